@@ -1,0 +1,79 @@
+/**
+ * Identity of this plugin's tombstones, shared by the host writer, the browser client and the
+ * log scripts, so all three recognise exactly the events the host writes.
+ *
+ * A tombstone is one `user/message` whose `surfaceOp` replaces a surface range and whose
+ * `data.source` is `{ kind: 'plugin', plugin: 'dsh-message-recall', action, removedSeqs }`.
+ * The plugin name is never `compact`: `@deepseek-ai/dsh-compaction/invariant` treats a replacing
+ * user message with that source as a compaction checkpoint.
+ *
+ * @module dsh-message-recall/shared/tombstone
+ */
+import { isRecord, type LogEvent } from './events'
+import { readReplaceOp } from './replace-op'
+
+/** `source.plugin` of every tombstone this plugin writes (also the package name). */
+export const TOMBSTONE_PLUGIN = 'dsh-message-recall'
+
+/** The removal actions that write a tombstone. */
+export type RecallAction = 'recall' | 'delete' | 'deleteFrom'
+
+/** All removal actions, in a stable order. */
+export const RECALL_ACTIONS: readonly RecallAction[] = ['recall', 'delete', 'deleteFrom']
+
+/** `data.source` of a tombstone. `removedSeqs` are the shadowed surface seqs, in surface order. */
+export interface TombstoneSource {
+  readonly kind: 'plugin'
+  readonly plugin: typeof TOMBSTONE_PLUGIN
+  readonly action: RecallAction
+  readonly removedSeqs: readonly number[]
+}
+
+/** A tombstone as read back from a log: its seq, inclusive range, shadowed seqs and action. */
+export interface TombstoneRecord {
+  readonly seq: number
+  readonly start: number
+  readonly end: number
+  /** Every surface node the tombstone shadows (its `sourceEventSeqs`), in surface order. */
+  readonly shadowedSeqs: readonly number[]
+  readonly action: RecallAction
+}
+
+/**
+ * Build the `source` of a new tombstone.
+ * @param action - the removal action.
+ * @param removedSeqs - the shadowed surface seqs, in surface order.
+ */
+export function tombstoneSource(action: RecallAction, removedSeqs: readonly number[]): TombstoneSource {
+  return { kind: 'plugin', plugin: TOMBSTONE_PLUGIN, action, removedSeqs: [...removedSeqs] }
+}
+
+/** True when `source` (a message's `source`) names this plugin. */
+export function isTombstoneSource(source: unknown): boolean {
+  return isRecord(source) && source.kind === 'plugin' && source.plugin === TOMBSTONE_PLUGIN
+}
+
+/**
+ * True when `event` is a tombstone written by this plugin: a replacing `user/message` whose
+ * source names this plugin. Compaction checkpoints and tool-result prunes are not tombstones.
+ */
+export function isTombstoneEvent(event: LogEvent): boolean {
+  if (event.type !== 'user/message' || readReplaceOp(event.surfaceOp) === null) return false
+  return isRecord(event.data) && isTombstoneSource(event.data.source)
+}
+
+/**
+ * Read a tombstone back from its event.
+ * @returns the record, or `null` when `event` is not a tombstone of this plugin. An unknown
+ * `action` value reads as `'delete'`; `shadowedSeqs` falls back to `source.removedSeqs` when the
+ * envelope has no `sourceEventSeqs`.
+ */
+export function readTombstone(event: LogEvent): TombstoneRecord | null {
+  if (!isTombstoneEvent(event)) return null
+  const range = readReplaceOp(event.surfaceOp)!
+  const source = (event.data as { source: Record<string, unknown> }).source
+  const action = RECALL_ACTIONS.find((a) => a === source.action) ?? 'delete'
+  const fromSource = Array.isArray(source.removedSeqs) ? (source.removedSeqs as unknown[]).filter(Number.isSafeInteger) as number[] : []
+  const shadowedSeqs = event.sourceEventSeqs ? [...event.sourceEventSeqs] : fromSource
+  return { seq: event.seq, start: range.start, end: range.end, shadowedSeqs, action }
+}

@@ -1,0 +1,104 @@
+#!/usr/bin/env node
+// Builds lib/ from the TypeScript sources with esbuild. lib/ is committed so that
+// `dsh plugin add` needs no build step; `node tools/build.mjs --check` rebuilds into a
+// scratch folder and fails when the committed lib/ differs from a fresh build.
+//
+//   src/host/index.ts      -> lib/main.js            ESM, Node; DSH packages stay external
+//   src/client/index.tsx   -> lib/client.js          classic script in the rc.8 module-loader wrapper
+//   scripts/<name>.ts      -> lib/scripts/<name>.js  ESM, Node >= 20, self-contained (no DSH at run time)
+import { build } from 'esbuild'
+import { createHash } from 'node:crypto'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join, relative, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+
+function listFiles(dir) {
+  if (!existsSync(dir)) return []
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name)
+    return statSync(p).isDirectory() ? listFiles(p) : [p]
+  }).sort()
+}
+
+/** Deterministic stamp: package version plus a digest of every source file. */
+function buildStamp() {
+  const h = createHash('sha256')
+  for (const f of [...listFiles(join(root, 'src')), ...listFiles(join(root, 'scripts'))]) {
+    h.update(relative(root, f)).update('\0').update(readFileSync(f)).update('\0')
+  }
+  return `${pkg.version}+${h.digest('hex').slice(0, 10)}`
+}
+
+const WRAP_OPEN = `window.__ModuleLoader__.load({ id: ${JSON.stringify(pkg.name)}, factory: (require) => { var module = { exports: {} }; var exports = module.exports;`
+const WRAP_CLOSE = 'return module.exports; } });'
+
+export async function buildAll(outDir) {
+  const stamp = buildStamp()
+  const common = { bundle: true, logLevel: 'warning', legalComments: 'none', charset: 'utf8', define: { __BUILD_STAMP__: JSON.stringify(stamp) } }
+  const jobs = []
+  const hostEntry = join(root, 'src/host/index.ts')
+  if (existsSync(hostEntry)) {
+    jobs.push(build({
+      ...common, entryPoints: [hostEntry], outfile: join(outDir, 'main.js'),
+      format: 'esm', platform: 'node', target: 'node22', packages: 'external',
+    }))
+  }
+  const clientEntry = ['src/client/index.tsx', 'src/client/index.ts'].map((p) => join(root, p)).find(existsSync)
+  if (clientEntry) {
+    jobs.push(build({
+      ...common, entryPoints: [clientEntry], outfile: join(outDir, 'client.js'),
+      format: 'cjs', platform: 'browser', target: 'es2022', jsx: 'automatic',
+      // Seed words of the rc.8 module loader; everything else is bundled in.
+      external: ['react', 'react/jsx-runtime', 'react-dom', 'react-dom/client', '@deepseek-ai/cordis'],
+      banner: { js: WRAP_OPEN }, footer: { js: WRAP_CLOSE },
+    }))
+  }
+  for (const f of listFiles(join(root, 'scripts')).filter((f) => /\.ts$/.test(f) && !f.endsWith('.d.ts'))) {
+    const name = relative(join(root, 'scripts'), f).replace(/\.ts$/, '.js')
+    jobs.push(build({
+      ...common, entryPoints: [f], outfile: join(outDir, 'scripts', name),
+      format: 'esm', platform: 'node', target: 'node20',
+      banner: { js: '#!/usr/bin/env node' },
+    }))
+  }
+  await Promise.all(jobs)
+  return stamp
+}
+
+function compareTrees(a, b) {
+  const rel = (base) => new Set(listFiles(base).map((f) => relative(base, f)))
+  const fa = rel(a), fb = rel(b)
+  const diffs = []
+  for (const f of new Set([...fa, ...fb])) {
+    if (!fa.has(f)) diffs.push(`missing in lib/: ${f}`)
+    else if (!fb.has(f)) diffs.push(`not produced by the build: lib/${f}`)
+    else if (!readFileSync(join(a, f)).equals(readFileSync(join(b, f)))) diffs.push(`differs from a fresh build: lib/${f}`)
+  }
+  return diffs.sort()
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const check = process.argv.includes('--check')
+  if (check) {
+    const scratch = mkdtempSync(join(tmpdir(), 'mr-build-'))
+    try {
+      await buildAll(scratch)
+      const diffs = compareTrees(join(root, 'lib'), scratch)
+      if (diffs.length) {
+        console.error('lib/ is stale; run `npm run build` and commit lib/:\n  ' + diffs.join('\n  '))
+        process.exit(1)
+      }
+      console.log('lib/ matches a fresh build')
+    } finally {
+      rmSync(scratch, { recursive: true, force: true })
+    }
+  } else {
+    rmSync(join(root, 'lib'), { recursive: true, force: true })
+    const stamp = await buildAll(join(root, 'lib'))
+    console.log(`built lib/ (${stamp})`)
+  }
+}
