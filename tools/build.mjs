@@ -8,7 +8,7 @@
 //   scripts/<name>.ts      -> lib/scripts/<name>.js  ESM, Node >= 20, self-contained (no DSH at run time)
 import { build } from 'esbuild'
 import { createHash } from 'node:crypto'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -27,7 +27,8 @@ function listFiles(dir) {
 /** Deterministic stamp: package version plus a digest of every source file. */
 function buildStamp() {
   const h = createHash('sha256')
-  for (const f of [...listFiles(join(root, 'src')), ...listFiles(join(root, 'scripts'))]) {
+  // Only what the client bundle is built from: the stamp is logged by the browser half.
+  for (const f of [...listFiles(join(root, 'src/client')), ...listFiles(join(root, 'src/shared'))]) {
     h.update(relative(root, f)).update('\0').update(readFileSync(f)).update('\0')
   }
   return `${pkg.version}+${h.digest('hex').slice(0, 10)}`
@@ -97,8 +98,20 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
       rmSync(scratch, { recursive: true, force: true })
     }
   } else {
-    rmSync(join(root, 'lib'), { recursive: true, force: true })
-    const stamp = await buildAll(join(root, 'lib'))
-    console.log(`built lib/ (${stamp})`)
+    // Build into a scratch folder, then replace lib/ file by file (stale files removed).
+    const scratch = mkdtempSync(join(tmpdir(), 'mr-build-'))
+    try {
+      const stamp = await buildAll(scratch)
+      const lib = join(root, 'lib')
+      for (const f of listFiles(lib)) if (!existsSync(join(scratch, relative(lib, f)))) rmSync(f)
+      for (const f of listFiles(scratch)) {
+        const dest = join(lib, relative(scratch, f))
+        mkdirSync(dirname(dest), { recursive: true })
+        copyFileSync(f, dest)
+      }
+      console.log(`built lib/ (${stamp})`)
+    } finally {
+      rmSync(scratch, { recursive: true, force: true })
+    }
   }
 }
