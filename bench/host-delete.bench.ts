@@ -1,0 +1,159 @@
+/**
+ * End-to-end cost of `POST /dsh-message-recall` `delete`, on the real rc.8 composition with the
+ * JSONL backend (zstd, the product's 200 ms batch window; the flush drains at once), on agent
+ * sessions of about 1k, 10k and 100k events, side by side with two floors on the same sessions:
+ *
+ * - `append+flush`: DSH's own `session.append` of one tombstone-shaped `user/message` plus
+ *   `ctx.sessions.flush(session)`, called in-process (no HTTP);
+ * - `ideal route`: a minimal raw route on the same web server that reads and parses the body,
+ *   appends that one tombstone and flushes; no planning, no `runMaintenance`.
+ *
+ * The route deletes whole model steps: alternately a tool step (assistant message plus two tool
+ * results) and a reply. Each floor keeps its own chain, every new tombstone shadowing the previous
+ * one, so floors never take targets away from the route. The three variants take turns within each
+ * round, in rotating order. Figures are wall-clock round trips measured by the caller.
+ *
+ * Targets (printed, not asserted): route median ≤ 1.25 × ideal-route median at every size, and
+ * flat: route median at 100k ≤ 1.2 × route median at 1k.
+ *
+ * Run: `npm run bench -- host`. `BENCH_SAMPLES=<n>` changes the samples per variant and size (default 60).
+ */
+import { performance } from 'node:perf_hooks'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Agent } from '@deepseek-ai/dsh-agent'
+import type { Session } from '@deepseek-ai/dsh-session'
+import { createUserMessage } from '@deepseek-ai/dsh-llm'
+import { bootDshApp, type DshApp } from '../test/support/dsh-app'
+import { conversationLog, syntheticTurns } from '../test/support/conversation'
+import { replaceOp } from '../src/shared/replace-op'
+import { tombstoneSource } from '../src/shared/tombstone'
+
+const SIZES = [1_000, 10_000, 100_000]
+const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 60)
+const WARMUP = 5
+const IDEAL_PATH = '/bench-ideal-route'
+/** Events per synthetic turn with the default shape (one tool step with two calls, one reply). */
+const EVENTS_PER_TURN = conversationLog(syntheticTurns(2)).length - conversationLog(syntheticTurns(1)).length
+
+type Variant = 'append+flush' | 'ideal route' | 'route'
+const VARIANTS: Variant[] = ['route', 'ideal route', 'append+flush']
+
+interface Stats { median: number; p95: number; mean: number }
+function stats(samples: number[]): Stats {
+  const s = [...samples].sort((a, b) => a - b)
+  const at = (q: number) => s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)]!
+  return { median: at(0.5), p95: at(0.95), mean: s.reduce((a, b) => a + b, 0) / s.length }
+}
+
+/** Append one tombstone-shaped user message shadowing `seq` (the floors' event). */
+function appendTombstone(session: Session, seq: number): number {
+  const message = createUserMessage({ content: [], source: tombstoneSource('delete', [seq]) as never })
+  return session.append('user/message', message, { surfaceOp: replaceOp(seq, seq), sourceEventSeqs: [seq] }).seq
+}
+
+/** The ideal route: read and parse the body, append one tombstone, flush, answer. */
+function idealRoute(app: DshApp) {
+  return async (req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = []
+    for await (const chunk of req) chunks.push(chunk as Buffer)
+    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { sessionId: string; seq: number }
+    const session = app.ctx.sessions.get(body.sessionId as never)!
+    const tombstoneSeq = appendTombstone(session, body.seq)
+    await app.ctx.sessions.flush(session)
+    res.writeHead(200, { 'content-type': 'application/json' })
+    res.end(JSON.stringify({ ok: true, value: { tombstoneSeq } }))
+  }
+}
+
+interface Lane { agent: Agent; targets: number[]; chain: Record<'append+flush' | 'ideal route', number> }
+
+/** Surface seqs of turn `turn` (1-based) in a seed built by `conversationLog(syntheticTurns(n))`. */
+function turnNodes(session: Session, turn: number): { prompt: number; toolStep: number; reply: number } {
+  const base = (turn - 1) * EVENTS_PER_TURN
+  const nodes = session.surface.nodes.filter((seq) => seq >= base && seq < base + EVENTS_PER_TURN)
+  const events = session.events
+  const prompt = nodes.find((s) => events[s]!.type === 'user/message')!
+  const assistants = nodes.filter((s) => events[s]!.type === 'assistant/message')
+  return { prompt, toolStep: assistants[0]!, reply: assistants[1]! }
+}
+
+async function measureSize(size: number) {
+  const app = await bootDshApp({ recall: {}, persistence: { compression: 'zstd', writeBatchMaxDelayMs: 200 } })
+  try {
+    app.ctx.effect(() => app.ctx.webServer.register({ kind: 'exact', path: IDEAL_PATH, handler: idealRoute(app) }), 'bench: ideal route')
+    const turns = Math.ceil(size / EVENTS_PER_TURN)
+    const needed = SAMPLES + WARMUP
+    const targetsPerSession = turns - 1
+    const sessionCount = Math.ceil(needed / targetsPerSession)
+    const seedStart = performance.now()
+    const lanes: Lane[] = []
+    for (let i = 0; i < sessionCount; i++) {
+      const agent = await app.createAgent({ seed: conversationLog(syntheticTurns(turns)) })
+      await app.ctx.sessions.flush(agent.session)
+      const first = turnNodes(agent.session, 1)
+      // Turn 1 feeds the floors' chains; the route takes one whole step per later turn, never
+      // two adjacent ones: the tool step of odd turns, the reply of even turns.
+      const targets = Array.from({ length: turns - 1 }, (_, k) => {
+        const n = turnNodes(agent.session, k + 2)
+        return (k + 2) % 2 ? n.toolStep : n.reply
+      })
+      lanes.push({ agent, targets, chain: { 'append+flush': first.prompt, 'ideal route': first.reply } })
+    }
+    const seedMs = performance.now() - seedStart
+    const events = lanes[0]!.agent.session.events.length
+    const nodes = lanes[0]!.agent.session.surface.nodes.length
+
+    const samples: Record<Variant, number[]> = { 'append+flush': [], 'ideal route': [], route: [] }
+    const run: Record<Variant, (lane: Lane) => Promise<void>> = {
+      route: async (lane) => {
+        const seq = lane.targets.shift()!
+        const reply = await app.post({ sessionId: lane.agent.id, action: 'delete', seq })
+        if (reply.status !== 200) throw new Error(`route answered ${reply.status}: ${reply.text}`)
+      },
+      'ideal route': async (lane) => {
+        const reply = await app.post({ sessionId: lane.agent.id, seq: lane.chain['ideal route'] }, { path: IDEAL_PATH })
+        if (reply.status !== 200) throw new Error(`ideal route answered ${reply.status}: ${reply.text}`)
+        lane.chain['ideal route'] = reply.json.value.tombstoneSeq
+      },
+      'append+flush': async (lane) => {
+        lane.chain['append+flush'] = appendTombstone(lane.agent.session, lane.chain['append+flush'])
+        await app.ctx.sessions.flush(lane.agent.session)
+      },
+    }
+    for (let round = 0; round < needed; round++) {
+      const lane = lanes.find((l) => l.targets.length > 0)!
+      for (let k = 0; k < VARIANTS.length; k++) {
+        const variant = VARIANTS[(round + k) % VARIANTS.length]!
+        const t0 = performance.now()
+        await run[variant](lane)
+        const ms = performance.now() - t0
+        if (round >= WARMUP) samples[variant].push(ms)
+      }
+    }
+    return { size, events, nodes, sessions: sessionCount, seedMs, stats: Object.fromEntries(VARIANTS.map((v) => [v, stats(samples[v])])) as Record<Variant, Stats> }
+  } finally {
+    await app.dispose()
+    globalThis.gc?.()
+  }
+}
+
+const fmt = (ms: number) => ms.toFixed(2).padStart(7)
+const results = []
+for (const size of SIZES) {
+  const r = await measureSize(size)
+  results.push(r)
+  console.log(`size ~${size}: ${r.events} events, ${r.nodes} surface nodes per session, ${r.sessions} session(s) seeded and persisted in ${r.seedMs.toFixed(0)} ms`)
+}
+
+console.log(`\nPOST delete, ${SAMPLES} samples per variant and size after ${WARMUP} warm-up rounds (ms; wall clock per call)\n`)
+console.log('events  | append+flush med / p95 | ideal route med / p95 | route med / p95   | route/ideal | route/append+flush | target ≤1.25×')
+console.log('--------|------------------------|-----------------------|-------------------|-------------|--------------------|--------------')
+for (const r of results) {
+  const a = r.stats['append+flush'], i = r.stats['ideal route'], p = r.stats.route
+  const ratio = p.median / i.median
+  console.log(`${String(r.events).padEnd(7)} | ${fmt(a.median)} / ${fmt(a.p95)}      | ${fmt(i.median)} / ${fmt(i.p95)}     | ${fmt(p.median)} / ${fmt(p.p95)} | ${ratio.toFixed(2).padStart(10)}× | ${(p.median / a.median).toFixed(2).padStart(17)}× | ${ratio <= 1.25 ? 'PASS' : 'MISS'}`)
+}
+const small = results[0]!, large = results.at(-1)!
+const flat = large.stats.route.median / small.stats.route.median
+const idealFlat = large.stats['ideal route'].median / small.stats['ideal route'].median
+console.log(`\nflatness: route median ${large.events} / ${small.events} events = ${flat.toFixed(2)}× (target ≤ 1.2×: ${flat <= 1.2 ? 'PASS' : 'MISS'}); ideal route for comparison ${idealFlat.toFixed(2)}×`)
