@@ -1,0 +1,903 @@
+// src/host/config.ts
+import z from "@deepseek-ai/schemastery";
+var DEFAULTS = Object.freeze({
+  path: "/dsh-message-recall",
+  maxBodyBytes: 65536,
+  tombstoneText: "",
+  trustedHosts: Object.freeze(["localhost", "127.0.0.1", "[::1]"])
+});
+var CONFIG_KEYS = ["path", "maxBodyBytes", "tombstoneText", "trustedHosts"];
+var Config = z.object({
+  path: z.string().default(DEFAULTS.path).description("Exact pathname of the POST route."),
+  maxBodyBytes: z.natural().min(1).default(DEFAULTS.maxBodyBytes).description("Largest accepted request body, in bytes."),
+  tombstoneText: z.string().default(DEFAULTS.tombstoneText).description("Text of the tombstone message; empty writes no content."),
+  trustedHosts: z.array(z.string()).default([...DEFAULTS.trustedHosts]).description("Accepted Host header values (loopback only by default).")
+});
+var HOST_PATTERN = /^(?:\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::[0-9]{1,5})?$/;
+function resolveConfig(raw) {
+  if (raw !== void 0 && (typeof raw !== "object" || raw === null || Array.isArray(raw))) {
+    throw new Error(`MessageRecallConfig: expected an object, got ${JSON.stringify(raw)}`);
+  }
+  const input = raw ?? {};
+  for (const key of Object.keys(input)) {
+    if (!CONFIG_KEYS.includes(key)) {
+      throw new Error(`MessageRecallConfig: unknown key "${key}" (allowed: ${CONFIG_KEYS.join(", ")})`);
+    }
+  }
+  const path = input.path ?? DEFAULTS.path;
+  if (typeof path !== "string" || !/^\/[^?#\s]*$/.test(path) || path.length > 1 && path.endsWith("/")) {
+    throw new Error(`MessageRecallConfig: path (${JSON.stringify(path)}) must be an absolute pathname without trailing slash, query or fragment`);
+  }
+  const maxBodyBytes = input.maxBodyBytes ?? DEFAULTS.maxBodyBytes;
+  if (typeof maxBodyBytes !== "number" || !Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 1) {
+    throw new Error(`MessageRecallConfig: maxBodyBytes (${JSON.stringify(maxBodyBytes)}) must be a positive integer`);
+  }
+  const tombstoneText = input.tombstoneText ?? DEFAULTS.tombstoneText;
+  if (typeof tombstoneText !== "string") {
+    throw new Error(`MessageRecallConfig: tombstoneText (${JSON.stringify(tombstoneText)}) must be a string`);
+  }
+  const trustedHosts = input.trustedHosts ?? DEFAULTS.trustedHosts;
+  if (!Array.isArray(trustedHosts) || trustedHosts.length === 0) {
+    throw new Error(`MessageRecallConfig: trustedHosts (${JSON.stringify(trustedHosts)}) must be a non-empty list of host names`);
+  }
+  for (const host of trustedHosts) {
+    if (typeof host !== "string" || !HOST_PATTERN.test(host.toLowerCase())) {
+      throw new Error(`MessageRecallConfig: trustedHosts entry ${JSON.stringify(host)} is not a host name or host:port authority`);
+    }
+  }
+  return Object.freeze({
+    path,
+    maxBodyBytes,
+    tombstoneText,
+    trustedHosts: Object.freeze(trustedHosts.map((host) => host.toLowerCase()))
+  });
+}
+
+// src/host/event-index.ts
+var SessionEventIndex = class {
+  entries = /* @__PURE__ */ new WeakMap();
+  /**
+   * Record an appended event (call from a `session/event` listener).
+   * @param session - the session that appended.
+   * @param event - the logged event; ignored when the session is not indexed yet, and the
+   * entry is dropped (re-read on next use) when the event does not continue it.
+   */
+  observe(session, event) {
+    const entry = this.entries.get(session);
+    if (entry === void 0) return;
+    if (event.seq === entry.base.length + entry.tail.length) entry.tail.push(event);
+    else this.entries.delete(session);
+  }
+  /**
+   * Forget a session (call from `session/disposed`).
+   * @param session - the session to drop.
+   */
+  forget(session) {
+    this.entries.delete(session);
+  }
+  /**
+   * A lookup over the session's current log.
+   * @param session - the session to read.
+   * @returns `seq => event`, valid until the session's next append; O(1) per call. Reads
+   * `session.events` (one copy of the log) only when the index is absent or out of step.
+   */
+  lookup(session) {
+    let entry = this.entries.get(session);
+    if (entry === void 0 || entry.base.length + entry.tail.length !== session.seq) {
+      entry = { base: session.events, tail: [] };
+      this.entries.set(session, entry);
+    }
+    const { base, tail } = entry;
+    return (seq) => seq < base.length ? base[seq] : tail[seq - base.length];
+  }
+};
+
+// src/host/http.ts
+function single(value) {
+  return Array.isArray(value) ? value[0] : value;
+}
+function parseAuthority(host) {
+  try {
+    const url = new URL(`http://${host}`);
+    if (url.username || url.password || url.pathname !== "/" || url.search || url.hash) return null;
+    return { hostname: url.hostname, authority: url.host };
+  } catch {
+    return null;
+  }
+}
+function checkTrust(headers, trustedHosts) {
+  const host = single(headers.host);
+  const parsed = host === void 0 ? null : parseAuthority(host);
+  if (parsed === null) return { code: "FORBIDDEN", message: `message-recall: Host header ${JSON.stringify(host ?? null)} is missing or malformed` };
+  if (!trustedHosts.includes(parsed.hostname) && !trustedHosts.includes(parsed.authority)) {
+    return { code: "FORBIDDEN", message: `message-recall: Host "${parsed.authority}" is not a trusted host` };
+  }
+  const origin = single(headers.origin);
+  if (origin !== void 0) {
+    let originAuthority = null;
+    try {
+      const url = new URL(origin);
+      if (url.protocol === "http:" || url.protocol === "https:") originAuthority = url.host;
+    } catch {
+      originAuthority = null;
+    }
+    if (originAuthority !== parsed.authority) {
+      return { code: "FORBIDDEN", message: `message-recall: Origin "${origin}" is not the same origin as Host "${parsed.authority}"` };
+    }
+  }
+  if (single(headers["sec-fetch-site"])?.toLowerCase() === "cross-site") {
+    return { code: "FORBIDDEN", message: "message-recall: cross-site requests (sec-fetch-site: cross-site) are refused" };
+  }
+  return null;
+}
+function checkMethod(method) {
+  return method === "POST" ? null : { code: "METHOD_NOT_ALLOWED", message: `message-recall: method ${method ?? "(none)"} is not allowed; use POST` };
+}
+function checkContentType(contentType) {
+  const [type, ...params] = (contentType ?? "").split(";").map((part) => part.trim().toLowerCase());
+  const charset = params.find((param) => param.startsWith("charset="))?.slice("charset=".length).replace(/^"|"$/g, "");
+  if (type === "application/json" && (charset === void 0 || charset === "utf-8")) return null;
+  return { code: "UNSUPPORTED_MEDIA_TYPE", message: `message-recall: content type ${JSON.stringify(contentType ?? null)} is not application/json` };
+}
+function readJsonBody(req, maxBytes) {
+  const tooLarge = (bytes) => ({
+    ok: false,
+    refusal: { code: "PAYLOAD_TOO_LARGE", message: `message-recall: request body of ${bytes} bytes exceeds maxBodyBytes ${maxBytes}` }
+  });
+  const declared = Number(single(req.headers["content-length"]));
+  if (Number.isFinite(declared) && declared > maxBytes) return Promise.resolve(tooLarge(String(declared)));
+  return new Promise((resolve, reject) => {
+    const chunks = [];
+    let size = 0;
+    const cleanup = () => {
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("error", onError);
+    };
+    const onData = (chunk) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        cleanup();
+        req.pause();
+        resolve(tooLarge(`more than ${maxBytes}`));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      let text;
+      try {
+        text = new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
+      } catch {
+        resolve({ ok: false, refusal: { code: "INVALID_REQUEST", message: "message-recall: request body is not valid UTF-8" } });
+        return;
+      }
+      try {
+        resolve({ ok: true, value: JSON.parse(text) });
+      } catch (error) {
+        resolve({ ok: false, refusal: { code: "INVALID_REQUEST", message: `message-recall: request body is not JSON: ${error instanceof Error ? error.message : String(error)}` } });
+      }
+    };
+    const onError = (error) => {
+      cleanup();
+      reject(error);
+    };
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.on("error", onError);
+  });
+}
+function sendJson(res, status, body, headers = {}) {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    "content-type": "application/json; charset=utf-8",
+    "content-length": String(Buffer.byteLength(text)),
+    "cache-control": "no-store",
+    ...headers
+  });
+  res.end(text);
+}
+
+// src/host/inspect.ts
+import { foldSurface } from "@deepseek-ai/dsh-session";
+
+// src/shared/events.ts
+function isRecord(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+// src/shared/replace-op.ts
+function replaceOp(start, end) {
+  return { op: "replace", start, end };
+}
+function readReplaceOp(surfaceOp) {
+  if (!isRecord(surfaceOp) || surfaceOp.op !== "replace") return null;
+  const { start, end } = surfaceOp;
+  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end)) return null;
+  return { start, end };
+}
+
+// src/shared/tombstone.ts
+var TOMBSTONE_PLUGIN = "dsh-message-recall";
+var RECALL_ACTIONS = ["recall", "delete", "deleteFrom"];
+function tombstoneSource(action, removedSeqs) {
+  return { kind: "plugin", plugin: TOMBSTONE_PLUGIN, action, removedSeqs: [...removedSeqs] };
+}
+function isTombstoneSource(source) {
+  return isRecord(source) && source.kind === "plugin" && source.plugin === TOMBSTONE_PLUGIN;
+}
+function isTombstoneEvent(event) {
+  if (event.type !== "user/message" || readReplaceOp(event.surfaceOp) === null) return false;
+  return isRecord(event.data) && isTombstoneSource(event.data.source);
+}
+function readTombstone(event) {
+  if (!isTombstoneEvent(event)) return null;
+  const range = readReplaceOp(event.surfaceOp);
+  const source = event.data.source;
+  const action = RECALL_ACTIONS.find((a) => a === source.action) ?? "delete";
+  const fromSource = Array.isArray(source.removedSeqs) ? source.removedSeqs.filter(Number.isSafeInteger) : [];
+  const shadowedSeqs = event.sourceEventSeqs ? [...event.sourceEventSeqs] : fromSource;
+  return { seq: event.seq, start: range.start, end: range.end, shadowedSeqs, action };
+}
+
+// src/host/inspect.ts
+function tombstonesOf(count, lookup, onSurface) {
+  const found = [];
+  for (let seq = 0; seq < count; seq++) {
+    const event = lookup(seq);
+    if (event === void 0 || !isTombstoneEvent(event)) continue;
+    const record = readTombstone(event);
+    if (record !== null) found.push({ ...record, onSurface: onSurface(record.seq) });
+  }
+  return found;
+}
+function summarizeLive(session, lookup) {
+  const nodes = new Set(session.surface.nodes);
+  return {
+    eventCount: session.seq,
+    lastSeq: session.seq - 1,
+    surfaceNodeCount: nodes.size,
+    replaceGeneration: session.surface.replaceGeneration,
+    tombstones: tombstonesOf(session.seq, lookup, (seq) => nodes.has(seq))
+  };
+}
+function summarizeStored(events) {
+  const fold = foldSurface(events);
+  const nodes = new Set(fold.nodes);
+  return {
+    eventCount: events.length,
+    lastSeq: events.length - 1,
+    surfaceNodeCount: fold.nodes.length,
+    replaceGeneration: fold.replacements.length,
+    tombstones: tombstonesOf(events.length, (seq) => events[seq], (seq) => nodes.has(seq))
+  };
+}
+async function inspectSession(services, sessionId) {
+  const id = sessionId;
+  const session = services.sessions.get(id);
+  const live = session === void 0 ? null : summarizeLive(session, services.index.lookup(session));
+  let disk = null;
+  if (services.persistence !== void 0) {
+    const stored = await services.persistence.list();
+    if (stored.some((header) => header.id === sessionId)) disk = summarizeStored((await services.persistence.readFrom(id, 0)).events);
+  }
+  if (live === null && disk === null) return { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId } };
+  return { ok: true, value: { live, disk } };
+}
+
+// src/shared/surface-node.ts
+var COMPACTION_CHECKPOINT_PLUGIN = "compact";
+function messageOf(event) {
+  if (!isRecord(event.data)) return void 0;
+  if (event.type === "user/message") return event.data;
+  const message = event.data.message;
+  return isRecord(message) ? message : void 0;
+}
+function classifyNode(event) {
+  switch (event.type) {
+    case "assistant/message":
+      return "assistant";
+    case "tool/result":
+      return "tool";
+    case "user/message": {
+      const source = isRecord(event.data) ? event.data.source : void 0;
+      if (readReplaceOp(event.surfaceOp) !== null) {
+        if (isTombstoneSource(source)) return "tombstone";
+        if (isRecord(source) && source.kind === "plugin" && source.plugin === COMPACTION_CHECKPOINT_PLUGIN) return "checkpoint";
+        return "replacement";
+      }
+      return isRecord(source) && source.kind === "user" ? "user" : "context";
+    }
+    default:
+      throw new Error(`message-recall: event seq ${event.seq} of type "${event.type}" is not a surface node`);
+  }
+}
+function stepOf(event) {
+  if (event.type !== "assistant/message" && event.type !== "tool/result") return null;
+  if (!isRecord(event.data)) return null;
+  const { turn, step } = event.data;
+  return Number.isSafeInteger(turn) && Number.isSafeInteger(step) ? { turn, step } : null;
+}
+function isStepMember(event, key) {
+  if (event.type !== "assistant/message" && event.type !== "tool/result") return false;
+  const data = event.data;
+  return data !== null && typeof data === "object" && data.turn === key.turn && data.step === key.step;
+}
+function toolCallIds(event) {
+  if (event.type !== "assistant/message") return [];
+  const content = messageOf(event)?.content;
+  if (!Array.isArray(content)) return [];
+  const ids = [];
+  for (const block of content) {
+    if (isRecord(block) && block.type === "tool-call" && typeof block.id === "string") ids.push(block.id);
+  }
+  return ids;
+}
+function toolResultCallId(event) {
+  if (event.type !== "tool/result") return null;
+  const message = messageOf(event);
+  const source = message?.source;
+  if (isRecord(source) && typeof source.callId === "string") return source.callId;
+  const block = Array.isArray(message?.content) ? message.content[0] : void 0;
+  return isRecord(block) && typeof block.toolCallId === "string" ? block.toolCallId : null;
+}
+function messageIdOf(event) {
+  const id = messageOf(event)?.id;
+  return typeof id === "string" && id.length > 0 ? id : null;
+}
+function contentOf(event) {
+  const content = messageOf(event)?.content;
+  return Array.isArray(content) ? content : [];
+}
+function plainText(content) {
+  return content.filter((block) => isRecord(block) && block.type === "text" && typeof block.text === "string").map((block) => block.text).join("");
+}
+
+// src/shared/surface-plan.ts
+var NOT_DELETABLE_KINDS = /* @__PURE__ */ new Set(["tombstone", "checkpoint", "replacement", "context"]);
+var SurfaceView = class {
+  constructor(nodes, lookup) {
+    this.nodes = nodes;
+    this.lookup = lookup;
+  }
+  get length() {
+    return this.nodes.length;
+  }
+  seq(idx) {
+    return this.nodes[idx];
+  }
+  event(idx) {
+    const seq = this.nodes[idx];
+    const event = this.lookup(seq);
+    if (event === void 0 || event.seq !== seq) {
+      throw new Error(`message-recall: surface seq ${seq} has no matching session event (corrupt surface)`);
+    }
+    return event;
+  }
+  kind(idx) {
+    return classifyNode(this.event(idx));
+  }
+};
+function planRemoval(input) {
+  const view = new SurfaceView(input.nodes, input.lookup);
+  const found = resolveTarget(view, input.target);
+  if (typeof found !== "number") return { ok: false, refusal: found };
+  const idx = found;
+  const targetSeq = view.seq(idx);
+  const targetEvent = view.event(idx);
+  const targetKind = classifyNode(targetEvent);
+  if (input.action === "recall" && targetKind !== "user") {
+    return { ok: false, refusal: { code: "NOT_A_USER_MESSAGE", seq: targetSeq, kind: targetKind } };
+  }
+  if (NOT_DELETABLE_KINDS.has(targetKind)) {
+    return { ok: false, refusal: { code: "NOT_DELETABLE", seq: targetSeq, kind: targetKind } };
+  }
+  let startIdx = idx;
+  let endIdx = idx;
+  let step = null;
+  if (input.action === "delete" && (targetKind === "assistant" || targetKind === "tool")) {
+    step = stepOf(targetEvent);
+    if (step === null) throw new Error(`message-recall: model row seq ${targetSeq} carries no turn/step`);
+    const span = stepSpan(view, idx, step);
+    if ("code" in span) return { ok: false, refusal: span };
+    [startIdx, endIdx] = [span.a, span.b];
+  } else if (input.action === "deleteFrom") {
+    const widened = onwardStart(view, idx);
+    startIdx = widened.startIdx;
+    step = widened.step;
+    endIdx = view.length - 1;
+  }
+  const absorbed = [];
+  while (startIdx > 0 && view.kind(startIdx - 1) === "tombstone") absorbed.unshift(view.seq(--startIdx));
+  while (endIdx < view.length - 1 && view.kind(endIdx + 1) === "tombstone") absorbed.push(view.seq(++endIdx));
+  const shadowedSeqs = input.nodes.slice(startIdx, endIdx + 1);
+  const kinds = [];
+  for (let p = startIdx; p <= endIdx; p++) kinds.push(view.kind(p));
+  return {
+    ok: true,
+    plan: {
+      action: input.action,
+      targetSeq,
+      targetKind,
+      start: view.seq(startIdx),
+      end: view.seq(endIdx),
+      startIdx,
+      endIdx,
+      shadowedSeqs,
+      kinds,
+      absorbedTombstoneSeqs: absorbed,
+      step
+    }
+  };
+}
+function resolveTarget(view, target) {
+  if ("seq" in target) {
+    const idx = view.nodes.indexOf(target.seq);
+    return idx === -1 ? { code: "TARGET_NOT_FOUND", target, reason: "not-on-surface", matchingSeqs: [] } : idx;
+  }
+  const matches = [];
+  for (let p = 0; p < view.length; p++) if (messageIdOf(view.event(p)) === target.messageId) matches.push(p);
+  if (matches.length === 1) return matches[0];
+  return {
+    code: "TARGET_NOT_FOUND",
+    target,
+    reason: matches.length === 0 ? "unknown-message-id" : "ambiguous-message-id",
+    matchingSeqs: matches.map((p) => view.seq(p))
+  };
+}
+function stepEdges(view, idx, key) {
+  let a = idx;
+  let b = idx;
+  for (let p = idx - 1; p >= 0; p--) {
+    const event = view.event(p);
+    if (event.type === "user/message") continue;
+    if (!isStepMember(event, key)) break;
+    a = p;
+  }
+  for (let p = idx + 1; p < view.length; p++) {
+    const event = view.event(p);
+    if (event.type === "user/message") continue;
+    if (!isStepMember(event, key)) break;
+    b = p;
+  }
+  return { a, b };
+}
+function stepSpan(view, idx, key) {
+  const { a, b } = stepEdges(view, idx, key);
+  const refuse2 = (foreignIdx) => ({
+    code: "SPAN_NOT_CONTIGUOUS",
+    seq: view.seq(idx),
+    turn: key.turn,
+    step: key.step,
+    foreignSeq: view.seq(foreignIdx)
+  });
+  for (let p = a + 1; p < b; p++) if (!isStepMember(view.event(p), key)) return refuse2(p);
+  const calls = /* @__PURE__ */ new Set();
+  const answered = /* @__PURE__ */ new Set();
+  for (let p = a; p <= b; p++) {
+    const event = view.event(p);
+    for (const id of toolCallIds(event)) calls.add(id);
+    const callId = toolResultCallId(event);
+    if (callId !== null) answered.add(callId);
+  }
+  for (const id of calls) {
+    if (answered.has(id)) continue;
+    const partner = findOutside(view, a, b, (event) => toolResultCallId(event) === id);
+    if (partner !== -1) return refuse2(firstNonMemberBetween(view, partner, a, b, key));
+  }
+  for (const id of answered) {
+    if (calls.has(id)) continue;
+    const partner = findOutside(view, a, b, (event) => toolCallIds(event).includes(id));
+    if (partner !== -1) return refuse2(firstNonMemberBetween(view, partner, a, b, key));
+  }
+  return { a, b };
+}
+function findOutside(view, a, b, match) {
+  for (let d = 1; a - d >= 0 || b + d < view.length; d++) {
+    if (a - d >= 0 && match(view.event(a - d))) return a - d;
+    if (b + d < view.length && match(view.event(b + d))) return b + d;
+  }
+  return -1;
+}
+function firstNonMemberBetween(view, partner, a, b, key) {
+  if (partner < a) {
+    for (let p = a - 1; p > partner; p--) if (!isStepMember(view.event(p), key)) return p;
+  } else {
+    for (let p = b + 1; p < partner; p++) if (!isStepMember(view.event(p), key)) return p;
+  }
+  return partner;
+}
+function onwardStart(view, idx) {
+  let startIdx = idx;
+  let step = stepOf(view.event(idx));
+  if (step !== null) startIdx = stepEdges(view, idx, step).a;
+  const calls = /* @__PURE__ */ new Set();
+  const results = /* @__PURE__ */ new Set();
+  const scan = (from, to) => {
+    for (let p = from; p < to; p++) {
+      const event = view.event(p);
+      for (const id of toolCallIds(event)) calls.add(id);
+      const callId = toolResultCallId(event);
+      if (callId !== null) results.add(callId);
+    }
+  };
+  scan(startIdx, view.length);
+  const unresolvable = /* @__PURE__ */ new Set();
+  for (; ; ) {
+    let partner = -1;
+    for (const id of results) {
+      if (calls.has(id) || unresolvable.has(id)) continue;
+      let found = -1;
+      for (let p = startIdx - 1; p >= 0; p--) {
+        if (toolCallIds(view.event(p)).includes(id)) {
+          found = p;
+          break;
+        }
+      }
+      if (found === -1) unresolvable.add(id);
+      else partner = partner === -1 ? found : Math.min(partner, found);
+    }
+    if (partner === -1) return { startIdx, step };
+    step = stepOf(view.event(partner));
+    const next = step === null ? partner : stepEdges(view, partner, step).a;
+    scan(next, startIdx);
+    startIdx = next;
+  }
+}
+function describePlanRefusal(refusal) {
+  switch (refusal.code) {
+    case "TARGET_NOT_FOUND": {
+      const { target } = refusal;
+      if ("seq" in target) return `message-recall: target seq ${target.seq} is not on the current surface`;
+      if (refusal.reason === "ambiguous-message-id") {
+        return `message-recall: message id "${target.messageId}" is carried by ${refusal.matchingSeqs.length} surface nodes (seqs ${refusal.matchingSeqs.join(", ")}); address one by seq`;
+      }
+      return `message-recall: no current surface node carries message id "${target.messageId}"`;
+    }
+    case "NOT_A_USER_MESSAGE":
+      return `message-recall: seq ${refusal.seq} is a ${refusal.kind} node, not a message the person sent; only those can be recalled`;
+    case "NOT_DELETABLE":
+      return `message-recall: seq ${refusal.seq} is ${NOT_DELETABLE_REASON[refusal.kind]} and cannot be removed`;
+    case "SPAN_NOT_CONTIGUOUS":
+      return `message-recall: turn ${refusal.turn} step ${refusal.step} of seq ${refusal.seq} is not contiguous on the surface: seq ${refusal.foreignSeq} sits inside it`;
+  }
+}
+var NOT_DELETABLE_REASON = {
+  tombstone: "a tombstone of this plugin",
+  checkpoint: "a compaction checkpoint",
+  replacement: "another plugin's surface replacement",
+  context: "harness-injected context (the loop re-injects it every step)"
+};
+
+// src/host/refusals.ts
+var MessageRecallError = class extends Error {
+  /**
+   * @param code - `PERSIST_FAILED` or `INTERNAL`.
+   * @param message - prefixed `message-recall:` with the offending values.
+   * @param options - `{ cause }`.
+   */
+  constructor(code, message, options) {
+    super(message, options);
+    this.code = code;
+    this.name = "MessageRecallError";
+  }
+};
+function describeRefusal(refusal) {
+  switch (refusal.code) {
+    case "STALE_VIEW":
+      return refusal.newerSeq !== null ? `message-recall: surface node seq ${refusal.newerSeq} is newer than the expected last seq ${refusal.expected.lastSeq}` : `message-recall: surface replaceGeneration is ${refusal.replaceGeneration}, expected ${refusal.expected.replaceGeneration}`;
+    case "AGENT_BUSY":
+      return `message-recall: session "${refusal.sessionId}" is busy: ${refusal.detail}`;
+    case "SESSION_NOT_LIVE":
+      return `message-recall: no live session "${refusal.sessionId}"`;
+    default:
+      return describePlanRefusal(refusal);
+  }
+}
+
+// src/shared/protocol.ts
+var ROUTE_ACTIONS = ["recall", "delete", "deleteFrom", "plan", "inspect"];
+
+// src/host/request.ts
+var FIELDS = ["sessionId", "action", "seq", "messageId", "planAction", "expect"];
+var EXPECT_FIELDS = ["replaceGeneration", "lastSeq"];
+function isSeq(value) {
+  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
+}
+function parseRecallRequest(body) {
+  const invalid = (message) => ({ ok: false, refusal: { code: "INVALID_REQUEST", message: `message-recall: ${message}` } });
+  if (!isRecord(body)) return invalid(`request body must be a JSON object, got ${body === null ? "null" : Array.isArray(body) ? "an array" : typeof body}`);
+  const unknown = Object.keys(body).find((key) => !FIELDS.includes(key));
+  if (unknown !== void 0) return invalid(`unknown field "${unknown}" (allowed: ${FIELDS.join(", ")})`);
+  const { sessionId, action, seq, messageId, planAction, expect } = body;
+  if (typeof sessionId !== "string" || sessionId.length === 0) return invalid(`sessionId must be a non-empty string, got ${JSON.stringify(sessionId)}`);
+  if (!ROUTE_ACTIONS.includes(action)) return invalid(`action must be one of ${ROUTE_ACTIONS.join(", ")}, got ${JSON.stringify(action)}`);
+  if (action === "inspect") {
+    for (const field of ["seq", "messageId", "planAction", "expect"]) {
+      if (body[field] !== void 0) return invalid(`inspect takes no ${field}`);
+    }
+    return { ok: true, request: { action, sessionId } };
+  }
+  if (seq !== void 0 && !isSeq(seq)) return invalid(`seq must be a non-negative safe integer, got ${JSON.stringify(seq)}`);
+  if (messageId !== void 0 && (typeof messageId !== "string" || messageId.length === 0)) {
+    return invalid(`messageId must be a non-empty string, got ${JSON.stringify(messageId)}`);
+  }
+  if (seq === void 0 === (messageId === void 0)) return invalid("exactly one of seq and messageId is required");
+  const target = seq !== void 0 ? { seq } : { messageId };
+  let expectation;
+  if (expect !== void 0) {
+    if (!isRecord(expect)) return invalid(`expect must be an object, got ${JSON.stringify(expect)}`);
+    const stray = Object.keys(expect).find((key) => !EXPECT_FIELDS.includes(key));
+    if (stray !== void 0) return invalid(`unknown field "expect.${stray}" (allowed: ${EXPECT_FIELDS.join(", ")})`);
+    for (const key of EXPECT_FIELDS) {
+      if (expect[key] !== void 0 && !isSeq(expect[key])) return invalid(`expect.${key} must be a non-negative safe integer, got ${JSON.stringify(expect[key])}`);
+    }
+    expectation = expect;
+  }
+  const withExpect = expectation === void 0 ? {} : { expect: expectation };
+  if (action === "plan") {
+    if (!RECALL_ACTIONS.includes(planAction)) {
+      return invalid(`planAction must be one of ${RECALL_ACTIONS.join(", ")}, got ${JSON.stringify(planAction)}`);
+    }
+    return { ok: true, request: { action, planAction, sessionId, target, ...withExpect } };
+  }
+  if (planAction !== void 0) return invalid(`planAction is only valid with action "plan"`);
+  return { ok: true, request: { action, sessionId, target, ...withExpect } };
+}
+
+// src/host/tombstone-writer.ts
+import { createUserMessage } from "@deepseek-ai/dsh-llm";
+
+// src/shared/token-estimate.ts
+var CHARS_PER_TOKEN = 4;
+function blockChars(block) {
+  if (!isRecord(block)) return 0;
+  switch (block.type) {
+    case "text":
+    case "reasoning":
+      return typeof block.text === "string" ? block.text.length : 0;
+    case "tool-call":
+      return (typeof block.name === "string" ? block.name.length : 0) + (typeof block.arguments === "string" ? block.arguments.length : 0);
+    case "tool-result":
+      return Array.isArray(block.content) ? block.content.reduce((sum, inner) => sum + blockChars(inner), 0) : 0;
+    default:
+      return 0;
+  }
+}
+function estimateTokens(contents) {
+  let chars = 0;
+  for (const content of contents) for (const block of content) chars += blockChars(block);
+  return Math.ceil(chars / CHARS_PER_TOKEN);
+}
+
+// src/host/tombstone-writer.ts
+function stableView(session) {
+  return { nodes: [...session.surface.nodes], replaceGeneration: session.surface.replaceGeneration, lastSeq: session.seq - 1 };
+}
+function checkExpectation(view, expect) {
+  if (expect === void 0) return null;
+  const stale = (newerSeq) => ({ code: "STALE_VIEW", expected: expect, replaceGeneration: view.replaceGeneration, newerSeq });
+  if (expect.replaceGeneration !== void 0 && expect.replaceGeneration !== view.replaceGeneration) return stale(null);
+  if (expect.lastSeq !== void 0) {
+    const lastSeq = expect.lastSeq;
+    const newer = view.nodes.find((seq) => seq > lastSeq);
+    if (newer !== void 0) return stale(newer);
+  }
+  return null;
+}
+function planForSession(session, lookup, request) {
+  const view = stableView(session);
+  const stale = checkExpectation(view, request.expect);
+  if (stale !== null) return { ok: false, refusal: stale };
+  const planned = planRemoval({ nodes: view.nodes, lookup, action: request.action, target: request.target });
+  return planned.ok ? { ok: true, plan: planned.plan, view } : planned;
+}
+function appendTombstone(session, plan, tombstoneText) {
+  const source = tombstoneSource(plan.action, plan.shadowedSeqs);
+  const message = createUserMessage({
+    content: tombstoneText === "" ? [] : [{ type: "text", text: tombstoneText }],
+    source
+  });
+  return session.append("user/message", message, {
+    surfaceOp: replaceOp(plan.start, plan.end),
+    sourceEventSeqs: [...plan.shadowedSeqs]
+  });
+}
+function writeTombstone(session, lookup, request, tombstoneText) {
+  const planned = planForSession(session, lookup, request);
+  if (!planned.ok) return planned;
+  const { plan } = planned;
+  let event;
+  try {
+    event = appendTombstone(session, plan, tombstoneText);
+  } catch (error) {
+    throw new MessageRecallError("INTERNAL", `message-recall: the session refused the tombstone for [${plan.start}, ${plan.end}]: ${errorText(error)}`, { cause: error });
+  }
+  const recalled = plan.action === "recall" ? contentOf(lookup(plan.targetSeq)) : void 0;
+  const value = {
+    action: plan.action,
+    tombstoneSeq: event.seq,
+    range: { start: plan.start, end: plan.end },
+    removedSeqs: plan.shadowedSeqs,
+    kinds: plan.kinds,
+    replaceGeneration: session.surface.replaceGeneration,
+    persisted: false,
+    ...recalled === void 0 ? {} : { content: recalled, text: plainText(recalled) }
+  };
+  return { ok: true, value, event };
+}
+async function removeMessages(services, request) {
+  const id = request.sessionId;
+  const agent = services.agents.get(id);
+  const session = agent?.session ?? services.sessions.get(id);
+  if (session === void 0) return { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId: request.sessionId } };
+  const task = async () => {
+    const written = writeTombstone(session, services.index.lookup(session), request, services.tombstoneText);
+    if (!written.ok) return written;
+    let persisted;
+    try {
+      persisted = await services.sessions.flush(session);
+    } catch (error) {
+      throw new MessageRecallError(
+        "PERSIST_FAILED",
+        `message-recall: tombstone seq ${written.event.seq} was appended to session "${request.sessionId}" but the durability flush rejected: ${errorText(error)}`,
+        { cause: error }
+      );
+    }
+    return { ok: true, value: { ...written.value, persisted } };
+  };
+  if (agent === void 0) return task();
+  let running;
+  try {
+    running = agent.runMaintenance(() => task());
+  } catch (error) {
+    return { ok: false, refusal: { code: "AGENT_BUSY", sessionId: request.sessionId, detail: errorText(error) } };
+  }
+  return running;
+}
+function previewRemoval(services, request) {
+  const id = request.sessionId;
+  const session = services.agents.get(id)?.session ?? services.sessions.get(id);
+  if (session === void 0) return { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId: request.sessionId } };
+  const lookup = services.index.lookup(session);
+  const planned = planForSession(session, lookup, request);
+  if (!planned.ok) return planned;
+  const { plan, view } = planned;
+  const contents = plan.shadowedSeqs.map((seq) => contentOf(lookup(seq)));
+  return {
+    ok: true,
+    value: {
+      action: plan.action,
+      range: { start: plan.start, end: plan.end },
+      removedSeqs: plan.shadowedSeqs,
+      kinds: plan.kinds,
+      estimatedTokens: estimateTokens(contents),
+      ...plan.step === null ? {} : { turn: plan.step.turn, step: plan.step.step },
+      replaceGeneration: view.replaceGeneration,
+      lastSeq: view.lastSeq
+    }
+  };
+}
+function errorText(error) {
+  return error instanceof Error ? error.message : String(error);
+}
+
+// src/host/route.ts
+function assertNever(value) {
+  throw new Error(`message-recall: unhandled error code ${JSON.stringify(value)}`);
+}
+function statusOf(code) {
+  switch (code) {
+    case "INVALID_REQUEST":
+      return 400;
+    case "FORBIDDEN":
+      return 403;
+    case "METHOD_NOT_ALLOWED":
+      return 405;
+    case "PAYLOAD_TOO_LARGE":
+      return 413;
+    case "UNSUPPORTED_MEDIA_TYPE":
+      return 415;
+    case "SESSION_NOT_LIVE":
+    case "TARGET_NOT_FOUND":
+    case "NOT_A_USER_MESSAGE":
+    case "NOT_DELETABLE":
+    case "SPAN_NOT_CONTIGUOUS":
+    case "STALE_VIEW":
+      return 409;
+    case "AGENT_BUSY":
+      return 423;
+    case "PERSIST_FAILED":
+    case "INTERNAL":
+      return 500;
+    default:
+      return assertNever(code);
+  }
+}
+function fail(res, code, message, headers) {
+  sendJson(res, statusOf(code), { ok: false, error: { code, message } }, headers);
+}
+function refuse(res, refusal) {
+  fail(res, refusal.code, describeRefusal(refusal));
+}
+function createRouteHandler(services, config) {
+  return async (req, res) => {
+    try {
+      const early = checkTrust(req.headers, config.trustedHosts) ?? checkMethod(req.method) ?? checkContentType(req.headers["content-type"]);
+      if (early !== null) {
+        fail(res, early.code, early.message, early.code === "METHOD_NOT_ALLOWED" ? { allow: "POST", connection: "close" } : { connection: "close" });
+        return;
+      }
+      const body = await readJsonBody(req, config.maxBodyBytes);
+      if (!body.ok) {
+        fail(res, body.refusal.code, body.refusal.message, body.refusal.code === "PAYLOAD_TOO_LARGE" ? { connection: "close" } : void 0);
+        return;
+      }
+      const parsed = parseRecallRequest(body.value);
+      if (!parsed.ok) {
+        fail(res, parsed.refusal.code, parsed.refusal.message);
+        return;
+      }
+      const request = parsed.request;
+      switch (request.action) {
+        case "inspect": {
+          const inspected = await inspectSession({ sessions: services.sessions, index: services.index, persistence: services.persistence() }, request.sessionId);
+          if (inspected.ok) sendJson(res, 200, { ok: true, value: inspected.value });
+          else refuse(res, inspected.refusal);
+          return;
+        }
+        case "plan": {
+          const planned = previewRemoval(services, { ...request, action: request.planAction });
+          if (planned.ok) sendJson(res, 200, { ok: true, value: planned.value });
+          else refuse(res, planned.refusal);
+          return;
+        }
+        default: {
+          const removed = await removeMessages({ ...services, tombstoneText: config.tombstoneText }, request);
+          if (removed.ok) sendJson(res, 200, { ok: true, value: removed.value });
+          else refuse(res, removed.refusal);
+          return;
+        }
+      }
+    } catch (error) {
+      const known = error instanceof MessageRecallError;
+      const message = known ? error.message : `message-recall: ${errorText(error)}`;
+      services.warn(message);
+      if (!res.headersSent) fail(res, known ? error.code : "INTERNAL", message);
+      else res.destroy();
+    }
+  };
+}
+
+// src/host/index.ts
+var name = "message-recall";
+var inject = ["sessions", "agents", "webServer"];
+function apply(ctx, config) {
+  const resolved = resolveConfig(config);
+  const index = new SessionEventIndex();
+  ctx.on("session/event", (session, event) => index.observe(session, event));
+  ctx.on("session/disposed", (session) => index.forget(session));
+  const handler = createRouteHandler(
+    {
+      sessions: ctx.sessions,
+      agents: ctx.agents,
+      index,
+      persistence: () => ctx.get("sessionPersistence"),
+      warn: (message) => ctx.logger.warn(message)
+    },
+    resolved
+  );
+  ctx.effect(() => ctx.webServer.register({ kind: "exact", path: resolved.path, handler }), `message-recall: ${resolved.path} route`);
+}
+export {
+  Config,
+  DEFAULTS,
+  apply,
+  describePlanRefusal,
+  inject,
+  name,
+  planRemoval,
+  resolveConfig,
+  statusOf
+};

@@ -1,0 +1,164 @@
+/**
+ * HTTP plumbing for a raw `webServer` route, which gets no parsing and no trust fence from
+ * `dsh-host-webserver` (every method reaches the handler; only `/api` is fenced, by
+ * `dsh-client-connection`'s package-internal trust check): the trust fence, method and media-type
+ * checks, a capped body reader, and the JSON reply.
+ *
+ * @module dsh-message-recall/host/http
+ */
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http'
+import type { ErrorCode, RouteReply } from '../shared/protocol'
+
+/** A request refused before it reaches the session. */
+export interface HttpRefusal {
+  readonly code: Extract<ErrorCode, 'FORBIDDEN' | 'METHOD_NOT_ALLOWED' | 'UNSUPPORTED_MEDIA_TYPE' | 'PAYLOAD_TOO_LARGE' | 'INVALID_REQUEST'>
+  readonly message: string
+}
+
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value
+}
+
+/** Parse a `Host` value into `{ hostname, authority }` (lower-case), or `null` when malformed. */
+function parseAuthority(host: string): { hostname: string; authority: string } | null {
+  try {
+    const url = new URL(`http://${host}`)
+    if (url.username || url.password || url.pathname !== '/' || url.search || url.hash) return null
+    return { hostname: url.hostname, authority: url.host }
+  } catch {
+    return null
+  }
+}
+
+/**
+ * The trust fence: `Host` must be a trusted host, an `Origin` must be the same origin as `Host`,
+ * and `sec-fetch-site: cross-site` is refused (the three checks `dsh-client-connection` applies
+ * to `/api` against DNS rebinding and cross-site requests).
+ * @param headers - the request headers.
+ * @param trustedHosts - lower-case host names (any port) or `host:port` authorities.
+ * @returns a `FORBIDDEN` refusal, or `null` when the request passes.
+ */
+export function checkTrust(headers: IncomingHttpHeaders, trustedHosts: readonly string[]): HttpRefusal | null {
+  const host = single(headers.host)
+  const parsed = host === undefined ? null : parseAuthority(host)
+  if (parsed === null) return { code: 'FORBIDDEN', message: `message-recall: Host header ${JSON.stringify(host ?? null)} is missing or malformed` }
+  if (!trustedHosts.includes(parsed.hostname) && !trustedHosts.includes(parsed.authority)) {
+    return { code: 'FORBIDDEN', message: `message-recall: Host "${parsed.authority}" is not a trusted host` }
+  }
+  const origin = single(headers.origin)
+  if (origin !== undefined) {
+    let originAuthority: string | null = null
+    try {
+      const url = new URL(origin)
+      if (url.protocol === 'http:' || url.protocol === 'https:') originAuthority = url.host
+    } catch {
+      originAuthority = null
+    }
+    if (originAuthority !== parsed.authority) {
+      return { code: 'FORBIDDEN', message: `message-recall: Origin "${origin}" is not the same origin as Host "${parsed.authority}"` }
+    }
+  }
+  if (single(headers['sec-fetch-site'])?.toLowerCase() === 'cross-site') {
+    return { code: 'FORBIDDEN', message: 'message-recall: cross-site requests (sec-fetch-site: cross-site) are refused' }
+  }
+  return null
+}
+
+/**
+ * @param method - the request method.
+ * @returns `METHOD_NOT_ALLOWED` for anything but POST (the reply carries `Allow: POST`), else `null`.
+ */
+export function checkMethod(method: string | undefined): HttpRefusal | null {
+  return method === 'POST' ? null : { code: 'METHOD_NOT_ALLOWED', message: `message-recall: method ${method ?? '(none)'} is not allowed; use POST` }
+}
+
+/**
+ * @param contentType - the `Content-Type` header.
+ * @returns `UNSUPPORTED_MEDIA_TYPE` unless it is `application/json` (a `charset` parameter, when
+ * present, must be `utf-8`), else `null`.
+ */
+export function checkContentType(contentType: string | undefined): HttpRefusal | null {
+  const [type, ...params] = (contentType ?? '').split(';').map((part) => part.trim().toLowerCase())
+  const charset = params.find((param) => param.startsWith('charset='))?.slice('charset='.length).replace(/^"|"$/g, '')
+  if (type === 'application/json' && (charset === undefined || charset === 'utf-8')) return null
+  return { code: 'UNSUPPORTED_MEDIA_TYPE', message: `message-recall: content type ${JSON.stringify(contentType ?? null)} is not application/json` }
+}
+
+/**
+ * Read a JSON body of at most `maxBytes` bytes. A declared `Content-Length` over the cap is
+ * refused before reading; a streamed body stops being read (the stream is paused and its
+ * listeners removed) as soon as it passes the cap. After a `PAYLOAD_TOO_LARGE` the caller must
+ * answer with `Connection: close`.
+ * @param req - the request stream.
+ * @param maxBytes - the cap, in bytes.
+ * @returns the parsed value, or `PAYLOAD_TOO_LARGE` / `INVALID_REQUEST` (invalid UTF-8 or JSON).
+ * @throws the stream's error when the connection fails while reading.
+ */
+export function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<{ ok: true; value: unknown } | { ok: false; refusal: HttpRefusal }> {
+  const tooLarge = (bytes: string): { ok: false; refusal: HttpRefusal } => ({
+    ok: false,
+    refusal: { code: 'PAYLOAD_TOO_LARGE', message: `message-recall: request body of ${bytes} bytes exceeds maxBodyBytes ${maxBytes}` },
+  })
+  const declared = Number(single(req.headers['content-length']))
+  if (Number.isFinite(declared) && declared > maxBytes) return Promise.resolve(tooLarge(String(declared)))
+
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    const cleanup = (): void => {
+      req.off('data', onData)
+      req.off('end', onEnd)
+      req.off('error', onError)
+    }
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length
+      if (size > maxBytes) {
+        cleanup()
+        req.pause()
+        resolve(tooLarge(`more than ${maxBytes}`))
+        return
+      }
+      chunks.push(chunk)
+    }
+    const onEnd = (): void => {
+      cleanup()
+      let text: string
+      try {
+        text = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks))
+      } catch {
+        resolve({ ok: false, refusal: { code: 'INVALID_REQUEST', message: 'message-recall: request body is not valid UTF-8' } })
+        return
+      }
+      try {
+        resolve({ ok: true, value: JSON.parse(text) as unknown })
+      } catch (error) {
+        resolve({ ok: false, refusal: { code: 'INVALID_REQUEST', message: `message-recall: request body is not JSON: ${error instanceof Error ? error.message : String(error)}` } })
+      }
+    }
+    const onError = (error: Error): void => {
+      cleanup()
+      reject(error)
+    }
+    req.on('data', onData)
+    req.on('end', onEnd)
+    req.on('error', onError)
+  })
+}
+
+/**
+ * Send a JSON reply and end the response.
+ * @param res - the response.
+ * @param status - HTTP status.
+ * @param body - the envelope.
+ * @param headers - extra headers (e.g. `Allow`, `Connection`).
+ */
+export function sendJson(res: ServerResponse, status: number, body: RouteReply<unknown>, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body)
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(text)),
+    'cache-control': 'no-store',
+    ...headers,
+  })
+  res.end(text)
+}

@@ -1,0 +1,93 @@
+/**
+ * Read-only summaries of a session's log for the `inspect` action: the live log (through the
+ * event index, so no copy of the log is made per request) and the persisted log (through the
+ * optional `sessionPersistence` service's `readFrom(id, 0)`, a detached physical read that adds
+ * no synthetic closers and publishes nothing). Neither path appends.
+ *
+ * @module dsh-message-recall/host/inspect
+ */
+import { foldSurface, type Session, type SessionEvent, type SessionId } from '@deepseek-ai/dsh-session'
+import type { LogEvent } from '../shared/events'
+import type { InspectedTombstone, InspectValue, LogSummary } from '../shared/protocol'
+import type { EventLookup } from '../shared/surface-plan'
+import { isTombstoneEvent, readTombstone } from '../shared/tombstone'
+import type { SessionEventIndex } from './event-index'
+import type { SessionNotLiveRefusal } from './refusals'
+
+/** The part of `ctx.sessionPersistence` (`dsh-session-persistence`) this module reads. */
+export interface PersistenceReader {
+  /** Stored events from `fromSeq` on (`SessionPersistence.readFrom`). */
+  readFrom(id: SessionId, fromSeq: number): Promise<{ events: readonly SessionEvent[] }>
+  /** Headers of every materialized session (`SessionPersistence.list`). */
+  list(): Promise<readonly { readonly id: string }[]>
+}
+
+function tombstonesOf(count: number, lookup: EventLookup, onSurface: (seq: number) => boolean): InspectedTombstone[] {
+  const found: InspectedTombstone[] = []
+  for (let seq = 0; seq < count; seq++) {
+    const event = lookup(seq)
+    if (event === undefined || !isTombstoneEvent(event)) continue
+    const record = readTombstone(event)
+    if (record !== null) found.push({ ...record, onSurface: onSurface(record.seq) })
+  }
+  return found
+}
+
+/**
+ * Summarize a live session.
+ * @param session - a live session.
+ * @param lookup - one event by seq over its current log.
+ * @returns event count, last seq, surface size, `replaceGeneration`, and every tombstone of this plugin.
+ */
+export function summarizeLive(session: Session, lookup: EventLookup): LogSummary {
+  const nodes = new Set(session.surface.nodes)
+  return {
+    eventCount: session.seq,
+    lastSeq: session.seq - 1,
+    surfaceNodeCount: nodes.size,
+    replaceGeneration: session.surface.replaceGeneration,
+    tombstones: tombstonesOf(session.seq, lookup, (seq) => nodes.has(seq)),
+  }
+}
+
+/**
+ * Summarize a stored log by replaying it through `foldSurface` (`dsh-session`).
+ * @param events - the stored events, contiguous from seq 0.
+ * @returns the summary; `replaceGeneration` is the number of replacements folded.
+ * @throws when the stored log violates the surface rules (`foldSurface`'s errors).
+ */
+export function summarizeStored(events: readonly LogEvent[]): LogSummary {
+  const fold = foldSurface(events as readonly SessionEvent[])
+  const nodes = new Set(fold.nodes)
+  return {
+    eventCount: events.length,
+    lastSeq: events.length - 1,
+    surfaceNodeCount: fold.nodes.length,
+    replaceGeneration: fold.replacements.length,
+    tombstones: tombstonesOf(events.length, (seq) => events[seq], (seq) => nodes.has(seq)),
+  }
+}
+
+/**
+ * Inspect a session live and on disk.
+ * @param services - the live store, the event index, and the persistence service when loaded.
+ * @param sessionId - the session id.
+ * @returns `{ live, disk }` (`null` where unavailable: not live in this process, no persistence
+ * service, or nothing stored yet), or `SESSION_NOT_LIVE` when both are unavailable.
+ * @throws when the stored log cannot be read or folded.
+ */
+export async function inspectSession(
+  services: { sessions: { get(id: SessionId): Session | undefined }; index: SessionEventIndex; persistence: PersistenceReader | undefined },
+  sessionId: string,
+): Promise<{ ok: true; value: InspectValue } | { ok: false; refusal: SessionNotLiveRefusal }> {
+  const id = sessionId as SessionId
+  const session = services.sessions.get(id)
+  const live = session === undefined ? null : summarizeLive(session, services.index.lookup(session))
+  let disk: LogSummary | null = null
+  if (services.persistence !== undefined) {
+    const stored = await services.persistence.list()
+    if (stored.some((header) => header.id === sessionId)) disk = summarizeStored((await services.persistence.readFrom(id, 0)).events)
+  }
+  if (live === null && disk === null) return { ok: false, refusal: { code: 'SESSION_NOT_LIVE', sessionId } }
+  return { ok: true, value: { live, disk } }
+}

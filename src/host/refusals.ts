@@ -1,0 +1,78 @@
+/**
+ * Why a write or plan did not happen. Expected outcomes are values (the planner's refusals plus
+ * the three the writer adds); operational failures throw {@link MessageRecallError}.
+ *
+ * @module dsh-message-recall/host/refusals
+ */
+import type { ErrorCode, ViewExpectation } from '../shared/protocol'
+import { describePlanRefusal, type PlanRefusal } from '../shared/surface-plan'
+
+/** `expect` was given and the surface moved since the client's view. */
+export interface StaleViewRefusal {
+  readonly code: 'STALE_VIEW'
+  readonly expected: ViewExpectation
+  /** The surface's current `replaceGeneration`. */
+  readonly replaceGeneration: number
+  /** A surface node seq newer than `expected.lastSeq`, or `null` when only the generation differs. */
+  readonly newerSeq: number | null
+}
+
+/** The session's agent has active work (a turn or another maintenance task). */
+export interface AgentBusyRefusal {
+  readonly code: 'AGENT_BUSY'
+  readonly sessionId: string
+  /** The agent's own words (`agent "<id>" already has active work` on rc.8). */
+  readonly detail: string
+}
+
+/** No live session with that id in this process. */
+export interface SessionNotLiveRefusal {
+  readonly code: 'SESSION_NOT_LIVE'
+  readonly sessionId: string
+}
+
+/** Every refusal of a write or plan. */
+export type WriteRefusal = PlanRefusal | StaleViewRefusal | AgentBusyRefusal | SessionNotLiveRefusal
+
+/** Codes of operational failures. */
+export type FailureCode = Extract<ErrorCode, 'PERSIST_FAILED' | 'INTERNAL'>
+
+/**
+ * An operational failure: the durability flush rejected (`PERSIST_FAILED`) or anything
+ * unexpected (`INTERNAL`). `cause` carries the original error.
+ */
+export class MessageRecallError extends Error {
+  /**
+   * @param code - `PERSIST_FAILED` or `INTERNAL`.
+   * @param message - prefixed `message-recall:` with the offending values.
+   * @param options - `{ cause }`.
+   */
+  constructor(
+    readonly code: FailureCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options)
+    this.name = 'MessageRecallError'
+  }
+}
+
+/**
+ * One-line English description of a refusal, prefixed `message-recall:` with the offending values.
+ * @param refusal - any {@link WriteRefusal}.
+ * @returns the message.
+ */
+export function describeRefusal(refusal: WriteRefusal): string {
+  switch (refusal.code) {
+    case 'STALE_VIEW':
+      return refusal.newerSeq !== null
+        ? `message-recall: surface node seq ${refusal.newerSeq} is newer than the expected last seq ${refusal.expected.lastSeq}`
+        : `message-recall: surface replaceGeneration is ${refusal.replaceGeneration}, expected ${refusal.expected.replaceGeneration}`
+    case 'AGENT_BUSY':
+      return `message-recall: session "${refusal.sessionId}" is busy: ${refusal.detail}`
+    case 'SESSION_NOT_LIVE':
+      return `message-recall: no live session "${refusal.sessionId}"`
+    default:
+      return describePlanRefusal(refusal)
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * Validation of a parsed request body into a typed request. Unknown fields are refused, so a
+ * misspelled field (`startSeq`, `messageID`) fails instead of being ignored.
+ *
+ * @module dsh-message-recall/host/request
+ */
+import { ROUTE_ACTIONS, type RouteAction, type ViewExpectation } from '../shared/protocol'
+import { isRecord } from '../shared/events'
+import type { PlanTarget } from '../shared/surface-plan'
+import { RECALL_ACTIONS, type RecallAction } from '../shared/tombstone'
+import type { HttpRefusal } from './http'
+
+/** A validated request. */
+export type RecallRequest =
+  | { readonly action: 'inspect'; readonly sessionId: string }
+  | { readonly action: RecallAction; readonly sessionId: string; readonly target: PlanTarget; readonly expect?: ViewExpectation }
+  | { readonly action: 'plan'; readonly planAction: RecallAction; readonly sessionId: string; readonly target: PlanTarget; readonly expect?: ViewExpectation }
+
+const FIELDS = ['sessionId', 'action', 'seq', 'messageId', 'planAction', 'expect']
+const EXPECT_FIELDS = ['replaceGeneration', 'lastSeq']
+
+function isSeq(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
+}
+
+/**
+ * Validate a parsed JSON body.
+ * @param body - the parsed body (any JSON value).
+ * @returns the typed request, or an `INVALID_REQUEST` refusal naming the offending field and value.
+ */
+export function parseRecallRequest(body: unknown): { ok: true; request: RecallRequest } | { ok: false; refusal: HttpRefusal } {
+  const invalid = (message: string): { ok: false; refusal: HttpRefusal } => ({ ok: false, refusal: { code: 'INVALID_REQUEST', message: `message-recall: ${message}` } })
+  if (!isRecord(body)) return invalid(`request body must be a JSON object, got ${body === null ? 'null' : Array.isArray(body) ? 'an array' : typeof body}`)
+  const unknown = Object.keys(body).find((key) => !FIELDS.includes(key))
+  if (unknown !== undefined) return invalid(`unknown field "${unknown}" (allowed: ${FIELDS.join(', ')})`)
+
+  const { sessionId, action, seq, messageId, planAction, expect } = body
+  if (typeof sessionId !== 'string' || sessionId.length === 0) return invalid(`sessionId must be a non-empty string, got ${JSON.stringify(sessionId)}`)
+  if (!ROUTE_ACTIONS.includes(action as RouteAction)) return invalid(`action must be one of ${ROUTE_ACTIONS.join(', ')}, got ${JSON.stringify(action)}`)
+
+  if (action === 'inspect') {
+    for (const field of ['seq', 'messageId', 'planAction', 'expect'] as const) {
+      if (body[field] !== undefined) return invalid(`inspect takes no ${field}`)
+    }
+    return { ok: true, request: { action, sessionId } }
+  }
+
+  if (seq !== undefined && !isSeq(seq)) return invalid(`seq must be a non-negative safe integer, got ${JSON.stringify(seq)}`)
+  if (messageId !== undefined && (typeof messageId !== 'string' || messageId.length === 0)) {
+    return invalid(`messageId must be a non-empty string, got ${JSON.stringify(messageId)}`)
+  }
+  if ((seq === undefined) === (messageId === undefined)) return invalid('exactly one of seq and messageId is required')
+  const target: PlanTarget = seq !== undefined ? { seq } : { messageId: messageId as string }
+
+  let expectation: ViewExpectation | undefined
+  if (expect !== undefined) {
+    if (!isRecord(expect)) return invalid(`expect must be an object, got ${JSON.stringify(expect)}`)
+    const stray = Object.keys(expect).find((key) => !EXPECT_FIELDS.includes(key))
+    if (stray !== undefined) return invalid(`unknown field "expect.${stray}" (allowed: ${EXPECT_FIELDS.join(', ')})`)
+    for (const key of EXPECT_FIELDS) {
+      if (expect[key] !== undefined && !isSeq(expect[key])) return invalid(`expect.${key} must be a non-negative safe integer, got ${JSON.stringify(expect[key])}`)
+    }
+    expectation = expect as ViewExpectation
+  }
+  const withExpect = expectation === undefined ? {} : { expect: expectation }
+
+  if (action === 'plan') {
+    if (!RECALL_ACTIONS.includes(planAction as RecallAction)) {
+      return invalid(`planAction must be one of ${RECALL_ACTIONS.join(', ')}, got ${JSON.stringify(planAction)}`)
+    }
+    return { ok: true, request: { action, planAction: planAction as RecallAction, sessionId, target, ...withExpect } }
+  }
+  if (planAction !== undefined) return invalid(`planAction is only valid with action "plan"`)
+  return { ok: true, request: { action: action as RecallAction, sessionId, target, ...withExpect } }
+}
