@@ -16,9 +16,13 @@
  * Targets (printed, not asserted): route median ≤ 1.25 × ideal-route median at every size, and
  * flat: route median at 100k ≤ 1.2 × route median at 1k.
  *
- * Run: `npm run bench -- host`. `BENCH_SAMPLES=<n>` changes the samples per variant and size (default 60).
+ * Run: `npm run bench -- host`. `BENCH_SAMPLES=<n>` changes the samples per variant and size
+ * (default 60). `BENCH_PROFILE=1` adds, per size, a CPU profile (`node:inspector`) of 30 extra
+ * route-only deletes and prints where their time went: self time by function, and inclusive time
+ * of this project's functions and of the DSH calls on the write path.
  */
 import { performance } from 'node:perf_hooks'
+import { Session as InspectorSession } from 'node:inspector/promises'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import type { Session } from '@deepseek-ai/dsh-session'
@@ -32,6 +36,8 @@ const SIZES = [1_000, 10_000, 100_000]
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 60)
 const WARMUP = 5
 const IDEAL_PATH = '/bench-ideal-route'
+const PROFILE = process.env.BENCH_PROFILE === '1'
+const PROFILE_DELETES = 30
 /** Events per synthetic turn with the default shape (one tool step with two calls, one reply). */
 const EVENTS_PER_TURN = conversationLog(syntheticTurns(2)).length - conversationLog(syntheticTurns(1)).length
 
@@ -82,7 +88,7 @@ async function measureSize(size: number) {
   try {
     app.ctx.effect(() => app.ctx.webServer.register({ kind: 'exact', path: IDEAL_PATH, handler: idealRoute(app) }), 'bench: ideal route')
     const turns = Math.ceil(size / EVENTS_PER_TURN)
-    const needed = SAMPLES + WARMUP
+    const needed = SAMPLES + WARMUP + (PROFILE ? PROFILE_DELETES : 0)
     const targetsPerSession = turns - 1
     const sessionCount = Math.ceil(needed / targetsPerSession)
     const seedStart = performance.now()
@@ -120,7 +126,7 @@ async function measureSize(size: number) {
         await app.ctx.sessions.flush(lane.agent.session)
       },
     }
-    for (let round = 0; round < needed; round++) {
+    for (let round = 0; round < SAMPLES + WARMUP; round++) {
       const lane = lanes.find((l) => l.targets.length > 0)!
       for (let k = 0; k < VARIANTS.length; k++) {
         const variant = VARIANTS[(round + k) % VARIANTS.length]!
@@ -130,11 +136,76 @@ async function measureSize(size: number) {
         if (round >= WARMUP) samples[variant].push(ms)
       }
     }
+    if (PROFILE) {
+      const profile = await profiled(async () => {
+        for (let k = 0; k < PROFILE_DELETES; k++) await run.route(lanes.find((l) => l.targets.length > 0)!)
+      })
+      printProfile(`size ~${size} (${events} events): ${PROFILE_DELETES} route deletes`, profile)
+    }
     return { size, events, nodes, sessions: sessionCount, seedMs, stats: Object.fromEntries(VARIANTS.map((v) => [v, stats(samples[v])])) as Record<Variant, Stats> }
   } finally {
     await app.dispose()
     globalThis.gc?.()
   }
+}
+
+interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
+interface CpuProfile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }
+
+/** Run `task` under the V8 CPU profiler (100 µs sampling). */
+async function profiled(task: () => Promise<void>): Promise<CpuProfile> {
+  const inspector = new InspectorSession()
+  inspector.connect()
+  await inspector.post('Profiler.enable')
+  await inspector.post('Profiler.setSamplingInterval', { interval: 100 })
+  await inspector.post('Profiler.start')
+  const stop = async () => {
+    const { profile } = (await inspector.post('Profiler.stop')) as unknown as { profile: CpuProfile }
+    inspector.disconnect()
+    return profile
+  }
+  try {
+    await task()
+  } catch (error) {
+    await stop()
+    throw error
+  }
+  return stop()
+}
+
+/** Print the top self times, and inclusive times of project code and of the DSH write-path calls. */
+function printProfile(label: string, profile: CpuProfile): void {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]))
+  const parent = new Map<number, number>()
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id)
+  const key = (n: ProfileNode) => {
+    const f = n.callFrame
+    const file = f.url.replace(/^.*\/node_modules\//, '').replace(/^file:\/\/.*?\/(src|test|bench)\//, '$1/')
+    return `${f.functionName || '(anonymous)'} ${file ? `${file}:${f.lineNumber + 1}` : ''}`.trim()
+  }
+  const self = new Map<string, number>()
+  const inclusive = new Map<string, number>()
+  let total = 0
+  profile.samples.forEach((id, i) => {
+    const ms = (profile.timeDeltas[i] ?? 0) / 1000
+    total += ms
+    const leaf = byId.get(id)!
+    self.set(key(leaf), (self.get(key(leaf)) ?? 0) + ms)
+    const seen = new Set<string>()
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const k = key(byId.get(at)!)
+      if (!seen.has(k)) { seen.add(k); inclusive.set(k, (inclusive.get(k) ?? 0) + ms) }
+    }
+  })
+  const top = (m: Map<string, number>, filter: (k: string) => boolean, n: number) =>
+    [...m].filter(([k]) => filter(k)).sort((a, b) => b[1] - a[1]).slice(0, n)
+  const per = (ms: number) => `${(ms / PROFILE_DELETES).toFixed(3).padStart(8)} ms/delete`
+  console.log(`\nprofile, ${label}: ${total.toFixed(1)} ms sampled (${per(total)})`)
+  console.log('  top self time:')
+  for (const [k, ms] of top(self, () => true, 12)) console.log(`    ${per(ms)}  ${k}`)
+  console.log('  inclusive, this project and DSH write-path calls:')
+  const interesting = (k: string) => /^\S+ src\//.test(k) || /^(append|flush|runMaintenance|get events|deriveMessages|foldSurface|validateNext|planSurfaceEvent|snapshotJsonValue|structuredClone) /.test(k)
+  for (const [k, ms] of top(inclusive, interesting, 20)) console.log(`    ${per(ms)}  ${k}`)
 }
 
 const fmt = (ms: number) => ms.toFixed(2).padStart(7)

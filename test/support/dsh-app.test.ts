@@ -71,4 +71,19 @@ describe('real rc.8 composition (test/support/dsh-app)', () => {
     const reply = await app.post({ sessionId: session.id, action: 'inspect' })
     assert.equal(reply.status, 404, 'without the plugin, the route does not exist')
   })
+
+  it('finds orphan tool messages and unanswered tool calls on the wire', () => {
+    const call = (id: string) => ({ id, type: 'function', function: { name: 'f', arguments: '{}' } })
+    const ok = [
+      { role: 'user', content: 'q' },
+      { role: 'assistant', content: '', tool_calls: [call('a'), call('b')] },
+      { role: 'tool', tool_call_id: 'b', content: 'rb' },
+      { role: 'tool', tool_call_id: 'a', content: 'ra' },
+      { role: 'assistant', content: 'done' },
+    ] as const
+    assert.deepEqual(toolPairingProblems(ok), [])
+    assert.deepEqual(toolPairingProblems([ok[0], { role: 'user', content: '' }, ok[2]]), ['tool message 2 answers unknown call "b"'])
+    assert.deepEqual(toolPairingProblems([ok[0], ok[1], ok[2], { role: 'user', content: '' }]), ['tool call "a" is not answered before message 3'])
+    assert.deepEqual(toolPairingProblems([ok[0], ok[1], ok[2], ok[3], { role: 'user', content: '' }, ok[2]]), ['tool message 5 answers unknown call "b"'])
+  })
 })
