@@ -1,0 +1,346 @@
+/**
+ * The pure removal planner over realistic rc.8 logs built through the real `Session`:
+ * multi-tool steps, steering messages, runtime context, pruned tool results, compaction
+ * checkpoints and earlier tombstones. Pins the ranges (in surface order), the refusals with
+ * their facts and messages, and one log-level law: a successful plan never leaves a tool call
+ * without its result, and the real Session accepts the tombstone written from it.
+ */
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import fc from 'fast-check'
+import { createUserMessage } from '@deepseek-ai/dsh-llm'
+import { foldSurface, type SessionEvent } from '@deepseek-ai/dsh-session'
+import { toolPairingBalancedAfter, toolPairingBalancedBefore } from '@deepseek-ai/dsh-compaction'
+import { describePlanRefusal, planRemoval, type PlanRefusal, type PlanResult, type PlanTarget } from '../../src/shared/surface-plan'
+import { toolCallIds, toolResultCallId } from '../../src/shared/surface-node'
+import type { RecallAction } from '../../src/shared/tombstone'
+import { appendTombstone } from '../../src/host/tombstone-writer'
+import { LogBuilder } from './log-builder'
+
+function plan(b: LogBuilder, action: RecallAction, target: PlanTarget | number): PlanResult {
+  return planRemoval({ nodes: b.nodes, lookup: b.lookup, action, target: typeof target === 'number' ? { seq: target } : target })
+}
+
+function ok(result: PlanResult) {
+  if (!result.ok) assert.fail(`expected a plan, got ${describePlanRefusal(result.refusal)}`)
+  return result.plan
+}
+
+function refused(result: PlanResult): PlanRefusal {
+  if (result.ok) assert.fail(`expected a refusal, got the plan [${result.plan.start}, ${result.plan.end}]`)
+  return result.refusal
+}
+
+/** Three turns: a two-call step plus a steered reply; a one-call step plus a reply; a plain reply. */
+function threeTurns() {
+  const b = new LogBuilder()
+  const t1 = b.turn('first prompt', [{ text: 'Reading two files.', calls: ['a', 'b'] }, { text: 'Both files read.', steer: 'also check c' }], { context: true })
+  const t2 = b.turn('second prompt', [{ text: 'Reading one file.', calls: ['c'] }, { text: 'Done with c.' }])
+  const t3 = b.turn('third prompt', [{ text: 'Plain reply.' }])
+  const context = t1.prompt + 1
+  const steer = t1.steps[1]!.assistant - 1
+  return { b, t1, t2, t3, context, steer }
+}
+
+describe('planRemoval: ranges', () => {
+  it('recalls and deletes a prompt alone', () => {
+    const { b, t2 } = threeTurns()
+    for (const action of ['recall', 'delete'] as const) {
+      const p = ok(plan(b, action, t2.prompt))
+      assert.deepEqual([p.start, p.end, p.shadowedSeqs, p.kinds, p.step], [t2.prompt, t2.prompt, [t2.prompt], ['user'], null])
+      assert.equal(p.startIdx, b.nodes.indexOf(t2.prompt))
+      assert.equal(p.endIdx, p.startIdx)
+    }
+  })
+
+  it('deletes a steering message alone, leaving both steps around it', () => {
+    const { b, steer } = threeTurns()
+    const p = ok(plan(b, 'delete', steer))
+    assert.deepEqual(p.shadowedSeqs, [steer])
+  })
+
+  it('deletes the whole step of a multi-tool answer from any of its rows', () => {
+    const { b, t1 } = threeTurns()
+    const [step] = t1.steps
+    const whole = [step!.assistant, ...step!.results]
+    for (const target of whole) {
+      const p = ok(plan(b, 'delete', target))
+      assert.deepEqual(p.shadowedSeqs, whole, `target ${target}`)
+      assert.deepEqual(p.kinds, ['assistant', 'tool', 'tool'])
+      assert.deepEqual(p.step, { turn: 1, step: 1 })
+    }
+  })
+
+  it('deletes a text-only answer alone', () => {
+    const { b, t3 } = threeTurns()
+    assert.deepEqual(ok(plan(b, 'delete', t3.steps[0]!.assistant)).shadowedSeqs, [t3.steps[0]!.assistant])
+  })
+
+  it('widens delete-onward from a tool row back to the start of its step', () => {
+    const { b, t1 } = threeTurns()
+    const last = b.nodes.at(-1)!
+    for (const target of t1.steps[0]!.results) {
+      const p = ok(plan(b, 'deleteFrom', target))
+      assert.equal(p.start, t1.steps[0]!.assistant)
+      assert.equal(p.end, last)
+      assert.deepEqual(p.shadowedSeqs, b.nodes.slice(b.nodes.indexOf(t1.steps[0]!.assistant)))
+      assert.deepEqual(p.step, { turn: 1, step: 1 })
+    }
+  })
+
+  it('starts delete-onward at a steering message without touching the step before it', () => {
+    const { b, steer } = threeTurns()
+    const p = ok(plan(b, 'deleteFrom', steer))
+    assert.equal(p.start, steer)
+    assert.equal(p.step, null)
+  })
+
+  it('addresses a node by message id', () => {
+    const { b, t2 } = threeTurns()
+    const id = (b.events[t2.prompt]!.data as { id: string }).id
+    assert.deepEqual(ok(plan(b, 'recall', { messageId: id })).shadowedSeqs, [t2.prompt])
+  })
+
+  it('takes a pruned tool result (a content-only tool/result replace) with its step', () => {
+    const { b, t1 } = threeTurns()
+    const [a, bb] = t1.steps[0]!.results
+    const pruned = b.prune(a!)
+    const p = ok(plan(b, 'delete', bb!))
+    assert.deepEqual(p.shadowedSeqs, [t1.steps[0]!.assistant, pruned, bb])
+    // The pruned replacement reuses the original message id; only the replacement is on the surface.
+    const id = (b.events[pruned]!.data as { message: { id: string } }).message.id
+    assert.deepEqual(ok(plan(b, 'delete', { messageId: id })).shadowedSeqs, [t1.steps[0]!.assistant, pruned, bb])
+  })
+
+  it('absorbs an adjacent earlier tombstone, so the range runs from a high seq to a lower one in surface order', () => {
+    const { b, t2 } = threeTurns()
+    const tomb = b.tombstone('delete', t2.prompt, t2.prompt)
+    const step = t2.steps[0]!
+    const p = ok(plan(b, 'delete', step.assistant))
+    assert.deepEqual(p.shadowedSeqs, [tomb, step.assistant, ...step.results])
+    assert.deepEqual(p.absorbedTombstoneSeqs, [tomb])
+    assert.ok(p.start > p.end, 'start is numerically after end')
+    appendTombstone(b.session, p, '')
+    assert.deepEqual(foldSurface(b.session.events).nodes, [...b.session.surface.nodes])
+  })
+
+  it('absorbs tombstones on both sides of a prompt', () => {
+    const b = new LogBuilder()
+    const t1 = b.turn('one', [{ text: 'r1' }])
+    const t2 = b.turn('two', [{ text: 'r2' }])
+    const t3 = b.turn('three', [{ text: 'r3' }])
+    const before = b.tombstone('delete', t1.steps[0]!.assistant, t1.steps[0]!.assistant)
+    const after = b.tombstone('delete', t2.steps[0]!.assistant, t2.steps[0]!.assistant)
+    const p = ok(plan(b, 'recall', t2.prompt))
+    assert.deepEqual(p.shadowedSeqs, [before, t2.prompt, after])
+    assert.deepEqual(p.kinds, ['tombstone', 'user', 'tombstone'])
+    assert.ok(b.nodes.includes(t3.prompt))
+  })
+
+  it('plans around a compaction checkpoint and lets delete-onward start right after it', () => {
+    const { b, t1, t2 } = threeTurns()
+    const checkpoint = b.checkpoint(t1.prompt, t1.steps[1]!.assistant)
+    assert.deepEqual(b.nodes.slice(0, 2), [checkpoint, t2.prompt])
+    const p = ok(plan(b, 'deleteFrom', t2.prompt))
+    assert.equal(p.startIdx, 1)
+    assert.ok(!p.shadowedSeqs.includes(checkpoint))
+  })
+
+  it('deletes an answer whose call was never answered on the surface together with what is there', () => {
+    const b = new LogBuilder()
+    b.startTurn().startStep()
+    b.user('prompt')
+    const asst = b.assistant('calling two', ['x', 'y'])
+    const rx = b.result('x', 'x result')
+    b.endTurn()
+    assert.deepEqual(ok(plan(b, 'delete', asst)).shadowedSeqs, [asst, rx])
+  })
+})
+
+describe('planRemoval: refusals', () => {
+  /** Builds a fixture and names the target; returns the seq or message id to address. */
+  type Case = [label: string, action: RecallAction, target: (f: ReturnType<typeof threeTurns>) => PlanTarget, code: PlanRefusal['code'], message: (f: ReturnType<typeof threeTurns>) => string]
+  const cases: Case[] = [
+    ['recall of an AI answer', 'recall', (f) => ({ seq: f.t1.steps[0]!.assistant }), 'NOT_A_USER_MESSAGE',
+      (f) => `message-recall: seq ${f.t1.steps[0]!.assistant} is a assistant node, not a message the person sent; only those can be recalled`],
+    ['recall of a tool result', 'recall', (f) => ({ seq: f.t1.steps[0]!.results[0]! }), 'NOT_A_USER_MESSAGE',
+      (f) => `message-recall: seq ${f.t1.steps[0]!.results[0]} is a tool node, not a message the person sent; only those can be recalled`],
+    ['recall of runtime context', 'recall', (f) => ({ seq: f.context }), 'NOT_A_USER_MESSAGE',
+      (f) => `message-recall: seq ${f.context} is a context node, not a message the person sent; only those can be recalled`],
+    ['delete of runtime context', 'delete', (f) => ({ seq: f.context }), 'NOT_DELETABLE',
+      (f) => `message-recall: seq ${f.context} is harness-injected context (the loop re-injects it every step) and cannot be removed`],
+    ['delete-onward from runtime context', 'deleteFrom', (f) => ({ seq: f.context }), 'NOT_DELETABLE',
+      (f) => `message-recall: seq ${f.context} is harness-injected context (the loop re-injects it every step) and cannot be removed`],
+    ['an unknown seq', 'delete', () => ({ seq: 99999 }), 'TARGET_NOT_FOUND', () => 'message-recall: target seq 99999 is not on the current surface'],
+    ['a log-only event (turn/start)', 'delete', () => ({ seq: 1 }), 'TARGET_NOT_FOUND', () => 'message-recall: target seq 1 is not on the current surface'],
+    ['a tool/call (log-only)', 'delete', (f) => ({ seq: f.t1.steps[0]!.results[0]! - 1 }), 'TARGET_NOT_FOUND',
+      (f) => `message-recall: target seq ${f.t1.steps[0]!.results[0]! - 1} is not on the current surface`],
+    ['an unknown message id', 'delete', () => ({ messageId: 'no-such-id' }), 'TARGET_NOT_FOUND', () => 'message-recall: no current surface node carries message id "no-such-id"'],
+  ]
+  for (const [label, action, target, code, message] of cases) {
+    it(`${action}: refuses ${label} with ${code}`, () => {
+      const f = threeTurns()
+      const count = f.b.session.seq
+      const refusal = refused(planRemoval({ nodes: f.b.nodes, lookup: f.b.lookup, action, target: target(f) }))
+      assert.equal(refusal.code, code)
+      assert.equal(describePlanRefusal(refusal), message(f))
+      assert.equal(f.b.session.seq, count, 'planning appends nothing')
+    })
+  }
+
+  it('refuses a node already shadowed by an earlier tombstone, and the tombstone itself', () => {
+    const { b, t2 } = threeTurns()
+    const tomb = b.tombstone('delete', t2.prompt, t2.prompt)
+    assert.deepEqual(refused(plan(b, 'delete', t2.prompt)), { code: 'TARGET_NOT_FOUND', target: { seq: t2.prompt }, reason: 'not-on-surface', matchingSeqs: [] })
+    assert.deepEqual(refused(plan(b, 'delete', tomb)), { code: 'NOT_DELETABLE', seq: tomb, kind: 'tombstone' })
+    assert.equal(describePlanRefusal(refused(plan(b, 'deleteFrom', tomb))), `message-recall: seq ${tomb} is a tombstone of this plugin and cannot be removed`)
+  })
+
+  it('refuses the compaction checkpoint and the nodes it folded', () => {
+    const { b, t1 } = threeTurns()
+    const checkpoint = b.checkpoint(t1.prompt, t1.steps[1]!.assistant)
+    assert.deepEqual(refused(plan(b, 'delete', checkpoint)), { code: 'NOT_DELETABLE', seq: checkpoint, kind: 'checkpoint' })
+    assert.deepEqual(refused(plan(b, 'deleteFrom', checkpoint)), { code: 'NOT_DELETABLE', seq: checkpoint, kind: 'checkpoint' })
+    assert.equal(refused(plan(b, 'recall', t1.prompt)).code, 'TARGET_NOT_FOUND')
+  })
+
+  it("refuses another plugin's replacement marker", () => {
+    const { b, t2 } = threeTurns()
+    const marker = createUserMessage({ content: [], source: { kind: 'user', producer: 'message-recall', removed: [t2.prompt] } as never })
+    const seq = b.session.append('user/message', marker, { surfaceOp: { op: 'replace', start: t2.prompt, end: t2.prompt }, sourceEventSeqs: [t2.prompt] }).seq
+    assert.deepEqual(refused(plan(b, 'delete', seq)), { code: 'NOT_DELETABLE', seq, kind: 'replacement' })
+  })
+
+  it('refuses an ambiguous message id with every matching seq', () => {
+    const b = new LogBuilder()
+    b.startTurn().startStep()
+    const message = createUserMessage({ content: [{ type: 'text', text: 'twice' }], source: { kind: 'user' } })
+    const first = b.session.append('user/message', message, { surfaceOp: 'append' }).seq
+    const second = b.session.append('user/message', message, { surfaceOp: 'append' }).seq
+    const refusal = refused(plan(b, 'delete', { messageId: message.id }))
+    assert.deepEqual(refusal, { code: 'TARGET_NOT_FOUND', target: { messageId: message.id }, reason: 'ambiguous-message-id', matchingSeqs: [first, second] })
+    assert.equal(describePlanRefusal(refusal), `message-recall: message id "${message.id}" is carried by 2 surface nodes (seqs ${first}, ${second}); address one by seq`)
+  })
+
+  it('refuses a step with a foreign node between its call and a result, and widens delete-onward from that node', () => {
+    const b = new LogBuilder()
+    b.startTurn().startStep()
+    b.user('prompt')
+    const asst = b.assistant('calling two', ['x', 'y'])
+    const rx = b.result('x', 'x result')
+    const foreign = b.user('typed while the tools ran')
+    const ry = b.result('y', 'y result')
+    b.endTurn()
+    for (const target of [asst, rx, ry]) {
+      const refusal = refused(plan(b, 'delete', target))
+      assert.deepEqual(refusal, { code: 'SPAN_NOT_CONTIGUOUS', seq: target, turn: 1, step: 1, foreignSeq: foreign })
+      assert.equal(describePlanRefusal(refusal), `message-recall: turn 1 step 1 of seq ${target} is not contiguous on the surface: seq ${foreign} sits inside it`)
+    }
+    // Deleting the foreign node alone splits nothing; delete-onward from it must take the call too.
+    assert.deepEqual(ok(plan(b, 'delete', foreign)).shadowedSeqs, [foreign])
+    assert.deepEqual(ok(plan(b, 'deleteFrom', foreign)).shadowedSeqs, [asst, rx, foreign, ry])
+  })
+})
+
+// ---------------------------------------------------------------------------------------------
+// Property: any generated log, any target, any action.
+
+interface StepShape { calls: number; steer: boolean }
+interface TurnShape { steps: StepShape[]; context: boolean }
+type Extra = { kind: 'prune'; pick: number } | { kind: 'tombstone'; action: RecallAction; pick: number } | { kind: 'checkpoint'; pick: number }
+
+const stepShape = fc.record({ calls: fc.integer({ min: 0, max: 3 }), steer: fc.boolean() })
+const turnShape = fc.record({ steps: fc.array(stepShape, { minLength: 1, maxLength: 3 }), context: fc.boolean() })
+const action = fc.constantFrom<RecallAction>('recall', 'delete', 'deleteFrom')
+const extra: fc.Arbitrary<Extra> = fc.oneof(
+  fc.record({ kind: fc.constant('prune' as const), pick: fc.nat() }),
+  fc.record({ kind: fc.constant('tombstone' as const), action, pick: fc.nat() }),
+  fc.record({ kind: fc.constant('checkpoint' as const), pick: fc.nat() }),
+)
+
+/** Builds the log: turns, with extras (prunes, earlier removals, checkpoints) after random turns. */
+function buildLog(turns: TurnShape[], extras: Extra[]): LogBuilder {
+  const b = new LogBuilder('property')
+  turns.forEach((turn, t) => {
+    b.startTurn()
+    turn.steps.forEach((step, s) => {
+      b.startStep()
+      if (s === 0) b.user(`prompt ${t}`)
+      else if (step.steer) b.user(`steer ${t}.${s}`)
+      if (turn.context) b.context()
+      const calls = Array.from({ length: step.calls }, (_, i) => `f${i}`)
+      b.assistant(`answer ${t}.${s}`, calls)
+      for (const name of calls) b.result(name, `result ${t}.${s}.${name}`)
+    })
+    b.endTurn()
+    const mine = extras.filter((_, i) => i % turns.length === t)
+    for (const e of mine) applyExtra(b, e)
+  })
+  return b
+}
+
+function applyExtra(b: LogBuilder, e: Extra): void {
+  const nodes = b.nodes
+  if (nodes.length === 0) return
+  if (e.kind === 'prune') {
+    const results = nodes.filter((seq) => b.events[seq]!.type === 'tool/result')
+    if (results.length > 0) b.prune(results[e.pick % results.length]!)
+  } else if (e.kind === 'tombstone') {
+    const result = planRemoval({ nodes, lookup: b.lookup, action: e.action, target: { seq: nodes[e.pick % nodes.length]! } })
+    if (result.ok) appendTombstone(b.session, result.plan, '')
+  } else {
+    // A checkpoint over a balanced prefix, as selectCompactableRange snaps one.
+    const ends = nodes.filter((seq) => toolPairingBalancedAfter(b.session, seq))
+    const end = ends[e.pick % ends.length]
+    if (end !== undefined) b.checkpoint(nodes[0]!, end)
+  }
+}
+
+/** Every remaining call answered and every remaining result called, on the surface. */
+function pairingProblems(b: LogBuilder): string[] {
+  const nodes = b.session.surface.nodes
+  const calls = new Set<string>()
+  const results = new Set<string>()
+  for (const seq of nodes) {
+    const event = b.events[seq]!
+    for (const id of toolCallIds(event)) calls.add(id)
+    const id = toolResultCallId(event)
+    if (id !== null) results.add(id)
+  }
+  return [...[...calls].filter((id) => !results.has(id)).map((id) => `call ${id} has no result`), ...[...results].filter((id) => !calls.has(id)).map((id) => `result ${id} has no call`)]
+}
+
+describe('planRemoval: property', () => {
+  it('never splits a tool call from its result, and the real Session accepts every planned tombstone', () => {
+    fc.assert(
+      fc.property(fc.array(turnShape, { minLength: 1, maxLength: 5 }), fc.array(extra, { maxLength: 4 }), action, fc.nat(), fc.boolean(), (turns, extras, act, pick, onSurface) => {
+        const b = buildLog(turns, extras)
+        assert.deepEqual(pairingProblems(b), [], 'the generated log starts balanced')
+        const nodes = b.nodes
+        const seq = onSurface && nodes.length > 0 ? nodes[pick % nodes.length]! : pick % (b.session.seq + 3)
+        const count = b.session.seq
+        const result = planRemoval({ nodes, lookup: b.lookup, action: act, target: { seq } })
+        assert.equal(b.session.seq, count)
+        if (!result.ok) {
+          if (result.refusal.code === 'TARGET_NOT_FOUND') assert.ok(!nodes.includes(seq))
+          return
+        }
+        const p = result.plan
+        assert.deepEqual(p.shadowedSeqs, nodes.slice(p.startIdx, p.endIdx + 1))
+        assert.ok(p.shadowedSeqs.includes(seq))
+        if (act === 'deleteFrom') assert.equal(p.endIdx, nodes.length - 1)
+        const generation = b.session.surface.replaceGeneration
+        const tombstone = appendTombstone(b.session, p, '')
+        assert.equal(b.session.surface.replaceGeneration, generation + 1)
+        assert.ok(p.shadowedSeqs.every((s) => !b.session.surface.nodes.includes(s)))
+        assert.ok(b.session.surface.nodes.includes(tombstone.seq))
+        assert.deepEqual(foldSurface(b.session.events as readonly SessionEvent[]).nodes, [...b.session.surface.nodes])
+        assert.deepEqual(pairingProblems(b), [])
+        // dsh-compaction's own balance fold accepts the surface (it throws on "corrupt surface").
+        for (const s of b.session.surface.nodes) toolPairingBalancedBefore(b.session, s)
+        assert.equal(toolPairingBalancedAfter(b.session, b.session.surface.nodes.at(-1)!), true)
+      }),
+      { numRuns: 300 },
+    )
+  })
+})
