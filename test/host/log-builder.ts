@@ -110,7 +110,7 @@ export class LogBuilder {
   assistant(text: string, calls: readonly string[] = []): number {
     const content: ContentBlock[] = []
     if (text) content.push({ type: 'text', text })
-    for (const name of calls) content.push({ type: 'tool-call', id: this.callId(name), name: 'read_file', arguments: JSON.stringify({ path: name }) })
+    for (const name of calls) content.push({ type: 'tool-call', id: CallId(this.callId(name)), name: 'read_file', arguments: JSON.stringify({ path: name }) })
     const message = createAssistantMessage({ content, source: { provider: PROVIDER, model: MODEL } })
     return this.append('assistant/message', { turn: this.turnNo, step: this.stepNo, message }, { surfaceOp: 'append', sourceEventSeqs: [] })
   }
