@@ -1,0 +1,180 @@
+// The local DSH 0.1.0-rc.8 web host that `npm start` and the end-to-end suite run:
+// install the pinned host set in host/ (once), add this checkout as a plugin the way a
+// user would (`dsh plugin --profile web add <dir>`), start and stop `dsh web`.
+// Plain ESM so it runs before anything is built; every function runs under Node >= 22.19
+// (callers go through tools/with-node22.mjs or the test runner it starts).
+import { spawn, spawnSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+/** The project root (the folder of package.json). */
+export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+/** Folder with the pinned host set (package.json + package-lock.json committed). */
+export const HOST_DIR = join(PROJECT_ROOT, 'host')
+/** The `dsh` CLI entry; its shebang would pick the system Node, so it is always run with process.execPath. */
+export const DSH_BIN = join(HOST_DIR, 'node_modules', '@deepseek-ai', 'dsh', 'lib', 'bin.js')
+/** pnpm from the pinned set; `dsh plugin add` needs it on PATH. */
+export const PNPM_BIN_DIR = join(HOST_DIR, 'node_modules', '.bin')
+/** Package name of this plugin (read from package.json). */
+export const PLUGIN_NAME = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')).name
+
+const STAMP = join(HOST_DIR, 'node_modules', '.dsh-message-recall-lock-sha')
+const MIN_NODE = [22, 19, 0]
+
+/** Throws unless this process runs on Node >= 22.19 (DSH rc.8 needs zstd, Promise.withResolvers, …). */
+export function assertNode22() {
+  const v = process.versions.node.split('.').map(Number)
+  for (let i = 0; i < 3; i++) {
+    if (v[i] > MIN_NODE[i]) return
+    if (v[i] < MIN_NODE[i]) throw new Error(`DSH 0.1.0-rc.8 needs Node >= 22.19; this is ${process.version} (run through npm start / npm test, which provision Node 22)`)
+  }
+}
+
+function lockDigest() {
+  return createHash('sha256').update(readFileSync(join(HOST_DIR, 'package-lock.json'))).digest('hex')
+}
+
+/** True when host/node_modules was installed from the committed lockfile as it is now. */
+export function hostInstalled() {
+  return existsSync(DSH_BIN) && existsSync(STAMP) && readFileSync(STAMP, 'utf8').trim() === lockDigest()
+}
+
+/**
+ * Install the pinned host set into host/node_modules from the committed lockfile when it is missing
+ * or older than host/package-lock.json: `npm install --legacy-peer-deps --ignore-scripts`. (`npm ci`
+ * refuses this lockfile: npm did not record the other platforms' optional packages of
+ * node-addon-require-builtin, and ci treats that as out of sync; `install` resolves exactly the
+ * locked versions and leaves the lockfile as it is.) npm may run on any Node; the EBADENGINE
+ * warnings for commander and pi-ai under an older Node are harmless.
+ * @param {{ log?: (line: string) => void, quiet?: boolean }} [options]
+ * @returns {boolean} whether an install ran
+ * @throws Error when npm fails (its exit code is in the message)
+ */
+export function ensureHostInstalled(options = {}) {
+  if (hostInstalled()) return false
+  const log = options.log ?? ((l) => process.stderr.write(l + '\n'))
+  log('Installing the DeepSeek Harness 0.1.0-rc.8 web host into host/ (once; about 1-2 minutes)…')
+  const started = Date.now()
+  const r = spawnSync('npm', ['install', '--legacy-peer-deps', '--ignore-scripts', '--no-audit', '--no-fund', '--fetch-timeout=60000', '--loglevel=error'], {
+    cwd: HOST_DIR, stdio: options.quiet ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'inherit', 'inherit'], encoding: 'utf8',
+  })
+  if (r.status !== 0) {
+    throw new Error(`npm install in host/ failed (exit ${r.status ?? r.signal})${options.quiet ? `\n${r.stdout}\n${r.stderr}` : ''}`)
+  }
+  writeFileSync(STAMP, lockDigest() + '\n')
+  log(`Host installed in ${Math.round((Date.now() - started) / 1000)} s.`)
+  return true
+}
+
+/**
+ * Environment for the dsh CLI: the given DSH_HOME, telemetry off, this Node and pnpm first on PATH,
+ * and, when `model` is given, the DeepSeek provider pointed at it (DEEPSEEK_BASE_URL/DEEPSEEK_API_KEY,
+ * read by dsh-llm-deepseek from the launch environment).
+ * @param {{ dshHome: string, model?: { baseURL: string, apiKey: string } }} options
+ */
+export function hostEnv({ dshHome, model }) {
+  const env = { ...process.env, DSH_HOME: dshHome, DSH_TELEMETRY_DISABLED: '1', PATH: `${dirname(process.execPath)}:${PNPM_BIN_DIR}:${process.env.PATH ?? ''}` }
+  if (model) {
+    env.DEEPSEEK_BASE_URL = model.baseURL
+    env.DEEPSEEK_API_KEY = model.apiKey
+  }
+  return env
+}
+
+/** Path of the web profile's package.json inside a DSH_HOME. */
+export function profileManifest(dshHome) {
+  return join(dshHome, 'profiles', 'web', 'package.json')
+}
+
+/** True when the web profile of `dshHome` already links `pluginDir`. */
+export function pluginAdded(dshHome, pluginDir = PROJECT_ROOT) {
+  const file = profileManifest(dshHome)
+  if (!existsSync(file)) return false
+  const pkg = JSON.parse(readFileSync(file, 'utf8'))
+  const spec = pkg.dependencies?.[PLUGIN_NAME]
+  const bundles = pkg.dsh?.profile?.bundles ?? []
+  return typeof spec === 'string' && spec.startsWith('link:') && resolve(spec.slice(5)) === resolve(pluginDir) && bundles.includes(PLUGIN_NAME)
+}
+
+/**
+ * Add this checkout to the web profile of `dshHome` the way a user would:
+ * `dsh plugin --profile web add <pluginDir>` (pnpm links the folder). Skipped when already linked.
+ * @param {{ dshHome: string, pluginDir?: string, log?: (line: string) => void }} options
+ * @returns {boolean} whether the command ran
+ * @throws Error with the CLI output when the command fails
+ */
+export function addPlugin({ dshHome, pluginDir = PROJECT_ROOT, log }) {
+  assertNode22()
+  if (pluginAdded(dshHome, pluginDir)) return false
+  mkdirSync(dshHome, { recursive: true })
+  log?.(`Adding ${PLUGIN_NAME} to the web profile: dsh plugin --profile web add ${pluginDir}`)
+  const r = spawnSync(process.execPath, [DSH_BIN, 'plugin', '--profile', 'web', 'add', pluginDir], {
+    cwd: PROJECT_ROOT, env: hostEnv({ dshHome }), encoding: 'utf8', timeout: 300_000,
+  })
+  if (r.status !== 0 || !pluginAdded(dshHome, pluginDir)) {
+    throw new Error(`dsh plugin add failed (exit ${r.status ?? r.signal}):\n${r.stdout}\n${r.stderr}`)
+  }
+  return true
+}
+
+/**
+ * Start `dsh web` bound to 127.0.0.1 and wait for its `dsh web: <url>` line.
+ * The process gets its own process group so a terminal Ctrl-C reaches only the caller, which
+ * then stops it by pid. Output goes to `logFile` (appended) and is kept for `logTail()`.
+ * @param {{ dshHome: string, port?: number, model?: { baseURL: string, apiKey: string }, logFile?: string,
+ *   cwd?: string, timeoutMs?: number, echo?: boolean }} options
+ * @returns {Promise<import('./dsh-host.d.mts').RunningHost>}
+ * @throws Error with the log tail when the host exits or prints no URL within `timeoutMs` (default 120 s)
+ */
+export async function startHost(options) {
+  assertNode22()
+  const { dshHome, port = 3080, model, logFile, cwd = PROJECT_ROOT, timeoutMs = 120_000, echo = false } = options
+  mkdirSync(dshHome, { recursive: true })
+  const child = spawn(process.execPath, [DSH_BIN, 'web', '--host', '127.0.0.1', '--port', String(port), '--no-open'], {
+    cwd, env: hostEnv({ dshHome, model }), stdio: ['ignore', 'pipe', 'pipe'], detached: true,
+  })
+  const lines = []
+  const file = logFile ? (mkdirSync(dirname(logFile), { recursive: true }), createWriteStream(logFile, { flags: 'a' })) : undefined
+  let exited = null
+  const exit = new Promise((done) => child.once('exit', (code, signal) => { exited = { code, signal }; done(exited) }))
+  let onUrl
+  const urlSeen = new Promise((ok) => { onUrl = ok })
+  for (const stream of [child.stdout, child.stderr]) {
+    let rest = ''
+    stream.setEncoding('utf8')
+    stream.on('data', (chunk) => {
+      file?.write(chunk)
+      if (echo) process.stderr.write(chunk)
+      rest += chunk
+      const parts = rest.split('\n')
+      rest = parts.pop() ?? ''
+      for (const line of parts) {
+        lines.push(line)
+        if (lines.length > 2000) lines.splice(0, lines.length - 2000)
+        const m = /dsh web: (http:\/\/\S+)/.exec(line)
+        if (m) onUrl(m[1].replace(/\/$/, ''))
+      }
+    })
+  }
+  const logTail = (n = 60) => lines.slice(-n).join('\n')
+  let timer
+  const url = await Promise.race([
+    urlSeen,
+    exit.then((e) => { throw new Error(`dsh web exited before listening (code ${e.code}, signal ${e.signal}):\n${logTail()}`) }),
+    new Promise((_, fail) => { timer = setTimeout(() => fail(new Error(`dsh web printed no URL within ${timeoutMs} ms:\n${logTail()}`)), timeoutMs) }),
+  ]).finally(() => clearTimeout(timer))
+  async function stop(graceMs = 15_000) {
+    if (exited) return exited
+    try { process.kill(child.pid, 'SIGTERM') } catch { /* already gone */ }
+    let t
+    const result = await Promise.race([exit, new Promise((ok) => { t = setTimeout(() => ok(null), graceMs) })]).finally(() => clearTimeout(t))
+    if (result) { file?.end(); return result }
+    try { process.kill(child.pid, 'SIGKILL') } catch { /* already gone */ }
+    const killed = await exit
+    file?.end()
+    return killed
+  }
+  return { url, pid: child.pid, child, exit, logTail, stop, get exited() { return exited } }
+}
