@@ -1,0 +1,353 @@
+/**
+ * `POST /dsh-message-recall` over real HTTP in the real rc.8 composition (SessionStore, agent
+ * registry and loop, WebServer on port 0, JSONL persistence, invariant companions, the plugin):
+ * every action and every error code. After each write the cold fold equals the live surface and
+ * the derived history lacks the removed content; after each refusal nothing was appended.
+ */
+import assert from 'node:assert/strict'
+import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { request } from 'node:http'
+import { join } from 'node:path'
+import { after, before, describe, it } from 'node:test'
+import type { Plugin } from '@deepseek-ai/cordis'
+import type { Agent } from '@deepseek-ai/dsh-agent'
+import { foldSurface, type Session } from '@deepseek-ai/dsh-session'
+import { bootDshApp, type DshApp, type HttpReply } from '../support/dsh-app'
+import { conversationLog, syntheticTurns } from '../support/conversation'
+import { isTombstoneEvent } from '../../src/shared/tombstone'
+import { LogBuilder } from './log-builder'
+
+/** The surface node whose event has type `type` and whose data mentions `text`. */
+function node(session: Session, type: string, text: string): number {
+  const events = session.events
+  const hits = session.surface.nodes.filter((seq) => events[seq]!.type === type && JSON.stringify(events[seq]!.data).includes(text))
+  assert.equal(hits.length, 1, `exactly one ${type} surface node mentions ${JSON.stringify(text)}: ${hits}`)
+  return hits[0]!
+}
+
+/** After a write: replay equality, the shadowed seqs gone, and none of `texts` derived any more. */
+function assertRemoved(session: Session, removedSeqs: readonly number[], texts: readonly string[]): void {
+  assert.deepEqual(foldSurface(session.events).nodes, [...session.surface.nodes])
+  for (const seq of removedSeqs) assert.ok(!session.surface.nodes.includes(seq), `seq ${seq} left the surface`)
+  const derived = JSON.stringify(session.deriveMessages())
+  for (const text of texts) assert.ok(!derived.includes(text), `${JSON.stringify(text)} is no longer derived`)
+}
+
+function assertError(reply: HttpReply, status: number, code: string, message?: string | RegExp): void {
+  assert.equal(reply.status, status, reply.text)
+  assert.match(String(reply.headers['content-type']), /^application\/json/)
+  assert.equal(reply.json.ok, false)
+  assert.equal(reply.json.error.code, code)
+  assert.equal(typeof reply.json.error.message, 'string')
+  if (typeof message === 'string') assert.equal(reply.json.error.message, message)
+  else if (message) assert.match(reply.json.error.message, message)
+}
+
+let app: DshApp
+before(async () => {
+  app = await bootDshApp({ recall: {}, persistence: {} })
+})
+after(async () => {
+  await app?.dispose()
+})
+
+/** A fresh agent seeded with three realistic turns (prompt, a two-call tool step, a reply). */
+async function seeded(turns = 3): Promise<{ agent: Agent; session: Session }> {
+  const agent = await app.createAgent({ seed: conversationLog(syntheticTurns(turns, { toolSteps: 1, toolsPerStep: 2 })) })
+  return { agent, session: agent.session }
+}
+
+describe('route: actions', () => {
+  it('plan previews a removal with a token estimate and appends nothing', async () => {
+    const { agent, session } = await seeded()
+    const target = node(session, 'tool/result', 'result #2.1.2')
+    const count = session.seq
+    const reply = await app.post({ sessionId: agent.id, action: 'plan', planAction: 'delete', seq: target })
+    assert.equal(reply.status, 200, reply.text)
+    const step = [node(session, 'assistant/message', 'Checking step 1 of prompt #2'), node(session, 'tool/result', 'result #2.1.1'), target]
+    const value = reply.json.value
+    assert.deepEqual(
+      { action: value.action, range: value.range, removedSeqs: value.removedSeqs, kinds: value.kinds, turn: value.turn, step: value.step, replaceGeneration: value.replaceGeneration, lastSeq: value.lastSeq },
+      { action: 'delete', range: { start: step[0], end: target }, removedSeqs: step, kinds: ['assistant', 'tool', 'tool'], turn: 2, step: 1, replaceGeneration: 0, lastSeq: count - 1 },
+    )
+    assert.ok(value.estimatedTokens > 80, `estimate ${value.estimatedTokens} counts two 160-character results and the call arguments`)
+    assert.equal(session.seq, count)
+  })
+
+  it('recall takes a prompt out and returns its text; delete takes a whole tool step; delete onward truncates', async () => {
+    const { agent, session } = await seeded()
+    const prompt2 = node(session, 'user/message', 'prompt #2')
+    const recall = await app.post({ sessionId: agent.id, action: 'recall', seq: prompt2 })
+    assert.equal(recall.status, 200, recall.text)
+    assert.equal(recall.json.value.action, 'recall')
+    assert.match(recall.json.value.text, /^prompt #2: please look at the project/)
+    assert.deepEqual(recall.json.value.content, [{ type: 'text', text: recall.json.value.text }])
+    assert.deepEqual(recall.json.value.removedSeqs, [prompt2])
+    assert.equal(recall.json.value.persisted, true)
+    assert.equal(recall.json.value.tombstoneSeq, session.seq - 1)
+    assert.equal(recall.json.value.replaceGeneration, 1)
+    assertRemoved(session, [prompt2], ['prompt #2:'])
+
+    const tool = node(session, 'tool/result', 'result #1.1.1')
+    const del = await app.post({ sessionId: agent.id, action: 'delete', seq: tool })
+    assert.equal(del.status, 200, del.text)
+    assert.equal(del.json.value.removedSeqs.length, 3)
+    assertRemoved(session, del.json.value.removedSeqs, ['result #1.1.1', 'result #1.1.2', 'Checking step 1 of prompt #1'])
+
+    const reply2 = node(session, 'assistant/message', 'reply #2')
+    const onward = await app.post({ sessionId: agent.id, action: 'deleteFrom', seq: reply2 })
+    assert.equal(onward.status, 200, onward.text)
+    assert.equal(onward.json.value.range.start, reply2)
+    assertRemoved(session, onward.json.value.removedSeqs, ['reply #2', 'prompt #3', 'result #3.1.1', 'reply #3'])
+    assert.deepEqual(session.surface.nodes.at(-1), onward.json.value.tombstoneSeq)
+    assert.equal(session.events.filter(isTombstoneEvent).length, 3)
+  })
+
+  it('addresses a message by id, and writes exactly the planned range when the plan view is sent back as expect', async () => {
+    const { agent, session } = await seeded()
+    const seq = node(session, 'assistant/message', 'reply #1')
+    const messageId = (session.events[seq]!.data as { message: { id: string } }).message.id
+    const planned = await app.post({ sessionId: agent.id, action: 'plan', planAction: 'delete', messageId })
+    assert.equal(planned.status, 200, planned.text)
+    const expect = { replaceGeneration: planned.json.value.replaceGeneration, lastSeq: planned.json.value.lastSeq }
+    const written = await app.post({ sessionId: agent.id, action: 'delete', messageId, expect })
+    assert.equal(written.status, 200, written.text)
+    assert.deepEqual(written.json.value.removedSeqs, planned.json.value.removedSeqs)
+    assertRemoved(session, [seq], ['reply #1'])
+  })
+
+  it('inspect reports the live log and the persisted log with the same tombstones', async () => {
+    const { agent, session } = await seeded()
+    const prompt1 = node(session, 'user/message', 'prompt #1')
+    const written = await app.post({ sessionId: agent.id, action: 'delete', seq: prompt1 })
+    assert.equal(written.status, 200, written.text)
+    const count = session.seq
+    const reply = await app.post({ sessionId: agent.id, action: 'inspect' })
+    assert.equal(reply.status, 200, reply.text)
+    const tombstone = { seq: written.json.value.tombstoneSeq, start: prompt1, end: prompt1, shadowedSeqs: [prompt1], action: 'delete', onSurface: true }
+    const live = { eventCount: count, lastSeq: count - 1, surfaceNodeCount: session.surface.nodes.length, replaceGeneration: 1, tombstones: [tombstone] }
+    assert.deepEqual(reply.json.value, { live, disk: live })
+    assert.equal(session.seq, count)
+  })
+
+  it('writes directly to a live session that no agent drives', async () => {
+    const b = new LogBuilder()
+    const t = b.turn('lonely prompt', [{ text: 'lonely reply' }])
+    const session = app.createSession({ seed: b.events as never })
+    const reply = await app.post({ sessionId: session.id, action: 'recall', seq: t.prompt })
+    assert.equal(reply.status, 200, reply.text)
+    assert.equal(reply.json.value.text, 'lonely prompt')
+    assertRemoved(session, [t.prompt], ['lonely prompt'])
+  })
+})
+
+describe('route: refusals of the session and the planner', () => {
+  it('answers every refusal with its code and appends nothing', async () => {
+    const { agent, session } = await seeded()
+    const prompt1 = node(session, 'user/message', 'prompt #1')
+    const reply1 = node(session, 'assistant/message', 'reply #1')
+    const count = session.seq
+    const cases: [body: Record<string, unknown>, status: number, code: string, message: string | RegExp][] = [
+      [{ sessionId: 'session-nobody', action: 'delete', seq: 1 }, 409, 'SESSION_NOT_LIVE', 'message-recall: no live session "session-nobody"'],
+      [{ sessionId: 'session-nobody', action: 'plan', planAction: 'recall', seq: 1 }, 409, 'SESSION_NOT_LIVE', 'message-recall: no live session "session-nobody"'],
+      [{ sessionId: 'session-nobody', action: 'inspect' }, 409, 'SESSION_NOT_LIVE', 'message-recall: no live session "session-nobody"'],
+      [{ sessionId: agent.id, action: 'delete', seq: 0 }, 409, 'TARGET_NOT_FOUND', 'message-recall: target seq 0 is not on the current surface'],
+      [{ sessionId: agent.id, action: 'delete', seq: 1e9 }, 409, 'TARGET_NOT_FOUND', 'message-recall: target seq 1000000000 is not on the current surface'],
+      [{ sessionId: agent.id, action: 'delete', messageId: 'nope' }, 409, 'TARGET_NOT_FOUND', 'message-recall: no current surface node carries message id "nope"'],
+      [{ sessionId: agent.id, action: 'recall', seq: reply1 }, 409, 'NOT_A_USER_MESSAGE', `message-recall: seq ${reply1} is a assistant node, not a message the person sent; only those can be recalled`],
+      [{ sessionId: agent.id, action: 'delete', seq: prompt1, expect: { replaceGeneration: 7 } }, 409, 'STALE_VIEW', 'message-recall: surface replaceGeneration is 0, expected 7'],
+      [{ sessionId: agent.id, action: 'deleteFrom', seq: prompt1, expect: { lastSeq: prompt1 } }, 409, 'STALE_VIEW', /^message-recall: surface node seq \d+ is newer than the expected last seq \d+$/],
+    ]
+    for (const [body, status, code, message] of cases) {
+      assertError(await app.post(body), status, code, message)
+      assert.equal(session.seq, count, `${code}: nothing appended`)
+    }
+  })
+
+  it('refuses harness-injected context and an earlier tombstone with NOT_DELETABLE', async () => {
+    // The loop's runtime-context message (source plugin @deepseek-ai/dsh-system-prompt); this
+    // composition configures no runtime-context sections, so the seed carries one.
+    const b = new LogBuilder()
+    const t = b.turn('prompt with context', [{ text: 'reply' }], { context: true })
+    const context = t.prompt + 1
+    const session = app.createSession({ seed: b.events as never })
+    const written = await app.post({ sessionId: session.id, action: 'delete', seq: t.steps[0]!.assistant })
+    assert.equal(written.status, 200, written.text)
+    const count = session.seq
+    assertError(await app.post({ sessionId: session.id, action: 'delete', seq: context }), 409, 'NOT_DELETABLE',
+      `message-recall: seq ${context} is harness-injected context (the loop re-injects it every step) and cannot be removed`)
+    assertError(await app.post({ sessionId: session.id, action: 'recall', seq: context }), 409, 'NOT_A_USER_MESSAGE',
+      `message-recall: seq ${context} is a context node, not a message the person sent; only those can be recalled`)
+    assertError(await app.post({ sessionId: session.id, action: 'deleteFrom', seq: written.json.value.tombstoneSeq }), 409, 'NOT_DELETABLE',
+      `message-recall: seq ${written.json.value.tombstoneSeq} is a tombstone of this plugin and cannot be removed`)
+    assert.equal(session.seq, count)
+  })
+
+  it('refuses a step split by a foreign node with SPAN_NOT_CONTIGUOUS', async () => {
+    const b = new LogBuilder()
+    b.startTurn().startStep()
+    b.user('prompt')
+    const asst = b.assistant('calling two', ['x', 'y'])
+    b.result('x', 'x result')
+    const foreign = b.user('typed while the tools ran')
+    b.result('y', 'y result')
+    b.endTurn()
+    const session = app.createSession({ seed: b.events as never })
+    const count = session.seq
+    assertError(await app.post({ sessionId: session.id, action: 'delete', seq: asst }), 409, 'SPAN_NOT_CONTIGUOUS',
+      `message-recall: turn 1 step 1 of seq ${asst} is not contiguous on the surface: seq ${foreign} sits inside it`)
+    assert.equal(session.seq, count)
+  })
+
+  it('answers 423 AGENT_BUSY while the agent runs maintenance, then writes once it is idle', async () => {
+    const { agent, session } = await seeded()
+    const prompt1 = node(session, 'user/message', 'prompt #1')
+    let release!: () => void
+    const held = agent.runMaintenance(() => new Promise<void>((resolve) => { release = resolve }))
+    const count = session.seq
+    assertError(await app.post({ sessionId: agent.id, action: 'delete', seq: prompt1 }), 423, 'AGENT_BUSY', new RegExp(`^message-recall: session "${agent.id}" is busy: agent "${agent.id}" already has active work$`))
+    assert.equal(session.seq, count)
+    release()
+    await held
+    const reply = await app.post({ sessionId: agent.id, action: 'delete', seq: prompt1 })
+    assert.equal(reply.status, 200, reply.text)
+  })
+
+  it('answers 500 PERSIST_FAILED when the durability flush rejects', async () => {
+    const { agent, session } = await seeded()
+    assert.equal(await app.ctx.sessions.flush(session), true)
+    const walk = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]))
+    const file = walk(app.root!).find((f) => f.includes(agent.id) && f.endsWith('session.jsonl.zstd'))!
+    const dir = join(file, '..')
+    renameSync(dir, `${dir}.moved`)
+    writeFileSync(dir, 'a file where the session folder was')
+    try {
+      const target = node(session, 'user/message', 'prompt #3')
+      assertError(await app.post({ sessionId: agent.id, action: 'delete', seq: target }), 500, 'PERSIST_FAILED',
+        new RegExp(`^message-recall: tombstone seq ${session.seq - 1} was appended to session "${agent.id}" but the durability flush rejected: `))
+    } finally {
+      rmSync(dir)
+      renameSync(`${dir}.moved`, dir)
+    }
+    assert.equal(await app.ctx.sessions.flush(session), true)
+  })
+
+  it('answers 500 INTERNAL when the stored log cannot be read', async () => {
+    const b = new LogBuilder()
+    b.turn('stored prompt', [{ text: 'stored reply' }])
+    const session = app.createSession({ seed: b.events as never, cwd: '/projects/corrupt' })
+    assert.equal(await app.ctx.sessions.flush(session), true)
+    const walk = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]))
+    const file = walk(app.root!).find((f) => f.includes(session.id) && f.endsWith('session.jsonl.zstd'))!
+    const original = readdirSync(join(file, '..'))
+    assert.deepEqual(original, ['session.jsonl.zstd'])
+    const bytes = readFileSync(file)
+    // Corrupt the last frame's checksum region: the stored log no longer validates.
+    bytes[bytes.length - 1] = bytes[bytes.length - 1]! ^ 0xff
+    bytes[bytes.length - 2] = bytes[bytes.length - 2]! ^ 0xff
+    writeFileSync(file, bytes)
+    const reply = await app.post({ sessionId: session.id, action: 'inspect' })
+    assertError(reply, 500, 'INTERNAL', /^message-recall: /)
+  })
+})
+
+describe('route: bad input', () => {
+  const raw = (options: { method?: string; headers?: Record<string, string>; body?: string }) => app.request({ ...options, headers: { 'content-type': 'application/json', ...options.headers } })
+  const body = (value: unknown) => JSON.stringify(value)
+
+  it('refuses each malformed request with its code and appends nothing', async () => {
+    const { agent, session } = await seeded(1)
+    const prompt = node(session, 'user/message', 'prompt #1')
+    const id = agent.id
+    const host = `127.0.0.1:${app.port}`
+    const count = session.seq
+    const cases: [label: string, options: { method?: string; headers?: Record<string, string>; body?: string }, status: number, code: string, message?: string | RegExp][] = [
+      ['body not JSON', { body: '{"sessionId":' }, 400, 'INVALID_REQUEST', /^message-recall: request body is not JSON: /],
+      ['body a JSON array', { body: '[]' }, 400, 'INVALID_REQUEST', 'message-recall: request body must be a JSON object, got an array'],
+      ['body JSON null', { body: 'null' }, 400, 'INVALID_REQUEST', 'message-recall: request body must be a JSON object, got null'],
+      ['empty body', { body: '' }, 400, 'INVALID_REQUEST', /^message-recall: request body is not JSON: /],
+      ['unknown action', { body: body({ sessionId: id, action: 'erase', seq: prompt }) }, 400, 'INVALID_REQUEST', 'message-recall: action must be one of recall, delete, deleteFrom, plan, inspect, got "erase"'],
+      ['seq as a string', { body: body({ sessionId: id, action: 'delete', seq: String(prompt) }) }, 400, 'INVALID_REQUEST', `message-recall: seq must be a non-negative safe integer, got "${prompt}"`],
+      ['negative seq', { body: body({ sessionId: id, action: 'delete', seq: -1 }) }, 400, 'INVALID_REQUEST', 'message-recall: seq must be a non-negative safe integer, got -1'],
+      ['fractional seq', { body: body({ sessionId: id, action: 'delete', seq: 1.5 }) }, 400, 'INVALID_REQUEST', 'message-recall: seq must be a non-negative safe integer, got 1.5'],
+      ['unsafe seq', { body: '{"sessionId":"' + id + '","action":"delete","seq":9007199254740993}' }, 400, 'INVALID_REQUEST', /seq must be a non-negative safe integer/],
+      ['both seq and messageId', { body: body({ sessionId: id, action: 'delete', seq: prompt, messageId: 'm' }) }, 400, 'INVALID_REQUEST', 'message-recall: exactly one of seq and messageId is required'],
+      ['neither seq nor messageId', { body: body({ sessionId: id, action: 'recall' }) }, 400, 'INVALID_REQUEST', 'message-recall: exactly one of seq and messageId is required'],
+      ['sessionId a number', { body: body({ sessionId: 7, action: 'delete', seq: prompt }) }, 400, 'INVALID_REQUEST', 'message-recall: sessionId must be a non-empty string, got 7'],
+      ['unknown field', { body: body({ sessionId: id, action: 'delete', startSeq: prompt }) }, 400, 'INVALID_REQUEST', 'message-recall: unknown field "startSeq" (allowed: sessionId, action, seq, messageId, planAction, expect)'],
+      ['plan without planAction', { body: body({ sessionId: id, action: 'plan', seq: prompt }) }, 400, 'INVALID_REQUEST', 'message-recall: planAction must be one of recall, delete, deleteFrom, got undefined'],
+      ['planAction on a write', { body: body({ sessionId: id, action: 'delete', planAction: 'delete', seq: prompt }) }, 400, 'INVALID_REQUEST', 'message-recall: planAction is only valid with action "plan"'],
+      ['expect of the wrong type', { body: body({ sessionId: id, action: 'delete', seq: prompt, expect: { replaceGeneration: '0' } }) }, 400, 'INVALID_REQUEST', 'message-recall: expect.replaceGeneration must be a non-negative safe integer, got "0"'],
+      ['inspect with a target', { body: body({ sessionId: id, action: 'inspect', seq: prompt }) }, 400, 'INVALID_REQUEST', 'message-recall: inspect takes no seq'],
+      ['wrong content type', { headers: { 'content-type': 'text/plain' }, body: body({ sessionId: id, action: 'delete', seq: prompt }) }, 415, 'UNSUPPORTED_MEDIA_TYPE', 'message-recall: content type "text/plain" is not application/json'],
+      ['form content type', { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=1' }, 415, 'UNSUPPORTED_MEDIA_TYPE'],
+      ['JSON in another charset', { headers: { 'content-type': 'application/json; charset=latin1' }, body: body({ sessionId: id, action: 'delete', seq: prompt }) }, 415, 'UNSUPPORTED_MEDIA_TYPE'],
+      ['wrong Host', { headers: { host: 'evil.example' }, body: body({ sessionId: id, action: 'delete', seq: prompt }) }, 403, 'FORBIDDEN', 'message-recall: Host "evil.example" is not a trusted host'],
+      ['rebinding Host on the right port', { headers: { host: `attacker.test:${app.port}` }, body: body({ sessionId: id, action: 'delete', seq: prompt }) }, 403, 'FORBIDDEN'],
+      ['cross-origin Origin', { headers: { origin: 'http://evil.example' }, body: body({ sessionId: id, action: 'delete', seq: prompt }) }, 403, 'FORBIDDEN', `message-recall: Origin "http://evil.example" is not the same origin as Host "${host}"`],
+      ['Origin on another port', { headers: { origin: 'http://127.0.0.1:1' }, body: body({ sessionId: id, action: 'delete', seq: prompt }) }, 403, 'FORBIDDEN'],
+      ['opaque Origin', { headers: { origin: 'null' }, body: body({ sessionId: id, action: 'delete', seq: prompt }) }, 403, 'FORBIDDEN'],
+      ['sec-fetch-site cross-site', { headers: { 'sec-fetch-site': 'cross-site' }, body: body({ sessionId: id, action: 'delete', seq: prompt }) }, 403, 'FORBIDDEN', 'message-recall: cross-site requests (sec-fetch-site: cross-site) are refused'],
+      ['GET', { method: 'GET' }, 405, 'METHOD_NOT_ALLOWED', 'message-recall: method GET is not allowed; use POST'],
+      ['PUT with a valid body', { method: 'PUT', body: body({ sessionId: id, action: 'delete', seq: prompt }) }, 405, 'METHOD_NOT_ALLOWED'],
+      ['DELETE', { method: 'DELETE' }, 405, 'METHOD_NOT_ALLOWED'],
+      ['declared oversize body', { body: body({ sessionId: id, action: 'delete', seq: prompt, messageId: 'x'.repeat(70_000) }) }, 413, 'PAYLOAD_TOO_LARGE', /^message-recall: request body of \d+ bytes exceeds maxBodyBytes 65536$/],
+    ]
+    for (const [label, options, status, code, message] of cases) {
+      const reply = await raw(options)
+      assertError(reply, status, code, message)
+      if (code === 'METHOD_NOT_ALLOWED') assert.equal(reply.headers.allow, 'POST', label)
+      assert.equal(session.seq, count, `${label}: nothing appended`)
+    }
+    // Same-origin requests from the page pass the fence.
+    const same = await raw({ headers: { origin: `http://${host}`, 'sec-fetch-site': 'same-origin' }, body: body({ sessionId: id, action: 'plan', planAction: 'recall', seq: prompt }) })
+    assert.equal(same.status, 200, same.text)
+    const localhost = await raw({ headers: { host: `localhost:${app.port}`, origin: `http://localhost:${app.port}` }, body: body({ sessionId: id, action: 'inspect' }) })
+    assert.equal(localhost.status, 200, localhost.text)
+  })
+
+  it('answers 413 to a streamed body as soon as it passes the cap, without waiting for its end', async () => {
+    const { agent, session } = await seeded(1)
+    const count = session.seq
+    const reply = await new Promise<{ status: number; json: any; sent: number }>((resolve, reject) => {
+      let sent = 0
+      const req = request({ host: '127.0.0.1', port: app.port, path: '/dsh-message-recall', method: 'POST', headers: { host: `127.0.0.1:${app.port}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (c: Buffer) => chunks.push(c))
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString('utf8')), sent }))
+        res.on('error', reject)
+      })
+      req.on('error', () => {}) // the server closes the connection after answering; later writes may fail
+      req.write(`{"sessionId":"${agent.id}","action":"delete","messageId":"`)
+      // 16 KiB every 5 ms, never ending the body: only an early answer resolves this promise.
+      const pump = setInterval(() => {
+        if (req.destroyed || sent > 4 * 1024 * 1024) return clearInterval(pump)
+        req.write('y'.repeat(16 * 1024))
+        sent += 16 * 1024
+      }, 5)
+      req.on('close', () => clearInterval(pump))
+    })
+    assert.equal(reply.status, 413)
+    assert.equal(reply.json.error.code, 'PAYLOAD_TOO_LARGE')
+    assert.equal(reply.json.error.message, 'message-recall: request body of more than 65536 bytes exceeds maxBodyBytes 65536')
+    assert.ok(reply.sent < 1024 * 1024, `answered after ${reply.sent} bytes, long before the 4 MiB the client would send`)
+    assert.equal(session.seq, count)
+  })
+})
+
+describe('route: lifecycle and config', () => {
+  it('serves a configured path with a smaller body cap, and the route goes away with the plugin', async () => {
+    const module = (await import(new URL('../../src/host/index.ts', import.meta.url).href)) as Plugin
+    const fiber = app.ctx.plugin(module, { path: '/recall-two', maxBodyBytes: 200 })
+    await fiber
+    const { agent } = await seeded(1)
+    const inspect = await app.post({ sessionId: agent.id, action: 'inspect' }, { path: '/recall-two' })
+    assert.equal(inspect.status, 200, inspect.text)
+    assertError(await app.post({ sessionId: agent.id, action: 'inspect', pad: 'x'.repeat(300) }, { path: '/recall-two' }), 413, 'PAYLOAD_TOO_LARGE')
+    await fiber.dispose()
+    const gone = await app.post({ sessionId: agent.id, action: 'inspect' }, { path: '/recall-two' })
+    assert.equal(gone.status, 404)
+    const still = await app.post({ sessionId: agent.id, action: 'inspect' })
+    assert.equal(still.status, 200, 'the default route of the first instance stays')
+  })
+})
