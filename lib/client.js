@@ -1,0 +1,1149 @@
+window.__ModuleLoader__.load({ id: "dsh-message-recall", factory: (require) => { var module = { exports: {} }; var exports = module.exports;
+"use strict";
+var __defProp = Object.defineProperty;
+var __getOwnPropDesc = Object.getOwnPropertyDescriptor;
+var __getOwnPropNames = Object.getOwnPropertyNames;
+var __hasOwnProp = Object.prototype.hasOwnProperty;
+var __export = (target, all) => {
+  for (var name2 in all)
+    __defProp(target, name2, { get: all[name2], enumerable: true });
+};
+var __copyProps = (to, from, except, desc) => {
+  if (from && typeof from === "object" || typeof from === "function") {
+    for (let key of __getOwnPropNames(from))
+      if (!__hasOwnProp.call(to, key) && key !== except)
+        __defProp(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc(from, key)) || desc.enumerable });
+  }
+  return to;
+};
+var __toCommonJS = (mod) => __copyProps(__defProp({}, "__esModule", { value: true }), mod);
+
+// src/client/index.tsx
+var index_exports = {};
+__export(index_exports, {
+  OVERLAY_ENTRY_ID: () => OVERLAY_ENTRY_ID,
+  apply: () => apply,
+  inject: () => inject,
+  name: () => name
+});
+module.exports = __toCommonJS(index_exports);
+
+// src/shared/events.ts
+var SURFACE_EVENT_TYPES = ["user/message", "assistant/message", "tool/result"];
+function isRecord(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+// src/client/api.ts
+var DEFAULT_ROUTE_PATH = "/dsh-message-recall";
+function createRecallSender(fetchImpl, path = DEFAULT_ROUTE_PATH) {
+  return async (request) => {
+    let status = 0;
+    let text = "";
+    try {
+      const response = await fetchImpl(path, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(request),
+        credentials: "same-origin"
+      });
+      status = response.status;
+      text = await response.text();
+    } catch (error) {
+      return { ok: false, error: { code: "NETWORK", message: error instanceof Error ? error.message : String(error) } };
+    }
+    return parseReply(status, text);
+  };
+}
+function parseReply(status, text) {
+  let body;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return { ok: false, error: { code: "NETWORK", message: `HTTP ${status}: reply is not JSON` } };
+  }
+  if (isRecord(body) && body.ok === true && isRecord(body.value)) return { ok: true, value: body.value };
+  if (isRecord(body) && body.ok === false && isRecord(body.error) && typeof body.error.code === "string") {
+    const message = typeof body.error.message === "string" ? body.error.message : body.error.code;
+    return { ok: false, error: { code: body.error.code, message } };
+  }
+  return { ok: false, error: { code: "NETWORK", message: `HTTP ${status}: reply does not follow the route contract` } };
+}
+
+// src/client/debug.ts
+var DEBUG_GLOBAL = "__DSH_MESSAGE_RECALL__";
+var MAX_SESSIONS = 16;
+var DebugRegistry = class {
+  constructor(stamp) {
+    this.stamp = stamp;
+  }
+  entries = /* @__PURE__ */ new Map();
+  /**
+   * Record a pass.
+   * @param sessionId - the overlay's session.
+   * @param pass - the pass record.
+   * @param expect - computes the session's current expectation on demand.
+   */
+  record(sessionId, pass, expect) {
+    this.entries.delete(sessionId);
+    this.entries.set(sessionId, { pass, expect });
+    if (this.entries.size > MAX_SESSIONS) this.entries.delete(this.entries.keys().next().value);
+  }
+  /** The hook object to install as {@link DEBUG_GLOBAL}. */
+  hook() {
+    return {
+      stamp: this.stamp,
+      snapshot: (sessionId) => this.snapshot(sessionId),
+      sessions: () => [...this.entries.keys()]
+    };
+  }
+  /**
+   * @param sessionId - a session id; omitted: the most recent pass.
+   * @returns the JSON form, or `null` when nothing was recorded.
+   */
+  snapshot(sessionId) {
+    const id = sessionId ?? [...this.entries.keys()].at(-1);
+    const entry = id === void 0 ? void 0 : this.entries.get(id);
+    if (id === void 0 || entry === void 0) return null;
+    const { pass } = entry;
+    return {
+      stamp: this.stamp,
+      sessionId: id,
+      at: new Date(pass.at).toISOString(),
+      durationMs: Math.round(pass.durationMs * 1e3) / 1e3,
+      running: pass.running,
+      attached: pass.attached,
+      rows: pass.rows,
+      touched: pass.touched,
+      tombstones: pass.hidden.tombstones.map((t) => ({ ...t, shadowedSeqs: [...t.shadowedSeqs] })),
+      anchors: pass.anchors.map((a) => ({ key: a.key, kind: a.kind, seq: a.seq, actions: [...a.actions] })),
+      hidden: pass.hidden.hidden.map((h) => ({ ...h })),
+      unresolved: [...pass.unresolved],
+      expect: entry.expect()
+    };
+  }
+};
+function installDebugHook(target, registry) {
+  const hook = registry.hook();
+  target[DEBUG_GLOBAL] = hook;
+  return () => {
+    if (target[DEBUG_GLOBAL] === hook) delete target[DEBUG_GLOBAL];
+  };
+}
+
+// src/client/decorate.ts
+var ATTR = {
+  actions: "data-message-recall-actions",
+  action: "data-message-recall-action",
+  hidden: "data-message-recall-hidden",
+  error: "data-message-recall-error",
+  row: "data-message-recall-row",
+  active: "data-message-recall-active",
+  armed: "data-armed",
+  busy: "data-busy",
+  style: "data-message-recall-style"
+};
+function clusterTexts(t) {
+  return {
+    text: { recall: t("action.recall"), delete: t("action.delete"), deleteFrom: t("action.deleteFrom") },
+    label: {
+      recall: t("label.recall"),
+      delete: t("label.delete.message"),
+      deleteStep: t("label.delete.step"),
+      deleteFrom: t("label.deleteFrom")
+    },
+    busy: t("busy")
+  };
+}
+var ClusterFactory = class {
+  constructor(doc, texts) {
+    this.doc = doc;
+    this.texts = texts;
+  }
+  templates = /* @__PURE__ */ new Map();
+  /**
+   * @param actions - buttons in order.
+   * @param step - label Delete as a step delete.
+   * @returns a new detached cluster element.
+   */
+  create(actions, step) {
+    const id = `${actions.join(",")}|${step}`;
+    let template = this.templates.get(id);
+    if (template === void 0) {
+      template = this.doc.createElement("div");
+      template.setAttribute(ATTR.actions, "");
+      template.setAttribute("role", "group");
+      for (const action of actions) {
+        const button = this.doc.createElement("button");
+        button.type = "button";
+        button.setAttribute(ATTR.action, action);
+        applyIdle(button, action, step, this.texts);
+        template.appendChild(button);
+      }
+      this.templates.set(id, template);
+    }
+    return template.cloneNode(true);
+  }
+};
+function idleLabel(action, step, texts) {
+  return action === "delete" && step ? texts.label.deleteStep : texts.label[action];
+}
+function applyIdle(button, action, step, texts) {
+  button.textContent = texts.text[action];
+  const label = idleLabel(action, step, texts);
+  button.setAttribute("aria-label", label);
+  button.setAttribute("title", label);
+}
+function clusterOf(row) {
+  for (let child = row.lastElementChild; child !== null; child = child.previousElementSibling) {
+    if (child.hasAttribute(ATTR.actions)) return child;
+  }
+  return null;
+}
+function decorateRow(row, decoration, factory, t, texts, fresh) {
+  if (decoration.hidden !== row.hasAttribute(ATTR.hidden)) {
+    if (decoration.hidden) row.setAttribute(ATTR.hidden, "");
+    else row.removeAttribute(ATTR.hidden);
+  }
+  let cluster = clusterOf(row);
+  if (decoration.actions.length === 0) {
+    cluster?.remove();
+    if (row.hasAttribute(ATTR.row)) row.removeAttribute(ATTR.row);
+    return null;
+  }
+  if (cluster !== null && fresh) {
+    cluster.remove();
+    cluster = null;
+  }
+  if (cluster === null) {
+    cluster = factory.create(decoration.actions, decoration.step);
+    row.appendChild(cluster);
+  }
+  if (!row.hasAttribute(ATTR.row)) row.setAttribute(ATTR.row, "");
+  const armed = decoration.armed;
+  const pending = decoration.pending;
+  for (let button = cluster.firstElementChild; button !== null; button = button.nextElementSibling) {
+    const action = button.getAttribute(ATTR.action);
+    if (action === null) continue;
+    const isArmed = armed !== null && armed.action === action;
+    if (isArmed) {
+      button.setAttribute(ATTR.armed, "true");
+      button.textContent = t(`armed.${action}`, { count: armed.count });
+      button.setAttribute("aria-label", t("armed.label", { count: armed.count }));
+    } else if (button.hasAttribute(ATTR.armed)) {
+      button.removeAttribute(ATTR.armed);
+      applyIdle(button, action, decoration.step, texts);
+    }
+    const isBusy = pending !== null && pending.action === action;
+    if (isBusy) {
+      button.setAttribute(ATTR.busy, "true");
+      button.setAttribute("aria-busy", "true");
+    } else if (button.hasAttribute(ATTR.busy)) {
+      button.removeAttribute(ATTR.busy);
+      button.removeAttribute("aria-busy");
+    }
+  }
+  let errorNode = cluster.querySelector(`[${ATTR.error}]`);
+  if (decoration.errorText !== null) {
+    if (errorNode === null) {
+      errorNode = cluster.ownerDocument.createElement("span");
+      errorNode.setAttribute(ATTR.error, "");
+      errorNode.setAttribute("role", "alert");
+      cluster.appendChild(errorNode);
+    }
+    if (errorNode.textContent !== decoration.errorText) errorNode.textContent = decoration.errorText;
+    if (decoration.error !== null) errorNode.setAttribute("data-code", decoration.error.code);
+  } else errorNode?.remove();
+  const active = armed !== null || pending !== null || decoration.errorText !== null;
+  if (active !== cluster.hasAttribute(ATTR.active)) {
+    if (active) cluster.setAttribute(ATTR.active, "");
+    else cluster.removeAttribute(ATTR.active);
+  }
+  return cluster;
+}
+function undecorateRow(row) {
+  clusterOf(row)?.remove();
+  row.removeAttribute(ATTR.row);
+  row.removeAttribute(ATTR.hidden);
+}
+function undecorateAll(root) {
+  for (const row of root.querySelectorAll(`[${ATTR.row}],[${ATTR.hidden}]`)) undecorateRow(row);
+  for (const cluster of root.querySelectorAll(`[${ATTR.actions}]`)) cluster.remove();
+}
+var STYLE_TEXT = `
+[${ATTR.hidden}]{display:none!important}
+[${ATTR.row}]{position:relative}
+[${ATTR.actions}]{position:absolute;top:-14px;right:0;z-index:3;display:flex;align-items:center;gap:2px;padding:2px;border-radius:8px;
+background:var(--dsw-alias-bg-base,#fff);border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));
+box-shadow:var(--dsw-shadow-lv2,0 2px 6px rgba(0,0,0,.12));opacity:0;transition:opacity .12s ease}
+[${ATTR.row}]:hover>[${ATTR.actions}],[${ATTR.row}]:focus-within>[${ATTR.actions}],[${ATTR.actions}][${ATTR.active}]{opacity:1}
+[${ATTR.action}]{font:inherit;font-size:12px;line-height:18px;padding:1px 8px;border:none;border-radius:6px;background:transparent;
+color:var(--dsw-alias-label-secondary,#444);cursor:pointer;white-space:nowrap}
+[${ATTR.action}]:hover{background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.06))}
+[${ATTR.action}]:focus-visible{outline:2px solid var(--dsw-alias-state-business-primary,#4d6bfe);outline-offset:1px}
+[${ATTR.action}][${ATTR.armed}=true]{background:var(--dsw-alias-state-error-primary,#d93025);color:#fff}
+[${ATTR.action}][${ATTR.busy}=true]{opacity:.6;cursor:progress}
+[${ATTR.error}]{font-size:12px;line-height:18px;padding:0 6px;max-width:320px;color:var(--dsw-alias-state-error-primary,#d93025)}
+[data-message-recall-notice]{position:absolute;bottom:calc(100% + 8px);left:12px;right:12px;z-index:20;display:flex;gap:8px;align-items:center;
+padding:6px 10px;border-radius:8px;font-size:12px;line-height:18px;background:var(--dsw-specific-tip,#fff8e1);color:var(--dsw-alias-label-secondary,#444);
+border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12))}
+[data-message-recall-notice] button{font:inherit;margin-left:auto;border:none;background:transparent;cursor:pointer;color:inherit;text-decoration:underline}
+`;
+function installStyles(doc) {
+  const style = doc.createElement("style");
+  style.setAttribute(ATTR.style, "");
+  style.textContent = STYLE_TEXT;
+  doc.head.appendChild(style);
+  return () => style.remove();
+}
+
+// src/client/locales.ts
+var LOCALE_NS = "dsh-message-recall";
+var zh = {
+  "action.recall": "撤回",
+  "action.delete": "删除",
+  "action.deleteFrom": "删除以下",
+  "label.recall": "撤回这条消息，并把文字放回输入框",
+  "label.delete.message": "删除这条消息",
+  "label.delete.step": "删除这一步：模型回复及其工具结果",
+  "label.deleteFrom": "从这里删除到对话末尾",
+  "armed.delete": "确认删除 {count} 条？",
+  "armed.deleteFrom": "确认删除以下 {count} 条？",
+  "armed.label": "再点一次，删除 {count} 条消息",
+  "busy": "处理中…",
+  "notice.images": "已撤回。{count} 张图片无法放回输入框：{names}",
+  "notice.dismiss": "关闭",
+  "error.STALE_VIEW": "对话刚刚有了变化，请再试一次",
+  "error.AGENT_BUSY": "智能体正在工作，请等它停下再试",
+  "error.TARGET_NOT_FOUND": "这条消息已不在对话中",
+  "error.NOT_A_USER_MESSAGE": "只能撤回你自己发送的消息",
+  "error.NOT_DELETABLE": "这条消息不能删除",
+  "error.SPAN_NOT_CONTIGUOUS": "这一步中间夹着其他内容，无法整体删除",
+  "error.SESSION_NOT_LIVE": "主机上没有加载这个会话",
+  "error.PERSIST_FAILED": "改动没能保存到磁盘",
+  "error.FORBIDDEN": "主机拒绝了这个请求",
+  "error.NETWORK": "连不上主机",
+  "error.unknown": "操作失败（{code}）"
+};
+var en = {
+  "action.recall": "Recall",
+  "action.delete": "Delete",
+  "action.deleteFrom": "Delete onward",
+  "label.recall": "Recall this message and put its text back in the composer",
+  "label.delete.message": "Delete this message",
+  "label.delete.step": "Delete this step: the answer and its tool results",
+  "label.deleteFrom": "Delete from here to the end of the conversation",
+  "armed.delete": "Delete {count}?",
+  "armed.deleteFrom": "Delete {count} onward?",
+  "armed.label": "Click again to delete {count} messages",
+  "busy": "Working…",
+  "notice.images": "Recalled. {count} image(s) could not be put back in the composer: {names}",
+  "notice.dismiss": "Dismiss",
+  "error.STALE_VIEW": "The conversation just changed. Try again.",
+  "error.AGENT_BUSY": "The agent is working. Try again when it stops.",
+  "error.TARGET_NOT_FOUND": "This message is no longer in the conversation.",
+  "error.NOT_A_USER_MESSAGE": "Only messages you sent can be recalled.",
+  "error.NOT_DELETABLE": "This message cannot be deleted.",
+  "error.SPAN_NOT_CONTIGUOUS": "Other content sits inside this step, so it cannot be removed as a whole.",
+  "error.SESSION_NOT_LIVE": "This session is not loaded on the host.",
+  "error.PERSIST_FAILED": "The change could not be saved to disk.",
+  "error.FORBIDDEN": "The host refused the request.",
+  "error.NETWORK": "Could not reach the host.",
+  "error.unknown": "Failed ({code})."
+};
+var DICTIONARIES = { zh, en };
+function describeError(t, code) {
+  const key = `error.${code}`;
+  return key in zh ? t(key) : t("error.unknown", { code });
+}
+
+// src/client/Overlay.tsx
+var import_react = require("react");
+
+// src/client/rows.ts
+var USER_ACTIONS = Object.freeze(["recall", "delete", "deleteFrom"]);
+var STEP_ACTIONS = Object.freeze(["delete", "deleteFrom"]);
+var NO_ACTIONS = Object.freeze([]);
+var LOG_ONLY_KINDS = /* @__PURE__ */ new Set(["turn-tail", "turn-error", "turn-max-tokens", "model-retry", "command"]);
+var anchors = /* @__PURE__ */ new WeakMap();
+function isDurableSeq(value) {
+  return Number.isSafeInteger(value) && value >= 0;
+}
+function resolveRow(node) {
+  let anchor = anchors.get(node);
+  if (anchor === void 0) {
+    anchor = Object.freeze(computeAnchor(node));
+    anchors.set(node, anchor);
+  }
+  return anchor;
+}
+function computeAnchor(node) {
+  const data = isRecord(node.data) ? node.data : {};
+  const turn = turnOf(node, data);
+  const base = { key: node.key, kind: node.kind, turn };
+  switch (node.kind) {
+    case "user":
+    case "steering": {
+      const seq = isDurableSeq(data.seq) ? data.seq : null;
+      const fromPerson = isRecord(data.source) && data.source.kind === "user";
+      const actions = seq === null ? NO_ACTIONS : fromPerson ? USER_ACTIONS : STEP_ACTIONS;
+      return { ...base, seq, logSeq: seq ?? node.anchorSeq, actions, step: false };
+    }
+    case "context":
+    case "compaction":
+    case "unknown": {
+      const seq = isDurableSeq(data.seq) ? data.seq : null;
+      return { ...base, seq, logSeq: seq ?? node.anchorSeq, actions: NO_ACTIONS, step: false };
+    }
+    case "assistant-step": {
+      const final = isRecord(data.finalNode) ? data.finalNode : null;
+      const seq = final !== null && final.kind === "assistant" && isDurableSeq(final.seq) ? final.seq : null;
+      return { ...base, seq, logSeq: seq ?? node.anchorSeq, actions: seq === null ? NO_ACTIONS : STEP_ACTIONS, step: true };
+    }
+    case "tool-call": {
+      const root = isRecord(data.root) ? data.root : null;
+      const seq = root !== null && root.kind === "tool-result" && isDurableSeq(root.seq) ? root.seq : null;
+      return { ...base, seq, logSeq: node.anchorSeq, actions: seq === null ? NO_ACTIONS : STEP_ACTIONS, step: true };
+    }
+    default: {
+      const logSeq = LOG_ONLY_KINDS.has(node.kind) && typeof data.seq === "number" ? data.seq : node.anchorSeq;
+      return { ...base, seq: null, logSeq, actions: NO_ACTIONS, step: false };
+    }
+  }
+}
+function turnOf(node, data) {
+  const location = node.location;
+  if (location !== void 0 && (location.kind === "step" || location.kind === "turn")) return location.turn.turn;
+  return isDurableSeq(data.turn) ? data.turn : null;
+}
+
+// src/client/controller.ts
+var EMPTY_ERRORS = /* @__PURE__ */ new Map();
+var INITIAL = Object.freeze({ armed: null, pending: null, errors: EMPTY_ERRORS, notice: null });
+var RecallController = class {
+  constructor(options) {
+    this.options = options;
+    this.timers = options.timers ?? {
+      setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
+      clearTimeout: (handle) => globalThis.clearTimeout(handle)
+    };
+  }
+  state = INITIAL;
+  listeners = /* @__PURE__ */ new Set();
+  timers;
+  armTimer = void 0;
+  noticeTimer = void 0;
+  errorTimers = /* @__PURE__ */ new Map();
+  baseline = null;
+  noticeId = 0;
+  disposed = false;
+  /** @returns the current snapshot (stable until the next change). */
+  getSnapshot = () => this.state;
+  /**
+   * @param listener - called after every change.
+   * @returns unsubscribe.
+   */
+  subscribe = (listener) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+  /** The generation baseline learned from this view's last successful write, or `null`. */
+  get generationBaseline() {
+    return this.baseline;
+  }
+  /**
+   * Handle one button press.
+   * @param target - the row, its seq and the pressed action.
+   * @returns `'armed'` (first press of a destructive button), `'committed'`, `'refused'` (the
+   *   host or the network said no; the row shows the error), `'ignored'` (a request is in flight)
+   *   or `'disposed'`.
+   */
+  async press(target) {
+    if (this.disposed) return "disposed";
+    if (this.state.pending !== null) return "ignored";
+    this.clearError(target.key);
+    const armed = this.state.armed;
+    if (target.action === "recall") return this.commit(target);
+    if (armed !== null && armed.key === target.key && armed.action === target.action && armed.seq === target.seq) {
+      return this.commit(target);
+    }
+    return this.arm(target);
+  }
+  /** Disarm the armed button, if any. */
+  disarm() {
+    if (this.disposed || this.state.armed === null) return;
+    this.stopArmTimer();
+    this.set({ armed: null });
+  }
+  /** Hide the recall notice. */
+  dismissNotice() {
+    if (this.disposed || this.state.notice === null) return;
+    this.timers.clearTimeout(this.noticeTimer);
+    this.set({ notice: null });
+  }
+  /** Stop every timer, drop listeners; later presses resolve `'disposed'` and replies in flight are ignored. */
+  dispose() {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.stopArmTimer();
+    this.timers.clearTimeout(this.noticeTimer);
+    for (const handle of this.errorTimers.values()) this.timers.clearTimeout(handle);
+    this.errorTimers.clear();
+    this.listeners.clear();
+  }
+  async arm(target) {
+    this.stopArmTimer();
+    this.set({ armed: null, pending: { key: target.key, action: target.action, phase: "plan" } });
+    const reply = await this.options.send({
+      sessionId: this.options.sessionId,
+      action: "plan",
+      planAction: target.action,
+      seq: target.seq,
+      expect: this.options.expectation(this.baseline)
+    });
+    if (this.disposed) return "disposed";
+    if (!reply.ok) {
+      this.fail(target.key, reply.error);
+      return "refused";
+    }
+    const count = planCount(reply.value, this.options.tombstoneSeqs());
+    this.set({ pending: null, armed: { key: target.key, seq: target.seq, action: target.action, count } });
+    this.armTimer = this.timers.setTimeout(() => this.disarm(), this.options.armMs ?? 4e3);
+    return "armed";
+  }
+  async commit(target) {
+    this.stopArmTimer();
+    this.set({ armed: null, pending: { key: target.key, action: target.action, phase: "commit" } });
+    const reply = await this.options.send({
+      sessionId: this.options.sessionId,
+      action: target.action,
+      seq: target.seq,
+      expect: this.options.expectation(this.baseline)
+    });
+    if (this.disposed) return "disposed";
+    if (!reply.ok) {
+      this.fail(target.key, reply.error);
+      return "refused";
+    }
+    const { replaceGeneration, tombstoneSeq } = reply.value;
+    if (isDurableSeq(replaceGeneration) && isDurableSeq(tombstoneSeq)) this.baseline = { replaceGeneration, atSeq: tombstoneSeq };
+    this.set({ pending: null });
+    if (target.action === "recall") {
+      const message = recalledMessage(reply.value);
+      if (message.images.length > 0) this.showNotice(message.images);
+      this.options.onRecalled(message);
+    }
+    return "committed";
+  }
+  fail(key, error) {
+    const errors = new Map(this.state.errors);
+    errors.set(key, { key, code: error.code, message: error.message });
+    this.set({ pending: null, errors });
+    this.timers.clearTimeout(this.errorTimers.get(key));
+    this.errorTimers.set(key, this.timers.setTimeout(() => this.clearError(key), this.options.errorMs ?? 6e3));
+  }
+  clearError(key) {
+    if (this.disposed || !this.state.errors.has(key)) return;
+    this.timers.clearTimeout(this.errorTimers.get(key));
+    this.errorTimers.delete(key);
+    const errors = new Map(this.state.errors);
+    errors.delete(key);
+    this.set({ errors: errors.size === 0 ? EMPTY_ERRORS : errors });
+  }
+  showNotice(images) {
+    this.timers.clearTimeout(this.noticeTimer);
+    this.set({ notice: { id: ++this.noticeId, images } });
+    this.noticeTimer = this.timers.setTimeout(() => this.dismissNotice(), this.options.noticeMs ?? 1e4);
+  }
+  stopArmTimer() {
+    this.timers.clearTimeout(this.armTimer);
+    this.armTimer = void 0;
+  }
+  set(patch) {
+    this.state = Object.freeze({ ...this.state, ...patch });
+    for (const listener of [...this.listeners]) listener();
+  }
+};
+function planCount(value, tombstoneSeqs) {
+  if (Array.isArray(value.removedSeqs)) {
+    const seqs = value.removedSeqs.filter(isDurableSeq);
+    const messages = seqs.filter((seq) => !tombstoneSeqs.has(seq)).length;
+    return Math.max(1, messages);
+  }
+  return 1;
+}
+function recalledMessage(value) {
+  const content = Array.isArray(value.content) ? value.content.filter(isRecord) : [];
+  const text = typeof value.text === "string" ? value.text : content.filter((block) => block.type === "text" && typeof block.text === "string").map((block) => block.text).join("\n");
+  const images = content.filter((block) => block.type === "image").map((block, index) => imageName(block, index));
+  return { text, images };
+}
+function imageName(block, index) {
+  const attachment = isRecord(block.attachment) ? block.attachment : {};
+  if (typeof attachment.name === "string" && attachment.name !== "") return attachment.name;
+  const size = typeof attachment.width === "number" && typeof attachment.height === "number" ? ` ${attachment.width}×${attachment.height}` : "";
+  return `#${index + 1}${size}`;
+}
+
+// src/client/expectation.ts
+function viewExpectation(chat, replacements, hasMore, baseline) {
+  let lastSeq = -1;
+  for (const node of chat.nodes.values()) {
+    const seq = resolveRow(node).seq;
+    if (seq !== null && seq > lastSeq) lastSeq = seq;
+  }
+  for (const event of replacements) if (event.seq > lastSeq) lastSeq = event.seq;
+  let replaceGeneration;
+  if (!hasMore) replaceGeneration = replacements.length;
+  else if (baseline !== null) {
+    replaceGeneration = baseline.replaceGeneration + replacements.filter((event) => event.seq > baseline.atSeq).length;
+  }
+  return {
+    ...replaceGeneration === void 0 ? {} : { replaceGeneration },
+    ...lastSeq < 0 ? {} : { lastSeq }
+  };
+}
+
+// src/shared/replace-op.ts
+function readReplaceOp(surfaceOp) {
+  if (!isRecord(surfaceOp) || surfaceOp.op !== "replace") return null;
+  const { start, end } = surfaceOp;
+  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end)) return null;
+  return { start, end };
+}
+
+// src/client/replacement-view.ts
+var REPLACEMENT_VIEW = "dsh-message-recall";
+var REPLACEMENT_KIND = "dsh-message-recall-replacement";
+var EMPTY_REPLACEMENTS = Object.freeze([]);
+var SURFACE_TYPES = new Set(SURFACE_EVENT_TYPES);
+function isReplacementEvent(event) {
+  return SURFACE_TYPES.has(event.type) && readReplaceOp(event.surfaceOp) !== null;
+}
+function replacementRecord(event) {
+  const source = isRecord(event.data) ? event.data.source : void 0;
+  return Object.freeze({
+    type: event.type,
+    seq: event.seq,
+    time: event.time,
+    data: Object.freeze({ source }),
+    surfaceOp: event.surfaceOp,
+    ...Array.isArray(event.sourceEventSeqs) ? { sourceEventSeqs: Object.freeze([...event.sourceEventSeqs]) } : {}
+  });
+}
+var replacementDefinition = {
+  kind: REPLACEMENT_KIND,
+  target: REPLACEMENT_VIEW,
+  match: (event) => isReplacementEvent(event) ? { id: String(event.seq), role: "start" } : null,
+  start: (_context, match) => replacementRecord(match.event),
+  update: (context) => context.state,
+  publication: () => "immediate",
+  buildViewNode: (context) => context.state === void 0 ? null : { key: context.key, kind: context.kind, id: context.id, target: REPLACEMENT_VIEW, data: context.state }
+};
+var replacementView = {
+  target: REPLACEMENT_VIEW,
+  create() {
+    let byKey = /* @__PURE__ */ new Map();
+    let snapshot = EMPTY_REPLACEMENTS;
+    const publish = () => {
+      snapshot = Object.freeze([...byKey.values()].sort((a, b) => a.seq - b.seq));
+      return snapshot;
+    };
+    return {
+      empty: EMPTY_REPLACEMENTS,
+      replace({ nodes }) {
+        byKey = new Map(nodes.map((node) => [node.key, node.data]));
+        return publish();
+      },
+      apply({ upserts }) {
+        if (upserts.length === 0) return snapshot;
+        for (const node of upserts) byKey.set(node.key, node.data);
+        return publish();
+      }
+    };
+  }
+};
+function readReplacements(value) {
+  return Array.isArray(value) ? value : EMPTY_REPLACEMENTS;
+}
+
+// src/shared/tombstone.ts
+var TOMBSTONE_PLUGIN = "dsh-message-recall";
+var RECALL_ACTIONS = ["recall", "delete", "deleteFrom"];
+function isTombstoneSource(source) {
+  return isRecord(source) && source.kind === "plugin" && source.plugin === TOMBSTONE_PLUGIN;
+}
+function isTombstoneEvent(event) {
+  if (event.type !== "user/message" || readReplaceOp(event.surfaceOp) === null) return false;
+  return isRecord(event.data) && isTombstoneSource(event.data.source);
+}
+function readTombstone(event) {
+  if (!isTombstoneEvent(event)) return null;
+  const range = readReplaceOp(event.surfaceOp);
+  const source = event.data.source;
+  const action = RECALL_ACTIONS.find((a) => a === source.action) ?? "delete";
+  const fromSource = Array.isArray(source.removedSeqs) ? source.removedSeqs.filter(Number.isSafeInteger) : [];
+  const shadowedSeqs2 = event.sourceEventSeqs ? [...event.sourceEventSeqs] : fromSource;
+  return { seq: event.seq, start: range.start, end: range.end, shadowedSeqs: shadowedSeqs2, action };
+}
+
+// src/shared/hidden-rows.ts
+var CONTENT_ROW_KINDS = /* @__PURE__ */ new Set(["user", "steering", "assistant-step", "tool-call"]);
+var TURN_LOG_ROW_KINDS = /* @__PURE__ */ new Set(["turn-tail", "turn-error", "turn-max-tokens", "model-retry"]);
+function readTombstones(events) {
+  const out = [];
+  for (const event of events) {
+    const record = readTombstone(event);
+    if (record !== null) out.push(record);
+  }
+  return out.sort((a, b) => a.seq - b.seq);
+}
+function shadowedSeqs(tombstones) {
+  const shadowed = /* @__PURE__ */ new Map();
+  for (const tombstone of tombstones) {
+    for (const seq of tombstone.shadowedSeqs) shadowed.set(seq, tombstone.seq);
+  }
+  return shadowed;
+}
+function deriveHiddenRows(events, rows) {
+  const tombstones = readTombstones(events);
+  const shadowed = shadowedSeqs(tombstones);
+  const spans = onwardSpans(tombstones);
+  const reasons = /* @__PURE__ */ new Map();
+  for (const row of rows) {
+    if (row.seq !== null) {
+      const by = shadowed.get(row.seq);
+      if (by !== void 0) reasons.set(row.key, { reason: "shadowed", tombstoneSeq: by });
+      continue;
+    }
+    const span = spanOf(spans, row.logSeq);
+    if (span !== null) reasons.set(row.key, { reason: "span", tombstoneSeq: span });
+  }
+  const turns = /* @__PURE__ */ new Map();
+  for (const row of rows) {
+    if (row.turn === null || !CONTENT_ROW_KINDS.has(row.kind)) continue;
+    const tally = turns.get(row.turn) ?? { content: 0, hidden: 0 };
+    tally.content++;
+    if (reasons.has(row.key)) tally.hidden++;
+    turns.set(row.turn, tally);
+  }
+  for (const row of rows) {
+    if (row.turn === null || !TURN_LOG_ROW_KINDS.has(row.kind) || reasons.has(row.key)) continue;
+    const tally = turns.get(row.turn);
+    if (tally !== void 0 && tally.content > 0 && tally.hidden === tally.content) {
+      reasons.set(row.key, { reason: "empty-turn", tombstoneSeq: null });
+    }
+  }
+  const hidden = [];
+  for (const row of rows) {
+    const why = reasons.get(row.key);
+    if (why !== void 0) hidden.push({ key: row.key, kind: row.kind, reason: why.reason, tombstoneSeq: why.tombstoneSeq });
+  }
+  return { tombstones, shadowed, hidden, hiddenKeys: new Set(reasons.keys()) };
+}
+function onwardSpans(tombstones) {
+  const spans = [];
+  for (const tombstone of tombstones) {
+    if (tombstone.action !== "deleteFrom" || tombstone.shadowedSeqs.length === 0) continue;
+    spans.push({ after: Math.min(...tombstone.shadowedSeqs), before: tombstone.seq });
+  }
+  return spans;
+}
+function spanOf(spans, logSeq) {
+  let found = null;
+  for (const span of spans) {
+    if (logSeq > span.after && logSeq < span.before && (found === null || span.before > found)) found = span.before;
+  }
+  return found;
+}
+
+// src/client/sync.ts
+var FLOW_SELECTOR = "[data-chat-flow]";
+var FLOW_KEY = "data-chat-flow-key";
+var FLOW_KIND = "data-chat-flow-kind";
+var NO_ACTIONS2 = Object.freeze([]);
+var RowSync = class {
+  constructor(options) {
+    this.options = options;
+  }
+  marker = null;
+  flow = null;
+  scope = null;
+  cache = /* @__PURE__ */ new WeakMap();
+  revision = Number.NaN;
+  texts = null;
+  factory = null;
+  derived = null;
+  anchorsByKey = /* @__PURE__ */ new Map();
+  observer = null;
+  onMutation = null;
+  /**
+   * Set the element the overlay rendered; the flow is looked up from it.
+   * @param marker - the overlay's anchor element, or `null` on unmount.
+   */
+  setMarker(marker) {
+    this.marker = marker;
+  }
+  /**
+   * Re-run `onChange` whenever rows of the flow are added, removed or re-created, or the flow
+   * itself is replaced. Mutations inside rows (streaming text) do not trigger it.
+   * @param onChange - usually schedules a pass.
+   * @returns stops watching.
+   */
+  watch(onChange) {
+    this.onMutation = onChange;
+    this.reobserve();
+    return () => {
+      this.onMutation = null;
+      this.observer?.disconnect();
+      this.observer = null;
+    };
+  }
+  /**
+   * Run one pass.
+   * @param input - see {@link SyncInput}.
+   * @returns what the pass saw; never throws for rows of unknown shape.
+   */
+  run(input) {
+    const started = performance.now();
+    const flow = this.locate();
+    if (input.localeRevision !== this.revision || this.texts === null || this.factory === null) {
+      this.revision = input.localeRevision;
+      this.texts = clusterTexts(this.options.t);
+      this.factory = flow === null ? null : new ClusterFactory(flow.ownerDocument, this.texts);
+    }
+    const anchors2 = [];
+    const byKey = /* @__PURE__ */ new Map();
+    for (const key of input.chat.order) {
+      const node = input.chat.nodes.get(key);
+      if (node === void 0) continue;
+      const anchor = resolveRow(node);
+      anchors2.push(anchor);
+      byKey.set(key, anchor);
+    }
+    this.anchorsByKey = byKey;
+    const hidden = this.deriveHidden(input.replacements, anchors2);
+    let rows = 0;
+    let touched = 0;
+    const unresolved = [];
+    if (flow !== null) {
+      this.factory ??= new ClusterFactory(flow.ownerDocument, this.texts);
+      const { controller, running } = input;
+      const armedKey = controller.armed?.key;
+      const pendingKey = controller.pending?.key;
+      const hasErrors = controller.errors.size > 0;
+      for (let row = flow.firstElementChild; row !== null; row = row.nextElementSibling) {
+        const key = row.getAttribute(FLOW_KEY);
+        if (key === null) continue;
+        rows++;
+        const node = input.chat.nodes.get(key);
+        const cached = this.cache.get(row);
+        if (node === void 0) {
+          unresolved.push(key);
+          if (cached !== void 0) {
+            undecorateRow(row);
+            this.cache.delete(row);
+            touched++;
+          }
+          continue;
+        }
+        const isHidden = hidden.hiddenKeys.has(key);
+        const armed = armedKey === key ? controller.armed : null;
+        const pending = pendingKey === key ? controller.pending : null;
+        const error = hasErrors ? controller.errors.get(key) ?? null : null;
+        if (cached !== void 0 && cached.node === node && cached.hidden === isHidden && cached.running === running && cached.revision === this.revision && cached.armed === armed && cached.pending === pending && cached.error === error && (cached.cluster === null || cached.cluster.parentNode === row)) continue;
+        if ((cached === void 0 || cached.node !== node) && row.getAttribute(FLOW_KIND) !== node.kind) {
+          unresolved.push(key);
+          if (cached !== void 0) undecorateRow(row);
+          this.cache.delete(row);
+          continue;
+        }
+        const anchor = resolveRow(node);
+        const actions = running ? NO_ACTIONS2 : anchor.actions;
+        const fresh = cached !== void 0 && (cached.revision !== this.revision || cached.actions !== actions || cached.step !== anchor.step);
+        const cluster = decorateRow(row, {
+          hidden: isHidden,
+          actions,
+          step: anchor.step,
+          armed,
+          pending,
+          error,
+          errorText: error === null ? null : describeError(this.options.t, error.code)
+        }, this.factory, this.options.t, this.texts, fresh);
+        this.cache.set(row, {
+          node,
+          hidden: isHidden,
+          running,
+          revision: this.revision,
+          armed,
+          pending,
+          error,
+          actions,
+          step: anchor.step,
+          cluster
+        });
+        touched++;
+      }
+    }
+    return {
+      at: Date.now(),
+      durationMs: performance.now() - started,
+      running: input.running,
+      attached: flow !== null,
+      rows,
+      touched,
+      unresolved,
+      anchors: anchors2,
+      hidden
+    };
+  }
+  /** Remove every mark of the plugin from the flow and stop listening to it. */
+  detach() {
+    if (this.flow !== null) {
+      this.flow.removeEventListener("click", this.handleClick);
+      undecorateAll(this.flow);
+    }
+    this.observer?.disconnect();
+    this.observer = null;
+    this.flow = null;
+    this.scope = null;
+    this.cache = /* @__PURE__ */ new WeakMap();
+    this.derived = null;
+  }
+  deriveHidden(replacements, anchors2) {
+    const last = this.derived;
+    if (last !== null && last.replacements === replacements && sameAnchors(last.anchors, anchors2)) return last.result;
+    const result = deriveHiddenRows(replacements, anchors2);
+    this.derived = { replacements, anchors: anchors2, result };
+    return result;
+  }
+  /** Find (or keep) the flow next to the marker and bind the click listener and the observer to it. */
+  locate() {
+    const marker = this.marker;
+    if (marker === null || !marker.isConnected) return this.flow?.isConnected ? this.flow : null;
+    if (this.flow !== null && this.flow.isConnected && this.scope !== null && this.scope.contains(marker)) return this.flow;
+    let scope = marker.parentElement;
+    let flow = null;
+    while (scope !== null && flow === null) {
+      flow = scope.querySelector(FLOW_SELECTOR);
+      if (flow === null) scope = scope.parentElement;
+    }
+    if (flow !== this.flow) {
+      this.flow?.removeEventListener("click", this.handleClick);
+      if (this.flow !== null && this.flow.isConnected) undecorateAll(this.flow);
+      this.cache = /* @__PURE__ */ new WeakMap();
+      flow?.addEventListener("click", this.handleClick);
+      this.flow = flow;
+    }
+    if (scope !== this.scope) {
+      this.scope = scope;
+      this.reobserve();
+    }
+    return flow;
+  }
+  reobserve() {
+    this.observer?.disconnect();
+    this.observer = null;
+    const scope = this.scope;
+    const onChange = this.onMutation;
+    if (scope === null || onChange === null || typeof MutationObserver === "undefined") return;
+    this.observer = new MutationObserver((records) => {
+      const flow = this.flow;
+      if (flow === null || !flow.isConnected) return onChange();
+      for (const record of records) {
+        if (record.target === flow) return onChange();
+      }
+    });
+    this.observer.observe(scope, { childList: true, subtree: true });
+  }
+  handleClick = (event) => {
+    const target = event.target;
+    const button = target?.closest?.(`[${ATTR.action}]`);
+    if (button === null || button === void 0 || this.flow === null || !this.flow.contains(button)) return;
+    const row = button.closest(`[${FLOW_KEY}]`);
+    const key = row?.getAttribute(FLOW_KEY);
+    const action = button.getAttribute(ATTR.action);
+    event.preventDefault();
+    event.stopPropagation();
+    const anchor = key === null || key === void 0 ? void 0 : this.anchorsByKey.get(key);
+    if (anchor === void 0 || anchor.seq === null || !anchor.actions.includes(action)) return;
+    this.options.onPress({ key: anchor.key, seq: anchor.seq, action });
+  };
+};
+function sameAnchors(a, b) {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (x !== y && (x.key !== y.key || x.kind !== y.kind || x.seq !== y.seq || x.logSeq !== y.logSeq || x.turn !== y.turn)) return false;
+  }
+  return true;
+}
+
+// src/client/Overlay.tsx
+var import_jsx_runtime = require("react/jsx-runtime");
+var selectChat = (s) => s.chat;
+var selectRunning = (s) => s.running;
+var selectHasMore = (s) => s.hasMore;
+var selectReplacements = (s) => readReplacements(s.views.get(REPLACEMENT_VIEW));
+var selectDraft = (s) => s.draft;
+function RecallOverlay({ sessionId, useSession, useInput, inputActions, kit }) {
+  const chat = useSession(selectChat);
+  const running = useSession(selectRunning);
+  const hasMore = useSession(selectHasMore);
+  const replacements = useSession(selectReplacements);
+  const locale = (0, import_react.useSyncExternalStore)(kit.locale.subscribe, kit.locale.getSnapshot);
+  const marker = (0, import_react.useRef)(null);
+  const live = (0, import_react.useRef)(null);
+  const controller = (0, import_react.useMemo)(() => new RecallController({
+    sessionId,
+    send: kit.send,
+    expectation: (baseline) => expectationOf(live.current, baseline),
+    tombstoneSeqs: () => new Set((live.current?.replacements ?? []).filter(isTombstoneEvent).map((e) => e.seq)),
+    onRecalled: (message) => putIntoComposer(message, live.current, marker.current)
+  }), [sessionId, kit]);
+  const state = (0, import_react.useSyncExternalStore)(controller.subscribe, controller.getSnapshot);
+  live.current = {
+    chat,
+    running,
+    hasMore,
+    replacements,
+    controller: state,
+    localeRevision: locale.revision,
+    draft: live.current?.draft ?? "",
+    inputActions
+  };
+  const sync = (0, import_react.useMemo)(() => new RowSync({ t: kit.t, onPress: (target) => void controller.press(target) }), [controller, kit]);
+  const pass = (0, import_react.useMemo)(() => () => {
+    const input = live.current;
+    if (input === null) return;
+    const record = sync.run(input);
+    kit.debug.record(sessionId, record, () => expectationOf(live.current, controller.generationBaseline));
+    const armed = input.controller.armed;
+    if (armed !== null && record.hidden.hiddenKeys.has(armed.key)) controller.disarm();
+  }, [sync, kit, sessionId, controller]);
+  (0, import_react.useLayoutEffect)(() => {
+    sync.setMarker(marker.current);
+    pass();
+  });
+  (0, import_react.useEffect)(() => {
+    const stop = sync.watch(pass);
+    return () => {
+      stop();
+      sync.detach();
+      controller.dispose();
+    };
+  }, [sync, pass, controller]);
+  (0, import_react.useEffect)(() => {
+    if (running) controller.disarm();
+  }, [running, controller]);
+  (0, import_react.useEffect)(() => disarmOnOtherInput(marker.current?.ownerDocument ?? null, controller), [controller]);
+  return /* @__PURE__ */ (0, import_jsx_runtime.jsxs)(import_jsx_runtime.Fragment, { children: [
+    /* @__PURE__ */ (0, import_jsx_runtime.jsx)("span", { ref: marker, hidden: true, "data-message-recall-overlay": "" }),
+    useInput !== void 0 && /* @__PURE__ */ (0, import_jsx_runtime.jsx)(DraftMirror, { useInput, live }),
+    state.notice !== null && /* @__PURE__ */ (0, import_jsx_runtime.jsxs)("div", { "data-message-recall-notice": "", role: "status", children: [
+      /* @__PURE__ */ (0, import_jsx_runtime.jsx)("span", { children: kit.t("notice.images", { count: state.notice.images.length, names: state.notice.images.join(", ") }) }),
+      /* @__PURE__ */ (0, import_jsx_runtime.jsx)("button", { type: "button", onClick: () => controller.dismissNotice(), children: kit.t("notice.dismiss") })
+    ] }, state.notice.id)
+  ] });
+}
+function DraftMirror({ useInput, live }) {
+  const draft = useInput(selectDraft);
+  (0, import_react.useLayoutEffect)(() => {
+    if (live.current !== null) live.current.draft = draft;
+  }, [draft, live]);
+  return null;
+}
+function expectationOf(live, baseline) {
+  return live === null ? {} : viewExpectation(live.chat, live.replacements, live.hasMore, baseline);
+}
+function putIntoComposer(message, live, marker) {
+  if (live === null) return;
+  const draft = live.draft;
+  const text = draft.trim() === "" ? message.text : `${message.text}
+
+${draft}`;
+  live.inputActions.setDraft(text);
+  live.draft = text;
+  const textarea = composerTextarea(marker);
+  if (textarea === null) return;
+  textarea.focus();
+  const view = textarea.ownerDocument.defaultView;
+  const place = () => {
+    const end = textarea.value.length;
+    textarea.setSelectionRange(end, end);
+  };
+  if (view?.requestAnimationFrame !== void 0) view.requestAnimationFrame(place);
+  else place();
+}
+function composerTextarea(marker) {
+  for (let node = marker?.parentElement ?? null; node !== null; node = node.parentElement) {
+    const textarea = node.querySelector("textarea");
+    if (textarea !== null) return textarea;
+  }
+  return null;
+}
+function disarmOnOtherInput(doc, controller) {
+  if (doc === null) return () => {
+  };
+  const armedButton = `[${ATTR.action}][${ATTR.armed}="true"]`;
+  const onPointer = (event) => {
+    if (controller.getSnapshot().armed === null) return;
+    const target = event.target;
+    if (target?.closest?.(armedButton) == null) controller.disarm();
+  };
+  const onKey = (event) => {
+    if (event.key === "Escape") controller.disarm();
+  };
+  doc.addEventListener("pointerdown", onPointer, true);
+  doc.addEventListener("focusin", onPointer, true);
+  doc.addEventListener("keydown", onKey, true);
+  return () => {
+    doc.removeEventListener("pointerdown", onPointer, true);
+    doc.removeEventListener("focusin", onPointer, true);
+    doc.removeEventListener("keydown", onKey, true);
+  };
+}
+
+// src/client/stamp.ts
+var BUILD_STAMP = true ? "0.1.0+f0e14a6b1d" : "dev";
+
+// src/client/index.tsx
+var name = "dsh-message-recall";
+var inject = ["slots", "locale", "conversationEvents", "conversationViews"];
+var OVERLAY_ENTRY_ID = "dsh-message-recall";
+var announced = false;
+function apply(ctx, config) {
+  if (!announced) {
+    announced = true;
+    console.info(`dsh-message-recall client ${BUILD_STAMP}`);
+  }
+  const path = config?.path ?? DEFAULT_ROUTE_PATH;
+  const debug = new DebugRegistry(BUILD_STAMP);
+  ctx.effect(() => ctx.locale.register(LOCALE_NS, DICTIONARIES), "dsh-message-recall: dictionaries");
+  ctx.conversationEvents.register(replacementDefinition);
+  ctx.conversationViews.register(replacementView);
+  ctx.effect(() => {
+    const doc = globalThis.document;
+    const remove = installStyles(doc);
+    return () => {
+      undecorateAll(doc);
+      remove();
+    };
+  }, "dsh-message-recall: styles");
+  ctx.effect(() => installDebugHook(globalThis, debug), "dsh-message-recall: debug hook");
+  const kit = {
+    locale: ctx.locale,
+    t: ctx.locale.bind(LOCALE_NS),
+    send: createRecallSender((url, init) => globalThis.fetch(url, init), path),
+    debug
+  };
+  ctx.slots.inject("conversation.input.overlay", () => ctx.slots.register({
+    name: "conversation.input.overlay",
+    id: OVERLAY_ENTRY_ID,
+    order: 100,
+    locale: LOCALE_NS,
+    inject: () => ({ kit })
+  }, RecallOverlay));
+}
+return module.exports; } });

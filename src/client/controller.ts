@@ -1,0 +1,300 @@
+/**
+ * Per-session state of the action buttons: which destructive button is armed, which request is in
+ * flight, which rows show an error, and the notice after a recall. A plain store
+ * (`getSnapshot`/`subscribe`, immutable snapshots) with no DOM and no React, so the decoration pass
+ * and the component read the same state.
+ *
+ * Protocol per press:
+ * - Recall commits at once (its text comes back to the composer, so nothing is lost).
+ * - Delete and Delete onward arm first: the press asks the host for a `plan` and, on success,
+ *   arms the button with the number of messages that would go. A second press of the same button
+ *   on the same row within `armMs` commits; the timer, {@link RecallController.disarm} (called by
+ *   the overlay on any other click, focus move or Escape) or another press disarms it.
+ * - Every request carries the view's expectation; a refusal is kept as the row's error for
+ *   `errorMs` and changes nothing else.
+ * - One request at a time per session; presses while one is in flight are ignored.
+ *
+ * @module dsh-message-recall/client/controller
+ */
+import { isRecord } from '../shared/events'
+import type { RecallAction } from '../shared/tombstone'
+import type { RecallError, RecallSender } from './api'
+import type { GenerationBaseline, ViewExpectation } from './expectation'
+import { isDurableSeq } from './rows'
+
+/** What a button press targets. */
+export interface RowTarget {
+  /** Row key (`data-chat-flow-key`). */
+  readonly key: string
+  /** Durable seq the row acts on. */
+  readonly seq: number
+  readonly action: RecallAction
+}
+
+/** An armed destructive button. `count` is the number of messages the host's plan would remove. */
+export interface ArmedState {
+  readonly key: string
+  readonly seq: number
+  readonly action: 'delete' | 'deleteFrom'
+  readonly count: number
+}
+
+/** A request in flight: the plan of an arming press, or the commit. */
+export interface PendingState {
+  readonly key: string
+  readonly action: RecallAction
+  readonly phase: 'plan' | 'commit'
+}
+
+/** The error shown on a row. */
+export interface RowError extends RecallError {
+  readonly key: string
+}
+
+/** Shown after a recall whose message had images the composer cannot take back. */
+export interface RecallNotice {
+  /** Increases per notice, so a repeated notice re-renders. */
+  readonly id: number
+  /** Display names of the images left behind. */
+  readonly images: readonly string[]
+}
+
+/** One immutable controller snapshot. */
+export interface ControllerState {
+  readonly armed: ArmedState | null
+  readonly pending: PendingState | null
+  /** Row key → error; entries expire after `errorMs`. */
+  readonly errors: ReadonlyMap<string, RowError>
+  readonly notice: RecallNotice | null
+}
+
+/** What a recall hands to the composer. */
+export interface RecalledMessage {
+  /** Plain text of the recalled message (text blocks joined by newlines). */
+  readonly text: string
+  /** Display names of its images (they cannot be put back into the rc.8 composer). */
+  readonly images: readonly string[]
+}
+
+/** Timer functions; the browser's by default. */
+export interface Timers {
+  setTimeout(callback: () => void, ms: number): unknown
+  clearTimeout(handle: unknown): void
+}
+
+/** Construction options of {@link RecallController}. */
+export interface ControllerOptions {
+  readonly sessionId: string
+  readonly send: RecallSender
+  /** The view's expectation at the time of a request. */
+  readonly expectation: (baseline: GenerationBaseline | null) => ViewExpectation
+  /** Seqs of tombstones in the view: an absorbed tombstone is not counted as a message that goes. */
+  readonly tombstoneSeqs: () => ReadonlySet<number>
+  /** Called after a successful recall. */
+  readonly onRecalled: (message: RecalledMessage) => void
+  /** How long an armed button waits for the second press, ms (default 4000). */
+  readonly armMs?: number
+  /** How long a row error stays, ms (default 6000). */
+  readonly errorMs?: number
+  /** How long the image notice stays, ms (default 10000). */
+  readonly noticeMs?: number
+  readonly timers?: Timers
+}
+
+/** Result of {@link RecallController.press}. */
+export type PressOutcome = 'armed' | 'committed' | 'refused' | 'ignored' | 'disposed'
+
+const EMPTY_ERRORS: ReadonlyMap<string, RowError> = new Map()
+const INITIAL: ControllerState = Object.freeze({ armed: null, pending: null, errors: EMPTY_ERRORS, notice: null })
+
+/** The per-session store; see the module description. */
+export class RecallController {
+  private state: ControllerState = INITIAL
+  private readonly listeners = new Set<() => void>()
+  private readonly timers: Timers
+  private armTimer: unknown = undefined
+  private noticeTimer: unknown = undefined
+  private readonly errorTimers = new Map<string, unknown>()
+  private baseline: GenerationBaseline | null = null
+  private noticeId = 0
+  private disposed = false
+
+  constructor(private readonly options: ControllerOptions) {
+    this.timers = options.timers ?? {
+      setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
+      clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof globalThis.setTimeout>),
+    }
+  }
+
+  /** @returns the current snapshot (stable until the next change). */
+  getSnapshot = (): ControllerState => this.state
+
+  /**
+   * @param listener - called after every change.
+   * @returns unsubscribe.
+   */
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  /** The generation baseline learned from this view's last successful write, or `null`. */
+  get generationBaseline(): GenerationBaseline | null {
+    return this.baseline
+  }
+
+  /**
+   * Handle one button press.
+   * @param target - the row, its seq and the pressed action.
+   * @returns `'armed'` (first press of a destructive button), `'committed'`, `'refused'` (the
+   *   host or the network said no; the row shows the error), `'ignored'` (a request is in flight)
+   *   or `'disposed'`.
+   */
+  async press(target: RowTarget): Promise<PressOutcome> {
+    if (this.disposed) return 'disposed'
+    if (this.state.pending !== null) return 'ignored'
+    this.clearError(target.key)
+    const armed = this.state.armed
+    if (target.action === 'recall') return this.commit(target)
+    if (armed !== null && armed.key === target.key && armed.action === target.action && armed.seq === target.seq) {
+      return this.commit(target)
+    }
+    return this.arm(target as RowTarget & { action: 'delete' | 'deleteFrom' })
+  }
+
+  /** Disarm the armed button, if any. */
+  disarm(): void {
+    if (this.disposed || this.state.armed === null) return
+    this.stopArmTimer()
+    this.set({ armed: null })
+  }
+
+  /** Hide the recall notice. */
+  dismissNotice(): void {
+    if (this.disposed || this.state.notice === null) return
+    this.timers.clearTimeout(this.noticeTimer)
+    this.set({ notice: null })
+  }
+
+  /** Stop every timer, drop listeners; later presses resolve `'disposed'` and replies in flight are ignored. */
+  dispose(): void {
+    if (this.disposed) return
+    this.disposed = true
+    this.stopArmTimer()
+    this.timers.clearTimeout(this.noticeTimer)
+    for (const handle of this.errorTimers.values()) this.timers.clearTimeout(handle)
+    this.errorTimers.clear()
+    this.listeners.clear()
+  }
+
+  private async arm(target: RowTarget & { action: 'delete' | 'deleteFrom' }): Promise<PressOutcome> {
+    this.stopArmTimer()
+    this.set({ armed: null, pending: { key: target.key, action: target.action, phase: 'plan' } })
+    const reply = await this.options.send({
+      sessionId: this.options.sessionId, action: 'plan', planAction: target.action, seq: target.seq,
+      expect: this.options.expectation(this.baseline),
+    })
+    if (this.disposed) return 'disposed'
+    if (!reply.ok) {
+      this.fail(target.key, reply.error)
+      return 'refused'
+    }
+    const count = planCount(reply.value, this.options.tombstoneSeqs())
+    this.set({ pending: null, armed: { key: target.key, seq: target.seq, action: target.action, count } })
+    this.armTimer = this.timers.setTimeout(() => this.disarm(), this.options.armMs ?? 4000)
+    return 'armed'
+  }
+
+  private async commit(target: RowTarget): Promise<PressOutcome> {
+    this.stopArmTimer()
+    this.set({ armed: null, pending: { key: target.key, action: target.action, phase: 'commit' } })
+    const reply = await this.options.send({
+      sessionId: this.options.sessionId, action: target.action, seq: target.seq,
+      expect: this.options.expectation(this.baseline),
+    })
+    if (this.disposed) return 'disposed'
+    if (!reply.ok) {
+      this.fail(target.key, reply.error)
+      return 'refused'
+    }
+    const { replaceGeneration, tombstoneSeq } = reply.value
+    if (isDurableSeq(replaceGeneration) && isDurableSeq(tombstoneSeq)) this.baseline = { replaceGeneration, atSeq: tombstoneSeq }
+    this.set({ pending: null })
+    if (target.action === 'recall') {
+      const message = recalledMessage(reply.value)
+      if (message.images.length > 0) this.showNotice(message.images)
+      this.options.onRecalled(message)
+    }
+    return 'committed'
+  }
+
+  private fail(key: string, error: RecallError): void {
+    const errors = new Map(this.state.errors)
+    errors.set(key, { key, code: error.code, message: error.message })
+    this.set({ pending: null, errors })
+    this.timers.clearTimeout(this.errorTimers.get(key))
+    this.errorTimers.set(key, this.timers.setTimeout(() => this.clearError(key), this.options.errorMs ?? 6000))
+  }
+
+  private clearError(key: string): void {
+    if (this.disposed || !this.state.errors.has(key)) return
+    this.timers.clearTimeout(this.errorTimers.get(key))
+    this.errorTimers.delete(key)
+    const errors = new Map(this.state.errors)
+    errors.delete(key)
+    this.set({ errors: errors.size === 0 ? EMPTY_ERRORS : errors })
+  }
+
+  private showNotice(images: readonly string[]): void {
+    this.timers.clearTimeout(this.noticeTimer)
+    this.set({ notice: { id: ++this.noticeId, images } })
+    this.noticeTimer = this.timers.setTimeout(() => this.dismissNotice(), this.options.noticeMs ?? 10_000)
+  }
+
+  private stopArmTimer(): void {
+    this.timers.clearTimeout(this.armTimer)
+    this.armTimer = undefined
+  }
+
+  private set(patch: Partial<ControllerState>): void {
+    this.state = Object.freeze({ ...this.state, ...patch })
+    for (const listener of [...this.listeners]) listener()
+  }
+}
+
+/**
+ * Number of messages a plan removes, for the armed label: the plan's `removedSeqs` without the
+ * tombstones it absorbs (they were never messages the person saw).
+ * @param value - the `plan` reply value.
+ * @param tombstoneSeqs - seqs of tombstones in the view.
+ * @returns at least 1.
+ */
+export function planCount(value: Record<string, unknown>, tombstoneSeqs: ReadonlySet<number>): number {
+  if (Array.isArray(value.removedSeqs)) {
+    const seqs = value.removedSeqs.filter(isDurableSeq)
+    const messages = seqs.filter((seq) => !tombstoneSeqs.has(seq)).length
+    return Math.max(1, messages)
+  }
+  return 1
+}
+
+/**
+ * Read a recall reply: its text and the names of its images.
+ * @param value - the `recall` reply value (`text` and `content` per the route contract).
+ * @returns text (the reply's `text`, else the text blocks of `content` joined by newlines) and image names.
+ */
+export function recalledMessage(value: Record<string, unknown>): RecalledMessage {
+  const content = Array.isArray(value.content) ? value.content.filter(isRecord) : []
+  const text = typeof value.text === 'string'
+    ? value.text
+    : content.filter((block) => block.type === 'text' && typeof block.text === 'string').map((block) => block.text as string).join('\n')
+  const images = content.filter((block) => block.type === 'image').map((block, index) => imageName(block, index))
+  return { text, images }
+}
+
+function imageName(block: Record<string, unknown>, index: number): string {
+  const attachment = isRecord(block.attachment) ? block.attachment : {}
+  if (typeof attachment.name === 'string' && attachment.name !== '') return attachment.name
+  const size = typeof attachment.width === 'number' && typeof attachment.height === 'number' ? ` ${attachment.width}×${attachment.height}` : ''
+  return `#${index + 1}${size}`
+}

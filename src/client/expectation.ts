@@ -1,0 +1,62 @@
+/**
+ * The `expect` every request carries: what this view has seen of the session's surface, so the
+ * host answers `STALE_VIEW` instead of acting on a conversation the person is not looking at.
+ *
+ * - `lastSeq` is the newest surface seq the view holds: the durable seqs of every Chat node (hidden
+ *   ones included, e.g. an assistant message that only carries tool calls) and of every replacement
+ *   event in the window.
+ * - `replaceGeneration` counts the surface replacements (`SurfaceManager.replaceGeneration` in
+ *   `dsh-session/lib/index.js` adds one per replace op). The view can count them only when it holds
+ *   the whole log (`hasMore === false`), or from a baseline: the `replaceGeneration` and
+ *   `tombstoneSeq` of this view's last successful write, plus the replacements seen after it.
+ *   Otherwise it is left out, and only `lastSeq` is checked.
+ *
+ * @module dsh-message-recall/client/expectation
+ */
+import { resolveRow } from './rows'
+import type { ChatSnapshot } from './rc8'
+import type { ReplacementSnapshot } from './replacement-view'
+
+/** The request's `expect` field (issue 2 contract). */
+export interface ViewExpectation {
+  readonly replaceGeneration?: number
+  readonly lastSeq?: number
+}
+
+/** A known generation at a seq: the host's `replaceGeneration` right after the tombstone `atSeq`. */
+export interface GenerationBaseline {
+  readonly replaceGeneration: number
+  readonly atSeq: number
+}
+
+/**
+ * Compute the expectation of a view.
+ * @param chat - the session's Chat snapshot.
+ * @param replacements - the replacement events of the window (seq order).
+ * @param hasMore - older history exists outside the window.
+ * @param baseline - last write result of this view, or `null`.
+ * @returns `{ lastSeq, replaceGeneration? }`; `lastSeq` is absent only for an empty view.
+ */
+export function viewExpectation(
+  chat: ChatSnapshot,
+  replacements: ReplacementSnapshot,
+  hasMore: boolean,
+  baseline: GenerationBaseline | null,
+): ViewExpectation {
+  let lastSeq = -1
+  for (const node of chat.nodes.values()) {
+    const seq = resolveRow(node).seq
+    if (seq !== null && seq > lastSeq) lastSeq = seq
+  }
+  for (const event of replacements) if (event.seq > lastSeq) lastSeq = event.seq
+
+  let replaceGeneration: number | undefined
+  if (!hasMore) replaceGeneration = replacements.length
+  else if (baseline !== null) {
+    replaceGeneration = baseline.replaceGeneration + replacements.filter((event) => event.seq > baseline.atSeq).length
+  }
+  return {
+    ...(replaceGeneration === undefined ? {} : { replaceGeneration }),
+    ...(lastSeq < 0 ? {} : { lastSeq }),
+  }
+}

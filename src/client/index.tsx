@@ -1,0 +1,91 @@
+/**
+ * Browser half of dsh-message-recall: a cordis plugin the rc.8 web shell loads from
+ * `lib/client.js` (`exports["./client"]`). It only registers, each registration tied to this
+ * plugin's fiber so unloading the plugin withdraws all of it:
+ *
+ * - the zh/en dictionaries (`ctx.locale.register`);
+ * - the replacement-event Definition and its view target, through which the overlay reads the
+ *   tombstones from the session's durable history (`ctx.conversationEvents` / `ctx.conversationViews`;
+ *   both registries bind the registration to the caller's fiber themselves);
+ * - the style sheet and the page-console debug hook;
+ * - the headless entry `dsh-message-recall` in the session-scoped seat `conversation.input.overlay`
+ *   (`ctx.slots.inject` waits for the seat's declaration by ui-conversation).
+ *
+ * `inject` names only services the rc.8 client provides: a plugin waiting for a missing service
+ * never activates, and the rc.8 web boot then fails as a whole.
+ *
+ * @module dsh-message-recall/client
+ */
+import { createRecallSender, DEFAULT_ROUTE_PATH, type FetchLike } from './api'
+import { DebugRegistry, installDebugHook } from './debug'
+import { installStyles, undecorateAll } from './decorate'
+import { DICTIONARIES, LOCALE_NS } from './locales'
+import { RecallOverlay, type OverlayKit } from './Overlay'
+import type { ConversationEventRegistry, ConversationViewRegistry, LocaleService, SlotService } from './rc8'
+import { replacementDefinition, replacementView } from './replacement-view'
+import { BUILD_STAMP } from './stamp'
+
+/** Plugin name (the package name). */
+export const name = 'dsh-message-recall'
+
+/** rc.8 client services used; all four exist in the stock rc.8 web client. */
+export const inject = ['slots', 'locale', 'conversationEvents', 'conversationViews']
+
+/** Id of the overlay entry in `conversation.input.overlay`. */
+export const OVERLAY_ENTRY_ID = 'dsh-message-recall'
+
+/** Optional client config. */
+export interface ClientConfig {
+  /** Route path of the host half (default `/dsh-message-recall`, the host's default `path`). */
+  readonly path?: string
+}
+
+/** The context this plugin's `apply` receives: a cordis client context with the injected services. */
+export interface ClientContext {
+  effect(execute: () => () => void, label?: string): unknown
+  readonly slots: SlotService
+  readonly locale: LocaleService
+  readonly conversationEvents: ConversationEventRegistry
+  readonly conversationViews: ConversationViewRegistry
+}
+
+let announced = false
+
+/**
+ * Register the client half.
+ * @param ctx - the client context (see {@link ClientContext}).
+ * @param config - optional; see {@link ClientConfig}.
+ */
+export function apply(ctx: ClientContext, config?: ClientConfig): void {
+  if (!announced) {
+    announced = true
+    console.info(`dsh-message-recall client ${BUILD_STAMP}`)
+  }
+  const path = config?.path ?? DEFAULT_ROUTE_PATH
+  const debug = new DebugRegistry(BUILD_STAMP)
+  ctx.effect(() => ctx.locale.register(LOCALE_NS, DICTIONARIES), 'dsh-message-recall: dictionaries')
+  ctx.conversationEvents.register(replacementDefinition)
+  ctx.conversationViews.register(replacementView)
+  ctx.effect(() => {
+    const doc = globalThis.document
+    const remove = installStyles(doc)
+    return () => {
+      undecorateAll(doc)
+      remove()
+    }
+  }, 'dsh-message-recall: styles')
+  ctx.effect(() => installDebugHook(globalThis as unknown as Record<string, unknown>, debug), 'dsh-message-recall: debug hook')
+  const kit: OverlayKit = {
+    locale: ctx.locale,
+    t: ctx.locale.bind(LOCALE_NS),
+    send: createRecallSender((url, init) => (globalThis.fetch as unknown as FetchLike)(url, init), path),
+    debug,
+  }
+  ctx.slots.inject('conversation.input.overlay', () => ctx.slots.register({
+    name: 'conversation.input.overlay',
+    id: OVERLAY_ENTRY_ID,
+    order: 100,
+    locale: LOCALE_NS,
+    inject: () => ({ kit }),
+  }, RecallOverlay))
+}

@@ -1,0 +1,100 @@
+/**
+ * From an rc.8 Chat node to the durable seq a row acts on, and the actions it offers. Pure; the
+ * node shapes are those the rc.8 Definitions build (`dsh-client-ui-conversation/lib/client.js`,
+ * region `conversation-nodes`):
+ *
+ * | row kind | `data` | seq acted on |
+ * |---|---|---|
+ * | `user`, `steering` | `{ seq, content, source }` | `data.seq` (the `user/message`) |
+ * | `context` | same, `source.kind !== 'user'` | `data.seq`, no actions (harness-injected) |
+ * | `assistant-step` | `{ turn, step, blocks, finalNode? }` | `data.finalNode.seq` (the `assistant/message`) |
+ * | `tool-call` | `{ root }` | `data.root.seq` when `root.kind === 'tool-result'` (the `tool/result`; the node's `anchorSeq` is the log-only `tool/call`) |
+ * | `compaction` | `{ seq, … }` | `data.seq` (the checkpoint), no actions |
+ * | `turn-tail`, `turn-error`, `turn-max-tokens`, `model-retry`, `command` | `{ seq, turn? }` | log-only, no actions |
+ *
+ * A running step or tool, or a synthetic interrupted one (rc.8 gives it a fractional seq), has no
+ * durable message yet and offers nothing.
+ *
+ * @module dsh-message-recall/client/rows
+ */
+import { isRecord } from '../shared/events'
+import type { TranscriptRow } from '../shared/hidden-rows'
+import type { RecallAction } from '../shared/tombstone'
+import type { ChatNode } from './rc8'
+
+/** A row resolved against the session's chat store. */
+export interface RowAnchor extends TranscriptRow {
+  /** Actions this row offers while the agent is idle, in button order; empty for none. */
+  readonly actions: readonly RecallAction[]
+  /** The row stands for a model step (assistant or tool row): Delete removes the whole step. */
+  readonly step: boolean
+}
+
+const USER_ACTIONS: readonly RecallAction[] = Object.freeze(['recall', 'delete', 'deleteFrom'])
+const STEP_ACTIONS: readonly RecallAction[] = Object.freeze(['delete', 'deleteFrom'])
+const NO_ACTIONS: readonly RecallAction[] = Object.freeze([])
+
+const LOG_ONLY_KINDS: ReadonlySet<string> = new Set(['turn-tail', 'turn-error', 'turn-max-tokens', 'model-retry', 'command'])
+
+const anchors = new WeakMap<ChatNode, RowAnchor>()
+
+/** True for a non-negative safe integer (a durable event seq). */
+export function isDurableSeq(value: unknown): value is number {
+  return Number.isSafeInteger(value) && (value as number) >= 0
+}
+
+/**
+ * Resolve a Chat node to its row anchor. Memoized per node object (rc.8 nodes are immutable and
+ * replaced on change).
+ * @param node - a node read from `chat.nodes.get(key)`.
+ * @returns the anchor; never throws on unknown shapes (they resolve to a log-only row without actions).
+ */
+export function resolveRow(node: ChatNode): RowAnchor {
+  let anchor = anchors.get(node)
+  if (anchor === undefined) {
+    anchor = Object.freeze(computeAnchor(node))
+    anchors.set(node, anchor)
+  }
+  return anchor
+}
+
+function computeAnchor(node: ChatNode): RowAnchor {
+  const data = isRecord(node.data) ? node.data : {}
+  const turn = turnOf(node, data)
+  const base = { key: node.key, kind: node.kind, turn }
+  switch (node.kind) {
+    case 'user':
+    case 'steering': {
+      const seq = isDurableSeq(data.seq) ? data.seq : null
+      const fromPerson = isRecord(data.source) && data.source.kind === 'user'
+      const actions = seq === null ? NO_ACTIONS : fromPerson ? USER_ACTIONS : STEP_ACTIONS
+      return { ...base, seq, logSeq: seq ?? node.anchorSeq, actions, step: false }
+    }
+    case 'context':
+    case 'compaction':
+    case 'unknown': {
+      const seq = isDurableSeq(data.seq) ? data.seq : null
+      return { ...base, seq, logSeq: seq ?? node.anchorSeq, actions: NO_ACTIONS, step: false }
+    }
+    case 'assistant-step': {
+      const final = isRecord(data.finalNode) ? data.finalNode : null
+      const seq = final !== null && final.kind === 'assistant' && isDurableSeq(final.seq) ? final.seq : null
+      return { ...base, seq, logSeq: seq ?? node.anchorSeq, actions: seq === null ? NO_ACTIONS : STEP_ACTIONS, step: true }
+    }
+    case 'tool-call': {
+      const root = isRecord(data.root) ? data.root : null
+      const seq = root !== null && root.kind === 'tool-result' && isDurableSeq(root.seq) ? root.seq : null
+      return { ...base, seq, logSeq: node.anchorSeq, actions: seq === null ? NO_ACTIONS : STEP_ACTIONS, step: true }
+    }
+    default: {
+      const logSeq = LOG_ONLY_KINDS.has(node.kind) && typeof data.seq === 'number' ? data.seq : node.anchorSeq
+      return { ...base, seq: null, logSeq, actions: NO_ACTIONS, step: false }
+    }
+  }
+}
+
+function turnOf(node: ChatNode, data: Record<string, unknown>): number | null {
+  const location = node.location
+  if (location !== undefined && (location.kind === 'step' || location.kind === 'turn')) return location.turn.turn
+  return isDurableSeq(data.turn) ? data.turn : null
+}
