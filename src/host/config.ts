@@ -33,12 +33,12 @@ export const DEFAULTS: MessageRecallConfig = Object.freeze({
 export const CONFIG_KEYS = ['path', 'maxBodyBytes', 'tombstoneText', 'trustedHosts'] as const
 
 /** The schemastery schema (field types and defaults); `resolveConfig` adds the rest. */
-export const Config: z<MessageRecallConfig> = z.object({
+export const Config: z<Partial<MessageRecallConfig>, MessageRecallConfig> = z.object({
   path: z.string().default(DEFAULTS.path).description('Exact pathname of the POST route.'),
   maxBodyBytes: z.natural().min(1).default(DEFAULTS.maxBodyBytes).description('Largest accepted request body, in bytes.'),
   tombstoneText: z.string().default(DEFAULTS.tombstoneText).description('Text of the tombstone message; empty writes no content.'),
   trustedHosts: z.array(z.string()).default([...DEFAULTS.trustedHosts]).description('Accepted Host header values (loopback only by default).'),
-}) as unknown as z<MessageRecallConfig>
+}) as unknown as z<Partial<MessageRecallConfig>, MessageRecallConfig>
 
 const HOST_PATTERN = /^(?:\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::[0-9]{1,5})?$/
 
