@@ -141,6 +141,28 @@ describe('route: actions', () => {
   })
 })
 
+describe('route: write path cost', () => {
+  it('reads the whole log (session.events) once per session, not once per write, even across a turn', async () => {
+    const { agent, session } = await seeded()
+    const targets = [node(session, 'user/message', 'prompt #1'), node(session, 'assistant/message', 'reply #2')]
+    const getter = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(session), 'events')!.get!
+    let reads = 0
+    Object.defineProperty(session, 'events', { configurable: true, get() { reads += 1; return getter.call(this) } })
+    try {
+      for (const seq of targets) assert.equal((await app.post({ sessionId: agent.id, action: 'delete', seq })).status, 200)
+      assert.equal(reads, 1, 'the first write copies the log once; the next follows session/event')
+      await app.prompt(agent, 'a turn between two writes')
+      const before = reads
+      const prompt = session.surface.nodes.find((seq) => JSON.stringify(getter.call(session)[seq]!.data).includes('a turn between two writes'))!
+      assert.equal((await app.post({ sessionId: agent.id, action: 'recall', seq: prompt })).status, 200)
+      assert.equal(reads, before, 'the events the turn appended reached the index through session/event')
+    } finally {
+      delete (session as unknown as Record<string, unknown>).events
+    }
+    assertRemoved(session, [], ['a turn between two writes'])
+  })
+})
+
 describe('route: refusals of the session and the planner', () => {
   it('answers every refusal with its code and appends nothing', async () => {
     const { agent, session } = await seeded()
@@ -211,6 +233,7 @@ describe('route: refusals of the session and the planner', () => {
     await held
     const reply = await app.post({ sessionId: agent.id, action: 'delete', seq: prompt1 })
     assert.equal(reply.status, 200, reply.text)
+    assertRemoved(session, [prompt1], ['prompt #1:'])
   })
 
   it('answers 500 PERSIST_FAILED when the durability flush rejects', async () => {
