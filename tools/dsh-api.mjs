@@ -38,6 +38,14 @@ export async function prompt(url, sessionId, text) {
 }
 
 /**
+ * Sessions the host lists (`session.list`), without blank ones (a workspace's empty hero session).
+ * @returns {Promise<Array<{ sessionId: string, updatedAt: number, running: boolean, cwd?: string }>>}
+ */
+export async function listSessions(url) {
+  return (await rpc(url, 'session.list', {})).items.filter((s) => !s.blank)
+}
+
+/**
  * Read the raw events of a session's tail, oldest first, following `hasMore` pages to the start.
  * @returns {Promise<Array<{ type: string, seq: number, data: any, surfaceOp?: unknown, sourceEventSeqs?: number[] }>>}
  */

@@ -1,0 +1,182 @@
+/**
+ * One end-to-end environment per suite file: the pinned DSH 0.1.0-rc.8 web host from host/
+ * (installed on first use), this checkout added with `dsh plugin --profile web add`, a fresh
+ * DSH_HOME and workspace under `.e2e-artifacts/<suite>/`, the scripted mock model on loopback
+ * (tools/mock-model.mjs, DSH's dsh-llm-mock-server per step), and headless Debian Chromium
+ * driven by puppeteer-core with a fresh profile.
+ *
+ * `step(name, fn)` wraps a test body: on failure it saves a screenshot of every open page and
+ * prints the host log tail, the mock model's captured requests and the browser console tail.
+ *
+ * @module test/e2e/harness
+ */
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import puppeteer, { type Browser, type Page } from 'puppeteer-core'
+import { decompress } from 'fzstd'
+import { addPlugin, ensureHostInstalled, PROJECT_ROOT, startHost, type RunningHost } from '../../tools/dsh-host.mjs'
+import { findSessionDir } from '../../tools/dsh-api.mjs'
+import { startMockModel, type MockModel, type MockRequest } from '../../tools/mock-model.mjs'
+import type { LogEvent } from '../../src/shared/events'
+
+/** Where screenshots, logs and the per-suite DSH_HOME go (ignored by git). */
+export const ARTIFACTS = join(PROJECT_ROOT, '.e2e-artifacts')
+
+/** Chromium flags from the boot notes: no sandbox in containers, no network chatter, fixed window. */
+const CHROMIUM_ARGS = [
+  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--window-size=1400,900', '--lang=en-US',
+]
+
+/**
+ * The Chromium binary: `$CHROMIUM_PATH`, else Debian's `/usr/bin/chromium`.
+ * @throws Error naming `apt-get install chromium` when neither exists.
+ */
+export function chromiumPath(): string {
+  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium'].filter((p): p is string => !!p)
+  const found = candidates.find((p) => existsSync(p))
+  if (!found) {
+    throw new Error(`The end-to-end suite needs Chromium and found none at ${candidates.join(' or ')}. On Debian install it with \`apt-get install chromium\` (.ci/run does this), or set CHROMIUM_PATH.`)
+  }
+  return found
+}
+
+/** Options of {@link bootE2e}. */
+export interface E2eOptions {
+  /** Title the mock model gives new sessions (the sidebar entry to click after a reload). */
+  readonly title?: string
+}
+
+/** A running end-to-end environment. */
+export interface E2e {
+  readonly name: string
+  /** `.e2e-artifacts/<name>` */
+  readonly dir: string
+  /** The DSH_HOME of this suite. */
+  readonly home: string
+  /** The workspace folder sessions are created in (holds notes.txt and todo.txt). */
+  readonly workspace: string
+  readonly model: MockModel
+  readonly browser: Browser
+  /** The current host (replaced by {@link E2e.restartHost}). */
+  host: RunningHost
+  /** Origin of the host, e.g. http://127.0.0.1:41234 (kept across restarts). */
+  readonly url: string
+  /** Stop the host by pid and start it again on the same port and DSH_HOME. */
+  restartHost(): Promise<void>
+  /** A new tab with console capture; `zh` makes the browser report zh-CN as its language. */
+  newPage(options?: { zh?: boolean }): Promise<Page>
+  /** Save a PNG of `page` as `.e2e-artifacts/<name>/<file>.png`; returns the path. */
+  shot(page: Page, file: string): Promise<string>
+  /** Run a test body; on failure save screenshots and print the host log, model requests and console. */
+  step(label: string, fn: () => Promise<void>): Promise<void>
+  /** Close the browser, the host and the mock model. */
+  close(): Promise<void>
+}
+
+/** One line per captured model request, for failure reports. */
+export function describeRequests(requests: readonly MockRequest[]): string {
+  return requests.map((r) => {
+    const messages = (r.body?.messages ?? []).map((m) => {
+      const text = typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? '')
+      const calls = m.tool_calls?.map((c) => `${c.id}:${c.function.name}`).join(',')
+      return `    ${m.role}${m.tool_call_id ? `(${m.tool_call_id})` : ''}${calls ? `[${calls}]` : ''}: ${text.replace(/\s+/g, ' ').slice(0, 100)}`
+    })
+    return `  #${r.index} ${r.kind} step=${JSON.stringify(r.step).slice(0, 120)} outcome=${r.outcome}\n${messages.join('\n')}`
+  }).join('\n')
+}
+
+/**
+ * Boot the environment for one suite file. Installs the host set on first use (about a minute),
+ * so call it from a `before` hook with a generous timeout.
+ * @throws Error when Chromium is missing, the host cannot be installed or does not start.
+ */
+export async function bootE2e(name: string, options: E2eOptions = {}): Promise<E2e> {
+  const executablePath = chromiumPath()
+  ensureHostInstalled({ log: (l) => process.stderr.write(`[e2e] ${l}\n`) })
+  const dir = join(ARTIFACTS, name)
+  rmSync(dir, { recursive: true, force: true })
+  const home = join(dir, 'home')
+  const workspace = join(dir, 'workspace')
+  mkdirSync(workspace, { recursive: true })
+  writeFileSync(join(workspace, 'notes.txt'), 'Meeting notes: the launch codename is BLUE-HERON.\n')
+  writeFileSync(join(workspace, 'todo.txt'), 'Open task: rotate the ORCHID-77 staging key.\n')
+  addPlugin({ dshHome: home })
+
+  const consoleLines: string[] = []
+  const model = await startMockModel({ ...(options.title ? { title: options.title } : {}) })
+  let host = await startHost({ dshHome: home, port: 0, model, logFile: join(dir, 'host.log') })
+  const port = Number(new URL(host.url).port)
+  const url = host.url
+  const browser = await puppeteer.launch({
+    executablePath, headless: true, userDataDir: join(dir, 'chromium-profile'), args: CHROMIUM_ARGS,
+    defaultViewport: { width: 1400, height: 900 },
+  })
+
+  const env: E2e = {
+    name, dir, home, workspace, model, browser, url,
+    get host() { return host },
+    set host(h) { host = h },
+    async restartHost() {
+      await host.stop()
+      host = await startHost({ dshHome: home, port, model, logFile: join(dir, 'host.log') })
+    },
+    async newPage(pageOptions = {}) {
+      const page = await browser.newPage()
+      const tag = `tab${(await browser.pages()).length - 1}`
+      page.on('console', (m) => consoleLines.push(`[${tag} ${m.type()}] ${m.text()}`))
+      page.on('pageerror', (e) => consoleLines.push(`[${tag} pageerror] ${(e as Error).message ?? e}`))
+      if (pageOptions.zh) {
+        await page.evaluateOnNewDocument(() => {
+          Object.defineProperty(navigator, 'language', { get: () => 'zh-CN' })
+          Object.defineProperty(navigator, 'languages', { get: () => ['zh-CN', 'zh'] })
+        })
+      }
+      return page
+    },
+    async shot(page, file) {
+      const path = join(dir, `${file}.png`)
+      await page.screenshot({ path })
+      return path
+    },
+    async step(label, fn) {
+      try {
+        await fn()
+      } catch (error) {
+        const safe = label.replace(/[^a-z0-9]+/gi, '-').slice(0, 60)
+        const pages = await browser.pages().catch(() => [] as Page[])
+        for (const [i, page] of pages.entries()) await page.screenshot({ path: join(dir, `FAILED-${safe}-tab${i}.png`) }).catch(() => {})
+        writeFileSync(join(dir, 'mock-requests.json'), JSON.stringify({ requests: model.requests, titleRequests: model.titleRequests }, null, 2))
+        process.stderr.write([
+          `\n[e2e] ${name} / ${label} failed: ${(error as Error)?.message ?? error}`,
+          `[e2e] screenshots and logs: ${dir}`,
+          `[e2e] host log tail (pid ${host.pid}):\n${host.logTail(40)}`,
+          `[e2e] mock model: ${model.requests.length} turn requests, ${model.titleRequests.length} title requests, ${model.pending()} scripted steps left:\n${describeRequests(model.requests)}`,
+          `[e2e] browser console tail:\n${consoleLines.slice(-30).join('\n')}`,
+          '',
+        ].join('\n'))
+        throw error
+      } finally {
+        writeFileSync(join(dir, 'console.log'), consoleLines.join('\n') + '\n')
+      }
+    },
+    async close() {
+      await browser.close().catch(() => {})
+      await host.stop().catch(() => {})
+      await model.close().catch(() => {})
+    },
+  }
+  return env
+}
+
+/**
+ * Events of a session as persisted by dsh-session-persistence-jsonl: the header line is dropped,
+ * every other line of the concatenated zstd frames of `session.jsonl.zstd` is parsed.
+ * @throws Error when the session folder or file does not exist.
+ */
+export function eventsOnDisk(home: string, sessionId: string): LogEvent[] {
+  const dir = findSessionDir(home, sessionId)
+  if (!dir) throw new Error(`no session folder for ${sessionId} under ${home}/sessions`)
+  const text = Buffer.from(decompress(readFileSync(join(dir, 'session.jsonl.zstd')))).toString('utf8')
+  return text.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as LogEvent & { type: string }).filter((e) => e.type !== 'session')
+}

@@ -1,0 +1,207 @@
+/**
+ * End to end, in the real rc.8 web host and headless Chromium (issue scenarios 7–8): two tabs on
+ * one session, where an action from the tab with the stale view is refused and nothing is
+ * appended, and the Chinese UI.
+ *
+ * A stale view is made deterministic by holding a tab's event stream: the page's `fetch` of
+ * `/api/events*` is wrapped (before any page script runs) so that, while `__e2eHoldEvents` is
+ * true, received chunks are queued instead of delivered; releasing it delivers them in order.
+ * This is what a slow connection does to a tab, without timing games.
+ */
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import type { Page } from 'puppeteer-core'
+import { listSessions } from '../../tools/dsh-api.mjs'
+import { en, zh } from '../../src/client/locales'
+import { readTombstone } from '../../src/shared/tombstone'
+import { bootE2e, eventsOnDisk, type E2e } from './harness'
+import {
+  chooseWorkspace, clickAction, findRow, hoverRow, openApp, openSessionFromSidebar, rows, sendPrompt, waitArmed,
+  waitForChatText, waitForTurnBars, waitRowError, waitRowHidden,
+} from './ui'
+
+const TITLE = 'Two tab chat'
+const P1 = 'First question about the KESTREL draft.'
+const A1 = 'The KESTREL draft needs one more review.'
+const P2 = 'Second question about the release date.'
+const A2 = 'The release date is not fixed yet.'
+const P3 = 'Third question for the Chinese tab.'
+const A3 = 'Here is the third answer.'
+
+let e: E2e
+let pageA: Page
+let sessionId = ''
+const failed: string[] = []
+const keys: Record<string, string> = {}
+
+function scenario(name: string, fn: () => Promise<void>): void {
+  it(name, { timeout: 240_000 }, async () => {
+    if (failed.length) throw new Error(`not run: an earlier scenario failed (${failed.join('; ')})`)
+    try {
+      await e.step(name, fn)
+    } catch (error) {
+      failed.push(name)
+      throw error
+    }
+  })
+}
+
+/** Wrap the page's fetch so its event stream can be held (see the module comment). */
+async function installEventHold(page: Page): Promise<void> {
+  await page.evaluateOnNewDocument(() => {
+    const w = window as unknown as { __e2eHoldEvents: boolean; fetch: typeof fetch }
+    w.__e2eHoldEvents = false
+    const original = w.fetch.bind(window)
+    w.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+      const response = await original(input, init)
+      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url
+      if (!url.includes('/api/events') || !response.body) return response
+      const reader = response.body.getReader()
+      const stream = new ReadableStream<Uint8Array>({
+        start(controller) {
+          const queue: Uint8Array[] = []
+          let done = false
+          const flush = () => {
+            if (w.__e2eHoldEvents) return
+            while (queue.length) controller.enqueue(queue.shift()!)
+            if (done) { clearInterval(timer); controller.close() }
+          }
+          const timer = setInterval(flush, 50)
+          void (async () => {
+            try {
+              for (;;) {
+                const r = await reader.read()
+                if (r.done) { done = true; flush(); return }
+                queue.push(r.value)
+                flush()
+              }
+            } catch (error) {
+              clearInterval(timer)
+              controller.error(error)
+            }
+          })()
+        },
+        cancel(reason) { return reader.cancel(reason) },
+      })
+      return new Response(stream, { status: response.status, statusText: response.statusText, headers: response.headers })
+    }
+  })
+}
+
+const hold = (page: Page, on: boolean) => page.evaluate((on) => { (window as unknown as { __e2eHoldEvents: boolean }).__e2eHoldEvents = on }, on)
+
+/** The route's `inspect` summary of the live session and its persisted log. */
+interface Inspection { live: { eventCount: number; lastSeq: number; replaceGeneration: number }; disk: { eventCount: number } | null }
+async function inspect(): Promise<Inspection> {
+  const res = await fetch(`${e.url}/dsh-message-recall`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sessionId, action: 'inspect' }) })
+  const body = await res.json() as { ok: boolean; value: Inspection; error?: unknown }
+  assert.ok(body.ok, `inspect answers ok: ${JSON.stringify(body.error)}`)
+  return body.value
+}
+
+/** Click `action` on row `key` and, when the first click arms it, click again to commit. */
+async function actTwice(page: Page, key: string, action: 'delete' | 'deleteFrom'): Promise<void> {
+  await clickAction(page, key, action)
+  const state = await Promise.race([
+    waitArmed(page, key, action).then(() => 'armed' as const),
+    waitRowError(page, key).then(() => 'error' as const),
+  ])
+  if (state === 'armed') await clickAction(page, key, action)
+}
+
+const hasCjk = (s: string) => /[\u4e00-\u9fff]/.test(s)
+
+describe('two tabs and the Chinese UI in the real DSH web UI', { timeout: 1_200_000 }, () => {
+  before(async () => {
+    e = await bootE2e('tabs-and-locale', { title: TITLE })
+    pageA = await e.newPage()
+    e.model.script([{ text: A1 }, { text: A2 }])
+    await openApp(pageA, e.url)
+    await chooseWorkspace(pageA, e.workspace)
+    await sendPrompt(pageA, P1)
+    await waitForChatText(pageA, A1)
+    await waitForTurnBars(pageA, 1)
+    await sendPrompt(pageA, P2)
+    await waitForChatText(pageA, A2)
+    await waitForTurnBars(pageA, 2)
+    sessionId = (await listSessions(e.url))[0]!.sessionId
+    keys.p1 = (await findRow(pageA, 'user', P1)).key
+    keys.a1 = (await findRow(pageA, 'assistant-step', A1)).key
+    keys.p2 = (await findRow(pageA, 'user', P2)).key
+    keys.a2 = (await findRow(pageA, 'assistant-step', A2)).key
+  }, { timeout: 600_000 })
+
+  after(async () => {
+    await e?.close()
+  })
+
+  scenario('7. two tabs on one session: after a delete in one, an action from the other\'s stale view is refused with the stale-view message and nothing is appended', async () => {
+    const pageB = await e.newPage()
+    await installEventHold(pageB)
+    await openApp(pageB, e.url)
+    await openSessionFromSidebar(pageB, TITLE)
+    await waitForChatText(pageB, A2)
+
+    await hold(pageB, true)
+    await actTwice(pageA, keys.a2!, 'delete')
+    await waitRowHidden(pageA, keys.a2!)
+    const stale = (await rows(pageB)).find((r) => r.key === keys.a2)
+    assert.ok(stale?.shown, 'the held tab still shows the deleted answer (its view is stale)')
+
+    const before = await inspect()
+    const diskBefore = eventsOnDisk(e.home, sessionId).length
+    await actTwice(pageB, keys.p1!, 'delete')
+    const message = await waitRowError(pageB, keys.p1!)
+    assert.equal(message, en['error.STALE_VIEW'], 'the stale-view message shows on the row')
+    await e.shot(pageB, '07-stale-view')
+    const afterInspect = await inspect()
+    assert.equal(afterInspect.live.eventCount, before.live.eventCount, 'nothing appended to the live session')
+    assert.equal(afterInspect.live.lastSeq, before.live.lastSeq, 'the last seq is unchanged')
+    assert.equal(eventsOnDisk(e.home, sessionId).length, diskBefore, 'nothing appended on disk')
+    assert.ok((await rows(pageB)).find((r) => r.key === keys.p1)?.shown, 'the prompt the stale tab aimed at is still there')
+
+    await hold(pageB, false)
+    await waitRowHidden(pageB, keys.a2!)
+    const tombstones = eventsOnDisk(e.home, sessionId).map((ev) => readTombstone(ev)).filter((t) => t !== null)
+    assert.equal(tombstones.length, 1, 'exactly the one tombstone of tab A')
+    await pageB.close()
+  })
+
+  scenario('8. in the Chinese UI the buttons and messages are Chinese', async () => {
+    const page = await e.newPage({ zh: true })
+    await installEventHold(page)
+    await openApp(page, e.url)
+    assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-CN', 'the UI runs in Chinese')
+    await openSessionFromSidebar(page, TITLE)
+    await waitForChatText(page, A1)
+
+    const cluster = await hoverRow(page, keys.p1!)
+    assert.ok(cluster.visible, 'the cluster shows on hover')
+    const byAction = Object.fromEntries(cluster.buttons.map((b) => [b.action, b]))
+    assert.deepEqual(Object.keys(byAction).sort(), ['delete', 'deleteFrom', 'recall'])
+    for (const b of cluster.buttons) assert.ok(hasCjk(b.label) && hasCjk(b.text), `${b.action} reads in Chinese: ${b.label} / ${b.text}`)
+    assert.equal(byAction.recall!.label, zh['label.recall'])
+    assert.equal(byAction.recall!.text, zh['action.recall'])
+    assert.equal(byAction.deleteFrom!.text, zh['action.deleteFrom'])
+    await e.shot(page, '08-zh-cluster')
+
+    await clickAction(page, keys.p1!, 'delete')
+    const armed = await waitArmed(page, keys.p1!, 'delete')
+    assert.ok(hasCjk(armed.text), `the armed button reads in Chinese: ${armed.text}`)
+    await e.shot(page, '08-zh-armed')
+    await hoverRow(page, keys.a1!)
+
+    // A stale view in Chinese: hold this tab, change the session from tab A, act here.
+    e.model.script([{ text: A3 }])
+    await hold(page, true)
+    await sendPrompt(pageA, P3)
+    await waitForChatText(pageA, A3)
+    await actTwice(page, keys.a1!, 'delete')
+    const message = await waitRowError(page, keys.a1!)
+    assert.equal(message, zh['error.STALE_VIEW'], 'the stale-view message is the Chinese one')
+    assert.ok(hasCjk(message))
+    await e.shot(page, '08-zh-stale-view')
+    await hold(page, false)
+    await page.close()
+  })
+})

@@ -1,0 +1,247 @@
+/**
+ * Driving the real rc.8 web UI and reading the plugin's DOM contract:
+ * rows are `[data-chat-flow] > [data-chat-flow-key]` (kind in `data-chat-flow-kind`); the plugin
+ * adds one `[data-message-recall-actions]` cluster per decorated row with
+ * `<button data-message-recall-action="recall|delete|deleteFrom">`, marks armed buttons
+ * `data-armed="true"`, hidden rows `data-message-recall-hidden`, and row errors
+ * `[data-message-recall-error]`; `window.__DSH_MESSAGE_RECALL__.snapshot()` is its debug view.
+ *
+ * @module test/e2e/ui
+ */
+import type { Page } from 'puppeteer-core'
+
+/** Row selector of the chat flow (dsh-client-ui-conversation ChatNodeSeat, rc.8). */
+export const ROW = '[data-chat-flow] > [data-chat-flow-key]'
+
+/** Selector of the row with `key`. */
+export function rowSelector(key: string): string {
+  return `[data-chat-flow] > [data-chat-flow-key=${JSON.stringify(key)}]`
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+/** Poll `fn` in the page until it returns a truthy value. */
+export async function waitInPage<T>(page: Page, label: string, fn: () => T, timeoutMs = 30_000): Promise<void> {
+  try {
+    await page.waitForFunction(fn, { timeout: timeoutMs, polling: 100 })
+  } catch (error) {
+    throw new Error(`timed out after ${timeoutMs} ms waiting for ${label}`, { cause: error })
+  }
+}
+
+/** Click the first visible button-like element whose text starts with one of `labels`. */
+export async function clickText(page: Page, labels: readonly string[]): Promise<boolean> {
+  return page.evaluate((labels) => {
+    const els = [...document.querySelectorAll<HTMLElement>('button,[role=menuitem],[role=option],li,div[role=button],a')]
+    const el = els.find((e) => e.offsetParent !== null && labels.some((l) => (e.innerText || '').trim().startsWith(l)))
+    if (!el) return false
+    el.click()
+    return true
+  }, labels)
+}
+
+/** Open the app, wait for the shell to boot, and accept the testing notice when it shows. */
+export async function openApp(page: Page, url: string): Promise<void> {
+  await page.goto(`${url}/`, { waitUntil: 'domcontentloaded' })
+  await waitInPage(page, 'the web shell to boot', () => !!(window as any).__DSH_BOOT__ && !!document.querySelector('textarea, [aria-label="Choose workspace"]'), 60_000)
+  await acceptNotice(page)
+}
+
+/** Click Continue (继续) on the internal testing notice if it is open. */
+export async function acceptNotice(page: Page): Promise<void> {
+  for (let i = 0; i < 20; i++) {
+    const open = await page.evaluate(() => /Internal Testing Notice|内部测试/.test(document.body.innerText))
+    if (!open) return
+    await clickText(page, ['Continue', '继续'])
+    await sleep(250)
+  }
+}
+
+/** Pick `path` as the workspace through the browse picker (Choose workspace → Edit path → Open). */
+export async function chooseWorkspace(page: Page, path: string): Promise<void> {
+  await page.click('button[aria-label="Choose workspace"]')
+  await page.waitForSelector('button[aria-label="Edit path"]', { timeout: 15_000 })
+  await page.click('button[aria-label="Edit path"]')
+  await sleep(200)
+  await page.keyboard.down('Control')
+  await page.keyboard.press('KeyA')
+  await page.keyboard.up('Control')
+  await page.keyboard.type(path)
+  await page.keyboard.press('Enter')
+  await sleep(500)
+  if (!(await clickText(page, ['Open', '打开']))) throw new Error('no Open button in the workspace picker')
+  await waitInPage(page, 'the workspace to open', () => !document.querySelector('button[aria-label="Edit path"]'), 15_000)
+}
+
+/** The composer's current text. */
+export async function composerValue(page: Page): Promise<string> {
+  return page.$eval('textarea', (t) => (t as HTMLTextAreaElement).value)
+}
+
+/** Replace the composer's text with `text` and press Enter. */
+export async function sendPrompt(page: Page, text: string): Promise<void> {
+  // The composer can re-mount right after a workspace opens and swallow the first keys,
+  // so type until it holds exactly `text`, then send.
+  for (let attempt = 0; attempt < 4; attempt++) {
+    await page.click('textarea')
+    await page.keyboard.down('Control')
+    await page.keyboard.press('KeyA')
+    await page.keyboard.up('Control')
+    await page.keyboard.press('Backspace')
+    await page.keyboard.type(text)
+    await sleep(150)
+    if ((await composerValue(page)) === text) {
+      await page.keyboard.press('Enter')
+      return
+    }
+    await sleep(500)
+  }
+  throw new Error(`the composer did not take the text ${JSON.stringify(text)} (it holds ${JSON.stringify(await composerValue(page))})`)
+}
+
+/** What the suite reads about one row. */
+export interface RowInfo {
+  readonly key: string
+  readonly kind: string
+  readonly text: string
+  /** Carries `data-message-recall-hidden`. */
+  readonly pluginHidden: boolean
+  /** Takes up space on screen (not display:none / hidden). */
+  readonly shown: boolean
+}
+
+/** Every chat row in DOM order. */
+export async function rows(page: Page): Promise<RowInfo[]> {
+  return page.$$eval(ROW, (els) => els.map((el) => {
+    const e = el as HTMLElement
+    return {
+      key: e.getAttribute('data-chat-flow-key') ?? '',
+      kind: e.getAttribute('data-chat-flow-kind') ?? '',
+      text: (e.innerText || '').replace(/\s+/g, ' ').trim(),
+      pluginHidden: e.hasAttribute('data-message-recall-hidden'),
+      shown: e.getClientRects().length > 0 && getComputedStyle(e).display !== 'none' && !e.hidden,
+    }
+  }))
+}
+
+/** The first row of `kind` whose text contains `text`. @throws when there is none */
+export async function findRow(page: Page, kind: string, text?: string): Promise<RowInfo> {
+  const all = await rows(page)
+  const row = all.find((r) => r.kind === kind && (text === undefined || r.text.includes(text)))
+  if (!row) throw new Error(`no ${kind} row${text ? ` containing ${JSON.stringify(text)}` : ''}; rows: ${all.map((r) => `${r.kind}:${r.text.slice(0, 30)}`).join(' | ')}`)
+  return row
+}
+
+/** Wait until `n` turn bars (turn-tail rows) are shown, i.e. `n` turns have ended in the view. */
+export async function waitForTurnBars(page: Page, n: number, timeoutMs = 45_000): Promise<void> {
+  await page.waitForFunction((n) => [...document.querySelectorAll('[data-chat-flow] > [data-chat-flow-kind="turn-tail"]')]
+    .filter((e) => (e as HTMLElement).getClientRects().length > 0).length >= n, { timeout: timeoutMs, polling: 100 }, n)
+}
+
+/** Wait until the page shows `text` somewhere in the chat flow. */
+export async function waitForChatText(page: Page, text: string, timeoutMs = 45_000): Promise<void> {
+  await page.waitForFunction((text) => [...document.querySelectorAll('[data-chat-flow]')].some((f) => (f as HTMLElement).innerText.includes(text)), { timeout: timeoutMs, polling: 100 }, text)
+}
+
+/** One plugin button as the suite sees it. */
+export interface ButtonInfo {
+  readonly action: string
+  readonly label: string
+  readonly text: string
+  readonly armed: boolean
+  readonly disabled: boolean
+  readonly type: string
+}
+
+/** The cluster of a row, read while the pointer is over the row. */
+export interface ClusterInfo {
+  /** A `[data-message-recall-actions]` element exists in the row. */
+  readonly present: boolean
+  /** It is painted: has a box, and no ancestor up to the row is display:none, visibility:hidden or opacity 0. */
+  readonly visible: boolean
+  readonly buttons: readonly ButtonInfo[]
+}
+
+/** Read the cluster of row `key` without moving the pointer. */
+export async function readCluster(page: Page, key: string): Promise<ClusterInfo> {
+  return page.$eval(rowSelector(key), (row) => {
+    const cluster = row.querySelector<HTMLElement>('[data-message-recall-actions]')
+    if (!cluster) return { present: false, visible: false, buttons: [] }
+    let visible = cluster.getClientRects().length > 0
+    for (let el: HTMLElement | null = cluster; visible && el && el !== row.parentElement; el = el.parentElement) {
+      const style = getComputedStyle(el)
+      if (style.display === 'none' || style.visibility === 'hidden' || Number(style.opacity) === 0 || el.hidden) visible = false
+    }
+    const buttons = [...cluster.querySelectorAll<HTMLButtonElement>('button[data-message-recall-action]')].map((b) => ({
+      action: b.getAttribute('data-message-recall-action') ?? '',
+      label: b.getAttribute('aria-label') ?? '',
+      text: (b.innerText || b.textContent || '').trim(),
+      armed: b.getAttribute('data-armed') === 'true',
+      disabled: b.disabled,
+      type: b.getAttribute('type') ?? '',
+    }))
+    return { present: true, visible, buttons }
+  })
+}
+
+/** Move the pointer onto row `key` (scrolled into view) and read its cluster once the hover styles apply. */
+export async function hoverRow(page: Page, key: string): Promise<ClusterInfo> {
+  await page.$eval(rowSelector(key), (row) => row.scrollIntoView({ block: 'center' }))
+  await page.hover(rowSelector(key))
+  await sleep(250)
+  return readCluster(page, key)
+}
+
+/** Move the pointer away from every row (onto the sidebar). */
+export async function hoverNothing(page: Page): Promise<void> {
+  await page.mouse.move(5, 450)
+  await sleep(150)
+}
+
+/** Hover row `key` and click its `action` button with a real pointer click. */
+export async function clickAction(page: Page, key: string, action: 'recall' | 'delete' | 'deleteFrom'): Promise<void> {
+  await hoverRow(page, key)
+  const selector = `${rowSelector(key)} [data-message-recall-actions] button[data-message-recall-action="${action}"]`
+  const button = await page.waitForSelector(selector, { visible: true, timeout: 5_000 })
+  if (!button) throw new Error(`no visible ${action} button on row ${key}`)
+  await button.click()
+}
+
+/** Wait until the `action` button of row `key` is armed (`data-armed="true"`); returns its info. */
+export async function waitArmed(page: Page, key: string, action: string, timeoutMs = 10_000): Promise<ButtonInfo> {
+  const selector = `${rowSelector(key)} [data-message-recall-actions] button[data-message-recall-action="${action}"][data-armed="true"]`
+  await page.waitForSelector(selector, { timeout: timeoutMs })
+  const cluster = await readCluster(page, key)
+  const b = cluster.buttons.find((x) => x.action === action)
+  if (!b) throw new Error(`armed ${action} button vanished from ${key}`)
+  return b
+}
+
+/** Wait until row `key` is hidden by the plugin (attribute set and no box). */
+export async function waitRowHidden(page: Page, key: string, timeoutMs = 15_000): Promise<void> {
+  await page.waitForFunction((sel) => {
+    const row = document.querySelector(sel) as HTMLElement | null
+    return !row || (row.hasAttribute('data-message-recall-hidden') && row.getClientRects().length === 0)
+  }, { timeout: timeoutMs, polling: 100 }, rowSelector(key))
+}
+
+/** Text of the plugin's error element in row `key`, waiting for it to appear. */
+export async function waitRowError(page: Page, key: string, timeoutMs = 10_000): Promise<string> {
+  const el = await page.waitForSelector(`${rowSelector(key)} [data-message-recall-error]`, { timeout: timeoutMs, visible: true })
+  return (await el!.evaluate((e) => (e as HTMLElement).innerText || e.textContent || '')).trim()
+}
+
+/** The plugin's debug snapshot, or null when the client half is not loaded. */
+export async function recallSnapshot(page: Page): Promise<any> {
+  return page.evaluate(() => {
+    const api = (window as any).__DSH_MESSAGE_RECALL__
+    return api && typeof api.snapshot === 'function' ? JSON.parse(JSON.stringify(api.snapshot())) : null
+  })
+}
+
+/** Click the sidebar entry whose text starts with `title` and wait for its chat rows. */
+export async function openSessionFromSidebar(page: Page, title: string): Promise<void> {
+  await waitInPage(page, `the sidebar entry ${JSON.stringify(title)}`, new Function(`return document.body.innerText.includes(${JSON.stringify(title)})`) as () => boolean, 30_000)
+  if (!(await clickText(page, [title]))) throw new Error(`no sidebar entry ${JSON.stringify(title)}`)
+  await page.waitForSelector(ROW, { timeout: 30_000 })
+}
