@@ -465,7 +465,7 @@ var RecallController = class {
     const armed = this.state.armed;
     if (target.action === "recall") return this.commit(target);
     if (armed !== null && armed.key === target.key && armed.action === target.action && armed.seq === target.seq) {
-      return this.commit(target);
+      return this.commit(target, armed.expect);
     }
     return this.arm(target);
   }
@@ -507,18 +507,21 @@ var RecallController = class {
       return "refused";
     }
     const count = planCount(reply.value, this.options.tombstoneSeqs());
-    this.set({ pending: null, armed: { key: target.key, seq: target.seq, action: target.action, count } });
+    const { replaceGeneration, lastSeq } = reply.value;
+    const planned = isDurableSeq(replaceGeneration) && isDurableSeq(lastSeq) ? { replaceGeneration, lastSeq } : null;
+    if (planned !== null) this.baseline = { replaceGeneration: planned.replaceGeneration, atSeq: planned.lastSeq };
+    this.set({ pending: null, armed: { key: target.key, seq: target.seq, action: target.action, count, expect: planned } });
     this.armTimer = this.timers.setTimeout(() => this.disarm(), this.options.armMs ?? 4e3);
     return "armed";
   }
-  async commit(target) {
+  async commit(target, planned = null) {
     this.stopArmTimer();
     this.set({ armed: null, pending: { key: target.key, action: target.action, phase: "commit" } });
     const reply = await this.options.send({
       sessionId: this.options.sessionId,
       action: target.action,
       seq: target.seq,
-      expect: this.options.expectation(this.baseline)
+      expect: planned ?? this.options.expectation(this.baseline)
     });
     if (this.disposed) return "disposed";
     if (!reply.ok) {
@@ -565,6 +568,9 @@ var RecallController = class {
   }
 };
 function planCount(value, tombstoneSeqs) {
+  if (Array.isArray(value.kinds) && Array.isArray(value.removedSeqs) && value.kinds.length === value.removedSeqs.length) {
+    return Math.max(1, value.kinds.filter((kind) => kind !== "tombstone").length);
+  }
   if (Array.isArray(value.removedSeqs)) {
     const seqs = value.removedSeqs.filter(isDurableSeq);
     const messages = seqs.filter((seq) => !tombstoneSeqs.has(seq)).length;
@@ -1106,7 +1112,7 @@ function disarmOnOtherInput(doc, controller) {
 }
 
 // src/client/stamp.ts
-var BUILD_STAMP = true ? "0.1.0+f0e14a6b1d" : "dev";
+var BUILD_STAMP = true ? "0.1.0+e079110dff" : "dev";
 
 // src/client/index.tsx
 var name = "dsh-message-recall";
@@ -1132,9 +1138,11 @@ function apply(ctx, config) {
     };
   }, "dsh-message-recall: styles");
   ctx.effect(() => installDebugHook(globalThis, debug), "dsh-message-recall: debug hook");
+  const locale = ctx.locale;
   const kit = {
-    locale: ctx.locale,
-    t: ctx.locale.bind(LOCALE_NS),
+    // Bound once: LocaleRuntime's methods read `this`, and useSyncExternalStore wants stable functions.
+    locale: { subscribe: (listener) => locale.subscribe(listener), getSnapshot: () => locale.getSnapshot() },
+    t: locale.bind(LOCALE_NS),
     send: createRecallSender((url, init) => globalThis.fetch(url, init), path),
     debug
   };

@@ -26,7 +26,8 @@ import { isTombstoneEvent } from '../shared/tombstone'
 
 /** What the plugin injects into the entry's props (`register({ inject })`). */
 export interface OverlayKit {
-  readonly locale: LocaleService
+  /** Locale revision source (stable functions, as `useSyncExternalStore` needs). */
+  readonly locale: Pick<LocaleService, 'subscribe' | 'getSnapshot'>
   /** Translate bound to the plugin namespace. */
   readonly t: Translate
   readonly send: RecallSender

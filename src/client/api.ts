@@ -7,7 +7,7 @@
  */
 import { isRecord } from '../shared/events'
 import type { RecallAction } from '../shared/tombstone'
-import type { ViewExpectation } from './expectation'
+import type { ViewExpectation } from '../shared/protocol'
 
 /** Default route path of the host half (`Config.path`). */
 export const DEFAULT_ROUTE_PATH = '/dsh-message-recall'

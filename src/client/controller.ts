@@ -10,8 +10,11 @@
  *   arms the button with the number of messages that would go. A second press of the same button
  *   on the same row within `armMs` commits; the timer, {@link RecallController.disarm} (called by
  *   the overlay on any other click, focus move or Escape) or another press disarms it.
- * - Every request carries the view's expectation; a refusal is kept as the row's error for
+ * - Every request carries an expectation: a plan or a recall the view's own (`viewExpectation`),
+ *   a commit the view the plan was made against. A refusal is kept as the row's error for
  *   `errorMs` and changes nothing else.
+ * - The `replaceGeneration` and seq of the last plan or write give a baseline, so the view can
+ *   state its generation even when older history is not loaded.
  * - One request at a time per session; presses while one is in flight are ignored.
  *
  * @module dsh-message-recall/client/controller
@@ -19,7 +22,8 @@
 import { isRecord } from '../shared/events'
 import type { RecallAction } from '../shared/tombstone'
 import type { RecallError, RecallSender } from './api'
-import type { GenerationBaseline, ViewExpectation } from './expectation'
+import type { ViewExpectation } from '../shared/protocol'
+import type { GenerationBaseline } from './expectation'
 import { isDurableSeq } from './rows'
 
 /** What a button press targets. */
@@ -31,12 +35,17 @@ export interface RowTarget {
   readonly action: RecallAction
 }
 
-/** An armed destructive button. `count` is the number of messages the host's plan would remove. */
+/**
+ * An armed destructive button. `count` is the number of messages the host's plan would remove;
+ * `expect` is the view the plan was made against (the plan's `replaceGeneration` and `lastSeq`),
+ * sent with the commit so the host writes exactly the planned removal or answers `STALE_VIEW`.
+ */
 export interface ArmedState {
   readonly key: string
   readonly seq: number
   readonly action: 'delete' | 'deleteFrom'
   readonly count: number
+  readonly expect: ViewExpectation | null
 }
 
 /** A request in flight: the plan of an arming press, or the commit. */
@@ -157,7 +166,7 @@ export class RecallController {
     const armed = this.state.armed
     if (target.action === 'recall') return this.commit(target)
     if (armed !== null && armed.key === target.key && armed.action === target.action && armed.seq === target.seq) {
-      return this.commit(target)
+      return this.commit(target, armed.expect)
     }
     return this.arm(target as RowTarget & { action: 'delete' | 'deleteFrom' })
   }
@@ -200,17 +209,20 @@ export class RecallController {
       return 'refused'
     }
     const count = planCount(reply.value, this.options.tombstoneSeqs())
-    this.set({ pending: null, armed: { key: target.key, seq: target.seq, action: target.action, count } })
+    const { replaceGeneration, lastSeq } = reply.value
+    const planned = isDurableSeq(replaceGeneration) && isDurableSeq(lastSeq) ? { replaceGeneration, lastSeq } : null
+    if (planned !== null) this.baseline = { replaceGeneration: planned.replaceGeneration, atSeq: planned.lastSeq }
+    this.set({ pending: null, armed: { key: target.key, seq: target.seq, action: target.action, count, expect: planned } })
     this.armTimer = this.timers.setTimeout(() => this.disarm(), this.options.armMs ?? 4000)
     return 'armed'
   }
 
-  private async commit(target: RowTarget): Promise<PressOutcome> {
+  private async commit(target: RowTarget, planned: ViewExpectation | null = null): Promise<PressOutcome> {
     this.stopArmTimer()
     this.set({ armed: null, pending: { key: target.key, action: target.action, phase: 'commit' } })
     const reply = await this.options.send({
       sessionId: this.options.sessionId, action: target.action, seq: target.seq,
-      expect: this.options.expectation(this.baseline),
+      expect: planned ?? this.options.expectation(this.baseline),
     })
     if (this.disposed) return 'disposed'
     if (!reply.ok) {
@@ -264,12 +276,16 @@ export class RecallController {
 
 /**
  * Number of messages a plan removes, for the armed label: the plan's `removedSeqs` without the
- * tombstones it absorbs (they were never messages the person saw).
+ * tombstones it absorbs (they were never messages the person saw). Tombstones are told by the
+ * plan's `kinds` (aligned with `removedSeqs`), else by the tombstone seqs the view holds.
  * @param value - the `plan` reply value.
  * @param tombstoneSeqs - seqs of tombstones in the view.
  * @returns at least 1.
  */
 export function planCount(value: Record<string, unknown>, tombstoneSeqs: ReadonlySet<number>): number {
+  if (Array.isArray(value.kinds) && Array.isArray(value.removedSeqs) && value.kinds.length === value.removedSeqs.length) {
+    return Math.max(1, value.kinds.filter((kind) => kind !== 'tombstone').length)
+  }
   if (Array.isArray(value.removedSeqs)) {
     const seqs = value.removedSeqs.filter(isDurableSeq)
     const messages = seqs.filter((seq) => !tombstoneSeqs.has(seq)).length

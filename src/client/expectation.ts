@@ -7,21 +7,19 @@
  *   event in the window.
  * - `replaceGeneration` counts the surface replacements (`SurfaceManager.replaceGeneration` in
  *   `dsh-session/lib/index.js` adds one per replace op). The view can count them only when it holds
- *   the whole log (`hasMore === false`), or from a baseline: the `replaceGeneration` and
- *   `tombstoneSeq` of this view's last successful write, plus the replacements seen after it.
+ *   the whole log (`hasMore === false`), or from a baseline: the `replaceGeneration` the host
+ *   reported at a seq (a plan's `lastSeq`, a write's `tombstoneSeq`), plus the replacements this
+ *   view holds after that seq.
  *   Otherwise it is left out, and only `lastSeq` is checked.
  *
  * @module dsh-message-recall/client/expectation
  */
+import type { ViewExpectation } from '../shared/protocol'
 import { resolveRow } from './rows'
 import type { ChatSnapshot } from './rc8'
 import type { ReplacementSnapshot } from './replacement-view'
 
-/** The request's `expect` field (issue 2 contract). */
-export interface ViewExpectation {
-  readonly replaceGeneration?: number
-  readonly lastSeq?: number
-}
+export type { ViewExpectation }
 
 /** A known generation at a seq: the host's `replaceGeneration` right after the tombstone `atSeq`. */
 export interface GenerationBaseline {

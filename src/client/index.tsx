@@ -75,9 +75,11 @@ export function apply(ctx: ClientContext, config?: ClientConfig): void {
     }
   }, 'dsh-message-recall: styles')
   ctx.effect(() => installDebugHook(globalThis as unknown as Record<string, unknown>, debug), 'dsh-message-recall: debug hook')
+  const locale = ctx.locale
   const kit: OverlayKit = {
-    locale: ctx.locale,
-    t: ctx.locale.bind(LOCALE_NS),
+    // Bound once: LocaleRuntime's methods read `this`, and useSyncExternalStore wants stable functions.
+    locale: { subscribe: (listener) => locale.subscribe(listener), getSnapshot: () => locale.getSnapshot() },
+    t: locale.bind(LOCALE_NS),
     send: createRecallSender((url, init) => (globalThis.fetch as unknown as FetchLike)(url, init), path),
     debug,
   }

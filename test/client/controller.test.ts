@@ -1,0 +1,142 @@
+/**
+ * The per-session controller: arming protocol, timers, one request at a time, refusals kept per
+ * row, disposal, and the pure readers of plan and recall replies. The sender is a recorded script
+ * (the wire); timers are driven by hand.
+ */
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import { parseReply, type RecallReply, type RecallRequest } from '../../src/client/api'
+import { planCount, RecallController, recalledMessage, type RecalledMessage, type Timers } from '../../src/client/controller'
+
+class ManualTimers implements Timers {
+  private next = 1
+  readonly pending = new Map<number, { at: number; run: () => void }>()
+  now = 0
+  setTimeout(callback: () => void, ms: number): number {
+    const id = this.next++
+    this.pending.set(id, { at: this.now + ms, run: callback })
+    return id
+  }
+  clearTimeout(handle: unknown): void {
+    this.pending.delete(handle as number)
+  }
+  advance(ms: number): void {
+    this.now += ms
+    for (const [id, timer] of [...this.pending].sort((a, b) => a[1].at - b[1].at)) {
+      if (timer.at <= this.now && this.pending.delete(id)) timer.run()
+    }
+  }
+}
+
+function setup(answer: (request: RecallRequest) => RecallReply | Promise<RecallReply>) {
+  const timers = new ManualTimers()
+  const sent: RecallRequest[] = []
+  const recalled: RecalledMessage[] = []
+  const controller = new RecallController({
+    sessionId: 's1',
+    send: async (request) => {
+      sent.push(request)
+      return answer(request)
+    },
+    expectation: (baseline) => ({ lastSeq: 40, ...(baseline ? { replaceGeneration: baseline.replaceGeneration } : {}) }),
+    tombstoneSeqs: () => new Set([31]),
+    onRecalled: (message) => recalled.push(message),
+    timers,
+  })
+  return { controller, timers, sent, recalled }
+}
+
+const plan = (removedSeqs: number[], kinds?: string[]): RecallReply => ({ ok: true, value: { removedSeqs, ...(kinds ? { kinds } : {}), replaceGeneration: 3, lastSeq: 40 } })
+const written: RecallReply = { ok: true, value: { tombstoneSeq: 41, replaceGeneration: 4, removedSeqs: [12] } }
+
+describe('RecallController', () => {
+  it('arms on the first press, commits on the second with the plan\'s view, and learns the generation baseline', async () => {
+    const { controller, sent } = setup((r) => (r.action === 'plan' ? plan([12, 13]) : written))
+    assert.equal(await controller.press({ key: 'k', seq: 12, action: 'delete' }), 'armed')
+    assert.deepEqual(controller.getSnapshot().armed, { key: 'k', seq: 12, action: 'delete', count: 2, expect: { replaceGeneration: 3, lastSeq: 40 } })
+    assert.equal(await controller.press({ key: 'k', seq: 12, action: 'delete' }), 'committed')
+    assert.deepEqual(sent.map((r) => [r.action, r.expect]), [['plan', { lastSeq: 40 }], ['delete', { replaceGeneration: 3, lastSeq: 40 }]])
+    assert.equal(controller.getSnapshot().armed, null)
+    assert.deepEqual(controller.generationBaseline, { replaceGeneration: 4, atSeq: 41 })
+  })
+
+  it('disarms after armMs without committing', async () => {
+    const { controller, timers, sent } = setup((r) => (r.action === 'plan' ? plan([12]) : written))
+    await controller.press({ key: 'k', seq: 12, action: 'deleteFrom' })
+    timers.advance(3999)
+    assert.notEqual(controller.getSnapshot().armed, null)
+    timers.advance(1)
+    assert.equal(controller.getSnapshot().armed, null)
+    assert.equal(await controller.press({ key: 'k', seq: 12, action: 'deleteFrom' }), 'armed', 'a late second press arms again')
+    assert.deepEqual(sent.map((r) => r.action), ['plan', 'plan'])
+  })
+
+  it('ignores presses while a request is in flight', async () => {
+    let release!: (reply: RecallReply) => void
+    const { controller, sent } = setup(() => new Promise<RecallReply>((resolve) => { release = resolve }))
+    const first = controller.press({ key: 'k', seq: 12, action: 'recall' })
+    assert.deepEqual(controller.getSnapshot().pending, { key: 'k', action: 'recall', phase: 'commit' })
+    assert.equal(await controller.press({ key: 'j', seq: 14, action: 'delete' }), 'ignored')
+    release({ ok: true, value: { tombstoneSeq: 41, replaceGeneration: 1, text: 'hello', content: [{ type: 'text', text: 'hello' }] } })
+    assert.equal(await first, 'committed')
+    assert.equal(sent.length, 1)
+  })
+
+  it('keeps a refusal as the row error for errorMs, and a new press on the row clears it', async () => {
+    const { controller, timers } = setup(() => ({ ok: false, error: { code: 'STALE_VIEW', message: 'stale' } }))
+    assert.equal(await controller.press({ key: 'k', seq: 12, action: 'recall' }), 'refused')
+    assert.deepEqual(controller.getSnapshot().errors.get('k'), { key: 'k', code: 'STALE_VIEW', message: 'stale' })
+    assert.equal(controller.getSnapshot().pending, null)
+    timers.advance(6000)
+    assert.equal(controller.getSnapshot().errors.size, 0)
+    await controller.press({ key: 'k', seq: 12, action: 'recall' })
+    assert.equal(controller.getSnapshot().errors.size, 1)
+  })
+
+  it('hands the recalled text to the composer and raises a notice only for images', async () => {
+    const { controller, recalled, timers } = setup(() => ({ ok: true, value: { tombstoneSeq: 41, replaceGeneration: 1, content: [
+      { type: 'text', text: 'line one' }, { type: 'image', attachment: { width: 2, height: 3 } }, { type: 'text', text: 'line two' },
+    ] } }))
+    await controller.press({ key: 'k', seq: 12, action: 'recall' })
+    assert.deepEqual(recalled, [{ text: 'line one\nline two', images: ['#1 2×3'] }])
+    assert.deepEqual(controller.getSnapshot().notice?.images, ['#1 2×3'])
+    timers.advance(10_000)
+    assert.equal(controller.getSnapshot().notice, null)
+  })
+
+  it('after dispose: presses resolve disposed, replies in flight change nothing, listeners are dropped', async () => {
+    let release!: (reply: RecallReply) => void
+    const { controller, recalled } = setup(() => new Promise<RecallReply>((resolve) => { release = resolve }))
+    let notified = 0
+    controller.subscribe(() => notified++)
+    const inFlight = controller.press({ key: 'k', seq: 12, action: 'recall' })
+    const seen = notified
+    controller.dispose()
+    release({ ok: true, value: { text: 'late' } })
+    assert.equal(await inFlight, 'disposed')
+    assert.equal(await controller.press({ key: 'k', seq: 12, action: 'recall' }), 'disposed')
+    assert.deepEqual(recalled, [])
+    assert.equal(notified, seen)
+  })
+})
+
+describe('reply readers', () => {
+  it('counts the messages a plan removes without the tombstones it absorbs', () => {
+    assert.equal(planCount({ removedSeqs: [10, 31, 32], kinds: ['user', 'tombstone', 'assistant'] }, new Set()), 2)
+    assert.equal(planCount({ removedSeqs: [10, 31, 32] }, new Set([31])), 2)
+    assert.equal(planCount({ removedSeqs: [31] }, new Set([31])), 1)
+    assert.equal(planCount({}, new Set()), 1)
+  })
+
+  it('reads a recall reply: text from `text`, else from the text blocks; images named by attachment name', () => {
+    assert.deepEqual(recalledMessage({ text: 'exact', content: [{ type: 'text', text: 'other' }] }), { text: 'exact', images: [] })
+    assert.deepEqual(recalledMessage({ content: [{ type: 'image', attachment: { name: 'shot.png' } }] }), { text: '', images: ['shot.png'] })
+  })
+
+  it('parses the route envelope and turns anything else into NETWORK', () => {
+    assert.deepEqual(parseReply(200, '{"ok":true,"value":{"a":1}}'), { ok: true, value: { a: 1 } })
+    assert.deepEqual(parseReply(423, '{"ok":false,"error":{"code":"AGENT_BUSY","message":"busy"}}'), { ok: false, error: { code: 'AGENT_BUSY', message: 'busy' } })
+    assert.deepEqual(parseReply(502, '<html>'), { ok: false, error: { code: 'NETWORK', message: 'HTTP 502: reply is not JSON' } })
+    assert.deepEqual(parseReply(200, '{"ok":true}'), { ok: false, error: { code: 'NETWORK', message: 'HTTP 200: reply does not follow the route contract' } })
+  })
+})

@@ -1,0 +1,77 @@
+/**
+ * Key resolution per row kind: rows are the nodes the real rc.8 Chat Definitions build from a
+ * realistic log (prompts, the loop's runtime context, steering, multi-tool steps, a failed turn,
+ * a running tool), and every row must resolve to the durable seq the host acts on.
+ */
+import './support/dom'
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import { resolveRow } from '../../src/client/rows'
+import { appended, richLog, RICH } from './support/log'
+import { bootClient, liveSession } from './support/page'
+
+async function richSession() {
+  const client = await bootClient()
+  const events = [...liveSession('session-rows', richLog()).events]
+  const harness = client.session('session-rows')
+  harness.load(events)
+  return { client, harness, events }
+}
+
+describe('row resolution against the real rc.8 chat store', () => {
+  it('user, steering and context rows act on their user/message; only the person\'s rows offer actions', async () => {
+    const { harness, events, client } = await richSession()
+    const users = appended(events, 'user/message')
+    const anchors = harness.snapshot.chat.order.map((key) => resolveRow(harness.node(key)))
+    const byKind = (kind: string) => anchors.filter((a) => a.kind === kind)
+    assert.deepEqual(byKind('user').map((a) => a.seq), users.filter((u) => (u.data as any).source.kind === 'user' && (u.data as any).id !== RICH.steeringId).map((u) => u.seq))
+    assert.ok(byKind('user').every((a) => a.actions.join() === 'recall,delete,deleteFrom' && !a.step))
+    const steering = byKind('steering')
+    assert.deepEqual(steering.map((a) => a.seq), [users.find((u) => (u.data as any).id === RICH.steeringId)!.seq])
+    assert.deepEqual(steering[0]!.actions, ['recall', 'delete', 'deleteFrom'])
+    const context = byKind('context')
+    assert.deepEqual(context.map((a) => [a.seq, a.actions.length]), [[users.find((u) => (u.data as any).source.kind === 'plugin')!.seq, 0]])
+    await client.dispose()
+  })
+
+  it('an assistant row acts on its final assistant/message and a tool row on its tool/result, not the tool/call', async () => {
+    const { harness, events, client } = await richSession()
+    const assistants = appended(events, 'assistant/message')
+    const results = appended(events, 'tool/result')
+    const steps = harness.keys('assistant-step').map((key) => resolveRow(harness.node(key)))
+    const withText = assistants.filter((a) => ((a.data as any).message.content as any[]).some((b) => b.type === 'text'))
+    assert.deepEqual(steps.map((a) => a.seq), withText.map((a) => a.seq))
+    assert.ok(steps.every((a) => a.step && a.actions.join() === 'delete,deleteFrom'))
+    const tools = harness.keys('tool-call').map((key) => ({ anchor: resolveRow(harness.node(key)), node: harness.node(key) }))
+    const settled = tools.filter((t) => t.anchor.seq !== null)
+    assert.deepEqual(settled.map((t) => t.anchor.seq), results.map((r) => r.seq))
+    for (const { anchor, node } of settled) {
+      assert.notEqual(anchor.seq, node.anchorSeq, 'the row anchor is the log-only tool/call')
+      assert.equal(events[node.anchorSeq]!.type, 'tool/call')
+      assert.equal(anchor.logSeq, node.anchorSeq)
+    }
+    await client.dispose()
+  })
+
+  it('running tools, turn bars and turn errors are log-only rows without actions', async () => {
+    const { harness, events, client } = await richSession()
+    const running = harness.keys('tool-call').map((key) => resolveRow(harness.node(key))).filter((a) => a.seq === null)
+    assert.equal(running.length, 1)
+    assert.deepEqual(running[0]!.actions, [])
+    const turnEnds = events.filter((e) => e.type === 'turn/end')
+    const tails = harness.keys('turn-tail').map((key) => resolveRow(harness.node(key)))
+    assert.deepEqual(tails.map((a) => [a.seq, a.logSeq, a.turn]), turnEnds.map((e) => [null, e.seq, (e.data as any).turn]))
+    assert.ok(tails.every((a) => a.actions.length === 0))
+    const errors = harness.keys('turn-error').map((key) => resolveRow(harness.node(key)))
+    assert.deepEqual(errors.map((a) => [a.seq, a.logSeq, a.turn, a.actions.length]), [[null, turnEnds[2]!.seq, 3, 0]])
+    await client.dispose()
+  })
+
+  it('gives every row of a turn that turn number, from the node location', async () => {
+    const { harness, client } = await richSession()
+    const turns = harness.snapshot.chat.order.map((key) => resolveRow(harness.node(key))).map((a) => `${a.kind}@${a.turn}`)
+    assert.deepEqual(turns.filter((t) => t.startsWith('user@') || t.startsWith('steering@')), ['user@1', 'user@2', 'steering@2', 'user@3', 'user@4'])
+    assert.ok(turns.includes('context@1') && turns.includes('turn-error@3') && turns.includes('turn-tail@2'))
+    await client.dispose()
+  })
+})
