@@ -1,0 +1,154 @@
+/**
+ * `read-session-log`: print a DSH session log as JSONL, every frame decoded in order, or its
+ * frame index with byte offsets. Read-only.
+ *
+ * @module dsh-message-recall/scripts/read-session-log
+ */
+import { COMMON_OPTIONS, DECODER_OPTION, EXIT, UsageError, decoderOption, formatBytes, out, parseCli, runScript } from '../src/shared/cli'
+import type { LogProblem } from '../src/shared/log-frames'
+import { readSessionLog, resolveSessionLog, type FrameReport, type SessionLogRead } from '../src/shared/session-log'
+
+const USAGE = `Usage: node lib/scripts/read-session-log.js <log file | session folder> [options]
+
+Prints the log as JSONL: the header line, then every stored line in order, packed chunk
+rows as they are stored. Reads session.jsonl.zstd (every frame) and plain session.jsonl.
+
+Options:
+  --frames          print the frame index instead: byte offsets, sizes, lines per frame
+  --expand          print events instead of stored lines (packed chunk rows expanded)
+  --json            one JSON document instead of text
+  --decoder NAME    auto (default), zlib, zlib-oneshot, zstd-cli, fzstd
+  -h, --help        this text
+
+Exit codes: 0 read to the last byte; 1 torn tail, corrupt frame or bad line (everything
+intact before it is printed; the problem goes to stderr); 2 bad usage or unreadable input.
+`
+
+const OPTIONS = { ...COMMON_OPTIONS, ...DECODER_OPTION, frames: { type: 'boolean' }, expand: { type: 'boolean' } } as const
+
+function problemLines(read: SessionLogRead): string[] {
+  const lines = read.problems.map((p: LogProblem) => `problem: ${p.message}`)
+  if (read.tail) {
+    const recover = read.tail.recoverableLines ? ` (${read.tail.recoverableLines} complete lines are decodable from it)` : ''
+    lines.push(`torn tail: ${read.tail.description}${recover}`)
+  }
+  return lines
+}
+
+function frameRow(report: FrameReport): string {
+  const { frame } = report
+  const lines = report.lastLine >= report.firstLine ? `${report.firstLine}-${report.lastLine}` : '-'
+  const decoded = report.decodedBytes === null ? `FAILED: ${report.error}` : String(report.decodedBytes)
+  const check = frame.kind === 'skippable' ? 'skippable' : frame.checksum === null ? 'none' : '0x' + frame.checksum.toString(16).padStart(8, '0')
+  return [String(frame.index).padStart(6), String(frame.start).padStart(12), String(frame.end).padStart(12), String(frame.end - frame.start).padStart(9), decoded.padStart(9), lines.padStart(13), check].join('  ')
+}
+
+function frameJson(report: FrameReport): object {
+  const { frame } = report
+  return {
+    index: frame.index,
+    kind: frame.kind,
+    start: frame.start,
+    end: frame.end,
+    compressedBytes: frame.end - frame.start,
+    decodedBytes: report.decodedBytes,
+    contentSize: frame.contentSize,
+    checksum: frame.checksum,
+    blocks: frame.blocks,
+    firstLine: report.firstLine,
+    lastLine: report.lastLine,
+    ...(report.error !== undefined ? { error: report.error } : {}),
+  }
+}
+
+function summaryJson(read: SessionLogRead): object {
+  return {
+    file: read.file.path,
+    format: read.file.format,
+    decoder: read.decoder,
+    size: read.file.size,
+    bytesConsumed: read.bytesConsumed,
+    decodedBytes: read.decodedBytes,
+    frames: read.frames,
+    lines: read.lines,
+    events: read.events,
+    lastSeq: read.lastSeq,
+    tail: read.tail,
+    problems: read.problems,
+  }
+}
+
+async function main(): Promise<number> {
+  const { values, positionals } = parseCli(process.argv.slice(2), OPTIONS)
+  if (values.help) {
+    await out(USAGE)
+    return EXIT.ok
+  }
+  if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'missing the log file or session folder' : `expected one path, got ${positionals.length}`)
+  if (values.frames && values.expand) throw new UsageError('--frames and --expand do not combine')
+  const decoder = decoderOption(values.decoder)
+  const file = await resolveSessionLog(positionals[0]!)
+  const json = values.json === true
+
+  if (values.frames) {
+    if (file.format !== 'zstd') throw new UsageError(`${file.path} is a plain JSONL log; it has no frames`)
+    if (json) await out(`{"frames":[`)
+    else await out(`${'frame'.padStart(6)}  ${'start'.padStart(12)}  ${'end'.padStart(12)}  ${'bytes'.padStart(9)}  ${'decoded'.padStart(9)}  ${'lines'.padStart(13)}  checksum\n`)
+    let first = true
+    let pending: string[] = []
+    const read = await readSessionLog(file, {
+      decoder,
+      needsFrames: true,
+      parse: () => false,
+      onFrame: (report) => {
+        pending.push(json ? (first ? '' : ',') + JSON.stringify(frameJson(report)) : frameRow(report) + '\n')
+        first = false
+      },
+      flush: async () => {
+        if (pending.length < 256) return
+        const chunk = pending.join('')
+        pending = []
+        await out(chunk)
+      },
+    })
+    await out(pending.join(''))
+    if (json) await out(`],"summary":${JSON.stringify(summaryJson(read))}}\n`)
+    else {
+      await out(`${read.frames} frames, ${formatBytes(read.bytesConsumed)} of ${formatBytes(file.size)} consumed, ${read.lines} lines, ${read.events} events, decoder ${read.decoder}\n`)
+      for (const line of problemLines(read)) process.stderr.write(line + '\n')
+    }
+    return read.problems.length > 0 || read.tail ? EXIT.problem : EXIT.ok
+  }
+
+  // Lines (or events) go out as frames are decoded; stdout back-pressure is honoured.
+  let buffered: string[] = []
+  let first = true
+  const flush = async () => {
+    if (buffered.length === 0) return
+    const chunk = buffered.join('')
+    buffered = []
+    await out(chunk)
+  }
+  if (json) await out(`{"records":[`)
+  const emit = (value: string) => {
+    buffered.push(json ? (first ? '' : ',') + value : value + '\n')
+    first = false
+  }
+  const read = await readSessionLog(file, {
+    decoder,
+    parse: values.expand ? () => true : () => false,
+    expand: values.expand === true,
+    onHeader: (_header, text) => emit(text),
+    onRecord: (record) => {
+      if (values.expand && record.events) for (const event of record.events) emit(JSON.stringify(event))
+      else emit(record.text)
+    },
+    flush,
+  })
+  await flush()
+  if (json) await out(`],"summary":${JSON.stringify(summaryJson(read))}}\n`)
+  else for (const line of problemLines(read)) process.stderr.write(line + '\n')
+  return read.problems.length > 0 || read.tail ? EXIT.problem : EXIT.ok
+}
+
+runScript(USAGE, main)

@@ -1,0 +1,159 @@
+/**
+ * What the read-only log scripts share: argument parsing on `node:util` `parseArgs`, the exit
+ * codes, the `--decoder` option, progress lines on stderr for long scans, and the top-level
+ * error handling that turns unreadable input into exit code 2.
+ *
+ * Node only.
+ *
+ * @module dsh-message-recall/shared/cli
+ */
+import { parseArgs, type ParseArgsConfig } from 'node:util'
+import { DECODER_NAMES, DecoderUnavailableError, type DecoderName } from './frame-decoder'
+import { SessionLogInputError } from './session-log'
+
+/** Exit codes of every script. */
+export const EXIT = {
+  /** Nothing wrong found. */
+  ok: 0,
+  /** The tool ran and found a problem (torn tail, corrupt frame, unreadable file in a scan, …). */
+  problem: 1,
+  /** Bad usage, or the input could not be read at all. */
+  usage: 2,
+} as const
+
+/** A command-line mistake; reported with the usage line and exit code 2. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'UsageError'
+  }
+}
+
+/** Options every script accepts. */
+export const COMMON_OPTIONS = {
+  help: { type: 'boolean', short: 'h' },
+  json: { type: 'boolean' },
+} as const satisfies ParseArgsConfig['options']
+
+/** The `--decoder` option of the scripts that decode logs. */
+export const DECODER_OPTION = { decoder: { type: 'string' } } as const satisfies ParseArgsConfig['options']
+
+/**
+ * Parse `argv` strictly.
+ * @param argv - arguments after the script name.
+ * @param options - `parseArgs` option table (merge {@link COMMON_OPTIONS} in).
+ * @returns `values` and `positionals`.
+ * @throws UsageError on an unknown option or a missing option value.
+ */
+export function parseCli<O extends NonNullable<ParseArgsConfig['options']>>(argv: readonly string[], options: O) {
+  try {
+    return parseArgs({ args: [...argv], options, allowPositionals: true, strict: true })
+  } catch (error) {
+    throw new UsageError((error as Error).message)
+  }
+}
+
+/**
+ * Read `--decoder`.
+ * @param value - the option value, or `undefined`.
+ * @returns the decoder name, `auto` when absent.
+ * @throws UsageError for an unknown name.
+ */
+export function decoderOption(value: string | undefined): DecoderName | 'auto' {
+  if (value === undefined || value === 'auto') return 'auto'
+  if ((DECODER_NAMES as readonly string[]).includes(value)) return value as DecoderName
+  throw new UsageError(`unknown decoder "${value}" (one of auto, ${DECODER_NAMES.join(', ')})`)
+}
+
+/**
+ * Read a non-negative number option such as `--hours`.
+ * @param name - option name, for the message.
+ * @param value - option value, or `undefined`.
+ * @returns the number, or `undefined` when absent.
+ * @throws UsageError when the value is not a non-negative finite number.
+ */
+export function numberOption(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined
+  const number = Number(value)
+  if (value.trim() === '' || !Number.isFinite(number) || number < 0) throw new UsageError(`--${name} needs a non-negative number, got "${value}"`)
+  return number
+}
+
+/**
+ * Progress lines on stderr for long runs: nothing during the first second, then at most one line a
+ * second (rewritten in place on a terminal).
+ * @param enabled - `false` prints nothing (`--quiet`).
+ * @returns `update(text)` and `done()`.
+ */
+export function progress(enabled: boolean): { update(text: string): void; done(): void } {
+  const started = Date.now()
+  let last = 0
+  let shown = false
+  const tty = process.stderr.isTTY === true
+  return {
+    update(text: string): void {
+      if (!enabled) return
+      const now = Date.now()
+      if (now - started < 1000 || now - last < 1000) return
+      last = now
+      shown = true
+      process.stderr.write(tty ? `\r\x1b[K${text}` : `${text}\n`)
+    },
+    done(): void {
+      if (shown && tty) process.stderr.write('\r\x1b[K')
+    },
+  }
+}
+
+/**
+ * Human size: `512 B`, `1.4 KiB`, `3.2 MiB`, `1.1 GiB`.
+ * @param bytes - a byte count.
+ */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`
+  const units = ['KiB', 'MiB', 'GiB', 'TiB']
+  let value = bytes / 1024
+  let unit = 0
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024
+    unit++
+  }
+  return `${value.toFixed(1)} ${units[unit]}`
+}
+
+/**
+ * Run a script's main function: print `usage` for `--help` handled by the script, map errors to
+ * exit codes, and flush stdout before exiting.
+ * @param usage - the usage text, printed after a usage error.
+ * @param main - returns the exit code.
+ */
+export function runScript(usage: string, main: () => Promise<number>): void {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    // The reader went away (`| head`): stop quietly.
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? EXIT.ok)
+    throw error
+  })
+  main()
+    .then((code) => {
+      process.exitCode = code
+    })
+    .catch((error: unknown) => {
+      if (error instanceof UsageError) {
+        process.stderr.write(`${error.message}\n\n${usage}`)
+      } else if (error instanceof SessionLogInputError || error instanceof DecoderUnavailableError) {
+        process.stderr.write(`${error.message}\n`)
+      } else {
+        process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
+      }
+      process.exitCode = EXIT.usage
+    })
+}
+
+/**
+ * Write to stdout, waiting when the pipe is full (so a large output into `head` or a slow reader
+ * neither buffers without bound nor fails).
+ * @param text - what to write.
+ */
+export async function out(text: string): Promise<void> {
+  if (!process.stdout.write(text)) await new Promise<void>((resolve) => process.stdout.once('drain', resolve))
+}
