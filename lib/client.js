@@ -764,6 +764,8 @@ function spanOf(spans, logSeq) {
 }
 
 // src/client/sync.ts
+var EAGER_TAIL = 64;
+var REVEAL_MARGIN = "800px 0px";
 var FLOW_SELECTOR = "[data-chat-flow]";
 var FLOW_KEY = "data-chat-flow-key";
 var FLOW_KIND = "data-chat-flow-kind";
@@ -783,6 +785,10 @@ var RowSync = class {
   anchorsByKey = /* @__PURE__ */ new Map();
   observer = null;
   onMutation = null;
+  intersection = null;
+  /** Rows that may carry buttons (see the module description). */
+  revealed = /* @__PURE__ */ new WeakSet();
+  watched = /* @__PURE__ */ new WeakSet();
   /**
    * Set the element the overlay rendered; the flow is looked up from it.
    * @param marker - the overlay's anchor element, or `null` on unmount.
@@ -838,7 +844,11 @@ var RowSync = class {
       const armedKey = controller.armed?.key;
       const pendingKey = controller.pending?.key;
       const hasErrors = controller.errors.size > 0;
+      const tailFrom = flow.childElementCount - EAGER_TAIL;
+      const lazy = this.intersection !== null;
+      let index = -1;
       for (let row = flow.firstElementChild; row !== null; row = row.nextElementSibling) {
+        index++;
         const key = row.getAttribute(FLOW_KEY);
         if (key === null) continue;
         rows++;
@@ -853,11 +863,13 @@ var RowSync = class {
           }
           continue;
         }
+        if (!lazy || index >= tailFrom) this.revealed.add(row);
+        const wanted = this.revealed.has(row);
         const isHidden = hidden.hiddenKeys.has(key);
         const armed = armedKey === key ? controller.armed : null;
         const pending = pendingKey === key ? controller.pending : null;
         const error = hasErrors ? controller.errors.get(key) ?? null : null;
-        if (cached !== void 0 && cached.node === node && cached.hidden === isHidden && cached.running === running && cached.revision === this.revision && cached.armed === armed && cached.pending === pending && cached.error === error && (cached.cluster === null || cached.cluster.parentNode === row)) continue;
+        if (cached !== void 0 && cached.node === node && cached.hidden === isHidden && cached.running === running && cached.revision === this.revision && cached.armed === armed && cached.pending === pending && cached.error === error && cached.wanted === wanted && (cached.cluster === null || cached.cluster.parentNode === row)) continue;
         if ((cached === void 0 || cached.node !== node) && row.getAttribute(FLOW_KIND) !== node.kind) {
           unresolved.push(key);
           if (cached !== void 0) undecorateRow(row);
@@ -865,7 +877,11 @@ var RowSync = class {
           continue;
         }
         const anchor = resolveRow(node);
-        const actions = running ? NO_ACTIONS2 : anchor.actions;
+        if (!wanted && !this.watched.has(row) && anchor.actions.length > 0) {
+          this.watched.add(row);
+          this.intersection.observe(row);
+        }
+        const actions = running || !wanted ? NO_ACTIONS2 : anchor.actions;
         const fresh = cached !== void 0 && (cached.revision !== this.revision || cached.actions !== actions || cached.step !== anchor.step);
         const cluster = decorateRow(row, {
           hidden: isHidden,
@@ -886,6 +902,7 @@ var RowSync = class {
           error,
           actions,
           step: anchor.step,
+          wanted,
           cluster
         });
         touched++;
@@ -903,10 +920,24 @@ var RowSync = class {
       hidden
     };
   }
+  /**
+   * Let rows carry buttons from the next pass on, and run one (through the `watch` callback).
+   * @param rows - row elements of the flow (the IntersectionObserver, pointer and focus entries call this).
+   */
+  reveal(rows) {
+    let added = false;
+    for (const row of rows) {
+      if (this.revealed.has(row)) continue;
+      this.revealed.add(row);
+      this.intersection?.unobserve(row);
+      added = true;
+    }
+    if (added) this.onMutation?.();
+  }
   /** Remove every mark of the plugin from the flow and stop listening to it. */
   detach() {
     if (this.flow !== null) {
-      this.flow.removeEventListener("click", this.handleClick);
+      this.unbind(this.flow);
       undecorateAll(this.flow);
     }
     this.observer?.disconnect();
@@ -914,6 +945,8 @@ var RowSync = class {
     this.flow = null;
     this.scope = null;
     this.cache = /* @__PURE__ */ new WeakMap();
+    this.revealed = /* @__PURE__ */ new WeakSet();
+    this.watched = /* @__PURE__ */ new WeakSet();
     this.derived = null;
   }
   deriveHidden(replacements, anchors2) {
@@ -935,11 +968,15 @@ var RowSync = class {
       if (flow === null) scope = scope.parentElement;
     }
     if (flow !== this.flow) {
-      this.flow?.removeEventListener("click", this.handleClick);
-      if (this.flow !== null && this.flow.isConnected) undecorateAll(this.flow);
+      if (this.flow !== null) {
+        this.unbind(this.flow);
+        if (this.flow.isConnected) undecorateAll(this.flow);
+      }
       this.cache = /* @__PURE__ */ new WeakMap();
-      flow?.addEventListener("click", this.handleClick);
+      this.revealed = /* @__PURE__ */ new WeakSet();
+      this.watched = /* @__PURE__ */ new WeakSet();
       this.flow = flow;
+      if (flow !== null) this.bind(flow);
     }
     if (scope !== this.scope) {
       this.scope = scope;
@@ -947,6 +984,28 @@ var RowSync = class {
     }
     return flow;
   }
+  bind(flow) {
+    flow.addEventListener("click", this.handleClick);
+    flow.addEventListener("pointerover", this.handleEnter);
+    flow.addEventListener("focusin", this.handleEnter);
+    const view = flow.ownerDocument.defaultView;
+    if (view?.IntersectionObserver === void 0) return;
+    this.intersection = new view.IntersectionObserver((entries) => {
+      const rows = entries.filter((entry) => entry.isIntersecting).map((entry) => entry.target);
+      if (rows.length > 0) this.reveal(rows);
+    }, { root: scrollContainer(flow), rootMargin: REVEAL_MARGIN });
+  }
+  unbind(flow) {
+    flow.removeEventListener("click", this.handleClick);
+    flow.removeEventListener("pointerover", this.handleEnter);
+    flow.removeEventListener("focusin", this.handleEnter);
+    this.intersection?.disconnect();
+    this.intersection = null;
+  }
+  handleEnter = (event) => {
+    const row = event.target?.closest?.(`[${FLOW_KEY}]`);
+    if (row !== null && row !== void 0 && row.parentElement === this.flow && !this.revealed.has(row)) this.reveal([row]);
+  };
   reobserve() {
     this.observer?.disconnect();
     this.observer = null;
@@ -976,6 +1035,14 @@ var RowSync = class {
     this.options.onPress({ key: anchor.key, seq: anchor.seq, action });
   };
 };
+function scrollContainer(flow) {
+  const view = flow.ownerDocument.defaultView;
+  for (let node = flow.parentElement; node !== null && view !== null; node = node.parentElement) {
+    const overflow = view.getComputedStyle(node).overflowY;
+    if (overflow === "auto" || overflow === "scroll") return node;
+  }
+  return null;
+}
 function sameAnchors(a, b) {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) {
@@ -1112,7 +1179,7 @@ function disarmOnOtherInput(doc, controller) {
 }
 
 // src/client/stamp.ts
-var BUILD_STAMP = true ? "0.1.0+e079110dff" : "dev";
+var BUILD_STAMP = true ? "0.1.0+4f318664a2" : "dev";
 
 // src/client/index.tsx
 var name = "dsh-message-recall";

@@ -14,6 +14,13 @@
  * only rows whose node, hidden state, controller state, running flag or locale changed are
  * written. Button clicks reach the plugin through one delegated listener on the flow.
  *
+ * Buttons are added lazily, because laying out thousands of button clusters at once costs far
+ * more than a frame: a row gets its cluster once it is one of the last {@link EAGER_TAIL} rows of
+ * the flow (the chat opens at its end), once it comes within {@link REVEAL_MARGIN} of the chat's
+ * scroll viewport (an IntersectionObserver on the scroll container), or as soon as the pointer or
+ * keyboard focus enters it. A row keeps its cluster after that. Hiding is applied to every row at
+ * once. Without IntersectionObserver every row is decorated at once.
+ *
  * @module dsh-message-recall/client/sync
  */
 import { deriveHiddenRows, type HiddenRowsResult } from '../shared/hidden-rows'
@@ -24,6 +31,12 @@ import { describeError } from './locales'
 import type { ChatSnapshot, Translate } from './rc8'
 import type { ReplacementSnapshot } from './replacement-view'
 import { resolveRow, type RowAnchor } from './rows'
+
+/** The last rows of the flow that get their buttons at once. */
+export const EAGER_TAIL = 64
+
+/** How far outside the scroll viewport a row gets its buttons ahead of scrolling (CSS margin). */
+export const REVEAL_MARGIN = '800px 0px'
 
 /** rc.8 row markers. */
 export const FLOW_SELECTOR = '[data-chat-flow]'
@@ -78,6 +91,7 @@ interface RowCache {
   readonly error: RowError | null
   readonly actions: readonly RecallAction[]
   readonly step: boolean
+  readonly wanted: boolean
   readonly cluster: HTMLElement | null
 }
 
@@ -96,6 +110,10 @@ export class RowSync {
   private anchorsByKey = new Map<string, RowAnchor>()
   private observer: MutationObserver | null = null
   private onMutation: (() => void) | null = null
+  private intersection: IntersectionObserver | null = null
+  /** Rows that may carry buttons (see the module description). */
+  private revealed = new WeakSet<Element>()
+  private watched = new WeakSet<Element>()
 
   constructor(private readonly options: RowSyncOptions) {}
 
@@ -156,7 +174,11 @@ export class RowSync {
       const armedKey = controller.armed?.key
       const pendingKey = controller.pending?.key
       const hasErrors = controller.errors.size > 0
+      const tailFrom = flow.childElementCount - EAGER_TAIL
+      const lazy = this.intersection !== null
+      let index = -1
       for (let row = flow.firstElementChild; row !== null; row = row.nextElementSibling) {
+        index++
         const key = row.getAttribute(FLOW_KEY)
         if (key === null) continue
         rows++
@@ -171,13 +193,15 @@ export class RowSync {
           }
           continue
         }
+        if (!lazy || index >= tailFrom) this.revealed.add(row)
+        const wanted = this.revealed.has(row)
         const isHidden = hidden.hiddenKeys.has(key)
         const armed = armedKey === key ? controller.armed : null
         const pending = pendingKey === key ? controller.pending : null
         const error = hasErrors ? controller.errors.get(key) ?? null : null
         if (cached !== undefined && cached.node === node && cached.hidden === isHidden && cached.running === running
           && cached.revision === this.revision && cached.armed === armed && cached.pending === pending && cached.error === error
-          && (cached.cluster === null || cached.cluster.parentNode === row)) continue
+          && cached.wanted === wanted && (cached.cluster === null || cached.cluster.parentNode === row)) continue
         if ((cached === undefined || cached.node !== node) && row.getAttribute(FLOW_KIND) !== node.kind) {
           unresolved.push(key)
           if (cached !== undefined) undecorateRow(row)
@@ -185,14 +209,18 @@ export class RowSync {
           continue
         }
         const anchor = resolveRow(node)
-        const actions = running ? NO_ACTIONS : anchor.actions
+        if (!wanted && !this.watched.has(row) && anchor.actions.length > 0) {
+          this.watched.add(row)
+          this.intersection!.observe(row)
+        }
+        const actions = running || !wanted ? NO_ACTIONS : anchor.actions
         const fresh = cached !== undefined && (cached.revision !== this.revision || cached.actions !== actions || cached.step !== anchor.step)
         const cluster = decorateRow(row as HTMLElement, {
           hidden: isHidden, actions, step: anchor.step, armed, pending, error,
           errorText: error === null ? null : describeError(this.options.t, error.code),
         }, this.factory, this.options.t, this.texts, fresh)
         this.cache.set(row, {
-          node, hidden: isHidden, running, revision: this.revision, armed, pending, error, actions, step: anchor.step, cluster,
+          node, hidden: isHidden, running, revision: this.revision, armed, pending, error, actions, step: anchor.step, wanted, cluster,
         })
         touched++
       }
@@ -203,10 +231,25 @@ export class RowSync {
     }
   }
 
+  /**
+   * Let rows carry buttons from the next pass on, and run one (through the `watch` callback).
+   * @param rows - row elements of the flow (the IntersectionObserver, pointer and focus entries call this).
+   */
+  reveal(rows: readonly Element[]): void {
+    let added = false
+    for (const row of rows) {
+      if (this.revealed.has(row)) continue
+      this.revealed.add(row)
+      this.intersection?.unobserve(row)
+      added = true
+    }
+    if (added) this.onMutation?.()
+  }
+
   /** Remove every mark of the plugin from the flow and stop listening to it. */
   detach(): void {
     if (this.flow !== null) {
-      this.flow.removeEventListener('click', this.handleClick)
+      this.unbind(this.flow)
       undecorateAll(this.flow)
     }
     this.observer?.disconnect()
@@ -214,6 +257,8 @@ export class RowSync {
     this.flow = null
     this.scope = null
     this.cache = new WeakMap()
+    this.revealed = new WeakSet()
+    this.watched = new WeakSet()
     this.derived = null
   }
 
@@ -237,17 +282,46 @@ export class RowSync {
       if (flow === null) scope = scope.parentElement
     }
     if (flow !== this.flow) {
-      this.flow?.removeEventListener('click', this.handleClick)
-      if (this.flow !== null && this.flow.isConnected) undecorateAll(this.flow)
+      if (this.flow !== null) {
+        this.unbind(this.flow)
+        if (this.flow.isConnected) undecorateAll(this.flow)
+      }
       this.cache = new WeakMap()
-      flow?.addEventListener('click', this.handleClick)
+      this.revealed = new WeakSet()
+      this.watched = new WeakSet()
       this.flow = flow
+      if (flow !== null) this.bind(flow)
     }
     if (scope !== this.scope) {
       this.scope = scope
       this.reobserve()
     }
     return flow
+  }
+
+  private bind(flow: HTMLElement): void {
+    flow.addEventListener('click', this.handleClick)
+    flow.addEventListener('pointerover', this.handleEnter)
+    flow.addEventListener('focusin', this.handleEnter)
+    const view = flow.ownerDocument.defaultView as (Window & typeof globalThis) | null
+    if (view?.IntersectionObserver === undefined) return
+    this.intersection = new view.IntersectionObserver((entries) => {
+      const rows = entries.filter((entry) => entry.isIntersecting).map((entry) => entry.target)
+      if (rows.length > 0) this.reveal(rows)
+    }, { root: scrollContainer(flow), rootMargin: REVEAL_MARGIN })
+  }
+
+  private unbind(flow: HTMLElement): void {
+    flow.removeEventListener('click', this.handleClick)
+    flow.removeEventListener('pointerover', this.handleEnter)
+    flow.removeEventListener('focusin', this.handleEnter)
+    this.intersection?.disconnect()
+    this.intersection = null
+  }
+
+  private readonly handleEnter = (event: Event): void => {
+    const row = (event.target as Element | null)?.closest?.(`[${FLOW_KEY}]`)
+    if (row !== null && row !== undefined && row.parentElement === this.flow && !this.revealed.has(row)) this.reveal([row])
   }
 
   private reobserve(): void {
@@ -279,6 +353,16 @@ export class RowSync {
     if (anchor === undefined || anchor.seq === null || !anchor.actions.includes(action)) return
     this.options.onPress({ key: anchor.key, seq: anchor.seq, action })
   }
+}
+
+/** The nearest scrolling ancestor of the flow (the chat's scroll viewport), or `null` for the page viewport. */
+function scrollContainer(flow: HTMLElement): Element | null {
+  const view = flow.ownerDocument.defaultView
+  for (let node = flow.parentElement; node !== null && view !== null; node = node.parentElement) {
+    const overflow = view.getComputedStyle(node).overflowY
+    if (overflow === 'auto' || overflow === 'scroll') return node
+  }
+  return null
 }
 
 function sameAnchors(a: readonly RowAnchor[], b: readonly RowAnchor[]): boolean {

@@ -12,6 +12,7 @@ import { createRoot, type Root } from 'react-dom/client'
 import type { Session } from '@deepseek-ai/dsh-session'
 import type { LogEvent } from '../../src/shared/events'
 import { appended, richLog } from './support/log'
+import { conversationLog, syntheticTurns } from '../support/conversation'
 import { FakeHost, hostLike, refusal } from './support/fake-host'
 import { bootClient, ChatPane, ComposerStore, liveSession, overlayEntries, overlayProps, type BootedClient, type SessionHarness } from './support/page'
 
@@ -354,5 +355,52 @@ describe('client overlay in the page', () => {
     assert.equal(pass.rows, rows + 1)
     assert.equal(pass.touched, 0, 'the pass after the new row was decorated found nothing left to do')
     assert.ok(m.container.querySelector('[data-chat-flow-key$="n1"] [data-message-recall-action="recall"]'))
+  })
+
+  it('decorates a long conversation lazily: the last rows at once, others as they come near the viewport or get pointer or focus', async () => {
+    // happy-dom has no layout, so its IntersectionObserver never reports; this one is driven by the test.
+    const observed = new Set<Element>()
+    let report: ((entries: { target: Element; isIntersecting: boolean }[]) => void) | null = null
+    const original = (page as any).IntersectionObserver
+    ;(page as any).IntersectionObserver = class {
+      constructor(callback: typeof report) { report = callback }
+      observe(target: Element) { observed.add(target) }
+      unobserve(target: Element) { observed.delete(target) }
+      disconnect() { observed.clear() }
+    }
+    cleanups.push(() => { (page as any).IntersectionObserver = original })
+    const m = await mount({ events: conversationLog(syntheticTurns(30)) as unknown as LogEvent[] })
+    const rows = [...m.container.querySelectorAll('[data-chat-flow-key]')]
+    assert.equal(rows.length, 180)
+    const withButtons = () => rows.filter((r) => r.querySelector('[data-message-recall-actions]') !== null)
+    const tail = rows.slice(-64).filter((r) => r.getAttribute('data-chat-flow-kind') !== 'turn-tail')
+    assert.deepEqual(withButtons(), tail)
+    assert.equal(observed.size, rows.slice(0, -64).filter((r) => r.getAttribute('data-chat-flow-kind') !== 'turn-tail').length)
+    await act(async () => { report!([{ target: rows[10]!, isIntersecting: true }, { target: rows[11]!, isIntersecting: false }]); await settle() })
+    assert.ok(rows[10]!.querySelector('[data-message-recall-actions]'))
+    assert.equal(rows[11]!.querySelector('[data-message-recall-actions]'), null)
+    assert.ok(!observed.has(rows[10]!))
+    await act(async () => { rows[0]!.querySelector('[data-slot]')!.dispatchEvent(new page.PointerEvent('pointerover', { bubbles: true })); await settle() })
+    assert.ok(rows[0]!.querySelector('[data-message-recall-action="recall"]'), 'pointer entry adds the buttons before the click')
+    await act(async () => { rows[1]!.dispatchEvent(new page.FocusEvent('focusin', { bubbles: true })); await settle() })
+    assert.ok(rows[1]!.querySelector('[data-message-recall-action="delete"]'))
+    assert.equal(withButtons().length, tail.length + 3)
+  })
+
+  it('hides rows of an older page that loads after the tombstone', async () => {
+    const session = liveSession('session-a', richLog() as never)
+    const users = appended(session.events, 'user/message').filter((u) => (u.data as any).source.kind === 'user')
+    const { appendTombstone } = await import('./support/page')
+    const tomb = appendTombstone(session, 'recall', [users[0]!.seq])
+    const all = [...session.events] as LogEvent[]
+    const cut = users[1]!.seq - 3
+    const m = await mount({ events: all, hasMore: true })
+    await act(async () => { m.harness.load(all.slice(cut), true); await settle() })
+    assert.equal(m.container.querySelector(`[data-chat-flow-kind="user"]`)?.textContent?.includes('read the config'), false)
+    assert.deepEqual(hiddenRows(m), [])
+    await act(async () => { m.harness.prepend(all.slice(0, cut), false); await settle() })
+    const first = m.harness.keys('user')[0]!
+    assert.equal(row(m, first).hasAttribute('data-message-recall-hidden'), true)
+    assert.deepEqual(snapshot().hidden.map((h: any) => [h.key, h.tombstoneSeq]), [[first, tomb.seq]])
   })
 })
