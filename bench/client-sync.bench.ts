@@ -34,7 +34,7 @@ const chromium = process.env.CHROMIUM ?? '/usr/bin/chromium'
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
 
 /** Chat nodes and replacement view of a realistic session with about `rows` visible rows. */
-async function chatOfSize(rows: number): Promise<{ input: Omit<PageInput, 'rounds' | 'batch' | 'changedPerPass'>; events: number; tombstones: number }> {
+async function chatOfSize(rows: number): Promise<{ input: Omit<PageInput, 'rounds' | 'batch' | 'changedPerPass' | 'revealRows'>; events: number; tombstones: number }> {
   // Default synthetic turn: prompt, a step with text and two tool calls, a reply, a turn bar = 6 rows.
   const session = Session.create(SessionId('session-bench'), conversationLog(syntheticTurns(Math.ceil(rows / 6))))
   const prompts = session.events.filter((e) => e.type === 'user/message').map((e) => e.seq)
