@@ -1,0 +1,156 @@
+/**
+ * The two codecs the log scripts carry themselves, checked against the real ones: packed chunk
+ * rows expand exactly as `dsh-session`'s `decodeStorageRecord` does (same events, same error
+ * messages) for batches packed by its `packChunkRuns`; the frame-header walk finds exactly the
+ * frames `node:zlib` zstd wrote, never throws on any prefix of a log, and names corrupt bytes.
+ */
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import { zstdCompressSync, constants } from 'node:zlib'
+import fc from 'fast-check'
+import { decodeStorageRecord, packChunkRuns, type SessionEvent } from '@deepseek-ai/dsh-session'
+import { expandStorageRecord } from '../../src/shared/chunk-rows'
+import { magicFalsePositives, scanZstdFrames } from '../../src/shared/zstd-frames'
+
+const frameOf = (text: string) => zstdCompressSync(Buffer.from(text), { params: { [constants.ZSTD_c_checksumFlag]: 1 } })
+
+/** Arbitrary batches of chunk events (text, reasoning, tool-call deltas, other chunks) with contiguous seqs. */
+const chunkBatch = fc
+  .array(
+    fc.record({
+      kind: fc.constantFrom('text-delta', 'reasoning-delta', 'tool-call-delta', 'block-end', 'other'),
+      index: fc.integer({ min: 0, max: 2 }),
+      text: fc.string({ maxLength: 6 }),
+      gap: fc.integer({ min: -3, max: 50 }),
+      step: fc.integer({ min: 1, max: 2 }),
+      named: fc.boolean(),
+    }),
+    { maxLength: 60 },
+  )
+  .map((specs) => {
+    let time = 1_700_000_000_000
+    return specs.map((spec, seq) => {
+      time += spec.gap
+      const data = { turn: 1, step: spec.step, chunk: {} as Record<string, unknown> }
+      if (spec.kind === 'text-delta' || spec.kind === 'reasoning-delta') data.chunk = { type: spec.kind, index: spec.index, text: spec.text }
+      else if (spec.kind === 'tool-call-delta') data.chunk = { type: spec.kind, index: spec.index, id: `call-${spec.index}`, ...(spec.named ? { name: 'read_file' } : {}), argumentsDelta: spec.text }
+      else if (spec.kind === 'block-end') data.chunk = { type: 'block-end', index: spec.index, block: { type: 'text', text: spec.text } }
+      else return { type: 'step/start', seq, time, data: { turn: 1, step: spec.step } }
+      return { type: 'assistant/chunk', seq, time, data }
+    }) as unknown as SessionEvent[]
+  })
+
+describe('packed chunk rows', () => {
+  it('expand exactly as dsh-session decodes them, for any batch its packer writes', () => {
+    let rows = 0
+    fc.assert(
+      fc.property(chunkBatch, (events) => {
+        const stored = packChunkRuns(events).map((record) => JSON.parse(JSON.stringify(record)) as unknown)
+        rows += stored.filter((record) => /-chunks$/.test((record as { type: string }).type)).length
+        const ours = stored.flatMap((record) => expandStorageRecord(record))
+        const theirs = stored.flatMap((record) => decodeStorageRecord(record as never))
+        assert.deepEqual(ours, theirs)
+        assert.deepEqual(ours, JSON.parse(JSON.stringify(events)))
+      }),
+      { numRuns: 300 },
+    )
+    assert.ok(rows > 100, `the generated batches packed into ${rows} rows`)
+  })
+
+  const malformed: [string, unknown][] = [
+    ['extra envelope key', { type: 'text-chunks', seq0: 1, time0: 1, data: {}, x: 1 }],
+    ['negative seq0', { type: 'text-chunks', seq0: -1, time0: 1, data: {} }],
+    ['fractional time0', { type: 'reasoning-chunks', seq0: 1, time0: 1.5, data: {} }],
+    ['data not an object', { type: 'text-chunks', seq0: 1, time0: 1, data: 3 }],
+    ['wrong data keys', { type: 'text-chunks', seq0: 1, time0: 1, data: { turn: 1, step: 1, index: 0, dt: [] } }],
+    ['empty texts', { type: 'text-chunks', seq0: 1, time0: 1, data: { turn: 1, step: 1, index: 0, dt: [], texts: [] } }],
+    ['dt arity', { type: 'text-chunks', seq0: 1, time0: 1, data: { turn: 1, step: 1, index: 0, dt: [1, 2], texts: ['a', 'b'] } }],
+    ['non-integer gap', { type: 'text-chunks', seq0: 1, time0: 1, data: { turn: 1, step: 1, index: 0, dt: [0.5], texts: ['a', 'b'] } }],
+    ['tool id not a string', { type: 'tool-call-chunks', seq0: 1, time0: 1, data: { turn: 1, step: 1, index: 0, id: 3, dt: [], args: ['a'] } }],
+    ['turn not a number', { type: 'tool-call-chunks', seq0: 1, time0: 1, data: { turn: '1', step: 1, index: 0, id: 'c', dt: [], args: ['a'] } }],
+    ['times leave the safe range', { type: 'text-chunks', seq0: 1, time0: Number.MAX_SAFE_INTEGER, data: { turn: 1, step: 1, index: 0, dt: [1], texts: ['a', 'b'] } }],
+  ]
+  for (const [label, row] of malformed) {
+    it(`refuse a malformed row with dsh-session's message: ${label}`, () => {
+      let expected = ''
+      try {
+        decodeStorageRecord(row as never)
+      } catch (error) {
+        expected = (error as Error).message
+      }
+      assert.notEqual(expected, '')
+      assert.throws(() => expandStorageRecord(row), { message: expected })
+    })
+  }
+
+  it('pass every other value through as one event', () => {
+    const event = { type: 'turn/start', seq: 0, time: 1, data: { turn: 1 } }
+    assert.deepEqual(expandStorageRecord(event), [event])
+  })
+})
+
+describe('the frame-header walk', () => {
+  const texts = ['{"type":"session"}\n', 'a'.repeat(300_000) + '\n', 'line one\nline two\n', '']
+  const frames = texts.map(frameOf)
+  const file = Buffer.concat(frames)
+
+  it('finds exactly the frames that were concatenated, with their checksums', () => {
+    const scan = scanZstdFrames(file)
+    assert.deepEqual(scan.stop, { kind: 'end' })
+    assert.equal(scan.next, file.length)
+    let at = 0
+    scan.frames.forEach((frame, i) => {
+      assert.equal(frame.start, at)
+      assert.equal(frame.end, at + frames[i]!.length)
+      assert.equal(frame.checksum, frames[i]!.readUInt32LE(frames[i]!.length - 4))
+      at = frame.end
+    })
+    assert.equal(scan.frames.length, frames.length)
+    assert.ok(scan.frames[1]!.blocks >= 1)
+  })
+
+  it('never throws on any prefix: complete frames plus an incomplete stop at the first cut frame', () => {
+    const ends = scanZstdFrames(file).frames.map((f) => f.end)
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: file.length }), (cut) => {
+        const scan = scanZstdFrames(file.subarray(0, cut))
+        const complete = ends.filter((end) => end <= cut).length
+        assert.equal(scan.frames.length, complete)
+        if (ends.includes(cut) || cut === 0) assert.deepEqual(scan.stop, { kind: 'end' })
+        else {
+          assert.equal(scan.stop.kind, 'incomplete')
+          assert.equal(scan.stop.kind === 'incomplete' && scan.stop.start, complete === 0 ? 0 : ends[complete - 1])
+        }
+      }),
+      { numRuns: 500 },
+    )
+  })
+
+  it('resumes at an absolute offset and frame number', () => {
+    const scan = scanZstdFrames(file.subarray(frames[0]!.length), { baseOffset: frames[0]!.length, firstIndex: 1 })
+    assert.equal(scan.frames[0]!.index, 1)
+    assert.equal(scan.frames[0]!.start, frames[0]!.length)
+    assert.equal(scan.next, file.length)
+  })
+
+  it('steps over skippable frames and reports them', () => {
+    const skippable = Buffer.concat([Buffer.from([0x50, 0x2a, 0x4d, 0x18, 3, 0, 0, 0]), Buffer.from([1, 2, 3])])
+    const scan = scanZstdFrames(Buffer.concat([frames[0]!, skippable, frames[2]!]))
+    assert.deepEqual(scan.frames.map((f) => f.kind), ['zstd', 'skippable', 'zstd'])
+    assert.deepEqual(scan.stop, { kind: 'end' })
+  })
+
+  it('names the byte of corrupt structure', () => {
+    const badMagic = Buffer.concat([frames[0]!, Buffer.from('not a frame')])
+    assert.deepEqual(scanZstdFrames(badMagic).stop, { kind: 'corrupt', offset: frames[0]!.length, reason: 'invalid frame magic 0x20746f6e (expected 28 b5 2f fd)' })
+    const reserved = Buffer.from(frames[2]!)
+    reserved[4] = reserved[4]! | 0x08
+    assert.deepEqual(scanZstdFrames(reserved).stop, { kind: 'corrupt', offset: 4, reason: 'reserved bit set in the frame header descriptor' })
+  })
+
+  it('counts magic bytes that are not frame starts', () => {
+    const payload = Buffer.concat([frames[0]!, Buffer.from([0x28, 0xb5, 0x2f, 0xfd])])
+    assert.deepEqual(magicFalsePositives(payload, new Set([0])), [frames[0]!.length])
+    assert.deepEqual(magicFalsePositives(file, new Set(scanZstdFrames(file).frames.map((f) => f.start))), [])
+  })
+})

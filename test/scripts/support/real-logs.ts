@@ -1,0 +1,157 @@
+/**
+ * Session logs written by the real rc.8 JSONL backend, for the log-script tests: a cordis
+ * Context with `SessionStore`, the session and compaction invariant companions and
+ * `JsonlSessionPersistence`; events appended through the live `Session` and flushed with
+ * `ctx.sessions.flush`, so every flush is one durable batch (one zstd frame). Tombstones are
+ * planned on the live surface by the shared planner and appended the way the host writes them.
+ *
+ * @module test/scripts/support/real-logs
+ */
+import { mkdtempSync, readdirSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Context, type Plugin } from '@deepseek-ai/cordis'
+import { SessionStore, SessionId, type Session, type SessionEvent } from '@deepseek-ai/dsh-session'
+import * as sessionInvariant from '@deepseek-ai/dsh-session/invariant'
+import * as compactionInvariant from '@deepseek-ai/dsh-compaction/invariant'
+import { InvariantRegistry } from '@deepseek-ai/dsh-invariants'
+import { createUserMessage } from '@deepseek-ai/dsh-llm'
+import { JsonlSessionPersistence } from '@deepseek-ai/dsh-session-persistence-jsonl'
+import type { LogEvent } from '../../../src/shared/events'
+import { replaceOp } from '../../../src/shared/replace-op'
+import { planRemoval, type PlanTarget } from '../../../src/shared/surface-plan'
+import { tombstoneSource, type RecallAction } from '../../../src/shared/tombstone'
+import { conversationLog, type TurnSpec } from '../../support/conversation'
+
+/** A running composition with the JSONL backend on `root`. */
+export interface LogStore {
+  readonly ctx: Context
+  readonly root: string
+  dispose(): Promise<void>
+}
+
+/**
+ * Boot SessionStore + invariant companions + JsonlSessionPersistence.
+ * @param root - sessions root (a fresh temp folder when omitted).
+ * @param compression - `zstd` (default) or `none`.
+ */
+export async function openLogStore(root = mkdtempSync(join(tmpdir(), 'mr-logs-')), compression: 'zstd' | 'none' = 'zstd'): Promise<LogStore> {
+  const ctx = new Context()
+  await Promise.all([
+    ctx.plugin(InvariantRegistry, { enabled: true }),
+    ctx.plugin(sessionInvariant as Plugin),
+    ctx.plugin(compactionInvariant as Plugin),
+    ctx.plugin(SessionStore),
+    ctx.plugin(JsonlSessionPersistence, { root, compression, writeBatchMaxDelayMs: 1 }),
+  ])
+  await ctx.inject(['sessions', 'sessionPersistence'], () => {})
+  return { ctx, root, dispose: () => ctx.fiber.dispose() }
+}
+
+/**
+ * Append pre-built events (from `conversationLog`) to a live session in order, flushing after
+ * every `turn/end` so that each turn becomes one durable batch.
+ * @param store - the composition.
+ * @param session - a live session whose next seq is `events[0].seq`.
+ * @param events - events to replay; their `seq` and `time` are reassigned by `append`.
+ */
+export async function appendTurns(store: LogStore, session: Session, events: readonly SessionEvent[]): Promise<void> {
+  for (const event of events as readonly LogEvent[]) {
+    if (event.surfaceOp !== undefined) {
+      const intent = { surfaceOp: event.surfaceOp, ...(event.sourceEventSeqs ? { sourceEventSeqs: [...event.sourceEventSeqs] } : {}) }
+      ;(session.append as (type: string, data: unknown, opts: unknown) => unknown)(event.type, event.data, intent)
+    } else {
+      ;(session.append as (type: string, data: unknown) => unknown)(event.type, event.data)
+    }
+    if (event.type === 'turn/end') await store.ctx.sessions.flush(session)
+  }
+  await store.ctx.sessions.flush(session)
+}
+
+/**
+ * Plan a removal on the live surface with the shared planner and append its tombstone, then
+ * flush (one frame).
+ * @returns the tombstone event.
+ * @throws when the planner refuses.
+ */
+export async function removeMessage(store: LogStore, session: Session, action: RecallAction, target: PlanTarget): Promise<LogEvent> {
+  const events = session.events as readonly LogEvent[]
+  const result = planRemoval({ nodes: [...session.surface.nodes], lookup: (seq) => events[seq], action, target })
+  if (!result.ok) throw new Error(`planner refused ${action} of ${JSON.stringify(target)}: ${result.refusal.code}`)
+  const { plan } = result
+  const message = createUserMessage({ content: [], source: tombstoneSource(action, plan.shadowedSeqs) as never })
+  const event = (session.append as (type: string, data: unknown, opts: unknown) => LogEvent)('user/message', message, {
+    surfaceOp: replaceOp(plan.start, plan.end),
+    sourceEventSeqs: [...plan.shadowedSeqs],
+  })
+  await store.ctx.sessions.flush(session)
+  return event
+}
+
+/** Seqs of append-origin events of one type, in log order. */
+export function seqsOf(session: Session, type: string): number[] {
+  return (session.events as readonly LogEvent[]).filter((e) => e.type === type && e.surfaceOp === 'append').map((e) => e.seq)
+}
+
+/** A log written to disk and what was written into it. */
+export interface WrittenLog {
+  readonly root: string
+  readonly id: string
+  /** Path of the log file. */
+  readonly path: string
+  /** Folder of the session. */
+  readonly dir: string
+  /** `session.events` at the end, as the live session holds them. */
+  readonly events: readonly LogEvent[]
+  readonly tombstones: readonly LogEvent[]
+}
+
+/** Options of {@link writeConversation}. */
+export interface WriteOptions {
+  readonly root?: string
+  readonly compression?: 'zstd' | 'none'
+  readonly id?: string
+  readonly cwd?: string
+  readonly turns: readonly TurnSpec[]
+  /** Removals applied in order after the turns; `target` may read the session. */
+  readonly removals?: readonly { readonly action: RecallAction; readonly target: (session: Session) => PlanTarget }[]
+}
+
+/**
+ * Write a whole conversation (one frame per turn, one per tombstone) and close the store.
+ * @returns where it is and the events the live session held.
+ */
+export async function writeConversation(options: WriteOptions): Promise<WrittenLog> {
+  const store = await openLogStore(options.root, options.compression ?? 'zstd')
+  try {
+    const id = options.id ?? 'session-scripts-1'
+    const session = store.ctx.sessions.create(SessionId(id), { meta: { cwd: options.cwd ?? '/work/demo project' } })
+    await appendTurns(store, session, conversationLog(options.turns))
+    const tombstones: LogEvent[] = []
+    for (const removal of options.removals ?? []) tombstones.push(await removeMessage(store, session, removal.action, removal.target(session)))
+    const events = [...(session.events as readonly LogEvent[])]
+    const path = findLogFile(store.root, id)
+    return { root: store.root, id, path, dir: join(path, '..'), events, tombstones }
+  } finally {
+    await store.dispose()
+  }
+}
+
+/**
+ * Find the log of session `id` under a sessions root (`<root>/<project>/<id>/session.jsonl[.zstd]`).
+ * @throws when there is none.
+ */
+export function findLogFile(root: string, id: string): string {
+  for (const project of readdirSync(root)) {
+    const dir = join(root, project, id)
+    if (!statSync(join(root, project)).isDirectory()) continue
+    for (const name of ['session.jsonl.zstd', 'session.jsonl']) {
+      try {
+        if (statSync(join(dir, name)).isFile()) return join(dir, name)
+      } catch {
+        // not in this project folder
+      }
+    }
+  }
+  throw new Error(`no log for ${id} under ${root}`)
+}
