@@ -14,30 +14,37 @@ import { magicFalsePositives, scanZstdFrames } from '../../src/shared/zstd-frame
 
 const frameOf = (text: string) => zstdCompressSync(Buffer.from(text), { params: { [constants.ZSTD_c_checksumFlag]: 1 } })
 
-/** Arbitrary batches of chunk events (text, reasoning, tool-call deltas, other chunks) with contiguous seqs. */
+/** Arbitrary batches of chunk events: runs of text, reasoning and tool-call deltas, other chunks and events between them. */
 const chunkBatch = fc
   .array(
     fc.record({
       kind: fc.constantFrom('text-delta', 'reasoning-delta', 'tool-call-delta', 'block-end', 'other'),
-      index: fc.integer({ min: 0, max: 2 }),
-      text: fc.string({ maxLength: 6 }),
-      gap: fc.integer({ min: -3, max: 50 }),
+      index: fc.integer({ min: 0, max: 1 }),
       step: fc.integer({ min: 1, max: 2 }),
       named: fc.boolean(),
+      members: fc.array(fc.record({ text: fc.string({ maxLength: 6 }), gap: fc.integer({ min: -3, max: 50 }) }), { minLength: 1, maxLength: 6 }),
     }),
-    { maxLength: 60 },
+    { maxLength: 12 },
   )
-  .map((specs) => {
+  .map((runs) => {
     let time = 1_700_000_000_000
-    return specs.map((spec, seq) => {
-      time += spec.gap
-      const data = { turn: 1, step: spec.step, chunk: {} as Record<string, unknown> }
-      if (spec.kind === 'text-delta' || spec.kind === 'reasoning-delta') data.chunk = { type: spec.kind, index: spec.index, text: spec.text }
-      else if (spec.kind === 'tool-call-delta') data.chunk = { type: spec.kind, index: spec.index, id: `call-${spec.index}`, ...(spec.named ? { name: 'read_file' } : {}), argumentsDelta: spec.text }
-      else if (spec.kind === 'block-end') data.chunk = { type: 'block-end', index: spec.index, block: { type: 'text', text: spec.text } }
-      else return { type: 'step/start', seq, time, data: { turn: 1, step: spec.step } }
-      return { type: 'assistant/chunk', seq, time, data }
-    }) as unknown as SessionEvent[]
+    const events: unknown[] = []
+    for (const run of runs) {
+      for (const member of run.members) {
+        time += member.gap
+        const seq = events.length
+        const chunk =
+          run.kind === 'text-delta' || run.kind === 'reasoning-delta'
+            ? { type: run.kind, index: run.index, text: member.text }
+            : run.kind === 'tool-call-delta'
+              ? { type: run.kind, index: run.index, id: `call-${run.index}`, ...(run.named ? { name: 'read_file' } : {}), argumentsDelta: member.text }
+              : run.kind === 'block-end'
+                ? { type: 'block-end', index: run.index, block: { type: 'text', text: member.text } }
+                : null
+        events.push(chunk === null ? { type: 'step/start', seq, time, data: { turn: 1, step: run.step } } : { type: 'assistant/chunk', seq, time, data: { turn: 1, step: run.step, chunk } })
+      }
+    }
+    return events as SessionEvent[]
   })
 
 describe('packed chunk rows', () => {
