@@ -1126,7 +1126,7 @@ var LogRecordReader = class {
     }
     const match = PREFIX.exec(text2);
     const type = match?.[1];
-    if (match !== null && type !== void 0 && !(this.options.parse?.(type) ?? true)) {
+    if (match !== null && type !== void 0 && !(this.options.parse?.(type, text2) ?? true)) {
       const seq = Number(match[3]);
       this.settleRow(seq);
       this.checkSeq(seq, at);

@@ -59,10 +59,10 @@ export interface LogRecord {
 /** Options of {@link LogRecordReader}. */
 export interface LogRecordReaderOptions {
   /**
-   * Which records to parse, by type (default: all). Lines of other types are only counted and
-   * their seq read from the line prefix, which keeps a scan of large logs cheap.
+   * Which records to parse, by type and stored line (default: all). Lines not parsed are only
+   * counted and their seq read from the line prefix, which keeps a scan of large logs cheap.
    */
-  readonly parse?: (type: string) => boolean
+  readonly parse?: (type: string, text: string) => boolean
   /** Expand parsed records into events (`LogRecord.events`); default `false`. */
   readonly expand?: boolean
   /** Called once with line 1: the header when it is one (else `null`) and the line as stored. */
@@ -205,7 +205,7 @@ export class LogRecordReader {
     }
     const match = PREFIX.exec(text)
     const type = match?.[1]
-    if (match !== null && type !== undefined && !(this.options.parse?.(type) ?? true)) {
+    if (match !== null && type !== undefined && !(this.options.parse?.(type, text) ?? true)) {
       const seq = Number(match[3])
       this.settleRow(seq)
       this.checkSeq(seq, at)

@@ -136,7 +136,7 @@ export interface ReadSessionLogOptions {
   /** The read needs per-frame output ({@link onFrame}, frame numbers in problems): rules out `zstd-cli` under `auto`. */
   readonly needsFrames?: boolean
   /** Which record types to parse (default all); see `LogRecordReaderOptions.parse`. */
-  readonly parse?: (type: string) => boolean
+  readonly parse?: (type: string, text: string) => boolean
   /** Expand records into events. */
   readonly expand?: boolean
   /** Line 1, once: the header when it is one (else `null`) and the line as stored. */

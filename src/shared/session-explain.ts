@@ -1,0 +1,234 @@
+/**
+ * What the replacements in a session log did to its surface: the canonical fold
+ * (`foldSurface` from `@deepseek-ai/dsh-session/surface`, the same validation DSH runs on load),
+ * every tombstone of this plugin with its inclusive range as written, the nodes it shadows, its
+ * surface neighbours when it was written, which later replacement shadows it in turn, and
+ * whether any range split a tool call from its result. Pure and browser-safe.
+ *
+ * @module dsh-message-recall/shared/session-explain
+ */
+import { foldSurface } from '@deepseek-ai/dsh-session/surface'
+import type { SessionEvent } from '@deepseek-ai/dsh-session/types'
+import { isRecord, type LogEvent } from './events'
+import { readReplaceOp } from './replace-op'
+import { classifyNode, contentOf, plainText, stepOf, toolCallIds, toolResultCallId, type NodeKind } from './surface-node'
+import { readTombstone, type RecallAction } from './tombstone'
+
+/** One surface node, described for people. */
+export interface NodeSummary {
+  readonly seq: number
+  readonly type: string
+  readonly kind: NodeKind
+  /** Model step of an assistant or tool node. */
+  readonly turn: number | null
+  readonly step: number | null
+  /** First characters of the message text, or a bracketed description (`[tool-call read_file]`). */
+  readonly preview: string
+}
+
+/** Kind of a replacement as DSH's packages write them. */
+export type ReplacementKind = 'tombstone' | 'checkpoint' | 'prune' | 'replacement'
+
+/** One replacement in log order. `start`/`end` are inclusive surface seqs, as written. */
+export interface ReplacementSummary {
+  readonly seq: number
+  readonly kind: ReplacementKind
+  readonly start: number
+  readonly end: number
+  readonly shadowedSeqs: readonly number[]
+}
+
+/** One tombstone of this plugin, explained. */
+export interface TombstoneExplanation {
+  readonly seq: number
+  readonly action: RecallAction
+  /** Inclusive surface range as the host wrote it (`surfaceOp.start` … `surfaceOp.end`). */
+  readonly start: number
+  readonly end: number
+  /** Surface nodes the range held when the tombstone was appended, in surface order. */
+  readonly shadowedSeqs: readonly number[]
+  readonly inside: readonly NodeSummary[]
+  /** Earlier tombstones of this plugin inside the range (a Delete onward over earlier removals). */
+  readonly nestedTombstones: readonly number[]
+  /** Surface node just before the range and just after it, when the tombstone was appended. */
+  readonly before: NodeSummary | null
+  readonly after: NodeSummary | null
+  /** The later replacement that shadows this tombstone, or `null` while it is on the surface. */
+  readonly shadowedBy: number | null
+  /** Tool-call ids whose call and result the range separated (empty for a balanced range). */
+  readonly splitCalls: readonly string[]
+  /** `data.source.removedSeqs` equals the shadowed nodes. */
+  readonly sourceAgrees: boolean
+}
+
+/** Tool pairing on the final surface. */
+export interface PairingSummary {
+  /** Assistant tool calls on the surface without a result on the surface. */
+  readonly unansweredCalls: readonly { readonly seq: number; readonly callId: string }[]
+  /** Tool results on the surface whose call is not on the surface. */
+  readonly orphanResults: readonly { readonly seq: number; readonly callId: string }[]
+}
+
+/** Result of {@link explainSession}. */
+export interface SessionExplanation {
+  /** `null` when the whole log folds; otherwise DSH's error and the seq it stopped at. */
+  readonly foldError: { readonly seq: number; readonly message: string } | null
+  /** Events the explanation covers (all of them, or those before `foldError.seq`). */
+  readonly foldedEvents: number
+  /** Final surface, in surface order. */
+  readonly surface: readonly NodeSummary[]
+  readonly replacements: readonly ReplacementSummary[]
+  readonly tombstones: readonly TombstoneExplanation[]
+  readonly pairing: PairingSummary
+}
+
+/** Characters of text kept in a preview. */
+export const PREVIEW_CHARS = 60
+
+function preview(event: LogEvent): string {
+  const content = contentOf(event)
+  const text = plainText(content).replace(/\s+/g, ' ').trim()
+  const calls = content.filter((b): b is { type: 'tool-call'; name?: unknown } => isRecord(b) && b.type === 'tool-call').map((b) => `[tool-call ${String(b.name ?? '?')}]`)
+  const parts: string[] = []
+  if (text) parts.push(JSON.stringify(text.length > PREVIEW_CHARS ? text.slice(0, PREVIEW_CHARS) + '…' : text))
+  parts.push(...calls)
+  if (event.type === 'tool/result' && !text) parts.push('[tool result]')
+  if (parts.length === 0) parts.push(content.length === 0 ? '[empty]' : '[no text]')
+  return parts.join(' ')
+}
+
+/**
+ * Describe one surface node.
+ * @param event - a `user/message`, `assistant/message` or `tool/result`.
+ */
+export function summarizeNode(event: LogEvent): NodeSummary {
+  const key = stepOf(event)
+  return { seq: event.seq, type: event.type, kind: classifyNode(event), turn: key?.turn ?? null, step: key?.step ?? null, preview: preview(event) }
+}
+
+function replacementKind(event: LogEvent): ReplacementKind {
+  if (event.type === 'tool/result') return 'prune'
+  if (event.type !== 'user/message') return 'replacement'
+  const kind = classifyNode(event)
+  return kind === 'tombstone' ? 'tombstone' : kind === 'checkpoint' ? 'checkpoint' : 'replacement'
+}
+
+/** Fold a prefix; the largest prefix that folds when the whole log does not. */
+function foldPrefix(events: readonly LogEvent[]): { count: number; error: { seq: number; message: string } | null } {
+  try {
+    foldSurface(events as unknown as SessionEvent[])
+    return { count: events.length, error: null }
+  } catch (error) {
+    let good = 0
+    let bad = events.length
+    while (bad - good > 1) {
+      const mid = (good + bad) >> 1
+      try {
+        foldSurface(events.slice(0, mid) as unknown as SessionEvent[])
+        good = mid
+      } catch {
+        bad = mid
+      }
+    }
+    let message = (error as Error).message
+    try {
+      foldSurface(events.slice(0, bad) as unknown as SessionEvent[])
+    } catch (first) {
+      message = (first as Error).message
+    }
+    return { count: good, error: { seq: events[good]?.seq ?? good, message } }
+  }
+}
+
+/**
+ * Explain a session log.
+ * @param events - the log's events in seq order (packed rows expanded).
+ * @returns the explanation; a log that DSH would refuse to fold is explained up to the event
+ * that breaks it (`foldError`). Never throws.
+ */
+export function explainSession(events: readonly LogEvent[]): SessionExplanation {
+  const { count, error } = foldPrefix(events)
+  const folded = events.slice(0, count)
+  const nodes: number[] = []
+  const shadowedBy = new Map<number, number>()
+  const replacements: ReplacementSummary[] = []
+  const tombstones: TombstoneExplanation[] = []
+  const byId = (seq: number) => folded[seq]!
+
+  for (const event of folded) {
+    if (event.surfaceOp === 'append') {
+      nodes.push(event.seq)
+      continue
+    }
+    const range = readReplaceOp(event.surfaceOp)
+    if (range === null) continue
+    const startIdx = nodes.indexOf(range.start)
+    const endIdx = nodes.indexOf(range.end)
+    const shadowed = nodes.slice(startIdx, endIdx + 1)
+    for (const seq of shadowed) shadowedBy.set(seq, event.seq)
+    replacements.push({ seq: event.seq, kind: replacementKind(event), start: range.start, end: range.end, shadowedSeqs: shadowed })
+    const tombstone = readTombstone(event)
+    if (tombstone !== null) {
+      const source = isRecord(event.data) && isRecord(event.data.source) ? event.data.source : {}
+      const removed = Array.isArray(source.removedSeqs) ? source.removedSeqs : []
+      tombstones.push({
+        seq: event.seq,
+        action: tombstone.action,
+        start: range.start,
+        end: range.end,
+        shadowedSeqs: shadowed,
+        inside: shadowed.map((seq) => summarizeNode(byId(seq))),
+        nestedTombstones: shadowed.filter((seq) => readTombstone(byId(seq)) !== null),
+        before: startIdx > 0 ? summarizeNode(byId(nodes[startIdx - 1]!)) : null,
+        after: endIdx + 1 < nodes.length ? summarizeNode(byId(nodes[endIdx + 1]!)) : null,
+        shadowedBy: null,
+        splitCalls: splitCalls(nodes, shadowed, byId),
+        sourceAgrees: removed.length === shadowed.length && removed.every((seq, i) => seq === shadowed[i]),
+      })
+    }
+    nodes.splice(startIdx, endIdx - startIdx + 1, event.seq)
+  }
+  return {
+    foldError: error,
+    foldedEvents: count,
+    surface: nodes.map((seq) => summarizeNode(byId(seq))),
+    replacements,
+    tombstones: tombstones.map((t) => ({ ...t, shadowedBy: shadowedBy.get(t.seq) ?? null })),
+    pairing: pairing(nodes, byId),
+  }
+}
+
+/** Call ids with exactly one side (call or result) inside `shadowed` and the other side on the surface outside it. */
+function splitCalls(nodes: readonly number[], shadowed: readonly number[], byId: (seq: number) => LogEvent): string[] {
+  const inside = new Set(shadowed)
+  const callsIn = new Set<string>()
+  const resultsIn = new Set<string>()
+  const callsOut = new Set<string>()
+  const resultsOut = new Set<string>()
+  for (const seq of nodes) {
+    const event = byId(seq)
+    const calls = toolCallIds(event)
+    const result = toolResultCallId(event)
+    for (const id of calls) (inside.has(seq) ? callsIn : callsOut).add(id)
+    if (result !== null) (inside.has(seq) ? resultsIn : resultsOut).add(result)
+  }
+  const split = new Set<string>()
+  for (const id of callsIn) if (resultsOut.has(id)) split.add(id)
+  for (const id of resultsIn) if (callsOut.has(id)) split.add(id)
+  return [...split]
+}
+
+function pairing(nodes: readonly number[], byId: (seq: number) => LogEvent): PairingSummary {
+  const calls = new Map<string, number>()
+  const results = new Map<string, number>()
+  for (const seq of nodes) {
+    const event = byId(seq)
+    for (const id of toolCallIds(event)) calls.set(id, seq)
+    const result = toolResultCallId(event)
+    if (result !== null) results.set(result, seq)
+  }
+  return {
+    unansweredCalls: [...calls].filter(([id]) => !results.has(id)).map(([callId, seq]) => ({ seq, callId })),
+    orphanResults: [...results].filter(([id]) => !calls.has(id)).map(([callId, seq]) => ({ seq, callId })),
+  }
+}
