@@ -1,0 +1,378 @@
+/**
+ * The five built scripts (`lib/scripts/*.js`) run as child processes over a sessions root the
+ * real rc.8 backend wrote: a zstd session with four tombstones nested by Delete onward, a plain
+ * JSONL session with a title, a failed turn and a tool-result prune, the first session cut inside
+ * its last frame (still being written), and a damaged file. Output, exit codes and the read-only
+ * promise are checked under this Node and, for the portable fzstd path, under Node 20.
+ */
+import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { delimiter, dirname, join, resolve } from 'node:path'
+import { after, before, describe, it } from 'node:test'
+import { fileURLToPath } from 'node:url'
+import { SessionId } from '@deepseek-ai/dsh-session'
+import type { LogEvent } from '../../src/shared/events'
+import { findZstdCli } from '../../src/shared/frame-decoder-node'
+import { scanZstdFrames } from '../../src/shared/zstd-frames'
+import { conversationLog, syntheticTurns } from '../support/conversation'
+import { appendTurns, openLogStore, seqsOf, writeConversation, type WrittenLog } from './support/real-logs'
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
+const script = (name: string) => join(repo, 'lib', 'scripts', `${name}.js`)
+
+interface Run {
+  readonly status: number | null
+  readonly stdout: string
+  readonly stderr: string
+}
+
+function run(node: string, name: string, args: readonly string[]): Run {
+  const r = spawnSync(node, [script(name), ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr }
+}
+
+const node22 = process.execPath
+
+/** A Node 20 binary on this machine (PATH first, then the usual places), or `null`. */
+function findNode20(): string | null {
+  const candidates = [...(process.env.PATH ?? '').split(delimiter).map((dir) => join(dir, 'node')), '/usr/bin/node', '/usr/local/bin/node', '/bin/node']
+  for (const candidate of candidates) {
+    const r = spawnSync(candidate, ['--version'], { encoding: 'utf8' })
+    if (r.status === 0 && /^v20\./.test(r.stdout.trim())) return candidate
+  }
+  return null
+}
+
+const root = mkdtempSync(join(tmpdir(), 'mr-scripts-'))
+
+let nested: WrittenLog
+let plain: { path: string; id: string; events: LogEvent[]; failedTurn: number; pruneSeq: number }
+let torn: { path: string; start: number }
+let damaged: string
+
+/** Every file under the root with its bytes and mtime, to prove the scripts write nothing. */
+function snapshot(): Map<string, string> {
+  const out = new Map<string, string>()
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name)
+      const info = statSync(path)
+      if (info.isDirectory()) walk(path)
+      else out.set(path, `${info.mtimeMs}:${readFileSync(path).toString('base64')}`)
+    }
+  }
+  walk(root)
+  return out
+}
+let before0: Map<string, string>
+
+before(async () => {
+  // 1. Four tombstones: recall prompt #2, delete turn 3's tool step, Delete onward from turn 2's
+  // tool step (over both earlier tombstones), Delete onward from turn 1's reply (over that one).
+  nested = await writeConversation({
+    root,
+    id: 'session-nested',
+    turns: syntheticTurns(4, { textChars: 80 }),
+    removals: [
+      { action: 'recall', target: (s) => ({ seq: seqsOf(s, 'user/message')[1]! }) },
+      { action: 'delete', target: (s) => ({ seq: seqsOf(s, 'assistant/message')[4]! }) },
+      { action: 'deleteFrom', target: (s) => ({ seq: seqsOf(s, 'assistant/message')[2]! }) },
+      { action: 'deleteFrom', target: (s) => ({ seq: seqsOf(s, 'assistant/message')[1]! }) },
+    ],
+  })
+
+  // 2. Plain JSONL: a title, a turn that failed, and a tool-result prune inside an open turn.
+  const plainRoot = mkdtempSync(join(tmpdir(), 'mr-scripts-plain-'))
+  const store = await openLogStore(plainRoot, 'none')
+  try {
+    const session = store.ctx.sessions.create(SessionId('session-plain'), { meta: { cwd: '/work/other' } })
+    const append = (session.append as (type: string, data: unknown, opts?: unknown) => LogEvent).bind(session)
+    await appendTurns(store, session, conversationLog(syntheticTurns(1, { textChars: 80 })))
+    append('session/title', { title: 'Plain log with a prune' })
+    const failedTurn = 2
+    append('turn/start', { turn: failedTurn })
+    append('turn/end', { turn: failedTurn, reason: { kind: 'error', error: { kind: 'provider', message: 'mock failure' } } })
+    append('turn/start', { turn: 3 })
+    const resultSeq = seqsOf(session, 'tool/result')[0]!
+    const original = session.events[resultSeq] as LogEvent
+    const data = original.data as { message: { content: [{ content: unknown }] } }
+    append('compaction/prune', { shadowedRange: { start: resultSeq, end: resultSeq }, shadowedSeqs: [resultSeq], shadowedTokenCount: 20 })
+    const pruned = append('tool/result', { ...data, message: { ...data.message, content: [{ ...data.message.content[0], content: [{ type: 'text', text: 'pruned' }] }] } }, {
+      surfaceOp: { op: 'replace', start: resultSeq, end: resultSeq },
+      sourceEventSeqs: [resultSeq],
+    })
+    append('turn/end', { turn: 3, reason: { kind: 'completed' } })
+    await store.ctx.sessions.flush(session)
+    plain = { path: '', id: 'session-plain', events: [...(session.events as LogEvent[])], failedTurn, pruneSeq: pruned.seq }
+  } finally {
+    await store.dispose()
+  }
+  // A root holds one encoding for the backend; the scripts read any mix, so move the project in.
+  const project = readdirSync(plainRoot)[0]!
+  renameSync(join(plainRoot, project), join(root, project))
+  rmSync(plainRoot, { recursive: true })
+  plain = { ...plain, path: join(root, project, 'session-plain', 'session.jsonl') }
+
+  // 3. The nested session's file cut inside its last frame, as a second session folder.
+  const bytes = readFileSync(nested.path)
+  const last = scanZstdFrames(bytes).frames.at(-1)!
+  const tornDir = join(root, '--work-demo~0020project--', 'session-torn')
+  mkdirSync(tornDir, { recursive: true })
+  const tornPath = join(tornDir, 'session.jsonl.zstd')
+  writeFileSync(tornPath, bytes.subarray(0, last.start + Math.floor((last.end - last.start) / 2)))
+  torn = { path: tornPath, start: last.start }
+
+  // 4. A damaged log: the first frame, then bytes that are no frame.
+  const damagedDir = join(root, '--work-demo~0020project--', 'session-damaged')
+  mkdirSync(damagedDir, { recursive: true })
+  damaged = join(damagedDir, 'session.jsonl.zstd')
+  writeFileSync(damaged, Buffer.concat([bytes.subarray(0, scanZstdFrames(bytes).frames[0]!.end), Buffer.from('garbage that is not a zstd frame')]))
+
+  // Newest first: nested, plain, torn, damaged (damaged two days old).
+  const now = Date.now() / 1000
+  utimesSync(nested.path, now - 60, now - 60)
+  utimesSync(plain.path, now - 120, now - 120)
+  utimesSync(torn.path, now - 180, now - 180)
+  utimesSync(damaged, now - 2 * 86400, now - 2 * 86400)
+  before0 = snapshot()
+})
+
+after(() => {
+  try {
+    assert.deepEqual(snapshot(), before0, 'no script wrote to the sessions root')
+  } finally {
+    rmSync(root, { recursive: true, force: true })
+  }
+})
+
+describe('read-session-log', () => {
+  it('prints every frame decoded in order, byte for byte what zstd -dc prints', (t) => {
+    const r = run(node22, 'read-session-log', [nested.path])
+    assert.equal(r.status, 0, r.stderr)
+    assert.equal(r.stderr, '')
+    const lines = r.stdout.trimEnd().split('\n')
+    assert.equal(JSON.parse(lines[0]!).id, 'session-nested')
+    if (findZstdCli() === null) {
+      t.diagnostic('zstd not installed: compared with the event count only')
+      assert.ok(lines.length > 1)
+      return
+    }
+    assert.equal(r.stdout, spawnSync('zstd', ['-dc', nested.path], { encoding: 'utf8' }).stdout)
+  })
+
+  it('expands packed rows into events with --expand', () => {
+    const r = run(node22, 'read-session-log', ['--expand', nested.dir])
+    assert.equal(r.status, 0, r.stderr)
+    const events = r.stdout.trimEnd().split('\n').slice(1).map((l) => JSON.parse(l) as LogEvent)
+    assert.deepEqual(events, nested.events)
+  })
+
+  it('lists frames with contiguous byte offsets covering the file with --frames --json', () => {
+    const r = run(node22, 'read-session-log', ['--frames', '--json', nested.path])
+    assert.equal(r.status, 0, r.stderr)
+    const doc = JSON.parse(r.stdout) as { frames: { start: number; end: number; firstLine: number; lastLine: number }[]; summary: { size: number; bytesConsumed: number } }
+    assert.equal(doc.frames[0]!.start, 0)
+    for (let i = 1; i < doc.frames.length; i++) assert.equal(doc.frames[i]!.start, doc.frames[i - 1]!.end)
+    assert.equal(doc.frames.at(-1)!.end, doc.summary.size)
+    assert.deepEqual([doc.frames[0]!.firstLine, doc.frames[0]!.lastLine], [1, 1])
+    assert.equal(doc.frames.length, 1 + 4 + 4, 'header, one frame per turn, one per tombstone')
+  })
+
+  it('prints the intact lines of a torn log, reports the tail on stderr and exits 1', () => {
+    const r = run(node22, 'read-session-log', [torn.path])
+    assert.equal(r.status, 1)
+    assert.match(r.stderr, new RegExp(`^torn tail: frame at byte ${torn.start} is incomplete: `, 'm'))
+    const full = run(node22, 'read-session-log', [nested.path]).stdout
+    assert.ok(full.startsWith(r.stdout) && r.stdout.length < full.length)
+  })
+
+  it('reads the plain JSONL form', () => {
+    const r = run(node22, 'read-session-log', ['--expand', plain.path])
+    assert.equal(r.status, 0, r.stderr)
+    assert.deepEqual(r.stdout.trimEnd().split('\n').slice(1).map((l) => JSON.parse(l)), plain.events)
+  })
+})
+
+describe('verify-decoder', () => {
+  it('proves a sound log consumed to its last byte, and every decoder agrees', () => {
+    const r = run(node22, 'verify-decoder', ['--cross-check', nested.path])
+    assert.equal(r.status, 0, r.stdout + r.stderr)
+    const size = statSync(nested.path).size
+    assert.match(r.stdout, new RegExp(`^consumed: ${size} of ${size} bytes \\(to the last byte\\)$`, 'm'))
+    assert.match(r.stdout, /^cross-check: \d decoders agree$/m)
+    assert.match(r.stdout, /^result: ok$/m)
+  })
+
+  it('reports a torn tail with offsets and the events intact before it', () => {
+    const r = run(node22, 'verify-decoder', ['--json', torn.path])
+    assert.equal(r.status, 1)
+    const doc = JSON.parse(r.stdout) as { tail: { start: number; bytes: number }; bytesConsumed: number; events: number; consumedToEnd: boolean; ok: boolean; problems: unknown[] }
+    assert.equal(doc.tail.start, torn.start)
+    assert.equal(doc.tail.bytes, statSync(torn.path).size - torn.start)
+    assert.equal(doc.bytesConsumed, torn.start)
+    assert.equal(doc.events, nested.events.length - 1, 'all but the last tombstone')
+    assert.deepEqual(doc.problems, [])
+    assert.equal(doc.ok, false)
+  })
+
+  it('names the byte offset of corrupt structure and exits 1', () => {
+    const r = run(node22, 'verify-decoder', [damaged])
+    assert.equal(r.status, 1)
+    assert.match(r.stdout, /^problem: corrupt Zstandard structure at byte \d+: invalid frame magic/m)
+  })
+})
+
+describe('explain-session', () => {
+  it('explains nested tombstones with their inclusive ranges as written, and the rows the client hides', () => {
+    const r = run(node22, 'explain-session', ['--rows', '--json', nested.dir])
+    assert.equal(r.status, 0, r.stdout + r.stderr)
+    const doc = JSON.parse(r.stdout) as {
+      tombstones: { seq: number; action: string; start: number; end: number; shadowedSeqs: number[]; nestedTombstones: number[]; shadowedBy: number | null }[]
+      rows: { key: string; kind: string; seq: number | null; hidden: { reason: string; tombstoneSeq: number | null } | null }[]
+      surface: { seq: number }[]
+    }
+    const written = nested.tombstones
+    assert.deepEqual(
+      doc.tombstones.map((t) => [t.seq, t.start, t.end]),
+      written.map((e) => [e.seq, (e.surfaceOp as { start: number }).start, (e.surfaceOp as { end: number }).end]),
+    )
+    const [recall, del, onward, outer] = doc.tombstones
+    assert.equal(recall!.shadowedSeqs.length, 1, 'a single-message recall shadows exactly one node')
+    assert.deepEqual(recall!.shadowedSeqs, [recall!.start])
+    assert.equal(del!.action, 'delete')
+    assert.deepEqual(onward!.nestedTombstones, [recall!.seq, del!.seq])
+    assert.deepEqual(outer!.nestedTombstones, [onward!.seq])
+    assert.deepEqual(doc.tombstones.map((t) => t.shadowedBy), [onward!.seq, onward!.seq, outer!.seq, null])
+    assert.ok(doc.surface.some((n) => n.seq === outer!.seq))
+    const rowOf = (seq: number) => doc.rows.find((row) => row.seq === seq)!
+    assert.deepEqual(rowOf(recall!.start).hidden, { key: rowOf(recall!.start).key, kind: 'user', reason: 'shadowed', tombstoneSeq: recall!.seq })
+    const firstPrompt = seqsOfEvents(nested.events, 'user/message')[0]!
+    assert.equal(rowOf(firstPrompt).hidden, null, 'the first prompt stays')
+    assert.ok(doc.rows.filter((row) => row.kind === 'turn-tail').slice(0, 4).every((row) => row.hidden !== null), 'turn bars after the onward start are hidden')
+  })
+
+  it('prints ranges and nesting in text', () => {
+    const r = run(node22, 'explain-session', [nested.path])
+    assert.equal(r.status, 0, r.stdout + r.stderr)
+    assert.match(r.stdout, /^replacements: 4 — 4 tombstones of dsh-message-recall, 0 compaction checkpoints, 0 tool-result prunes, 0 other$/m)
+    assert.match(r.stdout, /^tombstone seq \d+ · deleteFrom · range \d+\.\.\d+ \(inclusive\) · shadows \d+ nodes, 2 earlier tombstones among them/m)
+    assert.match(r.stdout, /^pairing: balanced/m)
+  })
+
+  it('counts a tool-result prune apart from tombstones and exits 1 on a torn log', () => {
+    const r = run(node22, 'explain-session', ['--json', plain.path])
+    assert.equal(r.status, 0, r.stdout + r.stderr)
+    const doc = JSON.parse(r.stdout) as { replacements: { seq: number; kind: string }[]; tombstones: unknown[]; title: string }
+    assert.deepEqual(doc.replacements.map((x) => [x.seq, x.kind]), [[plain.pruneSeq, 'prune']])
+    assert.deepEqual(doc.tombstones, [])
+    assert.equal(doc.title, 'Plain log with a prune')
+    assert.equal(run(node22, 'explain-session', [torn.path]).status, 1)
+  })
+})
+
+describe('list-sessions and scan-replace', () => {
+  it('lists sessions newest first with title, events, failed turns and tombstones; a damaged one makes exit 1', () => {
+    const r = run(node22, 'list-sessions', ['--json', '--quiet', root])
+    assert.equal(r.status, 1, r.stderr)
+    const doc = JSON.parse(r.stdout) as { sessions: { path: string; id: string | null; title: string | null; events: number; failedTurns: number; tombstones: number; writing: boolean; problems: string[] }[]; unreadable: number }
+    assert.deepEqual(doc.sessions.map((s) => s.path), [nested.path, plain.path, torn.path, damaged])
+    // The cut and damaged copies keep the nested session's header (its id).
+    assert.deepEqual(doc.sessions.map((s) => s.id), ['session-nested', 'session-plain', 'session-nested', 'session-nested'])
+    const [first, second, third] = doc.sessions
+    assert.deepEqual([first!.events, first!.tombstones, first!.failedTurns], [nested.events.length, 4, 0])
+    assert.deepEqual([second!.title, second!.failedTurns, second!.events], ['Plain log with a prune', 1, plain.events.length])
+    assert.equal(third!.writing, true)
+    assert.deepEqual(third!.problems, [])
+    assert.equal(doc.unreadable, 1)
+    assert.match(doc.sessions[3]!.problems[0]!, /corrupt Zstandard structure/)
+  })
+
+  it('keeps to recent logs with --hours, and prints a table', () => {
+    const r = run(node22, 'list-sessions', ['--hours', '24', '--quiet', root])
+    assert.equal(r.status, 0, r.stdout + r.stderr)
+    assert.match(r.stdout, /^3 sessions changed in the last 24 h, 0 unreadable or damaged$/m)
+    assert.match(r.stdout, / session-plain {2}Plain log with a prune$/m)
+    assert.match(r.stdout, /^.{16} {2}\s+\d+ .* session-nested .*\[writing\]$/m)
+  })
+
+  it('separates tombstone sessions from compaction replacements', () => {
+    const r = run(node22, 'scan-replace', ['--json', '--quiet', '--hours', '24', root])
+    assert.equal(r.status, 0, r.stderr)
+    const doc = JSON.parse(r.stdout) as { tombstones: { path: string; tombstonesByAction: Record<string, number> }[]; compaction: { id: string; prunes: number }[] }
+    assert.deepEqual(doc.tombstones.map((s) => [s.path, s.tombstonesByAction]), [
+      [nested.path, { recall: 1, delete: 1, deleteFrom: 2 }],
+      [torn.path, { recall: 1, delete: 1, deleteFrom: 1 }],
+    ])
+    assert.deepEqual(doc.compaction.map((s) => [s.id, s.prunes]), [['session-plain', 1]])
+    const text = run(node22, 'scan-replace', ['--quiet', root])
+    assert.equal(text.status, 1)
+    assert.match(text.stdout, /^ {2}session-nested {2}4 tombstones \(recall 1, delete 1, deleteFrom 2\) /m)
+    assert.match(text.stdout, /^UNREADABLE .*session-damaged.*corrupt Zstandard structure/m)
+  })
+})
+
+describe('usage', () => {
+  const cases: [string, string[], RegExp][] = [
+    ['no arguments', [], /^missing the /],
+    ['an unknown option', ['--bogus', 'x'], /Unknown option '--bogus'/],
+    ['an unknown decoder', ['--decoder', 'gzip', 'x'], /^unknown decoder "gzip"/],
+    ['a missing file', [join(root, 'nope')], /^no such file or folder: /],
+  ]
+  for (const name of ['read-session-log', 'verify-decoder', 'explain-session']) {
+    for (const [label, args, message] of cases) {
+      it(`${name} exits 2 on ${label}`, () => {
+        const r = run(node22, name, args)
+        assert.equal(r.status, 2)
+        assert.match(r.stderr, message)
+        assert.equal(r.stdout, '')
+      })
+    }
+  }
+  for (const name of ['list-sessions', 'scan-replace']) {
+    it(`${name} exits 2 on a bad --hours and on a missing root`, () => {
+      assert.match(run(node22, name, ['--hours', 'soon', root]).stderr, /^--hours needs a non-negative number, got "soon"/)
+      assert.equal(run(node22, name, ['--hours=-1', root]).status, 2)
+      assert.equal(run(node22, name, [join(root, 'nope')]).status, 2)
+    })
+  }
+  for (const name of ['read-session-log', 'verify-decoder', 'explain-session', 'list-sessions', 'scan-replace']) {
+    it(`${name} --help prints usage and exits 0`, () => {
+      const r = run(node22, name, ['--help'])
+      assert.equal(r.status, 0)
+      assert.match(r.stdout, new RegExp(`^Usage: node lib/scripts/${name}\\.js `))
+      assert.match(r.stdout, /Exit codes: 0 /)
+    })
+  }
+})
+
+describe('under Node 20 (portable fzstd decoder)', () => {
+  const node20 = findNode20()
+  it('reads, verifies and explains the same logs as under Node 22', (t) => {
+    if (node20 === null) {
+      t.skip('no Node 20 binary on this machine')
+      return
+    }
+    const read20 = run(node20, 'read-session-log', [nested.path])
+    assert.equal(read20.status, 0, read20.stderr)
+    assert.equal(read20.stdout, run(node22, 'read-session-log', [nested.path]).stdout)
+    const verify = run(node20, 'verify-decoder', ['--json', nested.path])
+    assert.equal(verify.status, 0, verify.stdout + verify.stderr)
+    const doc = JSON.parse(verify.stdout) as { decoder: string; checkedFrames: number; frames: number; consumedToEnd: boolean }
+    assert.equal(doc.decoder, 'fzstd')
+    assert.equal(doc.checkedFrames, doc.frames)
+    assert.equal(doc.consumedToEnd, true)
+    const explain20 = JSON.parse(run(node20, 'explain-session', ['--rows', '--json', '--decoder', 'fzstd', nested.path]).stdout) as Record<string, unknown>
+    const explain22 = JSON.parse(run(node22, 'explain-session', ['--rows', '--json', nested.path]).stdout) as Record<string, unknown>
+    assert.deepEqual(explain20, explain22)
+    const tornRun = run(node20, 'verify-decoder', ['--json', torn.path])
+    assert.equal(tornRun.status, 1)
+    assert.equal((JSON.parse(tornRun.stdout) as { tail: { start: number } }).tail.start, torn.start)
+    assert.equal(run(node20, 'read-session-log', ['--decoder', 'zlib', nested.path]).status, 2, 'zlib is refused where node:zlib has no zstd')
+  })
+})
+
+function seqsOfEvents(events: readonly LogEvent[], type: string): number[] {
+  return events.filter((e) => e.type === type && e.surfaceOp === 'append').map((e) => e.seq)
+}
