@@ -766,6 +766,7 @@ function spanOf(spans, logSeq) {
 // src/client/sync.ts
 var EAGER_TAIL = 64;
 var REVEAL_MARGIN = "800px 0px";
+var REVEAL_STRIDE = 8;
 var FLOW_SELECTOR = "[data-chat-flow]";
 var FLOW_KEY = "data-chat-flow-key";
 var FLOW_KIND = "data-chat-flow-kind";
@@ -877,7 +878,7 @@ var RowSync = class {
           continue;
         }
         const anchor = resolveRow(node);
-        if (!wanted && !this.watched.has(row) && anchor.actions.length > 0) {
+        if (!wanted && index % REVEAL_STRIDE === 0 && !this.watched.has(row)) {
           this.watched.add(row);
           this.intersection.observe(row);
         }
@@ -991,7 +992,8 @@ var RowSync = class {
     const view = flow.ownerDocument.defaultView;
     if (view?.IntersectionObserver === void 0) return;
     this.intersection = new view.IntersectionObserver((entries) => {
-      const rows = entries.filter((entry) => entry.isIntersecting).map((entry) => entry.target);
+      const rows = [];
+      for (const entry of entries) if (entry.isIntersecting) rows.push(...neighbourhood(entry.target));
       if (rows.length > 0) this.reveal(rows);
     }, { root: scrollContainer(flow), rootMargin: REVEAL_MARGIN });
   }
@@ -1035,6 +1037,22 @@ var RowSync = class {
     this.options.onPress({ key: anchor.key, seq: anchor.seq, action });
   };
 };
+function neighbourhood(row) {
+  const rows = [row];
+  let before = row.previousElementSibling;
+  let after = row.nextElementSibling;
+  for (let i = 0; i < REVEAL_STRIDE; i++) {
+    if (before !== null) {
+      rows.push(before);
+      before = before.previousElementSibling;
+    }
+    if (after !== null) {
+      rows.push(after);
+      after = after.nextElementSibling;
+    }
+  }
+  return rows;
+}
 function scrollContainer(flow) {
   const view = flow.ownerDocument.defaultView;
   for (let node = flow.parentElement; node !== null && view !== null; node = node.parentElement) {
@@ -1179,7 +1197,7 @@ function disarmOnOtherInput(doc, controller) {
 }
 
 // src/client/stamp.ts
-var BUILD_STAMP = true ? "0.1.0+4f318664a2" : "dev";
+var BUILD_STAMP = true ? "0.1.0+dba693046a" : "dev";
 
 // src/client/index.tsx
 var name = "dsh-message-recall";

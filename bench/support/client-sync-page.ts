@@ -19,7 +19,7 @@ export interface PageInput {
   readonly replacements: ReplacementSnapshot
   /** Timed repetitions of each pass. */
   readonly rounds: number
-  /** Passes per timed batch of the steady-state measurement (the browser clock is coarse). */
+  /** Passes per timed batch of the floor, steady-state and idle measurements (the browser clock is coarse). */
   readonly batch: number
   /** Nodes replaced (new objects) before each steady-state pass. */
   readonly changedPerPass: number
@@ -110,12 +110,14 @@ export function runBench(input: PageInput): PageResult {
   let sink = 0
   for (let r = 0; r < input.rounds; r++) {
     const start = performance.now()
-    for (let row = floorPane.flow.firstElementChild; row !== null; row = row.nextElementSibling) {
-      const key = row.getAttribute(FLOW_KEY)
-      const kind = row.getAttribute(FLOW_KIND)
-      if (key !== null && kind !== null) sink += key.length + kind.length
+    for (let b = 0; b < input.batch; b++) {
+      for (let row = floorPane.flow.firstElementChild; row !== null; row = row.nextElementSibling) {
+        const key = row.getAttribute(FLOW_KEY)
+        const kind = row.getAttribute(FLOW_KIND)
+        if (key !== null && kind !== null) sink += key.length + kind.length
+      }
     }
-    floor.push(performance.now() - start)
+    floor.push((performance.now() - start) / input.batch)
   }
   floorPane.pane.remove()
 
