@@ -7,8 +7,11 @@ import './support/dom'
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { resolveRow } from '../../src/client/rows'
+import { deriveHiddenRows } from '../../src/shared/hidden-rows'
+import { transcriptRows } from '../../src/shared/log-rows'
+import type { LogEvent } from '../../src/shared/events'
 import { appended, richLog, RICH } from './support/log'
-import { bootClient, liveSession } from './support/page'
+import { appendTombstone, bootClient, liveSession } from './support/page'
 
 async function richSession() {
   const client = await bootClient()
@@ -72,6 +75,29 @@ describe('row resolution against the real rc.8 chat store', () => {
     const turns = harness.snapshot.chat.order.map((key) => resolveRow(harness.node(key))).map((a) => `${a.kind}@${a.turn}`)
     assert.deepEqual(turns.filter((t) => t.startsWith('user@') || t.startsWith('steering@')), ['user@1', 'user@2', 'steering@2', 'user@3', 'user@4'])
     assert.ok(turns.includes('context@1') && turns.includes('turn-error@3') && turns.includes('turn-tail@2'))
+    await client.dispose()
+  })
+
+  it('hides the same rows whether they are read from the live chat store or rebuilt from the log (explain-session --rows)', async () => {
+    const client = await bootClient()
+    const session = liveSession('session-agree', richLog())
+    const users = appended(session.events, 'user/message').filter((u) => (u.data as any).source.kind === 'user')
+    const [firstStep] = appended(session.events, 'assistant/message')
+    const tools = appended(session.events, 'tool/result').slice(0, 2)
+    appendTombstone(session, 'recall', [users[1]!.seq])
+    appendTombstone(session, 'delete', [firstStep!.seq, ...tools.map((t) => t.seq)])
+    const nodes = [...session.surface.nodes]
+    appendTombstone(session, 'deleteFrom', nodes.slice(nodes.indexOf(users[3]!.seq)))
+    const events = [...session.events] as LogEvent[]
+    const harness = client.session('session-agree')
+    harness.load(events)
+    const fromStore = deriveHiddenRows(events, harness.snapshot.chat.order.map((key) => resolveRow(harness.node(key))))
+    const fromLog = deriveHiddenRows(events, transcriptRows(events))
+    const logKeys = new Set(transcriptRows(events).map((r) => r.key))
+    const storeHidden = fromStore.hidden.filter((h) => logKeys.has(h.key)).map((h) => `${h.key}:${h.reason}`)
+    assert.deepEqual(new Set(storeHidden), new Set(fromLog.hidden.map((h) => `${h.key}:${h.reason}`)))
+    assert.ok(storeHidden.length >= 8, `rows hidden: ${storeHidden.join(', ')}`)
+    assert.deepEqual(fromStore.hidden.filter((h) => !logKeys.has(h.key)).map((h) => `${h.kind}:${h.reason}`), ['tool-call:span'], 'only the running tool row is unknown to the log rebuild')
     await client.dispose()
   })
 })
