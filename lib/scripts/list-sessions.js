@@ -1517,7 +1517,7 @@ async function readZstd(file, handle, reader, chunkBytes, options) {
   let stop = { kind: "end" };
   let tailBytes = null;
   const falsePositives = [];
-  async function* frames() {
+  async function* batches() {
     let carry = Buffer.alloc(0);
     let carryAt = 0;
     for await (const chunk of chunksOf(handle, file.size, chunkBytes, options.onProgress)) {
@@ -1527,10 +1527,10 @@ async function readZstd(file, handle, reader, chunkBytes, options) {
         const starts = new Set(scan.frames.map((f) => f.start));
         falsePositives.push(...magicFalsePositives(bytes.subarray(0, scan.next - carryAt), starts, carryAt));
       }
-      for (const frame of scan.frames) {
-        frameCount++;
-        consumed = frame.end;
-        yield { frame, bytes: bytes.subarray(frame.start - carryAt, frame.end - carryAt) };
+      if (scan.frames.length > 0) {
+        frameCount += scan.frames.length;
+        consumed = scan.next;
+        yield { frames: scan.frames, bytes: bytes.subarray(0, scan.next - carryAt), at: carryAt };
       }
       if (scan.stop.kind === "corrupt") {
         stop = scan.stop;
@@ -1548,37 +1548,39 @@ async function readZstd(file, handle, reader, chunkBytes, options) {
   }
   if (decoder !== null) {
     try {
-      for await (const { frame, bytes } of frames()) {
-        if (frame.kind === "skippable") {
-          options.onFrame?.({ frame, decodedBytes: 0, firstLine: reader.lineCount + 1, lastLine: reader.lineCount });
-          continue;
+      for await (const batch of batches()) {
+        for (const frame of batch.frames) {
+          const firstLine = reader.lineCount + 1;
+          if (frame.kind === "skippable") {
+            options.onFrame?.({ frame, decodedBytes: 0, firstLine, lastLine: firstLine - 1 });
+            continue;
+          }
+          let plaintext;
+          try {
+            plaintext = decoder.decode(batch.bytes.subarray(frame.start - batch.at, frame.end - batch.at));
+          } catch (error) {
+            const message = error.message;
+            reader.report({ kind: "frame-failed", at: { line: firstLine, frame: frame.index, byte: frame.start }, message: `frame ${frame.index} at byte ${frame.start} failed to decode: ${message}` });
+            options.onFrame?.({ frame, decodedBytes: null, firstLine, lastLine: firstLine - 1, error: message });
+            continue;
+          }
+          if (decoder.verifiesChecksum && frame.checksum !== null) checked++;
+          decodedBytes += plaintext.length;
+          reader.push(text(plaintext), frame.index, frame.start, true);
+          options.onFrame?.({ frame, decodedBytes: plaintext.length, firstLine, lastLine: reader.lineCount });
         }
-        const firstLine = reader.lineCount + 1;
-        let plaintext;
-        try {
-          plaintext = decoder.decode(bytes);
-        } catch (error) {
-          const message = error.message;
-          reader.report({ kind: "frame-failed", at: { line: firstLine, frame: frame.index, byte: frame.start }, message: `frame ${frame.index} at byte ${frame.start} failed to decode: ${message}` });
-          options.onFrame?.({ frame, decodedBytes: null, firstLine, lastLine: firstLine - 1, error: message });
-          continue;
-        }
-        if (decoder.verifiesChecksum && frame.checksum !== null) checked++;
-        decodedBytes += plaintext.length;
-        reader.push(text(plaintext), frame.index, frame.start, true);
-        options.onFrame?.({ frame, decodedBytes: plaintext.length, firstLine, lastLine: reader.lineCount });
         await options.flush?.();
       }
     } finally {
       decoder.close();
     }
   } else {
-    const plain = (async function* () {
-      for await (const { frame, bytes } of frames()) if (frame.kind === "zstd") yield Buffer.from(bytes);
+    const input = (async function* () {
+      for await (const batch of batches()) yield Buffer.from(batch.bytes);
     })();
     let carry = Buffer.alloc(0);
     try {
-      for await (const chunk of decodeWithZstdCli(cli, plain)) {
+      for await (const chunk of decodeWithZstdCli(cli, input)) {
         decodedBytes += chunk.length;
         const bytes = carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk;
         const lastBreak = bytes.lastIndexOf(10);
