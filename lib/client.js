@@ -354,7 +354,7 @@ var en = {
 var DICTIONARIES = { zh, en };
 function describeError(t, code) {
   const key = `error.${code}`;
-  return key in zh ? t(key) : t("error.unknown", { code });
+  return key !== "error.unknown" && key in zh ? t(key) : t("error.unknown", { code });
 }
 
 // src/client/Overlay.tsx
@@ -1197,7 +1197,7 @@ function disarmOnOtherInput(doc, controller) {
 }
 
 // src/client/stamp.ts
-var BUILD_STAMP = true ? "0.1.0+dba693046a" : "dev";
+var BUILD_STAMP = true ? "0.1.0+84ca9d3673" : "dev";
 
 // src/client/index.tsx
 var name = "dsh-message-recall";

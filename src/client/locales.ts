@@ -81,5 +81,5 @@ export const DICTIONARIES: { readonly zh: Record<LocaleKey, string>; readonly en
  */
 export function describeError(t: Translate, code: string): string {
   const key = `error.${code}`
-  return key in zh ? t(key) : t('error.unknown', { code })
+  return key !== 'error.unknown' && key in zh ? t(key) : t('error.unknown', { code })
 }
