@@ -1071,6 +1071,55 @@ function sameAnchors(a, b) {
   return true;
 }
 
+// src/client/composer.ts
+function composeDraft(recalled, draft) {
+  return draft.trim() === "" ? recalled : `${recalled}
+
+${draft}`;
+}
+function composerTextarea(from) {
+  for (let node = from?.parentElement ?? null; node !== null; node = node.parentElement) {
+    const textarea = node.querySelector("textarea");
+    if (textarea !== null) return textarea;
+  }
+  return null;
+}
+function focusComposer(from) {
+  const textarea = composerTextarea(from);
+  if (textarea === null) return;
+  textarea.focus();
+  const place = () => {
+    const end = textarea.value.length;
+    textarea.setSelectionRange(end, end);
+  };
+  const view = textarea.ownerDocument.defaultView;
+  if (view?.requestAnimationFrame !== void 0) view.requestAnimationFrame(place);
+  else place();
+}
+
+// src/client/disarm.ts
+var ARMED_BUTTON = `[${ATTR.action}][${ATTR.armed}="true"]`;
+function disarmOnOtherInput(doc, controller) {
+  if (doc === null) return () => {
+  };
+  const onPointerOrFocus = (event) => {
+    if (controller.getSnapshot().armed === null) return;
+    const target = event.target;
+    if (target?.closest?.(ARMED_BUTTON) == null) controller.disarm();
+  };
+  const onKey = (event) => {
+    if (event.key === "Escape") controller.disarm();
+  };
+  doc.addEventListener("pointerdown", onPointerOrFocus, true);
+  doc.addEventListener("focusin", onPointerOrFocus, true);
+  doc.addEventListener("keydown", onKey, true);
+  return () => {
+    doc.removeEventListener("pointerdown", onPointerOrFocus, true);
+    doc.removeEventListener("focusin", onPointerOrFocus, true);
+    doc.removeEventListener("keydown", onKey, true);
+  };
+}
+
 // src/client/Overlay.tsx
 var import_jsx_runtime = require("react/jsx-runtime");
 var selectChat = (s) => s.chat;
@@ -1091,7 +1140,14 @@ function RecallOverlay({ sessionId, useSession, useInput, inputActions, kit }) {
     send: kit.send,
     expectation: (baseline) => expectationOf(live.current, baseline),
     tombstoneSeqs: () => new Set((live.current?.replacements ?? []).filter(isTombstoneEvent).map((e) => e.seq)),
-    onRecalled: (message) => putIntoComposer(message, live.current, marker.current)
+    onRecalled: (message) => {
+      const current = live.current;
+      if (current === null) return;
+      const text = composeDraft(message.text, current.draft);
+      current.inputActions.setDraft(text);
+      current.draft = text;
+      focusComposer(marker.current);
+    }
   }), [sessionId, kit]);
   const state = (0, import_react.useSyncExternalStore)(controller.subscribe, controller.getSnapshot);
   live.current = {
@@ -1148,56 +1204,9 @@ function DraftMirror({ useInput, live }) {
 function expectationOf(live, baseline) {
   return live === null ? {} : viewExpectation(live.chat, live.replacements, live.hasMore, baseline);
 }
-function putIntoComposer(message, live, marker) {
-  if (live === null) return;
-  const draft = live.draft;
-  const text = draft.trim() === "" ? message.text : `${message.text}
-
-${draft}`;
-  live.inputActions.setDraft(text);
-  live.draft = text;
-  const textarea = composerTextarea(marker);
-  if (textarea === null) return;
-  textarea.focus();
-  const view = textarea.ownerDocument.defaultView;
-  const place = () => {
-    const end = textarea.value.length;
-    textarea.setSelectionRange(end, end);
-  };
-  if (view?.requestAnimationFrame !== void 0) view.requestAnimationFrame(place);
-  else place();
-}
-function composerTextarea(marker) {
-  for (let node = marker?.parentElement ?? null; node !== null; node = node.parentElement) {
-    const textarea = node.querySelector("textarea");
-    if (textarea !== null) return textarea;
-  }
-  return null;
-}
-function disarmOnOtherInput(doc, controller) {
-  if (doc === null) return () => {
-  };
-  const armedButton = `[${ATTR.action}][${ATTR.armed}="true"]`;
-  const onPointer = (event) => {
-    if (controller.getSnapshot().armed === null) return;
-    const target = event.target;
-    if (target?.closest?.(armedButton) == null) controller.disarm();
-  };
-  const onKey = (event) => {
-    if (event.key === "Escape") controller.disarm();
-  };
-  doc.addEventListener("pointerdown", onPointer, true);
-  doc.addEventListener("focusin", onPointer, true);
-  doc.addEventListener("keydown", onKey, true);
-  return () => {
-    doc.removeEventListener("pointerdown", onPointer, true);
-    doc.removeEventListener("focusin", onPointer, true);
-    doc.removeEventListener("keydown", onKey, true);
-  };
-}
 
 // src/client/stamp.ts
-var BUILD_STAMP = true ? "0.1.0+84ca9d3673" : "dev";
+var BUILD_STAMP = true ? "0.1.0+993c855344" : "dev";
 
 // src/client/index.tsx
 var name = "dsh-message-recall";

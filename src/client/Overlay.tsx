@@ -15,14 +15,15 @@
  */
 import { useEffect, useLayoutEffect, useMemo, useRef, useSyncExternalStore, type MutableRefObject } from 'react'
 import type { RecallSender } from './api'
-import { RecallController, type ControllerState, type RecalledMessage } from './controller'
+import { RecallController, type ControllerState } from './controller'
 import type { DebugRegistry } from './debug'
-import { ATTR } from './decorate'
 import { viewExpectation, type GenerationBaseline, type ViewExpectation } from './expectation'
 import type { InputActions, InputState, LocaleService, SessionSnapshot, SnapshotSelectorHook, Translate } from './rc8'
 import { readReplacements, REPLACEMENT_VIEW, type ReplacementSnapshot } from './replacement-view'
 import { RowSync } from './sync'
 import { isTombstoneEvent } from '../shared/tombstone'
+import { composeDraft, focusComposer } from './composer'
+import { disarmOnOtherInput } from './disarm'
 
 /** What the plugin injects into the entry's props (`register({ inject })`). */
 export interface OverlayKit {
@@ -75,7 +76,14 @@ export function RecallOverlay({ sessionId, useSession, useInput, inputActions, k
     send: kit.send,
     expectation: (baseline) => expectationOf(live.current, baseline),
     tombstoneSeqs: () => new Set((live.current?.replacements ?? []).filter(isTombstoneEvent).map((e) => e.seq)),
-    onRecalled: (message) => putIntoComposer(message, live.current, marker.current),
+    onRecalled: (message) => {
+      const current = live.current
+      if (current === null) return
+      const text = composeDraft(message.text, current.draft)
+      current.inputActions.setDraft(text)
+      current.draft = text
+      focusComposer(marker.current)
+    },
   }), [sessionId, kit])
   const state = useSyncExternalStore(controller.subscribe, controller.getSnapshot)
   live.current = {
@@ -135,57 +143,4 @@ function DraftMirror({ useInput, live }: { useInput: SnapshotSelectorHook<InputS
 
 function expectationOf(live: Live | null, baseline: GenerationBaseline | null): ViewExpectation {
   return live === null ? {} : viewExpectation(live.chat, live.replacements, live.hasMore, baseline)
-}
-
-/**
- * Put recalled text into the composer: before a non-empty draft (separated by a blank line), then
- * focus the composer's textarea with the caret at the end.
- */
-function putIntoComposer(message: RecalledMessage, live: Live | null, marker: Element | null): void {
-  if (live === null) return
-  const draft = live.draft
-  const text = draft.trim() === '' ? message.text : `${message.text}\n\n${draft}`
-  live.inputActions.setDraft(text)
-  live.draft = text
-  const textarea = composerTextarea(marker)
-  if (textarea === null) return
-  textarea.focus()
-  const view = textarea.ownerDocument.defaultView
-  const place = () => {
-    const end = textarea.value.length
-    textarea.setSelectionRange(end, end)
-  }
-  if (view?.requestAnimationFrame !== undefined) view.requestAnimationFrame(place)
-  else place()
-}
-
-/** The textarea of the composer the overlay sits in: the nearest one up the tree. */
-export function composerTextarea(marker: Element | null): HTMLTextAreaElement | null {
-  for (let node = marker?.parentElement ?? null; node !== null; node = node.parentElement) {
-    const textarea = node.querySelector('textarea')
-    if (textarea !== null) return textarea
-  }
-  return null
-}
-
-/** Disarm on any pointer press, focus move or Escape that is not on the armed button. */
-function disarmOnOtherInput(doc: Document | null, controller: RecallController): () => void {
-  if (doc === null) return () => {}
-  const armedButton = `[${ATTR.action}][${ATTR.armed}="true"]`
-  const onPointer = (event: Event) => {
-    if (controller.getSnapshot().armed === null) return
-    const target = event.target as Element | null
-    if (target?.closest?.(armedButton) == null) controller.disarm()
-  }
-  const onKey = (event: KeyboardEvent) => {
-    if (event.key === 'Escape') controller.disarm()
-  }
-  doc.addEventListener('pointerdown', onPointer, true)
-  doc.addEventListener('focusin', onPointer, true)
-  doc.addEventListener('keydown', onKey, true)
-  return () => {
-    doc.removeEventListener('pointerdown', onPointer, true)
-    doc.removeEventListener('focusin', onPointer, true)
-    doc.removeEventListener('keydown', onKey, true)
-  }
 }
