@@ -1206,7 +1206,7 @@ function expectationOf(live, baseline) {
 }
 
 // src/client/stamp.ts
-var BUILD_STAMP = true ? "0.1.0+993c855344" : "dev";
+var BUILD_STAMP = true ? "0.1.0+e29df1685c" : "dev";
 
 // src/client/index.tsx
 var name = "dsh-message-recall";

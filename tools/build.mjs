@@ -8,7 +8,7 @@
 //   scripts/<name>.ts      -> lib/scripts/<name>.js  ESM, Node >= 20, self-contained (no DSH at run time)
 import { build } from 'esbuild'
 import { createHash } from 'node:crypto'
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -24,22 +24,24 @@ function listFiles(dir) {
   }).sort()
 }
 
-/** Deterministic stamp: package version plus a digest of every source file. */
-function buildStamp() {
-  const h = createHash('sha256')
-  // Only what the client bundle is built from: the stamp is logged by the browser half.
-  for (const f of [...listFiles(join(root, 'src/client')), ...listFiles(join(root, 'src/shared'))]) {
-    h.update(relative(root, f)).update('\0').update(readFileSync(f)).update('\0')
-  }
-  return `${pkg.version}+${h.digest('hex').slice(0, 10)}`
+// The client's build stamp is `<version>+<digest of the bundle itself>`: the bundle is built with
+// a placeholder, hashed, and the placeholder replaced, so the stamp changes exactly when the
+// bundle's bytes do and stays deterministic.
+const STAMP_PLACEHOLDER = '__DSH_MESSAGE_RECALL_BUILD_STAMP__'
+
+async function stampBundle(file) {
+  const text = readFileSync(file, 'utf8')
+  const stamp = `${pkg.version}+${createHash('sha256').update(text).digest('hex').slice(0, 10)}`
+  writeFileSync(file, text.split(STAMP_PLACEHOLDER).join(stamp))
+  return stamp
 }
 
 const WRAP_OPEN = `window.__ModuleLoader__.load({ id: ${JSON.stringify(pkg.name)}, factory: (require) => { var module = { exports: {} }; var exports = module.exports;`
 const WRAP_CLOSE = 'return module.exports; } });'
 
 export async function buildAll(outDir) {
-  const stamp = buildStamp()
-  const common = { bundle: true, logLevel: 'warning', legalComments: 'none', charset: 'utf8', define: { __BUILD_STAMP__: JSON.stringify(stamp) } }
+  const common = { bundle: true, logLevel: 'warning', legalComments: 'none', charset: 'utf8', define: { __BUILD_STAMP__: JSON.stringify(STAMP_PLACEHOLDER) } }
+  let stamp = '(no client bundle)'
   const jobs = []
   const hostEntry = join(root, 'src/host/index.ts')
   if (existsSync(hostEntry)) {
@@ -56,7 +58,7 @@ export async function buildAll(outDir) {
       // Seed words of the rc.8 module loader; everything else is bundled in.
       external: ['react', 'react/jsx-runtime', 'react-dom', 'react-dom/client', '@deepseek-ai/cordis'],
       banner: { js: WRAP_OPEN }, footer: { js: WRAP_CLOSE },
-    }))
+    }).then(async () => { stamp = await stampBundle(join(outDir, 'client.js')) }))
   }
   for (const f of listFiles(join(root, 'scripts')).filter((f) => /\.ts$/.test(f) && !f.endsWith('.d.ts'))) {
     const name = relative(join(root, 'scripts'), f).replace(/\.ts$/, '.js')
