@@ -5,7 +5,7 @@
  *
  * @module dsh-message-recall/scripts/explain-session
  */
-import { COMMON_OPTIONS, DECODER_OPTION, EXIT, UsageError, decoderOption, out, parseCli, runScript } from '../src/shared/cli'
+import { COMMON_OPTIONS, DECODER_OPTION, EXIT, decoderOption, out, parseOneTarget, runScript } from '../src/shared/cli'
 import type { LogEvent } from '../src/shared/events'
 import { deriveHiddenRows } from '../src/shared/hidden-rows'
 import { transcriptRows } from '../src/shared/log-rows'
@@ -65,14 +65,13 @@ function findings(explanation: SessionExplanation, events: readonly LogEvent[]):
 }
 
 async function main(): Promise<number> {
-  const { values, positionals } = parseCli(process.argv.slice(2), OPTIONS)
-  if (values.help) {
+  const { values, target } = parseOneTarget(process.argv.slice(2), OPTIONS, 'the log file or session folder')
+  if (target === null) {
     await out(USAGE)
     return EXIT.ok
   }
-  if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'missing the log file or session folder' : `expected one path, got ${positionals.length}`)
   const decoder = decoderOption(values.decoder)
-  const file = await resolveSessionLog(positionals[0]!)
+  const file = await resolveSessionLog(target)
   const events: LogEvent[] = []
   let title: string | null = null
   const read = await readSessionLog(file, {

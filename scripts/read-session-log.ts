@@ -4,7 +4,7 @@
  *
  * @module dsh-message-recall/scripts/read-session-log
  */
-import { COMMON_OPTIONS, DECODER_OPTION, EXIT, UsageError, decoderOption, formatBytes, out, parseCli, runScript } from '../src/shared/cli'
+import { COMMON_OPTIONS, DECODER_OPTION, EXIT, UsageError, decoderOption, formatBytes, out, parseOneTarget, runScript } from '../src/shared/cli'
 import type { LogProblem } from '../src/shared/log-frames'
 import { readSessionLog, resolveSessionLog, type FrameReport, type SessionLogRead } from '../src/shared/session-log'
 
@@ -79,15 +79,14 @@ function summaryJson(read: SessionLogRead): object {
 }
 
 async function main(): Promise<number> {
-  const { values, positionals } = parseCli(process.argv.slice(2), OPTIONS)
-  if (values.help) {
+  const { values, target } = parseOneTarget(process.argv.slice(2), OPTIONS, 'the log file or session folder')
+  if (target === null) {
     await out(USAGE)
     return EXIT.ok
   }
-  if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'missing the log file or session folder' : `expected one path, got ${positionals.length}`)
   if (values.frames && values.expand) throw new UsageError('--frames and --expand do not combine')
   const decoder = decoderOption(values.decoder)
-  const file = await resolveSessionLog(positionals[0]!)
+  const file = await resolveSessionLog(target)
   const json = values.json === true
 
   if (values.frames) {

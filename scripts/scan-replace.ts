@@ -4,8 +4,7 @@
  *
  * @module dsh-message-recall/scripts/scan-replace
  */
-import { stat } from 'node:fs/promises'
-import { COMMON_OPTIONS, DECODER_OPTION, EXIT, UsageError, decoderOption, formatBytes, numberOption, out, parseCli, progress, runScript } from '../src/shared/cli'
+import { COMMON_OPTIONS, DECODER_OPTION, EXIT, assertFolder, decoderOption, formatBytes, numberOption, out, parseOneTarget, progress, runScript } from '../src/shared/cli'
 import { summarizeRoot } from '../src/shared/session-roots'
 
 const USAGE = `Usage: node lib/scripts/scan-replace.js <sessions root> [options]
@@ -29,21 +28,15 @@ usage or an unreadable root.
 const OPTIONS = { ...COMMON_OPTIONS, ...DECODER_OPTION, hours: { type: 'string' }, quiet: { type: 'boolean' } } as const
 
 async function main(): Promise<number> {
-  const { values, positionals } = parseCli(process.argv.slice(2), OPTIONS)
-  if (values.help) {
+  const { values, target } = parseOneTarget(process.argv.slice(2), OPTIONS, 'the sessions root')
+  if (target === null) {
     await out(USAGE)
     return EXIT.ok
   }
-  if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'missing the sessions root' : `expected one root, got ${positionals.length}`)
   const hours = numberOption('hours', values.hours)
   const decoder = decoderOption(values.decoder)
-  const root = positionals[0]!
-  try {
-    if (!(await stat(root)).isDirectory()) throw new UsageError(`${root} is not a folder`)
-  } catch (error) {
-    if (error instanceof UsageError) throw error
-    throw new UsageError(`cannot read ${root}: ${(error as Error).message}`)
-  }
+  const root = target
+  await assertFolder(root)
   const bar = progress(values.quiet !== true)
   const { entries, skipped } = await summarizeRoot(root, {
     decoder,

@@ -5,7 +5,7 @@
  * @module dsh-message-recall/scripts/verify-decoder
  */
 import { createHash } from 'node:crypto'
-import { COMMON_OPTIONS, DECODER_OPTION, EXIT, UsageError, decoderOption, formatBytes, out, parseCli, runScript } from '../src/shared/cli'
+import { COMMON_OPTIONS, DECODER_OPTION, EXIT, UsageError, decoderOption, formatBytes, out, parseOneTarget, runScript } from '../src/shared/cli'
 import { DECODER_NAMES, type DecoderName } from '../src/shared/frame-decoder'
 import { findZstdCli, hasZlibZstd } from '../src/shared/frame-decoder-node'
 import type { LogProblem } from '../src/shared/log-frames'
@@ -60,15 +60,14 @@ async function digest(path: string, decoder: DecoderName): Promise<{ decoder: De
 }
 
 async function main(): Promise<number> {
-  const { values, positionals } = parseCli(process.argv.slice(2), OPTIONS)
-  if (values.help) {
+  const { values, target } = parseOneTarget(process.argv.slice(2), OPTIONS, 'the log file or session folder')
+  if (target === null) {
     await out(USAGE)
     return EXIT.ok
   }
-  if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'missing the log file or session folder' : `expected one path, got ${positionals.length}`)
   const decoder = decoderOption(values.decoder)
   if (decoder === 'zstd-cli') throw new UsageError('verify-decoder checks frames one by one; zstd-cli decodes them as one stream (use it with --cross-check)')
-  const file = await resolveSessionLog(positionals[0]!)
+  const file = await resolveSessionLog(target)
 
   const headerFrameProblems: LogProblem[] = []
   const read: SessionLogRead = await readSessionLog(file, {

@@ -5,7 +5,8 @@
 //
 //   src/host/index.ts      -> lib/main.js            ESM, Node; DSH packages stay external
 //   src/client/index.tsx   -> lib/client.js          classic script in the rc.8 module-loader wrapper
-//   scripts/<name>.ts      -> lib/scripts/<name>.js  ESM, Node >= 20, self-contained (no DSH at run time)
+//   scripts/<name>.ts      -> lib/scripts/<name>.js  ESM, Node >= 20, self-contained (no DSH at run time);
+//                                                   shared code in lib/scripts/chunks/
 import { build } from 'esbuild'
 import { createHash } from 'node:crypto'
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
@@ -60,11 +61,12 @@ export async function buildAll(outDir) {
       banner: { js: WRAP_OPEN }, footer: { js: WRAP_CLOSE },
     }).then(async () => { stamp = await stampBundle(join(outDir, 'client.js')) }))
   }
-  for (const f of listFiles(join(root, 'scripts')).filter((f) => /\.ts$/.test(f) && !f.endsWith('.d.ts'))) {
-    const name = relative(join(root, 'scripts'), f).replace(/\.ts$/, '.js')
+  const scriptEntries = listFiles(join(root, 'scripts')).filter((f) => /\.ts$/.test(f) && !f.endsWith('.d.ts'))
+  if (scriptEntries.length) {
+    // One build with code splitting: the scripts share their decoding code through chunks.
     jobs.push(build({
-      ...common, entryPoints: [f], outfile: join(outDir, 'scripts', name),
-      format: 'esm', platform: 'node', target: 'node20',
+      ...common, entryPoints: scriptEntries, outdir: join(outDir, 'scripts'), splitting: true,
+      chunkNames: 'chunks/[name]-[hash]', format: 'esm', platform: 'node', target: 'node20',
       banner: { js: '#!/usr/bin/env node' },
     }))
   }

@@ -7,6 +7,7 @@
  *
  * @module dsh-message-recall/shared/cli
  */
+import { stat } from 'node:fs/promises'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { DECODER_NAMES, DecoderUnavailableError, type DecoderName } from './frame-decoder'
 import { SessionLogInputError } from './session-log'
@@ -51,6 +52,35 @@ export function parseCli<O extends NonNullable<ParseArgsConfig['options']>>(argv
   } catch (error) {
     throw new UsageError((error as Error).message)
   }
+}
+
+/**
+ * Parse `argv` for a command that takes exactly one path.
+ * @param argv - arguments after the script name.
+ * @param options - `parseArgs` option table (merge {@link COMMON_OPTIONS} in).
+ * @param what - what the path names, for the message (e.g. `the sessions root`).
+ * @returns `values`, and `target` (the one positional), or `null` for `target` with `--help`.
+ * @throws UsageError on an unknown option, a missing value, or not exactly one path.
+ */
+export function parseOneTarget<O extends NonNullable<ParseArgsConfig['options']>>(argv: readonly string[], options: O, what: string) {
+  const { values, positionals } = parseCli(argv, options)
+  if ((values as { help?: boolean }).help === true) return { values, target: null }
+  if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? `missing ${what}` : `expected one path (${what}), got ${positionals.length}`)
+  return { values, target: positionals[0]! }
+}
+
+/**
+ * Check that `root` is a readable folder.
+ * @throws UsageError when it is not a folder or cannot be read.
+ */
+export async function assertFolder(root: string): Promise<void> {
+  let isDirectory: boolean
+  try {
+    isDirectory = (await stat(root)).isDirectory()
+  } catch (error) {
+    throw new UsageError(`cannot read ${root}: ${(error as Error).message}`)
+  }
+  if (!isDirectory) throw new UsageError(`${root} is not a folder`)
 }
 
 /**

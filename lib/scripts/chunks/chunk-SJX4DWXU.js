@@ -1,0 +1,1780 @@
+#!/usr/bin/env node
+
+// node_modules/fzstd/esm/index.mjs
+var ab = ArrayBuffer;
+var u8 = Uint8Array;
+var u16 = Uint16Array;
+var i16 = Int16Array;
+var i32 = Int32Array;
+var slc = function(v, s, e2) {
+  if (u8.prototype.slice)
+    return u8.prototype.slice.call(v, s, e2);
+  if (s == null || s < 0)
+    s = 0;
+  if (e2 == null || e2 > v.length)
+    e2 = v.length;
+  var n = new u8(e2 - s);
+  n.set(v.subarray(s, e2));
+  return n;
+};
+var fill = function(v, n, s, e2) {
+  if (u8.prototype.fill)
+    return u8.prototype.fill.call(v, n, s, e2);
+  if (s == null || s < 0)
+    s = 0;
+  if (e2 == null || e2 > v.length)
+    e2 = v.length;
+  for (; s < e2; ++s)
+    v[s] = n;
+  return v;
+};
+var cpw = function(v, t2, s, e2) {
+  if (u8.prototype.copyWithin)
+    return u8.prototype.copyWithin.call(v, t2, s, e2);
+  if (s == null || s < 0)
+    s = 0;
+  if (e2 == null || e2 > v.length)
+    e2 = v.length;
+  while (s < e2) {
+    v[t2++] = v[s++];
+  }
+};
+var ec = [
+  "invalid zstd data",
+  "window size too large (>2046MB)",
+  "invalid block type",
+  "FSE accuracy too high",
+  "match distance too far back",
+  "unexpected EOF"
+];
+var err = function(ind, msg, nt) {
+  var e2 = new Error(msg || ec[ind]);
+  e2.code = ind;
+  if (Error.captureStackTrace)
+    Error.captureStackTrace(e2, err);
+  if (!nt)
+    throw e2;
+  return e2;
+};
+var rb = function(d, b, n) {
+  var i = 0, o = 0;
+  for (; i < n; ++i)
+    o |= d[b++] << (i << 3);
+  return o;
+};
+var b4 = function(d, b) {
+  return (d[b] | d[b + 1] << 8 | d[b + 2] << 16 | d[b + 3] << 24) >>> 0;
+};
+var rzfh = function(dat, w) {
+  var n3 = dat[0] | dat[1] << 8 | dat[2] << 16;
+  if (n3 == 3126568 && dat[3] == 253) {
+    var flg = dat[4];
+    var ss = flg >> 5 & 1, cc = flg >> 2 & 1, df = flg & 3, fcf = flg >> 6;
+    if (flg & 8)
+      err(0);
+    var bt = 6 - ss;
+    var db = df == 3 ? 4 : df;
+    var di = rb(dat, bt, db);
+    bt += db;
+    var fsb = fcf ? 1 << fcf : ss;
+    var fss = rb(dat, bt, fsb) + (fcf == 1 && 256);
+    var ws = fss;
+    if (!ss) {
+      var wb = 1 << 10 + (dat[5] >> 3);
+      ws = wb + (wb >> 3) * (dat[5] & 7);
+    }
+    if (ws > 2145386496)
+      err(1);
+    var buf = new u8((w == 1 ? fss || ws : w ? 0 : ws) + 12);
+    buf[0] = 1, buf[4] = 4, buf[8] = 8;
+    return {
+      b: bt + fsb,
+      y: 0,
+      l: 0,
+      d: di,
+      w: w && w != 1 ? w : buf.subarray(12),
+      e: ws,
+      o: new i32(buf.buffer, 0, 3),
+      u: fss,
+      c: cc,
+      m: Math.min(131072, ws)
+    };
+  } else if ((n3 >> 4 | dat[3] << 20) == 25481893) {
+    return b4(dat, 4) + 8;
+  }
+  err(0);
+};
+var msb = function(val) {
+  var bits = 0;
+  for (; 1 << bits <= val; ++bits)
+    ;
+  return bits - 1;
+};
+var rfse = function(dat, bt, mal) {
+  var tpos = (bt << 3) + 4;
+  var al = (dat[bt] & 15) + 5;
+  if (al > mal)
+    err(3);
+  var sz = 1 << al;
+  var probs = sz, sym = -1, re = -1, i = -1, ht = sz;
+  var buf = new ab(512 + (sz << 2));
+  var freq = new i16(buf, 0, 256);
+  var dstate = new u16(buf, 0, 256);
+  var nstate = new u16(buf, 512, sz);
+  var bb1 = 512 + (sz << 1);
+  var syms = new u8(buf, bb1, sz);
+  var nbits = new u8(buf, bb1 + sz);
+  while (sym < 255 && probs > 0) {
+    var bits = msb(probs + 1);
+    var cbt = tpos >> 3;
+    var msk = (1 << bits + 1) - 1;
+    var val = (dat[cbt] | dat[cbt + 1] << 8 | dat[cbt + 2] << 16) >> (tpos & 7) & msk;
+    var msk1fb = (1 << bits) - 1;
+    var msv = msk - probs - 1;
+    var sval = val & msk1fb;
+    if (sval < msv)
+      tpos += bits, val = sval;
+    else {
+      tpos += bits + 1;
+      if (val > msk1fb)
+        val -= msv;
+    }
+    freq[++sym] = --val;
+    if (val == -1) {
+      probs += val;
+      syms[--ht] = sym;
+    } else
+      probs -= val;
+    if (!val) {
+      do {
+        var rbt = tpos >> 3;
+        re = (dat[rbt] | dat[rbt + 1] << 8) >> (tpos & 7) & 3;
+        tpos += 2;
+        sym += re;
+      } while (re == 3);
+    }
+  }
+  if (sym > 255 || probs)
+    err(0);
+  var sympos = 0;
+  var sstep = (sz >> 1) + (sz >> 3) + 3;
+  var smask = sz - 1;
+  for (var s = 0; s <= sym; ++s) {
+    var sf = freq[s];
+    if (sf < 1) {
+      dstate[s] = -sf;
+      continue;
+    }
+    for (i = 0; i < sf; ++i) {
+      syms[sympos] = s;
+      do {
+        sympos = sympos + sstep & smask;
+      } while (sympos >= ht);
+    }
+  }
+  if (sympos)
+    err(0);
+  for (i = 0; i < sz; ++i) {
+    var ns = dstate[syms[i]]++;
+    var nb = nbits[i] = al - msb(ns);
+    nstate[i] = (ns << nb) - sz;
+  }
+  return [tpos + 7 >> 3, {
+    b: al,
+    s: syms,
+    n: nbits,
+    t: nstate
+  }];
+};
+var rhu = function(dat, bt) {
+  var i = 0, wc = -1;
+  var buf = new u8(292), hb = dat[bt];
+  var hw = buf.subarray(0, 256);
+  var rc = buf.subarray(256, 268);
+  var ri = new u16(buf.buffer, 268);
+  if (hb < 128) {
+    var _a = rfse(dat, bt + 1, 6), ebt = _a[0], fdt = _a[1];
+    bt += hb;
+    var epos = ebt << 3;
+    var lb = dat[bt];
+    if (!lb)
+      err(0);
+    var st1 = 0, st2 = 0, btr1 = fdt.b, btr2 = btr1;
+    var fpos = (++bt << 3) - 8 + msb(lb);
+    for (; ; ) {
+      fpos -= btr1;
+      if (fpos < epos)
+        break;
+      var cbt = fpos >> 3;
+      st1 += (dat[cbt] | dat[cbt + 1] << 8) >> (fpos & 7) & (1 << btr1) - 1;
+      hw[++wc] = fdt.s[st1];
+      fpos -= btr2;
+      if (fpos < epos)
+        break;
+      cbt = fpos >> 3;
+      st2 += (dat[cbt] | dat[cbt + 1] << 8) >> (fpos & 7) & (1 << btr2) - 1;
+      hw[++wc] = fdt.s[st2];
+      btr1 = fdt.n[st1];
+      st1 = fdt.t[st1];
+      btr2 = fdt.n[st2];
+      st2 = fdt.t[st2];
+    }
+    if (++wc > 255)
+      err(0);
+  } else {
+    wc = hb - 127;
+    for (; i < wc; i += 2) {
+      var byte = dat[++bt];
+      hw[i] = byte >> 4;
+      hw[i + 1] = byte & 15;
+    }
+    ++bt;
+  }
+  var wes = 0;
+  for (i = 0; i < wc; ++i) {
+    var wt = hw[i];
+    if (wt > 11)
+      err(0);
+    wes += wt && 1 << wt - 1;
+  }
+  var mb = msb(wes) + 1;
+  var ts = 1 << mb;
+  var rem = ts - wes;
+  if (rem & rem - 1)
+    err(0);
+  hw[wc++] = msb(rem) + 1;
+  for (i = 0; i < wc; ++i) {
+    var wt = hw[i];
+    ++rc[hw[i] = wt && mb + 1 - wt];
+  }
+  var hbuf = new u8(ts << 1);
+  var syms = hbuf.subarray(0, ts), nb = hbuf.subarray(ts);
+  ri[mb] = 0;
+  for (i = mb; i > 0; --i) {
+    var pv = ri[i];
+    fill(nb, i, pv, ri[i - 1] = pv + rc[i] * (1 << mb - i));
+  }
+  if (ri[0] != ts)
+    err(0);
+  for (i = 0; i < wc; ++i) {
+    var bits = hw[i];
+    if (bits) {
+      var code = ri[bits];
+      fill(syms, i, code, ri[bits] = code + (1 << mb - bits));
+    }
+  }
+  return [bt, {
+    n: nb,
+    b: mb,
+    s: syms
+  }];
+};
+var dllt = rfse(/* @__PURE__ */ new u8([
+  81,
+  16,
+  99,
+  140,
+  49,
+  198,
+  24,
+  99,
+  12,
+  33,
+  196,
+  24,
+  99,
+  102,
+  102,
+  134,
+  70,
+  146,
+  4
+]), 0, 6)[1];
+var dmlt = rfse(/* @__PURE__ */ new u8([
+  33,
+  20,
+  196,
+  24,
+  99,
+  140,
+  33,
+  132,
+  16,
+  66,
+  8,
+  33,
+  132,
+  16,
+  66,
+  8,
+  33,
+  68,
+  68,
+  68,
+  68,
+  68,
+  68,
+  68,
+  68,
+  36,
+  9
+]), 0, 6)[1];
+var doct = rfse(/* @__PURE__ */ new u8([
+  32,
+  132,
+  16,
+  66,
+  102,
+  70,
+  68,
+  68,
+  68,
+  68,
+  36,
+  73,
+  2
+]), 0, 5)[1];
+var b2bl = function(b, s) {
+  var len = b.length, bl = new i32(len);
+  for (var i = 0; i < len; ++i) {
+    bl[i] = s;
+    s += 1 << b[i];
+  }
+  return bl;
+};
+var llb = /* @__PURE__ */ new u8((/* @__PURE__ */ new i32([
+  0,
+  0,
+  0,
+  0,
+  16843009,
+  50528770,
+  134678020,
+  202050057,
+  269422093
+])).buffer, 0, 36);
+var llbl = /* @__PURE__ */ b2bl(llb, 0);
+var mlb = /* @__PURE__ */ new u8((/* @__PURE__ */ new i32([
+  0,
+  0,
+  0,
+  0,
+  0,
+  0,
+  0,
+  0,
+  16843009,
+  50528770,
+  117769220,
+  185207048,
+  252579084,
+  16
+])).buffer, 0, 53);
+var mlbl = /* @__PURE__ */ b2bl(mlb, 3);
+var dhu = function(dat, out2, hu) {
+  var len = dat.length, ss = out2.length, lb = dat[len - 1], msk = (1 << hu.b) - 1, eb = -hu.b;
+  if (!lb)
+    err(0);
+  var st = 0, btr = hu.b, pos = (len << 3) - 8 + msb(lb) - btr, i = -1;
+  for (; pos > eb && i < ss; ) {
+    var cbt = pos >> 3;
+    var val = (dat[cbt] | dat[cbt + 1] << 8 | dat[cbt + 2] << 16) >> (pos & 7);
+    st = (st << btr | val) & msk;
+    out2[++i] = hu.s[st];
+    pos -= btr = hu.n[st];
+  }
+  if (pos != eb || i + 1 != ss)
+    err(0);
+};
+var dhu4 = function(dat, out2, hu) {
+  var bt = 6;
+  var ss = out2.length, sz1 = ss + 3 >> 2, sz2 = sz1 << 1, sz3 = sz1 + sz2;
+  dhu(dat.subarray(bt, bt += dat[0] | dat[1] << 8), out2.subarray(0, sz1), hu);
+  dhu(dat.subarray(bt, bt += dat[2] | dat[3] << 8), out2.subarray(sz1, sz2), hu);
+  dhu(dat.subarray(bt, bt += dat[4] | dat[5] << 8), out2.subarray(sz2, sz3), hu);
+  dhu(dat.subarray(bt), out2.subarray(sz3), hu);
+};
+var rzb = function(dat, st, out2) {
+  var _a;
+  var bt = st.b;
+  var b0 = dat[bt], btype = b0 >> 1 & 3;
+  st.l = b0 & 1;
+  var sz = b0 >> 3 | dat[bt + 1] << 5 | dat[bt + 2] << 13;
+  var ebt = (bt += 3) + sz;
+  if (btype == 1) {
+    if (bt >= dat.length)
+      return;
+    st.b = bt + 1;
+    if (out2) {
+      fill(out2, dat[bt], st.y, st.y += sz);
+      return out2;
+    }
+    return fill(new u8(sz), dat[bt]);
+  }
+  if (ebt > dat.length)
+    return;
+  if (btype == 0) {
+    st.b = ebt;
+    if (out2) {
+      out2.set(dat.subarray(bt, ebt), st.y);
+      st.y += sz;
+      return out2;
+    }
+    return slc(dat, bt, ebt);
+  }
+  if (btype == 2) {
+    var b3 = dat[bt], lbt = b3 & 3, sf = b3 >> 2 & 3;
+    var lss = b3 >> 4, lcs = 0, s4 = 0;
+    if (lbt < 2) {
+      if (sf & 1)
+        lss |= dat[++bt] << 4 | (sf & 2 && dat[++bt] << 12);
+      else
+        lss = b3 >> 3;
+    } else {
+      s4 = sf;
+      if (sf < 2)
+        lss |= (dat[++bt] & 63) << 4, lcs = dat[bt] >> 6 | dat[++bt] << 2;
+      else if (sf == 2)
+        lss |= dat[++bt] << 4 | (dat[++bt] & 3) << 12, lcs = dat[bt] >> 2 | dat[++bt] << 6;
+      else
+        lss |= dat[++bt] << 4 | (dat[++bt] & 63) << 12, lcs = dat[bt] >> 6 | dat[++bt] << 2 | dat[++bt] << 10;
+    }
+    ++bt;
+    var buf = out2 ? out2.subarray(st.y, st.y + st.m) : new u8(st.m);
+    var spl = buf.length - lss;
+    if (lbt == 0)
+      buf.set(dat.subarray(bt, bt += lss), spl);
+    else if (lbt == 1)
+      fill(buf, dat[bt++], spl);
+    else {
+      var hu = st.h;
+      if (lbt == 2) {
+        var hud = rhu(dat, bt);
+        lcs += bt - (bt = hud[0]);
+        st.h = hu = hud[1];
+      } else if (!hu)
+        err(0);
+      (s4 ? dhu4 : dhu)(dat.subarray(bt, bt += lcs), buf.subarray(spl), hu);
+    }
+    var ns = dat[bt++];
+    if (ns) {
+      if (ns == 255)
+        ns = (dat[bt++] | dat[bt++] << 8) + 32512;
+      else if (ns > 127)
+        ns = ns - 128 << 8 | dat[bt++];
+      var scm = dat[bt++];
+      if (scm & 3)
+        err(0);
+      var dts = [dmlt, doct, dllt];
+      for (var i = 2; i > -1; --i) {
+        var md = scm >> (i << 1) + 2 & 3;
+        if (md == 1) {
+          var rbuf = new u8([0, 0, dat[bt++]]);
+          dts[i] = {
+            s: rbuf.subarray(2, 3),
+            n: rbuf.subarray(0, 1),
+            t: new u16(rbuf.buffer, 0, 1),
+            b: 0
+          };
+        } else if (md == 2) {
+          _a = rfse(dat, bt, 9 - (i & 1)), bt = _a[0], dts[i] = _a[1];
+        } else if (md == 3) {
+          if (!st.t)
+            err(0);
+          dts[i] = st.t[i];
+        }
+      }
+      var _b = st.t = dts, mlt = _b[0], oct = _b[1], llt = _b[2];
+      var lb = dat[ebt - 1];
+      if (!lb)
+        err(0);
+      var spos = (ebt << 3) - 8 + msb(lb) - llt.b, cbt = spos >> 3, oubt = 0;
+      var lst = (dat[cbt] | dat[cbt + 1] << 8) >> (spos & 7) & (1 << llt.b) - 1;
+      cbt = (spos -= oct.b) >> 3;
+      var ost = (dat[cbt] | dat[cbt + 1] << 8) >> (spos & 7) & (1 << oct.b) - 1;
+      cbt = (spos -= mlt.b) >> 3;
+      var mst = (dat[cbt] | dat[cbt + 1] << 8) >> (spos & 7) & (1 << mlt.b) - 1;
+      for (++ns; --ns; ) {
+        var llc = llt.s[lst];
+        var lbtr = llt.n[lst];
+        var mlc = mlt.s[mst];
+        var mbtr = mlt.n[mst];
+        var ofc = oct.s[ost];
+        var obtr = oct.n[ost];
+        cbt = (spos -= ofc) >> 3;
+        var ofp = 1 << ofc;
+        var off = ofp + ((dat[cbt] | dat[cbt + 1] << 8 | dat[cbt + 2] << 16 | dat[cbt + 3] << 24) >>> (spos & 7) & ofp - 1);
+        cbt = (spos -= mlb[mlc]) >> 3;
+        var ml = mlbl[mlc] + ((dat[cbt] | dat[cbt + 1] << 8 | dat[cbt + 2] << 16) >> (spos & 7) & (1 << mlb[mlc]) - 1);
+        cbt = (spos -= llb[llc]) >> 3;
+        var ll = llbl[llc] + ((dat[cbt] | dat[cbt + 1] << 8 | dat[cbt + 2] << 16) >> (spos & 7) & (1 << llb[llc]) - 1);
+        cbt = (spos -= lbtr) >> 3;
+        lst = llt.t[lst] + ((dat[cbt] | dat[cbt + 1] << 8) >> (spos & 7) & (1 << lbtr) - 1);
+        cbt = (spos -= mbtr) >> 3;
+        mst = mlt.t[mst] + ((dat[cbt] | dat[cbt + 1] << 8) >> (spos & 7) & (1 << mbtr) - 1);
+        cbt = (spos -= obtr) >> 3;
+        ost = oct.t[ost] + ((dat[cbt] | dat[cbt + 1] << 8) >> (spos & 7) & (1 << obtr) - 1);
+        if (off > 3) {
+          st.o[2] = st.o[1];
+          st.o[1] = st.o[0];
+          st.o[0] = off -= 3;
+        } else {
+          var idx = off - (ll != 0);
+          if (idx) {
+            off = idx == 3 ? st.o[0] - 1 : st.o[idx];
+            if (idx > 1)
+              st.o[2] = st.o[1];
+            st.o[1] = st.o[0];
+            st.o[0] = off;
+          } else
+            off = st.o[0];
+        }
+        for (var i = 0; i < ll; ++i) {
+          buf[oubt + i] = buf[spl + i];
+        }
+        oubt += ll, spl += ll;
+        var stin = oubt - off;
+        if (stin < 0) {
+          var len = -stin;
+          var bs = st.e + stin;
+          if (len > ml)
+            len = ml;
+          for (var i = 0; i < len; ++i) {
+            buf[oubt + i] = st.w[bs + i];
+          }
+          oubt += len, ml -= len, stin = 0;
+        }
+        for (var i = 0; i < ml; ++i) {
+          buf[oubt + i] = buf[stin + i];
+        }
+        oubt += ml;
+      }
+      if (oubt != spl) {
+        while (spl < buf.length) {
+          buf[oubt++] = buf[spl++];
+        }
+      } else
+        oubt = buf.length;
+      if (out2)
+        st.y += oubt;
+      else
+        buf = slc(buf, 0, oubt);
+    } else if (out2) {
+      st.y += lss;
+      if (spl) {
+        for (var i = 0; i < lss; ++i) {
+          buf[i] = buf[spl + i];
+        }
+      }
+    } else if (spl)
+      buf = slc(buf, spl);
+    st.b = ebt;
+    return buf;
+  }
+  err(2);
+};
+var cct = function(bufs, ol) {
+  if (bufs.length == 1)
+    return bufs[0];
+  var buf = new u8(ol);
+  for (var i = 0, b = 0; i < bufs.length; ++i) {
+    var chk = bufs[i];
+    buf.set(chk, b);
+    b += chk.length;
+  }
+  return buf;
+};
+function decompress(dat, buf) {
+  var bufs = [], nb = +!buf;
+  var bt = 0, ol = 0;
+  for (; dat.length; ) {
+    var st = rzfh(dat, nb || buf);
+    if (typeof st == "object") {
+      if (nb) {
+        buf = null;
+        if (st.w.length == st.u) {
+          bufs.push(buf = st.w);
+          ol += st.u;
+        }
+      } else {
+        bufs.push(buf);
+        st.e = 0;
+      }
+      for (; !st.l; ) {
+        var blk = rzb(dat, st, buf);
+        if (!blk)
+          err(5);
+        if (buf)
+          st.e = st.y;
+        else {
+          bufs.push(blk);
+          ol += blk.length;
+          cpw(st.w, 0, blk.length);
+          st.w.set(blk, st.w.length - blk.length);
+        }
+      }
+      bt = st.b + st.c * 4;
+    } else
+      bt = st;
+    dat = dat.subarray(bt);
+  }
+  return cct(bufs, ol);
+}
+var Decompress = /* @__PURE__ */ (function() {
+  function Decompress2(ondata) {
+    this.ondata = ondata;
+    this.c = [];
+    this.l = 0;
+    this.z = 0;
+  }
+  Decompress2.prototype.push = function(chunk, final) {
+    if (typeof this.s == "number") {
+      var sub = Math.min(chunk.length, this.s);
+      chunk = chunk.subarray(sub);
+      this.s -= sub;
+    }
+    var sl = chunk.length;
+    var ncs = sl + this.l;
+    if (!this.s) {
+      if (final) {
+        if (!ncs) {
+          this.ondata(new u8(0), true);
+          return;
+        }
+        if (ncs < 5)
+          err(5);
+      } else if (ncs < 18) {
+        this.c.push(chunk);
+        this.l = ncs;
+        return;
+      }
+      if (this.l) {
+        this.c.push(chunk);
+        chunk = cct(this.c, ncs);
+        this.c = [];
+        this.l = 0;
+      }
+      if (typeof (this.s = rzfh(chunk)) == "number")
+        return this.push(chunk, final);
+    }
+    if (typeof this.s != "number") {
+      if (ncs < (this.z || 3)) {
+        if (final)
+          err(5);
+        this.c.push(chunk);
+        this.l = ncs;
+        return;
+      }
+      if (this.l) {
+        this.c.push(chunk);
+        chunk = cct(this.c, ncs);
+        this.c = [];
+        this.l = 0;
+      }
+      if (!this.z && ncs < (this.z = chunk[this.s.b] & 2 ? 4 : 3 + (chunk[this.s.b] >> 3 | chunk[this.s.b + 1] << 5 | chunk[this.s.b + 2] << 13))) {
+        if (final)
+          err(5);
+        this.c.push(chunk);
+        this.l = ncs;
+        return;
+      } else
+        this.z = 0;
+      for (; ; ) {
+        var blk = rzb(chunk, this.s);
+        if (!blk) {
+          if (final)
+            err(5);
+          var adc = chunk.subarray(this.s.b);
+          this.s.b = 0;
+          this.c.push(adc), this.l += adc.length;
+          return;
+        } else {
+          this.ondata(blk, false);
+          cpw(this.s.w, 0, blk.length);
+          this.s.w.set(blk, this.s.w.length - blk.length);
+        }
+        if (this.s.l) {
+          var rest = chunk.subarray(this.s.b);
+          this.s = this.s.c * 4;
+          this.push(rest, final);
+          return;
+        }
+      }
+    } else if (final)
+      err(5);
+  };
+  return Decompress2;
+})();
+
+// node_modules/xxhash-wasm/esm/xxhash-wasm.js
+var t = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 48, 8, 96, 3, 127, 127, 127, 1, 127, 96, 3, 127, 127, 127, 0, 96, 2, 127, 127, 0, 96, 1, 127, 1, 127, 96, 3, 127, 127, 126, 1, 126, 96, 3, 126, 127, 127, 1, 126, 96, 2, 127, 126, 0, 96, 1, 127, 1, 126, 3, 11, 10, 0, 0, 2, 1, 3, 4, 5, 6, 1, 7, 5, 3, 1, 0, 1, 7, 85, 9, 3, 109, 101, 109, 2, 0, 5, 120, 120, 104, 51, 50, 0, 0, 6, 105, 110, 105, 116, 51, 50, 0, 2, 8, 117, 112, 100, 97, 116, 101, 51, 50, 0, 3, 8, 100, 105, 103, 101, 115, 116, 51, 50, 0, 4, 5, 120, 120, 104, 54, 52, 0, 5, 6, 105, 110, 105, 116, 54, 52, 0, 7, 8, 117, 112, 100, 97, 116, 101, 54, 52, 0, 8, 8, 100, 105, 103, 101, 115, 116, 54, 52, 0, 9, 10, 251, 22, 10, 242, 1, 1, 4, 127, 32, 0, 32, 1, 106, 33, 3, 32, 1, 65, 16, 79, 4, 127, 32, 3, 65, 16, 107, 33, 6, 32, 2, 65, 168, 136, 141, 161, 2, 106, 33, 3, 32, 2, 65, 137, 235, 208, 208, 7, 107, 33, 4, 32, 2, 65, 207, 140, 162, 142, 6, 106, 33, 5, 3, 64, 32, 3, 32, 0, 40, 2, 0, 65, 247, 148, 175, 175, 120, 108, 106, 65, 13, 119, 65, 177, 243, 221, 241, 121, 108, 33, 3, 32, 4, 32, 0, 65, 4, 106, 34, 0, 40, 2, 0, 65, 247, 148, 175, 175, 120, 108, 106, 65, 13, 119, 65, 177, 243, 221, 241, 121, 108, 33, 4, 32, 2, 32, 0, 65, 4, 106, 34, 0, 40, 2, 0, 65, 247, 148, 175, 175, 120, 108, 106, 65, 13, 119, 65, 177, 243, 221, 241, 121, 108, 33, 2, 32, 5, 32, 0, 65, 4, 106, 34, 0, 40, 2, 0, 65, 247, 148, 175, 175, 120, 108, 106, 65, 13, 119, 65, 177, 243, 221, 241, 121, 108, 33, 5, 32, 6, 32, 0, 65, 4, 106, 34, 0, 79, 13, 0, 11, 32, 2, 65, 12, 119, 32, 5, 65, 18, 119, 106, 32, 4, 65, 7, 119, 106, 32, 3, 65, 1, 119, 106, 5, 32, 2, 65, 177, 207, 217, 178, 1, 106, 11, 32, 1, 106, 32, 0, 32, 1, 65, 15, 113, 16, 1, 11, 146, 1, 0, 32, 1, 32, 2, 106, 33, 2, 3, 64, 32, 1, 65, 4, 106, 32, 2, 75, 69, 4, 64, 32, 0, 32, 1, 40, 2, 0, 65, 189, 220, 202, 149, 124, 108, 106, 65, 17, 119, 65, 175, 214, 211, 190, 2, 108, 33, 0, 32, 1, 65, 4, 106, 33, 1, 12, 1, 11, 11, 3, 64, 32, 1, 32, 2, 79, 69, 4, 64, 32, 0, 32, 1, 45, 0, 0, 65, 177, 207, 217, 178, 1, 108, 106, 65, 11, 119, 65, 177, 243, 221, 241, 121, 108, 33, 0, 32, 1, 65, 1, 106, 33, 1, 12, 1, 11, 11, 32, 0, 32, 0, 65, 15, 118, 115, 65, 247, 148, 175, 175, 120, 108, 34, 0, 65, 13, 118, 32, 0, 115, 65, 189, 220, 202, 149, 124, 108, 34, 0, 65, 16, 118, 32, 0, 115, 11, 63, 0, 32, 0, 65, 8, 106, 32, 1, 65, 168, 136, 141, 161, 2, 106, 54, 2, 0, 32, 0, 65, 12, 106, 32, 1, 65, 137, 235, 208, 208, 7, 107, 54, 2, 0, 32, 0, 65, 16, 106, 32, 1, 54, 2, 0, 32, 0, 65, 20, 106, 32, 1, 65, 207, 140, 162, 142, 6, 106, 54, 2, 0, 11, 195, 4, 1, 6, 127, 32, 1, 32, 2, 106, 33, 6, 32, 0, 65, 24, 106, 33, 4, 32, 0, 65, 40, 106, 40, 2, 0, 33, 3, 32, 0, 32, 0, 40, 2, 0, 32, 2, 106, 54, 2, 0, 32, 0, 65, 4, 106, 34, 5, 32, 5, 40, 2, 0, 32, 2, 65, 16, 79, 32, 0, 40, 2, 0, 65, 16, 79, 114, 114, 54, 2, 0, 32, 2, 32, 3, 106, 65, 16, 73, 4, 64, 32, 3, 32, 4, 106, 32, 1, 32, 2, 252, 10, 0, 0, 32, 0, 65, 40, 106, 32, 2, 32, 3, 106, 54, 2, 0, 15, 11, 32, 3, 4, 64, 32, 3, 32, 4, 106, 32, 1, 65, 16, 32, 3, 107, 34, 2, 252, 10, 0, 0, 32, 0, 65, 8, 106, 34, 3, 32, 3, 40, 2, 0, 32, 4, 40, 2, 0, 65, 247, 148, 175, 175, 120, 108, 106, 65, 13, 119, 65, 177, 243, 221, 241, 121, 108, 54, 2, 0, 32, 0, 65, 12, 106, 34, 3, 32, 3, 40, 2, 0, 32, 4, 65, 4, 106, 40, 2, 0, 65, 247, 148, 175, 175, 120, 108, 106, 65, 13, 119, 65, 177, 243, 221, 241, 121, 108, 54, 2, 0, 32, 0, 65, 16, 106, 34, 3, 32, 3, 40, 2, 0, 32, 4, 65, 8, 106, 40, 2, 0, 65, 247, 148, 175, 175, 120, 108, 106, 65, 13, 119, 65, 177, 243, 221, 241, 121, 108, 54, 2, 0, 32, 0, 65, 20, 106, 34, 3, 32, 3, 40, 2, 0, 32, 4, 65, 12, 106, 40, 2, 0, 65, 247, 148, 175, 175, 120, 108, 106, 65, 13, 119, 65, 177, 243, 221, 241, 121, 108, 54, 2, 0, 32, 0, 65, 40, 106, 65, 0, 54, 2, 0, 32, 1, 32, 2, 106, 33, 1, 11, 32, 1, 32, 6, 65, 16, 107, 77, 4, 64, 32, 6, 65, 16, 107, 33, 8, 32, 0, 65, 8, 106, 40, 2, 0, 33, 2, 32, 0, 65, 12, 106, 40, 2, 0, 33, 3, 32, 0, 65, 16, 106, 40, 2, 0, 33, 5, 32, 0, 65, 20, 106, 40, 2, 0, 33, 7, 3, 64, 32, 2, 32, 1, 40, 2, 0, 65, 247, 148, 175, 175, 120, 108, 106, 65, 13, 119, 65, 177, 243, 221, 241, 121, 108, 33, 2, 32, 3, 32, 1, 65, 4, 106, 34, 1, 40, 2, 0, 65, 247, 148, 175, 175, 120, 108, 106, 65, 13, 119, 65, 177, 243, 221, 241, 121, 108, 33, 3, 32, 5, 32, 1, 65, 4, 106, 34, 1, 40, 2, 0, 65, 247, 148, 175, 175, 120, 108, 106, 65, 13, 119, 65, 177, 243, 221, 241, 121, 108, 33, 5, 32, 7, 32, 1, 65, 4, 106, 34, 1, 40, 2, 0, 65, 247, 148, 175, 175, 120, 108, 106, 65, 13, 119, 65, 177, 243, 221, 241, 121, 108, 33, 7, 32, 8, 32, 1, 65, 4, 106, 34, 1, 79, 13, 0, 11, 32, 0, 65, 8, 106, 32, 2, 54, 2, 0, 32, 0, 65, 12, 106, 32, 3, 54, 2, 0, 32, 0, 65, 16, 106, 32, 5, 54, 2, 0, 32, 0, 65, 20, 106, 32, 7, 54, 2, 0, 11, 32, 1, 32, 6, 73, 4, 64, 32, 4, 32, 1, 32, 6, 32, 1, 107, 34, 1, 252, 10, 0, 0, 32, 0, 65, 40, 106, 32, 1, 54, 2, 0, 11, 11, 97, 1, 1, 127, 32, 0, 65, 16, 106, 40, 2, 0, 33, 1, 32, 0, 65, 4, 106, 40, 2, 0, 4, 127, 32, 1, 65, 12, 119, 32, 0, 65, 20, 106, 40, 2, 0, 65, 18, 119, 106, 32, 0, 65, 12, 106, 40, 2, 0, 65, 7, 119, 106, 32, 0, 65, 8, 106, 40, 2, 0, 65, 1, 119, 106, 5, 32, 1, 65, 177, 207, 217, 178, 1, 106, 11, 32, 0, 40, 2, 0, 106, 32, 0, 65, 24, 106, 32, 0, 65, 40, 106, 40, 2, 0, 16, 1, 11, 255, 3, 2, 3, 126, 1, 127, 32, 0, 32, 1, 106, 33, 6, 32, 1, 65, 32, 79, 4, 126, 32, 6, 65, 32, 107, 33, 6, 32, 2, 66, 214, 235, 130, 238, 234, 253, 137, 245, 224, 0, 124, 33, 3, 32, 2, 66, 177, 169, 172, 193, 173, 184, 212, 166, 61, 125, 33, 4, 32, 2, 66, 249, 234, 208, 208, 231, 201, 161, 228, 225, 0, 124, 33, 5, 3, 64, 32, 3, 32, 0, 41, 3, 0, 66, 207, 214, 211, 190, 210, 199, 171, 217, 66, 126, 124, 66, 31, 137, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 33, 3, 32, 4, 32, 0, 65, 8, 106, 34, 0, 41, 3, 0, 66, 207, 214, 211, 190, 210, 199, 171, 217, 66, 126, 124, 66, 31, 137, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 33, 4, 32, 2, 32, 0, 65, 8, 106, 34, 0, 41, 3, 0, 66, 207, 214, 211, 190, 210, 199, 171, 217, 66, 126, 124, 66, 31, 137, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 33, 2, 32, 5, 32, 0, 65, 8, 106, 34, 0, 41, 3, 0, 66, 207, 214, 211, 190, 210, 199, 171, 217, 66, 126, 124, 66, 31, 137, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 33, 5, 32, 6, 32, 0, 65, 8, 106, 34, 0, 79, 13, 0, 11, 32, 2, 66, 12, 137, 32, 5, 66, 18, 137, 124, 32, 4, 66, 7, 137, 124, 32, 3, 66, 1, 137, 124, 32, 3, 66, 207, 214, 211, 190, 210, 199, 171, 217, 66, 126, 66, 31, 137, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 133, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 66, 157, 163, 181, 234, 131, 177, 141, 138, 250, 0, 125, 32, 4, 66, 207, 214, 211, 190, 210, 199, 171, 217, 66, 126, 66, 31, 137, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 133, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 66, 157, 163, 181, 234, 131, 177, 141, 138, 250, 0, 125, 32, 2, 66, 207, 214, 211, 190, 210, 199, 171, 217, 66, 126, 66, 31, 137, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 133, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 66, 157, 163, 181, 234, 131, 177, 141, 138, 250, 0, 125, 32, 5, 66, 207, 214, 211, 190, 210, 199, 171, 217, 66, 126, 66, 31, 137, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 133, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 66, 157, 163, 181, 234, 131, 177, 141, 138, 250, 0, 125, 5, 32, 2, 66, 197, 207, 217, 178, 241, 229, 186, 234, 39, 124, 11, 32, 1, 173, 124, 32, 0, 32, 1, 65, 31, 113, 16, 6, 11, 134, 2, 0, 32, 1, 32, 2, 106, 33, 2, 3, 64, 32, 2, 32, 1, 65, 8, 106, 79, 4, 64, 32, 1, 41, 3, 0, 66, 207, 214, 211, 190, 210, 199, 171, 217, 66, 126, 66, 31, 137, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 32, 0, 133, 66, 27, 137, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 66, 157, 163, 181, 234, 131, 177, 141, 138, 250, 0, 125, 33, 0, 32, 1, 65, 8, 106, 33, 1, 12, 1, 11, 11, 32, 1, 65, 4, 106, 32, 2, 77, 4, 64, 32, 0, 32, 1, 53, 2, 0, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 133, 66, 23, 137, 66, 207, 214, 211, 190, 210, 199, 171, 217, 66, 126, 66, 249, 243, 221, 241, 153, 246, 153, 171, 22, 124, 33, 0, 32, 1, 65, 4, 106, 33, 1, 11, 3, 64, 32, 1, 32, 2, 73, 4, 64, 32, 0, 32, 1, 49, 0, 0, 66, 197, 207, 217, 178, 241, 229, 186, 234, 39, 126, 133, 66, 11, 137, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 33, 0, 32, 1, 65, 1, 106, 33, 1, 12, 1, 11, 11, 32, 0, 32, 0, 66, 33, 136, 133, 66, 207, 214, 211, 190, 210, 199, 171, 217, 66, 126, 34, 0, 32, 0, 66, 29, 136, 133, 66, 249, 243, 221, 241, 153, 246, 153, 171, 22, 126, 34, 0, 32, 0, 66, 32, 136, 133, 11, 77, 0, 32, 0, 65, 8, 106, 32, 1, 66, 214, 235, 130, 238, 234, 253, 137, 245, 224, 0, 124, 55, 3, 0, 32, 0, 65, 16, 106, 32, 1, 66, 177, 169, 172, 193, 173, 184, 212, 166, 61, 125, 55, 3, 0, 32, 0, 65, 24, 106, 32, 1, 55, 3, 0, 32, 0, 65, 32, 106, 32, 1, 66, 249, 234, 208, 208, 231, 201, 161, 228, 225, 0, 124, 55, 3, 0, 11, 244, 4, 2, 3, 127, 4, 126, 32, 1, 32, 2, 106, 33, 5, 32, 0, 65, 40, 106, 33, 4, 32, 0, 65, 200, 0, 106, 40, 2, 0, 33, 3, 32, 0, 32, 0, 41, 3, 0, 32, 2, 173, 124, 55, 3, 0, 32, 2, 32, 3, 106, 65, 32, 73, 4, 64, 32, 3, 32, 4, 106, 32, 1, 32, 2, 252, 10, 0, 0, 32, 0, 65, 200, 0, 106, 32, 2, 32, 3, 106, 54, 2, 0, 15, 11, 32, 3, 4, 64, 32, 3, 32, 4, 106, 32, 1, 65, 32, 32, 3, 107, 34, 2, 252, 10, 0, 0, 32, 0, 65, 8, 106, 34, 3, 32, 3, 41, 3, 0, 32, 4, 41, 3, 0, 66, 207, 214, 211, 190, 210, 199, 171, 217, 66, 126, 124, 66, 31, 137, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 55, 3, 0, 32, 0, 65, 16, 106, 34, 3, 32, 3, 41, 3, 0, 32, 4, 65, 8, 106, 41, 3, 0, 66, 207, 214, 211, 190, 210, 199, 171, 217, 66, 126, 124, 66, 31, 137, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 55, 3, 0, 32, 0, 65, 24, 106, 34, 3, 32, 3, 41, 3, 0, 32, 4, 65, 16, 106, 41, 3, 0, 66, 207, 214, 211, 190, 210, 199, 171, 217, 66, 126, 124, 66, 31, 137, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 55, 3, 0, 32, 0, 65, 32, 106, 34, 3, 32, 3, 41, 3, 0, 32, 4, 65, 24, 106, 41, 3, 0, 66, 207, 214, 211, 190, 210, 199, 171, 217, 66, 126, 124, 66, 31, 137, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 55, 3, 0, 32, 0, 65, 200, 0, 106, 65, 0, 54, 2, 0, 32, 1, 32, 2, 106, 33, 1, 11, 32, 1, 65, 32, 106, 32, 5, 77, 4, 64, 32, 5, 65, 32, 107, 33, 2, 32, 0, 65, 8, 106, 41, 3, 0, 33, 6, 32, 0, 65, 16, 106, 41, 3, 0, 33, 7, 32, 0, 65, 24, 106, 41, 3, 0, 33, 8, 32, 0, 65, 32, 106, 41, 3, 0, 33, 9, 3, 64, 32, 6, 32, 1, 41, 3, 0, 66, 207, 214, 211, 190, 210, 199, 171, 217, 66, 126, 124, 66, 31, 137, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 33, 6, 32, 7, 32, 1, 65, 8, 106, 34, 1, 41, 3, 0, 66, 207, 214, 211, 190, 210, 199, 171, 217, 66, 126, 124, 66, 31, 137, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 33, 7, 32, 8, 32, 1, 65, 8, 106, 34, 1, 41, 3, 0, 66, 207, 214, 211, 190, 210, 199, 171, 217, 66, 126, 124, 66, 31, 137, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 33, 8, 32, 9, 32, 1, 65, 8, 106, 34, 1, 41, 3, 0, 66, 207, 214, 211, 190, 210, 199, 171, 217, 66, 126, 124, 66, 31, 137, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 33, 9, 32, 2, 32, 1, 65, 8, 106, 34, 1, 79, 13, 0, 11, 32, 0, 65, 8, 106, 32, 6, 55, 3, 0, 32, 0, 65, 16, 106, 32, 7, 55, 3, 0, 32, 0, 65, 24, 106, 32, 8, 55, 3, 0, 32, 0, 65, 32, 106, 32, 9, 55, 3, 0, 11, 32, 1, 32, 5, 73, 4, 64, 32, 4, 32, 1, 32, 5, 32, 1, 107, 34, 1, 252, 10, 0, 0, 32, 0, 65, 200, 0, 106, 32, 1, 54, 2, 0, 11, 11, 188, 2, 1, 5, 126, 32, 0, 65, 24, 106, 41, 3, 0, 33, 1, 32, 0, 41, 3, 0, 34, 2, 66, 32, 90, 4, 126, 32, 0, 65, 8, 106, 41, 3, 0, 34, 3, 66, 1, 137, 32, 0, 65, 16, 106, 41, 3, 0, 34, 4, 66, 7, 137, 124, 32, 1, 66, 12, 137, 32, 0, 65, 32, 106, 41, 3, 0, 34, 5, 66, 18, 137, 124, 124, 32, 3, 66, 207, 214, 211, 190, 210, 199, 171, 217, 66, 126, 66, 31, 137, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 133, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 66, 157, 163, 181, 234, 131, 177, 141, 138, 250, 0, 125, 32, 4, 66, 207, 214, 211, 190, 210, 199, 171, 217, 66, 126, 66, 31, 137, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 133, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 66, 157, 163, 181, 234, 131, 177, 141, 138, 250, 0, 125, 32, 1, 66, 207, 214, 211, 190, 210, 199, 171, 217, 66, 126, 66, 31, 137, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 133, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 66, 157, 163, 181, 234, 131, 177, 141, 138, 250, 0, 125, 32, 5, 66, 207, 214, 211, 190, 210, 199, 171, 217, 66, 126, 66, 31, 137, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 133, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 66, 157, 163, 181, 234, 131, 177, 141, 138, 250, 0, 125, 5, 32, 1, 66, 197, 207, 217, 178, 241, 229, 186, 234, 39, 124, 11, 32, 2, 124, 32, 0, 65, 40, 106, 32, 2, 66, 31, 131, 167, 16, 6, 11]);
+async function e() {
+  return (function(t2) {
+    const { exports: { mem: e2, xxh32: n, xxh64: r, init32: i, update32: a, digest32: o, init64: s, update64: u, digest64: c } } = t2;
+    let h = new Uint8Array(e2.buffer);
+    function g(t3, n2) {
+      if (e2.buffer.byteLength < t3 + n2) {
+        const r2 = Math.ceil((t3 + n2 - e2.buffer.byteLength) / 65536);
+        e2.grow(r2), h = new Uint8Array(e2.buffer);
+      }
+    }
+    function f(t3, e3, n2, r2, i2, a2) {
+      g(t3);
+      const o2 = new Uint8Array(t3);
+      return h.set(o2), n2(0, e3), o2.set(h.subarray(0, t3)), { update(e4) {
+        let n3;
+        return h.set(o2), "string" == typeof e4 ? (g(3 * e4.length, t3), n3 = w.encodeInto(e4, h.subarray(t3)).written) : (g(e4.byteLength, t3), h.set(e4, t3), n3 = e4.byteLength), r2(0, t3, n3), o2.set(h.subarray(0, t3)), this;
+      }, digest: () => (h.set(o2), a2(i2(0))) };
+    }
+    function y(t3) {
+      return t3 >>> 0;
+    }
+    const b = 2n ** 64n - 1n;
+    function d(t3) {
+      return t3 & b;
+    }
+    const w = new TextEncoder(), l = 0, p = 0n;
+    function x(t3, e3 = l) {
+      return g(3 * t3.length, 0), y(n(0, w.encodeInto(t3, h).written, e3));
+    }
+    function L(t3, e3 = p) {
+      return g(3 * t3.length, 0), d(r(0, w.encodeInto(t3, h).written, e3));
+    }
+    return { h32: x, h32ToString: (t3, e3 = l) => x(t3, e3).toString(16).padStart(8, "0"), h32Raw: (t3, e3 = l) => (g(t3.byteLength, 0), h.set(t3), y(n(0, t3.byteLength, e3))), create32: (t3 = l) => f(48, t3, i, a, o, y), h64: L, h64ToString: (t3, e3 = p) => L(t3, e3).toString(16).padStart(16, "0"), h64Raw: (t3, e3 = p) => (g(t3.byteLength, 0), h.set(t3), d(r(0, t3.byteLength, e3))), create64: (t3 = p) => f(88, t3, s, u, c, d) };
+  })((await WebAssembly.instantiate(t)).instance);
+}
+
+// src/shared/frame-decoder.ts
+var DECODER_NAMES = ["zlib", "zlib-oneshot", "zstd-cli", "fzstd"];
+var DecoderUnavailableError = class extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "DecoderUnavailableError";
+  }
+};
+function storedChecksum(frame) {
+  if (frame.length < 9) return null;
+  if ((frame[4] & 4) === 0) return null;
+  const at = frame.length - 4;
+  return (frame[at] | frame[at + 1] << 8 | frame[at + 2] << 16 | frame[at + 3] << 24) >>> 0;
+}
+function hex32(value) {
+  return "0x" + value.toString(16).padStart(8, "0");
+}
+async function createFzstdDecoder() {
+  const { h64Raw } = await e();
+  let closed = false;
+  return {
+    name: "fzstd",
+    verifiesChecksum: true,
+    decode(frame) {
+      if (closed) throw new Error("cannot decode with a closed fzstd frame decoder");
+      const plaintext = decompress(frame);
+      const stored = storedChecksum(frame);
+      if (stored !== null) {
+        const computed = Number(h64Raw(plaintext, 0n) & 0xffffffffn);
+        if (computed !== stored) throw new Error(`content checksum mismatch: stored ${hex32(stored)}, computed ${hex32(computed)}`);
+      }
+      return plaintext;
+    },
+    close() {
+      closed = true;
+    }
+  };
+}
+
+// src/shared/frame-decoder-node.ts
+import { spawn, spawnSync } from "node:child_process";
+import * as zlib from "node:zlib";
+var OUTPUT_CHUNK_BYTES = 1024 * 1024;
+var nodeZlib = zlib;
+function hasZlibZstd() {
+  return typeof nodeZlib.createZstdDecompress === "function" && typeof nodeZlib.zstdDecompressSync === "function";
+}
+function openZstdStream() {
+  if (!hasZlibZstd()) return null;
+  const stream = nodeZlib.createZstdDecompress({ chunkSize: OUTPUT_CHUNK_BYTES });
+  const errorKey = Reflect.ownKeys(stream).find((key) => typeof key === "symbol" && key.description === "kError");
+  const handle = stream._handle;
+  const usable = handle !== null && typeof handle === "object" && typeof handle.writeSync === "function" && stream._writeState instanceof Uint32Array && stream._writeState.length >= 2 && typeof stream._defaultFlushFlag === "number" && errorKey !== void 0 && stream[errorKey] === null;
+  if (!usable) {
+    stream.close();
+    return null;
+  }
+  stream.on("error", () => {
+  });
+  return { stream, errorKey };
+}
+function createZlibDecoder() {
+  let opened = openZstdStream();
+  if (opened === null) return null;
+  const output = Buffer.allocUnsafe(OUTPUT_CHUNK_BYTES);
+  let closed = false;
+  const decodeOnce = (frame) => {
+    const { stream, errorKey } = opened;
+    const handle = stream._handle;
+    let inputOffset = 0;
+    let inputRemaining = frame.length;
+    const chunks = [];
+    let total = 0;
+    for (; ; ) {
+      handle.writeSync(stream._defaultFlushFlag, frame, inputOffset, inputRemaining, output, 0, output.length);
+      const failure = stream[errorKey];
+      if (failure !== null && failure !== void 0) throw failure instanceof Error ? failure : new Error(String(failure));
+      const outputLeft = stream._writeState[0];
+      const inputLeft = stream._writeState[1];
+      const produced = output.length - outputLeft;
+      total += produced;
+      if (outputLeft !== 0) {
+        if (inputLeft !== 0) throw new Error(`zstd frame decoder left ${inputLeft} bytes of the frame unread`);
+        if (chunks.length === 0) return output.subarray(0, produced);
+        chunks.push(Buffer.from(output.subarray(0, produced)));
+        return Buffer.concat(chunks, total);
+      }
+      chunks.push(Buffer.from(output));
+      inputOffset += inputRemaining - inputLeft;
+      inputRemaining = inputLeft;
+    }
+  };
+  return {
+    name: "zlib",
+    verifiesChecksum: true,
+    decode(frame) {
+      if (closed) throw new Error("cannot decode with a closed zlib frame decoder");
+      if (opened === null) {
+        opened = openZstdStream();
+        if (opened === null) throw new Error("node:zlib zstd stream could not be reopened");
+      }
+      try {
+        return decodeOnce(frame);
+      } catch (error) {
+        opened.stream.close();
+        opened = null;
+        throw error;
+      }
+    },
+    close() {
+      if (closed) return;
+      closed = true;
+      opened?.stream.close();
+      opened = null;
+    }
+  };
+}
+function createZlibOneshotDecoder() {
+  if (!hasZlibZstd()) return null;
+  let closed = false;
+  return {
+    name: "zlib-oneshot",
+    verifiesChecksum: true,
+    decode(frame) {
+      if (closed) throw new Error("cannot decode with a closed zlib-oneshot frame decoder");
+      return nodeZlib.zstdDecompressSync(frame);
+    },
+    close() {
+      closed = true;
+    }
+  };
+}
+var cliProbe;
+function findZstdCli(command = "zstd") {
+  if (cliProbe !== void 0 && command === "zstd") return cliProbe;
+  const probe = (extra) => spawnSync(command, [...extra, "-V"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  let found = null;
+  const plain = probe([]);
+  if (plain.status === 0) {
+    const version = /v(\d+\.\d+\.\d+)/.exec(plain.stdout + plain.stderr)?.[1] ?? "unknown";
+    const noAsync = probe(["--no-asyncio"]).status === 0;
+    found = { command, args: ["-dcq", ...noAsync ? ["--no-asyncio"] : []], version };
+  }
+  if (command === "zstd") cliProbe = found;
+  return found;
+}
+async function* decodeWithZstdCli(cli, frames) {
+  const child = spawn(cli.command, [...cli.args], { stdio: ["pipe", "pipe", "pipe"] });
+  let stderr = "";
+  child.stderr.setEncoding("utf8");
+  child.stderr.on("data", (text2) => {
+    stderr += text2;
+  });
+  const exited = new Promise((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", (code) => resolve(code));
+  });
+  child.stdin.on("error", () => {
+  });
+  const feeding = (async () => {
+    for await (const frame of frames) {
+      if (!child.stdin.write(frame)) await new Promise((resolve) => child.stdin.once("drain", resolve));
+      if (child.stdin.destroyed) break;
+    }
+    child.stdin.end();
+  })();
+  try {
+    for await (const chunk of child.stdout) yield chunk;
+    await feeding;
+    const code = await exited;
+    if (code !== 0) throw new Error(`${cli.command} exited with status ${code}: ${stderr.trim() || "no message"}`);
+  } finally {
+    if (child.exitCode === null) child.kill();
+  }
+}
+async function openFrameDecoder(name) {
+  if (name === "auto") return createZlibDecoder() ?? createZlibOneshotDecoder() ?? await createFzstdDecoder();
+  if (name === "fzstd") return createFzstdDecoder();
+  const decoder = name === "zlib" ? createZlibDecoder() : createZlibOneshotDecoder();
+  if (decoder === null) throw new DecoderUnavailableError(`decoder "${name}" is not available: node:zlib has no zstd in Node ${process.version} (it needs 22.15 or later)`);
+  return decoder;
+}
+function autoDecoderName(needsFrames) {
+  if (hasZlibZstd()) return "zlib";
+  if (!needsFrames && findZstdCli() !== null) return "zstd-cli";
+  return "fzstd";
+}
+
+// src/shared/session-log.ts
+import { open, readdir, stat } from "node:fs/promises";
+import { join } from "node:path";
+import * as zlib2 from "node:zlib";
+
+// src/shared/events.ts
+function isRecord(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+// src/shared/chunk-rows.ts
+var CHUNK_ROW_TYPES = ["text-chunks", "reasoning-chunks", "tool-call-chunks"];
+function isChunkRowTagged(value) {
+  return isRecord(value) && CHUNK_ROW_TYPES.includes(value.type);
+}
+function hasExactKeys(value, keys) {
+  return Object.keys(value).length === keys.length && keys.every((key) => Object.hasOwn(value, key));
+}
+function malformed(tag, why) {
+  throw new Error(`malformed ${tag} storage row: ${why}`);
+}
+function runMembers(tag, data, payloadKey) {
+  if (typeof data.turn !== "number" || typeof data.step !== "number" || typeof data.index !== "number") {
+    malformed(tag, "turn/step/index must be numbers");
+  }
+  const payload = data[payloadKey];
+  if (!Array.isArray(payload) || payload.length === 0 || payload.some((entry) => typeof entry !== "string")) {
+    malformed(tag, `${payloadKey} must be a non-empty string array`);
+  }
+  const dt = data.dt;
+  if (!Array.isArray(dt) || dt.some((gap) => !Number.isSafeInteger(gap))) malformed(tag, "dt must be an array of safe integers");
+  if (dt.length !== payload.length - 1) malformed(tag, `dt length ${dt.length} does not match ${payload.length} members`);
+  return payload;
+}
+function expandStorageRecord(value) {
+  if (!isChunkRowTagged(value)) return [value];
+  const tag = value.type;
+  const row = value;
+  if (!hasExactKeys(row, ["type", "seq0", "time0", "data"])) malformed(tag, "envelope must be exactly {type, seq0, time0, data}");
+  const seq0 = row.seq0;
+  const time0 = row.time0;
+  if (!Number.isSafeInteger(seq0) || seq0 < 0) malformed(tag, "seq0 must be a non-negative safe integer");
+  if (!Number.isSafeInteger(time0)) malformed(tag, "time0 must be a safe integer");
+  const data = row.data;
+  if (!isRecord(data)) malformed(tag, "data must be an object");
+  let members;
+  const withName = tag === "tool-call-chunks" && hasExactKeys(data, ["turn", "step", "index", "id", "name", "dt", "args"]);
+  if (tag === "tool-call-chunks") {
+    if (!withName && !hasExactKeys(data, ["turn", "step", "index", "id", "dt", "args"])) {
+      malformed(tag, "data must be exactly {turn, step, index, id, name?, dt, args}");
+    }
+    if (typeof data.id !== "string" || withName && typeof data.name !== "string") malformed(tag, "id (and name when present) must be strings");
+    members = runMembers(tag, data, "args");
+  } else {
+    if (!hasExactKeys(data, ["turn", "step", "index", "dt", "texts"])) malformed(tag, "data must be exactly {turn, step, index, dt, texts}");
+    members = runMembers(tag, data, "texts");
+  }
+  if (!Number.isSafeInteger(seq0 + members.length - 1)) malformed(tag, "member seqs must stay safe integers");
+  const gaps = data.dt;
+  let check = time0;
+  for (const gap of gaps) {
+    check += gap;
+    if (!Number.isSafeInteger(check)) malformed(tag, "member times must stay safe integers");
+  }
+  const events = [];
+  let time = time0;
+  for (let k = 0; k < members.length; k++) {
+    if (k > 0) time += gaps[k - 1];
+    const chunk = tag === "tool-call-chunks" ? { type: "tool-call-delta", index: data.index, id: data.id, ...withName ? { name: data.name } : {}, argumentsDelta: members[k] } : { type: tag === "text-chunks" ? "text-delta" : "reasoning-delta", index: data.index, text: members[k] };
+    events.push({ type: "assistant/chunk", seq: seq0 + k, time, data: { turn: data.turn, step: data.step, chunk } });
+  }
+  return events;
+}
+function recordSeqRange(value) {
+  if (!isRecord(value)) return null;
+  if (isChunkRowTagged(value)) {
+    const data = value.data;
+    const members = isRecord(data) ? Array.isArray(data.texts) ? data.texts : Array.isArray(data.args) ? data.args : null : null;
+    const seq0 = value.seq0;
+    if (!Number.isSafeInteger(seq0) || members === null || members.length === 0) return null;
+    return [seq0, seq0 + members.length - 1];
+  }
+  return Number.isSafeInteger(value.seq) ? [value.seq, value.seq] : null;
+}
+
+// src/shared/log-frames.ts
+var PREFIX = /^\{"type":"([^"\\]+)","seq(0?)":(\d+),/;
+var MAX_PROBLEMS = 100;
+var LogRecordReader = class {
+  options;
+  headerValue = null;
+  headerText = null;
+  line = 0;
+  events = 0;
+  lastSeq = -1;
+  /** Next seq the log must continue with, or `null` after an unparsed packed row (resynchronised on the next line). */
+  expected = 0;
+  pendingRow = null;
+  problems = [];
+  dropped = 0;
+  carry = "";
+  carryAt = null;
+  constructor(options = {}) {
+    this.options = options;
+  }
+  /**
+   * Record a problem found outside the text (a frame that failed to decode, corrupt structure).
+   * @param problem - the problem; kept up to {@link MAX_PROBLEMS}.
+   */
+  report(problem) {
+    if (this.problems.length < MAX_PROBLEMS) this.problems.push(problem);
+    else this.dropped++;
+  }
+  /** The header, once line 1 was read and is a session header; otherwise `null`. */
+  get header() {
+    return this.headerValue;
+  }
+  /** Line 1 as stored, once read and valid; otherwise `null`. */
+  get headerLine() {
+    return this.headerText;
+  }
+  /** Number of lines read so far, header included. */
+  get lineCount() {
+    return this.line;
+  }
+  /**
+   * Feed decoded text.
+   * @param text - UTF-8-decoded text; normally ends with a line break.
+   * @param frame - frame index the text came from, or `null` for a plain log.
+   * @param byte - file byte offset of that frame or chunk.
+   * @param frameEnd - `true` when `text` is a whole zstd frame: a missing final line break is then
+   *   reported (`frame-not-line-aligned`) and the partial line carried into the next frame.
+   */
+  push(text2, frame, byte, frameEnd = false) {
+    let from = 0;
+    if (this.carry !== "") {
+      const nl = text2.indexOf("\n");
+      if (nl === -1) {
+        this.carry += text2;
+        return;
+      }
+      this.take(this.carry + text2.slice(0, nl), this.carryAt ?? { line: this.line + 1, frame, byte });
+      this.carry = "";
+      this.carryAt = null;
+      from = nl + 1;
+    }
+    for (let nl = text2.indexOf("\n", from); nl !== -1; nl = text2.indexOf("\n", from)) {
+      this.take(text2.slice(from, nl), { line: this.line + 1, frame, byte });
+      from = nl + 1;
+    }
+    if (from < text2.length) {
+      this.carry = text2.slice(from);
+      this.carryAt = { line: this.line + 1, frame, byte };
+      if (frameEnd) {
+        this.report({
+          kind: "frame-not-line-aligned",
+          at: this.carryAt,
+          message: `frame ${frame} (byte ${byte}) ends inside line ${this.line + 1}; a complete frame must end on a line break`
+        });
+      }
+    }
+  }
+  /**
+   * Text left after the last line break (a record without its line break), or `''`.
+   */
+  get pending() {
+    return this.carry;
+  }
+  /**
+   * Finish reading: resolves a trailing packed row's seq range and returns the totals. A partial
+   * record still pending is not read (the caller reports it as a torn tail).
+   */
+  finish() {
+    this.flushRow();
+    const problems = [...this.problems];
+    if (this.dropped > 0) {
+      problems.push({ kind: "unparsable-line", at: { line: this.line, frame: null, byte: 0 }, message: `${this.dropped} further problems not listed` });
+    }
+    if (this.headerValue === null && this.line === 0 && problems.length === 0) {
+      problems.push({ kind: "bad-header", at: { line: 1, frame: null, byte: 0 }, message: "the log holds no complete header line" });
+    }
+    return { header: this.headerValue, headerText: this.headerText, lines: this.line, events: this.events, lastSeq: this.lastSeq, problems };
+  }
+  take(text2, at) {
+    this.line++;
+    if (this.line === 1) {
+      this.takeHeader(text2, at);
+      return;
+    }
+    const match = PREFIX.exec(text2);
+    const type = match?.[1];
+    if (match !== null && type !== void 0 && !(this.options.parse?.(type, text2) ?? true)) {
+      const seq = Number(match[3]);
+      this.settleRow(seq);
+      this.checkSeq(seq, at);
+      if (match[2] === "0" && isChunkRowTagged({ type })) {
+        this.pendingRow = { text: text2, at, seq0: seq };
+        this.events++;
+        this.lastSeq = seq;
+        this.expected = null;
+      } else {
+        this.advance(seq, seq);
+      }
+      this.options.onRecord?.({ at, text: text2, type, seq });
+      return;
+    }
+    let value;
+    try {
+      value = JSON.parse(text2);
+    } catch (error) {
+      this.flushRow();
+      this.report({ kind: "unparsable-line", at, message: `line ${at.line}${where(at)} is not valid JSON: ${error.message}` });
+      this.expected = null;
+      return;
+    }
+    const range = recordSeqRange(value);
+    const recordType = isRecord(value) && typeof value.type === "string" ? value.type : "?";
+    let events;
+    if (this.options.expand || isChunkRowTagged(value)) {
+      try {
+        events = expandStorageRecord(value);
+      } catch (error) {
+        this.flushRow();
+        this.report({ kind: "malformed-row", at, message: `line ${at.line}${where(at)}: ${error.message}` });
+        this.expected = null;
+        return;
+      }
+    }
+    if (range === null) {
+      this.flushRow();
+      this.report({ kind: "unparsable-line", at, message: `line ${at.line}${where(at)} has no event seq` });
+      this.expected = null;
+      return;
+    }
+    this.settleRow(range[0]);
+    this.checkSeq(range[0], at);
+    this.advance(range[0], range[1]);
+    this.options.onRecord?.({ at, text: text2, type: recordType, seq: range[0], value, ...this.options.expand && events ? { events } : {} });
+  }
+  takeHeader(text2, at) {
+    let value;
+    try {
+      value = JSON.parse(text2);
+    } catch (error) {
+      this.report({ kind: "bad-header", at, message: `line 1${where(at)} (the header) is not valid JSON: ${error.message}` });
+      this.options.onHeader?.(null, text2);
+      return;
+    }
+    if (!isRecord(value) || value.type !== "session" || typeof value.id !== "string" || typeof value.version !== "number" || typeof value.createdAt !== "number") {
+      this.report({ kind: "bad-header", at, message: 'line 1 is not a session header ({"type":"session","version","id","createdAt",…})' });
+      this.options.onHeader?.(null, text2);
+      return;
+    }
+    this.headerValue = value;
+    this.headerText = text2;
+    this.options.onHeader?.(this.headerValue, text2);
+  }
+  /** An unparsed packed row ends just before the line that follows it at `nextSeq`. */
+  settleRow(nextSeq) {
+    const row = this.pendingRow;
+    if (row === null) return;
+    this.pendingRow = null;
+    if (nextSeq > row.seq0) {
+      this.events += nextSeq - row.seq0 - 1;
+      this.lastSeq = nextSeq - 1;
+      this.expected = nextSeq;
+    } else {
+      this.expected = row.seq0 + 1;
+    }
+  }
+  /** An unparsed packed row with no usable successor (end of log, damaged next line) is parsed for its seq range. */
+  flushRow() {
+    const row = this.pendingRow;
+    if (row === null) return;
+    this.pendingRow = null;
+    let value;
+    try {
+      value = JSON.parse(row.text);
+    } catch (error) {
+      this.report({ kind: "unparsable-line", at: row.at, message: `line ${row.at.line}${where(row.at)} is not valid JSON: ${error.message}` });
+      return;
+    }
+    const range = recordSeqRange(value);
+    if (range === null) return;
+    this.events += range[1] - range[0];
+    this.lastSeq = range[1];
+    this.expected = range[1] + 1;
+  }
+  checkSeq(first, at) {
+    if (this.expected !== null && first !== this.expected) {
+      this.report({
+        kind: "seq-gap",
+        at,
+        expected: this.expected,
+        got: first,
+        message: `line ${at.line}${where(at)} continues the log at seq ${first}; expected ${this.expected}`
+      });
+    }
+  }
+  advance(first, last) {
+    this.events += last - first + 1;
+    this.lastSeq = last;
+    this.expected = last + 1;
+  }
+};
+function where(at) {
+  return at.frame === null ? ` (chunk at byte ${at.byte})` : ` (frame ${at.frame} at byte ${at.byte})`;
+}
+
+// src/shared/zstd-frames.ts
+var ZSTD_FRAME_MAGIC = 4247762216;
+var MAX_BLOCK_BYTES = 128 * 1024;
+var SKIPPABLE_MASK = 4294967280;
+var SKIPPABLE_MAGIC = 407710288;
+function u32(bytes, at) {
+  return (bytes[at] | bytes[at + 1] << 8 | bytes[at + 2] << 16 | bytes[at + 3] << 24) >>> 0;
+}
+function uintLE(bytes, at, size) {
+  let value = 0;
+  for (let i = size - 1; i >= 0; i--) value = value * 256 + bytes[at + i];
+  return value;
+}
+function scanZstdFrames(bytes, options = {}) {
+  const base = options.baseOffset ?? 0;
+  let index = options.firstIndex ?? 0;
+  const frames = [];
+  let offset = 0;
+  const length = bytes.length;
+  const incomplete = (start, part, at, needed, blocksComplete) => ({
+    frames,
+    next: base + start,
+    stop: { kind: "incomplete", start: base + start, part, at: base + at, needed, blocksComplete }
+  });
+  const corrupt = (start, at, reason) => ({
+    frames,
+    next: base + start,
+    stop: { kind: "corrupt", offset: base + at, reason }
+  });
+  while (offset < length) {
+    const start = offset;
+    if (length - offset < 4) return incomplete(start, "magic", offset, 4, 0);
+    const magic = u32(bytes, offset);
+    if ((magic & SKIPPABLE_MASK) >>> 0 === SKIPPABLE_MAGIC) {
+      if (length - offset < 8) return incomplete(start, "frame-header", offset + 4, 4, 0);
+      const size = u32(bytes, offset + 4);
+      if (length - offset - 8 < size) return incomplete(start, "skippable-payload", offset + 8, size, 0);
+      offset += 8 + size;
+      frames.push({ index: index++, start: base + start, end: base + offset, kind: "skippable", contentSize: null, windowSize: null, checksum: null, blocks: 0 });
+      continue;
+    }
+    if (magic !== ZSTD_FRAME_MAGIC) {
+      return corrupt(start, offset, `invalid frame magic 0x${magic.toString(16).padStart(8, "0")} (expected 28 b5 2f fd)`);
+    }
+    offset += 4;
+    if (offset === length) return incomplete(start, "frame-header", offset, null, 0);
+    const descriptor = bytes[offset];
+    if ((descriptor & 8) !== 0) return corrupt(start, offset, "reserved bit set in the frame header descriptor");
+    const contentSizeFlag = descriptor >>> 6;
+    const singleSegment = (descriptor & 32) !== 0;
+    const hasChecksum = (descriptor & 4) !== 0;
+    const dictionaryFlag = descriptor & 3;
+    const dictionaryBytes = dictionaryFlag === 3 ? 4 : dictionaryFlag;
+    const contentSizeBytes = contentSizeFlag === 0 ? singleSegment ? 1 : 0 : 1 << contentSizeFlag;
+    const headerBytes = 1 + (singleSegment ? 0 : 1) + dictionaryBytes + contentSizeBytes;
+    if (length - offset < headerBytes) return incomplete(start, "frame-header", offset, headerBytes, 0);
+    let cursor = offset + 1;
+    let windowSize = null;
+    if (!singleSegment) {
+      const windowDescriptor = bytes[cursor];
+      const exponent = windowDescriptor >>> 3;
+      const windowBase = 2 ** (10 + exponent);
+      windowSize = windowBase + windowBase / 8 * (windowDescriptor & 7);
+      cursor += 1;
+    }
+    cursor += dictionaryBytes;
+    let contentSize = null;
+    if (contentSizeBytes > 0) {
+      contentSize = uintLE(bytes, cursor, contentSizeBytes) + (contentSizeBytes === 2 ? 256 : 0);
+      cursor += contentSizeBytes;
+    }
+    if (singleSegment) windowSize = contentSize;
+    offset = cursor;
+    let blocks = 0;
+    for (; ; ) {
+      if (length - offset < 3) return incomplete(start, "block-header", offset, 3, blocks);
+      const header = bytes[offset] | bytes[offset + 1] << 8 | bytes[offset + 2] << 16;
+      const last = (header & 1) === 1;
+      const type = header >>> 1 & 3;
+      const size = header >>> 3;
+      if (type === 3) return corrupt(start, offset, `reserved block type in block ${blocks} of the frame`);
+      if (type !== 1 && size > MAX_BLOCK_BYTES) return corrupt(start, offset, `block ${blocks} declares ${size} bytes (at most ${MAX_BLOCK_BYTES})`);
+      const payload = type === 1 ? 1 : size;
+      if (length - offset - 3 < payload) return incomplete(start, "block", offset + 3, payload, blocks);
+      offset += 3 + payload;
+      blocks++;
+      if (last) break;
+    }
+    let checksum = null;
+    if (hasChecksum) {
+      if (length - offset < 4) return incomplete(start, "checksum", offset, 4, blocks);
+      checksum = u32(bytes, offset);
+      offset += 4;
+    }
+    frames.push({ index: index++, start: base + start, end: base + offset, kind: "zstd", contentSize, windowSize, checksum, blocks });
+  }
+  return { frames, next: base + offset, stop: { kind: "end" } };
+}
+function magicFalsePositives(bytes, frameStarts, baseOffset = 0) {
+  const out2 = [];
+  for (let i = bytes.indexOf(40); i !== -1 && i + 3 < bytes.length; i = bytes.indexOf(40, i + 1)) {
+    if (bytes[i + 1] === 181 && bytes[i + 2] === 47 && bytes[i + 3] === 253 && !frameStarts.has(baseOffset + i)) out2.push(baseOffset + i);
+  }
+  return out2;
+}
+function describeFrameStop(stop, fileSize) {
+  if (stop.kind === "corrupt") return `corrupt Zstandard structure at byte ${stop.offset}: ${stop.reason}`;
+  const what = {
+    magic: "frame magic",
+    "frame-header": "frame header",
+    "block-header": `block ${stop.blocksComplete} header`,
+    block: `block ${stop.blocksComplete} payload`,
+    checksum: "content checksum",
+    "skippable-payload": "skippable frame payload"
+  };
+  const needs = stop.needed === null ? "" : ` needs ${stop.needed} bytes`;
+  return `frame at byte ${stop.start} is incomplete: ${what[stop.part]}${needs} from byte ${stop.at}, the file ends at byte ${fileSize} (${fileSize - stop.start} bytes of the frame present, ${stop.blocksComplete} complete blocks)`;
+}
+
+// src/shared/session-log.ts
+var LOG_FILE_NAMES = ["session.jsonl.zstd", "session.jsonl"];
+var SessionLogInputError = class extends Error {
+  /**
+   * @param message - one sentence naming the path.
+   * @param code - `not-found` (no such path), `no-log` (a folder without a log, or both
+   *   encodings in one folder), `not-a-log` (a file that is neither zstd nor JSONL),
+   *   `unreadable` (the file system refused).
+   */
+  constructor(message, code) {
+    super(message);
+    this.code = code;
+    this.name = "SessionLogInputError";
+  }
+};
+async function resolveSessionLog(path) {
+  let info;
+  try {
+    info = await stat(path);
+  } catch (error) {
+    const code = error.code;
+    if (code === "ENOENT" || code === "ENOTDIR") throw new SessionLogInputError(`no such file or folder: ${path}`, "not-found");
+    throw new SessionLogInputError(`cannot read ${path}: ${error.message}`, "unreadable");
+  }
+  if (info.isDirectory()) {
+    let names;
+    try {
+      names = await readdir(path);
+    } catch (error) {
+      throw new SessionLogInputError(`cannot list ${path}: ${error.message}`, "unreadable");
+    }
+    const present = LOG_FILE_NAMES.filter((name) => names.includes(name));
+    if (present.length === 0) throw new SessionLogInputError(`${path} holds no session.jsonl.zstd or session.jsonl`, "no-log");
+    if (present.length > 1) throw new SessionLogInputError(`${path} holds both session.jsonl.zstd and session.jsonl; DSH refuses a session folder with two encodings`, "no-log");
+    return resolveSessionLog(join(path, present[0]));
+  }
+  if (!info.isFile()) throw new SessionLogInputError(`${path} is not a file or folder`, "not-a-log");
+  const format = await sniffFormat(path, info.size);
+  return { path, format, size: info.size, mtimeMs: info.mtimeMs };
+}
+async function sniffFormat(path, size) {
+  let handle;
+  try {
+    handle = await open(path, "r");
+  } catch (error) {
+    throw new SessionLogInputError(`cannot open ${path}: ${error.message}`, "unreadable");
+  }
+  try {
+    const head = Buffer.alloc(4);
+    const { bytesRead } = await handle.read(head, 0, 4, 0);
+    if (bytesRead === 4 && head.readUInt32LE(0) === ZSTD_FRAME_MAGIC) return "zstd";
+    if (bytesRead >= 1 && head[0] === 123) return "jsonl";
+    if (size === 0) throw new SessionLogInputError(`${path} is empty`, "not-a-log");
+    if (path.endsWith(".zstd")) return "zstd";
+    throw new SessionLogInputError(`${path} is neither a Zstandard log nor a JSONL log (first bytes ${head.subarray(0, bytesRead).toString("hex")})`, "not-a-log");
+  } finally {
+    await handle.close();
+  }
+}
+var DEFAULT_CHUNK_BYTES = 4 * 1024 * 1024;
+function text(bytes) {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
+}
+async function readSessionLog(file, options = {}) {
+  const reader = new LogRecordReader({ parse: options.parse, expand: options.expand, onRecord: options.onRecord, onHeader: options.onHeader });
+  const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES;
+  let handle;
+  try {
+    handle = await open(file.path, "r");
+  } catch (error) {
+    throw new SessionLogInputError(`cannot open ${file.path}: ${error.message}`, "unreadable");
+  }
+  try {
+    if (file.format === "jsonl") return await readPlain(file, handle, reader, chunkBytes, options);
+    return await readZstd(file, handle, reader, chunkBytes, options);
+  } finally {
+    await handle.close();
+  }
+}
+async function* chunksOf(handle, size, chunkBytes, onProgress) {
+  let position = 0;
+  for (; ; ) {
+    const buffer = Buffer.allocUnsafe(chunkBytes);
+    let bytesRead;
+    try {
+      ;
+      ({ bytesRead } = await handle.read(buffer, 0, chunkBytes, position));
+    } catch (error) {
+      throw new SessionLogInputError(`cannot read at byte ${position}: ${error.message}`, "unreadable");
+    }
+    if (bytesRead === 0) return;
+    position += bytesRead;
+    onProgress?.(position, size);
+    yield bytesRead === chunkBytes ? buffer : buffer.subarray(0, bytesRead);
+  }
+}
+async function readPlain(file, handle, reader, chunkBytes, options) {
+  let carry = Buffer.alloc(0);
+  let carryAt = 0;
+  let consumed = 0;
+  for await (const chunk of chunksOf(handle, file.size, chunkBytes, options.onProgress)) {
+    const bytes = carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk;
+    const lastBreak = bytes.lastIndexOf(10);
+    if (lastBreak === -1) {
+      carry = Buffer.from(bytes);
+      continue;
+    }
+    reader.push(text(bytes.subarray(0, lastBreak + 1)), null, carryAt);
+    await options.flush?.();
+    consumed = carryAt + lastBreak + 1;
+    carry = Buffer.from(bytes.subarray(lastBreak + 1));
+    carryAt = consumed;
+  }
+  const totals = reader.finish();
+  const tail = carry.length > 0 ? {
+    start: consumed,
+    bytes: carry.length,
+    description: `the last record (line ${totals.lines + 1}, from byte ${consumed}) has no line break: ${carry.length} bytes of an unfinished write`,
+    recoverableLines: 0
+  } : null;
+  return {
+    file,
+    decoder: null,
+    header: totals.header,
+    headerText: totals.headerText,
+    lines: totals.lines,
+    events: totals.events,
+    lastSeq: totals.lastSeq,
+    frames: 0,
+    checkedFrames: 0,
+    bytesConsumed: consumed,
+    decodedBytes: file.size,
+    tail,
+    problems: totals.problems,
+    magicFalsePositives: []
+  };
+}
+async function readZstd(file, handle, reader, chunkBytes, options) {
+  const requested = options.decoder ?? "auto";
+  const name = requested === "auto" ? autoDecoderName(options.needsFrames ?? false) : requested;
+  if (name === "zstd-cli" && options.needsFrames) throw new DecoderUnavailableError('decoder "zstd-cli" decodes all frames as one stream and cannot report frames one by one');
+  const cli = name === "zstd-cli" ? findZstdCli() : null;
+  if (name === "zstd-cli" && cli === null) throw new DecoderUnavailableError('decoder "zstd-cli" is not available: no zstd command on PATH');
+  const decoder = name === "zstd-cli" ? null : await openFrameDecoder(requested === "auto" ? "auto" : name);
+  let frameCount = 0;
+  let checked = 0;
+  let decodedBytes = 0;
+  let consumed = 0;
+  let stop = { kind: "end" };
+  let tailBytes = null;
+  const falsePositives = [];
+  async function* batches() {
+    let carry = Buffer.alloc(0);
+    let carryAt = 0;
+    for await (const chunk of chunksOf(handle, file.size, chunkBytes, options.onProgress)) {
+      const bytes = carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk;
+      const scan = scanZstdFrames(bytes, { baseOffset: carryAt, firstIndex: frameCount });
+      if (options.magicScan && scan.frames.length > 0) {
+        const starts = new Set(scan.frames.map((f) => f.start));
+        falsePositives.push(...magicFalsePositives(bytes.subarray(0, scan.next - carryAt), starts, carryAt));
+      }
+      if (scan.frames.length > 0) {
+        frameCount += scan.frames.length;
+        consumed = scan.next;
+        yield { frames: scan.frames, bytes: bytes.subarray(0, scan.next - carryAt), at: carryAt };
+      }
+      if (scan.stop.kind === "corrupt") {
+        stop = scan.stop;
+        return;
+      }
+      carry = Buffer.from(bytes.subarray(scan.next - carryAt));
+      carryAt = scan.next;
+    }
+    if (carry.length > 0) {
+      const scan = scanZstdFrames(carry, { baseOffset: carryAt, firstIndex: frameCount });
+      stop = scan.stop;
+      tailBytes = carry;
+      if (options.magicScan) falsePositives.push(...magicFalsePositives(carry, /* @__PURE__ */ new Set([carryAt]), carryAt));
+    }
+  }
+  if (decoder !== null) {
+    try {
+      for await (const batch of batches()) {
+        for (const frame of batch.frames) {
+          const firstLine = reader.lineCount + 1;
+          if (frame.kind === "skippable") {
+            options.onFrame?.({ frame, decodedBytes: 0, firstLine, lastLine: firstLine - 1 });
+            continue;
+          }
+          let plaintext;
+          try {
+            plaintext = decoder.decode(batch.bytes.subarray(frame.start - batch.at, frame.end - batch.at));
+          } catch (error) {
+            const message = error.message;
+            reader.report({ kind: "frame-failed", at: { line: firstLine, frame: frame.index, byte: frame.start }, message: `frame ${frame.index} at byte ${frame.start} failed to decode: ${message}` });
+            options.onFrame?.({ frame, decodedBytes: null, firstLine, lastLine: firstLine - 1, error: message });
+            continue;
+          }
+          if (decoder.verifiesChecksum && frame.checksum !== null) checked++;
+          decodedBytes += plaintext.length;
+          reader.push(text(plaintext), frame.index, frame.start, true);
+          options.onFrame?.({ frame, decodedBytes: plaintext.length, firstLine, lastLine: reader.lineCount });
+        }
+        await options.flush?.();
+      }
+    } finally {
+      decoder.close();
+    }
+  } else {
+    const input = (async function* () {
+      for await (const batch of batches()) yield Buffer.from(batch.bytes);
+    })();
+    let carry = Buffer.alloc(0);
+    try {
+      for await (const chunk of decodeWithZstdCli(cli, input)) {
+        decodedBytes += chunk.length;
+        const bytes = carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk;
+        const lastBreak = bytes.lastIndexOf(10);
+        if (lastBreak === -1) {
+          carry = Buffer.from(bytes);
+          continue;
+        }
+        reader.push(text(bytes.subarray(0, lastBreak + 1)), null, 0);
+        await options.flush?.();
+        carry = Buffer.from(bytes.subarray(lastBreak + 1));
+      }
+      if (carry.length > 0) reader.push(text(carry), null, 0, true);
+      checked = frameCount;
+    } catch (error) {
+      if (error instanceof SessionLogInputError) throw error;
+      reader.report({ kind: "frame-failed", at: { line: reader.lineCount + 1, frame: null, byte: 0 }, message: `${error.message} (read with --decoder fzstd to locate the frame)` });
+    }
+  }
+  const totals = reader.finish();
+  const problems = [...totals.problems];
+  const finalStop = stop;
+  if (finalStop.kind === "corrupt") {
+    problems.push({ kind: "corrupt-structure", offset: finalStop.offset, message: describeFrameStop(finalStop, file.size) });
+  }
+  let tail = null;
+  if (finalStop.kind === "incomplete" && tailBytes !== null) {
+    const torn = tailBytes;
+    const recoverable = options.recoverTail === false ? null : recoverableLines(torn);
+    tail = { start: finalStop.start, bytes: torn.length, description: describeFrameStop(finalStop, file.size), stop: finalStop, recoverableLines: recoverable };
+  }
+  return {
+    file,
+    decoder: name,
+    header: totals.header,
+    headerText: totals.headerText,
+    lines: totals.lines,
+    events: totals.events,
+    lastSeq: totals.lastSeq,
+    frames: frameCount,
+    checkedFrames: checked,
+    bytesConsumed: consumed,
+    decodedBytes,
+    tail,
+    problems,
+    magicFalsePositives: falsePositives
+  };
+}
+function recoverableLines(torn) {
+  let plaintext = new Uint8Array(0);
+  const z = zlib2;
+  try {
+    if (typeof z.zstdDecompressSync === "function" && z.constants.ZSTD_e_flush !== void 0) {
+      plaintext = z.zstdDecompressSync(torn, { finishFlush: z.constants.ZSTD_e_flush });
+    } else {
+      const parts = [];
+      const stream = new Decompress((data) => {
+        parts.push(data);
+      });
+      stream.push(torn, false);
+      plaintext = Buffer.concat(parts);
+    }
+  } catch {
+    return 0;
+  }
+  let lines = 0;
+  for (let i = plaintext.indexOf(10); i !== -1; i = plaintext.indexOf(10, i + 1)) lines++;
+  return lines;
+}
+
+// src/shared/cli.ts
+import { stat as stat2 } from "node:fs/promises";
+import { parseArgs } from "node:util";
+var EXIT = {
+  /** Nothing wrong found. */
+  ok: 0,
+  /** The tool ran and found a problem (torn tail, corrupt frame, unreadable file in a scan, …). */
+  problem: 1,
+  /** Bad usage, or the input could not be read at all. */
+  usage: 2
+};
+var UsageError = class extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "UsageError";
+  }
+};
+var COMMON_OPTIONS = {
+  help: { type: "boolean", short: "h" },
+  json: { type: "boolean" }
+};
+var DECODER_OPTION = { decoder: { type: "string" } };
+function parseCli(argv, options) {
+  try {
+    return parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(error.message);
+  }
+}
+function parseOneTarget(argv, options, what) {
+  const { values, positionals } = parseCli(argv, options);
+  if (values.help === true) return { values, target: null };
+  if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? `missing ${what}` : `expected one path (${what}), got ${positionals.length}`);
+  return { values, target: positionals[0] };
+}
+async function assertFolder(root) {
+  let isDirectory;
+  try {
+    isDirectory = (await stat2(root)).isDirectory();
+  } catch (error) {
+    throw new UsageError(`cannot read ${root}: ${error.message}`);
+  }
+  if (!isDirectory) throw new UsageError(`${root} is not a folder`);
+}
+function decoderOption(value) {
+  if (value === void 0 || value === "auto") return "auto";
+  if (DECODER_NAMES.includes(value)) return value;
+  throw new UsageError(`unknown decoder "${value}" (one of auto, ${DECODER_NAMES.join(", ")})`);
+}
+function numberOption(name, value) {
+  if (value === void 0) return void 0;
+  const number = Number(value);
+  if (value.trim() === "" || !Number.isFinite(number) || number < 0) throw new UsageError(`--${name} needs a non-negative number, got "${value}"`);
+  return number;
+}
+function progress(enabled) {
+  const started = Date.now();
+  let last = 0;
+  let shown = false;
+  const tty = process.stderr.isTTY === true;
+  return {
+    update(text2) {
+      if (!enabled) return;
+      const now = Date.now();
+      if (now - started < 1e3 || now - last < 1e3) return;
+      last = now;
+      shown = true;
+      process.stderr.write(tty ? `\r\x1B[K${text2}` : `${text2}
+`);
+    },
+    done() {
+      if (shown && tty) process.stderr.write("\r\x1B[K");
+    }
+  };
+}
+function formatBytes(bytes) {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ["KiB", "MiB", "GiB", "TiB"];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value.toFixed(1)} ${units[unit]}`;
+}
+function runScript(usage, main) {
+  process.stdout.on("error", (error) => {
+    if (error.code === "EPIPE") process.exit(process.exitCode ?? EXIT.ok);
+    throw error;
+  });
+  main().then((code) => {
+    process.exitCode = code;
+  }).catch((error) => {
+    if (error instanceof UsageError) {
+      process.stderr.write(`${error.message}
+
+${usage}`);
+    } else if (error instanceof SessionLogInputError || error instanceof DecoderUnavailableError) {
+      process.stderr.write(`${error.message}
+`);
+    } else {
+      process.stderr.write(`${error instanceof Error ? error.stack ?? error.message : String(error)}
+`);
+    }
+    process.exitCode = EXIT.usage;
+  });
+}
+async function out(text2) {
+  if (!process.stdout.write(text2)) await new Promise((resolve) => process.stdout.once("drain", resolve));
+}
+
+export {
+  DECODER_NAMES,
+  DecoderUnavailableError,
+  hasZlibZstd,
+  findZstdCli,
+  isRecord,
+  LOG_FILE_NAMES,
+  resolveSessionLog,
+  readSessionLog,
+  EXIT,
+  UsageError,
+  COMMON_OPTIONS,
+  DECODER_OPTION,
+  parseOneTarget,
+  assertFolder,
+  decoderOption,
+  numberOption,
+  progress,
+  formatBytes,
+  runScript,
+  out
+};
