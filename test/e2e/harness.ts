@@ -74,6 +74,17 @@ export interface E2e {
   close(): Promise<void>
 }
 
+/** Screenshot a tab after bringing it to the front (a background tab paints no frames, so its screenshot would wait). */
+async function shootFront(page: Page, path: string): Promise<void> {
+  await page.bringToFront()
+  await page.screenshot({ path })
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  return Promise.race([promise, new Promise<T>((_, fail) => { timer = setTimeout(() => fail(new Error(`timed out after ${ms} ms`)), ms) })]).finally(() => clearTimeout(timer))
+}
+
 /** One line per captured model request, for failure reports. */
 export function describeRequests(requests: readonly MockRequest[]): string {
   return requests.map((r) => {
@@ -110,7 +121,7 @@ export async function bootE2e(name: string, options: E2eOptions = {}): Promise<E
   const url = host.url
   const browser = await puppeteer.launch({
     executablePath, headless: true, userDataDir: join(dir, 'chromium-profile'), args: CHROMIUM_ARGS,
-    defaultViewport: { width: 1400, height: 900 },
+    defaultViewport: { width: 1400, height: 900 }, protocolTimeout: 60_000,
   })
 
   const env: E2e = {
@@ -127,16 +138,15 @@ export async function bootE2e(name: string, options: E2eOptions = {}): Promise<E
       page.on('console', (m) => consoleLines.push(`[${tag} ${m.type()}] ${m.text()}`))
       page.on('pageerror', (e) => consoleLines.push(`[${tag} pageerror] ${(e as Error).message ?? e}`))
       if (pageOptions.zh) {
-        await page.evaluateOnNewDocument(() => {
-          Object.defineProperty(navigator, 'language', { get: () => 'zh-CN' })
-          Object.defineProperty(navigator, 'languages', { get: () => ['zh-CN', 'zh'] })
-        })
+        // A string: the test loader's name-keeping helpers do not exist inside the page.
+        await page.evaluateOnNewDocument(`Object.defineProperty(navigator, 'language', { get: () => 'zh-CN' });
+          Object.defineProperty(navigator, 'languages', { get: () => ['zh-CN', 'zh'] })`)
       }
       return page
     },
     async shot(page, file) {
       const path = join(dir, `${file}.png`)
-      await page.screenshot({ path })
+      await shootFront(page, path)
       return path
     },
     async step(label, fn) {
@@ -145,7 +155,7 @@ export async function bootE2e(name: string, options: E2eOptions = {}): Promise<E
       } catch (error) {
         const safe = label.replace(/[^a-z0-9]+/gi, '-').slice(0, 60)
         const pages = await browser.pages().catch(() => [] as Page[])
-        for (const [i, page] of pages.entries()) await page.screenshot({ path: join(dir, `FAILED-${safe}-tab${i}.png`) }).catch(() => {})
+        for (const [i, page] of pages.entries()) await withTimeout(shootFront(page, join(dir, `FAILED-${safe}-tab${i}.png`)), 10_000).catch(() => {})
         writeFileSync(join(dir, 'mock-requests.json'), JSON.stringify({ requests: model.requests, titleRequests: model.titleRequests }, null, 2))
         process.stderr.write([
           `\n[e2e] ${name} / ${label} failed: ${(error as Error)?.message ?? error}`,

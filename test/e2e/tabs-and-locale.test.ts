@@ -46,49 +46,51 @@ function scenario(name: string, fn: () => Promise<void>): void {
   })
 }
 
-/** Wrap the page's fetch so its event stream can be held (see the module comment). */
-async function installEventHold(page: Page): Promise<void> {
-  await page.evaluateOnNewDocument(() => {
-    const w = window as unknown as { __e2eHoldEvents: boolean; fetch: typeof fetch }
-    w.__e2eHoldEvents = false
-    const original = w.fetch.bind(window)
-    w.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
-      const response = await original(input, init)
-      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url
-      if (!url.includes('/api/events') || !response.body) return response
-      const reader = response.body.getReader()
-      const stream = new ReadableStream<Uint8Array>({
-        start(controller) {
-          const queue: Uint8Array[] = []
-          let done = false
-          const flush = () => {
-            if (w.__e2eHoldEvents) return
-            while (queue.length) controller.enqueue(queue.shift()!)
-            if (done) { clearInterval(timer); controller.close() }
-          }
-          const timer = setInterval(flush, 50)
-          void (async () => {
-            try {
-              for (;;) {
-                const r = await reader.read()
-                if (r.done) { done = true; flush(); return }
-                queue.push(r.value)
-                flush()
-              }
-            } catch (error) {
-              clearInterval(timer)
-              controller.error(error)
-            }
-          })()
-        },
-        cancel(reason) { return reader.cancel(reason) },
-      })
-      return new Response(stream, { status: response.status, statusText: response.statusText, headers: response.headers })
+/**
+ * Page script that lets a test hold the tab's event stream (see the module comment). The rc.8
+ * browser receives session events over WebSockets on `/api/events.*` (dsh-client-connection
+ * `WebApiClient.readWebSocket`), so `WebSocket` is subclassed: while `__e2eHoldEvents` is true,
+ * message events of those sockets are queued; `__e2eRelease()` delivers them in order.
+ * A string, not a function: the test loader's name-keeping helpers do not exist inside the page.
+ */
+const EVENT_HOLD_SCRIPT = `(() => {
+  const Native = window.WebSocket
+  const held = []
+  window.__e2eHoldEvents = false
+  window.__e2eHeldCount = () => held.length
+  window.__e2eRelease = () => {
+    window.__e2eHoldEvents = false
+    while (held.length) held.shift()()
+  }
+  class HeldWebSocket extends Native {
+    constructor(...args) {
+      super(...args)
+      this.__wrapped = new Map()
     }
-  })
+    addEventListener(type, listener, options) {
+      if (type !== 'message' || !String(this.url).includes('/api/events') || typeof listener !== 'function') return super.addEventListener(type, listener, options)
+      const socket = this
+      const wrapped = function (event) {
+        if (window.__e2eHoldEvents) held.push(() => listener.call(socket, event))
+        else listener.call(socket, event)
+      }
+      this.__wrapped.set(listener, wrapped)
+      return super.addEventListener(type, wrapped, options)
+    }
+    removeEventListener(type, listener, options) {
+      return super.removeEventListener(type, this.__wrapped?.get(listener) ?? listener, options)
+    }
+  }
+  window.WebSocket = HeldWebSocket
+})()`
+
+/** Install {@link EVENT_HOLD_SCRIPT} before any page script runs. */
+async function installEventHold(page: Page): Promise<void> {
+  await page.evaluateOnNewDocument(EVENT_HOLD_SCRIPT)
 }
 
-const hold = (page: Page, on: boolean) => page.evaluate((on) => { (window as unknown as { __e2eHoldEvents: boolean }).__e2eHoldEvents = on }, on)
+/** Hold (true) or release (false, delivering what was held) the tab's session events. */
+const hold = (page: Page, on: boolean) => page.evaluate(on ? 'window.__e2eHoldEvents = true' : 'window.__e2eRelease()')
 
 /** The route's `inspect` summary of the live session and its persisted log. */
 interface Inspection { live: { eventCount: number; lastSeq: number; replaceGeneration: number }; disk: { eventCount: number } | null }
@@ -145,6 +147,7 @@ describe('two tabs and the Chinese UI in the real DSH web UI', { timeout: 1_200_
     await hold(pageB, true)
     await actTwice(pageA, keys.a2!, 'delete')
     await waitRowHidden(pageA, keys.a2!)
+    await pageB.waitForFunction('window.__e2eHeldCount() > 0', { timeout: 10_000 })
     const stale = (await rows(pageB)).find((r) => r.key === keys.a2)
     assert.ok(stale?.shown, 'the held tab still shows the deleted answer (its view is stale)')
 
@@ -171,7 +174,7 @@ describe('two tabs and the Chinese UI in the real DSH web UI', { timeout: 1_200_
     const page = await e.newPage({ zh: true })
     await installEventHold(page)
     await openApp(page, e.url)
-    assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-CN', 'the UI runs in Chinese')
+    await page.waitForFunction(`document.documentElement.lang === 'zh-CN'`, { timeout: 15_000 })
     await openSessionFromSidebar(page, TITLE)
     await waitForChatText(page, A1)
 

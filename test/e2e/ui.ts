@@ -82,6 +82,7 @@ export async function composerValue(page: Page): Promise<string> {
 export async function sendPrompt(page: Page, text: string): Promise<void> {
   // The composer can re-mount right after a workspace opens and swallow the first keys,
   // so type until it holds exactly `text`, then send.
+  await page.bringToFront()
   for (let attempt = 0; attempt < 4; attempt++) {
     await page.click('textarea')
     await page.keyboard.down('Control')
@@ -186,6 +187,8 @@ export async function readCluster(page: Page, key: string): Promise<ClusterInfo>
 
 /** Move the pointer onto row `key` (scrolled into view) and read its cluster once the hover styles apply. */
 export async function hoverRow(page: Page, key: string): Promise<ClusterInfo> {
+  // A background tab paints no frames, so pointer moves and clicks there would wait forever.
+  await page.bringToFront()
   await page.$eval(rowSelector(key), (row) => row.scrollIntoView({ block: 'center' }))
   await page.hover(rowSelector(key))
   await sleep(250)
