@@ -132,10 +132,15 @@ describe('one conversation in the real DSH web UI', { timeout: 1_800_000 }, () =
     }
     for (const k of [keys.p1!, keys.p2!]) assert.deepEqual(await actionsOf(k), ['delete', 'deleteFrom', 'recall'], `prompt row ${k}`)
     await e.shot(page, '02-hover-prompt')
-    const prompt = await page.$(rowSelector(keys.p2!))
-    const box = await prompt!.boundingBox()
-    if (box) {
-      const clip = { x: Math.max(0, box.x - 24), y: Math.max(0, box.y - 16), width: Math.min(1400 - Math.max(0, box.x - 24), box.width + 48), height: box.height + 32 }
+    // README picture: the hovered first prompt and the answer under it (text, two tool rows, final text).
+    await hoverRow(page, keys.p1!)
+    const flow = await (await page.$('[data-chat-flow]'))!.boundingBox()
+    const top = await (await page.$(rowSelector(keys.p1!)))!.boundingBox()
+    const cluster = await (await page.$(`${rowSelector(keys.p1!)} [data-message-recall-actions]`))!.boundingBox()
+    const bottom = await (await page.$(rowSelector(keys.a1final!)))!.boundingBox()
+    if (flow && top && cluster && bottom) {
+      const y = Math.max(0, Math.min(top.y, cluster.y) - 12)
+      const clip = { x: Math.max(0, flow.x - 16), y, width: Math.min(1400, flow.width + 32), height: bottom.y + bottom.height - y + 16 }
       const png = join(e.dir, 'hover-cluster.png')
       await page.screenshot({ path: png, clip })
       if (process.env.E2E_UPDATE_DOCS === '1') copyFileSync(png, join(PROJECT_ROOT, 'docs', 'hover-cluster.png'))
