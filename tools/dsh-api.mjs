@@ -27,9 +27,14 @@ export async function rpc(url, method, payload) {
   return result.value
 }
 
-/** Create a session in the workspace folder `cwd` (absolute); returns its id `session-<uuid>`. */
+/**
+ * Create a session in the workspace folder `cwd` (absolute, existing), adopting the folder as a
+ * workspace first (`workspace.create`) so the session is listed under it in the sidebar.
+ * @returns the session id `session-<uuid>`
+ */
 export async function createSession(url, cwd) {
-  return (await rpc(url, 'session.create', { cwd })).sessionId
+  const { workspace } = await rpc(url, 'workspace.create', { path: cwd })
+  return (await rpc(url, 'session.create', { workspaceId: workspace.workspaceId })).sessionId
 }
 
 /** Queue one text prompt into a session (starts a turn when idle). */

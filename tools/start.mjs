@@ -14,7 +14,7 @@ import { spawn } from 'node:child_process'
 import { createWriteStream, existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
-import { createSession, prompt, waitForTurnEnds } from './dsh-api.mjs'
+import { createSession, prompt, rpc, waitForTurnEnds } from './dsh-api.mjs'
 import { addPlugin, assertNode22, ensureHostInstalled, PLUGIN_NAME, PROJECT_ROOT, startHost } from './dsh-host.mjs'
 
 const USAGE = `usage: npm start -- [options]
@@ -114,6 +114,7 @@ async function seed(url, workspace, mock) {
   await waitForTurnEnds(url, sessionId, 1, 120_000)
   await prompt(url, sessionId, 'Which task comes first?')
   await waitForTurnEnds(url, sessionId, 2, 120_000)
+  await rpc(url, 'session.rename', { sessionId, title: 'Demo: release notes' })
   return sessionId
 }
 

@@ -245,6 +245,11 @@ export async function recallSnapshot(page: Page): Promise<any> {
 /** Click the sidebar entry whose text starts with `title` and wait for its chat rows. */
 export async function openSessionFromSidebar(page: Page, title: string): Promise<void> {
   await waitInPage(page, `the sidebar entry ${JSON.stringify(title)}`, new Function(`return document.body.innerText.includes(${JSON.stringify(title)})`) as () => boolean, 30_000)
-  if (!(await clickText(page, [title]))) throw new Error(`no sidebar entry ${JSON.stringify(title)}`)
+  const clicked = await page.evaluate((title) => {
+    const entry = [...document.querySelectorAll<HTMLElement>('[role=treeitem]')].find((e) => e.offsetParent !== null && (e.innerText || '').trim().startsWith(title))
+    entry?.click()
+    return !!entry
+  }, title)
+  if (!clicked) throw new Error(`no sidebar entry ${JSON.stringify(title)}`)
   await page.waitForSelector(ROW, { timeout: 30_000 })
 }
