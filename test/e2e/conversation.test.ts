@@ -253,7 +253,7 @@ describe('one conversation in the real DSH web UI', { timeout: 1_800_000 }, () =
     await waitForChatText(page, A7)
     assertWire(lastRequest(e.model), { present: [P6, A6, P7], absent: [P1, P2, P3, P4, P5, A1_TEXT, A1_FINAL, A2, A3, A4, A5, ...FILE_SECRETS] })
 
-    const events = eventsOnDisk(e.home, sessionId)
+    const events = (await eventsOnDisk(e.home, sessionId))
     const tombstones = events.map((ev) => readTombstone(ev)).filter((t): t is TombstoneRecord => t !== null)
     assert.deepEqual(tombstones.map((t) => t.action), ['recall', 'delete', 'deleteFrom'], 'three tombstones on disk, in order')
     const tombstoneText = JSON.stringify(events.filter((ev) => readTombstone(ev)))

@@ -13,11 +13,11 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import puppeteer, { type Browser, type Page } from 'puppeteer-core'
-import { decompress } from 'fzstd'
 import { addPlugin, ensureHostInstalled, PROJECT_ROOT, startHost, type RunningHost } from '../../tools/dsh-host.mjs'
 import { findSessionDir } from '../../tools/dsh-api.mjs'
 import { startMockModel, type MockModel, type MockRequest } from '../../tools/mock-model.mjs'
 import type { LogEvent } from '../../src/shared/events'
+import { readSessionLog, resolveSessionLog } from '../../src/shared/session-log'
 
 /** Where screenshots, logs and the per-suite DSH_HOME go (ignored by git). */
 export const ARTIFACTS = join(PROJECT_ROOT, '.e2e-artifacts')
@@ -180,13 +180,16 @@ export async function bootE2e(name: string, options: E2eOptions = {}): Promise<E
 }
 
 /**
- * Events of a session as persisted by dsh-session-persistence-jsonl: the header line is dropped,
- * every other line of the concatenated zstd frames of `session.jsonl.zstd` is parsed.
- * @throws Error when the session folder or file does not exist.
+ * Events of a session as persisted by dsh-session-persistence-jsonl, read from every zstd frame
+ * of its log by the project's own reader (`src/shared/session-log.ts`), packed chunk rows expanded.
+ * @throws Error when the session folder or file does not exist, or the log has problems.
  */
-export function eventsOnDisk(home: string, sessionId: string): LogEvent[] {
+export async function eventsOnDisk(home: string, sessionId: string): Promise<LogEvent[]> {
   const dir = findSessionDir(home, sessionId)
   if (!dir) throw new Error(`no session folder for ${sessionId} under ${home}/sessions`)
-  const text = Buffer.from(decompress(readFileSync(join(dir, 'session.jsonl.zstd')))).toString('utf8')
-  return text.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as LogEvent & { type: string }).filter((e) => e.type !== 'session')
+  // The project's own log reader: every frame, packed chunk rows expanded, problems reported.
+  const events: LogEvent[] = []
+  const read = await readSessionLog(await resolveSessionLog(dir), { expand: true, onRecord: (r) => events.push(...(r.events ?? [])) })
+  if (read.problems.length) throw new Error(`session log of ${sessionId} has problems: ${read.problems.map((p) => p.message).join('; ')}`)
+  return events
 }

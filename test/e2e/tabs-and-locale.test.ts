@@ -152,7 +152,7 @@ describe('two tabs and the Chinese UI in the real DSH web UI', { timeout: 1_200_
     assert.ok(stale?.shown, 'the held tab still shows the deleted answer (its view is stale)')
 
     const before = await inspect()
-    const diskBefore = eventsOnDisk(e.home, sessionId).length
+    const diskBefore = (await eventsOnDisk(e.home, sessionId)).length
     await actTwice(pageB, keys.p1!, 'delete')
     const message = await waitRowError(pageB, keys.p1!)
     assert.equal(message, en['error.STALE_VIEW'], 'the stale-view message shows on the row')
@@ -160,12 +160,12 @@ describe('two tabs and the Chinese UI in the real DSH web UI', { timeout: 1_200_
     const afterInspect = await inspect()
     assert.equal(afterInspect.live.eventCount, before.live.eventCount, 'nothing appended to the live session')
     assert.equal(afterInspect.live.lastSeq, before.live.lastSeq, 'the last seq is unchanged')
-    assert.equal(eventsOnDisk(e.home, sessionId).length, diskBefore, 'nothing appended on disk')
+    assert.equal((await eventsOnDisk(e.home, sessionId)).length, diskBefore, 'nothing appended on disk')
     assert.ok((await rows(pageB)).find((r) => r.key === keys.p1)?.shown, 'the prompt the stale tab aimed at is still there')
 
     await hold(pageB, false)
     await waitRowHidden(pageB, keys.a2!)
-    const tombstones = eventsOnDisk(e.home, sessionId).map((ev) => readTombstone(ev)).filter((t) => t !== null)
+    const tombstones = (await eventsOnDisk(e.home, sessionId)).map((ev) => readTombstone(ev)).filter((t) => t !== null)
     assert.equal(tombstones.length, 1, 'exactly the one tombstone of tab A')
     await pageB.close()
   })
