@@ -87,7 +87,7 @@ before(async () => {
   const plainRoot = mkdtempSync(join(tmpdir(), 'mr-scripts-plain-'))
   const store = await openLogStore(plainRoot, 'none')
   try {
-    const session = store.ctx.sessions.create(SessionId('session-plain'), { meta: { cwd: '/work/other' } })
+    const session = store.ctx.sessions.create(SessionId('session-plain'), { meta: { cwd: '/projects/other' } })
     const append = (session.append as (type: string, data: unknown, opts?: unknown) => LogEvent).bind(session)
     await appendTurns(store, session, conversationLog(syntheticTurns(1, { textChars: 80 })))
     append('session/title', { title: 'Plain log with a prune' })
@@ -118,14 +118,14 @@ before(async () => {
   // 3. The nested session's file cut inside its last frame, as a second session folder.
   const bytes = readFileSync(nested.path)
   const last = scanZstdFrames(bytes).frames.at(-1)!
-  const tornDir = join(root, '--work-demo~0020project--', 'session-torn')
+  const tornDir = join(root, '--projects-demo~0020project--', 'session-torn')
   mkdirSync(tornDir, { recursive: true })
   const tornPath = join(tornDir, 'session.jsonl.zstd')
   writeFileSync(tornPath, bytes.subarray(0, last.start + Math.floor((last.end - last.start) / 2)))
   torn = { path: tornPath, start: last.start }
 
   // 4. A damaged log: the first frame, then bytes that are no frame.
-  const damagedDir = join(root, '--work-demo~0020project--', 'session-damaged')
+  const damagedDir = join(root, '--projects-demo~0020project--', 'session-damaged')
   mkdirSync(damagedDir, { recursive: true })
   damaged = join(damagedDir, 'session.jsonl.zstd')
   writeFileSync(damaged, Buffer.concat([bytes.subarray(0, scanZstdFrames(bytes).frames[0]!.end), Buffer.from('garbage that is not a zstd frame')]))

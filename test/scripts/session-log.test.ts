@@ -71,7 +71,7 @@ describe('a zstd log written by the real backend', () => {
       assert.equal(read.events, log.events.length)
       assert.equal(read.lastSeq, log.events.length - 1)
       assert.equal(read.header?.id, log.id)
-      assert.equal(read.header?.cwd, '/work/demo project')
+      assert.equal(read.header?.cwd, '/projects/demo project')
       assert.equal(read.tail, null)
       assert.deepEqual(read.problems, [])
       assert.equal(read.bytesConsumed, statSync(log.path).size)

@@ -125,7 +125,7 @@ export async function writeConversation(options: WriteOptions): Promise<WrittenL
   const store = await openLogStore(options.root, options.compression ?? 'zstd')
   try {
     const id = options.id ?? 'session-scripts-1'
-    const session = store.ctx.sessions.create(SessionId(id), { meta: { cwd: options.cwd ?? '/work/demo project' } })
+    const session = store.ctx.sessions.create(SessionId(id), { meta: { cwd: options.cwd ?? '/projects/demo project' } })
     await appendTurns(store, session, conversationLog(options.turns))
     const tombstones: LogEvent[] = []
     for (const removal of options.removals ?? []) tombstones.push(await removeMessage(store, session, removal.action, removal.target(session)))
