@@ -3,9 +3,9 @@
  * one session, where an action from the tab with the stale view is refused and nothing is
  * appended, and the Chinese UI.
  *
- * A stale view is made deterministic by holding a tab's event stream: the page's `fetch` of
- * `/api/events*` is wrapped (before any page script runs) so that, while `__e2eHoldEvents` is
- * true, received chunks are queued instead of delivered; releasing it delivers them in order.
+ * A stale view is made deterministic by holding a tab's event stream: the page's WebSocket to
+ * `/api/events.*` is wrapped (before any page script runs) so that, while `__e2eHoldEvents` is
+ * true, received messages are queued instead of delivered; releasing it delivers them in order.
  * This is what a slow connection does to a tab, without timing games.
  */
 import assert from 'node:assert/strict'
