@@ -24,6 +24,7 @@ import { RowSync } from './sync'
 import { isTombstoneEvent } from '../shared/tombstone'
 import { composeDraft, focusComposer } from './composer'
 import { disarmOnOtherInput } from './disarm'
+import { countedKey } from './locales'
 
 /** What the plugin injects into the entry's props (`register({ inject })`). */
 export interface OverlayKit {
@@ -124,7 +125,7 @@ export function RecallOverlay({ sessionId, useSession, useInput, inputActions, k
       {useInput !== undefined && <DraftMirror useInput={useInput} live={live} />}
       {state.notice !== null && (
         <div data-message-recall-notice="" role="status" key={state.notice.id}>
-          <span>{kit.t('notice.images', { count: state.notice.images.length, names: state.notice.images.join(', ') })}</span>
+          <span>{kit.t(countedKey('notice.images', state.notice.images.length), { count: state.notice.images.length, names: state.notice.images.join(', ') })}</span>
           <button type="button" onClick={() => controller.dismissNotice()}>{kit.t('notice.dismiss')}</button>
         </div>
       )}

@@ -17,6 +17,7 @@
 import type { RecallAction } from '../shared/tombstone'
 import type { ArmedState, PendingState, RowError } from './controller'
 import type { Translate } from './rc8'
+import { countedKey } from './locales'
 
 /** Attribute names of the DOM contract. */
 export const ATTR = {
@@ -166,7 +167,7 @@ export function decorateRow(
     if (isArmed) {
       button.setAttribute(ATTR.armed, 'true')
       button.textContent = t(`armed.${action}`, { count: armed.count })
-      button.setAttribute('aria-label', t('armed.label', { count: armed.count }))
+      button.setAttribute('aria-label', t(countedKey('armed.label', armed.count), { count: armed.count }))
     } else if (button.hasAttribute(ATTR.armed)) {
       button.removeAttribute(ATTR.armed)
       applyIdle(button as HTMLElement, action, decoration.step, texts)

@@ -3,6 +3,11 @@
  * the source of truth for the key set; `en` is typed against it, so a key missing from either
  * dictionary fails the typecheck. Placeholders use the locale service's `{name}` form.
  *
+ * A text that counts something has two keys, `<base>.one` and `<base>.other`, picked by
+ * {@link countedKey}; the rc.8 locale service (`dsh-client-locale`, `translate`) only substitutes
+ * `{name}` placeholders and has no plural rules. Chinese does not inflect for number, so its two
+ * entries read the same.
+ *
  * @module dsh-message-recall/client/locales
  */
 import type { Translate } from './rc8'
@@ -21,9 +26,11 @@ export const zh = {
   'label.deleteFrom': '从这里删除到对话末尾',
   'armed.delete': '确认删除 {count} 条？',
   'armed.deleteFrom': '确认删除以下 {count} 条？',
-  'armed.label': '再点一次，删除 {count} 条消息',
+  'armed.label.one': '再点一次，删除 {count} 条消息',
+  'armed.label.other': '再点一次，删除 {count} 条消息',
   'busy': '处理中…',
-  'notice.images': '已撤回。{count} 张图片无法放回输入框：{names}',
+  'notice.images.one': '已撤回。{count} 张图片无法放回输入框：{names}',
+  'notice.images.other': '已撤回。{count} 张图片无法放回输入框：{names}',
   'notice.dismiss': '关闭',
   'error.STALE_VIEW': '对话刚刚有了变化，请再试一次',
   'error.AGENT_BUSY': '智能体正在工作，请等它停下再试',
@@ -52,9 +59,11 @@ export const en: { readonly [K in LocaleKey]: string } = {
   'label.deleteFrom': 'Delete from here to the end of the conversation',
   'armed.delete': 'Delete {count}?',
   'armed.deleteFrom': 'Delete {count} onward?',
-  'armed.label': 'Click again to delete {count} messages',
+  'armed.label.one': 'Click again to delete {count} message',
+  'armed.label.other': 'Click again to delete {count} messages',
   'busy': 'Working…',
-  'notice.images': 'Recalled. {count} image(s) could not be put back in the composer: {names}',
+  'notice.images.one': 'Recalled. {count} image could not be put back in the composer: {names}',
+  'notice.images.other': 'Recalled. {count} images could not be put back in the composer: {names}',
   'notice.dismiss': 'Dismiss',
   'error.STALE_VIEW': 'The conversation just changed. Try again.',
   'error.AGENT_BUSY': 'The agent is working. Try again when it stops.',
@@ -71,6 +80,21 @@ export const en: { readonly [K in LocaleKey]: string } = {
 
 /** Both dictionaries, in the shape `locale.register(ns, dicts)` takes. */
 export const DICTIONARIES: { readonly zh: Record<LocaleKey, string>; readonly en: Record<LocaleKey, string> } = { zh, en }
+
+/** Base keys of the texts that count something; each has a `.one` and an `.other` entry. */
+export type CountedBase = 'armed.label' | 'notice.images'
+
+/**
+ * The dictionary key of a counted text for `count`: `.one` for exactly 1, `.other` for any other
+ * number (0 included), the English cardinal rule (CLDR `one`/`other`), which also serves Chinese,
+ * whose two forms are identical.
+ * @param base - the counted text's base key.
+ * @param count - the number the text shows, a non-negative integer.
+ * @returns `<base>.one` or `<base>.other`.
+ */
+export function countedKey(base: CountedBase, count: number): `${CountedBase}.${'one' | 'other'}` {
+  return count === 1 ? `${base}.one` : `${base}.other`
+}
 
 /**
  * Short localized message for an error code of the host route (issue 2 table) or of the client

@@ -375,12 +375,23 @@ export function describePlanRefusal(refusal: PlanRefusal): string {
       return `message-recall: no current surface node carries message id "${target.messageId}"`
     }
     case 'NOT_A_USER_MESSAGE':
-      return `message-recall: seq ${refusal.seq} is a ${refusal.kind} node, not a message the person sent; only those can be recalled`
+      return `message-recall: seq ${refusal.seq} is ${NODE_KIND_PHRASE[refusal.kind]}, not a message the person sent; only those can be recalled`
     case 'NOT_DELETABLE':
       return `message-recall: seq ${refusal.seq} is ${NOT_DELETABLE_REASON[refusal.kind]} and cannot be removed`
     case 'SPAN_NOT_CONTIGUOUS':
       return `message-recall: turn ${refusal.turn} step ${refusal.step} of seq ${refusal.seq} is not contiguous on the surface: seq ${refusal.foreignSeq} sits inside it`
   }
+}
+
+/** Each node kind as a noun phrase with its article (`an assistant node`), for refusal messages. */
+const NODE_KIND_PHRASE: Record<NodeKind, string> = {
+  user: 'a user node',
+  context: 'a context node',
+  tombstone: 'a tombstone node',
+  checkpoint: 'a checkpoint node',
+  replacement: 'a replacement node',
+  assistant: 'an assistant node',
+  tool: 'a tool node',
 }
 
 const NOT_DELETABLE_REASON: Record<NotDeletableRefusal['kind'], string> = {

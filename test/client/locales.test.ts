@@ -6,7 +6,7 @@ import './support/dom'
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { Context } from '@deepseek-ai/cordis'
-import { describeError, en, LOCALE_NS, zh, DICTIONARIES } from '../../src/client/locales'
+import { countedKey, describeError, en, LOCALE_NS, zh, DICTIONARIES } from '../../src/client/locales'
 import { ERROR_CODES } from '../../src/shared/protocol'
 import { clientLocale } from './support/rc8-client'
 
@@ -33,5 +33,26 @@ describe('locales', () => {
     assert.equal(t('armed.delete', { count: 3 }), '确认删除 3 条？')
     dispose()
     assert.equal(t('armed.delete', { count: 3 }), 'armed.delete')
+  })
+
+  it('counted texts agree with their number: one for exactly 1, other for 0 and many, in both languages', () => {
+    const locale = new clientLocale.LocaleRuntime(new Context())
+    const dispose = locale.register(LOCALE_NS, DICTIONARIES)
+    const t = locale.bind(LOCALE_NS)
+    const label = (count: number) => t(countedKey('armed.label', count), { count })
+    const images = (count: number) => t(countedKey('notice.images', count), { count, names: 'a.png' })
+    locale.setLocale('en')
+    assert.equal(label(1), 'Click again to delete 1 message')
+    assert.equal(label(0), 'Click again to delete 0 messages')
+    assert.equal(label(3), 'Click again to delete 3 messages')
+    assert.equal(images(1), 'Recalled. 1 image could not be put back in the composer: a.png')
+    assert.equal(images(2), 'Recalled. 2 images could not be put back in the composer: a.png')
+    locale.setLocale('zh')
+    assert.equal(label(1), '再点一次，删除 1 条消息')
+    assert.equal(label(3), '再点一次，删除 3 条消息')
+    for (const base of ['armed.label', 'notice.images'] as const) {
+      assert.ok(`${base}.one` in zh && `${base}.other` in zh && !(base in zh), base)
+    }
+    dispose()
   })
 })

@@ -149,6 +149,7 @@ describe('client overlay in the page', () => {
     m.host.script = hostLike(m.session, m.harness, { [seqOf(m, u1!)]: [seqOf(m, u1!)], [seqOf(m, u2!)]: [seqOf(m, u2!)] })
     await click(buttonOf(m, u1!, 'delete'))
     assert.equal(buttonOf(m, u1!, 'delete')!.getAttribute('data-armed'), 'true')
+    assert.equal(buttonOf(m, u1!, 'delete')!.getAttribute('aria-label'), 'Click again to delete 1 message', 'one message reads singular')
     await act(async () => {
       page.document.body.dispatchEvent(new page.PointerEvent('pointerdown', { bubbles: true }))
       await settle()
@@ -196,7 +197,7 @@ describe('client overlay in the page', () => {
     assert.equal(textarea.value, 'list the sources\n\nhalf-written idea')
     assert.equal(row(m, key).hasAttribute('data-message-recall-hidden'), true)
     const notice = m.container.querySelector('[data-message-recall-notice]')!
-    assert.match(notice.textContent!, /1 image\(s\) could not be put back in the composer: diagram\.png/)
+    assert.match(notice.textContent!, /Recalled\. 1 image could not be put back in the composer: diagram\.png/)
     await click(notice.querySelector('button'))
     assert.equal(m.container.querySelector('[data-message-recall-notice]'), null)
   })

@@ -162,7 +162,7 @@ describe('planRemoval: refusals', () => {
   type Case = [label: string, action: RecallAction, target: (f: ReturnType<typeof threeTurns>) => PlanTarget, code: PlanRefusal['code'], message: (f: ReturnType<typeof threeTurns>) => string]
   const cases: Case[] = [
     ['recall of an AI answer', 'recall', (f) => ({ seq: f.t1.steps[0]!.assistant }), 'NOT_A_USER_MESSAGE',
-      (f) => `message-recall: seq ${f.t1.steps[0]!.assistant} is a assistant node, not a message the person sent; only those can be recalled`],
+      (f) => `message-recall: seq ${f.t1.steps[0]!.assistant} is an assistant node, not a message the person sent; only those can be recalled`],
     ['recall of a tool result', 'recall', (f) => ({ seq: f.t1.steps[0]!.results[0]! }), 'NOT_A_USER_MESSAGE',
       (f) => `message-recall: seq ${f.t1.steps[0]!.results[0]} is a tool node, not a message the person sent; only those can be recalled`],
     ['recall of runtime context', 'recall', (f) => ({ seq: f.context }), 'NOT_A_USER_MESSAGE',
@@ -194,6 +194,7 @@ describe('planRemoval: refusals', () => {
     assert.deepEqual(refused(plan(b, 'delete', t2.prompt)), { code: 'TARGET_NOT_FOUND', target: { seq: t2.prompt }, reason: 'not-on-surface', matchingSeqs: [] })
     assert.deepEqual(refused(plan(b, 'delete', tomb)), { code: 'NOT_DELETABLE', seq: tomb, kind: 'tombstone' })
     assert.equal(describePlanRefusal(refused(plan(b, 'deleteFrom', tomb))), `message-recall: seq ${tomb} is a tombstone of this plugin and cannot be removed`)
+    assert.equal(describePlanRefusal(refused(plan(b, 'recall', tomb))), `message-recall: seq ${tomb} is a tombstone node, not a message the person sent; only those can be recalled`)
   })
 
   it('refuses the compaction checkpoint and the nodes it folded', () => {

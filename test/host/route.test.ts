@@ -176,7 +176,7 @@ describe('route: refusals of the session and the planner', () => {
       [{ sessionId: agent.id, action: 'delete', seq: 0 }, 409, 'TARGET_NOT_FOUND', 'message-recall: target seq 0 is not on the current surface'],
       [{ sessionId: agent.id, action: 'delete', seq: 1e9 }, 409, 'TARGET_NOT_FOUND', 'message-recall: target seq 1000000000 is not on the current surface'],
       [{ sessionId: agent.id, action: 'delete', messageId: 'nope' }, 409, 'TARGET_NOT_FOUND', 'message-recall: no current surface node carries message id "nope"'],
-      [{ sessionId: agent.id, action: 'recall', seq: reply1 }, 409, 'NOT_A_USER_MESSAGE', `message-recall: seq ${reply1} is a assistant node, not a message the person sent; only those can be recalled`],
+      [{ sessionId: agent.id, action: 'recall', seq: reply1 }, 409, 'NOT_A_USER_MESSAGE', `message-recall: seq ${reply1} is an assistant node, not a message the person sent; only those can be recalled`],
       [{ sessionId: agent.id, action: 'delete', seq: prompt1, expect: { replaceGeneration: 7 } }, 409, 'STALE_VIEW', 'message-recall: surface replaceGeneration is 0, expected 7'],
       [{ sessionId: agent.id, action: 'deleteFrom', seq: prompt1, expect: { lastSeq: prompt1 } }, 409, 'STALE_VIEW', /^message-recall: surface node seq \d+ is newer than the expected last seq \d+$/],
     ]
