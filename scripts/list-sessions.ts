@@ -4,15 +4,16 @@
  *
  * @module dsh-message-recall/scripts/list-sessions
  */
-import { COMMON_OPTIONS, DECODER_OPTION, EXIT, assertFolder, decoderOption, formatBytes, numberOption, out, parseOneTarget, progress, runScript } from '../src/shared/cli'
+import { COMMON_OPTIONS, DECODER_OPTION, EXIT, decoderOption, formatBytes, numberOption, out, parseRootTarget, assertRoot, progress, runScript } from '../src/shared/cli'
 import { summarizeRoot, type SessionEntry } from '../src/shared/session-roots'
 
-const USAGE = `Usage: node lib/scripts/list-sessions.js <sessions root> [options]
+const USAGE = `Usage: node lib/scripts/list-sessions.js [sessions root] [options]
 
-Lists the session logs under a DSH sessions root (by default ~/.dsh/sessions; the root may
-also be one project or session folder), newest first: last change, events, turns, failed
-turns, dsh-message-recall tombstones, size, id and title (the session's title, or its first
-prompt). A log that cannot be read is listed with the reason and the scan goes on.
+Lists the session logs under a DSH sessions root, newest first: last change, events, turns,
+failed turns, dsh-message-recall tombstones, size, id and title (the session's title, or its
+first prompt). Without a root it reads $DSH_HOME/sessions, or ~/.dsh/sessions when DSH_HOME
+is unset; the root may also be one project or session folder. A log that cannot be read, or a
+file that is not a log, is listed as UNREADABLE with the reason, and the scan goes on.
 
 Options:
   --hours N         only logs changed in the last N hours
@@ -38,16 +39,15 @@ function stamp(ms: number): string {
 }
 
 async function main(): Promise<number> {
-  const { values, target } = parseOneTarget(process.argv.slice(2), OPTIONS, 'the sessions root')
-  if (target === null) {
+  const { values, root, defaulted } = parseRootTarget(process.argv.slice(2), OPTIONS)
+  if (root === null) {
     await out(USAGE)
     return EXIT.ok
   }
   const hours = numberOption('hours', values.hours)
   const limit = numberOption('limit', values.limit)
   const decoder = decoderOption(values.decoder)
-  const root = target
-  await assertFolder(root)
+  await assertRoot(root, defaulted)
   const bar = progress(values.quiet !== true)
   const { entries: all, skipped } = await summarizeRoot(root, {
     decoder,

@@ -66,6 +66,7 @@ function summaryJson(read: SessionLogRead): object {
     file: read.file.path,
     format: read.file.format,
     decoder: read.decoder,
+    fallbackDecoder: read.fallbackDecoder,
     size: read.file.size,
     bytesConsumed: read.bytesConsumed,
     decodedBytes: read.decodedBytes,
@@ -113,7 +114,7 @@ async function main(): Promise<number> {
     await out(pending.join(''))
     if (json) await out(`],"summary":${JSON.stringify(summaryJson(read))}}\n`)
     else {
-      await out(`${read.frames} frames, ${formatBytes(read.bytesConsumed)} of ${formatBytes(file.size)} consumed, ${read.lines} lines, ${read.events} events, decoder ${read.decoder}\n`)
+      await out(`${read.frames} frames, ${formatBytes(read.bytesConsumed)} of ${formatBytes(file.size)} consumed, ${read.lines} lines, ${read.events} events, decoder ${read.decoder}${read.fallbackDecoder ? ` (${read.fallbackDecoder} for frames the zstd tool refused)` : ''}\n`)
       for (const line of problemLines(read)) process.stderr.write(line + '\n')
     }
     return read.problems.length > 0 || read.tail ? EXIT.problem : EXIT.ok

@@ -4,15 +4,17 @@
  *
  * @module dsh-message-recall/scripts/scan-replace
  */
-import { COMMON_OPTIONS, DECODER_OPTION, EXIT, assertFolder, decoderOption, formatBytes, numberOption, out, parseOneTarget, progress, runScript } from '../src/shared/cli'
+import { COMMON_OPTIONS, DECODER_OPTION, EXIT, decoderOption, formatBytes, numberOption, out, parseRootTarget, assertRoot, progress, runScript } from '../src/shared/cli'
 import { summarizeRoot } from '../src/shared/session-roots'
 
-const USAGE = `Usage: node lib/scripts/scan-replace.js <sessions root> [options]
+const USAGE = `Usage: node lib/scripts/scan-replace.js [sessions root] [options]
 
 Scans every session log under a DSH sessions root for surface replacements and lists,
 newest first, the sessions holding dsh-message-recall tombstones (by action: recall,
 delete, deleteFrom) and, separately, those holding compaction checkpoints or tool-result
-prunes, and any other plugin's replacements.
+prunes, and any other plugin's replacements. Without a root it reads $DSH_HOME/sessions,
+or ~/.dsh/sessions when DSH_HOME is unset; the root may also be one project or session folder.
+A log that cannot be read, or a file that is not a log, is listed as UNREADABLE.
 
 Options:
   --hours N         only logs changed in the last N hours
@@ -28,15 +30,14 @@ usage or an unreadable root.
 const OPTIONS = { ...COMMON_OPTIONS, ...DECODER_OPTION, hours: { type: 'string' }, quiet: { type: 'boolean' } } as const
 
 async function main(): Promise<number> {
-  const { values, target } = parseOneTarget(process.argv.slice(2), OPTIONS, 'the sessions root')
-  if (target === null) {
+  const { values, root, defaulted } = parseRootTarget(process.argv.slice(2), OPTIONS)
+  if (root === null) {
     await out(USAGE)
     return EXIT.ok
   }
   const hours = numberOption('hours', values.hours)
   const decoder = decoderOption(values.decoder)
-  const root = target
-  await assertFolder(root)
+  await assertRoot(root, defaulted)
   const bar = progress(values.quiet !== true)
   const { entries, skipped } = await summarizeRoot(root, {
     decoder,

@@ -1,27 +1,25 @@
 #!/usr/bin/env node
 import {
-  classifyNode,
-  contentOf,
-  messageIdOf,
-  plainText,
-  readReplaceOp,
-  readTombstone,
-  stepOf,
-  toolCallIds,
-  toolResultCallId
-} from "./chunks/chunk-AS2BRL2E.js";
-import {
   COMMON_OPTIONS,
   DECODER_OPTION,
   EXIT,
+  classifyNode,
+  contentOf,
   decoderOption,
   isRecord,
+  messageIdOf,
   out,
   parseOneTarget,
+  plainText,
+  readReplaceOp,
   readSessionLog,
+  readTombstone,
   resolveSessionLog,
-  runScript
-} from "./chunks/chunk-SJX4DWXU.js";
+  runScript,
+  stepOf,
+  toolCallIds,
+  toolResultCallId
+} from "./chunks/chunk-XLXXZJ7J.js";
 
 // src/shared/hidden-rows.ts
 var CONTENT_ROW_KINDS = /* @__PURE__ */ new Set(["user", "steering", "assistant-step", "tool-call"]);

@@ -11,7 +11,7 @@ import {
   readSessionLog,
   resolveSessionLog,
   runScript
-} from "./chunks/chunk-SJX4DWXU.js";
+} from "./chunks/chunk-XLXXZJ7J.js";
 
 // scripts/read-session-log.ts
 var USAGE = `Usage: node lib/scripts/read-session-log.js <log file | session folder> [options]
@@ -67,6 +67,7 @@ function summaryJson(read) {
     file: read.file.path,
     format: read.file.format,
     decoder: read.decoder,
+    fallbackDecoder: read.fallbackDecoder,
     size: read.file.size,
     bytesConsumed: read.bytesConsumed,
     decodedBytes: read.decodedBytes,
@@ -114,7 +115,7 @@ async function main() {
     if (json) await out(`],"summary":${JSON.stringify(summaryJson(read2))}}
 `);
     else {
-      await out(`${read2.frames} frames, ${formatBytes(read2.bytesConsumed)} of ${formatBytes(file.size)} consumed, ${read2.lines} lines, ${read2.events} events, decoder ${read2.decoder}
+      await out(`${read2.frames} frames, ${formatBytes(read2.bytesConsumed)} of ${formatBytes(file.size)} consumed, ${read2.lines} lines, ${read2.events} events, decoder ${read2.decoder}${read2.fallbackDecoder ? ` (${read2.fallbackDecoder} for frames the zstd tool refused)` : ""}
 `);
       for (const line of problemLines(read2)) process.stderr.write(line + "\n");
     }

@@ -1,29 +1,28 @@
 #!/usr/bin/env node
 import {
-  summarizeRoot
-} from "./chunks/chunk-CN3UWP5O.js";
-import "./chunks/chunk-AS2BRL2E.js";
-import {
   COMMON_OPTIONS,
   DECODER_OPTION,
   EXIT,
-  assertFolder,
+  assertRoot,
   decoderOption,
   formatBytes,
   numberOption,
   out,
-  parseOneTarget,
+  parseRootTarget,
   progress,
-  runScript
-} from "./chunks/chunk-SJX4DWXU.js";
+  runScript,
+  summarizeRoot
+} from "./chunks/chunk-XLXXZJ7J.js";
 
 // scripts/scan-replace.ts
-var USAGE = `Usage: node lib/scripts/scan-replace.js <sessions root> [options]
+var USAGE = `Usage: node lib/scripts/scan-replace.js [sessions root] [options]
 
 Scans every session log under a DSH sessions root for surface replacements and lists,
 newest first, the sessions holding dsh-message-recall tombstones (by action: recall,
 delete, deleteFrom) and, separately, those holding compaction checkpoints or tool-result
-prunes, and any other plugin's replacements.
+prunes, and any other plugin's replacements. Without a root it reads $DSH_HOME/sessions,
+or ~/.dsh/sessions when DSH_HOME is unset; the root may also be one project or session folder.
+A log that cannot be read, or a file that is not a log, is listed as UNREADABLE.
 
 Options:
   --hours N         only logs changed in the last N hours
@@ -37,15 +36,14 @@ usage or an unreadable root.
 `;
 var OPTIONS = { ...COMMON_OPTIONS, ...DECODER_OPTION, hours: { type: "string" }, quiet: { type: "boolean" } };
 async function main() {
-  const { values, target } = parseOneTarget(process.argv.slice(2), OPTIONS, "the sessions root");
-  if (target === null) {
+  const { values, root, defaulted } = parseRootTarget(process.argv.slice(2), OPTIONS);
+  if (root === null) {
     await out(USAGE);
     return EXIT.ok;
   }
   const hours = numberOption("hours", values.hours);
   const decoder = decoderOption(values.decoder);
-  const root = target;
-  await assertFolder(root);
+  await assertRoot(root, defaulted);
   const bar = progress(values.quiet !== true);
   const { entries, skipped } = await summarizeRoot(root, {
     decoder,

@@ -14,7 +14,7 @@ import {
   readSessionLog,
   resolveSessionLog,
   runScript
-} from "./chunks/chunk-SJX4DWXU.js";
+} from "./chunks/chunk-XLXXZJ7J.js";
 
 // scripts/verify-decoder.ts
 import { createHash } from "node:crypto";

@@ -11,6 +11,7 @@ import { stat } from 'node:fs/promises'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { DECODER_NAMES, DecoderUnavailableError, type DecoderName } from './frame-decoder'
 import { SessionLogInputError } from './session-log'
+import { defaultSessionsRoot, SESSIONS_ROOT_RULE } from './session-roots'
 
 /** Exit codes of every script. */
 export const EXIT = {
@@ -67,6 +68,38 @@ export function parseOneTarget<O extends NonNullable<ParseArgsConfig['options']>
   if ((values as { help?: boolean }).help === true) return { values, target: null }
   if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? `missing ${what}` : `expected one path (${what}), got ${positionals.length}`)
   return { values, target: positionals[0]! }
+}
+
+/**
+ * Parse `argv` for a command over a sessions root, which may be omitted.
+ * @param argv - arguments after the script name.
+ * @param options - `parseArgs` option table (merge {@link COMMON_OPTIONS} in).
+ * @param env - environment holding `DSH_HOME` (default `process.env`).
+ * @returns `values`; `root`, the one positional or else {@link defaultSessionsRoot}, or `null`
+ *   with `--help`; `defaulted`, `true` when no root was given.
+ * @throws UsageError on an unknown option, a missing value, or more than one path.
+ */
+export function parseRootTarget<O extends NonNullable<ParseArgsConfig['options']>>(argv: readonly string[], options: O, env: NodeJS.ProcessEnv = process.env) {
+  const { values, positionals } = parseCli(argv, options)
+  if ((values as { help?: boolean }).help === true) return { values, root: null, defaulted: false }
+  if (positionals.length > 1) throw new UsageError(`expected at most one path (the sessions root), got ${positionals.length}`)
+  const given = positionals[0]
+  return { values, root: given ?? defaultSessionsRoot(env), defaulted: given === undefined }
+}
+
+/**
+ * Check that the sessions root is a readable folder, naming where a defaulted root came from.
+ * @param root - from {@link parseRootTarget}.
+ * @param defaulted - `true` when the root was not given.
+ * @throws UsageError when it is not a readable folder.
+ */
+export async function assertRoot(root: string, defaulted: boolean): Promise<void> {
+  try {
+    await assertFolder(root)
+  } catch (error) {
+    if (!defaulted || !(error instanceof UsageError)) throw error
+    throw new UsageError(`no sessions root given, and the default ${root} (${SESSIONS_ROOT_RULE}) is not a readable folder: ${error.message}`)
+  }
 }
 
 /**

@@ -18,7 +18,7 @@ import { join } from 'node:path'
 import * as zlib from 'node:zlib'
 import { Decompress } from 'fzstd'
 import { DecoderUnavailableError, type DecoderName, type FrameDecoder } from './frame-decoder'
-import { autoDecoderName, decodeWithZstdCli, findZstdCli, openFrameDecoder } from './frame-decoder-node'
+import { autoDecoderName, decodeWithZstdCli, findZstdCli, openFrameDecoder, type ZstdCli } from './frame-decoder-node'
 import { LogRecordReader, type LogHeader, type LogProblem, type LogRecord } from './log-frames'
 import { describeFrameStop, magicFalsePositives, scanZstdFrames, ZSTD_FRAME_MAGIC, type FrameScanStop, type ZstdFrame } from './zstd-frames'
 
@@ -80,6 +80,14 @@ export async function resolveSessionLog(path: string): Promise<SessionLogFile> {
   return { path, format, size: info.size, mtimeMs: info.mtimeMs }
 }
 
+/** The frame magic number as it is stored (little-endian). */
+const ZSTD_MAGIC_BYTES = Buffer.from([0x28, 0xb5, 0x2f, 0xfd])
+
+/**
+ * Tell the encoding from the first bytes: the zstd frame magic (or, for a file shorter than four
+ * bytes, the start of it), or `{` for JSONL. The file name does not count: a file with other
+ * first bytes is no log, whatever its name.
+ */
 async function sniffFormat(path: string, size: number): Promise<'zstd' | 'jsonl'> {
   let handle
   try {
@@ -93,7 +101,8 @@ async function sniffFormat(path: string, size: number): Promise<'zstd' | 'jsonl'
     if (bytesRead === 4 && head.readUInt32LE(0) === ZSTD_FRAME_MAGIC) return 'zstd'
     if (bytesRead >= 1 && head[0] === 0x7b /* { */) return 'jsonl'
     if (size === 0) throw new SessionLogInputError(`${path} is empty`, 'not-a-log')
-    if (path.endsWith('.zstd')) return 'zstd'
+    // Fewer than four bytes that begin the magic number: a zstd log whose first write is torn.
+    if (bytesRead < 4 && bytesRead === size && head.subarray(0, bytesRead).equals(ZSTD_MAGIC_BYTES.subarray(0, bytesRead))) return 'zstd'
     throw new SessionLogInputError(`${path} is neither a Zstandard log nor a JSONL log (first bytes ${head.subarray(0, bytesRead).toString('hex')})`, 'not-a-log')
   } finally {
     await handle.close()
@@ -160,6 +169,11 @@ export interface SessionLogRead {
   readonly file: SessionLogFile
   /** Decoder used; `null` for a plain JSONL log. */
   readonly decoder: DecoderName | null
+  /**
+   * `fzstd` when `auto` picked `zstd-cli`, the tool refused a batch of frames, and those frames
+   * were decoded again one by one with fzstd (which locates the frame that fails); else `null`.
+   */
+  readonly fallbackDecoder: 'fzstd' | null
   readonly header: LogHeader | null
   readonly headerText: string | null
   /** Lines read, header included. */
@@ -268,6 +282,7 @@ async function readPlain(
   return {
     file,
     decoder: null,
+    fallbackDecoder: null,
     header: totals.header,
     headerText: totals.headerText,
     lines: totals.lines,
@@ -309,7 +324,7 @@ async function readZstd(
    * Complete frames in file order, one batch per chunk read (decoding a batch needs no await),
    * with the bytes they span; records scan results as it goes.
    */
-  async function* batches(): AsyncGenerator<{ frames: ZstdFrame[]; bytes: Uint8Array; at: number }> {
+  async function* batches(): AsyncGenerator<Batch> {
     let carry: Buffer = Buffer.alloc(0)
     let carryAt = 0
     for await (const chunk of chunksOf(handle, file.size, chunkBytes, options.onProgress)) {
@@ -339,58 +354,104 @@ async function readZstd(
     }
   }
 
+  /** Decode a batch's frames one by one with `frameDecoder`, reporting each frame that fails. */
+  const decodeEach = (batch: Batch, frameDecoder: FrameDecoder): void => {
+    for (const frame of batch.frames) {
+      const firstLine = reader.lineCount + 1
+      if (frame.kind === 'skippable') {
+        options.onFrame?.({ frame, decodedBytes: 0, firstLine, lastLine: firstLine - 1 })
+        continue
+      }
+      let plaintext: Uint8Array
+      try {
+        plaintext = frameDecoder.decode(batch.bytes.subarray(frame.start - batch.at, frame.end - batch.at))
+      } catch (error) {
+        const message = (error as Error).message
+        reader.report({ kind: 'frame-failed', at: { line: firstLine, frame: frame.index, byte: frame.start }, message: `frame ${frame.index} at byte ${frame.start} failed to decode: ${message}` })
+        options.onFrame?.({ frame, decodedBytes: null, firstLine, lastLine: firstLine - 1, error: message })
+        continue
+      }
+      if (frameDecoder.verifiesChecksum && frame.checksum !== null) checked++
+      decodedBytes += plaintext.length
+      reader.push(text(plaintext), frame.index, frame.start, true)
+      options.onFrame?.({ frame, decodedBytes: plaintext.length, firstLine, lastLine: reader.lineCount })
+    }
+  }
+
+  let fallback: FrameDecoder | null = null
+  let fallbackUsed = false
   if (decoder !== null) {
     try {
       for await (const batch of batches()) {
-        for (const frame of batch.frames) {
-          const firstLine = reader.lineCount + 1
-          if (frame.kind === 'skippable') {
-            options.onFrame?.({ frame, decodedBytes: 0, firstLine, lastLine: firstLine - 1 })
-            continue
-          }
-          let plaintext: Uint8Array
-          try {
-            plaintext = decoder.decode(batch.bytes.subarray(frame.start - batch.at, frame.end - batch.at))
-          } catch (error) {
-            const message = (error as Error).message
-            reader.report({ kind: 'frame-failed', at: { line: firstLine, frame: frame.index, byte: frame.start }, message: `frame ${frame.index} at byte ${frame.start} failed to decode: ${message}` })
-            options.onFrame?.({ frame, decodedBytes: null, firstLine, lastLine: firstLine - 1, error: message })
-            continue
-          }
-          if (decoder.verifiesChecksum && frame.checksum !== null) checked++
-          decodedBytes += plaintext.length
-          reader.push(text(plaintext), frame.index, frame.start, true)
-          options.onFrame?.({ frame, decodedBytes: plaintext.length, firstLine, lastLine: reader.lineCount })
-        }
+        decodeEach(batch, decoder)
         await options.flush?.()
       }
     } finally {
       decoder.close()
     }
   } else {
-    // The zstd tool gets every complete frame (skippable ones included) as one stream.
-    const input = (async function* () {
-      for await (const batch of batches()) yield Buffer.from(batch.bytes)
-    })()
-    let carry: Buffer = Buffer.alloc(0)
-    try {
-      for await (const chunk of decodeWithZstdCli(cli!, input)) {
-        decodedBytes += chunk.length
-        const bytes = carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk
-        const lastBreak = bytes.lastIndexOf(0x0a)
-        if (lastBreak === -1) {
-          carry = Buffer.from(bytes)
-          continue
-        }
-        reader.push(text(bytes.subarray(0, lastBreak + 1)), null, 0)
-        await options.flush?.()
-        carry = Buffer.from(bytes.subarray(lastBreak + 1))
+    // One `zstd` run per batch, its output collected: a batch the tool refuses has handed nothing
+    // to the reader yet, so it can be read again and still match the per-frame decoders (every
+    // intact frame read, the failing frame and byte named). Under `auto` it is decoded frame by
+    // frame with fzstd; with `zstd-cli` named, the tool decodes halves of it down to the frames
+    // that fail. The next batch decodes while this one is parsed.
+    /** Push the plaintext of complete frames decoded in one piece. */
+    const pushDecoded = (batch: Batch, output: Buffer): void => {
+      decodedBytes += output.length
+      for (const frame of batch.frames) if (frame.kind === 'zstd' && frame.checksum !== null) checked++
+      const last = batch.frames.at(-1)!
+      const lastBreak = output.lastIndexOf(0x0a)
+      if (lastBreak !== -1) reader.push(text(output.subarray(0, lastBreak + 1)), null, batch.frames[0]!.start)
+      if (lastBreak + 1 < output.length) reader.push(text(output.subarray(lastBreak + 1)), last.index, last.start, true)
+    }
+    /**
+     * With `--decoder zstd-cli` named: halve a refused run of frames and decode each half with the
+     * tool again, down to the single frames that fail, so the problem names the frame and byte
+     * and every intact frame is read.
+     */
+    const bisect = async (batch: Batch, failure: Error): Promise<void> => {
+      if (batch.frames.length === 1) {
+        const frame = batch.frames[0]!
+        reader.report({
+          kind: 'frame-failed',
+          at: { line: reader.lineCount + 1, frame: frame.index, byte: frame.start },
+          message: `frame ${frame.index} at byte ${frame.start} failed to decode: ${failure.message}`,
+        })
+        return
       }
-      if (carry.length > 0) reader.push(text(carry), null, 0, true)
-      checked = frameCount
-    } catch (error) {
-      if (error instanceof SessionLogInputError) throw error
-      reader.report({ kind: 'frame-failed', at: { line: reader.lineCount + 1, frame: null, byte: 0 }, message: `${(error as Error).message} (read with --decoder fzstd to locate the frame)` })
+      const middle = batch.frames.length >> 1
+      for (const frames of [batch.frames.slice(0, middle), batch.frames.slice(middle)]) {
+        const at = frames[0]!.start
+        const part: Batch = { frames, bytes: batch.bytes.subarray(at - batch.at, frames.at(-1)!.end - batch.at), at }
+        const output = await collectZstdCli(cli!, part.bytes)
+        if (output instanceof Error) await bisect(part, output)
+        else pushDecoded(part, output)
+      }
+    }
+    const settle = async (job: { batch: Batch; output: Promise<Buffer | Error> }): Promise<void> => {
+      const { batch } = job
+      const output = await job.output
+      if (!(output instanceof Error)) {
+        pushDecoded(batch, output)
+      } else if (requested === 'auto') {
+        fallback ??= await openFrameDecoder('fzstd')
+        fallbackUsed = true
+        decodeEach(batch, fallback)
+      } else {
+        await bisect(batch, output)
+      }
+      await options.flush?.()
+    }
+    let pending: { batch: Batch; output: Promise<Buffer | Error> } | null = null
+    try {
+      for await (const batch of batches()) {
+        const job = { batch, output: collectZstdCli(cli!, batch.bytes) }
+        if (pending !== null) await settle(pending)
+        pending = job
+      }
+      if (pending !== null) await settle(pending)
+    } finally {
+      ;(fallback as FrameDecoder | null)?.close()
     }
   }
 
@@ -409,6 +470,7 @@ async function readZstd(
   return {
     file,
     decoder: name,
+    fallbackDecoder: fallbackUsed ? 'fzstd' : null,
     header: totals.header,
     headerText: totals.headerText,
     lines: totals.lines,
@@ -421,6 +483,27 @@ async function readZstd(
     tail,
     problems,
     magicFalsePositives: falsePositives,
+  }
+}
+
+/** Complete frames of one chunk read, the bytes they span, and the file offset of those bytes. */
+interface Batch {
+  readonly frames: ZstdFrame[]
+  readonly bytes: Uint8Array
+  readonly at: number
+}
+
+/**
+ * Decode one batch of complete frames with the `zstd` tool.
+ * @returns the plaintext, or the tool's error (never rejects).
+ */
+async function collectZstdCli(cli: ZstdCli, bytes: Uint8Array): Promise<Buffer | Error> {
+  const parts: Uint8Array[] = []
+  try {
+    for await (const chunk of decodeWithZstdCli(cli, [bytes])) parts.push(chunk)
+    return Buffer.concat(parts)
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error))
   }
 }
 

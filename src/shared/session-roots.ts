@@ -6,11 +6,29 @@
  * @module dsh-message-recall/shared/session-roots
  */
 import { readdir, stat } from 'node:fs/promises'
-import { join } from 'node:path'
+import { homedir } from 'node:os'
+import { join, resolve } from 'node:path'
 import { DecoderUnavailableError, type DecoderName } from './frame-decoder'
 import type { LogHeader, LogProblem } from './log-frames'
 import { LOG_FILE_NAMES, readSessionLog, resolveSessionLog, type SessionLogFile, type TornTail } from './session-log'
 import { SummaryBuilder, type SessionSummary } from './session-summary'
+
+/** How {@link defaultSessionsRoot} is found, for help and messages. */
+export const SESSIONS_ROOT_RULE = '$DSH_HOME/sessions, or ~/.dsh/sessions when DSH_HOME is unset'
+
+/**
+ * The sessions root DSH uses when none is given: `<DSH home>/sessions`, the home being `$DSH_HOME`
+ * when set and not blank, else `~/.dsh`, with a leading `~` expanded (`dsh-home-paths` `resolveDshHome`),
+ * where DSH 0.1.0-rc.8 keeps its `sessions` folder.
+ * @param env - environment holding `DSH_HOME`.
+ * @returns an absolute path; whether it exists is not checked.
+ */
+export function defaultSessionsRoot(env: NodeJS.ProcessEnv = process.env): string {
+  const fromEnv = env.DSH_HOME
+  const home = fromEnv !== undefined && fromEnv.trim().length > 0 ? fromEnv : '~/.dsh'
+  const expanded = home === '~' ? homedir() : home.startsWith('~/') || home.startsWith('~\\') ? join(homedir(), home.slice(2)) : home
+  return join(resolve(expanded), 'sessions')
+}
 
 /** A log file found under a root. */
 export interface FoundLog {

@@ -897,15 +897,15 @@ async function* decodeWithZstdCli(cli, frames) {
   child.stderr.on("data", (text2) => {
     stderr += text2;
   });
-  const exited = new Promise((resolve, reject) => {
+  const exited = new Promise((resolve2, reject) => {
     child.on("error", reject);
-    child.on("close", (code) => resolve(code));
+    child.on("close", (code) => resolve2(code));
   });
   child.stdin.on("error", () => {
   });
   const feeding = (async () => {
     for await (const frame of frames) {
-      if (!child.stdin.write(frame)) await new Promise((resolve) => child.stdin.once("drain", resolve));
+      if (!child.stdin.write(frame)) await new Promise((resolve2) => child.stdin.once("drain", resolve2));
       if (child.stdin.destroyed) break;
     }
     child.stdin.end();
@@ -1400,6 +1400,7 @@ async function resolveSessionLog(path) {
   const format = await sniffFormat(path, info.size);
   return { path, format, size: info.size, mtimeMs: info.mtimeMs };
 }
+var ZSTD_MAGIC_BYTES = Buffer.from([40, 181, 47, 253]);
 async function sniffFormat(path, size) {
   let handle;
   try {
@@ -1413,7 +1414,7 @@ async function sniffFormat(path, size) {
     if (bytesRead === 4 && head.readUInt32LE(0) === ZSTD_FRAME_MAGIC) return "zstd";
     if (bytesRead >= 1 && head[0] === 123) return "jsonl";
     if (size === 0) throw new SessionLogInputError(`${path} is empty`, "not-a-log");
-    if (path.endsWith(".zstd")) return "zstd";
+    if (bytesRead < 4 && bytesRead === size && head.subarray(0, bytesRead).equals(ZSTD_MAGIC_BYTES.subarray(0, bytesRead))) return "zstd";
     throw new SessionLogInputError(`${path} is neither a Zstandard log nor a JSONL log (first bytes ${head.subarray(0, bytesRead).toString("hex")})`, "not-a-log");
   } finally {
     await handle.close();
@@ -1483,6 +1484,7 @@ async function readPlain(file, handle, reader, chunkBytes, options) {
   return {
     file,
     decoder: null,
+    fallbackDecoder: null,
     header: totals.header,
     headerText: totals.headerText,
     lines: totals.lines,
@@ -1540,57 +1542,92 @@ async function readZstd(file, handle, reader, chunkBytes, options) {
       if (options.magicScan) falsePositives.push(...magicFalsePositives(carry, /* @__PURE__ */ new Set([carryAt]), carryAt));
     }
   }
+  const decodeEach = (batch, frameDecoder) => {
+    for (const frame of batch.frames) {
+      const firstLine = reader.lineCount + 1;
+      if (frame.kind === "skippable") {
+        options.onFrame?.({ frame, decodedBytes: 0, firstLine, lastLine: firstLine - 1 });
+        continue;
+      }
+      let plaintext;
+      try {
+        plaintext = frameDecoder.decode(batch.bytes.subarray(frame.start - batch.at, frame.end - batch.at));
+      } catch (error) {
+        const message = error.message;
+        reader.report({ kind: "frame-failed", at: { line: firstLine, frame: frame.index, byte: frame.start }, message: `frame ${frame.index} at byte ${frame.start} failed to decode: ${message}` });
+        options.onFrame?.({ frame, decodedBytes: null, firstLine, lastLine: firstLine - 1, error: message });
+        continue;
+      }
+      if (frameDecoder.verifiesChecksum && frame.checksum !== null) checked++;
+      decodedBytes += plaintext.length;
+      reader.push(text(plaintext), frame.index, frame.start, true);
+      options.onFrame?.({ frame, decodedBytes: plaintext.length, firstLine, lastLine: reader.lineCount });
+    }
+  };
+  let fallback = null;
+  let fallbackUsed = false;
   if (decoder !== null) {
     try {
       for await (const batch of batches()) {
-        for (const frame of batch.frames) {
-          const firstLine = reader.lineCount + 1;
-          if (frame.kind === "skippable") {
-            options.onFrame?.({ frame, decodedBytes: 0, firstLine, lastLine: firstLine - 1 });
-            continue;
-          }
-          let plaintext;
-          try {
-            plaintext = decoder.decode(batch.bytes.subarray(frame.start - batch.at, frame.end - batch.at));
-          } catch (error) {
-            const message = error.message;
-            reader.report({ kind: "frame-failed", at: { line: firstLine, frame: frame.index, byte: frame.start }, message: `frame ${frame.index} at byte ${frame.start} failed to decode: ${message}` });
-            options.onFrame?.({ frame, decodedBytes: null, firstLine, lastLine: firstLine - 1, error: message });
-            continue;
-          }
-          if (decoder.verifiesChecksum && frame.checksum !== null) checked++;
-          decodedBytes += plaintext.length;
-          reader.push(text(plaintext), frame.index, frame.start, true);
-          options.onFrame?.({ frame, decodedBytes: plaintext.length, firstLine, lastLine: reader.lineCount });
-        }
+        decodeEach(batch, decoder);
         await options.flush?.();
       }
     } finally {
       decoder.close();
     }
   } else {
-    const input = (async function* () {
-      for await (const batch of batches()) yield Buffer.from(batch.bytes);
-    })();
-    let carry = Buffer.alloc(0);
-    try {
-      for await (const chunk of decodeWithZstdCli(cli, input)) {
-        decodedBytes += chunk.length;
-        const bytes = carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk;
-        const lastBreak = bytes.lastIndexOf(10);
-        if (lastBreak === -1) {
-          carry = Buffer.from(bytes);
-          continue;
-        }
-        reader.push(text(bytes.subarray(0, lastBreak + 1)), null, 0);
-        await options.flush?.();
-        carry = Buffer.from(bytes.subarray(lastBreak + 1));
+    const pushDecoded = (batch, output) => {
+      decodedBytes += output.length;
+      for (const frame of batch.frames) if (frame.kind === "zstd" && frame.checksum !== null) checked++;
+      const last = batch.frames.at(-1);
+      const lastBreak = output.lastIndexOf(10);
+      if (lastBreak !== -1) reader.push(text(output.subarray(0, lastBreak + 1)), null, batch.frames[0].start);
+      if (lastBreak + 1 < output.length) reader.push(text(output.subarray(lastBreak + 1)), last.index, last.start, true);
+    };
+    const bisect = async (batch, failure) => {
+      if (batch.frames.length === 1) {
+        const frame = batch.frames[0];
+        reader.report({
+          kind: "frame-failed",
+          at: { line: reader.lineCount + 1, frame: frame.index, byte: frame.start },
+          message: `frame ${frame.index} at byte ${frame.start} failed to decode: ${failure.message}`
+        });
+        return;
       }
-      if (carry.length > 0) reader.push(text(carry), null, 0, true);
-      checked = frameCount;
-    } catch (error) {
-      if (error instanceof SessionLogInputError) throw error;
-      reader.report({ kind: "frame-failed", at: { line: reader.lineCount + 1, frame: null, byte: 0 }, message: `${error.message} (read with --decoder fzstd to locate the frame)` });
+      const middle = batch.frames.length >> 1;
+      for (const frames of [batch.frames.slice(0, middle), batch.frames.slice(middle)]) {
+        const at = frames[0].start;
+        const part = { frames, bytes: batch.bytes.subarray(at - batch.at, frames.at(-1).end - batch.at), at };
+        const output = await collectZstdCli(cli, part.bytes);
+        if (output instanceof Error) await bisect(part, output);
+        else pushDecoded(part, output);
+      }
+    };
+    const settle = async (job) => {
+      const { batch } = job;
+      const output = await job.output;
+      if (!(output instanceof Error)) {
+        pushDecoded(batch, output);
+      } else if (requested === "auto") {
+        fallback ??= await openFrameDecoder("fzstd");
+        fallbackUsed = true;
+        decodeEach(batch, fallback);
+      } else {
+        await bisect(batch, output);
+      }
+      await options.flush?.();
+    };
+    let pending = null;
+    try {
+      for await (const batch of batches()) {
+        const job = { batch, output: collectZstdCli(cli, batch.bytes) };
+        if (pending !== null) await settle(pending);
+        pending = job;
+      }
+      if (pending !== null) await settle(pending);
+    } finally {
+      ;
+      fallback?.close();
     }
   }
   const totals = reader.finish();
@@ -1608,6 +1645,7 @@ async function readZstd(file, handle, reader, chunkBytes, options) {
   return {
     file,
     decoder: name,
+    fallbackDecoder: fallbackUsed ? "fzstd" : null,
     header: totals.header,
     headerText: totals.headerText,
     lines: totals.lines,
@@ -1621,6 +1659,15 @@ async function readZstd(file, handle, reader, chunkBytes, options) {
     problems,
     magicFalsePositives: falsePositives
   };
+}
+async function collectZstdCli(cli, bytes) {
+  const parts = [];
+  try {
+    for await (const chunk of decodeWithZstdCli(cli, [bytes])) parts.push(chunk);
+    return Buffer.concat(parts);
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error));
+  }
 }
 function recoverableLines(torn) {
   let plaintext = new Uint8Array(0);
@@ -1644,8 +1691,257 @@ function recoverableLines(torn) {
   return lines;
 }
 
+// src/shared/session-roots.ts
+import { readdir as readdir2, stat as stat2 } from "node:fs/promises";
+import { homedir } from "node:os";
+import { join as join2, resolve } from "node:path";
+
+// src/shared/replace-op.ts
+function readReplaceOp(surfaceOp) {
+  if (!isRecord(surfaceOp) || surfaceOp.op !== "replace") return null;
+  const { start, end } = surfaceOp;
+  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end)) return null;
+  return { start, end };
+}
+
+// src/shared/tombstone.ts
+var TOMBSTONE_PLUGIN = "dsh-message-recall";
+var RECALL_ACTIONS = ["recall", "delete", "deleteFrom"];
+function isTombstoneSource(source) {
+  return isRecord(source) && source.kind === "plugin" && source.plugin === TOMBSTONE_PLUGIN;
+}
+function isTombstoneEvent(event) {
+  if (event.type !== "user/message" || readReplaceOp(event.surfaceOp) === null) return false;
+  return isRecord(event.data) && isTombstoneSource(event.data.source);
+}
+function readTombstone(event) {
+  if (!isTombstoneEvent(event)) return null;
+  const range = readReplaceOp(event.surfaceOp);
+  const source = event.data.source;
+  const action = RECALL_ACTIONS.find((a) => a === source.action) ?? "delete";
+  const fromSource = Array.isArray(source.removedSeqs) ? source.removedSeqs.filter(Number.isSafeInteger) : [];
+  const shadowedSeqs = event.sourceEventSeqs ? [...event.sourceEventSeqs] : fromSource;
+  return { seq: event.seq, start: range.start, end: range.end, shadowedSeqs, action };
+}
+
+// src/shared/surface-node.ts
+var COMPACTION_CHECKPOINT_PLUGIN = "compact";
+function messageOf(event) {
+  if (!isRecord(event.data)) return void 0;
+  if (event.type === "user/message") return event.data;
+  const message = event.data.message;
+  return isRecord(message) ? message : void 0;
+}
+function classifyNode(event) {
+  switch (event.type) {
+    case "assistant/message":
+      return "assistant";
+    case "tool/result":
+      return "tool";
+    case "user/message": {
+      const source = isRecord(event.data) ? event.data.source : void 0;
+      if (readReplaceOp(event.surfaceOp) !== null) {
+        if (isTombstoneSource(source)) return "tombstone";
+        if (isRecord(source) && source.kind === "plugin" && source.plugin === COMPACTION_CHECKPOINT_PLUGIN) return "checkpoint";
+        return "replacement";
+      }
+      return isRecord(source) && source.kind === "user" ? "user" : "context";
+    }
+    default:
+      throw new Error(`message-recall: event seq ${event.seq} of type "${event.type}" is not a surface node`);
+  }
+}
+function stepOf(event) {
+  if (event.type !== "assistant/message" && event.type !== "tool/result") return null;
+  if (!isRecord(event.data)) return null;
+  const { turn, step } = event.data;
+  return Number.isSafeInteger(turn) && Number.isSafeInteger(step) ? { turn, step } : null;
+}
+function toolCallIds(event) {
+  if (event.type !== "assistant/message") return [];
+  const content = messageOf(event)?.content;
+  if (!Array.isArray(content)) return [];
+  const ids = [];
+  for (const block of content) {
+    if (isRecord(block) && block.type === "tool-call" && typeof block.id === "string") ids.push(block.id);
+  }
+  return ids;
+}
+function toolResultCallId(event) {
+  if (event.type !== "tool/result") return null;
+  const message = messageOf(event);
+  const source = message?.source;
+  if (isRecord(source) && typeof source.callId === "string") return source.callId;
+  const block = Array.isArray(message?.content) ? message.content[0] : void 0;
+  return isRecord(block) && typeof block.toolCallId === "string" ? block.toolCallId : null;
+}
+function messageIdOf(event) {
+  const id = messageOf(event)?.id;
+  return typeof id === "string" && id.length > 0 ? id : null;
+}
+function contentOf(event) {
+  const content = messageOf(event)?.content;
+  return Array.isArray(content) ? content : [];
+}
+function plainText(content) {
+  return content.filter((block) => isRecord(block) && block.type === "text" && typeof block.text === "string").map((block) => block.text).join("");
+}
+
+// src/shared/session-summary.ts
+var TITLE_CHARS = 60;
+var REPLACE_MARK = '"surfaceOp":{';
+var SummaryBuilder = class {
+  title = null;
+  firstPrompt = null;
+  turns = 0;
+  failed = 0;
+  interrupted = 0;
+  byAction = { recall: 0, delete: 0, deleteFrom: 0 };
+  checkpoints = 0;
+  prunes = 0;
+  other = 0;
+  lastTime = null;
+  /**
+   * Whether a stored line must be parsed (pass as the reader's `parse` option).
+   * @param type - event type or row tag from the line prefix.
+   * @param text - the stored line.
+   */
+  wants(type, text2) {
+    switch (type) {
+      case "session/title":
+      case "turn/start":
+      case "turn/end":
+        return true;
+      case "user/message":
+        return this.firstPrompt === null || text2.includes(REPLACE_MARK);
+      case "assistant/message":
+      case "tool/result":
+        return text2.includes(REPLACE_MARK);
+      default:
+        return false;
+    }
+  }
+  /**
+   * Take one record.
+   * @param record - from the log reader; records without a parsed `value` are skipped.
+   */
+  add(record) {
+    const event = record.value;
+    if (!isRecord(event)) return;
+    if (typeof event.time === "number") this.lastTime = event.time;
+    const data = isRecord(event.data) ? event.data : {};
+    switch (event.type) {
+      case "session/title":
+        if (typeof data.title === "string" && data.title.trim() !== "") this.title = data.title.trim();
+        return;
+      case "turn/start":
+        this.turns++;
+        return;
+      case "turn/end": {
+        const kind = isRecord(data.reason) ? data.reason.kind : void 0;
+        if (kind === "error") this.failed++;
+        else if (kind === "interrupted" || kind === "aborted") this.interrupted++;
+        return;
+      }
+      default:
+        break;
+    }
+    if (event.type !== "user/message" && event.type !== "assistant/message" && event.type !== "tool/result") return;
+    if (readReplaceOp(event.surfaceOp) === null) {
+      if (this.firstPrompt === null && event.type === "user/message" && classifyNode(event) === "user") {
+        const text2 = plainText(contentOf(event)).replace(/\s+/g, " ").trim();
+        if (text2) this.firstPrompt = text2.length > TITLE_CHARS ? text2.slice(0, TITLE_CHARS) + "…" : text2;
+      }
+      return;
+    }
+    const tombstone = readTombstone(event);
+    if (tombstone !== null) this.byAction[tombstone.action]++;
+    else if (event.type === "tool/result") this.prunes++;
+    else if (event.type === "user/message" && classifyNode(event) === "checkpoint") this.checkpoints++;
+    else this.other++;
+  }
+  /** The summary so far. */
+  result() {
+    const tombstones = this.byAction.recall + this.byAction.delete + this.byAction.deleteFrom;
+    return {
+      title: this.title,
+      firstPrompt: this.firstPrompt,
+      turns: this.turns,
+      failedTurns: this.failed,
+      interruptedTurns: this.interrupted,
+      tombstones,
+      tombstonesByAction: { ...this.byAction },
+      checkpoints: this.checkpoints,
+      prunes: this.prunes,
+      otherReplacements: this.other,
+      lastTime: this.lastTime
+    };
+  }
+};
+
+// src/shared/session-roots.ts
+var SESSIONS_ROOT_RULE = "$DSH_HOME/sessions, or ~/.dsh/sessions when DSH_HOME is unset";
+function defaultSessionsRoot(env = process.env) {
+  const fromEnv = env.DSH_HOME;
+  const home = fromEnv !== void 0 && fromEnv.trim().length > 0 ? fromEnv : "~/.dsh";
+  const expanded = home === "~" ? homedir() : home.startsWith("~/") || home.startsWith("~\\") ? join2(homedir(), home.slice(2)) : home;
+  return join2(resolve(expanded), "sessions");
+}
+var ROOT_DEPTH = 3;
+async function findSessionLogs(root, sinceMs) {
+  const logs = [];
+  const skipped = [];
+  const walk = async (dir, depth) => {
+    let entries;
+    try {
+      entries = await readdir2(dir, { withFileTypes: true });
+    } catch (error) {
+      skipped.push({ path: dir, message: error.message });
+      return;
+    }
+    for (const entry of entries) {
+      const path = join2(dir, entry.name);
+      if (entry.isDirectory() && depth < ROOT_DEPTH - 1) await walk(path, depth + 1);
+      else if (entry.isFile() && LOG_FILE_NAMES.includes(entry.name)) {
+        try {
+          const info = await stat2(path);
+          if (sinceMs === void 0 || info.mtimeMs >= sinceMs) logs.push({ path, size: info.size, mtimeMs: info.mtimeMs });
+        } catch (error) {
+          skipped.push({ path, message: error.message });
+        }
+      }
+    }
+  };
+  await walk(root, 0);
+  logs.sort((a, b) => b.mtimeMs - a.mtimeMs || a.path.localeCompare(b.path));
+  return { logs, skipped };
+}
+async function summarizeRoot(root, options = {}) {
+  const { logs, skipped } = await findSessionLogs(root, options.sinceMs);
+  const entries = [];
+  let bytes = 0;
+  for (const [i, log] of logs.entries()) {
+    entries.push(await summarizeLog(log, options.decoder ?? "auto"));
+    bytes += log.size;
+    options.onProgress?.(i + 1, logs.length, bytes);
+  }
+  return { entries, skipped };
+}
+async function summarizeLog(log, decoder) {
+  const builder = new SummaryBuilder();
+  let file;
+  try {
+    file = await resolveSessionLog(log.path);
+    const read = await readSessionLog(file, { decoder, parse: (type, text2) => builder.wants(type, text2), onRecord: (record) => builder.add(record), recoverTail: false });
+    return { ...log, header: read.header, events: read.events, summary: builder.result(), tail: read.tail, problems: read.problems, error: null };
+  } catch (error) {
+    if (error instanceof DecoderUnavailableError) throw error;
+    return { ...log, header: null, events: 0, summary: null, tail: null, problems: [], error: error.message };
+  }
+}
+
 // src/shared/cli.ts
-import { stat as stat2 } from "node:fs/promises";
+import { stat as stat3 } from "node:fs/promises";
 import { parseArgs } from "node:util";
 var EXIT = {
   /** Nothing wrong found. */
@@ -1679,10 +1975,25 @@ function parseOneTarget(argv, options, what) {
   if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? `missing ${what}` : `expected one path (${what}), got ${positionals.length}`);
   return { values, target: positionals[0] };
 }
+function parseRootTarget(argv, options, env = process.env) {
+  const { values, positionals } = parseCli(argv, options);
+  if (values.help === true) return { values, root: null, defaulted: false };
+  if (positionals.length > 1) throw new UsageError(`expected at most one path (the sessions root), got ${positionals.length}`);
+  const given = positionals[0];
+  return { values, root: given ?? defaultSessionsRoot(env), defaulted: given === void 0 };
+}
+async function assertRoot(root, defaulted) {
+  try {
+    await assertFolder(root);
+  } catch (error) {
+    if (!defaulted || !(error instanceof UsageError)) throw error;
+    throw new UsageError(`no sessions root given, and the default ${root} (${SESSIONS_ROOT_RULE}) is not a readable folder: ${error.message}`);
+  }
+}
 async function assertFolder(root) {
   let isDirectory;
   try {
-    isDirectory = (await stat2(root)).isDirectory();
+    isDirectory = (await stat3(root)).isDirectory();
   } catch (error) {
     throw new UsageError(`cannot read ${root}: ${error.message}`);
   }
@@ -1753,24 +2064,33 @@ ${usage}`);
   });
 }
 async function out(text2) {
-  if (!process.stdout.write(text2)) await new Promise((resolve) => process.stdout.once("drain", resolve));
+  if (!process.stdout.write(text2)) await new Promise((resolve2) => process.stdout.once("drain", resolve2));
 }
 
 export {
   DECODER_NAMES,
-  DecoderUnavailableError,
   hasZlibZstd,
   findZstdCli,
   isRecord,
-  LOG_FILE_NAMES,
   resolveSessionLog,
   readSessionLog,
+  readReplaceOp,
+  readTombstone,
+  classifyNode,
+  stepOf,
+  toolCallIds,
+  toolResultCallId,
+  messageIdOf,
+  contentOf,
+  plainText,
+  summarizeRoot,
   EXIT,
   UsageError,
   COMMON_OPTIONS,
   DECODER_OPTION,
   parseOneTarget,
-  assertFolder,
+  parseRootTarget,
+  assertRoot,
   decoderOption,
   numberOption,
   progress,
