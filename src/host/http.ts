@@ -8,6 +8,7 @@
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http'
 import type { ErrorCode, RouteReply } from '../shared/protocol'
+import { findDuplicateKey } from './json-keys'
 
 /** A request refused before it reaches the session. */
 export interface HttpRefusal {
@@ -34,6 +35,15 @@ function parseAuthority(host: string): { hostname: string; authority: string } |
  * The trust fence: `Host` must be a trusted host, an `Origin` must be the same origin as `Host`,
  * and `sec-fetch-site: cross-site` is refused (the three checks `dsh-client-connection` applies
  * to `/api` against DNS rebinding and cross-site requests).
+ *
+ * "Same origin" follows `isTrustedApiRequest` of `dsh-client-connection` 0.1.0-rc.8
+ * (`lib/index.js`): the Origin's authority (`new URL(origin).host`, so host and effective port)
+ * must equal the Host authority, and its scheme is not compared with the connection's. The web
+ * server (`dsh-host-webserver`) speaks plain HTTP and cannot know the scheme a browser used: behind
+ * a TLS-terminating proxy the page's Origin is `https://` while the request arrives as HTTP. A
+ * browser cannot produce an `https://` Origin for the authority of a plain-HTTP listener otherwise.
+ * Stricter than DSH, the Origin's scheme must still be `http:` or `https:` (`null`, `file:`,
+ * `ws:` and other schemes are refused).
  * @param headers - the request headers.
  * @param trustedHosts - lower-case host names (any port) or `host:port` authorities.
  * @returns a `FORBIDDEN` refusal, or `null` when the request passes.
@@ -91,7 +101,8 @@ export function checkContentType(contentType: string | undefined): HttpRefusal |
  * answer with `Connection: close`.
  * @param req - the request stream.
  * @param maxBytes - the cap, in bytes.
- * @returns the parsed value, or `PAYLOAD_TOO_LARGE` / `INVALID_REQUEST` (invalid UTF-8 or JSON).
+ * @returns the parsed value, or `PAYLOAD_TOO_LARGE` / `INVALID_REQUEST` (invalid UTF-8 or JSON, or
+ * an object that repeats a key: `JSON.parse` would silently keep the last one).
  * @throws the stream's error when the connection fails while reading.
  */
 export function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<{ ok: true; value: unknown } | { ok: false; refusal: HttpRefusal }> {
@@ -129,11 +140,20 @@ export function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<{ 
         resolve({ ok: false, refusal: { code: 'INVALID_REQUEST', message: 'message-recall: request body is not valid UTF-8' } })
         return
       }
+      let value: unknown
       try {
-        resolve({ ok: true, value: JSON.parse(text) as unknown })
+        value = JSON.parse(text)
       } catch (error) {
         resolve({ ok: false, refusal: { code: 'INVALID_REQUEST', message: `message-recall: request body is not JSON: ${error instanceof Error ? error.message : String(error)}` } })
+        return
       }
+      const repeated = findDuplicateKey(text)
+      if (repeated !== null) {
+        const where = repeated.path.length === 0 ? 'the request body' : `"${repeated.path.join('.')}"`
+        resolve({ ok: false, refusal: { code: 'INVALID_REQUEST', message: `message-recall: key ${JSON.stringify(repeated.key)} appears twice in ${where}` } })
+        return
+      }
+      resolve({ ok: true, value })
     }
     const onError = (error: Error): void => {
       cleanup()

@@ -297,6 +297,9 @@ describe('route: bad input', () => {
       ['both seq and messageId', { body: body({ sessionId: id, action: 'delete', seq: prompt, messageId: 'm' }) }, 400, 'INVALID_REQUEST', 'message-recall: exactly one of seq and messageId is required'],
       ['neither seq nor messageId', { body: body({ sessionId: id, action: 'recall' }) }, 400, 'INVALID_REQUEST', 'message-recall: exactly one of seq and messageId is required'],
       ['sessionId a number', { body: body({ sessionId: 7, action: 'delete', seq: prompt }) }, 400, 'INVALID_REQUEST', 'message-recall: sessionId must be a non-empty string, got 7'],
+      ['a repeated key (last-wins would read a write)', { body: `{"sessionId":"${id}","action":"plan","action":"delete","seq":${prompt}}` }, 400, 'INVALID_REQUEST', 'message-recall: key "action" appears twice in the request body'],
+      ['a repeated key spelled with an escape', { body: `{"sessionId":"${id}","action":"plan","\\u0061ction":"recall","seq":${prompt}}` }, 400, 'INVALID_REQUEST', 'message-recall: key "action" appears twice in the request body'],
+      ['a repeated key inside expect', { body: `{"sessionId":"${id}","action":"delete","seq":${prompt},"expect":{"lastSeq":0,"lastSeq":${count - 1}}}` }, 400, 'INVALID_REQUEST', 'message-recall: key "lastSeq" appears twice in "expect"'],
       ['unknown field', { body: body({ sessionId: id, action: 'delete', startSeq: prompt }) }, 400, 'INVALID_REQUEST', 'message-recall: unknown field "startSeq" (allowed: sessionId, action, seq, messageId, planAction, expect)'],
       ['plan without planAction', { body: body({ sessionId: id, action: 'plan', seq: prompt }) }, 400, 'INVALID_REQUEST', 'message-recall: planAction must be one of recall, delete, deleteFrom, got undefined'],
       ['planAction on a write', { body: body({ sessionId: id, action: 'delete', planAction: 'delete', seq: prompt }) }, 400, 'INVALID_REQUEST', 'message-recall: planAction is only valid with action "plan"'],
@@ -310,6 +313,10 @@ describe('route: bad input', () => {
       ['cross-origin Origin', { headers: { origin: 'http://evil.example' }, body: body({ sessionId: id, action: 'delete', seq: prompt }) }, 403, 'FORBIDDEN', `message-recall: Origin "http://evil.example" is not the same origin as Host "${host}"`],
       ['Origin on another port', { headers: { origin: 'http://127.0.0.1:1' }, body: body({ sessionId: id, action: 'delete', seq: prompt }) }, 403, 'FORBIDDEN'],
       ['opaque Origin', { headers: { origin: 'null' }, body: body({ sessionId: id, action: 'delete', seq: prompt }) }, 403, 'FORBIDDEN'],
+      ['https Origin on another port', { headers: { origin: 'https://127.0.0.1:1' }, body: body({ sessionId: id, action: 'delete', seq: prompt }) }, 403, 'FORBIDDEN', `message-recall: Origin "https://127.0.0.1:1" is not the same origin as Host "${host}"`],
+      ['https Origin of another host on the right port', { headers: { origin: `https://localhost:${app.port}` }, body: body({ sessionId: id, action: 'delete', seq: prompt }) }, 403, 'FORBIDDEN'],
+      ['WebSocket-scheme Origin on the right authority', { headers: { origin: `ws://${host}` }, body: body({ sessionId: id, action: 'delete', seq: prompt }) }, 403, 'FORBIDDEN'],
+      ['file Origin', { headers: { origin: 'file://' }, body: body({ sessionId: id, action: 'delete', seq: prompt }) }, 403, 'FORBIDDEN'],
       ['sec-fetch-site cross-site', { headers: { 'sec-fetch-site': 'cross-site' }, body: body({ sessionId: id, action: 'delete', seq: prompt }) }, 403, 'FORBIDDEN', 'message-recall: cross-site requests (sec-fetch-site: cross-site) are refused'],
       ['GET', { method: 'GET' }, 405, 'METHOD_NOT_ALLOWED', 'message-recall: method GET is not allowed; use POST'],
       ['PUT with a valid body', { method: 'PUT', body: body({ sessionId: id, action: 'delete', seq: prompt }) }, 405, 'METHOD_NOT_ALLOWED'],
@@ -327,6 +334,12 @@ describe('route: bad input', () => {
     assert.equal(same.status, 200, same.text)
     const localhost = await raw({ headers: { host: `localhost:${app.port}`, origin: `http://localhost:${app.port}` }, body: body({ sessionId: id, action: 'inspect' }) })
     assert.equal(localhost.status, 200, localhost.text)
+    // Like /api (dsh-client-connection `isTrustedApiRequest` compares `new URL(origin).host` with
+    // the Host), the scheme of an http(s) Origin is not compared: a page behind a TLS-terminating
+    // proxy reaches this plain-HTTP server with an https Origin.
+    const proxied = await raw({ headers: { origin: `https://${host}` }, body: body({ sessionId: id, action: 'plan', planAction: 'recall', seq: prompt }) })
+    assert.equal(proxied.status, 200, proxied.text)
+    assert.equal(session.seq, count, 'the passing plans and inspect appended nothing')
   })
 
   it('answers 413 to a streamed body as soon as it passes the cap, without waiting for its end', async () => {

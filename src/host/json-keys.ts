@@ -1,0 +1,76 @@
+/**
+ * Repeated object keys in JSON text. `JSON.parse` keeps the last of two equal keys without a word
+ * (ECMA-262 `InternalizeJSONProperty` sees only the surviving property, so a reviver cannot tell),
+ * which would let `{"action":"plan","action":"delete"}` read as a write. The route refuses such a
+ * body; this module finds the repeat.
+ *
+ * @module dsh-message-recall/host/json-keys
+ */
+
+/** A key written twice in one JSON object. */
+export interface DuplicateKey {
+  /** The key, with its escapes decoded (`"a"` and `"\u0061"` are the same key). */
+  readonly key: string
+  /** Keys of the enclosing objects from the top (array elements add nothing), e.g. `['expect']`. */
+  readonly path: readonly string[]
+}
+
+const QUOTE = 0x22
+const BACKSLASH = 0x5c
+const OPEN_OBJECT = 0x7b
+const CLOSE_OBJECT = 0x7d
+const OPEN_ARRAY = 0x5b
+const CLOSE_ARRAY = 0x5d
+const COMMA = 0x2c
+
+/** One open container: an object with the keys seen so far and the key it sits under, or an array. */
+interface Frame {
+  readonly keys: Set<string> | null
+  readonly under: string | null
+}
+
+/**
+ * Find the first object key that appears twice in the same object.
+ *
+ * A single pass over the text: strings are skipped by their closing quote (a backslash skips the
+ * character after it, so `\"` and `\\` are handled), and a string counts as a key when it is the
+ * first token after `{` or after a `,` inside an object.
+ * @param text - JSON text that `JSON.parse` has already accepted; for other text the answer is
+ *   unspecified and a `SyntaxError` may be thrown.
+ * @returns the first repeated key in text order with the path of the object holding it, or `null`
+ *   when every object's keys are distinct.
+ */
+export function findDuplicateKey(text: string): DuplicateKey | null {
+  const stack: Frame[] = []
+  let expectKey = false
+  let lastKey: string | null = null
+  const length = text.length
+  for (let i = 0; i < length; i++) {
+    const code = text.charCodeAt(i)
+    if (code === QUOTE) {
+      let end = i + 1
+      while (end < length && text.charCodeAt(end) !== QUOTE) end += text.charCodeAt(end) === BACKSLASH ? 2 : 1
+      if (expectKey) {
+        const keys = stack[stack.length - 1]!.keys!
+        const key = JSON.parse(text.slice(i, end + 1)) as string
+        if (keys.has(key)) return { key, path: stack.flatMap((frame) => (frame.under === null ? [] : [frame.under])) }
+        keys.add(key)
+        lastKey = key
+        expectKey = false
+      }
+      i = end
+    } else if (code === OPEN_OBJECT) {
+      stack.push({ keys: new Set(), under: stack[stack.length - 1]?.keys ? lastKey : null })
+      expectKey = true
+    } else if (code === OPEN_ARRAY) {
+      stack.push({ keys: null, under: stack[stack.length - 1]?.keys ? lastKey : null })
+      expectKey = false
+    } else if (code === CLOSE_OBJECT || code === CLOSE_ARRAY) {
+      stack.pop()
+      expectKey = false
+    } else if (code === COMMA) {
+      expectKey = stack[stack.length - 1]?.keys != null
+    }
+  }
+  return null
+}
