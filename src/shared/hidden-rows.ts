@@ -12,7 +12,11 @@
  *    seq and before the tombstone itself. Nothing logged after the tombstone is hidden.
  * 3. A turn whose content rows (`user`, `steering`, `assistant-step`, `tool-call`) are all hidden
  *    loses its turn-scoped log-only rows too (`turn-tail`, `turn-error`, `turn-max-tokens`,
- *    `model-retry`): a turn bar never stays behind for an empty turn.
+ *    `model-retry`) and its `context` rows (the runtime-context snapshot the harness injects with
+ *    a step, `dsh-agent-loop` `RuntimeContextProjection`): neither a turn bar nor a lone "Context
+ *    injection" row stays behind for an empty turn, where it would read as part of the next one.
+ *    A turn with any visible content row keeps all of them, and a turn that never had a content
+ *    row hides nothing by this rule.
  *
  * Compaction checkpoints and tool-result prunes are replacements too, but they are not tombstones
  * (`isTombstoneEvent`), so they never hide a row: DSH keeps showing what compaction folded.
@@ -83,6 +87,12 @@ export const CONTENT_ROW_KINDS: ReadonlySet<string> = new Set(['user', 'steering
 export const TURN_LOG_ROW_KINDS: ReadonlySet<string> = new Set(['turn-tail', 'turn-error', 'turn-max-tokens', 'model-retry'])
 
 /**
+ * Every row kind rule 3 hides when its turn has no content left: {@link TURN_LOG_ROW_KINDS} plus
+ * `context` (harness-injected messages; they carry a seq, but no one removes them on their own).
+ */
+export const EMPTY_TURN_ROW_KINDS: ReadonlySet<string> = new Set([...TURN_LOG_ROW_KINDS, 'context'])
+
+/**
  * Read every tombstone of this plugin out of `events`.
  * @param events - any slice of a session log (other events are skipped), in any order.
  * @returns the tombstone records, sorted by seq.
@@ -133,7 +143,7 @@ export function deriveHiddenRows(events: readonly LogEvent[], rows: readonly Tra
     if (span !== null) reasons.set(row.key, { reason: 'span', tombstoneSeq: span })
   }
 
-  // Rule 3: turns whose content rows are all hidden.
+  // Rule 3: turns whose content rows are all hidden lose their bars and context rows.
   const turns = new Map<number, { content: number; hidden: number }>()
   for (const row of rows) {
     if (row.turn === null || !CONTENT_ROW_KINDS.has(row.kind)) continue
@@ -143,7 +153,7 @@ export function deriveHiddenRows(events: readonly LogEvent[], rows: readonly Tra
     turns.set(row.turn, tally)
   }
   for (const row of rows) {
-    if (row.turn === null || !TURN_LOG_ROW_KINDS.has(row.kind) || reasons.has(row.key)) continue
+    if (row.turn === null || !EMPTY_TURN_ROW_KINDS.has(row.kind) || reasons.has(row.key)) continue
     const tally = turns.get(row.turn)
     if (tally !== undefined && tally.content > 0 && tally.hidden === tally.content) {
       reasons.set(row.key, { reason: 'empty-turn', tombstoneSeq: null })

@@ -12,6 +12,8 @@ import { replaceOp } from '../../src/shared/replace-op'
 import { tombstoneSource } from '../../src/shared/tombstone'
 import { conversationLog } from '../support/conversation'
 import { appendTombstone } from './support/page'
+import { insertAfter } from './support/log'
+import { createUserMessage } from '@deepseek-ai/dsh-llm'
 
 /** Turn 1: prompt, a step with two tool calls, a reply. Turn 2: prompt, reply. Turn 3: prompt, reply. */
 function threeTurns(): Session {
@@ -20,6 +22,17 @@ function threeTurns(): Session {
     { prompt: 'second', steps: [{ text: 'reply two' }] },
     { prompt: 'third', steps: [{ text: 'reply three' }] },
   ]))
+}
+
+/** {@link threeTurns} with the loop's runtime-context snapshot after the prompts of turns 2 and 3 (`dsh-agent-loop` commits it with the step's claimed messages). */
+function threeTurnsWithContext(): Session {
+  let events = threeTurns().events as readonly SessionEvent[]
+  for (const prompt of ['second', 'third']) {
+    const at = events.findIndex((e) => e.type === 'user/message' && JSON.stringify(e.data).includes(`"${prompt}"`))
+    const context = createUserMessage({ content: [{ type: 'text', text: `Current runtime context: before ${prompt}.` }], source: { kind: 'plugin', plugin: '@deepseek-ai/dsh-system-prompt' } as never })
+    events = insertAfter(events, at, [{ type: 'user/message', data: context, surfaceOp: 'append' }])
+  }
+  return Session.create(SessionId('session-context'), events)
 }
 
 /** Rows as the client resolves them: one per prompt, assistant step (final message), tool result and turn bar. */
@@ -76,6 +89,33 @@ describe('deriveHiddenRows', () => {
     assert.ok(!hiddenKeys(session.events).includes('tail-2:empty-turn'))
     appendTombstone(session, 'delete', [assistants[2]!])
     assert.deepEqual(hiddenKeys(session.events), [`user-${users[1]}:shadowed`, `step-2:1:shadowed`, 'tail-2:empty-turn'])
+  })
+
+  it('hides a turn\'s context row once the turn has no content left, and never while any content remains', () => {
+    const session = threeTurnsWithContext()
+    const users = seqsOf(session.events, 'user/message')
+    const [, context2, , context3] = users.slice(1)
+    const prompts = users.filter((seq) => seq !== context2 && seq !== context3)
+    const assistants = seqsOf(session.events, 'assistant/message')
+    assert.deepEqual(rowsOf(session.events).filter((r) => r.kind === 'context').map((r) => [r.seq, r.turn]), [[context2, 2], [context3, 3]])
+    appendTombstone(session, 'recall', [prompts[1]!])
+    assert.deepEqual(hiddenKeys(session.events), [`user-${prompts[1]}:shadowed`], 'the answer remains, so the context row stays')
+    appendTombstone(session, 'delete', [assistants[2]!])
+    assert.deepEqual(hiddenKeys(session.events), [`user-${prompts[1]}:shadowed`, `user-${context2}:empty-turn`, `step-2:1:shadowed`, 'tail-2:empty-turn'])
+    appendTombstone(session, 'delete', [assistants[3]!])
+    assert.ok(!hiddenKeys(session.events).includes(`user-${context3}:empty-turn`), 'turn 3 keeps its prompt, so its context row stays')
+    const result = deriveHiddenRows(session.events as readonly LogEvent[], rowsOf(session.events))
+    assert.deepEqual(result.hidden.find((h) => h.kind === 'context'), { key: `user-${context2}`, kind: 'context', reason: 'empty-turn', tombstoneSeq: null })
+  })
+
+  it('keeps the context row of a turn that never had a content row, and a context row outside any turn', () => {
+    const rows: TranscriptRow[] = [
+      { key: 'ctx-1', kind: 'context', seq: 3, logSeq: 3, turn: 1 }, { key: 'tail-1', kind: 'turn-tail', seq: null, logSeq: 4, turn: 1 },
+      { key: 'ctx-x', kind: 'context', seq: 6, logSeq: 6, turn: null },
+      { key: 'u-2', kind: 'user', seq: 8, logSeq: 8, turn: 2 }, { key: 'ctx-2', kind: 'context', seq: 9, logSeq: 9, turn: 2 },
+    ]
+    const tomb: LogEvent = { type: 'user/message', seq: 12, time: 0, data: { source: tombstoneSource('recall', [8]) }, surfaceOp: replaceOp(8, 8), sourceEventSeqs: [8] }
+    assert.deepEqual(deriveHiddenRows([tomb], rows).hidden.map((h) => `${h.key}:${h.reason}`), ['u-2:shadowed', 'ctx-2:empty-turn'])
   })
 
   it('Delete onward hides the log-only rows of the span up to the tombstone, and nothing logged after it', () => {

@@ -100,4 +100,41 @@ describe('row resolution against the real rc.8 chat store', () => {
     assert.deepEqual(fromStore.hidden.filter((h) => !logKeys.has(h.key)).map((h) => `${h.kind}:${h.reason}`), ['tool-call:span'], 'only the running tool row is unknown to the log rebuild')
     await client.dispose()
   })
+
+  it('hides the lone context row of an emptied turn in the live chat store and the log rebuild alike', async () => {
+    const client = await bootClient()
+    const session = liveSession('session-context', richLog())
+    const users = appended(session.events, 'user/message')
+    const context = users.find((u) => (u.data as any).source.kind === 'plugin')!
+    const firstPrompt = users[0]!
+    const turnOne = [...appended(session.events, 'assistant/message'), ...appended(session.events, 'tool/result')]
+      .filter((e) => (e.data as any).turn === 1).map((e) => e.seq).sort((a, b) => a - b)
+    appendTombstone(session, 'recall', [firstPrompt.seq])
+    const nodes = [...session.surface.nodes]
+    const stepStart = nodes.indexOf(turnOne[0]!)
+    assert.deepEqual(nodes.slice(stepStart, stepStart + turnOne.length), turnOne, 'turn 1\'s model steps are contiguous on the surface')
+    appendTombstone(session, 'delete', turnOne.filter((seq) => (session.events[seq]!.data as any).step === 1))
+    const events = [...session.events] as LogEvent[]
+    const harness = client.session('session-context')
+    harness.load(events)
+    const storeRows = harness.snapshot.chat.order.map((key) => resolveRow(harness.node(key)))
+    const contextKey = storeRows.find((r) => r.kind === 'context' && r.seq === context.seq)!.key
+    const hiddenBoth = (rows: Parameters<typeof deriveHiddenRows>[1]) => deriveHiddenRows(events, rows).hiddenKeys.has(contextKey)
+    assert.equal(hiddenBoth(storeRows), false, 'step 2 of turn 1 is still visible')
+    assert.equal(hiddenBoth(transcriptRows(events)), false)
+
+    appendTombstone(session, 'delete', turnOne.filter((seq) => (session.events[seq]!.data as any).step === 2))
+    const after = [...session.events] as LogEvent[]
+    const again = client.session('session-context-2')
+    again.load(after)
+    const fromStore = deriveHiddenRows(after, again.snapshot.chat.order.map((key) => resolveRow(again.node(key))))
+    const fromLog = deriveHiddenRows(after, transcriptRows(after))
+    for (const result of [fromStore, fromLog]) {
+      assert.deepEqual(result.hidden.find((h) => h.key === contextKey), { key: contextKey, kind: 'context', reason: 'empty-turn', tombstoneSeq: null })
+      assert.ok(result.hidden.some((h) => h.kind === 'turn-tail' && h.reason === 'empty-turn'))
+    }
+    const logKeys = new Set(transcriptRows(after).map((r) => r.key))
+    assert.deepEqual(new Set(fromStore.hidden.filter((h) => logKeys.has(h.key)).map((h) => `${h.key}:${h.reason}`)), new Set(fromLog.hidden.map((h) => `${h.key}:${h.reason}`)))
+    await client.dispose()
+  })
 })
