@@ -28,8 +28,8 @@ interface Run {
   readonly stderr: string
 }
 
-function run(node: string, name: string, args: readonly string[]): Run {
-  const r = spawnSync(node, [script(name), ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
+function run(node: string, name: string, args: readonly string[], env?: NodeJS.ProcessEnv): Run {
+  const r = spawnSync(node, [script(name), ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, ...(env ? { env: { ...process.env, ...env } } : {}) })
   return { status: r.status, stdout: r.stdout, stderr: r.stderr }
 }
 
@@ -46,6 +46,10 @@ function findNode20(): string | null {
 }
 
 const root = mkdtempSync(join(tmpdir(), 'mr-scripts-'))
+/** A DSH home apart from `root`: its `sessions` folder holds a log with one flipped byte and a file that is no log. */
+const home = mkdtempSync(join(tmpdir(), 'mr-scripts-home-'))
+let flipped: { path: string; frame: number; byte: number }
+let notALog: string
 
 let nested: WrittenLog
 let plain: { path: string; id: string; events: LogEvent[]; failedTurn: number; pruneSeq: number }
@@ -130,6 +134,25 @@ before(async () => {
   damaged = join(damagedDir, 'session.jsonl.zstd')
   writeFileSync(damaged, Buffer.concat([bytes.subarray(0, scanZstdFrames(bytes).frames[0]!.end), Buffer.from('garbage that is not a zstd frame')]))
 
+  // 5. Under the second home: the nested log with one byte flipped inside a turn's frame (before
+  // its checksum, so that frame fails and the tombstone frames after it stay intact), and a
+  // 3-byte file under the zstd log's name that is no log at all.
+  const frames = scanZstdFrames(bytes).frames
+  const hit = frames[2]!
+  const flippedDir = join(home, 'sessions', '--projects-demo~0020project--', 'session-flipped')
+  mkdirSync(flippedDir, { recursive: true })
+  const flippedBytes = Buffer.from(bytes)
+  flippedBytes[hit.end - 5] = flippedBytes[hit.end - 5]! ^ 0x01
+  flipped = { path: join(flippedDir, 'session.jsonl.zstd'), frame: hit.index, byte: hit.start }
+  writeFileSync(flipped.path, flippedBytes)
+  const notDir = join(home, 'sessions', '--projects-demo~0020project--', 'session-not-a-log')
+  mkdirSync(notDir, { recursive: true })
+  notALog = join(notDir, 'session.jsonl.zstd')
+  writeFileSync(notALog, 'abc')
+  const now0 = Date.now() / 1000
+  utimesSync(flipped.path, now0 - 60, now0 - 60)
+  utimesSync(notALog, now0 - 120, now0 - 120)
+
   // Newest first: nested, plain, torn, damaged (damaged two days old).
   const now = Date.now() / 1000
   utimesSync(nested.path, now - 60, now - 60)
@@ -144,6 +167,7 @@ after(() => {
     assert.deepEqual(snapshot(), before0, 'no script wrote to the sessions root')
   } finally {
     rmSync(root, { recursive: true, force: true })
+    rmSync(home, { recursive: true, force: true })
   }
 })
 
@@ -371,6 +395,123 @@ describe('under Node 20 (portable fzstd decoder)', () => {
     assert.equal((JSON.parse(tornRun.stdout) as { tail: { start: number } }).tail.start, torn.start)
     assert.equal(run(node20, 'read-session-log', ['--decoder', 'zlib', nested.path]).status, 2, 'zlib is refused where node:zlib has no zstd')
   })
+})
+
+interface Located {
+  readonly kind: string
+  readonly at: { line: number; frame: number | null; byte: number }
+}
+const locations = (problems: readonly Located[]) => problems.map((p) => ({ kind: p.kind, at: p.at }))
+
+describe('a log with one flipped byte', () => {
+  const node20 = findNode20()
+  const summaryOf = (r: Run) => (JSON.parse(r.stdout) as { summary: { decoder: string; fallbackDecoder: string | null; lines: number; problems: Located[] } }).summary
+
+  it('reads every intact frame under Node 20 auto, as under Node 22, and names the frame and byte', (t) => {
+    if (node20 === null) {
+      t.skip('no Node 20 binary on this machine')
+      return
+    }
+    const read22 = run(node22, 'read-session-log', [flipped.path])
+    const read20 = run(node20, 'read-session-log', [flipped.path])
+    assert.equal(read20.status, 1)
+    assert.equal(read20.stdout, read22.stdout, 'same lines')
+    assert.match(read20.stderr, new RegExp(`^problem: frame ${flipped.frame} at byte ${flipped.byte} failed to decode: `, 'm'))
+    const doc22 = summaryOf(run(node22, 'read-session-log', ['--json', flipped.path]))
+    const doc20 = summaryOf(run(node20, 'read-session-log', ['--json', flipped.path]))
+    assert.equal(doc20.lines, doc22.lines)
+    assert.equal(doc20.problems[0]!.kind, 'frame-failed')
+    assert.deepEqual(doc20.problems[0]!.at, { line: doc22.problems[0]!.at.line, frame: flipped.frame, byte: flipped.byte })
+    assert.deepEqual(locations(doc20.problems).map((p) => [p.kind, p.at.byte]), locations(doc22.problems).map((p) => [p.kind, p.at.byte]))
+    if (findZstdCli() !== null) assert.deepEqual([doc20.decoder, doc20.fallbackDecoder], ['zstd-cli', 'fzstd'], 'auto picked the zstd tool and fell back')
+    else t.diagnostic('zstd not installed: Node 20 read with fzstd throughout')
+  })
+
+  it('keeps the damaged session and its tombstones in the Node 20 scans, with the frame named', (t) => {
+    if (node20 === null) {
+      t.skip('no Node 20 binary on this machine')
+      return
+    }
+    const sessions = join(home, 'sessions')
+    type Listed = { path: string; events: number; tombstones: number; writing: boolean; error: string | null; problems: string[] }
+    const list20 = run(node20, 'list-sessions', ['--json', '--quiet', sessions])
+    const list22 = run(node22, 'list-sessions', ['--json', '--quiet', sessions])
+    assert.equal(list20.status, 1)
+    const entry20 = (JSON.parse(list20.stdout) as { sessions: Listed[] }).sessions.find((s) => s.path === flipped.path)!
+    const entry22 = (JSON.parse(list22.stdout) as { sessions: Listed[] }).sessions.find((s) => s.path === flipped.path)!
+    assert.equal(entry20.error, null, 'listed as damaged, not unreadable')
+    assert.deepEqual([entry20.events, entry20.tombstones], [entry22.events, entry22.tombstones])
+    assert.equal(entry20.tombstones, 4)
+    assert.match(entry20.problems[0]!, new RegExp(`^frame ${flipped.frame} at byte ${flipped.byte} failed to decode: `))
+    const scan20 = run(node20, 'scan-replace', ['--json', '--quiet', sessions])
+    assert.equal(scan20.status, 1)
+    const doc = JSON.parse(scan20.stdout) as { tombstones: { path: string; tombstonesByAction: Record<string, number> }[] }
+    assert.deepEqual(doc.tombstones.map((s) => [s.path, s.tombstonesByAction]), [[flipped.path, { recall: 1, delete: 1, deleteFrom: 2 }]])
+  })
+
+  it('is located frame by frame with --decoder zstd-cli too, and reads the same lines as fzstd', (t) => {
+    if (findZstdCli() === null) {
+      t.skip('zstd not installed')
+      return
+    }
+    const cli = run(node22, 'read-session-log', ['--decoder', 'zstd-cli', flipped.path])
+    const portable = run(node22, 'read-session-log', ['--decoder', 'fzstd', flipped.path])
+    assert.equal(cli.status, 1)
+    assert.equal(cli.stdout, portable.stdout)
+    const docCli = summaryOf(run(node22, 'read-session-log', ['--decoder', 'zstd-cli', '--json', flipped.path]))
+    const docPortable = summaryOf(run(node22, 'read-session-log', ['--decoder', 'fzstd', '--json', flipped.path]))
+    assert.deepEqual(docCli.problems[0]!.at, docPortable.problems[0]!.at)
+    assert.deepEqual(docCli.problems[0]!.at, { line: docCli.problems[0]!.at.line, frame: flipped.frame, byte: flipped.byte })
+  })
+})
+
+describe('a file that is not a log', () => {
+  it('is not-a-log (exit 2) in read-session-log and an unreadable entry (exit 1) in the scans, under its log name', () => {
+    const read = run(node22, 'read-session-log', [notALog])
+    assert.equal(read.status, 2)
+    assert.match(read.stderr, /is neither a Zstandard log nor a JSONL log \(first bytes 616263\)/)
+    const list = run(node22, 'list-sessions', ['--json', '--quiet', join(home, 'sessions')])
+    assert.equal(list.status, 1)
+    const doc = JSON.parse(list.stdout) as { sessions: { path: string; writing: boolean; error: string | null }[]; unreadable: number }
+    const entry = doc.sessions.find((s) => s.path === notALog)!
+    assert.equal(entry.writing, false)
+    assert.match(entry.error ?? '', /is neither a Zstandard log nor a JSONL log/)
+    assert.equal(doc.unreadable, 2, 'the flipped log and this file')
+    const text = run(node22, 'list-sessions', ['--quiet', join(home, 'sessions')])
+    assert.match(text.stdout, /UNREADABLE .*session-not-a-log.*neither a Zstandard log/)
+    assert.doesNotMatch(text.stdout, /writing/)
+    const scan = run(node22, 'scan-replace', ['--quiet', join(home, 'sessions')])
+    assert.equal(scan.status, 1)
+    assert.match(scan.stdout, /^UNREADABLE .*session-not-a-log.*neither a Zstandard log/m)
+  })
+
+  it('counts the first bytes of the frame magic as a zstd log torn in its first write', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mr-scripts-magic-'))
+    try {
+      const path = join(dir, 'session.jsonl.zstd')
+      writeFileSync(path, Buffer.from([0x28, 0xb5]))
+      const r = run(node22, 'read-session-log', [path])
+      assert.equal(r.status, 1)
+      assert.match(r.stderr, /^torn tail: frame at byte 0 is incomplete/m)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('the default sessions root', () => {
+  for (const name of ['list-sessions', 'scan-replace']) {
+    it(`${name} reads $DSH_HOME/sessions when no root is given`, () => {
+      const given = run(node22, name, ['--json', '--quiet', join(home, 'sessions')])
+      const defaulted = run(node22, name, ['--json', '--quiet'], { DSH_HOME: home })
+      assert.equal(defaulted.status, given.status)
+      assert.deepEqual(JSON.parse(defaulted.stdout), JSON.parse(given.stdout))
+      const missing = run(node22, name, ['--quiet'], { DSH_HOME: join(home, 'nope') })
+      assert.equal(missing.status, 2)
+      assert.match(missing.stderr, /^no sessions root given, and the default .*nope.sessions \(\$DSH_HOME\/sessions, or ~\/\.dsh\/sessions when DSH_HOME is unset\) is not a readable folder/)
+      assert.match(run(node22, name, ['--help']).stdout, /Without a root it reads \$DSH_HOME\/sessions,\s+or ~\/\.dsh\/sessions\s+when\s+DSH_HOME/)
+    })
+  }
 })
 
 function seqsOfEvents(events: readonly LogEvent[], type: string): number[] {

@@ -15,6 +15,7 @@ import { zstdCompressSync, constants } from 'node:zlib'
 import { SessionId, packChunkRuns, type SessionEvent } from '@deepseek-ai/dsh-session'
 import type { LogEvent } from '../../src/shared/events'
 import { type DecoderName } from '../../src/shared/frame-decoder'
+import type { LogProblem } from '../../src/shared/log-frames'
 import { findZstdCli } from '../../src/shared/frame-decoder-node'
 import { readSessionLog, resolveSessionLog, SessionLogInputError, type ReadSessionLogOptions, type SessionLogRead } from '../../src/shared/session-log'
 import { scanZstdFrames } from '../../src/shared/zstd-frames'
@@ -246,6 +247,37 @@ describe('a log read in small chunks', () => {
       const small = await readAll(log.path, { chunkBytes })
       assert.deepEqual(small.events, whole.events, `chunkBytes ${chunkBytes}`)
       assert.equal(small.read.frames, whole.read.frames)
+    }
+  })
+})
+
+/** Frame and byte a problem names. */
+function located(problem: LogProblem): { frame: number | null; byte: number } {
+  return 'at' in problem ? { frame: problem.at.frame, byte: problem.at.byte } : { frame: null, byte: problem.offset }
+}
+
+describe('the zstd tool over many batches with a damaged frame', () => {
+  it('reads what fzstd reads with --decoder zstd-cli, halving a refused batch down to the failing frame (the auto fallback to fzstd runs under Node 20 in scripts.test.ts)', async (t) => {
+    if (findZstdCli() === null) {
+      t.skip('zstd not installed')
+      return
+    }
+    const log = await writeConversation({ root: join(scratch, 'cli-batches'), turns })
+    const bytes = Buffer.from(readFileSync(log.path))
+    const { frames } = scanZstdFrames(bytes)
+    const hit = frames[Math.floor(frames.length / 2)]!
+    bytes[hit.end - 5] = bytes[hit.end - 5]! ^ 0x01
+    const copy = join(scratch, 'cli-batches.zstd')
+    writeFileSync(copy, bytes)
+    const portable = await readAll(copy, { decoder: 'fzstd' })
+    assert.deepEqual(located(portable.read.problems[0]!), { frame: hit.index, byte: hit.start })
+    // Small reads: many batches, one zstd run each, decoded ahead of the one being parsed.
+    for (const chunkBytes of [64, 1000, 1 << 20]) {
+      const named = await readAll(copy, { decoder: 'zstd-cli', chunkBytes })
+      assert.deepEqual(named.lines, portable.lines, `zstd-cli, chunkBytes ${chunkBytes}`)
+      assert.deepEqual(named.read.problems.map((p) => [p.kind, located(p).byte]), portable.read.problems.map((p) => [p.kind, located(p).byte]))
+      assert.deepEqual(located(named.read.problems[0]!), { frame: hit.index, byte: hit.start })
+      assert.equal(named.read.fallbackDecoder, null)
     }
   })
 })
