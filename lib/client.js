@@ -131,6 +131,73 @@ function installDebugHook(target, registry) {
   };
 }
 
+// src/client/locales.ts
+var LOCALE_NS = "dsh-message-recall";
+var zh = {
+  "action.recall": "撤回",
+  "action.delete": "删除",
+  "action.deleteFrom": "删除以下",
+  "label.recall": "撤回这条消息，并把文字放回输入框",
+  "label.delete.message": "删除这条消息",
+  "label.delete.step": "删除这一步：模型回复及其工具结果",
+  "label.deleteFrom": "从这里删除到对话末尾",
+  "armed.delete": "确认删除 {count} 条？",
+  "armed.deleteFrom": "确认删除以下 {count} 条？",
+  "armed.label.one": "再点一次，删除 {count} 条消息",
+  "armed.label.other": "再点一次，删除 {count} 条消息",
+  "busy": "处理中…",
+  "notice.images.one": "已撤回。{count} 张图片无法放回输入框：{names}",
+  "notice.images.other": "已撤回。{count} 张图片无法放回输入框：{names}",
+  "notice.dismiss": "关闭",
+  "error.STALE_VIEW": "对话刚刚有了变化，请再试一次",
+  "error.AGENT_BUSY": "智能体正在工作，请等它停下再试",
+  "error.TARGET_NOT_FOUND": "这条消息已不在对话中",
+  "error.NOT_A_USER_MESSAGE": "只能撤回你自己发送的消息",
+  "error.NOT_DELETABLE": "这条消息不能删除",
+  "error.SPAN_NOT_CONTIGUOUS": "这一步中间夹着其他内容，无法整体删除",
+  "error.SESSION_NOT_LIVE": "主机上没有加载这个会话",
+  "error.PERSIST_FAILED": "改动没能保存到磁盘",
+  "error.FORBIDDEN": "主机拒绝了这个请求",
+  "error.NETWORK": "连不上主机",
+  "error.unknown": "操作失败（{code}）"
+};
+var en = {
+  "action.recall": "Recall",
+  "action.delete": "Delete",
+  "action.deleteFrom": "Delete onward",
+  "label.recall": "Recall this message and put its text back in the composer",
+  "label.delete.message": "Delete this message",
+  "label.delete.step": "Delete this step: the answer and its tool results",
+  "label.deleteFrom": "Delete from here to the end of the conversation",
+  "armed.delete": "Delete {count}?",
+  "armed.deleteFrom": "Delete {count} onward?",
+  "armed.label.one": "Click again to delete {count} message",
+  "armed.label.other": "Click again to delete {count} messages",
+  "busy": "Working…",
+  "notice.images.one": "Recalled. {count} image could not be put back in the composer: {names}",
+  "notice.images.other": "Recalled. {count} images could not be put back in the composer: {names}",
+  "notice.dismiss": "Dismiss",
+  "error.STALE_VIEW": "The conversation just changed. Try again.",
+  "error.AGENT_BUSY": "The agent is working. Try again when it stops.",
+  "error.TARGET_NOT_FOUND": "This message is no longer in the conversation.",
+  "error.NOT_A_USER_MESSAGE": "Only messages you sent can be recalled.",
+  "error.NOT_DELETABLE": "This message cannot be deleted.",
+  "error.SPAN_NOT_CONTIGUOUS": "Other content sits inside this step, so it cannot be removed as a whole.",
+  "error.SESSION_NOT_LIVE": "This session is not loaded on the host.",
+  "error.PERSIST_FAILED": "The change could not be saved to disk.",
+  "error.FORBIDDEN": "The host refused the request.",
+  "error.NETWORK": "Could not reach the host.",
+  "error.unknown": "Failed ({code})."
+};
+var DICTIONARIES = { zh, en };
+function countedKey(base, count) {
+  return count === 1 ? `${base}.one` : `${base}.other`;
+}
+function describeError(t, code) {
+  const key = `error.${code}`;
+  return key !== "error.unknown" && key in zh ? t(key) : t("error.unknown", { code });
+}
+
 // src/client/decorate.ts
 var ATTR = {
   actions: "data-message-recall-actions",
@@ -229,7 +296,7 @@ function decorateRow(row, decoration, factory, t, texts, fresh) {
     if (isArmed) {
       button.setAttribute(ATTR.armed, "true");
       button.textContent = t(`armed.${action}`, { count: armed.count });
-      button.setAttribute("aria-label", t("armed.label", { count: armed.count }));
+      button.setAttribute("aria-label", t(countedKey("armed.label", armed.count), { count: armed.count }));
     } else if (button.hasAttribute(ATTR.armed)) {
       button.removeAttribute(ATTR.armed);
       applyIdle(button, action, decoration.step, texts);
@@ -295,66 +362,6 @@ function installStyles(doc) {
   style.textContent = STYLE_TEXT;
   doc.head.appendChild(style);
   return () => style.remove();
-}
-
-// src/client/locales.ts
-var LOCALE_NS = "dsh-message-recall";
-var zh = {
-  "action.recall": "撤回",
-  "action.delete": "删除",
-  "action.deleteFrom": "删除以下",
-  "label.recall": "撤回这条消息，并把文字放回输入框",
-  "label.delete.message": "删除这条消息",
-  "label.delete.step": "删除这一步：模型回复及其工具结果",
-  "label.deleteFrom": "从这里删除到对话末尾",
-  "armed.delete": "确认删除 {count} 条？",
-  "armed.deleteFrom": "确认删除以下 {count} 条？",
-  "armed.label": "再点一次，删除 {count} 条消息",
-  "busy": "处理中…",
-  "notice.images": "已撤回。{count} 张图片无法放回输入框：{names}",
-  "notice.dismiss": "关闭",
-  "error.STALE_VIEW": "对话刚刚有了变化，请再试一次",
-  "error.AGENT_BUSY": "智能体正在工作，请等它停下再试",
-  "error.TARGET_NOT_FOUND": "这条消息已不在对话中",
-  "error.NOT_A_USER_MESSAGE": "只能撤回你自己发送的消息",
-  "error.NOT_DELETABLE": "这条消息不能删除",
-  "error.SPAN_NOT_CONTIGUOUS": "这一步中间夹着其他内容，无法整体删除",
-  "error.SESSION_NOT_LIVE": "主机上没有加载这个会话",
-  "error.PERSIST_FAILED": "改动没能保存到磁盘",
-  "error.FORBIDDEN": "主机拒绝了这个请求",
-  "error.NETWORK": "连不上主机",
-  "error.unknown": "操作失败（{code}）"
-};
-var en = {
-  "action.recall": "Recall",
-  "action.delete": "Delete",
-  "action.deleteFrom": "Delete onward",
-  "label.recall": "Recall this message and put its text back in the composer",
-  "label.delete.message": "Delete this message",
-  "label.delete.step": "Delete this step: the answer and its tool results",
-  "label.deleteFrom": "Delete from here to the end of the conversation",
-  "armed.delete": "Delete {count}?",
-  "armed.deleteFrom": "Delete {count} onward?",
-  "armed.label": "Click again to delete {count} messages",
-  "busy": "Working…",
-  "notice.images": "Recalled. {count} image(s) could not be put back in the composer: {names}",
-  "notice.dismiss": "Dismiss",
-  "error.STALE_VIEW": "The conversation just changed. Try again.",
-  "error.AGENT_BUSY": "The agent is working. Try again when it stops.",
-  "error.TARGET_NOT_FOUND": "This message is no longer in the conversation.",
-  "error.NOT_A_USER_MESSAGE": "Only messages you sent can be recalled.",
-  "error.NOT_DELETABLE": "This message cannot be deleted.",
-  "error.SPAN_NOT_CONTIGUOUS": "Other content sits inside this step, so it cannot be removed as a whole.",
-  "error.SESSION_NOT_LIVE": "This session is not loaded on the host.",
-  "error.PERSIST_FAILED": "The change could not be saved to disk.",
-  "error.FORBIDDEN": "The host refused the request.",
-  "error.NETWORK": "Could not reach the host.",
-  "error.unknown": "Failed ({code})."
-};
-var DICTIONARIES = { zh, en };
-function describeError(t, code) {
-  const key = `error.${code}`;
-  return key !== "error.unknown" && key in zh ? t(key) : t("error.unknown", { code });
 }
 
 // src/client/Overlay.tsx
@@ -696,6 +703,7 @@ function readTombstone(event) {
 // src/shared/hidden-rows.ts
 var CONTENT_ROW_KINDS = /* @__PURE__ */ new Set(["user", "steering", "assistant-step", "tool-call"]);
 var TURN_LOG_ROW_KINDS = /* @__PURE__ */ new Set(["turn-tail", "turn-error", "turn-max-tokens", "model-retry"]);
+var EMPTY_TURN_ROW_KINDS = /* @__PURE__ */ new Set([...TURN_LOG_ROW_KINDS, "context"]);
 function readTombstones(events) {
   const out = [];
   for (const event of events) {
@@ -734,7 +742,7 @@ function deriveHiddenRows(events, rows) {
     turns.set(row.turn, tally);
   }
   for (const row of rows) {
-    if (row.turn === null || !TURN_LOG_ROW_KINDS.has(row.kind) || reasons.has(row.key)) continue;
+    if (row.turn === null || !EMPTY_TURN_ROW_KINDS.has(row.kind) || reasons.has(row.key)) continue;
     const tally = turns.get(row.turn);
     if (tally !== void 0 && tally.content > 0 && tally.hidden === tally.content) {
       reasons.set(row.key, { reason: "empty-turn", tombstoneSeq: null });
@@ -1189,7 +1197,7 @@ function RecallOverlay({ sessionId, useSession, useInput, inputActions, kit }) {
     /* @__PURE__ */ (0, import_jsx_runtime.jsx)("span", { ref: marker, hidden: true, "data-message-recall-overlay": "" }),
     useInput !== void 0 && /* @__PURE__ */ (0, import_jsx_runtime.jsx)(DraftMirror, { useInput, live }),
     state.notice !== null && /* @__PURE__ */ (0, import_jsx_runtime.jsxs)("div", { "data-message-recall-notice": "", role: "status", children: [
-      /* @__PURE__ */ (0, import_jsx_runtime.jsx)("span", { children: kit.t("notice.images", { count: state.notice.images.length, names: state.notice.images.join(", ") }) }),
+      /* @__PURE__ */ (0, import_jsx_runtime.jsx)("span", { children: kit.t(countedKey("notice.images", state.notice.images.length), { count: state.notice.images.length, names: state.notice.images.join(", ") }) }),
       /* @__PURE__ */ (0, import_jsx_runtime.jsx)("button", { type: "button", onClick: () => controller.dismissNotice(), children: kit.t("notice.dismiss") })
     ] }, state.notice.id)
   ] });
@@ -1206,7 +1214,7 @@ function expectationOf(live, baseline) {
 }
 
 // src/client/stamp.ts
-var BUILD_STAMP = true ? "0.1.0+e29df1685c" : "dev";
+var BUILD_STAMP = true ? "0.1.0+ae00fac7f1" : "dev";
 
 // src/client/index.tsx
 var name = "dsh-message-recall";

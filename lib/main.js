@@ -92,6 +92,49 @@ var SessionEventIndex = class {
   }
 };
 
+// src/host/json-keys.ts
+var QUOTE = 34;
+var BACKSLASH = 92;
+var OPEN_OBJECT = 123;
+var CLOSE_OBJECT = 125;
+var OPEN_ARRAY = 91;
+var CLOSE_ARRAY = 93;
+var COMMA = 44;
+function findDuplicateKey(text) {
+  const stack = [];
+  let expectKey = false;
+  let lastKey = null;
+  const length = text.length;
+  for (let i = 0; i < length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === QUOTE) {
+      let end = i + 1;
+      while (end < length && text.charCodeAt(end) !== QUOTE) end += text.charCodeAt(end) === BACKSLASH ? 2 : 1;
+      if (expectKey) {
+        const keys = stack[stack.length - 1].keys;
+        const key = JSON.parse(text.slice(i, end + 1));
+        if (keys.has(key)) return { key, path: stack.flatMap((frame) => frame.under === null ? [] : [frame.under]) };
+        keys.add(key);
+        lastKey = key;
+        expectKey = false;
+      }
+      i = end;
+    } else if (code === OPEN_OBJECT) {
+      stack.push({ keys: /* @__PURE__ */ new Set(), under: stack[stack.length - 1]?.keys ? lastKey : null });
+      expectKey = true;
+    } else if (code === OPEN_ARRAY) {
+      stack.push({ keys: null, under: stack[stack.length - 1]?.keys ? lastKey : null });
+      expectKey = false;
+    } else if (code === CLOSE_OBJECT || code === CLOSE_ARRAY) {
+      stack.pop();
+      expectKey = false;
+    } else if (code === COMMA) {
+      expectKey = stack[stack.length - 1]?.keys != null;
+    }
+  }
+  return null;
+}
+
 // src/host/http.ts
 function single(value) {
   return Array.isArray(value) ? value[0] : value;
@@ -173,11 +216,20 @@ function readJsonBody(req, maxBytes) {
         resolve({ ok: false, refusal: { code: "INVALID_REQUEST", message: "message-recall: request body is not valid UTF-8" } });
         return;
       }
+      let value;
       try {
-        resolve({ ok: true, value: JSON.parse(text) });
+        value = JSON.parse(text);
       } catch (error) {
         resolve({ ok: false, refusal: { code: "INVALID_REQUEST", message: `message-recall: request body is not JSON: ${error instanceof Error ? error.message : String(error)}` } });
+        return;
       }
+      const repeated = findDuplicateKey(text);
+      if (repeated !== null) {
+        const where = repeated.path.length === 0 ? "the request body" : `"${repeated.path.join(".")}"`;
+        resolve({ ok: false, refusal: { code: "INVALID_REQUEST", message: `message-recall: key ${JSON.stringify(repeated.key)} appears twice in ${where}` } });
+        return;
+      }
+      resolve({ ok: true, value });
     };
     const onError = (error) => {
       cleanup();
@@ -556,13 +608,22 @@ function describePlanRefusal(refusal) {
       return `message-recall: no current surface node carries message id "${target.messageId}"`;
     }
     case "NOT_A_USER_MESSAGE":
-      return `message-recall: seq ${refusal.seq} is a ${refusal.kind} node, not a message the person sent; only those can be recalled`;
+      return `message-recall: seq ${refusal.seq} is ${NODE_KIND_PHRASE[refusal.kind]}, not a message the person sent; only those can be recalled`;
     case "NOT_DELETABLE":
       return `message-recall: seq ${refusal.seq} is ${NOT_DELETABLE_REASON[refusal.kind]} and cannot be removed`;
     case "SPAN_NOT_CONTIGUOUS":
       return `message-recall: turn ${refusal.turn} step ${refusal.step} of seq ${refusal.seq} is not contiguous on the surface: seq ${refusal.foreignSeq} sits inside it`;
   }
 }
+var NODE_KIND_PHRASE = {
+  user: "a user node",
+  context: "a context node",
+  tombstone: "a tombstone node",
+  checkpoint: "a checkpoint node",
+  replacement: "a replacement node",
+  assistant: "an assistant node",
+  tool: "a tool node"
+};
 var NOT_DELETABLE_REASON = {
   tombstone: "a tombstone of this plugin",
   checkpoint: "a compaction checkpoint",

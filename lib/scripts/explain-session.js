@@ -24,6 +24,7 @@ import {
 // src/shared/hidden-rows.ts
 var CONTENT_ROW_KINDS = /* @__PURE__ */ new Set(["user", "steering", "assistant-step", "tool-call"]);
 var TURN_LOG_ROW_KINDS = /* @__PURE__ */ new Set(["turn-tail", "turn-error", "turn-max-tokens", "model-retry"]);
+var EMPTY_TURN_ROW_KINDS = /* @__PURE__ */ new Set([...TURN_LOG_ROW_KINDS, "context"]);
 function readTombstones(events) {
   const out2 = [];
   for (const event of events) {
@@ -62,7 +63,7 @@ function deriveHiddenRows(events, rows) {
     turns.set(row.turn, tally);
   }
   for (const row of rows) {
-    if (row.turn === null || !TURN_LOG_ROW_KINDS.has(row.kind) || reasons.has(row.key)) continue;
+    if (row.turn === null || !EMPTY_TURN_ROW_KINDS.has(row.kind) || reasons.has(row.key)) continue;
     const tally = turns.get(row.turn);
     if (tally !== void 0 && tally.content > 0 && tally.hidden === tally.content) {
       reasons.set(row.key, { reason: "empty-turn", tombstoneSeq: null });
