@@ -5,6 +5,7 @@ export const PROJECT_ROOT: string
 export const HOST_DIR: string
 export const DSH_BIN: string
 export const PNPM_BIN_DIR: string
+export const EXIT_WITH_PARENT: string
 export const PLUGIN_NAME: string
 
 export interface ModelEndpoint { baseURL: string; apiKey: string }
@@ -30,6 +31,11 @@ export function hostEnv(options: { dshHome: string; model?: ModelEndpoint }): No
 export function profileManifest(dshHome: string): string
 export function pluginAdded(dshHome: string, pluginDir?: string): boolean
 export function addPlugin(options: { dshHome: string; pluginDir?: string; log?: (line: string) => void }): boolean
+/**
+ * Start `dsh web` on 127.0.0.1 (own process group; stops itself when the caller is gone).
+ * Rejects with the log tail when it exits or prints no URL in `timeoutMs`, after stopping it;
+ * a taken port gives an Error with `code: 'EADDRINUSE'` and `port`.
+ */
 export function startHost(options: {
   dshHome: string
   port?: number
@@ -38,4 +44,6 @@ export function startHost(options: {
   cwd?: string
   timeoutMs?: number
   echo?: boolean
+  /** Called with the child right after spawn, before the host is up. */
+  onSpawn?: (child: ChildProcess) => void
 }): Promise<RunningHost>

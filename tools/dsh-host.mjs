@@ -7,7 +7,7 @@ import { spawn, spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 
 /** The project root (the folder of package.json). */
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
@@ -17,6 +17,8 @@ export const HOST_DIR = join(PROJECT_ROOT, 'host')
 export const DSH_BIN = join(HOST_DIR, 'node_modules', '@deepseek-ai', 'dsh', 'lib', 'bin.js')
 /** pnpm from the pinned set; `dsh plugin add` needs it on PATH. */
 export const PNPM_BIN_DIR = join(HOST_DIR, 'node_modules', '.bin')
+/** Preloaded into the host (`node --import`): it stops itself when its starter is gone. */
+export const EXIT_WITH_PARENT = join(PROJECT_ROOT, 'tools', 'exit-with-parent.mjs')
 /** Package name of this plugin (read from package.json). */
 export const PLUGIN_NAME = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')).name
 
@@ -122,19 +124,24 @@ export function addPlugin({ dshHome, pluginDir = PROJECT_ROOT, log }) {
 /**
  * Start `dsh web` bound to 127.0.0.1 and wait for its `dsh web: <url>` line.
  * The process gets its own process group so a terminal Ctrl-C reaches only the caller, which
- * then stops it by pid. Output goes to `logFile` (appended) and is kept for `logTail()`.
+ * then stops it by pid; it preloads tools/exit-with-parent.mjs, so it also stops (SIGTERM to
+ * itself) when the caller is gone without stopping it. Output goes to `logFile` (appended) and
+ * is kept for `logTail()`. When the host does not come up, it is stopped before the error is thrown.
  * @param {{ dshHome: string, port?: number, model?: { baseURL: string, apiKey: string }, logFile?: string,
- *   cwd?: string, timeoutMs?: number, echo?: boolean }} options
+ *   cwd?: string, timeoutMs?: number, echo?: boolean, onSpawn?: (child: import('node:child_process').ChildProcess) => void }} options
+ *   `onSpawn` gets the child right after it is spawned, before the host is up (so a caller can stop it early)
  * @returns {Promise<import('./dsh-host.d.mts').RunningHost>}
- * @throws Error with the log tail when the host exits or prints no URL within `timeoutMs` (default 120 s)
+ * @throws Error with the log tail when the host exits or prints no URL within `timeoutMs` (default 120 s);
+ *   when the port was taken (the host's log says EADDRINUSE), the error has `code: 'EADDRINUSE'` and `port`
  */
 export async function startHost(options) {
   assertNode22()
   const { dshHome, port = 3080, model, logFile, cwd = PROJECT_ROOT, timeoutMs = 120_000, echo = false } = options
   mkdirSync(dshHome, { recursive: true })
-  const child = spawn(process.execPath, [DSH_BIN, 'web', '--host', '127.0.0.1', '--port', String(port), '--no-open'], {
+  const child = spawn(process.execPath, ['--import', pathToFileURL(EXIT_WITH_PARENT).href, DSH_BIN, 'web', '--host', '127.0.0.1', '--port', String(port), '--no-open'], {
     cwd, env: hostEnv({ dshHome, model }), stdio: ['ignore', 'pipe', 'pipe'], detached: true,
   })
+  options.onSpawn?.(child)
   const lines = []
   const file = logFile ? (mkdirSync(dirname(logFile), { recursive: true }), createWriteStream(logFile, { flags: 'a' })) : undefined
   let exited = null
@@ -162,9 +169,16 @@ export async function startHost(options) {
   let timer
   const url = await Promise.race([
     urlSeen,
-    exit.then((e) => { throw new Error(`dsh web exited before listening (code ${e.code}, signal ${e.signal}):\n${logTail()}`) }),
+    exit.then((e) => {
+      const error = new Error(`dsh web exited before listening (code ${e.code}, signal ${e.signal}):\n${logTail()}`)
+      if (lines.some((line) => line.includes('EADDRINUSE'))) Object.assign(error, { code: 'EADDRINUSE', port })
+      throw error
+    }),
     new Promise((_, fail) => { timer = setTimeout(() => fail(new Error(`dsh web printed no URL within ${timeoutMs} ms:\n${logTail()}`)), timeoutMs) }),
-  ]).finally(() => clearTimeout(timer))
+  ]).catch(async (error) => {
+    await stop(5000)
+    throw error
+  }).finally(() => clearTimeout(timer))
   async function stop(graceMs = 15_000) {
     if (exited) return exited
     try { process.kill(child.pid, 'SIGTERM') } catch { /* already gone */ }

@@ -19,7 +19,8 @@
 // CLI for `npm start`: `node tools/mock-model.mjs [--port N] [--text T]` prints
 // `mock-model ready <baseURL>` (baseURL ends in /v1), logs one JSON line per request, takes a
 // new script with `PUT <origin>/_mock/script` (JSON array of steps) and lists the captured
-// requests with `GET <origin>/_mock/requests`.
+// requests with `GET <origin>/_mock/requests`. It stops on SIGTERM, SIGINT or SIGHUP, and by
+// itself when the process that started it is gone (tools/exit-with-parent.mjs).
 import { createServer, request as httpRequest } from 'node:http'
 import { createRequire } from 'node:module'
 import { dirname, join, resolve } from 'node:path'
@@ -280,7 +281,9 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     onRequest: (r) => process.stdout.write(JSON.stringify({ kind: r.kind, index: r.index, step: r.step, outcome: r.outcome, messages: r.body?.messages?.length }) + '\n'),
   })
   process.stdout.write(`mock-model ready ${model.baseURL}\n`)
-  const stop = async () => { await model.close(); process.exit(0) }
-  process.on('SIGTERM', stop)
-  process.on('SIGINT', stop)
+  let stopping
+  const stop = () => { stopping ??= model.close().finally(() => process.exit(0)) }
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(signal, stop)
+  // Started detached by `npm start`: stop when that process is gone, however it ended.
+  await import('./exit-with-parent.mjs')
 }

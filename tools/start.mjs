@@ -8,9 +8,12 @@
 //      provider at it; with the key set, DeepSeek is used as configured;
 //   4. starts `dsh web` on 127.0.0.1 (telemetry off) and prints the URL;
 //   5. with --seed, creates a demo conversation (two prompts, an answer with tool calls);
-//   6. Ctrl-C stops the host and the mock model, each by its own pid.
+//   6. Ctrl-C, SIGTERM or SIGHUP (the terminal closed) stops the host and the mock model, each
+//      by its own pid; if this process ends any other way, an exit hook stops them, and they
+//      stop by themselves once it is gone (tools/exit-with-parent.mjs).
 // Runs under Node >= 22.19 through tools/with-node22.mjs (see package.json).
 import { spawn } from 'node:child_process'
+import { createServer } from 'node:net'
 import { createWriteStream, existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -60,11 +63,34 @@ function fail(message) {
 
 const say = (line) => console.log(`npm start: ${line}`)
 
+/** Signals that ask for an orderly stop. */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP']
+/**
+ * A terminal Ctrl-C reaches this process twice (from the terminal and through
+ * tools/with-node22.mjs, which relays what npm passes on): repeats within this window are the
+ * same request. A second Ctrl-C after it forces the stop.
+ */
+const REPEAT_WINDOW_MS = 1000
+
+/** The one line printed when the web port is taken. */
+const portInUse = (port) => `port ${port} is in use; pass --port 0 for a free one or --port N`
+
+/** Resolves with whether 127.0.0.1:`port` can be listened on now (port 0 always can). */
+function portFree(port) {
+  if (port === 0) return Promise.resolve(true)
+  return new Promise((ok) => {
+    const probe = createServer()
+    probe.once('error', () => ok(false))
+    probe.listen({ port, host: '127.0.0.1', exclusive: true }, () => probe.close(() => ok(true)))
+  })
+}
+
 /** Start tools/mock-model.mjs as its own process; resolves with its pid, base URL and a stop(). */
 async function startMockProcess(logFile) {
   const child = spawn(process.execPath, [join(PROJECT_ROOT, 'tools', 'mock-model.mjs'), '--port', '0'], {
     stdio: ['ignore', 'pipe', 'pipe'], detached: true,
   })
+  children.add(child)
   const log = createWriteStream(logFile, { flags: 'a' })
   child.stderr.pipe(log)
   const exit = new Promise((ok) => child.once('exit', ok))
@@ -118,6 +144,20 @@ async function seed(url, workspace, mock) {
   return sessionId
 }
 
+/** Processes this script started (mock model, host), from the moment they are spawned. */
+const children = new Set()
+const alive = (child) => child.exitCode === null && child.signalCode === null
+
+/** SIGTERM `child` by pid, SIGKILL after `graceMs`; resolves once it has exited. */
+async function stopChild(child, graceMs) {
+  if (!alive(child)) return
+  const exited = new Promise((ok) => child.once('exit', ok))
+  try { process.kill(child.pid, 'SIGTERM') } catch { return }
+  const t = setTimeout(() => { try { process.kill(child.pid, 'SIGKILL') } catch { /* gone */ } }, graceMs)
+  await exited
+  clearTimeout(t)
+}
+
 async function main() {
   const opts = parseArgs(process.argv.slice(2))
   assertNode22()
@@ -128,30 +168,22 @@ async function main() {
     fail('the plugin\'s dependencies are not installed; run `npm install` first')
   }
 
-  ensureHostInstalled({ log: say })
-  const logs = join(opts.home, 'logs')
-  mkdirSync(logs, { recursive: true })
-  if (addPlugin({ dshHome: opts.home, log: say }) === false) say(`${PLUGIN_NAME} is already in the web profile of ${opts.home}`)
-
   let mock
-  let model
-  if (process.env.DEEPSEEK_API_KEY) {
-    say('DEEPSEEK_API_KEY is set: using the DeepSeek API as configured')
-  } else {
-    mock = await startMockProcess(join(logs, 'mock-model.log'))
-    model = { baseURL: mock.baseURL, apiKey: 'mock-key' }
-    say(`mock model on ${mock.baseURL} (pid ${mock.pid}); set DEEPSEEK_API_KEY to talk to DeepSeek instead`)
-  }
-
   let host
+  let hostChild
   let stopping = false
+  let stopAt = 0
   const stopAll = async (code) => {
     if (stopping) return
     stopping = true
+    stopAt = Date.now()
     say('stopping…')
     if (host) {
       const r = await host.stop()
       say(`host (pid ${host.pid}) stopped${r?.signal ? ` by ${r.signal}` : ''}`)
+    } else if (hostChild) {
+      await stopChild(hostChild, 15_000)
+      say(`host (pid ${hostChild.pid}) stopped before it was up`)
     }
     if (mock) {
       await mock.stop()
@@ -159,21 +191,53 @@ async function main() {
     }
     process.exit(code)
   }
-  process.on('SIGINT', () => (stopping ? process.exit(130) : stopAll(0)))
-  process.on('SIGTERM', () => stopAll(0))
+  const onSignal = (signal) => {
+    if (!stopping) return void stopAll(0)
+    if (signal !== 'SIGINT' || Date.now() - stopAt < REPEAT_WINDOW_MS) return
+    // A second Ctrl-C: do not wait for the orderly stop.
+    for (const child of children) if (alive(child)) try { process.kill(child.pid, 'SIGKILL') } catch { /* gone */ }
+    process.exit(130)
+  }
+  for (const signal of STOP_SIGNALS) process.on(signal, onSignal)
   process.on('exit', () => {
-    // Last resort if we are torn down without the handlers above: never leave the children behind.
-    if (host && !host.exited) try { process.kill(host.pid, 'SIGTERM') } catch { /* gone */ }
-    if (mock && !mock.exited) try { process.kill(mock.pid, 'SIGTERM') } catch { /* gone */ }
+    // Last resort when torn down without an orderly stop (an uncaught error, process.exit):
+    // never leave the children behind. They also stop by themselves once this process is gone.
+    for (const child of children) if (alive(child)) try { process.kill(child.pid, 'SIGTERM') } catch { /* gone */ }
   })
+  // After SIGHUP the terminal may be gone: a failed write must not end the orderly stop.
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {})
+
+  if (!(await portFree(opts.port))) {
+    console.error(`npm start: ${portInUse(opts.port)}`)
+    process.exit(1)
+  }
+  ensureHostInstalled({ log: say })
+  const logs = join(opts.home, 'logs')
+  mkdirSync(logs, { recursive: true })
+  if (addPlugin({ dshHome: opts.home, log: say }) === false) say(`${PLUGIN_NAME} is already in the web profile of ${opts.home}`)
+
+  let model
+  if (process.env.DEEPSEEK_API_KEY) {
+    say('DEEPSEEK_API_KEY is set: using the DeepSeek API as configured')
+  } else {
+    mock = await startMockProcess(join(logs, 'mock-model.log'))
+    if (stopping) return
+    model = { baseURL: mock.baseURL, apiKey: 'mock-key' }
+    say(`mock model on ${mock.baseURL} (pid ${mock.pid}); set DEEPSEEK_API_KEY to talk to DeepSeek instead`)
+  }
 
   try {
-    host = await startHost({ dshHome: opts.home, port: opts.port, model, logFile: join(logs, 'host.log'), echo: false })
+    host = await startHost({
+      dshHome: opts.home, port: opts.port, model, logFile: join(logs, 'host.log'), echo: false,
+      onSpawn: (child) => { hostChild = child; children.add(child) },
+    })
   } catch (error) {
-    console.error(String(error.message ?? error))
+    if (stopping) return
+    console.error(error?.code === 'EADDRINUSE' ? `npm start: ${portInUse(opts.port)}` : String(error?.message ?? error))
     await stopAll(1)
     return
   }
+  if (stopping) return
   host.exit.then(async (e) => {
     if (stopping) return
     console.error(`npm start: the host exited (code ${e.code}, signal ${e.signal}); last lines:\n${host.logTail(40)}`)
@@ -189,6 +253,7 @@ async function main() {
       console.error(`npm start: seeding failed: ${error.message ?? error}`)
     }
   }
+  if (stopping) return
   console.log(`\n  DeepSeek Harness with ${PLUGIN_NAME}: ${host.url}\n\n  Press Ctrl-C to stop.\n`)
 }
 

@@ -1,0 +1,185 @@
+/**
+ * Process lifecycle of the dev tooling, with real processes on loopback:
+ * - tools/with-node22.mjs relays SIGINT/SIGTERM/SIGHUP to the script, returns its exit status
+ *   (code or signal), and stops it when the relay loses its own parent;
+ * - tools/exit-with-parent.mjs (loaded by the mock model and the host) stops a detached process
+ *   whose starter vanished without stopping it;
+ * - tools/start.mjs answers a taken port with one line, and a Ctrl-C to the whole process group
+ *   stops host and mock model once, in order;
+ * - startHost (tools/dsh-host.mjs) reports a taken port as EADDRINUSE and leaves no host behind.
+ * The last two boot `dsh web` and need the host set in host/ (`npm start` installs it once).
+ */
+import assert from 'node:assert/strict'
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { createServer, type Server } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { after, describe, test } from 'node:test'
+import { hostInstalled, PROJECT_ROOT, startHost } from '../../tools/dsh-host.mjs'
+
+const WITH_NODE22 = join(PROJECT_ROOT, 'tools', 'with-node22.mjs')
+const START = join(PROJECT_ROOT, 'tools', 'start.mjs')
+const MOCK = join(PROJECT_ROOT, 'tools', 'mock-model.mjs')
+const FIXTURES = join(PROJECT_ROOT, 'test', 'tools', 'fixtures')
+const SIGNAL_CHILD = join(FIXTURES, 'signal-child.mjs')
+const SPAWN_AND_REPORT = join(FIXTURES, 'spawn-and-report.mjs')
+
+const homes: string[] = []
+const started: ChildProcess[] = []
+after(() => {
+  for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+  for (const dir of homes) rmSync(dir, { recursive: true, force: true })
+})
+
+function tempHome(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'recall-tools-'))
+  homes.push(dir)
+  return dir
+}
+
+/** A spawned process with its stdout/stderr collected and a way to wait for a line. */
+function run(args: string[], options: { detached?: boolean } = {}) {
+  const child = spawn(process.execPath, args, { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: options.detached })
+  started.push(child)
+  let stdout = ''
+  let stderr = ''
+  const waiters: Array<() => void> = []
+  child.stdout!.setEncoding('utf8').on('data', (c: string) => { stdout += c; waiters.forEach((w) => w()) })
+  child.stderr!.setEncoding('utf8').on('data', (c: string) => { stderr += c })
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((ok) => child.once('exit', (code, signal) => ok({ code, signal })))
+  const waitFor = (re: RegExp, ms = 20_000) => new Promise<RegExpExecArray>((ok, fail) => {
+    const check = () => {
+      const m = re.exec(stdout)
+      if (m) { clearTimeout(t); ok(m) }
+    }
+    const t = setTimeout(() => fail(new Error(`no ${re} within ${ms} ms; stdout:\n${stdout}\nstderr:\n${stderr}`)), ms)
+    waiters.push(check)
+    check()
+  })
+  return { child, exit, waitFor, get stdout() { return stdout }, get stderr() { return stderr } }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+async function gone(pid: number, ms = 5000): Promise<boolean> {
+  const until = Date.now() + ms
+  while (Date.now() < until) {
+    if (!alive(pid)) return true
+    await new Promise((ok) => setTimeout(ok, 50))
+  }
+  return !alive(pid)
+}
+
+function holdPort(): Promise<{ server: Server; port: number }> {
+  return new Promise((ok) => {
+    const server = createServer()
+    server.listen(0, '127.0.0.1', () => ok({ server, port: (server.address() as { port: number }).port }))
+  })
+}
+
+describe('tools/with-node22.mjs', () => {
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    test(`relays ${signal} to the script and exits with the script's code`, async () => {
+      const p = run([WITH_NODE22, SIGNAL_CHILD, 'exit:7'])
+      const [, pid] = await p.waitFor(/ready (\d+)/)
+      assert.notEqual(Number(pid), p.child.pid, 'the script runs as its own process')
+      p.child.kill(signal)
+      assert.deepEqual(await p.exit, { code: 7, signal: null })
+      assert.match(p.stdout, new RegExp(`got ${signal}\\n`))
+      assert.equal((p.stdout.match(/got /g) ?? []).length, 1, 'one signal in, one signal relayed')
+    })
+  }
+
+  test('re-raises the signal that ended the script', async () => {
+    const p = run([WITH_NODE22, SIGNAL_CHILD, 'die'])
+    await p.waitFor(/ready \d+/)
+    p.child.kill('SIGTERM')
+    assert.deepEqual(await p.exit, { code: null, signal: 'SIGTERM' })
+  })
+
+  test('stops the script with SIGTERM when its own parent is gone', async () => {
+    // spawn-and-report plays npm's `sh -c`: it dies by SIGKILL without passing anything on.
+    const p = run([SPAWN_AND_REPORT, WITH_NODE22, SIGNAL_CHILD, 'exit:0'])
+    const [, relay] = await p.waitFor(/child (\d+)/)
+    const [, script] = await p.waitFor(/ready (\d+)/)
+    p.child.kill('SIGKILL')
+    await p.waitFor(/got SIGTERM/, 5000)
+    assert.ok(await gone(Number(script)), 'script stopped')
+    assert.ok(await gone(Number(relay)), 'relay exited')
+  })
+})
+
+describe('tools/mock-model.mjs CLI', () => {
+  test('stops on SIGHUP', async () => {
+    const p = run([MOCK, '--port', '0'])
+    await p.waitFor(/mock-model ready http:\/\/127\.0\.0\.1:\d+\/v1/)
+    p.child.kill('SIGHUP')
+    assert.deepEqual(await p.exit, { code: 0, signal: null })
+  })
+
+  test('stops by itself when the process that started it (detached) is gone', async () => {
+    const p = run([SPAWN_AND_REPORT, MOCK, '--port', '0'])
+    const [, pid] = await p.waitFor(/child (\d+)/)
+    await p.waitFor(/mock-model ready /)
+    assert.ok(alive(Number(pid)), 'mock model runs while its starter lives')
+    p.child.kill('SIGKILL')
+    assert.ok(await gone(Number(pid), 5000), 'mock model stopped within 5 s of its starter')
+  })
+})
+
+describe('tools/start.mjs', () => {
+  test('a taken port gives one line, exit 1, and starts nothing', async () => {
+    const { server, port } = await holdPort()
+    try {
+      const home = tempHome()
+      const p = run([START, '--port', String(port), '--home', home])
+      assert.deepEqual(await p.exit, { code: 1, signal: null })
+      assert.equal(p.stderr, `npm start: port ${port} is in use; pass --port 0 for a free one or --port N\n`)
+      assert.equal(p.stdout, '')
+      assert.deepEqual(readdirSync(home), [], 'no logs, no profile, no mock model')
+    } finally {
+      server.close()
+    }
+  })
+
+  test('Ctrl-C to the process group stops host and mock model once, in order', { skip: !hostInstalled() && 'host/ is not installed (npm start installs it once)' }, async () => {
+    const p = run([WITH_NODE22, START, '--port', '0', '--home', tempHome()], { detached: true })
+    const [, mockPid] = await p.waitFor(/mock model on \S+ \(pid (\d+)\)/, 60_000)
+    const [, url] = await p.waitFor(/DeepSeek Harness with \S+: (http:\/\/127\.0\.0\.1:\d+)/, 60_000)
+    assert.equal((await fetch(url!)).ok, true)
+    // What a terminal does on Ctrl-C: SIGINT to every process of the foreground group.
+    process.kill(-p.child.pid!, 'SIGINT')
+    assert.deepEqual(await p.exit, { code: 0, signal: null })
+    const [, hostPid] = /host \(pid (\d+)\) stopped\n/.exec(p.stdout) ?? []
+    assert.ok(hostPid, `host stop reported:\n${p.stdout}`)
+    assert.equal((p.stdout.match(/stopping…/g) ?? []).length, 1, 'one orderly stop')
+    assert.ok(p.stdout.indexOf('host (pid') < p.stdout.indexOf('mock model (pid ' + mockPid + ') stopped'), 'host first, then mock')
+    assert.equal(alive(Number(hostPid)), false, 'host gone')
+    assert.equal(alive(Number(mockPid)), false, 'mock model gone')
+  })
+})
+
+describe('startHost (tools/dsh-host.mjs)', () => {
+  test('a taken port rejects with EADDRINUSE and leaves no host running', { skip: !hostInstalled() && 'host/ is not installed (npm start installs it once)' }, async () => {
+    const { server, port } = await holdPort()
+    try {
+      let child: ChildProcess | undefined
+      await assert.rejects(
+        startHost({ dshHome: tempHome(), port, onSpawn: (c) => { child = c } }),
+        (error: NodeJS.ErrnoException & { port?: number }) => error.code === 'EADDRINUSE' && error.port === port,
+      )
+      assert.ok(child, 'onSpawn saw the host')
+      assert.ok(child.exitCode !== null || child.signalCode !== null, 'host process has exited')
+    } finally {
+      server.close()
+    }
+  })
+})
