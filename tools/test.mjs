@@ -5,7 +5,7 @@
 //   3. every test file under test/ runs in node's test runner (tsx loads TypeScript),
 //      including the end-to-end suite under test/e2e/.
 // Flags: --no-e2e skips test/e2e (for quick local loops); --e2e-only runs only test/e2e.
-import { spawnSync } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -15,12 +15,25 @@ const args = process.argv.slice(2)
 const noE2e = args.includes('--no-e2e')
 const e2eOnly = args.includes('--e2e-only')
 
-function run(label, cmd, cmdArgs) {
+let current = null
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  // Pass a stop on to the running step, so no test process outlives the test command.
+  process.on(signal, () => {
+    if (current) current.kill(signal)
+    else process.exit(1)
+  })
+}
+
+/** Run one step with inherited stdio; exit with its status when it fails. */
+async function run(label, cmd, cmdArgs) {
   console.log(`\n== ${label}`)
-  const r = spawnSync(cmd, cmdArgs, { cwd: root, stdio: 'inherit' })
-  if (r.status !== 0) {
-    console.error(`== ${label}: failed (exit ${r.status ?? r.signal})`)
-    process.exit(r.status || 1)
+  const child = spawn(cmd, cmdArgs, { cwd: root, stdio: 'inherit' })
+  current = child
+  const [code, signal] = await new Promise((resolve) => child.on('close', (c, s) => resolve([c, s])))
+  current = null
+  if (code !== 0) {
+    console.error(`== ${label}: failed (exit ${code ?? signal})`)
+    process.exit(code || 1)
   }
 }
 
@@ -41,9 +54,9 @@ if (!files.length) {
 }
 
 if (!e2eOnly) {
-  run('lib/ is a fresh build', process.execPath, [join(root, 'tools/build.mjs'), '--check'])
-  run('typecheck', process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'])
+  await run('lib/ is a fresh build', process.execPath, [join(root, 'tools/build.mjs'), '--check'])
+  await run('typecheck', process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'])
 }
-run(`tests (${files.length} files)`, process.execPath, [
+await run(`tests (${files.length} files)`, process.execPath, [
   '--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=1', ...files,
 ])

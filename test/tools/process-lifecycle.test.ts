@@ -7,7 +7,7 @@
  * - tools/start.mjs answers a taken port with one line, and a Ctrl-C to the whole process group
  *   stops host and mock model once, in order;
  * - startHost (tools/dsh-host.mjs) reports a taken port as EADDRINUSE and leaves no host behind.
- * The last two boot `dsh web` and need the host set in host/ (`npm start` installs it once).
+ * The last two boot `dsh web`; the host set in host/ is installed first when missing, as `npm start` does.
  */
 import assert from 'node:assert/strict'
 import { spawn, type ChildProcess } from 'node:child_process'
@@ -15,8 +15,8 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { createServer, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { after, describe, test } from 'node:test'
-import { hostInstalled, PROJECT_ROOT, startHost } from '../../tools/dsh-host.mjs'
+import { after, before, describe, test } from 'node:test'
+import { ensureHostInstalled, PROJECT_ROOT, startHost } from '../../tools/dsh-host.mjs'
 
 const WITH_NODE22 = join(PROJECT_ROOT, 'tools', 'with-node22.mjs')
 const START = join(PROJECT_ROOT, 'tools', 'start.mjs')
@@ -135,6 +135,9 @@ describe('tools/mock-model.mjs CLI', () => {
   })
 })
 
+// The host set is installed once (cached in host/node_modules), as `npm start` does.
+before(() => { ensureHostInstalled() }, { timeout: 600_000 })
+
 describe('tools/start.mjs', () => {
   test('a taken port gives one line, exit 1, and starts nothing', async () => {
     const { server, port } = await holdPort()
@@ -150,7 +153,7 @@ describe('tools/start.mjs', () => {
     }
   })
 
-  test('Ctrl-C to the process group stops host and mock model once, in order', { skip: !hostInstalled() && 'host/ is not installed (npm start installs it once)' }, async () => {
+  test('Ctrl-C to the process group stops host and mock model once, in order', async () => {
     const p = run([WITH_NODE22, START, '--port', '0', '--home', tempHome()], { detached: true })
     const [, mockPid] = await p.waitFor(/mock model on \S+ \(pid (\d+)\)/, 60_000)
     const [, url] = await p.waitFor(/DeepSeek Harness with \S+: (http:\/\/127\.0\.0\.1:\d+)/, 60_000)
@@ -168,7 +171,7 @@ describe('tools/start.mjs', () => {
 })
 
 describe('startHost (tools/dsh-host.mjs)', () => {
-  test('a taken port rejects with EADDRINUSE and leaves no host running', { skip: !hostInstalled() && 'host/ is not installed (npm start installs it once)' }, async () => {
+  test('a taken port rejects with EADDRINUSE and leaves no host running', async () => {
     const { server, port } = await holdPort()
     try {
       let child: ChildProcess | undefined
