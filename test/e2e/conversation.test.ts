@@ -7,12 +7,12 @@
 import assert from 'node:assert/strict'
 import { copyFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { after, before, describe, it } from 'node:test'
+import { after, before, describe } from 'node:test'
 import type { Page } from 'puppeteer-core'
 import { listSessions } from '../../tools/dsh-api.mjs'
 import { PROJECT_ROOT } from '../../tools/dsh-host.mjs'
 import { readTombstone, type TombstoneRecord } from '../../src/shared/tombstone'
-import { bootE2e, eventsOnDisk, type E2e } from './harness'
+import { bootE2e, eventsOnDisk, sequentialScenarios, type E2e } from './harness'
 import {
   chooseWorkspace, clickAction, composerValue, findRow, hoverNothing, hoverRow, openApp, openSessionFromSidebar,
   readCluster, recallSnapshot, rows, rowSelector, sendPrompt, waitArmed, waitForChatText, waitForTurnBars, waitRowHidden,
@@ -42,22 +42,10 @@ const FILE_SECRETS = ['BLUE-HERON', 'ORCHID-77']
 let e: E2e
 let page: Page
 let sessionId = ''
-const failed: string[] = []
 /** Row keys learned along the way. */
 const keys: Record<string, string> = {}
 
-/** Run one scenario after all earlier ones passed; record failures for the later ones. */
-function scenario(name: string, fn: () => Promise<void>): void {
-  it(name, { timeout: 240_000 }, async () => {
-    if (failed.length) throw new Error(`not run: an earlier scenario failed (${failed.join('; ')})`)
-    try {
-      await e.step(name, fn)
-    } catch (error) {
-      failed.push(name)
-      throw error
-    }
-  })
-}
+const scenario = sequentialScenarios(() => e)
 
 const shownKinds = (all: readonly RowInfo[]) => all.filter((r) => r.shown).map((r) => r.kind)
 

@@ -12,6 +12,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { it } from 'node:test'
 import puppeteer, { type Browser, type Page } from 'puppeteer-core'
 import { addPlugin, ensureHostInstalled, PROJECT_ROOT, startHost, type RunningHost } from '../../tools/dsh-host.mjs'
 import { findSessionDir } from '../../tools/dsh-api.mjs'
@@ -192,4 +193,26 @@ export async function eventsOnDisk(home: string, sessionId: string): Promise<Log
   const read = await readSessionLog(await resolveSessionLog(dir), { expand: true, onRecord: (r) => events.push(...(r.events ?? [])) })
   if (read.problems.length) throw new Error(`session log of ${sessionId} has problems: ${read.problems.map((p) => p.message).join('; ')}`)
   return events
+}
+
+/**
+ * Scenarios that build on each other: each runs only after every earlier one of the same file
+ * passed (a later one fails with "not run: …" instead of acting on a broken state), and each
+ * runs inside {@link E2e.step}, which records screenshots and dumps logs on failure.
+ * @param e2e - returns the suite's booted harness (set in `before`).
+ * @returns `scenario(name, fn)`, which declares one test.
+ */
+export function sequentialScenarios(e2e: () => E2e): (name: string, fn: () => Promise<void>) => void {
+  const failed: string[] = []
+  return (name, fn) => {
+    it(name, { timeout: 240_000 }, async () => {
+      if (failed.length) throw new Error(`not run: an earlier scenario failed (${failed.join('; ')})`)
+      try {
+        await e2e().step(name, fn)
+      } catch (error) {
+        failed.push(name)
+        throw error
+      }
+    })
+  }
 }

@@ -9,12 +9,12 @@
  * This is what a slow connection does to a tab, without timing games.
  */
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { after, before, describe } from 'node:test'
 import type { Page } from 'puppeteer-core'
 import { listSessions } from '../../tools/dsh-api.mjs'
 import { en, zh } from '../../src/client/locales'
 import { readTombstone } from '../../src/shared/tombstone'
-import { bootE2e, eventsOnDisk, type E2e } from './harness'
+import { bootE2e, eventsOnDisk, sequentialScenarios, type E2e } from './harness'
 import {
   chooseWorkspace, clickAction, findRow, hoverRow, openApp, openSessionFromSidebar, rows, sendPrompt, waitArmed,
   waitForChatText, waitForTurnBars, waitRowError, waitRowHidden,
@@ -31,20 +31,9 @@ const A3 = 'Here is the third answer.'
 let e: E2e
 let pageA: Page
 let sessionId = ''
-const failed: string[] = []
 const keys: Record<string, string> = {}
 
-function scenario(name: string, fn: () => Promise<void>): void {
-  it(name, { timeout: 240_000 }, async () => {
-    if (failed.length) throw new Error(`not run: an earlier scenario failed (${failed.join('; ')})`)
-    try {
-      await e.step(name, fn)
-    } catch (error) {
-      failed.push(name)
-      throw error
-    }
-  })
-}
+const scenario = sequentialScenarios(() => e)
 
 /**
  * Page script that lets a test hold the tab's event stream (see the module comment). The rc.8
