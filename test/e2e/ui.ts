@@ -59,8 +59,16 @@ export async function acceptNotice(page: Page): Promise<void> {
 
 /** Pick `path` as the workspace through the browse picker (Choose workspace → Edit path → Open). */
 export async function chooseWorkspace(page: Page, path: string): Promise<void> {
-  await page.click('button[aria-label="Choose workspace"]')
-  await page.waitForSelector('button[aria-label="Edit path"]', { timeout: 15_000 })
+  // Right after boot the button can be covered by the closing notice or not yet wired; a click
+  // that opens nothing is retried.
+  for (let attempt = 1; ; attempt++) {
+    await acceptNotice(page)
+    await page.waitForSelector('button[aria-label="Choose workspace"]', { visible: true, timeout: 30_000 })
+    await page.click('button[aria-label="Choose workspace"]')
+    const opened = await page.waitForSelector('button[aria-label="Edit path"]', { timeout: 10_000 }).then(() => true, () => false)
+    if (opened) break
+    if (attempt === 4) throw new Error('the workspace picker did not open after 4 clicks on "Choose workspace"')
+  }
   await page.click('button[aria-label="Edit path"]')
   await sleep(200)
   await page.keyboard.down('Control')
