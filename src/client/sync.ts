@@ -45,9 +45,15 @@ export const REVEAL_MARGIN = '800px 0px'
  */
 export const REVEAL_STRIDE = 8
 
-/** rc.8 row markers. */
+/**
+ * The rc.8 row markers, in this one place (`dsh-client-ui-conversation/lib/client.js`,
+ * `ChatNodeSeat`; later DSH lines add others such as `data-chat-turn`).
+ * `FLOW_SELECTOR` matches the chat list of one view.
+ */
 export const FLOW_SELECTOR = '[data-chat-flow]'
+/** Attribute of a row that holds its chat-store key (`${kind.length}:${kind}${id}`). */
 export const FLOW_KEY = 'data-chat-flow-key'
+/** Attribute of a row that holds its rc.8 row kind (`user`, `assistant-step`, `tool-call`, …). */
 export const FLOW_KIND = 'data-chat-flow-kind'
 
 /** Everything a pass reads. */
