@@ -28,11 +28,9 @@ import { Session as InspectorSession } from 'node:inspector/promises'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import type { Session } from '@deepseek-ai/dsh-session'
-import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import { bootDshApp, type DshApp } from '../test/support/dsh-app'
 import { conversationLog, syntheticTurns } from '../test/support/conversation'
-import { replaceOp } from '../src/shared/replace-op'
-import { tombstoneSource } from '../src/shared/tombstone'
+import { appendTombstone } from '../src/host/tombstone-writer'
 
 const SIZES = [1_000, 10_000, 100_000]
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 60)
@@ -53,10 +51,9 @@ function stats(samples: number[]): Stats {
   return { median: at(0.5), p95: at(0.95), mean: s.reduce((a, b) => a + b, 0) / s.length }
 }
 
-/** Append one tombstone-shaped user message shadowing `seq` (the floors' event). */
-function appendTombstone(session: Session, seq: number): number {
-  const message = createUserMessage({ content: [], source: tombstoneSource('delete', [seq]) as never })
-  return session.append('user/message', message, { surfaceOp: replaceOp(seq, seq), sourceEventSeqs: [seq] }).seq
+/** Append the floors' event: one tombstone shadowing `seq`, written by the host writer's `appendTombstone`. */
+function appendFloorTombstone(session: Session, seq: number): number {
+  return appendTombstone(session, { action: 'delete', start: seq, end: seq, shadowedSeqs: [seq] }).seq
 }
 
 /** The ideal route: read and parse the body, append one tombstone, flush, answer. */
@@ -66,7 +63,7 @@ function idealRoute(app: DshApp) {
     for await (const chunk of req) chunks.push(chunk as Buffer)
     const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { sessionId: string; seq: number }
     const session = app.ctx.sessions.get(body.sessionId as never)!
-    const tombstoneSeq = appendTombstone(session, body.seq)
+    const tombstoneSeq = appendFloorTombstone(session, body.seq)
     await app.ctx.sessions.flush(session)
     res.writeHead(200, { 'content-type': 'application/json' })
     res.end(JSON.stringify({ ok: true, value: { tombstoneSeq } }))
@@ -133,7 +130,7 @@ async function prepare(size: number): Promise<Bench> {
       lane.chain['ideal route'] = reply.json.value.tombstoneSeq
     },
     'append+flush': async (lane) => {
-      lane.chain['append+flush'] = appendTombstone(lane.agent.session, lane.chain['append+flush'])
+      lane.chain['append+flush'] = appendFloorTombstone(lane.agent.session, lane.chain['append+flush'])
       await app.ctx.sessions.flush(lane.agent.session)
     },
   }

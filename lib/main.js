@@ -754,7 +754,7 @@ function planForSession(session, lookup, request) {
   const planned = planRemoval({ nodes: view.nodes, lookup, action: request.action, target: request.target });
   return planned.ok ? { ok: true, plan: planned.plan, view } : planned;
 }
-function appendTombstone(session, plan, tombstoneText) {
+function appendTombstone(session, plan, tombstoneText = "") {
   const source = tombstoneSource(plan.action, plan.shadowedSeqs);
   const message = createUserMessage({
     content: tombstoneText === "" ? [] : [{ type: "text", text: tombstoneText }],

@@ -91,17 +91,21 @@ export function planForSession(
   return planned.ok ? { ok: true, plan: planned.plan, view } : planned
 }
 
+/** What a tombstone needs from a plan: the action, the inclusive surface range and every shadowed node. */
+export type TombstoneRange = Pick<RemovalPlan, 'action' | 'start' | 'end' | 'shadowedSeqs'>
+
 /**
  * Append the tombstone for a plan. Validation happens in `session.append` before the log
  * changes, so a rejected append leaves the log and the surface as they were.
  * @param session - the session the plan was made against.
- * @param plan - a plan from {@link planRemoval} over this session's current surface.
- * @param tombstoneText - `''` for empty content, else the text of one text block.
+ * @param plan - a plan from {@link planRemoval} over this session's current surface (or any
+ *   range with the same fields; `shadowedSeqs` in surface order).
+ * @param tombstoneText - `''` (default) for empty content, else the text of one text block.
  * @returns the logged tombstone event.
  * @throws the Session's error when it refuses the event (e.g. `surface replace: start seq N not
  * found in surface` for a plan made against an older surface, or an invariant companion's error).
  */
-export function appendTombstone(session: Session, plan: RemovalPlan, tombstoneText: string): SessionEvent<'user/message'> {
+export function appendTombstone(session: Session, plan: TombstoneRange, tombstoneText = ''): SessionEvent<'user/message'> {
   const source = tombstoneSource(plan.action, plan.shadowedSeqs)
   const message = createUserMessage({
     content: tombstoneText === '' ? [] : [{ type: 'text', text: tombstoneText }],

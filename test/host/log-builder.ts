@@ -16,7 +16,8 @@ import { CallId, createAssistantMessage, createToolResultMessage, createUserMess
 import { Session, SessionId, type SessionEvent } from '@deepseek-ai/dsh-session'
 import type { LogEvent } from '../../src/shared/events'
 import { replaceOp } from '../../src/shared/replace-op'
-import { tombstoneSource, type RecallAction } from '../../src/shared/tombstone'
+import { appendTombstone } from '../../src/host/tombstone-writer'
+import type { RecallAction } from '../../src/shared/tombstone'
 
 export const PROVIDER = 'deepseek-official'
 export const MODEL = 'deepseek-v4-flash'
@@ -197,7 +198,6 @@ export class LogBuilder {
   tombstone(action: RecallAction, start: number, end: number): number {
     const nodes = this.session.surface.nodes
     const shadowed = nodes.slice(nodes.indexOf(start), nodes.indexOf(end) + 1)
-    const message = createUserMessage({ content: [], source: tombstoneSource(action, shadowed) as never })
-    return this.append('user/message', message, { surfaceOp: replaceOp(start, end), sourceEventSeqs: shadowed })
+    return appendTombstone(this.session, { action, start, end, shadowedSeqs: shadowed }).seq
   }
 }

@@ -22,8 +22,8 @@ import { Context, type Plugin } from '@deepseek-ai/cordis'
 import { SessionId, Session, type SessionEvent } from '@deepseek-ai/dsh-session'
 import { memo, useSyncExternalStore, type ReactNode } from 'react'
 import type { LogEvent } from '../../../src/shared/events'
-import { replaceOp } from '../../../src/shared/replace-op'
-import { tombstoneSource, type RecallAction } from '../../../src/shared/tombstone'
+import { appendTombstone as hostAppendTombstone } from '../../../src/host/tombstone-writer'
+import type { RecallAction } from '../../../src/shared/tombstone'
 import type { ChatNode, SessionSnapshot } from '../../../src/client/rc8'
 import { clientLocale, registerChatDefinitions, runtime } from './rc8-client'
 
@@ -246,17 +246,14 @@ export function liveSession(id: string, events: readonly SessionEvent[]): Sessio
 }
 
 /**
- * Append a tombstone to a real Session the way the host writer does (one `user/message`, empty
- * content, source naming this plugin, replace op, `sourceEventSeqs` = every shadowed node).
+ * Append a tombstone to a real Session with the host writer's `appendTombstone` (one
+ * `user/message`, empty content, source naming this plugin, replace op, `sourceEventSeqs` =
+ * every shadowed node).
  * @param session - the session.
  * @param action - the removal action.
  * @param shadowed - shadowed surface seqs in surface order.
  * @returns the appended event.
  */
 export function appendTombstone(session: Session, action: RecallAction, shadowed: readonly number[]): SessionEvent {
-  const start = shadowed[0]!
-  const end = shadowed[shadowed.length - 1]!
-  return session.append('user/message', {
-    id: `tomb-${session.events.length}`, role: 'user', content: [], source: tombstoneSource(action, shadowed),
-  } as never, { surfaceOp: replaceOp(start, end), sourceEventSeqs: [...shadowed] } as never) as SessionEvent
+  return hostAppendTombstone(session, { action, start: shadowed[0]!, end: shadowed[shadowed.length - 1]!, shadowedSeqs: shadowed }) as SessionEvent
 }

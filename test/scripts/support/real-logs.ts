@@ -15,12 +15,11 @@ import { SessionStore, SessionId, type Session, type SessionEvent } from '@deeps
 import * as sessionInvariant from '@deepseek-ai/dsh-session/invariant'
 import * as compactionInvariant from '@deepseek-ai/dsh-compaction/invariant'
 import { InvariantRegistry } from '@deepseek-ai/dsh-invariants'
-import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import { JsonlSessionPersistence } from '@deepseek-ai/dsh-session-persistence-jsonl'
 import type { LogEvent } from '../../../src/shared/events'
-import { replaceOp } from '../../../src/shared/replace-op'
+import { appendTombstone } from '../../../src/host/tombstone-writer'
 import { planRemoval, type PlanTarget } from '../../../src/shared/surface-plan'
-import { tombstoneSource, type RecallAction } from '../../../src/shared/tombstone'
+import type { RecallAction } from '../../../src/shared/tombstone'
 import { conversationLog, type TurnSpec } from '../../support/conversation'
 
 /** A running composition with the JSONL backend on `root`. */
@@ -78,12 +77,7 @@ export async function removeMessage(store: LogStore, session: Session, action: R
   const events = session.events as readonly LogEvent[]
   const result = planRemoval({ nodes: [...session.surface.nodes], lookup: (seq) => events[seq], action, target })
   if (!result.ok) throw new Error(`planner refused ${action} of ${JSON.stringify(target)}: ${result.refusal.code}`)
-  const { plan } = result
-  const message = createUserMessage({ content: [], source: tombstoneSource(action, plan.shadowedSeqs) as never })
-  const event = (session.append as (type: string, data: unknown, opts: unknown) => LogEvent)('user/message', message, {
-    surfaceOp: replaceOp(plan.start, plan.end),
-    sourceEventSeqs: [...plan.shadowedSeqs],
-  })
+  const event = appendTombstone(session, result.plan) as LogEvent
   await store.ctx.sessions.flush(session)
   return event
 }
