@@ -14,7 +14,7 @@ import {
   readSessionLog,
   resolveSessionLog,
   runScript
-} from "./chunks/chunk-Z4JJEE6L.js";
+} from "./chunks/chunk-F3TBZLX4.js";
 
 // scripts/verify-decoder.ts
 import { createHash } from "node:crypto";
