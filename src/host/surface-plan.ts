@@ -1,0 +1,402 @@
+/**
+ * The removal planner: given the current surface (node seqs in surface order) and a way to look
+ * up one event by seq, decide which inclusive surface range a `recall`, `delete` or `deleteFrom`
+ * shadows, or refuse with a typed reason. Pure: no `Context`, no `Session`, no I/O, and no fold of
+ * the whole log (`foldSurface` is never called here).
+ *
+ * Rules (all in surface order, never numeric seq order, because after a replace a high seq sits
+ * at a low position — `dsh-session/lib/index.js:333` `replacementRange`):
+ * - `recall`: the target must be a message the person sent (`source.kind === 'user'`); the range
+ *   is that node alone.
+ * - `delete`: a user message alone; an `assistant/message` or `tool/result` takes its whole model
+ *   step: every surface node of that `(turn, step)`, which must sit contiguously.
+ * - `deleteFrom`: from the target to the last surface node, the start widened back to the first
+ *   node of the step it sits in, and further back while a tool result in the range answers a
+ *   call that sits before it.
+ * - Tombstones, compaction checkpoints, other plugins' replacements and harness-injected context
+ *   are never a target.
+ * - Tombstones of this plugin adjacent to the range are absorbed into it, so one gap never holds
+ *   more than one tombstone.
+ * - No range splits a tool call from its result. The Session accepts such a range
+ *   (`dsh-rc8-host` C5), but the next request carries an orphan tool message and
+ *   `dsh-compaction`'s `toolPairingBalancedBefore/After` then throw "corrupt surface".
+ *
+ * Cost: one `indexOf` over the nodes plus the scanned neighbourhood of the target (the step and
+ * the user messages around it); `deleteFrom` scans the range it shadows. A full scan of the nodes
+ * happens only to resolve a `messageId` target or to locate the partner of a call or result that
+ * the neighbourhood does not close.
+ *
+ * @module dsh-message-recall/host/surface-plan
+ */
+import type { LogEvent } from '../shared/events'
+import {
+  classifyNode,
+  isStepMember,
+  messageIdOf,
+  stepOf,
+  toolCallIds,
+  toolResultCallId,
+  type NodeKind,
+  type StepKey,
+} from '../shared/surface-node'
+import type { RecallAction } from '../shared/tombstone'
+
+export type { NodeKind, StepKey } from '../shared/surface-node'
+
+/**
+ * Look up one session event by seq.
+ * @returns the event whose `seq` is the argument, or `undefined` when there is none.
+ */
+export type EventLookup = (seq: number) => LogEvent | undefined
+
+/** The node a request addresses: by surface seq, or by the id of the message it derives to. */
+export type PlanTarget = { readonly seq: number } | { readonly messageId: string }
+
+/** Everything the planner reads. */
+export interface PlanInput {
+  /** Current surface node seqs in surface order (`session.surface.nodes`, or a stable copy). */
+  readonly nodes: readonly number[]
+  /** One event by seq; called only for surface nodes near the target. */
+  readonly lookup: EventLookup
+  readonly action: RecallAction
+  readonly target: PlanTarget
+}
+
+/** A validated removal: the replace range to write and what it shadows. */
+export interface RemovalPlan {
+  readonly action: RecallAction
+  /** Seq of the addressed surface node. */
+  readonly targetSeq: number
+  readonly targetKind: NodeKind
+  /** Inclusive surface seq of the first shadowed node (the replace op's `start`). */
+  readonly start: number
+  /** Inclusive surface seq of the last shadowed node (the replace op's `end`); may be numerically smaller than `start`. */
+  readonly end: number
+  /** Position of `start` in the planned-against `nodes`. */
+  readonly startIdx: number
+  /** Position of `end` in the planned-against `nodes` (inclusive). */
+  readonly endIdx: number
+  /** Every shadowed node seq, in surface order: `nodes.slice(startIdx, endIdx + 1)`. */
+  readonly shadowedSeqs: readonly number[]
+  /** Kind of each shadowed node, aligned with `shadowedSeqs`. */
+  readonly kinds: readonly NodeKind[]
+  /** Seqs of this plugin's earlier tombstones absorbed at either edge of the range. */
+  readonly absorbedTombstoneSeqs: readonly number[]
+  /** The model step removed whole (`delete` of a model row) or widened into (`deleteFrom`); `null` otherwise. */
+  readonly step: StepKey | null
+}
+
+/** The target is not a current surface node. */
+export interface TargetNotFoundRefusal {
+  readonly code: 'TARGET_NOT_FOUND'
+  readonly target: PlanTarget
+  /** `not-on-surface`: the seq is unknown, already shadowed, or folded by compaction. */
+  readonly reason: 'not-on-surface' | 'unknown-message-id' | 'ambiguous-message-id'
+  /** Surface seqs carrying the message id (two or more when ambiguous, else empty). */
+  readonly matchingSeqs: readonly number[]
+}
+
+/** `recall` addressed something other than a message the person sent. */
+export interface NotAUserMessageRefusal {
+  readonly code: 'NOT_A_USER_MESSAGE'
+  readonly seq: number
+  readonly kind: NodeKind
+}
+
+/** The target is a tombstone, a compaction checkpoint, another plugin's replacement, or injected context. */
+export interface NotDeletableRefusal {
+  readonly code: 'NOT_DELETABLE'
+  readonly seq: number
+  readonly kind: Exclude<NodeKind, 'user' | 'assistant' | 'tool'>
+}
+
+/** A model step cannot be removed atomically: a foreign node sits inside it. */
+export interface SpanNotContiguousRefusal {
+  readonly code: 'SPAN_NOT_CONTIGUOUS'
+  /** The addressed node. */
+  readonly seq: number
+  readonly turn: number
+  readonly step: number
+  /** The first node between two parts of the step that does not belong to it. */
+  readonly foreignSeq: number
+}
+
+/** Every refusal the planner can return. */
+export type PlanRefusal = TargetNotFoundRefusal | NotAUserMessageRefusal | NotDeletableRefusal | SpanNotContiguousRefusal
+
+/** Planner result: a plan, or a refusal value (expected business outcomes are not thrown). */
+export type PlanResult = { readonly ok: true; readonly plan: RemovalPlan } | { readonly ok: false; readonly refusal: PlanRefusal }
+
+const NOT_DELETABLE_KINDS = new Set<NodeKind>(['tombstone', 'checkpoint', 'replacement', 'context'])
+
+/** Reads surface nodes by position, failing loudly on a surface/log mismatch. */
+class SurfaceView {
+  constructor(
+    readonly nodes: readonly number[],
+    private readonly lookup: EventLookup,
+  ) {}
+
+  get length(): number {
+    return this.nodes.length
+  }
+
+  seq(idx: number): number {
+    return this.nodes[idx] as number
+  }
+
+  event(idx: number): LogEvent {
+    const seq = this.nodes[idx] as number
+    const event = this.lookup(seq)
+    if (event === undefined || event.seq !== seq) {
+      throw new Error(`message-recall: surface seq ${seq} has no matching session event (corrupt surface)`)
+    }
+    return event
+  }
+
+  kind(idx: number): NodeKind {
+    return classifyNode(this.event(idx))
+  }
+}
+
+/**
+ * Plan one removal against the current surface.
+ * @param input - surface nodes in surface order, an event lookup, the action and the target.
+ * @returns `{ ok: true, plan }`, or `{ ok: false, refusal }` with `TARGET_NOT_FOUND`,
+ * `NOT_A_USER_MESSAGE`, `NOT_DELETABLE` or `SPAN_NOT_CONTIGUOUS` and the offending facts.
+ * @throws when a surface node has no event under `lookup` (corrupt surface or wrong lookup), or
+ * a surface node is not a surface-eligible event.
+ */
+export function planRemoval(input: PlanInput): PlanResult {
+  const view = new SurfaceView(input.nodes, input.lookup)
+  const found = resolveTarget(view, input.target)
+  if (typeof found !== 'number') return { ok: false, refusal: found }
+  const idx = found
+  const targetSeq = view.seq(idx)
+  const targetEvent = view.event(idx)
+  const targetKind = classifyNode(targetEvent)
+
+  if (input.action === 'recall' && targetKind !== 'user') {
+    return { ok: false, refusal: { code: 'NOT_A_USER_MESSAGE', seq: targetSeq, kind: targetKind } }
+  }
+  if (NOT_DELETABLE_KINDS.has(targetKind)) {
+    return { ok: false, refusal: { code: 'NOT_DELETABLE', seq: targetSeq, kind: targetKind as NotDeletableRefusal['kind'] } }
+  }
+
+  let startIdx = idx
+  let endIdx = idx
+  let step: StepKey | null = null
+  if (input.action === 'delete' && (targetKind === 'assistant' || targetKind === 'tool')) {
+    step = stepOf(targetEvent)
+    if (step === null) throw new Error(`message-recall: model row seq ${targetSeq} carries no turn/step`)
+    const span = stepSpan(view, idx, step)
+    if ('code' in span) return { ok: false, refusal: span }
+    ;[startIdx, endIdx] = [span.a, span.b]
+  } else if (input.action === 'deleteFrom') {
+    const widened = onwardStart(view, idx)
+    startIdx = widened.startIdx
+    step = widened.step
+    endIdx = view.length - 1
+  }
+
+  const absorbed: number[] = []
+  while (startIdx > 0 && view.kind(startIdx - 1) === 'tombstone') absorbed.unshift(view.seq(--startIdx))
+  while (endIdx < view.length - 1 && view.kind(endIdx + 1) === 'tombstone') absorbed.push(view.seq(++endIdx))
+
+  const shadowedSeqs = input.nodes.slice(startIdx, endIdx + 1)
+  const kinds: NodeKind[] = []
+  for (let p = startIdx; p <= endIdx; p++) kinds.push(view.kind(p))
+  return {
+    ok: true,
+    plan: {
+      action: input.action,
+      targetSeq,
+      targetKind,
+      start: view.seq(startIdx),
+      end: view.seq(endIdx),
+      startIdx,
+      endIdx,
+      shadowedSeqs,
+      kinds,
+      absorbedTombstoneSeqs: absorbed,
+      step,
+    },
+  }
+}
+
+/** Position of the target, or the refusal. */
+function resolveTarget(view: SurfaceView, target: PlanTarget): number | TargetNotFoundRefusal {
+  if ('seq' in target) {
+    const idx = view.nodes.indexOf(target.seq)
+    return idx === -1 ? { code: 'TARGET_NOT_FOUND', target, reason: 'not-on-surface', matchingSeqs: [] } : idx
+  }
+  const matches: number[] = []
+  for (let p = 0; p < view.length; p++) if (messageIdOf(view.event(p)) === target.messageId) matches.push(p)
+  if (matches.length === 1) return matches[0] as number
+  return {
+    code: 'TARGET_NOT_FOUND',
+    target,
+    reason: matches.length === 0 ? 'unknown-message-id' : 'ambiguous-message-id',
+    matchingSeqs: matches.map((p) => view.seq(p)),
+  }
+}
+
+/**
+ * Outermost positions of the step's members around `idx`, scanning outward over user messages
+ * and stopping at the first model row of another step.
+ */
+function stepEdges(view: SurfaceView, idx: number, key: StepKey): { a: number; b: number } {
+  let a = idx
+  let b = idx
+  for (let p = idx - 1; p >= 0; p--) {
+    const event = view.event(p)
+    if (event.type === 'user/message') continue
+    if (!isStepMember(event, key)) break
+    a = p
+  }
+  for (let p = idx + 1; p < view.length; p++) {
+    const event = view.event(p)
+    if (event.type === 'user/message') continue
+    if (!isStepMember(event, key)) break
+    b = p
+  }
+  return { a, b }
+}
+
+/** The contiguous span of a whole model step, or why it is not contiguous. */
+function stepSpan(view: SurfaceView, idx: number, key: StepKey): { a: number; b: number } | SpanNotContiguousRefusal {
+  const { a, b } = stepEdges(view, idx, key)
+  const refuse = (foreignIdx: number): SpanNotContiguousRefusal => ({
+    code: 'SPAN_NOT_CONTIGUOUS',
+    seq: view.seq(idx),
+    turn: key.turn,
+    step: key.step,
+    foreignSeq: view.seq(foreignIdx),
+  })
+  for (let p = a + 1; p < b; p++) if (!isStepMember(view.event(p), key)) return refuse(p)
+
+  // Pairing closure: a call or result whose partner is on the surface outside [a, b] would be split.
+  const calls = new Set<string>()
+  const answered = new Set<string>()
+  for (let p = a; p <= b; p++) {
+    const event = view.event(p)
+    for (const id of toolCallIds(event)) calls.add(id)
+    const callId = toolResultCallId(event)
+    if (callId !== null) answered.add(callId)
+  }
+  for (const id of calls) {
+    if (answered.has(id)) continue
+    const partner = findOutside(view, a, b, (event) => toolResultCallId(event) === id)
+    if (partner !== -1) return refuse(firstNonMemberBetween(view, partner, a, b, key))
+  }
+  for (const id of answered) {
+    if (calls.has(id)) continue
+    const partner = findOutside(view, a, b, (event) => toolCallIds(event).includes(id))
+    if (partner !== -1) return refuse(firstNonMemberBetween(view, partner, a, b, key))
+  }
+  return { a, b }
+}
+
+/** Nearest position outside `[a, b]` whose event matches, or -1. */
+function findOutside(view: SurfaceView, a: number, b: number, match: (event: LogEvent) => boolean): number {
+  for (let d = 1; a - d >= 0 || b + d < view.length; d++) {
+    if (a - d >= 0 && match(view.event(a - d))) return a - d
+    if (b + d < view.length && match(view.event(b + d))) return b + d
+  }
+  return -1
+}
+
+/** First node between `partner` (outside the span) and the span `[a, b]` that is not a step member. */
+function firstNonMemberBetween(view: SurfaceView, partner: number, a: number, b: number, key: StepKey): number {
+  if (partner < a) {
+    for (let p = a - 1; p > partner; p--) if (!isStepMember(view.event(p), key)) return p
+  } else {
+    for (let p = b + 1; p < partner; p++) if (!isStepMember(view.event(p), key)) return p
+  }
+  return partner
+}
+
+/**
+ * Start of a `deleteFrom` range: the target, widened back to the first node of its step, then
+ * further back while a tool result in the range answers a call that sits before the start.
+ */
+function onwardStart(view: SurfaceView, idx: number): { startIdx: number; step: StepKey | null } {
+  let startIdx = idx
+  let step = stepOf(view.event(idx))
+  if (step !== null) startIdx = stepEdges(view, idx, step).a
+
+  const calls = new Set<string>()
+  const results = new Set<string>()
+  const scan = (from: number, to: number): void => {
+    for (let p = from; p < to; p++) {
+      const event = view.event(p)
+      for (const id of toolCallIds(event)) calls.add(id)
+      const callId = toolResultCallId(event)
+      if (callId !== null) results.add(callId)
+    }
+  }
+  scan(startIdx, view.length)
+  const unresolvable = new Set<string>()
+  for (;;) {
+    let partner = -1
+    for (const id of results) {
+      if (calls.has(id) || unresolvable.has(id)) continue
+      let found = -1
+      for (let p = startIdx - 1; p >= 0; p--) {
+        if (toolCallIds(view.event(p)).includes(id)) {
+          found = p
+          break
+        }
+      }
+      if (found === -1) unresolvable.add(id)
+      else partner = partner === -1 ? found : Math.min(partner, found)
+    }
+    if (partner === -1) return { startIdx, step }
+    step = stepOf(view.event(partner))
+    const next = step === null ? partner : stepEdges(view, partner, step).a
+    scan(next, startIdx)
+    startIdx = next
+  }
+}
+
+/**
+ * A one-line English description of a planner refusal, prefixed `message-recall:` and naming the
+ * offending values (for logs and the HTTP `error.message`; user-facing text belongs to the client).
+ * @param refusal - any {@link PlanRefusal}.
+ * @returns the message.
+ */
+export function describePlanRefusal(refusal: PlanRefusal): string {
+  switch (refusal.code) {
+    case 'TARGET_NOT_FOUND': {
+      const { target } = refusal
+      if ('seq' in target) return `message-recall: target seq ${target.seq} is not on the current surface`
+      if (refusal.reason === 'ambiguous-message-id') {
+        return `message-recall: message id "${target.messageId}" is carried by ${refusal.matchingSeqs.length} surface nodes (seqs ${refusal.matchingSeqs.join(', ')}); address one by seq`
+      }
+      return `message-recall: no current surface node carries message id "${target.messageId}"`
+    }
+    case 'NOT_A_USER_MESSAGE':
+      return `message-recall: seq ${refusal.seq} is ${NODE_KIND_PHRASE[refusal.kind]}, not a message the person sent; only those can be recalled`
+    case 'NOT_DELETABLE':
+      return `message-recall: seq ${refusal.seq} is ${NOT_DELETABLE_REASON[refusal.kind]} and cannot be removed`
+    case 'SPAN_NOT_CONTIGUOUS':
+      return `message-recall: turn ${refusal.turn} step ${refusal.step} of seq ${refusal.seq} is not contiguous on the surface: seq ${refusal.foreignSeq} sits inside it`
+  }
+}
+
+/** Each node kind as a noun phrase with its article (`an assistant node`), for refusal messages. */
+const NODE_KIND_PHRASE: Record<NodeKind, string> = {
+  user: 'a user node',
+  context: 'a context node',
+  tombstone: 'a tombstone node',
+  checkpoint: 'a checkpoint node',
+  replacement: 'a replacement node',
+  assistant: 'an assistant node',
+  tool: 'a tool node',
+}
+
+const NOT_DELETABLE_REASON: Record<NotDeletableRefusal['kind'], string> = {
+  tombstone: 'a tombstone of this plugin',
+  checkpoint: 'a compaction checkpoint',
+  replacement: "another plugin's surface replacement",
+  context: 'harness-injected context (the loop re-injects it every step)',
+}
