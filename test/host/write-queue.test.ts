@@ -74,7 +74,7 @@ describe('concurrent writes over HTTP', () => {
     assert.deepEqual(replies.map((r) => r.status), Array(10).fill(200), replies.map((r) => r.text).join('\n'))
     const tombstones = session.events.filter(isTombstoneEvent) as LogEvent[]
     assert.equal(tombstones.length, 10)
-    assert.deepEqual(tombstones.map((t) => readTombstone(t)!.shadowedSeqs[0]).sort((x, y) => x - y), prompts)
+    assert.deepEqual(tombstones.map((t) => readTombstone(t)!.shadowedSeqs[0]!).sort((x, y) => x - y), prompts)
     assert.deepEqual(replies.map((r) => r.json.value.replaceGeneration).sort((x, y) => x - y), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
     assert.deepEqual(foldSurface(session.events).nodes, [...session.surface.nodes])
     for (const seq of prompts) assert.ok(!session.surface.nodes.includes(seq))
