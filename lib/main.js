@@ -751,6 +751,9 @@ function describeRefusal(refusal) {
       return describePlanRefusal(refusal);
   }
 }
+function errorText(error) {
+  return error instanceof Error ? error.message : String(error);
+}
 
 // src/shared/protocol.ts
 var ROUTE_ACTIONS = ["recall", "delete", "deleteFrom", "plan", "inspect"];
@@ -802,9 +805,6 @@ function parseRecallRequest(body) {
   return { ok: true, request: { action, sessionId, target, ...withExpect } };
 }
 
-// src/host/tombstone-writer.ts
-import { createUserMessage } from "@deepseek-ai/dsh-llm";
-
 // src/host/token-estimate.ts
 var CHARS_PER_TOKEN = 4;
 function blockChars(block) {
@@ -828,6 +828,7 @@ function estimateTokens(contents) {
 }
 
 // src/host/tombstone-writer.ts
+import { createUserMessage } from "@deepseek-ai/dsh-llm";
 function stableView(session) {
   return { nodes: [...session.surface.nodes], replaceGeneration: session.surface.replaceGeneration, lastSeq: session.seq - 1 };
 }
@@ -883,11 +884,18 @@ function writeTombstone(session, lookup, request, tombstoneText) {
   };
   return { ok: true, value, event };
 }
-async function removeMessages(services, request) {
-  const id = request.sessionId;
+
+// src/host/removal-service.ts
+function liveSession(services, sessionId) {
+  const id = sessionId;
   const agent = services.agents.get(id);
   const session = agent?.session ?? services.sessions.get(id);
-  if (session === void 0) return { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId: request.sessionId } };
+  return session === void 0 ? { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId } } : { ok: true, session, agent };
+}
+async function removeMessages(services, request) {
+  const live = liveSession(services, request.sessionId);
+  if (!live.ok) return live;
+  const { agent, session } = live;
   const task = async () => {
     const written = writeTombstone(session, services.index.lookup(session), request, services.tombstoneText);
     if (!written.ok) return written;
@@ -913,9 +921,9 @@ async function removeMessages(services, request) {
   return running;
 }
 function previewRemoval(services, request) {
-  const id = request.sessionId;
-  const session = services.agents.get(id)?.session ?? services.sessions.get(id);
-  if (session === void 0) return { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId: request.sessionId } };
+  const live = liveSession(services, request.sessionId);
+  if (!live.ok) return live;
+  const { session } = live;
   const lookup = services.index.lookup(session);
   const planned = planForSession(session, lookup, request);
   if (!planned.ok) return planned;
@@ -934,9 +942,6 @@ function previewRemoval(services, request) {
       lastSeq: view.lastSeq
     }
   };
-}
-function errorText(error) {
-  return error instanceof Error ? error.message : String(error);
 }
 
 // src/host/route.ts
