@@ -34,8 +34,10 @@ function isRecord(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-// src/client/api.ts
+// src/shared/protocol.ts
 var DEFAULT_ROUTE_PATH = "/dsh-message-recall";
+
+// src/client/api.ts
 function createRecallSender(fetchImpl, path = DEFAULT_ROUTE_PATH) {
   return async (request) => {
     let status = 0;
@@ -682,7 +684,7 @@ function readReplacements(value) {
 
 // src/shared/tombstone.ts
 var TOMBSTONE_PLUGIN = "dsh-message-recall";
-var RECALL_ACTIONS = ["recall", "delete", "deleteFrom"];
+var REMOVAL_ACTIONS = ["recall", "delete", "deleteFrom"];
 function isTombstoneSource(source) {
   return isRecord(source) && source.kind === "plugin" && source.plugin === TOMBSTONE_PLUGIN;
 }
@@ -694,7 +696,7 @@ function readTombstone(event) {
   if (!isTombstoneEvent(event)) return null;
   const range = readReplaceOp(event.surfaceOp);
   const source = event.data.source;
-  const action = RECALL_ACTIONS.find((a) => a === source.action) ?? "delete";
+  const action = REMOVAL_ACTIONS.find((a) => a === source.action) ?? "delete";
   const fromSource = Array.isArray(source.removedSeqs) ? source.removedSeqs.filter(Number.isSafeInteger) : [];
   const shadowedSeqs2 = event.sourceEventSeqs ? [...event.sourceEventSeqs] : fromSource;
   return { seq: event.seq, start: range.start, end: range.end, shadowedSeqs: shadowedSeqs2, action };
@@ -1214,7 +1216,7 @@ function expectationOf(live, baseline) {
 }
 
 // src/client/stamp.ts
-var BUILD_STAMP = true ? "0.1.0+ae00fac7f1" : "dev";
+var BUILD_STAMP = true ? "0.1.0+dff083f7c2" : "dev";
 
 // src/client/index.tsx
 var name = "dsh-message-recall";

@@ -1,7 +1,13 @@
 // src/host/config.ts
 import z from "@deepseek-ai/schemastery";
+
+// src/shared/protocol.ts
+var DEFAULT_ROUTE_PATH = "/dsh-message-recall";
+var ROUTE_ACTIONS = ["recall", "delete", "deleteFrom", "plan", "inspect"];
+
+// src/host/config.ts
 var DEFAULTS = Object.freeze({
-  path: "/dsh-message-recall",
+  path: DEFAULT_ROUTE_PATH,
   maxBodyBytes: 65536,
   tombstoneText: "",
   trustedHosts: Object.freeze(["localhost", "127.0.0.1", "[::1]"])
@@ -272,9 +278,9 @@ function readReplaceOp(surfaceOp) {
 
 // src/shared/tombstone.ts
 var TOMBSTONE_PLUGIN = "dsh-message-recall";
-var RECALL_ACTIONS = ["recall", "delete", "deleteFrom"];
-function tombstoneSource(action, removedSeqs) {
-  return { kind: "plugin", plugin: TOMBSTONE_PLUGIN, action, removedSeqs: [...removedSeqs] };
+var REMOVAL_ACTIONS = ["recall", "delete", "deleteFrom"];
+function tombstoneSource(action, shadowedSeqs) {
+  return { kind: "plugin", plugin: TOMBSTONE_PLUGIN, action, removedSeqs: [...shadowedSeqs] };
 }
 function isTombstoneSource(source) {
   return isRecord(source) && source.kind === "plugin" && source.plugin === TOMBSTONE_PLUGIN;
@@ -287,7 +293,7 @@ function readTombstone(event) {
   if (!isTombstoneEvent(event)) return null;
   const range = readReplaceOp(event.surfaceOp);
   const source = event.data.source;
-  const action = RECALL_ACTIONS.find((a) => a === source.action) ?? "delete";
+  const action = REMOVAL_ACTIONS.find((a) => a === source.action) ?? "delete";
   const fromSource = Array.isArray(source.removedSeqs) ? source.removedSeqs.filter(Number.isSafeInteger) : [];
   const shadowedSeqs = event.sourceEventSeqs ? [...event.sourceEventSeqs] : fromSource;
   return { seq: event.seq, start: range.start, end: range.end, shadowedSeqs, action };
@@ -755,9 +761,6 @@ function errorText(error) {
   return error instanceof Error ? error.message : String(error);
 }
 
-// src/shared/protocol.ts
-var ROUTE_ACTIONS = ["recall", "delete", "deleteFrom", "plan", "inspect"];
-
 // src/host/request.ts
 var FIELDS = ["sessionId", "action", "seq", "messageId", "planAction", "expect"];
 var EXPECT_FIELDS = ["replaceGeneration", "lastSeq"];
@@ -796,8 +799,8 @@ function parseRecallRequest(body) {
   }
   const withExpect = expectation === void 0 ? {} : { expect: expectation };
   if (action === "plan") {
-    if (!RECALL_ACTIONS.includes(planAction)) {
-      return invalid(`planAction must be one of ${RECALL_ACTIONS.join(", ")}, got ${JSON.stringify(planAction)}`);
+    if (!REMOVAL_ACTIONS.includes(planAction)) {
+      return invalid(`planAction must be one of ${REMOVAL_ACTIONS.join(", ")}, got ${JSON.stringify(planAction)}`);
     }
     return { ok: true, request: { action, planAction, sessionId, target, ...withExpect } };
   }

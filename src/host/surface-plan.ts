@@ -37,7 +37,7 @@ import {
   type NodeKind,
   type StepKey,
 } from '../shared/surface-node'
-import type { RecallAction } from '../shared/tombstone'
+import type { RemovalAction } from '../shared/tombstone'
 import { nearestBefore, nearestOutside, ToolPairingIndex } from '../shared/tool-pairing'
 
 export type { NodeKind, StepKey } from '../shared/surface-node'
@@ -57,13 +57,13 @@ export interface PlanInput {
   readonly nodes: readonly number[]
   /** One event by seq; called only for surface nodes near the target. */
   readonly lookup: EventLookup
-  readonly action: RecallAction
+  readonly action: RemovalAction
   readonly target: PlanTarget
 }
 
 /** A validated removal: the replace range to write and what it shadows. */
 export interface RemovalPlan {
-  readonly action: RecallAction
+  readonly action: RemovalAction
   /** Seq of the addressed surface node. */
   readonly targetSeq: number
   readonly targetKind: NodeKind

@@ -13,11 +13,11 @@ import { foldSurface, type SessionEvent } from '@deepseek-ai/dsh-session'
 import { toolPairingBalancedAfter, toolPairingBalancedBefore } from '@deepseek-ai/dsh-compaction'
 import { describePlanRefusal, planRemoval, type PlanRefusal, type PlanResult, type PlanTarget } from '../../src/host/surface-plan'
 import { toolCallIds, toolResultCallId } from '../../src/shared/surface-node'
-import type { RecallAction } from '../../src/shared/tombstone'
+import type { RemovalAction } from '../../src/shared/tombstone'
 import { appendTombstone } from '../../src/host/tombstone-writer'
 import { LogBuilder } from './log-builder'
 
-function plan(b: LogBuilder, action: RecallAction, target: PlanTarget | number): PlanResult {
+function plan(b: LogBuilder, action: RemovalAction, target: PlanTarget | number): PlanResult {
   return planRemoval({ nodes: b.nodes, lookup: b.lookup, action, target: typeof target === 'number' ? { seq: target } : target })
 }
 
@@ -159,7 +159,7 @@ describe('planRemoval: ranges', () => {
 
 describe('planRemoval: refusals', () => {
   /** Builds a fixture and names the target; returns the seq or message id to address. */
-  type Case = [label: string, action: RecallAction, target: (f: ReturnType<typeof threeTurns>) => PlanTarget, code: PlanRefusal['code'], message: (f: ReturnType<typeof threeTurns>) => string]
+  type Case = [label: string, action: RemovalAction, target: (f: ReturnType<typeof threeTurns>) => PlanTarget, code: PlanRefusal['code'], message: (f: ReturnType<typeof threeTurns>) => string]
   const cases: Case[] = [
     ['recall of an AI answer', 'recall', (f) => ({ seq: f.t1.steps[0]!.assistant }), 'NOT_A_USER_MESSAGE',
       (f) => `message-recall: seq ${f.t1.steps[0]!.assistant} is an assistant node, not a message the person sent; only those can be recalled`],
@@ -248,11 +248,11 @@ describe('planRemoval: refusals', () => {
 
 interface StepShape { calls: number; steer: boolean }
 interface TurnShape { steps: StepShape[]; context: boolean }
-type Extra = { kind: 'prune'; pick: number } | { kind: 'tombstone'; action: RecallAction; pick: number } | { kind: 'checkpoint'; pick: number }
+type Extra = { kind: 'prune'; pick: number } | { kind: 'tombstone'; action: RemovalAction; pick: number } | { kind: 'checkpoint'; pick: number }
 
 const stepShape = fc.record({ calls: fc.integer({ min: 0, max: 3 }), steer: fc.boolean() })
 const turnShape = fc.record({ steps: fc.array(stepShape, { minLength: 1, maxLength: 3 }), context: fc.boolean() })
-const action = fc.constantFrom<RecallAction>('recall', 'delete', 'deleteFrom')
+const action = fc.constantFrom<RemovalAction>('recall', 'delete', 'deleteFrom')
 const extra: fc.Arbitrary<Extra> = fc.oneof(
   fc.record({ kind: fc.constant('prune' as const), pick: fc.nat() }),
   fc.record({ kind: fc.constant('tombstone' as const), action, pick: fc.nat() }),
