@@ -5,7 +5,7 @@
  * the whole log (`foldSurface` is never called here).
  *
  * Rules (all in surface order, never numeric seq order, because after a replace a high seq sits
- * at a low position — `dsh-session/lib/index.js:333` `replacementRange`):
+ * at a low position — `replacementRange` in `dsh-session`):
  * - `recall`: the target must be a message the person sent (`source.kind === 'user'`); the range
  *   is that node alone.
  * - `delete`: a user message alone; an `assistant/message` or `tool/result` takes its whole model
@@ -17,8 +17,8 @@
  *   are never a target.
  * - Tombstones of this plugin adjacent to the range are absorbed into it, so one gap never holds
  *   more than one tombstone.
- * - No range splits a tool call from its result. The Session accepts such a range
- *   (`dsh-rc8-host` C5), but the next request carries an orphan tool message and
+ * - No range splits a tool call from its result. The rc.8 Session accepts such a range
+ *   (`foldSurface` checks provenance, not pairing), but the next request carries an orphan tool message and
  *   `dsh-compaction`'s `toolPairingBalancedBefore/After` then throw "corrupt surface".
  *
  * Cost: one `indexOf` over the nodes plus the scanned neighbourhood of the target (the step and

@@ -138,7 +138,7 @@ export function contentOf(event: LogEvent): readonly unknown[] {
 
 /**
  * Plain text of content blocks: the `text` blocks joined without separator, as
- * `dsh-llm-deepseek` flattens a user message (`flattenText`, `lib/index.js:37`).
+ * `dsh-llm-deepseek` flattens a user message (`flattenText` in `dsh-llm-deepseek`).
  */
 export function plainText(content: readonly unknown[]): string {
   return content
