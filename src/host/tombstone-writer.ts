@@ -135,7 +135,7 @@ export function writeTombstone(
     tombstoneSeq: event.seq,
     range: { start: plan.start, end: plan.end },
     removedSeqs: plan.shadowedSeqs,
-    kinds: plan.kinds,
+    kinds: plan.nodeKinds,
     replaceGeneration: session.surface.replaceGeneration,
     persisted: false,
     ...(recalled === undefined ? {} : { content: recalled, text: plainText(recalled) }),
