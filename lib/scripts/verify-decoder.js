@@ -14,7 +14,7 @@ import {
   readSessionLog,
   resolveSessionLog,
   runScript
-} from "./chunks/chunk-SIRD4QCQ.js";
+} from "./chunks/chunk-PB7T7Z5D.js";
 
 // scripts/verify-decoder.ts
 import { createHash } from "node:crypto";
