@@ -34,8 +34,10 @@ function isRecord(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-// src/client/api.ts
+// src/shared/protocol.ts
 var DEFAULT_ROUTE_PATH = "/dsh-message-recall";
+
+// src/client/api.ts
 function createRecallSender(fetchImpl, path = DEFAULT_ROUTE_PATH) {
   return async (request) => {
     let status = 0;
@@ -682,8 +684,8 @@ function readReplacements(value) {
 
 // src/shared/tombstone.ts
 var TOMBSTONE_PLUGIN = "dsh-message-recall";
-var RECALL_ACTIONS = ["recall", "delete", "deleteFrom"];
-var TOMBSTONE_ACTIONS = [...RECALL_ACTIONS, "exclude"];
+var REMOVAL_ACTIONS = ["recall", "delete", "deleteFrom"];
+var TOMBSTONE_ACTIONS = [...REMOVAL_ACTIONS, "exclude"];
 function isTombstoneSource(source) {
   return isRecord(source) && source.kind === "plugin" && source.plugin === TOMBSTONE_PLUGIN;
 }
@@ -1215,7 +1217,7 @@ function expectationOf(live, baseline) {
 }
 
 // src/client/stamp.ts
-var BUILD_STAMP = true ? "0.1.0+4805e2dc4f" : "dev";
+var BUILD_STAMP = true ? "0.1.0+9ff3c79b29" : "dev";
 
 // src/client/index.tsx
 var name = "dsh-message-recall";

@@ -6,11 +6,11 @@
  * @module dsh-message-recall/client/api
  */
 import { isRecord } from '../shared/events'
-import type { RecallAction } from '../shared/tombstone'
-import type { ViewExpectation } from '../shared/protocol'
+import type { RemovalAction as RecallAction } from '../shared/tombstone'
+import { DEFAULT_ROUTE_PATH, type ViewExpectation } from '../shared/protocol'
 
 /** Default route path of the host half (`Config.path`). */
-export const DEFAULT_ROUTE_PATH = '/dsh-message-recall'
+export { DEFAULT_ROUTE_PATH }
 
 /** Body of one request. Exactly one of `seq` / `messageId` is set by the sender here: `seq`. */
 export interface RecallRequest {

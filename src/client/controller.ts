@@ -20,7 +20,7 @@
  * @module dsh-message-recall/client/controller
  */
 import { isRecord } from '../shared/events'
-import type { RecallAction } from '../shared/tombstone'
+import type { RemovalAction as RecallAction } from '../shared/tombstone'
 import type { RecallError, RecallSender } from './api'
 import type { ViewExpectation } from '../shared/protocol'
 import type { GenerationBaseline } from './expectation'

@@ -25,7 +25,7 @@
  * @module dsh-message-recall/client/sync
  */
 import { deriveHiddenRows, type HiddenRowsResult } from '../shared/hidden-rows'
-import type { RecallAction } from '../shared/tombstone'
+import type { RemovalAction as RecallAction } from '../shared/tombstone'
 import type { ArmedState, ControllerState, PendingState, RowError, RowTarget } from './controller'
 import { ATTR, ClusterFactory, clusterTexts, decorateRow, undecorateAll, undecorateRow, type ClusterTexts } from './decorate'
 import { describeError } from './locales'
