@@ -11,7 +11,7 @@
  *
  * @module test/e2e/harness
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { it } from 'node:test'
 import type { Browser, Page } from 'puppeteer-core'
