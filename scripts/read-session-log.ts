@@ -4,9 +4,11 @@
  *
  * @module dsh-message-recall/scripts/read-session-log
  */
-import { COMMON_OPTIONS, DECODER_OPTION, EXIT, UsageError, decoderOption, formatBytes, out, parseOneTarget, runScript } from '../src/shared/cli'
-import type { LogProblem } from '../src/shared/log-frames'
-import { readSessionLog, resolveSessionLog, type FrameReport, type SessionLogRead } from '../src/shared/session-log'
+import { COMMON_OPTIONS, DECODER_OPTION, EXIT, UsageError, decoderOption, formatBytes, out, parseOneTarget, runScript } from './support/cli'
+import type { LogProblem } from '../src/log/log-frames'
+import type { FrameReport } from '../src/log/frame-batches'
+import { resolveSessionLog } from '../src/log/log-file'
+import { readSessionLog, type SessionLogRead } from '../src/log/session-log'
 
 const USAGE = `Usage: node lib/scripts/read-session-log.js <log file | session folder> [options]
 

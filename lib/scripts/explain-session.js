@@ -19,7 +19,7 @@ import {
   stepOf,
   toolCallIds,
   toolResultCallId
-} from "./chunks/chunk-XLXXZJ7J.js";
+} from "./chunks/chunk-VOVBUKQX.js";
 
 // src/shared/hidden-rows.ts
 var CONTENT_ROW_KINDS = /* @__PURE__ */ new Set(["user", "steering", "assistant-step", "tool-call"]);
@@ -92,7 +92,7 @@ function spanOf(spans, logSeq) {
   return found;
 }
 
-// src/shared/log-rows.ts
+// src/log/log-rows.ts
 function rowKey(kind, id) {
   return `${kind.length}:${kind}${id}`;
 }
@@ -159,7 +159,7 @@ function transcriptRows(events) {
   return rows;
 }
 
-// node_modules/@deepseek-ai/dsh-session/lib/types/surface.js
+// ../../main/node_modules/@deepseek-ai/dsh-session/lib/types/surface.js
 var SURFACE_EVENT_TYPES = /* @__PURE__ */ new Set([
   "user/message",
   "assistant/message",
@@ -349,7 +349,7 @@ function foldSurface(events) {
   return { nodes: [...state.nodes], replacements };
 }
 
-// src/shared/session-explain.ts
+// src/log/session-explain.ts
 var PREVIEW_CHARS = 60;
 function preview(event) {
   const content = contentOf(event);

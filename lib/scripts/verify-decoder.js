@@ -14,7 +14,7 @@ import {
   readSessionLog,
   resolveSessionLog,
   runScript
-} from "./chunks/chunk-XLXXZJ7J.js";
+} from "./chunks/chunk-VOVBUKQX.js";
 
 // scripts/verify-decoder.ts
 import { createHash } from "node:crypto";
@@ -68,7 +68,7 @@ async function main() {
     return EXIT.ok;
   }
   const decoder = decoderOption(values.decoder);
-  if (decoder === "zstd-cli") throw new UsageError("verify-decoder checks frames one by one; zstd-cli decodes them as one stream (use it with --cross-check)");
+  if (decoder === "zstd-cli") throw new UsageError("verify-decoder checks frames one by one; zstd-cli decodes a run of frames at a time (use it with --cross-check)");
   const file = await resolveSessionLog(target);
   const headerFrameProblems = [];
   const read = await readSessionLog(file, {

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 
-// node_modules/fzstd/esm/index.mjs
+// ../../main/node_modules/fzstd/esm/index.mjs
 var ab = ArrayBuffer;
 var u8 = Uint8Array;
 var u16 = Uint16Array;
@@ -706,7 +706,7 @@ var Decompress = /* @__PURE__ */ (function() {
   return Decompress2;
 })();
 
-// node_modules/xxhash-wasm/esm/xxhash-wasm.js
+// ../../main/node_modules/xxhash-wasm/esm/xxhash-wasm.js
 var t = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 48, 8, 96, 3, 127, 127, 127, 1, 127, 96, 3, 127, 127, 127, 0, 96, 2, 127, 127, 0, 96, 1, 127, 1, 127, 96, 3, 127, 127, 126, 1, 126, 96, 3, 126, 127, 127, 1, 126, 96, 2, 127, 126, 0, 96, 1, 127, 1, 126, 3, 11, 10, 0, 0, 2, 1, 3, 4, 5, 6, 1, 7, 5, 3, 1, 0, 1, 7, 85, 9, 3, 109, 101, 109, 2, 0, 5, 120, 120, 104, 51, 50, 0, 0, 6, 105, 110, 105, 116, 51, 50, 0, 2, 8, 117, 112, 100, 97, 116, 101, 51, 50, 0, 3, 8, 100, 105, 103, 101, 115, 116, 51, 50, 0, 4, 5, 120, 120, 104, 54, 52, 0, 5, 6, 105, 110, 105, 116, 54, 52, 0, 7, 8, 117, 112, 100, 97, 116, 101, 54, 52, 0, 8, 8, 100, 105, 103, 101, 115, 116, 54, 52, 0, 9, 10, 251, 22, 10, 242, 1, 1, 4, 127, 32, 0, 32, 1, 106, 33, 3, 32, 1, 65, 16, 79, 4, 127, 32, 3, 65, 16, 107, 33, 6, 32, 2, 65, 168, 136, 141, 161, 2, 106, 33, 3, 32, 2, 65, 137, 235, 208, 208, 7, 107, 33, 4, 32, 2, 65, 207, 140, 162, 142, 6, 106, 33, 5, 3, 64, 32, 3, 32, 0, 40, 2, 0, 65, 247, 148, 175, 175, 120, 108, 106, 65, 13, 119, 65, 177, 243, 221, 241, 121, 108, 33, 3, 32, 4, 32, 0, 65, 4, 106, 34, 0, 40, 2, 0, 65, 247, 148, 175, 175, 120, 108, 106, 65, 13, 119, 65, 177, 243, 221, 241, 121, 108, 33, 4, 32, 2, 32, 0, 65, 4, 106, 34, 0, 40, 2, 0, 65, 247, 148, 175, 175, 120, 108, 106, 65, 13, 119, 65, 177, 243, 221, 241, 121, 108, 33, 2, 32, 5, 32, 0, 65, 4, 106, 34, 0, 40, 2, 0, 65, 247, 148, 175, 175, 120, 108, 106, 65, 13, 119, 65, 177, 243, 221, 241, 121, 108, 33, 5, 32, 6, 32, 0, 65, 4, 106, 34, 0, 79, 13, 0, 11, 32, 2, 65, 12, 119, 32, 5, 65, 18, 119, 106, 32, 4, 65, 7, 119, 106, 32, 3, 65, 1, 119, 106, 5, 32, 2, 65, 177, 207, 217, 178, 1, 106, 11, 32, 1, 106, 32, 0, 32, 1, 65, 15, 113, 16, 1, 11, 146, 1, 0, 32, 1, 32, 2, 106, 33, 2, 3, 64, 32, 1, 65, 4, 106, 32, 2, 75, 69, 4, 64, 32, 0, 32, 1, 40, 2, 0, 65, 189, 220, 202, 149, 124, 108, 106, 65, 17, 119, 65, 175, 214, 211, 190, 2, 108, 33, 0, 32, 1, 65, 4, 106, 33, 1, 12, 1, 11, 11, 3, 64, 32, 1, 32, 2, 79, 69, 4, 64, 32, 0, 32, 1, 45, 0, 0, 65, 177, 207, 217, 178, 1, 108, 106, 65, 11, 119, 65, 177, 243, 221, 241, 121, 108, 33, 0, 32, 1, 65, 1, 106, 33, 1, 12, 1, 11, 11, 32, 0, 32, 0, 65, 15, 118, 115, 65, 247, 148, 175, 175, 120, 108, 34, 0, 65, 13, 118, 32, 0, 115, 65, 189, 220, 202, 149, 124, 108, 34, 0, 65, 16, 118, 32, 0, 115, 11, 63, 0, 32, 0, 65, 8, 106, 32, 1, 65, 168, 136, 141, 161, 2, 106, 54, 2, 0, 32, 0, 65, 12, 106, 32, 1, 65, 137, 235, 208, 208, 7, 107, 54, 2, 0, 32, 0, 65, 16, 106, 32, 1, 54, 2, 0, 32, 0, 65, 20, 106, 32, 1, 65, 207, 140, 162, 142, 6, 106, 54, 2, 0, 11, 195, 4, 1, 6, 127, 32, 1, 32, 2, 106, 33, 6, 32, 0, 65, 24, 106, 33, 4, 32, 0, 65, 40, 106, 40, 2, 0, 33, 3, 32, 0, 32, 0, 40, 2, 0, 32, 2, 106, 54, 2, 0, 32, 0, 65, 4, 106, 34, 5, 32, 5, 40, 2, 0, 32, 2, 65, 16, 79, 32, 0, 40, 2, 0, 65, 16, 79, 114, 114, 54, 2, 0, 32, 2, 32, 3, 106, 65, 16, 73, 4, 64, 32, 3, 32, 4, 106, 32, 1, 32, 2, 252, 10, 0, 0, 32, 0, 65, 40, 106, 32, 2, 32, 3, 106, 54, 2, 0, 15, 11, 32, 3, 4, 64, 32, 3, 32, 4, 106, 32, 1, 65, 16, 32, 3, 107, 34, 2, 252, 10, 0, 0, 32, 0, 65, 8, 106, 34, 3, 32, 3, 40, 2, 0, 32, 4, 40, 2, 0, 65, 247, 148, 175, 175, 120, 108, 106, 65, 13, 119, 65, 177, 243, 221, 241, 121, 108, 54, 2, 0, 32, 0, 65, 12, 106, 34, 3, 32, 3, 40, 2, 0, 32, 4, 65, 4, 106, 40, 2, 0, 65, 247, 148, 175, 175, 120, 108, 106, 65, 13, 119, 65, 177, 243, 221, 241, 121, 108, 54, 2, 0, 32, 0, 65, 16, 106, 34, 3, 32, 3, 40, 2, 0, 32, 4, 65, 8, 106, 40, 2, 0, 65, 247, 148, 175, 175, 120, 108, 106, 65, 13, 119, 65, 177, 243, 221, 241, 121, 108, 54, 2, 0, 32, 0, 65, 20, 106, 34, 3, 32, 3, 40, 2, 0, 32, 4, 65, 12, 106, 40, 2, 0, 65, 247, 148, 175, 175, 120, 108, 106, 65, 13, 119, 65, 177, 243, 221, 241, 121, 108, 54, 2, 0, 32, 0, 65, 40, 106, 65, 0, 54, 2, 0, 32, 1, 32, 2, 106, 33, 1, 11, 32, 1, 32, 6, 65, 16, 107, 77, 4, 64, 32, 6, 65, 16, 107, 33, 8, 32, 0, 65, 8, 106, 40, 2, 0, 33, 2, 32, 0, 65, 12, 106, 40, 2, 0, 33, 3, 32, 0, 65, 16, 106, 40, 2, 0, 33, 5, 32, 0, 65, 20, 106, 40, 2, 0, 33, 7, 3, 64, 32, 2, 32, 1, 40, 2, 0, 65, 247, 148, 175, 175, 120, 108, 106, 65, 13, 119, 65, 177, 243, 221, 241, 121, 108, 33, 2, 32, 3, 32, 1, 65, 4, 106, 34, 1, 40, 2, 0, 65, 247, 148, 175, 175, 120, 108, 106, 65, 13, 119, 65, 177, 243, 221, 241, 121, 108, 33, 3, 32, 5, 32, 1, 65, 4, 106, 34, 1, 40, 2, 0, 65, 247, 148, 175, 175, 120, 108, 106, 65, 13, 119, 65, 177, 243, 221, 241, 121, 108, 33, 5, 32, 7, 32, 1, 65, 4, 106, 34, 1, 40, 2, 0, 65, 247, 148, 175, 175, 120, 108, 106, 65, 13, 119, 65, 177, 243, 221, 241, 121, 108, 33, 7, 32, 8, 32, 1, 65, 4, 106, 34, 1, 79, 13, 0, 11, 32, 0, 65, 8, 106, 32, 2, 54, 2, 0, 32, 0, 65, 12, 106, 32, 3, 54, 2, 0, 32, 0, 65, 16, 106, 32, 5, 54, 2, 0, 32, 0, 65, 20, 106, 32, 7, 54, 2, 0, 11, 32, 1, 32, 6, 73, 4, 64, 32, 4, 32, 1, 32, 6, 32, 1, 107, 34, 1, 252, 10, 0, 0, 32, 0, 65, 40, 106, 32, 1, 54, 2, 0, 11, 11, 97, 1, 1, 127, 32, 0, 65, 16, 106, 40, 2, 0, 33, 1, 32, 0, 65, 4, 106, 40, 2, 0, 4, 127, 32, 1, 65, 12, 119, 32, 0, 65, 20, 106, 40, 2, 0, 65, 18, 119, 106, 32, 0, 65, 12, 106, 40, 2, 0, 65, 7, 119, 106, 32, 0, 65, 8, 106, 40, 2, 0, 65, 1, 119, 106, 5, 32, 1, 65, 177, 207, 217, 178, 1, 106, 11, 32, 0, 40, 2, 0, 106, 32, 0, 65, 24, 106, 32, 0, 65, 40, 106, 40, 2, 0, 16, 1, 11, 255, 3, 2, 3, 126, 1, 127, 32, 0, 32, 1, 106, 33, 6, 32, 1, 65, 32, 79, 4, 126, 32, 6, 65, 32, 107, 33, 6, 32, 2, 66, 214, 235, 130, 238, 234, 253, 137, 245, 224, 0, 124, 33, 3, 32, 2, 66, 177, 169, 172, 193, 173, 184, 212, 166, 61, 125, 33, 4, 32, 2, 66, 249, 234, 208, 208, 231, 201, 161, 228, 225, 0, 124, 33, 5, 3, 64, 32, 3, 32, 0, 41, 3, 0, 66, 207, 214, 211, 190, 210, 199, 171, 217, 66, 126, 124, 66, 31, 137, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 33, 3, 32, 4, 32, 0, 65, 8, 106, 34, 0, 41, 3, 0, 66, 207, 214, 211, 190, 210, 199, 171, 217, 66, 126, 124, 66, 31, 137, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 33, 4, 32, 2, 32, 0, 65, 8, 106, 34, 0, 41, 3, 0, 66, 207, 214, 211, 190, 210, 199, 171, 217, 66, 126, 124, 66, 31, 137, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 33, 2, 32, 5, 32, 0, 65, 8, 106, 34, 0, 41, 3, 0, 66, 207, 214, 211, 190, 210, 199, 171, 217, 66, 126, 124, 66, 31, 137, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 33, 5, 32, 6, 32, 0, 65, 8, 106, 34, 0, 79, 13, 0, 11, 32, 2, 66, 12, 137, 32, 5, 66, 18, 137, 124, 32, 4, 66, 7, 137, 124, 32, 3, 66, 1, 137, 124, 32, 3, 66, 207, 214, 211, 190, 210, 199, 171, 217, 66, 126, 66, 31, 137, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 133, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 66, 157, 163, 181, 234, 131, 177, 141, 138, 250, 0, 125, 32, 4, 66, 207, 214, 211, 190, 210, 199, 171, 217, 66, 126, 66, 31, 137, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 133, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 66, 157, 163, 181, 234, 131, 177, 141, 138, 250, 0, 125, 32, 2, 66, 207, 214, 211, 190, 210, 199, 171, 217, 66, 126, 66, 31, 137, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 133, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 66, 157, 163, 181, 234, 131, 177, 141, 138, 250, 0, 125, 32, 5, 66, 207, 214, 211, 190, 210, 199, 171, 217, 66, 126, 66, 31, 137, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 133, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 66, 157, 163, 181, 234, 131, 177, 141, 138, 250, 0, 125, 5, 32, 2, 66, 197, 207, 217, 178, 241, 229, 186, 234, 39, 124, 11, 32, 1, 173, 124, 32, 0, 32, 1, 65, 31, 113, 16, 6, 11, 134, 2, 0, 32, 1, 32, 2, 106, 33, 2, 3, 64, 32, 2, 32, 1, 65, 8, 106, 79, 4, 64, 32, 1, 41, 3, 0, 66, 207, 214, 211, 190, 210, 199, 171, 217, 66, 126, 66, 31, 137, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 32, 0, 133, 66, 27, 137, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 66, 157, 163, 181, 234, 131, 177, 141, 138, 250, 0, 125, 33, 0, 32, 1, 65, 8, 106, 33, 1, 12, 1, 11, 11, 32, 1, 65, 4, 106, 32, 2, 77, 4, 64, 32, 0, 32, 1, 53, 2, 0, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 133, 66, 23, 137, 66, 207, 214, 211, 190, 210, 199, 171, 217, 66, 126, 66, 249, 243, 221, 241, 153, 246, 153, 171, 22, 124, 33, 0, 32, 1, 65, 4, 106, 33, 1, 11, 3, 64, 32, 1, 32, 2, 73, 4, 64, 32, 0, 32, 1, 49, 0, 0, 66, 197, 207, 217, 178, 241, 229, 186, 234, 39, 126, 133, 66, 11, 137, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 33, 0, 32, 1, 65, 1, 106, 33, 1, 12, 1, 11, 11, 32, 0, 32, 0, 66, 33, 136, 133, 66, 207, 214, 211, 190, 210, 199, 171, 217, 66, 126, 34, 0, 32, 0, 66, 29, 136, 133, 66, 249, 243, 221, 241, 153, 246, 153, 171, 22, 126, 34, 0, 32, 0, 66, 32, 136, 133, 11, 77, 0, 32, 0, 65, 8, 106, 32, 1, 66, 214, 235, 130, 238, 234, 253, 137, 245, 224, 0, 124, 55, 3, 0, 32, 0, 65, 16, 106, 32, 1, 66, 177, 169, 172, 193, 173, 184, 212, 166, 61, 125, 55, 3, 0, 32, 0, 65, 24, 106, 32, 1, 55, 3, 0, 32, 0, 65, 32, 106, 32, 1, 66, 249, 234, 208, 208, 231, 201, 161, 228, 225, 0, 124, 55, 3, 0, 11, 244, 4, 2, 3, 127, 4, 126, 32, 1, 32, 2, 106, 33, 5, 32, 0, 65, 40, 106, 33, 4, 32, 0, 65, 200, 0, 106, 40, 2, 0, 33, 3, 32, 0, 32, 0, 41, 3, 0, 32, 2, 173, 124, 55, 3, 0, 32, 2, 32, 3, 106, 65, 32, 73, 4, 64, 32, 3, 32, 4, 106, 32, 1, 32, 2, 252, 10, 0, 0, 32, 0, 65, 200, 0, 106, 32, 2, 32, 3, 106, 54, 2, 0, 15, 11, 32, 3, 4, 64, 32, 3, 32, 4, 106, 32, 1, 65, 32, 32, 3, 107, 34, 2, 252, 10, 0, 0, 32, 0, 65, 8, 106, 34, 3, 32, 3, 41, 3, 0, 32, 4, 41, 3, 0, 66, 207, 214, 211, 190, 210, 199, 171, 217, 66, 126, 124, 66, 31, 137, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 55, 3, 0, 32, 0, 65, 16, 106, 34, 3, 32, 3, 41, 3, 0, 32, 4, 65, 8, 106, 41, 3, 0, 66, 207, 214, 211, 190, 210, 199, 171, 217, 66, 126, 124, 66, 31, 137, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 55, 3, 0, 32, 0, 65, 24, 106, 34, 3, 32, 3, 41, 3, 0, 32, 4, 65, 16, 106, 41, 3, 0, 66, 207, 214, 211, 190, 210, 199, 171, 217, 66, 126, 124, 66, 31, 137, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 55, 3, 0, 32, 0, 65, 32, 106, 34, 3, 32, 3, 41, 3, 0, 32, 4, 65, 24, 106, 41, 3, 0, 66, 207, 214, 211, 190, 210, 199, 171, 217, 66, 126, 124, 66, 31, 137, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 55, 3, 0, 32, 0, 65, 200, 0, 106, 65, 0, 54, 2, 0, 32, 1, 32, 2, 106, 33, 1, 11, 32, 1, 65, 32, 106, 32, 5, 77, 4, 64, 32, 5, 65, 32, 107, 33, 2, 32, 0, 65, 8, 106, 41, 3, 0, 33, 6, 32, 0, 65, 16, 106, 41, 3, 0, 33, 7, 32, 0, 65, 24, 106, 41, 3, 0, 33, 8, 32, 0, 65, 32, 106, 41, 3, 0, 33, 9, 3, 64, 32, 6, 32, 1, 41, 3, 0, 66, 207, 214, 211, 190, 210, 199, 171, 217, 66, 126, 124, 66, 31, 137, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 33, 6, 32, 7, 32, 1, 65, 8, 106, 34, 1, 41, 3, 0, 66, 207, 214, 211, 190, 210, 199, 171, 217, 66, 126, 124, 66, 31, 137, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 33, 7, 32, 8, 32, 1, 65, 8, 106, 34, 1, 41, 3, 0, 66, 207, 214, 211, 190, 210, 199, 171, 217, 66, 126, 124, 66, 31, 137, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 33, 8, 32, 9, 32, 1, 65, 8, 106, 34, 1, 41, 3, 0, 66, 207, 214, 211, 190, 210, 199, 171, 217, 66, 126, 124, 66, 31, 137, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 33, 9, 32, 2, 32, 1, 65, 8, 106, 34, 1, 79, 13, 0, 11, 32, 0, 65, 8, 106, 32, 6, 55, 3, 0, 32, 0, 65, 16, 106, 32, 7, 55, 3, 0, 32, 0, 65, 24, 106, 32, 8, 55, 3, 0, 32, 0, 65, 32, 106, 32, 9, 55, 3, 0, 11, 32, 1, 32, 5, 73, 4, 64, 32, 4, 32, 1, 32, 5, 32, 1, 107, 34, 1, 252, 10, 0, 0, 32, 0, 65, 200, 0, 106, 32, 1, 54, 2, 0, 11, 11, 188, 2, 1, 5, 126, 32, 0, 65, 24, 106, 41, 3, 0, 33, 1, 32, 0, 41, 3, 0, 34, 2, 66, 32, 90, 4, 126, 32, 0, 65, 8, 106, 41, 3, 0, 34, 3, 66, 1, 137, 32, 0, 65, 16, 106, 41, 3, 0, 34, 4, 66, 7, 137, 124, 32, 1, 66, 12, 137, 32, 0, 65, 32, 106, 41, 3, 0, 34, 5, 66, 18, 137, 124, 124, 32, 3, 66, 207, 214, 211, 190, 210, 199, 171, 217, 66, 126, 66, 31, 137, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 133, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 66, 157, 163, 181, 234, 131, 177, 141, 138, 250, 0, 125, 32, 4, 66, 207, 214, 211, 190, 210, 199, 171, 217, 66, 126, 66, 31, 137, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 133, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 66, 157, 163, 181, 234, 131, 177, 141, 138, 250, 0, 125, 32, 1, 66, 207, 214, 211, 190, 210, 199, 171, 217, 66, 126, 66, 31, 137, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 133, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 66, 157, 163, 181, 234, 131, 177, 141, 138, 250, 0, 125, 32, 5, 66, 207, 214, 211, 190, 210, 199, 171, 217, 66, 126, 66, 31, 137, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 133, 66, 135, 149, 175, 175, 152, 182, 222, 155, 158, 127, 126, 66, 157, 163, 181, 234, 131, 177, 141, 138, 250, 0, 125, 5, 32, 1, 66, 197, 207, 217, 178, 241, 229, 186, 234, 39, 124, 11, 32, 2, 124, 32, 0, 65, 40, 106, 32, 2, 66, 31, 131, 167, 16, 6, 11]);
 async function e() {
   return (function(t2) {
@@ -744,7 +744,7 @@ async function e() {
   })((await WebAssembly.instantiate(t)).instance);
 }
 
-// src/shared/frame-decoder.ts
+// src/log/frame-decoder.ts
 var DECODER_NAMES = ["zlib", "zlib-oneshot", "zstd-cli", "fzstd"];
 var DecoderUnavailableError = class extends Error {
   constructor(message) {
@@ -783,7 +783,212 @@ async function createFzstdDecoder() {
   };
 }
 
-// src/shared/frame-decoder-node.ts
+// src/log/log-file.ts
+import { open, readdir, stat } from "node:fs/promises";
+import { join } from "node:path";
+
+// src/log/zstd-frames.ts
+var ZSTD_MAGIC_BYTES = Uint8Array.of(40, 181, 47, 253);
+var ZSTD_FRAME_MAGIC = (ZSTD_MAGIC_BYTES[0] | ZSTD_MAGIC_BYTES[1] << 8 | ZSTD_MAGIC_BYTES[2] << 16 | ZSTD_MAGIC_BYTES[3] << 24) >>> 0;
+var MAX_BLOCK_BYTES = 128 * 1024;
+var SKIPPABLE_MASK = 4294967280;
+var SKIPPABLE_MAGIC = 407710288;
+function u32(bytes, at) {
+  return (bytes[at] | bytes[at + 1] << 8 | bytes[at + 2] << 16 | bytes[at + 3] << 24) >>> 0;
+}
+function uintLE(bytes, at, size) {
+  let value = 0;
+  for (let i = size - 1; i >= 0; i--) value = value * 256 + bytes[at + i];
+  return value;
+}
+function scanZstdFrames(bytes, options = {}) {
+  const base = options.baseOffset ?? 0;
+  let index = options.firstIndex ?? 0;
+  const frames = [];
+  let offset = 0;
+  const length = bytes.length;
+  const incomplete = (start, part, at, needed, blocksComplete) => ({
+    frames,
+    next: base + start,
+    stop: { kind: "incomplete", start: base + start, part, at: base + at, needed, blocksComplete }
+  });
+  const corrupt = (start, at, reason) => ({
+    frames,
+    next: base + start,
+    stop: { kind: "corrupt", offset: base + at, reason }
+  });
+  while (offset < length) {
+    const start = offset;
+    if (length - offset < 4) return incomplete(start, "magic", offset, 4, 0);
+    const magic = u32(bytes, offset);
+    if ((magic & SKIPPABLE_MASK) >>> 0 === SKIPPABLE_MAGIC) {
+      if (length - offset < 8) return incomplete(start, "frame-header", offset + 4, 4, 0);
+      const size = u32(bytes, offset + 4);
+      if (length - offset - 8 < size) return incomplete(start, "skippable-payload", offset + 8, size, 0);
+      offset += 8 + size;
+      frames.push({ index: index++, start: base + start, end: base + offset, kind: "skippable", contentSize: null, windowSize: null, checksum: null, blocks: 0 });
+      continue;
+    }
+    if (magic !== ZSTD_FRAME_MAGIC) {
+      return corrupt(start, offset, `invalid frame magic 0x${magic.toString(16).padStart(8, "0")} (expected 28 b5 2f fd)`);
+    }
+    offset += 4;
+    if (offset === length) return incomplete(start, "frame-header", offset, null, 0);
+    const descriptor = bytes[offset];
+    if ((descriptor & 8) !== 0) return corrupt(start, offset, "reserved bit set in the frame header descriptor");
+    const contentSizeFlag = descriptor >>> 6;
+    const singleSegment = (descriptor & 32) !== 0;
+    const hasChecksum = (descriptor & 4) !== 0;
+    const dictionaryFlag = descriptor & 3;
+    const dictionaryBytes = dictionaryFlag === 3 ? 4 : dictionaryFlag;
+    const contentSizeBytes = contentSizeFlag === 0 ? singleSegment ? 1 : 0 : 1 << contentSizeFlag;
+    const headerBytes = 1 + (singleSegment ? 0 : 1) + dictionaryBytes + contentSizeBytes;
+    if (length - offset < headerBytes) return incomplete(start, "frame-header", offset, headerBytes, 0);
+    let cursor = offset + 1;
+    let windowSize = null;
+    if (!singleSegment) {
+      const windowDescriptor = bytes[cursor];
+      const exponent = windowDescriptor >>> 3;
+      const windowBase = 2 ** (10 + exponent);
+      windowSize = windowBase + windowBase / 8 * (windowDescriptor & 7);
+      cursor += 1;
+    }
+    cursor += dictionaryBytes;
+    let contentSize = null;
+    if (contentSizeBytes > 0) {
+      contentSize = uintLE(bytes, cursor, contentSizeBytes) + (contentSizeBytes === 2 ? 256 : 0);
+      cursor += contentSizeBytes;
+    }
+    if (singleSegment) windowSize = contentSize;
+    offset = cursor;
+    let blocks = 0;
+    for (; ; ) {
+      if (length - offset < 3) return incomplete(start, "block-header", offset, 3, blocks);
+      const header = bytes[offset] | bytes[offset + 1] << 8 | bytes[offset + 2] << 16;
+      const last = (header & 1) === 1;
+      const type = header >>> 1 & 3;
+      const size = header >>> 3;
+      if (type === 3) return corrupt(start, offset, `reserved block type in block ${blocks} of the frame`);
+      if (type !== 1 && size > MAX_BLOCK_BYTES) return corrupt(start, offset, `block ${blocks} declares ${size} bytes (at most ${MAX_BLOCK_BYTES})`);
+      const payload = type === 1 ? 1 : size;
+      if (length - offset - 3 < payload) return incomplete(start, "block", offset + 3, payload, blocks);
+      offset += 3 + payload;
+      blocks++;
+      if (last) break;
+    }
+    let checksum = null;
+    if (hasChecksum) {
+      if (length - offset < 4) return incomplete(start, "checksum", offset, 4, blocks);
+      checksum = u32(bytes, offset);
+      offset += 4;
+    }
+    frames.push({ index: index++, start: base + start, end: base + offset, kind: "zstd", contentSize, windowSize, checksum, blocks });
+  }
+  return { frames, next: base + offset, stop: { kind: "end" } };
+}
+function magicFalsePositives(bytes, frameStarts, baseOffset = 0) {
+  const out2 = [];
+  const [m0, m1, m2, m3] = ZSTD_MAGIC_BYTES;
+  for (let i = bytes.indexOf(m0); i !== -1 && i + 3 < bytes.length; i = bytes.indexOf(m0, i + 1)) {
+    if (bytes[i + 1] === m1 && bytes[i + 2] === m2 && bytes[i + 3] === m3 && !frameStarts.has(baseOffset + i)) out2.push(baseOffset + i);
+  }
+  return out2;
+}
+function describeFrameStop(stop, fileSize) {
+  if (stop.kind === "corrupt") return `corrupt Zstandard structure at byte ${stop.offset}: ${stop.reason}`;
+  const what = {
+    magic: "frame magic",
+    "frame-header": "frame header",
+    "block-header": `block ${stop.blocksComplete} header`,
+    block: `block ${stop.blocksComplete} payload`,
+    checksum: "content checksum",
+    "skippable-payload": "skippable frame payload"
+  };
+  const needs = stop.needed === null ? "" : ` needs ${stop.needed} bytes`;
+  return `frame at byte ${stop.start} is incomplete: ${what[stop.part]}${needs} from byte ${stop.at}, the file ends at byte ${fileSize} (${fileSize - stop.start} bytes of the frame present, ${stop.blocksComplete} complete blocks)`;
+}
+
+// src/log/log-file.ts
+var LOG_FILE_NAMES = ["session.jsonl.zstd", "session.jsonl"];
+var SessionLogInputError = class extends Error {
+  /**
+   * @param message - one sentence naming the path.
+   * @param code - `not-found` (no such path), `no-log` (a folder without a log, or both
+   *   encodings in one folder), `not-a-log` (a file that is neither zstd nor JSONL),
+   *   `unreadable` (the file system refused).
+   */
+  constructor(message, code) {
+    super(message);
+    this.code = code;
+    this.name = "SessionLogInputError";
+  }
+};
+async function resolveSessionLog(path) {
+  let info;
+  try {
+    info = await stat(path);
+  } catch (error) {
+    const code = error.code;
+    if (code === "ENOENT" || code === "ENOTDIR") throw new SessionLogInputError(`no such file or folder: ${path}`, "not-found");
+    throw new SessionLogInputError(`cannot read ${path}: ${error.message}`, "unreadable");
+  }
+  if (info.isDirectory()) {
+    let names;
+    try {
+      names = await readdir(path);
+    } catch (error) {
+      throw new SessionLogInputError(`cannot list ${path}: ${error.message}`, "unreadable");
+    }
+    const present = LOG_FILE_NAMES.filter((name) => names.includes(name));
+    if (present.length === 0) throw new SessionLogInputError(`${path} holds no session.jsonl.zstd or session.jsonl`, "no-log");
+    if (present.length > 1) throw new SessionLogInputError(`${path} holds both session.jsonl.zstd and session.jsonl; DSH refuses a session folder with two encodings`, "no-log");
+    return resolveSessionLog(join(path, present[0]));
+  }
+  if (!info.isFile()) throw new SessionLogInputError(`${path} is not a file or folder`, "not-a-log");
+  const format = await sniffFormat(path, info.size);
+  return { path, format, size: info.size, mtimeMs: info.mtimeMs };
+}
+async function sniffFormat(path, size) {
+  const handle = await openLog(path);
+  try {
+    const head = Buffer.alloc(4);
+    const { bytesRead } = await handle.read(head, 0, 4, 0);
+    const present = head.subarray(0, bytesRead);
+    if (bytesRead === 4 && present.equals(ZSTD_MAGIC_BYTES)) return "zstd";
+    if (bytesRead >= 1 && head[0] === 123) return "jsonl";
+    if (size === 0) throw new SessionLogInputError(`${path} is empty`, "not-a-log");
+    if (bytesRead < 4 && bytesRead === size && present.equals(ZSTD_MAGIC_BYTES.subarray(0, bytesRead))) return "zstd";
+    throw new SessionLogInputError(`${path} is neither a Zstandard log nor a JSONL log (first bytes ${present.toString("hex")})`, "not-a-log");
+  } finally {
+    await handle.close();
+  }
+}
+async function openLog(path) {
+  try {
+    return await open(path, "r");
+  } catch (error) {
+    throw new SessionLogInputError(`cannot open ${path}: ${error.message}`, "unreadable");
+  }
+}
+async function* readChunks(handle, size, chunkBytes, onProgress) {
+  let position = 0;
+  for (; ; ) {
+    const buffer = Buffer.allocUnsafe(chunkBytes);
+    let bytesRead;
+    try {
+      ;
+      ({ bytesRead } = await handle.read(buffer, 0, chunkBytes, position));
+    } catch (error) {
+      throw new SessionLogInputError(`cannot read at byte ${position}: ${error.message}`, "unreadable");
+    }
+    if (bytesRead === 0) return;
+    position += bytesRead;
+    onProgress?.(position, size);
+    yield bytesRead === chunkBytes ? buffer : buffer.subarray(0, bytesRead);
+  }
+}
+
+// src/log/frame-decoder-node.ts
 import { spawn, spawnSync } from "node:child_process";
 import * as zlib from "node:zlib";
 var OUTPUT_CHUNK_BYTES = 1024 * 1024;
@@ -894,8 +1099,8 @@ async function* decodeWithZstdCli(cli, frames) {
   const child = spawn(cli.command, [...cli.args], { stdio: ["pipe", "pipe", "pipe"] });
   let stderr = "";
   child.stderr.setEncoding("utf8");
-  child.stderr.on("data", (text2) => {
-    stderr += text2;
+  child.stderr.on("data", (text) => {
+    stderr += text;
   });
   const exited = new Promise((resolve2, reject) => {
     child.on("error", reject);
@@ -932,17 +1137,90 @@ function autoDecoderName(needsFrames) {
   return "fzstd";
 }
 
-// src/shared/session-log.ts
-import { open, readdir, stat } from "node:fs/promises";
-import { join } from "node:path";
-import * as zlib2 from "node:zlib";
+// src/log/frame-batches.ts
+var FrameBatches = class {
+  /**
+   * @param chunks - the file's bytes in order, from its first byte.
+   * @param magicScan - look for the magic number inside frames.
+   */
+  constructor(chunks, magicScan) {
+    this.chunks = chunks;
+    this.magicScan = magicScan;
+  }
+  /** Complete frames found. */
+  frames = 0;
+  /** Bytes covered by complete frames. */
+  consumed = 0;
+  /** Why the walk ended: `end`, `incomplete` (a torn tail) or `corrupt`. */
+  stop = { kind: "end" };
+  /** Bytes from the start of the incomplete final frame to the end of the file, when there is one. */
+  tailBytes = null;
+  /** With `magicScan`: offsets of the magic number that are not frame starts. */
+  falsePositives = [];
+  /** Complete frames in file order, one batch per chunk read. */
+  async *batches() {
+    let carry = Buffer.alloc(0);
+    let carryAt = 0;
+    for await (const chunk of this.chunks) {
+      const bytes = carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk;
+      const scan = scanZstdFrames(bytes, { baseOffset: carryAt, firstIndex: this.frames });
+      if (this.magicScan && scan.frames.length > 0) {
+        const starts = new Set(scan.frames.map((f) => f.start));
+        this.falsePositives.push(...magicFalsePositives(bytes.subarray(0, scan.next - carryAt), starts, carryAt));
+      }
+      if (scan.frames.length > 0) {
+        this.frames += scan.frames.length;
+        this.consumed = scan.next;
+        yield { frames: scan.frames, bytes: bytes.subarray(0, scan.next - carryAt), at: carryAt };
+      }
+      if (scan.stop.kind === "corrupt") {
+        this.stop = scan.stop;
+        return;
+      }
+      carry = Buffer.from(bytes.subarray(scan.next - carryAt));
+      carryAt = scan.next;
+    }
+    if (carry.length > 0) {
+      const scan = scanZstdFrames(carry, { baseOffset: carryAt, firstIndex: this.frames });
+      this.stop = scan.stop;
+      this.tailBytes = carry;
+      if (this.magicScan) this.falsePositives.push(...magicFalsePositives(carry, /* @__PURE__ */ new Set([carryAt]), carryAt));
+    }
+  }
+};
+function utf8(bytes) {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
+}
+function decodeBatch(batch, decoder, sink) {
+  const { reader, tally, onFrame } = sink;
+  for (const frame of batch.frames) {
+    const firstLine = reader.lineCount + 1;
+    if (frame.kind === "skippable") {
+      onFrame?.({ frame, decodedBytes: 0, firstLine, lastLine: firstLine - 1 });
+      continue;
+    }
+    let plaintext;
+    try {
+      plaintext = decoder.decode(batch.bytes.subarray(frame.start - batch.at, frame.end - batch.at));
+    } catch (error) {
+      const message = error.message;
+      reader.report({ kind: "frame-failed", at: { line: firstLine, frame: frame.index, byte: frame.start }, message: `frame ${frame.index} at byte ${frame.start} failed to decode: ${message}` });
+      onFrame?.({ frame, decodedBytes: null, firstLine, lastLine: firstLine - 1, error: message });
+      continue;
+    }
+    if (decoder.verifiesChecksum && frame.checksum !== null) tally.checked++;
+    tally.decodedBytes += plaintext.length;
+    reader.push(utf8(plaintext), frame.index, frame.start, true);
+    onFrame?.({ frame, decodedBytes: plaintext.length, firstLine, lastLine: reader.lineCount });
+  }
+}
 
 // src/shared/events.ts
 function isRecord(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-// src/shared/chunk-rows.ts
+// src/log/chunk-rows.ts
 var CHUNK_ROW_TYPES = ["text-chunks", "reasoning-chunks", "tool-call-chunks"];
 function isChunkRowTagged(value) {
   return isRecord(value) && CHUNK_ROW_TYPES.includes(value.type);
@@ -1017,7 +1295,7 @@ function recordSeqRange(value) {
   return Number.isSafeInteger(value.seq) ? [value.seq, value.seq] : null;
 }
 
-// src/shared/log-frames.ts
+// src/log/log-frames.ts
 var PREFIX = /^\{"type":"([^"\\]+)","seq(0?)":(\d+),/;
 var MAX_PROBLEMS = 100;
 var LogRecordReader = class {
@@ -1065,25 +1343,25 @@ var LogRecordReader = class {
    * @param frameEnd - `true` when `text` is a whole zstd frame: a missing final line break is then
    *   reported (`frame-not-line-aligned`) and the partial line carried into the next frame.
    */
-  push(text2, frame, byte, frameEnd = false) {
+  push(text, frame, byte, frameEnd = false) {
     let from = 0;
     if (this.carry !== "") {
-      const nl = text2.indexOf("\n");
+      const nl = text.indexOf("\n");
       if (nl === -1) {
-        this.carry += text2;
+        this.carry += text;
         return;
       }
-      this.take(this.carry + text2.slice(0, nl), this.carryAt ?? { line: this.line + 1, frame, byte });
+      this.take(this.carry + text.slice(0, nl), this.carryAt ?? { line: this.line + 1, frame, byte });
       this.carry = "";
       this.carryAt = null;
       from = nl + 1;
     }
-    for (let nl = text2.indexOf("\n", from); nl !== -1; nl = text2.indexOf("\n", from)) {
-      this.take(text2.slice(from, nl), { line: this.line + 1, frame, byte });
+    for (let nl = text.indexOf("\n", from); nl !== -1; nl = text.indexOf("\n", from)) {
+      this.take(text.slice(from, nl), { line: this.line + 1, frame, byte });
       from = nl + 1;
     }
-    if (from < text2.length) {
-      this.carry = text2.slice(from);
+    if (from < text.length) {
+      this.carry = text.slice(from);
       this.carryAt = { line: this.line + 1, frame, byte };
       if (frameEnd) {
         this.report({
@@ -1115,32 +1393,32 @@ var LogRecordReader = class {
     }
     return { header: this.headerValue, headerText: this.headerText, lines: this.line, events: this.events, lastSeq: this.lastSeq, problems };
   }
-  take(text2, at) {
+  take(text, at) {
     this.line++;
     if (this.line === 1) {
-      this.takeHeader(text2, at);
+      this.takeHeader(text, at);
       return;
     }
-    const match = PREFIX.exec(text2);
+    const match = PREFIX.exec(text);
     const type = match?.[1];
-    if (match !== null && type !== void 0 && !(this.options.parse?.(type, text2) ?? true)) {
+    if (match !== null && type !== void 0 && !(this.options.parse?.(type, text) ?? true)) {
       const seq = Number(match[3]);
       this.settleRow(seq);
       this.checkSeq(seq, at);
       if (match[2] === "0" && isChunkRowTagged({ type })) {
-        this.pendingRow = { text: text2, at, seq0: seq };
+        this.pendingRow = { text, at, seq0: seq };
         this.events++;
         this.lastSeq = seq;
         this.expected = null;
       } else {
         this.advance(seq, seq);
       }
-      this.options.onRecord?.({ at, text: text2, type, seq });
+      this.options.onRecord?.({ at, text, type, seq });
       return;
     }
     let value;
     try {
-      value = JSON.parse(text2);
+      value = JSON.parse(text);
     } catch (error) {
       this.flushRow();
       this.report({ kind: "unparsable-line", at, message: `line ${at.line}${where(at)} is not valid JSON: ${error.message}` });
@@ -1169,25 +1447,25 @@ var LogRecordReader = class {
     this.settleRow(range[0]);
     this.checkSeq(range[0], at);
     this.advance(range[0], range[1]);
-    this.options.onRecord?.({ at, text: text2, type: recordType, seq: range[0], value, ...this.options.expand && events ? { events } : {} });
+    this.options.onRecord?.({ at, text, type: recordType, seq: range[0], value, ...this.options.expand && events ? { events } : {} });
   }
-  takeHeader(text2, at) {
+  takeHeader(text, at) {
     let value;
     try {
-      value = JSON.parse(text2);
+      value = JSON.parse(text);
     } catch (error) {
       this.report({ kind: "bad-header", at, message: `line 1${where(at)} (the header) is not valid JSON: ${error.message}` });
-      this.options.onHeader?.(null, text2);
+      this.options.onHeader?.(null, text);
       return;
     }
     if (!isRecord(value) || value.type !== "session" || typeof value.id !== "string" || typeof value.version !== "number" || typeof value.createdAt !== "number") {
       this.report({ kind: "bad-header", at, message: 'line 1 is not a session header ({"type":"session","version","id","createdAt",…})' });
-      this.options.onHeader?.(null, text2);
+      this.options.onHeader?.(null, text);
       return;
     }
     this.headerValue = value;
-    this.headerText = text2;
-    this.options.onHeader?.(this.headerValue, text2);
+    this.headerText = text;
+    this.options.onHeader?.(this.headerValue, text);
   }
   /** An unparsed packed row ends just before the line that follows it at `nextSeq`. */
   settleRow(nextSeq) {
@@ -1241,198 +1519,102 @@ function where(at) {
   return at.frame === null ? ` (chunk at byte ${at.byte})` : ` (frame ${at.frame} at byte ${at.byte})`;
 }
 
-// src/shared/zstd-frames.ts
-var ZSTD_FRAME_MAGIC = 4247762216;
-var MAX_BLOCK_BYTES = 128 * 1024;
-var SKIPPABLE_MASK = 4294967280;
-var SKIPPABLE_MAGIC = 407710288;
-function u32(bytes, at) {
-  return (bytes[at] | bytes[at + 1] << 8 | bytes[at + 2] << 16 | bytes[at + 3] << 24) >>> 0;
-}
-function uintLE(bytes, at, size) {
-  let value = 0;
-  for (let i = size - 1; i >= 0; i--) value = value * 256 + bytes[at + i];
-  return value;
-}
-function scanZstdFrames(bytes, options = {}) {
-  const base = options.baseOffset ?? 0;
-  let index = options.firstIndex ?? 0;
-  const frames = [];
-  let offset = 0;
-  const length = bytes.length;
-  const incomplete = (start, part, at, needed, blocksComplete) => ({
-    frames,
-    next: base + start,
-    stop: { kind: "incomplete", start: base + start, part, at: base + at, needed, blocksComplete }
-  });
-  const corrupt = (start, at, reason) => ({
-    frames,
-    next: base + start,
-    stop: { kind: "corrupt", offset: base + at, reason }
-  });
-  while (offset < length) {
-    const start = offset;
-    if (length - offset < 4) return incomplete(start, "magic", offset, 4, 0);
-    const magic = u32(bytes, offset);
-    if ((magic & SKIPPABLE_MASK) >>> 0 === SKIPPABLE_MAGIC) {
-      if (length - offset < 8) return incomplete(start, "frame-header", offset + 4, 4, 0);
-      const size = u32(bytes, offset + 4);
-      if (length - offset - 8 < size) return incomplete(start, "skippable-payload", offset + 8, size, 0);
-      offset += 8 + size;
-      frames.push({ index: index++, start: base + start, end: base + offset, kind: "skippable", contentSize: null, windowSize: null, checksum: null, blocks: 0 });
-      continue;
+// src/log/torn-tail.ts
+import * as zlib2 from "node:zlib";
+function recoverableLines(torn) {
+  let plaintext = new Uint8Array(0);
+  const z = zlib2;
+  try {
+    if (typeof z.zstdDecompressSync === "function" && z.constants.ZSTD_e_flush !== void 0) {
+      plaintext = z.zstdDecompressSync(torn, { finishFlush: z.constants.ZSTD_e_flush });
+    } else {
+      const parts = [];
+      const stream = new Decompress((data) => {
+        parts.push(data);
+      });
+      stream.push(torn, false);
+      plaintext = Buffer.concat(parts);
     }
-    if (magic !== ZSTD_FRAME_MAGIC) {
-      return corrupt(start, offset, `invalid frame magic 0x${magic.toString(16).padStart(8, "0")} (expected 28 b5 2f fd)`);
-    }
-    offset += 4;
-    if (offset === length) return incomplete(start, "frame-header", offset, null, 0);
-    const descriptor = bytes[offset];
-    if ((descriptor & 8) !== 0) return corrupt(start, offset, "reserved bit set in the frame header descriptor");
-    const contentSizeFlag = descriptor >>> 6;
-    const singleSegment = (descriptor & 32) !== 0;
-    const hasChecksum = (descriptor & 4) !== 0;
-    const dictionaryFlag = descriptor & 3;
-    const dictionaryBytes = dictionaryFlag === 3 ? 4 : dictionaryFlag;
-    const contentSizeBytes = contentSizeFlag === 0 ? singleSegment ? 1 : 0 : 1 << contentSizeFlag;
-    const headerBytes = 1 + (singleSegment ? 0 : 1) + dictionaryBytes + contentSizeBytes;
-    if (length - offset < headerBytes) return incomplete(start, "frame-header", offset, headerBytes, 0);
-    let cursor = offset + 1;
-    let windowSize = null;
-    if (!singleSegment) {
-      const windowDescriptor = bytes[cursor];
-      const exponent = windowDescriptor >>> 3;
-      const windowBase = 2 ** (10 + exponent);
-      windowSize = windowBase + windowBase / 8 * (windowDescriptor & 7);
-      cursor += 1;
-    }
-    cursor += dictionaryBytes;
-    let contentSize = null;
-    if (contentSizeBytes > 0) {
-      contentSize = uintLE(bytes, cursor, contentSizeBytes) + (contentSizeBytes === 2 ? 256 : 0);
-      cursor += contentSizeBytes;
-    }
-    if (singleSegment) windowSize = contentSize;
-    offset = cursor;
-    let blocks = 0;
-    for (; ; ) {
-      if (length - offset < 3) return incomplete(start, "block-header", offset, 3, blocks);
-      const header = bytes[offset] | bytes[offset + 1] << 8 | bytes[offset + 2] << 16;
-      const last = (header & 1) === 1;
-      const type = header >>> 1 & 3;
-      const size = header >>> 3;
-      if (type === 3) return corrupt(start, offset, `reserved block type in block ${blocks} of the frame`);
-      if (type !== 1 && size > MAX_BLOCK_BYTES) return corrupt(start, offset, `block ${blocks} declares ${size} bytes (at most ${MAX_BLOCK_BYTES})`);
-      const payload = type === 1 ? 1 : size;
-      if (length - offset - 3 < payload) return incomplete(start, "block", offset + 3, payload, blocks);
-      offset += 3 + payload;
-      blocks++;
-      if (last) break;
-    }
-    let checksum = null;
-    if (hasChecksum) {
-      if (length - offset < 4) return incomplete(start, "checksum", offset, 4, blocks);
-      checksum = u32(bytes, offset);
-      offset += 4;
-    }
-    frames.push({ index: index++, start: base + start, end: base + offset, kind: "zstd", contentSize, windowSize, checksum, blocks });
+  } catch {
+    return 0;
   }
-  return { frames, next: base + offset, stop: { kind: "end" } };
-}
-function magicFalsePositives(bytes, frameStarts, baseOffset = 0) {
-  const out2 = [];
-  for (let i = bytes.indexOf(40); i !== -1 && i + 3 < bytes.length; i = bytes.indexOf(40, i + 1)) {
-    if (bytes[i + 1] === 181 && bytes[i + 2] === 47 && bytes[i + 3] === 253 && !frameStarts.has(baseOffset + i)) out2.push(baseOffset + i);
-  }
-  return out2;
-}
-function describeFrameStop(stop, fileSize) {
-  if (stop.kind === "corrupt") return `corrupt Zstandard structure at byte ${stop.offset}: ${stop.reason}`;
-  const what = {
-    magic: "frame magic",
-    "frame-header": "frame header",
-    "block-header": `block ${stop.blocksComplete} header`,
-    block: `block ${stop.blocksComplete} payload`,
-    checksum: "content checksum",
-    "skippable-payload": "skippable frame payload"
-  };
-  const needs = stop.needed === null ? "" : ` needs ${stop.needed} bytes`;
-  return `frame at byte ${stop.start} is incomplete: ${what[stop.part]}${needs} from byte ${stop.at}, the file ends at byte ${fileSize} (${fileSize - stop.start} bytes of the frame present, ${stop.blocksComplete} complete blocks)`;
+  let lines = 0;
+  for (let i = plaintext.indexOf(10); i !== -1; i = plaintext.indexOf(10, i + 1)) lines++;
+  return lines;
 }
 
-// src/shared/session-log.ts
-var LOG_FILE_NAMES = ["session.jsonl.zstd", "session.jsonl"];
-var SessionLogInputError = class extends Error {
-  /**
-   * @param message - one sentence naming the path.
-   * @param code - `not-found` (no such path), `no-log` (a folder without a log, or both
-   *   encodings in one folder), `not-a-log` (a file that is neither zstd nor JSONL),
-   *   `unreadable` (the file system refused).
-   */
-  constructor(message, code) {
-    super(message);
-    this.code = code;
-    this.name = "SessionLogInputError";
-  }
-};
-async function resolveSessionLog(path) {
-  let info;
-  try {
-    info = await stat(path);
-  } catch (error) {
-    const code = error.code;
-    if (code === "ENOENT" || code === "ENOTDIR") throw new SessionLogInputError(`no such file or folder: ${path}`, "not-found");
-    throw new SessionLogInputError(`cannot read ${path}: ${error.message}`, "unreadable");
-  }
-  if (info.isDirectory()) {
-    let names;
-    try {
-      names = await readdir(path);
-    } catch (error) {
-      throw new SessionLogInputError(`cannot list ${path}: ${error.message}`, "unreadable");
+// src/log/zstd-cli-batches.ts
+async function decodeBatchesWithZstdCli(batches, cli, sink, options) {
+  let fallback = null;
+  const settle = async (batch, decoded) => {
+    const output = await decoded;
+    if (!(output instanceof Error)) {
+      pushDecoded(batch, output, sink);
+    } else if (options.onRefusal === "fzstd") {
+      fallback ??= await openFrameDecoder("fzstd");
+      decodeBatch(batch, fallback, sink);
+    } else {
+      await bisect(batch, output, cli, sink);
     }
-    const present = LOG_FILE_NAMES.filter((name) => names.includes(name));
-    if (present.length === 0) throw new SessionLogInputError(`${path} holds no session.jsonl.zstd or session.jsonl`, "no-log");
-    if (present.length > 1) throw new SessionLogInputError(`${path} holds both session.jsonl.zstd and session.jsonl; DSH refuses a session folder with two encodings`, "no-log");
-    return resolveSessionLog(join(path, present[0]));
-  }
-  if (!info.isFile()) throw new SessionLogInputError(`${path} is not a file or folder`, "not-a-log");
-  const format = await sniffFormat(path, info.size);
-  return { path, format, size: info.size, mtimeMs: info.mtimeMs };
-}
-var ZSTD_MAGIC_BYTES = Buffer.from([40, 181, 47, 253]);
-async function sniffFormat(path, size) {
-  let handle;
+    await options.flush?.();
+  };
+  let pending = null;
   try {
-    handle = await open(path, "r");
-  } catch (error) {
-    throw new SessionLogInputError(`cannot open ${path}: ${error.message}`, "unreadable");
-  }
-  try {
-    const head = Buffer.alloc(4);
-    const { bytesRead } = await handle.read(head, 0, 4, 0);
-    if (bytesRead === 4 && head.readUInt32LE(0) === ZSTD_FRAME_MAGIC) return "zstd";
-    if (bytesRead >= 1 && head[0] === 123) return "jsonl";
-    if (size === 0) throw new SessionLogInputError(`${path} is empty`, "not-a-log");
-    if (bytesRead < 4 && bytesRead === size && head.subarray(0, bytesRead).equals(ZSTD_MAGIC_BYTES.subarray(0, bytesRead))) return "zstd";
-    throw new SessionLogInputError(`${path} is neither a Zstandard log nor a JSONL log (first bytes ${head.subarray(0, bytesRead).toString("hex")})`, "not-a-log");
+    for await (const batch of batches) {
+      const job = { batch, output: collectZstdCli(cli, batch.bytes) };
+      if (pending !== null) await settle(pending.batch, pending.output);
+      pending = job;
+    }
+    if (pending !== null) await settle(pending.batch, pending.output);
   } finally {
-    await handle.close();
+    ;
+    fallback?.close();
+  }
+  return fallback !== null;
+}
+function pushDecoded(batch, output, { reader, tally }) {
+  tally.decodedBytes += output.length;
+  for (const frame of batch.frames) if (frame.kind === "zstd" && frame.checksum !== null) tally.checked++;
+  const last = batch.frames.at(-1);
+  const lastBreak = output.lastIndexOf(10);
+  if (lastBreak !== -1) reader.push(utf8(output.subarray(0, lastBreak + 1)), null, batch.frames[0].start);
+  if (lastBreak + 1 < output.length) reader.push(utf8(output.subarray(lastBreak + 1)), last.index, last.start, true);
+}
+async function bisect(batch, failure, cli, sink) {
+  if (batch.frames.length === 1) {
+    const frame = batch.frames[0];
+    sink.reader.report({
+      kind: "frame-failed",
+      at: { line: sink.reader.lineCount + 1, frame: frame.index, byte: frame.start },
+      message: `frame ${frame.index} at byte ${frame.start} failed to decode: ${failure.message}`
+    });
+    return;
+  }
+  const middle = batch.frames.length >> 1;
+  for (const frames of [batch.frames.slice(0, middle), batch.frames.slice(middle)]) {
+    const at = frames[0].start;
+    const part = { frames, bytes: batch.bytes.subarray(at - batch.at, frames.at(-1).end - batch.at), at };
+    const output = await collectZstdCli(cli, part.bytes);
+    if (output instanceof Error) await bisect(part, output, cli, sink);
+    else pushDecoded(part, output, sink);
   }
 }
-var DEFAULT_CHUNK_BYTES = 4 * 1024 * 1024;
-function text(bytes) {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
+async function collectZstdCli(cli, bytes) {
+  const parts = [];
+  try {
+    for await (const chunk of decodeWithZstdCli(cli, [bytes])) parts.push(chunk);
+    return Buffer.concat(parts);
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error));
+  }
 }
+
+// src/log/session-log.ts
+var DEFAULT_CHUNK_BYTES = 4 * 1024 * 1024;
 async function readSessionLog(file, options = {}) {
   const reader = new LogRecordReader({ parse: options.parse, expand: options.expand, onRecord: options.onRecord, onHeader: options.onHeader });
   const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES;
-  let handle;
-  try {
-    handle = await open(file.path, "r");
-  } catch (error) {
-    throw new SessionLogInputError(`cannot open ${file.path}: ${error.message}`, "unreadable");
-  }
+  const handle = await openLog(file.path);
   try {
     if (file.format === "jsonl") return await readPlain(file, handle, reader, chunkBytes, options);
     return await readZstd(file, handle, reader, chunkBytes, options);
@@ -1440,35 +1622,18 @@ async function readSessionLog(file, options = {}) {
     await handle.close();
   }
 }
-async function* chunksOf(handle, size, chunkBytes, onProgress) {
-  let position = 0;
-  for (; ; ) {
-    const buffer = Buffer.allocUnsafe(chunkBytes);
-    let bytesRead;
-    try {
-      ;
-      ({ bytesRead } = await handle.read(buffer, 0, chunkBytes, position));
-    } catch (error) {
-      throw new SessionLogInputError(`cannot read at byte ${position}: ${error.message}`, "unreadable");
-    }
-    if (bytesRead === 0) return;
-    position += bytesRead;
-    onProgress?.(position, size);
-    yield bytesRead === chunkBytes ? buffer : buffer.subarray(0, bytesRead);
-  }
-}
 async function readPlain(file, handle, reader, chunkBytes, options) {
   let carry = Buffer.alloc(0);
   let carryAt = 0;
   let consumed = 0;
-  for await (const chunk of chunksOf(handle, file.size, chunkBytes, options.onProgress)) {
+  for await (const chunk of readChunks(handle, file.size, chunkBytes, options.onProgress)) {
     const bytes = carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk;
     const lastBreak = bytes.lastIndexOf(10);
     if (lastBreak === -1) {
       carry = Buffer.from(bytes);
       continue;
     }
-    reader.push(text(bytes.subarray(0, lastBreak + 1)), null, carryAt);
+    reader.push(utf8(bytes.subarray(0, lastBreak + 1)), null, carryAt);
     await options.flush?.();
     consumed = carryAt + lastBreak + 1;
     carry = Buffer.from(bytes.subarray(lastBreak + 1));
@@ -1502,145 +1667,35 @@ async function readPlain(file, handle, reader, chunkBytes, options) {
 async function readZstd(file, handle, reader, chunkBytes, options) {
   const requested = options.decoder ?? "auto";
   const name = requested === "auto" ? autoDecoderName(options.needsFrames ?? false) : requested;
-  if (name === "zstd-cli" && options.needsFrames) throw new DecoderUnavailableError('decoder "zstd-cli" decodes all frames as one stream and cannot report frames one by one');
+  if (name === "zstd-cli" && options.needsFrames) throw new DecoderUnavailableError('decoder "zstd-cli" decodes a run of frames at a time and cannot report frames one by one');
   const cli = name === "zstd-cli" ? findZstdCli() : null;
   if (name === "zstd-cli" && cli === null) throw new DecoderUnavailableError('decoder "zstd-cli" is not available: no zstd command on PATH');
-  const decoder = name === "zstd-cli" ? null : await openFrameDecoder(requested === "auto" ? "auto" : name);
-  let frameCount = 0;
-  let checked = 0;
-  let decodedBytes = 0;
-  let consumed = 0;
-  let stop = { kind: "end" };
-  let tailBytes = null;
-  const falsePositives = [];
-  async function* batches() {
-    let carry = Buffer.alloc(0);
-    let carryAt = 0;
-    for await (const chunk of chunksOf(handle, file.size, chunkBytes, options.onProgress)) {
-      const bytes = carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk;
-      const scan = scanZstdFrames(bytes, { baseOffset: carryAt, firstIndex: frameCount });
-      if (options.magicScan && scan.frames.length > 0) {
-        const starts = new Set(scan.frames.map((f) => f.start));
-        falsePositives.push(...magicFalsePositives(bytes.subarray(0, scan.next - carryAt), starts, carryAt));
-      }
-      if (scan.frames.length > 0) {
-        frameCount += scan.frames.length;
-        consumed = scan.next;
-        yield { frames: scan.frames, bytes: bytes.subarray(0, scan.next - carryAt), at: carryAt };
-      }
-      if (scan.stop.kind === "corrupt") {
-        stop = scan.stop;
-        return;
-      }
-      carry = Buffer.from(bytes.subarray(scan.next - carryAt));
-      carryAt = scan.next;
-    }
-    if (carry.length > 0) {
-      const scan = scanZstdFrames(carry, { baseOffset: carryAt, firstIndex: frameCount });
-      stop = scan.stop;
-      tailBytes = carry;
-      if (options.magicScan) falsePositives.push(...magicFalsePositives(carry, /* @__PURE__ */ new Set([carryAt]), carryAt));
-    }
-  }
-  const decodeEach = (batch, frameDecoder) => {
-    for (const frame of batch.frames) {
-      const firstLine = reader.lineCount + 1;
-      if (frame.kind === "skippable") {
-        options.onFrame?.({ frame, decodedBytes: 0, firstLine, lastLine: firstLine - 1 });
-        continue;
-      }
-      let plaintext;
-      try {
-        plaintext = frameDecoder.decode(batch.bytes.subarray(frame.start - batch.at, frame.end - batch.at));
-      } catch (error) {
-        const message = error.message;
-        reader.report({ kind: "frame-failed", at: { line: firstLine, frame: frame.index, byte: frame.start }, message: `frame ${frame.index} at byte ${frame.start} failed to decode: ${message}` });
-        options.onFrame?.({ frame, decodedBytes: null, firstLine, lastLine: firstLine - 1, error: message });
-        continue;
-      }
-      if (frameDecoder.verifiesChecksum && frame.checksum !== null) checked++;
-      decodedBytes += plaintext.length;
-      reader.push(text(plaintext), frame.index, frame.start, true);
-      options.onFrame?.({ frame, decodedBytes: plaintext.length, firstLine, lastLine: reader.lineCount });
-    }
-  };
-  let fallback = null;
+  const walk = new FrameBatches(readChunks(handle, file.size, chunkBytes, options.onProgress), options.magicScan === true);
+  const tally = { checked: 0, decodedBytes: 0 };
+  const sink = { reader, tally, onFrame: options.onFrame };
   let fallbackUsed = false;
-  if (decoder !== null) {
+  if (cli !== null) {
+    fallbackUsed = await decodeBatchesWithZstdCli(walk.batches(), cli, sink, { onRefusal: requested === "auto" ? "fzstd" : "bisect", flush: options.flush });
+  } else {
+    const decoder = await openFrameDecoder(requested === "auto" ? "auto" : name);
     try {
-      for await (const batch of batches()) {
-        decodeEach(batch, decoder);
+      for await (const batch of walk.batches()) {
+        decodeBatch(batch, decoder, sink);
         await options.flush?.();
       }
     } finally {
       decoder.close();
     }
-  } else {
-    const pushDecoded = (batch, output) => {
-      decodedBytes += output.length;
-      for (const frame of batch.frames) if (frame.kind === "zstd" && frame.checksum !== null) checked++;
-      const last = batch.frames.at(-1);
-      const lastBreak = output.lastIndexOf(10);
-      if (lastBreak !== -1) reader.push(text(output.subarray(0, lastBreak + 1)), null, batch.frames[0].start);
-      if (lastBreak + 1 < output.length) reader.push(text(output.subarray(lastBreak + 1)), last.index, last.start, true);
-    };
-    const bisect = async (batch, failure) => {
-      if (batch.frames.length === 1) {
-        const frame = batch.frames[0];
-        reader.report({
-          kind: "frame-failed",
-          at: { line: reader.lineCount + 1, frame: frame.index, byte: frame.start },
-          message: `frame ${frame.index} at byte ${frame.start} failed to decode: ${failure.message}`
-        });
-        return;
-      }
-      const middle = batch.frames.length >> 1;
-      for (const frames of [batch.frames.slice(0, middle), batch.frames.slice(middle)]) {
-        const at = frames[0].start;
-        const part = { frames, bytes: batch.bytes.subarray(at - batch.at, frames.at(-1).end - batch.at), at };
-        const output = await collectZstdCli(cli, part.bytes);
-        if (output instanceof Error) await bisect(part, output);
-        else pushDecoded(part, output);
-      }
-    };
-    const settle = async (job) => {
-      const { batch } = job;
-      const output = await job.output;
-      if (!(output instanceof Error)) {
-        pushDecoded(batch, output);
-      } else if (requested === "auto") {
-        fallback ??= await openFrameDecoder("fzstd");
-        fallbackUsed = true;
-        decodeEach(batch, fallback);
-      } else {
-        await bisect(batch, output);
-      }
-      await options.flush?.();
-    };
-    let pending = null;
-    try {
-      for await (const batch of batches()) {
-        const job = { batch, output: collectZstdCli(cli, batch.bytes) };
-        if (pending !== null) await settle(pending);
-        pending = job;
-      }
-      if (pending !== null) await settle(pending);
-    } finally {
-      ;
-      fallback?.close();
-    }
   }
   const totals = reader.finish();
   const problems = [...totals.problems];
-  const finalStop = stop;
-  if (finalStop.kind === "corrupt") {
-    problems.push({ kind: "corrupt-structure", offset: finalStop.offset, message: describeFrameStop(finalStop, file.size) });
-  }
+  const stop = walk.stop;
+  if (stop.kind === "corrupt") problems.push({ kind: "corrupt-structure", offset: stop.offset, message: describeFrameStop(stop, file.size) });
   let tail = null;
-  if (finalStop.kind === "incomplete" && tailBytes !== null) {
-    const torn = tailBytes;
+  if (stop.kind === "incomplete" && walk.tailBytes !== null) {
+    const torn = walk.tailBytes;
     const recoverable = options.recoverTail === false ? null : recoverableLines(torn);
-    tail = { start: finalStop.start, bytes: torn.length, description: describeFrameStop(finalStop, file.size), stop: finalStop, recoverableLines: recoverable };
+    tail = { start: stop.start, bytes: torn.length, description: describeFrameStop(stop, file.size), stop, recoverableLines: recoverable };
   }
   return {
     file,
@@ -1651,47 +1706,17 @@ async function readZstd(file, handle, reader, chunkBytes, options) {
     lines: totals.lines,
     events: totals.events,
     lastSeq: totals.lastSeq,
-    frames: frameCount,
-    checkedFrames: checked,
-    bytesConsumed: consumed,
-    decodedBytes,
+    frames: walk.frames,
+    checkedFrames: tally.checked,
+    bytesConsumed: walk.consumed,
+    decodedBytes: tally.decodedBytes,
     tail,
     problems,
-    magicFalsePositives: falsePositives
+    magicFalsePositives: walk.falsePositives
   };
 }
-async function collectZstdCli(cli, bytes) {
-  const parts = [];
-  try {
-    for await (const chunk of decodeWithZstdCli(cli, [bytes])) parts.push(chunk);
-    return Buffer.concat(parts);
-  } catch (error) {
-    return error instanceof Error ? error : new Error(String(error));
-  }
-}
-function recoverableLines(torn) {
-  let plaintext = new Uint8Array(0);
-  const z = zlib2;
-  try {
-    if (typeof z.zstdDecompressSync === "function" && z.constants.ZSTD_e_flush !== void 0) {
-      plaintext = z.zstdDecompressSync(torn, { finishFlush: z.constants.ZSTD_e_flush });
-    } else {
-      const parts = [];
-      const stream = new Decompress((data) => {
-        parts.push(data);
-      });
-      stream.push(torn, false);
-      plaintext = Buffer.concat(parts);
-    }
-  } catch {
-    return 0;
-  }
-  let lines = 0;
-  for (let i = plaintext.indexOf(10); i !== -1; i = plaintext.indexOf(10, i + 1)) lines++;
-  return lines;
-}
 
-// src/shared/session-roots.ts
+// src/log/session-roots.ts
 import { readdir as readdir2, stat as stat2 } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join as join2, resolve } from "node:path";
@@ -1787,7 +1812,7 @@ function plainText(content) {
   return content.filter((block) => isRecord(block) && block.type === "text" && typeof block.text === "string").map((block) => block.text).join("");
 }
 
-// src/shared/session-summary.ts
+// src/log/session-summary.ts
 var TITLE_CHARS = 60;
 var REPLACE_MARK = '"surfaceOp":{';
 var SummaryBuilder = class {
@@ -1806,17 +1831,17 @@ var SummaryBuilder = class {
    * @param type - event type or row tag from the line prefix.
    * @param text - the stored line.
    */
-  wants(type, text2) {
+  wants(type, text) {
     switch (type) {
       case "session/title":
       case "turn/start":
       case "turn/end":
         return true;
       case "user/message":
-        return this.firstPrompt === null || text2.includes(REPLACE_MARK);
+        return this.firstPrompt === null || text.includes(REPLACE_MARK);
       case "assistant/message":
       case "tool/result":
-        return text2.includes(REPLACE_MARK);
+        return text.includes(REPLACE_MARK);
       default:
         return false;
     }
@@ -1849,8 +1874,8 @@ var SummaryBuilder = class {
     if (event.type !== "user/message" && event.type !== "assistant/message" && event.type !== "tool/result") return;
     if (readReplaceOp(event.surfaceOp) === null) {
       if (this.firstPrompt === null && event.type === "user/message" && classifyNode(event) === "user") {
-        const text2 = plainText(contentOf(event)).replace(/\s+/g, " ").trim();
-        if (text2) this.firstPrompt = text2.length > TITLE_CHARS ? text2.slice(0, TITLE_CHARS) + "…" : text2;
+        const text = plainText(contentOf(event)).replace(/\s+/g, " ").trim();
+        if (text) this.firstPrompt = text.length > TITLE_CHARS ? text.slice(0, TITLE_CHARS) + "…" : text;
       }
       return;
     }
@@ -1879,7 +1904,7 @@ var SummaryBuilder = class {
   }
 };
 
-// src/shared/session-roots.ts
+// src/log/session-roots.ts
 var SESSIONS_ROOT_RULE = "$DSH_HOME/sessions, or ~/.dsh/sessions when DSH_HOME is unset";
 function defaultSessionsRoot(env = process.env) {
   const fromEnv = env.DSH_HOME;
@@ -1932,7 +1957,7 @@ async function summarizeLog(log, decoder) {
   let file;
   try {
     file = await resolveSessionLog(log.path);
-    const read = await readSessionLog(file, { decoder, parse: (type, text2) => builder.wants(type, text2), onRecord: (record) => builder.add(record), recoverTail: false });
+    const read = await readSessionLog(file, { decoder, parse: (type, text) => builder.wants(type, text), onRecord: (record) => builder.add(record), recoverTail: false });
     return { ...log, header: read.header, events: read.events, summary: builder.result(), tail: read.tail, problems: read.problems, error: null };
   } catch (error) {
     if (error instanceof DecoderUnavailableError) throw error;
@@ -1940,7 +1965,7 @@ async function summarizeLog(log, decoder) {
   }
 }
 
-// src/shared/cli.ts
+// scripts/support/cli.ts
 import { stat as stat3 } from "node:fs/promises";
 import { parseArgs } from "node:util";
 var EXIT = {
@@ -2016,13 +2041,13 @@ function progress(enabled) {
   let shown = false;
   const tty = process.stderr.isTTY === true;
   return {
-    update(text2) {
+    update(text) {
       if (!enabled) return;
       const now = Date.now();
       if (now - started < 1e3 || now - last < 1e3) return;
       last = now;
       shown = true;
-      process.stderr.write(tty ? `\r\x1B[K${text2}` : `${text2}
+      process.stderr.write(tty ? `\r\x1B[K${text}` : `${text}
 `);
     },
     done() {
@@ -2063,16 +2088,16 @@ ${usage}`);
     process.exitCode = EXIT.usage;
   });
 }
-async function out(text2) {
-  if (!process.stdout.write(text2)) await new Promise((resolve2) => process.stdout.once("drain", resolve2));
+async function out(text) {
+  if (!process.stdout.write(text)) await new Promise((resolve2) => process.stdout.once("drain", resolve2));
 }
 
 export {
   DECODER_NAMES,
+  resolveSessionLog,
   hasZlibZstd,
   findZstdCli,
   isRecord,
-  resolveSessionLog,
   readSessionLog,
   readReplaceOp,
   readTombstone,

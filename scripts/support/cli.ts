@@ -5,13 +5,13 @@
  *
  * Node only.
  *
- * @module dsh-message-recall/shared/cli
+ * @module dsh-message-recall/scripts/support/cli
  */
 import { stat } from 'node:fs/promises'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
-import { DECODER_NAMES, DecoderUnavailableError, type DecoderName } from './frame-decoder'
-import { SessionLogInputError } from './session-log'
-import { defaultSessionsRoot, SESSIONS_ROOT_RULE } from './session-roots'
+import { DECODER_NAMES, DecoderUnavailableError, type DecoderName } from '../../src/log/frame-decoder'
+import { SessionLogInputError } from '../../src/log/log-file'
+import { defaultSessionsRoot, SESSIONS_ROOT_RULE } from '../../src/log/session-roots'
 
 /** Exit codes of every script. */
 export const EXIT = {

@@ -9,9 +9,9 @@
  * Input is text that ends on a line break (a whole frame, or a chunk of a plain `session.jsonl`
  * cut at its last line break by the caller). Pure and browser-safe.
  *
- * @module dsh-message-recall/shared/log-frames
+ * @module dsh-message-recall/log/log-frames
  */
-import { isRecord, type LogEvent } from './events'
+import { isRecord, type LogEvent } from '../shared/events'
 import { expandStorageRecord, isChunkRowTagged, recordSeqRange } from './chunk-rows'
 
 /** The header line (`{"type":"session",…}`) as the backend writes it (`toHeaderLine`). */
