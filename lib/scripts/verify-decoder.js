@@ -14,7 +14,7 @@ import {
   readSessionLog,
   resolveSessionLog,
   runScript
-} from "./chunks/chunk-ZYI4JGYZ.js";
+} from "./chunks/chunk-OIXSUTK7.js";
 
 // scripts/verify-decoder.ts
 import { createHash } from "node:crypto";
