@@ -670,7 +670,7 @@ function disarmOnOtherInput(doc, controller) {
 var USER_ACTIONS = Object.freeze(["recall", "delete", "deleteFrom"]);
 var STEP_ACTIONS = Object.freeze(["delete", "deleteFrom"]);
 var NO_ACTIONS = Object.freeze([]);
-var LOG_ONLY_KINDS = /* @__PURE__ */ new Set(["turn-tail", "turn-error", "turn-max-tokens", "model-retry", "command"]);
+var LOG_ONLY_ROW_KINDS = /* @__PURE__ */ new Set(["turn-tail", "turn-error", "turn-max-tokens", "model-retry", "command"]);
 var anchors = /* @__PURE__ */ new WeakMap();
 function isDurableSeq(value) {
   return Number.isSafeInteger(value) && value >= 0;
@@ -712,7 +712,7 @@ function computeAnchor(node) {
       return { ...base, seq, anchorSeq: node.anchorSeq, actions: seq === null ? NO_ACTIONS : STEP_ACTIONS, isStepRow: true };
     }
     default: {
-      const anchorSeq = LOG_ONLY_KINDS.has(node.kind) && typeof data.seq === "number" ? data.seq : node.anchorSeq;
+      const anchorSeq = LOG_ONLY_ROW_KINDS.has(node.kind) && typeof data.seq === "number" ? data.seq : node.anchorSeq;
       return { ...base, seq: null, anchorSeq, actions: NO_ACTIONS, isStepRow: false };
     }
   }
@@ -1398,7 +1398,7 @@ function DraftMirror({ useInput, client }) {
 }
 
 // src/client/stamp.ts
-var BUILD_STAMP = true ? "0.1.0+16d8a50b2a" : "dev";
+var BUILD_STAMP = true ? "0.1.0+ab6ff934cb" : "dev";
 
 // src/client/index.tsx
 var name = "dsh-message-recall";

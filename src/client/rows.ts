@@ -34,7 +34,7 @@ const USER_ACTIONS: readonly RecallAction[] = Object.freeze(['recall', 'delete',
 const STEP_ACTIONS: readonly RecallAction[] = Object.freeze(['delete', 'deleteFrom'])
 const NO_ACTIONS: readonly RecallAction[] = Object.freeze([])
 
-const LOG_ONLY_KINDS: ReadonlySet<string> = new Set(['turn-tail', 'turn-error', 'turn-max-tokens', 'model-retry', 'command'])
+const LOG_ONLY_ROW_KINDS: ReadonlySet<string> = new Set(['turn-tail', 'turn-error', 'turn-max-tokens', 'model-retry', 'command'])
 
 const anchors = new WeakMap<ChatNode, RowAnchor>()
 
@@ -87,7 +87,7 @@ function computeAnchor(node: ChatNode): RowAnchor {
       return { ...base, seq, anchorSeq: node.anchorSeq, actions: seq === null ? NO_ACTIONS : STEP_ACTIONS, isStepRow: true }
     }
     default: {
-      const anchorSeq = LOG_ONLY_KINDS.has(node.kind) && typeof data.seq === 'number' ? data.seq : node.anchorSeq
+      const anchorSeq = LOG_ONLY_ROW_KINDS.has(node.kind) && typeof data.seq === 'number' ? data.seq : node.anchorSeq
       return { ...base, seq: null, anchorSeq, actions: NO_ACTIONS, isStepRow: false }
     }
   }
