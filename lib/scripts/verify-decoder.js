@@ -14,7 +14,7 @@ import {
   readSessionLog,
   resolveSessionLog,
   runScript
-} from "./chunks/chunk-OIXSUTK7.js";
+} from "./chunks/chunk-7SWSGCHE.js";
 
 // scripts/verify-decoder.ts
 import { createHash } from "node:crypto";
