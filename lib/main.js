@@ -255,6 +255,9 @@ function sendJson(res, status, body, headers = {}) {
 import { foldSurface } from "@deepseek-ai/dsh-session";
 
 // src/shared/events.ts
+function isSeq(value) {
+  return Number.isSafeInteger(value) && value >= 0;
+}
 function isRecord(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -338,6 +341,11 @@ async function inspectSession(services, sessionId) {
   return { ok: true, value: { live, disk } };
 }
 
+// src/shared/message-text.ts
+function plainText(content) {
+  return content.filter((block) => isRecord(block) && block.type === "text" && typeof block.text === "string").map((block) => block.text).join("");
+}
+
 // src/shared/surface-node.ts
 var COMPACTION_CHECKPOINT_PLUGIN = "compact";
 function messageOf(event) {
@@ -401,9 +409,6 @@ function messageIdOf(event) {
 function contentOf(event) {
   const content = messageOf(event)?.content;
   return Array.isArray(content) ? content : [];
-}
-function plainText(content) {
-  return content.filter((block) => isRecord(block) && block.type === "text" && typeof block.text === "string").map((block) => block.text).join("");
 }
 
 // src/shared/surface-plan.ts
@@ -663,9 +668,6 @@ var ROUTE_ACTIONS = ["recall", "delete", "deleteFrom", "plan", "inspect"];
 // src/host/request.ts
 var FIELDS = ["sessionId", "action", "seq", "messageId", "planAction", "expect"];
 var EXPECT_FIELDS = ["replaceGeneration", "lastSeq"];
-function isSeq(value) {
-  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
-}
 function parseRecallRequest(body) {
   const invalid = (message) => ({ ok: false, refusal: { code: "INVALID_REQUEST", message: `message-recall: ${message}` } });
   if (!isRecord(body)) return invalid(`request body must be a JSON object, got ${body === null ? "null" : Array.isArray(body) ? "an array" : typeof body}`);

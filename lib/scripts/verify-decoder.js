@@ -14,7 +14,7 @@ import {
   readSessionLog,
   resolveSessionLog,
   runScript
-} from "./chunks/chunk-VOVBUKQX.js";
+} from "./chunks/chunk-UGGRIJOL.js";
 
 // scripts/verify-decoder.ts
 import { createHash } from "node:crypto";
