@@ -411,7 +411,7 @@ function contentOf(event) {
   return Array.isArray(content) ? content : [];
 }
 
-// src/shared/surface-plan.ts
+// src/host/surface-plan.ts
 var NOT_DELETABLE_KINDS = /* @__PURE__ */ new Set(["tombstone", "checkpoint", "replacement", "context"]);
 var SurfaceView = class {
   constructor(nodes, lookup) {
@@ -712,7 +712,7 @@ function parseRecallRequest(body) {
 // src/host/tombstone-writer.ts
 import { createUserMessage } from "@deepseek-ai/dsh-llm";
 
-// src/shared/token-estimate.ts
+// src/host/token-estimate.ts
 var CHARS_PER_TOKEN = 4;
 function blockChars(block) {
   if (!isRecord(block)) return 0;

@@ -14,7 +14,7 @@ import {
   readSessionLog,
   resolveSessionLog,
   runScript
-} from "./chunks/chunk-UGGRIJOL.js";
+} from "./chunks/chunk-6GZBHJLF.js";
 
 // scripts/verify-decoder.ts
 import { createHash } from "node:crypto";

@@ -26,9 +26,9 @@
  * happens only to resolve a `messageId` target or to locate the partner of a call or result that
  * the neighbourhood does not close.
  *
- * @module dsh-message-recall/shared/surface-plan
+ * @module dsh-message-recall/host/surface-plan
  */
-import type { LogEvent } from './events'
+import type { LogEvent } from '../shared/events'
 import {
   classifyNode,
   isStepMember,
@@ -38,10 +38,10 @@ import {
   toolResultCallId,
   type NodeKind,
   type StepKey,
-} from './surface-node'
-import type { RecallAction } from './tombstone'
+} from '../shared/surface-node'
+import type { RecallAction } from '../shared/tombstone'
 
-export type { NodeKind, StepKey } from './surface-node'
+export type { NodeKind, StepKey } from '../shared/surface-node'
 
 /**
  * Look up one session event by seq.
