@@ -14,7 +14,7 @@ import {
   readSessionLog,
   resolveSessionLog,
   runScript
-} from "./chunks/chunk-7SWSGCHE.js";
+} from "./chunks/chunk-5Y64OGE2.js";
 
 // scripts/verify-decoder.ts
 import { createHash } from "node:crypto";

@@ -19,7 +19,9 @@ export const ROUTE_ACTIONS: readonly RouteAction[] = ['recall', 'delete', 'delet
  * if the surface's `replaceGeneration` differs, or a surface node newer than `lastSeq` exists.
  */
 export interface ViewExpectation {
+  /** The surface's `replaceGeneration` the client saw. */
   readonly replaceGeneration?: number
+  /** Seq of the log's last event the client's view includes (a plan's `lastSeq`). */
   readonly lastSeq?: number
 }
 
@@ -87,7 +89,7 @@ export interface PlanValue {
   readonly range: SurfaceRange
   readonly removedSeqs: readonly number[]
   readonly kinds: readonly NodeKind[]
-  /** Rough token count of the removed messages (characters / 4; see `token-estimate.ts`). */
+  /** Rough token count of the removed messages (characters / 4; see `src/host/token-estimate.ts`). */
   readonly estimatedTokens: number
   /** The model step removed whole or widened into, when any. */
   readonly turn?: number
