@@ -12,7 +12,7 @@ import type { SessionEvent } from '@deepseek-ai/dsh-session/types'
 import { isRecord, type LogEvent } from './events'
 import { readReplaceOp } from './replace-op'
 import { classifyNode, contentOf, plainText, stepOf, type NodeKind } from './surface-node'
-import { readTombstone, type RecallAction } from './tombstone'
+import { readTombstone, type RemovalAction as RecallAction } from './tombstone'
 import { ToolPairingIndex } from './tool-pairing'
 
 /** One surface node, described for people. */
