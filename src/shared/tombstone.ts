@@ -53,14 +53,20 @@ export function tombstoneSource(action: RemovalAction, shadowedSeqs: readonly nu
   return { kind: 'plugin', plugin: TOMBSTONE_PLUGIN, action, removedSeqs: [...shadowedSeqs] }
 }
 
-/** True when `source` (a message's `source`) names this plugin. */
+/**
+ * Whether a message's `source` names this plugin.
+ * @param source - a message's `source` (any value).
+ * @returns true for `{ kind: 'plugin', plugin: TOMBSTONE_PLUGIN, … }`.
+ */
 export function isTombstoneSource(source: unknown): boolean {
   return isRecord(source) && source.kind === 'plugin' && source.plugin === TOMBSTONE_PLUGIN
 }
 
 /**
- * True when `event` is a tombstone written by this plugin: a replacing `user/message` whose
+ * Whether a session event is a tombstone written by this plugin: a replacing `user/message` whose
  * source names this plugin. Compaction checkpoints and tool-result prunes are not tombstones.
+ * @param event - any session event.
+ * @returns true for a tombstone of this plugin.
  */
 export function isTombstoneEvent(event: LogEvent): boolean {
   if (event.type !== 'user/message' || readReplaceOp(event.surfaceOp) === null) return false
@@ -69,6 +75,7 @@ export function isTombstoneEvent(event: LogEvent): boolean {
 
 /**
  * Read a tombstone back from its event.
+ * @param event - any session event.
  * @returns the record, or `null` when `event` is not a tombstone of this plugin. An unknown
  * `action` value reads as `'delete'`; `shadowedSeqs` falls back to `source.removedSeqs` when the
  * envelope has no `sourceEventSeqs`.
