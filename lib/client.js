@@ -28,16 +28,8 @@ __export(index_exports, {
 });
 module.exports = __toCommonJS(index_exports);
 
-// src/shared/events.ts
-var SURFACE_EVENT_TYPES = ["user/message", "assistant/message", "tool/result"];
-function isSeq(value) {
-  return Number.isSafeInteger(value) && value >= 0;
-}
-function isRecord(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 // src/shared/protocol.ts
+var DEFAULT_ROUTE_PATH = "/dsh-message-recall";
 var ERROR_CODES = [
   "INVALID_REQUEST",
   "FORBIDDEN",
@@ -55,8 +47,16 @@ var ERROR_CODES = [
   "INTERNAL"
 ];
 
+// src/shared/events.ts
+var SURFACE_EVENT_TYPES = ["user/message", "assistant/message", "tool/result"];
+function isSeq(value) {
+  return Number.isSafeInteger(value) && value >= 0;
+}
+function isRecord(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
 // src/client/api.ts
-var DEFAULT_ROUTE_PATH = "/dsh-message-recall";
 function createRecallSender(fetchImpl, path = DEFAULT_ROUTE_PATH) {
   return async (request) => {
     let status = 0;
@@ -744,7 +744,7 @@ function viewExpectation(chat, replacements, hasMore, baseline) {
 
 // src/shared/tombstone.ts
 var TOMBSTONE_PLUGIN = "dsh-message-recall";
-var RECALL_ACTIONS = ["recall", "delete", "deleteFrom"];
+var REMOVAL_ACTIONS = ["recall", "delete", "deleteFrom"];
 function isTombstoneSource(source) {
   return isRecord(source) && source.kind === "plugin" && source.plugin === TOMBSTONE_PLUGIN;
 }
@@ -756,7 +756,7 @@ function readTombstone(event) {
   if (!isTombstoneEvent(event)) return null;
   const range = readReplaceOp(event.surfaceOp);
   const source = event.data.source;
-  const action = RECALL_ACTIONS.find((a) => a === source.action) ?? "delete";
+  const action = REMOVAL_ACTIONS.find((a) => a === source.action) ?? "delete";
   const fromSource = Array.isArray(source.removedSeqs) ? source.removedSeqs.filter(Number.isSafeInteger) : [];
   const shadowedSeqs2 = event.sourceEventSeqs ? [...event.sourceEventSeqs] : fromSource;
   return { seq: event.seq, start: range.start, end: range.end, shadowedSeqs: shadowedSeqs2, action };
@@ -1398,7 +1398,7 @@ function DraftMirror({ useInput, client }) {
 }
 
 // src/client/stamp.ts
-var BUILD_STAMP = true ? "0.1.0+ea8865fb9a" : "dev";
+var BUILD_STAMP = true ? "0.1.0+8aafa15178" : "dev";
 
 // src/client/index.tsx
 var name = "dsh-message-recall";

@@ -1,7 +1,13 @@
 // src/host/config.ts
 import z from "@deepseek-ai/schemastery";
+
+// src/shared/protocol.ts
+var DEFAULT_ROUTE_PATH = "/dsh-message-recall";
+var ROUTE_ACTIONS = ["recall", "delete", "deleteFrom", "plan", "inspect"];
+
+// src/host/config.ts
 var DEFAULTS = Object.freeze({
-  path: "/dsh-message-recall",
+  path: DEFAULT_ROUTE_PATH,
   maxBodyBytes: 65536,
   tombstoneText: "",
   trustedHosts: Object.freeze(["localhost", "127.0.0.1", "[::1]"])
@@ -275,9 +281,9 @@ function readReplaceOp(surfaceOp) {
 
 // src/shared/tombstone.ts
 var TOMBSTONE_PLUGIN = "dsh-message-recall";
-var RECALL_ACTIONS = ["recall", "delete", "deleteFrom"];
-function tombstoneSource(action, removedSeqs) {
-  return { kind: "plugin", plugin: TOMBSTONE_PLUGIN, action, removedSeqs: [...removedSeqs] };
+var REMOVAL_ACTIONS = ["recall", "delete", "deleteFrom"];
+function tombstoneSource(action, shadowedSeqs) {
+  return { kind: "plugin", plugin: TOMBSTONE_PLUGIN, action, removedSeqs: [...shadowedSeqs] };
 }
 function isTombstoneSource(source) {
   return isRecord(source) && source.kind === "plugin" && source.plugin === TOMBSTONE_PLUGIN;
@@ -290,7 +296,7 @@ function readTombstone(event) {
   if (!isTombstoneEvent(event)) return null;
   const range = readReplaceOp(event.surfaceOp);
   const source = event.data.source;
-  const action = RECALL_ACTIONS.find((a) => a === source.action) ?? "delete";
+  const action = REMOVAL_ACTIONS.find((a) => a === source.action) ?? "delete";
   const fromSource = Array.isArray(source.removedSeqs) ? source.removedSeqs.filter(Number.isSafeInteger) : [];
   const shadowedSeqs = event.sourceEventSeqs ? [...event.sourceEventSeqs] : fromSource;
   return { seq: event.seq, start: range.start, end: range.end, shadowedSeqs, action };
@@ -550,7 +556,7 @@ var SurfaceView = class {
     }
     return event;
   }
-  kind(idx) {
+  nodeKind(idx) {
     return classifyNode(this.event(idx));
   }
   /** The tool-call pairing of these nodes, made on first use. */
@@ -566,48 +572,48 @@ function planRemoval(input) {
   const idx = found;
   const targetSeq = view.seq(idx);
   const targetEvent = view.event(idx);
-  const targetKind = classifyNode(targetEvent);
-  if (input.action === "recall" && targetKind !== "user") {
-    return { ok: false, refusal: { code: "NOT_A_USER_MESSAGE", seq: targetSeq, kind: targetKind } };
+  const targetNodeKind = classifyNode(targetEvent);
+  if (input.action === "recall" && targetNodeKind !== "user") {
+    return { ok: false, refusal: { code: "NOT_A_USER_MESSAGE", seq: targetSeq, nodeKind: targetNodeKind } };
   }
-  if (NOT_DELETABLE_KINDS.has(targetKind)) {
-    return { ok: false, refusal: { code: "NOT_DELETABLE", seq: targetSeq, kind: targetKind } };
+  if (NOT_DELETABLE_KINDS.has(targetNodeKind)) {
+    return { ok: false, refusal: { code: "NOT_DELETABLE", seq: targetSeq, nodeKind: targetNodeKind } };
   }
   let startIdx = idx;
   let endIdx = idx;
-  let step = null;
-  if (input.action === "delete" && (targetKind === "assistant" || targetKind === "tool")) {
-    step = stepOf(targetEvent);
-    if (step === null) throw new Error(`message-recall: model row seq ${targetSeq} carries no turn/step`);
-    const span = stepSpan(view, idx, step);
+  let stepKey = null;
+  if (input.action === "delete" && (targetNodeKind === "assistant" || targetNodeKind === "tool")) {
+    stepKey = stepOf(targetEvent);
+    if (stepKey === null) throw new Error(`message-recall: model row seq ${targetSeq} carries no turn/step`);
+    const span = stepSpan(view, idx, stepKey);
     if ("code" in span) return { ok: false, refusal: span };
     [startIdx, endIdx] = [span.a, span.b];
   } else if (input.action === "deleteFrom") {
     const widened = onwardStart(view, idx);
     startIdx = widened.startIdx;
-    step = widened.step;
+    stepKey = widened.stepKey;
     endIdx = view.length - 1;
   }
   const absorbed = [];
-  while (startIdx > 0 && view.kind(startIdx - 1) === "tombstone") absorbed.unshift(view.seq(--startIdx));
-  while (endIdx < view.length - 1 && view.kind(endIdx + 1) === "tombstone") absorbed.push(view.seq(++endIdx));
+  while (startIdx > 0 && view.nodeKind(startIdx - 1) === "tombstone") absorbed.unshift(view.seq(--startIdx));
+  while (endIdx < view.length - 1 && view.nodeKind(endIdx + 1) === "tombstone") absorbed.push(view.seq(++endIdx));
   const shadowedSeqs = input.nodes.slice(startIdx, endIdx + 1);
-  const kinds = [];
-  for (let p = startIdx; p <= endIdx; p++) kinds.push(view.kind(p));
+  const nodeKinds = [];
+  for (let p = startIdx; p <= endIdx; p++) nodeKinds.push(view.nodeKind(p));
   return {
     ok: true,
     plan: {
       action: input.action,
       targetSeq,
-      targetKind,
+      targetNodeKind,
       start: view.seq(startIdx),
       end: view.seq(endIdx),
       startIdx,
       endIdx,
       shadowedSeqs,
-      kinds,
+      nodeKinds,
       absorbedTombstoneSeqs: absorbed,
-      step
+      stepKey
     }
   };
 }
@@ -677,8 +683,8 @@ function firstNonMemberBetween(view, partner, a, b, key) {
 }
 function onwardStart(view, idx) {
   let startIdx = idx;
-  let step = stepOf(view.event(idx));
-  if (step !== null) startIdx = stepEdges(view, idx, step).a;
+  let stepKey = stepOf(view.event(idx));
+  if (stepKey !== null) startIdx = stepEdges(view, idx, stepKey).a;
   const pairing = view.pairing();
   const inRange = pairing.window(startIdx, view.length - 1);
   const unresolvable = /* @__PURE__ */ new Set();
@@ -690,9 +696,9 @@ function onwardStart(view, idx) {
       if (found === -1) unresolvable.add(id);
       else partner = partner === -1 ? found : Math.min(partner, found);
     }
-    if (partner === -1) return { startIdx, step };
-    step = stepOf(view.event(partner));
-    const next = step === null ? partner : stepEdges(view, partner, step).a;
+    if (partner === -1) return { startIdx, stepKey };
+    stepKey = stepOf(view.event(partner));
+    const next = stepKey === null ? partner : stepEdges(view, partner, stepKey).a;
     pairing.extend(inRange, next, startIdx - 1);
     startIdx = next;
   }
@@ -708,9 +714,9 @@ function describePlanRefusal(refusal) {
       return `message-recall: no current surface node carries message id "${target.messageId}"`;
     }
     case "NOT_A_USER_MESSAGE":
-      return `message-recall: seq ${refusal.seq} is ${NODE_KIND_PHRASE[refusal.kind]}, not a message the person sent; only those can be recalled`;
+      return `message-recall: seq ${refusal.seq} is ${NODE_KIND_PHRASE[refusal.nodeKind]}, not a message the person sent; only those can be recalled`;
     case "NOT_DELETABLE":
-      return `message-recall: seq ${refusal.seq} is ${NOT_DELETABLE_REASON[refusal.kind]} and cannot be removed`;
+      return `message-recall: seq ${refusal.seq} is ${NOT_DELETABLE_REASON[refusal.nodeKind]} and cannot be removed`;
     case "SPAN_NOT_CONTIGUOUS":
       return `message-recall: turn ${refusal.turn} step ${refusal.step} of seq ${refusal.seq} is not contiguous on the surface: seq ${refusal.foreignSeq} sits inside it`;
   }
@@ -760,9 +766,6 @@ function errorText(error) {
   return error instanceof Error ? error.message : String(error);
 }
 
-// src/shared/protocol.ts
-var ROUTE_ACTIONS = ["recall", "delete", "deleteFrom", "plan", "inspect"];
-
 // src/host/request.ts
 var FIELDS = ["sessionId", "action", "seq", "messageId", "planAction", "expect"];
 var EXPECT_FIELDS = ["replaceGeneration", "lastSeq"];
@@ -798,8 +801,8 @@ function parseRecallRequest(body) {
   }
   const withExpect = expectation === void 0 ? {} : { expect: expectation };
   if (action === "plan") {
-    if (!RECALL_ACTIONS.includes(planAction)) {
-      return invalid(`planAction must be one of ${RECALL_ACTIONS.join(", ")}, got ${JSON.stringify(planAction)}`);
+    if (!REMOVAL_ACTIONS.includes(planAction)) {
+      return invalid(`planAction must be one of ${REMOVAL_ACTIONS.join(", ")}, got ${JSON.stringify(planAction)}`);
     }
     return { ok: true, request: { action, planAction, sessionId, target, ...withExpect } };
   }
@@ -879,7 +882,7 @@ function writeTombstone(session, lookup, request, tombstoneText) {
     tombstoneSeq: event.seq,
     range: { start: plan.start, end: plan.end },
     removedSeqs: plan.shadowedSeqs,
-    kinds: plan.kinds,
+    kinds: plan.nodeKinds,
     replaceGeneration: session.surface.replaceGeneration,
     persisted: false,
     ...recalled === void 0 ? {} : { content: recalled, text: plainText(recalled) }
@@ -937,9 +940,9 @@ function previewRemoval(services, request) {
       action: plan.action,
       range: { start: plan.start, end: plan.end },
       removedSeqs: plan.shadowedSeqs,
-      kinds: plan.kinds,
+      kinds: plan.nodeKinds,
       estimatedTokens: estimateTokens(contents),
-      ...plan.step === null ? {} : { turn: plan.step.turn, step: plan.step.step },
+      ...plan.stepKey === null ? {} : { turn: plan.stepKey.turn, step: plan.stepKey.step },
       replaceGeneration: view.replaceGeneration,
       lastSeq: view.lastSeq
     }

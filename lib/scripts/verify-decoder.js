@@ -14,7 +14,7 @@ import {
   readSessionLog,
   resolveSessionLog,
   runScript
-} from "./chunks/chunk-6GZBHJLF.js";
+} from "./chunks/chunk-JIXUZFAM.js";
 
 // scripts/verify-decoder.ts
 import { createHash } from "node:crypto";

@@ -17,12 +17,12 @@ import type { RemovalValue, ViewExpectation } from '../shared/protocol'
 import { replaceOp } from '../shared/replace-op'
 import { contentOf, plainText } from '../shared/surface-node'
 import { planRemoval, type EventLookup, type PlanTarget, type RemovalPlan } from './surface-plan'
-import { tombstoneSource, type RecallAction } from '../shared/tombstone'
+import { tombstoneSource, type RemovalAction } from '../shared/tombstone'
 import { errorText, MessageRecallError, type StaleViewRefusal, type WriteRefusal } from './refusals'
 
 /** What the writer plans: the action, the target and the client's view, if it sent one. */
 export interface RemovalIntent {
-  readonly action: RecallAction
+  readonly action: RemovalAction
   readonly target: PlanTarget
   readonly expect?: ViewExpectation
 }
@@ -135,7 +135,7 @@ export function writeTombstone(
     tombstoneSeq: event.seq,
     range: { start: plan.start, end: plan.end },
     removedSeqs: plan.shadowedSeqs,
-    kinds: plan.kinds,
+    kinds: plan.nodeKinds,
     replaceGeneration: session.surface.replaceGeneration,
     persisted: false,
     ...(recalled === undefined ? {} : { content: recalled, text: plainText(recalled) }),

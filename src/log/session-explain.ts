@@ -12,7 +12,7 @@ import type { SessionEvent } from '@deepseek-ai/dsh-session/types'
 import { isRecord, type LogEvent } from '../shared/events'
 import { readReplaceOp } from '../shared/replace-op'
 import { classifyNode, contentOf, plainText, stepOf, type NodeKind } from '../shared/surface-node'
-import { readTombstone, type RecallAction } from '../shared/tombstone'
+import { readTombstone, type RemovalAction as RecallAction } from '../shared/tombstone'
 import { ToolPairingIndex } from '../shared/tool-pairing'
 
 /** One surface node, described for people. */
