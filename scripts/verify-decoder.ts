@@ -47,7 +47,7 @@ async function digest(path: string, decoder: DecoderName): Promise<{ decoder: De
     const file = await resolveSessionLog(path)
     const read = await readSessionLog(file, {
       decoder,
-      parse: () => false,
+      parse: false,
       recoverTail: false,
       onHeader: (_header, text) => hash.update(text + '\n'),
       onRecord: (record) => hash.update(record.text + '\n'),
@@ -74,7 +74,7 @@ async function main(): Promise<number> {
   const read: SessionLogRead = await readSessionLog(file, {
     decoder,
     needsFrames: true,
-    parse: () => true,
+    parse: true,
     magicScan: true,
     onFrame: (report) => {
       if (report.frame.index !== 0 || report.decodedBytes === null) return

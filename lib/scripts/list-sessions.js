@@ -12,7 +12,7 @@ import {
   progress,
   runScript,
   summarizeRoot
-} from "./chunks/chunk-JIXUZFAM.js";
+} from "./chunks/chunk-HX5H7BTF.js";
 
 // scripts/list-sessions.ts
 var USAGE = `Usage: node lib/scripts/list-sessions.js [sessions root] [options]

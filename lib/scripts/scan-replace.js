@@ -12,7 +12,7 @@ import {
   progress,
   runScript,
   summarizeRoot
-} from "./chunks/chunk-JIXUZFAM.js";
+} from "./chunks/chunk-HX5H7BTF.js";
 
 // scripts/scan-replace.ts
 var USAGE = `Usage: node lib/scripts/scan-replace.js [sessions root] [options]

@@ -14,7 +14,7 @@ import {
   readSessionLog,
   resolveSessionLog,
   runScript
-} from "./chunks/chunk-JIXUZFAM.js";
+} from "./chunks/chunk-HX5H7BTF.js";
 
 // scripts/verify-decoder.ts
 import { createHash } from "node:crypto";
@@ -49,7 +49,7 @@ async function digest(path, decoder) {
     const file = await resolveSessionLog(path);
     const read = await readSessionLog(file, {
       decoder,
-      parse: () => false,
+      parse: false,
       recoverTail: false,
       onHeader: (_header, text) => hash.update(text + "\n"),
       onRecord: (record) => hash.update(record.text + "\n")
@@ -74,7 +74,7 @@ async function main() {
   const read = await readSessionLog(file, {
     decoder,
     needsFrames: true,
-    parse: () => true,
+    parse: true,
     magicScan: true,
     onFrame: (report) => {
       if (report.frame.index !== 0 || report.decodedBytes === null) return;

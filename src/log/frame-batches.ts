@@ -4,11 +4,12 @@
  * the carried start of a frame cut by the previous read), so decoding a batch needs no await.
  * Where the walk stops (the end, a torn final frame, corrupt structure) is kept for the caller.
  *
- * Node only (file chunks come as `Buffer`s).
+ * Pure: the file is read through a {@link ChunkReader}.
  *
  * @module dsh-message-recall/log/frame-batches
  */
 import type { FrameDecoder } from './frame-decoder'
+import type { ChunkReader } from './log-file'
 import type { LogRecordReader } from './log-frames'
 import { magicFalsePositives, scanZstdFrames, type FrameScanStop, type ZstdFrame } from './zstd-frames'
 
@@ -49,20 +50,27 @@ export class FrameBatches {
   readonly falsePositives: number[] = []
 
   /**
-   * @param chunks - the file's bytes in order, from its first byte.
+   * @param chunks - the file, read in chunks that may reuse one buffer.
    * @param magicScan - look for the magic number inside frames.
    */
   constructor(
-    private readonly chunks: AsyncIterable<Buffer>,
+    private readonly chunks: ChunkReader,
     private readonly magicScan: boolean,
   ) {}
 
-  /** Complete frames in file order, one batch per chunk read. */
+  /**
+   * Complete frames in file order, one batch per chunk read. A batch's bytes stay valid until
+   * the next batch is requested, unless the chunk reader was made with `reuse: false`.
+   */
   async *batches(): AsyncGenerator<FrameBatch> {
-    let carry: Buffer = Buffer.alloc(0)
+    let carry: Uint8Array = new Uint8Array(0)
     let carryAt = 0
-    for await (const chunk of this.chunks) {
-      const bytes = carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk
+    for (;;) {
+      const bytes = await this.chunks.next(carry)
+      if (bytes.length === carry.length) {
+        carry = bytes
+        break
+      }
       const scan = scanZstdFrames(bytes, { baseOffset: carryAt, firstIndex: this.frames })
       if (this.magicScan && scan.frames.length > 0) {
         const starts = new Set(scan.frames.map((f) => f.start))
@@ -77,13 +85,13 @@ export class FrameBatches {
         this.stop = scan.stop
         return
       }
-      carry = Buffer.from(bytes.subarray(scan.next - carryAt))
+      carry = bytes.subarray(scan.next - carryAt)
       carryAt = scan.next
     }
     if (carry.length > 0) {
       const scan = scanZstdFrames(carry, { baseOffset: carryAt, firstIndex: this.frames })
       this.stop = scan.stop
-      this.tailBytes = carry
+      this.tailBytes = new Uint8Array(carry)
       if (this.magicScan) this.falsePositives.push(...magicFalsePositives(carry, new Set([carryAt]), carryAt))
     }
   }
@@ -102,11 +110,6 @@ export interface FrameSink {
   readonly reader: LogRecordReader
   readonly tally: DecodeTally
   readonly onFrame?: ((report: FrameReport) => void) | undefined
-}
-
-/** UTF-8 text of a byte view, without copying the bytes first. */
-export function utf8(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')
 }
 
 /**
@@ -132,7 +135,7 @@ export function decodeBatch(batch: FrameBatch, decoder: FrameDecoder, sink: Fram
     }
     if (decoder.verifiesChecksum && frame.checksum !== null) tally.checked++
     tally.decodedBytes += plaintext.length
-    reader.push(utf8(plaintext), frame.index, frame.start, true)
+    reader.push(plaintext, frame.index, frame.start, true)
     onFrame?.({ frame, decodedBytes: plaintext.length, firstLine, lastLine: reader.lineCount })
   }
 }

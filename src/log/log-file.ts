@@ -108,27 +108,85 @@ export async function openLog(path: string): Promise<LogHandle> {
   }
 }
 
+/** Room kept in front of each read for the bytes carried over from the previous chunk. */
+const CARRY_ROOM = 256 * 1024
+
 /**
- * The file's bytes from the start, in chunks of `chunkBytes` (the last one shorter).
- * @param handle - from {@link openLog}.
- * @param size - file size, passed on to `onProgress`.
- * @param chunkBytes - bytes per read.
- * @param onProgress - called after each read with bytes read so far and `size`.
- * @throws SessionLogInputError (`unreadable`) naming the offset when a read fails.
+ * Reads a file from its first byte in chunks, each read placed right after the bytes the caller
+ * carries over from the previous chunk (the start of a frame or line the chunk cut), so chunks
+ * are never concatenated. The next chunk is read while the caller works on this one.
  */
-export async function* readChunks(handle: LogHandle, size: number, chunkBytes: number, onProgress?: (read: number, size: number) => void): AsyncGenerator<Buffer> {
-  let position = 0
-  for (;;) {
-    const buffer = Buffer.allocUnsafe(chunkBytes)
-    let bytesRead
-    try {
-      ;({ bytesRead } = await handle.read(buffer, 0, chunkBytes, position))
-    } catch (error) {
-      throw new SessionLogInputError(`cannot read at byte ${position}: ${(error as Error).message}`, 'unreadable')
+export class ChunkReader {
+  private position = 0
+  /** The read in flight: its buffer and promised byte count. */
+  private ahead: { buffer: Buffer; read: Promise<number> } | null = null
+  /** A buffer free for the next read (with `reuse`). */
+  private spare: Buffer | null = null
+  private current: Buffer | null = null
+
+  /**
+   * @param handle - from {@link openLog}.
+   * @param size - file size, passed on to `onProgress`.
+   * @param chunkBytes - bytes per read.
+   * @param reuse - `true` to read into two buffers in turn (a chunk is then only valid until the
+   *   next call); `false` for a fresh buffer each time.
+   * @param onProgress - called after each read with bytes read so far and `size`.
+   */
+  constructor(
+    private readonly handle: LogHandle,
+    private readonly size: number,
+    private readonly chunkBytes: number,
+    private readonly reuse: boolean,
+    private readonly onProgress?: (read: number, size: number) => void,
+  ) {}
+
+  private startRead(): void {
+    const buffer = this.spare !== null && this.spare.length >= CARRY_ROOM + this.chunkBytes ? this.spare : Buffer.allocUnsafe(CARRY_ROOM + this.chunkBytes)
+    this.spare = null
+    const at = this.position
+    const read = this.handle.read(buffer, CARRY_ROOM, this.chunkBytes, at).then(
+      ({ bytesRead }) => bytesRead,
+      (error: unknown) => {
+        throw new SessionLogInputError(`cannot read at byte ${at}: ${(error as Error).message}`, 'unreadable')
+      },
+    )
+    // A failure is reported by the `next` call that waits for it.
+    read.catch(() => {})
+    this.ahead = { buffer, read }
+  }
+
+  /**
+   * Read the next chunk.
+   * @param carry - bytes to put in front of it (may be a view into the previous chunk).
+   * @returns `carry` followed by the bytes read; just (a copy of) `carry` at the end of the file.
+   *   Views into earlier chunks, `carry` included, are not valid afterwards: use the result.
+   * @throws SessionLogInputError (`unreadable`) naming the offset when a read fails.
+   */
+  async next(carry: Uint8Array): Promise<Buffer> {
+    if (this.ahead === null) this.startRead()
+    const { buffer, read } = this.ahead!
+    this.ahead = null
+    const bytesRead = await read
+    this.position += bytesRead
+    let result: Buffer
+    if (carry.length <= CARRY_ROOM) {
+      buffer.set(carry, CARRY_ROOM - carry.length)
+      result = buffer.subarray(CARRY_ROOM - carry.length, CARRY_ROOM + bytesRead)
+    } else {
+      // A frame larger than the room in front: one copy of it and the new bytes.
+      result = Buffer.allocUnsafe(carry.length + bytesRead)
+      result.set(carry, 0)
+      result.set(buffer.subarray(CARRY_ROOM, CARRY_ROOM + bytesRead), carry.length)
     }
-    if (bytesRead === 0) return
-    position += bytesRead
-    onProgress?.(position, size)
-    yield bytesRead === chunkBytes ? buffer : buffer.subarray(0, bytesRead)
+    if (this.reuse) {
+      // The previous chunk (where `carry` pointed) is free now; this one stays until the next call.
+      this.spare = this.current
+      this.current = buffer
+    }
+    if (bytesRead > 0) {
+      this.onProgress?.(this.position, this.size)
+      if (this.position < this.size) this.startRead()
+    }
+    return result
   }
 }

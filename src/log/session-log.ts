@@ -13,9 +13,9 @@
  */
 import { DecoderUnavailableError, type DecoderName, type FrameDecoder } from './frame-decoder'
 import { autoDecoderName, findZstdCli, openFrameDecoder } from './frame-decoder-node'
-import { decodeBatch, FrameBatches, utf8, type DecodeTally, type FrameReport } from './frame-batches'
-import { openLog, readChunks, type LogHandle, type SessionLogFile } from './log-file'
-import { LogRecordReader, type LogHeader, type LogProblem, type LogRecord } from './log-frames'
+import { decodeBatch, FrameBatches, type DecodeTally, type FrameReport } from './frame-batches'
+import { ChunkReader, openLog, type LogHandle, type SessionLogFile } from './log-file'
+import { LogRecordReader, type LogHeader, type LogProblem, type LogRecord, type LogRecordReaderOptions } from './log-frames'
 import { recoverableLines, type TornTail } from './torn-tail'
 import { decodeBatchesWithZstdCli } from './zstd-cli-batches'
 import { describeFrameStop, type FrameScanStop } from './zstd-frames'
@@ -26,13 +26,15 @@ export interface ReadSessionLogOptions {
   readonly decoder?: DecoderName | 'auto'
   /** The read needs per-frame output ({@link onFrame}, frame numbers in problems): rules out `zstd-cli` under `auto`. */
   readonly needsFrames?: boolean
-  /** Which record types to parse (default all); see `LogRecordReaderOptions.parse`. */
-  readonly parse?: (type: string, text: string) => boolean
+  /** Which records to parse (default all); see `LogRecordReaderOptions.parse`. */
+  readonly parse?: LogRecordReaderOptions['parse']
   /** Expand records into events. */
   readonly expand?: boolean
   /** Line 1, once: the header when it is one (else `null`) and the line as stored. */
   readonly onHeader?: (header: LogHeader | null, text: string) => void
   readonly onRecord?: (record: LogRecord) => void
+  /** Runs of stored lines as bytes; see `LogRecordReaderOptions.onLines`. */
+  readonly onLines?: (bytes: Uint8Array) => void
   readonly onFrame?: (report: FrameReport) => void
   /** Called after each chunk read with bytes read so far and the file size. */
   readonly onProgress?: (bytesRead: number, size: number) => void
@@ -89,7 +91,7 @@ const DEFAULT_CHUNK_BYTES = 4 * 1024 * 1024
  * named decoder is not available.
  */
 export async function readSessionLog(file: SessionLogFile, options: ReadSessionLogOptions = {}): Promise<SessionLogRead> {
-  const reader = new LogRecordReader({ parse: options.parse, expand: options.expand, onRecord: options.onRecord, onHeader: options.onHeader })
+  const reader = new LogRecordReader({ parse: options.parse, expand: options.expand, onRecord: options.onRecord, onHeader: options.onHeader, onLines: options.onLines })
   const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES
   const handle = await openLog(file.path)
   try {
@@ -101,21 +103,22 @@ export async function readSessionLog(file: SessionLogFile, options: ReadSessionL
 }
 
 async function readPlain(file: SessionLogFile, handle: LogHandle, reader: LogRecordReader, chunkBytes: number, options: ReadSessionLogOptions): Promise<SessionLogRead> {
-  let carry: Buffer = Buffer.alloc(0)
-  let carryAt = 0
+  const chunks = new ChunkReader(handle, file.size, chunkBytes, true, options.onProgress)
+  let carry: Uint8Array = new Uint8Array(0)
   let consumed = 0
-  for await (const chunk of readChunks(handle, file.size, chunkBytes, options.onProgress)) {
-    const bytes = carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk
-    const lastBreak = bytes.lastIndexOf(0x0a)
-    if (lastBreak === -1) {
-      carry = Buffer.from(bytes)
-      continue
+  for (;;) {
+    const bytes = await chunks.next(carry)
+    if (bytes.length === carry.length) {
+      carry = bytes
+      break
     }
-    reader.push(utf8(bytes.subarray(0, lastBreak + 1)), null, carryAt)
-    await options.flush?.()
-    consumed = carryAt + lastBreak + 1
-    carry = Buffer.from(bytes.subarray(lastBreak + 1))
-    carryAt = consumed
+    const lastBreak = bytes.lastIndexOf(0x0a)
+    if (lastBreak !== -1) {
+      reader.push(bytes.subarray(0, lastBreak + 1), null, consumed)
+      await options.flush?.()
+      consumed += lastBreak + 1
+    }
+    carry = bytes.subarray(lastBreak + 1)
   }
   const totals = reader.finish()
   const tail: TornTail | null =
@@ -153,7 +156,7 @@ async function readZstd(file: SessionLogFile, handle: LogHandle, reader: LogReco
   const cli = name === 'zstd-cli' ? findZstdCli() : null
   if (name === 'zstd-cli' && cli === null) throw new DecoderUnavailableError('decoder "zstd-cli" is not available: no zstd command on PATH')
 
-  const walk = new FrameBatches(readChunks(handle, file.size, chunkBytes, options.onProgress), options.magicScan === true)
+  const walk = new FrameBatches(new ChunkReader(handle, file.size, chunkBytes, cli === null, options.onProgress), options.magicScan === true)
   const tally: DecodeTally = { checked: 0, decodedBytes: 0 }
   const sink = { reader, tally, onFrame: options.onFrame }
   let fallbackUsed = false

@@ -12,7 +12,7 @@
  */
 import type { FrameDecoder } from './frame-decoder'
 import { decodeWithZstdCli, openFrameDecoder, type ZstdCli } from './frame-decoder-node'
-import { decodeBatch, utf8, type FrameBatch, type FrameSink } from './frame-batches'
+import { decodeBatch, type FrameBatch, type FrameSink } from './frame-batches'
 
 /** Options of {@link decodeBatchesWithZstdCli}. */
 export interface ZstdCliBatchOptions {
@@ -62,8 +62,8 @@ function pushDecoded(batch: FrameBatch, output: Buffer, { reader, tally }: Frame
   for (const frame of batch.frames) if (frame.kind === 'zstd' && frame.checksum !== null) tally.checked++
   const last = batch.frames.at(-1)!
   const lastBreak = output.lastIndexOf(0x0a)
-  if (lastBreak !== -1) reader.push(utf8(output.subarray(0, lastBreak + 1)), null, batch.frames[0]!.start)
-  if (lastBreak + 1 < output.length) reader.push(utf8(output.subarray(lastBreak + 1)), last.index, last.start, true)
+  if (lastBreak !== -1) reader.push(output.subarray(0, lastBreak + 1), null, batch.frames[0]!.start)
+  if (lastBreak + 1 < output.length) reader.push(output.subarray(lastBreak + 1), last.index, last.start, true)
 }
 
 /**

@@ -970,23 +970,76 @@ async function openLog(path) {
     throw new SessionLogInputError(`cannot open ${path}: ${error.message}`, "unreadable");
   }
 }
-async function* readChunks(handle, size, chunkBytes, onProgress) {
-  let position = 0;
-  for (; ; ) {
-    const buffer = Buffer.allocUnsafe(chunkBytes);
-    let bytesRead;
-    try {
-      ;
-      ({ bytesRead } = await handle.read(buffer, 0, chunkBytes, position));
-    } catch (error) {
-      throw new SessionLogInputError(`cannot read at byte ${position}: ${error.message}`, "unreadable");
-    }
-    if (bytesRead === 0) return;
-    position += bytesRead;
-    onProgress?.(position, size);
-    yield bytesRead === chunkBytes ? buffer : buffer.subarray(0, bytesRead);
+var CARRY_ROOM = 256 * 1024;
+var ChunkReader = class {
+  /**
+   * @param handle - from {@link openLog}.
+   * @param size - file size, passed on to `onProgress`.
+   * @param chunkBytes - bytes per read.
+   * @param reuse - `true` to read into two buffers in turn (a chunk is then only valid until the
+   *   next call); `false` for a fresh buffer each time.
+   * @param onProgress - called after each read with bytes read so far and `size`.
+   */
+  constructor(handle, size, chunkBytes, reuse, onProgress) {
+    this.handle = handle;
+    this.size = size;
+    this.chunkBytes = chunkBytes;
+    this.reuse = reuse;
+    this.onProgress = onProgress;
   }
-}
+  position = 0;
+  /** The read in flight: its buffer and promised byte count. */
+  ahead = null;
+  /** A buffer free for the next read (with `reuse`). */
+  spare = null;
+  current = null;
+  startRead() {
+    const buffer = this.spare !== null && this.spare.length >= CARRY_ROOM + this.chunkBytes ? this.spare : Buffer.allocUnsafe(CARRY_ROOM + this.chunkBytes);
+    this.spare = null;
+    const at = this.position;
+    const read = this.handle.read(buffer, CARRY_ROOM, this.chunkBytes, at).then(
+      ({ bytesRead }) => bytesRead,
+      (error) => {
+        throw new SessionLogInputError(`cannot read at byte ${at}: ${error.message}`, "unreadable");
+      }
+    );
+    read.catch(() => {
+    });
+    this.ahead = { buffer, read };
+  }
+  /**
+   * Read the next chunk.
+   * @param carry - bytes to put in front of it (may be a view into the previous chunk).
+   * @returns `carry` followed by the bytes read; just (a copy of) `carry` at the end of the file.
+   *   Views into earlier chunks, `carry` included, are not valid afterwards: use the result.
+   * @throws SessionLogInputError (`unreadable`) naming the offset when a read fails.
+   */
+  async next(carry) {
+    if (this.ahead === null) this.startRead();
+    const { buffer, read } = this.ahead;
+    this.ahead = null;
+    const bytesRead = await read;
+    this.position += bytesRead;
+    let result;
+    if (carry.length <= CARRY_ROOM) {
+      buffer.set(carry, CARRY_ROOM - carry.length);
+      result = buffer.subarray(CARRY_ROOM - carry.length, CARRY_ROOM + bytesRead);
+    } else {
+      result = Buffer.allocUnsafe(carry.length + bytesRead);
+      result.set(carry, 0);
+      result.set(buffer.subarray(CARRY_ROOM, CARRY_ROOM + bytesRead), carry.length);
+    }
+    if (this.reuse) {
+      this.spare = this.current;
+      this.current = buffer;
+    }
+    if (bytesRead > 0) {
+      this.onProgress?.(this.position, this.size);
+      if (this.position < this.size) this.startRead();
+    }
+    return result;
+  }
+};
 
 // src/log/frame-decoder-node.ts
 import { spawn, spawnSync } from "node:child_process";
@@ -1140,7 +1193,7 @@ function autoDecoderName(needsFrames) {
 // src/log/frame-batches.ts
 var FrameBatches = class {
   /**
-   * @param chunks - the file's bytes in order, from its first byte.
+   * @param chunks - the file, read in chunks that may reuse one buffer.
    * @param magicScan - look for the magic number inside frames.
    */
   constructor(chunks, magicScan) {
@@ -1157,12 +1210,19 @@ var FrameBatches = class {
   tailBytes = null;
   /** With `magicScan`: offsets of the magic number that are not frame starts. */
   falsePositives = [];
-  /** Complete frames in file order, one batch per chunk read. */
+  /**
+   * Complete frames in file order, one batch per chunk read. A batch's bytes stay valid until
+   * the next batch is requested, unless the chunk reader was made with `reuse: false`.
+   */
   async *batches() {
-    let carry = Buffer.alloc(0);
+    let carry = new Uint8Array(0);
     let carryAt = 0;
-    for await (const chunk of this.chunks) {
-      const bytes = carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk;
+    for (; ; ) {
+      const bytes = await this.chunks.next(carry);
+      if (bytes.length === carry.length) {
+        carry = bytes;
+        break;
+      }
       const scan = scanZstdFrames(bytes, { baseOffset: carryAt, firstIndex: this.frames });
       if (this.magicScan && scan.frames.length > 0) {
         const starts = new Set(scan.frames.map((f) => f.start));
@@ -1177,20 +1237,17 @@ var FrameBatches = class {
         this.stop = scan.stop;
         return;
       }
-      carry = Buffer.from(bytes.subarray(scan.next - carryAt));
+      carry = bytes.subarray(scan.next - carryAt);
       carryAt = scan.next;
     }
     if (carry.length > 0) {
       const scan = scanZstdFrames(carry, { baseOffset: carryAt, firstIndex: this.frames });
       this.stop = scan.stop;
-      this.tailBytes = carry;
+      this.tailBytes = new Uint8Array(carry);
       if (this.magicScan) this.falsePositives.push(...magicFalsePositives(carry, /* @__PURE__ */ new Set([carryAt]), carryAt));
     }
   }
 };
-function utf8(bytes) {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
-}
 function decodeBatch(batch, decoder, sink) {
   const { reader, tally, onFrame } = sink;
   for (const frame of batch.frames) {
@@ -1210,7 +1267,7 @@ function decodeBatch(batch, decoder, sink) {
     }
     if (decoder.verifiesChecksum && frame.checksum !== null) tally.checked++;
     tally.decodedBytes += plaintext.length;
-    reader.push(utf8(plaintext), frame.index, frame.start, true);
+    reader.push(plaintext, frame.index, frame.start, true);
     onFrame?.({ frame, decodedBytes: plaintext.length, firstLine, lastLine: reader.lineCount });
   }
 }
@@ -1296,10 +1353,41 @@ function recordSeqRange(value) {
 }
 
 // src/log/log-frames.ts
-var PREFIX = /^\{"type":"([^"\\]+)","seq(0?)":(\d+),/;
 var MAX_PROBLEMS = 100;
+var LF = 10;
+var QUOTE = 34;
+var BACKSLASH = 92;
+var TYPE_OPENING = [123, 34, 116, 121, 112, 101, 34, 58, 34];
+var SEQ_KEY = [34, 44, 34, 115, 101, 113];
+var utf8Decoder = new TextDecoder();
+function utf8(bytes, start, end) {
+  return utf8Decoder.decode(bytes.subarray(start, end));
+}
+var TypeNames = class {
+  byHash = /* @__PURE__ */ new Map();
+  /** The name in `bytes[start, end)` (ASCII with no escapes, as the prefix check guarantees). */
+  read(bytes, start, end, hash) {
+    const known = this.byHash.get(hash);
+    if (known !== void 0 && known.length === end - start) {
+      let same = true;
+      for (let i = 0; i < known.length; i++) {
+        if (known.charCodeAt(i) !== bytes[start + i]) {
+          same = false;
+          break;
+        }
+      }
+      if (same) return known;
+    }
+    const name = utf8(bytes, start, end);
+    if (known === void 0) this.byHash.set(hash, name);
+    return name;
+  }
+};
 var LogRecordReader = class {
   options;
+  parseAll;
+  parseSome;
+  types = new TypeNames();
   headerValue = null;
   headerText = null;
   line = 0;
@@ -1307,13 +1395,25 @@ var LogRecordReader = class {
   lastSeq = -1;
   /** Next seq the log must continue with, or `null` after an unparsed packed row (resynchronised on the next line). */
   expected = 0;
+  /**
+   * An unparsed packed row waiting for the next line's seq. `bytes` is a view into the pushed
+   * bytes while their push runs (`owned` false) and is copied only when the row is still
+   * pending at the end of that push.
+   */
   pendingRow = null;
   problems = [];
   dropped = 0;
-  carry = "";
+  /** Bytes of a line begun in an earlier push, or `null`. */
+  carry = null;
   carryAt = null;
+  // Prefix of the line last read by `readPrefix`.
+  prefixType = "";
+  prefixSeq = 0;
+  prefixRow = false;
   constructor(options = {}) {
     this.options = options;
+    this.parseAll = options.parse === void 0 || options.parse === true;
+    this.parseSome = typeof options.parse === "function" ? options.parse : null;
   }
   /**
    * Record a problem found outside the text (a frame that failed to decode, corrupt structure).
@@ -1336,32 +1436,43 @@ var LogRecordReader = class {
     return this.line;
   }
   /**
-   * Feed decoded text.
-   * @param text - UTF-8-decoded text; normally ends with a line break.
-   * @param frame - frame index the text came from, or `null` for a plain log.
+   * Feed decoded bytes.
+   * @param bytes - UTF-8 bytes; normally ending with a line break. Not kept after the call
+   *   (a partial last line is copied).
+   * @param frame - frame index the bytes came from, or `null` for a plain log.
    * @param byte - file byte offset of that frame or chunk.
-   * @param frameEnd - `true` when `text` is a whole zstd frame: a missing final line break is then
-   *   reported (`frame-not-line-aligned`) and the partial line carried into the next frame.
+   * @param frameEnd - `true` when `bytes` is a whole zstd frame: a missing final line break is
+   *   then reported (`frame-not-line-aligned`) and the partial line carried into the next frame.
    */
-  push(text, frame, byte, frameEnd = false) {
+  push(bytes, frame, byte, frameEnd = false) {
+    const onLines = this.options.onLines;
     let from = 0;
-    if (this.carry !== "") {
-      const nl = text.indexOf("\n");
+    if (this.carry !== null) {
+      const nl = bytes.indexOf(LF);
       if (nl === -1) {
-        this.carry += text;
+        this.carry = concatBytes(this.carry, bytes);
         return;
       }
-      this.take(this.carry + text.slice(0, nl), this.carryAt ?? { line: this.line + 1, frame, byte });
-      this.carry = "";
+      const line = concatBytes(this.carry, bytes.subarray(0, nl + 1));
+      const at = this.carryAt ?? { line: this.line + 1, frame, byte };
+      this.carry = null;
       this.carryAt = null;
+      if (this.take(line, 0, line.length - 1, at.frame, at.byte)) onLines?.(line);
       from = nl + 1;
     }
-    for (let nl = text.indexOf("\n", from); nl !== -1; nl = text.indexOf("\n", from)) {
-      this.take(text.slice(from, nl), { line: this.line + 1, frame, byte });
+    let run = from;
+    for (let nl = bytes.indexOf(LF, from); nl !== -1; nl = bytes.indexOf(LF, from)) {
+      if (!this.take(bytes, from, nl, frame, byte)) {
+        if (onLines !== void 0 && from > run) onLines(bytes.subarray(run, from));
+        run = nl + 1;
+      }
       from = nl + 1;
     }
-    if (from < text.length) {
-      this.carry = text.slice(from);
+    if (onLines !== void 0 && from > run) onLines(bytes.subarray(run, from));
+    const row = this.pendingRow;
+    if (row !== null && !row.owned) this.pendingRow = { ...row, bytes: new Uint8Array(row.bytes), owned: true };
+    if (from < bytes.length) {
+      this.carry = new Uint8Array(bytes.subarray(from));
       this.carryAt = { line: this.line + 1, frame, byte };
       if (frameEnd) {
         this.report({
@@ -1371,12 +1482,6 @@ var LogRecordReader = class {
         });
       }
     }
-  }
-  /**
-   * Text left after the last line break (a record without its line break), or `''`.
-   */
-  get pending() {
-    return this.carry;
   }
   /**
    * Finish reading: resolves a trailing packed row's seq range and returns the totals. A partial
@@ -1393,29 +1498,84 @@ var LogRecordReader = class {
     }
     return { header: this.headerValue, headerText: this.headerText, lines: this.line, events: this.events, lastSeq: this.lastSeq, problems };
   }
-  take(text, at) {
+  /**
+   * Read the envelope prefix `{"type":"<type>","seq":<n>,` or `{"type":"<tag>","seq0":<n>,` of
+   * the line `bytes[start, end)` into `prefixType`, `prefixSeq` and `prefixRow`.
+   * @returns `false` when the line does not start that way (it is then parsed to find out).
+   */
+  readPrefix(bytes, start, end) {
+    if (end - start < TYPE_OPENING.length + SEQ_KEY.length + 3) return false;
+    for (let k = 0; k < TYPE_OPENING.length; k++) if (bytes[start + k] !== TYPE_OPENING[k]) return false;
+    const typeStart = start + TYPE_OPENING.length;
+    let i = typeStart;
+    let hash = 0;
+    for (; i < end; i++) {
+      const c = bytes[i];
+      if (c === QUOTE) break;
+      if (c === BACKSLASH) return false;
+      hash = Math.imul(hash, 31) + c | 0;
+    }
+    if (i === typeStart || end - i < SEQ_KEY.length + 4) return false;
+    const typeEnd = i;
+    for (let k = 0; k < SEQ_KEY.length; k++) if (bytes[i + k] !== SEQ_KEY[k]) return false;
+    i += SEQ_KEY.length;
+    let row = false;
+    if (bytes[i] === 48) {
+      row = true;
+      i++;
+    }
+    if (bytes[i] !== QUOTE || bytes[i + 1] !== 58) return false;
+    i += 2;
+    const digits = i;
+    let seq = 0;
+    for (; i < end; i++) {
+      const c = bytes[i] - 48;
+      if (c < 0 || c > 9) break;
+      seq = seq * 10 + c;
+    }
+    if (i === digits || i === end || bytes[i] !== 44) return false;
+    this.prefixType = this.types.read(bytes, typeStart, typeEnd, hash);
+    this.prefixSeq = seq;
+    this.prefixRow = row;
+    return true;
+  }
+  /**
+   * Take the line `bytes[start, end)` (without its line break).
+   * @returns `true` when the line is kept (the header line, or a record handed to `onRecord`).
+   */
+  take(bytes, start, end, frame, byte) {
     this.line++;
     if (this.line === 1) {
-      this.takeHeader(text, at);
-      return;
+      this.takeHeader(utf8(bytes, start, end), { line: 1, frame, byte });
+      return true;
     }
-    const match = PREFIX.exec(text);
-    const type = match?.[1];
-    if (match !== null && type !== void 0 && !(this.options.parse?.(type, text) ?? true)) {
-      const seq = Number(match[3]);
-      this.settleRow(seq);
-      this.checkSeq(seq, at);
-      if (match[2] === "0" && isChunkRowTagged({ type })) {
-        this.pendingRow = { text, at, seq0: seq };
-        this.events++;
-        this.lastSeq = seq;
-        this.expected = null;
-      } else {
-        this.advance(seq, seq);
+    let text = null;
+    if (this.readPrefix(bytes, start, end)) {
+      const type = this.prefixType;
+      let parse = this.parseAll;
+      if (this.parseSome !== null) {
+        text = utf8(bytes, start, end);
+        parse = this.parseSome(type, text);
       }
-      this.options.onRecord?.({ at, text, type, seq });
-      return;
+      if (!parse) {
+        const seq = this.prefixSeq;
+        this.settleRow(seq);
+        this.checkSeq(seq, frame, byte);
+        if (this.prefixRow && CHUNK_ROW_TYPES.includes(type)) {
+          this.pendingRow = { bytes: bytes.subarray(start, end), owned: false, at: { line: this.line, frame, byte }, seq0: seq };
+          this.events++;
+          this.lastSeq = seq;
+          this.expected = null;
+        } else {
+          this.advance(seq, seq);
+        }
+        const onRecord = this.options.onRecord;
+        if (onRecord !== void 0) onRecord({ at: { line: this.line, frame, byte }, text: text ?? utf8(bytes, start, end), type, seq });
+        return true;
+      }
     }
+    text ??= utf8(bytes, start, end);
+    const at = { line: this.line, frame, byte };
     let value;
     try {
       value = JSON.parse(text);
@@ -1423,7 +1583,7 @@ var LogRecordReader = class {
       this.flushRow();
       this.report({ kind: "unparsable-line", at, message: `line ${at.line}${where(at)} is not valid JSON: ${error.message}` });
       this.expected = null;
-      return;
+      return false;
     }
     const range = recordSeqRange(value);
     const recordType = isRecord(value) && typeof value.type === "string" ? value.type : "?";
@@ -1435,19 +1595,20 @@ var LogRecordReader = class {
         this.flushRow();
         this.report({ kind: "malformed-row", at, message: `line ${at.line}${where(at)}: ${error.message}` });
         this.expected = null;
-        return;
+        return false;
       }
     }
     if (range === null) {
       this.flushRow();
       this.report({ kind: "unparsable-line", at, message: `line ${at.line}${where(at)} has no event seq` });
       this.expected = null;
-      return;
+      return false;
     }
     this.settleRow(range[0]);
-    this.checkSeq(range[0], at);
+    this.checkSeq(range[0], frame, byte);
     this.advance(range[0], range[1]);
     this.options.onRecord?.({ at, text, type: recordType, seq: range[0], value, ...this.options.expand && events ? { events } : {} });
+    return true;
   }
   takeHeader(text, at) {
     let value;
@@ -1487,7 +1648,7 @@ var LogRecordReader = class {
     this.pendingRow = null;
     let value;
     try {
-      value = JSON.parse(row.text);
+      value = JSON.parse(utf8(row.bytes, 0, row.bytes.length));
     } catch (error) {
       this.report({ kind: "unparsable-line", at: row.at, message: `line ${row.at.line}${where(row.at)} is not valid JSON: ${error.message}` });
       return;
@@ -1498,8 +1659,9 @@ var LogRecordReader = class {
     this.lastSeq = range[1];
     this.expected = range[1] + 1;
   }
-  checkSeq(first, at) {
+  checkSeq(first, frame, byte) {
     if (this.expected !== null && first !== this.expected) {
+      const at = { line: this.line, frame, byte };
       this.report({
         kind: "seq-gap",
         at,
@@ -1515,6 +1677,12 @@ var LogRecordReader = class {
     this.expected = last + 1;
   }
 };
+function concatBytes(a, b) {
+  const out2 = new Uint8Array(a.length + b.length);
+  out2.set(a, 0);
+  out2.set(b, a.length);
+  return out2;
+}
 function where(at) {
   return at.frame === null ? ` (chunk at byte ${at.byte})` : ` (frame ${at.frame} at byte ${at.byte})`;
 }
@@ -1577,8 +1745,8 @@ function pushDecoded(batch, output, { reader, tally }) {
   for (const frame of batch.frames) if (frame.kind === "zstd" && frame.checksum !== null) tally.checked++;
   const last = batch.frames.at(-1);
   const lastBreak = output.lastIndexOf(10);
-  if (lastBreak !== -1) reader.push(utf8(output.subarray(0, lastBreak + 1)), null, batch.frames[0].start);
-  if (lastBreak + 1 < output.length) reader.push(utf8(output.subarray(lastBreak + 1)), last.index, last.start, true);
+  if (lastBreak !== -1) reader.push(output.subarray(0, lastBreak + 1), null, batch.frames[0].start);
+  if (lastBreak + 1 < output.length) reader.push(output.subarray(lastBreak + 1), last.index, last.start, true);
 }
 async function bisect(batch, failure, cli, sink) {
   if (batch.frames.length === 1) {
@@ -1612,7 +1780,7 @@ async function collectZstdCli(cli, bytes) {
 // src/log/session-log.ts
 var DEFAULT_CHUNK_BYTES = 4 * 1024 * 1024;
 async function readSessionLog(file, options = {}) {
-  const reader = new LogRecordReader({ parse: options.parse, expand: options.expand, onRecord: options.onRecord, onHeader: options.onHeader });
+  const reader = new LogRecordReader({ parse: options.parse, expand: options.expand, onRecord: options.onRecord, onHeader: options.onHeader, onLines: options.onLines });
   const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES;
   const handle = await openLog(file.path);
   try {
@@ -1623,21 +1791,22 @@ async function readSessionLog(file, options = {}) {
   }
 }
 async function readPlain(file, handle, reader, chunkBytes, options) {
-  let carry = Buffer.alloc(0);
-  let carryAt = 0;
+  const chunks = new ChunkReader(handle, file.size, chunkBytes, true, options.onProgress);
+  let carry = new Uint8Array(0);
   let consumed = 0;
-  for await (const chunk of readChunks(handle, file.size, chunkBytes, options.onProgress)) {
-    const bytes = carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk;
-    const lastBreak = bytes.lastIndexOf(10);
-    if (lastBreak === -1) {
-      carry = Buffer.from(bytes);
-      continue;
+  for (; ; ) {
+    const bytes = await chunks.next(carry);
+    if (bytes.length === carry.length) {
+      carry = bytes;
+      break;
     }
-    reader.push(utf8(bytes.subarray(0, lastBreak + 1)), null, carryAt);
-    await options.flush?.();
-    consumed = carryAt + lastBreak + 1;
-    carry = Buffer.from(bytes.subarray(lastBreak + 1));
-    carryAt = consumed;
+    const lastBreak = bytes.lastIndexOf(10);
+    if (lastBreak !== -1) {
+      reader.push(bytes.subarray(0, lastBreak + 1), null, consumed);
+      await options.flush?.();
+      consumed += lastBreak + 1;
+    }
+    carry = bytes.subarray(lastBreak + 1);
   }
   const totals = reader.finish();
   const tail = carry.length > 0 ? {
@@ -1670,7 +1839,7 @@ async function readZstd(file, handle, reader, chunkBytes, options) {
   if (name === "zstd-cli" && options.needsFrames) throw new DecoderUnavailableError('decoder "zstd-cli" decodes a run of frames at a time and cannot report frames one by one');
   const cli = name === "zstd-cli" ? findZstdCli() : null;
   if (name === "zstd-cli" && cli === null) throw new DecoderUnavailableError('decoder "zstd-cli" is not available: no zstd command on PATH');
-  const walk = new FrameBatches(readChunks(handle, file.size, chunkBytes, options.onProgress), options.magicScan === true);
+  const walk = new FrameBatches(new ChunkReader(handle, file.size, chunkBytes, cli === null, options.onProgress), options.magicScan === true);
   const tally = { checked: 0, decodedBytes: 0 };
   const sink = { reader, tally, onFrame: options.onFrame };
   let fallbackUsed = false;
@@ -2090,6 +2259,72 @@ ${usage}`);
     process.exitCode = EXIT.usage;
   });
 }
+var OUTPUT_CHUNK_BYTES2 = 1024 * 1024;
+var ChunkedOutput = class {
+  buffer = Buffer.allocUnsafe(OUTPUT_CHUNK_BYTES2);
+  used = 0;
+  ready = [];
+  /** Whether a value was already written in {@link addJsonLines} mode (for the commas). */
+  valuesWritten = false;
+  /** Append bytes. */
+  add(bytes) {
+    let from = 0;
+    while (from < bytes.length) {
+      const n = Math.min(bytes.length - from, this.buffer.length - this.used);
+      this.buffer.set(bytes.subarray(from, from + n), this.used);
+      this.used += n;
+      from += n;
+      if (this.used === this.buffer.length) this.rotate();
+    }
+  }
+  /** Append text as UTF-8. */
+  addText(text) {
+    if (text.length * 3 <= this.buffer.length - this.used) this.used += this.buffer.write(text, this.used);
+    else this.add(Buffer.from(text));
+  }
+  /**
+   * Append whole lines (each ending in a line break) as members of a JSON array: each line is one
+   * JSON value, written with a comma before it unless it is the first.
+   */
+  addJsonLines(lines) {
+    if (lines.length === 0) return;
+    if (this.valuesWritten) this.addText(",");
+    this.valuesWritten = true;
+    const start = this.used;
+    const body = lines.subarray(0, lines.length - 1);
+    if (body.length <= this.buffer.length - this.used) {
+      this.buffer.set(body, this.used);
+      this.used += body.length;
+      for (let i = this.buffer.indexOf(10, start); i !== -1 && i < this.used; i = this.buffer.indexOf(10, i + 1)) this.buffer[i] = 44;
+    } else {
+      const copy = Buffer.from(body);
+      for (let i = copy.indexOf(10); i !== -1; i = copy.indexOf(10, i + 1)) copy[i] = 44;
+      this.add(copy);
+    }
+  }
+  /** Append one JSON value as a member of the array {@link addJsonLines} writes. */
+  addJsonValue(text) {
+    this.addText(this.valuesWritten ? "," + text : text);
+    this.valuesWritten = true;
+  }
+  rotate() {
+    this.ready.push(this.buffer.subarray(0, this.used));
+    this.buffer = Buffer.allocUnsafe(OUTPUT_CHUNK_BYTES2);
+    this.used = 0;
+  }
+  /** Write the full chunks, waiting while stdout is congested. */
+  async drain() {
+    while (this.ready.length > 0) await outBytes(this.ready.shift());
+  }
+  /** Write everything collected. */
+  async end() {
+    if (this.used > 0) this.rotate();
+    await this.drain();
+  }
+};
+async function outBytes(bytes) {
+  if (!process.stdout.write(bytes)) await new Promise((resolve2) => process.stdout.once("drain", resolve2));
+}
 async function out(text) {
   if (!process.stdout.write(text)) await new Promise((resolve2) => process.stdout.once("drain", resolve2));
 }
@@ -2123,5 +2358,6 @@ export {
   progress,
   formatBytes,
   runScript,
+  ChunkedOutput,
   out
 };
