@@ -14,7 +14,7 @@ import {
   readSessionLog,
   resolveSessionLog,
   runScript
-} from "./chunks/chunk-4QLFWXPF.js";
+} from "./chunks/chunk-KPWMRRZX.js";
 
 // scripts/verify-decoder.ts
 import { createHash } from "node:crypto";
