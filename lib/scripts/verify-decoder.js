@@ -14,7 +14,7 @@ import {
   readSessionLog,
   resolveSessionLog,
   runScript
-} from "./chunks/chunk-HX5H7BTF.js";
+} from "./chunks/chunk-QPVDQER3.js";
 
 // scripts/verify-decoder.ts
 import { createHash } from "node:crypto";
