@@ -1,6 +1,6 @@
 // The project's test command (`npm test`), run under Node >= 22.19 by tools/with-node22.ts:
 //   1. lib/ must equal a fresh build of the sources;
-//   2. the TypeScript sources must typecheck (strict);
+//   2. the TypeScript sources must typecheck (strict), and src/client + src/shared also without Node types;
 //   3. every test file matched by TEST_GLOBS runs in node's test runner (tsx loads TypeScript),
 //      one file at a time, each in its own process group and under a time limit, including the
 //      end-to-end suite under test/e2e/.
@@ -185,6 +185,7 @@ const runStarted = Date.now()
 if (!values['e2e-only'] && !positionals.length) {
   await step('lib/ is a fresh build', process.execPath, ['--import', 'tsx', join(root, 'tools/build.ts'), '--check'])
   await step('typecheck', process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'])
+  await step('typecheck: client and shared without Node types', process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.browser.json'])
 }
 console.log(`\n== tests (${files.length} files, one at a time)`)
 const runId = `${process.pid}-${Date.now()}`

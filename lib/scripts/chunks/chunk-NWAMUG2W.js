@@ -1706,7 +1706,7 @@ function readReplaceOp(surfaceOp) {
 
 // src/shared/tombstone.ts
 var TOMBSTONE_PLUGIN = "dsh-message-recall";
-var RECALL_ACTIONS = ["recall", "delete", "deleteFrom"];
+var REMOVAL_ACTIONS = ["recall", "delete", "deleteFrom"];
 function isTombstoneSource(source) {
   return isRecord(source) && source.kind === "plugin" && source.plugin === TOMBSTONE_PLUGIN;
 }
@@ -1718,10 +1718,15 @@ function readTombstone(event) {
   if (!isTombstoneEvent(event)) return null;
   const range = readReplaceOp(event.surfaceOp);
   const source = event.data.source;
-  const action = RECALL_ACTIONS.find((a) => a === source.action) ?? "delete";
+  const action = REMOVAL_ACTIONS.find((a) => a === source.action) ?? "delete";
   const fromSource = Array.isArray(source.removedSeqs) ? source.removedSeqs.filter(Number.isSafeInteger) : [];
   const shadowedSeqs = event.sourceEventSeqs ? [...event.sourceEventSeqs] : fromSource;
   return { seq: event.seq, start: range.start, end: range.end, shadowedSeqs, action };
+}
+
+// src/shared/message-text.ts
+function plainText(content) {
+  return content.filter((block) => isRecord(block) && block.type === "text" && typeof block.text === "string").map((block) => block.text).join("");
 }
 
 // src/shared/surface-node.ts
@@ -1782,9 +1787,6 @@ function messageIdOf(event) {
 function contentOf(event) {
   const content = messageOf(event)?.content;
   return Array.isArray(content) ? content : [];
-}
-function plainText(content) {
-  return content.filter((block) => isRecord(block) && block.type === "text" && typeof block.text === "string").map((block) => block.text).join("");
 }
 
 // src/shared/session-summary.ts
@@ -2076,13 +2078,13 @@ export {
   readSessionLog,
   readReplaceOp,
   readTombstone,
+  plainText,
   classifyNode,
   stepOf,
   toolCallIds,
   toolResultCallId,
   messageIdOf,
   contentOf,
-  plainText,
   summarizeRoot,
   EXIT,
   UsageError,
