@@ -1,7 +1,13 @@
 // src/host/config.ts
 import z from "@deepseek-ai/schemastery";
+
+// src/shared/protocol.ts
+var DEFAULT_ROUTE_PATH = "/dsh-message-recall";
+var ROUTE_ACTIONS = ["recall", "delete", "deleteFrom", "plan", "inspect"];
+
+// src/host/config.ts
 var DEFAULTS = Object.freeze({
-  path: "/dsh-message-recall",
+  path: DEFAULT_ROUTE_PATH,
   maxBodyBytes: 65536,
   tombstoneText: "",
   trustedHosts: Object.freeze(["localhost", "127.0.0.1", "[::1]"])
@@ -255,6 +261,9 @@ function sendJson(res, status, body, headers = {}) {
 import { foldSurface } from "@deepseek-ai/dsh-session";
 
 // src/shared/events.ts
+function isSeq(value) {
+  return Number.isSafeInteger(value) && value >= 0;
+}
 function isRecord(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -272,9 +281,9 @@ function readReplaceOp(surfaceOp) {
 
 // src/shared/tombstone.ts
 var TOMBSTONE_PLUGIN = "dsh-message-recall";
-var RECALL_ACTIONS = ["recall", "delete", "deleteFrom"];
-function tombstoneSource(action, removedSeqs) {
-  return { kind: "plugin", plugin: TOMBSTONE_PLUGIN, action, removedSeqs: [...removedSeqs] };
+var REMOVAL_ACTIONS = ["recall", "delete", "deleteFrom"];
+function tombstoneSource(action, shadowedSeqs) {
+  return { kind: "plugin", plugin: TOMBSTONE_PLUGIN, action, removedSeqs: [...shadowedSeqs] };
 }
 function isTombstoneSource(source) {
   return isRecord(source) && source.kind === "plugin" && source.plugin === TOMBSTONE_PLUGIN;
@@ -287,7 +296,7 @@ function readTombstone(event) {
   if (!isTombstoneEvent(event)) return null;
   const range = readReplaceOp(event.surfaceOp);
   const source = event.data.source;
-  const action = RECALL_ACTIONS.find((a) => a === source.action) ?? "delete";
+  const action = REMOVAL_ACTIONS.find((a) => a === source.action) ?? "delete";
   const fromSource = Array.isArray(source.removedSeqs) ? source.removedSeqs.filter(Number.isSafeInteger) : [];
   const shadowedSeqs = event.sourceEventSeqs ? [...event.sourceEventSeqs] : fromSource;
   return { seq: event.seq, start: range.start, end: range.end, shadowedSeqs, action };
@@ -336,6 +345,11 @@ async function inspectSession(services, sessionId) {
   }
   if (live === null && disk === null) return { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId } };
   return { ok: true, value: { live, disk } };
+}
+
+// src/shared/message-text.ts
+function plainText(content) {
+  return content.filter((block) => isRecord(block) && block.type === "text" && typeof block.text === "string").map((block) => block.text).join("");
 }
 
 // src/shared/surface-node.ts
@@ -402,17 +416,132 @@ function contentOf(event) {
   const content = messageOf(event)?.content;
   return Array.isArray(content) ? content : [];
 }
-function plainText(content) {
-  return content.filter((block) => isRecord(block) && block.type === "text" && typeof block.text === "string").map((block) => block.text).join("");
+
+// src/shared/tool-pairing.ts
+var ToolPairingIndex = class {
+  /**
+   * @param nodes - surface node seqs in surface order.
+   * @param eventAt - the event of the node at a position (`0 <= idx < nodes.length`); it may
+   *   throw for a corrupt surface, and that error propagates from every method.
+   */
+  constructor(nodes, eventAt) {
+    this.nodes = nodes;
+    this.eventAt = eventAt;
+  }
+  calls = null;
+  results = null;
+  /**
+   * The ids opened and answered by the nodes at positions `from` … `to` (inclusive).
+   * @param from - first position.
+   * @param to - last position (inclusive); an empty window when `to < from`.
+   * @returns both id sets, each in surface order.
+   */
+  window(from, to) {
+    const calls = /* @__PURE__ */ new Set();
+    const answered = /* @__PURE__ */ new Set();
+    this.addWindow(calls, answered, from, to);
+    return { calls, answered };
+  }
+  /**
+   * Widen a window returned by {@link window} by the positions `from` … `to` (inclusive).
+   * @param window - a window from this index; its sets grow in place.
+   */
+  extend(window, from, to) {
+    this.addWindow(window.calls, window.answered, from, to);
+  }
+  /**
+   * Ascending positions of the nodes that open tool call `id`.
+   * @returns the positions; `[]` when no node opens it.
+   */
+  callPositions(id) {
+    return this.maps().calls.get(id) ?? [];
+  }
+  /**
+   * Ascending positions of the `tool/result` nodes that answer tool call `id`.
+   * @returns the positions; `[]` when no node answers it.
+   */
+  resultPositions(id) {
+    return this.maps().results.get(id) ?? [];
+  }
+  /**
+   * Ids with one side (call or result) inside positions `from` … `to` and the other side on
+   * the list outside it: what a replace of exactly that window would split.
+   * @returns the ids, calls opened inside first, then results answered inside, each in surface
+   *   order; `[]` for a balanced window.
+   */
+  splitBy(from, to) {
+    const outside = (positions) => positions.some((p) => p < from || p > to);
+    const split = /* @__PURE__ */ new Set();
+    for (let p = from; p <= to; p++) for (const id of toolCallIds(this.eventAt(p))) if (outside(this.resultPositions(id))) split.add(id);
+    for (let p = from; p <= to; p++) {
+      const id = toolResultCallId(this.eventAt(p));
+      if (id !== null && outside(this.callPositions(id))) split.add(id);
+    }
+    return [...split];
+  }
+  /**
+   * Calls on the list without a result on it, and results whose call is not on it.
+   * @returns both lists in order of each id's first position; a repeated id reports its last node.
+   */
+  unpaired() {
+    const { calls, results } = this.maps();
+    const lone = (side, other) => [...side].filter(([id]) => !other.has(id)).map(([callId, positions]) => ({ seq: this.nodes[positions[positions.length - 1]], callId }));
+    return { unansweredCalls: lone(calls, results), orphanResults: lone(results, calls) };
+  }
+  addWindow(calls, answered, from, to) {
+    for (let p = from; p <= to; p++) {
+      const event = this.eventAt(p);
+      for (const id of toolCallIds(event)) calls.add(id);
+      const callId = toolResultCallId(event);
+      if (callId !== null) answered.add(callId);
+    }
+  }
+  maps() {
+    if (this.calls === null || this.results === null) {
+      const calls = /* @__PURE__ */ new Map();
+      const results = /* @__PURE__ */ new Map();
+      const push = (map, id, p) => {
+        const positions = map.get(id);
+        if (positions === void 0) map.set(id, [p]);
+        else positions.push(p);
+      };
+      for (let p = 0; p < this.nodes.length; p++) {
+        const event = this.eventAt(p);
+        for (const id of toolCallIds(event)) push(calls, id, p);
+        const callId = toolResultCallId(event);
+        if (callId !== null) push(results, callId, p);
+      }
+      this.calls = calls;
+      this.results = results;
+    }
+    return { calls: this.calls, results: this.results };
+  }
+};
+function nearestOutside(positions, a, b) {
+  let before = -1;
+  let after = -1;
+  for (const p of positions) {
+    if (p < a) before = p;
+    else if (p > b && after === -1) after = p;
+  }
+  if (before === -1) return after;
+  if (after === -1) return before;
+  return a - before <= after - b ? before : after;
+}
+function nearestBefore(positions, idx) {
+  let found = -1;
+  for (const p of positions) if (p < idx) found = p;
+  return found;
 }
 
-// src/shared/surface-plan.ts
+// src/host/surface-plan.ts
 var NOT_DELETABLE_KINDS = /* @__PURE__ */ new Set(["tombstone", "checkpoint", "replacement", "context"]);
 var SurfaceView = class {
   constructor(nodes, lookup) {
     this.nodes = nodes;
     this.lookup = lookup;
   }
+  pairingIndex;
   get length() {
     return this.nodes.length;
   }
@@ -427,8 +556,13 @@ var SurfaceView = class {
     }
     return event;
   }
-  kind(idx) {
+  nodeKind(idx) {
     return classifyNode(this.event(idx));
+  }
+  /** The tool-call pairing of these nodes, made on first use. */
+  pairing() {
+    this.pairingIndex ??= new ToolPairingIndex(this.nodes, (idx) => this.event(idx));
+    return this.pairingIndex;
   }
 };
 function planRemoval(input) {
@@ -438,48 +572,48 @@ function planRemoval(input) {
   const idx = found;
   const targetSeq = view.seq(idx);
   const targetEvent = view.event(idx);
-  const targetKind = classifyNode(targetEvent);
-  if (input.action === "recall" && targetKind !== "user") {
-    return { ok: false, refusal: { code: "NOT_A_USER_MESSAGE", seq: targetSeq, kind: targetKind } };
+  const targetNodeKind = classifyNode(targetEvent);
+  if (input.action === "recall" && targetNodeKind !== "user") {
+    return { ok: false, refusal: { code: "NOT_A_USER_MESSAGE", seq: targetSeq, nodeKind: targetNodeKind } };
   }
-  if (NOT_DELETABLE_KINDS.has(targetKind)) {
-    return { ok: false, refusal: { code: "NOT_DELETABLE", seq: targetSeq, kind: targetKind } };
+  if (NOT_DELETABLE_KINDS.has(targetNodeKind)) {
+    return { ok: false, refusal: { code: "NOT_DELETABLE", seq: targetSeq, nodeKind: targetNodeKind } };
   }
   let startIdx = idx;
   let endIdx = idx;
-  let step = null;
-  if (input.action === "delete" && (targetKind === "assistant" || targetKind === "tool")) {
-    step = stepOf(targetEvent);
-    if (step === null) throw new Error(`message-recall: model row seq ${targetSeq} carries no turn/step`);
-    const span = stepSpan(view, idx, step);
+  let stepKey = null;
+  if (input.action === "delete" && (targetNodeKind === "assistant" || targetNodeKind === "tool")) {
+    stepKey = stepOf(targetEvent);
+    if (stepKey === null) throw new Error(`message-recall: model row seq ${targetSeq} carries no turn/step`);
+    const span = stepSpan(view, idx, stepKey);
     if ("code" in span) return { ok: false, refusal: span };
     [startIdx, endIdx] = [span.a, span.b];
   } else if (input.action === "deleteFrom") {
     const widened = onwardStart(view, idx);
     startIdx = widened.startIdx;
-    step = widened.step;
+    stepKey = widened.stepKey;
     endIdx = view.length - 1;
   }
   const absorbed = [];
-  while (startIdx > 0 && view.kind(startIdx - 1) === "tombstone") absorbed.unshift(view.seq(--startIdx));
-  while (endIdx < view.length - 1 && view.kind(endIdx + 1) === "tombstone") absorbed.push(view.seq(++endIdx));
+  while (startIdx > 0 && view.nodeKind(startIdx - 1) === "tombstone") absorbed.unshift(view.seq(--startIdx));
+  while (endIdx < view.length - 1 && view.nodeKind(endIdx + 1) === "tombstone") absorbed.push(view.seq(++endIdx));
   const shadowedSeqs = input.nodes.slice(startIdx, endIdx + 1);
-  const kinds = [];
-  for (let p = startIdx; p <= endIdx; p++) kinds.push(view.kind(p));
+  const nodeKinds = [];
+  for (let p = startIdx; p <= endIdx; p++) nodeKinds.push(view.nodeKind(p));
   return {
     ok: true,
     plan: {
       action: input.action,
       targetSeq,
-      targetKind,
+      targetNodeKind,
       start: view.seq(startIdx),
       end: view.seq(endIdx),
       startIdx,
       endIdx,
       shadowedSeqs,
-      kinds,
+      nodeKinds,
       absorbedTombstoneSeqs: absorbed,
-      step
+      stepKey
     }
   };
 }
@@ -525,32 +659,19 @@ function stepSpan(view, idx, key) {
     foreignSeq: view.seq(foreignIdx)
   });
   for (let p = a + 1; p < b; p++) if (!isStepMember(view.event(p), key)) return refuse2(p);
-  const calls = /* @__PURE__ */ new Set();
-  const answered = /* @__PURE__ */ new Set();
-  for (let p = a; p <= b; p++) {
-    const event = view.event(p);
-    for (const id of toolCallIds(event)) calls.add(id);
-    const callId = toolResultCallId(event);
-    if (callId !== null) answered.add(callId);
-  }
+  const pairing = view.pairing();
+  const { calls, answered } = pairing.window(a, b);
   for (const id of calls) {
     if (answered.has(id)) continue;
-    const partner = findOutside(view, a, b, (event) => toolResultCallId(event) === id);
+    const partner = nearestOutside(pairing.resultPositions(id), a, b);
     if (partner !== -1) return refuse2(firstNonMemberBetween(view, partner, a, b, key));
   }
   for (const id of answered) {
     if (calls.has(id)) continue;
-    const partner = findOutside(view, a, b, (event) => toolCallIds(event).includes(id));
+    const partner = nearestOutside(pairing.callPositions(id), a, b);
     if (partner !== -1) return refuse2(firstNonMemberBetween(view, partner, a, b, key));
   }
   return { a, b };
-}
-function findOutside(view, a, b, match) {
-  for (let d = 1; a - d >= 0 || b + d < view.length; d++) {
-    if (a - d >= 0 && match(view.event(a - d))) return a - d;
-    if (b + d < view.length && match(view.event(b + d))) return b + d;
-  }
-  return -1;
 }
 function firstNonMemberBetween(view, partner, a, b, key) {
   if (partner < a) {
@@ -562,38 +683,23 @@ function firstNonMemberBetween(view, partner, a, b, key) {
 }
 function onwardStart(view, idx) {
   let startIdx = idx;
-  let step = stepOf(view.event(idx));
-  if (step !== null) startIdx = stepEdges(view, idx, step).a;
-  const calls = /* @__PURE__ */ new Set();
-  const results = /* @__PURE__ */ new Set();
-  const scan = (from, to) => {
-    for (let p = from; p < to; p++) {
-      const event = view.event(p);
-      for (const id of toolCallIds(event)) calls.add(id);
-      const callId = toolResultCallId(event);
-      if (callId !== null) results.add(callId);
-    }
-  };
-  scan(startIdx, view.length);
+  let stepKey = stepOf(view.event(idx));
+  if (stepKey !== null) startIdx = stepEdges(view, idx, stepKey).a;
+  const pairing = view.pairing();
+  const inRange = pairing.window(startIdx, view.length - 1);
   const unresolvable = /* @__PURE__ */ new Set();
   for (; ; ) {
     let partner = -1;
-    for (const id of results) {
-      if (calls.has(id) || unresolvable.has(id)) continue;
-      let found = -1;
-      for (let p = startIdx - 1; p >= 0; p--) {
-        if (toolCallIds(view.event(p)).includes(id)) {
-          found = p;
-          break;
-        }
-      }
+    for (const id of inRange.answered) {
+      if (inRange.calls.has(id) || unresolvable.has(id)) continue;
+      const found = nearestBefore(pairing.callPositions(id), startIdx);
       if (found === -1) unresolvable.add(id);
       else partner = partner === -1 ? found : Math.min(partner, found);
     }
-    if (partner === -1) return { startIdx, step };
-    step = stepOf(view.event(partner));
-    const next = step === null ? partner : stepEdges(view, partner, step).a;
-    scan(next, startIdx);
+    if (partner === -1) return { startIdx, stepKey };
+    stepKey = stepOf(view.event(partner));
+    const next = stepKey === null ? partner : stepEdges(view, partner, stepKey).a;
+    pairing.extend(inRange, next, startIdx - 1);
     startIdx = next;
   }
 }
@@ -608,9 +714,9 @@ function describePlanRefusal(refusal) {
       return `message-recall: no current surface node carries message id "${target.messageId}"`;
     }
     case "NOT_A_USER_MESSAGE":
-      return `message-recall: seq ${refusal.seq} is ${NODE_KIND_PHRASE[refusal.kind]}, not a message the person sent; only those can be recalled`;
+      return `message-recall: seq ${refusal.seq} is ${NODE_KIND_PHRASE[refusal.nodeKind]}, not a message the person sent; only those can be recalled`;
     case "NOT_DELETABLE":
-      return `message-recall: seq ${refusal.seq} is ${NOT_DELETABLE_REASON[refusal.kind]} and cannot be removed`;
+      return `message-recall: seq ${refusal.seq} is ${NOT_DELETABLE_REASON[refusal.nodeKind]} and cannot be removed`;
     case "SPAN_NOT_CONTIGUOUS":
       return `message-recall: turn ${refusal.turn} step ${refusal.step} of seq ${refusal.seq} is not contiguous on the surface: seq ${refusal.foreignSeq} sits inside it`;
   }
@@ -656,16 +762,13 @@ function describeRefusal(refusal) {
       return describePlanRefusal(refusal);
   }
 }
-
-// src/shared/protocol.ts
-var ROUTE_ACTIONS = ["recall", "delete", "deleteFrom", "plan", "inspect"];
+function errorText(error) {
+  return error instanceof Error ? error.message : String(error);
+}
 
 // src/host/request.ts
 var FIELDS = ["sessionId", "action", "seq", "messageId", "planAction", "expect"];
 var EXPECT_FIELDS = ["replaceGeneration", "lastSeq"];
-function isSeq(value) {
-  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
-}
 function parseRecallRequest(body) {
   const invalid = (message) => ({ ok: false, refusal: { code: "INVALID_REQUEST", message: `message-recall: ${message}` } });
   if (!isRecord(body)) return invalid(`request body must be a JSON object, got ${body === null ? "null" : Array.isArray(body) ? "an array" : typeof body}`);
@@ -698,8 +801,8 @@ function parseRecallRequest(body) {
   }
   const withExpect = expectation === void 0 ? {} : { expect: expectation };
   if (action === "plan") {
-    if (!RECALL_ACTIONS.includes(planAction)) {
-      return invalid(`planAction must be one of ${RECALL_ACTIONS.join(", ")}, got ${JSON.stringify(planAction)}`);
+    if (!REMOVAL_ACTIONS.includes(planAction)) {
+      return invalid(`planAction must be one of ${REMOVAL_ACTIONS.join(", ")}, got ${JSON.stringify(planAction)}`);
     }
     return { ok: true, request: { action, planAction, sessionId, target, ...withExpect } };
   }
@@ -707,10 +810,7 @@ function parseRecallRequest(body) {
   return { ok: true, request: { action, sessionId, target, ...withExpect } };
 }
 
-// src/host/tombstone-writer.ts
-import { createUserMessage } from "@deepseek-ai/dsh-llm";
-
-// src/shared/token-estimate.ts
+// src/host/token-estimate.ts
 var CHARS_PER_TOKEN = 4;
 function blockChars(block) {
   if (!isRecord(block)) return 0;
@@ -733,6 +833,7 @@ function estimateTokens(contents) {
 }
 
 // src/host/tombstone-writer.ts
+import { createUserMessage } from "@deepseek-ai/dsh-llm";
 function stableView(session) {
   return { nodes: [...session.surface.nodes], replaceGeneration: session.surface.replaceGeneration, lastSeq: session.seq - 1 };
 }
@@ -781,18 +882,25 @@ function writeTombstone(session, lookup, request, tombstoneText) {
     tombstoneSeq: event.seq,
     range: { start: plan.start, end: plan.end },
     removedSeqs: plan.shadowedSeqs,
-    kinds: plan.kinds,
+    kinds: plan.nodeKinds,
     replaceGeneration: session.surface.replaceGeneration,
     persisted: false,
     ...recalled === void 0 ? {} : { content: recalled, text: plainText(recalled) }
   };
   return { ok: true, value, event };
 }
-async function removeMessages(services, request) {
-  const id = request.sessionId;
+
+// src/host/removal-service.ts
+function liveSession(services, sessionId) {
+  const id = sessionId;
   const agent = services.agents.get(id);
   const session = agent?.session ?? services.sessions.get(id);
-  if (session === void 0) return { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId: request.sessionId } };
+  return session === void 0 ? { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId } } : { ok: true, session, agent };
+}
+async function removeMessages(services, request) {
+  const live = liveSession(services, request.sessionId);
+  if (!live.ok) return live;
+  const { agent, session } = live;
   const task = async () => {
     const written = writeTombstone(session, services.index.lookup(session), request, services.tombstoneText);
     if (!written.ok) return written;
@@ -818,9 +926,9 @@ async function removeMessages(services, request) {
   return running;
 }
 function previewRemoval(services, request) {
-  const id = request.sessionId;
-  const session = services.agents.get(id)?.session ?? services.sessions.get(id);
-  if (session === void 0) return { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId: request.sessionId } };
+  const live = liveSession(services, request.sessionId);
+  if (!live.ok) return live;
+  const { session } = live;
   const lookup = services.index.lookup(session);
   const planned = planForSession(session, lookup, request);
   if (!planned.ok) return planned;
@@ -832,16 +940,13 @@ function previewRemoval(services, request) {
       action: plan.action,
       range: { start: plan.start, end: plan.end },
       removedSeqs: plan.shadowedSeqs,
-      kinds: plan.kinds,
+      kinds: plan.nodeKinds,
       estimatedTokens: estimateTokens(contents),
-      ...plan.step === null ? {} : { turn: plan.step.turn, step: plan.step.step },
+      ...plan.stepKey === null ? {} : { turn: plan.stepKey.turn, step: plan.stepKey.step },
       replaceGeneration: view.replaceGeneration,
       lastSeq: view.lastSeq
     }
   };
-}
-function errorText(error) {
-  return error instanceof Error ? error.message : String(error);
 }
 
 // src/host/route.ts

@@ -1,26 +1,26 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-SYHCJFNI.js";
+} from "./chunks/chunk-OUE2RNFQ.js";
 import {
   listCommand
-} from "./chunks/chunk-347XDZ2A.js";
+} from "./chunks/chunk-EAVGLL7X.js";
 import {
   readCommand
-} from "./chunks/chunk-WIYI5KOU.js";
+} from "./chunks/chunk-VRLE6MCC.js";
 import {
   scanCommand
-} from "./chunks/chunk-6PTGLLI3.js";
+} from "./chunks/chunk-PJV2MCKJ.js";
 import {
   verifyCommand
-} from "./chunks/chunk-2NHIBCK7.js";
+} from "./chunks/chunk-MQH5NWNC.js";
 import {
   EXIT,
   UsageError,
   out,
   runCommand,
   runMain
-} from "./chunks/chunk-MHILNAR5.js";
+} from "./chunks/chunk-C62STE4U.js";
 
 // scripts/dsh-message-recall-log.ts
 var BIN = "dsh-message-recall-log";

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-SYHCJFNI.js";
+} from "./chunks/chunk-OUE2RNFQ.js";
 import {
   runCommand
-} from "./chunks/chunk-MHILNAR5.js";
+} from "./chunks/chunk-C62STE4U.js";
 
 // scripts/explain-session.ts
 runCommand(explainCommand, "node lib/scripts/explain-session.js", process.argv.slice(2));

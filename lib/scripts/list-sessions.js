@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import {
   listCommand
-} from "./chunks/chunk-347XDZ2A.js";
+} from "./chunks/chunk-EAVGLL7X.js";
 import {
   runCommand
-} from "./chunks/chunk-MHILNAR5.js";
+} from "./chunks/chunk-C62STE4U.js";
 
 // scripts/list-sessions.ts
 runCommand(listCommand, "node lib/scripts/list-sessions.js", process.argv.slice(2));

@@ -7,7 +7,7 @@
  */
 import { COMMON_OPTIONS, DECODER_OPTION, EXIT, decoderOption, out, parseOneTarget, type LogCommand } from '../support/cli'
 import type { LogEvent } from '../../src/shared/events'
-import { deriveHiddenRows } from '../../src/shared/hidden-rows'
+import { deriveHiddenRows, type HiddenRow, type TranscriptRow } from '../../src/shared/hidden-rows'
 import { transcriptRows } from '../../src/log/log-rows'
 import { explainSession, type NodeSummary, type SessionExplanation } from '../../src/log/session-explain'
 import { resolveSessionLog } from '../../src/log/log-file'
@@ -102,7 +102,7 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
         tail: read.tail,
         ...explanation,
         ...(rows && hidden
-          ? { rows: rows.map((row) => ({ ...row, hidden: hidden.hidden.find((h) => h.key === row.key) ?? null })) }
+          ? { rows: rows.map((row) => rowJson(row, hidden.hidden.find((h) => h.key === row.key) ?? null)) }
           : {}),
         problems,
       }) + '\n',
@@ -138,13 +138,21 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
     for (const row of rows) {
       const h = hidden.hidden.find((x) => x.key === row.key)
       const why = h ? `hidden (${h.reason}${h.tombstoneSeq !== null ? ` by ${h.tombstoneSeq}` : ''})` : 'shown'
-      lines.push(`  ${why.padEnd(26)} ${row.kind.padEnd(15)} ${row.seq === null ? `log ${row.logSeq}`.padEnd(9) : `seq ${row.seq}`.padEnd(9)} ${row.turn === null ? '' : `turn ${row.turn} `}${row.key}`)
+      lines.push(`  ${why.padEnd(26)} ${row.rowKind.padEnd(15)} ${row.seq === null ? `log ${row.anchorSeq}`.padEnd(9) : `seq ${row.seq}`.padEnd(9)} ${row.turn === null ? '' : `turn ${row.turn} `}${row.key}`)
     }
   }
   for (const p of problems) lines.push(`problem: ${p}`)
   lines.push(problems.length ? `result: ${problems.length} problem${problems.length > 1 ? 's' : ''} found` : 'result: ok')
   await out(lines.join('\n') + '\n')
   return problems.length ? EXIT.problem : EXIT.ok
+}
+
+/** A row of the `--json` output, under the field names the tool prints (`kind`: the rc.8 row kind, `logSeq`: the anchor seq). */
+function rowJson(row: TranscriptRow, hidden: HiddenRow | null) {
+  return {
+    key: row.key, kind: row.rowKind, seq: row.seq, logSeq: row.anchorSeq, turn: row.turn,
+    hidden: hidden === null ? null : { key: hidden.key, kind: hidden.rowKind, reason: hidden.reason, tombstoneSeq: hidden.tombstoneSeq },
+  }
 }
 
 /** `explain-session`, the `explain` subcommand. */

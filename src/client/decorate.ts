@@ -14,7 +14,7 @@
  *
  * @module dsh-message-recall/client/decorate
  */
-import type { RecallAction } from '../shared/tombstone'
+import type { RemovalAction } from '../shared/tombstone'
 import type { ArmedState, PendingState, RowError } from './controller'
 import type { Translate } from './rc8'
 import { countedKey } from './locales'
@@ -36,9 +36,9 @@ export const ATTR = {
 export interface RowDecoration {
   readonly hidden: boolean
   /** Buttons to show, in order; empty removes the cluster. */
-  readonly actions: readonly RecallAction[]
+  readonly actions: readonly RemovalAction[]
   /** The row stands for a model step (Delete label names the step). */
-  readonly step: boolean
+  readonly isStepRow: boolean
   readonly armed: ArmedState | null
   readonly pending: PendingState | null
   readonly error: RowError | null
@@ -48,14 +48,15 @@ export interface RowDecoration {
 
 /** Localized button texts for one locale revision. */
 export interface ClusterTexts {
-  readonly text: Readonly<Record<RecallAction, string>>
-  readonly label: Readonly<Record<RecallAction | 'deleteStep', string>>
+  readonly text: Readonly<Record<RemovalAction, string>>
+  readonly label: Readonly<Record<RemovalAction | 'deleteStep', string>>
   readonly busy: string
 }
 
 /**
  * Read the button texts from the locale.
  * @param t - translate bound to the plugin namespace.
+ * @returns the texts of the current locale revision.
  */
 export function clusterTexts(t: Translate): ClusterTexts {
   return {
@@ -79,11 +80,11 @@ export class ClusterFactory {
 
   /**
    * @param actions - buttons in order.
-   * @param step - label Delete as a step delete.
+   * @param isStepRow - label Delete as a step delete.
    * @returns a new detached cluster element.
    */
-  create(actions: readonly RecallAction[], step: boolean): HTMLElement {
-    const id = `${actions.join(',')}|${step}`
+  create(actions: readonly RemovalAction[], isStepRow: boolean): HTMLElement {
+    const id = `${actions.join(',')}|${isStepRow}`
     let template = this.templates.get(id)
     if (template === undefined) {
       template = this.doc.createElement('div')
@@ -93,7 +94,7 @@ export class ClusterFactory {
         const button = this.doc.createElement('button')
         button.type = 'button'
         button.setAttribute(ATTR.action, action)
-        applyIdle(button, action, step, this.texts)
+        applyIdle(button, action, isStepRow, this.texts)
         template.appendChild(button)
       }
       this.templates.set(id, template)
@@ -102,18 +103,22 @@ export class ClusterFactory {
   }
 }
 
-function idleLabel(action: RecallAction, step: boolean, texts: ClusterTexts): string {
-  return action === 'delete' && step ? texts.label.deleteStep : texts.label[action]
+function idleLabel(action: RemovalAction, isStepRow: boolean, texts: ClusterTexts): string {
+  return action === 'delete' && isStepRow ? texts.label.deleteStep : texts.label[action]
 }
 
-function applyIdle(button: HTMLElement, action: RecallAction, step: boolean, texts: ClusterTexts): void {
+function applyIdle(button: HTMLElement, action: RemovalAction, isStepRow: boolean, texts: ClusterTexts): void {
   button.textContent = texts.text[action]
-  const label = idleLabel(action, step, texts)
+  const label = idleLabel(action, isStepRow, texts)
   button.setAttribute('aria-label', label)
   button.setAttribute('title', label)
 }
 
-/** The cluster a row holds, or `null`. */
+/**
+ * The cluster a row holds.
+ * @param row - a row element.
+ * @returns the row's `[data-message-recall-actions]` child, or `null`.
+ */
 export function clusterOf(row: Element): HTMLElement | null {
   for (let child = row.lastElementChild; child !== null; child = child.previousElementSibling) {
     if (child.hasAttribute(ATTR.actions)) return child as HTMLElement
@@ -154,14 +159,14 @@ export function decorateRow(
     cluster = null
   }
   if (cluster === null) {
-    cluster = factory.create(decoration.actions, decoration.step)
+    cluster = factory.create(decoration.actions, decoration.isStepRow)
     row.appendChild(cluster)
   }
   if (!row.hasAttribute(ATTR.row)) row.setAttribute(ATTR.row, '')
   const armed = decoration.armed
   const pending = decoration.pending
   for (let button = cluster.firstElementChild; button !== null; button = button.nextElementSibling) {
-    const action = button.getAttribute(ATTR.action) as RecallAction | null
+    const action = button.getAttribute(ATTR.action) as RemovalAction | null
     if (action === null) continue
     const isArmed = armed !== null && armed.action === action
     if (isArmed) {
@@ -170,7 +175,7 @@ export function decorateRow(
       button.setAttribute('aria-label', t(countedKey('armed.label', armed.count), { count: armed.count }))
     } else if (button.hasAttribute(ATTR.armed)) {
       button.removeAttribute(ATTR.armed)
-      applyIdle(button as HTMLElement, action, decoration.step, texts)
+      applyIdle(button as HTMLElement, action, decoration.isStepRow, texts)
     }
     const isBusy = pending !== null && pending.action === action
     if (isBusy) {

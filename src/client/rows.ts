@@ -17,31 +17,26 @@
  *
  * @module dsh-message-recall/client/rows
  */
-import { isRecord } from '../shared/events'
+import { isRecord, isSeq } from '../shared/events'
 import type { TranscriptRow } from '../shared/hidden-rows'
-import type { RecallAction } from '../shared/tombstone'
+import type { RemovalAction } from '../shared/tombstone'
 import type { ChatNode } from './rc8'
 
 /** A row resolved against the session's chat store. */
 export interface RowAnchor extends TranscriptRow {
   /** Actions this row offers while the agent is idle, in button order; empty for none. */
-  readonly actions: readonly RecallAction[]
+  readonly actions: readonly RemovalAction[]
   /** The row stands for a model step (assistant or tool row): Delete removes the whole step. */
-  readonly step: boolean
+  readonly isStepRow: boolean
 }
 
-const USER_ACTIONS: readonly RecallAction[] = Object.freeze(['recall', 'delete', 'deleteFrom'])
-const STEP_ACTIONS: readonly RecallAction[] = Object.freeze(['delete', 'deleteFrom'])
-const NO_ACTIONS: readonly RecallAction[] = Object.freeze([])
+const USER_ACTIONS: readonly RemovalAction[] = Object.freeze(['recall', 'delete', 'deleteFrom'])
+const STEP_ACTIONS: readonly RemovalAction[] = Object.freeze(['delete', 'deleteFrom'])
+const NO_ACTIONS: readonly RemovalAction[] = Object.freeze([])
 
-const LOG_ONLY_KINDS: ReadonlySet<string> = new Set(['turn-tail', 'turn-error', 'turn-max-tokens', 'model-retry', 'command'])
+const LOG_ONLY_ROW_KINDS: ReadonlySet<string> = new Set(['turn-tail', 'turn-error', 'turn-max-tokens', 'model-retry', 'command'])
 
 const anchors = new WeakMap<ChatNode, RowAnchor>()
-
-/** True for a non-negative safe integer (a durable event seq). */
-export function isDurableSeq(value: unknown): value is number {
-  return Number.isSafeInteger(value) && (value as number) >= 0
-}
 
 /**
  * Resolve a Chat node to its row anchor. Memoized per node object (rc.8 nodes are immutable and
@@ -61,34 +56,34 @@ export function resolveRow(node: ChatNode): RowAnchor {
 function computeAnchor(node: ChatNode): RowAnchor {
   const data = isRecord(node.data) ? node.data : {}
   const turn = turnOf(node, data)
-  const base = { key: node.key, kind: node.kind, turn }
+  const base = { key: node.key, rowKind: node.kind, turn }
   switch (node.kind) {
     case 'user':
     case 'steering': {
-      const seq = isDurableSeq(data.seq) ? data.seq : null
+      const seq = isSeq(data.seq) ? data.seq : null
       const fromPerson = isRecord(data.source) && data.source.kind === 'user'
       const actions = seq === null ? NO_ACTIONS : fromPerson ? USER_ACTIONS : STEP_ACTIONS
-      return { ...base, seq, logSeq: seq ?? node.anchorSeq, actions, step: false }
+      return { ...base, seq, anchorSeq: seq ?? node.anchorSeq, actions, isStepRow: false }
     }
     case 'context':
     case 'compaction':
     case 'unknown': {
-      const seq = isDurableSeq(data.seq) ? data.seq : null
-      return { ...base, seq, logSeq: seq ?? node.anchorSeq, actions: NO_ACTIONS, step: false }
+      const seq = isSeq(data.seq) ? data.seq : null
+      return { ...base, seq, anchorSeq: seq ?? node.anchorSeq, actions: NO_ACTIONS, isStepRow: false }
     }
     case 'assistant-step': {
       const final = isRecord(data.finalNode) ? data.finalNode : null
-      const seq = final !== null && final.kind === 'assistant' && isDurableSeq(final.seq) ? final.seq : null
-      return { ...base, seq, logSeq: seq ?? node.anchorSeq, actions: seq === null ? NO_ACTIONS : STEP_ACTIONS, step: true }
+      const seq = final !== null && final.kind === 'assistant' && isSeq(final.seq) ? final.seq : null
+      return { ...base, seq, anchorSeq: seq ?? node.anchorSeq, actions: seq === null ? NO_ACTIONS : STEP_ACTIONS, isStepRow: true }
     }
     case 'tool-call': {
       const root = isRecord(data.root) ? data.root : null
-      const seq = root !== null && root.kind === 'tool-result' && isDurableSeq(root.seq) ? root.seq : null
-      return { ...base, seq, logSeq: node.anchorSeq, actions: seq === null ? NO_ACTIONS : STEP_ACTIONS, step: true }
+      const seq = root !== null && root.kind === 'tool-result' && isSeq(root.seq) ? root.seq : null
+      return { ...base, seq, anchorSeq: node.anchorSeq, actions: seq === null ? NO_ACTIONS : STEP_ACTIONS, isStepRow: true }
     }
     default: {
-      const logSeq = LOG_ONLY_KINDS.has(node.kind) && typeof data.seq === 'number' ? data.seq : node.anchorSeq
-      return { ...base, seq: null, logSeq, actions: NO_ACTIONS, step: false }
+      const anchorSeq = LOG_ONLY_ROW_KINDS.has(node.kind) && typeof data.seq === 'number' ? data.seq : node.anchorSeq
+      return { ...base, seq: null, anchorSeq, actions: NO_ACTIONS, isStepRow: false }
     }
   }
 }
@@ -96,5 +91,5 @@ function computeAnchor(node: ChatNode): RowAnchor {
 function turnOf(node: ChatNode, data: Record<string, unknown>): number | null {
   const location = node.location
   if (location !== undefined && (location.kind === 'step' || location.kind === 'turn')) return location.turn.turn
-  return isDurableSeq(data.turn) ? data.turn : null
+  return isSeq(data.turn) ? data.turn : null
 }

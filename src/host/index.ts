@@ -1,5 +1,5 @@
 /**
- * dsh-message-recall, host half: registers `POST {path}` (default `/dsh-message-recall`) on the
+ * dsh-message-recall, host half: registers `POST {path}` (default `DEFAULT_ROUTE_PATH`) on the
  * DSH web server. Recall, delete and delete-onward each append one `user/message` tombstone whose
  * surface `replace` shadows the removed range; `plan` previews a removal and `inspect` summarizes
  * the live and persisted logs. The route goes away with the plugin.
@@ -21,10 +21,10 @@ import { createRouteHandler } from './route'
 
 export { Config, DEFAULTS, resolveConfig, type MessageRecallConfig } from './config'
 export { statusOf } from './route'
-export { planRemoval, describePlanRefusal } from '../shared/surface-plan'
+export { planRemoval, describePlanRefusal } from './surface-plan'
 export type * from '../shared/protocol'
 
-/** Plugin name (the Loader row id in `cordis.patch.yml` is `message-recall`). */
+/** Host plugin name, equal to its Loader row id in `cordis.patch.yml` (see `TOMBSTONE_PLUGIN` for the package name). */
 export const name = 'message-recall'
 
 /** Required services; the plugin (re)loads only while all exist. */

@@ -5,23 +5,19 @@
  * @module dsh-message-recall/host/request
  */
 import { ROUTE_ACTIONS, type RouteAction, type ViewExpectation } from '../shared/protocol'
-import { isRecord } from '../shared/events'
-import type { PlanTarget } from '../shared/surface-plan'
-import { RECALL_ACTIONS, type RecallAction } from '../shared/tombstone'
+import { isRecord, isSeq } from '../shared/events'
+import type { PlanTarget } from './surface-plan'
+import { REMOVAL_ACTIONS, type RemovalAction } from '../shared/tombstone'
 import type { HttpRefusal } from './http'
 
 /** A validated request. */
 export type RecallRequest =
   | { readonly action: 'inspect'; readonly sessionId: string }
-  | { readonly action: RecallAction; readonly sessionId: string; readonly target: PlanTarget; readonly expect?: ViewExpectation }
-  | { readonly action: 'plan'; readonly planAction: RecallAction; readonly sessionId: string; readonly target: PlanTarget; readonly expect?: ViewExpectation }
+  | { readonly action: RemovalAction; readonly sessionId: string; readonly target: PlanTarget; readonly expect?: ViewExpectation }
+  | { readonly action: 'plan'; readonly planAction: RemovalAction; readonly sessionId: string; readonly target: PlanTarget; readonly expect?: ViewExpectation }
 
 const FIELDS = ['sessionId', 'action', 'seq', 'messageId', 'planAction', 'expect']
 const EXPECT_FIELDS = ['replaceGeneration', 'lastSeq']
-
-function isSeq(value: unknown): value is number {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
-}
 
 /**
  * Validate a parsed JSON body.
@@ -65,11 +61,11 @@ export function parseRecallRequest(body: unknown): { ok: true; request: RecallRe
   const withExpect = expectation === undefined ? {} : { expect: expectation }
 
   if (action === 'plan') {
-    if (!RECALL_ACTIONS.includes(planAction as RecallAction)) {
-      return invalid(`planAction must be one of ${RECALL_ACTIONS.join(', ')}, got ${JSON.stringify(planAction)}`)
+    if (!REMOVAL_ACTIONS.includes(planAction as RemovalAction)) {
+      return invalid(`planAction must be one of ${REMOVAL_ACTIONS.join(', ')}, got ${JSON.stringify(planAction)}`)
     }
-    return { ok: true, request: { action, planAction: planAction as RecallAction, sessionId, target, ...withExpect } }
+    return { ok: true, request: { action, planAction: planAction as RemovalAction, sessionId, target, ...withExpect } }
   }
   if (planAction !== undefined) return invalid(`planAction is only valid with action "plan"`)
-  return { ok: true, request: { action: action as RecallAction, sessionId, target, ...withExpect } }
+  return { ok: true, request: { action: action as RemovalAction, sessionId, target, ...withExpect } }
 }

@@ -1,8 +1,7 @@
 /**
- * The tombstone writer: plans a removal against a stable copy of the live surface, checks the
- * client's view, appends one `user/message` tombstone, and answers only after the durability
- * flush. With an agent, all of it runs inside `agent.runMaintenance`, which excludes turns,
- * manual compaction and other maintenance (`dsh-agent-loop/lib/index.js:412-433`).
+ * The tombstone writer: plans a removal against a stable copy of the surface, checks the client's
+ * view, and appends one `user/message` tombstone, synchronously. It neither finds sessions nor
+ * flushes: `removal-service.ts` runs it inside `agent.runMaintenance` and flushes afterwards.
  *
  * The tombstone: a fresh message id (`createUserMessage`, `dsh-llm`), `content` empty or one text
  * block with the configured `tombstoneText`, `source` from `tombstoneSource()`, `surfaceOp` from
@@ -11,43 +10,29 @@
  *
  * @module dsh-message-recall/host/tombstone-writer
  */
-import type { Agent } from '@deepseek-ai/dsh-agent'
 import { createUserMessage, type UserMessage } from '@deepseek-ai/dsh-llm'
-import type { Session, SessionEvent, SessionId } from '@deepseek-ai/dsh-session'
+import type { Session, SessionEvent } from '@deepseek-ai/dsh-session'
 import type { LogEvent } from '../shared/events'
-import type { PlanValue, RemovalValue, ViewExpectation } from '../shared/protocol'
+import type { RemovalValue, ViewExpectation } from '../shared/protocol'
 import { replaceOp } from '../shared/replace-op'
 import { contentOf, plainText } from '../shared/surface-node'
-import { planRemoval, type EventLookup, type PlanTarget, type RemovalPlan } from '../shared/surface-plan'
-import { estimateTokens } from '../shared/token-estimate'
-import { tombstoneSource, type RecallAction } from '../shared/tombstone'
-import type { SessionEventIndex } from './event-index'
-import { MessageRecallError, type StaleViewRefusal, type WriteRefusal } from './refusals'
+import { planRemoval, type EventLookup, type PlanTarget, type RemovalPlan } from './surface-plan'
+import { tombstoneSource, type RemovalAction } from '../shared/tombstone'
+import { errorText, MessageRecallError, type StaleViewRefusal, type WriteRefusal } from './refusals'
 
-/** A validated removal or plan request. */
-export interface RemovalRequest {
-  readonly sessionId: string
-  readonly action: RecallAction
+/** What the writer plans: the action, the target and the client's view, if it sent one. */
+export interface RemovalIntent {
+  readonly action: RemovalAction
   readonly target: PlanTarget
   readonly expect?: ViewExpectation
 }
 
-/** Outcome of a write or plan: a value, or a refusal value. */
-export type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly refusal: WriteRefusal }
-
-/** The services the writer reaches (structural views of `ctx.sessions` and `ctx.agents`). */
-export interface WriterServices {
-  readonly sessions: { get(id: SessionId): Session | undefined; flush(session: Session): Promise<boolean> }
-  readonly agents: { get(id: SessionId): Agent | undefined }
-  readonly index: SessionEventIndex
-  /** Text of the tombstone's single text block; `''` writes empty content. */
-  readonly tombstoneText: string
-}
-
 /** A surface snapshot that stays put while the live surface moves. */
-interface StableView {
+export interface StableView {
+  /** Surface node seqs in surface order, copied. */
   readonly nodes: readonly number[]
   readonly replaceGeneration: number
+  /** Seq of the log's last event when the copy was made (`session.seq - 1`). */
   readonly lastSeq: number
 }
 
@@ -57,6 +42,8 @@ function stableView(session: Session): StableView {
 
 /**
  * Check a client's `expect` against a view.
+ * @param view - the stable view the write or plan is made against.
+ * @param expect - the client's view, or `undefined` (nothing to check).
  * @returns the `STALE_VIEW` refusal, or `null` when the view matches (or nothing was expected).
  */
 export function checkExpectation(view: StableView, expect: ViewExpectation | undefined): StaleViewRefusal | null {
@@ -82,7 +69,7 @@ export function checkExpectation(view: StableView, expect: ViewExpectation | und
 export function planForSession(
   session: Session,
   lookup: EventLookup,
-  request: Omit<RemovalRequest, 'sessionId'>,
+  request: RemovalIntent,
 ): { ok: true; plan: RemovalPlan; view: StableView } | { ok: false; refusal: WriteRefusal } {
   const view = stableView(session)
   const stale = checkExpectation(view, request.expect)
@@ -130,7 +117,7 @@ export function appendTombstone(session: Session, plan: TombstoneRange, tombston
 export function writeTombstone(
   session: Session,
   lookup: EventLookup,
-  request: Omit<RemovalRequest, 'sessionId'>,
+  request: RemovalIntent,
   tombstoneText: string,
 ): { ok: true; value: RemovalValue; event: LogEvent } | { ok: false; refusal: WriteRefusal } {
   const planned = planForSession(session, lookup, request)
@@ -148,89 +135,10 @@ export function writeTombstone(
     tombstoneSeq: event.seq,
     range: { start: plan.start, end: plan.end },
     removedSeqs: plan.shadowedSeqs,
-    kinds: plan.kinds,
+    kinds: plan.nodeKinds,
     replaceGeneration: session.surface.replaceGeneration,
     persisted: false,
     ...(recalled === undefined ? {} : { content: recalled, text: plainText(recalled) }),
   }
   return { ok: true, value, event }
-}
-
-/**
- * Remove messages from a live session: find it, take the agent's maintenance slot when an agent
- * drives it, write the tombstone, and await `ctx.sessions.flush(session)`.
- * @param services - sessions, agents, the event index and the tombstone text.
- * @param request - the validated request.
- * @returns the removal value once durable (`persisted` tells whether a persistence listener
- * took part), or `SESSION_NOT_LIVE`, `AGENT_BUSY`, `STALE_VIEW` or a planner refusal; nothing is
- * appended on any refusal.
- * @throws {@link MessageRecallError} `PERSIST_FAILED` when the flush rejected (the tombstone is in
- * the live log but not known to be durable), `INTERNAL` when the Session refused the append.
- */
-export async function removeMessages(services: WriterServices, request: RemovalRequest): Promise<Outcome<RemovalValue>> {
-  const id = request.sessionId as SessionId
-  const agent = services.agents.get(id)
-  const session = agent?.session ?? services.sessions.get(id)
-  if (session === undefined) return { ok: false, refusal: { code: 'SESSION_NOT_LIVE', sessionId: request.sessionId } }
-
-  const task = async (): Promise<Outcome<RemovalValue>> => {
-    const written = writeTombstone(session, services.index.lookup(session), request, services.tombstoneText)
-    if (!written.ok) return written
-    let persisted: boolean
-    try {
-      persisted = await services.sessions.flush(session)
-    } catch (error) {
-      throw new MessageRecallError(
-        'PERSIST_FAILED',
-        `message-recall: tombstone seq ${written.event.seq} was appended to session "${request.sessionId}" but the durability flush rejected: ${errorText(error)}`,
-        { cause: error },
-      )
-    }
-    return { ok: true, value: { ...written.value, persisted } }
-  }
-
-  if (agent === undefined) return task()
-  let running: Promise<Outcome<RemovalValue>>
-  try {
-    // rc.8 signals "busy" only by this synchronous throw (no code, no subclass).
-    running = agent.runMaintenance(() => task())
-  } catch (error) {
-    return { ok: false, refusal: { code: 'AGENT_BUSY', sessionId: request.sessionId, detail: errorText(error) } }
-  }
-  return running
-}
-
-/**
- * Preview a removal: the same plan a write would make now, with a token estimate; appends nothing.
- * @param services - sessions, agents and the event index.
- * @param request - the validated request (its `action` is the `planAction`).
- * @returns the plan value, or `SESSION_NOT_LIVE`, `STALE_VIEW` or a planner refusal.
- */
-export function previewRemoval(services: Pick<WriterServices, 'sessions' | 'agents' | 'index'>, request: RemovalRequest): Outcome<PlanValue> {
-  const id = request.sessionId as SessionId
-  const session = services.agents.get(id)?.session ?? services.sessions.get(id)
-  if (session === undefined) return { ok: false, refusal: { code: 'SESSION_NOT_LIVE', sessionId: request.sessionId } }
-  const lookup = services.index.lookup(session)
-  const planned = planForSession(session, lookup, request)
-  if (!planned.ok) return planned
-  const { plan, view } = planned
-  const contents = plan.shadowedSeqs.map((seq) => contentOf(lookup(seq) as LogEvent))
-  return {
-    ok: true,
-    value: {
-      action: plan.action,
-      range: { start: plan.start, end: plan.end },
-      removedSeqs: plan.shadowedSeqs,
-      kinds: plan.kinds,
-      estimatedTokens: estimateTokens(contents),
-      ...(plan.step === null ? {} : { turn: plan.step.turn, step: plan.step.step }),
-      replaceGeneration: view.replaceGeneration,
-      lastSeq: view.lastSeq,
-    },
-  }
-}
-
-/** The message of an unknown thrown value. */
-export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
 }

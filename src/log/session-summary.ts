@@ -11,7 +11,7 @@ import { isRecord, type LogEvent } from '../shared/events'
 import type { LogRecord } from './log-frames'
 import { readReplaceOp } from '../shared/replace-op'
 import { classifyNode, contentOf, plainText } from '../shared/surface-node'
-import { readTombstone, type RecallAction } from '../shared/tombstone'
+import { readTombstone, type RemovalAction as RecallAction } from '../shared/tombstone'
 
 /** What a session holds, for listings. */
 export interface SessionSummary {

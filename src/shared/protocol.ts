@@ -1,15 +1,19 @@
 /**
- * The HTTP contract of `POST {path}` (default `/dsh-message-recall`), shared by the host route
- * and the browser client: request body, success values, error codes and the reply envelope.
- * Types and constants only.
+ * The HTTP contract of `POST {path}` (default {@link DEFAULT_ROUTE_PATH}), shared by the host
+ * route and the browser client: request body, success values, error codes and the reply envelope.
+ * Types and constants only. Wire field names stay as written: `removedSeqs` carries the shadowed
+ * surface seqs and `kinds` their node kinds.
  *
  * @module dsh-message-recall/shared/protocol
  */
 import type { NodeKind } from './surface-node'
-import type { RecallAction, TombstoneRecord } from './tombstone'
+import type { RemovalAction, TombstoneRecord } from './tombstone'
+
+/** The route's default exact pathname (`Config.path`), used by the host config and the client. */
+export const DEFAULT_ROUTE_PATH = '/dsh-message-recall'
 
 /** Route actions: the three removals, the dry-run `plan`, and the read-only `inspect`. */
-export type RouteAction = RecallAction | 'plan' | 'inspect'
+export type RouteAction = RemovalAction | 'plan' | 'inspect'
 
 /** All route actions, in a stable order. */
 export const ROUTE_ACTIONS: readonly RouteAction[] = ['recall', 'delete', 'deleteFrom', 'plan', 'inspect']
@@ -19,7 +23,9 @@ export const ROUTE_ACTIONS: readonly RouteAction[] = ['recall', 'delete', 'delet
  * if the surface's `replaceGeneration` differs, or a surface node newer than `lastSeq` exists.
  */
 export interface ViewExpectation {
+  /** The surface's `replaceGeneration` the client saw. */
   readonly replaceGeneration?: number
+  /** Seq of the log's last event the client's view includes (a plan's `lastSeq`). */
   readonly lastSeq?: number
 }
 
@@ -30,7 +36,7 @@ export interface RecallRequestBody {
   readonly seq?: number
   readonly messageId?: string
   /** Required for `plan`: the removal to preview. */
-  readonly planAction?: RecallAction
+  readonly planAction?: RemovalAction
   readonly expect?: ViewExpectation
 }
 
@@ -63,7 +69,7 @@ export interface SurfaceRange {
 
 /** Success value of `recall`, `delete` and `deleteFrom`. */
 export interface RemovalValue {
-  readonly action: RecallAction
+  readonly action: RemovalAction
   /** Seq of the appended tombstone. */
   readonly tombstoneSeq: number
   readonly range: SurfaceRange
@@ -83,11 +89,11 @@ export interface RemovalValue {
 
 /** Success value of `plan`: what the `planAction` would remove; nothing is appended. */
 export interface PlanValue {
-  readonly action: RecallAction
+  readonly action: RemovalAction
   readonly range: SurfaceRange
   readonly removedSeqs: readonly number[]
   readonly kinds: readonly NodeKind[]
-  /** Rough token count of the removed messages (characters / 4; see `token-estimate.ts`). */
+  /** Rough token count of the removed messages (characters / 4; see `src/host/token-estimate.ts`). */
   readonly estimatedTokens: number
   /** The model step removed whole or widened into, when any. */
   readonly turn?: number

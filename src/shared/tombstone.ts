@@ -12,20 +12,24 @@
 import { isRecord, type LogEvent } from './events'
 import { readReplaceOp } from './replace-op'
 
-/** `source.plugin` of every tombstone this plugin writes (also the package name). */
+/**
+ * `source.plugin` of every tombstone this plugin writes: the package name, which the browser
+ * half also registers under. The host plugin's Loader row id is `message-recall` (`cordis.patch.yml`,
+ * the host `name`): it keys the plugin's config row in existing installs, so it keeps its name.
+ */
 export const TOMBSTONE_PLUGIN = 'dsh-message-recall'
 
 /** The removal actions that write a tombstone. */
-export type RecallAction = 'recall' | 'delete' | 'deleteFrom'
+export type RemovalAction = 'recall' | 'delete' | 'deleteFrom'
 
 /** All removal actions, in a stable order. */
-export const RECALL_ACTIONS: readonly RecallAction[] = ['recall', 'delete', 'deleteFrom']
+export const REMOVAL_ACTIONS: readonly RemovalAction[] = ['recall', 'delete', 'deleteFrom']
 
-/** `data.source` of a tombstone. `removedSeqs` are the shadowed surface seqs, in surface order. */
+/** `data.source` of a tombstone as written to the log. `removedSeqs` (the durable field name) are the shadowed surface seqs, in surface order. */
 export interface TombstoneSource {
   readonly kind: 'plugin'
   readonly plugin: typeof TOMBSTONE_PLUGIN
-  readonly action: RecallAction
+  readonly action: RemovalAction
   readonly removedSeqs: readonly number[]
 }
 
@@ -36,26 +40,33 @@ export interface TombstoneRecord {
   readonly end: number
   /** Every surface node the tombstone shadows (its `sourceEventSeqs`), in surface order. */
   readonly shadowedSeqs: readonly number[]
-  readonly action: RecallAction
+  readonly action: RemovalAction
 }
 
 /**
  * Build the `source` of a new tombstone.
  * @param action - the removal action.
- * @param removedSeqs - the shadowed surface seqs, in surface order.
+ * @param shadowedSeqs - the shadowed surface seqs, in surface order (written as `removedSeqs`).
+ * @returns the source, with a copy of `shadowedSeqs`.
  */
-export function tombstoneSource(action: RecallAction, removedSeqs: readonly number[]): TombstoneSource {
-  return { kind: 'plugin', plugin: TOMBSTONE_PLUGIN, action, removedSeqs: [...removedSeqs] }
+export function tombstoneSource(action: RemovalAction, shadowedSeqs: readonly number[]): TombstoneSource {
+  return { kind: 'plugin', plugin: TOMBSTONE_PLUGIN, action, removedSeqs: [...shadowedSeqs] }
 }
 
-/** True when `source` (a message's `source`) names this plugin. */
+/**
+ * Whether a message's `source` names this plugin.
+ * @param source - a message's `source` (any value).
+ * @returns true for `{ kind: 'plugin', plugin: TOMBSTONE_PLUGIN, … }`.
+ */
 export function isTombstoneSource(source: unknown): boolean {
   return isRecord(source) && source.kind === 'plugin' && source.plugin === TOMBSTONE_PLUGIN
 }
 
 /**
- * True when `event` is a tombstone written by this plugin: a replacing `user/message` whose
+ * Whether a session event is a tombstone written by this plugin: a replacing `user/message` whose
  * source names this plugin. Compaction checkpoints and tool-result prunes are not tombstones.
+ * @param event - any session event.
+ * @returns true for a tombstone of this plugin.
  */
 export function isTombstoneEvent(event: LogEvent): boolean {
   if (event.type !== 'user/message' || readReplaceOp(event.surfaceOp) === null) return false
@@ -64,6 +75,7 @@ export function isTombstoneEvent(event: LogEvent): boolean {
 
 /**
  * Read a tombstone back from its event.
+ * @param event - any session event.
  * @returns the record, or `null` when `event` is not a tombstone of this plugin. An unknown
  * `action` value reads as `'delete'`; `shadowedSeqs` falls back to `source.removedSeqs` when the
  * envelope has no `sourceEventSeqs`.
@@ -72,7 +84,7 @@ export function readTombstone(event: LogEvent): TombstoneRecord | null {
   if (!isTombstoneEvent(event)) return null
   const range = readReplaceOp(event.surfaceOp)!
   const source = (event.data as { source: Record<string, unknown> }).source
-  const action = RECALL_ACTIONS.find((a) => a === source.action) ?? 'delete'
+  const action = REMOVAL_ACTIONS.find((a) => a === source.action) ?? 'delete'
   const fromSource = Array.isArray(source.removedSeqs) ? (source.removedSeqs as unknown[]).filter(Number.isSafeInteger) as number[] : []
   const shadowedSeqs = event.sourceEventSeqs ? [...event.sourceEventSeqs] : fromSource
   return { seq: event.seq, start: range.start, end: range.end, shadowedSeqs, action }

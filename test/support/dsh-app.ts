@@ -46,7 +46,7 @@ import { startMockLlmServer, type MockLlmServer, type MockLlmServerOptions } fro
 export const PROVIDER = 'deepseek-official'
 /** First model of the rc.8 DeepSeek catalog (`DEFAULT_MODELS`). */
 export const MODEL = 'deepseek-v4-flash'
-/** Default route path of the plugin (issue 2, `Config.path`). */
+/** Default route path of the plugin (`Config.path`), written out so that a changed default fails the tests. */
 export const RECALL_PATH = '/dsh-message-recall'
 
 /** JSONL persistence options (`dsh-session-persistence-jsonl` `Config`). */

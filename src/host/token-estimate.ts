@@ -4,9 +4,9 @@
  * that reach the wire (text, reasoning, tool-call name and arguments, tool-result text) and
  * divides by four.
  *
- * @module dsh-message-recall/shared/token-estimate
+ * @module dsh-message-recall/host/token-estimate
  */
-import { isRecord } from './events'
+import { isRecord } from '../shared/events'
 
 /** Characters per estimated token. */
 export const CHARS_PER_TOKEN = 4

@@ -5,7 +5,7 @@
  * the whole log (`foldSurface` is never called here).
  *
  * Rules (all in surface order, never numeric seq order, because after a replace a high seq sits
- * at a low position — `dsh-session/lib/index.js:333` `replacementRange`):
+ * at a low position — `replacementRange` in `dsh-session`):
  * - `recall`: the target must be a message the person sent (`source.kind === 'user'`); the range
  *   is that node alone.
  * - `delete`: a user message alone; an `assistant/message` or `tool/result` takes its whole model
@@ -17,8 +17,8 @@
  *   are never a target.
  * - Tombstones of this plugin adjacent to the range are absorbed into it, so one gap never holds
  *   more than one tombstone.
- * - No range splits a tool call from its result. The Session accepts such a range
- *   (`dsh-rc8-host` C5), but the next request carries an orphan tool message and
+ * - No range splits a tool call from its result. The rc.8 Session accepts such a range
+ *   (`foldSurface` checks provenance, not pairing), but the next request carries an orphan tool message and
  *   `dsh-compaction`'s `toolPairingBalancedBefore/After` then throw "corrupt surface".
  *
  * Cost: one `indexOf` over the nodes plus the scanned neighbourhood of the target (the step and
@@ -26,22 +26,21 @@
  * happens only to resolve a `messageId` target or to locate the partner of a call or result that
  * the neighbourhood does not close.
  *
- * @module dsh-message-recall/shared/surface-plan
+ * @module dsh-message-recall/host/surface-plan
  */
-import type { LogEvent } from './events'
+import type { LogEvent } from '../shared/events'
 import {
   classifyNode,
   isStepMember,
   messageIdOf,
   stepOf,
-  toolCallIds,
-  toolResultCallId,
   type NodeKind,
   type StepKey,
-} from './surface-node'
-import type { RecallAction } from './tombstone'
+} from '../shared/surface-node'
+import type { RemovalAction } from '../shared/tombstone'
+import { nearestBefore, nearestOutside, ToolPairingIndex } from '../shared/tool-pairing'
 
-export type { NodeKind, StepKey } from './surface-node'
+export type { NodeKind, StepKey } from '../shared/surface-node'
 
 /**
  * Look up one session event by seq.
@@ -58,16 +57,16 @@ export interface PlanInput {
   readonly nodes: readonly number[]
   /** One event by seq; called only for surface nodes near the target. */
   readonly lookup: EventLookup
-  readonly action: RecallAction
+  readonly action: RemovalAction
   readonly target: PlanTarget
 }
 
 /** A validated removal: the replace range to write and what it shadows. */
 export interface RemovalPlan {
-  readonly action: RecallAction
+  readonly action: RemovalAction
   /** Seq of the addressed surface node. */
   readonly targetSeq: number
-  readonly targetKind: NodeKind
+  readonly targetNodeKind: NodeKind
   /** Inclusive surface seq of the first shadowed node (the replace op's `start`). */
   readonly start: number
   /** Inclusive surface seq of the last shadowed node (the replace op's `end`); may be numerically smaller than `start`. */
@@ -78,12 +77,12 @@ export interface RemovalPlan {
   readonly endIdx: number
   /** Every shadowed node seq, in surface order: `nodes.slice(startIdx, endIdx + 1)`. */
   readonly shadowedSeqs: readonly number[]
-  /** Kind of each shadowed node, aligned with `shadowedSeqs`. */
-  readonly kinds: readonly NodeKind[]
+  /** Node kind of each shadowed node, aligned with `shadowedSeqs`. */
+  readonly nodeKinds: readonly NodeKind[]
   /** Seqs of this plugin's earlier tombstones absorbed at either edge of the range. */
   readonly absorbedTombstoneSeqs: readonly number[]
   /** The model step removed whole (`delete` of a model row) or widened into (`deleteFrom`); `null` otherwise. */
-  readonly step: StepKey | null
+  readonly stepKey: StepKey | null
 }
 
 /** The target is not a current surface node. */
@@ -100,14 +99,14 @@ export interface TargetNotFoundRefusal {
 export interface NotAUserMessageRefusal {
   readonly code: 'NOT_A_USER_MESSAGE'
   readonly seq: number
-  readonly kind: NodeKind
+  readonly nodeKind: NodeKind
 }
 
 /** The target is a tombstone, a compaction checkpoint, another plugin's replacement, or injected context. */
 export interface NotDeletableRefusal {
   readonly code: 'NOT_DELETABLE'
   readonly seq: number
-  readonly kind: Exclude<NodeKind, 'user' | 'assistant' | 'tool'>
+  readonly nodeKind: Exclude<NodeKind, 'user' | 'assistant' | 'tool'>
 }
 
 /** A model step cannot be removed atomically: a foreign node sits inside it. */
@@ -131,6 +130,8 @@ const NOT_DELETABLE_KINDS = new Set<NodeKind>(['tombstone', 'checkpoint', 'repla
 
 /** Reads surface nodes by position, failing loudly on a surface/log mismatch. */
 class SurfaceView {
+  private pairingIndex: ToolPairingIndex | undefined
+
   constructor(
     readonly nodes: readonly number[],
     private readonly lookup: EventLookup,
@@ -153,8 +154,14 @@ class SurfaceView {
     return event
   }
 
-  kind(idx: number): NodeKind {
+  nodeKind(idx: number): NodeKind {
     return classifyNode(this.event(idx))
+  }
+
+  /** The tool-call pairing of these nodes, made on first use. */
+  pairing(): ToolPairingIndex {
+    this.pairingIndex ??= new ToolPairingIndex(this.nodes, (idx) => this.event(idx))
+    return this.pairingIndex
   }
 }
 
@@ -173,52 +180,52 @@ export function planRemoval(input: PlanInput): PlanResult {
   const idx = found
   const targetSeq = view.seq(idx)
   const targetEvent = view.event(idx)
-  const targetKind = classifyNode(targetEvent)
+  const targetNodeKind = classifyNode(targetEvent)
 
-  if (input.action === 'recall' && targetKind !== 'user') {
-    return { ok: false, refusal: { code: 'NOT_A_USER_MESSAGE', seq: targetSeq, kind: targetKind } }
+  if (input.action === 'recall' && targetNodeKind !== 'user') {
+    return { ok: false, refusal: { code: 'NOT_A_USER_MESSAGE', seq: targetSeq, nodeKind: targetNodeKind } }
   }
-  if (NOT_DELETABLE_KINDS.has(targetKind)) {
-    return { ok: false, refusal: { code: 'NOT_DELETABLE', seq: targetSeq, kind: targetKind as NotDeletableRefusal['kind'] } }
+  if (NOT_DELETABLE_KINDS.has(targetNodeKind)) {
+    return { ok: false, refusal: { code: 'NOT_DELETABLE', seq: targetSeq, nodeKind: targetNodeKind as NotDeletableRefusal['nodeKind'] } }
   }
 
   let startIdx = idx
   let endIdx = idx
-  let step: StepKey | null = null
-  if (input.action === 'delete' && (targetKind === 'assistant' || targetKind === 'tool')) {
-    step = stepOf(targetEvent)
-    if (step === null) throw new Error(`message-recall: model row seq ${targetSeq} carries no turn/step`)
-    const span = stepSpan(view, idx, step)
+  let stepKey: StepKey | null = null
+  if (input.action === 'delete' && (targetNodeKind === 'assistant' || targetNodeKind === 'tool')) {
+    stepKey = stepOf(targetEvent)
+    if (stepKey === null) throw new Error(`message-recall: model row seq ${targetSeq} carries no turn/step`)
+    const span = stepSpan(view, idx, stepKey)
     if ('code' in span) return { ok: false, refusal: span }
     ;[startIdx, endIdx] = [span.a, span.b]
   } else if (input.action === 'deleteFrom') {
     const widened = onwardStart(view, idx)
     startIdx = widened.startIdx
-    step = widened.step
+    stepKey = widened.stepKey
     endIdx = view.length - 1
   }
 
   const absorbed: number[] = []
-  while (startIdx > 0 && view.kind(startIdx - 1) === 'tombstone') absorbed.unshift(view.seq(--startIdx))
-  while (endIdx < view.length - 1 && view.kind(endIdx + 1) === 'tombstone') absorbed.push(view.seq(++endIdx))
+  while (startIdx > 0 && view.nodeKind(startIdx - 1) === 'tombstone') absorbed.unshift(view.seq(--startIdx))
+  while (endIdx < view.length - 1 && view.nodeKind(endIdx + 1) === 'tombstone') absorbed.push(view.seq(++endIdx))
 
   const shadowedSeqs = input.nodes.slice(startIdx, endIdx + 1)
-  const kinds: NodeKind[] = []
-  for (let p = startIdx; p <= endIdx; p++) kinds.push(view.kind(p))
+  const nodeKinds: NodeKind[] = []
+  for (let p = startIdx; p <= endIdx; p++) nodeKinds.push(view.nodeKind(p))
   return {
     ok: true,
     plan: {
       action: input.action,
       targetSeq,
-      targetKind,
+      targetNodeKind,
       start: view.seq(startIdx),
       end: view.seq(endIdx),
       startIdx,
       endIdx,
       shadowedSeqs,
-      kinds,
+      nodeKinds,
       absorbedTombstoneSeqs: absorbed,
-      step,
+      stepKey,
     },
   }
 }
@@ -275,34 +282,19 @@ function stepSpan(view: SurfaceView, idx: number, key: StepKey): { a: number; b:
   for (let p = a + 1; p < b; p++) if (!isStepMember(view.event(p), key)) return refuse(p)
 
   // Pairing closure: a call or result whose partner is on the surface outside [a, b] would be split.
-  const calls = new Set<string>()
-  const answered = new Set<string>()
-  for (let p = a; p <= b; p++) {
-    const event = view.event(p)
-    for (const id of toolCallIds(event)) calls.add(id)
-    const callId = toolResultCallId(event)
-    if (callId !== null) answered.add(callId)
-  }
+  const pairing = view.pairing()
+  const { calls, answered } = pairing.window(a, b)
   for (const id of calls) {
     if (answered.has(id)) continue
-    const partner = findOutside(view, a, b, (event) => toolResultCallId(event) === id)
+    const partner = nearestOutside(pairing.resultPositions(id), a, b)
     if (partner !== -1) return refuse(firstNonMemberBetween(view, partner, a, b, key))
   }
   for (const id of answered) {
     if (calls.has(id)) continue
-    const partner = findOutside(view, a, b, (event) => toolCallIds(event).includes(id))
+    const partner = nearestOutside(pairing.callPositions(id), a, b)
     if (partner !== -1) return refuse(firstNonMemberBetween(view, partner, a, b, key))
   }
   return { a, b }
-}
-
-/** Nearest position outside `[a, b]` whose event matches, or -1. */
-function findOutside(view: SurfaceView, a: number, b: number, match: (event: LogEvent) => boolean): number {
-  for (let d = 1; a - d >= 0 || b + d < view.length; d++) {
-    if (a - d >= 0 && match(view.event(a - d))) return a - d
-    if (b + d < view.length && match(view.event(b + d))) return b + d
-  }
-  return -1
 }
 
 /** First node between `partner` (outside the span) and the span `[a, b]` that is not a step member. */
@@ -319,41 +311,26 @@ function firstNonMemberBetween(view: SurfaceView, partner: number, a: number, b:
  * Start of a `deleteFrom` range: the target, widened back to the first node of its step, then
  * further back while a tool result in the range answers a call that sits before the start.
  */
-function onwardStart(view: SurfaceView, idx: number): { startIdx: number; step: StepKey | null } {
+function onwardStart(view: SurfaceView, idx: number): { startIdx: number; stepKey: StepKey | null } {
   let startIdx = idx
-  let step = stepOf(view.event(idx))
-  if (step !== null) startIdx = stepEdges(view, idx, step).a
+  let stepKey = stepOf(view.event(idx))
+  if (stepKey !== null) startIdx = stepEdges(view, idx, stepKey).a
 
-  const calls = new Set<string>()
-  const results = new Set<string>()
-  const scan = (from: number, to: number): void => {
-    for (let p = from; p < to; p++) {
-      const event = view.event(p)
-      for (const id of toolCallIds(event)) calls.add(id)
-      const callId = toolResultCallId(event)
-      if (callId !== null) results.add(callId)
-    }
-  }
-  scan(startIdx, view.length)
+  const pairing = view.pairing()
+  const inRange = pairing.window(startIdx, view.length - 1)
   const unresolvable = new Set<string>()
   for (;;) {
     let partner = -1
-    for (const id of results) {
-      if (calls.has(id) || unresolvable.has(id)) continue
-      let found = -1
-      for (let p = startIdx - 1; p >= 0; p--) {
-        if (toolCallIds(view.event(p)).includes(id)) {
-          found = p
-          break
-        }
-      }
+    for (const id of inRange.answered) {
+      if (inRange.calls.has(id) || unresolvable.has(id)) continue
+      const found = nearestBefore(pairing.callPositions(id), startIdx)
       if (found === -1) unresolvable.add(id)
       else partner = partner === -1 ? found : Math.min(partner, found)
     }
-    if (partner === -1) return { startIdx, step }
-    step = stepOf(view.event(partner))
-    const next = step === null ? partner : stepEdges(view, partner, step).a
-    scan(next, startIdx)
+    if (partner === -1) return { startIdx, stepKey }
+    stepKey = stepOf(view.event(partner))
+    const next = stepKey === null ? partner : stepEdges(view, partner, stepKey).a
+    pairing.extend(inRange, next, startIdx - 1)
     startIdx = next
   }
 }
@@ -375,9 +352,9 @@ export function describePlanRefusal(refusal: PlanRefusal): string {
       return `message-recall: no current surface node carries message id "${target.messageId}"`
     }
     case 'NOT_A_USER_MESSAGE':
-      return `message-recall: seq ${refusal.seq} is ${NODE_KIND_PHRASE[refusal.kind]}, not a message the person sent; only those can be recalled`
+      return `message-recall: seq ${refusal.seq} is ${NODE_KIND_PHRASE[refusal.nodeKind]}, not a message the person sent; only those can be recalled`
     case 'NOT_DELETABLE':
-      return `message-recall: seq ${refusal.seq} is ${NOT_DELETABLE_REASON[refusal.kind]} and cannot be removed`
+      return `message-recall: seq ${refusal.seq} is ${NOT_DELETABLE_REASON[refusal.nodeKind]} and cannot be removed`
     case 'SPAN_NOT_CONTIGUOUS':
       return `message-recall: turn ${refusal.turn} step ${refusal.step} of seq ${refusal.seq} is not contiguous on the surface: seq ${refusal.foreignSeq} sits inside it`
   }
@@ -394,7 +371,7 @@ const NODE_KIND_PHRASE: Record<NodeKind, string> = {
   tool: 'a tool node',
 }
 
-const NOT_DELETABLE_REASON: Record<NotDeletableRefusal['kind'], string> = {
+const NOT_DELETABLE_REASON: Record<NotDeletableRefusal['nodeKind'], string> = {
   tombstone: 'a tombstone of this plugin',
   checkpoint: 'a compaction checkpoint',
   replacement: "another plugin's surface replacement",

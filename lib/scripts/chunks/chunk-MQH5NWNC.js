@@ -14,7 +14,7 @@ import {
   parseOneTarget,
   readSessionLog,
   resolveSessionLog
-} from "./chunk-MHILNAR5.js";
+} from "./chunk-C62STE4U.js";
 
 // scripts/commands/verify.ts
 import { createHash } from "node:crypto";

@@ -10,7 +10,7 @@ import {
   parseRootTarget,
   progress,
   summarizeRoot
-} from "./chunk-MHILNAR5.js";
+} from "./chunk-C62STE4U.js";
 
 // scripts/commands/scan.ts
 var usage = (invocation) => `Usage: ${invocation} [sessions root] [options]
