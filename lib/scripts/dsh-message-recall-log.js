@@ -1,26 +1,26 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-OUE2RNFQ.js";
+} from "./chunks/chunk-KW7PLR2Q.js";
 import {
   listCommand
-} from "./chunks/chunk-EAVGLL7X.js";
+} from "./chunks/chunk-ZXPTBPC6.js";
 import {
   readCommand
-} from "./chunks/chunk-VRLE6MCC.js";
+} from "./chunks/chunk-RD624QED.js";
 import {
   scanCommand
-} from "./chunks/chunk-PJV2MCKJ.js";
+} from "./chunks/chunk-ZFJALLIB.js";
 import {
   verifyCommand
-} from "./chunks/chunk-MQH5NWNC.js";
+} from "./chunks/chunk-552AZSMF.js";
 import {
   EXIT,
   UsageError,
   out,
   runCommand,
   runMain
-} from "./chunks/chunk-C62STE4U.js";
+} from "./chunks/chunk-N6DQFU4V.js";
 
 // scripts/dsh-message-recall-log.ts
 var BIN = "dsh-message-recall-log";

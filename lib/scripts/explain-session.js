@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-OUE2RNFQ.js";
+} from "./chunks/chunk-KW7PLR2Q.js";
 import {
   runCommand
-} from "./chunks/chunk-C62STE4U.js";
+} from "./chunks/chunk-N6DQFU4V.js";
 
 // scripts/explain-session.ts
 runCommand(explainCommand, "node lib/scripts/explain-session.js", process.argv.slice(2));

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import {
   listCommand
-} from "./chunks/chunk-EAVGLL7X.js";
+} from "./chunks/chunk-ZXPTBPC6.js";
 import {
   runCommand
-} from "./chunks/chunk-C62STE4U.js";
+} from "./chunks/chunk-N6DQFU4V.js";
 
 // scripts/list-sessions.ts
 runCommand(listCommand, "node lib/scripts/list-sessions.js", process.argv.slice(2));

@@ -10,7 +10,7 @@ import {
   parseRootTarget,
   progress,
   summarizeRoot
-} from "./chunk-C62STE4U.js";
+} from "./chunk-N6DQFU4V.js";
 
 // scripts/commands/scan.ts
 var usage = (invocation) => `Usage: ${invocation} [sessions root] [options]

@@ -14,7 +14,7 @@ import {
   parseOneTarget,
   readSessionLog,
   resolveSessionLog
-} from "./chunk-C62STE4U.js";
+} from "./chunk-N6DQFU4V.js";
 
 // scripts/commands/verify.ts
 import { createHash } from "node:crypto";

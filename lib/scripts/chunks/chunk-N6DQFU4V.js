@@ -1446,6 +1446,9 @@ var LogRecordReader = class {
   options;
   parseAll;
   parseSome;
+  onRecord;
+  /** Every prefixed line's type is needed (a predicate or record callback reads it), not only a packed row's. */
+  typeAlways;
   types = new TypeNames();
   headerValue = null;
   headerText = null;
@@ -1481,6 +1484,8 @@ var LogRecordReader = class {
     this.options = options;
     this.parseAll = options.parse === void 0 || options.parse === true;
     this.parseSome = typeof options.parse === "function" ? options.parse : null;
+    this.onRecord = options.onRecord;
+    this.typeAlways = this.parseSome !== null || this.onRecord !== void 0;
   }
   /**
    * Record a problem found outside the text (a frame that failed to decode, corrupt structure).
@@ -1625,9 +1630,8 @@ var LogRecordReader = class {
     }
     let text = null;
     if (this.readPrefix(bytes, start, end)) {
-      const onRecord = this.options.onRecord;
-      const needsType = this.parseSome !== null || onRecord !== void 0 || this.prefixRow;
-      const type = needsType ? this.types.read(bytes, this.prefixTypeStart, this.prefixTypeEnd, this.prefixTypeHash) : "";
+      const onRecord = this.onRecord;
+      const type = this.typeAlways || this.prefixRow ? this.types.read(bytes, this.prefixTypeStart, this.prefixTypeEnd, this.prefixTypeHash) : "";
       let parse = this.parseAll;
       if (this.parseSome !== null) {
         text = utf8(bytes, start, end);

@@ -11,7 +11,7 @@ import {
   parseRootTarget,
   progress,
   summarizeRoot
-} from "./chunk-C62STE4U.js";
+} from "./chunk-N6DQFU4V.js";
 
 // scripts/commands/list.ts
 var usage = (invocation) => `Usage: ${invocation} [sessions root] [options]
