@@ -188,7 +188,7 @@ describe('the fzstd decoder with one reused window', () => {
 
   it('refuses a frame whose payload was altered with the checksum mismatch, as with a window per frame', async () => {
     const frame = await streamedFrame(big)
-    frame[frame.length - 40] ^= 0xff
+    frame[frame.length - 40]! ^= 0xff
     const messageOf = async (reuseWindow: boolean) => {
       const decoder = await createFzstdDecoder({ reuseWindow })
       try {
