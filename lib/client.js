@@ -41,6 +41,7 @@ var ERROR_CODES = [
   "NOT_A_USER_MESSAGE",
   "NOT_DELETABLE",
   "SPAN_NOT_CONTIGUOUS",
+  "NOT_RESTORABLE",
   "STALE_VIEW",
   "AGENT_BUSY",
   "PERSIST_FAILED",
@@ -745,6 +746,7 @@ function viewExpectation(chat, replacements, hasMore, baseline) {
 // src/shared/tombstone.ts
 var TOMBSTONE_PLUGIN = "dsh-message-recall";
 var REMOVAL_ACTIONS = ["recall", "delete", "deleteFrom"];
+var TOMBSTONE_ACTIONS = [...REMOVAL_ACTIONS, "exclude"];
 function isTombstoneSource(source) {
   return isRecord(source) && source.kind === "plugin" && source.plugin === TOMBSTONE_PLUGIN;
 }
@@ -756,7 +758,7 @@ function readTombstone(event) {
   if (!isTombstoneEvent(event)) return null;
   const range = readReplaceOp(event.surfaceOp);
   const source = event.data.source;
-  const action = REMOVAL_ACTIONS.find((a) => a === source.action) ?? "delete";
+  const action = TOMBSTONE_ACTIONS.find((a) => a === source.action) ?? "delete";
   const fromSource = Array.isArray(source.removedSeqs) ? source.removedSeqs.filter(Number.isSafeInteger) : [];
   const shadowedSeqs2 = event.sourceEventSeqs ? [...event.sourceEventSeqs] : fromSource;
   return { seq: event.seq, start: range.start, end: range.end, shadowedSeqs: shadowedSeqs2, action };
@@ -1398,7 +1400,7 @@ function DraftMirror({ useInput, client }) {
 }
 
 // src/client/stamp.ts
-var BUILD_STAMP = true ? "0.1.0+8aafa15178" : "dev";
+var BUILD_STAMP = true ? "0.1.0+a0abe7db82" : "dev";
 
 // src/client/index.tsx
 var name = "dsh-message-recall";

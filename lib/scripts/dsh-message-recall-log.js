@@ -1,26 +1,26 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-KW7PLR2Q.js";
+} from "./chunks/chunk-2F6A3CV2.js";
 import {
   listCommand
-} from "./chunks/chunk-ZXPTBPC6.js";
+} from "./chunks/chunk-PR6MTKN4.js";
 import {
   readCommand
-} from "./chunks/chunk-RD624QED.js";
+} from "./chunks/chunk-OL6I3P7J.js";
 import {
   scanCommand
-} from "./chunks/chunk-ZFJALLIB.js";
+} from "./chunks/chunk-PIKFWCMQ.js";
 import {
   verifyCommand
-} from "./chunks/chunk-552AZSMF.js";
+} from "./chunks/chunk-ZGKWBRJW.js";
 import {
   EXIT,
   UsageError,
   out,
   runCommand,
   runMain
-} from "./chunks/chunk-N6DQFU4V.js";
+} from "./chunks/chunk-JDKWCII7.js";
 
 // scripts/dsh-message-recall-log.ts
 var BIN = "dsh-message-recall-log";

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-KW7PLR2Q.js";
+} from "./chunks/chunk-2F6A3CV2.js";
 import {
   runCommand
-} from "./chunks/chunk-N6DQFU4V.js";
+} from "./chunks/chunk-JDKWCII7.js";
 
 // scripts/explain-session.ts
 runCommand(explainCommand, "node lib/scripts/explain-session.js", process.argv.slice(2));

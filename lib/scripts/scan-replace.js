@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import {
   scanCommand
-} from "./chunks/chunk-ZFJALLIB.js";
+} from "./chunks/chunk-PIKFWCMQ.js";
 import {
   runCommand
-} from "./chunks/chunk-N6DQFU4V.js";
+} from "./chunks/chunk-JDKWCII7.js";
 
 // scripts/scan-replace.ts
 runCommand(scanCommand, "node lib/scripts/scan-replace.js", process.argv.slice(2));

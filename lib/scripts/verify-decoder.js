@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import {
   verifyCommand
-} from "./chunks/chunk-552AZSMF.js";
+} from "./chunks/chunk-ZGKWBRJW.js";
 import {
   runCommand
-} from "./chunks/chunk-N6DQFU4V.js";
+} from "./chunks/chunk-JDKWCII7.js";
 
 // scripts/verify-decoder.ts
 runCommand(verifyCommand, "node lib/scripts/verify-decoder.js", process.argv.slice(2));

@@ -1,11 +1,16 @@
 /**
  * dsh-message-recall, host half: registers `POST {path}` (default `DEFAULT_ROUTE_PATH`) on the
- * DSH web server. Recall, delete and delete-onward each append one `user/message` tombstone whose
- * surface `replace` shadows the removed range; `plan` previews a removal and `inspect` summarizes
- * the live and persisted logs. The route goes away with the plugin.
+ * DSH web server. Recall, delete, delete-onward and exclude each append one `user/message`
+ * tombstone whose surface `replace` shadows the removed range; restore undoes one in place;
+ * forkBefore stores a copy of the conversation from before a tombstone; flush saves what is not
+ * yet durable; `plan` previews a removal and `inspect` summarizes the live and persisted logs.
+ * The route goes away with the plugin.
  *
  * Services: `sessions` (`dsh-session`), `agents` (`dsh-agent`) and `webServer`
- * (`dsh-host-webserver`) are required; `sessionPersistence` is read when present, for `inspect`.
+ * (`dsh-host-webserver`) are required. Read when present: `sessionPersistence` (`inspect`),
+ * `tokenMeter` (`dsh-token-meter`: the shadow price of each replace), `sessionTitle`
+ * (`dsh-session-title`: the fallback title limits) and `workspaceRegistry` (`dsh-workspace`: a
+ * copy joins its source's workspace).
  *
  * @module dsh-message-recall
  */
@@ -15,9 +20,15 @@ import type {} from '@deepseek-ai/dsh-agent'
 import type {} from '@deepseek-ai/dsh-host-webserver'
 import type {} from '@deepseek-ai/dsh-session'
 import { Config, resolveConfig, type MessageRecallConfig } from './config'
+import { DiskSummaryCache } from './disk-summary-cache'
 import { SessionEventIndex } from './event-index'
-import type { PersistenceReader } from './inspect'
+import type { ForkingStore, WorkspaceLookup } from './fork-before'
+import { summarizeStored, type PersistenceReader } from './inspect'
 import { createRouteHandler } from './route'
+import type { MessagePricer } from './shadow-price'
+import { titleLimitsOf } from './title'
+import { followPrompt } from './write-effects'
+import { WriteQueue } from './write-queue'
 
 export { Config, DEFAULTS, resolveConfig, type MessageRecallConfig } from './config'
 export { statusOf } from './route'
@@ -40,15 +51,40 @@ export const inject = ['sessions', 'agents', 'webServer']
 export function apply(ctx: Context, config: Partial<MessageRecallConfig> | undefined): void {
   const resolved = resolveConfig(config)
   const index = new SessionEventIndex()
-  ctx.on('session/event', (session, event) => index.observe(session, event))
+
   ctx.on('session/disposed', (session) => index.forget(session))
+  const warn = (message: string): void => ctx.logger.warn(message)
+  const titleLimits = () => titleLimitsOf(ctx.get('sessionTitle'))
+  ctx.on('session/event', (session, event) => {
+    index.observe(session, event)
+    followPrompt(session, () => ({ titleLimits: titleLimits(), warn }), () => index.lookup(session), event)
+  })
   const handler = createRouteHandler(
     {
       sessions: ctx.sessions,
       agents: ctx.agents,
       index,
+      queue: new WriteQueue(),
       persistence: () => ctx.get('sessionPersistence') as PersistenceReader | undefined,
-      warn: (message) => ctx.logger.warn(message),
+      diskSummaries: new DiskSummaryCache(summarizeStored),
+      effects: () => ({ meter: ctx.get('tokenMeter') as MessagePricer | undefined, titleLimits: titleLimits(), warn }),
+      fork: {
+        titleLimits,
+        workspaces: () => ctx.get('workspaceRegistry') as WorkspaceLookup | undefined,
+        async inChildFiber(body) {
+          // A session created through a context belongs to that context's fiber (SessionStore.create);
+          // disposing this fiber releases the copy once it is stored.
+          let store: ForkingStore | undefined
+          const fiber = ctx.plugin({ name: 'message-recall-fork', inject: ['sessions'], apply: (child: Context) => void (store = child.sessions) })
+          try {
+            await fiber.await()
+            return await body(store as ForkingStore)
+          } finally {
+            await fiber.dispose()
+          }
+        },
+      },
+      warn,
     },
     resolved,
   )

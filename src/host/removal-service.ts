@@ -1,8 +1,9 @@
 /**
- * The removal request service: finds the live session once, runs the tombstone writer inside the
- * agent's maintenance slot when an agent drives the session (`agent.runMaintenance`,
- * `dsh-agent-loop`, excludes turns, manual compaction and other maintenance), answers only after
- * the durability flush (`ctx.sessions.flush`), and previews a removal without writing.
+ * The removal request service: finds the live session once, runs the tombstone writer through
+ * {@link runSessionWrite} (this plugin's per-session write queue, the agent's maintenance slot when
+ * an agent drives the session — `agent.runMaintenance`, `dsh-agent-loop`, excludes turns, manual
+ * compaction and other maintenance —, and the durability flush with retries), and previews a
+ * removal without writing.
  *
  * @module dsh-message-recall/host/removal-service
  */
@@ -12,9 +13,12 @@ import type { LogEvent } from '../shared/events'
 import type { PlanValue, RemovalValue } from '../shared/protocol'
 import { contentOf } from '../shared/surface-node'
 import type { SessionEventIndex } from './event-index'
-import { errorText, MessageRecallError, type SessionNotLiveRefusal, type WriteRefusal } from './refusals'
+import type { SessionNotLiveRefusal, WriteRefusal } from './refusals'
+import { runSessionWrite, type SessionWriteServices } from './session-write'
 import { estimateTokens } from './token-estimate'
 import { planForSession, writeTombstone, type RemovalIntent } from './tombstone-writer'
+import type { WriteEffects } from './write-effects'
+import { WriteQueue } from './write-queue'
 
 /** A validated removal or plan request: the writer's intent, addressed to one session. */
 export interface RemovalRequest extends RemovalIntent {
@@ -25,12 +29,14 @@ export interface RemovalRequest extends RemovalIntent {
 export type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly refusal: WriteRefusal }
 
 /** What the removal service reaches: structural views of `ctx.sessions` and `ctx.agents`, the event index, the tombstone text. */
-export interface RemovalServices {
-  readonly sessions: { get(id: SessionId): Session | undefined; flush(session: Session): Promise<boolean> }
-  readonly agents: { get(id: SessionId): Agent | undefined }
+export interface RemovalServices extends Omit<SessionWriteServices, 'queue'> {
   readonly index: SessionEventIndex
   /** Text of the tombstone's single text block; `''` writes empty content. */
   readonly tombstoneText: string
+  /** The per-session write queue; absent: a queue of this call alone. */
+  readonly queue?: SessionWriteServices['queue']
+  /** The token meter and title limits, read at request time; absent: no price, no title rebuild. */
+  readonly effects?: () => WriteEffects
 }
 
 /**
@@ -50,46 +56,27 @@ export function liveSession(
 }
 
 /**
- * Remove messages from a live session: find it, take the agent's maintenance slot when an agent
- * drives it, write the tombstone, and await `ctx.sessions.flush(session)`.
- * @param services - sessions, agents, the event index and the tombstone text.
+ * Remove messages from a live session through {@link runSessionWrite}: the write queue, the
+ * agent's maintenance slot when an agent drives it, the tombstone (with its price and title),
+ * and the durability flush with retries.
+ * @param services - sessions, agents, the event index, the queue, the tombstone text and effects.
  * @param request - the validated request.
  * @returns the removal value once durable (`persisted` tells whether a persistence listener
  * took part), or `SESSION_NOT_LIVE`, `AGENT_BUSY`, `STALE_VIEW` or a planner refusal; nothing is
  * appended on any refusal.
- * @throws {@link MessageRecallError} `PERSIST_FAILED` when the flush rejected (the tombstone is in
- * the live log but not known to be durable), `INTERNAL` when the Session refused the append.
+ * @throws {@link MessageRecallError} `PERSIST_FAILED` (`applied: true`, for recall with the
+ * recalled `content`/`text`) when every flush attempt failed: the tombstone is in the live log but
+ * not known to be durable; `INTERNAL` when the Session refused the append.
  */
 export async function removeMessages(services: RemovalServices, request: RemovalRequest): Promise<Outcome<RemovalValue>> {
-  const live = liveSession(services, request.sessionId)
-  if (!live.ok) return live
-  const { agent, session } = live
-
-  const task = async (): Promise<Outcome<RemovalValue>> => {
-    const written = writeTombstone(session, services.index.lookup(session), request, services.tombstoneText)
+  const queue = services.queue ?? new WriteQueue()
+  return runSessionWrite<RemovalValue>({ ...services, queue }, request.sessionId, (session) => {
+    const written = writeTombstone(session, services.index.lookup(session), request, services.tombstoneText, services.effects?.(), () => services.index.lookup(session))
     if (!written.ok) return written
-    let persisted: boolean
-    try {
-      persisted = await services.sessions.flush(session)
-    } catch (error) {
-      throw new MessageRecallError(
-        'PERSIST_FAILED',
-        `message-recall: tombstone seq ${written.event.seq} was appended to session "${request.sessionId}" but the durability flush rejected: ${errorText(error)}`,
-        { cause: error },
-      )
-    }
-    return { ok: true, value: { ...written.value, persisted } }
-  }
-
-  if (agent === undefined) return task()
-  let running: Promise<Outcome<RemovalValue>>
-  try {
-    // rc.8 signals "busy" only by this synchronous throw (no code, no subclass).
-    running = agent.runMaintenance(() => task())
-  } catch (error) {
-    return { ok: false, refusal: { code: 'AGENT_BUSY', sessionId: request.sessionId, detail: errorText(error) } }
-  }
-  return running
+    const { persisted: _persisted, ...value } = written.value
+    const recalled = value.content !== undefined && value.text !== undefined ? { content: value.content, text: value.text } : undefined
+    return { ok: true, value, seq: written.event.seq, ...(recalled === undefined ? {} : { recalled }) }
+  })
 }
 
 /**
@@ -110,7 +97,7 @@ export function previewRemoval(services: Pick<RemovalServices, 'sessions' | 'age
   return {
     ok: true,
     value: {
-      action: plan.action,
+      action: request.action,
       range: { start: plan.start, end: plan.end },
       removedSeqs: plan.shadowedSeqs,
       kinds: plan.nodeKinds,

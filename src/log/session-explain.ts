@@ -12,7 +12,7 @@ import type { SessionEvent } from '@deepseek-ai/dsh-session/types'
 import { isRecord, type LogEvent } from '../shared/events'
 import { readReplaceOp } from '../shared/replace-op'
 import { classifyNode, contentOf, plainText, stepOf, type NodeKind } from '../shared/surface-node'
-import { readTombstone, type RemovalAction as RecallAction } from '../shared/tombstone'
+import { readTombstone, type TombstoneAction } from '../shared/tombstone'
 import { ToolPairingIndex } from '../shared/tool-pairing'
 
 /** One surface node, described for people. */
@@ -42,7 +42,7 @@ export interface ReplacementSummary {
 /** One tombstone of this plugin, explained. */
 export interface TombstoneExplanation {
   readonly seq: number
-  readonly action: RecallAction
+  readonly action: TombstoneAction
   /** Inclusive surface range as the host wrote it (`surfaceOp.start` … `surfaceOp.end`). */
   readonly start: number
   readonly end: number

@@ -12,7 +12,7 @@ import {
   parseOneTarget,
   readSessionLog,
   resolveSessionLog
-} from "./chunk-N6DQFU4V.js";
+} from "./chunk-JDKWCII7.js";
 
 // scripts/commands/read.ts
 var usage = (invocation) => `Usage: ${invocation} <log file | session folder> [options]

@@ -18,7 +18,7 @@ import {
   stepOf,
   toolCallIds,
   toolResultCallId
-} from "./chunk-N6DQFU4V.js";
+} from "./chunk-JDKWCII7.js";
 
 // src/shared/hidden-rows.ts
 var CONTENT_ROW_KINDS = /* @__PURE__ */ new Set(["user", "steering", "assistant-step", "tool-call"]);

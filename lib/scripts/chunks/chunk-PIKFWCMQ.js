@@ -10,7 +10,7 @@ import {
   parseRootTarget,
   progress,
   summarizeRoot
-} from "./chunk-N6DQFU4V.js";
+} from "./chunk-JDKWCII7.js";
 
 // scripts/commands/scan.ts
 var usage = (invocation) => `Usage: ${invocation} [sessions root] [options]
