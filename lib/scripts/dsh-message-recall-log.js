@@ -1,26 +1,27 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-KW7PLR2Q.js";
+} from "./chunks/chunk-AVDMI254.js";
 import {
   listCommand
-} from "./chunks/chunk-ZXPTBPC6.js";
+} from "./chunks/chunk-K4PWQLE2.js";
 import {
   readCommand
-} from "./chunks/chunk-RD624QED.js";
+} from "./chunks/chunk-WAGFHX4A.js";
 import {
   scanCommand
-} from "./chunks/chunk-ZFJALLIB.js";
+} from "./chunks/chunk-5GDIXLVD.js";
+import "./chunks/chunk-6KFY7ZUX.js";
 import {
   verifyCommand
-} from "./chunks/chunk-552AZSMF.js";
+} from "./chunks/chunk-G35EMF4H.js";
 import {
   EXIT,
   UsageError,
   out,
   runCommand,
   runMain
-} from "./chunks/chunk-N6DQFU4V.js";
+} from "./chunks/chunk-PWKJLAPD.js";
 
 // scripts/dsh-message-recall-log.ts
 var BIN = "dsh-message-recall-log";

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import {
   verifyCommand
-} from "./chunks/chunk-552AZSMF.js";
+} from "./chunks/chunk-G35EMF4H.js";
 import {
   runCommand
-} from "./chunks/chunk-N6DQFU4V.js";
+} from "./chunks/chunk-PWKJLAPD.js";
 
 // scripts/verify-decoder.ts
 runCommand(verifyCommand, "node lib/scripts/verify-decoder.js", process.argv.slice(2));

@@ -25,11 +25,21 @@ export type RemovalAction = 'recall' | 'delete' | 'deleteFrom'
 /** All removal actions, in a stable order. */
 export const REMOVAL_ACTIONS: readonly RemovalAction[] = ['recall', 'delete', 'deleteFrom']
 
+/**
+ * Every `source.action` a tombstone carries: the removals, and `exclude`, which is planned like
+ * `delete` and written as the same kind of tombstone (the client keeps its rows in view, dimmed).
+ * A release that predates `exclude` reads such a tombstone as a `delete` (see {@link readTombstone}).
+ */
+export type TombstoneAction = RemovalAction | 'exclude'
+
+/** All tombstone actions, in a stable order. */
+export const TOMBSTONE_ACTIONS: readonly TombstoneAction[] = [...REMOVAL_ACTIONS, 'exclude']
+
 /** `data.source` of a tombstone as written to the log. `removedSeqs` (the durable field name) are the shadowed surface seqs, in surface order. */
 export interface TombstoneSource {
   readonly kind: 'plugin'
   readonly plugin: typeof TOMBSTONE_PLUGIN
-  readonly action: RemovalAction
+  readonly action: TombstoneAction
   readonly removedSeqs: readonly number[]
 }
 
@@ -40,7 +50,7 @@ export interface TombstoneRecord {
   readonly end: number
   /** Every surface node the tombstone shadows (its `sourceEventSeqs`), in surface order. */
   readonly shadowedSeqs: readonly number[]
-  readonly action: RemovalAction
+  readonly action: TombstoneAction
 }
 
 /**
@@ -49,7 +59,7 @@ export interface TombstoneRecord {
  * @param shadowedSeqs - the shadowed surface seqs, in surface order (written as `removedSeqs`).
  * @returns the source, with a copy of `shadowedSeqs`.
  */
-export function tombstoneSource(action: RemovalAction, shadowedSeqs: readonly number[]): TombstoneSource {
+export function tombstoneSource(action: TombstoneAction, shadowedSeqs: readonly number[]): TombstoneSource {
   return { kind: 'plugin', plugin: TOMBSTONE_PLUGIN, action, removedSeqs: [...shadowedSeqs] }
 }
 
@@ -84,7 +94,7 @@ export function readTombstone(event: LogEvent): TombstoneRecord | null {
   if (!isTombstoneEvent(event)) return null
   const range = readReplaceOp(event.surfaceOp)!
   const source = (event.data as { source: Record<string, unknown> }).source
-  const action = REMOVAL_ACTIONS.find((a) => a === source.action) ?? 'delete'
+  const action = TOMBSTONE_ACTIONS.find((a) => a === source.action) ?? 'delete'
   const fromSource = Array.isArray(source.removedSeqs) ? (source.removedSeqs as unknown[]).filter(Number.isSafeInteger) as number[] : []
   const shadowedSeqs = event.sourceEventSeqs ? [...event.sourceEventSeqs] : fromSource
   return { seq: event.seq, start: range.start, end: range.end, shadowedSeqs, action }

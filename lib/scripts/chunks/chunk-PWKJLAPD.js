@@ -1982,6 +1982,7 @@ function readReplaceOp(surfaceOp) {
 // src/shared/tombstone.ts
 var TOMBSTONE_PLUGIN = "dsh-message-recall";
 var REMOVAL_ACTIONS = ["recall", "delete", "deleteFrom"];
+var TOMBSTONE_ACTIONS = [...REMOVAL_ACTIONS, "exclude"];
 function isTombstoneSource(source) {
   return isRecord(source) && source.kind === "plugin" && source.plugin === TOMBSTONE_PLUGIN;
 }
@@ -1993,7 +1994,7 @@ function readTombstone(event) {
   if (!isTombstoneEvent(event)) return null;
   const range = readReplaceOp(event.surfaceOp);
   const source = event.data.source;
-  const action = REMOVAL_ACTIONS.find((a) => a === source.action) ?? "delete";
+  const action = TOMBSTONE_ACTIONS.find((a) => a === source.action) ?? "delete";
   const fromSource = Array.isArray(source.removedSeqs) ? source.removedSeqs.filter(Number.isSafeInteger) : [];
   const shadowedSeqs = event.sourceEventSeqs ? [...event.sourceEventSeqs] : fromSource;
   return { seq: event.seq, start: range.start, end: range.end, shadowedSeqs, action };
@@ -2023,6 +2024,7 @@ function classifyNode(event) {
       if (readReplaceOp(event.surfaceOp) !== null) {
         if (isTombstoneSource(source)) return "tombstone";
         if (isRecord(source) && source.kind === "plugin" && source.plugin === COMPACTION_CHECKPOINT_PLUGIN) return "checkpoint";
+        if (isRecord(source) && source.kind === "user" && isRestoreShape(event)) return "user";
         return "replacement";
       }
       return isRecord(source) && source.kind === "user" ? "user" : "context";
@@ -2030,6 +2032,11 @@ function classifyNode(event) {
     default:
       throw new Error(`message-recall: event seq ${event.seq} of type "${event.type}" is not a surface node`);
   }
+}
+function isRestoreShape(event) {
+  const range = readReplaceOp(event.surfaceOp);
+  const cited = event.sourceEventSeqs;
+  return range !== null && range.start === range.end && cited !== void 0 && cited.length === 2 && cited[0] === range.start && cited[1] !== range.start;
 }
 function stepOf(event) {
   if (event.type !== "assistant/message" && event.type !== "tool/result") return null;
@@ -2064,6 +2071,20 @@ function contentOf(event) {
   return Array.isArray(content) ? content : [];
 }
 
+// src/shared/restore.ts
+function readRestore(event, lookup) {
+  if (event.type !== "user/message") return null;
+  const range = readReplaceOp(event.surfaceOp);
+  if (range === null || range.start !== range.end) return null;
+  const cited = event.sourceEventSeqs;
+  if (cited === void 0 || cited.length !== 2 || cited[0] !== range.start) return null;
+  const tombstone = lookup(range.start);
+  if (tombstone === void 0 || tombstone.seq !== range.start || !isTombstoneEvent(tombstone)) return null;
+  const originalSeq = cited[1];
+  if (!(tombstone.sourceEventSeqs ?? []).includes(originalSeq)) return null;
+  return { seq: event.seq, tombstoneSeq: range.start, originalSeq };
+}
+
 // src/log/session-summary.ts
 var TITLE_CHARS = 60;
 var REPLACE_MARK = '"surfaceOp":{';
@@ -2073,7 +2094,10 @@ var SummaryBuilder = class {
   turns = 0;
   failed = 0;
   interrupted = 0;
-  byAction = { recall: 0, delete: 0, deleteFrom: 0 };
+  byAction = Object.fromEntries(TOMBSTONE_ACTIONS.map((action) => [action, 0]));
+  restores = 0;
+  /** Tombstones read so far, by seq, for recognising the restores that undo them. */
+  tombstoneEvents = /* @__PURE__ */ new Map();
   checkpoints = 0;
   prunes = 0;
   other = 0;
@@ -2132,14 +2156,17 @@ var SummaryBuilder = class {
       return;
     }
     const tombstone = readTombstone(event);
-    if (tombstone !== null) this.byAction[tombstone.action]++;
+    if (tombstone !== null) {
+      this.byAction[tombstone.action]++;
+      this.tombstoneEvents.set(event.seq, event);
+    } else if (event.type === "user/message" && readRestore(event, (seq) => this.tombstoneEvents.get(seq)) !== null) this.restores++;
     else if (event.type === "tool/result") this.prunes++;
     else if (event.type === "user/message" && classifyNode(event) === "checkpoint") this.checkpoints++;
     else this.other++;
   }
   /** The summary so far. */
   result() {
-    const tombstones = this.byAction.recall + this.byAction.delete + this.byAction.deleteFrom;
+    const tombstones = TOMBSTONE_ACTIONS.reduce((n, action) => n + this.byAction[action], 0);
     return {
       title: this.title,
       firstPrompt: this.firstPrompt,
@@ -2148,6 +2175,7 @@ var SummaryBuilder = class {
       interruptedTurns: this.interrupted,
       tombstones,
       tombstonesByAction: { ...this.byAction },
+      restores: this.restores,
       checkpoints: this.checkpoints,
       prunes: this.prunes,
       otherReplacements: this.other,
@@ -2428,6 +2456,7 @@ export {
   isRecord,
   readSessionLog,
   readReplaceOp,
+  isTombstoneEvent,
   readTombstone,
   plainText,
   classifyNode,
@@ -2436,6 +2465,7 @@ export {
   toolResultCallId,
   messageIdOf,
   contentOf,
+  readRestore,
   summarizeRoot,
   EXIT,
   UsageError,

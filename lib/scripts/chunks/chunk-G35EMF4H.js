@@ -14,7 +14,7 @@ import {
   parseOneTarget,
   readSessionLog,
   resolveSessionLog
-} from "./chunk-N6DQFU4V.js";
+} from "./chunk-PWKJLAPD.js";
 
 // scripts/commands/verify.ts
 import { createHash } from "node:crypto";
