@@ -1,27 +1,27 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-AVDMI254.js";
+} from "./chunks/chunk-XTQ5ALYC.js";
 import {
   listCommand
-} from "./chunks/chunk-K4PWQLE2.js";
+} from "./chunks/chunk-3W2YSVZG.js";
 import {
   readCommand
-} from "./chunks/chunk-WAGFHX4A.js";
+} from "./chunks/chunk-AFXADOWD.js";
 import {
   scanCommand
-} from "./chunks/chunk-5GDIXLVD.js";
-import "./chunks/chunk-6KFY7ZUX.js";
+} from "./chunks/chunk-7T6XI6SZ.js";
+import "./chunks/chunk-BDTQVWH5.js";
 import {
   verifyCommand
-} from "./chunks/chunk-G35EMF4H.js";
+} from "./chunks/chunk-2YT65VSD.js";
 import {
   EXIT,
   UsageError,
   out,
   runCommand,
   runMain
-} from "./chunks/chunk-PWKJLAPD.js";
+} from "./chunks/chunk-SCZ5GRMK.js";
 
 // scripts/dsh-message-recall-log.ts
 var BIN = "dsh-message-recall-log";

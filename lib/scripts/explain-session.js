@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-AVDMI254.js";
-import "./chunks/chunk-6KFY7ZUX.js";
+} from "./chunks/chunk-XTQ5ALYC.js";
+import "./chunks/chunk-BDTQVWH5.js";
 import {
   runCommand
-} from "./chunks/chunk-PWKJLAPD.js";
+} from "./chunks/chunk-SCZ5GRMK.js";
 
 // scripts/explain-session.ts
 runCommand(explainCommand, "node lib/scripts/explain-session.js", process.argv.slice(2));

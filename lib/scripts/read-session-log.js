@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import {
   readCommand
-} from "./chunks/chunk-WAGFHX4A.js";
+} from "./chunks/chunk-AFXADOWD.js";
 import {
   runCommand
-} from "./chunks/chunk-PWKJLAPD.js";
+} from "./chunks/chunk-SCZ5GRMK.js";
 
 // scripts/read-session-log.ts
 runCommand(readCommand, "node lib/scripts/read-session-log.js", process.argv.slice(2));

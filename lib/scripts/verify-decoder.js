@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import {
   verifyCommand
-} from "./chunks/chunk-G35EMF4H.js";
+} from "./chunks/chunk-2YT65VSD.js";
 import {
   runCommand
-} from "./chunks/chunk-PWKJLAPD.js";
+} from "./chunks/chunk-SCZ5GRMK.js";
 
 // scripts/verify-decoder.ts
 runCommand(verifyCommand, "node lib/scripts/verify-decoder.js", process.argv.slice(2));

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   forkOrigin
-} from "./chunk-6KFY7ZUX.js";
+} from "./chunk-BDTQVWH5.js";
 import {
   COMMON_OPTIONS,
   DECODER_OPTION,
@@ -13,7 +13,7 @@ import {
   parseRootTarget,
   progress,
   summarizeRoot
-} from "./chunk-PWKJLAPD.js";
+} from "./chunk-SCZ5GRMK.js";
 
 // scripts/commands/scan.ts
 var usage = (invocation) => `Usage: ${invocation} [sessions root] [options]

@@ -891,7 +891,7 @@ var FzstdOutput = class extends Uint8Array {
     return Number.NaN;
   }
 };
-var BLOCK_BYTES = 128 * 1024;
+var BLOCK_BYTES = MAX_BLOCK_BYTES;
 function frameFacts(frame) {
   const scanned = scanZstdFrames(frame).frames[0];
   if (scanned === void 0 || scanned.kind !== "zstd") return null;

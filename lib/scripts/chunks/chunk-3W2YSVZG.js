@@ -11,7 +11,7 @@ import {
   parseRootTarget,
   progress,
   summarizeRoot
-} from "./chunk-PWKJLAPD.js";
+} from "./chunk-SCZ5GRMK.js";
 
 // scripts/commands/list.ts
 var usage = (invocation) => `Usage: ${invocation} [sessions root] [options]

@@ -2,7 +2,7 @@
 import {
   explainSession,
   forkOrigin
-} from "./chunk-6KFY7ZUX.js";
+} from "./chunk-BDTQVWH5.js";
 import {
   COMMON_OPTIONS,
   DECODER_OPTION,
@@ -20,7 +20,7 @@ import {
   resolveSessionLog,
   stepOf,
   toolResultCallId
-} from "./chunk-PWKJLAPD.js";
+} from "./chunk-SCZ5GRMK.js";
 
 // src/shared/hidden-rows.ts
 var CONTENT_ROW_KINDS = /* @__PURE__ */ new Set(["user", "steering", "assistant-step", "tool-call"]);

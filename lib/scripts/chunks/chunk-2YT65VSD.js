@@ -14,7 +14,7 @@ import {
   parseOneTarget,
   readSessionLog,
   resolveSessionLog
-} from "./chunk-PWKJLAPD.js";
+} from "./chunk-SCZ5GRMK.js";
 
 // scripts/commands/verify.ts
 import { createHash } from "node:crypto";
