@@ -1,27 +1,27 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-XTQ5ALYC.js";
+} from "./chunks/chunk-3XBVSS42.js";
 import {
   listCommand
-} from "./chunks/chunk-3W2YSVZG.js";
+} from "./chunks/chunk-PNSIN4GP.js";
 import {
   readCommand
-} from "./chunks/chunk-AFXADOWD.js";
+} from "./chunks/chunk-GJKRUGJX.js";
 import {
   scanCommand
-} from "./chunks/chunk-7T6XI6SZ.js";
-import "./chunks/chunk-BDTQVWH5.js";
+} from "./chunks/chunk-VOTUQMJT.js";
+import "./chunks/chunk-4UXZJK6R.js";
 import {
   verifyCommand
-} from "./chunks/chunk-2YT65VSD.js";
+} from "./chunks/chunk-VSXO2FOQ.js";
 import {
   EXIT,
   UsageError,
   out,
   runCommand,
   runMain
-} from "./chunks/chunk-SCZ5GRMK.js";
+} from "./chunks/chunk-2LYL33RJ.js";
 
 // scripts/dsh-message-recall-log.ts
 var BIN = "dsh-message-recall-log";

@@ -1425,7 +1425,9 @@ function utf8(bytes, start, end) {
 var TypeNames = class {
   byHash = /* @__PURE__ */ new Map();
   /** The name in `bytes[start, end)` (ASCII with no escapes, as the prefix check guarantees). */
-  read(bytes, start, end, hash) {
+  read(bytes, start, end) {
+    let hash = end - start;
+    for (let i = start; i < end; i++) hash = Math.imul(hash, 31) + bytes[i] | 0;
     const known = this.byHash.get(hash);
     if (known !== void 0 && known.length === end - start) {
       let same = true;
@@ -1477,7 +1479,6 @@ var LogRecordReader = class {
   // Prefix of the line last read by `readPrefix`; its type is read from the bytes on demand.
   prefixTypeStart = 0;
   prefixTypeEnd = 0;
-  prefixTypeHash = 0;
   prefixSeq = 0;
   prefixRow = false;
   constructor(options = {}) {
@@ -1585,12 +1586,10 @@ var LogRecordReader = class {
     if (bytes[start + 5] !== 101 || bytes[start + 6] !== QUOTE || bytes[start + 7] !== 58 || bytes[start + 8] !== QUOTE) return false;
     const typeStart = start + 9;
     let i = typeStart;
-    let hash = 0;
     for (; i < end; i++) {
       const c = bytes[i];
       if (c === QUOTE) break;
       if (c === BACKSLASH) return false;
-      hash = Math.imul(hash, 31) + c | 0;
     }
     if (i === typeStart || end - i < 10) return false;
     const typeEnd = i;
@@ -1613,7 +1612,6 @@ var LogRecordReader = class {
     if (i === digits || i === end || bytes[i] !== 44) return false;
     this.prefixTypeStart = typeStart;
     this.prefixTypeEnd = typeEnd;
-    this.prefixTypeHash = hash;
     this.prefixSeq = seq;
     this.prefixRow = row;
     return true;
@@ -1631,7 +1629,7 @@ var LogRecordReader = class {
     let text = null;
     if (this.readPrefix(bytes, start, end)) {
       const onRecord = this.onRecord;
-      const type = this.typeAlways || this.prefixRow ? this.types.read(bytes, this.prefixTypeStart, this.prefixTypeEnd, this.prefixTypeHash) : "";
+      const type = this.typeAlways || this.prefixRow ? this.types.read(bytes, this.prefixTypeStart, this.prefixTypeEnd) : "";
       let parse = this.parseAll;
       if (this.parseSome !== null) {
         text = utf8(bytes, start, end);

@@ -2,7 +2,7 @@
 import {
   explainSession,
   forkOrigin
-} from "./chunk-BDTQVWH5.js";
+} from "./chunk-4UXZJK6R.js";
 import {
   COMMON_OPTIONS,
   DECODER_OPTION,
@@ -20,7 +20,7 @@ import {
   resolveSessionLog,
   stepOf,
   toolResultCallId
-} from "./chunk-SCZ5GRMK.js";
+} from "./chunk-2LYL33RJ.js";
 
 // src/shared/hidden-rows.ts
 var CONTENT_ROW_KINDS = /* @__PURE__ */ new Set(["user", "steering", "assistant-step", "tool-call"]);
