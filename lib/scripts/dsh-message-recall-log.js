@@ -1,26 +1,27 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-2F6A3CV2.js";
+} from "./chunks/chunk-3XBVSS42.js";
 import {
   listCommand
-} from "./chunks/chunk-PR6MTKN4.js";
+} from "./chunks/chunk-PNSIN4GP.js";
 import {
   readCommand
-} from "./chunks/chunk-OL6I3P7J.js";
+} from "./chunks/chunk-GJKRUGJX.js";
 import {
   scanCommand
-} from "./chunks/chunk-PIKFWCMQ.js";
+} from "./chunks/chunk-VOTUQMJT.js";
+import "./chunks/chunk-4UXZJK6R.js";
 import {
   verifyCommand
-} from "./chunks/chunk-ZGKWBRJW.js";
+} from "./chunks/chunk-VSXO2FOQ.js";
 import {
   EXIT,
   UsageError,
   out,
   runCommand,
   runMain
-} from "./chunks/chunk-JDKWCII7.js";
+} from "./chunks/chunk-2LYL33RJ.js";
 
 // scripts/dsh-message-recall-log.ts
 var BIN = "dsh-message-recall-log";

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import {
   verifyCommand
-} from "./chunks/chunk-ZGKWBRJW.js";
+} from "./chunks/chunk-VSXO2FOQ.js";
 import {
   runCommand
-} from "./chunks/chunk-JDKWCII7.js";
+} from "./chunks/chunk-2LYL33RJ.js";
 
 // scripts/verify-decoder.ts
 runCommand(verifyCommand, "node lib/scripts/verify-decoder.js", process.argv.slice(2));
