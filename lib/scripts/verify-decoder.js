@@ -14,7 +14,7 @@ import {
   readSessionLog,
   resolveSessionLog,
   runScript
-} from "./chunks/chunk-H5SWKA7B.js";
+} from "./chunks/chunk-4KPYPTQX.js";
 
 // scripts/verify-decoder.ts
 import { createHash } from "node:crypto";

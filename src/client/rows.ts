@@ -10,7 +10,8 @@
  * | `assistant-step` | `{ turn, step, blocks, finalNode? }` | `data.finalNode.seq` (the `assistant/message`) |
  * | `tool-call` | `{ root }` | `data.root.seq` when `root.kind === 'tool-result'` (the `tool/result`; the node's `anchorSeq` is the log-only `tool/call`) |
  * | `compaction` | `{ seq, … }` | `data.seq` (the checkpoint), no actions |
- * | `turn-tail`, `turn-error`, `turn-max-tokens`, `model-retry`, `command` | `{ seq, turn? }` | log-only, no actions |
+ * | `turn-tail` | `{ seq, turn, closing }` | log-only, no actions; `closing.finalNode.seq` is its final answer (`answerSeq`) |
+ * | `turn-error`, `turn-max-tokens`, `model-retry`, `command` | `{ seq, turn? }` | log-only, no actions |
  *
  * A running step or tool, or a synthetic interrupted one (rc.8 gives it a fractional seq), has no
  * durable message yet and offers nothing.
@@ -88,9 +89,17 @@ function computeAnchor(node: ChatNode): RowAnchor {
     }
     default: {
       const logSeq = LOG_ONLY_KINDS.has(node.kind) && typeof data.seq === 'number' ? data.seq : node.anchorSeq
+      if (node.kind === 'turn-tail') return { ...base, seq: null, logSeq, answerSeq: closingSeq(data), actions: NO_ACTIONS, step: false }
       return { ...base, seq: null, logSeq, actions: NO_ACTIONS, step: false }
     }
   }
+}
+
+/** The final answer of a turn bar: the seq of its `closing` step's `assistant/message` (what its Copy copies), or `null`. */
+function closingSeq(data: Record<string, unknown>): number | null {
+  const closing = isRecord(data.closing) ? data.closing : null
+  const final = closing !== null && isRecord(closing.finalNode) ? closing.finalNode : null
+  return final !== null && isDurableSeq(final.seq) ? final.seq : null
 }
 
 function turnOf(node: ChatNode, data: Record<string, unknown>): number | null {

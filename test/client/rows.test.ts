@@ -131,7 +131,7 @@ describe('row resolution against the real rc.8 chat store', () => {
     const fromLog = deriveHiddenRows(after, transcriptRows(after))
     for (const result of [fromStore, fromLog]) {
       assert.deepEqual(result.hidden.find((h) => h.key === contextKey), { key: contextKey, kind: 'context', reason: 'empty-turn', tombstoneSeq: null })
-      assert.ok(result.hidden.some((h) => h.kind === 'turn-tail' && h.reason === 'empty-turn'))
+      assert.ok(result.hidden.some((h) => h.kind === 'turn-tail' && h.reason === 'answer-removed'))
     }
     const logKeys = new Set(transcriptRows(after).map((r) => r.key))
     assert.deepEqual(new Set(fromStore.hidden.filter((h) => logKeys.has(h.key)).map((h) => `${h.key}:${h.reason}`)), new Set(fromLog.hidden.map((h) => `${h.key}:${h.reason}`)))

@@ -2076,6 +2076,7 @@ export {
   resolveSessionLog,
   readSessionLog,
   readReplaceOp,
+  isTombstoneEvent,
   readTombstone,
   classifyNode,
   stepOf,
