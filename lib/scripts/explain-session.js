@@ -20,7 +20,7 @@ import {
   stepOf,
   toolCallIds,
   toolResultCallId
-} from "./chunks/chunk-4KPYPTQX.js";
+} from "./chunks/chunk-J5NDLGV4.js";
 
 // src/shared/restore.ts
 function readRestore(event, lookup) {

@@ -14,7 +14,7 @@ import {
   readSessionLog,
   resolveSessionLog,
   runScript
-} from "./chunks/chunk-4KPYPTQX.js";
+} from "./chunks/chunk-J5NDLGV4.js";
 
 // scripts/verify-decoder.ts
 import { createHash } from "node:crypto";
