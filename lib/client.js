@@ -170,6 +170,45 @@ var zh = {
   "notice.images.one": "已撤回。{count} 张图片无法放回输入框：{names}",
   "notice.images.other": "已撤回。{count} 张图片无法放回输入框：{names}",
   "notice.dismiss": "关闭",
+  "action.exclude": "排除",
+  "label.exclude": "从模型上下文中排除；消息仍然可见",
+  "armed.exclude": "确认排除 {count} 条？",
+  "armed.excludeLabel.one": "再点一次，从模型上下文中排除 {count} 条消息",
+  "armed.excludeLabel.other": "再点一次，从模型上下文中排除 {count} 条消息",
+  "excluded.badge": "不发送给模型",
+  "action.restore": "恢复",
+  "label.restore": "把这条消息放回原处，模型会重新看到它",
+  "action.openCopy": "打开副本",
+  "label.openCopy": "打开一个新会话，里面是这次移除之前的对话",
+  "undo.recall.one": "已撤回你的消息",
+  "undo.recall.other": "已撤回你的消息",
+  "undo.delete.one": "已删除 {count} 条消息",
+  "undo.delete.other": "已删除 {count} 条消息",
+  "undo.deleteFrom.one": "已删除以下 {count} 条消息",
+  "undo.deleteFrom.other": "已删除以下 {count} 条消息",
+  "undo.exclude.one": "已从模型上下文中排除 {count} 条消息",
+  "undo.exclude.other": "已从模型上下文中排除 {count} 条消息",
+  "undo.undo": "撤销",
+  "undo.label.undo": "撤销这次移除，把消息放回原处",
+  "undo.restored": "消息已放回原处",
+  "undo.restored.recall": "消息已放回原处；输入框里的文字保持不变",
+  "panel.button": "已移除",
+  "panel.label.one": "已移除的消息：{count} 项仍在生效",
+  "panel.label.other": "已移除的消息：{count} 项仍在生效",
+  "panel.title": "已移除的消息",
+  "panel.empty": "这个会话里还没有移除过消息",
+  "panel.close": "关闭",
+  "panel.action.recall": "撤回",
+  "panel.action.delete": "删除",
+  "panel.action.deleteFrom": "删除以下",
+  "panel.action.exclude": "排除",
+  "panel.count.one": "{count} 条消息",
+  "panel.count.other": "{count} 条消息",
+  "panel.tokens.one": "约 {count} 个 token",
+  "panel.tokens.other": "约 {count} 个 token",
+  "panel.notLoaded": "内容不在已加载的历史中",
+  "panel.restored": "已恢复",
+  "error.NOT_RESTORABLE": "这次移除无法原地恢复，可以打开一个副本",
   "error.STALE_VIEW": "对话刚刚有了变化，请再试一次",
   "error.AGENT_BUSY": "智能体正在工作，请等它停下再试",
   "error.TARGET_NOT_FOUND": "这条消息已不在对话中",
@@ -198,6 +237,45 @@ var en = {
   "notice.images.one": "Recalled. {count} image could not be put back in the composer: {names}",
   "notice.images.other": "Recalled. {count} images could not be put back in the composer: {names}",
   "notice.dismiss": "Dismiss",
+  "action.exclude": "Exclude",
+  "label.exclude": "Exclude from the model's context; it stays visible",
+  "armed.exclude": "Exclude {count}?",
+  "armed.excludeLabel.one": "Click again to exclude {count} message from the model's context",
+  "armed.excludeLabel.other": "Click again to exclude {count} messages from the model's context",
+  "excluded.badge": "Not sent to the model",
+  "action.restore": "Restore",
+  "label.restore": "Put this message back in place; the model sees it again",
+  "action.openCopy": "Open a copy",
+  "label.openCopy": "Open a new session with the conversation from before this removal",
+  "undo.recall.one": "Recalled your message",
+  "undo.recall.other": "Recalled your message",
+  "undo.delete.one": "Deleted {count} message",
+  "undo.delete.other": "Deleted {count} messages",
+  "undo.deleteFrom.one": "Deleted {count} message onward",
+  "undo.deleteFrom.other": "Deleted {count} messages onward",
+  "undo.exclude.one": "Excluded {count} message from the model's context",
+  "undo.exclude.other": "Excluded {count} messages from the model's context",
+  "undo.undo": "Undo",
+  "undo.label.undo": "Undo this removal and put the message back in place",
+  "undo.restored": "The message is back in place",
+  "undo.restored.recall": "The message is back in place. The composer keeps its text.",
+  "panel.button": "Removed",
+  "panel.label.one": "Removed messages: {count} removal in effect",
+  "panel.label.other": "Removed messages: {count} removals in effect",
+  "panel.title": "Removed messages",
+  "panel.empty": "Nothing was removed in this session yet",
+  "panel.close": "Close",
+  "panel.action.recall": "Recalled",
+  "panel.action.delete": "Deleted",
+  "panel.action.deleteFrom": "Deleted onward",
+  "panel.action.exclude": "Excluded",
+  "panel.count.one": "{count} message",
+  "panel.count.other": "{count} messages",
+  "panel.tokens.one": "≈ {count} token",
+  "panel.tokens.other": "≈ {count} tokens",
+  "panel.notLoaded": "Content not in the loaded history",
+  "panel.restored": "Restored",
+  "error.NOT_RESTORABLE": "This removal cannot be undone in place. Open a copy instead.",
   "error.STALE_VIEW": "The conversation just changed. Try again.",
   "error.AGENT_BUSY": "The agent is working. Try again when it stops.",
   "error.TARGET_NOT_FOUND": "This message is no longer in the conversation.",
@@ -386,7 +464,7 @@ function installStyles(doc) {
 }
 
 // src/client/Overlay.tsx
-var import_react = require("react");
+var import_react2 = require("react");
 
 // src/shared/replace-op.ts
 function readReplaceOp(surfaceOp) {
@@ -597,6 +675,7 @@ var RecallController = class {
       if (message.images.length > 0) this.showNotice(message.images);
       this.options.onRecalled(message);
     }
+    this.options.onRemoved?.(reply.value);
     return "committed";
   }
   fail(key, error) {
@@ -1358,20 +1437,124 @@ function sameAnchors(a, b) {
   return true;
 }
 
+// src/client/undo-notice.ts
+function restorableInPlace(value) {
+  return value.kinds.length === 1 && value.kinds[0] === "user";
+}
+var UndoNotice = class {
+  constructor(options = {}) {
+    this.options = options;
+    this.timers = options.timers ?? {
+      setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
+      clearTimeout: (handle) => globalThis.clearTimeout(handle)
+    };
+  }
+  entry = null;
+  listeners = /* @__PURE__ */ new Set();
+  timers;
+  timer = void 0;
+  held = false;
+  nextId = 0;
+  /** @returns the entry shown now, or `null`. */
+  getSnapshot = () => this.entry;
+  /**
+   * @param listener - called after every change.
+   * @returns unsubscribe.
+   */
+  subscribe = (listener) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+  /**
+   * Show the notice for a removal that just succeeded (replaces any earlier one).
+   * @param value - the removal's reply value.
+   */
+  show(value) {
+    this.set({
+      id: ++this.nextId,
+      action: value.action,
+      count: planCount(value),
+      tombstoneSeq: value.tombstoneSeq,
+      restorable: restorableInPlace(value),
+      restored: false
+    }, this.options.visibleMs ?? 8e3);
+  }
+  /**
+   * The Undo of `tombstoneSeq` succeeded.
+   * @param tombstoneSeq - the tombstone the notice is about (another one changes nothing).
+   */
+  restored(tombstoneSeq) {
+    if (this.entry?.tombstoneSeq !== tombstoneSeq) return;
+    this.set({ ...this.entry, restored: true }, this.options.restoredMs ?? 4e3);
+  }
+  /**
+   * The host cannot restore `tombstoneSeq` in place: offer Open a copy instead.
+   * @param tombstoneSeq - the tombstone the notice is about (another one changes nothing).
+   */
+  notRestorable(tombstoneSeq) {
+    if (this.entry?.tombstoneSeq !== tombstoneSeq || !this.entry.restorable) return;
+    this.set({ ...this.entry, restorable: false }, this.options.visibleMs ?? 8e3);
+  }
+  /**
+   * Keep the notice while the pointer or focus is on it; on release it gets its full time again.
+   * @param held - the pointer or focus is on the notice.
+   */
+  hold(held) {
+    if (this.held === held) return;
+    this.held = held;
+    if (this.entry === null) return;
+    if (held) this.stopTimer();
+    else this.startTimer(this.entry.restored ? this.options.restoredMs ?? 4e3 : this.options.visibleMs ?? 8e3);
+  }
+  /** Hide the notice. */
+  dismiss() {
+    if (this.entry === null) return;
+    this.stopTimer();
+    this.held = false;
+    this.entry = null;
+    this.emit();
+  }
+  /** Stop the timer and drop listeners. */
+  dispose() {
+    this.stopTimer();
+    this.listeners.clear();
+  }
+  set(entry, ms) {
+    this.entry = Object.freeze(entry);
+    if (!this.held) this.startTimer(ms);
+    this.emit();
+  }
+  startTimer(ms) {
+    this.stopTimer();
+    this.timer = this.timers.setTimeout(() => this.dismiss(), ms);
+  }
+  stopTimer() {
+    this.timers.clearTimeout(this.timer);
+    this.timer = void 0;
+  }
+  emit() {
+    for (const listener of [...this.listeners]) listener();
+  }
+};
+
 // src/client/session-client.ts
 var SessionClient = class {
   constructor(options) {
     this.options = options;
+    this.notice = new UndoNotice(options.timers === void 0 ? {} : { timers: options.timers });
     this.controller = new RecallController({
       sessionId: options.sessionId,
       send: options.send,
       onRecalled: (message) => this.recalled(message),
+      onRemoved: (value) => this.notice.show(value),
       ...options.timers === void 0 ? {} : { timers: options.timers }
     });
     this.sync = new RowSync({ t: options.t, onPress: (target) => void this.press(target) });
   }
   /** The button state store; the overlay subscribes to it to re-render. */
   controller;
+  /** The undo notice after each removal; the overlay renders it. */
+  notice;
   sync;
   view = null;
   inputActions = null;
@@ -1433,7 +1616,7 @@ var SessionClient = class {
    * Start the page-side effects: passes on row mutations and reveals, and disarming on any other
    * pointer press, focus move or Escape.
    * @param doc - the page document, or `null`.
-   * @returns stops them, removes every mark of the plugin and disposes the controller.
+   * @returns stops them, removes every mark of the plugin and disposes the controller and the notice.
    */
   mount(doc) {
     const stopWatching = this.sync.watch(() => this.pass());
@@ -1443,6 +1626,7 @@ var SessionClient = class {
       stopWatching();
       this.sync.detach();
       this.controller.dispose();
+      this.notice.dispose();
     };
   }
   recalled(message) {
@@ -1455,8 +1639,61 @@ var SessionClient = class {
   }
 };
 
-// src/client/Overlay.tsx
+// src/client/UndoNotice.tsx
+var import_react = require("react");
 var import_jsx_runtime = require("react/jsx-runtime");
+function undoText(t, entry) {
+  if (entry.restored) return t(entry.action === "recall" ? "undo.restored.recall" : "undo.restored");
+  return t(countedKey(`undo.${entry.action}`, entry.count), { count: entry.count });
+}
+function UndoNoticeView({ notice, actions, t }) {
+  const entry = (0, import_react.useSyncExternalStore)(notice.subscribe, notice.getSnapshot);
+  const state = (0, import_react.useSyncExternalStore)(actions.subscribe, actions.getSnapshot);
+  const shown = entry !== null;
+  (0, import_react.useEffect)(() => {
+    if (!shown) return;
+    const doc = globalThis.document;
+    const onKey = (event) => {
+      if (event.key === "Escape") notice.dismiss();
+    };
+    doc.addEventListener("keydown", onKey);
+    return () => doc.removeEventListener("keydown", onKey);
+  }, [shown, notice]);
+  if (entry === null) return null;
+  const busy = state.pending?.tombstoneSeq === entry.tombstoneSeq;
+  const error = state.errors.get(entry.tombstoneSeq) ?? null;
+  const undo = async () => {
+    const outcome = await actions.restore(entry.tombstoneSeq);
+    if (outcome.ok) notice.restored(entry.tombstoneSeq);
+    else if (outcome.error?.code === "NOT_RESTORABLE") notice.notRestorable(entry.tombstoneSeq);
+  };
+  const openCopy = async () => {
+    const outcome = await actions.openCopy(entry.tombstoneSeq);
+    if (outcome.ok) notice.dismiss();
+  };
+  return /* @__PURE__ */ (0, import_jsx_runtime.jsxs)(
+    "div",
+    {
+      "data-message-recall-undo": "",
+      role: "status",
+      onPointerEnter: () => notice.hold(true),
+      onPointerLeave: () => notice.hold(false),
+      onFocus: () => notice.hold(true),
+      onBlur: () => notice.hold(false),
+      children: [
+        /* @__PURE__ */ (0, import_jsx_runtime.jsx)("span", { "data-message-recall-undo-text": "", children: undoText(t, entry) }),
+        error !== null && /* @__PURE__ */ (0, import_jsx_runtime.jsx)("span", { "data-message-recall-undo-error": "", role: "alert", children: describeError(t, error.code) }),
+        !entry.restored && entry.restorable && /* @__PURE__ */ (0, import_jsx_runtime.jsx)("button", { type: "button", "data-message-recall-undo-action": "undo", "aria-label": t("undo.label.undo"), "aria-busy": busy || void 0, disabled: busy, onClick: () => void undo(), children: t("undo.undo") }),
+        !entry.restored && !entry.restorable && /* @__PURE__ */ (0, import_jsx_runtime.jsx)("button", { type: "button", "data-message-recall-undo-action": "openCopy", "aria-label": t("label.openCopy"), "aria-busy": busy || void 0, disabled: busy, onClick: () => void openCopy(), children: t("action.openCopy") }),
+        /* @__PURE__ */ (0, import_jsx_runtime.jsx)("button", { type: "button", "data-message-recall-undo-action": "dismiss", "aria-label": t("notice.dismiss"), onClick: () => notice.dismiss(), children: "×" })
+      ]
+    },
+    entry.id
+  );
+}
+
+// src/client/Overlay.tsx
+var import_jsx_runtime2 = require("react/jsx-runtime");
 var selectChat = (s) => s.chat;
 var selectRunning = (s) => s.running;
 var selectHasMore = (s) => s.hasMore;
@@ -1467,33 +1704,150 @@ function RecallOverlay({ sessionId, useSession, useInput, inputActions, kit }) {
   const running = useSession(selectRunning);
   const hasMore = useSession(selectHasMore);
   const replacements = useSession(selectReplacements);
-  const locale = (0, import_react.useSyncExternalStore)(kit.locale.subscribe, kit.locale.getSnapshot);
-  const marker = (0, import_react.useRef)(null);
-  const client = (0, import_react.useMemo)(() => new SessionClient({ sessionId, send: kit.send, t: kit.t, debug: kit.debug }), [sessionId, kit]);
-  const state = (0, import_react.useSyncExternalStore)(client.controller.subscribe, client.controller.getSnapshot);
+  const locale = (0, import_react2.useSyncExternalStore)(kit.locale.subscribe, kit.locale.getSnapshot);
+  const marker = (0, import_react2.useRef)(null);
+  const client = (0, import_react2.useMemo)(() => new SessionClient({ sessionId, send: kit.send, t: kit.t, debug: kit.debug, tombstones: kit.tombstones.get(sessionId) }), [sessionId, kit]);
+  const state = (0, import_react2.useSyncExternalStore)(client.controller.subscribe, client.controller.getSnapshot);
   client.setView({ chat, running, hasMore, replacements, localeRevision: locale.revision }, inputActions);
-  (0, import_react.useLayoutEffect)(() => {
+  (0, import_react2.useLayoutEffect)(() => {
     client.setMarker(marker.current);
     client.pass();
   });
-  (0, import_react.useEffect)(() => client.mount(marker.current?.ownerDocument ?? null), [client]);
-  return /* @__PURE__ */ (0, import_jsx_runtime.jsxs)(import_jsx_runtime.Fragment, { children: [
-    /* @__PURE__ */ (0, import_jsx_runtime.jsx)("span", { ref: marker, hidden: true, "data-message-recall-overlay": "" }),
-    useInput !== void 0 && /* @__PURE__ */ (0, import_jsx_runtime.jsx)(DraftMirror, { useInput, client }),
-    state.notice !== null && /* @__PURE__ */ (0, import_jsx_runtime.jsxs)("div", { "data-message-recall-notice": "", role: "status", children: [
-      /* @__PURE__ */ (0, import_jsx_runtime.jsx)("span", { children: kit.t(countedKey("notice.images", state.notice.images.length), { count: state.notice.images.length, names: state.notice.images.join(", ") }) }),
-      /* @__PURE__ */ (0, import_jsx_runtime.jsx)("button", { type: "button", onClick: () => client.controller.dismissNotice(), children: kit.t("notice.dismiss") })
+  (0, import_react2.useEffect)(() => client.mount(marker.current?.ownerDocument ?? null), [client]);
+  return /* @__PURE__ */ (0, import_jsx_runtime2.jsxs)(import_jsx_runtime2.Fragment, { children: [
+    /* @__PURE__ */ (0, import_jsx_runtime2.jsx)("span", { ref: marker, hidden: true, "data-message-recall-overlay": "" }),
+    useInput !== void 0 && /* @__PURE__ */ (0, import_jsx_runtime2.jsx)(DraftMirror, { useInput, client }),
+    /* @__PURE__ */ (0, import_jsx_runtime2.jsx)(UndoNoticeView, { notice: client.notice, actions: kit.tombstones.get(sessionId), t: kit.t }),
+    state.notice !== null && /* @__PURE__ */ (0, import_jsx_runtime2.jsxs)("div", { "data-message-recall-notice": "", role: "status", children: [
+      /* @__PURE__ */ (0, import_jsx_runtime2.jsx)("span", { children: kit.t(countedKey("notice.images", state.notice.images.length), { count: state.notice.images.length, names: state.notice.images.join(", ") }) }),
+      /* @__PURE__ */ (0, import_jsx_runtime2.jsx)("button", { type: "button", onClick: () => client.controller.dismissNotice(), children: kit.t("notice.dismiss") })
     ] }, state.notice.id)
   ] });
 }
 function DraftMirror({ useInput, client }) {
   const draft = useInput(selectDraft);
-  (0, import_react.useLayoutEffect)(() => client.setDraft(draft), [draft, client]);
+  (0, import_react2.useLayoutEffect)(() => client.setDraft(draft), [draft, client]);
   return null;
 }
 
+// src/client/open-session.ts
+function sessionOpener(sessions) {
+  return async (sessionId) => {
+    const service = sessions();
+    if (service === void 0) throw new Error("the page has no sessions service to open the copy with");
+    if (!(sessionId in service.list.getSnapshot().byId)) await service.refresh();
+    service.open(sessionId);
+  };
+}
+
 // src/client/stamp.ts
-var BUILD_STAMP = true ? "0.1.0+0ec6ad0146" : "dev";
+var BUILD_STAMP = true ? "0.1.0+c06add18bf" : "dev";
+
+// src/client/tombstone-actions.ts
+var EMPTY_ERRORS2 = /* @__PURE__ */ new Map();
+var INITIAL2 = Object.freeze({ pending: null, errors: EMPTY_ERRORS2 });
+var TombstoneActions = class {
+  constructor(options) {
+    this.options = options;
+    this.timers = options.timers ?? {
+      setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
+      clearTimeout: (handle) => globalThis.clearTimeout(handle)
+    };
+  }
+  state = INITIAL2;
+  listeners = /* @__PURE__ */ new Set();
+  timers;
+  errorTimers = /* @__PURE__ */ new Map();
+  /** @returns the current snapshot (stable until the next change). */
+  getSnapshot = () => this.state;
+  /**
+   * @param listener - called after every change.
+   * @returns unsubscribe.
+   */
+  subscribe = (listener) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+  /**
+   * Undo one tombstone in place (`{ action: 'restore', sessionId, tombstoneSeq }`). The restored
+   * message comes back through the session's live events; nothing is changed here but the state.
+   * @param tombstoneSeq - the tombstone.
+   * @returns the route's value, or the refusal (`error: null` when ignored).
+   */
+  restore(tombstoneSeq) {
+    return this.run(tombstoneSeq, "restore", () => this.options.send({ sessionId: this.options.sessionId, action: "restore", tombstoneSeq }));
+  }
+  /**
+   * Make a new session holding the conversation from before a tombstone
+   * (`{ action: 'forkBefore', sessionId, tombstoneSeq }`) and open it.
+   * @param tombstoneSeq - the tombstone.
+   * @returns the route's value once the new session is opened, or the refusal.
+   */
+  openCopy(tombstoneSeq) {
+    return this.run(tombstoneSeq, "openCopy", async () => {
+      const reply = await this.options.send({ sessionId: this.options.sessionId, action: "forkBefore", tombstoneSeq });
+      if (reply.ok) {
+        try {
+          await this.options.openSession(reply.value.forkedSessionId);
+        } catch (error) {
+          return { ok: false, error: { code: "NETWORK", message: error instanceof Error ? error.message : String(error) } };
+        }
+      }
+      return reply;
+    });
+  }
+  /** Stop the timers and drop listeners. */
+  dispose() {
+    for (const handle of this.errorTimers.values()) this.timers.clearTimeout(handle);
+    this.errorTimers.clear();
+    this.listeners.clear();
+  }
+  async run(tombstoneSeq, verb, request) {
+    if (this.state.pending !== null) return { ok: false, error: null };
+    const errors = new Map(this.state.errors);
+    errors.delete(tombstoneSeq);
+    this.set({ pending: { tombstoneSeq, verb }, errors: errors.size === 0 ? EMPTY_ERRORS2 : errors });
+    const reply = await request();
+    if (reply.ok) {
+      this.set({ pending: null });
+      return reply;
+    }
+    const failed = new Map(this.state.errors);
+    failed.set(tombstoneSeq, { verb, code: reply.error.code, message: reply.error.message });
+    this.set({ pending: null, errors: failed });
+    this.timers.clearTimeout(this.errorTimers.get(tombstoneSeq));
+    this.errorTimers.set(tombstoneSeq, this.timers.setTimeout(() => this.expire(tombstoneSeq), this.options.errorMs ?? 8e3));
+    return reply;
+  }
+  expire(tombstoneSeq) {
+    this.errorTimers.delete(tombstoneSeq);
+    if (!this.state.errors.has(tombstoneSeq)) return;
+    const errors = new Map(this.state.errors);
+    errors.delete(tombstoneSeq);
+    this.set({ errors: errors.size === 0 ? EMPTY_ERRORS2 : errors });
+  }
+  set(patch) {
+    this.state = Object.freeze({ ...this.state, ...patch });
+    for (const listener of [...this.listeners]) listener();
+  }
+};
+var TombstoneActionsRegistry = class {
+  constructor(make) {
+    this.make = make;
+  }
+  bySession = /* @__PURE__ */ new Map();
+  /** The store of a session, made on first use. */
+  get(sessionId) {
+    let actions = this.bySession.get(sessionId);
+    if (actions === void 0) this.bySession.set(sessionId, actions = this.make(sessionId));
+    return actions;
+  }
+  /** Dispose every store (plugin unload). */
+  dispose() {
+    for (const actions of this.bySession.values()) actions.dispose();
+    this.bySession.clear();
+  }
+};
 
 // src/client/index.tsx
 var name = "dsh-message-recall";
@@ -1520,12 +1874,17 @@ function apply(ctx, config) {
   }, "dsh-message-recall: styles");
   ctx.effect(() => installDebugHook(globalThis, debug), "dsh-message-recall: debug hook");
   const locale = ctx.locale;
+  const send = createRecallSender((url, init) => globalThis.fetch(url, init), path);
+  const openSession = sessionOpener(() => ctx.get("sessions"));
+  const tombstones = new TombstoneActionsRegistry((sessionId) => new TombstoneActions({ sessionId, send, openSession }));
+  ctx.effect(() => () => tombstones.dispose(), "dsh-message-recall: restore and copy requests");
   const kit = {
     // Bound once: LocaleRuntime's methods read `this`, and useSyncExternalStore wants stable functions.
     locale: { subscribe: (listener) => locale.subscribe(listener), getSnapshot: () => locale.getSnapshot() },
     t: locale.bind(LOCALE_NS),
-    send: createRecallSender((url, init) => globalThis.fetch(url, init), path),
-    debug
+    send,
+    debug,
+    tombstones
   };
   ctx.slots.inject("conversation.input.overlay", () => ctx.slots.register({
     name: "conversation.input.overlay",

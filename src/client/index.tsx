@@ -21,9 +21,11 @@ import { DebugRegistry, installDebugHook } from './debug'
 import { installStyles, undecorateAll } from './decorate'
 import { DICTIONARIES, LOCALE_NS } from './locales'
 import { RecallOverlay, type OverlayKit } from './Overlay'
-import type { ConversationEventRegistry, ConversationViewRegistry, LocaleService, SlotService } from './rc8'
+import { sessionOpener } from './open-session'
+import type { ConversationEventRegistry, ConversationViewRegistry, LocaleService, SessionsService, SlotService } from './rc8'
 import { replacementDefinition, replacementView } from './replacement-view'
 import { BUILD_STAMP } from './stamp'
+import { TombstoneActions, TombstoneActionsRegistry } from './tombstone-actions'
 
 /** Plugin name (the package name). */
 export const name = 'dsh-message-recall'
@@ -47,6 +49,8 @@ export interface ClientContext {
   readonly locale: LocaleService
   readonly conversationEvents: ConversationEventRegistry
   readonly conversationViews: ConversationViewRegistry
+  /** A service by name, `undefined` when absent (cordis `Context.get`); used for `sessions`, which opens a copy. */
+  get(name: string): unknown
 }
 
 let announced = false
@@ -76,12 +80,17 @@ export function apply(ctx: ClientContext, config?: ClientConfig): void {
   }, 'dsh-message-recall: styles')
   ctx.effect(() => installDebugHook(globalThis as unknown as Record<string, unknown>, debug), 'dsh-message-recall: debug hook')
   const locale = ctx.locale
+  const send = createRecallSender((url, init) => (globalThis.fetch as unknown as FetchLike)(url, init), path)
+  const openSession = sessionOpener(() => ctx.get('sessions') as SessionsService | undefined)
+  const tombstones = new TombstoneActionsRegistry((sessionId) => new TombstoneActions({ sessionId, send, openSession }))
+  ctx.effect(() => () => tombstones.dispose(), 'dsh-message-recall: restore and copy requests')
   const kit: OverlayKit = {
     // Bound once: LocaleRuntime's methods read `this`, and useSyncExternalStore wants stable functions.
     locale: { subscribe: (listener) => locale.subscribe(listener), getSnapshot: () => locale.getSnapshot() },
     t: locale.bind(LOCALE_NS),
-    send: createRecallSender((url, init) => (globalThis.fetch as unknown as FetchLike)(url, init), path),
+    send,
     debug,
+    tombstones,
   }
   ctx.slots.inject('conversation.input.overlay', () => ctx.slots.register({
     name: 'conversation.input.overlay',

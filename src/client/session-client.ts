@@ -12,6 +12,7 @@
  *        ├─ press(target, viewExpectation(view, baseline)) ──▶ RecallController ──send──▶ host route
  *        │      the controller's state changes ──subscribe──▶ RecallOverlay re-renders
  *        │      a recall commits ──onRecalled──▶ inputActions.setDraft(composeDraft(text, draft)), focus
+ *        │      any removal commits ──onRemoved──▶ UndoNotice.show ──▶ Undo / Open a copy ──▶ TombstoneActions
  *        │
  *        └─ pass(), before paint after every render and on row mutations or reveals:
  *               RowSync.run(view + controller state) ──▶ row DOM
@@ -33,6 +34,8 @@ import { viewExpectation, type ViewExpectation } from './expectation'
 import type { ChatSnapshot, InputActions, Translate } from './rc8'
 import type { ReplacementSnapshot } from './replacement-view'
 import { RowSync } from './sync'
+import type { TombstoneActions } from './tombstone-actions'
+import { UndoNotice } from './undo-notice'
 
 /** What the overlay reads from the session snapshot and the locale on each render. */
 export interface SessionViewInput {
@@ -52,7 +55,9 @@ export interface SessionClientOptions {
   /** Translate bound to the plugin namespace. */
   readonly t: Translate
   readonly debug: DebugRegistry
-  /** Timers for the controller; the browser's by default. */
+  /** Restore and Open a copy for this session (shared with the session header's panel). */
+  readonly tombstones: TombstoneActions
+  /** Timers for the controller and the undo notice; the browser's by default. */
   readonly timers?: Timers
 }
 
@@ -60,6 +65,8 @@ export interface SessionClientOptions {
 export class SessionClient {
   /** The button state store; the overlay subscribes to it to re-render. */
   readonly controller: RecallController
+  /** The undo notice after each removal; the overlay renders it. */
+  readonly notice: UndoNotice
   private readonly sync: RowSync
   private view: SessionViewInput | null = null
   private inputActions: InputActions | null = null
@@ -68,10 +75,12 @@ export class SessionClient {
   private wasRunning = false
 
   constructor(private readonly options: SessionClientOptions) {
+    this.notice = new UndoNotice(options.timers === undefined ? {} : { timers: options.timers })
     this.controller = new RecallController({
       sessionId: options.sessionId,
       send: options.send,
       onRecalled: (message) => this.recalled(message),
+      onRemoved: (value) => this.notice.show(value),
       ...(options.timers === undefined ? {} : { timers: options.timers }),
     })
     this.sync = new RowSync({ t: options.t, onPress: (target) => void this.press(target) })
@@ -138,7 +147,7 @@ export class SessionClient {
    * Start the page-side effects: passes on row mutations and reveals, and disarming on any other
    * pointer press, focus move or Escape.
    * @param doc - the page document, or `null`.
-   * @returns stops them, removes every mark of the plugin and disposes the controller.
+   * @returns stops them, removes every mark of the plugin and disposes the controller and the notice.
    */
   mount(doc: Document | null): () => void {
     const stopWatching = this.sync.watch(() => this.pass())
@@ -148,6 +157,7 @@ export class SessionClient {
       stopWatching()
       this.sync.detach()
       this.controller.dispose()
+      this.notice.dispose()
     }
   }
 
