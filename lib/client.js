@@ -137,7 +137,7 @@ var DebugRegistry = class {
       rows: pass.rows,
       touched: pass.touched,
       tombstones: pass.hidden.tombstones.map((t) => ({ ...t, shadowedSeqs: [...t.shadowedSeqs] })),
-      anchors: pass.anchors.map((a) => ({ key: a.key, kind: a.kind, seq: a.seq, actions: [...a.actions] })),
+      anchors: pass.anchors.map((a) => ({ key: a.key, rowKind: a.rowKind, seq: a.seq, actions: [...a.actions] })),
       hidden: pass.hidden.hidden.map((h) => ({ ...h })),
       unresolved: [...pass.unresolved],
       expect: entry.expect()
@@ -329,11 +329,11 @@ var ClusterFactory = class {
   templates = /* @__PURE__ */ new Map();
   /**
    * @param actions - buttons in order.
-   * @param step - label Delete as a step delete.
+   * @param isStepRow - label Delete as a step delete.
    * @returns a new detached cluster element.
    */
-  create(actions, step) {
-    const id = `${actions.join(",")}|${step}`;
+  create(actions, isStepRow) {
+    const id = `${actions.join(",")}|${isStepRow}`;
     let template = this.templates.get(id);
     if (template === void 0) {
       template = this.doc.createElement("div");
@@ -343,7 +343,7 @@ var ClusterFactory = class {
         const button = this.doc.createElement("button");
         button.type = "button";
         button.setAttribute(ATTR.action, action);
-        applyIdle(button, action, step, this.texts);
+        applyIdle(button, action, isStepRow, this.texts);
         template.appendChild(button);
       }
       this.templates.set(id, template);
@@ -351,12 +351,12 @@ var ClusterFactory = class {
     return template.cloneNode(true);
   }
 };
-function idleLabel(action, step, texts) {
-  return action === "delete" && step ? texts.label.deleteStep : texts.label[action];
+function idleLabel(action, isStepRow, texts) {
+  return action === "delete" && isStepRow ? texts.label.deleteStep : texts.label[action];
 }
-function applyIdle(button, action, step, texts) {
+function applyIdle(button, action, isStepRow, texts) {
   button.textContent = texts.text[action];
-  const label = idleLabel(action, step, texts);
+  const label = idleLabel(action, isStepRow, texts);
   button.setAttribute("aria-label", label);
   button.setAttribute("title", label);
 }
@@ -382,7 +382,7 @@ function decorateRow(row, decoration, factory, t, texts, fresh) {
     cluster = null;
   }
   if (cluster === null) {
-    cluster = factory.create(decoration.actions, decoration.step);
+    cluster = factory.create(decoration.actions, decoration.isStepRow);
     row.appendChild(cluster);
   }
   if (!row.hasAttribute(ATTR.row)) row.setAttribute(ATTR.row, "");
@@ -398,7 +398,7 @@ function decorateRow(row, decoration, factory, t, texts, fresh) {
       button.setAttribute("aria-label", t(countedKey("armed.label", armed.count), { count: armed.count }));
     } else if (button.hasAttribute(ATTR.armed)) {
       button.removeAttribute(ATTR.armed);
-      applyIdle(button, action, decoration.step, texts);
+      applyIdle(button, action, decoration.isStepRow, texts);
     }
     const isBusy = pending !== null && pending.action === action;
     if (isBusy) {
@@ -708,7 +708,7 @@ var RecallController = class {
   }
 };
 function planCount(value) {
-  return Math.max(1, value.kinds.filter((kind) => kind !== "tombstone").length);
+  return Math.max(1, value.kinds.filter((nodeKind) => nodeKind !== "tombstone").length);
 }
 function recalledMessage(value) {
   const content = value.content ?? [];
@@ -750,7 +750,7 @@ function disarmOnOtherInput(doc, controller) {
 var USER_ACTIONS = Object.freeze(["recall", "delete", "deleteFrom"]);
 var STEP_ACTIONS = Object.freeze(["delete", "deleteFrom"]);
 var NO_ACTIONS = Object.freeze([]);
-var LOG_ONLY_KINDS = /* @__PURE__ */ new Set(["turn-tail", "turn-error", "turn-max-tokens", "model-retry", "command"]);
+var LOG_ONLY_ROW_KINDS = /* @__PURE__ */ new Set(["turn-tail", "turn-error", "turn-max-tokens", "model-retry", "command"]);
 var anchors = /* @__PURE__ */ new WeakMap();
 function isDurableSeq(value) {
   return Number.isSafeInteger(value) && value >= 0;
@@ -766,35 +766,35 @@ function resolveRow(node) {
 function computeAnchor(node) {
   const data = isRecord(node.data) ? node.data : {};
   const turn = turnOf(node, data);
-  const base = { key: node.key, kind: node.kind, turn };
+  const base = { key: node.key, rowKind: node.kind, turn };
   switch (node.kind) {
     case "user":
     case "steering": {
       const seq = isDurableSeq(data.seq) ? data.seq : null;
       const fromPerson = isRecord(data.source) && data.source.kind === "user";
       const actions = seq === null ? NO_ACTIONS : fromPerson ? USER_ACTIONS : STEP_ACTIONS;
-      return { ...base, seq, logSeq: seq ?? node.anchorSeq, actions, step: false };
+      return { ...base, seq, anchorSeq: seq ?? node.anchorSeq, actions, isStepRow: false };
     }
     case "context":
     case "compaction":
     case "unknown": {
       const seq = isDurableSeq(data.seq) ? data.seq : null;
-      return { ...base, seq, logSeq: seq ?? node.anchorSeq, actions: NO_ACTIONS, step: false };
+      return { ...base, seq, anchorSeq: seq ?? node.anchorSeq, actions: NO_ACTIONS, isStepRow: false };
     }
     case "assistant-step": {
       const final = isRecord(data.finalNode) ? data.finalNode : null;
       const seq = final !== null && final.kind === "assistant" && isDurableSeq(final.seq) ? final.seq : null;
-      return { ...base, seq, logSeq: seq ?? node.anchorSeq, actions: seq === null ? NO_ACTIONS : STEP_ACTIONS, step: true };
+      return { ...base, seq, anchorSeq: seq ?? node.anchorSeq, actions: seq === null ? NO_ACTIONS : STEP_ACTIONS, isStepRow: true };
     }
     case "tool-call": {
       const root = isRecord(data.root) ? data.root : null;
       const seq = root !== null && root.kind === "tool-result" && isDurableSeq(root.seq) ? root.seq : null;
-      return { ...base, seq, logSeq: node.anchorSeq, actions: seq === null ? NO_ACTIONS : STEP_ACTIONS, step: true };
+      return { ...base, seq, anchorSeq: node.anchorSeq, actions: seq === null ? NO_ACTIONS : STEP_ACTIONS, isStepRow: true };
     }
     default: {
-      const logSeq = LOG_ONLY_KINDS.has(node.kind) && typeof data.seq === "number" ? data.seq : node.anchorSeq;
-      if (node.kind === "turn-tail") return { ...base, seq: null, logSeq, answerSeq: closingSeq(data), actions: NO_ACTIONS, step: false };
-      return { ...base, seq: null, logSeq, actions: NO_ACTIONS, step: false };
+      const anchorSeq = LOG_ONLY_ROW_KINDS.has(node.kind) && typeof data.seq === "number" ? data.seq : node.anchorSeq;
+      if (node.kind === "turn-tail") return { ...base, seq: null, anchorSeq, answerSeq: closingSeq(data), actions: NO_ACTIONS, isStepRow: false };
+      return { ...base, seq: null, anchorSeq, actions: NO_ACTIONS, isStepRow: false };
     }
   }
 }
@@ -811,12 +811,12 @@ function turnOf(node, data) {
 
 // src/client/expectation.ts
 function viewExpectation(chat, replacements, hasMore, baseline) {
-  let lastSeq = -1;
+  let newestSeq = -1;
   for (const node of chat.nodes.values()) {
     const seq = resolveRow(node).seq;
-    if (seq !== null && seq > lastSeq) lastSeq = seq;
+    if (seq !== null && seq > newestSeq) newestSeq = seq;
   }
-  for (const event of replacements) if (event.seq > lastSeq) lastSeq = event.seq;
+  for (const event of replacements) if (event.seq > newestSeq) newestSeq = event.seq;
   let replaceGeneration;
   if (!hasMore) replaceGeneration = replacements.length;
   else if (baseline !== null) {
@@ -824,7 +824,7 @@ function viewExpectation(chat, replacements, hasMore, baseline) {
   }
   return {
     ...replaceGeneration === void 0 ? {} : { replaceGeneration },
-    ...lastSeq < 0 ? {} : { lastSeq }
+    ...newestSeq < 0 ? {} : { lastSeq: newestSeq }
   };
 }
 
@@ -909,7 +909,7 @@ function deriveHiddenRows(events, rows) {
       else if (fate.state === "excluded") excluded.set(row.key, fate.tombstoneSeq);
       continue;
     }
-    const span = spanOf(spans, row.logSeq);
+    const span = spanOf(spans, row.anchorSeq);
     if (span !== null) reasons.set(row.key, { reason: "span", tombstoneSeq: span });
   }
   const turns = /* @__PURE__ */ new Map();
@@ -920,19 +920,19 @@ function deriveHiddenRows(events, rows) {
   };
   for (const row of rows) {
     if (row.turn === null) continue;
-    if (row.kind === "turn-tail" && row.answerSeq !== void 0 && row.answerSeq !== null) tally(row.turn).answer = row.answerSeq;
-    if (!CONTENT_ROW_KINDS.has(row.kind)) continue;
+    if (row.rowKind === "turn-tail" && row.answerSeq !== void 0 && row.answerSeq !== null) tally(row.turn).answer = row.answerSeq;
+    if (!CONTENT_ROW_KINDS.has(row.rowKind)) continue;
     const t = tally(row.turn);
     t.content++;
     if (reasons.has(row.key)) t.removed++;
-    if (row.kind === "assistant-step" && row.seq !== null && (t.lastStep === null || row.seq > t.lastStep)) t.lastStep = row.seq;
+    if (row.rowKind === "assistant-step" && row.seq !== null && (t.lastStep === null || row.seq > t.lastStep)) t.lastStep = row.seq;
   }
   for (const row of rows) {
-    if (row.turn === null || !EMPTY_TURN_ROW_KINDS.has(row.kind) || reasons.has(row.key)) continue;
+    if (row.turn === null || !EMPTY_TURN_ROW_KINDS.has(row.rowKind) || reasons.has(row.key)) continue;
     const t = turns.get(row.turn);
     if (t === void 0) continue;
     const empty = t.content > 0 && t.removed === t.content;
-    if (row.kind === "context") {
+    if (row.rowKind === "context") {
       if (empty) reasons.set(row.key, { reason: "empty-turn", tombstoneSeq: null });
       continue;
     }
@@ -946,9 +946,9 @@ function deriveHiddenRows(events, rows) {
   const excludedRows = [];
   for (const row of rows) {
     const why = reasons.get(row.key);
-    if (why !== void 0) hidden.push({ key: row.key, kind: row.kind, reason: why.reason, tombstoneSeq: why.tombstoneSeq });
+    if (why !== void 0) hidden.push({ key: row.key, rowKind: row.rowKind, reason: why.reason, tombstoneSeq: why.tombstoneSeq });
     const by = excluded.get(row.key);
-    if (by !== void 0) excludedRows.push({ key: row.key, kind: row.kind, tombstoneSeq: by });
+    if (by !== void 0) excludedRows.push({ key: row.key, rowKind: row.rowKind, tombstoneSeq: by });
   }
   return {
     tombstones,
@@ -999,10 +999,10 @@ function onwardSpans(tombstones, restoredBy) {
   }
   return spans;
 }
-function spanOf(spans, logSeq) {
+function spanOf(spans, anchorSeq) {
   let found = null;
   for (const span of spans) {
-    if (logSeq > span.after && logSeq < span.before && (found === null || span.before > found)) found = span.before;
+    if (anchorSeq > span.after && anchorSeq < span.before && (found === null || span.before > found)) found = span.before;
   }
   return found;
 }
@@ -1360,11 +1360,11 @@ var RowSync = class {
         const anchor = resolveRow(node);
         if (!wanted) this.lazy.observe(row, index);
         const actions = running || !wanted ? NO_ACTIONS2 : anchor.actions;
-        const fresh = cached !== void 0 && (cached.revision !== this.revision || cached.actions !== actions || cached.step !== anchor.step);
+        const fresh = cached !== void 0 && (cached.revision !== this.revision || cached.actions !== actions || cached.isStepRow !== anchor.isStepRow);
         const cluster = decorateRow(row, {
           hidden: isHidden,
           actions,
-          step: anchor.step,
+          isStepRow: anchor.isStepRow,
           armed,
           pending,
           error,
@@ -1379,7 +1379,7 @@ var RowSync = class {
           pending,
           error,
           actions,
-          step: anchor.step,
+          isStepRow: anchor.isStepRow,
           wanted,
           cluster
         });
@@ -1432,7 +1432,7 @@ function sameAnchors(a, b) {
   for (let i = 0; i < a.length; i++) {
     const x = a[i];
     const y = b[i];
-    if (x !== y && (x.key !== y.key || x.kind !== y.kind || x.seq !== y.seq || x.logSeq !== y.logSeq || x.turn !== y.turn)) return false;
+    if (x !== y && (x.key !== y.key || x.rowKind !== y.rowKind || x.seq !== y.seq || x.anchorSeq !== y.anchorSeq || x.turn !== y.turn)) return false;
   }
   return true;
 }
@@ -1741,7 +1741,7 @@ function sessionOpener(sessions) {
 }
 
 // src/client/stamp.ts
-var BUILD_STAMP = true ? "0.1.0+c06add18bf" : "dev";
+var BUILD_STAMP = true ? "0.1.0+23858e6477" : "dev";
 
 // src/client/tombstone-actions.ts
 var EMPTY_ERRORS2 = /* @__PURE__ */ new Map();

@@ -280,7 +280,7 @@ export class RecallController {
  * @returns at least 1.
  */
 export function planCount(value: Pick<PlanValue, 'kinds'>): number {
-  return Math.max(1, value.kinds.filter((kind) => kind !== 'tombstone').length)
+  return Math.max(1, value.kinds.filter((nodeKind) => nodeKind !== 'tombstone').length)
 }
 
 /**

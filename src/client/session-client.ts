@@ -31,21 +31,15 @@ import { RecallController, type RecalledMessage, type RowTarget, type Timers } f
 import type { DebugRegistry } from './debug'
 import { disarmOnOtherInput } from './disarm'
 import { viewExpectation, type ViewExpectation } from './expectation'
-import type { ChatSnapshot, InputActions, Translate } from './rc8'
-import type { ReplacementSnapshot } from './replacement-view'
-import { RowSync } from './sync'
+import type { InputActions, Translate } from './rc8'
+import { RowSync, type SyncInput } from './sync'
 import type { TombstoneActions } from './tombstone-actions'
 import { UndoNotice } from './undo-notice'
 
-/** What the overlay reads from the session snapshot and the locale on each render. */
-export interface SessionViewInput {
-  readonly chat: ChatSnapshot
-  readonly running: boolean
+/** What the overlay reads from the session snapshot and the locale on each render: the pass's input without the controller state, plus `hasMore`. */
+export interface SessionViewInput extends Omit<SyncInput, 'controller'> {
   /** Older history exists outside the loaded window. */
   readonly hasMore: boolean
-  readonly replacements: ReplacementSnapshot
-  /** Locale revision: texts are re-read when it changes. */
-  readonly localeRevision: number
 }
 
 /** Construction options of {@link SessionClient}. */

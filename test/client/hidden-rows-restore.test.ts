@@ -25,7 +25,7 @@ function twoTurns(): Session {
 const events = (session: Session) => session.events as readonly LogEvent[]
 const seqsOf = (session: Session, type: string) => events(session).filter((e) => e.type === type && e.surfaceOp === 'append').map((e) => e.seq)
 const derive = (session: Session, rows: readonly TranscriptRow[] = transcriptRows(events(session))) => deriveHiddenRows(events(session), rows)
-const hiddenOf = (session: Session) => derive(session).hidden.map((h) => `${h.kind}:${h.reason}`)
+const hiddenOf = (session: Session) => derive(session).hidden.map((h) => `${h.rowKind}:${h.reason}`)
 
 /** Append the restoring copy of the one message `tombstoneSeq` shadows, as the host's restore writes it. */
 function appendRestore(session: Session, tombstoneSeq: number): LogEvent {
@@ -39,7 +39,7 @@ describe('hiding rules: restores', () => {
     const session = twoTurns()
     const [, second] = seqsOf(session, 'user/message')
     const tomb = appendTombstone(session, 'recall', [second!])
-    assert.deepEqual(derive(session).hidden.map((h) => h.kind), ['user'])
+    assert.deepEqual(derive(session).hidden.map((h) => h.rowKind), ['user'])
     const copy = appendRestore(session, tomb.seq)
     const result = derive(session)
     assert.deepEqual(result.hidden, [])
@@ -59,7 +59,7 @@ describe('hiding rules: restores', () => {
     const again = appendTombstone(session, 'delete', [copy.seq])
     const result = derive(session)
     const row = transcriptRows(events(session)).find((r) => r.seq === first)!
-    assert.deepEqual(result.hidden.filter((h) => h.key === row.key), [{ key: row.key, kind: 'user', reason: 'shadowed', tombstoneSeq: again.seq }])
+    assert.deepEqual(result.hidden.filter((h) => h.key === row.key), [{ key: row.key, rowKind: 'user', reason: 'shadowed', tombstoneSeq: again.seq }])
     assert.deepEqual(result.fateOf(first!), { state: 'removed', tombstoneSeq: again.seq, actingSeq: copy.seq })
   })
 
@@ -82,7 +82,7 @@ describe('hiding rules: exclusions', () => {
     const tomb = appendTombstone(session, 'exclude' as never, [stepOne!, ...tools])
     const result = derive(session)
     assert.deepEqual(result.hidden, [])
-    assert.deepEqual(result.excluded.map((x) => [x.kind, x.tombstoneSeq]), [['assistant-step', tomb.seq], ['tool-call', tomb.seq], ['tool-call', tomb.seq]])
+    assert.deepEqual(result.excluded.map((x) => [x.rowKind, x.tombstoneSeq]), [['assistant-step', tomb.seq], ['tool-call', tomb.seq], ['tool-call', tomb.seq]])
     assert.equal(result.excludedKeys.size, 3)
   })
 
@@ -93,9 +93,9 @@ describe('hiding rules: exclusions', () => {
     const excludePrompt = appendTombstone(session, 'exclude' as never, [second!])
     appendTombstone(session, 'exclude' as never, [answer!])
     assert.deepEqual(hiddenOf(session), [])
-    assert.deepEqual(derive(session).excluded.map((x) => x.kind), ['user', 'assistant-step'])
+    assert.deepEqual(derive(session).excluded.map((x) => x.rowKind), ['user', 'assistant-step'])
     appendRestore(session, excludePrompt.seq)
-    assert.deepEqual(derive(session).excluded.map((x) => x.kind), ['assistant-step'])
+    assert.deepEqual(derive(session).excluded.map((x) => x.rowKind), ['assistant-step'])
   })
 
   it('a removal beats an exclusion: a Delete onward that absorbs an exclusion hides its rows', () => {
@@ -117,29 +117,29 @@ describe('hiding rules: the turn bar goes with its final answer', () => {
     const [, final] = seqsOf(session, 'assistant/message')
     const tomb = appendTombstone(session, 'delete', [final!])
     const result = derive(session)
-    assert.deepEqual(result.hidden.map((h) => [h.kind, h.reason, h.tombstoneSeq]), [['assistant-step', 'shadowed', tomb.seq], ['turn-tail', 'answer-removed', tomb.seq]])
+    assert.deepEqual(result.hidden.map((h) => [h.rowKind, h.reason, h.tombstoneSeq]), [['assistant-step', 'shadowed', tomb.seq], ['turn-tail', 'answer-removed', tomb.seq]])
   })
 
   it('Delete of an earlier step keeps the bar while the final answer stays', () => {
     const session = twoTurns()
     const [stepOne] = seqsOf(session, 'assistant/message')
     appendTombstone(session, 'delete', [stepOne!, ...seqsOf(session, 'tool/result')])
-    assert.deepEqual(derive(session).hidden.map((h) => h.kind), ['assistant-step', 'tool-call', 'tool-call'])
+    assert.deepEqual(derive(session).hidden.map((h) => h.rowKind), ['assistant-step', 'tool-call', 'tool-call'])
   })
 
   it('the bar\'s own answer seq decides over the last step row, and the turn\'s error and retry rows go with it', () => {
     const rows: TranscriptRow[] = [
-      { key: 'u', kind: 'user', seq: 2, logSeq: 2, turn: 1 },
-      { key: 'a1', kind: 'assistant-step', seq: 5, logSeq: 5, turn: 1 },
-      { key: 'retry', kind: 'model-retry', seq: null, logSeq: 6, turn: 1 },
-      { key: 'a2', kind: 'assistant-step', seq: 8, logSeq: 8, turn: 1 },
-      { key: 'err', kind: 'turn-error', seq: null, logSeq: 9, turn: 1 },
-      { key: 'tail', kind: 'turn-tail', seq: null, logSeq: 9, turn: 1, answerSeq: 5 },
+      { key: 'u', rowKind: 'user', seq: 2, anchorSeq: 2, turn: 1 },
+      { key: 'a1', rowKind: 'assistant-step', seq: 5, anchorSeq: 5, turn: 1 },
+      { key: 'retry', rowKind: 'model-retry', seq: null, anchorSeq: 6, turn: 1 },
+      { key: 'a2', rowKind: 'assistant-step', seq: 8, anchorSeq: 8, turn: 1 },
+      { key: 'err', rowKind: 'turn-error', seq: null, anchorSeq: 9, turn: 1 },
+      { key: 'tail', rowKind: 'turn-tail', seq: null, anchorSeq: 9, turn: 1, answerSeq: 5 },
     ]
     const tombstone = (seq: number, shadowed: number): LogEvent => ({ type: 'user/message', seq, time: 0, data: { source: { kind: 'plugin', plugin: 'dsh-message-recall', action: 'delete', removedSeqs: [shadowed] } }, surfaceOp: replaceOp(shadowed, shadowed), sourceEventSeqs: [shadowed] })
     assert.deepEqual(deriveHiddenRows([tombstone(12, 8)], rows).hidden.map((h) => h.key), ['a2'], 'a2 is not the answer the bar copies')
     assert.deepEqual(deriveHiddenRows([tombstone(12, 5)], rows).hidden.map((h) => `${h.key}:${h.reason}`), ['a1:shadowed', 'retry:answer-removed', 'err:answer-removed', 'tail:answer-removed'])
-    const noAnswer = rows.map((r) => (r.kind === 'turn-tail' ? { ...r, answerSeq: null } : r))
+    const noAnswer = rows.map((r) => (r.rowKind === 'turn-tail' ? { ...r, answerSeq: null } : r))
     assert.deepEqual(deriveHiddenRows([tombstone(12, 8)], noAnswer).hidden.map((h) => h.key), ['retry', 'a2', 'err', 'tail'], 'without its own answer the bar follows the last step row')
   })
 })
