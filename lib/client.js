@@ -22,6 +22,7 @@ var __toCommonJS = (mod) => __copyProps(__defProp({}, "__esModule", { value: tru
 var index_exports = {};
 __export(index_exports, {
   OVERLAY_ENTRY_ID: () => OVERLAY_ENTRY_ID,
+  REMOVED_ENTRY_ID: () => REMOVED_ENTRY_ID,
   apply: () => apply,
   inject: () => inject,
   name: () => name
@@ -152,6 +153,55 @@ function installDebugHook(target, registry) {
   };
 }
 
+// src/client/removal-styles.ts
+var EXCLUDED_ATTR = {
+  /** On a row whose messages are excluded from the model's context. */
+  row: "data-message-recall-excluded",
+  /** The row's "Not sent to the model" label. */
+  badge: "data-message-recall-excluded-badge"
+};
+var TEXT = `
+[data-message-recall-undo]{position:absolute;bottom:calc(100% + 8px);left:12px;right:12px;z-index:21;display:flex;gap:8px;align-items:center;
+padding:6px 10px;border-radius:8px;font-size:13px;line-height:20px;background:var(--dsw-specific-menu,#fff);color:var(--dsw-alias-label-primary,#222);
+border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));box-shadow:var(--dsw-shadow-lv2,0 2px 6px rgba(0,0,0,.12))}
+[data-message-recall-undo][data-stacked]{bottom:calc(100% + 48px)}
+[data-message-recall-undo-text]{flex:1 1 auto;min-width:0}
+[data-message-recall-undo-error],[data-message-recall-entry-error]{color:var(--dsw-alias-state-error-primary,#d93025);font-size:12px}
+[data-message-recall-undo] button,[data-message-recall-panel] button{font:inherit;font-size:12px;line-height:18px;padding:2px 10px;border-radius:6px;cursor:pointer;
+border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));background:transparent;color:var(--dsw-alias-label-primary,#222)}
+[data-message-recall-undo] button:hover,[data-message-recall-panel] button:hover{background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.06))}
+[data-message-recall-undo] button:focus-visible,[data-message-recall-panel] button:focus-visible,[data-message-recall-removed]:focus-visible{outline:2px solid var(--dsw-alias-state-business-primary,#4d6bfe);outline-offset:1px}
+[data-message-recall-undo] button:disabled,[data-message-recall-panel] button:disabled{opacity:.6;cursor:progress}
+[data-message-recall-undo-action=dismiss]{border:none!important;padding:2px 6px!important}
+[data-message-recall-removed-seat]{position:relative;display:inline-flex}
+[data-message-recall-removed]{border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));height:32px;border-radius:18px;padding:6px 12px;gap:6px;
+display:inline-flex;align-items:center;background:transparent;color:var(--dsw-alias-label-primary,#222);font:inherit;font-size:13px;line-height:20px;cursor:pointer;white-space:nowrap}
+[data-message-recall-removed]:hover{background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.06))}
+[data-message-recall-removed] [data-count]{min-width:18px;padding:0 5px;border-radius:9px;font-size:12px;line-height:18px;text-align:center;
+background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.08))}
+[data-message-recall-panel]{position:absolute;top:calc(100% + 6px);right:0;z-index:100;width:380px;max-height:60vh;overflow:auto;box-sizing:border-box;
+padding:10px 12px;border-radius:12px;font-size:13px;line-height:20px;background:var(--dsw-specific-menu,#fff);color:var(--dsw-alias-label-secondary,#444);
+border:1px solid var(--dsw-alias-border-inverted,rgba(0,0,0,.12));box-shadow:var(--dsw-shadow-lv3,0 4px 16px rgba(0,0,0,.16));outline:none}
+[data-message-recall-panel-head]{display:flex;align-items:center;justify-content:space-between;margin-bottom:6px;color:var(--dsw-alias-label-primary,#222)}
+[data-message-recall-panel] ol{list-style:none;margin:0;padding:0}
+[data-message-recall-entry]{padding:8px 0;border-top:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.08))}
+[data-message-recall-entry][data-restored]{opacity:.7}
+[data-message-recall-entry-meta]{display:flex;flex-wrap:wrap;gap:4px 10px;font-size:12px;color:var(--dsw-alias-label-tertiary,#777)}
+[data-message-recall-entry-what]{color:var(--dsw-alias-label-primary,#222);font-weight:500}
+[data-message-recall-entry-excerpt]{margin:2px 0 6px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;color:var(--dsw-alias-label-secondary,#444)}
+[data-message-recall-entry-actions]{display:flex;gap:6px}
+[${EXCLUDED_ATTR.row}]>[data-slot]{opacity:.45}
+[${EXCLUDED_ATTR.badge}]{display:inline-block;margin:2px 0 0;padding:0 8px;border-radius:9px;font-size:12px;line-height:18px;
+color:var(--dsw-alias-label-secondary,#555);background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.06))}
+`;
+function installRemovalStyles(doc) {
+  const style = doc.createElement("style");
+  style.setAttribute("data-message-recall-style", "removals");
+  style.textContent = TEXT;
+  doc.head.appendChild(style);
+  return () => style.remove();
+}
+
 // src/client/locales.ts
 var LOCALE_NS = "dsh-message-recall";
 var zh = {
@@ -196,7 +246,6 @@ var zh = {
   "panel.label.one": "已移除的消息：{count} 项仍在生效",
   "panel.label.other": "已移除的消息：{count} 项仍在生效",
   "panel.title": "已移除的消息",
-  "panel.empty": "这个会话里还没有移除过消息",
   "panel.close": "关闭",
   "panel.action.recall": "撤回",
   "panel.action.delete": "删除",
@@ -263,7 +312,6 @@ var en = {
   "panel.label.one": "Removed messages: {count} removal in effect",
   "panel.label.other": "Removed messages: {count} removals in effect",
   "panel.title": "Removed messages",
-  "panel.empty": "Nothing was removed in this session yet",
   "panel.close": "Close",
   "panel.action.recall": "Recalled",
   "panel.action.delete": "Deleted",
@@ -311,14 +359,25 @@ var ATTR = {
 };
 function clusterTexts(t) {
   return {
-    text: { recall: t("action.recall"), delete: t("action.delete"), deleteFrom: t("action.deleteFrom") },
+    text: {
+      recall: t("action.recall"),
+      delete: t("action.delete"),
+      deleteFrom: t("action.deleteFrom"),
+      exclude: t("action.exclude"),
+      restore: t("action.restore"),
+      openCopy: t("action.openCopy")
+    },
     label: {
       recall: t("label.recall"),
       delete: t("label.delete.message"),
       deleteStep: t("label.delete.step"),
-      deleteFrom: t("label.deleteFrom")
+      deleteFrom: t("label.deleteFrom"),
+      exclude: t("label.exclude"),
+      restore: t("label.restore"),
+      openCopy: t("label.openCopy")
     },
-    busy: t("busy")
+    busy: t("busy"),
+    excluded: t("excluded.badge")
   };
 }
 var ClusterFactory = class {
@@ -360,6 +419,24 @@ function applyIdle(button, action, isStepRow, texts) {
   button.setAttribute("aria-label", label);
   button.setAttribute("title", label);
 }
+function markExcluded(row, label) {
+  let badge = null;
+  for (let child = row.firstElementChild; child !== null; child = child.nextElementSibling) {
+    if (child.hasAttribute(EXCLUDED_ATTR.badge)) badge = child;
+  }
+  if (label === null) {
+    badge?.remove();
+    if (row.hasAttribute(EXCLUDED_ATTR.row)) row.removeAttribute(EXCLUDED_ATTR.row);
+    return;
+  }
+  if (!row.hasAttribute(EXCLUDED_ATTR.row)) row.setAttribute(EXCLUDED_ATTR.row, "");
+  if (badge === null) {
+    badge = row.ownerDocument.createElement("span");
+    badge.setAttribute(EXCLUDED_ATTR.badge, "");
+    row.appendChild(badge);
+  }
+  if (badge.textContent !== label) badge.textContent = label;
+}
 function clusterOf(row) {
   for (let child = row.lastElementChild; child !== null; child = child.previousElementSibling) {
     if (child.hasAttribute(ATTR.actions)) return child;
@@ -371,6 +448,7 @@ function decorateRow(row, decoration, factory, t, texts, fresh) {
     if (decoration.hidden) row.setAttribute(ATTR.hidden, "");
     else row.removeAttribute(ATTR.hidden);
   }
+  markExcluded(row, decoration.excluded ? texts.excluded : null);
   let cluster = clusterOf(row);
   if (decoration.actions.length === 0) {
     cluster?.remove();
@@ -395,7 +473,7 @@ function decorateRow(row, decoration, factory, t, texts, fresh) {
     if (isArmed) {
       button.setAttribute(ATTR.armed, "true");
       button.textContent = t(`armed.${action}`, { count: armed.count });
-      button.setAttribute("aria-label", t(countedKey("armed.label", armed.count), { count: armed.count }));
+      button.setAttribute("aria-label", t(countedKey(action === "exclude" ? "armed.excludeLabel" : "armed.label", armed.count), { count: armed.count }));
     } else if (button.hasAttribute(ATTR.armed)) {
       button.removeAttribute(ATTR.armed);
       applyIdle(button, action, decoration.isStepRow, texts);
@@ -431,9 +509,10 @@ function undecorateRow(row) {
   clusterOf(row)?.remove();
   row.removeAttribute(ATTR.row);
   row.removeAttribute(ATTR.hidden);
+  markExcluded(row, null);
 }
 function undecorateAll(root) {
-  for (const row of root.querySelectorAll(`[${ATTR.row}],[${ATTR.hidden}]`)) undecorateRow(row);
+  for (const row of root.querySelectorAll(`[${ATTR.row}],[${ATTR.hidden}],[${EXCLUDED_ATTR.row}]`)) undecorateRow(row);
   for (const cluster of root.querySelectorAll(`[${ATTR.actions}]`)) cluster.remove();
 }
 var STYLE_TEXT = `
@@ -747,8 +826,8 @@ function disarmOnOtherInput(doc, controller) {
 }
 
 // src/client/rows.ts
-var USER_ACTIONS = Object.freeze(["recall", "delete", "deleteFrom"]);
-var STEP_ACTIONS = Object.freeze(["delete", "deleteFrom"]);
+var USER_ACTIONS = Object.freeze(["recall", "delete", "deleteFrom", "exclude"]);
+var STEP_ACTIONS = Object.freeze(["delete", "deleteFrom", "exclude"]);
 var NO_ACTIONS = Object.freeze([]);
 var LOG_ONLY_ROW_KINDS = /* @__PURE__ */ new Set(["turn-tail", "turn-error", "turn-max-tokens", "model-retry", "command"]);
 var anchors = /* @__PURE__ */ new WeakMap();
@@ -1244,13 +1323,34 @@ function scrollContainer(flow) {
   return null;
 }
 
+// src/client/row-offers.ts
+var RESTORE_OR_COPY = Object.freeze(["restore", "openCopy"]);
+var COPY_ONLY = Object.freeze(["openCopy"]);
+var memo = /* @__PURE__ */ new WeakMap();
+function offerOf(anchor, hidden) {
+  const acting = hidden.actingSeqs.get(anchor.key);
+  const excluded = hidden.excludedKeys.has(anchor.key);
+  if (acting === void 0 && !excluded) return anchor;
+  const known = memo.get(anchor);
+  if (known !== void 0 && known.hidden === hidden) return known.offer;
+  const offer = Object.freeze(excluded ? excludedOffer(anchor, hidden) : { key: anchor.key, seq: acting, actions: anchor.actions });
+  memo.set(anchor, { hidden, offer });
+  return offer;
+}
+function excludedOffer(anchor, hidden) {
+  const tombstoneSeq = hidden.excluded.find((row) => row.key === anchor.key).tombstoneSeq;
+  const exclusion = hidden.tombstones.find((t) => t.seq === tombstoneSeq);
+  const restorable = anchor.actions.includes("recall") && exclusion !== void 0 && exclusion.shadowedSeqs.length === 1 && !hidden.shadowed.has(tombstoneSeq);
+  return { key: anchor.key, seq: tombstoneSeq, actions: restorable ? RESTORE_OR_COPY : COPY_ONLY, excluded: true };
+}
+
 // src/client/sync.ts
 var NO_ACTIONS2 = Object.freeze([]);
 var RowSync = class {
   constructor(options) {
     this.options = options;
     this.lazy = new LazyReveal({ onReveal: () => this.onChange?.() });
-    this.clicks = new ClickDelegate({ anchorOf: (key) => this.anchorsByKey.get(key), onPress: options.onPress });
+    this.clicks = new ClickDelegate({ anchorOf: (key) => this.offerOf(key), onPress: options.onPress });
     this.binding = new FlowBinding({
       onAttach: (flow) => {
         this.clicks.attach(flow);
@@ -1269,6 +1369,7 @@ var RowSync = class {
   factory = null;
   derived = null;
   anchorsByKey = /* @__PURE__ */ new Map();
+  lastHidden = null;
   onChange = null;
   binding;
   lazy;
@@ -1318,6 +1419,7 @@ var RowSync = class {
     }
     this.anchorsByKey = byKey;
     const hidden = this.deriveHidden(input.replacements, anchors2);
+    this.lastHidden = hidden;
     let rows = 0;
     let touched = 0;
     const unresolved = [];
@@ -1350,7 +1452,8 @@ var RowSync = class {
         const armed = armedKey === key ? controller.armed : null;
         const pending = pendingKey === key ? controller.pending : null;
         const error = hasErrors ? controller.errors.get(key) ?? null : null;
-        if (cached !== void 0 && cached.node === node && cached.hidden === isHidden && cached.running === running && cached.revision === this.revision && cached.armed === armed && cached.pending === pending && cached.error === error && cached.wanted === wanted && (cached.cluster === null || cached.cluster.parentNode === row)) continue;
+        const offer = offerOf(resolveRow(node), hidden);
+        if (cached !== void 0 && cached.node === node && cached.hidden === isHidden && cached.offer === offer && cached.running === running && cached.revision === this.revision && cached.armed === armed && cached.pending === pending && cached.error === error && cached.wanted === wanted && (cached.cluster === null || cached.cluster.parentNode === row)) continue;
         if ((cached === void 0 || cached.node !== node) && row.getAttribute(FLOW_KIND) !== node.kind) {
           unresolved.push(key);
           if (cached !== void 0) undecorateRow(row);
@@ -1359,10 +1462,11 @@ var RowSync = class {
         }
         const anchor = resolveRow(node);
         if (!wanted) this.lazy.observe(row, index);
-        const actions = running || !wanted ? NO_ACTIONS2 : anchor.actions;
+        const actions = running || !wanted ? NO_ACTIONS2 : offer.actions;
         const fresh = cached !== void 0 && (cached.revision !== this.revision || cached.actions !== actions || cached.isStepRow !== anchor.isStepRow);
         const cluster = decorateRow(row, {
           hidden: isHidden,
+          excluded: offer.excluded === true,
           actions,
           isStepRow: anchor.isStepRow,
           armed,
@@ -1373,6 +1477,7 @@ var RowSync = class {
         this.cache.set(row, {
           node,
           hidden: isHidden,
+          offer,
           running,
           revision: this.revision,
           armed,
@@ -1418,6 +1523,10 @@ var RowSync = class {
   release(flow) {
     this.clicks.release(flow);
     this.lazy.release(flow);
+  }
+  offerOf(key) {
+    const anchor = this.anchorsByKey.get(key);
+    return anchor === void 0 || this.lastHidden === null ? anchor : offerOf(anchor, this.lastHidden);
   }
   deriveHidden(replacements, anchors2) {
     const last = this.derived;
@@ -1549,7 +1658,7 @@ var SessionClient = class {
       onRemoved: (value) => this.notice.show(value),
       ...options.timers === void 0 ? {} : { timers: options.timers }
     });
-    this.sync = new RowSync({ t: options.t, onPress: (target) => void this.press(target) });
+    this.sync = new RowSync({ t: options.t, onPress: (press) => this.pressRow(press) });
   }
   /** The button state store; the overlay subscribes to it to re-render. */
   controller;
@@ -1599,6 +1708,17 @@ var SessionClient = class {
     return this.controller.press(target, this.expectation());
   }
   /**
+   * A row button was pressed: Restore and Open a copy (on an excluded row) go to the session's
+   * {@link TombstoneActions}, every other action to the controller.
+   * @param press - the row, the seq its offer acts on, and the action.
+   */
+  pressRow(press) {
+    const { action, seq } = press;
+    if (action === "restore") void this.options.tombstones.restore(seq);
+    else if (action === "openCopy") void this.options.tombstones.openCopy(seq);
+    else void this.press({ key: press.key, seq, action });
+  }
+  /**
    * Run one sync pass over the current view, record it for the debug hook, and disarm the armed
    * button when its row is now hidden or a turn has just started.
    */
@@ -1646,7 +1766,7 @@ function undoText(t, entry) {
   if (entry.restored) return t(entry.action === "recall" ? "undo.restored.recall" : "undo.restored");
   return t(countedKey(`undo.${entry.action}`, entry.count), { count: entry.count });
 }
-function UndoNoticeView({ notice, actions, t }) {
+function UndoNoticeView({ notice, actions, t, stacked = false }) {
   const entry = (0, import_react.useSyncExternalStore)(notice.subscribe, notice.getSnapshot);
   const state = (0, import_react.useSyncExternalStore)(actions.subscribe, actions.getSnapshot);
   const shown = entry !== null;
@@ -1675,6 +1795,7 @@ function UndoNoticeView({ notice, actions, t }) {
     "div",
     {
       "data-message-recall-undo": "",
+      "data-stacked": stacked ? "" : void 0,
       role: "status",
       onPointerEnter: () => notice.hold(true),
       onPointerLeave: () => notice.hold(false),
@@ -1717,7 +1838,7 @@ function RecallOverlay({ sessionId, useSession, useInput, inputActions, kit }) {
   return /* @__PURE__ */ (0, import_jsx_runtime2.jsxs)(import_jsx_runtime2.Fragment, { children: [
     /* @__PURE__ */ (0, import_jsx_runtime2.jsx)("span", { ref: marker, hidden: true, "data-message-recall-overlay": "" }),
     useInput !== void 0 && /* @__PURE__ */ (0, import_jsx_runtime2.jsx)(DraftMirror, { useInput, client }),
-    /* @__PURE__ */ (0, import_jsx_runtime2.jsx)(UndoNoticeView, { notice: client.notice, actions: kit.tombstones.get(sessionId), t: kit.t }),
+    /* @__PURE__ */ (0, import_jsx_runtime2.jsx)(UndoNoticeView, { notice: client.notice, actions: kit.tombstones.get(sessionId), t: kit.t, stacked: state.notice !== null }),
     state.notice !== null && /* @__PURE__ */ (0, import_jsx_runtime2.jsxs)("div", { "data-message-recall-notice": "", role: "status", children: [
       /* @__PURE__ */ (0, import_jsx_runtime2.jsx)("span", { children: kit.t(countedKey("notice.images", state.notice.images.length), { count: state.notice.images.length, names: state.notice.images.join(", ") }) }),
       /* @__PURE__ */ (0, import_jsx_runtime2.jsx)("button", { type: "button", onClick: () => client.controller.dismissNotice(), children: kit.t("notice.dismiss") })
@@ -1740,8 +1861,258 @@ function sessionOpener(sessions) {
   };
 }
 
+// src/client/RemovedPanel.tsx
+var import_react3 = require("react");
+
+// src/shared/removal-status.ts
+function removalStatuses(count, lookup) {
+  const shadowedBy = /* @__PURE__ */ new Map();
+  const restoredBy = /* @__PURE__ */ new Map();
+  const tombstones = [];
+  for (let seq = 0; seq < count; seq++) {
+    const event = lookup(seq);
+    if (event === void 0 || readReplaceOp(event.surfaceOp) === null) continue;
+    for (const cited of event.sourceEventSeqs ?? []) if (!shadowedBy.has(cited)) shadowedBy.set(cited, seq);
+    if (isTombstoneEvent(event)) tombstones.push(seq);
+    else {
+      const restore = readRestore(event, lookup);
+      if (restore !== null) restoredBy.set(restore.tombstoneSeq, restore.seq);
+    }
+  }
+  const statuses = /* @__PURE__ */ new Map();
+  const inEffect = (seq) => {
+    if (restoredBy.has(seq)) return false;
+    const by = shadowedBy.get(seq);
+    const known = by === void 0 ? void 0 : statuses.get(by);
+    return known === void 0 ? true : known.inEffect;
+  };
+  for (let i = tombstones.length - 1; i >= 0; i--) {
+    const seq = tombstones[i];
+    statuses.set(seq, { seq, shadowedBy: shadowedBy.get(seq) ?? null, restoredBy: restoredBy.get(seq) ?? null, inEffect: inEffect(seq) });
+  }
+  return new Map([...statuses].sort((a, b) => a[0] - b[0]));
+}
+
+// src/shared/token-estimate.ts
+var CHARS_PER_TOKEN = 4;
+function blockChars(block) {
+  if (!isRecord(block)) return 0;
+  switch (block.type) {
+    case "text":
+    case "reasoning":
+      return typeof block.text === "string" ? block.text.length : 0;
+    case "tool-call":
+      return (typeof block.name === "string" ? block.name.length : 0) + (typeof block.arguments === "string" ? block.arguments.length : 0);
+    case "tool-result":
+      return Array.isArray(block.content) ? block.content.reduce((sum, inner) => sum + blockChars(inner), 0) : 0;
+    default:
+      return 0;
+  }
+}
+function estimateTokens(contents) {
+  let chars = 0;
+  for (const content of contents) for (const block of content) chars += blockChars(block);
+  return Math.ceil(chars / CHARS_PER_TOKEN);
+}
+
+// src/client/removal-list.ts
+var EXCERPT_CHARS = 80;
+function removalEntries(replacements, chat) {
+  const tombstones = readTombstones(replacements);
+  if (tombstones.length === 0) return [];
+  const bySeq = new Map(replacements.map((e) => [e.seq, e]));
+  const last = replacements.reduce((max, e) => Math.max(max, e.seq), -1);
+  const statuses = removalStatuses(last + 1, (seq) => bySeq.get(seq));
+  const originalOf = new Map(readRestores(replacements).map((r) => [r.seq, r.originalSeq]));
+  const tombstoneSeqs = new Set(tombstones.map((t) => t.seq));
+  const held = heldMessages(chat);
+  const lookup = (seq) => held.get(originalOf.get(seq) ?? seq);
+  return tombstones.map((tombstone) => {
+    const status = statuses.get(tombstone.seq);
+    const messages = tombstone.shadowedSeqs.filter((seq) => !tombstoneSeqs.has(seq));
+    const known = messages.map(lookup).filter((m) => m !== void 0);
+    const inEffect = status?.inEffect ?? true;
+    const onSurface = (status?.shadowedBy ?? null) === null;
+    const only = messages.length === 1 && tombstone.shadowedSeqs.length === 1 ? messages[0] : null;
+    const sentByPerson = only !== null && (lookup(only)?.sentByPerson ?? sourceIsPerson(bySeq.get(only)));
+    return {
+      tombstoneSeq: tombstone.seq,
+      time: bySeq.get(tombstone.seq)?.time ?? 0,
+      action: tombstone.action,
+      count: Math.max(1, messages.length),
+      excerpt: known.length === 0 ? null : excerpt(known.map((m) => m.text).join(" ")),
+      tokens: known.length === 0 ? null : estimateTokens(known.map((m) => m.content)),
+      inEffect,
+      restoredBy: status?.restoredBy ?? null,
+      canRestore: inEffect && onSurface && sentByPerson
+    };
+  }).reverse();
+}
+function inEffectCount(entries) {
+  return entries.filter((e) => e.inEffect).length;
+}
+function excerpt(text) {
+  const flat = text.replace(/\s+/g, " ").trim();
+  if (flat.length <= EXCERPT_CHARS) return flat;
+  const cut = flat.slice(0, EXCERPT_CHARS);
+  const space = cut.lastIndexOf(" ");
+  return `${(space > EXCERPT_CHARS / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+function sourceIsPerson(event) {
+  return event !== void 0 && isRecord(event.data) && isRecord(event.data.source) && event.data.source.kind === "user";
+}
+function heldMessages(chat) {
+  const held = /* @__PURE__ */ new Map();
+  for (const node of chat.nodes.values()) {
+    const seq = resolveRow(node).seq;
+    if (seq === null) continue;
+    const message = heldMessage(node);
+    if (message !== null) held.set(seq, message);
+  }
+  return held;
+}
+function heldMessage(node) {
+  const data = isRecord(node.data) ? node.data : {};
+  switch (node.kind) {
+    case "user":
+    case "steering":
+    case "context": {
+      const content = Array.isArray(data.content) ? data.content : [];
+      return { text: plainText(content), content, sentByPerson: node.kind !== "context" && isRecord(data.source) && data.source.kind === "user" };
+    }
+    case "assistant-step": {
+      const final = isRecord(data.finalNode) ? data.finalNode : {};
+      const blocks = Array.isArray(final.blocks) ? final.blocks.filter(isRecord) : [];
+      const content = blocks.map((b) => b.kind === "tool-call" ? { type: "tool-call", name: b.name, arguments: b.argsRaw } : { type: b.kind, text: b.text });
+      return { text: plainText(content), content, sentByPerson: false };
+    }
+    case "tool-call": {
+      const root = isRecord(data.root) ? data.root : {};
+      const content = Array.isArray(root.content) ? root.content : [];
+      const call = isRecord(root.call) ? root.call : {};
+      const name2 = typeof call.name === "string" ? call.name : "";
+      const text = plainText(content);
+      return { text: name2 === "" ? text : `${name2}: ${text}`, content, sentByPerson: false };
+    }
+    default:
+      return null;
+  }
+}
+
+// src/client/RemovedPanel.tsx
+var import_jsx_runtime3 = require("react/jsx-runtime");
+var selectChat2 = (s) => s.chat;
+var selectReplacements2 = (s) => readReplacements(s.views.get(REPLACEMENT_VIEW));
+function removalTime(time, locale) {
+  return new Intl.DateTimeFormat(locale === "zh" ? "zh-CN" : "en-US", { dateStyle: "medium", timeStyle: "short" }).format(time);
+}
+function RemovedButton({ sessionId, useSession, kit }) {
+  const chat = useSession(selectChat2);
+  const replacements = useSession(selectReplacements2);
+  const locale = (0, import_react3.useSyncExternalStore)(kit.locale.subscribe, kit.locale.getSnapshot);
+  const [open, setOpen] = (0, import_react3.useState)(false);
+  const button = (0, import_react3.useRef)(null);
+  const entries = (0, import_react3.useMemo)(() => removalEntries(replacements, chat), [replacements, chat]);
+  if (entries.length === 0) return null;
+  const count = inEffectCount(entries);
+  const t = kit.t;
+  const close = () => {
+    setOpen(false);
+    button.current?.focus();
+  };
+  return /* @__PURE__ */ (0, import_jsx_runtime3.jsxs)("div", { "data-message-recall-removed-seat": "", children: [
+    /* @__PURE__ */ (0, import_jsx_runtime3.jsxs)(
+      "button",
+      {
+        ref: button,
+        type: "button",
+        "data-message-recall-removed": "",
+        "aria-haspopup": "dialog",
+        "aria-expanded": open,
+        "aria-label": t(countedKey("panel.label", count), { count }),
+        onClick: () => setOpen(!open),
+        children: [
+          /* @__PURE__ */ (0, import_jsx_runtime3.jsx)("span", { children: t("panel.button") }),
+          count > 0 && /* @__PURE__ */ (0, import_jsx_runtime3.jsx)("span", { "data-count": "", children: count })
+        ]
+      }
+    ),
+    open && /* @__PURE__ */ (0, import_jsx_runtime3.jsx)(RemovedPanel, { entries, actions: kit.tombstones.get(sessionId), t, locale: locale.active, onClose: close, anchor: button.current })
+  ] });
+}
+function RemovedPanel({ entries, actions, t, locale, onClose, anchor }) {
+  const state = (0, import_react3.useSyncExternalStore)(actions.subscribe, actions.getSnapshot);
+  const panel = (0, import_react3.useRef)(null);
+  (0, import_react3.useEffect)(() => {
+    const root = panel.current;
+    root?.focus();
+    const doc = root?.ownerDocument;
+    if (doc === void 0) return;
+    const onKey = (event) => {
+      if (event.key === "Escape") onClose();
+    };
+    const onPointer = (event) => {
+      const target = event.target;
+      if (target !== null && !root.contains(target) && !(anchor?.contains(target) ?? false)) onClose();
+    };
+    doc.addEventListener("keydown", onKey);
+    doc.addEventListener("pointerdown", onPointer, true);
+    return () => {
+      doc.removeEventListener("keydown", onKey);
+      doc.removeEventListener("pointerdown", onPointer, true);
+    };
+  }, [onClose, anchor]);
+  return /* @__PURE__ */ (0, import_jsx_runtime3.jsxs)("div", { ref: panel, "data-message-recall-panel": "", role: "dialog", "aria-label": t("panel.title"), tabIndex: -1, children: [
+    /* @__PURE__ */ (0, import_jsx_runtime3.jsxs)("div", { "data-message-recall-panel-head": "", children: [
+      /* @__PURE__ */ (0, import_jsx_runtime3.jsx)("strong", { children: t("panel.title") }),
+      /* @__PURE__ */ (0, import_jsx_runtime3.jsx)("button", { type: "button", "data-message-recall-panel-close": "", onClick: onClose, children: t("panel.close") })
+    ] }),
+    /* @__PURE__ */ (0, import_jsx_runtime3.jsx)("ol", { children: entries.map((entry) => {
+      const busy = state.pending?.tombstoneSeq === entry.tombstoneSeq;
+      const error = state.errors.get(entry.tombstoneSeq) ?? null;
+      return /* @__PURE__ */ (0, import_jsx_runtime3.jsxs)("li", { "data-message-recall-entry": entry.tombstoneSeq, "data-action": entry.action, "data-restored": entry.inEffect ? void 0 : "", children: [
+        /* @__PURE__ */ (0, import_jsx_runtime3.jsxs)("div", { "data-message-recall-entry-meta": "", children: [
+          /* @__PURE__ */ (0, import_jsx_runtime3.jsx)("time", { dateTime: new Date(entry.time).toISOString(), children: removalTime(entry.time, locale) }),
+          /* @__PURE__ */ (0, import_jsx_runtime3.jsx)("span", { "data-message-recall-entry-what": "", children: t(`panel.action.${entry.action}`) }),
+          /* @__PURE__ */ (0, import_jsx_runtime3.jsx)("span", { children: t(countedKey("panel.count", entry.count), { count: entry.count }) }),
+          entry.tokens !== null && /* @__PURE__ */ (0, import_jsx_runtime3.jsx)("span", { children: t(countedKey("panel.tokens", entry.tokens), { count: entry.tokens }) }),
+          !entry.inEffect && /* @__PURE__ */ (0, import_jsx_runtime3.jsx)("span", { "data-message-recall-entry-restored": "", children: t("panel.restored") })
+        ] }),
+        /* @__PURE__ */ (0, import_jsx_runtime3.jsx)("div", { "data-message-recall-entry-excerpt": "", children: entry.excerpt ?? t("panel.notLoaded") }),
+        error !== null && /* @__PURE__ */ (0, import_jsx_runtime3.jsx)("div", { "data-message-recall-entry-error": "", role: "alert", children: describeError(t, error.code) }),
+        /* @__PURE__ */ (0, import_jsx_runtime3.jsxs)("div", { "data-message-recall-entry-actions": "", children: [
+          entry.canRestore && /* @__PURE__ */ (0, import_jsx_runtime3.jsx)(
+            "button",
+            {
+              type: "button",
+              "data-message-recall-entry-action": "restore",
+              "aria-label": t("label.restore"),
+              disabled: busy,
+              "aria-busy": busy || void 0,
+              onClick: () => void actions.restore(entry.tombstoneSeq),
+              children: t("action.restore")
+            }
+          ),
+          /* @__PURE__ */ (0, import_jsx_runtime3.jsx)(
+            "button",
+            {
+              type: "button",
+              "data-message-recall-entry-action": "openCopy",
+              "aria-label": t("label.openCopy"),
+              disabled: busy,
+              "aria-busy": busy || void 0,
+              onClick: () => void actions.openCopy(entry.tombstoneSeq),
+              children: t("action.openCopy")
+            }
+          )
+        ] })
+      ] }, entry.tombstoneSeq);
+    }) })
+  ] });
+}
+
 // src/client/stamp.ts
-var BUILD_STAMP = true ? "0.1.0+23858e6477" : "dev";
+var BUILD_STAMP = true ? "0.1.0+2587f6b1ae" : "dev";
 
 // src/client/tombstone-actions.ts
 var EMPTY_ERRORS2 = /* @__PURE__ */ new Map();
@@ -1853,6 +2224,7 @@ var TombstoneActionsRegistry = class {
 var name = "dsh-message-recall";
 var inject = ["slots", "locale", "conversationEvents", "conversationViews"];
 var OVERLAY_ENTRY_ID = "dsh-message-recall";
+var REMOVED_ENTRY_ID = "dsh-message-recall-removed";
 var announced = false;
 function apply(ctx, config) {
   if (!announced) {
@@ -1867,8 +2239,10 @@ function apply(ctx, config) {
   ctx.effect(() => {
     const doc = globalThis.document;
     const remove = installStyles(doc);
+    const removeRemovalStyles = installRemovalStyles(doc);
     return () => {
       undecorateAll(doc);
+      removeRemovalStyles();
       remove();
     };
   }, "dsh-message-recall: styles");
@@ -1893,5 +2267,12 @@ function apply(ctx, config) {
     locale: LOCALE_NS,
     inject: () => ({ kit })
   }, RecallOverlay));
+  ctx.slots.inject("conversation.session.header.utilities", () => ctx.slots.register({
+    name: "conversation.session.header.utilities",
+    id: REMOVED_ENTRY_ID,
+    order: 90,
+    locale: LOCALE_NS,
+    inject: () => ({ kit })
+  }, RemovedButton));
 }
 return module.exports; } });

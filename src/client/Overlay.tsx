@@ -72,7 +72,7 @@ export function RecallOverlay({ sessionId, useSession, useInput, inputActions, k
     <>
       <span ref={marker} hidden data-message-recall-overlay="" />
       {useInput !== undefined && <DraftMirror useInput={useInput} client={client} />}
-      <UndoNoticeView notice={client.notice} actions={kit.tombstones.get(sessionId)} t={kit.t} />
+      <UndoNoticeView notice={client.notice} actions={kit.tombstones.get(sessionId)} t={kit.t} stacked={state.notice !== null} />
       {state.notice !== null && (
         <div data-message-recall-notice="" role="status" key={state.notice.id}>
           <span>{kit.t(countedKey('notice.images', state.notice.images.length), { count: state.notice.images.length, names: state.notice.images.join(', ') })}</span>

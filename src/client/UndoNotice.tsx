@@ -21,6 +21,8 @@ export interface UndoNoticeProps {
   readonly notice: UndoNotice
   readonly actions: TombstoneActions
   readonly t: Translate
+  /** Another notice shows in the same place: sit above it. */
+  readonly stacked?: boolean
 }
 
 /**
@@ -35,7 +37,7 @@ export function undoText(t: Translate, entry: UndoEntry): string {
 }
 
 /** The notice, or nothing while there is none. */
-export function UndoNoticeView({ notice, actions, t }: UndoNoticeProps) {
+export function UndoNoticeView({ notice, actions, t, stacked = false }: UndoNoticeProps) {
   const entry = useSyncExternalStore(notice.subscribe, notice.getSnapshot)
   const state = useSyncExternalStore(actions.subscribe, actions.getSnapshot)
   const shown = entry !== null
@@ -62,7 +64,7 @@ export function UndoNoticeView({ notice, actions, t }: UndoNoticeProps) {
   }
   return (
     <div
-      data-message-recall-undo="" role="status" key={entry.id}
+      data-message-recall-undo="" data-stacked={stacked ? '' : undefined} role="status" key={entry.id}
       onPointerEnter={() => notice.hold(true)} onPointerLeave={() => notice.hold(false)}
       onFocus={() => notice.hold(true)} onBlur={() => notice.hold(false)}
     >

@@ -9,7 +9,10 @@
  *   both registries bind the registration to the caller's fiber themselves);
  * - the style sheet and the page-console debug hook;
  * - the headless entry `dsh-message-recall` in the session-scoped seat `conversation.input.overlay`
- *   (`ctx.slots.inject` waits for the seat's declaration by ui-conversation).
+ *   (`ctx.slots.inject` waits for the seat's declaration by ui-conversation), which also shows the
+ *   undo notice;
+ * - the Removed button and its panel in the session header's `conversation.session.header.utilities`
+ *   list, registered like `dsh-session-log-export` registers its Session log button there.
  *
  * `inject` names only services the rc.8 client provides: a plugin waiting for a missing service
  * never activates, and the rc.8 web boot then fails as a whole.
@@ -23,6 +26,8 @@ import { DICTIONARIES, LOCALE_NS } from './locales'
 import { RecallOverlay, type OverlayKit } from './Overlay'
 import { sessionOpener } from './open-session'
 import type { ConversationEventRegistry, ConversationViewRegistry, LocaleService, SessionsService, SlotService } from './rc8'
+import { installRemovalStyles } from './removal-styles'
+import { RemovedButton } from './RemovedPanel'
 import { replacementDefinition, replacementView } from './replacement-view'
 import { BUILD_STAMP } from './stamp'
 import { TombstoneActions, TombstoneActionsRegistry } from './tombstone-actions'
@@ -35,6 +40,9 @@ export const inject = ['slots', 'locale', 'conversationEvents', 'conversationVie
 
 /** Id of the overlay entry in `conversation.input.overlay`. */
 export const OVERLAY_ENTRY_ID = 'dsh-message-recall'
+
+/** Id of the Removed button in `conversation.session.header.utilities` (beside DSH's Session log). */
+export const REMOVED_ENTRY_ID = 'dsh-message-recall-removed'
 
 /** Optional client config. */
 export interface ClientConfig {
@@ -73,8 +81,10 @@ export function apply(ctx: ClientContext, config?: ClientConfig): void {
   ctx.effect(() => {
     const doc = globalThis.document
     const remove = installStyles(doc)
+    const removeRemovalStyles = installRemovalStyles(doc)
     return () => {
       undecorateAll(doc)
+      removeRemovalStyles()
       remove()
     }
   }, 'dsh-message-recall: styles')
@@ -99,4 +109,11 @@ export function apply(ctx: ClientContext, config?: ClientConfig): void {
     locale: LOCALE_NS,
     inject: () => ({ kit }),
   }, RecallOverlay))
+  ctx.slots.inject('conversation.session.header.utilities', () => ctx.slots.register({
+    name: 'conversation.session.header.utilities',
+    id: REMOVED_ENTRY_ID,
+    order: 90,
+    locale: LOCALE_NS,
+    inject: () => ({ kit }),
+  }, RemovedButton))
 }

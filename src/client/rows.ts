@@ -20,20 +20,26 @@
  */
 import { isRecord } from '../shared/events'
 import type { TranscriptRow } from '../shared/hidden-rows'
-import type { RecallAction } from '../shared/tombstone'
+import type { TombstoneAction } from '../shared/tombstone'
 import type { ChatNode } from './rc8'
 
 /** A row resolved against the session's chat store. */
 export interface RowAnchor extends TranscriptRow {
   /** Actions this row offers while the agent is idle, in button order; empty for none. */
-  readonly actions: readonly RecallAction[]
+  readonly actions: readonly RowAction[]
   /** The row stands for a model step (assistant or tool row): Delete removes the whole step. */
   readonly isStepRow: boolean
 }
 
-const USER_ACTIONS: readonly RecallAction[] = Object.freeze(['recall', 'delete', 'deleteFrom'])
-const STEP_ACTIONS: readonly RecallAction[] = Object.freeze(['delete', 'deleteFrom'])
-const NO_ACTIONS: readonly RecallAction[] = Object.freeze([])
+/**
+ * A row button: a removal or exclusion of the row's message, or, on a row whose message is
+ * excluded, Restore / Open a copy of that exclusion.
+ */
+export type RowAction = TombstoneAction | 'restore' | 'openCopy'
+
+const USER_ACTIONS: readonly RowAction[] = Object.freeze(['recall', 'delete', 'deleteFrom', 'exclude'])
+const STEP_ACTIONS: readonly RowAction[] = Object.freeze(['delete', 'deleteFrom', 'exclude'])
+const NO_ACTIONS: readonly RowAction[] = Object.freeze([])
 
 const LOG_ONLY_ROW_KINDS: ReadonlySet<string> = new Set(['turn-tail', 'turn-error', 'turn-max-tokens', 'model-retry', 'command'])
 

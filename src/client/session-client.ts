@@ -7,7 +7,7 @@
  * ```text
  *   session snapshot ──useSession──▶ RecallOverlay ──setView────▶ ┐
  *   composer draft ──useInput──▶ DraftMirror ──setDraft─────────▶ │ SessionClient
- *   row button click ──▶ ClickDelegate (in RowSync) ──press─────▶ ┘ (view, draft)
+ *   row button click ──▶ ClickDelegate (in RowSync) ──pressRow──▶ ┘ (view, draft)
  *        │
  *        ├─ press(target, viewExpectation(view, baseline)) ──▶ RecallController ──send──▶ host route
  *        │      the controller's state changes ──subscribe──▶ RecallOverlay re-renders
@@ -28,6 +28,7 @@
 import type { RecallSender } from './api'
 import { composeDraft, focusComposer } from './composer'
 import { RecallController, type RecalledMessage, type RowTarget, type Timers } from './controller'
+import type { RowPress } from './clicks'
 import type { DebugRegistry } from './debug'
 import { disarmOnOtherInput } from './disarm'
 import { viewExpectation, type ViewExpectation } from './expectation'
@@ -77,7 +78,7 @@ export class SessionClient {
       onRemoved: (value) => this.notice.show(value),
       ...(options.timers === undefined ? {} : { timers: options.timers }),
     })
-    this.sync = new RowSync({ t: options.t, onPress: (target) => void this.press(target) })
+    this.sync = new RowSync({ t: options.t, onPress: (press) => this.pressRow(press) })
   }
 
   /**
@@ -120,6 +121,18 @@ export class SessionClient {
    */
   press(target: RowTarget): ReturnType<RecallController['press']> {
     return this.controller.press(target, this.expectation())
+  }
+
+  /**
+   * A row button was pressed: Restore and Open a copy (on an excluded row) go to the session's
+   * {@link TombstoneActions}, every other action to the controller.
+   * @param press - the row, the seq its offer acts on, and the action.
+   */
+  pressRow(press: RowPress): void {
+    const { action, seq } = press
+    if (action === 'restore') void this.options.tombstones.restore(seq)
+    else if (action === 'openCopy') void this.options.tombstones.openCopy(seq)
+    else void this.press({ key: press.key, seq, action })
   }
 
   /**

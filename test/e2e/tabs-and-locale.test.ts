@@ -170,7 +170,7 @@ describe('two tabs and the Chinese UI in the real DSH web UI', { timeout: 1_200_
     const cluster = await hoverRow(page, keys.p1!)
     assert.ok(cluster.visible, 'the cluster shows on hover')
     const byAction = Object.fromEntries(cluster.buttons.map((b) => [b.action, b]))
-    assert.deepEqual(Object.keys(byAction).sort(), ['delete', 'deleteFrom', 'recall'])
+    assert.deepEqual(Object.keys(byAction).sort(), ['delete', 'deleteFrom', 'exclude', 'recall'])
     for (const b of cluster.buttons) assert.ok(hasCjk(b.label) && hasCjk(b.text), `${b.action} reads in Chinese: ${b.label} / ${b.text}`)
     assert.equal(byAction.recall!.label, zh['label.recall'])
     assert.equal(byAction.recall!.text, zh['action.recall'])
