@@ -31,6 +31,9 @@ module.exports = __toCommonJS(index_exports);
 
 // src/shared/events.ts
 var SURFACE_EVENT_TYPES = ["user/message", "assistant/message", "tool/result"];
+function isSeq(value) {
+  return Number.isSafeInteger(value) && value >= 0;
+}
 function isRecord(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -831,9 +834,6 @@ var STEP_ACTIONS = Object.freeze(["delete", "deleteFrom", "exclude"]);
 var NO_ACTIONS = Object.freeze([]);
 var LOG_ONLY_ROW_KINDS = /* @__PURE__ */ new Set(["turn-tail", "turn-error", "turn-max-tokens", "model-retry", "command"]);
 var anchors = /* @__PURE__ */ new WeakMap();
-function isDurableSeq(value) {
-  return Number.isSafeInteger(value) && value >= 0;
-}
 function resolveRow(node) {
   let anchor = anchors.get(node);
   if (anchor === void 0) {
@@ -849,7 +849,7 @@ function computeAnchor(node) {
   switch (node.kind) {
     case "user":
     case "steering": {
-      const seq = isDurableSeq(data.seq) ? data.seq : null;
+      const seq = isSeq(data.seq) ? data.seq : null;
       const fromPerson = isRecord(data.source) && data.source.kind === "user";
       const actions = seq === null ? NO_ACTIONS : fromPerson ? USER_ACTIONS : STEP_ACTIONS;
       return { ...base, seq, anchorSeq: seq ?? node.anchorSeq, actions, isStepRow: false };
@@ -857,17 +857,17 @@ function computeAnchor(node) {
     case "context":
     case "compaction":
     case "unknown": {
-      const seq = isDurableSeq(data.seq) ? data.seq : null;
+      const seq = isSeq(data.seq) ? data.seq : null;
       return { ...base, seq, anchorSeq: seq ?? node.anchorSeq, actions: NO_ACTIONS, isStepRow: false };
     }
     case "assistant-step": {
       const final = isRecord(data.finalNode) ? data.finalNode : null;
-      const seq = final !== null && final.kind === "assistant" && isDurableSeq(final.seq) ? final.seq : null;
+      const seq = final !== null && final.kind === "assistant" && isSeq(final.seq) ? final.seq : null;
       return { ...base, seq, anchorSeq: seq ?? node.anchorSeq, actions: seq === null ? NO_ACTIONS : STEP_ACTIONS, isStepRow: true };
     }
     case "tool-call": {
       const root = isRecord(data.root) ? data.root : null;
-      const seq = root !== null && root.kind === "tool-result" && isDurableSeq(root.seq) ? root.seq : null;
+      const seq = root !== null && root.kind === "tool-result" && isSeq(root.seq) ? root.seq : null;
       return { ...base, seq, anchorSeq: node.anchorSeq, actions: seq === null ? NO_ACTIONS : STEP_ACTIONS, isStepRow: true };
     }
     default: {
@@ -885,7 +885,7 @@ function closingSeq(data) {
 function turnOf(node, data) {
   const location = node.location;
   if (location !== void 0 && (location.kind === "step" || location.kind === "turn")) return location.turn.turn;
-  return isDurableSeq(data.turn) ? data.turn : null;
+  return isSeq(data.turn) ? data.turn : null;
 }
 
 // src/client/expectation.ts
@@ -2112,7 +2112,7 @@ function RemovedPanel({ entries, actions, t, locale, onClose, anchor }) {
 }
 
 // src/client/stamp.ts
-var BUILD_STAMP = true ? "0.1.0+2587f6b1ae" : "dev";
+var BUILD_STAMP = true ? "0.1.0+e100fa9522" : "dev";
 
 // src/client/tombstone-actions.ts
 var EMPTY_ERRORS2 = /* @__PURE__ */ new Map();

@@ -255,6 +255,9 @@ function sendJson(res, status, body, headers = {}) {
 import { foldSurface } from "@deepseek-ai/dsh-session";
 
 // src/shared/events.ts
+function isSeq(value) {
+  return Number.isSafeInteger(value) && value >= 0;
+}
 function isRecord(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -707,9 +710,6 @@ var ROUTE_ACTIONS = ["recall", "delete", "deleteFrom", "exclude", "restore", "fo
 // src/host/request.ts
 var FIELDS = ["sessionId", "action", "seq", "messageId", "planAction", "expect"];
 var EXPECT_FIELDS = ["replaceGeneration", "lastSeq"];
-function isSeq(value) {
-  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
-}
 function parseRecallRequest(body) {
   const invalid = (message) => ({ ok: false, refusal: { code: "INVALID_REQUEST", message: `message-recall: ${message}` } });
   if (!isRecord(body)) return invalid(`request body must be a JSON object, got ${body === null ? "null" : Array.isArray(body) ? "an array" : typeof body}`);

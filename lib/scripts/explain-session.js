@@ -20,7 +20,7 @@ import {
   stepOf,
   toolCallIds,
   toolResultCallId
-} from "./chunks/chunk-J5NDLGV4.js";
+} from "./chunks/chunk-7WCJYYZ7.js";
 
 // src/shared/restore.ts
 function readRestore(event, lookup) {

@@ -14,7 +14,7 @@ import {
   readSessionLog,
   resolveSessionLog,
   runScript
-} from "./chunks/chunk-J5NDLGV4.js";
+} from "./chunks/chunk-7WCJYYZ7.js";
 
 // scripts/verify-decoder.ts
 import { createHash } from "node:crypto";
