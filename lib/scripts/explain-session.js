@@ -20,7 +20,7 @@ import {
   stepOf,
   toolCallIds,
   toolResultCallId
-} from "./chunks/chunk-7WCJYYZ7.js";
+} from "./chunks/chunk-FXWC74ZK.js";
 
 // src/shared/restore.ts
 function readRestore(event, lookup) {

@@ -14,7 +14,7 @@ import {
   readSessionLog,
   resolveSessionLog,
   runScript
-} from "./chunks/chunk-7WCJYYZ7.js";
+} from "./chunks/chunk-FXWC74ZK.js";
 
 // scripts/verify-decoder.ts
 import { createHash } from "node:crypto";
