@@ -880,7 +880,7 @@ function computeAnchor(node) {
 function closingSeq(data) {
   const closing = isRecord(data.closing) ? data.closing : null;
   const final = closing !== null && isRecord(closing.finalNode) ? closing.finalNode : null;
-  return final !== null && isDurableSeq(final.seq) ? final.seq : null;
+  return final !== null && isSeq(final.seq) ? final.seq : null;
 }
 function turnOf(node, data) {
   const location = node.location;
@@ -2112,7 +2112,7 @@ function RemovedPanel({ entries, actions, t, locale, onClose, anchor }) {
 }
 
 // src/client/stamp.ts
-var BUILD_STAMP = true ? "0.1.0+e100fa9522" : "dev";
+var BUILD_STAMP = true ? "0.1.0+f8661c0f56" : "dev";
 
 // src/client/tombstone-actions.ts
 var EMPTY_ERRORS2 = /* @__PURE__ */ new Map();

@@ -100,7 +100,7 @@ function computeAnchor(node: ChatNode): RowAnchor {
 function closingSeq(data: Record<string, unknown>): number | null {
   const closing = isRecord(data.closing) ? data.closing : null
   const final = closing !== null && isRecord(closing.finalNode) ? closing.finalNode : null
-  return final !== null && isDurableSeq(final.seq) ? final.seq : null
+  return final !== null && isSeq(final.seq) ? final.seq : null
 }
 
 function turnOf(node: ChatNode, data: Record<string, unknown>): number | null {
