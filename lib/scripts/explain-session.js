@@ -20,7 +20,7 @@ import {
   stepOf,
   toolCallIds,
   toolResultCallId
-} from "./chunks/chunk-FXWC74ZK.js";
+} from "./chunks/chunk-OAPVYTHT.js";
 
 // src/shared/restore.ts
 function readRestore(event, lookup) {
@@ -247,7 +247,7 @@ function transcriptRows(events) {
   return rows;
 }
 
-// ../../main/node_modules/@deepseek-ai/dsh-session/lib/types/surface.js
+// node_modules/@deepseek-ai/dsh-session/lib/types/surface.js
 var SURFACE_EVENT_TYPES = /* @__PURE__ */ new Set([
   "user/message",
   "assistant/message",
