@@ -15,7 +15,7 @@ export const EXCLUDED_ATTR = {
 } as const
 
 const TEXT = `
-[data-message-recall-undo]{position:absolute;bottom:calc(100% + 8px);left:12px;right:12px;z-index:21;display:flex;gap:8px;align-items:center;
+[data-message-recall-undo]{position:absolute;bottom:calc(100% + 8px);left:12px;right:56px;z-index:21;display:flex;gap:8px;align-items:center;
 padding:6px 10px;border-radius:8px;font-size:13px;line-height:20px;background:var(--dsw-specific-menu,#fff);color:var(--dsw-alias-label-primary,#222);
 border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));box-shadow:var(--dsw-shadow-lv2,0 2px 6px rgba(0,0,0,.12))}
 [data-message-recall-undo][data-stacked]{bottom:calc(100% + 48px)}
@@ -44,7 +44,7 @@ border:1px solid var(--dsw-alias-border-inverted,rgba(0,0,0,.12));box-shadow:var
 [data-message-recall-entry-what]{color:var(--dsw-alias-label-primary,#222);font-weight:500}
 [data-message-recall-entry-excerpt]{margin:2px 0 6px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;color:var(--dsw-alias-label-secondary,#444)}
 [data-message-recall-entry-actions]{display:flex;gap:6px}
-[${EXCLUDED_ATTR.row}]>[data-slot]{opacity:.45}
+[${EXCLUDED_ATTR.row}]>[data-slot]>*{opacity:.45}
 [${EXCLUDED_ATTR.badge}]{display:inline-block;margin:2px 0 0;padding:0 8px;border-radius:9px;font-size:12px;line-height:18px;
 color:var(--dsw-alias-label-secondary,#555);background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.06))}
 `
