@@ -143,6 +143,7 @@ var DebugRegistry = class {
       tombstones: pass.hidden.tombstones.map((t) => ({ ...t, shadowedSeqs: [...t.shadowedSeqs] })),
       anchors: pass.anchors.map((a) => ({ key: a.key, rowKind: a.rowKind, seq: a.seq, actions: [...a.actions] })),
       hidden: pass.hidden.hidden.map((h) => ({ ...h })),
+      excluded: pass.hidden.excluded.map((x) => ({ ...x })),
       unresolved: [...pass.unresolved],
       expect: entry.expect()
     };
@@ -643,15 +644,16 @@ function plainText(content) {
 }
 
 // src/client/controller.ts
+var BROWSER_TIMERS = {
+  setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
+  clearTimeout: (handle) => globalThis.clearTimeout(handle)
+};
 var EMPTY_ERRORS = /* @__PURE__ */ new Map();
 var INITIAL = Object.freeze({ armed: null, pending: null, errors: EMPTY_ERRORS, notice: null });
 var RecallController = class {
   constructor(options) {
     this.options = options;
-    this.timers = options.timers ?? {
-      setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
-      clearTimeout: (handle) => globalThis.clearTimeout(handle)
-    };
+    this.timers = options.timers ?? BROWSER_TIMERS;
   }
   state = INITIAL;
   listeners = /* @__PURE__ */ new Set();
@@ -1553,10 +1555,7 @@ function restorableInPlace(value) {
 var UndoNotice = class {
   constructor(options = {}) {
     this.options = options;
-    this.timers = options.timers ?? {
-      setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
-      clearTimeout: (handle) => globalThis.clearTimeout(handle)
-    };
+    this.timers = options.timers ?? BROWSER_TIMERS;
   }
   entry = null;
   listeners = /* @__PURE__ */ new Set();
@@ -2112,7 +2111,7 @@ function RemovedPanel({ entries, actions, t, locale, onClose, anchor }) {
 }
 
 // src/client/stamp.ts
-var BUILD_STAMP = true ? "0.1.0+8a35ebb01b" : "dev";
+var BUILD_STAMP = true ? "0.1.0+02a35ca3aa" : "dev";
 
 // src/client/tombstone-actions.ts
 var EMPTY_ERRORS2 = /* @__PURE__ */ new Map();
@@ -2120,10 +2119,7 @@ var INITIAL2 = Object.freeze({ pending: null, errors: EMPTY_ERRORS2 });
 var TombstoneActions = class {
   constructor(options) {
     this.options = options;
-    this.timers = options.timers ?? {
-      setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
-      clearTimeout: (handle) => globalThis.clearTimeout(handle)
-    };
+    this.timers = options.timers ?? BROWSER_TIMERS;
   }
   state = INITIAL2;
   listeners = /* @__PURE__ */ new Set();

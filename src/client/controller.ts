@@ -94,6 +94,12 @@ export interface Timers {
   clearTimeout(handle: unknown): void
 }
 
+/** The page's own timers (read at call time, so a test's fake timers are seen). */
+export const BROWSER_TIMERS: Timers = {
+  setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
+  clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof globalThis.setTimeout>),
+}
+
 /** Construction options of {@link RecallController}. */
 export interface ControllerOptions {
   readonly sessionId: string
@@ -130,10 +136,7 @@ export class RecallController {
   private disposed = false
 
   constructor(private readonly options: ControllerOptions) {
-    this.timers = options.timers ?? {
-      setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
-      clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof globalThis.setTimeout>),
-    }
+    this.timers = options.timers ?? BROWSER_TIMERS
   }
 
   /** @returns the current snapshot (stable until the next change). */

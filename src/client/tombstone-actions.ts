@@ -13,7 +13,7 @@
  */
 import type { ForkBeforeValue, RestoreValue } from '../shared/protocol'
 import type { RecallError, RecallSender } from './api'
-import type { Timers } from './controller'
+import { BROWSER_TIMERS, type Timers } from './controller'
 
 /** The two things a removal offers afterwards. */
 export type TombstoneVerb = 'restore' | 'openCopy'
@@ -63,10 +63,7 @@ export class TombstoneActions {
   private readonly errorTimers = new Map<number, unknown>()
 
   constructor(private readonly options: TombstoneActionsOptions) {
-    this.timers = options.timers ?? {
-      setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
-      clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof globalThis.setTimeout>),
-    }
+    this.timers = options.timers ?? BROWSER_TIMERS
   }
 
   /** @returns the current snapshot (stable until the next change). */

@@ -9,7 +9,7 @@
  */
 import type { RemovalValue } from '../shared/protocol'
 import type { TombstoneAction } from '../shared/tombstone'
-import { planCount, type Timers } from './controller'
+import { BROWSER_TIMERS, planCount, type Timers } from './controller'
 
 /** What the notice is about. */
 export interface UndoEntry {
@@ -53,10 +53,7 @@ export class UndoNotice {
   private nextId = 0
 
   constructor(private readonly options: UndoNoticeOptions = {}) {
-    this.timers = options.timers ?? {
-      setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
-      clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof globalThis.setTimeout>),
-    }
+    this.timers = options.timers ?? BROWSER_TIMERS
   }
 
   /** @returns the entry shown now, or `null`. */

@@ -4,6 +4,7 @@
  * one passes the Session's surface validation; rows are rebuilt with the same `transcriptRows`
  * that `explain-session --rows` uses.
  */
+import './support/dom'
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { SessionId, Session } from '@deepseek-ai/dsh-session'
@@ -12,7 +13,9 @@ import type { LogEvent } from '../../src/shared/events'
 import { transcriptRows } from '../../src/shared/log-rows'
 import { replaceOp } from '../../src/shared/replace-op'
 import { conversationLog } from '../support/conversation'
-import { appendTombstone } from './support/page'
+import { resolveRow } from '../../src/client/rows'
+import { appended, richLog } from './support/log'
+import { appendTombstone, bootClient, liveSession } from './support/page'
 
 /** Turn 1: prompt, a step with two tool calls, a reply. Turn 2: prompt, reply. */
 function twoTurns(): Session {
@@ -141,5 +144,36 @@ describe('hiding rules: the turn bar goes with its final answer', () => {
     assert.deepEqual(deriveHiddenRows([tombstone(12, 5)], rows).hidden.map((h) => `${h.key}:${h.reason}`), ['a1:shadowed', 'retry:answer-removed', 'err:answer-removed', 'tail:answer-removed'])
     const noAnswer = rows.map((r) => (r.rowKind === 'turn-tail' ? { ...r, answerSeq: null } : r))
     assert.deepEqual(deriveHiddenRows([tombstone(12, 8)], noAnswer).hidden.map((h) => h.key), ['retry', 'a2', 'err', 'tail'], 'without its own answer the bar follows the last step row')
+  })
+})
+
+describe('the live chat store and the log rebuild agree', () => {
+  it('on a restore, an exclusion and a deleted final answer (turn bar and turn error)', async () => {
+    const session = liveSession('session-agree', richLog())
+    const prompts = appended(session.events, 'user/message').filter((u) => (u.data as any).source.kind === 'user')
+    const answers = appended(session.events, 'assistant/message')
+    const recall = appendTombstone(session, 'recall', [prompts[0]!.seq])
+    appendRestore(session, recall.seq)
+    appendTombstone(session, 'exclude' as never, [prompts[1]!.seq])
+    // Turn 3 ends in an error; its one answer goes, with its bar and its error row.
+    const turn3 = answers.find((a) => (a.data as any).turn === 3)!
+    appendTombstone(session, 'delete', [turn3.seq])
+    const all = [...session.events] as LogEvent[]
+    const client = await bootClient()
+    const harness = client.session('session-agree')
+    harness.load(all)
+    const fromStore = deriveHiddenRows(all, harness.snapshot.chat.order.map((key) => resolveRow(harness.node(key))))
+    const fromLog = deriveHiddenRows(all, transcriptRows(all))
+    const logKeys = new Set(transcriptRows(all).map((r) => r.key))
+    // Rows the log rebuild knows, in key order (the two list a turn's error and bar in different orders).
+    const known = <T extends { key: string }>(list: readonly T[]) => list.filter((x) => logKeys.has(x.key)).sort((a, b) => a.key.localeCompare(b.key))
+    assert.deepEqual(known(fromStore.hidden), known(fromLog.hidden))
+    assert.deepEqual(known(fromStore.excluded), known(fromLog.excluded))
+    assert.deepEqual([...fromStore.actingSeqs], [...fromLog.actingSeqs])
+    assert.deepEqual(fromLog.hidden.map((h) => `${h.rowKind}:${h.reason}`), ['assistant-step:shadowed', 'turn-error:answer-removed', 'turn-tail:answer-removed'])
+    assert.equal(fromStore.hidden.length, fromLog.hidden.length, 'the store hides no row the log does not know')
+    assert.deepEqual(fromLog.excluded.map((x) => x.rowKind), ['user'])
+    assert.equal(fromLog.actingSeqs.size, 1)
+    await client.dispose()
   })
 })
