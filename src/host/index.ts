@@ -26,7 +26,7 @@ import { WriteQueue } from './write-queue'
 
 export { Config, DEFAULTS, resolveConfig, type MessageRecallConfig } from './config'
 export { statusOf } from './route'
-export { planRemoval, describePlanRefusal } from '../shared/surface-plan'
+export { planRemoval, describePlanRefusal } from './surface-plan'
 export type * from '../shared/protocol'
 
 /** Plugin name (the Loader row id in `cordis.patch.yml` is `message-recall`). */

@@ -5,7 +5,7 @@
  * @module dsh-message-recall/host/refusals
  */
 import type { ErrorCode, RouteError, ViewExpectation } from '../shared/protocol'
-import { describePlanRefusal, type PlanRefusal } from '../shared/surface-plan'
+import { describePlanRefusal, type PlanRefusal } from './surface-plan'
 import { describeRestoreRefusal, type RestoreRefusal } from './restore-plan'
 
 /** `expect` was given and the surface moved since the client's view. */

@@ -18,7 +18,7 @@
 import type { LogEvent } from '../shared/events'
 import { classifyNode, messageIdOf, type NodeKind } from '../shared/surface-node'
 import { readTombstone, type TombstoneAction } from '../shared/tombstone'
-import type { EventLookup } from '../shared/surface-plan'
+import type { EventLookup } from './surface-plan'
 
 /** Everything restore planning reads. */
 export interface RestoreInput {

@@ -22,7 +22,7 @@
  */
 import type { Message } from '@deepseek-ai/dsh-llm'
 import { deriveEventMessage, type Session, type SessionEvent } from '@deepseek-ai/dsh-session'
-import type { EventLookup } from '../shared/surface-plan'
+import type { EventLookup } from './surface-plan'
 
 /** `compaction/prune` data: the shared shadow-price protocol of rc.8. */
 export interface ShadowPrice {

@@ -27,7 +27,7 @@ import type { Session } from '@deepseek-ai/dsh-session'
 import type {} from '@deepseek-ai/dsh-session-title'
 import { isRecord, type LogEvent } from '../shared/events'
 import { classifyNode, contentOf } from '../shared/surface-node'
-import type { EventLookup } from '../shared/surface-plan'
+import type { EventLookup } from './surface-plan'
 
 /** Title of a session whose prompts were all removed (DSH's own label for a session without content). */
 export const NO_PROMPT_TITLE = 'New Session'

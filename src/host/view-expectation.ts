@@ -12,7 +12,7 @@
 import type { ViewExpectation } from '../shared/protocol'
 import { readReplaceOp } from '../shared/replace-op'
 import { readRestore } from '../shared/restore'
-import type { EventLookup } from '../shared/surface-plan'
+import type { EventLookup } from './surface-plan'
 import { isTombstoneEvent } from '../shared/tombstone'
 import type { StaleViewRefusal } from './refusals'
 

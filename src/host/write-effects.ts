@@ -6,7 +6,7 @@
  * @module dsh-message-recall/host/write-effects
  */
 import type { Session } from '@deepseek-ai/dsh-session'
-import type { EventLookup } from '../shared/surface-plan'
+import type { EventLookup } from './surface-plan'
 import { appendShadowPrice, meterPricer, shadowPrice, type MessagePricer } from './shadow-price'
 import { appendTitle, titleAfterRemoval, titleAfterRestore, titleBefore, type TitleChange, type TitleLimits } from './title'
 

@@ -10,6 +10,7 @@ import { after, before, describe, it } from 'node:test'
 import { foldSurface } from '@deepseek-ai/dsh-session'
 import type { DshApp } from '../support/dsh-app'
 import { wireMessages, wireText } from '../support/wire'
+import type { LogEvent } from '../../src/shared/events'
 import { readRestore } from '../../src/shared/restore'
 import { assertError, derived, node, Roots, seededAgent } from './helpers'
 
@@ -41,7 +42,7 @@ describe('restore', () => {
       assert.deepEqual(restored.json.value, {
         action: 'restore', tombstoneSeq, restoredSeq: session.seq - 1, messageId, originalSeq: prompt2, replaceGeneration: 2, persisted: true,
       })
-      const copy = session.events[session.seq - 1]!
+      const copy = session.events[session.seq - 1]! as LogEvent
       assert.deepEqual(copy.data, session.events[prompt2]!.data, 'the copy is the removed message, unchanged')
       assert.deepEqual(copy.surfaceOp, { op: 'replace', start: tombstoneSeq, end: tombstoneSeq })
       assert.deepEqual(copy.sourceEventSeqs, [tombstoneSeq, prompt2])
