@@ -10,7 +10,7 @@ import assert from 'node:assert/strict'
 import { join } from 'node:path'
 import { after, before, describe } from 'node:test'
 import type { Page } from 'puppeteer-core'
-import { listSessions } from '../../tools/dsh-api.mjs'
+import { listSessions } from '../../tools/dsh-api'
 import { readTombstone, type TombstoneRecord } from '../../src/shared/tombstone'
 import { bootE2e, eventsOnDisk, sequentialScenarios, type E2e } from './harness'
 import {
