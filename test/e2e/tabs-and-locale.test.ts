@@ -175,6 +175,8 @@ describe('two tabs and the Chinese UI in the real DSH web UI', { timeout: 1_200_
     assert.equal(byAction.delete!.text, zh['action.delete'])
     assert.equal(byAction.deleteFrom!.label, zh['label.deleteFrom'])
     assert.equal(byAction.deleteFrom!.text, zh['action.deleteFrom'])
+    assert.equal(byAction.exclude!.label, zh['label.exclude'])
+    assert.equal(byAction.exclude!.text, zh['action.exclude'])
     await e.shot(page, '08-zh-cluster')
 
     await clickAction(page, keys.p1!, 'delete')
