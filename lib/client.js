@@ -1920,8 +1920,7 @@ function removalEntries(replacements, chat) {
   const tombstones = readTombstones(replacements);
   if (tombstones.length === 0) return [];
   const bySeq = new Map(replacements.map((e) => [e.seq, e]));
-  const last = replacements.reduce((max, e) => Math.max(max, e.seq), -1);
-  const statuses = removalStatuses(last + 1, (seq) => bySeq.get(seq));
+  const statuses = statusesOf(replacements);
   const originalOf = new Map(readRestores(replacements).map((r) => [r.seq, r.originalSeq]));
   const tombstoneSeqs = new Set(tombstones.map((t) => t.seq));
   const held = heldMessages(chat);
@@ -1947,8 +1946,16 @@ function removalEntries(replacements, chat) {
     };
   }).reverse();
 }
-function inEffectCount(entries) {
-  return entries.filter((e) => e.inEffect).length;
+function removalCounts(replacements) {
+  const tombstones = readTombstones(replacements);
+  if (tombstones.length === 0) return { total: 0, inEffect: 0 };
+  const statuses = statusesOf(replacements);
+  return { total: tombstones.length, inEffect: tombstones.filter((t) => statuses.get(t.seq)?.inEffect ?? true).length };
+}
+function statusesOf(replacements) {
+  const bySeq = new Map(replacements.map((e) => [e.seq, e]));
+  const last = replacements.reduce((max, e) => Math.max(max, e.seq), -1);
+  return removalStatuses(last + 1, (seq) => bySeq.get(seq));
 }
 function excerpt(text) {
   const flat = text.replace(/\s+/g, " ").trim();
@@ -2006,14 +2013,13 @@ function removalTime(time, locale) {
   return new Intl.DateTimeFormat(locale === "zh" ? "zh-CN" : "en-US", { dateStyle: "medium", timeStyle: "short" }).format(time);
 }
 function RemovedButton({ sessionId, useSession, kit }) {
-  const chat = useSession(selectChat2);
   const replacements = useSession(selectReplacements2);
   const locale = (0, import_react3.useSyncExternalStore)(kit.locale.subscribe, kit.locale.getSnapshot);
   const [open, setOpen] = (0, import_react3.useState)(false);
   const button = (0, import_react3.useRef)(null);
-  const entries = (0, import_react3.useMemo)(() => removalEntries(replacements, chat), [replacements, chat]);
-  if (entries.length === 0) return null;
-  const count = inEffectCount(entries);
+  const counts = (0, import_react3.useMemo)(() => removalCounts(replacements), [replacements]);
+  if (counts.total === 0) return null;
+  const count = counts.inEffect;
   const t = kit.t;
   const close = () => {
     setOpen(false);
@@ -2036,10 +2042,13 @@ function RemovedButton({ sessionId, useSession, kit }) {
         ]
       }
     ),
-    open && /* @__PURE__ */ (0, import_jsx_runtime3.jsx)(RemovedPanel, { entries, actions: kit.tombstones.get(sessionId), t, locale: locale.active, onClose: close, anchor: button.current })
+    open && /* @__PURE__ */ (0, import_jsx_runtime3.jsx)(RemovedPanel, { useSession, actions: kit.tombstones.get(sessionId), t, locale: locale.active, onClose: close, anchor: button.current })
   ] });
 }
-function RemovedPanel({ entries, actions, t, locale, onClose, anchor }) {
+function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
+  const chat = useSession(selectChat2);
+  const replacements = useSession(selectReplacements2);
+  const entries = (0, import_react3.useMemo)(() => removalEntries(replacements, chat), [replacements, chat]);
   const state = (0, import_react3.useSyncExternalStore)(actions.subscribe, actions.getSnapshot);
   const panel = (0, import_react3.useRef)(null);
   (0, import_react3.useEffect)(() => {
@@ -2111,7 +2120,7 @@ function RemovedPanel({ entries, actions, t, locale, onClose, anchor }) {
 }
 
 // src/client/stamp.ts
-var BUILD_STAMP = true ? "0.1.0+02a35ca3aa" : "dev";
+var BUILD_STAMP = true ? "0.1.0+74303560da" : "dev";
 
 // src/client/tombstone-actions.ts
 var EMPTY_ERRORS2 = /* @__PURE__ */ new Map();
