@@ -39,6 +39,7 @@ function isRecord(value) {
 }
 
 // src/shared/protocol.ts
+var DEFAULT_ROUTE_PATH = "/dsh-message-recall";
 var ERROR_CODES = [
   "INVALID_REQUEST",
   "FORBIDDEN",
@@ -58,7 +59,6 @@ var ERROR_CODES = [
 ];
 
 // src/client/api.ts
-var DEFAULT_ROUTE_PATH = "/dsh-message-recall";
 function createRecallSender(fetchImpl, path = DEFAULT_ROUTE_PATH) {
   return async (request) => {
     let status = 0;
@@ -911,8 +911,8 @@ function viewExpectation(chat, replacements, hasMore, baseline) {
 
 // src/shared/tombstone.ts
 var TOMBSTONE_PLUGIN = "dsh-message-recall";
-var RECALL_ACTIONS = ["recall", "delete", "deleteFrom"];
-var TOMBSTONE_ACTIONS = [...RECALL_ACTIONS, "exclude"];
+var REMOVAL_ACTIONS = ["recall", "delete", "deleteFrom"];
+var TOMBSTONE_ACTIONS = [...REMOVAL_ACTIONS, "exclude"];
 function isTombstoneSource(source) {
   return isRecord(source) && source.kind === "plugin" && source.plugin === TOMBSTONE_PLUGIN;
 }
@@ -2120,7 +2120,7 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
 }
 
 // src/client/stamp.ts
-var BUILD_STAMP = true ? "0.1.0+74303560da" : "dev";
+var BUILD_STAMP = true ? "0.1.0+fea4041e1d" : "dev";
 
 // src/client/tombstone-actions.ts
 var EMPTY_ERRORS2 = /* @__PURE__ */ new Map();

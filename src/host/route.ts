@@ -1,8 +1,10 @@
 /**
  * The `POST {path}` handler: trust fence, method, media type, capped JSON body, request
- * validation, then one of `recall` / `delete` / `deleteFrom` (write), `plan` (dry run) or
- * `inspect` (read-only). Every reply is `{ ok: true, value }` or
- * `{ ok: false, error: { code, message } }`; the status comes from {@link statusOf}.
+ * validation, then one of the writes (`recall` / `delete` / `deleteFrom` / `exclude` write a
+ * tombstone, `restore` undoes one in place), `forkBefore` (a stored copy from before a
+ * tombstone), `flush` (only the durability flush), `plan` (dry run) or `inspect` (read-only).
+ * Every reply is `{ ok: true, value }` or `{ ok: false, error: { code, message, … } }` (see
+ * `RouteError`); the status comes from {@link statusOf}; no message carries an absolute path.
  *
  * @module dsh-message-recall/host/route
  */
@@ -14,15 +16,15 @@ import { forkBefore, type ForkServices } from './fork-before'
 import { checkContentType, checkMethod, checkTrust, readJsonBody, sendJson } from './http'
 import { inspectSession, type PersistenceReader } from './inspect'
 import { redactPaths } from './redact'
-import { describeRefusal, MessageRecallError, type WriteRefusal } from './refusals'
+import { describeRefusal, errorText, MessageRecallError, type WriteRefusal } from './refusals'
+import { previewRemoval, removeMessages, type RemovalServices } from './removal-service'
 import { parseRecallRequest } from './request'
 import { restoreMessage } from './restore-writer'
 import { flushSession, type WriteOutcome } from './session-write'
-import { errorText, previewRemoval, removeMessages, type WriterServices } from './tombstone-writer'
 import type { WriteQueue } from './write-queue'
 
 /** What the handler reaches at request time. */
-export interface RouteServices extends Omit<WriterServices, 'tombstoneText' | 'queue'> {
+export interface RouteServices extends Omit<RemovalServices, 'tombstoneText' | 'queue'> {
   /** The per-session queue of this plugin's writes. */
   readonly queue: WriteQueue
   /** The persistence service when one is loaded (`ctx.get('sessionPersistence')`), else `undefined`. */
