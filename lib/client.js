@@ -29,15 +29,6 @@ __export(index_exports, {
 });
 module.exports = __toCommonJS(index_exports);
 
-// src/shared/events.ts
-var SURFACE_EVENT_TYPES = ["user/message", "assistant/message", "tool/result"];
-function isSeq(value) {
-  return Number.isSafeInteger(value) && value >= 0;
-}
-function isRecord(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 // src/shared/protocol.ts
 var DEFAULT_ROUTE_PATH = "/dsh-message-recall";
 var ERROR_CODES = [
@@ -57,6 +48,15 @@ var ERROR_CODES = [
   "PERSIST_FAILED",
   "INTERNAL"
 ];
+
+// src/shared/events.ts
+var SURFACE_EVENT_TYPES = ["user/message", "assistant/message", "tool/result"];
+function isSeq(value) {
+  return Number.isSafeInteger(value) && value >= 0;
+}
+function isRecord(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
 
 // src/client/api.ts
 function createRecallSender(fetchImpl, path = DEFAULT_ROUTE_PATH) {
@@ -2120,7 +2120,7 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
 }
 
 // src/client/stamp.ts
-var BUILD_STAMP = true ? "0.1.0+fea4041e1d" : "dev";
+var BUILD_STAMP = true ? "0.1.0+5d94bcda6d" : "dev";
 
 // src/client/tombstone-actions.ts
 var EMPTY_ERRORS2 = /* @__PURE__ */ new Map();

@@ -19,7 +19,8 @@
  *
  * @module dsh-message-recall/client
  */
-import { createRecallSender, DEFAULT_ROUTE_PATH, type FetchLike } from './api'
+import { DEFAULT_ROUTE_PATH } from '../shared/protocol'
+import { createRecallSender, type FetchLike } from './api'
 import { DebugRegistry, installDebugHook } from './debug'
 import { installStyles, undecorateAll } from './decorate'
 import { DICTIONARIES, LOCALE_NS } from './locales'
@@ -46,7 +47,7 @@ export const REMOVED_ENTRY_ID = 'dsh-message-recall-removed'
 
 /** Optional client config. */
 export interface ClientConfig {
-  /** Route path of the host half (default `/dsh-message-recall`, the host's default `path`). */
+  /** Route path of the host half (default `DEFAULT_ROUTE_PATH` of `shared/protocol.ts`, the host's default `path`). */
   readonly path?: string
 }
 
