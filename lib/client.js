@@ -1548,23 +1548,15 @@ function sameAnchors(a, b) {
   return true;
 }
 
-// src/client/undo-notice.ts
-function restorableInPlace(value) {
-  return value.kinds.length === 1 && value.kinds[0] === "user";
-}
-var UndoNotice = class {
-  constructor(options = {}) {
-    this.options = options;
-    this.timers = options.timers ?? BROWSER_TIMERS;
+// src/client/snapshot-store.ts
+var SnapshotStore = class {
+  /** @param state - the first snapshot. */
+  constructor(state) {
+    this.state = state;
   }
-  entry = null;
   listeners = /* @__PURE__ */ new Set();
-  timers;
-  timer = void 0;
-  held = false;
-  nextId = 0;
-  /** @returns the entry shown now, or `null`. */
-  getSnapshot = () => this.entry;
+  /** @returns the current snapshot (stable until the next change). */
+  getSnapshot = () => this.state;
   /**
    * @param listener - called after every change.
    * @returns unsubscribe.
@@ -1573,6 +1565,34 @@ var UndoNotice = class {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   };
+  /**
+   * Replace the snapshot and notify every listener.
+   * @param state - the new snapshot.
+   */
+  publish(state) {
+    this.state = state;
+    for (const listener of [...this.listeners]) listener();
+  }
+  /** Forget every listener (on dispose). */
+  dropListeners() {
+    this.listeners.clear();
+  }
+};
+
+// src/client/undo-notice.ts
+function restorableInPlace(value) {
+  return value.kinds.length === 1 && value.kinds[0] === "user";
+}
+var UndoNotice = class extends SnapshotStore {
+  constructor(options = {}) {
+    super(null);
+    this.options = options;
+    this.timers = options.timers ?? BROWSER_TIMERS;
+  }
+  timers;
+  timer = void 0;
+  held = false;
+  nextId = 0;
   /**
    * Show the notice for a removal that just succeeded (replaces any earlier one).
    * @param value - the removal's reply value.
@@ -1592,16 +1612,16 @@ var UndoNotice = class {
    * @param tombstoneSeq - the tombstone the notice is about (another one changes nothing).
    */
   restored(tombstoneSeq) {
-    if (this.entry?.tombstoneSeq !== tombstoneSeq) return;
-    this.set({ ...this.entry, restored: true }, this.options.restoredMs ?? 4e3);
+    if (this.state?.tombstoneSeq !== tombstoneSeq) return;
+    this.set({ ...this.state, restored: true }, this.options.restoredMs ?? 4e3);
   }
   /**
    * The host cannot restore `tombstoneSeq` in place: offer Open a copy instead.
    * @param tombstoneSeq - the tombstone the notice is about (another one changes nothing).
    */
   notRestorable(tombstoneSeq) {
-    if (this.entry?.tombstoneSeq !== tombstoneSeq || !this.entry.restorable) return;
-    this.set({ ...this.entry, restorable: false }, this.options.visibleMs ?? 8e3);
+    if (this.state?.tombstoneSeq !== tombstoneSeq || !this.state.restorable) return;
+    this.set({ ...this.state, restorable: false }, this.options.visibleMs ?? 8e3);
   }
   /**
    * Keep the notice while the pointer or focus is on it; on release it gets its full time again.
@@ -1610,27 +1630,25 @@ var UndoNotice = class {
   hold(held) {
     if (this.held === held) return;
     this.held = held;
-    if (this.entry === null) return;
+    if (this.state === null) return;
     if (held) this.stopTimer();
-    else this.startTimer(this.entry.restored ? this.options.restoredMs ?? 4e3 : this.options.visibleMs ?? 8e3);
+    else this.startTimer(this.state.restored ? this.options.restoredMs ?? 4e3 : this.options.visibleMs ?? 8e3);
   }
   /** Hide the notice. */
   dismiss() {
-    if (this.entry === null) return;
+    if (this.state === null) return;
     this.stopTimer();
     this.held = false;
-    this.entry = null;
-    this.emit();
+    this.publish(null);
   }
   /** Stop the timer and drop listeners. */
   dispose() {
     this.stopTimer();
-    this.listeners.clear();
+    this.dropListeners();
   }
   set(entry, ms) {
-    this.entry = Object.freeze(entry);
     if (!this.held) this.startTimer(ms);
-    this.emit();
+    this.publish(Object.freeze(entry));
   }
   startTimer(ms) {
     this.stopTimer();
@@ -1639,9 +1657,6 @@ var UndoNotice = class {
   stopTimer() {
     this.timers.clearTimeout(this.timer);
     this.timer = void 0;
-  }
-  emit() {
-    for (const listener of [...this.listeners]) listener();
   }
 };
 
@@ -2120,30 +2135,19 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
 }
 
 // src/client/stamp.ts
-var BUILD_STAMP = true ? "0.1.0+5d94bcda6d" : "dev";
+var BUILD_STAMP = true ? "0.1.0+c65520c905" : "dev";
 
 // src/client/tombstone-actions.ts
 var EMPTY_ERRORS2 = /* @__PURE__ */ new Map();
 var INITIAL2 = Object.freeze({ pending: null, errors: EMPTY_ERRORS2 });
-var TombstoneActions = class {
+var TombstoneActions = class extends SnapshotStore {
   constructor(options) {
+    super(INITIAL2);
     this.options = options;
     this.timers = options.timers ?? BROWSER_TIMERS;
   }
-  state = INITIAL2;
-  listeners = /* @__PURE__ */ new Set();
   timers;
   errorTimers = /* @__PURE__ */ new Map();
-  /** @returns the current snapshot (stable until the next change). */
-  getSnapshot = () => this.state;
-  /**
-   * @param listener - called after every change.
-   * @returns unsubscribe.
-   */
-  subscribe = (listener) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
   /**
    * Undo one tombstone in place (`{ action: 'restore', sessionId, tombstoneSeq }`). The restored
    * message comes back through the session's live events; nothing is changed here but the state.
@@ -2176,7 +2180,7 @@ var TombstoneActions = class {
   dispose() {
     for (const handle of this.errorTimers.values()) this.timers.clearTimeout(handle);
     this.errorTimers.clear();
-    this.listeners.clear();
+    this.dropListeners();
   }
   async run(tombstoneSeq, verb, request) {
     if (this.state.pending !== null) return { ok: false, error: null };
@@ -2203,8 +2207,7 @@ var TombstoneActions = class {
     this.set({ errors: errors.size === 0 ? EMPTY_ERRORS2 : errors });
   }
   set(patch) {
-    this.state = Object.freeze({ ...this.state, ...patch });
-    for (const listener of [...this.listeners]) listener();
+    this.publish(Object.freeze({ ...this.state, ...patch }));
   }
 };
 var TombstoneActionsRegistry = class {
@@ -2265,19 +2268,14 @@ function apply(ctx, config) {
     debug,
     tombstones
   };
-  ctx.slots.inject("conversation.input.overlay", () => ctx.slots.register({
-    name: "conversation.input.overlay",
-    id: OVERLAY_ENTRY_ID,
-    order: 100,
+  const entry = (seat, id, order, component) => ctx.slots.inject(seat, () => ctx.slots.register({
+    name: seat,
+    id,
+    order,
     locale: LOCALE_NS,
     inject: () => ({ kit })
-  }, RecallOverlay));
-  ctx.slots.inject("conversation.session.header.utilities", () => ctx.slots.register({
-    name: "conversation.session.header.utilities",
-    id: REMOVED_ENTRY_ID,
-    order: 90,
-    locale: LOCALE_NS,
-    inject: () => ({ kit })
-  }, RemovedButton));
+  }, component));
+  entry("conversation.input.overlay", OVERLAY_ENTRY_ID, 100, RecallOverlay);
+  entry("conversation.session.header.utilities", REMOVED_ENTRY_ID, 90, RemovedButton);
 }
 return module.exports; } });

@@ -103,18 +103,10 @@ export function apply(ctx: ClientContext, config?: ClientConfig): void {
     debug,
     tombstones,
   }
-  ctx.slots.inject('conversation.input.overlay', () => ctx.slots.register({
-    name: 'conversation.input.overlay',
-    id: OVERLAY_ENTRY_ID,
-    order: 100,
-    locale: LOCALE_NS,
-    inject: () => ({ kit }),
-  }, RecallOverlay))
-  ctx.slots.inject('conversation.session.header.utilities', () => ctx.slots.register({
-    name: 'conversation.session.header.utilities',
-    id: REMOVED_ENTRY_ID,
-    order: 90,
-    locale: LOCALE_NS,
-    inject: () => ({ kit }),
-  }, RemovedButton))
+  // Both entries get the same kit: the header's panel and the overlay share the restore and copy requests.
+  const entry = (seat: string, id: string, order: number, component: unknown) => ctx.slots.inject(seat, () => ctx.slots.register({
+    name: seat, id, order, locale: LOCALE_NS, inject: () => ({ kit }),
+  }, component))
+  entry('conversation.input.overlay', OVERLAY_ENTRY_ID, 100, RecallOverlay)
+  entry('conversation.session.header.utilities', REMOVED_ENTRY_ID, 90, RemovedButton)
 }
