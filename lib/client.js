@@ -1345,6 +1345,16 @@ function excludedOffer(anchor, hidden) {
   const restorable = anchor.actions.includes("recall") && exclusion !== void 0 && exclusion.shadowedSeqs.length === 1 && !hidden.shadowed.has(tombstoneSeq);
   return { key: anchor.key, seq: tombstoneSeq, actions: restorable ? RESTORE_OR_COPY : COPY_ONLY, excluded: true };
 }
+var errorMemo = /* @__PURE__ */ new WeakMap();
+function offerError(offer, errors) {
+  const refusal = offer.excluded === true && offer.seq !== null ? errors?.get(offer.seq) : void 0;
+  if (refusal === void 0) return null;
+  let byKey = errorMemo.get(refusal);
+  if (byKey === void 0) errorMemo.set(refusal, byKey = /* @__PURE__ */ new Map());
+  let error = byKey.get(offer.key);
+  if (error === void 0) byKey.set(offer.key, error = Object.freeze({ key: offer.key, code: refusal.code, message: refusal.message }));
+  return error;
+}
 
 // src/client/sync.ts
 var NO_ACTIONS2 = Object.freeze([]);
@@ -1453,8 +1463,8 @@ var RowSync = class {
         const isHidden = hidden.hiddenKeys.has(key);
         const armed = armedKey === key ? controller.armed : null;
         const pending = pendingKey === key ? controller.pending : null;
-        const error = hasErrors ? controller.errors.get(key) ?? null : null;
         const offer = offerOf(resolveRow(node), hidden);
+        const error = offer.excluded === true ? offerError(offer, input.tombstoneErrors) : hasErrors ? controller.errors.get(key) ?? null : null;
         if (cached !== void 0 && cached.node === node && cached.hidden === isHidden && cached.offer === offer && cached.running === running && cached.revision === this.revision && cached.armed === armed && cached.pending === pending && cached.error === error && cached.wanted === wanted && (cached.cluster === null || cached.cluster.parentNode === row)) continue;
         if ((cached === void 0 || cached.node !== node) && row.getAttribute(FLOW_KIND) !== node.kind) {
           unresolved.push(key);
@@ -1740,7 +1750,7 @@ var SessionClient = class {
     const view = this.view;
     if (view === null) return;
     const state = this.controller.getSnapshot();
-    const record = this.sync.run({ ...view, controller: state });
+    const record = this.sync.run({ ...view, controller: state, tombstoneErrors: this.options.tombstones.getSnapshot().errors });
     this.options.debug.record(this.options.sessionId, record, () => this.expectation());
     const started = view.running && !this.wasRunning;
     this.wasRunning = view.running;
@@ -1843,6 +1853,8 @@ function RecallOverlay({ sessionId, useSession, useInput, inputActions, kit }) {
   const marker = (0, import_react2.useRef)(null);
   const client = (0, import_react2.useMemo)(() => new SessionClient({ sessionId, send: kit.send, t: kit.t, debug: kit.debug, tombstones: kit.tombstones.get(sessionId) }), [sessionId, kit]);
   const state = (0, import_react2.useSyncExternalStore)(client.controller.subscribe, client.controller.getSnapshot);
+  const tombstones = kit.tombstones.get(sessionId);
+  (0, import_react2.useSyncExternalStore)(tombstones.subscribe, tombstones.getSnapshot);
   client.setView({ chat, running, hasMore, replacements, localeRevision: locale.revision }, inputActions);
   (0, import_react2.useLayoutEffect)(() => {
     client.setMarker(marker.current);
@@ -1852,7 +1864,7 @@ function RecallOverlay({ sessionId, useSession, useInput, inputActions, kit }) {
   return /* @__PURE__ */ (0, import_jsx_runtime2.jsxs)(import_jsx_runtime2.Fragment, { children: [
     /* @__PURE__ */ (0, import_jsx_runtime2.jsx)("span", { ref: marker, hidden: true, "data-message-recall-overlay": "" }),
     useInput !== void 0 && /* @__PURE__ */ (0, import_jsx_runtime2.jsx)(DraftMirror, { useInput, client }),
-    /* @__PURE__ */ (0, import_jsx_runtime2.jsx)(UndoNoticeView, { notice: client.notice, actions: kit.tombstones.get(sessionId), t: kit.t, stacked: state.notice !== null }),
+    /* @__PURE__ */ (0, import_jsx_runtime2.jsx)(UndoNoticeView, { notice: client.notice, actions: tombstones, t: kit.t, stacked: state.notice !== null }),
     state.notice !== null && /* @__PURE__ */ (0, import_jsx_runtime2.jsxs)("div", { "data-message-recall-notice": "", role: "status", children: [
       /* @__PURE__ */ (0, import_jsx_runtime2.jsx)("span", { children: kit.t(countedKey("notice.images", state.notice.images.length), { count: state.notice.images.length, names: state.notice.images.join(", ") }) }),
       /* @__PURE__ */ (0, import_jsx_runtime2.jsx)("button", { type: "button", onClick: () => client.controller.dismissNotice(), children: kit.t("notice.dismiss") })
@@ -2135,7 +2147,7 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
 }
 
 // src/client/stamp.ts
-var BUILD_STAMP = true ? "0.1.0+c65520c905" : "dev";
+var BUILD_STAMP = true ? "0.1.0+94c47a4b3b" : "dev";
 
 // src/client/tombstone-actions.ts
 var EMPTY_ERRORS2 = /* @__PURE__ */ new Map();

@@ -60,6 +60,9 @@ export function RecallOverlay({ sessionId, useSession, useInput, inputActions, k
   const marker = useRef<HTMLSpanElement>(null)
   const client = useMemo(() => new SessionClient({ sessionId, send: kit.send, t: kit.t, debug: kit.debug, tombstones: kit.tombstones.get(sessionId) }), [sessionId, kit])
   const state = useSyncExternalStore(client.controller.subscribe, client.controller.getSnapshot)
+  // Re-render (and so run a pass) when a Restore or Open a copy is refused: excluded rows show it.
+  const tombstones = kit.tombstones.get(sessionId)
+  useSyncExternalStore(tombstones.subscribe, tombstones.getSnapshot)
   client.setView({ chat, running, hasMore, replacements, localeRevision: locale.revision }, inputActions)
 
   useLayoutEffect(() => {
@@ -72,7 +75,7 @@ export function RecallOverlay({ sessionId, useSession, useInput, inputActions, k
     <>
       <span ref={marker} hidden data-message-recall-overlay="" />
       {useInput !== undefined && <DraftMirror useInput={useInput} client={client} />}
-      <UndoNoticeView notice={client.notice} actions={kit.tombstones.get(sessionId)} t={kit.t} stacked={state.notice !== null} />
+      <UndoNoticeView notice={client.notice} actions={tombstones} t={kit.t} stacked={state.notice !== null} />
       {state.notice !== null && (
         <div data-message-recall-notice="" role="status" key={state.notice.id}>
           <span>{kit.t(countedKey('notice.images', state.notice.images.length), { count: state.notice.images.length, names: state.notice.images.join(', ') })}</span>

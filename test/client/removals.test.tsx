@@ -181,6 +181,15 @@ describe('Exclude', () => {
     const tombstoneSeq = p.session.events.length - 1
     await click(button(p, tools[0]!, 'openCopy'))
     assert.deepEqual(p.host.of('forkBefore'), [{ sessionId: 'session-a', action: 'forkBefore', tombstoneSeq }])
+    // A refusal shows on the rows of the exclusion.
+    const script = p.host.script
+    p.host.script = (body) => body.action === 'forkBefore'
+      ? { status: 409, body: { ok: false, error: { code: 'SESSION_NOT_LIVE', message: 'message-recall: session is not live' } } }
+      : script(body)
+    await click(button(p, step, 'openCopy'))
+    for (const key of [step, ...tools]) {
+      assert.equal(row(p, key).querySelector('[data-message-recall-error]')?.textContent, 'This session is not loaded on the host.', key)
+    }
   })
 
   it('an excluded prompt offers Restore, which ends the exclusion in place', async () => {
