@@ -18,10 +18,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { constants, zstdCompressSync } from 'node:zlib'
 import { packChunkRuns, SessionId } from '@deepseek-ai/dsh-session'
-import type { DecoderName } from '../src/shared/frame-decoder'
-import { createZlibDecoder, findZstdCli } from '../src/shared/frame-decoder-node'
-import { readSessionLog, resolveSessionLog } from '../src/shared/session-log'
-import { scanZstdFrames } from '../src/shared/zstd-frames'
+import type { DecoderName } from '../src/log/frame-decoder'
+import { createZlibDecoder, findZstdCli } from '../src/log/frame-decoder-node'
+import { resolveSessionLog } from '../src/log/log-file'
+import { readSessionLog } from '../src/log/session-log'
+import { scanZstdFrames } from '../src/log/zstd-frames'
 import { openLogStore } from '../test/scripts/support/real-logs'
 import { conversationLog, syntheticTurns } from '../test/support/conversation'
 
@@ -121,7 +122,7 @@ await measure('zlib context, frames only', 'one reused node:zlib context, no lin
 // The scripts' reader: file streamed in 4 MiB reads, frames scanned, decoded, split into lines.
 for (const decoder of ['zlib', 'zlib-oneshot', 'zstd-cli', 'fzstd'] as DecoderName[]) {
   await measure(`reader --decoder ${decoder}`, 'streamed file, frame scan, decode, line split (no JSON parse)', async () => {
-    const read = await readSessionLog(await resolveSessionLog(path), { decoder, parse: () => false, recoverTail: false })
+    const read = await readSessionLog(await resolveSessionLog(path), { decoder, parse: false, recoverTail: false })
     if (read.problems.length) throw new Error(read.problems[0]!.message)
     return read.decodedBytes
   })

@@ -131,7 +131,7 @@ describe('tools/mock-model-cli.ts', () => {
     assert.ok(await gone(Number(pid), 2000), 'mock model stopped within 2 s of its starter')
   })
 
-  test('stops within 2 s when its starter is killed at a random point between spawn and ready (20 times)', async () => {
+  test('stops within 2 s when its starter is killed at a random point between spawn and ready (20 times)', async (t) => {
     // How long the mock takes from spawn to ready here, to spread the kills over that window.
     const probe = run([SPAWN_AND_REPORT, ...TS, MOCK, '--port', '0'])
     const [, probePid] = await probe.waitFor(/child (\d+)/)
@@ -158,6 +158,7 @@ describe('tools/mock-model-cli.ts', () => {
       assert.ok(stopped, `mock model ${pid} stopped within 2 s of its starter killed ${delay} ms after spawn${wasReady ? ' (after ready)' : ''}`)
       if (!wasReady) beforeReady++
     }
+    t.diagnostic(`spawn to ready ${window} ms; kill after spawn → mock gone: ${outcomes.join('; ')}`)
   })
 })
 

@@ -6,13 +6,15 @@
  * break. Problems are collected as values with the line, frame and byte offset, never thrown,
  * so a reader can report everything intact before a damaged spot.
  *
- * Input is text that ends on a line break (a whole frame, or a chunk of a plain `session.jsonl`
- * cut at its last line break by the caller). Pure and browser-safe.
+ * Input is bytes (a whole decoded frame, or a chunk of a plain `session.jsonl` cut at its last
+ * line break by the caller). Lines are split on the bytes and their envelope prefix read from the
+ * bytes too, so a line that is not parsed never becomes a string unless a callback asks for its
+ * text. Pure and browser-safe.
  *
- * @module dsh-message-recall/shared/log-frames
+ * @module dsh-message-recall/log/log-frames
  */
-import { isRecord, type LogEvent } from './events'
-import { expandStorageRecord, isChunkRowTagged, recordSeqRange } from './chunk-rows'
+import { isRecord, type LogEvent } from '../shared/events'
+import { CHUNK_ROW_TYPES, expandStorageRecord, isChunkRowTagged, recordSeqRange } from './chunk-rows'
 
 /** The header line (`{"type":"session",…}`) as the backend writes it (`toHeaderLine`). */
 export interface LogHeader {
@@ -59,16 +61,23 @@ export interface LogRecord {
 /** Options of {@link LogRecordReader}. */
 export interface LogRecordReaderOptions {
   /**
-   * Which records to parse, by type and stored line (default: all). Lines not parsed are only
-   * counted and their seq read from the line prefix, which keeps a scan of large logs cheap.
+   * Which records to parse: `true` (default) all, `false` none, or a predicate over the type and
+   * the stored line. Lines not parsed are only counted and their seq read from the line prefix,
+   * which keeps a scan of large logs cheap.
    */
-  readonly parse?: (type: string, text: string) => boolean
+  readonly parse?: boolean | ((type: string, text: string) => boolean)
   /** Expand parsed records into events (`LogRecord.events`); default `false`. */
   readonly expand?: boolean
   /** Called once with line 1: the header when it is one (else `null`) and the line as stored. */
   readonly onHeader?: (header: LogHeader | null, text: string) => void
   /** Called for every record after the header, in log order. */
   readonly onRecord?: (record: LogRecord) => void
+  /**
+   * Called with runs of lines exactly as stored, line breaks included: line 1 (whatever it holds)
+   * and every line {@link onRecord} is called for, in log order. The view is only valid during
+   * the call.
+   */
+  readonly onLines?: (bytes: Uint8Array) => void
 }
 
 /** Totals of a read; `lastSeq` is `-1` when no event was read. */
@@ -83,18 +92,59 @@ export interface LogRecordTotals {
   readonly problems: readonly LogProblem[]
 }
 
-/** `{"type":"x","seq":12,` or `{"type":"text-chunks","seq0":12,`: how `JSON.stringify` lays out envelopes. */
-const PREFIX = /^\{"type":"([^"\\]+)","seq(0?)":(\d+),/
-
 /** Largest number of problems kept; later ones are counted only. */
 export const MAX_PROBLEMS = 100
 
+const LF = 0x0a
+const QUOTE = 0x22
+const BACKSLASH = 0x5c
+/** `{"type":"`: how `JSON.stringify` opens every envelope and storage row. */
+const TYPE_OPENING = [0x7b, 0x22, 0x74, 0x79, 0x70, 0x65, 0x22, 0x3a, 0x22]
+/** `","seq` after the type, then `":` or `0":`. */
+const SEQ_KEY = [0x22, 0x2c, 0x22, 0x73, 0x65, 0x71]
+
+const utf8Decoder = new TextDecoder()
+
+/** The UTF-8 text of `bytes[start, end)`. */
+function utf8(bytes: Uint8Array, start: number, end: number): string {
+  return utf8Decoder.decode(bytes.subarray(start, end))
+}
+
 /**
- * Reads decoded log text line by line. Feed whole-line text with {@link push}; call
+ * Type names read from line prefixes, one string per distinct name (a log holds a few dozen), so
+ * reading a type allocates nothing after its first occurrence.
+ */
+class TypeNames {
+  private readonly byHash = new Map<number, string>()
+
+  /** The name in `bytes[start, end)` (ASCII with no escapes, as the prefix check guarantees). */
+  read(bytes: Uint8Array, start: number, end: number, hash: number): string {
+    const known = this.byHash.get(hash)
+    if (known !== undefined && known.length === end - start) {
+      let same = true
+      for (let i = 0; i < known.length; i++) {
+        if (known.charCodeAt(i) !== bytes[start + i]) {
+          same = false
+          break
+        }
+      }
+      if (same) return known
+    }
+    const name = utf8(bytes, start, end)
+    if (known === undefined) this.byHash.set(hash, name)
+    return name
+  }
+}
+
+/**
+ * Reads decoded log bytes line by line. Feed whole-line bytes with {@link push}; call
  * {@link finish} once at the end.
  */
 export class LogRecordReader {
   private readonly options: LogRecordReaderOptions
+  private readonly parseAll: boolean
+  private readonly parseSome: ((type: string, text: string) => boolean) | null
+  private readonly types = new TypeNames()
   private headerValue: LogHeader | null = null
   private headerText: string | null = null
   private line = 0
@@ -102,14 +152,26 @@ export class LogRecordReader {
   private lastSeq = -1
   /** Next seq the log must continue with, or `null` after an unparsed packed row (resynchronised on the next line). */
   private expected: number | null = 0
-  private pendingRow: { text: string; at: LogPosition; seq0: number } | null = null
+  /**
+   * An unparsed packed row waiting for the next line's seq. `bytes` is a view into the pushed
+   * bytes while their push runs (`owned` false) and is copied only when the row is still
+   * pending at the end of that push.
+   */
+  private pendingRow: { bytes: Uint8Array; owned: boolean; at: LogPosition; seq0: number } | null = null
   private readonly problems: LogProblem[] = []
   private dropped = 0
-  private carry = ''
+  /** Bytes of a line begun in an earlier push, or `null`. */
+  private carry: Uint8Array | null = null
   private carryAt: LogPosition | null = null
+  // Prefix of the line last read by `readPrefix`.
+  private prefixType = ''
+  private prefixSeq = 0
+  private prefixRow = false
 
   constructor(options: LogRecordReaderOptions = {}) {
     this.options = options
+    this.parseAll = options.parse === undefined || options.parse === true
+    this.parseSome = typeof options.parse === 'function' ? options.parse : null
   }
 
   /**
@@ -137,32 +199,43 @@ export class LogRecordReader {
   }
 
   /**
-   * Feed decoded text.
-   * @param text - UTF-8-decoded text; normally ends with a line break.
-   * @param frame - frame index the text came from, or `null` for a plain log.
+   * Feed decoded bytes.
+   * @param bytes - UTF-8 bytes; normally ending with a line break. Not kept after the call
+   *   (a partial last line is copied).
+   * @param frame - frame index the bytes came from, or `null` for a plain log.
    * @param byte - file byte offset of that frame or chunk.
-   * @param frameEnd - `true` when `text` is a whole zstd frame: a missing final line break is then
-   *   reported (`frame-not-line-aligned`) and the partial line carried into the next frame.
+   * @param frameEnd - `true` when `bytes` is a whole zstd frame: a missing final line break is
+   *   then reported (`frame-not-line-aligned`) and the partial line carried into the next frame.
    */
-  push(text: string, frame: number | null, byte: number, frameEnd = false): void {
+  push(bytes: Uint8Array, frame: number | null, byte: number, frameEnd = false): void {
+    const onLines = this.options.onLines
     let from = 0
-    if (this.carry !== '') {
-      const nl = text.indexOf('\n')
+    if (this.carry !== null) {
+      const nl = bytes.indexOf(LF)
       if (nl === -1) {
-        this.carry += text
+        this.carry = concatBytes(this.carry, bytes)
         return
       }
-      this.take(this.carry + text.slice(0, nl), this.carryAt ?? { line: this.line + 1, frame, byte })
-      this.carry = ''
+      const line = concatBytes(this.carry, bytes.subarray(0, nl + 1))
+      const at = this.carryAt ?? { line: this.line + 1, frame, byte }
+      this.carry = null
       this.carryAt = null
+      if (this.take(line, 0, line.length - 1, at.frame, at.byte)) onLines?.(line)
       from = nl + 1
     }
-    for (let nl = text.indexOf('\n', from); nl !== -1; nl = text.indexOf('\n', from)) {
-      this.take(text.slice(from, nl), { line: this.line + 1, frame, byte })
+    let run = from
+    for (let nl = bytes.indexOf(LF, from); nl !== -1; nl = bytes.indexOf(LF, from)) {
+      if (!this.take(bytes, from, nl, frame, byte)) {
+        if (onLines !== undefined && from > run) onLines(bytes.subarray(run, from))
+        run = nl + 1
+      }
       from = nl + 1
     }
-    if (from < text.length) {
-      this.carry = text.slice(from)
+    if (onLines !== undefined && from > run) onLines(bytes.subarray(run, from))
+    const row = this.pendingRow
+    if (row !== null && !row.owned) this.pendingRow = { ...row, bytes: new Uint8Array(row.bytes), owned: true }
+    if (from < bytes.length) {
+      this.carry = new Uint8Array(bytes.subarray(from))
       this.carryAt = { line: this.line + 1, frame, byte }
       if (frameEnd) {
         this.report({
@@ -172,13 +245,6 @@ export class LogRecordReader {
         })
       }
     }
-  }
-
-  /**
-   * Text left after the last line break (a record without its line break), or `''`.
-   */
-  get pending(): string {
-    return this.carry
   }
 
   /**
@@ -197,30 +263,86 @@ export class LogRecordReader {
     return { header: this.headerValue, headerText: this.headerText, lines: this.line, events: this.events, lastSeq: this.lastSeq, problems }
   }
 
-  private take(text: string, at: LogPosition): void {
+  /**
+   * Read the envelope prefix `{"type":"<type>","seq":<n>,` or `{"type":"<tag>","seq0":<n>,` of
+   * the line `bytes[start, end)` into `prefixType`, `prefixSeq` and `prefixRow`.
+   * @returns `false` when the line does not start that way (it is then parsed to find out).
+   */
+  private readPrefix(bytes: Uint8Array, start: number, end: number): boolean {
+    if (end - start < TYPE_OPENING.length + SEQ_KEY.length + 3) return false
+    for (let k = 0; k < TYPE_OPENING.length; k++) if (bytes[start + k] !== TYPE_OPENING[k]) return false
+    const typeStart = start + TYPE_OPENING.length
+    let i = typeStart
+    let hash = 0
+    for (; i < end; i++) {
+      const c = bytes[i]!
+      if (c === QUOTE) break
+      if (c === BACKSLASH) return false
+      hash = (Math.imul(hash, 31) + c) | 0
+    }
+    if (i === typeStart || end - i < SEQ_KEY.length + 4) return false
+    const typeEnd = i
+    for (let k = 0; k < SEQ_KEY.length; k++) if (bytes[i + k] !== SEQ_KEY[k]) return false
+    i += SEQ_KEY.length
+    let row = false
+    if (bytes[i] === 0x30 /* 0 */) {
+      row = true
+      i++
+    }
+    if (bytes[i] !== QUOTE || bytes[i + 1] !== 0x3a /* : */) return false
+    i += 2
+    const digits = i
+    let seq = 0
+    for (; i < end; i++) {
+      const c = bytes[i]! - 0x30
+      if (c < 0 || c > 9) break
+      seq = seq * 10 + c
+    }
+    if (i === digits || i === end || bytes[i] !== 0x2c /* , */) return false
+    this.prefixType = this.types.read(bytes, typeStart, typeEnd, hash)
+    this.prefixSeq = seq
+    this.prefixRow = row
+    return true
+  }
+
+  /**
+   * Take the line `bytes[start, end)` (without its line break).
+   * @returns `true` when the line is kept (the header line, or a record handed to `onRecord`).
+   */
+  private take(bytes: Uint8Array, start: number, end: number, frame: number | null, byte: number): boolean {
     this.line++
     if (this.line === 1) {
-      this.takeHeader(text, at)
-      return
+      this.takeHeader(utf8(bytes, start, end), { line: 1, frame, byte })
+      return true
     }
-    const match = PREFIX.exec(text)
-    const type = match?.[1]
-    if (match !== null && type !== undefined && !(this.options.parse?.(type, text) ?? true)) {
-      const seq = Number(match[3])
-      this.settleRow(seq)
-      this.checkSeq(seq, at)
-      if (match[2] === '0' && isChunkRowTagged({ type })) {
-        // A packed row read without parsing: the next line's seq tells where it ends.
-        this.pendingRow = { text, at, seq0: seq }
-        this.events++
-        this.lastSeq = seq
-        this.expected = null
-      } else {
-        this.advance(seq, seq)
+    let text: string | null = null
+    if (this.readPrefix(bytes, start, end)) {
+      const type = this.prefixType
+      let parse = this.parseAll
+      if (this.parseSome !== null) {
+        text = utf8(bytes, start, end)
+        parse = this.parseSome(type, text)
       }
-      this.options.onRecord?.({ at, text, type, seq })
-      return
+      if (!parse) {
+        const seq = this.prefixSeq
+        this.settleRow(seq)
+        this.checkSeq(seq, frame, byte)
+        if (this.prefixRow && (CHUNK_ROW_TYPES as readonly string[]).includes(type)) {
+          // A packed row read without parsing: the next line's seq tells where it ends.
+          this.pendingRow = { bytes: bytes.subarray(start, end), owned: false, at: { line: this.line, frame, byte }, seq0: seq }
+          this.events++
+          this.lastSeq = seq
+          this.expected = null
+        } else {
+          this.advance(seq, seq)
+        }
+        const onRecord = this.options.onRecord
+        if (onRecord !== undefined) onRecord({ at: { line: this.line, frame, byte }, text: text ?? utf8(bytes, start, end), type, seq })
+        return true
+      }
     }
+    text ??= utf8(bytes, start, end)
+    const at: LogPosition = { line: this.line, frame, byte }
     let value: unknown
     try {
       value = JSON.parse(text)
@@ -228,7 +350,7 @@ export class LogRecordReader {
       this.flushRow()
       this.report({ kind: 'unparsable-line', at, message: `line ${at.line}${where(at)} is not valid JSON: ${(error as Error).message}` })
       this.expected = null
-      return
+      return false
     }
     const range = recordSeqRange(value)
     const recordType = isRecord(value) && typeof value.type === 'string' ? value.type : '?'
@@ -240,19 +362,20 @@ export class LogRecordReader {
         this.flushRow()
         this.report({ kind: 'malformed-row', at, message: `line ${at.line}${where(at)}: ${(error as Error).message}` })
         this.expected = null
-        return
+        return false
       }
     }
     if (range === null) {
       this.flushRow()
       this.report({ kind: 'unparsable-line', at, message: `line ${at.line}${where(at)} has no event seq` })
       this.expected = null
-      return
+      return false
     }
     this.settleRow(range[0])
-    this.checkSeq(range[0], at)
+    this.checkSeq(range[0], frame, byte)
     this.advance(range[0], range[1])
     this.options.onRecord?.({ at, text, type: recordType, seq: range[0], value, ...(this.options.expand && events ? { events } : {}) })
+    return true
   }
 
   private takeHeader(text: string, at: LogPosition): void {
@@ -295,7 +418,7 @@ export class LogRecordReader {
     this.pendingRow = null
     let value: unknown
     try {
-      value = JSON.parse(row.text)
+      value = JSON.parse(utf8(row.bytes, 0, row.bytes.length))
     } catch (error) {
       this.report({ kind: 'unparsable-line', at: row.at, message: `line ${row.at.line}${where(row.at)} is not valid JSON: ${(error as Error).message}` })
       return
@@ -307,8 +430,9 @@ export class LogRecordReader {
     this.expected = range[1] + 1
   }
 
-  private checkSeq(first: number, at: LogPosition): void {
+  private checkSeq(first: number, frame: number | null, byte: number): void {
     if (this.expected !== null && first !== this.expected) {
+      const at: LogPosition = { line: this.line, frame, byte }
       this.report({
         kind: 'seq-gap',
         at,
@@ -324,6 +448,13 @@ export class LogRecordReader {
     this.lastSeq = last
     this.expected = last + 1
   }
+}
+
+function concatBytes(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length)
+  out.set(a, 0)
+  out.set(b, a.length)
+  return out
 }
 
 function where(at: LogPosition): string {

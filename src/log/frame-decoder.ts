@@ -5,13 +5,13 @@
  *
  * Frames are always decoded one by one, on ranges found by `scanZstdFrames`: Node's one-shot
  * `zstdDecompressSync` and its streaming decoder stop silently after the first frame of a
- * concatenated file (`dsh-rc8-host` §7.3), and frame-by-frame decoding is what lets a reader name
+ * concatenated file, and frame-by-frame decoding is what lets a reader name
  * the frame and byte offset that failed. The native decoders live in `frame-decoder-node.ts`.
  *
  * fzstd allocates a window for every frame it decodes (2 MiB for the frames the rc.8 backend
  * writes, which declare no content size), so it is the slow path for logs of many small frames.
  *
- * @module dsh-message-recall/shared/frame-decoder
+ * @module dsh-message-recall/log/frame-decoder
  */
 import { decompress } from 'fzstd'
 import xxhash from 'xxhash-wasm'
@@ -23,7 +23,7 @@ export const DECODER_NAMES = ['zlib', 'zlib-oneshot', 'zstd-cli', 'fzstd'] as co
  * A decoder name:
  * - `zlib`: Node ≥ 22.15 `node:zlib` zstd with one native context reused for every frame;
  * - `zlib-oneshot`: `node:zlib` `zstdDecompressSync` per frame (a fresh context each time);
- * - `zstd-cli`: the `zstd` command-line tool, fed all complete frames in one stream;
+ * - `zstd-cli`: the `zstd` command-line tool, one run per batch of complete frames (no per-frame output);
  * - `fzstd`: the pure-JavaScript decoder (Node 20, browsers).
  */
 export type DecoderName = (typeof DECODER_NAMES)[number]

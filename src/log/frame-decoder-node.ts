@@ -8,13 +8,14 @@
  *   `NodePrivateZstdFrameDecoder`), after probing the same private shape. When a Node release
  *   changes that shape, the choice falls back to `zlib-oneshot`.
  * - `zlib-oneshot`: `zstdDecompressSync` on each frame.
- * - `zstd-cli`: the `zstd` tool decoding all complete frames as one stream (`zstd -dcq`). It has
- *   no per-frame output, so it serves only reads that need no frame index.
+ * - `zstd-cli`: the `zstd` tool (`zstd -dcq`), one run per batch of complete frames (the frames
+ *   of one chunk read, `zstd-cli-batches.ts`). A run's output has no frame boundaries, so it
+ *   serves only reads that need no frame index.
  * - `fzstd`: the portable decoder from `frame-decoder.ts`.
  *
  * All of them verify each frame's XXH64 checksum.
  *
- * @module dsh-message-recall/shared/frame-decoder-node
+ * @module dsh-message-recall/log/frame-decoder-node
  */
 import { spawn, spawnSync } from 'node:child_process'
 import * as zlib from 'node:zlib'

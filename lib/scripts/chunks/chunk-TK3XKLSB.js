@@ -744,7 +744,7 @@ async function e() {
   })((await WebAssembly.instantiate(t)).instance);
 }
 
-// src/shared/frame-decoder.ts
+// src/log/frame-decoder.ts
 var DECODER_NAMES = ["zlib", "zlib-oneshot", "zstd-cli", "fzstd"];
 var DecoderUnavailableError = class extends Error {
   constructor(message) {
@@ -783,7 +783,265 @@ async function createFzstdDecoder() {
   };
 }
 
-// src/shared/frame-decoder-node.ts
+// src/log/log-file.ts
+import { open, readdir, stat } from "node:fs/promises";
+import { join } from "node:path";
+
+// src/log/zstd-frames.ts
+var ZSTD_MAGIC_BYTES = Uint8Array.of(40, 181, 47, 253);
+var ZSTD_FRAME_MAGIC = (ZSTD_MAGIC_BYTES[0] | ZSTD_MAGIC_BYTES[1] << 8 | ZSTD_MAGIC_BYTES[2] << 16 | ZSTD_MAGIC_BYTES[3] << 24) >>> 0;
+var MAX_BLOCK_BYTES = 128 * 1024;
+var SKIPPABLE_MASK = 4294967280;
+var SKIPPABLE_MAGIC = 407710288;
+function u32(bytes, at) {
+  return (bytes[at] | bytes[at + 1] << 8 | bytes[at + 2] << 16 | bytes[at + 3] << 24) >>> 0;
+}
+function uintLE(bytes, at, size) {
+  let value = 0;
+  for (let i = size - 1; i >= 0; i--) value = value * 256 + bytes[at + i];
+  return value;
+}
+function scanZstdFrames(bytes, options = {}) {
+  const base = options.baseOffset ?? 0;
+  let index = options.firstIndex ?? 0;
+  const frames = [];
+  let offset = 0;
+  const length = bytes.length;
+  const incomplete = (start, part, at, needed, blocksComplete) => ({
+    frames,
+    next: base + start,
+    stop: { kind: "incomplete", start: base + start, part, at: base + at, needed, blocksComplete }
+  });
+  const corrupt = (start, at, reason) => ({
+    frames,
+    next: base + start,
+    stop: { kind: "corrupt", offset: base + at, reason }
+  });
+  while (offset < length) {
+    const start = offset;
+    if (length - offset < 4) return incomplete(start, "magic", offset, 4, 0);
+    const magic = u32(bytes, offset);
+    if ((magic & SKIPPABLE_MASK) >>> 0 === SKIPPABLE_MAGIC) {
+      if (length - offset < 8) return incomplete(start, "frame-header", offset + 4, 4, 0);
+      const size = u32(bytes, offset + 4);
+      if (length - offset - 8 < size) return incomplete(start, "skippable-payload", offset + 8, size, 0);
+      offset += 8 + size;
+      frames.push({ index: index++, start: base + start, end: base + offset, kind: "skippable", contentSize: null, windowSize: null, checksum: null, blocks: 0 });
+      continue;
+    }
+    if (magic !== ZSTD_FRAME_MAGIC) {
+      return corrupt(start, offset, `invalid frame magic 0x${magic.toString(16).padStart(8, "0")} (expected 28 b5 2f fd)`);
+    }
+    offset += 4;
+    if (offset === length) return incomplete(start, "frame-header", offset, null, 0);
+    const descriptor = bytes[offset];
+    if ((descriptor & 8) !== 0) return corrupt(start, offset, "reserved bit set in the frame header descriptor");
+    const contentSizeFlag = descriptor >>> 6;
+    const singleSegment = (descriptor & 32) !== 0;
+    const hasChecksum = (descriptor & 4) !== 0;
+    const dictionaryFlag = descriptor & 3;
+    const dictionaryBytes = dictionaryFlag === 3 ? 4 : dictionaryFlag;
+    const contentSizeBytes = contentSizeFlag === 0 ? singleSegment ? 1 : 0 : 1 << contentSizeFlag;
+    const headerBytes = 1 + (singleSegment ? 0 : 1) + dictionaryBytes + contentSizeBytes;
+    if (length - offset < headerBytes) return incomplete(start, "frame-header", offset, headerBytes, 0);
+    let cursor = offset + 1;
+    let windowSize = null;
+    if (!singleSegment) {
+      const windowDescriptor = bytes[cursor];
+      const exponent = windowDescriptor >>> 3;
+      const windowBase = 2 ** (10 + exponent);
+      windowSize = windowBase + windowBase / 8 * (windowDescriptor & 7);
+      cursor += 1;
+    }
+    cursor += dictionaryBytes;
+    let contentSize = null;
+    if (contentSizeBytes > 0) {
+      contentSize = uintLE(bytes, cursor, contentSizeBytes) + (contentSizeBytes === 2 ? 256 : 0);
+      cursor += contentSizeBytes;
+    }
+    if (singleSegment) windowSize = contentSize;
+    offset = cursor;
+    let blocks = 0;
+    for (; ; ) {
+      if (length - offset < 3) return incomplete(start, "block-header", offset, 3, blocks);
+      const header = bytes[offset] | bytes[offset + 1] << 8 | bytes[offset + 2] << 16;
+      const last = (header & 1) === 1;
+      const type = header >>> 1 & 3;
+      const size = header >>> 3;
+      if (type === 3) return corrupt(start, offset, `reserved block type in block ${blocks} of the frame`);
+      if (type !== 1 && size > MAX_BLOCK_BYTES) return corrupt(start, offset, `block ${blocks} declares ${size} bytes (at most ${MAX_BLOCK_BYTES})`);
+      const payload = type === 1 ? 1 : size;
+      if (length - offset - 3 < payload) return incomplete(start, "block", offset + 3, payload, blocks);
+      offset += 3 + payload;
+      blocks++;
+      if (last) break;
+    }
+    let checksum = null;
+    if (hasChecksum) {
+      if (length - offset < 4) return incomplete(start, "checksum", offset, 4, blocks);
+      checksum = u32(bytes, offset);
+      offset += 4;
+    }
+    frames.push({ index: index++, start: base + start, end: base + offset, kind: "zstd", contentSize, windowSize, checksum, blocks });
+  }
+  return { frames, next: base + offset, stop: { kind: "end" } };
+}
+function magicFalsePositives(bytes, frameStarts, baseOffset = 0) {
+  const out2 = [];
+  const [m0, m1, m2, m3] = ZSTD_MAGIC_BYTES;
+  for (let i = bytes.indexOf(m0); i !== -1 && i + 3 < bytes.length; i = bytes.indexOf(m0, i + 1)) {
+    if (bytes[i + 1] === m1 && bytes[i + 2] === m2 && bytes[i + 3] === m3 && !frameStarts.has(baseOffset + i)) out2.push(baseOffset + i);
+  }
+  return out2;
+}
+function describeFrameStop(stop, fileSize) {
+  if (stop.kind === "corrupt") return `corrupt Zstandard structure at byte ${stop.offset}: ${stop.reason}`;
+  const what = {
+    magic: "frame magic",
+    "frame-header": "frame header",
+    "block-header": `block ${stop.blocksComplete} header`,
+    block: `block ${stop.blocksComplete} payload`,
+    checksum: "content checksum",
+    "skippable-payload": "skippable frame payload"
+  };
+  const needs = stop.needed === null ? "" : ` needs ${stop.needed} bytes`;
+  return `frame at byte ${stop.start} is incomplete: ${what[stop.part]}${needs} from byte ${stop.at}, the file ends at byte ${fileSize} (${fileSize - stop.start} bytes of the frame present, ${stop.blocksComplete} complete blocks)`;
+}
+
+// src/log/log-file.ts
+var LOG_FILE_NAMES = ["session.jsonl.zstd", "session.jsonl"];
+var SessionLogInputError = class extends Error {
+  /**
+   * @param message - one sentence naming the path.
+   * @param code - `not-found` (no such path), `no-log` (a folder without a log, or both
+   *   encodings in one folder), `not-a-log` (a file that is neither zstd nor JSONL),
+   *   `unreadable` (the file system refused).
+   */
+  constructor(message, code) {
+    super(message);
+    this.code = code;
+    this.name = "SessionLogInputError";
+  }
+};
+async function resolveSessionLog(path) {
+  let info;
+  try {
+    info = await stat(path);
+  } catch (error) {
+    const code = error.code;
+    if (code === "ENOENT" || code === "ENOTDIR") throw new SessionLogInputError(`no such file or folder: ${path}`, "not-found");
+    throw new SessionLogInputError(`cannot read ${path}: ${error.message}`, "unreadable");
+  }
+  if (info.isDirectory()) {
+    let names;
+    try {
+      names = await readdir(path);
+    } catch (error) {
+      throw new SessionLogInputError(`cannot list ${path}: ${error.message}`, "unreadable");
+    }
+    const present = LOG_FILE_NAMES.filter((name) => names.includes(name));
+    if (present.length === 0) throw new SessionLogInputError(`${path} holds no session.jsonl.zstd or session.jsonl`, "no-log");
+    if (present.length > 1) throw new SessionLogInputError(`${path} holds both session.jsonl.zstd and session.jsonl; DSH refuses a session folder with two encodings`, "no-log");
+    return resolveSessionLog(join(path, present[0]));
+  }
+  if (!info.isFile()) throw new SessionLogInputError(`${path} is not a file or folder`, "not-a-log");
+  const format = await sniffFormat(path, info.size);
+  return { path, format, size: info.size, mtimeMs: info.mtimeMs };
+}
+async function sniffFormat(path, size) {
+  const handle = await openLog(path);
+  try {
+    const head = Buffer.alloc(4);
+    const { bytesRead } = await handle.read(head, 0, 4, 0);
+    const present = head.subarray(0, bytesRead);
+    if (bytesRead === 4 && present.equals(ZSTD_MAGIC_BYTES)) return "zstd";
+    if (bytesRead >= 1 && head[0] === 123) return "jsonl";
+    if (size === 0) throw new SessionLogInputError(`${path} is empty`, "not-a-log");
+    if (bytesRead < 4 && bytesRead === size && present.equals(ZSTD_MAGIC_BYTES.subarray(0, bytesRead))) return "zstd";
+    throw new SessionLogInputError(`${path} is neither a Zstandard log nor a JSONL log (first bytes ${present.toString("hex")})`, "not-a-log");
+  } finally {
+    await handle.close();
+  }
+}
+async function openLog(path) {
+  try {
+    return await open(path, "r");
+  } catch (error) {
+    throw new SessionLogInputError(`cannot open ${path}: ${error.message}`, "unreadable");
+  }
+}
+var CARRY_ROOM = 256 * 1024;
+var ChunkReader = class {
+  /**
+   * @param handle - from {@link openLog}.
+   * @param size - file size, passed on to `onProgress`.
+   * @param chunkBytes - bytes per read.
+   * @param reuse - `true` to read into two buffers in turn (a chunk is then only valid until the
+   *   next call); `false` for a fresh buffer each time.
+   * @param onProgress - called after each read with bytes read so far and `size`.
+   */
+  constructor(handle, size, chunkBytes, reuse, onProgress) {
+    this.handle = handle;
+    this.size = size;
+    this.chunkBytes = chunkBytes;
+    this.reuse = reuse;
+    this.onProgress = onProgress;
+  }
+  position = 0;
+  /** The read in flight: its buffer and promised byte count. */
+  ahead = null;
+  /** A buffer free for the next read (with `reuse`). */
+  spare = null;
+  current = null;
+  startRead() {
+    const buffer = this.spare !== null && this.spare.length >= CARRY_ROOM + this.chunkBytes ? this.spare : Buffer.allocUnsafe(CARRY_ROOM + this.chunkBytes);
+    this.spare = null;
+    const at = this.position;
+    const read = this.handle.read(buffer, CARRY_ROOM, this.chunkBytes, at).then(
+      ({ bytesRead }) => bytesRead,
+      (error) => {
+        throw new SessionLogInputError(`cannot read at byte ${at}: ${error.message}`, "unreadable");
+      }
+    );
+    read.catch(() => {
+    });
+    this.ahead = { buffer, read };
+  }
+  /**
+   * Read the next chunk.
+   * @param carry - bytes to put in front of it (may be a view into the previous chunk).
+   * @returns `carry` followed by the bytes read; just (a copy of) `carry` at the end of the file.
+   *   Views into earlier chunks, `carry` included, are not valid afterwards: use the result.
+   * @throws SessionLogInputError (`unreadable`) naming the offset when a read fails.
+   */
+  async next(carry) {
+    if (this.ahead === null) this.startRead();
+    const { buffer, read } = this.ahead;
+    this.ahead = null;
+    const bytesRead = await read;
+    this.position += bytesRead;
+    let result;
+    if (carry.length <= CARRY_ROOM) {
+      buffer.set(carry, CARRY_ROOM - carry.length);
+      result = buffer.subarray(CARRY_ROOM - carry.length, CARRY_ROOM + bytesRead);
+    } else {
+      result = Buffer.allocUnsafe(carry.length + bytesRead);
+      result.set(carry, 0);
+      result.set(buffer.subarray(CARRY_ROOM, CARRY_ROOM + bytesRead), carry.length);
+    }
+    if (this.reuse) {
+      this.spare = this.current;
+      this.current = buffer;
+    }
+    if (bytesRead > 0) {
+      this.onProgress?.(this.position, this.size);
+      if (this.position < this.size) this.startRead();
+    }
+    return result;
+  }
+};
+
+// src/log/frame-decoder-node.ts
 import { spawn, spawnSync } from "node:child_process";
 import * as zlib from "node:zlib";
 var OUTPUT_CHUNK_BYTES = 1024 * 1024;
@@ -894,8 +1152,8 @@ async function* decodeWithZstdCli(cli, frames) {
   const child = spawn(cli.command, [...cli.args], { stdio: ["pipe", "pipe", "pipe"] });
   let stderr = "";
   child.stderr.setEncoding("utf8");
-  child.stderr.on("data", (text2) => {
-    stderr += text2;
+  child.stderr.on("data", (text) => {
+    stderr += text;
   });
   const exited = new Promise((resolve2, reject) => {
     child.on("error", reject);
@@ -932,17 +1190,94 @@ function autoDecoderName(needsFrames) {
   return "fzstd";
 }
 
-// src/shared/session-log.ts
-import { open, readdir, stat } from "node:fs/promises";
-import { join } from "node:path";
-import * as zlib2 from "node:zlib";
+// src/log/frame-batches.ts
+var FrameBatches = class {
+  /**
+   * @param chunks - the file, read in chunks that may reuse one buffer.
+   * @param magicScan - look for the magic number inside frames.
+   */
+  constructor(chunks, magicScan) {
+    this.chunks = chunks;
+    this.magicScan = magicScan;
+  }
+  /** Complete frames found. */
+  frames = 0;
+  /** Bytes covered by complete frames. */
+  consumed = 0;
+  /** Why the walk ended: `end`, `incomplete` (a torn tail) or `corrupt`. */
+  stop = { kind: "end" };
+  /** Bytes from the start of the incomplete final frame to the end of the file, when there is one. */
+  tailBytes = null;
+  /** With `magicScan`: offsets of the magic number that are not frame starts. */
+  falsePositives = [];
+  /**
+   * Complete frames in file order, one batch per chunk read. A batch's bytes stay valid until
+   * the next batch is requested, unless the chunk reader was made with `reuse: false`.
+   */
+  async *batches() {
+    let carry = new Uint8Array(0);
+    let carryAt = 0;
+    for (; ; ) {
+      const bytes = await this.chunks.next(carry);
+      if (bytes.length === carry.length) {
+        carry = bytes;
+        break;
+      }
+      const scan = scanZstdFrames(bytes, { baseOffset: carryAt, firstIndex: this.frames });
+      if (this.magicScan && scan.frames.length > 0) {
+        const starts = new Set(scan.frames.map((f) => f.start));
+        this.falsePositives.push(...magicFalsePositives(bytes.subarray(0, scan.next - carryAt), starts, carryAt));
+      }
+      if (scan.frames.length > 0) {
+        this.frames += scan.frames.length;
+        this.consumed = scan.next;
+        yield { frames: scan.frames, bytes: bytes.subarray(0, scan.next - carryAt), at: carryAt };
+      }
+      if (scan.stop.kind === "corrupt") {
+        this.stop = scan.stop;
+        return;
+      }
+      carry = bytes.subarray(scan.next - carryAt);
+      carryAt = scan.next;
+    }
+    if (carry.length > 0) {
+      const scan = scanZstdFrames(carry, { baseOffset: carryAt, firstIndex: this.frames });
+      this.stop = scan.stop;
+      this.tailBytes = new Uint8Array(carry);
+      if (this.magicScan) this.falsePositives.push(...magicFalsePositives(carry, /* @__PURE__ */ new Set([carryAt]), carryAt));
+    }
+  }
+};
+function decodeBatch(batch, decoder, sink) {
+  const { reader, tally, onFrame } = sink;
+  for (const frame of batch.frames) {
+    const firstLine = reader.lineCount + 1;
+    if (frame.kind === "skippable") {
+      onFrame?.({ frame, decodedBytes: 0, firstLine, lastLine: firstLine - 1 });
+      continue;
+    }
+    let plaintext;
+    try {
+      plaintext = decoder.decode(batch.bytes.subarray(frame.start - batch.at, frame.end - batch.at));
+    } catch (error) {
+      const message = error.message;
+      reader.report({ kind: "frame-failed", at: { line: firstLine, frame: frame.index, byte: frame.start }, message: `frame ${frame.index} at byte ${frame.start} failed to decode: ${message}` });
+      onFrame?.({ frame, decodedBytes: null, firstLine, lastLine: firstLine - 1, error: message });
+      continue;
+    }
+    if (decoder.verifiesChecksum && frame.checksum !== null) tally.checked++;
+    tally.decodedBytes += plaintext.length;
+    reader.push(plaintext, frame.index, frame.start, true);
+    onFrame?.({ frame, decodedBytes: plaintext.length, firstLine, lastLine: reader.lineCount });
+  }
+}
 
 // src/shared/events.ts
 function isRecord(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-// src/shared/chunk-rows.ts
+// src/log/chunk-rows.ts
 var CHUNK_ROW_TYPES = ["text-chunks", "reasoning-chunks", "tool-call-chunks"];
 function isChunkRowTagged(value) {
   return isRecord(value) && CHUNK_ROW_TYPES.includes(value.type);
@@ -1017,11 +1352,42 @@ function recordSeqRange(value) {
   return Number.isSafeInteger(value.seq) ? [value.seq, value.seq] : null;
 }
 
-// src/shared/log-frames.ts
-var PREFIX = /^\{"type":"([^"\\]+)","seq(0?)":(\d+),/;
+// src/log/log-frames.ts
 var MAX_PROBLEMS = 100;
+var LF = 10;
+var QUOTE = 34;
+var BACKSLASH = 92;
+var TYPE_OPENING = [123, 34, 116, 121, 112, 101, 34, 58, 34];
+var SEQ_KEY = [34, 44, 34, 115, 101, 113];
+var utf8Decoder = new TextDecoder();
+function utf8(bytes, start, end) {
+  return utf8Decoder.decode(bytes.subarray(start, end));
+}
+var TypeNames = class {
+  byHash = /* @__PURE__ */ new Map();
+  /** The name in `bytes[start, end)` (ASCII with no escapes, as the prefix check guarantees). */
+  read(bytes, start, end, hash) {
+    const known = this.byHash.get(hash);
+    if (known !== void 0 && known.length === end - start) {
+      let same = true;
+      for (let i = 0; i < known.length; i++) {
+        if (known.charCodeAt(i) !== bytes[start + i]) {
+          same = false;
+          break;
+        }
+      }
+      if (same) return known;
+    }
+    const name = utf8(bytes, start, end);
+    if (known === void 0) this.byHash.set(hash, name);
+    return name;
+  }
+};
 var LogRecordReader = class {
   options;
+  parseAll;
+  parseSome;
+  types = new TypeNames();
   headerValue = null;
   headerText = null;
   line = 0;
@@ -1029,13 +1395,25 @@ var LogRecordReader = class {
   lastSeq = -1;
   /** Next seq the log must continue with, or `null` after an unparsed packed row (resynchronised on the next line). */
   expected = 0;
+  /**
+   * An unparsed packed row waiting for the next line's seq. `bytes` is a view into the pushed
+   * bytes while their push runs (`owned` false) and is copied only when the row is still
+   * pending at the end of that push.
+   */
   pendingRow = null;
   problems = [];
   dropped = 0;
-  carry = "";
+  /** Bytes of a line begun in an earlier push, or `null`. */
+  carry = null;
   carryAt = null;
+  // Prefix of the line last read by `readPrefix`.
+  prefixType = "";
+  prefixSeq = 0;
+  prefixRow = false;
   constructor(options = {}) {
     this.options = options;
+    this.parseAll = options.parse === void 0 || options.parse === true;
+    this.parseSome = typeof options.parse === "function" ? options.parse : null;
   }
   /**
    * Record a problem found outside the text (a frame that failed to decode, corrupt structure).
@@ -1058,32 +1436,43 @@ var LogRecordReader = class {
     return this.line;
   }
   /**
-   * Feed decoded text.
-   * @param text - UTF-8-decoded text; normally ends with a line break.
-   * @param frame - frame index the text came from, or `null` for a plain log.
+   * Feed decoded bytes.
+   * @param bytes - UTF-8 bytes; normally ending with a line break. Not kept after the call
+   *   (a partial last line is copied).
+   * @param frame - frame index the bytes came from, or `null` for a plain log.
    * @param byte - file byte offset of that frame or chunk.
-   * @param frameEnd - `true` when `text` is a whole zstd frame: a missing final line break is then
-   *   reported (`frame-not-line-aligned`) and the partial line carried into the next frame.
+   * @param frameEnd - `true` when `bytes` is a whole zstd frame: a missing final line break is
+   *   then reported (`frame-not-line-aligned`) and the partial line carried into the next frame.
    */
-  push(text2, frame, byte, frameEnd = false) {
+  push(bytes, frame, byte, frameEnd = false) {
+    const onLines = this.options.onLines;
     let from = 0;
-    if (this.carry !== "") {
-      const nl = text2.indexOf("\n");
+    if (this.carry !== null) {
+      const nl = bytes.indexOf(LF);
       if (nl === -1) {
-        this.carry += text2;
+        this.carry = concatBytes(this.carry, bytes);
         return;
       }
-      this.take(this.carry + text2.slice(0, nl), this.carryAt ?? { line: this.line + 1, frame, byte });
-      this.carry = "";
+      const line = concatBytes(this.carry, bytes.subarray(0, nl + 1));
+      const at = this.carryAt ?? { line: this.line + 1, frame, byte };
+      this.carry = null;
       this.carryAt = null;
+      if (this.take(line, 0, line.length - 1, at.frame, at.byte)) onLines?.(line);
       from = nl + 1;
     }
-    for (let nl = text2.indexOf("\n", from); nl !== -1; nl = text2.indexOf("\n", from)) {
-      this.take(text2.slice(from, nl), { line: this.line + 1, frame, byte });
+    let run = from;
+    for (let nl = bytes.indexOf(LF, from); nl !== -1; nl = bytes.indexOf(LF, from)) {
+      if (!this.take(bytes, from, nl, frame, byte)) {
+        if (onLines !== void 0 && from > run) onLines(bytes.subarray(run, from));
+        run = nl + 1;
+      }
       from = nl + 1;
     }
-    if (from < text2.length) {
-      this.carry = text2.slice(from);
+    if (onLines !== void 0 && from > run) onLines(bytes.subarray(run, from));
+    const row = this.pendingRow;
+    if (row !== null && !row.owned) this.pendingRow = { ...row, bytes: new Uint8Array(row.bytes), owned: true };
+    if (from < bytes.length) {
+      this.carry = new Uint8Array(bytes.subarray(from));
       this.carryAt = { line: this.line + 1, frame, byte };
       if (frameEnd) {
         this.report({
@@ -1093,12 +1482,6 @@ var LogRecordReader = class {
         });
       }
     }
-  }
-  /**
-   * Text left after the last line break (a record without its line break), or `''`.
-   */
-  get pending() {
-    return this.carry;
   }
   /**
    * Finish reading: resolves a trailing packed row's seq range and returns the totals. A partial
@@ -1115,37 +1498,92 @@ var LogRecordReader = class {
     }
     return { header: this.headerValue, headerText: this.headerText, lines: this.line, events: this.events, lastSeq: this.lastSeq, problems };
   }
-  take(text2, at) {
+  /**
+   * Read the envelope prefix `{"type":"<type>","seq":<n>,` or `{"type":"<tag>","seq0":<n>,` of
+   * the line `bytes[start, end)` into `prefixType`, `prefixSeq` and `prefixRow`.
+   * @returns `false` when the line does not start that way (it is then parsed to find out).
+   */
+  readPrefix(bytes, start, end) {
+    if (end - start < TYPE_OPENING.length + SEQ_KEY.length + 3) return false;
+    for (let k = 0; k < TYPE_OPENING.length; k++) if (bytes[start + k] !== TYPE_OPENING[k]) return false;
+    const typeStart = start + TYPE_OPENING.length;
+    let i = typeStart;
+    let hash = 0;
+    for (; i < end; i++) {
+      const c = bytes[i];
+      if (c === QUOTE) break;
+      if (c === BACKSLASH) return false;
+      hash = Math.imul(hash, 31) + c | 0;
+    }
+    if (i === typeStart || end - i < SEQ_KEY.length + 4) return false;
+    const typeEnd = i;
+    for (let k = 0; k < SEQ_KEY.length; k++) if (bytes[i + k] !== SEQ_KEY[k]) return false;
+    i += SEQ_KEY.length;
+    let row = false;
+    if (bytes[i] === 48) {
+      row = true;
+      i++;
+    }
+    if (bytes[i] !== QUOTE || bytes[i + 1] !== 58) return false;
+    i += 2;
+    const digits = i;
+    let seq = 0;
+    for (; i < end; i++) {
+      const c = bytes[i] - 48;
+      if (c < 0 || c > 9) break;
+      seq = seq * 10 + c;
+    }
+    if (i === digits || i === end || bytes[i] !== 44) return false;
+    this.prefixType = this.types.read(bytes, typeStart, typeEnd, hash);
+    this.prefixSeq = seq;
+    this.prefixRow = row;
+    return true;
+  }
+  /**
+   * Take the line `bytes[start, end)` (without its line break).
+   * @returns `true` when the line is kept (the header line, or a record handed to `onRecord`).
+   */
+  take(bytes, start, end, frame, byte) {
     this.line++;
     if (this.line === 1) {
-      this.takeHeader(text2, at);
-      return;
+      this.takeHeader(utf8(bytes, start, end), { line: 1, frame, byte });
+      return true;
     }
-    const match = PREFIX.exec(text2);
-    const type = match?.[1];
-    if (match !== null && type !== void 0 && !(this.options.parse?.(type, text2) ?? true)) {
-      const seq = Number(match[3]);
-      this.settleRow(seq);
-      this.checkSeq(seq, at);
-      if (match[2] === "0" && isChunkRowTagged({ type })) {
-        this.pendingRow = { text: text2, at, seq0: seq };
-        this.events++;
-        this.lastSeq = seq;
-        this.expected = null;
-      } else {
-        this.advance(seq, seq);
+    let text = null;
+    if (this.readPrefix(bytes, start, end)) {
+      const type = this.prefixType;
+      let parse = this.parseAll;
+      if (this.parseSome !== null) {
+        text = utf8(bytes, start, end);
+        parse = this.parseSome(type, text);
       }
-      this.options.onRecord?.({ at, text: text2, type, seq });
-      return;
+      if (!parse) {
+        const seq = this.prefixSeq;
+        this.settleRow(seq);
+        this.checkSeq(seq, frame, byte);
+        if (this.prefixRow && CHUNK_ROW_TYPES.includes(type)) {
+          this.pendingRow = { bytes: bytes.subarray(start, end), owned: false, at: { line: this.line, frame, byte }, seq0: seq };
+          this.events++;
+          this.lastSeq = seq;
+          this.expected = null;
+        } else {
+          this.advance(seq, seq);
+        }
+        const onRecord = this.options.onRecord;
+        if (onRecord !== void 0) onRecord({ at: { line: this.line, frame, byte }, text: text ?? utf8(bytes, start, end), type, seq });
+        return true;
+      }
     }
+    text ??= utf8(bytes, start, end);
+    const at = { line: this.line, frame, byte };
     let value;
     try {
-      value = JSON.parse(text2);
+      value = JSON.parse(text);
     } catch (error) {
       this.flushRow();
       this.report({ kind: "unparsable-line", at, message: `line ${at.line}${where(at)} is not valid JSON: ${error.message}` });
       this.expected = null;
-      return;
+      return false;
     }
     const range = recordSeqRange(value);
     const recordType = isRecord(value) && typeof value.type === "string" ? value.type : "?";
@@ -1157,37 +1595,38 @@ var LogRecordReader = class {
         this.flushRow();
         this.report({ kind: "malformed-row", at, message: `line ${at.line}${where(at)}: ${error.message}` });
         this.expected = null;
-        return;
+        return false;
       }
     }
     if (range === null) {
       this.flushRow();
       this.report({ kind: "unparsable-line", at, message: `line ${at.line}${where(at)} has no event seq` });
       this.expected = null;
-      return;
+      return false;
     }
     this.settleRow(range[0]);
-    this.checkSeq(range[0], at);
+    this.checkSeq(range[0], frame, byte);
     this.advance(range[0], range[1]);
-    this.options.onRecord?.({ at, text: text2, type: recordType, seq: range[0], value, ...this.options.expand && events ? { events } : {} });
+    this.options.onRecord?.({ at, text, type: recordType, seq: range[0], value, ...this.options.expand && events ? { events } : {} });
+    return true;
   }
-  takeHeader(text2, at) {
+  takeHeader(text, at) {
     let value;
     try {
-      value = JSON.parse(text2);
+      value = JSON.parse(text);
     } catch (error) {
       this.report({ kind: "bad-header", at, message: `line 1${where(at)} (the header) is not valid JSON: ${error.message}` });
-      this.options.onHeader?.(null, text2);
+      this.options.onHeader?.(null, text);
       return;
     }
     if (!isRecord(value) || value.type !== "session" || typeof value.id !== "string" || typeof value.version !== "number" || typeof value.createdAt !== "number") {
       this.report({ kind: "bad-header", at, message: 'line 1 is not a session header ({"type":"session","version","id","createdAt",…})' });
-      this.options.onHeader?.(null, text2);
+      this.options.onHeader?.(null, text);
       return;
     }
     this.headerValue = value;
-    this.headerText = text2;
-    this.options.onHeader?.(this.headerValue, text2);
+    this.headerText = text;
+    this.options.onHeader?.(this.headerValue, text);
   }
   /** An unparsed packed row ends just before the line that follows it at `nextSeq`. */
   settleRow(nextSeq) {
@@ -1209,7 +1648,7 @@ var LogRecordReader = class {
     this.pendingRow = null;
     let value;
     try {
-      value = JSON.parse(row.text);
+      value = JSON.parse(utf8(row.bytes, 0, row.bytes.length));
     } catch (error) {
       this.report({ kind: "unparsable-line", at: row.at, message: `line ${row.at.line}${where(row.at)} is not valid JSON: ${error.message}` });
       return;
@@ -1220,8 +1659,9 @@ var LogRecordReader = class {
     this.lastSeq = range[1];
     this.expected = range[1] + 1;
   }
-  checkSeq(first, at) {
+  checkSeq(first, frame, byte) {
     if (this.expected !== null && first !== this.expected) {
+      const at = { line: this.line, frame, byte };
       this.report({
         kind: "seq-gap",
         at,
@@ -1237,202 +1677,112 @@ var LogRecordReader = class {
     this.expected = last + 1;
   }
 };
+function concatBytes(a, b) {
+  const out2 = new Uint8Array(a.length + b.length);
+  out2.set(a, 0);
+  out2.set(b, a.length);
+  return out2;
+}
 function where(at) {
   return at.frame === null ? ` (chunk at byte ${at.byte})` : ` (frame ${at.frame} at byte ${at.byte})`;
 }
 
-// src/shared/zstd-frames.ts
-var ZSTD_FRAME_MAGIC = 4247762216;
-var MAX_BLOCK_BYTES = 128 * 1024;
-var SKIPPABLE_MASK = 4294967280;
-var SKIPPABLE_MAGIC = 407710288;
-function u32(bytes, at) {
-  return (bytes[at] | bytes[at + 1] << 8 | bytes[at + 2] << 16 | bytes[at + 3] << 24) >>> 0;
-}
-function uintLE(bytes, at, size) {
-  let value = 0;
-  for (let i = size - 1; i >= 0; i--) value = value * 256 + bytes[at + i];
-  return value;
-}
-function scanZstdFrames(bytes, options = {}) {
-  const base = options.baseOffset ?? 0;
-  let index = options.firstIndex ?? 0;
-  const frames = [];
-  let offset = 0;
-  const length = bytes.length;
-  const incomplete = (start, part, at, needed, blocksComplete) => ({
-    frames,
-    next: base + start,
-    stop: { kind: "incomplete", start: base + start, part, at: base + at, needed, blocksComplete }
-  });
-  const corrupt = (start, at, reason) => ({
-    frames,
-    next: base + start,
-    stop: { kind: "corrupt", offset: base + at, reason }
-  });
-  while (offset < length) {
-    const start = offset;
-    if (length - offset < 4) return incomplete(start, "magic", offset, 4, 0);
-    const magic = u32(bytes, offset);
-    if ((magic & SKIPPABLE_MASK) >>> 0 === SKIPPABLE_MAGIC) {
-      if (length - offset < 8) return incomplete(start, "frame-header", offset + 4, 4, 0);
-      const size = u32(bytes, offset + 4);
-      if (length - offset - 8 < size) return incomplete(start, "skippable-payload", offset + 8, size, 0);
-      offset += 8 + size;
-      frames.push({ index: index++, start: base + start, end: base + offset, kind: "skippable", contentSize: null, windowSize: null, checksum: null, blocks: 0 });
-      continue;
+// src/log/torn-tail.ts
+import * as zlib2 from "node:zlib";
+function recoverableLines(torn) {
+  let plaintext = new Uint8Array(0);
+  const z = zlib2;
+  try {
+    if (typeof z.zstdDecompressSync === "function" && z.constants.ZSTD_e_flush !== void 0) {
+      plaintext = z.zstdDecompressSync(torn, { finishFlush: z.constants.ZSTD_e_flush });
+    } else {
+      const parts = [];
+      const stream = new Decompress((data) => {
+        parts.push(data);
+      });
+      stream.push(torn, false);
+      plaintext = Buffer.concat(parts);
     }
-    if (magic !== ZSTD_FRAME_MAGIC) {
-      return corrupt(start, offset, `invalid frame magic 0x${magic.toString(16).padStart(8, "0")} (expected 28 b5 2f fd)`);
-    }
-    offset += 4;
-    if (offset === length) return incomplete(start, "frame-header", offset, null, 0);
-    const descriptor = bytes[offset];
-    if ((descriptor & 8) !== 0) return corrupt(start, offset, "reserved bit set in the frame header descriptor");
-    const contentSizeFlag = descriptor >>> 6;
-    const singleSegment = (descriptor & 32) !== 0;
-    const hasChecksum = (descriptor & 4) !== 0;
-    const dictionaryFlag = descriptor & 3;
-    const dictionaryBytes = dictionaryFlag === 3 ? 4 : dictionaryFlag;
-    const contentSizeBytes = contentSizeFlag === 0 ? singleSegment ? 1 : 0 : 1 << contentSizeFlag;
-    const headerBytes = 1 + (singleSegment ? 0 : 1) + dictionaryBytes + contentSizeBytes;
-    if (length - offset < headerBytes) return incomplete(start, "frame-header", offset, headerBytes, 0);
-    let cursor = offset + 1;
-    let windowSize = null;
-    if (!singleSegment) {
-      const windowDescriptor = bytes[cursor];
-      const exponent = windowDescriptor >>> 3;
-      const windowBase = 2 ** (10 + exponent);
-      windowSize = windowBase + windowBase / 8 * (windowDescriptor & 7);
-      cursor += 1;
-    }
-    cursor += dictionaryBytes;
-    let contentSize = null;
-    if (contentSizeBytes > 0) {
-      contentSize = uintLE(bytes, cursor, contentSizeBytes) + (contentSizeBytes === 2 ? 256 : 0);
-      cursor += contentSizeBytes;
-    }
-    if (singleSegment) windowSize = contentSize;
-    offset = cursor;
-    let blocks = 0;
-    for (; ; ) {
-      if (length - offset < 3) return incomplete(start, "block-header", offset, 3, blocks);
-      const header = bytes[offset] | bytes[offset + 1] << 8 | bytes[offset + 2] << 16;
-      const last = (header & 1) === 1;
-      const type = header >>> 1 & 3;
-      const size = header >>> 3;
-      if (type === 3) return corrupt(start, offset, `reserved block type in block ${blocks} of the frame`);
-      if (type !== 1 && size > MAX_BLOCK_BYTES) return corrupt(start, offset, `block ${blocks} declares ${size} bytes (at most ${MAX_BLOCK_BYTES})`);
-      const payload = type === 1 ? 1 : size;
-      if (length - offset - 3 < payload) return incomplete(start, "block", offset + 3, payload, blocks);
-      offset += 3 + payload;
-      blocks++;
-      if (last) break;
-    }
-    let checksum = null;
-    if (hasChecksum) {
-      if (length - offset < 4) return incomplete(start, "checksum", offset, 4, blocks);
-      checksum = u32(bytes, offset);
-      offset += 4;
-    }
-    frames.push({ index: index++, start: base + start, end: base + offset, kind: "zstd", contentSize, windowSize, checksum, blocks });
+  } catch {
+    return 0;
   }
-  return { frames, next: base + offset, stop: { kind: "end" } };
-}
-function magicFalsePositives(bytes, frameStarts, baseOffset = 0) {
-  const out2 = [];
-  for (let i = bytes.indexOf(40); i !== -1 && i + 3 < bytes.length; i = bytes.indexOf(40, i + 1)) {
-    if (bytes[i + 1] === 181 && bytes[i + 2] === 47 && bytes[i + 3] === 253 && !frameStarts.has(baseOffset + i)) out2.push(baseOffset + i);
-  }
-  return out2;
-}
-function describeFrameStop(stop, fileSize) {
-  if (stop.kind === "corrupt") return `corrupt Zstandard structure at byte ${stop.offset}: ${stop.reason}`;
-  const what = {
-    magic: "frame magic",
-    "frame-header": "frame header",
-    "block-header": `block ${stop.blocksComplete} header`,
-    block: `block ${stop.blocksComplete} payload`,
-    checksum: "content checksum",
-    "skippable-payload": "skippable frame payload"
-  };
-  const needs = stop.needed === null ? "" : ` needs ${stop.needed} bytes`;
-  return `frame at byte ${stop.start} is incomplete: ${what[stop.part]}${needs} from byte ${stop.at}, the file ends at byte ${fileSize} (${fileSize - stop.start} bytes of the frame present, ${stop.blocksComplete} complete blocks)`;
+  let lines = 0;
+  for (let i = plaintext.indexOf(10); i !== -1; i = plaintext.indexOf(10, i + 1)) lines++;
+  return lines;
 }
 
-// src/shared/session-log.ts
-var LOG_FILE_NAMES = ["session.jsonl.zstd", "session.jsonl"];
-var SessionLogInputError = class extends Error {
-  /**
-   * @param message - one sentence naming the path.
-   * @param code - `not-found` (no such path), `no-log` (a folder without a log, or both
-   *   encodings in one folder), `not-a-log` (a file that is neither zstd nor JSONL),
-   *   `unreadable` (the file system refused).
-   */
-  constructor(message, code) {
-    super(message);
-    this.code = code;
-    this.name = "SessionLogInputError";
-  }
-};
-async function resolveSessionLog(path) {
-  let info;
-  try {
-    info = await stat(path);
-  } catch (error) {
-    const code = error.code;
-    if (code === "ENOENT" || code === "ENOTDIR") throw new SessionLogInputError(`no such file or folder: ${path}`, "not-found");
-    throw new SessionLogInputError(`cannot read ${path}: ${error.message}`, "unreadable");
-  }
-  if (info.isDirectory()) {
-    let names;
-    try {
-      names = await readdir(path);
-    } catch (error) {
-      throw new SessionLogInputError(`cannot list ${path}: ${error.message}`, "unreadable");
+// src/log/zstd-cli-batches.ts
+async function decodeBatchesWithZstdCli(batches, cli, sink, options) {
+  let fallback = null;
+  const settle = async (batch, decoded) => {
+    const output = await decoded;
+    if (!(output instanceof Error)) {
+      pushDecoded(batch, output, sink);
+    } else if (options.onRefusal === "fzstd") {
+      fallback ??= await openFrameDecoder("fzstd");
+      decodeBatch(batch, fallback, sink);
+    } else {
+      await bisect(batch, output, cli, sink);
     }
-    const present = LOG_FILE_NAMES.filter((name) => names.includes(name));
-    if (present.length === 0) throw new SessionLogInputError(`${path} holds no session.jsonl.zstd or session.jsonl`, "no-log");
-    if (present.length > 1) throw new SessionLogInputError(`${path} holds both session.jsonl.zstd and session.jsonl; DSH refuses a session folder with two encodings`, "no-log");
-    return resolveSessionLog(join(path, present[0]));
-  }
-  if (!info.isFile()) throw new SessionLogInputError(`${path} is not a file or folder`, "not-a-log");
-  const format = await sniffFormat(path, info.size);
-  return { path, format, size: info.size, mtimeMs: info.mtimeMs };
-}
-var ZSTD_MAGIC_BYTES = Buffer.from([40, 181, 47, 253]);
-async function sniffFormat(path, size) {
-  let handle;
+    await options.flush?.();
+  };
+  let pending = null;
   try {
-    handle = await open(path, "r");
-  } catch (error) {
-    throw new SessionLogInputError(`cannot open ${path}: ${error.message}`, "unreadable");
-  }
-  try {
-    const head = Buffer.alloc(4);
-    const { bytesRead } = await handle.read(head, 0, 4, 0);
-    if (bytesRead === 4 && head.readUInt32LE(0) === ZSTD_FRAME_MAGIC) return "zstd";
-    if (bytesRead >= 1 && head[0] === 123) return "jsonl";
-    if (size === 0) throw new SessionLogInputError(`${path} is empty`, "not-a-log");
-    if (bytesRead < 4 && bytesRead === size && head.subarray(0, bytesRead).equals(ZSTD_MAGIC_BYTES.subarray(0, bytesRead))) return "zstd";
-    throw new SessionLogInputError(`${path} is neither a Zstandard log nor a JSONL log (first bytes ${head.subarray(0, bytesRead).toString("hex")})`, "not-a-log");
+    for await (const batch of batches) {
+      const job = { batch, output: collectZstdCli(cli, batch.bytes) };
+      if (pending !== null) await settle(pending.batch, pending.output);
+      pending = job;
+    }
+    if (pending !== null) await settle(pending.batch, pending.output);
   } finally {
-    await handle.close();
+    ;
+    fallback?.close();
+  }
+  return fallback !== null;
+}
+function pushDecoded(batch, output, { reader, tally }) {
+  tally.decodedBytes += output.length;
+  for (const frame of batch.frames) if (frame.kind === "zstd" && frame.checksum !== null) tally.checked++;
+  const last = batch.frames.at(-1);
+  const lastBreak = output.lastIndexOf(10);
+  if (lastBreak !== -1) reader.push(output.subarray(0, lastBreak + 1), null, batch.frames[0].start);
+  if (lastBreak + 1 < output.length) reader.push(output.subarray(lastBreak + 1), last.index, last.start, true);
+}
+async function bisect(batch, failure, cli, sink) {
+  if (batch.frames.length === 1) {
+    const frame = batch.frames[0];
+    sink.reader.report({
+      kind: "frame-failed",
+      at: { line: sink.reader.lineCount + 1, frame: frame.index, byte: frame.start },
+      message: `frame ${frame.index} at byte ${frame.start} failed to decode: ${failure.message}`
+    });
+    return;
+  }
+  const middle = batch.frames.length >> 1;
+  for (const frames of [batch.frames.slice(0, middle), batch.frames.slice(middle)]) {
+    const at = frames[0].start;
+    const part = { frames, bytes: batch.bytes.subarray(at - batch.at, frames.at(-1).end - batch.at), at };
+    const output = await collectZstdCli(cli, part.bytes);
+    if (output instanceof Error) await bisect(part, output, cli, sink);
+    else pushDecoded(part, output, sink);
   }
 }
-var DEFAULT_CHUNK_BYTES = 4 * 1024 * 1024;
-function text(bytes) {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
-}
-async function readSessionLog(file, options = {}) {
-  const reader = new LogRecordReader({ parse: options.parse, expand: options.expand, onRecord: options.onRecord, onHeader: options.onHeader });
-  const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES;
-  let handle;
+async function collectZstdCli(cli, bytes) {
+  const parts = [];
   try {
-    handle = await open(file.path, "r");
+    for await (const chunk of decodeWithZstdCli(cli, [bytes])) parts.push(chunk);
+    return Buffer.concat(parts);
   } catch (error) {
-    throw new SessionLogInputError(`cannot open ${file.path}: ${error.message}`, "unreadable");
+    return error instanceof Error ? error : new Error(String(error));
   }
+}
+
+// src/log/session-log.ts
+var DEFAULT_CHUNK_BYTES = 4 * 1024 * 1024;
+async function readSessionLog(file, options = {}) {
+  const reader = new LogRecordReader({ parse: options.parse, expand: options.expand, onRecord: options.onRecord, onHeader: options.onHeader, onLines: options.onLines });
+  const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES;
+  const handle = await openLog(file.path);
   try {
     if (file.format === "jsonl") return await readPlain(file, handle, reader, chunkBytes, options);
     return await readZstd(file, handle, reader, chunkBytes, options);
@@ -1440,39 +1790,23 @@ async function readSessionLog(file, options = {}) {
     await handle.close();
   }
 }
-async function* chunksOf(handle, size, chunkBytes, onProgress) {
-  let position = 0;
-  for (; ; ) {
-    const buffer = Buffer.allocUnsafe(chunkBytes);
-    let bytesRead;
-    try {
-      ;
-      ({ bytesRead } = await handle.read(buffer, 0, chunkBytes, position));
-    } catch (error) {
-      throw new SessionLogInputError(`cannot read at byte ${position}: ${error.message}`, "unreadable");
-    }
-    if (bytesRead === 0) return;
-    position += bytesRead;
-    onProgress?.(position, size);
-    yield bytesRead === chunkBytes ? buffer : buffer.subarray(0, bytesRead);
-  }
-}
 async function readPlain(file, handle, reader, chunkBytes, options) {
-  let carry = Buffer.alloc(0);
-  let carryAt = 0;
+  const chunks = new ChunkReader(handle, file.size, chunkBytes, true, options.onProgress);
+  let carry = new Uint8Array(0);
   let consumed = 0;
-  for await (const chunk of chunksOf(handle, file.size, chunkBytes, options.onProgress)) {
-    const bytes = carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk;
-    const lastBreak = bytes.lastIndexOf(10);
-    if (lastBreak === -1) {
-      carry = Buffer.from(bytes);
-      continue;
+  for (; ; ) {
+    const bytes = await chunks.next(carry);
+    if (bytes.length === carry.length) {
+      carry = bytes;
+      break;
     }
-    reader.push(text(bytes.subarray(0, lastBreak + 1)), null, carryAt);
-    await options.flush?.();
-    consumed = carryAt + lastBreak + 1;
-    carry = Buffer.from(bytes.subarray(lastBreak + 1));
-    carryAt = consumed;
+    const lastBreak = bytes.lastIndexOf(10);
+    if (lastBreak !== -1) {
+      reader.push(bytes.subarray(0, lastBreak + 1), null, consumed);
+      await options.flush?.();
+      consumed += lastBreak + 1;
+    }
+    carry = bytes.subarray(lastBreak + 1);
   }
   const totals = reader.finish();
   const tail = carry.length > 0 ? {
@@ -1502,145 +1836,35 @@ async function readPlain(file, handle, reader, chunkBytes, options) {
 async function readZstd(file, handle, reader, chunkBytes, options) {
   const requested = options.decoder ?? "auto";
   const name = requested === "auto" ? autoDecoderName(options.needsFrames ?? false) : requested;
-  if (name === "zstd-cli" && options.needsFrames) throw new DecoderUnavailableError('decoder "zstd-cli" decodes all frames as one stream and cannot report frames one by one');
+  if (name === "zstd-cli" && options.needsFrames) throw new DecoderUnavailableError('decoder "zstd-cli" decodes a run of frames at a time and cannot report frames one by one');
   const cli = name === "zstd-cli" ? findZstdCli() : null;
   if (name === "zstd-cli" && cli === null) throw new DecoderUnavailableError('decoder "zstd-cli" is not available: no zstd command on PATH');
-  const decoder = name === "zstd-cli" ? null : await openFrameDecoder(requested === "auto" ? "auto" : name);
-  let frameCount = 0;
-  let checked = 0;
-  let decodedBytes = 0;
-  let consumed = 0;
-  let stop = { kind: "end" };
-  let tailBytes = null;
-  const falsePositives = [];
-  async function* batches() {
-    let carry = Buffer.alloc(0);
-    let carryAt = 0;
-    for await (const chunk of chunksOf(handle, file.size, chunkBytes, options.onProgress)) {
-      const bytes = carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk;
-      const scan = scanZstdFrames(bytes, { baseOffset: carryAt, firstIndex: frameCount });
-      if (options.magicScan && scan.frames.length > 0) {
-        const starts = new Set(scan.frames.map((f) => f.start));
-        falsePositives.push(...magicFalsePositives(bytes.subarray(0, scan.next - carryAt), starts, carryAt));
-      }
-      if (scan.frames.length > 0) {
-        frameCount += scan.frames.length;
-        consumed = scan.next;
-        yield { frames: scan.frames, bytes: bytes.subarray(0, scan.next - carryAt), at: carryAt };
-      }
-      if (scan.stop.kind === "corrupt") {
-        stop = scan.stop;
-        return;
-      }
-      carry = Buffer.from(bytes.subarray(scan.next - carryAt));
-      carryAt = scan.next;
-    }
-    if (carry.length > 0) {
-      const scan = scanZstdFrames(carry, { baseOffset: carryAt, firstIndex: frameCount });
-      stop = scan.stop;
-      tailBytes = carry;
-      if (options.magicScan) falsePositives.push(...magicFalsePositives(carry, /* @__PURE__ */ new Set([carryAt]), carryAt));
-    }
-  }
-  const decodeEach = (batch, frameDecoder) => {
-    for (const frame of batch.frames) {
-      const firstLine = reader.lineCount + 1;
-      if (frame.kind === "skippable") {
-        options.onFrame?.({ frame, decodedBytes: 0, firstLine, lastLine: firstLine - 1 });
-        continue;
-      }
-      let plaintext;
-      try {
-        plaintext = frameDecoder.decode(batch.bytes.subarray(frame.start - batch.at, frame.end - batch.at));
-      } catch (error) {
-        const message = error.message;
-        reader.report({ kind: "frame-failed", at: { line: firstLine, frame: frame.index, byte: frame.start }, message: `frame ${frame.index} at byte ${frame.start} failed to decode: ${message}` });
-        options.onFrame?.({ frame, decodedBytes: null, firstLine, lastLine: firstLine - 1, error: message });
-        continue;
-      }
-      if (frameDecoder.verifiesChecksum && frame.checksum !== null) checked++;
-      decodedBytes += plaintext.length;
-      reader.push(text(plaintext), frame.index, frame.start, true);
-      options.onFrame?.({ frame, decodedBytes: plaintext.length, firstLine, lastLine: reader.lineCount });
-    }
-  };
-  let fallback = null;
+  const walk = new FrameBatches(new ChunkReader(handle, file.size, chunkBytes, cli === null, options.onProgress), options.magicScan === true);
+  const tally = { checked: 0, decodedBytes: 0 };
+  const sink = { reader, tally, onFrame: options.onFrame };
   let fallbackUsed = false;
-  if (decoder !== null) {
+  if (cli !== null) {
+    fallbackUsed = await decodeBatchesWithZstdCli(walk.batches(), cli, sink, { onRefusal: requested === "auto" ? "fzstd" : "bisect", flush: options.flush });
+  } else {
+    const decoder = await openFrameDecoder(requested === "auto" ? "auto" : name);
     try {
-      for await (const batch of batches()) {
-        decodeEach(batch, decoder);
+      for await (const batch of walk.batches()) {
+        decodeBatch(batch, decoder, sink);
         await options.flush?.();
       }
     } finally {
       decoder.close();
     }
-  } else {
-    const pushDecoded = (batch, output) => {
-      decodedBytes += output.length;
-      for (const frame of batch.frames) if (frame.kind === "zstd" && frame.checksum !== null) checked++;
-      const last = batch.frames.at(-1);
-      const lastBreak = output.lastIndexOf(10);
-      if (lastBreak !== -1) reader.push(text(output.subarray(0, lastBreak + 1)), null, batch.frames[0].start);
-      if (lastBreak + 1 < output.length) reader.push(text(output.subarray(lastBreak + 1)), last.index, last.start, true);
-    };
-    const bisect = async (batch, failure) => {
-      if (batch.frames.length === 1) {
-        const frame = batch.frames[0];
-        reader.report({
-          kind: "frame-failed",
-          at: { line: reader.lineCount + 1, frame: frame.index, byte: frame.start },
-          message: `frame ${frame.index} at byte ${frame.start} failed to decode: ${failure.message}`
-        });
-        return;
-      }
-      const middle = batch.frames.length >> 1;
-      for (const frames of [batch.frames.slice(0, middle), batch.frames.slice(middle)]) {
-        const at = frames[0].start;
-        const part = { frames, bytes: batch.bytes.subarray(at - batch.at, frames.at(-1).end - batch.at), at };
-        const output = await collectZstdCli(cli, part.bytes);
-        if (output instanceof Error) await bisect(part, output);
-        else pushDecoded(part, output);
-      }
-    };
-    const settle = async (job) => {
-      const { batch } = job;
-      const output = await job.output;
-      if (!(output instanceof Error)) {
-        pushDecoded(batch, output);
-      } else if (requested === "auto") {
-        fallback ??= await openFrameDecoder("fzstd");
-        fallbackUsed = true;
-        decodeEach(batch, fallback);
-      } else {
-        await bisect(batch, output);
-      }
-      await options.flush?.();
-    };
-    let pending = null;
-    try {
-      for await (const batch of batches()) {
-        const job = { batch, output: collectZstdCli(cli, batch.bytes) };
-        if (pending !== null) await settle(pending);
-        pending = job;
-      }
-      if (pending !== null) await settle(pending);
-    } finally {
-      ;
-      fallback?.close();
-    }
   }
   const totals = reader.finish();
   const problems = [...totals.problems];
-  const finalStop = stop;
-  if (finalStop.kind === "corrupt") {
-    problems.push({ kind: "corrupt-structure", offset: finalStop.offset, message: describeFrameStop(finalStop, file.size) });
-  }
+  const stop = walk.stop;
+  if (stop.kind === "corrupt") problems.push({ kind: "corrupt-structure", offset: stop.offset, message: describeFrameStop(stop, file.size) });
   let tail = null;
-  if (finalStop.kind === "incomplete" && tailBytes !== null) {
-    const torn = tailBytes;
+  if (stop.kind === "incomplete" && walk.tailBytes !== null) {
+    const torn = walk.tailBytes;
     const recoverable = options.recoverTail === false ? null : recoverableLines(torn);
-    tail = { start: finalStop.start, bytes: torn.length, description: describeFrameStop(finalStop, file.size), stop: finalStop, recoverableLines: recoverable };
+    tail = { start: stop.start, bytes: torn.length, description: describeFrameStop(stop, file.size), stop, recoverableLines: recoverable };
   }
   return {
     file,
@@ -1651,47 +1875,17 @@ async function readZstd(file, handle, reader, chunkBytes, options) {
     lines: totals.lines,
     events: totals.events,
     lastSeq: totals.lastSeq,
-    frames: frameCount,
-    checkedFrames: checked,
-    bytesConsumed: consumed,
-    decodedBytes,
+    frames: walk.frames,
+    checkedFrames: tally.checked,
+    bytesConsumed: walk.consumed,
+    decodedBytes: tally.decodedBytes,
     tail,
     problems,
-    magicFalsePositives: falsePositives
+    magicFalsePositives: walk.falsePositives
   };
 }
-async function collectZstdCli(cli, bytes) {
-  const parts = [];
-  try {
-    for await (const chunk of decodeWithZstdCli(cli, [bytes])) parts.push(chunk);
-    return Buffer.concat(parts);
-  } catch (error) {
-    return error instanceof Error ? error : new Error(String(error));
-  }
-}
-function recoverableLines(torn) {
-  let plaintext = new Uint8Array(0);
-  const z = zlib2;
-  try {
-    if (typeof z.zstdDecompressSync === "function" && z.constants.ZSTD_e_flush !== void 0) {
-      plaintext = z.zstdDecompressSync(torn, { finishFlush: z.constants.ZSTD_e_flush });
-    } else {
-      const parts = [];
-      const stream = new Decompress((data) => {
-        parts.push(data);
-      });
-      stream.push(torn, false);
-      plaintext = Buffer.concat(parts);
-    }
-  } catch {
-    return 0;
-  }
-  let lines = 0;
-  for (let i = plaintext.indexOf(10); i !== -1; i = plaintext.indexOf(10, i + 1)) lines++;
-  return lines;
-}
 
-// src/shared/session-roots.ts
+// src/log/session-roots.ts
 import { readdir as readdir2, stat as stat2 } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join as join2, resolve } from "node:path";
@@ -1796,7 +1990,7 @@ function contentOf(event) {
   return Array.isArray(content) ? content : [];
 }
 
-// src/shared/session-summary.ts
+// src/log/session-summary.ts
 var TITLE_CHARS = 60;
 var REPLACE_MARK = '"surfaceOp":{';
 var SummaryBuilder = class {
@@ -1815,17 +2009,17 @@ var SummaryBuilder = class {
    * @param type - event type or row tag from the line prefix.
    * @param text - the stored line.
    */
-  wants(type, text2) {
+  wants(type, text) {
     switch (type) {
       case "session/title":
       case "turn/start":
       case "turn/end":
         return true;
       case "user/message":
-        return this.firstPrompt === null || text2.includes(REPLACE_MARK);
+        return this.firstPrompt === null || text.includes(REPLACE_MARK);
       case "assistant/message":
       case "tool/result":
-        return text2.includes(REPLACE_MARK);
+        return text.includes(REPLACE_MARK);
       default:
         return false;
     }
@@ -1858,8 +2052,8 @@ var SummaryBuilder = class {
     if (event.type !== "user/message" && event.type !== "assistant/message" && event.type !== "tool/result") return;
     if (readReplaceOp(event.surfaceOp) === null) {
       if (this.firstPrompt === null && event.type === "user/message" && classifyNode(event) === "user") {
-        const text2 = plainText(contentOf(event)).replace(/\s+/g, " ").trim();
-        if (text2) this.firstPrompt = text2.length > TITLE_CHARS ? text2.slice(0, TITLE_CHARS) + "…" : text2;
+        const text = plainText(contentOf(event)).replace(/\s+/g, " ").trim();
+        if (text) this.firstPrompt = text.length > TITLE_CHARS ? text.slice(0, TITLE_CHARS) + "…" : text;
       }
       return;
     }
@@ -1888,7 +2082,7 @@ var SummaryBuilder = class {
   }
 };
 
-// src/shared/session-roots.ts
+// src/log/session-roots.ts
 var SESSIONS_ROOT_RULE = "$DSH_HOME/sessions, or ~/.dsh/sessions when DSH_HOME is unset";
 function defaultSessionsRoot(env = process.env) {
   const fromEnv = env.DSH_HOME;
@@ -1941,7 +2135,7 @@ async function summarizeLog(log, decoder) {
   let file;
   try {
     file = await resolveSessionLog(log.path);
-    const read = await readSessionLog(file, { decoder, parse: (type, text2) => builder.wants(type, text2), onRecord: (record) => builder.add(record), recoverTail: false });
+    const read = await readSessionLog(file, { decoder, parse: (type, text) => builder.wants(type, text), onRecord: (record) => builder.add(record), recoverTail: false });
     return { ...log, header: read.header, events: read.events, summary: builder.result(), tail: read.tail, problems: read.problems, error: null };
   } catch (error) {
     if (error instanceof DecoderUnavailableError) throw error;
@@ -1949,7 +2143,7 @@ async function summarizeLog(log, decoder) {
   }
 }
 
-// src/shared/cli.ts
+// scripts/support/cli.ts
 import { stat as stat3 } from "node:fs/promises";
 import { parseArgs } from "node:util";
 var EXIT = {
@@ -2025,13 +2219,13 @@ function progress(enabled) {
   let shown = false;
   const tty = process.stderr.isTTY === true;
   return {
-    update(text2) {
+    update(text) {
       if (!enabled) return;
       const now = Date.now();
       if (now - started < 1e3 || now - last < 1e3) return;
       last = now;
       shown = true;
-      process.stderr.write(tty ? `\r\x1B[K${text2}` : `${text2}
+      process.stderr.write(tty ? `\r\x1B[K${text}` : `${text}
 `);
     },
     done() {
@@ -2072,16 +2266,82 @@ ${usage}`);
     process.exitCode = EXIT.usage;
   });
 }
-async function out(text2) {
-  if (!process.stdout.write(text2)) await new Promise((resolve2) => process.stdout.once("drain", resolve2));
+var OUTPUT_CHUNK_BYTES2 = 1024 * 1024;
+var ChunkedOutput = class {
+  buffer = Buffer.allocUnsafe(OUTPUT_CHUNK_BYTES2);
+  used = 0;
+  ready = [];
+  /** Whether a value was already written in {@link addJsonLines} mode (for the commas). */
+  valuesWritten = false;
+  /** Append bytes. */
+  add(bytes) {
+    let from = 0;
+    while (from < bytes.length) {
+      const n = Math.min(bytes.length - from, this.buffer.length - this.used);
+      this.buffer.set(bytes.subarray(from, from + n), this.used);
+      this.used += n;
+      from += n;
+      if (this.used === this.buffer.length) this.rotate();
+    }
+  }
+  /** Append text as UTF-8. */
+  addText(text) {
+    if (text.length * 3 <= this.buffer.length - this.used) this.used += this.buffer.write(text, this.used);
+    else this.add(Buffer.from(text));
+  }
+  /**
+   * Append whole lines (each ending in a line break) as members of a JSON array: each line is one
+   * JSON value, written with a comma before it unless it is the first.
+   */
+  addJsonLines(lines) {
+    if (lines.length === 0) return;
+    if (this.valuesWritten) this.addText(",");
+    this.valuesWritten = true;
+    const start = this.used;
+    const body = lines.subarray(0, lines.length - 1);
+    if (body.length <= this.buffer.length - this.used) {
+      this.buffer.set(body, this.used);
+      this.used += body.length;
+      for (let i = this.buffer.indexOf(10, start); i !== -1 && i < this.used; i = this.buffer.indexOf(10, i + 1)) this.buffer[i] = 44;
+    } else {
+      const copy = Buffer.from(body);
+      for (let i = copy.indexOf(10); i !== -1; i = copy.indexOf(10, i + 1)) copy[i] = 44;
+      this.add(copy);
+    }
+  }
+  /** Append one JSON value as a member of the array {@link addJsonLines} writes. */
+  addJsonValue(text) {
+    this.addText(this.valuesWritten ? "," + text : text);
+    this.valuesWritten = true;
+  }
+  rotate() {
+    this.ready.push(this.buffer.subarray(0, this.used));
+    this.buffer = Buffer.allocUnsafe(OUTPUT_CHUNK_BYTES2);
+    this.used = 0;
+  }
+  /** Write the full chunks, waiting while stdout is congested. */
+  async drain() {
+    while (this.ready.length > 0) await outBytes(this.ready.shift());
+  }
+  /** Write everything collected. */
+  async end() {
+    if (this.used > 0) this.rotate();
+    await this.drain();
+  }
+};
+async function outBytes(bytes) {
+  if (!process.stdout.write(bytes)) await new Promise((resolve2) => process.stdout.once("drain", resolve2));
+}
+async function out(text) {
+  if (!process.stdout.write(text)) await new Promise((resolve2) => process.stdout.once("drain", resolve2));
 }
 
 export {
   DECODER_NAMES,
+  resolveSessionLog,
   hasZlibZstd,
   findZstdCli,
   isRecord,
-  resolveSessionLog,
   readSessionLog,
   readReplaceOp,
   isTombstoneEvent,
@@ -2106,5 +2366,6 @@ export {
   progress,
   formatBytes,
   runScript,
+  ChunkedOutput,
   out
 };
