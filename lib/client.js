@@ -1051,7 +1051,7 @@ function fateReader(tombstones, shadowed, restoredBy) {
     let tombstoneSeq = null;
     let actingSeq = seq;
     let current = seq;
-    for (let guard = 0; guard <= tombstones.length; guard++) {
+    for (let guard = 0; guard <= 2 * tombstones.length; guard++) {
       const copy = state === "shown" ? void 0 : restoredBy.get(current);
       if (copy !== void 0) {
         state = "shown";
@@ -2147,7 +2147,7 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
 }
 
 // src/client/stamp.ts
-var BUILD_STAMP = true ? "0.1.0+94c47a4b3b" : "dev";
+var BUILD_STAMP = true ? "0.1.0+1eb161f73d" : "dev";
 
 // src/client/tombstone-actions.ts
 var EMPTY_ERRORS2 = /* @__PURE__ */ new Map();
