@@ -37,8 +37,21 @@ export interface FramedLog {
   readonly plainBytes: number
 }
 
+/** Window descriptor byte for 2 MiB (`2^(10+11)`, RFC 8878 §3.1.1.1.2). */
+const WINDOW_2_MIB = 0x58
+
+/**
+ * One frame with the header the rc.8 backend writes: it compresses each batch through a stream
+ * (`zstdCompress`), so the header carries a checksum flag, no content size and a 2 MiB window.
+ * The synchronous one-shot call would declare the content size instead; compressing without it
+ * and declaring the stream's window gives the same header (a larger declared window is always
+ * valid for the same blocks).
+ */
 function frame(text: string): Buffer {
-  return zstdCompressSync(Buffer.from(text), { params: { [constants.ZSTD_c_checksumFlag]: 1 } })
+  const bytes = zstdCompressSync(Buffer.from(text), { params: { [constants.ZSTD_c_checksumFlag]: 1, [constants.ZSTD_c_contentSizeFlag]: 0 } })
+  if (bytes[4] !== 0x04) throw new Error(`unexpected frame header descriptor 0x${bytes[4]!.toString(16)}`)
+  bytes[5] = WINDOW_2_MIB
+  return bytes
 }
 
 /**

@@ -20,7 +20,7 @@ import {
   stepOf,
   toolCallIds,
   toolResultCallId
-} from "./chunks/chunk-TK3XKLSB.js";
+} from "./chunks/chunk-5DVZDIQR.js";
 
 // src/shared/restore.ts
 function readRestore(event, lookup) {

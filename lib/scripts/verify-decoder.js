@@ -14,7 +14,7 @@ import {
   readSessionLog,
   resolveSessionLog,
   runScript
-} from "./chunks/chunk-TK3XKLSB.js";
+} from "./chunks/chunk-5DVZDIQR.js";
 
 // scripts/verify-decoder.ts
 import { createHash } from "node:crypto";

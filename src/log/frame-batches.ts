@@ -126,7 +126,7 @@ export function decodeBatch(batch: FrameBatch, decoder: FrameDecoder, sink: Fram
     }
     let plaintext: Uint8Array
     try {
-      plaintext = decoder.decode(batch.bytes.subarray(frame.start - batch.at, frame.end - batch.at))
+      plaintext = decoder.decode(batch.bytes, frame.start - batch.at, frame.end - batch.at)
     } catch (error) {
       const message = (error as Error).message
       reader.report({ kind: 'frame-failed', at: { line: firstLine, frame: frame.index, byte: frame.start }, message: `frame ${frame.index} at byte ${frame.start} failed to decode: ${message}` })

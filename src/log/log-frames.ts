@@ -98,10 +98,6 @@ export const MAX_PROBLEMS = 100
 const LF = 0x0a
 const QUOTE = 0x22
 const BACKSLASH = 0x5c
-/** `{"type":"`: how `JSON.stringify` opens every envelope and storage row. */
-const TYPE_OPENING = [0x7b, 0x22, 0x74, 0x79, 0x70, 0x65, 0x22, 0x3a, 0x22]
-/** `","seq` after the type, then `":` or `0":`. */
-const SEQ_KEY = [0x22, 0x2c, 0x22, 0x73, 0x65, 0x71]
 
 const utf8Decoder = new TextDecoder()
 
@@ -152,19 +148,27 @@ export class LogRecordReader {
   private lastSeq = -1
   /** Next seq the log must continue with, or `null` after an unparsed packed row (resynchronised on the next line). */
   private expected: number | null = 0
-  /**
-   * An unparsed packed row waiting for the next line's seq. `bytes` is a view into the pushed
-   * bytes while their push runs (`owned` false) and is copied only when the row is still
-   * pending at the end of that push.
-   */
-  private pendingRow: { bytes: Uint8Array; owned: boolean; at: LogPosition; seq0: number } | null = null
+  // An unparsed packed row waiting for the next line's seq, kept in fields (no object per row).
+  // `rowBytes[rowStart, rowEnd)` is a view into the pushed bytes while their push runs
+  // (`rowOwned` false) and is copied only when the row is still pending at the end of that push.
+  private rowPending = false
+  private rowSeq0 = 0
+  private rowLine = 0
+  private rowFrame: number | null = null
+  private rowByte = 0
+  private rowBytes: Uint8Array = new Uint8Array(0)
+  private rowStart = 0
+  private rowEnd = 0
+  private rowOwned = false
   private readonly problems: LogProblem[] = []
   private dropped = 0
   /** Bytes of a line begun in an earlier push, or `null`. */
   private carry: Uint8Array | null = null
   private carryAt: LogPosition | null = null
-  // Prefix of the line last read by `readPrefix`.
-  private prefixType = ''
+  // Prefix of the line last read by `readPrefix`; its type is read from the bytes on demand.
+  private prefixTypeStart = 0
+  private prefixTypeEnd = 0
+  private prefixTypeHash = 0
   private prefixSeq = 0
   private prefixRow = false
 
@@ -232,8 +236,12 @@ export class LogRecordReader {
       from = nl + 1
     }
     if (onLines !== undefined && from > run) onLines(bytes.subarray(run, from))
-    const row = this.pendingRow
-    if (row !== null && !row.owned) this.pendingRow = { ...row, bytes: new Uint8Array(row.bytes), owned: true }
+    if (this.rowPending && !this.rowOwned) {
+      this.rowBytes = new Uint8Array(this.rowBytes.subarray(this.rowStart, this.rowEnd))
+      this.rowStart = 0
+      this.rowEnd = this.rowBytes.length
+      this.rowOwned = true
+    }
     if (from < bytes.length) {
       this.carry = new Uint8Array(bytes.subarray(from))
       this.carryAt = { line: this.line + 1, frame, byte }
@@ -265,13 +273,15 @@ export class LogRecordReader {
 
   /**
    * Read the envelope prefix `{"type":"<type>","seq":<n>,` or `{"type":"<tag>","seq0":<n>,` of
-   * the line `bytes[start, end)` into `prefixType`, `prefixSeq` and `prefixRow`.
+   * the line `bytes[start, end)` into the `prefix…` fields.
    * @returns `false` when the line does not start that way (it is then parsed to find out).
    */
   private readPrefix(bytes: Uint8Array, start: number, end: number): boolean {
-    if (end - start < TYPE_OPENING.length + SEQ_KEY.length + 3) return false
-    for (let k = 0; k < TYPE_OPENING.length; k++) if (bytes[start + k] !== TYPE_OPENING[k]) return false
-    const typeStart = start + TYPE_OPENING.length
+    if (end - start < 18) return false
+    // `{"type":"`, unrolled.
+    if (bytes[start] !== 0x7b || bytes[start + 1] !== QUOTE || bytes[start + 2] !== 0x74 || bytes[start + 3] !== 0x79 || bytes[start + 4] !== 0x70) return false
+    if (bytes[start + 5] !== 0x65 || bytes[start + 6] !== QUOTE || bytes[start + 7] !== 0x3a || bytes[start + 8] !== QUOTE) return false
+    const typeStart = start + 9
     let i = typeStart
     let hash = 0
     for (; i < end; i++) {
@@ -280,10 +290,11 @@ export class LogRecordReader {
       if (c === BACKSLASH) return false
       hash = (Math.imul(hash, 31) + c) | 0
     }
-    if (i === typeStart || end - i < SEQ_KEY.length + 4) return false
+    if (i === typeStart || end - i < 10) return false
     const typeEnd = i
-    for (let k = 0; k < SEQ_KEY.length; k++) if (bytes[i + k] !== SEQ_KEY[k]) return false
-    i += SEQ_KEY.length
+    // `","seq`, unrolled.
+    if (bytes[i + 1] !== 0x2c || bytes[i + 2] !== QUOTE || bytes[i + 3] !== 0x73 || bytes[i + 4] !== 0x65 || bytes[i + 5] !== 0x71) return false
+    i += 6
     let row = false
     if (bytes[i] === 0x30 /* 0 */) {
       row = true
@@ -299,7 +310,9 @@ export class LogRecordReader {
       seq = seq * 10 + c
     }
     if (i === digits || i === end || bytes[i] !== 0x2c /* , */) return false
-    this.prefixType = this.types.read(bytes, typeStart, typeEnd, hash)
+    this.prefixTypeStart = typeStart
+    this.prefixTypeEnd = typeEnd
+    this.prefixTypeHash = hash
     this.prefixSeq = seq
     this.prefixRow = row
     return true
@@ -317,7 +330,9 @@ export class LogRecordReader {
     }
     let text: string | null = null
     if (this.readPrefix(bytes, start, end)) {
-      const type = this.prefixType
+      const onRecord = this.options.onRecord
+      const needsType = this.parseSome !== null || onRecord !== undefined || this.prefixRow
+      const type = needsType ? this.types.read(bytes, this.prefixTypeStart, this.prefixTypeEnd, this.prefixTypeHash) : ''
       let parse = this.parseAll
       if (this.parseSome !== null) {
         text = utf8(bytes, start, end)
@@ -329,14 +344,21 @@ export class LogRecordReader {
         this.checkSeq(seq, frame, byte)
         if (this.prefixRow && (CHUNK_ROW_TYPES as readonly string[]).includes(type)) {
           // A packed row read without parsing: the next line's seq tells where it ends.
-          this.pendingRow = { bytes: bytes.subarray(start, end), owned: false, at: { line: this.line, frame, byte }, seq0: seq }
+          this.rowPending = true
+          this.rowSeq0 = seq
+          this.rowLine = this.line
+          this.rowFrame = frame
+          this.rowByte = byte
+          this.rowBytes = bytes
+          this.rowStart = start
+          this.rowEnd = end
+          this.rowOwned = false
           this.events++
           this.lastSeq = seq
           this.expected = null
         } else {
           this.advance(seq, seq)
         }
-        const onRecord = this.options.onRecord
         if (onRecord !== undefined) onRecord({ at: { line: this.line, frame, byte }, text: text ?? utf8(bytes, start, end), type, seq })
         return true
       }
@@ -399,28 +421,27 @@ export class LogRecordReader {
 
   /** An unparsed packed row ends just before the line that follows it at `nextSeq`. */
   private settleRow(nextSeq: number): void {
-    const row = this.pendingRow
-    if (row === null) return
-    this.pendingRow = null
-    if (nextSeq > row.seq0) {
-      this.events += nextSeq - row.seq0 - 1
+    if (!this.rowPending) return
+    this.rowPending = false
+    if (nextSeq > this.rowSeq0) {
+      this.events += nextSeq - this.rowSeq0 - 1
       this.lastSeq = nextSeq - 1
       this.expected = nextSeq
     } else {
-      this.expected = row.seq0 + 1
+      this.expected = this.rowSeq0 + 1
     }
   }
 
   /** An unparsed packed row with no usable successor (end of log, damaged next line) is parsed for its seq range. */
   private flushRow(): void {
-    const row = this.pendingRow
-    if (row === null) return
-    this.pendingRow = null
+    if (!this.rowPending) return
+    this.rowPending = false
     let value: unknown
     try {
-      value = JSON.parse(utf8(row.bytes, 0, row.bytes.length))
+      value = JSON.parse(utf8(this.rowBytes, this.rowStart, this.rowEnd))
     } catch (error) {
-      this.report({ kind: 'unparsable-line', at: row.at, message: `line ${row.at.line}${where(row.at)} is not valid JSON: ${(error as Error).message}` })
+      const at: LogPosition = { line: this.rowLine, frame: this.rowFrame, byte: this.rowByte }
+      this.report({ kind: 'unparsable-line', at, message: `line ${at.line}${where(at)} is not valid JSON: ${(error as Error).message}` })
       return
     }
     const range = recordSeqRange(value)

@@ -744,49 +744,6 @@ async function e() {
   })((await WebAssembly.instantiate(t)).instance);
 }
 
-// src/log/frame-decoder.ts
-var DECODER_NAMES = ["zlib", "zlib-oneshot", "zstd-cli", "fzstd"];
-var DecoderUnavailableError = class extends Error {
-  constructor(message) {
-    super(message);
-    this.name = "DecoderUnavailableError";
-  }
-};
-function storedChecksum(frame) {
-  if (frame.length < 9) return null;
-  if ((frame[4] & 4) === 0) return null;
-  const at = frame.length - 4;
-  return (frame[at] | frame[at + 1] << 8 | frame[at + 2] << 16 | frame[at + 3] << 24) >>> 0;
-}
-function hex32(value) {
-  return "0x" + value.toString(16).padStart(8, "0");
-}
-async function createFzstdDecoder() {
-  const { h64Raw } = await e();
-  let closed = false;
-  return {
-    name: "fzstd",
-    verifiesChecksum: true,
-    decode(frame) {
-      if (closed) throw new Error("cannot decode with a closed fzstd frame decoder");
-      const plaintext = decompress(frame);
-      const stored = storedChecksum(frame);
-      if (stored !== null) {
-        const computed = Number(h64Raw(plaintext, 0n) & 0xffffffffn);
-        if (computed !== stored) throw new Error(`content checksum mismatch: stored ${hex32(stored)}, computed ${hex32(computed)}`);
-      }
-      return plaintext;
-    },
-    close() {
-      closed = true;
-    }
-  };
-}
-
-// src/log/log-file.ts
-import { open, readdir, stat } from "node:fs/promises";
-import { join } from "node:path";
-
 // src/log/zstd-frames.ts
 var ZSTD_MAGIC_BYTES = Uint8Array.of(40, 181, 47, 253);
 var ZSTD_FRAME_MAGIC = (ZSTD_MAGIC_BYTES[0] | ZSTD_MAGIC_BYTES[1] << 8 | ZSTD_MAGIC_BYTES[2] << 16 | ZSTD_MAGIC_BYTES[3] << 24) >>> 0;
@@ -908,7 +865,101 @@ function describeFrameStop(stop, fileSize) {
   return `frame at byte ${stop.start} is incomplete: ${what[stop.part]}${needs} from byte ${stop.at}, the file ends at byte ${fileSize} (${fileSize - stop.start} bytes of the frame present, ${stop.blocksComplete} complete blocks)`;
 }
 
+// src/log/frame-decoder.ts
+var DECODER_NAMES = ["zlib", "zlib-oneshot", "zstd-cli", "fzstd"];
+var DecoderUnavailableError = class extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "DecoderUnavailableError";
+  }
+};
+function storedChecksum(frame) {
+  if (frame.length < 9) return null;
+  if ((frame[4] & 4) === 0) return null;
+  const at = frame.length - 4;
+  return (frame[at] | frame[at + 1] << 8 | frame[at + 2] << 16 | frame[at + 3] << 24) >>> 0;
+}
+function hex32(value) {
+  return "0x" + value.toString(16).padStart(8, "0");
+}
+var FzstdOutput = class extends Uint8Array {
+  [Symbol.toPrimitive]() {
+    return Number.NaN;
+  }
+};
+var BLOCK_BYTES = 128 * 1024;
+function frameFacts(frame) {
+  const scanned = scanZstdFrames(frame).frames[0];
+  if (scanned === void 0 || scanned.kind !== "zstd") return null;
+  return { contentSize: scanned.contentSize, blocks: scanned.blocks };
+}
+async function createFzstdDecoder(options = {}) {
+  const { h64Raw } = await e();
+  const reuse = options.reuseWindow ?? true;
+  let window = new FzstdOutput(BLOCK_BYTES * 2);
+  let dirty = [];
+  const clean = () => {
+    for (let i = 0; i < dirty.length; i += 2) window.fill(0, dirty[i], dirty[i + 1]);
+    dirty = [];
+  };
+  let closed = false;
+  const checksumOf = (plaintext) => Number(h64Raw(plaintext, 0n) & 0xffffffffn);
+  const verify = (plaintext, stored) => {
+    if (stored !== null) {
+      const computed = checksumOf(plaintext);
+      if (computed !== stored) throw new Error(`content checksum mismatch: stored ${hex32(stored)}, computed ${hex32(computed)}`);
+    }
+    return plaintext;
+  };
+  const decodeReused = (frame, stored) => {
+    const facts = frameFacts(frame);
+    if (facts === null) return null;
+    clean();
+    if (facts.contentSize !== null) {
+      if (window.length < facts.contentSize) window = new FzstdOutput(facts.contentSize);
+      const output2 = new FzstdOutput(window.buffer, 0, facts.contentSize);
+      decompress(frame, output2);
+      return verify(output2, stored);
+    }
+    if (stored === null) return null;
+    const span = facts.blocks * BLOCK_BYTES + 1;
+    if (window.length < span) window = new FzstdOutput(span);
+    dirty = [0, span];
+    decompress(frame, new FzstdOutput(window.buffer, 0, span));
+    const length = window.indexOf(0);
+    if (length === -1) return null;
+    const output = window.subarray(0, length);
+    if (checksumOf(output) !== stored) return null;
+    if (facts.blocks === 1) dirty = [0, length, Math.max(length, BLOCK_BYTES - length), BLOCK_BYTES];
+    return output;
+  };
+  return {
+    name: "fzstd",
+    verifiesChecksum: true,
+    decode(source, start = 0, end = source.length) {
+      if (closed) throw new Error("cannot decode with a closed fzstd frame decoder");
+      const frame = source.subarray(start, end);
+      const stored = storedChecksum(frame);
+      if (reuse) {
+        let reused = null;
+        try {
+          reused = decodeReused(frame, stored);
+        } catch {
+          dirty = [0, window.length];
+        }
+        if (reused !== null) return reused;
+      }
+      return verify(decompress(frame), stored);
+    },
+    close() {
+      closed = true;
+    }
+  };
+}
+
 // src/log/log-file.ts
+import { open, readdir, stat } from "node:fs/promises";
+import { join } from "node:path";
 var LOG_FILE_NAMES = ["session.jsonl.zstd", "session.jsonl"];
 var SessionLogInputError = class extends Error {
   /**
@@ -1068,12 +1119,12 @@ function createZlibDecoder() {
   if (opened === null) return null;
   const output = Buffer.allocUnsafe(OUTPUT_CHUNK_BYTES);
   let closed = false;
-  const decodeOnce = (frame) => {
+  const decodeOnce = (frame, start, end) => {
     const { stream, errorKey } = opened;
     const handle = stream._handle;
-    let inputOffset = 0;
-    let inputRemaining = frame.length;
-    const chunks = [];
+    let inputOffset = start;
+    let inputRemaining = end - start;
+    let chunks = null;
     let total = 0;
     for (; ; ) {
       handle.writeSync(stream._defaultFlushFlag, frame, inputOffset, inputRemaining, output, 0, output.length);
@@ -1085,11 +1136,12 @@ function createZlibDecoder() {
       total += produced;
       if (outputLeft !== 0) {
         if (inputLeft !== 0) throw new Error(`zstd frame decoder left ${inputLeft} bytes of the frame unread`);
-        if (chunks.length === 0) return output.subarray(0, produced);
+        if (chunks === null) return output.subarray(0, produced);
         chunks.push(Buffer.from(output.subarray(0, produced)));
         return Buffer.concat(chunks, total);
       }
-      chunks.push(Buffer.from(output));
+      ;
+      (chunks ??= []).push(Buffer.from(output));
       inputOffset += inputRemaining - inputLeft;
       inputRemaining = inputLeft;
     }
@@ -1097,14 +1149,14 @@ function createZlibDecoder() {
   return {
     name: "zlib",
     verifiesChecksum: true,
-    decode(frame) {
+    decode(source, start = 0, end = source.length) {
       if (closed) throw new Error("cannot decode with a closed zlib frame decoder");
       if (opened === null) {
         opened = openZstdStream();
         if (opened === null) throw new Error("node:zlib zstd stream could not be reopened");
       }
       try {
-        return decodeOnce(frame);
+        return decodeOnce(source, start, end);
       } catch (error) {
         opened.stream.close();
         opened = null;
@@ -1125,9 +1177,9 @@ function createZlibOneshotDecoder() {
   return {
     name: "zlib-oneshot",
     verifiesChecksum: true,
-    decode(frame) {
+    decode(source, start = 0, end = source.length) {
       if (closed) throw new Error("cannot decode with a closed zlib-oneshot frame decoder");
-      return nodeZlib.zstdDecompressSync(frame);
+      return nodeZlib.zstdDecompressSync(source.subarray(start, end));
     },
     close() {
       closed = true;
@@ -1258,7 +1310,7 @@ function decodeBatch(batch, decoder, sink) {
     }
     let plaintext;
     try {
-      plaintext = decoder.decode(batch.bytes.subarray(frame.start - batch.at, frame.end - batch.at));
+      plaintext = decoder.decode(batch.bytes, frame.start - batch.at, frame.end - batch.at);
     } catch (error) {
       const message = error.message;
       reader.report({ kind: "frame-failed", at: { line: firstLine, frame: frame.index, byte: frame.start }, message: `frame ${frame.index} at byte ${frame.start} failed to decode: ${message}` });
@@ -1357,8 +1409,6 @@ var MAX_PROBLEMS = 100;
 var LF = 10;
 var QUOTE = 34;
 var BACKSLASH = 92;
-var TYPE_OPENING = [123, 34, 116, 121, 112, 101, 34, 58, 34];
-var SEQ_KEY = [34, 44, 34, 115, 101, 113];
 var utf8Decoder = new TextDecoder();
 function utf8(bytes, start, end) {
   return utf8Decoder.decode(bytes.subarray(start, end));
@@ -1395,19 +1445,27 @@ var LogRecordReader = class {
   lastSeq = -1;
   /** Next seq the log must continue with, or `null` after an unparsed packed row (resynchronised on the next line). */
   expected = 0;
-  /**
-   * An unparsed packed row waiting for the next line's seq. `bytes` is a view into the pushed
-   * bytes while their push runs (`owned` false) and is copied only when the row is still
-   * pending at the end of that push.
-   */
-  pendingRow = null;
+  // An unparsed packed row waiting for the next line's seq, kept in fields (no object per row).
+  // `rowBytes[rowStart, rowEnd)` is a view into the pushed bytes while their push runs
+  // (`rowOwned` false) and is copied only when the row is still pending at the end of that push.
+  rowPending = false;
+  rowSeq0 = 0;
+  rowLine = 0;
+  rowFrame = null;
+  rowByte = 0;
+  rowBytes = new Uint8Array(0);
+  rowStart = 0;
+  rowEnd = 0;
+  rowOwned = false;
   problems = [];
   dropped = 0;
   /** Bytes of a line begun in an earlier push, or `null`. */
   carry = null;
   carryAt = null;
-  // Prefix of the line last read by `readPrefix`.
-  prefixType = "";
+  // Prefix of the line last read by `readPrefix`; its type is read from the bytes on demand.
+  prefixTypeStart = 0;
+  prefixTypeEnd = 0;
+  prefixTypeHash = 0;
   prefixSeq = 0;
   prefixRow = false;
   constructor(options = {}) {
@@ -1469,8 +1527,12 @@ var LogRecordReader = class {
       from = nl + 1;
     }
     if (onLines !== void 0 && from > run) onLines(bytes.subarray(run, from));
-    const row = this.pendingRow;
-    if (row !== null && !row.owned) this.pendingRow = { ...row, bytes: new Uint8Array(row.bytes), owned: true };
+    if (this.rowPending && !this.rowOwned) {
+      this.rowBytes = new Uint8Array(this.rowBytes.subarray(this.rowStart, this.rowEnd));
+      this.rowStart = 0;
+      this.rowEnd = this.rowBytes.length;
+      this.rowOwned = true;
+    }
     if (from < bytes.length) {
       this.carry = new Uint8Array(bytes.subarray(from));
       this.carryAt = { line: this.line + 1, frame, byte };
@@ -1500,13 +1562,14 @@ var LogRecordReader = class {
   }
   /**
    * Read the envelope prefix `{"type":"<type>","seq":<n>,` or `{"type":"<tag>","seq0":<n>,` of
-   * the line `bytes[start, end)` into `prefixType`, `prefixSeq` and `prefixRow`.
+   * the line `bytes[start, end)` into the `prefix…` fields.
    * @returns `false` when the line does not start that way (it is then parsed to find out).
    */
   readPrefix(bytes, start, end) {
-    if (end - start < TYPE_OPENING.length + SEQ_KEY.length + 3) return false;
-    for (let k = 0; k < TYPE_OPENING.length; k++) if (bytes[start + k] !== TYPE_OPENING[k]) return false;
-    const typeStart = start + TYPE_OPENING.length;
+    if (end - start < 18) return false;
+    if (bytes[start] !== 123 || bytes[start + 1] !== QUOTE || bytes[start + 2] !== 116 || bytes[start + 3] !== 121 || bytes[start + 4] !== 112) return false;
+    if (bytes[start + 5] !== 101 || bytes[start + 6] !== QUOTE || bytes[start + 7] !== 58 || bytes[start + 8] !== QUOTE) return false;
+    const typeStart = start + 9;
     let i = typeStart;
     let hash = 0;
     for (; i < end; i++) {
@@ -1515,10 +1578,10 @@ var LogRecordReader = class {
       if (c === BACKSLASH) return false;
       hash = Math.imul(hash, 31) + c | 0;
     }
-    if (i === typeStart || end - i < SEQ_KEY.length + 4) return false;
+    if (i === typeStart || end - i < 10) return false;
     const typeEnd = i;
-    for (let k = 0; k < SEQ_KEY.length; k++) if (bytes[i + k] !== SEQ_KEY[k]) return false;
-    i += SEQ_KEY.length;
+    if (bytes[i + 1] !== 44 || bytes[i + 2] !== QUOTE || bytes[i + 3] !== 115 || bytes[i + 4] !== 101 || bytes[i + 5] !== 113) return false;
+    i += 6;
     let row = false;
     if (bytes[i] === 48) {
       row = true;
@@ -1534,7 +1597,9 @@ var LogRecordReader = class {
       seq = seq * 10 + c;
     }
     if (i === digits || i === end || bytes[i] !== 44) return false;
-    this.prefixType = this.types.read(bytes, typeStart, typeEnd, hash);
+    this.prefixTypeStart = typeStart;
+    this.prefixTypeEnd = typeEnd;
+    this.prefixTypeHash = hash;
     this.prefixSeq = seq;
     this.prefixRow = row;
     return true;
@@ -1551,7 +1616,9 @@ var LogRecordReader = class {
     }
     let text = null;
     if (this.readPrefix(bytes, start, end)) {
-      const type = this.prefixType;
+      const onRecord = this.options.onRecord;
+      const needsType = this.parseSome !== null || onRecord !== void 0 || this.prefixRow;
+      const type = needsType ? this.types.read(bytes, this.prefixTypeStart, this.prefixTypeEnd, this.prefixTypeHash) : "";
       let parse = this.parseAll;
       if (this.parseSome !== null) {
         text = utf8(bytes, start, end);
@@ -1562,14 +1629,21 @@ var LogRecordReader = class {
         this.settleRow(seq);
         this.checkSeq(seq, frame, byte);
         if (this.prefixRow && CHUNK_ROW_TYPES.includes(type)) {
-          this.pendingRow = { bytes: bytes.subarray(start, end), owned: false, at: { line: this.line, frame, byte }, seq0: seq };
+          this.rowPending = true;
+          this.rowSeq0 = seq;
+          this.rowLine = this.line;
+          this.rowFrame = frame;
+          this.rowByte = byte;
+          this.rowBytes = bytes;
+          this.rowStart = start;
+          this.rowEnd = end;
+          this.rowOwned = false;
           this.events++;
           this.lastSeq = seq;
           this.expected = null;
         } else {
           this.advance(seq, seq);
         }
-        const onRecord = this.options.onRecord;
         if (onRecord !== void 0) onRecord({ at: { line: this.line, frame, byte }, text: text ?? utf8(bytes, start, end), type, seq });
         return true;
       }
@@ -1630,27 +1704,26 @@ var LogRecordReader = class {
   }
   /** An unparsed packed row ends just before the line that follows it at `nextSeq`. */
   settleRow(nextSeq) {
-    const row = this.pendingRow;
-    if (row === null) return;
-    this.pendingRow = null;
-    if (nextSeq > row.seq0) {
-      this.events += nextSeq - row.seq0 - 1;
+    if (!this.rowPending) return;
+    this.rowPending = false;
+    if (nextSeq > this.rowSeq0) {
+      this.events += nextSeq - this.rowSeq0 - 1;
       this.lastSeq = nextSeq - 1;
       this.expected = nextSeq;
     } else {
-      this.expected = row.seq0 + 1;
+      this.expected = this.rowSeq0 + 1;
     }
   }
   /** An unparsed packed row with no usable successor (end of log, damaged next line) is parsed for its seq range. */
   flushRow() {
-    const row = this.pendingRow;
-    if (row === null) return;
-    this.pendingRow = null;
+    if (!this.rowPending) return;
+    this.rowPending = false;
     let value;
     try {
-      value = JSON.parse(utf8(row.bytes, 0, row.bytes.length));
+      value = JSON.parse(utf8(this.rowBytes, this.rowStart, this.rowEnd));
     } catch (error) {
-      this.report({ kind: "unparsable-line", at: row.at, message: `line ${row.at.line}${where(row.at)} is not valid JSON: ${error.message}` });
+      const at = { line: this.rowLine, frame: this.rowFrame, byte: this.rowByte };
+      this.report({ kind: "unparsable-line", at, message: `line ${at.line}${where(at)} is not valid JSON: ${error.message}` });
       return;
     }
     const range = recordSeqRange(value);
