@@ -1154,7 +1154,7 @@ function flushSession(services, sessionId) {
   return runSessionWrite(services, sessionId, (session) => ({ ok: true, value: { action: "flush", lastSeq: session.seq - 1 }, seq: session.seq - 1 }), { maintenance: false });
 }
 
-// src/host/token-estimate.ts
+// src/shared/token-estimate.ts
 var CHARS_PER_TOKEN = 4;
 function blockChars(block) {
   if (!isRecord(block)) return 0;

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-3XBVSS42.js";
+} from "./chunks/chunk-EIYX6JF7.js";
 import "./chunks/chunk-4UXZJK6R.js";
 import {
   runCommand

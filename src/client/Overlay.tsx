@@ -1,6 +1,6 @@
 /**
  * The headless entry of the `conversation.input.overlay` seat: one per mounted session. It draws
- * nothing of its own except the recall notice. It selects the session's view, hands it to the
+ * nothing of its own except the undo notice and the recall notice. It selects the session's view, hands it to the
  * session's state owner ({@link SessionClient}, see its module for the data flow) on every render,
  * runs a sync pass before paint, and re-renders when the controller's state changes:
  *
@@ -20,6 +20,8 @@ import { countedKey } from './locales'
 import type { InputActions, InputState, LocaleService, SessionSnapshot, SnapshotSelectorHook, Translate } from './rc8'
 import { readReplacements, REPLACEMENT_VIEW } from './replacement-view'
 import { SessionClient } from './session-client'
+import type { TombstoneActionsRegistry } from './tombstone-actions'
+import { UndoNoticeView } from './UndoNotice'
 
 /** What the plugin injects into the entry's props (`register({ inject })`). */
 export interface OverlayKit {
@@ -29,6 +31,8 @@ export interface OverlayKit {
   readonly t: Translate
   readonly send: RecallSender
   readonly debug: DebugRegistry
+  /** Restore / Open a copy per session, shared with the session header's panel. */
+  readonly tombstones: TombstoneActionsRegistry
 }
 
 /** Props the rc.8 seat gives the entry (standard props of a session-scoped seat) plus the kit. */
@@ -54,8 +58,11 @@ export function RecallOverlay({ sessionId, useSession, useInput, inputActions, k
   const replacements = useSession(selectReplacements)
   const locale = useSyncExternalStore(kit.locale.subscribe, kit.locale.getSnapshot)
   const marker = useRef<HTMLSpanElement>(null)
-  const client = useMemo(() => new SessionClient({ sessionId, send: kit.send, t: kit.t, debug: kit.debug }), [sessionId, kit])
+  const client = useMemo(() => new SessionClient({ sessionId, send: kit.send, t: kit.t, debug: kit.debug, tombstones: kit.tombstones.get(sessionId) }), [sessionId, kit])
   const state = useSyncExternalStore(client.controller.subscribe, client.controller.getSnapshot)
+  // Re-render (and so run a pass) when a Restore or Open a copy is refused: excluded rows show it.
+  const tombstones = kit.tombstones.get(sessionId)
+  useSyncExternalStore(tombstones.subscribe, tombstones.getSnapshot)
   client.setView({ chat, running, hasMore, replacements, localeRevision: locale.revision }, inputActions)
 
   useLayoutEffect(() => {
@@ -68,6 +75,7 @@ export function RecallOverlay({ sessionId, useSession, useInput, inputActions, k
     <>
       <span ref={marker} hidden data-message-recall-overlay="" />
       {useInput !== undefined && <DraftMirror useInput={useInput} client={client} />}
+      <UndoNoticeView notice={client.notice} actions={tombstones} t={kit.t} stacked={state.notice !== null} />
       {state.notice !== null && (
         <div data-message-recall-notice="" role="status" key={state.notice.id}>
           <span>{kit.t(countedKey('notice.images', state.notice.images.length), { count: state.notice.images.length, names: state.notice.images.join(', ') })}</span>

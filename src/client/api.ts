@@ -6,27 +6,48 @@
  * @module dsh-message-recall/client/api
  */
 import { isRecord } from '../shared/events'
-import { DEFAULT_ROUTE_PATH, ERROR_CODES, type ErrorCode, type PlanValue, type RecallRequestBody, type RemovalValue } from '../shared/protocol'
-import type { RemovalAction } from '../shared/tombstone'
+import { DEFAULT_ROUTE_PATH, ERROR_CODES, type ErrorCode, type ForkBeforeValue, type PlanValue, type RecallRequestBody, type RemovalValue, type RestoreValue } from '../shared/protocol'
+import type { TombstoneAction } from '../shared/tombstone'
+
+/** Default route path of the host half (`Config.path`). */
+export { DEFAULT_ROUTE_PATH }
 
 /** A dry run: what `planAction` on the node at `seq` would remove. Answered with a {@link PlanValue}. */
 export interface PlanRequest extends RecallRequestBody {
   readonly action: 'plan'
   readonly seq: number
-  readonly planAction: RemovalAction
+  readonly planAction: TombstoneAction
 }
 
-/** A removal of the node at `seq`. Answered with a {@link RemovalValue}. */
+/** A removal (or an exclusion) of the node at `seq`. Answered with a {@link RemovalValue}. */
 export interface RemovalRequest extends RecallRequestBody {
-  readonly action: RemovalAction
+  readonly action: TombstoneAction
   readonly seq: number
 }
 
-/** Every request the client sends; it always names the target by `seq`. */
-export type RecallRequest = PlanRequest | RemovalRequest
+/** Undo the tombstone at `tombstoneSeq` in place. Answered with a {@link RestoreValue}. */
+export interface RestoreRequest extends RecallRequestBody {
+  readonly action: 'restore'
+  readonly tombstoneSeq: number
+}
+
+/** A new session holding the conversation from before `tombstoneSeq`. Answered with a {@link ForkBeforeValue}. */
+export interface ForkBeforeRequest extends RecallRequestBody {
+  readonly action: 'forkBefore'
+  readonly tombstoneSeq: number
+}
+
+/** Every request the client sends: a row's node by `seq`, or a tombstone by `tombstoneSeq`. */
+export type RecallRequest = PlanRequest | RemovalRequest | RestoreRequest | ForkBeforeRequest
 
 /** The success value the route answers a request with. */
-export type ReplyValueOf<R extends RecallRequest> = R extends PlanRequest ? PlanValue : RemovalValue
+export type ReplyValueOf<R extends RecallRequest> = R extends PlanRequest
+  ? PlanValue
+  : R extends RestoreRequest
+    ? RestoreValue
+    : R extends ForkBeforeRequest
+      ? ForkBeforeValue
+      : RemovalValue
 
 /**
  * A code this build does not know, from a newer host: carried verbatim so the row can still name

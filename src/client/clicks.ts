@@ -1,23 +1,30 @@
 /**
  * Click delegation: one listener on the flow turns a click on one of the plugin's buttons into a
- * {@link RowTarget}. The row's key is resolved through the last pass's anchors, so a button whose
+ * {@link RowPress}. The row's key is resolved through the last pass's anchors, so a button whose
  * row does not resolve in this session's chat store, or whose action the row does not offer, does
  * nothing (the click is still consumed).
  *
  * @module dsh-message-recall/client/clicks
  */
-import type { RemovalAction } from '../shared/tombstone'
-import type { RowTarget } from './controller'
 import { ATTR } from './decorate'
 import { FLOW_KEY } from './rc8'
-import type { RowAnchor } from './rows'
+import type { RowOffer } from './row-offers'
+import type { RowAction } from './rows'
+
+/** A press of a row button: the row, the seq its offer acts on, and the button's action. */
+export interface RowPress {
+  readonly key: string
+  /** The row's message seq, or for `restore`/`openCopy` the exclusion's tombstone seq. */
+  readonly seq: number
+  readonly action: RowAction
+}
 
 /** Construction options of {@link ClickDelegate}. */
 export interface ClickDelegateOptions {
-  /** The resolved row of a key, as the last pass saw it. */
-  readonly anchorOf: (key: string) => RowAnchor | undefined
+  /** What the row of a key offers, as the last pass saw it. */
+  readonly anchorOf: (key: string) => RowOffer | undefined
   /** A press of one of the plugin's buttons on a row that offers its action. */
-  readonly onPress: (target: RowTarget) => void
+  readonly onPress: (press: RowPress) => void
 }
 
 /** The delegated click listener of one flow. */
@@ -50,7 +57,7 @@ export class ClickDelegate {
     if (button === null || button === undefined || this.flow === null || !this.flow.contains(button)) return
     const row = button.closest(`[${FLOW_KEY}]`)
     const key = row?.getAttribute(FLOW_KEY)
-    const action = button.getAttribute(ATTR.action) as RemovalAction
+    const action = button.getAttribute(ATTR.action) as RowAction
     event.preventDefault()
     event.stopPropagation()
     const anchor = key === null || key === undefined ? undefined : this.options.anchorOf(key)

@@ -6,7 +6,7 @@
  *
  * Protocol per press:
  * - Recall commits at once (its text comes back to the composer, so nothing is lost).
- * - Delete and Delete onward arm first: the press asks the host for a `plan` and, on success,
+ * - Delete, Delete onward and Exclude arm first: the press asks the host for a `plan` and, on success,
  *   arms the button with the number of messages that would go. A second press of the same button
  *   on the same row within `armMs` commits; the timer, {@link RecallController.disarm} (called by
  *   the state owner on any other click, focus move or Escape) or another press disarms it.
@@ -22,7 +22,7 @@
 import { isRecord } from '../shared/events'
 import { plainText } from '../shared/message-text'
 import type { PlanValue, RemovalValue, ViewExpectation } from '../shared/protocol'
-import type { RemovalAction } from '../shared/tombstone'
+import type { TombstoneAction } from '../shared/tombstone'
 import type { RecallError, RecallSender } from './api'
 import type { GenerationBaseline } from './expectation'
 
@@ -32,8 +32,11 @@ export interface RowTarget {
   readonly key: string
   /** Durable seq the row acts on. */
   readonly seq: number
-  readonly action: RemovalAction
+  readonly action: TombstoneAction
 }
+
+/** The actions that arm first and commit on a second press. */
+export type ArmingAction = Exclude<TombstoneAction, 'recall'>
 
 /**
  * An armed destructive button. `count` is the number of messages the host's plan would remove;
@@ -43,7 +46,7 @@ export interface RowTarget {
 export interface ArmedState {
   readonly key: string
   readonly seq: number
-  readonly action: 'delete' | 'deleteFrom'
+  readonly action: ArmingAction
   readonly count: number
   readonly expect: ViewExpectation
 }
@@ -51,7 +54,7 @@ export interface ArmedState {
 /** A request in flight: the plan of an arming press, or the commit. */
 export interface PendingState {
   readonly key: string
-  readonly action: RemovalAction
+  readonly action: TombstoneAction
   readonly phase: 'plan' | 'commit'
 }
 
@@ -91,12 +94,20 @@ export interface Timers {
   clearTimeout(handle: unknown): void
 }
 
+/** The page's own timers (read at call time, so a test's fake timers are seen). */
+export const BROWSER_TIMERS: Timers = {
+  setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
+  clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof globalThis.setTimeout>),
+}
+
 /** Construction options of {@link RecallController}. */
 export interface ControllerOptions {
   readonly sessionId: string
   readonly send: RecallSender
   /** Called after a successful recall. */
   readonly onRecalled: (message: RecalledMessage) => void
+  /** Called after every successful removal or exclusion (recall included, after `onRecalled`). */
+  readonly onRemoved?: (value: RemovalValue) => void
   /** How long an armed button waits for the second press, ms (default 4000). */
   readonly armMs?: number
   /** How long a row error stays, ms (default 6000). */
@@ -125,10 +136,7 @@ export class RecallController {
   private disposed = false
 
   constructor(private readonly options: ControllerOptions) {
-    this.timers = options.timers ?? {
-      setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
-      clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof globalThis.setTimeout>),
-    }
+    this.timers = options.timers ?? BROWSER_TIMERS
   }
 
   /** @returns the current snapshot (stable until the next change). */
@@ -166,7 +174,7 @@ export class RecallController {
     if (armed !== null && armed.key === target.key && armed.action === target.action && armed.seq === target.seq) {
       return this.commit(target, armed.expect)
     }
-    return this.arm(target as RowTarget & { action: 'delete' | 'deleteFrom' }, expect)
+    return this.arm(target as RowTarget & { action: ArmingAction }, expect)
   }
 
   /** Disarm the armed button, if any. */
@@ -194,7 +202,7 @@ export class RecallController {
     this.listeners.clear()
   }
 
-  private async arm(target: RowTarget & { action: 'delete' | 'deleteFrom' }, expect: ViewExpectation): Promise<PressOutcome> {
+  private async arm(target: RowTarget & { action: ArmingAction }, expect: ViewExpectation): Promise<PressOutcome> {
     this.stopArmTimer()
     this.set({ armed: null, pending: { key: target.key, action: target.action, phase: 'plan' } })
     const reply = await this.options.send({
@@ -230,6 +238,7 @@ export class RecallController {
       if (message.images.length > 0) this.showNotice(message.images)
       this.options.onRecalled(message)
     }
+    this.options.onRemoved?.(reply.value)
     return 'committed'
   }
 

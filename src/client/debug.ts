@@ -12,7 +12,7 @@
  * @module dsh-message-recall/client/debug
  */
 import type { TombstoneRecord } from '../shared/tombstone'
-import type { HiddenRow } from '../shared/hidden-rows'
+import type { ExcludedRow, HiddenRow } from '../shared/hidden-rows'
 import type { ViewExpectation } from './expectation'
 import type { PassRecord } from './sync'
 
@@ -38,6 +38,8 @@ export interface DebugSnapshot {
   readonly anchors: readonly { readonly key: string; readonly rowKind: string; readonly seq: number | null; readonly actions: readonly string[] }[]
   /** Rows the plugin hides, with the reason and the tombstone responsible. */
   readonly hidden: readonly HiddenRow[]
+  /** Rows shown dimmed because their messages are excluded from the model's context, with the exclusion. */
+  readonly excluded: readonly ExcludedRow[]
   /** Keys of flow rows that do not resolve in this session's chat store (left untouched). */
   readonly unresolved: readonly string[]
   /** The `expect` a request would carry now. */
@@ -106,6 +108,7 @@ export class DebugRegistry {
       tombstones: pass.hidden.tombstones.map((t) => ({ ...t, shadowedSeqs: [...t.shadowedSeqs] })),
       anchors: pass.anchors.map((a) => ({ key: a.key, rowKind: a.rowKind, seq: a.seq, actions: [...a.actions] })),
       hidden: pass.hidden.hidden.map((h) => ({ ...h })),
+      excluded: pass.hidden.excluded.map((x) => ({ ...x })),
       unresolved: [...pass.unresolved],
       expect: entry.expect(),
     }

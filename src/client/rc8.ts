@@ -178,3 +178,14 @@ export interface SlotService {
   inject(name: string, callback: () => () => void): () => void
   register(options: SlotRegisterOptions, component: unknown): () => void
 }
+
+/**
+ * `ctx.sessions` (`SessionRuntime`, `dsh-client-runtime/lib/types/client/sessions/service.d.ts`),
+ * reduced to opening a session: `open` selects a listed session, `refresh` re-pulls the list, and
+ * `list` is the list snapshot store (`SessionListState.byId`).
+ */
+export interface SessionsService {
+  open(id: string): void
+  refresh(): Promise<void>
+  readonly list: { getSnapshot(): { readonly byId: Readonly<Record<string, unknown>> } }
+}

@@ -10,7 +10,8 @@
  * | `assistant-step` | `{ turn, step, blocks, finalNode? }` | `data.finalNode.seq` (the `assistant/message`) |
  * | `tool-call` | `{ root }` | `data.root.seq` when `root.kind === 'tool-result'` (the `tool/result`; the node's `anchorSeq` is the log-only `tool/call`) |
  * | `compaction` | `{ seq, … }` | `data.seq` (the checkpoint), no actions |
- * | `turn-tail`, `turn-error`, `turn-max-tokens`, `model-retry`, `command` | `{ seq, turn? }` | log-only, no actions |
+ * | `turn-tail` | `{ seq, turn, closing }` | log-only, no actions; `closing.finalNode.seq` is its final answer (`answerSeq`) |
+ * | `turn-error`, `turn-max-tokens`, `model-retry`, `command` | `{ seq, turn? }` | log-only, no actions |
  *
  * A running step or tool, or a synthetic interrupted one (rc.8 gives it a fractional seq), has no
  * durable message yet and offers nothing.
@@ -19,20 +20,26 @@
  */
 import { isRecord, isSeq } from '../shared/events'
 import type { TranscriptRow } from '../shared/hidden-rows'
-import type { RemovalAction } from '../shared/tombstone'
+import type { TombstoneAction } from '../shared/tombstone'
 import type { ChatNode } from './rc8'
 
 /** A row resolved against the session's chat store. */
 export interface RowAnchor extends TranscriptRow {
   /** Actions this row offers while the agent is idle, in button order; empty for none. */
-  readonly actions: readonly RemovalAction[]
+  readonly actions: readonly RowAction[]
   /** The row stands for a model step (assistant or tool row): Delete removes the whole step. */
   readonly isStepRow: boolean
 }
 
-const USER_ACTIONS: readonly RemovalAction[] = Object.freeze(['recall', 'delete', 'deleteFrom'])
-const STEP_ACTIONS: readonly RemovalAction[] = Object.freeze(['delete', 'deleteFrom'])
-const NO_ACTIONS: readonly RemovalAction[] = Object.freeze([])
+/**
+ * A row button: a removal or exclusion of the row's message, or, on a row whose message is
+ * excluded, Restore / Open a copy of that exclusion.
+ */
+export type RowAction = TombstoneAction | 'restore' | 'openCopy'
+
+const USER_ACTIONS: readonly RowAction[] = Object.freeze(['recall', 'delete', 'deleteFrom', 'exclude'])
+const STEP_ACTIONS: readonly RowAction[] = Object.freeze(['delete', 'deleteFrom', 'exclude'])
+const NO_ACTIONS: readonly RowAction[] = Object.freeze([])
 
 const LOG_ONLY_ROW_KINDS: ReadonlySet<string> = new Set(['turn-tail', 'turn-error', 'turn-max-tokens', 'model-retry', 'command'])
 
@@ -83,9 +90,17 @@ function computeAnchor(node: ChatNode): RowAnchor {
     }
     default: {
       const anchorSeq = LOG_ONLY_ROW_KINDS.has(node.kind) && typeof data.seq === 'number' ? data.seq : node.anchorSeq
+      if (node.kind === 'turn-tail') return { ...base, seq: null, anchorSeq, answerSeq: closingSeq(data), actions: NO_ACTIONS, isStepRow: false }
       return { ...base, seq: null, anchorSeq, actions: NO_ACTIONS, isStepRow: false }
     }
   }
+}
+
+/** The final answer of a turn bar: the seq of its `closing` step's `assistant/message` (what its Copy copies), or `null`. */
+function closingSeq(data: Record<string, unknown>): number | null {
+  const closing = isRecord(data.closing) ? data.closing : null
+  const final = closing !== null && isRecord(closing.finalNode) ? closing.finalNode : null
+  return final !== null && isSeq(final.seq) ? final.seq : null
 }
 
 function turnOf(node: ChatNode, data: Record<string, unknown>): number | null {

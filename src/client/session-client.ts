@@ -7,11 +7,12 @@
  * ```text
  *   session snapshot ──useSession──▶ RecallOverlay ──setView────▶ ┐
  *   composer draft ──useInput──▶ DraftMirror ──setDraft─────────▶ │ SessionClient
- *   row button click ──▶ ClickDelegate (in RowSync) ──press─────▶ ┘ (view, draft)
+ *   row button click ──▶ ClickDelegate (in RowSync) ──pressRow──▶ ┘ (view, draft)
  *        │
  *        ├─ press(target, viewExpectation(view, baseline)) ──▶ RecallController ──send──▶ host route
  *        │      the controller's state changes ──subscribe──▶ RecallOverlay re-renders
  *        │      a recall commits ──onRecalled──▶ inputActions.setDraft(composeDraft(text, draft)), focus
+ *        │      any removal commits ──onRemoved──▶ UndoNotice.show ──▶ Undo / Open a copy ──▶ TombstoneActions
  *        │
  *        └─ pass(), before paint after every render and on row mutations or reveals:
  *               RowSync.run(view + controller state) ──▶ row DOM
@@ -27,11 +28,14 @@
 import type { RecallSender } from './api'
 import { composeDraft, focusComposer } from './composer'
 import { RecallController, type RecalledMessage, type RowTarget, type Timers } from './controller'
+import type { RowPress } from './clicks'
 import type { DebugRegistry } from './debug'
 import { disarmOnOtherInput } from './disarm'
 import { viewExpectation, type ViewExpectation } from './expectation'
 import type { InputActions, Translate } from './rc8'
 import { RowSync, type SyncInput } from './sync'
+import type { TombstoneActions } from './tombstone-actions'
+import { UndoNotice } from './undo-notice'
 
 /** What the overlay reads from the session snapshot and the locale on each render: the pass's input without the controller state, plus `hasMore`. */
 export interface SessionViewInput extends Omit<SyncInput, 'controller'> {
@@ -46,7 +50,9 @@ export interface SessionClientOptions {
   /** Translate bound to the plugin namespace. */
   readonly t: Translate
   readonly debug: DebugRegistry
-  /** Timers for the controller; the browser's by default. */
+  /** Restore and Open a copy for this session (shared with the session header's panel). */
+  readonly tombstones: TombstoneActions
+  /** Timers for the controller and the undo notice; the browser's by default. */
   readonly timers?: Timers
 }
 
@@ -54,6 +60,8 @@ export interface SessionClientOptions {
 export class SessionClient {
   /** The button state store; the overlay subscribes to it to re-render. */
   readonly controller: RecallController
+  /** The undo notice after each removal; the overlay renders it. */
+  readonly notice: UndoNotice
   private readonly sync: RowSync
   private view: SessionViewInput | null = null
   private inputActions: InputActions | null = null
@@ -62,13 +70,15 @@ export class SessionClient {
   private wasRunning = false
 
   constructor(private readonly options: SessionClientOptions) {
+    this.notice = new UndoNotice(options.timers === undefined ? {} : { timers: options.timers })
     this.controller = new RecallController({
       sessionId: options.sessionId,
       send: options.send,
       onRecalled: (message) => this.recalled(message),
+      onRemoved: (value) => this.notice.show(value),
       ...(options.timers === undefined ? {} : { timers: options.timers }),
     })
-    this.sync = new RowSync({ t: options.t, onPress: (target) => void this.press(target) })
+    this.sync = new RowSync({ t: options.t, onPress: (press) => this.pressRow(press) })
   }
 
   /**
@@ -114,6 +124,18 @@ export class SessionClient {
   }
 
   /**
+   * A row button was pressed: Restore and Open a copy (on an excluded row) go to the session's
+   * {@link TombstoneActions}, every other action to the controller.
+   * @param press - the row, the seq its offer acts on, and the action.
+   */
+  pressRow(press: RowPress): void {
+    const { action, seq } = press
+    if (action === 'restore') void this.options.tombstones.restore(seq)
+    else if (action === 'openCopy') void this.options.tombstones.openCopy(seq)
+    else void this.press({ key: press.key, seq, action })
+  }
+
+  /**
    * Run one sync pass over the current view, record it for the debug hook, and disarm the armed
    * button when its row is now hidden or a turn has just started.
    */
@@ -121,7 +143,7 @@ export class SessionClient {
     const view = this.view
     if (view === null) return
     const state = this.controller.getSnapshot()
-    const record = this.sync.run({ ...view, controller: state })
+    const record = this.sync.run({ ...view, controller: state, tombstoneErrors: this.options.tombstones.getSnapshot().errors })
     this.options.debug.record(this.options.sessionId, record, () => this.expectation())
     const started = view.running && !this.wasRunning
     this.wasRunning = view.running
@@ -132,7 +154,7 @@ export class SessionClient {
    * Start the page-side effects: passes on row mutations and reveals, and disarming on any other
    * pointer press, focus move or Escape.
    * @param doc - the page document, or `null`.
-   * @returns stops them, removes every mark of the plugin and disposes the controller.
+   * @returns stops them, removes every mark of the plugin and disposes the controller and the notice.
    */
   mount(doc: Document | null): () => void {
     const stopWatching = this.sync.watch(() => this.pass())
@@ -142,6 +164,7 @@ export class SessionClient {
       stopWatching()
       this.sync.detach()
       this.controller.dispose()
+      this.notice.dispose()
     }
   }
 

@@ -16,16 +16,17 @@
  * @module dsh-message-recall/client/sync
  */
 import { deriveHiddenRows, type HiddenRowsResult } from '../shared/hidden-rows'
-import type { RemovalAction } from '../shared/tombstone'
-import { ClickDelegate } from './clicks'
-import type { ArmedState, ControllerState, PendingState, RowError, RowTarget } from './controller'
+import { ClickDelegate, type RowPress } from './clicks'
+import type { ArmedState, ControllerState, PendingState, RowError } from './controller'
 import { ClusterFactory, clusterTexts, decorateRow, undecorateAll, undecorateRow, type ClusterTexts } from './decorate'
 import { FlowBinding } from './flow'
 import { describeError } from './locales'
 import { FLOW_KEY, FLOW_KIND, type ChatSnapshot, type Translate } from './rc8'
 import type { ReplacementSnapshot } from './replacement-view'
 import { LazyReveal } from './reveal'
-import { resolveRow, type RowAnchor } from './rows'
+import { offerError, offerOf, type RowOffer } from './row-offers'
+import type { TombstoneError } from './tombstone-actions'
+import { resolveRow, type RowAction, type RowAnchor } from './rows'
 
 /** Everything a pass reads. */
 export interface SyncInput {
@@ -35,6 +36,8 @@ export interface SyncInput {
   readonly controller: ControllerState
   /** Locale revision: texts are re-read when it changes. */
   readonly localeRevision: number
+  /** Refusals of Restore / Open a copy by tombstone seq, shown on the rows of an exclusion. */
+  readonly tombstoneErrors?: ReadonlyMap<number, TombstoneError>
 }
 
 /** What one pass saw and did (the debug snapshot is built from it). */
@@ -62,7 +65,7 @@ export interface RowSyncOptions {
   /** Translate bound to the plugin namespace (read at call time, so it follows the locale). */
   readonly t: Translate
   /** A click on one of the plugin's buttons. */
-  readonly onPress: (target: RowTarget) => void
+  readonly onPress: (press: RowPress) => void
 }
 
 interface RowCache {
@@ -73,13 +76,14 @@ interface RowCache {
   readonly armed: ArmedState | null
   readonly pending: PendingState | null
   readonly error: RowError | null
-  readonly actions: readonly RemovalAction[]
+  readonly offer: RowOffer
+  readonly actions: readonly RowAction[]
   readonly isStepRow: boolean
   readonly wanted: boolean
   readonly cluster: HTMLElement | null
 }
 
-const NO_ACTIONS: readonly RemovalAction[] = Object.freeze([])
+const NO_ACTIONS: readonly RowAction[] = Object.freeze([])
 
 /** Runs sync passes for one session's overlay; see the module description. */
 export class RowSync {
@@ -89,6 +93,7 @@ export class RowSync {
   private factory: ClusterFactory | null = null
   private derived: { replacements: ReplacementSnapshot; anchors: readonly RowAnchor[]; result: HiddenRowsResult } | null = null
   private anchorsByKey = new Map<string, RowAnchor>()
+  private lastHidden: HiddenRowsResult | null = null
   private onChange: (() => void) | null = null
   private readonly binding: FlowBinding
   private readonly lazy: LazyReveal
@@ -96,7 +101,7 @@ export class RowSync {
 
   constructor(private readonly options: RowSyncOptions) {
     this.lazy = new LazyReveal({ onReveal: () => this.onChange?.() })
-    this.clicks = new ClickDelegate({ anchorOf: (key) => this.anchorsByKey.get(key), onPress: options.onPress })
+    this.clicks = new ClickDelegate({ anchorOf: (key) => this.offerOf(key), onPress: options.onPress })
     this.binding = new FlowBinding({
       onAttach: (flow) => {
         this.clicks.attach(flow)
@@ -157,6 +162,7 @@ export class RowSync {
     }
     this.anchorsByKey = byKey
     const hidden = this.deriveHidden(input.replacements, anchors)
+    this.lastHidden = hidden
     let rows = 0
     let touched = 0
     const unresolved: string[] = []
@@ -188,8 +194,9 @@ export class RowSync {
         const isHidden = hidden.hiddenKeys.has(key)
         const armed = armedKey === key ? controller.armed : null
         const pending = pendingKey === key ? controller.pending : null
-        const error = hasErrors ? controller.errors.get(key) ?? null : null
-        if (cached !== undefined && cached.node === node && cached.hidden === isHidden && cached.running === running
+        const offer = offerOf(resolveRow(node), hidden)
+        const error = offer.excluded === true ? offerError(offer, input.tombstoneErrors) : hasErrors ? controller.errors.get(key) ?? null : null
+        if (cached !== undefined && cached.node === node && cached.hidden === isHidden && cached.offer === offer && cached.running === running
           && cached.revision === this.revision && cached.armed === armed && cached.pending === pending && cached.error === error
           && cached.wanted === wanted && (cached.cluster === null || cached.cluster.parentNode === row)) continue
         if ((cached === undefined || cached.node !== node) && row.getAttribute(FLOW_KIND) !== node.kind) {
@@ -200,14 +207,14 @@ export class RowSync {
         }
         const anchor = resolveRow(node)
         if (!wanted) this.lazy.observe(row, index)
-        const actions = running || !wanted ? NO_ACTIONS : anchor.actions
+        const actions = running || !wanted ? NO_ACTIONS : offer.actions
         const fresh = cached !== undefined && (cached.revision !== this.revision || cached.actions !== actions || cached.isStepRow !== anchor.isStepRow)
         const cluster = decorateRow(row as HTMLElement, {
-          hidden: isHidden, actions, isStepRow: anchor.isStepRow, armed, pending, error,
+          hidden: isHidden, excluded: offer.excluded === true, actions, isStepRow: anchor.isStepRow, armed, pending, error,
           errorText: error === null ? null : describeError(this.options.t, error.code),
         }, this.factory, this.options.t, this.texts, fresh)
         this.cache.set(row, {
-          node, hidden: isHidden, running, revision: this.revision, armed, pending, error, actions, isStepRow: anchor.isStepRow, wanted, cluster,
+          node, hidden: isHidden, offer, running, revision: this.revision, armed, pending, error, actions, isStepRow: anchor.isStepRow, wanted, cluster,
         })
         touched++
       }
@@ -240,6 +247,11 @@ export class RowSync {
   private release(flow: HTMLElement): void {
     this.clicks.release(flow)
     this.lazy.release(flow)
+  }
+
+  private offerOf(key: string): RowOffer | undefined {
+    const anchor = this.anchorsByKey.get(key)
+    return anchor === undefined || this.lastHidden === null ? anchor : offerOf(anchor, this.lastHidden)
   }
 
   private deriveHidden(replacements: ReplacementSnapshot, anchors: readonly RowAnchor[]): HiddenRowsResult {

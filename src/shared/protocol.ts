@@ -147,7 +147,7 @@ export interface PlanValue {
   readonly range: SurfaceRange
   readonly removedSeqs: readonly number[]
   readonly kinds: readonly NodeKind[]
-  /** Rough token count of the removed messages (characters / 4; see `src/host/token-estimate.ts`). */
+  /** Rough token count of the removed messages (characters / 4; see `src/shared/token-estimate.ts`). */
   readonly estimatedTokens: number
   /** The model step removed whole or widened into, when any. */
   readonly turn?: number

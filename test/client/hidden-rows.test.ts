@@ -81,14 +81,14 @@ describe('deriveHiddenRows', () => {
     assert.deepEqual(hiddenKeys(session.events), [`step-1:1:shadowed`, `tool-${tools[0]}:shadowed`, `tool-${tools[1]}:shadowed`])
   })
 
-  it('hides the turn bar once the turn has no content left, across two tombstones', () => {
+  it('hides the turn bar once its final answer goes, across two tombstones', () => {
     const session = threeTurns()
     const users = seqsOf(session.events, 'user/message')
     const assistants = seqsOf(session.events, 'assistant/message')
     appendTombstone(session, 'recall', [users[1]!])
     assert.ok(!hiddenKeys(session.events).includes('tail-2:empty-turn'))
     appendTombstone(session, 'delete', [assistants[2]!])
-    assert.deepEqual(hiddenKeys(session.events), [`user-${users[1]}:shadowed`, `step-2:1:shadowed`, 'tail-2:empty-turn'])
+    assert.deepEqual(hiddenKeys(session.events), [`user-${users[1]}:shadowed`, `step-2:1:shadowed`, 'tail-2:answer-removed'])
   })
 
   it('hides a turn\'s context row once the turn has no content left, and never while any content remains', () => {
@@ -101,7 +101,7 @@ describe('deriveHiddenRows', () => {
     appendTombstone(session, 'recall', [prompts[1]!])
     assert.deepEqual(hiddenKeys(session.events), [`user-${prompts[1]}:shadowed`], 'the answer remains, so the context row stays')
     appendTombstone(session, 'delete', [assistants[2]!])
-    assert.deepEqual(hiddenKeys(session.events), [`user-${prompts[1]}:shadowed`, `user-${context2}:empty-turn`, `step-2:1:shadowed`, 'tail-2:empty-turn'])
+    assert.deepEqual(hiddenKeys(session.events), [`user-${prompts[1]}:shadowed`, `user-${context2}:empty-turn`, `step-2:1:shadowed`, 'tail-2:answer-removed'])
     appendTombstone(session, 'delete', [assistants[3]!])
     assert.ok(!hiddenKeys(session.events).includes(`user-${context3}:empty-turn`), 'turn 3 keeps its prompt, so its context row stays')
     const result = deriveHiddenRows(session.events as readonly LogEvent[], rowsOf(session.events))

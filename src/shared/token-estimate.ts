@@ -1,12 +1,12 @@
 /**
  * A rough, dependency-free token estimate for the messages a removal would take out of model
- * context, for the `plan` preview. It is not the provider's tokenizer: it counts the characters
+ * context, for the host's `plan` preview and the client's removed-messages panel. It is not the provider's tokenizer: it counts the characters
  * that reach the wire (text, reasoning, tool-call name and arguments, tool-result text) and
  * divides by four.
  *
- * @module dsh-message-recall/host/token-estimate
+ * @module dsh-message-recall/shared/token-estimate
  */
-import { isRecord } from '../shared/events'
+import { isRecord } from './events'
 
 /** Characters per estimated token. */
 export const CHARS_PER_TOKEN = 4

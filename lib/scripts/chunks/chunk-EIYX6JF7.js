@@ -15,6 +15,7 @@ import {
   out,
   parseOneTarget,
   readReplaceOp,
+  readRestore,
   readSessionLog,
   readTombstone,
   resolveSessionLog,
@@ -34,6 +35,15 @@ function readTombstones(events) {
   }
   return out2.sort((a, b) => a.seq - b.seq);
 }
+function readRestores(events) {
+  const bySeq = new Map(events.map((e) => [e.seq, e]));
+  const out2 = [];
+  for (const event of events) {
+    const record = readRestore(event, (seq) => bySeq.get(seq));
+    if (record !== null) out2.push(record);
+  }
+  return out2.sort((a, b) => a.seq - b.seq);
+}
 function shadowedSeqs(tombstones) {
   const shadowed = /* @__PURE__ */ new Map();
   for (const tombstone of tombstones) {
@@ -43,44 +53,108 @@ function shadowedSeqs(tombstones) {
 }
 function deriveHiddenRows(events, rows) {
   const tombstones = readTombstones(events);
+  const restores = readRestores(events);
   const shadowed = shadowedSeqs(tombstones);
-  const spans = onwardSpans(tombstones);
+  const restoredBy = new Map(restores.map((r) => [r.tombstoneSeq, r.seq]));
+  const fateOf = fateReader(tombstones, shadowed, restoredBy);
+  const spans = onwardSpans(tombstones, restoredBy);
   const reasons = /* @__PURE__ */ new Map();
+  const excluded = /* @__PURE__ */ new Map();
+  const actingSeqs = /* @__PURE__ */ new Map();
   for (const row of rows) {
     if (row.seq !== null) {
-      const by = shadowed.get(row.seq);
-      if (by !== void 0) reasons.set(row.key, { reason: "shadowed", tombstoneSeq: by });
+      const fate = fateOf(row.seq);
+      if (fate.actingSeq !== row.seq) actingSeqs.set(row.key, fate.actingSeq);
+      if (fate.state === "removed") reasons.set(row.key, { reason: "shadowed", tombstoneSeq: fate.tombstoneSeq });
+      else if (fate.state === "excluded") excluded.set(row.key, fate.tombstoneSeq);
       continue;
     }
     const span = spanOf(spans, row.anchorSeq);
     if (span !== null) reasons.set(row.key, { reason: "span", tombstoneSeq: span });
   }
   const turns = /* @__PURE__ */ new Map();
+  const tally = (turn) => {
+    let t = turns.get(turn);
+    if (t === void 0) turns.set(turn, t = { content: 0, removed: 0, answer: null, lastStep: null });
+    return t;
+  };
   for (const row of rows) {
-    if (row.turn === null || !CONTENT_ROW_KINDS.has(row.rowKind)) continue;
-    const tally = turns.get(row.turn) ?? { content: 0, hidden: 0 };
-    tally.content++;
-    if (reasons.has(row.key)) tally.hidden++;
-    turns.set(row.turn, tally);
+    if (row.turn === null) continue;
+    if (row.rowKind === "turn-tail" && row.answerSeq !== void 0 && row.answerSeq !== null) tally(row.turn).answer = row.answerSeq;
+    if (!CONTENT_ROW_KINDS.has(row.rowKind)) continue;
+    const t = tally(row.turn);
+    t.content++;
+    if (reasons.has(row.key)) t.removed++;
+    if (row.rowKind === "assistant-step" && row.seq !== null && (t.lastStep === null || row.seq > t.lastStep)) t.lastStep = row.seq;
   }
   for (const row of rows) {
     if (row.turn === null || !EMPTY_TURN_ROW_KINDS.has(row.rowKind) || reasons.has(row.key)) continue;
-    const tally = turns.get(row.turn);
-    if (tally !== void 0 && tally.content > 0 && tally.hidden === tally.content) {
-      reasons.set(row.key, { reason: "empty-turn", tombstoneSeq: null });
+    const t = turns.get(row.turn);
+    if (t === void 0) continue;
+    const empty = t.content > 0 && t.removed === t.content;
+    if (row.rowKind === "context") {
+      if (empty) reasons.set(row.key, { reason: "empty-turn", tombstoneSeq: null });
+      continue;
     }
+    const answer = t.answer ?? t.lastStep;
+    if (answer !== null) {
+      const fate = fateOf(answer);
+      if (fate.state === "removed") reasons.set(row.key, { reason: "answer-removed", tombstoneSeq: fate.tombstoneSeq });
+    } else if (empty) reasons.set(row.key, { reason: "empty-turn", tombstoneSeq: null });
   }
   const hidden = [];
+  const excludedRows = [];
   for (const row of rows) {
     const why = reasons.get(row.key);
     if (why !== void 0) hidden.push({ key: row.key, rowKind: row.rowKind, reason: why.reason, tombstoneSeq: why.tombstoneSeq });
+    const by = excluded.get(row.key);
+    if (by !== void 0) excludedRows.push({ key: row.key, rowKind: row.rowKind, tombstoneSeq: by });
   }
-  return { tombstones, shadowed, hidden, hiddenKeys: new Set(reasons.keys()) };
+  return {
+    tombstones,
+    restores,
+    restoredBy,
+    shadowed,
+    hidden,
+    hiddenKeys: new Set(reasons.keys()),
+    excluded: excludedRows,
+    excludedKeys: new Set(excluded.keys()),
+    actingSeqs,
+    fateOf
+  };
 }
-function onwardSpans(tombstones) {
+function fateReader(tombstones, shadowed, restoredBy) {
+  const bySeq = new Map(tombstones.map((t) => [t.seq, t]));
+  return (seq) => {
+    let state = "shown";
+    let tombstoneSeq = null;
+    let actingSeq = seq;
+    let current = seq;
+    for (let guard = 0; guard <= 2 * tombstones.length; guard++) {
+      const copy = state === "shown" ? void 0 : restoredBy.get(current);
+      if (copy !== void 0) {
+        state = "shown";
+        tombstoneSeq = null;
+        actingSeq = copy;
+        current = copy;
+        continue;
+      }
+      const by = shadowed.get(current);
+      const tombstone = by === void 0 ? void 0 : bySeq.get(by);
+      if (tombstone === void 0) break;
+      if (tombstone.action !== "exclude" ? state !== "removed" : state === "shown") {
+        state = tombstone.action !== "exclude" ? "removed" : "excluded";
+        tombstoneSeq = tombstone.seq;
+      }
+      current = tombstone.seq;
+    }
+    return { state, tombstoneSeq, actingSeq };
+  };
+}
+function onwardSpans(tombstones, restoredBy) {
   const spans = [];
   for (const tombstone of tombstones) {
-    if (tombstone.action !== "deleteFrom" || tombstone.shadowedSeqs.length === 0) continue;
+    if (tombstone.action !== "deleteFrom" || tombstone.shadowedSeqs.length === 0 || restoredBy.has(tombstone.seq)) continue;
     spans.push({ after: Math.min(...tombstone.shadowedSeqs), before: tombstone.seq });
   }
   return spans;
