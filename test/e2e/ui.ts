@@ -70,6 +70,8 @@ export async function acceptNotice(page: Page): Promise<void> {
 
 /** Pick `path` as the workspace through the browse picker (Choose workspace → Edit path → Open). */
 export async function chooseWorkspace(page: Page, path: string): Promise<void> {
+  // A tab in the background gets throttled timers and frames, so the picker is driven in front.
+  await page.bringToFront()
   // Right after boot the button can be covered by the closing notice or not yet wired; a click
   // that opens nothing is retried.
   for (let attempt = 1; ; attempt++) {
@@ -80,10 +82,16 @@ export async function chooseWorkspace(page: Page, path: string): Promise<void> {
     if (opened) break
     if (attempt === 4) throw new Error('the workspace picker did not open after 4 clicks on "Choose workspace"')
   }
-  await page.click('button[aria-label="Edit path"]')
-  // The button turns into the path field (same name), enabled once the picker is not loading.
-  const field = await page.waitForSelector('input[aria-label="Edit path"]:not([disabled])', { visible: true, timeout: 10_000 })
-  await field!.click()
+  // The button turns into the path field (same name), enabled once the picker is not loading;
+  // a click that lands while the picker is still loading changes nothing and is retried.
+  let field = null
+  for (let attempt = 1; field === null; attempt++) {
+    const button = await page.$('button[aria-label="Edit path"]')
+    if (button !== null) await button.click().catch(() => {})
+    field = await page.waitForSelector('input[aria-label="Edit path"]:not([disabled])', { visible: true, timeout: 10_000 }).catch(() => null)
+    if (field === null && attempt === 4) throw new Error('the workspace picker showed no enabled path field after 4 clicks on "Edit path"')
+  }
+  await field.click()
   await page.keyboard.down('Control')
   await page.keyboard.press('KeyA')
   await page.keyboard.up('Control')
