@@ -22,6 +22,7 @@ var __toCommonJS = (mod) => __copyProps(__defProp({}, "__esModule", { value: tru
 var index_exports = {};
 __export(index_exports, {
   OVERLAY_ENTRY_ID: () => OVERLAY_ENTRY_ID,
+  REMOVED_ENTRY_ID: () => REMOVED_ENTRY_ID,
   apply: () => apply,
   inject: () => inject,
   name: () => name
@@ -30,9 +31,31 @@ module.exports = __toCommonJS(index_exports);
 
 // src/shared/events.ts
 var SURFACE_EVENT_TYPES = ["user/message", "assistant/message", "tool/result"];
+function isSeq(value) {
+  return Number.isSafeInteger(value) && value >= 0;
+}
 function isRecord(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
+
+// src/shared/protocol.ts
+var ERROR_CODES = [
+  "INVALID_REQUEST",
+  "FORBIDDEN",
+  "METHOD_NOT_ALLOWED",
+  "PAYLOAD_TOO_LARGE",
+  "UNSUPPORTED_MEDIA_TYPE",
+  "SESSION_NOT_LIVE",
+  "TARGET_NOT_FOUND",
+  "NOT_A_USER_MESSAGE",
+  "NOT_DELETABLE",
+  "SPAN_NOT_CONTIGUOUS",
+  "NOT_RESTORABLE",
+  "STALE_VIEW",
+  "AGENT_BUSY",
+  "PERSIST_FAILED",
+  "INTERNAL"
+];
 
 // src/client/api.ts
 var DEFAULT_ROUTE_PATH = "/dsh-message-recall";
@@ -55,6 +78,7 @@ function createRecallSender(fetchImpl, path = DEFAULT_ROUTE_PATH) {
     return parseReply(status, text);
   };
 }
+var KNOWN_CODES = new Set(ERROR_CODES);
 function parseReply(status, text) {
   let body;
   try {
@@ -64,8 +88,9 @@ function parseReply(status, text) {
   }
   if (isRecord(body) && body.ok === true && isRecord(body.value)) return { ok: true, value: body.value };
   if (isRecord(body) && body.ok === false && isRecord(body.error) && typeof body.error.code === "string") {
-    const message = typeof body.error.message === "string" ? body.error.message : body.error.code;
-    return { ok: false, error: { code: body.error.code, message } };
+    const code = body.error.code;
+    const message = typeof body.error.message === "string" ? body.error.message : code;
+    return { ok: false, error: { code: KNOWN_CODES.has(code) ? code : code, message } };
   }
   return { ok: false, error: { code: "NETWORK", message: `HTTP ${status}: reply does not follow the route contract` } };
 }
@@ -116,8 +141,9 @@ var DebugRegistry = class {
       rows: pass.rows,
       touched: pass.touched,
       tombstones: pass.hidden.tombstones.map((t) => ({ ...t, shadowedSeqs: [...t.shadowedSeqs] })),
-      anchors: pass.anchors.map((a) => ({ key: a.key, kind: a.kind, seq: a.seq, actions: [...a.actions] })),
+      anchors: pass.anchors.map((a) => ({ key: a.key, rowKind: a.rowKind, seq: a.seq, actions: [...a.actions] })),
       hidden: pass.hidden.hidden.map((h) => ({ ...h })),
+      excluded: pass.hidden.excluded.map((x) => ({ ...x })),
       unresolved: [...pass.unresolved],
       expect: entry.expect()
     };
@@ -129,6 +155,55 @@ function installDebugHook(target, registry) {
   return () => {
     if (target[DEBUG_GLOBAL] === hook) delete target[DEBUG_GLOBAL];
   };
+}
+
+// src/client/removal-styles.ts
+var EXCLUDED_ATTR = {
+  /** On a row whose messages are excluded from the model's context. */
+  row: "data-message-recall-excluded",
+  /** The row's "Not sent to the model" label. */
+  badge: "data-message-recall-excluded-badge"
+};
+var TEXT = `
+[data-message-recall-undo]{position:absolute;bottom:calc(100% + 8px);left:12px;right:56px;z-index:21;display:flex;gap:8px;align-items:center;
+padding:6px 10px;border-radius:8px;font-size:13px;line-height:20px;background:var(--dsw-specific-menu,#fff);color:var(--dsw-alias-label-primary,#222);
+border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));box-shadow:var(--dsw-shadow-lv2,0 2px 6px rgba(0,0,0,.12))}
+[data-message-recall-undo][data-stacked]{bottom:calc(100% + 48px)}
+[data-message-recall-undo-text]{flex:1 1 auto;min-width:0}
+[data-message-recall-undo-error],[data-message-recall-entry-error]{color:var(--dsw-alias-state-error-primary,#d93025);font-size:12px}
+[data-message-recall-undo] button,[data-message-recall-panel] button{font:inherit;font-size:12px;line-height:18px;padding:2px 10px;border-radius:6px;cursor:pointer;
+border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));background:transparent;color:var(--dsw-alias-label-primary,#222)}
+[data-message-recall-undo] button:hover,[data-message-recall-panel] button:hover{background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.06))}
+[data-message-recall-undo] button:focus-visible,[data-message-recall-panel] button:focus-visible,[data-message-recall-removed]:focus-visible{outline:2px solid var(--dsw-alias-state-business-primary,#4d6bfe);outline-offset:1px}
+[data-message-recall-undo] button:disabled,[data-message-recall-panel] button:disabled{opacity:.6;cursor:progress}
+[data-message-recall-undo-action=dismiss]{border:none!important;padding:2px 6px!important}
+[data-message-recall-removed-seat]{position:relative;display:inline-flex}
+[data-message-recall-removed]{border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));height:32px;border-radius:18px;padding:6px 12px;gap:6px;
+display:inline-flex;align-items:center;background:transparent;color:var(--dsw-alias-label-primary,#222);font:inherit;font-size:13px;line-height:20px;cursor:pointer;white-space:nowrap}
+[data-message-recall-removed]:hover{background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.06))}
+[data-message-recall-removed] [data-count]{min-width:18px;padding:0 5px;border-radius:9px;font-size:12px;line-height:18px;text-align:center;
+background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.08))}
+[data-message-recall-panel]{position:absolute;top:calc(100% + 6px);right:0;z-index:100;width:380px;max-height:60vh;overflow:auto;box-sizing:border-box;
+padding:10px 12px;border-radius:12px;font-size:13px;line-height:20px;background:var(--dsw-specific-menu,#fff);color:var(--dsw-alias-label-secondary,#444);
+border:1px solid var(--dsw-alias-border-inverted,rgba(0,0,0,.12));box-shadow:var(--dsw-shadow-lv3,0 4px 16px rgba(0,0,0,.16));outline:none}
+[data-message-recall-panel-head]{display:flex;align-items:center;justify-content:space-between;margin-bottom:6px;color:var(--dsw-alias-label-primary,#222)}
+[data-message-recall-panel] ol{list-style:none;margin:0;padding:0}
+[data-message-recall-entry]{padding:8px 0;border-top:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.08))}
+[data-message-recall-entry][data-restored]{opacity:.7}
+[data-message-recall-entry-meta]{display:flex;flex-wrap:wrap;gap:4px 10px;font-size:12px;color:var(--dsw-alias-label-tertiary,#777)}
+[data-message-recall-entry-what]{color:var(--dsw-alias-label-primary,#222);font-weight:500}
+[data-message-recall-entry-excerpt]{margin:2px 0 6px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;color:var(--dsw-alias-label-secondary,#444)}
+[data-message-recall-entry-actions]{display:flex;gap:6px}
+[${EXCLUDED_ATTR.row}]>[data-slot]>*{opacity:.45}
+[${EXCLUDED_ATTR.badge}]{display:inline-block;margin:2px 0 0;padding:0 8px;border-radius:9px;font-size:12px;line-height:18px;
+color:var(--dsw-alias-label-secondary,#555);background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.06))}
+`;
+function installRemovalStyles(doc) {
+  const style = doc.createElement("style");
+  style.setAttribute("data-message-recall-style", "removals");
+  style.textContent = TEXT;
+  doc.head.appendChild(style);
+  return () => style.remove();
 }
 
 // src/client/locales.ts
@@ -149,6 +224,44 @@ var zh = {
   "notice.images.one": "已撤回。{count} 张图片无法放回输入框：{names}",
   "notice.images.other": "已撤回。{count} 张图片无法放回输入框：{names}",
   "notice.dismiss": "关闭",
+  "action.exclude": "排除",
+  "label.exclude": "从模型上下文中排除；消息仍然可见",
+  "armed.exclude": "确认排除 {count} 条？",
+  "armed.excludeLabel.one": "再点一次，从模型上下文中排除 {count} 条消息",
+  "armed.excludeLabel.other": "再点一次，从模型上下文中排除 {count} 条消息",
+  "excluded.badge": "不发送给模型",
+  "action.restore": "恢复",
+  "label.restore": "把这条消息放回原处，模型会重新看到它",
+  "action.openCopy": "打开副本",
+  "label.openCopy": "打开一个新会话，里面是这次移除之前的对话",
+  "undo.recall.one": "已撤回你的消息",
+  "undo.recall.other": "已撤回你的消息",
+  "undo.delete.one": "已删除 {count} 条消息",
+  "undo.delete.other": "已删除 {count} 条消息",
+  "undo.deleteFrom.one": "已删除以下 {count} 条消息",
+  "undo.deleteFrom.other": "已删除以下 {count} 条消息",
+  "undo.exclude.one": "已从模型上下文中排除 {count} 条消息",
+  "undo.exclude.other": "已从模型上下文中排除 {count} 条消息",
+  "undo.undo": "撤销",
+  "undo.label.undo": "撤销这次移除，把消息放回原处",
+  "undo.restored": "消息已放回原处",
+  "undo.restored.recall": "消息已放回原处；输入框里的文字保持不变",
+  "panel.button": "已移除",
+  "panel.label.one": "已移除的消息：{count} 项仍在生效",
+  "panel.label.other": "已移除的消息：{count} 项仍在生效",
+  "panel.title": "已移除的消息",
+  "panel.close": "关闭",
+  "panel.action.recall": "撤回",
+  "panel.action.delete": "删除",
+  "panel.action.deleteFrom": "删除以下",
+  "panel.action.exclude": "排除",
+  "panel.count.one": "{count} 条消息",
+  "panel.count.other": "{count} 条消息",
+  "panel.tokens.one": "约 {count} 个 token",
+  "panel.tokens.other": "约 {count} 个 token",
+  "panel.notLoaded": "内容不在已加载的历史中",
+  "panel.restored": "已恢复",
+  "error.NOT_RESTORABLE": "这次移除无法原地恢复，可以打开一个副本",
   "error.STALE_VIEW": "对话刚刚有了变化，请再试一次",
   "error.AGENT_BUSY": "智能体正在工作，请等它停下再试",
   "error.TARGET_NOT_FOUND": "这条消息已不在对话中",
@@ -177,6 +290,44 @@ var en = {
   "notice.images.one": "Recalled. {count} image could not be put back in the composer: {names}",
   "notice.images.other": "Recalled. {count} images could not be put back in the composer: {names}",
   "notice.dismiss": "Dismiss",
+  "action.exclude": "Exclude",
+  "label.exclude": "Exclude from the model's context; it stays visible",
+  "armed.exclude": "Exclude {count}?",
+  "armed.excludeLabel.one": "Click again to exclude {count} message from the model's context",
+  "armed.excludeLabel.other": "Click again to exclude {count} messages from the model's context",
+  "excluded.badge": "Not sent to the model",
+  "action.restore": "Restore",
+  "label.restore": "Put this message back in place; the model sees it again",
+  "action.openCopy": "Open a copy",
+  "label.openCopy": "Open a new session with the conversation from before this removal",
+  "undo.recall.one": "Recalled your message",
+  "undo.recall.other": "Recalled your message",
+  "undo.delete.one": "Deleted {count} message",
+  "undo.delete.other": "Deleted {count} messages",
+  "undo.deleteFrom.one": "Deleted {count} message onward",
+  "undo.deleteFrom.other": "Deleted {count} messages onward",
+  "undo.exclude.one": "Excluded {count} message from the model's context",
+  "undo.exclude.other": "Excluded {count} messages from the model's context",
+  "undo.undo": "Undo",
+  "undo.label.undo": "Undo this removal and put the message back in place",
+  "undo.restored": "The message is back in place",
+  "undo.restored.recall": "The message is back in place. The composer keeps its text.",
+  "panel.button": "Removed",
+  "panel.label.one": "Removed messages: {count} removal in effect",
+  "panel.label.other": "Removed messages: {count} removals in effect",
+  "panel.title": "Removed messages",
+  "panel.close": "Close",
+  "panel.action.recall": "Recalled",
+  "panel.action.delete": "Deleted",
+  "panel.action.deleteFrom": "Deleted onward",
+  "panel.action.exclude": "Excluded",
+  "panel.count.one": "{count} message",
+  "panel.count.other": "{count} messages",
+  "panel.tokens.one": "≈ {count} token",
+  "panel.tokens.other": "≈ {count} tokens",
+  "panel.notLoaded": "Content not in the loaded history",
+  "panel.restored": "Restored",
+  "error.NOT_RESTORABLE": "This removal cannot be undone in place. Open a copy instead.",
   "error.STALE_VIEW": "The conversation just changed. Try again.",
   "error.AGENT_BUSY": "The agent is working. Try again when it stops.",
   "error.TARGET_NOT_FOUND": "This message is no longer in the conversation.",
@@ -212,14 +363,25 @@ var ATTR = {
 };
 function clusterTexts(t) {
   return {
-    text: { recall: t("action.recall"), delete: t("action.delete"), deleteFrom: t("action.deleteFrom") },
+    text: {
+      recall: t("action.recall"),
+      delete: t("action.delete"),
+      deleteFrom: t("action.deleteFrom"),
+      exclude: t("action.exclude"),
+      restore: t("action.restore"),
+      openCopy: t("action.openCopy")
+    },
     label: {
       recall: t("label.recall"),
       delete: t("label.delete.message"),
       deleteStep: t("label.delete.step"),
-      deleteFrom: t("label.deleteFrom")
+      deleteFrom: t("label.deleteFrom"),
+      exclude: t("label.exclude"),
+      restore: t("label.restore"),
+      openCopy: t("label.openCopy")
     },
-    busy: t("busy")
+    busy: t("busy"),
+    excluded: t("excluded.badge")
   };
 }
 var ClusterFactory = class {
@@ -230,11 +392,11 @@ var ClusterFactory = class {
   templates = /* @__PURE__ */ new Map();
   /**
    * @param actions - buttons in order.
-   * @param step - label Delete as a step delete.
+   * @param isStepRow - label Delete as a step delete.
    * @returns a new detached cluster element.
    */
-  create(actions, step) {
-    const id = `${actions.join(",")}|${step}`;
+  create(actions, isStepRow) {
+    const id = `${actions.join(",")}|${isStepRow}`;
     let template = this.templates.get(id);
     if (template === void 0) {
       template = this.doc.createElement("div");
@@ -244,7 +406,7 @@ var ClusterFactory = class {
         const button = this.doc.createElement("button");
         button.type = "button";
         button.setAttribute(ATTR.action, action);
-        applyIdle(button, action, step, this.texts);
+        applyIdle(button, action, isStepRow, this.texts);
         template.appendChild(button);
       }
       this.templates.set(id, template);
@@ -252,14 +414,32 @@ var ClusterFactory = class {
     return template.cloneNode(true);
   }
 };
-function idleLabel(action, step, texts) {
-  return action === "delete" && step ? texts.label.deleteStep : texts.label[action];
+function idleLabel(action, isStepRow, texts) {
+  return action === "delete" && isStepRow ? texts.label.deleteStep : texts.label[action];
 }
-function applyIdle(button, action, step, texts) {
+function applyIdle(button, action, isStepRow, texts) {
   button.textContent = texts.text[action];
-  const label = idleLabel(action, step, texts);
+  const label = idleLabel(action, isStepRow, texts);
   button.setAttribute("aria-label", label);
   button.setAttribute("title", label);
+}
+function markExcluded(row, label) {
+  let badge = null;
+  for (let child = row.firstElementChild; child !== null; child = child.nextElementSibling) {
+    if (child.hasAttribute(EXCLUDED_ATTR.badge)) badge = child;
+  }
+  if (label === null) {
+    badge?.remove();
+    if (row.hasAttribute(EXCLUDED_ATTR.row)) row.removeAttribute(EXCLUDED_ATTR.row);
+    return;
+  }
+  if (!row.hasAttribute(EXCLUDED_ATTR.row)) row.setAttribute(EXCLUDED_ATTR.row, "");
+  if (badge === null) {
+    badge = row.ownerDocument.createElement("span");
+    badge.setAttribute(EXCLUDED_ATTR.badge, "");
+    row.appendChild(badge);
+  }
+  if (badge.textContent !== label) badge.textContent = label;
 }
 function clusterOf(row) {
   for (let child = row.lastElementChild; child !== null; child = child.previousElementSibling) {
@@ -272,6 +452,7 @@ function decorateRow(row, decoration, factory, t, texts, fresh) {
     if (decoration.hidden) row.setAttribute(ATTR.hidden, "");
     else row.removeAttribute(ATTR.hidden);
   }
+  markExcluded(row, decoration.excluded ? texts.excluded : null);
   let cluster = clusterOf(row);
   if (decoration.actions.length === 0) {
     cluster?.remove();
@@ -283,7 +464,7 @@ function decorateRow(row, decoration, factory, t, texts, fresh) {
     cluster = null;
   }
   if (cluster === null) {
-    cluster = factory.create(decoration.actions, decoration.step);
+    cluster = factory.create(decoration.actions, decoration.isStepRow);
     row.appendChild(cluster);
   }
   if (!row.hasAttribute(ATTR.row)) row.setAttribute(ATTR.row, "");
@@ -296,10 +477,10 @@ function decorateRow(row, decoration, factory, t, texts, fresh) {
     if (isArmed) {
       button.setAttribute(ATTR.armed, "true");
       button.textContent = t(`armed.${action}`, { count: armed.count });
-      button.setAttribute("aria-label", t(countedKey("armed.label", armed.count), { count: armed.count }));
+      button.setAttribute("aria-label", t(countedKey(action === "exclude" ? "armed.excludeLabel" : "armed.label", armed.count), { count: armed.count }));
     } else if (button.hasAttribute(ATTR.armed)) {
       button.removeAttribute(ATTR.armed);
-      applyIdle(button, action, decoration.step, texts);
+      applyIdle(button, action, decoration.isStepRow, texts);
     }
     const isBusy = pending !== null && pending.action === action;
     if (isBusy) {
@@ -332,9 +513,10 @@ function undecorateRow(row) {
   clusterOf(row)?.remove();
   row.removeAttribute(ATTR.row);
   row.removeAttribute(ATTR.hidden);
+  markExcluded(row, null);
 }
 function undecorateAll(root) {
-  for (const row of root.querySelectorAll(`[${ATTR.row}],[${ATTR.hidden}]`)) undecorateRow(row);
+  for (const row of root.querySelectorAll(`[${ATTR.row}],[${ATTR.hidden}],[${EXCLUDED_ATTR.row}]`)) undecorateRow(row);
   for (const cluster of root.querySelectorAll(`[${ATTR.actions}]`)) cluster.remove();
 }
 var STYLE_TEXT = `
@@ -365,257 +547,7 @@ function installStyles(doc) {
 }
 
 // src/client/Overlay.tsx
-var import_react = require("react");
-
-// src/client/rows.ts
-var USER_ACTIONS = Object.freeze(["recall", "delete", "deleteFrom"]);
-var STEP_ACTIONS = Object.freeze(["delete", "deleteFrom"]);
-var NO_ACTIONS = Object.freeze([]);
-var LOG_ONLY_KINDS = /* @__PURE__ */ new Set(["turn-tail", "turn-error", "turn-max-tokens", "model-retry", "command"]);
-var anchors = /* @__PURE__ */ new WeakMap();
-function isDurableSeq(value) {
-  return Number.isSafeInteger(value) && value >= 0;
-}
-function resolveRow(node) {
-  let anchor = anchors.get(node);
-  if (anchor === void 0) {
-    anchor = Object.freeze(computeAnchor(node));
-    anchors.set(node, anchor);
-  }
-  return anchor;
-}
-function computeAnchor(node) {
-  const data = isRecord(node.data) ? node.data : {};
-  const turn = turnOf(node, data);
-  const base = { key: node.key, kind: node.kind, turn };
-  switch (node.kind) {
-    case "user":
-    case "steering": {
-      const seq = isDurableSeq(data.seq) ? data.seq : null;
-      const fromPerson = isRecord(data.source) && data.source.kind === "user";
-      const actions = seq === null ? NO_ACTIONS : fromPerson ? USER_ACTIONS : STEP_ACTIONS;
-      return { ...base, seq, logSeq: seq ?? node.anchorSeq, actions, step: false };
-    }
-    case "context":
-    case "compaction":
-    case "unknown": {
-      const seq = isDurableSeq(data.seq) ? data.seq : null;
-      return { ...base, seq, logSeq: seq ?? node.anchorSeq, actions: NO_ACTIONS, step: false };
-    }
-    case "assistant-step": {
-      const final = isRecord(data.finalNode) ? data.finalNode : null;
-      const seq = final !== null && final.kind === "assistant" && isDurableSeq(final.seq) ? final.seq : null;
-      return { ...base, seq, logSeq: seq ?? node.anchorSeq, actions: seq === null ? NO_ACTIONS : STEP_ACTIONS, step: true };
-    }
-    case "tool-call": {
-      const root = isRecord(data.root) ? data.root : null;
-      const seq = root !== null && root.kind === "tool-result" && isDurableSeq(root.seq) ? root.seq : null;
-      return { ...base, seq, logSeq: node.anchorSeq, actions: seq === null ? NO_ACTIONS : STEP_ACTIONS, step: true };
-    }
-    default: {
-      const logSeq = LOG_ONLY_KINDS.has(node.kind) && typeof data.seq === "number" ? data.seq : node.anchorSeq;
-      return { ...base, seq: null, logSeq, actions: NO_ACTIONS, step: false };
-    }
-  }
-}
-function turnOf(node, data) {
-  const location = node.location;
-  if (location !== void 0 && (location.kind === "step" || location.kind === "turn")) return location.turn.turn;
-  return isDurableSeq(data.turn) ? data.turn : null;
-}
-
-// src/client/controller.ts
-var EMPTY_ERRORS = /* @__PURE__ */ new Map();
-var INITIAL = Object.freeze({ armed: null, pending: null, errors: EMPTY_ERRORS, notice: null });
-var RecallController = class {
-  constructor(options) {
-    this.options = options;
-    this.timers = options.timers ?? {
-      setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
-      clearTimeout: (handle) => globalThis.clearTimeout(handle)
-    };
-  }
-  state = INITIAL;
-  listeners = /* @__PURE__ */ new Set();
-  timers;
-  armTimer = void 0;
-  noticeTimer = void 0;
-  errorTimers = /* @__PURE__ */ new Map();
-  baseline = null;
-  noticeId = 0;
-  disposed = false;
-  /** @returns the current snapshot (stable until the next change). */
-  getSnapshot = () => this.state;
-  /**
-   * @param listener - called after every change.
-   * @returns unsubscribe.
-   */
-  subscribe = (listener) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-  /** The generation baseline learned from this view's last successful write, or `null`. */
-  get generationBaseline() {
-    return this.baseline;
-  }
-  /**
-   * Handle one button press.
-   * @param target - the row, its seq and the pressed action.
-   * @returns `'armed'` (first press of a destructive button), `'committed'`, `'refused'` (the
-   *   host or the network said no; the row shows the error), `'ignored'` (a request is in flight)
-   *   or `'disposed'`.
-   */
-  async press(target) {
-    if (this.disposed) return "disposed";
-    if (this.state.pending !== null) return "ignored";
-    this.clearError(target.key);
-    const armed = this.state.armed;
-    if (target.action === "recall") return this.commit(target);
-    if (armed !== null && armed.key === target.key && armed.action === target.action && armed.seq === target.seq) {
-      return this.commit(target, armed.expect);
-    }
-    return this.arm(target);
-  }
-  /** Disarm the armed button, if any. */
-  disarm() {
-    if (this.disposed || this.state.armed === null) return;
-    this.stopArmTimer();
-    this.set({ armed: null });
-  }
-  /** Hide the recall notice. */
-  dismissNotice() {
-    if (this.disposed || this.state.notice === null) return;
-    this.timers.clearTimeout(this.noticeTimer);
-    this.set({ notice: null });
-  }
-  /** Stop every timer, drop listeners; later presses resolve `'disposed'` and replies in flight are ignored. */
-  dispose() {
-    if (this.disposed) return;
-    this.disposed = true;
-    this.stopArmTimer();
-    this.timers.clearTimeout(this.noticeTimer);
-    for (const handle of this.errorTimers.values()) this.timers.clearTimeout(handle);
-    this.errorTimers.clear();
-    this.listeners.clear();
-  }
-  async arm(target) {
-    this.stopArmTimer();
-    this.set({ armed: null, pending: { key: target.key, action: target.action, phase: "plan" } });
-    const reply = await this.options.send({
-      sessionId: this.options.sessionId,
-      action: "plan",
-      planAction: target.action,
-      seq: target.seq,
-      expect: this.options.expectation(this.baseline)
-    });
-    if (this.disposed) return "disposed";
-    if (!reply.ok) {
-      this.fail(target.key, reply.error);
-      return "refused";
-    }
-    const count = planCount(reply.value, this.options.tombstoneSeqs());
-    const { replaceGeneration, lastSeq } = reply.value;
-    const planned = isDurableSeq(replaceGeneration) && isDurableSeq(lastSeq) ? { replaceGeneration, lastSeq } : null;
-    if (planned !== null) this.baseline = { replaceGeneration: planned.replaceGeneration, atSeq: planned.lastSeq };
-    this.set({ pending: null, armed: { key: target.key, seq: target.seq, action: target.action, count, expect: planned } });
-    this.armTimer = this.timers.setTimeout(() => this.disarm(), this.options.armMs ?? 4e3);
-    return "armed";
-  }
-  async commit(target, planned = null) {
-    this.stopArmTimer();
-    this.set({ armed: null, pending: { key: target.key, action: target.action, phase: "commit" } });
-    const reply = await this.options.send({
-      sessionId: this.options.sessionId,
-      action: target.action,
-      seq: target.seq,
-      expect: planned ?? this.options.expectation(this.baseline)
-    });
-    if (this.disposed) return "disposed";
-    if (!reply.ok) {
-      this.fail(target.key, reply.error);
-      return "refused";
-    }
-    const { replaceGeneration, tombstoneSeq } = reply.value;
-    if (isDurableSeq(replaceGeneration) && isDurableSeq(tombstoneSeq)) this.baseline = { replaceGeneration, atSeq: tombstoneSeq };
-    this.set({ pending: null });
-    if (target.action === "recall") {
-      const message = recalledMessage(reply.value);
-      if (message.images.length > 0) this.showNotice(message.images);
-      this.options.onRecalled(message);
-    }
-    return "committed";
-  }
-  fail(key, error) {
-    const errors = new Map(this.state.errors);
-    errors.set(key, { key, code: error.code, message: error.message });
-    this.set({ pending: null, errors });
-    this.timers.clearTimeout(this.errorTimers.get(key));
-    this.errorTimers.set(key, this.timers.setTimeout(() => this.clearError(key), this.options.errorMs ?? 6e3));
-  }
-  clearError(key) {
-    if (this.disposed || !this.state.errors.has(key)) return;
-    this.timers.clearTimeout(this.errorTimers.get(key));
-    this.errorTimers.delete(key);
-    const errors = new Map(this.state.errors);
-    errors.delete(key);
-    this.set({ errors: errors.size === 0 ? EMPTY_ERRORS : errors });
-  }
-  showNotice(images) {
-    this.timers.clearTimeout(this.noticeTimer);
-    this.set({ notice: { id: ++this.noticeId, images } });
-    this.noticeTimer = this.timers.setTimeout(() => this.dismissNotice(), this.options.noticeMs ?? 1e4);
-  }
-  stopArmTimer() {
-    this.timers.clearTimeout(this.armTimer);
-    this.armTimer = void 0;
-  }
-  set(patch) {
-    this.state = Object.freeze({ ...this.state, ...patch });
-    for (const listener of [...this.listeners]) listener();
-  }
-};
-function planCount(value, tombstoneSeqs) {
-  if (Array.isArray(value.kinds) && Array.isArray(value.removedSeqs) && value.kinds.length === value.removedSeqs.length) {
-    return Math.max(1, value.kinds.filter((kind) => kind !== "tombstone").length);
-  }
-  if (Array.isArray(value.removedSeqs)) {
-    const seqs = value.removedSeqs.filter(isDurableSeq);
-    const messages = seqs.filter((seq) => !tombstoneSeqs.has(seq)).length;
-    return Math.max(1, messages);
-  }
-  return 1;
-}
-function recalledMessage(value) {
-  const content = Array.isArray(value.content) ? value.content.filter(isRecord) : [];
-  const text = typeof value.text === "string" ? value.text : content.filter((block) => block.type === "text" && typeof block.text === "string").map((block) => block.text).join("\n");
-  const images = content.filter((block) => block.type === "image").map((block, index) => imageName(block, index));
-  return { text, images };
-}
-function imageName(block, index) {
-  const attachment = isRecord(block.attachment) ? block.attachment : {};
-  if (typeof attachment.name === "string" && attachment.name !== "") return attachment.name;
-  const size = typeof attachment.width === "number" && typeof attachment.height === "number" ? ` ${attachment.width}×${attachment.height}` : "";
-  return `#${index + 1}${size}`;
-}
-
-// src/client/expectation.ts
-function viewExpectation(chat, replacements, hasMore, baseline) {
-  let lastSeq = -1;
-  for (const node of chat.nodes.values()) {
-    const seq = resolveRow(node).seq;
-    if (seq !== null && seq > lastSeq) lastSeq = seq;
-  }
-  for (const event of replacements) if (event.seq > lastSeq) lastSeq = event.seq;
-  let replaceGeneration;
-  if (!hasMore) replaceGeneration = replacements.length;
-  else if (baseline !== null) {
-    replaceGeneration = baseline.replaceGeneration + replacements.filter((event) => event.seq > baseline.atSeq).length;
-  }
-  return {
-    ...replaceGeneration === void 0 ? {} : { replaceGeneration },
-    ...lastSeq < 0 ? {} : { lastSeq }
-  };
-}
+var import_react2 = require("react");
 
 // src/shared/replace-op.ts
 function readReplaceOp(surfaceOp) {
@@ -680,405 +612,6 @@ function readReplacements(value) {
   return Array.isArray(value) ? value : EMPTY_REPLACEMENTS;
 }
 
-// src/shared/tombstone.ts
-var TOMBSTONE_PLUGIN = "dsh-message-recall";
-var RECALL_ACTIONS = ["recall", "delete", "deleteFrom"];
-function isTombstoneSource(source) {
-  return isRecord(source) && source.kind === "plugin" && source.plugin === TOMBSTONE_PLUGIN;
-}
-function isTombstoneEvent(event) {
-  if (event.type !== "user/message" || readReplaceOp(event.surfaceOp) === null) return false;
-  return isRecord(event.data) && isTombstoneSource(event.data.source);
-}
-function readTombstone(event) {
-  if (!isTombstoneEvent(event)) return null;
-  const range = readReplaceOp(event.surfaceOp);
-  const source = event.data.source;
-  const action = RECALL_ACTIONS.find((a) => a === source.action) ?? "delete";
-  const fromSource = Array.isArray(source.removedSeqs) ? source.removedSeqs.filter(Number.isSafeInteger) : [];
-  const shadowedSeqs2 = event.sourceEventSeqs ? [...event.sourceEventSeqs] : fromSource;
-  return { seq: event.seq, start: range.start, end: range.end, shadowedSeqs: shadowedSeqs2, action };
-}
-
-// src/shared/hidden-rows.ts
-var CONTENT_ROW_KINDS = /* @__PURE__ */ new Set(["user", "steering", "assistant-step", "tool-call"]);
-var TURN_LOG_ROW_KINDS = /* @__PURE__ */ new Set(["turn-tail", "turn-error", "turn-max-tokens", "model-retry"]);
-var EMPTY_TURN_ROW_KINDS = /* @__PURE__ */ new Set([...TURN_LOG_ROW_KINDS, "context"]);
-function readTombstones(events) {
-  const out = [];
-  for (const event of events) {
-    const record = readTombstone(event);
-    if (record !== null) out.push(record);
-  }
-  return out.sort((a, b) => a.seq - b.seq);
-}
-function shadowedSeqs(tombstones) {
-  const shadowed = /* @__PURE__ */ new Map();
-  for (const tombstone of tombstones) {
-    for (const seq of tombstone.shadowedSeqs) shadowed.set(seq, tombstone.seq);
-  }
-  return shadowed;
-}
-function deriveHiddenRows(events, rows) {
-  const tombstones = readTombstones(events);
-  const shadowed = shadowedSeqs(tombstones);
-  const spans = onwardSpans(tombstones);
-  const reasons = /* @__PURE__ */ new Map();
-  for (const row of rows) {
-    if (row.seq !== null) {
-      const by = shadowed.get(row.seq);
-      if (by !== void 0) reasons.set(row.key, { reason: "shadowed", tombstoneSeq: by });
-      continue;
-    }
-    const span = spanOf(spans, row.logSeq);
-    if (span !== null) reasons.set(row.key, { reason: "span", tombstoneSeq: span });
-  }
-  const turns = /* @__PURE__ */ new Map();
-  for (const row of rows) {
-    if (row.turn === null || !CONTENT_ROW_KINDS.has(row.kind)) continue;
-    const tally = turns.get(row.turn) ?? { content: 0, hidden: 0 };
-    tally.content++;
-    if (reasons.has(row.key)) tally.hidden++;
-    turns.set(row.turn, tally);
-  }
-  for (const row of rows) {
-    if (row.turn === null || !EMPTY_TURN_ROW_KINDS.has(row.kind) || reasons.has(row.key)) continue;
-    const tally = turns.get(row.turn);
-    if (tally !== void 0 && tally.content > 0 && tally.hidden === tally.content) {
-      reasons.set(row.key, { reason: "empty-turn", tombstoneSeq: null });
-    }
-  }
-  const hidden = [];
-  for (const row of rows) {
-    const why = reasons.get(row.key);
-    if (why !== void 0) hidden.push({ key: row.key, kind: row.kind, reason: why.reason, tombstoneSeq: why.tombstoneSeq });
-  }
-  return { tombstones, shadowed, hidden, hiddenKeys: new Set(reasons.keys()) };
-}
-function onwardSpans(tombstones) {
-  const spans = [];
-  for (const tombstone of tombstones) {
-    if (tombstone.action !== "deleteFrom" || tombstone.shadowedSeqs.length === 0) continue;
-    spans.push({ after: Math.min(...tombstone.shadowedSeqs), before: tombstone.seq });
-  }
-  return spans;
-}
-function spanOf(spans, logSeq) {
-  let found = null;
-  for (const span of spans) {
-    if (logSeq > span.after && logSeq < span.before && (found === null || span.before > found)) found = span.before;
-  }
-  return found;
-}
-
-// src/client/sync.ts
-var EAGER_TAIL = 64;
-var REVEAL_MARGIN = "800px 0px";
-var REVEAL_STRIDE = 8;
-var FLOW_SELECTOR = "[data-chat-flow]";
-var FLOW_KEY = "data-chat-flow-key";
-var FLOW_KIND = "data-chat-flow-kind";
-var NO_ACTIONS2 = Object.freeze([]);
-var RowSync = class {
-  constructor(options) {
-    this.options = options;
-  }
-  marker = null;
-  flow = null;
-  scope = null;
-  cache = /* @__PURE__ */ new WeakMap();
-  revision = Number.NaN;
-  texts = null;
-  factory = null;
-  derived = null;
-  anchorsByKey = /* @__PURE__ */ new Map();
-  observer = null;
-  onMutation = null;
-  intersection = null;
-  /** Rows that may carry buttons (see the module description). */
-  revealed = /* @__PURE__ */ new WeakSet();
-  watched = /* @__PURE__ */ new WeakSet();
-  /**
-   * Set the element the overlay rendered; the flow is looked up from it.
-   * @param marker - the overlay's anchor element, or `null` on unmount.
-   */
-  setMarker(marker) {
-    this.marker = marker;
-  }
-  /**
-   * Re-run `onChange` whenever rows of the flow are added, removed or re-created, or the flow
-   * itself is replaced. Mutations inside rows (streaming text) do not trigger it.
-   * @param onChange - usually schedules a pass.
-   * @returns stops watching.
-   */
-  watch(onChange) {
-    this.onMutation = onChange;
-    this.reobserve();
-    return () => {
-      this.onMutation = null;
-      this.observer?.disconnect();
-      this.observer = null;
-    };
-  }
-  /**
-   * Run one pass.
-   * @param input - see {@link SyncInput}.
-   * @returns what the pass saw; never throws for rows of unknown shape.
-   */
-  run(input) {
-    const started = performance.now();
-    const flow = this.locate();
-    if (input.localeRevision !== this.revision || this.texts === null || this.factory === null) {
-      this.revision = input.localeRevision;
-      this.texts = clusterTexts(this.options.t);
-      this.factory = flow === null ? null : new ClusterFactory(flow.ownerDocument, this.texts);
-    }
-    const anchors2 = [];
-    const byKey = /* @__PURE__ */ new Map();
-    for (const key of input.chat.order) {
-      const node = input.chat.nodes.get(key);
-      if (node === void 0) continue;
-      const anchor = resolveRow(node);
-      anchors2.push(anchor);
-      byKey.set(key, anchor);
-    }
-    this.anchorsByKey = byKey;
-    const hidden = this.deriveHidden(input.replacements, anchors2);
-    let rows = 0;
-    let touched = 0;
-    const unresolved = [];
-    if (flow !== null) {
-      this.factory ??= new ClusterFactory(flow.ownerDocument, this.texts);
-      const { controller, running } = input;
-      const armedKey = controller.armed?.key;
-      const pendingKey = controller.pending?.key;
-      const hasErrors = controller.errors.size > 0;
-      const tailFrom = flow.childElementCount - EAGER_TAIL;
-      const lazy = this.intersection !== null;
-      let index = -1;
-      for (let row = flow.firstElementChild; row !== null; row = row.nextElementSibling) {
-        index++;
-        const key = row.getAttribute(FLOW_KEY);
-        if (key === null) continue;
-        rows++;
-        const node = input.chat.nodes.get(key);
-        const cached = this.cache.get(row);
-        if (node === void 0) {
-          unresolved.push(key);
-          if (cached !== void 0) {
-            undecorateRow(row);
-            this.cache.delete(row);
-            touched++;
-          }
-          continue;
-        }
-        if (!lazy || index >= tailFrom) this.revealed.add(row);
-        const wanted = this.revealed.has(row);
-        const isHidden = hidden.hiddenKeys.has(key);
-        const armed = armedKey === key ? controller.armed : null;
-        const pending = pendingKey === key ? controller.pending : null;
-        const error = hasErrors ? controller.errors.get(key) ?? null : null;
-        if (cached !== void 0 && cached.node === node && cached.hidden === isHidden && cached.running === running && cached.revision === this.revision && cached.armed === armed && cached.pending === pending && cached.error === error && cached.wanted === wanted && (cached.cluster === null || cached.cluster.parentNode === row)) continue;
-        if ((cached === void 0 || cached.node !== node) && row.getAttribute(FLOW_KIND) !== node.kind) {
-          unresolved.push(key);
-          if (cached !== void 0) undecorateRow(row);
-          this.cache.delete(row);
-          continue;
-        }
-        const anchor = resolveRow(node);
-        if (!wanted && index % REVEAL_STRIDE === 0 && !this.watched.has(row)) {
-          this.watched.add(row);
-          this.intersection.observe(row);
-        }
-        const actions = running || !wanted ? NO_ACTIONS2 : anchor.actions;
-        const fresh = cached !== void 0 && (cached.revision !== this.revision || cached.actions !== actions || cached.step !== anchor.step);
-        const cluster = decorateRow(row, {
-          hidden: isHidden,
-          actions,
-          step: anchor.step,
-          armed,
-          pending,
-          error,
-          errorText: error === null ? null : describeError(this.options.t, error.code)
-        }, this.factory, this.options.t, this.texts, fresh);
-        this.cache.set(row, {
-          node,
-          hidden: isHidden,
-          running,
-          revision: this.revision,
-          armed,
-          pending,
-          error,
-          actions,
-          step: anchor.step,
-          wanted,
-          cluster
-        });
-        touched++;
-      }
-    }
-    return {
-      at: Date.now(),
-      durationMs: performance.now() - started,
-      running: input.running,
-      attached: flow !== null,
-      rows,
-      touched,
-      unresolved,
-      anchors: anchors2,
-      hidden
-    };
-  }
-  /**
-   * Let rows carry buttons from the next pass on, and run one (through the `watch` callback).
-   * @param rows - row elements of the flow (the IntersectionObserver, pointer and focus entries call this).
-   */
-  reveal(rows) {
-    let added = false;
-    for (const row of rows) {
-      if (this.revealed.has(row)) continue;
-      this.revealed.add(row);
-      this.intersection?.unobserve(row);
-      added = true;
-    }
-    if (added) this.onMutation?.();
-  }
-  /** Remove every mark of the plugin from the flow and stop listening to it. */
-  detach() {
-    if (this.flow !== null) {
-      this.unbind(this.flow);
-      undecorateAll(this.flow);
-    }
-    this.observer?.disconnect();
-    this.observer = null;
-    this.flow = null;
-    this.scope = null;
-    this.cache = /* @__PURE__ */ new WeakMap();
-    this.revealed = /* @__PURE__ */ new WeakSet();
-    this.watched = /* @__PURE__ */ new WeakSet();
-    this.derived = null;
-  }
-  deriveHidden(replacements, anchors2) {
-    const last = this.derived;
-    if (last !== null && last.replacements === replacements && sameAnchors(last.anchors, anchors2)) return last.result;
-    const result = deriveHiddenRows(replacements, anchors2);
-    this.derived = { replacements, anchors: anchors2, result };
-    return result;
-  }
-  /** Find (or keep) the flow next to the marker and bind the click listener and the observer to it. */
-  locate() {
-    const marker = this.marker;
-    if (marker === null || !marker.isConnected) return this.flow?.isConnected ? this.flow : null;
-    if (this.flow !== null && this.flow.isConnected && this.scope !== null && this.scope.contains(marker)) return this.flow;
-    let scope = marker.parentElement;
-    let flow = null;
-    while (scope !== null && flow === null) {
-      flow = scope.querySelector(FLOW_SELECTOR);
-      if (flow === null) scope = scope.parentElement;
-    }
-    if (flow !== this.flow) {
-      if (this.flow !== null) {
-        this.unbind(this.flow);
-        if (this.flow.isConnected) undecorateAll(this.flow);
-      }
-      this.cache = /* @__PURE__ */ new WeakMap();
-      this.revealed = /* @__PURE__ */ new WeakSet();
-      this.watched = /* @__PURE__ */ new WeakSet();
-      this.flow = flow;
-      if (flow !== null) this.bind(flow);
-    }
-    if (scope !== this.scope) {
-      this.scope = scope;
-      this.reobserve();
-    }
-    return flow;
-  }
-  bind(flow) {
-    flow.addEventListener("click", this.handleClick);
-    flow.addEventListener("pointerover", this.handleEnter);
-    flow.addEventListener("focusin", this.handleEnter);
-    const view = flow.ownerDocument.defaultView;
-    if (view?.IntersectionObserver === void 0) return;
-    this.intersection = new view.IntersectionObserver((entries) => {
-      const rows = [];
-      for (const entry of entries) if (entry.isIntersecting) rows.push(...neighbourhood(entry.target));
-      if (rows.length > 0) this.reveal(rows);
-    }, { root: scrollContainer(flow), rootMargin: REVEAL_MARGIN });
-  }
-  unbind(flow) {
-    flow.removeEventListener("click", this.handleClick);
-    flow.removeEventListener("pointerover", this.handleEnter);
-    flow.removeEventListener("focusin", this.handleEnter);
-    this.intersection?.disconnect();
-    this.intersection = null;
-  }
-  handleEnter = (event) => {
-    const row = event.target?.closest?.(`[${FLOW_KEY}]`);
-    if (row !== null && row !== void 0 && row.parentElement === this.flow && !this.revealed.has(row)) this.reveal([row]);
-  };
-  reobserve() {
-    this.observer?.disconnect();
-    this.observer = null;
-    const scope = this.scope;
-    const onChange = this.onMutation;
-    if (scope === null || onChange === null || typeof MutationObserver === "undefined") return;
-    this.observer = new MutationObserver((records) => {
-      const flow = this.flow;
-      if (flow === null || !flow.isConnected) return onChange();
-      for (const record of records) {
-        if (record.target === flow) return onChange();
-      }
-    });
-    this.observer.observe(scope, { childList: true, subtree: true });
-  }
-  handleClick = (event) => {
-    const target = event.target;
-    const button = target?.closest?.(`[${ATTR.action}]`);
-    if (button === null || button === void 0 || this.flow === null || !this.flow.contains(button)) return;
-    const row = button.closest(`[${FLOW_KEY}]`);
-    const key = row?.getAttribute(FLOW_KEY);
-    const action = button.getAttribute(ATTR.action);
-    event.preventDefault();
-    event.stopPropagation();
-    const anchor = key === null || key === void 0 ? void 0 : this.anchorsByKey.get(key);
-    if (anchor === void 0 || anchor.seq === null || !anchor.actions.includes(action)) return;
-    this.options.onPress({ key: anchor.key, seq: anchor.seq, action });
-  };
-};
-function neighbourhood(row) {
-  const rows = [row];
-  let before = row.previousElementSibling;
-  let after = row.nextElementSibling;
-  for (let i = 0; i < REVEAL_STRIDE; i++) {
-    if (before !== null) {
-      rows.push(before);
-      before = before.previousElementSibling;
-    }
-    if (after !== null) {
-      rows.push(after);
-      after = after.nextElementSibling;
-    }
-  }
-  return rows;
-}
-function scrollContainer(flow) {
-  const view = flow.ownerDocument.defaultView;
-  for (let node = flow.parentElement; node !== null && view !== null; node = node.parentElement) {
-    const overflow = view.getComputedStyle(node).overflowY;
-    if (overflow === "auto" || overflow === "scroll") return node;
-  }
-  return null;
-}
-function sameAnchors(a, b) {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i];
-    const y = b[i];
-    if (x !== y && (x.key !== y.key || x.kind !== y.kind || x.seq !== y.seq || x.logSeq !== y.logSeq || x.turn !== y.turn)) return false;
-  }
-  return true;
-}
-
 // src/client/composer.ts
 function composeDraft(recalled, draft) {
   return draft.trim() === "" ? recalled : `${recalled}
@@ -1105,6 +638,175 @@ function focusComposer(from) {
   else place();
 }
 
+// src/shared/message-text.ts
+function plainText(content) {
+  return content.filter((block) => isRecord(block) && block.type === "text" && typeof block.text === "string").map((block) => block.text).join("");
+}
+
+// src/client/controller.ts
+var BROWSER_TIMERS = {
+  setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
+  clearTimeout: (handle) => globalThis.clearTimeout(handle)
+};
+var EMPTY_ERRORS = /* @__PURE__ */ new Map();
+var INITIAL = Object.freeze({ armed: null, pending: null, errors: EMPTY_ERRORS, notice: null });
+var RecallController = class {
+  constructor(options) {
+    this.options = options;
+    this.timers = options.timers ?? BROWSER_TIMERS;
+  }
+  state = INITIAL;
+  listeners = /* @__PURE__ */ new Set();
+  timers;
+  armTimer = void 0;
+  noticeTimer = void 0;
+  errorTimers = /* @__PURE__ */ new Map();
+  baseline = null;
+  noticeId = 0;
+  disposed = false;
+  /** @returns the current snapshot (stable until the next change). */
+  getSnapshot = () => this.state;
+  /**
+   * @param listener - called after every change.
+   * @returns unsubscribe.
+   */
+  subscribe = (listener) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+  /** The generation baseline learned from this view's last successful write, or `null`. */
+  get generationBaseline() {
+    return this.baseline;
+  }
+  /**
+   * Handle one button press.
+   * @param target - the row, its seq and the pressed action.
+   * @param expect - the view's expectation now (`viewExpectation` with {@link RecallController.generationBaseline});
+   *   sent with a plan or a recall. A commit sends the armed plan's view instead.
+   * @returns `'armed'` (first press of a destructive button), `'committed'`, `'refused'` (the
+   *   host or the network said no; the row shows the error), `'ignored'` (a request is in flight)
+   *   or `'disposed'`.
+   */
+  async press(target, expect) {
+    if (this.disposed) return "disposed";
+    if (this.state.pending !== null) return "ignored";
+    this.clearError(target.key);
+    const armed = this.state.armed;
+    if (target.action === "recall") return this.commit(target, expect);
+    if (armed !== null && armed.key === target.key && armed.action === target.action && armed.seq === target.seq) {
+      return this.commit(target, armed.expect);
+    }
+    return this.arm(target, expect);
+  }
+  /** Disarm the armed button, if any. */
+  disarm() {
+    if (this.disposed || this.state.armed === null) return;
+    this.stopArmTimer();
+    this.set({ armed: null });
+  }
+  /** Hide the recall notice. */
+  dismissNotice() {
+    if (this.disposed || this.state.notice === null) return;
+    this.timers.clearTimeout(this.noticeTimer);
+    this.set({ notice: null });
+  }
+  /** Stop every timer, drop listeners; later presses resolve `'disposed'` and replies in flight are ignored. */
+  dispose() {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.stopArmTimer();
+    this.timers.clearTimeout(this.noticeTimer);
+    for (const handle of this.errorTimers.values()) this.timers.clearTimeout(handle);
+    this.errorTimers.clear();
+    this.listeners.clear();
+  }
+  async arm(target, expect) {
+    this.stopArmTimer();
+    this.set({ armed: null, pending: { key: target.key, action: target.action, phase: "plan" } });
+    const reply = await this.options.send({
+      sessionId: this.options.sessionId,
+      action: "plan",
+      planAction: target.action,
+      seq: target.seq,
+      expect
+    });
+    if (this.disposed) return "disposed";
+    if (!reply.ok) {
+      this.fail(target.key, reply.error);
+      return "refused";
+    }
+    const count = planCount(reply.value);
+    const { replaceGeneration, lastSeq } = reply.value;
+    this.baseline = { replaceGeneration, atSeq: lastSeq };
+    this.set({ pending: null, armed: { key: target.key, seq: target.seq, action: target.action, count, expect: { replaceGeneration, lastSeq } } });
+    this.armTimer = this.timers.setTimeout(() => this.disarm(), this.options.armMs ?? 4e3);
+    return "armed";
+  }
+  async commit(target, expect) {
+    this.stopArmTimer();
+    this.set({ armed: null, pending: { key: target.key, action: target.action, phase: "commit" } });
+    const reply = await this.options.send({ sessionId: this.options.sessionId, action: target.action, seq: target.seq, expect });
+    if (this.disposed) return "disposed";
+    if (!reply.ok) {
+      this.fail(target.key, reply.error);
+      return "refused";
+    }
+    const { replaceGeneration, tombstoneSeq } = reply.value;
+    this.baseline = { replaceGeneration, atSeq: tombstoneSeq };
+    this.set({ pending: null });
+    if (target.action === "recall") {
+      const message = recalledMessage(reply.value);
+      if (message.images.length > 0) this.showNotice(message.images);
+      this.options.onRecalled(message);
+    }
+    this.options.onRemoved?.(reply.value);
+    return "committed";
+  }
+  fail(key, error) {
+    const errors = new Map(this.state.errors);
+    errors.set(key, { key, code: error.code, message: error.message });
+    this.set({ pending: null, errors });
+    this.timers.clearTimeout(this.errorTimers.get(key));
+    this.errorTimers.set(key, this.timers.setTimeout(() => this.clearError(key), this.options.errorMs ?? 6e3));
+  }
+  clearError(key) {
+    if (this.disposed || !this.state.errors.has(key)) return;
+    this.timers.clearTimeout(this.errorTimers.get(key));
+    this.errorTimers.delete(key);
+    const errors = new Map(this.state.errors);
+    errors.delete(key);
+    this.set({ errors: errors.size === 0 ? EMPTY_ERRORS : errors });
+  }
+  showNotice(images) {
+    this.timers.clearTimeout(this.noticeTimer);
+    this.set({ notice: { id: ++this.noticeId, images } });
+    this.noticeTimer = this.timers.setTimeout(() => this.dismissNotice(), this.options.noticeMs ?? 1e4);
+  }
+  stopArmTimer() {
+    this.timers.clearTimeout(this.armTimer);
+    this.armTimer = void 0;
+  }
+  set(patch) {
+    this.state = Object.freeze({ ...this.state, ...patch });
+    for (const listener of [...this.listeners]) listener();
+  }
+};
+function planCount(value) {
+  return Math.max(1, value.kinds.filter((nodeKind) => nodeKind !== "tombstone").length);
+}
+function recalledMessage(value) {
+  const content = value.content ?? [];
+  const text = value.text ?? plainText(content);
+  const images = content.filter(isRecord).filter((block) => block.type === "image").map((block, index) => imageName(block, index));
+  return { text, images };
+}
+function imageName(block, index) {
+  const attachment = isRecord(block.attachment) ? block.attachment : {};
+  if (typeof attachment.name === "string" && attachment.name !== "") return attachment.name;
+  const size = typeof attachment.width === "number" && typeof attachment.height === "number" ? ` ${attachment.width}×${attachment.height}` : "";
+  return `#${index + 1}${size}`;
+}
+
 // src/client/disarm.ts
 var ARMED_BUTTON = `[${ATTR.action}][${ATTR.armed}="true"]`;
 function disarmOnOtherInput(doc, controller) {
@@ -1128,8 +830,990 @@ function disarmOnOtherInput(doc, controller) {
   };
 }
 
-// src/client/Overlay.tsx
+// src/client/rows.ts
+var USER_ACTIONS = Object.freeze(["recall", "delete", "deleteFrom", "exclude"]);
+var STEP_ACTIONS = Object.freeze(["delete", "deleteFrom", "exclude"]);
+var NO_ACTIONS = Object.freeze([]);
+var LOG_ONLY_ROW_KINDS = /* @__PURE__ */ new Set(["turn-tail", "turn-error", "turn-max-tokens", "model-retry", "command"]);
+var anchors = /* @__PURE__ */ new WeakMap();
+function resolveRow(node) {
+  let anchor = anchors.get(node);
+  if (anchor === void 0) {
+    anchor = Object.freeze(computeAnchor(node));
+    anchors.set(node, anchor);
+  }
+  return anchor;
+}
+function computeAnchor(node) {
+  const data = isRecord(node.data) ? node.data : {};
+  const turn = turnOf(node, data);
+  const base = { key: node.key, rowKind: node.kind, turn };
+  switch (node.kind) {
+    case "user":
+    case "steering": {
+      const seq = isSeq(data.seq) ? data.seq : null;
+      const fromPerson = isRecord(data.source) && data.source.kind === "user";
+      const actions = seq === null ? NO_ACTIONS : fromPerson ? USER_ACTIONS : STEP_ACTIONS;
+      return { ...base, seq, anchorSeq: seq ?? node.anchorSeq, actions, isStepRow: false };
+    }
+    case "context":
+    case "compaction":
+    case "unknown": {
+      const seq = isSeq(data.seq) ? data.seq : null;
+      return { ...base, seq, anchorSeq: seq ?? node.anchorSeq, actions: NO_ACTIONS, isStepRow: false };
+    }
+    case "assistant-step": {
+      const final = isRecord(data.finalNode) ? data.finalNode : null;
+      const seq = final !== null && final.kind === "assistant" && isSeq(final.seq) ? final.seq : null;
+      return { ...base, seq, anchorSeq: seq ?? node.anchorSeq, actions: seq === null ? NO_ACTIONS : STEP_ACTIONS, isStepRow: true };
+    }
+    case "tool-call": {
+      const root = isRecord(data.root) ? data.root : null;
+      const seq = root !== null && root.kind === "tool-result" && isSeq(root.seq) ? root.seq : null;
+      return { ...base, seq, anchorSeq: node.anchorSeq, actions: seq === null ? NO_ACTIONS : STEP_ACTIONS, isStepRow: true };
+    }
+    default: {
+      const anchorSeq = LOG_ONLY_ROW_KINDS.has(node.kind) && typeof data.seq === "number" ? data.seq : node.anchorSeq;
+      if (node.kind === "turn-tail") return { ...base, seq: null, anchorSeq, answerSeq: closingSeq(data), actions: NO_ACTIONS, isStepRow: false };
+      return { ...base, seq: null, anchorSeq, actions: NO_ACTIONS, isStepRow: false };
+    }
+  }
+}
+function closingSeq(data) {
+  const closing = isRecord(data.closing) ? data.closing : null;
+  const final = closing !== null && isRecord(closing.finalNode) ? closing.finalNode : null;
+  return final !== null && isSeq(final.seq) ? final.seq : null;
+}
+function turnOf(node, data) {
+  const location = node.location;
+  if (location !== void 0 && (location.kind === "step" || location.kind === "turn")) return location.turn.turn;
+  return isSeq(data.turn) ? data.turn : null;
+}
+
+// src/client/expectation.ts
+function viewExpectation(chat, replacements, hasMore, baseline) {
+  let newestSeq = -1;
+  for (const node of chat.nodes.values()) {
+    const seq = resolveRow(node).seq;
+    if (seq !== null && seq > newestSeq) newestSeq = seq;
+  }
+  for (const event of replacements) if (event.seq > newestSeq) newestSeq = event.seq;
+  let replaceGeneration;
+  if (!hasMore) replaceGeneration = replacements.length;
+  else if (baseline !== null) {
+    replaceGeneration = baseline.replaceGeneration + replacements.filter((event) => event.seq > baseline.atSeq).length;
+  }
+  return {
+    ...replaceGeneration === void 0 ? {} : { replaceGeneration },
+    ...newestSeq < 0 ? {} : { lastSeq: newestSeq }
+  };
+}
+
+// src/shared/tombstone.ts
+var TOMBSTONE_PLUGIN = "dsh-message-recall";
+var RECALL_ACTIONS = ["recall", "delete", "deleteFrom"];
+var TOMBSTONE_ACTIONS = [...RECALL_ACTIONS, "exclude"];
+function isTombstoneSource(source) {
+  return isRecord(source) && source.kind === "plugin" && source.plugin === TOMBSTONE_PLUGIN;
+}
+function isTombstoneEvent(event) {
+  if (event.type !== "user/message" || readReplaceOp(event.surfaceOp) === null) return false;
+  return isRecord(event.data) && isTombstoneSource(event.data.source);
+}
+function readTombstone(event) {
+  if (!isTombstoneEvent(event)) return null;
+  const range = readReplaceOp(event.surfaceOp);
+  const source = event.data.source;
+  const action = TOMBSTONE_ACTIONS.find((a) => a === source.action) ?? "delete";
+  const fromSource = Array.isArray(source.removedSeqs) ? source.removedSeqs.filter(Number.isSafeInteger) : [];
+  const shadowedSeqs2 = event.sourceEventSeqs ? [...event.sourceEventSeqs] : fromSource;
+  return { seq: event.seq, start: range.start, end: range.end, shadowedSeqs: shadowedSeqs2, action };
+}
+
+// src/shared/restore.ts
+function readRestore(event, lookup) {
+  if (event.type !== "user/message") return null;
+  const range = readReplaceOp(event.surfaceOp);
+  if (range === null || range.start !== range.end) return null;
+  const cited = event.sourceEventSeqs;
+  if (cited === void 0 || cited.length !== 2 || cited[0] !== range.start) return null;
+  const tombstone = lookup(range.start);
+  if (tombstone === void 0 || tombstone.seq !== range.start || !isTombstoneEvent(tombstone)) return null;
+  const originalSeq = cited[1];
+  if (!(tombstone.sourceEventSeqs ?? []).includes(originalSeq)) return null;
+  return { seq: event.seq, tombstoneSeq: range.start, originalSeq };
+}
+
+// src/shared/hidden-rows.ts
+var CONTENT_ROW_KINDS = /* @__PURE__ */ new Set(["user", "steering", "assistant-step", "tool-call"]);
+var TURN_LOG_ROW_KINDS = /* @__PURE__ */ new Set(["turn-tail", "turn-error", "turn-max-tokens", "model-retry"]);
+var EMPTY_TURN_ROW_KINDS = /* @__PURE__ */ new Set([...TURN_LOG_ROW_KINDS, "context"]);
+function readTombstones(events) {
+  const out = [];
+  for (const event of events) {
+    const record = readTombstone(event);
+    if (record !== null) out.push(record);
+  }
+  return out.sort((a, b) => a.seq - b.seq);
+}
+function readRestores(events) {
+  const bySeq = new Map(events.map((e) => [e.seq, e]));
+  const out = [];
+  for (const event of events) {
+    const record = readRestore(event, (seq) => bySeq.get(seq));
+    if (record !== null) out.push(record);
+  }
+  return out.sort((a, b) => a.seq - b.seq);
+}
+function shadowedSeqs(tombstones) {
+  const shadowed = /* @__PURE__ */ new Map();
+  for (const tombstone of tombstones) {
+    for (const seq of tombstone.shadowedSeqs) shadowed.set(seq, tombstone.seq);
+  }
+  return shadowed;
+}
+function deriveHiddenRows(events, rows) {
+  const tombstones = readTombstones(events);
+  const restores = readRestores(events);
+  const shadowed = shadowedSeqs(tombstones);
+  const restoredBy = new Map(restores.map((r) => [r.tombstoneSeq, r.seq]));
+  const fateOf = fateReader(tombstones, shadowed, restoredBy);
+  const spans = onwardSpans(tombstones, restoredBy);
+  const reasons = /* @__PURE__ */ new Map();
+  const excluded = /* @__PURE__ */ new Map();
+  const actingSeqs = /* @__PURE__ */ new Map();
+  for (const row of rows) {
+    if (row.seq !== null) {
+      const fate = fateOf(row.seq);
+      if (fate.actingSeq !== row.seq) actingSeqs.set(row.key, fate.actingSeq);
+      if (fate.state === "removed") reasons.set(row.key, { reason: "shadowed", tombstoneSeq: fate.tombstoneSeq });
+      else if (fate.state === "excluded") excluded.set(row.key, fate.tombstoneSeq);
+      continue;
+    }
+    const span = spanOf(spans, row.anchorSeq);
+    if (span !== null) reasons.set(row.key, { reason: "span", tombstoneSeq: span });
+  }
+  const turns = /* @__PURE__ */ new Map();
+  const tally = (turn) => {
+    let t = turns.get(turn);
+    if (t === void 0) turns.set(turn, t = { content: 0, removed: 0, answer: null, lastStep: null });
+    return t;
+  };
+  for (const row of rows) {
+    if (row.turn === null) continue;
+    if (row.rowKind === "turn-tail" && row.answerSeq !== void 0 && row.answerSeq !== null) tally(row.turn).answer = row.answerSeq;
+    if (!CONTENT_ROW_KINDS.has(row.rowKind)) continue;
+    const t = tally(row.turn);
+    t.content++;
+    if (reasons.has(row.key)) t.removed++;
+    if (row.rowKind === "assistant-step" && row.seq !== null && (t.lastStep === null || row.seq > t.lastStep)) t.lastStep = row.seq;
+  }
+  for (const row of rows) {
+    if (row.turn === null || !EMPTY_TURN_ROW_KINDS.has(row.rowKind) || reasons.has(row.key)) continue;
+    const t = turns.get(row.turn);
+    if (t === void 0) continue;
+    const empty = t.content > 0 && t.removed === t.content;
+    if (row.rowKind === "context") {
+      if (empty) reasons.set(row.key, { reason: "empty-turn", tombstoneSeq: null });
+      continue;
+    }
+    const answer = t.answer ?? t.lastStep;
+    if (answer !== null) {
+      const fate = fateOf(answer);
+      if (fate.state === "removed") reasons.set(row.key, { reason: "answer-removed", tombstoneSeq: fate.tombstoneSeq });
+    } else if (empty) reasons.set(row.key, { reason: "empty-turn", tombstoneSeq: null });
+  }
+  const hidden = [];
+  const excludedRows = [];
+  for (const row of rows) {
+    const why = reasons.get(row.key);
+    if (why !== void 0) hidden.push({ key: row.key, rowKind: row.rowKind, reason: why.reason, tombstoneSeq: why.tombstoneSeq });
+    const by = excluded.get(row.key);
+    if (by !== void 0) excludedRows.push({ key: row.key, rowKind: row.rowKind, tombstoneSeq: by });
+  }
+  return {
+    tombstones,
+    restores,
+    restoredBy,
+    shadowed,
+    hidden,
+    hiddenKeys: new Set(reasons.keys()),
+    excluded: excludedRows,
+    excludedKeys: new Set(excluded.keys()),
+    actingSeqs,
+    fateOf
+  };
+}
+function fateReader(tombstones, shadowed, restoredBy) {
+  const bySeq = new Map(tombstones.map((t) => [t.seq, t]));
+  return (seq) => {
+    let state = "shown";
+    let tombstoneSeq = null;
+    let actingSeq = seq;
+    let current = seq;
+    for (let guard = 0; guard <= tombstones.length; guard++) {
+      const copy = state === "shown" ? void 0 : restoredBy.get(current);
+      if (copy !== void 0) {
+        state = "shown";
+        tombstoneSeq = null;
+        actingSeq = copy;
+        current = copy;
+        continue;
+      }
+      const by = shadowed.get(current);
+      const tombstone = by === void 0 ? void 0 : bySeq.get(by);
+      if (tombstone === void 0) break;
+      if (tombstone.action !== "exclude" ? state !== "removed" : state === "shown") {
+        state = tombstone.action !== "exclude" ? "removed" : "excluded";
+        tombstoneSeq = tombstone.seq;
+      }
+      current = tombstone.seq;
+    }
+    return { state, tombstoneSeq, actingSeq };
+  };
+}
+function onwardSpans(tombstones, restoredBy) {
+  const spans = [];
+  for (const tombstone of tombstones) {
+    if (tombstone.action !== "deleteFrom" || tombstone.shadowedSeqs.length === 0 || restoredBy.has(tombstone.seq)) continue;
+    spans.push({ after: Math.min(...tombstone.shadowedSeqs), before: tombstone.seq });
+  }
+  return spans;
+}
+function spanOf(spans, anchorSeq) {
+  let found = null;
+  for (const span of spans) {
+    if (anchorSeq > span.after && anchorSeq < span.before && (found === null || span.before > found)) found = span.before;
+  }
+  return found;
+}
+
+// src/client/rc8.ts
+var FLOW_SELECTOR = "[data-chat-flow]";
+var FLOW_KEY = "data-chat-flow-key";
+var FLOW_KIND = "data-chat-flow-kind";
+
+// src/client/clicks.ts
+var ClickDelegate = class {
+  constructor(options) {
+    this.options = options;
+  }
+  flow = null;
+  /**
+   * Listen on a flow.
+   * @param flow - the bound flow.
+   */
+  attach(flow) {
+    this.flow = flow;
+    flow.addEventListener("click", this.handleClick);
+  }
+  /**
+   * Stop listening.
+   * @param flow - the flow given to {@link ClickDelegate.attach}.
+   */
+  release(flow) {
+    flow.removeEventListener("click", this.handleClick);
+    if (this.flow === flow) this.flow = null;
+  }
+  handleClick = (event) => {
+    const target = event.target;
+    const button = target?.closest?.(`[${ATTR.action}]`);
+    if (button === null || button === void 0 || this.flow === null || !this.flow.contains(button)) return;
+    const row = button.closest(`[${FLOW_KEY}]`);
+    const key = row?.getAttribute(FLOW_KEY);
+    const action = button.getAttribute(ATTR.action);
+    event.preventDefault();
+    event.stopPropagation();
+    const anchor = key === null || key === void 0 ? void 0 : this.options.anchorOf(key);
+    if (anchor === void 0 || anchor.seq === null || !anchor.actions.includes(action)) return;
+    this.options.onPress({ key: anchor.key, seq: anchor.seq, action });
+  };
+};
+
+// src/client/flow.ts
+var FlowBinding = class {
+  constructor(options) {
+    this.options = options;
+  }
+  marker = null;
+  current = null;
+  scope = null;
+  observer = null;
+  onChange = null;
+  /** The bound flow, or `null`. */
+  get flow() {
+    return this.current;
+  }
+  /**
+   * Set the element the overlay rendered; the flow is looked up from it.
+   * @param marker - the overlay's anchor element, or `null` on unmount.
+   */
+  setMarker(marker) {
+    this.marker = marker;
+  }
+  /**
+   * Call `onChange` whenever rows of the flow are added, removed or re-created, or the flow itself
+   * is replaced.
+   * @param onChange - usually runs a pass.
+   * @returns stops watching.
+   */
+  watch(onChange) {
+    this.onChange = onChange;
+    this.reobserve();
+    return () => {
+      this.onChange = null;
+      this.observer?.disconnect();
+      this.observer = null;
+    };
+  }
+  /**
+   * Find (or keep) the flow next to the marker; a new flow is attached and the old one detached.
+   * @returns the flow, or `null` when the marker has none near it (or is not in the page).
+   */
+  locate() {
+    const marker = this.marker;
+    if (marker === null || !marker.isConnected) return this.current?.isConnected ? this.current : null;
+    if (this.current !== null && this.current.isConnected && this.scope !== null && this.scope.contains(marker)) return this.current;
+    let scope = marker.parentElement;
+    let flow = null;
+    while (scope !== null && flow === null) {
+      flow = scope.querySelector(FLOW_SELECTOR);
+      if (flow === null) scope = scope.parentElement;
+    }
+    if (flow !== this.current) {
+      if (this.current !== null) this.options.onRelease(this.current);
+      this.current = flow;
+      if (flow !== null) this.options.onAttach(flow);
+    }
+    if (scope !== this.scope) {
+      this.scope = scope;
+      this.reobserve();
+    }
+    return flow;
+  }
+  /**
+   * Let the flow go and stop observing; `onRelease` is not called, the caller cleans up.
+   * @returns the flow that was bound, or `null`.
+   */
+  detach() {
+    const flow = this.current;
+    this.observer?.disconnect();
+    this.observer = null;
+    this.current = null;
+    this.scope = null;
+    return flow;
+  }
+  reobserve() {
+    this.observer?.disconnect();
+    this.observer = null;
+    const scope = this.scope;
+    const onChange = this.onChange;
+    if (scope === null || onChange === null || typeof MutationObserver === "undefined") return;
+    this.observer = new MutationObserver((records) => {
+      const flow = this.current;
+      if (flow === null || !flow.isConnected) return onChange();
+      for (const record of records) {
+        if (record.target === flow) return onChange();
+      }
+    });
+    this.observer.observe(scope, { childList: true, subtree: true });
+  }
+};
+
+// src/client/reveal.ts
+var EAGER_TAIL = 64;
+var REVEAL_MARGIN = "800px 0px";
+var REVEAL_STRIDE = 8;
+var LazyReveal = class {
+  constructor(options) {
+    this.options = options;
+  }
+  flow = null;
+  intersection = null;
+  revealed = /* @__PURE__ */ new WeakSet();
+  watched = /* @__PURE__ */ new WeakSet();
+  /**
+   * Start watching a flow: pointer and focus entry, and the viewport when IntersectionObserver exists.
+   * @param flow - the bound flow.
+   */
+  attach(flow) {
+    this.flow = flow;
+    flow.addEventListener("pointerover", this.handleEnter);
+    flow.addEventListener("focusin", this.handleEnter);
+    const view = flow.ownerDocument.defaultView;
+    if (view?.IntersectionObserver === void 0) return;
+    this.intersection = new view.IntersectionObserver((entries) => {
+      const rows = [];
+      for (const entry of entries) if (entry.isIntersecting) rows.push(...neighbourhood(entry.target));
+      if (rows.length > 0) this.reveal(rows);
+    }, { root: scrollContainer(flow), rootMargin: REVEAL_MARGIN });
+  }
+  /**
+   * Stop watching the flow and forget every revealed row.
+   * @param flow - the flow given to {@link LazyReveal.attach}.
+   */
+  release(flow) {
+    flow.removeEventListener("pointerover", this.handleEnter);
+    flow.removeEventListener("focusin", this.handleEnter);
+    this.intersection?.disconnect();
+    this.intersection = null;
+    this.flow = null;
+    this.revealed = /* @__PURE__ */ new WeakSet();
+    this.watched = /* @__PURE__ */ new WeakSet();
+  }
+  /**
+   * Whether a row may carry buttons now; a row in the eager tail is revealed by this call.
+   * @param row - a row element of the flow.
+   * @param index - its position among the flow's element children.
+   * @param count - the flow's element child count.
+   */
+  isRevealed(row, index, count) {
+    if (this.intersection === null || index >= count - EAGER_TAIL) this.revealed.add(row);
+    return this.revealed.has(row);
+  }
+  /**
+   * Observe an unrevealed row if it is one of every {@link REVEAL_STRIDE}-th.
+   * @param row - a row for which {@link LazyReveal.isRevealed} was false.
+   * @param index - its position among the flow's element children.
+   */
+  observe(row, index) {
+    if (this.intersection === null || index % REVEAL_STRIDE !== 0 || this.watched.has(row)) return;
+    this.watched.add(row);
+    this.intersection.observe(row);
+  }
+  /**
+   * Reveal rows and, when any was new, call `onReveal`.
+   * @param rows - row elements of the flow.
+   */
+  reveal(rows) {
+    let added = false;
+    for (const row of rows) {
+      if (this.revealed.has(row)) continue;
+      this.revealed.add(row);
+      this.intersection?.unobserve(row);
+      added = true;
+    }
+    if (added) this.options.onReveal();
+  }
+  handleEnter = (event) => {
+    const row = event.target?.closest?.(`[${FLOW_KEY}]`);
+    if (row !== null && row !== void 0 && row.parentElement === this.flow && !this.revealed.has(row)) this.reveal([row]);
+  };
+};
+function neighbourhood(row) {
+  const rows = [row];
+  let before = row.previousElementSibling;
+  let after = row.nextElementSibling;
+  for (let i = 0; i < REVEAL_STRIDE; i++) {
+    if (before !== null) {
+      rows.push(before);
+      before = before.previousElementSibling;
+    }
+    if (after !== null) {
+      rows.push(after);
+      after = after.nextElementSibling;
+    }
+  }
+  return rows;
+}
+function scrollContainer(flow) {
+  const view = flow.ownerDocument.defaultView;
+  for (let node = flow.parentElement; node !== null && view !== null; node = node.parentElement) {
+    const overflow = view.getComputedStyle(node).overflowY;
+    if (overflow === "auto" || overflow === "scroll") return node;
+  }
+  return null;
+}
+
+// src/client/row-offers.ts
+var RESTORE_OR_COPY = Object.freeze(["restore", "openCopy"]);
+var COPY_ONLY = Object.freeze(["openCopy"]);
+var memo = /* @__PURE__ */ new WeakMap();
+function offerOf(anchor, hidden) {
+  const acting = hidden.actingSeqs.get(anchor.key);
+  const excluded = hidden.excludedKeys.has(anchor.key);
+  if (acting === void 0 && !excluded) return anchor;
+  const known = memo.get(anchor);
+  if (known !== void 0 && known.hidden === hidden) return known.offer;
+  const offer = Object.freeze(excluded ? excludedOffer(anchor, hidden) : { key: anchor.key, seq: acting, actions: anchor.actions });
+  memo.set(anchor, { hidden, offer });
+  return offer;
+}
+function excludedOffer(anchor, hidden) {
+  const tombstoneSeq = hidden.excluded.find((row) => row.key === anchor.key).tombstoneSeq;
+  const exclusion = hidden.tombstones.find((t) => t.seq === tombstoneSeq);
+  const restorable = anchor.actions.includes("recall") && exclusion !== void 0 && exclusion.shadowedSeqs.length === 1 && !hidden.shadowed.has(tombstoneSeq);
+  return { key: anchor.key, seq: tombstoneSeq, actions: restorable ? RESTORE_OR_COPY : COPY_ONLY, excluded: true };
+}
+
+// src/client/sync.ts
+var NO_ACTIONS2 = Object.freeze([]);
+var RowSync = class {
+  constructor(options) {
+    this.options = options;
+    this.lazy = new LazyReveal({ onReveal: () => this.onChange?.() });
+    this.clicks = new ClickDelegate({ anchorOf: (key) => this.offerOf(key), onPress: options.onPress });
+    this.binding = new FlowBinding({
+      onAttach: (flow) => {
+        this.clicks.attach(flow);
+        this.lazy.attach(flow);
+      },
+      onRelease: (flow) => {
+        this.release(flow);
+        if (flow.isConnected) undecorateAll(flow);
+        this.cache = /* @__PURE__ */ new WeakMap();
+      }
+    });
+  }
+  cache = /* @__PURE__ */ new WeakMap();
+  revision = Number.NaN;
+  texts = null;
+  factory = null;
+  derived = null;
+  anchorsByKey = /* @__PURE__ */ new Map();
+  lastHidden = null;
+  onChange = null;
+  binding;
+  lazy;
+  clicks;
+  /**
+   * Set the element the overlay rendered; the flow is looked up from it.
+   * @param marker - the overlay's anchor element, or `null` on unmount.
+   */
+  setMarker(marker) {
+    this.binding.setMarker(marker);
+  }
+  /**
+   * Re-run `onChange` whenever rows of the flow are added, removed or re-created, the flow itself
+   * is replaced, or rows are revealed. Mutations inside rows (streaming text) do not trigger it.
+   * @param onChange - usually runs a pass.
+   * @returns stops watching.
+   */
+  watch(onChange) {
+    this.onChange = onChange;
+    const stop = this.binding.watch(onChange);
+    return () => {
+      this.onChange = null;
+      stop();
+    };
+  }
+  /**
+   * Run one pass.
+   * @param input - see {@link SyncInput}.
+   * @returns what the pass saw; never throws for rows of unknown shape.
+   */
+  run(input) {
+    const started = performance.now();
+    const flow = this.binding.locate();
+    if (input.localeRevision !== this.revision || this.texts === null || this.factory === null) {
+      this.revision = input.localeRevision;
+      this.texts = clusterTexts(this.options.t);
+      this.factory = flow === null ? null : new ClusterFactory(flow.ownerDocument, this.texts);
+    }
+    const anchors2 = [];
+    const byKey = /* @__PURE__ */ new Map();
+    for (const key of input.chat.order) {
+      const node = input.chat.nodes.get(key);
+      if (node === void 0) continue;
+      const anchor = resolveRow(node);
+      anchors2.push(anchor);
+      byKey.set(key, anchor);
+    }
+    this.anchorsByKey = byKey;
+    const hidden = this.deriveHidden(input.replacements, anchors2);
+    this.lastHidden = hidden;
+    let rows = 0;
+    let touched = 0;
+    const unresolved = [];
+    if (flow !== null) {
+      this.factory ??= new ClusterFactory(flow.ownerDocument, this.texts);
+      const { controller, running } = input;
+      const armedKey = controller.armed?.key;
+      const pendingKey = controller.pending?.key;
+      const hasErrors = controller.errors.size > 0;
+      const count = flow.childElementCount;
+      let index = -1;
+      for (let row = flow.firstElementChild; row !== null; row = row.nextElementSibling) {
+        index++;
+        const key = row.getAttribute(FLOW_KEY);
+        if (key === null) continue;
+        rows++;
+        const node = input.chat.nodes.get(key);
+        const cached = this.cache.get(row);
+        if (node === void 0) {
+          unresolved.push(key);
+          if (cached !== void 0) {
+            undecorateRow(row);
+            this.cache.delete(row);
+            touched++;
+          }
+          continue;
+        }
+        const wanted = this.lazy.isRevealed(row, index, count);
+        const isHidden = hidden.hiddenKeys.has(key);
+        const armed = armedKey === key ? controller.armed : null;
+        const pending = pendingKey === key ? controller.pending : null;
+        const error = hasErrors ? controller.errors.get(key) ?? null : null;
+        const offer = offerOf(resolveRow(node), hidden);
+        if (cached !== void 0 && cached.node === node && cached.hidden === isHidden && cached.offer === offer && cached.running === running && cached.revision === this.revision && cached.armed === armed && cached.pending === pending && cached.error === error && cached.wanted === wanted && (cached.cluster === null || cached.cluster.parentNode === row)) continue;
+        if ((cached === void 0 || cached.node !== node) && row.getAttribute(FLOW_KIND) !== node.kind) {
+          unresolved.push(key);
+          if (cached !== void 0) undecorateRow(row);
+          this.cache.delete(row);
+          continue;
+        }
+        const anchor = resolveRow(node);
+        if (!wanted) this.lazy.observe(row, index);
+        const actions = running || !wanted ? NO_ACTIONS2 : offer.actions;
+        const fresh = cached !== void 0 && (cached.revision !== this.revision || cached.actions !== actions || cached.isStepRow !== anchor.isStepRow);
+        const cluster = decorateRow(row, {
+          hidden: isHidden,
+          excluded: offer.excluded === true,
+          actions,
+          isStepRow: anchor.isStepRow,
+          armed,
+          pending,
+          error,
+          errorText: error === null ? null : describeError(this.options.t, error.code)
+        }, this.factory, this.options.t, this.texts, fresh);
+        this.cache.set(row, {
+          node,
+          hidden: isHidden,
+          offer,
+          running,
+          revision: this.revision,
+          armed,
+          pending,
+          error,
+          actions,
+          isStepRow: anchor.isStepRow,
+          wanted,
+          cluster
+        });
+        touched++;
+      }
+    }
+    return {
+      at: Date.now(),
+      durationMs: performance.now() - started,
+      running: input.running,
+      attached: flow !== null,
+      rows,
+      touched,
+      unresolved,
+      anchors: anchors2,
+      hidden
+    };
+  }
+  /**
+   * Let rows carry buttons from the next pass on, and run one (through the `watch` callback).
+   * @param rows - row elements of the flow.
+   */
+  reveal(rows) {
+    this.lazy.reveal(rows);
+  }
+  /** Remove every mark of the plugin from the flow and stop listening to it. */
+  detach() {
+    const flow = this.binding.detach();
+    if (flow !== null) {
+      this.release(flow);
+      undecorateAll(flow);
+    }
+    this.cache = /* @__PURE__ */ new WeakMap();
+    this.derived = null;
+  }
+  release(flow) {
+    this.clicks.release(flow);
+    this.lazy.release(flow);
+  }
+  offerOf(key) {
+    const anchor = this.anchorsByKey.get(key);
+    return anchor === void 0 || this.lastHidden === null ? anchor : offerOf(anchor, this.lastHidden);
+  }
+  deriveHidden(replacements, anchors2) {
+    const last = this.derived;
+    if (last !== null && last.replacements === replacements && sameAnchors(last.anchors, anchors2)) return last.result;
+    const result = deriveHiddenRows(replacements, anchors2);
+    this.derived = { replacements, anchors: anchors2, result };
+    return result;
+  }
+};
+function sameAnchors(a, b) {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (x !== y && (x.key !== y.key || x.rowKind !== y.rowKind || x.seq !== y.seq || x.anchorSeq !== y.anchorSeq || x.turn !== y.turn)) return false;
+  }
+  return true;
+}
+
+// src/client/undo-notice.ts
+function restorableInPlace(value) {
+  return value.kinds.length === 1 && value.kinds[0] === "user";
+}
+var UndoNotice = class {
+  constructor(options = {}) {
+    this.options = options;
+    this.timers = options.timers ?? BROWSER_TIMERS;
+  }
+  entry = null;
+  listeners = /* @__PURE__ */ new Set();
+  timers;
+  timer = void 0;
+  held = false;
+  nextId = 0;
+  /** @returns the entry shown now, or `null`. */
+  getSnapshot = () => this.entry;
+  /**
+   * @param listener - called after every change.
+   * @returns unsubscribe.
+   */
+  subscribe = (listener) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+  /**
+   * Show the notice for a removal that just succeeded (replaces any earlier one).
+   * @param value - the removal's reply value.
+   */
+  show(value) {
+    this.set({
+      id: ++this.nextId,
+      action: value.action,
+      count: planCount(value),
+      tombstoneSeq: value.tombstoneSeq,
+      restorable: restorableInPlace(value),
+      restored: false
+    }, this.options.visibleMs ?? 8e3);
+  }
+  /**
+   * The Undo of `tombstoneSeq` succeeded.
+   * @param tombstoneSeq - the tombstone the notice is about (another one changes nothing).
+   */
+  restored(tombstoneSeq) {
+    if (this.entry?.tombstoneSeq !== tombstoneSeq) return;
+    this.set({ ...this.entry, restored: true }, this.options.restoredMs ?? 4e3);
+  }
+  /**
+   * The host cannot restore `tombstoneSeq` in place: offer Open a copy instead.
+   * @param tombstoneSeq - the tombstone the notice is about (another one changes nothing).
+   */
+  notRestorable(tombstoneSeq) {
+    if (this.entry?.tombstoneSeq !== tombstoneSeq || !this.entry.restorable) return;
+    this.set({ ...this.entry, restorable: false }, this.options.visibleMs ?? 8e3);
+  }
+  /**
+   * Keep the notice while the pointer or focus is on it; on release it gets its full time again.
+   * @param held - the pointer or focus is on the notice.
+   */
+  hold(held) {
+    if (this.held === held) return;
+    this.held = held;
+    if (this.entry === null) return;
+    if (held) this.stopTimer();
+    else this.startTimer(this.entry.restored ? this.options.restoredMs ?? 4e3 : this.options.visibleMs ?? 8e3);
+  }
+  /** Hide the notice. */
+  dismiss() {
+    if (this.entry === null) return;
+    this.stopTimer();
+    this.held = false;
+    this.entry = null;
+    this.emit();
+  }
+  /** Stop the timer and drop listeners. */
+  dispose() {
+    this.stopTimer();
+    this.listeners.clear();
+  }
+  set(entry, ms) {
+    this.entry = Object.freeze(entry);
+    if (!this.held) this.startTimer(ms);
+    this.emit();
+  }
+  startTimer(ms) {
+    this.stopTimer();
+    this.timer = this.timers.setTimeout(() => this.dismiss(), ms);
+  }
+  stopTimer() {
+    this.timers.clearTimeout(this.timer);
+    this.timer = void 0;
+  }
+  emit() {
+    for (const listener of [...this.listeners]) listener();
+  }
+};
+
+// src/client/session-client.ts
+var SessionClient = class {
+  constructor(options) {
+    this.options = options;
+    this.notice = new UndoNotice(options.timers === void 0 ? {} : { timers: options.timers });
+    this.controller = new RecallController({
+      sessionId: options.sessionId,
+      send: options.send,
+      onRecalled: (message) => this.recalled(message),
+      onRemoved: (value) => this.notice.show(value),
+      ...options.timers === void 0 ? {} : { timers: options.timers }
+    });
+    this.sync = new RowSync({ t: options.t, onPress: (press) => this.pressRow(press) });
+  }
+  /** The button state store; the overlay subscribes to it to re-render. */
+  controller;
+  /** The undo notice after each removal; the overlay renders it. */
+  notice;
+  sync;
+  view = null;
+  inputActions = null;
+  draft = "";
+  marker = null;
+  wasRunning = false;
+  /**
+   * Take the view of this render. Plain writes: safe to call while rendering.
+   * @param view - what the overlay selected from the session snapshot.
+   * @param inputActions - the composer face of this render.
+   */
+  setView(view, inputActions) {
+    this.view = view;
+    this.inputActions = inputActions;
+  }
+  /**
+   * Take the composer's current draft (kept without re-rendering the overlay per keystroke).
+   * @param draft - the draft text.
+   */
+  setDraft(draft) {
+    this.draft = draft;
+  }
+  /**
+   * Set the overlay's anchor element: the chat flow and the composer are found from it.
+   * @param marker - the element, or `null` on unmount.
+   */
+  setMarker(marker) {
+    this.marker = marker;
+    this.sync.setMarker(marker);
+  }
+  /** The `expect` a request would carry now (`{}` before the first render). */
+  expectation() {
+    const view = this.view;
+    return view === null ? {} : viewExpectation(view.chat, view.replacements, view.hasMore, this.controller.generationBaseline);
+  }
+  /**
+   * Press a row button with the view's current expectation.
+   * @param target - the row, its seq and the action.
+   * @returns the controller's outcome.
+   */
+  press(target) {
+    return this.controller.press(target, this.expectation());
+  }
+  /**
+   * A row button was pressed: Restore and Open a copy (on an excluded row) go to the session's
+   * {@link TombstoneActions}, every other action to the controller.
+   * @param press - the row, the seq its offer acts on, and the action.
+   */
+  pressRow(press) {
+    const { action, seq } = press;
+    if (action === "restore") void this.options.tombstones.restore(seq);
+    else if (action === "openCopy") void this.options.tombstones.openCopy(seq);
+    else void this.press({ key: press.key, seq, action });
+  }
+  /**
+   * Run one sync pass over the current view, record it for the debug hook, and disarm the armed
+   * button when its row is now hidden or a turn has just started.
+   */
+  pass() {
+    const view = this.view;
+    if (view === null) return;
+    const state = this.controller.getSnapshot();
+    const record = this.sync.run({ ...view, controller: state });
+    this.options.debug.record(this.options.sessionId, record, () => this.expectation());
+    const started = view.running && !this.wasRunning;
+    this.wasRunning = view.running;
+    if (state.armed !== null && (started || record.hidden.hiddenKeys.has(state.armed.key))) this.controller.disarm();
+  }
+  /**
+   * Start the page-side effects: passes on row mutations and reveals, and disarming on any other
+   * pointer press, focus move or Escape.
+   * @param doc - the page document, or `null`.
+   * @returns stops them, removes every mark of the plugin and disposes the controller and the notice.
+   */
+  mount(doc) {
+    const stopWatching = this.sync.watch(() => this.pass());
+    const stopDisarming = disarmOnOtherInput(doc, this.controller);
+    return () => {
+      stopDisarming();
+      stopWatching();
+      this.sync.detach();
+      this.controller.dispose();
+      this.notice.dispose();
+    };
+  }
+  recalled(message) {
+    const actions = this.inputActions;
+    if (actions === null) return;
+    const text = composeDraft(message.text, this.draft);
+    actions.setDraft(text);
+    this.draft = text;
+    focusComposer(this.marker);
+  }
+};
+
+// src/client/UndoNotice.tsx
+var import_react = require("react");
 var import_jsx_runtime = require("react/jsx-runtime");
+function undoText(t, entry) {
+  if (entry.restored) return t(entry.action === "recall" ? "undo.restored.recall" : "undo.restored");
+  return t(countedKey(`undo.${entry.action}`, entry.count), { count: entry.count });
+}
+function UndoNoticeView({ notice, actions, t, stacked = false }) {
+  const entry = (0, import_react.useSyncExternalStore)(notice.subscribe, notice.getSnapshot);
+  const state = (0, import_react.useSyncExternalStore)(actions.subscribe, actions.getSnapshot);
+  const shown = entry !== null;
+  (0, import_react.useEffect)(() => {
+    if (!shown) return;
+    const doc = globalThis.document;
+    const onKey = (event) => {
+      if (event.key === "Escape") notice.dismiss();
+    };
+    doc.addEventListener("keydown", onKey);
+    return () => doc.removeEventListener("keydown", onKey);
+  }, [shown, notice]);
+  if (entry === null) return null;
+  const busy = state.pending?.tombstoneSeq === entry.tombstoneSeq;
+  const error = state.errors.get(entry.tombstoneSeq) ?? null;
+  const undo = async () => {
+    const outcome = await actions.restore(entry.tombstoneSeq);
+    if (outcome.ok) notice.restored(entry.tombstoneSeq);
+    else if (outcome.error?.code === "NOT_RESTORABLE") notice.notRestorable(entry.tombstoneSeq);
+  };
+  const openCopy = async () => {
+    const outcome = await actions.openCopy(entry.tombstoneSeq);
+    if (outcome.ok) notice.dismiss();
+  };
+  return /* @__PURE__ */ (0, import_jsx_runtime.jsxs)(
+    "div",
+    {
+      "data-message-recall-undo": "",
+      "data-stacked": stacked ? "" : void 0,
+      role: "status",
+      onPointerEnter: () => notice.hold(true),
+      onPointerLeave: () => notice.hold(false),
+      onFocus: () => notice.hold(true),
+      onBlur: () => notice.hold(false),
+      children: [
+        /* @__PURE__ */ (0, import_jsx_runtime.jsx)("span", { "data-message-recall-undo-text": "", children: undoText(t, entry) }),
+        error !== null && /* @__PURE__ */ (0, import_jsx_runtime.jsx)("span", { "data-message-recall-undo-error": "", role: "alert", children: describeError(t, error.code) }),
+        !entry.restored && entry.restorable && /* @__PURE__ */ (0, import_jsx_runtime.jsx)("button", { type: "button", "data-message-recall-undo-action": "undo", "aria-label": t("undo.label.undo"), "aria-busy": busy || void 0, disabled: busy, onClick: () => void undo(), children: t("undo.undo") }),
+        !entry.restored && !entry.restorable && /* @__PURE__ */ (0, import_jsx_runtime.jsx)("button", { type: "button", "data-message-recall-undo-action": "openCopy", "aria-label": t("label.openCopy"), "aria-busy": busy || void 0, disabled: busy, onClick: () => void openCopy(), children: t("action.openCopy") }),
+        /* @__PURE__ */ (0, import_jsx_runtime.jsx)("button", { type: "button", "data-message-recall-undo-action": "dismiss", "aria-label": t("notice.dismiss"), onClick: () => notice.dismiss(), children: "×" })
+      ]
+    },
+    entry.id
+  );
+}
+
+// src/client/Overlay.tsx
+var import_jsx_runtime2 = require("react/jsx-runtime");
 var selectChat = (s) => s.chat;
 var selectRunning = (s) => s.running;
 var selectHasMore = (s) => s.hasMore;
@@ -1140,86 +1824,403 @@ function RecallOverlay({ sessionId, useSession, useInput, inputActions, kit }) {
   const running = useSession(selectRunning);
   const hasMore = useSession(selectHasMore);
   const replacements = useSession(selectReplacements);
-  const locale = (0, import_react.useSyncExternalStore)(kit.locale.subscribe, kit.locale.getSnapshot);
-  const marker = (0, import_react.useRef)(null);
-  const live = (0, import_react.useRef)(null);
-  const controller = (0, import_react.useMemo)(() => new RecallController({
-    sessionId,
-    send: kit.send,
-    expectation: (baseline) => expectationOf(live.current, baseline),
-    tombstoneSeqs: () => new Set((live.current?.replacements ?? []).filter(isTombstoneEvent).map((e) => e.seq)),
-    onRecalled: (message) => {
-      const current = live.current;
-      if (current === null) return;
-      const text = composeDraft(message.text, current.draft);
-      current.inputActions.setDraft(text);
-      current.draft = text;
-      focusComposer(marker.current);
-    }
-  }), [sessionId, kit]);
-  const state = (0, import_react.useSyncExternalStore)(controller.subscribe, controller.getSnapshot);
-  live.current = {
-    chat,
-    running,
-    hasMore,
-    replacements,
-    controller: state,
-    localeRevision: locale.revision,
-    draft: live.current?.draft ?? "",
-    inputActions
-  };
-  const sync = (0, import_react.useMemo)(() => new RowSync({ t: kit.t, onPress: (target) => void controller.press(target) }), [controller, kit]);
-  const pass = (0, import_react.useMemo)(() => () => {
-    const input = live.current;
-    if (input === null) return;
-    const record = sync.run(input);
-    kit.debug.record(sessionId, record, () => expectationOf(live.current, controller.generationBaseline));
-    const armed = input.controller.armed;
-    if (armed !== null && record.hidden.hiddenKeys.has(armed.key)) controller.disarm();
-  }, [sync, kit, sessionId, controller]);
-  (0, import_react.useLayoutEffect)(() => {
-    sync.setMarker(marker.current);
-    pass();
+  const locale = (0, import_react2.useSyncExternalStore)(kit.locale.subscribe, kit.locale.getSnapshot);
+  const marker = (0, import_react2.useRef)(null);
+  const client = (0, import_react2.useMemo)(() => new SessionClient({ sessionId, send: kit.send, t: kit.t, debug: kit.debug, tombstones: kit.tombstones.get(sessionId) }), [sessionId, kit]);
+  const state = (0, import_react2.useSyncExternalStore)(client.controller.subscribe, client.controller.getSnapshot);
+  client.setView({ chat, running, hasMore, replacements, localeRevision: locale.revision }, inputActions);
+  (0, import_react2.useLayoutEffect)(() => {
+    client.setMarker(marker.current);
+    client.pass();
   });
-  (0, import_react.useEffect)(() => {
-    const stop = sync.watch(pass);
-    return () => {
-      stop();
-      sync.detach();
-      controller.dispose();
-    };
-  }, [sync, pass, controller]);
-  (0, import_react.useEffect)(() => {
-    if (running) controller.disarm();
-  }, [running, controller]);
-  (0, import_react.useEffect)(() => disarmOnOtherInput(marker.current?.ownerDocument ?? null, controller), [controller]);
-  return /* @__PURE__ */ (0, import_jsx_runtime.jsxs)(import_jsx_runtime.Fragment, { children: [
-    /* @__PURE__ */ (0, import_jsx_runtime.jsx)("span", { ref: marker, hidden: true, "data-message-recall-overlay": "" }),
-    useInput !== void 0 && /* @__PURE__ */ (0, import_jsx_runtime.jsx)(DraftMirror, { useInput, live }),
-    state.notice !== null && /* @__PURE__ */ (0, import_jsx_runtime.jsxs)("div", { "data-message-recall-notice": "", role: "status", children: [
-      /* @__PURE__ */ (0, import_jsx_runtime.jsx)("span", { children: kit.t(countedKey("notice.images", state.notice.images.length), { count: state.notice.images.length, names: state.notice.images.join(", ") }) }),
-      /* @__PURE__ */ (0, import_jsx_runtime.jsx)("button", { type: "button", onClick: () => controller.dismissNotice(), children: kit.t("notice.dismiss") })
+  (0, import_react2.useEffect)(() => client.mount(marker.current?.ownerDocument ?? null), [client]);
+  return /* @__PURE__ */ (0, import_jsx_runtime2.jsxs)(import_jsx_runtime2.Fragment, { children: [
+    /* @__PURE__ */ (0, import_jsx_runtime2.jsx)("span", { ref: marker, hidden: true, "data-message-recall-overlay": "" }),
+    useInput !== void 0 && /* @__PURE__ */ (0, import_jsx_runtime2.jsx)(DraftMirror, { useInput, client }),
+    /* @__PURE__ */ (0, import_jsx_runtime2.jsx)(UndoNoticeView, { notice: client.notice, actions: kit.tombstones.get(sessionId), t: kit.t, stacked: state.notice !== null }),
+    state.notice !== null && /* @__PURE__ */ (0, import_jsx_runtime2.jsxs)("div", { "data-message-recall-notice": "", role: "status", children: [
+      /* @__PURE__ */ (0, import_jsx_runtime2.jsx)("span", { children: kit.t(countedKey("notice.images", state.notice.images.length), { count: state.notice.images.length, names: state.notice.images.join(", ") }) }),
+      /* @__PURE__ */ (0, import_jsx_runtime2.jsx)("button", { type: "button", onClick: () => client.controller.dismissNotice(), children: kit.t("notice.dismiss") })
     ] }, state.notice.id)
   ] });
 }
-function DraftMirror({ useInput, live }) {
+function DraftMirror({ useInput, client }) {
   const draft = useInput(selectDraft);
-  (0, import_react.useLayoutEffect)(() => {
-    if (live.current !== null) live.current.draft = draft;
-  }, [draft, live]);
+  (0, import_react2.useLayoutEffect)(() => client.setDraft(draft), [draft, client]);
   return null;
 }
-function expectationOf(live, baseline) {
-  return live === null ? {} : viewExpectation(live.chat, live.replacements, live.hasMore, baseline);
+
+// src/client/open-session.ts
+function sessionOpener(sessions) {
+  return async (sessionId) => {
+    const service = sessions();
+    if (service === void 0) throw new Error("the page has no sessions service to open the copy with");
+    if (!(sessionId in service.list.getSnapshot().byId)) await service.refresh();
+    service.open(sessionId);
+  };
+}
+
+// src/client/RemovedPanel.tsx
+var import_react3 = require("react");
+
+// src/shared/removal-status.ts
+function removalStatuses(count, lookup) {
+  const shadowedBy = /* @__PURE__ */ new Map();
+  const restoredBy = /* @__PURE__ */ new Map();
+  const tombstones = [];
+  for (let seq = 0; seq < count; seq++) {
+    const event = lookup(seq);
+    if (event === void 0 || readReplaceOp(event.surfaceOp) === null) continue;
+    for (const cited of event.sourceEventSeqs ?? []) if (!shadowedBy.has(cited)) shadowedBy.set(cited, seq);
+    if (isTombstoneEvent(event)) tombstones.push(seq);
+    else {
+      const restore = readRestore(event, lookup);
+      if (restore !== null) restoredBy.set(restore.tombstoneSeq, restore.seq);
+    }
+  }
+  const statuses = /* @__PURE__ */ new Map();
+  const inEffect = (seq) => {
+    if (restoredBy.has(seq)) return false;
+    const by = shadowedBy.get(seq);
+    const known = by === void 0 ? void 0 : statuses.get(by);
+    return known === void 0 ? true : known.inEffect;
+  };
+  for (let i = tombstones.length - 1; i >= 0; i--) {
+    const seq = tombstones[i];
+    statuses.set(seq, { seq, shadowedBy: shadowedBy.get(seq) ?? null, restoredBy: restoredBy.get(seq) ?? null, inEffect: inEffect(seq) });
+  }
+  return new Map([...statuses].sort((a, b) => a[0] - b[0]));
+}
+
+// src/shared/token-estimate.ts
+var CHARS_PER_TOKEN = 4;
+function blockChars(block) {
+  if (!isRecord(block)) return 0;
+  switch (block.type) {
+    case "text":
+    case "reasoning":
+      return typeof block.text === "string" ? block.text.length : 0;
+    case "tool-call":
+      return (typeof block.name === "string" ? block.name.length : 0) + (typeof block.arguments === "string" ? block.arguments.length : 0);
+    case "tool-result":
+      return Array.isArray(block.content) ? block.content.reduce((sum, inner) => sum + blockChars(inner), 0) : 0;
+    default:
+      return 0;
+  }
+}
+function estimateTokens(contents) {
+  let chars = 0;
+  for (const content of contents) for (const block of content) chars += blockChars(block);
+  return Math.ceil(chars / CHARS_PER_TOKEN);
+}
+
+// src/client/removal-list.ts
+var EXCERPT_CHARS = 80;
+function removalEntries(replacements, chat) {
+  const tombstones = readTombstones(replacements);
+  if (tombstones.length === 0) return [];
+  const bySeq = new Map(replacements.map((e) => [e.seq, e]));
+  const last = replacements.reduce((max, e) => Math.max(max, e.seq), -1);
+  const statuses = removalStatuses(last + 1, (seq) => bySeq.get(seq));
+  const originalOf = new Map(readRestores(replacements).map((r) => [r.seq, r.originalSeq]));
+  const tombstoneSeqs = new Set(tombstones.map((t) => t.seq));
+  const held = heldMessages(chat);
+  const lookup = (seq) => held.get(originalOf.get(seq) ?? seq);
+  return tombstones.map((tombstone) => {
+    const status = statuses.get(tombstone.seq);
+    const messages = tombstone.shadowedSeqs.filter((seq) => !tombstoneSeqs.has(seq));
+    const known = messages.map(lookup).filter((m) => m !== void 0);
+    const inEffect = status?.inEffect ?? true;
+    const onSurface = (status?.shadowedBy ?? null) === null;
+    const only = messages.length === 1 && tombstone.shadowedSeqs.length === 1 ? messages[0] : null;
+    const sentByPerson = only !== null && (lookup(only)?.sentByPerson ?? sourceIsPerson(bySeq.get(only)));
+    return {
+      tombstoneSeq: tombstone.seq,
+      time: bySeq.get(tombstone.seq)?.time ?? 0,
+      action: tombstone.action,
+      count: Math.max(1, messages.length),
+      excerpt: known.length === 0 ? null : excerpt(known.map((m) => m.text).join(" ")),
+      tokens: known.length === 0 ? null : estimateTokens(known.map((m) => m.content)),
+      inEffect,
+      restoredBy: status?.restoredBy ?? null,
+      canRestore: inEffect && onSurface && sentByPerson
+    };
+  }).reverse();
+}
+function inEffectCount(entries) {
+  return entries.filter((e) => e.inEffect).length;
+}
+function excerpt(text) {
+  const flat = text.replace(/\s+/g, " ").trim();
+  if (flat.length <= EXCERPT_CHARS) return flat;
+  const cut = flat.slice(0, EXCERPT_CHARS);
+  const space = cut.lastIndexOf(" ");
+  return `${(space > EXCERPT_CHARS / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+function sourceIsPerson(event) {
+  return event !== void 0 && isRecord(event.data) && isRecord(event.data.source) && event.data.source.kind === "user";
+}
+function heldMessages(chat) {
+  const held = /* @__PURE__ */ new Map();
+  for (const node of chat.nodes.values()) {
+    const seq = resolveRow(node).seq;
+    if (seq === null) continue;
+    const message = heldMessage(node);
+    if (message !== null) held.set(seq, message);
+  }
+  return held;
+}
+function heldMessage(node) {
+  const data = isRecord(node.data) ? node.data : {};
+  switch (node.kind) {
+    case "user":
+    case "steering":
+    case "context": {
+      const content = Array.isArray(data.content) ? data.content : [];
+      return { text: plainText(content), content, sentByPerson: node.kind !== "context" && isRecord(data.source) && data.source.kind === "user" };
+    }
+    case "assistant-step": {
+      const final = isRecord(data.finalNode) ? data.finalNode : {};
+      const blocks = Array.isArray(final.blocks) ? final.blocks.filter(isRecord) : [];
+      const content = blocks.map((b) => b.kind === "tool-call" ? { type: "tool-call", name: b.name, arguments: b.argsRaw } : { type: b.kind, text: b.text });
+      return { text: plainText(content), content, sentByPerson: false };
+    }
+    case "tool-call": {
+      const root = isRecord(data.root) ? data.root : {};
+      const content = Array.isArray(root.content) ? root.content : [];
+      const call = isRecord(root.call) ? root.call : {};
+      const name2 = typeof call.name === "string" ? call.name : "";
+      const text = plainText(content);
+      return { text: name2 === "" ? text : `${name2}: ${text}`, content, sentByPerson: false };
+    }
+    default:
+      return null;
+  }
+}
+
+// src/client/RemovedPanel.tsx
+var import_jsx_runtime3 = require("react/jsx-runtime");
+var selectChat2 = (s) => s.chat;
+var selectReplacements2 = (s) => readReplacements(s.views.get(REPLACEMENT_VIEW));
+function removalTime(time, locale) {
+  return new Intl.DateTimeFormat(locale === "zh" ? "zh-CN" : "en-US", { dateStyle: "medium", timeStyle: "short" }).format(time);
+}
+function RemovedButton({ sessionId, useSession, kit }) {
+  const chat = useSession(selectChat2);
+  const replacements = useSession(selectReplacements2);
+  const locale = (0, import_react3.useSyncExternalStore)(kit.locale.subscribe, kit.locale.getSnapshot);
+  const [open, setOpen] = (0, import_react3.useState)(false);
+  const button = (0, import_react3.useRef)(null);
+  const entries = (0, import_react3.useMemo)(() => removalEntries(replacements, chat), [replacements, chat]);
+  if (entries.length === 0) return null;
+  const count = inEffectCount(entries);
+  const t = kit.t;
+  const close = () => {
+    setOpen(false);
+    button.current?.focus();
+  };
+  return /* @__PURE__ */ (0, import_jsx_runtime3.jsxs)("div", { "data-message-recall-removed-seat": "", children: [
+    /* @__PURE__ */ (0, import_jsx_runtime3.jsxs)(
+      "button",
+      {
+        ref: button,
+        type: "button",
+        "data-message-recall-removed": "",
+        "aria-haspopup": "dialog",
+        "aria-expanded": open,
+        "aria-label": t(countedKey("panel.label", count), { count }),
+        onClick: () => setOpen(!open),
+        children: [
+          /* @__PURE__ */ (0, import_jsx_runtime3.jsx)("span", { children: t("panel.button") }),
+          count > 0 && /* @__PURE__ */ (0, import_jsx_runtime3.jsx)("span", { "data-count": "", children: count })
+        ]
+      }
+    ),
+    open && /* @__PURE__ */ (0, import_jsx_runtime3.jsx)(RemovedPanel, { entries, actions: kit.tombstones.get(sessionId), t, locale: locale.active, onClose: close, anchor: button.current })
+  ] });
+}
+function RemovedPanel({ entries, actions, t, locale, onClose, anchor }) {
+  const state = (0, import_react3.useSyncExternalStore)(actions.subscribe, actions.getSnapshot);
+  const panel = (0, import_react3.useRef)(null);
+  (0, import_react3.useEffect)(() => {
+    const root = panel.current;
+    root?.focus();
+    const doc = root?.ownerDocument;
+    if (doc === void 0) return;
+    const onKey = (event) => {
+      if (event.key === "Escape") onClose();
+    };
+    const onPointer = (event) => {
+      const target = event.target;
+      if (target !== null && !root.contains(target) && !(anchor?.contains(target) ?? false)) onClose();
+    };
+    doc.addEventListener("keydown", onKey);
+    doc.addEventListener("pointerdown", onPointer, true);
+    return () => {
+      doc.removeEventListener("keydown", onKey);
+      doc.removeEventListener("pointerdown", onPointer, true);
+    };
+  }, [onClose, anchor]);
+  return /* @__PURE__ */ (0, import_jsx_runtime3.jsxs)("div", { ref: panel, "data-message-recall-panel": "", role: "dialog", "aria-label": t("panel.title"), tabIndex: -1, children: [
+    /* @__PURE__ */ (0, import_jsx_runtime3.jsxs)("div", { "data-message-recall-panel-head": "", children: [
+      /* @__PURE__ */ (0, import_jsx_runtime3.jsx)("strong", { children: t("panel.title") }),
+      /* @__PURE__ */ (0, import_jsx_runtime3.jsx)("button", { type: "button", "data-message-recall-panel-close": "", onClick: onClose, children: t("panel.close") })
+    ] }),
+    /* @__PURE__ */ (0, import_jsx_runtime3.jsx)("ol", { children: entries.map((entry) => {
+      const busy = state.pending?.tombstoneSeq === entry.tombstoneSeq;
+      const error = state.errors.get(entry.tombstoneSeq) ?? null;
+      return /* @__PURE__ */ (0, import_jsx_runtime3.jsxs)("li", { "data-message-recall-entry": entry.tombstoneSeq, "data-action": entry.action, "data-restored": entry.inEffect ? void 0 : "", children: [
+        /* @__PURE__ */ (0, import_jsx_runtime3.jsxs)("div", { "data-message-recall-entry-meta": "", children: [
+          /* @__PURE__ */ (0, import_jsx_runtime3.jsx)("time", { dateTime: new Date(entry.time).toISOString(), children: removalTime(entry.time, locale) }),
+          /* @__PURE__ */ (0, import_jsx_runtime3.jsx)("span", { "data-message-recall-entry-what": "", children: t(`panel.action.${entry.action}`) }),
+          /* @__PURE__ */ (0, import_jsx_runtime3.jsx)("span", { children: t(countedKey("panel.count", entry.count), { count: entry.count }) }),
+          entry.tokens !== null && /* @__PURE__ */ (0, import_jsx_runtime3.jsx)("span", { children: t(countedKey("panel.tokens", entry.tokens), { count: entry.tokens }) }),
+          !entry.inEffect && /* @__PURE__ */ (0, import_jsx_runtime3.jsx)("span", { "data-message-recall-entry-restored": "", children: t("panel.restored") })
+        ] }),
+        /* @__PURE__ */ (0, import_jsx_runtime3.jsx)("div", { "data-message-recall-entry-excerpt": "", children: entry.excerpt ?? t("panel.notLoaded") }),
+        error !== null && /* @__PURE__ */ (0, import_jsx_runtime3.jsx)("div", { "data-message-recall-entry-error": "", role: "alert", children: describeError(t, error.code) }),
+        /* @__PURE__ */ (0, import_jsx_runtime3.jsxs)("div", { "data-message-recall-entry-actions": "", children: [
+          entry.canRestore && /* @__PURE__ */ (0, import_jsx_runtime3.jsx)(
+            "button",
+            {
+              type: "button",
+              "data-message-recall-entry-action": "restore",
+              "aria-label": t("label.restore"),
+              disabled: busy,
+              "aria-busy": busy || void 0,
+              onClick: () => void actions.restore(entry.tombstoneSeq),
+              children: t("action.restore")
+            }
+          ),
+          /* @__PURE__ */ (0, import_jsx_runtime3.jsx)(
+            "button",
+            {
+              type: "button",
+              "data-message-recall-entry-action": "openCopy",
+              "aria-label": t("label.openCopy"),
+              disabled: busy,
+              "aria-busy": busy || void 0,
+              onClick: () => void actions.openCopy(entry.tombstoneSeq),
+              children: t("action.openCopy")
+            }
+          )
+        ] })
+      ] }, entry.tombstoneSeq);
+    }) })
+  ] });
 }
 
 // src/client/stamp.ts
-var BUILD_STAMP = true ? "0.1.0+ae00fac7f1" : "dev";
+var BUILD_STAMP = true ? "0.1.0+02a35ca3aa" : "dev";
+
+// src/client/tombstone-actions.ts
+var EMPTY_ERRORS2 = /* @__PURE__ */ new Map();
+var INITIAL2 = Object.freeze({ pending: null, errors: EMPTY_ERRORS2 });
+var TombstoneActions = class {
+  constructor(options) {
+    this.options = options;
+    this.timers = options.timers ?? BROWSER_TIMERS;
+  }
+  state = INITIAL2;
+  listeners = /* @__PURE__ */ new Set();
+  timers;
+  errorTimers = /* @__PURE__ */ new Map();
+  /** @returns the current snapshot (stable until the next change). */
+  getSnapshot = () => this.state;
+  /**
+   * @param listener - called after every change.
+   * @returns unsubscribe.
+   */
+  subscribe = (listener) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+  /**
+   * Undo one tombstone in place (`{ action: 'restore', sessionId, tombstoneSeq }`). The restored
+   * message comes back through the session's live events; nothing is changed here but the state.
+   * @param tombstoneSeq - the tombstone.
+   * @returns the route's value, or the refusal (`error: null` when ignored).
+   */
+  restore(tombstoneSeq) {
+    return this.run(tombstoneSeq, "restore", () => this.options.send({ sessionId: this.options.sessionId, action: "restore", tombstoneSeq }));
+  }
+  /**
+   * Make a new session holding the conversation from before a tombstone
+   * (`{ action: 'forkBefore', sessionId, tombstoneSeq }`) and open it.
+   * @param tombstoneSeq - the tombstone.
+   * @returns the route's value once the new session is opened, or the refusal.
+   */
+  openCopy(tombstoneSeq) {
+    return this.run(tombstoneSeq, "openCopy", async () => {
+      const reply = await this.options.send({ sessionId: this.options.sessionId, action: "forkBefore", tombstoneSeq });
+      if (reply.ok) {
+        try {
+          await this.options.openSession(reply.value.forkedSessionId);
+        } catch (error) {
+          return { ok: false, error: { code: "NETWORK", message: error instanceof Error ? error.message : String(error) } };
+        }
+      }
+      return reply;
+    });
+  }
+  /** Stop the timers and drop listeners. */
+  dispose() {
+    for (const handle of this.errorTimers.values()) this.timers.clearTimeout(handle);
+    this.errorTimers.clear();
+    this.listeners.clear();
+  }
+  async run(tombstoneSeq, verb, request) {
+    if (this.state.pending !== null) return { ok: false, error: null };
+    const errors = new Map(this.state.errors);
+    errors.delete(tombstoneSeq);
+    this.set({ pending: { tombstoneSeq, verb }, errors: errors.size === 0 ? EMPTY_ERRORS2 : errors });
+    const reply = await request();
+    if (reply.ok) {
+      this.set({ pending: null });
+      return reply;
+    }
+    const failed = new Map(this.state.errors);
+    failed.set(tombstoneSeq, { verb, code: reply.error.code, message: reply.error.message });
+    this.set({ pending: null, errors: failed });
+    this.timers.clearTimeout(this.errorTimers.get(tombstoneSeq));
+    this.errorTimers.set(tombstoneSeq, this.timers.setTimeout(() => this.expire(tombstoneSeq), this.options.errorMs ?? 8e3));
+    return reply;
+  }
+  expire(tombstoneSeq) {
+    this.errorTimers.delete(tombstoneSeq);
+    if (!this.state.errors.has(tombstoneSeq)) return;
+    const errors = new Map(this.state.errors);
+    errors.delete(tombstoneSeq);
+    this.set({ errors: errors.size === 0 ? EMPTY_ERRORS2 : errors });
+  }
+  set(patch) {
+    this.state = Object.freeze({ ...this.state, ...patch });
+    for (const listener of [...this.listeners]) listener();
+  }
+};
+var TombstoneActionsRegistry = class {
+  constructor(make) {
+    this.make = make;
+  }
+  bySession = /* @__PURE__ */ new Map();
+  /** The store of a session, made on first use. */
+  get(sessionId) {
+    let actions = this.bySession.get(sessionId);
+    if (actions === void 0) this.bySession.set(sessionId, actions = this.make(sessionId));
+    return actions;
+  }
+  /** Dispose every store (plugin unload). */
+  dispose() {
+    for (const actions of this.bySession.values()) actions.dispose();
+    this.bySession.clear();
+  }
+};
 
 // src/client/index.tsx
 var name = "dsh-message-recall";
 var inject = ["slots", "locale", "conversationEvents", "conversationViews"];
 var OVERLAY_ENTRY_ID = "dsh-message-recall";
+var REMOVED_ENTRY_ID = "dsh-message-recall-removed";
 var announced = false;
 function apply(ctx, config) {
   if (!announced) {
@@ -1234,19 +2235,26 @@ function apply(ctx, config) {
   ctx.effect(() => {
     const doc = globalThis.document;
     const remove = installStyles(doc);
+    const removeRemovalStyles = installRemovalStyles(doc);
     return () => {
       undecorateAll(doc);
+      removeRemovalStyles();
       remove();
     };
   }, "dsh-message-recall: styles");
   ctx.effect(() => installDebugHook(globalThis, debug), "dsh-message-recall: debug hook");
   const locale = ctx.locale;
+  const send = createRecallSender((url, init) => globalThis.fetch(url, init), path);
+  const openSession = sessionOpener(() => ctx.get("sessions"));
+  const tombstones = new TombstoneActionsRegistry((sessionId) => new TombstoneActions({ sessionId, send, openSession }));
+  ctx.effect(() => () => tombstones.dispose(), "dsh-message-recall: restore and copy requests");
   const kit = {
     // Bound once: LocaleRuntime's methods read `this`, and useSyncExternalStore wants stable functions.
     locale: { subscribe: (listener) => locale.subscribe(listener), getSnapshot: () => locale.getSnapshot() },
     t: locale.bind(LOCALE_NS),
-    send: createRecallSender((url, init) => globalThis.fetch(url, init), path),
-    debug
+    send,
+    debug,
+    tombstones
   };
   ctx.slots.inject("conversation.input.overlay", () => ctx.slots.register({
     name: "conversation.input.overlay",
@@ -1255,5 +2263,12 @@ function apply(ctx, config) {
     locale: LOCALE_NS,
     inject: () => ({ kit })
   }, RecallOverlay));
+  ctx.slots.inject("conversation.session.header.utilities", () => ctx.slots.register({
+    name: "conversation.session.header.utilities",
+    id: REMOVED_ENTRY_ID,
+    order: 90,
+    locale: LOCALE_NS,
+    inject: () => ({ kit })
+  }, RemovedButton));
 }
 return module.exports; } });

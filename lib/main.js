@@ -53,6 +53,64 @@ function resolveConfig(raw) {
   });
 }
 
+// src/host/disk-summary-cache.ts
+var DiskSummaryCache = class {
+  /** @param summarize - the summary of a stored log (`summarizeStored`). */
+  constructor(summarize) {
+    this.summarize = summarize;
+  }
+  entries = /* @__PURE__ */ new Map();
+  inFlight = /* @__PURE__ */ new Map();
+  counts = { reads: 0, hits: 0, joined: 0 };
+  /**
+   * The summary of a stored log.
+   * @param persistence - the persistence service.
+   * @param sessionId - the session id.
+   * @returns the summary, or `null` when nothing is stored for that id.
+   * @throws when the stored log cannot be read or folded (the cache keeps nothing then).
+   */
+  async summary(persistence, sessionId) {
+    let revision;
+    if (persistence.listSnapshots !== void 0) {
+      const snapshot = (await persistence.listSnapshots()).find((entry) => entry.header.id === sessionId);
+      if (snapshot === void 0) return this.forget(sessionId);
+      revision = String(snapshot.revision);
+      const cached = this.entries.get(sessionId);
+      if (cached !== void 0 && cached.revision === revision) {
+        this.counts.hits++;
+        return cached.summary;
+      }
+    } else if (!(await persistence.list()).some((header) => header.id === sessionId)) {
+      return this.forget(sessionId);
+    }
+    const running = this.inFlight.get(sessionId);
+    if (running !== void 0) {
+      this.counts.joined++;
+      return running;
+    }
+    const read = (async () => {
+      this.counts.reads++;
+      const summary = this.summarize((await persistence.readFrom(sessionId, 0)).events);
+      if (revision !== void 0) this.entries.set(sessionId, { revision, summary });
+      return summary;
+    })();
+    this.inFlight.set(sessionId, read);
+    try {
+      return await read;
+    } finally {
+      this.inFlight.delete(sessionId);
+    }
+  }
+  /** Counters since construction. */
+  stats() {
+    return { ...this.counts };
+  }
+  forget(sessionId) {
+    this.entries.delete(sessionId);
+    return null;
+  }
+};
+
 // src/host/event-index.ts
 var SessionEventIndex = class {
   entries = /* @__PURE__ */ new WeakMap();
@@ -91,6 +149,777 @@ var SessionEventIndex = class {
     return (seq) => seq < base.length ? base[seq] : tail[seq - base.length];
   }
 };
+
+// src/host/inspect.ts
+import { foldSurface } from "@deepseek-ai/dsh-session";
+
+// src/shared/events.ts
+function isSeq(value) {
+  return Number.isSafeInteger(value) && value >= 0;
+}
+function isRecord(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+// src/shared/replace-op.ts
+function replaceOp(start, end) {
+  return { op: "replace", start, end };
+}
+function readReplaceOp(surfaceOp) {
+  if (!isRecord(surfaceOp) || surfaceOp.op !== "replace") return null;
+  const { start, end } = surfaceOp;
+  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end)) return null;
+  return { start, end };
+}
+
+// src/shared/tombstone.ts
+var TOMBSTONE_PLUGIN = "dsh-message-recall";
+var RECALL_ACTIONS = ["recall", "delete", "deleteFrom"];
+var TOMBSTONE_ACTIONS = [...RECALL_ACTIONS, "exclude"];
+function tombstoneSource(action, removedSeqs) {
+  return { kind: "plugin", plugin: TOMBSTONE_PLUGIN, action, removedSeqs: [...removedSeqs] };
+}
+function isTombstoneSource(source) {
+  return isRecord(source) && source.kind === "plugin" && source.plugin === TOMBSTONE_PLUGIN;
+}
+function isTombstoneEvent(event) {
+  if (event.type !== "user/message" || readReplaceOp(event.surfaceOp) === null) return false;
+  return isRecord(event.data) && isTombstoneSource(event.data.source);
+}
+function readTombstone(event) {
+  if (!isTombstoneEvent(event)) return null;
+  const range = readReplaceOp(event.surfaceOp);
+  const source = event.data.source;
+  const action = TOMBSTONE_ACTIONS.find((a) => a === source.action) ?? "delete";
+  const fromSource = Array.isArray(source.removedSeqs) ? source.removedSeqs.filter(Number.isSafeInteger) : [];
+  const shadowedSeqs = event.sourceEventSeqs ? [...event.sourceEventSeqs] : fromSource;
+  return { seq: event.seq, start: range.start, end: range.end, shadowedSeqs, action };
+}
+
+// src/shared/restore.ts
+function readRestore(event, lookup) {
+  if (event.type !== "user/message") return null;
+  const range = readReplaceOp(event.surfaceOp);
+  if (range === null || range.start !== range.end) return null;
+  const cited = event.sourceEventSeqs;
+  if (cited === void 0 || cited.length !== 2 || cited[0] !== range.start) return null;
+  const tombstone = lookup(range.start);
+  if (tombstone === void 0 || tombstone.seq !== range.start || !isTombstoneEvent(tombstone)) return null;
+  const originalSeq = cited[1];
+  if (!(tombstone.sourceEventSeqs ?? []).includes(originalSeq)) return null;
+  return { seq: event.seq, tombstoneSeq: range.start, originalSeq };
+}
+
+// src/shared/removal-status.ts
+function removalStatuses(count, lookup) {
+  const shadowedBy = /* @__PURE__ */ new Map();
+  const restoredBy = /* @__PURE__ */ new Map();
+  const tombstones = [];
+  for (let seq = 0; seq < count; seq++) {
+    const event = lookup(seq);
+    if (event === void 0 || readReplaceOp(event.surfaceOp) === null) continue;
+    for (const cited of event.sourceEventSeqs ?? []) if (!shadowedBy.has(cited)) shadowedBy.set(cited, seq);
+    if (isTombstoneEvent(event)) tombstones.push(seq);
+    else {
+      const restore = readRestore(event, lookup);
+      if (restore !== null) restoredBy.set(restore.tombstoneSeq, restore.seq);
+    }
+  }
+  const statuses = /* @__PURE__ */ new Map();
+  const inEffect = (seq) => {
+    if (restoredBy.has(seq)) return false;
+    const by = shadowedBy.get(seq);
+    const known = by === void 0 ? void 0 : statuses.get(by);
+    return known === void 0 ? true : known.inEffect;
+  };
+  for (let i = tombstones.length - 1; i >= 0; i--) {
+    const seq = tombstones[i];
+    statuses.set(seq, { seq, shadowedBy: shadowedBy.get(seq) ?? null, restoredBy: restoredBy.get(seq) ?? null, inEffect: inEffect(seq) });
+  }
+  return new Map([...statuses].sort((a, b) => a[0] - b[0]));
+}
+
+// src/host/inspect.ts
+function tombstonesOf(count, lookup, onSurface) {
+  const found = [];
+  for (const status of removalStatuses(count, lookup).values()) {
+    const record = readTombstone(lookup(status.seq));
+    if (record !== null) found.push({ ...record, onSurface: onSurface(record.seq), inEffect: status.inEffect, restoredBy: status.restoredBy });
+  }
+  return found;
+}
+function summarizeLive(session, lookup) {
+  const nodes = new Set(session.surface.nodes);
+  return {
+    eventCount: session.seq,
+    lastSeq: session.seq - 1,
+    surfaceNodeCount: nodes.size,
+    replaceGeneration: session.surface.replaceGeneration,
+    tombstones: tombstonesOf(session.seq, lookup, (seq) => nodes.has(seq))
+  };
+}
+function summarizeStored(events) {
+  const fold = foldSurface(events);
+  const nodes = new Set(fold.nodes);
+  return {
+    eventCount: events.length,
+    lastSeq: events.length - 1,
+    surfaceNodeCount: fold.nodes.length,
+    replaceGeneration: fold.replacements.length,
+    tombstones: tombstonesOf(events.length, (seq) => events[seq], (seq) => nodes.has(seq))
+  };
+}
+async function inspectSession(services, sessionId) {
+  const id = sessionId;
+  const session = services.sessions.get(id);
+  const live = session === void 0 ? null : summarizeLive(session, services.index.lookup(session));
+  const disk = services.persistence === void 0 ? null : await services.diskSummaries.summary(services.persistence, sessionId);
+  if (live === null && disk === null) return { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId } };
+  return { ok: true, value: { live, disk } };
+}
+
+// src/host/fork-before.ts
+import { randomUUID } from "node:crypto";
+
+// src/host/redact.ts
+var ABSOLUTE_PATH = /(?:(?<![\w])[A-Za-z]:\\|(?<![\w:/\\])\\\\|(?<![\w.~:/-])\/(?=[^\s/'"`]+\/))[^\s'"`,;()<>]*/g;
+function redactPaths(text) {
+  return text.replace(ABSOLUTE_PATH, (path) => {
+    const segments = path.split(/[\\/]/).filter((segment) => segment.length > 0);
+    return `…/${segments.at(-1) ?? ""}`;
+  });
+}
+
+// src/host/durable-flush.ts
+var DEFAULT_FLUSH_RETRY = Object.freeze({ backoffMs: Object.freeze([50, 100, 200]) });
+async function flushWithRetry(flush, policy = DEFAULT_FLUSH_RETRY) {
+  let attempts = 0;
+  for (; ; ) {
+    attempts++;
+    try {
+      return { ok: true, persisted: await flush(), attempts };
+    } catch (error) {
+      const wait = policy.backoffMs[attempts - 1];
+      if (wait === void 0) return { ok: false, attempts, error, reason: redactPaths(error instanceof Error ? error.message : String(error)) };
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+}
+
+// src/shared/message-text.ts
+function plainText(content) {
+  return content.filter((block) => isRecord(block) && block.type === "text" && typeof block.text === "string").map((block) => block.text).join("");
+}
+
+// src/shared/surface-node.ts
+var COMPACTION_CHECKPOINT_PLUGIN = "compact";
+function messageOf(event) {
+  if (!isRecord(event.data)) return void 0;
+  if (event.type === "user/message") return event.data;
+  const message = event.data.message;
+  return isRecord(message) ? message : void 0;
+}
+function classifyNode(event) {
+  switch (event.type) {
+    case "assistant/message":
+      return "assistant";
+    case "tool/result":
+      return "tool";
+    case "user/message": {
+      const source = isRecord(event.data) ? event.data.source : void 0;
+      if (readReplaceOp(event.surfaceOp) !== null) {
+        if (isTombstoneSource(source)) return "tombstone";
+        if (isRecord(source) && source.kind === "plugin" && source.plugin === COMPACTION_CHECKPOINT_PLUGIN) return "checkpoint";
+        if (isRecord(source) && source.kind === "user" && isRestoreShape(event)) return "user";
+        return "replacement";
+      }
+      return isRecord(source) && source.kind === "user" ? "user" : "context";
+    }
+    default:
+      throw new Error(`message-recall: event seq ${event.seq} of type "${event.type}" is not a surface node`);
+  }
+}
+function isRestoreShape(event) {
+  const range = readReplaceOp(event.surfaceOp);
+  const cited = event.sourceEventSeqs;
+  return range !== null && range.start === range.end && cited !== void 0 && cited.length === 2 && cited[0] === range.start && cited[1] !== range.start;
+}
+function stepOf(event) {
+  if (event.type !== "assistant/message" && event.type !== "tool/result") return null;
+  if (!isRecord(event.data)) return null;
+  const { turn, step } = event.data;
+  return Number.isSafeInteger(turn) && Number.isSafeInteger(step) ? { turn, step } : null;
+}
+function isStepMember(event, key) {
+  if (event.type !== "assistant/message" && event.type !== "tool/result") return false;
+  const data = event.data;
+  return data !== null && typeof data === "object" && data.turn === key.turn && data.step === key.step;
+}
+function toolCallIds(event) {
+  if (event.type !== "assistant/message") return [];
+  const content = messageOf(event)?.content;
+  if (!Array.isArray(content)) return [];
+  const ids = [];
+  for (const block of content) {
+    if (isRecord(block) && block.type === "tool-call" && typeof block.id === "string") ids.push(block.id);
+  }
+  return ids;
+}
+function toolResultCallId(event) {
+  if (event.type !== "tool/result") return null;
+  const message = messageOf(event);
+  const source = message?.source;
+  if (isRecord(source) && typeof source.callId === "string") return source.callId;
+  const block = Array.isArray(message?.content) ? message.content[0] : void 0;
+  return isRecord(block) && typeof block.toolCallId === "string" ? block.toolCallId : null;
+}
+function messageIdOf(event) {
+  const id = messageOf(event)?.id;
+  return typeof id === "string" && id.length > 0 ? id : null;
+}
+function contentOf(event) {
+  const content = messageOf(event)?.content;
+  return Array.isArray(content) ? content : [];
+}
+
+// src/shared/tool-pairing.ts
+var ToolPairingIndex = class {
+  /**
+   * @param nodes - surface node seqs in surface order.
+   * @param eventAt - the event of the node at a position (`0 <= idx < nodes.length`); it may
+   *   throw for a corrupt surface, and that error propagates from every method.
+   */
+  constructor(nodes, eventAt) {
+    this.nodes = nodes;
+    this.eventAt = eventAt;
+  }
+  calls = null;
+  results = null;
+  /**
+   * The ids opened and answered by the nodes at positions `from` … `to` (inclusive).
+   * @param from - first position.
+   * @param to - last position (inclusive); an empty window when `to < from`.
+   * @returns both id sets, each in surface order.
+   */
+  window(from, to) {
+    const calls = /* @__PURE__ */ new Set();
+    const answered = /* @__PURE__ */ new Set();
+    this.addWindow(calls, answered, from, to);
+    return { calls, answered };
+  }
+  /**
+   * Widen a window returned by {@link window} by the positions `from` … `to` (inclusive).
+   * @param window - a window from this index; its sets grow in place.
+   */
+  extend(window, from, to) {
+    this.addWindow(window.calls, window.answered, from, to);
+  }
+  /**
+   * Ascending positions of the nodes that open tool call `id`.
+   * @returns the positions; `[]` when no node opens it.
+   */
+  callPositions(id) {
+    return this.maps().calls.get(id) ?? [];
+  }
+  /**
+   * Ascending positions of the `tool/result` nodes that answer tool call `id`.
+   * @returns the positions; `[]` when no node answers it.
+   */
+  resultPositions(id) {
+    return this.maps().results.get(id) ?? [];
+  }
+  /**
+   * Ids with one side (call or result) inside positions `from` … `to` and the other side on
+   * the list outside it: what a replace of exactly that window would split.
+   * @returns the ids, calls opened inside first, then results answered inside, each in surface
+   *   order; `[]` for a balanced window.
+   */
+  splitBy(from, to) {
+    const outside = (positions) => positions.some((p) => p < from || p > to);
+    const split = /* @__PURE__ */ new Set();
+    for (let p = from; p <= to; p++) for (const id of toolCallIds(this.eventAt(p))) if (outside(this.resultPositions(id))) split.add(id);
+    for (let p = from; p <= to; p++) {
+      const id = toolResultCallId(this.eventAt(p));
+      if (id !== null && outside(this.callPositions(id))) split.add(id);
+    }
+    return [...split];
+  }
+  /**
+   * Calls on the list without a result on it, and results whose call is not on it.
+   * @returns both lists in order of each id's first position; a repeated id reports its last node.
+   */
+  unpaired() {
+    const { calls, results } = this.maps();
+    const lone = (side, other) => [...side].filter(([id]) => !other.has(id)).map(([callId, positions]) => ({ seq: this.nodes[positions[positions.length - 1]], callId }));
+    return { unansweredCalls: lone(calls, results), orphanResults: lone(results, calls) };
+  }
+  addWindow(calls, answered, from, to) {
+    for (let p = from; p <= to; p++) {
+      const event = this.eventAt(p);
+      for (const id of toolCallIds(event)) calls.add(id);
+      const callId = toolResultCallId(event);
+      if (callId !== null) answered.add(callId);
+    }
+  }
+  maps() {
+    if (this.calls === null || this.results === null) {
+      const calls = /* @__PURE__ */ new Map();
+      const results = /* @__PURE__ */ new Map();
+      const push = (map, id, p) => {
+        const positions = map.get(id);
+        if (positions === void 0) map.set(id, [p]);
+        else positions.push(p);
+      };
+      for (let p = 0; p < this.nodes.length; p++) {
+        const event = this.eventAt(p);
+        for (const id of toolCallIds(event)) push(calls, id, p);
+        const callId = toolResultCallId(event);
+        if (callId !== null) push(results, callId, p);
+      }
+      this.calls = calls;
+      this.results = results;
+    }
+    return { calls: this.calls, results: this.results };
+  }
+};
+function nearestOutside(positions, a, b) {
+  let before = -1;
+  let after = -1;
+  for (const p of positions) {
+    if (p < a) before = p;
+    else if (p > b && after === -1) after = p;
+  }
+  if (before === -1) return after;
+  if (after === -1) return before;
+  return a - before <= after - b ? before : after;
+}
+function nearestBefore(positions, idx) {
+  let found = -1;
+  for (const p of positions) if (p < idx) found = p;
+  return found;
+}
+
+// src/host/surface-plan.ts
+var NOT_DELETABLE_KINDS = /* @__PURE__ */ new Set(["tombstone", "checkpoint", "replacement", "context"]);
+var SurfaceView = class {
+  constructor(nodes, lookup) {
+    this.nodes = nodes;
+    this.lookup = lookup;
+  }
+  pairingIndex;
+  get length() {
+    return this.nodes.length;
+  }
+  seq(idx) {
+    return this.nodes[idx];
+  }
+  event(idx) {
+    const seq = this.nodes[idx];
+    const event = this.lookup(seq);
+    if (event === void 0 || event.seq !== seq) {
+      throw new Error(`message-recall: surface seq ${seq} has no matching session event (corrupt surface)`);
+    }
+    return event;
+  }
+  kind(idx) {
+    return classifyNode(this.event(idx));
+  }
+  /** The tool-call pairing of these nodes, made on first use. */
+  pairing() {
+    this.pairingIndex ??= new ToolPairingIndex(this.nodes, (idx) => this.event(idx));
+    return this.pairingIndex;
+  }
+};
+function planRemoval(input) {
+  const view = new SurfaceView(input.nodes, input.lookup);
+  const found = resolveTarget(view, input.target);
+  if (typeof found !== "number") return { ok: false, refusal: found };
+  const idx = found;
+  const targetSeq = view.seq(idx);
+  const targetEvent = view.event(idx);
+  const targetKind = classifyNode(targetEvent);
+  if (input.action === "recall" && targetKind !== "user") {
+    return { ok: false, refusal: { code: "NOT_A_USER_MESSAGE", seq: targetSeq, kind: targetKind } };
+  }
+  if (NOT_DELETABLE_KINDS.has(targetKind)) {
+    return { ok: false, refusal: { code: "NOT_DELETABLE", seq: targetSeq, kind: targetKind } };
+  }
+  let startIdx = idx;
+  let endIdx = idx;
+  let step = null;
+  if (input.action === "delete" && (targetKind === "assistant" || targetKind === "tool")) {
+    step = stepOf(targetEvent);
+    if (step === null) throw new Error(`message-recall: model row seq ${targetSeq} carries no turn/step`);
+    const span = stepSpan(view, idx, step);
+    if ("code" in span) return { ok: false, refusal: span };
+    [startIdx, endIdx] = [span.a, span.b];
+  } else if (input.action === "deleteFrom") {
+    const widened = onwardStart(view, idx);
+    startIdx = widened.startIdx;
+    step = widened.step;
+    endIdx = view.length - 1;
+  }
+  const absorbed = [];
+  while (startIdx > 0 && view.kind(startIdx - 1) === "tombstone") absorbed.unshift(view.seq(--startIdx));
+  while (endIdx < view.length - 1 && view.kind(endIdx + 1) === "tombstone") absorbed.push(view.seq(++endIdx));
+  const shadowedSeqs = input.nodes.slice(startIdx, endIdx + 1);
+  const kinds = [];
+  for (let p = startIdx; p <= endIdx; p++) kinds.push(view.kind(p));
+  return {
+    ok: true,
+    plan: {
+      action: input.action,
+      targetSeq,
+      targetKind,
+      start: view.seq(startIdx),
+      end: view.seq(endIdx),
+      startIdx,
+      endIdx,
+      shadowedSeqs,
+      kinds,
+      absorbedTombstoneSeqs: absorbed,
+      step
+    }
+  };
+}
+function resolveTarget(view, target) {
+  if ("seq" in target) {
+    const idx = view.nodes.indexOf(target.seq);
+    return idx === -1 ? { code: "TARGET_NOT_FOUND", target, reason: "not-on-surface", matchingSeqs: [] } : idx;
+  }
+  const matches = [];
+  for (let p = 0; p < view.length; p++) if (messageIdOf(view.event(p)) === target.messageId) matches.push(p);
+  if (matches.length === 1) return matches[0];
+  return {
+    code: "TARGET_NOT_FOUND",
+    target,
+    reason: matches.length === 0 ? "unknown-message-id" : "ambiguous-message-id",
+    matchingSeqs: matches.map((p) => view.seq(p))
+  };
+}
+function stepEdges(view, idx, key) {
+  let a = idx;
+  let b = idx;
+  for (let p = idx - 1; p >= 0; p--) {
+    const event = view.event(p);
+    if (event.type === "user/message") continue;
+    if (!isStepMember(event, key)) break;
+    a = p;
+  }
+  for (let p = idx + 1; p < view.length; p++) {
+    const event = view.event(p);
+    if (event.type === "user/message") continue;
+    if (!isStepMember(event, key)) break;
+    b = p;
+  }
+  return { a, b };
+}
+function stepSpan(view, idx, key) {
+  const { a, b } = stepEdges(view, idx, key);
+  const refuse2 = (foreignIdx) => ({
+    code: "SPAN_NOT_CONTIGUOUS",
+    seq: view.seq(idx),
+    turn: key.turn,
+    step: key.step,
+    foreignSeq: view.seq(foreignIdx)
+  });
+  for (let p = a + 1; p < b; p++) if (!isStepMember(view.event(p), key)) return refuse2(p);
+  const pairing = view.pairing();
+  const { calls, answered } = pairing.window(a, b);
+  for (const id of calls) {
+    if (answered.has(id)) continue;
+    const partner = nearestOutside(pairing.resultPositions(id), a, b);
+    if (partner !== -1) return refuse2(firstNonMemberBetween(view, partner, a, b, key));
+  }
+  for (const id of answered) {
+    if (calls.has(id)) continue;
+    const partner = nearestOutside(pairing.callPositions(id), a, b);
+    if (partner !== -1) return refuse2(firstNonMemberBetween(view, partner, a, b, key));
+  }
+  return { a, b };
+}
+function firstNonMemberBetween(view, partner, a, b, key) {
+  if (partner < a) {
+    for (let p = a - 1; p > partner; p--) if (!isStepMember(view.event(p), key)) return p;
+  } else {
+    for (let p = b + 1; p < partner; p++) if (!isStepMember(view.event(p), key)) return p;
+  }
+  return partner;
+}
+function onwardStart(view, idx) {
+  let startIdx = idx;
+  let step = stepOf(view.event(idx));
+  if (step !== null) startIdx = stepEdges(view, idx, step).a;
+  const pairing = view.pairing();
+  const inRange = pairing.window(startIdx, view.length - 1);
+  const unresolvable = /* @__PURE__ */ new Set();
+  for (; ; ) {
+    let partner = -1;
+    for (const id of inRange.answered) {
+      if (inRange.calls.has(id) || unresolvable.has(id)) continue;
+      const found = nearestBefore(pairing.callPositions(id), startIdx);
+      if (found === -1) unresolvable.add(id);
+      else partner = partner === -1 ? found : Math.min(partner, found);
+    }
+    if (partner === -1) return { startIdx, step };
+    step = stepOf(view.event(partner));
+    const next = step === null ? partner : stepEdges(view, partner, step).a;
+    pairing.extend(inRange, next, startIdx - 1);
+    startIdx = next;
+  }
+}
+function describePlanRefusal(refusal) {
+  switch (refusal.code) {
+    case "TARGET_NOT_FOUND": {
+      const { target } = refusal;
+      if ("seq" in target) return `message-recall: target seq ${target.seq} is not on the current surface`;
+      if (refusal.reason === "ambiguous-message-id") {
+        return `message-recall: message id "${target.messageId}" is carried by ${refusal.matchingSeqs.length} surface nodes (seqs ${refusal.matchingSeqs.join(", ")}); address one by seq`;
+      }
+      return `message-recall: no current surface node carries message id "${target.messageId}"`;
+    }
+    case "NOT_A_USER_MESSAGE":
+      return `message-recall: seq ${refusal.seq} is ${NODE_KIND_PHRASE[refusal.kind]}, not a message the person sent; only those can be recalled`;
+    case "NOT_DELETABLE":
+      return `message-recall: seq ${refusal.seq} is ${NOT_DELETABLE_REASON[refusal.kind]} and cannot be removed`;
+    case "SPAN_NOT_CONTIGUOUS":
+      return `message-recall: turn ${refusal.turn} step ${refusal.step} of seq ${refusal.seq} is not contiguous on the surface: seq ${refusal.foreignSeq} sits inside it`;
+  }
+}
+var NODE_KIND_PHRASE = {
+  user: "a user node",
+  context: "a context node",
+  tombstone: "a tombstone node",
+  checkpoint: "a checkpoint node",
+  replacement: "a replacement node",
+  assistant: "an assistant node",
+  tool: "a tool node"
+};
+var NOT_DELETABLE_REASON = {
+  tombstone: "a tombstone of this plugin",
+  checkpoint: "a compaction checkpoint",
+  replacement: "another plugin's surface replacement",
+  context: "harness-injected context (the loop re-injects it every step)"
+};
+
+// src/host/restore-plan.ts
+function planRestore(input) {
+  const { tombstoneSeq, lookup } = input;
+  const event = lookup(tombstoneSeq);
+  const record = event === void 0 || event.seq !== tombstoneSeq ? null : readTombstone(event);
+  if (record === null) return { ok: false, refusal: { code: "TARGET_NOT_FOUND", tombstoneSeq, reason: "not-a-tombstone" } };
+  if (!input.nodes.includes(tombstoneSeq)) return { ok: false, refusal: { code: "TARGET_NOT_FOUND", tombstoneSeq, reason: "not-on-surface" } };
+  const shadowed = record.shadowedSeqs.map((seq) => {
+    const node = lookup(seq);
+    if (node === void 0 || node.seq !== seq) throw new Error(`message-recall: tombstone seq ${tombstoneSeq} shadows seq ${seq}, which has no session event (corrupt log)`);
+    return node;
+  });
+  const kinds = shadowed.map((node) => classifyNode(node));
+  const refuse2 = (reason) => ({ ok: false, refusal: { code: "NOT_RESTORABLE", tombstoneSeq, reason, shadowedSeqs: record.shadowedSeqs, kinds } });
+  if (kinds.includes("tombstone")) return refuse2("absorbed-tombstone");
+  if (kinds.includes("assistant") || kinds.includes("tool")) return refuse2("model-step");
+  if (shadowed.length !== 1) return refuse2("several-nodes");
+  const original = shadowed[0];
+  const messageId = messageIdOf(original);
+  if (kinds[0] !== "user" || messageId === null) return refuse2("not-a-prompt");
+  return {
+    ok: true,
+    plan: {
+      tombstoneSeq,
+      tombstoneAction: record.action,
+      originalSeq: original.seq,
+      messageId,
+      data: original.data,
+      start: tombstoneSeq,
+      end: tombstoneSeq,
+      sourceEventSeqs: [tombstoneSeq, original.seq]
+    }
+  };
+}
+var KIND_NOUN = {
+  user: ["message the person sent", "messages the person sent"],
+  context: ["context message", "context messages"],
+  tombstone: ["tombstone", "tombstones"],
+  checkpoint: ["compaction checkpoint", "compaction checkpoints"],
+  replacement: ["replacement", "replacements"],
+  assistant: ["assistant message", "assistant messages"],
+  tool: ["tool result", "tool results"]
+};
+function describeRestoreRefusal(refusal) {
+  if (refusal.code === "TARGET_NOT_FOUND") {
+    return refusal.reason === "not-a-tombstone" ? `message-recall: seq ${refusal.tombstoneSeq} is not a tombstone of this plugin` : `message-recall: tombstone seq ${refusal.tombstoneSeq} is no longer on the surface (already restored, absorbed by a later removal, or compacted)`;
+  }
+  const seqs = refusal.shadowedSeqs.join(", ");
+  const why = {
+    "absorbed-tombstone": `absorbed an earlier tombstone (it shadows seqs ${seqs})`,
+    "model-step": `shadows a model step (seqs ${seqs}: ${describeKinds(refusal.kinds)}), which cannot be put back in place outside a turn`,
+    "several-nodes": `shadows ${refusal.shadowedSeqs.length} messages (seqs ${seqs})`,
+    "not-a-prompt": `shadows seq ${seqs}, which is not a message the person sent`
+  };
+  return `message-recall: tombstone seq ${refusal.tombstoneSeq} cannot be undone in place: it ${why[refusal.reason]}; open a copy of the conversation from before it instead (action "forkBefore")`;
+}
+function describeKinds(kinds) {
+  const counts = /* @__PURE__ */ new Map();
+  for (const kind of kinds) counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  return [...counts].map(([kind, n]) => `${n} ${KIND_NOUN[kind][n === 1 ? 0 : 1]}`).join(", ");
+}
+
+// src/host/refusals.ts
+var MessageRecallError = class extends Error {
+  /**
+   * @param code - `PERSIST_FAILED` or `INTERNAL`.
+   * @param message - prefixed `message-recall:` with the offending values.
+   * @param options - `{ cause, details }`.
+   */
+  constructor(code, message, options) {
+    super(message, options);
+    this.code = code;
+    this.name = "MessageRecallError";
+    this.details = options?.details ?? {};
+  }
+  /** Extra fields of the error body (`applied`, `value`, `content`, `text`; see `RouteError`). */
+  details;
+};
+function describeRefusal(refusal) {
+  switch (refusal.code) {
+    case "STALE_VIEW":
+      return refusal.newerSeq !== null ? `message-recall: surface node seq ${refusal.newerSeq} is newer than the expected last seq ${refusal.expected.lastSeq}` : `message-recall: surface replaceGeneration is ${refusal.replaceGeneration}, expected ${refusal.expected.replaceGeneration}`;
+    case "AGENT_BUSY":
+      return `message-recall: session "${refusal.sessionId}" is busy: ${refusal.detail}`;
+    case "SESSION_NOT_LIVE":
+      return `message-recall: no live session "${refusal.sessionId}"`;
+    case "NOT_RESTORABLE":
+      return describeRestoreRefusal(refusal);
+    default:
+      return "tombstoneSeq" in refusal ? describeRestoreRefusal(refusal) : describePlanRefusal(refusal);
+  }
+}
+
+// src/host/title.ts
+var NO_PROMPT_TITLE = "New Session";
+var DEFAULT_TITLE_LIMITS = Object.freeze({ maxWords: 5, maxBytes: 40 });
+function titleBefore(beforeSeq, lookup) {
+  for (let seq = beforeSeq - 1; seq >= 0; seq--) {
+    const event = lookup(seq);
+    if (event?.type !== "session/title" || !isRecord(event.data)) continue;
+    const { title, messageSeqs, source } = event.data;
+    if (typeof title !== "string" || !Array.isArray(messageSeqs) || !isRecord(source) || typeof source.kind !== "string") return void 0;
+    return { title, messageSeqs, source, eventSeq: seq };
+  }
+  return void 0;
+}
+var ESCAPES = /(?:\u001B\]|\u009D)(?:(?!\u0007|\u001B\\)[\s\S])*(?:\u0007|\u001B\\|$)|(?:\u001B\[|\u009B)[0-?]*[ -/]*[@-~]|\u001B[@-_]/gu;
+var INVISIBLE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u200B\u200E\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF]/gu;
+function fallbackTitle(text, limits) {
+  const words = text.replace(ESCAPES, "").replace(INVISIBLE, "").split(/\s+/u).filter(Boolean).slice(0, limits.maxWords);
+  let out = "";
+  let bytes = 0;
+  for (const char of words.join(" ")) {
+    const size = Buffer.byteLength(char, "utf8");
+    if (bytes + size > limits.maxBytes) break;
+    out += char;
+    bytes += size;
+  }
+  return out.trimEnd();
+}
+function promptText(event) {
+  return contentOf(event).filter((block) => isRecord(block) && block.type === "text" && typeof block.text === "string").map((block) => block.text).join("\n");
+}
+function firstPromptTitle(nodes, lookup, limits, placeholderSeq) {
+  for (const seq of nodes) {
+    const event = lookup(seq);
+    if (event === void 0 || event.type !== "user/message" || classifyNode(event) !== "user") continue;
+    const title = fallbackTitle(promptText(event), limits);
+    if (title.length > 0) return { title, messageSeqs: [seq], source: { kind: "fallback" } };
+  }
+  return { title: NO_PROMPT_TITLE, messageSeqs: [placeholderSeq], source: { kind: "fallback" } };
+}
+function titleAfterRemoval(input) {
+  const { current } = input;
+  if (current === void 0 || current.source.kind === "user") return null;
+  if (!current.messageSeqs.some((seq) => input.shadowedSeqs.includes(seq))) return null;
+  return firstPromptTitle(input.nodes, input.lookup, input.limits, input.tombstoneSeq);
+}
+function titleAfterRestore(input) {
+  const { current, beforeTombstone: before } = input;
+  if (current === void 0 || current.source.kind === "user") return null;
+  const onSurface = new Set(input.nodes);
+  const citesPlaceholder = current.title === NO_PROMPT_TITLE && current.messageSeqs.some((seq) => !onSurface.has(seq));
+  if (citesPlaceholder) return firstPromptTitle(input.nodes, input.lookup, input.limits, input.restoredSeq);
+  if (before === void 0 || current.source.kind !== "fallback" || current.eventSeq < input.tombstoneSeq) return null;
+  if (!before.messageSeqs.includes(input.originalSeq)) return null;
+  const cited = before.messageSeqs.map((seq) => seq === input.originalSeq ? input.restoredSeq : seq);
+  if (!cited.every((seq) => onSurface.has(seq))) return firstPromptTitle(input.nodes, input.lookup, input.limits, input.restoredSeq);
+  if (before.title === current.title && cited.length === current.messageSeqs.length && cited.every((seq, i) => seq === current.messageSeqs[i])) return null;
+  return { title: before.title, messageSeqs: cited, source: { ...before.source } };
+}
+function appendTitle(session, change) {
+  return session.append("session/title", {
+    title: change.title,
+    messageSeqs: [...change.messageSeqs],
+    source: { ...change.source }
+  }).seq;
+}
+function titleLimitsOf(service) {
+  const config = isRecord(service) ? service.config : void 0;
+  if (!isRecord(config)) return DEFAULT_TITLE_LIMITS;
+  const { fallbackMaxWords, fallbackMaxBytes } = config;
+  return Number.isSafeInteger(fallbackMaxWords) && Number.isSafeInteger(fallbackMaxBytes) ? { maxWords: fallbackMaxWords, maxBytes: fallbackMaxBytes } : DEFAULT_TITLE_LIMITS;
+}
+
+// src/host/fork-before.ts
+var COPY_TITLE_SUFFIX = " (copy)";
+function copyTitle(tombstoneSeq, lookup, limits) {
+  let base = titleBefore(tombstoneSeq, lookup)?.title;
+  for (let seq = 0; base === void 0 && seq < tombstoneSeq; seq++) {
+    const event = lookup(seq);
+    if (event?.type !== "user/message" || event.surfaceOp !== "append" || classifyNode(event) !== "user") continue;
+    const title = fallbackTitle(plainText(contentOf(event)), limits);
+    if (title.length > 0) base = title;
+  }
+  return base === void 0 ? null : `${base}${COPY_TITLE_SUFFIX}`;
+}
+async function forkBefore(services, request) {
+  const id = request.sessionId;
+  const source = services.agents.get(id)?.session ?? services.sessions.get(id);
+  if (source === void 0) return { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId: request.sessionId } };
+  const lookup = services.index.lookup(source);
+  const tombstone = lookup(request.tombstoneSeq);
+  if (tombstone === void 0 || !isTombstoneEvent(tombstone)) {
+    const refusal = { code: "TARGET_NOT_FOUND", tombstoneSeq: request.tombstoneSeq, reason: "not-a-tombstone" };
+    return { ok: false, refusal };
+  }
+  const boundarySeq = request.tombstoneSeq - 1;
+  const title = copyTitle(request.tombstoneSeq, lookup, services.titleLimits());
+  const forkedSessionId = `session-${randomUUID()}`;
+  const persisted = await services.inChildFiber(async (store) => {
+    let child;
+    try {
+      child = store.fork(source, boundarySeq, forkedSessionId);
+      if (title !== null) appendTitle(child, { title, messageSeqs: [], source: { kind: "user" } });
+    } catch (error) {
+      throw new MessageRecallError("INTERNAL", `message-recall: could not fork session "${request.sessionId}" before tombstone seq ${request.tombstoneSeq}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+    const flushed = await flushWithRetry(() => store.flush(child), services.flushRetry);
+    if (!flushed.ok) {
+      throw new MessageRecallError(
+        "PERSIST_FAILED",
+        `message-recall: the copy of session "${request.sessionId}" before tombstone seq ${request.tombstoneSeq} could not be stored: the durability flush failed ${flushed.attempts} times: ${flushed.reason}`,
+        { cause: flushed.error, details: { applied: false } }
+      );
+    }
+    return flushed.persisted;
+  });
+  const workspace = services.workspaces()?.list().find((candidate) => candidate.sessionIds.includes(request.sessionId));
+  if (workspace !== void 0) {
+    try {
+      await workspace.attachSession(forkedSessionId);
+    } catch (error) {
+      services.warn(`message-recall: the copy "${forkedSessionId}" was stored but could not join workspace "${workspace.id}": ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return { ok: true, value: { action: "forkBefore", tombstoneSeq: request.tombstoneSeq, forkedSessionId, boundarySeq, title, persisted } };
+}
 
 // src/host/json-keys.ts
 var QUOTE = 34;
@@ -251,421 +1080,12 @@ function sendJson(res, status, body, headers = {}) {
   res.end(text);
 }
 
-// src/host/inspect.ts
-import { foldSurface } from "@deepseek-ai/dsh-session";
-
-// src/shared/events.ts
-function isRecord(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-// src/shared/replace-op.ts
-function replaceOp(start, end) {
-  return { op: "replace", start, end };
-}
-function readReplaceOp(surfaceOp) {
-  if (!isRecord(surfaceOp) || surfaceOp.op !== "replace") return null;
-  const { start, end } = surfaceOp;
-  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end)) return null;
-  return { start, end };
-}
-
-// src/shared/tombstone.ts
-var TOMBSTONE_PLUGIN = "dsh-message-recall";
-var RECALL_ACTIONS = ["recall", "delete", "deleteFrom"];
-function tombstoneSource(action, removedSeqs) {
-  return { kind: "plugin", plugin: TOMBSTONE_PLUGIN, action, removedSeqs: [...removedSeqs] };
-}
-function isTombstoneSource(source) {
-  return isRecord(source) && source.kind === "plugin" && source.plugin === TOMBSTONE_PLUGIN;
-}
-function isTombstoneEvent(event) {
-  if (event.type !== "user/message" || readReplaceOp(event.surfaceOp) === null) return false;
-  return isRecord(event.data) && isTombstoneSource(event.data.source);
-}
-function readTombstone(event) {
-  if (!isTombstoneEvent(event)) return null;
-  const range = readReplaceOp(event.surfaceOp);
-  const source = event.data.source;
-  const action = RECALL_ACTIONS.find((a) => a === source.action) ?? "delete";
-  const fromSource = Array.isArray(source.removedSeqs) ? source.removedSeqs.filter(Number.isSafeInteger) : [];
-  const shadowedSeqs = event.sourceEventSeqs ? [...event.sourceEventSeqs] : fromSource;
-  return { seq: event.seq, start: range.start, end: range.end, shadowedSeqs, action };
-}
-
-// src/host/inspect.ts
-function tombstonesOf(count, lookup, onSurface) {
-  const found = [];
-  for (let seq = 0; seq < count; seq++) {
-    const event = lookup(seq);
-    if (event === void 0 || !isTombstoneEvent(event)) continue;
-    const record = readTombstone(event);
-    if (record !== null) found.push({ ...record, onSurface: onSurface(record.seq) });
-  }
-  return found;
-}
-function summarizeLive(session, lookup) {
-  const nodes = new Set(session.surface.nodes);
-  return {
-    eventCount: session.seq,
-    lastSeq: session.seq - 1,
-    surfaceNodeCount: nodes.size,
-    replaceGeneration: session.surface.replaceGeneration,
-    tombstones: tombstonesOf(session.seq, lookup, (seq) => nodes.has(seq))
-  };
-}
-function summarizeStored(events) {
-  const fold = foldSurface(events);
-  const nodes = new Set(fold.nodes);
-  return {
-    eventCount: events.length,
-    lastSeq: events.length - 1,
-    surfaceNodeCount: fold.nodes.length,
-    replaceGeneration: fold.replacements.length,
-    tombstones: tombstonesOf(events.length, (seq) => events[seq], (seq) => nodes.has(seq))
-  };
-}
-async function inspectSession(services, sessionId) {
-  const id = sessionId;
-  const session = services.sessions.get(id);
-  const live = session === void 0 ? null : summarizeLive(session, services.index.lookup(session));
-  let disk = null;
-  if (services.persistence !== void 0) {
-    const stored = await services.persistence.list();
-    if (stored.some((header) => header.id === sessionId)) disk = summarizeStored((await services.persistence.readFrom(id, 0)).events);
-  }
-  if (live === null && disk === null) return { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId } };
-  return { ok: true, value: { live, disk } };
-}
-
-// src/shared/surface-node.ts
-var COMPACTION_CHECKPOINT_PLUGIN = "compact";
-function messageOf(event) {
-  if (!isRecord(event.data)) return void 0;
-  if (event.type === "user/message") return event.data;
-  const message = event.data.message;
-  return isRecord(message) ? message : void 0;
-}
-function classifyNode(event) {
-  switch (event.type) {
-    case "assistant/message":
-      return "assistant";
-    case "tool/result":
-      return "tool";
-    case "user/message": {
-      const source = isRecord(event.data) ? event.data.source : void 0;
-      if (readReplaceOp(event.surfaceOp) !== null) {
-        if (isTombstoneSource(source)) return "tombstone";
-        if (isRecord(source) && source.kind === "plugin" && source.plugin === COMPACTION_CHECKPOINT_PLUGIN) return "checkpoint";
-        return "replacement";
-      }
-      return isRecord(source) && source.kind === "user" ? "user" : "context";
-    }
-    default:
-      throw new Error(`message-recall: event seq ${event.seq} of type "${event.type}" is not a surface node`);
-  }
-}
-function stepOf(event) {
-  if (event.type !== "assistant/message" && event.type !== "tool/result") return null;
-  if (!isRecord(event.data)) return null;
-  const { turn, step } = event.data;
-  return Number.isSafeInteger(turn) && Number.isSafeInteger(step) ? { turn, step } : null;
-}
-function isStepMember(event, key) {
-  if (event.type !== "assistant/message" && event.type !== "tool/result") return false;
-  const data = event.data;
-  return data !== null && typeof data === "object" && data.turn === key.turn && data.step === key.step;
-}
-function toolCallIds(event) {
-  if (event.type !== "assistant/message") return [];
-  const content = messageOf(event)?.content;
-  if (!Array.isArray(content)) return [];
-  const ids = [];
-  for (const block of content) {
-    if (isRecord(block) && block.type === "tool-call" && typeof block.id === "string") ids.push(block.id);
-  }
-  return ids;
-}
-function toolResultCallId(event) {
-  if (event.type !== "tool/result") return null;
-  const message = messageOf(event);
-  const source = message?.source;
-  if (isRecord(source) && typeof source.callId === "string") return source.callId;
-  const block = Array.isArray(message?.content) ? message.content[0] : void 0;
-  return isRecord(block) && typeof block.toolCallId === "string" ? block.toolCallId : null;
-}
-function messageIdOf(event) {
-  const id = messageOf(event)?.id;
-  return typeof id === "string" && id.length > 0 ? id : null;
-}
-function contentOf(event) {
-  const content = messageOf(event)?.content;
-  return Array.isArray(content) ? content : [];
-}
-function plainText(content) {
-  return content.filter((block) => isRecord(block) && block.type === "text" && typeof block.text === "string").map((block) => block.text).join("");
-}
-
-// src/shared/surface-plan.ts
-var NOT_DELETABLE_KINDS = /* @__PURE__ */ new Set(["tombstone", "checkpoint", "replacement", "context"]);
-var SurfaceView = class {
-  constructor(nodes, lookup) {
-    this.nodes = nodes;
-    this.lookup = lookup;
-  }
-  get length() {
-    return this.nodes.length;
-  }
-  seq(idx) {
-    return this.nodes[idx];
-  }
-  event(idx) {
-    const seq = this.nodes[idx];
-    const event = this.lookup(seq);
-    if (event === void 0 || event.seq !== seq) {
-      throw new Error(`message-recall: surface seq ${seq} has no matching session event (corrupt surface)`);
-    }
-    return event;
-  }
-  kind(idx) {
-    return classifyNode(this.event(idx));
-  }
-};
-function planRemoval(input) {
-  const view = new SurfaceView(input.nodes, input.lookup);
-  const found = resolveTarget(view, input.target);
-  if (typeof found !== "number") return { ok: false, refusal: found };
-  const idx = found;
-  const targetSeq = view.seq(idx);
-  const targetEvent = view.event(idx);
-  const targetKind = classifyNode(targetEvent);
-  if (input.action === "recall" && targetKind !== "user") {
-    return { ok: false, refusal: { code: "NOT_A_USER_MESSAGE", seq: targetSeq, kind: targetKind } };
-  }
-  if (NOT_DELETABLE_KINDS.has(targetKind)) {
-    return { ok: false, refusal: { code: "NOT_DELETABLE", seq: targetSeq, kind: targetKind } };
-  }
-  let startIdx = idx;
-  let endIdx = idx;
-  let step = null;
-  if (input.action === "delete" && (targetKind === "assistant" || targetKind === "tool")) {
-    step = stepOf(targetEvent);
-    if (step === null) throw new Error(`message-recall: model row seq ${targetSeq} carries no turn/step`);
-    const span = stepSpan(view, idx, step);
-    if ("code" in span) return { ok: false, refusal: span };
-    [startIdx, endIdx] = [span.a, span.b];
-  } else if (input.action === "deleteFrom") {
-    const widened = onwardStart(view, idx);
-    startIdx = widened.startIdx;
-    step = widened.step;
-    endIdx = view.length - 1;
-  }
-  const absorbed = [];
-  while (startIdx > 0 && view.kind(startIdx - 1) === "tombstone") absorbed.unshift(view.seq(--startIdx));
-  while (endIdx < view.length - 1 && view.kind(endIdx + 1) === "tombstone") absorbed.push(view.seq(++endIdx));
-  const shadowedSeqs = input.nodes.slice(startIdx, endIdx + 1);
-  const kinds = [];
-  for (let p = startIdx; p <= endIdx; p++) kinds.push(view.kind(p));
-  return {
-    ok: true,
-    plan: {
-      action: input.action,
-      targetSeq,
-      targetKind,
-      start: view.seq(startIdx),
-      end: view.seq(endIdx),
-      startIdx,
-      endIdx,
-      shadowedSeqs,
-      kinds,
-      absorbedTombstoneSeqs: absorbed,
-      step
-    }
-  };
-}
-function resolveTarget(view, target) {
-  if ("seq" in target) {
-    const idx = view.nodes.indexOf(target.seq);
-    return idx === -1 ? { code: "TARGET_NOT_FOUND", target, reason: "not-on-surface", matchingSeqs: [] } : idx;
-  }
-  const matches = [];
-  for (let p = 0; p < view.length; p++) if (messageIdOf(view.event(p)) === target.messageId) matches.push(p);
-  if (matches.length === 1) return matches[0];
-  return {
-    code: "TARGET_NOT_FOUND",
-    target,
-    reason: matches.length === 0 ? "unknown-message-id" : "ambiguous-message-id",
-    matchingSeqs: matches.map((p) => view.seq(p))
-  };
-}
-function stepEdges(view, idx, key) {
-  let a = idx;
-  let b = idx;
-  for (let p = idx - 1; p >= 0; p--) {
-    const event = view.event(p);
-    if (event.type === "user/message") continue;
-    if (!isStepMember(event, key)) break;
-    a = p;
-  }
-  for (let p = idx + 1; p < view.length; p++) {
-    const event = view.event(p);
-    if (event.type === "user/message") continue;
-    if (!isStepMember(event, key)) break;
-    b = p;
-  }
-  return { a, b };
-}
-function stepSpan(view, idx, key) {
-  const { a, b } = stepEdges(view, idx, key);
-  const refuse2 = (foreignIdx) => ({
-    code: "SPAN_NOT_CONTIGUOUS",
-    seq: view.seq(idx),
-    turn: key.turn,
-    step: key.step,
-    foreignSeq: view.seq(foreignIdx)
-  });
-  for (let p = a + 1; p < b; p++) if (!isStepMember(view.event(p), key)) return refuse2(p);
-  const calls = /* @__PURE__ */ new Set();
-  const answered = /* @__PURE__ */ new Set();
-  for (let p = a; p <= b; p++) {
-    const event = view.event(p);
-    for (const id of toolCallIds(event)) calls.add(id);
-    const callId = toolResultCallId(event);
-    if (callId !== null) answered.add(callId);
-  }
-  for (const id of calls) {
-    if (answered.has(id)) continue;
-    const partner = findOutside(view, a, b, (event) => toolResultCallId(event) === id);
-    if (partner !== -1) return refuse2(firstNonMemberBetween(view, partner, a, b, key));
-  }
-  for (const id of answered) {
-    if (calls.has(id)) continue;
-    const partner = findOutside(view, a, b, (event) => toolCallIds(event).includes(id));
-    if (partner !== -1) return refuse2(firstNonMemberBetween(view, partner, a, b, key));
-  }
-  return { a, b };
-}
-function findOutside(view, a, b, match) {
-  for (let d = 1; a - d >= 0 || b + d < view.length; d++) {
-    if (a - d >= 0 && match(view.event(a - d))) return a - d;
-    if (b + d < view.length && match(view.event(b + d))) return b + d;
-  }
-  return -1;
-}
-function firstNonMemberBetween(view, partner, a, b, key) {
-  if (partner < a) {
-    for (let p = a - 1; p > partner; p--) if (!isStepMember(view.event(p), key)) return p;
-  } else {
-    for (let p = b + 1; p < partner; p++) if (!isStepMember(view.event(p), key)) return p;
-  }
-  return partner;
-}
-function onwardStart(view, idx) {
-  let startIdx = idx;
-  let step = stepOf(view.event(idx));
-  if (step !== null) startIdx = stepEdges(view, idx, step).a;
-  const calls = /* @__PURE__ */ new Set();
-  const results = /* @__PURE__ */ new Set();
-  const scan = (from, to) => {
-    for (let p = from; p < to; p++) {
-      const event = view.event(p);
-      for (const id of toolCallIds(event)) calls.add(id);
-      const callId = toolResultCallId(event);
-      if (callId !== null) results.add(callId);
-    }
-  };
-  scan(startIdx, view.length);
-  const unresolvable = /* @__PURE__ */ new Set();
-  for (; ; ) {
-    let partner = -1;
-    for (const id of results) {
-      if (calls.has(id) || unresolvable.has(id)) continue;
-      let found = -1;
-      for (let p = startIdx - 1; p >= 0; p--) {
-        if (toolCallIds(view.event(p)).includes(id)) {
-          found = p;
-          break;
-        }
-      }
-      if (found === -1) unresolvable.add(id);
-      else partner = partner === -1 ? found : Math.min(partner, found);
-    }
-    if (partner === -1) return { startIdx, step };
-    step = stepOf(view.event(partner));
-    const next = step === null ? partner : stepEdges(view, partner, step).a;
-    scan(next, startIdx);
-    startIdx = next;
-  }
-}
-function describePlanRefusal(refusal) {
-  switch (refusal.code) {
-    case "TARGET_NOT_FOUND": {
-      const { target } = refusal;
-      if ("seq" in target) return `message-recall: target seq ${target.seq} is not on the current surface`;
-      if (refusal.reason === "ambiguous-message-id") {
-        return `message-recall: message id "${target.messageId}" is carried by ${refusal.matchingSeqs.length} surface nodes (seqs ${refusal.matchingSeqs.join(", ")}); address one by seq`;
-      }
-      return `message-recall: no current surface node carries message id "${target.messageId}"`;
-    }
-    case "NOT_A_USER_MESSAGE":
-      return `message-recall: seq ${refusal.seq} is ${NODE_KIND_PHRASE[refusal.kind]}, not a message the person sent; only those can be recalled`;
-    case "NOT_DELETABLE":
-      return `message-recall: seq ${refusal.seq} is ${NOT_DELETABLE_REASON[refusal.kind]} and cannot be removed`;
-    case "SPAN_NOT_CONTIGUOUS":
-      return `message-recall: turn ${refusal.turn} step ${refusal.step} of seq ${refusal.seq} is not contiguous on the surface: seq ${refusal.foreignSeq} sits inside it`;
-  }
-}
-var NODE_KIND_PHRASE = {
-  user: "a user node",
-  context: "a context node",
-  tombstone: "a tombstone node",
-  checkpoint: "a checkpoint node",
-  replacement: "a replacement node",
-  assistant: "an assistant node",
-  tool: "a tool node"
-};
-var NOT_DELETABLE_REASON = {
-  tombstone: "a tombstone of this plugin",
-  checkpoint: "a compaction checkpoint",
-  replacement: "another plugin's surface replacement",
-  context: "harness-injected context (the loop re-injects it every step)"
-};
-
-// src/host/refusals.ts
-var MessageRecallError = class extends Error {
-  /**
-   * @param code - `PERSIST_FAILED` or `INTERNAL`.
-   * @param message - prefixed `message-recall:` with the offending values.
-   * @param options - `{ cause }`.
-   */
-  constructor(code, message, options) {
-    super(message, options);
-    this.code = code;
-    this.name = "MessageRecallError";
-  }
-};
-function describeRefusal(refusal) {
-  switch (refusal.code) {
-    case "STALE_VIEW":
-      return refusal.newerSeq !== null ? `message-recall: surface node seq ${refusal.newerSeq} is newer than the expected last seq ${refusal.expected.lastSeq}` : `message-recall: surface replaceGeneration is ${refusal.replaceGeneration}, expected ${refusal.expected.replaceGeneration}`;
-    case "AGENT_BUSY":
-      return `message-recall: session "${refusal.sessionId}" is busy: ${refusal.detail}`;
-    case "SESSION_NOT_LIVE":
-      return `message-recall: no live session "${refusal.sessionId}"`;
-    default:
-      return describePlanRefusal(refusal);
-  }
-}
-
 // src/shared/protocol.ts
-var ROUTE_ACTIONS = ["recall", "delete", "deleteFrom", "plan", "inspect"];
+var ROUTE_ACTIONS = ["recall", "delete", "deleteFrom", "exclude", "restore", "forkBefore", "flush", "plan", "inspect"];
 
 // src/host/request.ts
-var FIELDS = ["sessionId", "action", "seq", "messageId", "planAction", "expect"];
+var FIELDS = ["sessionId", "action", "seq", "messageId", "tombstoneSeq", "planAction", "expect"];
 var EXPECT_FIELDS = ["replaceGeneration", "lastSeq"];
-function isSeq(value) {
-  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
-}
 function parseRecallRequest(body) {
   const invalid = (message) => ({ ok: false, refusal: { code: "INVALID_REQUEST", message: `message-recall: ${message}` } });
   if (!isRecord(body)) return invalid(`request body must be a JSON object, got ${body === null ? "null" : Array.isArray(body) ? "an array" : typeof body}`);
@@ -674,37 +1094,88 @@ function parseRecallRequest(body) {
   const { sessionId, action, seq, messageId, planAction, expect } = body;
   if (typeof sessionId !== "string" || sessionId.length === 0) return invalid(`sessionId must be a non-empty string, got ${JSON.stringify(sessionId)}`);
   if (!ROUTE_ACTIONS.includes(action)) return invalid(`action must be one of ${ROUTE_ACTIONS.join(", ")}, got ${JSON.stringify(action)}`);
-  if (action === "inspect") {
-    for (const field of ["seq", "messageId", "planAction", "expect"]) {
-      if (body[field] !== void 0) return invalid(`inspect takes no ${field}`);
+  if (action === "inspect" || action === "flush") {
+    for (const field of ["seq", "messageId", "tombstoneSeq", "planAction", "expect"]) {
+      if (body[field] !== void 0) return invalid(`${action} takes no ${field}`);
     }
     return { ok: true, request: { action, sessionId } };
   }
+  const expectation = parseExpect(expect);
+  if (typeof expectation === "string") return invalid(expectation);
+  const withExpect = expectation === void 0 ? {} : { expect: expectation };
+  if (action === "restore" || action === "forkBefore") {
+    for (const field of ["seq", "messageId", "planAction", ...action === "forkBefore" ? ["expect"] : []]) {
+      if (body[field] !== void 0) return invalid(`${action} takes no ${field}; address the tombstone by tombstoneSeq`);
+    }
+    const { tombstoneSeq } = body;
+    if (!isSeq(tombstoneSeq)) return invalid(`tombstoneSeq must be a non-negative safe integer, got ${JSON.stringify(tombstoneSeq ?? null)}`);
+    return action === "restore" ? { ok: true, request: { action, sessionId, tombstoneSeq, ...withExpect } } : { ok: true, request: { action, sessionId, tombstoneSeq } };
+  }
+  if (body.tombstoneSeq !== void 0) return invalid(`tombstoneSeq is only valid with action "restore" or "forkBefore"`);
   if (seq !== void 0 && !isSeq(seq)) return invalid(`seq must be a non-negative safe integer, got ${JSON.stringify(seq)}`);
   if (messageId !== void 0 && (typeof messageId !== "string" || messageId.length === 0)) {
     return invalid(`messageId must be a non-empty string, got ${JSON.stringify(messageId)}`);
   }
   if (seq === void 0 === (messageId === void 0)) return invalid("exactly one of seq and messageId is required");
   const target = seq !== void 0 ? { seq } : { messageId };
-  let expectation;
-  if (expect !== void 0) {
-    if (!isRecord(expect)) return invalid(`expect must be an object, got ${JSON.stringify(expect)}`);
-    const stray = Object.keys(expect).find((key) => !EXPECT_FIELDS.includes(key));
-    if (stray !== void 0) return invalid(`unknown field "expect.${stray}" (allowed: ${EXPECT_FIELDS.join(", ")})`);
-    for (const key of EXPECT_FIELDS) {
-      if (expect[key] !== void 0 && !isSeq(expect[key])) return invalid(`expect.${key} must be a non-negative safe integer, got ${JSON.stringify(expect[key])}`);
-    }
-    expectation = expect;
-  }
-  const withExpect = expectation === void 0 ? {} : { expect: expectation };
   if (action === "plan") {
-    if (!RECALL_ACTIONS.includes(planAction)) {
-      return invalid(`planAction must be one of ${RECALL_ACTIONS.join(", ")}, got ${JSON.stringify(planAction)}`);
+    if (!TOMBSTONE_ACTIONS.includes(planAction)) {
+      return invalid(`planAction must be one of ${TOMBSTONE_ACTIONS.join(", ")}, got ${JSON.stringify(planAction)}`);
     }
     return { ok: true, request: { action, planAction, sessionId, target, ...withExpect } };
   }
   if (planAction !== void 0) return invalid(`planAction is only valid with action "plan"`);
   return { ok: true, request: { action, sessionId, target, ...withExpect } };
+}
+function parseExpect(expect) {
+  if (expect === void 0) return void 0;
+  if (!isRecord(expect)) return `expect must be an object, got ${JSON.stringify(expect)}`;
+  const stray = Object.keys(expect).find((key) => !EXPECT_FIELDS.includes(key));
+  if (stray !== void 0) return `unknown field "expect.${stray}" (allowed: ${EXPECT_FIELDS.join(", ")})`;
+  for (const key of EXPECT_FIELDS) {
+    if (expect[key] !== void 0 && !isSeq(expect[key])) return `expect.${key} must be a non-negative safe integer, got ${JSON.stringify(expect[key])}`;
+  }
+  return expect;
+}
+
+// src/host/session-write.ts
+async function runSessionWrite(services, sessionId, append, options = { maintenance: true }) {
+  const id = sessionId;
+  const agent = services.agents.get(id);
+  const session = agent?.session ?? services.sessions.get(id);
+  if (session === void 0) return { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId } };
+  const task = async () => {
+    const written = append(session);
+    if (!written.ok) return written;
+    const flushed = await flushWithRetry(() => services.sessions.flush(session), services.flushRetry);
+    if (!flushed.ok) {
+      const what = written.value.action === "flush" ? `the live log of session "${sessionId}" through seq ${written.seq}` : `seq ${written.seq} (${written.value.action}) was appended to session "${sessionId}" and is in effect, but it`;
+      throw new MessageRecallError(
+        "PERSIST_FAILED",
+        `message-recall: ${what} is not yet durable: the durability flush failed ${flushed.attempts} times: ${flushed.reason}`,
+        { cause: flushed.error, details: { applied: true, value: { ...written.value, persisted: false }, ...written.recalled ?? {} } }
+      );
+    }
+    return { ok: true, value: { ...written.value, persisted: flushed.persisted } };
+  };
+  const queued = await services.queue.run(sessionId, async () => {
+    if (agent === void 0 || !options.maintenance) return task();
+    let running;
+    try {
+      running = agent.runMaintenance(() => task());
+    } catch (error) {
+      return { ok: false, refusal: { code: "AGENT_BUSY", sessionId, detail: error instanceof Error ? error.message : String(error) } };
+    }
+    return running;
+  });
+  if (queued.ok) return queued.value;
+  return {
+    ok: false,
+    refusal: { code: "AGENT_BUSY", sessionId, detail: `${queued.ahead} earlier message-recall write${queued.ahead === 1 ? "" : "s"} to this session did not finish within ${services.queue.waitMs} ms` }
+  };
+}
+function flushSession(services, sessionId) {
+  return runSessionWrite(services, sessionId, (session) => ({ ok: true, value: { action: "flush", lastSeq: session.seq - 1 }, seq: session.seq - 1 }), { maintenance: false });
 }
 
 // src/host/tombstone-writer.ts
@@ -732,26 +1203,159 @@ function estimateTokens(contents) {
   return Math.ceil(chars / CHARS_PER_TOKEN);
 }
 
-// src/host/tombstone-writer.ts
-function stableView(session) {
-  return { nodes: [...session.surface.nodes], replaceGeneration: session.surface.replaceGeneration, lastSeq: session.seq - 1 };
-}
-function checkExpectation(view, expect) {
+// src/host/write-queue.ts
+var DEFAULT_QUEUE_WAIT_MS = 2e3;
+var WriteQueue = class {
+  /** @param waitMs - how long a task waits for the earlier tasks of its key before giving up. */
+  constructor(waitMs = DEFAULT_QUEUE_WAIT_MS) {
+    this.waitMs = waitMs;
+  }
+  lanes = /* @__PURE__ */ new Map();
+  /**
+   * Run `task` after every earlier task of `key` has finished.
+   * @param key - the session id.
+   * @param task - the write; it runs alone among this queue's tasks of `key`.
+   * @returns `{ ok: true, value }` with the task's result, or `{ ok: false, waitedMs, ahead }`
+   * when the earlier tasks did not finish within `waitMs` (the task never ran; later tasks still
+   * wait for the earlier ones, not for this one).
+   * @throws whatever `task` throws.
+   */
+  async run(key, task) {
+    const lane = this.lanes.get(key) ?? { tail: Promise.resolve(), size: 0 };
+    this.lanes.set(key, lane);
+    const ahead = lane.size;
+    const before = lane.tail;
+    let release;
+    const done = new Promise((resolve) => release = resolve);
+    lane.tail = before.then(() => done);
+    lane.size++;
+    const finish = () => {
+      release();
+      lane.size--;
+      if (lane.size === 0 && this.lanes.get(key) === lane) this.lanes.delete(key);
+    };
+    if (ahead > 0) {
+      const started = Date.now();
+      let timer;
+      const timedOut = await Promise.race([
+        before.then(() => false),
+        new Promise((resolve) => timer = setTimeout(() => resolve(true), this.waitMs))
+      ]);
+      clearTimeout(timer);
+      if (timedOut) {
+        finish();
+        return { ok: false, waitedMs: Date.now() - started, ahead };
+      }
+    }
+    try {
+      return { ok: true, value: await task() };
+    } finally {
+      finish();
+    }
+  }
+  /** Number of tasks of `key` enqueued and not finished (0 for an idle key). */
+  pending(key) {
+    return this.lanes.get(key)?.size ?? 0;
+  }
+};
+
+// src/host/view-expectation.ts
+function checkExpectation(view, expect, lookup) {
   if (expect === void 0) return null;
   const stale = (newerSeq) => ({ code: "STALE_VIEW", expected: expect, replaceGeneration: view.replaceGeneration, newerSeq });
-  if (expect.replaceGeneration !== void 0 && expect.replaceGeneration !== view.replaceGeneration) return stale(null);
+  const own = lookup === void 0 || expect.lastSeq === void 0 ? /* @__PURE__ */ new Set() : ownReplacementsAfter(expect.lastSeq, view.lastSeq, lookup);
+  if (expect.replaceGeneration !== void 0 && expect.replaceGeneration !== view.replaceGeneration - own.size) return stale(null);
   if (expect.lastSeq !== void 0) {
     const lastSeq = expect.lastSeq;
-    const newer = view.nodes.find((seq) => seq > lastSeq);
+    const newer = view.nodes.find((seq) => seq > lastSeq && !own.has(seq));
     if (newer !== void 0) return stale(newer);
   }
   return null;
 }
+function ownReplacementsAfter(afterSeq, lastSeq, lookup) {
+  const own = /* @__PURE__ */ new Set();
+  for (let seq = Math.max(0, afterSeq + 1); seq <= lastSeq; seq++) {
+    const event = lookup(seq);
+    if (event === void 0 || readReplaceOp(event.surfaceOp) === null) continue;
+    if (isTombstoneEvent(event) || readRestore(event, lookup) !== null) own.add(seq);
+  }
+  return own;
+}
+
+// src/host/shadow-price.ts
+import { deriveEventMessage } from "@deepseek-ai/dsh-session";
+function shadowPrice(range, shadowedSeqs, priceOf) {
+  let tokens = 0;
+  for (const seq of shadowedSeqs) tokens += priceOf(seq);
+  return { shadowedRange: { start: range.start, end: range.end }, shadowedSeqs: [...shadowedSeqs], shadowedTokenCount: tokens };
+}
+function meterPricer(meter, lookup) {
+  return (seq) => {
+    const event = lookup(seq);
+    if (event === void 0) throw new Error(`message-recall: shadowed seq ${seq} has no session event`);
+    const message = deriveEventMessage(event);
+    return message === null ? 0 : meter.estimateMessage(message);
+  };
+}
+function appendShadowPrice(session, price) {
+  return session.append("compaction/prune", {
+    shadowedRange: { ...price.shadowedRange },
+    shadowedSeqs: [...price.shadowedSeqs],
+    shadowedTokenCount: price.shadowedTokenCount
+  }).seq;
+}
+
+// src/host/write-effects.ts
+function priceReplace(session, effects, lookup, range, shadowedSeqs) {
+  if (effects?.meter === void 0) return null;
+  return appendShadowPrice(session, shadowPrice(range, shadowedSeqs, meterPricer(effects.meter, lookup)));
+}
+function writeTitle(session, effects, change) {
+  if (change === null) return null;
+  try {
+    return appendTitle(session, change);
+  } catch (error) {
+    effects.warn(`message-recall: the session title of "${session.id}" was not updated: ${error instanceof Error ? error.message : String(error)}`);
+    return null;
+  }
+}
+function retitleAfterRemoval(session, effects, lookup, tombstone) {
+  if (effects === void 0) return null;
+  const change = titleAfterRemoval({
+    current: titleBefore(session.seq, lookup),
+    shadowedSeqs: tombstone.shadowedSeqs,
+    tombstoneSeq: tombstone.seq,
+    nodes: session.surface.nodes,
+    lookup,
+    limits: effects.titleLimits
+  });
+  return writeTitle(session, effects, change);
+}
+function retitleAfterRestore(session, effects, lookup, restore) {
+  if (effects === void 0) return null;
+  const change = titleAfterRestore({
+    current: titleBefore(session.seq, lookup),
+    beforeTombstone: titleBefore(restore.tombstoneSeq, lookup),
+    ...restore,
+    nodes: session.surface.nodes,
+    lookup,
+    limits: effects.titleLimits
+  });
+  return writeTitle(session, effects, change);
+}
+
+// src/host/tombstone-writer.ts
+function stableView(session) {
+  return { nodes: [...session.surface.nodes], replaceGeneration: session.surface.replaceGeneration, lastSeq: session.seq - 1 };
+}
+function planningAction(action) {
+  return action === "exclude" ? "delete" : action;
+}
 function planForSession(session, lookup, request) {
   const view = stableView(session);
-  const stale = checkExpectation(view, request.expect);
+  const stale = checkExpectation(view, request.expect, lookup);
   if (stale !== null) return { ok: false, refusal: stale };
-  const planned = planRemoval({ nodes: view.nodes, lookup, action: request.action, target: request.target });
+  const planned = planRemoval({ nodes: view.nodes, lookup, action: planningAction(request.action), target: request.target });
   return planned.ok ? { ok: true, plan: planned.plan, view } : planned;
 }
 function appendTombstone(session, plan, tombstoneText = "") {
@@ -765,16 +1369,18 @@ function appendTombstone(session, plan, tombstoneText = "") {
     sourceEventSeqs: [...plan.shadowedSeqs]
   });
 }
-function writeTombstone(session, lookup, request, tombstoneText) {
+function writeTombstone(session, lookup, request, tombstoneText, effects, relookup = () => lookup) {
   const planned = planForSession(session, lookup, request);
   if (!planned.ok) return planned;
-  const { plan } = planned;
+  const plan = { ...planned.plan, action: request.action };
   let event;
   try {
+    priceReplace(session, effects, lookup, plan, plan.shadowedSeqs);
     event = appendTombstone(session, plan, tombstoneText);
   } catch (error) {
     throw new MessageRecallError("INTERNAL", `message-recall: the session refused the tombstone for [${plan.start}, ${plan.end}]: ${errorText(error)}`, { cause: error });
   }
+  retitleAfterRemoval(session, effects, relookup(), { seq: event.seq, shadowedSeqs: plan.shadowedSeqs });
   const recalled = plan.action === "recall" ? contentOf(lookup(plan.targetSeq)) : void 0;
   const value = {
     action: plan.action,
@@ -789,33 +1395,15 @@ function writeTombstone(session, lookup, request, tombstoneText) {
   return { ok: true, value, event };
 }
 async function removeMessages(services, request) {
-  const id = request.sessionId;
-  const agent = services.agents.get(id);
-  const session = agent?.session ?? services.sessions.get(id);
-  if (session === void 0) return { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId: request.sessionId } };
-  const task = async () => {
-    const written = writeTombstone(session, services.index.lookup(session), request, services.tombstoneText);
+  const queue = services.queue ?? new WriteQueue();
+  return runSessionWrite({ ...services, queue }, request.sessionId, (session) => {
+    const effects = services.effects?.();
+    const written = writeTombstone(session, services.index.lookup(session), request, services.tombstoneText, effects, () => services.index.lookup(session));
     if (!written.ok) return written;
-    let persisted;
-    try {
-      persisted = await services.sessions.flush(session);
-    } catch (error) {
-      throw new MessageRecallError(
-        "PERSIST_FAILED",
-        `message-recall: tombstone seq ${written.event.seq} was appended to session "${request.sessionId}" but the durability flush rejected: ${errorText(error)}`,
-        { cause: error }
-      );
-    }
-    return { ok: true, value: { ...written.value, persisted } };
-  };
-  if (agent === void 0) return task();
-  let running;
-  try {
-    running = agent.runMaintenance(() => task());
-  } catch (error) {
-    return { ok: false, refusal: { code: "AGENT_BUSY", sessionId: request.sessionId, detail: errorText(error) } };
-  }
-  return running;
+    const { persisted: _persisted, ...value } = written.value;
+    const recalled = value.content !== void 0 && value.text !== void 0 ? { content: value.content, text: value.text } : void 0;
+    return { ok: true, value, seq: written.event.seq, ...recalled === void 0 ? {} : { recalled } };
+  });
 }
 function previewRemoval(services, request) {
   const id = request.sessionId;
@@ -829,7 +1417,7 @@ function previewRemoval(services, request) {
   return {
     ok: true,
     value: {
-      action: plan.action,
+      action: request.action,
       range: { start: plan.start, end: plan.end },
       removedSeqs: plan.shadowedSeqs,
       kinds: plan.kinds,
@@ -842,6 +1430,51 @@ function previewRemoval(services, request) {
 }
 function errorText(error) {
   return error instanceof Error ? error.message : String(error);
+}
+
+// src/host/restore-writer.ts
+function appendRestore(session, plan) {
+  return session.append("user/message", plan.data, {
+    surfaceOp: replaceOp(plan.start, plan.end),
+    sourceEventSeqs: [...plan.sourceEventSeqs]
+  });
+}
+function writeRestore(session, lookup, request, effects, relookup = () => lookup) {
+  const view = stableView(session);
+  const stale = checkExpectation(view, request.expect, lookup);
+  if (stale !== null) return { ok: false, refusal: stale };
+  const planned = planRestore({ nodes: view.nodes, lookup, tombstoneSeq: request.tombstoneSeq });
+  if (!planned.ok) return planned;
+  const { plan } = planned;
+  let event;
+  try {
+    priceReplace(session, effects, lookup, plan, [plan.tombstoneSeq]);
+    event = appendRestore(session, plan);
+  } catch (error) {
+    throw new MessageRecallError("INTERNAL", `message-recall: the session refused the restore of tombstone seq ${plan.tombstoneSeq}: ${errorText(error)}`, { cause: error });
+  }
+  retitleAfterRestore(session, effects, relookup(), { tombstoneSeq: plan.tombstoneSeq, originalSeq: plan.originalSeq, restoredSeq: event.seq });
+  return {
+    ok: true,
+    event,
+    value: {
+      action: "restore",
+      tombstoneSeq: plan.tombstoneSeq,
+      restoredSeq: event.seq,
+      messageId: plan.messageId,
+      originalSeq: plan.originalSeq,
+      replaceGeneration: session.surface.replaceGeneration,
+      persisted: false
+    }
+  };
+}
+function restoreMessage(services, request) {
+  return runSessionWrite(services, request.sessionId, (session) => {
+    const written = writeRestore(session, services.index.lookup(session), request, services.effects?.(), () => services.index.lookup(session));
+    if (!written.ok) return written;
+    const { persisted: _persisted, ...value } = written.value;
+    return { ok: true, value, seq: written.event.seq };
+  });
 }
 
 // src/host/route.ts
@@ -865,6 +1498,7 @@ function statusOf(code) {
     case "NOT_A_USER_MESSAGE":
     case "NOT_DELETABLE":
     case "SPAN_NOT_CONTIGUOUS":
+    case "NOT_RESTORABLE":
     case "STALE_VIEW":
       return 409;
     case "AGENT_BUSY":
@@ -876,11 +1510,15 @@ function statusOf(code) {
       return assertNever(code);
   }
 }
-function fail(res, code, message, headers) {
-  sendJson(res, statusOf(code), { ok: false, error: { code, message } }, headers);
+function fail(res, code, message, headers, details = {}) {
+  sendJson(res, statusOf(code), { ok: false, error: { code, message: redactPaths(message), ...details } }, headers);
 }
 function refuse(res, refusal) {
   fail(res, refusal.code, describeRefusal(refusal));
+}
+function answer(res, outcome) {
+  if (outcome.ok) sendJson(res, 200, { ok: true, value: outcome.value });
+  else refuse(res, outcome.refusal);
 }
 function createRouteHandler(services, config) {
   return async (req, res) => {
@@ -902,30 +1540,30 @@ function createRouteHandler(services, config) {
       }
       const request = parsed.request;
       switch (request.action) {
-        case "inspect": {
-          const inspected = await inspectSession({ sessions: services.sessions, index: services.index, persistence: services.persistence() }, request.sessionId);
-          if (inspected.ok) sendJson(res, 200, { ok: true, value: inspected.value });
-          else refuse(res, inspected.refusal);
+        case "inspect":
+          answer(res, await inspectSession({ sessions: services.sessions, index: services.index, persistence: services.persistence(), diskSummaries: services.diskSummaries }, request.sessionId));
           return;
-        }
-        case "plan": {
-          const planned = previewRemoval(services, { ...request, action: request.planAction });
-          if (planned.ok) sendJson(res, 200, { ok: true, value: planned.value });
-          else refuse(res, planned.refusal);
+        case "plan":
+          answer(res, previewRemoval(services, { ...request, action: request.planAction }));
           return;
-        }
-        default: {
-          const removed = await removeMessages({ ...services, tombstoneText: config.tombstoneText }, request);
-          if (removed.ok) sendJson(res, 200, { ok: true, value: removed.value });
-          else refuse(res, removed.refusal);
+        case "restore":
+          answer(res, await restoreMessage(services, request));
           return;
-        }
+        case "forkBefore":
+          answer(res, await forkBefore({ ...services, ...services.fork }, request));
+          return;
+        case "flush":
+          answer(res, await flushSession(services, request.sessionId));
+          return;
+        default:
+          answer(res, await removeMessages({ ...services, tombstoneText: config.tombstoneText }, request));
+          return;
       }
     } catch (error) {
       const known = error instanceof MessageRecallError;
       const message = known ? error.message : `message-recall: ${errorText(error)}`;
       services.warn(message);
-      if (!res.headersSent) fail(res, known ? error.code : "INTERNAL", message);
+      if (!res.headersSent) fail(res, known ? error.code : "INTERNAL", message, void 0, known ? error.details : {});
       else res.destroy();
     }
   };
@@ -939,13 +1577,32 @@ function apply(ctx, config) {
   const index = new SessionEventIndex();
   ctx.on("session/event", (session, event) => index.observe(session, event));
   ctx.on("session/disposed", (session) => index.forget(session));
+  const warn = (message) => ctx.logger.warn(message);
+  const titleLimits = () => titleLimitsOf(ctx.get("sessionTitle"));
   const handler = createRouteHandler(
     {
       sessions: ctx.sessions,
       agents: ctx.agents,
       index,
+      queue: new WriteQueue(),
       persistence: () => ctx.get("sessionPersistence"),
-      warn: (message) => ctx.logger.warn(message)
+      diskSummaries: new DiskSummaryCache(summarizeStored),
+      effects: () => ({ meter: ctx.get("tokenMeter"), titleLimits: titleLimits(), warn }),
+      fork: {
+        titleLimits,
+        workspaces: () => ctx.get("workspaceRegistry"),
+        async inChildFiber(body) {
+          let store;
+          const fiber = ctx.plugin({ name: "message-recall-fork", inject: ["sessions"], apply: (child) => void (store = child.sessions) });
+          try {
+            await fiber.await();
+            return await body(store);
+          } finally {
+            await fiber.dispose();
+          }
+        }
+      },
+      warn
     },
     resolved
   );

@@ -41,7 +41,7 @@ const WRAP_CLOSE = 'return module.exports; } });'
 
 /** Build every output into `outDir`; resolves with the client's build stamp. */
 export async function buildAll(outDir: string): Promise<string> {
-  const common: BuildOptions = { bundle: true, logLevel: 'warning', legalComments: 'none', charset: 'utf8', define: { __BUILD_STAMP__: JSON.stringify(STAMP_PLACEHOLDER) } }
+  const common: BuildOptions = { bundle: true, preserveSymlinks: true, logLevel: 'warning', legalComments: 'none', charset: 'utf8', define: { __BUILD_STAMP__: JSON.stringify(STAMP_PLACEHOLDER) } }
   let stamp = '(no client bundle)'
   const jobs: Array<Promise<unknown>> = []
   const hostEntry = join(root, 'src/host/index.ts')

@@ -185,6 +185,7 @@ const runStarted = Date.now()
 if (!values['e2e-only'] && !positionals.length) {
   await step('lib/ is a fresh build', process.execPath, ['--import', 'tsx', join(root, 'tools/build.ts'), '--check'])
   await step('typecheck', process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'])
+  await step('typecheck: client and shared without Node types', process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.browser.json'])
 }
 console.log(`\n== tests (${files.length} files, one at a time)`)
 const runId = `${process.pid}-${Date.now()}`

@@ -7,6 +7,7 @@ import {
   contentOf,
   decoderOption,
   isRecord,
+  isTombstoneEvent,
   messageIdOf,
   out,
   parseOneTarget,
@@ -19,7 +20,21 @@ import {
   stepOf,
   toolCallIds,
   toolResultCallId
-} from "./chunks/chunk-XLXXZJ7J.js";
+} from "./chunks/chunk-OAPVYTHT.js";
+
+// src/shared/restore.ts
+function readRestore(event, lookup) {
+  if (event.type !== "user/message") return null;
+  const range = readReplaceOp(event.surfaceOp);
+  if (range === null || range.start !== range.end) return null;
+  const cited = event.sourceEventSeqs;
+  if (cited === void 0 || cited.length !== 2 || cited[0] !== range.start) return null;
+  const tombstone = lookup(range.start);
+  if (tombstone === void 0 || tombstone.seq !== range.start || !isTombstoneEvent(tombstone)) return null;
+  const originalSeq = cited[1];
+  if (!(tombstone.sourceEventSeqs ?? []).includes(originalSeq)) return null;
+  return { seq: event.seq, tombstoneSeq: range.start, originalSeq };
+}
 
 // src/shared/hidden-rows.ts
 var CONTENT_ROW_KINDS = /* @__PURE__ */ new Set(["user", "steering", "assistant-step", "tool-call"]);
@@ -33,6 +48,15 @@ function readTombstones(events) {
   }
   return out2.sort((a, b) => a.seq - b.seq);
 }
+function readRestores(events) {
+  const bySeq = new Map(events.map((e) => [e.seq, e]));
+  const out2 = [];
+  for (const event of events) {
+    const record = readRestore(event, (seq) => bySeq.get(seq));
+    if (record !== null) out2.push(record);
+  }
+  return out2.sort((a, b) => a.seq - b.seq);
+}
 function shadowedSeqs(tombstones) {
   const shadowed = /* @__PURE__ */ new Map();
   for (const tombstone of tombstones) {
@@ -42,52 +66,116 @@ function shadowedSeqs(tombstones) {
 }
 function deriveHiddenRows(events, rows) {
   const tombstones = readTombstones(events);
+  const restores = readRestores(events);
   const shadowed = shadowedSeqs(tombstones);
-  const spans = onwardSpans(tombstones);
+  const restoredBy = new Map(restores.map((r) => [r.tombstoneSeq, r.seq]));
+  const fateOf = fateReader(tombstones, shadowed, restoredBy);
+  const spans = onwardSpans(tombstones, restoredBy);
   const reasons = /* @__PURE__ */ new Map();
+  const excluded = /* @__PURE__ */ new Map();
+  const actingSeqs = /* @__PURE__ */ new Map();
   for (const row of rows) {
     if (row.seq !== null) {
-      const by = shadowed.get(row.seq);
-      if (by !== void 0) reasons.set(row.key, { reason: "shadowed", tombstoneSeq: by });
+      const fate = fateOf(row.seq);
+      if (fate.actingSeq !== row.seq) actingSeqs.set(row.key, fate.actingSeq);
+      if (fate.state === "removed") reasons.set(row.key, { reason: "shadowed", tombstoneSeq: fate.tombstoneSeq });
+      else if (fate.state === "excluded") excluded.set(row.key, fate.tombstoneSeq);
       continue;
     }
-    const span = spanOf(spans, row.logSeq);
+    const span = spanOf(spans, row.anchorSeq);
     if (span !== null) reasons.set(row.key, { reason: "span", tombstoneSeq: span });
   }
   const turns = /* @__PURE__ */ new Map();
+  const tally = (turn) => {
+    let t = turns.get(turn);
+    if (t === void 0) turns.set(turn, t = { content: 0, removed: 0, answer: null, lastStep: null });
+    return t;
+  };
   for (const row of rows) {
-    if (row.turn === null || !CONTENT_ROW_KINDS.has(row.kind)) continue;
-    const tally = turns.get(row.turn) ?? { content: 0, hidden: 0 };
-    tally.content++;
-    if (reasons.has(row.key)) tally.hidden++;
-    turns.set(row.turn, tally);
+    if (row.turn === null) continue;
+    if (row.rowKind === "turn-tail" && row.answerSeq !== void 0 && row.answerSeq !== null) tally(row.turn).answer = row.answerSeq;
+    if (!CONTENT_ROW_KINDS.has(row.rowKind)) continue;
+    const t = tally(row.turn);
+    t.content++;
+    if (reasons.has(row.key)) t.removed++;
+    if (row.rowKind === "assistant-step" && row.seq !== null && (t.lastStep === null || row.seq > t.lastStep)) t.lastStep = row.seq;
   }
   for (const row of rows) {
-    if (row.turn === null || !EMPTY_TURN_ROW_KINDS.has(row.kind) || reasons.has(row.key)) continue;
-    const tally = turns.get(row.turn);
-    if (tally !== void 0 && tally.content > 0 && tally.hidden === tally.content) {
-      reasons.set(row.key, { reason: "empty-turn", tombstoneSeq: null });
+    if (row.turn === null || !EMPTY_TURN_ROW_KINDS.has(row.rowKind) || reasons.has(row.key)) continue;
+    const t = turns.get(row.turn);
+    if (t === void 0) continue;
+    const empty = t.content > 0 && t.removed === t.content;
+    if (row.rowKind === "context") {
+      if (empty) reasons.set(row.key, { reason: "empty-turn", tombstoneSeq: null });
+      continue;
     }
+    const answer = t.answer ?? t.lastStep;
+    if (answer !== null) {
+      const fate = fateOf(answer);
+      if (fate.state === "removed") reasons.set(row.key, { reason: "answer-removed", tombstoneSeq: fate.tombstoneSeq });
+    } else if (empty) reasons.set(row.key, { reason: "empty-turn", tombstoneSeq: null });
   }
   const hidden = [];
+  const excludedRows = [];
   for (const row of rows) {
     const why = reasons.get(row.key);
-    if (why !== void 0) hidden.push({ key: row.key, kind: row.kind, reason: why.reason, tombstoneSeq: why.tombstoneSeq });
+    if (why !== void 0) hidden.push({ key: row.key, rowKind: row.rowKind, reason: why.reason, tombstoneSeq: why.tombstoneSeq });
+    const by = excluded.get(row.key);
+    if (by !== void 0) excludedRows.push({ key: row.key, rowKind: row.rowKind, tombstoneSeq: by });
   }
-  return { tombstones, shadowed, hidden, hiddenKeys: new Set(reasons.keys()) };
+  return {
+    tombstones,
+    restores,
+    restoredBy,
+    shadowed,
+    hidden,
+    hiddenKeys: new Set(reasons.keys()),
+    excluded: excludedRows,
+    excludedKeys: new Set(excluded.keys()),
+    actingSeqs,
+    fateOf
+  };
 }
-function onwardSpans(tombstones) {
+function fateReader(tombstones, shadowed, restoredBy) {
+  const bySeq = new Map(tombstones.map((t) => [t.seq, t]));
+  return (seq) => {
+    let state = "shown";
+    let tombstoneSeq = null;
+    let actingSeq = seq;
+    let current = seq;
+    for (let guard = 0; guard <= tombstones.length; guard++) {
+      const copy = state === "shown" ? void 0 : restoredBy.get(current);
+      if (copy !== void 0) {
+        state = "shown";
+        tombstoneSeq = null;
+        actingSeq = copy;
+        current = copy;
+        continue;
+      }
+      const by = shadowed.get(current);
+      const tombstone = by === void 0 ? void 0 : bySeq.get(by);
+      if (tombstone === void 0) break;
+      if (tombstone.action !== "exclude" ? state !== "removed" : state === "shown") {
+        state = tombstone.action !== "exclude" ? "removed" : "excluded";
+        tombstoneSeq = tombstone.seq;
+      }
+      current = tombstone.seq;
+    }
+    return { state, tombstoneSeq, actingSeq };
+  };
+}
+function onwardSpans(tombstones, restoredBy) {
   const spans = [];
   for (const tombstone of tombstones) {
-    if (tombstone.action !== "deleteFrom" || tombstone.shadowedSeqs.length === 0) continue;
+    if (tombstone.action !== "deleteFrom" || tombstone.shadowedSeqs.length === 0 || restoredBy.has(tombstone.seq)) continue;
     spans.push({ after: Math.min(...tombstone.shadowedSeqs), before: tombstone.seq });
   }
   return spans;
 }
-function spanOf(spans, logSeq) {
+function spanOf(spans, anchorSeq) {
   let found = null;
   for (const span of spans) {
-    if (logSeq > span.after && logSeq < span.before && (found === null || span.before > found)) found = span.before;
+    if (anchorSeq > span.after && anchorSeq < span.before && (found === null || span.before > found)) found = span.before;
   }
   return found;
 }
@@ -114,25 +202,25 @@ function transcriptRows(events) {
         const ended = typeof data.turn === "number" ? data.turn : turn;
         const reason = isRecord(data.reason) ? data.reason.kind : void 0;
         const id = String(ended);
-        if (reason === "error") rows.push({ key: rowKey("turn-error", id), kind: "turn-error", seq: null, logSeq: event.seq, turn: ended });
-        if (reason === "max-tokens") rows.push({ key: rowKey("turn-max-tokens", id), kind: "turn-max-tokens", seq: null, logSeq: event.seq, turn: ended });
-        rows.push({ key: rowKey("turn-tail", id), kind: "turn-tail", seq: null, logSeq: event.seq, turn: ended });
+        if (reason === "error") rows.push({ key: rowKey("turn-error", id), rowKind: "turn-error", seq: null, anchorSeq: event.seq, turn: ended });
+        if (reason === "max-tokens") rows.push({ key: rowKey("turn-max-tokens", id), rowKind: "turn-max-tokens", seq: null, anchorSeq: event.seq, turn: ended });
+        rows.push({ key: rowKey("turn-tail", id), rowKind: "turn-tail", seq: null, anchorSeq: event.seq, turn: ended });
         turn = null;
         break;
       }
       case "llm/retry": {
         const id = typeof data.retryId === "string" ? data.retryId : String(event.seq);
-        rows.push({ key: rowKey("model-retry", id), kind: "model-retry", seq: null, logSeq: event.seq, turn });
+        rows.push({ key: rowKey("model-retry", id), rowKind: "model-retry", seq: null, anchorSeq: event.seq, turn });
         break;
       }
       case "user/message": {
         if (event.surfaceOp === "append") {
-          const kind = classifyNode(event) === "user" ? turn !== null && step > 1 ? "steering" : "user" : "context";
-          rows.push({ key: rowKey("input-message", messageIdOf(event) ?? String(event.seq)), kind, seq: event.seq, logSeq: event.seq, turn });
+          const rowKind = classifyNode(event) === "user" ? turn !== null && step > 1 ? "steering" : "user" : "context";
+          rows.push({ key: rowKey("input-message", messageIdOf(event) ?? String(event.seq)), rowKind, seq: event.seq, anchorSeq: event.seq, turn });
         } else if (readReplaceOp(event.surfaceOp) !== null && classifyNode(event) === "checkpoint") {
           const source = isRecord(data.source) ? data.source : {};
           const id = typeof source.compactionId === "string" ? source.compactionId : String(event.seq);
-          rows.push({ key: rowKey("compaction", id), kind: "compaction", seq: event.seq, logSeq: event.seq, turn });
+          rows.push({ key: rowKey("compaction", id), rowKind: "compaction", seq: event.seq, anchorSeq: event.seq, turn });
         }
         break;
       }
@@ -141,7 +229,7 @@ function transcriptRows(events) {
         const key = stepOf(event);
         const visible = contentOf(event).some((block) => isRecord(block) && block.type !== "tool-call");
         if (key !== null && visible) {
-          rows.push({ key: rowKey("assistant-step", `${key.turn}:${key.step}`), kind: "assistant-step", seq: event.seq, logSeq: event.seq, turn: key.turn });
+          rows.push({ key: rowKey("assistant-step", `${key.turn}:${key.step}`), rowKind: "assistant-step", seq: event.seq, anchorSeq: event.seq, turn: key.turn });
         }
         break;
       }
@@ -149,7 +237,7 @@ function transcriptRows(events) {
         if (event.surfaceOp !== "append") break;
         const callId = toolResultCallId(event) ?? String(event.seq);
         const anchor = event.sourceEventSeqs?.[0] ?? event.seq;
-        rows.push({ key: rowKey("tool-call", callId), kind: "tool-call", seq: event.seq, logSeq: anchor, turn: stepOf(event)?.turn ?? turn });
+        rows.push({ key: rowKey("tool-call", callId), rowKind: "tool-call", seq: event.seq, anchorSeq: anchor, turn: stepOf(event)?.turn ?? turn });
         break;
       }
       default:
@@ -349,6 +437,107 @@ function foldSurface(events) {
   return { nodes: [...state.nodes], replacements };
 }
 
+// src/shared/tool-pairing.ts
+var ToolPairingIndex = class {
+  /**
+   * @param nodes - surface node seqs in surface order.
+   * @param eventAt - the event of the node at a position (`0 <= idx < nodes.length`); it may
+   *   throw for a corrupt surface, and that error propagates from every method.
+   */
+  constructor(nodes, eventAt) {
+    this.nodes = nodes;
+    this.eventAt = eventAt;
+  }
+  calls = null;
+  results = null;
+  /**
+   * The ids opened and answered by the nodes at positions `from` … `to` (inclusive).
+   * @param from - first position.
+   * @param to - last position (inclusive); an empty window when `to < from`.
+   * @returns both id sets, each in surface order.
+   */
+  window(from, to) {
+    const calls = /* @__PURE__ */ new Set();
+    const answered = /* @__PURE__ */ new Set();
+    this.addWindow(calls, answered, from, to);
+    return { calls, answered };
+  }
+  /**
+   * Widen a window returned by {@link window} by the positions `from` … `to` (inclusive).
+   * @param window - a window from this index; its sets grow in place.
+   */
+  extend(window, from, to) {
+    this.addWindow(window.calls, window.answered, from, to);
+  }
+  /**
+   * Ascending positions of the nodes that open tool call `id`.
+   * @returns the positions; `[]` when no node opens it.
+   */
+  callPositions(id) {
+    return this.maps().calls.get(id) ?? [];
+  }
+  /**
+   * Ascending positions of the `tool/result` nodes that answer tool call `id`.
+   * @returns the positions; `[]` when no node answers it.
+   */
+  resultPositions(id) {
+    return this.maps().results.get(id) ?? [];
+  }
+  /**
+   * Ids with one side (call or result) inside positions `from` … `to` and the other side on
+   * the list outside it: what a replace of exactly that window would split.
+   * @returns the ids, calls opened inside first, then results answered inside, each in surface
+   *   order; `[]` for a balanced window.
+   */
+  splitBy(from, to) {
+    const outside = (positions) => positions.some((p) => p < from || p > to);
+    const split = /* @__PURE__ */ new Set();
+    for (let p = from; p <= to; p++) for (const id of toolCallIds(this.eventAt(p))) if (outside(this.resultPositions(id))) split.add(id);
+    for (let p = from; p <= to; p++) {
+      const id = toolResultCallId(this.eventAt(p));
+      if (id !== null && outside(this.callPositions(id))) split.add(id);
+    }
+    return [...split];
+  }
+  /**
+   * Calls on the list without a result on it, and results whose call is not on it.
+   * @returns both lists in order of each id's first position; a repeated id reports its last node.
+   */
+  unpaired() {
+    const { calls, results } = this.maps();
+    const lone = (side, other) => [...side].filter(([id]) => !other.has(id)).map(([callId, positions]) => ({ seq: this.nodes[positions[positions.length - 1]], callId }));
+    return { unansweredCalls: lone(calls, results), orphanResults: lone(results, calls) };
+  }
+  addWindow(calls, answered, from, to) {
+    for (let p = from; p <= to; p++) {
+      const event = this.eventAt(p);
+      for (const id of toolCallIds(event)) calls.add(id);
+      const callId = toolResultCallId(event);
+      if (callId !== null) answered.add(callId);
+    }
+  }
+  maps() {
+    if (this.calls === null || this.results === null) {
+      const calls = /* @__PURE__ */ new Map();
+      const results = /* @__PURE__ */ new Map();
+      const push = (map, id, p) => {
+        const positions = map.get(id);
+        if (positions === void 0) map.set(id, [p]);
+        else positions.push(p);
+      };
+      for (let p = 0; p < this.nodes.length; p++) {
+        const event = this.eventAt(p);
+        for (const id of toolCallIds(event)) push(calls, id, p);
+        const callId = toolResultCallId(event);
+        if (callId !== null) push(results, callId, p);
+      }
+      this.calls = calls;
+      this.results = results;
+    }
+    return { calls: this.calls, results: this.results };
+  }
+};
+
 // src/shared/session-explain.ts
 var PREVIEW_CHARS = 60;
 function preview(event) {
@@ -432,7 +621,7 @@ function explainSession(events) {
         before: startIdx > 0 ? summarizeNode(byId(nodes[startIdx - 1])) : null,
         after: endIdx + 1 < nodes.length ? summarizeNode(byId(nodes[endIdx + 1])) : null,
         shadowedBy: null,
-        splitCalls: splitCalls(nodes, shadowed, byId),
+        splitCalls: new ToolPairingIndex(nodes, (idx) => byId(nodes[idx])).splitBy(startIdx, endIdx),
         sourceAgrees: removed.length === shadowed.length && removed.every((seq, i) => seq === shadowed[i])
       });
     }
@@ -444,39 +633,7 @@ function explainSession(events) {
     surface: nodes.map((seq) => summarizeNode(byId(seq))),
     replacements,
     tombstones: tombstones.map((t) => ({ ...t, shadowedBy: shadowedBy.get(t.seq) ?? null })),
-    pairing: pairing(nodes, byId)
-  };
-}
-function splitCalls(nodes, shadowed, byId) {
-  const inside = new Set(shadowed);
-  const callsIn = /* @__PURE__ */ new Set();
-  const resultsIn = /* @__PURE__ */ new Set();
-  const callsOut = /* @__PURE__ */ new Set();
-  const resultsOut = /* @__PURE__ */ new Set();
-  for (const seq of nodes) {
-    const event = byId(seq);
-    const calls = toolCallIds(event);
-    const result = toolResultCallId(event);
-    for (const id of calls) (inside.has(seq) ? callsIn : callsOut).add(id);
-    if (result !== null) (inside.has(seq) ? resultsIn : resultsOut).add(result);
-  }
-  const split = /* @__PURE__ */ new Set();
-  for (const id of callsIn) if (resultsOut.has(id)) split.add(id);
-  for (const id of resultsIn) if (callsOut.has(id)) split.add(id);
-  return [...split];
-}
-function pairing(nodes, byId) {
-  const calls = /* @__PURE__ */ new Map();
-  const results = /* @__PURE__ */ new Map();
-  for (const seq of nodes) {
-    const event = byId(seq);
-    for (const id of toolCallIds(event)) calls.set(id, seq);
-    const result = toolResultCallId(event);
-    if (result !== null) results.set(result, seq);
-  }
-  return {
-    unansweredCalls: [...calls].filter(([id]) => !results.has(id)).map(([callId, seq]) => ({ seq, callId })),
-    orphanResults: [...results].filter(([id]) => !calls.has(id)).map(([callId, seq]) => ({ seq, callId }))
+    pairing: new ToolPairingIndex(nodes, (idx) => byId(nodes[idx])).unpaired()
   };
 }
 
@@ -562,7 +719,7 @@ async function main() {
         frames: read.frames,
         tail: read.tail,
         ...explanation,
-        ...rows && hidden ? { rows: rows.map((row) => ({ ...row, hidden: hidden.hidden.find((h) => h.key === row.key) ?? null })) } : {},
+        ...rows && hidden ? { rows: rows.map((row) => rowJson(row, hidden.hidden.find((h) => h.key === row.key) ?? null)) } : {},
         problems
       }) + "\n"
     );
@@ -596,7 +753,7 @@ async function main() {
     for (const row of rows) {
       const h = hidden.hidden.find((x) => x.key === row.key);
       const why = h ? `hidden (${h.reason}${h.tombstoneSeq !== null ? ` by ${h.tombstoneSeq}` : ""})` : "shown";
-      lines.push(`  ${why.padEnd(26)} ${row.kind.padEnd(15)} ${row.seq === null ? `log ${row.logSeq}`.padEnd(9) : `seq ${row.seq}`.padEnd(9)} ${row.turn === null ? "" : `turn ${row.turn} `}${row.key}`);
+      lines.push(`  ${why.padEnd(26)} ${row.rowKind.padEnd(15)} ${row.seq === null ? `log ${row.anchorSeq}`.padEnd(9) : `seq ${row.seq}`.padEnd(9)} ${row.turn === null ? "" : `turn ${row.turn} `}${row.key}`);
     }
   }
   for (const p of problems) lines.push(`problem: ${p}`);
@@ -605,3 +762,13 @@ async function main() {
   return problems.length ? EXIT.problem : EXIT.ok;
 }
 runScript(USAGE, main);
+function rowJson(row, hidden) {
+  return {
+    key: row.key,
+    kind: row.rowKind,
+    seq: row.seq,
+    logSeq: row.anchorSeq,
+    turn: row.turn,
+    hidden: hidden === null ? null : { key: hidden.key, kind: hidden.rowKind, reason: hidden.reason, tombstoneSeq: hidden.tombstoneSeq }
+  };
+}

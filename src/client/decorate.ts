@@ -7,15 +7,19 @@
  * DOM contract (shared with the end-to-end suite):
  * - a decorated row holds one `[data-message-recall-actions]` cluster, absolutely positioned at the
  *   row's top-right corner (no layout shift), shown on row hover and on focus within the row;
- * - buttons are `<button type="button" data-message-recall-action="recall|delete|deleteFrom">`
- *   with a localized `aria-label`; an armed button has `data-armed="true"` and shows the count;
+ * - buttons are `<button type="button" data-message-recall-action="recall|delete|deleteFrom|exclude">`
+ *   (on an excluded row `restore|openCopy`) with a localized `aria-label`; an armed button has
+ *   `data-armed="true"` and shows the count;
  * - a hidden row carries `data-message-recall-hidden` (the style sheet hides it);
+ * - an excluded row carries `data-message-recall-excluded` (dimmed) and holds one
+ *   `[data-message-recall-excluded-badge]` label;
  * - a row error shows in `[data-message-recall-error]` inside the row.
  *
  * @module dsh-message-recall/client/decorate
  */
-import type { RecallAction } from '../shared/tombstone'
 import type { ArmedState, PendingState, RowError } from './controller'
+import { EXCLUDED_ATTR } from './removal-styles'
+import type { RowAction } from './rows'
 import type { Translate } from './rc8'
 import { countedKey } from './locales'
 
@@ -35,10 +39,12 @@ export const ATTR = {
 /** What one row should show. */
 export interface RowDecoration {
   readonly hidden: boolean
+  /** The row's message is excluded from the model's context: dimmed, with a label. */
+  readonly excluded: boolean
   /** Buttons to show, in order; empty removes the cluster. */
-  readonly actions: readonly RecallAction[]
+  readonly actions: readonly RowAction[]
   /** The row stands for a model step (Delete label names the step). */
-  readonly step: boolean
+  readonly isStepRow: boolean
   readonly armed: ArmedState | null
   readonly pending: PendingState | null
   readonly error: RowError | null
@@ -48,9 +54,11 @@ export interface RowDecoration {
 
 /** Localized button texts for one locale revision. */
 export interface ClusterTexts {
-  readonly text: Readonly<Record<RecallAction, string>>
-  readonly label: Readonly<Record<RecallAction | 'deleteStep', string>>
+  readonly text: Readonly<Record<RowAction, string>>
+  readonly label: Readonly<Record<RowAction | 'deleteStep', string>>
   readonly busy: string
+  /** The label of an excluded row. */
+  readonly excluded: string
 }
 
 /**
@@ -59,11 +67,16 @@ export interface ClusterTexts {
  */
 export function clusterTexts(t: Translate): ClusterTexts {
   return {
-    text: { recall: t('action.recall'), delete: t('action.delete'), deleteFrom: t('action.deleteFrom') },
+    text: {
+      recall: t('action.recall'), delete: t('action.delete'), deleteFrom: t('action.deleteFrom'), exclude: t('action.exclude'),
+      restore: t('action.restore'), openCopy: t('action.openCopy'),
+    },
     label: {
       recall: t('label.recall'), delete: t('label.delete.message'), deleteStep: t('label.delete.step'), deleteFrom: t('label.deleteFrom'),
+      exclude: t('label.exclude'), restore: t('label.restore'), openCopy: t('label.openCopy'),
     },
     busy: t('busy'),
+    excluded: t('excluded.badge'),
   }
 }
 
@@ -79,11 +92,11 @@ export class ClusterFactory {
 
   /**
    * @param actions - buttons in order.
-   * @param step - label Delete as a step delete.
+   * @param isStepRow - label Delete as a step delete.
    * @returns a new detached cluster element.
    */
-  create(actions: readonly RecallAction[], step: boolean): HTMLElement {
-    const id = `${actions.join(',')}|${step}`
+  create(actions: readonly RowAction[], isStepRow: boolean): HTMLElement {
+    const id = `${actions.join(',')}|${isStepRow}`
     let template = this.templates.get(id)
     if (template === undefined) {
       template = this.doc.createElement('div')
@@ -93,7 +106,7 @@ export class ClusterFactory {
         const button = this.doc.createElement('button')
         button.type = 'button'
         button.setAttribute(ATTR.action, action)
-        applyIdle(button, action, step, this.texts)
+        applyIdle(button, action, isStepRow, this.texts)
         template.appendChild(button)
       }
       this.templates.set(id, template)
@@ -102,15 +115,39 @@ export class ClusterFactory {
   }
 }
 
-function idleLabel(action: RecallAction, step: boolean, texts: ClusterTexts): string {
-  return action === 'delete' && step ? texts.label.deleteStep : texts.label[action]
+function idleLabel(action: RowAction, isStepRow: boolean, texts: ClusterTexts): string {
+  return action === 'delete' && isStepRow ? texts.label.deleteStep : texts.label[action]
 }
 
-function applyIdle(button: HTMLElement, action: RecallAction, step: boolean, texts: ClusterTexts): void {
+function applyIdle(button: HTMLElement, action: RowAction, isStepRow: boolean, texts: ClusterTexts): void {
   button.textContent = texts.text[action]
-  const label = idleLabel(action, step, texts)
+  const label = idleLabel(action, isStepRow, texts)
   button.setAttribute('aria-label', label)
   button.setAttribute('title', label)
+}
+
+/**
+ * Mark a row excluded (attribute and label) or clear the mark.
+ * @param row - the row element.
+ * @param label - the label text, or `null` to clear.
+ */
+function markExcluded(row: HTMLElement, label: string | null): void {
+  let badge: Element | null = null
+  for (let child = row.firstElementChild; child !== null; child = child.nextElementSibling) {
+    if (child.hasAttribute(EXCLUDED_ATTR.badge)) badge = child
+  }
+  if (label === null) {
+    badge?.remove()
+    if (row.hasAttribute(EXCLUDED_ATTR.row)) row.removeAttribute(EXCLUDED_ATTR.row)
+    return
+  }
+  if (!row.hasAttribute(EXCLUDED_ATTR.row)) row.setAttribute(EXCLUDED_ATTR.row, '')
+  if (badge === null) {
+    badge = row.ownerDocument.createElement('span')
+    badge.setAttribute(EXCLUDED_ATTR.badge, '')
+    row.appendChild(badge)
+  }
+  if (badge.textContent !== label) badge.textContent = label
 }
 
 /** The cluster a row holds, or `null`. */
@@ -143,6 +180,7 @@ export function decorateRow(
     if (decoration.hidden) row.setAttribute(ATTR.hidden, '')
     else row.removeAttribute(ATTR.hidden)
   }
+  markExcluded(row, decoration.excluded ? texts.excluded : null)
   let cluster = clusterOf(row)
   if (decoration.actions.length === 0) {
     cluster?.remove()
@@ -154,23 +192,23 @@ export function decorateRow(
     cluster = null
   }
   if (cluster === null) {
-    cluster = factory.create(decoration.actions, decoration.step)
+    cluster = factory.create(decoration.actions, decoration.isStepRow)
     row.appendChild(cluster)
   }
   if (!row.hasAttribute(ATTR.row)) row.setAttribute(ATTR.row, '')
   const armed = decoration.armed
   const pending = decoration.pending
   for (let button = cluster.firstElementChild; button !== null; button = button.nextElementSibling) {
-    const action = button.getAttribute(ATTR.action) as RecallAction | null
+    const action = button.getAttribute(ATTR.action) as RowAction | null
     if (action === null) continue
     const isArmed = armed !== null && armed.action === action
     if (isArmed) {
       button.setAttribute(ATTR.armed, 'true')
       button.textContent = t(`armed.${action}`, { count: armed.count })
-      button.setAttribute('aria-label', t(countedKey('armed.label', armed.count), { count: armed.count }))
+      button.setAttribute('aria-label', t(countedKey(action === 'exclude' ? 'armed.excludeLabel' : 'armed.label', armed.count), { count: armed.count }))
     } else if (button.hasAttribute(ATTR.armed)) {
       button.removeAttribute(ATTR.armed)
-      applyIdle(button as HTMLElement, action, decoration.step, texts)
+      applyIdle(button as HTMLElement, action, decoration.isStepRow, texts)
     }
     const isBusy = pending !== null && pending.action === action
     if (isBusy) {
@@ -208,6 +246,7 @@ export function undecorateRow(row: Element): void {
   clusterOf(row)?.remove()
   row.removeAttribute(ATTR.row)
   row.removeAttribute(ATTR.hidden)
+  markExcluded(row as HTMLElement, null)
 }
 
 /**
@@ -215,7 +254,7 @@ export function undecorateRow(row: Element): void {
  * @param root - a flow or the document.
  */
 export function undecorateAll(root: ParentNode): void {
-  for (const row of root.querySelectorAll(`[${ATTR.row}],[${ATTR.hidden}]`)) undecorateRow(row)
+  for (const row of root.querySelectorAll(`[${ATTR.row}],[${ATTR.hidden}],[${EXCLUDED_ATTR.row}]`)) undecorateRow(row)
   for (const cluster of root.querySelectorAll(`[${ATTR.actions}]`)) cluster.remove()
 }
 

@@ -9,7 +9,10 @@
  *   both registries bind the registration to the caller's fiber themselves);
  * - the style sheet and the page-console debug hook;
  * - the headless entry `dsh-message-recall` in the session-scoped seat `conversation.input.overlay`
- *   (`ctx.slots.inject` waits for the seat's declaration by ui-conversation).
+ *   (`ctx.slots.inject` waits for the seat's declaration by ui-conversation), which also shows the
+ *   undo notice;
+ * - the Removed button and its panel in the session header's `conversation.session.header.utilities`
+ *   list, registered like `dsh-session-log-export` registers its Session log button there.
  *
  * `inject` names only services the rc.8 client provides: a plugin waiting for a missing service
  * never activates, and the rc.8 web boot then fails as a whole.
@@ -21,9 +24,13 @@ import { DebugRegistry, installDebugHook } from './debug'
 import { installStyles, undecorateAll } from './decorate'
 import { DICTIONARIES, LOCALE_NS } from './locales'
 import { RecallOverlay, type OverlayKit } from './Overlay'
-import type { ConversationEventRegistry, ConversationViewRegistry, LocaleService, SlotService } from './rc8'
+import { sessionOpener } from './open-session'
+import type { ConversationEventRegistry, ConversationViewRegistry, LocaleService, SessionsService, SlotService } from './rc8'
+import { installRemovalStyles } from './removal-styles'
+import { RemovedButton } from './RemovedPanel'
 import { replacementDefinition, replacementView } from './replacement-view'
 import { BUILD_STAMP } from './stamp'
+import { TombstoneActions, TombstoneActionsRegistry } from './tombstone-actions'
 
 /** Plugin name (the package name). */
 export const name = 'dsh-message-recall'
@@ -33,6 +40,9 @@ export const inject = ['slots', 'locale', 'conversationEvents', 'conversationVie
 
 /** Id of the overlay entry in `conversation.input.overlay`. */
 export const OVERLAY_ENTRY_ID = 'dsh-message-recall'
+
+/** Id of the Removed button in `conversation.session.header.utilities` (beside DSH's Session log). */
+export const REMOVED_ENTRY_ID = 'dsh-message-recall-removed'
 
 /** Optional client config. */
 export interface ClientConfig {
@@ -47,6 +57,8 @@ export interface ClientContext {
   readonly locale: LocaleService
   readonly conversationEvents: ConversationEventRegistry
   readonly conversationViews: ConversationViewRegistry
+  /** A service by name, `undefined` when absent (cordis `Context.get`); used for `sessions`, which opens a copy. */
+  get(name: string): unknown
 }
 
 let announced = false
@@ -69,19 +81,26 @@ export function apply(ctx: ClientContext, config?: ClientConfig): void {
   ctx.effect(() => {
     const doc = globalThis.document
     const remove = installStyles(doc)
+    const removeRemovalStyles = installRemovalStyles(doc)
     return () => {
       undecorateAll(doc)
+      removeRemovalStyles()
       remove()
     }
   }, 'dsh-message-recall: styles')
   ctx.effect(() => installDebugHook(globalThis as unknown as Record<string, unknown>, debug), 'dsh-message-recall: debug hook')
   const locale = ctx.locale
+  const send = createRecallSender((url, init) => (globalThis.fetch as unknown as FetchLike)(url, init), path)
+  const openSession = sessionOpener(() => ctx.get('sessions') as SessionsService | undefined)
+  const tombstones = new TombstoneActionsRegistry((sessionId) => new TombstoneActions({ sessionId, send, openSession }))
+  ctx.effect(() => () => tombstones.dispose(), 'dsh-message-recall: restore and copy requests')
   const kit: OverlayKit = {
     // Bound once: LocaleRuntime's methods read `this`, and useSyncExternalStore wants stable functions.
     locale: { subscribe: (listener) => locale.subscribe(listener), getSnapshot: () => locale.getSnapshot() },
     t: locale.bind(LOCALE_NS),
-    send: createRecallSender((url, init) => (globalThis.fetch as unknown as FetchLike)(url, init), path),
+    send,
     debug,
+    tombstones,
   }
   ctx.slots.inject('conversation.input.overlay', () => ctx.slots.register({
     name: 'conversation.input.overlay',
@@ -90,4 +109,11 @@ export function apply(ctx: ClientContext, config?: ClientConfig): void {
     locale: LOCALE_NS,
     inject: () => ({ kit }),
   }, RecallOverlay))
+  ctx.slots.inject('conversation.session.header.utilities', () => ctx.slots.register({
+    name: 'conversation.session.header.utilities',
+    id: REMOVED_ENTRY_ID,
+    order: 90,
+    locale: LOCALE_NS,
+    inject: () => ({ kit }),
+  }, RemovedButton))
 }

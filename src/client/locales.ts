@@ -10,6 +10,7 @@
  *
  * @module dsh-message-recall/client/locales
  */
+import type { RecallErrorCode } from './api'
 import type { Translate } from './rc8'
 
 /** Locale namespace of this plugin (also its slot `locale` option). */
@@ -32,6 +33,44 @@ export const zh = {
   'notice.images.one': '已撤回。{count} 张图片无法放回输入框：{names}',
   'notice.images.other': '已撤回。{count} 张图片无法放回输入框：{names}',
   'notice.dismiss': '关闭',
+  'action.exclude': '排除',
+  'label.exclude': '从模型上下文中排除；消息仍然可见',
+  'armed.exclude': '确认排除 {count} 条？',
+  'armed.excludeLabel.one': '再点一次，从模型上下文中排除 {count} 条消息',
+  'armed.excludeLabel.other': '再点一次，从模型上下文中排除 {count} 条消息',
+  'excluded.badge': '不发送给模型',
+  'action.restore': '恢复',
+  'label.restore': '把这条消息放回原处，模型会重新看到它',
+  'action.openCopy': '打开副本',
+  'label.openCopy': '打开一个新会话，里面是这次移除之前的对话',
+  'undo.recall.one': '已撤回你的消息',
+  'undo.recall.other': '已撤回你的消息',
+  'undo.delete.one': '已删除 {count} 条消息',
+  'undo.delete.other': '已删除 {count} 条消息',
+  'undo.deleteFrom.one': '已删除以下 {count} 条消息',
+  'undo.deleteFrom.other': '已删除以下 {count} 条消息',
+  'undo.exclude.one': '已从模型上下文中排除 {count} 条消息',
+  'undo.exclude.other': '已从模型上下文中排除 {count} 条消息',
+  'undo.undo': '撤销',
+  'undo.label.undo': '撤销这次移除，把消息放回原处',
+  'undo.restored': '消息已放回原处',
+  'undo.restored.recall': '消息已放回原处；输入框里的文字保持不变',
+  'panel.button': '已移除',
+  'panel.label.one': '已移除的消息：{count} 项仍在生效',
+  'panel.label.other': '已移除的消息：{count} 项仍在生效',
+  'panel.title': '已移除的消息',
+  'panel.close': '关闭',
+  'panel.action.recall': '撤回',
+  'panel.action.delete': '删除',
+  'panel.action.deleteFrom': '删除以下',
+  'panel.action.exclude': '排除',
+  'panel.count.one': '{count} 条消息',
+  'panel.count.other': '{count} 条消息',
+  'panel.tokens.one': '约 {count} 个 token',
+  'panel.tokens.other': '约 {count} 个 token',
+  'panel.notLoaded': '内容不在已加载的历史中',
+  'panel.restored': '已恢复',
+  'error.NOT_RESTORABLE': '这次移除无法原地恢复，可以打开一个副本',
   'error.STALE_VIEW': '对话刚刚有了变化，请再试一次',
   'error.AGENT_BUSY': '智能体正在工作，请等它停下再试',
   'error.TARGET_NOT_FOUND': '这条消息已不在对话中',
@@ -65,6 +104,44 @@ export const en: { readonly [K in LocaleKey]: string } = {
   'notice.images.one': 'Recalled. {count} image could not be put back in the composer: {names}',
   'notice.images.other': 'Recalled. {count} images could not be put back in the composer: {names}',
   'notice.dismiss': 'Dismiss',
+  'action.exclude': 'Exclude',
+  'label.exclude': "Exclude from the model's context; it stays visible",
+  'armed.exclude': 'Exclude {count}?',
+  'armed.excludeLabel.one': "Click again to exclude {count} message from the model's context",
+  'armed.excludeLabel.other': "Click again to exclude {count} messages from the model's context",
+  'excluded.badge': 'Not sent to the model',
+  'action.restore': 'Restore',
+  'label.restore': 'Put this message back in place; the model sees it again',
+  'action.openCopy': 'Open a copy',
+  'label.openCopy': 'Open a new session with the conversation from before this removal',
+  'undo.recall.one': 'Recalled your message',
+  'undo.recall.other': 'Recalled your message',
+  'undo.delete.one': 'Deleted {count} message',
+  'undo.delete.other': 'Deleted {count} messages',
+  'undo.deleteFrom.one': 'Deleted {count} message onward',
+  'undo.deleteFrom.other': 'Deleted {count} messages onward',
+  'undo.exclude.one': "Excluded {count} message from the model's context",
+  'undo.exclude.other': "Excluded {count} messages from the model's context",
+  'undo.undo': 'Undo',
+  'undo.label.undo': 'Undo this removal and put the message back in place',
+  'undo.restored': 'The message is back in place',
+  'undo.restored.recall': 'The message is back in place. The composer keeps its text.',
+  'panel.button': 'Removed',
+  'panel.label.one': 'Removed messages: {count} removal in effect',
+  'panel.label.other': 'Removed messages: {count} removals in effect',
+  'panel.title': 'Removed messages',
+  'panel.close': 'Close',
+  'panel.action.recall': 'Recalled',
+  'panel.action.delete': 'Deleted',
+  'panel.action.deleteFrom': 'Deleted onward',
+  'panel.action.exclude': 'Excluded',
+  'panel.count.one': '{count} message',
+  'panel.count.other': '{count} messages',
+  'panel.tokens.one': '≈ {count} token',
+  'panel.tokens.other': '≈ {count} tokens',
+  'panel.notLoaded': 'Content not in the loaded history',
+  'panel.restored': 'Restored',
+  'error.NOT_RESTORABLE': 'This removal cannot be undone in place. Open a copy instead.',
   'error.STALE_VIEW': 'The conversation just changed. Try again.',
   'error.AGENT_BUSY': 'The agent is working. Try again when it stops.',
   'error.TARGET_NOT_FOUND': 'This message is no longer in the conversation.',
@@ -82,7 +159,7 @@ export const en: { readonly [K in LocaleKey]: string } = {
 export const DICTIONARIES: { readonly zh: Record<LocaleKey, string>; readonly en: Record<LocaleKey, string> } = { zh, en }
 
 /** Base keys of the texts that count something; each has a `.one` and an `.other` entry. */
-export type CountedBase = 'armed.label' | 'notice.images'
+export type CountedBase = 'armed.label' | 'armed.excludeLabel' | 'notice.images' | `undo.${'recall' | 'delete' | 'deleteFrom' | 'exclude'}` | 'panel.label' | 'panel.count' | 'panel.tokens'
 
 /**
  * The dictionary key of a counted text for `count`: `.one` for exactly 1, `.other` for any other
@@ -97,13 +174,14 @@ export function countedKey(base: CountedBase, count: number): `${CountedBase}.${
 }
 
 /**
- * Short localized message for an error code of the host route (issue 2 table) or of the client
- * (`NETWORK`: no reply or an unreadable one).
+ * Short localized message for an error code of the host route (`ErrorCode` in `shared/protocol.ts`)
+ * or of the client (`NETWORK`: no reply or an unreadable one).
  * @param t - translate bound to {@link LOCALE_NS}.
  * @param code - the error code.
- * @returns the localized sentence; an unknown code reads as "Failed (CODE)".
+ * @returns the localized sentence; a code without its own sentence (including one this build does
+ *   not know) reads as "Failed (CODE)".
  */
-export function describeError(t: Translate, code: string): string {
+export function describeError(t: Translate, code: RecallErrorCode): string {
   const key = `error.${code}`
   return key !== 'error.unknown' && key in zh ? t(key) : t('error.unknown', { code })
 }

@@ -10,38 +10,40 @@
  * | `assistant-step` | `{ turn, step, blocks, finalNode? }` | `data.finalNode.seq` (the `assistant/message`) |
  * | `tool-call` | `{ root }` | `data.root.seq` when `root.kind === 'tool-result'` (the `tool/result`; the node's `anchorSeq` is the log-only `tool/call`) |
  * | `compaction` | `{ seq, … }` | `data.seq` (the checkpoint), no actions |
- * | `turn-tail`, `turn-error`, `turn-max-tokens`, `model-retry`, `command` | `{ seq, turn? }` | log-only, no actions |
+ * | `turn-tail` | `{ seq, turn, closing }` | log-only, no actions; `closing.finalNode.seq` is its final answer (`answerSeq`) |
+ * | `turn-error`, `turn-max-tokens`, `model-retry`, `command` | `{ seq, turn? }` | log-only, no actions |
  *
  * A running step or tool, or a synthetic interrupted one (rc.8 gives it a fractional seq), has no
  * durable message yet and offers nothing.
  *
  * @module dsh-message-recall/client/rows
  */
-import { isRecord } from '../shared/events'
+import { isRecord, isSeq } from '../shared/events'
 import type { TranscriptRow } from '../shared/hidden-rows'
-import type { RecallAction } from '../shared/tombstone'
+import type { TombstoneAction } from '../shared/tombstone'
 import type { ChatNode } from './rc8'
 
 /** A row resolved against the session's chat store. */
 export interface RowAnchor extends TranscriptRow {
   /** Actions this row offers while the agent is idle, in button order; empty for none. */
-  readonly actions: readonly RecallAction[]
+  readonly actions: readonly RowAction[]
   /** The row stands for a model step (assistant or tool row): Delete removes the whole step. */
-  readonly step: boolean
+  readonly isStepRow: boolean
 }
 
-const USER_ACTIONS: readonly RecallAction[] = Object.freeze(['recall', 'delete', 'deleteFrom'])
-const STEP_ACTIONS: readonly RecallAction[] = Object.freeze(['delete', 'deleteFrom'])
-const NO_ACTIONS: readonly RecallAction[] = Object.freeze([])
+/**
+ * A row button: a removal or exclusion of the row's message, or, on a row whose message is
+ * excluded, Restore / Open a copy of that exclusion.
+ */
+export type RowAction = TombstoneAction | 'restore' | 'openCopy'
 
-const LOG_ONLY_KINDS: ReadonlySet<string> = new Set(['turn-tail', 'turn-error', 'turn-max-tokens', 'model-retry', 'command'])
+const USER_ACTIONS: readonly RowAction[] = Object.freeze(['recall', 'delete', 'deleteFrom', 'exclude'])
+const STEP_ACTIONS: readonly RowAction[] = Object.freeze(['delete', 'deleteFrom', 'exclude'])
+const NO_ACTIONS: readonly RowAction[] = Object.freeze([])
+
+const LOG_ONLY_ROW_KINDS: ReadonlySet<string> = new Set(['turn-tail', 'turn-error', 'turn-max-tokens', 'model-retry', 'command'])
 
 const anchors = new WeakMap<ChatNode, RowAnchor>()
-
-/** True for a non-negative safe integer (a durable event seq). */
-export function isDurableSeq(value: unknown): value is number {
-  return Number.isSafeInteger(value) && (value as number) >= 0
-}
 
 /**
  * Resolve a Chat node to its row anchor. Memoized per node object (rc.8 nodes are immutable and
@@ -61,40 +63,48 @@ export function resolveRow(node: ChatNode): RowAnchor {
 function computeAnchor(node: ChatNode): RowAnchor {
   const data = isRecord(node.data) ? node.data : {}
   const turn = turnOf(node, data)
-  const base = { key: node.key, kind: node.kind, turn }
+  const base = { key: node.key, rowKind: node.kind, turn }
   switch (node.kind) {
     case 'user':
     case 'steering': {
-      const seq = isDurableSeq(data.seq) ? data.seq : null
+      const seq = isSeq(data.seq) ? data.seq : null
       const fromPerson = isRecord(data.source) && data.source.kind === 'user'
       const actions = seq === null ? NO_ACTIONS : fromPerson ? USER_ACTIONS : STEP_ACTIONS
-      return { ...base, seq, logSeq: seq ?? node.anchorSeq, actions, step: false }
+      return { ...base, seq, anchorSeq: seq ?? node.anchorSeq, actions, isStepRow: false }
     }
     case 'context':
     case 'compaction':
     case 'unknown': {
-      const seq = isDurableSeq(data.seq) ? data.seq : null
-      return { ...base, seq, logSeq: seq ?? node.anchorSeq, actions: NO_ACTIONS, step: false }
+      const seq = isSeq(data.seq) ? data.seq : null
+      return { ...base, seq, anchorSeq: seq ?? node.anchorSeq, actions: NO_ACTIONS, isStepRow: false }
     }
     case 'assistant-step': {
       const final = isRecord(data.finalNode) ? data.finalNode : null
-      const seq = final !== null && final.kind === 'assistant' && isDurableSeq(final.seq) ? final.seq : null
-      return { ...base, seq, logSeq: seq ?? node.anchorSeq, actions: seq === null ? NO_ACTIONS : STEP_ACTIONS, step: true }
+      const seq = final !== null && final.kind === 'assistant' && isSeq(final.seq) ? final.seq : null
+      return { ...base, seq, anchorSeq: seq ?? node.anchorSeq, actions: seq === null ? NO_ACTIONS : STEP_ACTIONS, isStepRow: true }
     }
     case 'tool-call': {
       const root = isRecord(data.root) ? data.root : null
-      const seq = root !== null && root.kind === 'tool-result' && isDurableSeq(root.seq) ? root.seq : null
-      return { ...base, seq, logSeq: node.anchorSeq, actions: seq === null ? NO_ACTIONS : STEP_ACTIONS, step: true }
+      const seq = root !== null && root.kind === 'tool-result' && isSeq(root.seq) ? root.seq : null
+      return { ...base, seq, anchorSeq: node.anchorSeq, actions: seq === null ? NO_ACTIONS : STEP_ACTIONS, isStepRow: true }
     }
     default: {
-      const logSeq = LOG_ONLY_KINDS.has(node.kind) && typeof data.seq === 'number' ? data.seq : node.anchorSeq
-      return { ...base, seq: null, logSeq, actions: NO_ACTIONS, step: false }
+      const anchorSeq = LOG_ONLY_ROW_KINDS.has(node.kind) && typeof data.seq === 'number' ? data.seq : node.anchorSeq
+      if (node.kind === 'turn-tail') return { ...base, seq: null, anchorSeq, answerSeq: closingSeq(data), actions: NO_ACTIONS, isStepRow: false }
+      return { ...base, seq: null, anchorSeq, actions: NO_ACTIONS, isStepRow: false }
     }
   }
+}
+
+/** The final answer of a turn bar: the seq of its `closing` step's `assistant/message` (what its Copy copies), or `null`. */
+function closingSeq(data: Record<string, unknown>): number | null {
+  const closing = isRecord(data.closing) ? data.closing : null
+  const final = closing !== null && isRecord(closing.finalNode) ? closing.finalNode : null
+  return final !== null && isSeq(final.seq) ? final.seq : null
 }
 
 function turnOf(node: ChatNode, data: Record<string, unknown>): number | null {
   const location = node.location
   if (location !== undefined && (location.kind === 'step' || location.kind === 'turn')) return location.turn.turn
-  return isDurableSeq(data.turn) ? data.turn : null
+  return isSeq(data.turn) ? data.turn : null
 }

@@ -15,13 +15,18 @@ import type {} from '@deepseek-ai/dsh-agent'
 import type {} from '@deepseek-ai/dsh-host-webserver'
 import type {} from '@deepseek-ai/dsh-session'
 import { Config, resolveConfig, type MessageRecallConfig } from './config'
+import { DiskSummaryCache } from './disk-summary-cache'
 import { SessionEventIndex } from './event-index'
-import type { PersistenceReader } from './inspect'
+import type { ForkingStore, WorkspaceLookup } from './fork-before'
+import { summarizeStored, type PersistenceReader } from './inspect'
 import { createRouteHandler } from './route'
+import type { MessagePricer } from './shadow-price'
+import { titleLimitsOf } from './title'
+import { WriteQueue } from './write-queue'
 
 export { Config, DEFAULTS, resolveConfig, type MessageRecallConfig } from './config'
 export { statusOf } from './route'
-export { planRemoval, describePlanRefusal } from '../shared/surface-plan'
+export { planRemoval, describePlanRefusal } from './surface-plan'
 export type * from '../shared/protocol'
 
 /** Plugin name (the Loader row id in `cordis.patch.yml` is `message-recall`). */
@@ -42,13 +47,34 @@ export function apply(ctx: Context, config: Partial<MessageRecallConfig> | undef
   const index = new SessionEventIndex()
   ctx.on('session/event', (session, event) => index.observe(session, event))
   ctx.on('session/disposed', (session) => index.forget(session))
+  const warn = (message: string): void => ctx.logger.warn(message)
+  const titleLimits = () => titleLimitsOf(ctx.get('sessionTitle'))
   const handler = createRouteHandler(
     {
       sessions: ctx.sessions,
       agents: ctx.agents,
       index,
+      queue: new WriteQueue(),
       persistence: () => ctx.get('sessionPersistence') as PersistenceReader | undefined,
-      warn: (message) => ctx.logger.warn(message),
+      diskSummaries: new DiskSummaryCache(summarizeStored),
+      effects: () => ({ meter: ctx.get('tokenMeter') as MessagePricer | undefined, titleLimits: titleLimits(), warn }),
+      fork: {
+        titleLimits,
+        workspaces: () => ctx.get('workspaceRegistry') as WorkspaceLookup | undefined,
+        async inChildFiber(body) {
+          // A session created through a context belongs to that context's fiber (SessionStore.create);
+          // disposing this fiber releases the copy once it is stored.
+          let store: ForkingStore | undefined
+          const fiber = ctx.plugin({ name: 'message-recall-fork', inject: ['sessions'], apply: (child: Context) => void (store = child.sessions) })
+          try {
+            await fiber.await()
+            return await body(store as ForkingStore)
+          } finally {
+            await fiber.dispose()
+          }
+        },
+      },
+      warn,
     },
     resolved,
   )

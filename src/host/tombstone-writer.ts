@@ -18,16 +18,21 @@ import type { LogEvent } from '../shared/events'
 import type { PlanValue, RemovalValue, ViewExpectation } from '../shared/protocol'
 import { replaceOp } from '../shared/replace-op'
 import { contentOf, plainText } from '../shared/surface-node'
-import { planRemoval, type EventLookup, type PlanTarget, type RemovalPlan } from '../shared/surface-plan'
+import { planRemoval, type EventLookup, type PlanTarget, type RemovalPlan } from './surface-plan'
 import { estimateTokens } from '../shared/token-estimate'
-import { tombstoneSource, type RecallAction } from '../shared/tombstone'
+import { tombstoneSource, type RecallAction, type TombstoneAction } from '../shared/tombstone'
 import type { SessionEventIndex } from './event-index'
-import { MessageRecallError, type StaleViewRefusal, type WriteRefusal } from './refusals'
+import { MessageRecallError, type WriteRefusal } from './refusals'
+import { runSessionWrite, type SessionWriteServices } from './session-write'
+import { WriteQueue } from './write-queue'
+import { checkExpectation, type StableView } from './view-expectation'
+import { priceReplace, retitleAfterRemoval, type WriteEffects } from './write-effects'
 
 /** A validated removal or plan request. */
 export interface RemovalRequest {
   readonly sessionId: string
-  readonly action: RecallAction
+  /** `exclude` is planned exactly like `delete`; only the tombstone's `source.action` differs. */
+  readonly action: TombstoneAction
   readonly target: PlanTarget
   readonly expect?: ViewExpectation
 }
@@ -36,39 +41,28 @@ export interface RemovalRequest {
 export type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly refusal: WriteRefusal }
 
 /** The services the writer reaches (structural views of `ctx.sessions` and `ctx.agents`). */
-export interface WriterServices {
-  readonly sessions: { get(id: SessionId): Session | undefined; flush(session: Session): Promise<boolean> }
-  readonly agents: { get(id: SessionId): Agent | undefined }
+export interface WriterServices extends Omit<SessionWriteServices, 'queue'> {
   readonly index: SessionEventIndex
   /** Text of the tombstone's single text block; `''` writes empty content. */
   readonly tombstoneText: string
-}
-
-/** A surface snapshot that stays put while the live surface moves. */
-interface StableView {
-  readonly nodes: readonly number[]
-  readonly replaceGeneration: number
-  readonly lastSeq: number
-}
-
-function stableView(session: Session): StableView {
-  return { nodes: [...session.surface.nodes], replaceGeneration: session.surface.replaceGeneration, lastSeq: session.seq - 1 }
+  /** The per-session write queue (optional for callers that never write). */
+  readonly queue?: SessionWriteServices['queue']
+  /** The token meter and title limits, read at request time; absent: no price, no title rebuild. */
+  readonly effects?: () => WriteEffects
 }
 
 /**
- * Check a client's `expect` against a view.
- * @returns the `STALE_VIEW` refusal, or `null` when the view matches (or nothing was expected).
+ * A stable copy of a session's surface.
+ * @param session - a live or detached session.
+ * @returns its nodes, `replaceGeneration` and last seq, copied.
  */
-export function checkExpectation(view: StableView, expect: ViewExpectation | undefined): StaleViewRefusal | null {
-  if (expect === undefined) return null
-  const stale = (newerSeq: number | null): StaleViewRefusal => ({ code: 'STALE_VIEW', expected: expect, replaceGeneration: view.replaceGeneration, newerSeq })
-  if (expect.replaceGeneration !== undefined && expect.replaceGeneration !== view.replaceGeneration) return stale(null)
-  if (expect.lastSeq !== undefined) {
-    const lastSeq = expect.lastSeq
-    const newer = view.nodes.find((seq) => seq > lastSeq)
-    if (newer !== undefined) return stale(newer)
-  }
-  return null
+export function stableView(session: Session): StableView {
+  return { nodes: [...session.surface.nodes], replaceGeneration: session.surface.replaceGeneration, lastSeq: session.seq - 1 }
+}
+
+/** The planner's action for a tombstone action: `exclude` plans exactly like `delete`. */
+export function planningAction(action: TombstoneAction): RecallAction {
+  return action === 'exclude' ? 'delete' : action
 }
 
 /**
@@ -85,14 +79,14 @@ export function planForSession(
   request: Omit<RemovalRequest, 'sessionId'>,
 ): { ok: true; plan: RemovalPlan; view: StableView } | { ok: false; refusal: WriteRefusal } {
   const view = stableView(session)
-  const stale = checkExpectation(view, request.expect)
+  const stale = checkExpectation(view, request.expect, lookup)
   if (stale !== null) return { ok: false, refusal: stale }
-  const planned = planRemoval({ nodes: view.nodes, lookup, action: request.action, target: request.target })
+  const planned = planRemoval({ nodes: view.nodes, lookup, action: planningAction(request.action), target: request.target })
   return planned.ok ? { ok: true, plan: planned.plan, view } : planned
 }
 
 /** What a tombstone needs from a plan: the action, the inclusive surface range and every shadowed node. */
-export type TombstoneRange = Pick<RemovalPlan, 'action' | 'start' | 'end' | 'shadowedSeqs'>
+export type TombstoneRange = Pick<RemovalPlan, 'start' | 'end' | 'shadowedSeqs'> & { readonly action: TombstoneAction }
 
 /**
  * Append the tombstone for a plan. Validation happens in `session.append` before the log
@@ -119,29 +113,39 @@ export function appendTombstone(session: Session, plan: TombstoneRange, tombston
 
 /**
  * Plan, check and append synchronously: the part of a removal that must not interleave with
- * other writers. No flush.
+ * other writers. No flush. With `effects`, the shadow price is appended right before the
+ * tombstone when a token meter is loaded, and the session title is rebuilt after it when it
+ * cites a removed message.
  * @param session - a live or detached session.
  * @param lookup - one event by seq over the session's current log.
  * @param request - action, target and optional expectation.
  * @param tombstoneText - see {@link appendTombstone}.
+ * @param effects - the token meter and title limits, or `undefined` for a bare tombstone.
+ * @param relookup - a lookup over the log after the appends (default: `lookup`).
  * @returns the removal value (with `persisted: false`) and the logged tombstone, or a refusal.
- * @throws {@link MessageRecallError} `INTERNAL` when the Session refuses the append; nothing was appended.
+ * @throws {@link MessageRecallError} `INTERNAL` when the Session refuses the price or the
+ * tombstone; nothing was appended, except a price whose tombstone was then refused (a log-only
+ * event that the next event disarms).
  */
 export function writeTombstone(
   session: Session,
   lookup: EventLookup,
   request: Omit<RemovalRequest, 'sessionId'>,
   tombstoneText: string,
+  effects?: WriteEffects,
+  relookup: () => EventLookup = () => lookup,
 ): { ok: true; value: RemovalValue; event: LogEvent } | { ok: false; refusal: WriteRefusal } {
   const planned = planForSession(session, lookup, request)
   if (!planned.ok) return planned
-  const { plan } = planned
+  const plan = { ...planned.plan, action: request.action }
   let event: LogEvent
   try {
+    priceReplace(session, effects, lookup, plan, plan.shadowedSeqs)
     event = appendTombstone(session, plan, tombstoneText)
   } catch (error) {
     throw new MessageRecallError('INTERNAL', `message-recall: the session refused the tombstone for [${plan.start}, ${plan.end}]: ${errorText(error)}`, { cause: error })
   }
+  retitleAfterRemoval(session, effects, relookup(), { seq: event.seq, shadowedSeqs: plan.shadowedSeqs })
   const recalled = plan.action === 'recall' ? contentOf(lookup(plan.targetSeq) as LogEvent) : undefined
   const value: RemovalValue = {
     action: plan.action,
@@ -157,47 +161,28 @@ export function writeTombstone(
 }
 
 /**
- * Remove messages from a live session: find it, take the agent's maintenance slot when an agent
- * drives it, write the tombstone, and await `ctx.sessions.flush(session)`.
- * @param services - sessions, agents, the event index and the tombstone text.
+ * Remove messages from a live session through {@link runSessionWrite}: the write queue, the
+ * agent's maintenance slot when an agent drives it, the tombstone (with its price and title),
+ * and the durability flush with retries.
+ * @param services - sessions, agents, the event index, the queue, the tombstone text and effects.
  * @param request - the validated request.
  * @returns the removal value once durable (`persisted` tells whether a persistence listener
  * took part), or `SESSION_NOT_LIVE`, `AGENT_BUSY`, `STALE_VIEW` or a planner refusal; nothing is
  * appended on any refusal.
- * @throws {@link MessageRecallError} `PERSIST_FAILED` when the flush rejected (the tombstone is in
- * the live log but not known to be durable), `INTERNAL` when the Session refused the append.
+ * @throws {@link MessageRecallError} `PERSIST_FAILED` (`applied: true`, for recall with the
+ * recalled `content`/`text`) when every flush attempt failed: the tombstone is in the live log but
+ * not known to be durable; `INTERNAL` when the Session refused the append.
  */
 export async function removeMessages(services: WriterServices, request: RemovalRequest): Promise<Outcome<RemovalValue>> {
-  const id = request.sessionId as SessionId
-  const agent = services.agents.get(id)
-  const session = agent?.session ?? services.sessions.get(id)
-  if (session === undefined) return { ok: false, refusal: { code: 'SESSION_NOT_LIVE', sessionId: request.sessionId } }
-
-  const task = async (): Promise<Outcome<RemovalValue>> => {
-    const written = writeTombstone(session, services.index.lookup(session), request, services.tombstoneText)
+  const queue = services.queue ?? new WriteQueue()
+  return runSessionWrite<RemovalValue>({ ...services, queue }, request.sessionId, (session) => {
+    const effects = services.effects?.()
+    const written = writeTombstone(session, services.index.lookup(session), request, services.tombstoneText, effects, () => services.index.lookup(session))
     if (!written.ok) return written
-    let persisted: boolean
-    try {
-      persisted = await services.sessions.flush(session)
-    } catch (error) {
-      throw new MessageRecallError(
-        'PERSIST_FAILED',
-        `message-recall: tombstone seq ${written.event.seq} was appended to session "${request.sessionId}" but the durability flush rejected: ${errorText(error)}`,
-        { cause: error },
-      )
-    }
-    return { ok: true, value: { ...written.value, persisted } }
-  }
-
-  if (agent === undefined) return task()
-  let running: Promise<Outcome<RemovalValue>>
-  try {
-    // rc.8 signals "busy" only by this synchronous throw (no code, no subclass).
-    running = agent.runMaintenance(() => task())
-  } catch (error) {
-    return { ok: false, refusal: { code: 'AGENT_BUSY', sessionId: request.sessionId, detail: errorText(error) } }
-  }
-  return running
+    const { persisted: _persisted, ...value } = written.value
+    const recalled = value.content !== undefined && value.text !== undefined ? { content: value.content, text: value.text } : undefined
+    return { ok: true, value, seq: written.event.seq, ...(recalled === undefined ? {} : { recalled }) }
+  })
 }
 
 /**
@@ -218,7 +203,7 @@ export function previewRemoval(services: Pick<WriterServices, 'sessions' | 'agen
   return {
     ok: true,
     value: {
-      action: plan.action,
+      action: request.action,
       range: { start: plan.start, end: plan.end },
       removedSeqs: plan.shadowedSeqs,
       kinds: plan.kinds,

@@ -1,6 +1,6 @@
 /**
  * A rough, dependency-free token estimate for the messages a removal would take out of model
- * context, for the `plan` preview. It is not the provider's tokenizer: it counts the characters
+ * context, for the host's `plan` preview and the client's removed-messages panel. It is not the provider's tokenizer: it counts the characters
  * that reach the wire (text, reasoning, tool-call name and arguments, tool-result text) and
  * divides by four.
  *

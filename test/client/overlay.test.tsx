@@ -86,10 +86,10 @@ describe('client overlay in the page', () => {
       const actions = [...r.querySelectorAll('[data-message-recall-action]')].map((b) => b.getAttribute('data-message-recall-action')).join(',')
       byKind.set(r.getAttribute('data-chat-flow-kind')!, [...(byKind.get(r.getAttribute('data-chat-flow-kind')!) ?? []), actions])
     }
-    assert.deepEqual(byKind.get('user'), Array(4).fill('recall,delete,deleteFrom'))
-    assert.deepEqual(byKind.get('steering'), ['recall,delete,deleteFrom'])
-    assert.ok(byKind.get('assistant-step')!.every((a) => a === 'delete,deleteFrom'))
-    assert.deepEqual(byKind.get('tool-call'), ['delete,deleteFrom', 'delete,deleteFrom', 'delete,deleteFrom', ''], 'the running tool has none')
+    assert.deepEqual(byKind.get('user'), Array(4).fill('recall,delete,deleteFrom,exclude'))
+    assert.deepEqual(byKind.get('steering'), ['recall,delete,deleteFrom,exclude'])
+    assert.ok(byKind.get('assistant-step')!.every((a) => a === 'delete,deleteFrom,exclude'))
+    assert.deepEqual(byKind.get('tool-call'), ['delete,deleteFrom,exclude', 'delete,deleteFrom,exclude', 'delete,deleteFrom,exclude', ''], 'the running tool has none')
     for (const kind of ['context', 'turn-tail', 'turn-error']) assert.ok(byKind.get(kind)!.every((a) => a === ''), kind)
     for (const b of m.container.querySelectorAll('[data-message-recall-action]')) {
       assert.equal(b.tagName, 'BUTTON')
@@ -268,7 +268,7 @@ describe('client overlay in the page', () => {
     assert.ok(kinds.slice(0, firstHidden).every((k) => k.endsWith('+')), 'turn 1 stays')
     assert.ok(kinds.slice(firstHidden).every((k) => k.endsWith('-')), `everything from the target is hidden: ${kinds.slice(firstHidden)}`)
     assert.ok(kinds.includes('turn-error-') && kinds.includes('turn-tail-'))
-    const reasons = new Set(snapshot().hidden.map((h: any) => `${h.kind}:${h.reason}`))
+    const reasons = new Set(snapshot().hidden.map((h: any) => `${h.rowKind}:${h.reason}`))
     assert.ok(reasons.has('turn-tail:span') && reasons.has('turn-error:span'))
     // A new turn after the tombstone stays visible.
     const next = m.session.events.length

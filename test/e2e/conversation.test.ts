@@ -119,7 +119,7 @@ describe('one conversation in the real DSH web UI', { timeout: 1_800_000 }, () =
       }
       return c.buttons.map((b) => b.action).sort()
     }
-    for (const k of [keys.p1!, keys.p2!]) assert.deepEqual(await actionsOf(k), ['delete', 'deleteFrom', 'recall'], `prompt row ${k}`)
+    for (const k of [keys.p1!, keys.p2!]) assert.deepEqual(await actionsOf(k), ['delete', 'deleteFrom', 'exclude', 'recall'], `prompt row ${k}`)
     await e.shot(page, '02-hover-prompt')
     // README picture: the hovered first prompt and the answer under it (text, two tool rows, final text).
     await hoverRow(page, keys.p1!)
@@ -135,7 +135,7 @@ describe('one conversation in the real DSH web UI', { timeout: 1_800_000 }, () =
       if (process.env.E2E_UPDATE_DOCS === '1') copyFileSync(png, join(PROJECT_ROOT, 'docs', 'hover-cluster.png'))
     }
     for (const k of [keys.a1!, keys.a1final!, keys.a2!, keys.tool1!, keys.tool2!]) {
-      assert.deepEqual(await actionsOf(k), ['delete', 'deleteFrom'], `answer/tool row ${k}`)
+      assert.deepEqual(await actionsOf(k), ['delete', 'deleteFrom', 'exclude'], `answer/tool row ${k}`)
     }
     await e.shot(page, '02-hover-tool')
     for (const k of [keys.context!, ...(await rows(page)).filter((r) => r.kind === 'turn-tail').map((r) => r.key)]) {

@@ -204,8 +204,8 @@ export async function bootClient(options: { locale?: 'zh' | 'en' } = {}): Promis
   const events = ctx.get('conversationEvents')
   const views = ctx.get('conversationViews')
   registerChatDefinitions(events, views)
-  // Declare the seat the way ui-conversation's `conversation` entry does (children table).
-  slots.register({ name: 'root', children: { 'conversation.input.overlay': { kind: 'list', scope: 'session' } } }, () => null)
+  // Declare the seats the way ui-conversation's entries do (children tables): the composer overlay and the session header's utilities.
+  slots.register({ name: 'root', children: { 'conversation.input.overlay': { kind: 'list', scope: 'session' }, 'conversation.session.header.utilities': { kind: 'list', scope: 'session' } } }, () => null)
   return {
     ctx, events, views, slots, locale,
     async loadPlugin() {

@@ -1707,6 +1707,7 @@ function readReplaceOp(surfaceOp) {
 // src/shared/tombstone.ts
 var TOMBSTONE_PLUGIN = "dsh-message-recall";
 var RECALL_ACTIONS = ["recall", "delete", "deleteFrom"];
+var TOMBSTONE_ACTIONS = [...RECALL_ACTIONS, "exclude"];
 function isTombstoneSource(source) {
   return isRecord(source) && source.kind === "plugin" && source.plugin === TOMBSTONE_PLUGIN;
 }
@@ -1718,10 +1719,15 @@ function readTombstone(event) {
   if (!isTombstoneEvent(event)) return null;
   const range = readReplaceOp(event.surfaceOp);
   const source = event.data.source;
-  const action = RECALL_ACTIONS.find((a) => a === source.action) ?? "delete";
+  const action = TOMBSTONE_ACTIONS.find((a) => a === source.action) ?? "delete";
   const fromSource = Array.isArray(source.removedSeqs) ? source.removedSeqs.filter(Number.isSafeInteger) : [];
   const shadowedSeqs = event.sourceEventSeqs ? [...event.sourceEventSeqs] : fromSource;
   return { seq: event.seq, start: range.start, end: range.end, shadowedSeqs, action };
+}
+
+// src/shared/message-text.ts
+function plainText(content) {
+  return content.filter((block) => isRecord(block) && block.type === "text" && typeof block.text === "string").map((block) => block.text).join("");
 }
 
 // src/shared/surface-node.ts
@@ -1743,6 +1749,7 @@ function classifyNode(event) {
       if (readReplaceOp(event.surfaceOp) !== null) {
         if (isTombstoneSource(source)) return "tombstone";
         if (isRecord(source) && source.kind === "plugin" && source.plugin === COMPACTION_CHECKPOINT_PLUGIN) return "checkpoint";
+        if (isRecord(source) && source.kind === "user" && isRestoreShape(event)) return "user";
         return "replacement";
       }
       return isRecord(source) && source.kind === "user" ? "user" : "context";
@@ -1750,6 +1757,11 @@ function classifyNode(event) {
     default:
       throw new Error(`message-recall: event seq ${event.seq} of type "${event.type}" is not a surface node`);
   }
+}
+function isRestoreShape(event) {
+  const range = readReplaceOp(event.surfaceOp);
+  const cited = event.sourceEventSeqs;
+  return range !== null && range.start === range.end && cited !== void 0 && cited.length === 2 && cited[0] === range.start && cited[1] !== range.start;
 }
 function stepOf(event) {
   if (event.type !== "assistant/message" && event.type !== "tool/result") return null;
@@ -1782,9 +1794,6 @@ function messageIdOf(event) {
 function contentOf(event) {
   const content = messageOf(event)?.content;
   return Array.isArray(content) ? content : [];
-}
-function plainText(content) {
-  return content.filter((block) => isRecord(block) && block.type === "text" && typeof block.text === "string").map((block) => block.text).join("");
 }
 
 // src/shared/session-summary.ts
@@ -1855,7 +1864,7 @@ var SummaryBuilder = class {
       return;
     }
     const tombstone = readTombstone(event);
-    if (tombstone !== null) this.byAction[tombstone.action]++;
+    if (tombstone !== null) this.byAction[tombstone.action] = (this.byAction[tombstone.action] ?? 0) + 1;
     else if (event.type === "tool/result") this.prunes++;
     else if (event.type === "user/message" && classifyNode(event) === "checkpoint") this.checkpoints++;
     else this.other++;
@@ -2075,14 +2084,15 @@ export {
   resolveSessionLog,
   readSessionLog,
   readReplaceOp,
+  isTombstoneEvent,
   readTombstone,
+  plainText,
   classifyNode,
   stepOf,
   toolCallIds,
   toolResultCallId,
   messageIdOf,
   contentOf,
-  plainText,
   summarizeRoot,
   EXIT,
   UsageError,

@@ -1,0 +1,145 @@
+/**
+ * A session pane with both entries of this plugin mounted: the composer overlay (undo notice,
+ * row buttons) and the session header's `conversation.session.header.utilities` entry (the Removed
+ * button and its panel), over the real rc.8 engine of `page.tsx`. The host is the fake `fetch` of
+ * `fake-host.ts`, extended here with `restore` and `forkBefore` answered the way the route does
+ * (a restore appends the copy to the real Session and delivers it live). The web shell's
+ * `sessions` service is stood in by {@link SessionsStandIn}, which records what the plugin opens.
+ *
+ * @module test/client/support/removals-page
+ */
+import { page, settle } from './dom'
+import assert from 'node:assert/strict'
+import { act } from 'react'
+import { createRoot, type Root } from 'react-dom/client'
+import type { Session } from '@deepseek-ai/dsh-session'
+import type { LogEvent } from '../../../src/shared/events'
+import { readTombstones } from '../../../src/shared/hidden-rows'
+import { replaceOp } from '../../../src/shared/replace-op'
+import { FakeHost, hostLike, type Answer } from './fake-host'
+import { richLog } from './log'
+import { bootClient, ChatPane, ComposerStore, liveSession, overlayEntries, overlayProps, type BootedClient, type SessionHarness } from './page'
+
+/** Header seat of the rc.8 session header (declared by ui-conversation's `conversation.session.header`). */
+export const HEADER_SEAT = 'conversation.session.header.utilities'
+
+/** Records `open` and `refresh` like the rc.8 `SessionRuntime` would receive them. */
+export class SessionsStandIn {
+  readonly opened: string[] = []
+  refreshes = 0
+  private readonly byId: Record<string, unknown> = {}
+  readonly list = { getSnapshot: () => ({ byId: this.byId }) }
+  open(id: string): void {
+    this.opened.push(id)
+  }
+  async refresh(): Promise<void> {
+    this.refreshes++
+    for (const id of this.pendingIds.splice(0)) this.byId[id] = { id }
+  }
+  /** Ids the host made that the next list pull brings. */
+  readonly pendingIds: string[] = []
+}
+
+/** A mounted pane. */
+export interface RemovalsPage {
+  readonly client: BootedClient
+  readonly session: Session
+  readonly harness: SessionHarness
+  readonly composer: ComposerStore
+  readonly host: FakeHost
+  readonly sessions: SessionsStandIn
+  readonly container: HTMLElement
+  /** The header entry's container. */
+  readonly header: HTMLElement
+  /** Set the removals `hostLike` answers for (target seq → removed surface seqs). */
+  removals(map: Record<number, readonly number[]>): void
+  unmount(): Promise<void>
+}
+
+/**
+ * Mount a pane.
+ * @param options.locale - initial locale (default `en`).
+ * @param options.events - the session log (default `richLog()`).
+ */
+export async function mountRemovals(options: { locale?: 'zh' | 'en'; events?: readonly LogEvent[] } = {}): Promise<RemovalsPage> {
+  const id = 'session-a'
+  const client = await bootClient({ locale: options.locale ?? 'en' })
+  const sessions = new SessionsStandIn()
+  client.ctx.provide('sessions', sessions)
+  await client.loadPlugin()
+  const session = liveSession(id, (options.events ?? richLog()) as never)
+  const harness = client.session(id)
+  harness.load([...session.events] as LogEvent[])
+  const composer = new ComposerStore()
+  const host = new FakeHost()
+  let removalScript = hostLike(session, harness, {})
+  host.script = (body) => answer(body, session, harness, removalScript)
+  const container = page.document.createElement('div') as unknown as HTMLElement
+  const header = page.document.createElement('header') as unknown as HTMLElement
+  page.document.body.appendChild(header as never)
+  page.document.body.appendChild(container as never)
+  const root: Root = createRoot(container)
+  const headerRoot: Root = createRoot(header)
+  const [overlay] = overlayEntries(client)
+  const [utility] = client.slots.entries(HEADER_SEAT)
+  assert.ok(overlay && utility, 'both entries are registered')
+  const Overlay = overlay.component
+  const Utility = utility.component
+  await act(async () => {
+    root.render(<ChatPane harness={harness} composer={composer} overlay={<Overlay {...overlayProps(client, overlay, harness, composer)} />} />)
+    headerRoot.render(<Utility {...overlayProps(client, utility, harness, composer)} />)
+    await settle()
+  })
+  return {
+    client, session, harness, composer, host, sessions, container, header,
+    removals: (map) => { removalScript = hostLike(session, harness, map) },
+    async unmount() {
+      await act(async () => {
+        root.unmount()
+        headerRoot.unmount()
+      })
+      container.remove()
+      header.remove()
+      host.restore()
+      await client.dispose()
+    },
+  }
+}
+
+/** Answer restore and forkBefore like the route; everything else goes to `hostLike`. */
+function answer(body: Record<string, any>, session: Session, harness: SessionHarness, removals: (body: Record<string, any>) => Answer): Answer {
+  if (body.action === 'restore') {
+    const tombstone = readTombstones(session.events as readonly LogEvent[]).find((t) => t.seq === body.tombstoneSeq)
+    if (tombstone === undefined || !session.surface.nodes.includes(tombstone.seq)) {
+      return { status: 409, body: { ok: false, error: { code: 'TARGET_NOT_FOUND', message: `message-recall: no current tombstone ${body.tombstoneSeq}` } } }
+    }
+    const original = session.events[tombstone.shadowedSeqs[0]!]!
+    if (tombstone.shadowedSeqs.length !== 1 || original.type !== 'user/message') {
+      return { status: 409, body: { ok: false, error: { code: 'NOT_RESTORABLE', message: 'message-recall: tombstone shadows a model step; open a copy instead' } } }
+    }
+    const copy = session.append('user/message', original.data as never, { surfaceOp: replaceOp(tombstone.seq, tombstone.seq), sourceEventSeqs: [tombstone.seq, original.seq] } as never) as unknown as LogEvent
+    harness.append(copy)
+    return { status: 200, body: { ok: true, value: { action: 'restore', tombstoneSeq: tombstone.seq, restoredSeq: copy.seq, messageId: (original.data as any).id, originalSeq: original.seq, replaceGeneration: session.surface.replaceGeneration, persisted: true } } }
+  }
+  if (body.action === 'forkBefore') {
+    return { status: 200, body: { ok: true, value: { action: 'forkBefore', tombstoneSeq: body.tombstoneSeq, forkedSessionId: `session-copy-${body.tombstoneSeq}`, boundarySeq: body.tombstoneSeq - 1, title: 'Copy', persisted: true } } }
+  }
+  return removals(body)
+}
+
+/** Click an element inside `act` and let the page settle. */
+export async function click(element: Element | null | undefined): Promise<void> {
+  assert.ok(element, 'element to click exists')
+  await act(async () => {
+    ;(element as HTMLElement).click()
+    await settle()
+  })
+}
+
+/** Dispatch a keydown on the document inside `act`. */
+export async function press(key: string): Promise<void> {
+  await act(async () => {
+    page.document.dispatchEvent(new page.KeyboardEvent('keydown', { key, bubbles: true }) as never)
+    await settle()
+  })
+}
