@@ -825,6 +825,13 @@ function fallbackTitle(text, limits) {
 function promptText(event) {
   return contentOf(event).filter((block) => isRecord(block) && block.type === "text" && typeof block.text === "string").map((block) => block.text).join("\n");
 }
+function isPlaceholder(current, lookup) {
+  if (current === void 0 || current.source.kind !== "fallback" || current.title !== NO_PROMPT_TITLE) return false;
+  return current.messageSeqs.every((seq) => {
+    const event = lookup(seq);
+    return event !== void 0 && isTombstoneEvent(event);
+  });
+}
 function firstPromptTitle(nodes, lookup, limits, placeholderSeq) {
   for (const seq of nodes) {
     const event = lookup(seq);
@@ -844,14 +851,19 @@ function titleAfterRestore(input) {
   const { current, beforeTombstone: before } = input;
   if (current === void 0 || current.source.kind === "user") return null;
   const onSurface = new Set(input.nodes);
-  const citesPlaceholder = current.title === NO_PROMPT_TITLE && current.messageSeqs.some((seq) => !onSurface.has(seq));
-  if (citesPlaceholder) return firstPromptTitle(input.nodes, input.lookup, input.limits, input.restoredSeq);
+  if (isPlaceholder(current, input.lookup)) return firstPromptTitle(input.nodes, input.lookup, input.limits, input.restoredSeq);
   if (before === void 0 || current.source.kind !== "fallback" || current.eventSeq < input.tombstoneSeq) return null;
   if (!before.messageSeqs.includes(input.originalSeq)) return null;
   const cited = before.messageSeqs.map((seq) => seq === input.originalSeq ? input.restoredSeq : seq);
   if (!cited.every((seq) => onSurface.has(seq))) return firstPromptTitle(input.nodes, input.lookup, input.limits, input.restoredSeq);
   if (before.title === current.title && cited.length === current.messageSeqs.length && cited.every((seq, i) => seq === current.messageSeqs[i])) return null;
   return { title: before.title, messageSeqs: cited, source: { ...before.source } };
+}
+function titleAfterPrompt(current, prompt, lookup, limits) {
+  if (!isPlaceholder(current, lookup)) return null;
+  if (prompt.type !== "user/message" || prompt.surfaceOp !== "append" || classifyNode(prompt) !== "user") return null;
+  const title = fallbackTitle(promptText(prompt), limits);
+  return title.length === 0 ? null : { title, messageSeqs: [prompt.seq], source: { kind: "fallback" } };
 }
 function appendTitle(session, change) {
   return session.append("session/title", {
@@ -1343,6 +1355,18 @@ function retitleAfterRestore(session, effects, lookup, restore) {
   });
   return writeTitle(session, effects, change);
 }
+function followPrompt(session, effectsOf, lookupOf, event) {
+  if (event.type !== "user/message" || event.surfaceOp !== "append") return;
+  queueMicrotask(() => {
+    const effects = effectsOf();
+    try {
+      const lookup = lookupOf();
+      writeTitle(session, { ...effects, meter: void 0 }, titleAfterPrompt(titleBefore(session.seq, lookup), event, lookup, effects.titleLimits));
+    } catch (error) {
+      effects.warn(`message-recall: the session title of "${session.id}" was not updated: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  });
+}
 
 // src/host/tombstone-writer.ts
 function stableView(session) {
@@ -1575,10 +1599,13 @@ var inject = ["sessions", "agents", "webServer"];
 function apply(ctx, config) {
   const resolved = resolveConfig(config);
   const index = new SessionEventIndex();
-  ctx.on("session/event", (session, event) => index.observe(session, event));
   ctx.on("session/disposed", (session) => index.forget(session));
   const warn = (message) => ctx.logger.warn(message);
   const titleLimits = () => titleLimitsOf(ctx.get("sessionTitle"));
+  ctx.on("session/event", (session, event) => {
+    index.observe(session, event);
+    followPrompt(session, () => ({ titleLimits: titleLimits(), warn }), () => index.lookup(session), event);
+  });
   const handler = createRouteHandler(
     {
       sessions: ctx.sessions,
