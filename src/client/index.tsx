@@ -26,6 +26,7 @@ import { DICTIONARIES, LOCALE_NS } from './locales'
 import { RecallOverlay, type OverlayKit } from './Overlay'
 import { sessionOpener } from './open-session'
 import type { ConversationEventRegistry, ConversationViewRegistry, LocaleService, SessionsService, SlotService } from './rc8'
+import { pageImageSource } from './page-images'
 import { installRemovalStyles } from './removal-styles'
 import { RemovedButton } from './RemovedPanel'
 import { replacementDefinition, replacementView } from './replacement-view'
@@ -101,6 +102,7 @@ export function apply(ctx: ClientContext, config?: ClientConfig): void {
     send,
     debug,
     tombstones,
+    images: pageImageSource((name) => ctx.get(name)),
   }
   ctx.slots.inject('conversation.input.overlay', () => ctx.slots.register({
     name: 'conversation.input.overlay',
