@@ -29,16 +29,8 @@ __export(index_exports, {
 });
 module.exports = __toCommonJS(index_exports);
 
-// src/shared/events.ts
-var SURFACE_EVENT_TYPES = ["user/message", "assistant/message", "tool/result"];
-function isSeq(value) {
-  return Number.isSafeInteger(value) && value >= 0;
-}
-function isRecord(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 // src/shared/protocol.ts
+var DEFAULT_ROUTE_PATH = "/dsh-message-recall";
 var ERROR_CODES = [
   "INVALID_REQUEST",
   "FORBIDDEN",
@@ -57,8 +49,16 @@ var ERROR_CODES = [
   "INTERNAL"
 ];
 
+// src/shared/events.ts
+var SURFACE_EVENT_TYPES = ["user/message", "assistant/message", "tool/result"];
+function isSeq(value) {
+  return Number.isSafeInteger(value) && value >= 0;
+}
+function isRecord(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
 // src/client/api.ts
-var DEFAULT_ROUTE_PATH = "/dsh-message-recall";
 function createRecallSender(fetchImpl, path = DEFAULT_ROUTE_PATH) {
   return async (request) => {
     let status = 0;
@@ -713,8 +713,8 @@ function plainText(content) {
 
 // src/shared/tombstone.ts
 var TOMBSTONE_PLUGIN = "dsh-message-recall";
-var RECALL_ACTIONS = ["recall", "delete", "deleteFrom"];
-var TOMBSTONE_ACTIONS = [...RECALL_ACTIONS, "exclude"];
+var REMOVAL_ACTIONS = ["recall", "delete", "deleteFrom"];
+var TOMBSTONE_ACTIONS = [...REMOVAL_ACTIONS, "exclude"];
 function isTombstoneSource(source) {
   return isRecord(source) && source.kind === "plugin" && source.plugin === TOMBSTONE_PLUGIN;
 }
@@ -1594,6 +1594,16 @@ function excludedOffer(anchor, hidden) {
   const restorable = anchor.actions.includes("recall") && exclusion !== void 0 && exclusion.shadowedSeqs.length === 1 && !hidden.shadowed.has(tombstoneSeq);
   return { key: anchor.key, seq: tombstoneSeq, actions: restorable ? RESTORE_OR_COPY : COPY_ONLY, excluded: true };
 }
+var errorMemo = /* @__PURE__ */ new WeakMap();
+function offerError(offer, errors) {
+  const refusal = offer.excluded === true && offer.seq !== null ? errors?.get(offer.seq) : void 0;
+  if (refusal === void 0) return null;
+  let byKey = errorMemo.get(refusal);
+  if (byKey === void 0) errorMemo.set(refusal, byKey = /* @__PURE__ */ new Map());
+  let error = byKey.get(offer.key);
+  if (error === void 0) byKey.set(offer.key, error = Object.freeze({ key: offer.key, code: refusal.code, message: refusal.message }));
+  return error;
+}
 
 // src/client/sync.ts
 var NO_ACTIONS2 = Object.freeze([]);
@@ -1704,8 +1714,8 @@ var RowSync = class {
         const isHidden = hidden.hiddenKeys.has(key);
         const armed = armedKey === key ? controller.armed : null;
         const pending = pendingKey === key ? controller.pending : null;
-        const error = hasErrors ? controller.errors.get(key) ?? null : null;
         const offer = offerOf(resolveRow(node), hidden);
+        const error = offer.excluded === true ? offerError(offer, input.tombstoneErrors) : hasErrors ? controller.errors.get(key) ?? null : null;
         if (cached !== void 0 && cached.node === node && cached.hidden === isHidden && cached.offer === offer && cached.running === running && cached.revision === this.revision && cached.armed === armed && cached.pending === pending && cached.error === error && cached.wanted === wanted && (cached.cluster === null || cached.cluster.parentNode === row)) continue;
         if ((cached === void 0 || cached.node !== node) && row.getAttribute(FLOW_KIND) !== node.kind) {
           unresolved.push(key);
@@ -1881,23 +1891,15 @@ var UnsavedWrites = class {
   }
 };
 
-// src/client/undo-notice.ts
-function restorableInPlace(value) {
-  return value.kinds.length === 1 && value.kinds[0] === "user";
-}
-var UndoNotice = class {
-  constructor(options = {}) {
-    this.options = options;
-    this.timers = options.timers ?? BROWSER_TIMERS;
+// src/client/snapshot-store.ts
+var SnapshotStore = class {
+  /** @param state - the first snapshot. */
+  constructor(state) {
+    this.state = state;
   }
-  entry = null;
   listeners = /* @__PURE__ */ new Set();
-  timers;
-  timer = void 0;
-  held = false;
-  nextId = 0;
-  /** @returns the entry shown now, or `null`. */
-  getSnapshot = () => this.entry;
+  /** @returns the current snapshot (stable until the next change). */
+  getSnapshot = () => this.state;
   /**
    * @param listener - called after every change.
    * @returns unsubscribe.
@@ -1906,6 +1908,34 @@ var UndoNotice = class {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   };
+  /**
+   * Replace the snapshot and notify every listener.
+   * @param state - the new snapshot.
+   */
+  publish(state) {
+    this.state = state;
+    for (const listener of [...this.listeners]) listener();
+  }
+  /** Forget every listener (on dispose). */
+  dropListeners() {
+    this.listeners.clear();
+  }
+};
+
+// src/client/undo-notice.ts
+function restorableInPlace(value) {
+  return value.kinds.length === 1 && value.kinds[0] === "user";
+}
+var UndoNotice = class extends SnapshotStore {
+  constructor(options = {}) {
+    super(null);
+    this.options = options;
+    this.timers = options.timers ?? BROWSER_TIMERS;
+  }
+  timers;
+  timer = void 0;
+  held = false;
+  nextId = 0;
   /**
    * Show the notice for a removal that just succeeded (replaces any earlier one).
    * @param value - the removal's reply value.
@@ -1925,16 +1955,16 @@ var UndoNotice = class {
    * @param tombstoneSeq - the tombstone the notice is about (another one changes nothing).
    */
   restored(tombstoneSeq) {
-    if (this.entry?.tombstoneSeq !== tombstoneSeq) return;
-    this.set({ ...this.entry, restored: true }, this.options.restoredMs ?? 4e3);
+    if (this.state?.tombstoneSeq !== tombstoneSeq) return;
+    this.set({ ...this.state, restored: true }, this.options.restoredMs ?? 4e3);
   }
   /**
    * The host cannot restore `tombstoneSeq` in place: offer Open a copy instead.
    * @param tombstoneSeq - the tombstone the notice is about (another one changes nothing).
    */
   notRestorable(tombstoneSeq) {
-    if (this.entry?.tombstoneSeq !== tombstoneSeq || !this.entry.restorable) return;
-    this.set({ ...this.entry, restorable: false }, this.options.visibleMs ?? 8e3);
+    if (this.state?.tombstoneSeq !== tombstoneSeq || !this.state.restorable) return;
+    this.set({ ...this.state, restorable: false }, this.options.visibleMs ?? 8e3);
   }
   /**
    * Keep the notice while the pointer or focus is on it; on release it gets its full time again.
@@ -1943,27 +1973,25 @@ var UndoNotice = class {
   hold(held) {
     if (this.held === held) return;
     this.held = held;
-    if (this.entry === null) return;
+    if (this.state === null) return;
     if (held) this.stopTimer();
-    else this.startTimer(this.entry.restored ? this.options.restoredMs ?? 4e3 : this.options.visibleMs ?? 8e3);
+    else this.startTimer(this.state.restored ? this.options.restoredMs ?? 4e3 : this.options.visibleMs ?? 8e3);
   }
   /** Hide the notice. */
   dismiss() {
-    if (this.entry === null) return;
+    if (this.state === null) return;
     this.stopTimer();
     this.held = false;
-    this.entry = null;
-    this.emit();
+    this.publish(null);
   }
   /** Stop the timer and drop listeners. */
   dispose() {
     this.stopTimer();
-    this.listeners.clear();
+    this.dropListeners();
   }
   set(entry, ms) {
-    this.entry = Object.freeze(entry);
     if (!this.held) this.startTimer(ms);
-    this.emit();
+    this.publish(Object.freeze(entry));
   }
   startTimer(ms) {
     this.stopTimer();
@@ -1972,9 +2000,6 @@ var UndoNotice = class {
   stopTimer() {
     this.timers.clearTimeout(this.timer);
     this.timer = void 0;
-  }
-  emit() {
-    for (const listener of [...this.listeners]) listener();
   }
 };
 
@@ -2076,7 +2101,7 @@ var SessionClient = class {
     const view = this.view;
     if (view === null) return;
     const state = this.controller.getSnapshot();
-    const record = this.sync.run({ ...view, controller: state });
+    const record = this.sync.run({ ...view, controller: state, tombstoneErrors: this.options.tombstones.getSnapshot().errors });
     this.options.debug.record(this.options.sessionId, record, () => this.expectation());
     const started = view.running && !this.wasRunning;
     this.wasRunning = view.running;
@@ -2242,6 +2267,8 @@ function RecallOverlay({ sessionId, useSession, useInput, inputActions, kit }) {
   const marker = (0, import_react3.useRef)(null);
   const client = (0, import_react3.useMemo)(() => new SessionClient({ sessionId, send: kit.send, t: kit.t, debug: kit.debug, tombstones: kit.tombstones.get(sessionId), ...kit.images === void 0 ? {} : { images: kit.images } }), [sessionId, kit]);
   const state = (0, import_react3.useSyncExternalStore)(client.controller.subscribe, client.controller.getSnapshot);
+  const tombstones = kit.tombstones.get(sessionId);
+  (0, import_react3.useSyncExternalStore)(tombstones.subscribe, tombstones.getSnapshot);
   client.setView({ chat, running, hasMore, replacements, localeRevision: locale.revision }, inputActions);
   (0, import_react3.useLayoutEffect)(() => {
     client.setMarker(marker.current);
@@ -2251,7 +2278,7 @@ function RecallOverlay({ sessionId, useSession, useInput, inputActions, kit }) {
   return /* @__PURE__ */ (0, import_jsx_runtime3.jsxs)(import_jsx_runtime3.Fragment, { children: [
     /* @__PURE__ */ (0, import_jsx_runtime3.jsx)("span", { ref: marker, hidden: true, "data-message-recall-overlay": "" }),
     useInput !== void 0 && /* @__PURE__ */ (0, import_jsx_runtime3.jsx)(DraftMirror, { useInput, client }),
-    /* @__PURE__ */ (0, import_jsx_runtime3.jsx)(RecallNotices, { notice: state.notice, onDismiss: () => client.controller.dismissNotice(), unsaved: client.unsaved, t: kit.t, children: /* @__PURE__ */ (0, import_jsx_runtime3.jsx)(UndoNoticeView, { notice: client.notice, actions: kit.tombstones.get(sessionId), t: kit.t }) })
+    /* @__PURE__ */ (0, import_jsx_runtime3.jsx)(RecallNotices, { notice: state.notice, onDismiss: () => client.controller.dismissNotice(), unsaved: client.unsaved, t: kit.t, children: /* @__PURE__ */ (0, import_jsx_runtime3.jsx)(UndoNoticeView, { notice: client.notice, actions: tombstones, t: kit.t }) })
   ] });
 }
 function DraftMirror({ useInput, client }) {
@@ -2352,8 +2379,7 @@ function removalEntries(replacements, chat) {
   const tombstones = readTombstones(replacements);
   if (tombstones.length === 0) return [];
   const bySeq = new Map(replacements.map((e) => [e.seq, e]));
-  const last = replacements.reduce((max, e) => Math.max(max, e.seq), -1);
-  const statuses = removalStatuses(last + 1, (seq) => bySeq.get(seq));
+  const statuses = statusesOf(replacements);
   const originalOf = new Map(readRestores(replacements).map((r) => [r.seq, r.originalSeq]));
   const tombstoneSeqs = new Set(tombstones.map((t) => t.seq));
   const held = heldMessages(chat);
@@ -2379,8 +2405,16 @@ function removalEntries(replacements, chat) {
     };
   }).reverse();
 }
-function inEffectCount(entries) {
-  return entries.filter((e) => e.inEffect).length;
+function removalCounts(replacements) {
+  const tombstones = readTombstones(replacements);
+  if (tombstones.length === 0) return { total: 0, inEffect: 0 };
+  const statuses = statusesOf(replacements);
+  return { total: tombstones.length, inEffect: tombstones.filter((t) => statuses.get(t.seq)?.inEffect ?? true).length };
+}
+function statusesOf(replacements) {
+  const bySeq = new Map(replacements.map((e) => [e.seq, e]));
+  const last = replacements.reduce((max, e) => Math.max(max, e.seq), -1);
+  return removalStatuses(last + 1, (seq) => bySeq.get(seq));
 }
 function excerpt(text) {
   const flat = text.replace(/\s+/g, " ").trim();
@@ -2438,14 +2472,13 @@ function removalTime(time, locale) {
   return new Intl.DateTimeFormat(locale === "zh" ? "zh-CN" : "en-US", { dateStyle: "medium", timeStyle: "short" }).format(time);
 }
 function RemovedButton({ sessionId, useSession, kit }) {
-  const chat = useSession(selectChat2);
   const replacements = useSession(selectReplacements2);
   const locale = (0, import_react4.useSyncExternalStore)(kit.locale.subscribe, kit.locale.getSnapshot);
   const [open, setOpen] = (0, import_react4.useState)(false);
   const button = (0, import_react4.useRef)(null);
-  const entries = (0, import_react4.useMemo)(() => removalEntries(replacements, chat), [replacements, chat]);
-  if (entries.length === 0) return null;
-  const count = inEffectCount(entries);
+  const counts = (0, import_react4.useMemo)(() => removalCounts(replacements), [replacements]);
+  if (counts.total === 0) return null;
+  const count = counts.inEffect;
   const t = kit.t;
   const close = () => {
     setOpen(false);
@@ -2468,10 +2501,13 @@ function RemovedButton({ sessionId, useSession, kit }) {
         ]
       }
     ),
-    open && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)(RemovedPanel, { entries, actions: kit.tombstones.get(sessionId), t, locale: locale.active, onClose: close, anchor: button.current })
+    open && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)(RemovedPanel, { useSession, actions: kit.tombstones.get(sessionId), t, locale: locale.active, onClose: close, anchor: button.current })
   ] });
 }
-function RemovedPanel({ entries, actions, t, locale, onClose, anchor }) {
+function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
+  const chat = useSession(selectChat2);
+  const replacements = useSession(selectReplacements2);
+  const entries = (0, import_react4.useMemo)(() => removalEntries(replacements, chat), [replacements, chat]);
   const state = (0, import_react4.useSyncExternalStore)(actions.subscribe, actions.getSnapshot);
   const panel = (0, import_react4.useRef)(null);
   (0, import_react4.useEffect)(() => {
@@ -2543,30 +2579,19 @@ function RemovedPanel({ entries, actions, t, locale, onClose, anchor }) {
 }
 
 // src/client/stamp.ts
-var BUILD_STAMP = true ? "0.1.0+b4b625f07a" : "dev";
+var BUILD_STAMP = true ? "0.1.0+f76bbf6661" : "dev";
 
 // src/client/tombstone-actions.ts
 var EMPTY_ERRORS2 = /* @__PURE__ */ new Map();
 var INITIAL2 = Object.freeze({ pending: null, errors: EMPTY_ERRORS2 });
-var TombstoneActions = class {
+var TombstoneActions = class extends SnapshotStore {
   constructor(options) {
+    super(INITIAL2);
     this.options = options;
     this.timers = options.timers ?? BROWSER_TIMERS;
   }
-  state = INITIAL2;
-  listeners = /* @__PURE__ */ new Set();
   timers;
   errorTimers = /* @__PURE__ */ new Map();
-  /** @returns the current snapshot (stable until the next change). */
-  getSnapshot = () => this.state;
-  /**
-   * @param listener - called after every change.
-   * @returns unsubscribe.
-   */
-  subscribe = (listener) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
   /**
    * Undo one tombstone in place (`{ action: 'restore', sessionId, tombstoneSeq }`). The restored
    * message comes back through the session's live events; nothing is changed here but the state.
@@ -2599,7 +2624,7 @@ var TombstoneActions = class {
   dispose() {
     for (const handle of this.errorTimers.values()) this.timers.clearTimeout(handle);
     this.errorTimers.clear();
-    this.listeners.clear();
+    this.dropListeners();
   }
   async run(tombstoneSeq, verb, request) {
     if (this.state.pending !== null) return { ok: false, error: null };
@@ -2626,8 +2651,7 @@ var TombstoneActions = class {
     this.set({ errors: errors.size === 0 ? EMPTY_ERRORS2 : errors });
   }
   set(patch) {
-    this.state = Object.freeze({ ...this.state, ...patch });
-    for (const listener of [...this.listeners]) listener();
+    this.publish(Object.freeze({ ...this.state, ...patch }));
   }
 };
 var TombstoneActionsRegistry = class {
@@ -2689,19 +2713,14 @@ function apply(ctx, config) {
     tombstones,
     images: pageImageSource((name2) => ctx.get(name2))
   };
-  ctx.slots.inject("conversation.input.overlay", () => ctx.slots.register({
-    name: "conversation.input.overlay",
-    id: OVERLAY_ENTRY_ID,
-    order: 100,
+  const entry = (seat, id, order, component) => ctx.slots.inject(seat, () => ctx.slots.register({
+    name: seat,
+    id,
+    order,
     locale: LOCALE_NS,
     inject: () => ({ kit })
-  }, RecallOverlay));
-  ctx.slots.inject("conversation.session.header.utilities", () => ctx.slots.register({
-    name: "conversation.session.header.utilities",
-    id: REMOVED_ENTRY_ID,
-    order: 90,
-    locale: LOCALE_NS,
-    inject: () => ({ kit })
-  }, RemovedButton));
+  }, component));
+  entry("conversation.input.overlay", OVERLAY_ENTRY_ID, 100, RecallOverlay);
+  entry("conversation.session.header.utilities", REMOVED_ENTRY_ID, 90, RemovedButton);
 }
 return module.exports; } });

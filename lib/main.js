@@ -1,7 +1,13 @@
 // src/host/config.ts
 import z from "@deepseek-ai/schemastery";
+
+// src/shared/protocol.ts
+var DEFAULT_ROUTE_PATH = "/dsh-message-recall";
+var ROUTE_ACTIONS = ["recall", "delete", "deleteFrom", "exclude", "restore", "forkBefore", "flush", "plan", "inspect"];
+
+// src/host/config.ts
 var DEFAULTS = Object.freeze({
-  path: "/dsh-message-recall",
+  path: DEFAULT_ROUTE_PATH,
   maxBodyBytes: 65536,
   tombstoneText: "",
   trustedHosts: Object.freeze(["localhost", "127.0.0.1", "[::1]"])
@@ -174,10 +180,10 @@ function readReplaceOp(surfaceOp) {
 
 // src/shared/tombstone.ts
 var TOMBSTONE_PLUGIN = "dsh-message-recall";
-var RECALL_ACTIONS = ["recall", "delete", "deleteFrom"];
-var TOMBSTONE_ACTIONS = [...RECALL_ACTIONS, "exclude"];
-function tombstoneSource(action, removedSeqs) {
-  return { kind: "plugin", plugin: TOMBSTONE_PLUGIN, action, removedSeqs: [...removedSeqs] };
+var REMOVAL_ACTIONS = ["recall", "delete", "deleteFrom"];
+var TOMBSTONE_ACTIONS = [...REMOVAL_ACTIONS, "exclude"];
+function tombstoneSource(action, shadowedSeqs) {
+  return { kind: "plugin", plugin: TOMBSTONE_PLUGIN, action, removedSeqs: [...shadowedSeqs] };
 }
 function isTombstoneSource(source) {
   return isRecord(source) && source.kind === "plugin" && source.plugin === TOMBSTONE_PLUGIN;
@@ -521,7 +527,7 @@ var SurfaceView = class {
     }
     return event;
   }
-  kind(idx) {
+  nodeKind(idx) {
     return classifyNode(this.event(idx));
   }
   /** The tool-call pairing of these nodes, made on first use. */
@@ -537,48 +543,48 @@ function planRemoval(input) {
   const idx = found;
   const targetSeq = view.seq(idx);
   const targetEvent = view.event(idx);
-  const targetKind = classifyNode(targetEvent);
-  if (input.action === "recall" && targetKind !== "user") {
-    return { ok: false, refusal: { code: "NOT_A_USER_MESSAGE", seq: targetSeq, kind: targetKind } };
+  const targetNodeKind = classifyNode(targetEvent);
+  if (input.action === "recall" && targetNodeKind !== "user") {
+    return { ok: false, refusal: { code: "NOT_A_USER_MESSAGE", seq: targetSeq, nodeKind: targetNodeKind } };
   }
-  if (NOT_DELETABLE_KINDS.has(targetKind)) {
-    return { ok: false, refusal: { code: "NOT_DELETABLE", seq: targetSeq, kind: targetKind } };
+  if (NOT_DELETABLE_KINDS.has(targetNodeKind)) {
+    return { ok: false, refusal: { code: "NOT_DELETABLE", seq: targetSeq, nodeKind: targetNodeKind } };
   }
   let startIdx = idx;
   let endIdx = idx;
-  let step = null;
-  if (input.action === "delete" && (targetKind === "assistant" || targetKind === "tool")) {
-    step = stepOf(targetEvent);
-    if (step === null) throw new Error(`message-recall: model row seq ${targetSeq} carries no turn/step`);
-    const span = stepSpan(view, idx, step);
+  let stepKey = null;
+  if (input.action === "delete" && (targetNodeKind === "assistant" || targetNodeKind === "tool")) {
+    stepKey = stepOf(targetEvent);
+    if (stepKey === null) throw new Error(`message-recall: model row seq ${targetSeq} carries no turn/step`);
+    const span = stepSpan(view, idx, stepKey);
     if ("code" in span) return { ok: false, refusal: span };
     [startIdx, endIdx] = [span.a, span.b];
   } else if (input.action === "deleteFrom") {
     const widened = onwardStart(view, idx);
     startIdx = widened.startIdx;
-    step = widened.step;
+    stepKey = widened.stepKey;
     endIdx = view.length - 1;
   }
   const absorbed = [];
-  while (startIdx > 0 && view.kind(startIdx - 1) === "tombstone") absorbed.unshift(view.seq(--startIdx));
-  while (endIdx < view.length - 1 && view.kind(endIdx + 1) === "tombstone") absorbed.push(view.seq(++endIdx));
+  while (startIdx > 0 && view.nodeKind(startIdx - 1) === "tombstone") absorbed.unshift(view.seq(--startIdx));
+  while (endIdx < view.length - 1 && view.nodeKind(endIdx + 1) === "tombstone") absorbed.push(view.seq(++endIdx));
   const shadowedSeqs = input.nodes.slice(startIdx, endIdx + 1);
-  const kinds = [];
-  for (let p = startIdx; p <= endIdx; p++) kinds.push(view.kind(p));
+  const nodeKinds = [];
+  for (let p = startIdx; p <= endIdx; p++) nodeKinds.push(view.nodeKind(p));
   return {
     ok: true,
     plan: {
       action: input.action,
       targetSeq,
-      targetKind,
+      targetNodeKind,
       start: view.seq(startIdx),
       end: view.seq(endIdx),
       startIdx,
       endIdx,
       shadowedSeqs,
-      kinds,
+      nodeKinds,
       absorbedTombstoneSeqs: absorbed,
-      step
+      stepKey
     }
   };
 }
@@ -648,8 +654,8 @@ function firstNonMemberBetween(view, partner, a, b, key) {
 }
 function onwardStart(view, idx) {
   let startIdx = idx;
-  let step = stepOf(view.event(idx));
-  if (step !== null) startIdx = stepEdges(view, idx, step).a;
+  let stepKey = stepOf(view.event(idx));
+  if (stepKey !== null) startIdx = stepEdges(view, idx, stepKey).a;
   const pairing = view.pairing();
   const inRange = pairing.window(startIdx, view.length - 1);
   const unresolvable = /* @__PURE__ */ new Set();
@@ -661,9 +667,9 @@ function onwardStart(view, idx) {
       if (found === -1) unresolvable.add(id);
       else partner = partner === -1 ? found : Math.min(partner, found);
     }
-    if (partner === -1) return { startIdx, step };
-    step = stepOf(view.event(partner));
-    const next = step === null ? partner : stepEdges(view, partner, step).a;
+    if (partner === -1) return { startIdx, stepKey };
+    stepKey = stepOf(view.event(partner));
+    const next = stepKey === null ? partner : stepEdges(view, partner, stepKey).a;
     pairing.extend(inRange, next, startIdx - 1);
     startIdx = next;
   }
@@ -679,9 +685,9 @@ function describePlanRefusal(refusal) {
       return `message-recall: no current surface node carries message id "${target.messageId}"`;
     }
     case "NOT_A_USER_MESSAGE":
-      return `message-recall: seq ${refusal.seq} is ${NODE_KIND_PHRASE[refusal.kind]}, not a message the person sent; only those can be recalled`;
+      return `message-recall: seq ${refusal.seq} is ${NODE_KIND_PHRASE[refusal.nodeKind]}, not a message the person sent; only those can be recalled`;
     case "NOT_DELETABLE":
-      return `message-recall: seq ${refusal.seq} is ${NOT_DELETABLE_REASON[refusal.kind]} and cannot be removed`;
+      return `message-recall: seq ${refusal.seq} is ${NOT_DELETABLE_REASON[refusal.nodeKind]} and cannot be removed`;
     case "SPAN_NOT_CONTIGUOUS":
       return `message-recall: turn ${refusal.turn} step ${refusal.step} of seq ${refusal.seq} is not contiguous on the surface: seq ${refusal.foreignSeq} sits inside it`;
   }
@@ -793,6 +799,9 @@ function describeRefusal(refusal) {
     default:
       return "tombstoneSeq" in refusal ? describeRestoreRefusal(refusal) : describePlanRefusal(refusal);
   }
+}
+function errorText(error) {
+  return error instanceof Error ? error.message : String(error);
 }
 
 // src/host/title.ts
@@ -1092,70 +1101,11 @@ function sendJson(res, status, body, headers = {}) {
   res.end(text);
 }
 
-// src/shared/protocol.ts
-var ROUTE_ACTIONS = ["recall", "delete", "deleteFrom", "exclude", "restore", "forkBefore", "flush", "plan", "inspect"];
-
-// src/host/request.ts
-var FIELDS = ["sessionId", "action", "seq", "messageId", "tombstoneSeq", "planAction", "expect"];
-var EXPECT_FIELDS = ["replaceGeneration", "lastSeq"];
-function parseRecallRequest(body) {
-  const invalid = (message) => ({ ok: false, refusal: { code: "INVALID_REQUEST", message: `message-recall: ${message}` } });
-  if (!isRecord(body)) return invalid(`request body must be a JSON object, got ${body === null ? "null" : Array.isArray(body) ? "an array" : typeof body}`);
-  const unknown = Object.keys(body).find((key) => !FIELDS.includes(key));
-  if (unknown !== void 0) return invalid(`unknown field "${unknown}" (allowed: ${FIELDS.join(", ")})`);
-  const { sessionId, action, seq, messageId, planAction, expect } = body;
-  if (typeof sessionId !== "string" || sessionId.length === 0) return invalid(`sessionId must be a non-empty string, got ${JSON.stringify(sessionId)}`);
-  if (!ROUTE_ACTIONS.includes(action)) return invalid(`action must be one of ${ROUTE_ACTIONS.join(", ")}, got ${JSON.stringify(action)}`);
-  if (action === "inspect" || action === "flush") {
-    for (const field of ["seq", "messageId", "tombstoneSeq", "planAction", "expect"]) {
-      if (body[field] !== void 0) return invalid(`${action} takes no ${field}`);
-    }
-    return { ok: true, request: { action, sessionId } };
-  }
-  const expectation = parseExpect(expect);
-  if (typeof expectation === "string") return invalid(expectation);
-  const withExpect = expectation === void 0 ? {} : { expect: expectation };
-  if (action === "restore" || action === "forkBefore") {
-    for (const field of ["seq", "messageId", "planAction", ...action === "forkBefore" ? ["expect"] : []]) {
-      if (body[field] !== void 0) return invalid(`${action} takes no ${field}; address the tombstone by tombstoneSeq`);
-    }
-    const { tombstoneSeq } = body;
-    if (!isSeq(tombstoneSeq)) return invalid(`tombstoneSeq must be a non-negative safe integer, got ${JSON.stringify(tombstoneSeq ?? null)}`);
-    return action === "restore" ? { ok: true, request: { action, sessionId, tombstoneSeq, ...withExpect } } : { ok: true, request: { action, sessionId, tombstoneSeq } };
-  }
-  if (body.tombstoneSeq !== void 0) return invalid(`tombstoneSeq is only valid with action "restore" or "forkBefore"`);
-  if (seq !== void 0 && !isSeq(seq)) return invalid(`seq must be a non-negative safe integer, got ${JSON.stringify(seq)}`);
-  if (messageId !== void 0 && (typeof messageId !== "string" || messageId.length === 0)) {
-    return invalid(`messageId must be a non-empty string, got ${JSON.stringify(messageId)}`);
-  }
-  if (seq === void 0 === (messageId === void 0)) return invalid("exactly one of seq and messageId is required");
-  const target = seq !== void 0 ? { seq } : { messageId };
-  if (action === "plan") {
-    if (!TOMBSTONE_ACTIONS.includes(planAction)) {
-      return invalid(`planAction must be one of ${TOMBSTONE_ACTIONS.join(", ")}, got ${JSON.stringify(planAction)}`);
-    }
-    return { ok: true, request: { action, planAction, sessionId, target, ...withExpect } };
-  }
-  if (planAction !== void 0) return invalid(`planAction is only valid with action "plan"`);
-  return { ok: true, request: { action, sessionId, target, ...withExpect } };
-}
-function parseExpect(expect) {
-  if (expect === void 0) return void 0;
-  if (!isRecord(expect)) return `expect must be an object, got ${JSON.stringify(expect)}`;
-  const stray = Object.keys(expect).find((key) => !EXPECT_FIELDS.includes(key));
-  if (stray !== void 0) return `unknown field "expect.${stray}" (allowed: ${EXPECT_FIELDS.join(", ")})`;
-  for (const key of EXPECT_FIELDS) {
-    if (expect[key] !== void 0 && !isSeq(expect[key])) return `expect.${key} must be a non-negative safe integer, got ${JSON.stringify(expect[key])}`;
-  }
-  return expect;
-}
-
 // src/host/session-write.ts
 async function runSessionWrite(services, sessionId, append, options = { maintenance: true }) {
-  const id = sessionId;
-  const agent = services.agents.get(id);
-  const session = agent?.session ?? services.sessions.get(id);
-  if (session === void 0) return { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId } };
+  const live = liveSession(services, sessionId);
+  if (!live.ok) return live;
+  const { agent, session } = live;
   const task = async () => {
     const written = append(session);
     if (!written.ok) return written;
@@ -1190,9 +1140,6 @@ function flushSession(services, sessionId) {
   return runSessionWrite(services, sessionId, (session) => ({ ok: true, value: { action: "flush", lastSeq: session.seq - 1 }, seq: session.seq - 1 }), { maintenance: false });
 }
 
-// src/host/tombstone-writer.ts
-import { createUserMessage } from "@deepseek-ai/dsh-llm";
-
 // src/shared/token-estimate.ts
 var CHARS_PER_TOKEN = 4;
 function blockChars(block) {
@@ -1215,61 +1162,8 @@ function estimateTokens(contents) {
   return Math.ceil(chars / CHARS_PER_TOKEN);
 }
 
-// src/host/write-queue.ts
-var DEFAULT_QUEUE_WAIT_MS = 2e3;
-var WriteQueue = class {
-  /** @param waitMs - how long a task waits for the earlier tasks of its key before giving up. */
-  constructor(waitMs = DEFAULT_QUEUE_WAIT_MS) {
-    this.waitMs = waitMs;
-  }
-  lanes = /* @__PURE__ */ new Map();
-  /**
-   * Run `task` after every earlier task of `key` has finished.
-   * @param key - the session id.
-   * @param task - the write; it runs alone among this queue's tasks of `key`.
-   * @returns `{ ok: true, value }` with the task's result, or `{ ok: false, waitedMs, ahead }`
-   * when the earlier tasks did not finish within `waitMs` (the task never ran; later tasks still
-   * wait for the earlier ones, not for this one).
-   * @throws whatever `task` throws.
-   */
-  async run(key, task) {
-    const lane = this.lanes.get(key) ?? { tail: Promise.resolve(), size: 0 };
-    this.lanes.set(key, lane);
-    const ahead = lane.size;
-    const before = lane.tail;
-    let release;
-    const done = new Promise((resolve) => release = resolve);
-    lane.tail = before.then(() => done);
-    lane.size++;
-    const finish = () => {
-      release();
-      lane.size--;
-      if (lane.size === 0 && this.lanes.get(key) === lane) this.lanes.delete(key);
-    };
-    if (ahead > 0) {
-      const started = Date.now();
-      let timer;
-      const timedOut = await Promise.race([
-        before.then(() => false),
-        new Promise((resolve) => timer = setTimeout(() => resolve(true), this.waitMs))
-      ]);
-      clearTimeout(timer);
-      if (timedOut) {
-        finish();
-        return { ok: false, waitedMs: Date.now() - started, ahead };
-      }
-    }
-    try {
-      return { ok: true, value: await task() };
-    } finally {
-      finish();
-    }
-  }
-  /** Number of tasks of `key` enqueued and not finished (0 for an idle key). */
-  pending(key) {
-    return this.lanes.get(key)?.size ?? 0;
-  }
-};
+// src/host/tombstone-writer.ts
+import { createUserMessage } from "@deepseek-ai/dsh-llm";
 
 // src/host/view-expectation.ts
 function checkExpectation(view, expect, lookup) {
@@ -1411,18 +1305,81 @@ function writeTombstone(session, lookup, request, tombstoneText, effects, relook
     tombstoneSeq: event.seq,
     range: { start: plan.start, end: plan.end },
     removedSeqs: plan.shadowedSeqs,
-    kinds: plan.kinds,
+    kinds: plan.nodeKinds,
     replaceGeneration: session.surface.replaceGeneration,
     persisted: false,
     ...recalled === void 0 ? {} : { content: recalled, text: plainText(recalled) }
   };
   return { ok: true, value, event };
 }
+
+// src/host/write-queue.ts
+var DEFAULT_QUEUE_WAIT_MS = 2e3;
+var WriteQueue = class {
+  /** @param waitMs - how long a task waits for the earlier tasks of its key before giving up. */
+  constructor(waitMs = DEFAULT_QUEUE_WAIT_MS) {
+    this.waitMs = waitMs;
+  }
+  lanes = /* @__PURE__ */ new Map();
+  /**
+   * Run `task` after every earlier task of `key` has finished.
+   * @param key - the session id.
+   * @param task - the write; it runs alone among this queue's tasks of `key`.
+   * @returns `{ ok: true, value }` with the task's result, or `{ ok: false, waitedMs, ahead }`
+   * when the earlier tasks did not finish within `waitMs` (the task never ran; later tasks still
+   * wait for the earlier ones, not for this one).
+   * @throws whatever `task` throws.
+   */
+  async run(key, task) {
+    const lane = this.lanes.get(key) ?? { tail: Promise.resolve(), size: 0 };
+    this.lanes.set(key, lane);
+    const ahead = lane.size;
+    const before = lane.tail;
+    let release;
+    const done = new Promise((resolve) => release = resolve);
+    lane.tail = before.then(() => done);
+    lane.size++;
+    const finish = () => {
+      release();
+      lane.size--;
+      if (lane.size === 0 && this.lanes.get(key) === lane) this.lanes.delete(key);
+    };
+    if (ahead > 0) {
+      const started = Date.now();
+      let timer;
+      const timedOut = await Promise.race([
+        before.then(() => false),
+        new Promise((resolve) => timer = setTimeout(() => resolve(true), this.waitMs))
+      ]);
+      clearTimeout(timer);
+      if (timedOut) {
+        finish();
+        return { ok: false, waitedMs: Date.now() - started, ahead };
+      }
+    }
+    try {
+      return { ok: true, value: await task() };
+    } finally {
+      finish();
+    }
+  }
+  /** Number of tasks of `key` enqueued and not finished (0 for an idle key). */
+  pending(key) {
+    return this.lanes.get(key)?.size ?? 0;
+  }
+};
+
+// src/host/removal-service.ts
+function liveSession(services, sessionId) {
+  const id = sessionId;
+  const agent = services.agents.get(id);
+  const session = agent?.session ?? services.sessions.get(id);
+  return session === void 0 ? { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId } } : { ok: true, session, agent };
+}
 async function removeMessages(services, request) {
   const queue = services.queue ?? new WriteQueue();
   return runSessionWrite({ ...services, queue }, request.sessionId, (session) => {
-    const effects = services.effects?.();
-    const written = writeTombstone(session, services.index.lookup(session), request, services.tombstoneText, effects, () => services.index.lookup(session));
+    const written = writeTombstone(session, services.index.lookup(session), request, services.tombstoneText, services.effects?.(), () => services.index.lookup(session));
     if (!written.ok) return written;
     const { persisted: _persisted, ...value } = written.value;
     const recalled = value.content !== void 0 && value.text !== void 0 ? { content: value.content, text: value.text } : void 0;
@@ -1430,9 +1387,9 @@ async function removeMessages(services, request) {
   });
 }
 function previewRemoval(services, request) {
-  const id = request.sessionId;
-  const session = services.agents.get(id)?.session ?? services.sessions.get(id);
-  if (session === void 0) return { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId: request.sessionId } };
+  const live = liveSession(services, request.sessionId);
+  if (!live.ok) return live;
+  const { session } = live;
   const lookup = services.index.lookup(session);
   const planned = planForSession(session, lookup, request);
   if (!planned.ok) return planned;
@@ -1444,16 +1401,68 @@ function previewRemoval(services, request) {
       action: request.action,
       range: { start: plan.start, end: plan.end },
       removedSeqs: plan.shadowedSeqs,
-      kinds: plan.kinds,
+      kinds: plan.nodeKinds,
       estimatedTokens: estimateTokens(contents),
-      ...plan.step === null ? {} : { turn: plan.step.turn, step: plan.step.step },
+      ...plan.stepKey === null ? {} : { turn: plan.stepKey.turn, step: plan.stepKey.step },
       replaceGeneration: view.replaceGeneration,
       lastSeq: view.lastSeq
     }
   };
 }
-function errorText(error) {
-  return error instanceof Error ? error.message : String(error);
+
+// src/host/request.ts
+var FIELDS = ["sessionId", "action", "seq", "messageId", "tombstoneSeq", "planAction", "expect"];
+var EXPECT_FIELDS = ["replaceGeneration", "lastSeq"];
+function parseRecallRequest(body) {
+  const invalid = (message) => ({ ok: false, refusal: { code: "INVALID_REQUEST", message: `message-recall: ${message}` } });
+  if (!isRecord(body)) return invalid(`request body must be a JSON object, got ${body === null ? "null" : Array.isArray(body) ? "an array" : typeof body}`);
+  const unknown = Object.keys(body).find((key) => !FIELDS.includes(key));
+  if (unknown !== void 0) return invalid(`unknown field "${unknown}" (allowed: ${FIELDS.join(", ")})`);
+  const { sessionId, action, seq, messageId, planAction, expect } = body;
+  if (typeof sessionId !== "string" || sessionId.length === 0) return invalid(`sessionId must be a non-empty string, got ${JSON.stringify(sessionId)}`);
+  if (!ROUTE_ACTIONS.includes(action)) return invalid(`action must be one of ${ROUTE_ACTIONS.join(", ")}, got ${JSON.stringify(action)}`);
+  if (action === "inspect" || action === "flush") {
+    for (const field of ["seq", "messageId", "tombstoneSeq", "planAction", "expect"]) {
+      if (body[field] !== void 0) return invalid(`${action} takes no ${field}`);
+    }
+    return { ok: true, request: { action, sessionId } };
+  }
+  const expectation = parseExpect(expect);
+  if (typeof expectation === "string") return invalid(expectation);
+  const withExpect = expectation === void 0 ? {} : { expect: expectation };
+  if (action === "restore" || action === "forkBefore") {
+    for (const field of ["seq", "messageId", "planAction", ...action === "forkBefore" ? ["expect"] : []]) {
+      if (body[field] !== void 0) return invalid(`${action} takes no ${field}; address the tombstone by tombstoneSeq`);
+    }
+    const { tombstoneSeq } = body;
+    if (!isSeq(tombstoneSeq)) return invalid(`tombstoneSeq must be a non-negative safe integer, got ${JSON.stringify(tombstoneSeq ?? null)}`);
+    return action === "restore" ? { ok: true, request: { action, sessionId, tombstoneSeq, ...withExpect } } : { ok: true, request: { action, sessionId, tombstoneSeq } };
+  }
+  if (body.tombstoneSeq !== void 0) return invalid(`tombstoneSeq is only valid with action "restore" or "forkBefore"`);
+  if (seq !== void 0 && !isSeq(seq)) return invalid(`seq must be a non-negative safe integer, got ${JSON.stringify(seq)}`);
+  if (messageId !== void 0 && (typeof messageId !== "string" || messageId.length === 0)) {
+    return invalid(`messageId must be a non-empty string, got ${JSON.stringify(messageId)}`);
+  }
+  if (seq === void 0 === (messageId === void 0)) return invalid("exactly one of seq and messageId is required");
+  const target = seq !== void 0 ? { seq } : { messageId };
+  if (action === "plan") {
+    if (!TOMBSTONE_ACTIONS.includes(planAction)) {
+      return invalid(`planAction must be one of ${TOMBSTONE_ACTIONS.join(", ")}, got ${JSON.stringify(planAction)}`);
+    }
+    return { ok: true, request: { action, planAction, sessionId, target, ...withExpect } };
+  }
+  if (planAction !== void 0) return invalid(`planAction is only valid with action "plan"`);
+  return { ok: true, request: { action, sessionId, target, ...withExpect } };
+}
+function parseExpect(expect) {
+  if (expect === void 0) return void 0;
+  if (!isRecord(expect)) return `expect must be an object, got ${JSON.stringify(expect)}`;
+  const stray = Object.keys(expect).find((key) => !EXPECT_FIELDS.includes(key));
+  if (stray !== void 0) return `unknown field "expect.${stray}" (allowed: ${EXPECT_FIELDS.join(", ")})`;
+  for (const key of EXPECT_FIELDS) {
+    if (expect[key] !== void 0 && !isSeq(expect[key])) return `expect.${key} must be a non-negative safe integer, got ${JSON.stringify(expect[key])}`;
+  }
+  return expect;
 }
 
 // src/host/restore-writer.ts

@@ -20,7 +20,7 @@ import {
   stepOf,
   toolCallIds,
   toolResultCallId
-} from "./chunks/chunk-OAPVYTHT.js";
+} from "./chunks/chunk-JGW63FHI.js";
 
 // src/shared/restore.ts
 function readRestore(event, lookup) {

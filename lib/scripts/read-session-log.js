@@ -11,7 +11,7 @@ import {
   readSessionLog,
   resolveSessionLog,
   runScript
-} from "./chunks/chunk-OAPVYTHT.js";
+} from "./chunks/chunk-JGW63FHI.js";
 
 // scripts/read-session-log.ts
 var USAGE = `Usage: node lib/scripts/read-session-log.js <log file | session folder> [options]

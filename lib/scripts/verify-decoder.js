@@ -14,7 +14,7 @@ import {
   readSessionLog,
   resolveSessionLog,
   runScript
-} from "./chunks/chunk-OAPVYTHT.js";
+} from "./chunks/chunk-JGW63FHI.js";
 
 // scripts/verify-decoder.ts
 import { createHash } from "node:crypto";

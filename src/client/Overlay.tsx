@@ -63,6 +63,9 @@ export function RecallOverlay({ sessionId, useSession, useInput, inputActions, k
   const marker = useRef<HTMLSpanElement>(null)
   const client = useMemo(() => new SessionClient({ sessionId, send: kit.send, t: kit.t, debug: kit.debug, tombstones: kit.tombstones.get(sessionId), ...(kit.images === undefined ? {} : { images: kit.images }) }), [sessionId, kit])
   const state = useSyncExternalStore(client.controller.subscribe, client.controller.getSnapshot)
+  // Re-render (and so run a pass) when a Restore or Open a copy is refused: excluded rows show it.
+  const tombstones = kit.tombstones.get(sessionId)
+  useSyncExternalStore(tombstones.subscribe, tombstones.getSnapshot)
   client.setView({ chat, running, hasMore, replacements, localeRevision: locale.revision }, inputActions)
 
   useLayoutEffect(() => {
@@ -76,7 +79,7 @@ export function RecallOverlay({ sessionId, useSession, useInput, inputActions, k
       <span ref={marker} hidden data-message-recall-overlay="" />
       {useInput !== undefined && <DraftMirror useInput={useInput} client={client} />}
       <RecallNotices notice={state.notice} onDismiss={() => client.controller.dismissNotice()} unsaved={client.unsaved} t={kit.t}>
-        <UndoNoticeView notice={client.notice} actions={kit.tombstones.get(sessionId)} t={kit.t} />
+        <UndoNoticeView notice={client.notice} actions={tombstones} t={kit.t} />
       </RecallNotices>
     </>
   )

@@ -19,7 +19,7 @@ import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'reac
 import { countedKey, describeError } from './locales'
 import type { OverlayKit } from './Overlay'
 import type { SessionSnapshot, SnapshotSelectorHook, Translate } from './rc8'
-import { inEffectCount, removalEntries, type RemovalEntry } from './removal-list'
+import { removalCounts, removalEntries } from './removal-list'
 import { readReplacements, REPLACEMENT_VIEW } from './replacement-view'
 import type { TombstoneActions } from './tombstone-actions'
 
@@ -44,14 +44,13 @@ export function removalTime(time: number, locale: string): string {
 
 /** The header button and its panel. */
 export function RemovedButton({ sessionId, useSession, kit }: RemovedButtonProps) {
-  const chat = useSession(selectChat)
   const replacements = useSession(selectReplacements)
   const locale = useSyncExternalStore(kit.locale.subscribe, kit.locale.getSnapshot)
   const [open, setOpen] = useState(false)
   const button = useRef<HTMLButtonElement>(null)
-  const entries = useMemo(() => removalEntries(replacements, chat), [replacements, chat])
-  if (entries.length === 0) return null
-  const count = inEffectCount(entries)
+  const counts = useMemo(() => removalCounts(replacements), [replacements])
+  if (counts.total === 0) return null
+  const count = counts.inEffect
   const t = kit.t
   const close = () => {
     setOpen(false)
@@ -67,7 +66,7 @@ export function RemovedButton({ sessionId, useSession, kit }: RemovedButtonProps
         {count > 0 && <span data-count="">{count}</span>}
       </button>
       {open && (
-        <RemovedPanel entries={entries} actions={kit.tombstones.get(sessionId)} t={t} locale={locale.active} onClose={close} anchor={button.current} />
+        <RemovedPanel useSession={useSession} actions={kit.tombstones.get(sessionId)} t={t} locale={locale.active} onClose={close} anchor={button.current} />
       )}
     </div>
   )
@@ -75,7 +74,7 @@ export function RemovedButton({ sessionId, useSession, kit }: RemovedButtonProps
 
 /** Props of {@link RemovedPanel}. */
 interface RemovedPanelProps {
-  readonly entries: readonly RemovalEntry[]
+  readonly useSession: SnapshotSelectorHook<SessionSnapshot>
   readonly actions: TombstoneActions
   readonly t: Translate
   readonly locale: string
@@ -84,7 +83,11 @@ interface RemovedPanelProps {
   readonly anchor: Element | null
 }
 
-function RemovedPanel({ entries, actions, t, locale, onClose, anchor }: RemovedPanelProps) {
+function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }: RemovedPanelProps) {
+  const chat = useSession(selectChat)
+  const replacements = useSession(selectReplacements)
+  // Only while open: the entries read the Chat rows, which change with every streamed token.
+  const entries = useMemo(() => removalEntries(replacements, chat), [replacements, chat])
   const state = useSyncExternalStore(actions.subscribe, actions.getSnapshot)
   const panel = useRef<HTMLDivElement>(null)
   useEffect(() => {

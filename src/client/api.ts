@@ -6,11 +6,11 @@
  * @module dsh-message-recall/client/api
  */
 import { isRecord } from '../shared/events'
-import { ERROR_CODES, type ErrorCode, type FlushValue, type ForkBeforeValue, type InspectValue, type PlanValue, type RecallRequestBody, type RemovalValue, type RestoreValue, type WriteValue } from '../shared/protocol'
+import { DEFAULT_ROUTE_PATH, ERROR_CODES, type ErrorCode, type FlushValue, type ForkBeforeValue, type InspectValue, type PlanValue, type RecallRequestBody, type RemovalValue, type RestoreValue, type WriteValue } from '../shared/protocol'
 import type { TombstoneAction } from '../shared/tombstone'
 
 /** Default route path of the host half (`Config.path`). */
-export const DEFAULT_ROUTE_PATH = '/dsh-message-recall'
+export { DEFAULT_ROUTE_PATH }
 
 /** A dry run: what `planAction` on the node at `seq` would remove. Answered with a {@link PlanValue}. */
 export interface PlanRequest extends RecallRequestBody {

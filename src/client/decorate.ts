@@ -74,6 +74,7 @@ export interface ClusterTexts {
 /**
  * Read the button texts from the locale.
  * @param t - translate bound to the plugin namespace.
+ * @returns the texts of the current locale revision.
  */
 export function clusterTexts(t: Translate): ClusterTexts {
   return {
@@ -167,7 +168,11 @@ function markExcluded(row: HTMLElement, label: string | null): void {
   if (badge.textContent !== label) badge.textContent = label
 }
 
-/** The cluster a row holds, or `null`. */
+/**
+ * The cluster a row holds.
+ * @param row - a row element.
+ * @returns the row's `[data-message-recall-actions]` child, or `null`.
+ */
 export function clusterOf(row: Element): HTMLElement | null {
   for (let child = row.lastElementChild; child !== null; child = child.previousElementSibling) {
     if (child.hasAttribute(ATTR.actions)) return child as HTMLElement

@@ -19,7 +19,8 @@
  *
  * @module dsh-message-recall/client
  */
-import { createRecallSender, DEFAULT_ROUTE_PATH, type FetchLike } from './api'
+import { DEFAULT_ROUTE_PATH } from '../shared/protocol'
+import { createRecallSender, type FetchLike } from './api'
 import { DebugRegistry, installDebugHook } from './debug'
 import { installStyles, undecorateAll } from './decorate'
 import { DICTIONARIES, LOCALE_NS } from './locales'
@@ -47,7 +48,7 @@ export const REMOVED_ENTRY_ID = 'dsh-message-recall-removed'
 
 /** Optional client config. */
 export interface ClientConfig {
-  /** Route path of the host half (default `/dsh-message-recall`, the host's default `path`). */
+  /** Route path of the host half (default `DEFAULT_ROUTE_PATH` of `shared/protocol.ts`, the host's default `path`). */
   readonly path?: string
 }
 
@@ -104,18 +105,10 @@ export function apply(ctx: ClientContext, config?: ClientConfig): void {
     tombstones,
     images: pageImageSource((name) => ctx.get(name)),
   }
-  ctx.slots.inject('conversation.input.overlay', () => ctx.slots.register({
-    name: 'conversation.input.overlay',
-    id: OVERLAY_ENTRY_ID,
-    order: 100,
-    locale: LOCALE_NS,
-    inject: () => ({ kit }),
-  }, RecallOverlay))
-  ctx.slots.inject('conversation.session.header.utilities', () => ctx.slots.register({
-    name: 'conversation.session.header.utilities',
-    id: REMOVED_ENTRY_ID,
-    order: 90,
-    locale: LOCALE_NS,
-    inject: () => ({ kit }),
-  }, RemovedButton))
+  // Both entries get the same kit: the header's panel and the overlay share the restore and copy requests.
+  const entry = (seat: string, id: string, order: number, component: unknown) => ctx.slots.inject(seat, () => ctx.slots.register({
+    name: seat, id, order, locale: LOCALE_NS, inject: () => ({ kit }),
+  }, component))
+  entry('conversation.input.overlay', OVERLAY_ENTRY_ID, 100, RecallOverlay)
+  entry('conversation.session.header.utilities', REMOVED_ENTRY_ID, 90, RemovedButton)
 }

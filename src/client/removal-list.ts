@@ -15,7 +15,7 @@
 import { isRecord, type LogEvent } from '../shared/events'
 import { readRestores, readTombstones } from '../shared/hidden-rows'
 import { plainText } from '../shared/message-text'
-import { removalStatuses } from '../shared/removal-status'
+import { removalStatuses, type RemovalStatus } from '../shared/removal-status'
 import { estimateTokens } from '../shared/token-estimate'
 import type { TombstoneAction } from '../shared/tombstone'
 import type { ChatNode, ChatSnapshot } from './rc8'
@@ -63,8 +63,7 @@ export function removalEntries(replacements: ReplacementSnapshot, chat: ChatSnap
   const tombstones = readTombstones(replacements)
   if (tombstones.length === 0) return []
   const bySeq = new Map<number, LogEvent>(replacements.map((e) => [e.seq, e]))
-  const last = replacements.reduce((max, e) => Math.max(max, e.seq), -1)
-  const statuses = removalStatuses(last + 1, (seq) => bySeq.get(seq))
+  const statuses = statusesOf(replacements)
   const originalOf = new Map(readRestores(replacements).map((r) => [r.seq, r.originalSeq]))
   const tombstoneSeqs = new Set(tombstones.map((t) => t.seq))
   const held = heldMessages(chat)
@@ -93,11 +92,22 @@ export function removalEntries(replacements: ReplacementSnapshot, chat: ChatSnap
 }
 
 /**
- * Removals in effect, for the header button's count.
- * @param entries - from {@link removalEntries}.
+ * How many removals the history holds and how many of them are in effect, for the header button
+ * (from the replacement events alone, so streaming text does not recompute it).
+ * @param replacements - the session's replacement events.
+ * @returns `{ total, inEffect }`.
  */
-export function inEffectCount(entries: readonly RemovalEntry[]): number {
-  return entries.filter((e) => e.inEffect).length
+export function removalCounts(replacements: ReplacementSnapshot): { readonly total: number; readonly inEffect: number } {
+  const tombstones = readTombstones(replacements)
+  if (tombstones.length === 0) return { total: 0, inEffect: 0 }
+  const statuses = statusesOf(replacements)
+  return { total: tombstones.length, inEffect: tombstones.filter((t) => statuses.get(t.seq)?.inEffect ?? true).length }
+}
+
+function statusesOf(replacements: ReplacementSnapshot): Map<number, RemovalStatus> {
+  const bySeq = new Map<number, LogEvent>(replacements.map((e) => [e.seq, e]))
+  const last = replacements.reduce((max, e) => Math.max(max, e.seq), -1)
+  return removalStatuses(last + 1, (seq) => bySeq.get(seq))
 }
 
 /**

@@ -9,7 +9,9 @@
  * @module dsh-message-recall/client/row-offers
  */
 import type { HiddenRowsResult } from '../shared/hidden-rows'
+import type { RowError } from './controller'
 import type { RowAction, RowAnchor } from './rows'
+import type { TombstoneError } from './tombstone-actions'
 
 /** The buttons of a row and the seq they act on. */
 export interface RowOffer {
@@ -50,4 +52,22 @@ function excludedOffer(anchor: RowAnchor, hidden: HiddenRowsResult): RowOffer {
   const restorable = anchor.actions.includes('recall') && exclusion !== undefined && exclusion.shadowedSeqs.length === 1
     && !hidden.shadowed.has(tombstoneSeq)
   return { key: anchor.key, seq: tombstoneSeq, actions: restorable ? RESTORE_OR_COPY : COPY_ONLY, excluded: true }
+}
+
+const errorMemo = new WeakMap<TombstoneError, Map<string, RowError>>()
+
+/**
+ * The error an excluded row shows: the last refusal of a Restore or Open a copy of its exclusion.
+ * @param offer - the row's offer (only excluded offers have one).
+ * @param errors - tombstone seq → refusal, from the session's restore and copy requests.
+ * @returns the row error (the same object while the refusal is the same), or `null`.
+ */
+export function offerError(offer: RowOffer, errors: ReadonlyMap<number, TombstoneError> | undefined): RowError | null {
+  const refusal = offer.excluded === true && offer.seq !== null ? errors?.get(offer.seq) : undefined
+  if (refusal === undefined) return null
+  let byKey = errorMemo.get(refusal)
+  if (byKey === undefined) errorMemo.set(refusal, byKey = new Map())
+  let error = byKey.get(offer.key)
+  if (error === undefined) byKey.set(offer.key, error = Object.freeze({ key: offer.key, code: refusal.code, message: refusal.message }))
+  return error
 }

@@ -172,7 +172,7 @@ export class SessionClient {
     const view = this.view
     if (view === null) return
     const state = this.controller.getSnapshot()
-    const record = this.sync.run({ ...view, controller: state })
+    const record = this.sync.run({ ...view, controller: state, tombstoneErrors: this.options.tombstones.getSnapshot().errors })
     this.options.debug.record(this.options.sessionId, record, () => this.expectation())
     const started = view.running && !this.wasRunning
     this.wasRunning = view.running

@@ -26,7 +26,8 @@ import { describeError } from './locales'
 import { FLOW_KEY, FLOW_KIND, type ChatSnapshot, type Translate } from './rc8'
 import type { ReplacementSnapshot } from './replacement-view'
 import { LazyReveal } from './reveal'
-import { offerOf, type RowOffer } from './row-offers'
+import { offerError, offerOf, type RowOffer } from './row-offers'
+import type { TombstoneError } from './tombstone-actions'
 import { resolveRow, type RowAction, type RowAnchor } from './rows'
 
 /** Everything a pass reads. */
@@ -37,6 +38,8 @@ export interface SyncInput {
   readonly controller: ControllerState
   /** Locale revision: texts are re-read when it changes. */
   readonly localeRevision: number
+  /** Refusals of Restore / Open a copy by tombstone seq, shown on the rows of an exclusion. */
+  readonly tombstoneErrors?: ReadonlyMap<number, TombstoneError>
 }
 
 /** What one pass saw and did (the debug snapshot is built from it). */
@@ -195,8 +198,8 @@ export class RowSync {
         const isHidden = hidden.hiddenKeys.has(key)
         const armed = armedKey === key ? controller.armed : null
         const pending = pendingKey === key ? controller.pending : null
-        const error = hasErrors ? controller.errors.get(key) ?? null : null
         const offer = offerOf(resolveRow(node), hidden)
+        const error = offer.excluded === true ? offerError(offer, input.tombstoneErrors) : hasErrors ? controller.errors.get(key) ?? null : null
         if (cached !== undefined && cached.node === node && cached.hidden === isHidden && cached.offer === offer && cached.running === running
           && cached.revision === this.revision && cached.armed === armed && cached.pending === pending && cached.error === error
           && cached.wanted === wanted && (cached.cluster === null || cached.cluster.parentNode === row)) continue

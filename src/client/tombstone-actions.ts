@@ -14,6 +14,7 @@
 import type { ForkBeforeValue, RestoreValue } from '../shared/protocol'
 import type { RecallError, RecallSender } from './api'
 import { BROWSER_TIMERS, type Timers } from './controller'
+import { SnapshotStore } from './snapshot-store'
 
 /** The two things a removal offers afterwards. */
 export type TombstoneVerb = 'restore' | 'openCopy'
@@ -56,26 +57,13 @@ const EMPTY_ERRORS: ReadonlyMap<number, TombstoneError> = new Map()
 const INITIAL: TombstoneActionsState = Object.freeze({ pending: null, errors: EMPTY_ERRORS })
 
 /** The per-session store; see the module description. */
-export class TombstoneActions {
-  private state: TombstoneActionsState = INITIAL
-  private readonly listeners = new Set<() => void>()
+export class TombstoneActions extends SnapshotStore<TombstoneActionsState> {
   private readonly timers: Timers
   private readonly errorTimers = new Map<number, unknown>()
 
   constructor(private readonly options: TombstoneActionsOptions) {
+    super(INITIAL)
     this.timers = options.timers ?? BROWSER_TIMERS
-  }
-
-  /** @returns the current snapshot (stable until the next change). */
-  getSnapshot = (): TombstoneActionsState => this.state
-
-  /**
-   * @param listener - called after every change.
-   * @returns unsubscribe.
-   */
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener)
-    return () => this.listeners.delete(listener)
   }
 
   /**
@@ -112,7 +100,7 @@ export class TombstoneActions {
   dispose(): void {
     for (const handle of this.errorTimers.values()) this.timers.clearTimeout(handle)
     this.errorTimers.clear()
-    this.listeners.clear()
+    this.dropListeners()
   }
 
   private async run<V>(
@@ -146,8 +134,7 @@ export class TombstoneActions {
   }
 
   private set(patch: Partial<TombstoneActionsState>): void {
-    this.state = Object.freeze({ ...this.state, ...patch })
-    for (const listener of [...this.listeners]) listener()
+    this.publish(Object.freeze({ ...this.state, ...patch }))
   }
 }
 

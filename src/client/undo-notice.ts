@@ -10,6 +10,7 @@
 import type { RemovalValue } from '../shared/protocol'
 import type { TombstoneAction } from '../shared/tombstone'
 import { BROWSER_TIMERS, planCount, type Timers } from './controller'
+import { SnapshotStore } from './snapshot-store'
 
 /** What the notice is about. */
 export interface UndoEntry {
@@ -44,28 +45,15 @@ export function restorableInPlace(value: Pick<RemovalValue, 'kinds'>): boolean {
 }
 
 /** The notice store; see the module description. */
-export class UndoNotice {
-  private entry: UndoEntry | null = null
-  private readonly listeners = new Set<() => void>()
+export class UndoNotice extends SnapshotStore<UndoEntry | null> {
   private readonly timers: Timers
   private timer: unknown = undefined
   private held = false
   private nextId = 0
 
   constructor(private readonly options: UndoNoticeOptions = {}) {
+    super(null)
     this.timers = options.timers ?? BROWSER_TIMERS
-  }
-
-  /** @returns the entry shown now, or `null`. */
-  getSnapshot = (): UndoEntry | null => this.entry
-
-  /**
-   * @param listener - called after every change.
-   * @returns unsubscribe.
-   */
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener)
-    return () => this.listeners.delete(listener)
   }
 
   /**
@@ -84,8 +72,8 @@ export class UndoNotice {
    * @param tombstoneSeq - the tombstone the notice is about (another one changes nothing).
    */
   restored(tombstoneSeq: number): void {
-    if (this.entry?.tombstoneSeq !== tombstoneSeq) return
-    this.set({ ...this.entry, restored: true }, this.options.restoredMs ?? 4000)
+    if (this.state?.tombstoneSeq !== tombstoneSeq) return
+    this.set({ ...this.state, restored: true }, this.options.restoredMs ?? 4000)
   }
 
   /**
@@ -93,8 +81,8 @@ export class UndoNotice {
    * @param tombstoneSeq - the tombstone the notice is about (another one changes nothing).
    */
   notRestorable(tombstoneSeq: number): void {
-    if (this.entry?.tombstoneSeq !== tombstoneSeq || !this.entry.restorable) return
-    this.set({ ...this.entry, restorable: false }, this.options.visibleMs ?? 8000)
+    if (this.state?.tombstoneSeq !== tombstoneSeq || !this.state.restorable) return
+    this.set({ ...this.state, restorable: false }, this.options.visibleMs ?? 8000)
   }
 
   /**
@@ -104,30 +92,28 @@ export class UndoNotice {
   hold(held: boolean): void {
     if (this.held === held) return
     this.held = held
-    if (this.entry === null) return
+    if (this.state === null) return
     if (held) this.stopTimer()
-    else this.startTimer(this.entry.restored ? this.options.restoredMs ?? 4000 : this.options.visibleMs ?? 8000)
+    else this.startTimer(this.state.restored ? this.options.restoredMs ?? 4000 : this.options.visibleMs ?? 8000)
   }
 
   /** Hide the notice. */
   dismiss(): void {
-    if (this.entry === null) return
+    if (this.state === null) return
     this.stopTimer()
     this.held = false
-    this.entry = null
-    this.emit()
+    this.publish(null)
   }
 
   /** Stop the timer and drop listeners. */
   dispose(): void {
     this.stopTimer()
-    this.listeners.clear()
+    this.dropListeners()
   }
 
   private set(entry: UndoEntry, ms: number): void {
-    this.entry = Object.freeze(entry)
     if (!this.held) this.startTimer(ms)
-    this.emit()
+    this.publish(Object.freeze(entry))
   }
 
   private startTimer(ms: number): void {
@@ -140,7 +126,4 @@ export class UndoNotice {
     this.timer = undefined
   }
 
-  private emit(): void {
-    for (const listener of [...this.listeners]) listener()
-  }
 }

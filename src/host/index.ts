@@ -1,5 +1,5 @@
 /**
- * dsh-message-recall, host half: registers `POST {path}` (default `/dsh-message-recall`) on the
+ * dsh-message-recall, host half: registers `POST {path}` (default `DEFAULT_ROUTE_PATH`) on the
  * DSH web server. Recall, delete, delete-onward and exclude each append one `user/message`
  * tombstone whose surface `replace` shadows the removed range; restore undoes one in place;
  * forkBefore stores a copy of the conversation from before a tombstone; flush saves what is not
@@ -35,7 +35,7 @@ export { statusOf } from './route'
 export { planRemoval, describePlanRefusal } from './surface-plan'
 export type * from '../shared/protocol'
 
-/** Plugin name (the Loader row id in `cordis.patch.yml` is `message-recall`). */
+/** Host plugin name, equal to its Loader row id in `cordis.patch.yml` (see `TOMBSTONE_PLUGIN` for the package name). */
 export const name = 'message-recall'
 
 /** Required services; the plugin (re)loads only while all exist. */

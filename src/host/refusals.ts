@@ -83,3 +83,12 @@ export function describeRefusal(refusal: WriteRefusal): string {
       return 'tombstoneSeq' in refusal ? describeRestoreRefusal(refusal) : describePlanRefusal(refusal)
   }
 }
+
+/**
+ * The message of an unknown thrown value, for error messages and logs.
+ * @param error - anything a `catch` received.
+ * @returns `error.message` for an `Error`, else `String(error)`.
+ */
+export function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}

@@ -12,10 +12,11 @@ import type { LogEvent } from '../shared/events'
 import type { RestoreValue, ViewExpectation } from '../shared/protocol'
 import { replaceOp } from '../shared/replace-op'
 import type { EventLookup } from './surface-plan'
-import { MessageRecallError, type WriteRefusal } from './refusals'
+import { errorText, MessageRecallError, type WriteRefusal } from './refusals'
+import type { RemovalServices } from './removal-service'
 import { planRestore, type RestorePlan } from './restore-plan'
 import { runSessionWrite, type SessionWriteServices, type WriteOutcome } from './session-write'
-import { errorText, stableView, type WriterServices } from './tombstone-writer'
+import { stableView } from './tombstone-writer'
 import { checkExpectation } from './view-expectation'
 import { priceReplace, retitleAfterRestore, type WriteEffects } from './write-effects'
 
@@ -95,7 +96,7 @@ export function writeRestore(
  * `TARGET_NOT_FOUND` or `NOT_RESTORABLE`.
  * @throws {@link MessageRecallError} `PERSIST_FAILED` (`applied: true`) or `INTERNAL`.
  */
-export function restoreMessage(services: Omit<WriterServices, 'tombstoneText'> & Pick<SessionWriteServices, 'queue'>, request: RestoreRequest): Promise<WriteOutcome<RestoreValue>> {
+export function restoreMessage(services: Omit<RemovalServices, 'tombstoneText'> & Pick<SessionWriteServices, 'queue'>, request: RestoreRequest): Promise<WriteOutcome<RestoreValue>> {
   return runSessionWrite<RestoreValue>(services, request.sessionId, (session) => {
     const written = writeRestore(session, services.index.lookup(session), request, services.effects?.(), () => services.index.lookup(session))
     if (!written.ok) return written

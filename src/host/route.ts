@@ -16,15 +16,15 @@ import { forkBefore, type ForkServices } from './fork-before'
 import { checkContentType, checkMethod, checkTrust, readJsonBody, sendJson } from './http'
 import { inspectSession, type PersistenceReader } from './inspect'
 import { redactPaths } from './redact'
-import { describeRefusal, MessageRecallError, type WriteRefusal } from './refusals'
+import { describeRefusal, errorText, MessageRecallError, type WriteRefusal } from './refusals'
+import { previewRemoval, removeMessages, type RemovalServices } from './removal-service'
 import { parseRecallRequest } from './request'
 import { restoreMessage } from './restore-writer'
 import { flushSession, type WriteOutcome } from './session-write'
-import { errorText, previewRemoval, removeMessages, type WriterServices } from './tombstone-writer'
 import type { WriteQueue } from './write-queue'
 
 /** What the handler reaches at request time. */
-export interface RouteServices extends Omit<WriterServices, 'tombstoneText' | 'queue'> {
+export interface RouteServices extends Omit<RemovalServices, 'tombstoneText' | 'queue'> {
   /** The per-session queue of this plugin's writes. */
   readonly queue: WriteQueue
   /** The persistence service when one is loaded (`ctx.get('sessionPersistence')`), else `undefined`. */

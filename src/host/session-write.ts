@@ -12,6 +12,7 @@ import type { Session, SessionId } from '@deepseek-ai/dsh-session'
 import type { FlushValue, WriteValue } from '../shared/protocol'
 import { flushWithRetry, type FlushRetryPolicy } from './durable-flush'
 import { MessageRecallError, type WriteRefusal } from './refusals'
+import { liveSession } from './removal-service'
 import type { WriteQueue } from './write-queue'
 
 /** Outcome of a write: a value, or a refusal value. */
@@ -57,10 +58,9 @@ export async function runSessionWrite<V extends WriteValue>(
   append: (session: Session) => AppendResult<V>,
   options: { readonly maintenance: boolean } = { maintenance: true },
 ): Promise<WriteOutcome<V>> {
-  const id = sessionId as SessionId
-  const agent = services.agents.get(id)
-  const session = agent?.session ?? services.sessions.get(id)
-  if (session === undefined) return { ok: false, refusal: { code: 'SESSION_NOT_LIVE', sessionId } }
+  const live = liveSession(services, sessionId)
+  if (!live.ok) return live
+  const { agent, session } = live
 
   const task = async (): Promise<WriteOutcome<V>> => {
     const written = append(session)

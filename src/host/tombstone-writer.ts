@@ -1,8 +1,7 @@
 /**
- * The tombstone writer: plans a removal against a stable copy of the live surface, checks the
- * client's view, appends one `user/message` tombstone, and answers only after the durability
- * flush. With an agent, all of it runs inside `agent.runMaintenance`, which excludes turns,
- * manual compaction and other maintenance (`dsh-agent-loop/lib/index.js:412-433`).
+ * The tombstone writer: plans a removal against a stable copy of the surface, checks the client's
+ * view, and appends one `user/message` tombstone, synchronously. It neither finds sessions nor
+ * flushes: `removal-service.ts` runs it inside `agent.runMaintenance` and flushes afterwards.
  *
  * The tombstone: a fresh message id (`createUserMessage`, `dsh-llm`), `content` empty or one text
  * block with the configured `tombstoneText`, `source` from `tombstoneSource()`, `surfaceOp` from
@@ -11,57 +10,39 @@
  *
  * @module dsh-message-recall/host/tombstone-writer
  */
-import type { Agent } from '@deepseek-ai/dsh-agent'
 import { createUserMessage, type UserMessage } from '@deepseek-ai/dsh-llm'
-import type { Session, SessionEvent, SessionId } from '@deepseek-ai/dsh-session'
+import type { Session, SessionEvent } from '@deepseek-ai/dsh-session'
 import type { LogEvent } from '../shared/events'
-import type { PlanValue, RemovalValue, ViewExpectation } from '../shared/protocol'
+import type { RemovalValue, ViewExpectation } from '../shared/protocol'
 import { replaceOp } from '../shared/replace-op'
 import { contentOf, plainText } from '../shared/surface-node'
 import { planRemoval, type EventLookup, type PlanTarget, type RemovalPlan } from './surface-plan'
-import { estimateTokens } from '../shared/token-estimate'
-import { tombstoneSource, type RecallAction, type TombstoneAction } from '../shared/tombstone'
-import type { SessionEventIndex } from './event-index'
-import { MessageRecallError, type WriteRefusal } from './refusals'
-import { runSessionWrite, type SessionWriteServices } from './session-write'
-import { WriteQueue } from './write-queue'
+import { tombstoneSource, type RemovalAction, type TombstoneAction } from '../shared/tombstone'
+import { errorText, MessageRecallError, type WriteRefusal } from './refusals'
 import { checkExpectation, type StableView } from './view-expectation'
 import { priceReplace, retitleAfterRemoval, type WriteEffects } from './write-effects'
 
-/** A validated removal or plan request. */
-export interface RemovalRequest {
-  readonly sessionId: string
+export { checkExpectation, type StableView } from './view-expectation'
+
+/** What the writer plans: the action, the target and the client's view, if it sent one. */
+export interface RemovalIntent {
   /** `exclude` is planned exactly like `delete`; only the tombstone's `source.action` differs. */
   readonly action: TombstoneAction
   readonly target: PlanTarget
   readonly expect?: ViewExpectation
 }
 
-/** Outcome of a write or plan: a value, or a refusal value. */
-export type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly refusal: WriteRefusal }
-
-/** The services the writer reaches (structural views of `ctx.sessions` and `ctx.agents`). */
-export interface WriterServices extends Omit<SessionWriteServices, 'queue'> {
-  readonly index: SessionEventIndex
-  /** Text of the tombstone's single text block; `''` writes empty content. */
-  readonly tombstoneText: string
-  /** The per-session write queue (optional for callers that never write). */
-  readonly queue?: SessionWriteServices['queue']
-  /** The token meter and title limits, read at request time; absent: no price, no title rebuild. */
-  readonly effects?: () => WriteEffects
-}
-
 /**
  * A stable copy of a session's surface.
  * @param session - a live or detached session.
- * @returns its nodes, `replaceGeneration` and last seq, copied.
+ * @returns its nodes, `replaceGeneration` and last seq (`session.seq - 1`), copied.
  */
 export function stableView(session: Session): StableView {
   return { nodes: [...session.surface.nodes], replaceGeneration: session.surface.replaceGeneration, lastSeq: session.seq - 1 }
 }
 
 /** The planner's action for a tombstone action: `exclude` plans exactly like `delete`. */
-export function planningAction(action: TombstoneAction): RecallAction {
+export function planningAction(action: TombstoneAction): RemovalAction {
   return action === 'exclude' ? 'delete' : action
 }
 
@@ -76,7 +57,7 @@ export function planningAction(action: TombstoneAction): RecallAction {
 export function planForSession(
   session: Session,
   lookup: EventLookup,
-  request: Omit<RemovalRequest, 'sessionId'>,
+  request: RemovalIntent,
 ): { ok: true; plan: RemovalPlan; view: StableView } | { ok: false; refusal: WriteRefusal } {
   const view = stableView(session)
   const stale = checkExpectation(view, request.expect, lookup)
@@ -130,7 +111,7 @@ export function appendTombstone(session: Session, plan: TombstoneRange, tombston
 export function writeTombstone(
   session: Session,
   lookup: EventLookup,
-  request: Omit<RemovalRequest, 'sessionId'>,
+  request: RemovalIntent,
   tombstoneText: string,
   effects?: WriteEffects,
   relookup: () => EventLookup = () => lookup,
@@ -152,70 +133,10 @@ export function writeTombstone(
     tombstoneSeq: event.seq,
     range: { start: plan.start, end: plan.end },
     removedSeqs: plan.shadowedSeqs,
-    kinds: plan.kinds,
+    kinds: plan.nodeKinds,
     replaceGeneration: session.surface.replaceGeneration,
     persisted: false,
     ...(recalled === undefined ? {} : { content: recalled, text: plainText(recalled) }),
   }
   return { ok: true, value, event }
-}
-
-/**
- * Remove messages from a live session through {@link runSessionWrite}: the write queue, the
- * agent's maintenance slot when an agent drives it, the tombstone (with its price and title),
- * and the durability flush with retries.
- * @param services - sessions, agents, the event index, the queue, the tombstone text and effects.
- * @param request - the validated request.
- * @returns the removal value once durable (`persisted` tells whether a persistence listener
- * took part), or `SESSION_NOT_LIVE`, `AGENT_BUSY`, `STALE_VIEW` or a planner refusal; nothing is
- * appended on any refusal.
- * @throws {@link MessageRecallError} `PERSIST_FAILED` (`applied: true`, for recall with the
- * recalled `content`/`text`) when every flush attempt failed: the tombstone is in the live log but
- * not known to be durable; `INTERNAL` when the Session refused the append.
- */
-export async function removeMessages(services: WriterServices, request: RemovalRequest): Promise<Outcome<RemovalValue>> {
-  const queue = services.queue ?? new WriteQueue()
-  return runSessionWrite<RemovalValue>({ ...services, queue }, request.sessionId, (session) => {
-    const effects = services.effects?.()
-    const written = writeTombstone(session, services.index.lookup(session), request, services.tombstoneText, effects, () => services.index.lookup(session))
-    if (!written.ok) return written
-    const { persisted: _persisted, ...value } = written.value
-    const recalled = value.content !== undefined && value.text !== undefined ? { content: value.content, text: value.text } : undefined
-    return { ok: true, value, seq: written.event.seq, ...(recalled === undefined ? {} : { recalled }) }
-  })
-}
-
-/**
- * Preview a removal: the same plan a write would make now, with a token estimate; appends nothing.
- * @param services - sessions, agents and the event index.
- * @param request - the validated request (its `action` is the `planAction`).
- * @returns the plan value, or `SESSION_NOT_LIVE`, `STALE_VIEW` or a planner refusal.
- */
-export function previewRemoval(services: Pick<WriterServices, 'sessions' | 'agents' | 'index'>, request: RemovalRequest): Outcome<PlanValue> {
-  const id = request.sessionId as SessionId
-  const session = services.agents.get(id)?.session ?? services.sessions.get(id)
-  if (session === undefined) return { ok: false, refusal: { code: 'SESSION_NOT_LIVE', sessionId: request.sessionId } }
-  const lookup = services.index.lookup(session)
-  const planned = planForSession(session, lookup, request)
-  if (!planned.ok) return planned
-  const { plan, view } = planned
-  const contents = plan.shadowedSeqs.map((seq) => contentOf(lookup(seq) as LogEvent))
-  return {
-    ok: true,
-    value: {
-      action: request.action,
-      range: { start: plan.start, end: plan.end },
-      removedSeqs: plan.shadowedSeqs,
-      kinds: plan.kinds,
-      estimatedTokens: estimateTokens(contents),
-      ...(plan.step === null ? {} : { turn: plan.step.turn, step: plan.step.step }),
-      replaceGeneration: view.replaceGeneration,
-      lastSeq: view.lastSeq,
-    },
-  }
-}
-
-/** The message of an unknown thrown value. */
-export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
 }

@@ -34,6 +34,20 @@ const noticeButton = (p: RemovalsPage, action: string) => notice(p)?.querySelect
 const removedButton = (p: RemovalsPage) => p.header.querySelector('button[data-message-recall-removed]') as HTMLButtonElement | null
 const entries = (p: RemovalsPage) => [...p.header.querySelectorAll('[data-message-recall-entry]')] as HTMLElement[]
 
+/** Press a row button twice: arm, then commit. */
+async function twice(p: RemovalsPage, key: string, action: string): Promise<void> {
+  await click(button(p, key, action))
+  await click(button(p, key, action))
+}
+
+/** The `index`-th prompt row, with the host set to remove just that prompt. */
+function prompt(p: RemovalsPage, index: number): { key: string; seq: number } {
+  const key = p.harness.keys('user')[index]!
+  const seq = seqOf(key)
+  p.removals({ [seq]: [seq] })
+  return { key, seq }
+}
+
 /** The step of turn 1 (an answer with two tool calls) and its tool rows. */
 function firstStep(p: RemovalsPage) {
   const step = p.harness.keys('assistant-step')[0]!
@@ -46,11 +60,8 @@ function firstStep(p: RemovalsPage) {
 describe('undo notice after a removal', () => {
   it('Delete of a prompt: "Deleted 1 message" with Undo; Undo restores the row in place and later actions target the copy', async () => {
     const p = await mount()
-    const key = p.harness.keys('user')[1]!
-    const seq = seqOf(key)
-    p.removals({ [seq]: [seq] })
-    await click(button(p, key, 'delete'))
-    await click(button(p, key, 'delete'))
+    const { key, seq } = prompt(p, 1)
+    await twice(p, key, 'delete')
     assert.equal(row(p, key).hasAttribute('data-message-recall-hidden'), true)
     assert.equal(noticeText(p), 'Deleted 1 message')
     assert.equal(notice(p)!.getAttribute('role'), 'status')
@@ -75,9 +86,7 @@ describe('undo notice after a removal', () => {
 
   it('Recall: "Recalled your message"; after Undo the composer keeps what it holds, and the notice says so', async () => {
     const p = await mount()
-    const key = p.harness.keys('user')[0]!
-    const seq = seqOf(key)
-    p.removals({ [seq]: [seq] })
+    const { key } = prompt(p, 0)
     await click(button(p, key, 'recall'))
     assert.equal(p.composer.draft, 'read the config')
     assert.equal(noticeText(p), 'Recalled your message')
@@ -93,8 +102,7 @@ describe('undo notice after a removal', () => {
     const p = await mount()
     const { step, stepSeq, removed } = firstStep(p)
     p.removals({ [stepSeq]: removed })
-    await click(button(p, step, 'delete'))
-    await click(button(p, step, 'delete'))
+    await twice(p, step, 'delete')
     assert.equal(noticeText(p), 'Deleted 3 messages')
     assert.equal(noticeButton(p, 'undo'), null, 'a model step cannot come back in place')
     const open = noticeButton(p, 'openCopy')!
@@ -173,15 +181,21 @@ describe('Exclude', () => {
     const tombstoneSeq = p.session.events.length - 1
     await click(button(p, tools[0]!, 'openCopy'))
     assert.deepEqual(p.host.of('forkBefore'), [{ sessionId: 'session-a', action: 'forkBefore', tombstoneSeq }])
+    // A refusal shows on the rows of the exclusion.
+    const script = p.host.script
+    p.host.script = (body) => body.action === 'forkBefore'
+      ? { status: 409, body: { ok: false, error: { code: 'SESSION_NOT_LIVE', message: 'message-recall: session is not live' } } }
+      : script(body)
+    await click(button(p, step, 'openCopy'))
+    for (const key of [step, ...tools]) {
+      assert.equal(row(p, key).querySelector('[data-message-recall-error]')?.textContent, 'This session is not loaded on the host.', key)
+    }
   })
 
   it('an excluded prompt offers Restore, which ends the exclusion in place', async () => {
     const p = await mount()
-    const key = p.harness.keys('user')[2]!
-    const seq = seqOf(key)
-    p.removals({ [seq]: [seq] })
-    await click(button(p, key, 'exclude'))
-    await click(button(p, key, 'exclude'))
+    const { key } = prompt(p, 2)
+    await twice(p, key, 'exclude')
     assert.equal(noticeText(p), "Excluded 1 message from the model's context")
     assert.equal(actionsOf(p, key), 'restore,openCopy')
     const restore = button(p, key, 'restore')!
@@ -201,8 +215,7 @@ describe('Removed panel in the session header', () => {
     const [a, b] = p.harness.keys('user')
     p.removals({ [seqOf(a!)]: [seqOf(a!)], [seqOf(b!)]: [seqOf(b!)] })
     await click(button(p, a!, 'recall'))
-    await click(button(p, b!, 'delete'))
-    await click(button(p, b!, 'delete'))
+    await twice(p, b!, 'delete')
     const toggle = removedButton(p)!
     assert.equal(toggle.getAttribute('type'), 'button')
     assert.equal(toggle.querySelector('span')!.textContent, 'Removed')
@@ -220,8 +233,7 @@ describe('Removed panel in the session header', () => {
     p.removals({ [promptSeq]: [promptSeq], [stepSeq]: removed })
     await click(button(p, prompt, 'recall'))
     const recallSeq = p.session.events.length - 1
-    await click(button(p, step, 'delete'))
-    await click(button(p, step, 'delete'))
+    await twice(p, step, 'delete')
     const deleteSeq = p.session.events.length - 1
     await click(removedButton(p))
     assert.equal(removedButton(p)!.getAttribute('aria-expanded'), 'true')
@@ -283,8 +295,7 @@ describe('turn bar and locale', () => {
     const tail = p.harness.keys('turn-tail')[0]!
     const seq = seqOf(answer)
     p.removals({ [seq]: [seq] })
-    await click(button(p, answer, 'delete'))
-    await click(button(p, answer, 'delete'))
+    await twice(p, answer, 'delete')
     assert.equal(row(p, tail).hasAttribute('data-message-recall-hidden'), true)
     assert.deepEqual(snapshot().hidden.map((h: any) => `${h.rowKind}:${h.reason}`), ['assistant-step:shadowed', 'turn-tail:answer-removed'])
     for (const key of [p.harness.keys('user')[0]!, p.harness.keys('assistant-step')[0]!]) assert.equal(row(p, key).hasAttribute('data-message-recall-hidden'), false)

@@ -163,7 +163,7 @@ describe('one conversation in the real DSH web UI', { timeout: 1_800_000 }, () =
     await waitForTurnBars(page, 3)
     keys.p3 = (await findRow(page, 'user', P3)).key
     const after = await hoverRow(page, keys.p1!)
-    assert.ok(after.visible && after.buttons.length === 3, 'actions come back once the turn ended')
+    assert.ok(after.visible && after.buttons.length === 4, 'actions come back once the turn ended')
   })
 
   scenario('3. Recall the second prompt: its row goes, its text is back in the composer, the next request lacks it', async () => {

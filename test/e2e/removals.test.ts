@@ -188,6 +188,20 @@ describe('undo, copies and exclusions in the real DSH web UI', { timeout: 1_800_
     const snapshot = await recallSnapshot(page)
     assert.ok(snapshot.hidden.some((h: any) => h.key === keys.tail2 && h.reason === 'answer-removed'))
     await e.shot(page, '05-answer-and-bar-gone')
+
+    // The notice is reachable by keyboard from the composer (it sits just before the textarea), and Escape dismisses it.
+    await waitNotice(page, 'Deleted 1 message')
+    await page.focus('textarea')
+    const reached: string[] = []
+    for (let i = 0; i < 3; i++) {
+      await page.keyboard.down('Shift')
+      await page.keyboard.press('Tab')
+      await page.keyboard.up('Shift')
+      reached.push(await page.evaluate(() => document.activeElement?.getAttribute('data-message-recall-undo-action') ?? document.activeElement?.tagName ?? ''))
+    }
+    assert.deepEqual(reached.slice(0, 2), ['dismiss', 'openCopy'], `Shift+Tab from the composer reaches the notice's buttons (${reached.join(', ')})`)
+    await page.keyboard.press('Escape')
+    await page.waitForFunction(() => !document.querySelector('[data-message-recall-undo]'), { timeout: 5_000, polling: 50 })
   })
 
   scenario('6. after a host restart and a reload the Removed panel lists the same entries', async () => {

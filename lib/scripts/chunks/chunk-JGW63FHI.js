@@ -1706,8 +1706,8 @@ function readReplaceOp(surfaceOp) {
 
 // src/shared/tombstone.ts
 var TOMBSTONE_PLUGIN = "dsh-message-recall";
-var RECALL_ACTIONS = ["recall", "delete", "deleteFrom"];
-var TOMBSTONE_ACTIONS = [...RECALL_ACTIONS, "exclude"];
+var REMOVAL_ACTIONS = ["recall", "delete", "deleteFrom"];
+var TOMBSTONE_ACTIONS = [...REMOVAL_ACTIONS, "exclude"];
 function isTombstoneSource(source) {
   return isRecord(source) && source.kind === "plugin" && source.plugin === TOMBSTONE_PLUGIN;
 }
