@@ -1250,7 +1250,7 @@ function retitleAfterRestore(session, effects, lookup, restore) {
   return writeTitle(session, effects, change);
 }
 function followPrompt(session, effectsOf, lookupOf, event) {
-  if (event.type !== "user/message" || event.surfaceOp !== "append") return;
+  if (event.type !== "user/message" || event.surfaceOp !== "append" || classifyNode(event) !== "user") return;
   queueMicrotask(() => {
     const effects = effectsOf();
     try {

@@ -9,6 +9,7 @@ import type { Session } from '@deepseek-ai/dsh-session'
 import type { EventLookup } from './surface-plan'
 import { appendShadowPrice, meterPricer, shadowPrice, type MessagePricer } from './shadow-price'
 import type { LogEvent } from '../shared/events'
+import { classifyNode } from '../shared/surface-node'
 import { appendTitle, titleAfterPrompt, titleAfterRemoval, titleAfterRestore, titleBefore, type TitleChange, type TitleLimits } from './title'
 
 /** The optional services a replace consults, read at request time. */
@@ -104,7 +105,7 @@ export function retitleAfterRestore(
  * @param event - the appended event (anything but a prompt is ignored at once).
  */
 export function followPrompt(session: Session, effectsOf: () => Pick<WriteEffects, 'titleLimits' | 'warn'>, lookupOf: () => EventLookup, event: LogEvent): void {
-  if (event.type !== 'user/message' || event.surfaceOp !== 'append') return
+  if (event.type !== 'user/message' || event.surfaceOp !== 'append' || classifyNode(event) !== 'user') return
   queueMicrotask(() => {
     const effects = effectsOf()
     try {
