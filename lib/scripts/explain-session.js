@@ -20,7 +20,7 @@ import {
   stepOf,
   toolCallIds,
   toolResultCallId
-} from "./chunks/chunk-JGW63FHI.js";
+} from "./chunks/chunk-5DVZDIQR.js";
 
 // src/shared/restore.ts
 function readRestore(event, lookup) {
@@ -180,7 +180,7 @@ function spanOf(spans, anchorSeq) {
   return found;
 }
 
-// src/shared/log-rows.ts
+// src/log/log-rows.ts
 function rowKey(kind, id) {
   return `${kind.length}:${kind}${id}`;
 }
@@ -538,7 +538,7 @@ var ToolPairingIndex = class {
   }
 };
 
-// src/shared/session-explain.ts
+// src/log/session-explain.ts
 var PREVIEW_CHARS = 60;
 function preview(event) {
   const content = contentOf(event);
