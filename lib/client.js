@@ -1241,7 +1241,7 @@ function fateReader(tombstones, shadowed, restoredBy) {
     let tombstoneSeq = null;
     let actingSeq = seq;
     let current = seq;
-    for (let guard = 0; guard <= tombstones.length; guard++) {
+    for (let guard = 0; guard <= 2 * tombstones.length; guard++) {
       const copy = state === "shown" ? void 0 : restoredBy.get(current);
       if (copy !== void 0) {
         state = "shown";
@@ -2579,7 +2579,7 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
 }
 
 // src/client/stamp.ts
-var BUILD_STAMP = true ? "0.1.0+f76bbf6661" : "dev";
+var BUILD_STAMP = true ? "0.1.0+41c1b262a2" : "dev";
 
 // src/client/tombstone-actions.ts
 var EMPTY_ERRORS2 = /* @__PURE__ */ new Map();

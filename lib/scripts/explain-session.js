@@ -143,7 +143,7 @@ function fateReader(tombstones, shadowed, restoredBy) {
     let tombstoneSeq = null;
     let actingSeq = seq;
     let current = seq;
-    for (let guard = 0; guard <= tombstones.length; guard++) {
+    for (let guard = 0; guard <= 2 * tombstones.length; guard++) {
       const copy = state === "shown" ? void 0 : restoredBy.get(current);
       if (copy !== void 0) {
         state = "shown";

@@ -279,7 +279,7 @@ export function deriveHiddenRows(events: readonly LogEvent[], rows: readonly Tra
 /**
  * Follow a seq along the tombstones and restores that shadowed it, one after the other.
  * Each surface node is shadowed by at most one replacement, so the walk is a chain; it ends at a
- * seq nothing of this plugin shadows.
+ * seq nothing of this plugin shadows, after at most one step per tombstone and one per restore.
  */
 function fateReader(
   tombstones: readonly TombstoneRecord[],
@@ -292,7 +292,7 @@ function fateReader(
     let tombstoneSeq: number | null = null
     let actingSeq = seq
     let current = seq
-    for (let guard = 0; guard <= tombstones.length; guard++) {
+    for (let guard = 0; guard <= 2 * tombstones.length; guard++) {
       const copy = state === 'shown' ? undefined : restoredBy.get(current)
       if (copy !== undefined) {
         // The tombstone that decided the fate was undone: the node lives on as the copy.

@@ -66,6 +66,19 @@ describe('hiding rules: restores', () => {
     assert.deepEqual(result.fateOf(first!), { state: 'removed', tombstoneSeq: again.seq, actingSeq: copy.seq })
   })
 
+  it('a message removed and restored twice shows again and acts on the second copy', () => {
+    const session = twoTurns()
+    const [first] = seqsOf(session, 'user/message')
+    const once = appendTombstone(session, 'recall', [first!])
+    const copy = appendRestore(session, once.seq)
+    const twice = appendTombstone(session, 'exclude' as never, [copy.seq])
+    const again = appendRestore(session, twice.seq)
+    const result = derive(session)
+    assert.deepEqual(result.hidden, [])
+    assert.deepEqual(result.excluded, [])
+    assert.deepEqual(result.fateOf(first!), { state: 'shown', tombstoneSeq: null, actingSeq: again.seq })
+  })
+
   it('a replacement over a tombstone that does not cite it first undoes nothing', () => {
     const session = twoTurns()
     const [first, second] = seqsOf(session, 'user/message')

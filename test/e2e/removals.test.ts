@@ -19,7 +19,7 @@ import {
 } from './ui'
 import {
   clickNotice, closePanel, openExactSidebarEntry, openPanel, readExcluded, readRemovedButton, sidebarTitles, waitNotice,
-  waitRowExcluded, waitRowShown, type PanelEntry,
+  waitRowExcluded, waitRowShown,
 } from './removals-ui'
 import { assertWire, lastRequest } from './wire-checks'
 
@@ -42,7 +42,6 @@ let e: E2e
 let page: Page
 let sessionId = ''
 const keys: Record<string, string> = {}
-let panelBefore: PanelEntry[] = []
 
 const scenario = sequentialScenarios(() => e)
 
@@ -207,7 +206,7 @@ describe('undo, copies and exclusions in the real DSH web UI', { timeout: 1_800_
   scenario('6. after a host restart and a reload the Removed panel lists the same entries', async () => {
     const button = await readRemovedButton(page)
     assert.deepEqual(button, { text: 'Removed', count: '3', label: 'Removed messages: 3 removals in effect' })
-    panelBefore = await openPanel(page)
+    const panelBefore = await openPanel(page)
     assert.deepEqual(panelBefore.map((p) => [p.action, p.meta.slice(0, 2), p.restored]), [
       ['delete', ['Deleted', '1 message'], false],
       ['exclude', ['Excluded', '2 messages'], false],
