@@ -95,6 +95,15 @@ async function readUnsaved(p: Page): Promise<{ text: string; phase: string; butt
   })
 }
 
+/**
+ * Wait until the composer holds `text` (the row can hide first: the tombstone reaches the page
+ * through the live event stream before the route's reply does).
+ */
+async function waitComposer(p: Page, text: string): Promise<void> {
+  await p.waitForFunction((t) => (document.querySelector('textarea') as HTMLTextAreaElement | null)?.value === t, { timeout: 30_000, polling: 100 }, text)
+    .catch(async (error: unknown) => { throw new Error(`the composer holds ${JSON.stringify(await composerValue(p))}, not ${JSON.stringify(text)}`, { cause: error }) })
+}
+
 /** Send `prompt`, wait for `answer` and the `bars`-th turn bar; returns the prompt's row. */
 async function exchange(prompt: string, answer: string, bars: number): Promise<Awaited<ReturnType<typeof findRow>>> {
   e.model.script([{ text: answer }])
@@ -179,7 +188,7 @@ describe('honest outcomes in the real DSH web UI', { timeout: 1_800_000 }, () =>
     const p1 = await findRow(page, 'user', P1)
     await clickAction(page, p1.key, 'recall')
     await waitRowHidden(page, p1.key)
-    assert.equal(await composerValue(page), P1)
+    await waitComposer(page, P1)
     // The title is rebuilt from the first prompt that remains, without a reload.
     const deadline = Date.now() + 10_000
     while ((await chrome(page)).includes(CANARY)) {
@@ -218,7 +227,7 @@ describe('honest outcomes in the real DSH web UI', { timeout: 1_800_000 }, () =>
     const p3 = await findRow(page, 'user', P3)
     await clickAction(page, p3.key, 'recall')
     await waitRowHidden(page, p3.key)
-    assert.equal(await composerValue(page), P3)
+    await waitComposer(page, P3)
     await waitInPage(page, 'the recalled image in the composer', () => [...document.querySelectorAll<HTMLImageElement>('img')].some((img) => img.src.startsWith('blob:') && !img.closest('[data-chat-flow]')))
     assert.equal(await composerImages(page), 1)
     assert.equal(await page.$('[data-message-recall-notice]'), null, 'nothing was left behind, so no image notice')
@@ -322,7 +331,7 @@ describe('honest outcomes in the real DSH web UI', { timeout: 1_800_000 }, () =>
     let restored = false
     try {
       await clickAction(page, p2.key, 'recall')
-      await page.waitForFunction((text) => (document.querySelector('textarea') as HTMLTextAreaElement).value === text, { timeout: 30_000, polling: 100 }, P2)
+      await waitComposer(page, P2)
       await waitRowHidden(page, p2.key)
       assert.equal((await readUnsaved(page))!.text, 'Recalled, but not saved to disk yet. If the host crashes before the next save, the message comes back.')
       restore()
