@@ -1,26 +1,27 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-4MG3WBJ7.js";
+} from "./chunks/chunk-EIYX6JF7.js";
 import {
   listCommand
-} from "./chunks/chunk-5B6OE7PW.js";
+} from "./chunks/chunk-PNSIN4GP.js";
 import {
   readCommand
-} from "./chunks/chunk-OCXPJILD.js";
+} from "./chunks/chunk-GJKRUGJX.js";
 import {
   scanCommand
-} from "./chunks/chunk-MCCGFFM4.js";
+} from "./chunks/chunk-VOTUQMJT.js";
+import "./chunks/chunk-4UXZJK6R.js";
 import {
   verifyCommand
-} from "./chunks/chunk-JFMI2K7W.js";
+} from "./chunks/chunk-VSXO2FOQ.js";
 import {
   EXIT,
   UsageError,
   out,
   runCommand,
   runMain
-} from "./chunks/chunk-ZIWUEJ4Y.js";
+} from "./chunks/chunk-2LYL33RJ.js";
 
 // scripts/dsh-message-recall-log.ts
 var BIN = "dsh-message-recall-log";

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import {
   listCommand
-} from "./chunks/chunk-5B6OE7PW.js";
+} from "./chunks/chunk-PNSIN4GP.js";
 import {
   runCommand
-} from "./chunks/chunk-ZIWUEJ4Y.js";
+} from "./chunks/chunk-2LYL33RJ.js";
 
 // scripts/list-sessions.ts
 runCommand(listCommand, "node lib/scripts/list-sessions.js", process.argv.slice(2));

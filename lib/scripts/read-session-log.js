@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import {
   readCommand
-} from "./chunks/chunk-OCXPJILD.js";
+} from "./chunks/chunk-GJKRUGJX.js";
 import {
   runCommand
-} from "./chunks/chunk-ZIWUEJ4Y.js";
+} from "./chunks/chunk-2LYL33RJ.js";
 
 // scripts/read-session-log.ts
 runCommand(readCommand, "node lib/scripts/read-session-log.js", process.argv.slice(2));

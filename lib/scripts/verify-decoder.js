@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import {
   verifyCommand
-} from "./chunks/chunk-JFMI2K7W.js";
+} from "./chunks/chunk-VSXO2FOQ.js";
 import {
   runCommand
-} from "./chunks/chunk-ZIWUEJ4Y.js";
+} from "./chunks/chunk-2LYL33RJ.js";
 
 // scripts/verify-decoder.ts
 runCommand(verifyCommand, "node lib/scripts/verify-decoder.js", process.argv.slice(2));

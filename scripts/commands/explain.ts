@@ -9,16 +9,20 @@ import { COMMON_OPTIONS, DECODER_OPTION, EXIT, decoderOption, out, parseOneTarge
 import type { LogEvent } from '../../src/shared/events'
 import { deriveHiddenRows, type HiddenRow, type TranscriptRow } from '../../src/shared/hidden-rows'
 import { transcriptRows } from '../../src/log/log-rows'
-import { explainSession, type NodeSummary, type SessionExplanation } from '../../src/log/session-explain'
+import { explainSession, forkOrigin, type ForkOrigin, type NodeSummary, type SessionExplanation, type TombstoneExplanation } from '../../src/log/session-explain'
+import { messageIdOf } from '../../src/shared/surface-node'
 import { resolveSessionLog } from '../../src/log/log-file'
 import { readSessionLog } from '../../src/log/session-log'
 
 const usage = (invocation: string): string => `Usage: ${invocation} <log file | session folder> [options]
 
 Folds the session's surface the way DSH does on load and explains every replacement:
-each dsh-message-recall tombstone with its inclusive range as the host wrote it, the
-nodes it shadows, its neighbours on the surface when it was written, and whether a later
-tombstone shadows it; compaction checkpoints and tool-result prunes are counted apart.
+each dsh-message-recall tombstone (recall, delete, deleteFrom, or exclude: rows kept in
+view, hidden from the model) with its inclusive range as the host wrote it, the nodes it
+shadows, its neighbours on the surface when it was written, whether a later tombstone
+shadows it and whether a restore undid it; each restore (a copy of the removed message put
+back in its place); compaction checkpoints and tool-result prunes are counted apart. A
+session forked from another says so first, with the events it copied.
 
 Options:
   --rows            also list the transcript rows rebuilt from the log and which of them
@@ -29,8 +33,8 @@ Options:
 
 Exit codes: 0 nothing wrong; 1 a problem: the log does not fold, a range splits a tool
 call from its result, a tool call or result is left without its partner on the surface,
-a tombstone's source disagrees with its range, or the log is damaged or torn; 2 bad usage
-or unreadable input.
+a tombstone's source disagrees with its range, a restore is not an exact copy of the
+removed message, or the log is damaged or torn; 2 bad usage or unreadable input.
 `
 
 const OPTIONS = { ...COMMON_OPTIONS, ...DECODER_OPTION, rows: { type: 'boolean' } } as const
@@ -39,6 +43,21 @@ function node(n: NodeSummary | null): string {
   if (n === null) return '(none)'
   const where = n.turn !== null ? ` turn ${n.turn} step ${n.step}` : ''
   return `${n.seq} ${n.kind}${where} ${n.preview}`
+}
+
+/** What a tombstone does now, for the `now:` line. */
+function tombstoneNow(t: TombstoneExplanation): string {
+  if (t.restoredBy !== null) return `restored by ${t.restoredBy}: the message is back in its place, the tombstone hides nothing`
+  if (t.shadowedBy !== null) return `shadowed by ${t.shadowedBy}${t.inEffect ? '' : ' (no longer in effect: a restore undid that later tombstone)'}`
+  if (t.action === 'exclude') return 'on the surface (the model sees an empty user message here; the person still sees the rows)'
+  return 'on the surface (the model sees an empty user message here)'
+}
+
+/** The first line about a forked session. */
+function forkLine(fork: ForkOrigin): string {
+  if (fork.seedLength === null) return `forked from session ${fork.parentSession}`
+  const copied = fork.seedLength === 0 ? 'no events copied' : `seqs 0-${fork.seedLength - 1} copied from it`
+  return `forked from session ${fork.parentSession}: ${copied}, this session's own events from seq ${fork.seedLength}`
 }
 
 /** Turns that ended (a call left open in an unfinished last turn may still be running). */
@@ -54,6 +73,9 @@ function findings(explanation: SessionExplanation, events: readonly LogEvent[]):
   for (const t of explanation.tombstones) {
     if (t.splitCalls.length > 0) out.push(`tombstone ${t.seq} splits tool call ${t.splitCalls.join(', ')} from its result`)
     if (!t.sourceAgrees) out.push(`tombstone ${t.seq}: source.removedSeqs differs from the shadowed nodes [${t.shadowedSeqs.join(', ')}]`)
+  }
+  for (const r of explanation.restores) {
+    if (!r.exactCopy) out.push(`restore ${r.seq} of tombstone ${r.tombstoneSeq}: its data differs from the removed message at seq ${r.originalSeq}`)
   }
   const ended = endedTurns(events)
   const stepTurn = (seq: number) => (events[seq]?.data as { turn?: number } | undefined)?.turn
@@ -86,6 +108,7 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
     },
   })
   const explanation = explainSession(events)
+  const fork = forkOrigin(read.header)
   const problems = [...read.problems.map((p) => p.message), ...(read.tail ? [`torn tail: ${read.tail.description}`] : []), ...findings(explanation, events)]
   const rows = values.rows ? transcriptRows(events.slice(0, explanation.foldedEvents)) : null
   const hidden = rows ? deriveHiddenRows(events.slice(0, explanation.foldedEvents), rows) : null
@@ -100,6 +123,7 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
         lastSeq: read.lastSeq,
         frames: read.frames,
         tail: read.tail,
+        fork,
         ...explanation,
         ...(rows && hidden
           ? { rows: rows.map((row) => rowJson(row, hidden.hidden.find((h) => h.key === row.key) ?? null)) }
@@ -113,22 +137,30 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
   const lines: string[] = []
   const header = read.header
   lines.push(`session ${header?.id ?? '?'}${header?.cwd ? ` (cwd ${header.cwd})` : ''}${header ? `, created ${new Date(header.createdAt).toISOString()}` : ''}`)
+  if (fork !== null) lines.push(forkLine(fork))
   if (title) lines.push(`title: ${title}`)
   lines.push(`log: ${read.events} events${read.lastSeq >= 0 ? ` (seq 0-${read.lastSeq})` : ''}, ${file.format === 'zstd' ? `${read.frames} frames` : 'plain JSONL'}`)
   const count = (kind: string) => explanation.replacements.filter((r) => r.kind === kind).length
   lines.push(`surface now: ${explanation.surface.length} nodes [${explanation.surface.map((n) => n.seq).join(', ')}]`)
   lines.push(
-    `replacements: ${explanation.replacements.length} — ${count('tombstone')} tombstones of dsh-message-recall, ${count('checkpoint')} compaction checkpoints, ${count('prune')} tool-result prunes, ${count('replacement')} other`,
+    `replacements: ${explanation.replacements.length} — ${count('tombstone')} tombstones of dsh-message-recall, ${count('restore')} restores, ${count('checkpoint')} compaction checkpoints, ${count('prune')} tool-result prunes, ${count('replacement')} other`,
   )
+  const exclusions = explanation.tombstones.filter((t) => t.action === 'exclude')
+  if (exclusions.length > 0) lines.push(`exclusions: ${exclusions.length}, ${exclusions.filter((t) => t.inEffect).length} in effect (rows kept in view, not sent to the model)`)
   for (const t of explanation.tombstones) {
     const nested = t.nestedTombstones.length ? `, ${t.nestedTombstones.length} earlier tombstone${t.nestedTombstones.length > 1 ? 's' : ''} among them (${t.nestedTombstones.join(', ')})` : ''
     lines.push(`tombstone seq ${t.seq} · ${t.action} · range ${t.start}..${t.end} (inclusive) · shadows ${t.shadowedSeqs.length} node${t.shadowedSeqs.length === 1 ? '' : 's'}${nested}`)
     for (const n of t.inside) lines.push(`  inside:  ${node(n)}`)
     lines.push(`  before:  ${node(t.before)}`)
     lines.push(`  after:   ${node(t.after)}`)
-    lines.push(`  now:     ${t.shadowedBy === null ? 'on the surface (the model sees an empty user message here)' : `shadowed by ${t.shadowedBy}`}`)
+    lines.push(`  now:     ${tombstoneNow(t)}`)
   }
-  for (const r of explanation.replacements.filter((r) => r.kind !== 'tombstone')) {
+  for (const r of explanation.restores) {
+    const id = messageIdOf(events[r.seq]!)
+    lines.push(`restore seq ${r.seq} · undoes tombstone ${r.tombstoneSeq} · a copy of seq ${r.originalSeq}${id === null ? '' : ` (message ${id})`}${r.exactCopy ? '' : ' · NOT an exact copy'}`)
+    lines.push(`  message: ${node(r.message)}`)
+  }
+  for (const r of explanation.replacements.filter((r) => r.kind !== 'tombstone' && r.kind !== 'restore')) {
     lines.push(`${r.kind} seq ${r.seq} · range ${r.start}..${r.end} · shadows ${r.shadowedSeqs.length} node${r.shadowedSeqs.length === 1 ? '' : 's'}`)
   }
   const balanced = explanation.pairing.unansweredCalls.length === 0 && explanation.pairing.orphanResults.length === 0

@@ -5,14 +5,16 @@
  * @module dsh-message-recall/scripts/commands/scan
  */
 import { COMMON_OPTIONS, DECODER_OPTION, EXIT, decoderOption, formatBytes, numberOption, out, parseRootTarget, assertRoot, progress, type LogCommand } from '../support/cli'
+import { forkOrigin } from '../../src/log/session-explain'
 import { summarizeRoot } from '../../src/log/session-roots'
 
 const usage = (invocation: string): string => `Usage: ${invocation} [sessions root] [options]
 
 Scans every session log under a DSH sessions root for surface replacements and lists,
 newest first, the sessions holding dsh-message-recall tombstones (by action: recall,
-delete, deleteFrom) and, separately, those holding compaction checkpoints or tool-result
-prunes, and any other plugin's replacements. Without a root it reads $DSH_HOME/sessions,
+delete, deleteFrom, exclude), those where a restore undid a tombstone in place, and,
+separately, those holding compaction checkpoints or tool-result prunes, and any other
+plugin's replacements; then the sessions forked from another session. Without a root it reads $DSH_HOME/sessions,
 or ~/.dsh/sessions when DSH_HOME is unset; the root may also be one project or session folder.
 A log that cannot be read, or a file that is not a log, is listed as UNREADABLE.
 
@@ -49,16 +51,20 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
   const withTombstones = entries.filter((e) => (e.summary?.tombstones ?? 0) > 0)
   const withCompaction = entries.filter((e) => (e.summary?.checkpoints ?? 0) + (e.summary?.prunes ?? 0) > 0)
   const withOther = entries.filter((e) => (e.summary?.otherReplacements ?? 0) > 0)
+  const withRestores = entries.filter((e) => (e.summary?.restores ?? 0) > 0)
+  const forks = entries.filter((e) => forkOrigin(e.header) !== null)
   const bad = unreadable.length + skipped.length
   const id = (e: (typeof entries)[number]) => e.header?.id ?? '?'
 
   if (values.json) {
-    const row = (e: (typeof entries)[number]) => ({ path: e.path, id: e.header?.id ?? null, updated: new Date(e.mtimeMs).toISOString(), ...e.summary })
+    const row = (e: (typeof entries)[number]) => ({ path: e.path, id: e.header?.id ?? null, updated: new Date(e.mtimeMs).toISOString(), ...e.summary, forkedFrom: forkOrigin(e.header) })
     await out(
       JSON.stringify({
         root,
         scanned: entries.length,
         tombstones: withTombstones.map(row),
+        restores: withRestores.map(row),
+        forks: forks.map(row),
         compaction: withCompaction.map(row),
         other: withOther.map(row),
         unreadable: [...unreadable.map((e) => ({ path: e.path, error: e.error ?? e.problems[0]?.message ?? null })), ...skipped.map((s) => ({ path: s.path, error: s.message }))],
@@ -70,13 +76,21 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
   const lines: string[] = [`sessions with dsh-message-recall tombstones: ${withTombstones.length}`]
   for (const e of withTombstones) {
     const a = e.summary!.tombstonesByAction
-    lines.push(`  ${id(e)}  ${e.summary!.tombstones} tombstones (recall ${a.recall}, delete ${a.delete}, deleteFrom ${a.deleteFrom})  ${e.path}`)
+    const excluded = a.exclude > 0 ? `, exclude ${a.exclude}` : ''
+    lines.push(`  ${id(e)}  ${e.summary!.tombstones} tombstones (recall ${a.recall}, delete ${a.delete}, deleteFrom ${a.deleteFrom}${excluded})  ${e.path}`)
   }
+  lines.push(`sessions with restores: ${withRestores.length}`)
+  for (const e of withRestores) lines.push(`  ${id(e)}  ${e.summary!.restores} restore${e.summary!.restores === 1 ? '' : 's'} (tombstones undone in place)  ${e.path}`)
   lines.push(`sessions with compaction replacements: ${withCompaction.length}`)
   for (const e of withCompaction) lines.push(`  ${id(e)}  ${e.summary!.checkpoints} checkpoints, ${e.summary!.prunes} tool-result prunes  ${e.path}`)
   if (withOther.length) {
     lines.push(`sessions with other replacements: ${withOther.length}`)
     for (const e of withOther) lines.push(`  ${id(e)}  ${e.summary!.otherReplacements} replacements  ${e.path}`)
+  }
+  lines.push(`sessions forked from another: ${forks.length}`)
+  for (const e of forks) {
+    const fork = forkOrigin(e.header)!
+    lines.push(`  ${id(e)}  forked from ${fork.parentSession}${fork.seedLength === null ? '' : ` (${fork.seedLength} events copied)`}  ${e.path}`)
   }
   for (const e of unreadable) lines.push(`UNREADABLE ${e.path}: ${e.error ?? e.problems[0]!.message}`)
   for (const s of skipped) lines.push(`UNREADABLE ${s.path}: ${s.message}`)

@@ -15,7 +15,7 @@
  */
 import { decompress } from 'fzstd'
 import xxhash from 'xxhash-wasm'
-import { scanZstdFrames } from './zstd-frames'
+import { MAX_BLOCK_BYTES, scanZstdFrames } from './zstd-frames'
 
 /** Names of the decoders, in the order `auto` prefers them. */
 export const DECODER_NAMES = ['zlib', 'zlib-oneshot', 'zstd-cli', 'fzstd'] as const
@@ -78,8 +78,8 @@ class FzstdOutput extends Uint8Array {
   }
 }
 
-/** Largest decoded size of one block (RFC 8878 §3.1.1.2.3); fzstd also stages literals in that span. */
-const BLOCK_BYTES = 128 * 1024
+/** Largest decoded size of one block; fzstd also stages a block's literals at the end of that span. */
+const BLOCK_BYTES = MAX_BLOCK_BYTES
 
 /** Frame header facts the reused-window decoding needs. */
 function frameFacts(frame: Uint8Array): { contentSize: number | null; blocks: number } | null {

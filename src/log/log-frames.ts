@@ -114,7 +114,9 @@ class TypeNames {
   private readonly byHash = new Map<number, string>()
 
   /** The name in `bytes[start, end)` (ASCII with no escapes, as the prefix check guarantees). */
-  read(bytes: Uint8Array, start: number, end: number, hash: number): string {
+  read(bytes: Uint8Array, start: number, end: number): string {
+    let hash = end - start
+    for (let i = start; i < end; i++) hash = (Math.imul(hash, 31) + bytes[i]!) | 0
     const known = this.byHash.get(hash)
     if (known !== undefined && known.length === end - start) {
       let same = true
@@ -171,7 +173,6 @@ export class LogRecordReader {
   // Prefix of the line last read by `readPrefix`; its type is read from the bytes on demand.
   private prefixTypeStart = 0
   private prefixTypeEnd = 0
-  private prefixTypeHash = 0
   private prefixSeq = 0
   private prefixRow = false
 
@@ -288,12 +289,10 @@ export class LogRecordReader {
     if (bytes[start + 5] !== 0x65 || bytes[start + 6] !== QUOTE || bytes[start + 7] !== 0x3a || bytes[start + 8] !== QUOTE) return false
     const typeStart = start + 9
     let i = typeStart
-    let hash = 0
     for (; i < end; i++) {
       const c = bytes[i]!
       if (c === QUOTE) break
       if (c === BACKSLASH) return false
-      hash = (Math.imul(hash, 31) + c) | 0
     }
     if (i === typeStart || end - i < 10) return false
     const typeEnd = i
@@ -317,7 +316,6 @@ export class LogRecordReader {
     if (i === digits || i === end || bytes[i] !== 0x2c /* , */) return false
     this.prefixTypeStart = typeStart
     this.prefixTypeEnd = typeEnd
-    this.prefixTypeHash = hash
     this.prefixSeq = seq
     this.prefixRow = row
     return true
@@ -336,7 +334,7 @@ export class LogRecordReader {
     let text: string | null = null
     if (this.readPrefix(bytes, start, end)) {
       const onRecord = this.onRecord
-      const type = this.typeAlways || this.prefixRow ? this.types.read(bytes, this.prefixTypeStart, this.prefixTypeEnd, this.prefixTypeHash) : ''
+      const type = this.typeAlways || this.prefixRow ? this.types.read(bytes, this.prefixTypeStart, this.prefixTypeEnd) : ''
       let parse = this.parseAll
       if (this.parseSome !== null) {
         text = utf8(bytes, start, end)

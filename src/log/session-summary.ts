@@ -1,7 +1,8 @@
 /**
  * A one-line account of a session, built while its log streams past: title, turns and failed
- * turns, and the replacements in it — tombstones of this plugin by action, compaction
- * checkpoints, tool-result prunes and any other replacement. Only the lines that can matter are
+ * turns, and the replacements in it — tombstones of this plugin by action (exclusions
+ * included), restores of this plugin, compaction checkpoints, tool-result prunes and any other
+ * replacement. Only the lines that can matter are
  * parsed ({@link SummaryBuilder.wants}), so summarizing a large root is bounded by decoding.
  * Pure and browser-safe.
  *
@@ -11,7 +12,8 @@ import { isRecord, type LogEvent } from '../shared/events'
 import type { LogRecord } from './log-frames'
 import { readReplaceOp } from '../shared/replace-op'
 import { classifyNode, contentOf, plainText } from '../shared/surface-node'
-import { readTombstone, type RemovalAction as RecallAction, type TombstoneAction } from '../shared/tombstone'
+import { readRestore } from '../shared/restore'
+import { readTombstone, TOMBSTONE_ACTIONS, type TombstoneAction } from '../shared/tombstone'
 
 /** What a session holds, for listings. */
 export interface SessionSummary {
@@ -24,8 +26,11 @@ export interface SessionSummary {
   readonly failedTurns: number
   /** Turns that ended interrupted or aborted. */
   readonly interruptedTurns: number
+  /** Tombstones of this plugin, exclusions included. */
   readonly tombstones: number
-  readonly tombstonesByAction: Readonly<Record<RecallAction, number> & Partial<Record<TombstoneAction, number>>>
+  readonly tombstonesByAction: Readonly<Record<TombstoneAction, number>>
+  /** Restores of this plugin (tombstones undone in place). */
+  readonly restores: number
   readonly checkpoints: number
   readonly prunes: number
   readonly otherReplacements: number
@@ -46,7 +51,10 @@ export class SummaryBuilder {
   private turns = 0
   private failed = 0
   private interrupted = 0
-  private readonly byAction: Record<RecallAction, number> & Partial<Record<TombstoneAction, number>> = { recall: 0, delete: 0, deleteFrom: 0 }
+  private readonly byAction = Object.fromEntries(TOMBSTONE_ACTIONS.map((action) => [action, 0])) as Record<TombstoneAction, number>
+  private restores = 0
+  /** Tombstones read so far, by seq, for recognising the restores that undo them. */
+  private readonly tombstoneEvents = new Map<number, LogEvent>()
   private checkpoints = 0
   private prunes = 0
   private other = 0
@@ -107,7 +115,10 @@ export class SummaryBuilder {
       return
     }
     const tombstone = readTombstone(event)
-    if (tombstone !== null) this.byAction[tombstone.action] = (this.byAction[tombstone.action] ?? 0) + 1
+    if (tombstone !== null) {
+      this.byAction[tombstone.action]++
+      this.tombstoneEvents.set(event.seq, event)
+    } else if (event.type === 'user/message' && readRestore(event, (seq) => this.tombstoneEvents.get(seq)) !== null) this.restores++
     else if (event.type === 'tool/result') this.prunes++
     else if (event.type === 'user/message' && classifyNode(event) === 'checkpoint') this.checkpoints++
     else this.other++
@@ -115,7 +126,7 @@ export class SummaryBuilder {
 
   /** The summary so far. */
   result(): SessionSummary {
-    const tombstones = this.byAction.recall + this.byAction.delete + this.byAction.deleteFrom
+    const tombstones = TOMBSTONE_ACTIONS.reduce((n, action) => n + this.byAction[action], 0)
     return {
       title: this.title,
       firstPrompt: this.firstPrompt,
@@ -124,6 +135,7 @@ export class SummaryBuilder {
       interruptedTurns: this.interrupted,
       tombstones,
       tombstonesByAction: { ...this.byAction },
+      restores: this.restores,
       checkpoints: this.checkpoints,
       prunes: this.prunes,
       otherReplacements: this.other,

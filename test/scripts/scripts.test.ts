@@ -274,7 +274,7 @@ describe('explain-session', () => {
   it('prints ranges and nesting in text', () => {
     const r = run(node22, 'explain-session', [nested.path])
     assert.equal(r.status, 0, r.stdout + r.stderr)
-    assert.match(r.stdout, /^replacements: 4 — 4 tombstones of dsh-message-recall, 0 compaction checkpoints, 0 tool-result prunes, 0 other$/m)
+    assert.match(r.stdout, /^replacements: 4 — 4 tombstones of dsh-message-recall, 0 restores, 0 compaction checkpoints, 0 tool-result prunes, 0 other$/m)
     assert.match(r.stdout, /^tombstone seq \d+ · deleteFrom · range \d+\.\.\d+ \(inclusive\) · shadows \d+ nodes, 2 earlier tombstones among them/m)
     assert.match(r.stdout, /^pairing: balanced/m)
   })
@@ -320,8 +320,8 @@ describe('list-sessions and scan-replace', () => {
     assert.equal(r.status, 0, r.stderr)
     const doc = JSON.parse(r.stdout) as { tombstones: { path: string; tombstonesByAction: Record<string, number> }[]; compaction: { id: string; prunes: number }[] }
     assert.deepEqual(doc.tombstones.map((s) => [s.path, s.tombstonesByAction]), [
-      [nested.path, { recall: 1, delete: 1, deleteFrom: 2 }],
-      [torn.path, { recall: 1, delete: 1, deleteFrom: 1 }],
+      [nested.path, { recall: 1, delete: 1, deleteFrom: 2, exclude: 0 }],
+      [torn.path, { recall: 1, delete: 1, deleteFrom: 1, exclude: 0 }],
     ])
     assert.deepEqual(doc.compaction.map((s) => [s.id, s.prunes]), [['session-plain', 1]])
     const text = run(node22, 'scan-replace', ['--quiet', root])
@@ -428,7 +428,7 @@ describe('a log with one flipped byte', () => {
     const scan20 = run(node20, 'scan-replace', ['--json', '--quiet', sessions])
     assert.equal(scan20.status, 1)
     const doc = JSON.parse(scan20.stdout) as { tombstones: { path: string; tombstonesByAction: Record<string, number> }[] }
-    assert.deepEqual(doc.tombstones.map((s) => [s.path, s.tombstonesByAction]), [[flipped.path, { recall: 1, delete: 1, deleteFrom: 2 }]])
+    assert.deepEqual(doc.tombstones.map((s) => [s.path, s.tombstonesByAction]), [[flipped.path, { recall: 1, delete: 1, deleteFrom: 2, exclude: 0 }]])
   })
 
   it('is located frame by frame with --decoder zstd-cli too, and reads the same lines as fzstd', (t) => {

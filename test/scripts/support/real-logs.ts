@@ -19,7 +19,9 @@ import { JsonlSessionPersistence } from '@deepseek-ai/dsh-session-persistence-js
 import type { LogEvent } from '../../../src/shared/events'
 import { appendTombstone } from '../../../src/host/tombstone-writer'
 import { planRemoval, type PlanTarget } from '../../../src/host/surface-plan'
-import type { RemovalAction } from '../../../src/shared/tombstone'
+import { replaceOp } from '../../../src/shared/replace-op'
+import { tombstoneSource, type RemovalAction } from '../../../src/shared/tombstone'
+import { createUserMessage, type UserMessage } from '@deepseek-ai/dsh-llm'
 import { conversationLog, type TurnSpec } from '../../support/conversation'
 
 /** A running composition with the JSONL backend on `root`. */
@@ -78,6 +80,44 @@ export async function removeMessage(store: LogStore, session: Session, action: R
   const result = planRemoval({ nodes: [...session.surface.nodes], lookup: (seq) => events[seq], action, target })
   if (!result.ok) throw new Error(`planner refused ${action} of ${JSON.stringify(target)}: ${result.refusal.code}`)
   const event = appendTombstone(session, result.plan) as LogEvent
+  await store.ctx.sessions.flush(session)
+  return event
+}
+
+/**
+ * Exclude a message the way the host does: planned exactly like `delete` (a user message alone,
+ * a model row with its whole step), written as the same tombstone with `source.action:
+ * "exclude"`; then flush (one frame).
+ * @returns the tombstone event.
+ * @throws when the planner refuses.
+ */
+export async function excludeMessage(store: LogStore, session: Session, target: PlanTarget): Promise<LogEvent> {
+  const events = session.events as readonly LogEvent[]
+  const result = planRemoval({ nodes: [...session.surface.nodes], lookup: (seq) => events[seq], action: 'delete', target })
+  if (!result.ok) throw new Error(`planner refused exclude of ${JSON.stringify(target)}: ${result.refusal.code}`)
+  const { start, end, shadowedSeqs } = result.plan
+  const message = createUserMessage({ content: [], source: tombstoneSource('exclude', shadowedSeqs) as unknown as UserMessage['source'] })
+  const event = session.append('user/message', message, { surfaceOp: replaceOp(start, end), sourceEventSeqs: [...shadowedSeqs] }) as LogEvent
+  await store.ctx.sessions.flush(session)
+  return event
+}
+
+/**
+ * Undo a tombstone that shadows exactly one user message, in place, the way the host restores:
+ * one `user/message` whose `data` is an exact copy of the removed message's, replacing exactly
+ * the tombstone (`{ op: 'replace', start: T, end: T }`) and citing `sourceEventSeqs` `[T, P]`;
+ * then flush (one frame).
+ * @returns the restoring event.
+ */
+export async function restoreTombstone(store: LogStore, session: Session, tombstoneSeq: number): Promise<LogEvent> {
+  const events = session.events as readonly LogEvent[]
+  const removed = events[tombstoneSeq]!.sourceEventSeqs!
+  if (removed.length !== 1) throw new Error(`tombstone ${tombstoneSeq} shadows ${removed.length} nodes; only one message can be restored in place`)
+  const original = events[removed[0]!]!
+  const event = session.append('user/message', structuredClone(original.data) as UserMessage, {
+    surfaceOp: replaceOp(tombstoneSeq, tombstoneSeq),
+    sourceEventSeqs: [tombstoneSeq, original.seq],
+  }) as LogEvent
   await store.ctx.sessions.flush(session)
   return event
 }

@@ -891,7 +891,7 @@ var FzstdOutput = class extends Uint8Array {
     return Number.NaN;
   }
 };
-var BLOCK_BYTES = 128 * 1024;
+var BLOCK_BYTES = MAX_BLOCK_BYTES;
 function frameFacts(frame) {
   const scanned = scanZstdFrames(frame).frames[0];
   if (scanned === void 0 || scanned.kind !== "zstd") return null;
@@ -1425,7 +1425,9 @@ function utf8(bytes, start, end) {
 var TypeNames = class {
   byHash = /* @__PURE__ */ new Map();
   /** The name in `bytes[start, end)` (ASCII with no escapes, as the prefix check guarantees). */
-  read(bytes, start, end, hash) {
+  read(bytes, start, end) {
+    let hash = end - start;
+    for (let i = start; i < end; i++) hash = Math.imul(hash, 31) + bytes[i] | 0;
     const known = this.byHash.get(hash);
     if (known !== void 0 && known.length === end - start) {
       let same = true;
@@ -1477,7 +1479,6 @@ var LogRecordReader = class {
   // Prefix of the line last read by `readPrefix`; its type is read from the bytes on demand.
   prefixTypeStart = 0;
   prefixTypeEnd = 0;
-  prefixTypeHash = 0;
   prefixSeq = 0;
   prefixRow = false;
   constructor(options = {}) {
@@ -1585,12 +1586,10 @@ var LogRecordReader = class {
     if (bytes[start + 5] !== 101 || bytes[start + 6] !== QUOTE || bytes[start + 7] !== 58 || bytes[start + 8] !== QUOTE) return false;
     const typeStart = start + 9;
     let i = typeStart;
-    let hash = 0;
     for (; i < end; i++) {
       const c = bytes[i];
       if (c === QUOTE) break;
       if (c === BACKSLASH) return false;
-      hash = Math.imul(hash, 31) + c | 0;
     }
     if (i === typeStart || end - i < 10) return false;
     const typeEnd = i;
@@ -1613,7 +1612,6 @@ var LogRecordReader = class {
     if (i === digits || i === end || bytes[i] !== 44) return false;
     this.prefixTypeStart = typeStart;
     this.prefixTypeEnd = typeEnd;
-    this.prefixTypeHash = hash;
     this.prefixSeq = seq;
     this.prefixRow = row;
     return true;
@@ -1631,7 +1629,7 @@ var LogRecordReader = class {
     let text = null;
     if (this.readPrefix(bytes, start, end)) {
       const onRecord = this.onRecord;
-      const type = this.typeAlways || this.prefixRow ? this.types.read(bytes, this.prefixTypeStart, this.prefixTypeEnd, this.prefixTypeHash) : "";
+      const type = this.typeAlways || this.prefixRow ? this.types.read(bytes, this.prefixTypeStart, this.prefixTypeEnd) : "";
       let parse = this.parseAll;
       if (this.parseSome !== null) {
         text = utf8(bytes, start, end);
@@ -2071,6 +2069,20 @@ function contentOf(event) {
   return Array.isArray(content) ? content : [];
 }
 
+// src/shared/restore.ts
+function readRestore(event, lookup) {
+  if (event.type !== "user/message") return null;
+  const range = readReplaceOp(event.surfaceOp);
+  if (range === null || range.start !== range.end) return null;
+  const cited = event.sourceEventSeqs;
+  if (cited === void 0 || cited.length !== 2 || cited[0] !== range.start) return null;
+  const tombstone = lookup(range.start);
+  if (tombstone === void 0 || tombstone.seq !== range.start || !isTombstoneEvent(tombstone)) return null;
+  const originalSeq = cited[1];
+  if (!(tombstone.sourceEventSeqs ?? []).includes(originalSeq)) return null;
+  return { seq: event.seq, tombstoneSeq: range.start, originalSeq };
+}
+
 // src/log/session-summary.ts
 var TITLE_CHARS = 60;
 var REPLACE_MARK = '"surfaceOp":{';
@@ -2080,7 +2092,10 @@ var SummaryBuilder = class {
   turns = 0;
   failed = 0;
   interrupted = 0;
-  byAction = { recall: 0, delete: 0, deleteFrom: 0 };
+  byAction = Object.fromEntries(TOMBSTONE_ACTIONS.map((action) => [action, 0]));
+  restores = 0;
+  /** Tombstones read so far, by seq, for recognising the restores that undo them. */
+  tombstoneEvents = /* @__PURE__ */ new Map();
   checkpoints = 0;
   prunes = 0;
   other = 0;
@@ -2139,14 +2154,17 @@ var SummaryBuilder = class {
       return;
     }
     const tombstone = readTombstone(event);
-    if (tombstone !== null) this.byAction[tombstone.action] = (this.byAction[tombstone.action] ?? 0) + 1;
+    if (tombstone !== null) {
+      this.byAction[tombstone.action]++;
+      this.tombstoneEvents.set(event.seq, event);
+    } else if (event.type === "user/message" && readRestore(event, (seq) => this.tombstoneEvents.get(seq)) !== null) this.restores++;
     else if (event.type === "tool/result") this.prunes++;
     else if (event.type === "user/message" && classifyNode(event) === "checkpoint") this.checkpoints++;
     else this.other++;
   }
   /** The summary so far. */
   result() {
-    const tombstones = this.byAction.recall + this.byAction.delete + this.byAction.deleteFrom;
+    const tombstones = TOMBSTONE_ACTIONS.reduce((n, action) => n + this.byAction[action], 0);
     return {
       title: this.title,
       firstPrompt: this.firstPrompt,
@@ -2155,6 +2173,7 @@ var SummaryBuilder = class {
       interruptedTurns: this.interrupted,
       tombstones,
       tombstonesByAction: { ...this.byAction },
+      restores: this.restores,
       checkpoints: this.checkpoints,
       prunes: this.prunes,
       otherReplacements: this.other,
@@ -2444,6 +2463,7 @@ export {
   toolResultCallId,
   messageIdOf,
   contentOf,
+  readRestore,
   summarizeRoot,
   EXIT,
   UsageError,

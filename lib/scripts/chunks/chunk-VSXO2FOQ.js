@@ -14,7 +14,7 @@ import {
   parseOneTarget,
   readSessionLog,
   resolveSessionLog
-} from "./chunk-ZIWUEJ4Y.js";
+} from "./chunk-2LYL33RJ.js";
 
 // scripts/commands/verify.ts
 import { createHash } from "node:crypto";

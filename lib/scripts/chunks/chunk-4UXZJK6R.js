@@ -1,0 +1,463 @@
+#!/usr/bin/env node
+import {
+  classifyNode,
+  contentOf,
+  isRecord,
+  isTombstoneEvent,
+  plainText,
+  readReplaceOp,
+  readRestore,
+  readTombstone,
+  stepOf,
+  toolCallIds,
+  toolResultCallId
+} from "./chunk-2LYL33RJ.js";
+
+// node_modules/@deepseek-ai/dsh-session/lib/types/surface.js
+var SURFACE_EVENT_TYPES = /* @__PURE__ */ new Set([
+  "user/message",
+  "assistant/message",
+  "tool/result"
+]);
+function isSurfaceEligibleType(type) {
+  return SURFACE_EVENT_TYPES.has(type);
+}
+function createFoldState() {
+  return { nodes: [], replaceGeneration: 0 };
+}
+function isEventSeq(value) {
+  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
+}
+function isReplaceOp(value) {
+  const op = value;
+  return Object.keys(op).length === 3 && Object.hasOwn(op, "op") && Object.hasOwn(op, "start") && Object.hasOwn(op, "end") && op["op"] === "replace" && isEventSeq(op["start"]) && isEventSeq(op["end"]);
+}
+function surfaceOpOf(event) {
+  const raw = event;
+  if (!isSurfaceEligibleType(event.type)) {
+    if (raw.surfaceOp !== void 0) {
+      throw new Error(`session event "${event.type}" is not surface-eligible and cannot carry surfaceOp`);
+    }
+    if (raw.sourceEventSeqs !== void 0) {
+      throw new Error(`session event "${event.type}" is not surface-eligible and cannot carry sourceEventSeqs`);
+    }
+    return;
+  }
+  const op = raw.surfaceOp;
+  if (op === void 0) {
+    throw new Error(`session event "${event.type}" is surface-eligible and requires a surfaceOp marker`);
+  }
+  if (op === "append")
+    return op;
+  if (op === null || typeof op !== "object" || Array.isArray(op)) {
+    throw new Error(`session event "${event.type}" carries an invalid surfaceOp`);
+  }
+  if (!isReplaceOp(op)) {
+    throw new Error(`session event "${event.type}" carries an invalid replace surfaceOp`);
+  }
+  return op;
+}
+function assertProvenance(event, shadowedSeqs) {
+  const raw = event.sourceEventSeqs;
+  const sources = /* @__PURE__ */ new Set();
+  if (raw !== void 0) {
+    if (!Array.isArray(raw)) {
+      throw new Error(`sourceEventSeqs on event at seq ${event.seq} must be an array when present`);
+    }
+    if (raw.length === 0 && event.type !== "assistant/message") {
+      throw new Error("sourceEventSeqs must not be empty except on assistant/message");
+    }
+    let nonEarlierSource;
+    for (const source of raw) {
+      if (!isEventSeq(source)) {
+        throw new Error(`session event "${event.type}" sourceEventSeqs must densely contain non-negative safe integers`);
+      }
+      sources.add(source);
+      if (nonEarlierSource === void 0 && source >= event.seq)
+        nonEarlierSource = source;
+    }
+    if (sources.size !== raw.length) {
+      throw new Error("sourceEventSeqs must not contain duplicates");
+    }
+    if (nonEarlierSource !== void 0) {
+      throw new Error(`sourceEventSeqs must reference earlier events: ${nonEarlierSource} >= current seq ${event.seq}`);
+    }
+  }
+  const missing = shadowedSeqs.filter((seq) => !sources.has(seq));
+  if (missing.length > 0) {
+    throw new Error(`surface replace: sourceEventSeqs must include every shadowed surface node; missing ${missing.join(", ")}`);
+  }
+}
+function replacementRange(state, op) {
+  const startIdx = state.nodes.indexOf(op.start);
+  if (startIdx === -1) {
+    throw new Error(`surface replace: start seq ${op.start} not found in surface`);
+  }
+  const endIdx = state.nodes.indexOf(op.end);
+  if (endIdx === -1) {
+    throw new Error(`surface replace: end seq ${op.end} not found in surface`);
+  }
+  if (startIdx > endIdx) {
+    throw new Error(`surface replace: start seq ${op.start} (index ${startIdx}) is after end seq ${op.end} (index ${endIdx})`);
+  }
+  return {
+    startIdx,
+    endIdx,
+    shadowedSeqs: state.nodes.slice(startIdx, endIdx + 1)
+  };
+}
+function isDeepEqualJson(a, b) {
+  if (a === b)
+    return true;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length)
+      return false;
+    return a.every((item, i) => isDeepEqualJson(item, b[i]));
+  }
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null)
+    return false;
+  const aKeys = Object.keys(a);
+  const bRecord = b;
+  if (aKeys.length !== Object.keys(b).length)
+    return false;
+  return aKeys.every((key) => Object.hasOwn(b, key) && isDeepEqualJson(a[key], bRecord[key]));
+}
+function assertToolResultRewrite(event, shadowedSeqs, events, baseSeq) {
+  if (event.type !== "tool/result")
+    return;
+  if (shadowedSeqs.length !== 1) {
+    throw new Error("tool/result surface replacement must rewrite exactly one current node");
+  }
+  for (const originalSeq of shadowedSeqs) {
+    const original = events[originalSeq - baseSeq];
+    if (original?.type !== "tool/result") {
+      throw new Error("tool/result surface replacement must target a current tool/result");
+    }
+    const originalRest = { ...original.data };
+    const replacementRest = { ...event.data };
+    const originalResult = original.data.message.content[0];
+    const replacementResult = event.data.message.content[0];
+    originalRest["message"] = {
+      ...original.data.message,
+      content: [{ ...originalResult, content: null }]
+    };
+    replacementRest["message"] = {
+      ...event.data.message,
+      content: [{ ...replacementResult, content: null }]
+    };
+    if (!isDeepEqualJson(originalRest, replacementRest)) {
+      throw new Error("tool/result surface replacement may change only content");
+    }
+  }
+}
+function planSurfaceEvent(state, event, expectedSeq, events, baseSeq) {
+  if (event.seq !== expectedSeq) {
+    throw new Error(`session event seq ${event.seq} is not contiguous; expected ${expectedSeq}`);
+  }
+  const surfaceOp = surfaceOpOf(event);
+  if (surfaceOp === void 0)
+    return;
+  if (surfaceOp === "append") {
+    assertProvenance(event, []);
+    return { kind: "append", seq: event.seq };
+  }
+  const range = replacementRange(state, surfaceOp);
+  assertProvenance(event, range.shadowedSeqs);
+  assertToolResultRewrite(event, range.shadowedSeqs, events, baseSeq);
+  return {
+    kind: "replace",
+    seq: event.seq,
+    start: surfaceOp.start,
+    end: surfaceOp.end,
+    ...range
+  };
+}
+function applySurfaceEvent(state, event, expectedSeq, events, baseSeq) {
+  const plan = planSurfaceEvent(state, event, expectedSeq, events, baseSeq);
+  return applySurfacePlan(state, plan);
+}
+function applySurfacePlan(state, plan) {
+  if (plan?.kind === "append") {
+    state.nodes.push(plan.seq);
+  } else if (plan?.kind === "replace") {
+    state.nodes.splice(plan.startIdx, plan.endIdx - plan.startIdx + 1, plan.seq);
+    state.replaceGeneration += 1;
+  }
+  if (plan?.kind !== "replace")
+    return;
+  return {
+    seq: plan.seq,
+    start: plan.start,
+    end: plan.end,
+    shadowedSeqs: plan.shadowedSeqs
+  };
+}
+function foldSurface(events) {
+  const state = createFoldState();
+  const replacements = [];
+  for (const [index, event] of events.entries()) {
+    const replacement = applySurfaceEvent(state, event, index, events, 0);
+    if (replacement !== void 0)
+      replacements.push(replacement);
+  }
+  return { nodes: [...state.nodes], replacements };
+}
+
+// src/shared/removal-status.ts
+function removalStatuses(count, lookup) {
+  const shadowedBy = /* @__PURE__ */ new Map();
+  const restoredBy = /* @__PURE__ */ new Map();
+  const tombstones = [];
+  for (let seq = 0; seq < count; seq++) {
+    const event = lookup(seq);
+    if (event === void 0 || readReplaceOp(event.surfaceOp) === null) continue;
+    for (const cited of event.sourceEventSeqs ?? []) if (!shadowedBy.has(cited)) shadowedBy.set(cited, seq);
+    if (isTombstoneEvent(event)) tombstones.push(seq);
+    else {
+      const restore = readRestore(event, lookup);
+      if (restore !== null) restoredBy.set(restore.tombstoneSeq, restore.seq);
+    }
+  }
+  const statuses = /* @__PURE__ */ new Map();
+  const inEffect = (seq) => {
+    if (restoredBy.has(seq)) return false;
+    const by = shadowedBy.get(seq);
+    const known = by === void 0 ? void 0 : statuses.get(by);
+    return known === void 0 ? true : known.inEffect;
+  };
+  for (let i = tombstones.length - 1; i >= 0; i--) {
+    const seq = tombstones[i];
+    statuses.set(seq, { seq, shadowedBy: shadowedBy.get(seq) ?? null, restoredBy: restoredBy.get(seq) ?? null, inEffect: inEffect(seq) });
+  }
+  return new Map([...statuses].sort((a, b) => a[0] - b[0]));
+}
+
+// src/shared/tool-pairing.ts
+var ToolPairingIndex = class {
+  /**
+   * @param nodes - surface node seqs in surface order.
+   * @param eventAt - the event of the node at a position (`0 <= idx < nodes.length`); it may
+   *   throw for a corrupt surface, and that error propagates from every method.
+   */
+  constructor(nodes, eventAt) {
+    this.nodes = nodes;
+    this.eventAt = eventAt;
+  }
+  calls = null;
+  results = null;
+  /**
+   * The ids opened and answered by the nodes at positions `from` … `to` (inclusive).
+   * @param from - first position.
+   * @param to - last position (inclusive); an empty window when `to < from`.
+   * @returns both id sets, each in surface order.
+   */
+  window(from, to) {
+    const calls = /* @__PURE__ */ new Set();
+    const answered = /* @__PURE__ */ new Set();
+    this.addWindow(calls, answered, from, to);
+    return { calls, answered };
+  }
+  /**
+   * Widen a window returned by {@link window} by the positions `from` … `to` (inclusive).
+   * @param window - a window from this index; its sets grow in place.
+   */
+  extend(window, from, to) {
+    this.addWindow(window.calls, window.answered, from, to);
+  }
+  /**
+   * Ascending positions of the nodes that open tool call `id`.
+   * @returns the positions; `[]` when no node opens it.
+   */
+  callPositions(id) {
+    return this.maps().calls.get(id) ?? [];
+  }
+  /**
+   * Ascending positions of the `tool/result` nodes that answer tool call `id`.
+   * @returns the positions; `[]` when no node answers it.
+   */
+  resultPositions(id) {
+    return this.maps().results.get(id) ?? [];
+  }
+  /**
+   * Ids with one side (call or result) inside positions `from` … `to` and the other side on
+   * the list outside it: what a replace of exactly that window would split.
+   * @returns the ids, calls opened inside first, then results answered inside, each in surface
+   *   order; `[]` for a balanced window.
+   */
+  splitBy(from, to) {
+    const outside = (positions) => positions.some((p) => p < from || p > to);
+    const split = /* @__PURE__ */ new Set();
+    for (let p = from; p <= to; p++) for (const id of toolCallIds(this.eventAt(p))) if (outside(this.resultPositions(id))) split.add(id);
+    for (let p = from; p <= to; p++) {
+      const id = toolResultCallId(this.eventAt(p));
+      if (id !== null && outside(this.callPositions(id))) split.add(id);
+    }
+    return [...split];
+  }
+  /**
+   * Calls on the list without a result on it, and results whose call is not on it.
+   * @returns both lists in order of each id's first position; a repeated id reports its last node.
+   */
+  unpaired() {
+    const { calls, results } = this.maps();
+    const lone = (side, other) => [...side].filter(([id]) => !other.has(id)).map(([callId, positions]) => ({ seq: this.nodes[positions[positions.length - 1]], callId }));
+    return { unansweredCalls: lone(calls, results), orphanResults: lone(results, calls) };
+  }
+  addWindow(calls, answered, from, to) {
+    for (let p = from; p <= to; p++) {
+      const event = this.eventAt(p);
+      for (const id of toolCallIds(event)) calls.add(id);
+      const callId = toolResultCallId(event);
+      if (callId !== null) answered.add(callId);
+    }
+  }
+  maps() {
+    if (this.calls === null || this.results === null) {
+      const calls = /* @__PURE__ */ new Map();
+      const results = /* @__PURE__ */ new Map();
+      const push = (map, id, p) => {
+        const positions = map.get(id);
+        if (positions === void 0) map.set(id, [p]);
+        else positions.push(p);
+      };
+      for (let p = 0; p < this.nodes.length; p++) {
+        const event = this.eventAt(p);
+        for (const id of toolCallIds(event)) push(calls, id, p);
+        const callId = toolResultCallId(event);
+        if (callId !== null) push(results, callId, p);
+      }
+      this.calls = calls;
+      this.results = results;
+    }
+    return { calls: this.calls, results: this.results };
+  }
+};
+
+// src/log/session-explain.ts
+function forkOrigin(header) {
+  if (header === null || typeof header.parentSession !== "string") return null;
+  const seedLength = Number.isSafeInteger(header.seedLength) ? header.seedLength : null;
+  return { parentSession: header.parentSession, seedLength };
+}
+var PREVIEW_CHARS = 60;
+function preview(event) {
+  const content = contentOf(event);
+  const text = plainText(content).replace(/\s+/g, " ").trim();
+  const calls = content.filter((b) => isRecord(b) && b.type === "tool-call").map((b) => `[tool-call ${String(b.name ?? "?")}]`);
+  const parts = [];
+  if (text) parts.push(JSON.stringify(text.length > PREVIEW_CHARS ? text.slice(0, PREVIEW_CHARS) + "…" : text));
+  parts.push(...calls);
+  if (event.type === "tool/result" && !text) parts.push("[tool result]");
+  if (parts.length === 0) parts.push(content.length === 0 ? "[empty]" : "[no text]");
+  return parts.join(" ");
+}
+function summarizeNode(event) {
+  const key = stepOf(event);
+  return { seq: event.seq, type: event.type, kind: classifyNode(event), turn: key?.turn ?? null, step: key?.step ?? null, preview: preview(event) };
+}
+function replacementKind(event, lookup) {
+  if (event.type === "tool/result") return "prune";
+  if (event.type !== "user/message") return "replacement";
+  const kind = classifyNode(event);
+  if (kind === "tombstone" || kind === "checkpoint") return kind;
+  return readRestore(event, lookup) !== null ? "restore" : "replacement";
+}
+function sameJson(a, b) {
+  if (a === b) return true;
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => sameJson(x, b[i]));
+  if (!isRecord(a) || !isRecord(b) || Array.isArray(b)) return false;
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && sameJson(a[k], b[k]));
+}
+function foldPrefix(events) {
+  try {
+    foldSurface(events);
+    return { count: events.length, error: null };
+  } catch (error) {
+    let good = 0;
+    let bad = events.length;
+    while (bad - good > 1) {
+      const mid = good + bad >> 1;
+      try {
+        foldSurface(events.slice(0, mid));
+        good = mid;
+      } catch {
+        bad = mid;
+      }
+    }
+    let message = error.message;
+    try {
+      foldSurface(events.slice(0, bad));
+    } catch (first) {
+      message = first.message;
+    }
+    return { count: good, error: { seq: events[good]?.seq ?? good, message } };
+  }
+}
+function explainSession(events) {
+  const { count, error } = foldPrefix(events);
+  const folded = events.slice(0, count);
+  const nodes = [];
+  const shadowedBy = /* @__PURE__ */ new Map();
+  const replacements = [];
+  const tombstones = [];
+  const restores = [];
+  const byId = (seq) => folded[seq];
+  const lookup = (seq) => folded[seq];
+  for (const event of folded) {
+    if (event.surfaceOp === "append") {
+      nodes.push(event.seq);
+      continue;
+    }
+    const range = readReplaceOp(event.surfaceOp);
+    if (range === null) continue;
+    const startIdx = nodes.indexOf(range.start);
+    const endIdx = nodes.indexOf(range.end);
+    const shadowed = nodes.slice(startIdx, endIdx + 1);
+    for (const seq of shadowed) shadowedBy.set(seq, event.seq);
+    const kind = replacementKind(event, lookup);
+    replacements.push({ seq: event.seq, kind, start: range.start, end: range.end, shadowedSeqs: shadowed });
+    const restore = kind === "restore" ? readRestore(event, lookup) : null;
+    if (restore !== null) {
+      const original = lookup(restore.originalSeq);
+      restores.push({ ...restore, message: summarizeNode(event), exactCopy: original !== void 0 && sameJson(event.data, original.data) });
+    }
+    const tombstone = readTombstone(event);
+    if (tombstone !== null) {
+      const source = isRecord(event.data) && isRecord(event.data.source) ? event.data.source : {};
+      const removed = Array.isArray(source.removedSeqs) ? source.removedSeqs : [];
+      tombstones.push({
+        seq: event.seq,
+        action: tombstone.action,
+        start: range.start,
+        end: range.end,
+        shadowedSeqs: shadowed,
+        inside: shadowed.map((seq) => summarizeNode(byId(seq))),
+        nestedTombstones: shadowed.filter((seq) => readTombstone(byId(seq)) !== null),
+        before: startIdx > 0 ? summarizeNode(byId(nodes[startIdx - 1])) : null,
+        after: endIdx + 1 < nodes.length ? summarizeNode(byId(nodes[endIdx + 1])) : null,
+        splitCalls: new ToolPairingIndex(nodes, (idx) => byId(nodes[idx])).splitBy(startIdx, endIdx),
+        sourceAgrees: removed.length === shadowed.length && removed.every((seq, i) => seq === shadowed[i])
+      });
+    }
+    nodes.splice(startIdx, endIdx - startIdx + 1, event.seq);
+  }
+  const statuses = removalStatuses(folded.length, lookup);
+  return {
+    foldError: error,
+    foldedEvents: count,
+    surface: nodes.map((seq) => summarizeNode(byId(seq))),
+    replacements,
+    tombstones: tombstones.map((t) => {
+      const status = statuses.get(t.seq);
+      return { ...t, shadowedBy: shadowedBy.get(t.seq) ?? null, restoredBy: status?.restoredBy ?? null, inEffect: status?.inEffect ?? true };
+    }),
+    restores,
+    pairing: new ToolPairingIndex(nodes, (idx) => byId(nodes[idx])).unpaired()
+  };
+}
+
+export {
+  forkOrigin,
+  explainSession
+};

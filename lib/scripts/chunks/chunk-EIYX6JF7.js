@@ -1,0 +1,402 @@
+#!/usr/bin/env node
+import {
+  explainSession,
+  forkOrigin
+} from "./chunk-4UXZJK6R.js";
+import {
+  COMMON_OPTIONS,
+  DECODER_OPTION,
+  EXIT,
+  classifyNode,
+  contentOf,
+  decoderOption,
+  isRecord,
+  messageIdOf,
+  out,
+  parseOneTarget,
+  readReplaceOp,
+  readRestore,
+  readSessionLog,
+  readTombstone,
+  resolveSessionLog,
+  stepOf,
+  toolResultCallId
+} from "./chunk-2LYL33RJ.js";
+
+// src/shared/hidden-rows.ts
+var CONTENT_ROW_KINDS = /* @__PURE__ */ new Set(["user", "steering", "assistant-step", "tool-call"]);
+var TURN_LOG_ROW_KINDS = /* @__PURE__ */ new Set(["turn-tail", "turn-error", "turn-max-tokens", "model-retry"]);
+var EMPTY_TURN_ROW_KINDS = /* @__PURE__ */ new Set([...TURN_LOG_ROW_KINDS, "context"]);
+function readTombstones(events) {
+  const out2 = [];
+  for (const event of events) {
+    const record = readTombstone(event);
+    if (record !== null) out2.push(record);
+  }
+  return out2.sort((a, b) => a.seq - b.seq);
+}
+function readRestores(events) {
+  const bySeq = new Map(events.map((e) => [e.seq, e]));
+  const out2 = [];
+  for (const event of events) {
+    const record = readRestore(event, (seq) => bySeq.get(seq));
+    if (record !== null) out2.push(record);
+  }
+  return out2.sort((a, b) => a.seq - b.seq);
+}
+function shadowedSeqs(tombstones) {
+  const shadowed = /* @__PURE__ */ new Map();
+  for (const tombstone of tombstones) {
+    for (const seq of tombstone.shadowedSeqs) shadowed.set(seq, tombstone.seq);
+  }
+  return shadowed;
+}
+function deriveHiddenRows(events, rows) {
+  const tombstones = readTombstones(events);
+  const restores = readRestores(events);
+  const shadowed = shadowedSeqs(tombstones);
+  const restoredBy = new Map(restores.map((r) => [r.tombstoneSeq, r.seq]));
+  const fateOf = fateReader(tombstones, shadowed, restoredBy);
+  const spans = onwardSpans(tombstones, restoredBy);
+  const reasons = /* @__PURE__ */ new Map();
+  const excluded = /* @__PURE__ */ new Map();
+  const actingSeqs = /* @__PURE__ */ new Map();
+  for (const row of rows) {
+    if (row.seq !== null) {
+      const fate = fateOf(row.seq);
+      if (fate.actingSeq !== row.seq) actingSeqs.set(row.key, fate.actingSeq);
+      if (fate.state === "removed") reasons.set(row.key, { reason: "shadowed", tombstoneSeq: fate.tombstoneSeq });
+      else if (fate.state === "excluded") excluded.set(row.key, fate.tombstoneSeq);
+      continue;
+    }
+    const span = spanOf(spans, row.anchorSeq);
+    if (span !== null) reasons.set(row.key, { reason: "span", tombstoneSeq: span });
+  }
+  const turns = /* @__PURE__ */ new Map();
+  const tally = (turn) => {
+    let t = turns.get(turn);
+    if (t === void 0) turns.set(turn, t = { content: 0, removed: 0, answer: null, lastStep: null });
+    return t;
+  };
+  for (const row of rows) {
+    if (row.turn === null) continue;
+    if (row.rowKind === "turn-tail" && row.answerSeq !== void 0 && row.answerSeq !== null) tally(row.turn).answer = row.answerSeq;
+    if (!CONTENT_ROW_KINDS.has(row.rowKind)) continue;
+    const t = tally(row.turn);
+    t.content++;
+    if (reasons.has(row.key)) t.removed++;
+    if (row.rowKind === "assistant-step" && row.seq !== null && (t.lastStep === null || row.seq > t.lastStep)) t.lastStep = row.seq;
+  }
+  for (const row of rows) {
+    if (row.turn === null || !EMPTY_TURN_ROW_KINDS.has(row.rowKind) || reasons.has(row.key)) continue;
+    const t = turns.get(row.turn);
+    if (t === void 0) continue;
+    const empty = t.content > 0 && t.removed === t.content;
+    if (row.rowKind === "context") {
+      if (empty) reasons.set(row.key, { reason: "empty-turn", tombstoneSeq: null });
+      continue;
+    }
+    const answer = t.answer ?? t.lastStep;
+    if (answer !== null) {
+      const fate = fateOf(answer);
+      if (fate.state === "removed") reasons.set(row.key, { reason: "answer-removed", tombstoneSeq: fate.tombstoneSeq });
+    } else if (empty) reasons.set(row.key, { reason: "empty-turn", tombstoneSeq: null });
+  }
+  const hidden = [];
+  const excludedRows = [];
+  for (const row of rows) {
+    const why = reasons.get(row.key);
+    if (why !== void 0) hidden.push({ key: row.key, rowKind: row.rowKind, reason: why.reason, tombstoneSeq: why.tombstoneSeq });
+    const by = excluded.get(row.key);
+    if (by !== void 0) excludedRows.push({ key: row.key, rowKind: row.rowKind, tombstoneSeq: by });
+  }
+  return {
+    tombstones,
+    restores,
+    restoredBy,
+    shadowed,
+    hidden,
+    hiddenKeys: new Set(reasons.keys()),
+    excluded: excludedRows,
+    excludedKeys: new Set(excluded.keys()),
+    actingSeqs,
+    fateOf
+  };
+}
+function fateReader(tombstones, shadowed, restoredBy) {
+  const bySeq = new Map(tombstones.map((t) => [t.seq, t]));
+  return (seq) => {
+    let state = "shown";
+    let tombstoneSeq = null;
+    let actingSeq = seq;
+    let current = seq;
+    for (let guard = 0; guard <= 2 * tombstones.length; guard++) {
+      const copy = state === "shown" ? void 0 : restoredBy.get(current);
+      if (copy !== void 0) {
+        state = "shown";
+        tombstoneSeq = null;
+        actingSeq = copy;
+        current = copy;
+        continue;
+      }
+      const by = shadowed.get(current);
+      const tombstone = by === void 0 ? void 0 : bySeq.get(by);
+      if (tombstone === void 0) break;
+      if (tombstone.action !== "exclude" ? state !== "removed" : state === "shown") {
+        state = tombstone.action !== "exclude" ? "removed" : "excluded";
+        tombstoneSeq = tombstone.seq;
+      }
+      current = tombstone.seq;
+    }
+    return { state, tombstoneSeq, actingSeq };
+  };
+}
+function onwardSpans(tombstones, restoredBy) {
+  const spans = [];
+  for (const tombstone of tombstones) {
+    if (tombstone.action !== "deleteFrom" || tombstone.shadowedSeqs.length === 0 || restoredBy.has(tombstone.seq)) continue;
+    spans.push({ after: Math.min(...tombstone.shadowedSeqs), before: tombstone.seq });
+  }
+  return spans;
+}
+function spanOf(spans, anchorSeq) {
+  let found = null;
+  for (const span of spans) {
+    if (anchorSeq > span.after && anchorSeq < span.before && (found === null || span.before > found)) found = span.before;
+  }
+  return found;
+}
+
+// src/log/log-rows.ts
+function rowKey(kind, id) {
+  return `${kind.length}:${kind}${id}`;
+}
+function transcriptRows(events) {
+  const rows = [];
+  let turn = null;
+  let step = 0;
+  for (const event of events) {
+    const data = isRecord(event.data) ? event.data : {};
+    switch (event.type) {
+      case "turn/start":
+        turn = typeof data.turn === "number" ? data.turn : turn;
+        step = 0;
+        break;
+      case "step/start":
+        step = typeof data.step === "number" ? data.step : step;
+        break;
+      case "turn/end": {
+        const ended = typeof data.turn === "number" ? data.turn : turn;
+        const reason = isRecord(data.reason) ? data.reason.kind : void 0;
+        const id = String(ended);
+        if (reason === "error") rows.push({ key: rowKey("turn-error", id), rowKind: "turn-error", seq: null, anchorSeq: event.seq, turn: ended });
+        if (reason === "max-tokens") rows.push({ key: rowKey("turn-max-tokens", id), rowKind: "turn-max-tokens", seq: null, anchorSeq: event.seq, turn: ended });
+        rows.push({ key: rowKey("turn-tail", id), rowKind: "turn-tail", seq: null, anchorSeq: event.seq, turn: ended });
+        turn = null;
+        break;
+      }
+      case "llm/retry": {
+        const id = typeof data.retryId === "string" ? data.retryId : String(event.seq);
+        rows.push({ key: rowKey("model-retry", id), rowKind: "model-retry", seq: null, anchorSeq: event.seq, turn });
+        break;
+      }
+      case "user/message": {
+        if (event.surfaceOp === "append") {
+          const rowKind = classifyNode(event) === "user" ? turn !== null && step > 1 ? "steering" : "user" : "context";
+          rows.push({ key: rowKey("input-message", messageIdOf(event) ?? String(event.seq)), rowKind, seq: event.seq, anchorSeq: event.seq, turn });
+        } else if (readReplaceOp(event.surfaceOp) !== null && classifyNode(event) === "checkpoint") {
+          const source = isRecord(data.source) ? data.source : {};
+          const id = typeof source.compactionId === "string" ? source.compactionId : String(event.seq);
+          rows.push({ key: rowKey("compaction", id), rowKind: "compaction", seq: event.seq, anchorSeq: event.seq, turn });
+        }
+        break;
+      }
+      case "assistant/message": {
+        if (event.surfaceOp !== "append") break;
+        const key = stepOf(event);
+        const visible = contentOf(event).some((block) => isRecord(block) && block.type !== "tool-call");
+        if (key !== null && visible) {
+          rows.push({ key: rowKey("assistant-step", `${key.turn}:${key.step}`), rowKind: "assistant-step", seq: event.seq, anchorSeq: event.seq, turn: key.turn });
+        }
+        break;
+      }
+      case "tool/result": {
+        if (event.surfaceOp !== "append") break;
+        const callId = toolResultCallId(event) ?? String(event.seq);
+        const anchor = event.sourceEventSeqs?.[0] ?? event.seq;
+        rows.push({ key: rowKey("tool-call", callId), rowKind: "tool-call", seq: event.seq, anchorSeq: anchor, turn: stepOf(event)?.turn ?? turn });
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return rows;
+}
+
+// scripts/commands/explain.ts
+var usage = (invocation) => `Usage: ${invocation} <log file | session folder> [options]
+
+Folds the session's surface the way DSH does on load and explains every replacement:
+each dsh-message-recall tombstone (recall, delete, deleteFrom, or exclude: rows kept in
+view, hidden from the model) with its inclusive range as the host wrote it, the nodes it
+shadows, its neighbours on the surface when it was written, whether a later tombstone
+shadows it and whether a restore undid it; each restore (a copy of the removed message put
+back in its place); compaction checkpoints and tool-result prunes are counted apart. A
+session forked from another says so first, with the events it copied.
+
+Options:
+  --rows            also list the transcript rows rebuilt from the log and which of them
+                    the client hides (computed by the client's own hidden-row module)
+  --json            one JSON document instead of text
+  --decoder NAME    auto (default), zlib, zlib-oneshot, zstd-cli, fzstd
+  -h, --help        this text
+
+Exit codes: 0 nothing wrong; 1 a problem: the log does not fold, a range splits a tool
+call from its result, a tool call or result is left without its partner on the surface,
+a tombstone's source disagrees with its range, a restore is not an exact copy of the
+removed message, or the log is damaged or torn; 2 bad usage or unreadable input.
+`;
+var OPTIONS = { ...COMMON_OPTIONS, ...DECODER_OPTION, rows: { type: "boolean" } };
+function node(n) {
+  if (n === null) return "(none)";
+  const where = n.turn !== null ? ` turn ${n.turn} step ${n.step}` : "";
+  return `${n.seq} ${n.kind}${where} ${n.preview}`;
+}
+function tombstoneNow(t) {
+  if (t.restoredBy !== null) return `restored by ${t.restoredBy}: the message is back in its place, the tombstone hides nothing`;
+  if (t.shadowedBy !== null) return `shadowed by ${t.shadowedBy}${t.inEffect ? "" : " (no longer in effect: a restore undid that later tombstone)"}`;
+  if (t.action === "exclude") return "on the surface (the model sees an empty user message here; the person still sees the rows)";
+  return "on the surface (the model sees an empty user message here)";
+}
+function forkLine(fork) {
+  if (fork.seedLength === null) return `forked from session ${fork.parentSession}`;
+  const copied = fork.seedLength === 0 ? "no events copied" : `seqs 0-${fork.seedLength - 1} copied from it`;
+  return `forked from session ${fork.parentSession}: ${copied}, this session's own events from seq ${fork.seedLength}`;
+}
+function endedTurns(events) {
+  const ended = /* @__PURE__ */ new Set();
+  for (const e of events) if (e.type === "turn/end" && typeof e.data?.turn === "number") ended.add(e.data.turn);
+  return ended;
+}
+function findings(explanation, events) {
+  const out2 = [];
+  if (explanation.foldError) out2.push(`the log does not fold at seq ${explanation.foldError.seq}: ${explanation.foldError.message}`);
+  for (const t of explanation.tombstones) {
+    if (t.splitCalls.length > 0) out2.push(`tombstone ${t.seq} splits tool call ${t.splitCalls.join(", ")} from its result`);
+    if (!t.sourceAgrees) out2.push(`tombstone ${t.seq}: source.removedSeqs differs from the shadowed nodes [${t.shadowedSeqs.join(", ")}]`);
+  }
+  for (const r of explanation.restores) {
+    if (!r.exactCopy) out2.push(`restore ${r.seq} of tombstone ${r.tombstoneSeq}: its data differs from the removed message at seq ${r.originalSeq}`);
+  }
+  const ended = endedTurns(events);
+  const stepTurn = (seq) => events[seq]?.data?.turn;
+  for (const c of explanation.pairing.unansweredCalls) {
+    const turn = stepTurn(c.seq);
+    if (turn === void 0 || ended.has(turn)) out2.push(`tool call ${c.callId} (seq ${c.seq}) has no result on the surface`);
+  }
+  for (const r of explanation.pairing.orphanResults) out2.push(`tool result seq ${r.seq} answers ${r.callId}, whose call is not on the surface`);
+  return out2;
+}
+async function run(argv, invocation) {
+  const { values, target } = parseOneTarget(argv, OPTIONS, "the log file or session folder");
+  if (target === null) {
+    await out(usage(invocation));
+    return EXIT.ok;
+  }
+  const decoder = decoderOption(values.decoder);
+  const file = await resolveSessionLog(target);
+  const events = [];
+  let title = null;
+  const read = await readSessionLog(file, {
+    decoder,
+    expand: true,
+    onRecord: (record) => {
+      for (const event of record.events ?? []) {
+        events.push(event);
+        if (event.type === "session/title" && typeof event.data?.title === "string") title = event.data.title;
+      }
+    }
+  });
+  const explanation = explainSession(events);
+  const fork = forkOrigin(read.header);
+  const problems = [...read.problems.map((p) => p.message), ...read.tail ? [`torn tail: ${read.tail.description}`] : [], ...findings(explanation, events)];
+  const rows = values.rows ? transcriptRows(events.slice(0, explanation.foldedEvents)) : null;
+  const hidden = rows ? deriveHiddenRows(events.slice(0, explanation.foldedEvents), rows) : null;
+  if (values.json) {
+    await out(
+      JSON.stringify({
+        file: file.path,
+        header: read.header,
+        title,
+        events: read.events,
+        lastSeq: read.lastSeq,
+        frames: read.frames,
+        tail: read.tail,
+        fork,
+        ...explanation,
+        ...rows && hidden ? { rows: rows.map((row) => rowJson(row, hidden.hidden.find((h) => h.key === row.key) ?? null)) } : {},
+        problems
+      }) + "\n"
+    );
+    return problems.length ? EXIT.problem : EXIT.ok;
+  }
+  const lines = [];
+  const header = read.header;
+  lines.push(`session ${header?.id ?? "?"}${header?.cwd ? ` (cwd ${header.cwd})` : ""}${header ? `, created ${new Date(header.createdAt).toISOString()}` : ""}`);
+  if (fork !== null) lines.push(forkLine(fork));
+  if (title) lines.push(`title: ${title}`);
+  lines.push(`log: ${read.events} events${read.lastSeq >= 0 ? ` (seq 0-${read.lastSeq})` : ""}, ${file.format === "zstd" ? `${read.frames} frames` : "plain JSONL"}`);
+  const count = (kind) => explanation.replacements.filter((r) => r.kind === kind).length;
+  lines.push(`surface now: ${explanation.surface.length} nodes [${explanation.surface.map((n) => n.seq).join(", ")}]`);
+  lines.push(
+    `replacements: ${explanation.replacements.length} — ${count("tombstone")} tombstones of dsh-message-recall, ${count("restore")} restores, ${count("checkpoint")} compaction checkpoints, ${count("prune")} tool-result prunes, ${count("replacement")} other`
+  );
+  const exclusions = explanation.tombstones.filter((t) => t.action === "exclude");
+  if (exclusions.length > 0) lines.push(`exclusions: ${exclusions.length}, ${exclusions.filter((t) => t.inEffect).length} in effect (rows kept in view, not sent to the model)`);
+  for (const t of explanation.tombstones) {
+    const nested = t.nestedTombstones.length ? `, ${t.nestedTombstones.length} earlier tombstone${t.nestedTombstones.length > 1 ? "s" : ""} among them (${t.nestedTombstones.join(", ")})` : "";
+    lines.push(`tombstone seq ${t.seq} · ${t.action} · range ${t.start}..${t.end} (inclusive) · shadows ${t.shadowedSeqs.length} node${t.shadowedSeqs.length === 1 ? "" : "s"}${nested}`);
+    for (const n of t.inside) lines.push(`  inside:  ${node(n)}`);
+    lines.push(`  before:  ${node(t.before)}`);
+    lines.push(`  after:   ${node(t.after)}`);
+    lines.push(`  now:     ${tombstoneNow(t)}`);
+  }
+  for (const r of explanation.restores) {
+    const id = messageIdOf(events[r.seq]);
+    lines.push(`restore seq ${r.seq} · undoes tombstone ${r.tombstoneSeq} · a copy of seq ${r.originalSeq}${id === null ? "" : ` (message ${id})`}${r.exactCopy ? "" : " · NOT an exact copy"}`);
+    lines.push(`  message: ${node(r.message)}`);
+  }
+  for (const r of explanation.replacements.filter((r2) => r2.kind !== "tombstone" && r2.kind !== "restore")) {
+    lines.push(`${r.kind} seq ${r.seq} · range ${r.start}..${r.end} · shadows ${r.shadowedSeqs.length} node${r.shadowedSeqs.length === 1 ? "" : "s"}`);
+  }
+  const balanced = explanation.pairing.unansweredCalls.length === 0 && explanation.pairing.orphanResults.length === 0;
+  lines.push(`pairing: ${balanced ? "balanced (every tool call on the surface has its result)" : `${explanation.pairing.unansweredCalls.length} unanswered calls, ${explanation.pairing.orphanResults.length} orphan results`}`);
+  if (rows && hidden) {
+    lines.push(`rows: ${rows.length} rebuilt from the log, ${hidden.hidden.length} hidden by the client`);
+    for (const row of rows) {
+      const h = hidden.hidden.find((x) => x.key === row.key);
+      const why = h ? `hidden (${h.reason}${h.tombstoneSeq !== null ? ` by ${h.tombstoneSeq}` : ""})` : "shown";
+      lines.push(`  ${why.padEnd(26)} ${row.rowKind.padEnd(15)} ${row.seq === null ? `log ${row.anchorSeq}`.padEnd(9) : `seq ${row.seq}`.padEnd(9)} ${row.turn === null ? "" : `turn ${row.turn} `}${row.key}`);
+    }
+  }
+  for (const p of problems) lines.push(`problem: ${p}`);
+  lines.push(problems.length ? `result: ${problems.length} problem${problems.length > 1 ? "s" : ""} found` : "result: ok");
+  await out(lines.join("\n") + "\n");
+  return problems.length ? EXIT.problem : EXIT.ok;
+}
+function rowJson(row, hidden) {
+  return {
+    key: row.key,
+    kind: row.rowKind,
+    seq: row.seq,
+    logSeq: row.anchorSeq,
+    turn: row.turn,
+    hidden: hidden === null ? null : { key: hidden.key, kind: hidden.rowKind, reason: hidden.reason, tombstoneSeq: hidden.tombstoneSeq }
+  };
+}
+var explainCommand = { name: "explain", script: "explain-session", summary: "explain a session's surface: tombstones, restores, exclusions, where a fork came from", usage, run };
+
+export {
+  explainCommand
+};
