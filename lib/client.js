@@ -79,6 +79,14 @@ function createRecallSender(fetchImpl, path = DEFAULT_ROUTE_PATH) {
   };
 }
 var KNOWN_CODES = new Set(ERROR_CODES);
+function errorDetails(error) {
+  return {
+    ...typeof error.applied === "boolean" ? { applied: error.applied } : {},
+    ...isRecord(error.value) ? { value: error.value } : {},
+    ...Array.isArray(error.content) ? { content: error.content } : {},
+    ...typeof error.text === "string" ? { text: error.text } : {}
+  };
+}
 function parseReply(status, text) {
   let body;
   try {
@@ -90,7 +98,7 @@ function parseReply(status, text) {
   if (isRecord(body) && body.ok === false && isRecord(body.error) && typeof body.error.code === "string") {
     const code = body.error.code;
     const message = typeof body.error.message === "string" ? body.error.message : code;
-    return { ok: false, error: { code: KNOWN_CODES.has(code) ? code : code, message } };
+    return { ok: false, error: { code: KNOWN_CODES.has(code) ? code : code, message, ...errorDetails(body.error) } };
   }
   return { ok: false, error: { code: "NETWORK", message: `HTTP ${status}: reply does not follow the route contract` } };
 }
@@ -221,8 +229,27 @@ var zh = {
   "armed.label.one": "再点一次，删除 {count} 条消息",
   "armed.label.other": "再点一次，删除 {count} 条消息",
   "busy": "处理中…",
-  "notice.images.one": "已撤回。{count} 张图片无法放回输入框：{names}",
-  "notice.images.other": "已撤回。{count} 张图片无法放回输入框：{names}",
+  "notice.images.unreadable.one": "已撤回。{count} 张图片无法从主机读回，没有放回输入框：{names}",
+  "notice.images.unreadable.other": "已撤回。{count} 张图片无法从主机读回，没有放回输入框：{names}",
+  "notice.images.unsupported.one": "已撤回。{count} 张图片的格式输入框不接受（只接受 PNG、JPEG、WebP、GIF）：{names}",
+  "notice.images.unsupported.other": "已撤回。{count} 张图片的格式输入框不接受（只接受 PNG、JPEG、WebP、GIF）：{names}",
+  "notice.images.busy.one": "已撤回。输入框正在发送，{count} 张图片没有放回：{names}",
+  "notice.images.busy.other": "已撤回。输入框正在发送，{count} 张图片没有放回：{names}",
+  "notice.images.unavailable.one": "已撤回。这个页面的输入框不能添加图片，{count} 张图片没有放回：{names}",
+  "notice.images.unavailable.other": "已撤回。这个页面的输入框不能添加图片，{count} 张图片没有放回：{names}",
+  "unsaved.recall.one": "已撤回，但还没有保存到磁盘。如果主机在下次保存前崩溃，这条消息会回来。",
+  "unsaved.recall.other": "已撤回，但还没有保存到磁盘。如果主机在下次保存前崩溃，这条消息会回来。",
+  "unsaved.delete.one": "已删除 {count} 条消息，但还没有保存到磁盘。如果主机在下次保存前崩溃，它会回来。",
+  "unsaved.delete.other": "已删除 {count} 条消息，但还没有保存到磁盘。如果主机在下次保存前崩溃，它们会回来。",
+  "unsaved.deleteFrom.one": "已删除以下 {count} 条消息，但还没有保存到磁盘。如果主机在下次保存前崩溃，它会回来。",
+  "unsaved.deleteFrom.other": "已删除以下 {count} 条消息，但还没有保存到磁盘。如果主机在下次保存前崩溃，它们会回来。",
+  "unsaved.exclude.one": "已从模型上下文中排除 {count} 条消息，但还没有保存到磁盘。如果主机在下次保存前崩溃，排除会失效。",
+  "unsaved.exclude.other": "已从模型上下文中排除 {count} 条消息，但还没有保存到磁盘。如果主机在下次保存前崩溃，排除会失效。",
+  "unsaved.save": "重新保存",
+  "unsaved.label.save": "再次尝试把这个会话保存到磁盘",
+  "unsaved.saving": "保存中…",
+  "unsaved.saved": "已保存到磁盘。",
+  "unsaved.stillFailing": "仍然没能保存到磁盘。磁盘可写后再试一次。",
   "notice.dismiss": "关闭",
   "action.exclude": "排除",
   "label.exclude": "从模型上下文中排除；消息仍然可见",
@@ -287,8 +314,27 @@ var en = {
   "armed.label.one": "Click again to delete {count} message",
   "armed.label.other": "Click again to delete {count} messages",
   "busy": "Working…",
-  "notice.images.one": "Recalled. {count} image could not be put back in the composer: {names}",
-  "notice.images.other": "Recalled. {count} images could not be put back in the composer: {names}",
+  "notice.images.unreadable.one": "Recalled. {count} image could not be read back from the host, so it is not in the composer: {names}",
+  "notice.images.unreadable.other": "Recalled. {count} images could not be read back from the host, so they are not in the composer: {names}",
+  "notice.images.unsupported.one": "Recalled. {count} image has a type the composer does not take (only PNG, JPEG, WebP and GIF): {names}",
+  "notice.images.unsupported.other": "Recalled. {count} images have a type the composer does not take (only PNG, JPEG, WebP and GIF): {names}",
+  "notice.images.busy.one": "Recalled. The composer was sending, so {count} image did not go back into it: {names}",
+  "notice.images.busy.other": "Recalled. The composer was sending, so {count} images did not go back into it: {names}",
+  "notice.images.unavailable.one": "Recalled. This page's composer cannot take images, so {count} image did not go back: {names}",
+  "notice.images.unavailable.other": "Recalled. This page's composer cannot take images, so {count} images did not go back: {names}",
+  "unsaved.recall.one": "Recalled, but not saved to disk yet. If the host crashes before the next save, the message comes back.",
+  "unsaved.recall.other": "Recalled, but not saved to disk yet. If the host crashes before the next save, the message comes back.",
+  "unsaved.delete.one": "Deleted {count} message, but not saved to disk yet. If the host crashes before the next save, it comes back.",
+  "unsaved.delete.other": "Deleted {count} messages, but not saved to disk yet. If the host crashes before the next save, they come back.",
+  "unsaved.deleteFrom.one": "Deleted {count} message onward, but not saved to disk yet. If the host crashes before the next save, it comes back.",
+  "unsaved.deleteFrom.other": "Deleted {count} messages onward, but not saved to disk yet. If the host crashes before the next save, they come back.",
+  "unsaved.exclude.one": "Excluded {count} message from the model's context, but not saved to disk yet. If the host crashes before the next save, the exclusion is lost.",
+  "unsaved.exclude.other": "Excluded {count} messages from the model's context, but not saved to disk yet. If the host crashes before the next save, the exclusion is lost.",
+  "unsaved.save": "Save again",
+  "unsaved.label.save": "Try again to save this session to disk",
+  "unsaved.saving": "Saving…",
+  "unsaved.saved": "Saved to disk.",
+  "unsaved.stillFailing": "Still not saved to disk. Try again once the disk can be written.",
   "notice.dismiss": "Dismiss",
   "action.exclude": "Exclude",
   "label.exclude": "Exclude from the model's context; it stays visible",
@@ -359,8 +405,10 @@ var ATTR = {
   active: "data-message-recall-active",
   armed: "data-armed",
   busy: "data-busy",
-  style: "data-message-recall-style"
+  style: "data-message-recall-style",
+  sizer: "data-message-recall-sizer"
 };
+var SIZER_COUNT = 888;
 function clusterTexts(t) {
   return {
     text: {
@@ -381,7 +429,12 @@ function clusterTexts(t) {
       openCopy: t("label.openCopy")
     },
     busy: t("busy"),
-    excluded: t("excluded.badge")
+    excluded: t("excluded.badge"),
+    sizer: {
+      delete: t("armed.delete", { count: SIZER_COUNT }),
+      deleteFrom: t("armed.deleteFrom", { count: SIZER_COUNT }),
+      exclude: t("armed.exclude", { count: SIZER_COUNT })
+    }
   };
 }
 var ClusterFactory = class {
@@ -406,6 +459,8 @@ var ClusterFactory = class {
         const button = this.doc.createElement("button");
         button.type = "button";
         button.setAttribute(ATTR.action, action);
+        const sizer = this.texts.sizer[action];
+        if (sizer !== void 0) button.setAttribute(ATTR.sizer, sizer);
         applyIdle(button, action, isStepRow, this.texts);
         template.appendChild(button);
       }
@@ -525,18 +580,31 @@ var STYLE_TEXT = `
 [${ATTR.actions}]{position:absolute;top:-14px;right:0;z-index:3;display:flex;align-items:center;gap:2px;padding:2px;border-radius:8px;
 background:var(--dsw-alias-bg-base,#fff);border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));
 box-shadow:var(--dsw-shadow-lv2,0 2px 6px rgba(0,0,0,.12));opacity:0;transition:opacity .12s ease}
+[${ATTR.actions}][data-message-recall-placed]{top:var(--message-recall-top);right:var(--message-recall-right)}
 [${ATTR.row}]:hover>[${ATTR.actions}],[${ATTR.row}]:focus-within>[${ATTR.actions}],[${ATTR.actions}][${ATTR.active}]{opacity:1}
 [${ATTR.action}]{font:inherit;font-size:12px;line-height:18px;padding:1px 8px;border:none;border-radius:6px;background:transparent;
-color:var(--dsw-alias-label-secondary,#444);cursor:pointer;white-space:nowrap}
+color:var(--dsw-alias-label-secondary,#444);cursor:pointer;white-space:nowrap;display:inline-flex;flex-direction:column;align-items:center;font-variant-numeric:tabular-nums}
+[${ATTR.action}][${ATTR.sizer}]::after{content:attr(${ATTR.sizer});height:0;overflow:hidden;visibility:hidden;white-space:nowrap}
 [${ATTR.action}]:hover{background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.06))}
 [${ATTR.action}]:focus-visible{outline:2px solid var(--dsw-alias-state-business-primary,#4d6bfe);outline-offset:1px}
 [${ATTR.action}][${ATTR.armed}=true]{background:var(--dsw-alias-state-error-primary,#d93025);color:#fff}
 [${ATTR.action}][${ATTR.busy}=true]{opacity:.6;cursor:progress}
 [${ATTR.error}]{font-size:12px;line-height:18px;padding:0 6px;max-width:320px;color:var(--dsw-alias-state-error-primary,#d93025)}
-[data-message-recall-notice]{position:absolute;bottom:calc(100% + 8px);left:12px;right:12px;z-index:20;display:flex;gap:8px;align-items:center;
+[data-message-recall-notices]{position:absolute;bottom:calc(100% + 8px);left:12px;right:56px;z-index:21;display:flex;flex-direction:column;gap:6px;pointer-events:none}
+[data-message-recall-notices]>*{pointer-events:auto}
+[data-message-recall-notices]>[data-message-recall-undo]{position:static}
+[data-message-recall-notice],[data-message-recall-unsaved]{display:flex;gap:8px;align-items:center;
 padding:6px 10px;border-radius:8px;font-size:12px;line-height:18px;background:var(--dsw-specific-tip,#fff8e1);color:var(--dsw-alias-label-secondary,#444);
 border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12))}
+[data-message-recall-notice]>span{display:flex;flex-direction:column;gap:2px;flex:1 1 auto;min-width:0}
 [data-message-recall-notice] button{font:inherit;margin-left:auto;border:none;background:transparent;cursor:pointer;color:inherit;text-decoration:underline}
+[data-message-recall-unsaved]{background:var(--dsw-specific-tip,#fff8e1);color:var(--dsw-alias-label-primary,#222)}
+[data-message-recall-unsaved-text]{flex:1 1 auto;min-width:0}
+[data-message-recall-unsaved-error]{color:var(--dsw-alias-state-error-primary,#d93025)}
+[data-message-recall-unsaved] button{font:inherit;font-size:12px;line-height:18px;padding:2px 10px;border-radius:6px;cursor:pointer;white-space:nowrap;
+border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));background:var(--dsw-alias-bg-base,#fff);color:var(--dsw-alias-label-primary,#222)}
+[data-message-recall-unsaved] button:focus-visible,[data-message-recall-notice] button:focus-visible{outline:2px solid var(--dsw-alias-state-business-primary,#4d6bfe);outline-offset:1px}
+[data-message-recall-unsaved] button:disabled{opacity:.6;cursor:progress}
 `;
 function installStyles(doc) {
   const style = doc.createElement("style");
@@ -547,7 +615,7 @@ function installStyles(doc) {
 }
 
 // src/client/Overlay.tsx
-var import_react2 = require("react");
+var import_react3 = require("react");
 
 // src/shared/replace-op.ts
 function readReplaceOp(surfaceOp) {
@@ -643,6 +711,59 @@ function plainText(content) {
   return content.filter((block) => isRecord(block) && block.type === "text" && typeof block.text === "string").map((block) => block.text).join("");
 }
 
+// src/shared/tombstone.ts
+var TOMBSTONE_PLUGIN = "dsh-message-recall";
+var REMOVAL_ACTIONS = ["recall", "delete", "deleteFrom"];
+var TOMBSTONE_ACTIONS = [...REMOVAL_ACTIONS, "exclude"];
+function isTombstoneSource(source) {
+  return isRecord(source) && source.kind === "plugin" && source.plugin === TOMBSTONE_PLUGIN;
+}
+function isTombstoneEvent(event) {
+  if (event.type !== "user/message" || readReplaceOp(event.surfaceOp) === null) return false;
+  return isRecord(event.data) && isTombstoneSource(event.data.source);
+}
+function readTombstone(event) {
+  if (!isTombstoneEvent(event)) return null;
+  const range = readReplaceOp(event.surfaceOp);
+  const source = event.data.source;
+  const action = TOMBSTONE_ACTIONS.find((a) => a === source.action) ?? "delete";
+  const fromSource = Array.isArray(source.removedSeqs) ? source.removedSeqs.filter(Number.isSafeInteger) : [];
+  const shadowedSeqs2 = event.sourceEventSeqs ? [...event.sourceEventSeqs] : fromSource;
+  return { seq: event.seq, start: range.start, end: range.end, shadowedSeqs: shadowedSeqs2, action };
+}
+
+// src/client/recall-landing.ts
+var REFUSALS = new Set(ERROR_CODES.filter((code) => code !== "PERSIST_FAILED" && code !== "INTERNAL"));
+function isRefusal(code) {
+  return REFUSALS.has(code);
+}
+var LANDING_DELAYS_MS = [0, 500, 1e3, 2e3, 4e3];
+function recallInEvents(events, seq) {
+  return events.some((event) => {
+    const tombstone = readTombstone(event);
+    return tombstone !== null && tombstone.action === "recall" && tombstone.shadowedSeqs.includes(seq);
+  });
+}
+function recallInSummary(summary, seq) {
+  return summary.tombstones.some((tombstone) => tombstone.action === "recall" && tombstone.inEffect && tombstone.shadowedSeqs.includes(seq));
+}
+async function recallLanded(check) {
+  let absent = 0;
+  for (const delay of check.delaysMs ?? LANDING_DELAYS_MS) {
+    if (delay > 0) await new Promise((done) => check.timers.setTimeout(done, delay));
+    if (check.cancelled?.() === true) return false;
+    if (check.inView()) return true;
+    const reply = await check.send({ sessionId: check.sessionId, action: "inspect" });
+    if (check.inView()) return true;
+    if (!reply.ok) continue;
+    const summary = reply.value.live ?? reply.value.disk;
+    if (summary === null) continue;
+    if (recallInSummary(summary, check.seq)) return true;
+    if (++absent === 2) return false;
+  }
+  return false;
+}
+
 // src/client/controller.ts
 var BROWSER_TIMERS = {
   setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
@@ -704,6 +825,16 @@ var RecallController = class {
     this.stopArmTimer();
     this.set({ armed: null });
   }
+  /**
+   * Name the images of a recall that could not come back into the composer.
+   * @param lost - the images left behind, with their reasons; nothing is shown for none.
+   */
+  showImageNotice(lost) {
+    if (this.disposed || lost.length === 0) return;
+    this.timers.clearTimeout(this.noticeTimer);
+    this.set({ notice: { id: ++this.noticeId, lost } });
+    this.noticeTimer = this.timers.setTimeout(() => this.dismissNotice(), this.options.noticeMs ?? 1e4);
+  }
   /** Hide the recall notice. */
   dismissNotice() {
     if (this.disposed || this.state.notice === null) return;
@@ -747,20 +878,43 @@ var RecallController = class {
     this.set({ armed: null, pending: { key: target.key, action: target.action, phase: "commit" } });
     const reply = await this.options.send({ sessionId: this.options.sessionId, action: target.action, seq: target.seq, expect });
     if (this.disposed) return "disposed";
-    if (!reply.ok) {
-      this.fail(target.key, reply.error);
-      return "refused";
+    if (reply.ok) {
+      this.committed(target, reply.value);
+      return "committed";
     }
-    const { replaceGeneration, tombstoneSeq } = reply.value;
-    this.baseline = { replaceGeneration, atSeq: tombstoneSeq };
+    const error = reply.error;
+    if (error.code === "PERSIST_FAILED" && error.applied === true) {
+      this.unsaved(target, error);
+      return "unsaved";
+    }
+    if (target.action === "recall" && !isRefusal(error.code) && this.options.confirmRecall !== void 0) {
+      const copy = await this.options.confirmRecall(target);
+      if (this.disposed) return "disposed";
+      if (copy !== null) {
+        this.set({ pending: null });
+        this.options.onRecalled(copy);
+        return "committed";
+      }
+    }
+    this.fail(target.key, error);
+    return "refused";
+  }
+  committed(target, value) {
+    this.baseline = { replaceGeneration: value.replaceGeneration, atSeq: value.tombstoneSeq };
+    this.set({ pending: null });
+    if (target.action === "recall") this.options.onRecalled(recalledMessage(value));
+    this.options.onRemoved?.(value);
+  }
+  unsaved(target, error) {
+    const value = error.value !== void 0 && error.value.action === target.action ? error.value : void 0;
+    if (value !== void 0) this.baseline = { replaceGeneration: value.replaceGeneration, atSeq: value.tombstoneSeq };
     this.set({ pending: null });
     if (target.action === "recall") {
-      const message = recalledMessage(reply.value);
-      if (message.images.length > 0) this.showNotice(message.images);
-      this.options.onRecalled(message);
+      const text = error.text ?? value?.text;
+      const content = error.content ?? value?.content;
+      if (text !== void 0 || content !== void 0) this.options.onRecalled(recalledMessage({ ...text === void 0 ? {} : { text }, ...content === void 0 ? {} : { content } }));
     }
-    this.options.onRemoved?.(reply.value);
-    return "committed";
+    this.options.onUnsaved?.(target.action, value === void 0 ? 1 : planCount(value));
   }
   fail(key, error) {
     const errors = new Map(this.state.errors);
@@ -777,11 +931,6 @@ var RecallController = class {
     errors.delete(key);
     this.set({ errors: errors.size === 0 ? EMPTY_ERRORS : errors });
   }
-  showNotice(images) {
-    this.timers.clearTimeout(this.noticeTimer);
-    this.set({ notice: { id: ++this.noticeId, images } });
-    this.noticeTimer = this.timers.setTimeout(() => this.dismissNotice(), this.options.noticeMs ?? 1e4);
-  }
   stopArmTimer() {
     this.timers.clearTimeout(this.armTimer);
     this.armTimer = void 0;
@@ -796,15 +945,7 @@ function planCount(value) {
 }
 function recalledMessage(value) {
   const content = value.content ?? [];
-  const text = value.text ?? plainText(content);
-  const images = content.filter(isRecord).filter((block) => block.type === "image").map((block, index) => imageName(block, index));
-  return { text, images };
-}
-function imageName(block, index) {
-  const attachment = isRecord(block.attachment) ? block.attachment : {};
-  if (typeof attachment.name === "string" && attachment.name !== "") return attachment.name;
-  const size = typeof attachment.width === "number" && typeof attachment.height === "number" ? ` ${attachment.width}×${attachment.height}` : "";
-  return `#${index + 1}${size}`;
+  return { text: value.text ?? plainText(content), content };
 }
 
 // src/client/disarm.ts
@@ -909,25 +1050,74 @@ function viewExpectation(chat, replacements, hasMore, baseline) {
   };
 }
 
-// src/shared/tombstone.ts
-var TOMBSTONE_PLUGIN = "dsh-message-recall";
-var REMOVAL_ACTIONS = ["recall", "delete", "deleteFrom"];
-var TOMBSTONE_ACTIONS = [...REMOVAL_ACTIONS, "exclude"];
-function isTombstoneSource(source) {
-  return isRecord(source) && source.kind === "plugin" && source.plugin === TOMBSTONE_PLUGIN;
+// src/client/recall-images.ts
+var COMPOSER_IMAGE_TYPES = /* @__PURE__ */ new Set(["image/png", "image/jpeg", "image/webp", "image/gif"]);
+var EXTENSIONS = { "image/png": "png", "image/jpeg": "jpg", "image/webp": "webp", "image/gif": "gif" };
+function imageRefs(content) {
+  const refs = [];
+  for (const block of content) {
+    if (!isRecord(block) || block.type !== "image") continue;
+    const attachment = isRecord(block.attachment) ? block.attachment : {};
+    const index = refs.length;
+    const fileName = typeof attachment.name === "string" ? attachment.name : "";
+    const size = typeof attachment.width === "number" && typeof attachment.height === "number" ? ` ${attachment.width}×${attachment.height}` : "";
+    refs.push({
+      index,
+      attachmentId: typeof attachment.attachmentId === "string" ? attachment.attachmentId : "",
+      mediaType: typeof attachment.mediaType === "string" ? attachment.mediaType : "",
+      fileName,
+      displayName: fileName !== "" ? fileName : `#${index + 1}${size}`
+    });
+  }
+  return refs;
 }
-function isTombstoneEvent(event) {
-  if (event.type !== "user/message" || readReplaceOp(event.surfaceOp) === null) return false;
-  return isRecord(event.data) && isTombstoneSource(event.data.source);
+async function restoreImages(refs, services) {
+  if (refs.length === 0) return { added: 0, lost: [] };
+  const { readAttachment, drafts, addImages } = services;
+  if (drafts === void 0 || addImages === void 0) return { added: 0, lost: refs.map((ref) => lose(ref, "unavailable")) };
+  const read = await Promise.all(refs.map((ref) => readFile(ref, readAttachment)));
+  const lost = /* @__PURE__ */ new Map();
+  const files = [];
+  const order = [];
+  read.forEach((outcome, i) => {
+    const ref = refs[i];
+    if (outcome instanceof File) {
+      files.push(outcome);
+      order.push(ref);
+    } else lost.set(ref.index, lose(ref, outcome));
+  });
+  let added = 0;
+  if (files.length > 0) {
+    let created = null;
+    try {
+      created = drafts.createDraftImages(files);
+    } catch {
+      for (const ref of order) lost.set(ref.index, lose(ref, "unavailable"));
+    }
+    if (created !== null) {
+      if (addImages(created.map((image) => image.id))) added = created.length;
+      else {
+        drafts.releaseDraftImages(created);
+        for (const ref of order) lost.set(ref.index, lose(ref, "busy"));
+      }
+    }
+  }
+  return { added, lost: refs.flatMap((ref) => lost.get(ref.index) ?? []) };
 }
-function readTombstone(event) {
-  if (!isTombstoneEvent(event)) return null;
-  const range = readReplaceOp(event.surfaceOp);
-  const source = event.data.source;
-  const action = TOMBSTONE_ACTIONS.find((a) => a === source.action) ?? "delete";
-  const fromSource = Array.isArray(source.removedSeqs) ? source.removedSeqs.filter(Number.isSafeInteger) : [];
-  const shadowedSeqs2 = event.sourceEventSeqs ? [...event.sourceEventSeqs] : fromSource;
-  return { seq: event.seq, start: range.start, end: range.end, shadowedSeqs: shadowedSeqs2, action };
+function lose(ref, reason) {
+  return { name: ref.displayName, reason };
+}
+async function readFile(ref, readAttachment) {
+  if (!COMPOSER_IMAGE_TYPES.has(ref.mediaType)) return "unsupported";
+  if (readAttachment === void 0 || ref.attachmentId === "") return "unreadable";
+  try {
+    const result = await readAttachment(ref.attachmentId);
+    if (!result.ok) return "unreadable";
+    const name2 = ref.fileName !== "" ? ref.fileName : `image-${ref.index + 1}.${EXTENSIONS[ref.mediaType]}`;
+    return new File([new Uint8Array(result.value.data)], name2, { type: ref.mediaType });
+  } catch {
+    return "unreadable";
+  }
 }
 
 // src/shared/restore.ts
@@ -1092,6 +1282,7 @@ function spanOf(spans, anchorSeq) {
 var FLOW_SELECTOR = "[data-chat-flow]";
 var FLOW_KEY = "data-chat-flow-key";
 var FLOW_KIND = "data-chat-flow-kind";
+var PROMPT_HOVER_ROOT = "[data-time-hover-root]";
 
 // src/client/clicks.ts
 var ClickDelegate = class {
@@ -1128,6 +1319,64 @@ var ClickDelegate = class {
     if (anchor === void 0 || anchor.seq === null || !anchor.actions.includes(action)) return;
     this.options.onPress({ key: anchor.key, seq: anchor.seq, action });
   };
+};
+
+// src/client/cluster-place.ts
+var PLACED_ATTR = "data-message-recall-placed";
+var PLACE_GAP = 8;
+var PROMPT_KINDS = /* @__PURE__ */ new Set(["user", "steering"]);
+function clusterPlace(input) {
+  const { row, cluster, band, stack } = input;
+  const anchor = band !== null && band.width > 0 ? band : stack !== null && stack.width > 0 ? stack : null;
+  if (anchor === null) return null;
+  const centre = anchor === band ? anchor.top + (anchor.height - cluster.height) / 2 : anchor.top;
+  return { top: Math.round(centre - row.top), right: Math.round(row.right - anchor.left + PLACE_GAP) };
+}
+function placeCluster(row) {
+  if (!PROMPT_KINDS.has(row.getAttribute(FLOW_KIND) ?? "")) return false;
+  let cluster = null;
+  for (let child = row.lastElementChild; child !== null; child = child.previousElementSibling) {
+    if (child.hasAttribute(ATTR.actions)) cluster = child;
+  }
+  const root = row.querySelector(PROMPT_HOVER_ROOT);
+  if (cluster === null || root === null) return false;
+  const stack = root.firstElementChild;
+  const band = stack?.nextElementSibling ?? null;
+  const place = clusterPlace({
+    row: row.getBoundingClientRect(),
+    cluster: cluster.getBoundingClientRect(),
+    band: band?.getBoundingClientRect() ?? null,
+    stack: stack?.getBoundingClientRect() ?? null
+  });
+  if (place === null) return false;
+  cluster.style.setProperty("--message-recall-top", `${place.top}px`);
+  cluster.style.setProperty("--message-recall-right", `${place.right}px`);
+  if (!cluster.hasAttribute(PLACED_ATTR)) cluster.setAttribute(PLACED_ATTR, "");
+  return true;
+}
+var ClusterPlacement = class {
+  onEnter = (event) => {
+    const target = event.target;
+    if (target === null || typeof target.closest !== "function") return;
+    const row = target.closest(`[${FLOW_KEY}]`);
+    if (row !== null && row.parentElement === event.currentTarget) placeCluster(row);
+  };
+  /**
+   * Start placing clusters of `flow`.
+   * @param flow - the chat flow element.
+   */
+  attach(flow) {
+    flow.addEventListener("pointerover", this.onEnter);
+    flow.addEventListener("focusin", this.onEnter);
+  }
+  /**
+   * Stop placing clusters of `flow`.
+   * @param flow - the flow given to {@link ClusterPlacement.attach}.
+   */
+  release(flow) {
+    flow.removeEventListener("pointerover", this.onEnter);
+    flow.removeEventListener("focusin", this.onEnter);
+  }
 };
 
 // src/client/flow.ts
@@ -1367,6 +1616,7 @@ var RowSync = class {
       onAttach: (flow) => {
         this.clicks.attach(flow);
         this.lazy.attach(flow);
+        this.placement.attach(flow);
       },
       onRelease: (flow) => {
         this.release(flow);
@@ -1386,6 +1636,7 @@ var RowSync = class {
   binding;
   lazy;
   clicks;
+  placement = new ClusterPlacement();
   /**
    * Set the element the overlay rendered; the flow is looked up from it.
    * @param marker - the overlay's anchor element, or `null` on unmount.
@@ -1486,6 +1737,7 @@ var RowSync = class {
           error,
           errorText: error === null ? null : describeError(this.options.t, error.code)
         }, this.factory, this.options.t, this.texts, fresh);
+        if (cluster !== null && cluster !== cached?.cluster && isEngaged(row)) placeCluster(row);
         this.cache.set(row, {
           node,
           hidden: isHidden,
@@ -1535,6 +1787,7 @@ var RowSync = class {
   release(flow) {
     this.clicks.release(flow);
     this.lazy.release(flow);
+    this.placement.release(flow);
   }
   offerOf(key) {
     const anchor = this.anchorsByKey.get(key);
@@ -1548,6 +1801,13 @@ var RowSync = class {
     return result;
   }
 };
+function isEngaged(row) {
+  try {
+    return row.matches(":hover, :focus-within");
+  } catch {
+    return false;
+  }
+}
 function sameAnchors(a, b) {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) {
@@ -1557,6 +1817,79 @@ function sameAnchors(a, b) {
   }
   return true;
 }
+
+// src/client/unsaved.ts
+var UnsavedWrites = class {
+  constructor(options) {
+    this.options = options;
+    this.timers = options.timers ?? BROWSER_TIMERS;
+  }
+  state = null;
+  listeners = /* @__PURE__ */ new Set();
+  timers;
+  clearTimer = void 0;
+  ids = 0;
+  disposed = false;
+  /** @returns the current state (stable until the next change). */
+  getSnapshot = () => this.state;
+  /**
+   * @param listener - called after every change.
+   * @returns unsubscribe.
+   */
+  subscribe = (listener) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+  /**
+   * Record an applied removal whose flush failed (replaces an earlier one: a flush saves the
+   * whole live log, so Save again covers both).
+   * @param action - the removal's action.
+   * @param count - messages it removed.
+   */
+  mark(action, count) {
+    if (this.disposed) return;
+    this.timers.clearTimeout(this.clearTimer);
+    this.set({ id: ++this.ids, action, count, phase: "unsaved", error: null });
+  }
+  /**
+   * Ask the host to flush the session's live log.
+   * @returns `'saved'`, `'failed'` (the state stays, with the error), or `'ignored'` (nothing
+   *   unsaved, a flush already in flight, or disposed).
+   */
+  async saveAgain() {
+    const current = this.state;
+    if (this.disposed || current === null || current.phase !== "unsaved") return "ignored";
+    this.set({ ...current, phase: "saving" });
+    const reply = await this.options.send({ sessionId: this.options.sessionId, action: "flush" });
+    if (this.disposed || this.state?.id !== current.id) return "ignored";
+    if (!reply.ok) {
+      this.set({ ...current, phase: "unsaved", error: reply.error });
+      return "failed";
+    }
+    this.set({ ...current, phase: "saved", error: null });
+    this.clearTimer = this.timers.setTimeout(() => this.clear(current.id), this.options.savedMs ?? 4e3);
+    return "saved";
+  }
+  /** A later write of this plugin was flushed: everything before it is durable too. */
+  settled() {
+    if (this.state !== null && this.state.phase !== "saving") this.clear(this.state.id);
+  }
+  /** Stop the timer and drop listeners. */
+  dispose() {
+    this.disposed = true;
+    this.timers.clearTimeout(this.clearTimer);
+    this.listeners.clear();
+  }
+  clear(id) {
+    if (this.disposed || this.state?.id !== id) return;
+    this.timers.clearTimeout(this.clearTimer);
+    this.set(null);
+  }
+  set(state) {
+    this.state = state === null ? null : Object.freeze(state);
+    for (const listener of [...this.listeners]) listener();
+  }
+};
 
 // src/client/snapshot-store.ts
 var SnapshotStore = class {
@@ -1674,13 +2007,20 @@ var UndoNotice = class extends SnapshotStore {
 var SessionClient = class {
   constructor(options) {
     this.options = options;
-    this.notice = new UndoNotice(options.timers === void 0 ? {} : { timers: options.timers });
+    const timers = options.timers === void 0 ? {} : { timers: options.timers };
+    this.notice = new UndoNotice(timers);
+    this.unsaved = new UnsavedWrites({ sessionId: options.sessionId, send: options.send, ...timers });
     this.controller = new RecallController({
       sessionId: options.sessionId,
       send: options.send,
       onRecalled: (message) => this.recalled(message),
-      onRemoved: (value) => this.notice.show(value),
-      ...options.timers === void 0 ? {} : { timers: options.timers }
+      onRemoved: (value) => {
+        if (value.persisted) this.unsaved.settled();
+        this.notice.show(value);
+      },
+      onUnsaved: (action, count) => this.unsaved.mark(action, count),
+      confirmRecall: (target) => this.confirmRecall(target),
+      ...timers
     });
     this.sync = new RowSync({ t: options.t, onPress: (press) => this.pressRow(press) });
   }
@@ -1688,12 +2028,17 @@ var SessionClient = class {
   controller;
   /** The undo notice after each removal; the overlay renders it. */
   notice;
+  /** A removal in effect whose flush failed, with Save again; the overlay renders it. */
+  unsaved;
   sync;
   view = null;
   inputActions = null;
   draft = "";
   marker = null;
   wasRunning = false;
+  disposed = false;
+  /** Row key → the prompt's content as the page held it when Recall was pressed. */
+  pageCopies = /* @__PURE__ */ new Map();
   /**
    * Take the view of this render. Plain writes: safe to call while rendering.
    * @param view - what the overlay selected from the session snapshot.
@@ -1729,6 +2074,12 @@ var SessionClient = class {
    * @returns the controller's outcome.
    */
   press(target) {
+    if (target.action === "recall") {
+      const data = this.view?.chat.nodes.get(target.key)?.data;
+      const content = isRecord(data) && Array.isArray(data.content) ? data.content : null;
+      if (content === null) this.pageCopies.delete(target.key);
+      else this.pageCopies.set(target.key, content);
+    }
     return this.controller.press(target, this.expectation());
   }
   /**
@@ -1766,11 +2117,13 @@ var SessionClient = class {
     const stopWatching = this.sync.watch(() => this.pass());
     const stopDisarming = disarmOnOtherInput(doc, this.controller);
     return () => {
+      this.disposed = true;
       stopDisarming();
       stopWatching();
       this.sync.detach();
       this.controller.dispose();
       this.notice.dispose();
+      this.unsaved.dispose();
     };
   }
   recalled(message) {
@@ -1780,21 +2133,82 @@ var SessionClient = class {
     actions.setDraft(text);
     this.draft = text;
     focusComposer(this.marker);
+    const refs = imageRefs(message.content);
+    if (refs.length === 0) return;
+    const images = this.options.images;
+    const addImages = actions.addImages;
+    void restoreImages(refs, {
+      readAttachment: images?.reader(this.options.sessionId),
+      drafts: images?.drafts(),
+      addImages: addImages === void 0 ? void 0 : (ids) => addImages.call(actions, ids)
+    }).then((outcome) => this.controller.showImageNotice(outcome.lost));
+  }
+  /** A recall failed without a refusal: if its tombstone landed, the page's copy of the prompt. */
+  async confirmRecall(target) {
+    const content = this.pageCopies.get(target.key);
+    this.pageCopies.delete(target.key);
+    if (content === void 0) return null;
+    const landed = await recallLanded({
+      sessionId: this.options.sessionId,
+      seq: target.seq,
+      send: this.options.send,
+      inView: () => this.view !== null && recallInEvents(this.view.replacements, target.seq),
+      timers: this.options.timers ?? BROWSER_TIMERS,
+      cancelled: () => this.disposed,
+      ...this.options.landingDelaysMs === void 0 ? {} : { delaysMs: this.options.landingDelaysMs }
+    });
+    return landed ? recalledMessage({ content }) : null;
   }
 };
 
-// src/client/UndoNotice.tsx
+// src/client/RecallNotices.tsx
 var import_react = require("react");
 var import_jsx_runtime = require("react/jsx-runtime");
+var REASONS = ["unreadable", "unsupported", "busy", "unavailable"];
+function imageNoticeLines(t, lost) {
+  return REASONS.flatMap((reason) => {
+    const names = lost.filter((image) => image.reason === reason).map((image) => image.name);
+    return names.length === 0 ? [] : [[reason, t(countedKey(`notice.images.${reason}`, names.length), { count: names.length, names: names.join(", ") })]];
+  });
+}
+function unsavedText(t, state) {
+  if (state.phase === "saved") return t("unsaved.saved");
+  return t(countedKey(`unsaved.${state.action}`, state.count), { count: state.count });
+}
+function UnsavedView({ unsaved, t }) {
+  const state = (0, import_react.useSyncExternalStore)(unsaved.subscribe, unsaved.getSnapshot);
+  if (state === null) return null;
+  const saving = state.phase === "saving";
+  const error = state.error === null ? null : state.error.code === "PERSIST_FAILED" ? t("unsaved.stillFailing") : describeError(t, state.error.code);
+  return /* @__PURE__ */ (0, import_jsx_runtime.jsxs)("div", { "data-message-recall-unsaved": "", "data-phase": state.phase, role: "status", children: [
+    /* @__PURE__ */ (0, import_jsx_runtime.jsx)("span", { "data-message-recall-unsaved-text": "", children: unsavedText(t, state) }),
+    error !== null && /* @__PURE__ */ (0, import_jsx_runtime.jsx)("span", { "data-message-recall-unsaved-error": "", role: "alert", children: error }),
+    state.phase !== "saved" && /* @__PURE__ */ (0, import_jsx_runtime.jsx)("button", { type: "button", "data-message-recall-unsaved-action": "save", "aria-label": t("unsaved.label.save"), "aria-busy": saving || void 0, disabled: saving, onClick: () => void unsaved.saveAgain(), children: saving ? t("unsaved.saving") : t("unsaved.save") })
+  ] }, state.id);
+}
+function RecallNotices({ notice, onDismiss, unsaved, t, children }) {
+  return /* @__PURE__ */ (0, import_jsx_runtime.jsxs)("div", { "data-message-recall-notices": "", children: [
+    notice !== null && /* @__PURE__ */ (0, import_jsx_runtime.jsxs)("div", { "data-message-recall-notice": "", role: "status", children: [
+      /* @__PURE__ */ (0, import_jsx_runtime.jsx)("span", { children: imageNoticeLines(t, notice.lost).map(([reason, line]) => /* @__PURE__ */ (0, import_jsx_runtime.jsx)("span", { "data-message-recall-notice-line": "", "data-reason": reason, children: line }, reason)) }),
+      /* @__PURE__ */ (0, import_jsx_runtime.jsx)("button", { type: "button", "aria-label": t("notice.dismiss"), onClick: onDismiss, children: t("notice.dismiss") })
+    ] }, notice.id),
+    /* @__PURE__ */ (0, import_jsx_runtime.jsx)(UnsavedView, { unsaved, t }),
+    children
+  ] });
+}
+
+// src/client/UndoNotice.tsx
+var import_react2 = require("react");
+var import_jsx_runtime2 = require("react/jsx-runtime");
 function undoText(t, entry) {
   if (entry.restored) return t(entry.action === "recall" ? "undo.restored.recall" : "undo.restored");
   return t(countedKey(`undo.${entry.action}`, entry.count), { count: entry.count });
 }
 function UndoNoticeView({ notice, actions, t, stacked = false }) {
-  const entry = (0, import_react.useSyncExternalStore)(notice.subscribe, notice.getSnapshot);
-  const state = (0, import_react.useSyncExternalStore)(actions.subscribe, actions.getSnapshot);
+  const entry = (0, import_react2.useSyncExternalStore)(notice.subscribe, notice.getSnapshot);
+  const state = (0, import_react2.useSyncExternalStore)(actions.subscribe, actions.getSnapshot);
   const shown = entry !== null;
-  (0, import_react.useEffect)(() => {
+  (0, import_react2.useEffect)(() => {
     if (!shown) return;
     const doc = globalThis.document;
     const onKey = (event) => {
@@ -1815,7 +2229,7 @@ function UndoNoticeView({ notice, actions, t, stacked = false }) {
     const outcome = await actions.openCopy(entry.tombstoneSeq);
     if (outcome.ok) notice.dismiss();
   };
-  return /* @__PURE__ */ (0, import_jsx_runtime.jsxs)(
+  return /* @__PURE__ */ (0, import_jsx_runtime2.jsxs)(
     "div",
     {
       "data-message-recall-undo": "",
@@ -1826,11 +2240,11 @@ function UndoNoticeView({ notice, actions, t, stacked = false }) {
       onFocus: () => notice.hold(true),
       onBlur: () => notice.hold(false),
       children: [
-        /* @__PURE__ */ (0, import_jsx_runtime.jsx)("span", { "data-message-recall-undo-text": "", children: undoText(t, entry) }),
-        error !== null && /* @__PURE__ */ (0, import_jsx_runtime.jsx)("span", { "data-message-recall-undo-error": "", role: "alert", children: describeError(t, error.code) }),
-        !entry.restored && entry.restorable && /* @__PURE__ */ (0, import_jsx_runtime.jsx)("button", { type: "button", "data-message-recall-undo-action": "undo", "aria-label": t("undo.label.undo"), "aria-busy": busy || void 0, disabled: busy, onClick: () => void undo(), children: t("undo.undo") }),
-        !entry.restored && !entry.restorable && /* @__PURE__ */ (0, import_jsx_runtime.jsx)("button", { type: "button", "data-message-recall-undo-action": "openCopy", "aria-label": t("label.openCopy"), "aria-busy": busy || void 0, disabled: busy, onClick: () => void openCopy(), children: t("action.openCopy") }),
-        /* @__PURE__ */ (0, import_jsx_runtime.jsx)("button", { type: "button", "data-message-recall-undo-action": "dismiss", "aria-label": t("notice.dismiss"), onClick: () => notice.dismiss(), children: "×" })
+        /* @__PURE__ */ (0, import_jsx_runtime2.jsx)("span", { "data-message-recall-undo-text": "", children: undoText(t, entry) }),
+        error !== null && /* @__PURE__ */ (0, import_jsx_runtime2.jsx)("span", { "data-message-recall-undo-error": "", role: "alert", children: describeError(t, error.code) }),
+        !entry.restored && entry.restorable && /* @__PURE__ */ (0, import_jsx_runtime2.jsx)("button", { type: "button", "data-message-recall-undo-action": "undo", "aria-label": t("undo.label.undo"), "aria-busy": busy || void 0, disabled: busy, onClick: () => void undo(), children: t("undo.undo") }),
+        !entry.restored && !entry.restorable && /* @__PURE__ */ (0, import_jsx_runtime2.jsx)("button", { type: "button", "data-message-recall-undo-action": "openCopy", "aria-label": t("label.openCopy"), "aria-busy": busy || void 0, disabled: busy, onClick: () => void openCopy(), children: t("action.openCopy") }),
+        /* @__PURE__ */ (0, import_jsx_runtime2.jsx)("button", { type: "button", "data-message-recall-undo-action": "dismiss", "aria-label": t("notice.dismiss"), onClick: () => notice.dismiss(), children: "×" })
       ]
     },
     entry.id
@@ -1838,7 +2252,7 @@ function UndoNoticeView({ notice, actions, t, stacked = false }) {
 }
 
 // src/client/Overlay.tsx
-var import_jsx_runtime2 = require("react/jsx-runtime");
+var import_jsx_runtime3 = require("react/jsx-runtime");
 var selectChat = (s) => s.chat;
 var selectRunning = (s) => s.running;
 var selectHasMore = (s) => s.hasMore;
@@ -1849,31 +2263,27 @@ function RecallOverlay({ sessionId, useSession, useInput, inputActions, kit }) {
   const running = useSession(selectRunning);
   const hasMore = useSession(selectHasMore);
   const replacements = useSession(selectReplacements);
-  const locale = (0, import_react2.useSyncExternalStore)(kit.locale.subscribe, kit.locale.getSnapshot);
-  const marker = (0, import_react2.useRef)(null);
-  const client = (0, import_react2.useMemo)(() => new SessionClient({ sessionId, send: kit.send, t: kit.t, debug: kit.debug, tombstones: kit.tombstones.get(sessionId) }), [sessionId, kit]);
-  const state = (0, import_react2.useSyncExternalStore)(client.controller.subscribe, client.controller.getSnapshot);
+  const locale = (0, import_react3.useSyncExternalStore)(kit.locale.subscribe, kit.locale.getSnapshot);
+  const marker = (0, import_react3.useRef)(null);
+  const client = (0, import_react3.useMemo)(() => new SessionClient({ sessionId, send: kit.send, t: kit.t, debug: kit.debug, tombstones: kit.tombstones.get(sessionId), ...kit.images === void 0 ? {} : { images: kit.images } }), [sessionId, kit]);
+  const state = (0, import_react3.useSyncExternalStore)(client.controller.subscribe, client.controller.getSnapshot);
   const tombstones = kit.tombstones.get(sessionId);
-  (0, import_react2.useSyncExternalStore)(tombstones.subscribe, tombstones.getSnapshot);
+  (0, import_react3.useSyncExternalStore)(tombstones.subscribe, tombstones.getSnapshot);
   client.setView({ chat, running, hasMore, replacements, localeRevision: locale.revision }, inputActions);
-  (0, import_react2.useLayoutEffect)(() => {
+  (0, import_react3.useLayoutEffect)(() => {
     client.setMarker(marker.current);
     client.pass();
   });
-  (0, import_react2.useEffect)(() => client.mount(marker.current?.ownerDocument ?? null), [client]);
-  return /* @__PURE__ */ (0, import_jsx_runtime2.jsxs)(import_jsx_runtime2.Fragment, { children: [
-    /* @__PURE__ */ (0, import_jsx_runtime2.jsx)("span", { ref: marker, hidden: true, "data-message-recall-overlay": "" }),
-    useInput !== void 0 && /* @__PURE__ */ (0, import_jsx_runtime2.jsx)(DraftMirror, { useInput, client }),
-    /* @__PURE__ */ (0, import_jsx_runtime2.jsx)(UndoNoticeView, { notice: client.notice, actions: tombstones, t: kit.t, stacked: state.notice !== null }),
-    state.notice !== null && /* @__PURE__ */ (0, import_jsx_runtime2.jsxs)("div", { "data-message-recall-notice": "", role: "status", children: [
-      /* @__PURE__ */ (0, import_jsx_runtime2.jsx)("span", { children: kit.t(countedKey("notice.images", state.notice.images.length), { count: state.notice.images.length, names: state.notice.images.join(", ") }) }),
-      /* @__PURE__ */ (0, import_jsx_runtime2.jsx)("button", { type: "button", onClick: () => client.controller.dismissNotice(), children: kit.t("notice.dismiss") })
-    ] }, state.notice.id)
+  (0, import_react3.useEffect)(() => client.mount(marker.current?.ownerDocument ?? null), [client]);
+  return /* @__PURE__ */ (0, import_jsx_runtime3.jsxs)(import_jsx_runtime3.Fragment, { children: [
+    /* @__PURE__ */ (0, import_jsx_runtime3.jsx)("span", { ref: marker, hidden: true, "data-message-recall-overlay": "" }),
+    useInput !== void 0 && /* @__PURE__ */ (0, import_jsx_runtime3.jsx)(DraftMirror, { useInput, client }),
+    /* @__PURE__ */ (0, import_jsx_runtime3.jsx)(RecallNotices, { notice: state.notice, onDismiss: () => client.controller.dismissNotice(), unsaved: client.unsaved, t: kit.t, children: /* @__PURE__ */ (0, import_jsx_runtime3.jsx)(UndoNoticeView, { notice: client.notice, actions: tombstones, t: kit.t }) })
   ] });
 }
 function DraftMirror({ useInput, client }) {
   const draft = useInput(selectDraft);
-  (0, import_react2.useLayoutEffect)(() => client.setDraft(draft), [draft, client]);
+  (0, import_react3.useLayoutEffect)(() => client.setDraft(draft), [draft, client]);
   return null;
 }
 
@@ -1887,8 +2297,30 @@ function sessionOpener(sessions) {
   };
 }
 
+// src/client/page-images.ts
+function pageImageSource(get) {
+  return {
+    reader(sessionId) {
+      const sessions = get("sessions");
+      const face = typeof sessions?.binding === "function" ? sessions.binding(sessionId)?.session : void 0;
+      if (face === void 0 || typeof face.readAttachment !== "function") return void 0;
+      return async (attachmentId) => {
+        const result = await face.readAttachment(attachmentId);
+        if (isRecord(result) && result.ok === true && isRecord(result.value) && result.value.data instanceof Uint8Array) {
+          return { ok: true, value: { data: result.value.data } };
+        }
+        return { ok: false, error: isRecord(result) ? result.error : result };
+      };
+    },
+    drafts() {
+      const conversation = get("conversation");
+      return typeof conversation?.createDraftImages === "function" && typeof conversation.releaseDraftImages === "function" ? conversation : void 0;
+    }
+  };
+}
+
 // src/client/RemovedPanel.tsx
-var import_react3 = require("react");
+var import_react4 = require("react");
 
 // src/shared/removal-status.ts
 function removalStatuses(count, lookup) {
@@ -2033,7 +2465,7 @@ function heldMessage(node) {
 }
 
 // src/client/RemovedPanel.tsx
-var import_jsx_runtime3 = require("react/jsx-runtime");
+var import_jsx_runtime4 = require("react/jsx-runtime");
 var selectChat2 = (s) => s.chat;
 var selectReplacements2 = (s) => readReplacements(s.views.get(REPLACEMENT_VIEW));
 function removalTime(time, locale) {
@@ -2041,10 +2473,10 @@ function removalTime(time, locale) {
 }
 function RemovedButton({ sessionId, useSession, kit }) {
   const replacements = useSession(selectReplacements2);
-  const locale = (0, import_react3.useSyncExternalStore)(kit.locale.subscribe, kit.locale.getSnapshot);
-  const [open, setOpen] = (0, import_react3.useState)(false);
-  const button = (0, import_react3.useRef)(null);
-  const counts = (0, import_react3.useMemo)(() => removalCounts(replacements), [replacements]);
+  const locale = (0, import_react4.useSyncExternalStore)(kit.locale.subscribe, kit.locale.getSnapshot);
+  const [open, setOpen] = (0, import_react4.useState)(false);
+  const button = (0, import_react4.useRef)(null);
+  const counts = (0, import_react4.useMemo)(() => removalCounts(replacements), [replacements]);
   if (counts.total === 0) return null;
   const count = counts.inEffect;
   const t = kit.t;
@@ -2052,8 +2484,8 @@ function RemovedButton({ sessionId, useSession, kit }) {
     setOpen(false);
     button.current?.focus();
   };
-  return /* @__PURE__ */ (0, import_jsx_runtime3.jsxs)("div", { "data-message-recall-removed-seat": "", children: [
-    /* @__PURE__ */ (0, import_jsx_runtime3.jsxs)(
+  return /* @__PURE__ */ (0, import_jsx_runtime4.jsxs)("div", { "data-message-recall-removed-seat": "", children: [
+    /* @__PURE__ */ (0, import_jsx_runtime4.jsxs)(
       "button",
       {
         ref: button,
@@ -2064,21 +2496,21 @@ function RemovedButton({ sessionId, useSession, kit }) {
         "aria-label": t(countedKey("panel.label", count), { count }),
         onClick: () => setOpen(!open),
         children: [
-          /* @__PURE__ */ (0, import_jsx_runtime3.jsx)("span", { children: t("panel.button") }),
-          count > 0 && /* @__PURE__ */ (0, import_jsx_runtime3.jsx)("span", { "data-count": "", children: count })
+          /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("span", { children: t("panel.button") }),
+          count > 0 && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("span", { "data-count": "", children: count })
         ]
       }
     ),
-    open && /* @__PURE__ */ (0, import_jsx_runtime3.jsx)(RemovedPanel, { useSession, actions: kit.tombstones.get(sessionId), t, locale: locale.active, onClose: close, anchor: button.current })
+    open && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)(RemovedPanel, { useSession, actions: kit.tombstones.get(sessionId), t, locale: locale.active, onClose: close, anchor: button.current })
   ] });
 }
 function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
   const chat = useSession(selectChat2);
   const replacements = useSession(selectReplacements2);
-  const entries = (0, import_react3.useMemo)(() => removalEntries(replacements, chat), [replacements, chat]);
-  const state = (0, import_react3.useSyncExternalStore)(actions.subscribe, actions.getSnapshot);
-  const panel = (0, import_react3.useRef)(null);
-  (0, import_react3.useEffect)(() => {
+  const entries = (0, import_react4.useMemo)(() => removalEntries(replacements, chat), [replacements, chat]);
+  const state = (0, import_react4.useSyncExternalStore)(actions.subscribe, actions.getSnapshot);
+  const panel = (0, import_react4.useRef)(null);
+  (0, import_react4.useEffect)(() => {
     const root = panel.current;
     root?.focus();
     const doc = root?.ownerDocument;
@@ -2097,26 +2529,26 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
       doc.removeEventListener("pointerdown", onPointer, true);
     };
   }, [onClose, anchor]);
-  return /* @__PURE__ */ (0, import_jsx_runtime3.jsxs)("div", { ref: panel, "data-message-recall-panel": "", role: "dialog", "aria-label": t("panel.title"), tabIndex: -1, children: [
-    /* @__PURE__ */ (0, import_jsx_runtime3.jsxs)("div", { "data-message-recall-panel-head": "", children: [
-      /* @__PURE__ */ (0, import_jsx_runtime3.jsx)("strong", { children: t("panel.title") }),
-      /* @__PURE__ */ (0, import_jsx_runtime3.jsx)("button", { type: "button", "data-message-recall-panel-close": "", onClick: onClose, children: t("panel.close") })
+  return /* @__PURE__ */ (0, import_jsx_runtime4.jsxs)("div", { ref: panel, "data-message-recall-panel": "", role: "dialog", "aria-label": t("panel.title"), tabIndex: -1, children: [
+    /* @__PURE__ */ (0, import_jsx_runtime4.jsxs)("div", { "data-message-recall-panel-head": "", children: [
+      /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("strong", { children: t("panel.title") }),
+      /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("button", { type: "button", "data-message-recall-panel-close": "", onClick: onClose, children: t("panel.close") })
     ] }),
-    /* @__PURE__ */ (0, import_jsx_runtime3.jsx)("ol", { children: entries.map((entry) => {
+    /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("ol", { children: entries.map((entry) => {
       const busy = state.pending?.tombstoneSeq === entry.tombstoneSeq;
       const error = state.errors.get(entry.tombstoneSeq) ?? null;
-      return /* @__PURE__ */ (0, import_jsx_runtime3.jsxs)("li", { "data-message-recall-entry": entry.tombstoneSeq, "data-action": entry.action, "data-restored": entry.inEffect ? void 0 : "", children: [
-        /* @__PURE__ */ (0, import_jsx_runtime3.jsxs)("div", { "data-message-recall-entry-meta": "", children: [
-          /* @__PURE__ */ (0, import_jsx_runtime3.jsx)("time", { dateTime: new Date(entry.time).toISOString(), children: removalTime(entry.time, locale) }),
-          /* @__PURE__ */ (0, import_jsx_runtime3.jsx)("span", { "data-message-recall-entry-what": "", children: t(`panel.action.${entry.action}`) }),
-          /* @__PURE__ */ (0, import_jsx_runtime3.jsx)("span", { children: t(countedKey("panel.count", entry.count), { count: entry.count }) }),
-          entry.tokens !== null && /* @__PURE__ */ (0, import_jsx_runtime3.jsx)("span", { children: t(countedKey("panel.tokens", entry.tokens), { count: entry.tokens }) }),
-          !entry.inEffect && /* @__PURE__ */ (0, import_jsx_runtime3.jsx)("span", { "data-message-recall-entry-restored": "", children: t("panel.restored") })
+      return /* @__PURE__ */ (0, import_jsx_runtime4.jsxs)("li", { "data-message-recall-entry": entry.tombstoneSeq, "data-action": entry.action, "data-restored": entry.inEffect ? void 0 : "", children: [
+        /* @__PURE__ */ (0, import_jsx_runtime4.jsxs)("div", { "data-message-recall-entry-meta": "", children: [
+          /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("time", { dateTime: new Date(entry.time).toISOString(), children: removalTime(entry.time, locale) }),
+          /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("span", { "data-message-recall-entry-what": "", children: t(`panel.action.${entry.action}`) }),
+          /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("span", { children: t(countedKey("panel.count", entry.count), { count: entry.count }) }),
+          entry.tokens !== null && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("span", { children: t(countedKey("panel.tokens", entry.tokens), { count: entry.tokens }) }),
+          !entry.inEffect && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("span", { "data-message-recall-entry-restored": "", children: t("panel.restored") })
         ] }),
-        /* @__PURE__ */ (0, import_jsx_runtime3.jsx)("div", { "data-message-recall-entry-excerpt": "", children: entry.excerpt ?? t("panel.notLoaded") }),
-        error !== null && /* @__PURE__ */ (0, import_jsx_runtime3.jsx)("div", { "data-message-recall-entry-error": "", role: "alert", children: describeError(t, error.code) }),
-        /* @__PURE__ */ (0, import_jsx_runtime3.jsxs)("div", { "data-message-recall-entry-actions": "", children: [
-          entry.canRestore && /* @__PURE__ */ (0, import_jsx_runtime3.jsx)(
+        /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("div", { "data-message-recall-entry-excerpt": "", children: entry.excerpt ?? t("panel.notLoaded") }),
+        error !== null && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("div", { "data-message-recall-entry-error": "", role: "alert", children: describeError(t, error.code) }),
+        /* @__PURE__ */ (0, import_jsx_runtime4.jsxs)("div", { "data-message-recall-entry-actions": "", children: [
+          entry.canRestore && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)(
             "button",
             {
               type: "button",
@@ -2128,7 +2560,7 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
               children: t("action.restore")
             }
           ),
-          /* @__PURE__ */ (0, import_jsx_runtime3.jsx)(
+          /* @__PURE__ */ (0, import_jsx_runtime4.jsx)(
             "button",
             {
               type: "button",
@@ -2147,7 +2579,7 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
 }
 
 // src/client/stamp.ts
-var BUILD_STAMP = true ? "0.1.0+1eb161f73d" : "dev";
+var BUILD_STAMP = true ? "0.1.0+41c1b262a2" : "dev";
 
 // src/client/tombstone-actions.ts
 var EMPTY_ERRORS2 = /* @__PURE__ */ new Map();
@@ -2278,7 +2710,8 @@ function apply(ctx, config) {
     t: locale.bind(LOCALE_NS),
     send,
     debug,
-    tombstones
+    tombstones,
+    images: pageImageSource((name2) => ctx.get(name2))
   };
   const entry = (seat, id, order, component) => ctx.slots.inject(seat, () => ctx.slots.register({
     name: seat,

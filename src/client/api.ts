@@ -6,7 +6,7 @@
  * @module dsh-message-recall/client/api
  */
 import { isRecord } from '../shared/events'
-import { DEFAULT_ROUTE_PATH, ERROR_CODES, type ErrorCode, type ForkBeforeValue, type PlanValue, type RecallRequestBody, type RemovalValue, type RestoreValue } from '../shared/protocol'
+import { DEFAULT_ROUTE_PATH, ERROR_CODES, type ErrorCode, type FlushValue, type ForkBeforeValue, type InspectValue, type PlanValue, type RecallRequestBody, type RemovalValue, type RestoreValue, type WriteValue } from '../shared/protocol'
 import type { TombstoneAction } from '../shared/tombstone'
 
 /** Default route path of the host half (`Config.path`). */
@@ -37,8 +37,18 @@ export interface ForkBeforeRequest extends RecallRequestBody {
   readonly tombstoneSeq: number
 }
 
-/** Every request the client sends: a row's node by `seq`, or a tombstone by `tombstoneSeq`. */
-export type RecallRequest = PlanRequest | RemovalRequest | RestoreRequest | ForkBeforeRequest
+/** Only the durability flush of the session's live log ("Save again"). Answered with a {@link FlushValue}. */
+export interface FlushRequest extends RecallRequestBody {
+  readonly action: 'flush'
+}
+
+/** The live and stored summaries of the session, tombstones included. Answered with an {@link InspectValue}. */
+export interface InspectRequest extends RecallRequestBody {
+  readonly action: 'inspect'
+}
+
+/** Every request the client sends: a row's node by `seq`, a tombstone by `tombstoneSeq`, or the session alone. */
+export type RecallRequest = PlanRequest | RemovalRequest | RestoreRequest | ForkBeforeRequest | FlushRequest | InspectRequest
 
 /** The success value the route answers a request with. */
 export type ReplyValueOf<R extends RecallRequest> = R extends PlanRequest
@@ -47,7 +57,11 @@ export type ReplyValueOf<R extends RecallRequest> = R extends PlanRequest
     ? RestoreValue
     : R extends ForkBeforeRequest
       ? ForkBeforeValue
-      : RemovalValue
+      : R extends FlushRequest
+        ? FlushValue
+        : R extends InspectRequest
+          ? InspectValue
+          : RemovalValue
 
 /**
  * A code this build does not know, from a newer host: carried verbatim so the row can still name
@@ -62,6 +76,17 @@ export type RecallErrorCode = ErrorCode | 'NETWORK' | UnknownErrorCode
 export interface RecallError {
   readonly code: RecallErrorCode
   readonly message: string
+  /**
+   * `PERSIST_FAILED` only: `true` when the write is in the host's live log (in effect) but not yet
+   * durable; `false` when nothing of the request remains. Absent on every other code.
+   */
+  readonly applied?: boolean
+  /** `PERSIST_FAILED` with `applied: true`: the value the write would have answered (`persisted: false`). */
+  readonly value?: WriteValue
+  /** `PERSIST_FAILED` of a `recall`: the recalled content blocks. */
+  readonly content?: readonly unknown[]
+  /** `PERSIST_FAILED` of a `recall`: the recalled plain text. */
+  readonly text?: string
 }
 
 /** The reply envelope: `{ ok: true, value }` or `{ ok: false, error }`. */
@@ -104,13 +129,24 @@ export function createRecallSender(fetchImpl: FetchLike, path: string = DEFAULT_
 
 const KNOWN_CODES: ReadonlySet<string> = new Set(ERROR_CODES)
 
+/** The `PERSIST_FAILED` fields of an error body that have the contract's types (`RouteError` in `shared/protocol.ts`). */
+function errorDetails(error: Record<string, unknown>): Pick<RecallError, 'applied' | 'value' | 'content' | 'text'> {
+  return {
+    ...(typeof error.applied === 'boolean' ? { applied: error.applied } : {}),
+    ...(isRecord(error.value) ? { value: error.value as unknown as WriteValue } : {}),
+    ...(Array.isArray(error.content) ? { content: error.content as readonly unknown[] } : {}),
+    ...(typeof error.text === 'string' ? { text: error.text } : {}),
+  }
+}
+
 /**
  * Read a reply body. The envelope is checked; the value is the route's answer to the request's
  * action (`T`), as the contract in `shared/protocol.ts` defines it, and is not re-validated.
  * @param status - HTTP status (only used in the message of an unreadable reply).
  * @param text - the body.
  * @returns the parsed reply, or a `NETWORK` error when the body is not `{ ok: true, value }` /
- *   `{ ok: false, error: { code } }`. An error without a message gets its code as the message.
+ *   `{ ok: false, error: { code } }`. An error without a message gets its code as the message;
+ *   the `PERSIST_FAILED` fields (`applied`, `value`, `content`, `text`) are kept when well typed.
  */
 export function parseReply<T>(status: number, text: string): RecallReply<T> {
   let body: unknown
@@ -123,7 +159,7 @@ export function parseReply<T>(status: number, text: string): RecallReply<T> {
   if (isRecord(body) && body.ok === false && isRecord(body.error) && typeof body.error.code === 'string') {
     const code = body.error.code
     const message = typeof body.error.message === 'string' ? body.error.message : code
-    return { ok: false, error: { code: KNOWN_CODES.has(code) ? (code as ErrorCode) : (code as UnknownErrorCode), message } }
+    return { ok: false, error: { code: KNOWN_CODES.has(code) ? (code as ErrorCode) : (code as UnknownErrorCode), message, ...errorDetails(body.error) } }
   }
   return { ok: false, error: { code: 'NETWORK', message: `HTTP ${status}: reply does not follow the route contract` } }
 }

@@ -16,15 +16,21 @@
  * - The `replaceGeneration` and seq of the last plan or write give a baseline, so the view can
  *   state its generation even when older history is not loaded.
  * - One request at a time per session; presses while one is in flight are ignored.
+ * - A removal answered `PERSIST_FAILED` with `applied: true` is in effect but not yet durable: it
+ *   goes to `onUnsaved` (no row error; the row is gone from the model's view) and a recall's text
+ *   from the error body still goes to the composer.
+ * - A recall that fails without a refusal (no reply, `INTERNAL`, an unknown code) stays pending
+ *   while `confirmRecall` checks whether it landed; if it did, the composer gets the page's copy.
  *
  * @module dsh-message-recall/client/controller
  */
-import { isRecord } from '../shared/events'
 import { plainText } from '../shared/message-text'
 import type { PlanValue, RemovalValue, ViewExpectation } from '../shared/protocol'
 import type { TombstoneAction } from '../shared/tombstone'
 import type { RecallError, RecallSender } from './api'
 import type { GenerationBaseline } from './expectation'
+import type { LostImage } from './recall-images'
+import { isRefusal } from './recall-landing'
 
 /** What a button press targets. */
 export interface RowTarget {
@@ -63,12 +69,12 @@ export interface RowError extends RecallError {
   readonly key: string
 }
 
-/** Shown after a recall whose message had images the composer cannot take back. */
+/** Shown after a recall whose message had images that could not come back into the composer. */
 export interface RecallNotice {
   /** Increases per notice, so a repeated notice re-renders. */
   readonly id: number
-  /** Display names of the images left behind. */
-  readonly images: readonly string[]
+  /** The images left behind, each with its reason, in message order. */
+  readonly lost: readonly LostImage[]
 }
 
 /** One immutable controller snapshot. */
@@ -84,8 +90,8 @@ export interface ControllerState {
 export interface RecalledMessage {
   /** Plain text of the recalled message (the reply's `text`). */
   readonly text: string
-  /** Display names of its images (they cannot be put back into the rc.8 composer). */
-  readonly images: readonly string[]
+  /** Its content blocks as logged (the image blocks go back into the composer). */
+  readonly content: readonly unknown[]
 }
 
 /** Timer functions; the browser's by default. */
@@ -108,6 +114,16 @@ export interface ControllerOptions {
   readonly onRecalled: (message: RecalledMessage) => void
   /** Called after every successful removal or exclusion (recall included, after `onRecalled`). */
   readonly onRemoved?: (value: RemovalValue) => void
+  /**
+   * Called when a removal is in effect but not yet durable (`PERSIST_FAILED`, `applied: true`),
+   * with the action and the number of messages it removed (after `onRecalled` for a recall).
+   */
+  readonly onUnsaved?: (action: TombstoneAction, count: number) => void
+  /**
+   * Called when a recall failed without a refusal; resolves with the page's copy of the prompt
+   * when the recall turns out to have landed, else `null`. Without it such a failure is a row error.
+   */
+  readonly confirmRecall?: (target: RowTarget) => Promise<RecalledMessage | null>
   /** How long an armed button waits for the second press, ms (default 4000). */
   readonly armMs?: number
   /** How long a row error stays, ms (default 6000). */
@@ -117,8 +133,11 @@ export interface ControllerOptions {
   readonly timers?: Timers
 }
 
-/** Result of {@link RecallController.press}. */
-export type PressOutcome = 'armed' | 'committed' | 'refused' | 'ignored' | 'disposed'
+/**
+ * Result of {@link RecallController.press}: `unsaved` is a commit in effect but not yet durable;
+ * `refused` covers every failure the row shows.
+ */
+export type PressOutcome = 'armed' | 'committed' | 'unsaved' | 'refused' | 'ignored' | 'disposed'
 
 const EMPTY_ERRORS: ReadonlyMap<string, RowError> = new Map()
 const INITIAL: ControllerState = Object.freeze({ armed: null, pending: null, errors: EMPTY_ERRORS, notice: null })
@@ -184,6 +203,17 @@ export class RecallController {
     this.set({ armed: null })
   }
 
+  /**
+   * Name the images of a recall that could not come back into the composer.
+   * @param lost - the images left behind, with their reasons; nothing is shown for none.
+   */
+  showImageNotice(lost: readonly LostImage[]): void {
+    if (this.disposed || lost.length === 0) return
+    this.timers.clearTimeout(this.noticeTimer)
+    this.set({ notice: { id: ++this.noticeId, lost } })
+    this.noticeTimer = this.timers.setTimeout(() => this.dismissNotice(), this.options.noticeMs ?? 10_000)
+  }
+
   /** Hide the recall notice. */
   dismissNotice(): void {
     if (this.disposed || this.state.notice === null) return
@@ -226,20 +256,45 @@ export class RecallController {
     this.set({ armed: null, pending: { key: target.key, action: target.action, phase: 'commit' } })
     const reply = await this.options.send({ sessionId: this.options.sessionId, action: target.action, seq: target.seq, expect })
     if (this.disposed) return 'disposed'
-    if (!reply.ok) {
-      this.fail(target.key, reply.error)
-      return 'refused'
+    if (reply.ok) {
+      this.committed(target, reply.value)
+      return 'committed'
     }
-    const { replaceGeneration, tombstoneSeq } = reply.value
-    this.baseline = { replaceGeneration, atSeq: tombstoneSeq }
+    const error = reply.error
+    if (error.code === 'PERSIST_FAILED' && error.applied === true) {
+      this.unsaved(target, error)
+      return 'unsaved'
+    }
+    if (target.action === 'recall' && !isRefusal(error.code) && this.options.confirmRecall !== undefined) {
+      const copy = await this.options.confirmRecall(target)
+      if (this.disposed) return 'disposed'
+      if (copy !== null) {
+        this.set({ pending: null })
+        this.options.onRecalled(copy)
+        return 'committed'
+      }
+    }
+    this.fail(target.key, error)
+    return 'refused'
+  }
+
+  private committed(target: RowTarget, value: RemovalValue): void {
+    this.baseline = { replaceGeneration: value.replaceGeneration, atSeq: value.tombstoneSeq }
+    this.set({ pending: null })
+    if (target.action === 'recall') this.options.onRecalled(recalledMessage(value))
+    this.options.onRemoved?.(value)
+  }
+
+  private unsaved(target: RowTarget, error: RecallError): void {
+    const value = error.value !== undefined && error.value.action === target.action ? error.value as RemovalValue : undefined
+    if (value !== undefined) this.baseline = { replaceGeneration: value.replaceGeneration, atSeq: value.tombstoneSeq }
     this.set({ pending: null })
     if (target.action === 'recall') {
-      const message = recalledMessage(reply.value)
-      if (message.images.length > 0) this.showNotice(message.images)
-      this.options.onRecalled(message)
+      const text = error.text ?? value?.text
+      const content = error.content ?? value?.content
+      if (text !== undefined || content !== undefined) this.options.onRecalled(recalledMessage({ ...(text === undefined ? {} : { text }), ...(content === undefined ? {} : { content }) }))
     }
-    this.options.onRemoved?.(reply.value)
-    return 'committed'
+    this.options.onUnsaved?.(target.action, value === undefined ? 1 : planCount(value))
   }
 
   private fail(key: string, error: RecallError): void {
@@ -257,12 +312,6 @@ export class RecallController {
     const errors = new Map(this.state.errors)
     errors.delete(key)
     this.set({ errors: errors.size === 0 ? EMPTY_ERRORS : errors })
-  }
-
-  private showNotice(images: readonly string[]): void {
-    this.timers.clearTimeout(this.noticeTimer)
-    this.set({ notice: { id: ++this.noticeId, images } })
-    this.noticeTimer = this.timers.setTimeout(() => this.dismissNotice(), this.options.noticeMs ?? 10_000)
   }
 
   private stopArmTimer(): void {
@@ -287,21 +336,12 @@ export function planCount(value: Pick<PlanValue, 'kinds'>): number {
 }
 
 /**
- * Read a recall reply: its text and the names of its images.
- * @param value - the `recall` reply value.
+ * Read a recall reply (or the page's copy of a prompt): its text and its content.
+ * @param value - the `recall` reply value, or `{ content }`.
  * @returns the reply's `text` (else the text of `content` by the one rule, `plainText` in
- *   `shared/message-text.ts`) and the display names of the image blocks of `content`.
+ *   `shared/message-text.ts`) and the content blocks (`[]` when absent).
  */
 export function recalledMessage(value: Pick<RemovalValue, 'text' | 'content'>): RecalledMessage {
   const content = value.content ?? []
-  const text = value.text ?? plainText(content)
-  const images = content.filter(isRecord).filter((block) => block.type === 'image').map((block, index) => imageName(block, index))
-  return { text, images }
-}
-
-function imageName(block: Record<string, unknown>, index: number): string {
-  const attachment = isRecord(block.attachment) ? block.attachment : {}
-  if (typeof attachment.name === 'string' && attachment.name !== '') return attachment.name
-  const size = typeof attachment.width === 'number' && typeof attachment.height === 'number' ? ` ${attachment.width}×${attachment.height}` : ''
-  return `#${index + 1}${size}`
+  return { text: value.text ?? plainText(content), content }
 }

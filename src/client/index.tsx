@@ -27,6 +27,7 @@ import { DICTIONARIES, LOCALE_NS } from './locales'
 import { RecallOverlay, type OverlayKit } from './Overlay'
 import { sessionOpener } from './open-session'
 import type { ConversationEventRegistry, ConversationViewRegistry, LocaleService, SessionsService, SlotService } from './rc8'
+import { pageImageSource } from './page-images'
 import { installRemovalStyles } from './removal-styles'
 import { RemovedButton } from './RemovedPanel'
 import { replacementDefinition, replacementView } from './replacement-view'
@@ -102,6 +103,7 @@ export function apply(ctx: ClientContext, config?: ClientConfig): void {
     send,
     debug,
     tombstones,
+    images: pageImageSource((name) => ctx.get(name)),
   }
   // Both entries get the same kit: the header's panel and the overlay share the restore and copy requests.
   const entry = (seat: string, id: string, order: number, component: unknown) => ctx.slots.inject(seat, () => ctx.slots.register({

@@ -28,6 +28,13 @@ export const FLOW_KEY = 'data-chat-flow-key'
 /** Attribute of a row that holds its rc.8 row kind (`user`, `assistant-step`, `tool-call`, …). */
 export const FLOW_KIND = 'data-chat-flow-kind'
 
+/**
+ * Marker of the hover root of a prompt row (`UserStyleBubble` in `dsh-client-ui-conversation`,
+ * shared by `user` and `steering` rows). Its first element child stacks the prompt's images and
+ * bubble; its second, when present, is DSH's own action band under the bubble (time and Copy).
+ */
+export const PROMPT_HOVER_ROOT = '[data-time-hover-root]'
+
 /** Where the rc.8 location index placed a node (`ConversationLocation`, reduced to the numbers used here). */
 export type NodeLocation =
   | { readonly kind: 'session' }
@@ -80,9 +87,11 @@ export interface SessionSnapshot {
 /** `useSession` / `useInput`: select from a snapshot store, re-rendering when the selection changes. */
 export type SnapshotSelectorHook<S> = <T>(selector: (snapshot: S) => T) => T
 
-/** The public composer face (`InputActions`); only `setDraft` is used. */
+/** The public composer face (`InputActions`); `setDraft`, and `addImages` for a recall's images. */
 export interface InputActions {
   setDraft(text: string): void
+  /** Append browser-owned draft image ids (`DraftAttachmentId`); `false` while a send is being admitted. */
+  addImages?(ids: readonly string[]): boolean
 }
 
 /** Composer state read through `useInput` (`InputState`, reduced). */
@@ -185,7 +194,23 @@ export interface SlotService {
  * `list` is the list snapshot store (`SessionListState.byId`).
  */
 export interface SessionsService {
+  /**
+   * The stable binding of a listed or scoped session (`SessionBinding`), whose `session` is the
+   * outward session face (`SessionFace`); `readAttachment` is the only verb used from it.
+   */
+  binding?(id: string): { readonly session: { readAttachment(attachmentId: string): Promise<unknown> } } | undefined
   open(id: string): void
   refresh(): Promise<void>
   readonly list: { getSnapshot(): { readonly byId: Readonly<Record<string, unknown>> } }
+}
+
+/**
+ * `ctx.conversation` (`ConversationController`, `dsh-client-ui-conversation/lib/types/client/service.d.ts`),
+ * reduced to the draft-image verbs: `createDraftImages` validates each file's type (png, jpeg, webp,
+ * gif; `UnsupportedImageMediaTypeError` otherwise) and returns descriptors whose `id` is a
+ * `DraftAttachmentId` that `InputActions.addImages` accepts.
+ */
+export interface ConversationService {
+  createDraftImages(files: readonly File[]): readonly { readonly id: string }[]
+  releaseDraftImages(attachments: readonly { readonly id: string }[]): void
 }

@@ -11,7 +11,10 @@
  *        │
  *        ├─ press(target, viewExpectation(view, baseline)) ──▶ RecallController ──send──▶ host route
  *        │      the controller's state changes ──subscribe──▶ RecallOverlay re-renders
- *        │      a recall commits ──onRecalled──▶ inputActions.setDraft(composeDraft(text, draft)), focus
+ *        │      a recall commits ──onRecalled──▶ inputActions.setDraft(composeDraft(text, draft)), focus,
+ *        │          its images ──readAttachment──▶ createDraftImages ──▶ inputActions.addImages
+ *        │      a recall's reply is lost ──confirmRecall──▶ landed? (view, inspect) ──▶ the page's copy
+ *        │      applied, flush failed ──onUnsaved──▶ UnsavedWrites ──▶ Save again ──▶ flush
  *        │      any removal commits ──onRemoved──▶ UndoNotice.show ──▶ Undo / Open a copy ──▶ TombstoneActions
  *        │
  *        └─ pass(), before paint after every render and on row mutations or reveals:
@@ -25,15 +28,19 @@
  *
  * @module dsh-message-recall/client/session-client
  */
+import { isRecord } from '../shared/events'
 import type { RecallSender } from './api'
 import { composeDraft, focusComposer } from './composer'
-import { RecallController, type RecalledMessage, type RowTarget, type Timers } from './controller'
+import { BROWSER_TIMERS, RecallController, recalledMessage, type RecalledMessage, type RowTarget, type Timers } from './controller'
 import type { RowPress } from './clicks'
 import type { DebugRegistry } from './debug'
 import { disarmOnOtherInput } from './disarm'
 import { viewExpectation, type ViewExpectation } from './expectation'
 import type { InputActions, Translate } from './rc8'
+import { imageRefs, restoreImages, type ImageSource } from './recall-images'
+import { recallInEvents, recallLanded } from './recall-landing'
 import { RowSync, type SyncInput } from './sync'
+import { UnsavedWrites } from './unsaved'
 import type { TombstoneActions } from './tombstone-actions'
 import { UndoNotice } from './undo-notice'
 
@@ -52,8 +59,12 @@ export interface SessionClientOptions {
   readonly debug: DebugRegistry
   /** Restore and Open a copy for this session (shared with the session header's panel). */
   readonly tombstones: TombstoneActions
-  /** Timers for the controller and the undo notice; the browser's by default. */
+  /** Timers for the controller and the notices; the browser's by default. */
   readonly timers?: Timers
+  /** Where a recall's images are read back and put into the composer; without it they are named as lost. */
+  readonly images?: ImageSource
+  /** Pauses of the landing check of a recall whose reply was lost, ms (default `LANDING_DELAYS_MS`). */
+  readonly landingDelaysMs?: readonly number[]
 }
 
 /** The per-session state owner; see the module description. */
@@ -62,21 +73,33 @@ export class SessionClient {
   readonly controller: RecallController
   /** The undo notice after each removal; the overlay renders it. */
   readonly notice: UndoNotice
+  /** A removal in effect whose flush failed, with Save again; the overlay renders it. */
+  readonly unsaved: UnsavedWrites
   private readonly sync: RowSync
   private view: SessionViewInput | null = null
   private inputActions: InputActions | null = null
   private draft = ''
   private marker: Element | null = null
   private wasRunning = false
+  private disposed = false
+  /** Row key → the prompt's content as the page held it when Recall was pressed. */
+  private readonly pageCopies = new Map<string, readonly unknown[]>()
 
   constructor(private readonly options: SessionClientOptions) {
-    this.notice = new UndoNotice(options.timers === undefined ? {} : { timers: options.timers })
+    const timers = options.timers === undefined ? {} : { timers: options.timers }
+    this.notice = new UndoNotice(timers)
+    this.unsaved = new UnsavedWrites({ sessionId: options.sessionId, send: options.send, ...timers })
     this.controller = new RecallController({
       sessionId: options.sessionId,
       send: options.send,
       onRecalled: (message) => this.recalled(message),
-      onRemoved: (value) => this.notice.show(value),
-      ...(options.timers === undefined ? {} : { timers: options.timers }),
+      onRemoved: (value) => {
+        if (value.persisted) this.unsaved.settled()
+        this.notice.show(value)
+      },
+      onUnsaved: (action, count) => this.unsaved.mark(action, count),
+      confirmRecall: (target) => this.confirmRecall(target),
+      ...timers,
     })
     this.sync = new RowSync({ t: options.t, onPress: (press) => this.pressRow(press) })
   }
@@ -120,6 +143,12 @@ export class SessionClient {
    * @returns the controller's outcome.
    */
   press(target: RowTarget): ReturnType<RecallController['press']> {
+    if (target.action === 'recall') {
+      const data = this.view?.chat.nodes.get(target.key)?.data
+      const content = isRecord(data) && Array.isArray(data.content) ? data.content as readonly unknown[] : null
+      if (content === null) this.pageCopies.delete(target.key)
+      else this.pageCopies.set(target.key, content)
+    }
     return this.controller.press(target, this.expectation())
   }
 
@@ -160,11 +189,13 @@ export class SessionClient {
     const stopWatching = this.sync.watch(() => this.pass())
     const stopDisarming = disarmOnOtherInput(doc, this.controller)
     return () => {
+      this.disposed = true
       stopDisarming()
       stopWatching()
       this.sync.detach()
       this.controller.dispose()
       this.notice.dispose()
+      this.unsaved.dispose()
     }
   }
 
@@ -175,5 +206,31 @@ export class SessionClient {
     actions.setDraft(text)
     this.draft = text
     focusComposer(this.marker)
+    const refs = imageRefs(message.content)
+    if (refs.length === 0) return
+    const images = this.options.images
+    const addImages = actions.addImages
+    void restoreImages(refs, {
+      readAttachment: images?.reader(this.options.sessionId),
+      drafts: images?.drafts(),
+      addImages: addImages === undefined ? undefined : (ids) => addImages.call(actions, ids),
+    }).then((outcome) => this.controller.showImageNotice(outcome.lost))
+  }
+
+  /** A recall failed without a refusal: if its tombstone landed, the page's copy of the prompt. */
+  private async confirmRecall(target: RowTarget): Promise<RecalledMessage | null> {
+    const content = this.pageCopies.get(target.key)
+    this.pageCopies.delete(target.key)
+    if (content === undefined) return null
+    const landed = await recallLanded({
+      sessionId: this.options.sessionId,
+      seq: target.seq,
+      send: this.options.send,
+      inView: () => this.view !== null && recallInEvents(this.view.replacements, target.seq),
+      timers: this.options.timers ?? BROWSER_TIMERS,
+      cancelled: () => this.disposed,
+      ...(this.options.landingDelaysMs === undefined ? {} : { delaysMs: this.options.landingDelaysMs }),
+    })
+    return landed ? recalledMessage({ content }) : null
   }
 }

@@ -9,14 +9,16 @@
  * only rows whose node, hidden state, controller state, running flag, locale or reveal state
  * changed are written. Hiding is applied to every row at once; buttons only to revealed rows.
  *
- * The pass composes three helpers, each with one job: {@link FlowBinding} (which flow, and when it
- * changes), {@link LazyReveal} (which rows may carry buttons) and {@link ClickDelegate} (a click on
- * a button becomes a press).
+ * The pass composes four helpers, each with one job: {@link FlowBinding} (which flow, and when it
+ * changes), {@link LazyReveal} (which rows may carry buttons), {@link ClickDelegate} (a click on
+ * a button becomes a press) and {@link ClusterPlacement} (a prompt row's cluster sits beside DSH's
+ * own action band, measured when the pointer or focus reaches the row).
  *
  * @module dsh-message-recall/client/sync
  */
 import { deriveHiddenRows, type HiddenRowsResult } from '../shared/hidden-rows'
 import { ClickDelegate, type RowPress } from './clicks'
+import { ClusterPlacement, placeCluster } from './cluster-place'
 import type { ArmedState, ControllerState, PendingState, RowError } from './controller'
 import { ClusterFactory, clusterTexts, decorateRow, undecorateAll, undecorateRow, type ClusterTexts } from './decorate'
 import { FlowBinding } from './flow'
@@ -98,6 +100,7 @@ export class RowSync {
   private readonly binding: FlowBinding
   private readonly lazy: LazyReveal
   private readonly clicks: ClickDelegate
+  private readonly placement = new ClusterPlacement()
 
   constructor(private readonly options: RowSyncOptions) {
     this.lazy = new LazyReveal({ onReveal: () => this.onChange?.() })
@@ -106,6 +109,7 @@ export class RowSync {
       onAttach: (flow) => {
         this.clicks.attach(flow)
         this.lazy.attach(flow)
+        this.placement.attach(flow)
       },
       onRelease: (flow) => {
         this.release(flow)
@@ -213,6 +217,8 @@ export class RowSync {
           hidden: isHidden, excluded: offer.excluded === true, actions, isStepRow: anchor.isStepRow, armed, pending, error,
           errorText: error === null ? null : describeError(this.options.t, error.code),
         }, this.factory, this.options.t, this.texts, fresh)
+        // A new cluster on a row the pointer or focus is already in: no enter event will place it.
+        if (cluster !== null && cluster !== cached?.cluster && isEngaged(row)) placeCluster(row)
         this.cache.set(row, {
           node, hidden: isHidden, offer, running, revision: this.revision, armed, pending, error, actions, isStepRow: anchor.isStepRow, wanted, cluster,
         })
@@ -247,6 +253,7 @@ export class RowSync {
   private release(flow: HTMLElement): void {
     this.clicks.release(flow)
     this.lazy.release(flow)
+    this.placement.release(flow)
   }
 
   private offerOf(key: string): RowOffer | undefined {
@@ -260,6 +267,14 @@ export class RowSync {
     const result = deriveHiddenRows(replacements, anchors)
     this.derived = { replacements, anchors, result }
     return result
+  }
+}
+
+function isEngaged(row: Element): boolean {
+  try {
+    return row.matches(':hover, :focus-within')
+  } catch {
+    return false
   }
 }
 

@@ -103,13 +103,19 @@ describe('RecallController', () => {
     assert.equal(controller.getSnapshot().errors.size, 1)
   })
 
-  it('hands the recalled text to the composer and raises a notice only for images', async () => {
+  it('hands the recalled text and content to the composer; the image notice names what was left behind', async () => {
     const { controller, press, recalled, timers } = setup(() => ({ ok: true, value: removal({ text: 'line one\nline two', content: [
       { type: 'text', text: 'line one\n' }, { type: 'image', attachment: { width: 2, height: 3 } }, { type: 'text', text: 'line two' },
     ] }) }))
     await press({ key: 'k', seq: 12, action: 'recall' })
-    assert.deepEqual(recalled, [{ text: 'line one\nline two', images: ['#1 2×3'] }])
-    assert.deepEqual(controller.getSnapshot().notice?.images, ['#1 2×3'])
+    assert.deepEqual(recalled, [{ text: 'line one\nline two', content: [
+      { type: 'text', text: 'line one\n' }, { type: 'image', attachment: { width: 2, height: 3 } }, { type: 'text', text: 'line two' },
+    ] }])
+    assert.equal(controller.getSnapshot().notice, null, 'the images go back first; only what did not is named')
+    controller.showImageNotice([])
+    assert.equal(controller.getSnapshot().notice, null)
+    controller.showImageNotice([{ name: '#1 2×3', reason: 'unreadable' }])
+    assert.deepEqual(controller.getSnapshot().notice?.lost, [{ name: '#1 2×3', reason: 'unreadable' }])
     timers.advance(10_000)
     assert.equal(controller.getSnapshot().notice, null)
   })
@@ -136,9 +142,10 @@ describe('reply readers', () => {
     assert.equal(planCount({ kinds: ['tombstone'] }), 1)
   })
 
-  it('reads a recall reply: text from `text`, else from the text blocks; images named by attachment name', () => {
-    assert.deepEqual(recalledMessage({ text: 'exact', content: [{ type: 'text', text: 'other' }] }), { text: 'exact', images: [] })
-    assert.deepEqual(recalledMessage({ content: [{ type: 'image', attachment: { name: 'shot.png' } }] }), { text: '', images: ['shot.png'] })
+  it('reads a recall reply: text from `text`, else from the text blocks; the content as logged', () => {
+    assert.deepEqual(recalledMessage({ text: 'exact', content: [{ type: 'text', text: 'other' }] }), { text: 'exact', content: [{ type: 'text', text: 'other' }] })
+    assert.deepEqual(recalledMessage({ content: [{ type: 'image', attachment: { name: 'shot.png' } }] }), { text: '', content: [{ type: 'image', attachment: { name: 'shot.png' } }] })
+    assert.deepEqual(recalledMessage({}), { text: '', content: [] })
   })
 
   it('parses the route envelope and turns anything else into NETWORK', () => {

@@ -40,17 +40,18 @@ describe('locales', () => {
     const dispose = locale.register(LOCALE_NS, DICTIONARIES)
     const t = locale.bind(LOCALE_NS)
     const label = (count: number) => t(countedKey('armed.label', count), { count })
-    const images = (count: number) => t(countedKey('notice.images', count), { count, names: 'a.png' })
+    const images = (count: number) => t(countedKey('notice.images.unreadable', count), { count, names: 'a.png' })
     locale.setLocale('en')
     assert.equal(label(1), 'Click again to delete 1 message')
     assert.equal(label(0), 'Click again to delete 0 messages')
     assert.equal(label(3), 'Click again to delete 3 messages')
-    assert.equal(images(1), 'Recalled. 1 image could not be put back in the composer: a.png')
-    assert.equal(images(2), 'Recalled. 2 images could not be put back in the composer: a.png')
+    assert.equal(images(1), 'Recalled. 1 image could not be read back from the host, so it is not in the composer: a.png')
+    assert.equal(images(2), 'Recalled. 2 images could not be read back from the host, so they are not in the composer: a.png')
     locale.setLocale('zh')
     assert.equal(label(1), '再点一次，删除 1 条消息')
     assert.equal(label(3), '再点一次，删除 3 条消息')
-    for (const base of ['armed.label', 'notice.images'] as const) {
+    assert.equal(images(2), '已撤回。2 张图片无法从主机读回，没有放回输入框：a.png')
+    for (const base of ['armed.label', 'notice.images.unreadable', 'notice.images.unsupported', 'notice.images.busy', 'notice.images.unavailable', 'unsaved.delete'] as const) {
       assert.ok(`${base}.one` in zh && `${base}.other` in zh && !(base in zh), base)
     }
     dispose()

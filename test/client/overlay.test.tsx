@@ -4,7 +4,7 @@
  * cordis root. The host route is the fake `fetch` of `support/fake-host.ts` (the wire); writes it
  * accepts are appended to a real rc.8 Session and delivered to the page like live events.
  */
-import { page, settle } from './support/dom'
+import { page, settle, waitFor } from './support/dom'
 import assert from 'node:assert/strict'
 import { afterEach, describe, it } from 'node:test'
 import { act } from 'react'
@@ -80,7 +80,8 @@ describe('client overlay in the page', () => {
     const [entry] = overlayEntries(m.client)
     assert.equal(entry.options.id, 'dsh-message-recall')
     const anchor = m.container.querySelector('.overlayAnchor')!
-    assert.deepEqual([...anchor.children].map((c) => `${c.tagName}:${c.hasAttribute('hidden')}`), ['SPAN:true'])
+    assert.deepEqual([...anchor.children].map((c) => `${c.tagName}:${c.hasAttribute('hidden')}`), ['SPAN:true', 'DIV:false'])
+    assert.equal(anchor.querySelector('[data-message-recall-notices]')!.childElementCount, 0, 'the notice column is empty until a notice shows')
     const byKind = new Map<string, string[]>()
     for (const r of m.container.querySelectorAll('[data-chat-flow-key]')) {
       const actions = [...r.querySelectorAll('[data-message-recall-action]')].map((b) => b.getAttribute('data-message-recall-action')).join(',')
@@ -173,7 +174,7 @@ describe('client overlay in the page', () => {
     assert.deepEqual(hiddenRows(m), [])
   })
 
-  it('recalls a prompt into the composer, focuses it, hides the row and names images it cannot restore', async () => {
+  it('recalls a prompt into the composer, focuses it, hides the row and names images it cannot restore, with the reason', async () => {
     const m = await mount()
     const key = m.harness.keys('user')[1]!
     const seq = seqOf(m, key)
@@ -196,8 +197,10 @@ describe('client overlay in the page', () => {
     assert.equal(page.document.activeElement, textarea)
     assert.equal(textarea.value, 'list the sources\n\nhalf-written idea')
     assert.equal(row(m, key).hasAttribute('data-message-recall-hidden'), true)
+    await settle()
     const notice = m.container.querySelector('[data-message-recall-notice]')!
-    assert.match(notice.textContent!, /Recalled\. 1 image could not be put back in the composer: diagram\.png/)
+    // This pane's composer has no image input (no `conversation` service, no `addImages`).
+    assert.equal(notice.querySelector('[data-message-recall-notice-line]')!.textContent, "Recalled. This page's composer cannot take images, so 1 image did not go back: diagram.png")
     await click(notice.querySelector('button'))
     assert.equal(m.container.querySelector('[data-message-recall-notice]'), null)
   })
@@ -214,12 +217,20 @@ describe('client overlay in the page', () => {
       ['network', 'Could not reach the host.'],
       [{ status: 502, body: 'Bad gateway' }, 'Could not reach the host.'],
     ]
+    // The live log without the recall's tombstone, as `inspect` reports it.
+    const live = { eventCount: before, lastSeq: before - 1, surfaceNodeCount: m.session.surface.nodes.length, replaceGeneration: 0, tombstones: [] }
     for (const [answer, text] of cases) {
-      m.host.script = () => answer as never
+      const inspects = m.host.of('inspect').length
+      m.host.script = (body) => body.action === 'inspect' ? { status: 200, body: { ok: true, value: { live, disk: null } } } : answer as never
       await click(buttonOf(m, key, 'recall'))
+      await waitFor(() => row(m, key).querySelector('[data-message-recall-error]') !== null, `the error of ${JSON.stringify(answer)}`)
       const error = row(m, key).querySelector('[data-message-recall-error]')
       assert.equal(error?.textContent, text)
       assert.equal(error?.getAttribute('role'), 'alert')
+      // A refusal is an answer; any other failure first asks twice whether the recall landed.
+      const refused = typeof answer === 'object' && (answer as any).status === 409 || (answer as any).status === 423
+      const unknownCode = (answer as any)?.body?.error?.code === 'SOMETHING_NEW'
+      assert.equal(m.host.of('inspect').length - inspects, refused && !unknownCode ? 0 : 2, `inspects after ${JSON.stringify(answer)}`)
     }
     assert.equal(m.session.events.length, before)
     assert.equal(m.composer.drafts.length, 0)

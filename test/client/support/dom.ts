@@ -26,3 +26,16 @@ for (const name of names) {
 export async function settle(): Promise<void> {
   for (let i = 0; i < 3; i++) await new Promise<void>((resolve) => setTimeout(resolve, 0))
 }
+
+/**
+ * Wait until `condition()` holds, letting timers, microtasks and React work run in between.
+ * @throws AssertionError naming `label` after `timeoutMs` (default 5000).
+ */
+export async function waitFor(condition: () => boolean, label: string, timeoutMs = 5000): Promise<void> {
+  const { act } = await import('react')
+  const deadline = Date.now() + timeoutMs
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${label}`)
+    await act(async () => { await new Promise<void>((resolve) => setTimeout(resolve, 20)) })
+  }
+}

@@ -107,12 +107,25 @@ export class SessionHarness {
   }
 }
 
-/** Stand-in for the composer's input machine: the draft and `setDraft`. */
+/**
+ * Stand-in for the composer's input machine: the draft, `setDraft`, and the draft image ids
+ * `addImages` appends (refused while `busy`, as the rc.8 machine refuses during a send's admission).
+ */
 export class ComposerStore {
   draft = ''
   readonly drafts: string[] = []
+  readonly imageIds: string[] = []
+  busy = false
   private readonly listeners = new Set<() => void>()
-  readonly inputActions = { setDraft: (text: string) => { this.draft = text; this.drafts.push(text); this.emit() } }
+  readonly inputActions = {
+    setDraft: (text: string) => { this.draft = text; this.drafts.push(text); this.emit() },
+    addImages: (ids: readonly string[]): boolean => {
+      if (this.busy) return false
+      this.imageIds.push(...ids)
+      this.emit()
+      return true
+    },
+  }
   subscribe = (listener: () => void): (() => void) => {
     this.listeners.add(listener)
     return () => this.listeners.delete(listener)

@@ -38,6 +38,25 @@ export class SessionsStandIn {
   }
   /** Ids the host made that the next list pull brings. */
   readonly pendingIds: string[] = []
+  /** Bytes the host's attachment store holds, by attachment id (what `session.attachment` answers). */
+  readonly attachments = new Map<string, Uint8Array>()
+  /** Attachment ids `readAttachment` was asked for, in order. */
+  readonly attachmentReads: string[] = []
+  /** The binding's session face, reduced to `readAttachment` answered from {@link SessionsStandIn.attachments}. */
+  binding(sessionId: string) {
+    return {
+      sessionId,
+      session: {
+        readAttachment: async (attachmentId: string) => {
+          this.attachmentReads.push(attachmentId)
+          const data = this.attachments.get(attachmentId)
+          return data === undefined
+            ? { ok: false, error: { code: 'attachment-not-found', message: `no attachment ${attachmentId}` } }
+            : { ok: true, value: { attachment: { attachmentId }, data } }
+        },
+      },
+    }
+  }
 }
 
 /** A mounted pane. */
