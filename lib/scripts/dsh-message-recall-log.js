@@ -1,27 +1,27 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-3XBVSS42.js";
+} from "./chunks/chunk-R3FJ3OSI.js";
 import {
   listCommand
-} from "./chunks/chunk-PNSIN4GP.js";
+} from "./chunks/chunk-MYQ7TUHF.js";
 import {
   readCommand
-} from "./chunks/chunk-GJKRUGJX.js";
+} from "./chunks/chunk-ZCEYCZAM.js";
 import {
   scanCommand
-} from "./chunks/chunk-VOTUQMJT.js";
-import "./chunks/chunk-4UXZJK6R.js";
+} from "./chunks/chunk-DXOFXRBW.js";
+import "./chunks/chunk-54LMBLXU.js";
 import {
   verifyCommand
-} from "./chunks/chunk-VSXO2FOQ.js";
+} from "./chunks/chunk-ZKRFCYQ2.js";
 import {
   EXIT,
   UsageError,
   out,
   runCommand,
   runMain
-} from "./chunks/chunk-2LYL33RJ.js";
+} from "./chunks/chunk-6FPHHE67.js";
 
 // scripts/dsh-message-recall-log.ts
 var BIN = "dsh-message-recall-log";

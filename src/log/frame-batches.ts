@@ -11,11 +11,12 @@
 import type { FrameDecoder } from './frame-decoder'
 import type { ChunkReader } from './log-file'
 import type { LogRecordReader } from './log-frames'
-import { magicFalsePositives, scanZstdFrames, type FrameScanStop, type ZstdFrame } from './zstd-frames'
+import { FrameTable, magicFalsePositives, walkZstdFrames, type FrameScanStop, type ZstdFrame } from './zstd-frames'
 
 /** Complete frames of one chunk read, the bytes they span, and the file offset of those bytes. */
 export interface FrameBatch {
-  readonly frames: ZstdFrame[]
+  /** The frames, column by column (valid as long as `bytes`). */
+  readonly table: FrameTable
   readonly bytes: Uint8Array
   /** Absolute file offset of `bytes[0]`. */
   readonly at: number
@@ -49,18 +50,26 @@ export class FrameBatches {
   /** With `magicScan`: offsets of the magic number that are not frame starts. */
   readonly falsePositives: number[] = []
 
+  /** The table every batch reuses (with `reuse`). */
+  private readonly shared = new FrameTable()
+
   /**
    * @param chunks - the file, read in chunks that may reuse one buffer.
    * @param magicScan - look for the magic number inside frames.
+   * @param reuse - `true` to walk every batch into one frame table (a batch is then only valid
+   *   until the next is requested, like the chunks of a reusing chunk reader); `false` for a
+   *   table per batch.
    */
   constructor(
     private readonly chunks: ChunkReader,
     private readonly magicScan: boolean,
+    private readonly reuse = true,
   ) {}
 
   /**
-   * Complete frames in file order, one batch per chunk read. A batch's bytes stay valid until
-   * the next batch is requested, unless the chunk reader was made with `reuse: false`.
+   * Complete frames in file order, one batch per chunk read. A batch's bytes and table stay
+   * valid until the next batch is requested, unless made with `reuse: false` (and a chunk reader
+   * with `reuse: false`).
    */
   async *batches(): AsyncGenerator<FrameBatch> {
     let carry: Uint8Array = new Uint8Array(0)
@@ -71,15 +80,17 @@ export class FrameBatches {
         carry = bytes
         break
       }
-      const scan = scanZstdFrames(bytes, { baseOffset: carryAt, firstIndex: this.frames })
-      if (this.magicScan && scan.frames.length > 0) {
-        const starts = new Set(scan.frames.map((f) => f.start))
+      const table = this.reuse ? this.shared : new FrameTable()
+      table.reset(this.frames)
+      const scan = walkZstdFrames(bytes, table, carryAt)
+      if (this.magicScan && table.count > 0) {
+        const starts = new Set(table.start.subarray(0, table.count))
         this.falsePositives.push(...magicFalsePositives(bytes.subarray(0, scan.next - carryAt), starts, carryAt))
       }
-      if (scan.frames.length > 0) {
-        this.frames += scan.frames.length
+      if (table.count > 0) {
+        this.frames += table.count
         this.consumed = scan.next
-        yield { frames: scan.frames, bytes: bytes.subarray(0, scan.next - carryAt), at: carryAt }
+        yield { table, bytes: bytes.subarray(0, scan.next - carryAt), at: carryAt }
       }
       if (scan.stop.kind === 'corrupt') {
         this.stop = scan.stop
@@ -89,8 +100,9 @@ export class FrameBatches {
       carryAt = scan.next
     }
     if (carry.length > 0) {
-      const scan = scanZstdFrames(carry, { baseOffset: carryAt, firstIndex: this.frames })
-      this.stop = scan.stop
+      const table = new FrameTable()
+      table.reset(this.frames)
+      this.stop = walkZstdFrames(carry, table, carryAt).stop
       this.tailBytes = new Uint8Array(carry)
       if (this.magicScan) this.falsePositives.push(...magicFalsePositives(carry, new Set([carryAt]), carryAt))
     }
@@ -118,24 +130,29 @@ export interface FrameSink {
  */
 export function decodeBatch(batch: FrameBatch, decoder: FrameDecoder, sink: FrameSink): void {
   const { reader, tally, onFrame } = sink
-  for (const frame of batch.frames) {
+  const { table, bytes, at } = batch
+  const { start, end, skippable, checksum } = table
+  const verifies = decoder.verifiesChecksum
+  for (let i = 0; i < table.count; i++) {
     const firstLine = reader.lineCount + 1
-    if (frame.kind === 'skippable') {
-      onFrame?.({ frame, decodedBytes: 0, firstLine, lastLine: firstLine - 1 })
+    if (skippable[i] === 1) {
+      onFrame?.({ frame: table.frame(i), decodedBytes: 0, firstLine, lastLine: firstLine - 1 })
       continue
     }
+    const index = table.firstIndex + i
+    const byte = start[i]!
     let plaintext: Uint8Array
     try {
-      plaintext = decoder.decode(batch.bytes, frame.start - batch.at, frame.end - batch.at)
+      plaintext = decoder.decode(bytes, byte - at, end[i]! - at)
     } catch (error) {
       const message = (error as Error).message
-      reader.report({ kind: 'frame-failed', at: { line: firstLine, frame: frame.index, byte: frame.start }, message: `frame ${frame.index} at byte ${frame.start} failed to decode: ${message}` })
-      onFrame?.({ frame, decodedBytes: null, firstLine, lastLine: firstLine - 1, error: message })
+      reader.report({ kind: 'frame-failed', at: { line: firstLine, frame: index, byte }, message: `frame ${index} at byte ${byte} failed to decode: ${message}` })
+      onFrame?.({ frame: table.frame(i), decodedBytes: null, firstLine, lastLine: firstLine - 1, error: message })
       continue
     }
-    if (decoder.verifiesChecksum && frame.checksum !== null) tally.checked++
+    if (verifies && checksum[i]! >= 0) tally.checked++
     tally.decodedBytes += plaintext.length
-    reader.push(plaintext, frame.index, frame.start, true)
-    onFrame?.({ frame, decodedBytes: plaintext.length, firstLine, lastLine: reader.lineCount })
+    reader.push(plaintext, index, byte, true)
+    onFrame?.({ frame: table.frame(i), decodedBytes: plaintext.length, firstLine, lastLine: reader.lineCount })
   }
 }

@@ -156,7 +156,7 @@ async function readZstd(file: SessionLogFile, handle: LogHandle, reader: LogReco
   const cli = name === 'zstd-cli' ? findZstdCli() : null
   if (name === 'zstd-cli' && cli === null) throw new DecoderUnavailableError('decoder "zstd-cli" is not available: no zstd command on PATH')
 
-  const walk = new FrameBatches(new ChunkReader(handle, file.size, chunkBytes, cli === null, options.onProgress), options.magicScan === true)
+  const walk = new FrameBatches(new ChunkReader(handle, file.size, chunkBytes, cli === null, options.onProgress), options.magicScan === true, cli === null)
   const tally: DecodeTally = { checked: 0, decodedBytes: 0 }
   const sink = { reader, tally, onFrame: options.onFrame }
   let fallbackUsed = false

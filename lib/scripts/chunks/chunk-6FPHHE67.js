@@ -762,19 +762,85 @@ function uintLE(bytes, at, size) {
   for (let i = size - 1; i >= 0; i--) value = value * 256 + bytes[at + i];
   return value;
 }
+var FrameTable = class {
+  /** Frames held. */
+  count = 0;
+  /** File index of frame 0 of the table. */
+  firstIndex = 0;
+  /** Absolute start and (exclusive) end offsets. */
+  start = new Float64Array(256);
+  end = new Float64Array(256);
+  /** `1` for a skippable frame, `0` for a data frame. */
+  skippable = new Uint8Array(256);
+  contentSize = new Float64Array(256);
+  windowSize = new Float64Array(256);
+  checksum = new Float64Array(256);
+  blocks = new Uint32Array(256);
+  /** Empty the table; the next frame added is file frame `firstIndex`. */
+  reset(firstIndex) {
+    this.count = 0;
+    this.firstIndex = firstIndex;
+  }
+  /** Append one frame (offsets absolute; `-1` for an absent value). */
+  add(start, end, skippable, contentSize, windowSize, checksum, blocks) {
+    if (this.count === this.start.length) this.grow();
+    const i = this.count++;
+    this.start[i] = start;
+    this.end[i] = end;
+    this.skippable[i] = skippable ? 1 : 0;
+    this.contentSize[i] = contentSize;
+    this.windowSize[i] = windowSize;
+    this.checksum[i] = checksum;
+    this.blocks[i] = blocks;
+  }
+  /** Frame `i` of the table as an object. */
+  frame(i) {
+    const orNull = (value) => value < 0 ? null : value;
+    return {
+      index: this.firstIndex + i,
+      start: this.start[i],
+      end: this.end[i],
+      kind: this.skippable[i] === 1 ? "skippable" : "zstd",
+      contentSize: orNull(this.contentSize[i]),
+      windowSize: orNull(this.windowSize[i]),
+      checksum: orNull(this.checksum[i]),
+      blocks: this.blocks[i]
+    };
+  }
+  /** Every frame of the table as objects, in order. */
+  frames() {
+    return Array.from({ length: this.count }, (_, i) => this.frame(i));
+  }
+  grow() {
+    const size = this.start.length * 2;
+    const widen = (old, make) => {
+      const next = make(size);
+      next.set(old);
+      return next;
+    };
+    this.start = widen(this.start, (n) => new Float64Array(n));
+    this.end = widen(this.end, (n) => new Float64Array(n));
+    this.skippable = widen(this.skippable, (n) => new Uint8Array(n));
+    this.contentSize = widen(this.contentSize, (n) => new Float64Array(n));
+    this.windowSize = widen(this.windowSize, (n) => new Float64Array(n));
+    this.checksum = widen(this.checksum, (n) => new Float64Array(n));
+    this.blocks = widen(this.blocks, (n) => new Uint32Array(n));
+  }
+};
 function scanZstdFrames(bytes, options = {}) {
-  const base = options.baseOffset ?? 0;
-  let index = options.firstIndex ?? 0;
-  const frames = [];
+  const table = new FrameTable();
+  table.reset(options.firstIndex ?? 0);
+  const { next, stop } = walkZstdFrames(bytes, table, options.baseOffset ?? 0);
+  return { frames: table.frames(), next, stop };
+}
+function walkZstdFrames(bytes, table, base) {
   let offset = 0;
   const length = bytes.length;
   const incomplete = (start, part, at, needed, blocksComplete) => ({
-    frames,
     next: base + start,
     stop: { kind: "incomplete", start: base + start, part, at: base + at, needed, blocksComplete }
   });
   const corrupt = (start, at, reason) => ({
-    frames,
     next: base + start,
     stop: { kind: "corrupt", offset: base + at, reason }
   });
@@ -787,7 +853,7 @@ function scanZstdFrames(bytes, options = {}) {
       const size = u32(bytes, offset + 4);
       if (length - offset - 8 < size) return incomplete(start, "skippable-payload", offset + 8, size, 0);
       offset += 8 + size;
-      frames.push({ index: index++, start: base + start, end: base + offset, kind: "skippable", contentSize: null, windowSize: null, checksum: null, blocks: 0 });
+      table.add(base + start, base + offset, true, -1, -1, -1, 0);
       continue;
     }
     if (magic !== ZSTD_FRAME_MAGIC) {
@@ -806,7 +872,7 @@ function scanZstdFrames(bytes, options = {}) {
     const headerBytes = 1 + (singleSegment ? 0 : 1) + dictionaryBytes + contentSizeBytes;
     if (length - offset < headerBytes) return incomplete(start, "frame-header", offset, headerBytes, 0);
     let cursor = offset + 1;
-    let windowSize = null;
+    let windowSize = -1;
     if (!singleSegment) {
       const windowDescriptor = bytes[cursor];
       const exponent = windowDescriptor >>> 3;
@@ -815,7 +881,7 @@ function scanZstdFrames(bytes, options = {}) {
       cursor += 1;
     }
     cursor += dictionaryBytes;
-    let contentSize = null;
+    let contentSize = -1;
     if (contentSizeBytes > 0) {
       contentSize = uintLE(bytes, cursor, contentSizeBytes) + (contentSizeBytes === 2 ? 256 : 0);
       cursor += contentSizeBytes;
@@ -837,15 +903,15 @@ function scanZstdFrames(bytes, options = {}) {
       blocks++;
       if (last) break;
     }
-    let checksum = null;
+    let checksum = -1;
     if (hasChecksum) {
       if (length - offset < 4) return incomplete(start, "checksum", offset, 4, blocks);
       checksum = u32(bytes, offset);
       offset += 4;
     }
-    frames.push({ index: index++, start: base + start, end: base + offset, kind: "zstd", contentSize, windowSize, checksum, blocks });
+    table.add(base + start, base + offset, false, contentSize, windowSize, checksum, blocks);
   }
-  return { frames, next: base + offset, stop: { kind: "end" } };
+  return { next: base + offset, stop: { kind: "end" } };
 }
 function magicFalsePositives(bytes, frameStarts, baseOffset = 0) {
   const out2 = [];
@@ -1256,10 +1322,14 @@ var FrameBatches = class {
   /**
    * @param chunks - the file, read in chunks that may reuse one buffer.
    * @param magicScan - look for the magic number inside frames.
+   * @param reuse - `true` to walk every batch into one frame table (a batch is then only valid
+   *   until the next is requested, like the chunks of a reusing chunk reader); `false` for a
+   *   table per batch.
    */
-  constructor(chunks, magicScan) {
+  constructor(chunks, magicScan, reuse = true) {
     this.chunks = chunks;
     this.magicScan = magicScan;
+    this.reuse = reuse;
   }
   /** Complete frames found. */
   frames = 0;
@@ -1271,9 +1341,12 @@ var FrameBatches = class {
   tailBytes = null;
   /** With `magicScan`: offsets of the magic number that are not frame starts. */
   falsePositives = [];
+  /** The table every batch reuses (with `reuse`). */
+  shared = new FrameTable();
   /**
-   * Complete frames in file order, one batch per chunk read. A batch's bytes stay valid until
-   * the next batch is requested, unless the chunk reader was made with `reuse: false`.
+   * Complete frames in file order, one batch per chunk read. A batch's bytes and table stay
+   * valid until the next batch is requested, unless made with `reuse: false` (and a chunk reader
+   * with `reuse: false`).
    */
   async *batches() {
     let carry = new Uint8Array(0);
@@ -1284,15 +1357,17 @@ var FrameBatches = class {
         carry = bytes;
         break;
       }
-      const scan = scanZstdFrames(bytes, { baseOffset: carryAt, firstIndex: this.frames });
-      if (this.magicScan && scan.frames.length > 0) {
-        const starts = new Set(scan.frames.map((f) => f.start));
+      const table = this.reuse ? this.shared : new FrameTable();
+      table.reset(this.frames);
+      const scan = walkZstdFrames(bytes, table, carryAt);
+      if (this.magicScan && table.count > 0) {
+        const starts = new Set(table.start.subarray(0, table.count));
         this.falsePositives.push(...magicFalsePositives(bytes.subarray(0, scan.next - carryAt), starts, carryAt));
       }
-      if (scan.frames.length > 0) {
-        this.frames += scan.frames.length;
+      if (table.count > 0) {
+        this.frames += table.count;
         this.consumed = scan.next;
-        yield { frames: scan.frames, bytes: bytes.subarray(0, scan.next - carryAt), at: carryAt };
+        yield { table, bytes: bytes.subarray(0, scan.next - carryAt), at: carryAt };
       }
       if (scan.stop.kind === "corrupt") {
         this.stop = scan.stop;
@@ -1302,8 +1377,9 @@ var FrameBatches = class {
       carryAt = scan.next;
     }
     if (carry.length > 0) {
-      const scan = scanZstdFrames(carry, { baseOffset: carryAt, firstIndex: this.frames });
-      this.stop = scan.stop;
+      const table = new FrameTable();
+      table.reset(this.frames);
+      this.stop = walkZstdFrames(carry, table, carryAt).stop;
       this.tailBytes = new Uint8Array(carry);
       if (this.magicScan) this.falsePositives.push(...magicFalsePositives(carry, /* @__PURE__ */ new Set([carryAt]), carryAt));
     }
@@ -1311,25 +1387,30 @@ var FrameBatches = class {
 };
 function decodeBatch(batch, decoder, sink) {
   const { reader, tally, onFrame } = sink;
-  for (const frame of batch.frames) {
+  const { table, bytes, at } = batch;
+  const { start, end, skippable, checksum } = table;
+  const verifies = decoder.verifiesChecksum;
+  for (let i = 0; i < table.count; i++) {
     const firstLine = reader.lineCount + 1;
-    if (frame.kind === "skippable") {
-      onFrame?.({ frame, decodedBytes: 0, firstLine, lastLine: firstLine - 1 });
+    if (skippable[i] === 1) {
+      onFrame?.({ frame: table.frame(i), decodedBytes: 0, firstLine, lastLine: firstLine - 1 });
       continue;
     }
+    const index = table.firstIndex + i;
+    const byte = start[i];
     let plaintext;
     try {
-      plaintext = decoder.decode(batch.bytes, frame.start - batch.at, frame.end - batch.at);
+      plaintext = decoder.decode(bytes, byte - at, end[i] - at);
     } catch (error) {
       const message = error.message;
-      reader.report({ kind: "frame-failed", at: { line: firstLine, frame: frame.index, byte: frame.start }, message: `frame ${frame.index} at byte ${frame.start} failed to decode: ${message}` });
-      onFrame?.({ frame, decodedBytes: null, firstLine, lastLine: firstLine - 1, error: message });
+      reader.report({ kind: "frame-failed", at: { line: firstLine, frame: index, byte }, message: `frame ${index} at byte ${byte} failed to decode: ${message}` });
+      onFrame?.({ frame: table.frame(i), decodedBytes: null, firstLine, lastLine: firstLine - 1, error: message });
       continue;
     }
-    if (decoder.verifiesChecksum && frame.checksum !== null) tally.checked++;
+    if (verifies && checksum[i] >= 0) tally.checked++;
     tally.decodedBytes += plaintext.length;
-    reader.push(plaintext, frame.index, frame.start, true);
-    onFrame?.({ frame, decodedBytes: plaintext.length, firstLine, lastLine: reader.lineCount });
+    reader.push(plaintext, index, byte, true);
+    onFrame?.({ frame: table.frame(i), decodedBytes: plaintext.length, firstLine, lastLine: reader.lineCount });
   }
 }
 
@@ -1801,12 +1882,12 @@ async function decodeBatchesWithZstdCli(batches, cli, sink, options) {
   const settle = async (batch, decoded) => {
     const output = await decoded;
     if (!(output instanceof Error)) {
-      pushDecoded(batch, output, sink);
+      pushDecoded({ frames: batch.table.frames(), bytes: batch.bytes, at: batch.at }, output, sink);
     } else if (options.onRefusal === "fzstd") {
       fallback ??= await openFrameDecoder("fzstd");
       decodeBatch(batch, fallback, sink);
     } else {
-      await bisect(batch, output, cli, sink);
+      await bisect({ frames: batch.table.frames(), bytes: batch.bytes, at: batch.at }, output, cli, sink);
     }
     await options.flush?.();
   };
@@ -1923,7 +2004,7 @@ async function readZstd(file, handle, reader, chunkBytes, options) {
   if (name === "zstd-cli" && options.needsFrames) throw new DecoderUnavailableError('decoder "zstd-cli" decodes a run of frames at a time and cannot report frames one by one');
   const cli = name === "zstd-cli" ? findZstdCli() : null;
   if (name === "zstd-cli" && cli === null) throw new DecoderUnavailableError('decoder "zstd-cli" is not available: no zstd command on PATH');
-  const walk = new FrameBatches(new ChunkReader(handle, file.size, chunkBytes, cli === null, options.onProgress), options.magicScan === true);
+  const walk = new FrameBatches(new ChunkReader(handle, file.size, chunkBytes, cli === null, options.onProgress), options.magicScan === true, cli === null);
   const tally = { checked: 0, decodedBytes: 0 };
   const sink = { reader, tally, onFrame: options.onFrame };
   let fallbackUsed = false;

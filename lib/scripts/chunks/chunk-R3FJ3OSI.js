@@ -2,7 +2,7 @@
 import {
   explainSession,
   forkOrigin
-} from "./chunk-4UXZJK6R.js";
+} from "./chunk-54LMBLXU.js";
 import {
   COMMON_OPTIONS,
   DECODER_OPTION,
@@ -20,7 +20,7 @@ import {
   resolveSessionLog,
   stepOf,
   toolResultCallId
-} from "./chunk-2LYL33RJ.js";
+} from "./chunk-6FPHHE67.js";
 
 // src/shared/hidden-rows.ts
 var CONTENT_ROW_KINDS = /* @__PURE__ */ new Set(["user", "steering", "assistant-step", "tool-call"]);
