@@ -1,27 +1,27 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-R3FJ3OSI.js";
+} from "./chunks/chunk-IJIUVSF7.js";
 import {
   listCommand
-} from "./chunks/chunk-MYQ7TUHF.js";
+} from "./chunks/chunk-KSXXVVHK.js";
 import {
   readCommand
-} from "./chunks/chunk-ZCEYCZAM.js";
+} from "./chunks/chunk-T2LQD7AC.js";
 import {
   scanCommand
-} from "./chunks/chunk-DXOFXRBW.js";
-import "./chunks/chunk-54LMBLXU.js";
+} from "./chunks/chunk-QGGKRA5G.js";
+import "./chunks/chunk-Y2D45YV7.js";
 import {
   verifyCommand
-} from "./chunks/chunk-ZKRFCYQ2.js";
+} from "./chunks/chunk-JEWLJOOD.js";
 import {
   EXIT,
   UsageError,
   out,
   runCommand,
   runMain
-} from "./chunks/chunk-6FPHHE67.js";
+} from "./chunks/chunk-XRF2TASW.js";
 
 // scripts/dsh-message-recall-log.ts
 var BIN = "dsh-message-recall-log";

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-R3FJ3OSI.js";
-import "./chunks/chunk-54LMBLXU.js";
+} from "./chunks/chunk-IJIUVSF7.js";
+import "./chunks/chunk-Y2D45YV7.js";
 import {
   runCommand
-} from "./chunks/chunk-6FPHHE67.js";
+} from "./chunks/chunk-XRF2TASW.js";
 
 // scripts/explain-session.ts
 runCommand(explainCommand, "node lib/scripts/explain-session.js", process.argv.slice(2));

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import {
   listCommand
-} from "./chunks/chunk-MYQ7TUHF.js";
+} from "./chunks/chunk-KSXXVVHK.js";
 import {
   runCommand
-} from "./chunks/chunk-6FPHHE67.js";
+} from "./chunks/chunk-XRF2TASW.js";
 
 // scripts/list-sessions.ts
 runCommand(listCommand, "node lib/scripts/list-sessions.js", process.argv.slice(2));

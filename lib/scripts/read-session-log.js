@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import {
   readCommand
-} from "./chunks/chunk-ZCEYCZAM.js";
+} from "./chunks/chunk-T2LQD7AC.js";
 import {
   runCommand
-} from "./chunks/chunk-6FPHHE67.js";
+} from "./chunks/chunk-XRF2TASW.js";
 
 // scripts/read-session-log.ts
 runCommand(readCommand, "node lib/scripts/read-session-log.js", process.argv.slice(2));

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import {
   verifyCommand
-} from "./chunks/chunk-ZKRFCYQ2.js";
+} from "./chunks/chunk-JEWLJOOD.js";
 import {
   runCommand
-} from "./chunks/chunk-6FPHHE67.js";
+} from "./chunks/chunk-XRF2TASW.js";
 
 // scripts/verify-decoder.ts
 runCommand(verifyCommand, "node lib/scripts/verify-decoder.js", process.argv.slice(2));

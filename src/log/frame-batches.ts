@@ -1,6 +1,7 @@
 /**
  * Complete zstd frames of a log file, batch by batch as the file is read, and their decoding one
- * frame at a time into the record reader. A batch is the complete frames of one chunk read (plus
+ * frame at a time into the record reader (with a decoder that can append, the frames of a batch
+ * are decoded back to back into one reused buffer and read as one run, {@link FrameRun}). A batch is the complete frames of one chunk read (plus
  * the carried start of a frame cut by the previous read), so decoding a batch needs no await.
  * Where the walk stops (the end, a torn final frame, corrupt structure) is kept for the caller.
  *
@@ -8,7 +9,7 @@
  *
  * @module dsh-message-recall/log/frame-batches
  */
-import type { FrameDecoder } from './frame-decoder'
+import { PlaintextRun, type FrameDecoder } from './frame-decoder'
 import type { ChunkReader } from './log-file'
 import type { LogRecordReader } from './log-frames'
 import { FrameTable, magicFalsePositives, walkZstdFrames, type FrameScanStop, type ZstdFrame } from './zstd-frames'
@@ -124,11 +125,62 @@ export interface FrameSink {
   readonly onFrame?: ((report: FrameReport) => void) | undefined
 }
 
+/** Plaintext bytes after which a run of decoded frames goes to the reader. */
+const RUN_BYTES = 1024 * 1024
+
+/**
+ * Frames decoded back to back into one buffer ({@link FrameDecoder.appendTo}) before they go to
+ * the reader in one {@link LogRecordReader.pushFrames} call; reused from batch to batch.
+ */
+export class FrameRun {
+  readonly plaintext: PlaintextRun
+  count = 0
+  ends = new Float64Array(1024)
+  frames = new Float64Array(1024)
+  offsets = new Float64Array(1024)
+
+  /** @param allocate - makes the plaintext buffer; see {@link PlaintextRun}. */
+  constructor(allocate?: (bytes: number) => Uint8Array) {
+    this.plaintext = new PlaintextRun(RUN_BYTES + 256 * 1024, allocate)
+  }
+
+  /** Note the frame whose plaintext was just appended. */
+  add(frame: number, offset: number): void {
+    if (this.count === this.ends.length) {
+      const widen = (old: Float64Array) => {
+        const next = new Float64Array(old.length * 2)
+        next.set(old)
+        return next
+      }
+      this.ends = widen(this.ends)
+      this.frames = widen(this.frames)
+      this.offsets = widen(this.offsets)
+    }
+    const k = this.count++
+    this.ends[k] = this.plaintext.length
+    this.frames[k] = frame
+    this.offsets[k] = offset
+  }
+
+  /** Hand the frames appended so far to the reader and start an empty run. */
+  flush(reader: LogRecordReader): void {
+    if (this.count > 0) reader.pushFrames(this.plaintext.bytes, this)
+    this.count = 0
+    this.plaintext.length = 0
+  }
+}
+
 /**
  * Decode a batch's frames one by one, pushing each frame's text to the reader and reporting each
- * frame that fails (as a `frame-failed` problem and a failed {@link FrameReport}).
+ * frame that fails (as a `frame-failed` problem and a failed {@link FrameReport}). With a
+ * decoder that appends (`appendTo`), a `run` and no `onFrame`, the frames are decoded back to
+ * back into the run and reach the reader a run at a time, with the same records and problems.
  */
-export function decodeBatch(batch: FrameBatch, decoder: FrameDecoder, sink: FrameSink): void {
+export function decodeBatch(batch: FrameBatch, decoder: FrameDecoder, sink: FrameSink, run?: FrameRun): void {
+  if (run !== undefined && decoder.appendTo !== undefined && sink.onFrame === undefined) {
+    decodeBatchIntoRun(batch, decoder, sink, run)
+    return
+  }
   const { reader, tally, onFrame } = sink
   const { table, bytes, at } = batch
   const { start, end, skippable, checksum } = table
@@ -155,4 +207,32 @@ export function decodeBatch(batch: FrameBatch, decoder: FrameDecoder, sink: Fram
     reader.push(plaintext, index, byte, true)
     onFrame?.({ frame: table.frame(i), decodedBytes: plaintext.length, firstLine, lastLine: reader.lineCount })
   }
+}
+
+function decodeBatchIntoRun(batch: FrameBatch, decoder: FrameDecoder, sink: FrameSink, run: FrameRun): void {
+  const { reader, tally } = sink
+  const { table, bytes, at } = batch
+  const { start, end, skippable, checksum } = table
+  const plaintext = run.plaintext
+  const verifies = decoder.verifiesChecksum
+  for (let i = 0; i < table.count; i++) {
+    if (skippable[i] === 1) continue
+    const index = table.firstIndex + i
+    const byte = start[i]!
+    const before = plaintext.length
+    try {
+      decoder.appendTo!(plaintext, bytes, byte - at, end[i]! - at)
+    } catch (error) {
+      // The lines before the frame are read first, so the problem names the line it stops at.
+      run.flush(reader)
+      const message = (error as Error).message
+      reader.report({ kind: 'frame-failed', at: { line: reader.lineCount + 1, frame: index, byte }, message: `frame ${index} at byte ${byte} failed to decode: ${message}` })
+      continue
+    }
+    if (verifies && checksum[i]! >= 0) tally.checked++
+    tally.decodedBytes += plaintext.length - before
+    run.add(index, byte)
+    if (plaintext.length >= RUN_BYTES) run.flush(reader)
+  }
+  run.flush(reader)
 }

@@ -13,7 +13,7 @@
  */
 import { DecoderUnavailableError, type DecoderName, type FrameDecoder } from './frame-decoder'
 import { autoDecoderName, findZstdCli, openFrameDecoder } from './frame-decoder-node'
-import { decodeBatch, FrameBatches, type DecodeTally, type FrameReport } from './frame-batches'
+import { decodeBatch, FrameBatches, FrameRun, type DecodeTally, type FrameReport } from './frame-batches'
 import { ChunkReader, openLog, type LogHandle, type SessionLogFile } from './log-file'
 import { LogRecordReader, type LogHeader, type LogProblem, type LogRecord, type LogRecordReaderOptions } from './log-frames'
 import { recoverableLines, type TornTail } from './torn-tail'
@@ -165,8 +165,10 @@ async function readZstd(file: SessionLogFile, handle: LogHandle, reader: LogReco
   } else {
     const decoder: FrameDecoder = await openFrameDecoder(requested === 'auto' ? 'auto' : (name as Exclude<DecoderName, 'zstd-cli'>))
     try {
+      // Buffers: the line split uses Buffer's native indexOf.
+      const run = new FrameRun((bytes) => Buffer.allocUnsafe(bytes))
       for await (const batch of walk.batches()) {
-        decodeBatch(batch, decoder, sink)
+        decodeBatch(batch, decoder, sink, run)
         await options.flush?.()
       }
     } finally {

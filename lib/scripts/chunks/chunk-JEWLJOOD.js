@@ -14,7 +14,7 @@ import {
   parseOneTarget,
   readSessionLog,
   resolveSessionLog
-} from "./chunk-6FPHHE67.js";
+} from "./chunk-XRF2TASW.js";
 
 // scripts/commands/verify.ts
 import { createHash } from "node:crypto";

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   forkOrigin
-} from "./chunk-54LMBLXU.js";
+} from "./chunk-Y2D45YV7.js";
 import {
   COMMON_OPTIONS,
   DECODER_OPTION,
@@ -13,7 +13,7 @@ import {
   parseRootTarget,
   progress,
   summarizeRoot
-} from "./chunk-6FPHHE67.js";
+} from "./chunk-XRF2TASW.js";
 
 // scripts/commands/scan.ts
 var usage = (invocation) => `Usage: ${invocation} [sessions root] [options]

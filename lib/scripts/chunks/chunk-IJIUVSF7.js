@@ -2,7 +2,7 @@
 import {
   explainSession,
   forkOrigin
-} from "./chunk-54LMBLXU.js";
+} from "./chunk-Y2D45YV7.js";
 import {
   COMMON_OPTIONS,
   DECODER_OPTION,
@@ -20,7 +20,7 @@ import {
   resolveSessionLog,
   stepOf,
   toolResultCallId
-} from "./chunk-6FPHHE67.js";
+} from "./chunk-XRF2TASW.js";
 
 // src/shared/hidden-rows.ts
 var CONTENT_ROW_KINDS = /* @__PURE__ */ new Set(["user", "steering", "assistant-step", "tool-call"]);

@@ -12,7 +12,7 @@ import {
   parseOneTarget,
   readSessionLog,
   resolveSessionLog
-} from "./chunk-6FPHHE67.js";
+} from "./chunk-XRF2TASW.js";
 
 // scripts/commands/read.ts
 var usage = (invocation) => `Usage: ${invocation} <log file | session folder> [options]

@@ -11,7 +11,7 @@ import {
   parseRootTarget,
   progress,
   summarizeRoot
-} from "./chunk-6FPHHE67.js";
+} from "./chunk-XRF2TASW.js";
 
 // scripts/commands/list.ts
 var usage = (invocation) => `Usage: ${invocation} [sessions root] [options]

@@ -943,6 +943,29 @@ var DecoderUnavailableError = class extends Error {
     this.name = "DecoderUnavailableError";
   }
 };
+var PlaintextRun = class {
+  /**
+   * @param initialBytes - starting capacity in bytes.
+   * @param allocate - makes the buffers (Node's `Buffer.allocUnsafe` gives them Buffer's
+   *   native `indexOf`, which the line split uses; the default is a plain `Uint8Array`).
+   */
+  constructor(initialBytes, allocate = (bytes) => new Uint8Array(bytes)) {
+    this.allocate = allocate;
+    this.bytes = allocate(initialBytes);
+  }
+  /** Bytes `[0, length)` hold the plaintext appended so far. */
+  bytes;
+  length = 0;
+  /**
+   * Make room: at least double the capacity, keeping `bytes[0, keep)`.
+   * @param keep - bytes to carry over (those written so far, possibly beyond `length`).
+   */
+  grow(keep) {
+    const next = this.allocate(Math.max(this.bytes.length * 2, 64 * 1024));
+    next.set(this.bytes.subarray(0, keep));
+    this.bytes = next;
+  }
+};
 function storedChecksum(frame) {
   if (frame.length < 9) return null;
   if ((frame[4] & 4) === 0) return null;
@@ -1221,20 +1244,59 @@ function createZlibDecoder() {
       inputRemaining = inputLeft;
     }
   };
+  const appendOnce = (run, frame, start, end) => {
+    const { stream, errorKey } = opened;
+    const handle = stream._handle;
+    let inputOffset = start;
+    let inputRemaining = end - start;
+    let at = run.length;
+    for (; ; ) {
+      const room = run.bytes.length - at;
+      handle.writeSync(stream._defaultFlushFlag, frame, inputOffset, inputRemaining, run.bytes, at, room);
+      const failure = stream[errorKey];
+      if (failure !== null && failure !== void 0) throw failure instanceof Error ? failure : new Error(String(failure));
+      const outputLeft = stream._writeState[0];
+      const inputLeft = stream._writeState[1];
+      at += room - outputLeft;
+      if (outputLeft !== 0) {
+        if (inputLeft !== 0) throw new Error(`zstd frame decoder left ${inputLeft} bytes of the frame unread`);
+        run.length = at;
+        return;
+      }
+      run.grow(at);
+      inputOffset += inputRemaining - inputLeft;
+      inputRemaining = inputLeft;
+    }
+  };
+  const context = () => {
+    if (closed) throw new Error("cannot decode with a closed zlib frame decoder");
+    if (opened === null) {
+      opened = openZstdStream();
+      if (opened === null) throw new Error("node:zlib zstd stream could not be reopened");
+    }
+  };
+  const discard = () => {
+    opened?.stream.close();
+    opened = null;
+  };
   return {
     name: "zlib",
     verifiesChecksum: true,
     decode(source, start = 0, end = source.length) {
-      if (closed) throw new Error("cannot decode with a closed zlib frame decoder");
-      if (opened === null) {
-        opened = openZstdStream();
-        if (opened === null) throw new Error("node:zlib zstd stream could not be reopened");
-      }
+      context();
       try {
         return decodeOnce(source, start, end);
       } catch (error) {
-        opened.stream.close();
-        opened = null;
+        discard();
+        throw error;
+      }
+    },
+    appendTo(run, source, start, end) {
+      context();
+      try {
+        appendOnce(run, source, start, end);
+      } catch (error) {
+        discard();
         throw error;
       }
     },
@@ -1385,7 +1447,46 @@ var FrameBatches = class {
     }
   }
 };
-function decodeBatch(batch, decoder, sink) {
+var RUN_BYTES = 1024 * 1024;
+var FrameRun = class {
+  plaintext;
+  count = 0;
+  ends = new Float64Array(1024);
+  frames = new Float64Array(1024);
+  offsets = new Float64Array(1024);
+  /** @param allocate - makes the plaintext buffer; see {@link PlaintextRun}. */
+  constructor(allocate) {
+    this.plaintext = new PlaintextRun(RUN_BYTES + 256 * 1024, allocate);
+  }
+  /** Note the frame whose plaintext was just appended. */
+  add(frame, offset) {
+    if (this.count === this.ends.length) {
+      const widen = (old) => {
+        const next = new Float64Array(old.length * 2);
+        next.set(old);
+        return next;
+      };
+      this.ends = widen(this.ends);
+      this.frames = widen(this.frames);
+      this.offsets = widen(this.offsets);
+    }
+    const k = this.count++;
+    this.ends[k] = this.plaintext.length;
+    this.frames[k] = frame;
+    this.offsets[k] = offset;
+  }
+  /** Hand the frames appended so far to the reader and start an empty run. */
+  flush(reader) {
+    if (this.count > 0) reader.pushFrames(this.plaintext.bytes, this);
+    this.count = 0;
+    this.plaintext.length = 0;
+  }
+};
+function decodeBatch(batch, decoder, sink, run) {
+  if (run !== void 0 && decoder.appendTo !== void 0 && sink.onFrame === void 0) {
+    decodeBatchIntoRun(batch, decoder, sink, run);
+    return;
+  }
   const { reader, tally, onFrame } = sink;
   const { table, bytes, at } = batch;
   const { start, end, skippable, checksum } = table;
@@ -1412,6 +1513,32 @@ function decodeBatch(batch, decoder, sink) {
     reader.push(plaintext, index, byte, true);
     onFrame?.({ frame: table.frame(i), decodedBytes: plaintext.length, firstLine, lastLine: reader.lineCount });
   }
+}
+function decodeBatchIntoRun(batch, decoder, sink, run) {
+  const { reader, tally } = sink;
+  const { table, bytes, at } = batch;
+  const { start, end, skippable, checksum } = table;
+  const plaintext = run.plaintext;
+  const verifies = decoder.verifiesChecksum;
+  for (let i = 0; i < table.count; i++) {
+    if (skippable[i] === 1) continue;
+    const index = table.firstIndex + i;
+    const byte = start[i];
+    const before = plaintext.length;
+    try {
+      decoder.appendTo(plaintext, bytes, byte - at, end[i] - at);
+    } catch (error) {
+      run.flush(reader);
+      const message = error.message;
+      reader.report({ kind: "frame-failed", at: { line: reader.lineCount + 1, frame: index, byte }, message: `frame ${index} at byte ${byte} failed to decode: ${message}` });
+      continue;
+    }
+    if (verifies && checksum[i] >= 0) tally.checked++;
+    tally.decodedBytes += plaintext.length - before;
+    run.add(index, byte);
+    if (plaintext.length >= RUN_BYTES) run.flush(reader);
+  }
+  run.flush(reader);
 }
 
 // src/shared/events.ts
@@ -1599,15 +1726,49 @@ var LogRecordReader = class {
    *   then reported (`frame-not-line-aligned`) and the partial line carried into the next frame.
    */
   push(bytes, frame, byte, frameEnd = false) {
+    this.breakAt = bytes.indexOf(LF);
+    this.pushRange(bytes, 0, bytes.length, frame, byte, frameEnd);
+    this.ownRow();
+  }
+  /**
+   * Feed the plaintext of several whole zstd frames held one after the other in one buffer:
+   * the same as a {@link push} of each frame with `frameEnd` (the same records, problems and
+   * positions), in one pass over the lines.
+   * @param bytes - the frames' plaintext, back to back; not kept after the call.
+   * @param run - `count` frames: `ends[k]` is the offset in `bytes` just past frame k's
+   *   plaintext (frame k starts where frame k − 1 ends, frame 0 at 0), `frames[k]` its frame
+   *   index and `offsets[k]` its file byte offset.
+   */
+  pushFrames(bytes, run) {
+    const { count, ends, frames, offsets } = run;
+    this.breakAt = bytes.indexOf(LF);
+    let start = 0;
+    for (let k = 0; k < count; k++) {
+      const end = ends[k];
+      this.pushRange(bytes, start, end, frames[k], offsets[k], true);
+      start = end;
+    }
+    this.ownRow();
+  }
+  /** First line break at or after the current position in the bytes being pushed, or -1 when none is left. */
+  breakAt = -1;
+  /** Next line break in `bytes[from, end)`, or -1; keeps {@link breakAt} for the next range. */
+  nextBreak(bytes, from, end) {
+    let nl = this.breakAt;
+    if (nl !== -1 && nl < from) nl = this.breakAt = bytes.indexOf(LF, from);
+    return nl !== -1 && nl < end ? nl : -1;
+  }
+  /** One frame or chunk, `bytes[start, end)`, as {@link push} describes it. */
+  pushRange(bytes, start, end, frame, byte, frameEnd) {
     const onLines = this.options.onLines;
-    let from = 0;
+    let from = start;
     if (this.carry !== null) {
-      const nl = bytes.indexOf(LF);
+      const nl = this.nextBreak(bytes, from, end);
       if (nl === -1) {
-        this.carry = concatBytes(this.carry, bytes);
+        this.carry = concatBytes(this.carry, bytes.subarray(from, end));
         return;
       }
-      const line = concatBytes(this.carry, bytes.subarray(0, nl + 1));
+      const line = concatBytes(this.carry, bytes.subarray(from, nl + 1));
       const at = this.carryAt ?? { line: this.line + 1, frame, byte };
       this.carry = null;
       this.carryAt = null;
@@ -1615,7 +1776,7 @@ var LogRecordReader = class {
       from = nl + 1;
     }
     let run = from;
-    for (let nl = bytes.indexOf(LF, from); nl !== -1; nl = bytes.indexOf(LF, from)) {
+    for (let nl = this.nextBreak(bytes, from, end); nl !== -1; nl = this.nextBreak(bytes, from, end)) {
       if (!this.take(bytes, from, nl, frame, byte)) {
         if (onLines !== void 0 && from > run) onLines(bytes.subarray(run, from));
         run = nl + 1;
@@ -1623,14 +1784,8 @@ var LogRecordReader = class {
       from = nl + 1;
     }
     if (onLines !== void 0 && from > run) onLines(bytes.subarray(run, from));
-    if (this.rowPending && !this.rowOwned) {
-      this.rowBytes = new Uint8Array(this.rowBytes.subarray(this.rowStart, this.rowEnd));
-      this.rowStart = 0;
-      this.rowEnd = this.rowBytes.length;
-      this.rowOwned = true;
-    }
-    if (from < bytes.length) {
-      this.carry = new Uint8Array(bytes.subarray(from));
+    if (from < end) {
+      this.carry = new Uint8Array(bytes.subarray(from, end));
       this.carryAt = { line: this.line + 1, frame, byte };
       if (frameEnd) {
         this.report({
@@ -1639,6 +1794,15 @@ var LogRecordReader = class {
           message: `frame ${frame} (byte ${byte}) ends inside line ${this.line + 1}; a complete frame must end on a line break`
         });
       }
+    }
+  }
+  /** At the end of a push, a pending packed row still viewing the pushed bytes gets its own copy. */
+  ownRow() {
+    if (this.rowPending && !this.rowOwned) {
+      this.rowBytes = new Uint8Array(this.rowBytes.subarray(this.rowStart, this.rowEnd));
+      this.rowStart = 0;
+      this.rowEnd = this.rowBytes.length;
+      this.rowOwned = true;
     }
   }
   /**
@@ -2013,8 +2177,9 @@ async function readZstd(file, handle, reader, chunkBytes, options) {
   } else {
     const decoder = await openFrameDecoder(requested === "auto" ? "auto" : name);
     try {
+      const run = new FrameRun((bytes) => Buffer.allocUnsafe(bytes));
       for await (const batch of walk.batches()) {
-        decodeBatch(batch, decoder, sink);
+        decodeBatch(batch, decoder, sink, run);
         await options.flush?.();
       }
     } finally {
