@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import {
   listCommand
-} from "./chunks/chunk-KSXXVVHK.js";
+} from "./chunks/chunk-EHARVDCB.js";
 import {
   runCommand
-} from "./chunks/chunk-XRF2TASW.js";
+} from "./chunks/chunk-LSDWHSA7.js";
 
 // scripts/list-sessions.ts
 runCommand(listCommand, "node lib/scripts/list-sessions.js", process.argv.slice(2));

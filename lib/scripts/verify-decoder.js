@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import {
   verifyCommand
-} from "./chunks/chunk-JEWLJOOD.js";
+} from "./chunks/chunk-WMMDRUI3.js";
 import {
   runCommand
-} from "./chunks/chunk-XRF2TASW.js";
+} from "./chunks/chunk-LSDWHSA7.js";
 
 // scripts/verify-decoder.ts
 runCommand(verifyCommand, "node lib/scripts/verify-decoder.js", process.argv.slice(2));

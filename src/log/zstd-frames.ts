@@ -251,7 +251,7 @@ export function walkZstdFrames(bytes: Uint8Array, table: FrameTable, base: numbe
     if (!singleSegment) {
       const windowDescriptor = bytes[cursor]!
       const exponent = windowDescriptor >>> 3
-      const windowBase = 2 ** (10 + exponent)
+      const windowBase = exponent <= 20 ? 1 << (10 + exponent) : 2 ** (10 + exponent)
       windowSize = windowBase + (windowBase / 8) * (windowDescriptor & 0x07)
       cursor += 1
     }

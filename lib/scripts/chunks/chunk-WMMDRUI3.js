@@ -14,7 +14,7 @@ import {
   parseOneTarget,
   readSessionLog,
   resolveSessionLog
-} from "./chunk-XRF2TASW.js";
+} from "./chunk-LSDWHSA7.js";
 
 // scripts/commands/verify.ts
 import { createHash } from "node:crypto";

@@ -876,7 +876,7 @@ function walkZstdFrames(bytes, table, base) {
     if (!singleSegment) {
       const windowDescriptor = bytes[cursor];
       const exponent = windowDescriptor >>> 3;
-      const windowBase = 2 ** (10 + exponent);
+      const windowBase = exponent <= 20 ? 1 << 10 + exponent : 2 ** (10 + exponent);
       windowSize = windowBase + windowBase / 8 * (windowDescriptor & 7);
       cursor += 1;
     }

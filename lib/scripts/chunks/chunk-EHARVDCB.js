@@ -11,7 +11,7 @@ import {
   parseRootTarget,
   progress,
   summarizeRoot
-} from "./chunk-XRF2TASW.js";
+} from "./chunk-LSDWHSA7.js";
 
 // scripts/commands/list.ts
 var usage = (invocation) => `Usage: ${invocation} [sessions root] [options]

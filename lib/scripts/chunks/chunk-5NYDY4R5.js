@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   forkOrigin
-} from "./chunk-Y2D45YV7.js";
+} from "./chunk-JKFB67OM.js";
 import {
   COMMON_OPTIONS,
   DECODER_OPTION,
@@ -13,7 +13,7 @@ import {
   parseRootTarget,
   progress,
   summarizeRoot
-} from "./chunk-XRF2TASW.js";
+} from "./chunk-LSDWHSA7.js";
 
 // scripts/commands/scan.ts
 var usage = (invocation) => `Usage: ${invocation} [sessions root] [options]

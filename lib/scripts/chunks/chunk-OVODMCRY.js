@@ -2,7 +2,7 @@
 import {
   explainSession,
   forkOrigin
-} from "./chunk-Y2D45YV7.js";
+} from "./chunk-JKFB67OM.js";
 import {
   COMMON_OPTIONS,
   DECODER_OPTION,
@@ -20,7 +20,7 @@ import {
   resolveSessionLog,
   stepOf,
   toolResultCallId
-} from "./chunk-XRF2TASW.js";
+} from "./chunk-LSDWHSA7.js";
 
 // src/shared/hidden-rows.ts
 var CONTENT_ROW_KINDS = /* @__PURE__ */ new Set(["user", "steering", "assistant-step", "tool-call"]);
