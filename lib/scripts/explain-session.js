@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-OVODMCRY.js";
-import "./chunks/chunk-JKFB67OM.js";
+} from "./chunks/chunk-V4VLDLG2.js";
+import "./chunks/chunk-2PR2WRSM.js";
 import {
   runCommand
-} from "./chunks/chunk-LSDWHSA7.js";
+} from "./chunks/chunk-DCYPK23Y.js";
 
 // scripts/explain-session.ts
 runCommand(explainCommand, "node lib/scripts/explain-session.js", process.argv.slice(2));

@@ -177,6 +177,9 @@ export class FrameTable {
   }
 }
 
+/** Scratch table of {@link scanZstdFrames}; one grown by a scan of a whole large file is not kept. */
+let scanTable = new FrameTable()
+
 /** Where a walk ended: the offset after the last complete frame and why it stopped. */
 export interface FrameWalkEnd {
   /** Absolute offset just past the last complete frame (where a later walk resumes). */
@@ -193,10 +196,13 @@ export interface FrameWalkEnd {
  * stops the scan (nothing after it can be located reliably).
  */
 export function scanZstdFrames(bytes: Uint8Array, options: FrameScanOptions = {}): FrameScan {
-  const table = new FrameTable()
+  // One scratch table for every scan: a scan is synchronous and returns objects, not the table.
+  const table = scanTable
   table.reset(options.firstIndex ?? 0)
   const { next, stop } = walkZstdFrames(bytes, table, options.baseOffset ?? 0)
-  return { frames: table.frames(), next, stop }
+  const frames = table.frames()
+  if (table.start.length > 4096) scanTable = new FrameTable()
+  return { frames, next, stop }
 }
 
 /**

@@ -827,11 +827,14 @@ var FrameTable = class {
     this.blocks = widen(this.blocks, (n) => new Uint32Array(n));
   }
 };
+var scanTable = new FrameTable();
 function scanZstdFrames(bytes, options = {}) {
-  const table = new FrameTable();
+  const table = scanTable;
   table.reset(options.firstIndex ?? 0);
   const { next, stop } = walkZstdFrames(bytes, table, options.baseOffset ?? 0);
-  return { frames: table.frames(), next, stop };
+  const frames = table.frames();
+  if (table.start.length > 4096) scanTable = new FrameTable();
+  return { frames, next, stop };
 }
 function walkZstdFrames(bytes, table, base) {
   let offset = 0;

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   forkOrigin
-} from "./chunk-JKFB67OM.js";
+} from "./chunk-2PR2WRSM.js";
 import {
   COMMON_OPTIONS,
   DECODER_OPTION,
@@ -13,7 +13,7 @@ import {
   parseRootTarget,
   progress,
   summarizeRoot
-} from "./chunk-LSDWHSA7.js";
+} from "./chunk-DCYPK23Y.js";
 
 // scripts/commands/scan.ts
 var usage = (invocation) => `Usage: ${invocation} [sessions root] [options]
