@@ -1,27 +1,27 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-IJIUVSF7.js";
+} from "./chunks/chunk-V4VLDLG2.js";
 import {
   listCommand
-} from "./chunks/chunk-KSXXVVHK.js";
+} from "./chunks/chunk-7HZFHIKK.js";
 import {
   readCommand
-} from "./chunks/chunk-T2LQD7AC.js";
+} from "./chunks/chunk-ZY4MRSPS.js";
 import {
   scanCommand
-} from "./chunks/chunk-QGGKRA5G.js";
-import "./chunks/chunk-Y2D45YV7.js";
+} from "./chunks/chunk-TOMPJRZ7.js";
+import "./chunks/chunk-2PR2WRSM.js";
 import {
   verifyCommand
-} from "./chunks/chunk-JEWLJOOD.js";
+} from "./chunks/chunk-LZ54AJR4.js";
 import {
   EXIT,
   UsageError,
   out,
   runCommand,
   runMain
-} from "./chunks/chunk-XRF2TASW.js";
+} from "./chunks/chunk-DCYPK23Y.js";
 
 // scripts/dsh-message-recall-log.ts
 var BIN = "dsh-message-recall-log";
