@@ -1,27 +1,27 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-EIYX6JF7.js";
+} from "./chunks/chunk-3ZUET7NG.js";
 import {
   listCommand
-} from "./chunks/chunk-PNSIN4GP.js";
+} from "./chunks/chunk-7HZFHIKK.js";
 import {
   readCommand
-} from "./chunks/chunk-GJKRUGJX.js";
+} from "./chunks/chunk-ZY4MRSPS.js";
 import {
   scanCommand
-} from "./chunks/chunk-VOTUQMJT.js";
-import "./chunks/chunk-4UXZJK6R.js";
+} from "./chunks/chunk-TOMPJRZ7.js";
+import "./chunks/chunk-2PR2WRSM.js";
 import {
   verifyCommand
-} from "./chunks/chunk-VSXO2FOQ.js";
+} from "./chunks/chunk-LZ54AJR4.js";
 import {
   EXIT,
   UsageError,
   out,
   runCommand,
   runMain
-} from "./chunks/chunk-2LYL33RJ.js";
+} from "./chunks/chunk-DCYPK23Y.js";
 
 // scripts/dsh-message-recall-log.ts
 var BIN = "dsh-message-recall-log";

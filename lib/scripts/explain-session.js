@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-EIYX6JF7.js";
-import "./chunks/chunk-4UXZJK6R.js";
+} from "./chunks/chunk-3ZUET7NG.js";
+import "./chunks/chunk-2PR2WRSM.js";
 import {
   runCommand
-} from "./chunks/chunk-2LYL33RJ.js";
+} from "./chunks/chunk-DCYPK23Y.js";
 
 // scripts/explain-session.ts
 runCommand(explainCommand, "node lib/scripts/explain-session.js", process.argv.slice(2));

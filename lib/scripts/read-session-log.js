@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import {
   readCommand
-} from "./chunks/chunk-GJKRUGJX.js";
+} from "./chunks/chunk-ZY4MRSPS.js";
 import {
   runCommand
-} from "./chunks/chunk-2LYL33RJ.js";
+} from "./chunks/chunk-DCYPK23Y.js";
 
 // scripts/read-session-log.ts
 runCommand(readCommand, "node lib/scripts/read-session-log.js", process.argv.slice(2));

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import {
   scanCommand
-} from "./chunks/chunk-VOTUQMJT.js";
-import "./chunks/chunk-4UXZJK6R.js";
+} from "./chunks/chunk-TOMPJRZ7.js";
+import "./chunks/chunk-2PR2WRSM.js";
 import {
   runCommand
-} from "./chunks/chunk-2LYL33RJ.js";
+} from "./chunks/chunk-DCYPK23Y.js";
 
 // scripts/scan-replace.ts
 runCommand(scanCommand, "node lib/scripts/scan-replace.js", process.argv.slice(2));

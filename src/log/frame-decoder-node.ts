@@ -19,7 +19,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process'
 import * as zlib from 'node:zlib'
-import { createFzstdDecoder, DecoderUnavailableError, type DecoderName, type FrameDecoder } from './frame-decoder'
+import { createFzstdDecoder, DecoderUnavailableError, type DecoderName, type FrameDecoder, type PlaintextRun } from './frame-decoder'
 
 /** Output scratch of the reused zlib context, in bytes. */
 const OUTPUT_CHUNK_BYTES = 1024 * 1024
@@ -108,21 +108,64 @@ export function createZlibDecoder(): FrameDecoder | null {
     }
   }
 
+  // The same calls as `decodeOnce`, writing after the run's bytes and growing it when full.
+  const appendOnce = (run: PlaintextRun, frame: Uint8Array, start: number, end: number): void => {
+    const { stream, errorKey } = opened!
+    const handle = stream._handle!
+    let inputOffset = start
+    let inputRemaining = end - start
+    let at = run.length
+    for (;;) {
+      const room = run.bytes.length - at
+      handle.writeSync(stream._defaultFlushFlag, frame, inputOffset, inputRemaining, run.bytes, at, room)
+      const failure = stream[errorKey]
+      if (failure !== null && failure !== undefined) throw failure instanceof Error ? failure : new Error(String(failure))
+      const outputLeft = stream._writeState[0]!
+      const inputLeft = stream._writeState[1]!
+      at += room - outputLeft
+      if (outputLeft !== 0) {
+        if (inputLeft !== 0) throw new Error(`zstd frame decoder left ${inputLeft} bytes of the frame unread`)
+        run.length = at
+        return
+      }
+      run.grow(at)
+      inputOffset += inputRemaining - inputLeft
+      inputRemaining = inputLeft
+    }
+  }
+
+  /** The open context, reopened after a failed frame. */
+  const context = (): void => {
+    if (closed) throw new Error('cannot decode with a closed zlib frame decoder')
+    if (opened === null) {
+      opened = openZstdStream()
+      if (opened === null) throw new Error('node:zlib zstd stream could not be reopened')
+    }
+  }
+  /** A failed frame leaves the context destroyed; the next frame gets a fresh one. */
+  const discard = (): void => {
+    opened?.stream.close()
+    opened = null
+  }
+
   return {
     name: 'zlib',
     verifiesChecksum: true,
     decode(source: Uint8Array, start = 0, end = source.length): Uint8Array {
-      if (closed) throw new Error('cannot decode with a closed zlib frame decoder')
-      if (opened === null) {
-        opened = openZstdStream()
-        if (opened === null) throw new Error('node:zlib zstd stream could not be reopened')
-      }
+      context()
       try {
         return decodeOnce(source, start, end)
       } catch (error) {
-        // A failed frame leaves the context destroyed; the next frame gets a fresh one.
-        opened.stream.close()
-        opened = null
+        discard()
+        throw error
+      }
+    },
+    appendTo(run: PlaintextRun, source: Uint8Array, start: number, end: number): void {
+      context()
+      try {
+        appendOnce(run, source, start, end)
+      } catch (error) {
+        discard()
         throw error
       }
     },

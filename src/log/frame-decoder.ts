@@ -51,8 +51,47 @@ export interface FrameDecoder {
    * @throws when the frame fails to decode or its checksum does not match.
    */
   decode(source: Uint8Array, start?: number, end?: number): Uint8Array
+  /**
+   * Decode one complete frame and append its plaintext to `run` (optional: decoders that can
+   * write into a caller's buffer have it, so the frames of a batch land in one buffer, with no
+   * allocation or copy per frame, and are split into lines in one pass).
+   * @param run - receives the plaintext after its first `run.length` bytes; `run.length` grows by
+   *   the plaintext size only when the frame decodes (a failed frame leaves the run as it was).
+   * @param source - bytes holding the frame; `start` and `end` as for {@link decode}.
+   * @throws when the frame fails to decode or its checksum does not match.
+   */
+  appendTo?(run: PlaintextRun, source: Uint8Array, start: number, end: number): void
   /** Release native resources; further calls to {@link decode} throw. */
   close(): void
+}
+
+/** A growable byte buffer frames are decoded into one after the other ({@link FrameDecoder.appendTo}). */
+export class PlaintextRun {
+  /** Bytes `[0, length)` hold the plaintext appended so far. */
+  bytes: Uint8Array
+  length = 0
+
+  /**
+   * @param initialBytes - starting capacity in bytes.
+   * @param allocate - makes the buffers (Node's `Buffer.allocUnsafe` gives them Buffer's
+   *   native `indexOf`, which the line split uses; the default is a plain `Uint8Array`).
+   */
+  constructor(
+    initialBytes: number,
+    private readonly allocate: (bytes: number) => Uint8Array = (bytes) => new Uint8Array(bytes),
+  ) {
+    this.bytes = allocate(initialBytes)
+  }
+
+  /**
+   * Make room: at least double the capacity, keeping `bytes[0, keep)`.
+   * @param keep - bytes to carry over (those written so far, possibly beyond `length`).
+   */
+  grow(keep: number): void {
+    const next = this.allocate(Math.max(this.bytes.length * 2, 64 * 1024))
+    next.set(this.bytes.subarray(0, keep))
+    this.bytes = next
+  }
 }
 
 /** Stored checksum of a frame: the last four bytes, when the descriptor's checksum flag is set. */

@@ -80,6 +80,17 @@ export interface LogRecordReaderOptions {
   readonly onLines?: (bytes: Uint8Array) => void
 }
 
+/** The frames of a {@link LogRecordReader.pushFrames} call. */
+export interface FrameRunIndex {
+  readonly count: number
+  /** Offset just past each frame's plaintext in the pushed bytes. */
+  readonly ends: ArrayLike<number>
+  /** Frame index of each frame. */
+  readonly frames: ArrayLike<number>
+  /** File byte offset of each frame. */
+  readonly offsets: ArrayLike<number>
+}
+
 /** Totals of a read; `lastSeq` is `-1` when no event was read. */
 export interface LogRecordTotals {
   readonly header: LogHeader | null
@@ -218,15 +229,53 @@ export class LogRecordReader {
    *   then reported (`frame-not-line-aligned`) and the partial line carried into the next frame.
    */
   push(bytes: Uint8Array, frame: number | null, byte: number, frameEnd = false): void {
+    this.breakAt = bytes.indexOf(LF)
+    this.pushRange(bytes, 0, bytes.length, frame, byte, frameEnd)
+    this.ownRow()
+  }
+
+  /**
+   * Feed the plaintext of several whole zstd frames held one after the other in one buffer:
+   * the same as a {@link push} of each frame with `frameEnd` (the same records, problems and
+   * positions), in one pass over the lines.
+   * @param bytes - the frames' plaintext, back to back; not kept after the call.
+   * @param run - `count` frames: `ends[k]` is the offset in `bytes` just past frame k's
+   *   plaintext (frame k starts where frame k − 1 ends, frame 0 at 0), `frames[k]` its frame
+   *   index and `offsets[k]` its file byte offset.
+   */
+  pushFrames(bytes: Uint8Array, run: FrameRunIndex): void {
+    const { count, ends, frames, offsets } = run
+    this.breakAt = bytes.indexOf(LF)
+    let start = 0
+    for (let k = 0; k < count; k++) {
+      const end = ends[k]!
+      this.pushRange(bytes, start, end, frames[k]!, offsets[k]!, true)
+      start = end
+    }
+    this.ownRow()
+  }
+
+  /** First line break at or after the current position in the bytes being pushed, or -1 when none is left. */
+  private breakAt = -1
+
+  /** Next line break in `bytes[from, end)`, or -1; keeps {@link breakAt} for the next range. */
+  private nextBreak(bytes: Uint8Array, from: number, end: number): number {
+    let nl = this.breakAt
+    if (nl !== -1 && nl < from) nl = this.breakAt = bytes.indexOf(LF, from)
+    return nl !== -1 && nl < end ? nl : -1
+  }
+
+  /** One frame or chunk, `bytes[start, end)`, as {@link push} describes it. */
+  private pushRange(bytes: Uint8Array, start: number, end: number, frame: number | null, byte: number, frameEnd: boolean): void {
     const onLines = this.options.onLines
-    let from = 0
+    let from = start
     if (this.carry !== null) {
-      const nl = bytes.indexOf(LF)
+      const nl = this.nextBreak(bytes, from, end)
       if (nl === -1) {
-        this.carry = concatBytes(this.carry, bytes)
+        this.carry = concatBytes(this.carry, bytes.subarray(from, end))
         return
       }
-      const line = concatBytes(this.carry, bytes.subarray(0, nl + 1))
+      const line = concatBytes(this.carry, bytes.subarray(from, nl + 1))
       const at = this.carryAt ?? { line: this.line + 1, frame, byte }
       this.carry = null
       this.carryAt = null
@@ -234,7 +283,7 @@ export class LogRecordReader {
       from = nl + 1
     }
     let run = from
-    for (let nl = bytes.indexOf(LF, from); nl !== -1; nl = bytes.indexOf(LF, from)) {
+    for (let nl = this.nextBreak(bytes, from, end); nl !== -1; nl = this.nextBreak(bytes, from, end)) {
       if (!this.take(bytes, from, nl, frame, byte)) {
         if (onLines !== undefined && from > run) onLines(bytes.subarray(run, from))
         run = nl + 1
@@ -242,14 +291,8 @@ export class LogRecordReader {
       from = nl + 1
     }
     if (onLines !== undefined && from > run) onLines(bytes.subarray(run, from))
-    if (this.rowPending && !this.rowOwned) {
-      this.rowBytes = new Uint8Array(this.rowBytes.subarray(this.rowStart, this.rowEnd))
-      this.rowStart = 0
-      this.rowEnd = this.rowBytes.length
-      this.rowOwned = true
-    }
-    if (from < bytes.length) {
-      this.carry = new Uint8Array(bytes.subarray(from))
+    if (from < end) {
+      this.carry = new Uint8Array(bytes.subarray(from, end))
       this.carryAt = { line: this.line + 1, frame, byte }
       if (frameEnd) {
         this.report({
@@ -258,6 +301,16 @@ export class LogRecordReader {
           message: `frame ${frame} (byte ${byte}) ends inside line ${this.line + 1}; a complete frame must end on a line break`,
         })
       }
+    }
+  }
+
+  /** At the end of a push, a pending packed row still viewing the pushed bytes gets its own copy. */
+  private ownRow(): void {
+    if (this.rowPending && !this.rowOwned) {
+      this.rowBytes = new Uint8Array(this.rowBytes.subarray(this.rowStart, this.rowEnd))
+      this.rowStart = 0
+      this.rowEnd = this.rowBytes.length
+      this.rowOwned = true
     }
   }
 

@@ -13,7 +13,7 @@
  */
 import { DecoderUnavailableError, type DecoderName, type FrameDecoder } from './frame-decoder'
 import { autoDecoderName, findZstdCli, openFrameDecoder } from './frame-decoder-node'
-import { decodeBatch, FrameBatches, type DecodeTally, type FrameReport } from './frame-batches'
+import { decodeBatch, FrameBatches, FrameRun, type DecodeTally, type FrameReport } from './frame-batches'
 import { ChunkReader, openLog, type LogHandle, type SessionLogFile } from './log-file'
 import { LogRecordReader, type LogHeader, type LogProblem, type LogRecord, type LogRecordReaderOptions } from './log-frames'
 import { recoverableLines, type TornTail } from './torn-tail'
@@ -156,7 +156,7 @@ async function readZstd(file: SessionLogFile, handle: LogHandle, reader: LogReco
   const cli = name === 'zstd-cli' ? findZstdCli() : null
   if (name === 'zstd-cli' && cli === null) throw new DecoderUnavailableError('decoder "zstd-cli" is not available: no zstd command on PATH')
 
-  const walk = new FrameBatches(new ChunkReader(handle, file.size, chunkBytes, cli === null, options.onProgress), options.magicScan === true)
+  const walk = new FrameBatches(new ChunkReader(handle, file.size, chunkBytes, cli === null, options.onProgress), options.magicScan === true, cli === null)
   const tally: DecodeTally = { checked: 0, decodedBytes: 0 }
   const sink = { reader, tally, onFrame: options.onFrame }
   let fallbackUsed = false
@@ -165,8 +165,10 @@ async function readZstd(file: SessionLogFile, handle: LogHandle, reader: LogReco
   } else {
     const decoder: FrameDecoder = await openFrameDecoder(requested === 'auto' ? 'auto' : (name as Exclude<DecoderName, 'zstd-cli'>))
     try {
+      // Buffers: the line split uses Buffer's native indexOf.
+      const run = new FrameRun((bytes) => Buffer.allocUnsafe(bytes))
       for await (const batch of walk.batches()) {
-        decodeBatch(batch, decoder, sink)
+        decodeBatch(batch, decoder, sink, run)
         await options.flush?.()
       }
     } finally {

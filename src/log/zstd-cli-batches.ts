@@ -13,6 +13,14 @@
 import type { FrameDecoder } from './frame-decoder'
 import { decodeWithZstdCli, openFrameDecoder, type ZstdCli } from './frame-decoder-node'
 import { decodeBatch, type FrameBatch, type FrameSink } from './frame-batches'
+import type { ZstdFrame } from './zstd-frames'
+
+/** A run of complete frames the tool decodes in one piece: the frames, their bytes and the file offset of those bytes. */
+interface FrameRun {
+  readonly frames: readonly ZstdFrame[]
+  readonly bytes: Uint8Array
+  readonly at: number
+}
 
 /** Options of {@link decodeBatchesWithZstdCli}. */
 export interface ZstdCliBatchOptions {
@@ -33,12 +41,12 @@ export async function decodeBatchesWithZstdCli(batches: AsyncIterable<FrameBatch
   const settle = async (batch: FrameBatch, decoded: Promise<Buffer | Error>): Promise<void> => {
     const output = await decoded
     if (!(output instanceof Error)) {
-      pushDecoded(batch, output, sink)
+      pushDecoded({ frames: batch.table.frames(), bytes: batch.bytes, at: batch.at }, output, sink)
     } else if (options.onRefusal === 'fzstd') {
       fallback ??= await openFrameDecoder('fzstd')
       decodeBatch(batch, fallback, sink)
     } else {
-      await bisect(batch, output, cli, sink)
+      await bisect({ frames: batch.table.frames(), bytes: batch.bytes, at: batch.at }, output, cli, sink)
     }
     await options.flush?.()
   }
@@ -57,7 +65,7 @@ export async function decodeBatchesWithZstdCli(batches: AsyncIterable<FrameBatch
 }
 
 /** Push the plaintext of complete frames decoded in one piece. */
-function pushDecoded(batch: FrameBatch, output: Buffer, { reader, tally }: FrameSink): void {
+function pushDecoded(batch: FrameRun, output: Buffer, { reader, tally }: FrameSink): void {
   tally.decodedBytes += output.length
   for (const frame of batch.frames) if (frame.kind === 'zstd' && frame.checksum !== null) tally.checked++
   const last = batch.frames.at(-1)!
@@ -70,7 +78,7 @@ function pushDecoded(batch: FrameBatch, output: Buffer, { reader, tally }: Frame
  * Halve a refused run of frames and decode each half with the tool again, down to the single
  * frames that fail, so the problem names the frame and byte and every intact frame is read.
  */
-async function bisect(batch: FrameBatch, failure: Error, cli: ZstdCli, sink: FrameSink): Promise<void> {
+async function bisect(batch: FrameRun, failure: Error, cli: ZstdCli, sink: FrameSink): Promise<void> {
   if (batch.frames.length === 1) {
     const frame = batch.frames[0]!
     sink.reader.report({
@@ -83,7 +91,7 @@ async function bisect(batch: FrameBatch, failure: Error, cli: ZstdCli, sink: Fra
   const middle = batch.frames.length >> 1
   for (const frames of [batch.frames.slice(0, middle), batch.frames.slice(middle)]) {
     const at = frames[0]!.start
-    const part: FrameBatch = { frames, bytes: batch.bytes.subarray(at - batch.at, frames.at(-1)!.end - batch.at), at }
+    const part: FrameRun = { frames, bytes: batch.bytes.subarray(at - batch.at, frames.at(-1)!.end - batch.at), at }
     const output = await collectZstdCli(cli, part.bytes)
     if (output instanceof Error) await bisect(part, output, cli, sink)
     else pushDecoded(part, output, sink)

@@ -100,6 +100,94 @@ function uintLE(bytes: Uint8Array, at: number, size: number): number {
 }
 
 /**
+ * Complete frames of one walk, held column by column in typed arrays that grow and are reused
+ * from walk to walk, so walking a log makes no object per frame. Frame `i` (0 ≤ i < `count`) is
+ * file frame `firstIndex + i`; {@link frame} builds the {@link ZstdFrame} of one when a caller
+ * needs it. Absent values (a skippable frame's window, a header without content size, a frame
+ * without checksum) are stored as `-1`.
+ */
+export class FrameTable {
+  /** Frames held. */
+  count = 0
+  /** File index of frame 0 of the table. */
+  firstIndex = 0
+  /** Absolute start and (exclusive) end offsets. */
+  start = new Float64Array(256)
+  end = new Float64Array(256)
+  /** `1` for a skippable frame, `0` for a data frame. */
+  skippable = new Uint8Array(256)
+  contentSize = new Float64Array(256)
+  windowSize = new Float64Array(256)
+  checksum = new Float64Array(256)
+  blocks = new Uint32Array(256)
+
+  /** Empty the table; the next frame added is file frame `firstIndex`. */
+  reset(firstIndex: number): void {
+    this.count = 0
+    this.firstIndex = firstIndex
+  }
+
+  /** Append one frame (offsets absolute; `-1` for an absent value). */
+  add(start: number, end: number, skippable: boolean, contentSize: number, windowSize: number, checksum: number, blocks: number): void {
+    if (this.count === this.start.length) this.grow()
+    const i = this.count++
+    this.start[i] = start
+    this.end[i] = end
+    this.skippable[i] = skippable ? 1 : 0
+    this.contentSize[i] = contentSize
+    this.windowSize[i] = windowSize
+    this.checksum[i] = checksum
+    this.blocks[i] = blocks
+  }
+
+  /** Frame `i` of the table as an object. */
+  frame(i: number): ZstdFrame {
+    const orNull = (value: number): number | null => (value < 0 ? null : value)
+    return {
+      index: this.firstIndex + i,
+      start: this.start[i]!,
+      end: this.end[i]!,
+      kind: this.skippable[i] === 1 ? 'skippable' : 'zstd',
+      contentSize: orNull(this.contentSize[i]!),
+      windowSize: orNull(this.windowSize[i]!),
+      checksum: orNull(this.checksum[i]!),
+      blocks: this.blocks[i]!,
+    }
+  }
+
+  /** Every frame of the table as objects, in order. */
+  frames(): ZstdFrame[] {
+    return Array.from({ length: this.count }, (_, i) => this.frame(i))
+  }
+
+  private grow(): void {
+    const size = this.start.length * 2
+    const widen = <T extends Float64Array | Uint8Array | Uint32Array>(old: T, make: (n: number) => T): T => {
+      const next = make(size)
+      next.set(old)
+      return next
+    }
+    this.start = widen(this.start, (n) => new Float64Array(n))
+    this.end = widen(this.end, (n) => new Float64Array(n))
+    this.skippable = widen(this.skippable, (n) => new Uint8Array(n))
+    this.contentSize = widen(this.contentSize, (n) => new Float64Array(n))
+    this.windowSize = widen(this.windowSize, (n) => new Float64Array(n))
+    this.checksum = widen(this.checksum, (n) => new Float64Array(n))
+    this.blocks = widen(this.blocks, (n) => new Uint32Array(n))
+  }
+}
+
+/** Scratch table of {@link scanZstdFrames}; one grown by a scan of a whole large file is not kept. */
+let scanTable = new FrameTable()
+
+/** Where a walk ended: the offset after the last complete frame and why it stopped. */
+export interface FrameWalkEnd {
+  /** Absolute offset just past the last complete frame (where a later walk resumes). */
+  readonly next: number
+  readonly stop: FrameScanStop
+}
+
+/**
  * Walk the frames in `bytes` from its first byte.
  * @param bytes - file bytes that begin at a frame boundary (offset `baseOffset` in the file).
  * @param options - absolute offset and frame numbering of `bytes[0]`.
@@ -108,18 +196,31 @@ function uintLE(bytes: Uint8Array, at: number, size: number): number {
  * stops the scan (nothing after it can be located reliably).
  */
 export function scanZstdFrames(bytes: Uint8Array, options: FrameScanOptions = {}): FrameScan {
-  const base = options.baseOffset ?? 0
-  let index = options.firstIndex ?? 0
-  const frames: ZstdFrame[] = []
+  // One scratch table for every scan: a scan is synchronous and returns objects, not the table.
+  const table = scanTable
+  table.reset(options.firstIndex ?? 0)
+  const { next, stop } = walkZstdFrames(bytes, table, options.baseOffset ?? 0)
+  const frames = table.frames()
+  if (table.start.length > 4096) scanTable = new FrameTable()
+  return { frames, next, stop }
+}
+
+/**
+ * Walk the frames in `bytes` from its first byte into `table` (after the frames it holds), the
+ * way {@link scanZstdFrames} does, without an object per frame.
+ * @param bytes - file bytes that begin at a frame boundary.
+ * @param table - receives the complete frames; reset it first to start a new batch.
+ * @param base - absolute file offset of `bytes[0]`.
+ * @returns the offset after the last complete frame and why the walk stopped (never throws).
+ */
+export function walkZstdFrames(bytes: Uint8Array, table: FrameTable, base: number): FrameWalkEnd {
   let offset = 0
   const length = bytes.length
-  const incomplete = (start: number, part: FramePart, at: number, needed: number | null, blocksComplete: number): FrameScan => ({
-    frames,
+  const incomplete = (start: number, part: FramePart, at: number, needed: number | null, blocksComplete: number): FrameWalkEnd => ({
     next: base + start,
     stop: { kind: 'incomplete', start: base + start, part, at: base + at, needed, blocksComplete },
   })
-  const corrupt = (start: number, at: number, reason: string): FrameScan => ({
-    frames,
+  const corrupt = (start: number, at: number, reason: string): FrameWalkEnd => ({
     next: base + start,
     stop: { kind: 'corrupt', offset: base + at, reason },
   })
@@ -133,7 +234,7 @@ export function scanZstdFrames(bytes: Uint8Array, options: FrameScanOptions = {}
       const size = u32(bytes, offset + 4)
       if (length - offset - 8 < size) return incomplete(start, 'skippable-payload', offset + 8, size, 0)
       offset += 8 + size
-      frames.push({ index: index++, start: base + start, end: base + offset, kind: 'skippable', contentSize: null, windowSize: null, checksum: null, blocks: 0 })
+      table.add(base + start, base + offset, true, -1, -1, -1, 0)
       continue
     }
     if (magic !== ZSTD_FRAME_MAGIC) {
@@ -152,16 +253,16 @@ export function scanZstdFrames(bytes: Uint8Array, options: FrameScanOptions = {}
     const headerBytes = 1 + (singleSegment ? 0 : 1) + dictionaryBytes + contentSizeBytes
     if (length - offset < headerBytes) return incomplete(start, 'frame-header', offset, headerBytes, 0)
     let cursor = offset + 1
-    let windowSize: number | null = null
+    let windowSize = -1
     if (!singleSegment) {
       const windowDescriptor = bytes[cursor]!
       const exponent = windowDescriptor >>> 3
-      const windowBase = 2 ** (10 + exponent)
+      const windowBase = exponent <= 20 ? 1 << (10 + exponent) : 2 ** (10 + exponent)
       windowSize = windowBase + (windowBase / 8) * (windowDescriptor & 0x07)
       cursor += 1
     }
     cursor += dictionaryBytes
-    let contentSize: number | null = null
+    let contentSize = -1
     if (contentSizeBytes > 0) {
       contentSize = uintLE(bytes, cursor, contentSizeBytes) + (contentSizeBytes === 2 ? 256 : 0)
       cursor += contentSizeBytes
@@ -183,15 +284,15 @@ export function scanZstdFrames(bytes: Uint8Array, options: FrameScanOptions = {}
       blocks++
       if (last) break
     }
-    let checksum: number | null = null
+    let checksum = -1
     if (hasChecksum) {
       if (length - offset < 4) return incomplete(start, 'checksum', offset, 4, blocks)
       checksum = u32(bytes, offset)
       offset += 4
     }
-    frames.push({ index: index++, start: base + start, end: base + offset, kind: 'zstd', contentSize, windowSize, checksum, blocks })
+    table.add(base + start, base + offset, false, contentSize, windowSize, checksum, blocks)
   }
-  return { frames, next: base + offset, stop: { kind: 'end' } }
+  return { next: base + offset, stop: { kind: 'end' } }
 }
 
 /**

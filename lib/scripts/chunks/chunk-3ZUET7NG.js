@@ -2,7 +2,7 @@
 import {
   explainSession,
   forkOrigin
-} from "./chunk-4UXZJK6R.js";
+} from "./chunk-2PR2WRSM.js";
 import {
   COMMON_OPTIONS,
   DECODER_OPTION,
@@ -21,7 +21,7 @@ import {
   resolveSessionLog,
   stepOf,
   toolResultCallId
-} from "./chunk-2LYL33RJ.js";
+} from "./chunk-DCYPK23Y.js";
 
 // src/shared/hidden-rows.ts
 var CONTENT_ROW_KINDS = /* @__PURE__ */ new Set(["user", "steering", "assistant-step", "tool-call"]);

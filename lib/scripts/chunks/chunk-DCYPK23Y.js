@@ -762,19 +762,88 @@ function uintLE(bytes, at, size) {
   for (let i = size - 1; i >= 0; i--) value = value * 256 + bytes[at + i];
   return value;
 }
+var FrameTable = class {
+  /** Frames held. */
+  count = 0;
+  /** File index of frame 0 of the table. */
+  firstIndex = 0;
+  /** Absolute start and (exclusive) end offsets. */
+  start = new Float64Array(256);
+  end = new Float64Array(256);
+  /** `1` for a skippable frame, `0` for a data frame. */
+  skippable = new Uint8Array(256);
+  contentSize = new Float64Array(256);
+  windowSize = new Float64Array(256);
+  checksum = new Float64Array(256);
+  blocks = new Uint32Array(256);
+  /** Empty the table; the next frame added is file frame `firstIndex`. */
+  reset(firstIndex) {
+    this.count = 0;
+    this.firstIndex = firstIndex;
+  }
+  /** Append one frame (offsets absolute; `-1` for an absent value). */
+  add(start, end, skippable, contentSize, windowSize, checksum, blocks) {
+    if (this.count === this.start.length) this.grow();
+    const i = this.count++;
+    this.start[i] = start;
+    this.end[i] = end;
+    this.skippable[i] = skippable ? 1 : 0;
+    this.contentSize[i] = contentSize;
+    this.windowSize[i] = windowSize;
+    this.checksum[i] = checksum;
+    this.blocks[i] = blocks;
+  }
+  /** Frame `i` of the table as an object. */
+  frame(i) {
+    const orNull = (value) => value < 0 ? null : value;
+    return {
+      index: this.firstIndex + i,
+      start: this.start[i],
+      end: this.end[i],
+      kind: this.skippable[i] === 1 ? "skippable" : "zstd",
+      contentSize: orNull(this.contentSize[i]),
+      windowSize: orNull(this.windowSize[i]),
+      checksum: orNull(this.checksum[i]),
+      blocks: this.blocks[i]
+    };
+  }
+  /** Every frame of the table as objects, in order. */
+  frames() {
+    return Array.from({ length: this.count }, (_, i) => this.frame(i));
+  }
+  grow() {
+    const size = this.start.length * 2;
+    const widen = (old, make) => {
+      const next = make(size);
+      next.set(old);
+      return next;
+    };
+    this.start = widen(this.start, (n) => new Float64Array(n));
+    this.end = widen(this.end, (n) => new Float64Array(n));
+    this.skippable = widen(this.skippable, (n) => new Uint8Array(n));
+    this.contentSize = widen(this.contentSize, (n) => new Float64Array(n));
+    this.windowSize = widen(this.windowSize, (n) => new Float64Array(n));
+    this.checksum = widen(this.checksum, (n) => new Float64Array(n));
+    this.blocks = widen(this.blocks, (n) => new Uint32Array(n));
+  }
+};
+var scanTable = new FrameTable();
 function scanZstdFrames(bytes, options = {}) {
-  const base = options.baseOffset ?? 0;
-  let index = options.firstIndex ?? 0;
-  const frames = [];
+  const table = scanTable;
+  table.reset(options.firstIndex ?? 0);
+  const { next, stop } = walkZstdFrames(bytes, table, options.baseOffset ?? 0);
+  const frames = table.frames();
+  if (table.start.length > 4096) scanTable = new FrameTable();
+  return { frames, next, stop };
+}
+function walkZstdFrames(bytes, table, base) {
   let offset = 0;
   const length = bytes.length;
   const incomplete = (start, part, at, needed, blocksComplete) => ({
-    frames,
     next: base + start,
     stop: { kind: "incomplete", start: base + start, part, at: base + at, needed, blocksComplete }
   });
   const corrupt = (start, at, reason) => ({
-    frames,
     next: base + start,
     stop: { kind: "corrupt", offset: base + at, reason }
   });
@@ -787,7 +856,7 @@ function scanZstdFrames(bytes, options = {}) {
       const size = u32(bytes, offset + 4);
       if (length - offset - 8 < size) return incomplete(start, "skippable-payload", offset + 8, size, 0);
       offset += 8 + size;
-      frames.push({ index: index++, start: base + start, end: base + offset, kind: "skippable", contentSize: null, windowSize: null, checksum: null, blocks: 0 });
+      table.add(base + start, base + offset, true, -1, -1, -1, 0);
       continue;
     }
     if (magic !== ZSTD_FRAME_MAGIC) {
@@ -806,16 +875,16 @@ function scanZstdFrames(bytes, options = {}) {
     const headerBytes = 1 + (singleSegment ? 0 : 1) + dictionaryBytes + contentSizeBytes;
     if (length - offset < headerBytes) return incomplete(start, "frame-header", offset, headerBytes, 0);
     let cursor = offset + 1;
-    let windowSize = null;
+    let windowSize = -1;
     if (!singleSegment) {
       const windowDescriptor = bytes[cursor];
       const exponent = windowDescriptor >>> 3;
-      const windowBase = 2 ** (10 + exponent);
+      const windowBase = exponent <= 20 ? 1 << 10 + exponent : 2 ** (10 + exponent);
       windowSize = windowBase + windowBase / 8 * (windowDescriptor & 7);
       cursor += 1;
     }
     cursor += dictionaryBytes;
-    let contentSize = null;
+    let contentSize = -1;
     if (contentSizeBytes > 0) {
       contentSize = uintLE(bytes, cursor, contentSizeBytes) + (contentSizeBytes === 2 ? 256 : 0);
       cursor += contentSizeBytes;
@@ -837,15 +906,15 @@ function scanZstdFrames(bytes, options = {}) {
       blocks++;
       if (last) break;
     }
-    let checksum = null;
+    let checksum = -1;
     if (hasChecksum) {
       if (length - offset < 4) return incomplete(start, "checksum", offset, 4, blocks);
       checksum = u32(bytes, offset);
       offset += 4;
     }
-    frames.push({ index: index++, start: base + start, end: base + offset, kind: "zstd", contentSize, windowSize, checksum, blocks });
+    table.add(base + start, base + offset, false, contentSize, windowSize, checksum, blocks);
   }
-  return { frames, next: base + offset, stop: { kind: "end" } };
+  return { next: base + offset, stop: { kind: "end" } };
 }
 function magicFalsePositives(bytes, frameStarts, baseOffset = 0) {
   const out2 = [];
@@ -875,6 +944,29 @@ var DecoderUnavailableError = class extends Error {
   constructor(message) {
     super(message);
     this.name = "DecoderUnavailableError";
+  }
+};
+var PlaintextRun = class {
+  /**
+   * @param initialBytes - starting capacity in bytes.
+   * @param allocate - makes the buffers (Node's `Buffer.allocUnsafe` gives them Buffer's
+   *   native `indexOf`, which the line split uses; the default is a plain `Uint8Array`).
+   */
+  constructor(initialBytes, allocate = (bytes) => new Uint8Array(bytes)) {
+    this.allocate = allocate;
+    this.bytes = allocate(initialBytes);
+  }
+  /** Bytes `[0, length)` hold the plaintext appended so far. */
+  bytes;
+  length = 0;
+  /**
+   * Make room: at least double the capacity, keeping `bytes[0, keep)`.
+   * @param keep - bytes to carry over (those written so far, possibly beyond `length`).
+   */
+  grow(keep) {
+    const next = this.allocate(Math.max(this.bytes.length * 2, 64 * 1024));
+    next.set(this.bytes.subarray(0, keep));
+    this.bytes = next;
   }
 };
 function storedChecksum(frame) {
@@ -1155,20 +1247,59 @@ function createZlibDecoder() {
       inputRemaining = inputLeft;
     }
   };
+  const appendOnce = (run, frame, start, end) => {
+    const { stream, errorKey } = opened;
+    const handle = stream._handle;
+    let inputOffset = start;
+    let inputRemaining = end - start;
+    let at = run.length;
+    for (; ; ) {
+      const room = run.bytes.length - at;
+      handle.writeSync(stream._defaultFlushFlag, frame, inputOffset, inputRemaining, run.bytes, at, room);
+      const failure = stream[errorKey];
+      if (failure !== null && failure !== void 0) throw failure instanceof Error ? failure : new Error(String(failure));
+      const outputLeft = stream._writeState[0];
+      const inputLeft = stream._writeState[1];
+      at += room - outputLeft;
+      if (outputLeft !== 0) {
+        if (inputLeft !== 0) throw new Error(`zstd frame decoder left ${inputLeft} bytes of the frame unread`);
+        run.length = at;
+        return;
+      }
+      run.grow(at);
+      inputOffset += inputRemaining - inputLeft;
+      inputRemaining = inputLeft;
+    }
+  };
+  const context = () => {
+    if (closed) throw new Error("cannot decode with a closed zlib frame decoder");
+    if (opened === null) {
+      opened = openZstdStream();
+      if (opened === null) throw new Error("node:zlib zstd stream could not be reopened");
+    }
+  };
+  const discard = () => {
+    opened?.stream.close();
+    opened = null;
+  };
   return {
     name: "zlib",
     verifiesChecksum: true,
     decode(source, start = 0, end = source.length) {
-      if (closed) throw new Error("cannot decode with a closed zlib frame decoder");
-      if (opened === null) {
-        opened = openZstdStream();
-        if (opened === null) throw new Error("node:zlib zstd stream could not be reopened");
-      }
+      context();
       try {
         return decodeOnce(source, start, end);
       } catch (error) {
-        opened.stream.close();
-        opened = null;
+        discard();
+        throw error;
+      }
+    },
+    appendTo(run, source, start, end) {
+      context();
+      try {
+        appendOnce(run, source, start, end);
+      } catch (error) {
+        discard();
         throw error;
       }
     },
@@ -1256,10 +1387,14 @@ var FrameBatches = class {
   /**
    * @param chunks - the file, read in chunks that may reuse one buffer.
    * @param magicScan - look for the magic number inside frames.
+   * @param reuse - `true` to walk every batch into one frame table (a batch is then only valid
+   *   until the next is requested, like the chunks of a reusing chunk reader); `false` for a
+   *   table per batch.
    */
-  constructor(chunks, magicScan) {
+  constructor(chunks, magicScan, reuse = true) {
     this.chunks = chunks;
     this.magicScan = magicScan;
+    this.reuse = reuse;
   }
   /** Complete frames found. */
   frames = 0;
@@ -1271,9 +1406,12 @@ var FrameBatches = class {
   tailBytes = null;
   /** With `magicScan`: offsets of the magic number that are not frame starts. */
   falsePositives = [];
+  /** The table every batch reuses (with `reuse`). */
+  shared = new FrameTable();
   /**
-   * Complete frames in file order, one batch per chunk read. A batch's bytes stay valid until
-   * the next batch is requested, unless the chunk reader was made with `reuse: false`.
+   * Complete frames in file order, one batch per chunk read. A batch's bytes and table stay
+   * valid until the next batch is requested, unless made with `reuse: false` (and a chunk reader
+   * with `reuse: false`).
    */
   async *batches() {
     let carry = new Uint8Array(0);
@@ -1284,15 +1422,17 @@ var FrameBatches = class {
         carry = bytes;
         break;
       }
-      const scan = scanZstdFrames(bytes, { baseOffset: carryAt, firstIndex: this.frames });
-      if (this.magicScan && scan.frames.length > 0) {
-        const starts = new Set(scan.frames.map((f) => f.start));
+      const table = this.reuse ? this.shared : new FrameTable();
+      table.reset(this.frames);
+      const scan = walkZstdFrames(bytes, table, carryAt);
+      if (this.magicScan && table.count > 0) {
+        const starts = new Set(table.start.subarray(0, table.count));
         this.falsePositives.push(...magicFalsePositives(bytes.subarray(0, scan.next - carryAt), starts, carryAt));
       }
-      if (scan.frames.length > 0) {
-        this.frames += scan.frames.length;
+      if (table.count > 0) {
+        this.frames += table.count;
         this.consumed = scan.next;
-        yield { frames: scan.frames, bytes: bytes.subarray(0, scan.next - carryAt), at: carryAt };
+        yield { table, bytes: bytes.subarray(0, scan.next - carryAt), at: carryAt };
       }
       if (scan.stop.kind === "corrupt") {
         this.stop = scan.stop;
@@ -1302,35 +1442,106 @@ var FrameBatches = class {
       carryAt = scan.next;
     }
     if (carry.length > 0) {
-      const scan = scanZstdFrames(carry, { baseOffset: carryAt, firstIndex: this.frames });
-      this.stop = scan.stop;
+      const table = new FrameTable();
+      table.reset(this.frames);
+      this.stop = walkZstdFrames(carry, table, carryAt).stop;
       this.tailBytes = new Uint8Array(carry);
       if (this.magicScan) this.falsePositives.push(...magicFalsePositives(carry, /* @__PURE__ */ new Set([carryAt]), carryAt));
     }
   }
 };
-function decodeBatch(batch, decoder, sink) {
+var RUN_BYTES = 1024 * 1024;
+var FrameRun = class {
+  plaintext;
+  count = 0;
+  ends = new Float64Array(1024);
+  frames = new Float64Array(1024);
+  offsets = new Float64Array(1024);
+  /** @param allocate - makes the plaintext buffer; see {@link PlaintextRun}. */
+  constructor(allocate) {
+    this.plaintext = new PlaintextRun(RUN_BYTES + 256 * 1024, allocate);
+  }
+  /** Note the frame whose plaintext was just appended. */
+  add(frame, offset) {
+    if (this.count === this.ends.length) {
+      const widen = (old) => {
+        const next = new Float64Array(old.length * 2);
+        next.set(old);
+        return next;
+      };
+      this.ends = widen(this.ends);
+      this.frames = widen(this.frames);
+      this.offsets = widen(this.offsets);
+    }
+    const k = this.count++;
+    this.ends[k] = this.plaintext.length;
+    this.frames[k] = frame;
+    this.offsets[k] = offset;
+  }
+  /** Hand the frames appended so far to the reader and start an empty run. */
+  flush(reader) {
+    if (this.count > 0) reader.pushFrames(this.plaintext.bytes, this);
+    this.count = 0;
+    this.plaintext.length = 0;
+  }
+};
+function decodeBatch(batch, decoder, sink, run) {
+  if (run !== void 0 && decoder.appendTo !== void 0 && sink.onFrame === void 0) {
+    decodeBatchIntoRun(batch, decoder, sink, run);
+    return;
+  }
   const { reader, tally, onFrame } = sink;
-  for (const frame of batch.frames) {
+  const { table, bytes, at } = batch;
+  const { start, end, skippable, checksum } = table;
+  const verifies = decoder.verifiesChecksum;
+  for (let i = 0; i < table.count; i++) {
     const firstLine = reader.lineCount + 1;
-    if (frame.kind === "skippable") {
-      onFrame?.({ frame, decodedBytes: 0, firstLine, lastLine: firstLine - 1 });
+    if (skippable[i] === 1) {
+      onFrame?.({ frame: table.frame(i), decodedBytes: 0, firstLine, lastLine: firstLine - 1 });
       continue;
     }
+    const index = table.firstIndex + i;
+    const byte = start[i];
     let plaintext;
     try {
-      plaintext = decoder.decode(batch.bytes, frame.start - batch.at, frame.end - batch.at);
+      plaintext = decoder.decode(bytes, byte - at, end[i] - at);
     } catch (error) {
       const message = error.message;
-      reader.report({ kind: "frame-failed", at: { line: firstLine, frame: frame.index, byte: frame.start }, message: `frame ${frame.index} at byte ${frame.start} failed to decode: ${message}` });
-      onFrame?.({ frame, decodedBytes: null, firstLine, lastLine: firstLine - 1, error: message });
+      reader.report({ kind: "frame-failed", at: { line: firstLine, frame: index, byte }, message: `frame ${index} at byte ${byte} failed to decode: ${message}` });
+      onFrame?.({ frame: table.frame(i), decodedBytes: null, firstLine, lastLine: firstLine - 1, error: message });
       continue;
     }
-    if (decoder.verifiesChecksum && frame.checksum !== null) tally.checked++;
+    if (verifies && checksum[i] >= 0) tally.checked++;
     tally.decodedBytes += plaintext.length;
-    reader.push(plaintext, frame.index, frame.start, true);
-    onFrame?.({ frame, decodedBytes: plaintext.length, firstLine, lastLine: reader.lineCount });
+    reader.push(plaintext, index, byte, true);
+    onFrame?.({ frame: table.frame(i), decodedBytes: plaintext.length, firstLine, lastLine: reader.lineCount });
   }
+}
+function decodeBatchIntoRun(batch, decoder, sink, run) {
+  const { reader, tally } = sink;
+  const { table, bytes, at } = batch;
+  const { start, end, skippable, checksum } = table;
+  const plaintext = run.plaintext;
+  const verifies = decoder.verifiesChecksum;
+  for (let i = 0; i < table.count; i++) {
+    if (skippable[i] === 1) continue;
+    const index = table.firstIndex + i;
+    const byte = start[i];
+    const before = plaintext.length;
+    try {
+      decoder.appendTo(plaintext, bytes, byte - at, end[i] - at);
+    } catch (error) {
+      run.flush(reader);
+      const message = error.message;
+      reader.report({ kind: "frame-failed", at: { line: reader.lineCount + 1, frame: index, byte }, message: `frame ${index} at byte ${byte} failed to decode: ${message}` });
+      continue;
+    }
+    if (verifies && checksum[i] >= 0) tally.checked++;
+    tally.decodedBytes += plaintext.length - before;
+    run.add(index, byte);
+    if (plaintext.length >= RUN_BYTES) run.flush(reader);
+  }
+  run.flush(reader);
 }
 
 // src/shared/events.ts
@@ -1518,15 +1729,49 @@ var LogRecordReader = class {
    *   then reported (`frame-not-line-aligned`) and the partial line carried into the next frame.
    */
   push(bytes, frame, byte, frameEnd = false) {
+    this.breakAt = bytes.indexOf(LF);
+    this.pushRange(bytes, 0, bytes.length, frame, byte, frameEnd);
+    this.ownRow();
+  }
+  /**
+   * Feed the plaintext of several whole zstd frames held one after the other in one buffer:
+   * the same as a {@link push} of each frame with `frameEnd` (the same records, problems and
+   * positions), in one pass over the lines.
+   * @param bytes - the frames' plaintext, back to back; not kept after the call.
+   * @param run - `count` frames: `ends[k]` is the offset in `bytes` just past frame k's
+   *   plaintext (frame k starts where frame k − 1 ends, frame 0 at 0), `frames[k]` its frame
+   *   index and `offsets[k]` its file byte offset.
+   */
+  pushFrames(bytes, run) {
+    const { count, ends, frames, offsets } = run;
+    this.breakAt = bytes.indexOf(LF);
+    let start = 0;
+    for (let k = 0; k < count; k++) {
+      const end = ends[k];
+      this.pushRange(bytes, start, end, frames[k], offsets[k], true);
+      start = end;
+    }
+    this.ownRow();
+  }
+  /** First line break at or after the current position in the bytes being pushed, or -1 when none is left. */
+  breakAt = -1;
+  /** Next line break in `bytes[from, end)`, or -1; keeps {@link breakAt} for the next range. */
+  nextBreak(bytes, from, end) {
+    let nl = this.breakAt;
+    if (nl !== -1 && nl < from) nl = this.breakAt = bytes.indexOf(LF, from);
+    return nl !== -1 && nl < end ? nl : -1;
+  }
+  /** One frame or chunk, `bytes[start, end)`, as {@link push} describes it. */
+  pushRange(bytes, start, end, frame, byte, frameEnd) {
     const onLines = this.options.onLines;
-    let from = 0;
+    let from = start;
     if (this.carry !== null) {
-      const nl = bytes.indexOf(LF);
+      const nl = this.nextBreak(bytes, from, end);
       if (nl === -1) {
-        this.carry = concatBytes(this.carry, bytes);
+        this.carry = concatBytes(this.carry, bytes.subarray(from, end));
         return;
       }
-      const line = concatBytes(this.carry, bytes.subarray(0, nl + 1));
+      const line = concatBytes(this.carry, bytes.subarray(from, nl + 1));
       const at = this.carryAt ?? { line: this.line + 1, frame, byte };
       this.carry = null;
       this.carryAt = null;
@@ -1534,7 +1779,7 @@ var LogRecordReader = class {
       from = nl + 1;
     }
     let run = from;
-    for (let nl = bytes.indexOf(LF, from); nl !== -1; nl = bytes.indexOf(LF, from)) {
+    for (let nl = this.nextBreak(bytes, from, end); nl !== -1; nl = this.nextBreak(bytes, from, end)) {
       if (!this.take(bytes, from, nl, frame, byte)) {
         if (onLines !== void 0 && from > run) onLines(bytes.subarray(run, from));
         run = nl + 1;
@@ -1542,14 +1787,8 @@ var LogRecordReader = class {
       from = nl + 1;
     }
     if (onLines !== void 0 && from > run) onLines(bytes.subarray(run, from));
-    if (this.rowPending && !this.rowOwned) {
-      this.rowBytes = new Uint8Array(this.rowBytes.subarray(this.rowStart, this.rowEnd));
-      this.rowStart = 0;
-      this.rowEnd = this.rowBytes.length;
-      this.rowOwned = true;
-    }
-    if (from < bytes.length) {
-      this.carry = new Uint8Array(bytes.subarray(from));
+    if (from < end) {
+      this.carry = new Uint8Array(bytes.subarray(from, end));
       this.carryAt = { line: this.line + 1, frame, byte };
       if (frameEnd) {
         this.report({
@@ -1558,6 +1797,15 @@ var LogRecordReader = class {
           message: `frame ${frame} (byte ${byte}) ends inside line ${this.line + 1}; a complete frame must end on a line break`
         });
       }
+    }
+  }
+  /** At the end of a push, a pending packed row still viewing the pushed bytes gets its own copy. */
+  ownRow() {
+    if (this.rowPending && !this.rowOwned) {
+      this.rowBytes = new Uint8Array(this.rowBytes.subarray(this.rowStart, this.rowEnd));
+      this.rowStart = 0;
+      this.rowEnd = this.rowBytes.length;
+      this.rowOwned = true;
     }
   }
   /**
@@ -1801,12 +2049,12 @@ async function decodeBatchesWithZstdCli(batches, cli, sink, options) {
   const settle = async (batch, decoded) => {
     const output = await decoded;
     if (!(output instanceof Error)) {
-      pushDecoded(batch, output, sink);
+      pushDecoded({ frames: batch.table.frames(), bytes: batch.bytes, at: batch.at }, output, sink);
     } else if (options.onRefusal === "fzstd") {
       fallback ??= await openFrameDecoder("fzstd");
       decodeBatch(batch, fallback, sink);
     } else {
-      await bisect(batch, output, cli, sink);
+      await bisect({ frames: batch.table.frames(), bytes: batch.bytes, at: batch.at }, output, cli, sink);
     }
     await options.flush?.();
   };
@@ -1923,7 +2171,7 @@ async function readZstd(file, handle, reader, chunkBytes, options) {
   if (name === "zstd-cli" && options.needsFrames) throw new DecoderUnavailableError('decoder "zstd-cli" decodes a run of frames at a time and cannot report frames one by one');
   const cli = name === "zstd-cli" ? findZstdCli() : null;
   if (name === "zstd-cli" && cli === null) throw new DecoderUnavailableError('decoder "zstd-cli" is not available: no zstd command on PATH');
-  const walk = new FrameBatches(new ChunkReader(handle, file.size, chunkBytes, cli === null, options.onProgress), options.magicScan === true);
+  const walk = new FrameBatches(new ChunkReader(handle, file.size, chunkBytes, cli === null, options.onProgress), options.magicScan === true, cli === null);
   const tally = { checked: 0, decodedBytes: 0 };
   const sink = { reader, tally, onFrame: options.onFrame };
   let fallbackUsed = false;
@@ -1932,8 +2180,9 @@ async function readZstd(file, handle, reader, chunkBytes, options) {
   } else {
     const decoder = await openFrameDecoder(requested === "auto" ? "auto" : name);
     try {
+      const run = new FrameRun((bytes) => Buffer.allocUnsafe(bytes));
       for await (const batch of walk.batches()) {
-        decodeBatch(batch, decoder, sink);
+        decodeBatch(batch, decoder, sink, run);
         await options.flush?.();
       }
     } finally {

@@ -11,7 +11,7 @@ import {
   parseRootTarget,
   progress,
   summarizeRoot
-} from "./chunk-2LYL33RJ.js";
+} from "./chunk-DCYPK23Y.js";
 
 // scripts/commands/list.ts
 var usage = (invocation) => `Usage: ${invocation} [sessions root] [options]

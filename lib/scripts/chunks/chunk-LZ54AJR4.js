@@ -14,7 +14,7 @@ import {
   parseOneTarget,
   readSessionLog,
   resolveSessionLog
-} from "./chunk-2LYL33RJ.js";
+} from "./chunk-DCYPK23Y.js";
 
 // scripts/commands/verify.ts
 import { createHash } from "node:crypto";

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   forkOrigin
-} from "./chunk-4UXZJK6R.js";
+} from "./chunk-2PR2WRSM.js";
 import {
   COMMON_OPTIONS,
   DECODER_OPTION,
@@ -13,7 +13,7 @@ import {
   parseRootTarget,
   progress,
   summarizeRoot
-} from "./chunk-2LYL33RJ.js";
+} from "./chunk-DCYPK23Y.js";
 
 // scripts/commands/scan.ts
 var usage = (invocation) => `Usage: ${invocation} [sessions root] [options]
