@@ -19,7 +19,7 @@ import {
   stepOf,
   toolCallIds,
   toolResultCallId
-} from "./chunks/chunk-XLXXZJ7J.js";
+} from "./chunks/chunk-ZYI4JGYZ.js";
 
 // src/shared/hidden-rows.ts
 var CONTENT_ROW_KINDS = /* @__PURE__ */ new Set(["user", "steering", "assistant-step", "tool-call"]);
@@ -159,7 +159,7 @@ function transcriptRows(events) {
   return rows;
 }
 
-// node_modules/@deepseek-ai/dsh-session/lib/types/surface.js
+// ../../main/node_modules/@deepseek-ai/dsh-session/lib/types/surface.js
 var SURFACE_EVENT_TYPES = /* @__PURE__ */ new Set([
   "user/message",
   "assistant/message",

@@ -14,7 +14,7 @@ import {
   readSessionLog,
   resolveSessionLog,
   runScript
-} from "./chunks/chunk-XLXXZJ7J.js";
+} from "./chunks/chunk-ZYI4JGYZ.js";
 
 // scripts/verify-decoder.ts
 import { createHash } from "node:crypto";

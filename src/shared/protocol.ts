@@ -122,3 +122,69 @@ export interface InspectValue {
 
 /** The reply envelope. */
 export type RouteReply<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: { readonly code: ErrorCode; readonly message: string } }
+
+/** One change of an `apply` or batch `plan`: a removal by surface seq, or an in-place restore by tombstone seq. */
+export type ChangeBody =
+  | { readonly action: 'delete' | 'deleteFrom' | 'exclude'; readonly seq: number }
+  | { readonly action: 'restore'; readonly tombstoneSeq: number }
+
+/** Body of `apply`, and of a batch `plan` (same fields, `action: 'plan'`). */
+export interface ApplyRequestBody {
+  readonly sessionId: string
+  readonly action: 'apply' | 'plan'
+  readonly changes: readonly ChangeBody[]
+  readonly expect?: ViewExpectation
+}
+
+/** What one change of an `apply` wrote. Merged changes name the same tombstone. */
+export interface ApplyChangeResult {
+  /** Index of the change in the request's list. */
+  readonly index: number
+  readonly action: ChangeBody['action']
+  /** The tombstone written for a removal, or the restored tombstone of a restore. */
+  readonly tombstoneSeq: number
+  /** Restore only: seq of the restoring copy. */
+  readonly restoredSeq?: number
+  /** Removal only: the tombstone's inclusive surface range. */
+  readonly range?: SurfaceRange
+  /** Removal only: every node the tombstone shadows, in surface order. */
+  readonly shadowedSeqs?: readonly number[]
+}
+
+/** Success value of `apply`. */
+export interface ApplyValue {
+  readonly action: 'apply'
+  readonly results: readonly ApplyChangeResult[]
+  /** The surface's `replaceGeneration` after the batch. */
+  readonly replaceGeneration: number
+}
+
+/** One write a batch would make, as a batch `plan` reports it. */
+export interface PlannedWrite {
+  readonly kind: 'tombstone' | 'restore'
+  /** Indexes of the changes this write carries. */
+  readonly changeIndexes: readonly number[]
+  /** Tombstone: its action and range over current seqs (a seq the batch itself creates reads as `null`). */
+  readonly action?: 'delete' | 'deleteFrom' | 'exclude'
+  readonly removedSeqs?: readonly (number | null)[]
+  /** Restore: the tombstone undone and the message that comes back. */
+  readonly tombstoneSeq?: number
+  readonly restoredSeq?: number
+}
+
+/** Success value of a batch `plan`: what `apply` would write; nothing is appended. */
+export interface BatchPlanValue {
+  readonly action: 'plan'
+  readonly writes: readonly PlannedWrite[]
+  readonly tombstoneCount: number
+  readonly restoreCount: number
+  /** Seqs of the messages that would leave the model context. */
+  readonly removedSeqs: readonly number[]
+  /** Seqs of removed messages that would come back. */
+  readonly restoredSeqs: readonly number[]
+  /** Rough token total of what leaves / comes back (characters / 4). */
+  readonly estimatedTokens: number
+  readonly restoredTokens: number
+  readonly replaceGeneration: number
+  readonly lastSeq: number
+}

@@ -1,0 +1,230 @@
+/**
+ * The pure batch planner over realistic rc.8 logs built through the real `Session`: merging of
+ * duplicate, overlapping and adjacent removals, refusals with the change's index, and a property
+ * over random logs and random batches: the real Session accepts every planned write, the surface
+ * folds the same from the log, no tool call is split from its result, the live surface equals
+ * the simulated one, and the derived messages equal a reference fold of the simulation.
+ */
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import fc from 'fast-check'
+import { deriveEventMessage, foldSurface, type SessionEvent } from '@deepseek-ai/dsh-session'
+import { toolPairingBalancedAfter, toolPairingBalancedBefore } from '@deepseek-ai/dsh-compaction'
+import { describeBatchRefusal, planBatch, type BatchChange, type BatchPlan, type BatchResult } from '../../src/host/batch-plan'
+import { appendBatch } from '../../src/host/batch-writer'
+import { describePlanRefusal, planRemoval } from '../../src/shared/surface-plan'
+import { isTombstoneEvent } from '../../src/shared/tombstone'
+import { toolCallIds, toolResultCallId } from '../../src/shared/surface-node'
+import type { LogEvent } from '../../src/shared/events'
+import { LogBuilder } from './log-builder'
+
+function batch(b: LogBuilder, changes: BatchChange[]): BatchResult {
+  return planBatch({ nodes: b.nodes, lookup: b.lookup, nextSeq: b.session.seq, changes })
+}
+
+function ok(result: BatchResult): BatchPlan {
+  if (!result.ok) assert.fail(`expected a plan, got ${describeBatchRefusal(result.refusal, describePlanRefusal)}`)
+  return result.plan
+}
+
+/** Four turns: two tool steps, then replies. */
+function fourTurns() {
+  const b = new LogBuilder('batch')
+  const t1 = b.turn('first prompt', [{ text: 'Reading a and b.', calls: ['a', 'b'] }, { text: 'Both read.' }], { context: true })
+  const t2 = b.turn('second prompt', [{ text: 'Reading c.', calls: ['c'] }, { text: 'Done with c.' }])
+  const t3 = b.turn('third prompt', [{ text: 'Plain reply.' }])
+  const t4 = b.turn('fourth prompt', [{ text: 'Last reply.' }])
+  return { b, t1, t2, t3, t4 }
+}
+
+describe('planBatch: merging', () => {
+  it('plans scattered removals as one tombstone each, in list order, without touching the session', () => {
+    const { b, t1, t3, t4 } = fourTurns()
+    const count = b.session.seq
+    const p = ok(batch(b, [{ action: 'delete', seq: t3.prompt }, { action: 'delete', seq: t1.steps[0]!.results[1]! }, { action: 'delete', seq: t4.steps[0]!.assistant }]))
+    assert.equal(b.session.seq, count, 'nothing appended')
+    assert.deepEqual(p.writes.map((w) => w.kind === 'tombstone' && [w.action, w.shadowedSeqs, w.changeIndexes]), [
+      ['delete', [t3.prompt], [0]],
+      ['delete', [t1.steps[0]!.assistant, ...t1.steps[0]!.results], [1]],
+      ['delete', [t4.steps[0]!.assistant], [2]],
+    ])
+    assert.deepEqual(p.writeOfChange, [0, 1, 2])
+    assert.deepEqual(p.removedSeqs, [t3.prompt, t1.steps[0]!.assistant, ...t1.steps[0]!.results, t4.steps[0]!.assistant])
+  })
+
+  it('merges a duplicate and a removal whose target an earlier change already removed, without an error', () => {
+    const { b, t1 } = fourTurns()
+    const step = [t1.steps[0]!.assistant, ...t1.steps[0]!.results]
+    const p = ok(batch(b, [{ action: 'delete', seq: step[0]! }, { action: 'delete', seq: step[2]! }, { action: 'delete', seq: step[0]! }]))
+    assert.equal(p.writes.length, 1)
+    assert.deepEqual(p.writes[0]!.kind === 'tombstone' && [p.writes[0]!.shadowedSeqs, p.writes[0]!.changeIndexes], [step, [0, 1, 2]])
+    assert.deepEqual(p.writeOfChange, [0, 0, 0])
+  })
+
+  it('merges adjacent removals into one range (never two tombstones side by side)', () => {
+    const { b, t2 } = fourTurns()
+    const first = [t2.steps[0]!.assistant, ...t2.steps[0]!.results]
+    const second = t2.steps[1]!.assistant
+    const p = ok(batch(b, [{ action: 'delete', seq: t2.prompt }, { action: 'delete', seq: second }, { action: 'delete', seq: first[0]! }]))
+    assert.equal(p.writes.length, 1)
+    const [w] = p.writes
+    assert.deepEqual(w!.kind === 'tombstone' && [w!.start, w!.end, w!.shadowedSeqs, w!.changeIndexes], [t2.prompt, second, [t2.prompt, ...first, second], [0, 1, 2]])
+    assert.deepEqual(p.writeOfChange, [0, 0, 0])
+  })
+
+  it('merges an overlapping delete-onward with earlier ranges inside it, written at its position', () => {
+    const { b, t1, t3, t4 } = fourTurns()
+    const p = ok(batch(b, [{ action: 'delete', seq: t4.prompt }, { action: 'delete', seq: t1.prompt }, { action: 'deleteFrom', seq: t3.prompt }]))
+    assert.equal(p.writes.length, 2)
+    const [first, onward] = p.writes
+    assert.deepEqual(first!.kind === 'tombstone' && [first!.shadowedSeqs, first!.changeIndexes], [[t1.prompt], [1]])
+    const nodes = b.nodes
+    assert.deepEqual(onward!.kind === 'tombstone' && [onward!.action, onward!.shadowedSeqs, onward!.changeIndexes], ['deleteFrom', nodes.slice(nodes.indexOf(t3.prompt)), [0, 2]])
+    assert.deepEqual(p.writeOfChange, [1, 0, 1])
+  })
+
+  it('continues a delete-onward whose target is already removed from the node after that range', () => {
+    const { b, t3 } = fourTurns()
+    const nodes = b.nodes
+    const p = ok(batch(b, [{ action: 'delete', seq: t3.prompt }, { action: 'deleteFrom', seq: t3.prompt }]))
+    assert.equal(p.writes.length, 1)
+    assert.deepEqual(p.writes[0]!.kind === 'tombstone' && p.writes[0]!.shadowedSeqs, nodes.slice(nodes.indexOf(t3.prompt)))
+  })
+
+  it('absorbs an earlier tombstone of the log exactly as the single action does', () => {
+    const { b, t2, t3 } = fourTurns()
+    const old = b.tombstone('delete', t3.prompt, t3.prompt)
+    const p = ok(batch(b, [{ action: 'delete', seq: t3.steps[0]!.assistant }]))
+    const single = planRemoval({ nodes: b.nodes, lookup: b.lookup, action: 'delete', target: { seq: t3.steps[0]!.assistant } })
+    assert.ok(single.ok)
+    assert.deepEqual(p.writes[0]!.kind === 'tombstone' && p.writes[0]!.shadowedSeqs, single.plan.shadowedSeqs)
+    assert.deepEqual(single.plan.absorbedTombstoneSeqs, [old])
+    assert.equal(p.removedSeqs.includes(old), false, 'an absorbed tombstone is no message leaving the context')
+    void t2
+  })
+})
+
+describe('planBatch: refusals', () => {
+  it('refuses with the index of the first refused change, planning nothing', () => {
+    const { b, t1, t3 } = fourTurns()
+    const context = t1.prompt + 1
+    const result = batch(b, [{ action: 'delete', seq: t3.prompt }, { action: 'delete', seq: context }])
+    assert.equal(result.ok, false)
+    if (result.ok) return
+    assert.equal(result.refusal.index, 1)
+    assert.equal(result.refusal.refusal.code, 'NOT_DELETABLE')
+    assert.equal(
+      describeBatchRefusal(result.refusal, describePlanRefusal),
+      `message-recall: change 1 (delete of seq ${context}) refused: seq ${context} is harness-injected context (the loop re-injects it every step) and cannot be removed`,
+    )
+  })
+
+  it('refuses a seq the batch itself would create, and an unknown seq, as not on the surface', () => {
+    const { b } = fourTurns()
+    for (const seq of [b.session.seq, b.session.seq + 1, 10_000]) {
+      const result = batch(b, [{ action: 'delete', seq: b.nodes[0]! }, { action: 'delete', seq }])
+      assert.ok(!result.ok && result.refusal.index === 1 && result.refusal.refusal.code === 'TARGET_NOT_FOUND', `seq ${seq}`)
+    }
+  })
+
+  it('refuses a restore when no restore planner is available', () => {
+    const { b, t3 } = fourTurns()
+    const old = b.tombstone('delete', t3.prompt, t3.prompt)
+    const result = batch(b, [{ action: 'restore', tombstoneSeq: old }])
+    assert.ok(!result.ok && result.refusal.index === 0 && result.refusal.refusal.code === 'NOT_RESTORABLE')
+  })
+})
+
+// ---------------------------------------------------------------------------------------------
+// Property: random logs, random batches.
+
+interface StepShape { calls: number; steer: boolean }
+interface TurnShape { steps: StepShape[]; context: boolean }
+
+const stepShape = fc.record({ calls: fc.integer({ min: 0, max: 3 }), steer: fc.boolean() })
+const turnShape = fc.record({ steps: fc.array(stepShape, { minLength: 1, maxLength: 3 }), context: fc.boolean() })
+const changeShape = fc.record({ action: fc.constantFrom('delete' as const, 'delete' as const, 'deleteFrom' as const), pick: fc.nat(), old: fc.boolean() })
+
+function buildLog(turns: TurnShape[], earlier: number[]): LogBuilder {
+  const b = new LogBuilder('batch-property')
+  turns.forEach((turn, t) => {
+    b.startTurn()
+    turn.steps.forEach((step, s) => {
+      b.startStep()
+      if (s === 0) b.user(`prompt ${t}`)
+      else if (step.steer) b.user(`steer ${t}.${s}`)
+      if (turn.context) b.context()
+      const calls = Array.from({ length: step.calls }, (_, i) => `f${i}`)
+      b.assistant(`answer ${t}.${s}`, calls)
+      for (const name of calls) b.result(name, `result ${t}.${s}.${name}`)
+    })
+    b.endTurn()
+  })
+  // Earlier single deletes already in the log.
+  for (const pick of earlier) {
+    const nodes = b.nodes
+    const planned = planRemoval({ nodes, lookup: b.lookup, action: 'delete', target: { seq: nodes[pick % nodes.length]! } })
+    if (planned.ok) b.tombstone('delete', planned.plan.start, planned.plan.end)
+  }
+  return b
+}
+
+function pairingProblems(nodes: readonly number[], lookup: (seq: number) => LogEvent | undefined): string[] {
+  const calls = new Set<string>()
+  const results = new Set<string>()
+  for (const seq of nodes) {
+    const event = lookup(seq)!
+    for (const id of toolCallIds(event)) calls.add(id)
+    const id = toolResultCallId(event)
+    if (id !== null) results.add(id)
+  }
+  return [...[...calls].filter((id) => !results.has(id)).map((id) => `call ${id} has no result`), ...[...results].filter((id) => !calls.has(id)).map((id) => `result ${id} has no call`)]
+}
+
+describe('planBatch: property', () => {
+  it('writes what it simulated: accepted by the Session, same fold, no split pair, reference messages, one tombstone per gap', () => {
+    fc.assert(
+      fc.property(fc.array(turnShape, { minLength: 1, maxLength: 5 }), fc.array(fc.nat(), { maxLength: 2 }), fc.array(changeShape, { minLength: 1, maxLength: 8 }), (turns, earlier, shapes) => {
+        const b = buildLog(turns, earlier)
+        const before = b.nodes
+        const removable = before.filter((seq) => !isTombstoneEvent(b.lookup(seq)!))
+        const changes: BatchChange[] = shapes.map((s) => ({ action: s.action, seq: (s.old ? before : removable)[s.pick % (s.old ? before : removable).length]! }))
+        const count = b.session.seq
+        const result = planBatch({ nodes: before, lookup: b.lookup, nextSeq: count, changes })
+        assert.equal(b.session.seq, count, 'planning appends nothing')
+        if (!result.ok) {
+          // Every refusal is the single planner's refusal of that change on the simulated surface.
+          assert.ok(['NOT_DELETABLE', 'SPAN_NOT_CONTIGUOUS', 'TARGET_NOT_FOUND'].includes(result.refusal.refusal.code))
+          return
+        }
+        const p = result.plan
+        // Reference fold of the simulation: each node's derived message, tombstones as empty user messages.
+        const reference = p.nodes.map((seq) => {
+          const event = p.lookup(seq)!
+          return isTombstoneEvent(event) ? { role: 'user', content: [] } : deriveEventMessage(event as SessionEvent)
+        })
+        const results = appendBatch(b.session, p, changes)
+        assert.equal(b.session.seq, count + p.writes.length)
+        const live = [...b.session.surface.nodes]
+        assert.deepEqual(foldSurface(b.session.events as readonly SessionEvent[]).nodes, live)
+        assert.equal(live.length, p.nodes.length)
+        const written = new Map(p.writes.map((w, i) => [w.virtualSeq, count + i]))
+        assert.deepEqual(live, p.nodes.map((seq) => written.get(seq) ?? seq), 'the live surface is the simulated one')
+        assert.deepEqual(pairingProblems(live, b.lookup), [])
+        for (const s of live) toolPairingBalancedBefore(b.session, s)
+        if (live.length > 0) assert.equal(toolPairingBalancedAfter(b.session, live.at(-1)!), true)
+        const derived = b.session.deriveMessages().map((m) => (m.role === 'user' && m.content.length === 0 ? { role: 'user', content: [] } : m))
+        assert.deepEqual(JSON.parse(JSON.stringify(derived)), JSON.parse(JSON.stringify(reference)))
+        // One tombstone per gap: the batch's tombstones never sit next to another tombstone.
+        for (const [i, seq] of live.entries()) {
+          if (seq < count || !isTombstoneEvent(b.lookup(seq)!)) continue
+          for (const n of [live[i - 1], live[i + 1]]) if (n !== undefined) assert.ok(!isTombstoneEvent(b.lookup(n)!), `tombstone ${seq} next to tombstone ${n}`)
+        }
+        // Every change is accounted for by the write that carries it.
+        assert.deepEqual(results.map((r) => r.index), changes.map((_, i) => i))
+        for (const r of results) assert.ok(r.shadowedSeqs!.includes(changes[r.index]!.action === 'restore' ? -1 : (changes[r.index] as { seq: number }).seq) || r.action === 'deleteFrom')
+      }),
+      { numRuns: 300 },
+    )
+  })
+})
