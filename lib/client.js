@@ -683,6 +683,7 @@ function readReplacements(value) {
 // src/shared/tombstone.ts
 var TOMBSTONE_PLUGIN = "dsh-message-recall";
 var RECALL_ACTIONS = ["recall", "delete", "deleteFrom"];
+var TOMBSTONE_ACTIONS = [...RECALL_ACTIONS, "exclude"];
 function isTombstoneSource(source) {
   return isRecord(source) && source.kind === "plugin" && source.plugin === TOMBSTONE_PLUGIN;
 }
@@ -694,7 +695,7 @@ function readTombstone(event) {
   if (!isTombstoneEvent(event)) return null;
   const range = readReplaceOp(event.surfaceOp);
   const source = event.data.source;
-  const action = RECALL_ACTIONS.find((a) => a === source.action) ?? "delete";
+  const action = TOMBSTONE_ACTIONS.find((a) => a === source.action) ?? "delete";
   const fromSource = Array.isArray(source.removedSeqs) ? source.removedSeqs.filter(Number.isSafeInteger) : [];
   const shadowedSeqs2 = event.sourceEventSeqs ? [...event.sourceEventSeqs] : fromSource;
   return { seq: event.seq, start: range.start, end: range.end, shadowedSeqs: shadowedSeqs2, action };
@@ -1214,7 +1215,7 @@ function expectationOf(live, baseline) {
 }
 
 // src/client/stamp.ts
-var BUILD_STAMP = true ? "0.1.0+ae00fac7f1" : "dev";
+var BUILD_STAMP = true ? "0.1.0+4805e2dc4f" : "dev";
 
 // src/client/index.tsx
 var name = "dsh-message-recall";

@@ -273,6 +273,7 @@ function readReplaceOp(surfaceOp) {
 // src/shared/tombstone.ts
 var TOMBSTONE_PLUGIN = "dsh-message-recall";
 var RECALL_ACTIONS = ["recall", "delete", "deleteFrom"];
+var TOMBSTONE_ACTIONS = [...RECALL_ACTIONS, "exclude"];
 function tombstoneSource(action, removedSeqs) {
   return { kind: "plugin", plugin: TOMBSTONE_PLUGIN, action, removedSeqs: [...removedSeqs] };
 }
@@ -287,20 +288,61 @@ function readTombstone(event) {
   if (!isTombstoneEvent(event)) return null;
   const range = readReplaceOp(event.surfaceOp);
   const source = event.data.source;
-  const action = RECALL_ACTIONS.find((a) => a === source.action) ?? "delete";
+  const action = TOMBSTONE_ACTIONS.find((a) => a === source.action) ?? "delete";
   const fromSource = Array.isArray(source.removedSeqs) ? source.removedSeqs.filter(Number.isSafeInteger) : [];
   const shadowedSeqs = event.sourceEventSeqs ? [...event.sourceEventSeqs] : fromSource;
   return { seq: event.seq, start: range.start, end: range.end, shadowedSeqs, action };
 }
 
+// src/shared/restore.ts
+function readRestore(event, lookup) {
+  if (event.type !== "user/message") return null;
+  const range = readReplaceOp(event.surfaceOp);
+  if (range === null || range.start !== range.end) return null;
+  const cited = event.sourceEventSeqs;
+  if (cited === void 0 || cited.length !== 2 || cited[0] !== range.start) return null;
+  const tombstone = lookup(range.start);
+  if (tombstone === void 0 || tombstone.seq !== range.start || !isTombstoneEvent(tombstone)) return null;
+  const originalSeq = cited[1];
+  if (!(tombstone.sourceEventSeqs ?? []).includes(originalSeq)) return null;
+  return { seq: event.seq, tombstoneSeq: range.start, originalSeq };
+}
+
+// src/shared/removal-status.ts
+function removalStatuses(count, lookup) {
+  const shadowedBy = /* @__PURE__ */ new Map();
+  const restoredBy = /* @__PURE__ */ new Map();
+  const tombstones = [];
+  for (let seq = 0; seq < count; seq++) {
+    const event = lookup(seq);
+    if (event === void 0 || readReplaceOp(event.surfaceOp) === null) continue;
+    for (const cited of event.sourceEventSeqs ?? []) if (!shadowedBy.has(cited)) shadowedBy.set(cited, seq);
+    if (isTombstoneEvent(event)) tombstones.push(seq);
+    else {
+      const restore = readRestore(event, lookup);
+      if (restore !== null) restoredBy.set(restore.tombstoneSeq, restore.seq);
+    }
+  }
+  const statuses = /* @__PURE__ */ new Map();
+  const inEffect = (seq) => {
+    if (restoredBy.has(seq)) return false;
+    const by = shadowedBy.get(seq);
+    const known = by === void 0 ? void 0 : statuses.get(by);
+    return known === void 0 ? true : known.inEffect;
+  };
+  for (let i = tombstones.length - 1; i >= 0; i--) {
+    const seq = tombstones[i];
+    statuses.set(seq, { seq, shadowedBy: shadowedBy.get(seq) ?? null, restoredBy: restoredBy.get(seq) ?? null, inEffect: inEffect(seq) });
+  }
+  return new Map([...statuses].sort((a, b) => a[0] - b[0]));
+}
+
 // src/host/inspect.ts
 function tombstonesOf(count, lookup, onSurface) {
   const found = [];
-  for (let seq = 0; seq < count; seq++) {
-    const event = lookup(seq);
-    if (event === void 0 || !isTombstoneEvent(event)) continue;
-    const record = readTombstone(event);
-    if (record !== null) found.push({ ...record, onSurface: onSurface(record.seq) });
+  for (const status of removalStatuses(count, lookup).values()) {
+    const record = readTombstone(lookup(status.seq));
+    if (record !== null) found.push({ ...record, onSurface: onSurface(record.seq), inEffect: status.inEffect, restoredBy: status.restoredBy });
   }
   return found;
 }
@@ -658,7 +700,7 @@ function describeRefusal(refusal) {
 }
 
 // src/shared/protocol.ts
-var ROUTE_ACTIONS = ["recall", "delete", "deleteFrom", "plan", "inspect"];
+var ROUTE_ACTIONS = ["recall", "delete", "deleteFrom", "exclude", "restore", "forkBefore", "flush", "plan", "inspect"];
 
 // src/host/request.ts
 var FIELDS = ["sessionId", "action", "seq", "messageId", "planAction", "expect"];
@@ -865,6 +907,7 @@ function statusOf(code) {
     case "NOT_A_USER_MESSAGE":
     case "NOT_DELETABLE":
     case "SPAN_NOT_CONTIGUOUS":
+    case "NOT_RESTORABLE":
     case "STALE_VIEW":
       return 409;
     case "AGENT_BUSY":

@@ -14,7 +14,7 @@ import {
   readSessionLog,
   resolveSessionLog,
   runScript
-} from "./chunks/chunk-ZYI4JGYZ.js";
+} from "./chunks/chunk-H5SWKA7B.js";
 
 // scripts/verify-decoder.ts
 import { createHash } from "node:crypto";

@@ -10,7 +10,8 @@ import { foldSurface, type Session, type SessionEvent, type SessionId } from '@d
 import type { LogEvent } from '../shared/events'
 import type { InspectedTombstone, InspectValue, LogSummary } from '../shared/protocol'
 import type { EventLookup } from '../shared/surface-plan'
-import { isTombstoneEvent, readTombstone } from '../shared/tombstone'
+import { removalStatuses } from '../shared/removal-status'
+import { readTombstone } from '../shared/tombstone'
 import type { SessionEventIndex } from './event-index'
 import type { SessionNotLiveRefusal } from './refusals'
 
@@ -24,11 +25,9 @@ export interface PersistenceReader {
 
 function tombstonesOf(count: number, lookup: EventLookup, onSurface: (seq: number) => boolean): InspectedTombstone[] {
   const found: InspectedTombstone[] = []
-  for (let seq = 0; seq < count; seq++) {
-    const event = lookup(seq)
-    if (event === undefined || !isTombstoneEvent(event)) continue
-    const record = readTombstone(event)
-    if (record !== null) found.push({ ...record, onSurface: onSurface(record.seq) })
+  for (const status of removalStatuses(count, lookup).values()) {
+    const record = readTombstone(lookup(status.seq) as LogEvent)
+    if (record !== null) found.push({ ...record, onSurface: onSurface(record.seq), inEffect: status.inEffect, restoredBy: status.restoredBy })
   }
   return found
 }

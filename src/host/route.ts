@@ -49,6 +49,7 @@ export function statusOf(code: ErrorCode): number {
     case 'NOT_A_USER_MESSAGE':
     case 'NOT_DELETABLE':
     case 'SPAN_NOT_CONTIGUOUS':
+    case 'NOT_RESTORABLE':
     case 'STALE_VIEW':
       return 409
     case 'AGENT_BUSY':

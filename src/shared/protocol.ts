@@ -6,13 +6,18 @@
  * @module dsh-message-recall/shared/protocol
  */
 import type { NodeKind } from './surface-node'
-import type { RecallAction, TombstoneRecord } from './tombstone'
+import type { TombstoneAction, TombstoneRecord } from './tombstone'
 
-/** Route actions: the three removals, the dry-run `plan`, and the read-only `inspect`. */
-export type RouteAction = RecallAction | 'plan' | 'inspect'
+/**
+ * Route actions: the removals (`recall`, `delete`, `deleteFrom`) and `exclude`, which each write
+ * one tombstone; `restore` (undo one tombstone in place); `forkBefore` (a new session holding the
+ * conversation as it was before a tombstone); `flush` (only the durability flush); the dry-run
+ * `plan`; and the read-only `inspect`.
+ */
+export type RouteAction = TombstoneAction | 'restore' | 'forkBefore' | 'flush' | 'plan' | 'inspect'
 
 /** All route actions, in a stable order. */
-export const ROUTE_ACTIONS: readonly RouteAction[] = ['recall', 'delete', 'deleteFrom', 'plan', 'inspect']
+export const ROUTE_ACTIONS: readonly RouteAction[] = ['recall', 'delete', 'deleteFrom', 'exclude', 'restore', 'forkBefore', 'flush', 'plan', 'inspect']
 
 /**
  * The view a client planned against. When given, a write or plan is refused with `STALE_VIEW`
@@ -23,14 +28,21 @@ export interface ViewExpectation {
   readonly lastSeq?: number
 }
 
-/** Request body as sent over the wire (JSON). Exactly one of `seq`/`messageId` except for `inspect`. */
+/**
+ * Request body as sent over the wire (JSON).
+ * - removals, `exclude` and `plan`: exactly one of `seq`/`messageId`; `plan` also `planAction`;
+ * - `restore` and `forkBefore`: `tombstoneSeq` (`restore` also takes `expect`);
+ * - `flush` and `inspect`: `sessionId` only.
+ */
 export interface RecallRequestBody {
   readonly sessionId: string
   readonly action: RouteAction
   readonly seq?: number
   readonly messageId?: string
-  /** Required for `plan`: the removal to preview. */
-  readonly planAction?: RecallAction
+  /** `restore` and `forkBefore`: seq of a tombstone of this plugin. */
+  readonly tombstoneSeq?: number
+  /** Required for `plan`: the removal to preview (`exclude` included). */
+  readonly planAction?: TombstoneAction
   readonly expect?: ViewExpectation
 }
 
@@ -46,6 +58,7 @@ export const ERROR_CODES = [
   'NOT_A_USER_MESSAGE',
   'NOT_DELETABLE',
   'SPAN_NOT_CONTIGUOUS',
+  'NOT_RESTORABLE',
   'STALE_VIEW',
   'AGENT_BUSY',
   'PERSIST_FAILED',
@@ -61,9 +74,9 @@ export interface SurfaceRange {
   readonly end: number
 }
 
-/** Success value of `recall`, `delete` and `deleteFrom`. */
+/** Success value of `recall`, `delete`, `deleteFrom` and `exclude`. */
 export interface RemovalValue {
-  readonly action: RecallAction
+  readonly action: TombstoneAction
   /** Seq of the appended tombstone. */
   readonly tombstoneSeq: number
   readonly range: SurfaceRange
@@ -81,9 +94,50 @@ export interface RemovalValue {
   readonly text?: string
 }
 
+/** Success value of `restore`: the tombstone was undone in place by a copy of the removed message. */
+export interface RestoreValue {
+  readonly action: 'restore'
+  readonly tombstoneSeq: number
+  /** Seq of the restoring copy, the new surface node where the tombstone was. */
+  readonly restoredSeq: number
+  /** Id of the restored message (the original's id; the copy keeps it). */
+  readonly messageId: string
+  /** Seq of the removed message the copy was made from. */
+  readonly originalSeq: number
+  /** The surface's `replaceGeneration` after the append. */
+  readonly replaceGeneration: number
+  /** True when a persistence listener took part in the durability flush. */
+  readonly persisted: boolean
+}
+
+/**
+ * Success value of `forkBefore`: a new stored session holding the log up to `boundarySeq`, the
+ * event just before the tombstone. The original session is not touched.
+ */
+export interface ForkBeforeValue {
+  readonly action: 'forkBefore'
+  readonly tombstoneSeq: number
+  readonly forkedSessionId: string
+  /** Last source event copied into the new session (`tombstoneSeq - 1`). */
+  readonly boundarySeq: number
+  /** The `session/title` the new session carries, or `null` when it has none. */
+  readonly title: string | null
+  /** True when a persistence listener took part in the durability flush. */
+  readonly persisted: boolean
+}
+
+/** Success value of `flush`: the live log is durable through `lastSeq`. */
+export interface FlushValue {
+  readonly action: 'flush'
+  /** Seq of the last event of the live log when the flush settled. */
+  readonly lastSeq: number
+  /** True when a persistence listener took part in the durability flush. */
+  readonly persisted: boolean
+}
+
 /** Success value of `plan`: what the `planAction` would remove; nothing is appended. */
 export interface PlanValue {
-  readonly action: RecallAction
+  readonly action: TombstoneAction
   readonly range: SurfaceRange
   readonly removedSeqs: readonly number[]
   readonly kinds: readonly NodeKind[]
@@ -108,10 +162,18 @@ export interface LogSummary {
   readonly tombstones: readonly InspectedTombstone[]
 }
 
-/** A tombstone as `inspect` reports it. */
+/** A tombstone as `inspect` reports it (`action` includes `exclude`). */
 export interface InspectedTombstone extends TombstoneRecord {
-  /** False once a later replace (a tombstone or a compaction) shadowed it. */
+  /** False once a later replace (a tombstone, a restore or a compaction) shadowed it. */
   readonly onSurface: boolean
+  /**
+   * False once a restore undid the tombstone (or undid the later tombstone of this plugin that
+   * absorbed it); true otherwise: on the surface, absorbed by a later tombstone in effect, or
+   * folded by a compaction (the removed messages stay out of the model's view).
+   */
+  readonly inEffect: boolean
+  /** Seq of the restoring copy that undid this tombstone, or `null`. */
+  readonly restoredBy: number | null
 }
 
 /** Success value of `inspect`; a side is `null` where it is unavailable. */
@@ -120,8 +182,32 @@ export interface InspectValue {
   readonly disk: LogSummary | null
 }
 
+/** Every success value a write answers with. */
+export type WriteValue = RemovalValue | RestoreValue | ForkBeforeValue | FlushValue
+
+/** The error body of a refused or failed request. */
+export interface RouteError {
+  readonly code: ErrorCode
+  /** English, prefixed `message-recall:`, naming the offending values; never an absolute machine path. */
+  readonly message: string
+  /**
+   * `PERSIST_FAILED` only. `true`: the write is in the live log (the model already no longer sees
+   * the removed rows, or sees the restored one) but the durability flush still failed after its
+   * retries; a later successful flush (`{ "action": "flush" }`, any later write, turn or graceful
+   * stop) makes it permanent, a crash before that loses it. `false`: nothing of this request
+   * remains (a `forkBefore` whose copy could not be stored).
+   */
+  readonly applied?: boolean
+  /** `PERSIST_FAILED` with `applied: true`: the value the write would have answered, with `persisted: false`. */
+  readonly value?: WriteValue
+  /** `PERSIST_FAILED` of a `recall`: the recalled content blocks (as in {@link RemovalValue.content}). */
+  readonly content?: readonly unknown[]
+  /** `PERSIST_FAILED` of a `recall`: the recalled plain text. */
+  readonly text?: string
+}
+
 /** The reply envelope. */
-export type RouteReply<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: { readonly code: ErrorCode; readonly message: string } }
+export type RouteReply<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: RouteError }
 
 /** One change of an `apply` or batch `plan`: a removal by surface seq, or an in-place restore by tombstone seq. */
 export type ChangeBody =

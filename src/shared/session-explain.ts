@@ -12,7 +12,7 @@ import type { SessionEvent } from '@deepseek-ai/dsh-session/types'
 import { isRecord, type LogEvent } from './events'
 import { readReplaceOp } from './replace-op'
 import { classifyNode, contentOf, plainText, stepOf, toolCallIds, toolResultCallId, type NodeKind } from './surface-node'
-import { readTombstone, type RecallAction } from './tombstone'
+import { readTombstone, type TombstoneAction } from './tombstone'
 
 /** One surface node, described for people. */
 export interface NodeSummary {
@@ -41,7 +41,7 @@ export interface ReplacementSummary {
 /** One tombstone of this plugin, explained. */
 export interface TombstoneExplanation {
   readonly seq: number
-  readonly action: RecallAction
+  readonly action: TombstoneAction
   /** Inclusive surface range as the host wrote it (`surfaceOp.start` … `surfaceOp.end`). */
   readonly start: number
   readonly end: number

@@ -11,7 +11,7 @@ import { isRecord, type LogEvent } from './events'
 import type { LogRecord } from './log-frames'
 import { readReplaceOp } from './replace-op'
 import { classifyNode, contentOf, plainText } from './surface-node'
-import { readTombstone, type RecallAction } from './tombstone'
+import { readTombstone, type RecallAction, type TombstoneAction } from './tombstone'
 
 /** What a session holds, for listings. */
 export interface SessionSummary {
@@ -25,7 +25,7 @@ export interface SessionSummary {
   /** Turns that ended interrupted or aborted. */
   readonly interruptedTurns: number
   readonly tombstones: number
-  readonly tombstonesByAction: Readonly<Record<RecallAction, number>>
+  readonly tombstonesByAction: Readonly<Record<RecallAction, number> & Partial<Record<TombstoneAction, number>>>
   readonly checkpoints: number
   readonly prunes: number
   readonly otherReplacements: number
@@ -46,7 +46,7 @@ export class SummaryBuilder {
   private turns = 0
   private failed = 0
   private interrupted = 0
-  private readonly byAction: Record<RecallAction, number> = { recall: 0, delete: 0, deleteFrom: 0 }
+  private readonly byAction: Record<RecallAction, number> & Partial<Record<TombstoneAction, number>> = { recall: 0, delete: 0, deleteFrom: 0 }
   private checkpoints = 0
   private prunes = 0
   private other = 0
@@ -107,7 +107,7 @@ export class SummaryBuilder {
       return
     }
     const tombstone = readTombstone(event)
-    if (tombstone !== null) this.byAction[tombstone.action]++
+    if (tombstone !== null) this.byAction[tombstone.action] = (this.byAction[tombstone.action] ?? 0) + 1
     else if (event.type === 'tool/result') this.prunes++
     else if (event.type === 'user/message' && classifyNode(event) === 'checkpoint') this.checkpoints++
     else this.other++

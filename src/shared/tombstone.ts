@@ -21,11 +21,21 @@ export type RecallAction = 'recall' | 'delete' | 'deleteFrom'
 /** All removal actions, in a stable order. */
 export const RECALL_ACTIONS: readonly RecallAction[] = ['recall', 'delete', 'deleteFrom']
 
+/**
+ * Every `source.action` a tombstone carries: the removals, and `exclude`, which is planned like
+ * `delete` and written as the same kind of tombstone (the client keeps its rows in view, dimmed).
+ * A release that predates `exclude` reads such a tombstone as a `delete` (see {@link readTombstone}).
+ */
+export type TombstoneAction = RecallAction | 'exclude'
+
+/** All tombstone actions, in a stable order. */
+export const TOMBSTONE_ACTIONS: readonly TombstoneAction[] = [...RECALL_ACTIONS, 'exclude']
+
 /** `data.source` of a tombstone. `removedSeqs` are the shadowed surface seqs, in surface order. */
 export interface TombstoneSource {
   readonly kind: 'plugin'
   readonly plugin: typeof TOMBSTONE_PLUGIN
-  readonly action: RecallAction
+  readonly action: TombstoneAction
   readonly removedSeqs: readonly number[]
 }
 
@@ -36,7 +46,7 @@ export interface TombstoneRecord {
   readonly end: number
   /** Every surface node the tombstone shadows (its `sourceEventSeqs`), in surface order. */
   readonly shadowedSeqs: readonly number[]
-  readonly action: RecallAction
+  readonly action: TombstoneAction
 }
 
 /**
@@ -44,7 +54,7 @@ export interface TombstoneRecord {
  * @param action - the removal action.
  * @param removedSeqs - the shadowed surface seqs, in surface order.
  */
-export function tombstoneSource(action: RecallAction, removedSeqs: readonly number[]): TombstoneSource {
+export function tombstoneSource(action: TombstoneAction, removedSeqs: readonly number[]): TombstoneSource {
   return { kind: 'plugin', plugin: TOMBSTONE_PLUGIN, action, removedSeqs: [...removedSeqs] }
 }
 
@@ -72,7 +82,7 @@ export function readTombstone(event: LogEvent): TombstoneRecord | null {
   if (!isTombstoneEvent(event)) return null
   const range = readReplaceOp(event.surfaceOp)!
   const source = (event.data as { source: Record<string, unknown> }).source
-  const action = RECALL_ACTIONS.find((a) => a === source.action) ?? 'delete'
+  const action = TOMBSTONE_ACTIONS.find((a) => a === source.action) ?? 'delete'
   const fromSource = Array.isArray(source.removedSeqs) ? (source.removedSeqs as unknown[]).filter(Number.isSafeInteger) as number[] : []
   const shadowedSeqs = event.sourceEventSeqs ? [...event.sourceEventSeqs] : fromSource
   return { seq: event.seq, start: range.start, end: range.end, shadowedSeqs, action }

@@ -1707,6 +1707,7 @@ function readReplaceOp(surfaceOp) {
 // src/shared/tombstone.ts
 var TOMBSTONE_PLUGIN = "dsh-message-recall";
 var RECALL_ACTIONS = ["recall", "delete", "deleteFrom"];
+var TOMBSTONE_ACTIONS = [...RECALL_ACTIONS, "exclude"];
 function isTombstoneSource(source) {
   return isRecord(source) && source.kind === "plugin" && source.plugin === TOMBSTONE_PLUGIN;
 }
@@ -1718,7 +1719,7 @@ function readTombstone(event) {
   if (!isTombstoneEvent(event)) return null;
   const range = readReplaceOp(event.surfaceOp);
   const source = event.data.source;
-  const action = RECALL_ACTIONS.find((a) => a === source.action) ?? "delete";
+  const action = TOMBSTONE_ACTIONS.find((a) => a === source.action) ?? "delete";
   const fromSource = Array.isArray(source.removedSeqs) ? source.removedSeqs.filter(Number.isSafeInteger) : [];
   const shadowedSeqs = event.sourceEventSeqs ? [...event.sourceEventSeqs] : fromSource;
   return { seq: event.seq, start: range.start, end: range.end, shadowedSeqs, action };
@@ -1855,7 +1856,7 @@ var SummaryBuilder = class {
       return;
     }
     const tombstone = readTombstone(event);
-    if (tombstone !== null) this.byAction[tombstone.action]++;
+    if (tombstone !== null) this.byAction[tombstone.action] = (this.byAction[tombstone.action] ?? 0) + 1;
     else if (event.type === "tool/result") this.prunes++;
     else if (event.type === "user/message" && classifyNode(event) === "checkpoint") this.checkpoints++;
     else this.other++;
