@@ -8,7 +8,7 @@
  * Definition. The page builds the flow with the rc.8 row markup and times the plugin's `RowSync`.
  *
  * Figures (medians, ms): floor; first decoration of a fresh flow (JS, and JS + the layout it
- * forces; buttons go on the last rows and on rows that come into view, see `src/client/sync.ts`);
+ * forces; buttons go on the last rows and on rows that come into view, see `src/client/reveal.ts`);
  * the pass after a scroll reveals 30 more rows; steady state (a few nodes replaced before each
  * pass, buttons already there); idle (nothing changed). Targets are printed, not asserted:
  * steady ≤ 4 ms, first decoration ≤ 16 ms.

@@ -772,33 +772,62 @@ function spanOf(spans, logSeq) {
   return found;
 }
 
-// src/client/sync.ts
-var EAGER_TAIL = 64;
-var REVEAL_MARGIN = "800px 0px";
-var REVEAL_STRIDE = 8;
+// src/client/rc8.ts
 var FLOW_SELECTOR = "[data-chat-flow]";
 var FLOW_KEY = "data-chat-flow-key";
 var FLOW_KIND = "data-chat-flow-kind";
-var NO_ACTIONS2 = Object.freeze([]);
-var RowSync = class {
+
+// src/client/clicks.ts
+var ClickDelegate = class {
+  constructor(options) {
+    this.options = options;
+  }
+  flow = null;
+  /**
+   * Listen on a flow.
+   * @param flow - the bound flow.
+   */
+  attach(flow) {
+    this.flow = flow;
+    flow.addEventListener("click", this.handleClick);
+  }
+  /**
+   * Stop listening.
+   * @param flow - the flow given to {@link ClickDelegate.attach}.
+   */
+  release(flow) {
+    flow.removeEventListener("click", this.handleClick);
+    if (this.flow === flow) this.flow = null;
+  }
+  handleClick = (event) => {
+    const target = event.target;
+    const button = target?.closest?.(`[${ATTR.action}]`);
+    if (button === null || button === void 0 || this.flow === null || !this.flow.contains(button)) return;
+    const row = button.closest(`[${FLOW_KEY}]`);
+    const key = row?.getAttribute(FLOW_KEY);
+    const action = button.getAttribute(ATTR.action);
+    event.preventDefault();
+    event.stopPropagation();
+    const anchor = key === null || key === void 0 ? void 0 : this.options.anchorOf(key);
+    if (anchor === void 0 || anchor.seq === null || !anchor.actions.includes(action)) return;
+    this.options.onPress({ key: anchor.key, seq: anchor.seq, action });
+  };
+};
+
+// src/client/flow.ts
+var FlowBinding = class {
   constructor(options) {
     this.options = options;
   }
   marker = null;
-  flow = null;
+  current = null;
   scope = null;
-  cache = /* @__PURE__ */ new WeakMap();
-  revision = Number.NaN;
-  texts = null;
-  factory = null;
-  derived = null;
-  anchorsByKey = /* @__PURE__ */ new Map();
   observer = null;
-  onMutation = null;
-  intersection = null;
-  /** Rows that may carry buttons (see the module description). */
-  revealed = /* @__PURE__ */ new WeakSet();
-  watched = /* @__PURE__ */ new WeakSet();
+  onChange = null;
+  /** The bound flow, or `null`. */
+  get flow() {
+    return this.current;
+  }
   /**
    * Set the element the overlay rendered; the flow is looked up from it.
    * @param marker - the overlay's anchor element, or `null` on unmount.
@@ -807,18 +836,227 @@ var RowSync = class {
     this.marker = marker;
   }
   /**
-   * Re-run `onChange` whenever rows of the flow are added, removed or re-created, or the flow
-   * itself is replaced. Mutations inside rows (streaming text) do not trigger it.
-   * @param onChange - usually schedules a pass.
+   * Call `onChange` whenever rows of the flow are added, removed or re-created, or the flow itself
+   * is replaced.
+   * @param onChange - usually runs a pass.
    * @returns stops watching.
    */
   watch(onChange) {
-    this.onMutation = onChange;
+    this.onChange = onChange;
     this.reobserve();
     return () => {
-      this.onMutation = null;
+      this.onChange = null;
       this.observer?.disconnect();
       this.observer = null;
+    };
+  }
+  /**
+   * Find (or keep) the flow next to the marker; a new flow is attached and the old one detached.
+   * @returns the flow, or `null` when the marker has none near it (or is not in the page).
+   */
+  locate() {
+    const marker = this.marker;
+    if (marker === null || !marker.isConnected) return this.current?.isConnected ? this.current : null;
+    if (this.current !== null && this.current.isConnected && this.scope !== null && this.scope.contains(marker)) return this.current;
+    let scope = marker.parentElement;
+    let flow = null;
+    while (scope !== null && flow === null) {
+      flow = scope.querySelector(FLOW_SELECTOR);
+      if (flow === null) scope = scope.parentElement;
+    }
+    if (flow !== this.current) {
+      if (this.current !== null) this.options.onRelease(this.current);
+      this.current = flow;
+      if (flow !== null) this.options.onAttach(flow);
+    }
+    if (scope !== this.scope) {
+      this.scope = scope;
+      this.reobserve();
+    }
+    return flow;
+  }
+  /**
+   * Let the flow go and stop observing; `onRelease` is not called, the caller cleans up.
+   * @returns the flow that was bound, or `null`.
+   */
+  detach() {
+    const flow = this.current;
+    this.observer?.disconnect();
+    this.observer = null;
+    this.current = null;
+    this.scope = null;
+    return flow;
+  }
+  reobserve() {
+    this.observer?.disconnect();
+    this.observer = null;
+    const scope = this.scope;
+    const onChange = this.onChange;
+    if (scope === null || onChange === null || typeof MutationObserver === "undefined") return;
+    this.observer = new MutationObserver((records) => {
+      const flow = this.current;
+      if (flow === null || !flow.isConnected) return onChange();
+      for (const record of records) {
+        if (record.target === flow) return onChange();
+      }
+    });
+    this.observer.observe(scope, { childList: true, subtree: true });
+  }
+};
+
+// src/client/reveal.ts
+var EAGER_TAIL = 64;
+var REVEAL_MARGIN = "800px 0px";
+var REVEAL_STRIDE = 8;
+var LazyReveal = class {
+  constructor(options) {
+    this.options = options;
+  }
+  flow = null;
+  intersection = null;
+  revealed = /* @__PURE__ */ new WeakSet();
+  watched = /* @__PURE__ */ new WeakSet();
+  /**
+   * Start watching a flow: pointer and focus entry, and the viewport when IntersectionObserver exists.
+   * @param flow - the bound flow.
+   */
+  attach(flow) {
+    this.flow = flow;
+    flow.addEventListener("pointerover", this.handleEnter);
+    flow.addEventListener("focusin", this.handleEnter);
+    const view = flow.ownerDocument.defaultView;
+    if (view?.IntersectionObserver === void 0) return;
+    this.intersection = new view.IntersectionObserver((entries) => {
+      const rows = [];
+      for (const entry of entries) if (entry.isIntersecting) rows.push(...neighbourhood(entry.target));
+      if (rows.length > 0) this.reveal(rows);
+    }, { root: scrollContainer(flow), rootMargin: REVEAL_MARGIN });
+  }
+  /**
+   * Stop watching the flow and forget every revealed row.
+   * @param flow - the flow given to {@link LazyReveal.attach}.
+   */
+  release(flow) {
+    flow.removeEventListener("pointerover", this.handleEnter);
+    flow.removeEventListener("focusin", this.handleEnter);
+    this.intersection?.disconnect();
+    this.intersection = null;
+    this.flow = null;
+    this.revealed = /* @__PURE__ */ new WeakSet();
+    this.watched = /* @__PURE__ */ new WeakSet();
+  }
+  /**
+   * Whether a row may carry buttons now; a row in the eager tail is revealed by this call.
+   * @param row - a row element of the flow.
+   * @param index - its position among the flow's element children.
+   * @param count - the flow's element child count.
+   */
+  isRevealed(row, index, count) {
+    if (this.intersection === null || index >= count - EAGER_TAIL) this.revealed.add(row);
+    return this.revealed.has(row);
+  }
+  /**
+   * Observe an unrevealed row if it is one of every {@link REVEAL_STRIDE}-th.
+   * @param row - a row for which {@link LazyReveal.isRevealed} was false.
+   * @param index - its position among the flow's element children.
+   */
+  observe(row, index) {
+    if (this.intersection === null || index % REVEAL_STRIDE !== 0 || this.watched.has(row)) return;
+    this.watched.add(row);
+    this.intersection.observe(row);
+  }
+  /**
+   * Reveal rows and, when any was new, call `onReveal`.
+   * @param rows - row elements of the flow.
+   */
+  reveal(rows) {
+    let added = false;
+    for (const row of rows) {
+      if (this.revealed.has(row)) continue;
+      this.revealed.add(row);
+      this.intersection?.unobserve(row);
+      added = true;
+    }
+    if (added) this.options.onReveal();
+  }
+  handleEnter = (event) => {
+    const row = event.target?.closest?.(`[${FLOW_KEY}]`);
+    if (row !== null && row !== void 0 && row.parentElement === this.flow && !this.revealed.has(row)) this.reveal([row]);
+  };
+};
+function neighbourhood(row) {
+  const rows = [row];
+  let before = row.previousElementSibling;
+  let after = row.nextElementSibling;
+  for (let i = 0; i < REVEAL_STRIDE; i++) {
+    if (before !== null) {
+      rows.push(before);
+      before = before.previousElementSibling;
+    }
+    if (after !== null) {
+      rows.push(after);
+      after = after.nextElementSibling;
+    }
+  }
+  return rows;
+}
+function scrollContainer(flow) {
+  const view = flow.ownerDocument.defaultView;
+  for (let node = flow.parentElement; node !== null && view !== null; node = node.parentElement) {
+    const overflow = view.getComputedStyle(node).overflowY;
+    if (overflow === "auto" || overflow === "scroll") return node;
+  }
+  return null;
+}
+
+// src/client/sync.ts
+var NO_ACTIONS2 = Object.freeze([]);
+var RowSync = class {
+  constructor(options) {
+    this.options = options;
+    this.lazy = new LazyReveal({ onReveal: () => this.onChange?.() });
+    this.clicks = new ClickDelegate({ anchorOf: (key) => this.anchorsByKey.get(key), onPress: options.onPress });
+    this.binding = new FlowBinding({
+      onAttach: (flow) => {
+        this.clicks.attach(flow);
+        this.lazy.attach(flow);
+      },
+      onRelease: (flow) => {
+        this.release(flow);
+        if (flow.isConnected) undecorateAll(flow);
+        this.cache = /* @__PURE__ */ new WeakMap();
+      }
+    });
+  }
+  cache = /* @__PURE__ */ new WeakMap();
+  revision = Number.NaN;
+  texts = null;
+  factory = null;
+  derived = null;
+  anchorsByKey = /* @__PURE__ */ new Map();
+  onChange = null;
+  binding;
+  lazy;
+  clicks;
+  /**
+   * Set the element the overlay rendered; the flow is looked up from it.
+   * @param marker - the overlay's anchor element, or `null` on unmount.
+   */
+  setMarker(marker) {
+    this.binding.setMarker(marker);
+  }
+  /**
+   * Re-run `onChange` whenever rows of the flow are added, removed or re-created, the flow itself
+   * is replaced, or rows are revealed. Mutations inside rows (streaming text) do not trigger it.
+   * @param onChange - usually runs a pass.
+   * @returns stops watching.
+   */
+  watch(onChange) {
+    this.onChange = onChange;
+    const stop = this.binding.watch(onChange);
+    return () => {
+      this.onChange = null;
+      stop();
     };
   }
   /**
@@ -828,7 +1066,7 @@ var RowSync = class {
    */
   run(input) {
     const started = performance.now();
-    const flow = this.locate();
+    const flow = this.binding.locate();
     if (input.localeRevision !== this.revision || this.texts === null || this.factory === null) {
       this.revision = input.localeRevision;
       this.texts = clusterTexts(this.options.t);
@@ -854,8 +1092,7 @@ var RowSync = class {
       const armedKey = controller.armed?.key;
       const pendingKey = controller.pending?.key;
       const hasErrors = controller.errors.size > 0;
-      const tailFrom = flow.childElementCount - EAGER_TAIL;
-      const lazy = this.intersection !== null;
+      const count = flow.childElementCount;
       let index = -1;
       for (let row = flow.firstElementChild; row !== null; row = row.nextElementSibling) {
         index++;
@@ -873,8 +1110,7 @@ var RowSync = class {
           }
           continue;
         }
-        if (!lazy || index >= tailFrom) this.revealed.add(row);
-        const wanted = this.revealed.has(row);
+        const wanted = this.lazy.isRevealed(row, index, count);
         const isHidden = hidden.hiddenKeys.has(key);
         const armed = armedKey === key ? controller.armed : null;
         const pending = pendingKey === key ? controller.pending : null;
@@ -887,10 +1123,7 @@ var RowSync = class {
           continue;
         }
         const anchor = resolveRow(node);
-        if (!wanted && index % REVEAL_STRIDE === 0 && !this.watched.has(row)) {
-          this.watched.add(row);
-          this.intersection.observe(row);
-        }
+        if (!wanted) this.lazy.observe(row, index);
         const actions = running || !wanted ? NO_ACTIONS2 : anchor.actions;
         const fresh = cached !== void 0 && (cached.revision !== this.revision || cached.actions !== actions || cached.step !== anchor.step);
         const cluster = decorateRow(row, {
@@ -932,32 +1165,24 @@ var RowSync = class {
   }
   /**
    * Let rows carry buttons from the next pass on, and run one (through the `watch` callback).
-   * @param rows - row elements of the flow (the IntersectionObserver, pointer and focus entries call this).
+   * @param rows - row elements of the flow.
    */
   reveal(rows) {
-    let added = false;
-    for (const row of rows) {
-      if (this.revealed.has(row)) continue;
-      this.revealed.add(row);
-      this.intersection?.unobserve(row);
-      added = true;
-    }
-    if (added) this.onMutation?.();
+    this.lazy.reveal(rows);
   }
   /** Remove every mark of the plugin from the flow and stop listening to it. */
   detach() {
-    if (this.flow !== null) {
-      this.unbind(this.flow);
-      undecorateAll(this.flow);
+    const flow = this.binding.detach();
+    if (flow !== null) {
+      this.release(flow);
+      undecorateAll(flow);
     }
-    this.observer?.disconnect();
-    this.observer = null;
-    this.flow = null;
-    this.scope = null;
     this.cache = /* @__PURE__ */ new WeakMap();
-    this.revealed = /* @__PURE__ */ new WeakSet();
-    this.watched = /* @__PURE__ */ new WeakSet();
     this.derived = null;
+  }
+  release(flow) {
+    this.clicks.release(flow);
+    this.lazy.release(flow);
   }
   deriveHidden(replacements, anchors2) {
     const last = this.derived;
@@ -966,110 +1191,7 @@ var RowSync = class {
     this.derived = { replacements, anchors: anchors2, result };
     return result;
   }
-  /** Find (or keep) the flow next to the marker and bind the click listener and the observer to it. */
-  locate() {
-    const marker = this.marker;
-    if (marker === null || !marker.isConnected) return this.flow?.isConnected ? this.flow : null;
-    if (this.flow !== null && this.flow.isConnected && this.scope !== null && this.scope.contains(marker)) return this.flow;
-    let scope = marker.parentElement;
-    let flow = null;
-    while (scope !== null && flow === null) {
-      flow = scope.querySelector(FLOW_SELECTOR);
-      if (flow === null) scope = scope.parentElement;
-    }
-    if (flow !== this.flow) {
-      if (this.flow !== null) {
-        this.unbind(this.flow);
-        if (this.flow.isConnected) undecorateAll(this.flow);
-      }
-      this.cache = /* @__PURE__ */ new WeakMap();
-      this.revealed = /* @__PURE__ */ new WeakSet();
-      this.watched = /* @__PURE__ */ new WeakSet();
-      this.flow = flow;
-      if (flow !== null) this.bind(flow);
-    }
-    if (scope !== this.scope) {
-      this.scope = scope;
-      this.reobserve();
-    }
-    return flow;
-  }
-  bind(flow) {
-    flow.addEventListener("click", this.handleClick);
-    flow.addEventListener("pointerover", this.handleEnter);
-    flow.addEventListener("focusin", this.handleEnter);
-    const view = flow.ownerDocument.defaultView;
-    if (view?.IntersectionObserver === void 0) return;
-    this.intersection = new view.IntersectionObserver((entries) => {
-      const rows = [];
-      for (const entry of entries) if (entry.isIntersecting) rows.push(...neighbourhood(entry.target));
-      if (rows.length > 0) this.reveal(rows);
-    }, { root: scrollContainer(flow), rootMargin: REVEAL_MARGIN });
-  }
-  unbind(flow) {
-    flow.removeEventListener("click", this.handleClick);
-    flow.removeEventListener("pointerover", this.handleEnter);
-    flow.removeEventListener("focusin", this.handleEnter);
-    this.intersection?.disconnect();
-    this.intersection = null;
-  }
-  handleEnter = (event) => {
-    const row = event.target?.closest?.(`[${FLOW_KEY}]`);
-    if (row !== null && row !== void 0 && row.parentElement === this.flow && !this.revealed.has(row)) this.reveal([row]);
-  };
-  reobserve() {
-    this.observer?.disconnect();
-    this.observer = null;
-    const scope = this.scope;
-    const onChange = this.onMutation;
-    if (scope === null || onChange === null || typeof MutationObserver === "undefined") return;
-    this.observer = new MutationObserver((records) => {
-      const flow = this.flow;
-      if (flow === null || !flow.isConnected) return onChange();
-      for (const record of records) {
-        if (record.target === flow) return onChange();
-      }
-    });
-    this.observer.observe(scope, { childList: true, subtree: true });
-  }
-  handleClick = (event) => {
-    const target = event.target;
-    const button = target?.closest?.(`[${ATTR.action}]`);
-    if (button === null || button === void 0 || this.flow === null || !this.flow.contains(button)) return;
-    const row = button.closest(`[${FLOW_KEY}]`);
-    const key = row?.getAttribute(FLOW_KEY);
-    const action = button.getAttribute(ATTR.action);
-    event.preventDefault();
-    event.stopPropagation();
-    const anchor = key === null || key === void 0 ? void 0 : this.anchorsByKey.get(key);
-    if (anchor === void 0 || anchor.seq === null || !anchor.actions.includes(action)) return;
-    this.options.onPress({ key: anchor.key, seq: anchor.seq, action });
-  };
 };
-function neighbourhood(row) {
-  const rows = [row];
-  let before = row.previousElementSibling;
-  let after = row.nextElementSibling;
-  for (let i = 0; i < REVEAL_STRIDE; i++) {
-    if (before !== null) {
-      rows.push(before);
-      before = before.previousElementSibling;
-    }
-    if (after !== null) {
-      rows.push(after);
-      after = after.nextElementSibling;
-    }
-  }
-  return rows;
-}
-function scrollContainer(flow) {
-  const view = flow.ownerDocument.defaultView;
-  for (let node = flow.parentElement; node !== null && view !== null; node = node.parentElement) {
-    const overflow = view.getComputedStyle(node).overflowY;
-    if (overflow === "auto" || overflow === "scroll") return node;
-  }
-  return null;
-}
 function sameAnchors(a, b) {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) {
@@ -1215,7 +1337,7 @@ function expectationOf(live, baseline) {
 }
 
 // src/client/stamp.ts
-var BUILD_STAMP = true ? "0.1.0+4805e2dc4f" : "dev";
+var BUILD_STAMP = true ? "0.1.0+451bc3b598" : "dev";
 
 // src/client/index.tsx
 var name = "dsh-message-recall";

@@ -8,8 +8,8 @@
  */
 import { STYLE_TEXT } from '../../src/client/decorate'
 import { EMPTY_REPLACEMENTS, type ReplacementSnapshot } from '../../src/client/replacement-view'
-import type { ChatNode, ChatSnapshot } from '../../src/client/rc8'
-import { RowSync, FLOW_KEY, FLOW_KIND, type SyncInput } from '../../src/client/sync'
+import { FLOW_KEY, FLOW_KIND, type ChatNode, type ChatSnapshot } from '../../src/client/rc8'
+import { RowSync, type SyncInput } from '../../src/client/sync'
 import type { ControllerState } from '../../src/client/controller'
 
 /** What the bench hands to the page. */

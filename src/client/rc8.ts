@@ -1,7 +1,8 @@
 /**
- * The parts of the DSH 0.1.0-rc.8 browser client this plugin talks to, as structural types.
- * Types only, no runtime code. They mirror the published declarations so the bundle needs no
- * runtime import of DSH packages (the rc.8 module loader resolves only its seed words):
+ * The parts of the DSH 0.1.0-rc.8 browser client this plugin talks to: structural types, and the
+ * row markers of the chat flow (the only runtime values here). The types mirror the published
+ * declarations so the bundle needs no runtime import of DSH packages (the rc.8 module loader
+ * resolves only its seed words):
  *
  * - chat store and snapshot: `dsh-client-runtime/lib/types/client/sessions/conversation.d.ts`
  *   (`ChatSnapshot`, `ChatNodeStore`, `ConversationSnapshot`);
@@ -10,11 +11,22 @@
  * - composer: `dsh-client-ui-conversation/lib/types/client/input/contract.d.ts` (`InputActions`;
  *   rc.8 has no `focus()`);
  * - locale: `dsh-client-locale/lib/types/client/index.d.ts` (`LocaleRuntime`);
- * - slots: `ctx.slots.inject` / `ctx.slots.register` (`dsh-client-runtime/lib/client.js`, `SlotRegistry`).
+ * - slots: `ctx.slots.inject` / `ctx.slots.register` (`dsh-client-runtime/lib/client.js`, `SlotRegistry`);
+ * - row markers: `ChatNodeSeat` in `dsh-client-ui-conversation/lib/client.js` (later DSH lines add
+ *   others, such as `data-chat-turn`).
  *
  * @module dsh-message-recall/client/rc8
  */
 import type { LogEvent } from '../shared/events'
+
+/** Selector of the chat list of one view (its element children are the rows, plus a few others). */
+export const FLOW_SELECTOR = '[data-chat-flow]'
+
+/** Attribute of a row that holds its chat-store key (`${kind.length}:${kind}${id}`, `conversationContextKey`). */
+export const FLOW_KEY = 'data-chat-flow-key'
+
+/** Attribute of a row that holds its rc.8 row kind (`user`, `assistant-step`, `tool-call`, …). */
+export const FLOW_KIND = 'data-chat-flow-kind'
 
 /** Where the rc.8 location index placed a node (`ConversationLocation`, reduced to the numbers used here). */
 export type NodeLocation =

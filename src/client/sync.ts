@@ -1,60 +1,31 @@
 /**
  * The sync pass: bring every row of this session's chat flow in line with the chat store, the
- * tombstones and the controller state. Rows are found through the official rc.8 markers
- * (`[data-chat-flow] > [data-chat-flow-key]`, `data-chat-flow-kind`; `ChatNodeSeat` in
- * `dsh-client-ui-conversation/lib/client.js`) and every key is resolved in this session's own
+ * tombstones and the controller state. Rows are found through the rc.8 row markers
+ * ({@link FLOW_KEY}, {@link FLOW_KIND} in `rc8.ts`) and every key is resolved in this session's own
  * chat store: a row whose key does not resolve, or resolves to a node of another kind, gets
  * nothing (a row of another session can never be targeted).
  *
- * The flow is the one next to the overlay: the nearest ancestor of the overlay's anchor element
- * that contains a `[data-chat-flow]` (the overlay renders inside the composer of the same session
- * pane as the chat view).
- *
  * Cost: a pass reads each row's key and compares a few references with the row's cached inputs;
- * only rows whose node, hidden state, controller state, running flag or locale changed are
- * written. Button clicks reach the plugin through one delegated listener on the flow.
+ * only rows whose node, hidden state, controller state, running flag, locale or reveal state
+ * changed are written. Hiding is applied to every row at once; buttons only to revealed rows.
  *
- * Buttons are added lazily, because laying out thousands of button clusters at once costs far
- * more than a frame: a row gets its cluster once it is one of the last {@link EAGER_TAIL} rows of
- * the flow (the chat opens at its end), once it comes within {@link REVEAL_MARGIN} of the chat's
- * scroll viewport (an IntersectionObserver on the scroll container, watching every
- * {@link REVEAL_STRIDE}-th row and revealing its neighbours with it), or as soon as the pointer or
- * keyboard focus enters it. A row keeps its cluster after that. Hiding is applied to every row at
- * once. Without IntersectionObserver every row is decorated at once.
+ * The pass composes three helpers, each with one job: {@link FlowBinding} (which flow, and when it
+ * changes), {@link LazyReveal} (which rows may carry buttons) and {@link ClickDelegate} (a click on
+ * a button becomes a press).
  *
  * @module dsh-message-recall/client/sync
  */
 import { deriveHiddenRows, type HiddenRowsResult } from '../shared/hidden-rows'
 import type { RecallAction } from '../shared/tombstone'
+import { ClickDelegate } from './clicks'
 import type { ArmedState, ControllerState, PendingState, RowError, RowTarget } from './controller'
-import { ATTR, ClusterFactory, clusterTexts, decorateRow, undecorateAll, undecorateRow, type ClusterTexts } from './decorate'
+import { ClusterFactory, clusterTexts, decorateRow, undecorateAll, undecorateRow, type ClusterTexts } from './decorate'
+import { FlowBinding } from './flow'
 import { describeError } from './locales'
-import type { ChatSnapshot, Translate } from './rc8'
+import { FLOW_KEY, FLOW_KIND, type ChatSnapshot, type Translate } from './rc8'
 import type { ReplacementSnapshot } from './replacement-view'
+import { LazyReveal } from './reveal'
 import { resolveRow, type RowAnchor } from './rows'
-
-/** The last rows of the flow that get their buttons at once. */
-export const EAGER_TAIL = 64
-
-/** How far outside the scroll viewport a row gets its buttons ahead of scrolling (CSS margin). */
-export const REVEAL_MARGIN = '800px 0px'
-
-/**
- * Only every `REVEAL_STRIDE`-th undecorated row is observed (observing costs about 2.5 µs a row in
- * Chromium); when one comes near the viewport, it and the `REVEAL_STRIDE` rows on each side are revealed.
- */
-export const REVEAL_STRIDE = 8
-
-/**
- * The rc.8 row markers, in this one place (`dsh-client-ui-conversation/lib/client.js`,
- * `ChatNodeSeat`; later DSH lines add others such as `data-chat-turn`).
- * `FLOW_SELECTOR` matches the chat list of one view.
- */
-export const FLOW_SELECTOR = '[data-chat-flow]'
-/** Attribute of a row that holds its chat-store key (`${kind.length}:${kind}${id}`). */
-export const FLOW_KEY = 'data-chat-flow-key'
-/** Attribute of a row that holds its rc.8 row kind (`user`, `assistant-step`, `tool-call`, …). */
-export const FLOW_KIND = 'data-chat-flow-kind'
 
 /** Everything a pass reads. */
 export interface SyncInput {
@@ -112,45 +83,53 @@ const NO_ACTIONS: readonly RecallAction[] = Object.freeze([])
 
 /** Runs sync passes for one session's overlay; see the module description. */
 export class RowSync {
-  private marker: Element | null = null
-  private flow: HTMLElement | null = null
-  private scope: Element | null = null
   private cache = new WeakMap<Element, RowCache>()
   private revision = Number.NaN
   private texts: ClusterTexts | null = null
   private factory: ClusterFactory | null = null
   private derived: { replacements: ReplacementSnapshot; anchors: readonly RowAnchor[]; result: HiddenRowsResult } | null = null
   private anchorsByKey = new Map<string, RowAnchor>()
-  private observer: MutationObserver | null = null
-  private onMutation: (() => void) | null = null
-  private intersection: IntersectionObserver | null = null
-  /** Rows that may carry buttons (see the module description). */
-  private revealed = new WeakSet<Element>()
-  private watched = new WeakSet<Element>()
+  private onChange: (() => void) | null = null
+  private readonly binding: FlowBinding
+  private readonly lazy: LazyReveal
+  private readonly clicks: ClickDelegate
 
-  constructor(private readonly options: RowSyncOptions) {}
+  constructor(private readonly options: RowSyncOptions) {
+    this.lazy = new LazyReveal({ onReveal: () => this.onChange?.() })
+    this.clicks = new ClickDelegate({ anchorOf: (key) => this.anchorsByKey.get(key), onPress: options.onPress })
+    this.binding = new FlowBinding({
+      onAttach: (flow) => {
+        this.clicks.attach(flow)
+        this.lazy.attach(flow)
+      },
+      onRelease: (flow) => {
+        this.release(flow)
+        if (flow.isConnected) undecorateAll(flow)
+        this.cache = new WeakMap()
+      },
+    })
+  }
 
   /**
    * Set the element the overlay rendered; the flow is looked up from it.
    * @param marker - the overlay's anchor element, or `null` on unmount.
    */
   setMarker(marker: Element | null): void {
-    this.marker = marker
+    this.binding.setMarker(marker)
   }
 
   /**
-   * Re-run `onChange` whenever rows of the flow are added, removed or re-created, or the flow
-   * itself is replaced. Mutations inside rows (streaming text) do not trigger it.
-   * @param onChange - usually schedules a pass.
+   * Re-run `onChange` whenever rows of the flow are added, removed or re-created, the flow itself
+   * is replaced, or rows are revealed. Mutations inside rows (streaming text) do not trigger it.
+   * @param onChange - usually runs a pass.
    * @returns stops watching.
    */
   watch(onChange: () => void): () => void {
-    this.onMutation = onChange
-    this.reobserve()
+    this.onChange = onChange
+    const stop = this.binding.watch(onChange)
     return () => {
-      this.onMutation = null
-      this.observer?.disconnect()
-      this.observer = null
+      this.onChange = null
+      stop()
     }
   }
 
@@ -161,7 +140,7 @@ export class RowSync {
    */
   run(input: SyncInput): PassRecord {
     const started = performance.now()
-    const flow = this.locate()
+    const flow = this.binding.locate()
     if (input.localeRevision !== this.revision || this.texts === null || this.factory === null) {
       this.revision = input.localeRevision
       this.texts = clusterTexts(this.options.t)
@@ -187,8 +166,7 @@ export class RowSync {
       const armedKey = controller.armed?.key
       const pendingKey = controller.pending?.key
       const hasErrors = controller.errors.size > 0
-      const tailFrom = flow.childElementCount - EAGER_TAIL
-      const lazy = this.intersection !== null
+      const count = flow.childElementCount
       let index = -1
       for (let row = flow.firstElementChild; row !== null; row = row.nextElementSibling) {
         index++
@@ -206,8 +184,7 @@ export class RowSync {
           }
           continue
         }
-        if (!lazy || index >= tailFrom) this.revealed.add(row)
-        const wanted = this.revealed.has(row)
+        const wanted = this.lazy.isRevealed(row, index, count)
         const isHidden = hidden.hiddenKeys.has(key)
         const armed = armedKey === key ? controller.armed : null
         const pending = pendingKey === key ? controller.pending : null
@@ -222,10 +199,7 @@ export class RowSync {
           continue
         }
         const anchor = resolveRow(node)
-        if (!wanted && index % REVEAL_STRIDE === 0 && !this.watched.has(row)) {
-          this.watched.add(row)
-          this.intersection!.observe(row)
-        }
+        if (!wanted) this.lazy.observe(row, index)
         const actions = running || !wanted ? NO_ACTIONS : anchor.actions
         const fresh = cached !== undefined && (cached.revision !== this.revision || cached.actions !== actions || cached.step !== anchor.step)
         const cluster = decorateRow(row as HTMLElement, {
@@ -246,33 +220,26 @@ export class RowSync {
 
   /**
    * Let rows carry buttons from the next pass on, and run one (through the `watch` callback).
-   * @param rows - row elements of the flow (the IntersectionObserver, pointer and focus entries call this).
+   * @param rows - row elements of the flow.
    */
   reveal(rows: readonly Element[]): void {
-    let added = false
-    for (const row of rows) {
-      if (this.revealed.has(row)) continue
-      this.revealed.add(row)
-      this.intersection?.unobserve(row)
-      added = true
-    }
-    if (added) this.onMutation?.()
+    this.lazy.reveal(rows)
   }
 
   /** Remove every mark of the plugin from the flow and stop listening to it. */
   detach(): void {
-    if (this.flow !== null) {
-      this.unbind(this.flow)
-      undecorateAll(this.flow)
+    const flow = this.binding.detach()
+    if (flow !== null) {
+      this.release(flow)
+      undecorateAll(flow)
     }
-    this.observer?.disconnect()
-    this.observer = null
-    this.flow = null
-    this.scope = null
     this.cache = new WeakMap()
-    this.revealed = new WeakSet()
-    this.watched = new WeakSet()
     this.derived = null
+  }
+
+  private release(flow: HTMLElement): void {
+    this.clicks.release(flow)
+    this.lazy.release(flow)
   }
 
   private deriveHidden(replacements: ReplacementSnapshot, anchors: readonly RowAnchor[]): HiddenRowsResult {
@@ -282,119 +249,6 @@ export class RowSync {
     this.derived = { replacements, anchors, result }
     return result
   }
-
-  /** Find (or keep) the flow next to the marker and bind the click listener and the observer to it. */
-  private locate(): HTMLElement | null {
-    const marker = this.marker
-    if (marker === null || !marker.isConnected) return this.flow?.isConnected ? this.flow : null
-    if (this.flow !== null && this.flow.isConnected && this.scope !== null && this.scope.contains(marker)) return this.flow
-    let scope: Element | null = marker.parentElement
-    let flow: HTMLElement | null = null
-    while (scope !== null && flow === null) {
-      flow = scope.querySelector<HTMLElement>(FLOW_SELECTOR)
-      if (flow === null) scope = scope.parentElement
-    }
-    if (flow !== this.flow) {
-      if (this.flow !== null) {
-        this.unbind(this.flow)
-        if (this.flow.isConnected) undecorateAll(this.flow)
-      }
-      this.cache = new WeakMap()
-      this.revealed = new WeakSet()
-      this.watched = new WeakSet()
-      this.flow = flow
-      if (flow !== null) this.bind(flow)
-    }
-    if (scope !== this.scope) {
-      this.scope = scope
-      this.reobserve()
-    }
-    return flow
-  }
-
-  private bind(flow: HTMLElement): void {
-    flow.addEventListener('click', this.handleClick)
-    flow.addEventListener('pointerover', this.handleEnter)
-    flow.addEventListener('focusin', this.handleEnter)
-    const view = flow.ownerDocument.defaultView as (Window & typeof globalThis) | null
-    if (view?.IntersectionObserver === undefined) return
-    this.intersection = new view.IntersectionObserver((entries) => {
-      const rows: Element[] = []
-      for (const entry of entries) if (entry.isIntersecting) rows.push(...neighbourhood(entry.target))
-      if (rows.length > 0) this.reveal(rows)
-    }, { root: scrollContainer(flow), rootMargin: REVEAL_MARGIN })
-  }
-
-  private unbind(flow: HTMLElement): void {
-    flow.removeEventListener('click', this.handleClick)
-    flow.removeEventListener('pointerover', this.handleEnter)
-    flow.removeEventListener('focusin', this.handleEnter)
-    this.intersection?.disconnect()
-    this.intersection = null
-  }
-
-  private readonly handleEnter = (event: Event): void => {
-    const row = (event.target as Element | null)?.closest?.(`[${FLOW_KEY}]`)
-    if (row !== null && row !== undefined && row.parentElement === this.flow && !this.revealed.has(row)) this.reveal([row])
-  }
-
-  private reobserve(): void {
-    this.observer?.disconnect()
-    this.observer = null
-    const scope = this.scope
-    const onChange = this.onMutation
-    if (scope === null || onChange === null || typeof MutationObserver === 'undefined') return
-    this.observer = new MutationObserver((records) => {
-      const flow = this.flow
-      if (flow === null || !flow.isConnected) return onChange()
-      for (const record of records) {
-        if (record.target === flow) return onChange()
-      }
-    })
-    this.observer.observe(scope, { childList: true, subtree: true })
-  }
-
-  private readonly handleClick = (event: Event): void => {
-    const target = event.target as Element | null
-    const button = target?.closest?.(`[${ATTR.action}]`)
-    if (button === null || button === undefined || this.flow === null || !this.flow.contains(button)) return
-    const row = button.closest(`[${FLOW_KEY}]`)
-    const key = row?.getAttribute(FLOW_KEY)
-    const action = button.getAttribute(ATTR.action) as RecallAction
-    event.preventDefault()
-    event.stopPropagation()
-    const anchor = key === null || key === undefined ? undefined : this.anchorsByKey.get(key)
-    if (anchor === undefined || anchor.seq === null || !anchor.actions.includes(action)) return
-    this.options.onPress({ key: anchor.key, seq: anchor.seq, action })
-  }
-}
-
-/** A row and the {@link REVEAL_STRIDE} sibling elements on each side of it. */
-function neighbourhood(row: Element): Element[] {
-  const rows = [row]
-  let before = row.previousElementSibling
-  let after = row.nextElementSibling
-  for (let i = 0; i < REVEAL_STRIDE; i++) {
-    if (before !== null) {
-      rows.push(before)
-      before = before.previousElementSibling
-    }
-    if (after !== null) {
-      rows.push(after)
-      after = after.nextElementSibling
-    }
-  }
-  return rows
-}
-
-/** The nearest scrolling ancestor of the flow (the chat's scroll viewport), or `null` for the page viewport. */
-function scrollContainer(flow: HTMLElement): Element | null {
-  const view = flow.ownerDocument.defaultView
-  for (let node = flow.parentElement; node !== null && view !== null; node = node.parentElement) {
-    const overflow = view.getComputedStyle(node).overflowY
-    if (overflow === 'auto' || overflow === 'scroll') return node
-  }
-  return null
 }
 
 function sameAnchors(a: readonly RowAnchor[], b: readonly RowAnchor[]): boolean {

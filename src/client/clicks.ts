@@ -1,0 +1,60 @@
+/**
+ * Click delegation: one listener on the flow turns a click on one of the plugin's buttons into a
+ * {@link RowTarget}. The row's key is resolved through the last pass's anchors, so a button whose
+ * row does not resolve in this session's chat store, or whose action the row does not offer, does
+ * nothing (the click is still consumed).
+ *
+ * @module dsh-message-recall/client/clicks
+ */
+import type { RecallAction } from '../shared/tombstone'
+import type { RowTarget } from './controller'
+import { ATTR } from './decorate'
+import { FLOW_KEY } from './rc8'
+import type { RowAnchor } from './rows'
+
+/** Construction options of {@link ClickDelegate}. */
+export interface ClickDelegateOptions {
+  /** The resolved row of a key, as the last pass saw it. */
+  readonly anchorOf: (key: string) => RowAnchor | undefined
+  /** A press of one of the plugin's buttons on a row that offers its action. */
+  readonly onPress: (target: RowTarget) => void
+}
+
+/** The delegated click listener of one flow. */
+export class ClickDelegate {
+  private flow: HTMLElement | null = null
+
+  constructor(private readonly options: ClickDelegateOptions) {}
+
+  /**
+   * Listen on a flow.
+   * @param flow - the bound flow.
+   */
+  attach(flow: HTMLElement): void {
+    this.flow = flow
+    flow.addEventListener('click', this.handleClick)
+  }
+
+  /**
+   * Stop listening.
+   * @param flow - the flow given to {@link ClickDelegate.attach}.
+   */
+  release(flow: HTMLElement): void {
+    flow.removeEventListener('click', this.handleClick)
+    if (this.flow === flow) this.flow = null
+  }
+
+  private readonly handleClick = (event: Event): void => {
+    const target = event.target as Element | null
+    const button = target?.closest?.(`[${ATTR.action}]`)
+    if (button === null || button === undefined || this.flow === null || !this.flow.contains(button)) return
+    const row = button.closest(`[${FLOW_KEY}]`)
+    const key = row?.getAttribute(FLOW_KEY)
+    const action = button.getAttribute(ATTR.action) as RecallAction
+    event.preventDefault()
+    event.stopPropagation()
+    const anchor = key === null || key === undefined ? undefined : this.options.anchorOf(key)
+    if (anchor === undefined || anchor.seq === null || !anchor.actions.includes(action)) return
+    this.options.onPress({ key: anchor.key, seq: anchor.seq, action })
+  }
+}
