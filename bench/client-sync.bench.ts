@@ -12,7 +12,7 @@
  * the pass after a scroll reveals 30 more rows; steady state (a few nodes replaced before each
  * pass, buttons already there); idle (nothing changed). Targets are printed, not asserted:
  * steady ≤ 4 ms, first decoration ≤ 16 ms.
- * Set `CHROMIUM` to use another Chromium binary (default `/usr/bin/chromium`).
+ * The browser is the pinned one of the end-to-end suite (`tools/chromium.ts`); `CHROMIUM_PATH` overrides it.
  */
 import '../test/client/support/dom'
 import { build } from 'esbuild'
@@ -20,18 +20,16 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import puppeteer from 'puppeteer-core'
 import { SessionId, Session } from '@deepseek-ai/dsh-session'
 import { readReplacements, REPLACEMENT_VIEW } from '../src/client/replacement-view'
 import type { LogEvent } from '../src/shared/events'
 import { conversationLog, syntheticTurns } from '../test/support/conversation'
 import { appendTombstone, bootClient } from '../test/client/support/page'
 import type { PageInput, PageResult } from './support/client-sync-page'
+import { launchChromium } from '../tools/chromium'
 
 const ROWS = 2_000
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
-const chromium = process.env.CHROMIUM ?? '/usr/bin/chromium'
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
 
 /** Chat nodes and replacement view of a realistic session with about `rows` visible rows. */
 async function chatOfSize(rows: number): Promise<{ input: Omit<PageInput, 'rounds' | 'batch' | 'changedPerPass' | 'revealRows'>; events: number; tombstones: number }> {
@@ -71,7 +69,7 @@ async function main(): Promise<void> {
     platform: 'browser', target: 'es2022', logLevel: 'warning', define: { __BUILD_STAMP__: '"bench"' },
   })
   const userDataDir = mkdtempSync(join(tmpdir(), 'mr-bench-chromium-'))
-  const browser = await puppeteer.launch({ executablePath: chromium, ignoreDefaultArgs: true, args: [...FLAGS, 'about:blank'], userDataDir, pipe: true })
+  const { browser } = await launchChromium({ ignoreDefaultArgs: true, args: ['--headless', 'about:blank'], userDataDir, pipe: true })
   try {
     const page = await browser.newPage()
     await page.setContent('<!doctype html><html><head></head><body></body></html>')

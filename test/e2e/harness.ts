@@ -2,8 +2,9 @@
  * One end-to-end environment per suite file: the pinned DSH 0.1.0-rc.8 web host from host/
  * (installed on first use), this checkout added with `dsh plugin --profile web add`, a fresh
  * DSH_HOME and workspace under `.e2e-artifacts/<suite>/`, the scripted mock model on loopback
- * (tools/mock-model.mjs, DSH's dsh-llm-mock-server per step), and headless Debian Chromium
- * driven by puppeteer-core with a fresh profile.
+ * (tools/mock-model.mjs, DSH's dsh-llm-mock-server per step), and the pinned headless Chromium
+ * (tools/chromium.ts; `CHROMIUM_PATH` overrides it) driven by puppeteer-core with a fresh profile.
+ * The browser's version is printed and written to `.e2e-artifacts/<suite>/browser.json`.
  *
  * `step(name, fn)` wraps a test body: on failure it saves a screenshot of every open page and
  * prints the host log tail, the mock model's captured requests and the browser console tail.
@@ -13,34 +14,16 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { it } from 'node:test'
-import puppeteer, { type Browser, type Page } from 'puppeteer-core'
+import type { Browser, Page } from 'puppeteer-core'
 import { addPlugin, ensureHostInstalled, PROJECT_ROOT, startHost, type RunningHost } from '../../tools/dsh-host.mjs'
 import { findSessionDir } from '../../tools/dsh-api.mjs'
 import { startMockModel, type MockModel, type MockRequest } from '../../tools/mock-model.mjs'
+import { findChromium, launchChromium } from '../../tools/chromium'
 import type { LogEvent } from '../../src/shared/events'
 import { readSessionLog, resolveSessionLog } from '../../src/shared/session-log'
 
 /** Where screenshots, logs and the per-suite DSH_HOME go (ignored by git). */
 export const ARTIFACTS = join(PROJECT_ROOT, '.e2e-artifacts')
-
-/** Chromium flags from the boot notes: no sandbox in containers, no network chatter, fixed window. */
-const CHROMIUM_ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--window-size=1400,900', '--lang=en-US',
-]
-
-/**
- * The Chromium binary: `$CHROMIUM_PATH`, else Debian's `/usr/bin/chromium`.
- * @throws Error naming `apt-get install chromium` when neither exists.
- */
-export function chromiumPath(): string {
-  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium'].filter((p): p is string => !!p)
-  const found = candidates.find((p) => existsSync(p))
-  if (!found) {
-    throw new Error(`The end-to-end suite needs Chromium and found none at ${candidates.join(' or ')}. On Debian install it with \`apt-get install chromium\` (.ci/run does this), or set CHROMIUM_PATH.`)
-  }
-  return found
-}
 
 /** Options of {@link bootE2e}. */
 export interface E2eOptions {
@@ -101,10 +84,12 @@ export function describeRequests(requests: readonly MockRequest[]): string {
 /**
  * Boot the environment for one suite file. Installs the host set on first use (about a minute),
  * so call it from a `before` hook with a generous timeout.
- * @throws Error when Chromium is missing, the host cannot be installed or does not start.
+ * @throws Error when no Chromium can be had (one line naming CHROMIUM_PATH), the host cannot be installed or does not start.
  */
 export async function bootE2e(name: string, options: E2eOptions = {}): Promise<E2e> {
-  const executablePath = chromiumPath()
+  const log = (l: string) => process.stderr.write(`[e2e] ${l}\n`)
+  // First, so a machine without a browser fails at once with the one line naming CHROMIUM_PATH.
+  findChromium(log)
   ensureHostInstalled({ log: (l) => process.stderr.write(`[e2e] ${l}\n`) })
   const dir = join(ARTIFACTS, name)
   rmSync(dir, { recursive: true, force: true })
@@ -120,10 +105,11 @@ export async function bootE2e(name: string, options: E2eOptions = {}): Promise<E
   let host = await startHost({ dshHome: home, port: 0, model, logFile: join(dir, 'host.log') })
   const port = Number(new URL(host.url).port)
   const url = host.url
-  const browser = await puppeteer.launch({
-    executablePath, headless: true, userDataDir: join(dir, 'chromium-profile'), args: CHROMIUM_ARGS,
-    defaultViewport: { width: 1400, height: 900 }, protocolTimeout: 60_000,
-  })
+  const { browser, binary, version } = await launchChromium({
+    userDataDir: join(dir, 'chromium-profile'), defaultViewport: { width: 1400, height: 900 }, protocolTimeout: 60_000,
+  }, log)
+  log(`${name}: browser ${version} (${binary.source}: ${binary.path})`)
+  writeFileSync(join(dir, 'browser.json'), JSON.stringify({ version, source: binary.source, path: binary.path }, null, 2) + '\n')
 
   const env: E2e = {
     name, dir, home, workspace, model, browser, url,
