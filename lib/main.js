@@ -700,44 +700,71 @@ function describeRefusal(refusal) {
 }
 
 // src/shared/protocol.ts
-var ROUTE_ACTIONS = ["recall", "delete", "deleteFrom", "exclude", "restore", "forkBefore", "flush", "plan", "inspect"];
+var ROUTE_ACTIONS = ["recall", "delete", "deleteFrom", "exclude", "restore", "forkBefore", "flush", "plan", "apply", "inspect"];
+
+// src/host/batch-request.ts
+var MAX_BATCH_CHANGES = 1e4;
+var FIELDS = ["sessionId", "action", "changes", "expect"];
+var REMOVALS = ["delete", "deleteFrom", "exclude"];
+var CHANGE_ACTIONS = [...REMOVALS, "restore"];
+function isSeq(value) {
+  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
+}
+function parseBatchRequest(body, expect) {
+  const invalid = (message) => ({ ok: false, refusal: { code: "INVALID_REQUEST", message: `message-recall: ${message}` } });
+  const stray = Object.keys(body).find((key) => !FIELDS.includes(key));
+  if (stray !== void 0) return invalid(`${body.action} with changes takes no field "${stray}" (allowed: ${FIELDS.join(", ")})`);
+  const { changes } = body;
+  if (!Array.isArray(changes) || changes.length === 0) return invalid(`changes must be a non-empty array, got ${JSON.stringify(changes)}`);
+  if (changes.length > MAX_BATCH_CHANGES) return invalid(`changes holds ${changes.length} entries; at most ${MAX_BATCH_CHANGES} are accepted`);
+  const out = [];
+  for (const [i, change] of changes.entries()) {
+    const at = `changes[${i}]`;
+    if (!isRecord(change)) return invalid(`${at} must be an object, got ${JSON.stringify(change)}`);
+    const { action } = change;
+    if (!CHANGE_ACTIONS.includes(action)) return invalid(`${at}.action must be one of ${CHANGE_ACTIONS.join(", ")}, got ${JSON.stringify(action)}`);
+    const key = action === "restore" ? "tombstoneSeq" : "seq";
+    const extra = Object.keys(change).find((k) => k !== "action" && k !== key);
+    if (extra !== void 0) return invalid(`${at} (${action}) takes no field "${extra}" (allowed: action, ${key})`);
+    if (!isSeq(change[key])) return invalid(`${at}.${key} must be a non-negative safe integer, got ${JSON.stringify(change[key])}`);
+    out.push(action === "restore" ? { action, tombstoneSeq: change[key] } : { action, seq: change[key] });
+  }
+  return { ok: true, request: { action: body.action, sessionId: body.sessionId, changes: out, ...expect === void 0 ? {} : { expect } } };
+}
 
 // src/host/request.ts
-var FIELDS = ["sessionId", "action", "seq", "messageId", "planAction", "expect"];
+var FIELDS2 = ["sessionId", "action", "seq", "messageId", "planAction", "expect", "changes"];
 var EXPECT_FIELDS = ["replaceGeneration", "lastSeq"];
-function isSeq(value) {
+function isSeq2(value) {
   return typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
 }
 function parseRecallRequest(body) {
   const invalid = (message) => ({ ok: false, refusal: { code: "INVALID_REQUEST", message: `message-recall: ${message}` } });
   if (!isRecord(body)) return invalid(`request body must be a JSON object, got ${body === null ? "null" : Array.isArray(body) ? "an array" : typeof body}`);
-  const unknown = Object.keys(body).find((key) => !FIELDS.includes(key));
-  if (unknown !== void 0) return invalid(`unknown field "${unknown}" (allowed: ${FIELDS.join(", ")})`);
+  const unknown = Object.keys(body).find((key) => !FIELDS2.includes(key));
+  if (unknown !== void 0) return invalid(`unknown field "${unknown}" (allowed: ${FIELDS2.join(", ")})`);
   const { sessionId, action, seq, messageId, planAction, expect } = body;
   if (typeof sessionId !== "string" || sessionId.length === 0) return invalid(`sessionId must be a non-empty string, got ${JSON.stringify(sessionId)}`);
   if (!ROUTE_ACTIONS.includes(action)) return invalid(`action must be one of ${ROUTE_ACTIONS.join(", ")}, got ${JSON.stringify(action)}`);
   if (action === "inspect") {
-    for (const field of ["seq", "messageId", "planAction", "expect"]) {
+    for (const field of ["seq", "messageId", "planAction", "expect", "changes"]) {
       if (body[field] !== void 0) return invalid(`inspect takes no ${field}`);
     }
     return { ok: true, request: { action, sessionId } };
   }
-  if (seq !== void 0 && !isSeq(seq)) return invalid(`seq must be a non-negative safe integer, got ${JSON.stringify(seq)}`);
+  if (action === "apply" || action === "plan" && body.changes !== void 0) {
+    const expectation2 = parseExpect(expect);
+    return typeof expectation2 === "string" ? invalid(expectation2) : parseBatchRequest(body, expectation2);
+  }
+  if (body.changes !== void 0) return invalid(`changes is only valid with action "apply" or "plan"`);
+  if (seq !== void 0 && !isSeq2(seq)) return invalid(`seq must be a non-negative safe integer, got ${JSON.stringify(seq)}`);
   if (messageId !== void 0 && (typeof messageId !== "string" || messageId.length === 0)) {
     return invalid(`messageId must be a non-empty string, got ${JSON.stringify(messageId)}`);
   }
   if (seq === void 0 === (messageId === void 0)) return invalid("exactly one of seq and messageId is required");
   const target = seq !== void 0 ? { seq } : { messageId };
-  let expectation;
-  if (expect !== void 0) {
-    if (!isRecord(expect)) return invalid(`expect must be an object, got ${JSON.stringify(expect)}`);
-    const stray = Object.keys(expect).find((key) => !EXPECT_FIELDS.includes(key));
-    if (stray !== void 0) return invalid(`unknown field "expect.${stray}" (allowed: ${EXPECT_FIELDS.join(", ")})`);
-    for (const key of EXPECT_FIELDS) {
-      if (expect[key] !== void 0 && !isSeq(expect[key])) return invalid(`expect.${key} must be a non-negative safe integer, got ${JSON.stringify(expect[key])}`);
-    }
-    expectation = expect;
-  }
+  const expectation = parseExpect(expect);
+  if (typeof expectation === "string") return invalid(expectation);
   const withExpect = expectation === void 0 ? {} : { expect: expectation };
   if (action === "plan") {
     if (!RECALL_ACTIONS.includes(planAction)) {
@@ -748,9 +775,16 @@ function parseRecallRequest(body) {
   if (planAction !== void 0) return invalid(`planAction is only valid with action "plan"`);
   return { ok: true, request: { action, sessionId, target, ...withExpect } };
 }
-
-// src/host/tombstone-writer.ts
-import { createUserMessage } from "@deepseek-ai/dsh-llm";
+function parseExpect(expect) {
+  if (expect === void 0) return void 0;
+  if (!isRecord(expect)) return `expect must be an object, got ${JSON.stringify(expect)}`;
+  const stray = Object.keys(expect).find((key) => !EXPECT_FIELDS.includes(key));
+  if (stray !== void 0) return `unknown field "expect.${stray}" (allowed: ${EXPECT_FIELDS.join(", ")})`;
+  for (const key of EXPECT_FIELDS) {
+    if (expect[key] !== void 0 && !isSeq2(expect[key])) return `expect.${key} must be a non-negative safe integer, got ${JSON.stringify(expect[key])}`;
+  }
+  return expect;
+}
 
 // src/shared/token-estimate.ts
 var CHARS_PER_TOKEN = 4;
@@ -774,7 +808,195 @@ function estimateTokens(contents) {
   return Math.ceil(chars / CHARS_PER_TOKEN);
 }
 
+// src/host/batch-plan.ts
+var NOT_REMOVABLE = /* @__PURE__ */ new Set(["tombstone", "checkpoint", "replacement", "context"]);
+var MESSAGE_KINDS = /* @__PURE__ */ new Set(["user", "context", "assistant", "tool"]);
+function planBatch(input) {
+  const nodes = [...input.nodes];
+  const virtual = /* @__PURE__ */ new Map();
+  const lookup = (seq) => virtual.get(seq) ?? input.lookup(seq);
+  const drafts = [];
+  const draftOf = /* @__PURE__ */ new Map();
+  const coveredBy = /* @__PURE__ */ new Map();
+  const ownerOf = [];
+  let next = input.nextSeq;
+  let step = 0;
+  const refuse2 = (index, refusal) => ({ ok: false, refusal: { index, change: input.changes[index], refusal } });
+  for (const [index, change] of input.changes.entries()) {
+    step++;
+    if (change.action === "restore") {
+      const shadowing = coveredBy.get(change.tombstoneSeq);
+      if (shadowing !== void 0) {
+        return refuse2(index, { code: "TARGET_NOT_FOUND", shadowedByIndex: shadowing.changeIndexes[0], tombstoneSeq: change.tombstoneSeq });
+      }
+      const again = drafts.find((d) => d.live && d.kind === "restore" && d.tombstoneSeq === change.tombstoneSeq);
+      if (again !== void 0) {
+        again.changeIndexes.push(index);
+        ownerOf[index] = again;
+        continue;
+      }
+      if (input.restore === void 0 || change.tombstoneSeq >= input.nextSeq) {
+        const message = input.restore === void 0 ? "message-recall: in-place restore is not available in this host" : `message-recall: no current tombstone of this plugin at seq ${change.tombstoneSeq}`;
+        return refuse2(index, { code: input.restore === void 0 ? "NOT_RESTORABLE" : "TARGET_NOT_FOUND", message });
+      }
+      const planned2 = input.restore({ nodes, lookup, tombstoneSeq: change.tombstoneSeq });
+      if (!planned2.ok) return refuse2(index, planned2.refusal);
+      const seq2 = next++;
+      const copy = {
+        type: "user/message",
+        seq: seq2,
+        time: 0,
+        data: planned2.step.data,
+        surfaceOp: replaceOp(change.tombstoneSeq, change.tombstoneSeq),
+        sourceEventSeqs: [change.tombstoneSeq, planned2.step.originalSeq]
+      };
+      virtual.set(seq2, copy);
+      const draft2 = {
+        kind: "restore",
+        action: "restore",
+        shadowedSeqs: [change.tombstoneSeq],
+        kinds: ["tombstone"],
+        changeIndexes: [index],
+        virtualSeq: seq2,
+        tombstoneSeq: change.tombstoneSeq,
+        originalSeq: planned2.step.originalSeq,
+        data: planned2.step.data,
+        order: step,
+        live: true
+      };
+      nodes.splice(nodes.indexOf(change.tombstoneSeq), 1, seq2);
+      drafts.push(draft2);
+      draftOf.set(seq2, draft2);
+      ownerOf[index] = draft2;
+      continue;
+    }
+    let targetSeq = change.seq;
+    if (targetSeq >= input.nextSeq) {
+      return refuse2(index, { code: "TARGET_NOT_FOUND", target: { seq: targetSeq }, reason: "not-on-surface", matchingSeqs: [] });
+    }
+    const earlier = coveredBy.get(targetSeq);
+    if (earlier !== void 0) {
+      const after = change.action === "deleteFrom" ? firstRemovableAfter(nodes, lookup, nodes.indexOf(earlier.virtualSeq)) : void 0;
+      if (after === void 0) {
+        earlier.changeIndexes.push(index);
+        earlier.changeIndexes.sort((a, b) => a - b);
+        ownerOf[index] = earlier;
+        continue;
+      }
+      targetSeq = after;
+    }
+    const planned = planRemoval({ nodes, lookup, action: change.action === "deleteFrom" ? "deleteFrom" : "delete", target: { seq: targetSeq } });
+    if (!planned.ok) return refuse2(index, planned.refusal);
+    const { plan } = planned;
+    const shadowedSeqs = [];
+    const kinds = [];
+    const changeIndexes = [index];
+    for (const [i, seq2] of plan.shadowedSeqs.entries()) {
+      const inner = draftOf.get(seq2);
+      if (inner !== void 0 && inner.kind === "tombstone") {
+        inner.live = false;
+        shadowedSeqs.push(...inner.shadowedSeqs);
+        kinds.push(...inner.kinds);
+        changeIndexes.push(...inner.changeIndexes);
+      } else {
+        shadowedSeqs.push(seq2);
+        kinds.push(plan.kinds[i]);
+      }
+    }
+    changeIndexes.sort((a, b) => a - b);
+    const seq = next++;
+    const draft = {
+      kind: "tombstone",
+      action: change.action,
+      shadowedSeqs,
+      kinds,
+      changeIndexes,
+      virtualSeq: seq,
+      tombstoneSeq: -1,
+      originalSeq: -1,
+      data: void 0,
+      order: step,
+      live: true
+    };
+    virtual.set(seq, {
+      type: "user/message",
+      seq,
+      time: 0,
+      data: { id: `batch-${seq}`, role: "user", content: [], source: tombstoneSource(change.action, shadowedSeqs) },
+      surfaceOp: replaceOp(shadowedSeqs[0], shadowedSeqs.at(-1)),
+      sourceEventSeqs: shadowedSeqs
+    });
+    nodes.splice(plan.startIdx, plan.endIdx - plan.startIdx + 1, seq);
+    drafts.push(draft);
+    draftOf.set(seq, draft);
+    for (const i of changeIndexes) ownerOf[i] = draft;
+    for (const shadowed of shadowedSeqs) coveredBy.set(shadowed, draft);
+  }
+  const live = drafts.filter((d) => d.live).sort((a, b) => a.order - b.order);
+  const position = new Map(live.map((d, i) => [d, i]));
+  const writes = live.map(toWrite);
+  const removedSeqs = [];
+  const removedContent = [];
+  const restoredContent = [];
+  const restoredSeqs = [];
+  for (const d of live) {
+    if (d.kind === "restore") {
+      restoredSeqs.push(d.originalSeq);
+      restoredContent.push(isRecord(d.data) && Array.isArray(d.data.content) ? d.data.content : []);
+      continue;
+    }
+    for (const [i, seq] of d.shadowedSeqs.entries()) {
+      if (!MESSAGE_KINDS.has(d.kinds[i])) continue;
+      removedSeqs.push(seq);
+      removedContent.push(contentOf(lookup(seq)));
+    }
+  }
+  return {
+    ok: true,
+    plan: {
+      writes,
+      writeOfChange: input.changes.map((_, i) => position.get(ownerOf[i])),
+      nodes,
+      lookup,
+      removedSeqs,
+      restoredSeqs,
+      estimatedTokens: estimateTokens(removedContent),
+      restoredTokens: estimateTokens(restoredContent)
+    }
+  };
+}
+function toWrite(d) {
+  if (d.kind === "restore") {
+    return { kind: "restore", tombstoneSeq: d.tombstoneSeq, originalSeq: d.originalSeq, data: d.data, changeIndexes: d.changeIndexes, virtualSeq: d.virtualSeq };
+  }
+  return {
+    kind: "tombstone",
+    action: d.action,
+    start: d.shadowedSeqs[0],
+    end: d.shadowedSeqs.at(-1),
+    shadowedSeqs: d.shadowedSeqs,
+    kinds: d.kinds,
+    changeIndexes: d.changeIndexes,
+    virtualSeq: d.virtualSeq
+  };
+}
+function firstRemovableAfter(nodes, lookup, from) {
+  for (let p = from + 1; p < nodes.length; p++) {
+    const event = lookup(nodes[p]);
+    if (event !== void 0 && !NOT_REMOVABLE.has(classifyNode(event))) return nodes[p];
+  }
+  return void 0;
+}
+function describeBatchRefusal(refusal, describe) {
+  const { index, change } = refusal;
+  const what = change.action === "restore" ? `restore of tombstone ${change.tombstoneSeq}` : `${change.action} of seq ${change.seq}`;
+  const inner = refusal.refusal;
+  const why = "shadowedByIndex" in inner ? `tombstone seq ${inner.tombstoneSeq} is shadowed by change ${inner.shadowedByIndex} of this batch` : ("message" in inner ? inner.message : describe(inner)).replace(/^message-recall: /, "");
+  return `message-recall: change ${index} (${what}) refused: ${why}`;
+}
+
 // src/host/tombstone-writer.ts
+import { createUserMessage } from "@deepseek-ai/dsh-llm";
 function stableView(session) {
   return { nodes: [...session.surface.nodes], replaceGeneration: session.surface.replaceGeneration, lastSeq: session.seq - 1 };
 }
@@ -831,42 +1053,44 @@ function writeTombstone(session, lookup, request, tombstoneText) {
   return { ok: true, value, event };
 }
 async function removeMessages(services, request) {
-  const id = request.sessionId;
-  const agent = services.agents.get(id);
-  const session = agent?.session ?? services.sessions.get(id);
-  if (session === void 0) return { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId: request.sessionId } };
-  const task = async () => {
-    const written = writeTombstone(session, services.index.lookup(session), request, services.tombstoneText);
-    if (!written.ok) return written;
-    let persisted;
-    try {
-      persisted = await services.sessions.flush(session);
-    } catch (error) {
-      throw new MessageRecallError(
-        "PERSIST_FAILED",
-        `message-recall: tombstone seq ${written.event.seq} was appended to session "${request.sessionId}" but the durability flush rejected: ${errorText(error)}`,
-        { cause: error }
-      );
+  return services.access.write(
+    request.sessionId,
+    async (session) => {
+      const written = writeTombstone(session, services.index.lookup(session), request, services.tombstoneText);
+      if (!written.ok) return written;
+      const persisted = await flushWrite(services, session, `tombstone seq ${written.event.seq}`);
+      return { ok: true, value: { ...written.value, persisted } };
+    },
+    (view) => {
+      const planned = planOnView(view, request);
+      return planned.ok ? null : planned.refusal;
     }
-    return { ok: true, value: { ...written.value, persisted } };
-  };
-  if (agent === void 0) return task();
-  let running;
-  try {
-    running = agent.runMaintenance(() => task());
-  } catch (error) {
-    return { ok: false, refusal: { code: "AGENT_BUSY", sessionId: request.sessionId, detail: errorText(error) } };
-  }
-  return running;
+  );
 }
-function previewRemoval(services, request) {
-  const id = request.sessionId;
-  const session = services.agents.get(id)?.session ?? services.sessions.get(id);
-  if (session === void 0) return { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId: request.sessionId } };
-  const lookup = services.index.lookup(session);
-  const planned = planForSession(session, lookup, request);
+function planOnView(view, request) {
+  const stale = checkExpectation(view, request.expect);
+  if (stale !== null) return { ok: false, refusal: stale };
+  return planRemoval({ nodes: view.nodes, lookup: view.lookup, action: request.action, target: request.target });
+}
+async function flushWrite(services, session, what) {
+  try {
+    return await services.sessions.flush(session);
+  } catch (error) {
+    throw new MessageRecallError(
+      "PERSIST_FAILED",
+      `message-recall: ${what} was appended to session "${session.id}" but the durability flush rejected: ${errorText(error)}`,
+      { cause: error }
+    );
+  }
+}
+async function previewRemoval(services, request) {
+  const read = await services.access.read(request.sessionId);
+  if (!read.ok) return read;
+  const view = read.value;
+  const { lookup } = view;
+  const planned = planOnView(view, request);
   if (!planned.ok) return planned;
-  const { plan, view } = planned;
+  const { plan } = planned;
   const contents = plan.shadowedSeqs.map((seq) => contentOf(lookup(seq)));
   return {
     ok: true,
@@ -884,6 +1108,101 @@ function previewRemoval(services, request) {
 }
 function errorText(error) {
   return error instanceof Error ? error.message : String(error);
+}
+
+// src/host/batch-writer.ts
+function appendBatch(session, plan, changes, options = {}) {
+  const real = /* @__PURE__ */ new Map();
+  const map = (seq) => real.get(seq) ?? seq;
+  const written = [];
+  for (const [w, write] of plan.writes.entries()) {
+    const shadowedSeqs = write.kind === "tombstone" ? write.shadowedSeqs.map(map) : [write.tombstoneSeq];
+    const start = shadowedSeqs[0];
+    const end = shadowedSeqs.at(-1);
+    try {
+      options.beforeReplace?.(session, { start, end, shadowedSeqs });
+      const event = write.kind === "tombstone" ? appendTombstone(session, { action: write.action, start, end, shadowedSeqs }, options.tombstoneText ?? "") : session.append("user/message", write.data, { surfaceOp: replaceOp(start, end), sourceEventSeqs: [write.tombstoneSeq, write.originalSeq] });
+      real.set(write.virtualSeq, event.seq);
+      written.push(event);
+    } catch (error) {
+      const done = written.length === 0 ? "nothing was appended" : `writes 0..${w - 1} of the batch were appended`;
+      throw new MessageRecallError("INTERNAL", `message-recall: the session refused write ${w} of the batch ([${start}, ${end}]); ${done}: ${errorText(error)}`, { cause: error });
+    }
+  }
+  return changes.map((change, index) => {
+    const w = plan.writeOfChange[index];
+    const write = plan.writes[w];
+    const seq = written[w].seq;
+    if (write.kind === "restore") return { index, action: change.action, tombstoneSeq: write.tombstoneSeq, restoredSeq: seq };
+    const shadowedSeqs = write.shadowedSeqs.map(map);
+    return { index, action: change.action, tombstoneSeq: seq, range: { start: shadowedSeqs[0], end: shadowedSeqs.at(-1) }, shadowedSeqs };
+  });
+}
+
+// src/host/batch-service.ts
+function changeRefusal(refusal) {
+  return { code: refusal.refusal.code, index: refusal.index, message: describeBatchRefusal(refusal, describePlanRefusal) };
+}
+function planOn(view, request, restore) {
+  const stale = checkExpectation(view, request.expect);
+  if (stale !== null) return { ok: false, refusal: stale };
+  const planned = planBatch({ nodes: view.nodes, lookup: view.lookup, nextSeq: view.nextSeq, changes: request.changes, ...restore ? { restore } : {} });
+  return planned.ok ? planned : { ok: false, refusal: changeRefusal(planned.refusal) };
+}
+function liveView(services, session) {
+  return {
+    nodes: [...session.surface.nodes],
+    replaceGeneration: session.surface.replaceGeneration,
+    lastSeq: session.seq - 1,
+    nextSeq: session.seq,
+    lookup: services.index.lookup(session),
+    origin: "live"
+  };
+}
+async function applyChanges(services, request) {
+  return services.access.write(
+    request.sessionId,
+    async (session) => {
+      const planned = planOn(liveView(services, session), request, services.restore);
+      if (!planned.ok) return planned;
+      const results = appendBatch(session, planned.plan, request.changes, {
+        tombstoneText: services.tombstoneText,
+        ...services.beforeReplace ? { beforeReplace: services.beforeReplace } : {}
+      });
+      const seqs = [...new Set(results.map((r) => r.restoredSeq ?? r.tombstoneSeq))];
+      await flushWrite(services, session, `batch seqs ${seqs.join(", ")}`);
+      return { ok: true, value: { action: "apply", results, replaceGeneration: session.surface.replaceGeneration } };
+    },
+    (view) => {
+      const planned = planOn(view, request, services.restore);
+      return planned.ok ? null : planned.refusal;
+    }
+  );
+}
+async function previewChanges(services, request) {
+  const read = await services.access.read(request.sessionId);
+  if (!read.ok) return read;
+  const view = read.value;
+  const planned = planOn(view, request, services.restore);
+  if (!planned.ok) return planned;
+  const { plan } = planned;
+  const real = (seq) => seq < view.nextSeq ? seq : null;
+  const writes = plan.writes.map((w) => w.kind === "tombstone" ? { kind: "tombstone", changeIndexes: w.changeIndexes, action: w.action, removedSeqs: w.shadowedSeqs.map(real) } : { kind: "restore", changeIndexes: w.changeIndexes, tombstoneSeq: w.tombstoneSeq, restoredSeq: w.originalSeq });
+  return {
+    ok: true,
+    value: {
+      action: "plan",
+      writes,
+      tombstoneCount: writes.filter((w) => w.kind === "tombstone").length,
+      restoreCount: writes.filter((w) => w.kind === "restore").length,
+      removedSeqs: plan.removedSeqs.filter((seq) => seq < view.nextSeq),
+      restoredSeqs: plan.restoredSeqs,
+      estimatedTokens: plan.estimatedTokens,
+      restoredTokens: plan.restoredTokens,
+      replaceGeneration: view.replaceGeneration,
+      lastSeq: view.lastSeq
+    }
+  };
 }
 
 // src/host/route.ts
@@ -925,6 +1244,10 @@ function fail(res, code, message, headers) {
 function refuse(res, refusal) {
   fail(res, refusal.code, describeRefusal(refusal));
 }
+function refuseBatch(res, refusal) {
+  if ("index" in refusal && "message" in refusal) sendJson(res, statusOf(refusal.code), { ok: false, error: { code: refusal.code, message: refusal.message, index: refusal.index } });
+  else refuse(res, refusal);
+}
 function createRouteHandler(services, config) {
   return async (req, res) => {
     try {
@@ -951,8 +1274,20 @@ function createRouteHandler(services, config) {
           else refuse(res, inspected.refusal);
           return;
         }
+        case "apply": {
+          const applied = await applyChanges({ ...services, tombstoneText: config.tombstoneText }, request);
+          if (applied.ok) sendJson(res, 200, { ok: true, value: applied.value });
+          else refuseBatch(res, applied.refusal);
+          return;
+        }
         case "plan": {
-          const planned = previewRemoval(services, { ...request, action: request.planAction });
+          if ("changes" in request) {
+            const planned2 = await previewChanges(services, request);
+            if (planned2.ok) sendJson(res, 200, { ok: true, value: planned2.value });
+            else refuseBatch(res, planned2.refusal);
+            return;
+          }
+          const planned = await previewRemoval(services, { ...request, action: request.planAction });
           if (planned.ok) sendJson(res, 200, { ok: true, value: planned.value });
           else refuse(res, planned.refusal);
           return;
@@ -974,6 +1309,170 @@ function createRouteHandler(services, config) {
   };
 }
 
+// src/host/stored-session.ts
+import { foldSurface as foldSurface2 } from "@deepseek-ai/dsh-session";
+function errorText2(error) {
+  return error instanceof Error ? error.message : String(error);
+}
+var SessionAccess = class {
+  /** @param services - sessions, agents and the optional persistence service. */
+  constructor(services) {
+    this.services = services;
+  }
+  holds = /* @__PURE__ */ new Map();
+  entering = /* @__PURE__ */ new Map();
+  /**
+   * Run a write task as the one writer of a session.
+   * @param sessionId - the session id.
+   * @param task - plans, appends and flushes; gets the session and where it came from. It must not
+   *   hold the session past its returned promise.
+   * @param precheck - for a stored session, run first on its stored log (nothing entered yet): a
+   *   refusal it returns is answered without entering the session, so nothing is appended.
+   * @returns the task's outcome, or `SESSION_NOT_LIVE` (neither live nor stored) or `AGENT_BUSY`
+   *   (the agent has active work); nothing is appended on a refusal of this layer.
+   * @throws what the task throws, and the persistence service's errors other than a concurrent
+   *   resume (a stored log that cannot be read, for instance).
+   */
+  async write(sessionId, task, precheck) {
+    const id = sessionId;
+    for (let attempt = 0; ; attempt++) {
+      const live = this.runLive(id, task);
+      if (live !== void 0) return live;
+      if (precheck !== void 0 && !this.holds.has(sessionId) && !this.entering.has(sessionId)) {
+        const read = await this.read(sessionId);
+        if (!read.ok) return read;
+        if (read.value.origin !== "stored") continue;
+        const refusal = precheck(read.value);
+        if (refusal !== null) return { ok: false, refusal };
+      }
+      const held = await this.hold(id);
+      if (held === "absent") return { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId } };
+      if (held === "live") {
+        if (attempt < 2) continue;
+        return { ok: false, refusal: { code: "AGENT_BUSY", sessionId, detail: `session "${sessionId}" became live while it was being opened` } };
+      }
+      try {
+        return await task(held.session, "stored");
+      } finally {
+        this.release(id, held);
+      }
+    }
+  }
+  /**
+   * A read-only view for planning: the live session's surface, or the stored log folded.
+   * @param sessionId - the session id.
+   * @returns the view, or `SESSION_NOT_LIVE` when the session is neither live nor stored.
+   * @throws the persistence service's read errors, or `foldSurface`'s on a log that breaks the surface rules.
+   */
+  async read(sessionId) {
+    const id = sessionId;
+    const agent = this.services.agents.get(id);
+    const session = agent?.session ?? this.services.sessions.get(id);
+    if (session !== void 0) {
+      return {
+        ok: true,
+        value: {
+          nodes: [...session.surface.nodes],
+          replaceGeneration: session.surface.replaceGeneration,
+          lastSeq: session.seq - 1,
+          nextSeq: session.seq,
+          lookup: this.services.lookup(session),
+          origin: agent !== void 0 ? "agent" : this.holds.has(sessionId) ? "stored" : "live"
+        }
+      };
+    }
+    const persistence = this.services.persistence();
+    if (persistence === void 0 || !await isStored(persistence, sessionId)) return { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId } };
+    const { events } = await persistence.inspect(id);
+    const fold = foldSurface2(events);
+    const log = events;
+    const nextSeq = log.length + (log.at(-1)?.type === "session/end-seed" ? 0 : 1);
+    return {
+      ok: true,
+      value: { nodes: fold.nodes, replaceGeneration: fold.replacements.length, lastSeq: log.length - 1, nextSeq, lookup: (seq) => log[seq], origin: "stored" }
+    };
+  }
+  /** The live path, or `undefined` when the session is not live in this process. */
+  runLive(id, task) {
+    const agent = this.services.agents.get(id);
+    if (agent !== void 0) {
+      try {
+        return agent.runMaintenance(() => task(agent.session, "agent"));
+      } catch (error) {
+        return Promise.resolve({ ok: false, refusal: { code: "AGENT_BUSY", sessionId: id, detail: errorText2(error) } });
+      }
+    }
+    const held = this.holds.get(id);
+    if (held !== void 0) {
+      held.users++;
+      return task(held.session, "stored").finally(() => this.release(id, held));
+    }
+    const session = this.services.sessions.get(id);
+    return session === void 0 ? void 0 : task(session, "live");
+  }
+  /** Enter a stored session (or join the hold in progress). */
+  async hold(id) {
+    const existing = this.holds.get(id);
+    if (existing !== void 0) {
+      existing.users++;
+      return existing;
+    }
+    const pending = this.entering.get(id);
+    if (pending !== void 0) {
+      const result = await pending;
+      if (typeof result === "string") return result;
+      result.users++;
+      return result;
+    }
+    const entering = this.enter(id);
+    this.entering.set(id, entering);
+    try {
+      return await entering;
+    } finally {
+      this.entering.delete(id);
+    }
+  }
+  async enter(id) {
+    const persistence = this.services.persistence();
+    if (persistence === void 0 || !await isStored(persistence, id)) return "absent";
+    if (this.isLive(id)) return "live";
+    let preparation;
+    try {
+      preparation = await persistence.prepare(id);
+    } catch (error) {
+      if (this.isLive(id)) return "live";
+      throw error;
+    }
+    try {
+      if (this.isLive(id)) return "live";
+      const session = preparation.session;
+      const detach = this.services.sessions.enter(session);
+      try {
+        this.services.sessions.announce(session);
+      } catch (error) {
+        detach();
+        throw error;
+      }
+      const hold = { session, users: 1, detach };
+      this.holds.set(id, hold);
+      return hold;
+    } finally {
+      preparation[Symbol.dispose]();
+    }
+  }
+  isLive(id) {
+    return this.services.agents.get(id) !== void 0 || this.services.sessions.get(id) !== void 0;
+  }
+  release(id, hold) {
+    if (--hold.users > 0) return;
+    if (this.holds.get(id) === hold) this.holds.delete(id);
+    hold.detach();
+  }
+};
+async function isStored(persistence, sessionId) {
+  return (await persistence.list()).some((header) => header.id === sessionId);
+}
+
 // src/host/index.ts
 var name = "message-recall";
 var inject = ["sessions", "agents", "webServer"];
@@ -982,12 +1481,15 @@ function apply(ctx, config) {
   const index = new SessionEventIndex();
   ctx.on("session/event", (session, event) => index.observe(session, event));
   ctx.on("session/disposed", (session) => index.forget(session));
+  const persistence = () => ctx.get("sessionPersistence");
+  const access = new SessionAccess({ sessions: ctx.sessions, agents: ctx.agents, lookup: (session) => index.lookup(session), persistence });
   const handler = createRouteHandler(
     {
       sessions: ctx.sessions,
       agents: ctx.agents,
       index,
-      persistence: () => ctx.get("sessionPersistence"),
+      access,
+      persistence,
       warn: (message) => ctx.logger.warn(message)
     },
     resolved

@@ -29,10 +29,10 @@ import { replaceOp } from '../shared/replace-op'
 import { classifyNode, contentOf, type NodeKind } from '../shared/surface-node'
 import { planRemoval, type EventLookup, type PlanRefusal } from '../shared/surface-plan'
 import { estimateTokens } from '../shared/token-estimate'
-import { tombstoneSource, type RecallAction } from '../shared/tombstone'
+import { tombstoneSource, type TombstoneAction } from '../shared/tombstone'
 
 /** The removal actions a batch accepts (each writes a tombstone with that action). */
-export type BatchRemovalAction = Extract<RecallAction, 'delete' | 'deleteFrom' | 'exclude'>
+export type BatchRemovalAction = Extract<TombstoneAction, 'delete' | 'deleteFrom' | 'exclude'>
 
 /** One change of a batch, as the route receives it. */
 export type BatchChange =

@@ -18,6 +18,7 @@ import { Config, resolveConfig, type MessageRecallConfig } from './config'
 import { SessionEventIndex } from './event-index'
 import type { PersistenceReader } from './inspect'
 import { createRouteHandler } from './route'
+import { SessionAccess, type StoredSessionSource } from './stored-session'
 
 export { Config, DEFAULTS, resolveConfig, type MessageRecallConfig } from './config'
 export { statusOf } from './route'
@@ -42,12 +43,15 @@ export function apply(ctx: Context, config: Partial<MessageRecallConfig> | undef
   const index = new SessionEventIndex()
   ctx.on('session/event', (session, event) => index.observe(session, event))
   ctx.on('session/disposed', (session) => index.forget(session))
+  const persistence = () => ctx.get('sessionPersistence') as (PersistenceReader & StoredSessionSource) | undefined
+  const access = new SessionAccess({ sessions: ctx.sessions, agents: ctx.agents, lookup: (session) => index.lookup(session), persistence })
   const handler = createRouteHandler(
     {
       sessions: ctx.sessions,
       agents: ctx.agents,
       index,
-      persistence: () => ctx.get('sessionPersistence') as PersistenceReader | undefined,
+      access,
+      persistence,
       warn: (message) => ctx.logger.warn(message),
     },
     resolved,

@@ -8,6 +8,7 @@ import { ROUTE_ACTIONS, type RouteAction, type ViewExpectation } from '../shared
 import { isRecord } from '../shared/events'
 import type { PlanTarget } from '../shared/surface-plan'
 import { RECALL_ACTIONS, type RecallAction } from '../shared/tombstone'
+import { parseBatchRequest, type BatchRouteRequest } from './batch-request'
 import type { HttpRefusal } from './http'
 
 /** A validated request. */
@@ -15,8 +16,9 @@ export type RecallRequest =
   | { readonly action: 'inspect'; readonly sessionId: string }
   | { readonly action: RecallAction; readonly sessionId: string; readonly target: PlanTarget; readonly expect?: ViewExpectation }
   | { readonly action: 'plan'; readonly planAction: RecallAction; readonly sessionId: string; readonly target: PlanTarget; readonly expect?: ViewExpectation }
+  | BatchRouteRequest
 
-const FIELDS = ['sessionId', 'action', 'seq', 'messageId', 'planAction', 'expect']
+const FIELDS = ['sessionId', 'action', 'seq', 'messageId', 'planAction', 'expect', 'changes']
 const EXPECT_FIELDS = ['replaceGeneration', 'lastSeq']
 
 function isSeq(value: unknown): value is number {
@@ -39,11 +41,17 @@ export function parseRecallRequest(body: unknown): { ok: true; request: RecallRe
   if (!ROUTE_ACTIONS.includes(action as RouteAction)) return invalid(`action must be one of ${ROUTE_ACTIONS.join(', ')}, got ${JSON.stringify(action)}`)
 
   if (action === 'inspect') {
-    for (const field of ['seq', 'messageId', 'planAction', 'expect'] as const) {
+    for (const field of ['seq', 'messageId', 'planAction', 'expect', 'changes'] as const) {
       if (body[field] !== undefined) return invalid(`inspect takes no ${field}`)
     }
     return { ok: true, request: { action, sessionId } }
   }
+
+  if (action === 'apply' || (action === 'plan' && body.changes !== undefined)) {
+    const expectation = parseExpect(expect)
+    return typeof expectation === 'string' ? invalid(expectation) : parseBatchRequest(body, expectation)
+  }
+  if (body.changes !== undefined) return invalid(`changes is only valid with action "apply" or "plan"`)
 
   if (seq !== undefined && !isSeq(seq)) return invalid(`seq must be a non-negative safe integer, got ${JSON.stringify(seq)}`)
   if (messageId !== undefined && (typeof messageId !== 'string' || messageId.length === 0)) {
@@ -52,16 +60,8 @@ export function parseRecallRequest(body: unknown): { ok: true; request: RecallRe
   if ((seq === undefined) === (messageId === undefined)) return invalid('exactly one of seq and messageId is required')
   const target: PlanTarget = seq !== undefined ? { seq } : { messageId: messageId as string }
 
-  let expectation: ViewExpectation | undefined
-  if (expect !== undefined) {
-    if (!isRecord(expect)) return invalid(`expect must be an object, got ${JSON.stringify(expect)}`)
-    const stray = Object.keys(expect).find((key) => !EXPECT_FIELDS.includes(key))
-    if (stray !== undefined) return invalid(`unknown field "expect.${stray}" (allowed: ${EXPECT_FIELDS.join(', ')})`)
-    for (const key of EXPECT_FIELDS) {
-      if (expect[key] !== undefined && !isSeq(expect[key])) return invalid(`expect.${key} must be a non-negative safe integer, got ${JSON.stringify(expect[key])}`)
-    }
-    expectation = expect as ViewExpectation
-  }
+  const expectation = parseExpect(expect)
+  if (typeof expectation === 'string') return invalid(expectation)
   const withExpect = expectation === undefined ? {} : { expect: expectation }
 
   if (action === 'plan') {
@@ -72,4 +72,16 @@ export function parseRecallRequest(body: unknown): { ok: true; request: RecallRe
   }
   if (planAction !== undefined) return invalid(`planAction is only valid with action "plan"`)
   return { ok: true, request: { action: action as RecallAction, sessionId, target, ...withExpect } }
+}
+
+/** The validated `expect`, `undefined` when absent, or the message of why it is invalid. */
+function parseExpect(expect: unknown): ViewExpectation | undefined | string {
+  if (expect === undefined) return undefined
+  if (!isRecord(expect)) return `expect must be an object, got ${JSON.stringify(expect)}`
+  const stray = Object.keys(expect).find((key) => !EXPECT_FIELDS.includes(key))
+  if (stray !== undefined) return `unknown field "expect.${stray}" (allowed: ${EXPECT_FIELDS.join(', ')})`
+  for (const key of EXPECT_FIELDS) {
+    if (expect[key] !== undefined && !isSeq(expect[key])) return `expect.${key} must be a non-negative safe integer, got ${JSON.stringify(expect[key])}`
+  }
+  return expect as ViewExpectation
 }

@@ -13,6 +13,7 @@ import { checkContentType, checkMethod, checkTrust, readJsonBody, sendJson } fro
 import { inspectSession, type PersistenceReader } from './inspect'
 import { describeRefusal, MessageRecallError, type WriteRefusal } from './refusals'
 import { parseRecallRequest } from './request'
+import { applyChanges, previewChanges, type BatchChangeRefusal } from './batch-service'
 import { errorText, previewRemoval, removeMessages, type WriterServices } from './tombstone-writer'
 
 /** What the handler reaches at request time. */
@@ -70,6 +71,11 @@ function refuse(res: ServerResponse, refusal: WriteRefusal): void {
   fail(res, refusal.code, describeRefusal(refusal))
 }
 
+function refuseBatch(res: ServerResponse, refusal: BatchChangeRefusal | WriteRefusal): void {
+  if ('index' in refusal && 'message' in refusal) sendJson(res, statusOf(refusal.code), { ok: false, error: { code: refusal.code, message: refusal.message, index: refusal.index } })
+  else refuse(res, refusal)
+}
+
 /**
  * Build the route handler.
  * @param services - sessions, agents, the event index, the optional persistence reader and a logger.
@@ -103,8 +109,20 @@ export function createRouteHandler(services: RouteServices, config: MessageRecal
           else refuse(res, inspected.refusal)
           return
         }
+        case 'apply': {
+          const applied = await applyChanges({ ...services, tombstoneText: config.tombstoneText }, request)
+          if (applied.ok) sendJson(res, 200, { ok: true, value: applied.value })
+          else refuseBatch(res, applied.refusal)
+          return
+        }
         case 'plan': {
-          const planned = previewRemoval(services, { ...request, action: request.planAction })
+          if ('changes' in request) {
+            const planned = await previewChanges(services, request)
+            if (planned.ok) sendJson(res, 200, { ok: true, value: planned.value })
+            else refuseBatch(res, planned.refusal)
+            return
+          }
+          const planned = await previewRemoval(services, { ...request, action: request.planAction })
           if (planned.ok) sendJson(res, 200, { ok: true, value: planned.value })
           else refuse(res, planned.refusal)
           return

@@ -20,9 +20,10 @@ import { replaceOp } from '../shared/replace-op'
 import { contentOf, plainText } from '../shared/surface-node'
 import { planRemoval, type EventLookup, type PlanTarget, type RemovalPlan } from '../shared/surface-plan'
 import { estimateTokens } from '../shared/token-estimate'
-import { tombstoneSource, type RecallAction } from '../shared/tombstone'
+import { tombstoneSource, type RecallAction, type TombstoneAction } from '../shared/tombstone'
 import type { SessionEventIndex } from './event-index'
 import { MessageRecallError, type StaleViewRefusal, type WriteRefusal } from './refusals'
+import type { SessionAccess, SessionReadView } from './stored-session'
 
 /** A validated removal or plan request. */
 export interface RemovalRequest {
@@ -40,6 +41,8 @@ export interface WriterServices {
   readonly sessions: { get(id: SessionId): Session | undefined; flush(session: Session): Promise<boolean> }
   readonly agents: { get(id: SessionId): Agent | undefined }
   readonly index: SessionEventIndex
+  /** The one writer per session: live agent, live session, or a stored session entered for the write. */
+  readonly access: SessionAccess
   /** Text of the tombstone's single text block; `''` writes empty content. */
   readonly tombstoneText: string
 }
@@ -92,7 +95,7 @@ export function planForSession(
 }
 
 /** What a tombstone needs from a plan: the action, the inclusive surface range and every shadowed node. */
-export type TombstoneRange = Pick<RemovalPlan, 'action' | 'start' | 'end' | 'shadowedSeqs'>
+export type TombstoneRange = Pick<RemovalPlan, 'start' | 'end' | 'shadowedSeqs'> & { readonly action: TombstoneAction }
 
 /**
  * Append the tombstone for a plan. Validation happens in `session.append` before the log
@@ -157,63 +160,80 @@ export function writeTombstone(
 }
 
 /**
- * Remove messages from a live session: find it, take the agent's maintenance slot when an agent
- * drives it, write the tombstone, and await `ctx.sessions.flush(session)`.
- * @param services - sessions, agents, the event index and the tombstone text.
+ * Remove messages from a session, live or stored: as its one writer (`SessionAccess.write`: the
+ * agent's maintenance slot, or the plugin's own hold of a stored session), write the tombstone,
+ * and await `ctx.sessions.flush(session)`.
+ * @param services - sessions, agents, the event index, the session access and the tombstone text.
  * @param request - the validated request.
  * @returns the removal value once durable (`persisted` tells whether a persistence listener
- * took part), or `SESSION_NOT_LIVE`, `AGENT_BUSY`, `STALE_VIEW` or a planner refusal; nothing is
- * appended on any refusal.
+ * took part), or `SESSION_NOT_LIVE` (neither live nor stored), `AGENT_BUSY`, `STALE_VIEW` or a
+ * planner refusal; nothing is appended on any refusal.
  * @throws {@link MessageRecallError} `PERSIST_FAILED` when the flush rejected (the tombstone is in
  * the live log but not known to be durable), `INTERNAL` when the Session refused the append.
  */
 export async function removeMessages(services: WriterServices, request: RemovalRequest): Promise<Outcome<RemovalValue>> {
-  const id = request.sessionId as SessionId
-  const agent = services.agents.get(id)
-  const session = agent?.session ?? services.sessions.get(id)
-  if (session === undefined) return { ok: false, refusal: { code: 'SESSION_NOT_LIVE', sessionId: request.sessionId } }
+  return services.access.write(
+    request.sessionId,
+    async (session) => {
+      const written = writeTombstone(session, services.index.lookup(session), request, services.tombstoneText)
+      if (!written.ok) return written
+      const persisted = await flushWrite(services, session, `tombstone seq ${written.event.seq}`)
+      return { ok: true, value: { ...written.value, persisted } }
+    },
+    (view) => {
+      const planned = planOnView(view, request)
+      return planned.ok ? null : planned.refusal
+    },
+  )
+}
 
-  const task = async (): Promise<Outcome<RemovalValue>> => {
-    const written = writeTombstone(session, services.index.lookup(session), request, services.tombstoneText)
-    if (!written.ok) return written
-    let persisted: boolean
-    try {
-      persisted = await services.sessions.flush(session)
-    } catch (error) {
-      throw new MessageRecallError(
-        'PERSIST_FAILED',
-        `message-recall: tombstone seq ${written.event.seq} was appended to session "${request.sessionId}" but the durability flush rejected: ${errorText(error)}`,
-        { cause: error },
-      )
-    }
-    return { ok: true, value: { ...written.value, persisted } }
-  }
+/**
+ * Plan a removal on a read view, after checking `expect`.
+ * @param view - a session's surface, seqs and lookup (live or stored).
+ * @param request - action, target and optional expectation.
+ * @returns the plan, or `STALE_VIEW` or a planner refusal.
+ */
+export function planOnView(view: SessionReadView, request: Omit<RemovalRequest, 'sessionId'>): { ok: true; plan: RemovalPlan } | { ok: false; refusal: WriteRefusal } {
+  const stale = checkExpectation(view, request.expect)
+  if (stale !== null) return { ok: false, refusal: stale }
+  return planRemoval({ nodes: view.nodes, lookup: view.lookup, action: request.action, target: request.target })
+}
 
-  if (agent === undefined) return task()
-  let running: Promise<Outcome<RemovalValue>>
+/**
+ * Await the durability flush of a write.
+ * @param services - the session store.
+ * @param session - the session written.
+ * @param what - what was appended, for the error message (`tombstone seq 12`).
+ * @returns whether a persistence listener took part.
+ * @throws {@link MessageRecallError} `PERSIST_FAILED` when the flush rejected (the write is in the
+ * live log but not known to be durable).
+ */
+export async function flushWrite(services: Pick<WriterServices, 'sessions'>, session: Session, what: string): Promise<boolean> {
   try {
-    // rc.8 signals "busy" only by this synchronous throw (no code, no subclass).
-    running = agent.runMaintenance(() => task())
+    return await services.sessions.flush(session)
   } catch (error) {
-    return { ok: false, refusal: { code: 'AGENT_BUSY', sessionId: request.sessionId, detail: errorText(error) } }
+    throw new MessageRecallError(
+      'PERSIST_FAILED',
+      `message-recall: ${what} was appended to session "${session.id}" but the durability flush rejected: ${errorText(error)}`,
+      { cause: error },
+    )
   }
-  return running
 }
 
 /**
  * Preview a removal: the same plan a write would make now, with a token estimate; appends nothing.
- * @param services - sessions, agents and the event index.
+ * @param services - the session access (live, or stored and read without entering it).
  * @param request - the validated request (its `action` is the `planAction`).
- * @returns the plan value, or `SESSION_NOT_LIVE`, `STALE_VIEW` or a planner refusal.
+ * @returns the plan value, or `SESSION_NOT_LIVE` (neither live nor stored), `STALE_VIEW` or a planner refusal.
  */
-export function previewRemoval(services: Pick<WriterServices, 'sessions' | 'agents' | 'index'>, request: RemovalRequest): Outcome<PlanValue> {
-  const id = request.sessionId as SessionId
-  const session = services.agents.get(id)?.session ?? services.sessions.get(id)
-  if (session === undefined) return { ok: false, refusal: { code: 'SESSION_NOT_LIVE', sessionId: request.sessionId } }
-  const lookup = services.index.lookup(session)
-  const planned = planForSession(session, lookup, request)
+export async function previewRemoval(services: Pick<WriterServices, 'access'>, request: RemovalRequest): Promise<Outcome<PlanValue>> {
+  const read = await services.access.read(request.sessionId)
+  if (!read.ok) return read
+  const view = read.value
+  const { lookup } = view
+  const planned = planOnView(view, request)
   if (!planned.ok) return planned
-  const { plan, view } = planned
+  const { plan } = planned
   const contents = plan.shadowedSeqs.map((seq) => contentOf(lookup(seq) as LogEvent))
   return {
     ok: true,

@@ -12,12 +12,13 @@ import type { TombstoneAction, TombstoneRecord } from './tombstone'
  * Route actions: the removals (`recall`, `delete`, `deleteFrom`) and `exclude`, which each write
  * one tombstone; `restore` (undo one tombstone in place); `forkBefore` (a new session holding the
  * conversation as it was before a tombstone); `flush` (only the durability flush); the dry-run
- * `plan`; and the read-only `inspect`.
+ * `plan`; `apply` (a list of removals and restores written all or nothing); and the read-only
+ * `inspect`.
  */
-export type RouteAction = TombstoneAction | 'restore' | 'forkBefore' | 'flush' | 'plan' | 'inspect'
+export type RouteAction = TombstoneAction | 'restore' | 'forkBefore' | 'flush' | 'plan' | 'apply' | 'inspect'
 
 /** All route actions, in a stable order. */
-export const ROUTE_ACTIONS: readonly RouteAction[] = ['recall', 'delete', 'deleteFrom', 'exclude', 'restore', 'forkBefore', 'flush', 'plan', 'inspect']
+export const ROUTE_ACTIONS: readonly RouteAction[] = ['recall', 'delete', 'deleteFrom', 'exclude', 'restore', 'forkBefore', 'flush', 'plan', 'apply', 'inspect']
 
 /**
  * The view a client planned against. When given, a write or plan is refused with `STALE_VIEW`
@@ -204,6 +205,8 @@ export interface RouteError {
   readonly content?: readonly unknown[]
   /** `PERSIST_FAILED` of a `recall`: the recalled plain text. */
   readonly text?: string
+  /** `apply` and batch `plan`: index of the refused change in `changes`. */
+  readonly index?: number
 }
 
 /** The reply envelope. */

@@ -124,7 +124,7 @@ describe('route: actions', () => {
     const count = session.seq
     const reply = await app.post({ sessionId: agent.id, action: 'inspect' })
     assert.equal(reply.status, 200, reply.text)
-    const tombstone = { seq: written.json.value.tombstoneSeq, start: prompt1, end: prompt1, shadowedSeqs: [prompt1], action: 'delete', onSurface: true }
+    const tombstone = { seq: written.json.value.tombstoneSeq, start: prompt1, end: prompt1, shadowedSeqs: [prompt1], action: 'delete', onSurface: true, inEffect: true, restoredBy: null }
     const live = { eventCount: count, lastSeq: count - 1, surfaceNodeCount: session.surface.nodes.length, replaceGeneration: 1, tombstones: [tombstone] }
     assert.deepEqual(reply.json.value, { live, disk: live })
     assert.equal(session.seq, count)
@@ -289,7 +289,7 @@ describe('route: bad input', () => {
       ['body a JSON array', { body: '[]' }, 400, 'INVALID_REQUEST', 'message-recall: request body must be a JSON object, got an array'],
       ['body JSON null', { body: 'null' }, 400, 'INVALID_REQUEST', 'message-recall: request body must be a JSON object, got null'],
       ['empty body', { body: '' }, 400, 'INVALID_REQUEST', /^message-recall: request body is not JSON: /],
-      ['unknown action', { body: body({ sessionId: id, action: 'erase', seq: prompt }) }, 400, 'INVALID_REQUEST', 'message-recall: action must be one of recall, delete, deleteFrom, plan, inspect, got "erase"'],
+      ['unknown action', { body: body({ sessionId: id, action: 'erase', seq: prompt }) }, 400, 'INVALID_REQUEST', 'message-recall: action must be one of recall, delete, deleteFrom, exclude, restore, forkBefore, flush, plan, apply, inspect, got "erase"'],
       ['seq as a string', { body: body({ sessionId: id, action: 'delete', seq: String(prompt) }) }, 400, 'INVALID_REQUEST', `message-recall: seq must be a non-negative safe integer, got "${prompt}"`],
       ['negative seq', { body: body({ sessionId: id, action: 'delete', seq: -1 }) }, 400, 'INVALID_REQUEST', 'message-recall: seq must be a non-negative safe integer, got -1'],
       ['fractional seq', { body: body({ sessionId: id, action: 'delete', seq: 1.5 }) }, 400, 'INVALID_REQUEST', 'message-recall: seq must be a non-negative safe integer, got 1.5'],
@@ -300,7 +300,7 @@ describe('route: bad input', () => {
       ['a repeated key (last-wins would read a write)', { body: `{"sessionId":"${id}","action":"plan","action":"delete","seq":${prompt}}` }, 400, 'INVALID_REQUEST', 'message-recall: key "action" appears twice in the request body'],
       ['a repeated key spelled with an escape', { body: `{"sessionId":"${id}","action":"plan","\\u0061ction":"recall","seq":${prompt}}` }, 400, 'INVALID_REQUEST', 'message-recall: key "action" appears twice in the request body'],
       ['a repeated key inside expect', { body: `{"sessionId":"${id}","action":"delete","seq":${prompt},"expect":{"lastSeq":0,"lastSeq":${count - 1}}}` }, 400, 'INVALID_REQUEST', 'message-recall: key "lastSeq" appears twice in "expect"'],
-      ['unknown field', { body: body({ sessionId: id, action: 'delete', startSeq: prompt }) }, 400, 'INVALID_REQUEST', 'message-recall: unknown field "startSeq" (allowed: sessionId, action, seq, messageId, planAction, expect)'],
+      ['unknown field', { body: body({ sessionId: id, action: 'delete', startSeq: prompt }) }, 400, 'INVALID_REQUEST', 'message-recall: unknown field "startSeq" (allowed: sessionId, action, seq, messageId, planAction, expect, changes)'],
       ['plan without planAction', { body: body({ sessionId: id, action: 'plan', seq: prompt }) }, 400, 'INVALID_REQUEST', 'message-recall: planAction must be one of recall, delete, deleteFrom, got undefined'],
       ['planAction on a write', { body: body({ sessionId: id, action: 'delete', planAction: 'delete', seq: prompt }) }, 400, 'INVALID_REQUEST', 'message-recall: planAction is only valid with action "plan"'],
       ['expect of the wrong type', { body: body({ sessionId: id, action: 'delete', seq: prompt, expect: { replaceGeneration: '0' } }) }, 400, 'INVALID_REQUEST', 'message-recall: expect.replaceGeneration must be a non-negative safe integer, got "0"'],

@@ -13,6 +13,7 @@ import * as sessionInvariant from '@deepseek-ai/dsh-session/invariant'
 import * as compactionInvariant from '@deepseek-ai/dsh-compaction/invariant'
 import { planRemoval } from '../../src/shared/surface-plan'
 import { appendTombstone, removeMessages, writeTombstone } from '../../src/host/tombstone-writer'
+import { SessionAccess } from '../../src/host/stored-session'
 import { SessionEventIndex } from '../../src/host/event-index'
 import { describeRefusal } from '../../src/host/refusals'
 import { LogBuilder } from './log-builder'
@@ -161,7 +162,8 @@ describe('removeMessages on a live session under the real invariant companions',
       assert.throws(() => rewrite('tool/result', result.data, { surfaceOp: { op: 'replace', start: result.seq, end: result.seq }, sourceEventSeqs: [result.seq] }), /outside any open turn/)
       const index = new SessionEventIndex()
       app.on('session/event', (s, e) => index.observe(s, e))
-      const services = { sessions: app.sessions, agents: app.agents, index, tombstoneText: '' }
+      const access = new SessionAccess({ sessions: app.sessions, agents: app.agents, lookup: (s) => index.lookup(s), persistence: () => undefined })
+      const services = { sessions: app.sessions, agents: app.agents, index, access, tombstoneText: '' }
       const removed = await removeMessages(services, { sessionId: 'live-writer', action: 'delete', target: { seq: t1.steps[0]!.results[0]! } })
       assert.ok(removed.ok, removed.ok ? '' : describeRefusal(removed.refusal))
       assert.equal(removed.value.persisted, false, 'no persistence listener took part')
