@@ -1151,7 +1151,8 @@ function planOn(view, request, restore) {
 }
 function liveView(services, session) {
   return {
-    nodes: [...session.surface.nodes],
+    // planBatch copies the nodes before simulating; nothing appends while it runs.
+    nodes: session.surface.nodes,
     replaceGeneration: session.surface.replaceGeneration,
     lastSeq: session.seq - 1,
     nextSeq: session.seq,

@@ -63,7 +63,8 @@ function planOn(view: SessionReadView, request: BatchRequest, restore: RestorePl
 
 function liveView(services: WriterServices, session: Session): SessionReadView {
   return {
-    nodes: [...session.surface.nodes], replaceGeneration: session.surface.replaceGeneration, lastSeq: session.seq - 1, nextSeq: session.seq,
+    // planBatch copies the nodes before simulating; nothing appends while it runs.
+    nodes: session.surface.nodes, replaceGeneration: session.surface.replaceGeneration, lastSeq: session.seq - 1, nextSeq: session.seq,
     lookup: services.index.lookup(session), origin: 'live',
   }
 }
