@@ -34,6 +34,25 @@ function isRecord(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+// src/shared/protocol.ts
+var ERROR_CODES = [
+  "INVALID_REQUEST",
+  "FORBIDDEN",
+  "METHOD_NOT_ALLOWED",
+  "PAYLOAD_TOO_LARGE",
+  "UNSUPPORTED_MEDIA_TYPE",
+  "SESSION_NOT_LIVE",
+  "TARGET_NOT_FOUND",
+  "NOT_A_USER_MESSAGE",
+  "NOT_DELETABLE",
+  "SPAN_NOT_CONTIGUOUS",
+  "NOT_RESTORABLE",
+  "STALE_VIEW",
+  "AGENT_BUSY",
+  "PERSIST_FAILED",
+  "INTERNAL"
+];
+
 // src/client/api.ts
 var DEFAULT_ROUTE_PATH = "/dsh-message-recall";
 function createRecallSender(fetchImpl, path = DEFAULT_ROUTE_PATH) {
@@ -55,6 +74,7 @@ function createRecallSender(fetchImpl, path = DEFAULT_ROUTE_PATH) {
     return parseReply(status, text);
   };
 }
+var KNOWN_CODES = new Set(ERROR_CODES);
 function parseReply(status, text) {
   let body;
   try {
@@ -64,8 +84,9 @@ function parseReply(status, text) {
   }
   if (isRecord(body) && body.ok === true && isRecord(body.value)) return { ok: true, value: body.value };
   if (isRecord(body) && body.ok === false && isRecord(body.error) && typeof body.error.code === "string") {
-    const message = typeof body.error.message === "string" ? body.error.message : body.error.code;
-    return { ok: false, error: { code: body.error.code, message } };
+    const code = body.error.code;
+    const message = typeof body.error.message === "string" ? body.error.message : code;
+    return { ok: false, error: { code: KNOWN_CODES.has(code) ? code : code, message } };
   }
   return { ok: false, error: { code: "NETWORK", message: `HTTP ${status}: reply does not follow the route contract` } };
 }
@@ -116,7 +137,7 @@ var DebugRegistry = class {
       rows: pass.rows,
       touched: pass.touched,
       tombstones: pass.hidden.tombstones.map((t) => ({ ...t, shadowedSeqs: [...t.shadowedSeqs] })),
-      anchors: pass.anchors.map((a) => ({ key: a.key, kind: a.kind, seq: a.seq, actions: [...a.actions] })),
+      anchors: pass.anchors.map((a) => ({ key: a.key, rowKind: a.rowKind, seq: a.seq, actions: [...a.actions] })),
       hidden: pass.hidden.hidden.map((h) => ({ ...h })),
       unresolved: [...pass.unresolved],
       expect: entry.expect()
@@ -230,11 +251,11 @@ var ClusterFactory = class {
   templates = /* @__PURE__ */ new Map();
   /**
    * @param actions - buttons in order.
-   * @param step - label Delete as a step delete.
+   * @param isStepRow - label Delete as a step delete.
    * @returns a new detached cluster element.
    */
-  create(actions, step) {
-    const id = `${actions.join(",")}|${step}`;
+  create(actions, isStepRow) {
+    const id = `${actions.join(",")}|${isStepRow}`;
     let template = this.templates.get(id);
     if (template === void 0) {
       template = this.doc.createElement("div");
@@ -244,7 +265,7 @@ var ClusterFactory = class {
         const button = this.doc.createElement("button");
         button.type = "button";
         button.setAttribute(ATTR.action, action);
-        applyIdle(button, action, step, this.texts);
+        applyIdle(button, action, isStepRow, this.texts);
         template.appendChild(button);
       }
       this.templates.set(id, template);
@@ -252,12 +273,12 @@ var ClusterFactory = class {
     return template.cloneNode(true);
   }
 };
-function idleLabel(action, step, texts) {
-  return action === "delete" && step ? texts.label.deleteStep : texts.label[action];
+function idleLabel(action, isStepRow, texts) {
+  return action === "delete" && isStepRow ? texts.label.deleteStep : texts.label[action];
 }
-function applyIdle(button, action, step, texts) {
+function applyIdle(button, action, isStepRow, texts) {
   button.textContent = texts.text[action];
-  const label = idleLabel(action, step, texts);
+  const label = idleLabel(action, isStepRow, texts);
   button.setAttribute("aria-label", label);
   button.setAttribute("title", label);
 }
@@ -283,7 +304,7 @@ function decorateRow(row, decoration, factory, t, texts, fresh) {
     cluster = null;
   }
   if (cluster === null) {
-    cluster = factory.create(decoration.actions, decoration.step);
+    cluster = factory.create(decoration.actions, decoration.isStepRow);
     row.appendChild(cluster);
   }
   if (!row.hasAttribute(ATTR.row)) row.setAttribute(ATTR.row, "");
@@ -299,7 +320,7 @@ function decorateRow(row, decoration, factory, t, texts, fresh) {
       button.setAttribute("aria-label", t(countedKey("armed.label", armed.count), { count: armed.count }));
     } else if (button.hasAttribute(ATTR.armed)) {
       button.removeAttribute(ATTR.armed);
-      applyIdle(button, action, decoration.step, texts);
+      applyIdle(button, action, decoration.isStepRow, texts);
     }
     const isBusy = pending !== null && pending.action === action;
     if (isBusy) {
@@ -367,256 +388,6 @@ function installStyles(doc) {
 // src/client/Overlay.tsx
 var import_react = require("react");
 
-// src/client/rows.ts
-var USER_ACTIONS = Object.freeze(["recall", "delete", "deleteFrom"]);
-var STEP_ACTIONS = Object.freeze(["delete", "deleteFrom"]);
-var NO_ACTIONS = Object.freeze([]);
-var LOG_ONLY_KINDS = /* @__PURE__ */ new Set(["turn-tail", "turn-error", "turn-max-tokens", "model-retry", "command"]);
-var anchors = /* @__PURE__ */ new WeakMap();
-function isDurableSeq(value) {
-  return Number.isSafeInteger(value) && value >= 0;
-}
-function resolveRow(node) {
-  let anchor = anchors.get(node);
-  if (anchor === void 0) {
-    anchor = Object.freeze(computeAnchor(node));
-    anchors.set(node, anchor);
-  }
-  return anchor;
-}
-function computeAnchor(node) {
-  const data = isRecord(node.data) ? node.data : {};
-  const turn = turnOf(node, data);
-  const base = { key: node.key, kind: node.kind, turn };
-  switch (node.kind) {
-    case "user":
-    case "steering": {
-      const seq = isDurableSeq(data.seq) ? data.seq : null;
-      const fromPerson = isRecord(data.source) && data.source.kind === "user";
-      const actions = seq === null ? NO_ACTIONS : fromPerson ? USER_ACTIONS : STEP_ACTIONS;
-      return { ...base, seq, logSeq: seq ?? node.anchorSeq, actions, step: false };
-    }
-    case "context":
-    case "compaction":
-    case "unknown": {
-      const seq = isDurableSeq(data.seq) ? data.seq : null;
-      return { ...base, seq, logSeq: seq ?? node.anchorSeq, actions: NO_ACTIONS, step: false };
-    }
-    case "assistant-step": {
-      const final = isRecord(data.finalNode) ? data.finalNode : null;
-      const seq = final !== null && final.kind === "assistant" && isDurableSeq(final.seq) ? final.seq : null;
-      return { ...base, seq, logSeq: seq ?? node.anchorSeq, actions: seq === null ? NO_ACTIONS : STEP_ACTIONS, step: true };
-    }
-    case "tool-call": {
-      const root = isRecord(data.root) ? data.root : null;
-      const seq = root !== null && root.kind === "tool-result" && isDurableSeq(root.seq) ? root.seq : null;
-      return { ...base, seq, logSeq: node.anchorSeq, actions: seq === null ? NO_ACTIONS : STEP_ACTIONS, step: true };
-    }
-    default: {
-      const logSeq = LOG_ONLY_KINDS.has(node.kind) && typeof data.seq === "number" ? data.seq : node.anchorSeq;
-      return { ...base, seq: null, logSeq, actions: NO_ACTIONS, step: false };
-    }
-  }
-}
-function turnOf(node, data) {
-  const location = node.location;
-  if (location !== void 0 && (location.kind === "step" || location.kind === "turn")) return location.turn.turn;
-  return isDurableSeq(data.turn) ? data.turn : null;
-}
-
-// src/client/controller.ts
-var EMPTY_ERRORS = /* @__PURE__ */ new Map();
-var INITIAL = Object.freeze({ armed: null, pending: null, errors: EMPTY_ERRORS, notice: null });
-var RecallController = class {
-  constructor(options) {
-    this.options = options;
-    this.timers = options.timers ?? {
-      setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
-      clearTimeout: (handle) => globalThis.clearTimeout(handle)
-    };
-  }
-  state = INITIAL;
-  listeners = /* @__PURE__ */ new Set();
-  timers;
-  armTimer = void 0;
-  noticeTimer = void 0;
-  errorTimers = /* @__PURE__ */ new Map();
-  baseline = null;
-  noticeId = 0;
-  disposed = false;
-  /** @returns the current snapshot (stable until the next change). */
-  getSnapshot = () => this.state;
-  /**
-   * @param listener - called after every change.
-   * @returns unsubscribe.
-   */
-  subscribe = (listener) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-  /** The generation baseline learned from this view's last successful write, or `null`. */
-  get generationBaseline() {
-    return this.baseline;
-  }
-  /**
-   * Handle one button press.
-   * @param target - the row, its seq and the pressed action.
-   * @returns `'armed'` (first press of a destructive button), `'committed'`, `'refused'` (the
-   *   host or the network said no; the row shows the error), `'ignored'` (a request is in flight)
-   *   or `'disposed'`.
-   */
-  async press(target) {
-    if (this.disposed) return "disposed";
-    if (this.state.pending !== null) return "ignored";
-    this.clearError(target.key);
-    const armed = this.state.armed;
-    if (target.action === "recall") return this.commit(target);
-    if (armed !== null && armed.key === target.key && armed.action === target.action && armed.seq === target.seq) {
-      return this.commit(target, armed.expect);
-    }
-    return this.arm(target);
-  }
-  /** Disarm the armed button, if any. */
-  disarm() {
-    if (this.disposed || this.state.armed === null) return;
-    this.stopArmTimer();
-    this.set({ armed: null });
-  }
-  /** Hide the recall notice. */
-  dismissNotice() {
-    if (this.disposed || this.state.notice === null) return;
-    this.timers.clearTimeout(this.noticeTimer);
-    this.set({ notice: null });
-  }
-  /** Stop every timer, drop listeners; later presses resolve `'disposed'` and replies in flight are ignored. */
-  dispose() {
-    if (this.disposed) return;
-    this.disposed = true;
-    this.stopArmTimer();
-    this.timers.clearTimeout(this.noticeTimer);
-    for (const handle of this.errorTimers.values()) this.timers.clearTimeout(handle);
-    this.errorTimers.clear();
-    this.listeners.clear();
-  }
-  async arm(target) {
-    this.stopArmTimer();
-    this.set({ armed: null, pending: { key: target.key, action: target.action, phase: "plan" } });
-    const reply = await this.options.send({
-      sessionId: this.options.sessionId,
-      action: "plan",
-      planAction: target.action,
-      seq: target.seq,
-      expect: this.options.expectation(this.baseline)
-    });
-    if (this.disposed) return "disposed";
-    if (!reply.ok) {
-      this.fail(target.key, reply.error);
-      return "refused";
-    }
-    const count = planCount(reply.value, this.options.tombstoneSeqs());
-    const { replaceGeneration, lastSeq } = reply.value;
-    const planned = isDurableSeq(replaceGeneration) && isDurableSeq(lastSeq) ? { replaceGeneration, lastSeq } : null;
-    if (planned !== null) this.baseline = { replaceGeneration: planned.replaceGeneration, atSeq: planned.lastSeq };
-    this.set({ pending: null, armed: { key: target.key, seq: target.seq, action: target.action, count, expect: planned } });
-    this.armTimer = this.timers.setTimeout(() => this.disarm(), this.options.armMs ?? 4e3);
-    return "armed";
-  }
-  async commit(target, planned = null) {
-    this.stopArmTimer();
-    this.set({ armed: null, pending: { key: target.key, action: target.action, phase: "commit" } });
-    const reply = await this.options.send({
-      sessionId: this.options.sessionId,
-      action: target.action,
-      seq: target.seq,
-      expect: planned ?? this.options.expectation(this.baseline)
-    });
-    if (this.disposed) return "disposed";
-    if (!reply.ok) {
-      this.fail(target.key, reply.error);
-      return "refused";
-    }
-    const { replaceGeneration, tombstoneSeq } = reply.value;
-    if (isDurableSeq(replaceGeneration) && isDurableSeq(tombstoneSeq)) this.baseline = { replaceGeneration, atSeq: tombstoneSeq };
-    this.set({ pending: null });
-    if (target.action === "recall") {
-      const message = recalledMessage(reply.value);
-      if (message.images.length > 0) this.showNotice(message.images);
-      this.options.onRecalled(message);
-    }
-    return "committed";
-  }
-  fail(key, error) {
-    const errors = new Map(this.state.errors);
-    errors.set(key, { key, code: error.code, message: error.message });
-    this.set({ pending: null, errors });
-    this.timers.clearTimeout(this.errorTimers.get(key));
-    this.errorTimers.set(key, this.timers.setTimeout(() => this.clearError(key), this.options.errorMs ?? 6e3));
-  }
-  clearError(key) {
-    if (this.disposed || !this.state.errors.has(key)) return;
-    this.timers.clearTimeout(this.errorTimers.get(key));
-    this.errorTimers.delete(key);
-    const errors = new Map(this.state.errors);
-    errors.delete(key);
-    this.set({ errors: errors.size === 0 ? EMPTY_ERRORS : errors });
-  }
-  showNotice(images) {
-    this.timers.clearTimeout(this.noticeTimer);
-    this.set({ notice: { id: ++this.noticeId, images } });
-    this.noticeTimer = this.timers.setTimeout(() => this.dismissNotice(), this.options.noticeMs ?? 1e4);
-  }
-  stopArmTimer() {
-    this.timers.clearTimeout(this.armTimer);
-    this.armTimer = void 0;
-  }
-  set(patch) {
-    this.state = Object.freeze({ ...this.state, ...patch });
-    for (const listener of [...this.listeners]) listener();
-  }
-};
-function planCount(value, tombstoneSeqs) {
-  if (Array.isArray(value.kinds) && Array.isArray(value.removedSeqs) && value.kinds.length === value.removedSeqs.length) {
-    return Math.max(1, value.kinds.filter((kind) => kind !== "tombstone").length);
-  }
-  if (Array.isArray(value.removedSeqs)) {
-    const seqs = value.removedSeqs.filter(isDurableSeq);
-    const messages = seqs.filter((seq) => !tombstoneSeqs.has(seq)).length;
-    return Math.max(1, messages);
-  }
-  return 1;
-}
-function recalledMessage(value) {
-  const content = Array.isArray(value.content) ? value.content.filter(isRecord) : [];
-  const text = typeof value.text === "string" ? value.text : content.filter((block) => block.type === "text" && typeof block.text === "string").map((block) => block.text).join("\n");
-  const images = content.filter((block) => block.type === "image").map((block, index) => imageName(block, index));
-  return { text, images };
-}
-function imageName(block, index) {
-  const attachment = isRecord(block.attachment) ? block.attachment : {};
-  if (typeof attachment.name === "string" && attachment.name !== "") return attachment.name;
-  const size = typeof attachment.width === "number" && typeof attachment.height === "number" ? ` ${attachment.width}×${attachment.height}` : "";
-  return `#${index + 1}${size}`;
-}
-
-// src/client/expectation.ts
-function viewExpectation(chat, replacements, hasMore, baseline) {
-  let lastSeq = -1;
-  for (const node of chat.nodes.values()) {
-    const seq = resolveRow(node).seq;
-    if (seq !== null && seq > lastSeq) lastSeq = seq;
-  }
-  for (const event of replacements) if (event.seq > lastSeq) lastSeq = event.seq;
-  let replaceGeneration;
-  if (!hasMore) replaceGeneration = replacements.length;
-  else if (baseline !== null) {
-    replaceGeneration = baseline.replaceGeneration + replacements.filter((event) => event.seq > baseline.atSeq).length;
-  }
-  return {
-    ...replaceGeneration === void 0 ? {} : { replaceGeneration },
-    ...lastSeq < 0 ? {} : { lastSeq }
-  };
-}
-
 // src/shared/replace-op.ts
 function readReplaceOp(surfaceOp) {
   if (!isRecord(surfaceOp) || surfaceOp.op !== "replace") return null;
@@ -680,6 +451,298 @@ function readReplacements(value) {
   return Array.isArray(value) ? value : EMPTY_REPLACEMENTS;
 }
 
+// src/client/composer.ts
+function composeDraft(recalled, draft) {
+  return draft.trim() === "" ? recalled : `${recalled}
+
+${draft}`;
+}
+function composerTextarea(from) {
+  for (let node = from?.parentElement ?? null; node !== null; node = node.parentElement) {
+    const textarea = node.querySelector("textarea");
+    if (textarea !== null) return textarea;
+  }
+  return null;
+}
+function focusComposer(from) {
+  const textarea = composerTextarea(from);
+  if (textarea === null) return;
+  textarea.focus();
+  const place = () => {
+    const end = textarea.value.length;
+    textarea.setSelectionRange(end, end);
+  };
+  const view = textarea.ownerDocument.defaultView;
+  if (view?.requestAnimationFrame !== void 0) view.requestAnimationFrame(place);
+  else place();
+}
+
+// src/shared/message-text.ts
+function plainText(content) {
+  return content.filter((block) => isRecord(block) && block.type === "text" && typeof block.text === "string").map((block) => block.text).join("");
+}
+
+// src/client/controller.ts
+var EMPTY_ERRORS = /* @__PURE__ */ new Map();
+var INITIAL = Object.freeze({ armed: null, pending: null, errors: EMPTY_ERRORS, notice: null });
+var RecallController = class {
+  constructor(options) {
+    this.options = options;
+    this.timers = options.timers ?? {
+      setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
+      clearTimeout: (handle) => globalThis.clearTimeout(handle)
+    };
+  }
+  state = INITIAL;
+  listeners = /* @__PURE__ */ new Set();
+  timers;
+  armTimer = void 0;
+  noticeTimer = void 0;
+  errorTimers = /* @__PURE__ */ new Map();
+  baseline = null;
+  noticeId = 0;
+  disposed = false;
+  /** @returns the current snapshot (stable until the next change). */
+  getSnapshot = () => this.state;
+  /**
+   * @param listener - called after every change.
+   * @returns unsubscribe.
+   */
+  subscribe = (listener) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+  /** The generation baseline learned from this view's last successful write, or `null`. */
+  get generationBaseline() {
+    return this.baseline;
+  }
+  /**
+   * Handle one button press.
+   * @param target - the row, its seq and the pressed action.
+   * @param expect - the view's expectation now (`viewExpectation` with {@link RecallController.generationBaseline});
+   *   sent with a plan or a recall. A commit sends the armed plan's view instead.
+   * @returns `'armed'` (first press of a destructive button), `'committed'`, `'refused'` (the
+   *   host or the network said no; the row shows the error), `'ignored'` (a request is in flight)
+   *   or `'disposed'`.
+   */
+  async press(target, expect) {
+    if (this.disposed) return "disposed";
+    if (this.state.pending !== null) return "ignored";
+    this.clearError(target.key);
+    const armed = this.state.armed;
+    if (target.action === "recall") return this.commit(target, expect);
+    if (armed !== null && armed.key === target.key && armed.action === target.action && armed.seq === target.seq) {
+      return this.commit(target, armed.expect);
+    }
+    return this.arm(target, expect);
+  }
+  /** Disarm the armed button, if any. */
+  disarm() {
+    if (this.disposed || this.state.armed === null) return;
+    this.stopArmTimer();
+    this.set({ armed: null });
+  }
+  /** Hide the recall notice. */
+  dismissNotice() {
+    if (this.disposed || this.state.notice === null) return;
+    this.timers.clearTimeout(this.noticeTimer);
+    this.set({ notice: null });
+  }
+  /** Stop every timer, drop listeners; later presses resolve `'disposed'` and replies in flight are ignored. */
+  dispose() {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.stopArmTimer();
+    this.timers.clearTimeout(this.noticeTimer);
+    for (const handle of this.errorTimers.values()) this.timers.clearTimeout(handle);
+    this.errorTimers.clear();
+    this.listeners.clear();
+  }
+  async arm(target, expect) {
+    this.stopArmTimer();
+    this.set({ armed: null, pending: { key: target.key, action: target.action, phase: "plan" } });
+    const reply = await this.options.send({
+      sessionId: this.options.sessionId,
+      action: "plan",
+      planAction: target.action,
+      seq: target.seq,
+      expect
+    });
+    if (this.disposed) return "disposed";
+    if (!reply.ok) {
+      this.fail(target.key, reply.error);
+      return "refused";
+    }
+    const count = planCount(reply.value);
+    const { replaceGeneration, lastSeq } = reply.value;
+    this.baseline = { replaceGeneration, atSeq: lastSeq };
+    this.set({ pending: null, armed: { key: target.key, seq: target.seq, action: target.action, count, expect: { replaceGeneration, lastSeq } } });
+    this.armTimer = this.timers.setTimeout(() => this.disarm(), this.options.armMs ?? 4e3);
+    return "armed";
+  }
+  async commit(target, expect) {
+    this.stopArmTimer();
+    this.set({ armed: null, pending: { key: target.key, action: target.action, phase: "commit" } });
+    const reply = await this.options.send({ sessionId: this.options.sessionId, action: target.action, seq: target.seq, expect });
+    if (this.disposed) return "disposed";
+    if (!reply.ok) {
+      this.fail(target.key, reply.error);
+      return "refused";
+    }
+    const { replaceGeneration, tombstoneSeq } = reply.value;
+    this.baseline = { replaceGeneration, atSeq: tombstoneSeq };
+    this.set({ pending: null });
+    if (target.action === "recall") {
+      const message = recalledMessage(reply.value);
+      if (message.images.length > 0) this.showNotice(message.images);
+      this.options.onRecalled(message);
+    }
+    return "committed";
+  }
+  fail(key, error) {
+    const errors = new Map(this.state.errors);
+    errors.set(key, { key, code: error.code, message: error.message });
+    this.set({ pending: null, errors });
+    this.timers.clearTimeout(this.errorTimers.get(key));
+    this.errorTimers.set(key, this.timers.setTimeout(() => this.clearError(key), this.options.errorMs ?? 6e3));
+  }
+  clearError(key) {
+    if (this.disposed || !this.state.errors.has(key)) return;
+    this.timers.clearTimeout(this.errorTimers.get(key));
+    this.errorTimers.delete(key);
+    const errors = new Map(this.state.errors);
+    errors.delete(key);
+    this.set({ errors: errors.size === 0 ? EMPTY_ERRORS : errors });
+  }
+  showNotice(images) {
+    this.timers.clearTimeout(this.noticeTimer);
+    this.set({ notice: { id: ++this.noticeId, images } });
+    this.noticeTimer = this.timers.setTimeout(() => this.dismissNotice(), this.options.noticeMs ?? 1e4);
+  }
+  stopArmTimer() {
+    this.timers.clearTimeout(this.armTimer);
+    this.armTimer = void 0;
+  }
+  set(patch) {
+    this.state = Object.freeze({ ...this.state, ...patch });
+    for (const listener of [...this.listeners]) listener();
+  }
+};
+function planCount(value) {
+  return Math.max(1, value.kinds.filter((nodeKind) => nodeKind !== "tombstone").length);
+}
+function recalledMessage(value) {
+  const content = value.content ?? [];
+  const text = value.text ?? plainText(content);
+  const images = content.filter(isRecord).filter((block) => block.type === "image").map((block, index) => imageName(block, index));
+  return { text, images };
+}
+function imageName(block, index) {
+  const attachment = isRecord(block.attachment) ? block.attachment : {};
+  if (typeof attachment.name === "string" && attachment.name !== "") return attachment.name;
+  const size = typeof attachment.width === "number" && typeof attachment.height === "number" ? ` ${attachment.width}×${attachment.height}` : "";
+  return `#${index + 1}${size}`;
+}
+
+// src/client/disarm.ts
+var ARMED_BUTTON = `[${ATTR.action}][${ATTR.armed}="true"]`;
+function disarmOnOtherInput(doc, controller) {
+  if (doc === null) return () => {
+  };
+  const onPointerOrFocus = (event) => {
+    if (controller.getSnapshot().armed === null) return;
+    const target = event.target;
+    if (target?.closest?.(ARMED_BUTTON) == null) controller.disarm();
+  };
+  const onKey = (event) => {
+    if (event.key === "Escape") controller.disarm();
+  };
+  doc.addEventListener("pointerdown", onPointerOrFocus, true);
+  doc.addEventListener("focusin", onPointerOrFocus, true);
+  doc.addEventListener("keydown", onKey, true);
+  return () => {
+    doc.removeEventListener("pointerdown", onPointerOrFocus, true);
+    doc.removeEventListener("focusin", onPointerOrFocus, true);
+    doc.removeEventListener("keydown", onKey, true);
+  };
+}
+
+// src/client/rows.ts
+var USER_ACTIONS = Object.freeze(["recall", "delete", "deleteFrom"]);
+var STEP_ACTIONS = Object.freeze(["delete", "deleteFrom"]);
+var NO_ACTIONS = Object.freeze([]);
+var LOG_ONLY_ROW_KINDS = /* @__PURE__ */ new Set(["turn-tail", "turn-error", "turn-max-tokens", "model-retry", "command"]);
+var anchors = /* @__PURE__ */ new WeakMap();
+function isDurableSeq(value) {
+  return Number.isSafeInteger(value) && value >= 0;
+}
+function resolveRow(node) {
+  let anchor = anchors.get(node);
+  if (anchor === void 0) {
+    anchor = Object.freeze(computeAnchor(node));
+    anchors.set(node, anchor);
+  }
+  return anchor;
+}
+function computeAnchor(node) {
+  const data = isRecord(node.data) ? node.data : {};
+  const turn = turnOf(node, data);
+  const base = { key: node.key, rowKind: node.kind, turn };
+  switch (node.kind) {
+    case "user":
+    case "steering": {
+      const seq = isDurableSeq(data.seq) ? data.seq : null;
+      const fromPerson = isRecord(data.source) && data.source.kind === "user";
+      const actions = seq === null ? NO_ACTIONS : fromPerson ? USER_ACTIONS : STEP_ACTIONS;
+      return { ...base, seq, anchorSeq: seq ?? node.anchorSeq, actions, isStepRow: false };
+    }
+    case "context":
+    case "compaction":
+    case "unknown": {
+      const seq = isDurableSeq(data.seq) ? data.seq : null;
+      return { ...base, seq, anchorSeq: seq ?? node.anchorSeq, actions: NO_ACTIONS, isStepRow: false };
+    }
+    case "assistant-step": {
+      const final = isRecord(data.finalNode) ? data.finalNode : null;
+      const seq = final !== null && final.kind === "assistant" && isDurableSeq(final.seq) ? final.seq : null;
+      return { ...base, seq, anchorSeq: seq ?? node.anchorSeq, actions: seq === null ? NO_ACTIONS : STEP_ACTIONS, isStepRow: true };
+    }
+    case "tool-call": {
+      const root = isRecord(data.root) ? data.root : null;
+      const seq = root !== null && root.kind === "tool-result" && isDurableSeq(root.seq) ? root.seq : null;
+      return { ...base, seq, anchorSeq: node.anchorSeq, actions: seq === null ? NO_ACTIONS : STEP_ACTIONS, isStepRow: true };
+    }
+    default: {
+      const anchorSeq = LOG_ONLY_ROW_KINDS.has(node.kind) && typeof data.seq === "number" ? data.seq : node.anchorSeq;
+      return { ...base, seq: null, anchorSeq, actions: NO_ACTIONS, isStepRow: false };
+    }
+  }
+}
+function turnOf(node, data) {
+  const location = node.location;
+  if (location !== void 0 && (location.kind === "step" || location.kind === "turn")) return location.turn.turn;
+  return isDurableSeq(data.turn) ? data.turn : null;
+}
+
+// src/client/expectation.ts
+function viewExpectation(chat, replacements, hasMore, baseline) {
+  let newestSeq = -1;
+  for (const node of chat.nodes.values()) {
+    const seq = resolveRow(node).seq;
+    if (seq !== null && seq > newestSeq) newestSeq = seq;
+  }
+  for (const event of replacements) if (event.seq > newestSeq) newestSeq = event.seq;
+  let replaceGeneration;
+  if (!hasMore) replaceGeneration = replacements.length;
+  else if (baseline !== null) {
+    replaceGeneration = baseline.replaceGeneration + replacements.filter((event) => event.seq > baseline.atSeq).length;
+  }
+  return {
+    ...replaceGeneration === void 0 ? {} : { replaceGeneration },
+    ...newestSeq < 0 ? {} : { lastSeq: newestSeq }
+  };
+}
+
 // src/shared/tombstone.ts
 var TOMBSTONE_PLUGIN = "dsh-message-recall";
 var RECALL_ACTIONS = ["recall", "delete", "deleteFrom"];
@@ -731,19 +794,19 @@ function deriveHiddenRows(events, rows) {
       if (by !== void 0) reasons.set(row.key, { reason: "shadowed", tombstoneSeq: by });
       continue;
     }
-    const span = spanOf(spans, row.logSeq);
+    const span = spanOf(spans, row.anchorSeq);
     if (span !== null) reasons.set(row.key, { reason: "span", tombstoneSeq: span });
   }
   const turns = /* @__PURE__ */ new Map();
   for (const row of rows) {
-    if (row.turn === null || !CONTENT_ROW_KINDS.has(row.kind)) continue;
+    if (row.turn === null || !CONTENT_ROW_KINDS.has(row.rowKind)) continue;
     const tally = turns.get(row.turn) ?? { content: 0, hidden: 0 };
     tally.content++;
     if (reasons.has(row.key)) tally.hidden++;
     turns.set(row.turn, tally);
   }
   for (const row of rows) {
-    if (row.turn === null || !EMPTY_TURN_ROW_KINDS.has(row.kind) || reasons.has(row.key)) continue;
+    if (row.turn === null || !EMPTY_TURN_ROW_KINDS.has(row.rowKind) || reasons.has(row.key)) continue;
     const tally = turns.get(row.turn);
     if (tally !== void 0 && tally.content > 0 && tally.hidden === tally.content) {
       reasons.set(row.key, { reason: "empty-turn", tombstoneSeq: null });
@@ -752,7 +815,7 @@ function deriveHiddenRows(events, rows) {
   const hidden = [];
   for (const row of rows) {
     const why = reasons.get(row.key);
-    if (why !== void 0) hidden.push({ key: row.key, kind: row.kind, reason: why.reason, tombstoneSeq: why.tombstoneSeq });
+    if (why !== void 0) hidden.push({ key: row.key, rowKind: row.rowKind, reason: why.reason, tombstoneSeq: why.tombstoneSeq });
   }
   return { tombstones, shadowed, hidden, hiddenKeys: new Set(reasons.keys()) };
 }
@@ -764,10 +827,10 @@ function onwardSpans(tombstones) {
   }
   return spans;
 }
-function spanOf(spans, logSeq) {
+function spanOf(spans, anchorSeq) {
   let found = null;
   for (const span of spans) {
-    if (logSeq > span.after && logSeq < span.before && (found === null || span.before > found)) found = span.before;
+    if (anchorSeq > span.after && anchorSeq < span.before && (found === null || span.before > found)) found = span.before;
   }
   return found;
 }
@@ -1125,11 +1188,11 @@ var RowSync = class {
         const anchor = resolveRow(node);
         if (!wanted) this.lazy.observe(row, index);
         const actions = running || !wanted ? NO_ACTIONS2 : anchor.actions;
-        const fresh = cached !== void 0 && (cached.revision !== this.revision || cached.actions !== actions || cached.step !== anchor.step);
+        const fresh = cached !== void 0 && (cached.revision !== this.revision || cached.actions !== actions || cached.isStepRow !== anchor.isStepRow);
         const cluster = decorateRow(row, {
           hidden: isHidden,
           actions,
-          step: anchor.step,
+          isStepRow: anchor.isStepRow,
           armed,
           pending,
           error,
@@ -1144,7 +1207,7 @@ var RowSync = class {
           pending,
           error,
           actions,
-          step: anchor.step,
+          isStepRow: anchor.isStepRow,
           wanted,
           cluster
         });
@@ -1197,59 +1260,107 @@ function sameAnchors(a, b) {
   for (let i = 0; i < a.length; i++) {
     const x = a[i];
     const y = b[i];
-    if (x !== y && (x.key !== y.key || x.kind !== y.kind || x.seq !== y.seq || x.logSeq !== y.logSeq || x.turn !== y.turn)) return false;
+    if (x !== y && (x.key !== y.key || x.rowKind !== y.rowKind || x.seq !== y.seq || x.anchorSeq !== y.anchorSeq || x.turn !== y.turn)) return false;
   }
   return true;
 }
 
-// src/client/composer.ts
-function composeDraft(recalled, draft) {
-  return draft.trim() === "" ? recalled : `${recalled}
-
-${draft}`;
-}
-function composerTextarea(from) {
-  for (let node = from?.parentElement ?? null; node !== null; node = node.parentElement) {
-    const textarea = node.querySelector("textarea");
-    if (textarea !== null) return textarea;
+// src/client/session-client.ts
+var SessionClient = class {
+  constructor(options) {
+    this.options = options;
+    this.controller = new RecallController({
+      sessionId: options.sessionId,
+      send: options.send,
+      onRecalled: (message) => this.recalled(message),
+      ...options.timers === void 0 ? {} : { timers: options.timers }
+    });
+    this.sync = new RowSync({ t: options.t, onPress: (target) => void this.press(target) });
   }
-  return null;
-}
-function focusComposer(from) {
-  const textarea = composerTextarea(from);
-  if (textarea === null) return;
-  textarea.focus();
-  const place = () => {
-    const end = textarea.value.length;
-    textarea.setSelectionRange(end, end);
-  };
-  const view = textarea.ownerDocument.defaultView;
-  if (view?.requestAnimationFrame !== void 0) view.requestAnimationFrame(place);
-  else place();
-}
-
-// src/client/disarm.ts
-var ARMED_BUTTON = `[${ATTR.action}][${ATTR.armed}="true"]`;
-function disarmOnOtherInput(doc, controller) {
-  if (doc === null) return () => {
-  };
-  const onPointerOrFocus = (event) => {
-    if (controller.getSnapshot().armed === null) return;
-    const target = event.target;
-    if (target?.closest?.(ARMED_BUTTON) == null) controller.disarm();
-  };
-  const onKey = (event) => {
-    if (event.key === "Escape") controller.disarm();
-  };
-  doc.addEventListener("pointerdown", onPointerOrFocus, true);
-  doc.addEventListener("focusin", onPointerOrFocus, true);
-  doc.addEventListener("keydown", onKey, true);
-  return () => {
-    doc.removeEventListener("pointerdown", onPointerOrFocus, true);
-    doc.removeEventListener("focusin", onPointerOrFocus, true);
-    doc.removeEventListener("keydown", onKey, true);
-  };
-}
+  /** The button state store; the overlay subscribes to it to re-render. */
+  controller;
+  sync;
+  view = null;
+  inputActions = null;
+  draft = "";
+  marker = null;
+  wasRunning = false;
+  /**
+   * Take the view of this render. Plain writes: safe to call while rendering.
+   * @param view - what the overlay selected from the session snapshot.
+   * @param inputActions - the composer face of this render.
+   */
+  setView(view, inputActions) {
+    this.view = view;
+    this.inputActions = inputActions;
+  }
+  /**
+   * Take the composer's current draft (kept without re-rendering the overlay per keystroke).
+   * @param draft - the draft text.
+   */
+  setDraft(draft) {
+    this.draft = draft;
+  }
+  /**
+   * Set the overlay's anchor element: the chat flow and the composer are found from it.
+   * @param marker - the element, or `null` on unmount.
+   */
+  setMarker(marker) {
+    this.marker = marker;
+    this.sync.setMarker(marker);
+  }
+  /** The `expect` a request would carry now (`{}` before the first render). */
+  expectation() {
+    const view = this.view;
+    return view === null ? {} : viewExpectation(view.chat, view.replacements, view.hasMore, this.controller.generationBaseline);
+  }
+  /**
+   * Press a row button with the view's current expectation.
+   * @param target - the row, its seq and the action.
+   * @returns the controller's outcome.
+   */
+  press(target) {
+    return this.controller.press(target, this.expectation());
+  }
+  /**
+   * Run one sync pass over the current view, record it for the debug hook, and disarm the armed
+   * button when its row is now hidden or a turn has just started.
+   */
+  pass() {
+    const view = this.view;
+    if (view === null) return;
+    const state = this.controller.getSnapshot();
+    const record = this.sync.run({ ...view, controller: state });
+    this.options.debug.record(this.options.sessionId, record, () => this.expectation());
+    const started = view.running && !this.wasRunning;
+    this.wasRunning = view.running;
+    if (state.armed !== null && (started || record.hidden.hiddenKeys.has(state.armed.key))) this.controller.disarm();
+  }
+  /**
+   * Start the page-side effects: passes on row mutations and reveals, and disarming on any other
+   * pointer press, focus move or Escape.
+   * @param doc - the page document, or `null`.
+   * @returns stops them, removes every mark of the plugin and disposes the controller.
+   */
+  mount(doc) {
+    const stopWatching = this.sync.watch(() => this.pass());
+    const stopDisarming = disarmOnOtherInput(doc, this.controller);
+    return () => {
+      stopDisarming();
+      stopWatching();
+      this.sync.detach();
+      this.controller.dispose();
+    };
+  }
+  recalled(message) {
+    const actions = this.inputActions;
+    if (actions === null) return;
+    const text = composeDraft(message.text, this.draft);
+    actions.setDraft(text);
+    this.draft = text;
+    focusComposer(this.marker);
+  }
+};
 
 // src/client/Overlay.tsx
 var import_jsx_runtime = require("react/jsx-runtime");
@@ -1265,79 +1376,31 @@ function RecallOverlay({ sessionId, useSession, useInput, inputActions, kit }) {
   const replacements = useSession(selectReplacements);
   const locale = (0, import_react.useSyncExternalStore)(kit.locale.subscribe, kit.locale.getSnapshot);
   const marker = (0, import_react.useRef)(null);
-  const live = (0, import_react.useRef)(null);
-  const controller = (0, import_react.useMemo)(() => new RecallController({
-    sessionId,
-    send: kit.send,
-    expectation: (baseline) => expectationOf(live.current, baseline),
-    tombstoneSeqs: () => new Set((live.current?.replacements ?? []).filter(isTombstoneEvent).map((e) => e.seq)),
-    onRecalled: (message) => {
-      const current = live.current;
-      if (current === null) return;
-      const text = composeDraft(message.text, current.draft);
-      current.inputActions.setDraft(text);
-      current.draft = text;
-      focusComposer(marker.current);
-    }
-  }), [sessionId, kit]);
-  const state = (0, import_react.useSyncExternalStore)(controller.subscribe, controller.getSnapshot);
-  live.current = {
-    chat,
-    running,
-    hasMore,
-    replacements,
-    controller: state,
-    localeRevision: locale.revision,
-    draft: live.current?.draft ?? "",
-    inputActions
-  };
-  const sync = (0, import_react.useMemo)(() => new RowSync({ t: kit.t, onPress: (target) => void controller.press(target) }), [controller, kit]);
-  const pass = (0, import_react.useMemo)(() => () => {
-    const input = live.current;
-    if (input === null) return;
-    const record = sync.run(input);
-    kit.debug.record(sessionId, record, () => expectationOf(live.current, controller.generationBaseline));
-    const armed = input.controller.armed;
-    if (armed !== null && record.hidden.hiddenKeys.has(armed.key)) controller.disarm();
-  }, [sync, kit, sessionId, controller]);
+  const client = (0, import_react.useMemo)(() => new SessionClient({ sessionId, send: kit.send, t: kit.t, debug: kit.debug }), [sessionId, kit]);
+  const state = (0, import_react.useSyncExternalStore)(client.controller.subscribe, client.controller.getSnapshot);
+  client.setView({ chat, running, hasMore, replacements, localeRevision: locale.revision }, inputActions);
   (0, import_react.useLayoutEffect)(() => {
-    sync.setMarker(marker.current);
-    pass();
+    client.setMarker(marker.current);
+    client.pass();
   });
-  (0, import_react.useEffect)(() => {
-    const stop = sync.watch(pass);
-    return () => {
-      stop();
-      sync.detach();
-      controller.dispose();
-    };
-  }, [sync, pass, controller]);
-  (0, import_react.useEffect)(() => {
-    if (running) controller.disarm();
-  }, [running, controller]);
-  (0, import_react.useEffect)(() => disarmOnOtherInput(marker.current?.ownerDocument ?? null, controller), [controller]);
+  (0, import_react.useEffect)(() => client.mount(marker.current?.ownerDocument ?? null), [client]);
   return /* @__PURE__ */ (0, import_jsx_runtime.jsxs)(import_jsx_runtime.Fragment, { children: [
     /* @__PURE__ */ (0, import_jsx_runtime.jsx)("span", { ref: marker, hidden: true, "data-message-recall-overlay": "" }),
-    useInput !== void 0 && /* @__PURE__ */ (0, import_jsx_runtime.jsx)(DraftMirror, { useInput, live }),
+    useInput !== void 0 && /* @__PURE__ */ (0, import_jsx_runtime.jsx)(DraftMirror, { useInput, client }),
     state.notice !== null && /* @__PURE__ */ (0, import_jsx_runtime.jsxs)("div", { "data-message-recall-notice": "", role: "status", children: [
       /* @__PURE__ */ (0, import_jsx_runtime.jsx)("span", { children: kit.t(countedKey("notice.images", state.notice.images.length), { count: state.notice.images.length, names: state.notice.images.join(", ") }) }),
-      /* @__PURE__ */ (0, import_jsx_runtime.jsx)("button", { type: "button", onClick: () => controller.dismissNotice(), children: kit.t("notice.dismiss") })
+      /* @__PURE__ */ (0, import_jsx_runtime.jsx)("button", { type: "button", onClick: () => client.controller.dismissNotice(), children: kit.t("notice.dismiss") })
     ] }, state.notice.id)
   ] });
 }
-function DraftMirror({ useInput, live }) {
+function DraftMirror({ useInput, client }) {
   const draft = useInput(selectDraft);
-  (0, import_react.useLayoutEffect)(() => {
-    if (live.current !== null) live.current.draft = draft;
-  }, [draft, live]);
+  (0, import_react.useLayoutEffect)(() => client.setDraft(draft), [draft, client]);
   return null;
-}
-function expectationOf(live, baseline) {
-  return live === null ? {} : viewExpectation(live.chat, live.replacements, live.hasMore, baseline);
 }
 
 // src/client/stamp.ts
-var BUILD_STAMP = true ? "0.1.0+451bc3b598" : "dev";
+var BUILD_STAMP = true ? "0.1.0+34d123ec66" : "dev";
 
 // src/client/index.tsx
 var name = "dsh-message-recall";

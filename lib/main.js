@@ -380,6 +380,11 @@ async function inspectSession(services, sessionId) {
   return { ok: true, value: { live, disk } };
 }
 
+// src/shared/message-text.ts
+function plainText(content) {
+  return content.filter((block) => isRecord(block) && block.type === "text" && typeof block.text === "string").map((block) => block.text).join("");
+}
+
 // src/shared/surface-node.ts
 var COMPACTION_CHECKPOINT_PLUGIN = "compact";
 function messageOf(event) {
@@ -443,9 +448,6 @@ function messageIdOf(event) {
 function contentOf(event) {
   const content = messageOf(event)?.content;
   return Array.isArray(content) ? content : [];
-}
-function plainText(content) {
-  return content.filter((block) => isRecord(block) && block.type === "text" && typeof block.text === "string").map((block) => block.text).join("");
 }
 
 // src/shared/surface-plan.ts

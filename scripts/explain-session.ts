@@ -7,7 +7,7 @@
  */
 import { COMMON_OPTIONS, DECODER_OPTION, EXIT, decoderOption, out, parseOneTarget, runScript } from '../src/shared/cli'
 import type { LogEvent } from '../src/shared/events'
-import { deriveHiddenRows } from '../src/shared/hidden-rows'
+import { deriveHiddenRows, type HiddenRow, type TranscriptRow } from '../src/shared/hidden-rows'
 import { transcriptRows } from '../src/shared/log-rows'
 import { explainSession, type NodeSummary, type SessionExplanation } from '../src/shared/session-explain'
 import { readSessionLog, resolveSessionLog } from '../src/shared/session-log'
@@ -101,7 +101,7 @@ async function main(): Promise<number> {
         tail: read.tail,
         ...explanation,
         ...(rows && hidden
-          ? { rows: rows.map((row) => ({ ...row, hidden: hidden.hidden.find((h) => h.key === row.key) ?? null })) }
+          ? { rows: rows.map((row) => rowJson(row, hidden.hidden.find((h) => h.key === row.key) ?? null)) }
           : {}),
         problems,
       }) + '\n',
@@ -137,7 +137,7 @@ async function main(): Promise<number> {
     for (const row of rows) {
       const h = hidden.hidden.find((x) => x.key === row.key)
       const why = h ? `hidden (${h.reason}${h.tombstoneSeq !== null ? ` by ${h.tombstoneSeq}` : ''})` : 'shown'
-      lines.push(`  ${why.padEnd(26)} ${row.kind.padEnd(15)} ${row.seq === null ? `log ${row.logSeq}`.padEnd(9) : `seq ${row.seq}`.padEnd(9)} ${row.turn === null ? '' : `turn ${row.turn} `}${row.key}`)
+      lines.push(`  ${why.padEnd(26)} ${row.rowKind.padEnd(15)} ${row.seq === null ? `log ${row.anchorSeq}`.padEnd(9) : `seq ${row.seq}`.padEnd(9)} ${row.turn === null ? '' : `turn ${row.turn} `}${row.key}`)
     }
   }
   for (const p of problems) lines.push(`problem: ${p}`)
@@ -147,3 +147,11 @@ async function main(): Promise<number> {
 }
 
 runScript(USAGE, main)
+
+/** A row of the `--json` output, under the field names the tool prints (`kind`: the rc.8 row kind, `logSeq`: the anchor seq). */
+function rowJson(row: TranscriptRow, hidden: HiddenRow | null) {
+  return {
+    key: row.key, kind: row.rowKind, seq: row.seq, logSeq: row.anchorSeq, turn: row.turn,
+    hidden: hidden === null ? null : { key: hidden.key, kind: hidden.rowKind, reason: hidden.reason, tombstoneSeq: hidden.tombstoneSeq },
+  }
+}

@@ -19,7 +19,7 @@ import {
   stepOf,
   toolCallIds,
   toolResultCallId
-} from "./chunks/chunk-H5SWKA7B.js";
+} from "./chunks/chunk-N7LD3LO3.js";
 
 // src/shared/hidden-rows.ts
 var CONTENT_ROW_KINDS = /* @__PURE__ */ new Set(["user", "steering", "assistant-step", "tool-call"]);
@@ -51,19 +51,19 @@ function deriveHiddenRows(events, rows) {
       if (by !== void 0) reasons.set(row.key, { reason: "shadowed", tombstoneSeq: by });
       continue;
     }
-    const span = spanOf(spans, row.logSeq);
+    const span = spanOf(spans, row.anchorSeq);
     if (span !== null) reasons.set(row.key, { reason: "span", tombstoneSeq: span });
   }
   const turns = /* @__PURE__ */ new Map();
   for (const row of rows) {
-    if (row.turn === null || !CONTENT_ROW_KINDS.has(row.kind)) continue;
+    if (row.turn === null || !CONTENT_ROW_KINDS.has(row.rowKind)) continue;
     const tally = turns.get(row.turn) ?? { content: 0, hidden: 0 };
     tally.content++;
     if (reasons.has(row.key)) tally.hidden++;
     turns.set(row.turn, tally);
   }
   for (const row of rows) {
-    if (row.turn === null || !EMPTY_TURN_ROW_KINDS.has(row.kind) || reasons.has(row.key)) continue;
+    if (row.turn === null || !EMPTY_TURN_ROW_KINDS.has(row.rowKind) || reasons.has(row.key)) continue;
     const tally = turns.get(row.turn);
     if (tally !== void 0 && tally.content > 0 && tally.hidden === tally.content) {
       reasons.set(row.key, { reason: "empty-turn", tombstoneSeq: null });
@@ -72,7 +72,7 @@ function deriveHiddenRows(events, rows) {
   const hidden = [];
   for (const row of rows) {
     const why = reasons.get(row.key);
-    if (why !== void 0) hidden.push({ key: row.key, kind: row.kind, reason: why.reason, tombstoneSeq: why.tombstoneSeq });
+    if (why !== void 0) hidden.push({ key: row.key, rowKind: row.rowKind, reason: why.reason, tombstoneSeq: why.tombstoneSeq });
   }
   return { tombstones, shadowed, hidden, hiddenKeys: new Set(reasons.keys()) };
 }
@@ -84,10 +84,10 @@ function onwardSpans(tombstones) {
   }
   return spans;
 }
-function spanOf(spans, logSeq) {
+function spanOf(spans, anchorSeq) {
   let found = null;
   for (const span of spans) {
-    if (logSeq > span.after && logSeq < span.before && (found === null || span.before > found)) found = span.before;
+    if (anchorSeq > span.after && anchorSeq < span.before && (found === null || span.before > found)) found = span.before;
   }
   return found;
 }
@@ -114,25 +114,25 @@ function transcriptRows(events) {
         const ended = typeof data.turn === "number" ? data.turn : turn;
         const reason = isRecord(data.reason) ? data.reason.kind : void 0;
         const id = String(ended);
-        if (reason === "error") rows.push({ key: rowKey("turn-error", id), kind: "turn-error", seq: null, logSeq: event.seq, turn: ended });
-        if (reason === "max-tokens") rows.push({ key: rowKey("turn-max-tokens", id), kind: "turn-max-tokens", seq: null, logSeq: event.seq, turn: ended });
-        rows.push({ key: rowKey("turn-tail", id), kind: "turn-tail", seq: null, logSeq: event.seq, turn: ended });
+        if (reason === "error") rows.push({ key: rowKey("turn-error", id), rowKind: "turn-error", seq: null, anchorSeq: event.seq, turn: ended });
+        if (reason === "max-tokens") rows.push({ key: rowKey("turn-max-tokens", id), rowKind: "turn-max-tokens", seq: null, anchorSeq: event.seq, turn: ended });
+        rows.push({ key: rowKey("turn-tail", id), rowKind: "turn-tail", seq: null, anchorSeq: event.seq, turn: ended });
         turn = null;
         break;
       }
       case "llm/retry": {
         const id = typeof data.retryId === "string" ? data.retryId : String(event.seq);
-        rows.push({ key: rowKey("model-retry", id), kind: "model-retry", seq: null, logSeq: event.seq, turn });
+        rows.push({ key: rowKey("model-retry", id), rowKind: "model-retry", seq: null, anchorSeq: event.seq, turn });
         break;
       }
       case "user/message": {
         if (event.surfaceOp === "append") {
-          const kind = classifyNode(event) === "user" ? turn !== null && step > 1 ? "steering" : "user" : "context";
-          rows.push({ key: rowKey("input-message", messageIdOf(event) ?? String(event.seq)), kind, seq: event.seq, logSeq: event.seq, turn });
+          const rowKind = classifyNode(event) === "user" ? turn !== null && step > 1 ? "steering" : "user" : "context";
+          rows.push({ key: rowKey("input-message", messageIdOf(event) ?? String(event.seq)), rowKind, seq: event.seq, anchorSeq: event.seq, turn });
         } else if (readReplaceOp(event.surfaceOp) !== null && classifyNode(event) === "checkpoint") {
           const source = isRecord(data.source) ? data.source : {};
           const id = typeof source.compactionId === "string" ? source.compactionId : String(event.seq);
-          rows.push({ key: rowKey("compaction", id), kind: "compaction", seq: event.seq, logSeq: event.seq, turn });
+          rows.push({ key: rowKey("compaction", id), rowKind: "compaction", seq: event.seq, anchorSeq: event.seq, turn });
         }
         break;
       }
@@ -141,7 +141,7 @@ function transcriptRows(events) {
         const key = stepOf(event);
         const visible = contentOf(event).some((block) => isRecord(block) && block.type !== "tool-call");
         if (key !== null && visible) {
-          rows.push({ key: rowKey("assistant-step", `${key.turn}:${key.step}`), kind: "assistant-step", seq: event.seq, logSeq: event.seq, turn: key.turn });
+          rows.push({ key: rowKey("assistant-step", `${key.turn}:${key.step}`), rowKind: "assistant-step", seq: event.seq, anchorSeq: event.seq, turn: key.turn });
         }
         break;
       }
@@ -149,7 +149,7 @@ function transcriptRows(events) {
         if (event.surfaceOp !== "append") break;
         const callId = toolResultCallId(event) ?? String(event.seq);
         const anchor = event.sourceEventSeqs?.[0] ?? event.seq;
-        rows.push({ key: rowKey("tool-call", callId), kind: "tool-call", seq: event.seq, logSeq: anchor, turn: stepOf(event)?.turn ?? turn });
+        rows.push({ key: rowKey("tool-call", callId), rowKind: "tool-call", seq: event.seq, anchorSeq: anchor, turn: stepOf(event)?.turn ?? turn });
         break;
       }
       default:
@@ -562,7 +562,7 @@ async function main() {
         frames: read.frames,
         tail: read.tail,
         ...explanation,
-        ...rows && hidden ? { rows: rows.map((row) => ({ ...row, hidden: hidden.hidden.find((h) => h.key === row.key) ?? null })) } : {},
+        ...rows && hidden ? { rows: rows.map((row) => rowJson(row, hidden.hidden.find((h) => h.key === row.key) ?? null)) } : {},
         problems
       }) + "\n"
     );
@@ -596,7 +596,7 @@ async function main() {
     for (const row of rows) {
       const h = hidden.hidden.find((x) => x.key === row.key);
       const why = h ? `hidden (${h.reason}${h.tombstoneSeq !== null ? ` by ${h.tombstoneSeq}` : ""})` : "shown";
-      lines.push(`  ${why.padEnd(26)} ${row.kind.padEnd(15)} ${row.seq === null ? `log ${row.logSeq}`.padEnd(9) : `seq ${row.seq}`.padEnd(9)} ${row.turn === null ? "" : `turn ${row.turn} `}${row.key}`);
+      lines.push(`  ${why.padEnd(26)} ${row.rowKind.padEnd(15)} ${row.seq === null ? `log ${row.anchorSeq}`.padEnd(9) : `seq ${row.seq}`.padEnd(9)} ${row.turn === null ? "" : `turn ${row.turn} `}${row.key}`);
     }
   }
   for (const p of problems) lines.push(`problem: ${p}`);
@@ -605,3 +605,13 @@ async function main() {
   return problems.length ? EXIT.problem : EXIT.ok;
 }
 runScript(USAGE, main);
+function rowJson(row, hidden) {
+  return {
+    key: row.key,
+    kind: row.rowKind,
+    seq: row.seq,
+    logSeq: row.anchorSeq,
+    turn: row.turn,
+    hidden: hidden === null ? null : { key: hidden.key, kind: hidden.rowKind, reason: hidden.reason, tombstoneSeq: hidden.tombstoneSeq }
+  };
+}

@@ -14,7 +14,7 @@ import {
   readSessionLog,
   resolveSessionLog,
   runScript
-} from "./chunks/chunk-H5SWKA7B.js";
+} from "./chunks/chunk-N7LD3LO3.js";
 
 // scripts/verify-decoder.ts
 import { createHash } from "node:crypto";

@@ -1,30 +1,25 @@
 /**
  * The headless entry of the `conversation.input.overlay` seat: one per mounted session. It draws
- * nothing of its own except the recall notice; it wires the session's snapshot, the controller and
- * the sync pass together:
+ * nothing of its own except the recall notice. It selects the session's view, hands it to the
+ * session's state owner ({@link SessionClient}, see its module for the data flow) on every render,
+ * runs a sync pass before paint, and re-renders when the controller's state changes:
  *
  * - every render (any change of the chat store, the running flag, the replacement view, the
- *   controller or the locale) runs a pass before paint, and a MutationObserver runs one when rows
- *   are re-created outside a store change;
- * - a press goes to the controller; a recall puts the text into the composer with
- *   `inputActions.setDraft` and focuses the composer's textarea (rc.8 `InputActions` has no focus);
+ *   controller or the locale) runs a pass before paint, and row mutations run one too;
+ * - a recall puts the text into the composer with `inputActions.setDraft` and focuses the
+ *   composer's textarea (rc.8 `InputActions` has no focus);
  * - any pointer press, focus move or Escape outside the armed button disarms it, and so does a
  *   turn starting.
  *
  * @module dsh-message-recall/client/Overlay
  */
-import { useEffect, useLayoutEffect, useMemo, useRef, useSyncExternalStore, type MutableRefObject } from 'react'
+import { useEffect, useLayoutEffect, useMemo, useRef, useSyncExternalStore } from 'react'
 import type { RecallSender } from './api'
-import { RecallController, type ControllerState } from './controller'
 import type { DebugRegistry } from './debug'
-import { viewExpectation, type GenerationBaseline, type ViewExpectation } from './expectation'
-import type { InputActions, InputState, LocaleService, SessionSnapshot, SnapshotSelectorHook, Translate } from './rc8'
-import { readReplacements, REPLACEMENT_VIEW, type ReplacementSnapshot } from './replacement-view'
-import { RowSync } from './sync'
-import { isTombstoneEvent } from '../shared/tombstone'
-import { composeDraft, focusComposer } from './composer'
-import { disarmOnOtherInput } from './disarm'
 import { countedKey } from './locales'
+import type { InputActions, InputState, LocaleService, SessionSnapshot, SnapshotSelectorHook, Translate } from './rc8'
+import { readReplacements, REPLACEMENT_VIEW } from './replacement-view'
+import { SessionClient } from './session-client'
 
 /** What the plugin injects into the entry's props (`register({ inject })`). */
 export interface OverlayKit {
@@ -51,17 +46,6 @@ const selectHasMore = (s: SessionSnapshot) => s.hasMore
 const selectReplacements = (s: SessionSnapshot) => readReplacements(s.views.get(REPLACEMENT_VIEW))
 const selectDraft = (s: InputState) => s.draft
 
-interface Live {
-  chat: SessionSnapshot['chat']
-  running: boolean
-  hasMore: boolean
-  replacements: ReplacementSnapshot
-  controller: ControllerState
-  localeRevision: number
-  draft: string
-  inputActions: InputActions
-}
-
 /** The overlay entry component. */
 export function RecallOverlay({ sessionId, useSession, useInput, inputActions, kit }: RecallOverlayProps) {
   const chat = useSession(selectChat)
@@ -70,78 +54,33 @@ export function RecallOverlay({ sessionId, useSession, useInput, inputActions, k
   const replacements = useSession(selectReplacements)
   const locale = useSyncExternalStore(kit.locale.subscribe, kit.locale.getSnapshot)
   const marker = useRef<HTMLSpanElement>(null)
-  const live = useRef<Live | null>(null)
-
-  const controller = useMemo(() => new RecallController({
-    sessionId,
-    send: kit.send,
-    expectation: (baseline) => expectationOf(live.current, baseline),
-    tombstoneSeqs: () => new Set((live.current?.replacements ?? []).filter(isTombstoneEvent).map((e) => e.seq)),
-    onRecalled: (message) => {
-      const current = live.current
-      if (current === null) return
-      const text = composeDraft(message.text, current.draft)
-      current.inputActions.setDraft(text)
-      current.draft = text
-      focusComposer(marker.current)
-    },
-  }), [sessionId, kit])
-  const state = useSyncExternalStore(controller.subscribe, controller.getSnapshot)
-  live.current = {
-    chat, running, hasMore, replacements, controller: state, localeRevision: locale.revision,
-    draft: live.current?.draft ?? '', inputActions,
-  }
-
-  const sync = useMemo(() => new RowSync({ t: kit.t, onPress: (target) => void controller.press(target) }), [controller, kit])
-  const pass = useMemo(() => () => {
-    const input = live.current
-    if (input === null) return
-    const record = sync.run(input)
-    kit.debug.record(sessionId, record, () => expectationOf(live.current, controller.generationBaseline))
-    const armed = input.controller.armed
-    if (armed !== null && record.hidden.hiddenKeys.has(armed.key)) controller.disarm()
-  }, [sync, kit, sessionId, controller])
+  const client = useMemo(() => new SessionClient({ sessionId, send: kit.send, t: kit.t, debug: kit.debug }), [sessionId, kit])
+  const state = useSyncExternalStore(client.controller.subscribe, client.controller.getSnapshot)
+  client.setView({ chat, running, hasMore, replacements, localeRevision: locale.revision }, inputActions)
 
   useLayoutEffect(() => {
-    sync.setMarker(marker.current)
-    pass()
+    client.setMarker(marker.current)
+    client.pass()
   })
-  useEffect(() => {
-    const stop = sync.watch(pass)
-    return () => {
-      stop()
-      sync.detach()
-      controller.dispose()
-    }
-  }, [sync, pass, controller])
-  useEffect(() => {
-    if (running) controller.disarm()
-  }, [running, controller])
-  useEffect(() => disarmOnOtherInput(marker.current?.ownerDocument ?? null, controller), [controller])
+  useEffect(() => client.mount(marker.current?.ownerDocument ?? null), [client])
 
   return (
     <>
       <span ref={marker} hidden data-message-recall-overlay="" />
-      {useInput !== undefined && <DraftMirror useInput={useInput} live={live} />}
+      {useInput !== undefined && <DraftMirror useInput={useInput} client={client} />}
       {state.notice !== null && (
         <div data-message-recall-notice="" role="status" key={state.notice.id}>
           <span>{kit.t(countedKey('notice.images', state.notice.images.length), { count: state.notice.images.length, names: state.notice.images.join(', ') })}</span>
-          <button type="button" onClick={() => controller.dismissNotice()}>{kit.t('notice.dismiss')}</button>
+          <button type="button" onClick={() => client.controller.dismissNotice()}>{kit.t('notice.dismiss')}</button>
         </div>
       )}
     </>
   )
 }
 
-/** Keeps the composer draft in `live` without re-rendering the overlay on every keystroke. */
-function DraftMirror({ useInput, live }: { useInput: SnapshotSelectorHook<InputState>; live: MutableRefObject<Live | null> }) {
+/** Keeps the composer draft in the state owner without re-rendering the overlay on every keystroke. */
+function DraftMirror({ useInput, client }: { useInput: SnapshotSelectorHook<InputState>; client: SessionClient }) {
   const draft = useInput(selectDraft)
-  useLayoutEffect(() => {
-    if (live.current !== null) live.current.draft = draft
-  }, [draft, live])
+  useLayoutEffect(() => client.setDraft(draft), [draft, client])
   return null
-}
-
-function expectationOf(live: Live | null, baseline: GenerationBaseline | null): ViewExpectation {
-  return live === null ? {} : viewExpectation(live.chat, live.replacements, live.hasMore, baseline)
 }

@@ -1,40 +1,58 @@
 /**
- * The browser side of the host route `POST /dsh-message-recall` (issue 2 contract): request
- * body, reply union, and a sender over `fetch`. Same-origin JSON; the host checks Host, Origin and
- * `sec-fetch-site` itself.
+ * The browser side of the host route `POST {path}`: the requests the client sends, typed with the
+ * route contract of `shared/protocol.ts`, the reply envelope it reads, and a sender over `fetch`.
+ * Same-origin JSON; the host checks Host, Origin and `sec-fetch-site` itself.
  *
  * @module dsh-message-recall/client/api
  */
 import { isRecord } from '../shared/events'
+import { ERROR_CODES, type ErrorCode, type PlanValue, type RecallRequestBody, type RemovalValue } from '../shared/protocol'
 import type { RecallAction } from '../shared/tombstone'
-import type { ViewExpectation } from '../shared/protocol'
 
 /** Default route path of the host half (`Config.path`). */
 export const DEFAULT_ROUTE_PATH = '/dsh-message-recall'
 
-/** Body of one request. Exactly one of `seq` / `messageId` is set by the sender here: `seq`. */
-export interface RecallRequest {
-  readonly sessionId: string
-  readonly action: RecallAction | 'plan'
+/** A dry run: what `planAction` on the node at `seq` would remove. Answered with a {@link PlanValue}. */
+export interface PlanRequest extends RecallRequestBody {
+  readonly action: 'plan'
   readonly seq: number
-  /** For `plan`: the action whose removal is planned. */
-  readonly planAction?: RecallAction
-  readonly expect?: ViewExpectation
+  readonly planAction: RecallAction
 }
 
-/** A refusal or failure: a host code (issue 2 table) or the client's `NETWORK`. */
+/** A removal of the node at `seq`. Answered with a {@link RemovalValue}. */
+export interface RemovalRequest extends RecallRequestBody {
+  readonly action: RecallAction
+  readonly seq: number
+}
+
+/** Every request the client sends; it always names the target by `seq`. */
+export type RecallRequest = PlanRequest | RemovalRequest
+
+/** The success value the route answers a request with. */
+export type ReplyValueOf<R extends RecallRequest> = R extends PlanRequest ? PlanValue : RemovalValue
+
+/**
+ * A code this build does not know, from a newer host: carried verbatim so the row can still name
+ * it ("Failed (CODE)"). Only {@link parseReply} makes one.
+ */
+export type UnknownErrorCode = string & { readonly unknownRouteCode: true }
+
+/** What a refusal or failure is called: a route {@link ErrorCode}, the client's own `NETWORK` (no reply, or an unreadable one), or an unknown code. */
+export type RecallErrorCode = ErrorCode | 'NETWORK' | UnknownErrorCode
+
+/** A refusal or failure. */
 export interface RecallError {
-  readonly code: string
+  readonly code: RecallErrorCode
   readonly message: string
 }
 
-/** The reply: `{ ok: true, value }` or `{ ok: false, error }`. */
-export type RecallReply =
-  | { readonly ok: true; readonly value: Record<string, unknown> }
+/** The reply envelope: `{ ok: true, value }` or `{ ok: false, error }`. */
+export type RecallReply<T> =
+  | { readonly ok: true; readonly value: T }
   | { readonly ok: false; readonly error: RecallError }
 
 /** Sends one request and resolves with its reply; never rejects. */
-export type RecallSender = (request: RecallRequest) => Promise<RecallReply>
+export type RecallSender = <R extends RecallRequest>(request: R) => Promise<RecallReply<ReplyValueOf<R>>>
 
 /** Structural `fetch`: the subset of the WHATWG signature used here. */
 export type FetchLike = (url: string, init: { method: string; headers: Record<string, string>; body: string; credentials: 'same-origin' }) => Promise<{ readonly status: number; text(): Promise<string> }>
@@ -47,7 +65,7 @@ export type FetchLike = (url: string, init: { method: string; headers: Record<st
  *   reply that is not the contract's JSON becomes `{ ok: false, error: { code: 'NETWORK' } }`.
  */
 export function createRecallSender(fetchImpl: FetchLike, path: string = DEFAULT_ROUTE_PATH): RecallSender {
-  return async (request) => {
+  return async <R extends RecallRequest>(request: R): Promise<RecallReply<ReplyValueOf<R>>> => {
     let status = 0
     let text = ''
     try {
@@ -62,28 +80,32 @@ export function createRecallSender(fetchImpl: FetchLike, path: string = DEFAULT_
     } catch (error) {
       return { ok: false, error: { code: 'NETWORK', message: error instanceof Error ? error.message : String(error) } }
     }
-    return parseReply(status, text)
+    return parseReply<ReplyValueOf<R>>(status, text)
   }
 }
 
+const KNOWN_CODES: ReadonlySet<string> = new Set(ERROR_CODES)
+
 /**
- * Read a reply body.
+ * Read a reply body. The envelope is checked; the value is the route's answer to the request's
+ * action (`T`), as the contract in `shared/protocol.ts` defines it, and is not re-validated.
  * @param status - HTTP status (only used in the message of an unreadable reply).
  * @param text - the body.
  * @returns the parsed reply, or a `NETWORK` error when the body is not `{ ok: true, value }` /
- *   `{ ok: false, error: { code } }`.
+ *   `{ ok: false, error: { code } }`. An error without a message gets its code as the message.
  */
-export function parseReply(status: number, text: string): RecallReply {
+export function parseReply<T>(status: number, text: string): RecallReply<T> {
   let body: unknown
   try {
     body = JSON.parse(text)
   } catch {
     return { ok: false, error: { code: 'NETWORK', message: `HTTP ${status}: reply is not JSON` } }
   }
-  if (isRecord(body) && body.ok === true && isRecord(body.value)) return { ok: true, value: body.value }
+  if (isRecord(body) && body.ok === true && isRecord(body.value)) return { ok: true, value: body.value as T }
   if (isRecord(body) && body.ok === false && isRecord(body.error) && typeof body.error.code === 'string') {
-    const message = typeof body.error.message === 'string' ? body.error.message : body.error.code
-    return { ok: false, error: { code: body.error.code, message } }
+    const code = body.error.code
+    const message = typeof body.error.message === 'string' ? body.error.message : code
+    return { ok: false, error: { code: KNOWN_CODES.has(code) ? (code as ErrorCode) : (code as UnknownErrorCode), message } }
   }
   return { ok: false, error: { code: 'NETWORK', message: `HTTP ${status}: reply does not follow the route contract` } }
 }

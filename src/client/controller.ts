@@ -9,9 +9,9 @@
  * - Delete and Delete onward arm first: the press asks the host for a `plan` and, on success,
  *   arms the button with the number of messages that would go. A second press of the same button
  *   on the same row within `armMs` commits; the timer, {@link RecallController.disarm} (called by
- *   the overlay on any other click, focus move or Escape) or another press disarms it.
- * - Every request carries an expectation: a plan or a recall the view's own (`viewExpectation`),
- *   a commit the view the plan was made against. A refusal is kept as the row's error for
+ *   the state owner on any other click, focus move or Escape) or another press disarms it.
+ * - Every request carries an expectation: a plan or a recall the view's own, given with the press
+ *   by the state owner (`session-client.ts`), a commit the view the plan was made against. A refusal is kept as the row's error for
  *   `errorMs` and changes nothing else.
  * - The `replaceGeneration` and seq of the last plan or write give a baseline, so the view can
  *   state its generation even when older history is not loaded.
@@ -20,11 +20,11 @@
  * @module dsh-message-recall/client/controller
  */
 import { isRecord } from '../shared/events'
+import { plainText } from '../shared/message-text'
+import type { PlanValue, RemovalValue, ViewExpectation } from '../shared/protocol'
 import type { RecallAction } from '../shared/tombstone'
 import type { RecallError, RecallSender } from './api'
-import type { ViewExpectation } from '../shared/protocol'
 import type { GenerationBaseline } from './expectation'
-import { isDurableSeq } from './rows'
 
 /** What a button press targets. */
 export interface RowTarget {
@@ -45,7 +45,7 @@ export interface ArmedState {
   readonly seq: number
   readonly action: 'delete' | 'deleteFrom'
   readonly count: number
-  readonly expect: ViewExpectation | null
+  readonly expect: ViewExpectation
 }
 
 /** A request in flight: the plan of an arming press, or the commit. */
@@ -79,7 +79,7 @@ export interface ControllerState {
 
 /** What a recall hands to the composer. */
 export interface RecalledMessage {
-  /** Plain text of the recalled message (text blocks joined by newlines). */
+  /** Plain text of the recalled message (the reply's `text`). */
   readonly text: string
   /** Display names of its images (they cannot be put back into the rc.8 composer). */
   readonly images: readonly string[]
@@ -95,10 +95,6 @@ export interface Timers {
 export interface ControllerOptions {
   readonly sessionId: string
   readonly send: RecallSender
-  /** The view's expectation at the time of a request. */
-  readonly expectation: (baseline: GenerationBaseline | null) => ViewExpectation
-  /** Seqs of tombstones in the view: an absorbed tombstone is not counted as a message that goes. */
-  readonly tombstoneSeqs: () => ReadonlySet<number>
   /** Called after a successful recall. */
   readonly onRecalled: (message: RecalledMessage) => void
   /** How long an armed button waits for the second press, ms (default 4000). */
@@ -155,20 +151,22 @@ export class RecallController {
   /**
    * Handle one button press.
    * @param target - the row, its seq and the pressed action.
+   * @param expect - the view's expectation now (`viewExpectation` with {@link RecallController.generationBaseline});
+   *   sent with a plan or a recall. A commit sends the armed plan's view instead.
    * @returns `'armed'` (first press of a destructive button), `'committed'`, `'refused'` (the
    *   host or the network said no; the row shows the error), `'ignored'` (a request is in flight)
    *   or `'disposed'`.
    */
-  async press(target: RowTarget): Promise<PressOutcome> {
+  async press(target: RowTarget, expect: ViewExpectation): Promise<PressOutcome> {
     if (this.disposed) return 'disposed'
     if (this.state.pending !== null) return 'ignored'
     this.clearError(target.key)
     const armed = this.state.armed
-    if (target.action === 'recall') return this.commit(target)
+    if (target.action === 'recall') return this.commit(target, expect)
     if (armed !== null && armed.key === target.key && armed.action === target.action && armed.seq === target.seq) {
       return this.commit(target, armed.expect)
     }
-    return this.arm(target as RowTarget & { action: 'delete' | 'deleteFrom' })
+    return this.arm(target as RowTarget & { action: 'delete' | 'deleteFrom' }, expect)
   }
 
   /** Disarm the armed button, if any. */
@@ -196,41 +194,36 @@ export class RecallController {
     this.listeners.clear()
   }
 
-  private async arm(target: RowTarget & { action: 'delete' | 'deleteFrom' }): Promise<PressOutcome> {
+  private async arm(target: RowTarget & { action: 'delete' | 'deleteFrom' }, expect: ViewExpectation): Promise<PressOutcome> {
     this.stopArmTimer()
     this.set({ armed: null, pending: { key: target.key, action: target.action, phase: 'plan' } })
     const reply = await this.options.send({
-      sessionId: this.options.sessionId, action: 'plan', planAction: target.action, seq: target.seq,
-      expect: this.options.expectation(this.baseline),
+      sessionId: this.options.sessionId, action: 'plan', planAction: target.action, seq: target.seq, expect,
     })
     if (this.disposed) return 'disposed'
     if (!reply.ok) {
       this.fail(target.key, reply.error)
       return 'refused'
     }
-    const count = planCount(reply.value, this.options.tombstoneSeqs())
+    const count = planCount(reply.value)
     const { replaceGeneration, lastSeq } = reply.value
-    const planned = isDurableSeq(replaceGeneration) && isDurableSeq(lastSeq) ? { replaceGeneration, lastSeq } : null
-    if (planned !== null) this.baseline = { replaceGeneration: planned.replaceGeneration, atSeq: planned.lastSeq }
-    this.set({ pending: null, armed: { key: target.key, seq: target.seq, action: target.action, count, expect: planned } })
+    this.baseline = { replaceGeneration, atSeq: lastSeq }
+    this.set({ pending: null, armed: { key: target.key, seq: target.seq, action: target.action, count, expect: { replaceGeneration, lastSeq } } })
     this.armTimer = this.timers.setTimeout(() => this.disarm(), this.options.armMs ?? 4000)
     return 'armed'
   }
 
-  private async commit(target: RowTarget, planned: ViewExpectation | null = null): Promise<PressOutcome> {
+  private async commit(target: RowTarget, expect: ViewExpectation): Promise<PressOutcome> {
     this.stopArmTimer()
     this.set({ armed: null, pending: { key: target.key, action: target.action, phase: 'commit' } })
-    const reply = await this.options.send({
-      sessionId: this.options.sessionId, action: target.action, seq: target.seq,
-      expect: planned ?? this.options.expectation(this.baseline),
-    })
+    const reply = await this.options.send({ sessionId: this.options.sessionId, action: target.action, seq: target.seq, expect })
     if (this.disposed) return 'disposed'
     if (!reply.ok) {
       this.fail(target.key, reply.error)
       return 'refused'
     }
     const { replaceGeneration, tombstoneSeq } = reply.value
-    if (isDurableSeq(replaceGeneration) && isDurableSeq(tombstoneSeq)) this.baseline = { replaceGeneration, atSeq: tombstoneSeq }
+    this.baseline = { replaceGeneration, atSeq: tombstoneSeq }
     this.set({ pending: null })
     if (target.action === 'recall') {
       const message = recalledMessage(reply.value)
@@ -275,36 +268,25 @@ export class RecallController {
 }
 
 /**
- * Number of messages a plan removes, for the armed label: the plan's `removedSeqs` without the
- * tombstones it absorbs (they were never messages the person saw). Tombstones are told by the
- * plan's `kinds` (aligned with `removedSeqs`), else by the tombstone seqs the view holds.
+ * Number of messages a plan removes, for the armed label: the plan's nodes without the tombstones
+ * it absorbs (they were never messages the person saw), told by the plan's `kinds`.
  * @param value - the `plan` reply value.
- * @param tombstoneSeqs - seqs of tombstones in the view.
  * @returns at least 1.
  */
-export function planCount(value: Record<string, unknown>, tombstoneSeqs: ReadonlySet<number>): number {
-  if (Array.isArray(value.kinds) && Array.isArray(value.removedSeqs) && value.kinds.length === value.removedSeqs.length) {
-    return Math.max(1, value.kinds.filter((kind) => kind !== 'tombstone').length)
-  }
-  if (Array.isArray(value.removedSeqs)) {
-    const seqs = value.removedSeqs.filter(isDurableSeq)
-    const messages = seqs.filter((seq) => !tombstoneSeqs.has(seq)).length
-    return Math.max(1, messages)
-  }
-  return 1
+export function planCount(value: Pick<PlanValue, 'kinds'>): number {
+  return Math.max(1, value.kinds.filter((nodeKind) => nodeKind !== 'tombstone').length)
 }
 
 /**
  * Read a recall reply: its text and the names of its images.
- * @param value - the `recall` reply value (`text` and `content` per the route contract).
- * @returns text (the reply's `text`, else the text blocks of `content` joined by newlines) and image names.
+ * @param value - the `recall` reply value.
+ * @returns the reply's `text` (else the text of `content` by the one rule, `plainText` in
+ *   `shared/message-text.ts`) and the display names of the image blocks of `content`.
  */
-export function recalledMessage(value: Record<string, unknown>): RecalledMessage {
-  const content = Array.isArray(value.content) ? value.content.filter(isRecord) : []
-  const text = typeof value.text === 'string'
-    ? value.text
-    : content.filter((block) => block.type === 'text' && typeof block.text === 'string').map((block) => block.text as string).join('\n')
-  const images = content.filter((block) => block.type === 'image').map((block, index) => imageName(block, index))
+export function recalledMessage(value: Pick<RemovalValue, 'text' | 'content'>): RecalledMessage {
+  const content = value.content ?? []
+  const text = value.text ?? plainText(content)
+  const images = content.filter(isRecord).filter((block) => block.type === 'image').map((block, index) => imageName(block, index))
   return { text, images }
 }
 

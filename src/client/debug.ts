@@ -1,7 +1,7 @@
 /**
  * The page-console hook for bug reports: `window.__DSH_MESSAGE_RECALL__`.
  *
- * - `stamp`: the build stamp of the loaded bundle (`<version>+<source digest>`).
+ * - `stamp`: the build stamp of the loaded bundle (`<version>+<bundle digest>`, see `stamp.ts`).
  * - `snapshot(sessionId?)`: the last sync pass of that session (default: the most recent pass of
  *   any session) as plain JSON, or `null`.
  * - `sessions()`: the session ids with a recorded pass, most recent last.
@@ -34,8 +34,8 @@ export interface DebugSnapshot {
   readonly touched: number
   /** Tombstones of this plugin in the loaded window. */
   readonly tombstones: readonly TombstoneRecord[]
-  /** Every row of the chat store, in render order: key, kind and the durable seq it acts on (`null`: log-only). */
-  readonly anchors: readonly { readonly key: string; readonly kind: string; readonly seq: number | null; readonly actions: readonly string[] }[]
+  /** Every row of the chat store, in render order: key, rc.8 row kind and the durable seq it acts on (`null`: log-only). */
+  readonly anchors: readonly { readonly key: string; readonly rowKind: string; readonly seq: number | null; readonly actions: readonly string[] }[]
   /** Rows the plugin hides, with the reason and the tombstone responsible. */
   readonly hidden: readonly HiddenRow[]
   /** Keys of flow rows that do not resolve in this session's chat store (left untouched). */
@@ -104,7 +104,7 @@ export class DebugRegistry {
       rows: pass.rows,
       touched: pass.touched,
       tombstones: pass.hidden.tombstones.map((t) => ({ ...t, shadowedSeqs: [...t.shadowedSeqs] })),
-      anchors: pass.anchors.map((a) => ({ key: a.key, kind: a.kind, seq: a.seq, actions: [...a.actions] })),
+      anchors: pass.anchors.map((a) => ({ key: a.key, rowKind: a.rowKind, seq: a.seq, actions: [...a.actions] })),
       hidden: pass.hidden.hidden.map((h) => ({ ...h })),
       unresolved: [...pass.unresolved],
       expect: entry.expect(),

@@ -38,7 +38,7 @@ export interface RowDecoration {
   /** Buttons to show, in order; empty removes the cluster. */
   readonly actions: readonly RecallAction[]
   /** The row stands for a model step (Delete label names the step). */
-  readonly step: boolean
+  readonly isStepRow: boolean
   readonly armed: ArmedState | null
   readonly pending: PendingState | null
   readonly error: RowError | null
@@ -79,11 +79,11 @@ export class ClusterFactory {
 
   /**
    * @param actions - buttons in order.
-   * @param step - label Delete as a step delete.
+   * @param isStepRow - label Delete as a step delete.
    * @returns a new detached cluster element.
    */
-  create(actions: readonly RecallAction[], step: boolean): HTMLElement {
-    const id = `${actions.join(',')}|${step}`
+  create(actions: readonly RecallAction[], isStepRow: boolean): HTMLElement {
+    const id = `${actions.join(',')}|${isStepRow}`
     let template = this.templates.get(id)
     if (template === undefined) {
       template = this.doc.createElement('div')
@@ -93,7 +93,7 @@ export class ClusterFactory {
         const button = this.doc.createElement('button')
         button.type = 'button'
         button.setAttribute(ATTR.action, action)
-        applyIdle(button, action, step, this.texts)
+        applyIdle(button, action, isStepRow, this.texts)
         template.appendChild(button)
       }
       this.templates.set(id, template)
@@ -102,13 +102,13 @@ export class ClusterFactory {
   }
 }
 
-function idleLabel(action: RecallAction, step: boolean, texts: ClusterTexts): string {
-  return action === 'delete' && step ? texts.label.deleteStep : texts.label[action]
+function idleLabel(action: RecallAction, isStepRow: boolean, texts: ClusterTexts): string {
+  return action === 'delete' && isStepRow ? texts.label.deleteStep : texts.label[action]
 }
 
-function applyIdle(button: HTMLElement, action: RecallAction, step: boolean, texts: ClusterTexts): void {
+function applyIdle(button: HTMLElement, action: RecallAction, isStepRow: boolean, texts: ClusterTexts): void {
   button.textContent = texts.text[action]
-  const label = idleLabel(action, step, texts)
+  const label = idleLabel(action, isStepRow, texts)
   button.setAttribute('aria-label', label)
   button.setAttribute('title', label)
 }
@@ -154,7 +154,7 @@ export function decorateRow(
     cluster = null
   }
   if (cluster === null) {
-    cluster = factory.create(decoration.actions, decoration.step)
+    cluster = factory.create(decoration.actions, decoration.isStepRow)
     row.appendChild(cluster)
   }
   if (!row.hasAttribute(ATTR.row)) row.setAttribute(ATTR.row, '')
@@ -170,7 +170,7 @@ export function decorateRow(
       button.setAttribute('aria-label', t(countedKey('armed.label', armed.count), { count: armed.count }))
     } else if (button.hasAttribute(ATTR.armed)) {
       button.removeAttribute(ATTR.armed)
-      applyIdle(button as HTMLElement, action, decoration.step, texts)
+      applyIdle(button as HTMLElement, action, decoration.isStepRow, texts)
     }
     const isBusy = pending !== null && pending.action === action
     if (isBusy) {

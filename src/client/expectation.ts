@@ -2,9 +2,10 @@
  * The `expect` every request carries: what this view has seen of the session's surface, so the
  * host answers `STALE_VIEW` instead of acting on a conversation the person is not looking at.
  *
- * - `lastSeq` is the newest surface seq the view holds: the durable seqs of every Chat node (hidden
- *   ones included, e.g. an assistant message that only carries tool calls) and of every replacement
- *   event in the window.
+ * - `lastSeq` (the wire name) carries the view's newest seq: the newest surface seq the view holds,
+ *   from the durable seqs of every Chat node (hidden ones included, e.g. an assistant message that
+ *   only carries tool calls) and every replacement event in the window. It is not the log's last
+ *   seq: log-only events after it do not make a view stale.
  * - `replaceGeneration` counts the surface replacements (`SurfaceManager.replaceGeneration` in
  *   `dsh-session/lib/index.js` adds one per replace op). The view can count them only when it holds
  *   the whole log (`hasMore === false`), or from a baseline: the `replaceGeneration` the host
@@ -33,7 +34,7 @@ export interface GenerationBaseline {
  * @param replacements - the replacement events of the window (seq order).
  * @param hasMore - older history exists outside the window.
  * @param baseline - last write result of this view, or `null`.
- * @returns `{ lastSeq, replaceGeneration? }`; `lastSeq` is absent only for an empty view.
+ * @returns `{ lastSeq, replaceGeneration? }` (`lastSeq`: the view's newest seq); `lastSeq` is absent only for an empty view.
  */
 export function viewExpectation(
   chat: ChatSnapshot,
@@ -41,12 +42,12 @@ export function viewExpectation(
   hasMore: boolean,
   baseline: GenerationBaseline | null,
 ): ViewExpectation {
-  let lastSeq = -1
+  let newestSeq = -1
   for (const node of chat.nodes.values()) {
     const seq = resolveRow(node).seq
-    if (seq !== null && seq > lastSeq) lastSeq = seq
+    if (seq !== null && seq > newestSeq) newestSeq = seq
   }
-  for (const event of replacements) if (event.seq > lastSeq) lastSeq = event.seq
+  for (const event of replacements) if (event.seq > newestSeq) newestSeq = event.seq
 
   let replaceGeneration: number | undefined
   if (!hasMore) replaceGeneration = replacements.length
@@ -55,6 +56,6 @@ export function viewExpectation(
   }
   return {
     ...(replaceGeneration === undefined ? {} : { replaceGeneration }),
-    ...(lastSeq < 0 ? {} : { lastSeq }),
+    ...(newestSeq < 0 ? {} : { lastSeq: newestSeq }),
   }
 }

@@ -10,6 +10,7 @@
  *
  * @module dsh-message-recall/client/locales
  */
+import type { RecallErrorCode } from './api'
 import type { Translate } from './rc8'
 
 /** Locale namespace of this plugin (also its slot `locale` option). */
@@ -97,13 +98,14 @@ export function countedKey(base: CountedBase, count: number): `${CountedBase}.${
 }
 
 /**
- * Short localized message for an error code of the host route (issue 2 table) or of the client
- * (`NETWORK`: no reply or an unreadable one).
+ * Short localized message for an error code of the host route (`ErrorCode` in `shared/protocol.ts`)
+ * or of the client (`NETWORK`: no reply or an unreadable one).
  * @param t - translate bound to {@link LOCALE_NS}.
  * @param code - the error code.
- * @returns the localized sentence; an unknown code reads as "Failed (CODE)".
+ * @returns the localized sentence; a code without its own sentence (including one this build does
+ *   not know) reads as "Failed (CODE)".
  */
-export function describeError(t: Translate, code: string): string {
+export function describeError(t: Translate, code: RecallErrorCode): string {
   const key = `error.${code}`
   return key !== 'error.unknown' && key in zh ? t(key) : t('error.unknown', { code })
 }

@@ -27,14 +27,14 @@ export interface RowAnchor extends TranscriptRow {
   /** Actions this row offers while the agent is idle, in button order; empty for none. */
   readonly actions: readonly RecallAction[]
   /** The row stands for a model step (assistant or tool row): Delete removes the whole step. */
-  readonly step: boolean
+  readonly isStepRow: boolean
 }
 
 const USER_ACTIONS: readonly RecallAction[] = Object.freeze(['recall', 'delete', 'deleteFrom'])
 const STEP_ACTIONS: readonly RecallAction[] = Object.freeze(['delete', 'deleteFrom'])
 const NO_ACTIONS: readonly RecallAction[] = Object.freeze([])
 
-const LOG_ONLY_KINDS: ReadonlySet<string> = new Set(['turn-tail', 'turn-error', 'turn-max-tokens', 'model-retry', 'command'])
+const LOG_ONLY_ROW_KINDS: ReadonlySet<string> = new Set(['turn-tail', 'turn-error', 'turn-max-tokens', 'model-retry', 'command'])
 
 const anchors = new WeakMap<ChatNode, RowAnchor>()
 
@@ -61,34 +61,34 @@ export function resolveRow(node: ChatNode): RowAnchor {
 function computeAnchor(node: ChatNode): RowAnchor {
   const data = isRecord(node.data) ? node.data : {}
   const turn = turnOf(node, data)
-  const base = { key: node.key, kind: node.kind, turn }
+  const base = { key: node.key, rowKind: node.kind, turn }
   switch (node.kind) {
     case 'user':
     case 'steering': {
       const seq = isDurableSeq(data.seq) ? data.seq : null
       const fromPerson = isRecord(data.source) && data.source.kind === 'user'
       const actions = seq === null ? NO_ACTIONS : fromPerson ? USER_ACTIONS : STEP_ACTIONS
-      return { ...base, seq, logSeq: seq ?? node.anchorSeq, actions, step: false }
+      return { ...base, seq, anchorSeq: seq ?? node.anchorSeq, actions, isStepRow: false }
     }
     case 'context':
     case 'compaction':
     case 'unknown': {
       const seq = isDurableSeq(data.seq) ? data.seq : null
-      return { ...base, seq, logSeq: seq ?? node.anchorSeq, actions: NO_ACTIONS, step: false }
+      return { ...base, seq, anchorSeq: seq ?? node.anchorSeq, actions: NO_ACTIONS, isStepRow: false }
     }
     case 'assistant-step': {
       const final = isRecord(data.finalNode) ? data.finalNode : null
       const seq = final !== null && final.kind === 'assistant' && isDurableSeq(final.seq) ? final.seq : null
-      return { ...base, seq, logSeq: seq ?? node.anchorSeq, actions: seq === null ? NO_ACTIONS : STEP_ACTIONS, step: true }
+      return { ...base, seq, anchorSeq: seq ?? node.anchorSeq, actions: seq === null ? NO_ACTIONS : STEP_ACTIONS, isStepRow: true }
     }
     case 'tool-call': {
       const root = isRecord(data.root) ? data.root : null
       const seq = root !== null && root.kind === 'tool-result' && isDurableSeq(root.seq) ? root.seq : null
-      return { ...base, seq, logSeq: node.anchorSeq, actions: seq === null ? NO_ACTIONS : STEP_ACTIONS, step: true }
+      return { ...base, seq, anchorSeq: node.anchorSeq, actions: seq === null ? NO_ACTIONS : STEP_ACTIONS, isStepRow: true }
     }
     default: {
-      const logSeq = LOG_ONLY_KINDS.has(node.kind) && typeof data.seq === 'number' ? data.seq : node.anchorSeq
-      return { ...base, seq: null, logSeq, actions: NO_ACTIONS, step: false }
+      const anchorSeq = LOG_ONLY_ROW_KINDS.has(node.kind) && typeof data.seq === 'number' ? data.seq : node.anchorSeq
+      return { ...base, seq: null, anchorSeq, actions: NO_ACTIONS, isStepRow: false }
     }
   }
 }

@@ -1,6 +1,8 @@
 /**
- * Build stamp of the client bundle: `<package version>+<digest of src/client and src/shared>`,
- * injected by `tools/build.mjs`; `dev` when the sources run unbuilt (tests).
+ * Build stamp of the client bundle: `<package version>+<digest of the bundle>`. `tools/build.mjs`
+ * builds the bundle with a placeholder, hashes the bundle and writes the stamp in place of the
+ * placeholder, so the stamp changes exactly when the bundle does; `dev` when the sources run
+ * unbuilt (tests).
  *
  * @module dsh-message-recall/client/stamp
  */

@@ -74,7 +74,7 @@ interface RowCache {
   readonly pending: PendingState | null
   readonly error: RowError | null
   readonly actions: readonly RecallAction[]
-  readonly step: boolean
+  readonly isStepRow: boolean
   readonly wanted: boolean
   readonly cluster: HTMLElement | null
 }
@@ -201,13 +201,13 @@ export class RowSync {
         const anchor = resolveRow(node)
         if (!wanted) this.lazy.observe(row, index)
         const actions = running || !wanted ? NO_ACTIONS : anchor.actions
-        const fresh = cached !== undefined && (cached.revision !== this.revision || cached.actions !== actions || cached.step !== anchor.step)
+        const fresh = cached !== undefined && (cached.revision !== this.revision || cached.actions !== actions || cached.isStepRow !== anchor.isStepRow)
         const cluster = decorateRow(row as HTMLElement, {
-          hidden: isHidden, actions, step: anchor.step, armed, pending, error,
+          hidden: isHidden, actions, isStepRow: anchor.isStepRow, armed, pending, error,
           errorText: error === null ? null : describeError(this.options.t, error.code),
         }, this.factory, this.options.t, this.texts, fresh)
         this.cache.set(row, {
-          node, hidden: isHidden, running, revision: this.revision, armed, pending, error, actions, step: anchor.step, wanted, cluster,
+          node, hidden: isHidden, running, revision: this.revision, armed, pending, error, actions, isStepRow: anchor.isStepRow, wanted, cluster,
         })
         touched++
       }
@@ -256,7 +256,7 @@ function sameAnchors(a: readonly RowAnchor[], b: readonly RowAnchor[]): boolean 
   for (let i = 0; i < a.length; i++) {
     const x = a[i]!
     const y = b[i]!
-    if (x !== y && (x.key !== y.key || x.kind !== y.kind || x.seq !== y.seq || x.logSeq !== y.logSeq || x.turn !== y.turn)) return false
+    if (x !== y && (x.key !== y.key || x.rowKind !== y.rowKind || x.seq !== y.seq || x.anchorSeq !== y.anchorSeq || x.turn !== y.turn)) return false
   }
   return true
 }

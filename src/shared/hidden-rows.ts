@@ -34,13 +34,13 @@ import { readTombstone, type TombstoneRecord } from './tombstone'
 
 /**
  * One transcript row, as the client reads it from the rc.8 chat store or a script rebuilds it
- * from a log. `kind` is the rc.8 row kind (`data-chat-flow-kind`).
+ * from a log. `rowKind` is the rc.8 row kind (`data-chat-flow-kind`), not a surface node kind.
  */
 export interface TranscriptRow {
   /** Stable row key (the rc.8 chat key, e.g. `13:input-message<id>`). */
   readonly key: string
   /** rc.8 row kind: `user`, `steering`, `context`, `assistant-step`, `tool-call`, `turn-tail`, … */
-  readonly kind: string
+  readonly rowKind: string
   /**
    * Seq of the surface node the row stands for: the message of a `user`/`steering`/`context` row,
    * the final `assistant/message` of an `assistant-step` row, the `tool/result` of a `tool-call`
@@ -48,11 +48,13 @@ export interface TranscriptRow {
    */
   readonly seq: number | null
   /**
-   * Log position of the row, used by the Delete-onward span rule: for a log-only row the seq of the
-   * event it is anchored to (`turn/end` of a turn bar or turn error, `llm/retry`, `tool/call`,
-   * `command/run`); may be fractional where rc.8 anchors a synthetic row between events.
+   * Log position the row is anchored at, used by the Delete-onward span rule: the seq of the event
+   * the row is anchored to, rc.8's `anchorSeq` (the `tool/call` of a tool row), except that a
+   * turn-scoped log-only row takes the seq of the event it stands for (`turn/end` of a turn bar or
+   * turn error, `llm/retry`, `command/run`) where rc.8 anchors it at a fractional position. May be
+   * fractional for other synthetic rows.
    */
-  readonly logSeq: number
+  readonly anchorSeq: number
   /** Turn the row belongs to, or `null` for rows outside any turn. */
   readonly turn: number | null
 }
@@ -63,7 +65,7 @@ export type HiddenReason = 'shadowed' | 'span' | 'empty-turn'
 /** One hidden row and the tombstone that caused it (`null` for `empty-turn`). */
 export interface HiddenRow {
   readonly key: string
-  readonly kind: string
+  readonly rowKind: string
   readonly reason: HiddenReason
   readonly tombstoneSeq: number | null
 }
@@ -139,21 +141,21 @@ export function deriveHiddenRows(events: readonly LogEvent[], rows: readonly Tra
       if (by !== undefined) reasons.set(row.key, { reason: 'shadowed', tombstoneSeq: by })
       continue
     }
-    const span = spanOf(spans, row.logSeq)
+    const span = spanOf(spans, row.anchorSeq)
     if (span !== null) reasons.set(row.key, { reason: 'span', tombstoneSeq: span })
   }
 
   // Rule 3: turns whose content rows are all hidden lose their bars and context rows.
   const turns = new Map<number, { content: number; hidden: number }>()
   for (const row of rows) {
-    if (row.turn === null || !CONTENT_ROW_KINDS.has(row.kind)) continue
+    if (row.turn === null || !CONTENT_ROW_KINDS.has(row.rowKind)) continue
     const tally = turns.get(row.turn) ?? { content: 0, hidden: 0 }
     tally.content++
     if (reasons.has(row.key)) tally.hidden++
     turns.set(row.turn, tally)
   }
   for (const row of rows) {
-    if (row.turn === null || !EMPTY_TURN_ROW_KINDS.has(row.kind) || reasons.has(row.key)) continue
+    if (row.turn === null || !EMPTY_TURN_ROW_KINDS.has(row.rowKind) || reasons.has(row.key)) continue
     const tally = turns.get(row.turn)
     if (tally !== undefined && tally.content > 0 && tally.hidden === tally.content) {
       reasons.set(row.key, { reason: 'empty-turn', tombstoneSeq: null })
@@ -163,7 +165,7 @@ export function deriveHiddenRows(events: readonly LogEvent[], rows: readonly Tra
   const hidden: HiddenRow[] = []
   for (const row of rows) {
     const why = reasons.get(row.key)
-    if (why !== undefined) hidden.push({ key: row.key, kind: row.kind, reason: why.reason, tombstoneSeq: why.tombstoneSeq })
+    if (why !== undefined) hidden.push({ key: row.key, rowKind: row.rowKind, reason: why.reason, tombstoneSeq: why.tombstoneSeq })
   }
   return { tombstones, shadowed, hidden, hiddenKeys: new Set(reasons.keys()) }
 }
@@ -183,11 +185,11 @@ function onwardSpans(tombstones: readonly TombstoneRecord[]): OnwardSpan[] {
   return spans
 }
 
-/** Seq of the latest Delete-onward tombstone whose span holds `logSeq`, or `null`. */
-function spanOf(spans: readonly OnwardSpan[], logSeq: number): number | null {
+/** Seq of the latest Delete-onward tombstone whose span holds `anchorSeq`, or `null`. */
+function spanOf(spans: readonly OnwardSpan[], anchorSeq: number): number | null {
   let found: number | null = null
   for (const span of spans) {
-    if (logSeq > span.after && logSeq < span.before && (found === null || span.before > found)) found = span.before
+    if (anchorSeq > span.after && anchorSeq < span.before && (found === null || span.before > found)) found = span.before
   }
   return found
 }

@@ -52,25 +52,25 @@ export function transcriptRows(events: readonly LogEvent[]): TranscriptRow[] {
         const ended = typeof data.turn === 'number' ? data.turn : turn
         const reason = isRecord(data.reason) ? data.reason.kind : undefined
         const id = String(ended)
-        if (reason === 'error') rows.push({ key: rowKey('turn-error', id), kind: 'turn-error', seq: null, logSeq: event.seq, turn: ended })
-        if (reason === 'max-tokens') rows.push({ key: rowKey('turn-max-tokens', id), kind: 'turn-max-tokens', seq: null, logSeq: event.seq, turn: ended })
-        rows.push({ key: rowKey('turn-tail', id), kind: 'turn-tail', seq: null, logSeq: event.seq, turn: ended })
+        if (reason === 'error') rows.push({ key: rowKey('turn-error', id), rowKind: 'turn-error', seq: null, anchorSeq: event.seq, turn: ended })
+        if (reason === 'max-tokens') rows.push({ key: rowKey('turn-max-tokens', id), rowKind: 'turn-max-tokens', seq: null, anchorSeq: event.seq, turn: ended })
+        rows.push({ key: rowKey('turn-tail', id), rowKind: 'turn-tail', seq: null, anchorSeq: event.seq, turn: ended })
         turn = null
         break
       }
       case 'llm/retry': {
         const id = typeof data.retryId === 'string' ? data.retryId : String(event.seq)
-        rows.push({ key: rowKey('model-retry', id), kind: 'model-retry', seq: null, logSeq: event.seq, turn })
+        rows.push({ key: rowKey('model-retry', id), rowKind: 'model-retry', seq: null, anchorSeq: event.seq, turn })
         break
       }
       case 'user/message': {
         if (event.surfaceOp === 'append') {
-          const kind = classifyNode(event) === 'user' ? (turn !== null && step > 1 ? 'steering' : 'user') : 'context'
-          rows.push({ key: rowKey('input-message', messageIdOf(event) ?? String(event.seq)), kind, seq: event.seq, logSeq: event.seq, turn })
+          const rowKind = classifyNode(event) === 'user' ? (turn !== null && step > 1 ? 'steering' : 'user') : 'context'
+          rows.push({ key: rowKey('input-message', messageIdOf(event) ?? String(event.seq)), rowKind, seq: event.seq, anchorSeq: event.seq, turn })
         } else if (readReplaceOp(event.surfaceOp) !== null && classifyNode(event) === 'checkpoint') {
           const source = isRecord(data.source) ? data.source : {}
           const id = typeof source.compactionId === 'string' ? source.compactionId : String(event.seq)
-          rows.push({ key: rowKey('compaction', id), kind: 'compaction', seq: event.seq, logSeq: event.seq, turn })
+          rows.push({ key: rowKey('compaction', id), rowKind: 'compaction', seq: event.seq, anchorSeq: event.seq, turn })
         }
         break
       }
@@ -79,7 +79,7 @@ export function transcriptRows(events: readonly LogEvent[]): TranscriptRow[] {
         const key = stepOf(event)
         const visible = contentOf(event).some((block) => isRecord(block) && block.type !== 'tool-call')
         if (key !== null && visible) {
-          rows.push({ key: rowKey('assistant-step', `${key.turn}:${key.step}`), kind: 'assistant-step', seq: event.seq, logSeq: event.seq, turn: key.turn })
+          rows.push({ key: rowKey('assistant-step', `${key.turn}:${key.step}`), rowKind: 'assistant-step', seq: event.seq, anchorSeq: event.seq, turn: key.turn })
         }
         break
       }
@@ -87,7 +87,7 @@ export function transcriptRows(events: readonly LogEvent[]): TranscriptRow[] {
         if (event.surfaceOp !== 'append') break
         const callId = toolResultCallId(event) ?? String(event.seq)
         const anchor = event.sourceEventSeqs?.[0] ?? event.seq
-        rows.push({ key: rowKey('tool-call', callId), kind: 'tool-call', seq: event.seq, logSeq: anchor, turn: stepOf(event)?.turn ?? turn })
+        rows.push({ key: rowKey('tool-call', callId), rowKind: 'tool-call', seq: event.seq, anchorSeq: anchor, turn: stepOf(event)?.turn ?? turn })
         break
       }
       default:

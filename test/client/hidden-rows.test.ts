@@ -43,12 +43,12 @@ function rowsOf(events: readonly SessionEvent[]): TranscriptRow[] {
     const data = e.data as Record<string, any>
     if (e.type === 'turn/start') turn = data.turn
     if (e.surfaceOp !== 'append') {
-      if (e.type === 'turn/end') rows.push({ key: `tail-${data.turn}`, kind: 'turn-tail', seq: null, logSeq: e.seq, turn: data.turn })
+      if (e.type === 'turn/end') rows.push({ key: `tail-${data.turn}`, rowKind: 'turn-tail', seq: null, anchorSeq: e.seq, turn: data.turn })
       continue
     }
-    if (e.type === 'user/message') rows.push({ key: `user-${e.seq}`, kind: data.source.kind === 'user' ? 'user' : 'context', seq: e.seq, logSeq: e.seq, turn })
-    if (e.type === 'assistant/message') rows.push({ key: `step-${data.turn}:${data.step}`, kind: 'assistant-step', seq: e.seq, logSeq: e.seq, turn: data.turn })
-    if (e.type === 'tool/result') rows.push({ key: `tool-${e.seq}`, kind: 'tool-call', seq: e.seq, logSeq: e.sourceEventSeqs![0]!, turn: data.turn })
+    if (e.type === 'user/message') rows.push({ key: `user-${e.seq}`, rowKind: data.source.kind === 'user' ? 'user' : 'context', seq: e.seq, anchorSeq: e.seq, turn })
+    if (e.type === 'assistant/message') rows.push({ key: `step-${data.turn}:${data.step}`, rowKind: 'assistant-step', seq: e.seq, anchorSeq: e.seq, turn: data.turn })
+    if (e.type === 'tool/result') rows.push({ key: `tool-${e.seq}`, rowKind: 'tool-call', seq: e.seq, anchorSeq: e.sourceEventSeqs![0]!, turn: data.turn })
   }
   return rows
 }
@@ -69,7 +69,7 @@ describe('deriveHiddenRows', () => {
     const [, second] = seqsOf(session.events, 'user/message')
     const tomb = appendTombstone(session, 'recall', [second!])
     const result = deriveHiddenRows(session.events as readonly LogEvent[], rowsOf(session.events))
-    assert.deepEqual(result.hidden, [{ key: `user-${second}`, kind: 'user', reason: 'shadowed', tombstoneSeq: tomb.seq }])
+    assert.deepEqual(result.hidden, [{ key: `user-${second}`, rowKind: 'user', reason: 'shadowed', tombstoneSeq: tomb.seq }])
     assert.deepEqual(result.tombstones, [{ seq: tomb.seq, start: second, end: second, shadowedSeqs: [second], action: 'recall' }])
   })
 
@@ -97,7 +97,7 @@ describe('deriveHiddenRows', () => {
     const [, context2, , context3] = users.slice(1)
     const prompts = users.filter((seq) => seq !== context2 && seq !== context3)
     const assistants = seqsOf(session.events, 'assistant/message')
-    assert.deepEqual(rowsOf(session.events).filter((r) => r.kind === 'context').map((r) => [r.seq, r.turn]), [[context2, 2], [context3, 3]])
+    assert.deepEqual(rowsOf(session.events).filter((r) => r.rowKind === 'context').map((r) => [r.seq, r.turn]), [[context2, 2], [context3, 3]])
     appendTombstone(session, 'recall', [prompts[1]!])
     assert.deepEqual(hiddenKeys(session.events), [`user-${prompts[1]}:shadowed`], 'the answer remains, so the context row stays')
     appendTombstone(session, 'delete', [assistants[2]!])
@@ -105,14 +105,14 @@ describe('deriveHiddenRows', () => {
     appendTombstone(session, 'delete', [assistants[3]!])
     assert.ok(!hiddenKeys(session.events).includes(`user-${context3}:empty-turn`), 'turn 3 keeps its prompt, so its context row stays')
     const result = deriveHiddenRows(session.events as readonly LogEvent[], rowsOf(session.events))
-    assert.deepEqual(result.hidden.find((h) => h.kind === 'context'), { key: `user-${context2}`, kind: 'context', reason: 'empty-turn', tombstoneSeq: null })
+    assert.deepEqual(result.hidden.find((h) => h.rowKind === 'context'), { key: `user-${context2}`, rowKind: 'context', reason: 'empty-turn', tombstoneSeq: null })
   })
 
   it('keeps the context row of a turn that never had a content row, and a context row outside any turn', () => {
     const rows: TranscriptRow[] = [
-      { key: 'ctx-1', kind: 'context', seq: 3, logSeq: 3, turn: 1 }, { key: 'tail-1', kind: 'turn-tail', seq: null, logSeq: 4, turn: 1 },
-      { key: 'ctx-x', kind: 'context', seq: 6, logSeq: 6, turn: null },
-      { key: 'u-2', kind: 'user', seq: 8, logSeq: 8, turn: 2 }, { key: 'ctx-2', kind: 'context', seq: 9, logSeq: 9, turn: 2 },
+      { key: 'ctx-1', rowKind: 'context', seq: 3, anchorSeq: 3, turn: 1 }, { key: 'tail-1', rowKind: 'turn-tail', seq: null, anchorSeq: 4, turn: 1 },
+      { key: 'ctx-x', rowKind: 'context', seq: 6, anchorSeq: 6, turn: null },
+      { key: 'u-2', rowKind: 'user', seq: 8, anchorSeq: 8, turn: 2 }, { key: 'ctx-2', rowKind: 'context', seq: 9, anchorSeq: 9, turn: 2 },
     ]
     const tomb: LogEvent = { type: 'user/message', seq: 12, time: 0, data: { source: tombstoneSource('recall', [8]) }, surfaceOp: replaceOp(8, 8), sourceEventSeqs: [8] }
     assert.deepEqual(deriveHiddenRows([tomb], rows).hidden.map((h) => `${h.key}:${h.reason}`), ['u-2:shadowed', 'ctx-2:empty-turn'])
@@ -126,7 +126,7 @@ describe('deriveHiddenRows', () => {
     // A fourth turn arrives after the tombstone: it stays visible.
     const more = Session.create(SessionId('session-more'), conversationLog([{ prompt: 'fourth', steps: [{ text: 'reply four' }] }]))
     const events = [...session.events, ...more.events.map((e) => ({ ...e, seq: e.seq + session.events.length }))] as LogEvent[]
-    const rows = [...rowsOf(session.events), { key: 'tail-4', kind: 'turn-tail', seq: null, logSeq: events.length - 1, turn: 4 }]
+    const rows = [...rowsOf(session.events), { key: 'tail-4', rowKind: 'turn-tail', seq: null, anchorSeq: events.length - 1, turn: 4 }]
     const result = deriveHiddenRows(events, rows)
     assert.deepEqual(result.hidden.map((h) => `${h.key}:${h.reason}`), [
       `user-${users[1]}:shadowed`, 'step-2:1:shadowed', 'tail-2:span', `user-${users[2]}:shadowed`, 'step-3:1:shadowed', 'tail-3:span',
@@ -164,8 +164,8 @@ describe('deriveHiddenRows', () => {
   it('reads the shadowed seqs from source.removedSeqs when the envelope has no sourceEventSeqs', () => {
     const tomb: LogEvent = { type: 'user/message', seq: 9, time: 0, data: { source: tombstoneSource('delete', [4, 5]) }, surfaceOp: replaceOp(4, 5) }
     const rows: TranscriptRow[] = [
-      { key: 'a', kind: 'user', seq: 4, logSeq: 4, turn: 1 }, { key: 'b', kind: 'assistant-step', seq: 5, logSeq: 5, turn: 1 },
-      { key: 'c', kind: 'user', seq: 8, logSeq: 8, turn: 2 },
+      { key: 'a', rowKind: 'user', seq: 4, anchorSeq: 4, turn: 1 }, { key: 'b', rowKind: 'assistant-step', seq: 5, anchorSeq: 5, turn: 1 },
+      { key: 'c', rowKind: 'user', seq: 8, anchorSeq: 8, turn: 2 },
     ]
     assert.deepEqual(readTombstones([tomb])[0]?.shadowedSeqs, [4, 5])
     assert.deepEqual([...deriveHiddenRows([tomb], rows).hiddenKeys], ['a', 'b'])

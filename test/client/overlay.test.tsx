@@ -268,7 +268,7 @@ describe('client overlay in the page', () => {
     assert.ok(kinds.slice(0, firstHidden).every((k) => k.endsWith('+')), 'turn 1 stays')
     assert.ok(kinds.slice(firstHidden).every((k) => k.endsWith('-')), `everything from the target is hidden: ${kinds.slice(firstHidden)}`)
     assert.ok(kinds.includes('turn-error-') && kinds.includes('turn-tail-'))
-    const reasons = new Set(snapshot().hidden.map((h: any) => `${h.kind}:${h.reason}`))
+    const reasons = new Set(snapshot().hidden.map((h: any) => `${h.rowKind}:${h.reason}`))
     assert.ok(reasons.has('turn-tail:span') && reasons.has('turn-error:span'))
     // A new turn after the tombstone stays visible.
     const next = m.session.events.length

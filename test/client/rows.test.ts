@@ -26,9 +26,9 @@ describe('row resolution against the real rc.8 chat store', () => {
     const { harness, events, client } = await richSession()
     const users = appended(events, 'user/message')
     const anchors = harness.snapshot.chat.order.map((key) => resolveRow(harness.node(key)))
-    const byKind = (kind: string) => anchors.filter((a) => a.kind === kind)
+    const byKind = (kind: string) => anchors.filter((a) => a.rowKind === kind)
     assert.deepEqual(byKind('user').map((a) => a.seq), users.filter((u) => (u.data as any).source.kind === 'user' && (u.data as any).id !== RICH.steeringId).map((u) => u.seq))
-    assert.ok(byKind('user').every((a) => a.actions.join() === 'recall,delete,deleteFrom' && !a.step))
+    assert.ok(byKind('user').every((a) => a.actions.join() === 'recall,delete,deleteFrom' && !a.isStepRow))
     const steering = byKind('steering')
     assert.deepEqual(steering.map((a) => a.seq), [users.find((u) => (u.data as any).id === RICH.steeringId)!.seq])
     assert.deepEqual(steering[0]!.actions, ['recall', 'delete', 'deleteFrom'])
@@ -44,14 +44,14 @@ describe('row resolution against the real rc.8 chat store', () => {
     const steps = harness.keys('assistant-step').map((key) => resolveRow(harness.node(key)))
     const withText = assistants.filter((a) => ((a.data as any).message.content as any[]).some((b) => b.type === 'text'))
     assert.deepEqual(steps.map((a) => a.seq), withText.map((a) => a.seq))
-    assert.ok(steps.every((a) => a.step && a.actions.join() === 'delete,deleteFrom'))
+    assert.ok(steps.every((a) => a.isStepRow && a.actions.join() === 'delete,deleteFrom'))
     const tools = harness.keys('tool-call').map((key) => ({ anchor: resolveRow(harness.node(key)), node: harness.node(key) }))
     const settled = tools.filter((t) => t.anchor.seq !== null)
     assert.deepEqual(settled.map((t) => t.anchor.seq), results.map((r) => r.seq))
     for (const { anchor, node } of settled) {
       assert.notEqual(anchor.seq, node.anchorSeq, 'the row anchor is the log-only tool/call')
       assert.equal(events[node.anchorSeq]!.type, 'tool/call')
-      assert.equal(anchor.logSeq, node.anchorSeq)
+      assert.equal(anchor.anchorSeq, node.anchorSeq)
     }
     await client.dispose()
   })
@@ -63,16 +63,16 @@ describe('row resolution against the real rc.8 chat store', () => {
     assert.deepEqual(running[0]!.actions, [])
     const turnEnds = events.filter((e) => e.type === 'turn/end')
     const tails = harness.keys('turn-tail').map((key) => resolveRow(harness.node(key)))
-    assert.deepEqual(tails.map((a) => [a.seq, a.logSeq, a.turn]), turnEnds.map((e) => [null, e.seq, (e.data as any).turn]))
+    assert.deepEqual(tails.map((a) => [a.seq, a.anchorSeq, a.turn]), turnEnds.map((e) => [null, e.seq, (e.data as any).turn]))
     assert.ok(tails.every((a) => a.actions.length === 0))
     const errors = harness.keys('turn-error').map((key) => resolveRow(harness.node(key)))
-    assert.deepEqual(errors.map((a) => [a.seq, a.logSeq, a.turn, a.actions.length]), [[null, turnEnds[2]!.seq, 3, 0]])
+    assert.deepEqual(errors.map((a) => [a.seq, a.anchorSeq, a.turn, a.actions.length]), [[null, turnEnds[2]!.seq, 3, 0]])
     await client.dispose()
   })
 
   it('gives every row of a turn that turn number, from the node location', async () => {
     const { harness, client } = await richSession()
-    const turns = harness.snapshot.chat.order.map((key) => resolveRow(harness.node(key))).map((a) => `${a.kind}@${a.turn}`)
+    const turns = harness.snapshot.chat.order.map((key) => resolveRow(harness.node(key))).map((a) => `${a.rowKind}@${a.turn}`)
     assert.deepEqual(turns.filter((t) => t.startsWith('user@') || t.startsWith('steering@')), ['user@1', 'user@2', 'steering@2', 'user@3', 'user@4'])
     assert.ok(turns.includes('context@1') && turns.includes('turn-error@3') && turns.includes('turn-tail@2'))
     await client.dispose()
@@ -97,7 +97,7 @@ describe('row resolution against the real rc.8 chat store', () => {
     const storeHidden = fromStore.hidden.filter((h) => logKeys.has(h.key)).map((h) => `${h.key}:${h.reason}`)
     assert.deepEqual(new Set(storeHidden), new Set(fromLog.hidden.map((h) => `${h.key}:${h.reason}`)))
     assert.ok(storeHidden.length >= 8, `rows hidden: ${storeHidden.join(', ')}`)
-    assert.deepEqual(fromStore.hidden.filter((h) => !logKeys.has(h.key)).map((h) => `${h.kind}:${h.reason}`), ['tool-call:span'], 'only the running tool row is unknown to the log rebuild')
+    assert.deepEqual(fromStore.hidden.filter((h) => !logKeys.has(h.key)).map((h) => `${h.rowKind}:${h.reason}`), ['tool-call:span'], 'only the running tool row is unknown to the log rebuild')
     await client.dispose()
   })
 
@@ -118,7 +118,7 @@ describe('row resolution against the real rc.8 chat store', () => {
     const harness = client.session('session-context')
     harness.load(events)
     const storeRows = harness.snapshot.chat.order.map((key) => resolveRow(harness.node(key)))
-    const contextKey = storeRows.find((r) => r.kind === 'context' && r.seq === context.seq)!.key
+    const contextKey = storeRows.find((r) => r.rowKind === 'context' && r.seq === context.seq)!.key
     const hiddenBoth = (rows: Parameters<typeof deriveHiddenRows>[1]) => deriveHiddenRows(events, rows).hiddenKeys.has(contextKey)
     assert.equal(hiddenBoth(storeRows), false, 'step 2 of turn 1 is still visible')
     assert.equal(hiddenBoth(transcriptRows(events)), false)
@@ -130,8 +130,8 @@ describe('row resolution against the real rc.8 chat store', () => {
     const fromStore = deriveHiddenRows(after, again.snapshot.chat.order.map((key) => resolveRow(again.node(key))))
     const fromLog = deriveHiddenRows(after, transcriptRows(after))
     for (const result of [fromStore, fromLog]) {
-      assert.deepEqual(result.hidden.find((h) => h.key === contextKey), { key: contextKey, kind: 'context', reason: 'empty-turn', tombstoneSeq: null })
-      assert.ok(result.hidden.some((h) => h.kind === 'turn-tail' && h.reason === 'empty-turn'))
+      assert.deepEqual(result.hidden.find((h) => h.key === contextKey), { key: contextKey, rowKind: 'context', reason: 'empty-turn', tombstoneSeq: null })
+      assert.ok(result.hidden.some((h) => h.rowKind === 'turn-tail' && h.reason === 'empty-turn'))
     }
     const logKeys = new Set(transcriptRows(after).map((r) => r.key))
     assert.deepEqual(new Set(fromStore.hidden.filter((h) => logKeys.has(h.key)).map((h) => `${h.key}:${h.reason}`)), new Set(fromLog.hidden.map((h) => `${h.key}:${h.reason}`)))

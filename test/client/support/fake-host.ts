@@ -8,6 +8,7 @@
  */
 import type { Session } from '@deepseek-ai/dsh-session'
 import type { LogEvent } from '../../../src/shared/events'
+import { plainText } from '../../../src/shared/message-text'
 import type { RecallAction } from '../../../src/shared/tombstone'
 import { appendTombstone, type SessionHarness } from './page'
 
@@ -68,7 +69,7 @@ export function hostLike(session: Session, harness: SessionHarness, removals: Re
     harness.append(tomb as LogEvent)
     const target = session.events[body.seq]!.data as any
     const extra = body.action === 'recall'
-      ? { content: target.content, text: (target.content as any[]).filter((b) => b.type === 'text').map((b) => b.text).join('\n') }
+      ? { content: target.content, text: plainText(target.content) }
       : {}
     return { status: 200, body: { ok: true, value: { action: body.action, tombstoneSeq: tomb.seq, range: { start: removed[0], end: removed.at(-1) }, removedSeqs: removed, kinds, replaceGeneration: session.surface.replaceGeneration, persisted: true, ...extra } } }
   }
