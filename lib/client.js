@@ -30,6 +30,9 @@ module.exports = __toCommonJS(index_exports);
 
 // src/shared/events.ts
 var SURFACE_EVENT_TYPES = ["user/message", "assistant/message", "tool/result"];
+function isSeq(value) {
+  return Number.isSafeInteger(value) && value >= 0;
+}
 function isRecord(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -673,9 +676,6 @@ var STEP_ACTIONS = Object.freeze(["delete", "deleteFrom"]);
 var NO_ACTIONS = Object.freeze([]);
 var LOG_ONLY_ROW_KINDS = /* @__PURE__ */ new Set(["turn-tail", "turn-error", "turn-max-tokens", "model-retry", "command"]);
 var anchors = /* @__PURE__ */ new WeakMap();
-function isDurableSeq(value) {
-  return Number.isSafeInteger(value) && value >= 0;
-}
 function resolveRow(node) {
   let anchor = anchors.get(node);
   if (anchor === void 0) {
@@ -691,7 +691,7 @@ function computeAnchor(node) {
   switch (node.kind) {
     case "user":
     case "steering": {
-      const seq = isDurableSeq(data.seq) ? data.seq : null;
+      const seq = isSeq(data.seq) ? data.seq : null;
       const fromPerson = isRecord(data.source) && data.source.kind === "user";
       const actions = seq === null ? NO_ACTIONS : fromPerson ? USER_ACTIONS : STEP_ACTIONS;
       return { ...base, seq, anchorSeq: seq ?? node.anchorSeq, actions, isStepRow: false };
@@ -699,17 +699,17 @@ function computeAnchor(node) {
     case "context":
     case "compaction":
     case "unknown": {
-      const seq = isDurableSeq(data.seq) ? data.seq : null;
+      const seq = isSeq(data.seq) ? data.seq : null;
       return { ...base, seq, anchorSeq: seq ?? node.anchorSeq, actions: NO_ACTIONS, isStepRow: false };
     }
     case "assistant-step": {
       const final = isRecord(data.finalNode) ? data.finalNode : null;
-      const seq = final !== null && final.kind === "assistant" && isDurableSeq(final.seq) ? final.seq : null;
+      const seq = final !== null && final.kind === "assistant" && isSeq(final.seq) ? final.seq : null;
       return { ...base, seq, anchorSeq: seq ?? node.anchorSeq, actions: seq === null ? NO_ACTIONS : STEP_ACTIONS, isStepRow: true };
     }
     case "tool-call": {
       const root = isRecord(data.root) ? data.root : null;
-      const seq = root !== null && root.kind === "tool-result" && isDurableSeq(root.seq) ? root.seq : null;
+      const seq = root !== null && root.kind === "tool-result" && isSeq(root.seq) ? root.seq : null;
       return { ...base, seq, anchorSeq: node.anchorSeq, actions: seq === null ? NO_ACTIONS : STEP_ACTIONS, isStepRow: true };
     }
     default: {
@@ -721,7 +721,7 @@ function computeAnchor(node) {
 function turnOf(node, data) {
   const location = node.location;
   if (location !== void 0 && (location.kind === "step" || location.kind === "turn")) return location.turn.turn;
-  return isDurableSeq(data.turn) ? data.turn : null;
+  return isSeq(data.turn) ? data.turn : null;
 }
 
 // src/client/expectation.ts
@@ -1400,7 +1400,7 @@ function DraftMirror({ useInput, client }) {
 }
 
 // src/client/stamp.ts
-var BUILD_STAMP = true ? "0.1.0+34d123ec66" : "dev";
+var BUILD_STAMP = true ? "0.1.0+9a97feb55c" : "dev";
 
 // src/client/index.tsx
 var name = "dsh-message-recall";

@@ -255,6 +255,9 @@ function sendJson(res, status, body, headers = {}) {
 import { foldSurface } from "@deepseek-ai/dsh-session";
 
 // src/shared/events.ts
+function isSeq(value) {
+  return Number.isSafeInteger(value) && value >= 0;
+}
 function isRecord(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -709,7 +712,7 @@ var MAX_BATCH_CHANGES = 1e4;
 var FIELDS = ["sessionId", "action", "changes", "expect"];
 var REMOVALS = ["delete", "deleteFrom", "exclude"];
 var CHANGE_ACTIONS = [...REMOVALS, "restore"];
-function isSeq(value) {
+function isSeq2(value) {
   return typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
 }
 function parseBatchRequest(body, expect) {
@@ -728,7 +731,7 @@ function parseBatchRequest(body, expect) {
     const key = action === "restore" ? "tombstoneSeq" : "seq";
     const extra = Object.keys(change).find((k) => k !== "action" && k !== key);
     if (extra !== void 0) return invalid(`${at} (${action}) takes no field "${extra}" (allowed: action, ${key})`);
-    if (!isSeq(change[key])) return invalid(`${at}.${key} must be a non-negative safe integer, got ${JSON.stringify(change[key])}`);
+    if (!isSeq2(change[key])) return invalid(`${at}.${key} must be a non-negative safe integer, got ${JSON.stringify(change[key])}`);
     out.push(action === "restore" ? { action, tombstoneSeq: change[key] } : { action, seq: change[key] });
   }
   return { ok: true, request: { action: body.action, sessionId: body.sessionId, changes: out, ...expect === void 0 ? {} : { expect } } };
@@ -737,9 +740,6 @@ function parseBatchRequest(body, expect) {
 // src/host/request.ts
 var FIELDS2 = ["sessionId", "action", "seq", "messageId", "planAction", "expect", "changes"];
 var EXPECT_FIELDS = ["replaceGeneration", "lastSeq"];
-function isSeq2(value) {
-  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
-}
 function parseRecallRequest(body) {
   const invalid = (message) => ({ ok: false, refusal: { code: "INVALID_REQUEST", message: `message-recall: ${message}` } });
   if (!isRecord(body)) return invalid(`request body must be a JSON object, got ${body === null ? "null" : Array.isArray(body) ? "an array" : typeof body}`);
@@ -759,7 +759,7 @@ function parseRecallRequest(body) {
     return typeof expectation2 === "string" ? invalid(expectation2) : parseBatchRequest(body, expectation2);
   }
   if (body.changes !== void 0) return invalid(`changes is only valid with action "apply" or "plan"`);
-  if (seq !== void 0 && !isSeq2(seq)) return invalid(`seq must be a non-negative safe integer, got ${JSON.stringify(seq)}`);
+  if (seq !== void 0 && !isSeq(seq)) return invalid(`seq must be a non-negative safe integer, got ${JSON.stringify(seq)}`);
   if (messageId !== void 0 && (typeof messageId !== "string" || messageId.length === 0)) {
     return invalid(`messageId must be a non-empty string, got ${JSON.stringify(messageId)}`);
   }
@@ -783,7 +783,7 @@ function parseExpect(expect) {
   const stray = Object.keys(expect).find((key) => !EXPECT_FIELDS.includes(key));
   if (stray !== void 0) return `unknown field "expect.${stray}" (allowed: ${EXPECT_FIELDS.join(", ")})`;
   for (const key of EXPECT_FIELDS) {
-    if (expect[key] !== void 0 && !isSeq2(expect[key])) return `expect.${key} must be a non-negative safe integer, got ${JSON.stringify(expect[key])}`;
+    if (expect[key] !== void 0 && !isSeq(expect[key])) return `expect.${key} must be a non-negative safe integer, got ${JSON.stringify(expect[key])}`;
   }
   return expect;
 }

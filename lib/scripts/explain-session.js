@@ -19,7 +19,7 @@ import {
   stepOf,
   toolCallIds,
   toolResultCallId
-} from "./chunks/chunk-N7LD3LO3.js";
+} from "./chunks/chunk-DVU2SFOH.js";
 
 // src/shared/hidden-rows.ts
 var CONTENT_ROW_KINDS = /* @__PURE__ */ new Set(["user", "steering", "assistant-step", "tool-call"]);

@@ -12,7 +12,7 @@ import {
   progress,
   runScript,
   summarizeRoot
-} from "./chunks/chunk-N7LD3LO3.js";
+} from "./chunks/chunk-DVU2SFOH.js";
 
 // scripts/list-sessions.ts
 var USAGE = `Usage: node lib/scripts/list-sessions.js [sessions root] [options]

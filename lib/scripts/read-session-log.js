@@ -11,7 +11,7 @@ import {
   readSessionLog,
   resolveSessionLog,
   runScript
-} from "./chunks/chunk-N7LD3LO3.js";
+} from "./chunks/chunk-DVU2SFOH.js";
 
 // scripts/read-session-log.ts
 var USAGE = `Usage: node lib/scripts/read-session-log.js <log file | session folder> [options]

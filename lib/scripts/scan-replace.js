@@ -12,7 +12,7 @@ import {
   progress,
   runScript,
   summarizeRoot
-} from "./chunks/chunk-N7LD3LO3.js";
+} from "./chunks/chunk-DVU2SFOH.js";
 
 // scripts/scan-replace.ts
 var USAGE = `Usage: node lib/scripts/scan-replace.js [sessions root] [options]

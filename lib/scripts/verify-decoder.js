@@ -14,7 +14,7 @@ import {
   readSessionLog,
   resolveSessionLog,
   runScript
-} from "./chunks/chunk-N7LD3LO3.js";
+} from "./chunks/chunk-DVU2SFOH.js";
 
 // scripts/verify-decoder.ts
 import { createHash } from "node:crypto";

@@ -17,7 +17,7 @@
  *
  * @module dsh-message-recall/client/rows
  */
-import { isRecord } from '../shared/events'
+import { isRecord, isSeq } from '../shared/events'
 import type { TranscriptRow } from '../shared/hidden-rows'
 import type { RecallAction } from '../shared/tombstone'
 import type { ChatNode } from './rc8'
@@ -37,11 +37,6 @@ const NO_ACTIONS: readonly RecallAction[] = Object.freeze([])
 const LOG_ONLY_ROW_KINDS: ReadonlySet<string> = new Set(['turn-tail', 'turn-error', 'turn-max-tokens', 'model-retry', 'command'])
 
 const anchors = new WeakMap<ChatNode, RowAnchor>()
-
-/** True for a non-negative safe integer (a durable event seq). */
-export function isDurableSeq(value: unknown): value is number {
-  return Number.isSafeInteger(value) && (value as number) >= 0
-}
 
 /**
  * Resolve a Chat node to its row anchor. Memoized per node object (rc.8 nodes are immutable and
@@ -65,7 +60,7 @@ function computeAnchor(node: ChatNode): RowAnchor {
   switch (node.kind) {
     case 'user':
     case 'steering': {
-      const seq = isDurableSeq(data.seq) ? data.seq : null
+      const seq = isSeq(data.seq) ? data.seq : null
       const fromPerson = isRecord(data.source) && data.source.kind === 'user'
       const actions = seq === null ? NO_ACTIONS : fromPerson ? USER_ACTIONS : STEP_ACTIONS
       return { ...base, seq, anchorSeq: seq ?? node.anchorSeq, actions, isStepRow: false }
@@ -73,17 +68,17 @@ function computeAnchor(node: ChatNode): RowAnchor {
     case 'context':
     case 'compaction':
     case 'unknown': {
-      const seq = isDurableSeq(data.seq) ? data.seq : null
+      const seq = isSeq(data.seq) ? data.seq : null
       return { ...base, seq, anchorSeq: seq ?? node.anchorSeq, actions: NO_ACTIONS, isStepRow: false }
     }
     case 'assistant-step': {
       const final = isRecord(data.finalNode) ? data.finalNode : null
-      const seq = final !== null && final.kind === 'assistant' && isDurableSeq(final.seq) ? final.seq : null
+      const seq = final !== null && final.kind === 'assistant' && isSeq(final.seq) ? final.seq : null
       return { ...base, seq, anchorSeq: seq ?? node.anchorSeq, actions: seq === null ? NO_ACTIONS : STEP_ACTIONS, isStepRow: true }
     }
     case 'tool-call': {
       const root = isRecord(data.root) ? data.root : null
-      const seq = root !== null && root.kind === 'tool-result' && isDurableSeq(root.seq) ? root.seq : null
+      const seq = root !== null && root.kind === 'tool-result' && isSeq(root.seq) ? root.seq : null
       return { ...base, seq, anchorSeq: node.anchorSeq, actions: seq === null ? NO_ACTIONS : STEP_ACTIONS, isStepRow: true }
     }
     default: {
@@ -96,5 +91,5 @@ function computeAnchor(node: ChatNode): RowAnchor {
 function turnOf(node: ChatNode, data: Record<string, unknown>): number | null {
   const location = node.location
   if (location !== undefined && (location.kind === 'step' || location.kind === 'turn')) return location.turn.turn
-  return isDurableSeq(data.turn) ? data.turn : null
+  return isSeq(data.turn) ? data.turn : null
 }

@@ -5,7 +5,7 @@
  * @module dsh-message-recall/host/request
  */
 import { ROUTE_ACTIONS, type RouteAction, type ViewExpectation } from '../shared/protocol'
-import { isRecord } from '../shared/events'
+import { isRecord, isSeq } from '../shared/events'
 import type { PlanTarget } from '../shared/surface-plan'
 import { RECALL_ACTIONS, type RecallAction } from '../shared/tombstone'
 import { parseBatchRequest, type BatchRouteRequest } from './batch-request'
@@ -20,10 +20,6 @@ export type RecallRequest =
 
 const FIELDS = ['sessionId', 'action', 'seq', 'messageId', 'planAction', 'expect', 'changes']
 const EXPECT_FIELDS = ['replaceGeneration', 'lastSeq']
-
-function isSeq(value: unknown): value is number {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
-}
 
 /**
  * Validate a parsed JSON body.

@@ -23,6 +23,14 @@ export interface LogEvent {
 /** The three surface-eligible event types of rc.8 (`dsh-session/lib/types/surface.js`, `isSurfaceEligibleType`). */
 export const SURFACE_EVENT_TYPES = ['user/message', 'assistant/message', 'tool/result'] as const
 
+/**
+ * True when `value` can be an event seq: a non-negative safe integer (`seq === index` in the log).
+ * rc.8's fractional row positions (`anchorSeq` of synthetic rows) are not seqs.
+ */
+export function isSeq(value: unknown): value is number {
+  return Number.isSafeInteger(value) && (value as number) >= 0
+}
+
 /** True when `value` is a plain (non-array) object. */
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
