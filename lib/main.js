@@ -712,9 +712,6 @@ var MAX_BATCH_CHANGES = 1e4;
 var FIELDS = ["sessionId", "action", "changes", "expect"];
 var REMOVALS = ["delete", "deleteFrom", "exclude"];
 var CHANGE_ACTIONS = [...REMOVALS, "restore"];
-function isSeq2(value) {
-  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
-}
 function parseBatchRequest(body, expect) {
   const invalid = (message) => ({ ok: false, refusal: { code: "INVALID_REQUEST", message: `message-recall: ${message}` } });
   const stray = Object.keys(body).find((key) => !FIELDS.includes(key));
@@ -731,7 +728,7 @@ function parseBatchRequest(body, expect) {
     const key = action === "restore" ? "tombstoneSeq" : "seq";
     const extra = Object.keys(change).find((k) => k !== "action" && k !== key);
     if (extra !== void 0) return invalid(`${at} (${action}) takes no field "${extra}" (allowed: action, ${key})`);
-    if (!isSeq2(change[key])) return invalid(`${at}.${key} must be a non-negative safe integer, got ${JSON.stringify(change[key])}`);
+    if (!isSeq(change[key])) return invalid(`${at}.${key} must be a non-negative safe integer, got ${JSON.stringify(change[key])}`);
     out.push(action === "restore" ? { action, tombstoneSeq: change[key] } : { action, seq: change[key] });
   }
   return { ok: true, request: { action: body.action, sessionId: body.sessionId, changes: out, ...expect === void 0 ? {} : { expect } } };

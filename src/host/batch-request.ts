@@ -4,7 +4,7 @@
  *
  * @module dsh-message-recall/host/batch-request
  */
-import { isRecord } from '../shared/events'
+import { isRecord, isSeq } from '../shared/events'
 import type { ViewExpectation } from '../shared/protocol'
 import type { BatchChange } from './batch-plan'
 import type { HttpRefusal } from './http'
@@ -23,10 +23,6 @@ export const MAX_BATCH_CHANGES = 10_000
 const FIELDS = ['sessionId', 'action', 'changes', 'expect']
 const REMOVALS = ['delete', 'deleteFrom', 'exclude'] as const
 const CHANGE_ACTIONS = [...REMOVALS, 'restore']
-
-function isSeq(value: unknown): value is number {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
-}
 
 /**
  * Validate a batch body.
