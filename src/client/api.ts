@@ -6,7 +6,7 @@
  * @module dsh-message-recall/client/api
  */
 import { isRecord } from '../shared/events'
-import { ERROR_CODES, type ErrorCode, type PlanValue, type RecallRequestBody, type RemovalValue } from '../shared/protocol'
+import { ERROR_CODES, type ApplyRequestBody, type ApplyValue, type BatchPlanValue, type ErrorCode, type PlanValue, type RecallRequestBody, type RemovalValue } from '../shared/protocol'
 import type { RecallAction } from '../shared/tombstone'
 
 /** Default route path of the host half (`Config.path`). */
@@ -25,11 +25,18 @@ export interface RemovalRequest extends RecallRequestBody {
   readonly seq: number
 }
 
-/** Every request the client sends; it always names the target by `seq`. */
-export type RecallRequest = PlanRequest | RemovalRequest
+/** A batch: `apply` writes the changes all or nothing, `plan` says what it would write. */
+export interface BatchRequest extends Omit<ApplyRequestBody, 'action'> {
+  readonly action: 'apply' | 'plan'
+}
+
+/** Every request the client sends; a single action always names the target by `seq`. */
+export type RecallRequest = PlanRequest | RemovalRequest | BatchRequest
 
 /** The success value the route answers a request with. */
-export type ReplyValueOf<R extends RecallRequest> = R extends PlanRequest ? PlanValue : RemovalValue
+export type ReplyValueOf<R extends RecallRequest> = R extends BatchRequest
+  ? R['action'] extends 'apply' ? ApplyValue : BatchPlanValue
+  : R extends PlanRequest ? PlanValue : RemovalValue
 
 /**
  * A code this build does not know, from a newer host: carried verbatim so the row can still name
@@ -44,6 +51,8 @@ export type RecallErrorCode = ErrorCode | 'NETWORK' | UnknownErrorCode
 export interface RecallError {
   readonly code: RecallErrorCode
   readonly message: string
+  /** `apply` and batch `plan`: index of the refused change. */
+  readonly index?: number
 }
 
 /** The reply envelope: `{ ok: true, value }` or `{ ok: false, error }`. */
@@ -105,7 +114,8 @@ export function parseReply<T>(status: number, text: string): RecallReply<T> {
   if (isRecord(body) && body.ok === false && isRecord(body.error) && typeof body.error.code === 'string') {
     const code = body.error.code
     const message = typeof body.error.message === 'string' ? body.error.message : code
-    return { ok: false, error: { code: KNOWN_CODES.has(code) ? (code as ErrorCode) : (code as UnknownErrorCode), message } }
+    const index = Number.isSafeInteger(body.error.index) ? { index: body.error.index as number } : {}
+    return { ok: false, error: { code: KNOWN_CODES.has(code) ? (code as ErrorCode) : (code as UnknownErrorCode), message, ...index } }
   }
   return { ok: false, error: { code: 'NETWORK', message: `HTTP ${status}: reply does not follow the route contract` } }
 }

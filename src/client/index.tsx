@@ -9,7 +9,9 @@
  *   both registries bind the registration to the caller's fiber themselves);
  * - the style sheet and the page-console debug hook;
  * - the headless entry `dsh-message-recall` in the session-scoped seat `conversation.input.overlay`
- *   (`ctx.slots.inject` waits for the seat's declaration by ui-conversation).
+ *   (`ctx.slots.inject` waits for the seat's declaration by ui-conversation);
+ * - the conversation editor's dictionaries and its Edit button `dsh-message-recall-edit` in the
+ *   session header seat `conversation.session.header.utilities`.
  *
  * `inject` names only services the rc.8 client provides: a plugin waiting for a missing service
  * never activates, and the rc.8 web boot then fails as a whole.
@@ -24,6 +26,8 @@ import { RecallOverlay, type OverlayKit } from './Overlay'
 import type { ConversationEventRegistry, ConversationViewRegistry, LocaleService, SlotService } from './rc8'
 import { replacementDefinition, replacementView } from './replacement-view'
 import { BUILD_STAMP } from './stamp'
+import { EditButton, type EditButtonKit } from './EditButton'
+import { EDITOR_DICTIONARIES, EDITOR_LOCALE_NS } from './editor-locales'
 
 /** Plugin name (the package name). */
 export const name = 'dsh-message-recall'
@@ -33,6 +37,9 @@ export const inject = ['slots', 'locale', 'conversationEvents', 'conversationVie
 
 /** Id of the overlay entry in `conversation.input.overlay`. */
 export const OVERLAY_ENTRY_ID = 'dsh-message-recall'
+
+/** Id of the Edit button entry in `conversation.session.header.utilities`. */
+export const EDIT_ENTRY_ID = 'dsh-message-recall-edit'
 
 /** Optional client config. */
 export interface ClientConfig {
@@ -76,13 +83,23 @@ export function apply(ctx: ClientContext, config?: ClientConfig): void {
   }, 'dsh-message-recall: styles')
   ctx.effect(() => installDebugHook(globalThis as unknown as Record<string, unknown>, debug), 'dsh-message-recall: debug hook')
   const locale = ctx.locale
+  const fetchImpl: FetchLike = (url, init) => (globalThis.fetch as unknown as FetchLike)(url, init)
   const kit: OverlayKit = {
     // Bound once: LocaleRuntime's methods read `this`, and useSyncExternalStore wants stable functions.
     locale: { subscribe: (listener) => locale.subscribe(listener), getSnapshot: () => locale.getSnapshot() },
     t: locale.bind(LOCALE_NS),
-    send: createRecallSender((url, init) => (globalThis.fetch as unknown as FetchLike)(url, init), path),
+    send: createRecallSender(fetchImpl, path),
     debug,
   }
+  ctx.effect(() => ctx.locale.register(EDITOR_LOCALE_NS, EDITOR_DICTIONARIES), 'dsh-message-recall: editor dictionaries')
+  const editorKit: EditButtonKit = { locale: kit.locale, t: locale.bind(EDITOR_LOCALE_NS), tRecall: kit.t, send: kit.send, fetch: fetchImpl }
+  ctx.slots.inject('conversation.session.header.utilities', () => ctx.slots.register({
+    name: 'conversation.session.header.utilities',
+    id: EDIT_ENTRY_ID,
+    order: 100,
+    locale: EDITOR_LOCALE_NS,
+    inject: () => ({ editorKit }),
+  }, EditButton))
   ctx.slots.inject('conversation.input.overlay', () => ctx.slots.register({
     name: 'conversation.input.overlay',
     id: OVERLAY_ENTRY_ID,
