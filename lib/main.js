@@ -453,13 +453,131 @@ function contentOf(event) {
   return Array.isArray(content) ? content : [];
 }
 
-// src/shared/surface-plan.ts
+// src/shared/tool-pairing.ts
+var ToolPairingIndex = class {
+  /**
+   * @param nodes - surface node seqs in surface order.
+   * @param eventAt - the event of the node at a position (`0 <= idx < nodes.length`); it may
+   *   throw for a corrupt surface, and that error propagates from every method.
+   */
+  constructor(nodes, eventAt) {
+    this.nodes = nodes;
+    this.eventAt = eventAt;
+  }
+  calls = null;
+  results = null;
+  /**
+   * The ids opened and answered by the nodes at positions `from` … `to` (inclusive).
+   * @param from - first position.
+   * @param to - last position (inclusive); an empty window when `to < from`.
+   * @returns both id sets, each in surface order.
+   */
+  window(from, to) {
+    const calls = /* @__PURE__ */ new Set();
+    const answered = /* @__PURE__ */ new Set();
+    this.addWindow(calls, answered, from, to);
+    return { calls, answered };
+  }
+  /**
+   * Widen a window returned by {@link window} by the positions `from` … `to` (inclusive).
+   * @param window - a window from this index; its sets grow in place.
+   */
+  extend(window, from, to) {
+    this.addWindow(window.calls, window.answered, from, to);
+  }
+  /**
+   * Ascending positions of the nodes that open tool call `id`.
+   * @returns the positions; `[]` when no node opens it.
+   */
+  callPositions(id) {
+    return this.maps().calls.get(id) ?? [];
+  }
+  /**
+   * Ascending positions of the `tool/result` nodes that answer tool call `id`.
+   * @returns the positions; `[]` when no node answers it.
+   */
+  resultPositions(id) {
+    return this.maps().results.get(id) ?? [];
+  }
+  /**
+   * Ids with one side (call or result) inside positions `from` … `to` and the other side on
+   * the list outside it: what a replace of exactly that window would split.
+   * @returns the ids, calls opened inside first, then results answered inside, each in surface
+   *   order; `[]` for a balanced window.
+   */
+  splitBy(from, to) {
+    const outside = (positions) => positions.some((p) => p < from || p > to);
+    const split = /* @__PURE__ */ new Set();
+    for (let p = from; p <= to; p++) for (const id of toolCallIds(this.eventAt(p))) if (outside(this.resultPositions(id))) split.add(id);
+    for (let p = from; p <= to; p++) {
+      const id = toolResultCallId(this.eventAt(p));
+      if (id !== null && outside(this.callPositions(id))) split.add(id);
+    }
+    return [...split];
+  }
+  /**
+   * Calls on the list without a result on it, and results whose call is not on it.
+   * @returns both lists in order of each id's first position; a repeated id reports its last node.
+   */
+  unpaired() {
+    const { calls, results } = this.maps();
+    const lone = (side, other) => [...side].filter(([id]) => !other.has(id)).map(([callId, positions]) => ({ seq: this.nodes[positions[positions.length - 1]], callId }));
+    return { unansweredCalls: lone(calls, results), orphanResults: lone(results, calls) };
+  }
+  addWindow(calls, answered, from, to) {
+    for (let p = from; p <= to; p++) {
+      const event = this.eventAt(p);
+      for (const id of toolCallIds(event)) calls.add(id);
+      const callId = toolResultCallId(event);
+      if (callId !== null) answered.add(callId);
+    }
+  }
+  maps() {
+    if (this.calls === null || this.results === null) {
+      const calls = /* @__PURE__ */ new Map();
+      const results = /* @__PURE__ */ new Map();
+      const push = (map, id, p) => {
+        const positions = map.get(id);
+        if (positions === void 0) map.set(id, [p]);
+        else positions.push(p);
+      };
+      for (let p = 0; p < this.nodes.length; p++) {
+        const event = this.eventAt(p);
+        for (const id of toolCallIds(event)) push(calls, id, p);
+        const callId = toolResultCallId(event);
+        if (callId !== null) push(results, callId, p);
+      }
+      this.calls = calls;
+      this.results = results;
+    }
+    return { calls: this.calls, results: this.results };
+  }
+};
+function nearestOutside(positions, a, b) {
+  let before = -1;
+  let after = -1;
+  for (const p of positions) {
+    if (p < a) before = p;
+    else if (p > b && after === -1) after = p;
+  }
+  if (before === -1) return after;
+  if (after === -1) return before;
+  return a - before <= after - b ? before : after;
+}
+function nearestBefore(positions, idx) {
+  let found = -1;
+  for (const p of positions) if (p < idx) found = p;
+  return found;
+}
+
+// src/host/surface-plan.ts
 var NOT_DELETABLE_KINDS = /* @__PURE__ */ new Set(["tombstone", "checkpoint", "replacement", "context"]);
 var SurfaceView = class {
   constructor(nodes, lookup) {
     this.nodes = nodes;
     this.lookup = lookup;
   }
+  pairingIndex;
   get length() {
     return this.nodes.length;
   }
@@ -476,6 +594,11 @@ var SurfaceView = class {
   }
   kind(idx) {
     return classifyNode(this.event(idx));
+  }
+  /** The tool-call pairing of these nodes, made on first use. */
+  pairing() {
+    this.pairingIndex ??= new ToolPairingIndex(this.nodes, (idx) => this.event(idx));
+    return this.pairingIndex;
   }
 };
 function planRemoval(input) {
@@ -572,32 +695,19 @@ function stepSpan(view, idx, key) {
     foreignSeq: view.seq(foreignIdx)
   });
   for (let p = a + 1; p < b; p++) if (!isStepMember(view.event(p), key)) return refuse2(p);
-  const calls = /* @__PURE__ */ new Set();
-  const answered = /* @__PURE__ */ new Set();
-  for (let p = a; p <= b; p++) {
-    const event = view.event(p);
-    for (const id of toolCallIds(event)) calls.add(id);
-    const callId = toolResultCallId(event);
-    if (callId !== null) answered.add(callId);
-  }
+  const pairing = view.pairing();
+  const { calls, answered } = pairing.window(a, b);
   for (const id of calls) {
     if (answered.has(id)) continue;
-    const partner = findOutside(view, a, b, (event) => toolResultCallId(event) === id);
+    const partner = nearestOutside(pairing.resultPositions(id), a, b);
     if (partner !== -1) return refuse2(firstNonMemberBetween(view, partner, a, b, key));
   }
   for (const id of answered) {
     if (calls.has(id)) continue;
-    const partner = findOutside(view, a, b, (event) => toolCallIds(event).includes(id));
+    const partner = nearestOutside(pairing.callPositions(id), a, b);
     if (partner !== -1) return refuse2(firstNonMemberBetween(view, partner, a, b, key));
   }
   return { a, b };
-}
-function findOutside(view, a, b, match) {
-  for (let d = 1; a - d >= 0 || b + d < view.length; d++) {
-    if (a - d >= 0 && match(view.event(a - d))) return a - d;
-    if (b + d < view.length && match(view.event(b + d))) return b + d;
-  }
-  return -1;
 }
 function firstNonMemberBetween(view, partner, a, b, key) {
   if (partner < a) {
@@ -611,36 +721,21 @@ function onwardStart(view, idx) {
   let startIdx = idx;
   let step = stepOf(view.event(idx));
   if (step !== null) startIdx = stepEdges(view, idx, step).a;
-  const calls = /* @__PURE__ */ new Set();
-  const results = /* @__PURE__ */ new Set();
-  const scan = (from, to) => {
-    for (let p = from; p < to; p++) {
-      const event = view.event(p);
-      for (const id of toolCallIds(event)) calls.add(id);
-      const callId = toolResultCallId(event);
-      if (callId !== null) results.add(callId);
-    }
-  };
-  scan(startIdx, view.length);
+  const pairing = view.pairing();
+  const inRange = pairing.window(startIdx, view.length - 1);
   const unresolvable = /* @__PURE__ */ new Set();
   for (; ; ) {
     let partner = -1;
-    for (const id of results) {
-      if (calls.has(id) || unresolvable.has(id)) continue;
-      let found = -1;
-      for (let p = startIdx - 1; p >= 0; p--) {
-        if (toolCallIds(view.event(p)).includes(id)) {
-          found = p;
-          break;
-        }
-      }
+    for (const id of inRange.answered) {
+      if (inRange.calls.has(id) || unresolvable.has(id)) continue;
+      const found = nearestBefore(pairing.callPositions(id), startIdx);
       if (found === -1) unresolvable.add(id);
       else partner = partner === -1 ? found : Math.min(partner, found);
     }
     if (partner === -1) return { startIdx, step };
     step = stepOf(view.event(partner));
     const next = step === null ? partner : stepEdges(view, partner, step).a;
-    scan(next, startIdx);
+    pairing.extend(inRange, next, startIdx - 1);
     startIdx = next;
   }
 }
@@ -702,6 +797,9 @@ function describeRefusal(refusal) {
     default:
       return describePlanRefusal(refusal);
   }
+}
+function errorText(error) {
+  return error instanceof Error ? error.message : String(error);
 }
 
 // src/shared/protocol.ts
@@ -1051,63 +1149,6 @@ function writeTombstone(session, lookup, request, tombstoneText) {
   };
   return { ok: true, value, event };
 }
-async function removeMessages(services, request) {
-  return services.access.write(
-    request.sessionId,
-    async (session) => {
-      const written = writeTombstone(session, services.index.lookup(session), request, services.tombstoneText);
-      if (!written.ok) return written;
-      const persisted = await flushWrite(services, session, `tombstone seq ${written.event.seq}`);
-      return { ok: true, value: { ...written.value, persisted } };
-    },
-    (view) => {
-      const planned = planOnView(view, request);
-      return planned.ok ? null : planned.refusal;
-    }
-  );
-}
-function planOnView(view, request) {
-  const stale = checkExpectation(view, request.expect);
-  if (stale !== null) return { ok: false, refusal: stale };
-  return planRemoval({ nodes: view.nodes, lookup: view.lookup, action: request.action, target: request.target });
-}
-async function flushWrite(services, session, what) {
-  try {
-    return await services.sessions.flush(session);
-  } catch (error) {
-    throw new MessageRecallError(
-      "PERSIST_FAILED",
-      `message-recall: ${what} was appended to session "${session.id}" but the durability flush rejected: ${errorText(error)}`,
-      { cause: error }
-    );
-  }
-}
-async function previewRemoval(services, request) {
-  const read = await services.access.read(request.sessionId);
-  if (!read.ok) return read;
-  const view = read.value;
-  const { lookup } = view;
-  const planned = planOnView(view, request);
-  if (!planned.ok) return planned;
-  const { plan } = planned;
-  const contents = plan.shadowedSeqs.map((seq) => contentOf(lookup(seq)));
-  return {
-    ok: true,
-    value: {
-      action: plan.action,
-      range: { start: plan.start, end: plan.end },
-      removedSeqs: plan.shadowedSeqs,
-      kinds: plan.kinds,
-      estimatedTokens: estimateTokens(contents),
-      ...plan.step === null ? {} : { turn: plan.step.turn, step: plan.step.step },
-      replaceGeneration: view.replaceGeneration,
-      lastSeq: view.lastSeq
-    }
-  };
-}
-function errorText(error) {
-  return error instanceof Error ? error.message : String(error);
-}
 
 // src/host/batch-writer.ts
 function appendBatch(session, plan, changes, options = {}) {
@@ -1136,6 +1177,61 @@ function appendBatch(session, plan, changes, options = {}) {
     const shadowedSeqs = write.shadowedSeqs.map(map);
     return { index, action: change.action, tombstoneSeq: seq, range: { start: shadowedSeqs[0], end: shadowedSeqs.at(-1) }, shadowedSeqs };
   });
+}
+
+// src/host/removal-service.ts
+async function removeMessages(services, request) {
+  return services.access.write(
+    request.sessionId,
+    async (session) => {
+      const written = writeTombstone(session, services.index.lookup(session), request, services.tombstoneText);
+      if (!written.ok) return written;
+      const persisted = await flushWrite(services, session, `tombstone seq ${written.event.seq}`);
+      return { ok: true, value: { ...written.value, persisted } };
+    },
+    (view) => {
+      const planned = planOnView(view, request);
+      return planned.ok ? null : planned.refusal;
+    }
+  );
+}
+async function flushWrite(services, session, what) {
+  try {
+    return await services.sessions.flush(session);
+  } catch (error) {
+    throw new MessageRecallError(
+      "PERSIST_FAILED",
+      `message-recall: ${what} was appended to session "${session.id}" but the durability flush rejected: ${errorText(error)}`,
+      { cause: error }
+    );
+  }
+}
+function planOnView(view, request) {
+  const stale = checkExpectation(view, request.expect);
+  if (stale !== null) return { ok: false, refusal: stale };
+  return planRemoval({ nodes: view.nodes, lookup: view.lookup, action: request.action, target: request.target });
+}
+async function previewRemoval(services, request) {
+  const read = await services.access.read(request.sessionId);
+  if (!read.ok) return read;
+  const view = read.value;
+  const planned = planOnView(view, request);
+  if (!planned.ok) return planned;
+  const { plan } = planned;
+  const contents = plan.shadowedSeqs.map((seq) => contentOf(view.lookup(seq)));
+  return {
+    ok: true,
+    value: {
+      action: plan.action,
+      range: { start: plan.start, end: plan.end },
+      removedSeqs: plan.shadowedSeqs,
+      kinds: plan.kinds,
+      estimatedTokens: estimateTokens(contents),
+      ...plan.step === null ? {} : { turn: plan.step.turn, step: plan.step.step },
+      replaceGeneration: view.replaceGeneration,
+      lastSeq: view.lastSeq
+    }
+  };
 }
 
 // src/host/batch-service.ts

@@ -41,7 +41,7 @@ const WRAP_OPEN = `window.__ModuleLoader__.load({ id: ${JSON.stringify(pkg.name)
 const WRAP_CLOSE = 'return module.exports; } });'
 
 export async function buildAll(outDir) {
-  const common = { bundle: true, logLevel: 'warning', legalComments: 'none', charset: 'utf8', define: { __BUILD_STAMP__: JSON.stringify(STAMP_PLACEHOLDER) } }
+  const common = { bundle: true, preserveSymlinks: true, logLevel: 'warning', legalComments: 'none', charset: 'utf8', define: { __BUILD_STAMP__: JSON.stringify(STAMP_PLACEHOLDER) } }
   let stamp = '(no client bundle)'
   const jobs = []
   const hostEntry = join(root, 'src/host/index.ts')

@@ -56,6 +56,7 @@ if (!files.length) {
 if (!e2eOnly) {
   await run('lib/ is a fresh build', process.execPath, [join(root, 'tools/build.mjs'), '--check'])
   await run('typecheck', process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'])
+  await run('typecheck: client and shared without Node types', process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.browser.json'])
 }
 await run(`tests (${files.length} files)`, process.execPath, [
   '--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=1', ...files,

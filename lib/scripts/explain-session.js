@@ -19,7 +19,7 @@ import {
   stepOf,
   toolCallIds,
   toolResultCallId
-} from "./chunks/chunk-DVU2SFOH.js";
+} from "./chunks/chunk-ESRKJ5R4.js";
 
 // src/shared/hidden-rows.ts
 var CONTENT_ROW_KINDS = /* @__PURE__ */ new Set(["user", "steering", "assistant-step", "tool-call"]);
@@ -159,7 +159,7 @@ function transcriptRows(events) {
   return rows;
 }
 
-// ../../main/node_modules/@deepseek-ai/dsh-session/lib/types/surface.js
+// node_modules/@deepseek-ai/dsh-session/lib/types/surface.js
 var SURFACE_EVENT_TYPES = /* @__PURE__ */ new Set([
   "user/message",
   "assistant/message",
@@ -349,6 +349,107 @@ function foldSurface(events) {
   return { nodes: [...state.nodes], replacements };
 }
 
+// src/shared/tool-pairing.ts
+var ToolPairingIndex = class {
+  /**
+   * @param nodes - surface node seqs in surface order.
+   * @param eventAt - the event of the node at a position (`0 <= idx < nodes.length`); it may
+   *   throw for a corrupt surface, and that error propagates from every method.
+   */
+  constructor(nodes, eventAt) {
+    this.nodes = nodes;
+    this.eventAt = eventAt;
+  }
+  calls = null;
+  results = null;
+  /**
+   * The ids opened and answered by the nodes at positions `from` … `to` (inclusive).
+   * @param from - first position.
+   * @param to - last position (inclusive); an empty window when `to < from`.
+   * @returns both id sets, each in surface order.
+   */
+  window(from, to) {
+    const calls = /* @__PURE__ */ new Set();
+    const answered = /* @__PURE__ */ new Set();
+    this.addWindow(calls, answered, from, to);
+    return { calls, answered };
+  }
+  /**
+   * Widen a window returned by {@link window} by the positions `from` … `to` (inclusive).
+   * @param window - a window from this index; its sets grow in place.
+   */
+  extend(window, from, to) {
+    this.addWindow(window.calls, window.answered, from, to);
+  }
+  /**
+   * Ascending positions of the nodes that open tool call `id`.
+   * @returns the positions; `[]` when no node opens it.
+   */
+  callPositions(id) {
+    return this.maps().calls.get(id) ?? [];
+  }
+  /**
+   * Ascending positions of the `tool/result` nodes that answer tool call `id`.
+   * @returns the positions; `[]` when no node answers it.
+   */
+  resultPositions(id) {
+    return this.maps().results.get(id) ?? [];
+  }
+  /**
+   * Ids with one side (call or result) inside positions `from` … `to` and the other side on
+   * the list outside it: what a replace of exactly that window would split.
+   * @returns the ids, calls opened inside first, then results answered inside, each in surface
+   *   order; `[]` for a balanced window.
+   */
+  splitBy(from, to) {
+    const outside = (positions) => positions.some((p) => p < from || p > to);
+    const split = /* @__PURE__ */ new Set();
+    for (let p = from; p <= to; p++) for (const id of toolCallIds(this.eventAt(p))) if (outside(this.resultPositions(id))) split.add(id);
+    for (let p = from; p <= to; p++) {
+      const id = toolResultCallId(this.eventAt(p));
+      if (id !== null && outside(this.callPositions(id))) split.add(id);
+    }
+    return [...split];
+  }
+  /**
+   * Calls on the list without a result on it, and results whose call is not on it.
+   * @returns both lists in order of each id's first position; a repeated id reports its last node.
+   */
+  unpaired() {
+    const { calls, results } = this.maps();
+    const lone = (side, other) => [...side].filter(([id]) => !other.has(id)).map(([callId, positions]) => ({ seq: this.nodes[positions[positions.length - 1]], callId }));
+    return { unansweredCalls: lone(calls, results), orphanResults: lone(results, calls) };
+  }
+  addWindow(calls, answered, from, to) {
+    for (let p = from; p <= to; p++) {
+      const event = this.eventAt(p);
+      for (const id of toolCallIds(event)) calls.add(id);
+      const callId = toolResultCallId(event);
+      if (callId !== null) answered.add(callId);
+    }
+  }
+  maps() {
+    if (this.calls === null || this.results === null) {
+      const calls = /* @__PURE__ */ new Map();
+      const results = /* @__PURE__ */ new Map();
+      const push = (map, id, p) => {
+        const positions = map.get(id);
+        if (positions === void 0) map.set(id, [p]);
+        else positions.push(p);
+      };
+      for (let p = 0; p < this.nodes.length; p++) {
+        const event = this.eventAt(p);
+        for (const id of toolCallIds(event)) push(calls, id, p);
+        const callId = toolResultCallId(event);
+        if (callId !== null) push(results, callId, p);
+      }
+      this.calls = calls;
+      this.results = results;
+    }
+    return { calls: this.calls, results: this.results };
+  }
+};
+
 // src/shared/session-explain.ts
 var PREVIEW_CHARS = 60;
 function preview(event) {
@@ -432,7 +533,7 @@ function explainSession(events) {
         before: startIdx > 0 ? summarizeNode(byId(nodes[startIdx - 1])) : null,
         after: endIdx + 1 < nodes.length ? summarizeNode(byId(nodes[endIdx + 1])) : null,
         shadowedBy: null,
-        splitCalls: splitCalls(nodes, shadowed, byId),
+        splitCalls: new ToolPairingIndex(nodes, (idx) => byId(nodes[idx])).splitBy(startIdx, endIdx),
         sourceAgrees: removed.length === shadowed.length && removed.every((seq, i) => seq === shadowed[i])
       });
     }
@@ -444,39 +545,7 @@ function explainSession(events) {
     surface: nodes.map((seq) => summarizeNode(byId(seq))),
     replacements,
     tombstones: tombstones.map((t) => ({ ...t, shadowedBy: shadowedBy.get(t.seq) ?? null })),
-    pairing: pairing(nodes, byId)
-  };
-}
-function splitCalls(nodes, shadowed, byId) {
-  const inside = new Set(shadowed);
-  const callsIn = /* @__PURE__ */ new Set();
-  const resultsIn = /* @__PURE__ */ new Set();
-  const callsOut = /* @__PURE__ */ new Set();
-  const resultsOut = /* @__PURE__ */ new Set();
-  for (const seq of nodes) {
-    const event = byId(seq);
-    const calls = toolCallIds(event);
-    const result = toolResultCallId(event);
-    for (const id of calls) (inside.has(seq) ? callsIn : callsOut).add(id);
-    if (result !== null) (inside.has(seq) ? resultsIn : resultsOut).add(result);
-  }
-  const split = /* @__PURE__ */ new Set();
-  for (const id of callsIn) if (resultsOut.has(id)) split.add(id);
-  for (const id of resultsIn) if (callsOut.has(id)) split.add(id);
-  return [...split];
-}
-function pairing(nodes, byId) {
-  const calls = /* @__PURE__ */ new Map();
-  const results = /* @__PURE__ */ new Map();
-  for (const seq of nodes) {
-    const event = byId(seq);
-    for (const id of toolCallIds(event)) calls.set(id, seq);
-    const result = toolResultCallId(event);
-    if (result !== null) results.set(result, seq);
-  }
-  return {
-    unansweredCalls: [...calls].filter(([id]) => !results.has(id)).map(([callId, seq]) => ({ seq, callId })),
-    orphanResults: [...results].filter(([id]) => !calls.has(id)).map(([callId, seq]) => ({ seq, callId }))
+    pairing: new ToolPairingIndex(nodes, (idx) => byId(nodes[idx])).unpaired()
   };
 }
 

@@ -14,7 +14,7 @@ import {
   readSessionLog,
   resolveSessionLog,
   runScript
-} from "./chunks/chunk-DVU2SFOH.js";
+} from "./chunks/chunk-ESRKJ5R4.js";
 
 // scripts/verify-decoder.ts
 import { createHash } from "node:crypto";

@@ -27,7 +27,7 @@
 import { isRecord, type LogEvent } from '../shared/events'
 import { replaceOp } from '../shared/replace-op'
 import { classifyNode, contentOf, type NodeKind } from '../shared/surface-node'
-import { planRemoval, type EventLookup, type PlanRefusal } from '../shared/surface-plan'
+import { planRemoval, type EventLookup, type PlanRefusal } from './surface-plan'
 import { estimateTokens } from '../shared/token-estimate'
 import { tombstoneSource, type TombstoneAction } from '../shared/tombstone'
 

@@ -9,12 +9,13 @@
  */
 import type { Session } from '@deepseek-ai/dsh-session'
 import type { ApplyValue, BatchPlanValue, ErrorCode, PlannedWrite, ViewExpectation } from '../shared/protocol'
-import { describePlanRefusal } from '../shared/surface-plan'
+import { describePlanRefusal } from './surface-plan'
 import { describeBatchRefusal, planBatch, type BatchChange, type BatchPlan, type BatchRefusal, type RestorePlanner } from './batch-plan'
 import { appendBatch, type BeforeReplace } from './batch-writer'
 import { describeRefusal, type WriteRefusal } from './refusals'
 import type { SessionReadView } from './stored-session'
-import { checkExpectation, flushWrite, type WriterServices } from './tombstone-writer'
+import { flushWrite, type RemovalServices } from './removal-service'
+import { checkExpectation } from './tombstone-writer'
 
 /** A validated `apply`, or a `plan` with `changes`. */
 export interface BatchRequest {
@@ -34,7 +35,7 @@ export interface BatchChangeRefusal {
 export type BatchOutcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly refusal: BatchChangeRefusal | WriteRefusal }
 
 /** What the batch service reaches besides the writer's services. */
-export interface BatchServices extends WriterServices {
+export interface BatchServices extends RemovalServices {
   /** In-place restore planning, when available. */
   readonly restore?: RestorePlanner
   /** Called right before each replace is appended (the shadow price, when a token meter is loaded). */
@@ -61,7 +62,7 @@ function planOn(view: SessionReadView, request: BatchRequest, restore: RestorePl
   return planned.ok ? planned : { ok: false, refusal: changeRefusal(planned.refusal) }
 }
 
-function liveView(services: WriterServices, session: Session): SessionReadView {
+function liveView(services: RemovalServices, session: Session): SessionReadView {
   return {
     // planBatch copies the nodes before simulating; nothing appends while it runs.
     nodes: session.surface.nodes, replaceGeneration: session.surface.replaceGeneration, lastSeq: session.seq - 1, nextSeq: session.seq,

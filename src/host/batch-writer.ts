@@ -11,8 +11,8 @@ import type { LogEvent } from '../shared/events'
 import type { ApplyChangeResult } from '../shared/protocol'
 import { replaceOp } from '../shared/replace-op'
 import type { BatchChange, BatchPlan } from './batch-plan'
-import { MessageRecallError } from './refusals'
-import { appendTombstone, errorText } from './tombstone-writer'
+import { errorText, MessageRecallError } from './refusals'
+import { appendTombstone } from './tombstone-writer'
 
 /** Called right before each replace of the batch is appended (e.g. to write its shadow price). */
 export type BeforeReplace = (session: Session, range: { readonly start: number; readonly end: number; readonly shadowedSeqs: readonly number[] }) => void

@@ -11,7 +11,7 @@
  * @module dsh-message-recall/host/event-index
  */
 import type { LogEvent } from '../shared/events'
-import type { EventLookup } from '../shared/surface-plan'
+import type { EventLookup } from './surface-plan'
 
 /** The part of a DSH `Session` the index reads. */
 export interface IndexedSession {

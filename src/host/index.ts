@@ -22,7 +22,7 @@ import { SessionAccess, type StoredSessionSource } from './stored-session'
 
 export { Config, DEFAULTS, resolveConfig, type MessageRecallConfig } from './config'
 export { statusOf } from './route'
-export { planRemoval, describePlanRefusal } from '../shared/surface-plan'
+export { planRemoval, describePlanRefusal } from './surface-plan'
 export type * from '../shared/protocol'
 
 /** Plugin name (the Loader row id in `cordis.patch.yml` is `message-recall`). */

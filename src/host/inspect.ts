@@ -9,7 +9,7 @@
 import { foldSurface, type Session, type SessionEvent, type SessionId } from '@deepseek-ai/dsh-session'
 import type { LogEvent } from '../shared/events'
 import type { InspectedTombstone, InspectValue, LogSummary } from '../shared/protocol'
-import type { EventLookup } from '../shared/surface-plan'
+import type { EventLookup } from './surface-plan'
 import { removalStatuses } from '../shared/removal-status'
 import { readTombstone } from '../shared/tombstone'
 import type { SessionEventIndex } from './event-index'

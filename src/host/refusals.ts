@@ -5,7 +5,7 @@
  * @module dsh-message-recall/host/refusals
  */
 import type { ErrorCode, ViewExpectation } from '../shared/protocol'
-import { describePlanRefusal, type PlanRefusal } from '../shared/surface-plan'
+import { describePlanRefusal, type PlanRefusal } from './surface-plan'
 
 /** `expect` was given and the surface moved since the client's view. */
 export interface StaleViewRefusal {
@@ -75,4 +75,13 @@ export function describeRefusal(refusal: WriteRefusal): string {
     default:
       return describePlanRefusal(refusal)
   }
+}
+
+/**
+ * The message of an unknown thrown value, for error messages and logs.
+ * @param error - anything a `catch` received.
+ * @returns `error.message` for an `Error`, else `String(error)`.
+ */
+export function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
 }

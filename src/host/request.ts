@@ -6,7 +6,7 @@
  */
 import { ROUTE_ACTIONS, type RouteAction, type ViewExpectation } from '../shared/protocol'
 import { isRecord, isSeq } from '../shared/events'
-import type { PlanTarget } from '../shared/surface-plan'
+import type { PlanTarget } from './surface-plan'
 import { RECALL_ACTIONS, type RecallAction } from '../shared/tombstone'
 import { parseBatchRequest, type BatchRouteRequest } from './batch-request'
 import type { HttpRefusal } from './http'

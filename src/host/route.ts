@@ -11,13 +11,13 @@ import type { ErrorCode } from '../shared/protocol'
 import type { MessageRecallConfig } from './config'
 import { checkContentType, checkMethod, checkTrust, readJsonBody, sendJson } from './http'
 import { inspectSession, type PersistenceReader } from './inspect'
-import { describeRefusal, MessageRecallError, type WriteRefusal } from './refusals'
+import { describeRefusal, errorText, MessageRecallError, type WriteRefusal } from './refusals'
 import { parseRecallRequest } from './request'
 import { applyChanges, previewChanges, type BatchChangeRefusal } from './batch-service'
-import { errorText, previewRemoval, removeMessages, type WriterServices } from './tombstone-writer'
+import { previewRemoval, removeMessages, type RemovalServices } from './removal-service'
 
 /** What the handler reaches at request time. */
-export interface RouteServices extends Omit<WriterServices, 'tombstoneText'> {
+export interface RouteServices extends Omit<RemovalServices, 'tombstoneText'> {
   /** The persistence service when one is loaded (`ctx.get('sessionPersistence')`), else `undefined`. */
   persistence(): PersistenceReader | undefined
   /** Where unexpected failures are reported (the plugin's logger). */

@@ -29,7 +29,7 @@
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import { foldSurface, type Session, type SessionEvent, type SessionId, type SessionPreparation } from '@deepseek-ai/dsh-session'
 import type { LogEvent } from '../shared/events'
-import type { EventLookup } from '../shared/surface-plan'
+import type { EventLookup } from './surface-plan'
 import type { AgentBusyRefusal, SessionNotLiveRefusal } from './refusals'
 
 /** The part of `ctx.sessionPersistence` (`dsh-session-persistence`, `SessionPersistence`) used here. */

@@ -1,8 +1,7 @@
 /**
- * The tombstone writer: plans a removal against a stable copy of the live surface, checks the
- * client's view, appends one `user/message` tombstone, and answers only after the durability
- * flush. With an agent, all of it runs inside `agent.runMaintenance`, which excludes turns,
- * manual compaction and other maintenance (`dsh-agent-loop/lib/index.js:412-433`).
+ * The tombstone writer: plans a removal against a stable copy of the surface, checks the client's
+ * view, and appends one `user/message` tombstone, synchronously. It neither finds sessions nor
+ * flushes: `removal-service.ts` runs it inside `agent.runMaintenance` and flushes afterwards.
  *
  * The tombstone: a fresh message id (`createUserMessage`, `dsh-llm`), `content` empty or one text
  * block with the configured `tombstoneText`, `source` from `tombstoneSource()`, `surfaceOp` from
@@ -11,46 +10,29 @@
  *
  * @module dsh-message-recall/host/tombstone-writer
  */
-import type { Agent } from '@deepseek-ai/dsh-agent'
 import { createUserMessage, type UserMessage } from '@deepseek-ai/dsh-llm'
-import type { Session, SessionEvent, SessionId } from '@deepseek-ai/dsh-session'
+import type { Session, SessionEvent } from '@deepseek-ai/dsh-session'
 import type { LogEvent } from '../shared/events'
-import type { PlanValue, RemovalValue, ViewExpectation } from '../shared/protocol'
+import type { RemovalValue, ViewExpectation } from '../shared/protocol'
 import { replaceOp } from '../shared/replace-op'
 import { contentOf, plainText } from '../shared/surface-node'
-import { planRemoval, type EventLookup, type PlanTarget, type RemovalPlan } from '../shared/surface-plan'
-import { estimateTokens } from '../shared/token-estimate'
+import { planRemoval, type EventLookup, type PlanTarget, type RemovalPlan } from './surface-plan'
 import { tombstoneSource, type RecallAction, type TombstoneAction } from '../shared/tombstone'
-import type { SessionEventIndex } from './event-index'
-import { MessageRecallError, type StaleViewRefusal, type WriteRefusal } from './refusals'
-import type { SessionAccess, SessionReadView } from './stored-session'
+import { errorText, MessageRecallError, type StaleViewRefusal, type WriteRefusal } from './refusals'
 
-/** A validated removal or plan request. */
-export interface RemovalRequest {
-  readonly sessionId: string
+/** What the writer plans: the action, the target and the client's view, if it sent one. */
+export interface RemovalIntent {
   readonly action: RecallAction
   readonly target: PlanTarget
   readonly expect?: ViewExpectation
 }
 
-/** Outcome of a write or plan: a value, or a refusal value. */
-export type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly refusal: WriteRefusal }
-
-/** The services the writer reaches (structural views of `ctx.sessions` and `ctx.agents`). */
-export interface WriterServices {
-  readonly sessions: { get(id: SessionId): Session | undefined; flush(session: Session): Promise<boolean> }
-  readonly agents: { get(id: SessionId): Agent | undefined }
-  readonly index: SessionEventIndex
-  /** The one writer per session: live agent, live session, or a stored session entered for the write. */
-  readonly access: SessionAccess
-  /** Text of the tombstone's single text block; `''` writes empty content. */
-  readonly tombstoneText: string
-}
-
 /** A surface snapshot that stays put while the live surface moves. */
-interface StableView {
+export interface StableView {
+  /** Surface node seqs in surface order, copied. */
   readonly nodes: readonly number[]
   readonly replaceGeneration: number
+  /** Seq of the log's last event when the copy was made (`session.seq - 1`). */
   readonly lastSeq: number
 }
 
@@ -60,6 +42,8 @@ function stableView(session: Session): StableView {
 
 /**
  * Check a client's `expect` against a view.
+ * @param view - the stable view the write or plan is made against.
+ * @param expect - the client's view, or `undefined` (nothing to check).
  * @returns the `STALE_VIEW` refusal, or `null` when the view matches (or nothing was expected).
  */
 export function checkExpectation(view: StableView, expect: ViewExpectation | undefined): StaleViewRefusal | null {
@@ -85,7 +69,7 @@ export function checkExpectation(view: StableView, expect: ViewExpectation | und
 export function planForSession(
   session: Session,
   lookup: EventLookup,
-  request: Omit<RemovalRequest, 'sessionId'>,
+  request: RemovalIntent,
 ): { ok: true; plan: RemovalPlan; view: StableView } | { ok: false; refusal: WriteRefusal } {
   const view = stableView(session)
   const stale = checkExpectation(view, request.expect)
@@ -133,7 +117,7 @@ export function appendTombstone(session: Session, plan: TombstoneRange, tombston
 export function writeTombstone(
   session: Session,
   lookup: EventLookup,
-  request: Omit<RemovalRequest, 'sessionId'>,
+  request: RemovalIntent,
   tombstoneText: string,
 ): { ok: true; value: RemovalValue; event: LogEvent } | { ok: false; refusal: WriteRefusal } {
   const planned = planForSession(session, lookup, request)
@@ -157,100 +141,4 @@ export function writeTombstone(
     ...(recalled === undefined ? {} : { content: recalled, text: plainText(recalled) }),
   }
   return { ok: true, value, event }
-}
-
-/**
- * Remove messages from a session, live or stored: as its one writer (`SessionAccess.write`: the
- * agent's maintenance slot, or the plugin's own hold of a stored session), write the tombstone,
- * and await `ctx.sessions.flush(session)`.
- * @param services - sessions, agents, the event index, the session access and the tombstone text.
- * @param request - the validated request.
- * @returns the removal value once durable (`persisted` tells whether a persistence listener
- * took part), or `SESSION_NOT_LIVE` (neither live nor stored), `AGENT_BUSY`, `STALE_VIEW` or a
- * planner refusal; nothing is appended on any refusal.
- * @throws {@link MessageRecallError} `PERSIST_FAILED` when the flush rejected (the tombstone is in
- * the live log but not known to be durable), `INTERNAL` when the Session refused the append.
- */
-export async function removeMessages(services: WriterServices, request: RemovalRequest): Promise<Outcome<RemovalValue>> {
-  return services.access.write(
-    request.sessionId,
-    async (session) => {
-      const written = writeTombstone(session, services.index.lookup(session), request, services.tombstoneText)
-      if (!written.ok) return written
-      const persisted = await flushWrite(services, session, `tombstone seq ${written.event.seq}`)
-      return { ok: true, value: { ...written.value, persisted } }
-    },
-    (view) => {
-      const planned = planOnView(view, request)
-      return planned.ok ? null : planned.refusal
-    },
-  )
-}
-
-/**
- * Plan a removal on a read view, after checking `expect`.
- * @param view - a session's surface, seqs and lookup (live or stored).
- * @param request - action, target and optional expectation.
- * @returns the plan, or `STALE_VIEW` or a planner refusal.
- */
-export function planOnView(view: SessionReadView, request: Omit<RemovalRequest, 'sessionId'>): { ok: true; plan: RemovalPlan } | { ok: false; refusal: WriteRefusal } {
-  const stale = checkExpectation(view, request.expect)
-  if (stale !== null) return { ok: false, refusal: stale }
-  return planRemoval({ nodes: view.nodes, lookup: view.lookup, action: request.action, target: request.target })
-}
-
-/**
- * Await the durability flush of a write.
- * @param services - the session store.
- * @param session - the session written.
- * @param what - what was appended, for the error message (`tombstone seq 12`).
- * @returns whether a persistence listener took part.
- * @throws {@link MessageRecallError} `PERSIST_FAILED` when the flush rejected (the write is in the
- * live log but not known to be durable).
- */
-export async function flushWrite(services: Pick<WriterServices, 'sessions'>, session: Session, what: string): Promise<boolean> {
-  try {
-    return await services.sessions.flush(session)
-  } catch (error) {
-    throw new MessageRecallError(
-      'PERSIST_FAILED',
-      `message-recall: ${what} was appended to session "${session.id}" but the durability flush rejected: ${errorText(error)}`,
-      { cause: error },
-    )
-  }
-}
-
-/**
- * Preview a removal: the same plan a write would make now, with a token estimate; appends nothing.
- * @param services - the session access (live, or stored and read without entering it).
- * @param request - the validated request (its `action` is the `planAction`).
- * @returns the plan value, or `SESSION_NOT_LIVE` (neither live nor stored), `STALE_VIEW` or a planner refusal.
- */
-export async function previewRemoval(services: Pick<WriterServices, 'access'>, request: RemovalRequest): Promise<Outcome<PlanValue>> {
-  const read = await services.access.read(request.sessionId)
-  if (!read.ok) return read
-  const view = read.value
-  const { lookup } = view
-  const planned = planOnView(view, request)
-  if (!planned.ok) return planned
-  const { plan } = planned
-  const contents = plan.shadowedSeqs.map((seq) => contentOf(lookup(seq) as LogEvent))
-  return {
-    ok: true,
-    value: {
-      action: plan.action,
-      range: { start: plan.start, end: plan.end },
-      removedSeqs: plan.shadowedSeqs,
-      kinds: plan.kinds,
-      estimatedTokens: estimateTokens(contents),
-      ...(plan.step === null ? {} : { turn: plan.step.turn, step: plan.step.step }),
-      replaceGeneration: view.replaceGeneration,
-      lastSeq: view.lastSeq,
-    },
-  }
-}
-
-/** The message of an unknown thrown value. */
-export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
 }

@@ -25,7 +25,9 @@ export const ROUTE_ACTIONS: readonly RouteAction[] = ['recall', 'delete', 'delet
  * if the surface's `replaceGeneration` differs, or a surface node newer than `lastSeq` exists.
  */
 export interface ViewExpectation {
+  /** The surface's `replaceGeneration` the client saw. */
   readonly replaceGeneration?: number
+  /** Seq of the log's last event the client's view includes (a plan's `lastSeq`). */
   readonly lastSeq?: number
 }
 

@@ -13,6 +13,7 @@ import { isRecord, type LogEvent } from './events'
 import { readReplaceOp } from './replace-op'
 import { classifyNode, contentOf, plainText, stepOf, toolCallIds, toolResultCallId, type NodeKind } from './surface-node'
 import { readTombstone, type TombstoneAction } from './tombstone'
+import { ToolPairingIndex } from './tool-pairing'
 
 /** One surface node, described for people. */
 export interface NodeSummary {
@@ -182,7 +183,7 @@ export function explainSession(events: readonly LogEvent[]): SessionExplanation 
         before: startIdx > 0 ? summarizeNode(byId(nodes[startIdx - 1]!)) : null,
         after: endIdx + 1 < nodes.length ? summarizeNode(byId(nodes[endIdx + 1]!)) : null,
         shadowedBy: null,
-        splitCalls: splitCalls(nodes, shadowed, byId),
+        splitCalls: new ToolPairingIndex(nodes, (idx) => byId(nodes[idx]!)).splitBy(startIdx, endIdx),
         sourceAgrees: removed.length === shadowed.length && removed.every((seq, i) => seq === shadowed[i]),
       })
     }
@@ -194,41 +195,6 @@ export function explainSession(events: readonly LogEvent[]): SessionExplanation 
     surface: nodes.map((seq) => summarizeNode(byId(seq))),
     replacements,
     tombstones: tombstones.map((t) => ({ ...t, shadowedBy: shadowedBy.get(t.seq) ?? null })),
-    pairing: pairing(nodes, byId),
-  }
-}
-
-/** Call ids with exactly one side (call or result) inside `shadowed` and the other side on the surface outside it. */
-function splitCalls(nodes: readonly number[], shadowed: readonly number[], byId: (seq: number) => LogEvent): string[] {
-  const inside = new Set(shadowed)
-  const callsIn = new Set<string>()
-  const resultsIn = new Set<string>()
-  const callsOut = new Set<string>()
-  const resultsOut = new Set<string>()
-  for (const seq of nodes) {
-    const event = byId(seq)
-    const calls = toolCallIds(event)
-    const result = toolResultCallId(event)
-    for (const id of calls) (inside.has(seq) ? callsIn : callsOut).add(id)
-    if (result !== null) (inside.has(seq) ? resultsIn : resultsOut).add(result)
-  }
-  const split = new Set<string>()
-  for (const id of callsIn) if (resultsOut.has(id)) split.add(id)
-  for (const id of resultsIn) if (callsOut.has(id)) split.add(id)
-  return [...split]
-}
-
-function pairing(nodes: readonly number[], byId: (seq: number) => LogEvent): PairingSummary {
-  const calls = new Map<string, number>()
-  const results = new Map<string, number>()
-  for (const seq of nodes) {
-    const event = byId(seq)
-    for (const id of toolCallIds(event)) calls.set(id, seq)
-    const result = toolResultCallId(event)
-    if (result !== null) results.set(result, seq)
-  }
-  return {
-    unansweredCalls: [...calls].filter(([id]) => !results.has(id)).map(([callId, seq]) => ({ seq, callId })),
-    orphanResults: [...results].filter(([id]) => !calls.has(id)).map(([callId, seq]) => ({ seq, callId })),
+    pairing: new ToolPairingIndex(nodes, (idx) => byId(nodes[idx]!)).unpaired(),
   }
 }

@@ -12,7 +12,7 @@ import { deriveEventMessage, foldSurface, type SessionEvent } from '@deepseek-ai
 import { toolPairingBalancedAfter, toolPairingBalancedBefore } from '@deepseek-ai/dsh-compaction'
 import { describeBatchRefusal, planBatch, type BatchChange, type BatchPlan, type BatchResult } from '../../src/host/batch-plan'
 import { appendBatch } from '../../src/host/batch-writer'
-import { describePlanRefusal, planRemoval } from '../../src/shared/surface-plan'
+import { describePlanRefusal, planRemoval } from '../../src/host/surface-plan'
 import { isTombstoneEvent } from '../../src/shared/tombstone'
 import { toolCallIds, toolResultCallId } from '../../src/shared/surface-node'
 import type { LogEvent } from '../../src/shared/events'

@@ -18,7 +18,7 @@ import { InvariantRegistry } from '@deepseek-ai/dsh-invariants'
 import { JsonlSessionPersistence } from '@deepseek-ai/dsh-session-persistence-jsonl'
 import type { LogEvent } from '../../../src/shared/events'
 import { appendTombstone } from '../../../src/host/tombstone-writer'
-import { planRemoval, type PlanTarget } from '../../../src/shared/surface-plan'
+import { planRemoval, type PlanTarget } from '../../../src/host/surface-plan'
 import type { RecallAction } from '../../../src/shared/tombstone'
 import { conversationLog, type TurnSpec } from '../../support/conversation'
 

@@ -26,22 +26,21 @@
  * happens only to resolve a `messageId` target or to locate the partner of a call or result that
  * the neighbourhood does not close.
  *
- * @module dsh-message-recall/shared/surface-plan
+ * @module dsh-message-recall/host/surface-plan
  */
-import type { LogEvent } from './events'
+import type { LogEvent } from '../shared/events'
 import {
   classifyNode,
   isStepMember,
   messageIdOf,
   stepOf,
-  toolCallIds,
-  toolResultCallId,
   type NodeKind,
   type StepKey,
-} from './surface-node'
-import type { RecallAction } from './tombstone'
+} from '../shared/surface-node'
+import type { RecallAction } from '../shared/tombstone'
+import { nearestBefore, nearestOutside, ToolPairingIndex } from '../shared/tool-pairing'
 
-export type { NodeKind, StepKey } from './surface-node'
+export type { NodeKind, StepKey } from '../shared/surface-node'
 
 /**
  * Look up one session event by seq.
@@ -131,6 +130,8 @@ const NOT_DELETABLE_KINDS = new Set<NodeKind>(['tombstone', 'checkpoint', 'repla
 
 /** Reads surface nodes by position, failing loudly on a surface/log mismatch. */
 class SurfaceView {
+  private pairingIndex: ToolPairingIndex | undefined
+
   constructor(
     readonly nodes: readonly number[],
     private readonly lookup: EventLookup,
@@ -155,6 +156,12 @@ class SurfaceView {
 
   kind(idx: number): NodeKind {
     return classifyNode(this.event(idx))
+  }
+
+  /** The tool-call pairing of these nodes, made on first use. */
+  pairing(): ToolPairingIndex {
+    this.pairingIndex ??= new ToolPairingIndex(this.nodes, (idx) => this.event(idx))
+    return this.pairingIndex
   }
 }
 
@@ -275,34 +282,19 @@ function stepSpan(view: SurfaceView, idx: number, key: StepKey): { a: number; b:
   for (let p = a + 1; p < b; p++) if (!isStepMember(view.event(p), key)) return refuse(p)
 
   // Pairing closure: a call or result whose partner is on the surface outside [a, b] would be split.
-  const calls = new Set<string>()
-  const answered = new Set<string>()
-  for (let p = a; p <= b; p++) {
-    const event = view.event(p)
-    for (const id of toolCallIds(event)) calls.add(id)
-    const callId = toolResultCallId(event)
-    if (callId !== null) answered.add(callId)
-  }
+  const pairing = view.pairing()
+  const { calls, answered } = pairing.window(a, b)
   for (const id of calls) {
     if (answered.has(id)) continue
-    const partner = findOutside(view, a, b, (event) => toolResultCallId(event) === id)
+    const partner = nearestOutside(pairing.resultPositions(id), a, b)
     if (partner !== -1) return refuse(firstNonMemberBetween(view, partner, a, b, key))
   }
   for (const id of answered) {
     if (calls.has(id)) continue
-    const partner = findOutside(view, a, b, (event) => toolCallIds(event).includes(id))
+    const partner = nearestOutside(pairing.callPositions(id), a, b)
     if (partner !== -1) return refuse(firstNonMemberBetween(view, partner, a, b, key))
   }
   return { a, b }
-}
-
-/** Nearest position outside `[a, b]` whose event matches, or -1. */
-function findOutside(view: SurfaceView, a: number, b: number, match: (event: LogEvent) => boolean): number {
-  for (let d = 1; a - d >= 0 || b + d < view.length; d++) {
-    if (a - d >= 0 && match(view.event(a - d))) return a - d
-    if (b + d < view.length && match(view.event(b + d))) return b + d
-  }
-  return -1
 }
 
 /** First node between `partner` (outside the span) and the span `[a, b]` that is not a step member. */
@@ -324,36 +316,21 @@ function onwardStart(view: SurfaceView, idx: number): { startIdx: number; step: 
   let step = stepOf(view.event(idx))
   if (step !== null) startIdx = stepEdges(view, idx, step).a
 
-  const calls = new Set<string>()
-  const results = new Set<string>()
-  const scan = (from: number, to: number): void => {
-    for (let p = from; p < to; p++) {
-      const event = view.event(p)
-      for (const id of toolCallIds(event)) calls.add(id)
-      const callId = toolResultCallId(event)
-      if (callId !== null) results.add(callId)
-    }
-  }
-  scan(startIdx, view.length)
+  const pairing = view.pairing()
+  const inRange = pairing.window(startIdx, view.length - 1)
   const unresolvable = new Set<string>()
   for (;;) {
     let partner = -1
-    for (const id of results) {
-      if (calls.has(id) || unresolvable.has(id)) continue
-      let found = -1
-      for (let p = startIdx - 1; p >= 0; p--) {
-        if (toolCallIds(view.event(p)).includes(id)) {
-          found = p
-          break
-        }
-      }
+    for (const id of inRange.answered) {
+      if (inRange.calls.has(id) || unresolvable.has(id)) continue
+      const found = nearestBefore(pairing.callPositions(id), startIdx)
       if (found === -1) unresolvable.add(id)
       else partner = partner === -1 ? found : Math.min(partner, found)
     }
     if (partner === -1) return { startIdx, step }
     step = stepOf(view.event(partner))
     const next = step === null ? partner : stepEdges(view, partner, step).a
-    scan(next, startIdx)
+    pairing.extend(inRange, next, startIdx - 1)
     startIdx = next
   }
 }

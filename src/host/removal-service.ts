@@ -1,0 +1,145 @@
+/**
+ * The removal request service: runs the tombstone writer as the session's one writer
+ * (`SessionAccess.write`: inside the agent's maintenance slot when an agent drives the session,
+ * `agent.runMaintenance` in `dsh-agent-loop`, which excludes turns, manual compaction and other
+ * maintenance; or the plugin's own hold of a stored session that is not live), answers only after
+ * the durability flush (`ctx.sessions.flush`), and previews a removal without writing.
+ *
+ * @module dsh-message-recall/host/removal-service
+ */
+import type { Agent } from '@deepseek-ai/dsh-agent'
+import type { Session, SessionId } from '@deepseek-ai/dsh-session'
+import type { LogEvent } from '../shared/events'
+import type { PlanValue, RemovalValue } from '../shared/protocol'
+import { contentOf } from '../shared/surface-node'
+import type { SessionEventIndex } from './event-index'
+import { errorText, MessageRecallError, type SessionNotLiveRefusal, type WriteRefusal } from './refusals'
+import { estimateTokens } from '../shared/token-estimate'
+import type { SessionAccess, SessionReadView } from './stored-session'
+import { planRemoval, type RemovalPlan } from './surface-plan'
+import { checkExpectation, writeTombstone, type RemovalIntent } from './tombstone-writer'
+
+/** A validated removal or plan request: the writer's intent, addressed to one session. */
+export interface RemovalRequest extends RemovalIntent {
+  readonly sessionId: string
+}
+
+/** Outcome of a write or plan: a value, or a refusal value. */
+export type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly refusal: WriteRefusal }
+
+/** What the removal service reaches: structural views of `ctx.sessions` and `ctx.agents`, the event index, the tombstone text. */
+export interface RemovalServices {
+  readonly sessions: { get(id: SessionId): Session | undefined; flush(session: Session): Promise<boolean> }
+  readonly agents: { get(id: SessionId): Agent | undefined }
+  readonly index: SessionEventIndex
+  /** The one writer per session: live agent, live session, or a stored session entered for the write. */
+  readonly access: SessionAccess
+  /** Text of the tombstone's single text block; `''` writes empty content. */
+  readonly tombstoneText: string
+}
+
+/**
+ * The live session a request addresses, and its agent when one drives it.
+ * @param services - `ctx.sessions` and `ctx.agents` (structural views).
+ * @param sessionId - the request's session id.
+ * @returns the session (the agent's own when there is an agent), or `SESSION_NOT_LIVE`.
+ */
+export function liveSession(
+  services: Pick<RemovalServices, 'sessions' | 'agents'>,
+  sessionId: string,
+): { ok: true; session: Session; agent: Agent | undefined } | { ok: false; refusal: SessionNotLiveRefusal } {
+  const id = sessionId as SessionId
+  const agent = services.agents.get(id)
+  const session = agent?.session ?? services.sessions.get(id)
+  return session === undefined ? { ok: false, refusal: { code: 'SESSION_NOT_LIVE', sessionId } } : { ok: true, session, agent }
+}
+
+/**
+ * Remove messages from a session, live or stored: as its one writer (`SessionAccess.write`: the
+ * agent's maintenance slot, or the plugin's own hold of a stored session), write the tombstone,
+ * and await `ctx.sessions.flush(session)`.
+ * @param services - sessions, agents, the event index, the session access and the tombstone text.
+ * @param request - the validated request.
+ * @returns the removal value once durable (`persisted` tells whether a persistence listener
+ * took part), or `SESSION_NOT_LIVE` (neither live nor stored), `AGENT_BUSY`, `STALE_VIEW` or a
+ * planner refusal; nothing is appended on any refusal.
+ * @throws {@link MessageRecallError} `PERSIST_FAILED` when the flush rejected (the tombstone is in
+ * the live log but not known to be durable), `INTERNAL` when the Session refused the append.
+ */
+export async function removeMessages(services: RemovalServices, request: RemovalRequest): Promise<Outcome<RemovalValue>> {
+  return services.access.write(
+    request.sessionId,
+    async (session) => {
+      const written = writeTombstone(session, services.index.lookup(session), request, services.tombstoneText)
+      if (!written.ok) return written
+      const persisted = await flushWrite(services, session, `tombstone seq ${written.event.seq}`)
+      return { ok: true, value: { ...written.value, persisted } }
+    },
+    (view) => {
+      const planned = planOnView(view, request)
+      return planned.ok ? null : planned.refusal
+    },
+  )
+}
+
+/**
+ * Await the durability flush of a write.
+ * @param services - the session store.
+ * @param session - the session written.
+ * @param what - what was appended, for the error message (`tombstone seq 12`).
+ * @returns whether a persistence listener took part.
+ * @throws {@link MessageRecallError} `PERSIST_FAILED` when the flush rejected (the write is in the
+ * live log but not known to be durable).
+ */
+export async function flushWrite(services: Pick<RemovalServices, 'sessions'>, session: Session, what: string): Promise<boolean> {
+  try {
+    return await services.sessions.flush(session)
+  } catch (error) {
+    throw new MessageRecallError(
+      'PERSIST_FAILED',
+      `message-recall: ${what} was appended to session "${session.id}" but the durability flush rejected: ${errorText(error)}`,
+      { cause: error },
+    )
+  }
+}
+
+/**
+ * Plan a removal on a read view, after checking `expect`.
+ * @param view - a session's surface, seqs and lookup (live or stored).
+ * @param request - action, target and optional expectation.
+ * @returns the plan, or `STALE_VIEW` or a planner refusal.
+ */
+export function planOnView(view: SessionReadView, request: RemovalIntent): { ok: true; plan: RemovalPlan } | { ok: false; refusal: WriteRefusal } {
+  const stale = checkExpectation(view, request.expect)
+  if (stale !== null) return { ok: false, refusal: stale }
+  return planRemoval({ nodes: view.nodes, lookup: view.lookup, action: request.action, target: request.target })
+}
+
+/**
+ * Preview a removal: the same plan a write would make now, with a token estimate; appends nothing.
+ * @param services - the session access (live, or stored and read without entering it).
+ * @param request - the validated request (its `action` is the `planAction`).
+ * @returns the plan value, or `SESSION_NOT_LIVE` (neither live nor stored), `STALE_VIEW` or a planner refusal.
+ */
+export async function previewRemoval(services: Pick<RemovalServices, 'access'>, request: RemovalRequest): Promise<Outcome<PlanValue>> {
+  const read = await services.access.read(request.sessionId)
+  if (!read.ok) return read
+  const view = read.value
+  const planned = planOnView(view, request)
+  if (!planned.ok) return planned
+  const { plan } = planned
+  const contents = plan.shadowedSeqs.map((seq) => contentOf(view.lookup(seq) as LogEvent))
+  return {
+    ok: true,
+    value: {
+      action: plan.action,
+      range: { start: plan.start, end: plan.end },
+      removedSeqs: plan.shadowedSeqs,
+      kinds: plan.kinds,
+      estimatedTokens: estimateTokens(contents),
+      ...(plan.step === null ? {} : { turn: plan.step.turn, step: plan.step.step }),
+      replaceGeneration: view.replaceGeneration,
+      lastSeq: view.lastSeq,
+    },
+  }
+}
