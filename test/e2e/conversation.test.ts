@@ -9,13 +9,14 @@ import { copyFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe } from 'node:test'
 import type { Page } from 'puppeteer-core'
-import { listSessions } from '../../tools/dsh-api.mjs'
-import { PROJECT_ROOT } from '../../tools/dsh-host.mjs'
+import { listSessions } from '../../tools/dsh-api'
+import { PROJECT_ROOT } from '../../tools/dsh-host'
 import { readTombstone, type TombstoneRecord } from '../../src/shared/tombstone'
+import { en } from '../../src/client/locales'
 import { bootE2e, eventsOnDisk, sequentialScenarios, type E2e } from './harness'
 import {
-  chooseWorkspace, clickAction, composerValue, findRow, hoverNothing, hoverRow, openApp, openSessionFromSidebar,
-  readCluster, recallSnapshot, rows, rowSelector, sendPrompt, waitArmed, waitForChatText, waitForTurnBars, waitRowHidden,
+  chooseWorkspace, clickAction, composerValue, fill, findRow, hoverNothing, hoverRow, openApp, openSessionFromSidebar,
+  readCluster, recallSnapshot, rows, rowSelector, sendPrompt, waitArmed, waitForChatText, waitForTurnBars, waitInPage, waitRowHidden,
   type RowInfo,
 } from './ui'
 import { assertWire, lastRequest } from './wire-checks'
@@ -149,7 +150,7 @@ describe('one conversation in the real DSH web UI', { timeout: 1_800_000 }, () =
     e.model.script([{ slow: A3, chunkSize: 3, chunkDelayMs: 350 }])
     await sendPrompt(page, P3)
     await page.waitForFunction((p) => [...document.querySelectorAll('[data-chat-flow] > [data-chat-flow-kind="user"]')].some((r) => (r as HTMLElement).innerText.includes(p)), { timeout: 15_000 }, P3)
-    await new Promise((r) => setTimeout(r, 700))
+    await waitInPage(page, 'the plugin to see the third turn running', () => (window as any).__DSH_MESSAGE_RECALL__?.snapshot()?.running === true, 15_000)
     const turnsBefore = (await rows(page)).filter((r) => r.kind === 'turn-tail' && r.shown).length
     assert.equal(turnsBefore, 2, 'the third turn is still running')
     for (const k of [keys.p1!, keys.a2!, keys.tool1!]) {
@@ -184,7 +185,9 @@ describe('one conversation in the real DSH web UI', { timeout: 1_800_000 }, () =
   scenario('4. Delete the answer that made the tool calls (two clicks): its answer row and tool rows go, the next request has no orphan tool message and no trace of them', async () => {
     await clickAction(page, keys.a1!, 'delete')
     const armed = await waitArmed(page, keys.a1!, 'delete')
-    assert.match(`${armed.text} ${armed.label}`, /3/, 'the armed button shows the count of what goes (the answer and its two tool results)')
+    // What goes: the answer and its two tool results.
+    assert.equal(armed.text, fill(en['armed.delete'], { count: 3 }), 'the armed button shows the count of what goes')
+    assert.equal(armed.label, fill(en['armed.label.other'], { count: 3 }))
     await e.shot(page, '04-armed')
     await clickAction(page, keys.a1!, 'delete')
     for (const k of [keys.a1!, keys.tool1!, keys.tool2!]) await waitRowHidden(page, k)
@@ -203,7 +206,10 @@ describe('one conversation in the real DSH web UI', { timeout: 1_800_000 }, () =
     const before = (await rows(page)).filter((r) => r.shown)
     await clickAction(page, keys.p1!, 'deleteFrom')
     const armed = await waitArmed(page, keys.p1!, 'deleteFrom')
-    assert.match(`${armed.text} ${armed.label}`, /\d/, 'the armed button shows a count')
+    // What goes: the prompts P1, P3, P4, P5, the runtime-context message injected after P1, and
+    // the answers A1_FINAL, A2, A3, A4, A5 (P2 was recalled, A1_TEXT with its tool results deleted).
+    assert.equal(armed.text, fill(en['armed.deleteFrom'], { count: 10 }), 'the armed button shows the count of what goes')
+    assert.equal(armed.label, fill(en['armed.label.other'], { count: 10 }))
     await clickAction(page, keys.p1!, 'deleteFrom')
     for (const r of before) await waitRowHidden(page, r.key)
     await e.shot(page, '05-deleted-onward')

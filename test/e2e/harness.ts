@@ -2,7 +2,7 @@
  * One end-to-end environment per suite file: the pinned DSH 0.1.0-rc.8 web host from host/
  * (installed on first use), this checkout added with `dsh plugin --profile web add`, a fresh
  * DSH_HOME and workspace under `.e2e-artifacts/<suite>/`, the scripted mock model on loopback
- * (tools/mock-model.mjs, DSH's dsh-llm-mock-server per step), and the pinned headless Chromium
+ * (tools/mock-model.ts, DSH's dsh-llm-mock-server per step), and the pinned headless Chromium
  * (tools/chromium.ts; `CHROMIUM_PATH` overrides it) driven by puppeteer-core with a fresh profile.
  * The browser's version is printed and written to `.e2e-artifacts/<suite>/browser.json`.
  *
@@ -11,13 +11,13 @@
  *
  * @module test/e2e/harness
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { it } from 'node:test'
 import type { Browser, Page } from 'puppeteer-core'
-import { addPlugin, ensureHostInstalled, PROJECT_ROOT, startHost, type RunningHost } from '../../tools/dsh-host.mjs'
-import { findSessionDir } from '../../tools/dsh-api.mjs'
-import { startMockModel, type MockModel, type MockRequest } from '../../tools/mock-model.mjs'
+import { addPlugin, ensureHostInstalled, PROJECT_ROOT, startHost, type RunningHost } from '../../tools/dsh-host'
+import { findSessionDir } from '../../tools/dsh-api'
+import { startMockModel, type MockModel, type MockRequest } from '../../tools/mock-model'
 import { findChromium, launchChromium } from '../../tools/chromium'
 import type { LogEvent } from '../../src/shared/events'
 import { readSessionLog, resolveSessionLog } from '../../src/shared/session-log'

@@ -18,7 +18,18 @@ export function rowSelector(key: string): string {
   return `[data-chat-flow] > [data-chat-flow-key=${JSON.stringify(key)}]`
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+/**
+ * A dictionary text with its `{name}` placeholders filled, as the DSH locale service does
+ * (dsh-client-locale `translate`), for asserting the exact string a control shows.
+ */
+export function fill(template: string, values: Readonly<Record<string, string | number>>): string {
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole))
+}
+
+/** Resolve after the page has rendered two more frames (layout, observers and their callbacks ran). */
+async function nextFrames(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))))
+}
 
 /** Poll `fn` in the page until it returns a truthy value. */
 export async function waitInPage<T>(page: Page, label: string, fn: () => T, timeoutMs = 30_000): Promise<void> {
@@ -47,13 +58,13 @@ export async function openApp(page: Page, url: string): Promise<void> {
   await acceptNotice(page)
 }
 
-/** Click Continue (继续) on the internal testing notice if it is open. */
+/** Click Continue (继续) on the internal testing notice if it is open, and wait until it has closed. */
 export async function acceptNotice(page: Page): Promise<void> {
-  for (let i = 0; i < 20; i++) {
-    const open = await page.evaluate(() => /Internal Testing Notice|内部测试/.test(document.body.innerText))
-    if (!open) return
+  const open = () => /Internal Testing Notice|内部测试/.test(document.body.innerText)
+  for (let attempt = 1; await page.evaluate(open); attempt++) {
+    if (attempt > 5) throw new Error('the internal testing notice did not close after 5 clicks on Continue')
     await clickText(page, ['Continue', '继续'])
-    await sleep(250)
+    await page.waitForFunction(() => !/Internal Testing Notice|内部测试/.test(document.body.innerText), { timeout: 5_000, polling: 100 }).catch(() => {})
   }
 }
 
@@ -70,13 +81,23 @@ export async function chooseWorkspace(page: Page, path: string): Promise<void> {
     if (attempt === 4) throw new Error('the workspace picker did not open after 4 clicks on "Choose workspace"')
   }
   await page.click('button[aria-label="Edit path"]')
-  await sleep(200)
+  // The button turns into the path field (same name), enabled once the picker is not loading.
+  const field = await page.waitForSelector('input[aria-label="Edit path"]:not([disabled])', { visible: true, timeout: 10_000 })
+  await field!.click()
   await page.keyboard.down('Control')
   await page.keyboard.press('KeyA')
   await page.keyboard.up('Control')
   await page.keyboard.type(path)
   await page.keyboard.press('Enter')
-  await sleep(500)
+  // Enter navigates: the field turns back into breadcrumbs ending in the folder, and Open is offered.
+  const name = path.split(/[\\/]/).filter(Boolean).at(-1) ?? path
+  await page.waitForFunction((name) => {
+    if (document.querySelector('input[aria-label="Edit path"]')) return false
+    const buttons = [...document.querySelectorAll<HTMLButtonElement>('button')].filter((b) => b.offsetParent !== null)
+    return buttons.some((b) => (b.innerText || '').trim() === name) && buttons.some((b) => !b.disabled && /^(Open|打开)/.test((b.innerText || '').trim()))
+  }, { timeout: 15_000, polling: 100 }, name).catch((error: unknown) => {
+    throw new Error(`the workspace picker did not open ${path} within 15 s`, { cause: error })
+  })
   if (!(await clickText(page, ['Open', '打开']))) throw new Error('no Open button in the workspace picker')
   await waitInPage(page, 'the workspace to open', () => !document.querySelector('button[aria-label="Edit path"]'), 15_000)
 }
@@ -98,12 +119,11 @@ export async function sendPrompt(page: Page, text: string): Promise<void> {
     await page.keyboard.up('Control')
     await page.keyboard.press('Backspace')
     await page.keyboard.type(text)
-    await sleep(150)
-    if ((await composerValue(page)) === text) {
+    const took = await page.waitForFunction((t) => (document.querySelector('textarea') as HTMLTextAreaElement | null)?.value === t, { timeout: 2_000, polling: 50 }, text).then(() => true, () => false)
+    if (took) {
       await page.keyboard.press('Enter')
       return
     }
-    await sleep(500)
   }
   throw new Error(`the composer did not take the text ${JSON.stringify(text)} (it holds ${JSON.stringify(await composerValue(page))})`)
 }
@@ -193,20 +213,36 @@ export async function readCluster(page: Page, key: string): Promise<ClusterInfo>
   })
 }
 
-/** Move the pointer onto row `key` (scrolled into view) and read its cluster once the hover styles apply. */
+/**
+ * Wait until no plugin cluster (within `rowKey`'s row, or anywhere) runs a transition: its
+ * computed opacity is then the final one. `getAnimations()` flushes pending style changes first,
+ * so a transition the last pointer move started is seen.
+ */
+async function waitClustersSettled(page: Page, rowKey?: string): Promise<void> {
+  await page.waitForFunction((sel) => {
+    const scope = sel ? document.querySelector(sel) : document
+    if (!scope) return true
+    if (sel && !(scope as Element).matches(':hover')) return false
+    return [...scope.querySelectorAll('[data-message-recall-actions]')].every((c) => c.getAnimations({ subtree: true }).length === 0)
+  }, { timeout: 10_000, polling: 'raf' }, rowKey === undefined ? '' : rowSelector(rowKey))
+}
+
+/** Move the pointer onto row `key` (scrolled into view) and read its cluster once its hover transition has ended. */
 export async function hoverRow(page: Page, key: string): Promise<ClusterInfo> {
   // A background tab paints no frames, so pointer moves and clicks there would wait forever.
   await page.bringToFront()
   await page.$eval(rowSelector(key), (row) => row.scrollIntoView({ block: 'center' }))
+  // Rows that come into view get their buttons from an IntersectionObserver callback.
+  await nextFrames(page)
   await page.hover(rowSelector(key))
-  await sleep(250)
+  await waitClustersSettled(page, key)
   return readCluster(page, key)
 }
 
-/** Move the pointer away from every row (onto the sidebar). */
+/** Move the pointer away from every row (onto the sidebar), and wait until the clusters have faded out. */
 export async function hoverNothing(page: Page): Promise<void> {
   await page.mouse.move(5, 450)
-  await sleep(150)
+  await waitClustersSettled(page)
 }
 
 /** Hover row `key` and click its `action` button with a real pointer click. */

@@ -4,7 +4,7 @@
  * @module test/e2e/wire-checks
  */
 import assert from 'node:assert/strict'
-import type { MockModel, MockRequest } from '../../tools/mock-model.mjs'
+import type { MockModel, MockRequest } from '../../tools/mock-model'
 import { toolPairingProblems, wireText, type WireMessage } from '../support/wire'
 
 /** The messages of a captured request. */

@@ -42,8 +42,10 @@ function tombstones(session: Session) {
 const isEmptyUser = (m: WireMessage) => m.role === 'user' && m.content === ''
 
 describe('host route while the real agent loop runs', () => {
-  it('answers 423 AGENT_BUSY while a turn streams, appends nothing, and removes once the turn ended', async () => {
-    const app = await boot({ recall: {}, mock: { sequence: ['success', 'slow_success', 'success'], repeatLast: true, chunkDelayMs: 40, chunkSize: 4, successText: 'A reply that streams in small pieces for a while.' } })
+  it('answers 423 AGENT_BUSY while a turn runs, appends nothing, and removes once the turn ended', async () => {
+    // The second model request stalls (its stream opens and sends nothing), so the turn runs
+    // until it is cancelled, however slow the machine.
+    const app = await boot({ recall: {}, mock: { sequence: ['success', 'stall', 'success'], repeatLast: true } })
     const agent = await app.createAgent()
     await app.prompt(agent, 'first prompt')
     const session = agent.session
@@ -57,12 +59,13 @@ describe('host route while the real agent loop runs', () => {
     assert.equal(busy.status, 423)
     assert.equal(busy.json.ok, false)
     assert.equal(busy.json.error.code, 'AGENT_BUSY')
+    agent.cancel({ kind: 'user' })
     await turn.idle
 
     assert.deepEqual(tombstones(session), [], 'no tombstone was appended')
     assert.equal(session.surface.replaceGeneration, generation)
     assert.ok(session.surface.nodes.includes(firstPrompt))
-    assert.equal(session.events.filter((e) => e.type === 'turn/end').length, 2, 'the turn completed normally')
+    assert.equal(session.events.filter((e) => e.type === 'turn/end').length, 2, 'the cancelled turn ended')
 
     const done = await app.post({ sessionId: agent.id, action: 'delete', seq: firstPrompt })
     assert.equal(done.status, 200, done.text)

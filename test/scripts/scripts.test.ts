@@ -9,13 +9,14 @@ import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { delimiter, dirname, join, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { fileURLToPath } from 'node:url'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import type { LogEvent } from '../../src/shared/events'
 import { findZstdCli } from '../../src/shared/frame-decoder-node'
 import { scanZstdFrames } from '../../src/shared/zstd-frames'
+import { node20Path } from '../../tools/node-runtime'
 import { conversationLog, syntheticTurns } from '../support/conversation'
 import { appendTurns, openLogStore, seqsOf, writeConversation, type WrittenLog } from './support/real-logs'
 
@@ -35,15 +36,8 @@ function run(node: string, name: string, args: readonly string[], env?: NodeJS.P
 
 const node22 = process.execPath
 
-/** A Node 20 binary on this machine (PATH first, then the usual places), or `null`. */
-function findNode20(): string | null {
-  const candidates = [...(process.env.PATH ?? '').split(delimiter).map((dir) => join(dir, 'node')), '/usr/bin/node', '/usr/local/bin/node', '/bin/node']
-  for (const candidate of candidates) {
-    const r = spawnSync(candidate, ['--version'], { encoding: 'utf8' })
-    if (r.status === 0 && /^v20\./.test(r.stdout.trim())) return candidate
-  }
-  return null
-}
+/** A Node 20 binary: the machine's, else the pinned one, installed into .cache/node20 (tools/node-runtime.ts). */
+const findNode20 = (): string => node20Path()
 
 const root = mkdtempSync(join(tmpdir(), 'mr-scripts-'))
 /** A DSH home apart from `root`: its `sessions` folder holds a log with one flipped byte and a file that is no log. */
@@ -374,10 +368,6 @@ describe('usage', () => {
 describe('under Node 20 (portable fzstd decoder)', () => {
   const node20 = findNode20()
   it('reads, verifies and explains the same logs as under Node 22', (t) => {
-    if (node20 === null) {
-      t.skip('no Node 20 binary on this machine')
-      return
-    }
     const read20 = run(node20, 'read-session-log', [nested.path])
     assert.equal(read20.status, 0, read20.stderr)
     assert.equal(read20.stdout, run(node22, 'read-session-log', [nested.path]).stdout)
@@ -408,10 +398,6 @@ describe('a log with one flipped byte', () => {
   const summaryOf = (r: Run) => (JSON.parse(r.stdout) as { summary: { decoder: string; fallbackDecoder: string | null; lines: number; problems: Located[] } }).summary
 
   it('reads every intact frame under Node 20 auto, as under Node 22, and names the frame and byte', (t) => {
-    if (node20 === null) {
-      t.skip('no Node 20 binary on this machine')
-      return
-    }
     const read22 = run(node22, 'read-session-log', [flipped.path])
     const read20 = run(node20, 'read-session-log', [flipped.path])
     assert.equal(read20.status, 1)
@@ -428,10 +414,6 @@ describe('a log with one flipped byte', () => {
   })
 
   it('keeps the damaged session and its tombstones in the Node 20 scans, with the frame named', (t) => {
-    if (node20 === null) {
-      t.skip('no Node 20 binary on this machine')
-      return
-    }
     const sessions = join(home, 'sessions')
     type Listed = { path: string; events: number; tombstones: number; writing: boolean; error: string | null; problems: string[] }
     const list20 = run(node20, 'list-sessions', ['--json', '--quiet', sessions])

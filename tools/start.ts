@@ -1,24 +1,25 @@
-#!/usr/bin/env node
 // `npm start`: a local DeepSeek Harness 0.1.0-rc.8 web host with this plugin installed.
 //   1. installs the pinned host set in host/ (once; later runs reuse it);
 //   2. adds this checkout to the web profile of a project-local DSH_HOME (.dsh-home/ by default)
 //      with `dsh plugin --profile web add <checkout>`, as a user would;
-//   3. without DEEPSEEK_API_KEY, starts the mock model (tools/mock-model.mjs, DSH's
+//   3. without DEEPSEEK_API_KEY, starts the mock model (tools/mock-model-cli.ts, DSH's
 //      dsh-llm-mock-server behind a scripted front) on loopback and points the DeepSeek
 //      provider at it; with the key set, DeepSeek is used as configured;
 //   4. starts `dsh web` on 127.0.0.1 (telemetry off) and prints the URL;
 //   5. with --seed, creates a demo conversation (two prompts, an answer with tool calls);
 //   6. Ctrl-C, SIGTERM or SIGHUP (the terminal closed) stops the host and the mock model, each
 //      by its own pid; if this process ends any other way, an exit hook stops them, and they
-//      stop by themselves once it is gone (tools/exit-with-parent.mjs).
-// Runs under Node >= 22.19 through tools/with-node22.mjs (see package.json).
-import { spawn } from 'node:child_process'
+//      stop by themselves once it is gone (tools/exit-with-parent.ts).
+// Runs under Node >= 22.19 through tools/with-node22.ts (see package.json).
+import { spawn, type ChildProcess } from 'node:child_process'
 import { createServer } from 'node:net'
 import { createWriteStream, existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
-import { createSession, prompt, rpc, waitForTurnEnds } from './dsh-api.mjs'
-import { addPlugin, assertNode22, ensureHostInstalled, PLUGIN_NAME, PROJECT_ROOT, startHost } from './dsh-host.mjs'
+import { parseArgs } from 'node:util'
+import { createSession, prompt, rpc, waitForTurnEnds } from './dsh-api'
+import { addPlugin, assertNode22, ensureHostInstalled, PLUGIN_NAME, PROJECT_ROOT, startHost, type ModelEndpoint, type RunningHost } from './dsh-host'
+import { parentPidEnv } from './exit-with-parent'
 
 const USAGE = `usage: npm start -- [options]
 
@@ -31,52 +32,53 @@ const USAGE = `usage: npm start -- [options]
 Environment: DEEPSEEK_API_KEY set → the real DeepSeek API (as configured by DSH);
 unset → a local mock model on loopback, no key and no network needed.`
 
-function parseArgs(argv) {
-  const opts = { port: 3080, home: join(PROJECT_ROOT, '.dsh-home'), seed: false, workspace: undefined }
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]
-    const value = () => {
-      const v = argv[++i]
-      if (v === undefined) fail(`${a} needs a value`)
-      return v
-    }
-    if (a === '--port') {
-      const n = Number(value())
-      if (!Number.isInteger(n) || n < 0 || n > 65535) fail(`--port must be an integer 0-65535`)
-      opts.port = n
-    } else if (a === '--home') opts.home = resolve(value())
-    else if (a === '--seed') opts.seed = true
-    else if (a === '--workspace') opts.workspace = resolve(value())
-    else if (a === '-h' || a === '--help') {
-      console.log(USAGE)
-      process.exit(0)
-    } else fail(`unknown option ${a}`)
+/** What the command line asks for. */
+interface StartOptions { port: number; home: string; seed: boolean; workspace: string }
+
+function readOptions(argv: string[]): StartOptions {
+  let values: { port?: string; home?: string; seed?: boolean; workspace?: string; help?: boolean }
+  try {
+    ({ values } = parseArgs({
+      args: argv, strict: true, allowPositionals: false,
+      options: {
+        port: { type: 'string' }, home: { type: 'string' }, seed: { type: 'boolean' },
+        workspace: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      },
+    }))
+  } catch (error) {
+    fail((error as Error).message)
   }
-  opts.workspace ??= join(opts.home, 'demo-workspace')
-  return opts
+  if (values.help) {
+    console.log(USAGE)
+    process.exit(0)
+  }
+  const port = values.port === undefined ? 3080 : Number(values.port)
+  if (!Number.isInteger(port) || port < 0 || port > 65535) fail('--port must be an integer 0-65535')
+  const home = values.home === undefined ? join(PROJECT_ROOT, '.dsh-home') : resolve(values.home)
+  return { port, home, seed: values.seed ?? false, workspace: values.workspace === undefined ? join(home, 'demo-workspace') : resolve(values.workspace) }
 }
 
-function fail(message) {
+function fail(message: string): never {
   console.error(`npm start: ${message}\n\n${USAGE}`)
   process.exit(2)
 }
 
-const say = (line) => console.log(`npm start: ${line}`)
+const say = (line: string) => console.log(`npm start: ${line}`)
 
 /** Signals that ask for an orderly stop. */
-const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP']
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
 /**
  * A terminal Ctrl-C reaches this process twice (from the terminal and through
- * tools/with-node22.mjs, which relays what npm passes on): repeats within this window are the
+ * tools/with-node22.ts, which relays what npm passes on): repeats within this window are the
  * same request. A second Ctrl-C after it forces the stop.
  */
 const REPEAT_WINDOW_MS = 1000
 
 /** The one line printed when the web port is taken. */
-const portInUse = (port) => `port ${port} is in use; pass --port 0 for a free one or --port N`
+const portInUse = (port: number) => `port ${port} is in use; pass --port 0 for a free one or --port N`
 
 /** Resolves with whether 127.0.0.1:`port` can be listened on now (port 0 always can). */
-function portFree(port) {
+function portFree(port: number): Promise<boolean> {
   if (port === 0) return Promise.resolve(true)
   return new Promise((ok) => {
     const probe = createServer()
@@ -85,33 +87,36 @@ function portFree(port) {
   })
 }
 
-/** Start tools/mock-model.mjs as its own process; resolves with its pid, base URL and a stop(). */
-async function startMockProcess(logFile) {
-  const child = spawn(process.execPath, [join(PROJECT_ROOT, 'tools', 'mock-model.mjs'), '--port', '0'], {
-    stdio: ['ignore', 'pipe', 'pipe'], detached: true,
+/** The mock model process as `npm start` uses it. */
+interface MockProcess { pid: number; readonly exited: boolean; baseURL: string; origin: string; stop(): Promise<void> }
+
+/** Start tools/mock-model-cli.ts as its own process; resolves with its pid, base URL and a stop(). */
+async function startMockProcess(logFile: string): Promise<MockProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, 'tools', 'mock-model-cli.ts'), '--port', '0'], {
+    cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: { ...process.env, ...parentPidEnv() },
   })
   children.add(child)
   const log = createWriteStream(logFile, { flags: 'a' })
-  child.stderr.pipe(log)
-  const exit = new Promise((ok) => child.once('exit', ok))
-  const baseURL = await new Promise((ok, no) => {
-    const rl = createInterface({ input: child.stdout })
+  child.stderr!.pipe(log)
+  const exit = new Promise<number | null>((ok) => child.once('exit', ok))
+  const baseURL = await new Promise<string>((ok, no) => {
+    const rl = createInterface({ input: child.stdout! })
     rl.on('line', (line) => {
       log.write(line + '\n')
       const m = /^mock-model ready (\S+)/.exec(line)
-      if (m) ok(m[1])
+      if (m) ok(m[1]!)
     })
     exit.then((code) => no(new Error(`mock model exited (code ${code}); see ${logFile}`)))
   })
   return {
-    pid: child.pid,
+    pid: child.pid!,
     get exited() { return child.exitCode !== null || child.signalCode !== null },
     baseURL,
     origin: baseURL.replace(/\/v1$/, ''),
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return
-      try { process.kill(child.pid, 'SIGTERM') } catch { return }
-      const t = setTimeout(() => { try { process.kill(child.pid, 'SIGKILL') } catch { /* gone */ } }, 5000)
+      try { process.kill(child.pid!, 'SIGTERM') } catch { return }
+      const t = setTimeout(() => { try { process.kill(child.pid!, 'SIGKILL') } catch { /* gone */ } }, 5000)
       await exit
       clearTimeout(t)
       log.end()
@@ -120,7 +125,7 @@ async function startMockProcess(logFile) {
 }
 
 /** The demo conversation: two prompts; the first answered with text plus two tool calls and their results. */
-async function seed(url, workspace, mock) {
+async function seed(url: string, workspace: string, mock: MockProcess | undefined): Promise<string> {
   mkdirSync(workspace, { recursive: true })
   const notes = join(workspace, 'notes.txt')
   const todo = join(workspace, 'todo.txt')
@@ -145,21 +150,21 @@ async function seed(url, workspace, mock) {
 }
 
 /** Processes this script started (mock model, host), from the moment they are spawned. */
-const children = new Set()
-const alive = (child) => child.exitCode === null && child.signalCode === null
+const children = new Set<ChildProcess>()
+const alive = (child: ChildProcess) => child.exitCode === null && child.signalCode === null
 
 /** SIGTERM `child` by pid, SIGKILL after `graceMs`; resolves once it has exited. */
-async function stopChild(child, graceMs) {
+async function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
   if (!alive(child)) return
   const exited = new Promise((ok) => child.once('exit', ok))
-  try { process.kill(child.pid, 'SIGTERM') } catch { return }
-  const t = setTimeout(() => { try { process.kill(child.pid, 'SIGKILL') } catch { /* gone */ } }, graceMs)
+  try { process.kill(child.pid!, 'SIGTERM') } catch { return }
+  const t = setTimeout(() => { try { process.kill(child.pid!, 'SIGKILL') } catch { /* gone */ } }, graceMs)
   await exited
   clearTimeout(t)
 }
 
-async function main() {
-  const opts = parseArgs(process.argv.slice(2))
+async function main(): Promise<void> {
+  const opts = readOptions(process.argv.slice(2))
   assertNode22()
   for (const file of ['lib/main.js', 'lib/client.js']) {
     if (!existsSync(join(PROJECT_ROOT, file))) fail(`${file} is missing; run \`npm run build\` first (DSH refuses to boot a plugin without its bundles)`)
@@ -168,12 +173,12 @@ async function main() {
     fail('the plugin\'s dependencies are not installed; run `npm install` first')
   }
 
-  let mock
-  let host
-  let hostChild
+  let mock: MockProcess | undefined
+  let host: RunningHost | undefined
+  let hostChild: ChildProcess | undefined
   let stopping = false
   let stopAt = 0
-  const stopAll = async (code) => {
+  const stopAll = async (code: number): Promise<void> => {
     if (stopping) return
     stopping = true
     stopAt = Date.now()
@@ -191,18 +196,18 @@ async function main() {
     }
     process.exit(code)
   }
-  const onSignal = (signal) => {
+  const onSignal = (signal: NodeJS.Signals) => {
     if (!stopping) return void stopAll(0)
     if (signal !== 'SIGINT' || Date.now() - stopAt < REPEAT_WINDOW_MS) return
     // A second Ctrl-C: do not wait for the orderly stop.
-    for (const child of children) if (alive(child)) try { process.kill(child.pid, 'SIGKILL') } catch { /* gone */ }
+    for (const child of children) if (alive(child)) try { process.kill(child.pid!, 'SIGKILL') } catch { /* gone */ }
     process.exit(130)
   }
   for (const signal of STOP_SIGNALS) process.on(signal, onSignal)
   process.on('exit', () => {
     // Last resort when torn down without an orderly stop (an uncaught error, process.exit):
     // never leave the children behind. They also stop by themselves once this process is gone.
-    for (const child of children) if (alive(child)) try { process.kill(child.pid, 'SIGTERM') } catch { /* gone */ }
+    for (const child of children) if (alive(child)) try { process.kill(child.pid!, 'SIGTERM') } catch { /* gone */ }
   })
   // After SIGHUP the terminal may be gone: a failed write must not end the orderly stop.
   for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {})
@@ -216,7 +221,7 @@ async function main() {
   mkdirSync(logs, { recursive: true })
   if (addPlugin({ dshHome: opts.home, log: say }) === false) say(`${PLUGIN_NAME} is already in the web profile of ${opts.home}`)
 
-  let model
+  let model: ModelEndpoint | undefined
   if (process.env.DEEPSEEK_API_KEY) {
     say('DEEPSEEK_API_KEY is set: using the DeepSeek API as configured')
   } else {
@@ -226,35 +231,38 @@ async function main() {
     say(`mock model on ${mock.baseURL} (pid ${mock.pid}); set DEEPSEEK_API_KEY to talk to DeepSeek instead`)
   }
 
+  let running: RunningHost
   try {
-    host = await startHost({
-      dshHome: opts.home, port: opts.port, model, logFile: join(logs, 'host.log'), echo: false,
+    running = await startHost({
+      dshHome: opts.home, port: opts.port, ...(model ? { model } : {}), logFile: join(logs, 'host.log'), echo: false,
       onSpawn: (child) => { hostChild = child; children.add(child) },
     })
+    host = running
   } catch (error) {
     if (stopping) return
-    console.error(error?.code === 'EADDRINUSE' ? `npm start: ${portInUse(opts.port)}` : String(error?.message ?? error))
+    const e = error as NodeJS.ErrnoException
+    console.error(e?.code === 'EADDRINUSE' ? `npm start: ${portInUse(opts.port)}` : String(e?.message ?? error))
     await stopAll(1)
     return
   }
   if (stopping) return
-  host.exit.then(async (e) => {
+  void running.exit.then(async (e) => {
     if (stopping) return
-    console.error(`npm start: the host exited (code ${e.code}, signal ${e.signal}); last lines:\n${host.logTail(40)}`)
+    console.error(`npm start: the host exited (code ${e.code}, signal ${e.signal}); last lines:\n${running.logTail(40)}`)
     await stopAll(1)
   })
   say(`DSH_HOME ${opts.home}; logs in ${logs}`)
   if (opts.seed) {
     say(`seeding a demo conversation in ${opts.workspace}…`)
     try {
-      const id = await seed(host.url, opts.workspace, mock)
+      const id = await seed(running.url, opts.workspace, mock)
       say(`demo conversation ${id} is ready`)
     } catch (error) {
-      console.error(`npm start: seeding failed: ${error.message ?? error}`)
+      console.error(`npm start: seeding failed: ${(error as Error).message ?? error}`)
     }
   }
   if (stopping) return
-  console.log(`\n  DeepSeek Harness with ${PLUGIN_NAME}: ${host.url}\n\n  Press Ctrl-C to stop.\n`)
+  console.log(`\n  DeepSeek Harness with ${PLUGIN_NAME}: ${running.url}\n\n  Press Ctrl-C to stop.\n`)
 }
 
 await main()

@@ -1,13 +1,12 @@
-#!/usr/bin/env node
-// Builds lib/ from the TypeScript sources with esbuild. lib/ is committed so that
-// `dsh plugin add` needs no build step; `node tools/build.mjs --check` rebuilds into a
-// scratch folder and fails when the committed lib/ differs from a fresh build.
+// Builds lib/ from the TypeScript sources with esbuild (`npm run build`). lib/ is committed so
+// that `dsh plugin add` needs no build step; `--check` rebuilds into a scratch folder and fails
+// when the committed lib/ differs from a fresh build.
 //
 //   src/host/index.ts      -> lib/main.js            ESM, Node; DSH packages stay external
 //   src/client/index.tsx   -> lib/client.js          classic script in the rc.8 module-loader wrapper
 //   scripts/<name>.ts      -> lib/scripts/<name>.js  ESM, Node >= 20, self-contained (no DSH at run time);
 //                                                   shared code in lib/scripts/chunks/
-import { build } from 'esbuild'
+import { build, type BuildOptions } from 'esbuild'
 import { createHash } from 'node:crypto'
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -17,7 +16,7 @@ import { fileURLToPath } from 'node:url'
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 
-function listFiles(dir) {
+function listFiles(dir: string): string[] {
   if (!existsSync(dir)) return []
   return readdirSync(dir).flatMap((name) => {
     const p = join(dir, name)
@@ -30,7 +29,7 @@ function listFiles(dir) {
 // bundle's bytes do and stays deterministic.
 const STAMP_PLACEHOLDER = '__DSH_MESSAGE_RECALL_BUILD_STAMP__'
 
-async function stampBundle(file) {
+async function stampBundle(file: string): Promise<string> {
   const text = readFileSync(file, 'utf8')
   const stamp = `${pkg.version}+${createHash('sha256').update(text).digest('hex').slice(0, 10)}`
   writeFileSync(file, text.split(STAMP_PLACEHOLDER).join(stamp))
@@ -40,10 +39,11 @@ async function stampBundle(file) {
 const WRAP_OPEN = `window.__ModuleLoader__.load({ id: ${JSON.stringify(pkg.name)}, factory: (require) => { var module = { exports: {} }; var exports = module.exports;`
 const WRAP_CLOSE = 'return module.exports; } });'
 
-export async function buildAll(outDir) {
-  const common = { bundle: true, preserveSymlinks: true, logLevel: 'warning', legalComments: 'none', charset: 'utf8', define: { __BUILD_STAMP__: JSON.stringify(STAMP_PLACEHOLDER) } }
+/** Build every output into `outDir`; resolves with the client's build stamp. */
+export async function buildAll(outDir: string): Promise<string> {
+  const common: BuildOptions = { bundle: true, preserveSymlinks: true, logLevel: 'warning', legalComments: 'none', charset: 'utf8', define: { __BUILD_STAMP__: JSON.stringify(STAMP_PLACEHOLDER) } }
   let stamp = '(no client bundle)'
-  const jobs = []
+  const jobs: Array<Promise<unknown>> = []
   const hostEntry = join(root, 'src/host/index.ts')
   if (existsSync(hostEntry)) {
     jobs.push(build({
@@ -61,7 +61,8 @@ export async function buildAll(outDir) {
       banner: { js: WRAP_OPEN }, footer: { js: WRAP_CLOSE },
     }).then(async () => { stamp = await stampBundle(join(outDir, 'client.js')) }))
   }
-  const scriptEntries = listFiles(join(root, 'scripts')).filter((f) => /\.ts$/.test(f) && !f.endsWith('.d.ts'))
+  // Entries are the top-level scripts; scripts/support/ holds what they share.
+  const scriptEntries = listFiles(join(root, 'scripts')).filter((f) => dirname(f) === join(root, 'scripts') && /\.ts$/.test(f) && !f.endsWith('.d.ts'))
   if (scriptEntries.length) {
     // One build with code splitting: the scripts share their decoding code through chunks.
     jobs.push(build({
@@ -74,10 +75,10 @@ export async function buildAll(outDir) {
   return stamp
 }
 
-function compareTrees(a, b) {
-  const rel = (base) => new Set(listFiles(base).map((f) => relative(base, f)))
+function compareTrees(a: string, b: string): string[] {
+  const rel = (base: string) => new Set(listFiles(base).map((f) => relative(base, f)))
   const fa = rel(a), fb = rel(b)
-  const diffs = []
+  const diffs: string[] = []
   for (const f of new Set([...fa, ...fb])) {
     if (!fa.has(f)) diffs.push(`missing in lib/: ${f}`)
     else if (!fb.has(f)) diffs.push(`not produced by the build: lib/${f}`)

@@ -1,13 +1,53 @@
 // The local DSH 0.1.0-rc.8 web host that `npm start` and the end-to-end suite run:
 // install the pinned host set in host/ (once), add this checkout as a plugin the way a
 // user would (`dsh plugin --profile web add <dir>`), start and stop `dsh web`.
-// Plain ESM so it runs before anything is built; every function runs under Node >= 22.19
-// (callers go through tools/with-node22.mjs or the test runner it starts).
-import { spawn, spawnSync } from 'node:child_process'
+// Runs from source (through tsx) before anything is built; every function runs under
+// Node >= 22.19 (callers go through tools/with-node22.ts or the test runner it starts).
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { parentPidEnv } from './exit-with-parent'
+import { satisfiesNode, NODE_MIN } from './node-runtime'
+
+/** Where the DeepSeek provider of the host is pointed (dsh-llm-deepseek reads both from the launch environment). */
+export interface ModelEndpoint { baseURL: string; apiKey: string }
+
+/** How a process ended. */
+export interface ProcessExit { code: number | null; signal: NodeJS.Signals | null }
+
+/** A running `dsh web`. */
+export interface RunningHost {
+  /** http://127.0.0.1:<port>, from the host's `dsh web: <url>` line */
+  url: string
+  pid: number
+  child: ChildProcess
+  /** Resolves when the process exits. */
+  exit: Promise<ProcessExit>
+  /** Last `n` lines of the host's stdout and stderr (default 60). */
+  logTail(n?: number): string
+  /** SIGTERM by pid, SIGKILL after `graceMs` (default 15 s); resolves with how it ended. */
+  stop(graceMs?: number): Promise<ProcessExit>
+  readonly exited: ProcessExit | null
+}
+
+/** Options of {@link startHost}. */
+export interface StartHostOptions {
+  dshHome: string
+  /** Port on 127.0.0.1 (default 3080; 0 picks a free one). */
+  port?: number
+  model?: ModelEndpoint
+  /** Appended with the host's stdout and stderr. */
+  logFile?: string
+  cwd?: string
+  /** How long to wait for the URL line, ms (default 120 s). */
+  timeoutMs?: number
+  /** Copy the host's output to stderr. */
+  echo?: boolean
+  /** Called with the child right after spawn, before the host is up (so a caller can stop it early). */
+  onSpawn?: (child: ChildProcess) => void
+}
 
 /** The project root (the folder of package.json). */
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
@@ -17,29 +57,26 @@ export const HOST_DIR = join(PROJECT_ROOT, 'host')
 export const DSH_BIN = join(HOST_DIR, 'node_modules', '@deepseek-ai', 'dsh', 'lib', 'bin.js')
 /** pnpm from the pinned set; `dsh plugin add` needs it on PATH. */
 export const PNPM_BIN_DIR = join(HOST_DIR, 'node_modules', '.bin')
-/** Preloaded into the host (`node --import`): it stops itself when its starter is gone. */
-export const EXIT_WITH_PARENT = join(PROJECT_ROOT, 'tools', 'exit-with-parent.mjs')
+/** Preloaded into the host (`node --import`; Node 22 strips its types): it stops itself when its starter is gone. */
+export const EXIT_WITH_PARENT = join(PROJECT_ROOT, 'tools', 'exit-with-parent.ts')
 /** Package name of this plugin (read from package.json). */
-export const PLUGIN_NAME = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')).name
+export const PLUGIN_NAME: string = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')).name
 
 const STAMP = join(HOST_DIR, 'node_modules', '.dsh-message-recall-lock-sha')
-const MIN_NODE = [22, 19, 0]
 
 /** Throws unless this process runs on Node >= 22.19 (DSH rc.8 needs zstd, Promise.withResolvers, …). */
-export function assertNode22() {
-  const v = process.versions.node.split('.').map(Number)
-  for (let i = 0; i < 3; i++) {
-    if (v[i] > MIN_NODE[i]) return
-    if (v[i] < MIN_NODE[i]) throw new Error(`DSH 0.1.0-rc.8 needs Node >= 22.19; this is ${process.version} (run through npm start / npm test, which provision Node 22)`)
+export function assertNode22(): void {
+  if (!satisfiesNode(process.version)) {
+    throw new Error(`DSH 0.1.0-rc.8 needs Node >= ${NODE_MIN}; this is ${process.version} (run through npm start / npm test, which provision Node 22)`)
   }
 }
 
-function lockDigest() {
+function lockDigest(): string {
   return createHash('sha256').update(readFileSync(join(HOST_DIR, 'package-lock.json'))).digest('hex')
 }
 
 /** True when host/node_modules was installed from the committed lockfile as it is now. */
-export function hostInstalled() {
+export function hostInstalled(): boolean {
   return existsSync(DSH_BIN) && existsSync(STAMP) && readFileSync(STAMP, 'utf8').trim() === lockDigest()
 }
 
@@ -50,13 +87,12 @@ export function hostInstalled() {
  * node-addon-require-builtin, and ci treats that as out of sync; `install` resolves exactly the
  * locked versions and leaves the lockfile as it is.) npm may run on any Node; the EBADENGINE
  * warnings for commander and pi-ai under an older Node are harmless.
- * @param {{ log?: (line: string) => void, quiet?: boolean }} [options]
- * @returns {boolean} whether an install ran
+ * @returns whether an install ran
  * @throws Error when npm fails (its exit code is in the message)
  */
-export function ensureHostInstalled(options = {}) {
+export function ensureHostInstalled(options: { log?: (line: string) => void; quiet?: boolean } = {}): boolean {
   if (hostInstalled()) return false
-  const log = options.log ?? ((l) => process.stderr.write(l + '\n'))
+  const log = options.log ?? ((l: string) => process.stderr.write(l + '\n'))
   log('Installing the DeepSeek Harness 0.1.0-rc.8 web host into host/ (once; about 1-2 minutes)…')
   const started = Date.now()
   const r = spawnSync('npm', ['install', '--legacy-peer-deps', '--ignore-scripts', '--no-audit', '--no-fund', '--fetch-timeout=60000', '--loglevel=error'], {
@@ -74,10 +110,9 @@ export function ensureHostInstalled(options = {}) {
  * Environment for the dsh CLI: the given DSH_HOME, telemetry off, this Node and pnpm first on PATH,
  * and, when `model` is given, the DeepSeek provider pointed at it (DEEPSEEK_BASE_URL/DEEPSEEK_API_KEY,
  * read by dsh-llm-deepseek from the launch environment).
- * @param {{ dshHome: string, model?: { baseURL: string, apiKey: string } }} options
  */
-export function hostEnv({ dshHome, model }) {
-  const env = { ...process.env, DSH_HOME: dshHome, DSH_TELEMETRY_DISABLED: '1', PATH: `${dirname(process.execPath)}:${PNPM_BIN_DIR}:${process.env.PATH ?? ''}` }
+export function hostEnv({ dshHome, model }: { dshHome: string; model?: ModelEndpoint | undefined }): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, DSH_HOME: dshHome, DSH_TELEMETRY_DISABLED: '1', PATH: `${dirname(process.execPath)}:${PNPM_BIN_DIR}:${process.env.PATH ?? ''}` }
   if (model) {
     env.DEEPSEEK_BASE_URL = model.baseURL
     env.DEEPSEEK_API_KEY = model.apiKey
@@ -86,28 +121,27 @@ export function hostEnv({ dshHome, model }) {
 }
 
 /** Path of the web profile's package.json inside a DSH_HOME. */
-export function profileManifest(dshHome) {
+export function profileManifest(dshHome: string): string {
   return join(dshHome, 'profiles', 'web', 'package.json')
 }
 
 /** True when the web profile of `dshHome` already links `pluginDir`. */
-export function pluginAdded(dshHome, pluginDir = PROJECT_ROOT) {
+export function pluginAdded(dshHome: string, pluginDir: string = PROJECT_ROOT): boolean {
   const file = profileManifest(dshHome)
   if (!existsSync(file)) return false
   const pkg = JSON.parse(readFileSync(file, 'utf8'))
   const spec = pkg.dependencies?.[PLUGIN_NAME]
-  const bundles = pkg.dsh?.profile?.bundles ?? []
+  const bundles: string[] = pkg.dsh?.profile?.bundles ?? []
   return typeof spec === 'string' && spec.startsWith('link:') && resolve(spec.slice(5)) === resolve(pluginDir) && bundles.includes(PLUGIN_NAME)
 }
 
 /**
  * Add this checkout to the web profile of `dshHome` the way a user would:
  * `dsh plugin --profile web add <pluginDir>` (pnpm links the folder). Skipped when already linked.
- * @param {{ dshHome: string, pluginDir?: string, log?: (line: string) => void }} options
- * @returns {boolean} whether the command ran
+ * @returns whether the command ran
  * @throws Error with the CLI output when the command fails
  */
-export function addPlugin({ dshHome, pluginDir = PROJECT_ROOT, log }) {
+export function addPlugin({ dshHome, pluginDir = PROJECT_ROOT, log }: { dshHome: string; pluginDir?: string; log?: (line: string) => void }): boolean {
   assertNode22()
   if (pluginAdded(dshHome, pluginDir)) return false
   mkdirSync(dshHome, { recursive: true })
@@ -124,34 +158,30 @@ export function addPlugin({ dshHome, pluginDir = PROJECT_ROOT, log }) {
 /**
  * Start `dsh web` bound to 127.0.0.1 and wait for its `dsh web: <url>` line.
  * The process gets its own process group so a terminal Ctrl-C reaches only the caller, which
- * then stops it by pid; it preloads tools/exit-with-parent.mjs, so it also stops (SIGTERM to
+ * then stops it by pid; it preloads tools/exit-with-parent.ts, so it also stops (SIGTERM to
  * itself) when the caller is gone without stopping it. Output goes to `logFile` (appended) and
  * is kept for `logTail()`. When the host does not come up, it is stopped before the error is thrown.
- * @param {{ dshHome: string, port?: number, model?: { baseURL: string, apiKey: string }, logFile?: string,
- *   cwd?: string, timeoutMs?: number, echo?: boolean, onSpawn?: (child: import('node:child_process').ChildProcess) => void }} options
- *   `onSpawn` gets the child right after it is spawned, before the host is up (so a caller can stop it early)
- * @returns {Promise<import('./dsh-host.d.mts').RunningHost>}
  * @throws Error with the log tail when the host exits or prints no URL within `timeoutMs` (default 120 s);
  *   when the port was taken (the host's log says EADDRINUSE), the error has `code: 'EADDRINUSE'` and `port`
  */
-export async function startHost(options) {
+export async function startHost(options: StartHostOptions): Promise<RunningHost> {
   assertNode22()
   const { dshHome, port = 3080, model, logFile, cwd = PROJECT_ROOT, timeoutMs = 120_000, echo = false } = options
   mkdirSync(dshHome, { recursive: true })
   const child = spawn(process.execPath, ['--import', pathToFileURL(EXIT_WITH_PARENT).href, DSH_BIN, 'web', '--host', '127.0.0.1', '--port', String(port), '--no-open'], {
-    cwd, env: hostEnv({ dshHome, model }), stdio: ['ignore', 'pipe', 'pipe'], detached: true,
+    cwd, env: { ...hostEnv({ dshHome, model }), ...parentPidEnv() }, stdio: ['ignore', 'pipe', 'pipe'], detached: true,
   })
   options.onSpawn?.(child)
-  const lines = []
+  const lines: string[] = []
   const file = logFile ? (mkdirSync(dirname(logFile), { recursive: true }), createWriteStream(logFile, { flags: 'a' })) : undefined
-  let exited = null
-  const exit = new Promise((done) => child.once('exit', (code, signal) => { exited = { code, signal }; done(exited) }))
-  let onUrl
-  const urlSeen = new Promise((ok) => { onUrl = ok })
-  for (const stream of [child.stdout, child.stderr]) {
+  let exited: ProcessExit | null = null
+  const exit = new Promise<ProcessExit>((done) => child.once('exit', (code, signal) => { exited = { code, signal }; done(exited) }))
+  let onUrl: (url: string) => void = () => {}
+  const urlSeen = new Promise<string>((ok) => { onUrl = ok })
+  for (const stream of [child.stdout!, child.stderr!]) {
     let rest = ''
     stream.setEncoding('utf8')
-    stream.on('data', (chunk) => {
+    stream.on('data', (chunk: string) => {
       file?.write(chunk)
       if (echo) process.stderr.write(chunk)
       rest += chunk
@@ -161,12 +191,12 @@ export async function startHost(options) {
         lines.push(line)
         if (lines.length > 2000) lines.splice(0, lines.length - 2000)
         const m = /dsh web: (http:\/\/\S+)/.exec(line)
-        if (m) onUrl(m[1].replace(/\/$/, ''))
+        if (m) onUrl(m[1]!.replace(/\/$/, ''))
       }
     })
   }
   const logTail = (n = 60) => lines.slice(-n).join('\n')
-  let timer
+  let timer: NodeJS.Timeout | undefined
   const url = await Promise.race([
     urlSeen,
     exit.then((e) => {
@@ -174,21 +204,21 @@ export async function startHost(options) {
       if (lines.some((line) => line.includes('EADDRINUSE'))) Object.assign(error, { code: 'EADDRINUSE', port })
       throw error
     }),
-    new Promise((_, fail) => { timer = setTimeout(() => fail(new Error(`dsh web printed no URL within ${timeoutMs} ms:\n${logTail()}`)), timeoutMs) }),
+    new Promise<never>((_, fail) => { timer = setTimeout(() => fail(new Error(`dsh web printed no URL within ${timeoutMs} ms:\n${logTail()}`)), timeoutMs) }),
   ]).catch(async (error) => {
     await stop(5000)
     throw error
   }).finally(() => clearTimeout(timer))
-  async function stop(graceMs = 15_000) {
+  async function stop(graceMs = 15_000): Promise<ProcessExit> {
     if (exited) return exited
-    try { process.kill(child.pid, 'SIGTERM') } catch { /* already gone */ }
-    let t
-    const result = await Promise.race([exit, new Promise((ok) => { t = setTimeout(() => ok(null), graceMs) })]).finally(() => clearTimeout(t))
+    try { process.kill(child.pid!, 'SIGTERM') } catch { /* already gone */ }
+    let t: NodeJS.Timeout | undefined
+    const result = await Promise.race([exit, new Promise<null>((ok) => { t = setTimeout(() => ok(null), graceMs) })]).finally(() => clearTimeout(t))
     if (result) { file?.end(); return result }
-    try { process.kill(child.pid, 'SIGKILL') } catch { /* already gone */ }
+    try { process.kill(child.pid!, 'SIGKILL') } catch { /* already gone */ }
     const killed = await exit
     file?.end()
     return killed
   }
-  return { url, pid: child.pid, child, exit, logTail, stop, get exited() { return exited } }
+  return { url, pid: child.pid!, child, exit, logTail, stop, get exited() { return exited } }
 }

@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 // A scriptable stand-in for the DeepSeek chat-completions API, built on DSH's own
 // `@deepseek-ai/dsh-llm-mock-server` (from the pinned host set in host/).
 //
@@ -16,12 +15,11 @@
 // recognised by their system instruction and answered from a fixed title step, so a test
 // script lists only the turns' model calls.
 //
-// CLI for `npm start`: `node tools/mock-model.mjs [--port N] [--text T]` prints
-// `mock-model ready <baseURL>` (baseURL ends in /v1), logs one JSON line per request, takes a
-// new script with `PUT <origin>/_mock/script` (JSON array of steps) and lists the captured
-// requests with `GET <origin>/_mock/requests`. It stops on SIGTERM, SIGINT or SIGHUP, and by
-// itself when the process that started it is gone (tools/exit-with-parent.mjs).
-import { createServer, request as httpRequest } from 'node:http'
+// Over HTTP, `PUT <origin>/_mock/script` (JSON array of steps) replaces the script and
+// `GET <origin>/_mock/requests` lists the captured requests. The command line for `npm start` is
+// tools/mock-model-cli.ts.
+import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { createRequire } from 'node:module'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -37,7 +35,77 @@ export const MOCK_API_KEY = 'mock-key'
 /** Start of the system instruction of dsh-session-title-llm (rc.8, lib/index.js `systemPrompt`). */
 const TITLE_MARKER = 'Create a concise title for an AI coding-assistant session'
 
-async function loadMockServer() {
+/** One scripted model call. See {@link normaliseStep}. */
+export type MockStep =
+  | string
+  | { text: string }
+  | { text?: string; toolCalls: ToolCallStep[] }
+  | { text?: string; toolCall: ToolCallStep }
+  | { slow: string; chunkDelayMs?: number; chunkSize?: number }
+  | { behavior: string; options?: Record<string, unknown> }
+
+/** A tool call of a step; `arguments` is an object or a JSON string. */
+export interface ToolCallStep { name: string; arguments?: unknown; id?: string }
+
+/** A chat-completions request the mock model answered. `body` is the exact wire request. */
+export interface MockRequest {
+  index: number
+  kind: 'turn' | 'title'
+  step: MockStep
+  body: {
+    model?: string
+    messages: Array<{ role: string; content?: unknown; tool_calls?: Array<{ id: string; type: string; function: { name: string; arguments: string } }>; tool_call_id?: string }>
+    tools?: Array<{ type: string; function: { name: string } }>
+    [key: string]: unknown
+  }
+  time: number
+  outcome: string | undefined
+  callIds?: string[]
+}
+
+/** A running mock model. */
+export interface MockModel {
+  /** http://127.0.0.1:<port> */
+  origin: string
+  /** origin + /v1, for DEEPSEEK_BASE_URL */
+  baseURL: string
+  port: number
+  apiKey: string
+  /** Turn requests, in arrival order (live array). */
+  requests: MockRequest[]
+  /** Session-title requests (live array). */
+  titleRequests: MockRequest[]
+  /** Replace the queue of steps for the next turn requests. @throws Error on a bad step */
+  script(steps: MockStep[]): void
+  /** Steps not consumed yet. */
+  pending(): number
+  close(): Promise<void>
+}
+
+/** Options of {@link startMockModel}. */
+export interface MockModelOptions {
+  host?: string
+  /** Port on `host`; 0 (default) picks a free one. */
+  port?: number
+  apiKey?: string
+  /** Answer once the script is used up (default {@link DEFAULT_ANSWER}). */
+  defaultAnswer?: string
+  /** Title the session-title requests get (default {@link DEFAULT_TITLE}). */
+  title?: string
+  /** Called after each answered request. */
+  onRequest?: (record: MockRequest) => void
+}
+
+/** Options of one DSH mock instance (dsh-llm-mock-server `startMockLlmServer`). */
+type InstanceOptions = { sequence: string[] } & Record<string, unknown>
+/** A running DSH mock instance, as far as this module uses it. */
+interface MockInstance { baseURL: string; port: number; requests: Array<{ outcome?: string }>; close(): Promise<void> }
+/** A step reduced to what DSH mock instances produce. */
+type StepPart = { kind: 'single'; options: InstanceOptions } | { kind: 'composed'; text: string | undefined; calls: ToolCallStep[] }
+/** One streamed chat-completions chunk. */
+interface Chunk { choices?: Array<{ finish_reason?: unknown; delta?: { tool_calls?: Array<{ index: number; id?: string }> } }> }
+
+async function loadMockServer(): Promise<{ startMockLlmServer(options: Record<string, unknown>): Promise<MockInstance> }> {
   // The pinned host set first; the project's own devDependency as a fallback.
   for (const base of [join(root, 'host', 'package.json'), join(root, 'package.json')]) {
     try {
@@ -56,35 +124,36 @@ async function loadMockServer() {
  * a turn running); `{ behavior, options? }` (any other MOCK_LLM_BEHAVIORS entry, e.g. server_error).
  * @throws Error on any other shape
  */
-export function normaliseStep(step) {
+export function normaliseStep(step: unknown): StepPart {
   if (typeof step === 'string') return { kind: 'single', options: { sequence: ['success'], successText: step } }
   if (step === null || typeof step !== 'object') throw new Error(`mock-model: bad script step ${JSON.stringify(step)}`)
-  const calls = step.toolCalls ?? (step.toolCall ? [step.toolCall] : undefined)
+  const s = step as { text?: unknown; toolCalls?: unknown; toolCall?: unknown; slow?: unknown; chunkSize?: number; chunkDelayMs?: number; behavior?: unknown; options?: Record<string, unknown> }
+  const calls = (s.toolCalls ?? (s.toolCall ? [s.toolCall] : undefined)) as ToolCallStep[] | undefined
   if (calls !== undefined) {
     if (!Array.isArray(calls) || calls.length === 0) throw new Error('mock-model: toolCalls must be a non-empty array')
     for (const c of calls) {
       if (typeof c?.name !== 'string' || c.name.length === 0) throw new Error(`mock-model: tool call without a name ${JSON.stringify(c)}`)
       JSON.parse(typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments ?? {}))
     }
-    if (step.text !== undefined && (typeof step.text !== 'string' || step.text.length === 0)) throw new Error('mock-model: text must be a non-empty string')
-    return { kind: 'composed', text: step.text, calls }
+    if (s.text !== undefined && (typeof s.text !== 'string' || s.text.length === 0)) throw new Error('mock-model: text must be a non-empty string')
+    return { kind: 'composed', text: s.text, calls }
   }
-  if (typeof step.text === 'string') return { kind: 'single', options: { sequence: ['success'], successText: step.text } }
-  if (typeof step.slow === 'string') {
-    return { kind: 'single', options: { sequence: ['slow_success'], successText: step.slow, chunkSize: step.chunkSize ?? 4, chunkDelayMs: step.chunkDelayMs ?? 400 } }
+  if (typeof s.text === 'string') return { kind: 'single', options: { sequence: ['success'], successText: s.text } }
+  if (typeof s.slow === 'string') {
+    return { kind: 'single', options: { sequence: ['slow_success'], successText: s.slow, chunkSize: s.chunkSize ?? 4, chunkDelayMs: s.chunkDelayMs ?? 400 } }
   }
-  if (typeof step.behavior === 'string') return { kind: 'single', options: { sequence: [step.behavior], ...(step.options ?? {}) } }
+  if (typeof s.behavior === 'string') return { kind: 'single', options: { sequence: [s.behavior], ...(s.options ?? {}) } }
   throw new Error(`mock-model: bad script step ${JSON.stringify(step)}`)
 }
 
-function isTitleRequest(body) {
-  const messages = Array.isArray(body?.messages) ? body.messages : []
+function isTitleRequest(body: { messages?: unknown } | undefined): boolean {
+  const messages: Array<{ role?: unknown; content?: unknown }> = Array.isArray(body?.messages) ? body.messages : []
   return messages.some((m) => m?.role === 'system' && typeof m.content === 'string' && m.content.includes(TITLE_MARKER))
 }
 
-function readBody(req) {
+function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((ok, fail) => {
-    const chunks = []
+    const chunks: Buffer[] = []
     req.on('data', (c) => chunks.push(c))
     req.on('end', () => ok(Buffer.concat(chunks)))
     req.on('error', fail)
@@ -92,7 +161,7 @@ function readBody(req) {
 }
 
 /** POST `raw` to one mock instance and pipe (or collect) its answer. */
-function forward(server, req, raw, res) {
+function forward(server: MockInstance, req: IncomingMessage, raw: Buffer, res?: ServerResponse): Promise<{ status: number; text: string } | null> {
   return new Promise((done, fail) => {
     const upstream = httpRequest(`${server.baseURL}${req.url}`, { method: 'POST', headers: { ...req.headers, host: `127.0.0.1:${server.port}` } }, (up) => {
       if (res) {
@@ -102,8 +171,8 @@ function forward(server, req, raw, res) {
         up.on('error', () => done(null))
         return
       }
-      const chunks = []
-      up.on('data', (c) => chunks.push(c))
+      const chunks: Buffer[] = []
+      up.on('data', (c: Buffer) => chunks.push(c))
       up.on('error', fail)
       up.on('end', () => done({ status: up.statusCode ?? 502, text: Buffer.concat(chunks).toString('utf8') }))
     })
@@ -113,55 +182,53 @@ function forward(server, req, raw, res) {
   })
 }
 
-function sseEvents(text) {
+function sseEvents(text: string): string[] {
   return text.split('\n\n').map((e) => e.trim()).filter((e) => e.startsWith('data: ')).map((e) => e.slice(6))
 }
 
 /**
  * Start the scriptable mock model on loopback.
- * @param {{ host?: string, port?: number, apiKey?: string, defaultAnswer?: string, title?: string,
- *   onRequest?: (record: object) => void }} [options]
- * @returns {Promise<import('./mock-model.d.mts').MockModel>}
+ * @throws Error when dsh-llm-mock-server is not installed or the port cannot be listened on
  */
-export async function startMockModel(options = {}) {
+export async function startMockModel(options: MockModelOptions = {}): Promise<MockModel> {
   const { startMockLlmServer } = await loadMockServer()
   const host = options.host ?? '127.0.0.1'
   const apiKey = options.apiKey ?? MOCK_API_KEY
-  let queue = []
+  let queue: MockStep[] = []
   let calls = 0
-  const requests = []
-  const titleRequests = []
-  const live = new Set()
+  const requests: MockRequest[] = []
+  const titleRequests: MockRequest[] = []
+  const live = new Set<MockInstance>()
 
-  async function instance(opts) {
+  async function instance(opts: InstanceOptions): Promise<MockInstance> {
     const server = await startMockLlmServer({ host: '127.0.0.1', port: 0, apiKey, chunkDelayMs: 0, ...opts })
     live.add(server)
     return server
   }
-  async function release(server) {
+  async function release(server: MockInstance): Promise<void> {
     live.delete(server)
     await server.close()
   }
 
-  async function composed(part, req, raw, res, record) {
-    const events = []
-    const outcomes = []
+  async function composed(part: Extract<StepPart, { kind: 'composed' }>, req: IncomingMessage, raw: Buffer, res: ServerResponse, record: MockRequest): Promise<void> {
+    const events: Chunk[] = []
+    const outcomes: Array<string | undefined> = []
     let status = 200
     if (part.text !== undefined) {
       const s = await instance({ sequence: ['success'], successText: part.text })
       try {
-        const r = await forward(s, req, raw)
+        const r = (await forward(s, req, raw))!
         status = r.status
         for (const e of sseEvents(r.text)) {
           if (e === '[DONE]') continue
-          const chunk = JSON.parse(e)
+          const chunk = JSON.parse(e) as Chunk
           if (chunk.choices?.[0]?.finish_reason) continue
           events.push(chunk)
         }
         outcomes.push(s.requests[0]?.outcome)
       } finally { await release(s) }
     }
-    let finish
+    let finish: Chunk | undefined
     record.callIds = []
     for (const [index, call] of part.calls.entries()) {
       const id = call.id ?? `call-${++calls}`
@@ -169,11 +236,11 @@ export async function startMockModel(options = {}) {
       const args = typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments ?? {})
       const s = await instance({ sequence: ['tool_call_success'], toolName: call.name, toolArguments: args })
       try {
-        const r = await forward(s, req, raw)
+        const r = (await forward(s, req, raw))!
         if (r.status !== 200) status = r.status
         for (const e of sseEvents(r.text)) {
           if (e === '[DONE]') continue
-          const chunk = JSON.parse(e)
+          const chunk = JSON.parse(e) as Chunk
           if (chunk.choices?.[0]?.finish_reason) { finish = chunk; continue }
           for (const tc of chunk.choices?.[0]?.delta?.tool_calls ?? []) {
             tc.index = index
@@ -190,12 +257,12 @@ export async function startMockModel(options = {}) {
     record.outcome = outcomes.every((o) => o === 'completed') ? 'completed' : outcomes.join(',')
   }
 
-  async function answer(req, res, raw) {
-    let body
+  async function answer(req: IncomingMessage, res: ServerResponse, raw: Buffer): Promise<void> {
+    let body: MockRequest['body'] | undefined
     try { body = raw.length ? JSON.parse(raw.toString('utf8')) : undefined } catch { body = undefined }
     const title = body !== undefined && isTitleRequest(body)
-    const step = title ? { text: options.title ?? DEFAULT_TITLE } : (queue.length ? queue.shift() : { text: options.defaultAnswer ?? DEFAULT_ANSWER })
-    const record = { index: title ? titleRequests.length : requests.length, kind: title ? 'title' : 'turn', step, body, time: Date.now(), outcome: undefined }
+    const step: MockStep = title ? { text: options.title ?? DEFAULT_TITLE } : (queue.shift() ?? { text: options.defaultAnswer ?? DEFAULT_ANSWER })
+    const record: MockRequest = { index: title ? titleRequests.length : requests.length, kind: title ? 'title' : 'turn', step, body: body ?? { messages: [] }, time: Date.now(), outcome: undefined }
     ;(title ? titleRequests : requests).push(record)
     const part = normaliseStep(step)
     if (part.kind === 'composed') {
@@ -214,7 +281,7 @@ export async function startMockModel(options = {}) {
     try {
       const path = new URL(req.url ?? '/', 'http://x').pathname
       if (path === '/_mock/script' && req.method === 'PUT') {
-        const steps = JSON.parse((await readBody(req)).toString('utf8'))
+        const steps = JSON.parse((await readBody(req)).toString('utf8')) as MockStep[]
         if (!Array.isArray(steps)) throw new Error('script must be a JSON array of steps')
         steps.forEach(normaliseStep)
         queue = [...steps]
@@ -233,14 +300,14 @@ export async function startMockModel(options = {}) {
       await answer(req, res, raw)
     } catch (error) {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' })
-      res.end(JSON.stringify({ error: { message: String(error?.message ?? error), code: 'MOCK_MODEL_FAILED' } }))
+      res.end(JSON.stringify({ error: { message: String((error as Error)?.message ?? error), code: 'MOCK_MODEL_FAILED' } }))
     }
   })
-  await new Promise((ok, fail) => {
+  await new Promise<void>((ok, fail) => {
     http.once('error', fail)
     http.listen(options.port ?? 0, host, () => { http.off('error', fail); ok() })
   })
-  const port = http.address().port
+  const port = (http.address() as AddressInfo).port
   const origin = `http://${host}:${port}`
   return {
     origin,
@@ -253,37 +320,7 @@ export async function startMockModel(options = {}) {
     pending() { return queue.length },
     async close() {
       await Promise.all([...live].map((s) => s.close()))
-      await new Promise((ok) => { http.close(() => ok()); http.closeAllConnections() })
+      await new Promise<void>((ok) => { http.close(() => ok()); http.closeAllConnections() })
     },
   }
-}
-
-function parseCli(argv) {
-  const opts = {}
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]
-    if (a === '--port') opts.port = Number(argv[++i])
-    else if (a === '--text') opts.defaultAnswer = argv[++i]
-    else if (a === '--help' || a === '-h') {
-      process.stdout.write('usage: node tools/mock-model.mjs [--port N] [--text ANSWER]\n')
-      process.exit(0)
-    } else {
-      process.stderr.write(`mock-model: unknown option ${a}\n`)
-      process.exit(2)
-    }
-  }
-  return opts
-}
-
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const model = await startMockModel({
-    ...parseCli(process.argv.slice(2)),
-    onRequest: (r) => process.stdout.write(JSON.stringify({ kind: r.kind, index: r.index, step: r.step, outcome: r.outcome, messages: r.body?.messages?.length }) + '\n'),
-  })
-  process.stdout.write(`mock-model ready ${model.baseURL}\n`)
-  let stopping
-  const stop = () => { stopping ??= model.close().finally(() => process.exit(0)) }
-  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(signal, stop)
-  // Started detached by `npm start`: stop when that process is gone, however it ended.
-  await import('./exit-with-parent.mjs')
 }
