@@ -53,6 +53,64 @@ function resolveConfig(raw) {
   });
 }
 
+// src/host/disk-summary-cache.ts
+var DiskSummaryCache = class {
+  /** @param summarize - the summary of a stored log (`summarizeStored`). */
+  constructor(summarize) {
+    this.summarize = summarize;
+  }
+  entries = /* @__PURE__ */ new Map();
+  inFlight = /* @__PURE__ */ new Map();
+  counts = { reads: 0, hits: 0, joined: 0 };
+  /**
+   * The summary of a stored log.
+   * @param persistence - the persistence service.
+   * @param sessionId - the session id.
+   * @returns the summary, or `null` when nothing is stored for that id.
+   * @throws when the stored log cannot be read or folded (the cache keeps nothing then).
+   */
+  async summary(persistence, sessionId) {
+    let revision;
+    if (persistence.listSnapshots !== void 0) {
+      const snapshot = (await persistence.listSnapshots()).find((entry) => entry.header.id === sessionId);
+      if (snapshot === void 0) return this.forget(sessionId);
+      revision = String(snapshot.revision);
+      const cached = this.entries.get(sessionId);
+      if (cached !== void 0 && cached.revision === revision) {
+        this.counts.hits++;
+        return cached.summary;
+      }
+    } else if (!(await persistence.list()).some((header) => header.id === sessionId)) {
+      return this.forget(sessionId);
+    }
+    const running = this.inFlight.get(sessionId);
+    if (running !== void 0) {
+      this.counts.joined++;
+      return running;
+    }
+    const read = (async () => {
+      this.counts.reads++;
+      const summary = this.summarize((await persistence.readFrom(sessionId, 0)).events);
+      if (revision !== void 0) this.entries.set(sessionId, { revision, summary });
+      return summary;
+    })();
+    this.inFlight.set(sessionId, read);
+    try {
+      return await read;
+    } finally {
+      this.inFlight.delete(sessionId);
+    }
+  }
+  /** Counters since construction. */
+  stats() {
+    return { ...this.counts };
+  }
+  forget(sessionId) {
+    this.entries.delete(sessionId);
+    return null;
+  }
+};
+
 // src/host/event-index.ts
 var SessionEventIndex = class {
   entries = /* @__PURE__ */ new WeakMap();
@@ -91,165 +149,6 @@ var SessionEventIndex = class {
     return (seq) => seq < base.length ? base[seq] : tail[seq - base.length];
   }
 };
-
-// src/host/json-keys.ts
-var QUOTE = 34;
-var BACKSLASH = 92;
-var OPEN_OBJECT = 123;
-var CLOSE_OBJECT = 125;
-var OPEN_ARRAY = 91;
-var CLOSE_ARRAY = 93;
-var COMMA = 44;
-function findDuplicateKey(text) {
-  const stack = [];
-  let expectKey = false;
-  let lastKey = null;
-  const length = text.length;
-  for (let i = 0; i < length; i++) {
-    const code = text.charCodeAt(i);
-    if (code === QUOTE) {
-      let end = i + 1;
-      while (end < length && text.charCodeAt(end) !== QUOTE) end += text.charCodeAt(end) === BACKSLASH ? 2 : 1;
-      if (expectKey) {
-        const keys = stack[stack.length - 1].keys;
-        const key = JSON.parse(text.slice(i, end + 1));
-        if (keys.has(key)) return { key, path: stack.flatMap((frame) => frame.under === null ? [] : [frame.under]) };
-        keys.add(key);
-        lastKey = key;
-        expectKey = false;
-      }
-      i = end;
-    } else if (code === OPEN_OBJECT) {
-      stack.push({ keys: /* @__PURE__ */ new Set(), under: stack[stack.length - 1]?.keys ? lastKey : null });
-      expectKey = true;
-    } else if (code === OPEN_ARRAY) {
-      stack.push({ keys: null, under: stack[stack.length - 1]?.keys ? lastKey : null });
-      expectKey = false;
-    } else if (code === CLOSE_OBJECT || code === CLOSE_ARRAY) {
-      stack.pop();
-      expectKey = false;
-    } else if (code === COMMA) {
-      expectKey = stack[stack.length - 1]?.keys != null;
-    }
-  }
-  return null;
-}
-
-// src/host/http.ts
-function single(value) {
-  return Array.isArray(value) ? value[0] : value;
-}
-function parseAuthority(host) {
-  try {
-    const url = new URL(`http://${host}`);
-    if (url.username || url.password || url.pathname !== "/" || url.search || url.hash) return null;
-    return { hostname: url.hostname, authority: url.host };
-  } catch {
-    return null;
-  }
-}
-function checkTrust(headers, trustedHosts) {
-  const host = single(headers.host);
-  const parsed = host === void 0 ? null : parseAuthority(host);
-  if (parsed === null) return { code: "FORBIDDEN", message: `message-recall: Host header ${JSON.stringify(host ?? null)} is missing or malformed` };
-  if (!trustedHosts.includes(parsed.hostname) && !trustedHosts.includes(parsed.authority)) {
-    return { code: "FORBIDDEN", message: `message-recall: Host "${parsed.authority}" is not a trusted host` };
-  }
-  const origin = single(headers.origin);
-  if (origin !== void 0) {
-    let originAuthority = null;
-    try {
-      const url = new URL(origin);
-      if (url.protocol === "http:" || url.protocol === "https:") originAuthority = url.host;
-    } catch {
-      originAuthority = null;
-    }
-    if (originAuthority !== parsed.authority) {
-      return { code: "FORBIDDEN", message: `message-recall: Origin "${origin}" is not the same origin as Host "${parsed.authority}"` };
-    }
-  }
-  if (single(headers["sec-fetch-site"])?.toLowerCase() === "cross-site") {
-    return { code: "FORBIDDEN", message: "message-recall: cross-site requests (sec-fetch-site: cross-site) are refused" };
-  }
-  return null;
-}
-function checkMethod(method) {
-  return method === "POST" ? null : { code: "METHOD_NOT_ALLOWED", message: `message-recall: method ${method ?? "(none)"} is not allowed; use POST` };
-}
-function checkContentType(contentType) {
-  const [type, ...params] = (contentType ?? "").split(";").map((part) => part.trim().toLowerCase());
-  const charset = params.find((param) => param.startsWith("charset="))?.slice("charset=".length).replace(/^"|"$/g, "");
-  if (type === "application/json" && (charset === void 0 || charset === "utf-8")) return null;
-  return { code: "UNSUPPORTED_MEDIA_TYPE", message: `message-recall: content type ${JSON.stringify(contentType ?? null)} is not application/json` };
-}
-function readJsonBody(req, maxBytes) {
-  const tooLarge = (bytes) => ({
-    ok: false,
-    refusal: { code: "PAYLOAD_TOO_LARGE", message: `message-recall: request body of ${bytes} bytes exceeds maxBodyBytes ${maxBytes}` }
-  });
-  const declared = Number(single(req.headers["content-length"]));
-  if (Number.isFinite(declared) && declared > maxBytes) return Promise.resolve(tooLarge(String(declared)));
-  return new Promise((resolve, reject) => {
-    const chunks = [];
-    let size = 0;
-    const cleanup = () => {
-      req.off("data", onData);
-      req.off("end", onEnd);
-      req.off("error", onError);
-    };
-    const onData = (chunk) => {
-      size += chunk.length;
-      if (size > maxBytes) {
-        cleanup();
-        req.pause();
-        resolve(tooLarge(`more than ${maxBytes}`));
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = () => {
-      cleanup();
-      let text;
-      try {
-        text = new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
-      } catch {
-        resolve({ ok: false, refusal: { code: "INVALID_REQUEST", message: "message-recall: request body is not valid UTF-8" } });
-        return;
-      }
-      let value;
-      try {
-        value = JSON.parse(text);
-      } catch (error) {
-        resolve({ ok: false, refusal: { code: "INVALID_REQUEST", message: `message-recall: request body is not JSON: ${error instanceof Error ? error.message : String(error)}` } });
-        return;
-      }
-      const repeated = findDuplicateKey(text);
-      if (repeated !== null) {
-        const where = repeated.path.length === 0 ? "the request body" : `"${repeated.path.join(".")}"`;
-        resolve({ ok: false, refusal: { code: "INVALID_REQUEST", message: `message-recall: key ${JSON.stringify(repeated.key)} appears twice in ${where}` } });
-        return;
-      }
-      resolve({ ok: true, value });
-    };
-    const onError = (error) => {
-      cleanup();
-      reject(error);
-    };
-    req.on("data", onData);
-    req.on("end", onEnd);
-    req.on("error", onError);
-  });
-}
-function sendJson(res, status, body, headers = {}) {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    "content-type": "application/json; charset=utf-8",
-    "content-length": String(Buffer.byteLength(text)),
-    "cache-control": "no-store",
-    ...headers
-  });
-  res.end(text);
-}
 
 // src/host/inspect.ts
 import { foldSurface } from "@deepseek-ai/dsh-session";
@@ -374,13 +273,37 @@ async function inspectSession(services, sessionId) {
   const id = sessionId;
   const session = services.sessions.get(id);
   const live = session === void 0 ? null : summarizeLive(session, services.index.lookup(session));
-  let disk = null;
-  if (services.persistence !== void 0) {
-    const stored = await services.persistence.list();
-    if (stored.some((header) => header.id === sessionId)) disk = summarizeStored((await services.persistence.readFrom(id, 0)).events);
-  }
+  const disk = services.persistence === void 0 ? null : await services.diskSummaries.summary(services.persistence, sessionId);
   if (live === null && disk === null) return { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId } };
   return { ok: true, value: { live, disk } };
+}
+
+// src/host/fork-before.ts
+import { randomUUID } from "node:crypto";
+
+// src/host/redact.ts
+var ABSOLUTE_PATH = /(?:(?<![\w])[A-Za-z]:\\|(?<![\w:/\\])\\\\|(?<![\w.~:/-])\/(?=[^\s/'"`]+\/))[^\s'"`,;()<>]*/g;
+function redactPaths(text) {
+  return text.replace(ABSOLUTE_PATH, (path) => {
+    const segments = path.split(/[\\/]/).filter((segment) => segment.length > 0);
+    return `…/${segments.at(-1) ?? ""}`;
+  });
+}
+
+// src/host/durable-flush.ts
+var DEFAULT_FLUSH_RETRY = Object.freeze({ backoffMs: Object.freeze([50, 100, 200]) });
+async function flushWithRetry(flush, policy = DEFAULT_FLUSH_RETRY) {
+  let attempts = 0;
+  for (; ; ) {
+    attempts++;
+    try {
+      return { ok: true, persisted: await flush(), attempts };
+    } catch (error) {
+      const wait = policy.backoffMs[attempts - 1];
+      if (wait === void 0) return { ok: false, attempts, error, reason: redactPaths(error instanceof Error ? error.message : String(error)) };
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
 }
 
 // src/shared/message-text.ts
@@ -407,6 +330,7 @@ function classifyNode(event) {
       if (readReplaceOp(event.surfaceOp) !== null) {
         if (isTombstoneSource(source)) return "tombstone";
         if (isRecord(source) && source.kind === "plugin" && source.plugin === COMPACTION_CHECKPOINT_PLUGIN) return "checkpoint";
+        if (isRecord(source) && source.kind === "user" && isRestoreShape(event)) return "user";
         return "replacement";
       }
       return isRecord(source) && source.kind === "user" ? "user" : "context";
@@ -414,6 +338,11 @@ function classifyNode(event) {
     default:
       throw new Error(`message-recall: event seq ${event.seq} of type "${event.type}" is not a surface node`);
   }
+}
+function isRestoreShape(event) {
+  const range = readReplaceOp(event.surfaceOp);
+  const cited = event.sourceEventSeqs;
+  return range !== null && range.start === range.end && cited !== void 0 && cited.length === 2 && cited[0] === range.start && cited[1] !== range.start;
 }
 function stepOf(event) {
   if (event.type !== "assistant/message" && event.type !== "tool/result") return null;
@@ -773,20 +702,86 @@ var NOT_DELETABLE_REASON = {
   context: "harness-injected context (the loop re-injects it every step)"
 };
 
+// src/host/restore-plan.ts
+function planRestore(input) {
+  const { tombstoneSeq, lookup } = input;
+  const event = lookup(tombstoneSeq);
+  const record = event === void 0 || event.seq !== tombstoneSeq ? null : readTombstone(event);
+  if (record === null) return { ok: false, refusal: { code: "TARGET_NOT_FOUND", tombstoneSeq, reason: "not-a-tombstone" } };
+  if (!input.nodes.includes(tombstoneSeq)) return { ok: false, refusal: { code: "TARGET_NOT_FOUND", tombstoneSeq, reason: "not-on-surface" } };
+  const shadowed = record.shadowedSeqs.map((seq) => {
+    const node = lookup(seq);
+    if (node === void 0 || node.seq !== seq) throw new Error(`message-recall: tombstone seq ${tombstoneSeq} shadows seq ${seq}, which has no session event (corrupt log)`);
+    return node;
+  });
+  const kinds = shadowed.map((node) => classifyNode(node));
+  const refuse2 = (reason) => ({ ok: false, refusal: { code: "NOT_RESTORABLE", tombstoneSeq, reason, shadowedSeqs: record.shadowedSeqs, kinds } });
+  if (kinds.includes("tombstone")) return refuse2("absorbed-tombstone");
+  if (kinds.includes("assistant") || kinds.includes("tool")) return refuse2("model-step");
+  if (shadowed.length !== 1) return refuse2("several-nodes");
+  const original = shadowed[0];
+  const messageId = messageIdOf(original);
+  if (kinds[0] !== "user" || messageId === null) return refuse2("not-a-prompt");
+  return {
+    ok: true,
+    plan: {
+      tombstoneSeq,
+      tombstoneAction: record.action,
+      originalSeq: original.seq,
+      messageId,
+      data: original.data,
+      start: tombstoneSeq,
+      end: tombstoneSeq,
+      sourceEventSeqs: [tombstoneSeq, original.seq]
+    }
+  };
+}
+var KIND_NOUN = {
+  user: ["message the person sent", "messages the person sent"],
+  context: ["context message", "context messages"],
+  tombstone: ["tombstone", "tombstones"],
+  checkpoint: ["compaction checkpoint", "compaction checkpoints"],
+  replacement: ["replacement", "replacements"],
+  assistant: ["assistant message", "assistant messages"],
+  tool: ["tool result", "tool results"]
+};
+function describeRestoreRefusal(refusal) {
+  if (refusal.code === "TARGET_NOT_FOUND") {
+    return refusal.reason === "not-a-tombstone" ? `message-recall: seq ${refusal.tombstoneSeq} is not a tombstone of this plugin` : `message-recall: tombstone seq ${refusal.tombstoneSeq} is no longer on the surface (already restored, absorbed by a later removal, or compacted)`;
+  }
+  const seqs = refusal.shadowedSeqs.join(", ");
+  const why = {
+    "absorbed-tombstone": `absorbed an earlier tombstone (it shadows seqs ${seqs})`,
+    "model-step": `shadows a model step (seqs ${seqs}: ${describeKinds(refusal.kinds)}), which cannot be put back in place outside a turn`,
+    "several-nodes": `shadows ${refusal.shadowedSeqs.length} messages (seqs ${seqs})`,
+    "not-a-prompt": `shadows seq ${seqs}, which is not a message the person sent`
+  };
+  return `message-recall: tombstone seq ${refusal.tombstoneSeq} cannot be undone in place: it ${why[refusal.reason]}; open a copy of the conversation from before it instead (action "forkBefore")`;
+}
+function describeKinds(kinds) {
+  const counts = /* @__PURE__ */ new Map();
+  for (const kind of kinds) counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  return [...counts].map(([kind, n]) => `${n} ${KIND_NOUN[kind][n === 1 ? 0 : 1]}`).join(", ");
+}
+
 // src/host/refusals.ts
 var MessageRecallError = class extends Error {
   /**
    * @param code - `PERSIST_FAILED` or `INTERNAL`.
    * @param message - prefixed `message-recall:` with the offending values.
-   * @param options - `{ cause }`.
+   * @param options - `{ cause, details }`.
    */
   constructor(code, message, options) {
     super(message, options);
     this.code = code;
     this.name = "MessageRecallError";
+    this.details = options?.details ?? {};
   }
+  /** Extra fields of the error body (`applied`, `value`, `content`, `text`; see `RouteError`). */
+  details;
 };
 function describeRefusal(refusal) {
+  if ("index" in refusal) return refusal.message;
   switch (refusal.code) {
     case "STALE_VIEW":
       return refusal.newerSeq !== null ? `message-recall: surface node seq ${refusal.newerSeq} is newer than the expected last seq ${refusal.expected.lastSeq}` : `message-recall: surface replaceGeneration is ${refusal.replaceGeneration}, expected ${refusal.expected.replaceGeneration}`;
@@ -794,12 +789,299 @@ function describeRefusal(refusal) {
       return `message-recall: session "${refusal.sessionId}" is busy: ${refusal.detail}`;
     case "SESSION_NOT_LIVE":
       return `message-recall: no live session "${refusal.sessionId}"`;
+    case "NOT_RESTORABLE":
+      return describeRestoreRefusal(refusal);
     default:
-      return describePlanRefusal(refusal);
+      return "tombstoneSeq" in refusal ? describeRestoreRefusal(refusal) : describePlanRefusal(refusal);
   }
 }
 function errorText(error) {
   return error instanceof Error ? error.message : String(error);
+}
+
+// src/host/title.ts
+var NO_PROMPT_TITLE = "New Session";
+var DEFAULT_TITLE_LIMITS = Object.freeze({ maxWords: 5, maxBytes: 40 });
+function titleBefore(beforeSeq, lookup) {
+  for (let seq = beforeSeq - 1; seq >= 0; seq--) {
+    const event = lookup(seq);
+    if (event?.type !== "session/title" || !isRecord(event.data)) continue;
+    const { title, messageSeqs, source } = event.data;
+    if (typeof title !== "string" || !Array.isArray(messageSeqs) || !isRecord(source) || typeof source.kind !== "string") return void 0;
+    return { title, messageSeqs, source, eventSeq: seq };
+  }
+  return void 0;
+}
+var ESCAPES = /(?:\u001B\]|\u009D)(?:(?!\u0007|\u001B\\)[\s\S])*(?:\u0007|\u001B\\|$)|(?:\u001B\[|\u009B)[0-?]*[ -/]*[@-~]|\u001B[@-_]/gu;
+var INVISIBLE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u200B\u200E\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF]/gu;
+function fallbackTitle(text, limits) {
+  const words = text.replace(ESCAPES, "").replace(INVISIBLE, "").split(/\s+/u).filter(Boolean).slice(0, limits.maxWords);
+  let out = "";
+  let bytes = 0;
+  for (const char of words.join(" ")) {
+    const size = Buffer.byteLength(char, "utf8");
+    if (bytes + size > limits.maxBytes) break;
+    out += char;
+    bytes += size;
+  }
+  return out.trimEnd();
+}
+function promptText(event) {
+  return contentOf(event).filter((block) => isRecord(block) && block.type === "text" && typeof block.text === "string").map((block) => block.text).join("\n");
+}
+function firstPromptTitle(nodes, lookup, limits, placeholderSeq) {
+  for (const seq of nodes) {
+    const event = lookup(seq);
+    if (event === void 0 || event.type !== "user/message" || classifyNode(event) !== "user") continue;
+    const title = fallbackTitle(promptText(event), limits);
+    if (title.length > 0) return { title, messageSeqs: [seq], source: { kind: "fallback" } };
+  }
+  return { title: NO_PROMPT_TITLE, messageSeqs: [placeholderSeq], source: { kind: "fallback" } };
+}
+function titleAfterRemoval(input) {
+  const { current } = input;
+  if (current === void 0 || current.source.kind === "user") return null;
+  if (!current.messageSeqs.some((seq) => input.shadowedSeqs.includes(seq))) return null;
+  return firstPromptTitle(input.nodes, input.lookup, input.limits, input.tombstoneSeq);
+}
+function titleAfterRestore(input) {
+  const { current, beforeTombstone: before } = input;
+  if (current === void 0 || current.source.kind === "user") return null;
+  const onSurface = new Set(input.nodes);
+  const citesPlaceholder = current.title === NO_PROMPT_TITLE && current.messageSeqs.some((seq) => !onSurface.has(seq));
+  if (citesPlaceholder) return firstPromptTitle(input.nodes, input.lookup, input.limits, input.restoredSeq);
+  if (before === void 0 || current.source.kind !== "fallback" || current.eventSeq < input.tombstoneSeq) return null;
+  if (!before.messageSeqs.includes(input.originalSeq)) return null;
+  const cited = before.messageSeqs.map((seq) => seq === input.originalSeq ? input.restoredSeq : seq);
+  if (!cited.every((seq) => onSurface.has(seq))) return firstPromptTitle(input.nodes, input.lookup, input.limits, input.restoredSeq);
+  if (before.title === current.title && cited.length === current.messageSeqs.length && cited.every((seq, i) => seq === current.messageSeqs[i])) return null;
+  return { title: before.title, messageSeqs: cited, source: { ...before.source } };
+}
+function appendTitle(session, change) {
+  return session.append("session/title", {
+    title: change.title,
+    messageSeqs: [...change.messageSeqs],
+    source: { ...change.source }
+  }).seq;
+}
+function titleLimitsOf(service) {
+  const config = isRecord(service) ? service.config : void 0;
+  if (!isRecord(config)) return DEFAULT_TITLE_LIMITS;
+  const { fallbackMaxWords, fallbackMaxBytes } = config;
+  return Number.isSafeInteger(fallbackMaxWords) && Number.isSafeInteger(fallbackMaxBytes) ? { maxWords: fallbackMaxWords, maxBytes: fallbackMaxBytes } : DEFAULT_TITLE_LIMITS;
+}
+
+// src/host/fork-before.ts
+var COPY_TITLE_SUFFIX = " (copy)";
+function copyTitle(tombstoneSeq, lookup, limits) {
+  let base = titleBefore(tombstoneSeq, lookup)?.title;
+  for (let seq = 0; base === void 0 && seq < tombstoneSeq; seq++) {
+    const event = lookup(seq);
+    if (event?.type !== "user/message" || event.surfaceOp !== "append" || classifyNode(event) !== "user") continue;
+    const title = fallbackTitle(plainText(contentOf(event)), limits);
+    if (title.length > 0) base = title;
+  }
+  return base === void 0 ? null : `${base}${COPY_TITLE_SUFFIX}`;
+}
+async function forkBefore(services, request) {
+  return services.access.use(request.sessionId, (source) => forkFrom(services, source, request));
+}
+async function forkFrom(services, source, request) {
+  const lookup = services.index.lookup(source);
+  const tombstone = lookup(request.tombstoneSeq);
+  if (tombstone === void 0 || !isTombstoneEvent(tombstone)) {
+    const refusal = { code: "TARGET_NOT_FOUND", tombstoneSeq: request.tombstoneSeq, reason: "not-a-tombstone" };
+    return { ok: false, refusal };
+  }
+  const boundarySeq = request.tombstoneSeq - 1;
+  const title = copyTitle(request.tombstoneSeq, lookup, services.titleLimits());
+  const forkedSessionId = `session-${randomUUID()}`;
+  const persisted = await services.inChildFiber(async (store) => {
+    let child;
+    try {
+      child = store.fork(source, boundarySeq, forkedSessionId);
+      if (title !== null) appendTitle(child, { title, messageSeqs: [], source: { kind: "user" } });
+    } catch (error) {
+      throw new MessageRecallError("INTERNAL", `message-recall: could not fork session "${request.sessionId}" before tombstone seq ${request.tombstoneSeq}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+    const flushed = await flushWithRetry(() => store.flush(child), services.flushRetry);
+    if (!flushed.ok) {
+      throw new MessageRecallError(
+        "PERSIST_FAILED",
+        `message-recall: the copy of session "${request.sessionId}" before tombstone seq ${request.tombstoneSeq} could not be stored: the durability flush failed ${flushed.attempts} times: ${flushed.reason}`,
+        { cause: flushed.error, details: { applied: false } }
+      );
+    }
+    return flushed.persisted;
+  });
+  const workspace = services.workspaces()?.list().find((candidate) => candidate.sessionIds.includes(request.sessionId));
+  if (workspace !== void 0) {
+    try {
+      await workspace.attachSession(forkedSessionId);
+    } catch (error) {
+      services.warn(`message-recall: the copy "${forkedSessionId}" was stored but could not join workspace "${workspace.id}": ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return { ok: true, value: { action: "forkBefore", tombstoneSeq: request.tombstoneSeq, forkedSessionId, boundarySeq, title, persisted } };
+}
+
+// src/host/json-keys.ts
+var QUOTE = 34;
+var BACKSLASH = 92;
+var OPEN_OBJECT = 123;
+var CLOSE_OBJECT = 125;
+var OPEN_ARRAY = 91;
+var CLOSE_ARRAY = 93;
+var COMMA = 44;
+function findDuplicateKey(text) {
+  const stack = [];
+  let expectKey = false;
+  let lastKey = null;
+  const length = text.length;
+  for (let i = 0; i < length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === QUOTE) {
+      let end = i + 1;
+      while (end < length && text.charCodeAt(end) !== QUOTE) end += text.charCodeAt(end) === BACKSLASH ? 2 : 1;
+      if (expectKey) {
+        const keys = stack[stack.length - 1].keys;
+        const key = JSON.parse(text.slice(i, end + 1));
+        if (keys.has(key)) return { key, path: stack.flatMap((frame) => frame.under === null ? [] : [frame.under]) };
+        keys.add(key);
+        lastKey = key;
+        expectKey = false;
+      }
+      i = end;
+    } else if (code === OPEN_OBJECT) {
+      stack.push({ keys: /* @__PURE__ */ new Set(), under: stack[stack.length - 1]?.keys ? lastKey : null });
+      expectKey = true;
+    } else if (code === OPEN_ARRAY) {
+      stack.push({ keys: null, under: stack[stack.length - 1]?.keys ? lastKey : null });
+      expectKey = false;
+    } else if (code === CLOSE_OBJECT || code === CLOSE_ARRAY) {
+      stack.pop();
+      expectKey = false;
+    } else if (code === COMMA) {
+      expectKey = stack[stack.length - 1]?.keys != null;
+    }
+  }
+  return null;
+}
+
+// src/host/http.ts
+function single(value) {
+  return Array.isArray(value) ? value[0] : value;
+}
+function parseAuthority(host) {
+  try {
+    const url = new URL(`http://${host}`);
+    if (url.username || url.password || url.pathname !== "/" || url.search || url.hash) return null;
+    return { hostname: url.hostname, authority: url.host };
+  } catch {
+    return null;
+  }
+}
+function checkTrust(headers, trustedHosts) {
+  const host = single(headers.host);
+  const parsed = host === void 0 ? null : parseAuthority(host);
+  if (parsed === null) return { code: "FORBIDDEN", message: `message-recall: Host header ${JSON.stringify(host ?? null)} is missing or malformed` };
+  if (!trustedHosts.includes(parsed.hostname) && !trustedHosts.includes(parsed.authority)) {
+    return { code: "FORBIDDEN", message: `message-recall: Host "${parsed.authority}" is not a trusted host` };
+  }
+  const origin = single(headers.origin);
+  if (origin !== void 0) {
+    let originAuthority = null;
+    try {
+      const url = new URL(origin);
+      if (url.protocol === "http:" || url.protocol === "https:") originAuthority = url.host;
+    } catch {
+      originAuthority = null;
+    }
+    if (originAuthority !== parsed.authority) {
+      return { code: "FORBIDDEN", message: `message-recall: Origin "${origin}" is not the same origin as Host "${parsed.authority}"` };
+    }
+  }
+  if (single(headers["sec-fetch-site"])?.toLowerCase() === "cross-site") {
+    return { code: "FORBIDDEN", message: "message-recall: cross-site requests (sec-fetch-site: cross-site) are refused" };
+  }
+  return null;
+}
+function checkMethod(method) {
+  return method === "POST" ? null : { code: "METHOD_NOT_ALLOWED", message: `message-recall: method ${method ?? "(none)"} is not allowed; use POST` };
+}
+function checkContentType(contentType) {
+  const [type, ...params] = (contentType ?? "").split(";").map((part) => part.trim().toLowerCase());
+  const charset = params.find((param) => param.startsWith("charset="))?.slice("charset=".length).replace(/^"|"$/g, "");
+  if (type === "application/json" && (charset === void 0 || charset === "utf-8")) return null;
+  return { code: "UNSUPPORTED_MEDIA_TYPE", message: `message-recall: content type ${JSON.stringify(contentType ?? null)} is not application/json` };
+}
+function readJsonBody(req, maxBytes) {
+  const tooLarge = (bytes) => ({
+    ok: false,
+    refusal: { code: "PAYLOAD_TOO_LARGE", message: `message-recall: request body of ${bytes} bytes exceeds maxBodyBytes ${maxBytes}` }
+  });
+  const declared = Number(single(req.headers["content-length"]));
+  if (Number.isFinite(declared) && declared > maxBytes) return Promise.resolve(tooLarge(String(declared)));
+  return new Promise((resolve, reject) => {
+    const chunks = [];
+    let size = 0;
+    const cleanup = () => {
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("error", onError);
+    };
+    const onData = (chunk) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        cleanup();
+        req.pause();
+        resolve(tooLarge(`more than ${maxBytes}`));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      let text;
+      try {
+        text = new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
+      } catch {
+        resolve({ ok: false, refusal: { code: "INVALID_REQUEST", message: "message-recall: request body is not valid UTF-8" } });
+        return;
+      }
+      let value;
+      try {
+        value = JSON.parse(text);
+      } catch (error) {
+        resolve({ ok: false, refusal: { code: "INVALID_REQUEST", message: `message-recall: request body is not JSON: ${error instanceof Error ? error.message : String(error)}` } });
+        return;
+      }
+      const repeated = findDuplicateKey(text);
+      if (repeated !== null) {
+        const where = repeated.path.length === 0 ? "the request body" : `"${repeated.path.join(".")}"`;
+        resolve({ ok: false, refusal: { code: "INVALID_REQUEST", message: `message-recall: key ${JSON.stringify(repeated.key)} appears twice in ${where}` } });
+        return;
+      }
+      resolve({ ok: true, value });
+    };
+    const onError = (error) => {
+      cleanup();
+      reject(error);
+    };
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.on("error", onError);
+  });
+}
+function sendJson(res, status, body, headers = {}) {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    "content-type": "application/json; charset=utf-8",
+    "content-length": String(Buffer.byteLength(text)),
+    "cache-control": "no-store",
+    ...headers
+  });
+  res.end(text);
 }
 
 // src/shared/protocol.ts
@@ -833,7 +1115,7 @@ function parseBatchRequest(body, expect) {
 }
 
 // src/host/request.ts
-var FIELDS2 = ["sessionId", "action", "seq", "messageId", "planAction", "expect", "changes"];
+var FIELDS2 = ["sessionId", "action", "seq", "messageId", "tombstoneSeq", "planAction", "expect", "changes"];
 var EXPECT_FIELDS = ["replaceGeneration", "lastSeq"];
 function parseRecallRequest(body) {
   const invalid = (message) => ({ ok: false, refusal: { code: "INVALID_REQUEST", message: `message-recall: ${message}` } });
@@ -843,29 +1125,35 @@ function parseRecallRequest(body) {
   const { sessionId, action, seq, messageId, planAction, expect } = body;
   if (typeof sessionId !== "string" || sessionId.length === 0) return invalid(`sessionId must be a non-empty string, got ${JSON.stringify(sessionId)}`);
   if (!ROUTE_ACTIONS.includes(action)) return invalid(`action must be one of ${ROUTE_ACTIONS.join(", ")}, got ${JSON.stringify(action)}`);
-  if (action === "inspect") {
-    for (const field of ["seq", "messageId", "planAction", "expect", "changes"]) {
-      if (body[field] !== void 0) return invalid(`inspect takes no ${field}`);
+  if (action === "inspect" || action === "flush") {
+    for (const field of ["seq", "messageId", "tombstoneSeq", "planAction", "expect", "changes"]) {
+      if (body[field] !== void 0) return invalid(`${action} takes no ${field}`);
     }
     return { ok: true, request: { action, sessionId } };
   }
-  if (action === "apply" || action === "plan" && body.changes !== void 0) {
-    const expectation2 = parseExpect(expect);
-    return typeof expectation2 === "string" ? invalid(expectation2) : parseBatchRequest(body, expectation2);
-  }
+  const expectation = parseExpect(expect);
+  if (typeof expectation === "string") return invalid(expectation);
+  const withExpect = expectation === void 0 ? {} : { expect: expectation };
+  if (action === "apply" || action === "plan" && body.changes !== void 0) return parseBatchRequest(body, expectation);
   if (body.changes !== void 0) return invalid(`changes is only valid with action "apply" or "plan"`);
+  if (action === "restore" || action === "forkBefore") {
+    for (const field of ["seq", "messageId", "planAction", ...action === "forkBefore" ? ["expect"] : []]) {
+      if (body[field] !== void 0) return invalid(`${action} takes no ${field}; address the tombstone by tombstoneSeq`);
+    }
+    const { tombstoneSeq } = body;
+    if (!isSeq(tombstoneSeq)) return invalid(`tombstoneSeq must be a non-negative safe integer, got ${JSON.stringify(tombstoneSeq ?? null)}`);
+    return action === "restore" ? { ok: true, request: { action, sessionId, tombstoneSeq, ...withExpect } } : { ok: true, request: { action, sessionId, tombstoneSeq } };
+  }
+  if (body.tombstoneSeq !== void 0) return invalid(`tombstoneSeq is only valid with action "restore" or "forkBefore"`);
   if (seq !== void 0 && !isSeq(seq)) return invalid(`seq must be a non-negative safe integer, got ${JSON.stringify(seq)}`);
   if (messageId !== void 0 && (typeof messageId !== "string" || messageId.length === 0)) {
     return invalid(`messageId must be a non-empty string, got ${JSON.stringify(messageId)}`);
   }
   if (seq === void 0 === (messageId === void 0)) return invalid("exactly one of seq and messageId is required");
   const target = seq !== void 0 ? { seq } : { messageId };
-  const expectation = parseExpect(expect);
-  if (typeof expectation === "string") return invalid(expectation);
-  const withExpect = expectation === void 0 ? {} : { expect: expectation };
   if (action === "plan") {
-    if (!RECALL_ACTIONS.includes(planAction)) {
-      return invalid(`planAction must be one of ${RECALL_ACTIONS.join(", ")}, got ${JSON.stringify(planAction)}`);
+    if (!TOMBSTONE_ACTIONS.includes(planAction)) {
+      return invalid(`planAction must be one of ${TOMBSTONE_ACTIONS.join(", ")}, got ${JSON.stringify(planAction)}`);
     }
     return { ok: true, request: { action, planAction, sessionId, target, ...withExpect } };
   }
@@ -881,6 +1169,237 @@ function parseExpect(expect) {
     if (expect[key] !== void 0 && !isSeq(expect[key])) return `expect.${key} must be a non-negative safe integer, got ${JSON.stringify(expect[key])}`;
   }
   return expect;
+}
+
+// src/host/session-write.ts
+async function runSessionWrite(services, sessionId, append, options = { maintenance: true }) {
+  const id = sessionId;
+  const task = async (session) => {
+    const written = append(session);
+    if (!written.ok) return written;
+    const flushed = await flushWithRetry(() => services.sessions.flush(session), services.flushRetry);
+    if (!flushed.ok) {
+      const what = written.value.action === "flush" ? `the live log of session "${sessionId}" through seq ${written.seq}` : `seq ${written.seq} (${written.value.action}) was appended to session "${sessionId}" and is in effect, but it`;
+      throw new MessageRecallError(
+        "PERSIST_FAILED",
+        `message-recall: ${what} is not yet durable: the durability flush failed ${flushed.attempts} times: ${flushed.reason}`,
+        { cause: flushed.error, details: { applied: true, value: { ...written.value, persisted: false }, ...written.recalled ?? {} } }
+      );
+    }
+    return { ok: true, value: { ...written.value, persisted: flushed.persisted } };
+  };
+  const queued = await services.queue.run(sessionId, async () => {
+    if (!options.maintenance) {
+      const session = services.agents.get(id)?.session ?? services.sessions.get(id);
+      return session === void 0 ? { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId } } : task(session);
+    }
+    return services.access.write(sessionId, (session) => task(session), options.precheck);
+  });
+  if (queued.ok) return queued.value;
+  return {
+    ok: false,
+    refusal: { code: "AGENT_BUSY", sessionId, detail: `${queued.ahead} earlier message-recall write${queued.ahead === 1 ? "" : "s"} to this session did not finish within ${services.queue.waitMs} ms` }
+  };
+}
+function flushSession(services, sessionId) {
+  return runSessionWrite(services, sessionId, (session) => ({ ok: true, value: { action: "flush", lastSeq: session.seq - 1 }, seq: session.seq - 1 }), { maintenance: false });
+}
+
+// src/host/tombstone-writer.ts
+import { createUserMessage } from "@deepseek-ai/dsh-llm";
+
+// src/host/view-expectation.ts
+function checkExpectation(view, expect, lookup) {
+  if (expect === void 0) return null;
+  const stale = (newerSeq) => ({ code: "STALE_VIEW", expected: expect, replaceGeneration: view.replaceGeneration, newerSeq });
+  const own = lookup === void 0 || expect.lastSeq === void 0 ? /* @__PURE__ */ new Set() : ownReplacementsAfter(expect.lastSeq, view.lastSeq, lookup);
+  if (expect.replaceGeneration !== void 0 && expect.replaceGeneration !== view.replaceGeneration - own.size) return stale(null);
+  if (expect.lastSeq !== void 0) {
+    const lastSeq = expect.lastSeq;
+    const newer = view.nodes.find((seq) => seq > lastSeq && !own.has(seq));
+    if (newer !== void 0) return stale(newer);
+  }
+  return null;
+}
+function ownReplacementsAfter(afterSeq, lastSeq, lookup) {
+  const own = /* @__PURE__ */ new Set();
+  for (let seq = Math.max(0, afterSeq + 1); seq <= lastSeq; seq++) {
+    const event = lookup(seq);
+    if (event === void 0 || readReplaceOp(event.surfaceOp) === null) continue;
+    if (isTombstoneEvent(event) || readRestore(event, lookup) !== null) own.add(seq);
+  }
+  return own;
+}
+
+// src/host/shadow-price.ts
+import { deriveEventMessage } from "@deepseek-ai/dsh-session";
+function shadowPrice(range, shadowedSeqs, priceOf) {
+  let tokens = 0;
+  for (const seq of shadowedSeqs) tokens += priceOf(seq);
+  return { shadowedRange: { start: range.start, end: range.end }, shadowedSeqs: [...shadowedSeqs], shadowedTokenCount: tokens };
+}
+function meterPricer(meter, lookup) {
+  return (seq) => {
+    const event = lookup(seq);
+    if (event === void 0) throw new Error(`message-recall: shadowed seq ${seq} has no session event`);
+    const message = deriveEventMessage(event);
+    return message === null ? 0 : meter.estimateMessage(message);
+  };
+}
+function appendShadowPrice(session, price) {
+  return session.append("compaction/prune", {
+    shadowedRange: { ...price.shadowedRange },
+    shadowedSeqs: [...price.shadowedSeqs],
+    shadowedTokenCount: price.shadowedTokenCount
+  }).seq;
+}
+
+// src/host/write-effects.ts
+function priceReplace(session, effects, lookup, range, shadowedSeqs) {
+  if (effects?.meter === void 0) return null;
+  return appendShadowPrice(session, shadowPrice(range, shadowedSeqs, meterPricer(effects.meter, lookup)));
+}
+function writeTitle(session, effects, change) {
+  if (change === null) return null;
+  try {
+    return appendTitle(session, change);
+  } catch (error) {
+    effects.warn(`message-recall: the session title of "${session.id}" was not updated: ${error instanceof Error ? error.message : String(error)}`);
+    return null;
+  }
+}
+function retitleAfterRemoval(session, effects, lookup, tombstone) {
+  if (effects === void 0) return null;
+  const change = titleAfterRemoval({
+    current: titleBefore(session.seq, lookup),
+    shadowedSeqs: tombstone.shadowedSeqs,
+    tombstoneSeq: tombstone.seq,
+    nodes: session.surface.nodes,
+    lookup,
+    limits: effects.titleLimits
+  });
+  return writeTitle(session, effects, change);
+}
+function retitleAfterRestore(session, effects, lookup, restore) {
+  if (effects === void 0) return null;
+  const change = titleAfterRestore({
+    current: titleBefore(session.seq, lookup),
+    beforeTombstone: titleBefore(restore.tombstoneSeq, lookup),
+    ...restore,
+    nodes: session.surface.nodes,
+    lookup,
+    limits: effects.titleLimits
+  });
+  return writeTitle(session, effects, change);
+}
+
+// src/host/tombstone-writer.ts
+function stableView(session) {
+  return { nodes: [...session.surface.nodes], replaceGeneration: session.surface.replaceGeneration, lastSeq: session.seq - 1 };
+}
+function planningAction(action) {
+  return action === "exclude" ? "delete" : action;
+}
+function planForSession(session, lookup, request) {
+  const view = stableView(session);
+  const stale = checkExpectation(view, request.expect, lookup);
+  if (stale !== null) return { ok: false, refusal: stale };
+  const planned = planRemoval({ nodes: view.nodes, lookup, action: planningAction(request.action), target: request.target });
+  return planned.ok ? { ok: true, plan: planned.plan, view } : planned;
+}
+function appendTombstone(session, plan, tombstoneText = "") {
+  const source = tombstoneSource(plan.action, plan.shadowedSeqs);
+  const message = createUserMessage({
+    content: tombstoneText === "" ? [] : [{ type: "text", text: tombstoneText }],
+    source
+  });
+  return session.append("user/message", message, {
+    surfaceOp: replaceOp(plan.start, plan.end),
+    sourceEventSeqs: [...plan.shadowedSeqs]
+  });
+}
+function writeTombstone(session, lookup, request, tombstoneText, effects, relookup = () => lookup) {
+  const planned = planForSession(session, lookup, request);
+  if (!planned.ok) return planned;
+  const plan = { ...planned.plan, action: request.action };
+  let event;
+  try {
+    priceReplace(session, effects, lookup, plan, plan.shadowedSeqs);
+    event = appendTombstone(session, plan, tombstoneText);
+  } catch (error) {
+    throw new MessageRecallError("INTERNAL", `message-recall: the session refused the tombstone for [${plan.start}, ${plan.end}]: ${errorText(error)}`, { cause: error });
+  }
+  retitleAfterRemoval(session, effects, relookup(), { seq: event.seq, shadowedSeqs: plan.shadowedSeqs });
+  const recalled = plan.action === "recall" ? contentOf(lookup(plan.targetSeq)) : void 0;
+  const value = {
+    action: plan.action,
+    tombstoneSeq: event.seq,
+    range: { start: plan.start, end: plan.end },
+    removedSeqs: plan.shadowedSeqs,
+    kinds: plan.kinds,
+    replaceGeneration: session.surface.replaceGeneration,
+    persisted: false,
+    ...recalled === void 0 ? {} : { content: recalled, text: plainText(recalled) }
+  };
+  return { ok: true, value, event };
+}
+
+// src/host/restore-writer.ts
+function appendRestore(session, plan) {
+  return session.append("user/message", plan.data, {
+    surfaceOp: replaceOp(plan.start, plan.end),
+    sourceEventSeqs: [...plan.sourceEventSeqs]
+  });
+}
+function writeRestore(session, lookup, request, effects, relookup = () => lookup) {
+  const view = stableView(session);
+  const stale = checkExpectation(view, request.expect, lookup);
+  if (stale !== null) return { ok: false, refusal: stale };
+  const planned = planRestore({ nodes: view.nodes, lookup, tombstoneSeq: request.tombstoneSeq });
+  if (!planned.ok) return planned;
+  const { plan } = planned;
+  let event;
+  try {
+    priceReplace(session, effects, lookup, plan, [plan.tombstoneSeq]);
+    event = appendRestore(session, plan);
+  } catch (error) {
+    throw new MessageRecallError("INTERNAL", `message-recall: the session refused the restore of tombstone seq ${plan.tombstoneSeq}: ${errorText(error)}`, { cause: error });
+  }
+  retitleAfterRestore(session, effects, relookup(), { tombstoneSeq: plan.tombstoneSeq, originalSeq: plan.originalSeq, restoredSeq: event.seq });
+  return {
+    ok: true,
+    event,
+    value: {
+      action: "restore",
+      tombstoneSeq: plan.tombstoneSeq,
+      restoredSeq: event.seq,
+      messageId: plan.messageId,
+      originalSeq: plan.originalSeq,
+      replaceGeneration: session.surface.replaceGeneration,
+      persisted: false
+    }
+  };
+}
+function restoreMessage(services, request) {
+  return runSessionWrite(
+    services,
+    request.sessionId,
+    (session) => {
+      const written = writeRestore(session, services.index.lookup(session), request, services.effects?.(), () => services.index.lookup(session));
+      if (!written.ok) return written;
+      const { persisted: _persisted, ...value } = written.value;
+      return { ok: true, value, seq: written.event.seq };
+    },
+    {
+      maintenance: true,
+      precheck: (view) => {
+        const stale = checkExpectation(view, request.expect, view.lookup);
+        if (stale !== null) return stale;
+        const planned = planRestore({ nodes: view.nodes, lookup: view.lookup, tombstoneSeq: request.tombstoneSeq });
+        return planned.ok ? null : planned.refusal;
+      }
+    }
+  );
 }
 
 // src/shared/token-estimate.ts
@@ -917,10 +1436,10 @@ function planBatch(input) {
   const coveredBy = /* @__PURE__ */ new Map();
   const ownerOf = [];
   let next = input.nextSeq;
-  let step = 0;
+  let order = 0;
   const refuse2 = (index, refusal) => ({ ok: false, refusal: { index, change: input.changes[index], refusal } });
   for (const [index, change] of input.changes.entries()) {
-    step++;
+    order++;
     if (change.action === "restore") {
       const shadowing = coveredBy.get(change.tombstoneSeq);
       if (shadowing !== void 0) {
@@ -932,20 +1451,20 @@ function planBatch(input) {
         ownerOf[index] = again;
         continue;
       }
-      if (input.restore === void 0 || change.tombstoneSeq >= input.nextSeq) {
-        const message = input.restore === void 0 ? "message-recall: in-place restore is not available in this host" : `message-recall: no current tombstone of this plugin at seq ${change.tombstoneSeq}`;
-        return refuse2(index, { code: input.restore === void 0 ? "NOT_RESTORABLE" : "TARGET_NOT_FOUND", message });
+      if (change.tombstoneSeq >= input.nextSeq) {
+        return refuse2(index, { code: "TARGET_NOT_FOUND", tombstoneSeq: change.tombstoneSeq, reason: "not-a-tombstone" });
       }
-      const planned2 = input.restore({ nodes, lookup, tombstoneSeq: change.tombstoneSeq });
+      const planned2 = planRestore({ nodes, lookup, tombstoneSeq: change.tombstoneSeq });
       if (!planned2.ok) return refuse2(index, planned2.refusal);
+      const step = planned2.plan;
       const seq2 = next++;
       const copy = {
         type: "user/message",
         seq: seq2,
         time: 0,
-        data: planned2.step.data,
-        surfaceOp: replaceOp(change.tombstoneSeq, change.tombstoneSeq),
-        sourceEventSeqs: [change.tombstoneSeq, planned2.step.originalSeq]
+        data: step.data,
+        surfaceOp: replaceOp(step.start, step.end),
+        sourceEventSeqs: [...step.sourceEventSeqs]
       };
       virtual.set(seq2, copy);
       const draft2 = {
@@ -956,9 +1475,9 @@ function planBatch(input) {
         changeIndexes: [index],
         virtualSeq: seq2,
         tombstoneSeq: change.tombstoneSeq,
-        originalSeq: planned2.step.originalSeq,
-        data: planned2.step.data,
-        order: step,
+        originalSeq: step.originalSeq,
+        data: step.data,
+        order,
         live: true
       };
       nodes.splice(nodes.indexOf(change.tombstoneSeq), 1, seq2);
@@ -1012,7 +1531,7 @@ function planBatch(input) {
       tombstoneSeq: -1,
       originalSeq: -1,
       data: void 0,
-      order: step,
+      order,
       live: true
     };
     virtual.set(seq, {
@@ -1088,70 +1607,14 @@ function describeBatchRefusal(refusal, describe) {
   const { index, change } = refusal;
   const what = change.action === "restore" ? `restore of tombstone ${change.tombstoneSeq}` : `${change.action} of seq ${change.seq}`;
   const inner = refusal.refusal;
-  const why = "shadowedByIndex" in inner ? `tombstone seq ${inner.tombstoneSeq} is shadowed by change ${inner.shadowedByIndex} of this batch` : ("message" in inner ? inner.message : describe(inner)).replace(/^message-recall: /, "");
+  const why = "shadowedByIndex" in inner ? `tombstone seq ${inner.tombstoneSeq} is shadowed by change ${inner.shadowedByIndex} of this batch` : (change.action === "restore" ? describeRestoreRefusal(inner) : describe(inner)).replace(/^message-recall: /, "");
   return `message-recall: change ${index} (${what}) refused: ${why}`;
-}
-
-// src/host/tombstone-writer.ts
-import { createUserMessage } from "@deepseek-ai/dsh-llm";
-function stableView(session) {
-  return { nodes: [...session.surface.nodes], replaceGeneration: session.surface.replaceGeneration, lastSeq: session.seq - 1 };
-}
-function checkExpectation(view, expect) {
-  if (expect === void 0) return null;
-  const stale = (newerSeq) => ({ code: "STALE_VIEW", expected: expect, replaceGeneration: view.replaceGeneration, newerSeq });
-  if (expect.replaceGeneration !== void 0 && expect.replaceGeneration !== view.replaceGeneration) return stale(null);
-  if (expect.lastSeq !== void 0) {
-    const lastSeq = expect.lastSeq;
-    const newer = view.nodes.find((seq) => seq > lastSeq);
-    if (newer !== void 0) return stale(newer);
-  }
-  return null;
-}
-function planForSession(session, lookup, request) {
-  const view = stableView(session);
-  const stale = checkExpectation(view, request.expect);
-  if (stale !== null) return { ok: false, refusal: stale };
-  const planned = planRemoval({ nodes: view.nodes, lookup, action: request.action, target: request.target });
-  return planned.ok ? { ok: true, plan: planned.plan, view } : planned;
-}
-function appendTombstone(session, plan, tombstoneText = "") {
-  const source = tombstoneSource(plan.action, plan.shadowedSeqs);
-  const message = createUserMessage({
-    content: tombstoneText === "" ? [] : [{ type: "text", text: tombstoneText }],
-    source
-  });
-  return session.append("user/message", message, {
-    surfaceOp: replaceOp(plan.start, plan.end),
-    sourceEventSeqs: [...plan.shadowedSeqs]
-  });
-}
-function writeTombstone(session, lookup, request, tombstoneText) {
-  const planned = planForSession(session, lookup, request);
-  if (!planned.ok) return planned;
-  const { plan } = planned;
-  let event;
-  try {
-    event = appendTombstone(session, plan, tombstoneText);
-  } catch (error) {
-    throw new MessageRecallError("INTERNAL", `message-recall: the session refused the tombstone for [${plan.start}, ${plan.end}]: ${errorText(error)}`, { cause: error });
-  }
-  const recalled = plan.action === "recall" ? contentOf(lookup(plan.targetSeq)) : void 0;
-  const value = {
-    action: plan.action,
-    tombstoneSeq: event.seq,
-    range: { start: plan.start, end: plan.end },
-    removedSeqs: plan.shadowedSeqs,
-    kinds: plan.kinds,
-    replaceGeneration: session.surface.replaceGeneration,
-    persisted: false,
-    ...recalled === void 0 ? {} : { content: recalled, text: plainText(recalled) }
-  };
-  return { ok: true, value, event };
 }
 
 // src/host/batch-writer.ts
 function appendBatch(session, plan, changes, options = {}) {
+  const { effects } = options;
+  const lookup = options.lookup ?? (() => (seq) => session.events[seq]);
   const real = /* @__PURE__ */ new Map();
   const map = (seq) => real.get(seq) ?? seq;
   const written = [];
@@ -1160,10 +1623,12 @@ function appendBatch(session, plan, changes, options = {}) {
     const start = shadowedSeqs[0];
     const end = shadowedSeqs.at(-1);
     try {
-      options.beforeReplace?.(session, { start, end, shadowedSeqs });
-      const event = write.kind === "tombstone" ? appendTombstone(session, { action: write.action, start, end, shadowedSeqs }, options.tombstoneText ?? "") : session.append("user/message", write.data, { surfaceOp: replaceOp(start, end), sourceEventSeqs: [write.tombstoneSeq, write.originalSeq] });
+      priceReplace(session, effects, lookup(), { start, end }, shadowedSeqs);
+      const event = write.kind === "tombstone" ? appendTombstone(session, { action: write.action, start, end, shadowedSeqs }, options.tombstoneText ?? "") : appendRestore(session, { start, end, data: write.data, sourceEventSeqs: [write.tombstoneSeq, write.originalSeq] });
       real.set(write.virtualSeq, event.seq);
       written.push(event);
+      if (write.kind === "tombstone") retitleAfterRemoval(session, effects, lookup(), { seq: event.seq, shadowedSeqs });
+      else retitleAfterRestore(session, effects, lookup(), { tombstoneSeq: write.tombstoneSeq, originalSeq: write.originalSeq, restoredSeq: event.seq });
     } catch (error) {
       const done = written.length === 0 ? "nothing was appended" : `writes 0..${w - 1} of the batch were appended`;
       throw new MessageRecallError("INTERNAL", `message-recall: the session refused write ${w} of the batch ([${start}, ${end}]); ${done}: ${errorText(error)}`, { cause: error });
@@ -1179,69 +1644,14 @@ function appendBatch(session, plan, changes, options = {}) {
   });
 }
 
-// src/host/removal-service.ts
-async function removeMessages(services, request) {
-  return services.access.write(
-    request.sessionId,
-    async (session) => {
-      const written = writeTombstone(session, services.index.lookup(session), request, services.tombstoneText);
-      if (!written.ok) return written;
-      const persisted = await flushWrite(services, session, `tombstone seq ${written.event.seq}`);
-      return { ok: true, value: { ...written.value, persisted } };
-    },
-    (view) => {
-      const planned = planOnView(view, request);
-      return planned.ok ? null : planned.refusal;
-    }
-  );
-}
-async function flushWrite(services, session, what) {
-  try {
-    return await services.sessions.flush(session);
-  } catch (error) {
-    throw new MessageRecallError(
-      "PERSIST_FAILED",
-      `message-recall: ${what} was appended to session "${session.id}" but the durability flush rejected: ${errorText(error)}`,
-      { cause: error }
-    );
-  }
-}
-function planOnView(view, request) {
-  const stale = checkExpectation(view, request.expect);
-  if (stale !== null) return { ok: false, refusal: stale };
-  return planRemoval({ nodes: view.nodes, lookup: view.lookup, action: request.action, target: request.target });
-}
-async function previewRemoval(services, request) {
-  const read = await services.access.read(request.sessionId);
-  if (!read.ok) return read;
-  const view = read.value;
-  const planned = planOnView(view, request);
-  if (!planned.ok) return planned;
-  const { plan } = planned;
-  const contents = plan.shadowedSeqs.map((seq) => contentOf(view.lookup(seq)));
-  return {
-    ok: true,
-    value: {
-      action: plan.action,
-      range: { start: plan.start, end: plan.end },
-      removedSeqs: plan.shadowedSeqs,
-      kinds: plan.kinds,
-      estimatedTokens: estimateTokens(contents),
-      ...plan.step === null ? {} : { turn: plan.step.turn, step: plan.step.step },
-      replaceGeneration: view.replaceGeneration,
-      lastSeq: view.lastSeq
-    }
-  };
-}
-
 // src/host/batch-service.ts
 function changeRefusal(refusal) {
   return { code: refusal.refusal.code, index: refusal.index, message: describeBatchRefusal(refusal, describePlanRefusal) };
 }
-function planOn(view, request, restore) {
-  const stale = checkExpectation(view, request.expect);
+function planOn(view, request) {
+  const stale = checkExpectation(view, request.expect, view.lookup);
   if (stale !== null) return { ok: false, refusal: stale };
-  const planned = planBatch({ nodes: view.nodes, lookup: view.lookup, nextSeq: view.nextSeq, changes: request.changes, ...restore ? { restore } : {} });
+  const planned = planBatch({ nodes: view.nodes, lookup: view.lookup, nextSeq: view.nextSeq, changes: request.changes });
   return planned.ok ? planned : { ok: false, refusal: changeRefusal(planned.refusal) };
 }
 function liveView(services, session) {
@@ -1255,23 +1665,27 @@ function liveView(services, session) {
     origin: "live"
   };
 }
-async function applyChanges(services, request) {
-  return services.access.write(
+function applyChanges(services, request) {
+  return runSessionWrite(
+    services,
     request.sessionId,
-    async (session) => {
-      const planned = planOn(liveView(services, session), request, services.restore);
+    (session) => {
+      const planned = planOn(liveView(services, session), request);
       if (!planned.ok) return planned;
+      const effects = services.effects?.();
       const results = appendBatch(session, planned.plan, request.changes, {
         tombstoneText: services.tombstoneText,
-        ...services.beforeReplace ? { beforeReplace: services.beforeReplace } : {}
+        lookup: () => services.index.lookup(session),
+        ...effects === void 0 ? {} : { effects }
       });
-      const seqs = [...new Set(results.map((r) => r.restoredSeq ?? r.tombstoneSeq))];
-      await flushWrite(services, session, `batch seqs ${seqs.join(", ")}`);
-      return { ok: true, value: { action: "apply", results, replaceGeneration: session.surface.replaceGeneration } };
+      return { ok: true, value: { action: "apply", results, replaceGeneration: session.surface.replaceGeneration }, seq: session.seq - 1 };
     },
-    (view) => {
-      const planned = planOn(view, request, services.restore);
-      return planned.ok ? null : planned.refusal;
+    {
+      maintenance: true,
+      precheck: (view) => {
+        const planned = planOn(view, request);
+        return planned.ok ? null : planned.refusal;
+      }
     }
   );
 }
@@ -1279,7 +1693,7 @@ async function previewChanges(services, request) {
   const read = await services.access.read(request.sessionId);
   if (!read.ok) return read;
   const view = read.value;
-  const planned = planOn(view, request, services.restore);
+  const planned = planOn(view, request);
   if (!planned.ok) return planned;
   const { plan } = planned;
   const real = (seq) => seq < view.nextSeq ? seq : null;
@@ -1295,6 +1709,56 @@ async function previewChanges(services, request) {
       restoredSeqs: plan.restoredSeqs,
       estimatedTokens: plan.estimatedTokens,
       restoredTokens: plan.restoredTokens,
+      replaceGeneration: view.replaceGeneration,
+      lastSeq: view.lastSeq
+    }
+  };
+}
+
+// src/host/removal-service.ts
+async function removeMessages(services, request) {
+  return runSessionWrite(
+    services,
+    request.sessionId,
+    (session) => {
+      const effects = services.effects?.();
+      const written = writeTombstone(session, services.index.lookup(session), request, services.tombstoneText, effects, () => services.index.lookup(session));
+      if (!written.ok) return written;
+      const { persisted: _persisted, ...value } = written.value;
+      const recalled = value.content !== void 0 && value.text !== void 0 ? { content: value.content, text: value.text } : void 0;
+      return { ok: true, value, seq: written.event.seq, ...recalled === void 0 ? {} : { recalled } };
+    },
+    {
+      maintenance: true,
+      precheck: (view) => {
+        const planned = planOnView(view, request);
+        return planned.ok ? null : planned.refusal;
+      }
+    }
+  );
+}
+function planOnView(view, request) {
+  const stale = checkExpectation(view, request.expect, view.lookup);
+  if (stale !== null) return { ok: false, refusal: stale };
+  return planRemoval({ nodes: view.nodes, lookup: view.lookup, action: planningAction(request.action), target: request.target });
+}
+async function previewRemoval(services, request) {
+  const read = await services.access.read(request.sessionId);
+  if (!read.ok) return read;
+  const view = read.value;
+  const planned = planOnView(view, request);
+  if (!planned.ok) return planned;
+  const { plan } = planned;
+  const contents = plan.shadowedSeqs.map((seq) => contentOf(view.lookup(seq)));
+  return {
+    ok: true,
+    value: {
+      action: request.action,
+      range: { start: plan.start, end: plan.end },
+      removedSeqs: plan.shadowedSeqs,
+      kinds: plan.kinds,
+      estimatedTokens: estimateTokens(contents),
+      ...plan.step === null ? {} : { turn: plan.step.turn, step: plan.step.step },
       replaceGeneration: view.replaceGeneration,
       lastSeq: view.lastSeq
     }
@@ -1334,15 +1798,15 @@ function statusOf(code) {
       return assertNever(code);
   }
 }
-function fail(res, code, message, headers) {
-  sendJson(res, statusOf(code), { ok: false, error: { code, message } }, headers);
+function fail(res, code, message, headers, details = {}) {
+  sendJson(res, statusOf(code), { ok: false, error: { code, message: redactPaths(message), ...details } }, headers);
 }
 function refuse(res, refusal) {
-  fail(res, refusal.code, describeRefusal(refusal));
+  fail(res, refusal.code, describeRefusal(refusal), void 0, "index" in refusal ? { index: refusal.index } : {});
 }
-function refuseBatch(res, refusal) {
-  if ("index" in refusal && "message" in refusal) sendJson(res, statusOf(refusal.code), { ok: false, error: { code: refusal.code, message: refusal.message, index: refusal.index } });
-  else refuse(res, refusal);
+function answer(res, outcome) {
+  if (outcome.ok) sendJson(res, 200, { ok: true, value: outcome.value });
+  else refuse(res, outcome.refusal);
 }
 function createRouteHandler(services, config) {
   return async (req, res) => {
@@ -1364,46 +1828,94 @@ function createRouteHandler(services, config) {
       }
       const request = parsed.request;
       switch (request.action) {
-        case "inspect": {
-          const inspected = await inspectSession({ sessions: services.sessions, index: services.index, persistence: services.persistence() }, request.sessionId);
-          if (inspected.ok) sendJson(res, 200, { ok: true, value: inspected.value });
-          else refuse(res, inspected.refusal);
+        case "inspect":
+          answer(res, await inspectSession({ sessions: services.sessions, index: services.index, persistence: services.persistence(), diskSummaries: services.diskSummaries }, request.sessionId));
           return;
-        }
-        case "apply": {
-          const applied = await applyChanges({ ...services, tombstoneText: config.tombstoneText }, request);
-          if (applied.ok) sendJson(res, 200, { ok: true, value: applied.value });
-          else refuseBatch(res, applied.refusal);
+        case "apply":
+          answer(res, await applyChanges({ ...services, tombstoneText: config.tombstoneText }, request));
           return;
-        }
-        case "plan": {
-          if ("changes" in request) {
-            const planned2 = await previewChanges(services, request);
-            if (planned2.ok) sendJson(res, 200, { ok: true, value: planned2.value });
-            else refuseBatch(res, planned2.refusal);
-            return;
-          }
-          const planned = await previewRemoval(services, { ...request, action: request.planAction });
-          if (planned.ok) sendJson(res, 200, { ok: true, value: planned.value });
-          else refuse(res, planned.refusal);
+        case "plan":
+          if ("changes" in request) answer(res, await previewChanges(services, request));
+          else answer(res, await previewRemoval(services, { ...request, action: request.planAction }));
           return;
-        }
-        default: {
-          const removed = await removeMessages({ ...services, tombstoneText: config.tombstoneText }, request);
-          if (removed.ok) sendJson(res, 200, { ok: true, value: removed.value });
-          else refuse(res, removed.refusal);
+        case "restore":
+          answer(res, await restoreMessage(services, request));
           return;
-        }
+        case "forkBefore":
+          answer(res, await forkBefore({ ...services, ...services.fork }, request));
+          return;
+        case "flush":
+          answer(res, await flushSession(services, request.sessionId));
+          return;
+        default:
+          answer(res, await removeMessages({ ...services, tombstoneText: config.tombstoneText }, request));
+          return;
       }
     } catch (error) {
       const known = error instanceof MessageRecallError;
       const message = known ? error.message : `message-recall: ${errorText(error)}`;
       services.warn(message);
-      if (!res.headersSent) fail(res, known ? error.code : "INTERNAL", message);
+      if (!res.headersSent) fail(res, known ? error.code : "INTERNAL", message, void 0, known ? error.details : {});
       else res.destroy();
     }
   };
 }
+
+// src/host/write-queue.ts
+var DEFAULT_QUEUE_WAIT_MS = 2e3;
+var WriteQueue = class {
+  /** @param waitMs - how long a task waits for the earlier tasks of its key before giving up. */
+  constructor(waitMs = DEFAULT_QUEUE_WAIT_MS) {
+    this.waitMs = waitMs;
+  }
+  lanes = /* @__PURE__ */ new Map();
+  /**
+   * Run `task` after every earlier task of `key` has finished.
+   * @param key - the session id.
+   * @param task - the write; it runs alone among this queue's tasks of `key`.
+   * @returns `{ ok: true, value }` with the task's result, or `{ ok: false, waitedMs, ahead }`
+   * when the earlier tasks did not finish within `waitMs` (the task never ran; later tasks still
+   * wait for the earlier ones, not for this one).
+   * @throws whatever `task` throws.
+   */
+  async run(key, task) {
+    const lane = this.lanes.get(key) ?? { tail: Promise.resolve(), size: 0 };
+    this.lanes.set(key, lane);
+    const ahead = lane.size;
+    const before = lane.tail;
+    let release;
+    const done = new Promise((resolve) => release = resolve);
+    lane.tail = before.then(() => done);
+    lane.size++;
+    const finish = () => {
+      release();
+      lane.size--;
+      if (lane.size === 0 && this.lanes.get(key) === lane) this.lanes.delete(key);
+    };
+    if (ahead > 0) {
+      const started = Date.now();
+      let timer;
+      const timedOut = await Promise.race([
+        before.then(() => false),
+        new Promise((resolve) => timer = setTimeout(() => resolve(true), this.waitMs))
+      ]);
+      clearTimeout(timer);
+      if (timedOut) {
+        finish();
+        return { ok: false, waitedMs: Date.now() - started, ahead };
+      }
+    }
+    try {
+      return { ok: true, value: await task() };
+    } finally {
+      finish();
+    }
+  }
+  /** Number of tasks of `key` enqueued and not finished (0 for an idle key). */
+  pending(key) {
+    return this.lanes.get(key)?.size ?? 0;
+  }
+};
 
 // src/host/stored-session.ts
 import { foldSurface as foldSurface2 } from "@deepseek-ai/dsh-session";
@@ -1440,6 +1952,38 @@ var SessionAccess = class {
         if (read.value.origin !== "stored") continue;
         const refusal = precheck(read.value);
         if (refusal !== null) return { ok: false, refusal };
+      }
+      const held = await this.hold(id);
+      if (held === "absent") return { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId } };
+      if (held === "live") {
+        if (attempt < 2) continue;
+        return { ok: false, refusal: { code: "AGENT_BUSY", sessionId, detail: `session "${sessionId}" became live while it was being opened` } };
+      }
+      try {
+        return await task(held.session, "stored");
+      } finally {
+        this.release(id, held);
+      }
+    }
+  }
+  /**
+   * Run a task that reads a live session object without writing to it (a fork copies its prefix):
+   * a live session is used as it is, with no maintenance slot; a stored one is entered for the
+   * task and released afterwards, as for a write.
+   * @param sessionId - the session id.
+   * @param task - gets the session; must not hold it past its returned promise.
+   * @returns the task's outcome, or `SESSION_NOT_LIVE` (neither live nor stored) or `AGENT_BUSY`
+   *   (the session became live with an agent while it was being opened).
+   * @throws what the task throws, and the persistence service's errors.
+   */
+  async use(sessionId, task) {
+    const id = sessionId;
+    for (let attempt = 0; ; attempt++) {
+      const agent = this.services.agents.get(id);
+      if (agent !== void 0) return task(agent.session, "agent");
+      if (!this.holds.has(sessionId)) {
+        const live = this.services.sessions.get(id);
+        if (live !== void 0) return task(live, "live");
       }
       const held = await this.hold(id);
       if (held === "absent") return { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId } };
@@ -1579,14 +2123,33 @@ function apply(ctx, config) {
   ctx.on("session/disposed", (session) => index.forget(session));
   const persistence = () => ctx.get("sessionPersistence");
   const access = new SessionAccess({ sessions: ctx.sessions, agents: ctx.agents, lookup: (session) => index.lookup(session), persistence });
+  const warn = (message) => ctx.logger.warn(message);
+  const titleLimits = () => titleLimitsOf(ctx.get("sessionTitle"));
   const handler = createRouteHandler(
     {
       sessions: ctx.sessions,
       agents: ctx.agents,
       index,
       access,
+      queue: new WriteQueue(),
       persistence,
-      warn: (message) => ctx.logger.warn(message)
+      diskSummaries: new DiskSummaryCache(summarizeStored),
+      effects: () => ({ meter: ctx.get("tokenMeter"), titleLimits: titleLimits(), warn }),
+      fork: {
+        titleLimits,
+        workspaces: () => ctx.get("workspaceRegistry"),
+        async inChildFiber(body) {
+          let store;
+          const fiber = ctx.plugin({ name: "message-recall-fork", inject: ["sessions"], apply: (child) => void (store = child.sessions) });
+          try {
+            await fiber.await();
+            return await body(store);
+          } finally {
+            await fiber.dispose();
+          }
+        }
+      },
+      warn
     },
     resolved
   );

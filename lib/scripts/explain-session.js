@@ -19,7 +19,7 @@ import {
   stepOf,
   toolCallIds,
   toolResultCallId
-} from "./chunks/chunk-ESRKJ5R4.js";
+} from "./chunks/chunk-VLFBR3QS.js";
 
 // src/shared/hidden-rows.ts
 var CONTENT_ROW_KINDS = /* @__PURE__ */ new Set(["user", "steering", "assistant-step", "tool-call"]);

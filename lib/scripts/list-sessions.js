@@ -12,7 +12,7 @@ import {
   progress,
   runScript,
   summarizeRoot
-} from "./chunks/chunk-ESRKJ5R4.js";
+} from "./chunks/chunk-VLFBR3QS.js";
 
 // scripts/list-sessions.ts
 var USAGE = `Usage: node lib/scripts/list-sessions.js [sessions root] [options]

@@ -11,7 +11,7 @@ import {
   readSessionLog,
   resolveSessionLog,
   runScript
-} from "./chunks/chunk-ESRKJ5R4.js";
+} from "./chunks/chunk-VLFBR3QS.js";
 
 // scripts/read-session-log.ts
 var USAGE = `Usage: node lib/scripts/read-session-log.js <log file | session folder> [options]

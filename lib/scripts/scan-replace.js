@@ -12,7 +12,7 @@ import {
   progress,
   runScript,
   summarizeRoot
-} from "./chunks/chunk-ESRKJ5R4.js";
+} from "./chunks/chunk-VLFBR3QS.js";
 
 // scripts/scan-replace.ts
 var USAGE = `Usage: node lib/scripts/scan-replace.js [sessions root] [options]

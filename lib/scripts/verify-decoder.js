@@ -14,7 +14,7 @@ import {
   readSessionLog,
   resolveSessionLog,
   runScript
-} from "./chunks/chunk-ESRKJ5R4.js";
+} from "./chunks/chunk-VLFBR3QS.js";
 
 // scripts/verify-decoder.ts
 import { createHash } from "node:crypto";

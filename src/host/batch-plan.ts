@@ -2,7 +2,7 @@
  * The batch planner: plans a whole list of changes (removals by seq, in-place restores by
  * tombstone seq) against one surface before anything is written, so a batch is all or nothing.
  * Pure: no `Session`, no I/O. Each change is planned with the single-action rules
- * ({@link planRemoval}, and the injected restore planner) on a simulated copy of the node list,
+ * ({@link planRemoval}, {@link planRestore}) on a simulated copy of the node list,
  * and its replace is then applied to that copy, so later changes see the earlier ones.
  *
  * Merging, in list order on the simulated surface:
@@ -29,6 +29,7 @@ import { replaceOp } from '../shared/replace-op'
 import { classifyNode, contentOf, type NodeKind } from '../shared/surface-node'
 import { planRemoval, type EventLookup, type PlanRefusal } from './surface-plan'
 import { estimateTokens } from '../shared/token-estimate'
+import { describeRestoreRefusal, planRestore, type RestoreRefusal } from './restore-plan'
 import { tombstoneSource, type TombstoneAction } from '../shared/tombstone'
 
 /** The removal actions a batch accepts (each writes a tombstone with that action). */
@@ -39,30 +40,6 @@ export type BatchChange =
   | { readonly action: BatchRemovalAction; readonly seq: number }
   | { readonly action: 'restore'; readonly tombstoneSeq: number }
 
-/** A planned in-place restore, as the restore planner returns it. */
-export interface RestoreStep {
-  /** The tombstone whose single shadowed message comes back. */
-  readonly tombstoneSeq: number
-  /** The seq of the removed message whose data is copied. */
-  readonly originalSeq: number
-  /** The `user/message` data of the copy (an exact copy of the original's data). */
-  readonly data: unknown
-}
-
-/** Why a restore cannot be planned: a route error code and a one-line English message. */
-export interface RestoreRefusal {
-  readonly code: 'TARGET_NOT_FOUND' | 'NOT_RESTORABLE'
-  readonly message: string
-}
-
-/**
- * Plans one in-place restore on a surface (pure).
- * @returns the step, or the refusal (no such current tombstone, or one that is not restorable in place).
- */
-export type RestorePlanner = (input: { readonly nodes: readonly number[]; readonly lookup: EventLookup; readonly tombstoneSeq: number }) =>
-  | { readonly ok: true; readonly step: RestoreStep }
-  | { readonly ok: false; readonly refusal: RestoreRefusal }
-
 /** Everything the batch planner reads. */
 export interface BatchInput {
   /** Current surface node seqs in surface order (a stable copy). */
@@ -72,8 +49,6 @@ export interface BatchInput {
   /** The seq the next appended event will get (`session.seq`). */
   readonly nextSeq: number
   readonly changes: readonly BatchChange[]
-  /** Restore planning; without it a `restore` change is refused `NOT_RESTORABLE`. */
-  readonly restore?: RestorePlanner
 }
 
 /** A tombstone the batch writes. `shadowedSeqs` may name virtual seqs of this batch's restores. */
@@ -135,7 +110,7 @@ export interface BatchRefusal {
   readonly refusal:
     | PlanRefusal
     | RestoreRefusal
-    /** A restore whose tombstone change `byIndex` of this batch already shadowed. */
+    /** A restore whose tombstone change `shadowedByIndex` of this batch already shadowed. */
     | { readonly code: 'TARGET_NOT_FOUND'; readonly shadowedByIndex: number; readonly tombstoneSeq: number }
 }
 
@@ -162,7 +137,7 @@ interface Draft {
 
 /**
  * Plan a batch.
- * @param input - the surface, a lookup, the next seq, the changes and the optional restore planner.
+ * @param input - the surface, a lookup, the next seq and the changes.
  * @returns the plan, or the first refused change with its index and refusal; an empty change
  * list plans to no writes.
  * @throws when a surface node has no event under `lookup` (corrupt surface), as the planner does.
@@ -178,12 +153,12 @@ export function planBatch(input: BatchInput): BatchResult {
   const coveredBy = new Map<number, Draft>()
   const ownerOf: Draft[] = []
   let next = input.nextSeq
-  let step = 0
+  let order = 0
 
   const refuse = (index: number, refusal: BatchRefusal['refusal']): BatchResult => ({ ok: false, refusal: { index, change: input.changes[index]!, refusal } })
 
   for (const [index, change] of input.changes.entries()) {
-    step++
+    order++
     if (change.action === 'restore') {
       const shadowing = coveredBy.get(change.tombstoneSeq)
       if (shadowing !== undefined) {
@@ -195,23 +170,21 @@ export function planBatch(input: BatchInput): BatchResult {
         ownerOf[index] = again
         continue
       }
-      if (input.restore === undefined || change.tombstoneSeq >= input.nextSeq) {
-        const message = input.restore === undefined
-          ? 'message-recall: in-place restore is not available in this host'
-          : `message-recall: no current tombstone of this plugin at seq ${change.tombstoneSeq}`
-        return refuse(index, { code: input.restore === undefined ? 'NOT_RESTORABLE' : 'TARGET_NOT_FOUND', message })
+      if (change.tombstoneSeq >= input.nextSeq) {
+        return refuse(index, { code: 'TARGET_NOT_FOUND', tombstoneSeq: change.tombstoneSeq, reason: 'not-a-tombstone' })
       }
-      const planned = input.restore({ nodes, lookup, tombstoneSeq: change.tombstoneSeq })
+      const planned = planRestore({ nodes, lookup, tombstoneSeq: change.tombstoneSeq })
       if (!planned.ok) return refuse(index, planned.refusal)
+      const step = planned.plan
       const seq = next++
       const copy: LogEvent = {
-        type: 'user/message', seq, time: 0, data: planned.step.data,
-        surfaceOp: replaceOp(change.tombstoneSeq, change.tombstoneSeq), sourceEventSeqs: [change.tombstoneSeq, planned.step.originalSeq],
+        type: 'user/message', seq, time: 0, data: step.data,
+        surfaceOp: replaceOp(step.start, step.end), sourceEventSeqs: [...step.sourceEventSeqs],
       }
       virtual.set(seq, copy)
       const draft: Draft = {
         kind: 'restore', action: 'restore', shadowedSeqs: [change.tombstoneSeq], kinds: ['tombstone'], changeIndexes: [index], virtualSeq: seq,
-        tombstoneSeq: change.tombstoneSeq, originalSeq: planned.step.originalSeq, data: planned.step.data, order: step, live: true,
+        tombstoneSeq: change.tombstoneSeq, originalSeq: step.originalSeq, data: step.data, order, live: true,
       }
       nodes.splice(nodes.indexOf(change.tombstoneSeq), 1, seq)
       drafts.push(draft)
@@ -259,7 +232,7 @@ export function planBatch(input: BatchInput): BatchResult {
     const seq = next++
     const draft: Draft = {
       kind: 'tombstone', action: change.action, shadowedSeqs, kinds, changeIndexes, virtualSeq: seq,
-      tombstoneSeq: -1, originalSeq: -1, data: undefined, order: step, live: true,
+      tombstoneSeq: -1, originalSeq: -1, data: undefined, order, live: true,
     }
     virtual.set(seq, {
       type: 'user/message', seq, time: 0,
@@ -337,8 +310,9 @@ export function describeBatchRefusal(refusal: BatchRefusal, describe: (refusal: 
   const { index, change } = refusal
   const what = change.action === 'restore' ? `restore of tombstone ${change.tombstoneSeq}` : `${change.action} of seq ${change.seq}`
   const inner = refusal.refusal
+  // A restore's refusal comes from restore planning (or this batch), a removal's from the removal planner.
   const why = 'shadowedByIndex' in inner
     ? `tombstone seq ${inner.tombstoneSeq} is shadowed by change ${inner.shadowedByIndex} of this batch`
-    : ('message' in inner ? inner.message : describe(inner)).replace(/^message-recall: /, '')
+    : (change.action === 'restore' ? describeRestoreRefusal(inner as RestoreRefusal) : describe(inner as PlanRefusal)).replace(/^message-recall: /, '')
   return `message-recall: change ${index} (${what}) refused: ${why}`
 }

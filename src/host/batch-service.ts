@@ -8,14 +8,15 @@
  * @module dsh-message-recall/host/batch-service
  */
 import type { Session } from '@deepseek-ai/dsh-session'
-import type { ApplyValue, BatchPlanValue, ErrorCode, PlannedWrite, ViewExpectation } from '../shared/protocol'
+import type { ApplyValue, BatchPlanValue, PlannedWrite, ViewExpectation } from '../shared/protocol'
 import { describePlanRefusal } from './surface-plan'
-import { describeBatchRefusal, planBatch, type BatchChange, type BatchPlan, type BatchRefusal, type RestorePlanner } from './batch-plan'
-import { appendBatch, type BeforeReplace } from './batch-writer'
-import { describeRefusal, type WriteRefusal } from './refusals'
+import { describeBatchRefusal, planBatch, type BatchChange, type BatchPlan, type BatchRefusal } from './batch-plan'
+import { appendBatch } from './batch-writer'
+import type { BatchChangeRefusal, WriteRefusal } from './refusals'
 import type { SessionReadView } from './stored-session'
-import { flushWrite, type RemovalServices } from './removal-service'
-import { checkExpectation } from './tombstone-writer'
+import type { RemovalServices } from './removal-service'
+import { runSessionWrite, type WriteOutcome } from './session-write'
+import { checkExpectation } from './view-expectation'
 
 /** A validated `apply`, or a `plan` with `changes`. */
 export interface BatchRequest {
@@ -24,41 +25,14 @@ export interface BatchRequest {
   readonly expect?: ViewExpectation
 }
 
-/** A refused change of a batch, as the route answers it: the change's code, its index and the message. */
-export interface BatchChangeRefusal {
-  readonly code: ErrorCode
-  readonly index: number
-  readonly message: string
-}
-
-/** Refusal of a batch: one change refused, or the session-level refusals (`SESSION_NOT_LIVE`, `AGENT_BUSY`, `STALE_VIEW`). */
-export type BatchOutcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly refusal: BatchChangeRefusal | WriteRefusal }
-
-/** What the batch service reaches besides the writer's services. */
-export interface BatchServices extends RemovalServices {
-  /** In-place restore planning, when available. */
-  readonly restore?: RestorePlanner
-  /** Called right before each replace is appended (the shadow price, when a token meter is loaded). */
-  readonly beforeReplace?: BeforeReplace
-}
-
-/**
- * The message of a refusal of the batch route: a change's, or a session-level one.
- * @param refusal - a {@link BatchChangeRefusal} or a {@link WriteRefusal}.
- * @returns the one-line English message.
- */
-export function describeBatchOutcomeRefusal(refusal: BatchChangeRefusal | WriteRefusal): string {
-  return 'index' in refusal && 'message' in refusal ? refusal.message : describeRefusal(refusal as WriteRefusal)
-}
-
 function changeRefusal(refusal: BatchRefusal): BatchChangeRefusal {
   return { code: refusal.refusal.code, index: refusal.index, message: describeBatchRefusal(refusal, describePlanRefusal) }
 }
 
-function planOn(view: SessionReadView, request: BatchRequest, restore: RestorePlanner | undefined): { ok: true; plan: BatchPlan } | { ok: false; refusal: BatchChangeRefusal | WriteRefusal } {
-  const stale = checkExpectation(view, request.expect)
+function planOn(view: SessionReadView, request: BatchRequest): { ok: true; plan: BatchPlan } | { ok: false; refusal: WriteRefusal } {
+  const stale = checkExpectation(view, request.expect, view.lookup)
   if (stale !== null) return { ok: false, refusal: stale }
-  const planned = planBatch({ nodes: view.nodes, lookup: view.lookup, nextSeq: view.nextSeq, changes: request.changes, ...(restore ? { restore } : {}) })
+  const planned = planBatch({ nodes: view.nodes, lookup: view.lookup, nextSeq: view.nextSeq, changes: request.changes })
   return planned.ok ? planned : { ok: false, refusal: changeRefusal(planned.refusal) }
 }
 
@@ -71,46 +45,52 @@ function liveView(services: RemovalServices, session: Session): SessionReadView 
 }
 
 /**
- * Apply a batch: plan it whole, then append every write, flush once, answer once.
- * @param services - the writer's services, optional restore planning and shadow price.
+ * Apply a batch: plan it whole, then append every write (each replace with its shadow price and
+ * title effects), flush once, answer once.
+ * @param services - the removal services (queue, session access, index, tombstone text, effects).
  * @param request - the validated batch.
- * @returns `{ action: 'apply', results, replaceGeneration }` once durable, or a refusal: a change's
- * (with its index), `STALE_VIEW`, `SESSION_NOT_LIVE` or `AGENT_BUSY`; nothing is appended on any.
- * @throws {@link MessageRecallError} `PERSIST_FAILED` when the flush rejected, `INTERNAL` when the
- * Session refused an append.
+ * @returns `{ action: 'apply', results, replaceGeneration, persisted }` once durable, or a refusal:
+ * a change's (with its index), `STALE_VIEW`, `SESSION_NOT_LIVE` or `AGENT_BUSY`; nothing is
+ * appended on any.
+ * @throws {@link MessageRecallError} `PERSIST_FAILED` (`applied: true`) when every flush attempt
+ * failed, `INTERNAL` when the Session refused an append.
  */
-export async function applyChanges(services: BatchServices, request: BatchRequest): Promise<BatchOutcome<ApplyValue>> {
-  return services.access.write(
+export function applyChanges(services: RemovalServices, request: BatchRequest): Promise<WriteOutcome<ApplyValue>> {
+  return runSessionWrite<ApplyValue>(
+    services,
     request.sessionId,
-    async (session) => {
-      const planned = planOn(liveView(services, session), request, services.restore)
+    (session) => {
+      const planned = planOn(liveView(services, session), request)
       if (!planned.ok) return planned
+      const effects = services.effects?.()
       const results = appendBatch(session, planned.plan, request.changes, {
         tombstoneText: services.tombstoneText,
-        ...(services.beforeReplace ? { beforeReplace: services.beforeReplace } : {}),
+        lookup: () => services.index.lookup(session),
+        ...(effects === undefined ? {} : { effects }),
       })
-      const seqs = [...new Set(results.map((r) => r.restoredSeq ?? r.tombstoneSeq))]
-      await flushWrite(services, session, `batch seqs ${seqs.join(', ')}`)
-      return { ok: true, value: { action: 'apply', results, replaceGeneration: session.surface.replaceGeneration } }
+      return { ok: true, value: { action: 'apply', results, replaceGeneration: session.surface.replaceGeneration }, seq: session.seq - 1 }
     },
-    (view) => {
-      const planned = planOn(view, request, services.restore)
-      return planned.ok ? null : planned.refusal
+    {
+      maintenance: true,
+      precheck: (view) => {
+        const planned = planOn(view, request)
+        return planned.ok ? null : planned.refusal
+      },
     },
   )
 }
 
 /**
  * Plan a batch without writing: what `apply` would write now, with counts and token estimates.
- * @param services - the session access, optional restore planning.
+ * @param services - the session access (a stored session is read without entering it).
  * @param request - the validated batch.
  * @returns the plan value, or the same refusals `apply` would answer (except `AGENT_BUSY`).
  */
-export async function previewChanges(services: Pick<BatchServices, 'access' | 'restore'>, request: BatchRequest): Promise<BatchOutcome<BatchPlanValue>> {
+export async function previewChanges(services: Pick<RemovalServices, 'access'>, request: BatchRequest): Promise<WriteOutcome<BatchPlanValue>> {
   const read = await services.access.read(request.sessionId)
   if (!read.ok) return read
   const view = read.value
-  const planned = planOn(view, request, services.restore)
+  const planned = planOn(view, request)
   if (!planned.ok) return planned
   const { plan } = planned
   const real = (seq: number): number | null => (seq < view.nextSeq ? seq : null)

@@ -1,7 +1,9 @@
 /**
  * Appends a planned batch ({@link planBatch}) to a session, synchronously and in plan order:
- * each tombstone through `appendTombstone`, each restore as one `user/message` copy replacing its
- * tombstone (`sourceEventSeqs [tombstone, original]`). Seqs the plan made up for the batch's own
+ * each tombstone through `appendTombstone`, each restore through `appendRestore` (the copy of the
+ * removed message replacing its tombstone). With write effects, every replace of the batch carries
+ * its own shadow price right before it (when a token meter is loaded) and the session title
+ * follows each one, exactly as the single actions do. Seqs the plan made up for the batch's own
  * events are mapped to the real seqs as they are appended. No flush: the caller flushes once.
  *
  * @module dsh-message-recall/host/batch-writer
@@ -9,20 +11,29 @@
 import type { Session } from '@deepseek-ai/dsh-session'
 import type { LogEvent } from '../shared/events'
 import type { ApplyChangeResult } from '../shared/protocol'
-import { replaceOp } from '../shared/replace-op'
 import type { BatchChange, BatchPlan } from './batch-plan'
 import { errorText, MessageRecallError } from './refusals'
+import { appendRestore } from './restore-writer'
+import type { EventLookup } from './surface-plan'
 import { appendTombstone } from './tombstone-writer'
+import { priceReplace, retitleAfterRemoval, retitleAfterRestore, type WriteEffects } from './write-effects'
 
-/** Called right before each replace of the batch is appended (e.g. to write its shadow price). */
-export type BeforeReplace = (session: Session, range: { readonly start: number; readonly end: number; readonly shadowedSeqs: readonly number[] }) => void
+/** Options of {@link appendBatch}. */
+export interface AppendBatchOptions {
+  /** Text of each tombstone (see `appendTombstone`); default `''`. */
+  readonly tombstoneText?: string
+  /** The token meter and title limits; absent: bare replaces, no title rebuild. */
+  readonly effects?: WriteEffects
+  /** A lookup over the session's current log, asked again after each append (required with `effects`). */
+  readonly lookup?: () => EventLookup
+}
 
 /**
  * Append every write of a batch plan.
  * @param session - the session the plan was made against, unchanged since.
  * @param plan - the batch plan.
  * @param changes - the planned changes (for the per-change results).
- * @param options - `tombstoneText` (see `appendTombstone`) and an optional `beforeReplace` hook.
+ * @param options - see {@link AppendBatchOptions}.
  * @returns one result per change, in change order.
  * @throws {@link MessageRecallError} `INTERNAL` when the Session refuses an append; the writes
  * before it stay in the log (rc.8 has no batch append), which planning against the same surface
@@ -32,8 +43,10 @@ export function appendBatch(
   session: Session,
   plan: BatchPlan,
   changes: readonly BatchChange[],
-  options: { readonly tombstoneText?: string; readonly beforeReplace?: BeforeReplace } = {},
+  options: AppendBatchOptions = {},
 ): ApplyChangeResult[] {
+  const { effects } = options
+  const lookup = options.lookup ?? (() => (seq: number) => session.events[seq] as LogEvent | undefined)
   const real = new Map<number, number>()
   const map = (seq: number): number => real.get(seq) ?? seq
   const written: LogEvent[] = []
@@ -42,12 +55,14 @@ export function appendBatch(
     const start = shadowedSeqs[0]!
     const end = shadowedSeqs.at(-1)!
     try {
-      options.beforeReplace?.(session, { start, end, shadowedSeqs })
+      priceReplace(session, effects, lookup(), { start, end }, shadowedSeqs)
       const event = write.kind === 'tombstone'
         ? appendTombstone(session, { action: write.action, start, end, shadowedSeqs }, options.tombstoneText ?? '')
-        : session.append('user/message', write.data as never, { surfaceOp: replaceOp(start, end), sourceEventSeqs: [write.tombstoneSeq, write.originalSeq] })
+        : appendRestore(session, { start, end, data: write.data, sourceEventSeqs: [write.tombstoneSeq, write.originalSeq] })
       real.set(write.virtualSeq, event.seq)
       written.push(event)
+      if (write.kind === 'tombstone') retitleAfterRemoval(session, effects, lookup(), { seq: event.seq, shadowedSeqs })
+      else retitleAfterRestore(session, effects, lookup(), { tombstoneSeq: write.tombstoneSeq, originalSeq: write.originalSeq, restoredSeq: event.seq })
     } catch (error) {
       const done = written.length === 0 ? 'nothing was appended' : `writes 0..${w - 1} of the batch were appended`
       throw new MessageRecallError('INTERNAL', `message-recall: the session refused write ${w} of the batch ([${start}, ${end}]); ${done}: ${errorText(error)}`, { cause: error })

@@ -15,9 +15,14 @@ import type {} from '@deepseek-ai/dsh-agent'
 import type {} from '@deepseek-ai/dsh-host-webserver'
 import type {} from '@deepseek-ai/dsh-session'
 import { Config, resolveConfig, type MessageRecallConfig } from './config'
+import { DiskSummaryCache } from './disk-summary-cache'
 import { SessionEventIndex } from './event-index'
-import type { PersistenceReader } from './inspect'
+import type { ForkingStore, WorkspaceLookup } from './fork-before'
+import { summarizeStored, type PersistenceReader } from './inspect'
 import { createRouteHandler } from './route'
+import type { MessagePricer } from './shadow-price'
+import { titleLimitsOf } from './title'
+import { WriteQueue } from './write-queue'
 import { SessionAccess, type StoredSessionSource } from './stored-session'
 
 export { Config, DEFAULTS, resolveConfig, type MessageRecallConfig } from './config'
@@ -45,14 +50,35 @@ export function apply(ctx: Context, config: Partial<MessageRecallConfig> | undef
   ctx.on('session/disposed', (session) => index.forget(session))
   const persistence = () => ctx.get('sessionPersistence') as (PersistenceReader & StoredSessionSource) | undefined
   const access = new SessionAccess({ sessions: ctx.sessions, agents: ctx.agents, lookup: (session) => index.lookup(session), persistence })
+  const warn = (message: string): void => ctx.logger.warn(message)
+  const titleLimits = () => titleLimitsOf(ctx.get('sessionTitle'))
   const handler = createRouteHandler(
     {
       sessions: ctx.sessions,
       agents: ctx.agents,
       index,
       access,
+      queue: new WriteQueue(),
       persistence,
-      warn: (message) => ctx.logger.warn(message),
+      diskSummaries: new DiskSummaryCache(summarizeStored),
+      effects: () => ({ meter: ctx.get('tokenMeter') as MessagePricer | undefined, titleLimits: titleLimits(), warn }),
+      fork: {
+        titleLimits,
+        workspaces: () => ctx.get('workspaceRegistry') as WorkspaceLookup | undefined,
+        async inChildFiber(body) {
+          // A session created through a context belongs to that context's fiber (SessionStore.create);
+          // disposing this fiber releases the copy once it is stored.
+          let store: ForkingStore | undefined
+          const fiber = ctx.plugin({ name: 'message-recall-fork', inject: ['sessions'], apply: (child: Context) => void (store = child.sessions) })
+          try {
+            await fiber.await()
+            return await body(store as ForkingStore)
+          } finally {
+            await fiber.dispose()
+          }
+        },
+      },
+      warn,
     },
     resolved,
   )

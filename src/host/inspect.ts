@@ -13,15 +13,10 @@ import type { EventLookup } from './surface-plan'
 import { removalStatuses } from '../shared/removal-status'
 import { readTombstone } from '../shared/tombstone'
 import type { SessionEventIndex } from './event-index'
+import type { DiskSummaryCache, PersistenceReader } from './disk-summary-cache'
 import type { SessionNotLiveRefusal } from './refusals'
 
-/** The part of `ctx.sessionPersistence` (`dsh-session-persistence`) this module reads. */
-export interface PersistenceReader {
-  /** Stored events from `fromSeq` on (`SessionPersistence.readFrom`). */
-  readFrom(id: SessionId, fromSeq: number): Promise<{ events: readonly SessionEvent[] }>
-  /** Headers of every materialized session (`SessionPersistence.list`). */
-  list(): Promise<readonly { readonly id: string }[]>
-}
+export type { PersistenceReader } from './disk-summary-cache'
 
 function tombstonesOf(count: number, lookup: EventLookup, onSurface: (seq: number) => boolean): InspectedTombstone[] {
   const found: InspectedTombstone[] = []
@@ -69,24 +64,21 @@ export function summarizeStored(events: readonly LogEvent[]): LogSummary {
 
 /**
  * Inspect a session live and on disk.
- * @param services - the live store, the event index, and the persistence service when loaded.
+ * @param services - the live store, the event index, the persistence service when loaded, and
+ * the stored-summary cache.
  * @param sessionId - the session id.
  * @returns `{ live, disk }` (`null` where unavailable: not live in this process, no persistence
  * service, or nothing stored yet), or `SESSION_NOT_LIVE` when both are unavailable.
  * @throws when the stored log cannot be read or folded.
  */
 export async function inspectSession(
-  services: { sessions: { get(id: SessionId): Session | undefined }; index: SessionEventIndex; persistence: PersistenceReader | undefined },
+  services: { sessions: { get(id: SessionId): Session | undefined }; index: SessionEventIndex; persistence: PersistenceReader | undefined; diskSummaries: DiskSummaryCache },
   sessionId: string,
 ): Promise<{ ok: true; value: InspectValue } | { ok: false; refusal: SessionNotLiveRefusal }> {
   const id = sessionId as SessionId
   const session = services.sessions.get(id)
   const live = session === undefined ? null : summarizeLive(session, services.index.lookup(session))
-  let disk: LogSummary | null = null
-  if (services.persistence !== undefined) {
-    const stored = await services.persistence.list()
-    if (stored.some((header) => header.id === sessionId)) disk = summarizeStored((await services.persistence.readFrom(id, 0)).events)
-  }
+  const disk = services.persistence === undefined ? null : await services.diskSummaries.summary(services.persistence, sessionId)
   if (live === null && disk === null) return { ok: false, refusal: { code: 'SESSION_NOT_LIVE', sessionId } }
   return { ok: true, value: { live, disk } }
 }

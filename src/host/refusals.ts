@@ -4,8 +4,9 @@
  *
  * @module dsh-message-recall/host/refusals
  */
-import type { ErrorCode, ViewExpectation } from '../shared/protocol'
+import type { ErrorCode, RouteError, ViewExpectation } from '../shared/protocol'
 import { describePlanRefusal, type PlanRefusal } from './surface-plan'
+import { describeRestoreRefusal, type RestoreRefusal } from './restore-plan'
 
 /** `expect` was given and the surface moved since the client's view. */
 export interface StaleViewRefusal {
@@ -31,8 +32,18 @@ export interface SessionNotLiveRefusal {
   readonly sessionId: string
 }
 
+/**
+ * One change of a batch (`apply`, or `plan` with `changes`) was refused: the change's own code,
+ * its index in the list, and the message naming both. The batch appended nothing.
+ */
+export interface BatchChangeRefusal {
+  readonly code: PlanRefusal['code'] | RestoreRefusal['code']
+  readonly index: number
+  readonly message: string
+}
+
 /** Every refusal of a write or plan. */
-export type WriteRefusal = PlanRefusal | StaleViewRefusal | AgentBusyRefusal | SessionNotLiveRefusal
+export type WriteRefusal = PlanRefusal | RestoreRefusal | StaleViewRefusal | AgentBusyRefusal | SessionNotLiveRefusal | BatchChangeRefusal
 
 /** Codes of operational failures. */
 export type FailureCode = Extract<ErrorCode, 'PERSIST_FAILED' | 'INTERNAL'>
@@ -42,18 +53,22 @@ export type FailureCode = Extract<ErrorCode, 'PERSIST_FAILED' | 'INTERNAL'>
  * unexpected (`INTERNAL`). `cause` carries the original error.
  */
 export class MessageRecallError extends Error {
+  /** Extra fields of the error body (`applied`, `value`, `content`, `text`; see `RouteError`). */
+  readonly details: Omit<RouteError, 'code' | 'message'>
+
   /**
    * @param code - `PERSIST_FAILED` or `INTERNAL`.
    * @param message - prefixed `message-recall:` with the offending values.
-   * @param options - `{ cause }`.
+   * @param options - `{ cause, details }`.
    */
   constructor(
     readonly code: FailureCode,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; details?: Omit<RouteError, 'code' | 'message'> },
   ) {
     super(message, options)
     this.name = 'MessageRecallError'
+    this.details = options?.details ?? {}
   }
 }
 
@@ -63,6 +78,7 @@ export class MessageRecallError extends Error {
  * @returns the message.
  */
 export function describeRefusal(refusal: WriteRefusal): string {
+  if ('index' in refusal) return refusal.message
   switch (refusal.code) {
     case 'STALE_VIEW':
       return refusal.newerSeq !== null
@@ -72,8 +88,10 @@ export function describeRefusal(refusal: WriteRefusal): string {
       return `message-recall: session "${refusal.sessionId}" is busy: ${refusal.detail}`
     case 'SESSION_NOT_LIVE':
       return `message-recall: no live session "${refusal.sessionId}"`
+    case 'NOT_RESTORABLE':
+      return describeRestoreRefusal(refusal)
     default:
-      return describePlanRefusal(refusal)
+      return 'tombstoneSeq' in refusal ? describeRestoreRefusal(refusal) : describePlanRefusal(refusal)
   }
 }
 

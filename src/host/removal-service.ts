@@ -17,7 +17,10 @@ import { errorText, MessageRecallError, type SessionNotLiveRefusal, type WriteRe
 import { estimateTokens } from '../shared/token-estimate'
 import type { SessionAccess, SessionReadView } from './stored-session'
 import { planRemoval, type RemovalPlan } from './surface-plan'
-import { checkExpectation, writeTombstone, type RemovalIntent } from './tombstone-writer'
+import { planningAction, writeTombstone, type RemovalIntent } from './tombstone-writer'
+import { checkExpectation } from './view-expectation'
+import { runSessionWrite, type SessionWriteServices } from './session-write'
+import type { WriteEffects } from './write-effects'
 
 /** A validated removal or plan request: the writer's intent, addressed to one session. */
 export interface RemovalRequest extends RemovalIntent {
@@ -27,15 +30,13 @@ export interface RemovalRequest extends RemovalIntent {
 /** Outcome of a write or plan: a value, or a refusal value. */
 export type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly refusal: WriteRefusal }
 
-/** What the removal service reaches: structural views of `ctx.sessions` and `ctx.agents`, the event index, the tombstone text. */
-export interface RemovalServices {
-  readonly sessions: { get(id: SessionId): Session | undefined; flush(session: Session): Promise<boolean> }
-  readonly agents: { get(id: SessionId): Agent | undefined }
+/** What the removal service reaches: the session write services, the event index, the tombstone text and the write effects. */
+export interface RemovalServices extends SessionWriteServices {
   readonly index: SessionEventIndex
-  /** The one writer per session: live agent, live session, or a stored session entered for the write. */
-  readonly access: SessionAccess
   /** Text of the tombstone's single text block; `''` writes empty content. */
   readonly tombstoneText: string
+  /** The token meter and title limits, read at request time; absent: no price, no title rebuild. */
+  readonly effects?: () => WriteEffects
 }
 
 /**
@@ -67,17 +68,23 @@ export function liveSession(
  * the live log but not known to be durable), `INTERNAL` when the Session refused the append.
  */
 export async function removeMessages(services: RemovalServices, request: RemovalRequest): Promise<Outcome<RemovalValue>> {
-  return services.access.write(
+  return runSessionWrite<RemovalValue>(
+    services,
     request.sessionId,
-    async (session) => {
-      const written = writeTombstone(session, services.index.lookup(session), request, services.tombstoneText)
+    (session) => {
+      const effects = services.effects?.()
+      const written = writeTombstone(session, services.index.lookup(session), request, services.tombstoneText, effects, () => services.index.lookup(session))
       if (!written.ok) return written
-      const persisted = await flushWrite(services, session, `tombstone seq ${written.event.seq}`)
-      return { ok: true, value: { ...written.value, persisted } }
+      const { persisted: _persisted, ...value } = written.value
+      const recalled = value.content !== undefined && value.text !== undefined ? { content: value.content, text: value.text } : undefined
+      return { ok: true, value, seq: written.event.seq, ...(recalled === undefined ? {} : { recalled }) }
     },
-    (view) => {
-      const planned = planOnView(view, request)
-      return planned.ok ? null : planned.refusal
+    {
+      maintenance: true,
+      precheck: (view) => {
+        const planned = planOnView(view, request)
+        return planned.ok ? null : planned.refusal
+      },
     },
   )
 }
@@ -110,9 +117,9 @@ export async function flushWrite(services: Pick<RemovalServices, 'sessions'>, se
  * @returns the plan, or `STALE_VIEW` or a planner refusal.
  */
 export function planOnView(view: SessionReadView, request: RemovalIntent): { ok: true; plan: RemovalPlan } | { ok: false; refusal: WriteRefusal } {
-  const stale = checkExpectation(view, request.expect)
+  const stale = checkExpectation(view, request.expect, view.lookup)
   if (stale !== null) return { ok: false, refusal: stale }
-  return planRemoval({ nodes: view.nodes, lookup: view.lookup, action: request.action, target: request.target })
+  return planRemoval({ nodes: view.nodes, lookup: view.lookup, action: planningAction(request.action), target: request.target })
 }
 
 /**
@@ -132,7 +139,7 @@ export async function previewRemoval(services: Pick<RemovalServices, 'access'>, 
   return {
     ok: true,
     value: {
-      action: plan.action,
+      action: request.action,
       range: { start: plan.start, end: plan.end },
       removedSeqs: plan.shadowedSeqs,
       kinds: plan.kinds,

@@ -7,18 +7,20 @@
 import { ROUTE_ACTIONS, type RouteAction, type ViewExpectation } from '../shared/protocol'
 import { isRecord, isSeq } from '../shared/events'
 import type { PlanTarget } from './surface-plan'
-import { RECALL_ACTIONS, type RecallAction } from '../shared/tombstone'
+import { TOMBSTONE_ACTIONS, type TombstoneAction } from '../shared/tombstone'
 import { parseBatchRequest, type BatchRouteRequest } from './batch-request'
 import type { HttpRefusal } from './http'
 
 /** A validated request. */
 export type RecallRequest =
-  | { readonly action: 'inspect'; readonly sessionId: string }
-  | { readonly action: RecallAction; readonly sessionId: string; readonly target: PlanTarget; readonly expect?: ViewExpectation }
-  | { readonly action: 'plan'; readonly planAction: RecallAction; readonly sessionId: string; readonly target: PlanTarget; readonly expect?: ViewExpectation }
+  | { readonly action: 'inspect' | 'flush'; readonly sessionId: string }
+  | { readonly action: TombstoneAction; readonly sessionId: string; readonly target: PlanTarget; readonly expect?: ViewExpectation }
+  | { readonly action: 'plan'; readonly planAction: TombstoneAction; readonly sessionId: string; readonly target: PlanTarget; readonly expect?: ViewExpectation }
+  | { readonly action: 'restore'; readonly sessionId: string; readonly tombstoneSeq: number; readonly expect?: ViewExpectation }
+  | { readonly action: 'forkBefore'; readonly sessionId: string; readonly tombstoneSeq: number }
   | BatchRouteRequest
 
-const FIELDS = ['sessionId', 'action', 'seq', 'messageId', 'planAction', 'expect', 'changes']
+const FIELDS = ['sessionId', 'action', 'seq', 'messageId', 'tombstoneSeq', 'planAction', 'expect', 'changes']
 const EXPECT_FIELDS = ['replaceGeneration', 'lastSeq']
 
 /**
@@ -36,18 +38,31 @@ export function parseRecallRequest(body: unknown): { ok: true; request: RecallRe
   if (typeof sessionId !== 'string' || sessionId.length === 0) return invalid(`sessionId must be a non-empty string, got ${JSON.stringify(sessionId)}`)
   if (!ROUTE_ACTIONS.includes(action as RouteAction)) return invalid(`action must be one of ${ROUTE_ACTIONS.join(', ')}, got ${JSON.stringify(action)}`)
 
-  if (action === 'inspect') {
-    for (const field of ['seq', 'messageId', 'planAction', 'expect', 'changes'] as const) {
-      if (body[field] !== undefined) return invalid(`inspect takes no ${field}`)
+  if (action === 'inspect' || action === 'flush') {
+    for (const field of ['seq', 'messageId', 'tombstoneSeq', 'planAction', 'expect', 'changes'] as const) {
+      if (body[field] !== undefined) return invalid(`${action} takes no ${field}`)
     }
     return { ok: true, request: { action, sessionId } }
   }
 
-  if (action === 'apply' || (action === 'plan' && body.changes !== undefined)) {
-    const expectation = parseExpect(expect)
-    return typeof expectation === 'string' ? invalid(expectation) : parseBatchRequest(body, expectation)
-  }
+  const expectation = parseExpect(expect)
+  if (typeof expectation === 'string') return invalid(expectation)
+  const withExpect = expectation === undefined ? {} : { expect: expectation }
+
+  if (action === 'apply' || (action === 'plan' && body.changes !== undefined)) return parseBatchRequest(body, expectation)
   if (body.changes !== undefined) return invalid(`changes is only valid with action "apply" or "plan"`)
+
+  if (action === 'restore' || action === 'forkBefore') {
+    for (const field of ['seq', 'messageId', 'planAction', ...(action === 'forkBefore' ? ['expect' as const] : [])] as const) {
+      if (body[field] !== undefined) return invalid(`${action} takes no ${field}; address the tombstone by tombstoneSeq`)
+    }
+    const { tombstoneSeq } = body
+    if (!isSeq(tombstoneSeq)) return invalid(`tombstoneSeq must be a non-negative safe integer, got ${JSON.stringify(tombstoneSeq ?? null)}`)
+    return action === 'restore'
+      ? { ok: true, request: { action, sessionId, tombstoneSeq, ...withExpect } }
+      : { ok: true, request: { action, sessionId, tombstoneSeq } }
+  }
+  if (body.tombstoneSeq !== undefined) return invalid(`tombstoneSeq is only valid with action "restore" or "forkBefore"`)
 
   if (seq !== undefined && !isSeq(seq)) return invalid(`seq must be a non-negative safe integer, got ${JSON.stringify(seq)}`)
   if (messageId !== undefined && (typeof messageId !== 'string' || messageId.length === 0)) {
@@ -56,21 +71,17 @@ export function parseRecallRequest(body: unknown): { ok: true; request: RecallRe
   if ((seq === undefined) === (messageId === undefined)) return invalid('exactly one of seq and messageId is required')
   const target: PlanTarget = seq !== undefined ? { seq } : { messageId: messageId as string }
 
-  const expectation = parseExpect(expect)
-  if (typeof expectation === 'string') return invalid(expectation)
-  const withExpect = expectation === undefined ? {} : { expect: expectation }
-
   if (action === 'plan') {
-    if (!RECALL_ACTIONS.includes(planAction as RecallAction)) {
-      return invalid(`planAction must be one of ${RECALL_ACTIONS.join(', ')}, got ${JSON.stringify(planAction)}`)
+    if (!TOMBSTONE_ACTIONS.includes(planAction as TombstoneAction)) {
+      return invalid(`planAction must be one of ${TOMBSTONE_ACTIONS.join(', ')}, got ${JSON.stringify(planAction)}`)
     }
-    return { ok: true, request: { action, planAction: planAction as RecallAction, sessionId, target, ...withExpect } }
+    return { ok: true, request: { action, planAction: planAction as TombstoneAction, sessionId, target, ...withExpect } }
   }
   if (planAction !== undefined) return invalid(`planAction is only valid with action "plan"`)
-  return { ok: true, request: { action: action as RecallAction, sessionId, target, ...withExpect } }
+  return { ok: true, request: { action: action as TombstoneAction, sessionId, target, ...withExpect } }
 }
 
-/** The validated `expect`, `undefined` when absent, or the message of why it is invalid. */
+/** The `expect` object, `undefined` when absent, or the message saying what is wrong with it. */
 function parseExpect(expect: unknown): ViewExpectation | undefined | string {
   if (expect === undefined) return undefined
   if (!isRecord(expect)) return `expect must be an object, got ${JSON.stringify(expect)}`

@@ -1,25 +1,38 @@
 /**
  * The `POST {path}` handler: trust fence, method, media type, capped JSON body, request
- * validation, then one of `recall` / `delete` / `deleteFrom` (write), `plan` (dry run) or
- * `inspect` (read-only). Every reply is `{ ok: true, value }` or
+ * validation, then one of the writes (`recall`, `delete`, `deleteFrom`, `exclude`, `restore`,
+ * `forkBefore`, `flush`, and `apply`, a batch of changes all or nothing), `plan` (a dry run of one
+ * removal or of a batch) or `inspect` (read-only). Every reply is `{ ok: true, value }` or
  * `{ ok: false, error: { code, message } }`; the status comes from {@link statusOf}.
  *
  * @module dsh-message-recall/host/route
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { ErrorCode } from '../shared/protocol'
+import type { ErrorCode, RouteError } from '../shared/protocol'
 import type { MessageRecallConfig } from './config'
+import type { DiskSummaryCache } from './disk-summary-cache'
+import { forkBefore, type ForkServices } from './fork-before'
 import { checkContentType, checkMethod, checkTrust, readJsonBody, sendJson } from './http'
 import { inspectSession, type PersistenceReader } from './inspect'
+import { redactPaths } from './redact'
 import { describeRefusal, errorText, MessageRecallError, type WriteRefusal } from './refusals'
 import { parseRecallRequest } from './request'
-import { applyChanges, previewChanges, type BatchChangeRefusal } from './batch-service'
+import { restoreMessage } from './restore-writer'
+import { applyChanges, previewChanges } from './batch-service'
 import { previewRemoval, removeMessages, type RemovalServices } from './removal-service'
+import { flushSession, type WriteOutcome } from './session-write'
+import type { WriteQueue } from './write-queue'
 
 /** What the handler reaches at request time. */
-export interface RouteServices extends Omit<RemovalServices, 'tombstoneText'> {
+export interface RouteServices extends Omit<RemovalServices, 'tombstoneText' | 'queue'> {
+  /** The per-session queue of this plugin's writes. */
+  readonly queue: WriteQueue
   /** The persistence service when one is loaded (`ctx.get('sessionPersistence')`), else `undefined`. */
   persistence(): PersistenceReader | undefined
+  /** Stored-log summaries for `inspect`. */
+  readonly diskSummaries: DiskSummaryCache
+  /** The child-fiber, workspace and title services of `forkBefore`. */
+  readonly fork: Pick<ForkServices, 'inChildFiber' | 'workspaces' | 'titleLimits'>
   /** Where unexpected failures are reported (the plugin's logger). */
   warn(message: string): void
 }
@@ -63,17 +76,19 @@ export function statusOf(code: ErrorCode): number {
   }
 }
 
-function fail(res: ServerResponse, code: ErrorCode, message: string, headers?: Record<string, string>): void {
-  sendJson(res, statusOf(code), { ok: false, error: { code, message } }, headers)
+function fail(res: ServerResponse, code: ErrorCode, message: string, headers?: Record<string, string>, details: Omit<RouteError, 'code' | 'message'> = {}): void {
+  // No absolute machine path leaves the host (persistence errors name the sessions root and the project folder).
+  sendJson(res, statusOf(code), { ok: false, error: { code, message: redactPaths(message), ...details } }, headers)
 }
 
 function refuse(res: ServerResponse, refusal: WriteRefusal): void {
-  fail(res, refusal.code, describeRefusal(refusal))
+  // A refused change of a batch names its index in the error body.
+  fail(res, refusal.code, describeRefusal(refusal), undefined, 'index' in refusal ? { index: refusal.index } : {})
 }
 
-function refuseBatch(res: ServerResponse, refusal: BatchChangeRefusal | WriteRefusal): void {
-  if ('index' in refusal && 'message' in refusal) sendJson(res, statusOf(refusal.code), { ok: false, error: { code: refusal.code, message: refusal.message, index: refusal.index } })
-  else refuse(res, refusal)
+function answer(res: ServerResponse, outcome: WriteOutcome<unknown>): void {
+  if (outcome.ok) sendJson(res, 200, { ok: true, value: outcome.value })
+  else refuse(res, outcome.refusal)
 }
 
 /**
@@ -103,42 +118,34 @@ export function createRouteHandler(services: RouteServices, config: MessageRecal
       }
       const request = parsed.request
       switch (request.action) {
-        case 'inspect': {
-          const inspected = await inspectSession({ sessions: services.sessions, index: services.index, persistence: services.persistence() }, request.sessionId)
-          if (inspected.ok) sendJson(res, 200, { ok: true, value: inspected.value })
-          else refuse(res, inspected.refusal)
+        case 'inspect':
+          answer(res, await inspectSession({ sessions: services.sessions, index: services.index, persistence: services.persistence(), diskSummaries: services.diskSummaries }, request.sessionId))
           return
-        }
-        case 'apply': {
-          const applied = await applyChanges({ ...services, tombstoneText: config.tombstoneText }, request)
-          if (applied.ok) sendJson(res, 200, { ok: true, value: applied.value })
-          else refuseBatch(res, applied.refusal)
+        case 'apply':
+          answer(res, await applyChanges({ ...services, tombstoneText: config.tombstoneText }, request))
           return
-        }
-        case 'plan': {
-          if ('changes' in request) {
-            const planned = await previewChanges(services, request)
-            if (planned.ok) sendJson(res, 200, { ok: true, value: planned.value })
-            else refuseBatch(res, planned.refusal)
-            return
-          }
-          const planned = await previewRemoval(services, { ...request, action: request.planAction })
-          if (planned.ok) sendJson(res, 200, { ok: true, value: planned.value })
-          else refuse(res, planned.refusal)
+        case 'plan':
+          if ('changes' in request) answer(res, await previewChanges(services, request))
+          else answer(res, await previewRemoval(services, { ...request, action: request.planAction }))
           return
-        }
-        default: {
-          const removed = await removeMessages({ ...services, tombstoneText: config.tombstoneText }, request)
-          if (removed.ok) sendJson(res, 200, { ok: true, value: removed.value })
-          else refuse(res, removed.refusal)
+        case 'restore':
+          answer(res, await restoreMessage(services, request))
           return
-        }
+        case 'forkBefore':
+          answer(res, await forkBefore({ ...services, ...services.fork }, request))
+          return
+        case 'flush':
+          answer(res, await flushSession(services, request.sessionId))
+          return
+        default:
+          answer(res, await removeMessages({ ...services, tombstoneText: config.tombstoneText }, request))
+          return
       }
     } catch (error) {
       const known = error instanceof MessageRecallError
       const message = known ? error.message : `message-recall: ${errorText(error)}`
       services.warn(message)
-      if (!res.headersSent) fail(res, known ? error.code : 'INTERNAL', message)
+      if (!res.headersSent) fail(res, known ? error.code : 'INTERNAL', message, undefined, known ? error.details : {})
       else res.destroy()
     }
   }

@@ -140,6 +140,39 @@ export class SessionAccess {
   }
 
   /**
+   * Run a task that reads a live session object without writing to it (a fork copies its prefix):
+   * a live session is used as it is, with no maintenance slot; a stored one is entered for the
+   * task and released afterwards, as for a write.
+   * @param sessionId - the session id.
+   * @param task - gets the session; must not hold it past its returned promise.
+   * @returns the task's outcome, or `SESSION_NOT_LIVE` (neither live nor stored) or `AGENT_BUSY`
+   *   (the session became live with an agent while it was being opened).
+   * @throws what the task throws, and the persistence service's errors.
+   */
+  async use<T, R>(sessionId: string, task: (session: Session, origin: SessionOrigin) => Promise<AccessOutcome<T, R>>): Promise<AccessOutcome<T, R | AccessRefusal>> {
+    const id = sessionId as SessionId
+    for (let attempt = 0; ; attempt++) {
+      const agent = this.services.agents.get(id)
+      if (agent !== undefined) return task(agent.session, 'agent')
+      if (!this.holds.has(sessionId)) {
+        const live = this.services.sessions.get(id)
+        if (live !== undefined) return task(live, 'live')
+      }
+      const held = await this.hold(id)
+      if (held === 'absent') return { ok: false, refusal: { code: 'SESSION_NOT_LIVE', sessionId } }
+      if (held === 'live') {
+        if (attempt < 2) continue
+        return { ok: false, refusal: { code: 'AGENT_BUSY', sessionId, detail: `session "${sessionId}" became live while it was being opened` } }
+      }
+      try {
+        return await task(held.session, 'stored')
+      } finally {
+        this.release(id, held)
+      }
+    }
+  }
+
+  /**
    * A read-only view for planning: the live session's surface, or the stored log folded.
    * @param sessionId - the session id.
    * @returns the view, or `SESSION_NOT_LIVE` when the session is neither live nor stored.

@@ -1,7 +1,8 @@
 /**
  * The tombstone writer: plans a removal against a stable copy of the surface, checks the client's
- * view, and appends one `user/message` tombstone, synchronously. It neither finds sessions nor
- * flushes: `removal-service.ts` runs it inside `agent.runMaintenance` and flushes afterwards.
+ * view, and appends one `user/message` tombstone (with its shadow price and title effects),
+ * synchronously. It neither finds sessions nor flushes: `removal-service.ts` runs it as the
+ * session's one writer and flushes afterwards.
  *
  * The tombstone: a fresh message id (`createUserMessage`, `dsh-llm`), `content` empty or one text
  * block with the configured `tombstoneText`, `source` from `tombstoneSource()`, `surfaceOp` from
@@ -18,44 +19,30 @@ import { replaceOp } from '../shared/replace-op'
 import { contentOf, plainText } from '../shared/surface-node'
 import { planRemoval, type EventLookup, type PlanTarget, type RemovalPlan } from './surface-plan'
 import { tombstoneSource, type RecallAction, type TombstoneAction } from '../shared/tombstone'
-import { errorText, MessageRecallError, type StaleViewRefusal, type WriteRefusal } from './refusals'
+import { errorText, MessageRecallError, type WriteRefusal } from './refusals'
+import { checkExpectation, type StableView } from './view-expectation'
+import { priceReplace, retitleAfterRemoval, type WriteEffects } from './write-effects'
 
 /** What the writer plans: the action, the target and the client's view, if it sent one. */
 export interface RemovalIntent {
-  readonly action: RecallAction
+  /** `exclude` is planned exactly like `delete`; only the tombstone's `source.action` differs. */
+  readonly action: TombstoneAction
   readonly target: PlanTarget
   readonly expect?: ViewExpectation
 }
 
-/** A surface snapshot that stays put while the live surface moves. */
-export interface StableView {
-  /** Surface node seqs in surface order, copied. */
-  readonly nodes: readonly number[]
-  readonly replaceGeneration: number
-  /** Seq of the log's last event when the copy was made (`session.seq - 1`). */
-  readonly lastSeq: number
-}
-
-function stableView(session: Session): StableView {
+/**
+ * A stable copy of a session's surface.
+ * @param session - a live or detached session.
+ * @returns its nodes, `replaceGeneration` and last seq, copied.
+ */
+export function stableView(session: Session): StableView {
   return { nodes: [...session.surface.nodes], replaceGeneration: session.surface.replaceGeneration, lastSeq: session.seq - 1 }
 }
 
-/**
- * Check a client's `expect` against a view.
- * @param view - the stable view the write or plan is made against.
- * @param expect - the client's view, or `undefined` (nothing to check).
- * @returns the `STALE_VIEW` refusal, or `null` when the view matches (or nothing was expected).
- */
-export function checkExpectation(view: StableView, expect: ViewExpectation | undefined): StaleViewRefusal | null {
-  if (expect === undefined) return null
-  const stale = (newerSeq: number | null): StaleViewRefusal => ({ code: 'STALE_VIEW', expected: expect, replaceGeneration: view.replaceGeneration, newerSeq })
-  if (expect.replaceGeneration !== undefined && expect.replaceGeneration !== view.replaceGeneration) return stale(null)
-  if (expect.lastSeq !== undefined) {
-    const lastSeq = expect.lastSeq
-    const newer = view.nodes.find((seq) => seq > lastSeq)
-    if (newer !== undefined) return stale(newer)
-  }
-  return null
+/** The planner's action for a tombstone action: `exclude` plans exactly like `delete`. */
+export function planningAction(action: TombstoneAction): RecallAction {
+  return action === 'exclude' ? 'delete' : action
 }
 
 /**
@@ -72,9 +59,9 @@ export function planForSession(
   request: RemovalIntent,
 ): { ok: true; plan: RemovalPlan; view: StableView } | { ok: false; refusal: WriteRefusal } {
   const view = stableView(session)
-  const stale = checkExpectation(view, request.expect)
+  const stale = checkExpectation(view, request.expect, lookup)
   if (stale !== null) return { ok: false, refusal: stale }
-  const planned = planRemoval({ nodes: view.nodes, lookup, action: request.action, target: request.target })
+  const planned = planRemoval({ nodes: view.nodes, lookup, action: planningAction(request.action), target: request.target })
   return planned.ok ? { ok: true, plan: planned.plan, view } : planned
 }
 
@@ -106,29 +93,39 @@ export function appendTombstone(session: Session, plan: TombstoneRange, tombston
 
 /**
  * Plan, check and append synchronously: the part of a removal that must not interleave with
- * other writers. No flush.
+ * other writers. No flush. With `effects`, the shadow price is appended right before the
+ * tombstone when a token meter is loaded, and the session title is rebuilt after it when it
+ * cites a removed message.
  * @param session - a live or detached session.
  * @param lookup - one event by seq over the session's current log.
  * @param request - action, target and optional expectation.
  * @param tombstoneText - see {@link appendTombstone}.
+ * @param effects - the token meter and title limits, or `undefined` for a bare tombstone.
+ * @param relookup - a lookup over the log after the appends (default: `lookup`).
  * @returns the removal value (with `persisted: false`) and the logged tombstone, or a refusal.
- * @throws {@link MessageRecallError} `INTERNAL` when the Session refuses the append; nothing was appended.
+ * @throws {@link MessageRecallError} `INTERNAL` when the Session refuses the price or the
+ * tombstone; nothing was appended, except a price whose tombstone was then refused (a log-only
+ * event that the next event disarms).
  */
 export function writeTombstone(
   session: Session,
   lookup: EventLookup,
   request: RemovalIntent,
   tombstoneText: string,
+  effects?: WriteEffects,
+  relookup: () => EventLookup = () => lookup,
 ): { ok: true; value: RemovalValue; event: LogEvent } | { ok: false; refusal: WriteRefusal } {
   const planned = planForSession(session, lookup, request)
   if (!planned.ok) return planned
-  const { plan } = planned
+  const plan = { ...planned.plan, action: request.action }
   let event: LogEvent
   try {
+    priceReplace(session, effects, lookup, plan, plan.shadowedSeqs)
     event = appendTombstone(session, plan, tombstoneText)
   } catch (error) {
     throw new MessageRecallError('INTERNAL', `message-recall: the session refused the tombstone for [${plan.start}, ${plan.end}]: ${errorText(error)}`, { cause: error })
   }
+  retitleAfterRemoval(session, effects, relookup(), { seq: event.seq, shadowedSeqs: plan.shadowedSeqs })
   const recalled = plan.action === 'recall' ? contentOf(lookup(plan.targetSeq) as LogEvent) : undefined
   const value: RemovalValue = {
     action: plan.action,

@@ -186,7 +186,7 @@ export interface InspectValue {
 }
 
 /** Every success value a write answers with. */
-export type WriteValue = RemovalValue | RestoreValue | ForkBeforeValue | FlushValue
+export type WriteValue = RemovalValue | RestoreValue | ForkBeforeValue | FlushValue | ApplyValue
 
 /** The error body of a refused or failed request. */
 export interface RouteError {
@@ -248,6 +248,8 @@ export interface ApplyValue {
   readonly results: readonly ApplyChangeResult[]
   /** The surface's `replaceGeneration` after the batch. */
   readonly replaceGeneration: number
+  /** True when a persistence listener took part in the durability flush. */
+  readonly persisted: boolean
 }
 
 /** One write a batch would make, as a batch `plan` reports it. */

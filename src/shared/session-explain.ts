@@ -11,7 +11,7 @@ import { foldSurface } from '@deepseek-ai/dsh-session/surface'
 import type { SessionEvent } from '@deepseek-ai/dsh-session/types'
 import { isRecord, type LogEvent } from './events'
 import { readReplaceOp } from './replace-op'
-import { classifyNode, contentOf, plainText, stepOf, toolCallIds, toolResultCallId, type NodeKind } from './surface-node'
+import { classifyNode, contentOf, plainText, stepOf, type NodeKind } from './surface-node'
 import { readTombstone, type TombstoneAction } from './tombstone'
 import { ToolPairingIndex } from './tool-pairing'
 

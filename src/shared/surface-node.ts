@@ -16,7 +16,8 @@ import { isTombstoneSource } from './tombstone'
 
 /**
  * Kind of a surface node, as the removal rules see it:
- * - `user`: a `user/message` the person sent (`source.kind === 'user'`: prompts and steering);
+ * - `user`: a `user/message` the person sent (`source.kind === 'user'`: prompts and steering),
+ *   also as a restoring copy (a replace of one tombstone `T` citing `[T, P]`);
  * - `context`: any other append-origin `user/message` (runtime context, instructions, catalogs),
  *   which the harness injects and re-injects;
  * - `tombstone`: a tombstone of this plugin;
@@ -59,6 +60,8 @@ export function classifyNode(event: LogEvent): NodeKind {
       if (readReplaceOp(event.surfaceOp) !== null) {
         if (isTombstoneSource(source)) return 'tombstone'
         if (isRecord(source) && source.kind === 'plugin' && source.plugin === COMPACTION_CHECKPOINT_PLUGIN) return 'checkpoint'
+        // A restoring copy (`restore.ts`) keeps the person's own source: it is their message again.
+        if (isRecord(source) && source.kind === 'user' && isRestoreShape(event)) return 'user'
         return 'replacement'
       }
       return isRecord(source) && source.kind === 'user' ? 'user' : 'context'
@@ -66,6 +69,16 @@ export function classifyNode(event: LogEvent): NodeKind {
     default:
       throw new Error(`message-recall: event seq ${event.seq} of type "${event.type}" is not a surface node`)
   }
+}
+
+/**
+ * The shape of a restoring copy (`restore.ts` `readRestore` checks the tombstone too): a replace
+ * of exactly one node `T` with `sourceEventSeqs` `[T, P]`.
+ */
+function isRestoreShape(event: LogEvent): boolean {
+  const range = readReplaceOp(event.surfaceOp)
+  const cited = event.sourceEventSeqs
+  return range !== null && range.start === range.end && cited !== undefined && cited.length === 2 && cited[0] === range.start && cited[1] !== range.start
 }
 
 /**

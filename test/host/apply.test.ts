@@ -106,6 +106,7 @@ describe('apply: live sessions', () => {
         { index: 2, action: 'deleteFrom', tombstoneSeq: count + 2, range: { start: reply4, end: reply4 }, shadowedSeqs: [reply4] },
       ],
       replaceGeneration: plan.json.value.replaceGeneration + 3,
+      persisted: true,
     })
     assert.deepEqual(foldSurface(session.events).nodes, [...session.surface.nodes])
     const onDisk = await stored(app, agent.id)

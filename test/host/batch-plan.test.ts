@@ -127,11 +127,41 @@ describe('planBatch: refusals', () => {
     }
   })
 
-  it('refuses a restore when no restore planner is available', () => {
-    const { b, t3 } = fourTurns()
-    const old = b.tombstone('delete', t3.prompt, t3.prompt)
-    const result = batch(b, [{ action: 'restore', tombstoneSeq: old }])
-    assert.ok(!result.ok && result.refusal.index === 0 && result.refusal.refusal.code === 'NOT_RESTORABLE')
+  it('refuses a restore of a tombstone that is not restorable, or that an earlier change of the batch shadowed', () => {
+    const { b, t1, t3, t4 } = fourTurns()
+    const step = b.tombstone('delete', t1.steps[0]!.assistant, t1.steps[0]!.results.at(-1)!)
+    const prompt = b.tombstone('delete', t3.prompt, t3.prompt)
+    const notRestorable = batch(b, [{ action: 'restore', tombstoneSeq: step }])
+    assert.ok(!notRestorable.ok && notRestorable.refusal.refusal.code === 'NOT_RESTORABLE')
+    // Deleting the answer right after the removed prompt absorbs its tombstone: the restore of it is refused.
+    const shadowed = batch(b, [{ action: 'delete', seq: t3.steps[0]!.assistant }, { action: 'restore', tombstoneSeq: prompt }])
+    assert.equal(shadowed.ok, false)
+    if (shadowed.ok) return
+    assert.deepEqual([shadowed.refusal.index, shadowed.refusal.refusal.code], [1, 'TARGET_NOT_FOUND'])
+    assert.equal(describeBatchRefusal(shadowed.refusal, describePlanRefusal), `message-recall: change 1 (restore of tombstone ${prompt}) refused: tombstone seq ${prompt} is shadowed by change 0 of this batch`)
+    const unknown = batch(b, [{ action: 'restore', tombstoneSeq: t4.prompt }])
+    assert.ok(!unknown.ok && unknown.refusal.refusal.code === 'TARGET_NOT_FOUND')
+  })
+})
+
+describe('planBatch: restores', () => {
+  it('restores a removed prompt in place beside removals, merges a duplicate restore, and writes it as the single restore does', () => {
+    const { b, t2, t4 } = fourTurns()
+    const prompt = b.tombstone('recall', t2.prompt, t2.prompt)
+    const p = ok(batch(b, [{ action: 'delete', seq: t4.prompt }, { action: 'restore', tombstoneSeq: prompt }, { action: 'restore', tombstoneSeq: prompt }]))
+    assert.deepEqual(p.writes.map((w) => [w.kind, w.changeIndexes]), [['tombstone', [0]], ['restore', [1, 2]]])
+    assert.deepEqual(p.restoredSeqs, [t2.prompt])
+    assert.ok(p.restoredTokens > 0)
+    const count = b.session.seq
+    const results = appendBatch(b.session, p, [{ action: 'delete', seq: t4.prompt }, { action: 'restore', tombstoneSeq: prompt }, { action: 'restore', tombstoneSeq: prompt }])
+    assert.deepEqual(results.slice(1), [
+      { index: 1, action: 'restore', tombstoneSeq: prompt, restoredSeq: count + 1 },
+      { index: 2, action: 'restore', tombstoneSeq: prompt, restoredSeq: count + 1 },
+    ])
+    const copy = b.events[count + 1]!
+    assert.deepEqual([copy.surfaceOp, copy.sourceEventSeqs, copy.data], [{ op: 'replace', start: prompt, end: prompt }, [prompt, t2.prompt], b.events[t2.prompt]!.data])
+    assert.ok(b.session.surface.nodes.includes(count + 1) && !b.session.surface.nodes.includes(prompt))
+    assert.deepEqual(foldSurface(b.session.events as readonly SessionEvent[]).nodes, [...b.session.surface.nodes])
   })
 })
 
@@ -143,7 +173,7 @@ interface TurnShape { steps: StepShape[]; context: boolean }
 
 const stepShape = fc.record({ calls: fc.integer({ min: 0, max: 3 }), steer: fc.boolean() })
 const turnShape = fc.record({ steps: fc.array(stepShape, { minLength: 1, maxLength: 3 }), context: fc.boolean() })
-const changeShape = fc.record({ action: fc.constantFrom('delete' as const, 'delete' as const, 'deleteFrom' as const), pick: fc.nat(), old: fc.boolean() })
+const changeShape = fc.record({ action: fc.constantFrom('delete' as const, 'delete' as const, 'deleteFrom' as const, 'exclude' as const, 'restore' as const), pick: fc.nat(), old: fc.boolean() })
 
 function buildLog(turns: TurnShape[], earlier: number[]): LogBuilder {
   const b = new LogBuilder('batch-property')
@@ -188,13 +218,16 @@ describe('planBatch: property', () => {
         const b = buildLog(turns, earlier)
         const before = b.nodes
         const removable = before.filter((seq) => !isTombstoneEvent(b.lookup(seq)!))
-        const changes: BatchChange[] = shapes.map((s) => ({ action: s.action, seq: (s.old ? before : removable)[s.pick % (s.old ? before : removable).length]! }))
+        const tombstones = b.events.filter(isTombstoneEvent).map((e) => e.seq)
+        const changes: BatchChange[] = shapes.map((s) => s.action === 'restore'
+          ? { action: 'restore', tombstoneSeq: tombstones.length > 0 ? tombstones[s.pick % tombstones.length]! : s.pick }
+          : { action: s.action, seq: (s.old ? before : removable)[s.pick % (s.old ? before : removable).length]! })
         const count = b.session.seq
         const result = planBatch({ nodes: before, lookup: b.lookup, nextSeq: count, changes })
         assert.equal(b.session.seq, count, 'planning appends nothing')
         if (!result.ok) {
           // Every refusal is the single planner's refusal of that change on the simulated surface.
-          assert.ok(['NOT_DELETABLE', 'SPAN_NOT_CONTIGUOUS', 'TARGET_NOT_FOUND'].includes(result.refusal.refusal.code))
+          assert.ok(['NOT_DELETABLE', 'SPAN_NOT_CONTIGUOUS', 'TARGET_NOT_FOUND', 'NOT_RESTORABLE'].includes(result.refusal.refusal.code))
           return
         }
         const p = result.plan
@@ -222,7 +255,11 @@ describe('planBatch: property', () => {
         }
         // Every change is accounted for by the write that carries it.
         assert.deepEqual(results.map((r) => r.index), changes.map((_, i) => i))
-        for (const r of results) assert.ok(r.shadowedSeqs!.includes(changes[r.index]!.action === 'restore' ? -1 : (changes[r.index] as { seq: number }).seq) || r.action === 'deleteFrom')
+        for (const r of results) {
+          const change = changes[r.index]!
+          if (change.action === 'restore') assert.equal(b.events[r.restoredSeq!]!.sourceEventSeqs![0], change.tombstoneSeq)
+          else assert.ok(r.shadowedSeqs!.includes(change.seq) || r.action === 'deleteFrom')
+        }
       }),
       { numRuns: 300 },
     )

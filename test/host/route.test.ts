@@ -247,7 +247,7 @@ describe('route: refusals of the session and the planner', () => {
     try {
       const target = node(session, 'user/message', 'prompt #3')
       assertError(await app.post({ sessionId: agent.id, action: 'delete', seq: target }), 500, 'PERSIST_FAILED',
-        new RegExp(`^message-recall: tombstone seq ${session.seq - 1} was appended to session "${agent.id}" but the durability flush rejected: `))
+        new RegExp(`^message-recall: seq ${session.seq - 1} \\(delete\\) was appended to session "${agent.id}" and is in effect, but it is not yet durable: the durability flush failed 4 times: `))
     } finally {
       rmSync(dir)
       renameSync(`${dir}.moved`, dir)
@@ -300,8 +300,8 @@ describe('route: bad input', () => {
       ['a repeated key (last-wins would read a write)', { body: `{"sessionId":"${id}","action":"plan","action":"delete","seq":${prompt}}` }, 400, 'INVALID_REQUEST', 'message-recall: key "action" appears twice in the request body'],
       ['a repeated key spelled with an escape', { body: `{"sessionId":"${id}","action":"plan","\\u0061ction":"recall","seq":${prompt}}` }, 400, 'INVALID_REQUEST', 'message-recall: key "action" appears twice in the request body'],
       ['a repeated key inside expect', { body: `{"sessionId":"${id}","action":"delete","seq":${prompt},"expect":{"lastSeq":0,"lastSeq":${count - 1}}}` }, 400, 'INVALID_REQUEST', 'message-recall: key "lastSeq" appears twice in "expect"'],
-      ['unknown field', { body: body({ sessionId: id, action: 'delete', startSeq: prompt }) }, 400, 'INVALID_REQUEST', 'message-recall: unknown field "startSeq" (allowed: sessionId, action, seq, messageId, planAction, expect, changes)'],
-      ['plan without planAction', { body: body({ sessionId: id, action: 'plan', seq: prompt }) }, 400, 'INVALID_REQUEST', 'message-recall: planAction must be one of recall, delete, deleteFrom, got undefined'],
+      ['unknown field', { body: body({ sessionId: id, action: 'delete', startSeq: prompt }) }, 400, 'INVALID_REQUEST', 'message-recall: unknown field "startSeq" (allowed: sessionId, action, seq, messageId, tombstoneSeq, planAction, expect, changes)'],
+      ['plan without planAction', { body: body({ sessionId: id, action: 'plan', seq: prompt }) }, 400, 'INVALID_REQUEST', 'message-recall: planAction must be one of recall, delete, deleteFrom, exclude, got undefined'],
       ['planAction on a write', { body: body({ sessionId: id, action: 'delete', planAction: 'delete', seq: prompt }) }, 400, 'INVALID_REQUEST', 'message-recall: planAction is only valid with action "plan"'],
       ['expect of the wrong type', { body: body({ sessionId: id, action: 'delete', seq: prompt, expect: { replaceGeneration: '0' } }) }, 400, 'INVALID_REQUEST', 'message-recall: expect.replaceGeneration must be a non-negative safe integer, got "0"'],
       ['inspect with a target', { body: body({ sessionId: id, action: 'inspect', seq: prompt }) }, 400, 'INVALID_REQUEST', 'message-recall: inspect takes no seq'],

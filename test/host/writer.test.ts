@@ -15,6 +15,7 @@ import { planRemoval } from '../../src/host/surface-plan'
 import { removeMessages } from '../../src/host/removal-service'
 import { appendTombstone, writeTombstone } from '../../src/host/tombstone-writer'
 import { SessionAccess } from '../../src/host/stored-session'
+import { WriteQueue } from '../../src/host/write-queue'
 import { SessionEventIndex } from '../../src/host/event-index'
 import { describeRefusal } from '../../src/host/refusals'
 import { LogBuilder } from './log-builder'
@@ -164,7 +165,7 @@ describe('removeMessages on a live session under the real invariant companions',
       const index = new SessionEventIndex()
       app.on('session/event', (s, e) => index.observe(s, e))
       const access = new SessionAccess({ sessions: app.sessions, agents: app.agents, lookup: (s) => index.lookup(s), persistence: () => undefined })
-      const services = { sessions: app.sessions, agents: app.agents, index, access, tombstoneText: '' }
+      const services = { sessions: app.sessions, agents: app.agents, index, access, queue: new WriteQueue(), tombstoneText: '' }
       const removed = await removeMessages(services, { sessionId: 'live-writer', action: 'delete', target: { seq: t1.steps[0]!.results[0]! } })
       assert.ok(removed.ok, removed.ok ? '' : describeRefusal(removed.refusal))
       assert.equal(removed.value.persisted, false, 'no persistence listener took part')

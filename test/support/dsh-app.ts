@@ -41,11 +41,23 @@ import { InvariantRegistry } from '@deepseek-ai/dsh-invariants'
 import { JsonlSessionPersistence } from '@deepseek-ai/dsh-session-persistence-jsonl'
 import { createLaunchEnvironmentSnapshot } from '@deepseek-ai/dsh-launch-environment'
 import { startMockLlmServer, type MockLlmServer, type MockLlmServerOptions } from '@deepseek-ai/dsh-llm-mock-server'
+import { SessionProjectionRegistry } from '@deepseek-ai/dsh-session-projection'
+import { TokenMeter } from '@deepseek-ai/dsh-token-meter'
+import * as tokenMeterInvariant from '@deepseek-ai/dsh-token-meter/invariant'
+import { SessionTitleService } from '@deepseek-ai/dsh-session-title'
+import * as sessionTitleInvariant from '@deepseek-ai/dsh-session-title/invariant'
+import { Storage } from '@deepseek-ai/dsh-storage'
+import * as storageJson from '@deepseek-ai/dsh-storage-json'
+import * as storageDomain from '@deepseek-ai/dsh-storage-domain'
+import { WorkspaceRegistry } from '@deepseek-ai/dsh-workspace'
 
 /** Provider route registered by `@deepseek-ai/dsh-llm-deepseek` rc.8 (`PROVIDER`). */
 export const PROVIDER = 'deepseek-official'
 /** First model of the rc.8 DeepSeek catalog (`DEFAULT_MODELS`). */
 export const MODEL = 'deepseek-v4-flash'
+/** The `dsh-base` bundle's `session-title` row config at rc.8. */
+export const SESSION_TITLE_CONFIG = { fallbackMaxWords: 5, fallbackMaxBytes: 40, maxTitleBytes: 80 } as const
+
 /** Default route path of the plugin (issue 2, `Config.path`). */
 export const RECALL_PATH = '/dsh-message-recall'
 
@@ -75,6 +87,21 @@ export interface DshAppOptions {
   readonly mock?: Partial<Omit<MockLlmServerOptions, 'host' | 'port' | 'apiKey'>>
   /** Load the invariant registry with the session, agent-loop and compaction companions (default true). */
   readonly invariants?: boolean
+  /**
+   * Load the real `dsh-token-meter` `TokenMeter` (with `dsh-session-projection`'s registry and,
+   * under invariants, the meter's companion), as the `dsh-base` bundle mounts it.
+   */
+  readonly tokenMeter?: boolean
+  /**
+   * Load the real `dsh-session-title` service with this config (`true`: {@link SESSION_TITLE_CONFIG})
+   * and, under invariants, its companion.
+   */
+  readonly sessionTitle?: boolean | { readonly fallbackMaxWords: number; readonly fallbackMaxBytes: number; readonly maxTitleBytes: number }
+  /**
+   * Load the web app's workspace registry (`dsh-workspace` over `dsh-storage`, `dsh-storage-json`
+   * in a temporary folder, and `dsh-storage-domain`), as `dsh-web-app` mounts it; needs persistence.
+   */
+  readonly workspaces?: boolean
 }
 
 /** Reply of {@link DshApp.post}: status, headers, raw text and the parsed JSON body (or `undefined`). */
@@ -150,10 +177,12 @@ export async function bootDshApp(options: DshAppOptions = {}): Promise<DshApp> {
   const persistence = options.persistence === undefined || options.persistence === false ? undefined : options.persistence
   const ownsRoot = persistence !== undefined && persistence.root === undefined
   const root = persistence === undefined ? undefined : persistence.root ?? mkdtempSync(join(tmpdir(), 'dsh-sessions-'))
+  const storageRoot = options.workspaces ? mkdtempSync(join(tmpdir(), 'dsh-storages-')) : undefined
   const dispose = async () => {
     await mock.close()
     await ctx.fiber.dispose()
     if (ownsRoot && root) rmSync(root, { recursive: true, force: true })
+    if (storageRoot) rmSync(storageRoot, { recursive: true, force: true })
   }
   try {
     ctx.provide('launchEnvironment', createLaunchEnvironmentSnapshot([{
@@ -162,7 +191,19 @@ export async function bootDshApp(options: DshAppOptions = {}): Promise<DshApp> {
     const loading: PromiseLike<unknown>[] = []
     if (options.invariants !== false) {
       loading.push(ctx.plugin(InvariantRegistry, { enabled: true }))
-      for (const companion of [sessionInvariant, agentLoopInvariant, compactionInvariant]) loading.push(ctx.plugin(companion as Plugin))
+      const companions: unknown[] = [sessionInvariant, agentLoopInvariant, compactionInvariant]
+      if (options.tokenMeter) companions.push(tokenMeterInvariant)
+      if (options.sessionTitle) companions.push(sessionTitleInvariant)
+      for (const companion of companions) loading.push(ctx.plugin(companion as Plugin))
+    }
+    if (options.tokenMeter || options.sessionTitle) loading.push(ctx.plugin(SessionProjectionRegistry))
+    if (options.tokenMeter) loading.push(ctx.plugin(TokenMeter, {}))
+    if (options.sessionTitle) loading.push(ctx.plugin(SessionTitleService, options.sessionTitle === true ? SESSION_TITLE_CONFIG : options.sessionTitle))
+    if (storageRoot !== undefined) {
+      loading.push(ctx.plugin(Storage))
+      loading.push(ctx.plugin(storageJson as Plugin, { root: storageRoot }))
+      loading.push(ctx.plugin(storageDomain as Plugin, { backend: 'json' }))
+      loading.push(ctx.plugin(WorkspaceRegistry))
     }
     loading.push(ctx.plugin(SessionStore))
     if (root !== undefined) {
@@ -183,7 +224,8 @@ export async function bootDshApp(options: DshAppOptions = {}): Promise<DshApp> {
       loading.push(ctx.plugin((await import(recallModule)) as Plugin, options.recall))
     }
     await Promise.all(loading)
-    const services = ['sessions', 'agents', 'agentLoop', 'llm', 'webServer', ...(root === undefined ? [] : ['sessionPersistence'])]
+    const services = ['sessions', 'agents', 'agentLoop', 'llm', 'webServer', ...(root === undefined ? [] : ['sessionPersistence']),
+      ...(options.tokenMeter ? ['tokenMeter'] : []), ...(options.sessionTitle ? ['sessionTitle'] : []), ...(storageRoot === undefined ? [] : ['workspaceRegistry'])]
     await ctx.inject(services, () => {})
   } catch (error) {
     await dispose().catch(() => {})

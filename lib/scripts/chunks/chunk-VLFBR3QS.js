@@ -1749,6 +1749,7 @@ function classifyNode(event) {
       if (readReplaceOp(event.surfaceOp) !== null) {
         if (isTombstoneSource(source)) return "tombstone";
         if (isRecord(source) && source.kind === "plugin" && source.plugin === COMPACTION_CHECKPOINT_PLUGIN) return "checkpoint";
+        if (isRecord(source) && source.kind === "user" && isRestoreShape(event)) return "user";
         return "replacement";
       }
       return isRecord(source) && source.kind === "user" ? "user" : "context";
@@ -1756,6 +1757,11 @@ function classifyNode(event) {
     default:
       throw new Error(`message-recall: event seq ${event.seq} of type "${event.type}" is not a surface node`);
   }
+}
+function isRestoreShape(event) {
+  const range = readReplaceOp(event.surfaceOp);
+  const cited = event.sourceEventSeqs;
+  return range !== null && range.start === range.end && cited !== void 0 && cited.length === 2 && cited[0] === range.start && cited[1] !== range.start;
 }
 function stepOf(event) {
   if (event.type !== "assistant/message" && event.type !== "tool/result") return null;

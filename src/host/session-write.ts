@@ -1,0 +1,117 @@
+/**
+ * How every write of this plugin reaches its session: wait for this plugin's earlier writes to the
+ * same session ({@link WriteQueue}), then as the session's one writer ({@link SessionAccess}: the
+ * agent's maintenance slot when an agent drives it, `agent.runMaintenance` in `dsh-agent-loop`,
+ * which excludes turns, manual compaction and other maintenance; or the plugin's own hold of a
+ * stored session that is not live) run the synchronous append block, and answer only after the
+ * durability flush ({@link flushWithRetry}). Independent of HTTP.
+ *
+ * @module dsh-message-recall/host/session-write
+ */
+import type { Agent } from '@deepseek-ai/dsh-agent'
+import type { Session, SessionId } from '@deepseek-ai/dsh-session'
+import type { FlushValue, WriteValue } from '../shared/protocol'
+import { flushWithRetry, type FlushRetryPolicy } from './durable-flush'
+import { MessageRecallError, type WriteRefusal } from './refusals'
+import type { SessionAccess, SessionReadView } from './stored-session'
+import type { WriteQueue } from './write-queue'
+
+/** Outcome of a write: a value, or a refusal value. */
+export type WriteOutcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly refusal: WriteRefusal }
+
+/** What the synchronous block of a write answers: the value without `persisted`, or a refusal. */
+export type AppendResult<V> =
+  | {
+      readonly ok: true
+      readonly value: Omit<V, 'persisted'>
+      /** Seq of the event the value is about (for messages). */
+      readonly seq: number
+      /** Recall only: what the error body carries when the flush fails. */
+      readonly recalled?: { readonly content: readonly unknown[]; readonly text: string }
+    }
+  | { readonly ok: false; readonly refusal: WriteRefusal }
+
+/** The services a write reaches (structural views of `ctx.sessions` and `ctx.agents`). */
+export interface SessionWriteServices {
+  readonly sessions: { get(id: SessionId): Session | undefined; flush(session: Session): Promise<boolean> }
+  readonly agents: { get(id: SessionId): Agent | undefined }
+  readonly queue: WriteQueue
+  /** The one writer per session: live agent, live session, or a stored session entered for the write. */
+  readonly access: SessionAccess
+  /** Flush retries; default {@link DEFAULT_FLUSH_RETRY}. */
+  readonly flushRetry?: FlushRetryPolicy
+}
+
+/** Options of {@link runSessionWrite}. */
+export interface SessionWriteOptions {
+  /** `false` for a write that appends nothing (`flush`): live sessions only, no maintenance slot. */
+  readonly maintenance: boolean
+  /**
+   * For a stored session, the same planning on its stored log before the plugin enters it (which
+   * appends `session/end-seed`): a refusal it returns is answered with nothing appended.
+   */
+  readonly precheck?: (view: SessionReadView) => WriteRefusal | null
+}
+
+/**
+ * Run one write.
+ * @param services - sessions, agents, the write queue and the flush policy.
+ * @param sessionId - the session to write to.
+ * @param append - the synchronous block: plan, check and append; it must append nothing when it
+ * refuses. Runs inside the maintenance slot when `maintenance` is true and an agent exists.
+ * @param options - `maintenance: false` for a write that appends nothing (`flush`); `precheck`
+ *   for a stored session (see {@link SessionWriteOptions}).
+ * @returns the value with `persisted`, or `SESSION_NOT_LIVE` (neither live nor stored), `AGENT_BUSY` (a turn, a compaction
+ * or other maintenance holds the agent, or this plugin's earlier writes did not finish within the
+ * queue's wait) or the block's refusal.
+ * @throws {@link MessageRecallError} `PERSIST_FAILED` with `details.applied: true` when every
+ * flush attempt failed (the write is in the live log); whatever `append` throws.
+ */
+export async function runSessionWrite<V extends WriteValue>(
+  services: SessionWriteServices,
+  sessionId: string,
+  append: (session: Session) => AppendResult<V>,
+  options: SessionWriteOptions = { maintenance: true },
+): Promise<WriteOutcome<V>> {
+  const id = sessionId as SessionId
+  const task = async (session: Session): Promise<WriteOutcome<V>> => {
+    const written = append(session)
+    if (!written.ok) return written
+    const flushed = await flushWithRetry(() => services.sessions.flush(session), services.flushRetry)
+    if (!flushed.ok) {
+      const what = written.value.action === 'flush' ? `the live log of session "${sessionId}" through seq ${written.seq}` : `seq ${written.seq} (${written.value.action}) was appended to session "${sessionId}" and is in effect, but it`
+      throw new MessageRecallError(
+        'PERSIST_FAILED',
+        `message-recall: ${what} is not yet durable: the durability flush failed ${flushed.attempts} times: ${flushed.reason}`,
+        { cause: flushed.error, details: { applied: true, value: { ...written.value, persisted: false } as unknown as WriteValue, ...(written.recalled ?? {}) } },
+      )
+    }
+    return { ok: true, value: { ...written.value, persisted: flushed.persisted } as V }
+  }
+
+  const queued = await services.queue.run(sessionId, async (): Promise<WriteOutcome<V>> => {
+    if (!options.maintenance) {
+      const session = services.agents.get(id)?.session ?? services.sessions.get(id)
+      return session === undefined ? { ok: false, refusal: { code: 'SESSION_NOT_LIVE', sessionId } } : task(session)
+    }
+    return services.access.write<V, WriteRefusal>(sessionId, (session) => task(session), options.precheck)
+  })
+  if (queued.ok) return queued.value
+  return {
+    ok: false,
+    refusal: { code: 'AGENT_BUSY', sessionId, detail: `${queued.ahead} earlier message-recall write${queued.ahead === 1 ? '' : 's'} to this session did not finish within ${services.queue.waitMs} ms` },
+  }
+}
+
+/**
+ * Only the durability flush of a live session (the `flush` action, "Save again" after a
+ * `PERSIST_FAILED`): queued behind this plugin's writes to the session, without the maintenance
+ * slot (nothing is appended), with the same retries.
+ * @param services - sessions, agents, the write queue and the flush policy.
+ * @param sessionId - the session.
+ * @returns `{ action: 'flush', lastSeq, persisted }`, or `SESSION_NOT_LIVE` / `AGENT_BUSY`.
+ * @throws {@link MessageRecallError} `PERSIST_FAILED` (`applied: true`) when every attempt failed.
+ */
+export function flushSession(services: SessionWriteServices, sessionId: string): Promise<WriteOutcome<FlushValue>> {
+  return runSessionWrite<FlushValue>(services, sessionId, (session) => ({ ok: true, value: { action: 'flush', lastSeq: session.seq - 1 }, seq: session.seq - 1 }), { maintenance: false })
+}

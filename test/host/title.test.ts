@@ -1,0 +1,99 @@
+/**
+ * The session title after removals and restores, with the real `dsh-session-title` service and
+ * its invariant companion loaded (rc.8), prompts sent through the real agent loop to DSH's mock
+ * model: a title made from a removed prompt is rebuilt from the first remaining prompt (the
+ * removed text leaves the title), a restore puts it back, a title the person set is never
+ * touched, and when no prompt remains the title is `New Session` citing the tombstone.
+ */
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import type { Agent } from '@deepseek-ai/dsh-agent'
+import { waitFor, type DshApp } from '../support/dsh-app'
+import { node, Roots } from './helpers'
+
+const roots = new Roots()
+after(() => roots.dispose())
+
+describe('session title', () => {
+  let app: DshApp
+  let root: string
+  before(async () => {
+    root = roots.root()
+    app = await roots.boot(root, { sessionTitle: true })
+  })
+
+  /** An agent with two real turns; the service titles the session from the first prompt. */
+  async function twoPrompts(): Promise<Agent> {
+    const agent = await app.createAgent()
+    await app.prompt(agent, 'CANARY-7781 deploy the staging cluster now please')
+    await waitFor(() => app.ctx.sessionTitle.get(agent.session) !== undefined, 'the fallback title')
+    await app.prompt(agent, 'Summarize the build log for me')
+    return agent
+  }
+
+  const title = (agent: Agent) => {
+    const current = app.ctx.sessionTitle.get(agent.session)!
+    return { title: current.title, messageSeqs: current.messageSeqs, source: current.source }
+  }
+
+  it('rebuilds a title made from a removed prompt from the first remaining one, and a restore puts it back', async () => {
+    const agent = await twoPrompts()
+    const first = node(agent.session, 'user/message', 'CANARY-7781')
+    const second = node(agent.session, 'user/message', 'Summarize the build log')
+    assert.deepEqual(title(agent), { title: 'CANARY-7781 deploy the staging cluster', messageSeqs: [first], source: { kind: 'fallback' } })
+
+    const recall = await app.post({ sessionId: agent.id, action: 'recall', seq: first })
+    assert.equal(recall.status, 200, recall.text)
+    assert.deepEqual(title(agent), { title: 'Summarize the build log for', messageSeqs: [second], source: { kind: 'fallback' } })
+    assert.equal(agent.session.events.at(-1)!.type, 'session/title', 'rebuilt in the same write, before the reply')
+
+    await app.prompt(agent, 'And the test log too')
+    assert.equal(title(agent).title, 'Summarize the build log for', 'a later prompt leaves the rebuilt title')
+
+    const restore = await app.post({ sessionId: agent.id, action: 'restore', tombstoneSeq: recall.json.value.tombstoneSeq })
+    assert.equal(restore.status, 200, restore.text)
+    assert.deepEqual(title(agent), { title: 'CANARY-7781 deploy the staging cluster', messageSeqs: [restore.json.value.restoredSeq], source: { kind: 'fallback' } })
+
+    const del = await app.post({ sessionId: agent.id, action: 'delete', seq: second })
+    assert.equal(del.status, 200, del.text)
+    assert.equal(title(agent).title, 'CANARY-7781 deploy the staging cluster', 'removing a prompt the title does not cite leaves it')
+  })
+
+  it('never touches a title the person set', async () => {
+    const agent = await twoPrompts()
+    app.ctx.sessionTitle.rename(agent.session, 'My pinned title')
+    const pinned = title(agent)
+    const count = () => agent.session.events.filter((e) => e.type === 'session/title').length
+    const titles = count()
+    const recall = await app.post({ sessionId: agent.id, action: 'recall', seq: node(agent.session, 'user/message', 'CANARY-7781') })
+    assert.equal(recall.status, 200, recall.text)
+    assert.deepEqual(title(agent), pinned)
+    assert.equal(count(), titles)
+  })
+
+  it('titles a session whose prompts are all gone New Session, citing the tombstone, and rebuilds it on restore', async () => {
+    const agent = await twoPrompts()
+    const first = node(agent.session, 'user/message', 'CANARY-7781')
+    const onward = await app.post({ sessionId: agent.id, action: 'deleteFrom', seq: first })
+    assert.equal(onward.status, 200, onward.text)
+    assert.deepEqual(title(agent), { title: 'New Session', messageSeqs: [onward.json.value.tombstoneSeq], source: { kind: 'fallback' } })
+    assert.ok(!JSON.stringify(agent.session.events.filter((e) => e.type === 'session/title').at(-1)).includes('CANARY'))
+
+    const id = agent.id
+    await roots.shut(app)
+    app = await roots.boot(root, { sessionTitle: true })
+    const resumed = await app.resumeAgent(id)
+    assert.equal(app.ctx.sessionTitle.get(resumed.session)?.title, 'New Session', 'the invariant accepts it on a cold reload')
+  })
+
+  it('puts a removed-then-restored prompt back as the title source when nothing else remains', async () => {
+    const agent = await app.createAgent()
+    await app.prompt(agent, 'Only prompt here')
+    await waitFor(() => app.ctx.sessionTitle.get(agent.session) !== undefined, 'the fallback title')
+    const del = await app.post({ sessionId: agent.id, action: 'delete', seq: node(agent.session, 'user/message', 'Only prompt here') })
+    assert.equal(title(agent).title, 'New Session')
+    const restore = await app.post({ sessionId: agent.id, action: 'restore', tombstoneSeq: del.json.value.tombstoneSeq })
+    assert.equal(restore.status, 200, restore.text)
+    assert.deepEqual(title(agent), { title: 'Only prompt here', messageSeqs: [restore.json.value.restoredSeq], source: { kind: 'fallback' } })
+  })
+})
