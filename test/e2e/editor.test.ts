@@ -4,7 +4,8 @@
  * scattered units by keyboard and a From here, the counter and the red preview show exactly what
  * goes, Apply writes one batch, and after a reload exactly those rows are gone. Discard and
  * Escape write nothing. After a host restart the session is not live; the editor opened on it
- * applies, and the next prompt still runs. The tests run in order and build on each other.
+ * removes one prompt and brings an earlier removed one back in one batch, and the next prompt
+ * still runs with exactly that context. The tests run in order and build on each other.
  */
 import assert from 'node:assert/strict'
 import { join } from 'node:path'
@@ -212,14 +213,21 @@ describe('the conversation editor in the real DSH web UI', { timeout: 1_800_000 
     await openEditor(page, 'button')
     const units = await editorState(page)
     assert.equal(units.find((u) => u.key === unitWith(model, P2).key)!.state, 'removed', 'an earlier removal shows in place')
+    const p2 = unitWith(model, P2)
+    assert.equal(p2.restorable, true, 'the prompt removed alone can come back in place')
     await page.click(`li[data-editor-unit="${p4.key}"] [data-editor-select]`)
-    const text = counterText(en, 'en', previewSelection(model, { remove: new Set([p4.key]), from: null, restore: new Set() }))
-    assert.equal(text, `1 message, ~${p4.tokens} tokens leave the context`)
+    await page.click(`li[data-editor-unit="${p2.key}"] [data-editor-restore]`)
+    const text = counterText(en, 'en', previewSelection(model, { remove: new Set([p4.key]), from: null, restore: new Set([p2.key]) }))
+    assert.equal(text, `1 message, ~${p4.tokens} tokens leave the context; 1 comes back`)
+    const restoring = (await editorState(page)).find((u) => u.key === p2.key)!
+    assert.deepEqual([restoring.preview, restoring.strike, restoring.color], ['coming', 'none', 'rgb(46, 125, 50)'], 'the prompt coming back shows in green')
     await waitInPage(page, 'the counter', new Function(`return document.querySelector('[data-editor-counter]').innerText === ${JSON.stringify(text)}`) as () => boolean)
     await waitInPage(page, 'Apply enabled', () => !(document.querySelector('[data-editor-apply]') as HTMLButtonElement).disabled)
     await page.click('[data-editor-apply]')
     await page.waitForFunction(() => !document.querySelector('[data-message-recall-editor]'), { timeout: 15_000 })
     const after = await eventsOnDisk(e.home, sessionId)
+    const restore = after.find((ev) => ev.seq >= before.length && (ev.sourceEventSeqs ?? [])[1] === p2.rows[0]!.seq)
+    assert.ok(restore, 'the restoring copy of the prompt is on disk')
     const last = after.map(readTombstone).filter((t) => t !== null).at(-1)!
     assert.equal(last.action, 'delete')
     assert.ok(last.shadowedSeqs.includes(p4.rows[0]!.seq), 'the prompt was removed')
@@ -235,6 +243,6 @@ describe('the conversation editor in the real DSH web UI', { timeout: 1_800_000 
     e.model.script([{ text: A7 }])
     await sendPrompt(page, P7)
     await waitForChatText(page, A7)
-    assertWire(lastRequest(e.model), { present: [P1, A4, P6, A6, P7], absent: [P4, P2, A3] })
+    assertWire(lastRequest(e.model), { present: [P1, P2, A4, P6, A6, P7], absent: [P4, A3] })
   })
 })
