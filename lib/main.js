@@ -1627,11 +1627,16 @@ function appendBatch(session, plan, changes, options = {}) {
       const event = write.kind === "tombstone" ? appendTombstone(session, { action: write.action, start, end, shadowedSeqs }, options.tombstoneText ?? "") : appendRestore(session, { start, end, data: write.data, sourceEventSeqs: [write.tombstoneSeq, write.originalSeq] });
       real.set(write.virtualSeq, event.seq);
       written.push(event);
-      if (write.kind === "tombstone") retitleAfterRemoval(session, effects, lookup(), { seq: event.seq, shadowedSeqs });
-      else retitleAfterRestore(session, effects, lookup(), { tombstoneSeq: write.tombstoneSeq, originalSeq: write.originalSeq, restoredSeq: event.seq });
     } catch (error) {
       const done = written.length === 0 ? "nothing was appended" : `writes 0..${w - 1} of the batch were appended`;
       throw new MessageRecallError("INTERNAL", `message-recall: the session refused write ${w} of the batch ([${start}, ${end}]); ${done}: ${errorText(error)}`, { cause: error });
+    }
+  }
+  if (effects !== void 0) {
+    const removals = plan.writes.flatMap((write, w) => write.kind === "tombstone" ? [{ seq: written[w].seq, shadowedSeqs: write.shadowedSeqs.map(map) }] : []);
+    if (removals.length > 0) retitleAfterRemoval(session, effects, lookup(), { seq: removals.at(-1).seq, shadowedSeqs: removals.flatMap((r) => r.shadowedSeqs) });
+    for (const [w, write] of plan.writes.entries()) {
+      if (write.kind === "restore") retitleAfterRestore(session, effects, lookup(), { tombstoneSeq: write.tombstoneSeq, originalSeq: write.originalSeq, restoredSeq: written[w].seq });
     }
   }
   return changes.map((change, index) => {

@@ -2,8 +2,8 @@
  * Appends a planned batch ({@link planBatch}) to a session, synchronously and in plan order:
  * each tombstone through `appendTombstone`, each restore through `appendRestore` (the copy of the
  * removed message replacing its tombstone). With write effects, every replace of the batch carries
- * its own shadow price right before it (when a token meter is loaded) and the session title
- * follows each one, exactly as the single actions do. Seqs the plan made up for the batch's own
+ * its own shadow price right before it (when a token meter is loaded), and the session title
+ * follows the batch once at its end, as it would follow the same changes done one by one. Seqs the plan made up for the batch's own
  * events are mapped to the real seqs as they are appended. No flush: the caller flushes once.
  *
  * @module dsh-message-recall/host/batch-writer
@@ -61,11 +61,18 @@ export function appendBatch(
         : appendRestore(session, { start, end, data: write.data, sourceEventSeqs: [write.tombstoneSeq, write.originalSeq] })
       real.set(write.virtualSeq, event.seq)
       written.push(event)
-      if (write.kind === 'tombstone') retitleAfterRemoval(session, effects, lookup(), { seq: event.seq, shadowedSeqs })
-      else retitleAfterRestore(session, effects, lookup(), { tombstoneSeq: write.tombstoneSeq, originalSeq: write.originalSeq, restoredSeq: event.seq })
     } catch (error) {
       const done = written.length === 0 ? 'nothing was appended' : `writes 0..${w - 1} of the batch were appended`
       throw new MessageRecallError('INTERNAL', `message-recall: the session refused write ${w} of the batch ([${start}, ${end}]); ${done}: ${errorText(error)}`, { cause: error })
+    }
+  }
+  // The title follows the batch once (each check reads the log back to its last title): rebuilt when
+  // a removal shadowed a message it was made from, then put back where a restore undid its removal.
+  if (effects !== undefined) {
+    const removals = plan.writes.flatMap((write, w) => (write.kind === 'tombstone' ? [{ seq: written[w]!.seq, shadowedSeqs: write.shadowedSeqs.map(map) }] : []))
+    if (removals.length > 0) retitleAfterRemoval(session, effects, lookup(), { seq: removals.at(-1)!.seq, shadowedSeqs: removals.flatMap((r) => r.shadowedSeqs) })
+    for (const [w, write] of plan.writes.entries()) {
+      if (write.kind === 'restore') retitleAfterRestore(session, effects, lookup(), { tombstoneSeq: write.tombstoneSeq, originalSeq: write.originalSeq, restoredSeq: written[w]!.seq })
     }
   }
   return changes.map((change, index) => {
