@@ -1947,29 +1947,7 @@ var SessionAccess = class {
    *   resume (a stored log that cannot be read, for instance).
    */
   async write(sessionId, task, precheck) {
-    const id = sessionId;
-    for (let attempt = 0; ; attempt++) {
-      const live = this.runLive(id, task);
-      if (live !== void 0) return live;
-      if (precheck !== void 0 && !this.holds.has(sessionId) && !this.entering.has(sessionId)) {
-        const read = await this.read(sessionId);
-        if (!read.ok) return read;
-        if (read.value.origin !== "stored") continue;
-        const refusal = precheck(read.value);
-        if (refusal !== null) return { ok: false, refusal };
-      }
-      const held = await this.hold(id);
-      if (held === "absent") return { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId } };
-      if (held === "live") {
-        if (attempt < 2) continue;
-        return { ok: false, refusal: { code: "AGENT_BUSY", sessionId, detail: `session "${sessionId}" became live while it was being opened` } };
-      }
-      try {
-        return await task(held.session, "stored");
-      } finally {
-        this.release(id, held);
-      }
-    }
+    return this.reach(sessionId, () => this.runLive(sessionId, task), task, precheck);
   }
   /**
    * Run a task that reads a live session object without writing to it (a fork copies its prefix):
@@ -1983,12 +1961,26 @@ var SessionAccess = class {
    */
   async use(sessionId, task) {
     const id = sessionId;
-    for (let attempt = 0; ; attempt++) {
+    const live = () => {
       const agent = this.services.agents.get(id);
       if (agent !== void 0) return task(agent.session, "agent");
-      if (!this.holds.has(sessionId)) {
-        const live = this.services.sessions.get(id);
-        if (live !== void 0) return task(live, "live");
+      const session = this.holds.has(sessionId) ? void 0 : this.services.sessions.get(id);
+      return session === void 0 ? void 0 : task(session, "live");
+    };
+    return this.reach(sessionId, live, task);
+  }
+  /** The live path when there is one, else the stored session entered for `task` (retried when it became live meanwhile). */
+  async reach(sessionId, live, task, precheck) {
+    const id = sessionId;
+    for (let attempt = 0; ; attempt++) {
+      const running = live();
+      if (running !== void 0) return running;
+      if (precheck !== void 0 && !this.holds.has(sessionId) && !this.entering.has(sessionId)) {
+        const read = await this.read(sessionId);
+        if (!read.ok) return read;
+        if (read.value.origin !== "stored") continue;
+        const refusal = precheck(read.value);
+        if (refusal !== null) return { ok: false, refusal };
       }
       const held = await this.hold(id);
       if (held === "absent") return { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId } };

@@ -113,30 +113,7 @@ export class SessionAccess {
     task: (session: Session, origin: SessionOrigin) => Promise<AccessOutcome<T, R>>,
     precheck?: (view: SessionReadView) => R | null,
   ): Promise<AccessOutcome<T, R | AccessRefusal>> {
-    const id = sessionId as SessionId
-    for (let attempt = 0; ; attempt++) {
-      const live = this.runLive(id, task)
-      if (live !== undefined) return live
-      if (precheck !== undefined && !this.holds.has(sessionId) && !this.entering.has(sessionId)) {
-        // Entering a stored session appends `session/end-seed`: refuse bad input before that.
-        const read = await this.read(sessionId)
-        if (!read.ok) return read
-        if (read.value.origin !== 'stored') continue
-        const refusal = precheck(read.value)
-        if (refusal !== null) return { ok: false, refusal }
-      }
-      const held = await this.hold(id)
-      if (held === 'absent') return { ok: false, refusal: { code: 'SESSION_NOT_LIVE', sessionId } }
-      if (held === 'live') {
-        if (attempt < 2) continue
-        return { ok: false, refusal: { code: 'AGENT_BUSY', sessionId, detail: `session "${sessionId}" became live while it was being opened` } }
-      }
-      try {
-        return await task(held.session, 'stored')
-      } finally {
-        this.release(id, held)
-      }
-    }
+    return this.reach(sessionId, () => this.runLive(sessionId as SessionId, task), task, precheck)
   }
 
   /**
@@ -151,12 +128,33 @@ export class SessionAccess {
    */
   async use<T, R>(sessionId: string, task: (session: Session, origin: SessionOrigin) => Promise<AccessOutcome<T, R>>): Promise<AccessOutcome<T, R | AccessRefusal>> {
     const id = sessionId as SessionId
-    for (let attempt = 0; ; attempt++) {
+    const live = (): Promise<AccessOutcome<T, R | AccessRefusal>> | undefined => {
       const agent = this.services.agents.get(id)
       if (agent !== undefined) return task(agent.session, 'agent')
-      if (!this.holds.has(sessionId)) {
-        const live = this.services.sessions.get(id)
-        if (live !== undefined) return task(live, 'live')
+      const session = this.holds.has(sessionId) ? undefined : this.services.sessions.get(id)
+      return session === undefined ? undefined : task(session, 'live')
+    }
+    return this.reach(sessionId, live, task)
+  }
+
+  /** The live path when there is one, else the stored session entered for `task` (retried when it became live meanwhile). */
+  private async reach<T, R>(
+    sessionId: string,
+    live: () => Promise<AccessOutcome<T, R | AccessRefusal>> | undefined,
+    task: (session: Session, origin: SessionOrigin) => Promise<AccessOutcome<T, R>>,
+    precheck?: (view: SessionReadView) => R | null,
+  ): Promise<AccessOutcome<T, R | AccessRefusal>> {
+    const id = sessionId as SessionId
+    for (let attempt = 0; ; attempt++) {
+      const running = live()
+      if (running !== undefined) return running
+      if (precheck !== undefined && !this.holds.has(sessionId) && !this.entering.has(sessionId)) {
+        // Entering a stored session appends `session/end-seed`: refuse bad input before that.
+        const read = await this.read(sessionId)
+        if (!read.ok) return read
+        if (read.value.origin !== 'stored') continue
+        const refusal = precheck(read.value)
+        if (refusal !== null) return { ok: false, refusal }
       }
       const held = await this.hold(id)
       if (held === 'absent') return { ok: false, refusal: { code: 'SESSION_NOT_LIVE', sessionId } }

@@ -1,7 +1,7 @@
 /**
  * The pure batch planner over realistic rc.8 logs built through the real `Session`: merging of
- * duplicate, overlapping and adjacent removals, refusals with the change's index, and a property
- * over random logs and random batches: the real Session accepts every planned write, the surface
+ * duplicate, overlapping and adjacent removals, restores, refusals with the change's index, and a
+ * property over random logs (prunes, checkpoints and earlier removals included) and random batches: the real Session accepts every planned write, the surface
  * folds the same from the log, no tool call is split from its result, the live surface equals
  * the simulated one, and the derived messages equal a reference fold of the simulation.
  */
@@ -14,9 +14,9 @@ import { describeBatchRefusal, planBatch, type BatchChange, type BatchPlan, type
 import { appendBatch } from '../../src/host/batch-writer'
 import { describePlanRefusal, planRemoval } from '../../src/host/surface-plan'
 import { isTombstoneEvent } from '../../src/shared/tombstone'
-import { toolCallIds, toolResultCallId } from '../../src/shared/surface-node'
-import type { LogEvent } from '../../src/shared/events'
+import { classifyNode } from '../../src/shared/surface-node'
 import { LogBuilder } from './log-builder'
+import { buildLog, extra, pairingProblems, turnShape } from './random-logs'
 
 function batch(b: LogBuilder, changes: BatchChange[]): BatchResult {
   return planBatch({ nodes: b.nodes, lookup: b.lookup, nextSeq: b.session.seq, changes })
@@ -168,56 +168,16 @@ describe('planBatch: restores', () => {
 // ---------------------------------------------------------------------------------------------
 // Property: random logs, random batches.
 
-interface StepShape { calls: number; steer: boolean }
-interface TurnShape { steps: StepShape[]; context: boolean }
-
-const stepShape = fc.record({ calls: fc.integer({ min: 0, max: 3 }), steer: fc.boolean() })
-const turnShape = fc.record({ steps: fc.array(stepShape, { minLength: 1, maxLength: 3 }), context: fc.boolean() })
 const changeShape = fc.record({ action: fc.constantFrom('delete' as const, 'delete' as const, 'deleteFrom' as const, 'exclude' as const, 'restore' as const), pick: fc.nat(), old: fc.boolean() })
-
-function buildLog(turns: TurnShape[], earlier: number[]): LogBuilder {
-  const b = new LogBuilder('batch-property')
-  turns.forEach((turn, t) => {
-    b.startTurn()
-    turn.steps.forEach((step, s) => {
-      b.startStep()
-      if (s === 0) b.user(`prompt ${t}`)
-      else if (step.steer) b.user(`steer ${t}.${s}`)
-      if (turn.context) b.context()
-      const calls = Array.from({ length: step.calls }, (_, i) => `f${i}`)
-      b.assistant(`answer ${t}.${s}`, calls)
-      for (const name of calls) b.result(name, `result ${t}.${s}.${name}`)
-    })
-    b.endTurn()
-  })
-  // Earlier single deletes already in the log.
-  for (const pick of earlier) {
-    const nodes = b.nodes
-    const planned = planRemoval({ nodes, lookup: b.lookup, action: 'delete', target: { seq: nodes[pick % nodes.length]! } })
-    if (planned.ok) b.tombstone('delete', planned.plan.start, planned.plan.end)
-  }
-  return b
-}
-
-function pairingProblems(nodes: readonly number[], lookup: (seq: number) => LogEvent | undefined): string[] {
-  const calls = new Set<string>()
-  const results = new Set<string>()
-  for (const seq of nodes) {
-    const event = lookup(seq)!
-    for (const id of toolCallIds(event)) calls.add(id)
-    const id = toolResultCallId(event)
-    if (id !== null) results.add(id)
-  }
-  return [...[...calls].filter((id) => !results.has(id)).map((id) => `call ${id} has no result`), ...[...results].filter((id) => !calls.has(id)).map((id) => `result ${id} has no call`)]
-}
 
 describe('planBatch: property', () => {
   it('writes what it simulated: accepted by the Session, same fold, no split pair, reference messages, one tombstone per gap', () => {
     fc.assert(
-      fc.property(fc.array(turnShape, { minLength: 1, maxLength: 5 }), fc.array(fc.nat(), { maxLength: 2 }), fc.array(changeShape, { minLength: 1, maxLength: 8 }), (turns, earlier, shapes) => {
-        const b = buildLog(turns, earlier)
+      fc.property(fc.array(turnShape, { minLength: 1, maxLength: 5 }), fc.array(extra, { maxLength: 4 }), fc.array(changeShape, { minLength: 1, maxLength: 8 }), (turns, extras, shapes) => {
+        const b = buildLog(turns, extras)
+        assert.deepEqual(pairingProblems(b), [], 'the generated log starts balanced')
         const before = b.nodes
-        const removable = before.filter((seq) => !isTombstoneEvent(b.lookup(seq)!))
+        const removable = before.filter((seq) => !['tombstone', 'checkpoint', 'context'].includes(classifyNode(b.lookup(seq)!)))
         const tombstones = b.events.filter(isTombstoneEvent).map((e) => e.seq)
         const changes: BatchChange[] = shapes.map((s) => s.action === 'restore'
           ? { action: 'restore', tombstoneSeq: tombstones.length > 0 ? tombstones[s.pick % tombstones.length]! : s.pick }
@@ -243,7 +203,7 @@ describe('planBatch: property', () => {
         assert.equal(live.length, p.nodes.length)
         const written = new Map(p.writes.map((w, i) => [w.virtualSeq, count + i]))
         assert.deepEqual(live, p.nodes.map((seq) => written.get(seq) ?? seq), 'the live surface is the simulated one')
-        assert.deepEqual(pairingProblems(live, b.lookup), [])
+        assert.deepEqual(pairingProblems(b), [])
         for (const s of live) toolPairingBalancedBefore(b.session, s)
         if (live.length > 0) assert.equal(toolPairingBalancedAfter(b.session, live.at(-1)!), true)
         const derived = b.session.deriveMessages().map((m) => (m.role === 'user' && m.content.length === 0 ? { role: 'user', content: [] } : m))
