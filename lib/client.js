@@ -29,16 +29,8 @@ __export(index_exports, {
 });
 module.exports = __toCommonJS(index_exports);
 
-// src/shared/events.ts
-var SURFACE_EVENT_TYPES = ["user/message", "assistant/message", "tool/result"];
-function isSeq(value) {
-  return Number.isSafeInteger(value) && value >= 0;
-}
-function isRecord(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 // src/shared/protocol.ts
+var DEFAULT_ROUTE_PATH = "/dsh-message-recall";
 var ERROR_CODES = [
   "INVALID_REQUEST",
   "FORBIDDEN",
@@ -57,8 +49,16 @@ var ERROR_CODES = [
   "INTERNAL"
 ];
 
+// src/shared/events.ts
+var SURFACE_EVENT_TYPES = ["user/message", "assistant/message", "tool/result"];
+function isSeq(value) {
+  return Number.isSafeInteger(value) && value >= 0;
+}
+function isRecord(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
 // src/client/api.ts
-var DEFAULT_ROUTE_PATH = "/dsh-message-recall";
 function createRecallSender(fetchImpl, path = DEFAULT_ROUTE_PATH) {
   return async (request) => {
     let status = 0;
@@ -747,8 +747,8 @@ function viewExpectation(chat, replacements, hasMore, baseline) {
 
 // src/shared/tombstone.ts
 var TOMBSTONE_PLUGIN = "dsh-message-recall";
-var RECALL_ACTIONS = ["recall", "delete", "deleteFrom"];
-var TOMBSTONE_ACTIONS = [...RECALL_ACTIONS, "exclude"];
+var REMOVAL_ACTIONS = ["recall", "delete", "deleteFrom"];
+var TOMBSTONE_ACTIONS = [...REMOVAL_ACTIONS, "exclude"];
 function isTombstoneSource(source) {
   return isRecord(source) && source.kind === "plugin" && source.plugin === TOMBSTONE_PLUGIN;
 }
@@ -1402,7 +1402,7 @@ function DraftMirror({ useInput, client }) {
 }
 
 // src/client/stamp.ts
-var BUILD_STAMP = true ? "0.1.0+a4ce9f8ca5" : "dev";
+var BUILD_STAMP = true ? "0.1.0+e631994abb" : "dev";
 
 // src/client/EditButton.tsx
 var import_react3 = require("react");

@@ -1,7 +1,13 @@
 // src/host/config.ts
 import z from "@deepseek-ai/schemastery";
+
+// src/shared/protocol.ts
+var DEFAULT_ROUTE_PATH = "/dsh-message-recall";
+var ROUTE_ACTIONS = ["recall", "delete", "deleteFrom", "exclude", "restore", "forkBefore", "flush", "plan", "apply", "inspect"];
+
+// src/host/config.ts
 var DEFAULTS = Object.freeze({
-  path: "/dsh-message-recall",
+  path: DEFAULT_ROUTE_PATH,
   maxBodyBytes: 65536,
   tombstoneText: "",
   trustedHosts: Object.freeze(["localhost", "127.0.0.1", "[::1]"])
@@ -174,10 +180,10 @@ function readReplaceOp(surfaceOp) {
 
 // src/shared/tombstone.ts
 var TOMBSTONE_PLUGIN = "dsh-message-recall";
-var RECALL_ACTIONS = ["recall", "delete", "deleteFrom"];
-var TOMBSTONE_ACTIONS = [...RECALL_ACTIONS, "exclude"];
-function tombstoneSource(action, removedSeqs) {
-  return { kind: "plugin", plugin: TOMBSTONE_PLUGIN, action, removedSeqs: [...removedSeqs] };
+var REMOVAL_ACTIONS = ["recall", "delete", "deleteFrom"];
+var TOMBSTONE_ACTIONS = [...REMOVAL_ACTIONS, "exclude"];
+function tombstoneSource(action, shadowedSeqs) {
+  return { kind: "plugin", plugin: TOMBSTONE_PLUGIN, action, removedSeqs: [...shadowedSeqs] };
 }
 function isTombstoneSource(source) {
   return isRecord(source) && source.kind === "plugin" && source.plugin === TOMBSTONE_PLUGIN;
@@ -306,11 +312,6 @@ async function flushWithRetry(flush, policy = DEFAULT_FLUSH_RETRY) {
   }
 }
 
-// src/shared/message-text.ts
-function plainText(content) {
-  return content.filter((block) => isRecord(block) && block.type === "text" && typeof block.text === "string").map((block) => block.text).join("");
-}
-
 // src/shared/surface-node.ts
 var COMPACTION_CHECKPOINT_PLUGIN = "compact";
 function messageOf(event) {
@@ -380,6 +381,9 @@ function messageIdOf(event) {
 function contentOf(event) {
   const content = messageOf(event)?.content;
   return Array.isArray(content) ? content : [];
+}
+function plainText(content) {
+  return content.filter((block) => isRecord(block) && block.type === "text" && typeof block.text === "string").map((block) => block.text).join("");
 }
 
 // src/shared/tool-pairing.ts
@@ -521,7 +525,7 @@ var SurfaceView = class {
     }
     return event;
   }
-  kind(idx) {
+  nodeKind(idx) {
     return classifyNode(this.event(idx));
   }
   /** The tool-call pairing of these nodes, made on first use. */
@@ -537,48 +541,48 @@ function planRemoval(input) {
   const idx = found;
   const targetSeq = view.seq(idx);
   const targetEvent = view.event(idx);
-  const targetKind = classifyNode(targetEvent);
-  if (input.action === "recall" && targetKind !== "user") {
-    return { ok: false, refusal: { code: "NOT_A_USER_MESSAGE", seq: targetSeq, kind: targetKind } };
+  const targetNodeKind = classifyNode(targetEvent);
+  if (input.action === "recall" && targetNodeKind !== "user") {
+    return { ok: false, refusal: { code: "NOT_A_USER_MESSAGE", seq: targetSeq, nodeKind: targetNodeKind } };
   }
-  if (NOT_DELETABLE_KINDS.has(targetKind)) {
-    return { ok: false, refusal: { code: "NOT_DELETABLE", seq: targetSeq, kind: targetKind } };
+  if (NOT_DELETABLE_KINDS.has(targetNodeKind)) {
+    return { ok: false, refusal: { code: "NOT_DELETABLE", seq: targetSeq, nodeKind: targetNodeKind } };
   }
   let startIdx = idx;
   let endIdx = idx;
-  let step = null;
-  if (input.action === "delete" && (targetKind === "assistant" || targetKind === "tool")) {
-    step = stepOf(targetEvent);
-    if (step === null) throw new Error(`message-recall: model row seq ${targetSeq} carries no turn/step`);
-    const span = stepSpan(view, idx, step);
+  let stepKey = null;
+  if (input.action === "delete" && (targetNodeKind === "assistant" || targetNodeKind === "tool")) {
+    stepKey = stepOf(targetEvent);
+    if (stepKey === null) throw new Error(`message-recall: model row seq ${targetSeq} carries no turn/step`);
+    const span = stepSpan(view, idx, stepKey);
     if ("code" in span) return { ok: false, refusal: span };
     [startIdx, endIdx] = [span.a, span.b];
   } else if (input.action === "deleteFrom") {
     const widened = onwardStart(view, idx);
     startIdx = widened.startIdx;
-    step = widened.step;
+    stepKey = widened.stepKey;
     endIdx = view.length - 1;
   }
   const absorbed = [];
-  while (startIdx > 0 && view.kind(startIdx - 1) === "tombstone") absorbed.unshift(view.seq(--startIdx));
-  while (endIdx < view.length - 1 && view.kind(endIdx + 1) === "tombstone") absorbed.push(view.seq(++endIdx));
+  while (startIdx > 0 && view.nodeKind(startIdx - 1) === "tombstone") absorbed.unshift(view.seq(--startIdx));
+  while (endIdx < view.length - 1 && view.nodeKind(endIdx + 1) === "tombstone") absorbed.push(view.seq(++endIdx));
   const shadowedSeqs = input.nodes.slice(startIdx, endIdx + 1);
-  const kinds = [];
-  for (let p = startIdx; p <= endIdx; p++) kinds.push(view.kind(p));
+  const nodeKinds = [];
+  for (let p = startIdx; p <= endIdx; p++) nodeKinds.push(view.nodeKind(p));
   return {
     ok: true,
     plan: {
       action: input.action,
       targetSeq,
-      targetKind,
+      targetNodeKind,
       start: view.seq(startIdx),
       end: view.seq(endIdx),
       startIdx,
       endIdx,
       shadowedSeqs,
-      kinds,
+      nodeKinds,
       absorbedTombstoneSeqs: absorbed,
-      step
+      stepKey
     }
   };
 }
@@ -648,8 +652,8 @@ function firstNonMemberBetween(view, partner, a, b, key) {
 }
 function onwardStart(view, idx) {
   let startIdx = idx;
-  let step = stepOf(view.event(idx));
-  if (step !== null) startIdx = stepEdges(view, idx, step).a;
+  let stepKey = stepOf(view.event(idx));
+  if (stepKey !== null) startIdx = stepEdges(view, idx, stepKey).a;
   const pairing = view.pairing();
   const inRange = pairing.window(startIdx, view.length - 1);
   const unresolvable = /* @__PURE__ */ new Set();
@@ -661,9 +665,9 @@ function onwardStart(view, idx) {
       if (found === -1) unresolvable.add(id);
       else partner = partner === -1 ? found : Math.min(partner, found);
     }
-    if (partner === -1) return { startIdx, step };
-    step = stepOf(view.event(partner));
-    const next = step === null ? partner : stepEdges(view, partner, step).a;
+    if (partner === -1) return { startIdx, stepKey };
+    stepKey = stepOf(view.event(partner));
+    const next = stepKey === null ? partner : stepEdges(view, partner, stepKey).a;
     pairing.extend(inRange, next, startIdx - 1);
     startIdx = next;
   }
@@ -679,9 +683,9 @@ function describePlanRefusal(refusal) {
       return `message-recall: no current surface node carries message id "${target.messageId}"`;
     }
     case "NOT_A_USER_MESSAGE":
-      return `message-recall: seq ${refusal.seq} is ${NODE_KIND_PHRASE[refusal.kind]}, not a message the person sent; only those can be recalled`;
+      return `message-recall: seq ${refusal.seq} is ${NODE_KIND_PHRASE[refusal.nodeKind]}, not a message the person sent; only those can be recalled`;
     case "NOT_DELETABLE":
-      return `message-recall: seq ${refusal.seq} is ${NOT_DELETABLE_REASON[refusal.kind]} and cannot be removed`;
+      return `message-recall: seq ${refusal.seq} is ${NOT_DELETABLE_REASON[refusal.nodeKind]} and cannot be removed`;
     case "SPAN_NOT_CONTIGUOUS":
       return `message-recall: turn ${refusal.turn} step ${refusal.step} of seq ${refusal.seq} is not contiguous on the surface: seq ${refusal.foreignSeq} sits inside it`;
   }
@@ -829,6 +833,13 @@ function fallbackTitle(text, limits) {
 function promptText(event) {
   return contentOf(event).filter((block) => isRecord(block) && block.type === "text" && typeof block.text === "string").map((block) => block.text).join("\n");
 }
+function isPlaceholder(current, lookup) {
+  if (current === void 0 || current.source.kind !== "fallback" || current.title !== NO_PROMPT_TITLE) return false;
+  return current.messageSeqs.every((seq) => {
+    const event = lookup(seq);
+    return event !== void 0 && isTombstoneEvent(event);
+  });
+}
 function firstPromptTitle(nodes, lookup, limits, placeholderSeq) {
   for (const seq of nodes) {
     const event = lookup(seq);
@@ -848,14 +859,19 @@ function titleAfterRestore(input) {
   const { current, beforeTombstone: before } = input;
   if (current === void 0 || current.source.kind === "user") return null;
   const onSurface = new Set(input.nodes);
-  const citesPlaceholder = current.title === NO_PROMPT_TITLE && current.messageSeqs.some((seq) => !onSurface.has(seq));
-  if (citesPlaceholder) return firstPromptTitle(input.nodes, input.lookup, input.limits, input.restoredSeq);
+  if (isPlaceholder(current, input.lookup)) return firstPromptTitle(input.nodes, input.lookup, input.limits, input.restoredSeq);
   if (before === void 0 || current.source.kind !== "fallback" || current.eventSeq < input.tombstoneSeq) return null;
   if (!before.messageSeqs.includes(input.originalSeq)) return null;
   const cited = before.messageSeqs.map((seq) => seq === input.originalSeq ? input.restoredSeq : seq);
   if (!cited.every((seq) => onSurface.has(seq))) return firstPromptTitle(input.nodes, input.lookup, input.limits, input.restoredSeq);
   if (before.title === current.title && cited.length === current.messageSeqs.length && cited.every((seq, i) => seq === current.messageSeqs[i])) return null;
   return { title: before.title, messageSeqs: cited, source: { ...before.source } };
+}
+function titleAfterPrompt(current, prompt, lookup, limits) {
+  if (!isPlaceholder(current, lookup)) return null;
+  if (prompt.type !== "user/message" || prompt.surfaceOp !== "append" || classifyNode(prompt) !== "user") return null;
+  const title = fallbackTitle(promptText(prompt), limits);
+  return title.length === 0 ? null : { title, messageSeqs: [prompt.seq], source: { kind: "fallback" } };
 }
 function appendTitle(session, change) {
   return session.append("session/title", {
@@ -1084,9 +1100,6 @@ function sendJson(res, status, body, headers = {}) {
   res.end(text);
 }
 
-// src/shared/protocol.ts
-var ROUTE_ACTIONS = ["recall", "delete", "deleteFrom", "exclude", "restore", "forkBefore", "flush", "plan", "apply", "inspect"];
-
 // src/host/batch-request.ts
 var MAX_BATCH_CHANGES = 1e4;
 var FIELDS = ["sessionId", "action", "changes", "expect"];
@@ -1292,6 +1305,18 @@ function retitleAfterRestore(session, effects, lookup, restore) {
   });
   return writeTitle(session, effects, change);
 }
+function followPrompt(session, effectsOf, lookupOf, event) {
+  if (event.type !== "user/message" || event.surfaceOp !== "append" || classifyNode(event) !== "user") return;
+  queueMicrotask(() => {
+    const effects = effectsOf();
+    try {
+      const lookup = lookupOf();
+      writeTitle(session, { ...effects, meter: void 0 }, titleAfterPrompt(titleBefore(session.seq, lookup), event, lookup, effects.titleLimits));
+    } catch (error) {
+      effects.warn(`message-recall: the session title of "${session.id}" was not updated: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  });
+}
 
 // src/host/tombstone-writer.ts
 function stableView(session) {
@@ -1336,7 +1361,7 @@ function writeTombstone(session, lookup, request, tombstoneText, effects, relook
     tombstoneSeq: event.seq,
     range: { start: plan.start, end: plan.end },
     removedSeqs: plan.shadowedSeqs,
-    kinds: plan.kinds,
+    kinds: plan.nodeKinds,
     replaceGeneration: session.surface.replaceGeneration,
     persisted: false,
     ...recalled === void 0 ? {} : { content: recalled, text: plainText(recalled) }
@@ -1516,7 +1541,7 @@ function planBatch(input) {
         changeIndexes.push(...inner.changeIndexes);
       } else {
         shadowedSeqs.push(seq2);
-        kinds.push(plan.kinds[i]);
+        kinds.push(plan.nodeKinds[i]);
       }
     }
     changeIndexes.sort((a, b) => a - b);
@@ -1761,9 +1786,9 @@ async function previewRemoval(services, request) {
       action: request.action,
       range: { start: plan.start, end: plan.end },
       removedSeqs: plan.shadowedSeqs,
-      kinds: plan.kinds,
+      kinds: plan.nodeKinds,
       estimatedTokens: estimateTokens(contents),
-      ...plan.step === null ? {} : { turn: plan.step.turn, step: plan.step.step },
+      ...plan.stepKey === null ? {} : { turn: plan.stepKey.turn, step: plan.stepKey.step },
       replaceGeneration: view.replaceGeneration,
       lastSeq: view.lastSeq
     }
@@ -2116,12 +2141,15 @@ var inject = ["sessions", "agents", "webServer"];
 function apply(ctx, config) {
   const resolved = resolveConfig(config);
   const index = new SessionEventIndex();
-  ctx.on("session/event", (session, event) => index.observe(session, event));
   ctx.on("session/disposed", (session) => index.forget(session));
   const persistence = () => ctx.get("sessionPersistence");
   const access = new SessionAccess({ sessions: ctx.sessions, agents: ctx.agents, lookup: (session) => index.lookup(session), persistence });
   const warn = (message) => ctx.logger.warn(message);
   const titleLimits = () => titleLimitsOf(ctx.get("sessionTitle"));
+  ctx.on("session/event", (session, event) => {
+    index.observe(session, event);
+    followPrompt(session, () => ({ titleLimits: titleLimits(), warn }), () => index.lookup(session), event);
+  });
   const handler = createRouteHandler(
     {
       sessions: ctx.sessions,

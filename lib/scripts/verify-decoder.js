@@ -14,7 +14,7 @@ import {
   readSessionLog,
   resolveSessionLog,
   runScript
-} from "./chunks/chunk-VLFBR3QS.js";
+} from "./chunks/chunk-RDVX7Y3L.js";
 
 // scripts/verify-decoder.ts
 import { createHash } from "node:crypto";

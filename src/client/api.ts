@@ -6,22 +6,19 @@
  * @module dsh-message-recall/client/api
  */
 import { isRecord } from '../shared/events'
-import { ERROR_CODES, type ApplyRequestBody, type ApplyValue, type BatchPlanValue, type ErrorCode, type PlanValue, type RecallRequestBody, type RemovalValue } from '../shared/protocol'
-import type { RecallAction } from '../shared/tombstone'
-
-/** Default route path of the host half (`Config.path`). */
-export const DEFAULT_ROUTE_PATH = '/dsh-message-recall'
+import { DEFAULT_ROUTE_PATH, ERROR_CODES, type ApplyRequestBody, type ApplyValue, type BatchPlanValue, type ErrorCode, type PlanValue, type RecallRequestBody, type RemovalValue } from '../shared/protocol'
+import type { RemovalAction } from '../shared/tombstone'
 
 /** A dry run: what `planAction` on the node at `seq` would remove. Answered with a {@link PlanValue}. */
 export interface PlanRequest extends RecallRequestBody {
   readonly action: 'plan'
   readonly seq: number
-  readonly planAction: RecallAction
+  readonly planAction: RemovalAction
 }
 
 /** A removal of the node at `seq`. Answered with a {@link RemovalValue}. */
 export interface RemovalRequest extends RecallRequestBody {
-  readonly action: RecallAction
+  readonly action: RemovalAction
   readonly seq: number
 }
 

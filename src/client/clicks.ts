@@ -6,7 +6,7 @@
  *
  * @module dsh-message-recall/client/clicks
  */
-import type { RecallAction } from '../shared/tombstone'
+import type { RemovalAction } from '../shared/tombstone'
 import type { RowTarget } from './controller'
 import { ATTR } from './decorate'
 import { FLOW_KEY } from './rc8'
@@ -50,7 +50,7 @@ export class ClickDelegate {
     if (button === null || button === undefined || this.flow === null || !this.flow.contains(button)) return
     const row = button.closest(`[${FLOW_KEY}]`)
     const key = row?.getAttribute(FLOW_KEY)
-    const action = button.getAttribute(ATTR.action) as RecallAction
+    const action = button.getAttribute(ATTR.action) as RemovalAction
     event.preventDefault()
     event.stopPropagation()
     const anchor = key === null || key === undefined ? undefined : this.options.anchorOf(key)

@@ -22,7 +22,7 @@
 import { isRecord } from '../shared/events'
 import { plainText } from '../shared/message-text'
 import type { PlanValue, RemovalValue, ViewExpectation } from '../shared/protocol'
-import type { RecallAction } from '../shared/tombstone'
+import type { RemovalAction } from '../shared/tombstone'
 import type { RecallError, RecallSender } from './api'
 import type { GenerationBaseline } from './expectation'
 
@@ -32,7 +32,7 @@ export interface RowTarget {
   readonly key: string
   /** Durable seq the row acts on. */
   readonly seq: number
-  readonly action: RecallAction
+  readonly action: RemovalAction
 }
 
 /**
@@ -51,7 +51,7 @@ export interface ArmedState {
 /** A request in flight: the plan of an arming press, or the commit. */
 export interface PendingState {
   readonly key: string
-  readonly action: RecallAction
+  readonly action: RemovalAction
   readonly phase: 'plan' | 'commit'
 }
 

@@ -14,7 +14,7 @@
  *
  * @module dsh-message-recall/client/decorate
  */
-import type { RecallAction } from '../shared/tombstone'
+import type { RemovalAction as RecallAction } from '../shared/tombstone'
 import type { ArmedState, PendingState, RowError } from './controller'
 import type { Translate } from './rc8'
 import { countedKey } from './locales'

@@ -18,7 +18,8 @@
  *
  * @module dsh-message-recall/client
  */
-import { createRecallSender, DEFAULT_ROUTE_PATH, type FetchLike } from './api'
+import { DEFAULT_ROUTE_PATH } from '../shared/protocol'
+import { createRecallSender, type FetchLike } from './api'
 import { DebugRegistry, installDebugHook } from './debug'
 import { installStyles, undecorateAll } from './decorate'
 import { DICTIONARIES, LOCALE_NS } from './locales'

@@ -19,7 +19,7 @@
  */
 import { isRecord, isSeq } from '../shared/events'
 import type { TranscriptRow } from '../shared/hidden-rows'
-import type { RecallAction } from '../shared/tombstone'
+import type { RemovalAction as RecallAction } from '../shared/tombstone'
 import type { ChatNode } from './rc8'
 
 /** A row resolved against the session's chat store. */

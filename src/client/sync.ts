@@ -16,7 +16,7 @@
  * @module dsh-message-recall/client/sync
  */
 import { deriveHiddenRows, type HiddenRowsResult } from '../shared/hidden-rows'
-import type { RecallAction } from '../shared/tombstone'
+import type { RemovalAction } from '../shared/tombstone'
 import { ClickDelegate } from './clicks'
 import type { ArmedState, ControllerState, PendingState, RowError, RowTarget } from './controller'
 import { ClusterFactory, clusterTexts, decorateRow, undecorateAll, undecorateRow, type ClusterTexts } from './decorate'
@@ -73,13 +73,13 @@ interface RowCache {
   readonly armed: ArmedState | null
   readonly pending: PendingState | null
   readonly error: RowError | null
-  readonly actions: readonly RecallAction[]
+  readonly actions: readonly RemovalAction[]
   readonly isStepRow: boolean
   readonly wanted: boolean
   readonly cluster: HTMLElement | null
 }
 
-const NO_ACTIONS: readonly RecallAction[] = Object.freeze([])
+const NO_ACTIONS: readonly RemovalAction[] = Object.freeze([])
 
 /** Runs sync passes for one session's overlay; see the module description. */
 export class RowSync {

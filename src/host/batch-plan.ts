@@ -225,7 +225,7 @@ export function planBatch(input: BatchInput): BatchResult {
         changeIndexes.push(...inner.changeIndexes)
       } else {
         shadowedSeqs.push(seq)
-        kinds.push(plan.kinds[i]!)
+        kinds.push(plan.nodeKinds[i]!)
       }
     }
     changeIndexes.sort((a, b) => a - b)

@@ -5,6 +5,7 @@
  * @module dsh-message-recall/host/config
  */
 import z from '@deepseek-ai/schemastery'
+import { DEFAULT_ROUTE_PATH } from '../shared/protocol'
 
 /** Resolved plugin configuration. */
 export interface MessageRecallConfig {
@@ -23,7 +24,7 @@ export interface MessageRecallConfig {
 
 /** Default configuration (frozen). */
 export const DEFAULTS: MessageRecallConfig = Object.freeze({
-  path: '/dsh-message-recall',
+  path: DEFAULT_ROUTE_PATH,
   maxBodyBytes: 65536,
   tombstoneText: '',
   trustedHosts: Object.freeze(['localhost', '127.0.0.1', '[::1]']),

@@ -1,10 +1,10 @@
 /**
  * One event by seq, cheaply, for the write path. DSH 0.1.0-rc.8's `Session` has no public
  * accessor for a single event: `session.events` is the only read, and its first read after an
- * append copies the whole log (`dsh-session/lib/index.js:1401`, `eventsSnapshot ??=
+ * append copies the whole log (`dsh-session`, `Session.events`: `eventsSnapshot ??=
  * Object.freeze([...this.log])`). So this index copies the log once per session, on first use,
  * and then grows by the events the plugin observes on `session/event` (post-commit, synchronous,
- * `dsh-session/lib/index.js:1487`). A session whose events are not observed (a detached session,
+ * emitted by `Session.append` in `dsh-session`). A session whose events are not observed (a detached session,
  * or one created before the listener existed and appended to since) is re-read only when the
  * index's length disagrees with `session.seq`.
  *

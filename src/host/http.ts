@@ -36,14 +36,10 @@ function parseAuthority(host: string): { hostname: string; authority: string } |
  * and `sec-fetch-site: cross-site` is refused (the three checks `dsh-client-connection` applies
  * to `/api` against DNS rebinding and cross-site requests).
  *
- * "Same origin" follows `isTrustedApiRequest` of `dsh-client-connection` 0.1.0-rc.8
- * (`lib/index.js`): the Origin's authority (`new URL(origin).host`, so host and effective port)
- * must equal the Host authority, and its scheme is not compared with the connection's. The web
- * server (`dsh-host-webserver`) speaks plain HTTP and cannot know the scheme a browser used: behind
- * a TLS-terminating proxy the page's Origin is `https://` while the request arrives as HTTP. A
- * browser cannot produce an `https://` Origin for the authority of a plain-HTTP listener otherwise.
- * Stricter than DSH, the Origin's scheme must still be `http:` or `https:` (`null`, `file:`,
- * `ws:` and other schemes are refused).
+ * Same origin means the Origin's authority (host and port) equals the Host authority and its
+ * scheme is `http:` or `https:`; the scheme is not compared with the connection's, as in
+ * `isTrustedApiRequest` (`dsh-client-connection`), because a TLS-terminating proxy in front of
+ * the plain-HTTP web server makes a page's Origin `https://`.
  * @param headers - the request headers.
  * @param trustedHosts - lower-case host names (any port) or `host:port` authorities.
  * @returns a `FORBIDDEN` refusal, or `null` when the request passes.

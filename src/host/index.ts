@@ -1,11 +1,16 @@
 /**
- * dsh-message-recall, host half: registers `POST {path}` (default `/dsh-message-recall`) on the
- * DSH web server. Recall, delete and delete-onward each append one `user/message` tombstone whose
- * surface `replace` shadows the removed range; `plan` previews a removal and `inspect` summarizes
- * the live and persisted logs. The route goes away with the plugin.
+ * dsh-message-recall, host half: registers `POST {path}` (default `DEFAULT_ROUTE_PATH`) on the
+ * DSH web server. Recall, delete, delete-onward and exclude each append one `user/message`
+ * tombstone whose surface `replace` shadows the removed range; restore undoes one in place;
+ * forkBefore stores a copy of the conversation from before a tombstone; flush saves what is not
+ * yet durable; `plan` previews a removal and `inspect` summarizes the live and persisted logs.
+ * The route goes away with the plugin.
  *
  * Services: `sessions` (`dsh-session`), `agents` (`dsh-agent`) and `webServer`
- * (`dsh-host-webserver`) are required; `sessionPersistence` is read when present, for `inspect`.
+ * (`dsh-host-webserver`) are required. Read when present: `sessionPersistence` (`inspect`),
+ * `tokenMeter` (`dsh-token-meter`: the shadow price of each replace), `sessionTitle`
+ * (`dsh-session-title`: the fallback title limits) and `workspaceRegistry` (`dsh-workspace`: a
+ * copy joins its source's workspace).
  *
  * @module dsh-message-recall
  */
@@ -22,6 +27,7 @@ import { summarizeStored, type PersistenceReader } from './inspect'
 import { createRouteHandler } from './route'
 import type { MessagePricer } from './shadow-price'
 import { titleLimitsOf } from './title'
+import { followPrompt } from './write-effects'
 import { WriteQueue } from './write-queue'
 import { SessionAccess, type StoredSessionSource } from './stored-session'
 
@@ -30,7 +36,7 @@ export { statusOf } from './route'
 export { planRemoval, describePlanRefusal } from './surface-plan'
 export type * from '../shared/protocol'
 
-/** Plugin name (the Loader row id in `cordis.patch.yml` is `message-recall`). */
+/** Host plugin name, equal to its Loader row id in `cordis.patch.yml` (see `TOMBSTONE_PLUGIN` for the package name). */
 export const name = 'message-recall'
 
 /** Required services; the plugin (re)loads only while all exist. */
@@ -46,12 +52,16 @@ export const inject = ['sessions', 'agents', 'webServer']
 export function apply(ctx: Context, config: Partial<MessageRecallConfig> | undefined): void {
   const resolved = resolveConfig(config)
   const index = new SessionEventIndex()
-  ctx.on('session/event', (session, event) => index.observe(session, event))
+
   ctx.on('session/disposed', (session) => index.forget(session))
   const persistence = () => ctx.get('sessionPersistence') as (PersistenceReader & StoredSessionSource) | undefined
   const access = new SessionAccess({ sessions: ctx.sessions, agents: ctx.agents, lookup: (session) => index.lookup(session), persistence })
   const warn = (message: string): void => ctx.logger.warn(message)
   const titleLimits = () => titleLimitsOf(ctx.get('sessionTitle'))
+  ctx.on('session/event', (session, event) => {
+    index.observe(session, event)
+    followPrompt(session, () => ({ titleLimits: titleLimits(), warn }), () => index.lookup(session), event)
+  })
   const handler = createRouteHandler(
     {
       sessions: ctx.sessions,

@@ -13,7 +13,7 @@ import type { LogEvent } from '../shared/events'
 import type { PlanValue, RemovalValue } from '../shared/protocol'
 import { contentOf } from '../shared/surface-node'
 import type { SessionEventIndex } from './event-index'
-import { errorText, MessageRecallError, type SessionNotLiveRefusal, type WriteRefusal } from './refusals'
+import type { SessionNotLiveRefusal, WriteRefusal } from './refusals'
 import { estimateTokens } from '../shared/token-estimate'
 import type { SessionAccess, SessionReadView } from './stored-session'
 import { planRemoval, type RemovalPlan } from './surface-plan'
@@ -90,27 +90,6 @@ export async function removeMessages(services: RemovalServices, request: Removal
 }
 
 /**
- * Await the durability flush of a write.
- * @param services - the session store.
- * @param session - the session written.
- * @param what - what was appended, for the error message (`tombstone seq 12`).
- * @returns whether a persistence listener took part.
- * @throws {@link MessageRecallError} `PERSIST_FAILED` when the flush rejected (the write is in the
- * live log but not known to be durable).
- */
-export async function flushWrite(services: Pick<RemovalServices, 'sessions'>, session: Session, what: string): Promise<boolean> {
-  try {
-    return await services.sessions.flush(session)
-  } catch (error) {
-    throw new MessageRecallError(
-      'PERSIST_FAILED',
-      `message-recall: ${what} was appended to session "${session.id}" but the durability flush rejected: ${errorText(error)}`,
-      { cause: error },
-    )
-  }
-}
-
-/**
  * Plan a removal on a read view, after checking `expect`.
  * @param view - a session's surface, seqs and lookup (live or stored).
  * @param request - action, target and optional expectation.
@@ -142,9 +121,9 @@ export async function previewRemoval(services: Pick<RemovalServices, 'access'>, 
       action: request.action,
       range: { start: plan.start, end: plan.end },
       removedSeqs: plan.shadowedSeqs,
-      kinds: plan.kinds,
+      kinds: plan.nodeKinds,
       estimatedTokens: estimateTokens(contents),
-      ...(plan.step === null ? {} : { turn: plan.step.turn, step: plan.step.step }),
+      ...(plan.stepKey === null ? {} : { turn: plan.stepKey.turn, step: plan.stepKey.step }),
       replaceGeneration: view.replaceGeneration,
       lastSeq: view.lastSeq,
     },

@@ -5,7 +5,7 @@
  * the whole log (`foldSurface` is never called here).
  *
  * Rules (all in surface order, never numeric seq order, because after a replace a high seq sits
- * at a low position — `dsh-session/lib/index.js:333` `replacementRange`):
+ * at a low position — `replacementRange` in `dsh-session`):
  * - `recall`: the target must be a message the person sent (`source.kind === 'user'`); the range
  *   is that node alone.
  * - `delete`: a user message alone; an `assistant/message` or `tool/result` takes its whole model
@@ -17,8 +17,8 @@
  *   are never a target.
  * - Tombstones of this plugin adjacent to the range are absorbed into it, so one gap never holds
  *   more than one tombstone.
- * - No range splits a tool call from its result. The Session accepts such a range
- *   (`dsh-rc8-host` C5), but the next request carries an orphan tool message and
+ * - No range splits a tool call from its result. The rc.8 Session accepts such a range
+ *   (`foldSurface` checks provenance, not pairing), but the next request carries an orphan tool message and
  *   `dsh-compaction`'s `toolPairingBalancedBefore/After` then throw "corrupt surface".
  *
  * Cost: one `indexOf` over the nodes plus the scanned neighbourhood of the target (the step and
@@ -37,7 +37,7 @@ import {
   type NodeKind,
   type StepKey,
 } from '../shared/surface-node'
-import type { RecallAction } from '../shared/tombstone'
+import type { RemovalAction } from '../shared/tombstone'
 import { nearestBefore, nearestOutside, ToolPairingIndex } from '../shared/tool-pairing'
 
 export type { NodeKind, StepKey } from '../shared/surface-node'
@@ -57,16 +57,16 @@ export interface PlanInput {
   readonly nodes: readonly number[]
   /** One event by seq; called only for surface nodes near the target. */
   readonly lookup: EventLookup
-  readonly action: RecallAction
+  readonly action: RemovalAction
   readonly target: PlanTarget
 }
 
 /** A validated removal: the replace range to write and what it shadows. */
 export interface RemovalPlan {
-  readonly action: RecallAction
+  readonly action: RemovalAction
   /** Seq of the addressed surface node. */
   readonly targetSeq: number
-  readonly targetKind: NodeKind
+  readonly targetNodeKind: NodeKind
   /** Inclusive surface seq of the first shadowed node (the replace op's `start`). */
   readonly start: number
   /** Inclusive surface seq of the last shadowed node (the replace op's `end`); may be numerically smaller than `start`. */
@@ -77,12 +77,12 @@ export interface RemovalPlan {
   readonly endIdx: number
   /** Every shadowed node seq, in surface order: `nodes.slice(startIdx, endIdx + 1)`. */
   readonly shadowedSeqs: readonly number[]
-  /** Kind of each shadowed node, aligned with `shadowedSeqs`. */
-  readonly kinds: readonly NodeKind[]
+  /** Node kind of each shadowed node, aligned with `shadowedSeqs`. */
+  readonly nodeKinds: readonly NodeKind[]
   /** Seqs of this plugin's earlier tombstones absorbed at either edge of the range. */
   readonly absorbedTombstoneSeqs: readonly number[]
   /** The model step removed whole (`delete` of a model row) or widened into (`deleteFrom`); `null` otherwise. */
-  readonly step: StepKey | null
+  readonly stepKey: StepKey | null
 }
 
 /** The target is not a current surface node. */
@@ -99,14 +99,14 @@ export interface TargetNotFoundRefusal {
 export interface NotAUserMessageRefusal {
   readonly code: 'NOT_A_USER_MESSAGE'
   readonly seq: number
-  readonly kind: NodeKind
+  readonly nodeKind: NodeKind
 }
 
 /** The target is a tombstone, a compaction checkpoint, another plugin's replacement, or injected context. */
 export interface NotDeletableRefusal {
   readonly code: 'NOT_DELETABLE'
   readonly seq: number
-  readonly kind: Exclude<NodeKind, 'user' | 'assistant' | 'tool'>
+  readonly nodeKind: Exclude<NodeKind, 'user' | 'assistant' | 'tool'>
 }
 
 /** A model step cannot be removed atomically: a foreign node sits inside it. */
@@ -154,7 +154,7 @@ class SurfaceView {
     return event
   }
 
-  kind(idx: number): NodeKind {
+  nodeKind(idx: number): NodeKind {
     return classifyNode(this.event(idx))
   }
 
@@ -180,52 +180,52 @@ export function planRemoval(input: PlanInput): PlanResult {
   const idx = found
   const targetSeq = view.seq(idx)
   const targetEvent = view.event(idx)
-  const targetKind = classifyNode(targetEvent)
+  const targetNodeKind = classifyNode(targetEvent)
 
-  if (input.action === 'recall' && targetKind !== 'user') {
-    return { ok: false, refusal: { code: 'NOT_A_USER_MESSAGE', seq: targetSeq, kind: targetKind } }
+  if (input.action === 'recall' && targetNodeKind !== 'user') {
+    return { ok: false, refusal: { code: 'NOT_A_USER_MESSAGE', seq: targetSeq, nodeKind: targetNodeKind } }
   }
-  if (NOT_DELETABLE_KINDS.has(targetKind)) {
-    return { ok: false, refusal: { code: 'NOT_DELETABLE', seq: targetSeq, kind: targetKind as NotDeletableRefusal['kind'] } }
+  if (NOT_DELETABLE_KINDS.has(targetNodeKind)) {
+    return { ok: false, refusal: { code: 'NOT_DELETABLE', seq: targetSeq, nodeKind: targetNodeKind as NotDeletableRefusal['nodeKind'] } }
   }
 
   let startIdx = idx
   let endIdx = idx
-  let step: StepKey | null = null
-  if (input.action === 'delete' && (targetKind === 'assistant' || targetKind === 'tool')) {
-    step = stepOf(targetEvent)
-    if (step === null) throw new Error(`message-recall: model row seq ${targetSeq} carries no turn/step`)
-    const span = stepSpan(view, idx, step)
+  let stepKey: StepKey | null = null
+  if (input.action === 'delete' && (targetNodeKind === 'assistant' || targetNodeKind === 'tool')) {
+    stepKey = stepOf(targetEvent)
+    if (stepKey === null) throw new Error(`message-recall: model row seq ${targetSeq} carries no turn/step`)
+    const span = stepSpan(view, idx, stepKey)
     if ('code' in span) return { ok: false, refusal: span }
     ;[startIdx, endIdx] = [span.a, span.b]
   } else if (input.action === 'deleteFrom') {
     const widened = onwardStart(view, idx)
     startIdx = widened.startIdx
-    step = widened.step
+    stepKey = widened.stepKey
     endIdx = view.length - 1
   }
 
   const absorbed: number[] = []
-  while (startIdx > 0 && view.kind(startIdx - 1) === 'tombstone') absorbed.unshift(view.seq(--startIdx))
-  while (endIdx < view.length - 1 && view.kind(endIdx + 1) === 'tombstone') absorbed.push(view.seq(++endIdx))
+  while (startIdx > 0 && view.nodeKind(startIdx - 1) === 'tombstone') absorbed.unshift(view.seq(--startIdx))
+  while (endIdx < view.length - 1 && view.nodeKind(endIdx + 1) === 'tombstone') absorbed.push(view.seq(++endIdx))
 
   const shadowedSeqs = input.nodes.slice(startIdx, endIdx + 1)
-  const kinds: NodeKind[] = []
-  for (let p = startIdx; p <= endIdx; p++) kinds.push(view.kind(p))
+  const nodeKinds: NodeKind[] = []
+  for (let p = startIdx; p <= endIdx; p++) nodeKinds.push(view.nodeKind(p))
   return {
     ok: true,
     plan: {
       action: input.action,
       targetSeq,
-      targetKind,
+      targetNodeKind,
       start: view.seq(startIdx),
       end: view.seq(endIdx),
       startIdx,
       endIdx,
       shadowedSeqs,
-      kinds,
+      nodeKinds,
       absorbedTombstoneSeqs: absorbed,
-      step,
+      stepKey,
     },
   }
 }
@@ -311,10 +311,10 @@ function firstNonMemberBetween(view: SurfaceView, partner: number, a: number, b:
  * Start of a `deleteFrom` range: the target, widened back to the first node of its step, then
  * further back while a tool result in the range answers a call that sits before the start.
  */
-function onwardStart(view: SurfaceView, idx: number): { startIdx: number; step: StepKey | null } {
+function onwardStart(view: SurfaceView, idx: number): { startIdx: number; stepKey: StepKey | null } {
   let startIdx = idx
-  let step = stepOf(view.event(idx))
-  if (step !== null) startIdx = stepEdges(view, idx, step).a
+  let stepKey = stepOf(view.event(idx))
+  if (stepKey !== null) startIdx = stepEdges(view, idx, stepKey).a
 
   const pairing = view.pairing()
   const inRange = pairing.window(startIdx, view.length - 1)
@@ -327,9 +327,9 @@ function onwardStart(view: SurfaceView, idx: number): { startIdx: number; step: 
       if (found === -1) unresolvable.add(id)
       else partner = partner === -1 ? found : Math.min(partner, found)
     }
-    if (partner === -1) return { startIdx, step }
-    step = stepOf(view.event(partner))
-    const next = step === null ? partner : stepEdges(view, partner, step).a
+    if (partner === -1) return { startIdx, stepKey }
+    stepKey = stepOf(view.event(partner))
+    const next = stepKey === null ? partner : stepEdges(view, partner, stepKey).a
     pairing.extend(inRange, next, startIdx - 1)
     startIdx = next
   }
@@ -352,9 +352,9 @@ export function describePlanRefusal(refusal: PlanRefusal): string {
       return `message-recall: no current surface node carries message id "${target.messageId}"`
     }
     case 'NOT_A_USER_MESSAGE':
-      return `message-recall: seq ${refusal.seq} is ${NODE_KIND_PHRASE[refusal.kind]}, not a message the person sent; only those can be recalled`
+      return `message-recall: seq ${refusal.seq} is ${NODE_KIND_PHRASE[refusal.nodeKind]}, not a message the person sent; only those can be recalled`
     case 'NOT_DELETABLE':
-      return `message-recall: seq ${refusal.seq} is ${NOT_DELETABLE_REASON[refusal.kind]} and cannot be removed`
+      return `message-recall: seq ${refusal.seq} is ${NOT_DELETABLE_REASON[refusal.nodeKind]} and cannot be removed`
     case 'SPAN_NOT_CONTIGUOUS':
       return `message-recall: turn ${refusal.turn} step ${refusal.step} of seq ${refusal.seq} is not contiguous on the surface: seq ${refusal.foreignSeq} sits inside it`
   }
@@ -371,7 +371,7 @@ const NODE_KIND_PHRASE: Record<NodeKind, string> = {
   tool: 'a tool node',
 }
 
-const NOT_DELETABLE_REASON: Record<NotDeletableRefusal['kind'], string> = {
+const NOT_DELETABLE_REASON: Record<NotDeletableRefusal['nodeKind'], string> = {
   tombstone: 'a tombstone of this plugin',
   checkpoint: 'a compaction checkpoint',
   replacement: "another plugin's surface replacement",

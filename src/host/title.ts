@@ -18,7 +18,8 @@
  * - a restore puts the title back: when the title in effect before the tombstone cited the
  *   restored message and the current title was written after the tombstone as a `fallback`, that
  *   earlier title returns, citing the restoring copy; a {@link NO_PROMPT_TITLE} placeholder is
- *   rebuilt from the first prompt.
+ *   rebuilt from the first prompt;
+ * - the placeholder gives way to the first prompt the person sends afterwards.
  *
  * @module dsh-message-recall/host/title
  */
@@ -27,6 +28,7 @@ import type { Session } from '@deepseek-ai/dsh-session'
 import type {} from '@deepseek-ai/dsh-session-title'
 import { isRecord, type LogEvent } from '../shared/events'
 import { classifyNode, contentOf } from '../shared/surface-node'
+import { isTombstoneEvent } from '../shared/tombstone'
 import type { EventLookup } from './surface-plan'
 
 /** Title of a session whose prompts were all removed (DSH's own label for a session without content). */
@@ -106,6 +108,15 @@ function promptText(event: LogEvent): string {
     .join('\n')
 }
 
+/** True for the {@link NO_PROMPT_TITLE} placeholder this module writes: a fallback citing only tombstones of this plugin. */
+function isPlaceholder(current: TitleRecord | undefined, lookup: EventLookup): boolean {
+  if (current === undefined || current.source.kind !== 'fallback' || current.title !== NO_PROMPT_TITLE) return false
+  return current.messageSeqs.every((seq) => {
+    const event = lookup(seq)
+    return event !== undefined && isTombstoneEvent(event)
+  })
+}
+
 /** A fallback title from the first prompt on the surface with visible text, or the no-prompt title citing `placeholderSeq`. */
 function firstPromptTitle(nodes: readonly number[], lookup: EventLookup, limits: TitleLimits, placeholderSeq: number): TitleChange {
   for (const seq of nodes) {
@@ -165,8 +176,7 @@ export function titleAfterRestore(input: RestoreTitleInput): TitleChange | null 
   const { current, beforeTombstone: before } = input
   if (current === undefined || current.source.kind === 'user') return null
   const onSurface = new Set(input.nodes)
-  const citesPlaceholder = current.title === NO_PROMPT_TITLE && current.messageSeqs.some((seq) => !onSurface.has(seq))
-  if (citesPlaceholder) return firstPromptTitle(input.nodes, input.lookup, input.limits, input.restoredSeq)
+  if (isPlaceholder(current, input.lookup)) return firstPromptTitle(input.nodes, input.lookup, input.limits, input.restoredSeq)
   if (before === undefined || current.source.kind !== 'fallback' || current.eventSeq < input.tombstoneSeq) return null
   if (!before.messageSeqs.includes(input.originalSeq)) return null
   const cited = before.messageSeqs.map((seq) => (seq === input.originalSeq ? input.restoredSeq : seq))
@@ -174,6 +184,23 @@ export function titleAfterRestore(input: RestoreTitleInput): TitleChange | null 
   if (!cited.every((seq) => onSurface.has(seq))) return firstPromptTitle(input.nodes, input.lookup, input.limits, input.restoredSeq)
   if (before.title === current.title && cited.length === current.messageSeqs.length && cited.every((seq, i) => seq === current.messageSeqs[i])) return null
   return { title: before.title, messageSeqs: cited, source: { ...before.source } }
+}
+
+/**
+ * The title after a new prompt: a {@link NO_PROMPT_TITLE} placeholder (written when every prompt
+ * was removed) gives way to the first-prompt fallback of the first prompt sent since, as the
+ * session-title service would have titled a fresh session. Any other title stays.
+ * @param current - the current title, or `undefined`.
+ * @param prompt - the appended event.
+ * @param lookup - one event by seq.
+ * @param limits - the fallback limits.
+ * @returns the new title, or `null`.
+ */
+export function titleAfterPrompt(current: TitleRecord | undefined, prompt: LogEvent, lookup: EventLookup, limits: TitleLimits): TitleChange | null {
+  if (!isPlaceholder(current, lookup)) return null
+  if (prompt.type !== 'user/message' || prompt.surfaceOp !== 'append' || classifyNode(prompt) !== 'user') return null
+  const title = fallbackTitle(promptText(prompt), limits)
+  return title.length === 0 ? null : { title, messageSeqs: [prompt.seq], source: { kind: 'fallback' } }
 }
 
 /**

@@ -1,8 +1,7 @@
 /**
  * The tombstone writer: plans a removal against a stable copy of the surface, checks the client's
- * view, and appends one `user/message` tombstone (with its shadow price and title effects),
- * synchronously. It neither finds sessions nor flushes: `removal-service.ts` runs it as the
- * session's one writer and flushes afterwards.
+ * view, and appends one `user/message` tombstone, synchronously. It neither finds sessions nor
+ * flushes: `removal-service.ts` runs it inside `agent.runMaintenance` and flushes afterwards.
  *
  * The tombstone: a fresh message id (`createUserMessage`, `dsh-llm`), `content` empty or one text
  * block with the configured `tombstoneText`, `source` from `tombstoneSource()`, `surfaceOp` from
@@ -18,10 +17,12 @@ import type { RemovalValue, ViewExpectation } from '../shared/protocol'
 import { replaceOp } from '../shared/replace-op'
 import { contentOf, plainText } from '../shared/surface-node'
 import { planRemoval, type EventLookup, type PlanTarget, type RemovalPlan } from './surface-plan'
-import { tombstoneSource, type RecallAction, type TombstoneAction } from '../shared/tombstone'
+import { tombstoneSource, type RemovalAction, type TombstoneAction } from '../shared/tombstone'
 import { errorText, MessageRecallError, type WriteRefusal } from './refusals'
 import { checkExpectation, type StableView } from './view-expectation'
 import { priceReplace, retitleAfterRemoval, type WriteEffects } from './write-effects'
+
+export { checkExpectation, type StableView } from './view-expectation'
 
 /** What the writer plans: the action, the target and the client's view, if it sent one. */
 export interface RemovalIntent {
@@ -34,14 +35,14 @@ export interface RemovalIntent {
 /**
  * A stable copy of a session's surface.
  * @param session - a live or detached session.
- * @returns its nodes, `replaceGeneration` and last seq, copied.
+ * @returns its nodes, `replaceGeneration` and last seq (`session.seq - 1`), copied.
  */
 export function stableView(session: Session): StableView {
   return { nodes: [...session.surface.nodes], replaceGeneration: session.surface.replaceGeneration, lastSeq: session.seq - 1 }
 }
 
 /** The planner's action for a tombstone action: `exclude` plans exactly like `delete`. */
-export function planningAction(action: TombstoneAction): RecallAction {
+export function planningAction(action: TombstoneAction): RemovalAction {
   return action === 'exclude' ? 'delete' : action
 }
 
@@ -132,7 +133,7 @@ export function writeTombstone(
     tombstoneSeq: event.seq,
     range: { start: plan.start, end: plan.end },
     removedSeqs: plan.shadowedSeqs,
-    kinds: plan.kinds,
+    kinds: plan.nodeKinds,
     replaceGeneration: session.surface.replaceGeneration,
     persisted: false,
     ...(recalled === undefined ? {} : { content: recalled, text: plainText(recalled) }),

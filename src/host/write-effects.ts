@@ -8,7 +8,9 @@
 import type { Session } from '@deepseek-ai/dsh-session'
 import type { EventLookup } from './surface-plan'
 import { appendShadowPrice, meterPricer, shadowPrice, type MessagePricer } from './shadow-price'
-import { appendTitle, titleAfterRemoval, titleAfterRestore, titleBefore, type TitleChange, type TitleLimits } from './title'
+import type { LogEvent } from '../shared/events'
+import { classifyNode } from '../shared/surface-node'
+import { appendTitle, titleAfterPrompt, titleAfterRemoval, titleAfterRestore, titleBefore, type TitleChange, type TitleLimits } from './title'
 
 /** The optional services a replace consults, read at request time. */
 export interface WriteEffects {
@@ -91,4 +93,26 @@ export function retitleAfterRestore(
     limits: effects.titleLimits,
   })
   return writeTitle(session, effects, change)
+}
+
+/**
+ * After a prompt is appended: when the title is the no-prompt placeholder, title the session from
+ * this prompt. Call from a `session/event` listener; the title is appended in a microtask,
+ * because `Session.append` refuses to reenter while an event is being published.
+ * @param session - the session that appended.
+ * @param effectsOf - title limits and the logger, read only for a prompt.
+ * @param lookupOf - a lookup over the session's log at the time the microtask runs.
+ * @param event - the appended event (anything but a prompt is ignored at once).
+ */
+export function followPrompt(session: Session, effectsOf: () => Pick<WriteEffects, 'titleLimits' | 'warn'>, lookupOf: () => EventLookup, event: LogEvent): void {
+  if (event.type !== 'user/message' || event.surfaceOp !== 'append' || classifyNode(event) !== 'user') return
+  queueMicrotask(() => {
+    const effects = effectsOf()
+    try {
+      const lookup = lookupOf()
+      writeTitle(session, { ...effects, meter: undefined }, titleAfterPrompt(titleBefore(session.seq, lookup), event, lookup, effects.titleLimits))
+    } catch (error) {
+      effects.warn(`message-recall: the session title of "${session.id}" was not updated: ${error instanceof Error ? error.message : String(error)}`)
+    }
+  })
 }

@@ -1,12 +1,16 @@
 /**
- * The HTTP contract of `POST {path}` (default `/dsh-message-recall`), shared by the host route
- * and the browser client: request body, success values, error codes and the reply envelope.
- * Types and constants only.
+ * The HTTP contract of `POST {path}` (default {@link DEFAULT_ROUTE_PATH}), shared by the host
+ * route and the browser client: request body, success values, error codes and the reply envelope.
+ * Types and constants only. Wire field names stay as written: `removedSeqs` carries the shadowed
+ * surface seqs and `kinds` their node kinds.
  *
  * @module dsh-message-recall/shared/protocol
  */
 import type { NodeKind } from './surface-node'
 import type { TombstoneAction, TombstoneRecord } from './tombstone'
+
+/** The route's default exact pathname (`Config.path`), used by the host config and the client. */
+export const DEFAULT_ROUTE_PATH = '/dsh-message-recall'
 
 /**
  * Route actions: the removals (`recall`, `delete`, `deleteFrom`) and `exclude`, which each write

@@ -1,7 +1,7 @@
 /**
  * The one place that knows the shape of a surface `replace` op. DSH 0.1.0-rc.8 accepts exactly
- * the own keys `op`, `start`, `end` (`dsh-session/lib/types/types.d.ts:393`, validator
- * `isReplaceOp` in `dsh-session/lib/index.js:300`); `start` and `end` are inclusive surface seqs,
+ * the own keys `op`, `start`, `end` (`SurfaceOp` in `dsh-session/lib/types/types.d.ts`, validator
+ * `isReplaceOp` in `dsh-session/lib/types/surface.js`); `start` and `end` are inclusive surface seqs,
  * ordered by surface position, not numerically. Later DSH lines (0.1.5+) spell the ends
  * `startSeq`/`endSeq`, which rc.8 refuses with
  * `session event "user/message" carries an invalid replace surfaceOp`; porting is a change here.

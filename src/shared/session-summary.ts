@@ -11,7 +11,7 @@ import { isRecord, type LogEvent } from './events'
 import type { LogRecord } from './log-frames'
 import { readReplaceOp } from './replace-op'
 import { classifyNode, contentOf, plainText } from './surface-node'
-import { readTombstone, type RecallAction, type TombstoneAction } from './tombstone'
+import { readTombstone, type RemovalAction as RecallAction, type TombstoneAction } from './tombstone'
 
 /** What a session holds, for listings. */
 export interface SessionSummary {

@@ -94,7 +94,12 @@ export function stepOf(event: LogEvent): StepKey | null {
   return Number.isSafeInteger(turn) && Number.isSafeInteger(step) ? { turn: turn as number, step: step as number } : null
 }
 
-/** True when `event` is an `assistant/message` or `tool/result` of the step `key`. */
+/**
+ * Whether a session event belongs to a model step.
+ * @param event - any session event.
+ * @param key - the step's `(turn, step)`.
+ * @returns true when `event` is an `assistant/message` or `tool/result` of that step.
+ */
 export function isStepMember(event: LogEvent, key: StepKey): boolean {
   if (event.type !== 'assistant/message' && event.type !== 'tool/result') return false
   const data = event.data as { turn?: unknown; step?: unknown } | null
@@ -103,6 +108,7 @@ export function isStepMember(event: LogEvent, key: StepKey): boolean {
 
 /**
  * Tool-call ids an `assistant/message` opens (its `tool-call` blocks, in order).
+ * @param event - any session event.
  * @returns the ids; `[]` for any other event or a message without calls.
  */
 export function toolCallIds(event: LogEvent): string[] {
@@ -119,6 +125,7 @@ export function toolCallIds(event: LogEvent): string[] {
 /**
  * The tool-call id a `tool/result` answers (`message.source.callId`, falling back to the
  * `tool-result` block's `toolCallId`).
+ * @param event - any session event.
  * @returns the id, or `null` for any other event.
  */
 export function toolResultCallId(event: LogEvent): string | null {
@@ -133,6 +140,7 @@ export function toolResultCallId(event: LogEvent): string | null {
 /**
  * The id of the message a surface node derives to (`deriveEventMessage` in `dsh-session`).
  * Ids are not unique per log: the tool-result pruner's replacement reuses the original id.
+ * @param event - a surface node's session event.
  * @returns the id, or `null` when the event carries none.
  */
 export function messageIdOf(event: LogEvent): string | null {
@@ -142,6 +150,7 @@ export function messageIdOf(event: LogEvent): string | null {
 
 /**
  * The content blocks of the message a surface node derives to.
+ * @param event - a surface node's session event.
  * @returns the blocks (the logged, frozen array), or `[]` when absent.
  */
 export function contentOf(event: LogEvent): readonly unknown[] {
@@ -149,5 +158,13 @@ export function contentOf(event: LogEvent): readonly unknown[] {
   return Array.isArray(content) ? content : []
 }
 
-/** The plain-text rule lives in `message-text.ts`; re-exported for the readers of surface nodes. */
-export { plainText } from './message-text'
+/**
+ * Plain text of content blocks: the `text` blocks joined without separator, as
+ * `dsh-llm-deepseek` flattens a user message (`flattenText` in `dsh-llm-deepseek`).
+ */
+export function plainText(content: readonly unknown[]): string {
+  return content
+    .filter((block): block is { type: 'text'; text: string } => isRecord(block) && block.type === 'text' && typeof block.text === 'string')
+    .map((block) => block.text)
+    .join('')
+}

@@ -12,26 +12,30 @@
 import { isRecord, type LogEvent } from './events'
 import { readReplaceOp } from './replace-op'
 
-/** `source.plugin` of every tombstone this plugin writes (also the package name). */
+/**
+ * `source.plugin` of every tombstone this plugin writes: the package name, which the browser
+ * half also registers under. The host plugin's Loader row id is `message-recall` (`cordis.patch.yml`,
+ * the host `name`): it keys the plugin's config row in existing installs, so it keeps its name.
+ */
 export const TOMBSTONE_PLUGIN = 'dsh-message-recall'
 
 /** The removal actions that write a tombstone. */
-export type RecallAction = 'recall' | 'delete' | 'deleteFrom'
+export type RemovalAction = 'recall' | 'delete' | 'deleteFrom'
 
 /** All removal actions, in a stable order. */
-export const RECALL_ACTIONS: readonly RecallAction[] = ['recall', 'delete', 'deleteFrom']
+export const REMOVAL_ACTIONS: readonly RemovalAction[] = ['recall', 'delete', 'deleteFrom']
 
 /**
  * Every `source.action` a tombstone carries: the removals, and `exclude`, which is planned like
  * `delete` and written as the same kind of tombstone (the client keeps its rows in view, dimmed).
  * A release that predates `exclude` reads such a tombstone as a `delete` (see {@link readTombstone}).
  */
-export type TombstoneAction = RecallAction | 'exclude'
+export type TombstoneAction = RemovalAction | 'exclude'
 
 /** All tombstone actions, in a stable order. */
-export const TOMBSTONE_ACTIONS: readonly TombstoneAction[] = [...RECALL_ACTIONS, 'exclude']
+export const TOMBSTONE_ACTIONS: readonly TombstoneAction[] = [...REMOVAL_ACTIONS, 'exclude']
 
-/** `data.source` of a tombstone. `removedSeqs` are the shadowed surface seqs, in surface order. */
+/** `data.source` of a tombstone as written to the log. `removedSeqs` (the durable field name) are the shadowed surface seqs, in surface order. */
 export interface TombstoneSource {
   readonly kind: 'plugin'
   readonly plugin: typeof TOMBSTONE_PLUGIN
@@ -52,20 +56,27 @@ export interface TombstoneRecord {
 /**
  * Build the `source` of a new tombstone.
  * @param action - the removal action.
- * @param removedSeqs - the shadowed surface seqs, in surface order.
+ * @param shadowedSeqs - the shadowed surface seqs, in surface order (written as `removedSeqs`).
+ * @returns the source, with a copy of `shadowedSeqs`.
  */
-export function tombstoneSource(action: TombstoneAction, removedSeqs: readonly number[]): TombstoneSource {
-  return { kind: 'plugin', plugin: TOMBSTONE_PLUGIN, action, removedSeqs: [...removedSeqs] }
+export function tombstoneSource(action: TombstoneAction, shadowedSeqs: readonly number[]): TombstoneSource {
+  return { kind: 'plugin', plugin: TOMBSTONE_PLUGIN, action, removedSeqs: [...shadowedSeqs] }
 }
 
-/** True when `source` (a message's `source`) names this plugin. */
+/**
+ * Whether a message's `source` names this plugin.
+ * @param source - a message's `source` (any value).
+ * @returns true for `{ kind: 'plugin', plugin: TOMBSTONE_PLUGIN, … }`.
+ */
 export function isTombstoneSource(source: unknown): boolean {
   return isRecord(source) && source.kind === 'plugin' && source.plugin === TOMBSTONE_PLUGIN
 }
 
 /**
- * True when `event` is a tombstone written by this plugin: a replacing `user/message` whose
+ * Whether a session event is a tombstone written by this plugin: a replacing `user/message` whose
  * source names this plugin. Compaction checkpoints and tool-result prunes are not tombstones.
+ * @param event - any session event.
+ * @returns true for a tombstone of this plugin.
  */
 export function isTombstoneEvent(event: LogEvent): boolean {
   if (event.type !== 'user/message' || readReplaceOp(event.surfaceOp) === null) return false
@@ -74,6 +85,7 @@ export function isTombstoneEvent(event: LogEvent): boolean {
 
 /**
  * Read a tombstone back from its event.
+ * @param event - any session event.
  * @returns the record, or `null` when `event` is not a tombstone of this plugin. An unknown
  * `action` value reads as `'delete'`; `shadowedSeqs` falls back to `source.removedSeqs` when the
  * envelope has no `sourceEventSeqs`.

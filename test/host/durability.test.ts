@@ -6,14 +6,14 @@
  * the disk is back, and no error message carries an absolute path of the machine.
  */
 import assert from 'node:assert/strict'
-import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import type { DshApp } from '../support/dsh-app'
 import { flushWithRetry } from '../../src/host/durable-flush'
 import { redactPaths } from '../../src/host/redact'
 import { isTombstoneEvent } from '../../src/shared/tombstone'
-import { assertError, node, Roots, seededAgent } from './helpers'
+import { assertError, node, Roots, seededAgent, sessionFile } from './helpers'
 
 describe('flushWithRetry', () => {
   it('retries with the backoff schedule and succeeds on a later attempt', async () => {
@@ -46,9 +46,7 @@ after(() => roots.dispose())
 
 /** The session folder of `id` under `root`, and a way to replace it by a file (ENOTDIR) and put it back. */
 function breakFolder(root: string, id: string): { folder: string; restore(): void } {
-  const walk = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]))
-  const file = walk(root).find((f) => f.includes(id) && f.endsWith('session.jsonl.zstd'))!
-  const folder = join(file, '..')
+  const folder = join(sessionFile(root, id), '..')
   renameSync(folder, `${folder}.moved`)
   writeFileSync(folder, 'a file where the session folder was')
   return {
@@ -138,8 +136,7 @@ describe('a failing disk over HTTP', () => {
     assert.equal(await app.ctx.sessions.flush(agent.session), true)
     const id = agent.id
     await roots.shut(app)
-    const walk = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]))
-    const file = walk(root).find((f) => f.includes(id) && f.endsWith('session.jsonl.zstd'))!
+    const file = sessionFile(root, id)
     const bytes = readFileSync(file)
     bytes[bytes.length - 1] = bytes[bytes.length - 1]! ^ 0xff
     bytes[bytes.length - 2] = bytes[bytes.length - 2]! ^ 0xff

@@ -6,7 +6,7 @@
  * @module test/host/helpers
  */
 import assert from 'node:assert/strict'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Agent } from '@deepseek-ai/dsh-agent'
@@ -29,6 +29,14 @@ export function assertError(reply: HttpReply, status: number, code: string, mess
   assert.equal(reply.json.error.code, code)
   if (typeof message === 'string') assert.equal(reply.json.error.message, message)
   else assert.match(reply.json.error.message, message)
+}
+
+/** The stored log file of session `id` under the persistence root `root` (zstd, the default). */
+export function sessionFile(root: string, id: string): string {
+  const walk = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]))
+  const files = walk(root).filter((f) => f.includes(id) && f.endsWith('session.jsonl.zstd'))
+  assert.equal(files.length, 1, `one stored log for ${id}: ${files}`)
+  return files[0]!
 }
 
 /** A deep, plain copy of the messages a session derives (ids included). */

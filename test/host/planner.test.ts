@@ -12,12 +12,12 @@ import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import { foldSurface, type SessionEvent } from '@deepseek-ai/dsh-session'
 import { toolPairingBalancedAfter, toolPairingBalancedBefore } from '@deepseek-ai/dsh-compaction'
 import { describePlanRefusal, planRemoval, type PlanRefusal, type PlanResult, type PlanTarget } from '../../src/host/surface-plan'
-import type { RecallAction } from '../../src/shared/tombstone'
+import type { RemovalAction } from '../../src/shared/tombstone'
 import { appendTombstone } from '../../src/host/tombstone-writer'
 import { LogBuilder } from './log-builder'
 import { action, buildLog, extra, pairingProblems, turnShape } from './random-logs'
 
-function plan(b: LogBuilder, action: RecallAction, target: PlanTarget | number): PlanResult {
+function plan(b: LogBuilder, action: RemovalAction, target: PlanTarget | number): PlanResult {
   return planRemoval({ nodes: b.nodes, lookup: b.lookup, action, target: typeof target === 'number' ? { seq: target } : target })
 }
 
@@ -47,7 +47,7 @@ describe('planRemoval: ranges', () => {
     const { b, t2 } = threeTurns()
     for (const action of ['recall', 'delete'] as const) {
       const p = ok(plan(b, action, t2.prompt))
-      assert.deepEqual([p.start, p.end, p.shadowedSeqs, p.kinds, p.step], [t2.prompt, t2.prompt, [t2.prompt], ['user'], null])
+      assert.deepEqual([p.start, p.end, p.shadowedSeqs, p.nodeKinds, p.stepKey], [t2.prompt, t2.prompt, [t2.prompt], ['user'], null])
       assert.equal(p.startIdx, b.nodes.indexOf(t2.prompt))
       assert.equal(p.endIdx, p.startIdx)
     }
@@ -66,8 +66,8 @@ describe('planRemoval: ranges', () => {
     for (const target of whole) {
       const p = ok(plan(b, 'delete', target))
       assert.deepEqual(p.shadowedSeqs, whole, `target ${target}`)
-      assert.deepEqual(p.kinds, ['assistant', 'tool', 'tool'])
-      assert.deepEqual(p.step, { turn: 1, step: 1 })
+      assert.deepEqual(p.nodeKinds, ['assistant', 'tool', 'tool'])
+      assert.deepEqual(p.stepKey, { turn: 1, step: 1 })
     }
   })
 
@@ -84,7 +84,7 @@ describe('planRemoval: ranges', () => {
       assert.equal(p.start, t1.steps[0]!.assistant)
       assert.equal(p.end, last)
       assert.deepEqual(p.shadowedSeqs, b.nodes.slice(b.nodes.indexOf(t1.steps[0]!.assistant)))
-      assert.deepEqual(p.step, { turn: 1, step: 1 })
+      assert.deepEqual(p.stepKey, { turn: 1, step: 1 })
     }
   })
 
@@ -92,7 +92,7 @@ describe('planRemoval: ranges', () => {
     const { b, steer } = threeTurns()
     const p = ok(plan(b, 'deleteFrom', steer))
     assert.equal(p.start, steer)
-    assert.equal(p.step, null)
+    assert.equal(p.stepKey, null)
   })
 
   it('addresses a node by message id', () => {
@@ -133,7 +133,7 @@ describe('planRemoval: ranges', () => {
     const after = b.tombstone('delete', t2.steps[0]!.assistant, t2.steps[0]!.assistant)
     const p = ok(plan(b, 'recall', t2.prompt))
     assert.deepEqual(p.shadowedSeqs, [before, t2.prompt, after])
-    assert.deepEqual(p.kinds, ['tombstone', 'user', 'tombstone'])
+    assert.deepEqual(p.nodeKinds, ['tombstone', 'user', 'tombstone'])
     assert.ok(b.nodes.includes(t3.prompt))
   })
 
@@ -159,7 +159,7 @@ describe('planRemoval: ranges', () => {
 
 describe('planRemoval: refusals', () => {
   /** Builds a fixture and names the target; returns the seq or message id to address. */
-  type Case = [label: string, action: RecallAction, target: (f: ReturnType<typeof threeTurns>) => PlanTarget, code: PlanRefusal['code'], message: (f: ReturnType<typeof threeTurns>) => string]
+  type Case = [label: string, action: RemovalAction, target: (f: ReturnType<typeof threeTurns>) => PlanTarget, code: PlanRefusal['code'], message: (f: ReturnType<typeof threeTurns>) => string]
   const cases: Case[] = [
     ['recall of an AI answer', 'recall', (f) => ({ seq: f.t1.steps[0]!.assistant }), 'NOT_A_USER_MESSAGE',
       (f) => `message-recall: seq ${f.t1.steps[0]!.assistant} is an assistant node, not a message the person sent; only those can be recalled`],
@@ -192,7 +192,7 @@ describe('planRemoval: refusals', () => {
     const { b, t2 } = threeTurns()
     const tomb = b.tombstone('delete', t2.prompt, t2.prompt)
     assert.deepEqual(refused(plan(b, 'delete', t2.prompt)), { code: 'TARGET_NOT_FOUND', target: { seq: t2.prompt }, reason: 'not-on-surface', matchingSeqs: [] })
-    assert.deepEqual(refused(plan(b, 'delete', tomb)), { code: 'NOT_DELETABLE', seq: tomb, kind: 'tombstone' })
+    assert.deepEqual(refused(plan(b, 'delete', tomb)), { code: 'NOT_DELETABLE', seq: tomb, nodeKind: 'tombstone' })
     assert.equal(describePlanRefusal(refused(plan(b, 'deleteFrom', tomb))), `message-recall: seq ${tomb} is a tombstone of this plugin and cannot be removed`)
     assert.equal(describePlanRefusal(refused(plan(b, 'recall', tomb))), `message-recall: seq ${tomb} is a tombstone node, not a message the person sent; only those can be recalled`)
   })
@@ -200,8 +200,8 @@ describe('planRemoval: refusals', () => {
   it('refuses the compaction checkpoint and the nodes it folded', () => {
     const { b, t1 } = threeTurns()
     const checkpoint = b.checkpoint(t1.prompt, t1.steps[1]!.assistant)
-    assert.deepEqual(refused(plan(b, 'delete', checkpoint)), { code: 'NOT_DELETABLE', seq: checkpoint, kind: 'checkpoint' })
-    assert.deepEqual(refused(plan(b, 'deleteFrom', checkpoint)), { code: 'NOT_DELETABLE', seq: checkpoint, kind: 'checkpoint' })
+    assert.deepEqual(refused(plan(b, 'delete', checkpoint)), { code: 'NOT_DELETABLE', seq: checkpoint, nodeKind: 'checkpoint' })
+    assert.deepEqual(refused(plan(b, 'deleteFrom', checkpoint)), { code: 'NOT_DELETABLE', seq: checkpoint, nodeKind: 'checkpoint' })
     assert.equal(refused(plan(b, 'recall', t1.prompt)).code, 'TARGET_NOT_FOUND')
   })
 
@@ -209,7 +209,7 @@ describe('planRemoval: refusals', () => {
     const { b, t2 } = threeTurns()
     const marker = createUserMessage({ content: [], source: { kind: 'user', producer: 'message-recall', removed: [t2.prompt] } as never })
     const seq = b.session.append('user/message', marker, { surfaceOp: { op: 'replace', start: t2.prompt, end: t2.prompt }, sourceEventSeqs: [t2.prompt] }).seq
-    assert.deepEqual(refused(plan(b, 'delete', seq)), { code: 'NOT_DELETABLE', seq, kind: 'replacement' })
+    assert.deepEqual(refused(plan(b, 'delete', seq)), { code: 'NOT_DELETABLE', seq, nodeKind: 'replacement' })
   })
 
   it('refuses an ambiguous message id with every matching seq', () => {

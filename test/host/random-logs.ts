@@ -11,7 +11,7 @@ import { toolPairingBalancedAfter } from '@deepseek-ai/dsh-compaction'
 import { planRemoval } from '../../src/host/surface-plan'
 import { appendTombstone } from '../../src/host/tombstone-writer'
 import { toolCallIds, toolResultCallId } from '../../src/shared/surface-node'
-import type { RecallAction } from '../../src/shared/tombstone'
+import type { RemovalAction } from '../../src/shared/tombstone'
 import { LogBuilder } from './log-builder'
 
 /** One model step: its tool calls, and whether a steering message opens it (after the first step). */
@@ -19,11 +19,11 @@ export interface StepShape { calls: number; steer: boolean }
 /** One turn: its steps, and whether the runtime context is injected with each. */
 export interface TurnShape { steps: StepShape[]; context: boolean }
 /** Something other writers leave in the log after a turn. */
-export type Extra = { kind: 'prune'; pick: number } | { kind: 'tombstone'; action: RecallAction; pick: number } | { kind: 'checkpoint'; pick: number }
+export type Extra = { kind: 'prune'; pick: number } | { kind: 'tombstone'; action: RemovalAction; pick: number } | { kind: 'checkpoint'; pick: number }
 
 export const stepShape = fc.record({ calls: fc.integer({ min: 0, max: 3 }), steer: fc.boolean() })
 export const turnShape = fc.record({ steps: fc.array(stepShape, { minLength: 1, maxLength: 3 }), context: fc.boolean() })
-export const action = fc.constantFrom<RecallAction>('recall', 'delete', 'deleteFrom')
+export const action = fc.constantFrom<RemovalAction>('recall', 'delete', 'deleteFrom')
 export const extra: fc.Arbitrary<Extra> = fc.oneof(
   fc.record({ kind: fc.constant('prune' as const), pick: fc.nat() }),
   fc.record({ kind: fc.constant('tombstone' as const), action, pick: fc.nat() }),

@@ -3,7 +3,8 @@
  * its invariant companion loaded (rc.8), prompts sent through the real agent loop to DSH's mock
  * model: a title made from a removed prompt is rebuilt from the first remaining prompt (the
  * removed text leaves the title), a restore puts it back, a title the person set is never
- * touched, and when no prompt remains the title is `New Session` citing the tombstone.
+ * touched, and when no prompt remains the title is `New Session` citing the tombstone until the
+ * next prompt titles the session.
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
@@ -84,6 +85,12 @@ describe('session title', () => {
     app = await roots.boot(root, { sessionTitle: true })
     const resumed = await app.resumeAgent(id)
     assert.equal(app.ctx.sessionTitle.get(resumed.session)?.title, 'New Session', 'the invariant accepts it on a cold reload')
+
+    await app.prompt(resumed, 'Start over with the release notes')
+    const fresh = node(resumed.session, 'user/message', 'Start over with the release notes')
+    await waitFor(() => app.ctx.sessionTitle.get(resumed.session)?.title !== 'New Session', 'the next prompt titles the session')
+    const now = app.ctx.sessionTitle.get(resumed.session)!
+    assert.deepEqual({ title: now.title, messageSeqs: now.messageSeqs, source: now.source }, { title: 'Start over with the release', messageSeqs: [fresh], source: { kind: 'fallback' } })
   })
 
   it('puts a removed-then-restored prompt back as the title source when nothing else remains', async () => {

@@ -39,7 +39,8 @@ describe('WriteQueue', () => {
     const a = queue.run('s', async () => { await gate; ran.push('a') })
     const b = await queue.run('s', async () => { ran.push('b') })
     assert.equal(b.ok, false)
-    assert.ok(!b.ok && b.ahead === 1 && b.waitedMs >= 30, JSON.stringify(b))
+    // Timers may fire a millisecond early by the wall clock.
+    assert.ok(!b.ok && b.ahead === 1 && b.waitedMs >= 28, JSON.stringify(b))
     const c = queue.run('s', async () => { ran.push('c') })
     open()
     await a

@@ -58,7 +58,7 @@ export const MODEL = 'deepseek-v4-flash'
 /** The `dsh-base` bundle's `session-title` row config at rc.8. */
 export const SESSION_TITLE_CONFIG = { fallbackMaxWords: 5, fallbackMaxBytes: 40, maxTitleBytes: 80 } as const
 
-/** Default route path of the plugin (issue 2, `Config.path`). */
+/** Default route path of the plugin (`Config.path`), written out so that a changed default fails the tests. */
 export const RECALL_PATH = '/dsh-message-recall'
 
 /** JSONL persistence options (`dsh-session-persistence-jsonl` `Config`). */

@@ -9,7 +9,7 @@
 import type { Session } from '@deepseek-ai/dsh-session'
 import type { LogEvent } from '../../../src/shared/events'
 import { plainText } from '../../../src/shared/message-text'
-import type { RecallAction } from '../../../src/shared/tombstone'
+import type { RemovalAction } from '../../../src/shared/tombstone'
 import { appendTombstone, type SessionHarness } from './page'
 
 /** A request as the route received it. */
@@ -65,7 +65,7 @@ export function hostLike(session: Session, harness: SessionHarness, removals: Re
     if (body.action === 'plan') {
       return { status: 200, body: { ok: true, value: { action: body.planAction, range: { start: removed[0], end: removed.at(-1) }, removedSeqs: removed, kinds, estimatedTokens: 10, replaceGeneration: session.surface.replaceGeneration, lastSeq: lastSeq() } } }
     }
-    const tomb = appendTombstone(session, body.action as RecallAction, removed)
+    const tomb = appendTombstone(session, body.action as RemovalAction, removed)
     harness.append(tomb as LogEvent)
     const target = session.events[body.seq]!.data as any
     const extra = body.action === 'recall'

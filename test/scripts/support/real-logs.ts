@@ -19,7 +19,7 @@ import { JsonlSessionPersistence } from '@deepseek-ai/dsh-session-persistence-js
 import type { LogEvent } from '../../../src/shared/events'
 import { appendTombstone } from '../../../src/host/tombstone-writer'
 import { planRemoval, type PlanTarget } from '../../../src/host/surface-plan'
-import type { RecallAction } from '../../../src/shared/tombstone'
+import type { RemovalAction } from '../../../src/shared/tombstone'
 import { conversationLog, type TurnSpec } from '../../support/conversation'
 
 /** A running composition with the JSONL backend on `root`. */
@@ -73,7 +73,7 @@ export async function appendTurns(store: LogStore, session: Session, events: rea
  * @returns the tombstone event.
  * @throws when the planner refuses.
  */
-export async function removeMessage(store: LogStore, session: Session, action: RecallAction, target: PlanTarget): Promise<LogEvent> {
+export async function removeMessage(store: LogStore, session: Session, action: RemovalAction, target: PlanTarget): Promise<LogEvent> {
   const events = session.events as readonly LogEvent[]
   const result = planRemoval({ nodes: [...session.surface.nodes], lookup: (seq) => events[seq], action, target })
   if (!result.ok) throw new Error(`planner refused ${action} of ${JSON.stringify(target)}: ${result.refusal.code}`)
@@ -108,7 +108,7 @@ export interface WriteOptions {
   readonly cwd?: string
   readonly turns: readonly TurnSpec[]
   /** Removals applied in order after the turns; `target` may read the session. */
-  readonly removals?: readonly { readonly action: RecallAction; readonly target: (session: Session) => PlanTarget }[]
+  readonly removals?: readonly { readonly action: RemovalAction; readonly target: (session: Session) => PlanTarget }[]
 }
 
 /**
