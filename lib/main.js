@@ -312,6 +312,11 @@ async function flushWithRetry(flush, policy = DEFAULT_FLUSH_RETRY) {
   }
 }
 
+// src/shared/message-text.ts
+function plainText(content) {
+  return content.filter((block) => isRecord(block) && block.type === "text" && typeof block.text === "string").map((block) => block.text).join("");
+}
+
 // src/shared/surface-node.ts
 var COMPACTION_CHECKPOINT_PLUGIN = "compact";
 function messageOf(event) {
@@ -381,9 +386,6 @@ function messageIdOf(event) {
 function contentOf(event) {
   const content = messageOf(event)?.content;
   return Array.isArray(content) ? content : [];
-}
-function plainText(content) {
-  return content.filter((block) => isRecord(block) && block.type === "text" && typeof block.text === "string").map((block) => block.text).join("");
 }
 
 // src/shared/tool-pairing.ts

@@ -19,7 +19,7 @@ import {
   stepOf,
   toolCallIds,
   toolResultCallId
-} from "./chunks/chunk-RDVX7Y3L.js";
+} from "./chunks/chunk-TJWN5G5D.js";
 
 // src/shared/hidden-rows.ts
 var CONTENT_ROW_KINDS = /* @__PURE__ */ new Set(["user", "steering", "assistant-step", "tool-call"]);

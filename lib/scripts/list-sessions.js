@@ -12,7 +12,7 @@ import {
   progress,
   runScript,
   summarizeRoot
-} from "./chunks/chunk-RDVX7Y3L.js";
+} from "./chunks/chunk-TJWN5G5D.js";
 
 // scripts/list-sessions.ts
 var USAGE = `Usage: node lib/scripts/list-sessions.js [sessions root] [options]

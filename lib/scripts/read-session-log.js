@@ -11,7 +11,7 @@ import {
   readSessionLog,
   resolveSessionLog,
   runScript
-} from "./chunks/chunk-RDVX7Y3L.js";
+} from "./chunks/chunk-TJWN5G5D.js";
 
 // scripts/read-session-log.ts
 var USAGE = `Usage: node lib/scripts/read-session-log.js <log file | session folder> [options]

@@ -12,7 +12,7 @@ import {
   progress,
   runScript,
   summarizeRoot
-} from "./chunks/chunk-RDVX7Y3L.js";
+} from "./chunks/chunk-TJWN5G5D.js";
 
 // scripts/scan-replace.ts
 var USAGE = `Usage: node lib/scripts/scan-replace.js [sessions root] [options]

@@ -14,7 +14,7 @@ import {
   readSessionLog,
   resolveSessionLog,
   runScript
-} from "./chunks/chunk-RDVX7Y3L.js";
+} from "./chunks/chunk-TJWN5G5D.js";
 
 // scripts/verify-decoder.ts
 import { createHash } from "node:crypto";

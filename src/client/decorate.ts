@@ -14,7 +14,7 @@
  *
  * @module dsh-message-recall/client/decorate
  */
-import type { RemovalAction as RecallAction } from '../shared/tombstone'
+import type { RemovalAction } from '../shared/tombstone'
 import type { ArmedState, PendingState, RowError } from './controller'
 import type { Translate } from './rc8'
 import { countedKey } from './locales'
@@ -36,7 +36,7 @@ export const ATTR = {
 export interface RowDecoration {
   readonly hidden: boolean
   /** Buttons to show, in order; empty removes the cluster. */
-  readonly actions: readonly RecallAction[]
+  readonly actions: readonly RemovalAction[]
   /** The row stands for a model step (Delete label names the step). */
   readonly isStepRow: boolean
   readonly armed: ArmedState | null
@@ -48,14 +48,15 @@ export interface RowDecoration {
 
 /** Localized button texts for one locale revision. */
 export interface ClusterTexts {
-  readonly text: Readonly<Record<RecallAction, string>>
-  readonly label: Readonly<Record<RecallAction | 'deleteStep', string>>
+  readonly text: Readonly<Record<RemovalAction, string>>
+  readonly label: Readonly<Record<RemovalAction | 'deleteStep', string>>
   readonly busy: string
 }
 
 /**
  * Read the button texts from the locale.
  * @param t - translate bound to the plugin namespace.
+ * @returns the texts of the current locale revision.
  */
 export function clusterTexts(t: Translate): ClusterTexts {
   return {
@@ -82,7 +83,7 @@ export class ClusterFactory {
    * @param isStepRow - label Delete as a step delete.
    * @returns a new detached cluster element.
    */
-  create(actions: readonly RecallAction[], isStepRow: boolean): HTMLElement {
+  create(actions: readonly RemovalAction[], isStepRow: boolean): HTMLElement {
     const id = `${actions.join(',')}|${isStepRow}`
     let template = this.templates.get(id)
     if (template === undefined) {
@@ -102,18 +103,22 @@ export class ClusterFactory {
   }
 }
 
-function idleLabel(action: RecallAction, isStepRow: boolean, texts: ClusterTexts): string {
+function idleLabel(action: RemovalAction, isStepRow: boolean, texts: ClusterTexts): string {
   return action === 'delete' && isStepRow ? texts.label.deleteStep : texts.label[action]
 }
 
-function applyIdle(button: HTMLElement, action: RecallAction, isStepRow: boolean, texts: ClusterTexts): void {
+function applyIdle(button: HTMLElement, action: RemovalAction, isStepRow: boolean, texts: ClusterTexts): void {
   button.textContent = texts.text[action]
   const label = idleLabel(action, isStepRow, texts)
   button.setAttribute('aria-label', label)
   button.setAttribute('title', label)
 }
 
-/** The cluster a row holds, or `null`. */
+/**
+ * The cluster a row holds.
+ * @param row - a row element.
+ * @returns the row's `[data-message-recall-actions]` child, or `null`.
+ */
 export function clusterOf(row: Element): HTMLElement | null {
   for (let child = row.lastElementChild; child !== null; child = child.previousElementSibling) {
     if (child.hasAttribute(ATTR.actions)) return child as HTMLElement
@@ -161,7 +166,7 @@ export function decorateRow(
   const armed = decoration.armed
   const pending = decoration.pending
   for (let button = cluster.firstElementChild; button !== null; button = button.nextElementSibling) {
-    const action = button.getAttribute(ATTR.action) as RecallAction | null
+    const action = button.getAttribute(ATTR.action) as RemovalAction | null
     if (action === null) continue
     const isArmed = armed !== null && armed.action === action
     if (isArmed) {

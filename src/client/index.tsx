@@ -44,7 +44,7 @@ export const EDIT_ENTRY_ID = 'dsh-message-recall-edit'
 
 /** Optional client config. */
 export interface ClientConfig {
-  /** Route path of the host half (default `/dsh-message-recall`, the host's default `path`). */
+  /** Route path of the host half (default `DEFAULT_ROUTE_PATH` of `shared/protocol.ts`, the host's default `path`). */
   readonly path?: string
 }
 

@@ -37,6 +37,7 @@ const SURFACE_TYPES: ReadonlySet<string> = new Set(SURFACE_EVENT_TYPES)
  * True when `event` replaced a surface range (rc.8 `isReplacementSurfaceEvent` with a well-formed
  * replace op).
  * @param event - a raw session event.
+ * @returns true for a tombstone, a compaction checkpoint or a tool-result prune; false otherwise.
  */
 export function isReplacementEvent(event: LogEvent): boolean {
   return SURFACE_TYPES.has(event.type) && readReplaceOp(event.surfaceOp) !== null

@@ -19,20 +19,20 @@
  */
 import { isRecord, isSeq } from '../shared/events'
 import type { TranscriptRow } from '../shared/hidden-rows'
-import type { RemovalAction as RecallAction } from '../shared/tombstone'
+import type { RemovalAction } from '../shared/tombstone'
 import type { ChatNode } from './rc8'
 
 /** A row resolved against the session's chat store. */
 export interface RowAnchor extends TranscriptRow {
   /** Actions this row offers while the agent is idle, in button order; empty for none. */
-  readonly actions: readonly RecallAction[]
+  readonly actions: readonly RemovalAction[]
   /** The row stands for a model step (assistant or tool row): Delete removes the whole step. */
   readonly isStepRow: boolean
 }
 
-const USER_ACTIONS: readonly RecallAction[] = Object.freeze(['recall', 'delete', 'deleteFrom'])
-const STEP_ACTIONS: readonly RecallAction[] = Object.freeze(['delete', 'deleteFrom'])
-const NO_ACTIONS: readonly RecallAction[] = Object.freeze([])
+const USER_ACTIONS: readonly RemovalAction[] = Object.freeze(['recall', 'delete', 'deleteFrom'])
+const STEP_ACTIONS: readonly RemovalAction[] = Object.freeze(['delete', 'deleteFrom'])
+const NO_ACTIONS: readonly RemovalAction[] = Object.freeze([])
 
 const LOG_ONLY_ROW_KINDS: ReadonlySet<string> = new Set(['turn-tail', 'turn-error', 'turn-max-tokens', 'model-retry', 'command'])
 

@@ -158,13 +158,5 @@ export function contentOf(event: LogEvent): readonly unknown[] {
   return Array.isArray(content) ? content : []
 }
 
-/**
- * Plain text of content blocks: the `text` blocks joined without separator, as
- * `dsh-llm-deepseek` flattens a user message (`flattenText` in `dsh-llm-deepseek`).
- */
-export function plainText(content: readonly unknown[]): string {
-  return content
-    .filter((block): block is { type: 'text'; text: string } => isRecord(block) && block.type === 'text' && typeof block.text === 'string')
-    .map((block) => block.text)
-    .join('')
-}
+/** The plain-text rule lives in `message-text.ts`; re-exported for the readers of surface nodes. */
+export { plainText } from './message-text'

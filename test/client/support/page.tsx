@@ -23,7 +23,7 @@ import { SessionId, Session, type SessionEvent } from '@deepseek-ai/dsh-session'
 import { memo, useSyncExternalStore, type ReactNode } from 'react'
 import type { LogEvent } from '../../../src/shared/events'
 import { appendTombstone as hostAppendTombstone } from '../../../src/host/tombstone-writer'
-import type { RemovalAction as RecallAction } from '../../../src/shared/tombstone'
+import type { RemovalAction as RemovalAction } from '../../../src/shared/tombstone'
 import type { ChatNode, SessionSnapshot } from '../../../src/client/rc8'
 import { clientLocale, registerChatDefinitions, runtime } from './rc8-client'
 
@@ -254,6 +254,6 @@ export function liveSession(id: string, events: readonly SessionEvent[]): Sessio
  * @param shadowed - shadowed surface seqs in surface order.
  * @returns the appended event.
  */
-export function appendTombstone(session: Session, action: RecallAction, shadowed: readonly number[]): SessionEvent {
+export function appendTombstone(session: Session, action: RemovalAction, shadowed: readonly number[]): SessionEvent {
   return hostAppendTombstone(session, { action, start: shadowed[0]!, end: shadowed[shadowed.length - 1]!, shadowedSeqs: shadowed }) as SessionEvent
 }

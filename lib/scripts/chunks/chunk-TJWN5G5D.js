@@ -1725,6 +1725,11 @@ function readTombstone(event) {
   return { seq: event.seq, start: range.start, end: range.end, shadowedSeqs, action };
 }
 
+// src/shared/message-text.ts
+function plainText(content) {
+  return content.filter((block) => isRecord(block) && block.type === "text" && typeof block.text === "string").map((block) => block.text).join("");
+}
+
 // src/shared/surface-node.ts
 var COMPACTION_CHECKPOINT_PLUGIN = "compact";
 function messageOf(event) {
@@ -1789,9 +1794,6 @@ function messageIdOf(event) {
 function contentOf(event) {
   const content = messageOf(event)?.content;
   return Array.isArray(content) ? content : [];
-}
-function plainText(content) {
-  return content.filter((block) => isRecord(block) && block.type === "text" && typeof block.text === "string").map((block) => block.text).join("");
 }
 
 // src/shared/session-summary.ts
@@ -2083,13 +2085,13 @@ export {
   readSessionLog,
   readReplaceOp,
   readTombstone,
+  plainText,
   classifyNode,
   stepOf,
   toolCallIds,
   toolResultCallId,
   messageIdOf,
   contentOf,
-  plainText,
   summarizeRoot,
   EXIT,
   UsageError,
