@@ -1457,7 +1457,7 @@ var MESSAGE_KINDS = /* @__PURE__ */ new Set(["user", "context", "assistant", "to
 function planBatch(input) {
   const nodes = [...input.nodes];
   const virtual = /* @__PURE__ */ new Map();
-  const lookup = (seq) => virtual.get(seq) ?? input.lookup(seq);
+  const lookup = (seq) => seq >= input.nextSeq ? virtual.get(seq) : input.lookup(seq);
   const drafts = [];
   const draftOf = /* @__PURE__ */ new Map();
   const coveredBy = /* @__PURE__ */ new Map();
@@ -1579,20 +1579,10 @@ function planBatch(input) {
   const position = new Map(live.map((d, i) => [d, i]));
   const writes = live.map(toWrite);
   const removedSeqs = [];
-  const removedContent = [];
-  const restoredContent = [];
   const restoredSeqs = [];
   for (const d of live) {
-    if (d.kind === "restore") {
-      restoredSeqs.push(d.originalSeq);
-      restoredContent.push(isRecord(d.data) && Array.isArray(d.data.content) ? d.data.content : []);
-      continue;
-    }
-    for (const [i, seq] of d.shadowedSeqs.entries()) {
-      if (!MESSAGE_KINDS.has(d.kinds[i])) continue;
-      removedSeqs.push(seq);
-      removedContent.push(contentOf(lookup(seq)));
-    }
+    if (d.kind === "restore") restoredSeqs.push(d.originalSeq);
+    else for (const [i, seq] of d.shadowedSeqs.entries()) if (MESSAGE_KINDS.has(d.kinds[i])) removedSeqs.push(seq);
   }
   return {
     ok: true,
@@ -1602,11 +1592,13 @@ function planBatch(input) {
       nodes,
       lookup,
       removedSeqs,
-      restoredSeqs,
-      estimatedTokens: estimateTokens(removedContent),
-      restoredTokens: estimateTokens(restoredContent)
+      restoredSeqs
     }
   };
+}
+function estimateBatch(plan) {
+  const restored = plan.writes.flatMap((w) => w.kind === "restore" && isRecord(w.data) && Array.isArray(w.data.content) ? [w.data.content] : []);
+  return { estimatedTokens: estimateTokens(plan.removedSeqs.map((seq) => contentOf(plan.lookup(seq)))), restoredTokens: estimateTokens(restored) };
 }
 function toWrite(d) {
   if (d.kind === "restore") {
@@ -1739,8 +1731,7 @@ async function previewChanges(services, request) {
       restoreCount: writes.filter((w) => w.kind === "restore").length,
       removedSeqs: plan.removedSeqs.filter((seq) => seq < view.nextSeq),
       restoredSeqs: plan.restoredSeqs,
-      estimatedTokens: plan.estimatedTokens,
-      restoredTokens: plan.restoredTokens,
+      ...estimateBatch(plan),
       replaceGeneration: view.replaceGeneration,
       lastSeq: view.lastSeq
     }

@@ -96,10 +96,6 @@ export interface BatchPlan {
   readonly removedSeqs: readonly number[]
   /** Seqs of removed messages that come back (the originals the restores copy). */
   readonly restoredSeqs: readonly number[]
-  /** Rough token total of `removedSeqs` (see `token-estimate.ts`). */
-  readonly estimatedTokens: number
-  /** Rough token total of the messages that come back. */
-  readonly restoredTokens: number
 }
 
 /** Why a batch cannot be written: the first refused change. */
@@ -145,7 +141,8 @@ interface Draft {
 export function planBatch(input: BatchInput): BatchResult {
   const nodes = [...input.nodes]
   const virtual = new Map<number, LogEvent>()
-  const lookup: EventLookup = (seq) => virtual.get(seq) ?? input.lookup(seq)
+  // Virtual seqs start at nextSeq, so one comparison tells the simulated events from the log's.
+  const lookup: EventLookup = (seq) => (seq >= input.nextSeq ? virtual.get(seq) : input.lookup(seq))
   const drafts: Draft[] = []
   /** Virtual seq of a simulated write → its draft. */
   const draftOf = new Map<number, Draft>()
@@ -250,20 +247,10 @@ export function planBatch(input: BatchInput): BatchResult {
   const position = new Map(live.map((d, i) => [d, i]))
   const writes = live.map(toWrite)
   const removedSeqs: number[] = []
-  const removedContent: (readonly unknown[])[] = []
-  const restoredContent: (readonly unknown[])[] = []
   const restoredSeqs: number[] = []
   for (const d of live) {
-    if (d.kind === 'restore') {
-      restoredSeqs.push(d.originalSeq)
-      restoredContent.push(isRecord(d.data) && Array.isArray(d.data.content) ? d.data.content : [])
-      continue
-    }
-    for (const [i, seq] of d.shadowedSeqs.entries()) {
-      if (!MESSAGE_KINDS.has(d.kinds[i]!)) continue
-      removedSeqs.push(seq)
-      removedContent.push(contentOf(lookup(seq)!))
-    }
+    if (d.kind === 'restore') restoredSeqs.push(d.originalSeq)
+    else for (const [i, seq] of d.shadowedSeqs.entries()) if (MESSAGE_KINDS.has(d.kinds[i]!)) removedSeqs.push(seq)
   }
   return {
     ok: true,
@@ -274,10 +261,19 @@ export function planBatch(input: BatchInput): BatchResult {
       lookup,
       removedSeqs,
       restoredSeqs,
-      estimatedTokens: estimateTokens(removedContent),
-      restoredTokens: estimateTokens(restoredContent),
     },
   }
+}
+
+/**
+ * Rough token totals of a batch plan (see `token-estimate.ts`): what leaves the model context and
+ * what comes back. Only the `plan` preview needs them, so `apply` does not pay for them.
+ * @param plan - a plan from {@link planBatch}.
+ * @returns `{ estimatedTokens, restoredTokens }`.
+ */
+export function estimateBatch(plan: BatchPlan): { estimatedTokens: number; restoredTokens: number } {
+  const restored = plan.writes.flatMap((w) => (w.kind === 'restore' && isRecord(w.data) && Array.isArray(w.data.content) ? [w.data.content as readonly unknown[]] : []))
+  return { estimatedTokens: estimateTokens(plan.removedSeqs.map((seq) => contentOf(plan.lookup(seq)!))), restoredTokens: estimateTokens(restored) }
 }
 
 function toWrite(d: Draft): BatchWrite {

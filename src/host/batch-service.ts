@@ -10,7 +10,7 @@
 import type { Session } from '@deepseek-ai/dsh-session'
 import type { ApplyValue, BatchPlanValue, PlannedWrite, ViewExpectation } from '../shared/protocol'
 import { describePlanRefusal } from './surface-plan'
-import { describeBatchRefusal, planBatch, type BatchChange, type BatchPlan, type BatchRefusal } from './batch-plan'
+import { describeBatchRefusal, estimateBatch, planBatch, type BatchChange, type BatchPlan, type BatchRefusal } from './batch-plan'
 import { appendBatch } from './batch-writer'
 import type { BatchChangeRefusal, WriteRefusal } from './refusals'
 import type { SessionReadView } from './stored-session'
@@ -106,8 +106,7 @@ export async function previewChanges(services: Pick<RemovalServices, 'access'>, 
       restoreCount: writes.filter((w) => w.kind === 'restore').length,
       removedSeqs: plan.removedSeqs.filter((seq) => seq < view.nextSeq),
       restoredSeqs: plan.restoredSeqs,
-      estimatedTokens: plan.estimatedTokens,
-      restoredTokens: plan.restoredTokens,
+      ...estimateBatch(plan),
       replaceGeneration: view.replaceGeneration,
       lastSeq: view.lastSeq,
     },

@@ -10,7 +10,7 @@ import { describe, it } from 'node:test'
 import fc from 'fast-check'
 import { deriveEventMessage, foldSurface, type SessionEvent } from '@deepseek-ai/dsh-session'
 import { toolPairingBalancedAfter, toolPairingBalancedBefore } from '@deepseek-ai/dsh-compaction'
-import { describeBatchRefusal, planBatch, type BatchChange, type BatchPlan, type BatchResult } from '../../src/host/batch-plan'
+import { describeBatchRefusal, estimateBatch, planBatch, type BatchChange, type BatchPlan, type BatchResult } from '../../src/host/batch-plan'
 import { appendBatch } from '../../src/host/batch-writer'
 import { describePlanRefusal, planRemoval } from '../../src/host/surface-plan'
 import { isTombstoneEvent } from '../../src/shared/tombstone'
@@ -151,7 +151,7 @@ describe('planBatch: restores', () => {
     const p = ok(batch(b, [{ action: 'delete', seq: t4.prompt }, { action: 'restore', tombstoneSeq: prompt }, { action: 'restore', tombstoneSeq: prompt }]))
     assert.deepEqual(p.writes.map((w) => [w.kind, w.changeIndexes]), [['tombstone', [0]], ['restore', [1, 2]]])
     assert.deepEqual(p.restoredSeqs, [t2.prompt])
-    assert.ok(p.restoredTokens > 0)
+    assert.ok(estimateBatch(p).restoredTokens > 0)
     const count = b.session.seq
     const results = appendBatch(b.session, p, [{ action: 'delete', seq: t4.prompt }, { action: 'restore', tombstoneSeq: prompt }, { action: 'restore', tombstoneSeq: prompt }])
     assert.deepEqual(results.slice(1), [
