@@ -12,8 +12,8 @@ import { act } from 'react'
 import { createRoot } from 'react-dom/client'
 import { EditorModal, PLAN_DEBOUNCE_MS, type EditorKit } from '../../src/client/EditorModal'
 import { createRecallSender, type FetchLike } from '../../src/client/api'
-import { editorEn } from '../../src/client/editor-locales'
-import { en as recallEn } from '../../src/client/locales'
+import { editorEn, editorZh } from '../../src/client/editor-locales'
+import { en as recallEn, zh as recallZh } from '../../src/client/locales'
 import { describeBatchRefusal, planBatch, type BatchChange } from '../../src/host/batch-plan'
 import { appendBatch } from '../../src/host/batch-writer'
 import { describePlanRefusal } from '../../src/host/surface-plan'
@@ -56,18 +56,19 @@ function hostOver(host: FakeHost, b: LogBuilder, pageEvents: number) {
   }
 }
 
-async function mount(options: { running?: boolean; pageEvents?: number; b?: LogBuilder } = {}) {
+async function mount(options: { running?: boolean; pageEvents?: number; b?: LogBuilder; locale?: 'en' | 'zh' } = {}) {
   const built = options.b === undefined ? conversation() : null
   const b = options.b ?? built!.b
   const host = new FakeHost()
   hostOver(host, b, options.pageEvents ?? 1000)
   const fetchImpl: FetchLike = (url, init) => (globalThis.fetch as unknown as FetchLike)(url, init)
-  const kit: EditorKit = { t: translate(editorEn), tRecall: translate(recallEn), send: createRecallSender(fetchImpl), fetch: fetchImpl }
+  const zh = options.locale === 'zh'
+  const kit: EditorKit = { t: translate(zh ? editorZh : editorEn), tRecall: translate(zh ? recallZh : recallEn), send: createRecallSender(fetchImpl), fetch: fetchImpl }
   const closed: boolean[] = []
   const container = page.document.createElement('div') as unknown as HTMLElement
   page.document.body.appendChild(container as never)
   const root = createRoot(container)
-  const render = (running: boolean) => root.render(<EditorModal sessionId="session-e" running={running} locale="en" kit={kit} onClose={(applied) => closed.push(applied)} />)
+  const render = (running: boolean) => root.render(<EditorModal sessionId="session-e" running={running} locale={zh ? 'zh' : 'en'} kit={kit} onClose={(applied) => closed.push(applied)} />)
   await act(async () => render(options.running ?? false))
   await act(async () => settle())
   cleanups.push(async () => {
@@ -199,5 +200,22 @@ describe('editor dialog', () => {
     assert.equal(restore.getAttribute('aria-pressed'), 'true')
     assert.equal(row.getAttribute('data-editor-preview'), 'coming')
     assert.equal(m.q('[data-editor-counter]')!.textContent, '1 comes back')
+  })
+
+  it('speaks Chinese when the locale is zh: labels, turns, counter, busy reason and refusal', async () => {
+    const m = await mount({ locale: 'zh', running: true })
+    const { t2 } = m.built!
+    assert.equal(m.q('h2')!.textContent, '编辑对话')
+    assert.deepEqual([...m.q('[data-editor-units]')!.querySelectorAll('li[data-editor-turn]')].map((el) => el.textContent), ['第 1 轮', '第 2 轮', '第 3 轮'])
+    assert.equal(m.unit(`u${t2.prompt}`).querySelector('[data-editor-select]')!.getAttribute('aria-label'), '移除这条消息：second prompt')
+    m.b.tombstone('delete', t2.prompt, t2.prompt)
+    await m.click(m.unit('s1.2').querySelector('[data-editor-select]'))
+    await m.click(m.unit(`u${t2.prompt}`).querySelector('[data-editor-select]'))
+    await m.planned()
+    // "Read a." and "second prompt": ceil(7 / 4) + ceil(13 / 4) estimated tokens.
+    assert.equal(m.q('[data-editor-counter]')!.textContent, '2 条消息、约 6 个词元将离开上下文')
+    assert.equal(m.q('[data-editor-busy]')!.textContent, '智能体正在工作，停下后才能应用')
+    assert.equal(m.unit(`u${t2.prompt}`).querySelector('[data-editor-refusal]')!.textContent, '无法执行：这条消息已不在对话中')
+    assert.deepEqual([m.q('[data-editor-discard]')!.textContent, m.q('[data-editor-apply]')!.textContent], ['放弃', '应用'])
   })
 })
