@@ -1642,7 +1642,7 @@ function appendBatch(session, plan, changes, options = {}) {
     const start = shadowedSeqs[0];
     const end = shadowedSeqs.at(-1);
     try {
-      priceReplace(session, effects, lookup(), { start, end }, shadowedSeqs);
+      if (effects?.meter !== void 0) priceReplace(session, effects, lookup(), { start, end }, shadowedSeqs);
       const event = write.kind === "tombstone" ? appendTombstone(session, { action: write.action, start, end, shadowedSeqs }, options.tombstoneText ?? "") : appendRestore(session, { start, end, data: write.data, sourceEventSeqs: [write.tombstoneSeq, write.originalSeq] });
       real.set(write.virtualSeq, event.seq);
       written.push(event);

@@ -55,7 +55,7 @@ export function appendBatch(
     const start = shadowedSeqs[0]!
     const end = shadowedSeqs.at(-1)!
     try {
-      priceReplace(session, effects, lookup(), { start, end }, shadowedSeqs)
+      if (effects?.meter !== undefined) priceReplace(session, effects, lookup(), { start, end }, shadowedSeqs)
       const event = write.kind === 'tombstone'
         ? appendTombstone(session, { action: write.action, start, end, shadowedSeqs }, options.tombstoneText ?? '')
         : appendRestore(session, { start, end, data: write.data, sourceEventSeqs: [write.tombstoneSeq, write.originalSeq] })
