@@ -5,12 +5,13 @@
  *
  * @module dsh-message-recall/scripts/explain-session
  */
-import { COMMON_OPTIONS, DECODER_OPTION, EXIT, decoderOption, out, parseOneTarget, runScript } from '../src/shared/cli'
+import { COMMON_OPTIONS, DECODER_OPTION, EXIT, decoderOption, out, parseOneTarget, runScript } from './support/cli'
 import type { LogEvent } from '../src/shared/events'
 import { deriveHiddenRows, type HiddenRow, type TranscriptRow } from '../src/shared/hidden-rows'
-import { transcriptRows } from '../src/shared/log-rows'
-import { explainSession, type NodeSummary, type SessionExplanation } from '../src/shared/session-explain'
-import { readSessionLog, resolveSessionLog } from '../src/shared/session-log'
+import { transcriptRows } from '../src/log/log-rows'
+import { explainSession, type NodeSummary, type SessionExplanation } from '../src/log/session-explain'
+import { resolveSessionLog } from '../src/log/log-file'
+import { readSessionLog } from '../src/log/session-log'
 
 const USAGE = `Usage: node lib/scripts/explain-session.js <log file | session folder> [options]
 

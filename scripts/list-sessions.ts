@@ -4,8 +4,8 @@
  *
  * @module dsh-message-recall/scripts/list-sessions
  */
-import { COMMON_OPTIONS, DECODER_OPTION, EXIT, decoderOption, formatBytes, numberOption, out, parseRootTarget, assertRoot, progress, runScript } from '../src/shared/cli'
-import { summarizeRoot, type SessionEntry } from '../src/shared/session-roots'
+import { COMMON_OPTIONS, DECODER_OPTION, EXIT, decoderOption, formatBytes, numberOption, out, parseRootTarget, assertRoot, progress, runScript } from './support/cli'
+import { summarizeRoot, type SessionEntry } from '../src/log/session-roots'
 
 const USAGE = `Usage: node lib/scripts/list-sessions.js [sessions root] [options]
 

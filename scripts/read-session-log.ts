@@ -4,9 +4,11 @@
  *
  * @module dsh-message-recall/scripts/read-session-log
  */
-import { COMMON_OPTIONS, DECODER_OPTION, EXIT, UsageError, decoderOption, formatBytes, out, parseOneTarget, runScript } from '../src/shared/cli'
-import type { LogProblem } from '../src/shared/log-frames'
-import { readSessionLog, resolveSessionLog, type FrameReport, type SessionLogRead } from '../src/shared/session-log'
+import { ChunkedOutput, COMMON_OPTIONS, DECODER_OPTION, EXIT, UsageError, decoderOption, formatBytes, out, parseOneTarget, runScript } from './support/cli'
+import type { LogProblem, LogRecord } from '../src/log/log-frames'
+import type { FrameReport } from '../src/log/frame-batches'
+import { resolveSessionLog } from '../src/log/log-file'
+import { readSessionLog, type SessionLogRead } from '../src/log/session-log'
 
 const USAGE = `Usage: node lib/scripts/read-session-log.js <log file | session folder> [options]
 
@@ -92,62 +94,48 @@ async function main(): Promise<number> {
 
   if (values.frames) {
     if (file.format !== 'zstd') throw new UsageError(`${file.path} is a plain JSONL log; it has no frames`)
-    if (json) await out(`{"frames":[`)
-    else await out(`${'frame'.padStart(6)}  ${'start'.padStart(12)}  ${'end'.padStart(12)}  ${'bytes'.padStart(9)}  ${'decoded'.padStart(9)}  ${'lines'.padStart(13)}  checksum\n`)
-    let first = true
-    let pending: string[] = []
+    const output = new ChunkedOutput()
+    if (json) output.addText(`{"frames":[`)
+    else output.addText(`${'frame'.padStart(6)}  ${'start'.padStart(12)}  ${'end'.padStart(12)}  ${'bytes'.padStart(9)}  ${'decoded'.padStart(9)}  ${'lines'.padStart(13)}  checksum\n`)
     const read = await readSessionLog(file, {
       decoder,
       needsFrames: true,
-      parse: () => false,
-      onFrame: (report) => {
-        pending.push(json ? (first ? '' : ',') + JSON.stringify(frameJson(report)) : frameRow(report) + '\n')
-        first = false
-      },
-      flush: async () => {
-        if (pending.length < 256) return
-        const chunk = pending.join('')
-        pending = []
-        await out(chunk)
-      },
+      parse: false,
+      onFrame: (report) => (json ? output.addJsonValue(JSON.stringify(frameJson(report))) : output.addText(frameRow(report) + '\n')),
+      flush: () => output.drain(),
     })
-    await out(pending.join(''))
-    if (json) await out(`],"summary":${JSON.stringify(summaryJson(read))}}\n`)
-    else {
-      await out(`${read.frames} frames, ${formatBytes(read.bytesConsumed)} of ${formatBytes(file.size)} consumed, ${read.lines} lines, ${read.events} events, decoder ${read.decoder}${read.fallbackDecoder ? ` (${read.fallbackDecoder} for frames the zstd tool refused)` : ''}\n`)
-      for (const line of problemLines(read)) process.stderr.write(line + '\n')
-    }
+    if (json) output.addText(`],"summary":${JSON.stringify(summaryJson(read))}}\n`)
+    else output.addText(`${read.frames} frames, ${formatBytes(read.bytesConsumed)} of ${formatBytes(file.size)} consumed, ${read.lines} lines, ${read.events} events, decoder ${read.decoder}${read.fallbackDecoder ? ` (${read.fallbackDecoder} for frames the zstd tool refused)` : ''}\n`)
+    await output.end()
+    if (!json) for (const line of problemLines(read)) process.stderr.write(line + '\n')
     return read.problems.length > 0 || read.tail ? EXIT.problem : EXIT.ok
   }
 
-  // Lines (or events) go out as frames are decoded; stdout back-pressure is honoured.
-  let buffered: string[] = []
-  let first = true
-  const flush = async () => {
-    if (buffered.length === 0) return
-    const chunk = buffered.join('')
-    buffered = []
-    await out(chunk)
+  // Lines go out as stored, in large chunks, as frames are decoded; stdout back-pressure is
+  // honoured after each batch of frames.
+  const output = new ChunkedOutput()
+  if (json) output.addText(`{"records":[`)
+  const expanded = {
+    onHeader: (_header: unknown, text: string) => (json ? output.addJsonValue(text) : output.addText(text + '\n')),
+    onRecord: (record: LogRecord) => {
+      for (const event of record.events ?? []) {
+        const text = JSON.stringify(event)
+        if (json) output.addJsonValue(text)
+        else output.addText(text + '\n')
+      }
+    },
   }
-  if (json) await out(`{"records":[`)
-  const emit = (value: string) => {
-    buffered.push(json ? (first ? '' : ',') + value : value + '\n')
-    first = false
-  }
+  const stored = { onLines: (bytes: Uint8Array) => (json ? output.addJsonLines(bytes) : output.add(bytes)) }
   const read = await readSessionLog(file, {
     decoder,
-    parse: values.expand ? () => true : () => false,
+    parse: values.expand === true,
     expand: values.expand === true,
-    onHeader: (_header, text) => emit(text),
-    onRecord: (record) => {
-      if (values.expand && record.events) for (const event of record.events) emit(JSON.stringify(event))
-      else emit(record.text)
-    },
-    flush,
+    ...(values.expand ? expanded : stored),
+    flush: () => output.drain(),
   })
-  await flush()
-  if (json) await out(`],"summary":${JSON.stringify(summaryJson(read))}}\n`)
-  else for (const line of problemLines(read)) process.stderr.write(line + '\n')
+  if (json) output.addText(`],"summary":${JSON.stringify(summaryJson(read))}}\n`)
+  await output.end()
+  if (!json) for (const line of problemLines(read)) process.stderr.write(line + '\n')
   return read.problems.length > 0 || read.tail ? EXIT.problem : EXIT.ok
 }
 

@@ -5,11 +5,12 @@
  * @module dsh-message-recall/scripts/verify-decoder
  */
 import { createHash } from 'node:crypto'
-import { COMMON_OPTIONS, DECODER_OPTION, EXIT, UsageError, decoderOption, formatBytes, out, parseOneTarget, runScript } from '../src/shared/cli'
-import { DECODER_NAMES, type DecoderName } from '../src/shared/frame-decoder'
-import { findZstdCli, hasZlibZstd } from '../src/shared/frame-decoder-node'
-import type { LogProblem } from '../src/shared/log-frames'
-import { readSessionLog, resolveSessionLog, type SessionLogRead } from '../src/shared/session-log'
+import { COMMON_OPTIONS, DECODER_OPTION, EXIT, UsageError, decoderOption, formatBytes, out, parseOneTarget, runScript } from './support/cli'
+import { DECODER_NAMES, type DecoderName } from '../src/log/frame-decoder'
+import { findZstdCli, hasZlibZstd } from '../src/log/frame-decoder-node'
+import type { LogProblem } from '../src/log/log-frames'
+import { resolveSessionLog } from '../src/log/log-file'
+import { readSessionLog, type SessionLogRead } from '../src/log/session-log'
 
 const USAGE = `Usage: node lib/scripts/verify-decoder.js <log file | session folder> [options]
 
@@ -46,7 +47,7 @@ async function digest(path: string, decoder: DecoderName): Promise<{ decoder: De
     const file = await resolveSessionLog(path)
     const read = await readSessionLog(file, {
       decoder,
-      parse: () => false,
+      parse: false,
       recoverTail: false,
       onHeader: (_header, text) => hash.update(text + '\n'),
       onRecord: (record) => hash.update(record.text + '\n'),
@@ -66,14 +67,14 @@ async function main(): Promise<number> {
     return EXIT.ok
   }
   const decoder = decoderOption(values.decoder)
-  if (decoder === 'zstd-cli') throw new UsageError('verify-decoder checks frames one by one; zstd-cli decodes them as one stream (use it with --cross-check)')
+  if (decoder === 'zstd-cli') throw new UsageError('verify-decoder checks frames one by one; zstd-cli decodes a run of frames at a time (use it with --cross-check)')
   const file = await resolveSessionLog(target)
 
   const headerFrameProblems: LogProblem[] = []
   const read: SessionLogRead = await readSessionLog(file, {
     decoder,
     needsFrames: true,
-    parse: () => true,
+    parse: true,
     magicScan: true,
     onFrame: (report) => {
       if (report.frame.index !== 0 || report.decodedBytes === null) return

@@ -19,7 +19,7 @@ import {
   stepOf,
   toolCallIds,
   toolResultCallId
-} from "./chunks/chunk-TJWN5G5D.js";
+} from "./chunks/chunk-4TJE2F4J.js";
 
 // src/shared/hidden-rows.ts
 var CONTENT_ROW_KINDS = /* @__PURE__ */ new Set(["user", "steering", "assistant-step", "tool-call"]);
@@ -92,7 +92,7 @@ function spanOf(spans, anchorSeq) {
   return found;
 }
 
-// src/shared/log-rows.ts
+// src/log/log-rows.ts
 function rowKey(kind, id) {
   return `${kind.length}:${kind}${id}`;
 }
@@ -450,7 +450,7 @@ var ToolPairingIndex = class {
   }
 };
 
-// src/shared/session-explain.ts
+// src/log/session-explain.ts
 var PREVIEW_CHARS = 60;
 function preview(event) {
   const content = contentOf(event);

@@ -12,7 +12,7 @@ import {
   progress,
   runScript,
   summarizeRoot
-} from "./chunks/chunk-TJWN5G5D.js";
+} from "./chunks/chunk-4TJE2F4J.js";
 
 // scripts/list-sessions.ts
 var USAGE = `Usage: node lib/scripts/list-sessions.js [sessions root] [options]

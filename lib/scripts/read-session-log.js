@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import {
   COMMON_OPTIONS,
+  ChunkedOutput,
   DECODER_OPTION,
   EXIT,
   UsageError,
@@ -11,7 +12,7 @@ import {
   readSessionLog,
   resolveSessionLog,
   runScript
-} from "./chunks/chunk-TJWN5G5D.js";
+} from "./chunks/chunk-4TJE2F4J.js";
 
 // scripts/read-session-log.ts
 var USAGE = `Usage: node lib/scripts/read-session-log.js <log file | session folder> [options]
@@ -91,64 +92,49 @@ async function main() {
   const json = values.json === true;
   if (values.frames) {
     if (file.format !== "zstd") throw new UsageError(`${file.path} is a plain JSONL log; it has no frames`);
-    if (json) await out(`{"frames":[`);
-    else await out(`${"frame".padStart(6)}  ${"start".padStart(12)}  ${"end".padStart(12)}  ${"bytes".padStart(9)}  ${"decoded".padStart(9)}  ${"lines".padStart(13)}  checksum
+    const output2 = new ChunkedOutput();
+    if (json) output2.addText(`{"frames":[`);
+    else output2.addText(`${"frame".padStart(6)}  ${"start".padStart(12)}  ${"end".padStart(12)}  ${"bytes".padStart(9)}  ${"decoded".padStart(9)}  ${"lines".padStart(13)}  checksum
 `);
-    let first2 = true;
-    let pending = [];
     const read2 = await readSessionLog(file, {
       decoder,
       needsFrames: true,
-      parse: () => false,
-      onFrame: (report) => {
-        pending.push(json ? (first2 ? "" : ",") + JSON.stringify(frameJson(report)) : frameRow(report) + "\n");
-        first2 = false;
-      },
-      flush: async () => {
-        if (pending.length < 256) return;
-        const chunk = pending.join("");
-        pending = [];
-        await out(chunk);
-      }
+      parse: false,
+      onFrame: (report) => json ? output2.addJsonValue(JSON.stringify(frameJson(report))) : output2.addText(frameRow(report) + "\n"),
+      flush: () => output2.drain()
     });
-    await out(pending.join(""));
-    if (json) await out(`],"summary":${JSON.stringify(summaryJson(read2))}}
+    if (json) output2.addText(`],"summary":${JSON.stringify(summaryJson(read2))}}
 `);
-    else {
-      await out(`${read2.frames} frames, ${formatBytes(read2.bytesConsumed)} of ${formatBytes(file.size)} consumed, ${read2.lines} lines, ${read2.events} events, decoder ${read2.decoder}${read2.fallbackDecoder ? ` (${read2.fallbackDecoder} for frames the zstd tool refused)` : ""}
+    else output2.addText(`${read2.frames} frames, ${formatBytes(read2.bytesConsumed)} of ${formatBytes(file.size)} consumed, ${read2.lines} lines, ${read2.events} events, decoder ${read2.decoder}${read2.fallbackDecoder ? ` (${read2.fallbackDecoder} for frames the zstd tool refused)` : ""}
 `);
-      for (const line of problemLines(read2)) process.stderr.write(line + "\n");
-    }
+    await output2.end();
+    if (!json) for (const line of problemLines(read2)) process.stderr.write(line + "\n");
     return read2.problems.length > 0 || read2.tail ? EXIT.problem : EXIT.ok;
   }
-  let buffered = [];
-  let first = true;
-  const flush = async () => {
-    if (buffered.length === 0) return;
-    const chunk = buffered.join("");
-    buffered = [];
-    await out(chunk);
+  const output = new ChunkedOutput();
+  if (json) output.addText(`{"records":[`);
+  const expanded = {
+    onHeader: (_header, text) => json ? output.addJsonValue(text) : output.addText(text + "\n"),
+    onRecord: (record) => {
+      for (const event of record.events ?? []) {
+        const text = JSON.stringify(event);
+        if (json) output.addJsonValue(text);
+        else output.addText(text + "\n");
+      }
+    }
   };
-  if (json) await out(`{"records":[`);
-  const emit = (value) => {
-    buffered.push(json ? (first ? "" : ",") + value : value + "\n");
-    first = false;
-  };
+  const stored = { onLines: (bytes) => json ? output.addJsonLines(bytes) : output.add(bytes) };
   const read = await readSessionLog(file, {
     decoder,
-    parse: values.expand ? () => true : () => false,
+    parse: values.expand === true,
     expand: values.expand === true,
-    onHeader: (_header, text) => emit(text),
-    onRecord: (record) => {
-      if (values.expand && record.events) for (const event of record.events) emit(JSON.stringify(event));
-      else emit(record.text);
-    },
-    flush
+    ...values.expand ? expanded : stored,
+    flush: () => output.drain()
   });
-  await flush();
-  if (json) await out(`],"summary":${JSON.stringify(summaryJson(read))}}
+  if (json) output.addText(`],"summary":${JSON.stringify(summaryJson(read))}}
 `);
-  else for (const line of problemLines(read)) process.stderr.write(line + "\n");
+  await output.end();
+  if (!json) for (const line of problemLines(read)) process.stderr.write(line + "\n");
   return read.problems.length > 0 || read.tail ? EXIT.problem : EXIT.ok;
 }
 runScript(USAGE, main);

@@ -12,7 +12,7 @@ import {
   progress,
   runScript,
   summarizeRoot
-} from "./chunks/chunk-TJWN5G5D.js";
+} from "./chunks/chunk-4TJE2F4J.js";
 
 // scripts/scan-replace.ts
 var USAGE = `Usage: node lib/scripts/scan-replace.js [sessions root] [options]

@@ -14,7 +14,7 @@ import {
   readSessionLog,
   resolveSessionLog,
   runScript
-} from "./chunks/chunk-TJWN5G5D.js";
+} from "./chunks/chunk-4TJE2F4J.js";
 
 // scripts/verify-decoder.ts
 import { createHash } from "node:crypto";
@@ -49,7 +49,7 @@ async function digest(path, decoder) {
     const file = await resolveSessionLog(path);
     const read = await readSessionLog(file, {
       decoder,
-      parse: () => false,
+      parse: false,
       recoverTail: false,
       onHeader: (_header, text) => hash.update(text + "\n"),
       onRecord: (record) => hash.update(record.text + "\n")
@@ -68,13 +68,13 @@ async function main() {
     return EXIT.ok;
   }
   const decoder = decoderOption(values.decoder);
-  if (decoder === "zstd-cli") throw new UsageError("verify-decoder checks frames one by one; zstd-cli decodes them as one stream (use it with --cross-check)");
+  if (decoder === "zstd-cli") throw new UsageError("verify-decoder checks frames one by one; zstd-cli decodes a run of frames at a time (use it with --cross-check)");
   const file = await resolveSessionLog(target);
   const headerFrameProblems = [];
   const read = await readSessionLog(file, {
     decoder,
     needsFrames: true,
-    parse: () => true,
+    parse: true,
     magicScan: true,
     onFrame: (report) => {
       if (report.frame.index !== 0 || report.decodedBytes === null) return;

@@ -20,7 +20,8 @@ import { findSessionDir } from '../../tools/dsh-api'
 import { startMockModel, type MockModel, type MockRequest } from '../../tools/mock-model'
 import { findChromium, launchChromium } from '../../tools/chromium'
 import type { LogEvent } from '../../src/shared/events'
-import { readSessionLog, resolveSessionLog } from '../../src/shared/session-log'
+import { resolveSessionLog } from '../../src/log/log-file'
+import { readSessionLog } from '../../src/log/session-log'
 
 /** Where screenshots, logs and the per-suite DSH_HOME go (ignored by git). */
 export const ARTIFACTS = join(PROJECT_ROOT, '.e2e-artifacts')
@@ -168,7 +169,7 @@ export async function bootE2e(name: string, options: E2eOptions = {}): Promise<E
 
 /**
  * Events of a session as persisted by dsh-session-persistence-jsonl, read from every zstd frame
- * of its log by the project's own reader (`src/shared/session-log.ts`), packed chunk rows expanded.
+ * of its log by the project's own reader (`src/log/session-log.ts`), packed chunk rows expanded.
  * @throws Error when the session folder or file does not exist, or the log has problems.
  */
 export async function eventsOnDisk(home: string, sessionId: string): Promise<LogEvent[]> {

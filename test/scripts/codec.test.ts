@@ -9,8 +9,8 @@ import { describe, it } from 'node:test'
 import { zstdCompressSync, constants } from 'node:zlib'
 import fc from 'fast-check'
 import { decodeStorageRecord, packChunkRuns, type SessionEvent } from '@deepseek-ai/dsh-session'
-import { expandStorageRecord } from '../../src/shared/chunk-rows'
-import { magicFalsePositives, scanZstdFrames } from '../../src/shared/zstd-frames'
+import { expandStorageRecord } from '../../src/log/chunk-rows'
+import { magicFalsePositives, scanZstdFrames } from '../../src/log/zstd-frames'
 
 const frameOf = (text: string) => zstdCompressSync(Buffer.from(text), { params: { [constants.ZSTD_c_checksumFlag]: 1 } })
 

@@ -17,12 +17,12 @@
  * The live chat store may hold rows this rebuild does not know (other plugins' kinds, rows of a
  * turn still running); the hiding rules do not depend on them. Pure and browser-safe.
  *
- * @module dsh-message-recall/shared/log-rows
+ * @module dsh-message-recall/log/log-rows
  */
-import { isRecord, type LogEvent } from './events'
-import type { TranscriptRow } from './hidden-rows'
-import { readReplaceOp } from './replace-op'
-import { classifyNode, contentOf, messageIdOf, stepOf, toolResultCallId } from './surface-node'
+import { isRecord, type LogEvent } from '../shared/events'
+import type { TranscriptRow } from '../shared/hidden-rows'
+import { readReplaceOp } from '../shared/replace-op'
+import { classifyNode, contentOf, messageIdOf, stepOf, toolResultCallId } from '../shared/surface-node'
 
 /** rc.8 row key: `${kind.length}:${kind}${id}`. */
 export function rowKey(kind: string, id: string): string {

@@ -5,13 +5,13 @@
  * parsed ({@link SummaryBuilder.wants}), so summarizing a large root is bounded by decoding.
  * Pure and browser-safe.
  *
- * @module dsh-message-recall/shared/session-summary
+ * @module dsh-message-recall/log/session-summary
  */
-import { isRecord, type LogEvent } from './events'
+import { isRecord, type LogEvent } from '../shared/events'
 import type { LogRecord } from './log-frames'
-import { readReplaceOp } from './replace-op'
-import { classifyNode, contentOf, plainText } from './surface-node'
-import { readTombstone, type RemovalAction as RecallAction, type TombstoneAction } from './tombstone'
+import { readReplaceOp } from '../shared/replace-op'
+import { classifyNode, contentOf, plainText } from '../shared/surface-node'
+import { readTombstone, type RemovalAction as RecallAction, type TombstoneAction } from '../shared/tombstone'
 
 /** What a session holds, for listings. */
 export interface SessionSummary {

@@ -744,505 +744,9 @@ async function e() {
   })((await WebAssembly.instantiate(t)).instance);
 }
 
-// src/shared/frame-decoder.ts
-var DECODER_NAMES = ["zlib", "zlib-oneshot", "zstd-cli", "fzstd"];
-var DecoderUnavailableError = class extends Error {
-  constructor(message) {
-    super(message);
-    this.name = "DecoderUnavailableError";
-  }
-};
-function storedChecksum(frame) {
-  if (frame.length < 9) return null;
-  if ((frame[4] & 4) === 0) return null;
-  const at = frame.length - 4;
-  return (frame[at] | frame[at + 1] << 8 | frame[at + 2] << 16 | frame[at + 3] << 24) >>> 0;
-}
-function hex32(value) {
-  return "0x" + value.toString(16).padStart(8, "0");
-}
-async function createFzstdDecoder() {
-  const { h64Raw } = await e();
-  let closed = false;
-  return {
-    name: "fzstd",
-    verifiesChecksum: true,
-    decode(frame) {
-      if (closed) throw new Error("cannot decode with a closed fzstd frame decoder");
-      const plaintext = decompress(frame);
-      const stored = storedChecksum(frame);
-      if (stored !== null) {
-        const computed = Number(h64Raw(plaintext, 0n) & 0xffffffffn);
-        if (computed !== stored) throw new Error(`content checksum mismatch: stored ${hex32(stored)}, computed ${hex32(computed)}`);
-      }
-      return plaintext;
-    },
-    close() {
-      closed = true;
-    }
-  };
-}
-
-// src/shared/frame-decoder-node.ts
-import { spawn, spawnSync } from "node:child_process";
-import * as zlib from "node:zlib";
-var OUTPUT_CHUNK_BYTES = 1024 * 1024;
-var nodeZlib = zlib;
-function hasZlibZstd() {
-  return typeof nodeZlib.createZstdDecompress === "function" && typeof nodeZlib.zstdDecompressSync === "function";
-}
-function openZstdStream() {
-  if (!hasZlibZstd()) return null;
-  const stream = nodeZlib.createZstdDecompress({ chunkSize: OUTPUT_CHUNK_BYTES });
-  const errorKey = Reflect.ownKeys(stream).find((key) => typeof key === "symbol" && key.description === "kError");
-  const handle = stream._handle;
-  const usable = handle !== null && typeof handle === "object" && typeof handle.writeSync === "function" && stream._writeState instanceof Uint32Array && stream._writeState.length >= 2 && typeof stream._defaultFlushFlag === "number" && errorKey !== void 0 && stream[errorKey] === null;
-  if (!usable) {
-    stream.close();
-    return null;
-  }
-  stream.on("error", () => {
-  });
-  return { stream, errorKey };
-}
-function createZlibDecoder() {
-  let opened = openZstdStream();
-  if (opened === null) return null;
-  const output = Buffer.allocUnsafe(OUTPUT_CHUNK_BYTES);
-  let closed = false;
-  const decodeOnce = (frame) => {
-    const { stream, errorKey } = opened;
-    const handle = stream._handle;
-    let inputOffset = 0;
-    let inputRemaining = frame.length;
-    const chunks = [];
-    let total = 0;
-    for (; ; ) {
-      handle.writeSync(stream._defaultFlushFlag, frame, inputOffset, inputRemaining, output, 0, output.length);
-      const failure = stream[errorKey];
-      if (failure !== null && failure !== void 0) throw failure instanceof Error ? failure : new Error(String(failure));
-      const outputLeft = stream._writeState[0];
-      const inputLeft = stream._writeState[1];
-      const produced = output.length - outputLeft;
-      total += produced;
-      if (outputLeft !== 0) {
-        if (inputLeft !== 0) throw new Error(`zstd frame decoder left ${inputLeft} bytes of the frame unread`);
-        if (chunks.length === 0) return output.subarray(0, produced);
-        chunks.push(Buffer.from(output.subarray(0, produced)));
-        return Buffer.concat(chunks, total);
-      }
-      chunks.push(Buffer.from(output));
-      inputOffset += inputRemaining - inputLeft;
-      inputRemaining = inputLeft;
-    }
-  };
-  return {
-    name: "zlib",
-    verifiesChecksum: true,
-    decode(frame) {
-      if (closed) throw new Error("cannot decode with a closed zlib frame decoder");
-      if (opened === null) {
-        opened = openZstdStream();
-        if (opened === null) throw new Error("node:zlib zstd stream could not be reopened");
-      }
-      try {
-        return decodeOnce(frame);
-      } catch (error) {
-        opened.stream.close();
-        opened = null;
-        throw error;
-      }
-    },
-    close() {
-      if (closed) return;
-      closed = true;
-      opened?.stream.close();
-      opened = null;
-    }
-  };
-}
-function createZlibOneshotDecoder() {
-  if (!hasZlibZstd()) return null;
-  let closed = false;
-  return {
-    name: "zlib-oneshot",
-    verifiesChecksum: true,
-    decode(frame) {
-      if (closed) throw new Error("cannot decode with a closed zlib-oneshot frame decoder");
-      return nodeZlib.zstdDecompressSync(frame);
-    },
-    close() {
-      closed = true;
-    }
-  };
-}
-var cliProbe;
-function findZstdCli(command = "zstd") {
-  if (cliProbe !== void 0 && command === "zstd") return cliProbe;
-  const probe = (extra) => spawnSync(command, [...extra, "-V"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-  let found = null;
-  const plain = probe([]);
-  if (plain.status === 0) {
-    const version = /v(\d+\.\d+\.\d+)/.exec(plain.stdout + plain.stderr)?.[1] ?? "unknown";
-    const noAsync = probe(["--no-asyncio"]).status === 0;
-    found = { command, args: ["-dcq", ...noAsync ? ["--no-asyncio"] : []], version };
-  }
-  if (command === "zstd") cliProbe = found;
-  return found;
-}
-async function* decodeWithZstdCli(cli, frames) {
-  const child = spawn(cli.command, [...cli.args], { stdio: ["pipe", "pipe", "pipe"] });
-  let stderr = "";
-  child.stderr.setEncoding("utf8");
-  child.stderr.on("data", (text2) => {
-    stderr += text2;
-  });
-  const exited = new Promise((resolve2, reject) => {
-    child.on("error", reject);
-    child.on("close", (code) => resolve2(code));
-  });
-  child.stdin.on("error", () => {
-  });
-  const feeding = (async () => {
-    for await (const frame of frames) {
-      if (!child.stdin.write(frame)) await new Promise((resolve2) => child.stdin.once("drain", resolve2));
-      if (child.stdin.destroyed) break;
-    }
-    child.stdin.end();
-  })();
-  try {
-    for await (const chunk of child.stdout) yield chunk;
-    await feeding;
-    const code = await exited;
-    if (code !== 0) throw new Error(`${cli.command} exited with status ${code}: ${stderr.trim() || "no message"}`);
-  } finally {
-    if (child.exitCode === null) child.kill();
-  }
-}
-async function openFrameDecoder(name) {
-  if (name === "auto") return createZlibDecoder() ?? createZlibOneshotDecoder() ?? await createFzstdDecoder();
-  if (name === "fzstd") return createFzstdDecoder();
-  const decoder = name === "zlib" ? createZlibDecoder() : createZlibOneshotDecoder();
-  if (decoder === null) throw new DecoderUnavailableError(`decoder "${name}" is not available: node:zlib has no zstd in Node ${process.version} (it needs 22.15 or later)`);
-  return decoder;
-}
-function autoDecoderName(needsFrames) {
-  if (hasZlibZstd()) return "zlib";
-  if (!needsFrames && findZstdCli() !== null) return "zstd-cli";
-  return "fzstd";
-}
-
-// src/shared/session-log.ts
-import { open, readdir, stat } from "node:fs/promises";
-import { join } from "node:path";
-import * as zlib2 from "node:zlib";
-
-// src/shared/events.ts
-function isRecord(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-// src/shared/chunk-rows.ts
-var CHUNK_ROW_TYPES = ["text-chunks", "reasoning-chunks", "tool-call-chunks"];
-function isChunkRowTagged(value) {
-  return isRecord(value) && CHUNK_ROW_TYPES.includes(value.type);
-}
-function hasExactKeys(value, keys) {
-  return Object.keys(value).length === keys.length && keys.every((key) => Object.hasOwn(value, key));
-}
-function malformed(tag, why) {
-  throw new Error(`malformed ${tag} storage row: ${why}`);
-}
-function runMembers(tag, data, payloadKey) {
-  if (typeof data.turn !== "number" || typeof data.step !== "number" || typeof data.index !== "number") {
-    malformed(tag, "turn/step/index must be numbers");
-  }
-  const payload = data[payloadKey];
-  if (!Array.isArray(payload) || payload.length === 0 || payload.some((entry) => typeof entry !== "string")) {
-    malformed(tag, `${payloadKey} must be a non-empty string array`);
-  }
-  const dt = data.dt;
-  if (!Array.isArray(dt) || dt.some((gap) => !Number.isSafeInteger(gap))) malformed(tag, "dt must be an array of safe integers");
-  if (dt.length !== payload.length - 1) malformed(tag, `dt length ${dt.length} does not match ${payload.length} members`);
-  return payload;
-}
-function expandStorageRecord(value) {
-  if (!isChunkRowTagged(value)) return [value];
-  const tag = value.type;
-  const row = value;
-  if (!hasExactKeys(row, ["type", "seq0", "time0", "data"])) malformed(tag, "envelope must be exactly {type, seq0, time0, data}");
-  const seq0 = row.seq0;
-  const time0 = row.time0;
-  if (!Number.isSafeInteger(seq0) || seq0 < 0) malformed(tag, "seq0 must be a non-negative safe integer");
-  if (!Number.isSafeInteger(time0)) malformed(tag, "time0 must be a safe integer");
-  const data = row.data;
-  if (!isRecord(data)) malformed(tag, "data must be an object");
-  let members;
-  const withName = tag === "tool-call-chunks" && hasExactKeys(data, ["turn", "step", "index", "id", "name", "dt", "args"]);
-  if (tag === "tool-call-chunks") {
-    if (!withName && !hasExactKeys(data, ["turn", "step", "index", "id", "dt", "args"])) {
-      malformed(tag, "data must be exactly {turn, step, index, id, name?, dt, args}");
-    }
-    if (typeof data.id !== "string" || withName && typeof data.name !== "string") malformed(tag, "id (and name when present) must be strings");
-    members = runMembers(tag, data, "args");
-  } else {
-    if (!hasExactKeys(data, ["turn", "step", "index", "dt", "texts"])) malformed(tag, "data must be exactly {turn, step, index, dt, texts}");
-    members = runMembers(tag, data, "texts");
-  }
-  if (!Number.isSafeInteger(seq0 + members.length - 1)) malformed(tag, "member seqs must stay safe integers");
-  const gaps = data.dt;
-  let check = time0;
-  for (const gap of gaps) {
-    check += gap;
-    if (!Number.isSafeInteger(check)) malformed(tag, "member times must stay safe integers");
-  }
-  const events = [];
-  let time = time0;
-  for (let k = 0; k < members.length; k++) {
-    if (k > 0) time += gaps[k - 1];
-    const chunk = tag === "tool-call-chunks" ? { type: "tool-call-delta", index: data.index, id: data.id, ...withName ? { name: data.name } : {}, argumentsDelta: members[k] } : { type: tag === "text-chunks" ? "text-delta" : "reasoning-delta", index: data.index, text: members[k] };
-    events.push({ type: "assistant/chunk", seq: seq0 + k, time, data: { turn: data.turn, step: data.step, chunk } });
-  }
-  return events;
-}
-function recordSeqRange(value) {
-  if (!isRecord(value)) return null;
-  if (isChunkRowTagged(value)) {
-    const data = value.data;
-    const members = isRecord(data) ? Array.isArray(data.texts) ? data.texts : Array.isArray(data.args) ? data.args : null : null;
-    const seq0 = value.seq0;
-    if (!Number.isSafeInteger(seq0) || members === null || members.length === 0) return null;
-    return [seq0, seq0 + members.length - 1];
-  }
-  return Number.isSafeInteger(value.seq) ? [value.seq, value.seq] : null;
-}
-
-// src/shared/log-frames.ts
-var PREFIX = /^\{"type":"([^"\\]+)","seq(0?)":(\d+),/;
-var MAX_PROBLEMS = 100;
-var LogRecordReader = class {
-  options;
-  headerValue = null;
-  headerText = null;
-  line = 0;
-  events = 0;
-  lastSeq = -1;
-  /** Next seq the log must continue with, or `null` after an unparsed packed row (resynchronised on the next line). */
-  expected = 0;
-  pendingRow = null;
-  problems = [];
-  dropped = 0;
-  carry = "";
-  carryAt = null;
-  constructor(options = {}) {
-    this.options = options;
-  }
-  /**
-   * Record a problem found outside the text (a frame that failed to decode, corrupt structure).
-   * @param problem - the problem; kept up to {@link MAX_PROBLEMS}.
-   */
-  report(problem) {
-    if (this.problems.length < MAX_PROBLEMS) this.problems.push(problem);
-    else this.dropped++;
-  }
-  /** The header, once line 1 was read and is a session header; otherwise `null`. */
-  get header() {
-    return this.headerValue;
-  }
-  /** Line 1 as stored, once read and valid; otherwise `null`. */
-  get headerLine() {
-    return this.headerText;
-  }
-  /** Number of lines read so far, header included. */
-  get lineCount() {
-    return this.line;
-  }
-  /**
-   * Feed decoded text.
-   * @param text - UTF-8-decoded text; normally ends with a line break.
-   * @param frame - frame index the text came from, or `null` for a plain log.
-   * @param byte - file byte offset of that frame or chunk.
-   * @param frameEnd - `true` when `text` is a whole zstd frame: a missing final line break is then
-   *   reported (`frame-not-line-aligned`) and the partial line carried into the next frame.
-   */
-  push(text2, frame, byte, frameEnd = false) {
-    let from = 0;
-    if (this.carry !== "") {
-      const nl = text2.indexOf("\n");
-      if (nl === -1) {
-        this.carry += text2;
-        return;
-      }
-      this.take(this.carry + text2.slice(0, nl), this.carryAt ?? { line: this.line + 1, frame, byte });
-      this.carry = "";
-      this.carryAt = null;
-      from = nl + 1;
-    }
-    for (let nl = text2.indexOf("\n", from); nl !== -1; nl = text2.indexOf("\n", from)) {
-      this.take(text2.slice(from, nl), { line: this.line + 1, frame, byte });
-      from = nl + 1;
-    }
-    if (from < text2.length) {
-      this.carry = text2.slice(from);
-      this.carryAt = { line: this.line + 1, frame, byte };
-      if (frameEnd) {
-        this.report({
-          kind: "frame-not-line-aligned",
-          at: this.carryAt,
-          message: `frame ${frame} (byte ${byte}) ends inside line ${this.line + 1}; a complete frame must end on a line break`
-        });
-      }
-    }
-  }
-  /**
-   * Text left after the last line break (a record without its line break), or `''`.
-   */
-  get pending() {
-    return this.carry;
-  }
-  /**
-   * Finish reading: resolves a trailing packed row's seq range and returns the totals. A partial
-   * record still pending is not read (the caller reports it as a torn tail).
-   */
-  finish() {
-    this.flushRow();
-    const problems = [...this.problems];
-    if (this.dropped > 0) {
-      problems.push({ kind: "unparsable-line", at: { line: this.line, frame: null, byte: 0 }, message: `${this.dropped} further problems not listed` });
-    }
-    if (this.headerValue === null && this.line === 0 && problems.length === 0) {
-      problems.push({ kind: "bad-header", at: { line: 1, frame: null, byte: 0 }, message: "the log holds no complete header line" });
-    }
-    return { header: this.headerValue, headerText: this.headerText, lines: this.line, events: this.events, lastSeq: this.lastSeq, problems };
-  }
-  take(text2, at) {
-    this.line++;
-    if (this.line === 1) {
-      this.takeHeader(text2, at);
-      return;
-    }
-    const match = PREFIX.exec(text2);
-    const type = match?.[1];
-    if (match !== null && type !== void 0 && !(this.options.parse?.(type, text2) ?? true)) {
-      const seq = Number(match[3]);
-      this.settleRow(seq);
-      this.checkSeq(seq, at);
-      if (match[2] === "0" && isChunkRowTagged({ type })) {
-        this.pendingRow = { text: text2, at, seq0: seq };
-        this.events++;
-        this.lastSeq = seq;
-        this.expected = null;
-      } else {
-        this.advance(seq, seq);
-      }
-      this.options.onRecord?.({ at, text: text2, type, seq });
-      return;
-    }
-    let value;
-    try {
-      value = JSON.parse(text2);
-    } catch (error) {
-      this.flushRow();
-      this.report({ kind: "unparsable-line", at, message: `line ${at.line}${where(at)} is not valid JSON: ${error.message}` });
-      this.expected = null;
-      return;
-    }
-    const range = recordSeqRange(value);
-    const recordType = isRecord(value) && typeof value.type === "string" ? value.type : "?";
-    let events;
-    if (this.options.expand || isChunkRowTagged(value)) {
-      try {
-        events = expandStorageRecord(value);
-      } catch (error) {
-        this.flushRow();
-        this.report({ kind: "malformed-row", at, message: `line ${at.line}${where(at)}: ${error.message}` });
-        this.expected = null;
-        return;
-      }
-    }
-    if (range === null) {
-      this.flushRow();
-      this.report({ kind: "unparsable-line", at, message: `line ${at.line}${where(at)} has no event seq` });
-      this.expected = null;
-      return;
-    }
-    this.settleRow(range[0]);
-    this.checkSeq(range[0], at);
-    this.advance(range[0], range[1]);
-    this.options.onRecord?.({ at, text: text2, type: recordType, seq: range[0], value, ...this.options.expand && events ? { events } : {} });
-  }
-  takeHeader(text2, at) {
-    let value;
-    try {
-      value = JSON.parse(text2);
-    } catch (error) {
-      this.report({ kind: "bad-header", at, message: `line 1${where(at)} (the header) is not valid JSON: ${error.message}` });
-      this.options.onHeader?.(null, text2);
-      return;
-    }
-    if (!isRecord(value) || value.type !== "session" || typeof value.id !== "string" || typeof value.version !== "number" || typeof value.createdAt !== "number") {
-      this.report({ kind: "bad-header", at, message: 'line 1 is not a session header ({"type":"session","version","id","createdAt",…})' });
-      this.options.onHeader?.(null, text2);
-      return;
-    }
-    this.headerValue = value;
-    this.headerText = text2;
-    this.options.onHeader?.(this.headerValue, text2);
-  }
-  /** An unparsed packed row ends just before the line that follows it at `nextSeq`. */
-  settleRow(nextSeq) {
-    const row = this.pendingRow;
-    if (row === null) return;
-    this.pendingRow = null;
-    if (nextSeq > row.seq0) {
-      this.events += nextSeq - row.seq0 - 1;
-      this.lastSeq = nextSeq - 1;
-      this.expected = nextSeq;
-    } else {
-      this.expected = row.seq0 + 1;
-    }
-  }
-  /** An unparsed packed row with no usable successor (end of log, damaged next line) is parsed for its seq range. */
-  flushRow() {
-    const row = this.pendingRow;
-    if (row === null) return;
-    this.pendingRow = null;
-    let value;
-    try {
-      value = JSON.parse(row.text);
-    } catch (error) {
-      this.report({ kind: "unparsable-line", at: row.at, message: `line ${row.at.line}${where(row.at)} is not valid JSON: ${error.message}` });
-      return;
-    }
-    const range = recordSeqRange(value);
-    if (range === null) return;
-    this.events += range[1] - range[0];
-    this.lastSeq = range[1];
-    this.expected = range[1] + 1;
-  }
-  checkSeq(first, at) {
-    if (this.expected !== null && first !== this.expected) {
-      this.report({
-        kind: "seq-gap",
-        at,
-        expected: this.expected,
-        got: first,
-        message: `line ${at.line}${where(at)} continues the log at seq ${first}; expected ${this.expected}`
-      });
-    }
-  }
-  advance(first, last) {
-    this.events += last - first + 1;
-    this.lastSeq = last;
-    this.expected = last + 1;
-  }
-};
-function where(at) {
-  return at.frame === null ? ` (chunk at byte ${at.byte})` : ` (frame ${at.frame} at byte ${at.byte})`;
-}
-
-// src/shared/zstd-frames.ts
-var ZSTD_FRAME_MAGIC = 4247762216;
+// src/log/zstd-frames.ts
+var ZSTD_MAGIC_BYTES = Uint8Array.of(40, 181, 47, 253);
+var ZSTD_FRAME_MAGIC = (ZSTD_MAGIC_BYTES[0] | ZSTD_MAGIC_BYTES[1] << 8 | ZSTD_MAGIC_BYTES[2] << 16 | ZSTD_MAGIC_BYTES[3] << 24) >>> 0;
 var MAX_BLOCK_BYTES = 128 * 1024;
 var SKIPPABLE_MASK = 4294967280;
 var SKIPPABLE_MAGIC = 407710288;
@@ -1341,8 +845,9 @@ function scanZstdFrames(bytes, options = {}) {
 }
 function magicFalsePositives(bytes, frameStarts, baseOffset = 0) {
   const out2 = [];
-  for (let i = bytes.indexOf(40); i !== -1 && i + 3 < bytes.length; i = bytes.indexOf(40, i + 1)) {
-    if (bytes[i + 1] === 181 && bytes[i + 2] === 47 && bytes[i + 3] === 253 && !frameStarts.has(baseOffset + i)) out2.push(baseOffset + i);
+  const [m0, m1, m2, m3] = ZSTD_MAGIC_BYTES;
+  for (let i = bytes.indexOf(m0); i !== -1 && i + 3 < bytes.length; i = bytes.indexOf(m0, i + 1)) {
+    if (bytes[i + 1] === m1 && bytes[i + 2] === m2 && bytes[i + 3] === m3 && !frameStarts.has(baseOffset + i)) out2.push(baseOffset + i);
   }
   return out2;
 }
@@ -1360,7 +865,101 @@ function describeFrameStop(stop, fileSize) {
   return `frame at byte ${stop.start} is incomplete: ${what[stop.part]}${needs} from byte ${stop.at}, the file ends at byte ${fileSize} (${fileSize - stop.start} bytes of the frame present, ${stop.blocksComplete} complete blocks)`;
 }
 
-// src/shared/session-log.ts
+// src/log/frame-decoder.ts
+var DECODER_NAMES = ["zlib", "zlib-oneshot", "zstd-cli", "fzstd"];
+var DecoderUnavailableError = class extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "DecoderUnavailableError";
+  }
+};
+function storedChecksum(frame) {
+  if (frame.length < 9) return null;
+  if ((frame[4] & 4) === 0) return null;
+  const at = frame.length - 4;
+  return (frame[at] | frame[at + 1] << 8 | frame[at + 2] << 16 | frame[at + 3] << 24) >>> 0;
+}
+function hex32(value) {
+  return "0x" + value.toString(16).padStart(8, "0");
+}
+var FzstdOutput = class extends Uint8Array {
+  [Symbol.toPrimitive]() {
+    return Number.NaN;
+  }
+};
+var BLOCK_BYTES = 128 * 1024;
+function frameFacts(frame) {
+  const scanned = scanZstdFrames(frame).frames[0];
+  if (scanned === void 0 || scanned.kind !== "zstd") return null;
+  return { contentSize: scanned.contentSize, blocks: scanned.blocks };
+}
+async function createFzstdDecoder(options = {}) {
+  const { h64Raw } = await e();
+  const reuse = options.reuseWindow ?? true;
+  let window = new FzstdOutput(BLOCK_BYTES * 2);
+  let dirty = [];
+  const clean = () => {
+    for (let i = 0; i < dirty.length; i += 2) window.fill(0, dirty[i], dirty[i + 1]);
+    dirty = [];
+  };
+  let closed = false;
+  const checksumOf = (plaintext) => Number(h64Raw(plaintext, 0n) & 0xffffffffn);
+  const verify = (plaintext, stored) => {
+    if (stored !== null) {
+      const computed = checksumOf(plaintext);
+      if (computed !== stored) throw new Error(`content checksum mismatch: stored ${hex32(stored)}, computed ${hex32(computed)}`);
+    }
+    return plaintext;
+  };
+  const decodeReused = (frame, stored) => {
+    const facts = frameFacts(frame);
+    if (facts === null) return null;
+    clean();
+    if (facts.contentSize !== null) {
+      if (window.length < facts.contentSize) window = new FzstdOutput(facts.contentSize);
+      const output2 = new FzstdOutput(window.buffer, 0, facts.contentSize);
+      decompress(frame, output2);
+      return verify(output2, stored);
+    }
+    if (stored === null) return null;
+    const span = facts.blocks * BLOCK_BYTES + 1;
+    if (window.length < span) window = new FzstdOutput(span);
+    dirty = [0, span];
+    decompress(frame, new FzstdOutput(window.buffer, 0, span));
+    const length = window.indexOf(0);
+    if (length === -1) return null;
+    const output = window.subarray(0, length);
+    if (checksumOf(output) !== stored) return null;
+    if (facts.blocks === 1) dirty = [0, length, Math.max(length, BLOCK_BYTES - length), BLOCK_BYTES];
+    return output;
+  };
+  return {
+    name: "fzstd",
+    verifiesChecksum: true,
+    decode(source, start = 0, end = source.length) {
+      if (closed) throw new Error("cannot decode with a closed fzstd frame decoder");
+      const frame = source.subarray(start, end);
+      const stored = storedChecksum(frame);
+      if (reuse) {
+        let reused = null;
+        try {
+          reused = decodeReused(frame, stored);
+        } catch {
+          dirty = [0, window.length];
+        }
+        if (reused !== null) return reused;
+      }
+      return verify(decompress(frame), stored);
+    },
+    close() {
+      closed = true;
+    }
+  };
+}
+
+// src/log/log-file.ts
+import { open, readdir, stat } from "node:fs/promises";
+import { join } from "node:path";
 var LOG_FILE_NAMES = ["session.jsonl.zstd", "session.jsonl"];
 var SessionLogInputError = class extends Error {
   /**
@@ -1400,39 +999,863 @@ async function resolveSessionLog(path) {
   const format = await sniffFormat(path, info.size);
   return { path, format, size: info.size, mtimeMs: info.mtimeMs };
 }
-var ZSTD_MAGIC_BYTES = Buffer.from([40, 181, 47, 253]);
 async function sniffFormat(path, size) {
-  let handle;
-  try {
-    handle = await open(path, "r");
-  } catch (error) {
-    throw new SessionLogInputError(`cannot open ${path}: ${error.message}`, "unreadable");
-  }
+  const handle = await openLog(path);
   try {
     const head = Buffer.alloc(4);
     const { bytesRead } = await handle.read(head, 0, 4, 0);
-    if (bytesRead === 4 && head.readUInt32LE(0) === ZSTD_FRAME_MAGIC) return "zstd";
+    const present = head.subarray(0, bytesRead);
+    if (bytesRead === 4 && present.equals(ZSTD_MAGIC_BYTES)) return "zstd";
     if (bytesRead >= 1 && head[0] === 123) return "jsonl";
     if (size === 0) throw new SessionLogInputError(`${path} is empty`, "not-a-log");
-    if (bytesRead < 4 && bytesRead === size && head.subarray(0, bytesRead).equals(ZSTD_MAGIC_BYTES.subarray(0, bytesRead))) return "zstd";
-    throw new SessionLogInputError(`${path} is neither a Zstandard log nor a JSONL log (first bytes ${head.subarray(0, bytesRead).toString("hex")})`, "not-a-log");
+    if (bytesRead < 4 && bytesRead === size && present.equals(ZSTD_MAGIC_BYTES.subarray(0, bytesRead))) return "zstd";
+    throw new SessionLogInputError(`${path} is neither a Zstandard log nor a JSONL log (first bytes ${present.toString("hex")})`, "not-a-log");
   } finally {
     await handle.close();
   }
 }
-var DEFAULT_CHUNK_BYTES = 4 * 1024 * 1024;
-function text(bytes) {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
-}
-async function readSessionLog(file, options = {}) {
-  const reader = new LogRecordReader({ parse: options.parse, expand: options.expand, onRecord: options.onRecord, onHeader: options.onHeader });
-  const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES;
-  let handle;
+async function openLog(path) {
   try {
-    handle = await open(file.path, "r");
+    return await open(path, "r");
   } catch (error) {
-    throw new SessionLogInputError(`cannot open ${file.path}: ${error.message}`, "unreadable");
+    throw new SessionLogInputError(`cannot open ${path}: ${error.message}`, "unreadable");
   }
+}
+var CARRY_ROOM = 256 * 1024;
+var ChunkReader = class {
+  /**
+   * @param handle - from {@link openLog}.
+   * @param size - file size, passed on to `onProgress`.
+   * @param chunkBytes - bytes per read.
+   * @param reuse - `true` to read into two buffers in turn (a chunk is then only valid until the
+   *   next call); `false` for a fresh buffer each time.
+   * @param onProgress - called after each read with bytes read so far and `size`.
+   */
+  constructor(handle, size, chunkBytes, reuse, onProgress) {
+    this.handle = handle;
+    this.size = size;
+    this.chunkBytes = chunkBytes;
+    this.reuse = reuse;
+    this.onProgress = onProgress;
+  }
+  position = 0;
+  /** The read in flight: its buffer and promised byte count. */
+  ahead = null;
+  /** A buffer free for the next read (with `reuse`). */
+  spare = null;
+  current = null;
+  startRead() {
+    const buffer = this.spare !== null && this.spare.length >= CARRY_ROOM + this.chunkBytes ? this.spare : Buffer.allocUnsafe(CARRY_ROOM + this.chunkBytes);
+    this.spare = null;
+    const at = this.position;
+    const read = this.handle.read(buffer, CARRY_ROOM, this.chunkBytes, at).then(
+      ({ bytesRead }) => bytesRead,
+      (error) => {
+        throw new SessionLogInputError(`cannot read at byte ${at}: ${error.message}`, "unreadable");
+      }
+    );
+    read.catch(() => {
+    });
+    this.ahead = { buffer, read };
+  }
+  /**
+   * Read the next chunk.
+   * @param carry - bytes to put in front of it (may be a view into the previous chunk).
+   * @returns `carry` followed by the bytes read; just (a copy of) `carry` at the end of the file.
+   *   Views into earlier chunks, `carry` included, are not valid afterwards: use the result.
+   * @throws SessionLogInputError (`unreadable`) naming the offset when a read fails.
+   */
+  async next(carry) {
+    if (this.ahead === null) this.startRead();
+    const { buffer, read } = this.ahead;
+    this.ahead = null;
+    const bytesRead = await read;
+    this.position += bytesRead;
+    let result;
+    if (carry.length <= CARRY_ROOM) {
+      buffer.set(carry, CARRY_ROOM - carry.length);
+      result = buffer.subarray(CARRY_ROOM - carry.length, CARRY_ROOM + bytesRead);
+    } else {
+      result = Buffer.allocUnsafe(carry.length + bytesRead);
+      result.set(carry, 0);
+      result.set(buffer.subarray(CARRY_ROOM, CARRY_ROOM + bytesRead), carry.length);
+    }
+    if (this.reuse) {
+      this.spare = this.current;
+      this.current = buffer;
+    }
+    if (bytesRead > 0) {
+      this.onProgress?.(this.position, this.size);
+      if (this.position < this.size) this.startRead();
+    }
+    return result;
+  }
+};
+
+// src/log/frame-decoder-node.ts
+import { spawn, spawnSync } from "node:child_process";
+import * as zlib from "node:zlib";
+var OUTPUT_CHUNK_BYTES = 1024 * 1024;
+var nodeZlib = zlib;
+function hasZlibZstd() {
+  return typeof nodeZlib.createZstdDecompress === "function" && typeof nodeZlib.zstdDecompressSync === "function";
+}
+function openZstdStream() {
+  if (!hasZlibZstd()) return null;
+  const stream = nodeZlib.createZstdDecompress({ chunkSize: OUTPUT_CHUNK_BYTES });
+  const errorKey = Reflect.ownKeys(stream).find((key) => typeof key === "symbol" && key.description === "kError");
+  const handle = stream._handle;
+  const usable = handle !== null && typeof handle === "object" && typeof handle.writeSync === "function" && stream._writeState instanceof Uint32Array && stream._writeState.length >= 2 && typeof stream._defaultFlushFlag === "number" && errorKey !== void 0 && stream[errorKey] === null;
+  if (!usable) {
+    stream.close();
+    return null;
+  }
+  stream.on("error", () => {
+  });
+  return { stream, errorKey };
+}
+function createZlibDecoder() {
+  let opened = openZstdStream();
+  if (opened === null) return null;
+  const output = Buffer.allocUnsafe(OUTPUT_CHUNK_BYTES);
+  let closed = false;
+  const decodeOnce = (frame, start, end) => {
+    const { stream, errorKey } = opened;
+    const handle = stream._handle;
+    let inputOffset = start;
+    let inputRemaining = end - start;
+    let chunks = null;
+    let total = 0;
+    for (; ; ) {
+      handle.writeSync(stream._defaultFlushFlag, frame, inputOffset, inputRemaining, output, 0, output.length);
+      const failure = stream[errorKey];
+      if (failure !== null && failure !== void 0) throw failure instanceof Error ? failure : new Error(String(failure));
+      const outputLeft = stream._writeState[0];
+      const inputLeft = stream._writeState[1];
+      const produced = output.length - outputLeft;
+      total += produced;
+      if (outputLeft !== 0) {
+        if (inputLeft !== 0) throw new Error(`zstd frame decoder left ${inputLeft} bytes of the frame unread`);
+        if (chunks === null) return output.subarray(0, produced);
+        chunks.push(Buffer.from(output.subarray(0, produced)));
+        return Buffer.concat(chunks, total);
+      }
+      ;
+      (chunks ??= []).push(Buffer.from(output));
+      inputOffset += inputRemaining - inputLeft;
+      inputRemaining = inputLeft;
+    }
+  };
+  return {
+    name: "zlib",
+    verifiesChecksum: true,
+    decode(source, start = 0, end = source.length) {
+      if (closed) throw new Error("cannot decode with a closed zlib frame decoder");
+      if (opened === null) {
+        opened = openZstdStream();
+        if (opened === null) throw new Error("node:zlib zstd stream could not be reopened");
+      }
+      try {
+        return decodeOnce(source, start, end);
+      } catch (error) {
+        opened.stream.close();
+        opened = null;
+        throw error;
+      }
+    },
+    close() {
+      if (closed) return;
+      closed = true;
+      opened?.stream.close();
+      opened = null;
+    }
+  };
+}
+function createZlibOneshotDecoder() {
+  if (!hasZlibZstd()) return null;
+  let closed = false;
+  return {
+    name: "zlib-oneshot",
+    verifiesChecksum: true,
+    decode(source, start = 0, end = source.length) {
+      if (closed) throw new Error("cannot decode with a closed zlib-oneshot frame decoder");
+      return nodeZlib.zstdDecompressSync(source.subarray(start, end));
+    },
+    close() {
+      closed = true;
+    }
+  };
+}
+var cliProbe;
+function findZstdCli(command = "zstd") {
+  if (cliProbe !== void 0 && command === "zstd") return cliProbe;
+  const probe = (extra) => spawnSync(command, [...extra, "-V"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  let found = null;
+  const plain = probe([]);
+  if (plain.status === 0) {
+    const version = /v(\d+\.\d+\.\d+)/.exec(plain.stdout + plain.stderr)?.[1] ?? "unknown";
+    const noAsync = probe(["--no-asyncio"]).status === 0;
+    found = { command, args: ["-dcq", ...noAsync ? ["--no-asyncio"] : []], version };
+  }
+  if (command === "zstd") cliProbe = found;
+  return found;
+}
+async function* decodeWithZstdCli(cli, frames) {
+  const child = spawn(cli.command, [...cli.args], { stdio: ["pipe", "pipe", "pipe"] });
+  let stderr = "";
+  child.stderr.setEncoding("utf8");
+  child.stderr.on("data", (text) => {
+    stderr += text;
+  });
+  const exited = new Promise((resolve2, reject) => {
+    child.on("error", reject);
+    child.on("close", (code) => resolve2(code));
+  });
+  child.stdin.on("error", () => {
+  });
+  const feeding = (async () => {
+    for await (const frame of frames) {
+      if (!child.stdin.write(frame)) await new Promise((resolve2) => child.stdin.once("drain", resolve2));
+      if (child.stdin.destroyed) break;
+    }
+    child.stdin.end();
+  })();
+  try {
+    for await (const chunk of child.stdout) yield chunk;
+    await feeding;
+    const code = await exited;
+    if (code !== 0) throw new Error(`${cli.command} exited with status ${code}: ${stderr.trim() || "no message"}`);
+  } finally {
+    if (child.exitCode === null) child.kill();
+  }
+}
+async function openFrameDecoder(name) {
+  if (name === "auto") return createZlibDecoder() ?? createZlibOneshotDecoder() ?? await createFzstdDecoder();
+  if (name === "fzstd") return createFzstdDecoder();
+  const decoder = name === "zlib" ? createZlibDecoder() : createZlibOneshotDecoder();
+  if (decoder === null) throw new DecoderUnavailableError(`decoder "${name}" is not available: node:zlib has no zstd in Node ${process.version} (it needs 22.15 or later)`);
+  return decoder;
+}
+function autoDecoderName(needsFrames) {
+  if (hasZlibZstd()) return "zlib";
+  if (!needsFrames && findZstdCli() !== null) return "zstd-cli";
+  return "fzstd";
+}
+
+// src/log/frame-batches.ts
+var FrameBatches = class {
+  /**
+   * @param chunks - the file, read in chunks that may reuse one buffer.
+   * @param magicScan - look for the magic number inside frames.
+   */
+  constructor(chunks, magicScan) {
+    this.chunks = chunks;
+    this.magicScan = magicScan;
+  }
+  /** Complete frames found. */
+  frames = 0;
+  /** Bytes covered by complete frames. */
+  consumed = 0;
+  /** Why the walk ended: `end`, `incomplete` (a torn tail) or `corrupt`. */
+  stop = { kind: "end" };
+  /** Bytes from the start of the incomplete final frame to the end of the file, when there is one. */
+  tailBytes = null;
+  /** With `magicScan`: offsets of the magic number that are not frame starts. */
+  falsePositives = [];
+  /**
+   * Complete frames in file order, one batch per chunk read. A batch's bytes stay valid until
+   * the next batch is requested, unless the chunk reader was made with `reuse: false`.
+   */
+  async *batches() {
+    let carry = new Uint8Array(0);
+    let carryAt = 0;
+    for (; ; ) {
+      const bytes = await this.chunks.next(carry);
+      if (bytes.length === carry.length) {
+        carry = bytes;
+        break;
+      }
+      const scan = scanZstdFrames(bytes, { baseOffset: carryAt, firstIndex: this.frames });
+      if (this.magicScan && scan.frames.length > 0) {
+        const starts = new Set(scan.frames.map((f) => f.start));
+        this.falsePositives.push(...magicFalsePositives(bytes.subarray(0, scan.next - carryAt), starts, carryAt));
+      }
+      if (scan.frames.length > 0) {
+        this.frames += scan.frames.length;
+        this.consumed = scan.next;
+        yield { frames: scan.frames, bytes: bytes.subarray(0, scan.next - carryAt), at: carryAt };
+      }
+      if (scan.stop.kind === "corrupt") {
+        this.stop = scan.stop;
+        return;
+      }
+      carry = bytes.subarray(scan.next - carryAt);
+      carryAt = scan.next;
+    }
+    if (carry.length > 0) {
+      const scan = scanZstdFrames(carry, { baseOffset: carryAt, firstIndex: this.frames });
+      this.stop = scan.stop;
+      this.tailBytes = new Uint8Array(carry);
+      if (this.magicScan) this.falsePositives.push(...magicFalsePositives(carry, /* @__PURE__ */ new Set([carryAt]), carryAt));
+    }
+  }
+};
+function decodeBatch(batch, decoder, sink) {
+  const { reader, tally, onFrame } = sink;
+  for (const frame of batch.frames) {
+    const firstLine = reader.lineCount + 1;
+    if (frame.kind === "skippable") {
+      onFrame?.({ frame, decodedBytes: 0, firstLine, lastLine: firstLine - 1 });
+      continue;
+    }
+    let plaintext;
+    try {
+      plaintext = decoder.decode(batch.bytes, frame.start - batch.at, frame.end - batch.at);
+    } catch (error) {
+      const message = error.message;
+      reader.report({ kind: "frame-failed", at: { line: firstLine, frame: frame.index, byte: frame.start }, message: `frame ${frame.index} at byte ${frame.start} failed to decode: ${message}` });
+      onFrame?.({ frame, decodedBytes: null, firstLine, lastLine: firstLine - 1, error: message });
+      continue;
+    }
+    if (decoder.verifiesChecksum && frame.checksum !== null) tally.checked++;
+    tally.decodedBytes += plaintext.length;
+    reader.push(plaintext, frame.index, frame.start, true);
+    onFrame?.({ frame, decodedBytes: plaintext.length, firstLine, lastLine: reader.lineCount });
+  }
+}
+
+// src/shared/events.ts
+function isRecord(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+// src/log/chunk-rows.ts
+var CHUNK_ROW_TYPES = ["text-chunks", "reasoning-chunks", "tool-call-chunks"];
+function isChunkRowTagged(value) {
+  return isRecord(value) && CHUNK_ROW_TYPES.includes(value.type);
+}
+function hasExactKeys(value, keys) {
+  return Object.keys(value).length === keys.length && keys.every((key) => Object.hasOwn(value, key));
+}
+function malformed(tag, why) {
+  throw new Error(`malformed ${tag} storage row: ${why}`);
+}
+function runMembers(tag, data, payloadKey) {
+  if (typeof data.turn !== "number" || typeof data.step !== "number" || typeof data.index !== "number") {
+    malformed(tag, "turn/step/index must be numbers");
+  }
+  const payload = data[payloadKey];
+  if (!Array.isArray(payload) || payload.length === 0 || payload.some((entry) => typeof entry !== "string")) {
+    malformed(tag, `${payloadKey} must be a non-empty string array`);
+  }
+  const dt = data.dt;
+  if (!Array.isArray(dt) || dt.some((gap) => !Number.isSafeInteger(gap))) malformed(tag, "dt must be an array of safe integers");
+  if (dt.length !== payload.length - 1) malformed(tag, `dt length ${dt.length} does not match ${payload.length} members`);
+  return payload;
+}
+function expandStorageRecord(value) {
+  if (!isChunkRowTagged(value)) return [value];
+  const tag = value.type;
+  const row = value;
+  if (!hasExactKeys(row, ["type", "seq0", "time0", "data"])) malformed(tag, "envelope must be exactly {type, seq0, time0, data}");
+  const seq0 = row.seq0;
+  const time0 = row.time0;
+  if (!Number.isSafeInteger(seq0) || seq0 < 0) malformed(tag, "seq0 must be a non-negative safe integer");
+  if (!Number.isSafeInteger(time0)) malformed(tag, "time0 must be a safe integer");
+  const data = row.data;
+  if (!isRecord(data)) malformed(tag, "data must be an object");
+  let members;
+  const withName = tag === "tool-call-chunks" && hasExactKeys(data, ["turn", "step", "index", "id", "name", "dt", "args"]);
+  if (tag === "tool-call-chunks") {
+    if (!withName && !hasExactKeys(data, ["turn", "step", "index", "id", "dt", "args"])) {
+      malformed(tag, "data must be exactly {turn, step, index, id, name?, dt, args}");
+    }
+    if (typeof data.id !== "string" || withName && typeof data.name !== "string") malformed(tag, "id (and name when present) must be strings");
+    members = runMembers(tag, data, "args");
+  } else {
+    if (!hasExactKeys(data, ["turn", "step", "index", "dt", "texts"])) malformed(tag, "data must be exactly {turn, step, index, dt, texts}");
+    members = runMembers(tag, data, "texts");
+  }
+  if (!Number.isSafeInteger(seq0 + members.length - 1)) malformed(tag, "member seqs must stay safe integers");
+  const gaps = data.dt;
+  let check = time0;
+  for (const gap of gaps) {
+    check += gap;
+    if (!Number.isSafeInteger(check)) malformed(tag, "member times must stay safe integers");
+  }
+  const events = [];
+  let time = time0;
+  for (let k = 0; k < members.length; k++) {
+    if (k > 0) time += gaps[k - 1];
+    const chunk = tag === "tool-call-chunks" ? { type: "tool-call-delta", index: data.index, id: data.id, ...withName ? { name: data.name } : {}, argumentsDelta: members[k] } : { type: tag === "text-chunks" ? "text-delta" : "reasoning-delta", index: data.index, text: members[k] };
+    events.push({ type: "assistant/chunk", seq: seq0 + k, time, data: { turn: data.turn, step: data.step, chunk } });
+  }
+  return events;
+}
+function recordSeqRange(value) {
+  if (!isRecord(value)) return null;
+  if (isChunkRowTagged(value)) {
+    const data = value.data;
+    const members = isRecord(data) ? Array.isArray(data.texts) ? data.texts : Array.isArray(data.args) ? data.args : null : null;
+    const seq0 = value.seq0;
+    if (!Number.isSafeInteger(seq0) || members === null || members.length === 0) return null;
+    return [seq0, seq0 + members.length - 1];
+  }
+  return Number.isSafeInteger(value.seq) ? [value.seq, value.seq] : null;
+}
+
+// src/log/log-frames.ts
+var MAX_PROBLEMS = 100;
+var LF = 10;
+var QUOTE = 34;
+var BACKSLASH = 92;
+var utf8Decoder = new TextDecoder();
+function utf8(bytes, start, end) {
+  return utf8Decoder.decode(bytes.subarray(start, end));
+}
+var TypeNames = class {
+  byHash = /* @__PURE__ */ new Map();
+  /** The name in `bytes[start, end)` (ASCII with no escapes, as the prefix check guarantees). */
+  read(bytes, start, end, hash) {
+    const known = this.byHash.get(hash);
+    if (known !== void 0 && known.length === end - start) {
+      let same = true;
+      for (let i = 0; i < known.length; i++) {
+        if (known.charCodeAt(i) !== bytes[start + i]) {
+          same = false;
+          break;
+        }
+      }
+      if (same) return known;
+    }
+    const name = utf8(bytes, start, end);
+    if (known === void 0) this.byHash.set(hash, name);
+    return name;
+  }
+};
+var LogRecordReader = class {
+  options;
+  parseAll;
+  parseSome;
+  types = new TypeNames();
+  headerValue = null;
+  headerText = null;
+  line = 0;
+  events = 0;
+  lastSeq = -1;
+  /** Next seq the log must continue with, or `null` after an unparsed packed row (resynchronised on the next line). */
+  expected = 0;
+  // An unparsed packed row waiting for the next line's seq, kept in fields (no object per row).
+  // `rowBytes[rowStart, rowEnd)` is a view into the pushed bytes while their push runs
+  // (`rowOwned` false) and is copied only when the row is still pending at the end of that push.
+  rowPending = false;
+  rowSeq0 = 0;
+  rowLine = 0;
+  rowFrame = null;
+  rowByte = 0;
+  rowBytes = new Uint8Array(0);
+  rowStart = 0;
+  rowEnd = 0;
+  rowOwned = false;
+  problems = [];
+  dropped = 0;
+  /** Bytes of a line begun in an earlier push, or `null`. */
+  carry = null;
+  carryAt = null;
+  // Prefix of the line last read by `readPrefix`; its type is read from the bytes on demand.
+  prefixTypeStart = 0;
+  prefixTypeEnd = 0;
+  prefixTypeHash = 0;
+  prefixSeq = 0;
+  prefixRow = false;
+  constructor(options = {}) {
+    this.options = options;
+    this.parseAll = options.parse === void 0 || options.parse === true;
+    this.parseSome = typeof options.parse === "function" ? options.parse : null;
+  }
+  /**
+   * Record a problem found outside the text (a frame that failed to decode, corrupt structure).
+   * @param problem - the problem; kept up to {@link MAX_PROBLEMS}.
+   */
+  report(problem) {
+    if (this.problems.length < MAX_PROBLEMS) this.problems.push(problem);
+    else this.dropped++;
+  }
+  /** The header, once line 1 was read and is a session header; otherwise `null`. */
+  get header() {
+    return this.headerValue;
+  }
+  /** Line 1 as stored, once read and valid; otherwise `null`. */
+  get headerLine() {
+    return this.headerText;
+  }
+  /** Number of lines read so far, header included. */
+  get lineCount() {
+    return this.line;
+  }
+  /**
+   * Feed decoded bytes.
+   * @param bytes - UTF-8 bytes; normally ending with a line break. Not kept after the call
+   *   (a partial last line is copied).
+   * @param frame - frame index the bytes came from, or `null` for a plain log.
+   * @param byte - file byte offset of that frame or chunk.
+   * @param frameEnd - `true` when `bytes` is a whole zstd frame: a missing final line break is
+   *   then reported (`frame-not-line-aligned`) and the partial line carried into the next frame.
+   */
+  push(bytes, frame, byte, frameEnd = false) {
+    const onLines = this.options.onLines;
+    let from = 0;
+    if (this.carry !== null) {
+      const nl = bytes.indexOf(LF);
+      if (nl === -1) {
+        this.carry = concatBytes(this.carry, bytes);
+        return;
+      }
+      const line = concatBytes(this.carry, bytes.subarray(0, nl + 1));
+      const at = this.carryAt ?? { line: this.line + 1, frame, byte };
+      this.carry = null;
+      this.carryAt = null;
+      if (this.take(line, 0, line.length - 1, at.frame, at.byte)) onLines?.(line);
+      from = nl + 1;
+    }
+    let run = from;
+    for (let nl = bytes.indexOf(LF, from); nl !== -1; nl = bytes.indexOf(LF, from)) {
+      if (!this.take(bytes, from, nl, frame, byte)) {
+        if (onLines !== void 0 && from > run) onLines(bytes.subarray(run, from));
+        run = nl + 1;
+      }
+      from = nl + 1;
+    }
+    if (onLines !== void 0 && from > run) onLines(bytes.subarray(run, from));
+    if (this.rowPending && !this.rowOwned) {
+      this.rowBytes = new Uint8Array(this.rowBytes.subarray(this.rowStart, this.rowEnd));
+      this.rowStart = 0;
+      this.rowEnd = this.rowBytes.length;
+      this.rowOwned = true;
+    }
+    if (from < bytes.length) {
+      this.carry = new Uint8Array(bytes.subarray(from));
+      this.carryAt = { line: this.line + 1, frame, byte };
+      if (frameEnd) {
+        this.report({
+          kind: "frame-not-line-aligned",
+          at: this.carryAt,
+          message: `frame ${frame} (byte ${byte}) ends inside line ${this.line + 1}; a complete frame must end on a line break`
+        });
+      }
+    }
+  }
+  /**
+   * Finish reading: resolves a trailing packed row's seq range and returns the totals. A partial
+   * record still pending is not read (the caller reports it as a torn tail).
+   */
+  finish() {
+    this.flushRow();
+    const problems = [...this.problems];
+    if (this.dropped > 0) {
+      problems.push({ kind: "unparsable-line", at: { line: this.line, frame: null, byte: 0 }, message: `${this.dropped} further problems not listed` });
+    }
+    if (this.headerValue === null && this.line === 0 && problems.length === 0) {
+      problems.push({ kind: "bad-header", at: { line: 1, frame: null, byte: 0 }, message: "the log holds no complete header line" });
+    }
+    return { header: this.headerValue, headerText: this.headerText, lines: this.line, events: this.events, lastSeq: this.lastSeq, problems };
+  }
+  /**
+   * Read the envelope prefix `{"type":"<type>","seq":<n>,` or `{"type":"<tag>","seq0":<n>,` of
+   * the line `bytes[start, end)` into the `prefix…` fields.
+   * @returns `false` when the line does not start that way (it is then parsed to find out).
+   */
+  readPrefix(bytes, start, end) {
+    if (end - start < 18) return false;
+    if (bytes[start] !== 123 || bytes[start + 1] !== QUOTE || bytes[start + 2] !== 116 || bytes[start + 3] !== 121 || bytes[start + 4] !== 112) return false;
+    if (bytes[start + 5] !== 101 || bytes[start + 6] !== QUOTE || bytes[start + 7] !== 58 || bytes[start + 8] !== QUOTE) return false;
+    const typeStart = start + 9;
+    let i = typeStart;
+    let hash = 0;
+    for (; i < end; i++) {
+      const c = bytes[i];
+      if (c === QUOTE) break;
+      if (c === BACKSLASH) return false;
+      hash = Math.imul(hash, 31) + c | 0;
+    }
+    if (i === typeStart || end - i < 10) return false;
+    const typeEnd = i;
+    if (bytes[i + 1] !== 44 || bytes[i + 2] !== QUOTE || bytes[i + 3] !== 115 || bytes[i + 4] !== 101 || bytes[i + 5] !== 113) return false;
+    i += 6;
+    let row = false;
+    if (bytes[i] === 48) {
+      row = true;
+      i++;
+    }
+    if (bytes[i] !== QUOTE || bytes[i + 1] !== 58) return false;
+    i += 2;
+    const digits = i;
+    let seq = 0;
+    for (; i < end; i++) {
+      const c = bytes[i] - 48;
+      if (c < 0 || c > 9) break;
+      seq = seq * 10 + c;
+    }
+    if (i === digits || i === end || bytes[i] !== 44) return false;
+    this.prefixTypeStart = typeStart;
+    this.prefixTypeEnd = typeEnd;
+    this.prefixTypeHash = hash;
+    this.prefixSeq = seq;
+    this.prefixRow = row;
+    return true;
+  }
+  /**
+   * Take the line `bytes[start, end)` (without its line break).
+   * @returns `true` when the line is kept (the header line, or a record handed to `onRecord`).
+   */
+  take(bytes, start, end, frame, byte) {
+    this.line++;
+    if (this.line === 1) {
+      this.takeHeader(utf8(bytes, start, end), { line: 1, frame, byte });
+      return true;
+    }
+    let text = null;
+    if (this.readPrefix(bytes, start, end)) {
+      const onRecord = this.options.onRecord;
+      const needsType = this.parseSome !== null || onRecord !== void 0 || this.prefixRow;
+      const type = needsType ? this.types.read(bytes, this.prefixTypeStart, this.prefixTypeEnd, this.prefixTypeHash) : "";
+      let parse = this.parseAll;
+      if (this.parseSome !== null) {
+        text = utf8(bytes, start, end);
+        parse = this.parseSome(type, text);
+      }
+      if (!parse) {
+        const seq = this.prefixSeq;
+        this.settleRow(seq);
+        this.checkSeq(seq, frame, byte);
+        if (this.prefixRow && CHUNK_ROW_TYPES.includes(type)) {
+          this.rowPending = true;
+          this.rowSeq0 = seq;
+          this.rowLine = this.line;
+          this.rowFrame = frame;
+          this.rowByte = byte;
+          this.rowBytes = bytes;
+          this.rowStart = start;
+          this.rowEnd = end;
+          this.rowOwned = false;
+          this.events++;
+          this.lastSeq = seq;
+          this.expected = null;
+        } else {
+          this.advance(seq, seq);
+        }
+        if (onRecord !== void 0) onRecord({ at: { line: this.line, frame, byte }, text: text ?? utf8(bytes, start, end), type, seq });
+        return true;
+      }
+    }
+    text ??= utf8(bytes, start, end);
+    const at = { line: this.line, frame, byte };
+    let value;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      this.flushRow();
+      this.report({ kind: "unparsable-line", at, message: `line ${at.line}${where(at)} is not valid JSON: ${error.message}` });
+      this.expected = null;
+      return false;
+    }
+    const range = recordSeqRange(value);
+    const recordType = isRecord(value) && typeof value.type === "string" ? value.type : "?";
+    let events;
+    if (this.options.expand || isChunkRowTagged(value)) {
+      try {
+        events = expandStorageRecord(value);
+      } catch (error) {
+        this.flushRow();
+        this.report({ kind: "malformed-row", at, message: `line ${at.line}${where(at)}: ${error.message}` });
+        this.expected = null;
+        return false;
+      }
+    }
+    if (range === null) {
+      this.flushRow();
+      this.report({ kind: "unparsable-line", at, message: `line ${at.line}${where(at)} has no event seq` });
+      this.expected = null;
+      return false;
+    }
+    this.settleRow(range[0]);
+    this.checkSeq(range[0], frame, byte);
+    this.advance(range[0], range[1]);
+    this.options.onRecord?.({ at, text, type: recordType, seq: range[0], value, ...this.options.expand && events ? { events } : {} });
+    return true;
+  }
+  takeHeader(text, at) {
+    let value;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      this.report({ kind: "bad-header", at, message: `line 1${where(at)} (the header) is not valid JSON: ${error.message}` });
+      this.options.onHeader?.(null, text);
+      return;
+    }
+    if (!isRecord(value) || value.type !== "session" || typeof value.id !== "string" || typeof value.version !== "number" || typeof value.createdAt !== "number") {
+      this.report({ kind: "bad-header", at, message: 'line 1 is not a session header ({"type":"session","version","id","createdAt",…})' });
+      this.options.onHeader?.(null, text);
+      return;
+    }
+    this.headerValue = value;
+    this.headerText = text;
+    this.options.onHeader?.(this.headerValue, text);
+  }
+  /** An unparsed packed row ends just before the line that follows it at `nextSeq`. */
+  settleRow(nextSeq) {
+    if (!this.rowPending) return;
+    this.rowPending = false;
+    if (nextSeq > this.rowSeq0) {
+      this.events += nextSeq - this.rowSeq0 - 1;
+      this.lastSeq = nextSeq - 1;
+      this.expected = nextSeq;
+    } else {
+      this.expected = this.rowSeq0 + 1;
+    }
+  }
+  /** An unparsed packed row with no usable successor (end of log, damaged next line) is parsed for its seq range. */
+  flushRow() {
+    if (!this.rowPending) return;
+    this.rowPending = false;
+    let value;
+    try {
+      value = JSON.parse(utf8(this.rowBytes, this.rowStart, this.rowEnd));
+    } catch (error) {
+      const at = { line: this.rowLine, frame: this.rowFrame, byte: this.rowByte };
+      this.report({ kind: "unparsable-line", at, message: `line ${at.line}${where(at)} is not valid JSON: ${error.message}` });
+      return;
+    }
+    const range = recordSeqRange(value);
+    if (range === null) return;
+    this.events += range[1] - range[0];
+    this.lastSeq = range[1];
+    this.expected = range[1] + 1;
+  }
+  checkSeq(first, frame, byte) {
+    if (this.expected !== null && first !== this.expected) {
+      const at = { line: this.line, frame, byte };
+      this.report({
+        kind: "seq-gap",
+        at,
+        expected: this.expected,
+        got: first,
+        message: `line ${at.line}${where(at)} continues the log at seq ${first}; expected ${this.expected}`
+      });
+    }
+  }
+  advance(first, last) {
+    this.events += last - first + 1;
+    this.lastSeq = last;
+    this.expected = last + 1;
+  }
+};
+function concatBytes(a, b) {
+  const out2 = new Uint8Array(a.length + b.length);
+  out2.set(a, 0);
+  out2.set(b, a.length);
+  return out2;
+}
+function where(at) {
+  return at.frame === null ? ` (chunk at byte ${at.byte})` : ` (frame ${at.frame} at byte ${at.byte})`;
+}
+
+// src/log/torn-tail.ts
+import * as zlib2 from "node:zlib";
+function recoverableLines(torn) {
+  let plaintext = new Uint8Array(0);
+  const z = zlib2;
+  try {
+    if (typeof z.zstdDecompressSync === "function" && z.constants.ZSTD_e_flush !== void 0) {
+      plaintext = z.zstdDecompressSync(torn, { finishFlush: z.constants.ZSTD_e_flush });
+    } else {
+      const parts = [];
+      const stream = new Decompress((data) => {
+        parts.push(data);
+      });
+      stream.push(torn, false);
+      plaintext = Buffer.concat(parts);
+    }
+  } catch {
+    return 0;
+  }
+  let lines = 0;
+  for (let i = plaintext.indexOf(10); i !== -1; i = plaintext.indexOf(10, i + 1)) lines++;
+  return lines;
+}
+
+// src/log/zstd-cli-batches.ts
+async function decodeBatchesWithZstdCli(batches, cli, sink, options) {
+  let fallback = null;
+  const settle = async (batch, decoded) => {
+    const output = await decoded;
+    if (!(output instanceof Error)) {
+      pushDecoded(batch, output, sink);
+    } else if (options.onRefusal === "fzstd") {
+      fallback ??= await openFrameDecoder("fzstd");
+      decodeBatch(batch, fallback, sink);
+    } else {
+      await bisect(batch, output, cli, sink);
+    }
+    await options.flush?.();
+  };
+  let pending = null;
+  try {
+    for await (const batch of batches) {
+      const job = { batch, output: collectZstdCli(cli, batch.bytes) };
+      if (pending !== null) await settle(pending.batch, pending.output);
+      pending = job;
+    }
+    if (pending !== null) await settle(pending.batch, pending.output);
+  } finally {
+    ;
+    fallback?.close();
+  }
+  return fallback !== null;
+}
+function pushDecoded(batch, output, { reader, tally }) {
+  tally.decodedBytes += output.length;
+  for (const frame of batch.frames) if (frame.kind === "zstd" && frame.checksum !== null) tally.checked++;
+  const last = batch.frames.at(-1);
+  const lastBreak = output.lastIndexOf(10);
+  if (lastBreak !== -1) reader.push(output.subarray(0, lastBreak + 1), null, batch.frames[0].start);
+  if (lastBreak + 1 < output.length) reader.push(output.subarray(lastBreak + 1), last.index, last.start, true);
+}
+async function bisect(batch, failure, cli, sink) {
+  if (batch.frames.length === 1) {
+    const frame = batch.frames[0];
+    sink.reader.report({
+      kind: "frame-failed",
+      at: { line: sink.reader.lineCount + 1, frame: frame.index, byte: frame.start },
+      message: `frame ${frame.index} at byte ${frame.start} failed to decode: ${failure.message}`
+    });
+    return;
+  }
+  const middle = batch.frames.length >> 1;
+  for (const frames of [batch.frames.slice(0, middle), batch.frames.slice(middle)]) {
+    const at = frames[0].start;
+    const part = { frames, bytes: batch.bytes.subarray(at - batch.at, frames.at(-1).end - batch.at), at };
+    const output = await collectZstdCli(cli, part.bytes);
+    if (output instanceof Error) await bisect(part, output, cli, sink);
+    else pushDecoded(part, output, sink);
+  }
+}
+async function collectZstdCli(cli, bytes) {
+  const parts = [];
+  try {
+    for await (const chunk of decodeWithZstdCli(cli, [bytes])) parts.push(chunk);
+    return Buffer.concat(parts);
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error));
+  }
+}
+
+// src/log/session-log.ts
+var DEFAULT_CHUNK_BYTES = 4 * 1024 * 1024;
+async function readSessionLog(file, options = {}) {
+  const reader = new LogRecordReader({ parse: options.parse, expand: options.expand, onRecord: options.onRecord, onHeader: options.onHeader, onLines: options.onLines });
+  const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES;
+  const handle = await openLog(file.path);
   try {
     if (file.format === "jsonl") return await readPlain(file, handle, reader, chunkBytes, options);
     return await readZstd(file, handle, reader, chunkBytes, options);
@@ -1440,39 +1863,23 @@ async function readSessionLog(file, options = {}) {
     await handle.close();
   }
 }
-async function* chunksOf(handle, size, chunkBytes, onProgress) {
-  let position = 0;
-  for (; ; ) {
-    const buffer = Buffer.allocUnsafe(chunkBytes);
-    let bytesRead;
-    try {
-      ;
-      ({ bytesRead } = await handle.read(buffer, 0, chunkBytes, position));
-    } catch (error) {
-      throw new SessionLogInputError(`cannot read at byte ${position}: ${error.message}`, "unreadable");
-    }
-    if (bytesRead === 0) return;
-    position += bytesRead;
-    onProgress?.(position, size);
-    yield bytesRead === chunkBytes ? buffer : buffer.subarray(0, bytesRead);
-  }
-}
 async function readPlain(file, handle, reader, chunkBytes, options) {
-  let carry = Buffer.alloc(0);
-  let carryAt = 0;
+  const chunks = new ChunkReader(handle, file.size, chunkBytes, true, options.onProgress);
+  let carry = new Uint8Array(0);
   let consumed = 0;
-  for await (const chunk of chunksOf(handle, file.size, chunkBytes, options.onProgress)) {
-    const bytes = carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk;
-    const lastBreak = bytes.lastIndexOf(10);
-    if (lastBreak === -1) {
-      carry = Buffer.from(bytes);
-      continue;
+  for (; ; ) {
+    const bytes = await chunks.next(carry);
+    if (bytes.length === carry.length) {
+      carry = bytes;
+      break;
     }
-    reader.push(text(bytes.subarray(0, lastBreak + 1)), null, carryAt);
-    await options.flush?.();
-    consumed = carryAt + lastBreak + 1;
-    carry = Buffer.from(bytes.subarray(lastBreak + 1));
-    carryAt = consumed;
+    const lastBreak = bytes.lastIndexOf(10);
+    if (lastBreak !== -1) {
+      reader.push(bytes.subarray(0, lastBreak + 1), null, consumed);
+      await options.flush?.();
+      consumed += lastBreak + 1;
+    }
+    carry = bytes.subarray(lastBreak + 1);
   }
   const totals = reader.finish();
   const tail = carry.length > 0 ? {
@@ -1502,145 +1909,35 @@ async function readPlain(file, handle, reader, chunkBytes, options) {
 async function readZstd(file, handle, reader, chunkBytes, options) {
   const requested = options.decoder ?? "auto";
   const name = requested === "auto" ? autoDecoderName(options.needsFrames ?? false) : requested;
-  if (name === "zstd-cli" && options.needsFrames) throw new DecoderUnavailableError('decoder "zstd-cli" decodes all frames as one stream and cannot report frames one by one');
+  if (name === "zstd-cli" && options.needsFrames) throw new DecoderUnavailableError('decoder "zstd-cli" decodes a run of frames at a time and cannot report frames one by one');
   const cli = name === "zstd-cli" ? findZstdCli() : null;
   if (name === "zstd-cli" && cli === null) throw new DecoderUnavailableError('decoder "zstd-cli" is not available: no zstd command on PATH');
-  const decoder = name === "zstd-cli" ? null : await openFrameDecoder(requested === "auto" ? "auto" : name);
-  let frameCount = 0;
-  let checked = 0;
-  let decodedBytes = 0;
-  let consumed = 0;
-  let stop = { kind: "end" };
-  let tailBytes = null;
-  const falsePositives = [];
-  async function* batches() {
-    let carry = Buffer.alloc(0);
-    let carryAt = 0;
-    for await (const chunk of chunksOf(handle, file.size, chunkBytes, options.onProgress)) {
-      const bytes = carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk;
-      const scan = scanZstdFrames(bytes, { baseOffset: carryAt, firstIndex: frameCount });
-      if (options.magicScan && scan.frames.length > 0) {
-        const starts = new Set(scan.frames.map((f) => f.start));
-        falsePositives.push(...magicFalsePositives(bytes.subarray(0, scan.next - carryAt), starts, carryAt));
-      }
-      if (scan.frames.length > 0) {
-        frameCount += scan.frames.length;
-        consumed = scan.next;
-        yield { frames: scan.frames, bytes: bytes.subarray(0, scan.next - carryAt), at: carryAt };
-      }
-      if (scan.stop.kind === "corrupt") {
-        stop = scan.stop;
-        return;
-      }
-      carry = Buffer.from(bytes.subarray(scan.next - carryAt));
-      carryAt = scan.next;
-    }
-    if (carry.length > 0) {
-      const scan = scanZstdFrames(carry, { baseOffset: carryAt, firstIndex: frameCount });
-      stop = scan.stop;
-      tailBytes = carry;
-      if (options.magicScan) falsePositives.push(...magicFalsePositives(carry, /* @__PURE__ */ new Set([carryAt]), carryAt));
-    }
-  }
-  const decodeEach = (batch, frameDecoder) => {
-    for (const frame of batch.frames) {
-      const firstLine = reader.lineCount + 1;
-      if (frame.kind === "skippable") {
-        options.onFrame?.({ frame, decodedBytes: 0, firstLine, lastLine: firstLine - 1 });
-        continue;
-      }
-      let plaintext;
-      try {
-        plaintext = frameDecoder.decode(batch.bytes.subarray(frame.start - batch.at, frame.end - batch.at));
-      } catch (error) {
-        const message = error.message;
-        reader.report({ kind: "frame-failed", at: { line: firstLine, frame: frame.index, byte: frame.start }, message: `frame ${frame.index} at byte ${frame.start} failed to decode: ${message}` });
-        options.onFrame?.({ frame, decodedBytes: null, firstLine, lastLine: firstLine - 1, error: message });
-        continue;
-      }
-      if (frameDecoder.verifiesChecksum && frame.checksum !== null) checked++;
-      decodedBytes += plaintext.length;
-      reader.push(text(plaintext), frame.index, frame.start, true);
-      options.onFrame?.({ frame, decodedBytes: plaintext.length, firstLine, lastLine: reader.lineCount });
-    }
-  };
-  let fallback = null;
+  const walk = new FrameBatches(new ChunkReader(handle, file.size, chunkBytes, cli === null, options.onProgress), options.magicScan === true);
+  const tally = { checked: 0, decodedBytes: 0 };
+  const sink = { reader, tally, onFrame: options.onFrame };
   let fallbackUsed = false;
-  if (decoder !== null) {
+  if (cli !== null) {
+    fallbackUsed = await decodeBatchesWithZstdCli(walk.batches(), cli, sink, { onRefusal: requested === "auto" ? "fzstd" : "bisect", flush: options.flush });
+  } else {
+    const decoder = await openFrameDecoder(requested === "auto" ? "auto" : name);
     try {
-      for await (const batch of batches()) {
-        decodeEach(batch, decoder);
+      for await (const batch of walk.batches()) {
+        decodeBatch(batch, decoder, sink);
         await options.flush?.();
       }
     } finally {
       decoder.close();
     }
-  } else {
-    const pushDecoded = (batch, output) => {
-      decodedBytes += output.length;
-      for (const frame of batch.frames) if (frame.kind === "zstd" && frame.checksum !== null) checked++;
-      const last = batch.frames.at(-1);
-      const lastBreak = output.lastIndexOf(10);
-      if (lastBreak !== -1) reader.push(text(output.subarray(0, lastBreak + 1)), null, batch.frames[0].start);
-      if (lastBreak + 1 < output.length) reader.push(text(output.subarray(lastBreak + 1)), last.index, last.start, true);
-    };
-    const bisect = async (batch, failure) => {
-      if (batch.frames.length === 1) {
-        const frame = batch.frames[0];
-        reader.report({
-          kind: "frame-failed",
-          at: { line: reader.lineCount + 1, frame: frame.index, byte: frame.start },
-          message: `frame ${frame.index} at byte ${frame.start} failed to decode: ${failure.message}`
-        });
-        return;
-      }
-      const middle = batch.frames.length >> 1;
-      for (const frames of [batch.frames.slice(0, middle), batch.frames.slice(middle)]) {
-        const at = frames[0].start;
-        const part = { frames, bytes: batch.bytes.subarray(at - batch.at, frames.at(-1).end - batch.at), at };
-        const output = await collectZstdCli(cli, part.bytes);
-        if (output instanceof Error) await bisect(part, output);
-        else pushDecoded(part, output);
-      }
-    };
-    const settle = async (job) => {
-      const { batch } = job;
-      const output = await job.output;
-      if (!(output instanceof Error)) {
-        pushDecoded(batch, output);
-      } else if (requested === "auto") {
-        fallback ??= await openFrameDecoder("fzstd");
-        fallbackUsed = true;
-        decodeEach(batch, fallback);
-      } else {
-        await bisect(batch, output);
-      }
-      await options.flush?.();
-    };
-    let pending = null;
-    try {
-      for await (const batch of batches()) {
-        const job = { batch, output: collectZstdCli(cli, batch.bytes) };
-        if (pending !== null) await settle(pending);
-        pending = job;
-      }
-      if (pending !== null) await settle(pending);
-    } finally {
-      ;
-      fallback?.close();
-    }
   }
   const totals = reader.finish();
   const problems = [...totals.problems];
-  const finalStop = stop;
-  if (finalStop.kind === "corrupt") {
-    problems.push({ kind: "corrupt-structure", offset: finalStop.offset, message: describeFrameStop(finalStop, file.size) });
-  }
+  const stop = walk.stop;
+  if (stop.kind === "corrupt") problems.push({ kind: "corrupt-structure", offset: stop.offset, message: describeFrameStop(stop, file.size) });
   let tail = null;
-  if (finalStop.kind === "incomplete" && tailBytes !== null) {
-    const torn = tailBytes;
+  if (stop.kind === "incomplete" && walk.tailBytes !== null) {
+    const torn = walk.tailBytes;
     const recoverable = options.recoverTail === false ? null : recoverableLines(torn);
-    tail = { start: finalStop.start, bytes: torn.length, description: describeFrameStop(finalStop, file.size), stop: finalStop, recoverableLines: recoverable };
+    tail = { start: stop.start, bytes: torn.length, description: describeFrameStop(stop, file.size), stop, recoverableLines: recoverable };
   }
   return {
     file,
@@ -1651,47 +1948,17 @@ async function readZstd(file, handle, reader, chunkBytes, options) {
     lines: totals.lines,
     events: totals.events,
     lastSeq: totals.lastSeq,
-    frames: frameCount,
-    checkedFrames: checked,
-    bytesConsumed: consumed,
-    decodedBytes,
+    frames: walk.frames,
+    checkedFrames: tally.checked,
+    bytesConsumed: walk.consumed,
+    decodedBytes: tally.decodedBytes,
     tail,
     problems,
-    magicFalsePositives: falsePositives
+    magicFalsePositives: walk.falsePositives
   };
 }
-async function collectZstdCli(cli, bytes) {
-  const parts = [];
-  try {
-    for await (const chunk of decodeWithZstdCli(cli, [bytes])) parts.push(chunk);
-    return Buffer.concat(parts);
-  } catch (error) {
-    return error instanceof Error ? error : new Error(String(error));
-  }
-}
-function recoverableLines(torn) {
-  let plaintext = new Uint8Array(0);
-  const z = zlib2;
-  try {
-    if (typeof z.zstdDecompressSync === "function" && z.constants.ZSTD_e_flush !== void 0) {
-      plaintext = z.zstdDecompressSync(torn, { finishFlush: z.constants.ZSTD_e_flush });
-    } else {
-      const parts = [];
-      const stream = new Decompress((data) => {
-        parts.push(data);
-      });
-      stream.push(torn, false);
-      plaintext = Buffer.concat(parts);
-    }
-  } catch {
-    return 0;
-  }
-  let lines = 0;
-  for (let i = plaintext.indexOf(10); i !== -1; i = plaintext.indexOf(10, i + 1)) lines++;
-  return lines;
-}
 
-// src/shared/session-roots.ts
+// src/log/session-roots.ts
 import { readdir as readdir2, stat as stat2 } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join as join2, resolve } from "node:path";
@@ -1796,7 +2063,7 @@ function contentOf(event) {
   return Array.isArray(content) ? content : [];
 }
 
-// src/shared/session-summary.ts
+// src/log/session-summary.ts
 var TITLE_CHARS = 60;
 var REPLACE_MARK = '"surfaceOp":{';
 var SummaryBuilder = class {
@@ -1815,17 +2082,17 @@ var SummaryBuilder = class {
    * @param type - event type or row tag from the line prefix.
    * @param text - the stored line.
    */
-  wants(type, text2) {
+  wants(type, text) {
     switch (type) {
       case "session/title":
       case "turn/start":
       case "turn/end":
         return true;
       case "user/message":
-        return this.firstPrompt === null || text2.includes(REPLACE_MARK);
+        return this.firstPrompt === null || text.includes(REPLACE_MARK);
       case "assistant/message":
       case "tool/result":
-        return text2.includes(REPLACE_MARK);
+        return text.includes(REPLACE_MARK);
       default:
         return false;
     }
@@ -1858,8 +2125,8 @@ var SummaryBuilder = class {
     if (event.type !== "user/message" && event.type !== "assistant/message" && event.type !== "tool/result") return;
     if (readReplaceOp(event.surfaceOp) === null) {
       if (this.firstPrompt === null && event.type === "user/message" && classifyNode(event) === "user") {
-        const text2 = plainText(contentOf(event)).replace(/\s+/g, " ").trim();
-        if (text2) this.firstPrompt = text2.length > TITLE_CHARS ? text2.slice(0, TITLE_CHARS) + "…" : text2;
+        const text = plainText(contentOf(event)).replace(/\s+/g, " ").trim();
+        if (text) this.firstPrompt = text.length > TITLE_CHARS ? text.slice(0, TITLE_CHARS) + "…" : text;
       }
       return;
     }
@@ -1888,7 +2155,7 @@ var SummaryBuilder = class {
   }
 };
 
-// src/shared/session-roots.ts
+// src/log/session-roots.ts
 var SESSIONS_ROOT_RULE = "$DSH_HOME/sessions, or ~/.dsh/sessions when DSH_HOME is unset";
 function defaultSessionsRoot(env = process.env) {
   const fromEnv = env.DSH_HOME;
@@ -1941,7 +2208,7 @@ async function summarizeLog(log, decoder) {
   let file;
   try {
     file = await resolveSessionLog(log.path);
-    const read = await readSessionLog(file, { decoder, parse: (type, text2) => builder.wants(type, text2), onRecord: (record) => builder.add(record), recoverTail: false });
+    const read = await readSessionLog(file, { decoder, parse: (type, text) => builder.wants(type, text), onRecord: (record) => builder.add(record), recoverTail: false });
     return { ...log, header: read.header, events: read.events, summary: builder.result(), tail: read.tail, problems: read.problems, error: null };
   } catch (error) {
     if (error instanceof DecoderUnavailableError) throw error;
@@ -1949,7 +2216,7 @@ async function summarizeLog(log, decoder) {
   }
 }
 
-// src/shared/cli.ts
+// scripts/support/cli.ts
 import { stat as stat3 } from "node:fs/promises";
 import { parseArgs } from "node:util";
 var EXIT = {
@@ -2025,13 +2292,13 @@ function progress(enabled) {
   let shown = false;
   const tty = process.stderr.isTTY === true;
   return {
-    update(text2) {
+    update(text) {
       if (!enabled) return;
       const now = Date.now();
       if (now - started < 1e3 || now - last < 1e3) return;
       last = now;
       shown = true;
-      process.stderr.write(tty ? `\r\x1B[K${text2}` : `${text2}
+      process.stderr.write(tty ? `\r\x1B[K${text}` : `${text}
 `);
     },
     done() {
@@ -2072,16 +2339,82 @@ ${usage}`);
     process.exitCode = EXIT.usage;
   });
 }
-async function out(text2) {
-  if (!process.stdout.write(text2)) await new Promise((resolve2) => process.stdout.once("drain", resolve2));
+var OUTPUT_CHUNK_BYTES2 = 1024 * 1024;
+var ChunkedOutput = class {
+  buffer = Buffer.allocUnsafe(OUTPUT_CHUNK_BYTES2);
+  used = 0;
+  ready = [];
+  /** Whether a value was already written in {@link addJsonLines} mode (for the commas). */
+  valuesWritten = false;
+  /** Append bytes. */
+  add(bytes) {
+    let from = 0;
+    while (from < bytes.length) {
+      const n = Math.min(bytes.length - from, this.buffer.length - this.used);
+      this.buffer.set(bytes.subarray(from, from + n), this.used);
+      this.used += n;
+      from += n;
+      if (this.used === this.buffer.length) this.rotate();
+    }
+  }
+  /** Append text as UTF-8. */
+  addText(text) {
+    if (text.length * 3 <= this.buffer.length - this.used) this.used += this.buffer.write(text, this.used);
+    else this.add(Buffer.from(text));
+  }
+  /**
+   * Append whole lines (each ending in a line break) as members of a JSON array: each line is one
+   * JSON value, written with a comma before it unless it is the first.
+   */
+  addJsonLines(lines) {
+    if (lines.length === 0) return;
+    if (this.valuesWritten) this.addText(",");
+    this.valuesWritten = true;
+    const start = this.used;
+    const body = lines.subarray(0, lines.length - 1);
+    if (body.length <= this.buffer.length - this.used) {
+      this.buffer.set(body, this.used);
+      this.used += body.length;
+      for (let i = this.buffer.indexOf(10, start); i !== -1 && i < this.used; i = this.buffer.indexOf(10, i + 1)) this.buffer[i] = 44;
+    } else {
+      const copy = Buffer.from(body);
+      for (let i = copy.indexOf(10); i !== -1; i = copy.indexOf(10, i + 1)) copy[i] = 44;
+      this.add(copy);
+    }
+  }
+  /** Append one JSON value as a member of the array {@link addJsonLines} writes. */
+  addJsonValue(text) {
+    this.addText(this.valuesWritten ? "," + text : text);
+    this.valuesWritten = true;
+  }
+  rotate() {
+    this.ready.push(this.buffer.subarray(0, this.used));
+    this.buffer = Buffer.allocUnsafe(OUTPUT_CHUNK_BYTES2);
+    this.used = 0;
+  }
+  /** Write the full chunks, waiting while stdout is congested. */
+  async drain() {
+    while (this.ready.length > 0) await outBytes(this.ready.shift());
+  }
+  /** Write everything collected. */
+  async end() {
+    if (this.used > 0) this.rotate();
+    await this.drain();
+  }
+};
+async function outBytes(bytes) {
+  if (!process.stdout.write(bytes)) await new Promise((resolve2) => process.stdout.once("drain", resolve2));
+}
+async function out(text) {
+  if (!process.stdout.write(text)) await new Promise((resolve2) => process.stdout.once("drain", resolve2));
 }
 
 export {
   DECODER_NAMES,
+  resolveSessionLog,
   hasZlibZstd,
   findZstdCli,
   isRecord,
-  resolveSessionLog,
   readSessionLog,
   readReplaceOp,
   readTombstone,
@@ -2105,5 +2438,6 @@ export {
   progress,
   formatBytes,
   runScript,
+  ChunkedOutput,
   out
 };

@@ -8,13 +8,14 @@
  *   `NodePrivateZstdFrameDecoder`), after probing the same private shape. When a Node release
  *   changes that shape, the choice falls back to `zlib-oneshot`.
  * - `zlib-oneshot`: `zstdDecompressSync` on each frame.
- * - `zstd-cli`: the `zstd` tool decoding all complete frames as one stream (`zstd -dcq`). It has
- *   no per-frame output, so it serves only reads that need no frame index.
+ * - `zstd-cli`: the `zstd` tool (`zstd -dcq`), one run per batch of complete frames (the frames
+ *   of one chunk read, `zstd-cli-batches.ts`). A run's output has no frame boundaries, so it
+ *   serves only reads that need no frame index.
  * - `fzstd`: the portable decoder from `frame-decoder.ts`.
  *
  * All of them verify each frame's XXH64 checksum.
  *
- * @module dsh-message-recall/shared/frame-decoder-node
+ * @module dsh-message-recall/log/frame-decoder-node
  */
 import { spawn, spawnSync } from 'node:child_process'
 import * as zlib from 'node:zlib'
@@ -79,12 +80,13 @@ export function createZlibDecoder(): FrameDecoder | null {
   const output = Buffer.allocUnsafe(OUTPUT_CHUNK_BYTES)
   let closed = false
 
-  const decodeOnce = (frame: Uint8Array): Uint8Array => {
+  const decodeOnce = (frame: Uint8Array, start: number, end: number): Uint8Array => {
     const { stream, errorKey } = opened!
     const handle = stream._handle!
-    let inputOffset = 0
-    let inputRemaining = frame.length
-    const chunks: Buffer[] = []
+    let inputOffset = start
+    let inputRemaining = end - start
+    // Output beyond one scratch buffer; created only for frames that need it.
+    let chunks: Buffer[] | null = null
     let total = 0
     for (;;) {
       handle.writeSync(stream._defaultFlushFlag, frame, inputOffset, inputRemaining, output, 0, output.length)
@@ -96,11 +98,11 @@ export function createZlibDecoder(): FrameDecoder | null {
       total += produced
       if (outputLeft !== 0) {
         if (inputLeft !== 0) throw new Error(`zstd frame decoder left ${inputLeft} bytes of the frame unread`)
-        if (chunks.length === 0) return output.subarray(0, produced)
+        if (chunks === null) return output.subarray(0, produced)
         chunks.push(Buffer.from(output.subarray(0, produced)))
         return Buffer.concat(chunks, total)
       }
-      chunks.push(Buffer.from(output))
+      ;(chunks ??= []).push(Buffer.from(output))
       inputOffset += inputRemaining - inputLeft
       inputRemaining = inputLeft
     }
@@ -109,14 +111,14 @@ export function createZlibDecoder(): FrameDecoder | null {
   return {
     name: 'zlib',
     verifiesChecksum: true,
-    decode(frame: Uint8Array): Uint8Array {
+    decode(source: Uint8Array, start = 0, end = source.length): Uint8Array {
       if (closed) throw new Error('cannot decode with a closed zlib frame decoder')
       if (opened === null) {
         opened = openZstdStream()
         if (opened === null) throw new Error('node:zlib zstd stream could not be reopened')
       }
       try {
-        return decodeOnce(frame)
+        return decodeOnce(source, start, end)
       } catch (error) {
         // A failed frame leaves the context destroyed; the next frame gets a fresh one.
         opened.stream.close()
@@ -143,9 +145,9 @@ export function createZlibOneshotDecoder(): FrameDecoder | null {
   return {
     name: 'zlib-oneshot',
     verifiesChecksum: true,
-    decode(frame: Uint8Array): Uint8Array {
+    decode(source: Uint8Array, start = 0, end = source.length): Uint8Array {
       if (closed) throw new Error('cannot decode with a closed zlib-oneshot frame decoder')
-      return nodeZlib.zstdDecompressSync!(frame)
+      return nodeZlib.zstdDecompressSync!(source.subarray(start, end))
     },
     close(): void {
       closed = true

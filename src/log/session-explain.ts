@@ -5,15 +5,15 @@
  * surface neighbours when it was written, which later replacement shadows it in turn, and
  * whether any range split a tool call from its result. Pure and browser-safe.
  *
- * @module dsh-message-recall/shared/session-explain
+ * @module dsh-message-recall/log/session-explain
  */
 import { foldSurface } from '@deepseek-ai/dsh-session/surface'
 import type { SessionEvent } from '@deepseek-ai/dsh-session/types'
-import { isRecord, type LogEvent } from './events'
-import { readReplaceOp } from './replace-op'
-import { classifyNode, contentOf, plainText, stepOf, type NodeKind } from './surface-node'
-import { readTombstone, type TombstoneAction } from './tombstone'
-import { ToolPairingIndex } from './tool-pairing'
+import { isRecord, type LogEvent } from '../shared/events'
+import { readReplaceOp } from '../shared/replace-op'
+import { classifyNode, contentOf, plainText, stepOf, type NodeKind } from '../shared/surface-node'
+import { readTombstone, type TombstoneAction } from '../shared/tombstone'
+import { ToolPairingIndex } from '../shared/tool-pairing'
 
 /** One surface node, described for people. */
 export interface NodeSummary {

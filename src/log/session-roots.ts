@@ -3,14 +3,16 @@
  * `dsh-session-persistence-jsonl` `logPath`) and summarizing every log in it, newest first. One
  * unreadable or damaged log is recorded and the walk goes on. Never writes. Node only.
  *
- * @module dsh-message-recall/shared/session-roots
+ * @module dsh-message-recall/log/session-roots
  */
 import { readdir, stat } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { DecoderUnavailableError, type DecoderName } from './frame-decoder'
 import type { LogHeader, LogProblem } from './log-frames'
-import { LOG_FILE_NAMES, readSessionLog, resolveSessionLog, type SessionLogFile, type TornTail } from './session-log'
+import { LOG_FILE_NAMES, resolveSessionLog, type SessionLogFile } from './log-file'
+import { readSessionLog } from './session-log'
+import type { TornTail } from './torn-tail'
 import { SummaryBuilder, type SessionSummary } from './session-summary'
 
 /** How {@link defaultSessionsRoot} is found, for help and messages. */

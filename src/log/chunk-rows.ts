@@ -12,9 +12,9 @@
  *
  * Pure and browser-safe.
  *
- * @module dsh-message-recall/shared/chunk-rows
+ * @module dsh-message-recall/log/chunk-rows
  */
-import { isRecord, type LogEvent } from './events'
+import { isRecord, type LogEvent } from '../shared/events'
 
 /** Storage row tags (bare, slash-less words: never session event types). */
 export const CHUNK_ROW_TYPES = ['text-chunks', 'reasoning-chunks', 'tool-call-chunks'] as const

@@ -13,17 +13,17 @@
  * Structure follows RFC 8878 §3.1 (frame header, block headers, content checksum) and §3.1.2
  * (skippable frames). Pure and browser-safe: no Node built-ins.
  *
- * @module dsh-message-recall/shared/zstd-frames
+ * @module dsh-message-recall/log/zstd-frames
  */
 
-/** Magic number of a Zstandard frame, little endian on disk: `28 b5 2f fd`. */
-export const ZSTD_FRAME_MAGIC = 0xfd2fb528
+/** The four magic bytes that open every Zstandard data frame, in file order (RFC 8878 §3.1.1). */
+export const ZSTD_MAGIC_BYTES: Readonly<Uint8Array> = Uint8Array.of(0x28, 0xb5, 0x2f, 0xfd)
+
+/** The same magic number read as a little-endian 32-bit value (`0xfd2fb528`). */
+export const ZSTD_FRAME_MAGIC = (ZSTD_MAGIC_BYTES[0]! | (ZSTD_MAGIC_BYTES[1]! << 8) | (ZSTD_MAGIC_BYTES[2]! << 16) | (ZSTD_MAGIC_BYTES[3]! << 24)) >>> 0
 
 /** Largest block a valid frame may declare, in decompressed bytes (RFC 8878 §3.1.1.2.3). */
 export const MAX_BLOCK_BYTES = 128 * 1024
-
-/** The four magic bytes, in file order. */
-export const ZSTD_MAGIC_BYTES: readonly number[] = [0x28, 0xb5, 0x2f, 0xfd]
 
 /** One complete frame. Offsets are absolute byte offsets in the file; `end` is exclusive. */
 export interface ZstdFrame {
@@ -204,8 +204,9 @@ export function scanZstdFrames(bytes: Uint8Array, options: FrameScanOptions = {}
  */
 export function magicFalsePositives(bytes: Uint8Array, frameStarts: ReadonlySet<number>, baseOffset = 0): number[] {
   const out: number[] = []
-  for (let i = bytes.indexOf(0x28); i !== -1 && i + 3 < bytes.length; i = bytes.indexOf(0x28, i + 1)) {
-    if (bytes[i + 1] === 0xb5 && bytes[i + 2] === 0x2f && bytes[i + 3] === 0xfd && !frameStarts.has(baseOffset + i)) out.push(baseOffset + i)
+  const [m0, m1, m2, m3] = ZSTD_MAGIC_BYTES as Uint8Array
+  for (let i = bytes.indexOf(m0!); i !== -1 && i + 3 < bytes.length; i = bytes.indexOf(m0!, i + 1)) {
+    if (bytes[i + 1] === m1 && bytes[i + 2] === m2 && bytes[i + 3] === m3 && !frameStarts.has(baseOffset + i)) out.push(baseOffset + i)
   }
   return out
 }
