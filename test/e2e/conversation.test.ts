@@ -35,6 +35,8 @@ const P5 = 'Summarise the open work in one line.'
 const A5 = 'One open task remains.'
 const P6 = 'Let us start over: what is a good first step?'
 const A6 = 'A good first step is a short plan.'
+/** The first-prompt title of P6 (five words), which the session gets once Delete onward removed every earlier prompt. */
+const P6_TITLE = 'Let us start over: what'
 const P7 = 'And after the restart, what do you remember?'
 const A7 = 'I remember the plan you asked for.'
 /** Contents of the workspace files, which reach the model only through the tool results. */
@@ -235,7 +237,8 @@ describe('one conversation in the real DSH web UI', { timeout: 1_800_000 }, () =
 
     await e.restartHost()
     await openApp(page, e.url)
-    await openSessionFromSidebar(page, TITLE)
+    // The title made from P1 went with it (Delete onward left no prompt); P6 titled the session.
+    await openSessionFromSidebar(page, P6_TITLE)
     await waitForChatText(page, A6)
     for (const k of hidden) await waitRowHidden(page, k)
     const all = await rows(page)
