@@ -1402,7 +1402,7 @@ function DraftMirror({ useInput, client }) {
 }
 
 // src/client/stamp.ts
-var BUILD_STAMP = true ? "0.1.0+e631994abb" : "dev";
+var BUILD_STAMP = true ? "0.1.0+8574d32075" : "dev";
 
 // src/client/EditButton.tsx
 var import_react3 = require("react");
@@ -1814,6 +1814,15 @@ function EditorModal({ sessionId, running, locale, kit, onClose }) {
     } else if (event.key === "Enter") {
       event.preventDefault();
       void apply2();
+    } else if (event.key === "Tab") {
+      const focusable = [...dialog.current?.querySelectorAll("button:not([disabled])") ?? []];
+      const first = focusable[0];
+      const last = focusable.at(-1);
+      const active = dialog.current?.ownerDocument.activeElement;
+      if (first !== void 0 && last !== void 0 && (event.shiftKey ? active === first || active === dialog.current : active === last)) {
+        event.preventDefault();
+        (event.shiftKey ? last : first).focus();
+      }
     } else if (event.key === "ArrowDown" || event.key === "ArrowUp") {
       event.preventDefault();
       const at = order.findIndex((key) => controls.current.get(key)?.closest("li")?.contains(event.target));

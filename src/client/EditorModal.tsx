@@ -9,7 +9,8 @@
  * one `apply`; **Discard** and Escape close with nothing written.
  *
  * Keyboard: ArrowUp/ArrowDown move between units, Space toggles the focused control, Enter
- * applies, Escape discards. Every control is a `<button>` with an accessible name.
+ * applies, Escape discards, Tab stays inside the dialog. Every control is a `<button>` with an
+ * accessible name.
  *
  * @module dsh-message-recall/client/EditorModal
  */
@@ -135,6 +136,16 @@ export function EditorModal({ sessionId, running, locale, kit, onClose }: Editor
     } else if (event.key === 'Enter') {
       event.preventDefault()
       void apply()
+    } else if (event.key === 'Tab') {
+      // Keep the focus inside the dialog: Tab past the last control comes back to the first.
+      const focusable = [...(dialog.current?.querySelectorAll<HTMLButtonElement>('button:not([disabled])') ?? [])]
+      const first = focusable[0]
+      const last = focusable.at(-1)
+      const active = dialog.current?.ownerDocument.activeElement
+      if (first !== undefined && last !== undefined && (event.shiftKey ? active === first || active === dialog.current : active === last)) {
+        event.preventDefault()
+        ;(event.shiftKey ? last : first).focus()
+      }
     } else if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
       event.preventDefault()
       const at = order.findIndex((key) => controls.current.get(key)?.closest('li')?.contains(event.target as Node))

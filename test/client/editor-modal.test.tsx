@@ -165,6 +165,10 @@ describe('editor dialog', () => {
     await m.key('ArrowUp')
     await m.key('ArrowUp')
     assert.equal(m.focused(), `u${t1.prompt}`, 'ArrowUp stops at the first unit')
+    // Tab from the last control comes back to the first one.
+    ;(m.q('[data-editor-discard]') as HTMLElement).focus()
+    await m.key('Tab')
+    assert.equal(m.focused(), `u${t1.prompt}`, 'Apply is disabled, so Discard is the last control: Tab wraps to the first')
     await m.click(m.unit('s1.1').querySelector('[data-editor-select]'))
     await m.click(m.unit(`u${t3.prompt}`).querySelector('[data-editor-from]'))
     assert.deepEqual([...m.q('[data-editor-units]')!.querySelectorAll('li[data-editor-preview="going"]')].map((el) => el.getAttribute('data-editor-unit')), ['s1.1', `u${t3.prompt}`, 's3.1'])
