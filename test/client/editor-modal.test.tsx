@@ -20,8 +20,9 @@ import { describePlanRefusal } from '../../src/host/surface-plan'
 import type { LogEvent } from '../../src/shared/events'
 import { FakeHost } from './support/fake-host'
 import { LogBuilder } from '../host/log-builder'
+import { fill } from '../e2e/ui'
 
-const translate = (dict: Record<string, string>) => (key: string, params: Record<string, string | number> = {}) => (dict[key] ?? key).replace(/\{(\w+)\}/g, (_, k: string) => String(params[k]))
+const translate = (dict: Record<string, string>) => (key: string, params: Record<string, string | number> = {}) => fill(dict[key] ?? key, params)
 
 const cleanups: (() => Promise<void> | void)[] = []
 afterEach(async () => {

@@ -12,6 +12,7 @@ import { planBatch } from '../../src/host/batch-plan'
 import { appendBatch } from '../../src/host/batch-writer'
 import type { LogEvent } from '../../src/shared/events'
 import { LogBuilder } from '../host/log-builder'
+import { fill } from '../e2e/ui'
 
 function log() {
   const b = new LogBuilder('editor-model')
@@ -21,7 +22,7 @@ function log() {
   return { b, t1, t2, t3 }
 }
 
-const translate = (dict: Record<string, string>) => (key: string, params: Record<string, string | number> = {}) => dict[key]!.replace(/\{(\w+)\}/g, (_, k: string) => String(params[k]))
+const translate = (dict: Record<string, string>) => (key: string, params: Record<string, string | number> = {}) => fill(dict[key] ?? key, params)
 
 describe('editor model: units', () => {
   it('groups prompts, steering and model steps by turn, in log order, skipping injected context', () => {

@@ -16,7 +16,7 @@ import { readTombstone } from '../../src/shared/tombstone'
 import { buildEditorUnits, previewSelection, type EditorUnit } from '../../src/client/editor-model'
 import { counterText, editorEn } from '../../src/client/editor-locales'
 import { bootE2e, eventsOnDisk, sequentialScenarios, type E2e } from './harness'
-import { chooseWorkspace, findRow, openApp, openSessionFromSidebar, rows, sendPrompt, waitForChatText, waitForTurnBars, waitInPage, waitRowHidden } from './ui'
+import { chooseWorkspace, fill, findRow, openApp, openSessionFromSidebar, rows, sendPrompt, waitForChatText, waitForTurnBars, waitInPage, waitRowHidden } from './ui'
 import { assertWire, lastRequest } from './wire-checks'
 
 const TITLE = 'Editor trial chat'
@@ -41,7 +41,7 @@ let page: Page
 let sessionId = ''
 const scenario = sequentialScenarios(() => e)
 
-const en = (key: string, params: Record<string, string | number> = {}) => editorEn[key as keyof typeof editorEn].replace(/\{(\w+)\}/g, (_, k: string) => String(params[k]))
+const en = (key: string, params: Record<string, string | number> = {}) => fill(editorEn[key as keyof typeof editorEn], params)
 
 /** What the dialog shows, unit by unit. */
 async function editorState(page: Page) {
