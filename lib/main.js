@@ -818,6 +818,20 @@ function titleBefore(beforeSeq, lookup) {
   }
   return void 0;
 }
+var titleSeen = /* @__PURE__ */ new WeakMap();
+function currentTitle(session, count, lookup) {
+  const seen = titleSeen.get(session);
+  const from = seen !== void 0 && seen.upTo <= count ? seen.upTo : 0;
+  let seq = from === 0 ? void 0 : seen?.seq;
+  for (let at = count - 1; at >= from; at--) {
+    if (lookup(at)?.type === "session/title") {
+      seq = at;
+      break;
+    }
+  }
+  titleSeen.set(session, { upTo: count, seq });
+  return seq === void 0 ? void 0 : titleBefore(seq + 1, lookup);
+}
 var ESCAPES = /(?:\u001B\]|\u009D)(?:(?!\u0007|\u001B\\)[\s\S])*(?:\u0007|\u001B\\|$)|(?:\u001B\[|\u009B)[0-?]*[ -/]*[@-~]|\u001B[@-_]/gu;
 var INVISIBLE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u200B\u200E\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF]/gu;
 function fallbackTitle(text, limits) {
@@ -1286,7 +1300,7 @@ function writeTitle(session, effects, change) {
 function retitleAfterRemoval(session, effects, lookup, tombstone) {
   if (effects === void 0) return null;
   const change = titleAfterRemoval({
-    current: titleBefore(session.seq, lookup),
+    current: currentTitle(session, session.seq, lookup),
     shadowedSeqs: tombstone.shadowedSeqs,
     tombstoneSeq: tombstone.seq,
     nodes: session.surface.nodes,
@@ -1298,7 +1312,7 @@ function retitleAfterRemoval(session, effects, lookup, tombstone) {
 function retitleAfterRestore(session, effects, lookup, restore) {
   if (effects === void 0) return null;
   const change = titleAfterRestore({
-    current: titleBefore(session.seq, lookup),
+    current: currentTitle(session, session.seq, lookup),
     beforeTombstone: titleBefore(restore.tombstoneSeq, lookup),
     ...restore,
     nodes: session.surface.nodes,
@@ -1313,7 +1327,7 @@ function followPrompt(session, effectsOf, lookupOf, event) {
     const effects = effectsOf();
     try {
       const lookup = lookupOf();
-      writeTitle(session, { ...effects, meter: void 0 }, titleAfterPrompt(titleBefore(session.seq, lookup), event, lookup, effects.titleLimits));
+      writeTitle(session, { ...effects, meter: void 0 }, titleAfterPrompt(currentTitle(session, session.seq, lookup), event, lookup, effects.titleLimits));
     } catch (error) {
       effects.warn(`message-recall: the session title of "${session.id}" was not updated: ${error instanceof Error ? error.message : String(error)}`);
     }

@@ -77,6 +77,32 @@ export function titleBefore(beforeSeq: number, lookup: EventLookup): TitleRecord
   return undefined
 }
 
+/** Per session: how far the log was searched for titles, and the newest title seq found so far. */
+const titleSeen = new WeakMap<object, { upTo: number; seq: number | undefined }>()
+
+/**
+ * The current title of a session, found incrementally: each call searches only the events
+ * appended since the previous call for the same session (the first call searches the whole log
+ * once), so the write path does not scan a long log per write.
+ * @param session - the session (the cache key).
+ * @param count - its event count (`session.seq`).
+ * @param lookup - one event by seq over its log.
+ * @returns the newest `session/title`, or `undefined`.
+ */
+export function currentTitle(session: object, count: number, lookup: EventLookup): TitleRecord | undefined {
+  const seen = titleSeen.get(session)
+  const from = seen !== undefined && seen.upTo <= count ? seen.upTo : 0
+  let seq = from === 0 ? undefined : seen?.seq
+  for (let at = count - 1; at >= from; at--) {
+    if (lookup(at)?.type === 'session/title') {
+      seq = at
+      break
+    }
+  }
+  titleSeen.set(session, { upTo: count, seq })
+  return seq === undefined ? undefined : titleBefore(seq + 1, lookup)
+}
+
 // Terminal escapes, control characters and invisible direction marks never reach a title.
 const ESCAPES = /(?:\u001B\]|\u009D)(?:(?!\u0007|\u001B\\)[\s\S])*(?:\u0007|\u001B\\|$)|(?:\u001B\[|\u009B)[0-?]*[ -/]*[@-~]|\u001B[@-_]/gu
 const INVISIBLE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u200B\u200E\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF]/gu

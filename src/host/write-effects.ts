@@ -10,7 +10,7 @@ import type { EventLookup } from './surface-plan'
 import { appendShadowPrice, meterPricer, shadowPrice, type MessagePricer } from './shadow-price'
 import type { LogEvent } from '../shared/events'
 import { classifyNode } from '../shared/surface-node'
-import { appendTitle, titleAfterPrompt, titleAfterRemoval, titleAfterRestore, titleBefore, type TitleChange, type TitleLimits } from './title'
+import { appendTitle, currentTitle, titleAfterPrompt, titleAfterRemoval, titleAfterRestore, titleBefore, type TitleChange, type TitleLimits } from './title'
 
 /** The optional services a replace consults, read at request time. */
 export interface WriteEffects {
@@ -59,7 +59,7 @@ function writeTitle(session: Session, effects: WriteEffects, change: TitleChange
 export function retitleAfterRemoval(session: Session, effects: WriteEffects | undefined, lookup: EventLookup, tombstone: { seq: number; shadowedSeqs: readonly number[] }): number | null {
   if (effects === undefined) return null
   const change = titleAfterRemoval({
-    current: titleBefore(session.seq, lookup),
+    current: currentTitle(session, session.seq, lookup),
     shadowedSeqs: tombstone.shadowedSeqs,
     tombstoneSeq: tombstone.seq,
     nodes: session.surface.nodes,
@@ -85,7 +85,7 @@ export function retitleAfterRestore(
 ): number | null {
   if (effects === undefined) return null
   const change = titleAfterRestore({
-    current: titleBefore(session.seq, lookup),
+    current: currentTitle(session, session.seq, lookup),
     beforeTombstone: titleBefore(restore.tombstoneSeq, lookup),
     ...restore,
     nodes: session.surface.nodes,
@@ -110,7 +110,7 @@ export function followPrompt(session: Session, effectsOf: () => Pick<WriteEffect
     const effects = effectsOf()
     try {
       const lookup = lookupOf()
-      writeTitle(session, { ...effects, meter: undefined }, titleAfterPrompt(titleBefore(session.seq, lookup), event, lookup, effects.titleLimits))
+      writeTitle(session, { ...effects, meter: undefined }, titleAfterPrompt(currentTitle(session, session.seq, lookup), event, lookup, effects.titleLimits))
     } catch (error) {
       effects.warn(`message-recall: the session title of "${session.id}" was not updated: ${error instanceof Error ? error.message : String(error)}`)
     }
