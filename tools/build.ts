@@ -61,7 +61,7 @@ export async function buildAll(outDir: string): Promise<string> {
       banner: { js: WRAP_OPEN }, footer: { js: WRAP_CLOSE },
     }).then(async () => { stamp = await stampBundle(join(outDir, 'client.js')) }))
   }
-  // Entries are the top-level scripts; scripts/support/ holds what they share.
+  // Entries are the top-level scripts; the folders under scripts/ hold what they share.
   const scriptEntries = listFiles(join(root, 'scripts')).filter((f) => dirname(f) === join(root, 'scripts') && /\.ts$/.test(f) && !f.endsWith('.d.ts'))
   if (scriptEntries.length) {
     // One build with code splitting: the scripts share their decoding code through chunks.

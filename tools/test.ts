@@ -1,6 +1,6 @@
 // The project's test command (`npm test`), run under Node >= 22.19 by tools/with-node22.ts:
 //   1. lib/ must equal a fresh build of the sources;
-//   2. the TypeScript sources must typecheck (strict);
+//   2. the TypeScript sources must typecheck (strict), and src/client + src/shared also without Node types;
 //   3. every test file matched by TEST_GLOBS runs in node's test runner (tsx loads TypeScript),
 //      one file at a time, each in its own process group and under a time limit, including the
 //      end-to-end suite under test/e2e/.

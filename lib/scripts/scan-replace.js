@@ -1,91 +1,10 @@
 #!/usr/bin/env node
 import {
-  COMMON_OPTIONS,
-  DECODER_OPTION,
-  EXIT,
-  assertRoot,
-  decoderOption,
-  formatBytes,
-  numberOption,
-  out,
-  parseRootTarget,
-  progress,
-  runScript,
-  summarizeRoot
-} from "./chunks/chunk-4TJE2F4J.js";
+  scanCommand
+} from "./chunks/chunk-PIKFWCMQ.js";
+import {
+  runCommand
+} from "./chunks/chunk-JDKWCII7.js";
 
 // scripts/scan-replace.ts
-var USAGE = `Usage: node lib/scripts/scan-replace.js [sessions root] [options]
-
-Scans every session log under a DSH sessions root for surface replacements and lists,
-newest first, the sessions holding dsh-message-recall tombstones (by action: recall,
-delete, deleteFrom) and, separately, those holding compaction checkpoints or tool-result
-prunes, and any other plugin's replacements. Without a root it reads $DSH_HOME/sessions,
-or ~/.dsh/sessions when DSH_HOME is unset; the root may also be one project or session folder.
-A log that cannot be read, or a file that is not a log, is listed as UNREADABLE.
-
-Options:
-  --hours N         only logs changed in the last N hours
-  --quiet           no progress lines on stderr
-  --json            one JSON document instead of text
-  --decoder NAME    auto (default), zlib, zlib-oneshot, zstd-cli, fzstd
-  -h, --help        this text
-
-Exit codes: 0 every log read; 1 some logs are unreadable or damaged (listed, counted); 2 bad
-usage or an unreadable root.
-`;
-var OPTIONS = { ...COMMON_OPTIONS, ...DECODER_OPTION, hours: { type: "string" }, quiet: { type: "boolean" } };
-async function main() {
-  const { values, root, defaulted } = parseRootTarget(process.argv.slice(2), OPTIONS);
-  if (root === null) {
-    await out(USAGE);
-    return EXIT.ok;
-  }
-  const hours = numberOption("hours", values.hours);
-  const decoder = decoderOption(values.decoder);
-  await assertRoot(root, defaulted);
-  const bar = progress(values.quiet !== true);
-  const { entries, skipped } = await summarizeRoot(root, {
-    decoder,
-    ...hours !== void 0 ? { sinceMs: Date.now() - hours * 36e5 } : {},
-    onProgress: (done, total, bytes) => bar.update(`scan-replace: ${done}/${total} logs, ${formatBytes(bytes)}`)
-  });
-  bar.done();
-  const unreadable = entries.filter((e) => e.error !== null || e.problems.length > 0);
-  const withTombstones = entries.filter((e) => (e.summary?.tombstones ?? 0) > 0);
-  const withCompaction = entries.filter((e) => (e.summary?.checkpoints ?? 0) + (e.summary?.prunes ?? 0) > 0);
-  const withOther = entries.filter((e) => (e.summary?.otherReplacements ?? 0) > 0);
-  const bad = unreadable.length + skipped.length;
-  const id = (e) => e.header?.id ?? "?";
-  if (values.json) {
-    const row = (e) => ({ path: e.path, id: e.header?.id ?? null, updated: new Date(e.mtimeMs).toISOString(), ...e.summary });
-    await out(
-      JSON.stringify({
-        root,
-        scanned: entries.length,
-        tombstones: withTombstones.map(row),
-        compaction: withCompaction.map(row),
-        other: withOther.map(row),
-        unreadable: [...unreadable.map((e) => ({ path: e.path, error: e.error ?? e.problems[0]?.message ?? null })), ...skipped.map((s) => ({ path: s.path, error: s.message }))]
-      }) + "\n"
-    );
-    return bad ? EXIT.problem : EXIT.ok;
-  }
-  const lines = [`sessions with dsh-message-recall tombstones: ${withTombstones.length}`];
-  for (const e of withTombstones) {
-    const a = e.summary.tombstonesByAction;
-    lines.push(`  ${id(e)}  ${e.summary.tombstones} tombstones (recall ${a.recall}, delete ${a.delete}, deleteFrom ${a.deleteFrom})  ${e.path}`);
-  }
-  lines.push(`sessions with compaction replacements: ${withCompaction.length}`);
-  for (const e of withCompaction) lines.push(`  ${id(e)}  ${e.summary.checkpoints} checkpoints, ${e.summary.prunes} tool-result prunes  ${e.path}`);
-  if (withOther.length) {
-    lines.push(`sessions with other replacements: ${withOther.length}`);
-    for (const e of withOther) lines.push(`  ${id(e)}  ${e.summary.otherReplacements} replacements  ${e.path}`);
-  }
-  for (const e of unreadable) lines.push(`UNREADABLE ${e.path}: ${e.error ?? e.problems[0].message}`);
-  for (const s of skipped) lines.push(`UNREADABLE ${s.path}: ${s.message}`);
-  lines.push(`scanned ${entries.length} sessions${hours !== void 0 ? ` changed in the last ${hours} h` : ""}, ${bad} unreadable or damaged`);
-  await out(lines.join("\n") + "\n");
-  return bad ? EXIT.problem : EXIT.ok;
-}
-runScript(USAGE, main);
+runCommand(scanCommand, "node lib/scripts/scan-replace.js", process.argv.slice(2));

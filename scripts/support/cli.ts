@@ -143,27 +143,64 @@ export function numberOption(name: string, value: string | undefined): number | 
 }
 
 /**
- * Progress lines on stderr for long runs: nothing during the first second, then at most one line a
- * second (rewritten in place on a terminal).
- * @param enabled - `false` prints nothing (`--quiet`).
- * @returns `update(text)` and `done()`.
+ * Progress of reading one log file, for files over {@link PROGRESS_FILE_BYTES}.
+ * @param label - the command, e.g. `read`.
+ * @param size - the file's size in bytes.
+ * @returns the reader's `onProgress` callback and `done()`.
  */
-export function progress(enabled: boolean): { update(text: string): void; done(): void } {
-  const started = Date.now()
-  let last = 0
+export function fileProgress(label: string, size: number): { onProgress: (read: number, size: number) => void; done(): void } {
+  const bar = progress(label, 'MB', size > PROGRESS_FILE_BYTES)
+  return { onProgress: (read, total) => bar.update(read, total, read), done: () => bar.done() }
+}
+
+/** Files above this size get a progress line when read or verified. */
+export const PROGRESS_FILE_BYTES = 50 * 1024 * 1024
+
+/** Least time between two progress lines, ms. */
+const PROGRESS_INTERVAL_MS = 200
+
+/** A progress line on stderr; see {@link progress}. */
+export interface Progress {
+  /**
+   * Report how far the work is.
+   * @param done - files done (or bytes read, for one file).
+   * @param total - files (or bytes) in all.
+   * @param bytes - bytes read so far, for the rate.
+   */
+  update(done: number, total: number, bytes: number): void
+  /** Erase the line. */
+  done(): void
+}
+
+/**
+ * A progress line on stderr, rewritten in place: `<label>: <done>/<total> <unit>, <MB> MB, <rate>
+ * MB/s`. Shown only when stderr is a terminal (never in a pipe or a file, where it would be
+ * noise), at most every 200 ms, and erased by `done()`.
+ * @param label - the command, e.g. `list`.
+ * @param unit - what `done` and `total` count: `logs`, or `MB` for bytes of one file.
+ * @param enabled - `false` prints nothing (`--quiet`, a small file).
+ * @param stream - where to write (default `process.stderr`).
+ */
+export function progress(label: string, unit: 'logs' | 'MB', enabled: boolean, stream: NodeJS.WriteStream = process.stderr): Progress {
+  const started = performance.now()
+  let last = -Infinity
   let shown = false
-  const tty = process.stderr.isTTY === true
+  const on = enabled && stream.isTTY === true
+  const mb = (bytes: number) => (bytes / 1e6).toFixed(1)
   return {
-    update(text: string): void {
-      if (!enabled) return
-      const now = Date.now()
-      if (now - started < 1000 || now - last < 1000) return
+    update(done: number, total: number, bytes: number): void {
+      if (!on) return
+      const now = performance.now()
+      if (now - last < PROGRESS_INTERVAL_MS && done < total) return
       last = now
       shown = true
-      process.stderr.write(tty ? `\r\x1b[K${text}` : `${text}\n`)
+      const seconds = (now - started) / 1000
+      const rate = seconds > 0 ? `${mb(bytes / seconds)} MB/s` : '… MB/s'
+      const count = unit === 'MB' ? `${mb(done)}/${mb(total)} MB` : `${done}/${total} logs, ${mb(bytes)} MB`
+      stream.write(`\r\x1b[K${label}: ${count}, ${rate}`)
     },
     done(): void {
-      if (shown && tty) process.stderr.write('\r\x1b[K')
+      if (shown) stream.write('\r\x1b[K')
     },
   }
 }
@@ -184,13 +221,47 @@ export function formatBytes(bytes: number): string {
   return `${value.toFixed(1)} ${units[unit]}`
 }
 
+/** One read-only log tool: a script in `lib/scripts/` and a subcommand of `dsh-message-recall-log`. */
+export interface LogCommand {
+  /** Subcommand name. */
+  readonly name: 'read' | 'verify' | 'explain' | 'list' | 'scan'
+  /** Script name (`lib/scripts/<script>.js`). */
+  readonly script: string
+  /** One line for the command list. */
+  readonly summary: string
+  /**
+   * The `--help` text.
+   * @param invocation - how the command was run (`node lib/scripts/read-session-log.js`, `dsh-message-recall-log read`).
+   */
+  usage(invocation: string): string
+  /**
+   * Run the command.
+   * @param argv - arguments after the command.
+   * @param invocation - as for {@link usage}.
+   * @returns the exit code ({@link EXIT}).
+   * @throws UsageError, SessionLogInputError or DecoderUnavailableError for {@link runCommand} to report.
+   */
+  run(argv: readonly string[], invocation: string): Promise<number>
+}
+
 /**
- * Run a script's main function: print `usage` for `--help` handled by the script, map errors to
- * exit codes, and flush stdout before exiting.
- * @param usage - the usage text, printed after a usage error.
+ * Run a command as the process: map errors to exit codes and messages, and stop quietly when
+ * the reader of stdout goes away.
+ * @param command - the command.
+ * @param invocation - how it was run, for the usage text.
+ * @param argv - arguments after the command.
+ */
+export function runCommand(command: LogCommand, invocation: string, argv: readonly string[]): void {
+  runMain(command.usage(invocation), () => command.run(argv, invocation))
+}
+
+/**
+ * Run a main function as the process: print `usage` after a usage error, map errors to exit
+ * codes, and stop quietly on a closed stdout.
+ * @param usage - the usage text.
  * @param main - returns the exit code.
  */
-export function runScript(usage: string, main: () => Promise<number>): void {
+export function runMain(usage: string, main: () => Promise<number>): void {
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     // The reader went away (`| head`): stop quietly.
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? EXIT.ok)

@@ -140,6 +140,9 @@ export class LogRecordReader {
   private readonly options: LogRecordReaderOptions
   private readonly parseAll: boolean
   private readonly parseSome: ((type: string, text: string) => boolean) | null
+  private readonly onRecord: ((record: LogRecord) => void) | undefined
+  /** Every prefixed line's type is needed (a predicate or record callback reads it), not only a packed row's. */
+  private readonly typeAlways: boolean
   private readonly types = new TypeNames()
   private headerValue: LogHeader | null = null
   private headerText: string | null = null
@@ -176,6 +179,8 @@ export class LogRecordReader {
     this.options = options
     this.parseAll = options.parse === undefined || options.parse === true
     this.parseSome = typeof options.parse === 'function' ? options.parse : null
+    this.onRecord = options.onRecord
+    this.typeAlways = this.parseSome !== null || this.onRecord !== undefined
   }
 
   /**
@@ -330,9 +335,8 @@ export class LogRecordReader {
     }
     let text: string | null = null
     if (this.readPrefix(bytes, start, end)) {
-      const onRecord = this.options.onRecord
-      const needsType = this.parseSome !== null || onRecord !== undefined || this.prefixRow
-      const type = needsType ? this.types.read(bytes, this.prefixTypeStart, this.prefixTypeEnd, this.prefixTypeHash) : ''
+      const onRecord = this.onRecord
+      const type = this.typeAlways || this.prefixRow ? this.types.read(bytes, this.prefixTypeStart, this.prefixTypeEnd, this.prefixTypeHash) : ''
       let parse = this.parseAll
       if (this.parseSome !== null) {
         text = utf8(bytes, start, end)

@@ -2,16 +2,20 @@
  * The two codecs the log scripts carry themselves, checked against the real ones: packed chunk
  * rows expand exactly as `dsh-session`'s `decodeStorageRecord` does (same events, same error
  * messages) for batches packed by its `packChunkRuns`; the frame-header walk finds exactly the
- * frames `node:zlib` zstd wrote, never throws on any prefix of a log, and names corrupt bytes.
+ * frames `node:zlib` zstd wrote, never throws on any prefix of a log, and names corrupt bytes; the
+ * fzstd decoder's reused window gives exactly what zstd wrote, whatever the frame.
  */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { zstdCompressSync, constants } from 'node:zlib'
+import { promisify } from 'node:util'
+import { zstdCompress, zstdCompressSync, constants } from 'node:zlib'
 import fc from 'fast-check'
 import { decodeStorageRecord, packChunkRuns, type SessionEvent } from '@deepseek-ai/dsh-session'
 import { expandStorageRecord } from '../../src/log/chunk-rows'
+import { createFzstdDecoder } from '../../src/log/frame-decoder'
 import { magicFalsePositives, scanZstdFrames } from '../../src/log/zstd-frames'
 
+const zstdCompressAsync = promisify(zstdCompress)
 const frameOf = (text: string) => zstdCompressSync(Buffer.from(text), { params: { [constants.ZSTD_c_checksumFlag]: 1 } })
 
 /** Arbitrary batches of chunk events: runs of text, reasoning and tool-call deltas, other chunks and events between them. */
@@ -159,5 +163,43 @@ describe('the frame-header walk', () => {
     const payload = Buffer.concat([frames[0]!, Buffer.from([0x28, 0xb5, 0x2f, 0xfd])])
     assert.deepEqual(magicFalsePositives(payload, new Set([0])), [frames[0]!.length])
     assert.deepEqual(magicFalsePositives(file, new Set(scanZstdFrames(file).frames.map((f) => f.start))), [])
+  })
+})
+
+describe('the fzstd decoder with one reused window', () => {
+  /** A frame as the rc.8 backend writes it: through a stream, so no content size and a 2 MiB window. */
+  const streamedFrame = async (text: string | Buffer): Promise<Buffer> => zstdCompressAsync(typeof text === 'string' ? Buffer.from(text) : text, { params: { [constants.ZSTD_c_checksumFlag]: 1 } })
+  const line = (seq: number, text: string) => JSON.stringify({ type: 'session/title', seq, time: 1_700_000_000_000 + seq, data: { title: text } }) + '\n'
+  const big = Array.from({ length: 1200 }, (_, i) => line(i, `title ${i} `.repeat(30))).join('')
+
+  it('decodes frames without a content size, with one, of several blocks, and with a zero byte, exactly as zstd wrote them', async () => {
+    const texts = [line(0, 'a'), big, line(1, 'b'.repeat(3000)), 'with a zero \u0000 byte inside\n', line(2, '雨'.repeat(200)), line(3, 'c')]
+    const frames = [...(await Promise.all(texts.map(streamedFrame))), frameOf(line(4, 'content size declared'))]
+    assert.equal(scanZstdFrames(frames[0]!).frames[0]!.contentSize, null, 'the streamed frame declares no content size')
+    assert.equal(scanZstdFrames(frames.at(-1)!).frames[0]!.contentSize, Buffer.byteLength(line(4, 'content size declared')))
+    assert.ok(scanZstdFrames(frames[1]!).frames[0]!.blocks > 1, 'the large text takes several blocks')
+    const decoder = await createFzstdDecoder()
+    const expected = [...texts, line(4, 'content size declared')]
+    // Twice over, so every frame also follows a larger one in the same window.
+    for (const round of [0, 1]) {
+      for (const [i, frame] of frames.entries()) assert.equal(Buffer.from(decoder.decode(frame)).toString('utf8'), expected[i], `round ${round}, frame ${i}`)
+    }
+  })
+
+  it('refuses a frame whose payload was altered with the checksum mismatch, as with a window per frame', async () => {
+    const frame = await streamedFrame(big)
+    frame[frame.length - 40]! ^= 0xff
+    const messageOf = async (reuseWindow: boolean) => {
+      const decoder = await createFzstdDecoder({ reuseWindow })
+      try {
+        decoder.decode(frame)
+        return null
+      } catch (error) {
+        return (error as Error).message
+      }
+    }
+    const reused = await messageOf(true)
+    assert.ok(reused !== null, 'the altered frame is refused')
+    assert.equal(reused, await messageOf(false))
   })
 })

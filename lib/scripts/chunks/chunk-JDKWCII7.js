@@ -1,5 +1,9 @@
 #!/usr/bin/env node
 
+// scripts/support/cli.ts
+import { stat as stat3 } from "node:fs/promises";
+import { parseArgs } from "node:util";
+
 // node_modules/fzstd/esm/index.mjs
 var ab = ArrayBuffer;
 var u8 = Uint8Array;
@@ -1092,6 +1096,11 @@ var ChunkReader = class {
   }
 };
 
+// src/log/session-roots.ts
+import { readdir as readdir2, stat as stat2 } from "node:fs/promises";
+import { homedir } from "node:os";
+import { join as join2, resolve } from "node:path";
+
 // src/log/frame-decoder-node.ts
 import { spawn, spawnSync } from "node:child_process";
 import * as zlib from "node:zlib";
@@ -1437,6 +1446,9 @@ var LogRecordReader = class {
   options;
   parseAll;
   parseSome;
+  onRecord;
+  /** Every prefixed line's type is needed (a predicate or record callback reads it), not only a packed row's. */
+  typeAlways;
   types = new TypeNames();
   headerValue = null;
   headerText = null;
@@ -1472,6 +1484,8 @@ var LogRecordReader = class {
     this.options = options;
     this.parseAll = options.parse === void 0 || options.parse === true;
     this.parseSome = typeof options.parse === "function" ? options.parse : null;
+    this.onRecord = options.onRecord;
+    this.typeAlways = this.parseSome !== null || this.onRecord !== void 0;
   }
   /**
    * Record a problem found outside the text (a frame that failed to decode, corrupt structure).
@@ -1616,9 +1630,8 @@ var LogRecordReader = class {
     }
     let text = null;
     if (this.readPrefix(bytes, start, end)) {
-      const onRecord = this.options.onRecord;
-      const needsType = this.parseSome !== null || onRecord !== void 0 || this.prefixRow;
-      const type = needsType ? this.types.read(bytes, this.prefixTypeStart, this.prefixTypeEnd, this.prefixTypeHash) : "";
+      const onRecord = this.onRecord;
+      const type = this.typeAlways || this.prefixRow ? this.types.read(bytes, this.prefixTypeStart, this.prefixTypeEnd, this.prefixTypeHash) : "";
       let parse = this.parseAll;
       if (this.parseSome !== null) {
         text = utf8(bytes, start, end);
@@ -1958,11 +1971,6 @@ async function readZstd(file, handle, reader, chunkBytes, options) {
   };
 }
 
-// src/log/session-roots.ts
-import { readdir as readdir2, stat as stat2 } from "node:fs/promises";
-import { homedir } from "node:os";
-import { join as join2, resolve } from "node:path";
-
 // src/shared/replace-op.ts
 function readReplaceOp(surfaceOp) {
   if (!isRecord(surfaceOp) || surfaceOp.op !== "replace") return null;
@@ -2217,8 +2225,6 @@ async function summarizeLog(log, decoder) {
 }
 
 // scripts/support/cli.ts
-import { stat as stat3 } from "node:fs/promises";
-import { parseArgs } from "node:util";
 var EXIT = {
   /** Nothing wrong found. */
   ok: 0,
@@ -2286,23 +2292,32 @@ function numberOption(name, value) {
   if (value.trim() === "" || !Number.isFinite(number) || number < 0) throw new UsageError(`--${name} needs a non-negative number, got "${value}"`);
   return number;
 }
-function progress(enabled) {
-  const started = Date.now();
-  let last = 0;
+function fileProgress(label, size) {
+  const bar = progress(label, "MB", size > PROGRESS_FILE_BYTES);
+  return { onProgress: (read, total) => bar.update(read, total, read), done: () => bar.done() };
+}
+var PROGRESS_FILE_BYTES = 50 * 1024 * 1024;
+var PROGRESS_INTERVAL_MS = 200;
+function progress(label, unit, enabled, stream = process.stderr) {
+  const started = performance.now();
+  let last = -Infinity;
   let shown = false;
-  const tty = process.stderr.isTTY === true;
+  const on = enabled && stream.isTTY === true;
+  const mb = (bytes) => (bytes / 1e6).toFixed(1);
   return {
-    update(text) {
-      if (!enabled) return;
-      const now = Date.now();
-      if (now - started < 1e3 || now - last < 1e3) return;
+    update(done, total, bytes) {
+      if (!on) return;
+      const now = performance.now();
+      if (now - last < PROGRESS_INTERVAL_MS && done < total) return;
       last = now;
       shown = true;
-      process.stderr.write(tty ? `\r\x1B[K${text}` : `${text}
-`);
+      const seconds = (now - started) / 1e3;
+      const rate = seconds > 0 ? `${mb(bytes / seconds)} MB/s` : "… MB/s";
+      const count = unit === "MB" ? `${mb(done)}/${mb(total)} MB` : `${done}/${total} logs, ${mb(bytes)} MB`;
+      stream.write(`\r\x1B[K${label}: ${count}, ${rate}`);
     },
     done() {
-      if (shown && tty) process.stderr.write("\r\x1B[K");
+      if (shown) stream.write("\r\x1B[K");
     }
   };
 }
@@ -2317,7 +2332,10 @@ function formatBytes(bytes) {
   }
   return `${value.toFixed(1)} ${units[unit]}`;
 }
-function runScript(usage, main) {
+function runCommand(command, invocation, argv) {
+  runMain(command.usage(invocation), () => command.run(argv, invocation));
+}
+function runMain(usage, main) {
   process.stdout.on("error", (error) => {
     if (error.code === "EPIPE") process.exit(process.exitCode ?? EXIT.ok);
     throw error;
@@ -2435,9 +2453,11 @@ export {
   assertRoot,
   decoderOption,
   numberOption,
+  fileProgress,
   progress,
   formatBytes,
-  runScript,
+  runCommand,
+  runMain,
   ChunkedOutput,
   out
 };

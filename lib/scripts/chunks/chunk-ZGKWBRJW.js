@@ -1,0 +1,163 @@
+#!/usr/bin/env node
+import {
+  COMMON_OPTIONS,
+  DECODER_NAMES,
+  DECODER_OPTION,
+  EXIT,
+  UsageError,
+  decoderOption,
+  fileProgress,
+  findZstdCli,
+  formatBytes,
+  hasZlibZstd,
+  out,
+  parseOneTarget,
+  readSessionLog,
+  resolveSessionLog
+} from "./chunk-JDKWCII7.js";
+
+// scripts/commands/verify.ts
+import { createHash } from "node:crypto";
+var usage = (invocation) => `Usage: ${invocation} <log file | session folder> [options]
+
+Walks every zstd frame header, block header and content checksum of a session.jsonl.zstd
+(or every line of a plain session.jsonl), decodes each frame, and checks that complete
+frames cover the file to its last byte, that frame 0 is exactly the header line, and that
+the records parse with contiguous seqs. A torn tail (a log DSH is still writing) is
+reported with its byte offsets and the events intact before it.
+
+Options:
+  --cross-check     decode with every decoder available here and compare the output
+  --json            one JSON document instead of text
+  --decoder NAME    auto (default), zlib, zlib-oneshot, fzstd
+  -h, --help        this text
+
+Exit codes: 0 the whole file is sound; 1 torn tail, corrupt frame, checksum mismatch, bad
+line or decoders that disagree; 2 bad usage or unreadable input.
+`;
+var OPTIONS = { ...COMMON_OPTIONS, ...DECODER_OPTION, "cross-check": { type: "boolean" } };
+function availableDecoders() {
+  return DECODER_NAMES.filter((name) => {
+    if (name === "zlib" || name === "zlib-oneshot") return hasZlibZstd();
+    if (name === "zstd-cli") return findZstdCli() !== null;
+    return true;
+  });
+}
+async function digest(path, decoder) {
+  const hash = createHash("sha256");
+  try {
+    const file = await resolveSessionLog(path);
+    const bar = fileProgress(`verify --cross-check ${decoder}`, file.size);
+    const read = await readSessionLog(file, {
+      decoder,
+      parse: false,
+      recoverTail: false,
+      onLines: (bytes) => hash.update(bytes),
+      onProgress: bar.onProgress
+    });
+    bar.done();
+    const failed = read.problems.find((p) => p.kind === "frame-failed");
+    if (failed) return { decoder, sha256: null, lines: read.lines, error: failed.message };
+    return { decoder, sha256: hash.digest("hex"), lines: read.lines };
+  } catch (error) {
+    return { decoder, sha256: null, lines: 0, error: error.message };
+  }
+}
+async function run(argv, invocation) {
+  const { values, target } = parseOneTarget(argv, OPTIONS, "the log file or session folder");
+  if (target === null) {
+    await out(usage(invocation));
+    return EXIT.ok;
+  }
+  const decoder = decoderOption(values.decoder);
+  if (decoder === "zstd-cli") throw new UsageError("verify-decoder checks frames one by one; zstd-cli decodes a run of frames at a time (use it with --cross-check)");
+  const file = await resolveSessionLog(target);
+  const headerFrameProblems = [];
+  const bar = fileProgress("verify", file.size);
+  const read = await readSessionLog(file, {
+    decoder,
+    needsFrames: true,
+    parse: true,
+    magicScan: true,
+    onProgress: bar.onProgress,
+    onFrame: (report) => {
+      if (report.frame.index !== 0 || report.decodedBytes === null) return;
+      if (report.firstLine !== 1 || report.lastLine !== 1) {
+        headerFrameProblems.push({
+          kind: "frame-not-line-aligned",
+          at: { line: 1, frame: 0, byte: 0 },
+          message: `frame 0 holds lines ${report.firstLine}-${report.lastLine}; DSH writes the header line alone in the first frame`
+        });
+      }
+    }
+  });
+  bar.done();
+  const problems = [...headerFrameProblems, ...read.problems];
+  let cross = null;
+  let agree = true;
+  if (values["cross-check"]) {
+    cross = [];
+    for (const name of file.format === "zstd" ? availableDecoders() : []) cross.push(await digest(file.path, name));
+    const digests = new Set(cross.map((c) => c.sha256 ?? `error:${c.decoder}`));
+    agree = digests.size <= 1;
+  }
+  const consumedToEnd = read.bytesConsumed === file.size;
+  const ok = problems.length === 0 && read.tail === null && consumedToEnd && agree;
+  if (values.json) {
+    await out(
+      JSON.stringify({
+        file: file.path,
+        format: file.format,
+        size: file.size,
+        decoder: read.decoder,
+        frames: read.frames,
+        checkedFrames: read.checkedFrames,
+        bytesConsumed: read.bytesConsumed,
+        consumedToEnd,
+        lines: read.lines,
+        events: read.events,
+        lastSeq: read.lastSeq,
+        tail: read.tail,
+        magicFalsePositives: read.magicFalsePositives,
+        problems,
+        ...cross ? { crossCheck: { agree, decoders: cross } } : {},
+        ok
+      }) + "\n"
+    );
+    return ok ? EXIT.ok : EXIT.problem;
+  }
+  const lines = [`file: ${file.path}`];
+  if (file.format === "zstd") {
+    lines.push(`format: concatenated Zstandard frames, ${file.size} bytes (${formatBytes(file.size)}), decoder ${read.decoder}`);
+    lines.push(`frames: ${read.frames} complete, ${read.checkedFrames} with their XXH64 content checksum verified`);
+  } else {
+    lines.push(`format: plain JSONL, ${file.size} bytes (${formatBytes(file.size)})`);
+  }
+  lines.push(`consumed: ${read.bytesConsumed} of ${file.size} bytes${consumedToEnd ? " (to the last byte)" : ""}`);
+  const seqs = read.lastSeq >= 0 ? `seq 0-${read.lastSeq}` : "no events";
+  lines.push(`records: ${read.lines} lines (header included), ${read.events} events, ${seqs}`);
+  if (file.format === "zstd") {
+    const fp = read.magicFalsePositives;
+    lines.push(
+      fp.length === 0 ? "magic number inside frames: none" : `magic number inside frames: ${fp.length} (at byte ${fp.slice(0, 5).join(", ")}${fp.length > 5 ? ", …" : ""}); a splitter that searches for 28 b5 2f fd would cut a frame there`
+    );
+  }
+  if (read.tail) {
+    lines.push(`torn tail: ${read.tail.description}`);
+    lines.push(`intact before it: ${read.frames} frames, ${read.lines} lines, ${read.events} events (${seqs}), up to byte ${read.bytesConsumed}`);
+    if (read.tail.recoverableLines !== null) lines.push(`complete lines decodable from the torn frame: ${read.tail.recoverableLines} (DSH keeps these when it repairs the log on its next load)`);
+  }
+  for (const problem of problems) lines.push(`problem: ${problem.message}`);
+  if (cross) {
+    for (const c of cross) lines.push(`cross-check ${c.decoder}: ${c.sha256 !== null ? `sha256 ${c.sha256.slice(0, 16)}…, ${c.lines} lines` : `failed: ${c.error}`}`);
+    lines.push(cross.length === 0 ? "cross-check: nothing to compare (plain JSONL)" : agree ? `cross-check: ${cross.length} decoders agree` : "cross-check: decoders DISAGREE");
+  }
+  lines.push(ok ? "result: ok" : read.tail && problems.length === 0 && agree ? "result: torn tail (normal while DSH is still writing this session)" : "result: problem found");
+  await out(lines.join("\n") + "\n");
+  return ok ? EXIT.ok : EXIT.problem;
+}
+var verifyCommand = { name: "verify", script: "verify-decoder", summary: "prove a session log decodes to its last byte, or say where it does not", usage, run };
+
+export {
+  verifyCommand
+};

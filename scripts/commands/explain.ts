@@ -1,0 +1,159 @@
+/**
+ * `explain-session`: the fold of a session's surface, every tombstone of dsh-message-recall with
+ * its inclusive range and what sits inside and around it, and with `--rows` which transcript rows
+ * the client hides (the same `deriveHiddenRows` the client bundle runs). Read-only.
+ *
+ * @module dsh-message-recall/scripts/commands/explain
+ */
+import { COMMON_OPTIONS, DECODER_OPTION, EXIT, decoderOption, out, parseOneTarget, type LogCommand } from '../support/cli'
+import type { LogEvent } from '../../src/shared/events'
+import { deriveHiddenRows, type HiddenRow, type TranscriptRow } from '../../src/shared/hidden-rows'
+import { transcriptRows } from '../../src/log/log-rows'
+import { explainSession, type NodeSummary, type SessionExplanation } from '../../src/log/session-explain'
+import { resolveSessionLog } from '../../src/log/log-file'
+import { readSessionLog } from '../../src/log/session-log'
+
+const usage = (invocation: string): string => `Usage: ${invocation} <log file | session folder> [options]
+
+Folds the session's surface the way DSH does on load and explains every replacement:
+each dsh-message-recall tombstone with its inclusive range as the host wrote it, the
+nodes it shadows, its neighbours on the surface when it was written, and whether a later
+tombstone shadows it; compaction checkpoints and tool-result prunes are counted apart.
+
+Options:
+  --rows            also list the transcript rows rebuilt from the log and which of them
+                    the client hides (computed by the client's own hidden-row module)
+  --json            one JSON document instead of text
+  --decoder NAME    auto (default), zlib, zlib-oneshot, zstd-cli, fzstd
+  -h, --help        this text
+
+Exit codes: 0 nothing wrong; 1 a problem: the log does not fold, a range splits a tool
+call from its result, a tool call or result is left without its partner on the surface,
+a tombstone's source disagrees with its range, or the log is damaged or torn; 2 bad usage
+or unreadable input.
+`
+
+const OPTIONS = { ...COMMON_OPTIONS, ...DECODER_OPTION, rows: { type: 'boolean' } } as const
+
+function node(n: NodeSummary | null): string {
+  if (n === null) return '(none)'
+  const where = n.turn !== null ? ` turn ${n.turn} step ${n.step}` : ''
+  return `${n.seq} ${n.kind}${where} ${n.preview}`
+}
+
+/** Turns that ended (a call left open in an unfinished last turn may still be running). */
+function endedTurns(events: readonly LogEvent[]): Set<number> {
+  const ended = new Set<number>()
+  for (const e of events) if (e.type === 'turn/end' && typeof (e.data as { turn?: unknown })?.turn === 'number') ended.add((e.data as { turn: number }).turn)
+  return ended
+}
+
+function findings(explanation: SessionExplanation, events: readonly LogEvent[]): string[] {
+  const out: string[] = []
+  if (explanation.foldError) out.push(`the log does not fold at seq ${explanation.foldError.seq}: ${explanation.foldError.message}`)
+  for (const t of explanation.tombstones) {
+    if (t.splitCalls.length > 0) out.push(`tombstone ${t.seq} splits tool call ${t.splitCalls.join(', ')} from its result`)
+    if (!t.sourceAgrees) out.push(`tombstone ${t.seq}: source.removedSeqs differs from the shadowed nodes [${t.shadowedSeqs.join(', ')}]`)
+  }
+  const ended = endedTurns(events)
+  const stepTurn = (seq: number) => (events[seq]?.data as { turn?: number } | undefined)?.turn
+  for (const c of explanation.pairing.unansweredCalls) {
+    const turn = stepTurn(c.seq)
+    if (turn === undefined || ended.has(turn)) out.push(`tool call ${c.callId} (seq ${c.seq}) has no result on the surface`)
+  }
+  for (const r of explanation.pairing.orphanResults) out.push(`tool result seq ${r.seq} answers ${r.callId}, whose call is not on the surface`)
+  return out
+}
+
+async function run(argv: readonly string[], invocation: string): Promise<number> {
+  const { values, target } = parseOneTarget(argv, OPTIONS, 'the log file or session folder')
+  if (target === null) {
+    await out(usage(invocation))
+    return EXIT.ok
+  }
+  const decoder = decoderOption(values.decoder)
+  const file = await resolveSessionLog(target)
+  const events: LogEvent[] = []
+  let title: string | null = null
+  const read = await readSessionLog(file, {
+    decoder,
+    expand: true,
+    onRecord: (record) => {
+      for (const event of record.events ?? []) {
+        events.push(event)
+        if (event.type === 'session/title' && typeof (event.data as { title?: unknown })?.title === 'string') title = (event.data as { title: string }).title
+      }
+    },
+  })
+  const explanation = explainSession(events)
+  const problems = [...read.problems.map((p) => p.message), ...(read.tail ? [`torn tail: ${read.tail.description}`] : []), ...findings(explanation, events)]
+  const rows = values.rows ? transcriptRows(events.slice(0, explanation.foldedEvents)) : null
+  const hidden = rows ? deriveHiddenRows(events.slice(0, explanation.foldedEvents), rows) : null
+
+  if (values.json) {
+    await out(
+      JSON.stringify({
+        file: file.path,
+        header: read.header,
+        title,
+        events: read.events,
+        lastSeq: read.lastSeq,
+        frames: read.frames,
+        tail: read.tail,
+        ...explanation,
+        ...(rows && hidden
+          ? { rows: rows.map((row) => rowJson(row, hidden.hidden.find((h) => h.key === row.key) ?? null)) }
+          : {}),
+        problems,
+      }) + '\n',
+    )
+    return problems.length ? EXIT.problem : EXIT.ok
+  }
+
+  const lines: string[] = []
+  const header = read.header
+  lines.push(`session ${header?.id ?? '?'}${header?.cwd ? ` (cwd ${header.cwd})` : ''}${header ? `, created ${new Date(header.createdAt).toISOString()}` : ''}`)
+  if (title) lines.push(`title: ${title}`)
+  lines.push(`log: ${read.events} events${read.lastSeq >= 0 ? ` (seq 0-${read.lastSeq})` : ''}, ${file.format === 'zstd' ? `${read.frames} frames` : 'plain JSONL'}`)
+  const count = (kind: string) => explanation.replacements.filter((r) => r.kind === kind).length
+  lines.push(`surface now: ${explanation.surface.length} nodes [${explanation.surface.map((n) => n.seq).join(', ')}]`)
+  lines.push(
+    `replacements: ${explanation.replacements.length} — ${count('tombstone')} tombstones of dsh-message-recall, ${count('checkpoint')} compaction checkpoints, ${count('prune')} tool-result prunes, ${count('replacement')} other`,
+  )
+  for (const t of explanation.tombstones) {
+    const nested = t.nestedTombstones.length ? `, ${t.nestedTombstones.length} earlier tombstone${t.nestedTombstones.length > 1 ? 's' : ''} among them (${t.nestedTombstones.join(', ')})` : ''
+    lines.push(`tombstone seq ${t.seq} · ${t.action} · range ${t.start}..${t.end} (inclusive) · shadows ${t.shadowedSeqs.length} node${t.shadowedSeqs.length === 1 ? '' : 's'}${nested}`)
+    for (const n of t.inside) lines.push(`  inside:  ${node(n)}`)
+    lines.push(`  before:  ${node(t.before)}`)
+    lines.push(`  after:   ${node(t.after)}`)
+    lines.push(`  now:     ${t.shadowedBy === null ? 'on the surface (the model sees an empty user message here)' : `shadowed by ${t.shadowedBy}`}`)
+  }
+  for (const r of explanation.replacements.filter((r) => r.kind !== 'tombstone')) {
+    lines.push(`${r.kind} seq ${r.seq} · range ${r.start}..${r.end} · shadows ${r.shadowedSeqs.length} node${r.shadowedSeqs.length === 1 ? '' : 's'}`)
+  }
+  const balanced = explanation.pairing.unansweredCalls.length === 0 && explanation.pairing.orphanResults.length === 0
+  lines.push(`pairing: ${balanced ? 'balanced (every tool call on the surface has its result)' : `${explanation.pairing.unansweredCalls.length} unanswered calls, ${explanation.pairing.orphanResults.length} orphan results`}`)
+  if (rows && hidden) {
+    lines.push(`rows: ${rows.length} rebuilt from the log, ${hidden.hidden.length} hidden by the client`)
+    for (const row of rows) {
+      const h = hidden.hidden.find((x) => x.key === row.key)
+      const why = h ? `hidden (${h.reason}${h.tombstoneSeq !== null ? ` by ${h.tombstoneSeq}` : ''})` : 'shown'
+      lines.push(`  ${why.padEnd(26)} ${row.rowKind.padEnd(15)} ${row.seq === null ? `log ${row.anchorSeq}`.padEnd(9) : `seq ${row.seq}`.padEnd(9)} ${row.turn === null ? '' : `turn ${row.turn} `}${row.key}`)
+    }
+  }
+  for (const p of problems) lines.push(`problem: ${p}`)
+  lines.push(problems.length ? `result: ${problems.length} problem${problems.length > 1 ? 's' : ''} found` : 'result: ok')
+  await out(lines.join('\n') + '\n')
+  return problems.length ? EXIT.problem : EXIT.ok
+}
+
+/** A row of the `--json` output, under the field names the tool prints (`kind`: the rc.8 row kind, `logSeq`: the anchor seq). */
+function rowJson(row: TranscriptRow, hidden: HiddenRow | null) {
+  return {
+    key: row.key, kind: row.rowKind, seq: row.seq, logSeq: row.anchorSeq, turn: row.turn,
+    hidden: hidden === null ? null : { key: hidden.key, kind: hidden.rowKind, reason: hidden.reason, tombstoneSeq: hidden.tombstoneSeq },
+  }
+}
+
+/** `explain-session`, the `explain` subcommand. */
+export const explainCommand: LogCommand = { name: 'explain', script: 'explain-session', summary: "explain a session's surface: tombstones, restores, exclusions, where a fork came from", usage, run }
