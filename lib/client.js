@@ -1402,7 +1402,7 @@ function DraftMirror({ useInput, client }) {
 }
 
 // src/client/stamp.ts
-var BUILD_STAMP = true ? "0.1.0+8574d32075" : "dev";
+var BUILD_STAMP = true ? "0.1.0+bc9e4c3e26" : "dev";
 
 // src/client/EditButton.tsx
 var import_react3 = require("react");
@@ -1753,6 +1753,7 @@ function EditorModal({ sessionId, running, locale, kit, onClose }) {
   const [checking, setChecking] = (0, import_react2.useState)(false);
   const [applying, setApplying] = (0, import_react2.useState)(false);
   const [applyError, setApplyError] = (0, import_react2.useState)(null);
+  const [historyRead, setHistoryRead] = (0, import_react2.useState)(0);
   const controls = (0, import_react2.useRef)(/* @__PURE__ */ new Map());
   const dialog = (0, import_react2.useRef)(null);
   (0, import_react2.useEffect)(() => {
@@ -1764,7 +1765,7 @@ function EditorModal({ sessionId, running, locale, kit, onClose }) {
     return () => {
       live = false;
     };
-  }, [kit, sessionId]);
+  }, [kit, sessionId, historyRead]);
   const units = load.status === "ready" ? load.units : [];
   const preview = (0, import_react2.useMemo)(() => previewSelection(units, selection), [units, selection]);
   const changesKey = JSON.stringify(preview.changes);
@@ -1805,7 +1806,10 @@ function EditorModal({ sessionId, running, locale, kit, onClose }) {
     const reply = await kit.send({ action: "apply", sessionId, changes: preview.changes, expect: { lastSeq: load.lastSeq } });
     setApplying(false);
     if (reply.ok) onClose(true);
-    else setApplyError({ unit: reply.error.index === void 0 ? null : preview.changeUnits[reply.error.index] ?? null, code: reply.error.code });
+    else {
+      setApplyError({ unit: reply.error.index === void 0 ? null : preview.changeUnits[reply.error.index] ?? null, code: reply.error.code });
+      if (reply.error.code === "STALE_VIEW") setHistoryRead((n) => n + 1);
+    }
   }, [canApply, load, kit, sessionId, preview, onClose]);
   const onKeyDown = (event) => {
     if (event.key === "Escape") {

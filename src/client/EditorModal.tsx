@@ -6,7 +6,9 @@
  * be undone in place. The preview updates while selecting (going struck through in red, coming
  * back in green, a counter), and the host is asked with a debounced batch `plan` whether it would
  * accept the selection, so a refusal shows on its row before anything is written. **Apply** sends
- * one `apply`; **Discard** and Escape close with nothing written.
+ * one `apply` (when the host answers that the conversation moved meanwhile, the history is read
+ * again and the selection kept, so a second Apply writes against the new state); **Discard** and
+ * Escape close with nothing written.
  *
  * Keyboard: ArrowUp/ArrowDown move between units, Space toggles the focused control, Enter
  * applies, Escape discards, Tab stays inside the dialog. Every control is a `<button>` with an
@@ -70,6 +72,8 @@ export function EditorModal({ sessionId, running, locale, kit, onClose }: Editor
   const [checking, setChecking] = useState(false)
   const [applying, setApplying] = useState(false)
   const [applyError, setApplyError] = useState<Refusal | null>(null)
+  /** Bumped to read the history again (after the host answered that the conversation moved). */
+  const [historyRead, setHistoryRead] = useState(0)
   const controls = useRef(new Map<string, HTMLButtonElement>())
   const dialog = useRef<HTMLDivElement>(null)
 
@@ -80,7 +84,7 @@ export function EditorModal({ sessionId, running, locale, kit, onClose }: Editor
       (error: unknown) => live && setLoad({ status: 'failed', message: error instanceof Error ? error.message : String(error) }),
     )
     return () => { live = false }
-  }, [kit, sessionId])
+  }, [kit, sessionId, historyRead])
 
   const units = load.status === 'ready' ? load.units : []
   const preview = useMemo(() => previewSelection(units, selection), [units, selection])
@@ -126,7 +130,11 @@ export function EditorModal({ sessionId, running, locale, kit, onClose }: Editor
     const reply = await kit.send({ action: 'apply', sessionId, changes: preview.changes, expect: { lastSeq: load.lastSeq } })
     setApplying(false)
     if (reply.ok) onClose(true)
-    else setApplyError({ unit: reply.error.index === undefined ? null : preview.changeUnits[reply.error.index] ?? null, code: reply.error.code })
+    else {
+      setApplyError({ unit: reply.error.index === undefined ? null : preview.changeUnits[reply.error.index] ?? null, code: reply.error.code })
+      // The conversation moved since the history was read: read it again, keeping the selection.
+      if (reply.error.code === 'STALE_VIEW') setHistoryRead((n) => n + 1)
+    }
   }, [canApply, load, kit, sessionId, preview, onClose])
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {

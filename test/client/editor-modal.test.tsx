@@ -16,6 +16,9 @@ import { editorEn, editorZh } from '../../src/client/editor-locales'
 import { en as recallEn, zh as recallZh } from '../../src/client/locales'
 import { describeBatchRefusal, planBatch, type BatchChange } from '../../src/host/batch-plan'
 import { appendBatch } from '../../src/host/batch-writer'
+import { describeRefusal } from '../../src/host/refusals'
+import { stableView } from '../../src/host/tombstone-writer'
+import { checkExpectation } from '../../src/host/view-expectation'
 import { describePlanRefusal } from '../../src/host/surface-plan'
 import type { LogEvent } from '../../src/shared/events'
 import { FakeHost } from './support/fake-host'
@@ -47,6 +50,9 @@ function hostOver(host: FakeHost, b: LogBuilder, pageEvents: number) {
       return { status: 200, body: { type: 'server-response', rpcId: body.rpcId, result: { ok: true, value: { events, hasMore: from > 0 } } } }
     }
     const changes = body.changes as BatchChange[]
+    // The host's own view check: a turn since the dialog's `lastSeq` makes the view stale.
+    const stale = checkExpectation(stableView(b.session), body.expect, b.lookup)
+    if (stale !== null) return { status: 409, body: { ok: false, error: { code: 'STALE_VIEW', message: describeRefusal(stale) } } }
     const planned = planBatch({ nodes: b.nodes, lookup: b.lookup, nextSeq: b.session.seq, changes })
     if (!planned.ok) {
       return { status: 409, body: { ok: false, error: { code: planned.refusal.refusal.code, message: describeBatchRefusal(planned.refusal, describePlanRefusal), index: planned.refusal.index } } }
@@ -222,5 +228,27 @@ describe('editor dialog', () => {
     assert.equal(m.q('[data-editor-busy]')!.textContent, '智能体正在工作，停下后才能应用')
     assert.equal(m.unit(`u${t2.prompt}`).querySelector('[data-editor-refusal]')!.textContent, '无法执行：这条消息已不在对话中')
     assert.deepEqual([m.q('[data-editor-discard]')!.textContent, m.q('[data-editor-apply]')!.textContent], ['放弃', '应用'])
+  })
+
+  it('after a STALE_VIEW answer reads the history again, keeps the selection, and the second Apply writes', async () => {
+    const m = await mount()
+    const { t3 } = m.built!
+    await m.click(m.unit(`u${t3.prompt}`).querySelector('[data-editor-select]'))
+    await m.planned()
+    const reads = () => m.host.requests.filter((r) => r.url === '/api/session.history').length
+    const before = reads()
+    // A turn ran meanwhile: the dialog's view is stale.
+    m.b.turn('a prompt sent meanwhile', [{ text: 'An answer meanwhile.' }])
+    await m.click(m.q('[data-editor-apply]'))
+    await act(async () => settle())
+    assert.equal(m.q('[data-editor-refusal]')!.textContent, 'Nothing was changed: The conversation just changed. Try again.')
+    assert.equal(reads(), before + 1, 'the history was read again')
+    assert.equal(m.q('[data-editor-counter]')!.textContent, '1 message, ~3 tokens leave the context', 'the selection is kept')
+    assert.ok(m.q('[data-editor-units]')!.textContent!.includes('a prompt sent meanwhile'), 'the new turn is listed')
+    const count = m.b.session.seq
+    await m.click(m.q('[data-editor-apply]'))
+    await act(async () => settle())
+    assert.equal(m.b.session.seq, count + 1)
+    assert.deepEqual(m.closed, [true])
   })
 })
