@@ -1956,6 +1956,14 @@ var WriteQueue = class {
 
 // src/host/stored-session.ts
 import { foldSurface as foldSurface2 } from "@deepseek-ai/dsh-session";
+function once(detach) {
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    detach();
+  };
+}
 function errorText2(error) {
   return error instanceof Error ? error.message : String(error);
 }
@@ -2122,11 +2130,21 @@ var SessionAccess = class {
         detach();
         throw error;
       }
-      const hold = { session, users: 1, detach };
+      const hold = { session, users: 1, detach: once(detach) };
       this.holds.set(id, hold);
       return hold;
     } finally {
       preparation[Symbol.dispose]();
+    }
+  }
+  /**
+   * Let go of every stored session this access still holds (when the plugin unloads mid-write):
+   * each is detached from the store, so a later resume can prepare it again.
+   */
+  dispose() {
+    for (const [id, hold] of [...this.holds]) {
+      this.holds.delete(id);
+      hold.detach();
     }
   }
   isLive(id) {
@@ -2151,6 +2169,7 @@ function apply(ctx, config) {
   ctx.on("session/disposed", (session) => index.forget(session));
   const persistence = () => ctx.get("sessionPersistence");
   const access = new SessionAccess({ sessions: ctx.sessions, agents: ctx.agents, lookup: (session) => index.lookup(session), persistence });
+  ctx.effect(() => () => access.dispose(), "message-recall: stored sessions held for a write");
   const warn = (message) => ctx.logger.warn(message);
   const titleLimits = () => titleLimitsOf(ctx.get("sessionTitle"));
   ctx.on("session/event", (session, event) => {

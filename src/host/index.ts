@@ -56,6 +56,7 @@ export function apply(ctx: Context, config: Partial<MessageRecallConfig> | undef
   ctx.on('session/disposed', (session) => index.forget(session))
   const persistence = () => ctx.get('sessionPersistence') as (PersistenceReader & StoredSessionSource) | undefined
   const access = new SessionAccess({ sessions: ctx.sessions, agents: ctx.agents, lookup: (session) => index.lookup(session), persistence })
+  ctx.effect(() => () => access.dispose(), 'message-recall: stored sessions held for a write')
   const warn = (message: string): void => ctx.logger.warn(message)
   const titleLimits = () => titleLimitsOf(ctx.get('sessionTitle'))
   ctx.on('session/event', (session, event) => {

@@ -81,7 +81,18 @@ export interface SessionReadView {
 interface Hold {
   readonly session: Session
   users: number
+  /** Detaches the session from the store, once (later calls do nothing). */
   readonly detach: () => void
+}
+
+/** A detach disposer that runs once. */
+function once(detach: () => void): () => void {
+  let done = false
+  return () => {
+    if (done) return
+    done = true
+    detach()
+  }
 }
 
 function errorText(error: unknown): string {
@@ -266,11 +277,22 @@ export class SessionAccess {
         detach()
         throw error
       }
-      const hold: Hold = { session, users: 1, detach }
+      const hold: Hold = { session, users: 1, detach: once(detach) }
       this.holds.set(id, hold)
       return hold
     } finally {
       preparation[Symbol.dispose]()
+    }
+  }
+
+  /**
+   * Let go of every stored session this access still holds (when the plugin unloads mid-write):
+   * each is detached from the store, so a later resume can prepare it again.
+   */
+  dispose(): void {
+    for (const [id, hold] of [...this.holds]) {
+      this.holds.delete(id)
+      hold.detach()
     }
   }
 
