@@ -126,6 +126,29 @@ describe('a failing disk over HTTP', () => {
     assert.equal((await app.post({ sessionId: agent.id, action: 'flush' })).status, 200)
   })
 
+  it('answers a restore that could not be saved with applied: true and the restore value', async () => {
+    const agent = await seededAgent(app)
+    const session = agent.session
+    const recall = await app.post({ sessionId: agent.id, action: 'recall', seq: node(session, 'user/message', 'prompt #2') })
+    assert.equal(recall.status, 200, recall.text)
+    const tombstoneSeq = recall.json.value.tombstoneSeq as number
+    const broken = breakFolder(root, agent.id)
+    try {
+      const reply = await app.post({ sessionId: agent.id, action: 'restore', tombstoneSeq })
+      const restoredSeq = session.seq - 1
+      assertError(reply, 500, 'PERSIST_FAILED', new RegExp(`^message-recall: seq ${restoredSeq} \\(restore\\) was appended to session "${agent.id}" and is in effect, but it is not yet durable: `))
+      assert.equal(reply.json.error.applied, true)
+      const originalSeq = recall.json.value.removedSeqs[0] as number
+      assert.deepEqual(reply.json.error.value, {
+        action: 'restore', tombstoneSeq, restoredSeq, messageId: (session.events[originalSeq]!.data as { id: string }).id, originalSeq, replaceGeneration: 2, persisted: false,
+      })
+      assert.ok(session.surface.nodes.includes(restoredSeq), 'the restored message is back in the live surface')
+    } finally {
+      broken.restore()
+    }
+    assert.equal((await app.post({ sessionId: agent.id, action: 'flush' })).status, 200)
+  })
+
   it('refuses flush for a session that is not live and with stray fields', async () => {
     assertError(await app.post({ sessionId: 'session-none', action: 'flush' }), 409, 'SESSION_NOT_LIVE', 'message-recall: no live session "session-none"')
     assertError(await app.post({ sessionId: 'session-none', action: 'flush', seq: 3 }), 400, 'INVALID_REQUEST', 'message-recall: flush takes no seq')
