@@ -21,6 +21,7 @@ var __toCommonJS = (mod) => __copyProps(__defProp({}, "__esModule", { value: tru
 // src/client/index.tsx
 var index_exports = {};
 __export(index_exports, {
+  EDIT_ENTRY_ID: () => EDIT_ENTRY_ID,
   OVERLAY_ENTRY_ID: () => OVERLAY_ENTRY_ID,
   REMOVED_ENTRY_ID: () => REMOVED_ENTRY_ID,
   apply: () => apply,
@@ -98,7 +99,8 @@ function parseReply(status, text) {
   if (isRecord(body) && body.ok === false && isRecord(body.error) && typeof body.error.code === "string") {
     const code = body.error.code;
     const message = typeof body.error.message === "string" ? body.error.message : code;
-    return { ok: false, error: { code: KNOWN_CODES.has(code) ? code : code, message, ...errorDetails(body.error) } };
+    const index = Number.isSafeInteger(body.error.index) ? { index: body.error.index } : {};
+    return { ok: false, error: { code: KNOWN_CODES.has(code) ? code : code, message, ...errorDetails(body.error), ...index } };
   }
   return { ok: false, error: { code: "NETWORK", message: `HTTP ${status}: reply does not follow the route contract` } };
 }
@@ -2579,7 +2581,7 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
 }
 
 // src/client/stamp.ts
-var BUILD_STAMP = true ? "0.1.0+41c1b262a2" : "dev";
+var BUILD_STAMP = true ? "0.1.0+f110c061f3" : "dev";
 
 // src/client/tombstone-actions.ts
 var EMPTY_ERRORS2 = /* @__PURE__ */ new Map();
@@ -2672,11 +2674,551 @@ var TombstoneActionsRegistry = class {
   }
 };
 
+// src/client/EditButton.tsx
+var import_react6 = require("react");
+var import_react_dom = require("react-dom");
+
+// src/client/editor-locales.ts
+var EDITOR_LOCALE_NS = "dsh-message-recall.editor";
+var EDITOR_SHORTCUT = "Alt+Shift+E";
+var editorZh = {
+  "button": "编辑",
+  "button.label": "编辑对话：选择要移除或恢复的消息（{shortcut}）",
+  "title": "编辑对话",
+  "loading": "正在读取完整对话…",
+  "loadFailed": "无法读取对话：{message}",
+  "turn": "第 {turn} 轮",
+  "beforeTurns": "第一轮之前",
+  "role.user": "你",
+  "role.assistant": "助手",
+  "role.tool": "工具",
+  "select.prompt": "移除这条消息：{text}",
+  "select.step": "移除这一步（回复及其工具结果）：{text}",
+  "from": "从这里起",
+  "from.label": "移除这一条及之后的全部内容：{text}",
+  "restore": "恢复",
+  "restore.label": "把这条消息原位恢复：{text}",
+  "state.removed": "已移除",
+  "state.excluded": "已排除",
+  "state.folded": "已压缩",
+  "leave.one": "{count} 条消息、约 {tokens} 个词元将离开上下文",
+  "leave.other": "{count} 条消息、约 {tokens} 个词元将离开上下文",
+  "back.one": "{count} 条恢复",
+  "back.other": "{count} 条恢复",
+  "separator": "；",
+  "nothing": "尚未选择任何内容",
+  "apply": "应用",
+  "discard": "放弃",
+  "busy": "智能体正在工作，停下后才能应用",
+  "checking": "正在向主机确认…",
+  "refused": "无法执行：{reason}",
+  "applyFailed": "没有做任何改动：{reason}",
+  "keys": "方向键移动，空格选择，回车应用，Esc 放弃",
+  "empty": "这个会话还没有消息"
+};
+var editorEn = {
+  "button": "Edit",
+  "button.label": "Edit the conversation: choose messages to remove or bring back ({shortcut})",
+  "title": "Edit conversation",
+  "loading": "Reading the whole conversation…",
+  "loadFailed": "Could not read the conversation: {message}",
+  "turn": "Turn {turn}",
+  "beforeTurns": "Before the first turn",
+  "role.user": "You",
+  "role.assistant": "Assistant",
+  "role.tool": "Tool",
+  "select.prompt": "Remove this message: {text}",
+  "select.step": "Remove this step (the answer and its tool results): {text}",
+  "from": "From here",
+  "from.label": "Remove this and everything after it: {text}",
+  "restore": "Restore",
+  "restore.label": "Bring this message back in place: {text}",
+  "state.removed": "Removed",
+  "state.excluded": "Excluded",
+  "state.folded": "Compacted",
+  "leave.one": "{count} message, ~{tokens} tokens leave the context",
+  "leave.other": "{count} messages, ~{tokens} tokens leave the context",
+  "back.one": "{count} comes back",
+  "back.other": "{count} come back",
+  "separator": "; ",
+  "nothing": "Nothing selected yet",
+  "apply": "Apply",
+  "discard": "Discard",
+  "busy": "The agent is working; Apply is possible once it stops",
+  "checking": "Checking with the host…",
+  "refused": "Not possible: {reason}",
+  "applyFailed": "Nothing was changed: {reason}",
+  "keys": "Arrows move, Space selects, Enter applies, Escape discards",
+  "empty": "This session has no messages yet"
+};
+var EDITOR_DICTIONARIES = { zh: editorZh, en: editorEn };
+function counterText(t, locale, counts) {
+  const format = new Intl.NumberFormat(locale === "zh" ? "zh-CN" : "en-US");
+  const parts = [];
+  if (counts.messages > 0) parts.push(t(counts.messages === 1 ? "leave.one" : "leave.other", { count: format.format(counts.messages), tokens: format.format(counts.tokens) }));
+  if (counts.back > 0) parts.push(t(counts.back === 1 ? "back.one" : "back.other", { count: format.format(counts.back) }));
+  return parts.length === 0 ? t("nothing") : parts.join(t("separator"));
+}
+
+// src/client/EditorModal.tsx
+var import_react5 = require("react");
+
+// src/shared/surface-node.ts
+var COMPACTION_CHECKPOINT_PLUGIN = "compact";
+function messageOf(event) {
+  if (!isRecord(event.data)) return void 0;
+  if (event.type === "user/message") return event.data;
+  const message = event.data.message;
+  return isRecord(message) ? message : void 0;
+}
+function classifyNode(event) {
+  switch (event.type) {
+    case "assistant/message":
+      return "assistant";
+    case "tool/result":
+      return "tool";
+    case "user/message": {
+      const source = isRecord(event.data) ? event.data.source : void 0;
+      if (readReplaceOp(event.surfaceOp) !== null) {
+        if (isTombstoneSource(source)) return "tombstone";
+        if (isRecord(source) && source.kind === "plugin" && source.plugin === COMPACTION_CHECKPOINT_PLUGIN) return "checkpoint";
+        if (isRecord(source) && source.kind === "user" && isRestoreShape(event)) return "user";
+        return "replacement";
+      }
+      return isRecord(source) && source.kind === "user" ? "user" : "context";
+    }
+    default:
+      throw new Error(`message-recall: event seq ${event.seq} of type "${event.type}" is not a surface node`);
+  }
+}
+function isRestoreShape(event) {
+  const range = readReplaceOp(event.surfaceOp);
+  const cited = event.sourceEventSeqs;
+  return range !== null && range.start === range.end && cited !== void 0 && cited.length === 2 && cited[0] === range.start && cited[1] !== range.start;
+}
+function stepOf(event) {
+  if (event.type !== "assistant/message" && event.type !== "tool/result") return null;
+  if (!isRecord(event.data)) return null;
+  const { turn, step } = event.data;
+  return Number.isSafeInteger(turn) && Number.isSafeInteger(step) ? { turn, step } : null;
+}
+function toolCallIds(event) {
+  if (event.type !== "assistant/message") return [];
+  const content = messageOf(event)?.content;
+  if (!Array.isArray(content)) return [];
+  const ids = [];
+  for (const block of content) {
+    if (isRecord(block) && block.type === "tool-call" && typeof block.id === "string") ids.push(block.id);
+  }
+  return ids;
+}
+function contentOf(event) {
+  const content = messageOf(event)?.content;
+  return Array.isArray(content) ? content : [];
+}
+
+// src/client/editor-model.ts
+var EMPTY_SELECTION = { remove: /* @__PURE__ */ new Set(), from: null, restore: /* @__PURE__ */ new Set() };
+var PREVIEW_CHARS = 160;
+function rowOf(event) {
+  const content = contentOf(event);
+  let text = plainText(content.flatMap((b) => isRecord(b) && b.type === "tool-result" && Array.isArray(b.content) ? b.content : [b]));
+  if (text === "" && event.type === "assistant/message") text = toolCallIds(event).length > 0 ? toolNames(content) : "";
+  const role = event.type === "user/message" ? "user" : event.type === "assistant/message" ? "assistant" : "tool";
+  return { seq: event.seq, role, text: text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text, tokens: estimateTokens([content]) };
+}
+function toolNames(content) {
+  return content.filter((b) => isRecord(b) && b.type === "tool-call").map((b) => String(b.name ?? "")).join(", ");
+}
+function buildEditorUnits(log) {
+  const bySeq = new Map(log.map((event) => [event.seq, event]));
+  const lookup = (seq) => bySeq.get(seq);
+  const events = log;
+  const shadowedBy = /* @__PURE__ */ new Map();
+  const restoreOf = /* @__PURE__ */ new Map();
+  for (const event of events) {
+    if (readReplaceOp(event.surfaceOp) === null) continue;
+    for (const cited of event.sourceEventSeqs ?? []) if (!shadowedBy.has(cited)) shadowedBy.set(cited, event.seq);
+    const restore = readRestore(event, lookup);
+    if (restore !== null) restoreOf.set(restore.tombstoneSeq, { seq: restore.seq, originalSeq: restore.originalSeq });
+  }
+  const resolve = (seq) => {
+    let at = seq;
+    for (; ; ) {
+      const by = shadowedBy.get(at);
+      if (by === void 0) return { state: "current", surfaceSeq: at, tombstoneSeq: null };
+      const shadower = lookup(by);
+      const tombstone = readTombstone(shadower);
+      if (tombstone !== null) {
+        const restored = restoreOf.get(by);
+        if (restored !== void 0 && (restored.originalSeq === seq || restored.originalSeq === at)) {
+          at = restored.seq;
+          continue;
+        }
+        return { state: tombstone.action === "exclude" ? "excluded" : "removed", surfaceSeq: null, tombstoneSeq: by };
+      }
+      const range = readReplaceOp(shadower.surfaceOp);
+      if (shadower.type === lookup(at).type && range !== null && range.start === at && range.end === at) {
+        at = by;
+        continue;
+      }
+      return { state: "folded", surfaceSeq: null, tombstoneSeq: null };
+    }
+  };
+  const units = [];
+  const steps = /* @__PURE__ */ new Map();
+  let turn = null;
+  for (const event of events) {
+    if (event.type === "turn/start" && isRecord(event.data) && Number.isSafeInteger(event.data.turn)) turn = event.data.turn;
+    if (event.surfaceOp !== "append") continue;
+    if (event.type === "user/message") {
+      if (classifyNode(event) !== "user") continue;
+      units.push({ key: `u${event.seq}`, kind: "prompt", turn, events: [event] });
+      continue;
+    }
+    const step = stepOf(event);
+    if (step === null) continue;
+    const key = `s${step.turn}.${step.step}`;
+    let unit = steps.get(key);
+    if (unit === void 0) {
+      unit = { key, kind: "step", turn: step.turn, events: [] };
+      steps.set(key, unit);
+      units.push(unit);
+    }
+    unit.events.push(event);
+  }
+  return units.map((u) => {
+    const lead = u.events.find((e) => e.type !== "tool/result") ?? u.events[0];
+    const where = resolve(lead.seq);
+    const tombstone = where.tombstoneSeq === null ? null : readTombstone(lookup(where.tombstoneSeq));
+    const restorable = u.kind === "prompt" && tombstone !== null && !shadowedBy.has(tombstone.seq) && tombstone.shadowedSeqs.length === 1 && tombstone.shadowedSeqs[0] === lead.seq;
+    const rows = u.events.map(rowOf);
+    return {
+      key: u.key,
+      kind: u.kind,
+      turn: u.turn,
+      rows,
+      state: where.state,
+      targetSeq: where.surfaceSeq,
+      tombstoneSeq: where.tombstoneSeq,
+      restorable,
+      tokens: estimateTokens(u.events.map(contentOf))
+    };
+  });
+}
+function previewSelection(units, selection) {
+  const going = /* @__PURE__ */ new Set();
+  const coming = /* @__PURE__ */ new Set();
+  const changes = [];
+  const changeUnits = [];
+  let messages = 0;
+  let tokens = 0;
+  const fromIndex = selection.from === null ? -1 : units.findIndex((u) => u.key === selection.from && u.state === "current");
+  for (const [i, unit] of units.entries()) {
+    if (unit.state === "current") {
+      const onward = fromIndex !== -1 && i >= fromIndex;
+      if (!onward && !selection.remove.has(unit.key)) continue;
+      going.add(unit.key);
+      messages += unit.rows.length;
+      tokens += unit.tokens;
+      if (i === fromIndex) {
+        changes.push({ action: "deleteFrom", seq: unit.targetSeq });
+        changeUnits.push(unit.key);
+      } else if (!onward) {
+        changes.push({ action: "delete", seq: unit.targetSeq });
+        changeUnits.push(unit.key);
+      }
+    } else if (unit.restorable && selection.restore.has(unit.key)) {
+      coming.add(unit.key);
+      changes.push({ action: "restore", tombstoneSeq: unit.tombstoneSeq });
+      changeUnits.push(unit.key);
+    }
+  }
+  return { going, coming, messages, tokens, back: coming.size, changes, changeUnits };
+}
+
+// src/client/history.ts
+var HISTORY_PATH = "/api/session.history";
+var HISTORY_PAGE_MESSAGES = 500;
+var MAX_PAGES = 1e4;
+var rpcCounter = 0;
+async function readWholeHistory(fetchImpl, sessionId) {
+  const pages = [];
+  let beforeSeq;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const payload = { sessionId, maxMessages: HISTORY_PAGE_MESSAGES, ...beforeSeq === void 0 ? {} : { beforeSeq } };
+    const response = await fetchImpl(HISTORY_PATH, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ type: "client-request", rpcId: `dsh-message-recall-history-${++rpcCounter}`, method: "session.history", payload }),
+      credentials: "same-origin"
+    });
+    const body = JSON.parse(await response.text());
+    const result = isRecord(body) ? body.result : void 0;
+    if (!isRecord(result) || result.ok !== true || !isRecord(result.value) || !Array.isArray(result.value.events)) {
+      const message = isRecord(result) && isRecord(result.error) && typeof result.error.message === "string" ? result.error.message : `HTTP ${response.status}`;
+      throw new Error(`message-recall: history of session "${sessionId}" unavailable: ${message}`);
+    }
+    const events = result.value.events.map((entry) => isRecord(entry) ? entry.event : void 0).filter((e) => isRecord(e) && typeof e.seq === "number");
+    pages.unshift(events);
+    if (result.value.hasMore !== true || events.length === 0) break;
+    beforeSeq = events[0].seq;
+  }
+  const all = pages.flat();
+  for (let i = 1; i < all.length; i++) {
+    if (all[i].seq <= all[i - 1].seq) throw new Error(`message-recall: history pages of session "${sessionId}" overlap at seq ${all[i].seq}`);
+  }
+  return all;
+}
+
+// src/client/EditorModal.tsx
+var import_jsx_runtime5 = require("react/jsx-runtime");
+var PLAN_DEBOUNCE_MS = 200;
+function toggled(set, key) {
+  const next = new Set(set);
+  if (!next.delete(key)) next.add(key);
+  return next;
+}
+function EditorModal({ sessionId, running, locale, kit, onClose }) {
+  const { t } = kit;
+  const [load, setLoad] = (0, import_react5.useState)({ status: "loading" });
+  const [selection, setSelection] = (0, import_react5.useState)(EMPTY_SELECTION);
+  const [refusal, setRefusal] = (0, import_react5.useState)(null);
+  const [checking, setChecking] = (0, import_react5.useState)(false);
+  const [applying, setApplying] = (0, import_react5.useState)(false);
+  const [applyError, setApplyError] = (0, import_react5.useState)(null);
+  const [historyRead, setHistoryRead] = (0, import_react5.useState)(0);
+  const controls = (0, import_react5.useRef)(/* @__PURE__ */ new Map());
+  const dialog = (0, import_react5.useRef)(null);
+  (0, import_react5.useEffect)(() => {
+    let live = true;
+    readWholeHistory(kit.fetch, sessionId).then(
+      (events) => live && setLoad({ status: "ready", units: buildEditorUnits(events), lastSeq: events.at(-1)?.seq ?? -1 }),
+      (error) => live && setLoad({ status: "failed", message: error instanceof Error ? error.message : String(error) })
+    );
+    return () => {
+      live = false;
+    };
+  }, [kit, sessionId, historyRead]);
+  const units = load.status === "ready" ? load.units : [];
+  const preview = (0, import_react5.useMemo)(() => previewSelection(units, selection), [units, selection]);
+  const changesKey = JSON.stringify(preview.changes);
+  (0, import_react5.useEffect)(() => {
+    setRefusal(null);
+    setApplyError(null);
+    if (preview.changes.length === 0) {
+      setChecking(false);
+      return;
+    }
+    setChecking(true);
+    let live = true;
+    const timer = setTimeout(() => {
+      void kit.send({ action: "plan", sessionId, changes: preview.changes }).then((reply) => {
+        if (!live) return;
+        setChecking(false);
+        if (!reply.ok) setRefusal({ unit: reply.error.index === void 0 ? null : preview.changeUnits[reply.error.index] ?? null, code: reply.error.code });
+      });
+    }, PLAN_DEBOUNCE_MS);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [changesKey, kit, sessionId]);
+  const order = units.filter((u) => u.state === "current" || u.restorable).map((u) => u.key);
+  const focusUnit = (key) => {
+    if (key !== void 0) controls.current.get(key)?.focus();
+  };
+  (0, import_react5.useEffect)(() => {
+    const first = load.status === "ready" ? controls.current.get(order[0] ?? "") : void 0;
+    if (first !== void 0) first.focus();
+    else dialog.current?.focus();
+  }, [load.status]);
+  const canApply = load.status === "ready" && preview.changes.length > 0 && !running && !applying && refusal === null;
+  const apply2 = (0, import_react5.useCallback)(async () => {
+    if (!canApply || load.status !== "ready") return;
+    setApplying(true);
+    const reply = await kit.send({ action: "apply", sessionId, changes: preview.changes, expect: { lastSeq: load.lastSeq } });
+    setApplying(false);
+    if (reply.ok) onClose(true);
+    else {
+      setApplyError({ unit: reply.error.index === void 0 ? null : preview.changeUnits[reply.error.index] ?? null, code: reply.error.code });
+      if (reply.error.code === "STALE_VIEW") setHistoryRead((n) => n + 1);
+    }
+  }, [canApply, load, kit, sessionId, preview, onClose]);
+  const onKeyDown = (event) => {
+    if (event.key === "Escape") {
+      event.preventDefault();
+      onClose(false);
+    } else if (event.key === "Enter") {
+      event.preventDefault();
+      void apply2();
+    } else if (event.key === "Tab") {
+      const focusable = [...dialog.current?.querySelectorAll("button:not([disabled])") ?? []];
+      const first = focusable[0];
+      const last = focusable.at(-1);
+      const active = dialog.current?.ownerDocument.activeElement;
+      if (first !== void 0 && last !== void 0 && (event.shiftKey ? active === first || active === dialog.current : active === last)) {
+        event.preventDefault();
+        (event.shiftKey ? last : first).focus();
+      }
+    } else if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+      event.preventDefault();
+      const at = order.findIndex((key) => controls.current.get(key)?.closest("li")?.contains(event.target));
+      const next = at === -1 ? 0 : Math.min(order.length - 1, Math.max(0, at + (event.key === "ArrowDown" ? 1 : -1)));
+      focusUnit(order[next]);
+    }
+  };
+  const shown = applyError ?? refusal;
+  const reason = (code) => describeError(kit.tRecall, code);
+  let lastTurn;
+  return /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("div", { "data-message-recall-editor-backdrop": "", children: /* @__PURE__ */ (0, import_jsx_runtime5.jsxs)("div", { ref: dialog, role: "dialog", "aria-modal": "true", "aria-labelledby": "dsh-message-recall-editor-title", tabIndex: -1, "data-message-recall-editor": "", onKeyDown, children: [
+    /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("h2", { id: "dsh-message-recall-editor-title", children: t("title") }),
+    /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("p", { "data-editor-keys": "", children: t("keys") }),
+    load.status === "loading" && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("p", { role: "status", children: t("loading") }),
+    load.status === "failed" && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("p", { role: "alert", children: t("loadFailed", { message: load.message }) }),
+    load.status === "ready" && units.length === 0 && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("p", { children: t("empty") }),
+    load.status === "ready" && units.length > 0 && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("ol", { "data-editor-units": "", children: units.map((unit) => {
+      const heading = unit.turn !== lastTurn ? unit.turn === null ? t("beforeTurns") : t("turn", { turn: unit.turn }) : null;
+      lastTurn = unit.turn;
+      const going = preview.going.has(unit.key);
+      const coming = preview.coming.has(unit.key);
+      const text = unit.rows.map((r) => r.text).find((s) => s !== "") ?? "";
+      const refused = shown !== null && shown.unit === unit.key;
+      const ref = (el) => {
+        if (el) controls.current.set(unit.key, el);
+        else controls.current.delete(unit.key);
+      };
+      const onward = selection.from !== null && going && !selection.remove.has(unit.key) && selection.from !== unit.key;
+      return [
+        heading !== null && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("li", { "data-editor-turn": "", "aria-hidden": "true", children: heading }, `h-${unit.key}`),
+        /* @__PURE__ */ (0, import_jsx_runtime5.jsxs)("li", { "data-editor-unit": unit.key, "data-editor-state": unit.state, "data-editor-preview": going ? "going" : coming ? "coming" : "", children: [
+          unit.state === "current" && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)(
+            "button",
+            {
+              type: "button",
+              ref,
+              "aria-pressed": going,
+              disabled: onward,
+              "data-editor-select": "",
+              "aria-label": t(unit.kind === "prompt" ? "select.prompt" : "select.step", { text }),
+              onClick: () => setSelection((s) => ({ ...s, remove: toggled(s.remove, unit.key) })),
+              children: going ? "☑" : "☐"
+            }
+          ),
+          unit.state !== "current" && unit.restorable && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)(
+            "button",
+            {
+              type: "button",
+              ref,
+              "aria-pressed": coming,
+              "data-editor-restore": "",
+              "aria-label": t("restore.label", { text }),
+              onClick: () => setSelection((s) => ({ ...s, restore: toggled(s.restore, unit.key) })),
+              children: t("restore")
+            }
+          ),
+          /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("div", { "data-editor-rows": "", children: unit.rows.map((row) => /* @__PURE__ */ (0, import_jsx_runtime5.jsxs)("p", { "data-editor-row": row.seq, "data-editor-role": row.role, children: [
+            /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("span", { "data-editor-role-label": "", children: t(`role.${row.role}`) }),
+            " ",
+            /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("span", { "data-editor-text": "", children: row.text })
+          ] }, row.seq)) }),
+          unit.state !== "current" && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("span", { "data-editor-state-label": "", children: t(`state.${unit.state}`) }),
+          unit.state === "current" && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)(
+            "button",
+            {
+              type: "button",
+              "aria-pressed": selection.from === unit.key,
+              "data-editor-from": "",
+              "aria-label": t("from.label", { text }),
+              onClick: () => setSelection((s) => ({ ...s, from: s.from === unit.key ? null : unit.key })),
+              children: t("from")
+            }
+          ),
+          refused && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("p", { role: "alert", "data-editor-refusal": shown.code, children: t(applyError !== null ? "applyFailed" : "refused", { reason: reason(shown.code) }) })
+        ] }, unit.key)
+      ];
+    }) }),
+    shown !== null && shown.unit === null && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("p", { role: "alert", "data-editor-refusal": shown.code, children: t(applyError !== null ? "applyFailed" : "refused", { reason: reason(shown.code) }) }),
+    /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("p", { "data-editor-counter": "", "aria-live": "polite", children: counterText(t, locale, preview) }),
+    running && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("p", { id: "dsh-message-recall-editor-busy", "data-editor-busy": "", role: "status", children: t("busy") }),
+    checking && !running && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("p", { "data-editor-checking": "", role: "status", children: t("checking") }),
+    /* @__PURE__ */ (0, import_jsx_runtime5.jsxs)("div", { "data-editor-actions": "", children: [
+      /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("button", { type: "button", "data-editor-discard": "", onClick: () => onClose(false), children: t("discard") }),
+      /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("button", { type: "button", "data-editor-apply": "", disabled: !canApply, "aria-describedby": running ? "dsh-message-recall-editor-busy" : void 0, onClick: () => void apply2(), children: t("apply") })
+    ] })
+  ] }) });
+}
+var EDITOR_CSS = `
+[data-message-recall-editor-backdrop] { position: fixed; inset: 0; z-index: 1000; display: flex; align-items: center; justify-content: center; background: rgba(0,0,0,.35); }
+[data-message-recall-editor] { background: var(--color-bg, #fff); color: var(--color-fg, #111); width: min(760px, 94vw); max-height: 86vh; display: flex; flex-direction: column; gap: 8px; padding: 16px; border-radius: 10px; box-shadow: 0 8px 32px rgba(0,0,0,.3); outline: none; }
+[data-message-recall-editor] h2 { margin: 0; font-size: 16px; }
+[data-message-recall-editor] [data-editor-keys] { margin: 0; font-size: 12px; opacity: .7; }
+[data-message-recall-editor] ol { list-style: none; margin: 0; padding: 0; overflow: auto; flex: 1; }
+[data-message-recall-editor] li[data-editor-turn] { font-size: 12px; font-weight: 600; opacity: .7; margin: 10px 0 2px; }
+[data-message-recall-editor] li[data-editor-unit] { display: flex; gap: 8px; align-items: flex-start; padding: 4px 6px; border-radius: 6px; }
+[data-message-recall-editor] [data-editor-rows] { flex: 1; min-width: 0; }
+[data-message-recall-editor] [data-editor-rows] p { margin: 0; overflow-wrap: anywhere; }
+[data-message-recall-editor] [data-editor-role-label] { font-weight: 600; font-size: 12px; }
+[data-message-recall-editor] li[data-editor-state="removed"] [data-editor-rows], [data-message-recall-editor] li[data-editor-state="excluded"] [data-editor-rows] { text-decoration: line-through; opacity: .6; }
+[data-message-recall-editor] li[data-editor-preview="going"] [data-editor-rows] { text-decoration: line-through; color: #c62828; }
+[data-message-recall-editor] li[data-editor-preview="coming"] [data-editor-rows] { text-decoration: none; color: #2e7d32; opacity: 1; }
+[data-message-recall-editor] [data-editor-refusal] { color: #c62828; margin: 2px 0 0; font-size: 12px; }
+[data-message-recall-editor] [data-editor-actions] { display: flex; justify-content: flex-end; gap: 8px; }
+[data-message-recall-editor] [data-editor-counter] { margin: 0; font-weight: 600; }
+`;
+
+// src/client/EditButton.tsx
+var import_jsx_runtime6 = require("react/jsx-runtime");
+var selectRunning2 = (s) => s.running;
+function isEditorShortcut(event) {
+  return event.altKey && event.shiftKey && !event.ctrlKey && !event.metaKey && event.code === "KeyE";
+}
+var openEditors = 0;
+function EditButton({ sessionId, useSession, editorKit }) {
+  const running = useSession(selectRunning2);
+  const locale = (0, import_react6.useSyncExternalStore)(editorKit.locale.subscribe, editorKit.locale.getSnapshot);
+  const [open, setOpen] = (0, import_react6.useState)(false);
+  const button = (0, import_react6.useRef)(null);
+  (0, import_react6.useEffect)(() => {
+    const doc = button.current?.ownerDocument;
+    if (doc === void 0) return;
+    const onKey = (event) => {
+      if (!isEditorShortcut(event) || openEditors > 0) return;
+      event.preventDefault();
+      setOpen(true);
+    };
+    doc.addEventListener("keydown", onKey);
+    return () => doc.removeEventListener("keydown", onKey);
+  }, []);
+  (0, import_react6.useEffect)(() => {
+    if (!open) return;
+    openEditors++;
+    return () => {
+      openEditors--;
+    };
+  }, [open]);
+  const t = editorKit.t;
+  return /* @__PURE__ */ (0, import_jsx_runtime6.jsxs)(import_jsx_runtime6.Fragment, { children: [
+    /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("button", { type: "button", ref: button, "data-message-recall-edit": "", "aria-haspopup": "dialog", "aria-label": t("button.label", { shortcut: EDITOR_SHORTCUT }), "aria-keyshortcuts": "Alt+Shift+E", onClick: () => setOpen(true), children: t("button") }),
+    open && button.current !== null && (0, import_react_dom.createPortal)(
+      /* @__PURE__ */ (0, import_jsx_runtime6.jsxs)(import_jsx_runtime6.Fragment, { children: [
+        /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("style", { children: EDITOR_CSS }),
+        /* @__PURE__ */ (0, import_jsx_runtime6.jsx)(EditorModal, { sessionId, running, locale: locale.active, kit: editorKit, onClose: () => {
+          setOpen(false);
+          button.current?.focus();
+        } })
+      ] }),
+      button.current.ownerDocument.body
+    )
+  ] });
+}
+
 // src/client/index.tsx
 var name = "dsh-message-recall";
 var inject = ["slots", "locale", "conversationEvents", "conversationViews"];
 var OVERLAY_ENTRY_ID = "dsh-message-recall";
 var REMOVED_ENTRY_ID = "dsh-message-recall-removed";
+var EDIT_ENTRY_ID = "dsh-message-recall-edit";
 var announced = false;
 function apply(ctx, config) {
   if (!announced) {
@@ -2700,7 +3242,8 @@ function apply(ctx, config) {
   }, "dsh-message-recall: styles");
   ctx.effect(() => installDebugHook(globalThis, debug), "dsh-message-recall: debug hook");
   const locale = ctx.locale;
-  const send = createRecallSender((url, init) => globalThis.fetch(url, init), path);
+  const fetchImpl = (url, init) => globalThis.fetch(url, init);
+  const send = createRecallSender(fetchImpl, path);
   const openSession = sessionOpener(() => ctx.get("sessions"));
   const tombstones = new TombstoneActionsRegistry((sessionId) => new TombstoneActions({ sessionId, send, openSession }));
   ctx.effect(() => () => tombstones.dispose(), "dsh-message-recall: restore and copy requests");
@@ -2722,5 +3265,14 @@ function apply(ctx, config) {
   }, component));
   entry("conversation.input.overlay", OVERLAY_ENTRY_ID, 100, RecallOverlay);
   entry("conversation.session.header.utilities", REMOVED_ENTRY_ID, 90, RemovedButton);
+  ctx.effect(() => ctx.locale.register(EDITOR_LOCALE_NS, EDITOR_DICTIONARIES), "dsh-message-recall: editor dictionaries");
+  const editorKit = { locale: kit.locale, t: locale.bind(EDITOR_LOCALE_NS), tRecall: kit.t, send: kit.send, fetch: fetchImpl };
+  ctx.slots.inject("conversation.session.header.utilities", () => ctx.slots.register({
+    name: "conversation.session.header.utilities",
+    id: EDIT_ENTRY_ID,
+    order: 100,
+    locale: EDITOR_LOCALE_NS,
+    inject: () => ({ editorKit })
+  }, EditButton));
 }
 return module.exports; } });

@@ -3,7 +3,7 @@ import z from "@deepseek-ai/schemastery";
 
 // src/shared/protocol.ts
 var DEFAULT_ROUTE_PATH = "/dsh-message-recall";
-var ROUTE_ACTIONS = ["recall", "delete", "deleteFrom", "exclude", "restore", "forkBefore", "flush", "plan", "inspect"];
+var ROUTE_ACTIONS = ["recall", "delete", "deleteFrom", "exclude", "restore", "forkBefore", "flush", "plan", "apply", "inspect"];
 
 // src/host/config.ts
 var DEFAULTS = Object.freeze({
@@ -787,6 +787,7 @@ var MessageRecallError = class extends Error {
   details;
 };
 function describeRefusal(refusal) {
+  if ("index" in refusal) return refusal.message;
   switch (refusal.code) {
     case "STALE_VIEW":
       return refusal.newerSeq !== null ? `message-recall: surface node seq ${refusal.newerSeq} is newer than the expected last seq ${refusal.expected.lastSeq}` : `message-recall: surface replaceGeneration is ${refusal.replaceGeneration}, expected ${refusal.expected.replaceGeneration}`;
@@ -915,9 +916,9 @@ function copyTitle(tombstoneSeq, lookup, limits) {
   return base === void 0 ? null : `${base}${COPY_TITLE_SUFFIX}`;
 }
 async function forkBefore(services, request) {
-  const id = request.sessionId;
-  const source = services.agents.get(id)?.session ?? services.sessions.get(id);
-  if (source === void 0) return { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId: request.sessionId } };
+  return services.access.use(request.sessionId, (source) => forkFrom(services, source, request));
+}
+async function forkFrom(services, source, request) {
   const lookup = services.index.lookup(source);
   const tombstone = lookup(request.tombstoneSeq);
   if (tombstone === void 0 || !isTombstoneEvent(tombstone)) {
@@ -1115,12 +1116,94 @@ function sendJson(res, status, body, headers = {}) {
   res.end(text);
 }
 
+// src/host/batch-request.ts
+var MAX_BATCH_CHANGES = 1e4;
+var FIELDS = ["sessionId", "action", "changes", "expect"];
+var REMOVALS = ["delete", "deleteFrom", "exclude"];
+var CHANGE_ACTIONS = [...REMOVALS, "restore"];
+function parseBatchRequest(body, expect) {
+  const invalid = (message) => ({ ok: false, refusal: { code: "INVALID_REQUEST", message: `message-recall: ${message}` } });
+  const stray = Object.keys(body).find((key) => !FIELDS.includes(key));
+  if (stray !== void 0) return invalid(`${body.action} with changes takes no field "${stray}" (allowed: ${FIELDS.join(", ")})`);
+  const { changes } = body;
+  if (!Array.isArray(changes) || changes.length === 0) return invalid(`changes must be a non-empty array, got ${JSON.stringify(changes)}`);
+  if (changes.length > MAX_BATCH_CHANGES) return invalid(`changes holds ${changes.length} entries; at most ${MAX_BATCH_CHANGES} are accepted`);
+  const out = [];
+  for (const [i, change] of changes.entries()) {
+    const at = `changes[${i}]`;
+    if (!isRecord(change)) return invalid(`${at} must be an object, got ${JSON.stringify(change)}`);
+    const { action } = change;
+    if (!CHANGE_ACTIONS.includes(action)) return invalid(`${at}.action must be one of ${CHANGE_ACTIONS.join(", ")}, got ${JSON.stringify(action)}`);
+    const key = action === "restore" ? "tombstoneSeq" : "seq";
+    const extra = Object.keys(change).find((k) => k !== "action" && k !== key);
+    if (extra !== void 0) return invalid(`${at} (${action}) takes no field "${extra}" (allowed: action, ${key})`);
+    if (!isSeq(change[key])) return invalid(`${at}.${key} must be a non-negative safe integer, got ${JSON.stringify(change[key])}`);
+    out.push(action === "restore" ? { action, tombstoneSeq: change[key] } : { action, seq: change[key] });
+  }
+  return { ok: true, request: { action: body.action, sessionId: body.sessionId, changes: out, ...expect === void 0 ? {} : { expect } } };
+}
+
+// src/host/request.ts
+var FIELDS2 = ["sessionId", "action", "seq", "messageId", "tombstoneSeq", "planAction", "expect", "changes"];
+var EXPECT_FIELDS = ["replaceGeneration", "lastSeq"];
+function parseRecallRequest(body) {
+  const invalid = (message) => ({ ok: false, refusal: { code: "INVALID_REQUEST", message: `message-recall: ${message}` } });
+  if (!isRecord(body)) return invalid(`request body must be a JSON object, got ${body === null ? "null" : Array.isArray(body) ? "an array" : typeof body}`);
+  const unknown = Object.keys(body).find((key) => !FIELDS2.includes(key));
+  if (unknown !== void 0) return invalid(`unknown field "${unknown}" (allowed: ${FIELDS2.join(", ")})`);
+  const { sessionId, action, seq, messageId, planAction, expect } = body;
+  if (typeof sessionId !== "string" || sessionId.length === 0) return invalid(`sessionId must be a non-empty string, got ${JSON.stringify(sessionId)}`);
+  if (!ROUTE_ACTIONS.includes(action)) return invalid(`action must be one of ${ROUTE_ACTIONS.join(", ")}, got ${JSON.stringify(action)}`);
+  if (action === "inspect" || action === "flush") {
+    for (const field of ["seq", "messageId", "tombstoneSeq", "planAction", "expect", "changes"]) {
+      if (body[field] !== void 0) return invalid(`${action} takes no ${field}`);
+    }
+    return { ok: true, request: { action, sessionId } };
+  }
+  const expectation = parseExpect(expect);
+  if (typeof expectation === "string") return invalid(expectation);
+  const withExpect = expectation === void 0 ? {} : { expect: expectation };
+  if (action === "apply" || action === "plan" && body.changes !== void 0) return parseBatchRequest(body, expectation);
+  if (body.changes !== void 0) return invalid(`changes is only valid with action "apply" or "plan"`);
+  if (action === "restore" || action === "forkBefore") {
+    for (const field of ["seq", "messageId", "planAction", ...action === "forkBefore" ? ["expect"] : []]) {
+      if (body[field] !== void 0) return invalid(`${action} takes no ${field}; address the tombstone by tombstoneSeq`);
+    }
+    const { tombstoneSeq } = body;
+    if (!isSeq(tombstoneSeq)) return invalid(`tombstoneSeq must be a non-negative safe integer, got ${JSON.stringify(tombstoneSeq ?? null)}`);
+    return action === "restore" ? { ok: true, request: { action, sessionId, tombstoneSeq, ...withExpect } } : { ok: true, request: { action, sessionId, tombstoneSeq } };
+  }
+  if (body.tombstoneSeq !== void 0) return invalid(`tombstoneSeq is only valid with action "restore" or "forkBefore"`);
+  if (seq !== void 0 && !isSeq(seq)) return invalid(`seq must be a non-negative safe integer, got ${JSON.stringify(seq)}`);
+  if (messageId !== void 0 && (typeof messageId !== "string" || messageId.length === 0)) {
+    return invalid(`messageId must be a non-empty string, got ${JSON.stringify(messageId)}`);
+  }
+  if (seq === void 0 === (messageId === void 0)) return invalid("exactly one of seq and messageId is required");
+  const target = seq !== void 0 ? { seq } : { messageId };
+  if (action === "plan") {
+    if (!TOMBSTONE_ACTIONS.includes(planAction)) {
+      return invalid(`planAction must be one of ${TOMBSTONE_ACTIONS.join(", ")}, got ${JSON.stringify(planAction)}`);
+    }
+    return { ok: true, request: { action, planAction, sessionId, target, ...withExpect } };
+  }
+  if (planAction !== void 0) return invalid(`planAction is only valid with action "plan"`);
+  return { ok: true, request: { action, sessionId, target, ...withExpect } };
+}
+function parseExpect(expect) {
+  if (expect === void 0) return void 0;
+  if (!isRecord(expect)) return `expect must be an object, got ${JSON.stringify(expect)}`;
+  const stray = Object.keys(expect).find((key) => !EXPECT_FIELDS.includes(key));
+  if (stray !== void 0) return `unknown field "expect.${stray}" (allowed: ${EXPECT_FIELDS.join(", ")})`;
+  for (const key of EXPECT_FIELDS) {
+    if (expect[key] !== void 0 && !isSeq(expect[key])) return `expect.${key} must be a non-negative safe integer, got ${JSON.stringify(expect[key])}`;
+  }
+  return expect;
+}
+
 // src/host/session-write.ts
 async function runSessionWrite(services, sessionId, append, options = { maintenance: true }) {
-  const live = liveSession(services, sessionId);
-  if (!live.ok) return live;
-  const { agent, session } = live;
-  const task = async () => {
+  const id = sessionId;
+  const task = async (session) => {
     const written = append(session);
     if (!written.ok) return written;
     const flushed = await flushWithRetry(() => services.sessions.flush(session), services.flushRetry);
@@ -1135,14 +1218,11 @@ async function runSessionWrite(services, sessionId, append, options = { maintena
     return { ok: true, value: { ...written.value, persisted: flushed.persisted } };
   };
   const queued = await services.queue.run(sessionId, async () => {
-    if (agent === void 0 || !options.maintenance) return task();
-    let running;
-    try {
-      running = agent.runMaintenance(() => task());
-    } catch (error) {
-      return { ok: false, refusal: { code: "AGENT_BUSY", sessionId, detail: error instanceof Error ? error.message : String(error) } };
+    if (!options.maintenance) {
+      const session = services.agents.get(id)?.session ?? services.sessions.get(id);
+      return session === void 0 ? { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId } } : task(session);
     }
-    return running;
+    return services.access.write(sessionId, (session) => task(session), options.precheck);
   });
   if (queued.ok) return queued.value;
   return {
@@ -1152,28 +1232,6 @@ async function runSessionWrite(services, sessionId, append, options = { maintena
 }
 function flushSession(services, sessionId) {
   return runSessionWrite(services, sessionId, (session) => ({ ok: true, value: { action: "flush", lastSeq: session.seq - 1 }, seq: session.seq - 1 }), { maintenance: false });
-}
-
-// src/shared/token-estimate.ts
-var CHARS_PER_TOKEN = 4;
-function blockChars(block) {
-  if (!isRecord(block)) return 0;
-  switch (block.type) {
-    case "text":
-    case "reasoning":
-      return typeof block.text === "string" ? block.text.length : 0;
-    case "tool-call":
-      return (typeof block.name === "string" ? block.name.length : 0) + (typeof block.arguments === "string" ? block.arguments.length : 0);
-    case "tool-result":
-      return Array.isArray(block.content) ? block.content.reduce((sum, inner) => sum + blockChars(inner), 0) : 0;
-    default:
-      return 0;
-  }
-}
-function estimateTokens(contents) {
-  let chars = 0;
-  for (const content of contents) for (const block of content) chars += blockChars(block);
-  return Math.ceil(chars / CHARS_PER_TOKEN);
 }
 
 // src/host/tombstone-writer.ts
@@ -1327,6 +1385,519 @@ function writeTombstone(session, lookup, request, tombstoneText, effects, relook
   return { ok: true, value, event };
 }
 
+// src/host/restore-writer.ts
+function appendRestore(session, plan) {
+  return session.append("user/message", plan.data, {
+    surfaceOp: replaceOp(plan.start, plan.end),
+    sourceEventSeqs: [...plan.sourceEventSeqs]
+  });
+}
+function writeRestore(session, lookup, request, effects, relookup = () => lookup) {
+  const view = stableView(session);
+  const stale = checkExpectation(view, request.expect, lookup);
+  if (stale !== null) return { ok: false, refusal: stale };
+  const planned = planRestore({ nodes: view.nodes, lookup, tombstoneSeq: request.tombstoneSeq });
+  if (!planned.ok) return planned;
+  const { plan } = planned;
+  let event;
+  try {
+    priceReplace(session, effects, lookup, plan, [plan.tombstoneSeq]);
+    event = appendRestore(session, plan);
+  } catch (error) {
+    throw new MessageRecallError("INTERNAL", `message-recall: the session refused the restore of tombstone seq ${plan.tombstoneSeq}: ${errorText(error)}`, { cause: error });
+  }
+  retitleAfterRestore(session, effects, relookup(), { tombstoneSeq: plan.tombstoneSeq, originalSeq: plan.originalSeq, restoredSeq: event.seq });
+  return {
+    ok: true,
+    event,
+    value: {
+      action: "restore",
+      tombstoneSeq: plan.tombstoneSeq,
+      restoredSeq: event.seq,
+      messageId: plan.messageId,
+      originalSeq: plan.originalSeq,
+      replaceGeneration: session.surface.replaceGeneration,
+      persisted: false
+    }
+  };
+}
+function restoreMessage(services, request) {
+  return runSessionWrite(
+    services,
+    request.sessionId,
+    (session) => {
+      const written = writeRestore(session, services.index.lookup(session), request, services.effects?.(), () => services.index.lookup(session));
+      if (!written.ok) return written;
+      const { persisted: _persisted, ...value } = written.value;
+      return { ok: true, value, seq: written.event.seq };
+    },
+    {
+      maintenance: true,
+      precheck: (view) => {
+        const stale = checkExpectation(view, request.expect, view.lookup);
+        if (stale !== null) return stale;
+        const planned = planRestore({ nodes: view.nodes, lookup: view.lookup, tombstoneSeq: request.tombstoneSeq });
+        return planned.ok ? null : planned.refusal;
+      }
+    }
+  );
+}
+
+// src/shared/token-estimate.ts
+var CHARS_PER_TOKEN = 4;
+function blockChars(block) {
+  if (!isRecord(block)) return 0;
+  switch (block.type) {
+    case "text":
+    case "reasoning":
+      return typeof block.text === "string" ? block.text.length : 0;
+    case "tool-call":
+      return (typeof block.name === "string" ? block.name.length : 0) + (typeof block.arguments === "string" ? block.arguments.length : 0);
+    case "tool-result":
+      return Array.isArray(block.content) ? block.content.reduce((sum, inner) => sum + blockChars(inner), 0) : 0;
+    default:
+      return 0;
+  }
+}
+function estimateTokens(contents) {
+  let chars = 0;
+  for (const content of contents) for (const block of content) chars += blockChars(block);
+  return Math.ceil(chars / CHARS_PER_TOKEN);
+}
+
+// src/host/batch-plan.ts
+var NOT_REMOVABLE = /* @__PURE__ */ new Set(["tombstone", "checkpoint", "replacement", "context"]);
+var MESSAGE_KINDS = /* @__PURE__ */ new Set(["user", "context", "assistant", "tool"]);
+function planBatch(input) {
+  const nodes = [...input.nodes];
+  const virtual = /* @__PURE__ */ new Map();
+  const lookup = (seq) => seq >= input.nextSeq ? virtual.get(seq) : input.lookup(seq);
+  const drafts = [];
+  const draftOf = /* @__PURE__ */ new Map();
+  const coveredBy = /* @__PURE__ */ new Map();
+  const ownerOf = [];
+  let next = input.nextSeq;
+  let order = 0;
+  const refuse2 = (index, refusal) => ({ ok: false, refusal: { index, change: input.changes[index], refusal } });
+  for (const [index, change] of input.changes.entries()) {
+    order++;
+    if (change.action === "restore") {
+      const shadowing = coveredBy.get(change.tombstoneSeq);
+      if (shadowing !== void 0) {
+        return refuse2(index, { code: "TARGET_NOT_FOUND", shadowedByIndex: shadowing.changeIndexes[0], tombstoneSeq: change.tombstoneSeq });
+      }
+      const again = drafts.find((d) => d.live && d.kind === "restore" && d.tombstoneSeq === change.tombstoneSeq);
+      if (again !== void 0) {
+        again.changeIndexes.push(index);
+        ownerOf[index] = again;
+        continue;
+      }
+      if (change.tombstoneSeq >= input.nextSeq) {
+        return refuse2(index, { code: "TARGET_NOT_FOUND", tombstoneSeq: change.tombstoneSeq, reason: "not-a-tombstone" });
+      }
+      const planned2 = planRestore({ nodes, lookup, tombstoneSeq: change.tombstoneSeq });
+      if (!planned2.ok) return refuse2(index, planned2.refusal);
+      const step = planned2.plan;
+      const seq2 = next++;
+      const copy = {
+        type: "user/message",
+        seq: seq2,
+        time: 0,
+        data: step.data,
+        surfaceOp: replaceOp(step.start, step.end),
+        sourceEventSeqs: [...step.sourceEventSeqs]
+      };
+      virtual.set(seq2, copy);
+      const draft2 = {
+        kind: "restore",
+        action: "restore",
+        shadowedSeqs: [change.tombstoneSeq],
+        kinds: ["tombstone"],
+        changeIndexes: [index],
+        virtualSeq: seq2,
+        tombstoneSeq: change.tombstoneSeq,
+        originalSeq: step.originalSeq,
+        data: step.data,
+        order,
+        live: true
+      };
+      nodes.splice(nodes.indexOf(change.tombstoneSeq), 1, seq2);
+      drafts.push(draft2);
+      draftOf.set(seq2, draft2);
+      ownerOf[index] = draft2;
+      continue;
+    }
+    let targetSeq = change.seq;
+    if (targetSeq >= input.nextSeq) {
+      return refuse2(index, { code: "TARGET_NOT_FOUND", target: { seq: targetSeq }, reason: "not-on-surface", matchingSeqs: [] });
+    }
+    const earlier = coveredBy.get(targetSeq);
+    if (earlier !== void 0) {
+      const after = change.action === "deleteFrom" ? firstRemovableAfter(nodes, lookup, nodes.indexOf(earlier.virtualSeq)) : void 0;
+      if (after === void 0) {
+        earlier.changeIndexes.push(index);
+        earlier.changeIndexes.sort((a, b) => a - b);
+        ownerOf[index] = earlier;
+        continue;
+      }
+      targetSeq = after;
+    }
+    const planned = planRemoval({ nodes, lookup, action: change.action === "deleteFrom" ? "deleteFrom" : "delete", target: { seq: targetSeq } });
+    if (!planned.ok) return refuse2(index, planned.refusal);
+    const { plan } = planned;
+    const shadowedSeqs = [];
+    const kinds = [];
+    const changeIndexes = [index];
+    for (const [i, seq2] of plan.shadowedSeqs.entries()) {
+      const inner = draftOf.get(seq2);
+      if (inner !== void 0 && inner.kind === "tombstone") {
+        inner.live = false;
+        shadowedSeqs.push(...inner.shadowedSeqs);
+        kinds.push(...inner.kinds);
+        changeIndexes.push(...inner.changeIndexes);
+      } else {
+        shadowedSeqs.push(seq2);
+        kinds.push(plan.nodeKinds[i]);
+      }
+    }
+    changeIndexes.sort((a, b) => a - b);
+    const seq = next++;
+    const draft = {
+      kind: "tombstone",
+      action: change.action,
+      shadowedSeqs,
+      kinds,
+      changeIndexes,
+      virtualSeq: seq,
+      tombstoneSeq: -1,
+      originalSeq: -1,
+      data: void 0,
+      order,
+      live: true
+    };
+    virtual.set(seq, {
+      type: "user/message",
+      seq,
+      time: 0,
+      data: { id: `batch-${seq}`, role: "user", content: [], source: tombstoneSource(change.action, shadowedSeqs) },
+      surfaceOp: replaceOp(shadowedSeqs[0], shadowedSeqs.at(-1)),
+      sourceEventSeqs: shadowedSeqs
+    });
+    nodes.splice(plan.startIdx, plan.endIdx - plan.startIdx + 1, seq);
+    drafts.push(draft);
+    draftOf.set(seq, draft);
+    for (const i of changeIndexes) ownerOf[i] = draft;
+    for (const shadowed of shadowedSeqs) coveredBy.set(shadowed, draft);
+  }
+  const live = drafts.filter((d) => d.live).sort((a, b) => a.order - b.order);
+  const position = new Map(live.map((d, i) => [d, i]));
+  const writes = live.map(toWrite);
+  const removedSeqs = [];
+  const restoredSeqs = [];
+  for (const d of live) {
+    if (d.kind === "restore") restoredSeqs.push(d.originalSeq);
+    else for (const [i, seq] of d.shadowedSeqs.entries()) if (MESSAGE_KINDS.has(d.kinds[i])) removedSeqs.push(seq);
+  }
+  return {
+    ok: true,
+    plan: {
+      writes,
+      writeOfChange: input.changes.map((_, i) => position.get(ownerOf[i])),
+      nodes,
+      lookup,
+      removedSeqs,
+      restoredSeqs
+    }
+  };
+}
+function estimateBatch(plan) {
+  const restored = plan.writes.flatMap((w) => w.kind === "restore" && isRecord(w.data) && Array.isArray(w.data.content) ? [w.data.content] : []);
+  return { estimatedTokens: estimateTokens(plan.removedSeqs.map((seq) => contentOf(plan.lookup(seq)))), restoredTokens: estimateTokens(restored) };
+}
+function toWrite(d) {
+  if (d.kind === "restore") {
+    return { kind: "restore", tombstoneSeq: d.tombstoneSeq, originalSeq: d.originalSeq, data: d.data, changeIndexes: d.changeIndexes, virtualSeq: d.virtualSeq };
+  }
+  return {
+    kind: "tombstone",
+    action: d.action,
+    start: d.shadowedSeqs[0],
+    end: d.shadowedSeqs.at(-1),
+    shadowedSeqs: d.shadowedSeqs,
+    kinds: d.kinds,
+    changeIndexes: d.changeIndexes,
+    virtualSeq: d.virtualSeq
+  };
+}
+function firstRemovableAfter(nodes, lookup, from) {
+  for (let p = from + 1; p < nodes.length; p++) {
+    const event = lookup(nodes[p]);
+    if (event !== void 0 && !NOT_REMOVABLE.has(classifyNode(event))) return nodes[p];
+  }
+  return void 0;
+}
+function describeBatchRefusal(refusal, describe) {
+  const { index, change } = refusal;
+  const what = change.action === "restore" ? `restore of tombstone ${change.tombstoneSeq}` : `${change.action} of seq ${change.seq}`;
+  const inner = refusal.refusal;
+  const why = "shadowedByIndex" in inner ? `tombstone seq ${inner.tombstoneSeq} is shadowed by change ${inner.shadowedByIndex} of this batch` : (change.action === "restore" ? describeRestoreRefusal(inner) : describe(inner)).replace(/^message-recall: /, "");
+  return `message-recall: change ${index} (${what}) refused: ${why}`;
+}
+
+// src/host/batch-writer.ts
+function appendBatch(session, plan, changes, options = {}) {
+  const { effects } = options;
+  const lookup = options.lookup ?? (() => (seq) => session.events[seq]);
+  const real = /* @__PURE__ */ new Map();
+  const map = (seq) => real.get(seq) ?? seq;
+  const written = [];
+  for (const [w, write] of plan.writes.entries()) {
+    const shadowedSeqs = write.kind === "tombstone" ? write.shadowedSeqs.map(map) : [write.tombstoneSeq];
+    const start = shadowedSeqs[0];
+    const end = shadowedSeqs.at(-1);
+    try {
+      if (effects?.meter !== void 0) priceReplace(session, effects, lookup(), { start, end }, shadowedSeqs);
+      const event = write.kind === "tombstone" ? appendTombstone(session, { action: write.action, start, end, shadowedSeqs }, options.tombstoneText ?? "") : appendRestore(session, { start, end, data: write.data, sourceEventSeqs: [write.tombstoneSeq, write.originalSeq] });
+      real.set(write.virtualSeq, event.seq);
+      written.push(event);
+    } catch (error) {
+      const done = written.length === 0 ? "nothing was appended" : `writes 0..${w - 1} of the batch were appended`;
+      throw new MessageRecallError("INTERNAL", `message-recall: the session refused write ${w} of the batch ([${start}, ${end}]); ${done}: ${errorText(error)}`, { cause: error });
+    }
+  }
+  if (effects !== void 0) {
+    const removals = plan.writes.flatMap((write, w) => write.kind === "tombstone" ? [{ seq: written[w].seq, shadowedSeqs: write.shadowedSeqs.map(map) }] : []);
+    if (removals.length > 0) retitleAfterRemoval(session, effects, lookup(), { seq: removals.at(-1).seq, shadowedSeqs: removals.flatMap((r) => r.shadowedSeqs) });
+    for (const [w, write] of plan.writes.entries()) {
+      if (write.kind === "restore") retitleAfterRestore(session, effects, lookup(), { tombstoneSeq: write.tombstoneSeq, originalSeq: write.originalSeq, restoredSeq: written[w].seq });
+    }
+  }
+  return changes.map((change, index) => {
+    const w = plan.writeOfChange[index];
+    const write = plan.writes[w];
+    const seq = written[w].seq;
+    if (write.kind === "restore") return { index, action: change.action, tombstoneSeq: write.tombstoneSeq, restoredSeq: seq };
+    const shadowedSeqs = write.shadowedSeqs.map(map);
+    return { index, action: change.action, tombstoneSeq: seq, range: { start: shadowedSeqs[0], end: shadowedSeqs.at(-1) }, shadowedSeqs };
+  });
+}
+
+// src/host/batch-service.ts
+function changeRefusal(refusal) {
+  return { code: refusal.refusal.code, index: refusal.index, message: describeBatchRefusal(refusal, describePlanRefusal) };
+}
+function planOn(view, request) {
+  const stale = checkExpectation(view, request.expect, view.lookup);
+  if (stale !== null) return { ok: false, refusal: stale };
+  const planned = planBatch({ nodes: view.nodes, lookup: view.lookup, nextSeq: view.nextSeq, changes: request.changes });
+  return planned.ok ? planned : { ok: false, refusal: changeRefusal(planned.refusal) };
+}
+function liveView(services, session) {
+  return {
+    // planBatch copies the nodes before simulating; nothing appends while it runs.
+    nodes: session.surface.nodes,
+    replaceGeneration: session.surface.replaceGeneration,
+    lastSeq: session.seq - 1,
+    nextSeq: session.seq,
+    lookup: services.index.lookup(session),
+    origin: "live"
+  };
+}
+function applyChanges(services, request) {
+  return runSessionWrite(
+    services,
+    request.sessionId,
+    (session) => {
+      const planned = planOn(liveView(services, session), request);
+      if (!planned.ok) return planned;
+      const effects = services.effects?.();
+      const results = appendBatch(session, planned.plan, request.changes, {
+        tombstoneText: services.tombstoneText,
+        lookup: () => services.index.lookup(session),
+        ...effects === void 0 ? {} : { effects }
+      });
+      return { ok: true, value: { action: "apply", results, replaceGeneration: session.surface.replaceGeneration }, seq: session.seq - 1 };
+    },
+    {
+      maintenance: true,
+      precheck: (view) => {
+        const planned = planOn(view, request);
+        return planned.ok ? null : planned.refusal;
+      }
+    }
+  );
+}
+async function previewChanges(services, request) {
+  const read = await services.access.read(request.sessionId);
+  if (!read.ok) return read;
+  const view = read.value;
+  const planned = planOn(view, request);
+  if (!planned.ok) return planned;
+  const { plan } = planned;
+  const real = (seq) => seq < view.nextSeq ? seq : null;
+  const writes = plan.writes.map((w) => w.kind === "tombstone" ? { kind: "tombstone", changeIndexes: w.changeIndexes, action: w.action, removedSeqs: w.shadowedSeqs.map(real) } : { kind: "restore", changeIndexes: w.changeIndexes, tombstoneSeq: w.tombstoneSeq, restoredSeq: w.originalSeq });
+  return {
+    ok: true,
+    value: {
+      action: "plan",
+      writes,
+      tombstoneCount: writes.filter((w) => w.kind === "tombstone").length,
+      restoreCount: writes.filter((w) => w.kind === "restore").length,
+      removedSeqs: plan.removedSeqs.filter((seq) => seq < view.nextSeq),
+      restoredSeqs: plan.restoredSeqs,
+      ...estimateBatch(plan),
+      replaceGeneration: view.replaceGeneration,
+      lastSeq: view.lastSeq
+    }
+  };
+}
+
+// src/host/removal-service.ts
+async function removeMessages(services, request) {
+  return runSessionWrite(
+    services,
+    request.sessionId,
+    (session) => {
+      const effects = services.effects?.();
+      const written = writeTombstone(session, services.index.lookup(session), request, services.tombstoneText, effects, () => services.index.lookup(session));
+      if (!written.ok) return written;
+      const { persisted: _persisted, ...value } = written.value;
+      const recalled = value.content !== void 0 && value.text !== void 0 ? { content: value.content, text: value.text } : void 0;
+      return { ok: true, value, seq: written.event.seq, ...recalled === void 0 ? {} : { recalled } };
+    },
+    {
+      maintenance: true,
+      precheck: (view) => {
+        const planned = planOnView(view, request);
+        return planned.ok ? null : planned.refusal;
+      }
+    }
+  );
+}
+function planOnView(view, request) {
+  const stale = checkExpectation(view, request.expect, view.lookup);
+  if (stale !== null) return { ok: false, refusal: stale };
+  return planRemoval({ nodes: view.nodes, lookup: view.lookup, action: planningAction(request.action), target: request.target });
+}
+async function previewRemoval(services, request) {
+  const read = await services.access.read(request.sessionId);
+  if (!read.ok) return read;
+  const view = read.value;
+  const planned = planOnView(view, request);
+  if (!planned.ok) return planned;
+  const { plan } = planned;
+  const contents = plan.shadowedSeqs.map((seq) => contentOf(view.lookup(seq)));
+  return {
+    ok: true,
+    value: {
+      action: request.action,
+      range: { start: plan.start, end: plan.end },
+      removedSeqs: plan.shadowedSeqs,
+      kinds: plan.nodeKinds,
+      estimatedTokens: estimateTokens(contents),
+      ...plan.stepKey === null ? {} : { turn: plan.stepKey.turn, step: plan.stepKey.step },
+      replaceGeneration: view.replaceGeneration,
+      lastSeq: view.lastSeq
+    }
+  };
+}
+
+// src/host/route.ts
+function assertNever(value) {
+  throw new Error(`message-recall: unhandled error code ${JSON.stringify(value)}`);
+}
+function statusOf(code) {
+  switch (code) {
+    case "INVALID_REQUEST":
+      return 400;
+    case "FORBIDDEN":
+      return 403;
+    case "METHOD_NOT_ALLOWED":
+      return 405;
+    case "PAYLOAD_TOO_LARGE":
+      return 413;
+    case "UNSUPPORTED_MEDIA_TYPE":
+      return 415;
+    case "SESSION_NOT_LIVE":
+    case "TARGET_NOT_FOUND":
+    case "NOT_A_USER_MESSAGE":
+    case "NOT_DELETABLE":
+    case "SPAN_NOT_CONTIGUOUS":
+    case "NOT_RESTORABLE":
+    case "STALE_VIEW":
+      return 409;
+    case "AGENT_BUSY":
+      return 423;
+    case "PERSIST_FAILED":
+    case "INTERNAL":
+      return 500;
+    default:
+      return assertNever(code);
+  }
+}
+function fail(res, code, message, headers, details = {}) {
+  sendJson(res, statusOf(code), { ok: false, error: { code, message: redactPaths(message), ...details } }, headers);
+}
+function refuse(res, refusal) {
+  fail(res, refusal.code, describeRefusal(refusal), void 0, "index" in refusal ? { index: refusal.index } : {});
+}
+function answer(res, outcome) {
+  if (outcome.ok) sendJson(res, 200, { ok: true, value: outcome.value });
+  else refuse(res, outcome.refusal);
+}
+function createRouteHandler(services, config) {
+  return async (req, res) => {
+    try {
+      const early = checkTrust(req.headers, config.trustedHosts) ?? checkMethod(req.method) ?? checkContentType(req.headers["content-type"]);
+      if (early !== null) {
+        fail(res, early.code, early.message, early.code === "METHOD_NOT_ALLOWED" ? { allow: "POST", connection: "close" } : { connection: "close" });
+        return;
+      }
+      const body = await readJsonBody(req, config.maxBodyBytes);
+      if (!body.ok) {
+        fail(res, body.refusal.code, body.refusal.message, body.refusal.code === "PAYLOAD_TOO_LARGE" ? { connection: "close" } : void 0);
+        return;
+      }
+      const parsed = parseRecallRequest(body.value);
+      if (!parsed.ok) {
+        fail(res, parsed.refusal.code, parsed.refusal.message);
+        return;
+      }
+      const request = parsed.request;
+      switch (request.action) {
+        case "inspect":
+          answer(res, await inspectSession({ sessions: services.sessions, index: services.index, persistence: services.persistence(), diskSummaries: services.diskSummaries }, request.sessionId));
+          return;
+        case "apply":
+          answer(res, await applyChanges({ ...services, tombstoneText: config.tombstoneText }, request));
+          return;
+        case "plan":
+          if ("changes" in request) answer(res, await previewChanges(services, request));
+          else answer(res, await previewRemoval(services, { ...request, action: request.planAction }));
+          return;
+        case "restore":
+          answer(res, await restoreMessage(services, request));
+          return;
+        case "forkBefore":
+          answer(res, await forkBefore({ ...services, ...services.fork }, request));
+          return;
+        case "flush":
+          answer(res, await flushSession(services, request.sessionId));
+          return;
+        default:
+          answer(res, await removeMessages({ ...services, tombstoneText: config.tombstoneText }, request));
+          return;
+      }
+    } catch (error) {
+      const known = error instanceof MessageRecallError;
+      const message = known ? error.message : `message-recall: ${errorText(error)}`;
+      services.warn(message);
+      if (!res.headersSent) fail(res, known ? error.code : "INTERNAL", message, void 0, known ? error.details : {});
+      else res.destroy();
+    }
+  };
+}
+
 // src/host/write-queue.ts
 var DEFAULT_QUEUE_WAIT_MS = 2e3;
 var WriteQueue = class {
@@ -1383,237 +1954,210 @@ var WriteQueue = class {
   }
 };
 
-// src/host/removal-service.ts
-function liveSession(services, sessionId) {
-  const id = sessionId;
-  const agent = services.agents.get(id);
-  const session = agent?.session ?? services.sessions.get(id);
-  return session === void 0 ? { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId } } : { ok: true, session, agent };
-}
-async function removeMessages(services, request) {
-  const queue = services.queue ?? new WriteQueue();
-  return runSessionWrite({ ...services, queue }, request.sessionId, (session) => {
-    const written = writeTombstone(session, services.index.lookup(session), request, services.tombstoneText, services.effects?.(), () => services.index.lookup(session));
-    if (!written.ok) return written;
-    const { persisted: _persisted, ...value } = written.value;
-    const recalled = value.content !== void 0 && value.text !== void 0 ? { content: value.content, text: value.text } : void 0;
-    return { ok: true, value, seq: written.event.seq, ...recalled === void 0 ? {} : { recalled } };
-  });
-}
-function previewRemoval(services, request) {
-  const live = liveSession(services, request.sessionId);
-  if (!live.ok) return live;
-  const { session } = live;
-  const lookup = services.index.lookup(session);
-  const planned = planForSession(session, lookup, request);
-  if (!planned.ok) return planned;
-  const { plan, view } = planned;
-  const contents = plan.shadowedSeqs.map((seq) => contentOf(lookup(seq)));
-  return {
-    ok: true,
-    value: {
-      action: request.action,
-      range: { start: plan.start, end: plan.end },
-      removedSeqs: plan.shadowedSeqs,
-      kinds: plan.nodeKinds,
-      estimatedTokens: estimateTokens(contents),
-      ...plan.stepKey === null ? {} : { turn: plan.stepKey.turn, step: plan.stepKey.step },
-      replaceGeneration: view.replaceGeneration,
-      lastSeq: view.lastSeq
-    }
+// src/host/stored-session.ts
+import { foldSurface as foldSurface2 } from "@deepseek-ai/dsh-session";
+function once(detach) {
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    detach();
   };
 }
-
-// src/host/request.ts
-var FIELDS = ["sessionId", "action", "seq", "messageId", "tombstoneSeq", "planAction", "expect"];
-var EXPECT_FIELDS = ["replaceGeneration", "lastSeq"];
-function parseRecallRequest(body) {
-  const invalid = (message) => ({ ok: false, refusal: { code: "INVALID_REQUEST", message: `message-recall: ${message}` } });
-  if (!isRecord(body)) return invalid(`request body must be a JSON object, got ${body === null ? "null" : Array.isArray(body) ? "an array" : typeof body}`);
-  const unknown = Object.keys(body).find((key) => !FIELDS.includes(key));
-  if (unknown !== void 0) return invalid(`unknown field "${unknown}" (allowed: ${FIELDS.join(", ")})`);
-  const { sessionId, action, seq, messageId, planAction, expect } = body;
-  if (typeof sessionId !== "string" || sessionId.length === 0) return invalid(`sessionId must be a non-empty string, got ${JSON.stringify(sessionId)}`);
-  if (!ROUTE_ACTIONS.includes(action)) return invalid(`action must be one of ${ROUTE_ACTIONS.join(", ")}, got ${JSON.stringify(action)}`);
-  if (action === "inspect" || action === "flush") {
-    for (const field of ["seq", "messageId", "tombstoneSeq", "planAction", "expect"]) {
-      if (body[field] !== void 0) return invalid(`${action} takes no ${field}`);
+function errorText2(error) {
+  return error instanceof Error ? error.message : String(error);
+}
+var SessionAccess = class {
+  /** @param services - sessions, agents and the optional persistence service. */
+  constructor(services) {
+    this.services = services;
+  }
+  holds = /* @__PURE__ */ new Map();
+  entering = /* @__PURE__ */ new Map();
+  /**
+   * Run a write task as the one writer of a session.
+   * @param sessionId - the session id.
+   * @param task - plans, appends and flushes; gets the session and where it came from. It must not
+   *   hold the session past its returned promise.
+   * @param precheck - for a stored session, run first on its stored log (nothing entered yet): a
+   *   refusal it returns is answered without entering the session, so nothing is appended.
+   * @returns the task's outcome, or `SESSION_NOT_LIVE` (neither live nor stored) or `AGENT_BUSY`
+   *   (the agent has active work); nothing is appended on a refusal of this layer.
+   * @throws what the task throws, and the persistence service's errors other than a concurrent
+   *   resume (a stored log that cannot be read, for instance).
+   */
+  async write(sessionId, task, precheck) {
+    return this.reach(sessionId, () => this.runLive(sessionId, task), task, precheck);
+  }
+  /**
+   * Run a task that reads a live session object without writing to it (a fork copies its prefix):
+   * a live session is used as it is, with no maintenance slot; a stored one is entered for the
+   * task and released afterwards, as for a write.
+   * @param sessionId - the session id.
+   * @param task - gets the session; must not hold it past its returned promise.
+   * @returns the task's outcome, or `SESSION_NOT_LIVE` (neither live nor stored) or `AGENT_BUSY`
+   *   (the session became live with an agent while it was being opened).
+   * @throws what the task throws, and the persistence service's errors.
+   */
+  async use(sessionId, task) {
+    const id = sessionId;
+    const live = () => {
+      const agent = this.services.agents.get(id);
+      if (agent !== void 0) return task(agent.session, "agent");
+      const session = this.holds.has(sessionId) ? void 0 : this.services.sessions.get(id);
+      return session === void 0 ? void 0 : task(session, "live");
+    };
+    return this.reach(sessionId, live, task);
+  }
+  /** The live path when there is one, else the stored session entered for `task` (retried when it became live meanwhile). */
+  async reach(sessionId, live, task, precheck) {
+    const id = sessionId;
+    for (let attempt = 0; ; attempt++) {
+      const running = live();
+      if (running !== void 0) return running;
+      if (precheck !== void 0 && !this.holds.has(sessionId) && !this.entering.has(sessionId)) {
+        const read = await this.read(sessionId);
+        if (!read.ok) return read;
+        if (read.value.origin !== "stored") continue;
+        const refusal = precheck(read.value);
+        if (refusal !== null) return { ok: false, refusal };
+      }
+      const held = await this.hold(id);
+      if (held === "absent") return { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId } };
+      if (held === "live") {
+        if (attempt < 2) continue;
+        return { ok: false, refusal: { code: "AGENT_BUSY", sessionId, detail: `session "${sessionId}" became live while it was being opened` } };
+      }
+      try {
+        return await task(held.session, "stored");
+      } finally {
+        this.release(id, held);
+      }
     }
-    return { ok: true, request: { action, sessionId } };
   }
-  const expectation = parseExpect(expect);
-  if (typeof expectation === "string") return invalid(expectation);
-  const withExpect = expectation === void 0 ? {} : { expect: expectation };
-  if (action === "restore" || action === "forkBefore") {
-    for (const field of ["seq", "messageId", "planAction", ...action === "forkBefore" ? ["expect"] : []]) {
-      if (body[field] !== void 0) return invalid(`${action} takes no ${field}; address the tombstone by tombstoneSeq`);
+  /**
+   * A read-only view for planning: the live session's surface, or the stored log folded.
+   * @param sessionId - the session id.
+   * @returns the view, or `SESSION_NOT_LIVE` when the session is neither live nor stored.
+   * @throws the persistence service's read errors, or `foldSurface`'s on a log that breaks the surface rules.
+   */
+  async read(sessionId) {
+    const id = sessionId;
+    const agent = this.services.agents.get(id);
+    const session = agent?.session ?? this.services.sessions.get(id);
+    if (session !== void 0) {
+      return {
+        ok: true,
+        value: {
+          nodes: [...session.surface.nodes],
+          replaceGeneration: session.surface.replaceGeneration,
+          lastSeq: session.seq - 1,
+          nextSeq: session.seq,
+          lookup: this.services.lookup(session),
+          origin: agent !== void 0 ? "agent" : this.holds.has(sessionId) ? "stored" : "live"
+        }
+      };
     }
-    const { tombstoneSeq } = body;
-    if (!isSeq(tombstoneSeq)) return invalid(`tombstoneSeq must be a non-negative safe integer, got ${JSON.stringify(tombstoneSeq ?? null)}`);
-    return action === "restore" ? { ok: true, request: { action, sessionId, tombstoneSeq, ...withExpect } } : { ok: true, request: { action, sessionId, tombstoneSeq } };
+    const persistence = this.services.persistence();
+    if (persistence === void 0 || !await isStored(persistence, sessionId)) return { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId } };
+    const { events } = await persistence.inspect(id);
+    const fold = foldSurface2(events);
+    const log = events;
+    const nextSeq = log.length + (log.at(-1)?.type === "session/end-seed" ? 0 : 1);
+    return {
+      ok: true,
+      value: { nodes: fold.nodes, replaceGeneration: fold.replacements.length, lastSeq: log.length - 1, nextSeq, lookup: (seq) => log[seq], origin: "stored" }
+    };
   }
-  if (body.tombstoneSeq !== void 0) return invalid(`tombstoneSeq is only valid with action "restore" or "forkBefore"`);
-  if (seq !== void 0 && !isSeq(seq)) return invalid(`seq must be a non-negative safe integer, got ${JSON.stringify(seq)}`);
-  if (messageId !== void 0 && (typeof messageId !== "string" || messageId.length === 0)) {
-    return invalid(`messageId must be a non-empty string, got ${JSON.stringify(messageId)}`);
-  }
-  if (seq === void 0 === (messageId === void 0)) return invalid("exactly one of seq and messageId is required");
-  const target = seq !== void 0 ? { seq } : { messageId };
-  if (action === "plan") {
-    if (!TOMBSTONE_ACTIONS.includes(planAction)) {
-      return invalid(`planAction must be one of ${TOMBSTONE_ACTIONS.join(", ")}, got ${JSON.stringify(planAction)}`);
+  /** The live path, or `undefined` when the session is not live in this process. */
+  runLive(id, task) {
+    const agent = this.services.agents.get(id);
+    if (agent !== void 0) {
+      try {
+        return agent.runMaintenance(() => task(agent.session, "agent"));
+      } catch (error) {
+        return Promise.resolve({ ok: false, refusal: { code: "AGENT_BUSY", sessionId: id, detail: errorText2(error) } });
+      }
     }
-    return { ok: true, request: { action, planAction, sessionId, target, ...withExpect } };
-  }
-  if (planAction !== void 0) return invalid(`planAction is only valid with action "plan"`);
-  return { ok: true, request: { action, sessionId, target, ...withExpect } };
-}
-function parseExpect(expect) {
-  if (expect === void 0) return void 0;
-  if (!isRecord(expect)) return `expect must be an object, got ${JSON.stringify(expect)}`;
-  const stray = Object.keys(expect).find((key) => !EXPECT_FIELDS.includes(key));
-  if (stray !== void 0) return `unknown field "expect.${stray}" (allowed: ${EXPECT_FIELDS.join(", ")})`;
-  for (const key of EXPECT_FIELDS) {
-    if (expect[key] !== void 0 && !isSeq(expect[key])) return `expect.${key} must be a non-negative safe integer, got ${JSON.stringify(expect[key])}`;
-  }
-  return expect;
-}
-
-// src/host/restore-writer.ts
-function appendRestore(session, plan) {
-  return session.append("user/message", plan.data, {
-    surfaceOp: replaceOp(plan.start, plan.end),
-    sourceEventSeqs: [...plan.sourceEventSeqs]
-  });
-}
-function writeRestore(session, lookup, request, effects, relookup = () => lookup) {
-  const view = stableView(session);
-  const stale = checkExpectation(view, request.expect, lookup);
-  if (stale !== null) return { ok: false, refusal: stale };
-  const planned = planRestore({ nodes: view.nodes, lookup, tombstoneSeq: request.tombstoneSeq });
-  if (!planned.ok) return planned;
-  const { plan } = planned;
-  let event;
-  try {
-    priceReplace(session, effects, lookup, plan, [plan.tombstoneSeq]);
-    event = appendRestore(session, plan);
-  } catch (error) {
-    throw new MessageRecallError("INTERNAL", `message-recall: the session refused the restore of tombstone seq ${plan.tombstoneSeq}: ${errorText(error)}`, { cause: error });
-  }
-  retitleAfterRestore(session, effects, relookup(), { tombstoneSeq: plan.tombstoneSeq, originalSeq: plan.originalSeq, restoredSeq: event.seq });
-  return {
-    ok: true,
-    event,
-    value: {
-      action: "restore",
-      tombstoneSeq: plan.tombstoneSeq,
-      restoredSeq: event.seq,
-      messageId: plan.messageId,
-      originalSeq: plan.originalSeq,
-      replaceGeneration: session.surface.replaceGeneration,
-      persisted: false
+    const held = this.holds.get(id);
+    if (held !== void 0) {
+      held.users++;
+      return task(held.session, "stored").finally(() => this.release(id, held));
     }
-  };
-}
-function restoreMessage(services, request) {
-  return runSessionWrite(services, request.sessionId, (session) => {
-    const written = writeRestore(session, services.index.lookup(session), request, services.effects?.(), () => services.index.lookup(session));
-    if (!written.ok) return written;
-    const { persisted: _persisted, ...value } = written.value;
-    return { ok: true, value, seq: written.event.seq };
-  });
-}
-
-// src/host/route.ts
-function assertNever(value) {
-  throw new Error(`message-recall: unhandled error code ${JSON.stringify(value)}`);
-}
-function statusOf(code) {
-  switch (code) {
-    case "INVALID_REQUEST":
-      return 400;
-    case "FORBIDDEN":
-      return 403;
-    case "METHOD_NOT_ALLOWED":
-      return 405;
-    case "PAYLOAD_TOO_LARGE":
-      return 413;
-    case "UNSUPPORTED_MEDIA_TYPE":
-      return 415;
-    case "SESSION_NOT_LIVE":
-    case "TARGET_NOT_FOUND":
-    case "NOT_A_USER_MESSAGE":
-    case "NOT_DELETABLE":
-    case "SPAN_NOT_CONTIGUOUS":
-    case "NOT_RESTORABLE":
-    case "STALE_VIEW":
-      return 409;
-    case "AGENT_BUSY":
-      return 423;
-    case "PERSIST_FAILED":
-    case "INTERNAL":
-      return 500;
-    default:
-      return assertNever(code);
+    const session = this.services.sessions.get(id);
+    return session === void 0 ? void 0 : task(session, "live");
   }
-}
-function fail(res, code, message, headers, details = {}) {
-  sendJson(res, statusOf(code), { ok: false, error: { code, message: redactPaths(message), ...details } }, headers);
-}
-function refuse(res, refusal) {
-  fail(res, refusal.code, describeRefusal(refusal));
-}
-function answer(res, outcome) {
-  if (outcome.ok) sendJson(res, 200, { ok: true, value: outcome.value });
-  else refuse(res, outcome.refusal);
-}
-function createRouteHandler(services, config) {
-  return async (req, res) => {
+  /** Enter a stored session (or join the hold in progress). */
+  async hold(id) {
+    const existing = this.holds.get(id);
+    if (existing !== void 0) {
+      existing.users++;
+      return existing;
+    }
+    const pending = this.entering.get(id);
+    if (pending !== void 0) {
+      const result = await pending;
+      if (typeof result === "string") return result;
+      result.users++;
+      return result;
+    }
+    const entering = this.enter(id);
+    this.entering.set(id, entering);
     try {
-      const early = checkTrust(req.headers, config.trustedHosts) ?? checkMethod(req.method) ?? checkContentType(req.headers["content-type"]);
-      if (early !== null) {
-        fail(res, early.code, early.message, early.code === "METHOD_NOT_ALLOWED" ? { allow: "POST", connection: "close" } : { connection: "close" });
-        return;
-      }
-      const body = await readJsonBody(req, config.maxBodyBytes);
-      if (!body.ok) {
-        fail(res, body.refusal.code, body.refusal.message, body.refusal.code === "PAYLOAD_TOO_LARGE" ? { connection: "close" } : void 0);
-        return;
-      }
-      const parsed = parseRecallRequest(body.value);
-      if (!parsed.ok) {
-        fail(res, parsed.refusal.code, parsed.refusal.message);
-        return;
-      }
-      const request = parsed.request;
-      switch (request.action) {
-        case "inspect":
-          answer(res, await inspectSession({ sessions: services.sessions, index: services.index, persistence: services.persistence(), diskSummaries: services.diskSummaries }, request.sessionId));
-          return;
-        case "plan":
-          answer(res, previewRemoval(services, { ...request, action: request.planAction }));
-          return;
-        case "restore":
-          answer(res, await restoreMessage(services, request));
-          return;
-        case "forkBefore":
-          answer(res, await forkBefore({ ...services, ...services.fork }, request));
-          return;
-        case "flush":
-          answer(res, await flushSession(services, request.sessionId));
-          return;
-        default:
-          answer(res, await removeMessages({ ...services, tombstoneText: config.tombstoneText }, request));
-          return;
-      }
-    } catch (error) {
-      const known = error instanceof MessageRecallError;
-      const message = known ? error.message : `message-recall: ${errorText(error)}`;
-      services.warn(message);
-      if (!res.headersSent) fail(res, known ? error.code : "INTERNAL", message, void 0, known ? error.details : {});
-      else res.destroy();
+      return await entering;
+    } finally {
+      this.entering.delete(id);
     }
-  };
+  }
+  async enter(id) {
+    const persistence = this.services.persistence();
+    if (persistence === void 0 || !await isStored(persistence, id)) return "absent";
+    if (this.isLive(id)) return "live";
+    let preparation;
+    try {
+      preparation = await persistence.prepare(id);
+    } catch (error) {
+      if (this.isLive(id)) return "live";
+      throw error;
+    }
+    try {
+      if (this.isLive(id)) return "live";
+      const session = preparation.session;
+      const detach = this.services.sessions.enter(session);
+      try {
+        this.services.sessions.announce(session);
+      } catch (error) {
+        detach();
+        throw error;
+      }
+      const hold = { session, users: 1, detach: once(detach) };
+      this.holds.set(id, hold);
+      return hold;
+    } finally {
+      preparation[Symbol.dispose]();
+    }
+  }
+  /**
+   * Let go of every stored session this access still holds (when the plugin unloads mid-write):
+   * each is detached from the store, so a later resume can prepare it again.
+   */
+  dispose() {
+    for (const [id, hold] of [...this.holds]) {
+      this.holds.delete(id);
+      hold.detach();
+    }
+  }
+  isLive(id) {
+    return this.services.agents.get(id) !== void 0 || this.services.sessions.get(id) !== void 0;
+  }
+  release(id, hold) {
+    if (--hold.users > 0) return;
+    if (this.holds.get(id) === hold) this.holds.delete(id);
+    hold.detach();
+  }
+};
+async function isStored(persistence, sessionId) {
+  return (await persistence.list()).some((header) => header.id === sessionId);
 }
 
 // src/host/index.ts
@@ -1623,6 +2167,9 @@ function apply(ctx, config) {
   const resolved = resolveConfig(config);
   const index = new SessionEventIndex();
   ctx.on("session/disposed", (session) => index.forget(session));
+  const persistence = () => ctx.get("sessionPersistence");
+  const access = new SessionAccess({ sessions: ctx.sessions, agents: ctx.agents, lookup: (session) => index.lookup(session), persistence });
+  ctx.effect(() => () => access.dispose(), "message-recall: stored sessions held for a write");
   const warn = (message) => ctx.logger.warn(message);
   const titleLimits = () => titleLimitsOf(ctx.get("sessionTitle"));
   ctx.on("session/event", (session, event) => {
@@ -1634,8 +2181,9 @@ function apply(ctx, config) {
       sessions: ctx.sessions,
       agents: ctx.agents,
       index,
+      access,
       queue: new WriteQueue(),
-      persistence: () => ctx.get("sessionPersistence"),
+      persistence,
       diskSummaries: new DiskSummaryCache(summarizeStored),
       effects: () => ({ meter: ctx.get("tokenMeter"), titleLimits: titleLimits(), warn }),
       fork: {

@@ -6,7 +6,7 @@
  * @module dsh-message-recall/client/api
  */
 import { isRecord } from '../shared/events'
-import { DEFAULT_ROUTE_PATH, ERROR_CODES, type ErrorCode, type FlushValue, type ForkBeforeValue, type InspectValue, type PlanValue, type RecallRequestBody, type RemovalValue, type RestoreValue, type WriteValue } from '../shared/protocol'
+import { DEFAULT_ROUTE_PATH, ERROR_CODES, type ApplyRequestBody, type ApplyValue, type BatchPlanValue, type ErrorCode, type FlushValue, type ForkBeforeValue, type InspectValue, type PlanValue, type RecallRequestBody, type RemovalValue, type RestoreValue, type WriteValue } from '../shared/protocol'
 import type { TombstoneAction } from '../shared/tombstone'
 
 /** Default route path of the host half (`Config.path`). */
@@ -47,11 +47,18 @@ export interface InspectRequest extends RecallRequestBody {
   readonly action: 'inspect'
 }
 
-/** Every request the client sends: a row's node by `seq`, a tombstone by `tombstoneSeq`, or the session alone. */
-export type RecallRequest = PlanRequest | RemovalRequest | RestoreRequest | ForkBeforeRequest | FlushRequest | InspectRequest
+/** A batch: `apply` writes the changes all or nothing, `plan` says what it would write. */
+export interface BatchRequest extends Omit<ApplyRequestBody, 'action'> {
+  readonly action: 'apply' | 'plan'
+}
+
+/** Every request the client sends: a row's node by `seq`, a tombstone by `tombstoneSeq`, a batch of changes, or the session alone. */
+export type RecallRequest = PlanRequest | RemovalRequest | RestoreRequest | ForkBeforeRequest | FlushRequest | InspectRequest | BatchRequest
 
 /** The success value the route answers a request with. */
-export type ReplyValueOf<R extends RecallRequest> = R extends PlanRequest
+export type ReplyValueOf<R extends RecallRequest> = R extends BatchRequest
+  ? R['action'] extends 'apply' ? ApplyValue : BatchPlanValue
+  : R extends PlanRequest
   ? PlanValue
   : R extends RestoreRequest
     ? RestoreValue
@@ -87,6 +94,8 @@ export interface RecallError {
   readonly content?: readonly unknown[]
   /** `PERSIST_FAILED` of a `recall`: the recalled plain text. */
   readonly text?: string
+  /** `apply` and batch `plan`: index of the refused change. */
+  readonly index?: number
 }
 
 /** The reply envelope: `{ ok: true, value }` or `{ ok: false, error }`. */
@@ -159,7 +168,8 @@ export function parseReply<T>(status: number, text: string): RecallReply<T> {
   if (isRecord(body) && body.ok === false && isRecord(body.error) && typeof body.error.code === 'string') {
     const code = body.error.code
     const message = typeof body.error.message === 'string' ? body.error.message : code
-    return { ok: false, error: { code: KNOWN_CODES.has(code) ? (code as ErrorCode) : (code as UnknownErrorCode), message, ...errorDetails(body.error) } }
+    const index = Number.isSafeInteger(body.error.index) ? { index: body.error.index as number } : {}
+    return { ok: false, error: { code: KNOWN_CODES.has(code) ? (code as ErrorCode) : (code as UnknownErrorCode), message, ...errorDetails(body.error), ...index } }
   }
   return { ok: false, error: { code: 'NETWORK', message: `HTTP ${status}: reply does not follow the route contract` } }
 }

@@ -12,7 +12,9 @@
  *   (`ctx.slots.inject` waits for the seat's declaration by ui-conversation), which also shows the
  *   undo notice;
  * - the Removed button and its panel in the session header's `conversation.session.header.utilities`
- *   list, registered like `dsh-session-log-export` registers its Session log button there.
+ *   list, registered like `dsh-session-log-export` registers its Session log button there;
+ * - the conversation editor's dictionaries and its Edit button `dsh-message-recall-edit` in the
+ *   same seat.
  *
  * `inject` names only services the rc.8 client provides: a plugin waiting for a missing service
  * never activates, and the rc.8 web boot then fails as a whole.
@@ -33,6 +35,8 @@ import { RemovedButton } from './RemovedPanel'
 import { replacementDefinition, replacementView } from './replacement-view'
 import { BUILD_STAMP } from './stamp'
 import { TombstoneActions, TombstoneActionsRegistry } from './tombstone-actions'
+import { EditButton, type EditButtonKit } from './EditButton'
+import { EDITOR_DICTIONARIES, EDITOR_LOCALE_NS } from './editor-locales'
 
 /** Plugin name (the package name). */
 export const name = 'dsh-message-recall'
@@ -45,6 +49,8 @@ export const OVERLAY_ENTRY_ID = 'dsh-message-recall'
 
 /** Id of the Removed button in `conversation.session.header.utilities` (beside DSH's Session log). */
 export const REMOVED_ENTRY_ID = 'dsh-message-recall-removed'
+/** Id of the Edit button entry in `conversation.session.header.utilities`. */
+export const EDIT_ENTRY_ID = 'dsh-message-recall-edit'
 
 /** Optional client config. */
 export interface ClientConfig {
@@ -92,7 +98,8 @@ export function apply(ctx: ClientContext, config?: ClientConfig): void {
   }, 'dsh-message-recall: styles')
   ctx.effect(() => installDebugHook(globalThis as unknown as Record<string, unknown>, debug), 'dsh-message-recall: debug hook')
   const locale = ctx.locale
-  const send = createRecallSender((url, init) => (globalThis.fetch as unknown as FetchLike)(url, init), path)
+  const fetchImpl: FetchLike = (url, init) => (globalThis.fetch as unknown as FetchLike)(url, init)
+  const send = createRecallSender(fetchImpl, path)
   const openSession = sessionOpener(() => ctx.get('sessions') as SessionsService | undefined)
   const tombstones = new TombstoneActionsRegistry((sessionId) => new TombstoneActions({ sessionId, send, openSession }))
   ctx.effect(() => () => tombstones.dispose(), 'dsh-message-recall: restore and copy requests')
@@ -111,4 +118,13 @@ export function apply(ctx: ClientContext, config?: ClientConfig): void {
   }, component))
   entry('conversation.input.overlay', OVERLAY_ENTRY_ID, 100, RecallOverlay)
   entry('conversation.session.header.utilities', REMOVED_ENTRY_ID, 90, RemovedButton)
+  ctx.effect(() => ctx.locale.register(EDITOR_LOCALE_NS, EDITOR_DICTIONARIES), 'dsh-message-recall: editor dictionaries')
+  const editorKit: EditButtonKit = { locale: kit.locale, t: locale.bind(EDITOR_LOCALE_NS), tRecall: kit.t, send: kit.send, fetch: fetchImpl }
+  ctx.slots.inject('conversation.session.header.utilities', () => ctx.slots.register({
+    name: 'conversation.session.header.utilities',
+    id: EDIT_ENTRY_ID,
+    order: 100,
+    locale: EDITOR_LOCALE_NS,
+    inject: () => ({ editorKit }),
+  }, EditButton))
 }

@@ -31,6 +31,7 @@ import { flushWithRetry, type FlushRetryPolicy } from './durable-flush'
 import type { SessionEventIndex } from './event-index'
 import { MessageRecallError, type WriteRefusal } from './refusals'
 import type { WriteOutcome } from './session-write'
+import type { SessionAccess } from './stored-session'
 import { appendTitle, fallbackTitle, titleBefore, type TitleLimits } from './title'
 import { classifyNode, contentOf, plainText } from '../shared/surface-node'
 
@@ -56,6 +57,8 @@ export interface ForkServices {
   readonly sessions: { get(id: SessionId): Session | undefined }
   readonly agents: { get(id: SessionId): Agent | undefined }
   readonly index: SessionEventIndex
+  /** Reaches the source, live or stored (see `SessionAccess.use`). */
+  readonly access: SessionAccess
   /**
    * Run `body` with the session store of a fresh child fiber of the plugin, and dispose the fiber
    * once `body` settled (so a session created there does not stay live).
@@ -88,19 +91,22 @@ export function copyTitle(tombstoneSeq: number, lookup: EventLookup, limits: Tit
 }
 
 /**
- * Make a copy of a live session's conversation from before one of its tombstones.
+ * Make a copy of a session's conversation from before one of its tombstones; the session may be
+ * live or only stored.
  * @param services - see {@link ForkServices}.
  * @param request - the source session and the tombstone seq.
  * @returns the new session's id, the boundary and its title, once stored; or `SESSION_NOT_LIVE`
- * (the source is not live in this process) or `TARGET_NOT_FOUND` (no tombstone of this plugin at
+ * (the source is neither live in this process nor stored) or `TARGET_NOT_FOUND` (no tombstone of this plugin at
  * that seq, current or shadowed).
  * @throws {@link MessageRecallError} `PERSIST_FAILED` (`applied: false`) when the copy could not be
  * stored, `INTERNAL` when the store refused the fork.
  */
 export async function forkBefore(services: ForkServices, request: ForkBeforeRequest): Promise<WriteOutcome<ForkBeforeValue>> {
-  const id = request.sessionId as SessionId
-  const source = services.agents.get(id)?.session ?? services.sessions.get(id)
-  if (source === undefined) return { ok: false, refusal: { code: 'SESSION_NOT_LIVE', sessionId: request.sessionId } }
+  // A stored session that is not live is entered for the fork and released afterwards.
+  return services.access.use<ForkBeforeValue, WriteRefusal>(request.sessionId, (source) => forkFrom(services, source, request))
+}
+
+async function forkFrom(services: ForkServices, source: Session, request: ForkBeforeRequest): Promise<WriteOutcome<ForkBeforeValue>> {
   const lookup = services.index.lookup(source)
   const tombstone = lookup(request.tombstoneSeq)
   if (tombstone === undefined || !isTombstoneEvent(tombstone)) {

@@ -29,6 +29,7 @@ import type { MessagePricer } from './shadow-price'
 import { titleLimitsOf } from './title'
 import { followPrompt } from './write-effects'
 import { WriteQueue } from './write-queue'
+import { SessionAccess, type StoredSessionSource } from './stored-session'
 
 export { Config, DEFAULTS, resolveConfig, type MessageRecallConfig } from './config'
 export { statusOf } from './route'
@@ -53,6 +54,9 @@ export function apply(ctx: Context, config: Partial<MessageRecallConfig> | undef
   const index = new SessionEventIndex()
 
   ctx.on('session/disposed', (session) => index.forget(session))
+  const persistence = () => ctx.get('sessionPersistence') as (PersistenceReader & StoredSessionSource) | undefined
+  const access = new SessionAccess({ sessions: ctx.sessions, agents: ctx.agents, lookup: (session) => index.lookup(session), persistence })
+  ctx.effect(() => () => access.dispose(), 'message-recall: stored sessions held for a write')
   const warn = (message: string): void => ctx.logger.warn(message)
   const titleLimits = () => titleLimitsOf(ctx.get('sessionTitle'))
   ctx.on('session/event', (session, event) => {
@@ -64,8 +68,9 @@ export function apply(ctx: Context, config: Partial<MessageRecallConfig> | undef
       sessions: ctx.sessions,
       agents: ctx.agents,
       index,
+      access,
       queue: new WriteQueue(),
-      persistence: () => ctx.get('sessionPersistence') as PersistenceReader | undefined,
+      persistence,
       diskSummaries: new DiskSummaryCache(summarizeStored),
       effects: () => ({ meter: ctx.get('tokenMeter') as MessagePricer | undefined, titleLimits: titleLimits(), warn }),
       fork: {

@@ -32,8 +32,18 @@ export interface SessionNotLiveRefusal {
   readonly sessionId: string
 }
 
+/**
+ * One change of a batch (`apply`, or `plan` with `changes`) was refused: the change's own code,
+ * its index in the list, and the message naming both. The batch appended nothing.
+ */
+export interface BatchChangeRefusal {
+  readonly code: PlanRefusal['code'] | RestoreRefusal['code']
+  readonly index: number
+  readonly message: string
+}
+
 /** Every refusal of a write or plan. */
-export type WriteRefusal = PlanRefusal | RestoreRefusal | StaleViewRefusal | AgentBusyRefusal | SessionNotLiveRefusal
+export type WriteRefusal = PlanRefusal | RestoreRefusal | StaleViewRefusal | AgentBusyRefusal | SessionNotLiveRefusal | BatchChangeRefusal
 
 /** Codes of operational failures. */
 export type FailureCode = Extract<ErrorCode, 'PERSIST_FAILED' | 'INTERNAL'>
@@ -68,6 +78,7 @@ export class MessageRecallError extends Error {
  * @returns the message.
  */
 export function describeRefusal(refusal: WriteRefusal): string {
+  if ('index' in refusal) return refusal.message
   switch (refusal.code) {
     case 'STALE_VIEW':
       return refusal.newerSeq !== null

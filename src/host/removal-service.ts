@@ -1,9 +1,9 @@
 /**
- * The removal request service: finds the live session once, runs the tombstone writer through
- * {@link runSessionWrite} (this plugin's per-session write queue, the agent's maintenance slot when
- * an agent drives the session — `agent.runMaintenance`, `dsh-agent-loop`, excludes turns, manual
- * compaction and other maintenance —, and the durability flush with retries), and previews a
- * removal without writing.
+ * The removal request service: runs the tombstone writer as the session's one writer
+ * (`SessionAccess.write`: inside the agent's maintenance slot when an agent drives the session,
+ * `agent.runMaintenance` in `dsh-agent-loop`, which excludes turns, manual compaction and other
+ * maintenance; or the plugin's own hold of a stored session that is not live), answers only after
+ * the durability flush (`ctx.sessions.flush`), and previews a removal without writing.
  *
  * @module dsh-message-recall/host/removal-service
  */
@@ -14,11 +14,13 @@ import type { PlanValue, RemovalValue } from '../shared/protocol'
 import { contentOf } from '../shared/surface-node'
 import type { SessionEventIndex } from './event-index'
 import type { SessionNotLiveRefusal, WriteRefusal } from './refusals'
-import { runSessionWrite, type SessionWriteServices } from './session-write'
 import { estimateTokens } from '../shared/token-estimate'
-import { planForSession, writeTombstone, type RemovalIntent } from './tombstone-writer'
+import type { SessionAccess, SessionReadView } from './stored-session'
+import { planRemoval, type RemovalPlan } from './surface-plan'
+import { planningAction, writeTombstone, type RemovalIntent } from './tombstone-writer'
+import { checkExpectation } from './view-expectation'
+import { runSessionWrite, type SessionWriteServices } from './session-write'
 import type { WriteEffects } from './write-effects'
-import { WriteQueue } from './write-queue'
 
 /** A validated removal or plan request: the writer's intent, addressed to one session. */
 export interface RemovalRequest extends RemovalIntent {
@@ -28,13 +30,11 @@ export interface RemovalRequest extends RemovalIntent {
 /** Outcome of a write or plan: a value, or a refusal value. */
 export type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly refusal: WriteRefusal }
 
-/** What the removal service reaches: structural views of `ctx.sessions` and `ctx.agents`, the event index, the tombstone text. */
-export interface RemovalServices extends Omit<SessionWriteServices, 'queue'> {
+/** What the removal service reaches: the session write services, the event index, the tombstone text and the write effects. */
+export interface RemovalServices extends SessionWriteServices {
   readonly index: SessionEventIndex
   /** Text of the tombstone's single text block; `''` writes empty content. */
   readonly tombstoneText: string
-  /** The per-session write queue; absent: a queue of this call alone. */
-  readonly queue?: SessionWriteServices['queue']
   /** The token meter and title limits, read at request time; absent: no price, no title rebuild. */
   readonly effects?: () => WriteEffects
 }
@@ -56,44 +56,65 @@ export function liveSession(
 }
 
 /**
- * Remove messages from a live session through {@link runSessionWrite}: the write queue, the
- * agent's maintenance slot when an agent drives it, the tombstone (with its price and title),
- * and the durability flush with retries.
- * @param services - sessions, agents, the event index, the queue, the tombstone text and effects.
+ * Remove messages from a session, live or stored: as its one writer (`SessionAccess.write`: the
+ * agent's maintenance slot, or the plugin's own hold of a stored session), write the tombstone,
+ * and await `ctx.sessions.flush(session)`.
+ * @param services - sessions, agents, the event index, the session access and the tombstone text.
  * @param request - the validated request.
  * @returns the removal value once durable (`persisted` tells whether a persistence listener
- * took part), or `SESSION_NOT_LIVE`, `AGENT_BUSY`, `STALE_VIEW` or a planner refusal; nothing is
- * appended on any refusal.
- * @throws {@link MessageRecallError} `PERSIST_FAILED` (`applied: true`, for recall with the
- * recalled `content`/`text`) when every flush attempt failed: the tombstone is in the live log but
- * not known to be durable; `INTERNAL` when the Session refused the append.
+ * took part), or `SESSION_NOT_LIVE` (neither live nor stored), `AGENT_BUSY`, `STALE_VIEW` or a
+ * planner refusal; nothing is appended on any refusal.
+ * @throws {@link MessageRecallError} `PERSIST_FAILED` when the flush rejected (the tombstone is in
+ * the live log but not known to be durable), `INTERNAL` when the Session refused the append.
  */
 export async function removeMessages(services: RemovalServices, request: RemovalRequest): Promise<Outcome<RemovalValue>> {
-  const queue = services.queue ?? new WriteQueue()
-  return runSessionWrite<RemovalValue>({ ...services, queue }, request.sessionId, (session) => {
-    const written = writeTombstone(session, services.index.lookup(session), request, services.tombstoneText, services.effects?.(), () => services.index.lookup(session))
-    if (!written.ok) return written
-    const { persisted: _persisted, ...value } = written.value
-    const recalled = value.content !== undefined && value.text !== undefined ? { content: value.content, text: value.text } : undefined
-    return { ok: true, value, seq: written.event.seq, ...(recalled === undefined ? {} : { recalled }) }
-  })
+  return runSessionWrite<RemovalValue>(
+    services,
+    request.sessionId,
+    (session) => {
+      const effects = services.effects?.()
+      const written = writeTombstone(session, services.index.lookup(session), request, services.tombstoneText, effects, () => services.index.lookup(session))
+      if (!written.ok) return written
+      const { persisted: _persisted, ...value } = written.value
+      const recalled = value.content !== undefined && value.text !== undefined ? { content: value.content, text: value.text } : undefined
+      return { ok: true, value, seq: written.event.seq, ...(recalled === undefined ? {} : { recalled }) }
+    },
+    {
+      maintenance: true,
+      precheck: (view) => {
+        const planned = planOnView(view, request)
+        return planned.ok ? null : planned.refusal
+      },
+    },
+  )
+}
+
+/**
+ * Plan a removal on a read view, after checking `expect`.
+ * @param view - a session's surface, seqs and lookup (live or stored).
+ * @param request - action, target and optional expectation.
+ * @returns the plan, or `STALE_VIEW` or a planner refusal.
+ */
+export function planOnView(view: SessionReadView, request: RemovalIntent): { ok: true; plan: RemovalPlan } | { ok: false; refusal: WriteRefusal } {
+  const stale = checkExpectation(view, request.expect, view.lookup)
+  if (stale !== null) return { ok: false, refusal: stale }
+  return planRemoval({ nodes: view.nodes, lookup: view.lookup, action: planningAction(request.action), target: request.target })
 }
 
 /**
  * Preview a removal: the same plan a write would make now, with a token estimate; appends nothing.
- * @param services - sessions, agents and the event index.
+ * @param services - the session access (live, or stored and read without entering it).
  * @param request - the validated request (its `action` is the `planAction`).
- * @returns the plan value, or `SESSION_NOT_LIVE`, `STALE_VIEW` or a planner refusal.
+ * @returns the plan value, or `SESSION_NOT_LIVE` (neither live nor stored), `STALE_VIEW` or a planner refusal.
  */
-export function previewRemoval(services: Pick<RemovalServices, 'sessions' | 'agents' | 'index'>, request: RemovalRequest): Outcome<PlanValue> {
-  const live = liveSession(services, request.sessionId)
-  if (!live.ok) return live
-  const { session } = live
-  const lookup = services.index.lookup(session)
-  const planned = planForSession(session, lookup, request)
+export async function previewRemoval(services: Pick<RemovalServices, 'access'>, request: RemovalRequest): Promise<Outcome<PlanValue>> {
+  const read = await services.access.read(request.sessionId)
+  if (!read.ok) return read
+  const view = read.value
+  const planned = planOnView(view, request)
   if (!planned.ok) return planned
-  const { plan, view } = planned
-  const contents = plan.shadowedSeqs.map((seq) => contentOf(lookup(seq) as LogEvent))
+  const { plan } = planned
+  const contents = plan.shadowedSeqs.map((seq) => contentOf(view.lookup(seq) as LogEvent))
   return {
     ok: true,
     value: {
@@ -108,4 +129,3 @@ export function previewRemoval(services: Pick<RemovalServices, 'sessions' | 'age
     },
   }
 }
-

@@ -8,6 +8,7 @@ import { ROUTE_ACTIONS, type RouteAction, type ViewExpectation } from '../shared
 import { isRecord, isSeq } from '../shared/events'
 import type { PlanTarget } from './surface-plan'
 import { TOMBSTONE_ACTIONS, type TombstoneAction } from '../shared/tombstone'
+import { parseBatchRequest, type BatchRouteRequest } from './batch-request'
 import type { HttpRefusal } from './http'
 
 /** A validated request. */
@@ -17,8 +18,9 @@ export type RecallRequest =
   | { readonly action: 'plan'; readonly planAction: TombstoneAction; readonly sessionId: string; readonly target: PlanTarget; readonly expect?: ViewExpectation }
   | { readonly action: 'restore'; readonly sessionId: string; readonly tombstoneSeq: number; readonly expect?: ViewExpectation }
   | { readonly action: 'forkBefore'; readonly sessionId: string; readonly tombstoneSeq: number }
+  | BatchRouteRequest
 
-const FIELDS = ['sessionId', 'action', 'seq', 'messageId', 'tombstoneSeq', 'planAction', 'expect']
+const FIELDS = ['sessionId', 'action', 'seq', 'messageId', 'tombstoneSeq', 'planAction', 'expect', 'changes']
 const EXPECT_FIELDS = ['replaceGeneration', 'lastSeq']
 
 /**
@@ -37,7 +39,7 @@ export function parseRecallRequest(body: unknown): { ok: true; request: RecallRe
   if (!ROUTE_ACTIONS.includes(action as RouteAction)) return invalid(`action must be one of ${ROUTE_ACTIONS.join(', ')}, got ${JSON.stringify(action)}`)
 
   if (action === 'inspect' || action === 'flush') {
-    for (const field of ['seq', 'messageId', 'tombstoneSeq', 'planAction', 'expect'] as const) {
+    for (const field of ['seq', 'messageId', 'tombstoneSeq', 'planAction', 'expect', 'changes'] as const) {
       if (body[field] !== undefined) return invalid(`${action} takes no ${field}`)
     }
     return { ok: true, request: { action, sessionId } }
@@ -46,6 +48,9 @@ export function parseRecallRequest(body: unknown): { ok: true; request: RecallRe
   const expectation = parseExpect(expect)
   if (typeof expectation === 'string') return invalid(expectation)
   const withExpect = expectation === undefined ? {} : { expect: expectation }
+
+  if (action === 'apply' || (action === 'plan' && body.changes !== undefined)) return parseBatchRequest(body, expectation)
+  if (body.changes !== undefined) return invalid(`changes is only valid with action "apply" or "plan"`)
 
   if (action === 'restore' || action === 'forkBefore') {
     for (const field of ['seq', 'messageId', 'planAction', ...(action === 'forkBefore' ? ['expect' as const] : [])] as const) {

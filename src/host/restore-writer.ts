@@ -13,9 +13,9 @@ import type { RestoreValue, ViewExpectation } from '../shared/protocol'
 import { replaceOp } from '../shared/replace-op'
 import type { EventLookup } from './surface-plan'
 import { errorText, MessageRecallError, type WriteRefusal } from './refusals'
-import type { RemovalServices } from './removal-service'
 import { planRestore, type RestorePlan } from './restore-plan'
 import { runSessionWrite, type SessionWriteServices, type WriteOutcome } from './session-write'
+import type { RemovalServices } from './removal-service'
 import { stableView } from './tombstone-writer'
 import { checkExpectation } from './view-expectation'
 import { priceReplace, retitleAfterRestore, type WriteEffects } from './write-effects'
@@ -34,7 +34,7 @@ export interface RestoreRequest {
  * @returns the logged copy.
  * @throws the Session's or an invariant's error when it refuses the event.
  */
-export function appendRestore(session: Session, plan: RestorePlan): SessionEvent<'user/message'> {
+export function appendRestore(session: Session, plan: Pick<RestorePlan, 'start' | 'end' | 'data' | 'sourceEventSeqs'>): SessionEvent<'user/message'> {
   return session.append('user/message', plan.data as SessionEvent<'user/message'>['data'], {
     surfaceOp: replaceOp(plan.start, plan.end),
     sourceEventSeqs: [...plan.sourceEventSeqs],
@@ -89,18 +89,31 @@ export function writeRestore(
 }
 
 /**
- * Restore a removed message in a live session.
+ * Restore a removed message in a session, live or stored (entered for the write, see `SessionAccess`).
  * @param services - sessions, agents, the event index, the write queue and effects.
  * @param request - the validated request.
- * @returns the restore value once durable, or `SESSION_NOT_LIVE`, `AGENT_BUSY`, `STALE_VIEW`,
+ * @returns the restore value once durable, or `SESSION_NOT_LIVE` (neither live nor stored), `AGENT_BUSY`, `STALE_VIEW`,
  * `TARGET_NOT_FOUND` or `NOT_RESTORABLE`.
  * @throws {@link MessageRecallError} `PERSIST_FAILED` (`applied: true`) or `INTERNAL`.
  */
-export function restoreMessage(services: Omit<RemovalServices, 'tombstoneText'> & Pick<SessionWriteServices, 'queue'>, request: RestoreRequest): Promise<WriteOutcome<RestoreValue>> {
-  return runSessionWrite<RestoreValue>(services, request.sessionId, (session) => {
-    const written = writeRestore(session, services.index.lookup(session), request, services.effects?.(), () => services.index.lookup(session))
-    if (!written.ok) return written
-    const { persisted: _persisted, ...value } = written.value
-    return { ok: true, value, seq: written.event.seq }
-  })
+export function restoreMessage(services: Omit<RemovalServices, 'tombstoneText'>, request: RestoreRequest): Promise<WriteOutcome<RestoreValue>> {
+  return runSessionWrite<RestoreValue>(
+    services,
+    request.sessionId,
+    (session) => {
+      const written = writeRestore(session, services.index.lookup(session), request, services.effects?.(), () => services.index.lookup(session))
+      if (!written.ok) return written
+      const { persisted: _persisted, ...value } = written.value
+      return { ok: true, value, seq: written.event.seq }
+    },
+    {
+      maintenance: true,
+      precheck: (view) => {
+        const stale = checkExpectation(view, request.expect, view.lookup)
+        if (stale !== null) return stale
+        const planned = planRestore({ nodes: view.nodes, lookup: view.lookup, tombstoneSeq: request.tombstoneSeq })
+        return planned.ok ? null : planned.refusal
+      },
+    },
+  )
 }

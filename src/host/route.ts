@@ -1,8 +1,9 @@
 /**
  * The `POST {path}` handler: trust fence, method, media type, capped JSON body, request
  * validation, then one of the writes (`recall` / `delete` / `deleteFrom` / `exclude` write a
- * tombstone, `restore` undoes one in place), `forkBefore` (a stored copy from before a
- * tombstone), `flush` (only the durability flush), `plan` (dry run) or `inspect` (read-only).
+ * tombstone, `restore` undoes one in place, `apply` writes a batch of changes all or nothing),
+ * `forkBefore` (a stored copy from before a tombstone), `flush` (only the durability flush),
+ * `plan` (dry run of one removal or of a batch) or `inspect` (read-only).
  * Every reply is `{ ok: true, value }` or `{ ok: false, error: { code, message, … } }` (see
  * `RouteError`); the status comes from {@link statusOf}; no message carries an absolute path.
  *
@@ -17,9 +18,10 @@ import { checkContentType, checkMethod, checkTrust, readJsonBody, sendJson } fro
 import { inspectSession, type PersistenceReader } from './inspect'
 import { redactPaths } from './redact'
 import { describeRefusal, errorText, MessageRecallError, type WriteRefusal } from './refusals'
-import { previewRemoval, removeMessages, type RemovalServices } from './removal-service'
 import { parseRecallRequest } from './request'
 import { restoreMessage } from './restore-writer'
+import { applyChanges, previewChanges } from './batch-service'
+import { previewRemoval, removeMessages, type RemovalServices } from './removal-service'
 import { flushSession, type WriteOutcome } from './session-write'
 import type { WriteQueue } from './write-queue'
 
@@ -82,7 +84,8 @@ function fail(res: ServerResponse, code: ErrorCode, message: string, headers?: R
 }
 
 function refuse(res: ServerResponse, refusal: WriteRefusal): void {
-  fail(res, refusal.code, describeRefusal(refusal))
+  // A refused change of a batch names its index in the error body.
+  fail(res, refusal.code, describeRefusal(refusal), undefined, 'index' in refusal ? { index: refusal.index } : {})
 }
 
 function answer(res: ServerResponse, outcome: WriteOutcome<unknown>): void {
@@ -120,8 +123,12 @@ export function createRouteHandler(services: RouteServices, config: MessageRecal
         case 'inspect':
           answer(res, await inspectSession({ sessions: services.sessions, index: services.index, persistence: services.persistence(), diskSummaries: services.diskSummaries }, request.sessionId))
           return
+        case 'apply':
+          answer(res, await applyChanges({ ...services, tombstoneText: config.tombstoneText }, request))
+          return
         case 'plan':
-          answer(res, previewRemoval(services, { ...request, action: request.planAction }))
+          if ('changes' in request) answer(res, await previewChanges(services, request))
+          else answer(res, await previewRemoval(services, { ...request, action: request.planAction }))
           return
         case 'restore':
           answer(res, await restoreMessage(services, request))

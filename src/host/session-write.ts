@@ -1,8 +1,9 @@
 /**
- * How every write of this plugin reaches a live session: find it, wait for this plugin's earlier
- * writes to the same session ({@link WriteQueue}), take the agent's maintenance slot when an
- * agent drives it (`agent.runMaintenance`, `dsh-agent-loop`, which excludes turns, manual
- * compaction and other maintenance), run the synchronous append block, and answer only after the
+ * How every write of this plugin reaches its session: wait for this plugin's earlier writes to the
+ * same session ({@link WriteQueue}), then as the session's one writer ({@link SessionAccess}: the
+ * agent's maintenance slot when an agent drives it, `agent.runMaintenance` in `dsh-agent-loop`,
+ * which excludes turns, manual compaction and other maintenance; or the plugin's own hold of a
+ * stored session that is not live) run the synchronous append block, and answer only after the
  * durability flush ({@link flushWithRetry}). Independent of HTTP.
  *
  * @module dsh-message-recall/host/session-write
@@ -12,7 +13,7 @@ import type { Session, SessionId } from '@deepseek-ai/dsh-session'
 import type { FlushValue, WriteValue } from '../shared/protocol'
 import { flushWithRetry, type FlushRetryPolicy } from './durable-flush'
 import { MessageRecallError, type WriteRefusal } from './refusals'
-import { liveSession } from './removal-service'
+import type { SessionAccess, SessionReadView } from './stored-session'
 import type { WriteQueue } from './write-queue'
 
 /** Outcome of a write: a value, or a refusal value. */
@@ -35,8 +36,21 @@ export interface SessionWriteServices {
   readonly sessions: { get(id: SessionId): Session | undefined; flush(session: Session): Promise<boolean> }
   readonly agents: { get(id: SessionId): Agent | undefined }
   readonly queue: WriteQueue
+  /** The one writer per session: live agent, live session, or a stored session entered for the write. */
+  readonly access: SessionAccess
   /** Flush retries; default {@link DEFAULT_FLUSH_RETRY}. */
   readonly flushRetry?: FlushRetryPolicy
+}
+
+/** Options of {@link runSessionWrite}. */
+export interface SessionWriteOptions {
+  /** `false` for a write that appends nothing (`flush`): live sessions only, no maintenance slot. */
+  readonly maintenance: boolean
+  /**
+   * For a stored session, the same planning on its stored log before the plugin enters it (which
+   * appends `session/end-seed`): a refusal it returns is answered with nothing appended.
+   */
+  readonly precheck?: (view: SessionReadView) => WriteRefusal | null
 }
 
 /**
@@ -45,8 +59,9 @@ export interface SessionWriteServices {
  * @param sessionId - the session to write to.
  * @param append - the synchronous block: plan, check and append; it must append nothing when it
  * refuses. Runs inside the maintenance slot when `maintenance` is true and an agent exists.
- * @param options - `maintenance: false` for a write that appends nothing (`flush`).
- * @returns the value with `persisted`, or `SESSION_NOT_LIVE`, `AGENT_BUSY` (a turn, a compaction
+ * @param options - `maintenance: false` for a write that appends nothing (`flush`); `precheck`
+ *   for a stored session (see {@link SessionWriteOptions}).
+ * @returns the value with `persisted`, or `SESSION_NOT_LIVE` (neither live nor stored), `AGENT_BUSY` (a turn, a compaction
  * or other maintenance holds the agent, or this plugin's earlier writes did not finish within the
  * queue's wait) or the block's refusal.
  * @throws {@link MessageRecallError} `PERSIST_FAILED` with `details.applied: true` when every
@@ -56,13 +71,10 @@ export async function runSessionWrite<V extends WriteValue>(
   services: SessionWriteServices,
   sessionId: string,
   append: (session: Session) => AppendResult<V>,
-  options: { readonly maintenance: boolean } = { maintenance: true },
+  options: SessionWriteOptions = { maintenance: true },
 ): Promise<WriteOutcome<V>> {
-  const live = liveSession(services, sessionId)
-  if (!live.ok) return live
-  const { agent, session } = live
-
-  const task = async (): Promise<WriteOutcome<V>> => {
+  const id = sessionId as SessionId
+  const task = async (session: Session): Promise<WriteOutcome<V>> => {
     const written = append(session)
     if (!written.ok) return written
     const flushed = await flushWithRetry(() => services.sessions.flush(session), services.flushRetry)
@@ -78,15 +90,11 @@ export async function runSessionWrite<V extends WriteValue>(
   }
 
   const queued = await services.queue.run(sessionId, async (): Promise<WriteOutcome<V>> => {
-    if (agent === undefined || !options.maintenance) return task()
-    let running: Promise<WriteOutcome<V>>
-    try {
-      // rc.8 signals "busy" only by this synchronous throw (no code, no subclass).
-      running = agent.runMaintenance(() => task())
-    } catch (error) {
-      return { ok: false, refusal: { code: 'AGENT_BUSY', sessionId, detail: error instanceof Error ? error.message : String(error) } }
+    if (!options.maintenance) {
+      const session = services.agents.get(id)?.session ?? services.sessions.get(id)
+      return session === undefined ? { ok: false, refusal: { code: 'SESSION_NOT_LIVE', sessionId } } : task(session)
     }
-    return running
+    return services.access.write<V, WriteRefusal>(sessionId, (session) => task(session), options.precheck)
   })
   if (queued.ok) return queued.value
   return {

@@ -16,12 +16,13 @@ export const DEFAULT_ROUTE_PATH = '/dsh-message-recall'
  * Route actions: the removals (`recall`, `delete`, `deleteFrom`) and `exclude`, which each write
  * one tombstone; `restore` (undo one tombstone in place); `forkBefore` (a new session holding the
  * conversation as it was before a tombstone); `flush` (only the durability flush); the dry-run
- * `plan`; and the read-only `inspect`.
+ * `plan`; `apply` (a list of removals and restores written all or nothing); and the read-only
+ * `inspect`.
  */
-export type RouteAction = TombstoneAction | 'restore' | 'forkBefore' | 'flush' | 'plan' | 'inspect'
+export type RouteAction = TombstoneAction | 'restore' | 'forkBefore' | 'flush' | 'plan' | 'apply' | 'inspect'
 
 /** All route actions, in a stable order. */
-export const ROUTE_ACTIONS: readonly RouteAction[] = ['recall', 'delete', 'deleteFrom', 'exclude', 'restore', 'forkBefore', 'flush', 'plan', 'inspect']
+export const ROUTE_ACTIONS: readonly RouteAction[] = ['recall', 'delete', 'deleteFrom', 'exclude', 'restore', 'forkBefore', 'flush', 'plan', 'apply', 'inspect']
 
 /**
  * The view a client planned against. When given, a write or plan is refused with `STALE_VIEW`
@@ -189,7 +190,7 @@ export interface InspectValue {
 }
 
 /** Every success value a write answers with. */
-export type WriteValue = RemovalValue | RestoreValue | ForkBeforeValue | FlushValue
+export type WriteValue = RemovalValue | RestoreValue | ForkBeforeValue | FlushValue | ApplyValue
 
 /** The error body of a refused or failed request. */
 export interface RouteError {
@@ -210,7 +211,77 @@ export interface RouteError {
   readonly content?: readonly unknown[]
   /** `PERSIST_FAILED` of a `recall`: the recalled plain text. */
   readonly text?: string
+  /** `apply` and batch `plan`: index of the refused change in `changes`. */
+  readonly index?: number
 }
 
 /** The reply envelope. */
 export type RouteReply<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: RouteError }
+
+/** One change of an `apply` or batch `plan`: a removal by surface seq, or an in-place restore by tombstone seq. */
+export type ChangeBody =
+  | { readonly action: 'delete' | 'deleteFrom' | 'exclude'; readonly seq: number }
+  | { readonly action: 'restore'; readonly tombstoneSeq: number }
+
+/** Body of `apply`, and of a batch `plan` (same fields, `action: 'plan'`). */
+export interface ApplyRequestBody {
+  readonly sessionId: string
+  readonly action: 'apply' | 'plan'
+  readonly changes: readonly ChangeBody[]
+  readonly expect?: ViewExpectation
+}
+
+/** What one change of an `apply` wrote. Merged changes name the same tombstone. */
+export interface ApplyChangeResult {
+  /** Index of the change in the request's list. */
+  readonly index: number
+  readonly action: ChangeBody['action']
+  /** The tombstone written for a removal, or the restored tombstone of a restore. */
+  readonly tombstoneSeq: number
+  /** Restore only: seq of the restoring copy. */
+  readonly restoredSeq?: number
+  /** Removal only: the tombstone's inclusive surface range. */
+  readonly range?: SurfaceRange
+  /** Removal only: every node the tombstone shadows, in surface order. */
+  readonly shadowedSeqs?: readonly number[]
+}
+
+/** Success value of `apply`. */
+export interface ApplyValue {
+  readonly action: 'apply'
+  readonly results: readonly ApplyChangeResult[]
+  /** The surface's `replaceGeneration` after the batch. */
+  readonly replaceGeneration: number
+  /** True when a persistence listener took part in the durability flush. */
+  readonly persisted: boolean
+}
+
+/** One write a batch would make, as a batch `plan` reports it. */
+export interface PlannedWrite {
+  readonly kind: 'tombstone' | 'restore'
+  /** Indexes of the changes this write carries. */
+  readonly changeIndexes: readonly number[]
+  /** Tombstone: its action and range over current seqs (a seq the batch itself creates reads as `null`). */
+  readonly action?: 'delete' | 'deleteFrom' | 'exclude'
+  readonly removedSeqs?: readonly (number | null)[]
+  /** Restore: the tombstone undone and the message that comes back. */
+  readonly tombstoneSeq?: number
+  readonly restoredSeq?: number
+}
+
+/** Success value of a batch `plan`: what `apply` would write; nothing is appended. */
+export interface BatchPlanValue {
+  readonly action: 'plan'
+  readonly writes: readonly PlannedWrite[]
+  readonly tombstoneCount: number
+  readonly restoreCount: number
+  /** Seqs of the messages that would leave the model context. */
+  readonly removedSeqs: readonly number[]
+  /** Seqs of removed messages that would come back. */
+  readonly restoredSeqs: readonly number[]
+  /** Rough token total of what leaves / comes back (characters / 4). */
+  readonly estimatedTokens: number
+  readonly restoredTokens: number
+  readonly replaceGeneration: number
+  readonly lastSeq: number
+}

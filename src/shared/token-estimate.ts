@@ -1,8 +1,9 @@
 /**
  * A rough, dependency-free token estimate for the messages a removal would take out of model
- * context, for the host's `plan` preview and the client's removed-messages panel. It is not the provider's tokenizer: it counts the characters
- * that reach the wire (text, reasoning, tool-call name and arguments, tool-result text) and
- * divides by four.
+ * context, for the host's `plan` preview, the client's removed-messages panel and the editor's
+ * counter (every half counts the same way). It is not the provider's tokenizer: it counts the
+ * characters that reach the wire (text, reasoning, tool-call name and arguments, tool-result
+ * text) and divides by four. Browser-safe.
  *
  * @module dsh-message-recall/shared/token-estimate
  */

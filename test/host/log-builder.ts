@@ -17,7 +17,7 @@ import { Session, SessionId, type SessionEvent } from '@deepseek-ai/dsh-session'
 import type { LogEvent } from '../../src/shared/events'
 import { replaceOp } from '../../src/shared/replace-op'
 import { appendTombstone } from '../../src/host/tombstone-writer'
-import type { RemovalAction } from '../../src/shared/tombstone'
+import type { RemovalAction, TombstoneAction } from '../../src/shared/tombstone'
 
 export const PROVIDER = 'deepseek-official'
 export const MODEL = 'deepseek-v4-flash'
@@ -195,7 +195,7 @@ export class LogBuilder {
   }
 
   /** A tombstone of this plugin over the surface range `start` … `end`, written directly. */
-  tombstone(action: RemovalAction, start: number, end: number): number {
+  tombstone(action: TombstoneAction, start: number, end: number): number {
     const nodes = this.session.surface.nodes
     const shadowed = nodes.slice(nodes.indexOf(start), nodes.indexOf(end) + 1)
     return appendTombstone(this.session, { action, start, end, shadowedSeqs: shadowed }).seq

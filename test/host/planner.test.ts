@@ -12,10 +12,10 @@ import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import { foldSurface, type SessionEvent } from '@deepseek-ai/dsh-session'
 import { toolPairingBalancedAfter, toolPairingBalancedBefore } from '@deepseek-ai/dsh-compaction'
 import { describePlanRefusal, planRemoval, type PlanRefusal, type PlanResult, type PlanTarget } from '../../src/host/surface-plan'
-import { toolCallIds, toolResultCallId } from '../../src/shared/surface-node'
 import type { RemovalAction } from '../../src/shared/tombstone'
 import { appendTombstone } from '../../src/host/tombstone-writer'
 import { LogBuilder } from './log-builder'
+import { action, buildLog, extra, pairingProblems, turnShape } from './random-logs'
 
 function plan(b: LogBuilder, action: RemovalAction, target: PlanTarget | number): PlanResult {
   return planRemoval({ nodes: b.nodes, lookup: b.lookup, action, target: typeof target === 'number' ? { seq: target } : target })
@@ -245,71 +245,6 @@ describe('planRemoval: refusals', () => {
 
 // ---------------------------------------------------------------------------------------------
 // Property: any generated log, any target, any action.
-
-interface StepShape { calls: number; steer: boolean }
-interface TurnShape { steps: StepShape[]; context: boolean }
-type Extra = { kind: 'prune'; pick: number } | { kind: 'tombstone'; action: RemovalAction; pick: number } | { kind: 'checkpoint'; pick: number }
-
-const stepShape = fc.record({ calls: fc.integer({ min: 0, max: 3 }), steer: fc.boolean() })
-const turnShape = fc.record({ steps: fc.array(stepShape, { minLength: 1, maxLength: 3 }), context: fc.boolean() })
-const action = fc.constantFrom<RemovalAction>('recall', 'delete', 'deleteFrom')
-const extra: fc.Arbitrary<Extra> = fc.oneof(
-  fc.record({ kind: fc.constant('prune' as const), pick: fc.nat() }),
-  fc.record({ kind: fc.constant('tombstone' as const), action, pick: fc.nat() }),
-  fc.record({ kind: fc.constant('checkpoint' as const), pick: fc.nat() }),
-)
-
-/** Builds the log: turns, with extras (prunes, earlier removals, checkpoints) after random turns. */
-function buildLog(turns: TurnShape[], extras: Extra[]): LogBuilder {
-  const b = new LogBuilder('property')
-  turns.forEach((turn, t) => {
-    b.startTurn()
-    turn.steps.forEach((step, s) => {
-      b.startStep()
-      if (s === 0) b.user(`prompt ${t}`)
-      else if (step.steer) b.user(`steer ${t}.${s}`)
-      if (turn.context) b.context()
-      const calls = Array.from({ length: step.calls }, (_, i) => `f${i}`)
-      b.assistant(`answer ${t}.${s}`, calls)
-      for (const name of calls) b.result(name, `result ${t}.${s}.${name}`)
-    })
-    b.endTurn()
-    const mine = extras.filter((_, i) => i % turns.length === t)
-    for (const e of mine) applyExtra(b, e)
-  })
-  return b
-}
-
-function applyExtra(b: LogBuilder, e: Extra): void {
-  const nodes = b.nodes
-  if (nodes.length === 0) return
-  if (e.kind === 'prune') {
-    const results = nodes.filter((seq) => b.events[seq]!.type === 'tool/result')
-    if (results.length > 0) b.prune(results[e.pick % results.length]!)
-  } else if (e.kind === 'tombstone') {
-    const result = planRemoval({ nodes, lookup: b.lookup, action: e.action, target: { seq: nodes[e.pick % nodes.length]! } })
-    if (result.ok) appendTombstone(b.session, result.plan, '')
-  } else {
-    // A checkpoint over a balanced prefix, as selectCompactableRange snaps one.
-    const ends = nodes.filter((seq) => toolPairingBalancedAfter(b.session, seq))
-    const end = ends[e.pick % ends.length]
-    if (end !== undefined) b.checkpoint(nodes[0]!, end)
-  }
-}
-
-/** Every remaining call answered and every remaining result called, on the surface. */
-function pairingProblems(b: LogBuilder): string[] {
-  const nodes = b.session.surface.nodes
-  const calls = new Set<string>()
-  const results = new Set<string>()
-  for (const seq of nodes) {
-    const event = b.events[seq]!
-    for (const id of toolCallIds(event)) calls.add(id)
-    const id = toolResultCallId(event)
-    if (id !== null) results.add(id)
-  }
-  return [...[...calls].filter((id) => !results.has(id)).map((id) => `call ${id} has no result`), ...[...results].filter((id) => !calls.has(id)).map((id) => `result ${id} has no call`)]
-}
 
 describe('planRemoval: property', () => {
   it('never splits a tool call from its result, and the real Session accepts every planned tombstone', () => {

@@ -14,6 +14,8 @@ import * as compactionInvariant from '@deepseek-ai/dsh-compaction/invariant'
 import { planRemoval } from '../../src/host/surface-plan'
 import { removeMessages } from '../../src/host/removal-service'
 import { appendTombstone, writeTombstone } from '../../src/host/tombstone-writer'
+import { SessionAccess } from '../../src/host/stored-session'
+import { WriteQueue } from '../../src/host/write-queue'
 import { SessionEventIndex } from '../../src/host/event-index'
 import { describeRefusal } from '../../src/host/refusals'
 import { LogBuilder } from './log-builder'
@@ -162,7 +164,8 @@ describe('removeMessages on a live session under the real invariant companions',
       assert.throws(() => rewrite('tool/result', result.data, { surfaceOp: { op: 'replace', start: result.seq, end: result.seq }, sourceEventSeqs: [result.seq] }), /outside any open turn/)
       const index = new SessionEventIndex()
       app.on('session/event', (s, e) => index.observe(s, e))
-      const services = { sessions: app.sessions, agents: app.agents, index, tombstoneText: '' }
+      const access = new SessionAccess({ sessions: app.sessions, agents: app.agents, lookup: (s) => index.lookup(s), persistence: () => undefined })
+      const services = { sessions: app.sessions, agents: app.agents, index, access, queue: new WriteQueue(), tombstoneText: '' }
       const removed = await removeMessages(services, { sessionId: 'live-writer', action: 'delete', target: { seq: t1.steps[0]!.results[0]! } })
       assert.ok(removed.ok, removed.ok ? '' : describeRefusal(removed.refusal))
       assert.equal(removed.value.persisted, false, 'no persistence listener took part')

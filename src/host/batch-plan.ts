@@ -1,0 +1,314 @@
+/**
+ * The batch planner: plans a whole list of changes (removals by seq, in-place restores by
+ * tombstone seq) against one surface before anything is written, so a batch is all or nothing.
+ * Pure: no `Session`, no I/O. Each change is planned with the single-action rules
+ * ({@link planRemoval}, {@link planRestore}) on a simulated copy of the node list,
+ * and its replace is then applied to that copy, so later changes see the earlier ones.
+ *
+ * Merging, in list order on the simulated surface:
+ * - a removal whose target an earlier change of the batch already shadowed joins that change's
+ *   range (a duplicate is one case of this); a `deleteFrom` on such a target continues from the
+ *   first removable node after that range;
+ * - a removal whose planned range touches or covers a range of this batch (the planner absorbs
+ *   an adjacent tombstone at either edge) becomes one range with it: one tombstone per gap, and
+ *   the batch never writes a tombstone that shadows another tombstone of the same batch;
+ * - a restore whose tombstone an earlier change shadowed is refused, naming that change.
+ *
+ * The plan lists the writes in an order in which each one's range exists on the real surface
+ * when it is written: a merged range is written at the position of its last contributing change.
+ * Seqs the batch will create are *virtual* here (`nextSeq`, `nextSeq + 1`, …, one per simulated
+ * write); the writer maps them to the real seqs as it appends.
+ *
+ * Cost: per change, one planner call over the simulated nodes (an `indexOf` plus the scanned
+ * neighbourhood, see `surface-plan.ts`) and one splice of the node copy.
+ *
+ * @module dsh-message-recall/host/batch-plan
+ */
+import { isRecord, type LogEvent } from '../shared/events'
+import { replaceOp } from '../shared/replace-op'
+import { classifyNode, contentOf, type NodeKind } from '../shared/surface-node'
+import { planRemoval, type EventLookup, type PlanRefusal } from './surface-plan'
+import { estimateTokens } from '../shared/token-estimate'
+import { describeRestoreRefusal, planRestore, type RestoreRefusal } from './restore-plan'
+import { tombstoneSource, type TombstoneAction } from '../shared/tombstone'
+
+/** The removal actions a batch accepts (each writes a tombstone with that action). */
+export type BatchRemovalAction = Extract<TombstoneAction, 'delete' | 'deleteFrom' | 'exclude'>
+
+/** One change of a batch, as the route receives it. */
+export type BatchChange =
+  | { readonly action: BatchRemovalAction; readonly seq: number }
+  | { readonly action: 'restore'; readonly tombstoneSeq: number }
+
+/** Everything the batch planner reads. */
+export interface BatchInput {
+  /** Current surface node seqs in surface order (a stable copy). */
+  readonly nodes: readonly number[]
+  /** One event by seq over the current log. */
+  readonly lookup: EventLookup
+  /** The seq the next appended event will get (`session.seq`). */
+  readonly nextSeq: number
+  readonly changes: readonly BatchChange[]
+}
+
+/** A tombstone the batch writes. `shadowedSeqs` may name virtual seqs of this batch's restores. */
+export interface BatchTombstoneWrite {
+  readonly kind: 'tombstone'
+  /** The action of the last change that shaped this range. */
+  readonly action: BatchRemovalAction
+  readonly start: number
+  readonly end: number
+  /** Every shadowed node, in surface order. */
+  readonly shadowedSeqs: readonly number[]
+  /** Kind of each shadowed node, aligned with `shadowedSeqs`. */
+  readonly kinds: readonly NodeKind[]
+  /** Indexes of the changes merged into this tombstone, ascending. */
+  readonly changeIndexes: readonly number[]
+  /** Placeholder seq of the tombstone in the simulation. */
+  readonly virtualSeq: number
+}
+
+/** A restoring copy the batch writes. `tombstoneSeq` is a seq of the current log. */
+export interface BatchRestoreWrite {
+  readonly kind: 'restore'
+  readonly tombstoneSeq: number
+  readonly originalSeq: number
+  readonly data: unknown
+  /** Indexes of the changes that asked for this restore (duplicates merge), ascending. */
+  readonly changeIndexes: readonly number[]
+  readonly virtualSeq: number
+}
+
+/** One write of a batch. */
+export type BatchWrite = BatchTombstoneWrite | BatchRestoreWrite
+
+/** A whole planned batch. */
+export interface BatchPlan {
+  /** The writes, in write order. */
+  readonly writes: readonly BatchWrite[]
+  /** For each change (by index), the position in `writes` of the write that carries it. */
+  readonly writeOfChange: readonly number[]
+  /** The simulated surface after every write, with virtual seqs for the batch's own events. */
+  readonly nodes: readonly number[]
+  /** One event by seq over the current log plus the batch's simulated events. */
+  readonly lookup: EventLookup
+  /** Seqs of messages that leave the model context (tombstones of earlier removals not counted). */
+  readonly removedSeqs: readonly number[]
+  /** Seqs of removed messages that come back (the originals the restores copy). */
+  readonly restoredSeqs: readonly number[]
+}
+
+/** Why a batch cannot be written: the first refused change. */
+export interface BatchRefusal {
+  /** Index of the refused change in the list. */
+  readonly index: number
+  readonly change: BatchChange
+  readonly refusal:
+    | PlanRefusal
+    | RestoreRefusal
+    /** A restore whose tombstone change `shadowedByIndex` of this batch already shadowed. */
+    | { readonly code: 'TARGET_NOT_FOUND'; readonly shadowedByIndex: number; readonly tombstoneSeq: number }
+}
+
+/** Batch planner result. */
+export type BatchResult = { readonly ok: true; readonly plan: BatchPlan } | { readonly ok: false; readonly refusal: BatchRefusal }
+
+const NOT_REMOVABLE = new Set<NodeKind>(['tombstone', 'checkpoint', 'replacement', 'context'])
+const MESSAGE_KINDS = new Set<NodeKind>(['user', 'context', 'assistant', 'tool'])
+
+interface Draft {
+  kind: 'tombstone' | 'restore'
+  action: BatchRemovalAction | 'restore'
+  shadowedSeqs: number[]
+  kinds: NodeKind[]
+  changeIndexes: number[]
+  virtualSeq: number
+  tombstoneSeq: number
+  originalSeq: number
+  data: unknown
+  /** Order key: the simulation step that last shaped this write. */
+  order: number
+  live: boolean
+}
+
+/**
+ * Plan a batch.
+ * @param input - the surface, a lookup, the next seq and the changes.
+ * @returns the plan, or the first refused change with its index and refusal; an empty change
+ * list plans to no writes.
+ * @throws when a surface node has no event under `lookup` (corrupt surface), as the planner does.
+ */
+export function planBatch(input: BatchInput): BatchResult {
+  const nodes = [...input.nodes]
+  const virtual = new Map<number, LogEvent>()
+  // Virtual seqs start at nextSeq, so one comparison tells the simulated events from the log's.
+  const lookup: EventLookup = (seq) => (seq >= input.nextSeq ? virtual.get(seq) : input.lookup(seq))
+  const drafts: Draft[] = []
+  /** Virtual seq of a simulated write → its draft. */
+  const draftOf = new Map<number, Draft>()
+  /** Seq (real, or a restore's virtual) shadowed by a tombstone draft of this batch → that draft. */
+  const coveredBy = new Map<number, Draft>()
+  const ownerOf: Draft[] = []
+  let next = input.nextSeq
+  let order = 0
+
+  const refuse = (index: number, refusal: BatchRefusal['refusal']): BatchResult => ({ ok: false, refusal: { index, change: input.changes[index]!, refusal } })
+
+  for (const [index, change] of input.changes.entries()) {
+    order++
+    if (change.action === 'restore') {
+      const shadowing = coveredBy.get(change.tombstoneSeq)
+      if (shadowing !== undefined) {
+        return refuse(index, { code: 'TARGET_NOT_FOUND', shadowedByIndex: shadowing.changeIndexes[0]!, tombstoneSeq: change.tombstoneSeq })
+      }
+      const again = drafts.find((d) => d.live && d.kind === 'restore' && d.tombstoneSeq === change.tombstoneSeq)
+      if (again !== undefined) {
+        again.changeIndexes.push(index)
+        ownerOf[index] = again
+        continue
+      }
+      if (change.tombstoneSeq >= input.nextSeq) {
+        return refuse(index, { code: 'TARGET_NOT_FOUND', tombstoneSeq: change.tombstoneSeq, reason: 'not-a-tombstone' })
+      }
+      const planned = planRestore({ nodes, lookup, tombstoneSeq: change.tombstoneSeq })
+      if (!planned.ok) return refuse(index, planned.refusal)
+      const step = planned.plan
+      const seq = next++
+      const copy: LogEvent = {
+        type: 'user/message', seq, time: 0, data: step.data,
+        surfaceOp: replaceOp(step.start, step.end), sourceEventSeqs: [...step.sourceEventSeqs],
+      }
+      virtual.set(seq, copy)
+      const draft: Draft = {
+        kind: 'restore', action: 'restore', shadowedSeqs: [change.tombstoneSeq], kinds: ['tombstone'], changeIndexes: [index], virtualSeq: seq,
+        tombstoneSeq: change.tombstoneSeq, originalSeq: step.originalSeq, data: step.data, order, live: true,
+      }
+      nodes.splice(nodes.indexOf(change.tombstoneSeq), 1, seq)
+      drafts.push(draft)
+      draftOf.set(seq, draft)
+      ownerOf[index] = draft
+      continue
+    }
+
+    let targetSeq = change.seq
+    if (targetSeq >= input.nextSeq) {
+      return refuse(index, { code: 'TARGET_NOT_FOUND', target: { seq: targetSeq }, reason: 'not-on-surface', matchingSeqs: [] })
+    }
+    const earlier = coveredBy.get(targetSeq)
+    if (earlier !== undefined) {
+      const after = change.action === 'deleteFrom' ? firstRemovableAfter(nodes, lookup, nodes.indexOf(earlier.virtualSeq)) : undefined
+      if (after === undefined) {
+        earlier.changeIndexes.push(index)
+        earlier.changeIndexes.sort((a, b) => a - b)
+        ownerOf[index] = earlier
+        continue
+      }
+      targetSeq = after
+    }
+    const planned = planRemoval({ nodes, lookup, action: change.action === 'deleteFrom' ? 'deleteFrom' : 'delete', target: { seq: targetSeq } })
+    if (!planned.ok) return refuse(index, planned.refusal)
+    const { plan } = planned
+
+    // Expand this batch's own tombstones inside the range into what they shadow.
+    const shadowedSeqs: number[] = []
+    const kinds: NodeKind[] = []
+    const changeIndexes = [index]
+    for (const [i, seq] of plan.shadowedSeqs.entries()) {
+      const inner = draftOf.get(seq)
+      if (inner !== undefined && inner.kind === 'tombstone') {
+        inner.live = false
+        shadowedSeqs.push(...inner.shadowedSeqs)
+        kinds.push(...inner.kinds)
+        changeIndexes.push(...inner.changeIndexes)
+      } else {
+        shadowedSeqs.push(seq)
+        kinds.push(plan.nodeKinds[i]!)
+      }
+    }
+    changeIndexes.sort((a, b) => a - b)
+    const seq = next++
+    const draft: Draft = {
+      kind: 'tombstone', action: change.action, shadowedSeqs, kinds, changeIndexes, virtualSeq: seq,
+      tombstoneSeq: -1, originalSeq: -1, data: undefined, order, live: true,
+    }
+    virtual.set(seq, {
+      type: 'user/message', seq, time: 0,
+      data: { id: `batch-${seq}`, role: 'user', content: [], source: tombstoneSource(change.action, shadowedSeqs) },
+      surfaceOp: replaceOp(shadowedSeqs[0]!, shadowedSeqs.at(-1)!), sourceEventSeqs: shadowedSeqs,
+    })
+    nodes.splice(plan.startIdx, plan.endIdx - plan.startIdx + 1, seq)
+    drafts.push(draft)
+    draftOf.set(seq, draft)
+    for (const i of changeIndexes) ownerOf[i] = draft
+    for (const shadowed of shadowedSeqs) coveredBy.set(shadowed, draft)
+  }
+
+  const live = drafts.filter((d) => d.live).sort((a, b) => a.order - b.order)
+  const position = new Map(live.map((d, i) => [d, i]))
+  const writes = live.map(toWrite)
+  const removedSeqs: number[] = []
+  const restoredSeqs: number[] = []
+  for (const d of live) {
+    if (d.kind === 'restore') restoredSeqs.push(d.originalSeq)
+    else for (const [i, seq] of d.shadowedSeqs.entries()) if (MESSAGE_KINDS.has(d.kinds[i]!)) removedSeqs.push(seq)
+  }
+  return {
+    ok: true,
+    plan: {
+      writes,
+      writeOfChange: input.changes.map((_, i) => position.get(ownerOf[i]!)!),
+      nodes,
+      lookup,
+      removedSeqs,
+      restoredSeqs,
+    },
+  }
+}
+
+/**
+ * Rough token totals of a batch plan (see `token-estimate.ts`): what leaves the model context and
+ * what comes back. Only the `plan` preview needs them, so `apply` does not pay for them.
+ * @param plan - a plan from {@link planBatch}.
+ * @returns `{ estimatedTokens, restoredTokens }`.
+ */
+export function estimateBatch(plan: BatchPlan): { estimatedTokens: number; restoredTokens: number } {
+  const restored = plan.writes.flatMap((w) => (w.kind === 'restore' && isRecord(w.data) && Array.isArray(w.data.content) ? [w.data.content as readonly unknown[]] : []))
+  return { estimatedTokens: estimateTokens(plan.removedSeqs.map((seq) => contentOf(plan.lookup(seq)!))), restoredTokens: estimateTokens(restored) }
+}
+
+function toWrite(d: Draft): BatchWrite {
+  if (d.kind === 'restore') {
+    return { kind: 'restore', tombstoneSeq: d.tombstoneSeq, originalSeq: d.originalSeq, data: d.data, changeIndexes: d.changeIndexes, virtualSeq: d.virtualSeq }
+  }
+  return {
+    kind: 'tombstone', action: d.action as BatchRemovalAction, start: d.shadowedSeqs[0]!, end: d.shadowedSeqs.at(-1)!,
+    shadowedSeqs: d.shadowedSeqs, kinds: d.kinds, changeIndexes: d.changeIndexes, virtualSeq: d.virtualSeq,
+  }
+}
+
+/** Seq of the first node after position `from` that a removal may target, or `undefined`. */
+function firstRemovableAfter(nodes: readonly number[], lookup: EventLookup, from: number): number | undefined {
+  for (let p = from + 1; p < nodes.length; p++) {
+    const event = lookup(nodes[p]!)
+    if (event !== undefined && !NOT_REMOVABLE.has(classifyNode(event))) return nodes[p]
+  }
+  return undefined
+}
+
+/**
+ * A one-line English description of a batch refusal, naming the change's index, prefixed
+ * `message-recall:` (for the HTTP `error.message`).
+ * @param refusal - a {@link BatchRefusal}.
+ * @param describe - describes the planner's own refusals (`describePlanRefusal`).
+ * @returns the message.
+ */
+export function describeBatchRefusal(refusal: BatchRefusal, describe: (refusal: PlanRefusal) => string): string {
+  const { index, change } = refusal
+  const what = change.action === 'restore' ? `restore of tombstone ${change.tombstoneSeq}` : `${change.action} of seq ${change.seq}`
+  const inner = refusal.refusal
+  // A restore's refusal comes from restore planning (or this batch), a removal's from the removal planner.
+  const why = 'shadowedByIndex' in inner
+    ? `tombstone seq ${inner.tombstoneSeq} is shadowed by change ${inner.shadowedByIndex} of this batch`
+    : (change.action === 'restore' ? describeRestoreRefusal(inner as RestoreRefusal) : describe(inner as PlanRefusal)).replace(/^message-recall: /, '')
+  return `message-recall: change ${index} (${what}) refused: ${why}`
+}

@@ -1,0 +1,54 @@
+/**
+ * Validation of an `apply` body, and of a `plan` body that carries `changes`, into a typed batch
+ * request. Unknown fields are refused at every level, like the single actions.
+ *
+ * @module dsh-message-recall/host/batch-request
+ */
+import { isRecord, isSeq } from '../shared/events'
+import type { ViewExpectation } from '../shared/protocol'
+import type { BatchChange } from './batch-plan'
+import type { HttpRefusal } from './http'
+
+/** A validated batch: `apply`, or `plan` with `changes`. */
+export interface BatchRouteRequest {
+  readonly action: 'apply' | 'plan'
+  readonly sessionId: string
+  readonly changes: readonly BatchChange[]
+  readonly expect?: ViewExpectation
+}
+
+/** Most changes one batch may carry. */
+export const MAX_BATCH_CHANGES = 10_000
+
+const FIELDS = ['sessionId', 'action', 'changes', 'expect']
+const REMOVALS = ['delete', 'deleteFrom', 'exclude'] as const
+const CHANGE_ACTIONS = [...REMOVALS, 'restore']
+
+/**
+ * Validate a batch body.
+ * @param body - the parsed body, already known to be an object with a valid `sessionId`, an
+ *   `action` of `apply` or `plan`, and (when present) a validated `expect`.
+ * @param expect - the validated `expect`, if any.
+ * @returns the typed request, or an `INVALID_REQUEST` refusal naming the field (`changes[2].seq`) and value.
+ */
+export function parseBatchRequest(body: Record<string, unknown>, expect: ViewExpectation | undefined): { ok: true; request: BatchRouteRequest } | { ok: false; refusal: HttpRefusal } {
+  const invalid = (message: string): { ok: false; refusal: HttpRefusal } => ({ ok: false, refusal: { code: 'INVALID_REQUEST', message: `message-recall: ${message}` } })
+  const stray = Object.keys(body).find((key) => !FIELDS.includes(key))
+  if (stray !== undefined) return invalid(`${body.action} with changes takes no field "${stray}" (allowed: ${FIELDS.join(', ')})`)
+  const { changes } = body
+  if (!Array.isArray(changes) || changes.length === 0) return invalid(`changes must be a non-empty array, got ${JSON.stringify(changes)}`)
+  if (changes.length > MAX_BATCH_CHANGES) return invalid(`changes holds ${changes.length} entries; at most ${MAX_BATCH_CHANGES} are accepted`)
+  const out: BatchChange[] = []
+  for (const [i, change] of changes.entries()) {
+    const at = `changes[${i}]`
+    if (!isRecord(change)) return invalid(`${at} must be an object, got ${JSON.stringify(change)}`)
+    const { action } = change
+    if (!CHANGE_ACTIONS.includes(action as string)) return invalid(`${at}.action must be one of ${CHANGE_ACTIONS.join(', ')}, got ${JSON.stringify(action)}`)
+    const key = action === 'restore' ? 'tombstoneSeq' : 'seq'
+    const extra = Object.keys(change).find((k) => k !== 'action' && k !== key)
+    if (extra !== undefined) return invalid(`${at} (${action}) takes no field "${extra}" (allowed: action, ${key})`)
+    if (!isSeq(change[key])) return invalid(`${at}.${key} must be a non-negative safe integer, got ${JSON.stringify(change[key])}`)
+    out.push(action === 'restore' ? { action, tombstoneSeq: change[key] as number } : { action: action as (typeof REMOVALS)[number], seq: change[key] as number })
+  }
+  return { ok: true, request: { action: body.action as 'apply' | 'plan', sessionId: body.sessionId as string, changes: out, ...(expect === undefined ? {} : { expect }) } }
+}

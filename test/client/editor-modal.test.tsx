@@ -1,0 +1,254 @@
+/**
+ * The editor dialog in a real DOM (happy-dom) with real React 18, over a log built through the
+ * real rc.8 `Session`. The wire is the fake `fetch` of `support/fake-host.ts`: it serves the
+ * history call page by page from that log, and answers batch `plan`/`apply` with the real batch
+ * planner and writer on the same Session, as the host does. Busy agent, inline refusals,
+ * keyboard, Discard and Apply.
+ */
+import { page, settle } from './support/dom'
+import assert from 'node:assert/strict'
+import { afterEach, describe, it } from 'node:test'
+import { act } from 'react'
+import { createRoot } from 'react-dom/client'
+import { EditorModal, PLAN_DEBOUNCE_MS, type EditorKit } from '../../src/client/EditorModal'
+import { createRecallSender, type FetchLike } from '../../src/client/api'
+import { editorEn, editorZh } from '../../src/client/editor-locales'
+import { en as recallEn, zh as recallZh } from '../../src/client/locales'
+import { describeBatchRefusal, planBatch, type BatchChange } from '../../src/host/batch-plan'
+import { appendBatch } from '../../src/host/batch-writer'
+import { describeRefusal } from '../../src/host/refusals'
+import { stableView } from '../../src/host/tombstone-writer'
+import { checkExpectation } from '../../src/host/view-expectation'
+import { describePlanRefusal } from '../../src/host/surface-plan'
+import type { LogEvent } from '../../src/shared/events'
+import { FakeHost } from './support/fake-host'
+import { LogBuilder } from '../host/log-builder'
+import { fill } from '../e2e/ui'
+
+const translate = (dict: Record<string, string>) => (key: string, params: Record<string, string | number> = {}) => fill(dict[key] ?? key, params)
+
+const cleanups: (() => Promise<void> | void)[] = []
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+})
+
+function conversation() {
+  const b = new LogBuilder('editor-modal')
+  const t1 = b.turn('first prompt', [{ text: 'Reading a.', calls: ['a'] }, { text: 'Read a.' }], { context: true })
+  const t2 = b.turn('second prompt', [{ text: 'Second answer.' }])
+  const t3 = b.turn('third prompt', [{ text: 'Third answer.' }])
+  return { b, t1, t2, t3 }
+}
+
+/** A host over the builder's session: history in pages of `pageEvents`, batch plan and apply by the real planner. */
+function hostOver(host: FakeHost, b: LogBuilder, pageEvents: number) {
+  host.script = (body) => {
+    if (body.type === 'client-request') {
+      const before = body.payload.beforeSeq ?? b.session.seq
+      const from = Math.max(0, before - pageEvents)
+      const events = (b.events as LogEvent[]).slice(from, before).map((event) => ({ event }))
+      return { status: 200, body: { type: 'server-response', rpcId: body.rpcId, result: { ok: true, value: { events, hasMore: from > 0 } } } }
+    }
+    const changes = body.changes as BatchChange[]
+    // The host's own view check: a turn since the dialog's `lastSeq` makes the view stale.
+    const stale = checkExpectation(stableView(b.session), body.expect, b.lookup)
+    if (stale !== null) return { status: 409, body: { ok: false, error: { code: 'STALE_VIEW', message: describeRefusal(stale) } } }
+    const planned = planBatch({ nodes: b.nodes, lookup: b.lookup, nextSeq: b.session.seq, changes })
+    if (!planned.ok) {
+      return { status: 409, body: { ok: false, error: { code: planned.refusal.refusal.code, message: describeBatchRefusal(planned.refusal, describePlanRefusal), index: planned.refusal.index } } }
+    }
+    if (body.action === 'plan') return { status: 200, body: { ok: true, value: { action: 'plan', writes: [] } } }
+    const results = appendBatch(b.session, planned.plan, changes)
+    return { status: 200, body: { ok: true, value: { action: 'apply', results, replaceGeneration: b.session.surface.replaceGeneration } } }
+  }
+}
+
+async function mount(options: { running?: boolean; pageEvents?: number; b?: LogBuilder; locale?: 'en' | 'zh' } = {}) {
+  const built = options.b === undefined ? conversation() : null
+  const b = options.b ?? built!.b
+  const host = new FakeHost()
+  hostOver(host, b, options.pageEvents ?? 1000)
+  const fetchImpl: FetchLike = (url, init) => (globalThis.fetch as unknown as FetchLike)(url, init)
+  const zh = options.locale === 'zh'
+  const kit: EditorKit = { t: translate(zh ? editorZh : editorEn), tRecall: translate(zh ? recallZh : recallEn), send: createRecallSender(fetchImpl), fetch: fetchImpl }
+  const closed: boolean[] = []
+  const container = page.document.createElement('div') as unknown as HTMLElement
+  page.document.body.appendChild(container as never)
+  const root = createRoot(container)
+  const render = (running: boolean) => root.render(<EditorModal sessionId="session-e" running={running} locale={zh ? 'zh' : 'en'} kit={kit} onClose={(applied) => closed.push(applied)} />)
+  await act(async () => render(options.running ?? false))
+  await act(async () => settle())
+  cleanups.push(async () => {
+    await act(async () => root.unmount())
+    container.remove()
+    host.restore()
+  })
+  const q = <E extends Element = HTMLElement>(selector: string) => container.querySelector(selector) as E | null
+  const unit = (key: string) => q(`li[data-editor-unit="${key}"]`)!
+  const click = async (el: Element | null) => {
+    assert.ok(el, 'the control exists')
+    await act(async () => (el as HTMLElement).click())
+  }
+  const key = async (k: string) => {
+    // Keys go to the focused control and bubble to the dialog, as in a browser.
+    const target = (page.document.activeElement as unknown as Element | null) ?? q('[data-message-recall-editor]')!
+    await act(async () => { target.dispatchEvent(new page.KeyboardEvent('keydown', { key: k, bubbles: true }) as never) })
+  }
+  /** Wait out the plan debounce and its reply. */
+  const planned = async () => {
+    await act(async () => { await new Promise((r) => setTimeout(r, PLAN_DEBOUNCE_MS + 20)); await settle() })
+  }
+  /** The unit key of the focused control (compared as text: a failing comparison of DOM nodes would print the whole tree). */
+  const focused = () => (page.document.activeElement as unknown as Element | null)?.closest('li[data-editor-unit]')?.getAttribute('data-editor-unit') ?? null
+  return { b, built, host, closed, q, unit, click, key, planned, render, focused }
+}
+
+describe('editor dialog', () => {
+  it('reads every history page, lists the units by turn with accessible names, and focuses the first', async () => {
+    const m = await mount({ pageEvents: 7 })
+    const history = m.host.requests.filter((r) => r.url === '/api/session.history')
+    assert.ok(history.length >= 3, `several pages were read (${history.length})`)
+    assert.deepEqual(history.map((r) => r.body.payload.beforeSeq), [undefined, ...history.slice(1).map((_, i) => m.b.session.seq - 7 * (i + 1))])
+    const units = [...m.q('[data-editor-units]')!.querySelectorAll('li[data-editor-unit]')].map((el) => el.getAttribute('data-editor-unit'))
+    assert.equal(units.length, 7, 'three prompts and four model steps')
+    assert.deepEqual([...m.q('[data-editor-units]')!.querySelectorAll('li[data-editor-turn]')].map((el) => el.textContent), ['Turn 1', 'Turn 2', 'Turn 3'])
+    const first = m.unit(units[0]!)
+    assert.equal(first.querySelector('[data-editor-select]')!.getAttribute('aria-label'), 'Remove this message: first prompt')
+    assert.equal(m.unit(units[1]!).querySelector('[data-editor-select]')!.getAttribute('aria-label'), 'Remove this step (the answer and its tool results): Reading a.')
+    assert.equal(first.querySelector('[data-editor-from]')!.getAttribute('aria-label'), 'Remove this and everything after it: first prompt')
+    for (const button of m.q('[data-message-recall-editor]')!.querySelectorAll('button')) {
+      assert.equal(button.getAttribute('type'), 'button')
+      assert.ok((button.getAttribute('aria-label') ?? button.textContent ?? '').length > 0)
+    }
+    assert.equal(m.focused(), units[0])
+    assert.ok(page.document.activeElement === (first.querySelector('[data-editor-select]') as unknown), 'the first unit\'s toggle has the focus')
+    assert.equal(m.q('[data-editor-counter]')!.textContent, 'Nothing selected yet')
+    assert.equal(m.q<HTMLButtonElement>('[data-editor-apply]')!.disabled, true)
+  })
+
+  it('while the agent works, Apply is disabled with the reason', async () => {
+    const m = await mount({ running: true })
+    await m.click(m.unit('s2.1').querySelector('[data-editor-select]'))
+    await m.planned()
+    assert.equal(m.q('[data-editor-counter]')!.textContent, '1 message, ~4 tokens leave the context')
+    assert.equal(m.q<HTMLButtonElement>('[data-editor-apply]')!.disabled, true)
+    assert.equal(m.q('[data-editor-busy]')!.textContent, 'The agent is working; Apply is possible once it stops')
+    assert.equal(m.q('[data-editor-apply]')!.getAttribute('aria-describedby'), 'dsh-message-recall-editor-busy')
+    await m.key('Enter')
+    assert.equal(m.host.requests.filter((r) => r.body.action === 'apply').length, 0, 'Enter does not apply while busy')
+    await act(async () => m.render(false))
+    assert.equal(m.q<HTMLButtonElement>('[data-editor-apply]')!.disabled, false, 'enabled once the turn ended')
+    assert.equal(m.q('[data-editor-busy]'), null)
+  })
+
+  it('shows the host refusal on the refused row, and Apply stays disabled', async () => {
+    const m = await mount()
+    // The prompt is removed after the dialog read the history: the host refuses that change.
+    const { t2 } = m.built!
+    m.b.tombstone('delete', t2.prompt, t2.prompt)
+    await m.click(m.unit('s1.2').querySelector('[data-editor-select]'))
+    await m.click(m.unit(`u${t2.prompt}`).querySelector('[data-editor-select]'))
+    await m.planned()
+    const plans = m.host.requests.filter((r) => r.body.action === 'plan')
+    assert.deepEqual(plans.at(-1)!.body.changes, [{ action: 'delete', seq: m.built!.t1.steps[1]!.assistant }, { action: 'delete', seq: t2.prompt }])
+    assert.equal(m.unit(`u${t2.prompt}`).querySelector('[data-editor-refusal]')!.textContent, 'Not possible: This message is no longer in the conversation.')
+    assert.equal(m.unit('s1.2').querySelector('[data-editor-refusal]'), null)
+    assert.equal(m.q<HTMLButtonElement>('[data-editor-apply]')!.disabled, true)
+    // Unselecting it clears the refusal.
+    await m.click(m.unit(`u${t2.prompt}`).querySelector('[data-editor-select]'))
+    await m.planned()
+    assert.equal(m.q('[data-editor-refusal]'), null)
+    assert.equal(m.q<HTMLButtonElement>('[data-editor-apply]')!.disabled, false)
+  })
+
+  it('keyboard: arrows move, Enter applies one batch and closes; Escape and Discard write nothing', async () => {
+    const m = await mount()
+    const { t1, t3 } = m.built!
+    await m.key('ArrowDown')
+    assert.equal(m.focused(), 's1.1')
+    await m.key('ArrowDown')
+    assert.equal(m.focused(), 's1.2')
+    await m.key('ArrowUp')
+    await m.key('ArrowUp')
+    await m.key('ArrowUp')
+    assert.equal(m.focused(), `u${t1.prompt}`, 'ArrowUp stops at the first unit')
+    // Tab from the last control comes back to the first one.
+    ;(m.q('[data-editor-discard]') as HTMLElement).focus()
+    await m.key('Tab')
+    assert.equal(m.focused(), `u${t1.prompt}`, 'Apply is disabled, so Discard is the last control: Tab wraps to the first')
+    await m.click(m.unit('s1.1').querySelector('[data-editor-select]'))
+    await m.click(m.unit(`u${t3.prompt}`).querySelector('[data-editor-from]'))
+    assert.deepEqual([...m.q('[data-editor-units]')!.querySelectorAll('li[data-editor-preview="going"]')].map((el) => el.getAttribute('data-editor-unit')), ['s1.1', `u${t3.prompt}`, 's3.1'])
+    assert.equal(m.unit('s3.1').querySelector<HTMLButtonElement>('[data-editor-select]')!.disabled, true, 'a unit after From here is part of it')
+    await m.planned()
+    const count = m.b.session.seq
+    await m.key('Escape')
+    assert.deepEqual(m.closed, [false])
+    await m.click(m.q('[data-editor-discard]'))
+    assert.deepEqual(m.closed, [false, false])
+    assert.equal(m.b.session.seq, count, 'nothing written')
+    await m.key('Enter')
+    await act(async () => settle())
+    const applies = m.host.requests.filter((r) => r.body.action === 'apply')
+    assert.equal(applies.length, 1)
+    assert.deepEqual(applies[0]!.body.changes, [{ action: 'delete', seq: t1.steps[0]!.assistant }, { action: 'deleteFrom', seq: t3.prompt }])
+    assert.deepEqual(applies[0]!.body.expect, { lastSeq: count - 1 })
+    assert.equal(m.b.session.seq, count + 2)
+    assert.deepEqual(m.closed, [false, false, true])
+  })
+
+  it('shows a removed prompt struck through with a Restore toggle that previews it coming back', async () => {
+    const { b, t2 } = conversation()
+    b.tombstone('delete', t2.prompt, t2.prompt)
+    const m = await mount({ b })
+    const row = m.unit(`u${t2.prompt}`)
+    assert.equal(row.getAttribute('data-editor-state'), 'removed')
+    assert.equal(row.querySelector('[data-editor-state-label]')!.textContent, 'Removed')
+    assert.equal(row.querySelector('[data-editor-select]'), null)
+    const restore = row.querySelector('[data-editor-restore]')!
+    assert.equal(restore.getAttribute('aria-label'), 'Bring this message back in place: second prompt')
+    await m.click(restore)
+    assert.equal(restore.getAttribute('aria-pressed'), 'true')
+    assert.equal(row.getAttribute('data-editor-preview'), 'coming')
+    assert.equal(m.q('[data-editor-counter]')!.textContent, '1 comes back')
+  })
+
+  it('speaks Chinese when the locale is zh: labels, turns, counter, busy reason and refusal', async () => {
+    const m = await mount({ locale: 'zh', running: true })
+    const { t2 } = m.built!
+    assert.equal(m.q('h2')!.textContent, '编辑对话')
+    assert.deepEqual([...m.q('[data-editor-units]')!.querySelectorAll('li[data-editor-turn]')].map((el) => el.textContent), ['第 1 轮', '第 2 轮', '第 3 轮'])
+    assert.equal(m.unit(`u${t2.prompt}`).querySelector('[data-editor-select]')!.getAttribute('aria-label'), '移除这条消息：second prompt')
+    m.b.tombstone('delete', t2.prompt, t2.prompt)
+    await m.click(m.unit('s1.2').querySelector('[data-editor-select]'))
+    await m.click(m.unit(`u${t2.prompt}`).querySelector('[data-editor-select]'))
+    await m.planned()
+    // "Read a." and "second prompt": ceil(7 / 4) + ceil(13 / 4) estimated tokens.
+    assert.equal(m.q('[data-editor-counter]')!.textContent, '2 条消息、约 6 个词元将离开上下文')
+    assert.equal(m.q('[data-editor-busy]')!.textContent, '智能体正在工作，停下后才能应用')
+    assert.equal(m.unit(`u${t2.prompt}`).querySelector('[data-editor-refusal]')!.textContent, '无法执行：这条消息已不在对话中')
+    assert.deepEqual([m.q('[data-editor-discard]')!.textContent, m.q('[data-editor-apply]')!.textContent], ['放弃', '应用'])
+  })
+
+  it('after a STALE_VIEW answer reads the history again, keeps the selection, and the second Apply writes', async () => {
+    const m = await mount()
+    const { t3 } = m.built!
+    await m.click(m.unit(`u${t3.prompt}`).querySelector('[data-editor-select]'))
+    await m.planned()
+    const reads = () => m.host.requests.filter((r) => r.url === '/api/session.history').length
+    const before = reads()
+    // A turn ran meanwhile: the dialog's view is stale.
+    m.b.turn('a prompt sent meanwhile', [{ text: 'An answer meanwhile.' }])
+    await m.click(m.q('[data-editor-apply]'))
+    await act(async () => settle())
+    assert.equal(m.q('[data-editor-refusal]')!.textContent, 'Nothing was changed: The conversation just changed. Try again.')
+    assert.equal(reads(), before + 1, 'the history was read again')
+    assert.equal(m.q('[data-editor-counter]')!.textContent, '1 message, ~3 tokens leave the context', 'the selection is kept')
+    assert.ok(m.q('[data-editor-units]')!.textContent!.includes('a prompt sent meanwhile'), 'the new turn is listed')
+    const count = m.b.session.seq
+    await m.click(m.q('[data-editor-apply]'))
+    await act(async () => settle())
+    assert.equal(m.b.session.seq, count + 1)
+    assert.deepEqual(m.closed, [true])
+  })
+})

@@ -1,0 +1,227 @@
+/**
+ * The pure batch planner over realistic rc.8 logs built through the real `Session`: merging of
+ * duplicate, overlapping and adjacent removals, restores, refusals with the change's index, and a
+ * property over random logs (prunes, checkpoints and earlier removals included) and random batches: the real Session accepts every planned write, the surface
+ * folds the same from the log, no tool call is split from its result, the live surface equals
+ * the simulated one, and the derived messages equal a reference fold of the simulation.
+ */
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import fc from 'fast-check'
+import { deriveEventMessage, foldSurface, type SessionEvent } from '@deepseek-ai/dsh-session'
+import { toolPairingBalancedAfter, toolPairingBalancedBefore } from '@deepseek-ai/dsh-compaction'
+import { describeBatchRefusal, estimateBatch, planBatch, type BatchChange, type BatchPlan, type BatchResult } from '../../src/host/batch-plan'
+import { appendBatch } from '../../src/host/batch-writer'
+import { describePlanRefusal, planRemoval } from '../../src/host/surface-plan'
+import { isTombstoneEvent } from '../../src/shared/tombstone'
+import { classifyNode } from '../../src/shared/surface-node'
+import { LogBuilder } from './log-builder'
+import { buildLog, extra, pairingProblems, turnShape } from './random-logs'
+
+function batch(b: LogBuilder, changes: BatchChange[]): BatchResult {
+  return planBatch({ nodes: b.nodes, lookup: b.lookup, nextSeq: b.session.seq, changes })
+}
+
+function ok(result: BatchResult): BatchPlan {
+  if (!result.ok) assert.fail(`expected a plan, got ${describeBatchRefusal(result.refusal, describePlanRefusal)}`)
+  return result.plan
+}
+
+/** Four turns: two tool steps, then replies. */
+function fourTurns() {
+  const b = new LogBuilder('batch')
+  const t1 = b.turn('first prompt', [{ text: 'Reading a and b.', calls: ['a', 'b'] }, { text: 'Both read.' }], { context: true })
+  const t2 = b.turn('second prompt', [{ text: 'Reading c.', calls: ['c'] }, { text: 'Done with c.' }])
+  const t3 = b.turn('third prompt', [{ text: 'Plain reply.' }])
+  const t4 = b.turn('fourth prompt', [{ text: 'Last reply.' }])
+  return { b, t1, t2, t3, t4 }
+}
+
+describe('planBatch: merging', () => {
+  it('plans scattered removals as one tombstone each, in list order, without touching the session', () => {
+    const { b, t1, t3, t4 } = fourTurns()
+    const count = b.session.seq
+    const p = ok(batch(b, [{ action: 'delete', seq: t3.prompt }, { action: 'delete', seq: t1.steps[0]!.results[1]! }, { action: 'delete', seq: t4.steps[0]!.assistant }]))
+    assert.equal(b.session.seq, count, 'nothing appended')
+    assert.deepEqual(p.writes.map((w) => w.kind === 'tombstone' && [w.action, w.shadowedSeqs, w.changeIndexes]), [
+      ['delete', [t3.prompt], [0]],
+      ['delete', [t1.steps[0]!.assistant, ...t1.steps[0]!.results], [1]],
+      ['delete', [t4.steps[0]!.assistant], [2]],
+    ])
+    assert.deepEqual(p.writeOfChange, [0, 1, 2])
+    assert.deepEqual(p.removedSeqs, [t3.prompt, t1.steps[0]!.assistant, ...t1.steps[0]!.results, t4.steps[0]!.assistant])
+  })
+
+  it('merges a duplicate and a removal whose target an earlier change already removed, without an error', () => {
+    const { b, t1 } = fourTurns()
+    const step = [t1.steps[0]!.assistant, ...t1.steps[0]!.results]
+    const p = ok(batch(b, [{ action: 'delete', seq: step[0]! }, { action: 'delete', seq: step[2]! }, { action: 'delete', seq: step[0]! }]))
+    assert.equal(p.writes.length, 1)
+    assert.deepEqual(p.writes[0]!.kind === 'tombstone' && [p.writes[0]!.shadowedSeqs, p.writes[0]!.changeIndexes], [step, [0, 1, 2]])
+    assert.deepEqual(p.writeOfChange, [0, 0, 0])
+  })
+
+  it('merges adjacent removals into one range (never two tombstones side by side)', () => {
+    const { b, t2 } = fourTurns()
+    const first = [t2.steps[0]!.assistant, ...t2.steps[0]!.results]
+    const second = t2.steps[1]!.assistant
+    const p = ok(batch(b, [{ action: 'delete', seq: t2.prompt }, { action: 'delete', seq: second }, { action: 'delete', seq: first[0]! }]))
+    assert.equal(p.writes.length, 1)
+    const [w] = p.writes
+    assert.deepEqual(w!.kind === 'tombstone' && [w!.start, w!.end, w!.shadowedSeqs, w!.changeIndexes], [t2.prompt, second, [t2.prompt, ...first, second], [0, 1, 2]])
+    assert.deepEqual(p.writeOfChange, [0, 0, 0])
+  })
+
+  it('merges an overlapping delete-onward with earlier ranges inside it, written at its position', () => {
+    const { b, t1, t3, t4 } = fourTurns()
+    const p = ok(batch(b, [{ action: 'delete', seq: t4.prompt }, { action: 'delete', seq: t1.prompt }, { action: 'deleteFrom', seq: t3.prompt }]))
+    assert.equal(p.writes.length, 2)
+    const [first, onward] = p.writes
+    assert.deepEqual(first!.kind === 'tombstone' && [first!.shadowedSeqs, first!.changeIndexes], [[t1.prompt], [1]])
+    const nodes = b.nodes
+    assert.deepEqual(onward!.kind === 'tombstone' && [onward!.action, onward!.shadowedSeqs, onward!.changeIndexes], ['deleteFrom', nodes.slice(nodes.indexOf(t3.prompt)), [0, 2]])
+    assert.deepEqual(p.writeOfChange, [1, 0, 1])
+  })
+
+  it('continues a delete-onward whose target is already removed from the node after that range', () => {
+    const { b, t3 } = fourTurns()
+    const nodes = b.nodes
+    const p = ok(batch(b, [{ action: 'delete', seq: t3.prompt }, { action: 'deleteFrom', seq: t3.prompt }]))
+    assert.equal(p.writes.length, 1)
+    assert.deepEqual(p.writes[0]!.kind === 'tombstone' && p.writes[0]!.shadowedSeqs, nodes.slice(nodes.indexOf(t3.prompt)))
+  })
+
+  it('absorbs an earlier tombstone of the log exactly as the single action does', () => {
+    const { b, t2, t3 } = fourTurns()
+    const old = b.tombstone('delete', t3.prompt, t3.prompt)
+    const p = ok(batch(b, [{ action: 'delete', seq: t3.steps[0]!.assistant }]))
+    const single = planRemoval({ nodes: b.nodes, lookup: b.lookup, action: 'delete', target: { seq: t3.steps[0]!.assistant } })
+    assert.ok(single.ok)
+    assert.deepEqual(p.writes[0]!.kind === 'tombstone' && p.writes[0]!.shadowedSeqs, single.plan.shadowedSeqs)
+    assert.deepEqual(single.plan.absorbedTombstoneSeqs, [old])
+    assert.equal(p.removedSeqs.includes(old), false, 'an absorbed tombstone is no message leaving the context')
+    void t2
+  })
+})
+
+describe('planBatch: refusals', () => {
+  it('refuses with the index of the first refused change, planning nothing', () => {
+    const { b, t1, t3 } = fourTurns()
+    const context = t1.prompt + 1
+    const result = batch(b, [{ action: 'delete', seq: t3.prompt }, { action: 'delete', seq: context }])
+    assert.equal(result.ok, false)
+    if (result.ok) return
+    assert.equal(result.refusal.index, 1)
+    assert.equal(result.refusal.refusal.code, 'NOT_DELETABLE')
+    assert.equal(
+      describeBatchRefusal(result.refusal, describePlanRefusal),
+      `message-recall: change 1 (delete of seq ${context}) refused: seq ${context} is harness-injected context (the loop re-injects it every step) and cannot be removed`,
+    )
+  })
+
+  it('refuses a seq the batch itself would create, and an unknown seq, as not on the surface', () => {
+    const { b } = fourTurns()
+    for (const seq of [b.session.seq, b.session.seq + 1, 10_000]) {
+      const result = batch(b, [{ action: 'delete', seq: b.nodes[0]! }, { action: 'delete', seq }])
+      assert.ok(!result.ok && result.refusal.index === 1 && result.refusal.refusal.code === 'TARGET_NOT_FOUND', `seq ${seq}`)
+    }
+  })
+
+  it('refuses a restore of a tombstone that is not restorable, or that an earlier change of the batch shadowed', () => {
+    const { b, t1, t3, t4 } = fourTurns()
+    const step = b.tombstone('delete', t1.steps[0]!.assistant, t1.steps[0]!.results.at(-1)!)
+    const prompt = b.tombstone('delete', t3.prompt, t3.prompt)
+    const notRestorable = batch(b, [{ action: 'restore', tombstoneSeq: step }])
+    assert.ok(!notRestorable.ok && notRestorable.refusal.refusal.code === 'NOT_RESTORABLE')
+    // Deleting the answer right after the removed prompt absorbs its tombstone: the restore of it is refused.
+    const shadowed = batch(b, [{ action: 'delete', seq: t3.steps[0]!.assistant }, { action: 'restore', tombstoneSeq: prompt }])
+    assert.equal(shadowed.ok, false)
+    if (shadowed.ok) return
+    assert.deepEqual([shadowed.refusal.index, shadowed.refusal.refusal.code], [1, 'TARGET_NOT_FOUND'])
+    assert.equal(describeBatchRefusal(shadowed.refusal, describePlanRefusal), `message-recall: change 1 (restore of tombstone ${prompt}) refused: tombstone seq ${prompt} is shadowed by change 0 of this batch`)
+    const unknown = batch(b, [{ action: 'restore', tombstoneSeq: t4.prompt }])
+    assert.ok(!unknown.ok && unknown.refusal.refusal.code === 'TARGET_NOT_FOUND')
+  })
+})
+
+describe('planBatch: restores', () => {
+  it('restores a removed prompt in place beside removals, merges a duplicate restore, and writes it as the single restore does', () => {
+    const { b, t2, t4 } = fourTurns()
+    const prompt = b.tombstone('recall', t2.prompt, t2.prompt)
+    const p = ok(batch(b, [{ action: 'delete', seq: t4.prompt }, { action: 'restore', tombstoneSeq: prompt }, { action: 'restore', tombstoneSeq: prompt }]))
+    assert.deepEqual(p.writes.map((w) => [w.kind, w.changeIndexes]), [['tombstone', [0]], ['restore', [1, 2]]])
+    assert.deepEqual(p.restoredSeqs, [t2.prompt])
+    assert.ok(estimateBatch(p).restoredTokens > 0)
+    const count = b.session.seq
+    const results = appendBatch(b.session, p, [{ action: 'delete', seq: t4.prompt }, { action: 'restore', tombstoneSeq: prompt }, { action: 'restore', tombstoneSeq: prompt }])
+    assert.deepEqual(results.slice(1), [
+      { index: 1, action: 'restore', tombstoneSeq: prompt, restoredSeq: count + 1 },
+      { index: 2, action: 'restore', tombstoneSeq: prompt, restoredSeq: count + 1 },
+    ])
+    const copy = b.events[count + 1]!
+    assert.deepEqual([copy.surfaceOp, copy.sourceEventSeqs, copy.data], [{ op: 'replace', start: prompt, end: prompt }, [prompt, t2.prompt], b.events[t2.prompt]!.data])
+    assert.ok(b.session.surface.nodes.includes(count + 1) && !b.session.surface.nodes.includes(prompt))
+    assert.deepEqual(foldSurface(b.session.events as readonly SessionEvent[]).nodes, [...b.session.surface.nodes])
+  })
+})
+
+// ---------------------------------------------------------------------------------------------
+// Property: random logs, random batches.
+
+const changeShape = fc.record({ action: fc.constantFrom('delete' as const, 'delete' as const, 'deleteFrom' as const, 'exclude' as const, 'restore' as const), pick: fc.nat(), old: fc.boolean() })
+
+describe('planBatch: property', () => {
+  it('writes what it simulated: accepted by the Session, same fold, no split pair, reference messages, one tombstone per gap', () => {
+    fc.assert(
+      fc.property(fc.array(turnShape, { minLength: 1, maxLength: 5 }), fc.array(extra, { maxLength: 4 }), fc.array(changeShape, { minLength: 1, maxLength: 8 }), (turns, extras, shapes) => {
+        const b = buildLog(turns, extras)
+        assert.deepEqual(pairingProblems(b), [], 'the generated log starts balanced')
+        const before = b.nodes
+        const removable = before.filter((seq) => !['tombstone', 'checkpoint', 'context'].includes(classifyNode(b.lookup(seq)!)))
+        const tombstones = b.events.filter(isTombstoneEvent).map((e) => e.seq)
+        const changes: BatchChange[] = shapes.map((s) => s.action === 'restore'
+          ? { action: 'restore', tombstoneSeq: tombstones.length > 0 ? tombstones[s.pick % tombstones.length]! : s.pick }
+          : { action: s.action, seq: (s.old ? before : removable)[s.pick % (s.old ? before : removable).length]! })
+        const count = b.session.seq
+        const result = planBatch({ nodes: before, lookup: b.lookup, nextSeq: count, changes })
+        assert.equal(b.session.seq, count, 'planning appends nothing')
+        if (!result.ok) {
+          // Every refusal is the single planner's refusal of that change on the simulated surface.
+          assert.ok(['NOT_DELETABLE', 'SPAN_NOT_CONTIGUOUS', 'TARGET_NOT_FOUND', 'NOT_RESTORABLE'].includes(result.refusal.refusal.code))
+          return
+        }
+        const p = result.plan
+        // Reference fold of the simulation: each node's derived message, tombstones as empty user messages.
+        const reference = p.nodes.map((seq) => {
+          const event = p.lookup(seq)!
+          return isTombstoneEvent(event) ? { role: 'user', content: [] } : deriveEventMessage(event as SessionEvent)
+        })
+        const results = appendBatch(b.session, p, changes)
+        assert.equal(b.session.seq, count + p.writes.length)
+        const live = [...b.session.surface.nodes]
+        assert.deepEqual(foldSurface(b.session.events as readonly SessionEvent[]).nodes, live)
+        assert.equal(live.length, p.nodes.length)
+        const written = new Map(p.writes.map((w, i) => [w.virtualSeq, count + i]))
+        assert.deepEqual(live, p.nodes.map((seq) => written.get(seq) ?? seq), 'the live surface is the simulated one')
+        assert.deepEqual(pairingProblems(b), [])
+        for (const s of live) toolPairingBalancedBefore(b.session, s)
+        if (live.length > 0) assert.equal(toolPairingBalancedAfter(b.session, live.at(-1)!), true)
+        const derived = b.session.deriveMessages().map((m) => (m.role === 'user' && m.content.length === 0 ? { role: 'user', content: [] } : m))
+        assert.deepEqual(JSON.parse(JSON.stringify(derived)), JSON.parse(JSON.stringify(reference)))
+        // One tombstone per gap: the batch's tombstones never sit next to another tombstone.
+        for (const [i, seq] of live.entries()) {
+          if (seq < count || !isTombstoneEvent(b.lookup(seq)!)) continue
+          for (const n of [live[i - 1], live[i + 1]]) if (n !== undefined) assert.ok(!isTombstoneEvent(b.lookup(n)!), `tombstone ${seq} next to tombstone ${n}`)
+        }
+        // Every change is accounted for by the write that carries it.
+        assert.deepEqual(results.map((r) => r.index), changes.map((_, i) => i))
+        for (const r of results) {
+          const change = changes[r.index]!
+          if (change.action === 'restore') assert.equal(b.events[r.restoredSeq!]!.sourceEventSeqs![0], change.tombstoneSeq)
+          else assert.ok(r.shadowedSeqs!.includes(change.seq) || r.action === 'deleteFrom')
+        }
+      }),
+      { numRuns: 300 },
+    )
+  })
+})
