@@ -22,7 +22,10 @@ import { isTombstoneSource } from './tombstone'
  *   which the harness injects and re-injects;
  * - `tombstone`: a tombstone of this plugin;
  * - `checkpoint`: a compaction checkpoint (replacing `user/message` with source plugin `compact`);
- * - `replacement`: any other replacing `user/message` (another plugin's marker);
+ * - `replacement`: any other replacing `user/message` (another plugin's marker). The value is
+ *   kept as written because plan values, refusals and `explain-session --json` carry it; in code,
+ *   a "replacement" without a qualifier is any replacing event (`isReplacementSurfaceEvent` in
+ *   `dsh-session`), and this kind is "another plugin's replacement";
  * - `assistant`: an `assistant/message`; `tool`: a `tool/result` (pruned replacements included).
  */
 export type NodeKind = 'user' | 'context' | 'tombstone' | 'checkpoint' | 'replacement' | 'assistant' | 'tool'
