@@ -8,7 +8,7 @@
 //                                                   shared code in lib/scripts/chunks/
 import { build, type BuildOptions } from 'esbuild'
 import { createHash } from 'node:crypto'
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -113,6 +113,8 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
         const dest = join(lib, relative(scratch, f))
         mkdirSync(dirname(dest), { recursive: true })
         copyFileSync(f, dest)
+        // The scripts start with `#!/usr/bin/env node`: executable, as npm install leaves a bin entry.
+        if (dirname(dest) === join(lib, 'scripts') && dest.endsWith('.js')) chmodSync(dest, 0o755)
       }
       console.log(`built lib/ (${stamp})`)
     } finally {
