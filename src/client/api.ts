@@ -6,7 +6,7 @@
  * @module dsh-message-recall/client/api
  */
 import { isRecord } from '../shared/events'
-import { DEFAULT_ROUTE_PATH, ERROR_CODES, type ApplyRequestBody, type ApplyValue, type BatchPlanValue, type ErrorCode, type FlushValue, type ForkBeforeValue, type InspectValue, type PlanValue, type RecallRequestBody, type RemovalValue, type RestoreValue, type WriteValue } from '../shared/protocol'
+import { DEFAULT_ROUTE_PATH, ERROR_CODES, type ApplyRequestBody, type ApplyValue, type BatchPlanValue, type ErrorCode, type FlushValue, type ForkBeforeValue, type InspectValue, type PlanValue, type RecallRequestBody, type RemovalValue, type RestoreValue, type RouteError, type WriteValue } from '../shared/protocol'
 import type { TombstoneAction } from '../shared/tombstone'
 
 /** Default route path of the host half (`Config.path`). */
@@ -79,23 +79,9 @@ export type UnknownErrorCode = string & { readonly unknownRouteCode: true }
 /** What a refusal or failure is called: a route {@link ErrorCode}, the client's own `NETWORK` (no reply, or an unreadable one), or an unknown code. */
 export type RecallErrorCode = ErrorCode | 'NETWORK' | UnknownErrorCode
 
-/** A refusal or failure. */
-export interface RecallError {
+/** A refusal or failure: the route's error body (`RouteError` in `shared/protocol.ts`), with the client's own codes. */
+export interface RecallError extends Omit<RouteError, 'code'> {
   readonly code: RecallErrorCode
-  readonly message: string
-  /**
-   * `PERSIST_FAILED` only: `true` when the write is in the host's live log (in effect) but not yet
-   * durable; `false` when nothing of the request remains. Absent on every other code.
-   */
-  readonly applied?: boolean
-  /** `PERSIST_FAILED` with `applied: true`: the value the write would have answered (`persisted: false`). */
-  readonly value?: WriteValue
-  /** `PERSIST_FAILED` of a `recall`: the recalled content blocks. */
-  readonly content?: readonly unknown[]
-  /** `PERSIST_FAILED` of a `recall`: the recalled plain text. */
-  readonly text?: string
-  /** `apply` and batch `plan`: index of the refused change. */
-  readonly index?: number
 }
 
 /** The reply envelope: `{ ok: true, value }` or `{ ok: false, error }`. */
