@@ -7,13 +7,11 @@
  *
  * @module dsh-message-recall/host/removal-service
  */
-import type { Agent } from '@deepseek-ai/dsh-agent'
-import type { Session, SessionId } from '@deepseek-ai/dsh-session'
 import type { LogEvent } from '../shared/events'
 import type { PlanValue, RemovalValue } from '../shared/protocol'
 import { contentOf } from '../shared/surface-node'
 import type { SessionEventIndex } from './event-index'
-import type { SessionNotLiveRefusal, WriteRefusal } from './refusals'
+import type { WriteRefusal } from './refusals'
 import { estimateTokens } from '../shared/token-estimate'
 import type { SessionAccess, SessionReadView } from './stored-session'
 import { planRemoval, type RemovalPlan } from './surface-plan'
@@ -37,22 +35,6 @@ export interface RemovalServices extends SessionWriteServices {
   readonly tombstoneText: string
   /** The token meter and title limits, read at request time; absent: no price, no title rebuild. */
   readonly effects?: () => WriteEffects
-}
-
-/**
- * The live session a request addresses, and its agent when one drives it.
- * @param services - `ctx.sessions` and `ctx.agents` (structural views).
- * @param sessionId - the request's session id.
- * @returns the session (the agent's own when there is an agent), or `SESSION_NOT_LIVE`.
- */
-export function liveSession(
-  services: Pick<RemovalServices, 'sessions' | 'agents'>,
-  sessionId: string,
-): { ok: true; session: Session; agent: Agent | undefined } | { ok: false; refusal: SessionNotLiveRefusal } {
-  const id = sessionId as SessionId
-  const agent = services.agents.get(id)
-  const session = agent?.session ?? services.sessions.get(id)
-  return session === undefined ? { ok: false, refusal: { code: 'SESSION_NOT_LIVE', sessionId } } : { ok: true, session, agent }
 }
 
 /**
