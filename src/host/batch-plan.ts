@@ -19,15 +19,16 @@
  * Seqs the batch will create are *virtual* here (`nextSeq`, `nextSeq + 1`, …, one per simulated
  * write); the writer maps them to the real seqs as it appends.
  *
- * Cost: per change, one planner call over the simulated nodes (an `indexOf` plus the scanned
- * neighbourhood, see `surface-plan.ts`) and one splice of the node copy.
+ * Cost: per change, one planner call over the simulated nodes (a search that starts where the
+ * previous change landed, plus the scanned neighbourhood, see `surface-plan.ts`) and one splice of
+ * the node copy.
  *
  * @module dsh-message-recall/host/batch-plan
  */
 import { isRecord, type LogEvent } from '../shared/events'
 import { replaceOp } from '../shared/replace-op'
 import { classifyNode, contentOf, type NodeKind } from '../shared/surface-node'
-import { planRemoval, type EventLookup, type PlanRefusal } from './surface-plan'
+import { planRemoval, positionOf, type EventLookup, type PlanRefusal } from './surface-plan'
 import { estimateTokens } from '../shared/token-estimate'
 import { describeRestoreRefusal, planRestore, type RestoreRefusal } from './restore-plan'
 import { tombstoneSource, type TombstoneAction } from '../shared/tombstone'
@@ -151,6 +152,9 @@ export function planBatch(input: BatchInput): BatchResult {
   const ownerOf: Draft[] = []
   let next = input.nextSeq
   let order = 0
+  // Where the last change landed: changes listed in surface order are each found a short search
+  // away from it (the editor sends them so), instead of one search from the top per change.
+  let near = 0
 
   const refuse = (index: number, refusal: BatchRefusal['refusal']): BatchResult => ({ ok: false, refusal: { index, change: input.changes[index]!, refusal } })
 
@@ -183,7 +187,8 @@ export function planBatch(input: BatchInput): BatchResult {
         kind: 'restore', action: 'restore', shadowedSeqs: [change.tombstoneSeq], kinds: ['tombstone'], changeIndexes: [index], virtualSeq: seq,
         tombstoneSeq: change.tombstoneSeq, originalSeq: step.originalSeq, data: step.data, order, live: true,
       }
-      nodes.splice(nodes.indexOf(change.tombstoneSeq), 1, seq)
+      near = positionOf(nodes, change.tombstoneSeq, near)
+      nodes.splice(near, 1, seq)
       drafts.push(draft)
       draftOf.set(seq, draft)
       ownerOf[index] = draft
@@ -196,7 +201,7 @@ export function planBatch(input: BatchInput): BatchResult {
     }
     const earlier = coveredBy.get(targetSeq)
     if (earlier !== undefined) {
-      const after = change.action === 'deleteFrom' ? firstRemovableAfter(nodes, lookup, nodes.indexOf(earlier.virtualSeq)) : undefined
+      const after = change.action === 'deleteFrom' ? firstRemovableAfter(nodes, lookup, positionOf(nodes, earlier.virtualSeq, near)) : undefined
       if (after === undefined) {
         earlier.changeIndexes.push(index)
         earlier.changeIndexes.sort((a, b) => a - b)
@@ -205,7 +210,7 @@ export function planBatch(input: BatchInput): BatchResult {
       }
       targetSeq = after
     }
-    const planned = planRemoval({ nodes, lookup, action: change.action === 'deleteFrom' ? 'deleteFrom' : 'delete', target: { seq: targetSeq } })
+    const planned = planRemoval({ nodes, lookup, action: change.action === 'deleteFrom' ? 'deleteFrom' : 'delete', target: { seq: targetSeq }, searchFrom: near })
     if (!planned.ok) return refuse(index, planned.refusal)
     const { plan } = planned
 
@@ -237,6 +242,7 @@ export function planBatch(input: BatchInput): BatchResult {
       surfaceOp: replaceOp(shadowedSeqs[0]!, shadowedSeqs.at(-1)!), sourceEventSeqs: shadowedSeqs,
     })
     nodes.splice(plan.startIdx, plan.endIdx - plan.startIdx + 1, seq)
+    near = plan.startIdx
     drafts.push(draft)
     draftOf.set(seq, draft)
     for (const i of changeIndexes) ownerOf[i] = draft

@@ -21,7 +21,7 @@
  *   (`foldSurface` checks provenance, not pairing), but the next request carries an orphan tool message and
  *   `dsh-compaction`'s `toolPairingBalancedBefore/After` then throw "corrupt surface".
  *
- * Cost: one `indexOf` over the nodes plus the scanned neighbourhood of the target (the step and
+ * Cost: one `indexOf` over the nodes (from `searchFrom`) plus the scanned neighbourhood of the target (the step and
  * the user messages around it); `deleteFrom` scans the range it shadows. A full scan of the nodes
  * happens only to resolve a `messageId` target or to locate the partner of a call or result that
  * the neighbourhood does not close.
@@ -59,6 +59,11 @@ export interface PlanInput {
   readonly lookup: EventLookup
   readonly action: RemovalAction
   readonly target: PlanTarget
+  /**
+   * A position near a `seq` target, where its search starts (see {@link positionOf}); default 0.
+   * Only a speed hint: a node seq occurs once on the surface, so the result does not depend on it.
+   */
+  readonly searchFrom?: number
 }
 
 /** A validated removal: the replace range to write and what it shadows. */
@@ -175,7 +180,7 @@ class SurfaceView {
  */
 export function planRemoval(input: PlanInput): PlanResult {
   const view = new SurfaceView(input.nodes, input.lookup)
-  const found = resolveTarget(view, input.target)
+  const found = resolveTarget(view, input.target, input.searchFrom ?? 0)
   if (typeof found !== 'number') return { ok: false, refusal: found }
   const idx = found
   const targetSeq = view.seq(idx)
@@ -230,10 +235,25 @@ export function planRemoval(input: PlanInput): PlanResult {
   }
 }
 
+/**
+ * Position of `seq` in `nodes`, searched forward from `from` and then backward before it: the
+ * same answer as `nodes.indexOf(seq)` (a node seq occurs once on the surface), found after
+ * scanning only the distance between `from` and the node when `from` is near it.
+ * @param nodes - surface node seqs in surface order.
+ * @param seq - the seq to find.
+ * @param from - where the search starts (clamped to the list).
+ * @returns the position, or -1 when `seq` is not on the list.
+ */
+export function positionOf(nodes: readonly number[], seq: number, from: number): number {
+  const start = Math.min(Math.max(0, from), nodes.length)
+  const idx = nodes.indexOf(seq, start)
+  return idx !== -1 || start === 0 ? idx : nodes.lastIndexOf(seq, start - 1)
+}
+
 /** Position of the target, or the refusal. */
-function resolveTarget(view: SurfaceView, target: PlanTarget): number | TargetNotFoundRefusal {
+function resolveTarget(view: SurfaceView, target: PlanTarget, searchFrom: number): number | TargetNotFoundRefusal {
   if ('seq' in target) {
-    const idx = view.nodes.indexOf(target.seq)
+    const idx = positionOf(view.nodes, target.seq, searchFrom)
     return idx === -1 ? { code: 'TARGET_NOT_FOUND', target, reason: 'not-on-surface', matchingSeqs: [] } : idx
   }
   const matches: number[] = []

@@ -11,7 +11,7 @@ import fc from 'fast-check'
 import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import { foldSurface, type SessionEvent } from '@deepseek-ai/dsh-session'
 import { toolPairingBalancedAfter, toolPairingBalancedBefore } from '@deepseek-ai/dsh-compaction'
-import { describePlanRefusal, planRemoval, type PlanRefusal, type PlanResult, type PlanTarget } from '../../src/host/surface-plan'
+import { describePlanRefusal, planRemoval, positionOf, type PlanRefusal, type PlanResult, type PlanTarget } from '../../src/host/surface-plan'
 import type { RemovalAction } from '../../src/shared/tombstone'
 import { appendTombstone } from '../../src/host/tombstone-writer'
 import { LogBuilder } from './log-builder'
@@ -275,6 +275,21 @@ describe('planRemoval: property', () => {
         // dsh-compaction's own balance fold accepts the surface (it throws on "corrupt surface").
         for (const s of b.session.surface.nodes) toolPairingBalancedBefore(b.session, s)
         assert.equal(toolPairingBalancedAfter(b.session, b.session.surface.nodes.at(-1)!), true)
+      }),
+      { numRuns: 300 },
+    )
+  })
+})
+
+describe('positionOf and searchFrom', () => {
+  it('finds the same position as indexOf from any start, and the plan does not depend on searchFrom', () => {
+    fc.assert(
+      fc.property(fc.array(turnShape, { minLength: 1, maxLength: 5 }), fc.array(extra, { maxLength: 4 }), action, fc.nat(), fc.integer({ min: -5, max: 80 }), (turns, extras, act, pick, from) => {
+        const b = buildLog(turns, extras)
+        const nodes = b.nodes
+        const seq = pick % (b.session.seq + 3)
+        assert.equal(positionOf(nodes, seq, from), nodes.indexOf(seq))
+        assert.deepEqual(planRemoval({ nodes, lookup: b.lookup, action: act, target: { seq }, searchFrom: from }), planRemoval({ nodes, lookup: b.lookup, action: act, target: { seq } }))
       }),
       { numRuns: 300 },
     )
