@@ -247,6 +247,10 @@ var zh = {
   "unsaved.deleteFrom.other": "已删除以下 {count} 条消息，但还没有保存到磁盘。如果主机在下次保存前崩溃，它们会回来。",
   "unsaved.exclude.one": "已从模型上下文中排除 {count} 条消息，但还没有保存到磁盘。如果主机在下次保存前崩溃，排除会失效。",
   "unsaved.exclude.other": "已从模型上下文中排除 {count} 条消息，但还没有保存到磁盘。如果主机在下次保存前崩溃，排除会失效。",
+  "unsaved.restore.one": "已恢复 {count} 条消息，但还没有保存到磁盘。如果主机在下次保存前崩溃，它会再次被移除。",
+  "unsaved.restore.other": "已恢复 {count} 条消息，但还没有保存到磁盘。如果主机在下次保存前崩溃，它们会再次被移除。",
+  "unsaved.apply.one": "已应用 {count} 项改动，但还没有保存到磁盘。如果主机在下次保存前崩溃，会话会回到改动之前的样子。",
+  "unsaved.apply.other": "已应用 {count} 项改动，但还没有保存到磁盘。如果主机在下次保存前崩溃，会话会回到改动之前的样子。",
   "unsaved.save": "重新保存",
   "unsaved.label.save": "再次尝试把这个会话保存到磁盘",
   "unsaved.saving": "保存中…",
@@ -332,6 +336,10 @@ var en = {
   "unsaved.deleteFrom.other": "Deleted {count} messages onward, but not saved to disk yet. If the host crashes before the next save, they come back.",
   "unsaved.exclude.one": "Excluded {count} message from the model's context, but not saved to disk yet. If the host crashes before the next save, the exclusion is lost.",
   "unsaved.exclude.other": "Excluded {count} messages from the model's context, but not saved to disk yet. If the host crashes before the next save, the exclusion is lost.",
+  "unsaved.restore.one": "Restored {count} message, but not saved to disk yet. If the host crashes before the next save, it is removed again.",
+  "unsaved.restore.other": "Restored {count} messages, but not saved to disk yet. If the host crashes before the next save, they are removed again.",
+  "unsaved.apply.one": "Applied {count} change, but not saved to disk yet. If the host crashes before the next save, the conversation goes back to how it was.",
+  "unsaved.apply.other": "Applied {count} changes, but not saved to disk yet. If the host crashes before the next save, the conversation goes back to how it was.",
   "unsaved.save": "Save again",
   "unsaved.label.save": "Try again to save this session to disk",
   "unsaved.saving": "Saving…",
@@ -1820,79 +1828,6 @@ function sameAnchors(a, b) {
   return true;
 }
 
-// src/client/unsaved.ts
-var UnsavedWrites = class {
-  constructor(options) {
-    this.options = options;
-    this.timers = options.timers ?? BROWSER_TIMERS;
-  }
-  state = null;
-  listeners = /* @__PURE__ */ new Set();
-  timers;
-  clearTimer = void 0;
-  ids = 0;
-  disposed = false;
-  /** @returns the current state (stable until the next change). */
-  getSnapshot = () => this.state;
-  /**
-   * @param listener - called after every change.
-   * @returns unsubscribe.
-   */
-  subscribe = (listener) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-  /**
-   * Record an applied removal whose flush failed (replaces an earlier one: a flush saves the
-   * whole live log, so Save again covers both).
-   * @param action - the removal's action.
-   * @param count - messages it removed.
-   */
-  mark(action, count) {
-    if (this.disposed) return;
-    this.timers.clearTimeout(this.clearTimer);
-    this.set({ id: ++this.ids, action, count, phase: "unsaved", error: null });
-  }
-  /**
-   * Ask the host to flush the session's live log.
-   * @returns `'saved'`, `'failed'` (the state stays, with the error), or `'ignored'` (nothing
-   *   unsaved, a flush already in flight, or disposed).
-   */
-  async saveAgain() {
-    const current = this.state;
-    if (this.disposed || current === null || current.phase !== "unsaved") return "ignored";
-    this.set({ ...current, phase: "saving" });
-    const reply = await this.options.send({ sessionId: this.options.sessionId, action: "flush" });
-    if (this.disposed || this.state?.id !== current.id) return "ignored";
-    if (!reply.ok) {
-      this.set({ ...current, phase: "unsaved", error: reply.error });
-      return "failed";
-    }
-    this.set({ ...current, phase: "saved", error: null });
-    this.clearTimer = this.timers.setTimeout(() => this.clear(current.id), this.options.savedMs ?? 4e3);
-    return "saved";
-  }
-  /** A later write of this plugin was flushed: everything before it is durable too. */
-  settled() {
-    if (this.state !== null && this.state.phase !== "saving") this.clear(this.state.id);
-  }
-  /** Stop the timer and drop listeners. */
-  dispose() {
-    this.disposed = true;
-    this.timers.clearTimeout(this.clearTimer);
-    this.listeners.clear();
-  }
-  clear(id) {
-    if (this.disposed || this.state?.id !== id) return;
-    this.timers.clearTimeout(this.clearTimer);
-    this.set(null);
-  }
-  set(state) {
-    this.state = state === null ? null : Object.freeze(state);
-    for (const listener of [...this.listeners]) listener();
-  }
-};
-
 // src/client/snapshot-store.ts
 var SnapshotStore = class {
   /** @param state - the first snapshot. */
@@ -2011,7 +1946,7 @@ var SessionClient = class {
     this.options = options;
     const timers = options.timers === void 0 ? {} : { timers: options.timers };
     this.notice = new UndoNotice(timers);
-    this.unsaved = new UnsavedWrites({ sessionId: options.sessionId, send: options.send, ...timers });
+    this.unsaved = options.unsaved;
     this.controller = new RecallController({
       sessionId: options.sessionId,
       send: options.send,
@@ -2030,7 +1965,7 @@ var SessionClient = class {
   controller;
   /** The undo notice after each removal; the overlay renders it. */
   notice;
-  /** A removal in effect whose flush failed, with Save again; the overlay renders it. */
+  /** A write in effect whose flush failed, with Save again; the overlay renders it. */
   unsaved;
   sync;
   view = null;
@@ -2118,14 +2053,15 @@ var SessionClient = class {
   mount(doc) {
     const stopWatching = this.sync.watch(() => this.pass());
     const stopDisarming = disarmOnOtherInput(doc, this.controller);
+    const stopRestored = this.options.tombstones.onRestored((tombstoneSeq) => this.notice.restored(tombstoneSeq));
     return () => {
       this.disposed = true;
+      stopRestored();
       stopDisarming();
       stopWatching();
       this.sync.detach();
       this.controller.dispose();
       this.notice.dispose();
-      this.unsaved.dispose();
     };
   }
   recalled(message) {
@@ -2224,8 +2160,7 @@ function UndoNoticeView({ notice, actions, t, stacked = false }) {
   const error = state.errors.get(entry.tombstoneSeq) ?? null;
   const undo = async () => {
     const outcome = await actions.restore(entry.tombstoneSeq);
-    if (outcome.ok) notice.restored(entry.tombstoneSeq);
-    else if (outcome.error?.code === "NOT_RESTORABLE") notice.notRestorable(entry.tombstoneSeq);
+    if (!outcome.ok && outcome.error?.code === "NOT_RESTORABLE") notice.notRestorable(entry.tombstoneSeq);
   };
   const openCopy = async () => {
     const outcome = await actions.openCopy(entry.tombstoneSeq);
@@ -2267,7 +2202,7 @@ function RecallOverlay({ sessionId, useSession, useInput, inputActions, kit }) {
   const replacements = useSession(selectReplacements);
   const locale = (0, import_react3.useSyncExternalStore)(kit.locale.subscribe, kit.locale.getSnapshot);
   const marker = (0, import_react3.useRef)(null);
-  const client = (0, import_react3.useMemo)(() => new SessionClient({ sessionId, send: kit.send, t: kit.t, debug: kit.debug, tombstones: kit.tombstones.get(sessionId), ...kit.images === void 0 ? {} : { images: kit.images } }), [sessionId, kit]);
+  const client = (0, import_react3.useMemo)(() => new SessionClient({ sessionId, send: kit.send, t: kit.t, debug: kit.debug, tombstones: kit.tombstones.get(sessionId), unsaved: kit.unsaved.get(sessionId), ...kit.images === void 0 ? {} : { images: kit.images } }), [sessionId, kit]);
   const state = (0, import_react3.useSyncExternalStore)(client.controller.subscribe, client.controller.getSnapshot);
   const tombstones = kit.tombstones.get(sessionId);
   (0, import_react3.useSyncExternalStore)(tombstones.subscribe, tombstones.getSnapshot);
@@ -2581,7 +2516,30 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
 }
 
 // src/client/stamp.ts
-var BUILD_STAMP = true ? "0.1.0+f110c061f3" : "dev";
+var BUILD_STAMP = true ? "0.1.0+0aa9bb8416" : "dev";
+
+// src/client/session-stores.ts
+var SessionStores = class {
+  /** @param make - builds the store of a session (called once per session id). */
+  constructor(make) {
+    this.make = make;
+  }
+  bySession = /* @__PURE__ */ new Map();
+  /**
+   * @param sessionId - the session.
+   * @returns its store, made on first use.
+   */
+  get(sessionId) {
+    let store = this.bySession.get(sessionId);
+    if (store === void 0) this.bySession.set(sessionId, store = this.make(sessionId));
+    return store;
+  }
+  /** Dispose every store (plugin unload). */
+  dispose() {
+    for (const store of this.bySession.values()) store.dispose();
+    this.bySession.clear();
+  }
+};
 
 // src/client/tombstone-actions.ts
 var EMPTY_ERRORS2 = /* @__PURE__ */ new Map();
@@ -2594,14 +2552,38 @@ var TombstoneActions = class extends SnapshotStore {
   }
   timers;
   errorTimers = /* @__PURE__ */ new Map();
+  restoredListeners = /* @__PURE__ */ new Set();
   /**
    * Undo one tombstone in place (`{ action: 'restore', sessionId, tombstoneSeq }`). The restored
    * message comes back through the session's live events; nothing is changed here but the state.
    * @param tombstoneSeq - the tombstone.
    * @returns the route's value, or the refusal (`error: null` when ignored).
    */
-  restore(tombstoneSeq) {
-    return this.run(tombstoneSeq, "restore", () => this.options.send({ sessionId: this.options.sessionId, action: "restore", tombstoneSeq }));
+  async restore(tombstoneSeq) {
+    const outcome = await this.run(tombstoneSeq, "restore", async () => {
+      const reply = await this.options.send({ sessionId: this.options.sessionId, action: "restore", tombstoneSeq });
+      if (reply.ok) {
+        if (reply.value.persisted) this.options.unsaved?.settled();
+        return reply;
+      }
+      const { error } = reply;
+      if (error.code === "PERSIST_FAILED" && error.applied === true && error.value?.action === "restore") {
+        this.options.unsaved?.mark("restore", 1);
+        return { ok: true, value: error.value };
+      }
+      return reply;
+    });
+    if (outcome.ok) for (const listener of [...this.restoredListeners]) listener(tombstoneSeq);
+    return outcome;
+  }
+  /**
+   * Hear of every restore in effect, from whichever entry asked for it.
+   * @param listener - called with the restored tombstone's seq.
+   * @returns unsubscribe.
+   */
+  onRestored(listener) {
+    this.restoredListeners.add(listener);
+    return () => this.restoredListeners.delete(listener);
   }
   /**
    * Make a new session holding the conversation from before a tombstone
@@ -2626,6 +2608,7 @@ var TombstoneActions = class extends SnapshotStore {
   dispose() {
     for (const handle of this.errorTimers.values()) this.timers.clearTimeout(handle);
     this.errorTimers.clear();
+    this.restoredListeners.clear();
     this.dropListeners();
   }
   async run(tombstoneSeq, verb, request) {
@@ -2656,21 +2639,77 @@ var TombstoneActions = class extends SnapshotStore {
     this.publish(Object.freeze({ ...this.state, ...patch }));
   }
 };
-var TombstoneActionsRegistry = class {
-  constructor(make) {
-    this.make = make;
+
+// src/client/unsaved.ts
+var UnsavedWrites = class {
+  constructor(options) {
+    this.options = options;
+    this.timers = options.timers ?? BROWSER_TIMERS;
   }
-  bySession = /* @__PURE__ */ new Map();
-  /** The store of a session, made on first use. */
-  get(sessionId) {
-    let actions = this.bySession.get(sessionId);
-    if (actions === void 0) this.bySession.set(sessionId, actions = this.make(sessionId));
-    return actions;
+  state = null;
+  listeners = /* @__PURE__ */ new Set();
+  timers;
+  clearTimer = void 0;
+  ids = 0;
+  disposed = false;
+  /** @returns the current state (stable until the next change). */
+  getSnapshot = () => this.state;
+  /**
+   * @param listener - called after every change.
+   * @returns unsubscribe.
+   */
+  subscribe = (listener) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+  /**
+   * Record an applied write whose flush failed (replaces an earlier one: a flush saves the
+   * whole live log, so Save again covers both).
+   * @param action - the write's route action.
+   * @param count - messages it removed or restored; for `apply`, the changes of the batch.
+   */
+  mark(action, count) {
+    if (this.disposed) return;
+    this.timers.clearTimeout(this.clearTimer);
+    this.set({ id: ++this.ids, action, count, phase: "unsaved", error: null });
   }
-  /** Dispose every store (plugin unload). */
+  /**
+   * Ask the host to flush the session's live log.
+   * @returns `'saved'`, `'failed'` (the state stays, with the error), or `'ignored'` (nothing
+   *   unsaved, a flush already in flight, or disposed).
+   */
+  async saveAgain() {
+    const current = this.state;
+    if (this.disposed || current === null || current.phase !== "unsaved") return "ignored";
+    this.set({ ...current, phase: "saving" });
+    const reply = await this.options.send({ sessionId: this.options.sessionId, action: "flush" });
+    if (this.disposed || this.state?.id !== current.id) return "ignored";
+    if (!reply.ok) {
+      this.set({ ...current, phase: "unsaved", error: reply.error });
+      return "failed";
+    }
+    this.set({ ...current, phase: "saved", error: null });
+    this.clearTimer = this.timers.setTimeout(() => this.clear(current.id), this.options.savedMs ?? 4e3);
+    return "saved";
+  }
+  /** A later write of this plugin was flushed: everything before it is durable too. */
+  settled() {
+    if (this.state !== null && this.state.phase !== "saving") this.clear(this.state.id);
+  }
+  /** Stop the timer and drop listeners. */
   dispose() {
-    for (const actions of this.bySession.values()) actions.dispose();
-    this.bySession.clear();
+    this.disposed = true;
+    this.timers.clearTimeout(this.clearTimer);
+    this.listeners.clear();
+  }
+  clear(id) {
+    if (this.disposed || this.state?.id !== id) return;
+    this.timers.clearTimeout(this.clearTimer);
+    this.set(null);
+  }
+  set(state) {
+    this.state = state === null ? null : Object.freeze(state);
+    for (const listener of [...this.listeners]) listener();
   }
 };
 
@@ -3039,8 +3078,13 @@ function EditorModal({ sessionId, running, locale, kit, onClose }) {
     setApplying(true);
     const reply = await kit.send({ action: "apply", sessionId, changes: preview.changes, expect: { lastSeq: load.lastSeq } });
     setApplying(false);
-    if (reply.ok) onClose(true);
-    else {
+    if (reply.ok) {
+      if (reply.value.persisted) kit.unsaved(sessionId).settled();
+      onClose(true);
+    } else if (reply.error.code === "PERSIST_FAILED" && reply.error.applied === true) {
+      kit.unsaved(sessionId).mark("apply", preview.changes.length);
+      onClose(true);
+    } else {
       setApplyError({ unit: reply.error.index === void 0 ? null : preview.changeUnits[reply.error.index] ?? null, code: reply.error.code });
       if (reply.error.code === "STALE_VIEW") setHistoryRead((n) => n + 1);
     }
@@ -3245,8 +3289,12 @@ function apply(ctx, config) {
   const fetchImpl = (url, init) => globalThis.fetch(url, init);
   const send = createRecallSender(fetchImpl, path);
   const openSession = sessionOpener(() => ctx.get("sessions"));
-  const tombstones = new TombstoneActionsRegistry((sessionId) => new TombstoneActions({ sessionId, send, openSession }));
-  ctx.effect(() => () => tombstones.dispose(), "dsh-message-recall: restore and copy requests");
+  const unsaved = new SessionStores((sessionId) => new UnsavedWrites({ sessionId, send }));
+  const tombstones = new SessionStores((sessionId) => new TombstoneActions({ sessionId, send, openSession, unsaved: unsaved.get(sessionId) }));
+  ctx.effect(() => () => {
+    tombstones.dispose();
+    unsaved.dispose();
+  }, "dsh-message-recall: restore and copy requests, unsaved writes");
   const kit = {
     // Bound once: LocaleRuntime's methods read `this`, and useSyncExternalStore wants stable functions.
     locale: { subscribe: (listener) => locale.subscribe(listener), getSnapshot: () => locale.getSnapshot() },
@@ -3254,6 +3302,7 @@ function apply(ctx, config) {
     send,
     debug,
     tombstones,
+    unsaved,
     images: pageImageSource((name2) => ctx.get(name2))
   };
   const entry = (seat, id, order, component) => ctx.slots.inject(seat, () => ctx.slots.register({
@@ -3266,7 +3315,7 @@ function apply(ctx, config) {
   entry("conversation.input.overlay", OVERLAY_ENTRY_ID, 100, RecallOverlay);
   entry("conversation.session.header.utilities", REMOVED_ENTRY_ID, 90, RemovedButton);
   ctx.effect(() => ctx.locale.register(EDITOR_LOCALE_NS, EDITOR_DICTIONARIES), "dsh-message-recall: editor dictionaries");
-  const editorKit = { locale: kit.locale, t: locale.bind(EDITOR_LOCALE_NS), tRecall: kit.t, send: kit.send, fetch: fetchImpl };
+  const editorKit = { locale: kit.locale, t: locale.bind(EDITOR_LOCALE_NS), tRecall: kit.t, send: kit.send, fetch: fetchImpl, unsaved: (sessionId) => unsaved.get(sessionId) };
   ctx.slots.inject("conversation.session.header.utilities", () => ctx.slots.register({
     name: "conversation.session.header.utilities",
     id: EDIT_ENTRY_ID,

@@ -7,8 +7,10 @@
  * back in green, a counter), and the host is asked with a debounced batch `plan` whether it would
  * accept the selection, so a refusal shows on its row before anything is written. **Apply** sends
  * one `apply` (when the host answers that the conversation moved meanwhile, the history is read
- * again and the selection kept, so a second Apply writes against the new state); **Discard** and
- * Escape close with nothing written.
+ * again and the selection kept, so a second Apply writes against the new state). A batch the host
+ * answers `PERSIST_FAILED` with `applied: true` is in effect: the dialog closes as on success and
+ * the session's unsaved notice (above the composer, with Save again) says it is not saved yet.
+ * **Discard** and Escape close with nothing written.
  *
  * Keyboard: ArrowUp/ArrowDown move between units, Space toggles the focused control, Enter
  * applies, Escape discards, Tab stays inside the dialog. Every control is a `<button>` with an
@@ -22,6 +24,7 @@ import type { FetchLike, RecallErrorCode, RecallSender } from './api'
 import { buildEditorUnits, EMPTY_SELECTION, previewSelection, type EditorSelection, type EditorUnit } from './editor-model'
 import { counterText } from './editor-locales'
 import { readWholeHistory } from './history'
+import type { UnsavedSink } from './unsaved'
 import { describeError } from './locales'
 import type { Translate } from './rc8'
 
@@ -33,6 +36,8 @@ export interface EditorKit {
   readonly tRecall: Translate
   readonly send: RecallSender
   readonly fetch: FetchLike
+  /** The applied-but-unsaved state of a session (shared with the overlay, which shows it). */
+  readonly unsaved: (sessionId: string) => UnsavedSink
 }
 
 /** Props of {@link EditorModal}. */
@@ -129,8 +134,14 @@ export function EditorModal({ sessionId, running, locale, kit, onClose }: Editor
     setApplying(true)
     const reply = await kit.send({ action: 'apply', sessionId, changes: preview.changes, expect: { lastSeq: load.lastSeq } })
     setApplying(false)
-    if (reply.ok) onClose(true)
-    else {
+    if (reply.ok) {
+      if (reply.value.persisted) kit.unsaved(sessionId).settled()
+      onClose(true)
+    } else if (reply.error.code === 'PERSIST_FAILED' && reply.error.applied === true) {
+      // In effect, not yet durable: the conversation already shows the batch.
+      kit.unsaved(sessionId).mark('apply', preview.changes.length)
+      onClose(true)
+    } else {
       setApplyError({ unit: reply.error.index === undefined ? null : preview.changeUnits[reply.error.index] ?? null, code: reply.error.code })
       // The conversation moved since the history was read: read it again, keeping the selection.
       if (reply.error.code === 'STALE_VIEW') setHistoryRead((n) => n + 1)

@@ -19,7 +19,9 @@ import type { DebugRegistry } from './debug'
 import type { InputActions, InputState, LocaleService, SessionSnapshot, SnapshotSelectorHook, Translate } from './rc8'
 import { readReplacements, REPLACEMENT_VIEW } from './replacement-view'
 import { SessionClient } from './session-client'
-import type { TombstoneActionsRegistry } from './tombstone-actions'
+import type { SessionStores } from './session-stores'
+import type { TombstoneActions } from './tombstone-actions'
+import type { UnsavedWrites } from './unsaved'
 import { RecallNotices } from './RecallNotices'
 import type { ImageSource } from './recall-images'
 import { UndoNoticeView } from './UndoNotice'
@@ -33,7 +35,9 @@ export interface OverlayKit {
   readonly send: RecallSender
   readonly debug: DebugRegistry
   /** Restore / Open a copy per session, shared with the session header's panel. */
-  readonly tombstones: TombstoneActionsRegistry
+  readonly tombstones: SessionStores<TombstoneActions>
+  /** The applied-but-unsaved state per session, shared with the panel and the editor. */
+  readonly unsaved: SessionStores<UnsavedWrites>
   /** Where a recall's images are read back and put into the composer (absent: they are named as lost). */
   readonly images?: ImageSource
 }
@@ -61,7 +65,7 @@ export function RecallOverlay({ sessionId, useSession, useInput, inputActions, k
   const replacements = useSession(selectReplacements)
   const locale = useSyncExternalStore(kit.locale.subscribe, kit.locale.getSnapshot)
   const marker = useRef<HTMLSpanElement>(null)
-  const client = useMemo(() => new SessionClient({ sessionId, send: kit.send, t: kit.t, debug: kit.debug, tombstones: kit.tombstones.get(sessionId), ...(kit.images === undefined ? {} : { images: kit.images }) }), [sessionId, kit])
+  const client = useMemo(() => new SessionClient({ sessionId, send: kit.send, t: kit.t, debug: kit.debug, tombstones: kit.tombstones.get(sessionId), unsaved: kit.unsaved.get(sessionId), ...(kit.images === undefined ? {} : { images: kit.images }) }), [sessionId, kit])
   const state = useSyncExternalStore(client.controller.subscribe, client.controller.getSnapshot)
   // Re-render (and so run a pass) when a Restore or Open a copy is refused: excluded rows show it.
   const tombstones = kit.tombstones.get(sessionId)

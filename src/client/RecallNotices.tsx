@@ -39,7 +39,7 @@ export function imageNoticeLines(t: Translate, lost: readonly LostImage[]): Arra
 /**
  * The sentence of the unsaved notice.
  * @param t - translate bound to the plugin namespace.
- * @param state - the unsaved removal.
+ * @param state - the unsaved write.
  * @returns e.g. "Deleted 1 message, but it is not saved to disk yet. …", or "Saved to disk."
  */
 export function unsavedText(t: Translate, state: UnsavedState): string {

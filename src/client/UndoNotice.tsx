@@ -2,7 +2,9 @@
  * The undo notice near the composer (rendered by the overlay entry, inside the composer card):
  * what went, **Undo** or **Open a copy**, and Dismiss. Every control is a `<button>` in the tab
  * order; Escape anywhere on the page dismisses the notice while it shows. The state is
- * {@link UndoNotice}; requests go through the session's {@link TombstoneActions}.
+ * {@link UndoNotice}; requests go through the session's {@link TombstoneActions}, and a restore in
+ * effect reaches the notice through the session client's `onRestored` listener, whichever entry
+ * asked for it.
  *
  * DOM contract: `[data-message-recall-undo]` (role `status`), its text in
  * `[data-message-recall-undo-text]`, buttons `[data-message-recall-undo-action="undo|openCopy|dismiss"]`,
@@ -55,8 +57,7 @@ export function UndoNoticeView({ notice, actions, t, stacked = false }: UndoNoti
   const error = state.errors.get(entry.tombstoneSeq) ?? null
   const undo = async () => {
     const outcome = await actions.restore(entry.tombstoneSeq)
-    if (outcome.ok) notice.restored(entry.tombstoneSeq)
-    else if (outcome.error?.code === 'NOT_RESTORABLE') notice.notRestorable(entry.tombstoneSeq)
+    if (!outcome.ok && outcome.error?.code === 'NOT_RESTORABLE') notice.notRestorable(entry.tombstoneSeq)
   }
   const openCopy = async () => {
     const outcome = await actions.openCopy(entry.tombstoneSeq)

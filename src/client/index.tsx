@@ -34,7 +34,9 @@ import { installRemovalStyles } from './removal-styles'
 import { RemovedButton } from './RemovedPanel'
 import { replacementDefinition, replacementView } from './replacement-view'
 import { BUILD_STAMP } from './stamp'
-import { TombstoneActions, TombstoneActionsRegistry } from './tombstone-actions'
+import { SessionStores } from './session-stores'
+import { TombstoneActions } from './tombstone-actions'
+import { UnsavedWrites } from './unsaved'
 import { EditButton, type EditButtonKit } from './EditButton'
 import { EDITOR_DICTIONARIES, EDITOR_LOCALE_NS } from './editor-locales'
 
@@ -101,8 +103,12 @@ export function apply(ctx: ClientContext, config?: ClientConfig): void {
   const fetchImpl: FetchLike = (url, init) => (globalThis.fetch as unknown as FetchLike)(url, init)
   const send = createRecallSender(fetchImpl, path)
   const openSession = sessionOpener(() => ctx.get('sessions') as SessionsService | undefined)
-  const tombstones = new TombstoneActionsRegistry((sessionId) => new TombstoneActions({ sessionId, send, openSession }))
-  ctx.effect(() => () => tombstones.dispose(), 'dsh-message-recall: restore and copy requests')
+  const unsaved = new SessionStores((sessionId) => new UnsavedWrites({ sessionId, send }))
+  const tombstones = new SessionStores((sessionId) => new TombstoneActions({ sessionId, send, openSession, unsaved: unsaved.get(sessionId) }))
+  ctx.effect(() => () => {
+    tombstones.dispose()
+    unsaved.dispose()
+  }, 'dsh-message-recall: restore and copy requests, unsaved writes')
   const kit: OverlayKit = {
     // Bound once: LocaleRuntime's methods read `this`, and useSyncExternalStore wants stable functions.
     locale: { subscribe: (listener) => locale.subscribe(listener), getSnapshot: () => locale.getSnapshot() },
@@ -110,6 +116,7 @@ export function apply(ctx: ClientContext, config?: ClientConfig): void {
     send,
     debug,
     tombstones,
+    unsaved,
     images: pageImageSource((name) => ctx.get(name)),
   }
   // Both entries get the same kit: the header's panel and the overlay share the restore and copy requests.
@@ -119,7 +126,7 @@ export function apply(ctx: ClientContext, config?: ClientConfig): void {
   entry('conversation.input.overlay', OVERLAY_ENTRY_ID, 100, RecallOverlay)
   entry('conversation.session.header.utilities', REMOVED_ENTRY_ID, 90, RemovedButton)
   ctx.effect(() => ctx.locale.register(EDITOR_LOCALE_NS, EDITOR_DICTIONARIES), 'dsh-message-recall: editor dictionaries')
-  const editorKit: EditButtonKit = { locale: kit.locale, t: locale.bind(EDITOR_LOCALE_NS), tRecall: kit.t, send: kit.send, fetch: fetchImpl }
+  const editorKit: EditButtonKit = { locale: kit.locale, t: locale.bind(EDITOR_LOCALE_NS), tRecall: kit.t, send: kit.send, fetch: fetchImpl, unsaved: (sessionId) => unsaved.get(sessionId) }
   ctx.slots.inject('conversation.session.header.utilities', () => ctx.slots.register({
     name: 'conversation.session.header.utilities',
     id: EDIT_ENTRY_ID,

@@ -46,6 +46,10 @@ export const zh = {
   'unsaved.deleteFrom.other': '已删除以下 {count} 条消息，但还没有保存到磁盘。如果主机在下次保存前崩溃，它们会回来。',
   'unsaved.exclude.one': '已从模型上下文中排除 {count} 条消息，但还没有保存到磁盘。如果主机在下次保存前崩溃，排除会失效。',
   'unsaved.exclude.other': '已从模型上下文中排除 {count} 条消息，但还没有保存到磁盘。如果主机在下次保存前崩溃，排除会失效。',
+  'unsaved.restore.one': '已恢复 {count} 条消息，但还没有保存到磁盘。如果主机在下次保存前崩溃，它会再次被移除。',
+  'unsaved.restore.other': '已恢复 {count} 条消息，但还没有保存到磁盘。如果主机在下次保存前崩溃，它们会再次被移除。',
+  'unsaved.apply.one': '已应用 {count} 项改动，但还没有保存到磁盘。如果主机在下次保存前崩溃，会话会回到改动之前的样子。',
+  'unsaved.apply.other': '已应用 {count} 项改动，但还没有保存到磁盘。如果主机在下次保存前崩溃，会话会回到改动之前的样子。',
   'unsaved.save': '重新保存',
   'unsaved.label.save': '再次尝试把这个会话保存到磁盘',
   'unsaved.saving': '保存中…',
@@ -136,6 +140,10 @@ export const en: { readonly [K in LocaleKey]: string } = {
   'unsaved.deleteFrom.other': 'Deleted {count} messages onward, but not saved to disk yet. If the host crashes before the next save, they come back.',
   'unsaved.exclude.one': "Excluded {count} message from the model's context, but not saved to disk yet. If the host crashes before the next save, the exclusion is lost.",
   'unsaved.exclude.other': "Excluded {count} messages from the model's context, but not saved to disk yet. If the host crashes before the next save, the exclusion is lost.",
+  'unsaved.restore.one': 'Restored {count} message, but not saved to disk yet. If the host crashes before the next save, it is removed again.',
+  'unsaved.restore.other': 'Restored {count} messages, but not saved to disk yet. If the host crashes before the next save, they are removed again.',
+  'unsaved.apply.one': 'Applied {count} change, but not saved to disk yet. If the host crashes before the next save, the conversation goes back to how it was.',
+  'unsaved.apply.other': 'Applied {count} changes, but not saved to disk yet. If the host crashes before the next save, the conversation goes back to how it was.',
   'unsaved.save': 'Save again',
   'unsaved.label.save': 'Try again to save this session to disk',
   'unsaved.saving': 'Saving…',
@@ -198,7 +206,7 @@ export const DICTIONARIES: { readonly zh: Record<LocaleKey, string>; readonly en
 
 /** Base keys of the texts that count something; each has a `.one` and an `.other` entry. */
 export type CountedBase = 'armed.label' | 'armed.excludeLabel' | `notice.images.${'unreadable' | 'unsupported' | 'busy' | 'unavailable'}`
-  | `undo.${'recall' | 'delete' | 'deleteFrom' | 'exclude'}` | `unsaved.${'recall' | 'delete' | 'deleteFrom' | 'exclude'}` | 'panel.label' | 'panel.count' | 'panel.tokens'
+  | `undo.${'recall' | 'delete' | 'deleteFrom' | 'exclude'}` | `unsaved.${'recall' | 'delete' | 'deleteFrom' | 'exclude' | 'restore' | 'apply'}` | 'panel.label' | 'panel.count' | 'panel.tokens'
 
 /**
  * The dictionary key of a counted text for `count`: `.one` for exactly 1, `.other` for any other

@@ -16,6 +16,7 @@
  *        │      a recall's reply is lost ──confirmRecall──▶ landed? (view, inspect) ──▶ the page's copy
  *        │      applied, flush failed ──onUnsaved──▶ UnsavedWrites ──▶ Save again ──▶ flush
  *        │      any removal commits ──onRemoved──▶ UndoNotice.show ──▶ Undo / Open a copy ──▶ TombstoneActions
+ *        │      a restore in effect, from any entry ──onRestored──▶ UndoNotice.restored (that tombstone's notice)
  *        │
  *        └─ pass(), before paint after every render and on row mutations or reveals:
  *               RowSync.run(view + controller state) ──▶ row DOM
@@ -40,7 +41,7 @@ import type { InputActions, Translate } from './rc8'
 import { imageRefs, restoreImages, type ImageSource } from './recall-images'
 import { recallInEvents, recallLanded } from './recall-landing'
 import { RowSync, type SyncInput } from './sync'
-import { UnsavedWrites } from './unsaved'
+import type { UnsavedWrites } from './unsaved'
 import type { TombstoneActions } from './tombstone-actions'
 import { UndoNotice } from './undo-notice'
 
@@ -59,6 +60,8 @@ export interface SessionClientOptions {
   readonly debug: DebugRegistry
   /** Restore and Open a copy for this session (shared with the session header's panel). */
   readonly tombstones: TombstoneActions
+  /** The session's applied-but-unsaved state (shared with the panel and the editor). */
+  readonly unsaved: UnsavedWrites
   /** Timers for the controller and the notices; the browser's by default. */
   readonly timers?: Timers
   /** Where a recall's images are read back and put into the composer; without it they are named as lost. */
@@ -73,7 +76,7 @@ export class SessionClient {
   readonly controller: RecallController
   /** The undo notice after each removal; the overlay renders it. */
   readonly notice: UndoNotice
-  /** A removal in effect whose flush failed, with Save again; the overlay renders it. */
+  /** A write in effect whose flush failed, with Save again; the overlay renders it. */
   readonly unsaved: UnsavedWrites
   private readonly sync: RowSync
   private view: SessionViewInput | null = null
@@ -88,7 +91,7 @@ export class SessionClient {
   constructor(private readonly options: SessionClientOptions) {
     const timers = options.timers === undefined ? {} : { timers: options.timers }
     this.notice = new UndoNotice(timers)
-    this.unsaved = new UnsavedWrites({ sessionId: options.sessionId, send: options.send, ...timers })
+    this.unsaved = options.unsaved
     this.controller = new RecallController({
       sessionId: options.sessionId,
       send: options.send,
@@ -188,14 +191,15 @@ export class SessionClient {
   mount(doc: Document | null): () => void {
     const stopWatching = this.sync.watch(() => this.pass())
     const stopDisarming = disarmOnOtherInput(doc, this.controller)
+    const stopRestored = this.options.tombstones.onRestored((tombstoneSeq) => this.notice.restored(tombstoneSeq))
     return () => {
       this.disposed = true
+      stopRestored()
       stopDisarming()
       stopWatching()
       this.sync.detach()
       this.controller.dispose()
       this.notice.dispose()
-      this.unsaved.dispose()
     }
   }
 

@@ -7,7 +7,10 @@
  *
  * A plain store (`getSnapshot`/`subscribe`, immutable snapshots), no DOM and no React. One request
  * at a time per session; a press while one is in flight is ignored. A refusal is kept per tombstone
- * for `errorMs`.
+ * for `errorMs`. A restore the host answered `PERSIST_FAILED` with `applied: true` is in effect:
+ * it counts as done, and the session's unsaved notice ({@link UnsavedWrites}) says it is not saved
+ * yet; a durable restore clears that notice. Listeners of {@link TombstoneActions.onRestored} hear
+ * of every restore in effect, whichever entry asked for it.
  *
  * @module dsh-message-recall/client/tombstone-actions
  */
@@ -15,6 +18,7 @@ import type { ForkBeforeValue, RestoreValue } from '../shared/protocol'
 import type { RecallError, RecallSender } from './api'
 import { BROWSER_TIMERS, type Timers } from './controller'
 import { SnapshotStore } from './snapshot-store'
+import type { UnsavedSink } from './unsaved'
 
 /** The two things a removal offers afterwards. */
 export type TombstoneVerb = 'restore' | 'openCopy'
@@ -45,6 +49,8 @@ export interface TombstoneActionsOptions {
   readonly sessionId: string
   readonly send: RecallSender
   readonly openSession: OpenSession
+  /** The session's applied-but-unsaved state (restores report to it). */
+  readonly unsaved?: UnsavedSink
   /** How long a refusal stays, ms (default 8000). */
   readonly errorMs?: number
   readonly timers?: Timers
@@ -60,6 +66,7 @@ const INITIAL: TombstoneActionsState = Object.freeze({ pending: null, errors: EM
 export class TombstoneActions extends SnapshotStore<TombstoneActionsState> {
   private readonly timers: Timers
   private readonly errorTimers = new Map<number, unknown>()
+  private readonly restoredListeners = new Set<(tombstoneSeq: number) => void>()
 
   constructor(private readonly options: TombstoneActionsOptions) {
     super(INITIAL)
@@ -72,8 +79,33 @@ export class TombstoneActions extends SnapshotStore<TombstoneActionsState> {
    * @param tombstoneSeq - the tombstone.
    * @returns the route's value, or the refusal (`error: null` when ignored).
    */
-  restore(tombstoneSeq: number): Promise<TombstoneOutcome<RestoreValue>> {
-    return this.run(tombstoneSeq, 'restore', () => this.options.send({ sessionId: this.options.sessionId, action: 'restore', tombstoneSeq }))
+  async restore(tombstoneSeq: number): Promise<TombstoneOutcome<RestoreValue>> {
+    const outcome = await this.run(tombstoneSeq, 'restore', async () => {
+      const reply = await this.options.send({ sessionId: this.options.sessionId, action: 'restore', tombstoneSeq })
+      if (reply.ok) {
+        if (reply.value.persisted) this.options.unsaved?.settled()
+        return reply
+      }
+      const { error } = reply
+      // In effect, not yet durable: done as far as the conversation goes; the notice says the rest.
+      if (error.code === 'PERSIST_FAILED' && error.applied === true && error.value?.action === 'restore') {
+        this.options.unsaved?.mark('restore', 1)
+        return { ok: true as const, value: error.value as RestoreValue }
+      }
+      return reply
+    })
+    if (outcome.ok) for (const listener of [...this.restoredListeners]) listener(tombstoneSeq)
+    return outcome
+  }
+
+  /**
+   * Hear of every restore in effect, from whichever entry asked for it.
+   * @param listener - called with the restored tombstone's seq.
+   * @returns unsubscribe.
+   */
+  onRestored(listener: (tombstoneSeq: number) => void): () => void {
+    this.restoredListeners.add(listener)
+    return () => this.restoredListeners.delete(listener)
   }
 
   /**
@@ -100,6 +132,7 @@ export class TombstoneActions extends SnapshotStore<TombstoneActionsState> {
   dispose(): void {
     for (const handle of this.errorTimers.values()) this.timers.clearTimeout(handle)
     this.errorTimers.clear()
+    this.restoredListeners.clear()
     this.dropListeners()
   }
 
@@ -135,28 +168,5 @@ export class TombstoneActions extends SnapshotStore<TombstoneActionsState> {
 
   private set(patch: Partial<TombstoneActionsState>): void {
     this.publish(Object.freeze({ ...this.state, ...patch }))
-  }
-}
-
-/**
- * One {@link TombstoneActions} per session, shared by every entry of this plugin that shows the
- * session (the composer overlay and the session header are separate seats).
- */
-export class TombstoneActionsRegistry {
-  private readonly bySession = new Map<string, TombstoneActions>()
-
-  constructor(private readonly make: (sessionId: string) => TombstoneActions) {}
-
-  /** The store of a session, made on first use. */
-  get(sessionId: string): TombstoneActions {
-    let actions = this.bySession.get(sessionId)
-    if (actions === undefined) this.bySession.set(sessionId, actions = this.make(sessionId))
-    return actions
-  }
-
-  /** Dispose every store (plugin unload). */
-  dispose(): void {
-    for (const actions of this.bySession.values()) actions.dispose()
-    this.bySession.clear()
   }
 }

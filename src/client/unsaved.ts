@@ -1,12 +1,14 @@
 /**
- * "Applied, not yet saved": a removal the host answered `PERSIST_FAILED` with `applied: true`.
- * The tombstone is in the host's live log, so the model no longer sees the rows and the page
- * hides them, but the durability flush failed after its retries. Until a flush succeeds, a crash
- * of the host brings the rows back; a later successful flush (Save again, any later write of this
- * plugin, a turn, a graceful stop) makes the removal permanent.
+ * "Applied, not yet saved": a write the host answered `PERSIST_FAILED` with `applied: true` (a
+ * removal, a restore, or a batch from the editor). The write is in the host's live log, so the
+ * model and the page already show its result, but the durability flush failed after its retries.
+ * Until a flush succeeds, a crash of the host undoes it (removed rows come back, a restored one
+ * goes again); a later successful flush (Save again, any later write of this plugin, a turn, a
+ * graceful stop) makes it permanent.
  *
- * A plain store per session (`getSnapshot`/`subscribe`, immutable snapshots): {@link UnsavedWrites.mark}
- * records the removal, {@link UnsavedWrites.saveAgain} sends `{ action: 'flush', sessionId }`, and
+ * A plain store per session (`getSnapshot`/`subscribe`, immutable snapshots), shared by the
+ * overlay, the removed-messages panel and the editor: {@link UnsavedWrites.mark} records the
+ * write, {@link UnsavedWrites.saveAgain} sends `{ action: 'flush', sessionId }`, and
  * {@link UnsavedWrites.settled} clears the state when a later write of this plugin was durable.
  *
  * @module dsh-message-recall/client/unsaved
@@ -15,12 +17,18 @@ import type { TombstoneAction } from '../shared/tombstone'
 import type { RecallError, RecallSender } from './api'
 import { BROWSER_TIMERS, type Timers } from './controller'
 
-/** The unsaved removal shown, or `null`. */
+/** The route action of a write that can be applied but not yet saved. */
+export type UnsavedAction = TombstoneAction | 'restore' | 'apply'
+
+/** What the writers of a session report to its {@link UnsavedWrites}. */
+export type UnsavedSink = Pick<UnsavedWrites, 'mark' | 'settled'>
+
+/** The unsaved write shown, or `null`. */
 export interface UnsavedState {
-  /** Increases per mark, so a new unsaved removal re-renders. */
+  /** Increases per mark, so a new unsaved write re-renders. */
   readonly id: number
-  readonly action: TombstoneAction
-  /** Messages the removal took out (for the counted text). */
+  readonly action: UnsavedAction
+  /** For the counted text: messages a removal took out or a restore brought back, changes of a batch. */
   readonly count: number
   /** `unsaved` (Save again offered), `saving` (flush in flight) or `saved` (shown briefly, then cleared). */
   readonly phase: 'unsaved' | 'saving' | 'saved'
@@ -63,12 +71,12 @@ export class UnsavedWrites {
   }
 
   /**
-   * Record an applied removal whose flush failed (replaces an earlier one: a flush saves the
+   * Record an applied write whose flush failed (replaces an earlier one: a flush saves the
    * whole live log, so Save again covers both).
-   * @param action - the removal's action.
-   * @param count - messages it removed.
+   * @param action - the write's route action.
+   * @param count - messages it removed or restored; for `apply`, the changes of the batch.
    */
-  mark(action: TombstoneAction, count: number): void {
+  mark(action: UnsavedAction, count: number): void {
     if (this.disposed) return
     this.timers.clearTimeout(this.clearTimer)
     this.set({ id: ++this.ids, action, count, phase: 'unsaved', error: null })

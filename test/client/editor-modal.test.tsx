@@ -12,6 +12,7 @@ import { act } from 'react'
 import { createRoot } from 'react-dom/client'
 import { EditorModal, PLAN_DEBOUNCE_MS, type EditorKit } from '../../src/client/EditorModal'
 import { createRecallSender, type FetchLike } from '../../src/client/api'
+import { UnsavedWrites } from '../../src/client/unsaved'
 import { editorEn, editorZh } from '../../src/client/editor-locales'
 import { en as recallEn, zh as recallZh } from '../../src/client/locales'
 import { describeBatchRefusal, planBatch, type BatchChange } from '../../src/host/batch-plan'
@@ -40,8 +41,12 @@ function conversation() {
   return { b, t1, t2, t3 }
 }
 
-/** A host over the builder's session: history in pages of `pageEvents`, batch plan and apply by the real planner. */
-function hostOver(host: FakeHost, b: LogBuilder, pageEvents: number) {
+/**
+ * A host over the builder's session: history in pages of `pageEvents`, batch plan and apply by the
+ * real planner. With `flush` `'fails'`, an apply is appended and then answered `PERSIST_FAILED`
+ * with `applied: true`, as the route answers when every flush attempt failed.
+ */
+function hostOver(host: FakeHost, b: LogBuilder, pageEvents: number, flush: () => 'ok' | 'fails') {
   host.script = (body) => {
     if (body.type === 'client-request') {
       const before = body.payload.beforeSeq ?? b.session.seq
@@ -59,18 +64,28 @@ function hostOver(host: FakeHost, b: LogBuilder, pageEvents: number) {
     }
     if (body.action === 'plan') return { status: 200, body: { ok: true, value: { action: 'plan', writes: [] } } }
     const results = appendBatch(b.session, planned.plan, changes)
-    return { status: 200, body: { ok: true, value: { action: 'apply', results, replaceGeneration: b.session.surface.replaceGeneration } } }
+    const value = { action: 'apply', results, replaceGeneration: b.session.surface.replaceGeneration }
+    if (flush() === 'fails') {
+      return { status: 500, body: { ok: false, error: {
+        code: 'PERSIST_FAILED', applied: true, value: { ...value, persisted: false },
+        message: `message-recall: seq ${b.session.seq - 1} (apply) was appended to session "session-e" and is in effect, but it is not yet durable: the durability flush failed 4 times: EIO: i/o error`,
+      } } }
+    }
+    return { status: 200, body: { ok: true, value: { ...value, persisted: true } } }
   }
 }
 
-async function mount(options: { running?: boolean; pageEvents?: number; b?: LogBuilder; locale?: 'en' | 'zh' } = {}) {
+async function mount(options: { running?: boolean; pageEvents?: number; b?: LogBuilder; locale?: 'en' | 'zh'; unsaved?: UnsavedWrites } = {}) {
   const built = options.b === undefined ? conversation() : null
   const b = options.b ?? built!.b
   const host = new FakeHost()
-  hostOver(host, b, options.pageEvents ?? 1000)
+  let flush: 'ok' | 'fails' = 'ok'
+  hostOver(host, b, options.pageEvents ?? 1000, () => flush)
   const fetchImpl: FetchLike = (url, init) => (globalThis.fetch as unknown as FetchLike)(url, init)
   const zh = options.locale === 'zh'
-  const kit: EditorKit = { t: translate(zh ? editorZh : editorEn), tRecall: translate(zh ? recallZh : recallEn), send: createRecallSender(fetchImpl), fetch: fetchImpl }
+  const send = createRecallSender(fetchImpl)
+  const unsaved = options.unsaved ?? new UnsavedWrites({ sessionId: 'session-e', send })
+  const kit: EditorKit = { t: translate(zh ? editorZh : editorEn), tRecall: translate(zh ? recallZh : recallEn), send, fetch: fetchImpl, unsaved: () => unsaved }
   const closed: boolean[] = []
   const container = page.document.createElement('div') as unknown as HTMLElement
   page.document.body.appendChild(container as never)
@@ -82,6 +97,7 @@ async function mount(options: { running?: boolean; pageEvents?: number; b?: LogB
     await act(async () => root.unmount())
     container.remove()
     host.restore()
+    unsaved.dispose()
   })
   const q = <E extends Element = HTMLElement>(selector: string) => container.querySelector(selector) as E | null
   const unit = (key: string) => q(`li[data-editor-unit="${key}"]`)!
@@ -100,7 +116,8 @@ async function mount(options: { running?: boolean; pageEvents?: number; b?: LogB
   }
   /** The unit key of the focused control (compared as text: a failing comparison of DOM nodes would print the whole tree). */
   const focused = () => (page.document.activeElement as unknown as Element | null)?.closest('li[data-editor-unit]')?.getAttribute('data-editor-unit') ?? null
-  return { b, built, host, closed, q, unit, click, key, planned, render, focused }
+  const failFlush = (fails: boolean) => { flush = fails ? 'fails' : 'ok' }
+  return { b, built, host, closed, q, unit, click, key, planned, render, focused, unsaved, failFlush }
 }
 
 describe('editor dialog', () => {
@@ -250,5 +267,31 @@ describe('editor dialog', () => {
     await act(async () => settle())
     assert.equal(m.b.session.seq, count + 1)
     assert.deepEqual(m.closed, [true])
+  })
+
+  it('a batch applied but not saved closes the dialog and marks the session unsaved; a durable apply clears it', async () => {
+    const m = await mount()
+    const { t2, t3 } = m.built!
+    m.failFlush(true)
+    await m.click(m.unit(`u${t2.prompt}`).querySelector('[data-editor-select]'))
+    await m.click(m.unit(`u${t3.prompt}`).querySelector('[data-editor-select]'))
+    await m.planned()
+    const count = m.b.session.seq
+    await m.click(m.q('[data-editor-apply]'))
+    await act(async () => settle())
+    assert.equal(m.b.session.seq, count + 2, 'the batch is in the log')
+    assert.deepEqual(m.closed, [true], 'closed as on success, not left open with an error')
+    assert.deepEqual(m.unsaved.getSnapshot(), { id: 1, action: 'apply', count: 2, phase: 'unsaved', error: null })
+    assert.equal(m.q('[data-editor-refusal]'), null)
+
+    // The editor opened again on the same session: a durable apply saved everything before it too.
+    const again = await mount({ b: m.b, unsaved: m.unsaved })
+    await again.click(again.unit('s3.1').querySelector('[data-editor-select]'))
+    await again.planned()
+    await again.click(again.q('[data-editor-apply]'))
+    await act(async () => settle())
+    assert.equal(m.b.session.seq, count + 3)
+    assert.deepEqual(again.closed, [true])
+    assert.equal(m.unsaved.getSnapshot(), null)
   })
 })

@@ -174,6 +174,50 @@ describe('applied, not yet saved', () => {
     assert.equal(p.session.events.filter((e: any) => e.surfaceOp?.op === 'replace').length, 1, `one tombstone for seq ${seq}`)
   })
 
+  it('a Restore from the panel answered PERSIST_FAILED with applied: the row is back and reads Restored, the notice says a crash removes it again, and the undo notice follows', async () => {
+    const { p } = await mount()
+    const { key } = firstPrompt(p)
+    await click(button(p, key, 'delete'))
+    await click(button(p, key, 'delete'))
+    assert.equal(row(p, key).hasAttribute('data-message-recall-hidden'), true)
+    const undoText = () => p.container.querySelector('[data-message-recall-undo-text]')?.textContent ?? null
+    assert.equal(undoText(), 'Deleted 1 message')
+    const tombstoneSeq = p.session.events.length - 1
+    const base = p.host.script
+    p.host.script = async (body) => body.action === 'restore' ? appliedButUnsaved(await base(body)) : base(body)
+    await click(p.header.querySelector('button[data-message-recall-removed]'))
+    const entry = () => p.header.querySelector(`[data-message-recall-entry="${tombstoneSeq}"]`) as HTMLElement
+    await click(entry().querySelector('[data-message-recall-entry-action="restore"]'))
+    assert.deepEqual(p.host.of('restore'), [{ sessionId: 'session-a', action: 'restore', tombstoneSeq }])
+    assert.equal(row(p, key).hasAttribute('data-message-recall-hidden'), false, 'the restoring copy is in the live log')
+    assert.equal(entry().querySelector('[data-message-recall-entry-restored]')!.textContent, 'Restored')
+    assert.equal(entry().querySelector('[data-message-recall-entry-error]'), null, 'no refusal shown: the restore is in effect')
+    assert.equal(unsavedText(p), 'Restored 1 message, but not saved to disk yet. If the host crashes before the next save, it is removed again.')
+    assert.equal(saveButton(p)!.textContent, 'Save again')
+    assert.equal(undoText(), 'The message is back in place', 'the undo notice of that removal no longer offers Undo')
+    assert.equal(p.container.querySelector('[data-message-recall-undo-action="undo"]'), null)
+  })
+
+  it('a durable Restore clears an earlier unsaved state (the flush saved the whole live log)', async () => {
+    const { p } = await mount()
+    const keys = p.harness.keys('user')
+    const first = seqOf(keys[0]!)
+    const second = seqOf(keys[1]!)
+    const removal = hostLike(p.session, p.harness, { [first]: [first], [second]: [second] })
+    const base = p.host.script
+    p.host.script = (body) => body.action === 'delete' && body.seq === first ? appliedButUnsaved(removal(body)) : body.action === 'restore' ? base(body) : removal(body)
+    await click(button(p, keys[1]!, 'delete'))
+    await click(button(p, keys[1]!, 'delete'))
+    const durable = p.session.events.length - 1
+    await click(button(p, keys[0]!, 'delete'))
+    await click(button(p, keys[0]!, 'delete'))
+    assert.equal(unsavedText(p), 'Deleted 1 message, but not saved to disk yet. If the host crashes before the next save, it comes back.')
+    await click(p.header.querySelector('button[data-message-recall-removed]'))
+    await click(p.header.querySelector(`[data-message-recall-entry="${durable}"] [data-message-recall-entry-action="restore"]`))
+    assert.equal(row(p, keys[1]!).hasAttribute('data-message-recall-hidden'), false)
+    assert.equal(unsaved(p), null)
+  })
+
   it('zh: the same state and button', async () => {
     const { p } = await mount('zh')
     const { key, removal } = firstPrompt(p)
