@@ -15,7 +15,8 @@ import { listSessions } from '../../tools/dsh-api'
 import { readTombstone } from '../../src/shared/tombstone'
 import { buildEditorUnits, previewSelection, type EditorUnit } from '../../src/client/editor-model'
 import { counterText, editorEn } from '../../src/client/editor-locales'
-import { bootE2e, eventsOnDisk, sequentialScenarios, type E2e } from './harness'
+import { bootE2e, breakSessionFolder, eventsOnDisk, sequentialScenarios, type E2e } from './harness'
+import { readUnsaved } from './removals-ui'
 import { chooseWorkspace, fill, findRow, openApp, openSessionFromSidebar, rows, sendPrompt, waitForChatText, waitForTurnBars, waitInPage, waitRowHidden } from './ui'
 import { assertWire, lastRequest } from './wire-checks'
 
@@ -244,5 +245,35 @@ describe('the conversation editor in the real DSH web UI', { timeout: 1_800_000 
     await sendPrompt(page, P7)
     await waitForChatText(page, A7)
     assertWire(lastRequest(e.model), { present: [P1, P2, A4, P6, A6, P7], absent: [P4, A3] })
+  })
+
+  scenario('5. an Apply while the session folder cannot be written: the dialog closes, the change shows, "not saved yet" until Save again saves it', async () => {
+    const before = await eventsOnDisk(e.home, sessionId)
+    const p3 = unitWith(buildEditorUnits(before), P3)
+    await openEditor(page, 'button')
+    await page.click(`li[data-editor-unit="${p3.key}"] [data-editor-select]`)
+    await waitInPage(page, 'Apply enabled', () => !document.querySelector('[data-editor-checking]') && !(document.querySelector('[data-editor-apply]') as HTMLButtonElement).disabled)
+    const restore = breakSessionFolder(e.home, sessionId)
+    let restored = false
+    try {
+      await page.click('[data-editor-apply]')
+      await page.waitForFunction(() => !document.querySelector('[data-message-recall-editor]'), { timeout: 30_000 })
+      await page.waitForSelector('[data-message-recall-unsaved]', { timeout: 30_000 })
+      assert.deepEqual(await readUnsaved(page), {
+        text: 'Applied 1 change, but not saved to disk yet. If the host crashes before the next save, the conversation goes back to how it was.',
+        phase: 'unsaved', button: 'Save again', error: null,
+      })
+      await waitRowHidden(page, (await findRow(page, 'user', P3)).key)
+      restore()
+      restored = true
+      await page.click('[data-message-recall-unsaved] button[data-message-recall-unsaved-action="save"]')
+      await page.waitForFunction(() => document.querySelector('[data-message-recall-unsaved-text]')?.textContent === 'Saved to disk.', { timeout: 30_000, polling: 100 })
+    } finally {
+      if (!restored) restore()
+    }
+    const after = await eventsOnDisk(e.home, sessionId)
+    const last = after.map(readTombstone).filter((t) => t !== null).at(-1)!
+    assert.equal(last.action, 'delete')
+    assert.ok(last.shadowedSeqs.includes(p3.rows[0]!.seq), 'the batch is on disk after Save again')
   })
 })

@@ -11,7 +11,7 @@
  *
  * @module test/e2e/harness
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { it } from 'node:test'
 import type { Browser, Page } from 'puppeteer-core'
@@ -180,6 +180,25 @@ export async function eventsOnDisk(home: string, sessionId: string): Promise<Log
   const read = await readSessionLog(await resolveSessionLog(dir), { expand: true, onRecord: (r) => events.push(...(r.events ?? [])) })
   if (read.problems.length) throw new Error(`session log of ${sessionId} has problems: ${read.problems.map((p) => p.message).join('; ')}`)
   return events
+}
+
+/**
+ * Make a session's log unwritable: its folder is moved aside and a file put in its place, so every
+ * write fails with `ENOTDIR` (also for root).
+ * @param home - the DSH home of the suite.
+ * @param sessionId - the session.
+ * @returns the undo, which puts the folder back.
+ * @throws Error when the session has no folder.
+ */
+export function breakSessionFolder(home: string, sessionId: string): () => void {
+  const dir = findSessionDir(home, sessionId)
+  if (!dir) throw new Error(`no session folder for ${sessionId}`)
+  renameSync(dir, `${dir}.moved`)
+  writeFileSync(dir, 'a file where the session folder was')
+  return () => {
+    rmSync(dir)
+    renameSync(`${dir}.moved`, dir)
+  }
 }
 
 /**

@@ -8,18 +8,18 @@
  * in the composer. The scenarios run in order and build on each other.
  */
 import assert from 'node:assert/strict'
-import { renameSync, rmSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe } from 'node:test'
 import type { Page } from 'puppeteer-core'
-import { findSessionDir, listSessions } from '../../tools/dsh-api'
+import { listSessions } from '../../tools/dsh-api'
 import { readTombstone } from '../../src/shared/tombstone'
-import { bootE2e, eventsOnDisk, sequentialScenarios, type E2e } from './harness'
+import { bootE2e, breakSessionFolder, eventsOnDisk, sequentialScenarios, type E2e } from './harness'
 import {
   chooseWorkspace, clickAction, composerValue, findRow, hoverRow, openApp, openSessionFromSidebar, rowSelector, sendPrompt, waitArmed,
   waitForChatText, waitForTurnBars, waitInPage, waitRowHidden,
 } from './ui'
-import { sidebarTitles } from './removals-ui'
+import { readUnsaved, sidebarTitles } from './removals-ui'
 
 const CANARY = 'ZEBRA-42'
 /** The title the mock model gives the session: made from the first prompt, so it carries the secret. */
@@ -81,19 +81,6 @@ async function pasteImage(p: Page, base64: string, name: string): Promise<void> 
   }, base64, name)
 }
 
-/** The unsaved notice's text, phase and button, or `null`. */
-async function readUnsaved(p: Page): Promise<{ text: string; phase: string; button: string | null; error: string | null } | null> {
-  return p.evaluate(() => {
-    const el = document.querySelector('[data-message-recall-unsaved]')
-    if (!el) return null
-    return {
-      text: el.querySelector('[data-message-recall-unsaved-text]')?.textContent ?? '',
-      phase: el.getAttribute('data-phase') ?? '',
-      button: el.querySelector('button[data-message-recall-unsaved-action="save"]')?.textContent ?? null,
-      error: el.querySelector('[data-message-recall-unsaved-error]')?.textContent ?? null,
-    }
-  })
-}
 
 /**
  * Wait until the composer holds `text` (the row can hide first: the tombstone reaches the page
@@ -113,17 +100,6 @@ async function exchange(prompt: string, answer: string, bars: number): Promise<A
   return findRow(page, 'user', prompt)
 }
 
-/** Replace the session folder by a file (writes then fail with ENOTDIR, also for root); returns the undo. */
-function breakSessionFolder(): () => void {
-  const dir = findSessionDir(e.home, sessionId)
-  if (!dir) throw new Error(`no session folder for ${sessionId}`)
-  renameSync(dir, `${dir}.moved`)
-  writeFileSync(dir, 'a file where the session folder was')
-  return () => {
-    rmSync(dir)
-    renameSync(`${dir}.moved`, dir)
-  }
-}
 
 /** A cluster, its buttons and the prompt's bubble stack, as measured in the page. */
 interface ClusterGeometry {
@@ -297,7 +273,7 @@ describe('honest outcomes in the real DSH web UI', { timeout: 1_800_000 }, () =>
 
   scenario('5. a delete with the session folder unwritable shows "not saved yet"; Save again saves once the folder is back', async () => {
     const p6 = await exchange(P6, A6, 7)
-    const restore = breakSessionFolder()
+    const restore = breakSessionFolder(e.home, sessionId)
     let restored = false
     try {
       await clickAction(page, p6.key, 'delete')
@@ -327,7 +303,7 @@ describe('honest outcomes in the real DSH web UI', { timeout: 1_800_000 }, () =>
 
   scenario('6. a Recall under a failing disk still puts the text in the composer', async () => {
     const p2 = await findRow(page, 'user', P2)
-    const restore = breakSessionFolder()
+    const restore = breakSessionFolder(e.home, sessionId)
     let restored = false
     try {
       await clickAction(page, p2.key, 'recall')

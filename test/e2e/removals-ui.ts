@@ -136,3 +136,17 @@ export async function openExactSidebarEntry(page: Page, title: string): Promise<
   }, title)
   await page.waitForSelector('[data-chat-flow] > [data-chat-flow-key]', { timeout: 30_000 })
 }
+
+/** The unsaved notice's text, phase, Save again button and last error, or `null` when none shows. */
+export async function readUnsaved(p: Page): Promise<{ text: string; phase: string; button: string | null; error: string | null } | null> {
+  return p.evaluate(() => {
+    const el = document.querySelector('[data-message-recall-unsaved]')
+    if (!el) return null
+    return {
+      text: el.querySelector('[data-message-recall-unsaved-text]')?.textContent ?? '',
+      phase: el.getAttribute('data-phase') ?? '',
+      button: el.querySelector('button[data-message-recall-unsaved-action="save"]')?.textContent ?? null,
+      error: el.querySelector('[data-message-recall-unsaved-error]')?.textContent ?? null,
+    }
+  })
+}

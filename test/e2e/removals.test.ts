@@ -12,13 +12,13 @@ import { after, before, describe } from 'node:test'
 import type { Page } from 'puppeteer-core'
 import { listSessions } from '../../tools/dsh-api'
 import { readTombstone, type TombstoneRecord } from '../../src/shared/tombstone'
-import { bootE2e, eventsOnDisk, sequentialScenarios, type E2e } from './harness'
+import { bootE2e, breakSessionFolder, eventsOnDisk, sequentialScenarios, type E2e } from './harness'
 import {
   chooseWorkspace, clickAction, findRow, openApp, recallSnapshot, rows, rowSelector, sendPrompt, waitArmed, waitForChatText,
   waitForTurnBars, waitRowHidden,
 } from './ui'
 import {
-  clickNotice, closePanel, openExactSidebarEntry, openPanel, readExcluded, readRemovedButton, sidebarTitles, waitNotice,
+  clickNotice, closePanel, openExactSidebarEntry, openPanel, readExcluded, readRemovedButton, readUnsaved, sidebarTitles, waitNotice,
   waitRowExcluded, waitRowShown,
 } from './removals-ui'
 import { assertWire, lastRequest } from './wire-checks'
@@ -230,5 +230,36 @@ describe('undo, copies and exclusions in the real DSH web UI', { timeout: 1_800_
 
     const onDisk = (await eventsOnDisk(e.home, sessionId)).map((ev) => readTombstone(ev)).filter((t): t is TombstoneRecord => t !== null)
     assert.deepEqual(onDisk.map((t) => t.seq).reverse(), panelBefore.map((p) => p.tombstoneSeq), 'the panel lists every tombstone on disk')
+  })
+
+  scenario('7. a Restore from the panel while the session folder cannot be written: the row is back, "not saved yet" until Save again saves it', async () => {
+    const p4 = await findRow(page, 'user', P4)
+    assert.equal(await armAndCommit(p4.key, 'delete'), 'Delete 1?')
+    await waitRowHidden(page, p4.key)
+    const [entry] = await openPanel(page)
+    assert.deepEqual([entry!.action, entry!.excerpt, entry!.buttons], ['delete', P4, ['Restore', 'Open a copy']])
+    const restore = breakSessionFolder(e.home, sessionId)
+    let restored = false
+    try {
+      await page.click(`[data-message-recall-entry="${entry!.tombstoneSeq}"] [data-message-recall-entry-action="restore"]`)
+      await page.waitForSelector('[data-message-recall-unsaved]', { timeout: 30_000 })
+      assert.deepEqual(await readUnsaved(page), {
+        text: 'Restored 1 message, but not saved to disk yet. If the host crashes before the next save, it is removed again.',
+        phase: 'unsaved', button: 'Save again', error: null,
+      })
+      await waitRowShown(page, p4.key)
+      const [after] = await openPanel(page)
+      assert.deepEqual([after!.tombstoneSeq, after!.restored, after!.buttons], [entry!.tombstoneSeq, true, ['Open a copy']], 'the panel reads Restored, with no refusal')
+      assert.equal(await page.$('[data-message-recall-entry-error]'), null)
+      await closePanel(page)
+      restore()
+      restored = true
+      await page.click('[data-message-recall-unsaved] button[data-message-recall-unsaved-action="save"]')
+      await page.waitForFunction(() => document.querySelector('[data-message-recall-unsaved-text]')?.textContent === 'Saved to disk.', { timeout: 30_000, polling: 100 })
+    } finally {
+      if (!restored) restore()
+    }
+    const onDisk = await eventsOnDisk(e.home, sessionId)
+    assert.ok(onDisk.some((ev) => (ev.sourceEventSeqs ?? [])[0] === entry!.tombstoneSeq && ev.surfaceOp !== undefined), 'the restoring copy is on disk after Save again')
   })
 })
