@@ -15,8 +15,8 @@ import { listSessions } from '../../tools/dsh-api'
 import { readTombstone } from '../../src/shared/tombstone'
 import { buildEditorUnits, previewSelection, type EditorUnit } from '../../src/client/editor-model'
 import { counterText, editorEn } from '../../src/client/editor-locales'
-import { bootE2e, breakSessionFolder, eventsOnDisk, sequentialScenarios, type E2e } from './harness'
-import { readUnsaved } from './removals-ui'
+import { bootE2e, eventsOnDisk, sequentialScenarios, type E2e } from './harness'
+import { readUnsaved, saveAgainAfterUnwritableFolder } from './removals-ui'
 import { chooseWorkspace, fill, findRow, openApp, openSessionFromSidebar, rows, sendPrompt, waitForChatText, waitForTurnBars, waitInPage, waitRowHidden } from './ui'
 import { assertWire, lastRequest } from './wire-checks'
 
@@ -253,9 +253,7 @@ describe('the conversation editor in the real DSH web UI', { timeout: 1_800_000 
     await openEditor(page, 'button')
     await page.click(`li[data-editor-unit="${p3.key}"] [data-editor-select]`)
     await waitInPage(page, 'Apply enabled', () => !document.querySelector('[data-editor-checking]') && !(document.querySelector('[data-editor-apply]') as HTMLButtonElement).disabled)
-    const restore = breakSessionFolder(e.home, sessionId)
-    let restored = false
-    try {
+    await saveAgainAfterUnwritableFolder(page, e.home, sessionId, async () => {
       await page.click('[data-editor-apply]')
       await page.waitForFunction(() => !document.querySelector('[data-message-recall-editor]'), { timeout: 30_000 })
       await page.waitForSelector('[data-message-recall-unsaved]', { timeout: 30_000 })
@@ -264,13 +262,7 @@ describe('the conversation editor in the real DSH web UI', { timeout: 1_800_000 
         phase: 'unsaved', button: 'Save again', error: null,
       })
       await waitRowHidden(page, (await findRow(page, 'user', P3)).key)
-      restore()
-      restored = true
-      await page.click('[data-message-recall-unsaved] button[data-message-recall-unsaved-action="save"]')
-      await page.waitForFunction(() => document.querySelector('[data-message-recall-unsaved-text]')?.textContent === 'Saved to disk.', { timeout: 30_000, polling: 100 })
-    } finally {
-      if (!restored) restore()
-    }
+    })
     const after = await eventsOnDisk(e.home, sessionId)
     const last = after.map(readTombstone).filter((t) => t !== null).at(-1)!
     assert.equal(last.action, 'delete')

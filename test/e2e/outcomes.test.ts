@@ -14,12 +14,12 @@ import { after, before, describe } from 'node:test'
 import type { Page } from 'puppeteer-core'
 import { listSessions } from '../../tools/dsh-api'
 import { readTombstone } from '../../src/shared/tombstone'
-import { bootE2e, breakSessionFolder, eventsOnDisk, sequentialScenarios, type E2e } from './harness'
+import { bootE2e, eventsOnDisk, sequentialScenarios, type E2e } from './harness'
 import {
   chooseWorkspace, clickAction, composerValue, findRow, hoverRow, openApp, openSessionFromSidebar, rowSelector, sendPrompt, waitArmed,
   waitForChatText, waitForTurnBars, waitInPage, waitRowHidden,
 } from './ui'
-import { readUnsaved, sidebarTitles } from './removals-ui'
+import { readUnsaved, saveAgainAfterUnwritableFolder, sidebarTitles } from './removals-ui'
 
 const CANARY = 'ZEBRA-42'
 /** The title the mock model gives the session: made from the first prompt, so it carries the secret. */
@@ -273,9 +273,7 @@ describe('honest outcomes in the real DSH web UI', { timeout: 1_800_000 }, () =>
 
   scenario('5. a delete with the session folder unwritable shows "not saved yet"; Save again saves once the folder is back', async () => {
     const p6 = await exchange(P6, A6, 7)
-    const restore = breakSessionFolder(e.home, sessionId)
-    let restored = false
-    try {
+    await saveAgainAfterUnwritableFolder(page, e.home, sessionId, async () => {
       await clickAction(page, p6.key, 'delete')
       await waitArmed(page, p6.key, 'delete')
       await clickAction(page, p6.key, 'delete')
@@ -290,32 +288,18 @@ describe('honest outcomes in the real DSH web UI', { timeout: 1_800_000 }, () =>
       await page.click('[data-message-recall-unsaved] button[data-message-recall-unsaved-action="save"]')
       await page.waitForSelector('[data-message-recall-unsaved-error]', { timeout: 30_000 })
       assert.equal((await readUnsaved(page))!.error, 'Still not saved to disk. Try again once the disk can be written.')
-      restore()
-      restored = true
-      await page.click('[data-message-recall-unsaved] button[data-message-recall-unsaved-action="save"]')
-      await page.waitForFunction(() => document.querySelector('[data-message-recall-unsaved-text]')?.textContent === 'Saved to disk.', { timeout: 30_000, polling: 100 })
-      const onDisk = (await eventsOnDisk(e.home, sessionId)).map((ev) => readTombstone(ev)).filter((t) => t !== null)
-      assert.ok(onDisk.some((t) => t.action === 'delete' && t.shadowedSeqs.length === 1), 'the delete is on disk')
-    } finally {
-      if (!restored) restore()
-    }
+    })
+    const onDisk = (await eventsOnDisk(e.home, sessionId)).map((ev) => readTombstone(ev)).filter((t) => t !== null)
+    assert.ok(onDisk.some((t) => t.action === 'delete' && t.shadowedSeqs.length === 1), 'the delete is on disk')
   })
 
   scenario('6. a Recall under a failing disk still puts the text in the composer', async () => {
     const p2 = await findRow(page, 'user', P2)
-    const restore = breakSessionFolder(e.home, sessionId)
-    let restored = false
-    try {
+    await saveAgainAfterUnwritableFolder(page, e.home, sessionId, async () => {
       await clickAction(page, p2.key, 'recall')
       await waitComposer(page, P2)
       await waitRowHidden(page, p2.key)
       assert.equal((await readUnsaved(page))!.text, 'Recalled, but not saved to disk yet. If the host crashes before the next save, the message comes back.')
-      restore()
-      restored = true
-      await page.click('[data-message-recall-unsaved] button[data-message-recall-unsaved-action="save"]')
-      await page.waitForFunction(() => document.querySelector('[data-message-recall-unsaved-text]')?.textContent === 'Saved to disk.', { timeout: 30_000, polling: 100 })
-    } finally {
-      if (!restored) restore()
-    }
+    })
   })
 })

@@ -6,6 +6,7 @@
  * @module test/e2e/removals-ui
  */
 import type { Page } from 'puppeteer-core'
+import { breakSessionFolder } from './harness'
 import { rowSelector, waitInPage } from './ui'
 
 /** The undo notice as the suite sees it, or `null` when none shows. */
@@ -149,4 +150,27 @@ export async function readUnsaved(p: Page): Promise<{ text: string; phase: strin
       error: el.querySelector('[data-message-recall-unsaved-error]')?.textContent ?? null,
     }
   })
+}
+
+/**
+ * Run `whileBroken` with the session's folder unwritable ({@link breakSessionFolder}), then put the
+ * folder back, press the unsaved notice's Save again and wait for "Saved to disk.". The folder is
+ * put back whatever happens.
+ * @param page - the page showing the session.
+ * @param home - the DSH home of the suite.
+ * @param sessionId - the session.
+ * @param whileBroken - what to do and check while writes fail.
+ */
+export async function saveAgainAfterUnwritableFolder(page: Page, home: string, sessionId: string, whileBroken: () => Promise<void>): Promise<void> {
+  const restore = breakSessionFolder(home, sessionId)
+  let restored = false
+  try {
+    await whileBroken()
+    restore()
+    restored = true
+    await page.click('[data-message-recall-unsaved] button[data-message-recall-unsaved-action="save"]')
+    await page.waitForFunction(() => document.querySelector('[data-message-recall-unsaved-text]')?.textContent === 'Saved to disk.', { timeout: 30_000, polling: 100 })
+  } finally {
+    if (!restored) restore()
+  }
 }

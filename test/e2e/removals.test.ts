@@ -12,14 +12,14 @@ import { after, before, describe } from 'node:test'
 import type { Page } from 'puppeteer-core'
 import { listSessions } from '../../tools/dsh-api'
 import { readTombstone, type TombstoneRecord } from '../../src/shared/tombstone'
-import { bootE2e, breakSessionFolder, eventsOnDisk, sequentialScenarios, type E2e } from './harness'
+import { bootE2e, eventsOnDisk, sequentialScenarios, type E2e } from './harness'
 import {
   chooseWorkspace, clickAction, findRow, openApp, recallSnapshot, rows, rowSelector, sendPrompt, waitArmed, waitForChatText,
   waitForTurnBars, waitRowHidden,
 } from './ui'
 import {
-  clickNotice, closePanel, openExactSidebarEntry, openPanel, readExcluded, readRemovedButton, readUnsaved, sidebarTitles, waitNotice,
-  waitRowExcluded, waitRowShown,
+  clickNotice, closePanel, openExactSidebarEntry, openPanel, readExcluded, readRemovedButton, readUnsaved, saveAgainAfterUnwritableFolder,
+  sidebarTitles, waitNotice, waitRowExcluded, waitRowShown,
 } from './removals-ui'
 import { assertWire, lastRequest } from './wire-checks'
 
@@ -238,9 +238,7 @@ describe('undo, copies and exclusions in the real DSH web UI', { timeout: 1_800_
     await waitRowHidden(page, p4.key)
     const [entry] = await openPanel(page)
     assert.deepEqual([entry!.action, entry!.excerpt, entry!.buttons], ['delete', P4, ['Restore', 'Open a copy']])
-    const restore = breakSessionFolder(e.home, sessionId)
-    let restored = false
-    try {
+    await saveAgainAfterUnwritableFolder(page, e.home, sessionId, async () => {
       await page.click(`[data-message-recall-entry="${entry!.tombstoneSeq}"] [data-message-recall-entry-action="restore"]`)
       await page.waitForSelector('[data-message-recall-unsaved]', { timeout: 30_000 })
       assert.deepEqual(await readUnsaved(page), {
@@ -252,13 +250,7 @@ describe('undo, copies and exclusions in the real DSH web UI', { timeout: 1_800_
       assert.deepEqual([after!.tombstoneSeq, after!.restored, after!.buttons], [entry!.tombstoneSeq, true, ['Open a copy']], 'the panel reads Restored, with no refusal')
       assert.equal(await page.$('[data-message-recall-entry-error]'), null)
       await closePanel(page)
-      restore()
-      restored = true
-      await page.click('[data-message-recall-unsaved] button[data-message-recall-unsaved-action="save"]')
-      await page.waitForFunction(() => document.querySelector('[data-message-recall-unsaved-text]')?.textContent === 'Saved to disk.', { timeout: 30_000, polling: 100 })
-    } finally {
-      if (!restored) restore()
-    }
+    })
     const onDisk = await eventsOnDisk(e.home, sessionId)
     assert.ok(onDisk.some((ev) => (ev.sourceEventSeqs ?? [])[0] === entry!.tombstoneSeq && ev.surfaceOp !== undefined), 'the restoring copy is on disk after Save again')
   })
