@@ -184,13 +184,13 @@ border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));box-shadow:var(--dsw
 [data-message-recall-undo] button,[data-message-recall-panel] button{font:inherit;font-size:12px;line-height:18px;padding:2px 10px;border-radius:6px;cursor:pointer;
 border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));background:transparent;color:var(--dsw-alias-label-primary,#222)}
 [data-message-recall-undo] button:hover,[data-message-recall-panel] button:hover{background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.06))}
-[data-message-recall-undo] button:focus-visible,[data-message-recall-panel] button:focus-visible,[data-message-recall-removed]:focus-visible{outline:2px solid var(--dsw-alias-state-business-primary,#4d6bfe);outline-offset:1px}
+[data-message-recall-undo] button:focus-visible,[data-message-recall-panel] button:focus-visible,[data-message-recall-removed]:focus-visible,[data-message-recall-edit]:focus-visible{outline:2px solid var(--dsw-alias-state-business-primary,#4d6bfe);outline-offset:1px}
 [data-message-recall-undo] button:disabled,[data-message-recall-panel] button:disabled{opacity:.6;cursor:progress}
 [data-message-recall-undo-action=dismiss]{border:none!important;padding:2px 6px!important}
 [data-message-recall-removed-seat]{position:relative;display:inline-flex}
-[data-message-recall-removed]{border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));height:32px;border-radius:18px;padding:6px 12px;gap:6px;
+[data-message-recall-removed],[data-message-recall-edit]{border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));height:32px;border-radius:18px;padding:6px 12px;gap:6px;
 display:inline-flex;align-items:center;background:transparent;color:var(--dsw-alias-label-primary,#222);font:inherit;font-size:13px;line-height:20px;cursor:pointer;white-space:nowrap}
-[data-message-recall-removed]:hover{background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.06))}
+[data-message-recall-removed]:hover,[data-message-recall-edit]:hover{background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.06))}
 [data-message-recall-removed] [data-count]{min-width:18px;padding:0 5px;border-radius:9px;font-size:12px;line-height:18px;text-align:center;
 background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.08))}
 [data-message-recall-panel]{position:absolute;top:calc(100% + 6px);right:0;z-index:100;width:380px;max-height:60vh;overflow:auto;box-sizing:border-box;
@@ -2516,7 +2516,7 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
 }
 
 // src/client/stamp.ts
-var BUILD_STAMP = true ? "0.1.0+0aa9bb8416" : "dev";
+var BUILD_STAMP = true ? "0.1.0+2a346bec81" : "dev";
 
 // src/client/session-stores.ts
 var SessionStores = class {
@@ -3194,21 +3194,38 @@ function EditorModal({ sessionId, running, locale, kit, onClose }) {
 }
 var EDITOR_CSS = `
 [data-message-recall-editor-backdrop] { position: fixed; inset: 0; z-index: 1000; display: flex; align-items: center; justify-content: center; background: rgba(0,0,0,.35); }
-[data-message-recall-editor] { background: var(--color-bg, #fff); color: var(--color-fg, #111); width: min(760px, 94vw); max-height: 86vh; display: flex; flex-direction: column; gap: 8px; padding: 16px; border-radius: 10px; box-shadow: 0 8px 32px rgba(0,0,0,.3); outline: none; }
-[data-message-recall-editor] h2 { margin: 0; font-size: 16px; }
-[data-message-recall-editor] [data-editor-keys] { margin: 0; font-size: 12px; opacity: .7; }
+[data-message-recall-editor] { background: var(--dsw-specific-menu, var(--dsw-alias-bg-base, #fff)); color: var(--dsw-alias-label-primary, #222); width: min(760px, 94vw); max-height: 86vh; display: flex; flex-direction: column; gap: 8px; padding: 16px 18px; box-sizing: border-box; border-radius: 12px; border: 1px solid var(--dsw-alias-border-inverted, rgba(0,0,0,.12)); box-shadow: var(--dsw-shadow-lv3, 0 8px 32px rgba(0,0,0,.3)); outline: none; font-size: 13px; line-height: 20px; }
+[data-message-recall-editor] h2 { margin: 0; font-size: 16px; line-height: 24px; font-weight: 600; }
+[data-message-recall-editor] [data-editor-keys] { margin: 0; font-size: 12px; color: var(--dsw-alias-label-secondary, #666); }
 [data-message-recall-editor] ol { list-style: none; margin: 0; padding: 0; overflow: auto; flex: 1; }
-[data-message-recall-editor] li[data-editor-turn] { font-size: 12px; font-weight: 600; opacity: .7; margin: 10px 0 2px; }
-[data-message-recall-editor] li[data-editor-unit] { display: flex; gap: 8px; align-items: flex-start; padding: 4px 6px; border-radius: 6px; }
+[data-message-recall-editor] li[data-editor-turn] { font-size: 12px; font-weight: 600; color: var(--dsw-alias-label-secondary, #666); margin: 10px 0 2px; }
+[data-message-recall-editor] li[data-editor-unit] { display: flex; gap: 8px; align-items: flex-start; padding: 4px 6px; border-radius: 8px; }
+[data-message-recall-editor] li[data-editor-unit]:hover, [data-message-recall-editor] li[data-editor-unit]:focus-within { background: var(--dsw-alias-interactive-bg-hover, rgba(0,0,0,.04)); }
 [data-message-recall-editor] [data-editor-rows] { flex: 1; min-width: 0; }
+[data-message-recall-editor] li[data-editor-unit] > [data-editor-rows]:first-child { margin-left: 32px; }
+[data-message-recall-editor] [data-editor-busy], [data-message-recall-editor] [data-editor-checking] { margin: 0; font-size: 12px; color: var(--dsw-alias-label-secondary, #666); }
 [data-message-recall-editor] [data-editor-rows] p { margin: 0; overflow-wrap: anywhere; }
-[data-message-recall-editor] [data-editor-role-label] { font-weight: 600; font-size: 12px; }
+[data-message-recall-editor] [data-editor-role-label] { font-weight: 600; font-size: 12px; color: var(--dsw-alias-label-secondary, #666); }
+[data-message-recall-editor] [data-editor-state-label] { font-size: 12px; color: var(--dsw-alias-label-secondary, #666); white-space: nowrap; }
 [data-message-recall-editor] li[data-editor-state="removed"] [data-editor-rows], [data-message-recall-editor] li[data-editor-state="excluded"] [data-editor-rows] { text-decoration: line-through; opacity: .6; }
 [data-message-recall-editor] li[data-editor-preview="going"] [data-editor-rows] { text-decoration: line-through; color: #c62828; }
 [data-message-recall-editor] li[data-editor-preview="coming"] [data-editor-rows] { text-decoration: none; color: #2e7d32; opacity: 1; }
 [data-message-recall-editor] [data-editor-refusal] { color: #c62828; margin: 2px 0 0; font-size: 12px; }
 [data-message-recall-editor] [data-editor-actions] { display: flex; justify-content: flex-end; gap: 8px; }
 [data-message-recall-editor] [data-editor-counter] { margin: 0; font-weight: 600; }
+[data-message-recall-editor] button { font: inherit; font-size: 12px; line-height: 18px; padding: 2px 10px; border-radius: 6px; cursor: pointer; white-space: nowrap; border: 1px solid var(--dsw-alias-border-l2, rgba(0,0,0,.12)); background: transparent; color: var(--dsw-alias-label-primary, #222); }
+[data-message-recall-editor] button:hover:not(:disabled) { background: var(--dsw-alias-interactive-bg-hover, rgba(0,0,0,.06)); }
+[data-message-recall-editor] button:focus-visible { outline: 2px solid var(--dsw-alias-state-business-primary, #4d6bfe); outline-offset: 1px; }
+[data-message-recall-editor] button:disabled { opacity: .45; cursor: default; }
+[data-message-recall-editor] [data-editor-select] { width: 24px; height: 24px; padding: 0; flex: none; display: inline-flex; align-items: center; justify-content: center; font-size: 14px; }
+[data-message-recall-editor] [data-editor-select][aria-pressed="true"] { border-color: #c62828; color: #c62828; }
+[data-message-recall-editor] [data-editor-from] { flex: none; border-color: transparent; color: var(--dsw-alias-label-secondary, #666); }
+[data-message-recall-editor] [data-editor-from][aria-pressed="true"] { border-color: #c62828; color: #c62828; }
+[data-message-recall-editor] [data-editor-restore] { flex: none; }
+[data-message-recall-editor] [data-editor-restore][aria-pressed="true"] { border-color: #2e7d32; color: #2e7d32; }
+[data-message-recall-editor] [data-editor-actions] button { font-size: 13px; line-height: 20px; padding: 5px 16px; border-radius: 8px; }
+[data-message-recall-editor] [data-editor-actions] [data-editor-apply] { background: var(--dsw-alias-state-business-primary, #4d6bfe); border-color: var(--dsw-alias-state-business-primary, #4d6bfe); color: #fff; }
+[data-message-recall-editor] [data-editor-actions] [data-editor-apply]:hover:not(:disabled) { background: var(--dsw-alias-state-business-primary, #4d6bfe); filter: brightness(1.08); }
 `;
 
 // src/client/EditButton.tsx

@@ -24,13 +24,13 @@ border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));box-shadow:var(--dsw
 [data-message-recall-undo] button,[data-message-recall-panel] button{font:inherit;font-size:12px;line-height:18px;padding:2px 10px;border-radius:6px;cursor:pointer;
 border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));background:transparent;color:var(--dsw-alias-label-primary,#222)}
 [data-message-recall-undo] button:hover,[data-message-recall-panel] button:hover{background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.06))}
-[data-message-recall-undo] button:focus-visible,[data-message-recall-panel] button:focus-visible,[data-message-recall-removed]:focus-visible{outline:2px solid var(--dsw-alias-state-business-primary,#4d6bfe);outline-offset:1px}
+[data-message-recall-undo] button:focus-visible,[data-message-recall-panel] button:focus-visible,[data-message-recall-removed]:focus-visible,[data-message-recall-edit]:focus-visible{outline:2px solid var(--dsw-alias-state-business-primary,#4d6bfe);outline-offset:1px}
 [data-message-recall-undo] button:disabled,[data-message-recall-panel] button:disabled{opacity:.6;cursor:progress}
 [data-message-recall-undo-action=dismiss]{border:none!important;padding:2px 6px!important}
 [data-message-recall-removed-seat]{position:relative;display:inline-flex}
-[data-message-recall-removed]{border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));height:32px;border-radius:18px;padding:6px 12px;gap:6px;
+[data-message-recall-removed],[data-message-recall-edit]{border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));height:32px;border-radius:18px;padding:6px 12px;gap:6px;
 display:inline-flex;align-items:center;background:transparent;color:var(--dsw-alias-label-primary,#222);font:inherit;font-size:13px;line-height:20px;cursor:pointer;white-space:nowrap}
-[data-message-recall-removed]:hover{background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.06))}
+[data-message-recall-removed]:hover,[data-message-recall-edit]:hover{background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.06))}
 [data-message-recall-removed] [data-count]{min-width:18px;padding:0 5px;border-radius:9px;font-size:12px;line-height:18px;text-align:center;
 background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.08))}
 [data-message-recall-panel]{position:absolute;top:calc(100% + 6px);right:0;z-index:100;width:380px;max-height:60vh;overflow:auto;box-sizing:border-box;

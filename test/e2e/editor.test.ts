@@ -173,6 +173,7 @@ describe('the conversation editor in the real DSH web UI', { timeout: 1_800_000 
     }
     // The host was asked (plan) and found nothing to refuse; Enter applies.
     await waitInPage(page, 'the host plan', () => !document.querySelector('[data-editor-checking]') && !(document.querySelector('[data-editor-apply]') as HTMLButtonElement).disabled)
+    await e.shot(page, '03-editor-preview')
     assert.equal(await page.$('[data-editor-refusal]'), null)
     await page.keyboard.press('Enter')
     await page.waitForFunction(() => !document.querySelector('[data-message-recall-editor]'), { timeout: 15_000 })
@@ -220,6 +221,7 @@ describe('the conversation editor in the real DSH web UI', { timeout: 1_800_000 
     await page.click(`li[data-editor-unit="${p2.key}"] [data-editor-restore]`)
     const text = counterText(en, 'en', previewSelection(model, { remove: new Set([p4.key]), from: null, restore: new Set([p2.key]) }))
     assert.equal(text, `1 message, ~${p4.tokens} tokens leave the context; 1 comes back`)
+    await e.shot(page, '04-editor-restore')
     const restoring = (await editorState(page)).find((u) => u.key === p2.key)!
     assert.deepEqual([restoring.preview, restoring.strike, restoring.color], ['coming', 'none', 'rgb(46, 125, 50)'], 'the prompt coming back shows in green')
     await waitInPage(page, 'the counter', new Function(`return document.querySelector('[data-editor-counter]').innerText === ${JSON.stringify(text)}`) as () => boolean)
