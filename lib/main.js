@@ -287,6 +287,23 @@ async function inspectSession(services, sessionId) {
 // src/host/fork-before.ts
 import { randomUUID } from "node:crypto";
 
+// src/host/copy-title.ts
+var COPY_SUFFIX = /^(.*) \(copy(?: ([2-9]|[1-9]\d+))?\)$/su;
+function parseCopyTitle(title) {
+  const match = COPY_SUFFIX.exec(title);
+  if (match === null || match[1] === void 0 || match[1].length === 0) return { stem: title, number: 0 };
+  return { stem: match[1], number: match[2] === void 0 ? 1 : Number(match[2]) };
+}
+function copyTitleNumbered(stem, number) {
+  return number === 1 ? `${stem} (copy)` : `${stem} (copy ${number})`;
+}
+function nextCopyTitle(base, taken) {
+  const { stem, number } = parseCopyTitle(base);
+  let next = number + 1;
+  while (taken.has(copyTitleNumbered(stem, next))) next++;
+  return copyTitleNumbered(stem, next);
+}
+
 // src/host/redact.ts
 var ABSOLUTE_PATH = /(?:(?<![\w])[A-Za-z]:\\|(?<![\w:/\\])\\\\|(?<![\w.~:/-])\/(?=[^\s/'"`]+\/))[^\s'"`,;()<>]*/g;
 function redactPaths(text) {
@@ -538,7 +555,7 @@ var SurfaceView = class {
 };
 function planRemoval(input) {
   const view = new SurfaceView(input.nodes, input.lookup);
-  const found = resolveTarget(view, input.target);
+  const found = resolveTarget(view, input.target, input.searchFrom ?? 0);
   if (typeof found !== "number") return { ok: false, refusal: found };
   const idx = found;
   const targetSeq = view.seq(idx);
@@ -588,9 +605,14 @@ function planRemoval(input) {
     }
   };
 }
-function resolveTarget(view, target) {
+function positionOf(nodes, seq, from) {
+  const start = Math.min(Math.max(0, from), nodes.length);
+  const idx = nodes.indexOf(seq, start);
+  return idx !== -1 || start === 0 ? idx : nodes.lastIndexOf(seq, start - 1);
+}
+function resolveTarget(view, target, searchFrom) {
   if ("seq" in target) {
-    const idx = view.nodes.indexOf(target.seq);
+    const idx = positionOf(view.nodes, target.seq, searchFrom);
     return idx === -1 ? { code: "TARGET_NOT_FOUND", target, reason: "not-on-surface", matchingSeqs: [] } : idx;
   }
   const matches = [];
@@ -805,6 +827,42 @@ function errorText(error) {
   return error instanceof Error ? error.message : String(error);
 }
 
+// src/host/session-titles.ts
+function titleOfLog(events) {
+  for (let at = events.length - 1; at >= 0; at--) {
+    const event = events[at];
+    if (event.type === "session/title" && isRecord(event.data) && typeof event.data.title === "string") return event.data.title;
+  }
+  return void 0;
+}
+async function sessionTitles(sources) {
+  const titles = /* @__PURE__ */ new Set();
+  const live = /* @__PURE__ */ new Set();
+  for (const session of sources.live()) {
+    live.add(session.id);
+    const title = titleOfLog(session.events);
+    if (title !== void 0) titles.add(title);
+  }
+  const stored = sources.stored();
+  if (stored === void 0) return titles;
+  const cache = sources.cache();
+  for (const header of await stored.list()) {
+    if (live.has(header.id)) continue;
+    const cached = cache?.cachedSnapshot(header)?.values;
+    if (cached !== void 0 && "title" in cached) {
+      if (typeof cached.title === "string") titles.add(cached.title);
+      continue;
+    }
+    try {
+      const title = titleOfLog((await stored.readFrom(header.id, 0)).events);
+      if (title !== void 0) titles.add(title);
+    } catch (error) {
+      sources.warn(`message-recall: the title of stored session "${header.id}" could not be read: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return titles;
+}
+
 // src/host/title.ts
 var NO_PROMPT_TITLE = "New Session";
 var DEFAULT_TITLE_LIMITS = Object.freeze({ maxWords: 5, maxBytes: 40 });
@@ -904,8 +962,7 @@ function titleLimitsOf(service) {
 }
 
 // src/host/fork-before.ts
-var COPY_TITLE_SUFFIX = " (copy)";
-function copyTitle(tombstoneSeq, lookup, limits) {
+function copiedTitle(tombstoneSeq, lookup, limits) {
   let base = titleBefore(tombstoneSeq, lookup)?.title;
   for (let seq = 0; base === void 0 && seq < tombstoneSeq; seq++) {
     const event = lookup(seq);
@@ -913,7 +970,37 @@ function copyTitle(tombstoneSeq, lookup, limits) {
     const title = fallbackTitle(plainText(contentOf(event)), limits);
     if (title.length > 0) base = title;
   }
-  return base === void 0 ? null : `${base}${COPY_TITLE_SUFFIX}`;
+  return base ?? null;
+}
+function sessionPreset(session) {
+  for (let at = session.events.length - 1; at >= 0; at--) {
+    const event = session.events[at];
+    if (event.type === "agent-preset/selected" && isRecord(event.data) && typeof event.data.agentPreset === "string") return event.data.agentPreset;
+  }
+  return session.header.agentPreset;
+}
+async function workspaceOf(services, source) {
+  const workspaces = services.workspaces()?.list();
+  if (workspaces === void 0) return void 0;
+  const holding = (id) => workspaces.find((workspace) => workspace.sessionIds.includes(id));
+  const direct = holding(source.id);
+  if (direct !== void 0 || source.header.origin !== "subagent") return direct;
+  const headers = /* @__PURE__ */ new Map();
+  for (const session of services.catalog.live()) headers.set(session.id, session.header);
+  for (const header of await services.catalog.stored()?.list() ?? []) if (!headers.has(header.id)) headers.set(header.id, header);
+  const seen = /* @__PURE__ */ new Set([source.id]);
+  for (let parent = source.header.parentSession; parent !== void 0 && !seen.has(parent); parent = headers.get(parent)?.parentSession) {
+    seen.add(parent);
+    const workspace = holding(parent);
+    if (workspace !== void 0) return workspace;
+  }
+  return void 0;
+}
+var copying = /* @__PURE__ */ new WeakMap();
+function oneCopyAtATime(key, task) {
+  const result = (copying.get(key) ?? Promise.resolve()).then(task);
+  copying.set(key, result.catch(() => void 0));
+  return result;
 }
 async function forkBefore(services, request) {
   return services.access.use(request.sessionId, (source) => forkFrom(services, source, request));
@@ -926,27 +1013,47 @@ async function forkFrom(services, source, request) {
     return { ok: false, refusal };
   }
   const boundarySeq = request.tombstoneSeq - 1;
-  const title = copyTitle(request.tombstoneSeq, lookup, services.titleLimits());
+  const base = copiedTitle(request.tombstoneSeq, lookup, services.titleLimits());
+  const seed = source.events.slice(0, boundarySeq + 1);
+  const agentPreset = sessionPreset(source);
+  const meta = {
+    ...source.header.cwd === void 0 ? {} : { cwd: source.header.cwd },
+    parentSession: source.id,
+    seedLength: seed.length,
+    ...agentPreset === void 0 ? {} : { agentPreset }
+  };
   const forkedSessionId = `session-${randomUUID()}`;
-  const persisted = await services.inChildFiber(async (store) => {
-    let child;
-    try {
-      child = store.fork(source, boundarySeq, forkedSessionId);
-      if (title !== null) appendTitle(child, { title, messageSeqs: [], source: { kind: "user" } });
-    } catch (error) {
-      throw new MessageRecallError("INTERNAL", `message-recall: could not fork session "${request.sessionId}" before tombstone seq ${request.tombstoneSeq}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-    }
-    const flushed = await flushWithRetry(() => store.flush(child), services.flushRetry);
-    if (!flushed.ok) {
-      throw new MessageRecallError(
-        "PERSIST_FAILED",
-        `message-recall: the copy of session "${request.sessionId}" before tombstone seq ${request.tombstoneSeq} could not be stored: the durability flush failed ${flushed.attempts} times: ${flushed.reason}`,
-        { cause: flushed.error, details: { applied: false } }
-      );
-    }
-    return flushed.persisted;
+  const failed = (error) => new MessageRecallError("INTERNAL", `message-recall: could not fork session "${request.sessionId}" before tombstone seq ${request.tombstoneSeq}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  const lastTurnMark = seed.findLast((event) => event.type === "turn/start" || event.type === "turn/end");
+  if (lastTurnMark?.type === "turn/start") throw failed(new Error(`the boundary seq ${boundarySeq} ends inside an open turn`));
+  let workspace;
+  try {
+    workspace = await workspaceOf(services, source);
+  } catch (error) {
+    throw failed(error);
+  }
+  const made = await oneCopyAtATime(services.index, async () => {
+    const title = base === null ? null : nextCopyTitle(base, await sessionTitles({ ...services.catalog, warn: (message) => services.warn(message) }));
+    const persisted = await services.inChildFiber(async (store) => {
+      let child;
+      try {
+        child = store.create(forkedSessionId, { seed, meta });
+        if (title !== null) appendTitle(child, { title, messageSeqs: [], source: { kind: "user" } });
+      } catch (error) {
+        throw failed(error);
+      }
+      const flushed = await flushWithRetry(() => store.flush(child), services.flushRetry);
+      if (!flushed.ok) {
+        throw new MessageRecallError(
+          "PERSIST_FAILED",
+          `message-recall: the copy of session "${request.sessionId}" before tombstone seq ${request.tombstoneSeq} could not be stored: the durability flush failed ${flushed.attempts} times: ${flushed.reason}`,
+          { cause: flushed.error, details: { applied: false } }
+        );
+      }
+      return flushed.persisted;
+    });
+    return { title, persisted };
   });
-  const workspace = services.workspaces()?.list().find((candidate) => candidate.sessionIds.includes(request.sessionId));
   if (workspace !== void 0) {
     try {
       await workspace.attachSession(forkedSessionId);
@@ -954,7 +1061,7 @@ async function forkFrom(services, source, request) {
       services.warn(`message-recall: the copy "${forkedSessionId}" was stored but could not join workspace "${workspace.id}": ${error instanceof Error ? error.message : String(error)}`);
     }
   }
-  return { ok: true, value: { action: "forkBefore", tombstoneSeq: request.tombstoneSeq, forkedSessionId, boundarySeq, title, persisted } };
+  return { ok: true, value: { action: "forkBefore", tombstoneSeq: request.tombstoneSeq, forkedSessionId, boundarySeq, title: made.title, persisted: made.persisted } };
 }
 
 // src/host/json-keys.ts
@@ -1478,6 +1585,7 @@ function planBatch(input) {
   const ownerOf = [];
   let next = input.nextSeq;
   let order = 0;
+  let near = 0;
   const refuse2 = (index, refusal) => ({ ok: false, refusal: { index, change: input.changes[index], refusal } });
   for (const [index, change] of input.changes.entries()) {
     order++;
@@ -1521,7 +1629,8 @@ function planBatch(input) {
         order,
         live: true
       };
-      nodes.splice(nodes.indexOf(change.tombstoneSeq), 1, seq2);
+      near = positionOf(nodes, change.tombstoneSeq, near);
+      nodes.splice(near, 1, seq2);
       drafts.push(draft2);
       draftOf.set(seq2, draft2);
       ownerOf[index] = draft2;
@@ -1533,7 +1642,7 @@ function planBatch(input) {
     }
     const earlier = coveredBy.get(targetSeq);
     if (earlier !== void 0) {
-      const after = change.action === "deleteFrom" ? firstRemovableAfter(nodes, lookup, nodes.indexOf(earlier.virtualSeq)) : void 0;
+      const after = change.action === "deleteFrom" ? firstRemovableAfter(nodes, lookup, positionOf(nodes, earlier.virtualSeq, near)) : void 0;
       if (after === void 0) {
         earlier.changeIndexes.push(index);
         earlier.changeIndexes.sort((a, b) => a - b);
@@ -1542,7 +1651,7 @@ function planBatch(input) {
       }
       targetSeq = after;
     }
-    const planned = planRemoval({ nodes, lookup, action: change.action === "deleteFrom" ? "deleteFrom" : "delete", target: { seq: targetSeq } });
+    const planned = planRemoval({ nodes, lookup, action: change.action === "deleteFrom" ? "deleteFrom" : "delete", target: { seq: targetSeq }, searchFrom: near });
     if (!planned.ok) return refuse2(index, planned.refusal);
     const { plan } = planned;
     const shadowedSeqs = [];
@@ -1584,6 +1693,7 @@ function planBatch(input) {
       sourceEventSeqs: shadowedSeqs
     });
     nodes.splice(plan.startIdx, plan.endIdx - plan.startIdx + 1, seq);
+    near = plan.startIdx;
     drafts.push(draft);
     draftOf.set(seq, draft);
     for (const i of changeIndexes) ownerOf[i] = draft;
@@ -2189,6 +2299,11 @@ function apply(ctx, config) {
       fork: {
         titleLimits,
         workspaces: () => ctx.get("workspaceRegistry"),
+        catalog: {
+          live: () => ctx.sessions.list(),
+          stored: () => ctx.get("sessionPersistence"),
+          cache: () => ctx.get("sessionProjectionCache")
+        },
         async inChildFiber(body) {
           let store;
           const fiber = ctx.plugin({ name: "message-recall-fork", inject: ["sessions"], apply: (child) => void (store = child.sessions) });
