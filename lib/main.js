@@ -294,14 +294,26 @@ function parseCopyTitle(title) {
   if (match === null || match[1] === void 0 || match[1].length === 0) return { stem: title, number: 0 };
   return { stem: match[1], number: match[2] === void 0 ? 1 : Number(match[2]) };
 }
-function copyTitleNumbered(stem, number) {
-  return number === 1 ? `${stem} (copy)` : `${stem} (copy ${number})`;
+function copyTitleNumbered(stem, number, maxBytes = Number.POSITIVE_INFINITY) {
+  const suffix = number === 1 ? " (copy)" : ` (copy ${number})`;
+  const budget = maxBytes - Buffer.byteLength(suffix, "utf8");
+  if (Buffer.byteLength(stem, "utf8") <= budget) return `${stem}${suffix}`;
+  let cut = "";
+  let bytes = 0;
+  for (const char of stem) {
+    const size = Buffer.byteLength(char, "utf8");
+    if (bytes + size > budget) break;
+    cut += char;
+    bytes += size;
+  }
+  cut = cut.trimEnd();
+  return cut.length === 0 ? suffix.trimStart() : `${cut}${suffix}`;
 }
-function nextCopyTitle(base, taken) {
+function nextCopyTitle(base, taken, maxBytes = Number.POSITIVE_INFINITY) {
   const { stem, number } = parseCopyTitle(base);
   let next = number + 1;
-  while (taken.has(copyTitleNumbered(stem, next))) next++;
-  return copyTitleNumbered(stem, next);
+  while (taken.has(copyTitleNumbered(stem, next, maxBytes))) next++;
+  return copyTitleNumbered(stem, next, maxBytes);
 }
 
 // src/host/redact.ts
@@ -865,7 +877,7 @@ async function sessionTitles(sources) {
 
 // src/host/title.ts
 var NO_PROMPT_TITLE = "New Session";
-var DEFAULT_TITLE_LIMITS = Object.freeze({ maxWords: 5, maxBytes: 40 });
+var DEFAULT_TITLE_LIMITS = Object.freeze({ maxWords: 5, maxBytes: 40, maxTitleBytes: 80 });
 function titleBefore(beforeSeq, lookup) {
   for (let seq = beforeSeq - 1; seq >= 0; seq--) {
     const event = lookup(seq);
@@ -957,8 +969,13 @@ function appendTitle(session, change) {
 function titleLimitsOf(service) {
   const config = isRecord(service) ? service.config : void 0;
   if (!isRecord(config)) return DEFAULT_TITLE_LIMITS;
-  const { fallbackMaxWords, fallbackMaxBytes } = config;
-  return Number.isSafeInteger(fallbackMaxWords) && Number.isSafeInteger(fallbackMaxBytes) ? { maxWords: fallbackMaxWords, maxBytes: fallbackMaxBytes } : DEFAULT_TITLE_LIMITS;
+  const { fallbackMaxWords, fallbackMaxBytes, maxTitleBytes } = config;
+  if (!Number.isSafeInteger(fallbackMaxWords) || !Number.isSafeInteger(fallbackMaxBytes)) return DEFAULT_TITLE_LIMITS;
+  return {
+    maxWords: fallbackMaxWords,
+    maxBytes: fallbackMaxBytes,
+    maxTitleBytes: Number.isSafeInteger(maxTitleBytes) ? maxTitleBytes : DEFAULT_TITLE_LIMITS.maxTitleBytes
+  };
 }
 
 // src/host/fork-before.ts
@@ -1013,7 +1030,8 @@ async function forkFrom(services, source, request) {
     return { ok: false, refusal };
   }
   const boundarySeq = request.tombstoneSeq - 1;
-  const base = copiedTitle(request.tombstoneSeq, lookup, services.titleLimits());
+  const limits = services.titleLimits();
+  const base = copiedTitle(request.tombstoneSeq, lookup, limits);
   const seed = source.events.slice(0, boundarySeq + 1);
   const agentPreset = sessionPreset(source);
   const meta = {
@@ -1033,7 +1051,7 @@ async function forkFrom(services, source, request) {
     throw failed(error);
   }
   const made = await oneCopyAtATime(services.index, async () => {
-    const title = base === null ? null : nextCopyTitle(base, await sessionTitles({ ...services.catalog, warn: (message) => services.warn(message) }));
+    const title = base === null ? null : nextCopyTitle(base, await sessionTitles({ ...services.catalog, warn: (message) => services.warn(message) }), limits.maxTitleBytes);
     const persisted = await services.inChildFiber(async (store) => {
       let child;
       try {

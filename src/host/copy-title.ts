@@ -5,7 +5,9 @@
  * "<title> (copy)", then "<title> (copy 2)", "<title> (copy 3)", … The copy of a copy is named
  * from the copy's title, so "<title> (copy)" gives "<title> (copy 2)", never
  * "<title> (copy) (copy)". Unlike Branch, a number already taken by another session is skipped,
- * so two copies of one session never share a title.
+ * so two copies of one session never share a title. A title longer than the session-title
+ * service allows (`dsh-session-title` config `maxTitleBytes`) loses the end of its stem, never its
+ * copy number.
  *
  * @module dsh-message-recall/host/copy-title
  */
@@ -36,10 +38,23 @@ export function parseCopyTitle(title: string): CopyName {
  * The copy title with a given number.
  * @param stem - the copied title's stem.
  * @param number - 1 or more.
+ * @param maxBytes - the longest title in UTF-8 bytes; the stem is cut at a code point to fit.
  * @returns `"<stem> (copy)"` for 1, `"<stem> (copy <number>)"` above.
  */
-export function copyTitleNumbered(stem: string, number: number): string {
-  return number === 1 ? `${stem} (copy)` : `${stem} (copy ${number})`
+export function copyTitleNumbered(stem: string, number: number, maxBytes = Number.POSITIVE_INFINITY): string {
+  const suffix = number === 1 ? ' (copy)' : ` (copy ${number})`
+  const budget = maxBytes - Buffer.byteLength(suffix, 'utf8')
+  if (Buffer.byteLength(stem, 'utf8') <= budget) return `${stem}${suffix}`
+  let cut = ''
+  let bytes = 0
+  for (const char of stem) {
+    const size = Buffer.byteLength(char, 'utf8')
+    if (bytes + size > budget) break
+    cut += char
+    bytes += size
+  }
+  cut = cut.trimEnd()
+  return cut.length === 0 ? suffix.trimStart() : `${cut}${suffix}`
 }
 
 /**
@@ -47,11 +62,12 @@ export function copyTitleNumbered(stem: string, number: number): string {
  * carries that no title in `taken` uses.
  * @param base - the copied conversation's title (itself possibly a copy's).
  * @param taken - the titles of the sessions that exist, compared exactly.
+ * @param maxBytes - the longest title in UTF-8 bytes (see {@link copyTitleNumbered}).
  * @returns a title not in `taken`.
  */
-export function nextCopyTitle(base: string, taken: ReadonlySet<string>): string {
+export function nextCopyTitle(base: string, taken: ReadonlySet<string>, maxBytes = Number.POSITIVE_INFINITY): string {
   const { stem, number } = parseCopyTitle(base)
   let next = number + 1
-  while (taken.has(copyTitleNumbered(stem, next))) next++
-  return copyTitleNumbered(stem, next)
+  while (taken.has(copyTitleNumbered(stem, next, maxBytes))) next++
+  return copyTitleNumbered(stem, next, maxBytes)
 }

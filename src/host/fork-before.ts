@@ -188,7 +188,8 @@ async function forkFrom(services: ForkServices, source: Session, request: ForkBe
     return { ok: false, refusal }
   }
   const boundarySeq = request.tombstoneSeq - 1
-  const base = copiedTitle(request.tombstoneSeq, lookup, services.titleLimits())
+  const limits = services.titleLimits()
+  const base = copiedTitle(request.tombstoneSeq, lookup, limits)
   const seed = source.events.slice(0, boundarySeq + 1)
   const agentPreset = sessionPreset(source)
   const meta: CreateSessionOptions['meta'] = {
@@ -211,7 +212,7 @@ async function forkFrom(services: ForkServices, source: Session, request: ForkBe
   }
 
   const made = await oneCopyAtATime(services.index, async () => {
-    const title = base === null ? null : nextCopyTitle(base, await sessionTitles({ ...services.catalog, warn: (message) => services.warn(message) }))
+    const title = base === null ? null : nextCopyTitle(base, await sessionTitles({ ...services.catalog, warn: (message) => services.warn(message) }), limits.maxTitleBytes)
     const persisted = await services.inChildFiber(async (store) => {
       let child: Session
       try {

@@ -26,6 +26,15 @@ describe('copy titles', () => {
     assert.equal(nextCopyTitle('Plan (copy 2)', new Set(['Plan (copy 3)', 'Plan (copy 4)'])), 'Plan (copy 5)')
   })
 
+  it('cuts the stem, never the copy number, to fit the longest title, at a code point', () => {
+    assert.equal(copyTitleNumbered('a'.repeat(80), 2, 80), `${'a'.repeat(71)} (copy 2)`)
+    assert.equal(copyTitleNumbered('a'.repeat(73), 1, 80), `${'a'.repeat(73)} (copy)`)
+    // 3-byte characters: 24 of them (72 bytes) fit beside " (copy)" (7 bytes), a 25th would not.
+    assert.equal(copyTitleNumbered('日'.repeat(30), 1, 80), `${'日'.repeat(24)} (copy)`)
+    assert.equal(copyTitleNumbered('plan more', 1, 12), 'plan (copy)', 'no space is left before the suffix')
+    assert.equal(nextCopyTitle('a'.repeat(80), new Set([`${'a'.repeat(73)} (copy)`]), 80), `${'a'.repeat(71)} (copy 2)`)
+  })
+
   it('never returns a title in use, and always one of the copied title\'s stem', () => {
     fc.assert(fc.property(fc.string(), fc.array(fc.integer({ min: 1, max: 40 })), (stem, used) => {
       fc.pre(stem.length > 0 && parseCopyTitle(stem).number === 0)

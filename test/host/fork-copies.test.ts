@@ -80,6 +80,12 @@ describe('forkBefore: distinct copy titles', () => {
     const removed = await tombstone(app, source.id, { action: 'recall', seq: node(source.session, 'user/message', 'prompt #2') })
     assert.equal((await fork(app, source.id, removed)).title, 'Deploy plan (copy 8)')
     assert.equal((await fork(app, source.id, removed)).title, 'Deploy plan (copy 9)')
+
+    // The longest title the service accepts (maxTitleBytes 80) keeps its copy number.
+    const long = await seededAgent(app, 2)
+    app.ctx.sessionTitle.rename(long.session, 'x'.repeat(100))
+    const longRemoved = await tombstone(app, long.id, { action: 'recall', seq: node(long.session, 'user/message', 'prompt #2') })
+    assert.equal((await fork(app, long.id, longRemoved)).title, `${'x'.repeat(73)} (copy)`)
     await roots.shut(app)
   })
 })
