@@ -6,7 +6,9 @@
  *   records, seen on the wire as that preset's system prompt and tool set.
  * - Copy numbers are counted against the titles the host's persisted projection cache
  *   (`dsh-session-projection-cache`) holds for stored sessions, also after a restart.
- * - The copy is listed under its source's workspace.
+ * - The copy is listed under its source's workspace; the copy of a real subagent session (started
+ *   by the parent's `subagent` tool call, `dsh-tool-subagent` over the host's spawn provider),
+ *   which no workspace lists, is listed under its parent's workspace.
  */
 import assert from 'node:assert/strict'
 import { mkdirSync, rmSync } from 'node:fs'
@@ -100,5 +102,30 @@ describe('forkBefore on the rc.8 web host', () => {
     await prompt(host.url, plain, 'a question without a preset')
     await waitForTurnEnds(host.url, plain, 1)
     assert.notDeepEqual(toolsOf(requestWith('a question without a preset')), toolsOf(inCopy))
+  })
+
+  it('lists the copy of a subagent session under the workspace of its parent', async () => {
+    const path = join(dir, 'delegating')
+    mkdirSync(path, { recursive: true })
+    const { workspace } = await rpc(host.url, 'workspace.create', { path })
+    const parent = (await rpc(host.url, 'session.create', { workspaceId: workspace.workspaceId })).sessionId as string
+    model.script([
+      { toolCall: { name: 'subagent', arguments: { description: 'count the lines', prompt: 'sub task: count the lines of the notes', run_in_background: false } } },
+      'child answer: three lines',
+      'parent answer: the notes have three lines',
+    ])
+    await prompt(host.url, parent, 'please delegate the counting')
+    await waitForTurnEnds(host.url, parent, 1)
+    const listed = (await rpc(host.url, 'session.list', {})).items as Array<{ sessionId: string; parentSessionId?: string; origin?: string }>
+    const child = listed.find((s) => s.parentSessionId === parent)
+    assert.equal(child?.origin, 'subagent', 'the tool call started a subagent session')
+
+    const childReply = (await history(host.url, child.sessionId)).filter((e) => e.type === 'assistant/message').at(-1)!
+    assert.match(JSON.stringify(childReply.data), /child answer: three lines/)
+    const { tombstoneSeq } = await route({ action: 'delete', sessionId: child.sessionId, seq: childReply.seq })
+    const copy = await route({ action: 'forkBefore', sessionId: child.sessionId, tombstoneSeq })
+    const listing = ((await rpc(host.url, 'workspace.list', {})).items as Array<{ workspaceId: string; sessionIds: string[] }>).find((w) => w.workspaceId === workspace.workspaceId)!
+    assert.deepEqual(listing.sessionIds.filter((id) => id !== copy.forkedSessionId), [parent], 'the workspace lists the parent, not the subagent session')
+    assert.ok(listing.sessionIds.includes(copy.forkedSessionId), 'and the copy of the subagent session')
   })
 })
