@@ -1051,7 +1051,16 @@ async function forkFrom(services, source, request) {
     throw failed(error);
   }
   const made = await oneCopyAtATime(services.index, async () => {
-    const title = base === null ? null : nextCopyTitle(base, await sessionTitles({ ...services.catalog, warn: (message) => services.warn(message) }), limits.maxTitleBytes);
+    let title = null;
+    if (base !== null) {
+      let taken;
+      try {
+        taken = await sessionTitles({ ...services.catalog, warn: (message) => services.warn(message) });
+      } catch (error) {
+        throw failed(error);
+      }
+      title = nextCopyTitle(base, taken, limits.maxTitleBytes);
+    }
     const persisted = await services.inChildFiber(async (store) => {
       let child;
       try {

@@ -212,7 +212,16 @@ async function forkFrom(services: ForkServices, source: Session, request: ForkBe
   }
 
   const made = await oneCopyAtATime(services.index, async () => {
-    const title = base === null ? null : nextCopyTitle(base, await sessionTitles({ ...services.catalog, warn: (message) => services.warn(message) }), limits.maxTitleBytes)
+    let title: string | null = null
+    if (base !== null) {
+      let taken: Set<string>
+      try {
+        taken = await sessionTitles({ ...services.catalog, warn: (message) => services.warn(message) })
+      } catch (error) {
+        throw failed(error)
+      }
+      title = nextCopyTitle(base, taken, limits.maxTitleBytes)
+    }
     const persisted = await services.inChildFiber(async (store) => {
       let child: Session
       try {

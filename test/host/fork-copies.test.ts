@@ -12,12 +12,13 @@
  */
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
+import { appendFileSync } from 'node:fs'
 import { after, before, describe, it } from 'node:test'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import { SessionId, type SessionEvent } from '@deepseek-ai/dsh-session'
 import { MODEL, PROVIDER, type DshApp } from '../support/dsh-app'
 import { conversationLog, syntheticTurns } from '../support/conversation'
-import { node, Roots, seededAgent } from './helpers'
+import { node, Roots, seededAgent, sessionFile } from './helpers'
 
 const roots = new Roots()
 after(() => roots.dispose())
@@ -86,6 +87,23 @@ describe('forkBefore: distinct copy titles', () => {
     app.ctx.sessionTitle.rename(long.session, 'x'.repeat(100))
     const longRemoved = await tombstone(app, long.id, { action: 'recall', seq: node(long.session, 'user/message', 'prompt #2') })
     assert.equal((await fork(app, long.id, longRemoved)).title, `${'x'.repeat(73)} (copy)`)
+    await roots.shut(app)
+  })
+})
+
+describe('forkBefore: an unreadable stored session', () => {
+  it('is left out of the titles in use, and the copy is still made', async () => {
+    const root = roots.root()
+    let app = await roots.boot(root, { sessionTitle: true })
+    const source = await seededAgent(app, 2)
+    const broken = await seededAgent(app, 2)
+    await app.ctx.sessions.flush(broken.session)
+    await roots.shut(app)
+    appendFileSync(sessionFile(root, broken.id), Buffer.from('not a zstd frame\n'))
+    app = await roots.boot(root, { sessionTitle: true })
+    await assert.rejects(app.ctx.sessionPersistence.readFrom(SessionId(broken.id), 0), 'the stored log of the other session cannot be read')
+    const removed = await tombstone(app, source.id, { action: 'recall', seq: node((await app.resumeAgent(source.id)).session, 'user/message', 'prompt #2') })
+    assert.equal((await fork(app, source.id, removed)).title, 'prompt #1: please look at (copy)')
     await roots.shut(app)
   })
 })
