@@ -11,7 +11,7 @@
  *   which no workspace lists, is listed under its parent's workspace.
  */
 import assert from 'node:assert/strict'
-import { mkdirSync, rmSync } from 'node:fs'
+import { mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { addPlugin, ensureHostInstalled, startHost, type RunningHost } from '../../tools/dsh-host'
@@ -76,6 +76,9 @@ describe('forkBefore on the rc.8 web host', () => {
     assert.equal(second.title, first.title.replace(/ \(copy\)$/, ' (copy 2)'))
 
     await host.stop()
+    // Where the stored copies' titles are read from after the restart: the projection cache's rows.
+    const cached = JSON.parse(readFileSync(join(home, 'storages', 'session_projcache.json'), 'utf8')).tables.sessions
+    assert.deepEqual([first, second].map((copy) => cached[copy.forkedSessionId]?.rows.title.val), [first.title, second.title])
     host = await startHost({ dshHome: home, port, model, logFile: join(dir, 'host.log') })
     const third = await route({ action: 'forkBefore', sessionId, tombstoneSeq })
     assert.equal(third.title, first.title.replace(/ \(copy\)$/, ' (copy 3)'), 'after a restart the stored copies still count')
