@@ -287,6 +287,35 @@ async function inspectSession(services, sessionId) {
 // src/host/fork-before.ts
 import { randomUUID } from "node:crypto";
 
+// src/host/copy-title.ts
+var COPY_SUFFIX = /^(.*) \(copy(?: ([2-9]|[1-9]\d+))?\)$/su;
+function parseCopyTitle(title) {
+  const match = COPY_SUFFIX.exec(title);
+  if (match === null || match[1] === void 0 || match[1].length === 0) return { stem: title, number: 0 };
+  return { stem: match[1], number: match[2] === void 0 ? 1 : Number(match[2]) };
+}
+function copyTitleNumbered(stem, number, maxBytes = Number.POSITIVE_INFINITY) {
+  const suffix = number === 1 ? " (copy)" : ` (copy ${number})`;
+  const budget = maxBytes - Buffer.byteLength(suffix, "utf8");
+  if (Buffer.byteLength(stem, "utf8") <= budget) return `${stem}${suffix}`;
+  let cut = "";
+  let bytes = 0;
+  for (const char of stem) {
+    const size = Buffer.byteLength(char, "utf8");
+    if (bytes + size > budget) break;
+    cut += char;
+    bytes += size;
+  }
+  cut = cut.trimEnd();
+  return cut.length === 0 ? suffix.trimStart() : `${cut}${suffix}`;
+}
+function nextCopyTitle(base, taken, maxBytes = Number.POSITIVE_INFINITY) {
+  const { stem, number } = parseCopyTitle(base);
+  let next = number + 1;
+  while (taken.has(copyTitleNumbered(stem, next, maxBytes))) next++;
+  return copyTitleNumbered(stem, next, maxBytes);
+}
+
 // src/host/redact.ts
 var ABSOLUTE_PATH = /(?:(?<![\w])[A-Za-z]:\\|(?<![\w:/\\])\\\\|(?<![\w.~:/-])\/(?=[^\s/'"`]+\/))[^\s'"`,;()<>]*/g;
 function redactPaths(text) {
@@ -810,9 +839,45 @@ function errorText(error) {
   return error instanceof Error ? error.message : String(error);
 }
 
+// src/host/session-titles.ts
+function titleOfLog(events) {
+  for (let at = events.length - 1; at >= 0; at--) {
+    const event = events[at];
+    if (event.type === "session/title" && isRecord(event.data) && typeof event.data.title === "string") return event.data.title;
+  }
+  return void 0;
+}
+async function sessionTitles(sources) {
+  const titles = /* @__PURE__ */ new Set();
+  const live = /* @__PURE__ */ new Set();
+  for (const session of sources.live()) {
+    live.add(session.id);
+    const title = titleOfLog(session.events);
+    if (title !== void 0) titles.add(title);
+  }
+  const stored = sources.stored();
+  if (stored === void 0) return titles;
+  const cache = sources.cache();
+  for (const header of await stored.list()) {
+    if (live.has(header.id)) continue;
+    const cached = cache?.cachedSnapshot(header)?.values;
+    if (cached !== void 0 && "title" in cached) {
+      if (typeof cached.title === "string") titles.add(cached.title);
+      continue;
+    }
+    try {
+      const title = titleOfLog((await stored.readFrom(header.id, 0)).events);
+      if (title !== void 0) titles.add(title);
+    } catch (error) {
+      sources.warn(`message-recall: the title of stored session "${header.id}" could not be read: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return titles;
+}
+
 // src/host/title.ts
 var NO_PROMPT_TITLE = "New Session";
-var DEFAULT_TITLE_LIMITS = Object.freeze({ maxWords: 5, maxBytes: 40 });
+var DEFAULT_TITLE_LIMITS = Object.freeze({ maxWords: 5, maxBytes: 40, maxTitleBytes: 80 });
 function titleBefore(beforeSeq, lookup) {
   for (let seq = beforeSeq - 1; seq >= 0; seq--) {
     const event = lookup(seq);
@@ -904,13 +969,17 @@ function appendTitle(session, change) {
 function titleLimitsOf(service) {
   const config = isRecord(service) ? service.config : void 0;
   if (!isRecord(config)) return DEFAULT_TITLE_LIMITS;
-  const { fallbackMaxWords, fallbackMaxBytes } = config;
-  return Number.isSafeInteger(fallbackMaxWords) && Number.isSafeInteger(fallbackMaxBytes) ? { maxWords: fallbackMaxWords, maxBytes: fallbackMaxBytes } : DEFAULT_TITLE_LIMITS;
+  const { fallbackMaxWords, fallbackMaxBytes, maxTitleBytes } = config;
+  if (!Number.isSafeInteger(fallbackMaxWords) || !Number.isSafeInteger(fallbackMaxBytes)) return DEFAULT_TITLE_LIMITS;
+  return {
+    maxWords: fallbackMaxWords,
+    maxBytes: fallbackMaxBytes,
+    maxTitleBytes: Number.isSafeInteger(maxTitleBytes) ? maxTitleBytes : DEFAULT_TITLE_LIMITS.maxTitleBytes
+  };
 }
 
 // src/host/fork-before.ts
-var COPY_TITLE_SUFFIX = " (copy)";
-function copyTitle(tombstoneSeq, lookup, limits) {
+function copiedTitle(tombstoneSeq, lookup, limits) {
   let base = titleBefore(tombstoneSeq, lookup)?.title;
   for (let seq = 0; base === void 0 && seq < tombstoneSeq; seq++) {
     const event = lookup(seq);
@@ -918,7 +987,37 @@ function copyTitle(tombstoneSeq, lookup, limits) {
     const title = fallbackTitle(plainText(contentOf(event)), limits);
     if (title.length > 0) base = title;
   }
-  return base === void 0 ? null : `${base}${COPY_TITLE_SUFFIX}`;
+  return base ?? null;
+}
+function sessionPreset(session) {
+  for (let at = session.events.length - 1; at >= 0; at--) {
+    const event = session.events[at];
+    if (event.type === "agent-preset/selected" && isRecord(event.data) && typeof event.data.agentPreset === "string") return event.data.agentPreset;
+  }
+  return session.header.agentPreset;
+}
+async function workspaceOf(services, source) {
+  const workspaces = services.workspaces()?.list();
+  if (workspaces === void 0) return void 0;
+  const holding = (id) => workspaces.find((workspace) => workspace.sessionIds.includes(id));
+  const direct = holding(source.id);
+  if (direct !== void 0 || source.header.origin !== "subagent") return direct;
+  const headers = /* @__PURE__ */ new Map();
+  for (const session of services.catalog.live()) headers.set(session.id, session.header);
+  for (const header of await services.catalog.stored()?.list() ?? []) if (!headers.has(header.id)) headers.set(header.id, header);
+  const seen = /* @__PURE__ */ new Set([source.id]);
+  for (let parent = source.header.parentSession; parent !== void 0 && !seen.has(parent); parent = headers.get(parent)?.parentSession) {
+    seen.add(parent);
+    const workspace = holding(parent);
+    if (workspace !== void 0) return workspace;
+  }
+  return void 0;
+}
+var copying = /* @__PURE__ */ new WeakMap();
+function oneCopyAtATime(key, task) {
+  const result = (copying.get(key) ?? Promise.resolve()).then(task);
+  copying.set(key, result.catch(() => void 0));
+  return result;
 }
 async function forkBefore(services, request) {
   return services.access.use(request.sessionId, (source) => forkFrom(services, source, request));
@@ -931,27 +1030,57 @@ async function forkFrom(services, source, request) {
     return { ok: false, refusal };
   }
   const boundarySeq = request.tombstoneSeq - 1;
-  const title = copyTitle(request.tombstoneSeq, lookup, services.titleLimits());
+  const limits = services.titleLimits();
+  const base = copiedTitle(request.tombstoneSeq, lookup, limits);
+  const seed = source.events.slice(0, boundarySeq + 1);
+  const agentPreset = sessionPreset(source);
+  const meta = {
+    ...source.header.cwd === void 0 ? {} : { cwd: source.header.cwd },
+    parentSession: source.id,
+    seedLength: seed.length,
+    ...agentPreset === void 0 ? {} : { agentPreset }
+  };
   const forkedSessionId = `session-${randomUUID()}`;
-  const persisted = await services.inChildFiber(async (store) => {
-    let child;
-    try {
-      child = store.fork(source, boundarySeq, forkedSessionId);
-      if (title !== null) appendTitle(child, { title, messageSeqs: [], source: { kind: "user" } });
-    } catch (error) {
-      throw new MessageRecallError("INTERNAL", `message-recall: could not fork session "${request.sessionId}" before tombstone seq ${request.tombstoneSeq}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  const failed = (error) => new MessageRecallError("INTERNAL", `message-recall: could not fork session "${request.sessionId}" before tombstone seq ${request.tombstoneSeq}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  const lastTurnMark = seed.findLast((event) => event.type === "turn/start" || event.type === "turn/end");
+  if (lastTurnMark?.type === "turn/start") throw failed(new Error(`the boundary seq ${boundarySeq} ends inside an open turn`));
+  let workspace;
+  try {
+    workspace = await workspaceOf(services, source);
+  } catch (error) {
+    throw failed(error);
+  }
+  const made = await oneCopyAtATime(services.index, async () => {
+    let title = null;
+    if (base !== null) {
+      let taken;
+      try {
+        taken = await sessionTitles({ ...services.catalog, warn: (message) => services.warn(message) });
+      } catch (error) {
+        throw failed(error);
+      }
+      title = nextCopyTitle(base, taken, limits.maxTitleBytes);
     }
-    const flushed = await flushWithRetry(() => store.flush(child), services.flushRetry);
-    if (!flushed.ok) {
-      throw new MessageRecallError(
-        "PERSIST_FAILED",
-        `message-recall: the copy of session "${request.sessionId}" before tombstone seq ${request.tombstoneSeq} could not be stored: the durability flush failed ${flushed.attempts} times: ${flushed.reason}`,
-        { cause: flushed.error, details: { applied: false } }
-      );
-    }
-    return flushed.persisted;
+    const persisted = await services.inChildFiber(async (store) => {
+      let child;
+      try {
+        child = store.create(forkedSessionId, { seed, meta });
+        if (title !== null) appendTitle(child, { title, messageSeqs: [], source: { kind: "user" } });
+      } catch (error) {
+        throw failed(error);
+      }
+      const flushed = await flushWithRetry(() => store.flush(child), services.flushRetry);
+      if (!flushed.ok) {
+        throw new MessageRecallError(
+          "PERSIST_FAILED",
+          `message-recall: the copy of session "${request.sessionId}" before tombstone seq ${request.tombstoneSeq} could not be stored: the durability flush failed ${flushed.attempts} times: ${flushed.reason}`,
+          { cause: flushed.error, details: { applied: false } }
+        );
+      }
+      return flushed.persisted;
+    });
+    return { title, persisted };
   });
-  const workspace = services.workspaces()?.list().find((candidate) => candidate.sessionIds.includes(request.sessionId));
   if (workspace !== void 0) {
     try {
       await workspace.attachSession(forkedSessionId);
@@ -959,7 +1088,7 @@ async function forkFrom(services, source, request) {
       services.warn(`message-recall: the copy "${forkedSessionId}" was stored but could not join workspace "${workspace.id}": ${error instanceof Error ? error.message : String(error)}`);
     }
   }
-  return { ok: true, value: { action: "forkBefore", tombstoneSeq: request.tombstoneSeq, forkedSessionId, boundarySeq, title, persisted } };
+  return { ok: true, value: { action: "forkBefore", tombstoneSeq: request.tombstoneSeq, forkedSessionId, boundarySeq, title: made.title, persisted: made.persisted } };
 }
 
 // src/host/json-keys.ts
@@ -2197,6 +2326,11 @@ function apply(ctx, config) {
       fork: {
         titleLimits,
         workspaces: () => ctx.get("workspaceRegistry"),
+        catalog: {
+          live: () => ctx.sessions.list(),
+          stored: () => ctx.get("sessionPersistence"),
+          cache: () => ctx.get("sessionProjectionCache")
+        },
         async inChildFiber(body) {
           let store;
           const fiber = ctx.plugin({ name: "message-recall-fork", inject: ["sessions"], apply: (child) => void (store = child.sessions) });

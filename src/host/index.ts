@@ -9,8 +9,9 @@
  * Services: `sessions` (`dsh-session`), `agents` (`dsh-agent`) and `webServer`
  * (`dsh-host-webserver`) are required. Read when present: `sessionPersistence` (`inspect`),
  * `tokenMeter` (`dsh-token-meter`: the shadow price of each replace), `sessionTitle`
- * (`dsh-session-title`: the fallback title limits) and `workspaceRegistry` (`dsh-workspace`: a
- * copy joins its source's workspace).
+ * (`dsh-session-title`: the fallback title limits), `workspaceRegistry` (`dsh-workspace`: a
+ * copy joins its source's workspace) and `sessionProjectionCache`
+ * (`dsh-session-projection-cache`: the stored titles a copy's title must differ from).
  *
  * @module dsh-message-recall
  */
@@ -25,6 +26,7 @@ import { SessionEventIndex } from './event-index'
 import type { ForkingStore, WorkspaceLookup } from './fork-before'
 import { summarizeStored, type PersistenceReader } from './inspect'
 import { createRouteHandler } from './route'
+import type { ProjectionCacheReader, StoredTitleReader } from './session-titles'
 import type { MessagePricer } from './shadow-price'
 import { titleLimitsOf } from './title'
 import { followPrompt } from './write-effects'
@@ -76,6 +78,11 @@ export function apply(ctx: Context, config: Partial<MessageRecallConfig> | undef
       fork: {
         titleLimits,
         workspaces: () => ctx.get('workspaceRegistry') as WorkspaceLookup | undefined,
+        catalog: {
+          live: () => ctx.sessions.list(),
+          stored: () => ctx.get('sessionPersistence') as StoredTitleReader | undefined,
+          cache: () => ctx.get('sessionProjectionCache') as ProjectionCacheReader | undefined,
+        },
         async inChildFiber(body) {
           // A session created through a context belongs to that context's fiber (SessionStore.create);
           // disposing this fiber releases the copy once it is stored.

@@ -33,8 +33,8 @@ export interface RouteServices extends Omit<RemovalServices, 'tombstoneText' | '
   persistence(): PersistenceReader | undefined
   /** Stored-log summaries for `inspect`. */
   readonly diskSummaries: DiskSummaryCache
-  /** The child-fiber, workspace and title services of `forkBefore`. */
-  readonly fork: Pick<ForkServices, 'inChildFiber' | 'workspaces' | 'titleLimits'>
+  /** The child-fiber, workspace, session catalog and title services of `forkBefore`. */
+  readonly fork: Pick<ForkServices, 'inChildFiber' | 'workspaces' | 'catalog' | 'titleLimits'>
   /** Where unexpected failures are reported (the plugin's logger). */
   warn(message: string): void
 }

@@ -51,14 +51,16 @@ export interface TitleChange {
   readonly source: Readonly<Record<string, unknown>> & { readonly kind: string }
 }
 
-/** The fallback title's limits (`dsh-session-title` config `fallbackMaxWords`, `fallbackMaxBytes`). */
+/** The fallback title's limits (`dsh-session-title` config `fallbackMaxWords`, `fallbackMaxBytes`) and the longest title. */
 export interface TitleLimits {
   readonly maxWords: number
   readonly maxBytes: number
+  /** The longest title in UTF-8 bytes (config `maxTitleBytes`); a copy's title is fitted to it. Absent: no limit. */
+  readonly maxTitleBytes?: number
 }
 
-/** The limits the `dsh-base` bundle configures for rc.8 (`fallbackMaxWords: 5`, `fallbackMaxBytes: 40`). */
-export const DEFAULT_TITLE_LIMITS: TitleLimits = Object.freeze({ maxWords: 5, maxBytes: 40 })
+/** The limits the `dsh-base` bundle configures for rc.8 (`fallbackMaxWords: 5`, `fallbackMaxBytes: 40`, `maxTitleBytes: 80`). */
+export const DEFAULT_TITLE_LIMITS: TitleLimits = Object.freeze({ maxWords: 5, maxBytes: 40, maxTitleBytes: 80 })
 
 /**
  * The title in effect before `beforeSeq`.
@@ -248,13 +250,16 @@ export function appendTitle(session: Session, change: TitleChange): number {
  * The fallback limits of the loaded `sessionTitle` service (`dsh-session-title`
  * `SessionTitleService`, whose config field is not part of its public type in rc.8).
  * @param service - `ctx.get('sessionTitle')`, or `undefined`.
- * @returns its `fallbackMaxWords`/`fallbackMaxBytes`, or {@link DEFAULT_TITLE_LIMITS}.
+ * @returns its `fallbackMaxWords`/`fallbackMaxBytes`/`maxTitleBytes`, or {@link DEFAULT_TITLE_LIMITS}.
  */
 export function titleLimitsOf(service: unknown): TitleLimits {
   const config = isRecord(service) ? (service as { config?: unknown }).config : undefined
   if (!isRecord(config)) return DEFAULT_TITLE_LIMITS
-  const { fallbackMaxWords, fallbackMaxBytes } = config
-  return Number.isSafeInteger(fallbackMaxWords) && Number.isSafeInteger(fallbackMaxBytes)
-    ? { maxWords: fallbackMaxWords as number, maxBytes: fallbackMaxBytes as number }
-    : DEFAULT_TITLE_LIMITS
+  const { fallbackMaxWords, fallbackMaxBytes, maxTitleBytes } = config
+  if (!Number.isSafeInteger(fallbackMaxWords) || !Number.isSafeInteger(fallbackMaxBytes)) return DEFAULT_TITLE_LIMITS
+  return {
+    maxWords: fallbackMaxWords as number,
+    maxBytes: fallbackMaxBytes as number,
+    maxTitleBytes: Number.isSafeInteger(maxTitleBytes) ? (maxTitleBytes as number) : DEFAULT_TITLE_LIMITS.maxTitleBytes!,
+  }
 }

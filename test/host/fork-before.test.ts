@@ -46,13 +46,16 @@ describe('forkBefore', () => {
     assert.ok(!session.surface.nodes.includes(inner), 'the inner tombstone is shadowed')
     const onward = await write({ action: 'deleteFrom', seq: node(session, 'assistant/message', 'reply #2') })
 
-    for (const tombstoneSeq of [step, inner, outer, onward]) {
+    // Four copies of one session: each gets the next copy number.
+    const titles = ['(copy)', '(copy 2)', '(copy 3)', '(copy 4)'].map((suffix) => `prompt #1: please look at ${suffix}`)
+    for (const [n, tombstoneSeq] of [step, inner, outer, onward].entries()) {
       const count = session.seq
+      const copyTitle = titles[n]!
       const reply = await app.post({ sessionId: agent.id, action: 'forkBefore', tombstoneSeq })
       assert.equal(reply.status, 200, reply.text)
       const { forkedSessionId } = reply.json.value
       assert.match(forkedSessionId, /^session-[0-9a-f-]{36}$/)
-      assert.deepEqual(reply.json.value, { action: 'forkBefore', tombstoneSeq, forkedSessionId, boundarySeq: tombstoneSeq - 1, title: 'prompt #1: please look at (copy)', persisted: true })
+      assert.deepEqual(reply.json.value, { action: 'forkBefore', tombstoneSeq, forkedSessionId, boundarySeq: tombstoneSeq - 1, title: copyTitle, persisted: true })
       assert.equal(session.seq, count, 'the original is not touched')
       assert.equal(app.ctx.sessions.get(SessionId(forkedSessionId)), undefined, 'the copy is stored, not left live')
       assert.ok(workspace.sessionIds.includes(SessionId(forkedSessionId)), 'the copy joined the source workspace')
@@ -61,8 +64,8 @@ describe('forkBefore', () => {
       assert.deepEqual(derived(copy.session), expected.get(tombstoneSeq), `the copy before ${tombstoneSeq} derives the conversation as it was`)
       assert.equal(copy.session.header.parentSession, agent.id)
       const title = copy.session.events.findLast((e) => e.type === 'session/title')!
-      assert.deepEqual(title.data, { title: 'prompt #1: please look at (copy)', messageSeqs: [], source: { kind: 'user' } })
-      assert.equal(app.ctx.sessionTitle.get(copy.session)?.title, 'prompt #1: please look at (copy)')
+      assert.deepEqual(title.data, { title: copyTitle, messageSeqs: [], source: { kind: 'user' } })
+      assert.equal(app.ctx.sessionTitle.get(copy.session)?.title, copyTitle)
     }
   })
 

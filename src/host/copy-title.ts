@@ -1,0 +1,73 @@
+/**
+ * The title of a copy, distinct from every title already in use. The scheme follows how DSH names
+ * a Branch (`dsh-client-runtime` `increasedForkTitle`: an unnumbered title gains ` (1)`, a
+ * trailing `(n)` becomes `(n+1)`), with this plugin's word for a copy:
+ * "<title> (copy)", then "<title> (copy 2)", "<title> (copy 3)", … The copy of a copy is named
+ * from the copy's title, so "<title> (copy)" gives "<title> (copy 2)", never
+ * "<title> (copy) (copy)". Unlike Branch, a number already taken by another session is skipped,
+ * so two copies of one session never share a title. A title longer than the session-title
+ * service allows (`dsh-session-title` config `maxTitleBytes`) loses the end of its stem, never its
+ * copy number.
+ *
+ * @module dsh-message-recall/host/copy-title
+ */
+
+/** A title split into what it copies and its copy number. */
+export interface CopyName {
+  /** The title without a trailing copy suffix. */
+  readonly stem: string
+  /** 0 for a title that is not a copy's, 1 for "(copy)", n for "(copy n)". */
+  readonly number: number
+}
+
+// "(copy 1)" is not this scheme's spelling, so it stays part of the stem.
+const COPY_SUFFIX = /^(.*) \(copy(?: ([2-9]|[1-9]\d+))?\)$/su
+
+/**
+ * Split a title into its stem and copy number.
+ * @param title - any title.
+ * @returns e.g. `"Plan (copy 3)"` → `{ stem: 'Plan', number: 3 }`; `"Plan"` → `{ stem: 'Plan', number: 0 }`.
+ */
+export function parseCopyTitle(title: string): CopyName {
+  const match = COPY_SUFFIX.exec(title)
+  if (match === null || match[1] === undefined || match[1].length === 0) return { stem: title, number: 0 }
+  return { stem: match[1], number: match[2] === undefined ? 1 : Number(match[2]) }
+}
+
+/**
+ * The copy title with a given number.
+ * @param stem - the copied title's stem.
+ * @param number - 1 or more.
+ * @param maxBytes - the longest title in UTF-8 bytes; the stem is cut at a code point to fit.
+ * @returns `"<stem> (copy)"` for 1, `"<stem> (copy <number>)"` above.
+ */
+export function copyTitleNumbered(stem: string, number: number, maxBytes = Number.POSITIVE_INFINITY): string {
+  const suffix = number === 1 ? ' (copy)' : ` (copy ${number})`
+  const budget = maxBytes - Buffer.byteLength(suffix, 'utf8')
+  if (Buffer.byteLength(stem, 'utf8') <= budget) return `${stem}${suffix}`
+  let cut = ''
+  let bytes = 0
+  for (const char of stem) {
+    const size = Buffer.byteLength(char, 'utf8')
+    if (bytes + size > budget) break
+    cut += char
+    bytes += size
+  }
+  cut = cut.trimEnd()
+  return cut.length === 0 ? suffix.trimStart() : `${cut}${suffix}`
+}
+
+/**
+ * The title of a copy of a conversation titled `base`: the next copy number after the one `base`
+ * carries that no title in `taken` uses.
+ * @param base - the copied conversation's title (itself possibly a copy's).
+ * @param taken - the titles of the sessions that exist, compared exactly.
+ * @param maxBytes - the longest title in UTF-8 bytes (see {@link copyTitleNumbered}).
+ * @returns a title not in `taken`.
+ */
+export function nextCopyTitle(base: string, taken: ReadonlySet<string>, maxBytes = Number.POSITIVE_INFINITY): string {
+  const { stem, number } = parseCopyTitle(base)
+  let next = number + 1
+  while (taken.has(copyTitleNumbered(stem, next, maxBytes))) next++
+  return copyTitleNumbered(stem, next, maxBytes)
+}
