@@ -538,7 +538,7 @@ var SurfaceView = class {
 };
 function planRemoval(input) {
   const view = new SurfaceView(input.nodes, input.lookup);
-  const found = resolveTarget(view, input.target);
+  const found = resolveTarget(view, input.target, input.searchFrom ?? 0);
   if (typeof found !== "number") return { ok: false, refusal: found };
   const idx = found;
   const targetSeq = view.seq(idx);
@@ -588,9 +588,14 @@ function planRemoval(input) {
     }
   };
 }
-function resolveTarget(view, target) {
+function positionOf(nodes, seq, from) {
+  const start = Math.min(Math.max(0, from), nodes.length);
+  const idx = nodes.indexOf(seq, start);
+  return idx !== -1 || start === 0 ? idx : nodes.lastIndexOf(seq, start - 1);
+}
+function resolveTarget(view, target, searchFrom) {
   if ("seq" in target) {
-    const idx = view.nodes.indexOf(target.seq);
+    const idx = positionOf(view.nodes, target.seq, searchFrom);
     return idx === -1 ? { code: "TARGET_NOT_FOUND", target, reason: "not-on-surface", matchingSeqs: [] } : idx;
   }
   const matches = [];
@@ -1478,6 +1483,7 @@ function planBatch(input) {
   const ownerOf = [];
   let next = input.nextSeq;
   let order = 0;
+  let near = 0;
   const refuse2 = (index, refusal) => ({ ok: false, refusal: { index, change: input.changes[index], refusal } });
   for (const [index, change] of input.changes.entries()) {
     order++;
@@ -1521,7 +1527,8 @@ function planBatch(input) {
         order,
         live: true
       };
-      nodes.splice(nodes.indexOf(change.tombstoneSeq), 1, seq2);
+      near = positionOf(nodes, change.tombstoneSeq, near);
+      nodes.splice(near, 1, seq2);
       drafts.push(draft2);
       draftOf.set(seq2, draft2);
       ownerOf[index] = draft2;
@@ -1533,7 +1540,7 @@ function planBatch(input) {
     }
     const earlier = coveredBy.get(targetSeq);
     if (earlier !== void 0) {
-      const after = change.action === "deleteFrom" ? firstRemovableAfter(nodes, lookup, nodes.indexOf(earlier.virtualSeq)) : void 0;
+      const after = change.action === "deleteFrom" ? firstRemovableAfter(nodes, lookup, positionOf(nodes, earlier.virtualSeq, near)) : void 0;
       if (after === void 0) {
         earlier.changeIndexes.push(index);
         earlier.changeIndexes.sort((a, b) => a - b);
@@ -1542,7 +1549,7 @@ function planBatch(input) {
       }
       targetSeq = after;
     }
-    const planned = planRemoval({ nodes, lookup, action: change.action === "deleteFrom" ? "deleteFrom" : "delete", target: { seq: targetSeq } });
+    const planned = planRemoval({ nodes, lookup, action: change.action === "deleteFrom" ? "deleteFrom" : "delete", target: { seq: targetSeq }, searchFrom: near });
     if (!planned.ok) return refuse2(index, planned.refusal);
     const { plan } = planned;
     const shadowedSeqs = [];
@@ -1584,6 +1591,7 @@ function planBatch(input) {
       sourceEventSeqs: shadowedSeqs
     });
     nodes.splice(plan.startIdx, plan.endIdx - plan.startIdx + 1, seq);
+    near = plan.startIdx;
     drafts.push(draft);
     draftOf.set(seq, draft);
     for (const i of changeIndexes) ownerOf[i] = draft;

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-3ZUET7NG.js";
+} from "./chunks/chunk-MC3SOIO2.js";
 import {
   listCommand
 } from "./chunks/chunk-7HZFHIKK.js";
@@ -10,8 +10,8 @@ import {
 } from "./chunks/chunk-ZY4MRSPS.js";
 import {
   scanCommand
-} from "./chunks/chunk-TOMPJRZ7.js";
-import "./chunks/chunk-2PR2WRSM.js";
+} from "./chunks/chunk-OUMSZPHJ.js";
+import "./chunks/chunk-7QUY7IBV.js";
 import {
   verifyCommand
 } from "./chunks/chunk-LZ54AJR4.js";

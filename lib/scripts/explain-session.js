@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-3ZUET7NG.js";
-import "./chunks/chunk-2PR2WRSM.js";
+} from "./chunks/chunk-MC3SOIO2.js";
+import "./chunks/chunk-7QUY7IBV.js";
 import {
   runCommand
 } from "./chunks/chunk-DCYPK23Y.js";

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 import {
   scanCommand
-} from "./chunks/chunk-TOMPJRZ7.js";
-import "./chunks/chunk-2PR2WRSM.js";
+} from "./chunks/chunk-OUMSZPHJ.js";
+import "./chunks/chunk-7QUY7IBV.js";
 import {
   runCommand
 } from "./chunks/chunk-DCYPK23Y.js";

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   forkOrigin
-} from "./chunk-2PR2WRSM.js";
+} from "./chunk-7QUY7IBV.js";
 import {
   COMMON_OPTIONS,
   DECODER_OPTION,

@@ -2,7 +2,7 @@
 import {
   explainSession,
   forkOrigin
-} from "./chunk-2PR2WRSM.js";
+} from "./chunk-7QUY7IBV.js";
 import {
   COMMON_OPTIONS,
   DECODER_OPTION,
