@@ -1,27 +1,27 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-MC3SOIO2.js";
+} from "./chunks/chunk-EWRCOXX4.js";
 import {
   listCommand
-} from "./chunks/chunk-7HZFHIKK.js";
+} from "./chunks/chunk-SV2V3FQI.js";
 import {
   readCommand
-} from "./chunks/chunk-ZY4MRSPS.js";
+} from "./chunks/chunk-GN4ZU4QT.js";
 import {
   scanCommand
-} from "./chunks/chunk-OUMSZPHJ.js";
-import "./chunks/chunk-7QUY7IBV.js";
+} from "./chunks/chunk-QZXR2DJZ.js";
+import "./chunks/chunk-VO67JIYV.js";
 import {
   verifyCommand
-} from "./chunks/chunk-LZ54AJR4.js";
+} from "./chunks/chunk-TVZ26LKT.js";
 import {
   EXIT,
   UsageError,
   out,
   runCommand,
   runMain
-} from "./chunks/chunk-DCYPK23Y.js";
+} from "./chunks/chunk-GXSN2MKZ.js";
 
 // scripts/dsh-message-recall-log.ts
 var BIN = "dsh-message-recall-log";
