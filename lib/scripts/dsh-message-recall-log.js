@@ -14,7 +14,7 @@ import {
 import "./chunks/chunk-VO67JIYV.js";
 import {
   verifyCommand
-} from "./chunks/chunk-TVZ26LKT.js";
+} from "./chunks/chunk-P2SHLAQH.js";
 import {
   EXIT,
   UsageError,

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   verifyCommand
-} from "./chunks/chunk-TVZ26LKT.js";
+} from "./chunks/chunk-P2SHLAQH.js";
 import {
   runCommand
 } from "./chunks/chunk-GXSN2MKZ.js";

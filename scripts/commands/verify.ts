@@ -134,7 +134,7 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
   const lines: string[] = [`file: ${file.path}`]
   if (file.format === 'zstd') {
     lines.push(`format: concatenated Zstandard frames, ${counted(file.size, 'byte')} (${formatBytes(file.size)}), decoder ${read.decoder}`)
-    lines.push(`frames: ${read.frames} complete, ${read.checkedFrames} with their XXH64 content checksum verified`)
+    lines.push(`frames: ${read.frames} complete, ${read.checkedFrames} with ${forCount(read.checkedFrames, 'its', 'their')} XXH64 content checksum verified`)
   } else {
     lines.push(`format: plain JSONL, ${counted(file.size, 'byte')} (${formatBytes(file.size)})`)
   }

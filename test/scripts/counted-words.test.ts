@@ -20,6 +20,7 @@ import { replaceOp } from '../../src/shared/replace-op'
 import { scanZstdFrames } from '../../src/log/zstd-frames'
 import { LogBuilder } from '../host/log-builder'
 import { appendTurns, findLogFile, openLogStore } from './support/real-logs'
+import { node20Path } from '../../tools/node-runtime'
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 const scratch = mkdtempSync(join(tmpdir(), 'mr-counted-'))
@@ -276,6 +277,23 @@ describe('read-session-log and verify-decoder', () => {
     assert.ok(verify.includes('records: 2 lines (header included), 1 event, seq 0-0'), verify.join('\n'))
     const empty = linesOf(run('verify-decoder', ['--decoder', 'fzstd', headerOnly]))
     assert.ok(empty.includes('records: 1 line (header included), 0 events, no events'), empty.join('\n'))
+    assert.ok(empty.includes('frames: 1 complete, 1 with its XXH64 content checksum verified'), empty.join('\n'))
+    assert.ok(verify.includes('frames: 2 complete, 2 with their XXH64 content checksum verified'), verify.join('\n'))
+  })
+
+  it('says when one decoder is all there is to cross-check with, and how many agree', () => {
+    // Node 20 has no zstd in node:zlib; without the zstd program on PATH fzstd is the only decoder.
+    const node20 = node20Path()
+    const emptyBin = join(scratch, 'empty-bin')
+    mkdirSync(emptyBin, { recursive: true })
+    const alone = spawnSync(node20, [join(repo, 'lib/scripts/verify-decoder.js'), '--cross-check', single], { encoding: 'utf8', env: { ...process.env, PATH: emptyBin } })
+    assert.equal(alone.status, 0, alone.stdout + alone.stderr)
+    const lines = linesOf(alone)
+    assert.ok(lines.some((l) => /^cross-check fzstd: sha256 [0-9a-f]{16}…, 2 lines$/.test(l)), alone.stdout)
+    assert.equal(lines.at(-2), 'cross-check: 1 decoder here, nothing to compare it with')
+    // Here: zlib and zlib-oneshot at least, beside fzstd.
+    const here = linesOf(run('verify-decoder', ['--cross-check', single]))
+    assert.match(here.at(-2)!, /^cross-check: [3-9] decoders agree$/)
   })
 
   it('count what is intact before a torn tail, for one and for more', () => {
