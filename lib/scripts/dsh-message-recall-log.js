@@ -1,27 +1,27 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-3ZUET7NG.js";
+} from "./chunks/chunk-EWRCOXX4.js";
 import {
   listCommand
-} from "./chunks/chunk-7HZFHIKK.js";
+} from "./chunks/chunk-SV2V3FQI.js";
 import {
   readCommand
-} from "./chunks/chunk-ZY4MRSPS.js";
+} from "./chunks/chunk-GN4ZU4QT.js";
 import {
   scanCommand
-} from "./chunks/chunk-TOMPJRZ7.js";
-import "./chunks/chunk-2PR2WRSM.js";
+} from "./chunks/chunk-QZXR2DJZ.js";
+import "./chunks/chunk-VO67JIYV.js";
 import {
   verifyCommand
-} from "./chunks/chunk-LZ54AJR4.js";
+} from "./chunks/chunk-P2SHLAQH.js";
 import {
   EXIT,
   UsageError,
   out,
   runCommand,
   runMain
-} from "./chunks/chunk-DCYPK23Y.js";
+} from "./chunks/chunk-GXSN2MKZ.js";
 
 // scripts/dsh-message-recall-log.ts
 var BIN = "dsh-message-recall-log";

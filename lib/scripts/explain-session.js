@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-3ZUET7NG.js";
-import "./chunks/chunk-2PR2WRSM.js";
+} from "./chunks/chunk-EWRCOXX4.js";
+import "./chunks/chunk-VO67JIYV.js";
 import {
   runCommand
-} from "./chunks/chunk-DCYPK23Y.js";
+} from "./chunks/chunk-GXSN2MKZ.js";
 
 // scripts/explain-session.ts
 runCommand(explainCommand, "node lib/scripts/explain-session.js", process.argv.slice(2));

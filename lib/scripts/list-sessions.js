@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import {
   listCommand
-} from "./chunks/chunk-7HZFHIKK.js";
+} from "./chunks/chunk-SV2V3FQI.js";
 import {
   runCommand
-} from "./chunks/chunk-DCYPK23Y.js";
+} from "./chunks/chunk-GXSN2MKZ.js";
 
 // scripts/list-sessions.ts
 runCommand(listCommand, "node lib/scripts/list-sessions.js", process.argv.slice(2));

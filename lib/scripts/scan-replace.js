@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import {
   scanCommand
-} from "./chunks/chunk-TOMPJRZ7.js";
-import "./chunks/chunk-2PR2WRSM.js";
+} from "./chunks/chunk-QZXR2DJZ.js";
+import "./chunks/chunk-VO67JIYV.js";
 import {
   runCommand
-} from "./chunks/chunk-DCYPK23Y.js";
+} from "./chunks/chunk-GXSN2MKZ.js";
 
 // scripts/scan-replace.ts
 runCommand(scanCommand, "node lib/scripts/scan-replace.js", process.argv.slice(2));

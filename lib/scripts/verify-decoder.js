@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import {
   verifyCommand
-} from "./chunks/chunk-LZ54AJR4.js";
+} from "./chunks/chunk-P2SHLAQH.js";
 import {
   runCommand
-} from "./chunks/chunk-DCYPK23Y.js";
+} from "./chunks/chunk-GXSN2MKZ.js";
 
 // scripts/verify-decoder.ts
 runCommand(verifyCommand, "node lib/scripts/verify-decoder.js", process.argv.slice(2));

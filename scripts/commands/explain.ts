@@ -13,6 +13,7 @@ import { explainSession, forkOrigin, type ForkOrigin, type NodeSummary, type Ses
 import { messageIdOf } from '../../src/shared/surface-node'
 import { resolveSessionLog } from '../../src/log/log-file'
 import { readSessionLog } from '../../src/log/session-log'
+import { counted, forCount } from '../../src/log/counted'
 
 const usage = (invocation: string): string => `Usage: ${invocation} <log file | session folder> [options]
 
@@ -56,7 +57,7 @@ function tombstoneNow(t: TombstoneExplanation): string {
 /** The first line about a forked session. */
 function forkLine(fork: ForkOrigin): string {
   if (fork.seedLength === null) return `forked from session ${fork.parentSession}`
-  const copied = fork.seedLength === 0 ? 'no events copied' : `seqs 0-${fork.seedLength - 1} copied from it`
+  const copied = fork.seedLength === 0 ? 'no events copied' : fork.seedLength === 1 ? 'seq 0 copied from it' : `seqs 0-${fork.seedLength - 1} copied from it`
   return `forked from session ${fork.parentSession}: ${copied}, this session's own events from seq ${fork.seedLength}`
 }
 
@@ -71,7 +72,7 @@ function findings(explanation: SessionExplanation, events: readonly LogEvent[]):
   const out: string[] = []
   if (explanation.foldError) out.push(`the log does not fold at seq ${explanation.foldError.seq}: ${explanation.foldError.message}`)
   for (const t of explanation.tombstones) {
-    if (t.splitCalls.length > 0) out.push(`tombstone ${t.seq} splits tool call ${t.splitCalls.join(', ')} from its result`)
+    if (t.splitCalls.length > 0) out.push(`tombstone ${t.seq} splits ${forCount(t.splitCalls.length, 'tool call')} ${t.splitCalls.join(', ')} from ${forCount(t.splitCalls.length, 'its result', 'their results')}`)
     if (!t.sourceAgrees) out.push(`tombstone ${t.seq}: source.removedSeqs differs from the shadowed nodes [${t.shadowedSeqs.join(', ')}]`)
   }
   for (const r of explanation.restores) {
@@ -139,17 +140,17 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
   lines.push(`session ${header?.id ?? '?'}${header?.cwd ? ` (cwd ${header.cwd})` : ''}${header ? `, created ${new Date(header.createdAt).toISOString()}` : ''}`)
   if (fork !== null) lines.push(forkLine(fork))
   if (title) lines.push(`title: ${title}`)
-  lines.push(`log: ${read.events} events${read.lastSeq >= 0 ? ` (seq 0-${read.lastSeq})` : ''}, ${file.format === 'zstd' ? `${read.frames} frames` : 'plain JSONL'}`)
+  lines.push(`log: ${counted(read.events, 'event')}${read.lastSeq >= 0 ? ` (seq 0-${read.lastSeq})` : ''}, ${file.format === 'zstd' ? counted(read.frames, 'frame') : 'plain JSONL'}`)
   const count = (kind: string) => explanation.replacements.filter((r) => r.kind === kind).length
-  lines.push(`surface now: ${explanation.surface.length} nodes [${explanation.surface.map((n) => n.seq).join(', ')}]`)
+  lines.push(`surface now: ${counted(explanation.surface.length, 'node')} [${explanation.surface.map((n) => n.seq).join(', ')}]`)
   lines.push(
-    `replacements: ${explanation.replacements.length} — ${count('tombstone')} tombstones of dsh-message-recall, ${count('restore')} restores, ${count('checkpoint')} compaction checkpoints, ${count('prune')} tool-result prunes, ${count('replacement')} other`,
+    `replacements: ${explanation.replacements.length} — ${counted(count('tombstone'), 'tombstone')} of dsh-message-recall, ${counted(count('restore'), 'restore')}, ${counted(count('checkpoint'), 'compaction checkpoint')}, ${counted(count('prune'), 'tool-result prune')}, ${count('replacement')} other`,
   )
   const exclusions = explanation.tombstones.filter((t) => t.action === 'exclude')
   if (exclusions.length > 0) lines.push(`exclusions: ${exclusions.length}, ${exclusions.filter((t) => t.inEffect).length} in effect (rows kept in view, not sent to the model)`)
   for (const t of explanation.tombstones) {
-    const nested = t.nestedTombstones.length ? `, ${t.nestedTombstones.length} earlier tombstone${t.nestedTombstones.length > 1 ? 's' : ''} among them (${t.nestedTombstones.join(', ')})` : ''
-    lines.push(`tombstone seq ${t.seq} · ${t.action} · range ${t.start}..${t.end} (inclusive) · shadows ${t.shadowedSeqs.length} node${t.shadowedSeqs.length === 1 ? '' : 's'}${nested}`)
+    const nested = t.nestedTombstones.length ? `, ${counted(t.nestedTombstones.length, 'earlier tombstone')} among them (${t.nestedTombstones.join(', ')})` : ''
+    lines.push(`tombstone seq ${t.seq} · ${t.action} · range ${t.start}..${t.end} (inclusive) · shadows ${counted(t.shadowedSeqs.length, 'node')}${nested}`)
     for (const n of t.inside) lines.push(`  inside:  ${node(n)}`)
     lines.push(`  before:  ${node(t.before)}`)
     lines.push(`  after:   ${node(t.after)}`)
@@ -161,10 +162,10 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
     lines.push(`  message: ${node(r.message)}`)
   }
   for (const r of explanation.replacements.filter((r) => r.kind !== 'tombstone' && r.kind !== 'restore')) {
-    lines.push(`${r.kind} seq ${r.seq} · range ${r.start}..${r.end} · shadows ${r.shadowedSeqs.length} node${r.shadowedSeqs.length === 1 ? '' : 's'}`)
+    lines.push(`${r.kind} seq ${r.seq} · range ${r.start}..${r.end} · shadows ${counted(r.shadowedSeqs.length, 'node')}`)
   }
   const balanced = explanation.pairing.unansweredCalls.length === 0 && explanation.pairing.orphanResults.length === 0
-  lines.push(`pairing: ${balanced ? 'balanced (every tool call on the surface has its result)' : `${explanation.pairing.unansweredCalls.length} unanswered calls, ${explanation.pairing.orphanResults.length} orphan results`}`)
+  lines.push(`pairing: ${balanced ? 'balanced (every tool call on the surface has its result)' : `${counted(explanation.pairing.unansweredCalls.length, 'unanswered call')}, ${counted(explanation.pairing.orphanResults.length, 'orphan result')}`}`)
   if (rows && hidden) {
     lines.push(`rows: ${rows.length} rebuilt from the log, ${hidden.hidden.length} hidden by the client`)
     for (const row of rows) {
@@ -174,7 +175,7 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
     }
   }
   for (const p of problems) lines.push(`problem: ${p}`)
-  lines.push(problems.length ? `result: ${problems.length} problem${problems.length > 1 ? 's' : ''} found` : 'result: ok')
+  lines.push(problems.length ? `result: ${counted(problems.length, 'problem')} found` : 'result: ok')
   await out(lines.join('\n') + '\n')
   return problems.length ? EXIT.problem : EXIT.ok
 }

@@ -4,8 +4,9 @@
  *
  * @module dsh-message-recall/scripts/commands/list
  */
-import { COMMON_OPTIONS, DECODER_OPTION, EXIT, decoderOption, formatBytes, numberOption, out, parseRootTarget, assertRoot, progress, type LogCommand } from '../support/cli'
+import { COMMON_OPTIONS, DECODER_OPTION, EXIT, decoderOption, formatBytes, hoursOption, limitOption, out, parseRootTarget, assertRoot, progress, type LogCommand } from '../support/cli'
 import { summarizeRoot, type SessionEntry } from '../../src/log/session-roots'
+import { counted } from '../../src/log/counted'
 
 const usage = (invocation: string): string => `Usage: ${invocation} [sessions root] [options]
 
@@ -44,8 +45,8 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
     await out(usage(invocation))
     return EXIT.ok
   }
-  const hours = numberOption('hours', values.hours)
-  const limit = numberOption('limit', values.limit)
+  const hours = hoursOption(values.hours)
+  const limit = limitOption(values.limit)
   const decoder = decoderOption(values.decoder)
   await assertRoot(root, defaulted)
   const bar = progress('list', 'logs', values.quiet !== true)
@@ -99,7 +100,7 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
     )
   }
   for (const s of skipped) lines.push(`UNREADABLE ${s.path}: ${s.message}`)
-  lines.push(`${all.length} sessions${hours !== undefined ? ` changed in the last ${hours} h` : ''}${limit !== undefined && all.length > entries.length ? `, ${entries.length} shown` : ''}, ${bad} unreadable or damaged`)
+  lines.push(`${counted(all.length, 'session')}${hours !== undefined ? ` changed in the last ${hours} h` : ''}${limit !== undefined && all.length > entries.length ? `, ${entries.length} shown` : ''}, ${bad} unreadable or damaged`)
   await out(lines.join('\n') + '\n')
   return bad ? EXIT.problem : EXIT.ok
 }

@@ -9,6 +9,7 @@ import type { LogProblem, LogRecord } from '../../src/log/log-frames'
 import type { FrameReport } from '../../src/log/frame-batches'
 import { resolveSessionLog } from '../../src/log/log-file'
 import { readSessionLog, type SessionLogRead } from '../../src/log/session-log'
+import { counted, forCount } from '../../src/log/counted'
 
 const usage = (invocation: string): string => `Usage: ${invocation} <log file | session folder> [options]
 
@@ -31,7 +32,8 @@ const OPTIONS = { ...COMMON_OPTIONS, ...DECODER_OPTION, frames: { type: 'boolean
 function problemLines(read: SessionLogRead): string[] {
   const lines = read.problems.map((p: LogProblem) => `problem: ${p.message}`)
   if (read.tail) {
-    const recover = read.tail.recoverableLines ? ` (${read.tail.recoverableLines} complete lines are decodable from it)` : ''
+    const n = read.tail.recoverableLines
+    const recover = n ? ` (${counted(n, 'complete line')} ${forCount(n, 'is', 'are')} decodable from it)` : ''
     lines.push(`torn tail: ${read.tail.description}${recover}`)
   }
   return lines
@@ -109,7 +111,7 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
     })
     bar.done()
     if (json) output.addText(`],"summary":${JSON.stringify(summaryJson(read))}}\n`)
-    else output.addText(`${read.frames} frames, ${formatBytes(read.bytesConsumed)} of ${formatBytes(file.size)} consumed, ${read.lines} lines, ${read.events} events, decoder ${read.decoder}${read.fallbackDecoder ? ` (${read.fallbackDecoder} for frames the zstd tool refused)` : ''}\n`)
+    else output.addText(`${counted(read.frames, 'frame')}, ${formatBytes(read.bytesConsumed)} of ${formatBytes(file.size)} consumed, ${counted(read.lines, 'line')}, ${counted(read.events, 'event')}, decoder ${read.decoder}${read.fallbackDecoder ? ` (${read.fallbackDecoder} for frames the zstd tool refused)` : ''}\n`)
     await output.end()
     if (!json) for (const line of problemLines(read)) process.stderr.write(line + '\n')
     return read.problems.length > 0 || read.tail ? EXIT.problem : EXIT.ok

@@ -4,9 +4,10 @@
  *
  * @module dsh-message-recall/scripts/commands/scan
  */
-import { COMMON_OPTIONS, DECODER_OPTION, EXIT, decoderOption, formatBytes, numberOption, out, parseRootTarget, assertRoot, progress, type LogCommand } from '../support/cli'
+import { COMMON_OPTIONS, DECODER_OPTION, EXIT, decoderOption, formatBytes, hoursOption, out, parseRootTarget, assertRoot, progress, type LogCommand } from '../support/cli'
 import { forkOrigin } from '../../src/log/session-explain'
 import { summarizeRoot } from '../../src/log/session-roots'
+import { counted, forCount } from '../../src/log/counted'
 
 const usage = (invocation: string): string => `Usage: ${invocation} [sessions root] [options]
 
@@ -37,7 +38,7 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
     await out(usage(invocation))
     return EXIT.ok
   }
-  const hours = numberOption('hours', values.hours)
+  const hours = hoursOption(values.hours)
   const decoder = decoderOption(values.decoder)
   await assertRoot(root, defaulted)
   const bar = progress('scan', 'logs', values.quiet !== true)
@@ -77,24 +78,24 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
   for (const e of withTombstones) {
     const a = e.summary!.tombstonesByAction
     const excluded = a.exclude > 0 ? `, exclude ${a.exclude}` : ''
-    lines.push(`  ${id(e)}  ${e.summary!.tombstones} tombstones (recall ${a.recall}, delete ${a.delete}, deleteFrom ${a.deleteFrom}${excluded})  ${e.path}`)
+    lines.push(`  ${id(e)}  ${counted(e.summary!.tombstones, 'tombstone')} (recall ${a.recall}, delete ${a.delete}, deleteFrom ${a.deleteFrom}${excluded})  ${e.path}`)
   }
   lines.push(`sessions with restores: ${withRestores.length}`)
-  for (const e of withRestores) lines.push(`  ${id(e)}  ${e.summary!.restores} restore${e.summary!.restores === 1 ? '' : 's'} (tombstones undone in place)  ${e.path}`)
+  for (const e of withRestores) lines.push(`  ${id(e)}  ${counted(e.summary!.restores, 'restore')} (${forCount(e.summary!.restores, 'a tombstone', 'tombstones')} undone in place)  ${e.path}`)
   lines.push(`sessions with compaction replacements: ${withCompaction.length}`)
-  for (const e of withCompaction) lines.push(`  ${id(e)}  ${e.summary!.checkpoints} checkpoints, ${e.summary!.prunes} tool-result prunes  ${e.path}`)
+  for (const e of withCompaction) lines.push(`  ${id(e)}  ${counted(e.summary!.checkpoints, 'checkpoint')}, ${counted(e.summary!.prunes, 'tool-result prune')}  ${e.path}`)
   if (withOther.length) {
     lines.push(`sessions with other replacements: ${withOther.length}`)
-    for (const e of withOther) lines.push(`  ${id(e)}  ${e.summary!.otherReplacements} replacements  ${e.path}`)
+    for (const e of withOther) lines.push(`  ${id(e)}  ${counted(e.summary!.otherReplacements, 'replacement')}  ${e.path}`)
   }
   lines.push(`sessions forked from another: ${forks.length}`)
   for (const e of forks) {
     const fork = forkOrigin(e.header)!
-    lines.push(`  ${id(e)}  forked from ${fork.parentSession}${fork.seedLength === null ? '' : ` (${fork.seedLength} events copied)`}  ${e.path}`)
+    lines.push(`  ${id(e)}  forked from ${fork.parentSession}${fork.seedLength === null ? '' : ` (${counted(fork.seedLength, 'event')} copied)`}  ${e.path}`)
   }
   for (const e of unreadable) lines.push(`UNREADABLE ${e.path}: ${e.error ?? e.problems[0]!.message}`)
   for (const s of skipped) lines.push(`UNREADABLE ${s.path}: ${s.message}`)
-  lines.push(`scanned ${entries.length} sessions${hours !== undefined ? ` changed in the last ${hours} h` : ''}, ${bad} unreadable or damaged`)
+  lines.push(`scanned ${counted(entries.length, 'session')}${hours !== undefined ? ` changed in the last ${hours} h` : ''}, ${bad} unreadable or damaged`)
   await out(lines.join('\n') + '\n')
   return bad ? EXIT.problem : EXIT.ok
 }

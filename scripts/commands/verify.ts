@@ -11,6 +11,7 @@ import { findZstdCli, hasZlibZstd } from '../../src/log/frame-decoder-node'
 import type { LogProblem } from '../../src/log/log-frames'
 import { resolveSessionLog } from '../../src/log/log-file'
 import { readSessionLog, type SessionLogRead } from '../../src/log/session-log'
+import { counted, forCount } from '../../src/log/counted'
 
 const usage = (invocation: string): string => `Usage: ${invocation} <log file | session folder> [options]
 
@@ -132,31 +133,31 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
 
   const lines: string[] = [`file: ${file.path}`]
   if (file.format === 'zstd') {
-    lines.push(`format: concatenated Zstandard frames, ${file.size} bytes (${formatBytes(file.size)}), decoder ${read.decoder}`)
-    lines.push(`frames: ${read.frames} complete, ${read.checkedFrames} with their XXH64 content checksum verified`)
+    lines.push(`format: concatenated Zstandard frames, ${counted(file.size, 'byte')} (${formatBytes(file.size)}), decoder ${read.decoder}`)
+    lines.push(`frames: ${read.frames} complete, ${read.checkedFrames} with ${forCount(read.checkedFrames, 'its', 'their')} XXH64 content checksum verified`)
   } else {
-    lines.push(`format: plain JSONL, ${file.size} bytes (${formatBytes(file.size)})`)
+    lines.push(`format: plain JSONL, ${counted(file.size, 'byte')} (${formatBytes(file.size)})`)
   }
-  lines.push(`consumed: ${read.bytesConsumed} of ${file.size} bytes${consumedToEnd ? ' (to the last byte)' : ''}`)
+  lines.push(`consumed: ${read.bytesConsumed} of ${counted(file.size, 'byte')}${consumedToEnd ? ' (to the last byte)' : ''}`)
   const seqs = read.lastSeq >= 0 ? `seq 0-${read.lastSeq}` : 'no events'
-  lines.push(`records: ${read.lines} lines (header included), ${read.events} events, ${seqs}`)
+  lines.push(`records: ${counted(read.lines, 'line')} (header included), ${counted(read.events, 'event')}, ${seqs}`)
   if (file.format === 'zstd') {
     const fp = read.magicFalsePositives
     lines.push(
       fp.length === 0
         ? 'magic number inside frames: none'
-        : `magic number inside frames: ${fp.length} (at byte ${fp.slice(0, 5).join(', ')}${fp.length > 5 ? ', …' : ''}); a splitter that searches for 28 b5 2f fd would cut a frame there`,
+        : `magic number inside frames: ${fp.length} (at ${forCount(fp.length, 'byte')} ${fp.slice(0, 5).join(', ')}${fp.length > 5 ? ', …' : ''}); a splitter that searches for 28 b5 2f fd would cut a frame there`,
     )
   }
   if (read.tail) {
     lines.push(`torn tail: ${read.tail.description}`)
-    lines.push(`intact before it: ${read.frames} frames, ${read.lines} lines, ${read.events} events (${seqs}), up to byte ${read.bytesConsumed}`)
+    lines.push(`intact before it: ${counted(read.frames, 'frame')}, ${counted(read.lines, 'line')}, ${counted(read.events, 'event')} (${seqs}), up to byte ${read.bytesConsumed}`)
     if (read.tail.recoverableLines !== null) lines.push(`complete lines decodable from the torn frame: ${read.tail.recoverableLines} (DSH keeps these when it repairs the log on its next load)`)
   }
   for (const problem of problems) lines.push(`problem: ${problem.message}`)
   if (cross) {
-    for (const c of cross) lines.push(`cross-check ${c.decoder}: ${c.sha256 !== null ? `sha256 ${c.sha256.slice(0, 16)}…, ${c.lines} lines` : `failed: ${c.error}`}`)
-    lines.push(cross.length === 0 ? 'cross-check: nothing to compare (plain JSONL)' : agree ? `cross-check: ${cross.length} decoders agree` : 'cross-check: decoders DISAGREE')
+    for (const c of cross) lines.push(`cross-check ${c.decoder}: ${c.sha256 !== null ? `sha256 ${c.sha256.slice(0, 16)}…, ${counted(c.lines, 'line')}` : `failed: ${c.error}`}`)
+    lines.push(cross.length === 0 ? 'cross-check: nothing to compare (plain JSONL)' : cross.length === 1 ? 'cross-check: 1 decoder here, nothing to compare it with' : agree ? `cross-check: ${cross.length} decoders agree` : 'cross-check: decoders DISAGREE')
   }
   lines.push(ok ? 'result: ok' : read.tail && problems.length === 0 && agree ? 'result: torn tail (normal while DSH is still writing this session)' : 'result: problem found')
   await out(lines.join('\n') + '\n')

@@ -12,6 +12,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { DECODER_NAMES, DecoderUnavailableError, type DecoderName } from '../../src/log/frame-decoder'
 import { SessionLogInputError } from '../../src/log/log-file'
 import { defaultSessionsRoot, SESSIONS_ROOT_RULE } from '../../src/log/session-roots'
+import { counted } from '../../src/log/counted'
 
 /** Exit codes of every script. */
 export const EXIT = {
@@ -31,6 +32,29 @@ export class UsageError extends Error {
   }
 }
 
+/**
+ * A value a command-line option cannot take (a negative, zero or non-numeric `--hours`, an
+ * unknown `--decoder`, a value left out). Exit code 2 like any {@link UsageError}, reported on one
+ * line, without the usage text.
+ */
+export class OptionValueError extends UsageError {
+  /**
+   * @param name - the option, without the dashes (`hours`).
+   * @param value - what was given, or `null` when the value was left out.
+   */
+  constructor(name: string, value: string | null) {
+    super(`--${name} expects ${OPTION_VALUES[name as keyof typeof OPTION_VALUES] ?? 'a value'}, got ${value === null ? 'nothing' : JSON.stringify(value)}`)
+    this.name = 'OptionValueError'
+  }
+}
+
+/** What the value of each option that takes one must be, as the messages say it. */
+const OPTION_VALUES = {
+  decoder: `a decoder name (one of auto, ${DECODER_NAMES.join(', ')})`,
+  hours: 'a positive number of hours',
+  limit: 'a positive whole number of sessions',
+} as const
+
 /** Options every script accepts. */
 export const COMMON_OPTIONS = {
   help: { type: 'boolean', short: 'h' },
@@ -48,11 +72,48 @@ export const DECODER_OPTION = { decoder: { type: 'string' } } as const satisfies
  * @throws UsageError on an unknown option or a missing option value.
  */
 export function parseCli<O extends NonNullable<ParseArgsConfig['options']>>(argv: readonly string[], options: O) {
+  const args = joinOptionValues(argv, options)
   try {
-    return parseArgs({ args: [...argv], options, allowPositionals: true, strict: true })
+    return parseArgs({ args, options, allowPositionals: true, strict: true })
   } catch (error) {
     throw new UsageError((error as Error).message)
   }
+}
+
+/**
+ * Take the argument after an option that needs a value as that value even when it starts with a
+ * dash, so `--hours -5` reads as `--hours=-5` (`parseArgs` would call it ambiguous), unless it is
+ * itself an option of the table: then, or at the end of the arguments, the value is missing.
+ * Nothing after `--` is touched.
+ * @param argv - arguments after the script name.
+ * @param options - the `parseArgs` option table.
+ * @returns the arguments with each such pair written as `--name=value`.
+ * @throws OptionValueError when an option that needs a value has none.
+ */
+function joinOptionValues(argv: readonly string[], options: NonNullable<ParseArgsConfig['options']>): string[] {
+  const takesValue = new Set(Object.entries(options).filter(([, o]) => o.type === 'string').map(([name]) => name))
+  const isOption = (arg: string): boolean => {
+    if (arg.startsWith('--')) return Object.hasOwn(options, arg.slice(2).split('=')[0]!)
+    return arg.length === 2 && arg[0] === '-' && Object.values(options).some((o) => o.short === arg[1])
+  }
+  const out: string[] = []
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!
+    if (arg === '--') {
+      out.push(...argv.slice(i))
+      break
+    }
+    const name = arg.startsWith('--') ? arg.slice(2) : null
+    if (name === null || !takesValue.has(name)) {
+      out.push(arg)
+      continue
+    }
+    const next = argv[i + 1]
+    if (next === undefined || next === '--' || isOption(next)) throw new OptionValueError(name, null)
+    out.push(`--${name}=${next}`)
+    i++
+  }
+  return out
 }
 
 /**
@@ -125,21 +186,33 @@ export async function assertFolder(root: string): Promise<void> {
 export function decoderOption(value: string | undefined): DecoderName | 'auto' {
   if (value === undefined || value === 'auto') return 'auto'
   if ((DECODER_NAMES as readonly string[]).includes(value)) return value as DecoderName
-  throw new UsageError(`unknown decoder "${value}" (one of auto, ${DECODER_NAMES.join(', ')})`)
+  throw new OptionValueError('decoder', value)
 }
 
 /**
- * Read a non-negative number option such as `--hours`.
- * @param name - option name, for the message.
- * @param value - option value, or `undefined`.
- * @returns the number, or `undefined` when absent.
- * @throws UsageError when the value is not a non-negative finite number.
+ * Read `--hours`: a positive decimal number (`24`, `0.5`, `.5`).
+ * @param value - the option value, or `undefined`.
+ * @returns the hours, or `undefined` when absent.
+ * @throws OptionValueError for anything else: zero, a negative, `abc`, `Infinity`, `1e3`, an empty value.
  */
-export function numberOption(name: string, value: string | undefined): number | undefined {
+export function hoursOption(value: string | undefined): number | undefined {
   if (value === undefined) return undefined
-  const number = Number(value)
-  if (value.trim() === '' || !Number.isFinite(number) || number < 0) throw new UsageError(`--${name} needs a non-negative number, got "${value}"`)
-  return number
+  const hours = /^(?:\d+(?:\.\d*)?|\.\d+)$/.test(value) ? Number(value) : NaN
+  if (!(hours > 0 && Number.isFinite(hours))) throw new OptionValueError('hours', value)
+  return hours
+}
+
+/**
+ * Read `--limit`: a positive whole number of sessions.
+ * @param value - the option value, or `undefined`.
+ * @returns the limit, or `undefined` when absent.
+ * @throws OptionValueError for anything else: zero, a negative, a fraction, `abc`, `Infinity`, an empty value.
+ */
+export function limitOption(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined
+  const limit = /^\d+$/.test(value) ? Number(value) : NaN
+  if (!(limit > 0 && Number.isSafeInteger(limit))) throw new OptionValueError('limit', value)
+  return limit
 }
 
 /**
@@ -196,7 +269,7 @@ export function progress(label: string, unit: 'logs' | 'MB', enabled: boolean, s
       shown = true
       const seconds = (now - started) / 1000
       const rate = seconds > 0 ? `${mb(bytes / seconds)} MB/s` : '… MB/s'
-      const count = unit === 'MB' ? `${mb(done)}/${mb(total)} MB` : `${done}/${total} logs, ${mb(bytes)} MB`
+      const count = unit === 'MB' ? `${mb(done)}/${mb(total)} MB` : `${done}/${counted(total, 'log')}, ${mb(bytes)} MB`
       stream.write(`\r\x1b[K${label}: ${count}, ${rate}`)
     },
     done(): void {
@@ -272,7 +345,9 @@ export function runMain(usage: string, main: () => Promise<number>): void {
       process.exitCode = code
     })
     .catch((error: unknown) => {
-      if (error instanceof UsageError) {
+      if (error instanceof OptionValueError) {
+        process.stderr.write(`${error.message}\n`)
+      } else if (error instanceof UsageError) {
         process.stderr.write(`${error.message}\n\n${usage}`)
       } else if (error instanceof SessionLogInputError || error instanceof DecoderUnavailableError) {
         process.stderr.write(`${error.message}\n`)

@@ -15,6 +15,7 @@
  * @module dsh-message-recall/log/chunk-rows
  */
 import { isRecord, type LogEvent } from '../shared/events'
+import { counted } from './counted'
 
 /** Storage row tags (bare, slash-less words: never session event types). */
 export const CHUNK_ROW_TYPES = ['text-chunks', 'reasoning-chunks', 'tool-call-chunks'] as const
@@ -45,7 +46,7 @@ function runMembers(tag: string, data: Record<string, unknown>, payloadKey: 'tex
   }
   const dt = data.dt
   if (!Array.isArray(dt) || dt.some((gap) => !Number.isSafeInteger(gap))) malformed(tag, 'dt must be an array of safe integers')
-  if (dt.length !== payload.length - 1) malformed(tag, `dt length ${dt.length} does not match ${payload.length} members`)
+  if (dt.length !== payload.length - 1) malformed(tag, `dt length ${dt.length} does not match ${counted(payload.length, 'member')}`)
   return payload as string[]
 }
 

@@ -20,6 +20,7 @@
 import { spawn, spawnSync } from 'node:child_process'
 import * as zlib from 'node:zlib'
 import { createFzstdDecoder, DecoderUnavailableError, type DecoderName, type FrameDecoder, type PlaintextRun } from './frame-decoder'
+import { counted } from './counted'
 
 /** Output scratch of the reused zlib context, in bytes. */
 const OUTPUT_CHUNK_BYTES = 1024 * 1024
@@ -97,7 +98,7 @@ export function createZlibDecoder(): FrameDecoder | null {
       const produced = output.length - outputLeft
       total += produced
       if (outputLeft !== 0) {
-        if (inputLeft !== 0) throw new Error(`zstd frame decoder left ${inputLeft} bytes of the frame unread`)
+        if (inputLeft !== 0) throw new Error(`zstd frame decoder left ${counted(inputLeft, 'byte')} of the frame unread`)
         if (chunks === null) return output.subarray(0, produced)
         chunks.push(Buffer.from(output.subarray(0, produced)))
         return Buffer.concat(chunks, total)
@@ -124,7 +125,7 @@ export function createZlibDecoder(): FrameDecoder | null {
       const inputLeft = stream._writeState[1]!
       at += room - outputLeft
       if (outputLeft !== 0) {
-        if (inputLeft !== 0) throw new Error(`zstd frame decoder left ${inputLeft} bytes of the frame unread`)
+        if (inputLeft !== 0) throw new Error(`zstd frame decoder left ${counted(inputLeft, 'byte')} of the frame unread`)
         run.length = at
         return
       }

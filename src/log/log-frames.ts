@@ -15,6 +15,7 @@
  */
 import { isRecord, type LogEvent } from '../shared/events'
 import { CHUNK_ROW_TYPES, expandStorageRecord, isChunkRowTagged, recordSeqRange } from './chunk-rows'
+import { counted } from './counted'
 
 /** The header line (`{"type":"session",…}`) as the backend writes it (`toHeaderLine`). */
 export interface LogHeader {
@@ -322,7 +323,7 @@ export class LogRecordReader {
     this.flushRow()
     const problems = [...this.problems]
     if (this.dropped > 0) {
-      problems.push({ kind: 'unparsable-line', at: { line: this.line, frame: null, byte: 0 }, message: `${this.dropped} further problems not listed` })
+      problems.push({ kind: 'unparsable-line', at: { line: this.line, frame: null, byte: 0 }, message: `${counted(this.dropped, 'further problem')} not listed` })
     }
     if (this.headerValue === null && this.line === 0 && problems.length === 0) {
       problems.push({ kind: 'bad-header', at: { line: 1, frame: null, byte: 0 }, message: 'the log holds no complete header line' })

@@ -13,7 +13,7 @@ import { foldSurface } from '@deepseek-ai/dsh-session/surface'
 import type { SessionEvent } from '@deepseek-ai/dsh-session/types'
 import { isRecord, type LogEvent } from '../shared/events'
 import { readReplaceOp } from '../shared/replace-op'
-import { classifyNode, contentOf, plainText, stepOf, type NodeKind } from '../shared/surface-node'
+import { classifyNode, contentOf, plainText, stepOf, toolCallIds, toolResultCallId, type NodeKind } from '../shared/surface-node'
 import { removalStatuses } from '../shared/removal-status'
 import { readRestore } from '../shared/restore'
 import { readTombstone, type TombstoneAction } from '../shared/tombstone'
@@ -199,6 +199,73 @@ function foldPrefix(events: readonly LogEvent[]): { count: number; error: { seq:
 }
 
 /**
+ * Tool pairing along a fold, with one {@link ToolPairingIndex} for every surface state before the
+ * last: the index is built once over every node the surface ever holds (appended or replacing,
+ * in log order), and a question about the current state keeps only the partners on the surface
+ * now. A replace moves positions, so an index over the current node list would have to be built
+ * again after each one; this one never changes.
+ */
+class SurfaceHistory {
+  /** The pairing index over {@link SurfaceHistory.seqs}. */
+  private readonly index: ToolPairingIndex
+  /** Seqs of every surface node of the fold, in log order. */
+  private readonly seqs: readonly number[]
+  /** `1` at a seq while that node is on the current surface. */
+  private readonly live: Uint8Array
+
+  /**
+   * @param events - the folded events (`events[seq].seq === seq`).
+   * @param nodes - the current surface, in surface order; later changes come through
+   *   {@link enter} and {@link replace}.
+   */
+  constructor(
+    private readonly events: readonly LogEvent[],
+    nodes: readonly number[],
+  ) {
+    const seqs: number[] = []
+    for (const event of events) if (event.surfaceOp === 'append' || readReplaceOp(event.surfaceOp) !== null) seqs.push(event.seq)
+    this.seqs = seqs
+    this.index = new ToolPairingIndex(seqs, (idx) => events[seqs[idx]!]!)
+    this.live = new Uint8Array(events.length)
+    for (const seq of nodes) this.live[seq] = 1
+  }
+
+  /** Node `seq` was appended to the surface. */
+  enter(seq: number): void {
+    this.live[seq] = 1
+  }
+
+  /** The nodes `shadowed` left the surface for `seq`, which replaced them. */
+  replace(shadowed: readonly number[], seq: number): void {
+    for (const s of shadowed) this.live[s] = 0
+    this.live[seq] = 1
+  }
+
+  /**
+   * What `ToolPairingIndex.splitBy` answers for a window of the current surface: the ids with one
+   * side inside `window` and the other side on the surface outside it.
+   * @param window - seqs of a contiguous run of current surface nodes, in surface order.
+   * @returns the ids, calls opened inside first, then results answered inside, each in surface
+   *   order; `[]` for a balanced window.
+   */
+  splitBy(window: readonly number[]): string[] {
+    const inside = new Set(window)
+    const outside = (positions: readonly number[]): boolean =>
+      positions.some((p) => {
+        const seq = this.seqs[p]!
+        return this.live[seq] === 1 && !inside.has(seq)
+      })
+    const split = new Set<string>()
+    for (const seq of window) for (const id of toolCallIds(this.events[seq]!)) if (outside(this.index.resultPositions(id))) split.add(id)
+    for (const seq of window) {
+      const id = toolResultCallId(this.events[seq]!)
+      if (id !== null && outside(this.index.callPositions(id))) split.add(id)
+    }
+    return [...split]
+  }
+}
+
+/**
  * Explain a session log.
  * @param events - the log's events in seq order (packed rows expanded).
  * @returns the explanation; a log that DSH would refuse to fold is explained up to the event
@@ -215,9 +282,13 @@ export function explainSession(events: readonly LogEvent[]): SessionExplanation 
   const byId = (seq: number) => folded[seq]!
   const lookup = (seq: number): LogEvent | undefined => folded[seq]
 
+  // Built at the first tombstone: a log without one never needs it.
+  let history: SurfaceHistory | null = null
+
   for (const event of folded) {
     if (event.surfaceOp === 'append') {
       nodes.push(event.seq)
+      history?.enter(event.seq)
       continue
     }
     const range = readReplaceOp(event.surfaceOp)
@@ -247,11 +318,12 @@ export function explainSession(events: readonly LogEvent[]): SessionExplanation 
         nestedTombstones: shadowed.filter((seq) => readTombstone(byId(seq)) !== null),
         before: startIdx > 0 ? summarizeNode(byId(nodes[startIdx - 1]!)) : null,
         after: endIdx + 1 < nodes.length ? summarizeNode(byId(nodes[endIdx + 1]!)) : null,
-        splitCalls: new ToolPairingIndex(nodes, (idx) => byId(nodes[idx]!)).splitBy(startIdx, endIdx),
+        splitCalls: (history ??= new SurfaceHistory(folded, nodes)).splitBy(shadowed),
         sourceAgrees: removed.length === shadowed.length && removed.every((seq, i) => seq === shadowed[i]),
       })
     }
     nodes.splice(startIdx, endIdx - startIdx + 1, event.seq)
+    history?.replace(shadowed, event.seq)
   }
   const statuses = removalStatuses(folded.length, lookup)
   return {

@@ -19,6 +19,7 @@ import { LogRecordReader, type LogHeader, type LogProblem, type LogRecord, type 
 import { recoverableLines, type TornTail } from './torn-tail'
 import { decodeBatchesWithZstdCli } from './zstd-cli-batches'
 import { describeFrameStop, type FrameScanStop } from './zstd-frames'
+import { counted } from './counted'
 
 /** Options of {@link readSessionLog}. */
 export interface ReadSessionLogOptions {
@@ -126,7 +127,7 @@ async function readPlain(file: SessionLogFile, handle: LogHandle, reader: LogRec
       ? {
           start: consumed,
           bytes: carry.length,
-          description: `the last record (line ${totals.lines + 1}, from byte ${consumed}) has no line break: ${carry.length} bytes of an unfinished write`,
+          description: `the last record (line ${totals.lines + 1}, from byte ${consumed}) has no line break: ${counted(carry.length, 'byte')} of an unfinished write`,
           recoverableLines: 0,
         }
       : null

@@ -15,6 +15,7 @@
  *
  * @module dsh-message-recall/log/zstd-frames
  */
+import { counted } from './counted'
 
 /** The four magic bytes that open every Zstandard data frame, in file order (RFC 8878 §3.1.1). */
 export const ZSTD_MAGIC_BYTES: Readonly<Uint8Array> = Uint8Array.of(0x28, 0xb5, 0x2f, 0xfd)
@@ -277,7 +278,7 @@ export function walkZstdFrames(bytes: Uint8Array, table: FrameTable, base: numbe
       const type = (header >>> 1) & 3
       const size = header >>> 3
       if (type === 3) return corrupt(start, offset, `reserved block type in block ${blocks} of the frame`)
-      if (type !== 1 && size > MAX_BLOCK_BYTES) return corrupt(start, offset, `block ${blocks} declares ${size} bytes (at most ${MAX_BLOCK_BYTES})`)
+      if (type !== 1 && size > MAX_BLOCK_BYTES) return corrupt(start, offset, `block ${blocks} declares ${counted(size, 'byte')} (at most ${MAX_BLOCK_BYTES})`)
       const payload = type === 1 ? 1 : size
       if (length - offset - 3 < payload) return incomplete(start, 'block', offset + 3, payload, blocks)
       offset += 3 + payload
@@ -328,6 +329,6 @@ export function describeFrameStop(stop: Exclude<FrameScanStop, { kind: 'end' }>,
     checksum: 'content checksum',
     'skippable-payload': 'skippable frame payload',
   }
-  const needs = stop.needed === null ? '' : ` needs ${stop.needed} bytes`
-  return `frame at byte ${stop.start} is incomplete: ${what[stop.part]}${needs} from byte ${stop.at}, the file ends at byte ${fileSize} (${fileSize - stop.start} bytes of the frame present, ${stop.blocksComplete} complete blocks)`
+  const needs = stop.needed === null ? '' : ` needs ${counted(stop.needed, 'byte')}`
+  return `frame at byte ${stop.start} is incomplete: ${what[stop.part]}${needs} from byte ${stop.at}, the file ends at byte ${fileSize} (${counted(fileSize - stop.start, 'byte')} of the frame present, ${counted(stop.blocksComplete, 'complete block')})`
 }

@@ -149,7 +149,7 @@ describe('progress on stderr', () => {
     if (ptyRunner === null) return t.skip('no util-linux script command here to make a pseudo-terminal')
     const r = onTerminal(`${quote(process.execPath)} ${quote(join(repo, 'lib/scripts/list-sessions.js'))} ${quote(log.root)} > /dev/null`)
     assert.equal(r.status, 0, r.stdout)
-    assert.match(r.stdout, /^\r\x1b\[Klist: 1\/1 logs, \d+\.\d MB, \d+\.\d MB\/s\r\x1b\[K$/)
+    assert.match(r.stdout, /^\r\x1b\[Klist: 1\/1 log, \d+\.\d MB, \d+\.\d MB\/s\r\x1b\[K$/)
   })
 
   it('read of a file over 50 MB shows MB read / total and MB/s on a terminal', (t) => {

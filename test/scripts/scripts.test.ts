@@ -335,7 +335,7 @@ describe('usage', () => {
   const cases: [string, string[], RegExp][] = [
     ['no arguments', [], /^missing the /],
     ['an unknown option', ['--bogus', 'x'], /Unknown option '--bogus'/],
-    ['an unknown decoder', ['--decoder', 'gzip', 'x'], /^unknown decoder "gzip"/],
+    ['an unknown decoder', ['--decoder', 'gzip', 'x'], /^--decoder expects a decoder name \(one of auto, zlib, zlib-oneshot, zstd-cli, fzstd\), got "gzip"\n$/],
     ['a missing file', [join(root, 'nope')], /^no such file or folder: /],
   ]
   for (const name of ['read-session-log', 'verify-decoder', 'explain-session']) {
@@ -350,7 +350,7 @@ describe('usage', () => {
   }
   for (const name of ['list-sessions', 'scan-replace']) {
     it(`${name} exits 2 on a bad --hours and on a missing root`, () => {
-      assert.match(run(node22, name, ['--hours', 'soon', root]).stderr, /^--hours needs a non-negative number, got "soon"/)
+      assert.equal(run(node22, name, ['--hours', 'soon', root]).stderr, '--hours expects a positive number of hours, got "soon"\n')
       assert.equal(run(node22, name, ['--hours=-1', root]).status, 2)
       assert.equal(run(node22, name, [join(root, 'nope')]).status, 2)
     })

@@ -1,19 +1,21 @@
 #!/usr/bin/env node
 import {
   forkOrigin
-} from "./chunk-2PR2WRSM.js";
+} from "./chunk-VO67JIYV.js";
 import {
   COMMON_OPTIONS,
   DECODER_OPTION,
   EXIT,
   assertRoot,
+  counted,
   decoderOption,
-  numberOption,
+  forCount,
+  hoursOption,
   out,
   parseRootTarget,
   progress,
   summarizeRoot
-} from "./chunk-DCYPK23Y.js";
+} from "./chunk-GXSN2MKZ.js";
 
 // scripts/commands/scan.ts
 var usage = (invocation) => `Usage: ${invocation} [sessions root] [options]
@@ -43,7 +45,7 @@ async function run(argv, invocation) {
     await out(usage(invocation));
     return EXIT.ok;
   }
-  const hours = numberOption("hours", values.hours);
+  const hours = hoursOption(values.hours);
   const decoder = decoderOption(values.decoder);
   await assertRoot(root, defaulted);
   const bar = progress("scan", "logs", values.quiet !== true);
@@ -81,24 +83,24 @@ async function run(argv, invocation) {
   for (const e of withTombstones) {
     const a = e.summary.tombstonesByAction;
     const excluded = a.exclude > 0 ? `, exclude ${a.exclude}` : "";
-    lines.push(`  ${id(e)}  ${e.summary.tombstones} tombstones (recall ${a.recall}, delete ${a.delete}, deleteFrom ${a.deleteFrom}${excluded})  ${e.path}`);
+    lines.push(`  ${id(e)}  ${counted(e.summary.tombstones, "tombstone")} (recall ${a.recall}, delete ${a.delete}, deleteFrom ${a.deleteFrom}${excluded})  ${e.path}`);
   }
   lines.push(`sessions with restores: ${withRestores.length}`);
-  for (const e of withRestores) lines.push(`  ${id(e)}  ${e.summary.restores} restore${e.summary.restores === 1 ? "" : "s"} (tombstones undone in place)  ${e.path}`);
+  for (const e of withRestores) lines.push(`  ${id(e)}  ${counted(e.summary.restores, "restore")} (${forCount(e.summary.restores, "a tombstone", "tombstones")} undone in place)  ${e.path}`);
   lines.push(`sessions with compaction replacements: ${withCompaction.length}`);
-  for (const e of withCompaction) lines.push(`  ${id(e)}  ${e.summary.checkpoints} checkpoints, ${e.summary.prunes} tool-result prunes  ${e.path}`);
+  for (const e of withCompaction) lines.push(`  ${id(e)}  ${counted(e.summary.checkpoints, "checkpoint")}, ${counted(e.summary.prunes, "tool-result prune")}  ${e.path}`);
   if (withOther.length) {
     lines.push(`sessions with other replacements: ${withOther.length}`);
-    for (const e of withOther) lines.push(`  ${id(e)}  ${e.summary.otherReplacements} replacements  ${e.path}`);
+    for (const e of withOther) lines.push(`  ${id(e)}  ${counted(e.summary.otherReplacements, "replacement")}  ${e.path}`);
   }
   lines.push(`sessions forked from another: ${forks.length}`);
   for (const e of forks) {
     const fork = forkOrigin(e.header);
-    lines.push(`  ${id(e)}  forked from ${fork.parentSession}${fork.seedLength === null ? "" : ` (${fork.seedLength} events copied)`}  ${e.path}`);
+    lines.push(`  ${id(e)}  forked from ${fork.parentSession}${fork.seedLength === null ? "" : ` (${counted(fork.seedLength, "event")} copied)`}  ${e.path}`);
   }
   for (const e of unreadable) lines.push(`UNREADABLE ${e.path}: ${e.error ?? e.problems[0].message}`);
   for (const s of skipped) lines.push(`UNREADABLE ${s.path}: ${s.message}`);
-  lines.push(`scanned ${entries.length} sessions${hours !== void 0 ? ` changed in the last ${hours} h` : ""}, ${bad} unreadable or damaged`);
+  lines.push(`scanned ${counted(entries.length, "session")}${hours !== void 0 ? ` changed in the last ${hours} h` : ""}, ${bad} unreadable or damaged`);
   await out(lines.join("\n") + "\n");
   return bad ? EXIT.problem : EXIT.ok;
 }

@@ -748,6 +748,14 @@ async function e() {
   })((await WebAssembly.instantiate(t)).instance);
 }
 
+// src/log/counted.ts
+function forCount(count, one, other = `${one}s`) {
+  return count === 1 ? one : other;
+}
+function counted(count, one, other = `${one}s`) {
+  return `${count} ${forCount(count, one, other)}`;
+}
+
 // src/log/zstd-frames.ts
 var ZSTD_MAGIC_BYTES = Uint8Array.of(40, 181, 47, 253);
 var ZSTD_FRAME_MAGIC = (ZSTD_MAGIC_BYTES[0] | ZSTD_MAGIC_BYTES[1] << 8 | ZSTD_MAGIC_BYTES[2] << 16 | ZSTD_MAGIC_BYTES[3] << 24) >>> 0;
@@ -899,7 +907,7 @@ function walkZstdFrames(bytes, table, base) {
       const type = header >>> 1 & 3;
       const size = header >>> 3;
       if (type === 3) return corrupt(start, offset, `reserved block type in block ${blocks} of the frame`);
-      if (type !== 1 && size > MAX_BLOCK_BYTES) return corrupt(start, offset, `block ${blocks} declares ${size} bytes (at most ${MAX_BLOCK_BYTES})`);
+      if (type !== 1 && size > MAX_BLOCK_BYTES) return corrupt(start, offset, `block ${blocks} declares ${counted(size, "byte")} (at most ${MAX_BLOCK_BYTES})`);
       const payload = type === 1 ? 1 : size;
       if (length - offset - 3 < payload) return incomplete(start, "block", offset + 3, payload, blocks);
       offset += 3 + payload;
@@ -934,8 +942,8 @@ function describeFrameStop(stop, fileSize) {
     checksum: "content checksum",
     "skippable-payload": "skippable frame payload"
   };
-  const needs = stop.needed === null ? "" : ` needs ${stop.needed} bytes`;
-  return `frame at byte ${stop.start} is incomplete: ${what[stop.part]}${needs} from byte ${stop.at}, the file ends at byte ${fileSize} (${fileSize - stop.start} bytes of the frame present, ${stop.blocksComplete} complete blocks)`;
+  const needs = stop.needed === null ? "" : ` needs ${counted(stop.needed, "byte")}`;
+  return `frame at byte ${stop.start} is incomplete: ${what[stop.part]}${needs} from byte ${stop.at}, the file ends at byte ${fileSize} (${counted(fileSize - stop.start, "byte")} of the frame present, ${counted(stop.blocksComplete, "complete block")})`;
 }
 
 // src/log/frame-decoder.ts
@@ -1236,7 +1244,7 @@ function createZlibDecoder() {
       const produced = output.length - outputLeft;
       total += produced;
       if (outputLeft !== 0) {
-        if (inputLeft !== 0) throw new Error(`zstd frame decoder left ${inputLeft} bytes of the frame unread`);
+        if (inputLeft !== 0) throw new Error(`zstd frame decoder left ${counted(inputLeft, "byte")} of the frame unread`);
         if (chunks === null) return output.subarray(0, produced);
         chunks.push(Buffer.from(output.subarray(0, produced)));
         return Buffer.concat(chunks, total);
@@ -1262,7 +1270,7 @@ function createZlibDecoder() {
       const inputLeft = stream._writeState[1];
       at += room - outputLeft;
       if (outputLeft !== 0) {
-        if (inputLeft !== 0) throw new Error(`zstd frame decoder left ${inputLeft} bytes of the frame unread`);
+        if (inputLeft !== 0) throw new Error(`zstd frame decoder left ${counted(inputLeft, "byte")} of the frame unread`);
         run.length = at;
         return;
       }
@@ -1570,7 +1578,7 @@ function runMembers(tag, data, payloadKey) {
   }
   const dt = data.dt;
   if (!Array.isArray(dt) || dt.some((gap) => !Number.isSafeInteger(gap))) malformed(tag, "dt must be an array of safe integers");
-  if (dt.length !== payload.length - 1) malformed(tag, `dt length ${dt.length} does not match ${payload.length} members`);
+  if (dt.length !== payload.length - 1) malformed(tag, `dt length ${dt.length} does not match ${counted(payload.length, "member")}`);
   return payload;
 }
 function expandStorageRecord(value) {
@@ -1816,7 +1824,7 @@ var LogRecordReader = class {
     this.flushRow();
     const problems = [...this.problems];
     if (this.dropped > 0) {
-      problems.push({ kind: "unparsable-line", at: { line: this.line, frame: null, byte: 0 }, message: `${this.dropped} further problems not listed` });
+      problems.push({ kind: "unparsable-line", at: { line: this.line, frame: null, byte: 0 }, message: `${counted(this.dropped, "further problem")} not listed` });
     }
     if (this.headerValue === null && this.line === 0 && problems.length === 0) {
       problems.push({ kind: "bad-header", at: { line: 1, frame: null, byte: 0 }, message: "the log holds no complete header line" });
@@ -2144,7 +2152,7 @@ async function readPlain(file, handle, reader, chunkBytes, options) {
   const tail = carry.length > 0 ? {
     start: consumed,
     bytes: carry.length,
-    description: `the last record (line ${totals.lines + 1}, from byte ${consumed}) has no line break: ${carry.length} bytes of an unfinished write`,
+    description: `the last record (line ${totals.lines + 1}, from byte ${consumed}) has no line break: ${counted(carry.length, "byte")} of an unfinished write`,
     recoverableLines: 0
   } : null;
   return {
@@ -2507,17 +2515,58 @@ var UsageError = class extends Error {
     this.name = "UsageError";
   }
 };
+var OptionValueError = class extends UsageError {
+  /**
+   * @param name - the option, without the dashes (`hours`).
+   * @param value - what was given, or `null` when the value was left out.
+   */
+  constructor(name, value) {
+    super(`--${name} expects ${OPTION_VALUES[name] ?? "a value"}, got ${value === null ? "nothing" : JSON.stringify(value)}`);
+    this.name = "OptionValueError";
+  }
+};
+var OPTION_VALUES = {
+  decoder: `a decoder name (one of auto, ${DECODER_NAMES.join(", ")})`,
+  hours: "a positive number of hours",
+  limit: "a positive whole number of sessions"
+};
 var COMMON_OPTIONS = {
   help: { type: "boolean", short: "h" },
   json: { type: "boolean" }
 };
 var DECODER_OPTION = { decoder: { type: "string" } };
 function parseCli(argv, options) {
+  const args = joinOptionValues(argv, options);
   try {
-    return parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (error) {
     throw new UsageError(error.message);
   }
+}
+function joinOptionValues(argv, options) {
+  const takesValue = new Set(Object.entries(options).filter(([, o]) => o.type === "string").map(([name]) => name));
+  const isOption = (arg) => {
+    if (arg.startsWith("--")) return Object.hasOwn(options, arg.slice(2).split("=")[0]);
+    return arg.length === 2 && arg[0] === "-" && Object.values(options).some((o) => o.short === arg[1]);
+  };
+  const out2 = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === "--") {
+      out2.push(...argv.slice(i));
+      break;
+    }
+    const name = arg.startsWith("--") ? arg.slice(2) : null;
+    if (name === null || !takesValue.has(name)) {
+      out2.push(arg);
+      continue;
+    }
+    const next = argv[i + 1];
+    if (next === void 0 || next === "--" || isOption(next)) throw new OptionValueError(name, null);
+    out2.push(`--${name}=${next}`);
+    i++;
+  }
+  return out2;
 }
 function parseOneTarget(argv, options, what) {
   const { values, positionals } = parseCli(argv, options);
@@ -2552,13 +2601,19 @@ async function assertFolder(root) {
 function decoderOption(value) {
   if (value === void 0 || value === "auto") return "auto";
   if (DECODER_NAMES.includes(value)) return value;
-  throw new UsageError(`unknown decoder "${value}" (one of auto, ${DECODER_NAMES.join(", ")})`);
+  throw new OptionValueError("decoder", value);
 }
-function numberOption(name, value) {
+function hoursOption(value) {
   if (value === void 0) return void 0;
-  const number = Number(value);
-  if (value.trim() === "" || !Number.isFinite(number) || number < 0) throw new UsageError(`--${name} needs a non-negative number, got "${value}"`);
-  return number;
+  const hours = /^(?:\d+(?:\.\d*)?|\.\d+)$/.test(value) ? Number(value) : NaN;
+  if (!(hours > 0 && Number.isFinite(hours))) throw new OptionValueError("hours", value);
+  return hours;
+}
+function limitOption(value) {
+  if (value === void 0) return void 0;
+  const limit = /^\d+$/.test(value) ? Number(value) : NaN;
+  if (!(limit > 0 && Number.isSafeInteger(limit))) throw new OptionValueError("limit", value);
+  return limit;
 }
 function fileProgress(label, size) {
   const bar = progress(label, "MB", size > PROGRESS_FILE_BYTES);
@@ -2581,7 +2636,7 @@ function progress(label, unit, enabled, stream = process.stderr) {
       shown = true;
       const seconds = (now - started) / 1e3;
       const rate = seconds > 0 ? `${mb(bytes / seconds)} MB/s` : "… MB/s";
-      const count = unit === "MB" ? `${mb(done)}/${mb(total)} MB` : `${done}/${total} logs, ${mb(bytes)} MB`;
+      const count = unit === "MB" ? `${mb(done)}/${mb(total)} MB` : `${done}/${counted(total, "log")}, ${mb(bytes)} MB`;
       stream.write(`\r\x1B[K${label}: ${count}, ${rate}`);
     },
     done() {
@@ -2611,7 +2666,10 @@ function runMain(usage, main) {
   main().then((code) => {
     process.exitCode = code;
   }).catch((error) => {
-    if (error instanceof UsageError) {
+    if (error instanceof OptionValueError) {
+      process.stderr.write(`${error.message}
+`);
+    } else if (error instanceof UsageError) {
       process.stderr.write(`${error.message}
 
 ${usage}`);
@@ -2696,6 +2754,8 @@ async function out(text) {
 }
 
 export {
+  forCount,
+  counted,
   DECODER_NAMES,
   resolveSessionLog,
   hasZlibZstd,
@@ -2722,7 +2782,8 @@ export {
   parseRootTarget,
   assertRoot,
   decoderOption,
-  numberOption,
+  hoursOption,
+  limitOption,
   fileProgress,
   progress,
   formatBytes,

@@ -4,14 +4,16 @@ import {
   DECODER_OPTION,
   EXIT,
   assertRoot,
+  counted,
   decoderOption,
   formatBytes,
-  numberOption,
+  hoursOption,
+  limitOption,
   out,
   parseRootTarget,
   progress,
   summarizeRoot
-} from "./chunk-DCYPK23Y.js";
+} from "./chunk-GXSN2MKZ.js";
 
 // scripts/commands/list.ts
 var usage = (invocation) => `Usage: ${invocation} [sessions root] [options]
@@ -47,8 +49,8 @@ async function run(argv, invocation) {
     await out(usage(invocation));
     return EXIT.ok;
   }
-  const hours = numberOption("hours", values.hours);
-  const limit = numberOption("limit", values.limit);
+  const hours = hoursOption(values.hours);
+  const limit = limitOption(values.limit);
   const decoder = decoderOption(values.decoder);
   await assertRoot(root, defaulted);
   const bar = progress("list", "logs", values.quiet !== true);
@@ -100,7 +102,7 @@ async function run(argv, invocation) {
     );
   }
   for (const s of skipped) lines.push(`UNREADABLE ${s.path}: ${s.message}`);
-  lines.push(`${all.length} sessions${hours !== void 0 ? ` changed in the last ${hours} h` : ""}${limit !== void 0 && all.length > entries.length ? `, ${entries.length} shown` : ""}, ${bad} unreadable or damaged`);
+  lines.push(`${counted(all.length, "session")}${hours !== void 0 ? ` changed in the last ${hours} h` : ""}${limit !== void 0 && all.length > entries.length ? `, ${entries.length} shown` : ""}, ${bad} unreadable or damaged`);
   await out(lines.join("\n") + "\n");
   return bad ? EXIT.problem : EXIT.ok;
 }

@@ -5,14 +5,16 @@ import {
   DECODER_OPTION,
   EXIT,
   UsageError,
+  counted,
   decoderOption,
   fileProgress,
+  forCount,
   formatBytes,
   out,
   parseOneTarget,
   readSessionLog,
   resolveSessionLog
-} from "./chunk-DCYPK23Y.js";
+} from "./chunk-GXSN2MKZ.js";
 
 // scripts/commands/read.ts
 var usage = (invocation) => `Usage: ${invocation} <log file | session folder> [options]
@@ -34,7 +36,8 @@ var OPTIONS = { ...COMMON_OPTIONS, ...DECODER_OPTION, frames: { type: "boolean" 
 function problemLines(read) {
   const lines = read.problems.map((p) => `problem: ${p.message}`);
   if (read.tail) {
-    const recover = read.tail.recoverableLines ? ` (${read.tail.recoverableLines} complete lines are decodable from it)` : "";
+    const n = read.tail.recoverableLines;
+    const recover = n ? ` (${counted(n, "complete line")} ${forCount(n, "is", "are")} decodable from it)` : "";
     lines.push(`torn tail: ${read.tail.description}${recover}`);
   }
   return lines;
@@ -108,7 +111,7 @@ async function run(argv, invocation) {
     bar.done();
     if (json) output2.addText(`],"summary":${JSON.stringify(summaryJson(read2))}}
 `);
-    else output2.addText(`${read2.frames} frames, ${formatBytes(read2.bytesConsumed)} of ${formatBytes(file.size)} consumed, ${read2.lines} lines, ${read2.events} events, decoder ${read2.decoder}${read2.fallbackDecoder ? ` (${read2.fallbackDecoder} for frames the zstd tool refused)` : ""}
+    else output2.addText(`${counted(read2.frames, "frame")}, ${formatBytes(read2.bytesConsumed)} of ${formatBytes(file.size)} consumed, ${counted(read2.lines, "line")}, ${counted(read2.events, "event")}, decoder ${read2.decoder}${read2.fallbackDecoder ? ` (${read2.fallbackDecoder} for frames the zstd tool refused)` : ""}
 `);
     await output2.end();
     if (!json) for (const line of problemLines(read2)) process.stderr.write(line + "\n");

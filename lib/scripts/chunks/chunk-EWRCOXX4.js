@@ -2,14 +2,16 @@
 import {
   explainSession,
   forkOrigin
-} from "./chunk-2PR2WRSM.js";
+} from "./chunk-VO67JIYV.js";
 import {
   COMMON_OPTIONS,
   DECODER_OPTION,
   EXIT,
   classifyNode,
   contentOf,
+  counted,
   decoderOption,
+  forCount,
   isRecord,
   messageIdOf,
   out,
@@ -21,7 +23,7 @@ import {
   resolveSessionLog,
   stepOf,
   toolResultCallId
-} from "./chunk-DCYPK23Y.js";
+} from "./chunk-GXSN2MKZ.js";
 
 // src/shared/hidden-rows.ts
 var CONTENT_ROW_KINDS = /* @__PURE__ */ new Set(["user", "steering", "assistant-step", "tool-call"]);
@@ -271,7 +273,7 @@ function tombstoneNow(t) {
 }
 function forkLine(fork) {
   if (fork.seedLength === null) return `forked from session ${fork.parentSession}`;
-  const copied = fork.seedLength === 0 ? "no events copied" : `seqs 0-${fork.seedLength - 1} copied from it`;
+  const copied = fork.seedLength === 0 ? "no events copied" : fork.seedLength === 1 ? "seq 0 copied from it" : `seqs 0-${fork.seedLength - 1} copied from it`;
   return `forked from session ${fork.parentSession}: ${copied}, this session's own events from seq ${fork.seedLength}`;
 }
 function endedTurns(events) {
@@ -283,7 +285,7 @@ function findings(explanation, events) {
   const out2 = [];
   if (explanation.foldError) out2.push(`the log does not fold at seq ${explanation.foldError.seq}: ${explanation.foldError.message}`);
   for (const t of explanation.tombstones) {
-    if (t.splitCalls.length > 0) out2.push(`tombstone ${t.seq} splits tool call ${t.splitCalls.join(", ")} from its result`);
+    if (t.splitCalls.length > 0) out2.push(`tombstone ${t.seq} splits ${forCount(t.splitCalls.length, "tool call")} ${t.splitCalls.join(", ")} from ${forCount(t.splitCalls.length, "its result", "their results")}`);
     if (!t.sourceAgrees) out2.push(`tombstone ${t.seq}: source.removedSeqs differs from the shadowed nodes [${t.shadowedSeqs.join(", ")}]`);
   }
   for (const r of explanation.restores) {
@@ -346,17 +348,17 @@ async function run(argv, invocation) {
   lines.push(`session ${header?.id ?? "?"}${header?.cwd ? ` (cwd ${header.cwd})` : ""}${header ? `, created ${new Date(header.createdAt).toISOString()}` : ""}`);
   if (fork !== null) lines.push(forkLine(fork));
   if (title) lines.push(`title: ${title}`);
-  lines.push(`log: ${read.events} events${read.lastSeq >= 0 ? ` (seq 0-${read.lastSeq})` : ""}, ${file.format === "zstd" ? `${read.frames} frames` : "plain JSONL"}`);
+  lines.push(`log: ${counted(read.events, "event")}${read.lastSeq >= 0 ? ` (seq 0-${read.lastSeq})` : ""}, ${file.format === "zstd" ? counted(read.frames, "frame") : "plain JSONL"}`);
   const count = (kind) => explanation.replacements.filter((r) => r.kind === kind).length;
-  lines.push(`surface now: ${explanation.surface.length} nodes [${explanation.surface.map((n) => n.seq).join(", ")}]`);
+  lines.push(`surface now: ${counted(explanation.surface.length, "node")} [${explanation.surface.map((n) => n.seq).join(", ")}]`);
   lines.push(
-    `replacements: ${explanation.replacements.length} — ${count("tombstone")} tombstones of dsh-message-recall, ${count("restore")} restores, ${count("checkpoint")} compaction checkpoints, ${count("prune")} tool-result prunes, ${count("replacement")} other`
+    `replacements: ${explanation.replacements.length} — ${counted(count("tombstone"), "tombstone")} of dsh-message-recall, ${counted(count("restore"), "restore")}, ${counted(count("checkpoint"), "compaction checkpoint")}, ${counted(count("prune"), "tool-result prune")}, ${count("replacement")} other`
   );
   const exclusions = explanation.tombstones.filter((t) => t.action === "exclude");
   if (exclusions.length > 0) lines.push(`exclusions: ${exclusions.length}, ${exclusions.filter((t) => t.inEffect).length} in effect (rows kept in view, not sent to the model)`);
   for (const t of explanation.tombstones) {
-    const nested = t.nestedTombstones.length ? `, ${t.nestedTombstones.length} earlier tombstone${t.nestedTombstones.length > 1 ? "s" : ""} among them (${t.nestedTombstones.join(", ")})` : "";
-    lines.push(`tombstone seq ${t.seq} · ${t.action} · range ${t.start}..${t.end} (inclusive) · shadows ${t.shadowedSeqs.length} node${t.shadowedSeqs.length === 1 ? "" : "s"}${nested}`);
+    const nested = t.nestedTombstones.length ? `, ${counted(t.nestedTombstones.length, "earlier tombstone")} among them (${t.nestedTombstones.join(", ")})` : "";
+    lines.push(`tombstone seq ${t.seq} · ${t.action} · range ${t.start}..${t.end} (inclusive) · shadows ${counted(t.shadowedSeqs.length, "node")}${nested}`);
     for (const n of t.inside) lines.push(`  inside:  ${node(n)}`);
     lines.push(`  before:  ${node(t.before)}`);
     lines.push(`  after:   ${node(t.after)}`);
@@ -368,10 +370,10 @@ async function run(argv, invocation) {
     lines.push(`  message: ${node(r.message)}`);
   }
   for (const r of explanation.replacements.filter((r2) => r2.kind !== "tombstone" && r2.kind !== "restore")) {
-    lines.push(`${r.kind} seq ${r.seq} · range ${r.start}..${r.end} · shadows ${r.shadowedSeqs.length} node${r.shadowedSeqs.length === 1 ? "" : "s"}`);
+    lines.push(`${r.kind} seq ${r.seq} · range ${r.start}..${r.end} · shadows ${counted(r.shadowedSeqs.length, "node")}`);
   }
   const balanced = explanation.pairing.unansweredCalls.length === 0 && explanation.pairing.orphanResults.length === 0;
-  lines.push(`pairing: ${balanced ? "balanced (every tool call on the surface has its result)" : `${explanation.pairing.unansweredCalls.length} unanswered calls, ${explanation.pairing.orphanResults.length} orphan results`}`);
+  lines.push(`pairing: ${balanced ? "balanced (every tool call on the surface has its result)" : `${counted(explanation.pairing.unansweredCalls.length, "unanswered call")}, ${counted(explanation.pairing.orphanResults.length, "orphan result")}`}`);
   if (rows && hidden) {
     lines.push(`rows: ${rows.length} rebuilt from the log, ${hidden.hidden.length} hidden by the client`);
     for (const row of rows) {
@@ -381,7 +383,7 @@ async function run(argv, invocation) {
     }
   }
   for (const p of problems) lines.push(`problem: ${p}`);
-  lines.push(problems.length ? `result: ${problems.length} problem${problems.length > 1 ? "s" : ""} found` : "result: ok");
+  lines.push(problems.length ? `result: ${counted(problems.length, "problem")} found` : "result: ok");
   await out(lines.join("\n") + "\n");
   return problems.length ? EXIT.problem : EXIT.ok;
 }

@@ -11,7 +11,7 @@ import {
   stepOf,
   toolCallIds,
   toolResultCallId
-} from "./chunk-DCYPK23Y.js";
+} from "./chunk-GXSN2MKZ.js";
 
 // node_modules/@deepseek-ai/dsh-session/lib/types/surface.js
 var SURFACE_EVENT_TYPES = /* @__PURE__ */ new Set([
@@ -394,6 +394,58 @@ function foldPrefix(events) {
     return { count: good, error: { seq: events[good]?.seq ?? good, message } };
   }
 }
+var SurfaceHistory = class {
+  /**
+   * @param events - the folded events (`events[seq].seq === seq`).
+   * @param nodes - the current surface, in surface order; later changes come through
+   *   {@link enter} and {@link replace}.
+   */
+  constructor(events, nodes) {
+    this.events = events;
+    const seqs = [];
+    for (const event of events) if (event.surfaceOp === "append" || readReplaceOp(event.surfaceOp) !== null) seqs.push(event.seq);
+    this.seqs = seqs;
+    this.index = new ToolPairingIndex(seqs, (idx) => events[seqs[idx]]);
+    this.live = new Uint8Array(events.length);
+    for (const seq of nodes) this.live[seq] = 1;
+  }
+  /** The pairing index over {@link SurfaceHistory.seqs}. */
+  index;
+  /** Seqs of every surface node of the fold, in log order. */
+  seqs;
+  /** `1` at a seq while that node is on the current surface. */
+  live;
+  /** Node `seq` was appended to the surface. */
+  enter(seq) {
+    this.live[seq] = 1;
+  }
+  /** The nodes `shadowed` left the surface for `seq`, which replaced them. */
+  replace(shadowed, seq) {
+    for (const s of shadowed) this.live[s] = 0;
+    this.live[seq] = 1;
+  }
+  /**
+   * What `ToolPairingIndex.splitBy` answers for a window of the current surface: the ids with one
+   * side inside `window` and the other side on the surface outside it.
+   * @param window - seqs of a contiguous run of current surface nodes, in surface order.
+   * @returns the ids, calls opened inside first, then results answered inside, each in surface
+   *   order; `[]` for a balanced window.
+   */
+  splitBy(window) {
+    const inside = new Set(window);
+    const outside = (positions) => positions.some((p) => {
+      const seq = this.seqs[p];
+      return this.live[seq] === 1 && !inside.has(seq);
+    });
+    const split = /* @__PURE__ */ new Set();
+    for (const seq of window) for (const id of toolCallIds(this.events[seq])) if (outside(this.index.resultPositions(id))) split.add(id);
+    for (const seq of window) {
+      const id = toolResultCallId(this.events[seq]);
+      if (id !== null && outside(this.index.callPositions(id))) split.add(id);
+    }
+    return [...split];
+  }
+};
 function explainSession(events) {
   const { count, error } = foldPrefix(events);
   const folded = events.slice(0, count);
@@ -404,9 +456,11 @@ function explainSession(events) {
   const restores = [];
   const byId = (seq) => folded[seq];
   const lookup = (seq) => folded[seq];
+  let history = null;
   for (const event of folded) {
     if (event.surfaceOp === "append") {
       nodes.push(event.seq);
+      history?.enter(event.seq);
       continue;
     }
     const range = readReplaceOp(event.surfaceOp);
@@ -436,11 +490,12 @@ function explainSession(events) {
         nestedTombstones: shadowed.filter((seq) => readTombstone(byId(seq)) !== null),
         before: startIdx > 0 ? summarizeNode(byId(nodes[startIdx - 1])) : null,
         after: endIdx + 1 < nodes.length ? summarizeNode(byId(nodes[endIdx + 1])) : null,
-        splitCalls: new ToolPairingIndex(nodes, (idx) => byId(nodes[idx])).splitBy(startIdx, endIdx),
+        splitCalls: (history ??= new SurfaceHistory(folded, nodes)).splitBy(shadowed),
         sourceAgrees: removed.length === shadowed.length && removed.every((seq, i) => seq === shadowed[i])
       });
     }
     nodes.splice(startIdx, endIdx - startIdx + 1, event.seq);
+    history?.replace(shadowed, event.seq);
   }
   const statuses = removalStatuses(folded.length, lookup);
   return {
