@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-EWRCOXX4.js";
+} from "./chunks/chunk-GOFVWQUG.js";
 import {
   listCommand
 } from "./chunks/chunk-SV2V3FQI.js";

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-EWRCOXX4.js";
+} from "./chunks/chunk-GOFVWQUG.js";
 import "./chunks/chunk-VO67JIYV.js";
 import {
   runCommand

@@ -144,8 +144,9 @@ function fateReader(tombstones, shadowed, restoredBy) {
       const by = shadowed.get(current);
       const tombstone = by === void 0 ? void 0 : bySeq.get(by);
       if (tombstone === void 0) break;
-      if (tombstone.action !== "exclude" ? state !== "removed" : state === "shown") {
-        state = tombstone.action !== "exclude" ? "removed" : "excluded";
+      const takes = tombstone.action === "exclude" ? state === "shown" : state === "shown" || state === "excluded" && tombstone.action === "deleteFrom";
+      if (takes) {
+        state = tombstone.action === "exclude" ? "excluded" : "removed";
         tombstoneSeq = tombstone.seq;
       }
       current = tombstone.seq;
