@@ -2517,7 +2517,7 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
 }
 
 // src/client/stamp.ts
-var BUILD_STAMP = true ? "0.1.0+1110168790" : "dev";
+var BUILD_STAMP = true ? "0.1.0+d61dc682b6" : "dev";
 
 // src/client/session-stores.ts
 var SessionStores = class {
@@ -3040,6 +3040,11 @@ function EditorModal({ sessionId, running, locale, kit, onClose }) {
       live = false;
     };
   }, [kit, sessionId, historyRead]);
+  const wasRunning = (0, import_react5.useRef)(running);
+  (0, import_react5.useEffect)(() => {
+    if (wasRunning.current && !running) setHistoryRead((n) => n + 1);
+    wasRunning.current = running;
+  }, [running]);
   const units = load.status === "ready" ? load.units : [];
   const preview = (0, import_react5.useMemo)(() => previewSelection(units, selection), [units, selection]);
   const changesKey = JSON.stringify(preview.changes);
