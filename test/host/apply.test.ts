@@ -177,6 +177,30 @@ describe('apply: live sessions', () => {
     }
   })
 
+  it('fits about 2,300 of the shortest changes in the default body limit, and 10,000 long ones in 512 KiB', async () => {
+    const shortest = (n: number) => Array.from({ length: n }, () => ({ action: 'delete', seq: 0 }))
+    const long = (n: number) => Array.from({ length: n }, () => ({ action: 'restore', tombstoneSeq: 1_234_567 }))
+    const cases: [number | undefined, unknown[], boolean][] = [
+      [undefined, shortest(2_300), true],
+      [undefined, shortest(2_400), false],
+      [524_288, long(10_000), true],
+    ]
+    for (const [maxBodyBytes, changes, fits] of cases) {
+      const app = await bootDshApp({ recall: maxBodyBytes === undefined ? {} : { maxBodyBytes } })
+      apps.push(app)
+      const agent = await app.createAgent({ seed: seed() })
+      const count = agent.session.seq
+      const reply = await app.post({ sessionId: agent.id, action: 'plan', changes })
+      // A body that fits reaches the planner, which refuses the first change (seq 0 is not on the
+      // surface; no tombstone sits at seq 1,234,567); one that does not is refused before parsing.
+      if (!fits) assert.deepEqual([reply.status, reply.json.error.code, 'index' in reply.json.error], [413, 'PAYLOAD_TOO_LARGE', false], reply.text)
+      else if (maxBodyBytes === undefined) assert.deepEqual([reply.status, reply.json], [409, { ok: false, error: { code: 'TARGET_NOT_FOUND', index: 0, message: 'message-recall: change 0 (delete of seq 0) refused: target seq 0 is not on the current surface' } }])
+      else assert.deepEqual([reply.status, reply.json.error.code, reply.json.error.index], [409, 'TARGET_NOT_FOUND', 0], reply.text)
+      assert.equal(agent.session.seq, count, 'nothing appended')
+      await shut(app)
+    }
+  })
+
   it('answers 423 AGENT_BUSY while the agent runs maintenance, appending nothing', async () => {
     const app = await boot()
     const agent = await app.createAgent({ seed: seed() })
