@@ -1,27 +1,27 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-EWRCOXX4.js";
+} from "./chunks/chunk-LF2UGT4X.js";
 import {
   listCommand
-} from "./chunks/chunk-SV2V3FQI.js";
+} from "./chunks/chunk-2G53BI2H.js";
 import {
   readCommand
-} from "./chunks/chunk-GN4ZU4QT.js";
+} from "./chunks/chunk-XOPR5QWO.js";
 import {
   scanCommand
-} from "./chunks/chunk-QZXR2DJZ.js";
-import "./chunks/chunk-VO67JIYV.js";
+} from "./chunks/chunk-HDRPJ6OY.js";
+import "./chunks/chunk-W5MDXEH4.js";
 import {
   verifyCommand
-} from "./chunks/chunk-P2SHLAQH.js";
+} from "./chunks/chunk-BYA2XQK6.js";
 import {
   EXIT,
   UsageError,
   out,
   runCommand,
   runMain
-} from "./chunks/chunk-GXSN2MKZ.js";
+} from "./chunks/chunk-IWQ5S6R6.js";
 
 // scripts/dsh-message-recall-log.ts
 var BIN = "dsh-message-recall-log";

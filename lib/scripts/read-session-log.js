@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import {
   readCommand
-} from "./chunks/chunk-GN4ZU4QT.js";
+} from "./chunks/chunk-XOPR5QWO.js";
 import {
   runCommand
-} from "./chunks/chunk-GXSN2MKZ.js";
+} from "./chunks/chunk-IWQ5S6R6.js";
 
 // scripts/read-session-log.ts
 runCommand(readCommand, "node lib/scripts/read-session-log.js", process.argv.slice(2));

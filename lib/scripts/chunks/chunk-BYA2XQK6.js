@@ -16,7 +16,7 @@ import {
   parseOneTarget,
   readSessionLog,
   resolveSessionLog
-} from "./chunk-GXSN2MKZ.js";
+} from "./chunk-IWQ5S6R6.js";
 
 // scripts/commands/verify.ts
 import { createHash } from "node:crypto";
