@@ -1,27 +1,27 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-LF2UGT4X.js";
+} from "./chunks/chunk-JN7JYWD4.js";
 import {
   listCommand
-} from "./chunks/chunk-2G53BI2H.js";
+} from "./chunks/chunk-DLGV7EKR.js";
 import {
   readCommand
-} from "./chunks/chunk-XOPR5QWO.js";
+} from "./chunks/chunk-ICGEAQB6.js";
 import {
   scanCommand
-} from "./chunks/chunk-HDRPJ6OY.js";
-import "./chunks/chunk-W5MDXEH4.js";
+} from "./chunks/chunk-UXMSP2FQ.js";
+import "./chunks/chunk-JPHJ5LXW.js";
 import {
   verifyCommand
-} from "./chunks/chunk-BYA2XQK6.js";
+} from "./chunks/chunk-WW7IMTU7.js";
 import {
   EXIT,
   UsageError,
   out,
   runCommand,
   runMain
-} from "./chunks/chunk-IWQ5S6R6.js";
+} from "./chunks/chunk-EZBVU5VJ.js";
 
 // scripts/dsh-message-recall-log.ts
 var BIN = "dsh-message-recall-log";

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-LF2UGT4X.js";
-import "./chunks/chunk-W5MDXEH4.js";
+} from "./chunks/chunk-JN7JYWD4.js";
+import "./chunks/chunk-JPHJ5LXW.js";
 import {
   runCommand
-} from "./chunks/chunk-IWQ5S6R6.js";
+} from "./chunks/chunk-EZBVU5VJ.js";
 
 // scripts/explain-session.ts
 runCommand(explainCommand, "node lib/scripts/explain-session.js", process.argv.slice(2));

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import {
   listCommand
-} from "./chunks/chunk-2G53BI2H.js";
+} from "./chunks/chunk-DLGV7EKR.js";
 import {
   runCommand
-} from "./chunks/chunk-IWQ5S6R6.js";
+} from "./chunks/chunk-EZBVU5VJ.js";
 
 // scripts/list-sessions.ts
 runCommand(listCommand, "node lib/scripts/list-sessions.js", process.argv.slice(2));

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import {
   scanCommand
-} from "./chunks/chunk-HDRPJ6OY.js";
-import "./chunks/chunk-W5MDXEH4.js";
+} from "./chunks/chunk-UXMSP2FQ.js";
+import "./chunks/chunk-JPHJ5LXW.js";
 import {
   runCommand
-} from "./chunks/chunk-IWQ5S6R6.js";
+} from "./chunks/chunk-EZBVU5VJ.js";
 
 // scripts/scan-replace.ts
 runCommand(scanCommand, "node lib/scripts/scan-replace.js", process.argv.slice(2));

@@ -13,7 +13,7 @@ import {
   parseRootTarget,
   progress,
   summarizeRoot
-} from "./chunk-IWQ5S6R6.js";
+} from "./chunk-EZBVU5VJ.js";
 
 // scripts/commands/list.ts
 var usage = (invocation) => `Usage: ${invocation} [sessions root] [options]

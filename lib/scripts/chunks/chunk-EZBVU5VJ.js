@@ -1788,7 +1788,7 @@ var LogRecordReader = class {
     }
     let run = from;
     for (let nl = this.nextBreak(bytes, from, end); nl !== -1; nl = this.nextBreak(bytes, from, end)) {
-      if (!this.take(bytes, from, nl, frame, byte)) {
+      if (!this.take(bytes, from, nl, frame, lineByte(frame, byte, from - start))) {
         if (onLines !== void 0 && from > run) onLines(bytes.subarray(run, from));
         run = nl + 1;
       }
@@ -1797,7 +1797,7 @@ var LogRecordReader = class {
     if (onLines !== void 0 && from > run) onLines(bytes.subarray(run, from));
     if (from < end) {
       this.carry = new Uint8Array(bytes.subarray(from, end));
-      this.carryAt = { line: this.line + 1, frame, byte };
+      this.carryAt = { line: this.line + 1, frame, byte: lineByte(frame, byte, from - start) };
       if (frameEnd) {
         this.report({
           kind: "frame-not-line-aligned",
@@ -2023,8 +2023,11 @@ function concatBytes(a, b) {
   out2.set(b, a.length);
   return out2;
 }
+function lineByte(frame, byte, offset) {
+  return frame === null ? byte + offset : byte;
+}
 function where(at) {
-  return at.frame === null ? ` (chunk at byte ${at.byte})` : ` (frame ${at.frame} at byte ${at.byte})`;
+  return at.frame === null ? ` (at byte ${at.byte})` : ` (frame ${at.frame} at byte ${at.byte})`;
 }
 
 // src/log/torn-tail.ts

@@ -14,7 +14,7 @@ import {
   parseOneTarget,
   readSessionLog,
   resolveSessionLog
-} from "./chunk-IWQ5S6R6.js";
+} from "./chunk-EZBVU5VJ.js";
 
 // scripts/commands/read.ts
 var usage = (invocation) => `Usage: ${invocation} <log file | session folder> [options]

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   forkOrigin
-} from "./chunk-W5MDXEH4.js";
+} from "./chunk-JPHJ5LXW.js";
 import {
   COMMON_OPTIONS,
   DECODER_OPTION,
@@ -15,7 +15,7 @@ import {
   parseRootTarget,
   progress,
   summarizeRoot
-} from "./chunk-IWQ5S6R6.js";
+} from "./chunk-EZBVU5VJ.js";
 
 // scripts/commands/scan.ts
 var usage = (invocation) => `Usage: ${invocation} [sessions root] [options]

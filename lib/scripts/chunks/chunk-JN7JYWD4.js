@@ -2,7 +2,7 @@
 import {
   explainSession,
   forkOrigin
-} from "./chunk-W5MDXEH4.js";
+} from "./chunk-JPHJ5LXW.js";
 import {
   COMMON_OPTIONS,
   DECODER_OPTION,
@@ -23,7 +23,7 @@ import {
   resolveSessionLog,
   stepOf,
   toolResultCallId
-} from "./chunk-IWQ5S6R6.js";
+} from "./chunk-EZBVU5VJ.js";
 
 // src/shared/hidden-rows.ts
 var CONTENT_ROW_KINDS = /* @__PURE__ */ new Set(["user", "steering", "assistant-step", "tool-call"]);
