@@ -1,27 +1,27 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-JN7JYWD4.js";
+} from "./chunks/chunk-QA2WWSXD.js";
 import {
   listCommand
-} from "./chunks/chunk-DLGV7EKR.js";
+} from "./chunks/chunk-FGZALTT4.js";
 import {
   readCommand
-} from "./chunks/chunk-ICGEAQB6.js";
+} from "./chunks/chunk-5OY3EONL.js";
 import {
   scanCommand
-} from "./chunks/chunk-UXMSP2FQ.js";
-import "./chunks/chunk-JPHJ5LXW.js";
+} from "./chunks/chunk-PRIIMSX7.js";
+import "./chunks/chunk-LLD7OWQ3.js";
 import {
   verifyCommand
-} from "./chunks/chunk-WW7IMTU7.js";
+} from "./chunks/chunk-4GXRY2TT.js";
 import {
   EXIT,
   UsageError,
   out,
   runCommand,
   runMain
-} from "./chunks/chunk-EZBVU5VJ.js";
+} from "./chunks/chunk-QQ42TVSR.js";
 
 // scripts/dsh-message-recall-log.ts
 var BIN = "dsh-message-recall-log";

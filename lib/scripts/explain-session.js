@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-JN7JYWD4.js";
-import "./chunks/chunk-JPHJ5LXW.js";
+} from "./chunks/chunk-QA2WWSXD.js";
+import "./chunks/chunk-LLD7OWQ3.js";
 import {
   runCommand
-} from "./chunks/chunk-EZBVU5VJ.js";
+} from "./chunks/chunk-QQ42TVSR.js";
 
 // scripts/explain-session.ts
 runCommand(explainCommand, "node lib/scripts/explain-session.js", process.argv.slice(2));

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import {
   verifyCommand
-} from "./chunks/chunk-WW7IMTU7.js";
+} from "./chunks/chunk-4GXRY2TT.js";
 import {
   runCommand
-} from "./chunks/chunk-EZBVU5VJ.js";
+} from "./chunks/chunk-QQ42TVSR.js";
 
 // scripts/verify-decoder.ts
 runCommand(verifyCommand, "node lib/scripts/verify-decoder.js", process.argv.slice(2));

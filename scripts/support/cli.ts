@@ -66,6 +66,7 @@ const OPTION_VALUES = {
   decoder: `a decoder name (one of auto, ${DECODER_NAMES.join(', ')})`,
   hours: 'a positive number of hours',
   limit: 'a positive whole number of sessions',
+  port: 'a port number 0–65535',
 } as const
 
 /** Options every script accepts. */
@@ -238,6 +239,19 @@ export function limitOption(value: string | undefined): number | undefined {
   const limit = /^\d+$/.test(value) ? Number(value) : NaN
   if (!(limit > 0 && Number.isSafeInteger(limit))) throw new OptionValueError('limit', value)
   return limit
+}
+
+/**
+ * Read `--port`: a TCP port, a whole number 0–65535 (0 lets the system pick a free one).
+ * @param value - the option value, or `undefined`.
+ * @returns the port, or `undefined` when absent.
+ * @throws OptionValueError for anything else: a negative, a fraction, 65536 or more, `abc`, an empty value.
+ */
+export function portOption(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined
+  const port = /^\d{1,5}$/.test(value) ? Number(value) : NaN
+  if (!(port >= 0 && port <= 65535)) throw new OptionValueError('port', value)
+  return port
 }
 
 /**

@@ -2538,7 +2538,8 @@ var OptionError = class extends UsageError {
 var OPTION_VALUES = {
   decoder: `a decoder name (one of auto, ${DECODER_NAMES.join(", ")})`,
   hours: "a positive number of hours",
-  limit: "a positive whole number of sessions"
+  limit: "a positive whole number of sessions",
+  port: "a port number 0–65535"
 };
 var COMMON_OPTIONS = {
   help: { type: "boolean", short: "h" },

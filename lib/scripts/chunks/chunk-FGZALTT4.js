@@ -13,7 +13,7 @@ import {
   parseRootTarget,
   progress,
   summarizeRoot
-} from "./chunk-EZBVU5VJ.js";
+} from "./chunk-QQ42TVSR.js";
 
 // scripts/commands/list.ts
 var usage = (invocation) => `Usage: ${invocation} [sessions root] [options]

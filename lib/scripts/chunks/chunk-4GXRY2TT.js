@@ -16,7 +16,7 @@ import {
   parseOneTarget,
   readSessionLog,
   resolveSessionLog
-} from "./chunk-EZBVU5VJ.js";
+} from "./chunk-QQ42TVSR.js";
 
 // scripts/commands/verify.ts
 import { createHash } from "node:crypto";

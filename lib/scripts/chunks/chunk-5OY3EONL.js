@@ -14,7 +14,7 @@ import {
   parseOneTarget,
   readSessionLog,
   resolveSessionLog
-} from "./chunk-EZBVU5VJ.js";
+} from "./chunk-QQ42TVSR.js";
 
 // scripts/commands/read.ts
 var usage = (invocation) => `Usage: ${invocation} <log file | session folder> [options]
