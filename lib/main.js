@@ -1307,7 +1307,7 @@ function parseRecallRequest(body) {
       if (body[field] !== void 0) return invalid(`${action} takes no ${field}; address the tombstone by tombstoneSeq`);
     }
     const { tombstoneSeq } = body;
-    if (!isSeq(tombstoneSeq)) return invalid(`tombstoneSeq must be a non-negative safe integer, got ${JSON.stringify(tombstoneSeq ?? null)}`);
+    if (!isSeq(tombstoneSeq)) return invalid(`tombstoneSeq must be a non-negative safe integer, got ${JSON.stringify(tombstoneSeq)}`);
     return action === "restore" ? { ok: true, request: { action, sessionId, tombstoneSeq, ...withExpect } } : { ok: true, request: { action, sessionId, tombstoneSeq } };
   }
   if (body.tombstoneSeq !== void 0) return invalid(`tombstoneSeq is only valid with action "restore" or "forkBefore"`);

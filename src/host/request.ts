@@ -57,7 +57,7 @@ export function parseRecallRequest(body: unknown): { ok: true; request: RecallRe
       if (body[field] !== undefined) return invalid(`${action} takes no ${field}; address the tombstone by tombstoneSeq`)
     }
     const { tombstoneSeq } = body
-    if (!isSeq(tombstoneSeq)) return invalid(`tombstoneSeq must be a non-negative safe integer, got ${JSON.stringify(tombstoneSeq ?? null)}`)
+    if (!isSeq(tombstoneSeq)) return invalid(`tombstoneSeq must be a non-negative safe integer, got ${JSON.stringify(tombstoneSeq)}`)
     return action === 'restore'
       ? { ok: true, request: { action, sessionId, tombstoneSeq, ...withExpect } }
       : { ok: true, request: { action, sessionId, tombstoneSeq } }
