@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-B5DWJKAT.js";
+} from "./chunks/chunk-WPJTSEZR.js";
 import {
   listCommand
 } from "./chunks/chunk-FGZALTT4.js";

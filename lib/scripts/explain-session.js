@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-B5DWJKAT.js";
+} from "./chunks/chunk-WPJTSEZR.js";
 import "./chunks/chunk-LLD7OWQ3.js";
 import {
   runCommand

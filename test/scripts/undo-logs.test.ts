@@ -116,6 +116,14 @@ describe('explain-session on restores and exclusions', () => {
     assert.equal(lines.filter((l) => l === '  now:     on the surface (the model sees an empty user message here; the person still sees the rows)').length, 2)
     assert.equal(lines.at(-2), 'result: ok')
   })
+
+  it('--rows: the excluded prompt reads excluded with its tombstone, the restored prompt shown', () => {
+    const r = run('explain-session', ['--rows', path])
+    assert.equal(r.status, 0, r.stdout + r.stderr)
+    const rowLine = (seq: number) => r.stdout.split('\n').find((l) => / user +seq /.test(l) && l.includes(`seq ${seq} `))
+    assert.match(rowLine(excludedPrompt)!, new RegExp(`^  excluded \\(by ${excludePromptSeq}\\) +user {12}seq ${excludedPrompt} +turn 1 `))
+    assert.match(rowLine(prompt.seq)!, /^  shown {22}user {12}seq /)
+  })
 })
 
 describe('explain-session on a forked session', () => {

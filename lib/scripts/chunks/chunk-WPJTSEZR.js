@@ -377,10 +377,14 @@ async function run(argv, invocation) {
   lines.push(`pairing: ${balanced ? "balanced (every tool call on the surface has its result)" : `${counted(explanation.pairing.unansweredCalls.length, "unanswered call")}, ${counted(explanation.pairing.orphanResults.length, "orphan result")}`}`);
   if (rows && hidden) {
     lines.push(`rows: ${rows.length} rebuilt from the log, ${hidden.hidden.length} hidden by the client`);
-    for (const row of rows) {
+    const whys = rows.map((row) => {
       const h = hidden.hidden.find((x) => x.key === row.key);
-      const why = h ? `hidden (${h.reason}${h.tombstoneSeq !== null ? ` by ${h.tombstoneSeq}` : ""})` : "shown";
-      lines.push(`  ${why.padEnd(26)} ${row.rowKind.padEnd(15)} ${row.seq === null ? `log ${row.anchorSeq}`.padEnd(9) : `seq ${row.seq}`.padEnd(9)} ${row.turn === null ? "" : `turn ${row.turn} `}${row.key}`);
+      const excluded = hidden.excluded.find((x) => x.key === row.key);
+      return h ? `hidden (${h.reason}${h.tombstoneSeq !== null ? ` by ${h.tombstoneSeq}` : ""})` : excluded ? `excluded (by ${excluded.tombstoneSeq})` : "shown";
+    });
+    const width = Math.max(26, ...whys.map((why) => why.length));
+    for (const [i, row] of rows.entries()) {
+      lines.push(`  ${whys[i].padEnd(width)} ${row.rowKind.padEnd(15)} ${row.seq === null ? `log ${row.anchorSeq}`.padEnd(9) : `seq ${row.seq}`.padEnd(9)} ${row.turn === null ? "" : `turn ${row.turn} `}${row.key}`);
     }
   }
   for (const p of problems) lines.push(`problem: ${p}`);
