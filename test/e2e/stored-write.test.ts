@@ -97,12 +97,6 @@ describe('a write to a stored session keeps it in the open page’s sidebar', { 
     const before = await eventsOnDisk(e.home, storedId)
     const p2 = before.find((ev) => ev.type === 'user/message' && JSON.stringify(ev.data).includes(P2))
     assert.ok(p2, 'the second prompt is on disk')
-    await page.evaluate(`(() => {
-      const w = window
-      w.__sidebarLog = []
-      const read = () => [...document.querySelectorAll('[role=treeitem]')].filter((el) => el.offsetParent !== null).map((el) => (el.innerText || '').trim().split('\\n')[0]).join('|')
-      new MutationObserver(() => { const t = read(); if (w.__sidebarLog.at(-1) !== t) w.__sidebarLog.push(t) }).observe(document.body, { subtree: true, childList: true, characterData: true })
-    })()`)
     const answer = await route({ sessionId: storedId, action: 'delete', seq: p2!.seq })
     assert.equal(answer.ok, true, JSON.stringify(answer))
     assert.equal(answer.value.persisted, true, JSON.stringify(answer))
@@ -119,7 +113,6 @@ describe('a write to a stored session keeps it in the open page’s sidebar', { 
     await waitForChatText(page, A4)
     await waitForTurnBars(page, 2)
     await waitSidebar(page, [OTHER, TITLE], 'after the write and the next turn')
-    console.error('SIDEBARLOG', JSON.stringify(await page.evaluate(() => (window as any).__sidebarLog)))
     await e.shot(page, '03-sidebar-after-stored-write')
   })
 
