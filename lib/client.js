@@ -1263,8 +1263,9 @@ function fateReader(tombstones, shadowed, restoredBy) {
       const by = shadowed.get(current);
       const tombstone = by === void 0 ? void 0 : bySeq.get(by);
       if (tombstone === void 0) break;
-      if (tombstone.action !== "exclude" ? state !== "removed" : state === "shown") {
-        state = tombstone.action !== "exclude" ? "removed" : "excluded";
+      const takes = tombstone.action === "exclude" ? state === "shown" : state === "shown" || state === "excluded" && tombstone.action === "deleteFrom";
+      if (takes) {
+        state = tombstone.action === "exclude" ? "excluded" : "removed";
         tombstoneSeq = tombstone.seq;
       }
       current = tombstone.seq;
@@ -2538,7 +2539,7 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
 }
 
 // src/client/stamp.ts
-var BUILD_STAMP = true ? "0.1.0+721da495a5" : "dev";
+var BUILD_STAMP = true ? "0.1.0+f3b0237df0" : "dev";
 
 // src/client/session-stores.ts
 var SessionStores = class {
@@ -2907,7 +2908,7 @@ function buildEditorUnits(log) {
     let at = seq;
     for (; ; ) {
       const by = shadowedBy.get(at);
-      if (by === void 0) return { state: "current", surfaceSeq: at, tombstoneSeq: null };
+      if (by === void 0) return { state: "current", surfaceSeq: at, tombstoneSeq: null, at };
       const shadower = lookup(by);
       const tombstone = readTombstone(shadower);
       if (tombstone !== null) {
@@ -2916,14 +2917,14 @@ function buildEditorUnits(log) {
           at = restored.seq;
           continue;
         }
-        return { state: tombstone.action === "exclude" ? "excluded" : "removed", surfaceSeq: null, tombstoneSeq: by };
+        return { state: tombstone.action === "exclude" ? "excluded" : "removed", surfaceSeq: null, tombstoneSeq: by, at };
       }
       const range = readReplaceOp(shadower.surfaceOp);
       if (shadower.type === lookup(at).type && range !== null && range.start === at && range.end === at) {
         at = by;
         continue;
       }
-      return { state: "folded", surfaceSeq: null, tombstoneSeq: null };
+      return { state: "folded", surfaceSeq: null, tombstoneSeq: null, at };
     }
   };
   const units = [];
@@ -2952,7 +2953,7 @@ function buildEditorUnits(log) {
     const lead = u.events.find((e) => e.type !== "tool/result") ?? u.events[0];
     const where = resolve(lead.seq);
     const tombstone = where.tombstoneSeq === null ? null : readTombstone(lookup(where.tombstoneSeq));
-    const restorable = u.kind === "prompt" && tombstone !== null && !shadowedBy.has(tombstone.seq) && tombstone.shadowedSeqs.length === 1 && tombstone.shadowedSeqs[0] === lead.seq;
+    const restorable = u.kind === "prompt" && tombstone !== null && !shadowedBy.has(tombstone.seq) && tombstone.shadowedSeqs.length === 1 && tombstone.shadowedSeqs[0] === where.at;
     const rows = u.events.map(rowOf);
     return {
       key: u.key,
@@ -3061,6 +3062,11 @@ function EditorModal({ sessionId, running, locale, kit, onClose }) {
       live = false;
     };
   }, [kit, sessionId, historyRead]);
+  const wasRunning = (0, import_react5.useRef)(running);
+  (0, import_react5.useEffect)(() => {
+    if (wasRunning.current && !running) setHistoryRead((n) => n + 1);
+    wasRunning.current = running;
+  }, [running]);
   const units = load.status === "ready" ? load.units : [];
   const preview = (0, import_react5.useMemo)(() => previewSelection(units, selection), [units, selection]);
   const changesKey = JSON.stringify(preview.changes);

@@ -1256,7 +1256,10 @@ var FIELDS = ["sessionId", "action", "changes", "expect"];
 var REMOVALS = ["delete", "deleteFrom", "exclude"];
 var CHANGE_ACTIONS = [...REMOVALS, "restore"];
 function parseBatchRequest(body, expect) {
-  const invalid = (message) => ({ ok: false, refusal: { code: "INVALID_REQUEST", message: `message-recall: ${message}` } });
+  const invalid = (message, index) => ({
+    ok: false,
+    refusal: { code: "INVALID_REQUEST", message: `message-recall: ${message}`, ...index === void 0 ? {} : { index } }
+  });
   const stray = Object.keys(body).find((key) => !FIELDS.includes(key));
   if (stray !== void 0) return invalid(`${body.action} with changes takes no field "${stray}" (allowed: ${FIELDS.join(", ")})`);
   const { changes } = body;
@@ -1265,13 +1268,13 @@ function parseBatchRequest(body, expect) {
   const out = [];
   for (const [i, change] of changes.entries()) {
     const at = `changes[${i}]`;
-    if (!isRecord(change)) return invalid(`${at} must be an object, got ${JSON.stringify(change)}`);
+    if (!isRecord(change)) return invalid(`${at} must be an object, got ${JSON.stringify(change)}`, i);
     const { action } = change;
-    if (!CHANGE_ACTIONS.includes(action)) return invalid(`${at}.action must be one of ${CHANGE_ACTIONS.join(", ")}, got ${JSON.stringify(action)}`);
+    if (!CHANGE_ACTIONS.includes(action)) return invalid(`${at}.action must be one of ${CHANGE_ACTIONS.join(", ")}, got ${JSON.stringify(action)}`, i);
     const key = action === "restore" ? "tombstoneSeq" : "seq";
     const extra = Object.keys(change).find((k) => k !== "action" && k !== key);
-    if (extra !== void 0) return invalid(`${at} (${action}) takes no field "${extra}" (allowed: action, ${key})`);
-    if (!isSeq(change[key])) return invalid(`${at}.${key} must be a non-negative safe integer, got ${JSON.stringify(change[key])}`);
+    if (extra !== void 0) return invalid(`${at} (${action}) takes no field "${extra}" (allowed: action, ${key})`, i);
+    if (!isSeq(change[key])) return invalid(`${at}.${key} must be a non-negative safe integer, got ${JSON.stringify(change[key])}`, i);
     out.push(action === "restore" ? { action, tombstoneSeq: change[key] } : { action, seq: change[key] });
   }
   return { ok: true, request: { action: body.action, sessionId: body.sessionId, changes: out, ...expect === void 0 ? {} : { expect } } };
@@ -1304,7 +1307,7 @@ function parseRecallRequest(body) {
       if (body[field] !== void 0) return invalid(`${action} takes no ${field}; address the tombstone by tombstoneSeq`);
     }
     const { tombstoneSeq } = body;
-    if (!isSeq(tombstoneSeq)) return invalid(`tombstoneSeq must be a non-negative safe integer, got ${JSON.stringify(tombstoneSeq ?? null)}`);
+    if (!isSeq(tombstoneSeq)) return invalid(`tombstoneSeq must be a non-negative safe integer, got ${JSON.stringify(tombstoneSeq)}`);
     return action === "restore" ? { ok: true, request: { action, sessionId, tombstoneSeq, ...withExpect } } : { ok: true, request: { action, sessionId, tombstoneSeq } };
   }
   if (body.tombstoneSeq !== void 0) return invalid(`tombstoneSeq is only valid with action "restore" or "forkBefore"`);
@@ -1997,7 +2000,8 @@ function createRouteHandler(services, config) {
       }
       const parsed = parseRecallRequest(body.value);
       if (!parsed.ok) {
-        fail(res, parsed.refusal.code, parsed.refusal.message);
+        const { index } = parsed.refusal;
+        fail(res, parsed.refusal.code, parsed.refusal.message, void 0, index === void 0 ? {} : { index });
         return;
       }
       const request = parsed.request;

@@ -16,10 +16,10 @@ import { createServer } from 'node:net'
 import { createWriteStream, existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
-import { parseArgs } from 'node:util'
 import { createSession, prompt, rpc, waitForTurnEnds } from './dsh-api'
 import { addPlugin, assertNode22, ensureHostInstalled, PLUGIN_NAME, PROJECT_ROOT, startHost, type ModelEndpoint, type RunningHost } from './dsh-host'
 import { parentPidEnv } from './exit-with-parent'
+import { OptionError, OptionValueError, parseCli, portOption } from '../scripts/support/cli'
 
 const USAGE = `usage: npm start -- [options]
 
@@ -35,31 +35,38 @@ unset → a local mock model on loopback, no key and no network needed.`
 /** What the command line asks for. */
 interface StartOptions { port: number; home: string; seed: boolean; workspace: string }
 
+/** Options of `npm start`; a value that starts with a dash (`--port -1`) is read as the value. */
+const OPTIONS = {
+  port: { type: 'string' }, home: { type: 'string' }, seed: { type: 'boolean' },
+  workspace: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+} as const
+
 function readOptions(argv: string[]): StartOptions {
-  let values: { port?: string; home?: string; seed?: boolean; workspace?: string; help?: boolean }
   try {
-    ({ values } = parseArgs({
-      args: argv, strict: true, allowPositionals: false,
-      options: {
-        port: { type: 'string' }, home: { type: 'string' }, seed: { type: 'boolean' },
-        workspace: { type: 'string' }, help: { type: 'boolean', short: 'h' },
-      },
-    }))
+    const { values, positionals } = parseCli(argv, OPTIONS)
+    if (values.help) {
+      console.log(USAGE)
+      process.exit(0)
+    }
+    if (positionals.length > 0) fail(`takes no arguments, got ${JSON.stringify(positionals[0])}`)
+    const port = portOption(values.port) ?? 3080
+    const home = values.home === undefined ? join(PROJECT_ROOT, '.dsh-home') : resolve(values.home)
+    return { port, home, seed: values.seed ?? false, workspace: values.workspace === undefined ? join(home, 'demo-workspace') : resolve(values.workspace) }
   } catch (error) {
-    fail((error as Error).message)
+    // One line for a bad option or value, as the log tools answer them; the usage only on request.
+    if (error instanceof OptionError) failLine(`${error.message}; see --help`)
+    if (error instanceof OptionValueError) failLine(error.message)
+    throw error
   }
-  if (values.help) {
-    console.log(USAGE)
-    process.exit(0)
-  }
-  const port = values.port === undefined ? 3080 : Number(values.port)
-  if (!Number.isInteger(port) || port < 0 || port > 65535) fail('--port must be an integer 0-65535')
-  const home = values.home === undefined ? join(PROJECT_ROOT, '.dsh-home') : resolve(values.home)
-  return { port, home, seed: values.seed ?? false, workspace: values.workspace === undefined ? join(home, 'demo-workspace') : resolve(values.workspace) }
 }
 
 function fail(message: string): never {
   console.error(`npm start: ${message}\n\n${USAGE}`)
+  process.exit(2)
+}
+
+function failLine(message: string): never {
+  console.error(`npm start: ${message}`)
   process.exit(2)
 }
 

@@ -1,27 +1,27 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-EWRCOXX4.js";
+} from "./chunks/chunk-B5DWJKAT.js";
 import {
   listCommand
-} from "./chunks/chunk-SV2V3FQI.js";
+} from "./chunks/chunk-FGZALTT4.js";
 import {
   readCommand
-} from "./chunks/chunk-GN4ZU4QT.js";
+} from "./chunks/chunk-5OY3EONL.js";
 import {
   scanCommand
-} from "./chunks/chunk-QZXR2DJZ.js";
-import "./chunks/chunk-VO67JIYV.js";
+} from "./chunks/chunk-PRIIMSX7.js";
+import "./chunks/chunk-LLD7OWQ3.js";
 import {
   verifyCommand
-} from "./chunks/chunk-P2SHLAQH.js";
+} from "./chunks/chunk-4GXRY2TT.js";
 import {
   EXIT,
   UsageError,
   out,
   runCommand,
   runMain
-} from "./chunks/chunk-GXSN2MKZ.js";
+} from "./chunks/chunk-QQ42TVSR.js";
 
 // scripts/dsh-message-recall-log.ts
 var BIN = "dsh-message-recall-log";

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-EWRCOXX4.js";
-import "./chunks/chunk-VO67JIYV.js";
+} from "./chunks/chunk-B5DWJKAT.js";
+import "./chunks/chunk-LLD7OWQ3.js";
 import {
   runCommand
-} from "./chunks/chunk-GXSN2MKZ.js";
+} from "./chunks/chunk-QQ42TVSR.js";
 
 // scripts/explain-session.ts
 runCommand(explainCommand, "node lib/scripts/explain-session.js", process.argv.slice(2));

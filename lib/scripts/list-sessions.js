@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import {
   listCommand
-} from "./chunks/chunk-SV2V3FQI.js";
+} from "./chunks/chunk-FGZALTT4.js";
 import {
   runCommand
-} from "./chunks/chunk-GXSN2MKZ.js";
+} from "./chunks/chunk-QQ42TVSR.js";
 
 // scripts/list-sessions.ts
 runCommand(listCommand, "node lib/scripts/list-sessions.js", process.argv.slice(2));

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import {
   readCommand
-} from "./chunks/chunk-GN4ZU4QT.js";
+} from "./chunks/chunk-5OY3EONL.js";
 import {
   runCommand
-} from "./chunks/chunk-GXSN2MKZ.js";
+} from "./chunks/chunk-QQ42TVSR.js";
 
 // scripts/read-session-log.ts
 runCommand(readCommand, "node lib/scripts/read-session-log.js", process.argv.slice(2));

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import {
   verifyCommand
-} from "./chunks/chunk-P2SHLAQH.js";
+} from "./chunks/chunk-4GXRY2TT.js";
 import {
   runCommand
-} from "./chunks/chunk-GXSN2MKZ.js";
+} from "./chunks/chunk-QQ42TVSR.js";
 
 // scripts/verify-decoder.ts
 runCommand(verifyCommand, "node lib/scripts/verify-decoder.js", process.argv.slice(2));

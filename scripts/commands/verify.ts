@@ -151,8 +151,10 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
   }
   if (read.tail) {
     lines.push(`torn tail: ${read.tail.description}`)
-    lines.push(`intact before it: ${counted(read.frames, 'frame')}, ${counted(read.lines, 'line')}, ${counted(read.events, 'event')} (${seqs}), up to byte ${read.bytesConsumed}`)
-    if (read.tail.recoverableLines !== null) lines.push(`complete lines decodable from the torn frame: ${read.tail.recoverableLines} (DSH keeps these when it repairs the log on its next load)`)
+    const frames = file.format === 'zstd' ? `${counted(read.frames, 'frame')}, ` : ''
+    lines.push(`intact before it: ${frames}${counted(read.lines, 'line')}, ${counted(read.events, 'event')} (${seqs}), up to byte ${read.bytesConsumed}`)
+    // A plain log has no frames: its torn tail is one unfinished line, nothing to decode from.
+    if (file.format === 'zstd' && read.tail.recoverableLines !== null) lines.push(`complete lines decodable from the torn frame: ${read.tail.recoverableLines} (DSH keeps these when it repairs the log on its next load)`)
   }
   for (const problem of problems) lines.push(`problem: ${problem.message}`)
   if (cross) {

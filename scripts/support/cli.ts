@@ -48,11 +48,25 @@ export class OptionValueError extends UsageError {
   }
 }
 
+/**
+ * An option the command does not have (`--bogus`, `--limit` on `scan`), or a value given to an
+ * option that takes none (`--json=yes`). Exit code 2 like any {@link UsageError}, reported on one
+ * line naming the command and pointing to its `--help`, without the usage text.
+ */
+export class OptionError extends UsageError {
+  /** @param message - what is wrong, naming the option as given (`unknown option --bogus`). */
+  constructor(message: string) {
+    super(message)
+    this.name = 'OptionError'
+  }
+}
+
 /** What the value of each option that takes one must be, as the messages say it. */
 const OPTION_VALUES = {
   decoder: `a decoder name (one of auto, ${DECODER_NAMES.join(', ')})`,
   hours: 'a positive number of hours',
   limit: 'a positive whole number of sessions',
+  port: 'a port number 0–65535',
 } as const
 
 /** Options every script accepts. */
@@ -69,10 +83,18 @@ export const DECODER_OPTION = { decoder: { type: 'string' } } as const satisfies
  * @param argv - arguments after the script name.
  * @param options - `parseArgs` option table (merge {@link COMMON_OPTIONS} in).
  * @returns `values` and `positionals`.
- * @throws UsageError on an unknown option or a missing option value.
+ * @throws OptionError on an unknown option or a value given to a boolean option; OptionValueError
+ *   on a missing option value.
  */
 export function parseCli<O extends NonNullable<ParseArgsConfig['options']>>(argv: readonly string[], options: O) {
   const args = joinOptionValues(argv, options)
+  // A lenient pass first, to name an unknown option or a stray value in our own words.
+  const { tokens } = parseArgs({ args, options, allowPositionals: true, strict: false, tokens: true })
+  for (const token of tokens) {
+    if (token.kind !== 'option') continue
+    if (!Object.hasOwn(options, token.name)) throw new OptionError(`unknown option ${token.rawName}`)
+    if (options[token.name]!.type === 'boolean' && token.value !== undefined) throw new OptionError(`${token.rawName} takes no value, got ${JSON.stringify(token.value)}`)
+  }
   try {
     return parseArgs({ args, options, allowPositionals: true, strict: true })
   } catch (error) {
@@ -152,29 +174,33 @@ export function parseRootTarget<O extends NonNullable<ParseArgsConfig['options']
  * Check that the sessions root is a readable folder, naming where a defaulted root came from.
  * @param root - from {@link parseRootTarget}.
  * @param defaulted - `true` when the root was not given.
- * @throws UsageError when it is not a readable folder.
+ * @throws SessionLogInputError when it is not a readable folder (one line, exit code 2).
  */
 export async function assertRoot(root: string, defaulted: boolean): Promise<void> {
   try {
     await assertFolder(root)
   } catch (error) {
-    if (!defaulted || !(error instanceof UsageError)) throw error
-    throw new UsageError(`no sessions root given, and the default ${root} (${SESSIONS_ROOT_RULE}) is not a readable folder: ${error.message}`)
+    if (!defaulted || !(error instanceof SessionLogInputError)) throw error
+    throw new SessionLogInputError(`no sessions root given, and the default ${root} (${SESSIONS_ROOT_RULE}) is not a readable folder: ${error.message}`, error.code)
   }
 }
 
 /**
  * Check that `root` is a readable folder.
- * @throws UsageError when it is not a folder or cannot be read.
+ * @throws SessionLogInputError `not-found` when nothing is there (`no such file or folder: <root>`,
+ *   the words the single-log commands use), `not-a-log` when it is not a folder, `unreadable`
+ *   when the file system refuses.
  */
 export async function assertFolder(root: string): Promise<void> {
   let isDirectory: boolean
   try {
     isDirectory = (await stat(root)).isDirectory()
   } catch (error) {
-    throw new UsageError(`cannot read ${root}: ${(error as Error).message}`)
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOENT' || code === 'ENOTDIR') throw new SessionLogInputError(`no such file or folder: ${root}`, 'not-found')
+    throw new SessionLogInputError(`cannot read ${root}: ${(error as Error).message}`, 'unreadable')
   }
-  if (!isDirectory) throw new UsageError(`${root} is not a folder`)
+  if (!isDirectory) throw new SessionLogInputError(`${root} is not a folder`, 'not-a-log')
 }
 
 /**
@@ -213,6 +239,19 @@ export function limitOption(value: string | undefined): number | undefined {
   const limit = /^\d+$/.test(value) ? Number(value) : NaN
   if (!(limit > 0 && Number.isSafeInteger(limit))) throw new OptionValueError('limit', value)
   return limit
+}
+
+/**
+ * Read `--port`: a TCP port, a whole number 0–65535 (0 lets the system pick a free one).
+ * @param value - the option value, or `undefined`.
+ * @returns the port, or `undefined` when absent.
+ * @throws OptionValueError for anything else: a negative, a fraction, 65536 or more, `abc`, an empty value.
+ */
+export function portOption(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined
+  const port = /^\d{1,5}$/.test(value) ? Number(value) : NaN
+  if (!(port >= 0 && port <= 65535)) throw new OptionValueError('port', value)
+  return port
 }
 
 /**
@@ -325,7 +364,7 @@ export interface LogCommand {
  * @param argv - arguments after the command.
  */
 export function runCommand(command: LogCommand, invocation: string, argv: readonly string[]): void {
-  runMain(command.usage(invocation), () => command.run(argv, invocation))
+  runMain(command.usage(invocation), () => command.run(argv, invocation), invocation)
 }
 
 /**
@@ -333,8 +372,10 @@ export function runCommand(command: LogCommand, invocation: string, argv: readon
  * codes, and stop quietly on a closed stdout.
  * @param usage - the usage text.
  * @param main - returns the exit code.
+ * @param invocation - how the command was run, naming it in an {@link OptionError}'s line
+ *   (`dsh-message-recall-log list: unknown option --bogus; see --help`).
  */
-export function runMain(usage: string, main: () => Promise<number>): void {
+export function runMain(usage: string, main: () => Promise<number>, invocation?: string): void {
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     // The reader went away (`| head`): stop quietly.
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? EXIT.ok)
@@ -345,7 +386,9 @@ export function runMain(usage: string, main: () => Promise<number>): void {
       process.exitCode = code
     })
     .catch((error: unknown) => {
-      if (error instanceof OptionValueError) {
+      if (error instanceof OptionError) {
+        process.stderr.write(`${invocation === undefined ? '' : `${invocation}: `}${error.message}; see --help\n`)
+      } else if (error instanceof OptionValueError) {
         process.stderr.write(`${error.message}\n`)
       } else if (error instanceof UsageError) {
         process.stderr.write(`${error.message}\n\n${usage}`)

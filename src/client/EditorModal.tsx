@@ -7,7 +7,8 @@
  * back in green, a counter), and the host is asked with a debounced batch `plan` whether it would
  * accept the selection, so a refusal shows on its row before anything is written. **Apply** sends
  * one `apply` (when the host answers that the conversation moved meanwhile, the history is read
- * again and the selection kept, so a second Apply writes against the new state). A batch the host
+ * again and the selection kept, so a second Apply writes against the new state; the same happens
+ * when a turn ends while the dialog is open). A batch the host
  * answers `PERSIST_FAILED` with `applied: true` is in effect: the dialog closes as on success and
  * the session's unsaved notice (above the composer, with Save again) says it is not saved yet.
  * **Discard** and Escape close with nothing written.
@@ -90,6 +91,13 @@ export function EditorModal({ sessionId, running, locale, kit, onClose }: Editor
     )
     return () => { live = false }
   }, [kit, sessionId, historyRead])
+
+  // A turn that ended while the dialog was open changed the conversation: read it again, keeping the selection.
+  const wasRunning = useRef(running)
+  useEffect(() => {
+    if (wasRunning.current && !running) setHistoryRead((n) => n + 1)
+    wasRunning.current = running
+  }, [running])
 
   const units = load.status === 'ready' ? load.units : []
   const preview = useMemo(() => previewSelection(units, selection), [units, selection])

@@ -116,12 +116,15 @@ export function buildEditorUnits(log: readonly LogEvent[]): EditorUnit[] {
     if (restore !== null) restoreOf.set(restore.tombstoneSeq, { seq: restore.seq, originalSeq: restore.originalSeq })
   }
 
-  /** Follow a message through its shadowers to where it stands now. */
-  const resolve = (seq: number): { state: UnitState; surfaceSeq: number | null; tombstoneSeq: number | null } => {
+  /**
+   * Follow a message through its shadowers to where it stands now; `at` is the node standing for
+   * it last (the message itself, or the restoring copy a later tombstone shadowed).
+   */
+  const resolve = (seq: number): { state: UnitState; surfaceSeq: number | null; tombstoneSeq: number | null; at: number } => {
     let at = seq
     for (;;) {
       const by = shadowedBy.get(at)
-      if (by === undefined) return { state: 'current', surfaceSeq: at, tombstoneSeq: null }
+      if (by === undefined) return { state: 'current', surfaceSeq: at, tombstoneSeq: null, at }
       const shadower = lookup(by)!
       const tombstone = readTombstone(shadower)
       if (tombstone !== null) {
@@ -130,14 +133,14 @@ export function buildEditorUnits(log: readonly LogEvent[]): EditorUnit[] {
           at = restored.seq
           continue
         }
-        return { state: tombstone.action === 'exclude' ? 'excluded' : 'removed', surfaceSeq: null, tombstoneSeq: by }
+        return { state: tombstone.action === 'exclude' ? 'excluded' : 'removed', surfaceSeq: null, tombstoneSeq: by, at }
       }
       const range = readReplaceOp(shadower.surfaceOp)
       if (shadower.type === lookup(at)!.type && range !== null && range.start === at && range.end === at) {
         at = by // a copy of this one message (a pruned tool result)
         continue
       }
-      return { state: 'folded', surfaceSeq: null, tombstoneSeq: null }
+      return { state: 'folded', surfaceSeq: null, tombstoneSeq: null, at }
     }
   }
 
@@ -168,7 +171,8 @@ export function buildEditorUnits(log: readonly LogEvent[]): EditorUnit[] {
     const lead = u.events.find((e) => e.type !== 'tool/result') ?? u.events[0]!
     const where = resolve(lead.seq)
     const tombstone = where.tombstoneSeq === null ? null : readTombstone(lookup(where.tombstoneSeq)!)
-    const restorable = u.kind === 'prompt' && tombstone !== null && !shadowedBy.has(tombstone.seq) && tombstone.shadowedSeqs.length === 1 && tombstone.shadowedSeqs[0] === lead.seq
+    // In place only when the tombstone took exactly the node standing for this prompt (a restoring copy, after an earlier restore).
+    const restorable = u.kind === 'prompt' && tombstone !== null && !shadowedBy.has(tombstone.seq) && tombstone.shadowedSeqs.length === 1 && tombstone.shadowedSeqs[0] === where.at
     const rows = u.events.map(rowOf)
     return {
       key: u.key,

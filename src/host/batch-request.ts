@@ -17,6 +17,14 @@ export interface BatchRouteRequest {
   readonly expect?: ViewExpectation
 }
 
+/**
+ * A refused request body: an {@link HttpRefusal}, plus, when it is about one change of a batch,
+ * that change's position in `changes` (`index`, from 0).
+ */
+export interface RequestRefusal extends HttpRefusal {
+  readonly index?: number
+}
+
 /** Most changes one batch may carry. */
 export const MAX_BATCH_CHANGES = 10_000
 
@@ -29,10 +37,15 @@ const CHANGE_ACTIONS = [...REMOVALS, 'restore']
  * @param body - the parsed body, already known to be an object with a valid `sessionId`, an
  *   `action` of `apply` or `plan`, and (when present) a validated `expect`.
  * @param expect - the validated `expect`, if any.
- * @returns the typed request, or an `INVALID_REQUEST` refusal naming the field (`changes[2].seq`) and value.
+ * @returns the typed request, or an `INVALID_REQUEST` refusal naming the field (`changes[2].seq`) and value;
+ *   a refusal about one change carries that change's position in `changes` as `index`, one about
+ *   the whole body (a stray field, no list, an empty or too long list) carries none.
  */
-export function parseBatchRequest(body: Record<string, unknown>, expect: ViewExpectation | undefined): { ok: true; request: BatchRouteRequest } | { ok: false; refusal: HttpRefusal } {
-  const invalid = (message: string): { ok: false; refusal: HttpRefusal } => ({ ok: false, refusal: { code: 'INVALID_REQUEST', message: `message-recall: ${message}` } })
+export function parseBatchRequest(body: Record<string, unknown>, expect: ViewExpectation | undefined): { ok: true; request: BatchRouteRequest } | { ok: false; refusal: RequestRefusal } {
+  const invalid = (message: string, index?: number): { ok: false; refusal: RequestRefusal } => ({
+    ok: false,
+    refusal: { code: 'INVALID_REQUEST', message: `message-recall: ${message}`, ...(index === undefined ? {} : { index }) },
+  })
   const stray = Object.keys(body).find((key) => !FIELDS.includes(key))
   if (stray !== undefined) return invalid(`${body.action} with changes takes no field "${stray}" (allowed: ${FIELDS.join(', ')})`)
   const { changes } = body
@@ -41,13 +54,13 @@ export function parseBatchRequest(body: Record<string, unknown>, expect: ViewExp
   const out: BatchChange[] = []
   for (const [i, change] of changes.entries()) {
     const at = `changes[${i}]`
-    if (!isRecord(change)) return invalid(`${at} must be an object, got ${JSON.stringify(change)}`)
+    if (!isRecord(change)) return invalid(`${at} must be an object, got ${JSON.stringify(change)}`, i)
     const { action } = change
-    if (!CHANGE_ACTIONS.includes(action as string)) return invalid(`${at}.action must be one of ${CHANGE_ACTIONS.join(', ')}, got ${JSON.stringify(action)}`)
+    if (!CHANGE_ACTIONS.includes(action as string)) return invalid(`${at}.action must be one of ${CHANGE_ACTIONS.join(', ')}, got ${JSON.stringify(action)}`, i)
     const key = action === 'restore' ? 'tombstoneSeq' : 'seq'
     const extra = Object.keys(change).find((k) => k !== 'action' && k !== key)
-    if (extra !== undefined) return invalid(`${at} (${action}) takes no field "${extra}" (allowed: action, ${key})`)
-    if (!isSeq(change[key])) return invalid(`${at}.${key} must be a non-negative safe integer, got ${JSON.stringify(change[key])}`)
+    if (extra !== undefined) return invalid(`${at} (${action}) takes no field "${extra}" (allowed: action, ${key})`, i)
+    if (!isSeq(change[key])) return invalid(`${at}.${key} must be a non-negative safe integer, got ${JSON.stringify(change[key])}`, i)
     out.push(action === 'restore' ? { action, tombstoneSeq: change[key] as number } : { action: action as (typeof REMOVALS)[number], seq: change[key] as number })
   }
   return { ok: true, request: { action: body.action as 'apply' | 'plan', sessionId: body.sessionId as string, changes: out, ...(expect === undefined ? {} : { expect }) } }

@@ -8,8 +8,7 @@ import { ROUTE_ACTIONS, type RouteAction, type ViewExpectation } from '../shared
 import { isRecord, isSeq } from '../shared/events'
 import type { PlanTarget } from './surface-plan'
 import { TOMBSTONE_ACTIONS, type TombstoneAction } from '../shared/tombstone'
-import { parseBatchRequest, type BatchRouteRequest } from './batch-request'
-import type { HttpRefusal } from './http'
+import { parseBatchRequest, type BatchRouteRequest, type RequestRefusal } from './batch-request'
 
 /** A validated request. */
 export type RecallRequest =
@@ -26,10 +25,11 @@ const EXPECT_FIELDS = ['replaceGeneration', 'lastSeq']
 /**
  * Validate a parsed JSON body.
  * @param body - the parsed body (any JSON value).
- * @returns the typed request, or an `INVALID_REQUEST` refusal naming the offending field and value.
+ * @returns the typed request, or an `INVALID_REQUEST` refusal naming the offending field and value
+ *   (with `index` when it is about one change of `changes`).
  */
-export function parseRecallRequest(body: unknown): { ok: true; request: RecallRequest } | { ok: false; refusal: HttpRefusal } {
-  const invalid = (message: string): { ok: false; refusal: HttpRefusal } => ({ ok: false, refusal: { code: 'INVALID_REQUEST', message: `message-recall: ${message}` } })
+export function parseRecallRequest(body: unknown): { ok: true; request: RecallRequest } | { ok: false; refusal: RequestRefusal } {
+  const invalid = (message: string): { ok: false; refusal: RequestRefusal } => ({ ok: false, refusal: { code: 'INVALID_REQUEST', message: `message-recall: ${message}` } })
   if (!isRecord(body)) return invalid(`request body must be a JSON object, got ${body === null ? 'null' : Array.isArray(body) ? 'an array' : typeof body}`)
   const unknown = Object.keys(body).find((key) => !FIELDS.includes(key))
   if (unknown !== undefined) return invalid(`unknown field "${unknown}" (allowed: ${FIELDS.join(', ')})`)
@@ -57,7 +57,7 @@ export function parseRecallRequest(body: unknown): { ok: true; request: RecallRe
       if (body[field] !== undefined) return invalid(`${action} takes no ${field}; address the tombstone by tombstoneSeq`)
     }
     const { tombstoneSeq } = body
-    if (!isSeq(tombstoneSeq)) return invalid(`tombstoneSeq must be a non-negative safe integer, got ${JSON.stringify(tombstoneSeq ?? null)}`)
+    if (!isSeq(tombstoneSeq)) return invalid(`tombstoneSeq must be a non-negative safe integer, got ${JSON.stringify(tombstoneSeq)}`)
     return action === 'restore'
       ? { ok: true, request: { action, sessionId, tombstoneSeq, ...withExpect } }
       : { ok: true, request: { action, sessionId, tombstoneSeq } }

@@ -115,7 +115,8 @@ export function createRouteHandler(services: RouteServices, config: MessageRecal
       }
       const parsed = parseRecallRequest(body.value)
       if (!parsed.ok) {
-        fail(res, parsed.refusal.code, parsed.refusal.message)
+        const { index } = parsed.refusal
+        fail(res, parsed.refusal.code, parsed.refusal.message, undefined, index === undefined ? {} : { index })
         return
       }
       const request = parsed.request

@@ -27,7 +27,11 @@ export interface LogHeader {
   readonly [key: string]: unknown
 }
 
-/** Where a record or problem sits: 1-based line, frame index (or `null` in a plain log), file byte offset of its frame or chunk. */
+/**
+ * Where a record or problem sits: 1-based line, frame index (or `null` in a plain log), and file
+ * byte offset: of its frame in a zstd log (a line has no file offset inside compressed bytes), of
+ * the line itself in a plain log.
+ */
 export interface LogPosition {
   readonly line: number
   readonly frame: number | null
@@ -285,7 +289,7 @@ export class LogRecordReader {
     }
     let run = from
     for (let nl = this.nextBreak(bytes, from, end); nl !== -1; nl = this.nextBreak(bytes, from, end)) {
-      if (!this.take(bytes, from, nl, frame, byte)) {
+      if (!this.take(bytes, from, nl, frame, lineByte(frame, byte, from - start))) {
         if (onLines !== undefined && from > run) onLines(bytes.subarray(run, from))
         run = nl + 1
       }
@@ -294,7 +298,7 @@ export class LogRecordReader {
     if (onLines !== undefined && from > run) onLines(bytes.subarray(run, from))
     if (from < end) {
       this.carry = new Uint8Array(bytes.subarray(from, end))
-      this.carryAt = { line: this.line + 1, frame, byte }
+      this.carryAt = { line: this.line + 1, frame, byte: lineByte(frame, byte, from - start) }
       if (frameEnd) {
         this.report({
           kind: 'frame-not-line-aligned',
@@ -534,6 +538,14 @@ function concatBytes(a: Uint8Array, b: Uint8Array): Uint8Array {
   return out
 }
 
+/**
+ * The file byte offset a line's {@link LogPosition} carries: its frame's in a zstd log, its own in
+ * a plain log (`offset` bytes into the chunk that starts at `byte`).
+ */
+function lineByte(frame: number | null, byte: number, offset: number): number {
+  return frame === null ? byte + offset : byte
+}
+
 function where(at: LogPosition): string {
-  return at.frame === null ? ` (chunk at byte ${at.byte})` : ` (frame ${at.frame} at byte ${at.byte})`
+  return at.frame === null ? ` (at byte ${at.byte})` : ` (frame ${at.frame} at byte ${at.byte})`
 }

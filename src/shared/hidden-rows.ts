@@ -11,7 +11,10 @@
  * `restore.ts`)
  * undoes that tombstone, and the node lives on as the copy, which later tombstones may shadow in
  * turn. A tombstone that a later tombstone shadowed still counts (nested tombstones), so what an
- * earlier removal hid stays hidden; a removal beats an exclusion. Compaction checkpoints and
+ * earlier removal hid stays hidden. An exclusion that a later Recall or Delete absorbed at the edge
+ * of its range (the planner takes adjacent tombstones into a removal, `surface-plan.ts`) stays an
+ * exclusion: the person removed the neighbouring message, not the excluded one, which stays in
+ * view, dimmed; a Delete onward, which takes everything after its start, removes it. Compaction checkpoints and
  * tool-result prunes are replacements too, but neither a tombstone nor a restore
  * (`isTombstoneEvent`, {@link readRestores}): they never hide a row, DSH keeps showing what
  * compaction folded.
@@ -305,9 +308,12 @@ function fateReader(
       const by = shadowed.get(current)
       const tombstone = by === undefined ? undefined : bySeq.get(by)
       if (tombstone === undefined) break
-      // The first removal names the fate; a later one that absorbed it keeps it removed.
-      if (tombstone.action !== 'exclude' ? state !== 'removed' : state === 'shown') {
-        state = tombstone.action !== 'exclude' ? 'removed' : 'excluded'
+      // The first removal names the fate and a later one that absorbed it keeps it removed; an
+      // exclusion gives way only to a Delete onward (a Recall or Delete absorbed it at its edge).
+      const takes = tombstone.action === 'exclude' ? state === 'shown'
+        : state === 'shown' || (state === 'excluded' && tombstone.action === 'deleteFrom')
+      if (takes) {
+        state = tombstone.action === 'exclude' ? 'excluded' : 'removed'
         tombstoneSeq = tombstone.seq
       }
       current = tombstone.seq

@@ -143,7 +143,7 @@ describe('editor dialog', () => {
     assert.equal(m.q<HTMLButtonElement>('[data-editor-apply]')!.disabled, true)
   })
 
-  it('while the agent works, Apply is disabled with the reason', async () => {
+  it('while the agent works, Apply is disabled with the reason; when the turn ends the history is read again, the selection kept', async () => {
     const m = await mount({ running: true })
     await m.click(m.unit('s2.1').querySelector('[data-editor-select]'))
     await m.planned()
@@ -153,8 +153,15 @@ describe('editor dialog', () => {
     assert.equal(m.q('[data-editor-apply]')!.getAttribute('aria-describedby'), 'dsh-message-recall-editor-busy')
     await m.key('Enter')
     assert.equal(m.host.requests.filter((r) => r.body.action === 'apply').length, 0, 'Enter does not apply while busy')
+    const reads = () => m.host.requests.filter((r) => r.url === '/api/session.history').length
+    const before = reads()
+    m.b.turn('a prompt the turn answered', [{ text: 'The answer of that turn.' }])
     await act(async () => m.render(false))
+    await act(async () => settle())
     assert.equal(m.q<HTMLButtonElement>('[data-editor-apply]')!.disabled, false, 'enabled once the turn ended')
+    assert.equal(reads(), before + 1, 'the history was read again when the turn ended')
+    assert.ok(m.q('[data-editor-units]')!.textContent!.includes('a prompt the turn answered'), 'the new turn is listed')
+    assert.equal(m.q('[data-editor-counter]')!.textContent, '1 message, ~4 tokens leave the context', 'the selection is kept')
     assert.equal(m.q('[data-editor-busy]'), null)
   })
 

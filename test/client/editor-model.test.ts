@@ -80,6 +80,24 @@ describe('editor model: units', () => {
     const unit = buildEditorUnits(b.events).find((u) => u.key === `u${t2.prompt}`)!
     assert.deepEqual([unit.state, unit.targetSeq, unit.tombstoneSeq], ['current', copy.seq, null])
   })
+
+  it('a prompt restored once and then removed or excluded again can be restored in place again, as the host plans it', () => {
+    for (const action of ['delete', 'exclude'] as const) {
+      const { b, t2 } = log()
+      const first = b.tombstone('delete', t2.prompt, t2.prompt)
+      const original = b.events[t2.prompt]!
+      const append = b.session.append.bind(b.session) as (type: string, data: unknown, opts: unknown) => LogEvent
+      const copy = append('user/message', original.data, { surfaceOp: { op: 'replace', start: first, end: first }, sourceEventSeqs: [first, t2.prompt] })
+      const again = b.tombstone(action, copy.seq, copy.seq)
+      const unit = buildEditorUnits(b.events).find((u) => u.key === `u${t2.prompt}`)!
+      assert.deepEqual([unit.state, unit.tombstoneSeq, unit.restorable], [action === 'exclude' ? 'excluded' : 'removed', again, true], action)
+      // The host agrees: the preview's restore is what the batch planner accepts.
+      const preview = previewSelection([unit], { remove: new Set(), from: null, restore: new Set([unit.key]) })
+      assert.deepEqual(preview.changes, [{ action: 'restore', tombstoneSeq: again }])
+      const planned = planBatch({ nodes: b.nodes, lookup: b.lookup, nextSeq: b.session.seq, changes: [{ action: 'restore', tombstoneSeq: again }] })
+      assert.equal(planned.ok, true, action)
+    }
+  })
 })
 
 describe('editor model: preview', () => {

@@ -16,6 +16,7 @@ import { conversationLog } from '../support/conversation'
 import { resolveRow } from '../../src/client/rows'
 import { appended, richLog } from './support/log'
 import { appendTombstone, bootClient, liveSession } from './support/page'
+import { planRemoval } from '../../src/host/surface-plan'
 
 /** Turn 1: prompt, a step with two tool calls, a reply. Turn 2: prompt, reply. */
 function twoTurns(): Session {
@@ -124,6 +125,24 @@ describe('hiding rules: exclusions', () => {
     const result = derive(session)
     assert.deepEqual(result.excluded, [])
     assert.deepEqual(result.fateOf(second!), { state: 'removed', tombstoneSeq: onward.seq, actingSeq: second })
+  })
+
+  it('a Delete of the answer next to an excluded prompt absorbs the exclusion, and the prompt stays in view, excluded', () => {
+    const session = twoTurns()
+    const [, second] = seqsOf(session, 'user/message')
+    const [, replyOne] = seqsOf(session, 'assistant/message')
+    const exclusion = appendTombstone(session, 'exclude' as never, [second!])
+    // The planner takes the adjacent exclusion into the delete's range: one tombstone per gap.
+    const planned = planRemoval({ nodes: [...session.surface.nodes], lookup: (seq) => events(session)[seq], action: 'delete', target: { seq: replyOne! } })
+    assert.ok(planned.ok)
+    assert.deepEqual(planned.plan.shadowedSeqs, [replyOne, exclusion.seq])
+    const removal = appendTombstone(session, 'delete', planned.plan.shadowedSeqs)
+    const result = derive(session)
+    assert.deepEqual(result.fateOf(replyOne!), { state: 'removed', tombstoneSeq: removal.seq, actingSeq: replyOne })
+    assert.deepEqual(result.fateOf(second!), { state: 'excluded', tombstoneSeq: exclusion.seq, actingSeq: second })
+    assert.deepEqual(result.excluded.map((x) => [x.rowKind, x.tombstoneSeq]), [['user', exclusion.seq]])
+    assert.equal(result.shadowed.has(exclusion.seq), true, 'the exclusion is no longer on the surface, so it is not restorable in place')
+    assert.deepEqual(hiddenOf(session), ['assistant-step:shadowed', 'turn-tail:answer-removed'], 'the answer goes with its turn bar')
   })
 })
 

@@ -71,7 +71,7 @@ describe('apply with the real token meter', () => {
 })
 
 describe('other writes on stored sessions that are not live', () => {
-  it('restore and forkBefore after a restart, without an agent; the session is released afterwards', async () => {
+  it('restore and forkBefore after a restart, without an agent; the session is released afterwards; flush refuses it as not live', async () => {
     const root = roots.root()
     let app = await roots.boot(root)
     const agent = await seededAgent(app, 3)
@@ -82,6 +82,9 @@ describe('other writes on stored sessions that are not live', () => {
     await roots.shut(app)
 
     app = await roots.boot(root)
+    // flush needs a live session: a stored one has nothing of this process left to save.
+    const flush = await app.post({ sessionId: id, action: 'flush' })
+    assert.deepEqual([flush.status, flush.json], [409, { ok: false, error: { code: 'SESSION_NOT_LIVE', message: `message-recall: no live session "${id}"` } }])
     const restored = await app.post({ sessionId: id, action: 'restore', tombstoneSeq })
     assert.equal(restored.status, 200, restored.text)
     assert.equal(app.ctx.agents.get(SessionId(id)), undefined)

@@ -137,28 +137,67 @@ describe('apply: live sessions', () => {
     assert.equal(session.seq, count)
   })
 
-  it('refuses malformed batches with INVALID_REQUEST, and ids that are neither live nor stored with SESSION_NOT_LIVE', async () => {
-    const app = await boot()
+  it('refuses malformed batches with INVALID_REQUEST (with the index of the change it is about), and ids that are neither live nor stored with SESSION_NOT_LIVE', async () => {
+    // A body limit that lets a list of 10,001 changes reach validation.
+    const app = await bootDshApp({ recall: { maxBodyBytes: 1 << 20 } })
+    apps.push(app)
     const agent = await app.createAgent({ seed: seed() })
     const count = agent.session.seq
-    const cases: [unknown, string][] = [
+    // [body, message, index of the change the refusal is about (none for the whole body)]
+    const cases: [Record<string, unknown>, string, number?][] = [
       [{ sessionId: agent.id, action: 'apply' }, 'message-recall: changes must be a non-empty array, got undefined'],
       [{ sessionId: agent.id, action: 'apply', changes: [] }, 'message-recall: changes must be a non-empty array, got []'],
-      [{ sessionId: agent.id, action: 'apply', changes: [{ action: 'recall', seq: 3 }] }, 'message-recall: changes[0].action must be one of delete, deleteFrom, exclude, restore, got "recall"'],
-      [{ sessionId: agent.id, action: 'apply', changes: [{ action: 'delete', seq: 3 }, { action: 'delete', seq: -1 }] }, 'message-recall: changes[1].seq must be a non-negative safe integer, got -1'],
-      [{ sessionId: agent.id, action: 'apply', changes: [{ action: 'restore', seq: 3 }] }, 'message-recall: changes[0] (restore) takes no field "seq" (allowed: action, tombstoneSeq)'],
+      [{ sessionId: agent.id, action: 'apply', changes: { action: 'delete', seq: 3 } }, 'message-recall: changes must be a non-empty array, got {"action":"delete","seq":3}'],
+      [{ sessionId: agent.id, action: 'apply', changes: Array.from({ length: 10_001 }, () => ({ action: 'delete', seq: 3 })) }, 'message-recall: changes holds 10001 entries; at most 10000 are accepted'],
+      [{ sessionId: agent.id, action: 'apply', changes: [{ action: 'recall', seq: 3 }] }, 'message-recall: changes[0].action must be one of delete, deleteFrom, exclude, restore, got "recall"', 0],
+      [{ sessionId: agent.id, action: 'apply', changes: [{ action: 'delete', seq: 3 }, { action: 'delete', seq: -1 }] }, 'message-recall: changes[1].seq must be a non-negative safe integer, got -1', 1],
+      [{ sessionId: agent.id, action: 'apply', changes: [{ action: 'delete', seq: 3 }, { action: 'delete', seq: 4 }, { action: 'recall', seq: 5 }] }, 'message-recall: changes[2].action must be one of delete, deleteFrom, exclude, restore, got "recall"', 2],
+      [{ sessionId: agent.id, action: 'apply', changes: [{ action: 'delete', seq: 3 }, { action: 'delete', messageId: 'm-1' }] }, 'message-recall: changes[1] (delete) takes no field "messageId" (allowed: action, seq)', 1],
+      [{ sessionId: agent.id, action: 'apply', changes: [{ action: 'delete', seq: 3 }, 'delete'] }, 'message-recall: changes[1] must be an object, got "delete"', 1],
+      [{ sessionId: agent.id, action: 'apply', changes: [{ action: 'restore', seq: 3 }] }, 'message-recall: changes[0] (restore) takes no field "seq" (allowed: action, tombstoneSeq)', 0],
+      [{ sessionId: agent.id, action: 'apply', changes: [{ action: 'delete', seq: 3 }, { action: 'restore' }] }, 'message-recall: changes[1].tombstoneSeq must be a non-negative safe integer, got undefined', 1],
       [{ sessionId: agent.id, action: 'apply', changes: [{ action: 'delete', seq: 3 }], seq: 3 }, 'message-recall: apply with changes takes no field "seq" (allowed: sessionId, action, changes, expect)'],
       [{ sessionId: agent.id, action: 'delete', seq: 3, changes: [] }, 'message-recall: changes is only valid with action "apply" or "plan"'],
     ]
-    for (const [body, message] of cases) {
-      const reply = await app.post(body)
-      assert.equal(reply.status, 400, reply.text)
-      assert.deepEqual(reply.json, { ok: false, error: { code: 'INVALID_REQUEST', message } })
+    for (const [body, message, index] of cases) {
+      // The batch `plan` validates the same list the same way (its own word in a stray-field message);
+      // a `plan` without `changes` is the single plan.
+      const forms = body.action === 'apply' && body.changes !== undefined ? [body, { ...body, action: 'plan' }] : [body]
+      for (const form of forms) {
+        const reply = await app.post(form)
+        assert.equal(reply.status, 400, reply.text)
+        const said = form.action === 'plan' ? message.replace('apply with changes', 'plan with changes') : message
+        assert.deepEqual(reply.json, { ok: false, error: { code: 'INVALID_REQUEST', message: said, ...(index === undefined ? {} : { index }) } })
+      }
     }
     assert.equal(agent.session.seq, count)
     for (const action of ['apply', 'plan']) {
       const reply = await app.post({ sessionId: 'session-nobody', action, changes: [{ action: 'delete', seq: 1 }] })
       assert.deepEqual([reply.status, reply.json], [409, { ok: false, error: { code: 'SESSION_NOT_LIVE', message: 'message-recall: no live session "session-nobody"' } }])
+    }
+  })
+
+  it('fits about 2,300 of the shortest changes in the default body limit, and 10,000 long ones in 512 KiB', async () => {
+    const shortest = (n: number) => Array.from({ length: n }, () => ({ action: 'delete', seq: 0 }))
+    const long = (n: number) => Array.from({ length: n }, () => ({ action: 'restore', tombstoneSeq: 1_234_567 }))
+    const cases: [number | undefined, unknown[], boolean][] = [
+      [undefined, shortest(2_300), true],
+      [undefined, shortest(2_400), false],
+      [524_288, long(10_000), true],
+    ]
+    for (const [maxBodyBytes, changes, fits] of cases) {
+      const app = await bootDshApp({ recall: maxBodyBytes === undefined ? {} : { maxBodyBytes } })
+      apps.push(app)
+      const agent = await app.createAgent({ seed: seed() })
+      const count = agent.session.seq
+      const reply = await app.post({ sessionId: agent.id, action: 'plan', changes })
+      // A body that fits reaches the planner, which refuses the first change (seq 0 is not on the
+      // surface; no tombstone sits at seq 1,234,567); one that does not is refused before parsing.
+      if (!fits) assert.deepEqual([reply.status, reply.json.error.code, 'index' in reply.json.error], [413, 'PAYLOAD_TOO_LARGE', false], reply.text)
+      else if (maxBodyBytes === undefined) assert.deepEqual([reply.status, reply.json], [409, { ok: false, error: { code: 'TARGET_NOT_FOUND', index: 0, message: 'message-recall: change 0 (delete of seq 0) refused: target seq 0 is not on the current surface' } }])
+      else assert.deepEqual([reply.status, reply.json.error.code, reply.json.error.index], [409, 'TARGET_NOT_FOUND', 0], reply.text)
+      assert.equal(agent.session.seq, count, 'nothing appended')
+      await shut(app)
     }
   })
 

@@ -101,7 +101,8 @@ describe('restore', () => {
       ['a tombstone that absorbed another', { tombstoneSeq: absorbingSeq }, 409, 'NOT_RESTORABLE',
         `message-recall: tombstone seq ${absorbingSeq} cannot be undone in place: it absorbed an earlier tombstone (it shadows seqs ${reply2}, ${recallSeq}); open a copy of the conversation from before it instead (action "forkBefore")`],
       ['a stale view', { tombstoneSeq: stepTombstone, expect: { replaceGeneration: 0 } }, 409, 'STALE_VIEW', 'message-recall: surface replaceGeneration is 4, expected 0'],
-      ['no tombstoneSeq', {}, 400, 'INVALID_REQUEST', 'message-recall: tombstoneSeq must be a non-negative safe integer, got null'],
+      ['no tombstoneSeq', {}, 400, 'INVALID_REQUEST', 'message-recall: tombstoneSeq must be a non-negative safe integer, got undefined'],
+      ['a null tombstoneSeq', { tombstoneSeq: null }, 400, 'INVALID_REQUEST', 'message-recall: tombstoneSeq must be a non-negative safe integer, got null'],
       ['a seq instead', { seq: prompt1 }, 400, 'INVALID_REQUEST', 'message-recall: restore takes no seq; address the tombstone by tombstoneSeq'],
     ]
     for (const [label, fields, status, code, message] of cases) {

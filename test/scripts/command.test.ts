@@ -60,7 +60,7 @@ before(async () => {
   mkdirSync(pack)
   const packed = run('npm', ['pack', '--silent', '--pack-destination', pack], repo)
   assert.equal(packed.status, 0, packed.stderr)
-  const tarball = join(pack, packed.stdout.trim().split('\n').at(-1)!)
+  tarball = join(pack, packed.stdout.trim().split('\n').at(-1)!)
   installed = join(scratch, 'project')
   mkdirSync(installed)
   writeFileSync(join(installed, 'package.json'), JSON.stringify({ name: 'uses-the-log-tools', private: true }))
@@ -69,12 +69,27 @@ before(async () => {
   assert.equal(install.status, 0, install.stderr)
 })
 
+/** The packed tarball. */
+let tarball = ''
+
 const npx = (args: readonly string[]) => run('npx', ['--offline', '--no-install', 'dsh-message-recall-log', ...args], installed)
 
 describe('dsh-message-recall-log from a packed tarball', () => {
   it('is the package bin, and the tarball ships the built tools', () => {
     const manifest = JSON.parse(readFileSync(join(installed, 'node_modules', 'dsh-message-recall', 'package.json'), 'utf8'))
     assert.deepEqual(manifest.bin, { 'dsh-message-recall-log': './lib/scripts/dsh-message-recall-log.js' })
+  })
+
+  it('ships every file the README links to', () => {
+    const listed = run('tar', ['-tzf', tarball], scratch)
+    assert.equal(listed.status, 0, listed.stderr)
+    const files = new Set(listed.stdout.trim().split('\n').map((entry) => entry.replace(/^package\//, '')))
+    const readme = readFileSync(join(installed, 'node_modules', 'dsh-message-recall', 'README.md'), 'utf8')
+    // Markdown links and images, `[text](target)` and `![alt](target)`: those without a scheme and
+    // not only a fragment point into the package.
+    const targets = [...new Set([...readme.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]!.split('#')[0]!).filter((t) => t !== '' && !/^[a-z][a-z0-9+.-]*:/i.test(t)))]
+    assert.ok(targets.includes('docs/http-api.md') && targets.includes('docs/hover-cluster.png'), targets.join(', '))
+    assert.deepEqual(targets.filter((t) => !files.has(t)), [], `shipped: ${[...files].sort().join(', ')}`)
   })
 
   const cases: readonly [string, string, (l: WrittenLog) => string[]][] = [
@@ -126,10 +141,12 @@ describe('dsh-message-recall-log from a packed tarball', () => {
     assert.ok(missing.stderr.startsWith('missing command\n\nUsage: '), missing.stderr)
   })
 
-  it('a bad option of a command gives exit 2 and that command’s usage', () => {
+  it('a bad option of a command gives exit 2 and one line naming that command; a missing path gives its usage', () => {
     const r = npx(['read', '--bogus', log.path])
-    assert.equal(r.status, 2)
-    assert.ok(r.stderr.includes('\n\nUsage: dsh-message-recall-log read <log file | session folder> [options]\n'), r.stderr)
+    assert.deepEqual([r.status, r.stderr, r.stdout], [2, 'dsh-message-recall-log read: unknown option --bogus; see --help\n', ''])
+    const missing = npx(['read'])
+    assert.equal(missing.status, 2)
+    assert.ok(missing.stderr.startsWith('missing the log file or session folder\n\nUsage: dsh-message-recall-log read <log file | session folder> [options]\n'), missing.stderr)
   })
 })
 

@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { after, before, describe, it } from 'node:test'
@@ -20,8 +20,11 @@ const scratch = mkdtempSync(join(tmpdir(), 'mr-option-values-'))
 after(() => rmSync(scratch, { recursive: true, force: true }))
 const root = join(scratch, 'sessions')
 
+/** The folder of session-a. */
+let session = ''
+
 before(async () => {
-  await writeConversation({ root, id: 'session-a', turns: syntheticTurns(1) })
+  session = (await writeConversation({ root, id: 'session-a', turns: syntheticTurns(1) })).dir
   await writeConversation({ root, id: 'session-b', turns: syntheticTurns(1) })
 })
 
@@ -91,6 +94,49 @@ describe('a value that starts with a dash after a non-numeric option', () => {
   it('leaves arguments after -- alone', () => {
     const r = run('list-sessions', ['--quiet', '--', '--hours'])
     assert.equal(r.status, 2)
-    assert.match(r.stderr, /^cannot read --hours: /)
+    assert.deepEqual([r.status, r.stderr, r.stdout], [2, 'no such file or folder: --hours\n', ''])
+  })
+})
+
+/** Every command, as its script and as a subcommand, with the line that names it. */
+const commands = [
+  ['read-session-log', 'read'],
+  ['verify-decoder', 'verify'],
+  ['explain-session', 'explain'],
+  ['list-sessions', 'list'],
+  ['scan-replace', 'scan'],
+].flatMap(([script, command]) => [
+  { label: script!, command: command!, named: `node lib/scripts/${script}.js`, run: (args: readonly string[]) => run(script!, args) },
+  { label: `dsh-message-recall-log ${command}`, command: command!, named: `dsh-message-recall-log ${command}`, run: (args: readonly string[]) => run('dsh-message-recall-log', [command!, ...args]) },
+])
+
+describe('an unknown option, a value on a switch, a missing path', () => {
+  for (const way of commands) {
+    it(`${way.label}: one line naming the command, exit code 2, no usage`, () => {
+      const path = way.command === 'list' || way.command === 'scan' ? root : session
+      const cases: [readonly string[], string][] = [
+        [[path, '--bogus'], `${way.named}: unknown option --bogus; see --help\n`],
+        [['--bogus=1', path], `${way.named}: unknown option --bogus; see --help\n`],
+        [['-x', path], `${way.named}: unknown option -x; see --help\n`],
+        [['-hx', path], `${way.named}: unknown option -x; see --help\n`],
+        [['--json=yes', path], `${way.named}: --json takes no value, got "yes"; see --help\n`],
+        [[join(scratch, 'nonexistent')], `no such file or folder: ${join(scratch, 'nonexistent')}\n`],
+      ]
+      // An option another command has is unknown here.
+      if (way.command !== 'list') cases.push([[path, '--limit', '1'], `${way.named}: unknown option --limit; see --help\n`])
+      for (const [args, line] of cases) {
+        const r = way.run(args)
+        assert.deepEqual([r.status, r.stderr, r.stdout], [2, line, ''], args.join(' '))
+      }
+    })
+  }
+
+  it('a sessions root that is a file is one line too', () => {
+    const file = join(scratch, 'a-file')
+    writeFileSync(file, 'x')
+    for (const way of commands.filter((w) => w.command === 'list' || w.command === 'scan')) {
+      const r = way.run([file])
+      assert.deepEqual([r.status, r.stderr, r.stdout], [2, `${file} is not a folder\n`, ''], way.label)
+    }
   })
 })

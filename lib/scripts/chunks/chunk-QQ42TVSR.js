@@ -1788,7 +1788,7 @@ var LogRecordReader = class {
     }
     let run = from;
     for (let nl = this.nextBreak(bytes, from, end); nl !== -1; nl = this.nextBreak(bytes, from, end)) {
-      if (!this.take(bytes, from, nl, frame, byte)) {
+      if (!this.take(bytes, from, nl, frame, lineByte(frame, byte, from - start))) {
         if (onLines !== void 0 && from > run) onLines(bytes.subarray(run, from));
         run = nl + 1;
       }
@@ -1797,7 +1797,7 @@ var LogRecordReader = class {
     if (onLines !== void 0 && from > run) onLines(bytes.subarray(run, from));
     if (from < end) {
       this.carry = new Uint8Array(bytes.subarray(from, end));
-      this.carryAt = { line: this.line + 1, frame, byte };
+      this.carryAt = { line: this.line + 1, frame, byte: lineByte(frame, byte, from - start) };
       if (frameEnd) {
         this.report({
           kind: "frame-not-line-aligned",
@@ -2023,8 +2023,11 @@ function concatBytes(a, b) {
   out2.set(b, a.length);
   return out2;
 }
+function lineByte(frame, byte, offset) {
+  return frame === null ? byte + offset : byte;
+}
 function where(at) {
-  return at.frame === null ? ` (chunk at byte ${at.byte})` : ` (frame ${at.frame} at byte ${at.byte})`;
+  return at.frame === null ? ` (at byte ${at.byte})` : ` (frame ${at.frame} at byte ${at.byte})`;
 }
 
 // src/log/torn-tail.ts
@@ -2525,10 +2528,18 @@ var OptionValueError = class extends UsageError {
     this.name = "OptionValueError";
   }
 };
+var OptionError = class extends UsageError {
+  /** @param message - what is wrong, naming the option as given (`unknown option --bogus`). */
+  constructor(message) {
+    super(message);
+    this.name = "OptionError";
+  }
+};
 var OPTION_VALUES = {
   decoder: `a decoder name (one of auto, ${DECODER_NAMES.join(", ")})`,
   hours: "a positive number of hours",
-  limit: "a positive whole number of sessions"
+  limit: "a positive whole number of sessions",
+  port: "a port number 0–65535"
 };
 var COMMON_OPTIONS = {
   help: { type: "boolean", short: "h" },
@@ -2537,6 +2548,12 @@ var COMMON_OPTIONS = {
 var DECODER_OPTION = { decoder: { type: "string" } };
 function parseCli(argv, options) {
   const args = joinOptionValues(argv, options);
+  const { tokens } = parseArgs({ args, options, allowPositionals: true, strict: false, tokens: true });
+  for (const token of tokens) {
+    if (token.kind !== "option") continue;
+    if (!Object.hasOwn(options, token.name)) throw new OptionError(`unknown option ${token.rawName}`);
+    if (options[token.name].type === "boolean" && token.value !== void 0) throw new OptionError(`${token.rawName} takes no value, got ${JSON.stringify(token.value)}`);
+  }
   try {
     return parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (error) {
@@ -2585,8 +2602,8 @@ async function assertRoot(root, defaulted) {
   try {
     await assertFolder(root);
   } catch (error) {
-    if (!defaulted || !(error instanceof UsageError)) throw error;
-    throw new UsageError(`no sessions root given, and the default ${root} (${SESSIONS_ROOT_RULE}) is not a readable folder: ${error.message}`);
+    if (!defaulted || !(error instanceof SessionLogInputError)) throw error;
+    throw new SessionLogInputError(`no sessions root given, and the default ${root} (${SESSIONS_ROOT_RULE}) is not a readable folder: ${error.message}`, error.code);
   }
 }
 async function assertFolder(root) {
@@ -2594,9 +2611,11 @@ async function assertFolder(root) {
   try {
     isDirectory = (await stat3(root)).isDirectory();
   } catch (error) {
-    throw new UsageError(`cannot read ${root}: ${error.message}`);
+    const code = error.code;
+    if (code === "ENOENT" || code === "ENOTDIR") throw new SessionLogInputError(`no such file or folder: ${root}`, "not-found");
+    throw new SessionLogInputError(`cannot read ${root}: ${error.message}`, "unreadable");
   }
-  if (!isDirectory) throw new UsageError(`${root} is not a folder`);
+  if (!isDirectory) throw new SessionLogInputError(`${root} is not a folder`, "not-a-log");
 }
 function decoderOption(value) {
   if (value === void 0 || value === "auto") return "auto";
@@ -2656,9 +2675,9 @@ function formatBytes(bytes) {
   return `${value.toFixed(1)} ${units[unit]}`;
 }
 function runCommand(command, invocation, argv) {
-  runMain(command.usage(invocation), () => command.run(argv, invocation));
+  runMain(command.usage(invocation), () => command.run(argv, invocation), invocation);
 }
-function runMain(usage, main) {
+function runMain(usage, main, invocation) {
   process.stdout.on("error", (error) => {
     if (error.code === "EPIPE") process.exit(process.exitCode ?? EXIT.ok);
     throw error;
@@ -2666,7 +2685,10 @@ function runMain(usage, main) {
   main().then((code) => {
     process.exitCode = code;
   }).catch((error) => {
-    if (error instanceof OptionValueError) {
+    if (error instanceof OptionError) {
+      process.stderr.write(`${invocation === void 0 ? "" : `${invocation}: `}${error.message}; see --help
+`);
+    } else if (error instanceof OptionValueError) {
       process.stderr.write(`${error.message}
 `);
     } else if (error instanceof UsageError) {

@@ -16,7 +16,7 @@ import {
   parseOneTarget,
   readSessionLog,
   resolveSessionLog
-} from "./chunk-GXSN2MKZ.js";
+} from "./chunk-QQ42TVSR.js";
 
 // scripts/commands/verify.ts
 import { createHash } from "node:crypto";
@@ -146,8 +146,9 @@ async function run(argv, invocation) {
   }
   if (read.tail) {
     lines.push(`torn tail: ${read.tail.description}`);
-    lines.push(`intact before it: ${counted(read.frames, "frame")}, ${counted(read.lines, "line")}, ${counted(read.events, "event")} (${seqs}), up to byte ${read.bytesConsumed}`);
-    if (read.tail.recoverableLines !== null) lines.push(`complete lines decodable from the torn frame: ${read.tail.recoverableLines} (DSH keeps these when it repairs the log on its next load)`);
+    const frames = file.format === "zstd" ? `${counted(read.frames, "frame")}, ` : "";
+    lines.push(`intact before it: ${frames}${counted(read.lines, "line")}, ${counted(read.events, "event")} (${seqs}), up to byte ${read.bytesConsumed}`);
+    if (file.format === "zstd" && read.tail.recoverableLines !== null) lines.push(`complete lines decodable from the torn frame: ${read.tail.recoverableLines} (DSH keeps these when it repairs the log on its next load)`);
   }
   for (const problem of problems) lines.push(`problem: ${problem.message}`);
   if (cross) {

@@ -2,7 +2,7 @@
 import {
   explainSession,
   forkOrigin
-} from "./chunk-VO67JIYV.js";
+} from "./chunk-LLD7OWQ3.js";
 import {
   COMMON_OPTIONS,
   DECODER_OPTION,
@@ -23,7 +23,7 @@ import {
   resolveSessionLog,
   stepOf,
   toolResultCallId
-} from "./chunk-GXSN2MKZ.js";
+} from "./chunk-QQ42TVSR.js";
 
 // src/shared/hidden-rows.ts
 var CONTENT_ROW_KINDS = /* @__PURE__ */ new Set(["user", "steering", "assistant-step", "tool-call"]);
@@ -144,8 +144,9 @@ function fateReader(tombstones, shadowed, restoredBy) {
       const by = shadowed.get(current);
       const tombstone = by === void 0 ? void 0 : bySeq.get(by);
       if (tombstone === void 0) break;
-      if (tombstone.action !== "exclude" ? state !== "removed" : state === "shown") {
-        state = tombstone.action !== "exclude" ? "removed" : "excluded";
+      const takes = tombstone.action === "exclude" ? state === "shown" : state === "shown" || state === "excluded" && tombstone.action === "deleteFrom";
+      if (takes) {
+        state = tombstone.action === "exclude" ? "excluded" : "removed";
         tombstoneSeq = tombstone.seq;
       }
       current = tombstone.seq;

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   forkOrigin
-} from "./chunk-VO67JIYV.js";
+} from "./chunk-LLD7OWQ3.js";
 import {
   COMMON_OPTIONS,
   DECODER_OPTION,
@@ -15,7 +15,7 @@ import {
   parseRootTarget,
   progress,
   summarizeRoot
-} from "./chunk-GXSN2MKZ.js";
+} from "./chunk-QQ42TVSR.js";
 
 // scripts/commands/scan.ts
 var usage = (invocation) => `Usage: ${invocation} [sessions root] [options]
