@@ -2234,6 +2234,28 @@ function sessionOpener(sessions) {
     service.open(sessionId);
   };
 }
+function relistDroppedSessions(service) {
+  const listed = () => {
+    const snapshot = service.list.getSnapshot();
+    return snapshot.phase === "ready" ? new Set(snapshot.ids) : void 0;
+  };
+  let known = listed() ?? /* @__PURE__ */ new Set();
+  let stopped = false;
+  const unsubscribe = service.list.subscribe(() => {
+    const now = listed();
+    if (now === void 0) return;
+    const dropped = [...known].some((id) => !now.has(id));
+    known = now;
+    if (dropped) queueMicrotask(() => {
+      if (!stopped) service.refresh().catch(() => {
+      });
+    });
+  });
+  return () => {
+    stopped = true;
+    unsubscribe();
+  };
+}
 
 // src/client/page-images.ts
 function pageImageSource(get) {
@@ -2517,7 +2539,7 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
 }
 
 // src/client/stamp.ts
-var BUILD_STAMP = true ? "0.1.0+d61dc682b6" : "dev";
+var BUILD_STAMP = true ? "0.1.0+f3b0237df0" : "dev";
 
 // src/client/session-stores.ts
 var SessionStores = class {
@@ -3312,6 +3334,11 @@ function apply(ctx, config) {
   const fetchImpl = (url, init) => globalThis.fetch(url, init);
   const send = createRecallSender(fetchImpl, path);
   const openSession = sessionOpener(() => ctx.get("sessions"));
+  ctx.effect(() => {
+    const sessions = ctx.get("sessions");
+    return sessions === void 0 ? () => {
+    } : relistDroppedSessions(sessions);
+  }, "dsh-message-recall: stored sessions stay listed after a write");
   const unsaved = new SessionStores((sessionId) => new UnsavedWrites({ sessionId, send }));
   const tombstones = new SessionStores((sessionId) => new TombstoneActions({ sessionId, send, openSession, unsaved: unsaved.get(sessionId) }));
   ctx.effect(() => () => {

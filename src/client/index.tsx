@@ -14,7 +14,9 @@
  * - the Removed button and its panel in the session header's `conversation.session.header.utilities`
  *   list, registered like `dsh-session-log-export` registers its Session log button there;
  * - the conversation editor's dictionaries and its Edit button `dsh-message-recall-edit` in the
- *   same seat.
+ *   same seat;
+ * - a watch on the page's session list that pulls it again when an entry leaves it, so a stored
+ *   session this plugin wrote to stays listed (see `open-session.ts`).
  *
  * `inject` names only services the rc.8 client provides: a plugin waiting for a missing service
  * never activates, and the rc.8 web boot then fails as a whole.
@@ -27,7 +29,7 @@ import { DebugRegistry, installDebugHook } from './debug'
 import { installStyles, undecorateAll } from './decorate'
 import { DICTIONARIES, LOCALE_NS } from './locales'
 import { RecallOverlay, type OverlayKit } from './Overlay'
-import { sessionOpener } from './open-session'
+import { relistDroppedSessions, sessionOpener } from './open-session'
 import type { ConversationEventRegistry, ConversationViewRegistry, LocaleService, SessionsService, SlotService } from './rc8'
 import { pageImageSource } from './page-images'
 import { installRemovalStyles } from './removal-styles'
@@ -103,6 +105,10 @@ export function apply(ctx: ClientContext, config?: ClientConfig): void {
   const fetchImpl: FetchLike = (url, init) => (globalThis.fetch as unknown as FetchLike)(url, init)
   const send = createRecallSender(fetchImpl, path)
   const openSession = sessionOpener(() => ctx.get('sessions') as SessionsService | undefined)
+  ctx.effect(() => {
+    const sessions = ctx.get('sessions') as SessionsService | undefined
+    return sessions === undefined ? () => {} : relistDroppedSessions(sessions)
+  }, 'dsh-message-recall: stored sessions stay listed after a write')
   const unsaved = new SessionStores((sessionId) => new UnsavedWrites({ sessionId, send }))
   const tombstones = new SessionStores((sessionId) => new TombstoneActions({ sessionId, send, openSession, unsaved: unsaved.get(sessionId) }))
   ctx.effect(() => () => {

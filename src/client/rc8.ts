@@ -190,8 +190,11 @@ export interface SlotService {
 
 /**
  * `ctx.sessions` (`SessionRuntime`, `dsh-client-runtime/lib/types/client/sessions/service.d.ts`),
- * reduced to opening a session: `open` selects a listed session, `refresh` re-pulls the list, and
- * `list` is the list snapshot store (`SessionListState.byId`).
+ * reduced to opening a session and keeping the list: `open` selects a listed session, `refresh`
+ * re-pulls the list (`session.list`, single-flight), and `list` is the list snapshot store
+ * (`SessionListState`: `ids` in host-list order, `byId`, and `phase`, `'pending'` until the first
+ * pull lands, then `'ready'`), whose `subscribe` calls back on every change and returns the
+ * unsubscribe function.
  */
 export interface SessionsService {
   /**
@@ -201,7 +204,10 @@ export interface SessionsService {
   binding?(id: string): { readonly session: { readAttachment(attachmentId: string): Promise<unknown> } } | undefined
   open(id: string): void
   refresh(): Promise<void>
-  readonly list: { getSnapshot(): { readonly byId: Readonly<Record<string, unknown>> } }
+  readonly list: {
+    getSnapshot(): { readonly ids: readonly string[]; readonly byId: Readonly<Record<string, unknown>>; readonly phase: 'pending' | 'ready' }
+    subscribe(listener: () => void): () => void
+  }
 }
 
 /**

@@ -17,6 +17,11 @@
  *   is dropped and the write goes through the live path above (waits for an idle agent's
  *   maintenance slot, or answers `AGENT_BUSY`).
  * - Writes of this plugin to one held stored session share the hold; the last one detaches it.
+ *   The detach emits `session/disposed`, which the rc.8 web host sends every open page as a
+ *   session removal (`dsh-host-apiproxy`, `host/session-removed`); rc.8 has no way to end a hold
+ *   without it (only an announced session is retired by the persistence service, and announcing
+ *   is what the page is told about), so the plugin's client pulls the page's session list again
+ *   when an entry leaves it (`client/open-session`, `relistDroppedSessions`).
  *
  * rc.8 has no writer lock across processes: only the host process that owns the DSH home may
  * write a session (two writers corrupt the log with a seq gap).

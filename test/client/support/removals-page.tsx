@@ -28,13 +28,21 @@ export class SessionsStandIn {
   readonly opened: string[] = []
   refreshes = 0
   private readonly byId: Record<string, unknown> = {}
-  readonly list = { getSnapshot: () => ({ byId: this.byId }) }
+  private readonly listeners = new Set<() => void>()
+  readonly list = {
+    getSnapshot: () => ({ ids: Object.keys(this.byId), byId: this.byId, phase: 'ready' as const }),
+    subscribe: (listener: () => void) => {
+      this.listeners.add(listener)
+      return () => { this.listeners.delete(listener) }
+    },
+  }
   open(id: string): void {
     this.opened.push(id)
   }
   async refresh(): Promise<void> {
     this.refreshes++
     for (const id of this.pendingIds.splice(0)) this.byId[id] = { id }
+    for (const listener of this.listeners) listener()
   }
   /** Ids the host made that the next list pull brings. */
   readonly pendingIds: string[] = []
