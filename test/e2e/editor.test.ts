@@ -17,7 +17,10 @@ import { buildEditorUnits, previewSelection, type EditorUnit } from '../../src/c
 import { counterText, editorEn } from '../../src/client/editor-locales'
 import { bootE2e, eventsOnDisk, sequentialScenarios, type E2e } from './harness'
 import { readUnsaved, saveAgainAfterUnwritableFolder } from './removals-ui'
-import { chooseWorkspace, fill, findRow, openApp, openSessionFromSidebar, rows, sendPrompt, waitForChatText, waitForTurnBars, waitInPage, waitRowHidden } from './ui'
+import {
+  chooseWorkspace, exchangeTurns, fill, findRow, openApp, openSessionFromSidebar, rows, sendPrompt,
+  waitForChatText, waitInPage, waitRowHidden,
+} from './ui'
 import { assertWire, lastRequest } from './wire-checks'
 
 const TITLE = 'Editor trial chat'
@@ -110,11 +113,7 @@ describe('the conversation editor in the real DSH web UI', { timeout: 1_800_000 
     ])
     await openApp(page, e.url)
     await chooseWorkspace(page, e.workspace)
-    for (const [i, [prompt, answer]] of [[P1, A1_FINAL], [P2, A2], [P3, A3], [P4, A4], [P5, A5]].entries()) {
-      await sendPrompt(page, prompt!)
-      await waitForChatText(page, answer!)
-      await waitForTurnBars(page, i + 1)
-    }
+    await exchangeTurns(page, [[P1, A1_FINAL], [P2, A2], [P3, A3], [P4, A4], [P5, A5]])
     const sessions = await listSessions(e.url)
     assert.equal(sessions.length, 1)
     sessionId = sessions[0]!.sessionId

@@ -16,8 +16,8 @@ import { listSessions } from '../../tools/dsh-api'
 import { readTombstone } from '../../src/shared/tombstone'
 import { bootE2e, eventsOnDisk, sequentialScenarios, type E2e } from './harness'
 import {
-  chooseWorkspace, clickAction, composerValue, findRow, hoverRow, openApp, openSessionFromSidebar, rowSelector, sendPrompt, waitArmed,
-  waitForChatText, waitForTurnBars, waitInPage, waitRowHidden,
+  chooseWorkspace, clickAction, composerValue, exchangeTurns, findRow, hoverRow, openApp, openSessionFromSidebar,
+  rowSelector, sendPrompt, waitArmed, waitForChatText, waitForTurnBars, waitInPage, waitRowHidden,
 } from './ui'
 import { readUnsaved, saveAgainAfterUnwritableFolder, sidebarTitles } from './removals-ui'
 
@@ -151,12 +151,7 @@ describe('honest outcomes in the real DSH web UI', { timeout: 1_800_000 }, () =>
     e.model.script([{ text: A1 }, { text: A2 }])
     await openApp(page, e.url)
     await chooseWorkspace(page, e.workspace)
-    await sendPrompt(page, P1)
-    await waitForChatText(page, A1)
-    await waitForTurnBars(page, 1)
-    await sendPrompt(page, P2)
-    await waitForChatText(page, A2)
-    await waitForTurnBars(page, 2)
+    await exchangeTurns(page, [[P1, A1], [P2, A2]])
     sessionId = (await listSessions(e.url))[0]!.sessionId
     await waitInPage(page, 'the title with the secret in the sidebar', new Function(`return document.body.innerText.includes(${JSON.stringify(TITLE)})`) as () => boolean)
     assert.ok((await chrome(page)).includes(CANARY), 'the secret is on screen before')

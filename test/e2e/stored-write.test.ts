@@ -16,7 +16,10 @@ import type { Page } from 'puppeteer-core'
 import { createSession, listSessions, prompt, rpc, waitForTurnEnds } from '../../tools/dsh-api'
 import { bootE2e, eventsOnDisk, sequentialScenarios, type E2e } from './harness'
 import { openExactSidebarEntry, sidebarTitles } from './removals-ui'
-import { chooseWorkspace, findRow, openApp, sendPrompt, waitForChatText, waitForTurnBars, waitInPage, waitRowHidden } from './ui'
+import {
+  chooseWorkspace, exchangeTurns, findRow, openApp, sendPrompt, waitForChatText, waitForTurnBars, waitInPage,
+  waitRowHidden,
+} from './ui'
 
 const TITLE = 'Stored write chat'
 const OTHER = 'Other open chat'
@@ -66,12 +69,7 @@ describe('a write to a stored session keeps it in the open page’s sidebar', { 
     e.model.script([{ text: A1 }, { text: A2 }])
     await openApp(page, e.url)
     await chooseWorkspace(page, e.workspace)
-    await sendPrompt(page, P1)
-    await waitForChatText(page, A1)
-    await waitForTurnBars(page, 1)
-    await sendPrompt(page, P2)
-    await waitForChatText(page, A2)
-    await waitForTurnBars(page, 2)
+    await exchangeTurns(page, [[P1, A1], [P2, A2]])
     const sessions = await listSessions(e.url)
     assert.equal(sessions.length, 1)
     storedId = sessions[0]!.sessionId

@@ -180,6 +180,21 @@ export async function waitForChatText(page: Page, text: string, timeoutMs = 45_0
   await page.waitForFunction((text) => [...document.querySelectorAll('[data-chat-flow]')].some((f) => (f as HTMLElement).innerText.includes(text)), { timeout: timeoutMs, polling: 100 }, text)
 }
 
+/**
+ * Send each prompt and wait for its answer and its turn bar, one turn after the other (the mock
+ * model's script must already answer them).
+ * @param page - the page showing the session.
+ * @param exchanges - `[prompt, answer text]` per turn.
+ * @param barsBefore - turn bars the session already shows.
+ */
+export async function exchangeTurns(page: Page, exchanges: readonly (readonly [string, string])[], barsBefore = 0): Promise<void> {
+  for (const [i, [prompt, answer]] of exchanges.entries()) {
+    await sendPrompt(page, prompt)
+    await waitForChatText(page, answer)
+    await waitForTurnBars(page, barsBefore + i + 1)
+  }
+}
+
 /** One plugin button as the suite sees it. */
 export interface ButtonInfo {
   readonly action: string
