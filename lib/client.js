@@ -689,6 +689,7 @@ var replacementView = {
 function readReplacements(value) {
   return Array.isArray(value) ? value : EMPTY_REPLACEMENTS;
 }
+var selectReplacements = (s) => readReplacements(s.views.get(REPLACEMENT_VIEW));
 
 // src/client/composer.ts
 function composeDraft(recalled, draft) {
@@ -2194,7 +2195,6 @@ var import_jsx_runtime3 = require("react/jsx-runtime");
 var selectChat = (s) => s.chat;
 var selectRunning = (s) => s.running;
 var selectHasMore = (s) => s.hasMore;
-var selectReplacements = (s) => readReplacements(s.views.get(REPLACEMENT_VIEW));
 var selectDraft = (s) => s.draft;
 function RecallOverlay({ sessionId, useSession, useInput, inputActions, kit }) {
   const chat = useSession(selectChat);
@@ -2427,12 +2427,11 @@ function heldMessage(node) {
 // src/client/RemovedPanel.tsx
 var import_jsx_runtime4 = require("react/jsx-runtime");
 var selectChat2 = (s) => s.chat;
-var selectReplacements2 = (s) => readReplacements(s.views.get(REPLACEMENT_VIEW));
 function removalTime(time, locale) {
   return new Intl.DateTimeFormat(locale === "zh" ? "zh-CN" : "en-US", { dateStyle: "medium", timeStyle: "short" }).format(time);
 }
 function RemovedButton({ sessionId, useSession, kit }) {
-  const replacements = useSession(selectReplacements2);
+  const replacements = useSession(selectReplacements);
   const locale = (0, import_react4.useSyncExternalStore)(kit.locale.subscribe, kit.locale.getSnapshot);
   const [open, setOpen] = (0, import_react4.useState)(false);
   const button = (0, import_react4.useRef)(null);
@@ -2466,7 +2465,7 @@ function RemovedButton({ sessionId, useSession, kit }) {
 }
 function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
   const chat = useSession(selectChat2);
-  const replacements = useSession(selectReplacements2);
+  const replacements = useSession(selectReplacements);
   const entries = (0, import_react4.useMemo)(() => removalEntries(replacements, chat), [replacements, chat]);
   const state = (0, import_react4.useSyncExternalStore)(actions.subscribe, actions.getSnapshot);
   const panel = (0, import_react4.useRef)(null);
@@ -2539,7 +2538,7 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
 }
 
 // src/client/stamp.ts
-var BUILD_STAMP = true ? "0.1.0+f3b0237df0" : "dev";
+var BUILD_STAMP = true ? "0.1.0+89d0918cb0" : "dev";
 
 // src/client/session-stores.ts
 var SessionStores = class {
@@ -3041,7 +3040,7 @@ function toggled(set, key) {
   if (!next.delete(key)) next.add(key);
   return next;
 }
-function EditorModal({ sessionId, running, locale, kit, onClose }) {
+function EditorModal({ sessionId, running, replacementCount, locale, kit, onClose }) {
   const { t } = kit;
   const [load, setLoad] = (0, import_react5.useState)({ status: "loading" });
   const [selection, setSelection] = (0, import_react5.useState)(EMPTY_SELECTION);
@@ -3062,11 +3061,12 @@ function EditorModal({ sessionId, running, locale, kit, onClose }) {
       live = false;
     };
   }, [kit, sessionId, historyRead]);
-  const wasRunning = (0, import_react5.useRef)(running);
+  const seen = (0, import_react5.useRef)({ running, replacementCount });
   (0, import_react5.useEffect)(() => {
-    if (wasRunning.current && !running) setHistoryRead((n) => n + 1);
-    wasRunning.current = running;
-  }, [running]);
+    const before = seen.current;
+    if (before.running && !running || before.replacementCount !== replacementCount) setHistoryRead((n) => n + 1);
+    seen.current = { running, replacementCount };
+  }, [running, replacementCount]);
   const units = load.status === "ready" ? load.units : [];
   const preview = (0, import_react5.useMemo)(() => previewSelection(units, selection), [units, selection]);
   const changesKey = JSON.stringify(preview.changes);
@@ -3265,6 +3265,7 @@ function isEditorShortcut(event) {
 var openEditors = 0;
 function EditButton({ sessionId, useSession, editorKit }) {
   const running = useSession(selectRunning2);
+  const replacements = useSession(selectReplacements);
   const locale = (0, import_react6.useSyncExternalStore)(editorKit.locale.subscribe, editorKit.locale.getSnapshot);
   const [open, setOpen] = (0, import_react6.useState)(false);
   const button = (0, import_react6.useRef)(null);
@@ -3292,7 +3293,7 @@ function EditButton({ sessionId, useSession, editorKit }) {
     open && button.current !== null && (0, import_react_dom.createPortal)(
       /* @__PURE__ */ (0, import_jsx_runtime6.jsxs)(import_jsx_runtime6.Fragment, { children: [
         /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("style", { children: EDITOR_CSS }),
-        /* @__PURE__ */ (0, import_jsx_runtime6.jsx)(EditorModal, { sessionId, running, locale: locale.active, kit: editorKit, onClose: () => {
+        /* @__PURE__ */ (0, import_jsx_runtime6.jsx)(EditorModal, { sessionId, running, replacementCount: replacements.length, locale: locale.active, kit: editorKit, onClose: () => {
           setOpen(false);
           button.current?.focus();
         } })

@@ -12,6 +12,7 @@ import { createPortal } from 'react-dom'
 import { EDITOR_SHORTCUT } from './editor-locales'
 import { EDITOR_CSS, EditorModal, type EditorKit } from './EditorModal'
 import type { LocaleService, SessionSnapshot, SnapshotSelectorHook } from './rc8'
+import { selectReplacements } from './replacement-view'
 
 /** What the plugin injects into the entry's props. */
 export interface EditButtonKit extends EditorKit {
@@ -38,6 +39,7 @@ let openEditors = 0
 /** The Edit button and, while open, the editor dialog. */
 export function EditButton({ sessionId, useSession, editorKit }: EditButtonProps) {
   const running = useSession(selectRunning)
+  const replacements = useSession(selectReplacements)
   const locale = useSyncExternalStore(editorKit.locale.subscribe, editorKit.locale.getSnapshot)
   const [open, setOpen] = useState(false)
   const button = useRef<HTMLButtonElement>(null)
@@ -68,7 +70,7 @@ export function EditButton({ sessionId, useSession, editorKit }: EditButtonProps
       {open && button.current !== null && createPortal(
         <>
           <style>{EDITOR_CSS}</style>
-          <EditorModal sessionId={sessionId} running={running} locale={locale.active} kit={editorKit} onClose={() => { setOpen(false); button.current?.focus() }} />
+          <EditorModal sessionId={sessionId} running={running} replacementCount={replacements.length} locale={locale.active} kit={editorKit} onClose={() => { setOpen(false); button.current?.focus() }} />
         </>,
         button.current.ownerDocument.body,
       )}

@@ -8,7 +8,7 @@
  * accept the selection, so a refusal shows on its row before anything is written. **Apply** sends
  * one `apply` (when the host answers that the conversation moved meanwhile, the history is read
  * again and the selection kept, so a second Apply writes against the new state; the same happens
- * when a turn ends while the dialog is open). A batch the host
+ * when a turn ends, or a removal or restore is made elsewhere, while the dialog is open). A batch the host
  * answers `PERSIST_FAILED` with `applied: true` is in effect: the dialog closes as on success and
  * the session's unsaved notice (above the composer, with Save again) says it is not saved yet.
  * **Discard** and Escape close with nothing written.
@@ -46,6 +46,12 @@ export interface EditorModalProps {
   readonly sessionId: string
   /** A turn is running: Apply is disabled with the reason. */
   readonly running: boolean
+  /**
+   * Replacement events in the session's durable history as the page knows them (the replacement
+   * view); when the number changes while the dialog is open (a removal or a restore from another
+   * tab or entry), the history is read again, the selection kept.
+   */
+  readonly replacementCount?: number
   /** Active locale id (`en` / `zh`). */
   readonly locale: string
   readonly kit: EditorKit
@@ -70,7 +76,7 @@ function toggled(set: ReadonlySet<string>, key: string): Set<string> {
 }
 
 /** The editor dialog. */
-export function EditorModal({ sessionId, running, locale, kit, onClose }: EditorModalProps) {
+export function EditorModal({ sessionId, running, replacementCount, locale, kit, onClose }: EditorModalProps) {
   const { t } = kit
   const [load, setLoad] = useState<Load>({ status: 'loading' })
   const [selection, setSelection] = useState<EditorSelection>(EMPTY_SELECTION)
@@ -92,12 +98,14 @@ export function EditorModal({ sessionId, running, locale, kit, onClose }: Editor
     return () => { live = false }
   }, [kit, sessionId, historyRead])
 
-  // A turn that ended while the dialog was open changed the conversation: read it again, keeping the selection.
-  const wasRunning = useRef(running)
+  // A turn that ended, or a removal or restore made elsewhere, while the dialog was open changed the
+  // conversation: read it again, keeping the selection.
+  const seen = useRef({ running, replacementCount })
   useEffect(() => {
-    if (wasRunning.current && !running) setHistoryRead((n) => n + 1)
-    wasRunning.current = running
-  }, [running])
+    const before = seen.current
+    if ((before.running && !running) || before.replacementCount !== replacementCount) setHistoryRead((n) => n + 1)
+    seen.current = { running, replacementCount }
+  }, [running, replacementCount])
 
   const units = load.status === 'ready' ? load.units : []
   const preview = useMemo(() => previewSelection(units, selection), [units, selection])

@@ -17,7 +17,7 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useSyncExternalStore } fro
 import type { RecallSender } from './api'
 import type { DebugRegistry } from './debug'
 import type { InputActions, InputState, LocaleService, SessionSnapshot, SnapshotSelectorHook, Translate } from './rc8'
-import { readReplacements, REPLACEMENT_VIEW } from './replacement-view'
+import { selectReplacements } from './replacement-view'
 import { SessionClient } from './session-client'
 import type { SessionStores } from './session-stores'
 import type { TombstoneActions } from './tombstone-actions'
@@ -54,7 +54,6 @@ export interface RecallOverlayProps {
 const selectChat = (s: SessionSnapshot) => s.chat
 const selectRunning = (s: SessionSnapshot) => s.running
 const selectHasMore = (s: SessionSnapshot) => s.hasMore
-const selectReplacements = (s: SessionSnapshot) => readReplacements(s.views.get(REPLACEMENT_VIEW))
 const selectDraft = (s: InputState) => s.draft
 
 /** The overlay entry component. */

@@ -20,7 +20,7 @@ import { countedKey, describeError } from './locales'
 import type { OverlayKit } from './Overlay'
 import type { SessionSnapshot, SnapshotSelectorHook, Translate } from './rc8'
 import { removalCounts, removalEntries } from './removal-list'
-import { readReplacements, REPLACEMENT_VIEW } from './replacement-view'
+import { selectReplacements } from './replacement-view'
 import type { TombstoneActions } from './tombstone-actions'
 
 /** Props the rc.8 header seat gives the entry (the session kit) plus the plugin's kit. */
@@ -31,7 +31,6 @@ export interface RemovedButtonProps {
 }
 
 const selectChat = (s: SessionSnapshot) => s.chat
-const selectReplacements = (s: SessionSnapshot) => readReplacements(s.views.get(REPLACEMENT_VIEW))
 
 /**
  * When a removal happened, in the active locale's short date and time.

@@ -17,7 +17,7 @@
  */
 import { isRecord, SURFACE_EVENT_TYPES, type LogEvent } from '../shared/events'
 import { readReplaceOp } from '../shared/replace-op'
-import type { ConversationNodeDefinition, ConversationViewDefinition, ConversationViewNode } from './rc8'
+import type { ConversationNodeDefinition, ConversationViewDefinition, ConversationViewNode, SessionSnapshot } from './rc8'
 
 /** View target name (also the key of `s.views.get`). */
 export const REPLACEMENT_VIEW = 'dsh-message-recall'
@@ -108,3 +108,10 @@ export const replacementView: ConversationViewDefinition<ConversationViewNode, R
 export function readReplacements(value: unknown): ReplacementSnapshot {
   return Array.isArray(value) ? (value as ReplacementSnapshot) : EMPTY_REPLACEMENTS
 }
+
+/**
+ * The `useSession` selector of the view: a session snapshot's replacement events.
+ * @param s - the session snapshot.
+ * @returns {@link readReplacements} of its view (stable until the view changes).
+ */
+export const selectReplacements = (s: SessionSnapshot): ReplacementSnapshot => readReplacements(s.views.get(REPLACEMENT_VIEW))

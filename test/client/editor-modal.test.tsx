@@ -90,7 +90,7 @@ async function mount(options: { running?: boolean; pageEvents?: number; b?: LogB
   const container = page.document.createElement('div') as unknown as HTMLElement
   page.document.body.appendChild(container as never)
   const root = createRoot(container)
-  const render = (running: boolean) => root.render(<EditorModal sessionId="session-e" running={running} locale={zh ? 'zh' : 'en'} kit={kit} onClose={(applied) => closed.push(applied)} />)
+  const render = (running: boolean, replacementCount = 0) => root.render(<EditorModal sessionId="session-e" running={running} replacementCount={replacementCount} locale={zh ? 'zh' : 'en'} kit={kit} onClose={(applied) => closed.push(applied)} />)
   await act(async () => render(options.running ?? false))
   await act(async () => settle())
   cleanups.push(async () => {
@@ -252,6 +252,25 @@ describe('editor dialog', () => {
     assert.equal(m.q('[data-editor-busy]')!.textContent, '智能体正在工作，停下后才能应用')
     assert.equal(m.unit(`u${t2.prompt}`).querySelector('[data-editor-refusal]')!.textContent, '无法执行：这条消息已不在对话中')
     assert.deepEqual([m.q('[data-editor-discard]')!.textContent, m.q('[data-editor-apply]')!.textContent], ['放弃', '应用'])
+  })
+
+  it('a removal made elsewhere while the dialog is open (the page\'s replacement count moves) reads the history again, keeping the selection', async () => {
+    const m = await mount()
+    const { t2, t3 } = m.built!
+    await m.click(m.unit(`u${t3.prompt}`).querySelector('[data-editor-select]'))
+    await m.planned()
+    const reads = () => m.host.requests.filter((r) => r.url === '/api/session.history').length
+    const before = reads()
+    // Another tab deleted the second prompt: its tombstone reaches the page's replacement view.
+    m.b.tombstone('delete', t2.prompt, t2.prompt)
+    await act(async () => m.render(false, 1))
+    await act(async () => settle())
+    assert.equal(reads(), before + 1)
+    assert.equal(m.unit(`u${t2.prompt}`).getAttribute('data-editor-state'), 'removed', 'the removal shows in place')
+    assert.equal(m.q('[data-editor-counter]')!.textContent, '1 message, ~3 tokens leave the context', 'the selection is kept')
+    await act(async () => m.render(false, 1))
+    await act(async () => settle())
+    assert.equal(reads(), before + 1, 'a render with the same count reads nothing')
   })
 
   it('after a STALE_VIEW answer reads the history again, keeps the selection, and the second Apply writes', async () => {
