@@ -1617,6 +1617,16 @@ function planBatch(input) {
   let order = 0;
   let near = 0;
   const refuse2 = (index, refusal) => ({ ok: false, refusal: { index, change: input.changes[index], refusal } });
+  const retarget = (draft, action) => {
+    draft.action = action;
+    const event = virtual.get(draft.virtualSeq);
+    virtual.set(draft.virtualSeq, { ...event, data: { ...event.data, source: tombstoneSource(action, draft.shadowedSeqs) } });
+  };
+  const outermost = (draft) => {
+    let at = draft;
+    for (let next2 = at && coveredBy.get(at.virtualSeq); next2 !== void 0; next2 = coveredBy.get(next2.virtualSeq)) at = next2;
+    return at;
+  };
   for (const [index, change] of input.changes.entries()) {
     order++;
     if (change.action === "restore") {
@@ -1670,13 +1680,14 @@ function planBatch(input) {
     if (targetSeq >= input.nextSeq) {
       return refuse2(index, { code: "TARGET_NOT_FOUND", target: { seq: targetSeq }, reason: "not-on-surface", matchingSeqs: [] });
     }
-    const earlier = coveredBy.get(targetSeq);
+    const earlier = outermost(coveredBy.get(targetSeq));
     if (earlier !== void 0) {
       const after = change.action === "deleteFrom" ? firstRemovableAfter(nodes, lookup, positionOf(nodes, earlier.virtualSeq, near)) : void 0;
       if (after === void 0) {
         earlier.changeIndexes.push(index);
         earlier.changeIndexes.sort((a, b) => a - b);
         ownerOf[index] = earlier;
+        if (earlier.action === "exclude" && change.action !== "exclude") retarget(earlier, change.action);
         continue;
       }
       targetSeq = after;
@@ -1689,7 +1700,7 @@ function planBatch(input) {
     const changeIndexes = [index];
     for (const [i, seq2] of plan.shadowedSeqs.entries()) {
       const inner = draftOf.get(seq2);
-      if (inner !== void 0 && inner.kind === "tombstone") {
+      if (inner !== void 0 && inner.kind === "tombstone" && inner.action === "exclude" === (change.action === "exclude")) {
         inner.live = false;
         shadowedSeqs.push(...inner.shadowedSeqs);
         kinds.push(...inner.kinds);

@@ -7,11 +7,13 @@
  *
  * Merging, in list order on the simulated surface:
  * - a removal whose target an earlier change of the batch already shadowed joins that change's
- *   range (a duplicate is one case of this); a `deleteFrom` on such a target continues from the
- *   first removable node after that range;
+ *   range (a duplicate is one case of this), and turns an exclusion it joins into its own removal;
+ *   a `deleteFrom` on such a target continues from the first removable node after that range;
  * - a removal whose planned range touches or covers a range of this batch (the planner absorbs
  *   an adjacent tombstone at either edge) becomes one range with it: one tombstone per gap, and
- *   the batch never writes a tombstone that shadows another tombstone of the same batch;
+ *   the batch never writes a tombstone that shadows another tombstone of the same batch, except
+ *   where an exclusion and a removal meet: the earlier one is written as its own tombstone and the
+ *   later one shadows it, exactly as the two changes one by one (they hide differently);
  * - a restore whose tombstone an earlier change shadowed is refused, naming that change.
  *
  * The plan lists the writes in an order in which each one's range exists on the real surface
@@ -157,6 +159,18 @@ export function planBatch(input: BatchInput): BatchResult {
   let near = 0
 
   const refuse = (index: number, refusal: BatchRefusal['refusal']): BatchResult => ({ ok: false, refusal: { index, change: input.changes[index]!, refusal } })
+  /** Give a tombstone draft another action, in its write and in its simulated event. */
+  const retarget = (draft: Draft, action: BatchRemovalAction): void => {
+    draft.action = action
+    const event = virtual.get(draft.virtualSeq)!
+    virtual.set(draft.virtualSeq, { ...event, data: { ...(event.data as Record<string, unknown>), source: tombstoneSource(action, draft.shadowedSeqs) } })
+  }
+  /** The tombstone draft on the simulated surface that holds `draft` (itself when nothing of this batch shadows it). */
+  const outermost = (draft: Draft | undefined): Draft | undefined => {
+    let at = draft
+    for (let next = at && coveredBy.get(at.virtualSeq); next !== undefined; next = coveredBy.get(next.virtualSeq)) at = next
+    return at
+  }
 
   for (const [index, change] of input.changes.entries()) {
     order++
@@ -199,13 +213,15 @@ export function planBatch(input: BatchInput): BatchResult {
     if (targetSeq >= input.nextSeq) {
       return refuse(index, { code: 'TARGET_NOT_FOUND', target: { seq: targetSeq }, reason: 'not-on-surface', matchingSeqs: [] })
     }
-    const earlier = coveredBy.get(targetSeq)
+    const earlier = outermost(coveredBy.get(targetSeq))
     if (earlier !== undefined) {
       const after = change.action === 'deleteFrom' ? firstRemovableAfter(nodes, lookup, positionOf(nodes, earlier.virtualSeq, near)) : undefined
       if (after === undefined) {
         earlier.changeIndexes.push(index)
         earlier.changeIndexes.sort((a, b) => a - b)
         ownerOf[index] = earlier
+        // A removal of what an earlier change of the batch only excluded removes it: the later change wins.
+        if (earlier.action === 'exclude' && change.action !== 'exclude') retarget(earlier, change.action)
         continue
       }
       targetSeq = after
@@ -214,13 +230,16 @@ export function planBatch(input: BatchInput): BatchResult {
     if (!planned.ok) return refuse(index, planned.refusal)
     const { plan } = planned
 
-    // Expand this batch's own tombstones inside the range into what they shadow.
+    // Expand this batch's own tombstones inside the range into what they shadow, when they hide
+    // alike; an exclusion inside a removal (or a removal inside an exclusion) stays its own
+    // tombstone, written first and shadowed by this one, as the same changes one by one would be:
+    // the hiding rules read the two differently (`hidden-rows.ts`).
     const shadowedSeqs: number[] = []
     const kinds: NodeKind[] = []
     const changeIndexes = [index]
     for (const [i, seq] of plan.shadowedSeqs.entries()) {
       const inner = draftOf.get(seq)
-      if (inner !== undefined && inner.kind === 'tombstone') {
+      if (inner !== undefined && inner.kind === 'tombstone' && (inner.action === 'exclude') === (change.action === 'exclude')) {
         inner.live = false
         shadowedSeqs.push(...inner.shadowedSeqs)
         kinds.push(...inner.kinds)

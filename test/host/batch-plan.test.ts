@@ -12,10 +12,15 @@ import { deriveEventMessage, foldSurface, type SessionEvent } from '@deepseek-ai
 import { toolPairingBalancedAfter, toolPairingBalancedBefore } from '@deepseek-ai/dsh-compaction'
 import { describeBatchRefusal, estimateBatch, planBatch, type BatchChange, type BatchPlan, type BatchResult } from '../../src/host/batch-plan'
 import { appendBatch } from '../../src/host/batch-writer'
+import { appendTombstone } from '../../src/host/tombstone-writer'
 import { describePlanRefusal, planRemoval } from '../../src/host/surface-plan'
 import { isTombstoneEvent } from '../../src/shared/tombstone'
 import { classifyNode } from '../../src/shared/surface-node'
 import { LogBuilder } from './log-builder'
+import { deriveHiddenRows } from '../../src/shared/hidden-rows'
+import { transcriptRows } from '../../src/log/log-rows'
+import type { LogEvent } from '../../src/shared/events'
+import type { TombstoneAction } from '../../src/shared/tombstone'
 import { buildLog, extra, pairingProblems, turnShape } from './random-logs'
 
 function batch(b: LogBuilder, changes: BatchChange[]): BatchResult {
@@ -59,6 +64,59 @@ describe('planBatch: merging', () => {
     assert.equal(p.writes.length, 1)
     assert.deepEqual(p.writes[0]!.kind === 'tombstone' && [p.writes[0]!.shadowedSeqs, p.writes[0]!.changeIndexes], [step, [0, 1, 2]])
     assert.deepEqual(p.writeOfChange, [0, 0, 0])
+  })
+
+  it('an exclusion next to a removal stays its own tombstone, shadowed by the later one, and hides as the two changes one by one', () => {
+    /** What the transcript shows: each message's fate, the hidden rows with their reasons, the excluded rows (keys hold random message ids, so kinds). */
+    const view = (b: LogBuilder) => {
+      const events = b.events as readonly LogEvent[]
+      const rows = deriveHiddenRows(events, transcriptRows(events))
+      const messages = events.filter((e) => e.surfaceOp === 'append').map((e) => e.seq)
+      return {
+        fates: messages.map((seq) => `${seq}:${rows.fateOf(seq).state}`),
+        hidden: rows.hidden.map((h) => `${h.rowKind}:${h.reason}:${h.tombstoneSeq}`).sort(),
+        excluded: rows.excluded.map((x) => `${x.rowKind}:${x.tombstoneSeq}`),
+      }
+    }
+    /** The same changes one by one, each planned and written as the single action is. */
+    const oneByOne = (b: LogBuilder, changes: readonly { action: TombstoneAction; seq: number }[]) => {
+      for (const change of changes) {
+        const planned = planRemoval({ nodes: b.nodes, lookup: b.lookup, action: change.action === 'exclude' ? 'delete' : change.action as 'delete', target: { seq: change.seq } })
+        assert.ok(planned.ok)
+        appendTombstone(b.session, { action: change.action, start: planned.plan.start, end: planned.plan.end, shadowedSeqs: planned.plan.shadowedSeqs })
+      }
+    }
+    for (const order of ['delete first', 'exclude first'] as const) {
+      const batched = fourTurns()
+      const single = fourTurns()
+      const answer = batched.t2.steps[1]!.assistant
+      const prompt = batched.t3.prompt
+      const changes: { action: 'delete' | 'exclude'; seq: number }[] = order === 'delete first'
+        ? [{ action: 'delete', seq: answer }, { action: 'exclude', seq: prompt }]
+        : [{ action: 'exclude', seq: prompt }, { action: 'delete', seq: answer }]
+      const count = batched.b.session.seq
+      const p = ok(batch(batched.b, changes))
+      const [first, second] = p.writes
+      assert.equal(p.writes.length, 2, order)
+      assert.deepEqual(first!.kind === 'tombstone' && [first!.action, first!.shadowedSeqs], [changes[0]!.action, [changes[0]!.seq]], order)
+      assert.deepEqual(second!.kind === 'tombstone' && [second!.action, second!.shadowedSeqs], [changes[1]!.action, order === 'delete first' ? [count, prompt] : [answer, count]], `${order}: the second shadows the first`)
+      appendBatch(batched.b.session, p, changes)
+      oneByOne(single.b, changes)
+      assert.deepEqual(view(batched.b), view(single.b), order)
+      assert.equal(view(batched.b).excluded.length, 1, `${order}: the excluded prompt stays in view`)
+      assert.deepEqual([...batched.b.session.surface.nodes], [...single.b.session.surface.nodes], order)
+    }
+  })
+
+  it('a removal of what an earlier change of the batch only excluded removes it', () => {
+    const { b, t3 } = fourTurns()
+    const p = ok(batch(b, [{ action: 'exclude', seq: t3.prompt }, { action: 'delete', seq: t3.prompt }]))
+    assert.deepEqual(p.writes.map((w) => w.kind === 'tombstone' && [w.action, w.shadowedSeqs, w.changeIndexes]), [['delete', [t3.prompt], [0, 1]]])
+    appendBatch(b.session, p, [{ action: 'exclude', seq: t3.prompt }, { action: 'delete', seq: t3.prompt }])
+    const events = b.events as readonly LogEvent[]
+    const rows = deriveHiddenRows(events, transcriptRows(events))
+    assert.equal(rows.excludedKeys.size, 0)
+    assert.equal(rows.fateOf(t3.prompt).state, 'removed')
   })
 
   it('merges adjacent removals into one range (never two tombstones side by side)', () => {
@@ -218,7 +276,12 @@ describe('planBatch: property', () => {
         for (const r of results) {
           const change = changes[r.index]!
           if (change.action === 'restore') assert.equal(b.events[r.restoredSeq!]!.sourceEventSeqs![0], change.tombstoneSeq)
-          else assert.ok(r.shadowedSeqs!.includes(change.seq) || r.action === 'deleteFrom')
+          else {
+            // The carrying tombstone shadows the target, directly or through a tombstone of this batch it shadows.
+            const reaches = (seqs: readonly number[]): boolean => seqs.includes(change.seq)
+              || seqs.some((seq) => seq >= count && isTombstoneEvent(b.events[seq]!) && reaches(b.events[seq]!.sourceEventSeqs ?? []))
+            assert.ok(reaches(r.shadowedSeqs!) || r.action === 'deleteFrom')
+          }
         }
       }),
       { numRuns: 300 },
