@@ -470,12 +470,25 @@ var ToolPairingIndex = class {
    *   order; `[]` for a balanced window.
    */
   splitBy(from, to) {
-    const outside = (positions) => positions.some((p) => p < from || p > to);
+    const window = [];
+    for (let p = from; p <= to; p++) window.push(this.eventAt(p));
+    return this.splitAcross(window, (p) => p < from || p > to);
+  }
+  /**
+   * Ids with one side (call or result) among the events of `window` and the other side at a
+   * position of this index's list that `outside` accepts: {@link splitBy} for a window that is
+   * not a run of this list (for example over an index of every node a fold ever held, where only
+   * the nodes still on the surface count).
+   * @param window - the events of a run of surface nodes, in surface order.
+   * @param outside - whether the node at a position of this index's list counts as outside the window.
+   * @returns the ids, calls opened inside first, then results answered inside, each in order; `[]` for a balanced window.
+   */
+  splitAcross(window, outside) {
     const split = /* @__PURE__ */ new Set();
-    for (let p = from; p <= to; p++) for (const id of toolCallIds(this.eventAt(p))) if (outside(this.resultPositions(id))) split.add(id);
-    for (let p = from; p <= to; p++) {
-      const id = toolResultCallId(this.eventAt(p));
-      if (id !== null && outside(this.callPositions(id))) split.add(id);
+    for (const event of window) for (const id of toolCallIds(event)) if (this.resultPositions(id).some(outside)) split.add(id);
+    for (const event of window) {
+      const id = toolResultCallId(event);
+      if (id !== null && this.callPositions(id).some(outside)) split.add(id);
     }
     return [...split];
   }
@@ -839,42 +852,6 @@ function errorText(error) {
   return error instanceof Error ? error.message : String(error);
 }
 
-// src/host/session-titles.ts
-function titleOfLog(events) {
-  for (let at = events.length - 1; at >= 0; at--) {
-    const event = events[at];
-    if (event.type === "session/title" && isRecord(event.data) && typeof event.data.title === "string") return event.data.title;
-  }
-  return void 0;
-}
-async function sessionTitles(sources) {
-  const titles = /* @__PURE__ */ new Set();
-  const live = /* @__PURE__ */ new Set();
-  for (const session of sources.live()) {
-    live.add(session.id);
-    const title = titleOfLog(session.events);
-    if (title !== void 0) titles.add(title);
-  }
-  const stored = sources.stored();
-  if (stored === void 0) return titles;
-  const cache = sources.cache();
-  for (const header of await stored.list()) {
-    if (live.has(header.id)) continue;
-    const cached = cache?.cachedSnapshot(header)?.values;
-    if (cached !== void 0 && "title" in cached) {
-      if (typeof cached.title === "string") titles.add(cached.title);
-      continue;
-    }
-    try {
-      const title = titleOfLog((await stored.readFrom(header.id, 0)).events);
-      if (title !== void 0) titles.add(title);
-    } catch (error) {
-      sources.warn(`message-recall: the title of stored session "${header.id}" could not be read: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  }
-  return titles;
-}
-
 // src/host/title.ts
 var NO_PROMPT_TITLE = "New Session";
 var DEFAULT_TITLE_LIMITS = Object.freeze({ maxWords: 5, maxBytes: 40, maxTitleBytes: 80 });
@@ -976,6 +953,38 @@ function titleLimitsOf(service) {
     maxBytes: fallbackMaxBytes,
     maxTitleBytes: Number.isSafeInteger(maxTitleBytes) ? maxTitleBytes : DEFAULT_TITLE_LIMITS.maxTitleBytes
   };
+}
+
+// src/host/session-titles.ts
+function titleOfLog(events) {
+  return titleBefore(events.length, (seq) => events[seq])?.title;
+}
+async function sessionTitles(sources) {
+  const titles = /* @__PURE__ */ new Set();
+  const live = /* @__PURE__ */ new Set();
+  for (const session of sources.live()) {
+    live.add(session.id);
+    const title = titleOfLog(session.events);
+    if (title !== void 0) titles.add(title);
+  }
+  const stored = sources.stored();
+  if (stored === void 0) return titles;
+  const cache = sources.cache();
+  for (const header of await stored.list()) {
+    if (live.has(header.id)) continue;
+    const cached = cache?.cachedSnapshot(header)?.values;
+    if (cached !== void 0 && "title" in cached) {
+      if (typeof cached.title === "string") titles.add(cached.title);
+      continue;
+    }
+    try {
+      const title = titleOfLog((await stored.readFrom(header.id, 0)).events);
+      if (title !== void 0) titles.add(title);
+    } catch (error) {
+      sources.warn(`message-recall: the title of stored session "${header.id}" could not be read: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return titles;
 }
 
 // src/host/fork-before.ts

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-WPJTSEZR.js";
+} from "./chunks/chunk-ZQMXTVAS.js";
 import {
   listCommand
 } from "./chunks/chunk-FGZALTT4.js";
@@ -10,8 +10,8 @@ import {
 } from "./chunks/chunk-5OY3EONL.js";
 import {
   scanCommand
-} from "./chunks/chunk-PRIIMSX7.js";
-import "./chunks/chunk-LLD7OWQ3.js";
+} from "./chunks/chunk-5FJ2XRFS.js";
+import "./chunks/chunk-LTHJKI62.js";
 import {
   verifyCommand
 } from "./chunks/chunk-4GXRY2TT.js";

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-WPJTSEZR.js";
-import "./chunks/chunk-LLD7OWQ3.js";
+} from "./chunks/chunk-ZQMXTVAS.js";
+import "./chunks/chunk-LTHJKI62.js";
 import {
   runCommand
 } from "./chunks/chunk-QQ42TVSR.js";

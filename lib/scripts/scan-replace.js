@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 import {
   scanCommand
-} from "./chunks/chunk-PRIIMSX7.js";
-import "./chunks/chunk-LLD7OWQ3.js";
+} from "./chunks/chunk-5FJ2XRFS.js";
+import "./chunks/chunk-LTHJKI62.js";
 import {
   runCommand
 } from "./chunks/chunk-QQ42TVSR.js";

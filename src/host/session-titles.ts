@@ -14,7 +14,8 @@
  * @module dsh-message-recall/host/session-titles
  */
 import type { SessionEvent, SessionHeader, SessionId } from '@deepseek-ai/dsh-session'
-import { isRecord } from '../shared/events'
+import type { LogEvent } from '../shared/events'
+import { titleBefore } from './title'
 
 /** The part of `ctx.sessionPersistence` read here. */
 export interface StoredTitleReader {
@@ -44,11 +45,7 @@ export interface TitleSources {
 
 /** The newest `session/title` text of a log, or `undefined`. */
 function titleOfLog(events: readonly SessionEvent[]): string | undefined {
-  for (let at = events.length - 1; at >= 0; at--) {
-    const event = events[at]!
-    if (event.type === 'session/title' && isRecord(event.data) && typeof event.data.title === 'string') return event.data.title
-  }
-  return undefined
+  return titleBefore(events.length, (seq) => events[seq] as LogEvent | undefined)?.title
 }
 
 /**

@@ -13,7 +13,7 @@ import { foldSurface } from '@deepseek-ai/dsh-session/surface'
 import type { SessionEvent } from '@deepseek-ai/dsh-session/types'
 import { isRecord, type LogEvent } from '../shared/events'
 import { readReplaceOp } from '../shared/replace-op'
-import { classifyNode, contentOf, plainText, stepOf, toolCallIds, toolResultCallId, type NodeKind } from '../shared/surface-node'
+import { classifyNode, contentOf, plainText, stepOf, type NodeKind } from '../shared/surface-node'
 import { removalStatuses } from '../shared/removal-status'
 import { readRestore } from '../shared/restore'
 import { readTombstone, type TombstoneAction } from '../shared/tombstone'
@@ -250,18 +250,10 @@ class SurfaceHistory {
    */
   splitBy(window: readonly number[]): string[] {
     const inside = new Set(window)
-    const outside = (positions: readonly number[]): boolean =>
-      positions.some((p) => {
-        const seq = this.seqs[p]!
-        return this.live[seq] === 1 && !inside.has(seq)
-      })
-    const split = new Set<string>()
-    for (const seq of window) for (const id of toolCallIds(this.events[seq]!)) if (outside(this.index.resultPositions(id))) split.add(id)
-    for (const seq of window) {
-      const id = toolResultCallId(this.events[seq]!)
-      if (id !== null && outside(this.index.callPositions(id))) split.add(id)
-    }
-    return [...split]
+    return this.index.splitAcross(window.map((seq) => this.events[seq]!), (p) => {
+      const seq = this.seqs[p]!
+      return this.live[seq] === 1 && !inside.has(seq)
+    })
   }
 }
 

@@ -92,12 +92,26 @@ export class ToolPairingIndex {
    *   order; `[]` for a balanced window.
    */
   splitBy(from: number, to: number): string[] {
-    const outside = (positions: readonly number[]): boolean => positions.some((p) => p < from || p > to)
+    const window: LogEvent[] = []
+    for (let p = from; p <= to; p++) window.push(this.eventAt(p))
+    return this.splitAcross(window, (p) => p < from || p > to)
+  }
+
+  /**
+   * Ids with one side (call or result) among the events of `window` and the other side at a
+   * position of this index's list that `outside` accepts: {@link splitBy} for a window that is
+   * not a run of this list (for example over an index of every node a fold ever held, where only
+   * the nodes still on the surface count).
+   * @param window - the events of a run of surface nodes, in surface order.
+   * @param outside - whether the node at a position of this index's list counts as outside the window.
+   * @returns the ids, calls opened inside first, then results answered inside, each in order; `[]` for a balanced window.
+   */
+  splitAcross(window: readonly LogEvent[], outside: (position: number) => boolean): string[] {
     const split = new Set<string>()
-    for (let p = from; p <= to; p++) for (const id of toolCallIds(this.eventAt(p))) if (outside(this.resultPositions(id))) split.add(id)
-    for (let p = from; p <= to; p++) {
-      const id = toolResultCallId(this.eventAt(p))
-      if (id !== null && outside(this.callPositions(id))) split.add(id)
+    for (const event of window) for (const id of toolCallIds(event)) if (this.resultPositions(id).some(outside)) split.add(id)
+    for (const event of window) {
+      const id = toolResultCallId(event)
+      if (id !== null && this.callPositions(id).some(outside)) split.add(id)
     }
     return [...split]
   }

@@ -2,7 +2,7 @@
 import {
   explainSession,
   forkOrigin
-} from "./chunk-LLD7OWQ3.js";
+} from "./chunk-LTHJKI62.js";
 import {
   COMMON_OPTIONS,
   DECODER_OPTION,

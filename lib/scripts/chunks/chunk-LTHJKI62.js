@@ -285,12 +285,25 @@ var ToolPairingIndex = class {
    *   order; `[]` for a balanced window.
    */
   splitBy(from, to) {
-    const outside = (positions) => positions.some((p) => p < from || p > to);
+    const window = [];
+    for (let p = from; p <= to; p++) window.push(this.eventAt(p));
+    return this.splitAcross(window, (p) => p < from || p > to);
+  }
+  /**
+   * Ids with one side (call or result) among the events of `window` and the other side at a
+   * position of this index's list that `outside` accepts: {@link splitBy} for a window that is
+   * not a run of this list (for example over an index of every node a fold ever held, where only
+   * the nodes still on the surface count).
+   * @param window - the events of a run of surface nodes, in surface order.
+   * @param outside - whether the node at a position of this index's list counts as outside the window.
+   * @returns the ids, calls opened inside first, then results answered inside, each in order; `[]` for a balanced window.
+   */
+  splitAcross(window, outside) {
     const split = /* @__PURE__ */ new Set();
-    for (let p = from; p <= to; p++) for (const id of toolCallIds(this.eventAt(p))) if (outside(this.resultPositions(id))) split.add(id);
-    for (let p = from; p <= to; p++) {
-      const id = toolResultCallId(this.eventAt(p));
-      if (id !== null && outside(this.callPositions(id))) split.add(id);
+    for (const event of window) for (const id of toolCallIds(event)) if (this.resultPositions(id).some(outside)) split.add(id);
+    for (const event of window) {
+      const id = toolResultCallId(event);
+      if (id !== null && this.callPositions(id).some(outside)) split.add(id);
     }
     return [...split];
   }
@@ -433,17 +446,10 @@ var SurfaceHistory = class {
    */
   splitBy(window) {
     const inside = new Set(window);
-    const outside = (positions) => positions.some((p) => {
+    return this.index.splitAcross(window.map((seq) => this.events[seq]), (p) => {
       const seq = this.seqs[p];
       return this.live[seq] === 1 && !inside.has(seq);
     });
-    const split = /* @__PURE__ */ new Set();
-    for (const seq of window) for (const id of toolCallIds(this.events[seq])) if (outside(this.index.resultPositions(id))) split.add(id);
-    for (const seq of window) {
-      const id = toolResultCallId(this.events[seq]);
-      if (id !== null && outside(this.index.callPositions(id))) split.add(id);
-    }
-    return [...split];
   }
 };
 function explainSession(events) {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   forkOrigin
-} from "./chunk-LLD7OWQ3.js";
+} from "./chunk-LTHJKI62.js";
 import {
   COMMON_OPTIONS,
   DECODER_OPTION,
