@@ -739,8 +739,8 @@ function readTombstone(event) {
   const source = event.data.source;
   const action = TOMBSTONE_ACTIONS.find((a) => a === source.action) ?? "delete";
   const fromSource = Array.isArray(source.removedSeqs) ? source.removedSeqs.filter(Number.isSafeInteger) : [];
-  const shadowedSeqs2 = event.sourceEventSeqs ? [...event.sourceEventSeqs] : fromSource;
-  return { seq: event.seq, start: range.start, end: range.end, shadowedSeqs: shadowedSeqs2, action };
+  const shadowedSeqs = event.sourceEventSeqs ? [...event.sourceEventSeqs] : fromSource;
+  return { seq: event.seq, start: range.start, end: range.end, shadowedSeqs, action };
 }
 
 // src/client/recall-landing.ts
@@ -1145,40 +1145,256 @@ function readRestore(event, lookup) {
   return { seq: event.seq, tombstoneSeq: range.start, originalSeq };
 }
 
+// src/shared/restorable.ts
+function notRestorableReason(kinds) {
+  if (kinds.includes("tombstone")) return "absorbed-tombstone";
+  if (kinds.includes("assistant") || kinds.includes("tool")) return "model-step";
+  if (kinds.length !== 1) return "several-nodes";
+  return kinds[0] === "user" ? null : "not-a-prompt";
+}
+
+// src/shared/surface-node.ts
+var COMPACTION_CHECKPOINT_PLUGIN = "compact";
+function messageOf(event) {
+  if (!isRecord(event.data)) return void 0;
+  if (event.type === "user/message") return event.data;
+  const message = event.data.message;
+  return isRecord(message) ? message : void 0;
+}
+function classifyNode(event) {
+  switch (event.type) {
+    case "assistant/message":
+      return "assistant";
+    case "tool/result":
+      return "tool";
+    case "user/message": {
+      const source = isRecord(event.data) ? event.data.source : void 0;
+      if (readReplaceOp(event.surfaceOp) !== null) {
+        if (isTombstoneSource(source)) return "tombstone";
+        if (isRecord(source) && source.kind === "plugin" && source.plugin === COMPACTION_CHECKPOINT_PLUGIN) return "checkpoint";
+        if (isRecord(source) && source.kind === "user" && isRestoreShape(event)) return "user";
+        return "replacement";
+      }
+      return isRecord(source) && source.kind === "user" ? "user" : "context";
+    }
+    default:
+      throw new Error(`message-recall: event seq ${event.seq} of type "${event.type}" is not a surface node`);
+  }
+}
+function isRestoreShape(event) {
+  const range = readReplaceOp(event.surfaceOp);
+  const cited = event.sourceEventSeqs;
+  return range !== null && range.start === range.end && cited !== void 0 && cited.length === 2 && cited[0] === range.start && cited[1] !== range.start;
+}
+function stepOf(event) {
+  if (event.type !== "assistant/message" && event.type !== "tool/result") return null;
+  if (!isRecord(event.data)) return null;
+  const { turn, step } = event.data;
+  return Number.isSafeInteger(turn) && Number.isSafeInteger(step) ? { turn, step } : null;
+}
+function toolCallIds(event) {
+  if (event.type !== "assistant/message") return [];
+  const content = messageOf(event)?.content;
+  if (!Array.isArray(content)) return [];
+  const ids = [];
+  for (const block of content) {
+    if (isRecord(block) && block.type === "tool-call" && typeof block.id === "string") ids.push(block.id);
+  }
+  return ids;
+}
+function contentOf(event) {
+  const content = messageOf(event)?.content;
+  return Array.isArray(content) ? content : [];
+}
+
+// src/shared/fate.ts
+var SURFACE_TYPES2 = new Set(SURFACE_EVENT_TYPES);
+function takesOver(action, state) {
+  if (state === "current") return true;
+  return state === "excluded" && action === "deleteFrom";
+}
+function logKinds(log) {
+  const bySeq = new Map(log.map((event) => [event.seq, event]));
+  return (seq) => {
+    const event = bySeq.get(seq);
+    return event === void 0 || !SURFACE_TYPES2.has(event.type) ? null : classifyNode(event);
+  };
+}
+var Fates = class {
+  /** Tombstones of this plugin, in seq order (undone ones included). */
+  tombstones;
+  /** Restores, in seq order. */
+  restores;
+  /** Tombstone seq → seq of the restoring copy that undid it. */
+  restoredBy;
+  shadowers = /* @__PURE__ */ new Map();
+  steps = /* @__PURE__ */ new Map();
+  events = /* @__PURE__ */ new Map();
+  tombstoneBySeq;
+  memo = /* @__PURE__ */ new Map();
+  /**
+   * @param events - the session's events, or any subset that holds all its replacements (the
+   *   client passes the replacement view), in any order; events without a replace op are ignored.
+   */
+  constructor(events) {
+    const replacements = events.filter((e) => readReplaceOp(e.surfaceOp) !== null).sort((a, b) => a.seq - b.seq);
+    const lookup = (seq) => this.events.get(seq);
+    for (const event of replacements) this.events.set(event.seq, event);
+    const tombstones = [];
+    const restores = [];
+    for (const event of replacements) {
+      const tombstone = readTombstone(event);
+      const restore = tombstone === null ? readRestore(event, lookup) : null;
+      const cited = tombstone?.shadowedSeqs ?? event.sourceEventSeqs ?? [];
+      for (const seq of cited) if (!this.shadowers.has(seq)) this.shadowers.set(seq, event.seq);
+      if (tombstone !== null) {
+        tombstones.push(tombstone);
+        this.steps.set(event.seq, { kind: "tombstone", tombstone });
+      } else if (restore !== null) {
+        restores.push(restore);
+        this.steps.set(event.seq, { kind: "restore", restore });
+      } else {
+        const range = readReplaceOp(event.surfaceOp);
+        const copy = range.start === range.end && cited.length === 1 && cited[0] === range.start;
+        this.steps.set(event.seq, { kind: copy ? "copy" : "fold" });
+      }
+    }
+    this.tombstones = tombstones;
+    this.restores = restores;
+    this.restoredBy = new Map(restores.map((r) => [r.tombstoneSeq, r.seq]));
+    this.tombstoneBySeq = new Map(tombstones.map((t) => [t.seq, t]));
+  }
+  /**
+   * The replacement that shadowed a node.
+   * @param seq - any seq.
+   * @returns the shadower's seq, or `null` when no replacement in these events cites it.
+   */
+  shadowerOf(seq) {
+    return this.shadowers.get(seq) ?? null;
+  }
+  /**
+   * The tombstone of this plugin at a seq.
+   * @param seq - any seq.
+   * @returns its record, or `undefined`.
+   */
+  tombstone(seq) {
+    return this.tombstoneBySeq.get(seq);
+  }
+  /**
+   * Follow a message along the replacements that shadowed it (see the module rules).
+   * @param seq - the seq of an appended message (any seq: one nothing shadows is `current`).
+   * @returns its fate (memoized per seq).
+   */
+  fateOf(seq) {
+    const known = this.memo.get(seq);
+    if (known !== void 0) return known;
+    let state = "current";
+    let tombstoneSeq = null;
+    let message = seq;
+    let at = seq;
+    for (let guard = 0; guard <= this.steps.size; guard++) {
+      const by = this.shadowers.get(at);
+      const step = by === void 0 ? void 0 : this.steps.get(by);
+      if (by === void 0 || step === void 0) break;
+      if (step.kind === "tombstone") {
+        if (takesOver(step.tombstone.action, state)) {
+          state = step.tombstone.action === "exclude" ? "excluded" : "removed";
+          tombstoneSeq = by;
+        }
+        at = by;
+        continue;
+      }
+      if (step.kind === "restore") {
+        if (step.restore.originalSeq !== message) break;
+        state = "current";
+        tombstoneSeq = null;
+        message = at = by;
+        continue;
+      }
+      if (step.kind === "copy" && at === message) {
+        message = at = by;
+        continue;
+      }
+      if (state === "current") state = "folded";
+      break;
+    }
+    const fate = { state, tombstoneSeq, actingSeq: message };
+    this.memo.set(seq, fate);
+    return fate;
+  }
+  /**
+   * Whether a tombstone is still in effect (see the module rules).
+   * @param tombstoneSeq - a tombstone's seq.
+   * @returns its status, or `undefined` when no tombstone of this plugin is at that seq.
+   */
+  statusOf(tombstoneSeq) {
+    if (!this.tombstoneBySeq.has(tombstoneSeq)) return void 0;
+    let inEffect = true;
+    let at = tombstoneSeq;
+    for (let guard = 0; guard <= this.steps.size; guard++) {
+      const by = this.shadowers.get(at);
+      const step = by === void 0 ? void 0 : this.steps.get(by);
+      if (by === void 0 || step === void 0) break;
+      if (step.kind === "restore") {
+        inEffect = false;
+        break;
+      }
+      if (step.kind !== "tombstone") break;
+      at = by;
+    }
+    return { seq: tombstoneSeq, shadowedBy: this.shadowerOf(tombstoneSeq), restoredBy: this.restoredBy.get(tombstoneSeq) ?? null, inEffect };
+  }
+  /**
+   * The status of every tombstone.
+   * @returns tombstone seq → status, in seq order.
+   */
+  statuses() {
+    return new Map(this.tombstones.map((t) => [t.seq, this.statusOf(t.seq)]));
+  }
+  /**
+   * The node kind of a seq as the replacement events tell it (`surface-node.ts` `classifyNode`:
+   * a tombstone, a restoring copy of the person's message, a checkpoint, a prune's copy).
+   * @param seq - any seq.
+   * @returns the kind, or `null` for a seq these events do not hold.
+   */
+  kindOf(seq) {
+    const event = this.events.get(seq);
+    return event === void 0 || !SURFACE_TYPES2.has(event.type) ? null : classifyNode(event);
+  }
+  /**
+   * Why a tombstone cannot be restored in place, by `restorable.ts`' rule applied to a tombstone
+   * on the surface.
+   * @param tombstoneSeq - the tombstone's seq.
+   * @param kindOf - the node kind of a shadowed node the replacement events do not hold.
+   * @returns the reason, or `null` when it can be restored in place.
+   */
+  restoreBlock(tombstoneSeq, kindOf) {
+    const tombstone = this.tombstoneBySeq.get(tombstoneSeq);
+    if (tombstone === void 0) return "not-a-tombstone";
+    if (this.shadowers.has(tombstoneSeq)) return "not-on-surface";
+    return notRestorableReason(tombstone.shadowedSeqs.map((seq) => this.kindOf(seq) ?? kindOf(seq)));
+  }
+  /**
+   * Whether a tombstone can be restored in place ({@link restoreBlock} is `null`).
+   * @param tombstoneSeq - the tombstone's seq.
+   * @param kindOf - the node kind of a shadowed node the replacement events do not hold.
+   */
+  canRestore(tombstoneSeq, kindOf) {
+    return this.restoreBlock(tombstoneSeq, kindOf) === null;
+  }
+};
+function readFates(events) {
+  return new Fates(events);
+}
+
 // src/shared/hidden-rows.ts
 var CONTENT_ROW_KINDS = /* @__PURE__ */ new Set(["user", "steering", "assistant-step", "tool-call"]);
 var TURN_LOG_ROW_KINDS = /* @__PURE__ */ new Set(["turn-tail", "turn-error", "turn-max-tokens", "model-retry"]);
 var EMPTY_TURN_ROW_KINDS = /* @__PURE__ */ new Set([...TURN_LOG_ROW_KINDS, "context"]);
-function readTombstones(events) {
-  const out = [];
-  for (const event of events) {
-    const record = readTombstone(event);
-    if (record !== null) out.push(record);
-  }
-  return out.sort((a, b) => a.seq - b.seq);
-}
-function readRestores(events) {
-  const bySeq = new Map(events.map((e) => [e.seq, e]));
-  const out = [];
-  for (const event of events) {
-    const record = readRestore(event, (seq) => bySeq.get(seq));
-    if (record !== null) out.push(record);
-  }
-  return out.sort((a, b) => a.seq - b.seq);
-}
-function shadowedSeqs(tombstones) {
-  const shadowed = /* @__PURE__ */ new Map();
-  for (const tombstone of tombstones) {
-    for (const seq of tombstone.shadowedSeqs) shadowed.set(seq, tombstone.seq);
-  }
-  return shadowed;
-}
 function deriveHiddenRows(events, rows) {
-  const tombstones = readTombstones(events);
-  const restores = readRestores(events);
-  const shadowed = shadowedSeqs(tombstones);
-  const restoredBy = new Map(restores.map((r) => [r.tombstoneSeq, r.seq]));
-  const fateOf = fateReader(tombstones, shadowed, restoredBy);
+  const fates = readFates(events);
+  const { tombstones, restores, restoredBy } = fates;
+  const fateOf = (seq) => fates.fateOf(seq);
   const spans = onwardSpans(tombstones, restoredBy);
   const reasons = /* @__PURE__ */ new Map();
   const excluded = /* @__PURE__ */ new Map();
@@ -1236,42 +1452,13 @@ function deriveHiddenRows(events, rows) {
     tombstones,
     restores,
     restoredBy,
-    shadowed,
+    fates,
     hidden,
     hiddenKeys: new Set(reasons.keys()),
     excluded: excludedRows,
     excludedKeys: new Set(excluded.keys()),
     actingSeqs,
     fateOf
-  };
-}
-function fateReader(tombstones, shadowed, restoredBy) {
-  const bySeq = new Map(tombstones.map((t) => [t.seq, t]));
-  return (seq) => {
-    let state = "shown";
-    let tombstoneSeq = null;
-    let actingSeq = seq;
-    let current = seq;
-    for (let guard = 0; guard <= 2 * tombstones.length; guard++) {
-      const copy = state === "shown" ? void 0 : restoredBy.get(current);
-      if (copy !== void 0) {
-        state = "shown";
-        tombstoneSeq = null;
-        actingSeq = copy;
-        current = copy;
-        continue;
-      }
-      const by = shadowed.get(current);
-      const tombstone = by === void 0 ? void 0 : bySeq.get(by);
-      if (tombstone === void 0) break;
-      const takes = tombstone.action === "exclude" ? state === "shown" : state === "shown" || state === "excluded" && tombstone.action === "deleteFrom";
-      if (takes) {
-        state = tombstone.action === "exclude" ? "excluded" : "removed";
-        tombstoneSeq = tombstone.seq;
-      }
-      current = tombstone.seq;
-    }
-    return { state, tombstoneSeq, actingSeq };
   };
 }
 function onwardSpans(tombstones, restoredBy) {
@@ -1602,8 +1789,9 @@ function offerOf(anchor, hidden) {
 }
 function excludedOffer(anchor, hidden) {
   const tombstoneSeq = hidden.excluded.find((row) => row.key === anchor.key).tombstoneSeq;
-  const exclusion = hidden.tombstones.find((t) => t.seq === tombstoneSeq);
-  const restorable = anchor.actions.includes("recall") && exclusion !== void 0 && exclusion.shadowedSeqs.length === 1 && !hidden.shadowed.has(tombstoneSeq);
+  const message = anchor.seq === null ? null : hidden.fateOf(anchor.seq).actingSeq;
+  const sentByPerson = anchor.actions.includes("recall");
+  const restorable = hidden.fates.canRestore(tombstoneSeq, (seq) => seq === message && sentByPerson ? "user" : null);
   return { key: anchor.key, seq: tombstoneSeq, actions: restorable ? RESTORE_OR_COPY : COPY_ONLY, excluded: true };
 }
 var errorMemo = /* @__PURE__ */ new WeakMap();
@@ -1863,7 +2051,7 @@ var SnapshotStore = class {
 
 // src/client/undo-notice.ts
 function restorableInPlace(value) {
-  return value.kinds.length === 1 && value.kinds[0] === "user";
+  return notRestorableReason(value.kinds) === null;
 }
 var UndoNotice = class extends SnapshotStore {
   constructor(options = {}) {
@@ -2282,35 +2470,6 @@ function pageImageSource(get) {
 // src/client/RemovedPanel.tsx
 var import_react4 = require("react");
 
-// src/shared/removal-status.ts
-function removalStatuses(count, lookup) {
-  const shadowedBy = /* @__PURE__ */ new Map();
-  const restoredBy = /* @__PURE__ */ new Map();
-  const tombstones = [];
-  for (let seq = 0; seq < count; seq++) {
-    const event = lookup(seq);
-    if (event === void 0 || readReplaceOp(event.surfaceOp) === null) continue;
-    for (const cited of event.sourceEventSeqs ?? []) if (!shadowedBy.has(cited)) shadowedBy.set(cited, seq);
-    if (isTombstoneEvent(event)) tombstones.push(seq);
-    else {
-      const restore = readRestore(event, lookup);
-      if (restore !== null) restoredBy.set(restore.tombstoneSeq, restore.seq);
-    }
-  }
-  const statuses = /* @__PURE__ */ new Map();
-  const inEffect = (seq) => {
-    if (restoredBy.has(seq)) return false;
-    const by = shadowedBy.get(seq);
-    const known = by === void 0 ? void 0 : statuses.get(by);
-    return known === void 0 ? true : known.inEffect;
-  };
-  for (let i = tombstones.length - 1; i >= 0; i--) {
-    const seq = tombstones[i];
-    statuses.set(seq, { seq, shadowedBy: shadowedBy.get(seq) ?? null, restoredBy: restoredBy.get(seq) ?? null, inEffect: inEffect(seq) });
-  }
-  return new Map([...statuses].sort((a, b) => a[0] - b[0]));
-}
-
 // src/shared/token-estimate.ts
 var CHARS_PER_TOKEN = 4;
 function blockChars(block) {
@@ -2336,22 +2495,19 @@ function estimateTokens(contents) {
 // src/client/removal-list.ts
 var EXCERPT_CHARS = 80;
 function removalEntries(replacements, chat) {
-  const tombstones = readTombstones(replacements);
+  const fates = readFates(replacements);
+  const tombstones = fates.tombstones;
   if (tombstones.length === 0) return [];
   const bySeq = new Map(replacements.map((e) => [e.seq, e]));
-  const statuses = statusesOf(replacements);
-  const originalOf = new Map(readRestores(replacements).map((r) => [r.seq, r.originalSeq]));
+  const originalOf = new Map(fates.restores.map((r) => [r.seq, r.originalSeq]));
   const tombstoneSeqs = new Set(tombstones.map((t) => t.seq));
   const held = heldMessages(chat);
   const lookup = (seq) => held.get(originalOf.get(seq) ?? seq);
+  const kindOf = (seq) => lookup(seq)?.kind ?? null;
   return tombstones.map((tombstone) => {
-    const status = statuses.get(tombstone.seq);
+    const status = fates.statusOf(tombstone.seq);
     const messages = tombstone.shadowedSeqs.filter((seq) => !tombstoneSeqs.has(seq));
     const known = messages.map(lookup).filter((m) => m !== void 0);
-    const inEffect = status?.inEffect ?? true;
-    const onSurface = (status?.shadowedBy ?? null) === null;
-    const only = messages.length === 1 && tombstone.shadowedSeqs.length === 1 ? messages[0] : null;
-    const sentByPerson = only !== null && (lookup(only)?.sentByPerson ?? sourceIsPerson(bySeq.get(only)));
     return {
       tombstoneSeq: tombstone.seq,
       time: bySeq.get(tombstone.seq)?.time ?? 0,
@@ -2359,22 +2515,16 @@ function removalEntries(replacements, chat) {
       count: Math.max(1, messages.length),
       excerpt: known.length === 0 ? null : excerpt(known.map((m) => m.text).join(" ")),
       tokens: known.length === 0 ? null : estimateTokens(known.map((m) => m.content)),
-      inEffect,
-      restoredBy: status?.restoredBy ?? null,
-      canRestore: inEffect && onSurface && sentByPerson
+      inEffect: status.inEffect,
+      restoredBy: status.restoredBy,
+      canRestore: fates.canRestore(tombstone.seq, kindOf)
     };
   }).reverse();
 }
 function removalCounts(replacements) {
-  const tombstones = readTombstones(replacements);
-  if (tombstones.length === 0) return { total: 0, inEffect: 0 };
-  const statuses = statusesOf(replacements);
-  return { total: tombstones.length, inEffect: tombstones.filter((t) => statuses.get(t.seq)?.inEffect ?? true).length };
-}
-function statusesOf(replacements) {
-  const bySeq = new Map(replacements.map((e) => [e.seq, e]));
-  const last = replacements.reduce((max, e) => Math.max(max, e.seq), -1);
-  return removalStatuses(last + 1, (seq) => bySeq.get(seq));
+  const fates = readFates(replacements);
+  const statuses = [...fates.statuses().values()];
+  return { total: statuses.length, inEffect: statuses.filter((s) => s.inEffect).length };
 }
 function excerpt(text) {
   const flat = text.replace(/\s+/g, " ").trim();
@@ -2382,9 +2532,6 @@ function excerpt(text) {
   const cut = flat.slice(0, EXCERPT_CHARS);
   const space = cut.lastIndexOf(" ");
   return `${(space > EXCERPT_CHARS / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
-}
-function sourceIsPerson(event) {
-  return event !== void 0 && isRecord(event.data) && isRecord(event.data.source) && event.data.source.kind === "user";
 }
 function heldMessages(chat) {
   const held = /* @__PURE__ */ new Map();
@@ -2403,13 +2550,13 @@ function heldMessage(node) {
     case "steering":
     case "context": {
       const content = Array.isArray(data.content) ? data.content : [];
-      return { text: plainText(content), content, sentByPerson: node.kind !== "context" && isRecord(data.source) && data.source.kind === "user" };
+      return { text: plainText(content), content, kind: node.kind !== "context" && isRecord(data.source) && data.source.kind === "user" ? "user" : "context" };
     }
     case "assistant-step": {
       const final = isRecord(data.finalNode) ? data.finalNode : {};
       const blocks = Array.isArray(final.blocks) ? final.blocks.filter(isRecord) : [];
       const content = blocks.map((b) => b.kind === "tool-call" ? { type: "tool-call", name: b.name, arguments: b.argsRaw } : { type: b.kind, text: b.text });
-      return { text: plainText(content), content, sentByPerson: false };
+      return { text: plainText(content), content, kind: "assistant" };
     }
     case "tool-call": {
       const root = isRecord(data.root) ? data.root : {};
@@ -2417,7 +2564,7 @@ function heldMessage(node) {
       const call = isRecord(root.call) ? root.call : {};
       const name2 = typeof call.name === "string" ? call.name : "";
       const text = plainText(content);
-      return { text: name2 === "" ? text : `${name2}: ${text}`, content, sentByPerson: false };
+      return { text: name2 === "" ? text : `${name2}: ${text}`, content, kind: "tool" };
     }
     default:
       return null;
@@ -2538,7 +2685,7 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
 }
 
 // src/client/stamp.ts
-var BUILD_STAMP = true ? "0.1.0+89d0918cb0" : "dev";
+var BUILD_STAMP = true ? "0.1.0+078d6cb714" : "dev";
 
 // src/client/session-stores.ts
 var SessionStores = class {
@@ -2824,60 +2971,6 @@ function counterText(t, locale, counts) {
 // src/client/EditorModal.tsx
 var import_react5 = require("react");
 
-// src/shared/surface-node.ts
-var COMPACTION_CHECKPOINT_PLUGIN = "compact";
-function messageOf(event) {
-  if (!isRecord(event.data)) return void 0;
-  if (event.type === "user/message") return event.data;
-  const message = event.data.message;
-  return isRecord(message) ? message : void 0;
-}
-function classifyNode(event) {
-  switch (event.type) {
-    case "assistant/message":
-      return "assistant";
-    case "tool/result":
-      return "tool";
-    case "user/message": {
-      const source = isRecord(event.data) ? event.data.source : void 0;
-      if (readReplaceOp(event.surfaceOp) !== null) {
-        if (isTombstoneSource(source)) return "tombstone";
-        if (isRecord(source) && source.kind === "plugin" && source.plugin === COMPACTION_CHECKPOINT_PLUGIN) return "checkpoint";
-        if (isRecord(source) && source.kind === "user" && isRestoreShape(event)) return "user";
-        return "replacement";
-      }
-      return isRecord(source) && source.kind === "user" ? "user" : "context";
-    }
-    default:
-      throw new Error(`message-recall: event seq ${event.seq} of type "${event.type}" is not a surface node`);
-  }
-}
-function isRestoreShape(event) {
-  const range = readReplaceOp(event.surfaceOp);
-  const cited = event.sourceEventSeqs;
-  return range !== null && range.start === range.end && cited !== void 0 && cited.length === 2 && cited[0] === range.start && cited[1] !== range.start;
-}
-function stepOf(event) {
-  if (event.type !== "assistant/message" && event.type !== "tool/result") return null;
-  if (!isRecord(event.data)) return null;
-  const { turn, step } = event.data;
-  return Number.isSafeInteger(turn) && Number.isSafeInteger(step) ? { turn, step } : null;
-}
-function toolCallIds(event) {
-  if (event.type !== "assistant/message") return [];
-  const content = messageOf(event)?.content;
-  if (!Array.isArray(content)) return [];
-  const ids = [];
-  for (const block of content) {
-    if (isRecord(block) && block.type === "tool-call" && typeof block.id === "string") ids.push(block.id);
-  }
-  return ids;
-}
-function contentOf(event) {
-  const content = messageOf(event)?.content;
-  return Array.isArray(content) ? content : [];
-}
-
 // src/client/editor-model.ts
 var EMPTY_SELECTION = { remove: /* @__PURE__ */ new Set(), from: null, restore: /* @__PURE__ */ new Set() };
 var PREVIEW_CHARS = 160;
@@ -2891,45 +2984,11 @@ function rowOf(event) {
 function toolNames(content) {
   return content.filter((b) => isRecord(b) && b.type === "tool-call").map((b) => String(b.name ?? "")).join(", ");
 }
-function buildEditorUnits(log) {
-  const bySeq = new Map(log.map((event) => [event.seq, event]));
-  const lookup = (seq) => bySeq.get(seq);
-  const events = log;
-  const shadowedBy = /* @__PURE__ */ new Map();
-  const restoreOf = /* @__PURE__ */ new Map();
-  for (const event of events) {
-    if (readReplaceOp(event.surfaceOp) === null) continue;
-    for (const cited of event.sourceEventSeqs ?? []) if (!shadowedBy.has(cited)) shadowedBy.set(cited, event.seq);
-    const restore = readRestore(event, lookup);
-    if (restore !== null) restoreOf.set(restore.tombstoneSeq, { seq: restore.seq, originalSeq: restore.originalSeq });
-  }
-  const resolve = (seq) => {
-    let at = seq;
-    for (; ; ) {
-      const by = shadowedBy.get(at);
-      if (by === void 0) return { state: "current", surfaceSeq: at, tombstoneSeq: null, at };
-      const shadower = lookup(by);
-      const tombstone = readTombstone(shadower);
-      if (tombstone !== null) {
-        const restored = restoreOf.get(by);
-        if (restored !== void 0 && (restored.originalSeq === seq || restored.originalSeq === at)) {
-          at = restored.seq;
-          continue;
-        }
-        return { state: tombstone.action === "exclude" ? "excluded" : "removed", surfaceSeq: null, tombstoneSeq: by, at };
-      }
-      const range = readReplaceOp(shadower.surfaceOp);
-      if (shadower.type === lookup(at).type && range !== null && range.start === at && range.end === at) {
-        at = by;
-        continue;
-      }
-      return { state: "folded", surfaceSeq: null, tombstoneSeq: null, at };
-    }
-  };
+function groupUnits(log) {
   const units = [];
   const steps = /* @__PURE__ */ new Map();
   let turn = null;
-  for (const event of events) {
+  for (const event of log) {
     if (event.type === "turn/start" && isRecord(event.data) && Number.isSafeInteger(event.data.turn)) turn = event.data.turn;
     if (event.surfaceOp !== "append") continue;
     if (event.type === "user/message") {
@@ -2948,24 +3007,25 @@ function buildEditorUnits(log) {
     }
     unit.events.push(event);
   }
-  return units.map((u) => {
-    const lead = u.events.find((e) => e.type !== "tool/result") ?? u.events[0];
-    const where = resolve(lead.seq);
-    const tombstone = where.tombstoneSeq === null ? null : readTombstone(lookup(where.tombstoneSeq));
-    const restorable = u.kind === "prompt" && tombstone !== null && !shadowedBy.has(tombstone.seq) && tombstone.shadowedSeqs.length === 1 && tombstone.shadowedSeqs[0] === where.at;
-    const rows = u.events.map(rowOf);
-    return {
-      key: u.key,
-      kind: u.kind,
-      turn: u.turn,
-      rows,
-      state: where.state,
-      targetSeq: where.surfaceSeq,
-      tombstoneSeq: where.tombstoneSeq,
-      restorable,
-      tokens: estimateTokens(u.events.map(contentOf))
-    };
-  });
+  return units;
+}
+function unitStanding(group, fates, kindOf) {
+  const lead = group.events.find((e) => e.type !== "tool/result") ?? group.events[0];
+  const fate = fates.fateOf(lead.seq);
+  const restorable = group.kind === "prompt" && fate.tombstoneSeq !== null && fates.canRestore(fate.tombstoneSeq, kindOf);
+  return { state: fate.state, targetSeq: fate.state === "current" ? fate.actingSeq : null, tombstoneSeq: fate.tombstoneSeq, restorable };
+}
+function buildEditorUnits(log) {
+  const fates = readFates(log);
+  const kindOf = logKinds(log);
+  return groupUnits(log).map((group) => ({
+    key: group.key,
+    kind: group.kind,
+    turn: group.turn,
+    rows: group.events.map(rowOf),
+    ...unitStanding(group, fates, kindOf),
+    tokens: estimateTokens(group.events.map(contentOf))
+  }));
 }
 function previewSelection(units, selection) {
   const going = /* @__PURE__ */ new Set();

@@ -160,6 +160,7 @@ var SessionEventIndex = class {
 import { foldSurface } from "@deepseek-ai/dsh-session";
 
 // src/shared/events.ts
+var SURFACE_EVENT_TYPES = ["user/message", "assistant/message", "tool/result"];
 function isSeq(value) {
   return Number.isSafeInteger(value) && value >= 0;
 }
@@ -216,39 +217,275 @@ function readRestore(event, lookup) {
   return { seq: event.seq, tombstoneSeq: range.start, originalSeq };
 }
 
-// src/shared/removal-status.ts
-function removalStatuses(count, lookup) {
-  const shadowedBy = /* @__PURE__ */ new Map();
-  const restoredBy = /* @__PURE__ */ new Map();
-  const tombstones = [];
+// src/shared/restorable.ts
+function notRestorableReason(kinds) {
+  if (kinds.includes("tombstone")) return "absorbed-tombstone";
+  if (kinds.includes("assistant") || kinds.includes("tool")) return "model-step";
+  if (kinds.length !== 1) return "several-nodes";
+  return kinds[0] === "user" ? null : "not-a-prompt";
+}
+
+// src/shared/message-text.ts
+function plainText(content) {
+  return content.filter((block) => isRecord(block) && block.type === "text" && typeof block.text === "string").map((block) => block.text).join("");
+}
+
+// src/shared/surface-node.ts
+var COMPACTION_CHECKPOINT_PLUGIN = "compact";
+function messageOf(event) {
+  if (!isRecord(event.data)) return void 0;
+  if (event.type === "user/message") return event.data;
+  const message = event.data.message;
+  return isRecord(message) ? message : void 0;
+}
+function classifyNode(event) {
+  switch (event.type) {
+    case "assistant/message":
+      return "assistant";
+    case "tool/result":
+      return "tool";
+    case "user/message": {
+      const source = isRecord(event.data) ? event.data.source : void 0;
+      if (readReplaceOp(event.surfaceOp) !== null) {
+        if (isTombstoneSource(source)) return "tombstone";
+        if (isRecord(source) && source.kind === "plugin" && source.plugin === COMPACTION_CHECKPOINT_PLUGIN) return "checkpoint";
+        if (isRecord(source) && source.kind === "user" && isRestoreShape(event)) return "user";
+        return "replacement";
+      }
+      return isRecord(source) && source.kind === "user" ? "user" : "context";
+    }
+    default:
+      throw new Error(`message-recall: event seq ${event.seq} of type "${event.type}" is not a surface node`);
+  }
+}
+function isRestoreShape(event) {
+  const range = readReplaceOp(event.surfaceOp);
+  const cited = event.sourceEventSeqs;
+  return range !== null && range.start === range.end && cited !== void 0 && cited.length === 2 && cited[0] === range.start && cited[1] !== range.start;
+}
+function stepOf(event) {
+  if (event.type !== "assistant/message" && event.type !== "tool/result") return null;
+  if (!isRecord(event.data)) return null;
+  const { turn, step } = event.data;
+  return Number.isSafeInteger(turn) && Number.isSafeInteger(step) ? { turn, step } : null;
+}
+function isStepMember(event, key) {
+  if (event.type !== "assistant/message" && event.type !== "tool/result") return false;
+  const data = event.data;
+  return data !== null && typeof data === "object" && data.turn === key.turn && data.step === key.step;
+}
+function toolCallIds(event) {
+  if (event.type !== "assistant/message") return [];
+  const content = messageOf(event)?.content;
+  if (!Array.isArray(content)) return [];
+  const ids = [];
+  for (const block of content) {
+    if (isRecord(block) && block.type === "tool-call" && typeof block.id === "string") ids.push(block.id);
+  }
+  return ids;
+}
+function toolResultCallId(event) {
+  if (event.type !== "tool/result") return null;
+  const message = messageOf(event);
+  const source = message?.source;
+  if (isRecord(source) && typeof source.callId === "string") return source.callId;
+  const block = Array.isArray(message?.content) ? message.content[0] : void 0;
+  return isRecord(block) && typeof block.toolCallId === "string" ? block.toolCallId : null;
+}
+function messageIdOf(event) {
+  const id = messageOf(event)?.id;
+  return typeof id === "string" && id.length > 0 ? id : null;
+}
+function contentOf(event) {
+  const content = messageOf(event)?.content;
+  return Array.isArray(content) ? content : [];
+}
+
+// src/shared/fate.ts
+var SURFACE_TYPES = new Set(SURFACE_EVENT_TYPES);
+function takesOver(action, state) {
+  if (state === "current") return true;
+  return state === "excluded" && action === "deleteFrom";
+}
+function replacementEvents(count, lookup) {
+  const out = [];
   for (let seq = 0; seq < count; seq++) {
     const event = lookup(seq);
-    if (event === void 0 || readReplaceOp(event.surfaceOp) === null) continue;
-    for (const cited of event.sourceEventSeqs ?? []) if (!shadowedBy.has(cited)) shadowedBy.set(cited, seq);
-    if (isTombstoneEvent(event)) tombstones.push(seq);
-    else {
-      const restore = readRestore(event, lookup);
-      if (restore !== null) restoredBy.set(restore.tombstoneSeq, restore.seq);
+    if (event !== void 0 && readReplaceOp(event.surfaceOp) !== null) out.push(event);
+  }
+  return out;
+}
+var Fates = class {
+  /** Tombstones of this plugin, in seq order (undone ones included). */
+  tombstones;
+  /** Restores, in seq order. */
+  restores;
+  /** Tombstone seq → seq of the restoring copy that undid it. */
+  restoredBy;
+  shadowers = /* @__PURE__ */ new Map();
+  steps = /* @__PURE__ */ new Map();
+  events = /* @__PURE__ */ new Map();
+  tombstoneBySeq;
+  memo = /* @__PURE__ */ new Map();
+  /**
+   * @param events - the session's events, or any subset that holds all its replacements (the
+   *   client passes the replacement view), in any order; events without a replace op are ignored.
+   */
+  constructor(events) {
+    const replacements = events.filter((e) => readReplaceOp(e.surfaceOp) !== null).sort((a, b) => a.seq - b.seq);
+    const lookup = (seq) => this.events.get(seq);
+    for (const event of replacements) this.events.set(event.seq, event);
+    const tombstones = [];
+    const restores = [];
+    for (const event of replacements) {
+      const tombstone = readTombstone(event);
+      const restore = tombstone === null ? readRestore(event, lookup) : null;
+      const cited = tombstone?.shadowedSeqs ?? event.sourceEventSeqs ?? [];
+      for (const seq of cited) if (!this.shadowers.has(seq)) this.shadowers.set(seq, event.seq);
+      if (tombstone !== null) {
+        tombstones.push(tombstone);
+        this.steps.set(event.seq, { kind: "tombstone", tombstone });
+      } else if (restore !== null) {
+        restores.push(restore);
+        this.steps.set(event.seq, { kind: "restore", restore });
+      } else {
+        const range = readReplaceOp(event.surfaceOp);
+        const copy = range.start === range.end && cited.length === 1 && cited[0] === range.start;
+        this.steps.set(event.seq, { kind: copy ? "copy" : "fold" });
+      }
     }
+    this.tombstones = tombstones;
+    this.restores = restores;
+    this.restoredBy = new Map(restores.map((r) => [r.tombstoneSeq, r.seq]));
+    this.tombstoneBySeq = new Map(tombstones.map((t) => [t.seq, t]));
   }
-  const statuses = /* @__PURE__ */ new Map();
-  const inEffect = (seq) => {
-    if (restoredBy.has(seq)) return false;
-    const by = shadowedBy.get(seq);
-    const known = by === void 0 ? void 0 : statuses.get(by);
-    return known === void 0 ? true : known.inEffect;
-  };
-  for (let i = tombstones.length - 1; i >= 0; i--) {
-    const seq = tombstones[i];
-    statuses.set(seq, { seq, shadowedBy: shadowedBy.get(seq) ?? null, restoredBy: restoredBy.get(seq) ?? null, inEffect: inEffect(seq) });
+  /**
+   * The replacement that shadowed a node.
+   * @param seq - any seq.
+   * @returns the shadower's seq, or `null` when no replacement in these events cites it.
+   */
+  shadowerOf(seq) {
+    return this.shadowers.get(seq) ?? null;
   }
-  return new Map([...statuses].sort((a, b) => a[0] - b[0]));
+  /**
+   * The tombstone of this plugin at a seq.
+   * @param seq - any seq.
+   * @returns its record, or `undefined`.
+   */
+  tombstone(seq) {
+    return this.tombstoneBySeq.get(seq);
+  }
+  /**
+   * Follow a message along the replacements that shadowed it (see the module rules).
+   * @param seq - the seq of an appended message (any seq: one nothing shadows is `current`).
+   * @returns its fate (memoized per seq).
+   */
+  fateOf(seq) {
+    const known = this.memo.get(seq);
+    if (known !== void 0) return known;
+    let state = "current";
+    let tombstoneSeq = null;
+    let message = seq;
+    let at = seq;
+    for (let guard = 0; guard <= this.steps.size; guard++) {
+      const by = this.shadowers.get(at);
+      const step = by === void 0 ? void 0 : this.steps.get(by);
+      if (by === void 0 || step === void 0) break;
+      if (step.kind === "tombstone") {
+        if (takesOver(step.tombstone.action, state)) {
+          state = step.tombstone.action === "exclude" ? "excluded" : "removed";
+          tombstoneSeq = by;
+        }
+        at = by;
+        continue;
+      }
+      if (step.kind === "restore") {
+        if (step.restore.originalSeq !== message) break;
+        state = "current";
+        tombstoneSeq = null;
+        message = at = by;
+        continue;
+      }
+      if (step.kind === "copy" && at === message) {
+        message = at = by;
+        continue;
+      }
+      if (state === "current") state = "folded";
+      break;
+    }
+    const fate = { state, tombstoneSeq, actingSeq: message };
+    this.memo.set(seq, fate);
+    return fate;
+  }
+  /**
+   * Whether a tombstone is still in effect (see the module rules).
+   * @param tombstoneSeq - a tombstone's seq.
+   * @returns its status, or `undefined` when no tombstone of this plugin is at that seq.
+   */
+  statusOf(tombstoneSeq) {
+    if (!this.tombstoneBySeq.has(tombstoneSeq)) return void 0;
+    let inEffect = true;
+    let at = tombstoneSeq;
+    for (let guard = 0; guard <= this.steps.size; guard++) {
+      const by = this.shadowers.get(at);
+      const step = by === void 0 ? void 0 : this.steps.get(by);
+      if (by === void 0 || step === void 0) break;
+      if (step.kind === "restore") {
+        inEffect = false;
+        break;
+      }
+      if (step.kind !== "tombstone") break;
+      at = by;
+    }
+    return { seq: tombstoneSeq, shadowedBy: this.shadowerOf(tombstoneSeq), restoredBy: this.restoredBy.get(tombstoneSeq) ?? null, inEffect };
+  }
+  /**
+   * The status of every tombstone.
+   * @returns tombstone seq → status, in seq order.
+   */
+  statuses() {
+    return new Map(this.tombstones.map((t) => [t.seq, this.statusOf(t.seq)]));
+  }
+  /**
+   * The node kind of a seq as the replacement events tell it (`surface-node.ts` `classifyNode`:
+   * a tombstone, a restoring copy of the person's message, a checkpoint, a prune's copy).
+   * @param seq - any seq.
+   * @returns the kind, or `null` for a seq these events do not hold.
+   */
+  kindOf(seq) {
+    const event = this.events.get(seq);
+    return event === void 0 || !SURFACE_TYPES.has(event.type) ? null : classifyNode(event);
+  }
+  /**
+   * Why a tombstone cannot be restored in place, by `restorable.ts`' rule applied to a tombstone
+   * on the surface.
+   * @param tombstoneSeq - the tombstone's seq.
+   * @param kindOf - the node kind of a shadowed node the replacement events do not hold.
+   * @returns the reason, or `null` when it can be restored in place.
+   */
+  restoreBlock(tombstoneSeq, kindOf) {
+    const tombstone = this.tombstoneBySeq.get(tombstoneSeq);
+    if (tombstone === void 0) return "not-a-tombstone";
+    if (this.shadowers.has(tombstoneSeq)) return "not-on-surface";
+    return notRestorableReason(tombstone.shadowedSeqs.map((seq) => this.kindOf(seq) ?? kindOf(seq)));
+  }
+  /**
+   * Whether a tombstone can be restored in place ({@link restoreBlock} is `null`).
+   * @param tombstoneSeq - the tombstone's seq.
+   * @param kindOf - the node kind of a shadowed node the replacement events do not hold.
+   */
+  canRestore(tombstoneSeq, kindOf) {
+    return this.restoreBlock(tombstoneSeq, kindOf) === null;
+  }
+};
+function readFates(events) {
+  return new Fates(events);
 }
 
 // src/host/inspect.ts
 function tombstonesOf(count, lookup, onSurface) {
   const found = [];
-  for (const status of removalStatuses(count, lookup).values()) {
+  for (const status of readFates(replacementEvents(count, lookup)).statuses().values()) {
     const record = readTombstone(lookup(status.seq));
     if (record !== null) found.push({ ...record, onSurface: onSurface(record.seq), inEffect: status.inEffect, restoredBy: status.restoredBy });
   }
@@ -339,82 +576,6 @@ async function flushWithRetry(flush, policy = DEFAULT_FLUSH_RETRY) {
       await new Promise((resolve) => setTimeout(resolve, wait));
     }
   }
-}
-
-// src/shared/message-text.ts
-function plainText(content) {
-  return content.filter((block) => isRecord(block) && block.type === "text" && typeof block.text === "string").map((block) => block.text).join("");
-}
-
-// src/shared/surface-node.ts
-var COMPACTION_CHECKPOINT_PLUGIN = "compact";
-function messageOf(event) {
-  if (!isRecord(event.data)) return void 0;
-  if (event.type === "user/message") return event.data;
-  const message = event.data.message;
-  return isRecord(message) ? message : void 0;
-}
-function classifyNode(event) {
-  switch (event.type) {
-    case "assistant/message":
-      return "assistant";
-    case "tool/result":
-      return "tool";
-    case "user/message": {
-      const source = isRecord(event.data) ? event.data.source : void 0;
-      if (readReplaceOp(event.surfaceOp) !== null) {
-        if (isTombstoneSource(source)) return "tombstone";
-        if (isRecord(source) && source.kind === "plugin" && source.plugin === COMPACTION_CHECKPOINT_PLUGIN) return "checkpoint";
-        if (isRecord(source) && source.kind === "user" && isRestoreShape(event)) return "user";
-        return "replacement";
-      }
-      return isRecord(source) && source.kind === "user" ? "user" : "context";
-    }
-    default:
-      throw new Error(`message-recall: event seq ${event.seq} of type "${event.type}" is not a surface node`);
-  }
-}
-function isRestoreShape(event) {
-  const range = readReplaceOp(event.surfaceOp);
-  const cited = event.sourceEventSeqs;
-  return range !== null && range.start === range.end && cited !== void 0 && cited.length === 2 && cited[0] === range.start && cited[1] !== range.start;
-}
-function stepOf(event) {
-  if (event.type !== "assistant/message" && event.type !== "tool/result") return null;
-  if (!isRecord(event.data)) return null;
-  const { turn, step } = event.data;
-  return Number.isSafeInteger(turn) && Number.isSafeInteger(step) ? { turn, step } : null;
-}
-function isStepMember(event, key) {
-  if (event.type !== "assistant/message" && event.type !== "tool/result") return false;
-  const data = event.data;
-  return data !== null && typeof data === "object" && data.turn === key.turn && data.step === key.step;
-}
-function toolCallIds(event) {
-  if (event.type !== "assistant/message") return [];
-  const content = messageOf(event)?.content;
-  if (!Array.isArray(content)) return [];
-  const ids = [];
-  for (const block of content) {
-    if (isRecord(block) && block.type === "tool-call" && typeof block.id === "string") ids.push(block.id);
-  }
-  return ids;
-}
-function toolResultCallId(event) {
-  if (event.type !== "tool/result") return null;
-  const message = messageOf(event);
-  const source = message?.source;
-  if (isRecord(source) && typeof source.callId === "string") return source.callId;
-  const block = Array.isArray(message?.content) ? message.content[0] : void 0;
-  return isRecord(block) && typeof block.toolCallId === "string" ? block.toolCallId : null;
-}
-function messageIdOf(event) {
-  const id = messageOf(event)?.id;
-  return typeof id === "string" && id.length > 0 ? id : null;
-}
-function contentOf(event) {
-  const content = messageOf(event)?.content;
-  return Array.isArray(content) ? content : [];
 }
 
 // src/shared/tool-pairing.ts
@@ -768,13 +929,12 @@ function planRestore(input) {
     return node;
   });
   const kinds = shadowed.map((node) => classifyNode(node));
-  const refuse2 = (reason) => ({ ok: false, refusal: { code: "NOT_RESTORABLE", tombstoneSeq, reason, shadowedSeqs: record.shadowedSeqs, kinds } });
-  if (kinds.includes("tombstone")) return refuse2("absorbed-tombstone");
-  if (kinds.includes("assistant") || kinds.includes("tool")) return refuse2("model-step");
-  if (shadowed.length !== 1) return refuse2("several-nodes");
+  const refuse2 = (reason2) => ({ ok: false, refusal: { code: "NOT_RESTORABLE", tombstoneSeq, reason: reason2, shadowedSeqs: record.shadowedSeqs, kinds } });
+  const reason = notRestorableReason(kinds);
+  if (reason !== null) return refuse2(reason);
   const original = shadowed[0];
   const messageId = messageIdOf(original);
-  if (kinds[0] !== "user" || messageId === null) return refuse2("not-a-prompt");
+  if (messageId === null) return refuse2("not-a-prompt");
   return {
     ok: true,
     plan: {

@@ -1,27 +1,27 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-ZQMXTVAS.js";
+} from "./chunks/chunk-DXR4YT3K.js";
 import {
   listCommand
-} from "./chunks/chunk-FGZALTT4.js";
+} from "./chunks/chunk-Q7VQZ5TB.js";
 import {
   readCommand
-} from "./chunks/chunk-5OY3EONL.js";
+} from "./chunks/chunk-SF3UK262.js";
 import {
   scanCommand
-} from "./chunks/chunk-5FJ2XRFS.js";
-import "./chunks/chunk-LTHJKI62.js";
+} from "./chunks/chunk-R6M22KRF.js";
+import "./chunks/chunk-PYZQQELT.js";
 import {
   verifyCommand
-} from "./chunks/chunk-4GXRY2TT.js";
+} from "./chunks/chunk-OF5J6UMI.js";
 import {
   EXIT,
   UsageError,
   out,
   runCommand,
   runMain
-} from "./chunks/chunk-QQ42TVSR.js";
+} from "./chunks/chunk-4ESBLEIB.js";
 
 // scripts/dsh-message-recall-log.ts
 var BIN = "dsh-message-recall-log";

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import {
   scanCommand
-} from "./chunks/chunk-5FJ2XRFS.js";
-import "./chunks/chunk-LTHJKI62.js";
+} from "./chunks/chunk-R6M22KRF.js";
+import "./chunks/chunk-PYZQQELT.js";
 import {
   runCommand
-} from "./chunks/chunk-QQ42TVSR.js";
+} from "./chunks/chunk-4ESBLEIB.js";
 
 // scripts/scan-replace.ts
 runCommand(scanCommand, "node lib/scripts/scan-replace.js", process.argv.slice(2));

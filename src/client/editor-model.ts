@@ -5,25 +5,22 @@
  * preview of a selection: which units go, which come back, the counts, the token estimate, and
  * the `changes` list one `apply` sends. Pure and browser-safe.
  *
- * A node is on the surface when no replacement cites it (rc.8 requires a replace to cite every
- * node it shadows, `dsh-session` `assertProvenance`). A shadowed message follows its shadower:
- * a tombstone of this plugin makes it removed (or excluded), unless a restoring copy undid that
- * tombstone, when the copy stands for it; a tool-result prune's copy stands for the result; a
- * compaction checkpoint or another plugin's replacement folds it.
+ * Three jobs, one function each: {@link groupUnits} groups the messages into units,
+ * {@link unitStanding} reads each unit's state from the one fate reader (`shared/fate.ts`, which
+ * the chat's hiding reads too, so the editor and the chat agree), and {@link buildEditorUnits}
+ * joins them with the rows' previews and token estimates.
  *
  * @module dsh-message-recall/client/editor-model
  */
 import { isRecord, type LogEvent } from '../shared/events'
+import { logKinds, readFates, type FateState, type Fates, type KindLookup } from '../shared/fate'
 import type { ChangeBody } from '../shared/protocol'
-import { readReplaceOp } from '../shared/replace-op'
-import { readRestore } from '../shared/restore'
 import { classifyNode, contentOf, stepOf, toolCallIds } from '../shared/surface-node'
 import { plainText } from '../shared/message-text'
 import { estimateTokens } from '../shared/token-estimate'
-import { readTombstone } from '../shared/tombstone'
 
-/** Where a unit stands now. */
-export type UnitState = 'current' | 'removed' | 'excluded' | 'folded'
+/** Where a unit stands now: its lead message's fate (`shared/fate.ts`). */
+export type UnitState = FateState
 
 /** One message row of a unit. */
 export interface EditorRow {
@@ -47,7 +44,7 @@ export interface EditorUnit {
   readonly targetSeq: number | null
   /** The tombstone of this plugin that removed it (`removed` / `excluded`). */
   readonly tombstoneSeq: number | null
-  /** True when that tombstone can be undone in place: on the surface, shadowing this one prompt alone. */
+  /** True when that tombstone can be undone in place (`shared/restorable.ts`): on the surface, shadowing this one prompt alone. */
   readonly restorable: boolean
   /** Estimated tokens of the unit's messages. */
   readonly tokens: number
@@ -98,56 +95,28 @@ function toolNames(content: readonly unknown[]): string {
   return content.filter((b) => isRecord(b) && b.type === 'tool-call').map((b) => String((b as { name?: unknown }).name ?? '')).join(', ')
 }
 
+/** The events of one unit, in log order, before its state is read. */
+export interface UnitGroup {
+  /** `u<seq>` for a prompt, `s<turn>.<step>` for a step (see {@link EditorUnit.key}). */
+  readonly key: string
+  readonly kind: 'prompt' | 'step'
+  readonly turn: number | null
+  /** A prompt's one `user/message`; a step's `assistant/message` and `tool/result` events. */
+  readonly events: readonly LogEvent[]
+}
+
 /**
- * Build the units of a session from its whole log.
- * @param log - every event of the session in ascending seq order (all history pages joined).
- * @returns the units in log order.
+ * Group a log's appended messages into units: each message the person sent alone (a prompt or a
+ * steering message, with the turn it was sent in), and each model step's messages together (keyed
+ * by the step's turn and number). Injected context messages and replacements are skipped.
+ * @param log - every event of the session in ascending seq order.
+ * @returns the groups in the log order of their first message.
  */
-export function buildEditorUnits(log: readonly LogEvent[]): EditorUnit[] {
-  const bySeq = new Map(log.map((event) => [event.seq, event]))
-  const lookup = (seq: number): LogEvent | undefined => bySeq.get(seq)
-  const events = log
-  const shadowedBy = new Map<number, number>()
-  const restoreOf = new Map<number, { seq: number; originalSeq: number }>()
-  for (const event of events) {
-    if (readReplaceOp(event.surfaceOp) === null) continue
-    for (const cited of event.sourceEventSeqs ?? []) if (!shadowedBy.has(cited)) shadowedBy.set(cited, event.seq)
-    const restore = readRestore(event, lookup)
-    if (restore !== null) restoreOf.set(restore.tombstoneSeq, { seq: restore.seq, originalSeq: restore.originalSeq })
-  }
-
-  /**
-   * Follow a message through its shadowers to where it stands now; `at` is the node standing for
-   * it last (the message itself, or the restoring copy a later tombstone shadowed).
-   */
-  const resolve = (seq: number): { state: UnitState; surfaceSeq: number | null; tombstoneSeq: number | null; at: number } => {
-    let at = seq
-    for (;;) {
-      const by = shadowedBy.get(at)
-      if (by === undefined) return { state: 'current', surfaceSeq: at, tombstoneSeq: null, at }
-      const shadower = lookup(by)!
-      const tombstone = readTombstone(shadower)
-      if (tombstone !== null) {
-        const restored = restoreOf.get(by)
-        if (restored !== undefined && (restored.originalSeq === seq || restored.originalSeq === at)) {
-          at = restored.seq
-          continue
-        }
-        return { state: tombstone.action === 'exclude' ? 'excluded' : 'removed', surfaceSeq: null, tombstoneSeq: by, at }
-      }
-      const range = readReplaceOp(shadower.surfaceOp)
-      if (shadower.type === lookup(at)!.type && range !== null && range.start === at && range.end === at) {
-        at = by // a copy of this one message (a pruned tool result)
-        continue
-      }
-      return { state: 'folded', surfaceSeq: null, tombstoneSeq: null, at }
-    }
-  }
-
+export function groupUnits(log: readonly LogEvent[]): UnitGroup[] {
   const units: { key: string; kind: 'prompt' | 'step'; turn: number | null; events: LogEvent[] }[] = []
   const steps = new Map<string, (typeof units)[number]>()
   let turn: number | null = null
-  for (const event of events) {
+  for (const event of log) {
     if (event.type === 'turn/start' && isRecord(event.data) && Number.isSafeInteger(event.data.turn)) turn = event.data.turn as number
     if (event.surfaceOp !== 'append') continue
     if (event.type === 'user/message') {
@@ -166,26 +135,50 @@ export function buildEditorUnits(log: readonly LogEvent[]): EditorUnit[] {
     }
     unit.events.push(event)
   }
+  return units
+}
 
-  return units.map((u) => {
-    const lead = u.events.find((e) => e.type !== 'tool/result') ?? u.events[0]!
-    const where = resolve(lead.seq)
-    const tombstone = where.tombstoneSeq === null ? null : readTombstone(lookup(where.tombstoneSeq)!)
-    // In place only when the tombstone took exactly the node standing for this prompt (a restoring copy, after an earlier restore).
-    const restorable = u.kind === 'prompt' && tombstone !== null && !shadowedBy.has(tombstone.seq) && tombstone.shadowedSeqs.length === 1 && tombstone.shadowedSeqs[0] === where.at
-    const rows = u.events.map(rowOf)
-    return {
-      key: u.key,
-      kind: u.kind,
-      turn: u.turn,
-      rows,
-      state: where.state,
-      targetSeq: where.surfaceSeq,
-      tombstoneSeq: where.tombstoneSeq,
-      restorable,
-      tokens: estimateTokens(u.events.map(contentOf)),
-    }
-  })
+/** Where a unit stands, from the fate reader. */
+export interface UnitStanding {
+  readonly state: UnitState
+  readonly targetSeq: number | null
+  readonly tombstoneSeq: number | null
+  readonly restorable: boolean
+}
+
+/**
+ * Where a unit stands: the fate (`shared/fate.ts`) of its lead message (a prompt's message, a
+ * step's `assistant/message`), and whether a prompt's removal can be undone in place
+ * (`shared/restorable.ts`' rule, through {@link Fates.canRestore}).
+ * @param group - the unit's events.
+ * @param fates - the fate reader over the whole log.
+ * @param kindOf - node kind of any seq of the log.
+ * @returns the state, the seq a removal targets (`current` only), the deciding tombstone and restorability.
+ */
+export function unitStanding(group: UnitGroup, fates: Fates, kindOf: KindLookup): UnitStanding {
+  const lead = group.events.find((e) => e.type !== 'tool/result') ?? group.events[0]!
+  const fate = fates.fateOf(lead.seq)
+  const restorable = group.kind === 'prompt' && fate.tombstoneSeq !== null && fates.canRestore(fate.tombstoneSeq, kindOf)
+  return { state: fate.state, targetSeq: fate.state === 'current' ? fate.actingSeq : null, tombstoneSeq: fate.tombstoneSeq, restorable }
+}
+
+/**
+ * Build the units of a session from its whole log: {@link groupUnits}, then each unit's standing
+ * ({@link unitStanding}), rows and token estimate.
+ * @param log - every event of the session in ascending seq order (all history pages joined).
+ * @returns the units in log order.
+ */
+export function buildEditorUnits(log: readonly LogEvent[]): EditorUnit[] {
+  const fates = readFates(log)
+  const kindOf = logKinds(log)
+  return groupUnits(log).map((group) => ({
+    key: group.key,
+    kind: group.kind,
+    turn: group.turn,
+    rows: group.events.map(rowOf),
+    ...unitStanding(group, fates, kindOf),
+    tokens: estimateTokens(group.events.map(contentOf)),
+  }))
 }
 
 /**

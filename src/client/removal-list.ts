@@ -6,16 +6,16 @@
  * Per tombstone of this plugin, newest first: when, which action, how many messages (absorbed
  * tombstones not counted), the first words of what went and a token estimate (both from the rows
  * the page holds, following a restored message back to its original row; `null` when none of
- * them is loaded), whether it is still in effect or was restored (`shared/removal-status.ts`, the
- * same answer `inspect` gives), and whether it can be restored in place: in effect, on the surface,
- * shadowing exactly one message the person sent.
+ * them is loaded), whether it is still in effect or was restored, and whether it can be restored
+ * in place (on the surface, shadowing exactly one message the person sent): both from the one fate
+ * reader (`shared/fate.ts`), the same answers `inspect` and the editor give.
  *
  * @module dsh-message-recall/client/removal-list
  */
 import { isRecord, type LogEvent } from '../shared/events'
-import { readRestores, readTombstones } from '../shared/hidden-rows'
+import { readFates, type KindLookup } from '../shared/fate'
 import { plainText } from '../shared/message-text'
-import { removalStatuses, type RemovalStatus } from '../shared/removal-status'
+import type { NodeKind } from '../shared/surface-node'
 import { estimateTokens } from '../shared/token-estimate'
 import type { TombstoneAction } from '../shared/tombstone'
 import type { ChatNode, ChatSnapshot } from './rc8'
@@ -45,12 +45,12 @@ export interface RemovalEntry {
 /** Longest excerpt, in characters (cut at a word boundary, then "…"). */
 export const EXCERPT_CHARS = 80
 
-/** What the page holds of one message: its plain text, content for the estimate, and who sent it. */
+/** What the page holds of one message: its plain text, content for the estimate, and its node kind. */
 interface Held {
   readonly text: string
   readonly content: readonly unknown[]
-  /** A `user`/`steering` message the person sent. */
-  readonly sentByPerson: boolean
+  /** `user` for a `user`/`steering` row the person sent, `context`, `assistant` or `tool`. */
+  readonly kind: NodeKind
 }
 
 /**
@@ -60,23 +60,20 @@ interface Held {
  * @returns one entry per tombstone of this plugin, newest first.
  */
 export function removalEntries(replacements: ReplacementSnapshot, chat: ChatSnapshot): RemovalEntry[] {
-  const tombstones = readTombstones(replacements)
+  const fates = readFates(replacements)
+  const tombstones = fates.tombstones
   if (tombstones.length === 0) return []
   const bySeq = new Map<number, LogEvent>(replacements.map((e) => [e.seq, e]))
-  const statuses = statusesOf(replacements)
-  const originalOf = new Map(readRestores(replacements).map((r) => [r.seq, r.originalSeq]))
+  const originalOf = new Map(fates.restores.map((r) => [r.seq, r.originalSeq]))
   const tombstoneSeqs = new Set(tombstones.map((t) => t.seq))
   const held = heldMessages(chat)
   const lookup = (seq: number): Held | undefined => held.get(originalOf.get(seq) ?? seq)
+  const kindOf: KindLookup = (seq) => lookup(seq)?.kind ?? null
 
   return tombstones.map((tombstone) => {
-    const status = statuses.get(tombstone.seq)
+    const status = fates.statusOf(tombstone.seq)!
     const messages = tombstone.shadowedSeqs.filter((seq) => !tombstoneSeqs.has(seq))
     const known = messages.map(lookup).filter((m): m is Held => m !== undefined)
-    const inEffect = status?.inEffect ?? true
-    const onSurface = (status?.shadowedBy ?? null) === null
-    const only = messages.length === 1 && tombstone.shadowedSeqs.length === 1 ? messages[0]! : null
-    const sentByPerson = only !== null && (lookup(only)?.sentByPerson ?? sourceIsPerson(bySeq.get(only)))
     return {
       tombstoneSeq: tombstone.seq,
       time: bySeq.get(tombstone.seq)?.time ?? 0,
@@ -84,9 +81,9 @@ export function removalEntries(replacements: ReplacementSnapshot, chat: ChatSnap
       count: Math.max(1, messages.length),
       excerpt: known.length === 0 ? null : excerpt(known.map((m) => m.text).join(' ')),
       tokens: known.length === 0 ? null : estimateTokens(known.map((m) => m.content)),
-      inEffect,
-      restoredBy: status?.restoredBy ?? null,
-      canRestore: inEffect && onSurface && sentByPerson,
+      inEffect: status.inEffect,
+      restoredBy: status.restoredBy,
+      canRestore: fates.canRestore(tombstone.seq, kindOf),
     }
   }).reverse()
 }
@@ -98,16 +95,9 @@ export function removalEntries(replacements: ReplacementSnapshot, chat: ChatSnap
  * @returns `{ total, inEffect }`.
  */
 export function removalCounts(replacements: ReplacementSnapshot): { readonly total: number; readonly inEffect: number } {
-  const tombstones = readTombstones(replacements)
-  if (tombstones.length === 0) return { total: 0, inEffect: 0 }
-  const statuses = statusesOf(replacements)
-  return { total: tombstones.length, inEffect: tombstones.filter((t) => statuses.get(t.seq)?.inEffect ?? true).length }
-}
-
-function statusesOf(replacements: ReplacementSnapshot): Map<number, RemovalStatus> {
-  const bySeq = new Map<number, LogEvent>(replacements.map((e) => [e.seq, e]))
-  const last = replacements.reduce((max, e) => Math.max(max, e.seq), -1)
-  return removalStatuses(last + 1, (seq) => bySeq.get(seq))
+  const fates = readFates(replacements)
+  const statuses = [...fates.statuses().values()]
+  return { total: statuses.length, inEffect: statuses.filter((s) => s.inEffect).length }
 }
 
 /**
@@ -121,11 +111,6 @@ export function excerpt(text: string): string {
   const cut = flat.slice(0, EXCERPT_CHARS)
   const space = cut.lastIndexOf(' ')
   return `${(space > EXCERPT_CHARS / 2 ? cut.slice(0, space) : cut).trimEnd()}…`
-}
-
-/** A restoring copy keeps its original's `source`, which the replacement view records. */
-function sourceIsPerson(event: LogEvent | undefined): boolean {
-  return event !== undefined && isRecord(event.data) && isRecord(event.data.source) && event.data.source.kind === 'user'
 }
 
 /** Every message the Chat store holds, by the seq its row stands for. */
@@ -147,7 +132,7 @@ function heldMessage(node: ChatNode): Held | null {
     case 'steering':
     case 'context': {
       const content = Array.isArray(data.content) ? data.content : []
-      return { text: plainText(content), content, sentByPerson: node.kind !== 'context' && isRecord(data.source) && data.source.kind === 'user' }
+      return { text: plainText(content), content, kind: node.kind !== 'context' && isRecord(data.source) && data.source.kind === 'user' ? 'user' : 'context' }
     }
     case 'assistant-step': {
       const final = isRecord(data.finalNode) ? data.finalNode : {}
@@ -156,7 +141,7 @@ function heldMessage(node: ChatNode): Held | null {
       const content = blocks.map((b) => b.kind === 'tool-call'
         ? { type: 'tool-call', name: b.name, arguments: b.argsRaw }
         : { type: b.kind, text: b.text })
-      return { text: plainText(content), content, sentByPerson: false }
+      return { text: plainText(content), content, kind: 'assistant' }
     }
     case 'tool-call': {
       const root = isRecord(data.root) ? data.root : {}
@@ -164,7 +149,7 @@ function heldMessage(node: ChatNode): Held | null {
       const call = isRecord(root.call) ? root.call : {}
       const name = typeof call.name === 'string' ? call.name : ''
       const text = plainText(content)
-      return { text: name === '' ? text : `${name}: ${text}`, content, sentByPerson: false }
+      return { text: name === '' ? text : `${name}: ${text}`, content, kind: 'tool' }
     }
     default:
       return null

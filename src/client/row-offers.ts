@@ -1,8 +1,9 @@
 /**
  * What a row offers once the hiding rules are applied (`deriveHiddenRows`): most rows offer what
  * their node offers (`rows.ts`); a row whose message was restored acts on the restoring copy's
- * seq; a row whose message is excluded offers **Restore** (a prompt or steering message the person
- * sent, while the exclusion is on the surface) and **Open a copy**, both acting on the exclusion's
+ * seq; a row whose message is excluded offers **Restore** (when the exclusion can be restored in
+ * place, `shared/fate.ts` `Fates.canRestore`: on the surface, shadowing only this message the
+ * person sent) and **Open a copy**, both acting on the exclusion's
  * tombstone, instead of the removal buttons. Pure; offers are memoized per hiding result, so their
  * identity is stable between passes that derive nothing new.
  *
@@ -47,10 +48,11 @@ export function offerOf(anchor: RowAnchor, hidden: HiddenRowsResult): RowOffer {
 
 function excludedOffer(anchor: RowAnchor, hidden: HiddenRowsResult): RowOffer {
   const tombstoneSeq = hidden.excluded.find((row) => row.key === anchor.key)!.tombstoneSeq
-  const exclusion = hidden.tombstones.find((t) => t.seq === tombstoneSeq)
-  // Only rows the person sent offer Recall; a restore takes back exactly one such message.
-  const restorable = anchor.actions.includes('recall') && exclusion !== undefined && exclusion.shadowedSeqs.length === 1
-    && !hidden.shadowed.has(tombstoneSeq)
+  // The row's message, or the restoring copy that stands for it, is a message the person sent
+  // when the row offers Recall; other nodes are not held here.
+  const message = anchor.seq === null ? null : hidden.fateOf(anchor.seq).actingSeq
+  const sentByPerson = anchor.actions.includes('recall')
+  const restorable = hidden.fates.canRestore(tombstoneSeq, (seq) => (seq === message && sentByPerson ? 'user' : null))
   return { key: anchor.key, seq: tombstoneSeq, actions: restorable ? RESTORE_OR_COPY : COPY_ONLY, excluded: true }
 }
 

@@ -7,6 +7,7 @@
  *
  * @module dsh-message-recall/client/undo-notice
  */
+import { notRestorableReason } from '../shared/restorable'
 import type { RemovalValue } from '../shared/protocol'
 import type { TombstoneAction } from '../shared/tombstone'
 import { BROWSER_TIMERS, planCount, type Timers } from './controller'
@@ -36,12 +37,13 @@ export interface UndoNoticeOptions {
 }
 
 /**
- * True when a removal can be undone in place: it shadowed exactly one node, a message the person
- * sent (the route restores only those; a model step can come back only as a copy).
+ * True when a removal can be undone in place: the one rule of `shared/restorable.ts` over the node
+ * kinds the removal shadowed (exactly one node, a message the person sent; a model step can come
+ * back only as a copy). The tombstone was just written, so it is on the surface.
  * @param value - the removal's reply value.
  */
 export function restorableInPlace(value: Pick<RemovalValue, 'kinds'>): boolean {
-  return value.kinds.length === 1 && value.kinds[0] === 'user'
+  return notRestorableReason(value.kinds) === null
 }
 
 /** The notice store; see the module description. */

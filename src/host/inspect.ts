@@ -10,7 +10,7 @@ import { foldSurface, type Session, type SessionEvent, type SessionId } from '@d
 import type { LogEvent } from '../shared/events'
 import type { InspectedTombstone, InspectValue, LogSummary } from '../shared/protocol'
 import type { EventLookup } from './surface-plan'
-import { removalStatuses } from '../shared/removal-status'
+import { readFates, replacementEvents } from '../shared/fate'
 import { readTombstone } from '../shared/tombstone'
 import type { SessionEventIndex } from './event-index'
 import type { DiskSummaryCache, PersistenceReader } from './disk-summary-cache'
@@ -20,7 +20,8 @@ export type { PersistenceReader } from './disk-summary-cache'
 
 function tombstonesOf(count: number, lookup: EventLookup, onSurface: (seq: number) => boolean): InspectedTombstone[] {
   const found: InspectedTombstone[] = []
-  for (const status of removalStatuses(count, lookup).values()) {
+  // In effect and restored by, from the one fate reader the chat, the editor and the panel read too.
+  for (const status of readFates(replacementEvents(count, lookup)).statuses().values()) {
     const record = readTombstone(lookup(status.seq) as LogEvent)
     if (record !== null) found.push({ ...record, onSurface: onSurface(record.seq), inEffect: status.inEffect, restoredBy: status.restoredBy })
   }

@@ -16,6 +16,7 @@
  * @module dsh-message-recall/host/restore-plan
  */
 import type { LogEvent } from '../shared/events'
+import { notRestorableReason, type NotRestorableReason } from '../shared/restorable'
 import { classifyNode, messageIdOf, type NodeKind } from '../shared/surface-node'
 import { readTombstone, type TombstoneAction } from '../shared/tombstone'
 import type { EventLookup } from './surface-plan'
@@ -56,9 +57,6 @@ export interface RestoreTargetNotFoundRefusal {
   readonly reason: 'not-a-tombstone' | 'not-on-surface'
 }
 
-/** Why a current tombstone cannot be undone in place. */
-export type NotRestorableReason = 'absorbed-tombstone' | 'model-step' | 'several-nodes' | 'not-a-prompt'
-
 /** The tombstone cannot be undone in place; a copy from before it can be opened instead. */
 export interface NotRestorableRefusal {
   readonly code: 'NOT_RESTORABLE'
@@ -76,8 +74,9 @@ export type RestoreRefusal = RestoreTargetNotFoundRefusal | NotRestorableRefusal
  * Decide whether tombstone `tombstoneSeq` can be undone in place.
  * @param input - surface nodes, event lookup and the tombstone seq.
  * @returns the plan, or `TARGET_NOT_FOUND` (not a current tombstone of this plugin) or
- * `NOT_RESTORABLE` with the reason (checked in this order: it absorbed another tombstone, it
- * shadows a model step, it shadows several nodes, its one node is not a message the person sent).
+ * `NOT_RESTORABLE` with the reason (`shared/restorable.ts` `notRestorableReason`, checked in this
+ * order: it absorbed another tombstone, it shadows a model step, it shadows several nodes, its one
+ * node is not a message the person sent).
  * @throws when a shadowed seq has no event under `lookup` (corrupt log or wrong lookup).
  */
 export function planRestore(input: RestoreInput): { ok: true; plan: RestorePlan } | { ok: false; refusal: RestoreRefusal } {
@@ -94,12 +93,13 @@ export function planRestore(input: RestoreInput): { ok: true; plan: RestorePlan 
   })
   const kinds = shadowed.map((node) => classifyNode(node))
   const refuse = (reason: NotRestorableReason) => ({ ok: false as const, refusal: { code: 'NOT_RESTORABLE' as const, tombstoneSeq, reason, shadowedSeqs: record.shadowedSeqs, kinds } })
-  if (kinds.includes('tombstone')) return refuse('absorbed-tombstone')
-  if (kinds.includes('assistant') || kinds.includes('tool')) return refuse('model-step')
-  if (shadowed.length !== 1) return refuse('several-nodes')
+  // The one rule of what is restorable in place (`shared/restorable.ts`), which the browser half applies too.
+  const reason = notRestorableReason(kinds)
+  if (reason !== null) return refuse(reason)
   const original = shadowed[0] as LogEvent
   const messageId = messageIdOf(original)
-  if (kinds[0] !== 'user' || messageId === null) return refuse('not-a-prompt')
+  // rc.8 gives every message an id; a message without one cannot be copied with its id.
+  if (messageId === null) return refuse('not-a-prompt')
   return {
     ok: true,
     plan: {

@@ -14,7 +14,7 @@ import type { SessionEvent } from '@deepseek-ai/dsh-session/types'
 import { isRecord, type LogEvent } from '../shared/events'
 import { readReplaceOp } from '../shared/replace-op'
 import { classifyNode, contentOf, plainText, stepOf, type NodeKind } from '../shared/surface-node'
-import { removalStatuses } from '../shared/removal-status'
+import { readFates } from '../shared/fate'
 import { readRestore } from '../shared/restore'
 import { readTombstone, type TombstoneAction } from '../shared/tombstone'
 import { ToolPairingIndex } from '../shared/tool-pairing'
@@ -317,7 +317,7 @@ export function explainSession(events: readonly LogEvent[]): SessionExplanation 
     nodes.splice(startIdx, endIdx - startIdx + 1, event.seq)
     history?.replace(shadowed, event.seq)
   }
-  const statuses = removalStatuses(folded.length, lookup)
+  const statuses = readFates(folded).statuses()
   return {
     foldError: error,
     foldedEvents: count,

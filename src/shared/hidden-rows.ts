@@ -4,25 +4,17 @@
  * history, and `explain-session --rows` runs the same function over a log file, so the two cannot
  * disagree.
  *
- * Each surface node's fate is followed along the replacements that shadowed it, one after the
- * other: a tombstone of this plugin removes it (Recall, Delete, Delete onward) or excludes it
- * (Exclude: the row stays in view, dimmed, and the model stops seeing it); a restore (a copy of the
- * removed message that replaces exactly one tombstone and names it first in its `sourceEventSeqs`,
- * `restore.ts`)
- * undoes that tombstone, and the node lives on as the copy, which later tombstones may shadow in
- * turn. A tombstone that a later tombstone shadowed still counts (nested tombstones), so what an
- * earlier removal hid stays hidden. An exclusion that a later Recall or Delete absorbed at the edge
- * of its range (the planner takes adjacent tombstones into a removal, `surface-plan.ts`) stays an
- * exclusion: the person removed the neighbouring message, not the excluded one, which stays in
- * view, dimmed; a Delete onward, which takes everything after its start, removes it. Compaction checkpoints and
- * tool-result prunes are replacements too, but neither a tombstone nor a restore
- * (`isTombstoneEvent`, {@link readRestores}): they never hide a row, DSH keeps showing what
- * compaction folded.
+ * Each row's message gets its fate from the one fate reader (`fate.ts`): removed by a tombstone of
+ * this plugin (Recall, Delete, Delete onward), excluded (Exclude: the row stays in view, dimmed,
+ * and the model stops seeing it), current again after a restore (the row then acts on the
+ * restoring copy), or folded by a compaction, which hides nothing: DSH keeps showing what
+ * compaction folded. Nested tombstones, exclusions a later removal absorbed and restores are
+ * `fate.ts`' rules, shared with the editor, the Removed panel and `inspect`.
  *
  * Rules, in order:
  * 1. A row that stands for a surface node (its `seq`) is hidden when the node's fate is removed,
  *    dimmed when it is excluded, and shown otherwise; a restored message shows in its original row,
- *    and actions on that row target the copy's seq ({@link RowFate.actingSeq}).
+ *    and actions on that row target the copy's seq (`MessageFate.actingSeq`).
  * 2. A Delete-onward tombstone that is not undone also hides the log-only rows (turn bars, turn
  *    errors, retries, running or interrupted tool and step rows, commands) whose log position lies
  *    after the first shadowed seq and before the tombstone itself. Nothing logged after the
@@ -48,10 +40,9 @@
  * @module dsh-message-recall/shared/hidden-rows
  */
 import type { LogEvent } from './events'
-import { readRestore, type RestoreRecord } from './restore'
-import { readTombstone, type TombstoneRecord } from './tombstone'
-
-export type { RestoreRecord }
+import { readFates, type Fates, type MessageFate } from './fate'
+import type { RestoreRecord } from './restore'
+import type { TombstoneRecord } from './tombstone'
 
 /**
  * One transcript row, as the client reads it from the rc.8 chat store or a script rebuilds it
@@ -108,17 +99,6 @@ export interface ExcludedRow {
   readonly tombstoneSeq: number
 }
 
-/**
- * Where a surface node ended up: `shown` (never removed, or restored), `removed`, or `excluded`.
- * `tombstoneSeq` names the tombstone that decides it (`null` when shown); `actingSeq` is the
- * surface seq that stands for the node now: the node itself, or the restoring copy.
- */
-export interface RowFate {
-  readonly state: 'shown' | 'removed' | 'excluded'
-  readonly tombstoneSeq: number | null
-  readonly actingSeq: number
-}
-
 /** Result of {@link deriveHiddenRows}. */
 export interface HiddenRowsResult {
   /** Tombstones of this plugin found in `events`, in log order (undone ones included). */
@@ -127,8 +107,8 @@ export interface HiddenRowsResult {
   readonly restores: readonly RestoreRecord[]
   /** Tombstone seq → seq of the copy that undid it. */
   readonly restoredBy: ReadonlyMap<number, number>
-  /** Every seq a tombstone shadows, mapped to the latest tombstone that shadows it. */
-  readonly shadowed: ReadonlyMap<number, number>
+  /** The fate reader over the same events (restorability, statuses, shadowers). */
+  readonly fates: Fates
   /** Hidden rows, in the order of the `rows` argument. */
   readonly hidden: readonly HiddenRow[]
   /** Keys of the hidden rows. */
@@ -143,7 +123,7 @@ export interface HiddenRowsResult {
    * The fate of any surface seq under these events (also seqs without a row, e.g. rows of
    * pages not loaded yet).
    */
-  fateOf(seq: number): RowFate
+  fateOf(seq: number): MessageFate
 }
 
 /** Row kinds that carry a turn's conversation (rules 3 and 4). */
@@ -159,49 +139,6 @@ export const TURN_LOG_ROW_KINDS: ReadonlySet<string> = new Set(['turn-tail', 'tu
 export const EMPTY_TURN_ROW_KINDS: ReadonlySet<string> = new Set([...TURN_LOG_ROW_KINDS, 'context'])
 
 /**
- * Read every tombstone of this plugin out of `events`.
- * @param events - any slice of a session log (other events are skipped), in any order.
- * @returns the tombstone records, sorted by seq.
- */
-export function readTombstones(events: readonly LogEvent[]): TombstoneRecord[] {
-  const out: TombstoneRecord[] = []
-  for (const event of events) {
-    const record = readTombstone(event)
-    if (record !== null) out.push(record)
-  }
-  return out.sort((a, b) => a.seq - b.seq)
-}
-
-/**
- * Read every restore out of `events` ({@link readRestore}: a copy replacing exactly one tombstone
- * of this plugin, citing it first in `sourceEventSeqs`).
- * @param events - any slice of a session log that holds the tombstones the restores undo, in any order.
- * @returns the restores, sorted by seq.
- */
-export function readRestores(events: readonly LogEvent[]): RestoreRecord[] {
-  const bySeq = new Map(events.map((e) => [e.seq, e]))
-  const out: RestoreRecord[] = []
-  for (const event of events) {
-    const record = readRestore(event, (seq) => bySeq.get(seq))
-    if (record !== null) out.push(record)
-  }
-  return out.sort((a, b) => a.seq - b.seq)
-}
-
-/**
- * Map each shadowed seq to the latest tombstone that shadows it.
- * @param tombstones - records from {@link readTombstones}, in seq order.
- * @returns shadowed seq → tombstone seq.
- */
-export function shadowedSeqs(tombstones: readonly TombstoneRecord[]): Map<number, number> {
-  const shadowed = new Map<number, number>()
-  for (const tombstone of tombstones) {
-    for (const seq of tombstone.shadowedSeqs) shadowed.set(seq, tombstone.seq)
-  }
-  return shadowed
-}
-
-/**
  * Decide which rows this plugin hides and which it dims.
  * @param events - the session's events, or any subset that contains its replacements (the client
  *   passes only the replacement events it collected); other events are ignored.
@@ -211,11 +148,9 @@ export function shadowedSeqs(tombstones: readonly TombstoneRecord[]): Map<number
  *   this plugin is skipped.
  */
 export function deriveHiddenRows(events: readonly LogEvent[], rows: readonly TranscriptRow[]): HiddenRowsResult {
-  const tombstones = readTombstones(events)
-  const restores = readRestores(events)
-  const shadowed = shadowedSeqs(tombstones)
-  const restoredBy = new Map(restores.map((r) => [r.tombstoneSeq, r.seq]))
-  const fateOf = fateReader(tombstones, shadowed, restoredBy)
+  const fates = readFates(events)
+  const { tombstones, restores, restoredBy } = fates
+  const fateOf = (seq: number): MessageFate => fates.fateOf(seq)
   const spans = onwardSpans(tombstones, restoredBy)
   const reasons = new Map<string, { reason: HiddenReason; tombstoneSeq: number | null }>()
   const excluded = new Map<string, number>()
@@ -274,51 +209,8 @@ export function deriveHiddenRows(events: readonly LogEvent[], rows: readonly Tra
     if (by !== undefined) excludedRows.push({ key: row.key, rowKind: row.rowKind, tombstoneSeq: by })
   }
   return {
-    tombstones, restores, restoredBy, shadowed, hidden, hiddenKeys: new Set(reasons.keys()),
+    tombstones, restores, restoredBy, fates, hidden, hiddenKeys: new Set(reasons.keys()),
     excluded: excludedRows, excludedKeys: new Set(excluded.keys()), actingSeqs, fateOf,
-  }
-}
-
-/**
- * Follow a seq along the tombstones and restores that shadowed it, one after the other.
- * Each surface node is shadowed by at most one replacement, so the walk is a chain; it ends at a
- * seq nothing of this plugin shadows, after at most one step per tombstone and one per restore.
- */
-function fateReader(
-  tombstones: readonly TombstoneRecord[],
-  shadowed: ReadonlyMap<number, number>,
-  restoredBy: ReadonlyMap<number, number>,
-): (seq: number) => RowFate {
-  const bySeq = new Map(tombstones.map((t) => [t.seq, t]))
-  return (seq) => {
-    let state: RowFate['state'] = 'shown'
-    let tombstoneSeq: number | null = null
-    let actingSeq = seq
-    let current = seq
-    for (let guard = 0; guard <= 2 * tombstones.length; guard++) {
-      const copy = state === 'shown' ? undefined : restoredBy.get(current)
-      if (copy !== undefined) {
-        // The tombstone that decided the fate was undone: the node lives on as the copy.
-        state = 'shown'
-        tombstoneSeq = null
-        actingSeq = copy
-        current = copy
-        continue
-      }
-      const by = shadowed.get(current)
-      const tombstone = by === undefined ? undefined : bySeq.get(by)
-      if (tombstone === undefined) break
-      // The first removal names the fate and a later one that absorbed it keeps it removed; an
-      // exclusion gives way only to a Delete onward (a Recall or Delete absorbed it at its edge).
-      const takes = tombstone.action === 'exclude' ? state === 'shown'
-        : state === 'shown' || (state === 'excluded' && tombstone.action === 'deleteFrom')
-      if (takes) {
-        state = tombstone.action === 'exclude' ? 'excluded' : 'removed'
-        tombstoneSeq = tombstone.seq
-      }
-      current = tombstone.seq
-    }
-    return { state, tombstoneSeq, actingSeq }
   }
 }
 

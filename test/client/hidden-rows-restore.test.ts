@@ -8,7 +8,8 @@ import './support/dom'
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { SessionId, Session } from '@deepseek-ai/dsh-session'
-import { deriveHiddenRows, readRestores, readTombstones, type TranscriptRow } from '../../src/shared/hidden-rows'
+import { deriveHiddenRows, type TranscriptRow } from '../../src/shared/hidden-rows'
+import { readRestores, readTombstones } from '../../src/shared/fate'
 import type { LogEvent } from '../../src/shared/events'
 import { transcriptRows } from '../../src/log/log-rows'
 import { replaceOp } from '../../src/shared/replace-op'
@@ -51,7 +52,7 @@ describe('hiding rules: restores', () => {
     assert.deepEqual([...result.restoredBy], [[tomb.seq, copy.seq]])
     const row = transcriptRows(events(session)).find((r) => r.seq === second)!
     assert.deepEqual([...result.actingSeqs], [[row.key, copy.seq]])
-    assert.deepEqual(result.fateOf(second!), { state: 'shown', tombstoneSeq: null, actingSeq: copy.seq })
+    assert.deepEqual(result.fateOf(second!), { state: 'current', tombstoneSeq: null, actingSeq: copy.seq })
     assert.ok(session.surface.nodes.includes(copy.seq) && !session.surface.nodes.includes(tomb.seq), 'the copy replaced the tombstone on the real surface')
   })
 
@@ -77,7 +78,7 @@ describe('hiding rules: restores', () => {
     const result = derive(session)
     assert.deepEqual(result.hidden, [])
     assert.deepEqual(result.excluded, [])
-    assert.deepEqual(result.fateOf(first!), { state: 'shown', tombstoneSeq: null, actingSeq: again.seq })
+    assert.deepEqual(result.fateOf(first!), { state: 'current', tombstoneSeq: null, actingSeq: again.seq })
   })
 
   it('a replacement over a tombstone that does not cite it first undoes nothing', () => {
@@ -141,7 +142,8 @@ describe('hiding rules: exclusions', () => {
     assert.deepEqual(result.fateOf(replyOne!), { state: 'removed', tombstoneSeq: removal.seq, actingSeq: replyOne })
     assert.deepEqual(result.fateOf(second!), { state: 'excluded', tombstoneSeq: exclusion.seq, actingSeq: second })
     assert.deepEqual(result.excluded.map((x) => [x.rowKind, x.tombstoneSeq]), [['user', exclusion.seq]])
-    assert.equal(result.shadowed.has(exclusion.seq), true, 'the exclusion is no longer on the surface, so it is not restorable in place')
+    assert.equal(result.fates.shadowerOf(exclusion.seq), removal.seq)
+    assert.equal(result.fates.restoreBlock(exclusion.seq, () => 'user'), 'not-on-surface', 'the exclusion is no longer on the surface, so it is not restorable in place')
     assert.deepEqual(hiddenOf(session), ['assistant-step:shadowed', 'turn-tail:answer-removed'], 'the answer goes with its turn bar')
   })
 })

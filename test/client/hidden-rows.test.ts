@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { SessionId, Session, type SessionEvent } from '@deepseek-ai/dsh-session'
-import { deriveHiddenRows, readTombstones, type TranscriptRow } from '../../src/shared/hidden-rows'
+import { deriveHiddenRows, type TranscriptRow } from '../../src/shared/hidden-rows'
+import { readTombstones } from '../../src/shared/fate'
 import type { LogEvent } from '../../src/shared/events'
 import { replaceOp } from '../../src/shared/replace-op'
 import { tombstoneSource } from '../../src/shared/tombstone'
@@ -146,7 +147,7 @@ describe('deriveHiddenRows', () => {
     const byKey = new Map(result.hidden.map((h) => [h.key, h]))
     assert.equal(byKey.get(`user-${users[2]}`)?.tombstoneSeq, inner.seq)
     assert.equal(byKey.get('step-3:1')?.tombstoneSeq, outer.seq)
-    assert.equal(result.shadowed.get(inner.seq), outer.seq)
+    assert.equal(result.fates.shadowerOf(inner.seq), outer.seq)
     assert.ok(!byKey.has(`user-${users[1]}`))
   })
 

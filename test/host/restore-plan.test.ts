@@ -11,7 +11,7 @@ import { appendRestore } from '../../src/host/restore-writer'
 import { shadowPrice } from '../../src/host/shadow-price'
 import { fallbackTitle, NO_PROMPT_TITLE, titleAfterRemoval, titleAfterRestore } from '../../src/host/title'
 import { checkExpectation } from '../../src/host/view-expectation'
-import { removalStatuses } from '../../src/shared/removal-status'
+import { readFates, replacementEvents } from '../../src/shared/fate'
 import { LogBuilder } from './log-builder'
 
 function fixture() {
@@ -57,7 +57,7 @@ describe('planRestore', () => {
   })
 })
 
-describe('removalStatuses', () => {
+describe('removal statuses (the fate reader)', () => {
   it('marks a restored tombstone undone, and an absorbed tombstone as the one that absorbed it', () => {
     const { b, t1, t2 } = fixture()
     const recall = b.tombstone('recall', t2.prompt, t2.prompt)
@@ -66,7 +66,7 @@ describe('removalStatuses', () => {
     const copy = appendRestore(b.session, planned.plan).seq
     const inner = b.tombstone('delete', t2.steps[0]!.assistant, t2.steps[0]!.assistant)
     const outer = b.tombstone('deleteFrom', t1.steps[1]!.assistant, inner)
-    const statuses = removalStatuses(b.events.length, b.lookup)
+    const statuses = readFates(replacementEvents(b.events.length, b.lookup)).statuses()
     assert.deepEqual([...statuses.values()], [
       { seq: recall, shadowedBy: copy, restoredBy: copy, inEffect: false },
       { seq: inner, shadowedBy: outer, restoredBy: null, inEffect: true },

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 import {
+  SURFACE_EVENT_TYPES,
   classifyNode,
   contentOf,
   isRecord,
-  isTombstoneEvent,
   plainText,
   readReplaceOp,
   readRestore,
@@ -11,16 +11,16 @@ import {
   stepOf,
   toolCallIds,
   toolResultCallId
-} from "./chunk-QQ42TVSR.js";
+} from "./chunk-4ESBLEIB.js";
 
 // node_modules/@deepseek-ai/dsh-session/lib/types/surface.js
-var SURFACE_EVENT_TYPES = /* @__PURE__ */ new Set([
+var SURFACE_EVENT_TYPES2 = /* @__PURE__ */ new Set([
   "user/message",
   "assistant/message",
   "tool/result"
 ]);
 function isSurfaceEligibleType(type) {
-  return SURFACE_EVENT_TYPES.has(type);
+  return SURFACE_EVENT_TYPES2.has(type);
 }
 function createFoldState() {
   return { nodes: [], replaceGeneration: 0 };
@@ -203,33 +203,185 @@ function foldSurface(events) {
   return { nodes: [...state.nodes], replacements };
 }
 
-// src/shared/removal-status.ts
-function removalStatuses(count, lookup) {
-  const shadowedBy = /* @__PURE__ */ new Map();
-  const restoredBy = /* @__PURE__ */ new Map();
-  const tombstones = [];
-  for (let seq = 0; seq < count; seq++) {
-    const event = lookup(seq);
-    if (event === void 0 || readReplaceOp(event.surfaceOp) === null) continue;
-    for (const cited of event.sourceEventSeqs ?? []) if (!shadowedBy.has(cited)) shadowedBy.set(cited, seq);
-    if (isTombstoneEvent(event)) tombstones.push(seq);
-    else {
-      const restore = readRestore(event, lookup);
-      if (restore !== null) restoredBy.set(restore.tombstoneSeq, restore.seq);
+// src/shared/restorable.ts
+function notRestorableReason(kinds) {
+  if (kinds.includes("tombstone")) return "absorbed-tombstone";
+  if (kinds.includes("assistant") || kinds.includes("tool")) return "model-step";
+  if (kinds.length !== 1) return "several-nodes";
+  return kinds[0] === "user" ? null : "not-a-prompt";
+}
+
+// src/shared/fate.ts
+var SURFACE_TYPES = new Set(SURFACE_EVENT_TYPES);
+function takesOver(action, state) {
+  if (state === "current") return true;
+  return state === "excluded" && action === "deleteFrom";
+}
+var Fates = class {
+  /** Tombstones of this plugin, in seq order (undone ones included). */
+  tombstones;
+  /** Restores, in seq order. */
+  restores;
+  /** Tombstone seq → seq of the restoring copy that undid it. */
+  restoredBy;
+  shadowers = /* @__PURE__ */ new Map();
+  steps = /* @__PURE__ */ new Map();
+  events = /* @__PURE__ */ new Map();
+  tombstoneBySeq;
+  memo = /* @__PURE__ */ new Map();
+  /**
+   * @param events - the session's events, or any subset that holds all its replacements (the
+   *   client passes the replacement view), in any order; events without a replace op are ignored.
+   */
+  constructor(events) {
+    const replacements = events.filter((e) => readReplaceOp(e.surfaceOp) !== null).sort((a, b) => a.seq - b.seq);
+    const lookup = (seq) => this.events.get(seq);
+    for (const event of replacements) this.events.set(event.seq, event);
+    const tombstones = [];
+    const restores = [];
+    for (const event of replacements) {
+      const tombstone = readTombstone(event);
+      const restore = tombstone === null ? readRestore(event, lookup) : null;
+      const cited = tombstone?.shadowedSeqs ?? event.sourceEventSeqs ?? [];
+      for (const seq of cited) if (!this.shadowers.has(seq)) this.shadowers.set(seq, event.seq);
+      if (tombstone !== null) {
+        tombstones.push(tombstone);
+        this.steps.set(event.seq, { kind: "tombstone", tombstone });
+      } else if (restore !== null) {
+        restores.push(restore);
+        this.steps.set(event.seq, { kind: "restore", restore });
+      } else {
+        const range = readReplaceOp(event.surfaceOp);
+        const copy = range.start === range.end && cited.length === 1 && cited[0] === range.start;
+        this.steps.set(event.seq, { kind: copy ? "copy" : "fold" });
+      }
     }
+    this.tombstones = tombstones;
+    this.restores = restores;
+    this.restoredBy = new Map(restores.map((r) => [r.tombstoneSeq, r.seq]));
+    this.tombstoneBySeq = new Map(tombstones.map((t) => [t.seq, t]));
   }
-  const statuses = /* @__PURE__ */ new Map();
-  const inEffect = (seq) => {
-    if (restoredBy.has(seq)) return false;
-    const by = shadowedBy.get(seq);
-    const known = by === void 0 ? void 0 : statuses.get(by);
-    return known === void 0 ? true : known.inEffect;
-  };
-  for (let i = tombstones.length - 1; i >= 0; i--) {
-    const seq = tombstones[i];
-    statuses.set(seq, { seq, shadowedBy: shadowedBy.get(seq) ?? null, restoredBy: restoredBy.get(seq) ?? null, inEffect: inEffect(seq) });
+  /**
+   * The replacement that shadowed a node.
+   * @param seq - any seq.
+   * @returns the shadower's seq, or `null` when no replacement in these events cites it.
+   */
+  shadowerOf(seq) {
+    return this.shadowers.get(seq) ?? null;
   }
-  return new Map([...statuses].sort((a, b) => a[0] - b[0]));
+  /**
+   * The tombstone of this plugin at a seq.
+   * @param seq - any seq.
+   * @returns its record, or `undefined`.
+   */
+  tombstone(seq) {
+    return this.tombstoneBySeq.get(seq);
+  }
+  /**
+   * Follow a message along the replacements that shadowed it (see the module rules).
+   * @param seq - the seq of an appended message (any seq: one nothing shadows is `current`).
+   * @returns its fate (memoized per seq).
+   */
+  fateOf(seq) {
+    const known = this.memo.get(seq);
+    if (known !== void 0) return known;
+    let state = "current";
+    let tombstoneSeq = null;
+    let message = seq;
+    let at = seq;
+    for (let guard = 0; guard <= this.steps.size; guard++) {
+      const by = this.shadowers.get(at);
+      const step = by === void 0 ? void 0 : this.steps.get(by);
+      if (by === void 0 || step === void 0) break;
+      if (step.kind === "tombstone") {
+        if (takesOver(step.tombstone.action, state)) {
+          state = step.tombstone.action === "exclude" ? "excluded" : "removed";
+          tombstoneSeq = by;
+        }
+        at = by;
+        continue;
+      }
+      if (step.kind === "restore") {
+        if (step.restore.originalSeq !== message) break;
+        state = "current";
+        tombstoneSeq = null;
+        message = at = by;
+        continue;
+      }
+      if (step.kind === "copy" && at === message) {
+        message = at = by;
+        continue;
+      }
+      if (state === "current") state = "folded";
+      break;
+    }
+    const fate = { state, tombstoneSeq, actingSeq: message };
+    this.memo.set(seq, fate);
+    return fate;
+  }
+  /**
+   * Whether a tombstone is still in effect (see the module rules).
+   * @param tombstoneSeq - a tombstone's seq.
+   * @returns its status, or `undefined` when no tombstone of this plugin is at that seq.
+   */
+  statusOf(tombstoneSeq) {
+    if (!this.tombstoneBySeq.has(tombstoneSeq)) return void 0;
+    let inEffect = true;
+    let at = tombstoneSeq;
+    for (let guard = 0; guard <= this.steps.size; guard++) {
+      const by = this.shadowers.get(at);
+      const step = by === void 0 ? void 0 : this.steps.get(by);
+      if (by === void 0 || step === void 0) break;
+      if (step.kind === "restore") {
+        inEffect = false;
+        break;
+      }
+      if (step.kind !== "tombstone") break;
+      at = by;
+    }
+    return { seq: tombstoneSeq, shadowedBy: this.shadowerOf(tombstoneSeq), restoredBy: this.restoredBy.get(tombstoneSeq) ?? null, inEffect };
+  }
+  /**
+   * The status of every tombstone.
+   * @returns tombstone seq → status, in seq order.
+   */
+  statuses() {
+    return new Map(this.tombstones.map((t) => [t.seq, this.statusOf(t.seq)]));
+  }
+  /**
+   * The node kind of a seq as the replacement events tell it (`surface-node.ts` `classifyNode`:
+   * a tombstone, a restoring copy of the person's message, a checkpoint, a prune's copy).
+   * @param seq - any seq.
+   * @returns the kind, or `null` for a seq these events do not hold.
+   */
+  kindOf(seq) {
+    const event = this.events.get(seq);
+    return event === void 0 || !SURFACE_TYPES.has(event.type) ? null : classifyNode(event);
+  }
+  /**
+   * Why a tombstone cannot be restored in place, by `restorable.ts`' rule applied to a tombstone
+   * on the surface.
+   * @param tombstoneSeq - the tombstone's seq.
+   * @param kindOf - the node kind of a shadowed node the replacement events do not hold.
+   * @returns the reason, or `null` when it can be restored in place.
+   */
+  restoreBlock(tombstoneSeq, kindOf) {
+    const tombstone = this.tombstoneBySeq.get(tombstoneSeq);
+    if (tombstone === void 0) return "not-a-tombstone";
+    if (this.shadowers.has(tombstoneSeq)) return "not-on-surface";
+    return notRestorableReason(tombstone.shadowedSeqs.map((seq) => this.kindOf(seq) ?? kindOf(seq)));
+  }
+  /**
+   * Whether a tombstone can be restored in place ({@link restoreBlock} is `null`).
+   * @param tombstoneSeq - the tombstone's seq.
+   * @param kindOf - the node kind of a shadowed node the replacement events do not hold.
+   */
+  canRestore(tombstoneSeq, kindOf) {
+    return this.restoreBlock(tombstoneSeq, kindOf) === null;
+  }
+};
+function readFates(events) {
+  return new Fates(events);
 }
 
 // src/shared/tool-pairing.ts
@@ -503,7 +655,7 @@ function explainSession(events) {
     nodes.splice(startIdx, endIdx - startIdx + 1, event.seq);
     history?.replace(shadowed, event.seq);
   }
-  const statuses = removalStatuses(folded.length, lookup);
+  const statuses = readFates(folded).statuses();
   return {
     foldError: error,
     foldedEvents: count,
@@ -519,6 +671,7 @@ function explainSession(events) {
 }
 
 export {
+  readFates,
   forkOrigin,
   explainSession
 };

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 import {
   explainSession,
-  forkOrigin
-} from "./chunk-LTHJKI62.js";
+  forkOrigin,
+  readFates
+} from "./chunk-PYZQQELT.js";
 import {
   COMMON_OPTIONS,
   DECODER_OPTION,
@@ -17,48 +18,20 @@ import {
   out,
   parseOneTarget,
   readReplaceOp,
-  readRestore,
   readSessionLog,
-  readTombstone,
   resolveSessionLog,
   stepOf,
   toolResultCallId
-} from "./chunk-QQ42TVSR.js";
+} from "./chunk-4ESBLEIB.js";
 
 // src/shared/hidden-rows.ts
 var CONTENT_ROW_KINDS = /* @__PURE__ */ new Set(["user", "steering", "assistant-step", "tool-call"]);
 var TURN_LOG_ROW_KINDS = /* @__PURE__ */ new Set(["turn-tail", "turn-error", "turn-max-tokens", "model-retry"]);
 var EMPTY_TURN_ROW_KINDS = /* @__PURE__ */ new Set([...TURN_LOG_ROW_KINDS, "context"]);
-function readTombstones(events) {
-  const out2 = [];
-  for (const event of events) {
-    const record = readTombstone(event);
-    if (record !== null) out2.push(record);
-  }
-  return out2.sort((a, b) => a.seq - b.seq);
-}
-function readRestores(events) {
-  const bySeq = new Map(events.map((e) => [e.seq, e]));
-  const out2 = [];
-  for (const event of events) {
-    const record = readRestore(event, (seq) => bySeq.get(seq));
-    if (record !== null) out2.push(record);
-  }
-  return out2.sort((a, b) => a.seq - b.seq);
-}
-function shadowedSeqs(tombstones) {
-  const shadowed = /* @__PURE__ */ new Map();
-  for (const tombstone of tombstones) {
-    for (const seq of tombstone.shadowedSeqs) shadowed.set(seq, tombstone.seq);
-  }
-  return shadowed;
-}
 function deriveHiddenRows(events, rows) {
-  const tombstones = readTombstones(events);
-  const restores = readRestores(events);
-  const shadowed = shadowedSeqs(tombstones);
-  const restoredBy = new Map(restores.map((r) => [r.tombstoneSeq, r.seq]));
-  const fateOf = fateReader(tombstones, shadowed, restoredBy);
+  const fates = readFates(events);
+  const { tombstones, restores, restoredBy } = fates;
+  const fateOf = (seq) => fates.fateOf(seq);
   const spans = onwardSpans(tombstones, restoredBy);
   const reasons = /* @__PURE__ */ new Map();
   const excluded = /* @__PURE__ */ new Map();
@@ -116,42 +89,13 @@ function deriveHiddenRows(events, rows) {
     tombstones,
     restores,
     restoredBy,
-    shadowed,
+    fates,
     hidden,
     hiddenKeys: new Set(reasons.keys()),
     excluded: excludedRows,
     excludedKeys: new Set(excluded.keys()),
     actingSeqs,
     fateOf
-  };
-}
-function fateReader(tombstones, shadowed, restoredBy) {
-  const bySeq = new Map(tombstones.map((t) => [t.seq, t]));
-  return (seq) => {
-    let state = "shown";
-    let tombstoneSeq = null;
-    let actingSeq = seq;
-    let current = seq;
-    for (let guard = 0; guard <= 2 * tombstones.length; guard++) {
-      const copy = state === "shown" ? void 0 : restoredBy.get(current);
-      if (copy !== void 0) {
-        state = "shown";
-        tombstoneSeq = null;
-        actingSeq = copy;
-        current = copy;
-        continue;
-      }
-      const by = shadowed.get(current);
-      const tombstone = by === void 0 ? void 0 : bySeq.get(by);
-      if (tombstone === void 0) break;
-      const takes = tombstone.action === "exclude" ? state === "shown" : state === "shown" || state === "excluded" && tombstone.action === "deleteFrom";
-      if (takes) {
-        state = tombstone.action === "exclude" ? "excluded" : "removed";
-        tombstoneSeq = tombstone.seq;
-      }
-      current = tombstone.seq;
-    }
-    return { state, tombstoneSeq, actingSeq };
   };
 }
 function onwardSpans(tombstones, restoredBy) {

@@ -1553,6 +1553,7 @@ function decodeBatchIntoRun(batch, decoder, sink, run) {
 }
 
 // src/shared/events.ts
+var SURFACE_EVENT_TYPES = ["user/message", "assistant/message", "tool/result"];
 function isRecord(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -2782,10 +2783,10 @@ export {
   resolveSessionLog,
   hasZlibZstd,
   findZstdCli,
+  SURFACE_EVENT_TYPES,
   isRecord,
   readSessionLog,
   readReplaceOp,
-  isTombstoneEvent,
   readTombstone,
   plainText,
   classifyNode,

@@ -1,0 +1,366 @@
+/**
+ * The one fate reader: where a message ended up after the replacements that shadowed it, and
+ * whether each tombstone of this plugin is still in effect, read from a session's replacement
+ * events. The chat's hiding (`hidden-rows.ts`), the conversation editor's units
+ * (`client/editor-model.ts`), the Removed panel (`client/removal-list.ts`), `inspect`
+ * (`host/inspect.ts`) and `explain-session` (`log/session-explain.ts`, and `--rows` through
+ * `hidden-rows.ts`) all read it, so they cannot disagree.
+ *
+ * rc.8 shadows every surface node at most once, and a replacement cites every node it shadows in
+ * its `sourceEventSeqs` (`dsh-session` `assertProvenance`); a later citation of an already
+ * shadowed node is provenance (a restore cites the removed message after its tombstone). So the
+ * replacements that follow a message form a chain: the node, its shadower, that one's shadower,
+ * and so on, until a node still on the surface. The walk follows that chain:
+ *
+ * - a **tombstone** of this plugin: the first one removes the message (Recall, Delete, Delete
+ *   onward) or excludes it (Exclude: it stays in view, the model no longer sees it). A later
+ *   tombstone that absorbed the first (nested tombstones) keeps a removed message removed and an
+ *   excluded one excluded, except a Delete onward, which takes everything from its start and so
+ *   removes an excluded message too ({@link takesOver}); a Recall or Delete that absorbed a
+ *   neighbouring exclusion at the edge of its range (the planner takes adjacent tombstones along,
+ *   `host/surface-plan.ts`) did not remove the excluded message;
+ * - a **restore** (`restore.ts`: a copy of the removed message replacing exactly its tombstone)
+ *   undoes the tombstone: the message is current again and lives on as the copy, which later
+ *   tombstones may shadow in turn;
+ * - a **copy of one message** (a replacement of exactly that node citing only it: the tool-result
+ *   prune of `dsh-compaction-tool-result-pruner`): the message lives on as the copy;
+ * - any other replacement (a compaction checkpoint, another plugin's replacement) **folds** what it
+ *   shadows: a current message is folded (the model sees the summary instead; the transcript still
+ *   shows it), a removed or excluded one stays so. The walk ends there.
+ *
+ * A tombstone is in effect until a restore undid it, or undid the later tombstone that absorbed
+ * it; a compaction that folded it keeps the removed messages out of the model's view, so it stays
+ * in effect. Whether a tombstone can be restored in place is `restorable.ts`' one rule, applied to
+ * a tombstone on the surface.
+ *
+ * Pure and browser-safe: no DOM, no Node built-ins, no DSH runtime imports.
+ *
+ * @module dsh-message-recall/shared/fate
+ */
+import { SURFACE_EVENT_TYPES, type LogEvent } from './events'
+import { readReplaceOp } from './replace-op'
+import { readRestore, type RestoreRecord } from './restore'
+import { notRestorableReason, type NotRestorableReason } from './restorable'
+import { classifyNode, type NodeKind } from './surface-node'
+import { readTombstone, type TombstoneAction, type TombstoneRecord } from './tombstone'
+
+/**
+ * Where a message stands now: `current` (on the surface, itself or as a copy: never removed, or
+ * restored), `removed`, `excluded` (in view, not sent to the model), or `folded` (a compaction
+ * checkpoint or another plugin's replacement shadows it; the transcript still shows it).
+ */
+export type FateState = 'current' | 'removed' | 'excluded' | 'folded'
+
+/** The fate of one message. */
+export interface MessageFate {
+  readonly state: FateState
+  /** The tombstone that decides a `removed` or `excluded` state; `null` otherwise. */
+  readonly tombstoneSeq: number | null
+  /**
+   * The node that stands for the message last: the message itself, the restoring copy after a
+   * restore, or a tool-result prune's copy. On the surface when `state` is `current`, so a removal
+   * of the message targets this seq.
+   */
+  readonly actingSeq: number
+}
+
+/** Whether one tombstone of this plugin is in effect. */
+export interface RemovalStatus {
+  /** Seq of the tombstone. */
+  readonly seq: number
+  /** Seq of the replacement that shadowed the tombstone (a later tombstone, a restore, a compaction), or `null` while it is on the surface. */
+  readonly shadowedBy: number | null
+  /** Seq of the restoring copy that undid it, or `null`. */
+  readonly restoredBy: number | null
+  /**
+   * False once a restore undid the tombstone, or undid the later tombstone of this plugin that
+   * absorbed it; true otherwise (on the surface, absorbed by a later tombstone in effect, or
+   * folded by a compaction, which keeps the removed messages out of the model's view).
+   */
+  readonly inEffect: boolean
+}
+
+/**
+ * Why a tombstone cannot be restored in place: `not-a-tombstone` (no tombstone of this plugin at
+ * that seq), `not-on-surface` (already restored, absorbed by a later removal, or compacted), or
+ * one of `restorable.ts`' reasons.
+ */
+export type RestoreBlock = 'not-a-tombstone' | 'not-on-surface' | NotRestorableReason
+
+/**
+ * Node kind of a shadowed node the replacement events do not hold (an appended message), or
+ * `null` when the caller does not know it.
+ */
+export type KindLookup = (seq: number) => NodeKind | null
+
+const SURFACE_TYPES: ReadonlySet<string> = new Set(SURFACE_EVENT_TYPES)
+
+/** What a replacement does to the node it shadows, in the walk. */
+type Step =
+  | { readonly kind: 'tombstone'; readonly tombstone: TombstoneRecord }
+  | { readonly kind: 'restore'; readonly restore: RestoreRecord }
+  | { readonly kind: 'copy' }
+  | { readonly kind: 'fold' }
+
+/**
+ * Whether a tombstone decides the fate of a message that reached it in `state`: any tombstone
+ * decides a current message; a Delete onward also removes an excluded one; nothing changes a
+ * removed one (the first removal names its fate).
+ * @param action - the tombstone's action.
+ * @param state - the message's state before the tombstone (never `folded`: a fold ends the walk).
+ * @returns true when the tombstone sets the state and becomes the deciding tombstone.
+ */
+export function takesOver(action: TombstoneAction, state: FateState): boolean {
+  if (state === 'current') return true
+  return state === 'excluded' && action === 'deleteFrom'
+}
+
+/**
+ * The replacement events of a log read by seq, for callers that hold a lookup rather than an array.
+ * @param count - number of events (seqs `0 … count - 1`).
+ * @param lookup - one event by seq.
+ * @returns the events with a replace op, in seq order.
+ */
+export function replacementEvents(count: number, lookup: (seq: number) => LogEvent | undefined): LogEvent[] {
+  const out: LogEvent[] = []
+  for (let seq = 0; seq < count; seq++) {
+    const event = lookup(seq)
+    if (event !== undefined && readReplaceOp(event.surfaceOp) !== null) out.push(event)
+  }
+  return out
+}
+
+/**
+ * The node kinds of a whole log, for {@link Fates.canRestore} where every event is at hand (the
+ * editor's log, the host's and the log tools' logs).
+ * @param log - the events, in any order.
+ * @returns the kind of a surface event's seq (`surface-node.ts` `classifyNode`), `null` otherwise.
+ */
+export function logKinds(log: readonly LogEvent[]): KindLookup {
+  const bySeq = new Map(log.map((event) => [event.seq, event]))
+  return (seq) => {
+    const event = bySeq.get(seq)
+    return event === undefined || !SURFACE_TYPES.has(event.type) ? null : classifyNode(event)
+  }
+}
+
+/**
+ * Every tombstone of this plugin in `events`.
+ * @param events - any slice of a session log (other events are skipped), in any order.
+ * @returns the tombstone records, sorted by seq.
+ */
+export function readTombstones(events: readonly LogEvent[]): TombstoneRecord[] {
+  const out: TombstoneRecord[] = []
+  for (const event of events) {
+    const record = readTombstone(event)
+    if (record !== null) out.push(record)
+  }
+  return out.sort((a, b) => a.seq - b.seq)
+}
+
+/**
+ * Every restore in `events` (`restore.ts` `readRestore`: a copy replacing exactly one tombstone of
+ * this plugin, citing it first in `sourceEventSeqs`).
+ * @param events - any slice of a session log that holds the tombstones the restores undo, in any order.
+ * @returns the restores, sorted by seq.
+ */
+export function readRestores(events: readonly LogEvent[]): RestoreRecord[] {
+  const bySeq = new Map(events.map((e) => [e.seq, e]))
+  const out: RestoreRecord[] = []
+  for (const event of events) {
+    const record = readRestore(event, (seq) => bySeq.get(seq))
+    if (record !== null) out.push(record)
+  }
+  return out.sort((a, b) => a.seq - b.seq)
+}
+
+/**
+ * The fates of a session's messages and tombstones, read once from its replacement events. Build
+ * it with {@link readFates}.
+ */
+export class Fates {
+  /** Tombstones of this plugin, in seq order (undone ones included). */
+  readonly tombstones: readonly TombstoneRecord[]
+  /** Restores, in seq order. */
+  readonly restores: readonly RestoreRecord[]
+  /** Tombstone seq → seq of the restoring copy that undid it. */
+  readonly restoredBy: ReadonlyMap<number, number>
+  private readonly shadowers = new Map<number, number>()
+  private readonly steps = new Map<number, Step>()
+  private readonly events = new Map<number, LogEvent>()
+  private readonly tombstoneBySeq: ReadonlyMap<number, TombstoneRecord>
+  private readonly memo = new Map<number, MessageFate>()
+
+  /**
+   * @param events - the session's events, or any subset that holds all its replacements (the
+   *   client passes the replacement view), in any order; events without a replace op are ignored.
+   */
+  constructor(events: readonly LogEvent[]) {
+    const replacements = events.filter((e) => readReplaceOp(e.surfaceOp) !== null).sort((a, b) => a.seq - b.seq)
+    const lookup = (seq: number) => this.events.get(seq)
+    for (const event of replacements) this.events.set(event.seq, event)
+    const tombstones: TombstoneRecord[] = []
+    const restores: RestoreRecord[] = []
+    for (const event of replacements) {
+      const tombstone = readTombstone(event)
+      const restore = tombstone === null ? readRestore(event, lookup) : null
+      const cited = tombstone?.shadowedSeqs ?? event.sourceEventSeqs ?? []
+      // The first replacement that cites a node shadowed it; later citations are provenance.
+      for (const seq of cited) if (!this.shadowers.has(seq)) this.shadowers.set(seq, event.seq)
+      if (tombstone !== null) {
+        tombstones.push(tombstone)
+        this.steps.set(event.seq, { kind: 'tombstone', tombstone })
+      } else if (restore !== null) {
+        restores.push(restore)
+        this.steps.set(event.seq, { kind: 'restore', restore })
+      } else {
+        const range = readReplaceOp(event.surfaceOp)!
+        const copy = range.start === range.end && cited.length === 1 && cited[0] === range.start
+        this.steps.set(event.seq, { kind: copy ? 'copy' : 'fold' })
+      }
+    }
+    this.tombstones = tombstones
+    this.restores = restores
+    this.restoredBy = new Map(restores.map((r) => [r.tombstoneSeq, r.seq]))
+    this.tombstoneBySeq = new Map(tombstones.map((t) => [t.seq, t]))
+  }
+
+  /**
+   * The replacement that shadowed a node.
+   * @param seq - any seq.
+   * @returns the shadower's seq, or `null` when no replacement in these events cites it.
+   */
+  shadowerOf(seq: number): number | null {
+    return this.shadowers.get(seq) ?? null
+  }
+
+  /**
+   * The tombstone of this plugin at a seq.
+   * @param seq - any seq.
+   * @returns its record, or `undefined`.
+   */
+  tombstone(seq: number): TombstoneRecord | undefined {
+    return this.tombstoneBySeq.get(seq)
+  }
+
+  /**
+   * Follow a message along the replacements that shadowed it (see the module rules).
+   * @param seq - the seq of an appended message (any seq: one nothing shadows is `current`).
+   * @returns its fate (memoized per seq).
+   */
+  fateOf(seq: number): MessageFate {
+    const known = this.memo.get(seq)
+    if (known !== undefined) return known
+    let state: FateState = 'current'
+    let tombstoneSeq: number | null = null
+    let message = seq
+    let at = seq
+    // Each node is shadowed once, so the chain ends; the guard only bounds a malformed log.
+    for (let guard = 0; guard <= this.steps.size; guard++) {
+      const by = this.shadowers.get(at)
+      const step = by === undefined ? undefined : this.steps.get(by)
+      if (by === undefined || step === undefined) break
+      if (step.kind === 'tombstone') {
+        if (takesOver(step.tombstone.action, state)) {
+          state = step.tombstone.action === 'exclude' ? 'excluded' : 'removed'
+          tombstoneSeq = by
+        }
+        at = by
+        continue
+      }
+      if (step.kind === 'restore') {
+        // A restore brings back the one message its tombstone took: this one, or another's.
+        if (step.restore.originalSeq !== message) break
+        state = 'current'
+        tombstoneSeq = null
+        message = at = by
+        continue
+      }
+      if (step.kind === 'copy' && at === message) {
+        message = at = by
+        continue
+      }
+      if (state === 'current') state = 'folded'
+      break
+    }
+    const fate = { state, tombstoneSeq, actingSeq: message }
+    this.memo.set(seq, fate)
+    return fate
+  }
+
+  /**
+   * Whether a tombstone is still in effect (see the module rules).
+   * @param tombstoneSeq - a tombstone's seq.
+   * @returns its status, or `undefined` when no tombstone of this plugin is at that seq.
+   */
+  statusOf(tombstoneSeq: number): RemovalStatus | undefined {
+    if (!this.tombstoneBySeq.has(tombstoneSeq)) return undefined
+    let inEffect = true
+    let at = tombstoneSeq
+    for (let guard = 0; guard <= this.steps.size; guard++) {
+      const by = this.shadowers.get(at)
+      const step = by === undefined ? undefined : this.steps.get(by)
+      if (by === undefined || step === undefined) break
+      if (step.kind === 'restore') {
+        inEffect = false
+        break
+      }
+      if (step.kind !== 'tombstone') break
+      at = by
+    }
+    return { seq: tombstoneSeq, shadowedBy: this.shadowerOf(tombstoneSeq), restoredBy: this.restoredBy.get(tombstoneSeq) ?? null, inEffect }
+  }
+
+  /**
+   * The status of every tombstone.
+   * @returns tombstone seq → status, in seq order.
+   */
+  statuses(): Map<number, RemovalStatus> {
+    return new Map(this.tombstones.map((t) => [t.seq, this.statusOf(t.seq)!]))
+  }
+
+  /**
+   * The node kind of a seq as the replacement events tell it (`surface-node.ts` `classifyNode`:
+   * a tombstone, a restoring copy of the person's message, a checkpoint, a prune's copy).
+   * @param seq - any seq.
+   * @returns the kind, or `null` for a seq these events do not hold.
+   */
+  kindOf(seq: number): NodeKind | null {
+    const event = this.events.get(seq)
+    return event === undefined || !SURFACE_TYPES.has(event.type) ? null : classifyNode(event)
+  }
+
+  /**
+   * Why a tombstone cannot be restored in place, by `restorable.ts`' rule applied to a tombstone
+   * on the surface.
+   * @param tombstoneSeq - the tombstone's seq.
+   * @param kindOf - the node kind of a shadowed node the replacement events do not hold.
+   * @returns the reason, or `null` when it can be restored in place.
+   */
+  restoreBlock(tombstoneSeq: number, kindOf: KindLookup): RestoreBlock | null {
+    const tombstone = this.tombstoneBySeq.get(tombstoneSeq)
+    if (tombstone === undefined) return 'not-a-tombstone'
+    if (this.shadowers.has(tombstoneSeq)) return 'not-on-surface'
+    return notRestorableReason(tombstone.shadowedSeqs.map((seq) => this.kindOf(seq) ?? kindOf(seq)))
+  }
+
+  /**
+   * Whether a tombstone can be restored in place ({@link restoreBlock} is `null`).
+   * @param tombstoneSeq - the tombstone's seq.
+   * @param kindOf - the node kind of a shadowed node the replacement events do not hold.
+   */
+  canRestore(tombstoneSeq: number, kindOf: KindLookup): boolean {
+    return this.restoreBlock(tombstoneSeq, kindOf) === null
+  }
+}
+
+/**
+ * Read the fates of a session.
+ * @param events - the session's events, or any subset that holds all its replacements, in any
+ *   order. Never throws on malformed events: an event that is not a well-formed tombstone or
+ *   restore of this plugin counts as a fold (or a copy of one message).
+ * @returns the fate reader.
+ */
+export function readFates(events: readonly LogEvent[]): Fates {
+  return new Fates(events)
+}
