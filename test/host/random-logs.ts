@@ -1,15 +1,19 @@
 /**
- * Random realistic rc.8 logs for the property tests of the planners: turns of model steps with
- * tool calls, steering and runtime context, with extras after random turns (tool-result prunes,
- * earlier removals, compaction checkpoints over a balanced prefix), built through the real
- * `Session` by {@link LogBuilder}; and the surface's tool-pairing check.
+ * Random realistic rc.8 logs for the property tests of the planners and the fate reader: turns of
+ * model steps with tool calls, steering and runtime context, with extras after random turns
+ * (tool-result prunes, earlier removals, compaction checkpoints over a balanced prefix, and for
+ * {@link fateExtra} also exclusions and restores), built through the real `Session` by
+ * {@link LogBuilder}; and the surface's tool-pairing check.
  *
  * @module test/host/random-logs
  */
 import fc from 'fast-check'
 import { toolPairingBalancedAfter } from '@deepseek-ai/dsh-compaction'
+import { planRestore } from '../../src/host/restore-plan'
+import { appendRestore } from '../../src/host/restore-writer'
 import { planRemoval } from '../../src/host/surface-plan'
 import { appendTombstone } from '../../src/host/tombstone-writer'
+import { readTombstone } from '../../src/shared/tombstone'
 import { toolCallIds, toolResultCallId } from '../../src/shared/surface-node'
 import type { RemovalAction } from '../../src/shared/tombstone'
 import { LogBuilder } from './log-builder'
@@ -20,6 +24,7 @@ export interface StepShape { calls: number; steer: boolean }
 export interface TurnShape { steps: StepShape[]; context: boolean }
 /** Something other writers leave in the log after a turn. */
 export type Extra = { kind: 'prune'; pick: number } | { kind: 'tombstone'; action: RemovalAction; pick: number } | { kind: 'checkpoint'; pick: number }
+  | { kind: 'exclude'; pick: number } | { kind: 'restore'; pick: number }
 
 export const stepShape = fc.record({ calls: fc.integer({ min: 0, max: 3 }), steer: fc.boolean() })
 export const turnShape = fc.record({ steps: fc.array(stepShape, { minLength: 1, maxLength: 3 }), context: fc.boolean() })
@@ -28,6 +33,13 @@ export const extra: fc.Arbitrary<Extra> = fc.oneof(
   fc.record({ kind: fc.constant('prune' as const), pick: fc.nat() }),
   fc.record({ kind: fc.constant('tombstone' as const), action, pick: fc.nat() }),
   fc.record({ kind: fc.constant('checkpoint' as const), pick: fc.nat() }),
+)
+
+/** {@link extra}, plus exclusions (planned like Delete, as the host plans them) and restores of a tombstone on the surface. */
+export const fateExtra: fc.Arbitrary<Extra> = fc.oneof(
+  extra,
+  fc.record({ kind: fc.constant('exclude' as const), pick: fc.nat() }),
+  fc.record({ kind: fc.constant('restore' as const), pick: fc.nat() }),
 )
 
 /** Builds the log: turns, with extras (prunes, earlier removals, checkpoints) after random turns. */
@@ -58,9 +70,16 @@ export function applyExtra(b: LogBuilder, e: Extra): void {
   if (e.kind === 'prune') {
     const results = nodes.filter((seq) => b.events[seq]!.type === 'tool/result')
     if (results.length > 0) b.prune(results[e.pick % results.length]!)
-  } else if (e.kind === 'tombstone') {
-    const result = planRemoval({ nodes, lookup: b.lookup, action: e.action, target: { seq: nodes[e.pick % nodes.length]! } })
-    if (result.ok) appendTombstone(b.session, result.plan, '')
+  } else if (e.kind === 'tombstone' || e.kind === 'exclude') {
+    const action = e.kind === 'exclude' ? 'delete' : e.action
+    const result = planRemoval({ nodes, lookup: b.lookup, action, target: { seq: nodes[e.pick % nodes.length]! } })
+    if (result.ok) appendTombstone(b.session, e.kind === 'exclude' ? { ...result.plan, action: 'exclude' } : result.plan, '')
+  } else if (e.kind === 'restore') {
+    // A tombstone on the surface, restored when the planner allows it (one prompt), else nothing.
+    const tombstones = nodes.filter((seq) => readTombstone(b.events[seq]!) !== null)
+    const seq = tombstones[e.pick % Math.max(1, tombstones.length)]
+    const planned = seq === undefined ? null : planRestore({ nodes, lookup: b.lookup, tombstoneSeq: seq })
+    if (planned?.ok) appendRestore(b.session, planned.plan)
   } else {
     // A checkpoint over a balanced prefix, as selectCompactableRange snaps one.
     const ends = nodes.filter((seq) => toolPairingBalancedAfter(b.session, seq))
