@@ -1395,7 +1395,7 @@ function deriveHiddenRows(events, rows) {
   const fates = readFates(events);
   const { tombstones, restores, restoredBy } = fates;
   const fateOf = (seq) => fates.fateOf(seq);
-  const spans = onwardSpans(tombstones, restoredBy);
+  const spans = onwardSpans(fates);
   const reasons = /* @__PURE__ */ new Map();
   const excluded = /* @__PURE__ */ new Map();
   const actingSeqs = /* @__PURE__ */ new Map();
@@ -1461,10 +1461,10 @@ function deriveHiddenRows(events, rows) {
     fateOf
   };
 }
-function onwardSpans(tombstones, restoredBy) {
+function onwardSpans(fates) {
   const spans = [];
-  for (const tombstone of tombstones) {
-    if (tombstone.action !== "deleteFrom" || tombstone.shadowedSeqs.length === 0 || restoredBy.has(tombstone.seq)) continue;
+  for (const tombstone of fates.tombstones) {
+    if (tombstone.action !== "deleteFrom" || tombstone.shadowedSeqs.length === 0 || !fates.statusOf(tombstone.seq).inEffect) continue;
     spans.push({ after: Math.min(...tombstone.shadowedSeqs), before: tombstone.seq });
   }
   return spans;
@@ -2685,7 +2685,7 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
 }
 
 // src/client/stamp.ts
-var BUILD_STAMP = true ? "0.1.0+078d6cb714" : "dev";
+var BUILD_STAMP = true ? "0.1.0+e5e2350695" : "dev";
 
 // src/client/session-stores.ts
 var SessionStores = class {

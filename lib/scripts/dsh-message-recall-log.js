@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-DXR4YT3K.js";
+} from "./chunks/chunk-RGL4ED5P.js";
 import {
   listCommand
 } from "./chunks/chunk-Q7VQZ5TB.js";

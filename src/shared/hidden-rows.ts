@@ -151,7 +151,7 @@ export function deriveHiddenRows(events: readonly LogEvent[], rows: readonly Tra
   const fates = readFates(events)
   const { tombstones, restores, restoredBy } = fates
   const fateOf = (seq: number): MessageFate => fates.fateOf(seq)
-  const spans = onwardSpans(tombstones, restoredBy)
+  const spans = onwardSpans(fates)
   const reasons = new Map<string, { reason: HiddenReason; tombstoneSeq: number | null }>()
   const excluded = new Map<string, number>()
   const actingSeqs = new Map<string, number>()
@@ -220,10 +220,11 @@ interface OnwardSpan {
   readonly before: number
 }
 
-function onwardSpans(tombstones: readonly TombstoneRecord[], restoredBy: ReadonlyMap<number, number>): OnwardSpan[] {
+/** The spans of the Delete-onward tombstones still in effect (rule 2). */
+function onwardSpans(fates: Fates): OnwardSpan[] {
   const spans: OnwardSpan[] = []
-  for (const tombstone of tombstones) {
-    if (tombstone.action !== 'deleteFrom' || tombstone.shadowedSeqs.length === 0 || restoredBy.has(tombstone.seq)) continue
+  for (const tombstone of fates.tombstones) {
+    if (tombstone.action !== 'deleteFrom' || tombstone.shadowedSeqs.length === 0 || !fates.statusOf(tombstone.seq)!.inEffect) continue
     spans.push({ after: Math.min(...tombstone.shadowedSeqs), before: tombstone.seq })
   }
   return spans

@@ -88,4 +88,31 @@ describe('one fate for the chat and the editor', () => {
     assert.deepEqual(editorUnit('s1.1'), { state: 'removed', label: 'Removed', restore: false })
     assert.deepEqual(editorUnit('s2.1'), { state: 'removed', label: 'Removed', restore: false })
   })
+
+  it('a tool row whose result was pruned acts on the pruned copy, and once its step is deleted the chat hides it and the editor lists it as Removed', async () => {
+    const b = new LogBuilder('one-fate-prune')
+    const t1 = b.turn('first prompt', [{ text: 'Reading a.', calls: ['a'] }, { text: 'Read a.' }])
+    b.turn('second prompt', [{ text: 'Second answer.' }])
+    const result = t1.steps[0]!.results[0]!
+    const pruned = b.prune(result)
+
+    const p = await mountWithEditor(b.events as readonly LogEvent[])
+    const [tool] = p.harness.keys('tool-call')
+    const [step] = p.harness.keys('assistant-step')
+    assert.ok(tool !== undefined && step !== undefined)
+    const removed = [t1.steps[0]!.assistant, pruned]
+    p.removals({ [pruned]: removed })
+    const deleteButton = () => row(p, tool).querySelector('[data-message-recall-action="delete"]')
+    await click(deleteButton())
+    await click(deleteButton())
+    assert.deepEqual(p.host.of('delete').map((body) => body.seq), [pruned], 'the Delete targets the pruned copy on the surface, not the replaced result')
+    assert.deepEqual(p.host.of('plan').map((body) => body.seq), [pruned])
+    assert.equal(row(p, tool).hasAttribute('data-message-recall-hidden'), true, 'the tool row is hidden')
+    assert.equal(row(p, step).hasAttribute('data-message-recall-hidden'), true, 'with its step')
+
+    await click(page.document.querySelector('[data-message-recall-edit]') as unknown as Element)
+    await act(async () => settle())
+    assert.deepEqual(editorUnit('s1.1'), { state: 'removed', label: 'Removed', restore: false })
+    assert.deepEqual(editorUnit('s1.2'), { state: 'current', label: null, restore: false })
+  })
 })

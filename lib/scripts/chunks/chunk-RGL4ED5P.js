@@ -32,7 +32,7 @@ function deriveHiddenRows(events, rows) {
   const fates = readFates(events);
   const { tombstones, restores, restoredBy } = fates;
   const fateOf = (seq) => fates.fateOf(seq);
-  const spans = onwardSpans(tombstones, restoredBy);
+  const spans = onwardSpans(fates);
   const reasons = /* @__PURE__ */ new Map();
   const excluded = /* @__PURE__ */ new Map();
   const actingSeqs = /* @__PURE__ */ new Map();
@@ -98,10 +98,10 @@ function deriveHiddenRows(events, rows) {
     fateOf
   };
 }
-function onwardSpans(tombstones, restoredBy) {
+function onwardSpans(fates) {
   const spans = [];
-  for (const tombstone of tombstones) {
-    if (tombstone.action !== "deleteFrom" || tombstone.shadowedSeqs.length === 0 || restoredBy.has(tombstone.seq)) continue;
+  for (const tombstone of fates.tombstones) {
+    if (tombstone.action !== "deleteFrom" || tombstone.shadowedSeqs.length === 0 || !fates.statusOf(tombstone.seq).inEffect) continue;
     spans.push({ after: Math.min(...tombstone.shadowedSeqs), before: tombstone.seq });
   }
   return spans;
