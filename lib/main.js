@@ -360,6 +360,21 @@ var Fates = class {
     this.tombstoneBySeq = new Map(tombstones.map((t) => [t.seq, t]));
   }
   /**
+   * The chain of replacements that followed a node: its shadower, that one's shadower, and so on,
+   * each with the node it shadowed (`from`). rc.8 shadows each node once, so the chain ends; the
+   * bound only guards a malformed log.
+   */
+  *chain(seq) {
+    let at = seq;
+    for (let guard = 0; guard <= this.steps.size; guard++) {
+      const by = this.shadowers.get(at);
+      const step = by === void 0 ? void 0 : this.steps.get(by);
+      if (by === void 0 || step === void 0) return;
+      yield { from: at, by, step };
+      at = by;
+    }
+  }
+  /**
    * The replacement that shadowed a node.
    * @param seq - any seq.
    * @returns the shadower's seq, or `null` when no replacement in these events cites it.
@@ -386,28 +401,23 @@ var Fates = class {
     let state = "current";
     let tombstoneSeq = null;
     let message = seq;
-    let at = seq;
-    for (let guard = 0; guard <= this.steps.size; guard++) {
-      const by = this.shadowers.get(at);
-      const step = by === void 0 ? void 0 : this.steps.get(by);
-      if (by === void 0 || step === void 0) break;
+    for (const { from, by, step } of this.chain(seq)) {
       if (step.kind === "tombstone") {
         if (takesOver(step.tombstone.action, state)) {
           state = step.tombstone.action === "exclude" ? "excluded" : "removed";
           tombstoneSeq = by;
         }
-        at = by;
         continue;
       }
       if (step.kind === "restore") {
         if (step.restore.originalSeq !== message) break;
         state = "current";
         tombstoneSeq = null;
-        message = at = by;
+        message = by;
         continue;
       }
-      if (step.kind === "copy" && at === message) {
-        message = at = by;
+      if (step.kind === "copy" && from === message) {
+        message = by;
         continue;
       }
       if (state === "current") state = "folded";
@@ -425,17 +435,9 @@ var Fates = class {
   statusOf(tombstoneSeq) {
     if (!this.tombstoneBySeq.has(tombstoneSeq)) return void 0;
     let inEffect = true;
-    let at = tombstoneSeq;
-    for (let guard = 0; guard <= this.steps.size; guard++) {
-      const by = this.shadowers.get(at);
-      const step = by === void 0 ? void 0 : this.steps.get(by);
-      if (by === void 0 || step === void 0) break;
-      if (step.kind === "restore") {
-        inEffect = false;
-        break;
-      }
+    for (const { step } of this.chain(tombstoneSeq)) {
+      if (step.kind === "restore") inEffect = false;
       if (step.kind !== "tombstone") break;
-      at = by;
     }
     return { seq: tombstoneSeq, shadowedBy: this.shadowerOf(tombstoneSeq), restoredBy: this.restoredBy.get(tombstoneSeq) ?? null, inEffect };
   }

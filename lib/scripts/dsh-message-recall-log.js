@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-RGL4ED5P.js";
+} from "./chunks/chunk-HGHCJLLU.js";
 import {
   listCommand
 } from "./chunks/chunk-Q7VQZ5TB.js";
@@ -10,8 +10,8 @@ import {
 } from "./chunks/chunk-SF3UK262.js";
 import {
   scanCommand
-} from "./chunks/chunk-R6M22KRF.js";
-import "./chunks/chunk-PYZQQELT.js";
+} from "./chunks/chunk-BDLDSHNL.js";
+import "./chunks/chunk-25E43IZU.js";
 import {
   verifyCommand
 } from "./chunks/chunk-OF5J6UMI.js";

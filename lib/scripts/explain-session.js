@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-RGL4ED5P.js";
-import "./chunks/chunk-PYZQQELT.js";
+} from "./chunks/chunk-HGHCJLLU.js";
+import "./chunks/chunk-25E43IZU.js";
 import {
   runCommand
 } from "./chunks/chunk-4ESBLEIB.js";

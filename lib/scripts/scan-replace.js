@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 import {
   scanCommand
-} from "./chunks/chunk-R6M22KRF.js";
-import "./chunks/chunk-PYZQQELT.js";
+} from "./chunks/chunk-BDLDSHNL.js";
+import "./chunks/chunk-25E43IZU.js";
 import {
   runCommand
 } from "./chunks/chunk-4ESBLEIB.js";

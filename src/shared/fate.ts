@@ -226,6 +226,22 @@ export class Fates {
   }
 
   /**
+   * The chain of replacements that followed a node: its shadower, that one's shadower, and so on,
+   * each with the node it shadowed (`from`). rc.8 shadows each node once, so the chain ends; the
+   * bound only guards a malformed log.
+   */
+  private *chain(seq: number): Generator<{ readonly from: number; readonly by: number; readonly step: Step }> {
+    let at = seq
+    for (let guard = 0; guard <= this.steps.size; guard++) {
+      const by = this.shadowers.get(at)
+      const step = by === undefined ? undefined : this.steps.get(by)
+      if (by === undefined || step === undefined) return
+      yield { from: at, by, step }
+      at = by
+    }
+  }
+
+  /**
    * The replacement that shadowed a node.
    * @param seq - any seq.
    * @returns the shadower's seq, or `null` when no replacement in these events cites it.
@@ -254,18 +270,12 @@ export class Fates {
     let state: FateState = 'current'
     let tombstoneSeq: number | null = null
     let message = seq
-    let at = seq
-    // Each node is shadowed once, so the chain ends; the guard only bounds a malformed log.
-    for (let guard = 0; guard <= this.steps.size; guard++) {
-      const by = this.shadowers.get(at)
-      const step = by === undefined ? undefined : this.steps.get(by)
-      if (by === undefined || step === undefined) break
+    for (const { from, by, step } of this.chain(seq)) {
       if (step.kind === 'tombstone') {
         if (takesOver(step.tombstone.action, state)) {
           state = step.tombstone.action === 'exclude' ? 'excluded' : 'removed'
           tombstoneSeq = by
         }
-        at = by
         continue
       }
       if (step.kind === 'restore') {
@@ -273,11 +283,11 @@ export class Fates {
         if (step.restore.originalSeq !== message) break
         state = 'current'
         tombstoneSeq = null
-        message = at = by
+        message = by
         continue
       }
-      if (step.kind === 'copy' && at === message) {
-        message = at = by
+      if (step.kind === 'copy' && from === message) {
+        message = by
         continue
       }
       if (state === 'current') state = 'folded'
@@ -296,17 +306,10 @@ export class Fates {
   statusOf(tombstoneSeq: number): RemovalStatus | undefined {
     if (!this.tombstoneBySeq.has(tombstoneSeq)) return undefined
     let inEffect = true
-    let at = tombstoneSeq
-    for (let guard = 0; guard <= this.steps.size; guard++) {
-      const by = this.shadowers.get(at)
-      const step = by === undefined ? undefined : this.steps.get(by)
-      if (by === undefined || step === undefined) break
-      if (step.kind === 'restore') {
-        inEffect = false
-        break
-      }
+    // Absorbed by later tombstones, up to a restore (undone) or anything else (still in effect).
+    for (const { step } of this.chain(tombstoneSeq)) {
+      if (step.kind === 'restore') inEffect = false
       if (step.kind !== 'tombstone') break
-      at = by
     }
     return { seq: tombstoneSeq, shadowedBy: this.shadowerOf(tombstoneSeq), restoredBy: this.restoredBy.get(tombstoneSeq) ?? null, inEffect }
   }

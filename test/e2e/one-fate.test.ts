@@ -10,8 +10,8 @@ import type { Page } from 'puppeteer-core'
 import { listSessions } from '../../tools/dsh-api'
 import { readTombstone } from '../../src/shared/tombstone'
 import { bootE2e, eventsOnDisk, sequentialScenarios, type E2e } from './harness'
-import { clickAction, findRow, openApp, chooseWorkspace, openSessionFromSidebar, sendPrompt, waitArmed, waitForChatText, waitForTurnBars, waitRowHidden } from './ui'
-import { readExcluded, waitRowExcluded } from './removals-ui'
+import { chooseWorkspace, findRow, openApp, openSessionFromSidebar, sendPrompt, waitForChatText, waitForTurnBars, waitRowHidden } from './ui'
+import { armAndCommit, readExcluded, waitRowExcluded } from './removals-ui'
 
 const TITLE = 'Fate trial chat'
 const P1 = 'Name the PELICAN checklist.'
@@ -24,14 +24,6 @@ let page: Page
 let sessionId = ''
 const keys: Record<string, string> = {}
 const scenario = sequentialScenarios(() => e)
-
-/** Press a row button twice (arm, then commit) and return what the armed button said. */
-async function armAndCommit(key: string, action: 'exclude' | 'deleteFrom'): Promise<string> {
-  await clickAction(page, key, action as 'deleteFrom')
-  const armed = await waitArmed(page, key, action)
-  await clickAction(page, key, action as 'deleteFrom')
-  return armed.text
-}
 
 /** The editor's units as the dialog shows them: text, state and state label. */
 async function editorUnits(page: Page): Promise<{ text: string; state: string; label: string | null; restore: boolean }[]> {
@@ -71,9 +63,9 @@ describe('one fate for the chat and the editor in the real DSH web UI', { timeou
     keys.p2 = (await findRow(page, 'user', P2)).key
     keys.a1 = (await findRow(page, 'assistant-step', A1)).key
 
-    assert.equal(await armAndCommit(keys.p2, 'exclude'), 'Exclude 1?')
+    assert.equal(await armAndCommit(page, keys.p2, 'exclude'), 'Exclude 1?')
     await waitRowExcluded(page, keys.p2)
-    assert.equal(await armAndCommit(keys.a1, 'deleteFrom'), 'Delete 2 onward?')
+    assert.equal(await armAndCommit(page, keys.a1, 'deleteFrom'), 'Delete 2 onward?')
     await waitRowHidden(page, keys.p2)
     assert.equal((await readExcluded(page, keys.p2)).excluded, false, 'no longer dimmed as excluded')
     await e.shot(page, '01-onward-over-exclusion')

@@ -7,7 +7,18 @@
  */
 import type { Page } from 'puppeteer-core'
 import { breakSessionFolder } from './harness'
-import { rowSelector, waitInPage } from './ui'
+import { clickAction, rowSelector, waitArmed, waitInPage } from './ui'
+
+/**
+ * Press a row button twice with real pointer clicks: arm it, then commit.
+ * @returns what the armed button said, e.g. "Delete 1?".
+ */
+export async function armAndCommit(page: Page, key: string, action: 'delete' | 'deleteFrom' | 'exclude'): Promise<string> {
+  await clickAction(page, key, action as 'delete')
+  const armed = await waitArmed(page, key, action)
+  await clickAction(page, key, action as 'delete')
+  return armed.text
+}
 
 /** The undo notice as the suite sees it, or `null` when none shows. */
 export interface NoticeInfo {

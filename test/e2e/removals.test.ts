@@ -14,11 +14,11 @@ import { listSessions } from '../../tools/dsh-api'
 import { readTombstone, type TombstoneRecord } from '../../src/shared/tombstone'
 import { bootE2e, eventsOnDisk, sequentialScenarios, type E2e } from './harness'
 import {
-  chooseWorkspace, clickAction, findRow, openApp, recallSnapshot, rows, rowSelector, sendPrompt, waitArmed, waitForChatText,
+  chooseWorkspace, findRow, openApp, recallSnapshot, rows, rowSelector, sendPrompt, waitForChatText,
   waitForTurnBars, waitRowHidden,
 } from './ui'
 import {
-  clickNotice, closePanel, openExactSidebarEntry, openPanel, readExcluded, readRemovedButton, readUnsaved, saveAgainAfterUnwritableFolder,
+  armAndCommit, clickNotice, closePanel, openExactSidebarEntry, openPanel, readExcluded, readRemovedButton, readUnsaved, saveAgainAfterUnwritableFolder,
   sidebarTitles, waitNotice, waitRowExcluded, waitRowShown,
 } from './removals-ui'
 import { assertWire, lastRequest } from './wire-checks'
@@ -44,14 +44,6 @@ let sessionId = ''
 const keys: Record<string, string> = {}
 
 const scenario = sequentialScenarios(() => e)
-
-/** Press a row button twice (arm, then commit) and return what the armed button said. */
-async function armAndCommit(key: string, action: 'delete' | 'exclude'): Promise<string> {
-  await clickAction(page, key, action as 'delete')
-  const armed = await waitArmed(page, key, action)
-  await clickAction(page, key, action as 'delete')
-  return armed.text
-}
 
 /** Open a session from the sidebar by its exact title and wait until the plugin follows it. */
 async function openSession(title: string, id: string): Promise<void> {
@@ -104,7 +96,7 @@ describe('undo, copies and exclusions in the real DSH web UI', { timeout: 1_800_
 
   scenario('2. Delete a prompt, then Undo: the row is back in its place and the next request carries it', async () => {
     const order = (await rows(page)).map((r) => r.key)
-    assert.equal(await armAndCommit(keys.p2!, 'delete'), 'Delete 1?')
+    assert.equal(await armAndCommit(page, keys.p2!, 'delete'), 'Delete 1?')
     await waitRowHidden(page, keys.p2!)
     const notice = await waitNotice(page, 'Deleted 1 message')
     assert.deepEqual(notice.actions, ['undo', 'dismiss'])
@@ -123,7 +115,7 @@ describe('undo, copies and exclusions in the real DSH web UI', { timeout: 1_800_
   })
 
   scenario('3. Delete a model step, then Open a copy: the new session is opened, listed in the sidebar, and shows the step', async () => {
-    await armAndCommit(keys.a1!, 'delete')
+    await armAndCommit(page, keys.a1!, 'delete')
     for (const k of [keys.a1!, keys.tool1!]) await waitRowHidden(page, k)
     const notice = await waitNotice(page, 'Deleted 2 messages')
     assert.deepEqual(notice.actions, ['openCopy', 'dismiss'], 'a model step comes back only as a copy')
@@ -157,7 +149,7 @@ describe('undo, copies and exclusions in the real DSH web UI', { timeout: 1_800_
   })
 
   scenario('4. Exclude a tool step: its rows stay, dimmed and labelled, and the next request lacks them', async () => {
-    assert.equal(await armAndCommit(keys.a3!, 'exclude'), 'Exclude 2?')
+    assert.equal(await armAndCommit(page, keys.a3!, 'exclude'), 'Exclude 2?')
     for (const k of [keys.a3!, keys.tool3!]) await waitRowExcluded(page, k)
     await waitNotice(page, "Excluded 2 messages from the model's context")
     for (const k of [keys.a3!, keys.tool3!]) {
@@ -179,7 +171,7 @@ describe('undo, copies and exclusions in the real DSH web UI', { timeout: 1_800_
   })
 
   scenario('5. Delete an answer: its turn bar goes with it while the prompt stays', async () => {
-    await armAndCommit(keys.a2!, 'delete')
+    await armAndCommit(page, keys.a2!, 'delete')
     await waitRowHidden(page, keys.a2!)
     await waitRowHidden(page, keys.tail2!)
     const all = await rows(page)
@@ -234,7 +226,7 @@ describe('undo, copies and exclusions in the real DSH web UI', { timeout: 1_800_
 
   scenario('7. a Restore from the panel while the session folder cannot be written: the row is back, "not saved yet" until Save again saves it', async () => {
     const p4 = await findRow(page, 'user', P4)
-    assert.equal(await armAndCommit(p4.key, 'delete'), 'Delete 1?')
+    assert.equal(await armAndCommit(page, p4.key, 'delete'), 'Delete 1?')
     await waitRowHidden(page, p4.key)
     const [entry] = await openPanel(page)
     assert.deepEqual([entry!.action, entry!.excerpt, entry!.buttons], ['delete', P4, ['Restore', 'Open a copy']])

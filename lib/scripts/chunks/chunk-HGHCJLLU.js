@@ -3,7 +3,7 @@ import {
   explainSession,
   forkOrigin,
   readFates
-} from "./chunk-PYZQQELT.js";
+} from "./chunk-25E43IZU.js";
 import {
   COMMON_OPTIONS,
   DECODER_OPTION,

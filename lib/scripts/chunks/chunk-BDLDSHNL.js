@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   forkOrigin
-} from "./chunk-PYZQQELT.js";
+} from "./chunk-25E43IZU.js";
 import {
   COMMON_OPTIONS,
   DECODER_OPTION,
