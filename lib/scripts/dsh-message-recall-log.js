@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-HGHCJLLU.js";
+} from "./chunks/chunk-F3XLNPK7.js";
 import {
   listCommand
 } from "./chunks/chunk-Q7VQZ5TB.js";
@@ -10,8 +10,8 @@ import {
 } from "./chunks/chunk-SF3UK262.js";
 import {
   scanCommand
-} from "./chunks/chunk-BDLDSHNL.js";
-import "./chunks/chunk-25E43IZU.js";
+} from "./chunks/chunk-H6YWAR25.js";
+import "./chunks/chunk-RWUM5PL7.js";
 import {
   verifyCommand
 } from "./chunks/chunk-OF5J6UMI.js";

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-HGHCJLLU.js";
-import "./chunks/chunk-25E43IZU.js";
+} from "./chunks/chunk-F3XLNPK7.js";
+import "./chunks/chunk-RWUM5PL7.js";
 import {
   runCommand
 } from "./chunks/chunk-4ESBLEIB.js";

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 import {
   scanCommand
-} from "./chunks/chunk-BDLDSHNL.js";
-import "./chunks/chunk-25E43IZU.js";
+} from "./chunks/chunk-H6YWAR25.js";
+import "./chunks/chunk-RWUM5PL7.js";
 import {
   runCommand
 } from "./chunks/chunk-4ESBLEIB.js";

@@ -267,7 +267,6 @@ export function explainSession(events: readonly LogEvent[]): SessionExplanation 
   const { count, error } = foldPrefix(events)
   const folded = events.slice(0, count)
   const nodes: number[] = []
-  const shadowedBy = new Map<number, number>()
   const replacements: ReplacementSummary[] = []
   const tombstones: Omit<TombstoneExplanation, 'shadowedBy' | 'restoredBy' | 'inEffect'>[] = []
   const restores: RestoreExplanation[] = []
@@ -288,7 +287,6 @@ export function explainSession(events: readonly LogEvent[]): SessionExplanation 
     const startIdx = nodes.indexOf(range.start)
     const endIdx = nodes.indexOf(range.end)
     const shadowed = nodes.slice(startIdx, endIdx + 1)
-    for (const seq of shadowed) shadowedBy.set(seq, event.seq)
     const kind = replacementKind(event, lookup)
     replacements.push({ seq: event.seq, kind, start: range.start, end: range.end, shadowedSeqs: shadowed })
     const restore = kind === 'restore' ? readRestore(event, lookup) : null
@@ -325,7 +323,7 @@ export function explainSession(events: readonly LogEvent[]): SessionExplanation 
     replacements,
     tombstones: tombstones.map((t) => {
       const status = statuses.get(t.seq)
-      return { ...t, shadowedBy: shadowedBy.get(t.seq) ?? null, restoredBy: status?.restoredBy ?? null, inEffect: status?.inEffect ?? true }
+      return { ...t, shadowedBy: status?.shadowedBy ?? null, restoredBy: status?.restoredBy ?? null, inEffect: status?.inEffect ?? true }
     }),
     restores,
     pairing: new ToolPairingIndex(nodes, (idx) => byId(nodes[idx]!)).unpaired(),

@@ -610,7 +610,6 @@ function explainSession(events) {
   const { count, error } = foldPrefix(events);
   const folded = events.slice(0, count);
   const nodes = [];
-  const shadowedBy = /* @__PURE__ */ new Map();
   const replacements = [];
   const tombstones = [];
   const restores = [];
@@ -628,7 +627,6 @@ function explainSession(events) {
     const startIdx = nodes.indexOf(range.start);
     const endIdx = nodes.indexOf(range.end);
     const shadowed = nodes.slice(startIdx, endIdx + 1);
-    for (const seq of shadowed) shadowedBy.set(seq, event.seq);
     const kind = replacementKind(event, lookup);
     replacements.push({ seq: event.seq, kind, start: range.start, end: range.end, shadowedSeqs: shadowed });
     const restore = kind === "restore" ? readRestore(event, lookup) : null;
@@ -665,7 +663,7 @@ function explainSession(events) {
     replacements,
     tombstones: tombstones.map((t) => {
       const status = statuses.get(t.seq);
-      return { ...t, shadowedBy: shadowedBy.get(t.seq) ?? null, restoredBy: status?.restoredBy ?? null, inEffect: status?.inEffect ?? true };
+      return { ...t, shadowedBy: status?.shadowedBy ?? null, restoredBy: status?.restoredBy ?? null, inEffect: status?.inEffect ?? true };
     }),
     restores,
     pairing: new ToolPairingIndex(nodes, (idx) => byId(nodes[idx])).unpaired()

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   forkOrigin
-} from "./chunk-25E43IZU.js";
+} from "./chunk-RWUM5PL7.js";
 import {
   COMMON_OPTIONS,
   DECODER_OPTION,

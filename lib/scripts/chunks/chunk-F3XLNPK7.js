@@ -3,7 +3,7 @@ import {
   explainSession,
   forkOrigin,
   readFates
-} from "./chunk-25E43IZU.js";
+} from "./chunk-RWUM5PL7.js";
 import {
   COMMON_OPTIONS,
   DECODER_OPTION,
