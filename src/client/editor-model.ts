@@ -138,7 +138,7 @@ export function groupUnits(log: readonly LogEvent[]): UnitGroup[] {
   return units
 }
 
-/** Where a unit stands, from the fate reader. */
+/** Where a unit stands, from the fate reader; the fields mean what they mean on {@link EditorUnit}. */
 export interface UnitStanding {
   readonly state: UnitState
   readonly targetSeq: number | null
