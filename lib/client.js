@@ -59,7 +59,7 @@ function isRecord(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-// src/client/api.ts
+// src/client/wire/api.ts
 function createRecallSender(fetchImpl, path = DEFAULT_ROUTE_PATH) {
   return async (request) => {
     let status = 0;
@@ -167,7 +167,7 @@ function installDebugHook(target, registry) {
   };
 }
 
-// src/client/removal-styles.ts
+// src/client/panel/removal-styles.ts
 var EXCLUDED_ATTR = {
   /** On a row whose messages are excluded from the model's context. */
   row: "data-message-recall-excluded",
@@ -216,7 +216,7 @@ function installRemovalStyles(doc) {
   return () => style.remove();
 }
 
-// src/client/locales.ts
+// src/client/text/locales.ts
 var LOCALE_NS = "dsh-message-recall";
 var zh = {
   "action.recall": "撤回",
@@ -405,7 +405,7 @@ function describeError(t, code) {
   return key !== "error.unknown" && key in zh ? t(key) : t("error.unknown", { code });
 }
 
-// src/client/decorate.ts
+// src/client/rows/decorate.ts
 var ATTR = {
   actions: "data-message-recall-actions",
   action: "data-message-recall-action",
@@ -635,7 +635,7 @@ function readReplaceOp(surfaceOp) {
   return { start, end };
 }
 
-// src/client/replacement-view.ts
+// src/client/wire/replacement-view.ts
 var REPLACEMENT_VIEW = "dsh-message-recall";
 var REPLACEMENT_KIND = "dsh-message-recall-replacement";
 var EMPTY_REPLACEMENTS = Object.freeze([]);
@@ -691,7 +691,7 @@ function readReplacements(value) {
 }
 var selectReplacements = (s) => readReplacements(s.views.get(REPLACEMENT_VIEW));
 
-// src/client/composer.ts
+// src/client/recall/composer.ts
 function composeDraft(recalled, draft) {
   return draft.trim() === "" ? recalled : `${recalled}
 
@@ -743,7 +743,7 @@ function readTombstone(event) {
   return { seq: event.seq, start: range.start, end: range.end, shadowedSeqs: shadowedSeqs2, action };
 }
 
-// src/client/recall-landing.ts
+// src/client/recall/recall-landing.ts
 var REFUSALS = new Set(ERROR_CODES.filter((code) => code !== "PERSIST_FAILED" && code !== "INTERNAL"));
 function isRefusal(code) {
   return REFUSALS.has(code);
@@ -775,7 +775,7 @@ async function recallLanded(check) {
   return false;
 }
 
-// src/client/controller.ts
+// src/client/rows/button-store.ts
 var BROWSER_TIMERS = {
   setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
   clearTimeout: (handle) => globalThis.clearTimeout(handle)
@@ -959,7 +959,7 @@ function recalledMessage(value) {
   return { text: value.text ?? plainText(content), content };
 }
 
-// src/client/disarm.ts
+// src/client/rows/disarm-on-input.ts
 var ARMED_BUTTON = `[${ATTR.action}][${ATTR.armed}="true"]`;
 function disarmOnOtherInput(doc, controller) {
   if (doc === null) return () => {
@@ -982,7 +982,7 @@ function disarmOnOtherInput(doc, controller) {
   };
 }
 
-// src/client/rows.ts
+// src/client/rows/resolve-row.ts
 var USER_ACTIONS = Object.freeze(["recall", "delete", "deleteFrom", "exclude"]);
 var STEP_ACTIONS = Object.freeze(["delete", "deleteFrom", "exclude"]);
 var NO_ACTIONS = Object.freeze([]);
@@ -1042,7 +1042,7 @@ function turnOf(node, data) {
   return isSeq(data.turn) ? data.turn : null;
 }
 
-// src/client/expectation.ts
+// src/client/rows/view-expectation.ts
 function viewExpectation(chat, replacements, hasMore, baseline) {
   let newestSeq = -1;
   for (const node of chat.nodes.values()) {
@@ -1061,7 +1061,7 @@ function viewExpectation(chat, replacements, hasMore, baseline) {
   };
 }
 
-// src/client/recall-images.ts
+// src/client/recall/recall-images.ts
 var COMPOSER_IMAGE_TYPES = /* @__PURE__ */ new Set(["image/png", "image/jpeg", "image/webp", "image/gif"]);
 var EXTENSIONS = { "image/png": "png", "image/jpeg": "jpg", "image/webp": "webp", "image/gif": "gif" };
 function imageRefs(content) {
@@ -1290,13 +1290,13 @@ function spanOf(spans, anchorSeq) {
   return found;
 }
 
-// src/client/rc8.ts
+// src/client/wire/rc8.ts
 var FLOW_SELECTOR = "[data-chat-flow]";
 var FLOW_KEY = "data-chat-flow-key";
 var FLOW_KIND = "data-chat-flow-kind";
 var PROMPT_HOVER_ROOT = "[data-time-hover-root]";
 
-// src/client/clicks.ts
+// src/client/rows/button-clicks.ts
 var ClickDelegate = class {
   constructor(options) {
     this.options = options;
@@ -1333,7 +1333,7 @@ var ClickDelegate = class {
   };
 };
 
-// src/client/cluster-place.ts
+// src/client/rows/cluster-place.ts
 var PLACED_ATTR = "data-message-recall-placed";
 var PLACE_GAP = 8;
 var PROMPT_KINDS = /* @__PURE__ */ new Set(["user", "steering"]);
@@ -1391,7 +1391,7 @@ var ClusterPlacement = class {
   }
 };
 
-// src/client/flow.ts
+// src/client/rows/chat-flow.ts
 var FlowBinding = class {
   constructor(options) {
     this.options = options;
@@ -1481,7 +1481,7 @@ var FlowBinding = class {
   }
 };
 
-// src/client/reveal.ts
+// src/client/rows/lazy-reveal.ts
 var EAGER_TAIL = 64;
 var REVEAL_MARGIN = "800px 0px";
 var REVEAL_STRIDE = 8;
@@ -1586,7 +1586,7 @@ function scrollContainer(flow) {
   return null;
 }
 
-// src/client/row-offers.ts
+// src/client/rows/row-offers.ts
 var RESTORE_OR_COPY = Object.freeze(["restore", "openCopy"]);
 var COPY_ONLY = Object.freeze(["openCopy"]);
 var memo = /* @__PURE__ */ new WeakMap();
@@ -1617,7 +1617,7 @@ function offerError(offer, errors) {
   return error;
 }
 
-// src/client/sync.ts
+// src/client/rows/row-sync.ts
 var NO_ACTIONS2 = Object.freeze([]);
 var RowSync = class {
   constructor(options) {
@@ -1830,7 +1830,7 @@ function sameAnchors(a, b) {
   return true;
 }
 
-// src/client/snapshot-store.ts
+// src/client/stores/snapshot-store.ts
 var SnapshotStore = class {
   /** @param state - the first snapshot. */
   constructor(state) {
@@ -1861,7 +1861,7 @@ var SnapshotStore = class {
   }
 };
 
-// src/client/undo-notice.ts
+// src/client/notices/undo-notice.ts
 function restorableInPlace(value) {
   return value.kinds.length === 1 && value.kinds[0] === "user";
 }
@@ -2101,7 +2101,7 @@ var SessionClient = class {
   }
 };
 
-// src/client/RecallNotices.tsx
+// src/client/notices/RecallNotices.tsx
 var import_react = require("react");
 var import_jsx_runtime = require("react/jsx-runtime");
 var REASONS = ["unreadable", "unsupported", "busy", "unavailable"];
@@ -2137,7 +2137,7 @@ function RecallNotices({ notice, onDismiss, unsaved, t, children }) {
   ] });
 }
 
-// src/client/UndoNotice.tsx
+// src/client/notices/UndoNotice.tsx
 var import_react2 = require("react");
 var import_jsx_runtime2 = require("react/jsx-runtime");
 function undoText(t, entry) {
@@ -2225,7 +2225,7 @@ function DraftMirror({ useInput, client }) {
   return null;
 }
 
-// src/client/open-session.ts
+// src/client/wire/open-session.ts
 function sessionOpener(sessions) {
   return async (sessionId) => {
     const service = sessions();
@@ -2257,7 +2257,7 @@ function relistDroppedSessions(service) {
   };
 }
 
-// src/client/page-images.ts
+// src/client/recall/page-images.ts
 function pageImageSource(get) {
   return {
     reader(sessionId) {
@@ -2279,7 +2279,7 @@ function pageImageSource(get) {
   };
 }
 
-// src/client/RemovedPanel.tsx
+// src/client/panel/RemovedPanel.tsx
 var import_react4 = require("react");
 
 // src/shared/removal-status.ts
@@ -2333,7 +2333,7 @@ function estimateTokens(contents) {
   return Math.ceil(chars / CHARS_PER_TOKEN);
 }
 
-// src/client/removal-list.ts
+// src/client/panel/removal-list.ts
 var EXCERPT_CHARS = 80;
 function removalEntries(replacements, chat) {
   const tombstones = readTombstones(replacements);
@@ -2424,7 +2424,7 @@ function heldMessage(node) {
   }
 }
 
-// src/client/RemovedPanel.tsx
+// src/client/panel/RemovedPanel.tsx
 var import_jsx_runtime4 = require("react/jsx-runtime");
 var selectChat2 = (s) => s.chat;
 function removalTime(time, locale) {
@@ -2537,10 +2537,10 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
   ] });
 }
 
-// src/client/stamp.ts
-var BUILD_STAMP = true ? "0.1.0+89d0918cb0" : "dev";
+// src/client/build-stamp.ts
+var BUILD_STAMP = true ? "0.1.0+43b5374236" : "dev";
 
-// src/client/session-stores.ts
+// src/client/stores/session-stores.ts
 var SessionStores = class {
   /** @param make - builds the store of a session (called once per session id). */
   constructor(make) {
@@ -2563,7 +2563,7 @@ var SessionStores = class {
   }
 };
 
-// src/client/tombstone-actions.ts
+// src/client/stores/tombstone-actions.ts
 var EMPTY_ERRORS2 = /* @__PURE__ */ new Map();
 var INITIAL2 = Object.freeze({ pending: null, errors: EMPTY_ERRORS2 });
 var TombstoneActions = class extends SnapshotStore {
@@ -2662,7 +2662,7 @@ var TombstoneActions = class extends SnapshotStore {
   }
 };
 
-// src/client/unsaved.ts
+// src/client/stores/unsaved-writes.ts
 var UnsavedWrites = class {
   constructor(options) {
     this.options = options;
@@ -2735,11 +2735,11 @@ var UnsavedWrites = class {
   }
 };
 
-// src/client/EditButton.tsx
+// src/client/editor/EditButton.tsx
 var import_react6 = require("react");
 var import_react_dom = require("react-dom");
 
-// src/client/editor-locales.ts
+// src/client/editor/editor-locales.ts
 var EDITOR_LOCALE_NS = "dsh-message-recall.editor";
 var EDITOR_SHORTCUT = "Alt+Shift+E";
 var editorZh = {
@@ -2821,7 +2821,7 @@ function counterText(t, locale, counts) {
   return parts.length === 0 ? t("nothing") : parts.join(t("separator"));
 }
 
-// src/client/EditorModal.tsx
+// src/client/editor/EditorModal.tsx
 var import_react5 = require("react");
 
 // src/shared/surface-node.ts
@@ -2878,7 +2878,7 @@ function contentOf(event) {
   return Array.isArray(content) ? content : [];
 }
 
-// src/client/editor-model.ts
+// src/client/editor/editor-model.ts
 var EMPTY_SELECTION = { remove: /* @__PURE__ */ new Set(), from: null, restore: /* @__PURE__ */ new Set() };
 var PREVIEW_CHARS = 160;
 function rowOf(event) {
@@ -2998,7 +2998,7 @@ function previewSelection(units, selection) {
   return { going, coming, messages, tokens, back: coming.size, changes, changeUnits };
 }
 
-// src/client/history.ts
+// src/client/wire/session-history.ts
 var HISTORY_PATH = "/api/session.history";
 var HISTORY_PAGE_MESSAGES = 500;
 var MAX_PAGES = 1e4;
@@ -3032,7 +3032,7 @@ async function readWholeHistory(fetchImpl, sessionId) {
   return all;
 }
 
-// src/client/EditorModal.tsx
+// src/client/editor/EditorModal.tsx
 var import_jsx_runtime5 = require("react/jsx-runtime");
 var PLAN_DEBOUNCE_MS = 200;
 function toggled(set, key) {
@@ -3256,7 +3256,7 @@ var EDITOR_CSS = `
 [data-message-recall-editor] [data-editor-actions] [data-editor-apply]:hover:not(:disabled) { background: var(--dsw-alias-state-business-primary, #4d6bfe); filter: brightness(1.08); }
 `;
 
-// src/client/EditButton.tsx
+// src/client/editor/EditButton.tsx
 var import_jsx_runtime6 = require("react/jsx-runtime");
 var selectRunning2 = (s) => s.running;
 function isEditorShortcut(event) {

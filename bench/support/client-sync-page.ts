@@ -6,11 +6,11 @@
  *
  * @module bench/support/client-sync-page
  */
-import { STYLE_TEXT } from '../../src/client/decorate'
-import { EMPTY_REPLACEMENTS, type ReplacementSnapshot } from '../../src/client/replacement-view'
-import { FLOW_KEY, FLOW_KIND, type ChatNode, type ChatSnapshot } from '../../src/client/rc8'
-import { RowSync, type SyncInput } from '../../src/client/sync'
-import type { ControllerState } from '../../src/client/controller'
+import { STYLE_TEXT } from '../../src/client/rows/decorate'
+import { EMPTY_REPLACEMENTS, type ReplacementSnapshot } from '../../src/client/wire/replacement-view'
+import { FLOW_KEY, FLOW_KIND, type ChatNode, type ChatSnapshot } from '../../src/client/wire/rc8'
+import { RowSync, type SyncInput } from '../../src/client/rows/row-sync'
+import type { ControllerState } from '../../src/client/rows/button-store'
 
 /** What the bench hands to the page. */
 export interface PageInput {

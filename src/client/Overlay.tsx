@@ -14,17 +14,17 @@
  * @module dsh-message-recall/client/Overlay
  */
 import { useEffect, useLayoutEffect, useMemo, useRef, useSyncExternalStore } from 'react'
-import type { RecallSender } from './api'
+import type { RecallSender } from './wire/api'
 import type { DebugRegistry } from './debug'
-import type { InputActions, InputState, LocaleService, SessionSnapshot, SnapshotSelectorHook, Translate } from './rc8'
-import { selectReplacements } from './replacement-view'
+import type { InputActions, InputState, LocaleService, SessionSnapshot, SnapshotSelectorHook, Translate } from './wire/rc8'
+import { selectReplacements } from './wire/replacement-view'
 import { SessionClient } from './session-client'
-import type { SessionStores } from './session-stores'
-import type { TombstoneActions } from './tombstone-actions'
-import type { UnsavedWrites } from './unsaved'
-import { RecallNotices } from './RecallNotices'
-import type { ImageSource } from './recall-images'
-import { UndoNoticeView } from './UndoNotice'
+import type { SessionStores } from './stores/session-stores'
+import type { TombstoneActions } from './stores/tombstone-actions'
+import type { UnsavedWrites } from './stores/unsaved-writes'
+import { RecallNotices } from './notices/RecallNotices'
+import type { ImageSource } from './recall/recall-images'
+import { UndoNoticeView } from './notices/UndoNotice'
 
 /** What the plugin injects into the entry's props (`register({ inject })`). */
 export interface OverlayKit {

@@ -13,8 +13,8 @@
  */
 import type { TombstoneRecord } from '../shared/tombstone'
 import type { ExcludedRow, HiddenRow } from '../shared/hidden-rows'
-import type { ViewExpectation } from './expectation'
-import type { PassRecord } from './sync'
+import type { ViewExpectation } from './rows/view-expectation'
+import type { PassRecord } from './rows/row-sync'
 
 /** Name of the global the hook is installed under. */
 export const DEBUG_GLOBAL = '__DSH_MESSAGE_RECALL__'

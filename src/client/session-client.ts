@@ -30,20 +30,20 @@
  * @module dsh-message-recall/client/session-client
  */
 import { isRecord } from '../shared/events'
-import type { RecallSender } from './api'
-import { composeDraft, focusComposer } from './composer'
-import { BROWSER_TIMERS, RecallController, recalledMessage, type RecalledMessage, type RowTarget, type Timers } from './controller'
-import type { RowPress } from './clicks'
+import type { RecallSender } from './wire/api'
+import { composeDraft, focusComposer } from './recall/composer'
+import { BROWSER_TIMERS, RecallController, recalledMessage, type RecalledMessage, type RowTarget, type Timers } from './rows/button-store'
+import type { RowPress } from './rows/button-clicks'
 import type { DebugRegistry } from './debug'
-import { disarmOnOtherInput } from './disarm'
-import { viewExpectation, type ViewExpectation } from './expectation'
-import type { InputActions, Translate } from './rc8'
-import { imageRefs, restoreImages, type ImageSource } from './recall-images'
-import { recallInEvents, recallLanded } from './recall-landing'
-import { RowSync, type SyncInput } from './sync'
-import type { UnsavedWrites } from './unsaved'
-import type { TombstoneActions } from './tombstone-actions'
-import { UndoNotice } from './undo-notice'
+import { disarmOnOtherInput } from './rows/disarm-on-input'
+import { viewExpectation, type ViewExpectation } from './rows/view-expectation'
+import type { InputActions, Translate } from './wire/rc8'
+import { imageRefs, restoreImages, type ImageSource } from './recall/recall-images'
+import { recallInEvents, recallLanded } from './recall/recall-landing'
+import { RowSync, type SyncInput } from './rows/row-sync'
+import type { UnsavedWrites } from './stores/unsaved-writes'
+import type { TombstoneActions } from './stores/tombstone-actions'
+import { UndoNotice } from './notices/undo-notice'
 
 /** What the overlay reads from the session snapshot and the locale on each render: the pass's input without the controller state, plus `hasMore`. */
 export interface SessionViewInput extends Omit<SyncInput, 'controller'> {

@@ -5,9 +5,9 @@
  */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { parseReply, type RecallReply, type RecallRequest, type RecallSender } from '../../src/client/api'
-import { planCount, RecallController, recalledMessage, type RecalledMessage, type RowTarget, type Timers } from '../../src/client/controller'
-import type { GenerationBaseline } from '../../src/client/expectation'
+import { parseReply, type RecallReply, type RecallRequest, type RecallSender } from '../../src/client/wire/api'
+import { planCount, RecallController, recalledMessage, type RecalledMessage, type RowTarget, type Timers } from '../../src/client/rows/button-store'
+import type { GenerationBaseline } from '../../src/client/rows/view-expectation'
 import type { PlanValue, RemovalValue } from '../../src/shared/protocol'
 
 class ManualTimers implements Timers {
