@@ -1292,6 +1292,7 @@ function spanOf(spans, anchorSeq) {
 
 // src/client/wire/rc8.ts
 var FLOW_SELECTOR = "[data-chat-flow]";
+var CONVERSATION_SCROLL = "[data-conversation-scroll]";
 var FLOW_KEY = "data-chat-flow-key";
 var FLOW_KIND = "data-chat-flow-kind";
 var PROMPT_HOVER_ROOT = "[data-time-hover-root]";
@@ -1434,20 +1435,18 @@ var FlowBinding = class {
   locate() {
     const marker = this.marker;
     if (marker === null || !marker.isConnected) return this.current?.isConnected ? this.current : null;
-    if (this.current !== null && this.current.isConnected && this.scope !== null && this.scope.contains(marker)) return this.current;
-    let scope = marker.parentElement;
-    let flow = null;
-    while (scope !== null && flow === null) {
-      flow = scope.querySelector(FLOW_SELECTOR);
-      if (flow === null) scope = scope.parentElement;
-    }
-    if (flow !== this.current) {
-      if (this.current !== null) this.options.onRelease(this.current);
+    const current = this.current;
+    if (current !== null && current.isConnected && this.scope !== null && this.scope.contains(marker) && this.scope.contains(current)) return current;
+    const scope = this.scope !== null && this.scope.contains(marker) ? this.scope : findScope(marker);
+    const flow = scope === null ? null : scope.querySelector(FLOW_SELECTOR);
+    if (flow !== current) {
+      if (current !== null) this.options.onRelease(current);
       this.current = flow;
       if (flow !== null) this.options.onAttach(flow);
     }
     if (scope !== this.scope) {
       this.scope = scope;
+      this.options.onScope?.(scope);
       this.reobserve();
     }
     return flow;
@@ -1461,7 +1460,10 @@ var FlowBinding = class {
     this.observer?.disconnect();
     this.observer = null;
     this.current = null;
-    this.scope = null;
+    if (this.scope !== null) {
+      this.scope = null;
+      this.options.onScope?.(null);
+    }
     return flow;
   }
   reobserve() {
@@ -1472,12 +1474,87 @@ var FlowBinding = class {
     if (scope === null || onChange === null || typeof MutationObserver === "undefined") return;
     this.observer = new MutationObserver((records) => {
       const flow = this.current;
-      if (flow === null || !flow.isConnected) return onChange();
+      if (flow === null) return scope.querySelector(FLOW_SELECTOR) === null ? void 0 : onChange();
+      if (!flow.isConnected) return onChange();
       for (const record of records) {
         if (record.target === flow) return onChange();
       }
     });
     this.observer.observe(scope, { childList: true, subtree: true });
+  }
+};
+function findScope(marker) {
+  const resident = marker.closest(CONVERSATION_SCROLL);
+  if (resident !== null) return resident;
+  for (let scope = marker.parentElement; scope !== null; scope = scope.parentElement) {
+    if (scope.querySelector(FLOW_SELECTOR) !== null) return scope;
+  }
+  return null;
+}
+
+// src/client/rows/hidden-row-sheet.ts
+var SHEET_ATTR = {
+  style: "data-message-recall-hidden-rows",
+  scope: "data-message-recall-scope"
+};
+var nextToken = 0;
+function cssString(text) {
+  return `"${text.replace(/[\\"]/g, (c) => `\\${c}`).replace(/[\n\r\f]/g, (c) => `\\${c.charCodeAt(0).toString(16)} `)}"`;
+}
+function hiddenRowRules(token, keys) {
+  const scope = `[${SHEET_ATTR.scope}=${cssString(token)}]`;
+  const selectors = [...keys].sort().map((key) => `${scope} ${FLOW_SELECTOR}>[${FLOW_KEY}=${cssString(key)}]`);
+  return selectors.length === 0 ? "" : `${selectors.join(",\n")}{display:none!important}
+`;
+}
+var HiddenRowSheet = class {
+  token = `s${++nextToken}`;
+  scope = null;
+  style = null;
+  keys = null;
+  text = "";
+  /**
+   * Put the token on a new scope element (and take it off the old one).
+   * @param scope - the pane's scope element, or `null` when the overlay has none.
+   */
+  setScope(scope) {
+    if (scope === this.scope) return;
+    this.releaseScope();
+    this.scope = scope;
+    if (scope === null) return;
+    scope.setAttribute(SHEET_ATTR.scope, this.token);
+    if (this.style === null || this.style.ownerDocument !== scope.ownerDocument) {
+      this.style?.remove();
+      const style = scope.ownerDocument.createElement("style");
+      style.setAttribute(SHEET_ATTR.style, this.token);
+      style.textContent = this.text;
+      scope.ownerDocument.head.appendChild(style);
+      this.style = style;
+    }
+  }
+  /**
+   * Hide exactly these rows (the sheet is rewritten only when the set changes).
+   * @param keys - the keys of the rows the session hides.
+   */
+  update(keys) {
+    if (keys === this.keys) return;
+    this.keys = keys;
+    const text = hiddenRowRules(this.token, keys);
+    if (text === this.text) return;
+    this.text = text;
+    if (this.style !== null) this.style.textContent = text;
+  }
+  /** Remove the sheet and the scope's token. */
+  dispose() {
+    this.releaseScope();
+    this.scope = null;
+    this.style?.remove();
+    this.style = null;
+    this.keys = null;
+    this.text = "";
+  }
+  releaseScope() {
+    if (this.scope !== null && this.scope.getAttribute(SHEET_ATTR.scope) === this.token) this.scope.removeAttribute(SHEET_ATTR.scope);
   }
 };
 
@@ -1634,7 +1711,8 @@ var RowSync = class {
         this.release(flow);
         if (flow.isConnected) undecorateAll(flow);
         this.cache = /* @__PURE__ */ new WeakMap();
-      }
+      },
+      onScope: (scope) => this.sheet.setScope(scope)
     });
   }
   cache = /* @__PURE__ */ new WeakMap();
@@ -1649,6 +1727,7 @@ var RowSync = class {
   lazy;
   clicks;
   placement = new ClusterPlacement();
+  sheet = new HiddenRowSheet();
   /**
    * Set the element the overlay rendered; the flow is looked up from it.
    * @param marker - the overlay's anchor element, or `null` on unmount.
@@ -1695,6 +1774,7 @@ var RowSync = class {
     this.anchorsByKey = byKey;
     const hidden = this.deriveHidden(input.replacements, anchors2);
     this.lastHidden = hidden;
+    this.sheet.update(hidden.hiddenKeys);
     let rows = 0;
     let touched = 0;
     const unresolved = [];
@@ -1793,6 +1873,7 @@ var RowSync = class {
       this.release(flow);
       undecorateAll(flow);
     }
+    this.sheet.dispose();
     this.cache = /* @__PURE__ */ new WeakMap();
     this.derived = null;
   }
@@ -2538,7 +2619,7 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
 }
 
 // src/client/build-stamp.ts
-var BUILD_STAMP = true ? "0.1.0+43b5374236" : "dev";
+var BUILD_STAMP = true ? "0.1.0+484e0639a9" : "dev";
 
 // src/client/stores/session-stores.ts
 var SessionStores = class {

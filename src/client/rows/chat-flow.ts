@@ -1,13 +1,17 @@
 /**
- * Flow binding: which chat flow an overlay decorates, and when it changes. The flow is the one next
- * to the overlay: the nearest ancestor of the overlay's anchor element that contains a
- * `[data-chat-flow]` (the overlay renders inside the composer of the same session pane as the chat
- * view). A MutationObserver on that ancestor reports rows added, removed or re-created and a
- * replaced flow; mutations inside rows (streaming text) are not reported.
+ * Flow binding: which chat flow an overlay decorates, and when it changes. The flow is looked up
+ * in a scope around the overlay's anchor element: the session pane's resident scroll body
+ * ({@link CONVERSATION_SCROLL}, which holds both the session view and the composer the overlay
+ * renders in), else the nearest ancestor of the anchor that contains a `[data-chat-flow]`. The
+ * scope is kept while it still holds the anchor, also while it holds no flow: the session header's
+ * Trajectory tab takes the Chat view's flow out of the page and a visit back to Chat mounts a new
+ * flow element in the same scope. A MutationObserver on the scope reports rows added, removed or
+ * re-created, a replaced flow, and a flow that comes back; mutations inside rows (streaming text)
+ * are not reported.
  *
- * @module dsh-message-recall/client/flow
+ * @module dsh-message-recall/client/rows/chat-flow
  */
-import { FLOW_SELECTOR } from '../wire/rc8'
+import { CONVERSATION_SCROLL, FLOW_SELECTOR } from '../wire/rc8'
 
 /** Construction options of {@link FlowBinding}. */
 export interface FlowBindingOptions {
@@ -15,6 +19,8 @@ export interface FlowBindingOptions {
   readonly onAttach: (flow: HTMLElement) => void
   /** The bound flow was replaced by another element (or vanished); it may no longer be in the page. */
   readonly onRelease: (flow: HTMLElement) => void
+  /** The scope changed: the element the flow is looked up in (and observed), or `null` when there is none. */
+  readonly onScope?: (scope: Element | null) => void
 }
 
 /** Finds and keeps the flow of one overlay; see the module description. */
@@ -63,20 +69,18 @@ export class FlowBinding {
   locate(): HTMLElement | null {
     const marker = this.marker
     if (marker === null || !marker.isConnected) return this.current?.isConnected ? this.current : null
-    if (this.current !== null && this.current.isConnected && this.scope !== null && this.scope.contains(marker)) return this.current
-    let scope: Element | null = marker.parentElement
-    let flow: HTMLElement | null = null
-    while (scope !== null && flow === null) {
-      flow = scope.querySelector<HTMLElement>(FLOW_SELECTOR)
-      if (flow === null) scope = scope.parentElement
-    }
-    if (flow !== this.current) {
-      if (this.current !== null) this.options.onRelease(this.current)
+    const current = this.current
+    if (current !== null && current.isConnected && this.scope !== null && this.scope.contains(marker) && this.scope.contains(current)) return current
+    const scope = this.scope !== null && this.scope.contains(marker) ? this.scope : findScope(marker)
+    const flow = scope === null ? null : scope.querySelector<HTMLElement>(FLOW_SELECTOR)
+    if (flow !== current) {
+      if (current !== null) this.options.onRelease(current)
       this.current = flow
       if (flow !== null) this.options.onAttach(flow)
     }
     if (scope !== this.scope) {
       this.scope = scope
+      this.options.onScope?.(scope)
       this.reobserve()
     }
     return flow
@@ -91,7 +95,10 @@ export class FlowBinding {
     this.observer?.disconnect()
     this.observer = null
     this.current = null
-    this.scope = null
+    if (this.scope !== null) {
+      this.scope = null
+      this.options.onScope?.(null)
+    }
     return flow
   }
 
@@ -103,11 +110,27 @@ export class FlowBinding {
     if (scope === null || onChange === null || typeof MutationObserver === 'undefined') return
     this.observer = new MutationObserver((records) => {
       const flow = this.current
-      if (flow === null || !flow.isConnected) return onChange()
+      // No flow bound: only a flow appearing in the scope matters (not the composer, not another view).
+      if (flow === null) return scope.querySelector(FLOW_SELECTOR) === null ? undefined : onChange()
+      if (!flow.isConnected) return onChange()
       for (const record of records) {
         if (record.target === flow) return onChange()
       }
     })
     this.observer.observe(scope, { childList: true, subtree: true })
   }
+}
+
+/**
+ * The scope of a marker: the pane's resident scroll body, else the nearest ancestor holding a flow.
+ * @param marker - the overlay's anchor element (in the page).
+ * @returns the scope, or `null` when neither exists.
+ */
+function findScope(marker: Element): Element | null {
+  const resident = marker.closest(CONVERSATION_SCROLL)
+  if (resident !== null) return resident
+  for (let scope = marker.parentElement; scope !== null; scope = scope.parentElement) {
+    if (scope.querySelector(FLOW_SELECTOR) !== null) return scope
+  }
+  return null
 }

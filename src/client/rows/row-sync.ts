@@ -9,10 +9,12 @@
  * only rows whose node, hidden state, controller state, running flag, locale or reveal state
  * changed are written. Hiding is applied to every row at once; buttons only to revealed rows.
  *
- * The pass composes four helpers, each with one job: {@link FlowBinding} (which flow, and when it
- * changes), {@link LazyReveal} (which rows may carry buttons), {@link ClickDelegate} (a click on
- * a button becomes a press) and {@link ClusterPlacement} (a prompt row's cluster sits beside DSH's
- * own action band, measured when the pointer or focus reaches the row).
+ * The pass composes five helpers, each with one job: {@link FlowBinding} (which flow, and when it
+ * changes), {@link HiddenRowSheet} (the hidden rows' keys as a style sheet, so a row element no
+ * pass has seen yet is hidden too), {@link LazyReveal} (which rows may carry buttons),
+ * {@link ClickDelegate} (a click on a button becomes a press) and {@link ClusterPlacement} (a
+ * prompt row's cluster sits beside DSH's own action band, measured when the pointer or focus
+ * reaches the row).
  *
  * @module dsh-message-recall/client/sync
  */
@@ -22,6 +24,7 @@ import { ClusterPlacement, placeCluster } from './cluster-place'
 import type { ArmedState, ControllerState, PendingState, RowError } from './button-store'
 import { ClusterFactory, clusterTexts, decorateRow, undecorateAll, undecorateRow, type ClusterTexts } from './decorate'
 import { FlowBinding } from './chat-flow'
+import { HiddenRowSheet } from './hidden-row-sheet'
 import { describeError } from '../text/locales'
 import { FLOW_KEY, FLOW_KIND, type ChatSnapshot, type Translate } from '../wire/rc8'
 import type { ReplacementSnapshot } from '../wire/replacement-view'
@@ -101,6 +104,7 @@ export class RowSync {
   private readonly lazy: LazyReveal
   private readonly clicks: ClickDelegate
   private readonly placement = new ClusterPlacement()
+  private readonly sheet = new HiddenRowSheet()
 
   constructor(private readonly options: RowSyncOptions) {
     this.lazy = new LazyReveal({ onReveal: () => this.onChange?.() })
@@ -116,6 +120,7 @@ export class RowSync {
         if (flow.isConnected) undecorateAll(flow)
         this.cache = new WeakMap()
       },
+      onScope: (scope) => this.sheet.setScope(scope),
     })
   }
 
@@ -167,6 +172,7 @@ export class RowSync {
     this.anchorsByKey = byKey
     const hidden = this.deriveHidden(input.replacements, anchors)
     this.lastHidden = hidden
+    this.sheet.update(hidden.hiddenKeys)
     let rows = 0
     let touched = 0
     const unresolved: string[] = []
@@ -246,6 +252,7 @@ export class RowSync {
       this.release(flow)
       undecorateAll(flow)
     }
+    this.sheet.dispose()
     this.cache = new WeakMap()
     this.derived = null
   }

@@ -22,6 +22,14 @@ import type { LogEvent } from '../../shared/events'
 /** Selector of the chat list of one view (its element children are the rows, plus a few others). */
 export const FLOW_SELECTOR = '[data-chat-flow]'
 
+/**
+ * Marker of a session pane's resident scroll body (`ConversationRoot` in
+ * `dsh-client-ui-conversation`): it holds the active session view (`conversation.session`, where
+ * the Chat view renders its flow) and the composer seat, and stays in the page while the session
+ * header's tabs switch that view (Chat, Trajectory), which mounts a new flow element.
+ */
+export const CONVERSATION_SCROLL = '[data-conversation-scroll]'
+
 /** Attribute of a row that holds its chat-store key (`${kind.length}:${kind}${id}`, `conversationContextKey`). */
 export const FLOW_KEY = 'data-chat-flow-key'
 
