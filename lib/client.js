@@ -722,80 +722,13 @@ function plainText(content) {
   return content.filter((block) => isRecord(block) && block.type === "text" && typeof block.text === "string").map((block) => block.text).join("");
 }
 
-// src/shared/tombstone.ts
-var TOMBSTONE_PLUGIN = "dsh-message-recall";
-var REMOVAL_ACTIONS = ["recall", "delete", "deleteFrom"];
-var TOMBSTONE_ACTIONS = [...REMOVAL_ACTIONS, "exclude"];
-function isTombstoneSource(source) {
-  return isRecord(source) && source.kind === "plugin" && source.plugin === TOMBSTONE_PLUGIN;
-}
-function isTombstoneEvent(event) {
-  if (event.type !== "user/message" || readReplaceOp(event.surfaceOp) === null) return false;
-  return isRecord(event.data) && isTombstoneSource(event.data.source);
-}
-function readTombstone(event) {
-  if (!isTombstoneEvent(event)) return null;
-  const range = readReplaceOp(event.surfaceOp);
-  const source = event.data.source;
-  const action = TOMBSTONE_ACTIONS.find((a) => a === source.action) ?? "delete";
-  const fromSource = Array.isArray(source.removedSeqs) ? source.removedSeqs.filter(Number.isSafeInteger) : [];
-  const shadowedSeqs2 = event.sourceEventSeqs ? [...event.sourceEventSeqs] : fromSource;
-  return { seq: event.seq, start: range.start, end: range.end, shadowedSeqs: shadowedSeqs2, action };
-}
-
-// src/client/recall/recall-landing.ts
-var REFUSALS = new Set(ERROR_CODES.filter((code) => code !== "PERSIST_FAILED" && code !== "INTERNAL"));
-function isRefusal(code) {
-  return REFUSALS.has(code);
-}
-var LANDING_DELAYS_MS = [0, 500, 1e3, 2e3, 4e3];
-function recallInEvents(events, seq) {
-  return events.some((event) => {
-    const tombstone = readTombstone(event);
-    return tombstone !== null && tombstone.action === "recall" && tombstone.shadowedSeqs.includes(seq);
-  });
-}
-function recallInSummary(summary, seq) {
-  return summary.tombstones.some((tombstone) => tombstone.action === "recall" && tombstone.inEffect && tombstone.shadowedSeqs.includes(seq));
-}
-async function recallLanded(check) {
-  let absent = 0;
-  for (const delay of check.delaysMs ?? LANDING_DELAYS_MS) {
-    if (delay > 0) await new Promise((done) => check.timers.setTimeout(done, delay));
-    if (check.cancelled?.() === true) return false;
-    if (check.inView()) return true;
-    const reply = await check.send({ sessionId: check.sessionId, action: "inspect" });
-    if (check.inView()) return true;
-    if (!reply.ok) continue;
-    const summary = reply.value.live ?? reply.value.disk;
-    if (summary === null) continue;
-    if (recallInSummary(summary, check.seq)) return true;
-    if (++absent === 2) return false;
+// src/client/stores/snapshot-store.ts
+var SnapshotStore = class {
+  /** @param state - the first snapshot. */
+  constructor(state) {
+    this.state = state;
   }
-  return false;
-}
-
-// src/client/rows/button-store.ts
-var BROWSER_TIMERS = {
-  setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
-  clearTimeout: (handle) => globalThis.clearTimeout(handle)
-};
-var EMPTY_ERRORS = /* @__PURE__ */ new Map();
-var INITIAL = Object.freeze({ armed: null, pending: null, errors: EMPTY_ERRORS, notice: null });
-var RecallController = class {
-  constructor(options) {
-    this.options = options;
-    this.timers = options.timers ?? BROWSER_TIMERS;
-  }
-  state = INITIAL;
   listeners = /* @__PURE__ */ new Set();
-  timers;
-  armTimer = void 0;
-  noticeTimer = void 0;
-  errorTimers = /* @__PURE__ */ new Map();
-  baseline = null;
-  noticeId = 0;
-  disposed = false;
   /** @returns the current snapshot (stable until the next change). */
   getSnapshot = () => this.state;
   /**
@@ -806,6 +739,46 @@ var RecallController = class {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   };
+  /**
+   * Replace the snapshot and notify every listener.
+   * @param state - the new snapshot.
+   */
+  publish(state) {
+    this.state = state;
+    for (const listener of [...this.listeners]) listener();
+  }
+  /** Forget every listener (on dispose). */
+  dropListeners() {
+    this.listeners.clear();
+  }
+};
+
+// src/client/stores/timers.ts
+var BROWSER_TIMERS = {
+  setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
+  clearTimeout: (handle) => globalThis.clearTimeout(handle)
+};
+
+// src/client/wire/refusal.ts
+var REFUSALS = new Set(ERROR_CODES.filter((code) => code !== "PERSIST_FAILED" && code !== "INTERNAL"));
+function isRefusal(code) {
+  return REFUSALS.has(code);
+}
+
+// src/client/rows/button-store.ts
+var EMPTY_ERRORS = /* @__PURE__ */ new Map();
+var INITIAL = Object.freeze({ armed: null, pending: null, errors: EMPTY_ERRORS });
+var ButtonStore = class extends SnapshotStore {
+  constructor(options) {
+    super(INITIAL);
+    this.options = options;
+    this.timers = options.timers ?? BROWSER_TIMERS;
+  }
+  timers;
+  armTimer = void 0;
+  errorTimers = /* @__PURE__ */ new Map();
+  baseline = null;
+  disposed = false;
   /** The generation baseline learned from this view's last successful write, or `null`. */
   get generationBaseline() {
     return this.baseline;
@@ -813,7 +786,7 @@ var RecallController = class {
   /**
    * Handle one button press.
    * @param target - the row, its seq and the pressed action.
-   * @param expect - the view's expectation now (`viewExpectation` with {@link RecallController.generationBaseline});
+   * @param expect - the view's expectation now (`viewExpectation` with {@link ButtonStore.generationBaseline});
    *   sent with a plan or a recall. A commit sends the armed plan's view instead.
    * @returns `'armed'` (first press of a destructive button), `'committed'`, `'refused'` (the
    *   host or the network said no; the row shows the error), `'ignored'` (a request is in flight)
@@ -836,31 +809,14 @@ var RecallController = class {
     this.stopArmTimer();
     this.set({ armed: null });
   }
-  /**
-   * Name the images of a recall that could not come back into the composer.
-   * @param lost - the images left behind, with their reasons; nothing is shown for none.
-   */
-  showImageNotice(lost) {
-    if (this.disposed || lost.length === 0) return;
-    this.timers.clearTimeout(this.noticeTimer);
-    this.set({ notice: { id: ++this.noticeId, lost } });
-    this.noticeTimer = this.timers.setTimeout(() => this.dismissNotice(), this.options.noticeMs ?? 1e4);
-  }
-  /** Hide the recall notice. */
-  dismissNotice() {
-    if (this.disposed || this.state.notice === null) return;
-    this.timers.clearTimeout(this.noticeTimer);
-    this.set({ notice: null });
-  }
   /** Stop every timer, drop listeners; later presses resolve `'disposed'` and replies in flight are ignored. */
   dispose() {
     if (this.disposed) return;
     this.disposed = true;
     this.stopArmTimer();
-    this.timers.clearTimeout(this.noticeTimer);
     for (const handle of this.errorTimers.values()) this.timers.clearTimeout(handle);
     this.errorTimers.clear();
-    this.listeners.clear();
+    this.dropListeners();
   }
   async arm(target, expect) {
     this.stopArmTimer();
@@ -947,8 +903,7 @@ var RecallController = class {
     this.armTimer = void 0;
   }
   set(patch) {
-    this.state = Object.freeze({ ...this.state, ...patch });
-    for (const listener of [...this.listeners]) listener();
+    this.publish(Object.freeze({ ...this.state, ...patch }));
   }
 };
 function planCount(value) {
@@ -958,6 +913,42 @@ function recalledMessage(value) {
   const content = value.content ?? [];
   return { text: value.text ?? plainText(content), content };
 }
+
+// src/client/recall/image-notice.ts
+var ImageNotice = class extends SnapshotStore {
+  constructor(options = {}) {
+    super(null);
+    this.options = options;
+    this.timers = options.timers ?? BROWSER_TIMERS;
+  }
+  timers;
+  timer = void 0;
+  nextId = 0;
+  disposed = false;
+  /**
+   * Name the images of a recall that could not come back into the composer.
+   * @param lost - the images left behind, with their reasons; nothing is shown for none.
+   */
+  show(lost) {
+    if (this.disposed || lost.length === 0) return;
+    this.timers.clearTimeout(this.timer);
+    this.publish(Object.freeze({ id: ++this.nextId, lost }));
+    this.timer = this.timers.setTimeout(() => this.dismiss(), this.options.noticeMs ?? 1e4);
+  }
+  /** Hide the notice. */
+  dismiss() {
+    if (this.disposed || this.state === null) return;
+    this.timers.clearTimeout(this.timer);
+    this.publish(null);
+  }
+  /** Stop the timer and drop listeners. */
+  dispose() {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.timers.clearTimeout(this.timer);
+    this.dropListeners();
+  }
+};
 
 // src/client/rows/disarm-on-input.ts
 var ARMED_BUTTON = `[${ATTR.action}][${ATTR.armed}="true"]`;
@@ -1129,6 +1120,55 @@ async function readFile(ref, readAttachment) {
   } catch {
     return "unreadable";
   }
+}
+
+// src/shared/tombstone.ts
+var TOMBSTONE_PLUGIN = "dsh-message-recall";
+var REMOVAL_ACTIONS = ["recall", "delete", "deleteFrom"];
+var TOMBSTONE_ACTIONS = [...REMOVAL_ACTIONS, "exclude"];
+function isTombstoneSource(source) {
+  return isRecord(source) && source.kind === "plugin" && source.plugin === TOMBSTONE_PLUGIN;
+}
+function isTombstoneEvent(event) {
+  if (event.type !== "user/message" || readReplaceOp(event.surfaceOp) === null) return false;
+  return isRecord(event.data) && isTombstoneSource(event.data.source);
+}
+function readTombstone(event) {
+  if (!isTombstoneEvent(event)) return null;
+  const range = readReplaceOp(event.surfaceOp);
+  const source = event.data.source;
+  const action = TOMBSTONE_ACTIONS.find((a) => a === source.action) ?? "delete";
+  const fromSource = Array.isArray(source.removedSeqs) ? source.removedSeqs.filter(Number.isSafeInteger) : [];
+  const shadowedSeqs2 = event.sourceEventSeqs ? [...event.sourceEventSeqs] : fromSource;
+  return { seq: event.seq, start: range.start, end: range.end, shadowedSeqs: shadowedSeqs2, action };
+}
+
+// src/client/recall/recall-landing.ts
+var LANDING_DELAYS_MS = [0, 500, 1e3, 2e3, 4e3];
+function recallInEvents(events, seq) {
+  return events.some((event) => {
+    const tombstone = readTombstone(event);
+    return tombstone !== null && tombstone.action === "recall" && tombstone.shadowedSeqs.includes(seq);
+  });
+}
+function recallInSummary(summary, seq) {
+  return summary.tombstones.some((tombstone) => tombstone.action === "recall" && tombstone.inEffect && tombstone.shadowedSeqs.includes(seq));
+}
+async function recallLanded(check) {
+  let absent = 0;
+  for (const delay of check.delaysMs ?? LANDING_DELAYS_MS) {
+    if (delay > 0) await new Promise((done) => check.timers.setTimeout(done, delay));
+    if (check.cancelled?.() === true) return false;
+    if (check.inView()) return true;
+    const reply = await check.send({ sessionId: check.sessionId, action: "inspect" });
+    if (check.inView()) return true;
+    if (!reply.ok) continue;
+    const summary = reply.value.live ?? reply.value.disk;
+    if (summary === null) continue;
+    if (recallInSummary(summary, check.seq)) return true;
+    if (++absent === 2) return false;
+  }
+  return false;
 }
 
 // src/shared/restore.ts
@@ -1911,37 +1951,6 @@ function sameAnchors(a, b) {
   return true;
 }
 
-// src/client/stores/snapshot-store.ts
-var SnapshotStore = class {
-  /** @param state - the first snapshot. */
-  constructor(state) {
-    this.state = state;
-  }
-  listeners = /* @__PURE__ */ new Set();
-  /** @returns the current snapshot (stable until the next change). */
-  getSnapshot = () => this.state;
-  /**
-   * @param listener - called after every change.
-   * @returns unsubscribe.
-   */
-  subscribe = (listener) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-  /**
-   * Replace the snapshot and notify every listener.
-   * @param state - the new snapshot.
-   */
-  publish(state) {
-    this.state = state;
-    for (const listener of [...this.listeners]) listener();
-  }
-  /** Forget every listener (on dispose). */
-  dropListeners() {
-    this.listeners.clear();
-  }
-};
-
 // src/client/notices/undo-notice.ts
 function restorableInPlace(value) {
   return value.kinds.length === 1 && value.kinds[0] === "user";
@@ -2029,8 +2038,9 @@ var SessionClient = class {
     this.options = options;
     const timers = options.timers === void 0 ? {} : { timers: options.timers };
     this.notice = new UndoNotice(timers);
+    this.imageNotice = new ImageNotice(timers);
     this.unsaved = options.unsaved;
-    this.controller = new RecallController({
+    this.controller = new ButtonStore({
       sessionId: options.sessionId,
       send: options.send,
       onRecalled: (message) => this.recalled(message),
@@ -2048,6 +2058,8 @@ var SessionClient = class {
   controller;
   /** The undo notice after each removal; the overlay renders it. */
   notice;
+  /** The images a recall could not bring back into the composer; the overlay renders it. */
+  imageNotice;
   /** A write in effect whose flush failed, with Save again; the overlay renders it. */
   unsaved;
   sync;
@@ -2145,6 +2157,7 @@ var SessionClient = class {
       this.sync.detach();
       this.controller.dispose();
       this.notice.dispose();
+      this.imageNotice.dispose();
     };
   }
   recalled(message) {
@@ -2162,7 +2175,7 @@ var SessionClient = class {
       readAttachment: images?.reader(this.options.sessionId),
       drafts: images?.drafts(),
       addImages: addImages === void 0 ? void 0 : (ids) => addImages.call(actions, ids)
-    }).then((outcome) => this.controller.showImageNotice(outcome.lost));
+    }).then((outcome) => this.imageNotice.show(outcome.lost));
   }
   /** A recall failed without a refusal: if its tombstone landed, the page's copy of the prompt. */
   async confirmRecall(target) {
@@ -2285,7 +2298,8 @@ function RecallOverlay({ sessionId, useSession, useInput, inputActions, kit }) {
   const locale = (0, import_react3.useSyncExternalStore)(kit.locale.subscribe, kit.locale.getSnapshot);
   const marker = (0, import_react3.useRef)(null);
   const client = (0, import_react3.useMemo)(() => new SessionClient({ sessionId, send: kit.send, t: kit.t, debug: kit.debug, tombstones: kit.tombstones.get(sessionId), unsaved: kit.unsaved.get(sessionId), ...kit.images === void 0 ? {} : { images: kit.images } }), [sessionId, kit]);
-  const state = (0, import_react3.useSyncExternalStore)(client.controller.subscribe, client.controller.getSnapshot);
+  (0, import_react3.useSyncExternalStore)(client.controller.subscribe, client.controller.getSnapshot);
+  const imageNotice = (0, import_react3.useSyncExternalStore)(client.imageNotice.subscribe, client.imageNotice.getSnapshot);
   const tombstones = kit.tombstones.get(sessionId);
   (0, import_react3.useSyncExternalStore)(tombstones.subscribe, tombstones.getSnapshot);
   client.setView({ chat, running, hasMore, replacements, localeRevision: locale.revision }, inputActions);
@@ -2297,7 +2311,7 @@ function RecallOverlay({ sessionId, useSession, useInput, inputActions, kit }) {
   return /* @__PURE__ */ (0, import_jsx_runtime3.jsxs)(import_jsx_runtime3.Fragment, { children: [
     /* @__PURE__ */ (0, import_jsx_runtime3.jsx)("span", { ref: marker, hidden: true, "data-message-recall-overlay": "" }),
     useInput !== void 0 && /* @__PURE__ */ (0, import_jsx_runtime3.jsx)(DraftMirror, { useInput, client }),
-    /* @__PURE__ */ (0, import_jsx_runtime3.jsx)(RecallNotices, { notice: state.notice, onDismiss: () => client.controller.dismissNotice(), unsaved: client.unsaved, t: kit.t, children: /* @__PURE__ */ (0, import_jsx_runtime3.jsx)(UndoNoticeView, { notice: client.notice, actions: tombstones, t: kit.t }) })
+    /* @__PURE__ */ (0, import_jsx_runtime3.jsx)(RecallNotices, { notice: imageNotice, onDismiss: () => client.imageNotice.dismiss(), unsaved: client.unsaved, t: kit.t, children: /* @__PURE__ */ (0, import_jsx_runtime3.jsx)(UndoNoticeView, { notice: client.notice, actions: tombstones, t: kit.t }) })
   ] });
 }
 function DraftMirror({ useInput, client }) {
@@ -2619,7 +2633,7 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
 }
 
 // src/client/build-stamp.ts
-var BUILD_STAMP = true ? "0.1.0+484e0639a9" : "dev";
+var BUILD_STAMP = true ? "0.1.0+0a4e3045b1" : "dev";
 
 // src/client/stores/session-stores.ts
 var SessionStores = class {
@@ -2744,27 +2758,16 @@ var TombstoneActions = class extends SnapshotStore {
 };
 
 // src/client/stores/unsaved-writes.ts
-var UnsavedWrites = class {
+var UnsavedWrites = class extends SnapshotStore {
   constructor(options) {
+    super(null);
     this.options = options;
     this.timers = options.timers ?? BROWSER_TIMERS;
   }
-  state = null;
-  listeners = /* @__PURE__ */ new Set();
   timers;
   clearTimer = void 0;
   ids = 0;
   disposed = false;
-  /** @returns the current state (stable until the next change). */
-  getSnapshot = () => this.state;
-  /**
-   * @param listener - called after every change.
-   * @returns unsubscribe.
-   */
-  subscribe = (listener) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
   /**
    * Record an applied write whose flush failed (replaces an earlier one: a flush saves the
    * whole live log, so Save again covers both).
@@ -2803,7 +2806,7 @@ var UnsavedWrites = class {
   dispose() {
     this.disposed = true;
     this.timers.clearTimeout(this.clearTimer);
-    this.listeners.clear();
+    this.dropListeners();
   }
   clear(id) {
     if (this.disposed || this.state?.id !== id) return;
@@ -2811,8 +2814,7 @@ var UnsavedWrites = class {
     this.set(null);
   }
   set(state) {
-    this.state = state === null ? null : Object.freeze(state);
-    for (const listener of [...this.listeners]) listener();
+    this.publish(state === null ? null : Object.freeze(state));
   }
 };
 

@@ -10,7 +10,7 @@ import { STYLE_TEXT } from '../../src/client/rows/decorate'
 import { EMPTY_REPLACEMENTS, type ReplacementSnapshot } from '../../src/client/wire/replacement-view'
 import { FLOW_KEY, FLOW_KIND, type ChatNode, type ChatSnapshot } from '../../src/client/wire/rc8'
 import { RowSync, type SyncInput } from '../../src/client/rows/row-sync'
-import type { ControllerState } from '../../src/client/rows/button-store'
+import type { ButtonState } from '../../src/client/rows/button-store'
 
 /** What the bench hands to the page. */
 export interface PageInput {
@@ -49,7 +49,7 @@ export interface PageResult {
   readonly userAgent: string
 }
 
-const IDLE: ControllerState = Object.freeze({ armed: null, pending: null, errors: new Map(), notice: null })
+const IDLE: ButtonState = Object.freeze({ armed: null, pending: null, errors: new Map() })
 const t = (key: string, params?: Record<string, string | number>) => (params?.count === undefined ? key : `${key} ${params.count}`)
 
 function rowText(node: ChatNode): string {

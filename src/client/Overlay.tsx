@@ -65,7 +65,8 @@ export function RecallOverlay({ sessionId, useSession, useInput, inputActions, k
   const locale = useSyncExternalStore(kit.locale.subscribe, kit.locale.getSnapshot)
   const marker = useRef<HTMLSpanElement>(null)
   const client = useMemo(() => new SessionClient({ sessionId, send: kit.send, t: kit.t, debug: kit.debug, tombstones: kit.tombstones.get(sessionId), unsaved: kit.unsaved.get(sessionId), ...(kit.images === undefined ? {} : { images: kit.images }) }), [sessionId, kit])
-  const state = useSyncExternalStore(client.controller.subscribe, client.controller.getSnapshot)
+  useSyncExternalStore(client.controller.subscribe, client.controller.getSnapshot)
+  const imageNotice = useSyncExternalStore(client.imageNotice.subscribe, client.imageNotice.getSnapshot)
   // Re-render (and so run a pass) when a Restore or Open a copy is refused: excluded rows show it.
   const tombstones = kit.tombstones.get(sessionId)
   useSyncExternalStore(tombstones.subscribe, tombstones.getSnapshot)
@@ -81,7 +82,7 @@ export function RecallOverlay({ sessionId, useSession, useInput, inputActions, k
     <>
       <span ref={marker} hidden data-message-recall-overlay="" />
       {useInput !== undefined && <DraftMirror useInput={useInput} client={client} />}
-      <RecallNotices notice={state.notice} onDismiss={() => client.controller.dismissNotice()} unsaved={client.unsaved} t={kit.t}>
+      <RecallNotices notice={imageNotice} onDismiss={() => client.imageNotice.dismiss()} unsaved={client.unsaved} t={kit.t}>
         <UndoNoticeView notice={client.notice} actions={tombstones} t={kit.t} />
       </RecallNotices>
     </>

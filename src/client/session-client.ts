@@ -1,7 +1,7 @@
 /**
  * The one owner of the client's state for one mounted session: the view the overlay last rendered
  * (chat store, running flag, `hasMore`, replacement view, locale revision), the composer draft, the
- * {@link RecallController} and the {@link RowSync}. Everything else only reports to it or reads
+ * {@link ButtonStore} and the {@link RowSync}. Everything else only reports to it or reads
  * from it, and data moves one way:
  *
  * ```text
@@ -9,7 +9,7 @@
  *   composer draft ──useInput──▶ DraftMirror ──setDraft─────────▶ │ SessionClient
  *   row button click ──▶ ClickDelegate (in RowSync) ──pressRow──▶ ┘ (view, draft)
  *        │
- *        ├─ press(target, viewExpectation(view, baseline)) ──▶ RecallController ──send──▶ host route
+ *        ├─ press(target, viewExpectation(view, baseline)) ──▶ ButtonStore ──send──▶ host route
  *        │      the controller's state changes ──subscribe──▶ RecallOverlay re-renders
  *        │      a recall commits ──onRecalled──▶ inputActions.setDraft(composeDraft(text, draft)), focus,
  *        │          its images ──readAttachment──▶ createDraftImages ──▶ inputActions.addImages
@@ -32,7 +32,9 @@
 import { isRecord } from '../shared/events'
 import type { RecallSender } from './wire/api'
 import { composeDraft, focusComposer } from './recall/composer'
-import { BROWSER_TIMERS, RecallController, recalledMessage, type RecalledMessage, type RowTarget, type Timers } from './rows/button-store'
+import { ButtonStore, recalledMessage, type RecalledMessage, type RowTarget } from './rows/button-store'
+import { ImageNotice } from './recall/image-notice'
+import { BROWSER_TIMERS, type Timers } from './stores/timers'
 import type { RowPress } from './rows/button-clicks'
 import type { DebugRegistry } from './debug'
 import { disarmOnOtherInput } from './rows/disarm-on-input'
@@ -73,9 +75,11 @@ export interface SessionClientOptions {
 /** The per-session state owner; see the module description. */
 export class SessionClient {
   /** The button state store; the overlay subscribes to it to re-render. */
-  readonly controller: RecallController
+  readonly controller: ButtonStore
   /** The undo notice after each removal; the overlay renders it. */
   readonly notice: UndoNotice
+  /** The images a recall could not bring back into the composer; the overlay renders it. */
+  readonly imageNotice: ImageNotice
   /** A write in effect whose flush failed, with Save again; the overlay renders it. */
   readonly unsaved: UnsavedWrites
   private readonly sync: RowSync
@@ -91,8 +95,9 @@ export class SessionClient {
   constructor(private readonly options: SessionClientOptions) {
     const timers = options.timers === undefined ? {} : { timers: options.timers }
     this.notice = new UndoNotice(timers)
+    this.imageNotice = new ImageNotice(timers)
     this.unsaved = options.unsaved
-    this.controller = new RecallController({
+    this.controller = new ButtonStore({
       sessionId: options.sessionId,
       send: options.send,
       onRecalled: (message) => this.recalled(message),
@@ -145,7 +150,7 @@ export class SessionClient {
    * @param target - the row, its seq and the action.
    * @returns the controller's outcome.
    */
-  press(target: RowTarget): ReturnType<RecallController['press']> {
+  press(target: RowTarget): ReturnType<ButtonStore['press']> {
     if (target.action === 'recall') {
       const data = this.view?.chat.nodes.get(target.key)?.data
       const content = isRecord(data) && Array.isArray(data.content) ? data.content as readonly unknown[] : null
@@ -200,6 +205,7 @@ export class SessionClient {
       this.sync.detach()
       this.controller.dispose()
       this.notice.dispose()
+      this.imageNotice.dispose()
     }
   }
 
@@ -218,7 +224,7 @@ export class SessionClient {
       readAttachment: images?.reader(this.options.sessionId),
       drafts: images?.drafts(),
       addImages: addImages === undefined ? undefined : (ids) => addImages.call(actions, ids),
-    }).then((outcome) => this.controller.showImageNotice(outcome.lost))
+    }).then((outcome) => this.imageNotice.show(outcome.lost))
   }
 
   /** A recall failed without a refusal: if its tombstone landed, the page's copy of the prompt. */

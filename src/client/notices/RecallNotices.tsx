@@ -15,7 +15,7 @@
  */
 import type { ReactNode } from 'react'
 import { useSyncExternalStore } from 'react'
-import type { RecallNotice } from '../rows/button-store'
+import type { RecallNotice } from '../recall/image-notice'
 import { countedKey, describeError } from '../text/locales'
 import type { Translate } from '../wire/rc8'
 import type { LostImage, LostReason } from '../recall/recall-images'

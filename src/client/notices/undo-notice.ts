@@ -9,7 +9,8 @@
  */
 import type { RemovalValue } from '../../shared/protocol'
 import type { TombstoneAction } from '../../shared/tombstone'
-import { BROWSER_TIMERS, planCount, type Timers } from '../rows/button-store'
+import { planCount } from '../rows/button-store'
+import { BROWSER_TIMERS, type Timers } from '../stores/timers'
 import { SnapshotStore } from '../stores/snapshot-store'
 
 /** What the notice is about. */

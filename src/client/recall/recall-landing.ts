@@ -9,23 +9,10 @@
  * @module dsh-message-recall/client/recall-landing
  */
 import type { LogEvent } from '../../shared/events'
-import { ERROR_CODES, type LogSummary } from '../../shared/protocol'
+import type { LogSummary } from '../../shared/protocol'
 import { readTombstone } from '../../shared/tombstone'
-import type { RecallErrorCode, RecallSender } from '../wire/api'
-import type { Timers } from '../rows/button-store'
-
-/** The route codes that report an outcome: the request was refused and nothing was appended. */
-const REFUSALS: ReadonlySet<string> = new Set(ERROR_CODES.filter((code) => code !== 'PERSIST_FAILED' && code !== 'INTERNAL'))
-
-/**
- * Whether an error code is a refusal (the host answered and appended nothing), as opposed to a
- * failure whose outcome is unknown: `NETWORK` (no reply, or not the route's JSON), `INTERNAL`,
- * `PERSIST_FAILED` and any code this build does not know.
- * @param code - the error's code.
- */
-export function isRefusal(code: RecallErrorCode): boolean {
-  return REFUSALS.has(code)
-}
+import type { Timers } from '../stores/timers'
+import type { RecallSender } from '../wire/api'
 
 /** Pauses before each check, ms: the first check runs at once; about 7.5 s in all. */
 export const LANDING_DELAYS_MS: readonly number[] = [0, 500, 1000, 2000, 4000]

@@ -1,14 +1,15 @@
 /**
- * Per-session state of the action buttons: which destructive button is armed, which request is in
- * flight, which rows show an error, and the notice after a recall. A plain store
- * (`getSnapshot`/`subscribe`, immutable snapshots) with no DOM and no React, so the decoration pass
- * and the component read the same state.
+ * The button store: per-session state of the row buttons, which destructive button is armed, which
+ * request is in flight and which rows show an error. A store on {@link SnapshotStore} (immutable
+ * snapshots) with no DOM and no React, so the decoration pass and the component read the same
+ * state. The notice naming a recall's images that could not come back is its own store
+ * (`recall/image-notice.ts`); the timers are `stores/timers.ts`.
  *
  * Protocol per press:
  * - Recall commits at once (its text comes back to the composer, so nothing is lost).
  * - Delete, Delete onward and Exclude arm first: the press asks the host for a `plan` and, on success,
  *   arms the button with the number of messages that would go. A second press of the same button
- *   on the same row within `armMs` commits; the timer, {@link RecallController.disarm} (called by
+ *   on the same row within `armMs` commits; the timer, {@link ButtonStore.disarm} (called by
  *   the state owner on any other click, focus move or Escape) or another press disarms it.
  * - Every request carries an expectation: a plan or a recall the view's own, given with the press
  *   by the state owner (`session-client.ts`), a commit the view the plan was made against. A refusal is kept as the row's error for
@@ -22,15 +23,16 @@
  * - A recall that fails without a refusal (no reply, `INTERNAL`, an unknown code) stays pending
  *   while `confirmRecall` checks whether it landed; if it did, the composer gets the page's copy.
  *
- * @module dsh-message-recall/client/controller
+ * @module dsh-message-recall/client/rows/button-store
  */
 import { plainText } from '../../shared/message-text'
 import type { PlanValue, RemovalValue, ViewExpectation } from '../../shared/protocol'
 import type { TombstoneAction } from '../../shared/tombstone'
+import { SnapshotStore } from '../stores/snapshot-store'
+import { BROWSER_TIMERS, type Timers } from '../stores/timers'
 import type { RecallError, RecallSender } from '../wire/api'
+import { isRefusal } from '../wire/refusal'
 import type { GenerationBaseline } from './view-expectation'
-import type { LostImage } from '../recall/recall-images'
-import { isRefusal } from '../recall/recall-landing'
 
 /** What a button press targets. */
 export interface RowTarget {
@@ -69,21 +71,12 @@ export interface RowError extends RecallError {
   readonly key: string
 }
 
-/** Shown after a recall whose message had images that could not come back into the composer. */
-export interface RecallNotice {
-  /** Increases per notice, so a repeated notice re-renders. */
-  readonly id: number
-  /** The images left behind, each with its reason, in message order. */
-  readonly lost: readonly LostImage[]
-}
-
-/** One immutable controller snapshot. */
-export interface ControllerState {
+/** One immutable snapshot of the button store. */
+export interface ButtonState {
   readonly armed: ArmedState | null
   readonly pending: PendingState | null
   /** Row key → error; entries expire after `errorMs`. */
   readonly errors: ReadonlyMap<string, RowError>
-  readonly notice: RecallNotice | null
 }
 
 /** What a recall hands to the composer. */
@@ -94,20 +87,8 @@ export interface RecalledMessage {
   readonly content: readonly unknown[]
 }
 
-/** Timer functions; the browser's by default. */
-export interface Timers {
-  setTimeout(callback: () => void, ms: number): unknown
-  clearTimeout(handle: unknown): void
-}
-
-/** The page's own timers (read at call time, so a test's fake timers are seen). */
-export const BROWSER_TIMERS: Timers = {
-  setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
-  clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof globalThis.setTimeout>),
-}
-
-/** Construction options of {@link RecallController}. */
-export interface ControllerOptions {
+/** Construction options of {@link ButtonStore}. */
+export interface ButtonStoreOptions {
   readonly sessionId: string
   readonly send: RecallSender
   /** Called after a successful recall. */
@@ -128,46 +109,29 @@ export interface ControllerOptions {
   readonly armMs?: number
   /** How long a row error stays, ms (default 6000). */
   readonly errorMs?: number
-  /** How long the image notice stays, ms (default 10000). */
-  readonly noticeMs?: number
   readonly timers?: Timers
 }
 
 /**
- * Result of {@link RecallController.press}: `unsaved` is a commit in effect but not yet durable;
+ * Result of {@link ButtonStore.press}: `unsaved` is a commit in effect but not yet durable;
  * `refused` covers every failure the row shows.
  */
 export type PressOutcome = 'armed' | 'committed' | 'unsaved' | 'refused' | 'ignored' | 'disposed'
 
 const EMPTY_ERRORS: ReadonlyMap<string, RowError> = new Map()
-const INITIAL: ControllerState = Object.freeze({ armed: null, pending: null, errors: EMPTY_ERRORS, notice: null })
+const INITIAL: ButtonState = Object.freeze({ armed: null, pending: null, errors: EMPTY_ERRORS })
 
-/** The per-session store; see the module description. */
-export class RecallController {
-  private state: ControllerState = INITIAL
-  private readonly listeners = new Set<() => void>()
+/** The per-session button store; see the module description. */
+export class ButtonStore extends SnapshotStore<ButtonState> {
   private readonly timers: Timers
   private armTimer: unknown = undefined
-  private noticeTimer: unknown = undefined
   private readonly errorTimers = new Map<string, unknown>()
   private baseline: GenerationBaseline | null = null
-  private noticeId = 0
   private disposed = false
 
-  constructor(private readonly options: ControllerOptions) {
+  constructor(private readonly options: ButtonStoreOptions) {
+    super(INITIAL)
     this.timers = options.timers ?? BROWSER_TIMERS
-  }
-
-  /** @returns the current snapshot (stable until the next change). */
-  getSnapshot = (): ControllerState => this.state
-
-  /**
-   * @param listener - called after every change.
-   * @returns unsubscribe.
-   */
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener)
-    return () => this.listeners.delete(listener)
   }
 
   /** The generation baseline learned from this view's last successful write, or `null`. */
@@ -178,7 +142,7 @@ export class RecallController {
   /**
    * Handle one button press.
    * @param target - the row, its seq and the pressed action.
-   * @param expect - the view's expectation now (`viewExpectation` with {@link RecallController.generationBaseline});
+   * @param expect - the view's expectation now (`viewExpectation` with {@link ButtonStore.generationBaseline});
    *   sent with a plan or a recall. A commit sends the armed plan's view instead.
    * @returns `'armed'` (first press of a destructive button), `'committed'`, `'refused'` (the
    *   host or the network said no; the row shows the error), `'ignored'` (a request is in flight)
@@ -203,33 +167,14 @@ export class RecallController {
     this.set({ armed: null })
   }
 
-  /**
-   * Name the images of a recall that could not come back into the composer.
-   * @param lost - the images left behind, with their reasons; nothing is shown for none.
-   */
-  showImageNotice(lost: readonly LostImage[]): void {
-    if (this.disposed || lost.length === 0) return
-    this.timers.clearTimeout(this.noticeTimer)
-    this.set({ notice: { id: ++this.noticeId, lost } })
-    this.noticeTimer = this.timers.setTimeout(() => this.dismissNotice(), this.options.noticeMs ?? 10_000)
-  }
-
-  /** Hide the recall notice. */
-  dismissNotice(): void {
-    if (this.disposed || this.state.notice === null) return
-    this.timers.clearTimeout(this.noticeTimer)
-    this.set({ notice: null })
-  }
-
   /** Stop every timer, drop listeners; later presses resolve `'disposed'` and replies in flight are ignored. */
   dispose(): void {
     if (this.disposed) return
     this.disposed = true
     this.stopArmTimer()
-    this.timers.clearTimeout(this.noticeTimer)
     for (const handle of this.errorTimers.values()) this.timers.clearTimeout(handle)
     this.errorTimers.clear()
-    this.listeners.clear()
+    this.dropListeners()
   }
 
   private async arm(target: RowTarget & { action: ArmingAction }, expect: ViewExpectation): Promise<PressOutcome> {
@@ -319,9 +264,8 @@ export class RecallController {
     this.armTimer = undefined
   }
 
-  private set(patch: Partial<ControllerState>): void {
-    this.state = Object.freeze({ ...this.state, ...patch })
-    for (const listener of [...this.listeners]) listener()
+  private set(patch: Partial<ButtonState>): void {
+    this.publish(Object.freeze({ ...this.state, ...patch }))
   }
 }
 

@@ -5,7 +5,7 @@
  *
  * @module dsh-message-recall/client/disarm
  */
-import type { RecallController } from './button-store'
+import type { ButtonStore } from './button-store'
 import { ATTR } from './decorate'
 
 const ARMED_BUTTON = `[${ATTR.action}][${ATTR.armed}="true"]`
@@ -16,7 +16,7 @@ const ARMED_BUTTON = `[${ATTR.action}][${ATTR.armed}="true"]`
  * @param controller - the session's controller.
  * @returns removes the listeners.
  */
-export function disarmOnOtherInput(doc: Document | null, controller: Pick<RecallController, 'getSnapshot' | 'disarm'>): () => void {
+export function disarmOnOtherInput(doc: Document | null, controller: Pick<ButtonStore, 'getSnapshot' | 'disarm'>): () => void {
   if (doc === null) return () => {}
   const onPointerOrFocus = (event: Event) => {
     if (controller.getSnapshot().armed === null) return

@@ -21,7 +21,7 @@
 import { deriveHiddenRows, type HiddenRowsResult } from '../../shared/hidden-rows'
 import { ClickDelegate, type RowPress } from './button-clicks'
 import { ClusterPlacement, placeCluster } from './cluster-place'
-import type { ArmedState, ControllerState, PendingState, RowError } from './button-store'
+import type { ArmedState, ButtonState, PendingState, RowError } from './button-store'
 import { ClusterFactory, clusterTexts, decorateRow, undecorateAll, undecorateRow, type ClusterTexts } from './decorate'
 import { FlowBinding } from './chat-flow'
 import { HiddenRowSheet } from './hidden-row-sheet'
@@ -38,7 +38,7 @@ export interface SyncInput {
   readonly chat: ChatSnapshot
   readonly running: boolean
   readonly replacements: ReplacementSnapshot
-  readonly controller: ControllerState
+  readonly controller: ButtonState
   /** Locale revision: texts are re-read when it changes. */
   readonly localeRevision: number
   /** Refusals of Restore / Open a copy by tombstone seq, shown on the rows of an exclusion. */

@@ -16,7 +16,7 @@
  */
 import type { ForkBeforeValue, RestoreValue } from '../../shared/protocol'
 import type { RecallError, RecallSender } from '../wire/api'
-import { BROWSER_TIMERS, type Timers } from '../rows/button-store'
+import { BROWSER_TIMERS, type Timers } from './timers'
 import { SnapshotStore } from './snapshot-store'
 import type { UnsavedSink } from './unsaved-writes'
 

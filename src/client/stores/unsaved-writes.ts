@@ -6,16 +6,17 @@
  * goes again); a later successful flush (Save again, any later write of this plugin, a turn, a
  * graceful stop) makes it permanent.
  *
- * A plain store per session (`getSnapshot`/`subscribe`, immutable snapshots), shared by the
+ * A store per session on {@link SnapshotStore} (immutable snapshots), shared by the
  * overlay, the removed-messages panel and the editor: {@link UnsavedWrites.mark} records the
  * write, {@link UnsavedWrites.saveAgain} sends `{ action: 'flush', sessionId }`, and
  * {@link UnsavedWrites.settled} clears the state when a later write of this plugin was durable.
  *
- * @module dsh-message-recall/client/unsaved
+ * @module dsh-message-recall/client/stores/unsaved-writes
  */
 import type { TombstoneAction } from '../../shared/tombstone'
 import type { RecallError, RecallSender } from '../wire/api'
-import { BROWSER_TIMERS, type Timers } from '../rows/button-store'
+import { SnapshotStore } from './snapshot-store'
+import { BROWSER_TIMERS, type Timers } from './timers'
 
 /** The route action of a write that can be applied but not yet saved. */
 export type UnsavedAction = TombstoneAction | 'restore' | 'apply'
@@ -46,28 +47,15 @@ export interface UnsavedOptions {
 }
 
 /** The per-session store; see the module description. */
-export class UnsavedWrites {
-  private state: UnsavedState | null = null
-  private readonly listeners = new Set<() => void>()
+export class UnsavedWrites extends SnapshotStore<UnsavedState | null> {
   private readonly timers: Timers
   private clearTimer: unknown = undefined
   private ids = 0
   private disposed = false
 
   constructor(private readonly options: UnsavedOptions) {
+    super(null)
     this.timers = options.timers ?? BROWSER_TIMERS
-  }
-
-  /** @returns the current state (stable until the next change). */
-  getSnapshot = (): UnsavedState | null => this.state
-
-  /**
-   * @param listener - called after every change.
-   * @returns unsubscribe.
-   */
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener)
-    return () => this.listeners.delete(listener)
   }
 
   /**
@@ -111,7 +99,7 @@ export class UnsavedWrites {
   dispose(): void {
     this.disposed = true
     this.timers.clearTimeout(this.clearTimer)
-    this.listeners.clear()
+    this.dropListeners()
   }
 
   private clear(id: number): void {
@@ -121,7 +109,6 @@ export class UnsavedWrites {
   }
 
   private set(state: UnsavedState | null): void {
-    this.state = state === null ? null : Object.freeze(state)
-    for (const listener of [...this.listeners]) listener()
+    this.publish(state === null ? null : Object.freeze(state))
   }
 }

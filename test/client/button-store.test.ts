@@ -1,12 +1,14 @@
 /**
- * The per-session controller: arming protocol, timers, one request at a time, refusals kept per
- * row, disposal, and the pure readers of plan and recall replies. The sender is a recorded script
+ * The per-session button store: arming protocol, timers, one request at a time, refusals kept per
+ * row, disposal, and the pure readers of plan and recall replies; the image notice after a recall. The sender is a recorded script
  * (the wire); timers are driven by hand.
  */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { parseReply, type RecallReply, type RecallRequest, type RecallSender } from '../../src/client/wire/api'
-import { planCount, RecallController, recalledMessage, type RecalledMessage, type RowTarget, type Timers } from '../../src/client/rows/button-store'
+import { planCount, ButtonStore, recalledMessage, type RecalledMessage, type RowTarget } from '../../src/client/rows/button-store'
+import { ImageNotice } from '../../src/client/recall/image-notice'
+import type { Timers } from '../../src/client/stores/timers'
 import type { GenerationBaseline } from '../../src/client/rows/view-expectation'
 import type { PlanValue, RemovalValue } from '../../src/shared/protocol'
 
@@ -45,7 +47,7 @@ function setup(answer: (request: RecallRequest) => Reply | Promise<Reply>) {
     sent.push(request)
     return answer(request)
   }) as RecallSender
-  const controller = new RecallController({ sessionId: 's1', send, onRecalled: (message) => recalled.push(message), timers })
+  const controller = new ButtonStore({ sessionId: 's1', send, onRecalled: (message) => recalled.push(message), timers })
   const press = (target: RowTarget) => controller.press(target, expectation(controller.generationBaseline))
   return { controller, press, timers, sent, recalled }
 }
@@ -59,7 +61,7 @@ const removal = (patch: Partial<RemovalValue>): RemovalValue => ({
 })
 const written: Reply = { ok: true, value: removal({ action: 'delete', replaceGeneration: 4 }) }
 
-describe('RecallController', () => {
+describe('ButtonStore', () => {
   it('arms on the first press, commits on the second with the plan\'s view, and learns the generation baseline', async () => {
     const { controller, press, sent } = setup((r) => (r.action === 'plan' ? plan([12, 13]) : written))
     assert.equal(await press({ key: 'k', seq: 12, action: 'delete' }), 'armed')
@@ -111,13 +113,24 @@ describe('RecallController', () => {
     assert.deepEqual(recalled, [{ text: 'line one\nline two', content: [
       { type: 'text', text: 'line one\n' }, { type: 'image', attachment: { width: 2, height: 3 } }, { type: 'text', text: 'line two' },
     ] }])
-    assert.equal(controller.getSnapshot().notice, null, 'the images go back first; only what did not is named')
-    controller.showImageNotice([])
-    assert.equal(controller.getSnapshot().notice, null)
-    controller.showImageNotice([{ name: '#1 2×3', reason: 'unreadable' }])
-    assert.deepEqual(controller.getSnapshot().notice?.lost, [{ name: '#1 2×3', reason: 'unreadable' }])
-    timers.advance(10_000)
-    assert.equal(controller.getSnapshot().notice, null)
+    assert.deepEqual(Object.keys(controller.getSnapshot()), ['armed', 'pending', 'errors'], 'the button store holds no notice')
+    const notice = new ImageNotice({ timers })
+    let notified = 0
+    notice.subscribe(() => notified++)
+    notice.show([])
+    assert.equal(notice.getSnapshot(), null, 'the images go back first; only what did not is named')
+    notice.show([{ name: '#1 2×3', reason: 'unreadable' }])
+    assert.deepEqual(notice.getSnapshot(), { id: 1, lost: [{ name: '#1 2×3', reason: 'unreadable' }] })
+    timers.advance(9_999)
+    assert.equal(notice.getSnapshot()?.id, 1)
+    timers.advance(1)
+    assert.equal(notice.getSnapshot(), null)
+    assert.equal(notified, 2)
+    notice.show([{ name: '#2 4×4', reason: 'unreadable' }])
+    notice.dispose()
+    notice.dismiss()
+    assert.equal(notice.getSnapshot()?.id, 2, 'after dispose nothing changes')
+    assert.equal(timers.pending.size, 0, 'dispose stops the timer')
   })
 
   it('after dispose: presses resolve disposed, replies in flight change nothing, listeners are dropped', async () => {
