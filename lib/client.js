@@ -167,54 +167,25 @@ function installDebugHook(target, registry) {
   };
 }
 
-// src/client/panel/removal-styles.ts
+// src/client/rows/row-marks.ts
+var ATTR = {
+  actions: "data-message-recall-actions",
+  action: "data-message-recall-action",
+  hidden: "data-message-recall-hidden",
+  error: "data-message-recall-error",
+  row: "data-message-recall-row",
+  active: "data-message-recall-active",
+  armed: "data-armed",
+  busy: "data-busy",
+  style: "data-message-recall-style",
+  sizer: "data-message-recall-sizer"
+};
 var EXCLUDED_ATTR = {
   /** On a row whose messages are excluded from the model's context. */
   row: "data-message-recall-excluded",
   /** The row's "Not sent to the model" label. */
   badge: "data-message-recall-excluded-badge"
 };
-var TEXT = `
-[data-message-recall-undo]{position:absolute;bottom:calc(100% + 8px);left:12px;right:56px;z-index:21;display:flex;gap:8px;align-items:center;
-padding:6px 10px;border-radius:8px;font-size:13px;line-height:20px;background:var(--dsw-specific-menu,#fff);color:var(--dsw-alias-label-primary,#222);
-border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));box-shadow:var(--dsw-shadow-lv2,0 2px 6px rgba(0,0,0,.12))}
-[data-message-recall-undo][data-stacked]{bottom:calc(100% + 48px)}
-[data-message-recall-undo-text]{flex:1 1 auto;min-width:0}
-[data-message-recall-undo-error],[data-message-recall-entry-error]{color:var(--dsw-alias-state-error-primary,#d93025);font-size:12px}
-[data-message-recall-undo] button,[data-message-recall-panel] button{font:inherit;font-size:12px;line-height:18px;padding:2px 10px;border-radius:6px;cursor:pointer;
-border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));background:transparent;color:var(--dsw-alias-label-primary,#222)}
-[data-message-recall-undo] button:hover,[data-message-recall-panel] button:hover{background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.06))}
-[data-message-recall-undo] button:focus-visible,[data-message-recall-panel] button:focus-visible,[data-message-recall-removed]:focus-visible,[data-message-recall-edit]:focus-visible{outline:2px solid var(--dsw-alias-state-business-primary,#4d6bfe);outline-offset:1px}
-[data-message-recall-undo] button:disabled,[data-message-recall-panel] button:disabled{opacity:.6;cursor:progress}
-[data-message-recall-undo-action=dismiss]{border:none!important;padding:2px 6px!important}
-[data-message-recall-removed-seat]{position:relative;display:inline-flex}
-[data-message-recall-removed],[data-message-recall-edit]{border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));height:32px;border-radius:18px;padding:6px 12px;gap:6px;
-display:inline-flex;align-items:center;background:transparent;color:var(--dsw-alias-label-primary,#222);font:inherit;font-size:13px;line-height:20px;cursor:pointer;white-space:nowrap}
-[data-message-recall-removed]:hover,[data-message-recall-edit]:hover{background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.06))}
-[data-message-recall-removed] [data-count]{min-width:18px;padding:0 5px;border-radius:9px;font-size:12px;line-height:18px;text-align:center;
-background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.08))}
-[data-message-recall-panel]{position:absolute;top:calc(100% + 6px);right:0;z-index:100;width:380px;max-height:60vh;overflow:auto;box-sizing:border-box;
-padding:10px 12px;border-radius:12px;font-size:13px;line-height:20px;background:var(--dsw-specific-menu,#fff);color:var(--dsw-alias-label-secondary,#444);
-border:1px solid var(--dsw-alias-border-inverted,rgba(0,0,0,.12));box-shadow:var(--dsw-shadow-lv3,0 4px 16px rgba(0,0,0,.16));outline:none}
-[data-message-recall-panel-head]{display:flex;align-items:center;justify-content:space-between;margin-bottom:6px;color:var(--dsw-alias-label-primary,#222)}
-[data-message-recall-panel] ol{list-style:none;margin:0;padding:0}
-[data-message-recall-entry]{padding:8px 0;border-top:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.08))}
-[data-message-recall-entry][data-restored]{opacity:.7}
-[data-message-recall-entry-meta]{display:flex;flex-wrap:wrap;gap:4px 10px;font-size:12px;color:var(--dsw-alias-label-tertiary,#777)}
-[data-message-recall-entry-what]{color:var(--dsw-alias-label-primary,#222);font-weight:500}
-[data-message-recall-entry-excerpt]{margin:2px 0 6px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;color:var(--dsw-alias-label-secondary,#444)}
-[data-message-recall-entry-actions]{display:flex;gap:6px}
-[${EXCLUDED_ATTR.row}]>[data-slot]>*{opacity:.45}
-[${EXCLUDED_ATTR.badge}]{display:inline-block;margin:2px 0 0;padding:0 8px;border-radius:9px;font-size:12px;line-height:18px;
-color:var(--dsw-alias-label-secondary,#555);background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.06))}
-`;
-function installRemovalStyles(doc) {
-  const style = doc.createElement("style");
-  style.setAttribute("data-message-recall-style", "removals");
-  style.textContent = TEXT;
-  doc.head.appendChild(style);
-  return () => style.remove();
-}
 
 // src/client/text/locales.ts
 var LOCALE_NS = "dsh-message-recall";
@@ -406,18 +377,6 @@ function describeError(t, code) {
 }
 
 // src/client/rows/decorate.ts
-var ATTR = {
-  actions: "data-message-recall-actions",
-  action: "data-message-recall-action",
-  hidden: "data-message-recall-hidden",
-  error: "data-message-recall-error",
-  row: "data-message-recall-row",
-  active: "data-message-recall-active",
-  armed: "data-armed",
-  busy: "data-busy",
-  style: "data-message-recall-style",
-  sizer: "data-message-recall-sizer"
-};
 var SIZER_COUNT = 888;
 function clusterTexts(t) {
   return {
@@ -583,45 +542,6 @@ function undecorateRow(row) {
 function undecorateAll(root) {
   for (const row of root.querySelectorAll(`[${ATTR.row}],[${ATTR.hidden}],[${EXCLUDED_ATTR.row}]`)) undecorateRow(row);
   for (const cluster of root.querySelectorAll(`[${ATTR.actions}]`)) cluster.remove();
-}
-var STYLE_TEXT = `
-[${ATTR.hidden}]{display:none!important}
-[${ATTR.row}]{position:relative}
-[${ATTR.actions}]{position:absolute;top:-14px;right:0;z-index:3;display:flex;align-items:center;gap:2px;padding:2px;border-radius:8px;
-background:var(--dsw-alias-bg-base,#fff);border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));
-box-shadow:var(--dsw-shadow-lv2,0 2px 6px rgba(0,0,0,.12));opacity:0;transition:opacity .12s ease}
-[${ATTR.actions}][data-message-recall-placed]{top:var(--message-recall-top);right:var(--message-recall-right)}
-[${ATTR.row}]:hover>[${ATTR.actions}],[${ATTR.row}]:focus-within>[${ATTR.actions}],[${ATTR.actions}][${ATTR.active}]{opacity:1}
-[${ATTR.action}]{font:inherit;font-size:12px;line-height:18px;padding:1px 8px;border:none;border-radius:6px;background:transparent;
-color:var(--dsw-alias-label-secondary,#444);cursor:pointer;white-space:nowrap;display:inline-flex;flex-direction:column;align-items:center;font-variant-numeric:tabular-nums}
-[${ATTR.action}][${ATTR.sizer}]::after{content:attr(${ATTR.sizer});height:0;overflow:hidden;visibility:hidden;white-space:nowrap}
-[${ATTR.action}]:hover{background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.06))}
-[${ATTR.action}]:focus-visible{outline:2px solid var(--dsw-alias-state-business-primary,#4d6bfe);outline-offset:1px}
-[${ATTR.action}][${ATTR.armed}=true]{background:var(--dsw-alias-state-error-primary,#d93025);color:#fff}
-[${ATTR.action}][${ATTR.busy}=true]{opacity:.6;cursor:progress}
-[${ATTR.error}]{font-size:12px;line-height:18px;padding:0 6px;max-width:320px;color:var(--dsw-alias-state-error-primary,#d93025)}
-[data-message-recall-notices]{position:absolute;bottom:calc(100% + 8px);left:12px;right:56px;z-index:21;display:flex;flex-direction:column;gap:6px;pointer-events:none}
-[data-message-recall-notices]>*{pointer-events:auto}
-[data-message-recall-notices]>[data-message-recall-undo]{position:static}
-[data-message-recall-notice],[data-message-recall-unsaved]{display:flex;gap:8px;align-items:center;
-padding:6px 10px;border-radius:8px;font-size:12px;line-height:18px;background:var(--dsw-specific-tip,#fff8e1);color:var(--dsw-alias-label-secondary,#444);
-border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12))}
-[data-message-recall-notice]>span{display:flex;flex-direction:column;gap:2px;flex:1 1 auto;min-width:0}
-[data-message-recall-notice] button{font:inherit;margin-left:auto;border:none;background:transparent;cursor:pointer;color:inherit;text-decoration:underline}
-[data-message-recall-unsaved]{background:var(--dsw-specific-tip,#fff8e1);color:var(--dsw-alias-label-primary,#222)}
-[data-message-recall-unsaved-text]{flex:1 1 auto;min-width:0}
-[data-message-recall-unsaved-error]{color:var(--dsw-alias-state-error-primary,#d93025)}
-[data-message-recall-unsaved] button{font:inherit;font-size:12px;line-height:18px;padding:2px 10px;border-radius:6px;cursor:pointer;white-space:nowrap;
-border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));background:var(--dsw-alias-bg-base,#fff);color:var(--dsw-alias-label-primary,#222)}
-[data-message-recall-unsaved] button:focus-visible,[data-message-recall-notice] button:focus-visible{outline:2px solid var(--dsw-alias-state-business-primary,#4d6bfe);outline-offset:1px}
-[data-message-recall-unsaved] button:disabled{opacity:.6;cursor:progress}
-`;
-function installStyles(doc) {
-  const style = doc.createElement("style");
-  style.setAttribute(ATTR.style, "");
-  style.textContent = STYLE_TEXT;
-  doc.head.appendChild(style);
-  return () => style.remove();
 }
 
 // src/client/Overlay.tsx
@@ -2633,7 +2553,106 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
 }
 
 // src/client/build-stamp.ts
-var BUILD_STAMP = true ? "0.1.0+0a4e3045b1" : "dev";
+var BUILD_STAMP = true ? "0.1.0+22f6cfae32" : "dev";
+
+// src/client/notices/notice-styles.ts
+var NOTICE_STYLE_TEXT = `
+[data-message-recall-notices]{position:absolute;bottom:calc(100% + 8px);left:12px;right:56px;z-index:21;display:flex;flex-direction:column;gap:6px;pointer-events:none}
+[data-message-recall-notices]>*{pointer-events:auto}
+[data-message-recall-notices]>[data-message-recall-undo]{position:static}
+[data-message-recall-notice],[data-message-recall-unsaved]{display:flex;gap:8px;align-items:center;
+padding:6px 10px;border-radius:8px;font-size:12px;line-height:18px;background:var(--dsw-specific-tip,#fff8e1);color:var(--dsw-alias-label-secondary,#444);
+border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12))}
+[data-message-recall-notice]>span{display:flex;flex-direction:column;gap:2px;flex:1 1 auto;min-width:0}
+[data-message-recall-notice] button{font:inherit;margin-left:auto;border:none;background:transparent;cursor:pointer;color:inherit;text-decoration:underline}
+[data-message-recall-unsaved]{background:var(--dsw-specific-tip,#fff8e1);color:var(--dsw-alias-label-primary,#222)}
+[data-message-recall-unsaved-text]{flex:1 1 auto;min-width:0}
+[data-message-recall-unsaved-error]{color:var(--dsw-alias-state-error-primary,#d93025)}
+[data-message-recall-unsaved] button{font:inherit;font-size:12px;line-height:18px;padding:2px 10px;border-radius:6px;cursor:pointer;white-space:nowrap;
+border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));background:var(--dsw-alias-bg-base,#fff);color:var(--dsw-alias-label-primary,#222)}
+[data-message-recall-unsaved] button:focus-visible,[data-message-recall-notice] button:focus-visible{outline:2px solid var(--dsw-alias-state-business-primary,#4d6bfe);outline-offset:1px}
+[data-message-recall-unsaved] button:disabled{opacity:.6;cursor:progress}
+[data-message-recall-undo]{position:absolute;bottom:calc(100% + 8px);left:12px;right:56px;z-index:21;display:flex;gap:8px;align-items:center;
+padding:6px 10px;border-radius:8px;font-size:13px;line-height:20px;background:var(--dsw-specific-menu,#fff);color:var(--dsw-alias-label-primary,#222);
+border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));box-shadow:var(--dsw-shadow-lv2,0 2px 6px rgba(0,0,0,.12))}
+[data-message-recall-undo][data-stacked]{bottom:calc(100% + 48px)}
+[data-message-recall-undo-text]{flex:1 1 auto;min-width:0}
+[data-message-recall-undo-error]{color:var(--dsw-alias-state-error-primary,#d93025);font-size:12px}
+[data-message-recall-undo] button{font:inherit;font-size:12px;line-height:18px;padding:2px 10px;border-radius:6px;cursor:pointer;
+border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));background:transparent;color:var(--dsw-alias-label-primary,#222)}
+[data-message-recall-undo] button:hover{background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.06))}
+[data-message-recall-undo] button:focus-visible{outline:2px solid var(--dsw-alias-state-business-primary,#4d6bfe);outline-offset:1px}
+[data-message-recall-undo] button:disabled{opacity:.6;cursor:progress}
+[data-message-recall-undo-action=dismiss]{border:none!important;padding:2px 6px!important}
+`;
+
+// src/client/panel/panel-styles.ts
+var PANEL_STYLE_TEXT = `
+[data-message-recall-entry-error]{color:var(--dsw-alias-state-error-primary,#d93025);font-size:12px}
+[data-message-recall-panel] button{font:inherit;font-size:12px;line-height:18px;padding:2px 10px;border-radius:6px;cursor:pointer;
+border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));background:transparent;color:var(--dsw-alias-label-primary,#222)}
+[data-message-recall-panel] button:hover{background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.06))}
+[data-message-recall-panel] button:focus-visible,[data-message-recall-removed]:focus-visible,[data-message-recall-edit]:focus-visible{outline:2px solid var(--dsw-alias-state-business-primary,#4d6bfe);outline-offset:1px}
+[data-message-recall-panel] button:disabled{opacity:.6;cursor:progress}
+[data-message-recall-removed-seat]{position:relative;display:inline-flex}
+[data-message-recall-removed],[data-message-recall-edit]{border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));height:32px;border-radius:18px;padding:6px 12px;gap:6px;
+display:inline-flex;align-items:center;background:transparent;color:var(--dsw-alias-label-primary,#222);font:inherit;font-size:13px;line-height:20px;cursor:pointer;white-space:nowrap}
+[data-message-recall-removed]:hover,[data-message-recall-edit]:hover{background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.06))}
+[data-message-recall-removed] [data-count]{min-width:18px;padding:0 5px;border-radius:9px;font-size:12px;line-height:18px;text-align:center;
+background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.08))}
+[data-message-recall-panel]{position:absolute;top:calc(100% + 6px);right:0;z-index:100;width:380px;max-height:60vh;overflow:auto;box-sizing:border-box;
+padding:10px 12px;border-radius:12px;font-size:13px;line-height:20px;background:var(--dsw-specific-menu,#fff);color:var(--dsw-alias-label-secondary,#444);
+border:1px solid var(--dsw-alias-border-inverted,rgba(0,0,0,.12));box-shadow:var(--dsw-shadow-lv3,0 4px 16px rgba(0,0,0,.16));outline:none}
+[data-message-recall-panel-head]{display:flex;align-items:center;justify-content:space-between;margin-bottom:6px;color:var(--dsw-alias-label-primary,#222)}
+[data-message-recall-panel] ol{list-style:none;margin:0;padding:0}
+[data-message-recall-entry]{padding:8px 0;border-top:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.08))}
+[data-message-recall-entry][data-restored]{opacity:.7}
+[data-message-recall-entry-meta]{display:flex;flex-wrap:wrap;gap:4px 10px;font-size:12px;color:var(--dsw-alias-label-tertiary,#777)}
+[data-message-recall-entry-what]{color:var(--dsw-alias-label-primary,#222);font-weight:500}
+[data-message-recall-entry-excerpt]{margin:2px 0 6px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;color:var(--dsw-alias-label-secondary,#444)}
+[data-message-recall-entry-actions]{display:flex;gap:6px}
+`;
+
+// src/client/rows/row-styles.ts
+var ROW_STYLE_TEXT = `
+[${ATTR.hidden}]{display:none!important}
+[${ATTR.row}]{position:relative}
+[${ATTR.actions}]{position:absolute;top:-14px;right:0;z-index:3;display:flex;align-items:center;gap:2px;padding:2px;border-radius:8px;
+background:var(--dsw-alias-bg-base,#fff);border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));
+box-shadow:var(--dsw-shadow-lv2,0 2px 6px rgba(0,0,0,.12));opacity:0;transition:opacity .12s ease}
+[${ATTR.actions}][data-message-recall-placed]{top:var(--message-recall-top);right:var(--message-recall-right)}
+[${ATTR.row}]:hover>[${ATTR.actions}],[${ATTR.row}]:focus-within>[${ATTR.actions}],[${ATTR.actions}][${ATTR.active}]{opacity:1}
+[${ATTR.action}]{font:inherit;font-size:12px;line-height:18px;padding:1px 8px;border:none;border-radius:6px;background:transparent;
+color:var(--dsw-alias-label-secondary,#444);cursor:pointer;white-space:nowrap;display:inline-flex;flex-direction:column;align-items:center;font-variant-numeric:tabular-nums}
+[${ATTR.action}][${ATTR.sizer}]::after{content:attr(${ATTR.sizer});height:0;overflow:hidden;visibility:hidden;white-space:nowrap}
+[${ATTR.action}]:hover{background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.06))}
+[${ATTR.action}]:focus-visible{outline:2px solid var(--dsw-alias-state-business-primary,#4d6bfe);outline-offset:1px}
+[${ATTR.action}][${ATTR.armed}=true]{background:var(--dsw-alias-state-error-primary,#d93025);color:#fff}
+[${ATTR.action}][${ATTR.busy}=true]{opacity:.6;cursor:progress}
+[${ATTR.error}]{font-size:12px;line-height:18px;padding:0 6px;max-width:320px;color:var(--dsw-alias-state-error-primary,#d93025)}
+[${EXCLUDED_ATTR.row}]>[data-slot]>*{opacity:.45}
+[${EXCLUDED_ATTR.badge}]{display:inline-block;margin:2px 0 0;padding:0 8px;border-radius:9px;font-size:12px;line-height:18px;
+color:var(--dsw-alias-label-secondary,#555);background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.06))}
+`;
+
+// src/client/style-sheets.ts
+var STYLE_SHEETS = {
+  rows: ROW_STYLE_TEXT,
+  notices: NOTICE_STYLE_TEXT,
+  panel: PANEL_STYLE_TEXT
+};
+function installStyleSheets(doc) {
+  const styles = Object.entries(STYLE_SHEETS).map(([name2, text]) => {
+    const style = doc.createElement("style");
+    style.setAttribute(ATTR.style, name2);
+    style.textContent = text;
+    doc.head.appendChild(style);
+    return style;
+  });
+  return () => {
+    for (const style of styles) style.remove();
+  };
+}
 
 // src/client/stores/session-stores.ts
 var SessionStores = class {
@@ -3405,11 +3424,9 @@ function apply(ctx, config) {
   ctx.conversationViews.register(replacementView);
   ctx.effect(() => {
     const doc = globalThis.document;
-    const remove = installStyles(doc);
-    const removeRemovalStyles = installRemovalStyles(doc);
+    const remove = installStyleSheets(doc);
     return () => {
       undecorateAll(doc);
-      removeRemovalStyles();
       remove();
     };
   }, "dsh-message-recall: styles");

@@ -6,7 +6,7 @@
  *
  * @module bench/support/client-sync-page
  */
-import { STYLE_TEXT } from '../../src/client/rows/decorate'
+import { ROW_STYLE_TEXT } from '../../src/client/rows/row-styles'
 import { EMPTY_REPLACEMENTS, type ReplacementSnapshot } from '../../src/client/wire/replacement-view'
 import { FLOW_KEY, FLOW_KIND, type ChatNode, type ChatSnapshot } from '../../src/client/wire/rc8'
 import { RowSync, type SyncInput } from '../../src/client/rows/row-sync'
@@ -98,7 +98,7 @@ function chatOf(input: PageInput, store: Map<string, ChatNode>): ChatSnapshot {
 /** Run every measurement. */
 export function runBench(input: PageInput): PageResult {
   const style = document.createElement('style')
-  style.textContent = `${STYLE_TEXT}\n.column{display:flex;flex-direction:column;gap:16px;max-width:748px;margin:0 auto}.flowItem{min-width:0}.bubble{margin-left:auto;max-width:80%;padding:10px 16px;border-radius:22px;background:#eee}`
+  style.textContent = `${ROW_STYLE_TEXT}\n.column{display:flex;flex-direction:column;gap:16px;max-width:748px;margin:0 auto}.flowItem{min-width:0}.bubble{margin-left:auto;max-width:80%;padding:10px 16px;border-radius:22px;background:#eee}`
   document.head.appendChild(style)
   const store = new Map(input.nodes.map((node) => [node.key, node]))
   const replacements = input.replacements.length === 0 ? EMPTY_REPLACEMENTS : Object.freeze([...input.replacements])

@@ -26,16 +26,16 @@
 import { DEFAULT_ROUTE_PATH } from '../shared/protocol'
 import { createRecallSender, type FetchLike } from './wire/api'
 import { DebugRegistry, installDebugHook } from './debug'
-import { installStyles, undecorateAll } from './rows/decorate'
+import { undecorateAll } from './rows/decorate'
 import { DICTIONARIES, LOCALE_NS } from './text/locales'
 import { RecallOverlay, type OverlayKit } from './Overlay'
 import { relistDroppedSessions, sessionOpener } from './wire/open-session'
 import type { ConversationEventRegistry, ConversationViewRegistry, LocaleService, SessionsService, SlotService } from './wire/rc8'
 import { pageImageSource } from './recall/page-images'
-import { installRemovalStyles } from './panel/removal-styles'
 import { RemovedButton } from './panel/RemovedPanel'
 import { replacementDefinition, replacementView } from './wire/replacement-view'
 import { BUILD_STAMP } from './build-stamp'
+import { installStyleSheets } from './style-sheets'
 import { SessionStores } from './stores/session-stores'
 import { TombstoneActions } from './stores/tombstone-actions'
 import { UnsavedWrites } from './stores/unsaved-writes'
@@ -92,11 +92,9 @@ export function apply(ctx: ClientContext, config?: ClientConfig): void {
   ctx.conversationViews.register(replacementView)
   ctx.effect(() => {
     const doc = globalThis.document
-    const remove = installStyles(doc)
-    const removeRemovalStyles = installRemovalStyles(doc)
+    const remove = installStyleSheets(doc)
     return () => {
       undecorateAll(doc)
-      removeRemovalStyles()
       remove()
     }
   }, 'dsh-message-recall: styles')

@@ -17,17 +17,27 @@
  */
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
 import { countedKey, describeError } from '../text/locales'
-import type { OverlayKit } from '../Overlay'
-import type { SessionSnapshot, SnapshotSelectorHook, Translate } from '../wire/rc8'
+import type { LocaleService, SessionSnapshot, SnapshotSelectorHook, Translate } from '../wire/rc8'
 import { removalCounts, removalEntries } from './removal-list'
 import { selectReplacements } from '../wire/replacement-view'
+import type { SessionStores } from '../stores/session-stores'
 import type { TombstoneActions } from '../stores/tombstone-actions'
+
+/** What the panel's entry needs of the plugin's kit (the overlay's kit satisfies it). */
+export interface PanelKit {
+  /** Locale revision source (stable functions, as `useSyncExternalStore` needs). */
+  readonly locale: Pick<LocaleService, 'subscribe' | 'getSnapshot'>
+  /** Translate bound to the plugin namespace. */
+  readonly t: Translate
+  /** Restore / Open a copy per session, shared with the overlay's excluded rows. */
+  readonly tombstones: SessionStores<TombstoneActions>
+}
 
 /** Props the rc.8 header seat gives the entry (the session kit) plus the plugin's kit. */
 export interface RemovedButtonProps {
   readonly sessionId: string
   readonly useSession: SnapshotSelectorHook<SessionSnapshot>
-  readonly kit: OverlayKit
+  readonly kit: PanelKit
 }
 
 const selectChat = (s: SessionSnapshot) => s.chat

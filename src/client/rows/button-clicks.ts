@@ -6,7 +6,7 @@
  *
  * @module dsh-message-recall/client/clicks
  */
-import { ATTR } from './decorate'
+import { ATTR } from './row-marks'
 import { FLOW_KEY } from '../wire/rc8'
 import type { RowOffer } from './row-offers'
 import type { RowAction } from './resolve-row'

@@ -11,7 +11,7 @@
  *
  * @module dsh-message-recall/client/cluster-place
  */
-import { ATTR } from './decorate'
+import { ATTR } from './row-marks'
 import { FLOW_KEY, FLOW_KIND, PROMPT_HOVER_ROOT } from '../wire/rc8'
 
 /** Attribute set on a cluster that carries a measured place. */

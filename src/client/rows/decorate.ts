@@ -1,45 +1,16 @@
 /**
- * DOM writes of the plugin, and nothing else: the action cluster inside a row, the plugin's own
- * hiding attribute, and the style sheet. Every mark is an element or attribute of this plugin
- * (`data-message-recall-*`, plus `data-armed`/`data-busy` on its own buttons); attributes the UI
- * owns are never read for writing or changed, so undoing a mark can only reveal what the plugin hid.
+ * DOM writes of the plugin on chat rows, and nothing else: the action cluster inside a row, the
+ * hiding attribute, the excluded mark and its label, a row error. The marks are listed in
+ * `row-marks.ts` (with the DOM contract), the rows' CSS in `row-styles.ts`. Attributes the UI owns
+ * are never read for writing or changed, so undoing a mark can only reveal what the plugin hid.
  *
- * DOM contract (shared with the end-to-end suite):
- * - a decorated row holds one `[data-message-recall-actions]` cluster, absolutely positioned just
- *   above the row's top-right corner, clear of the message bubble (no layout shift), shown on row
- *   hover and on focus within the row;
- * - a button that arms carries `data-message-recall-sizer`, its armed text for a three-digit count,
- *   which the style sheet lays out invisibly under the label, so arming ("Delete" → "Delete 1?")
- *   never changes the button's width and the other buttons stay put;
- * - buttons are `<button type="button" data-message-recall-action="recall|delete|deleteFrom|exclude">`
- *   (on an excluded row `restore|openCopy`) with a localized `aria-label`; an armed button has
- *   `data-armed="true"` and shows the count;
- * - a hidden row carries `data-message-recall-hidden` (the style sheet hides it);
- * - an excluded row carries `data-message-recall-excluded` (dimmed) and holds one
- *   `[data-message-recall-excluded-badge]` label;
- * - a row error shows in `[data-message-recall-error]` inside the row.
- *
- * @module dsh-message-recall/client/decorate
+ * @module dsh-message-recall/client/rows/decorate
  */
 import type { ArmedState, PendingState, RowError } from './button-store'
-import { EXCLUDED_ATTR } from '../panel/removal-styles'
+import { ATTR, EXCLUDED_ATTR } from './row-marks'
 import type { RowAction } from './resolve-row'
 import type { Translate } from '../wire/rc8'
 import { countedKey } from '../text/locales'
-
-/** Attribute names of the DOM contract. */
-export const ATTR = {
-  actions: 'data-message-recall-actions',
-  action: 'data-message-recall-action',
-  hidden: 'data-message-recall-hidden',
-  error: 'data-message-recall-error',
-  row: 'data-message-recall-row',
-  active: 'data-message-recall-active',
-  armed: 'data-armed',
-  busy: 'data-busy',
-  style: 'data-message-recall-style',
-  sizer: 'data-message-recall-sizer',
-} as const
 
 /** The count the width of an arming button is reserved for (armed texts up to three digits fit). */
 export const SIZER_COUNT = 888
@@ -278,51 +249,4 @@ export function undecorateRow(row: Element): void {
 export function undecorateAll(root: ParentNode): void {
   for (const row of root.querySelectorAll(`[${ATTR.row}],[${ATTR.hidden}],[${EXCLUDED_ATTR.row}]`)) undecorateRow(row)
   for (const cluster of root.querySelectorAll(`[${ATTR.actions}]`)) cluster.remove()
-}
-
-/** The plugin's style sheet: hiding, the corner cluster, focus and armed states, the recall notice. */
-export const STYLE_TEXT = `
-[${ATTR.hidden}]{display:none!important}
-[${ATTR.row}]{position:relative}
-[${ATTR.actions}]{position:absolute;top:-14px;right:0;z-index:3;display:flex;align-items:center;gap:2px;padding:2px;border-radius:8px;
-background:var(--dsw-alias-bg-base,#fff);border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));
-box-shadow:var(--dsw-shadow-lv2,0 2px 6px rgba(0,0,0,.12));opacity:0;transition:opacity .12s ease}
-[${ATTR.actions}][data-message-recall-placed]{top:var(--message-recall-top);right:var(--message-recall-right)}
-[${ATTR.row}]:hover>[${ATTR.actions}],[${ATTR.row}]:focus-within>[${ATTR.actions}],[${ATTR.actions}][${ATTR.active}]{opacity:1}
-[${ATTR.action}]{font:inherit;font-size:12px;line-height:18px;padding:1px 8px;border:none;border-radius:6px;background:transparent;
-color:var(--dsw-alias-label-secondary,#444);cursor:pointer;white-space:nowrap;display:inline-flex;flex-direction:column;align-items:center;font-variant-numeric:tabular-nums}
-[${ATTR.action}][${ATTR.sizer}]::after{content:attr(${ATTR.sizer});height:0;overflow:hidden;visibility:hidden;white-space:nowrap}
-[${ATTR.action}]:hover{background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.06))}
-[${ATTR.action}]:focus-visible{outline:2px solid var(--dsw-alias-state-business-primary,#4d6bfe);outline-offset:1px}
-[${ATTR.action}][${ATTR.armed}=true]{background:var(--dsw-alias-state-error-primary,#d93025);color:#fff}
-[${ATTR.action}][${ATTR.busy}=true]{opacity:.6;cursor:progress}
-[${ATTR.error}]{font-size:12px;line-height:18px;padding:0 6px;max-width:320px;color:var(--dsw-alias-state-error-primary,#d93025)}
-[data-message-recall-notices]{position:absolute;bottom:calc(100% + 8px);left:12px;right:56px;z-index:21;display:flex;flex-direction:column;gap:6px;pointer-events:none}
-[data-message-recall-notices]>*{pointer-events:auto}
-[data-message-recall-notices]>[data-message-recall-undo]{position:static}
-[data-message-recall-notice],[data-message-recall-unsaved]{display:flex;gap:8px;align-items:center;
-padding:6px 10px;border-radius:8px;font-size:12px;line-height:18px;background:var(--dsw-specific-tip,#fff8e1);color:var(--dsw-alias-label-secondary,#444);
-border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12))}
-[data-message-recall-notice]>span{display:flex;flex-direction:column;gap:2px;flex:1 1 auto;min-width:0}
-[data-message-recall-notice] button{font:inherit;margin-left:auto;border:none;background:transparent;cursor:pointer;color:inherit;text-decoration:underline}
-[data-message-recall-unsaved]{background:var(--dsw-specific-tip,#fff8e1);color:var(--dsw-alias-label-primary,#222)}
-[data-message-recall-unsaved-text]{flex:1 1 auto;min-width:0}
-[data-message-recall-unsaved-error]{color:var(--dsw-alias-state-error-primary,#d93025)}
-[data-message-recall-unsaved] button{font:inherit;font-size:12px;line-height:18px;padding:2px 10px;border-radius:6px;cursor:pointer;white-space:nowrap;
-border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));background:var(--dsw-alias-bg-base,#fff);color:var(--dsw-alias-label-primary,#222)}
-[data-message-recall-unsaved] button:focus-visible,[data-message-recall-notice] button:focus-visible{outline:2px solid var(--dsw-alias-state-business-primary,#4d6bfe);outline-offset:1px}
-[data-message-recall-unsaved] button:disabled{opacity:.6;cursor:progress}
-`
-
-/**
- * Add the style sheet to a document.
- * @param doc - the page document.
- * @returns removes the sheet.
- */
-export function installStyles(doc: Document): () => void {
-  const style = doc.createElement('style')
-  style.setAttribute(ATTR.style, '')
-  style.textContent = STYLE_TEXT
-  doc.head.appendChild(style)
-  return () => style.remove()
 }

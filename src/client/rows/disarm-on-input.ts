@@ -6,7 +6,7 @@
  * @module dsh-message-recall/client/disarm
  */
 import type { ButtonStore } from './button-store'
-import { ATTR } from './decorate'
+import { ATTR } from './row-marks'
 
 const ARMED_BUTTON = `[${ATTR.action}][${ATTR.armed}="true"]`
 
