@@ -2553,7 +2553,7 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
 }
 
 // src/client/build-stamp.ts
-var BUILD_STAMP = true ? "0.1.0+22f6cfae32" : "dev";
+var BUILD_STAMP = true ? "0.1.0+0284020476" : "dev";
 
 // src/client/notices/notice-styles.ts
 var NOTICE_STYLE_TEXT = `
@@ -2838,7 +2838,7 @@ var UnsavedWrites = class extends SnapshotStore {
 };
 
 // src/client/editor/EditButton.tsx
-var import_react6 = require("react");
+var import_react10 = require("react");
 var import_react_dom = require("react-dom");
 
 // src/client/editor/editor-locales.ts
@@ -2924,7 +2924,129 @@ function counterText(t, locale, counts) {
 }
 
 // src/client/editor/EditorModal.tsx
+var import_react9 = require("react");
+
+// src/client/editor/dialog-keys.ts
 var import_react5 = require("react");
+function trapTab(dialog, shiftKey) {
+  const focusable = [...dialog.querySelectorAll("button:not([disabled])")];
+  const first = focusable[0];
+  const last = focusable.at(-1);
+  const active = dialog.ownerDocument.activeElement;
+  if (first === void 0 || last === void 0) return null;
+  if (shiftKey ? active === first || active === dialog : active === last) return shiftKey ? last : first;
+  return null;
+}
+function arrowTarget(order, at, down) {
+  const next = at === -1 ? 0 : Math.min(order.length - 1, Math.max(0, at + (down ? 1 : -1)));
+  return order[next];
+}
+function useFirstFocus(ready, first, dialog) {
+  (0, import_react5.useEffect)(() => {
+    const control = ready ? first() : void 0;
+    if (control !== void 0) control.focus();
+    else dialog.current?.focus();
+  }, [ready]);
+}
+
+// src/client/editor/editor-apply.ts
+var import_react7 = require("react");
+
+// src/client/editor/editor-plan.ts
+var import_react6 = require("react");
+var PLAN_DEBOUNCE_MS = 200;
+function refusalOf(error, changeUnits) {
+  return { unit: error.index === void 0 ? null : changeUnits[error.index] ?? null, code: error.code };
+}
+function usePlanCheck(send, sessionId, preview) {
+  const [refusal, setRefusal] = (0, import_react6.useState)(null);
+  const [checking, setChecking] = (0, import_react6.useState)(false);
+  const changesKey = JSON.stringify(preview.changes);
+  (0, import_react6.useEffect)(() => {
+    setRefusal(null);
+    if (preview.changes.length === 0) {
+      setChecking(false);
+      return;
+    }
+    setChecking(true);
+    let live = true;
+    const timer = setTimeout(() => {
+      void send({ action: "plan", sessionId, changes: preview.changes }).then((reply) => {
+        if (!live) return;
+        setChecking(false);
+        if (!reply.ok) setRefusal(refusalOf(reply.error, preview.changeUnits));
+      });
+    }, PLAN_DEBOUNCE_MS);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [changesKey, send, sessionId]);
+  return { refusal, checking };
+}
+
+// src/client/editor/editor-apply.ts
+function useEditorApply(input) {
+  const { send, sessionId, unsaved, preview, lastSeq, enabled, reread, onClose } = input;
+  const [applying, setApplying] = (0, import_react7.useState)(false);
+  const [applyError, setApplyError] = (0, import_react7.useState)(null);
+  const changesKey = JSON.stringify(preview.changes);
+  (0, import_react7.useEffect)(() => setApplyError(null), [changesKey]);
+  const apply2 = (0, import_react7.useCallback)(async () => {
+    if (!enabled || applying || lastSeq === null) return;
+    setApplying(true);
+    const reply = await send({ action: "apply", sessionId, changes: preview.changes, expect: { lastSeq } });
+    setApplying(false);
+    if (reply.ok) {
+      if (reply.value.persisted) unsaved.settled();
+      onClose(true);
+    } else if (reply.error.code === "PERSIST_FAILED" && reply.error.applied === true) {
+      unsaved.mark("apply", preview.changes.length);
+      onClose(true);
+    } else {
+      setApplyError(refusalOf(reply.error, preview.changeUnits));
+      if (reply.error.code === "STALE_VIEW") reread();
+    }
+  }, [enabled, applying, lastSeq, send, sessionId, unsaved, preview, reread, onClose]);
+  return { applying, applyError, apply: apply2 };
+}
+
+// src/client/editor/editor-history.ts
+var import_react8 = require("react");
+
+// src/client/wire/session-history.ts
+var HISTORY_PATH = "/api/session.history";
+var HISTORY_PAGE_MESSAGES = 500;
+var MAX_PAGES = 1e4;
+var rpcCounter = 0;
+async function readWholeHistory(fetchImpl, sessionId) {
+  const pages = [];
+  let beforeSeq;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const payload = { sessionId, maxMessages: HISTORY_PAGE_MESSAGES, ...beforeSeq === void 0 ? {} : { beforeSeq } };
+    const response = await fetchImpl(HISTORY_PATH, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ type: "client-request", rpcId: `dsh-message-recall-history-${++rpcCounter}`, method: "session.history", payload }),
+      credentials: "same-origin"
+    });
+    const body = JSON.parse(await response.text());
+    const result = isRecord(body) ? body.result : void 0;
+    if (!isRecord(result) || result.ok !== true || !isRecord(result.value) || !Array.isArray(result.value.events)) {
+      const message = isRecord(result) && isRecord(result.error) && typeof result.error.message === "string" ? result.error.message : `HTTP ${response.status}`;
+      throw new Error(`message-recall: history of session "${sessionId}" unavailable: ${message}`);
+    }
+    const events = result.value.events.map((entry) => isRecord(entry) ? entry.event : void 0).filter((e) => isRecord(e) && typeof e.seq === "number");
+    pages.unshift(events);
+    if (result.value.hasMore !== true || events.length === 0) break;
+    beforeSeq = events[0].seq;
+  }
+  const all = pages.flat();
+  for (let i = 1; i < all.length; i++) {
+    if (all[i].seq <= all[i - 1].seq) throw new Error(`message-recall: history pages of session "${sessionId}" overlap at seq ${all[i].seq}`);
+  }
+  return all;
+}
 
 // src/shared/surface-node.ts
 var COMPACTION_CHECKPOINT_PLUGIN = "compact";
@@ -3100,43 +3222,32 @@ function previewSelection(units, selection) {
   return { going, coming, messages, tokens, back: coming.size, changes, changeUnits };
 }
 
-// src/client/wire/session-history.ts
-var HISTORY_PATH = "/api/session.history";
-var HISTORY_PAGE_MESSAGES = 500;
-var MAX_PAGES = 1e4;
-var rpcCounter = 0;
-async function readWholeHistory(fetchImpl, sessionId) {
-  const pages = [];
-  let beforeSeq;
-  for (let page = 0; page < MAX_PAGES; page++) {
-    const payload = { sessionId, maxMessages: HISTORY_PAGE_MESSAGES, ...beforeSeq === void 0 ? {} : { beforeSeq } };
-    const response = await fetchImpl(HISTORY_PATH, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ type: "client-request", rpcId: `dsh-message-recall-history-${++rpcCounter}`, method: "session.history", payload }),
-      credentials: "same-origin"
-    });
-    const body = JSON.parse(await response.text());
-    const result = isRecord(body) ? body.result : void 0;
-    if (!isRecord(result) || result.ok !== true || !isRecord(result.value) || !Array.isArray(result.value.events)) {
-      const message = isRecord(result) && isRecord(result.error) && typeof result.error.message === "string" ? result.error.message : `HTTP ${response.status}`;
-      throw new Error(`message-recall: history of session "${sessionId}" unavailable: ${message}`);
-    }
-    const events = result.value.events.map((entry) => isRecord(entry) ? entry.event : void 0).filter((e) => isRecord(e) && typeof e.seq === "number");
-    pages.unshift(events);
-    if (result.value.hasMore !== true || events.length === 0) break;
-    beforeSeq = events[0].seq;
-  }
-  const all = pages.flat();
-  for (let i = 1; i < all.length; i++) {
-    if (all[i].seq <= all[i - 1].seq) throw new Error(`message-recall: history pages of session "${sessionId}" overlap at seq ${all[i].seq}`);
-  }
-  return all;
+// src/client/editor/editor-history.ts
+function useEditorHistory(fetchImpl, sessionId, running, replacementCount) {
+  const [load, setLoad] = (0, import_react8.useState)({ status: "loading" });
+  const [historyRead, setHistoryRead] = (0, import_react8.useState)(0);
+  (0, import_react8.useEffect)(() => {
+    let live = true;
+    readWholeHistory(fetchImpl, sessionId).then(
+      (events) => live && setLoad({ status: "ready", units: buildEditorUnits(events), lastSeq: events.at(-1)?.seq ?? -1 }),
+      (error) => live && setLoad({ status: "failed", message: error instanceof Error ? error.message : String(error) })
+    );
+    return () => {
+      live = false;
+    };
+  }, [fetchImpl, sessionId, historyRead]);
+  const seen = (0, import_react8.useRef)({ running, replacementCount });
+  (0, import_react8.useEffect)(() => {
+    const before = seen.current;
+    if (before.running && !running || before.replacementCount !== replacementCount) setHistoryRead((n) => n + 1);
+    seen.current = { running, replacementCount };
+  }, [running, replacementCount]);
+  const reread = (0, import_react8.useRef)(() => setHistoryRead((n) => n + 1)).current;
+  return { load, reread };
 }
 
 // src/client/editor/EditorModal.tsx
 var import_jsx_runtime5 = require("react/jsx-runtime");
-var PLAN_DEBOUNCE_MS = 200;
 function toggled(set, key) {
   const next = new Set(set);
   if (!next.delete(key)) next.add(key);
@@ -3144,81 +3255,26 @@ function toggled(set, key) {
 }
 function EditorModal({ sessionId, running, replacementCount, locale, kit, onClose }) {
   const { t } = kit;
-  const [load, setLoad] = (0, import_react5.useState)({ status: "loading" });
-  const [selection, setSelection] = (0, import_react5.useState)(EMPTY_SELECTION);
-  const [refusal, setRefusal] = (0, import_react5.useState)(null);
-  const [checking, setChecking] = (0, import_react5.useState)(false);
-  const [applying, setApplying] = (0, import_react5.useState)(false);
-  const [applyError, setApplyError] = (0, import_react5.useState)(null);
-  const [historyRead, setHistoryRead] = (0, import_react5.useState)(0);
-  const controls = (0, import_react5.useRef)(/* @__PURE__ */ new Map());
-  const dialog = (0, import_react5.useRef)(null);
-  (0, import_react5.useEffect)(() => {
-    let live = true;
-    readWholeHistory(kit.fetch, sessionId).then(
-      (events) => live && setLoad({ status: "ready", units: buildEditorUnits(events), lastSeq: events.at(-1)?.seq ?? -1 }),
-      (error) => live && setLoad({ status: "failed", message: error instanceof Error ? error.message : String(error) })
-    );
-    return () => {
-      live = false;
-    };
-  }, [kit, sessionId, historyRead]);
-  const seen = (0, import_react5.useRef)({ running, replacementCount });
-  (0, import_react5.useEffect)(() => {
-    const before = seen.current;
-    if (before.running && !running || before.replacementCount !== replacementCount) setHistoryRead((n) => n + 1);
-    seen.current = { running, replacementCount };
-  }, [running, replacementCount]);
+  const { load, reread } = useEditorHistory(kit.fetch, sessionId, running, replacementCount);
+  const [selection, setSelection] = (0, import_react9.useState)(EMPTY_SELECTION);
+  const controls = (0, import_react9.useRef)(/* @__PURE__ */ new Map());
+  const dialog = (0, import_react9.useRef)(null);
   const units = load.status === "ready" ? load.units : [];
-  const preview = (0, import_react5.useMemo)(() => previewSelection(units, selection), [units, selection]);
-  const changesKey = JSON.stringify(preview.changes);
-  (0, import_react5.useEffect)(() => {
-    setRefusal(null);
-    setApplyError(null);
-    if (preview.changes.length === 0) {
-      setChecking(false);
-      return;
-    }
-    setChecking(true);
-    let live = true;
-    const timer = setTimeout(() => {
-      void kit.send({ action: "plan", sessionId, changes: preview.changes }).then((reply) => {
-        if (!live) return;
-        setChecking(false);
-        if (!reply.ok) setRefusal({ unit: reply.error.index === void 0 ? null : preview.changeUnits[reply.error.index] ?? null, code: reply.error.code });
-      });
-    }, PLAN_DEBOUNCE_MS);
-    return () => {
-      live = false;
-      clearTimeout(timer);
-    };
-  }, [changesKey, kit, sessionId]);
-  const order = units.filter((u) => u.state === "current" || u.restorable).map((u) => u.key);
-  const focusUnit = (key) => {
-    if (key !== void 0) controls.current.get(key)?.focus();
-  };
-  (0, import_react5.useEffect)(() => {
-    const first = load.status === "ready" ? controls.current.get(order[0] ?? "") : void 0;
-    if (first !== void 0) first.focus();
-    else dialog.current?.focus();
-  }, [load.status]);
+  const preview = (0, import_react9.useMemo)(() => previewSelection(units, selection), [units, selection]);
+  const { refusal, checking } = usePlanCheck(kit.send, sessionId, preview);
+  const { applying, applyError, apply: apply2 } = useEditorApply({
+    send: kit.send,
+    sessionId,
+    unsaved: kit.unsaved(sessionId),
+    preview,
+    lastSeq: load.status === "ready" ? load.lastSeq : null,
+    enabled: load.status === "ready" && preview.changes.length > 0 && !running && refusal === null,
+    reread,
+    onClose
+  });
   const canApply = load.status === "ready" && preview.changes.length > 0 && !running && !applying && refusal === null;
-  const apply2 = (0, import_react5.useCallback)(async () => {
-    if (!canApply || load.status !== "ready") return;
-    setApplying(true);
-    const reply = await kit.send({ action: "apply", sessionId, changes: preview.changes, expect: { lastSeq: load.lastSeq } });
-    setApplying(false);
-    if (reply.ok) {
-      if (reply.value.persisted) kit.unsaved(sessionId).settled();
-      onClose(true);
-    } else if (reply.error.code === "PERSIST_FAILED" && reply.error.applied === true) {
-      kit.unsaved(sessionId).mark("apply", preview.changes.length);
-      onClose(true);
-    } else {
-      setApplyError({ unit: reply.error.index === void 0 ? null : preview.changeUnits[reply.error.index] ?? null, code: reply.error.code });
-      if (reply.error.code === "STALE_VIEW") setHistoryRead((n) => n + 1);
-    }
-  }, [canApply, load, kit, sessionId, preview, onClose]);
+  const order = units.filter((u) => u.state === "current" || u.restorable).map((u) => u.key);
+  useFirstFocus(load.status === "ready", () => controls.current.get(order[0] ?? ""), dialog);
   const onKeyDown = (event) => {
     if (event.key === "Escape") {
       event.preventDefault();
@@ -3227,19 +3283,16 @@ function EditorModal({ sessionId, running, replacementCount, locale, kit, onClos
       event.preventDefault();
       void apply2();
     } else if (event.key === "Tab") {
-      const focusable = [...dialog.current?.querySelectorAll("button:not([disabled])") ?? []];
-      const first = focusable[0];
-      const last = focusable.at(-1);
-      const active = dialog.current?.ownerDocument.activeElement;
-      if (first !== void 0 && last !== void 0 && (event.shiftKey ? active === first || active === dialog.current : active === last)) {
+      const target = dialog.current === null ? null : trapTab(dialog.current, event.shiftKey);
+      if (target !== null) {
         event.preventDefault();
-        (event.shiftKey ? last : first).focus();
+        target.focus();
       }
     } else if (event.key === "ArrowDown" || event.key === "ArrowUp") {
       event.preventDefault();
-      const at = order.findIndex((key) => controls.current.get(key)?.closest("li")?.contains(event.target));
-      const next = at === -1 ? 0 : Math.min(order.length - 1, Math.max(0, at + (event.key === "ArrowDown" ? 1 : -1)));
-      focusUnit(order[next]);
+      const at = order.findIndex((key2) => controls.current.get(key2)?.closest("li")?.contains(event.target));
+      const key = arrowTarget(order, at, event.key === "ArrowDown");
+      if (key !== void 0) controls.current.get(key)?.focus();
     }
   };
   const shown = applyError ?? refusal;
@@ -3322,6 +3375,8 @@ function EditorModal({ sessionId, running, replacementCount, locale, kit, onClos
     ] })
   ] }) });
 }
+
+// src/client/editor/editor-styles.ts
 var EDITOR_CSS = `
 [data-message-recall-editor-backdrop] { position: fixed; inset: 0; z-index: 1000; display: flex; align-items: center; justify-content: center; background: rgba(0,0,0,.35); }
 [data-message-recall-editor] { background: var(--dsw-specific-menu, var(--dsw-alias-bg-base, #fff)); color: var(--dsw-alias-label-primary, #222); width: min(760px, 94vw); max-height: 86vh; display: flex; flex-direction: column; gap: 8px; padding: 16px 18px; box-sizing: border-box; border-radius: 12px; border: 1px solid var(--dsw-alias-border-inverted, rgba(0,0,0,.12)); box-shadow: var(--dsw-shadow-lv3, 0 8px 32px rgba(0,0,0,.3)); outline: none; font-size: 13px; line-height: 20px; }
@@ -3368,10 +3423,10 @@ var openEditors = 0;
 function EditButton({ sessionId, useSession, editorKit }) {
   const running = useSession(selectRunning2);
   const replacements = useSession(selectReplacements);
-  const locale = (0, import_react6.useSyncExternalStore)(editorKit.locale.subscribe, editorKit.locale.getSnapshot);
-  const [open, setOpen] = (0, import_react6.useState)(false);
-  const button = (0, import_react6.useRef)(null);
-  (0, import_react6.useEffect)(() => {
+  const locale = (0, import_react10.useSyncExternalStore)(editorKit.locale.subscribe, editorKit.locale.getSnapshot);
+  const [open, setOpen] = (0, import_react10.useState)(false);
+  const button = (0, import_react10.useRef)(null);
+  (0, import_react10.useEffect)(() => {
     const doc = button.current?.ownerDocument;
     if (doc === void 0) return;
     const onKey = (event) => {
@@ -3382,7 +3437,7 @@ function EditButton({ sessionId, useSession, editorKit }) {
     doc.addEventListener("keydown", onKey);
     return () => doc.removeEventListener("keydown", onKey);
   }, []);
-  (0, import_react6.useEffect)(() => {
+  (0, import_react10.useEffect)(() => {
     if (!open) return;
     openEditors++;
     return () => {

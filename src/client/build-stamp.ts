@@ -1,10 +1,10 @@
 /**
- * Build stamp of the client bundle: `<package version>+<digest of the bundle>`. `tools/build.mjs`
- * builds the bundle with a placeholder, hashes the bundle and writes the stamp in place of the
- * placeholder, so the stamp changes exactly when the bundle does; `dev` when the sources run
- * unbuilt (tests).
+ * Build stamp of the client bundle: `<package version>+<first 10 hex digits of the sha256 of the
+ * bundle>`. The build (`tools/build.ts`) bundles the client with a placeholder for
+ * `__BUILD_STAMP__`, hashes the bundle and writes the stamp in place of the placeholder, so the
+ * stamp changes exactly when the bundle does; `dev` when the sources run unbuilt (tests).
  *
- * @module dsh-message-recall/client/stamp
+ * @module dsh-message-recall/client/build-stamp
  */
 
 /** The stamp logged on load and shown by the debug hook. */

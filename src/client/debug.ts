@@ -1,7 +1,7 @@
 /**
  * The page-console hook for bug reports: `window.__DSH_MESSAGE_RECALL__`.
  *
- * - `stamp`: the build stamp of the loaded bundle (`<version>+<bundle digest>`, see `stamp.ts`).
+ * - `stamp`: the build stamp of the loaded bundle (`<version>+<bundle digest>`, see `build-stamp.ts`).
  * - `snapshot(sessionId?)`: the last sync pass of that session (default: the most recent pass of
  *   any session) as plain JSON, or `null`.
  * - `sessions()`: the session ids with a recorded pass, most recent last.

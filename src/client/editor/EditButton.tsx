@@ -5,12 +5,13 @@
  * session, also on the keyboard shortcut {@link EDITOR_SHORTCUT}. The dialog is rendered into the
  * document body; closing it returns the focus to the button.
  *
- * @module dsh-message-recall/client/EditButton
+ * @module dsh-message-recall/client/editor/EditButton
  */
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react'
 import { createPortal } from 'react-dom'
 import { EDITOR_SHORTCUT } from './editor-locales'
-import { EDITOR_CSS, EditorModal, type EditorKit } from './EditorModal'
+import { EditorModal, type EditorKit } from './EditorModal'
+import { EDITOR_CSS } from './editor-styles'
 import type { LocaleService, SessionSnapshot, SnapshotSelectorHook } from '../wire/rc8'
 import { selectReplacements } from '../wire/replacement-view'
 

@@ -17,17 +17,24 @@
  * applies, Escape discards, Tab stays inside the dialog. Every control is a `<button>` with an
  * accessible name.
  *
- * @module dsh-message-recall/client/EditorModal
+ * This module is the dialog's state and view; each job it composes has its own module: reading
+ * the history (`editor-history.ts`), the debounced `plan` (`editor-plan.ts`), Apply
+ * (`editor-apply.ts`), the keyboard (`dialog-keys.ts`), the units and the preview
+ * (`editor-model.ts`), the style sheet (`editor-styles.ts`).
+ *
+ * @module dsh-message-recall/client/editor/EditorModal
  */
-import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
-import type { LogEvent } from '../../shared/events'
+import { useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import type { FetchLike, RecallErrorCode, RecallSender } from '../wire/api'
-import { buildEditorUnits, EMPTY_SELECTION, previewSelection, type EditorSelection, type EditorUnit } from './editor-model'
-import { counterText } from './editor-locales'
-import { readWholeHistory } from '../wire/session-history'
 import type { UnsavedSink } from '../stores/unsaved-writes'
 import { describeError } from '../text/locales'
 import type { Translate } from '../wire/rc8'
+import { arrowTarget, trapTab, useFirstFocus } from './dialog-keys'
+import { useEditorApply } from './editor-apply'
+import { useEditorHistory } from './editor-history'
+import { counterText } from './editor-locales'
+import { EMPTY_SELECTION, previewSelection, type EditorSelection } from './editor-model'
+import { usePlanCheck } from './editor-plan'
 
 /** What the editor reaches. */
 export interface EditorKit {
@@ -59,16 +66,6 @@ export interface EditorModalProps {
   onClose(applied: boolean): void
 }
 
-/** Debounce of the host `plan` after a selection change, in ms. */
-export const PLAN_DEBOUNCE_MS = 200
-
-type Load = { readonly status: 'loading' } | { readonly status: 'failed'; readonly message: string } | { readonly status: 'ready'; readonly units: readonly EditorUnit[]; readonly lastSeq: number }
-
-interface Refusal {
-  readonly unit: string | null
-  readonly code: RecallErrorCode
-}
-
 function toggled(set: ReadonlySet<string>, key: string): Set<string> {
   const next = new Set(set)
   if (!next.delete(key)) next.add(key)
@@ -78,91 +75,22 @@ function toggled(set: ReadonlySet<string>, key: string): Set<string> {
 /** The editor dialog. */
 export function EditorModal({ sessionId, running, replacementCount, locale, kit, onClose }: EditorModalProps) {
   const { t } = kit
-  const [load, setLoad] = useState<Load>({ status: 'loading' })
+  const { load, reread } = useEditorHistory(kit.fetch, sessionId, running, replacementCount)
   const [selection, setSelection] = useState<EditorSelection>(EMPTY_SELECTION)
-  const [refusal, setRefusal] = useState<Refusal | null>(null)
-  const [checking, setChecking] = useState(false)
-  const [applying, setApplying] = useState(false)
-  const [applyError, setApplyError] = useState<Refusal | null>(null)
-  /** Bumped to read the history again (after the host answered that the conversation moved). */
-  const [historyRead, setHistoryRead] = useState(0)
   const controls = useRef(new Map<string, HTMLButtonElement>())
   const dialog = useRef<HTMLDivElement>(null)
 
-  useEffect(() => {
-    let live = true
-    readWholeHistory(kit.fetch, sessionId).then(
-      (events: LogEvent[]) => live && setLoad({ status: 'ready', units: buildEditorUnits(events), lastSeq: events.at(-1)?.seq ?? -1 }),
-      (error: unknown) => live && setLoad({ status: 'failed', message: error instanceof Error ? error.message : String(error) }),
-    )
-    return () => { live = false }
-  }, [kit, sessionId, historyRead])
-
-  // A turn that ended, or a removal or restore made elsewhere, while the dialog was open changed the
-  // conversation: read it again, keeping the selection.
-  const seen = useRef({ running, replacementCount })
-  useEffect(() => {
-    const before = seen.current
-    if ((before.running && !running) || before.replacementCount !== replacementCount) setHistoryRead((n) => n + 1)
-    seen.current = { running, replacementCount }
-  }, [running, replacementCount])
-
   const units = load.status === 'ready' ? load.units : []
   const preview = useMemo(() => previewSelection(units, selection), [units, selection])
-  const changesKey = JSON.stringify(preview.changes)
-
-  // Ask the host whether it would take this selection, debounced; nothing is written.
-  useEffect(() => {
-    setRefusal(null)
-    setApplyError(null)
-    if (preview.changes.length === 0) {
-      setChecking(false)
-      return
-    }
-    setChecking(true)
-    let live = true
-    const timer = setTimeout(() => {
-      void kit.send({ action: 'plan', sessionId, changes: preview.changes }).then((reply) => {
-        if (!live) return
-        setChecking(false)
-        if (!reply.ok) setRefusal({ unit: reply.error.index === undefined ? null : preview.changeUnits[reply.error.index] ?? null, code: reply.error.code })
-      })
-    }, PLAN_DEBOUNCE_MS)
-    return () => {
-      live = false
-      clearTimeout(timer)
-    }
-    // changesKey stands for preview.changes / changeUnits.
-  }, [changesKey, kit, sessionId])
+  const { refusal, checking } = usePlanCheck(kit.send, sessionId, preview)
+  const { applying, applyError, apply } = useEditorApply({
+    send: kit.send, sessionId, unsaved: kit.unsaved(sessionId), preview, lastSeq: load.status === 'ready' ? load.lastSeq : null,
+    enabled: load.status === 'ready' && preview.changes.length > 0 && !running && refusal === null, reread, onClose,
+  })
+  const canApply = load.status === 'ready' && preview.changes.length > 0 && !running && !applying && refusal === null
 
   const order = units.filter((u) => u.state === 'current' || u.restorable).map((u) => u.key)
-  const focusUnit = (key: string | undefined) => { if (key !== undefined) controls.current.get(key)?.focus() }
-  useEffect(() => {
-    const first = load.status === 'ready' ? controls.current.get(order[0] ?? '') : undefined
-    if (first !== undefined) first.focus()
-    else dialog.current?.focus()
-    // Only when the list first appears.
-  }, [load.status])
-
-  const canApply = load.status === 'ready' && preview.changes.length > 0 && !running && !applying && refusal === null
-  const apply = useCallback(async () => {
-    if (!canApply || load.status !== 'ready') return
-    setApplying(true)
-    const reply = await kit.send({ action: 'apply', sessionId, changes: preview.changes, expect: { lastSeq: load.lastSeq } })
-    setApplying(false)
-    if (reply.ok) {
-      if (reply.value.persisted) kit.unsaved(sessionId).settled()
-      onClose(true)
-    } else if (reply.error.code === 'PERSIST_FAILED' && reply.error.applied === true) {
-      // In effect, not yet durable: the conversation already shows the batch.
-      kit.unsaved(sessionId).mark('apply', preview.changes.length)
-      onClose(true)
-    } else {
-      setApplyError({ unit: reply.error.index === undefined ? null : preview.changeUnits[reply.error.index] ?? null, code: reply.error.code })
-      // The conversation moved since the history was read: read it again, keeping the selection.
-      if (reply.error.code === 'STALE_VIEW') setHistoryRead((n) => n + 1)
-    }
-  }, [canApply, load, kit, sessionId, preview, onClose])
+  useFirstFocus(load.status === 'ready', () => controls.current.get(order[0] ?? ''), dialog)
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.key === 'Escape') {
@@ -172,20 +100,16 @@ export function EditorModal({ sessionId, running, replacementCount, locale, kit,
       event.preventDefault()
       void apply()
     } else if (event.key === 'Tab') {
-      // Keep the focus inside the dialog: Tab past the last control comes back to the first.
-      const focusable = [...(dialog.current?.querySelectorAll<HTMLButtonElement>('button:not([disabled])') ?? [])]
-      const first = focusable[0]
-      const last = focusable.at(-1)
-      const active = dialog.current?.ownerDocument.activeElement
-      if (first !== undefined && last !== undefined && (event.shiftKey ? active === first || active === dialog.current : active === last)) {
+      const target = dialog.current === null ? null : trapTab(dialog.current, event.shiftKey)
+      if (target !== null) {
         event.preventDefault()
-        ;(event.shiftKey ? last : first).focus()
+        target.focus()
       }
     } else if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
       event.preventDefault()
       const at = order.findIndex((key) => controls.current.get(key)?.closest('li')?.contains(event.target as Node))
-      const next = at === -1 ? 0 : Math.min(order.length - 1, Math.max(0, at + (event.key === 'ArrowDown' ? 1 : -1)))
-      focusUnit(order[next])
+      const key = arrowTarget(order, at, event.key === 'ArrowDown')
+      if (key !== undefined) controls.current.get(key)?.focus()
     }
   }
 
@@ -259,40 +183,3 @@ export function EditorModal({ sessionId, running, replacementCount, locale, kit,
     </div>
   )
 }
-
-/** The editor's style sheet (scoped by its data attributes). */
-export const EDITOR_CSS = `
-[data-message-recall-editor-backdrop] { position: fixed; inset: 0; z-index: 1000; display: flex; align-items: center; justify-content: center; background: rgba(0,0,0,.35); }
-[data-message-recall-editor] { background: var(--dsw-specific-menu, var(--dsw-alias-bg-base, #fff)); color: var(--dsw-alias-label-primary, #222); width: min(760px, 94vw); max-height: 86vh; display: flex; flex-direction: column; gap: 8px; padding: 16px 18px; box-sizing: border-box; border-radius: 12px; border: 1px solid var(--dsw-alias-border-inverted, rgba(0,0,0,.12)); box-shadow: var(--dsw-shadow-lv3, 0 8px 32px rgba(0,0,0,.3)); outline: none; font-size: 13px; line-height: 20px; }
-[data-message-recall-editor] h2 { margin: 0; font-size: 16px; line-height: 24px; font-weight: 600; }
-[data-message-recall-editor] [data-editor-keys] { margin: 0; font-size: 12px; color: var(--dsw-alias-label-secondary, #666); }
-[data-message-recall-editor] ol { list-style: none; margin: 0; padding: 0; overflow: auto; flex: 1; }
-[data-message-recall-editor] li[data-editor-turn] { font-size: 12px; font-weight: 600; color: var(--dsw-alias-label-secondary, #666); margin: 10px 0 2px; }
-[data-message-recall-editor] li[data-editor-unit] { display: flex; gap: 8px; align-items: flex-start; padding: 4px 6px; border-radius: 8px; }
-[data-message-recall-editor] li[data-editor-unit]:hover, [data-message-recall-editor] li[data-editor-unit]:focus-within { background: var(--dsw-alias-interactive-bg-hover, rgba(0,0,0,.04)); }
-[data-message-recall-editor] [data-editor-rows] { flex: 1; min-width: 0; }
-[data-message-recall-editor] li[data-editor-unit] > [data-editor-rows]:first-child { margin-left: 32px; }
-[data-message-recall-editor] [data-editor-busy], [data-message-recall-editor] [data-editor-checking] { margin: 0; font-size: 12px; color: var(--dsw-alias-label-secondary, #666); }
-[data-message-recall-editor] [data-editor-rows] p { margin: 0; overflow-wrap: anywhere; }
-[data-message-recall-editor] [data-editor-role-label] { font-weight: 600; font-size: 12px; color: var(--dsw-alias-label-secondary, #666); }
-[data-message-recall-editor] [data-editor-state-label] { font-size: 12px; color: var(--dsw-alias-label-secondary, #666); white-space: nowrap; }
-[data-message-recall-editor] li[data-editor-state="removed"] [data-editor-rows], [data-message-recall-editor] li[data-editor-state="excluded"] [data-editor-rows] { text-decoration: line-through; opacity: .6; }
-[data-message-recall-editor] li[data-editor-preview="going"] [data-editor-rows] { text-decoration: line-through; color: #c62828; }
-[data-message-recall-editor] li[data-editor-preview="coming"] [data-editor-rows] { text-decoration: none; color: #2e7d32; opacity: 1; }
-[data-message-recall-editor] [data-editor-refusal] { color: #c62828; margin: 2px 0 0; font-size: 12px; }
-[data-message-recall-editor] [data-editor-actions] { display: flex; justify-content: flex-end; gap: 8px; }
-[data-message-recall-editor] [data-editor-counter] { margin: 0; font-weight: 600; }
-[data-message-recall-editor] button { font: inherit; font-size: 12px; line-height: 18px; padding: 2px 10px; border-radius: 6px; cursor: pointer; white-space: nowrap; border: 1px solid var(--dsw-alias-border-l2, rgba(0,0,0,.12)); background: transparent; color: var(--dsw-alias-label-primary, #222); }
-[data-message-recall-editor] button:hover:not(:disabled) { background: var(--dsw-alias-interactive-bg-hover, rgba(0,0,0,.06)); }
-[data-message-recall-editor] button:focus-visible { outline: 2px solid var(--dsw-alias-state-business-primary, #4d6bfe); outline-offset: 1px; }
-[data-message-recall-editor] button:disabled { opacity: .45; cursor: default; }
-[data-message-recall-editor] [data-editor-select] { width: 24px; height: 24px; padding: 0; flex: none; display: inline-flex; align-items: center; justify-content: center; font-size: 14px; }
-[data-message-recall-editor] [data-editor-select][aria-pressed="true"] { border-color: #c62828; color: #c62828; }
-[data-message-recall-editor] [data-editor-from] { flex: none; border-color: transparent; color: var(--dsw-alias-label-secondary, #666); }
-[data-message-recall-editor] [data-editor-from][aria-pressed="true"] { border-color: #c62828; color: #c62828; }
-[data-message-recall-editor] [data-editor-restore] { flex: none; }
-[data-message-recall-editor] [data-editor-restore][aria-pressed="true"] { border-color: #2e7d32; color: #2e7d32; }
-[data-message-recall-editor] [data-editor-actions] button { font-size: 13px; line-height: 20px; padding: 5px 16px; border-radius: 8px; }
-[data-message-recall-editor] [data-editor-actions] [data-editor-apply] { background: var(--dsw-alias-state-business-primary, #4d6bfe); border-color: var(--dsw-alias-state-business-primary, #4d6bfe); color: #fff; }
-[data-message-recall-editor] [data-editor-actions] [data-editor-apply]:hover:not(:disabled) { background: var(--dsw-alias-state-business-primary, #4d6bfe); filter: brightness(1.08); }
-`

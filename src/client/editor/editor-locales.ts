@@ -2,9 +2,9 @@
  * The conversation editor's strings, registered with the DSH locale service under their own
  * namespace {@link EDITOR_LOCALE_NS} (the rc.8 locale service refuses a second registration of
  * one namespace and locale). `zh` is the source of truth for the key set; `en` is typed against
- * it. Counted texts have `.one`/`.other` keys (see `locales.ts`).
+ * it. Counted texts have `.one`/`.other` keys (see `text/locales.ts`).
  *
- * @module dsh-message-recall/client/editor-locales
+ * @module dsh-message-recall/client/editor/editor-locales
  */
 
 /** Locale namespace of the editor. */

@@ -11,7 +11,7 @@
  * tombstone, when the copy stands for it; a tool-result prune's copy stands for the result; a
  * compaction checkpoint or another plugin's replacement folds it.
  *
- * @module dsh-message-recall/client/editor-model
+ * @module dsh-message-recall/client/editor/editor-model
  */
 import { isRecord, type LogEvent } from '../../shared/events'
 import type { ChangeBody } from '../../shared/protocol'

@@ -11,7 +11,7 @@
  * `[data-message-recall-unsaved-text]`, the button `[data-message-recall-unsaved-action="save"]`,
  * the last failure in `[data-message-recall-unsaved-error]` (role `alert`).
  *
- * @module dsh-message-recall/client/RecallNotices
+ * @module dsh-message-recall/client/notices/RecallNotices
  */
 import type { ReactNode } from 'react'
 import { useSyncExternalStore } from 'react'

@@ -10,7 +10,7 @@
  * `[data-message-recall-undo-text]`, buttons `[data-message-recall-undo-action="undo|openCopy|dismiss"]`,
  * a refusal in `[data-message-recall-undo-error]` (role `alert`).
  *
- * @module dsh-message-recall/client/UndoNotice
+ * @module dsh-message-recall/client/notices/UndoNotice
  */
 import { useEffect, useSyncExternalStore } from 'react'
 import { countedKey, describeError } from '../text/locales'

@@ -5,7 +5,7 @@
  * keyboard focus is on it, and goes on its timer, on Escape or on Dismiss. A plain store
  * (`getSnapshot`/`subscribe`, immutable snapshots), no DOM and no React.
  *
- * @module dsh-message-recall/client/undo-notice
+ * @module dsh-message-recall/client/notices/undo-notice
  */
 import type { RemovalValue } from '../../shared/protocol'
 import type { TombstoneAction } from '../../shared/tombstone'

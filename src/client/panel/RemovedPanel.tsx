@@ -13,7 +13,7 @@
  * per removal with `data-action`, `data-restored` once restored, and buttons
  * `[data-message-recall-entry-action="restore|openCopy"]`.
  *
- * @module dsh-message-recall/client/RemovedPanel
+ * @module dsh-message-recall/client/panel/RemovedPanel
  */
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
 import { countedKey, describeError } from '../text/locales'

@@ -10,7 +10,7 @@
  * same answer `inspect` gives), and whether it can be restored in place: in effect, on the surface,
  * shadowing exactly one message the person sent.
  *
- * @module dsh-message-recall/client/removal-list
+ * @module dsh-message-recall/client/panel/removal-list
  */
 import { isRecord, type LogEvent } from '../../shared/events'
 import { readRestores, readTombstones } from '../../shared/hidden-rows'

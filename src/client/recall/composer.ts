@@ -3,7 +3,7 @@
  * is found in the DOM: the overlay renders inside the composer (`conversation.input.overlay`
  * sits in the InputBar card), so the nearest textarea up the tree is the composer's.
  *
- * @module dsh-message-recall/client/composer
+ * @module dsh-message-recall/client/recall/composer
  */
 
 /**

@@ -4,7 +4,7 @@
  * `ctx.sessions.binding(id).session` (`dsh-client-runtime`, `SessionRuntime.binding`) and the
  * `conversation` service's draft images (`dsh-client-ui-conversation`, `ConversationController`).
  *
- * @module dsh-message-recall/client/page-images
+ * @module dsh-message-recall/client/recall/page-images
  */
 import { isRecord } from '../../shared/events'
 import type { ConversationService, SessionsService } from '../wire/rc8'

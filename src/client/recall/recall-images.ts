@@ -9,7 +9,7 @@
  *
  * An image that cannot come back is named with the reason, never silently dropped.
  *
- * @module dsh-message-recall/client/recall-images
+ * @module dsh-message-recall/client/recall/recall-images
  */
 import { isRecord } from '../../shared/events'
 

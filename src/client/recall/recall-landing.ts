@@ -6,7 +6,7 @@
  * update (the replacement view) or through `inspect`, a few times with a growing pause. If it
  * landed, the composer is filled from the page's own copy of the prompt.
  *
- * @module dsh-message-recall/client/recall-landing
+ * @module dsh-message-recall/client/recall/recall-landing
  */
 import type { LogEvent } from '../../shared/events'
 import type { LogSummary } from '../../shared/protocol'

@@ -4,7 +4,7 @@
  * row does not resolve in this session's chat store, or whose action the row does not offer, does
  * nothing (the click is still consumed).
  *
- * @module dsh-message-recall/client/clicks
+ * @module dsh-message-recall/client/rows/button-clicks
  */
 import { ATTR } from './row-marks'
 import { FLOW_KEY } from '../wire/rc8'

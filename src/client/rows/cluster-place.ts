@@ -9,7 +9,7 @@
  * cluster, `--message-recall-top` and `--message-recall-right` (px, from the row's top and right
  * edges), with `data-message-recall-placed` set.
  *
- * @module dsh-message-recall/client/cluster-place
+ * @module dsh-message-recall/client/rows/cluster-place
  */
 import { ATTR } from './row-marks'
 import { FLOW_KEY, FLOW_KIND, PROMPT_HOVER_ROOT } from '../wire/rc8'

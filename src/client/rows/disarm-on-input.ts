@@ -3,7 +3,7 @@
  * back when the person presses the pointer or moves focus anywhere but on that button, or
  * presses Escape.
  *
- * @module dsh-message-recall/client/disarm
+ * @module dsh-message-recall/client/rows/disarm-on-input
  */
 import type { ButtonStore } from './button-store'
 import { ATTR } from './row-marks'

@@ -7,7 +7,7 @@
  * as soon as the pointer or keyboard focus enters it. A row stays revealed. Without
  * IntersectionObserver every row is revealed at once.
  *
- * @module dsh-message-recall/client/reveal
+ * @module dsh-message-recall/client/rows/lazy-reveal
  */
 import { FLOW_KEY } from '../wire/rc8'
 

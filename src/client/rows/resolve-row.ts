@@ -16,7 +16,7 @@
  * A running step or tool, or a synthetic interrupted one (rc.8 gives it a fractional seq), has no
  * durable message yet and offers nothing.
  *
- * @module dsh-message-recall/client/rows
+ * @module dsh-message-recall/client/rows/resolve-row
  */
 import { isRecord, isSeq } from '../../shared/events'
 import type { TranscriptRow } from '../../shared/hidden-rows'

@@ -1,12 +1,12 @@
 /**
  * What a row offers once the hiding rules are applied (`deriveHiddenRows`): most rows offer what
- * their node offers (`rows.ts`); a row whose message was restored acts on the restoring copy's
+ * their node offers (`resolve-row.ts`); a row whose message was restored acts on the restoring copy's
  * seq; a row whose message is excluded offers **Restore** (a prompt or steering message the person
  * sent, while the exclusion is on the surface) and **Open a copy**, both acting on the exclusion's
  * tombstone, instead of the removal buttons. Pure; offers are memoized per hiding result, so their
  * identity is stable between passes that derive nothing new.
  *
- * @module dsh-message-recall/client/row-offers
+ * @module dsh-message-recall/client/rows/row-offers
  */
 import type { HiddenRowsResult } from '../../shared/hidden-rows'
 import type { RowError } from './button-store'

@@ -1,7 +1,7 @@
 /**
  * The sync pass: bring every row of this session's chat flow in line with the chat store, the
  * tombstones and the controller state. Rows are found through the rc.8 row markers
- * ({@link FLOW_KEY}, {@link FLOW_KIND} in `rc8.ts`) and every key is resolved in this session's own
+ * ({@link FLOW_KEY}, {@link FLOW_KIND} in `wire/rc8.ts`) and every key is resolved in this session's own
  * chat store: a row whose key does not resolve, or resolves to a node of another kind, gets
  * nothing (a row of another session can never be targeted).
  *
@@ -16,7 +16,7 @@
  * prompt row's cluster sits beside DSH's own action band, measured when the pointer or focus
  * reaches the row).
  *
- * @module dsh-message-recall/client/sync
+ * @module dsh-message-recall/client/rows/row-sync
  */
 import { deriveHiddenRows, type HiddenRowsResult } from '../../shared/hidden-rows'
 import { ClickDelegate, type RowPress } from './button-clicks'

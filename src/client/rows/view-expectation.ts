@@ -13,7 +13,7 @@
  *   view holds after that seq.
  *   Otherwise it is left out, and only `lastSeq` is checked.
  *
- * @module dsh-message-recall/client/expectation
+ * @module dsh-message-recall/client/rows/view-expectation
  */
 import type { ViewExpectation } from '../../shared/protocol'
 import { resolveRow } from './resolve-row'

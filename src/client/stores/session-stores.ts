@@ -3,7 +3,7 @@
  * overlay and the session header's Removed and Edit buttons are separate seats, so a request started
  * in one shows in the others. Each store is made on first use and disposed with the plugin.
  *
- * @module dsh-message-recall/client/session-stores
+ * @module dsh-message-recall/client/stores/session-stores
  */
 
 /** Per-session stores of one kind. */

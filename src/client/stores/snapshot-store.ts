@@ -2,7 +2,7 @@
  * The store shape React's `useSyncExternalStore` reads: a snapshot that stays the same object
  * until it changes, and a subscription called after every change. No DOM, no React.
  *
- * @module dsh-message-recall/client/snapshot-store
+ * @module dsh-message-recall/client/stores/snapshot-store
  */
 
 /** A snapshot store; subclasses publish new snapshots. */

@@ -12,7 +12,7 @@
  * yet; a durable restore clears that notice. Listeners of {@link TombstoneActions.onRestored} hear
  * of every restore in effect, whichever entry asked for it.
  *
- * @module dsh-message-recall/client/tombstone-actions
+ * @module dsh-message-recall/client/stores/tombstone-actions
  */
 import type { ForkBeforeValue, RestoreValue } from '../../shared/protocol'
 import type { RecallError, RecallSender } from '../wire/api'

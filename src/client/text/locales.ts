@@ -8,7 +8,7 @@
  * `{name}` placeholders and has no plural rules. Chinese does not inflect for number, so its two
  * entries read the same.
  *
- * @module dsh-message-recall/client/locales
+ * @module dsh-message-recall/client/text/locales
  */
 import type { RecallErrorCode } from '../wire/api'
 import type { Translate } from '../wire/rc8'

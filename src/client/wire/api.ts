@@ -3,7 +3,7 @@
  * route contract of `shared/protocol.ts`, the reply envelope it reads, and a sender over `fetch`.
  * Same-origin JSON; the host checks Host, Origin and `sec-fetch-site` itself.
  *
- * @module dsh-message-recall/client/api
+ * @module dsh-message-recall/client/wire/api
  */
 import { isRecord } from '../../shared/events'
 import { DEFAULT_ROUTE_PATH, ERROR_CODES, type ApplyRequestBody, type ApplyValue, type BatchPlanValue, type ErrorCode, type FlushValue, type ForkBeforeValue, type InspectValue, type PlanValue, type RecallRequestBody, type RemovalValue, type RestoreValue, type RouteError, type WriteValue } from '../../shared/protocol'

@@ -5,7 +5,7 @@
  * again first when it does not hold the id. The same service keeps a stored session listed after
  * the host reported its detach as a removal ({@link relistDroppedSessions}).
  *
- * @module dsh-message-recall/client/open-session
+ * @module dsh-message-recall/client/wire/open-session
  */
 import type { SessionsService } from './rc8'
 

@@ -15,7 +15,7 @@
  * - row markers: `ChatNodeSeat` in `dsh-client-ui-conversation/lib/client.js` (later DSH lines add
  *   others, such as `data-chat-turn`).
  *
- * @module dsh-message-recall/client/rc8
+ * @module dsh-message-recall/client/wire/rc8
  */
 import type { LogEvent } from '../../shared/events'
 

@@ -13,7 +13,7 @@
  * (`ConversationNodeAssembler.acceptMatch` in `dsh-client-runtime/lib/client.js` spreads the
  * `{ event, view }` input into the match).
  *
- * @module dsh-message-recall/client/replacement-view
+ * @module dsh-message-recall/client/wire/replacement-view
  */
 import { isRecord, SURFACE_EVENT_TYPES, type LogEvent } from '../../shared/events'
 import { readReplaceOp } from '../../shared/replace-op'

@@ -5,7 +5,7 @@
  * ranges (`paginate`: each page holds every event from its cut up to `beforeSeq`) and reads a
  * session that is not live from the host's session persistence without resuming it.
  *
- * @module dsh-message-recall/client/history
+ * @module dsh-message-recall/client/wire/session-history
  */
 import { isRecord, type LogEvent } from '../../shared/events'
 import type { FetchLike } from './api'
