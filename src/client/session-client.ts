@@ -1,7 +1,7 @@
 /**
  * The one owner of the client's state for one mounted session: the view the overlay last rendered
  * (chat store, running flag, `hasMore`, replacement view, locale revision), the composer draft, the
- * {@link ButtonStore} and the {@link RowSync}. Everything else only reports to it or reads
+ * {@link ButtonStore}, the notices ({@link UndoNotice}, {@link ImageNotice}) and the {@link RowSync}. Everything else only reports to it or reads
  * from it, and data moves one way:
  *
  * ```text
@@ -10,21 +10,22 @@
  *   row button click ──▶ ClickDelegate (in RowSync) ──pressRow──▶ ┘ (view, draft)
  *        │
  *        ├─ press(target, viewExpectation(view, baseline)) ──▶ ButtonStore ──send──▶ host route
- *        │      the controller's state changes ──subscribe──▶ RecallOverlay re-renders
+ *        │      the button store's state changes ──subscribe──▶ RecallOverlay re-renders
  *        │      a recall commits ──onRecalled──▶ inputActions.setDraft(composeDraft(text, draft)), focus,
- *        │          its images ──readAttachment──▶ createDraftImages ──▶ inputActions.addImages
+ *        │          its images ──readAttachment──▶ createDraftImages ──▶ inputActions.addImages,
+ *        │          those left behind ──▶ ImageNotice.show
  *        │      a recall's reply is lost ──confirmRecall──▶ landed? (view, inspect) ──▶ the page's copy
  *        │      applied, flush failed ──onUnsaved──▶ UnsavedWrites ──▶ Save again ──▶ flush
  *        │      any removal commits ──onRemoved──▶ UndoNotice.show ──▶ Undo / Open a copy ──▶ TombstoneActions
  *        │      a restore in effect, from any entry ──onRestored──▶ UndoNotice.restored (that tombstone's notice)
  *        │
  *        └─ pass(), before paint after every render and on row mutations or reveals:
- *               RowSync.run(view + controller state) ──▶ row DOM
+ *               RowSync.run(view + button state) ──▶ row DOM, the hidden-row sheet
  *               ──▶ debug record; armed row now hidden, or a turn started ──▶ controller.disarm()
  * ```
  *
  * The overlay component writes the view during render ({@link SessionClient.setView}, plain field
- * writes, no notification) and runs {@link SessionClient.pass} before paint; the controller never
+ * writes, no notification) and runs {@link SessionClient.pass} before paint; the button store never
  * reads the view, it gets the expectation with each press.
  *
  * @module dsh-message-recall/client/session-client
