@@ -872,16 +872,16 @@ var ImageNotice = class extends SnapshotStore {
 
 // src/client/rows/disarm-on-input.ts
 var ARMED_BUTTON = `[${ATTR.action}][${ATTR.armed}="true"]`;
-function disarmOnOtherInput(doc, controller) {
+function disarmOnOtherInput(doc, buttons) {
   if (doc === null) return () => {
   };
   const onPointerOrFocus = (event) => {
-    if (controller.getSnapshot().armed === null) return;
+    if (buttons.getSnapshot().armed === null) return;
     const target = event.target;
-    if (target?.closest?.(ARMED_BUTTON) == null) controller.disarm();
+    if (target?.closest?.(ARMED_BUTTON) == null) buttons.disarm();
   };
   const onKey = (event) => {
-    if (event.key === "Escape") controller.disarm();
+    if (event.key === "Escape") buttons.disarm();
   };
   doc.addEventListener("pointerdown", onPointerOrFocus, true);
   doc.addEventListener("focusin", onPointerOrFocus, true);
@@ -1740,10 +1740,10 @@ var RowSync = class {
     const unresolved = [];
     if (flow !== null) {
       this.factory ??= new ClusterFactory(flow.ownerDocument, this.texts);
-      const { controller, running } = input;
-      const armedKey = controller.armed?.key;
-      const pendingKey = controller.pending?.key;
-      const hasErrors = controller.errors.size > 0;
+      const { buttons, running } = input;
+      const armedKey = buttons.armed?.key;
+      const pendingKey = buttons.pending?.key;
+      const hasErrors = buttons.errors.size > 0;
       const count = flow.childElementCount;
       let index = -1;
       for (let row = flow.firstElementChild; row !== null; row = row.nextElementSibling) {
@@ -1764,10 +1764,10 @@ var RowSync = class {
         }
         const wanted = this.lazy.isRevealed(row, index, count);
         const isHidden = hidden.hiddenKeys.has(key);
-        const armed = armedKey === key ? controller.armed : null;
-        const pending = pendingKey === key ? controller.pending : null;
+        const armed = armedKey === key ? buttons.armed : null;
+        const pending = pendingKey === key ? buttons.pending : null;
         const offer = offerOf(resolveRow(node), hidden);
-        const error = offer.excluded === true ? offerError(offer, input.tombstoneErrors) : hasErrors ? controller.errors.get(key) ?? null : null;
+        const error = offer.excluded === true ? offerError(offer, input.tombstoneErrors) : hasErrors ? buttons.errors.get(key) ?? null : null;
         if (cached !== void 0 && cached.node === node && cached.hidden === isHidden && cached.offer === offer && cached.running === running && cached.revision === this.revision && cached.armed === armed && cached.pending === pending && cached.error === error && cached.wanted === wanted && (cached.cluster === null || cached.cluster.parentNode === row)) continue;
         if ((cached === void 0 || cached.node !== node) && row.getAttribute(FLOW_KIND) !== node.kind) {
           unresolved.push(key);
@@ -1960,7 +1960,7 @@ var SessionClient = class {
     this.notice = new UndoNotice(timers);
     this.imageNotice = new ImageNotice(timers);
     this.unsaved = options.unsaved;
-    this.controller = new ButtonStore({
+    this.buttons = new ButtonStore({
       sessionId: options.sessionId,
       send: options.send,
       onRecalled: (message) => this.recalled(message),
@@ -1975,7 +1975,7 @@ var SessionClient = class {
     this.sync = new RowSync({ t: options.t, onPress: (press) => this.pressRow(press) });
   }
   /** The button state store; the overlay subscribes to it to re-render. */
-  controller;
+  buttons;
   /** The undo notice after each removal; the overlay renders it. */
   notice;
   /** The images a recall could not bring back into the composer; the overlay renders it. */
@@ -2018,12 +2018,12 @@ var SessionClient = class {
   /** The `expect` a request would carry now (`{}` before the first render). */
   expectation() {
     const view = this.view;
-    return view === null ? {} : viewExpectation(view.chat, view.replacements, view.hasMore, this.controller.generationBaseline);
+    return view === null ? {} : viewExpectation(view.chat, view.replacements, view.hasMore, this.buttons.generationBaseline);
   }
   /**
    * Press a row button with the view's current expectation.
    * @param target - the row, its seq and the action.
-   * @returns the controller's outcome.
+   * @returns the button store's outcome.
    */
   press(target) {
     if (target.action === "recall") {
@@ -2032,11 +2032,11 @@ var SessionClient = class {
       if (content === null) this.pageCopies.delete(target.key);
       else this.pageCopies.set(target.key, content);
     }
-    return this.controller.press(target, this.expectation());
+    return this.buttons.press(target, this.expectation());
   }
   /**
    * A row button was pressed: Restore and Open a copy (on an excluded row) go to the session's
-   * {@link TombstoneActions}, every other action to the controller.
+   * {@link TombstoneActions}, every other action to the button store.
    * @param press - the row, the seq its offer acts on, and the action.
    */
   pressRow(press) {
@@ -2052,22 +2052,22 @@ var SessionClient = class {
   pass() {
     const view = this.view;
     if (view === null) return;
-    const state = this.controller.getSnapshot();
-    const record = this.sync.run({ ...view, controller: state, tombstoneErrors: this.options.tombstones.getSnapshot().errors });
+    const state = this.buttons.getSnapshot();
+    const record = this.sync.run({ ...view, buttons: state, tombstoneErrors: this.options.tombstones.getSnapshot().errors });
     this.options.debug.record(this.options.sessionId, record, () => this.expectation());
     const started = view.running && !this.wasRunning;
     this.wasRunning = view.running;
-    if (state.armed !== null && (started || record.hidden.hiddenKeys.has(state.armed.key))) this.controller.disarm();
+    if (state.armed !== null && (started || record.hidden.hiddenKeys.has(state.armed.key))) this.buttons.disarm();
   }
   /**
    * Start the page-side effects: passes on row mutations and reveals, and disarming on any other
    * pointer press, focus move or Escape.
    * @param doc - the page document, or `null`.
-   * @returns stops them, removes every mark of the plugin and disposes the controller and the notice.
+   * @returns stops them, removes every mark of the plugin and disposes the button store and the notices.
    */
   mount(doc) {
     const stopWatching = this.sync.watch(() => this.pass());
-    const stopDisarming = disarmOnOtherInput(doc, this.controller);
+    const stopDisarming = disarmOnOtherInput(doc, this.buttons);
     const stopRestored = this.options.tombstones.onRestored((tombstoneSeq) => this.notice.restored(tombstoneSeq));
     return () => {
       this.disposed = true;
@@ -2075,7 +2075,7 @@ var SessionClient = class {
       stopDisarming();
       stopWatching();
       this.sync.detach();
-      this.controller.dispose();
+      this.buttons.dispose();
       this.notice.dispose();
       this.imageNotice.dispose();
     };
@@ -2218,7 +2218,7 @@ function RecallOverlay({ sessionId, useSession, useInput, inputActions, kit }) {
   const locale = (0, import_react3.useSyncExternalStore)(kit.locale.subscribe, kit.locale.getSnapshot);
   const marker = (0, import_react3.useRef)(null);
   const client = (0, import_react3.useMemo)(() => new SessionClient({ sessionId, send: kit.send, t: kit.t, debug: kit.debug, tombstones: kit.tombstones.get(sessionId), unsaved: kit.unsaved.get(sessionId), ...kit.images === void 0 ? {} : { images: kit.images } }), [sessionId, kit]);
-  (0, import_react3.useSyncExternalStore)(client.controller.subscribe, client.controller.getSnapshot);
+  (0, import_react3.useSyncExternalStore)(client.buttons.subscribe, client.buttons.getSnapshot);
   const imageNotice = (0, import_react3.useSyncExternalStore)(client.imageNotice.subscribe, client.imageNotice.getSnapshot);
   const tombstones = kit.tombstones.get(sessionId);
   (0, import_react3.useSyncExternalStore)(tombstones.subscribe, tombstones.getSnapshot);
@@ -2553,7 +2553,7 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
 }
 
 // src/client/build-stamp.ts
-var BUILD_STAMP = true ? "0.1.0+0284020476" : "dev";
+var BUILD_STAMP = true ? "0.1.0+38ca55ca68" : "dev";
 
 // src/client/notices/notice-styles.ts
 var NOTICE_STYLE_TEXT = `

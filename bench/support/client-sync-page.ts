@@ -102,7 +102,7 @@ export function runBench(input: PageInput): PageResult {
   document.head.appendChild(style)
   const store = new Map(input.nodes.map((node) => [node.key, node]))
   const replacements = input.replacements.length === 0 ? EMPTY_REPLACEMENTS : Object.freeze([...input.replacements])
-  const syncInput = (chat: ChatSnapshot): SyncInput => ({ chat, running: false, replacements, controller: IDLE, localeRevision: 1 })
+  const syncInput = (chat: ChatSnapshot): SyncInput => ({ chat, running: false, replacements, buttons: IDLE, localeRevision: 1 })
 
   // Floor: read every row's key and kind, nothing else.
   const floorPane = buildPane(input, store)

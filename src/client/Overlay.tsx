@@ -2,10 +2,10 @@
  * The headless entry of the `conversation.input.overlay` seat: one per mounted session. It draws
  * nothing of its own except its notices (images a recall left behind, a removal not yet saved, undo). It selects the session's view, hands it to the
  * session's state owner ({@link SessionClient}, see its module for the data flow) on every render,
- * runs a sync pass before paint, and re-renders when the controller's state changes:
+ * runs a sync pass before paint, and re-renders when the button store's state changes:
  *
  * - every render (any change of the chat store, the running flag, the replacement view, the
- *   controller or the locale) runs a pass before paint, and row mutations run one too;
+ *   button store or the locale) runs a pass before paint, and row mutations run one too;
  * - a recall puts the text into the composer with `inputActions.setDraft` and focuses the
  *   composer's textarea (rc.8 `InputActions` has no focus);
  * - any pointer press, focus move or Escape outside the armed button disarms it, and so does a
@@ -65,7 +65,7 @@ export function RecallOverlay({ sessionId, useSession, useInput, inputActions, k
   const locale = useSyncExternalStore(kit.locale.subscribe, kit.locale.getSnapshot)
   const marker = useRef<HTMLSpanElement>(null)
   const client = useMemo(() => new SessionClient({ sessionId, send: kit.send, t: kit.t, debug: kit.debug, tombstones: kit.tombstones.get(sessionId), unsaved: kit.unsaved.get(sessionId), ...(kit.images === undefined ? {} : { images: kit.images }) }), [sessionId, kit])
-  useSyncExternalStore(client.controller.subscribe, client.controller.getSnapshot)
+  useSyncExternalStore(client.buttons.subscribe, client.buttons.getSnapshot)
   const imageNotice = useSyncExternalStore(client.imageNotice.subscribe, client.imageNotice.getSnapshot)
   // Re-render (and so run a pass) when a Restore or Open a copy is refused: excluded rows show it.
   const tombstones = kit.tombstones.get(sessionId)

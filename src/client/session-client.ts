@@ -21,7 +21,7 @@
  *        │
  *        └─ pass(), before paint after every render and on row mutations or reveals:
  *               RowSync.run(view + button state) ──▶ row DOM, the hidden-row sheet
- *               ──▶ debug record; armed row now hidden, or a turn started ──▶ controller.disarm()
+ *               ──▶ debug record; armed row now hidden, or a turn started ──▶ buttons.disarm()
  * ```
  *
  * The overlay component writes the view during render ({@link SessionClient.setView}, plain field
@@ -48,8 +48,8 @@ import type { UnsavedWrites } from './stores/unsaved-writes'
 import type { TombstoneActions } from './stores/tombstone-actions'
 import { UndoNotice } from './notices/undo-notice'
 
-/** What the overlay reads from the session snapshot and the locale on each render: the pass's input without the controller state, plus `hasMore`. */
-export interface SessionViewInput extends Omit<SyncInput, 'controller'> {
+/** What the overlay reads from the session snapshot and the locale on each render: the pass's input without the button state, plus `hasMore`. */
+export interface SessionViewInput extends Omit<SyncInput, 'buttons'> {
   /** Older history exists outside the loaded window. */
   readonly hasMore: boolean
 }
@@ -65,7 +65,7 @@ export interface SessionClientOptions {
   readonly tombstones: TombstoneActions
   /** The session's applied-but-unsaved state (shared with the panel and the editor). */
   readonly unsaved: UnsavedWrites
-  /** Timers for the controller and the notices; the browser's by default. */
+  /** Timers for the button store and the noticess; the browser's by default. */
   readonly timers?: Timers
   /** Where a recall's images are read back and put into the composer; without it they are named as lost. */
   readonly images?: ImageSource
@@ -76,7 +76,7 @@ export interface SessionClientOptions {
 /** The per-session state owner; see the module description. */
 export class SessionClient {
   /** The button state store; the overlay subscribes to it to re-render. */
-  readonly controller: ButtonStore
+  readonly buttons: ButtonStore
   /** The undo notice after each removal; the overlay renders it. */
   readonly notice: UndoNotice
   /** The images a recall could not bring back into the composer; the overlay renders it. */
@@ -98,7 +98,7 @@ export class SessionClient {
     this.notice = new UndoNotice(timers)
     this.imageNotice = new ImageNotice(timers)
     this.unsaved = options.unsaved
-    this.controller = new ButtonStore({
+    this.buttons = new ButtonStore({
       sessionId: options.sessionId,
       send: options.send,
       onRecalled: (message) => this.recalled(message),
@@ -143,13 +143,13 @@ export class SessionClient {
   /** The `expect` a request would carry now (`{}` before the first render). */
   expectation(): ViewExpectation {
     const view = this.view
-    return view === null ? {} : viewExpectation(view.chat, view.replacements, view.hasMore, this.controller.generationBaseline)
+    return view === null ? {} : viewExpectation(view.chat, view.replacements, view.hasMore, this.buttons.generationBaseline)
   }
 
   /**
    * Press a row button with the view's current expectation.
    * @param target - the row, its seq and the action.
-   * @returns the controller's outcome.
+   * @returns the button store's outcome.
    */
   press(target: RowTarget): ReturnType<ButtonStore['press']> {
     if (target.action === 'recall') {
@@ -158,12 +158,12 @@ export class SessionClient {
       if (content === null) this.pageCopies.delete(target.key)
       else this.pageCopies.set(target.key, content)
     }
-    return this.controller.press(target, this.expectation())
+    return this.buttons.press(target, this.expectation())
   }
 
   /**
    * A row button was pressed: Restore and Open a copy (on an excluded row) go to the session's
-   * {@link TombstoneActions}, every other action to the controller.
+   * {@link TombstoneActions}, every other action to the button store.
    * @param press - the row, the seq its offer acts on, and the action.
    */
   pressRow(press: RowPress): void {
@@ -180,23 +180,23 @@ export class SessionClient {
   pass(): void {
     const view = this.view
     if (view === null) return
-    const state = this.controller.getSnapshot()
-    const record = this.sync.run({ ...view, controller: state, tombstoneErrors: this.options.tombstones.getSnapshot().errors })
+    const state = this.buttons.getSnapshot()
+    const record = this.sync.run({ ...view, buttons: state, tombstoneErrors: this.options.tombstones.getSnapshot().errors })
     this.options.debug.record(this.options.sessionId, record, () => this.expectation())
     const started = view.running && !this.wasRunning
     this.wasRunning = view.running
-    if (state.armed !== null && (started || record.hidden.hiddenKeys.has(state.armed.key))) this.controller.disarm()
+    if (state.armed !== null && (started || record.hidden.hiddenKeys.has(state.armed.key))) this.buttons.disarm()
   }
 
   /**
    * Start the page-side effects: passes on row mutations and reveals, and disarming on any other
    * pointer press, focus move or Escape.
    * @param doc - the page document, or `null`.
-   * @returns stops them, removes every mark of the plugin and disposes the controller and the notice.
+   * @returns stops them, removes every mark of the plugin and disposes the button store and the notices.
    */
   mount(doc: Document | null): () => void {
     const stopWatching = this.sync.watch(() => this.pass())
-    const stopDisarming = disarmOnOtherInput(doc, this.controller)
+    const stopDisarming = disarmOnOtherInput(doc, this.buttons)
     const stopRestored = this.options.tombstones.onRestored((tombstoneSeq) => this.notice.restored(tombstoneSeq))
     return () => {
       this.disposed = true
@@ -204,7 +204,7 @@ export class SessionClient {
       stopDisarming()
       stopWatching()
       this.sync.detach()
-      this.controller.dispose()
+      this.buttons.dispose()
       this.notice.dispose()
       this.imageNotice.dispose()
     }

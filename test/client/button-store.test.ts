@@ -47,9 +47,9 @@ function setup(answer: (request: RecallRequest) => Reply | Promise<Reply>) {
     sent.push(request)
     return answer(request)
   }) as RecallSender
-  const controller = new ButtonStore({ sessionId: 's1', send, onRecalled: (message) => recalled.push(message), timers })
-  const press = (target: RowTarget) => controller.press(target, expectation(controller.generationBaseline))
-  return { controller, press, timers, sent, recalled }
+  const buttons = new ButtonStore({ sessionId: 's1', send, onRecalled: (message) => recalled.push(message), timers })
+  const press = (target: RowTarget) => buttons.press(target, expectation(buttons.generationBaseline))
+  return { buttons, press, timers, sent, recalled }
 }
 
 const plan = (removedSeqs: number[]): Reply => ({ ok: true, value: {
@@ -63,31 +63,31 @@ const written: Reply = { ok: true, value: removal({ action: 'delete', replaceGen
 
 describe('ButtonStore', () => {
   it('arms on the first press, commits on the second with the plan\'s view, and learns the generation baseline', async () => {
-    const { controller, press, sent } = setup((r) => (r.action === 'plan' ? plan([12, 13]) : written))
+    const { buttons, press, sent } = setup((r) => (r.action === 'plan' ? plan([12, 13]) : written))
     assert.equal(await press({ key: 'k', seq: 12, action: 'delete' }), 'armed')
-    assert.deepEqual(controller.getSnapshot().armed, { key: 'k', seq: 12, action: 'delete', count: 2, expect: { replaceGeneration: 3, lastSeq: 40 } })
+    assert.deepEqual(buttons.getSnapshot().armed, { key: 'k', seq: 12, action: 'delete', count: 2, expect: { replaceGeneration: 3, lastSeq: 40 } })
     assert.equal(await press({ key: 'k', seq: 12, action: 'delete' }), 'committed')
     assert.deepEqual(sent.map((r) => [r.action, r.expect]), [['plan', { lastSeq: 40 }], ['delete', { replaceGeneration: 3, lastSeq: 40 }]])
-    assert.equal(controller.getSnapshot().armed, null)
-    assert.deepEqual(controller.generationBaseline, { replaceGeneration: 4, atSeq: 41 })
+    assert.equal(buttons.getSnapshot().armed, null)
+    assert.deepEqual(buttons.generationBaseline, { replaceGeneration: 4, atSeq: 41 })
   })
 
   it('disarms after armMs without committing', async () => {
-    const { controller, press, timers, sent } = setup((r) => (r.action === 'plan' ? plan([12]) : written))
+    const { buttons, press, timers, sent } = setup((r) => (r.action === 'plan' ? plan([12]) : written))
     await press({ key: 'k', seq: 12, action: 'deleteFrom' })
     timers.advance(3999)
-    assert.notEqual(controller.getSnapshot().armed, null)
+    assert.notEqual(buttons.getSnapshot().armed, null)
     timers.advance(1)
-    assert.equal(controller.getSnapshot().armed, null)
+    assert.equal(buttons.getSnapshot().armed, null)
     assert.equal(await press({ key: 'k', seq: 12, action: 'deleteFrom' }), 'armed', 'a late second press arms again')
     assert.deepEqual(sent.map((r) => r.action), ['plan', 'plan'])
   })
 
   it('ignores presses while a request is in flight', async () => {
     let release!: (reply: Reply) => void
-    const { controller, press, sent } = setup(() => new Promise<Reply>((resolve) => { release = resolve }))
+    const { buttons, press, sent } = setup(() => new Promise<Reply>((resolve) => { release = resolve }))
     const first = press({ key: 'k', seq: 12, action: 'recall' })
-    assert.deepEqual(controller.getSnapshot().pending, { key: 'k', action: 'recall', phase: 'commit' })
+    assert.deepEqual(buttons.getSnapshot().pending, { key: 'k', action: 'recall', phase: 'commit' })
     assert.equal(await press({ key: 'j', seq: 14, action: 'delete' }), 'ignored')
     release({ ok: true, value: removal({ text: 'hello', content: [{ type: 'text', text: 'hello' }] }) })
     assert.equal(await first, 'committed')
@@ -95,25 +95,25 @@ describe('ButtonStore', () => {
   })
 
   it('keeps a refusal as the row error for errorMs, and a new press on the row clears it', async () => {
-    const { controller, press, timers } = setup(() => ({ ok: false, error: { code: 'STALE_VIEW', message: 'stale' } }))
+    const { buttons, press, timers } = setup(() => ({ ok: false, error: { code: 'STALE_VIEW', message: 'stale' } }))
     assert.equal(await press({ key: 'k', seq: 12, action: 'recall' }), 'refused')
-    assert.deepEqual(controller.getSnapshot().errors.get('k'), { key: 'k', code: 'STALE_VIEW', message: 'stale' })
-    assert.equal(controller.getSnapshot().pending, null)
+    assert.deepEqual(buttons.getSnapshot().errors.get('k'), { key: 'k', code: 'STALE_VIEW', message: 'stale' })
+    assert.equal(buttons.getSnapshot().pending, null)
     timers.advance(6000)
-    assert.equal(controller.getSnapshot().errors.size, 0)
+    assert.equal(buttons.getSnapshot().errors.size, 0)
     await press({ key: 'k', seq: 12, action: 'recall' })
-    assert.equal(controller.getSnapshot().errors.size, 1)
+    assert.equal(buttons.getSnapshot().errors.size, 1)
   })
 
   it('hands the recalled text and content to the composer; the image notice names what was left behind', async () => {
-    const { controller, press, recalled, timers } = setup(() => ({ ok: true, value: removal({ text: 'line one\nline two', content: [
+    const { buttons, press, recalled, timers } = setup(() => ({ ok: true, value: removal({ text: 'line one\nline two', content: [
       { type: 'text', text: 'line one\n' }, { type: 'image', attachment: { width: 2, height: 3 } }, { type: 'text', text: 'line two' },
     ] }) }))
     await press({ key: 'k', seq: 12, action: 'recall' })
     assert.deepEqual(recalled, [{ text: 'line one\nline two', content: [
       { type: 'text', text: 'line one\n' }, { type: 'image', attachment: { width: 2, height: 3 } }, { type: 'text', text: 'line two' },
     ] }])
-    assert.deepEqual(Object.keys(controller.getSnapshot()), ['armed', 'pending', 'errors'], 'the button store holds no notice')
+    assert.deepEqual(Object.keys(buttons.getSnapshot()), ['armed', 'pending', 'errors'], 'the button store holds no notice')
     const notice = new ImageNotice({ timers })
     let notified = 0
     notice.subscribe(() => notified++)
@@ -135,12 +135,12 @@ describe('ButtonStore', () => {
 
   it('after dispose: presses resolve disposed, replies in flight change nothing, listeners are dropped', async () => {
     let release!: (reply: Reply) => void
-    const { controller, press, recalled } = setup(() => new Promise<Reply>((resolve) => { release = resolve }))
+    const { buttons, press, recalled } = setup(() => new Promise<Reply>((resolve) => { release = resolve }))
     let notified = 0
-    controller.subscribe(() => notified++)
+    buttons.subscribe(() => notified++)
     const inFlight = press({ key: 'k', seq: 12, action: 'recall' })
     const seen = notified
-    controller.dispose()
+    buttons.dispose()
     release({ ok: true, value: removal({ text: 'late' }) })
     assert.equal(await inFlight, 'disposed')
     assert.equal(await press({ key: 'k', seq: 12, action: 'recall' }), 'disposed')

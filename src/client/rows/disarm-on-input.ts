@@ -11,20 +11,20 @@ import { ATTR } from './row-marks'
 const ARMED_BUTTON = `[${ATTR.action}][${ATTR.armed}="true"]`
 
 /**
- * Listen on a document (capture phase) and disarm the controller on any other input.
+ * Listen on a document (capture phase) and disarm the button store on any other input.
  * @param doc - the page document, or `null` (nothing is installed).
- * @param controller - the session's controller.
+ * @param buttons - the session's button store.
  * @returns removes the listeners.
  */
-export function disarmOnOtherInput(doc: Document | null, controller: Pick<ButtonStore, 'getSnapshot' | 'disarm'>): () => void {
+export function disarmOnOtherInput(doc: Document | null, buttons: Pick<ButtonStore, 'getSnapshot' | 'disarm'>): () => void {
   if (doc === null) return () => {}
   const onPointerOrFocus = (event: Event) => {
-    if (controller.getSnapshot().armed === null) return
+    if (buttons.getSnapshot().armed === null) return
     const target = event.target as Element | null
-    if (target?.closest?.(ARMED_BUTTON) == null) controller.disarm()
+    if (target?.closest?.(ARMED_BUTTON) == null) buttons.disarm()
   }
   const onKey = (event: KeyboardEvent) => {
-    if (event.key === 'Escape') controller.disarm()
+    if (event.key === 'Escape') buttons.disarm()
   }
   doc.addEventListener('pointerdown', onPointerOrFocus, true)
   doc.addEventListener('focusin', onPointerOrFocus, true)

@@ -1,12 +1,12 @@
 /**
  * The sync pass: bring every row of this session's chat flow in line with the chat store, the
- * tombstones and the controller state. Rows are found through the rc.8 row markers
+ * tombstones and the button state. Rows are found through the rc.8 row markers
  * ({@link FLOW_KEY}, {@link FLOW_KIND} in `wire/rc8.ts`) and every key is resolved in this session's own
  * chat store: a row whose key does not resolve, or resolves to a node of another kind, gets
  * nothing (a row of another session can never be targeted).
  *
  * Cost: a pass reads each row's key and compares a few references with the row's cached inputs;
- * only rows whose node, hidden state, controller state, running flag, locale or reveal state
+ * only rows whose node, hidden state, button state, running flag, locale or reveal state
  * changed are written. Hiding is applied to every row at once; buttons only to revealed rows.
  *
  * The pass composes five helpers, each with one job: {@link FlowBinding} (which flow, and when it
@@ -38,7 +38,7 @@ export interface SyncInput {
   readonly chat: ChatSnapshot
   readonly running: boolean
   readonly replacements: ReplacementSnapshot
-  readonly controller: ButtonState
+  readonly buttons: ButtonState
   /** Locale revision: texts are re-read when it changes. */
   readonly localeRevision: number
   /** Refusals of Restore / Open a copy by tombstone seq, shown on the rows of an exclusion. */
@@ -178,10 +178,10 @@ export class RowSync {
     const unresolved: string[] = []
     if (flow !== null) {
       this.factory ??= new ClusterFactory(flow.ownerDocument, this.texts)
-      const { controller, running } = input
-      const armedKey = controller.armed?.key
-      const pendingKey = controller.pending?.key
-      const hasErrors = controller.errors.size > 0
+      const { buttons, running } = input
+      const armedKey = buttons.armed?.key
+      const pendingKey = buttons.pending?.key
+      const hasErrors = buttons.errors.size > 0
       const count = flow.childElementCount
       let index = -1
       for (let row = flow.firstElementChild; row !== null; row = row.nextElementSibling) {
@@ -202,10 +202,10 @@ export class RowSync {
         }
         const wanted = this.lazy.isRevealed(row, index, count)
         const isHidden = hidden.hiddenKeys.has(key)
-        const armed = armedKey === key ? controller.armed : null
-        const pending = pendingKey === key ? controller.pending : null
+        const armed = armedKey === key ? buttons.armed : null
+        const pending = pendingKey === key ? buttons.pending : null
         const offer = offerOf(resolveRow(node), hidden)
-        const error = offer.excluded === true ? offerError(offer, input.tombstoneErrors) : hasErrors ? controller.errors.get(key) ?? null : null
+        const error = offer.excluded === true ? offerError(offer, input.tombstoneErrors) : hasErrors ? buttons.errors.get(key) ?? null : null
         if (cached !== undefined && cached.node === node && cached.hidden === isHidden && cached.offer === offer && cached.running === running
           && cached.revision === this.revision && cached.armed === armed && cached.pending === pending && cached.error === error
           && cached.wanted === wanted && (cached.cluster === null || cached.cluster.parentNode === row)) continue
