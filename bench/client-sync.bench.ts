@@ -8,7 +8,7 @@
  * Definition. The page builds the flow with the rc.8 row markup and times the plugin's `RowSync`.
  *
  * Figures (medians, ms): floor; first decoration of a fresh flow (JS, and JS + the layout it
- * forces; buttons go on the last rows and on rows that come into view, see `src/client/reveal.ts`);
+ * forces; buttons go on the last rows and on rows that come into view, see `src/client/rows/lazy-reveal.ts`);
  * the pass after a scroll reveals 30 more rows; steady state (a few nodes replaced before each
  * pass, buttons already there); idle (nothing changed). Targets are printed, not asserted:
  * steady ≤ 4 ms, first decoration ≤ 16 ms.
@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { SessionId, Session } from '@deepseek-ai/dsh-session'
-import { readReplacements, REPLACEMENT_VIEW } from '../src/client/replacement-view'
+import { readReplacements, REPLACEMENT_VIEW } from '../src/client/wire/replacement-view'
 import type { LogEvent } from '../src/shared/events'
 import { conversationLog, syntheticTurns } from '../test/support/conversation'
 import { appendTombstone, bootClient } from '../test/client/support/page'

@@ -59,7 +59,7 @@ function isRecord(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-// src/client/api.ts
+// src/client/wire/api.ts
 function createRecallSender(fetchImpl, path = DEFAULT_ROUTE_PATH) {
   return async (request) => {
     let status = 0;
@@ -167,56 +167,27 @@ function installDebugHook(target, registry) {
   };
 }
 
-// src/client/removal-styles.ts
+// src/client/rows/row-marks.ts
+var ATTR = {
+  actions: "data-message-recall-actions",
+  action: "data-message-recall-action",
+  hidden: "data-message-recall-hidden",
+  error: "data-message-recall-error",
+  row: "data-message-recall-row",
+  active: "data-message-recall-active",
+  armed: "data-armed",
+  busy: "data-busy",
+  style: "data-message-recall-style",
+  sizer: "data-message-recall-sizer"
+};
 var EXCLUDED_ATTR = {
   /** On a row whose messages are excluded from the model's context. */
   row: "data-message-recall-excluded",
   /** The row's "Not sent to the model" label. */
   badge: "data-message-recall-excluded-badge"
 };
-var TEXT = `
-[data-message-recall-undo]{position:absolute;bottom:calc(100% + 8px);left:12px;right:56px;z-index:21;display:flex;gap:8px;align-items:center;
-padding:6px 10px;border-radius:8px;font-size:13px;line-height:20px;background:var(--dsw-specific-menu,#fff);color:var(--dsw-alias-label-primary,#222);
-border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));box-shadow:var(--dsw-shadow-lv2,0 2px 6px rgba(0,0,0,.12))}
-[data-message-recall-undo][data-stacked]{bottom:calc(100% + 48px)}
-[data-message-recall-undo-text]{flex:1 1 auto;min-width:0}
-[data-message-recall-undo-error],[data-message-recall-entry-error]{color:var(--dsw-alias-state-error-primary,#d93025);font-size:12px}
-[data-message-recall-undo] button,[data-message-recall-panel] button{font:inherit;font-size:12px;line-height:18px;padding:2px 10px;border-radius:6px;cursor:pointer;
-border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));background:transparent;color:var(--dsw-alias-label-primary,#222)}
-[data-message-recall-undo] button:hover,[data-message-recall-panel] button:hover{background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.06))}
-[data-message-recall-undo] button:focus-visible,[data-message-recall-panel] button:focus-visible,[data-message-recall-removed]:focus-visible,[data-message-recall-edit]:focus-visible{outline:2px solid var(--dsw-alias-state-business-primary,#4d6bfe);outline-offset:1px}
-[data-message-recall-undo] button:disabled,[data-message-recall-panel] button:disabled{opacity:.6;cursor:progress}
-[data-message-recall-undo-action=dismiss]{border:none!important;padding:2px 6px!important}
-[data-message-recall-removed-seat]{position:relative;display:inline-flex}
-[data-message-recall-removed],[data-message-recall-edit]{border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));height:32px;border-radius:18px;padding:6px 12px;gap:6px;
-display:inline-flex;align-items:center;background:transparent;color:var(--dsw-alias-label-primary,#222);font:inherit;font-size:13px;line-height:20px;cursor:pointer;white-space:nowrap}
-[data-message-recall-removed]:hover,[data-message-recall-edit]:hover{background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.06))}
-[data-message-recall-removed] [data-count]{min-width:18px;padding:0 5px;border-radius:9px;font-size:12px;line-height:18px;text-align:center;
-background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.08))}
-[data-message-recall-panel]{position:absolute;top:calc(100% + 6px);right:0;z-index:100;width:380px;max-height:60vh;overflow:auto;box-sizing:border-box;
-padding:10px 12px;border-radius:12px;font-size:13px;line-height:20px;background:var(--dsw-specific-menu,#fff);color:var(--dsw-alias-label-secondary,#444);
-border:1px solid var(--dsw-alias-border-inverted,rgba(0,0,0,.12));box-shadow:var(--dsw-shadow-lv3,0 4px 16px rgba(0,0,0,.16));outline:none}
-[data-message-recall-panel-head]{display:flex;align-items:center;justify-content:space-between;margin-bottom:6px;color:var(--dsw-alias-label-primary,#222)}
-[data-message-recall-panel] ol{list-style:none;margin:0;padding:0}
-[data-message-recall-entry]{padding:8px 0;border-top:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.08))}
-[data-message-recall-entry][data-restored]{opacity:.7}
-[data-message-recall-entry-meta]{display:flex;flex-wrap:wrap;gap:4px 10px;font-size:12px;color:var(--dsw-alias-label-tertiary,#777)}
-[data-message-recall-entry-what]{color:var(--dsw-alias-label-primary,#222);font-weight:500}
-[data-message-recall-entry-excerpt]{margin:2px 0 6px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;color:var(--dsw-alias-label-secondary,#444)}
-[data-message-recall-entry-actions]{display:flex;gap:6px}
-[${EXCLUDED_ATTR.row}]>[data-slot]>*{opacity:.45}
-[${EXCLUDED_ATTR.badge}]{display:inline-block;margin:2px 0 0;padding:0 8px;border-radius:9px;font-size:12px;line-height:18px;
-color:var(--dsw-alias-label-secondary,#555);background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.06))}
-`;
-function installRemovalStyles(doc) {
-  const style = doc.createElement("style");
-  style.setAttribute("data-message-recall-style", "removals");
-  style.textContent = TEXT;
-  doc.head.appendChild(style);
-  return () => style.remove();
-}
 
-// src/client/locales.ts
+// src/client/text/locales.ts
 var LOCALE_NS = "dsh-message-recall";
 var zh = {
   "action.recall": "撤回",
@@ -405,19 +376,7 @@ function describeError(t, code) {
   return key !== "error.unknown" && key in zh ? t(key) : t("error.unknown", { code });
 }
 
-// src/client/decorate.ts
-var ATTR = {
-  actions: "data-message-recall-actions",
-  action: "data-message-recall-action",
-  hidden: "data-message-recall-hidden",
-  error: "data-message-recall-error",
-  row: "data-message-recall-row",
-  active: "data-message-recall-active",
-  armed: "data-armed",
-  busy: "data-busy",
-  style: "data-message-recall-style",
-  sizer: "data-message-recall-sizer"
-};
+// src/client/rows/decorate.ts
 var SIZER_COUNT = 888;
 function clusterTexts(t) {
   return {
@@ -584,45 +543,6 @@ function undecorateAll(root) {
   for (const row of root.querySelectorAll(`[${ATTR.row}],[${ATTR.hidden}],[${EXCLUDED_ATTR.row}]`)) undecorateRow(row);
   for (const cluster of root.querySelectorAll(`[${ATTR.actions}]`)) cluster.remove();
 }
-var STYLE_TEXT = `
-[${ATTR.hidden}]{display:none!important}
-[${ATTR.row}]{position:relative}
-[${ATTR.actions}]{position:absolute;top:-14px;right:0;z-index:3;display:flex;align-items:center;gap:2px;padding:2px;border-radius:8px;
-background:var(--dsw-alias-bg-base,#fff);border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));
-box-shadow:var(--dsw-shadow-lv2,0 2px 6px rgba(0,0,0,.12));opacity:0;transition:opacity .12s ease}
-[${ATTR.actions}][data-message-recall-placed]{top:var(--message-recall-top);right:var(--message-recall-right)}
-[${ATTR.row}]:hover>[${ATTR.actions}],[${ATTR.row}]:focus-within>[${ATTR.actions}],[${ATTR.actions}][${ATTR.active}]{opacity:1}
-[${ATTR.action}]{font:inherit;font-size:12px;line-height:18px;padding:1px 8px;border:none;border-radius:6px;background:transparent;
-color:var(--dsw-alias-label-secondary,#444);cursor:pointer;white-space:nowrap;display:inline-flex;flex-direction:column;align-items:center;font-variant-numeric:tabular-nums}
-[${ATTR.action}][${ATTR.sizer}]::after{content:attr(${ATTR.sizer});height:0;overflow:hidden;visibility:hidden;white-space:nowrap}
-[${ATTR.action}]:hover{background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.06))}
-[${ATTR.action}]:focus-visible{outline:2px solid var(--dsw-alias-state-business-primary,#4d6bfe);outline-offset:1px}
-[${ATTR.action}][${ATTR.armed}=true]{background:var(--dsw-alias-state-error-primary,#d93025);color:#fff}
-[${ATTR.action}][${ATTR.busy}=true]{opacity:.6;cursor:progress}
-[${ATTR.error}]{font-size:12px;line-height:18px;padding:0 6px;max-width:320px;color:var(--dsw-alias-state-error-primary,#d93025)}
-[data-message-recall-notices]{position:absolute;bottom:calc(100% + 8px);left:12px;right:56px;z-index:21;display:flex;flex-direction:column;gap:6px;pointer-events:none}
-[data-message-recall-notices]>*{pointer-events:auto}
-[data-message-recall-notices]>[data-message-recall-undo]{position:static}
-[data-message-recall-notice],[data-message-recall-unsaved]{display:flex;gap:8px;align-items:center;
-padding:6px 10px;border-radius:8px;font-size:12px;line-height:18px;background:var(--dsw-specific-tip,#fff8e1);color:var(--dsw-alias-label-secondary,#444);
-border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12))}
-[data-message-recall-notice]>span{display:flex;flex-direction:column;gap:2px;flex:1 1 auto;min-width:0}
-[data-message-recall-notice] button{font:inherit;margin-left:auto;border:none;background:transparent;cursor:pointer;color:inherit;text-decoration:underline}
-[data-message-recall-unsaved]{background:var(--dsw-specific-tip,#fff8e1);color:var(--dsw-alias-label-primary,#222)}
-[data-message-recall-unsaved-text]{flex:1 1 auto;min-width:0}
-[data-message-recall-unsaved-error]{color:var(--dsw-alias-state-error-primary,#d93025)}
-[data-message-recall-unsaved] button{font:inherit;font-size:12px;line-height:18px;padding:2px 10px;border-radius:6px;cursor:pointer;white-space:nowrap;
-border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));background:var(--dsw-alias-bg-base,#fff);color:var(--dsw-alias-label-primary,#222)}
-[data-message-recall-unsaved] button:focus-visible,[data-message-recall-notice] button:focus-visible{outline:2px solid var(--dsw-alias-state-business-primary,#4d6bfe);outline-offset:1px}
-[data-message-recall-unsaved] button:disabled{opacity:.6;cursor:progress}
-`;
-function installStyles(doc) {
-  const style = doc.createElement("style");
-  style.setAttribute(ATTR.style, "");
-  style.textContent = STYLE_TEXT;
-  doc.head.appendChild(style);
-  return () => style.remove();
-}
 
 // src/client/Overlay.tsx
 var import_react3 = require("react");
@@ -635,7 +555,7 @@ function readReplaceOp(surfaceOp) {
   return { start, end };
 }
 
-// src/client/replacement-view.ts
+// src/client/wire/replacement-view.ts
 var REPLACEMENT_VIEW = "dsh-message-recall";
 var REPLACEMENT_KIND = "dsh-message-recall-replacement";
 var EMPTY_REPLACEMENTS = Object.freeze([]);
@@ -691,7 +611,7 @@ function readReplacements(value) {
 }
 var selectReplacements = (s) => readReplacements(s.views.get(REPLACEMENT_VIEW));
 
-// src/client/composer.ts
+// src/client/recall/composer.ts
 function composeDraft(recalled, draft) {
   return draft.trim() === "" ? recalled : `${recalled}
 
@@ -722,80 +642,13 @@ function plainText(content) {
   return content.filter((block) => isRecord(block) && block.type === "text" && typeof block.text === "string").map((block) => block.text).join("");
 }
 
-// src/shared/tombstone.ts
-var TOMBSTONE_PLUGIN = "dsh-message-recall";
-var REMOVAL_ACTIONS = ["recall", "delete", "deleteFrom"];
-var TOMBSTONE_ACTIONS = [...REMOVAL_ACTIONS, "exclude"];
-function isTombstoneSource(source) {
-  return isRecord(source) && source.kind === "plugin" && source.plugin === TOMBSTONE_PLUGIN;
-}
-function isTombstoneEvent(event) {
-  if (event.type !== "user/message" || readReplaceOp(event.surfaceOp) === null) return false;
-  return isRecord(event.data) && isTombstoneSource(event.data.source);
-}
-function readTombstone(event) {
-  if (!isTombstoneEvent(event)) return null;
-  const range = readReplaceOp(event.surfaceOp);
-  const source = event.data.source;
-  const action = TOMBSTONE_ACTIONS.find((a) => a === source.action) ?? "delete";
-  const fromSource = Array.isArray(source.removedSeqs) ? source.removedSeqs.filter(Number.isSafeInteger) : [];
-  const shadowedSeqs = event.sourceEventSeqs ? [...event.sourceEventSeqs] : fromSource;
-  return { seq: event.seq, start: range.start, end: range.end, shadowedSeqs, action };
-}
-
-// src/client/recall-landing.ts
-var REFUSALS = new Set(ERROR_CODES.filter((code) => code !== "PERSIST_FAILED" && code !== "INTERNAL"));
-function isRefusal(code) {
-  return REFUSALS.has(code);
-}
-var LANDING_DELAYS_MS = [0, 500, 1e3, 2e3, 4e3];
-function recallInEvents(events, seq) {
-  return events.some((event) => {
-    const tombstone = readTombstone(event);
-    return tombstone !== null && tombstone.action === "recall" && tombstone.shadowedSeqs.includes(seq);
-  });
-}
-function recallInSummary(summary, seq) {
-  return summary.tombstones.some((tombstone) => tombstone.action === "recall" && tombstone.inEffect && tombstone.shadowedSeqs.includes(seq));
-}
-async function recallLanded(check) {
-  let absent = 0;
-  for (const delay of check.delaysMs ?? LANDING_DELAYS_MS) {
-    if (delay > 0) await new Promise((done) => check.timers.setTimeout(done, delay));
-    if (check.cancelled?.() === true) return false;
-    if (check.inView()) return true;
-    const reply = await check.send({ sessionId: check.sessionId, action: "inspect" });
-    if (check.inView()) return true;
-    if (!reply.ok) continue;
-    const summary = reply.value.live ?? reply.value.disk;
-    if (summary === null) continue;
-    if (recallInSummary(summary, check.seq)) return true;
-    if (++absent === 2) return false;
+// src/client/stores/snapshot-store.ts
+var SnapshotStore = class {
+  /** @param state - the first snapshot. */
+  constructor(state) {
+    this.state = state;
   }
-  return false;
-}
-
-// src/client/controller.ts
-var BROWSER_TIMERS = {
-  setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
-  clearTimeout: (handle) => globalThis.clearTimeout(handle)
-};
-var EMPTY_ERRORS = /* @__PURE__ */ new Map();
-var INITIAL = Object.freeze({ armed: null, pending: null, errors: EMPTY_ERRORS, notice: null });
-var RecallController = class {
-  constructor(options) {
-    this.options = options;
-    this.timers = options.timers ?? BROWSER_TIMERS;
-  }
-  state = INITIAL;
   listeners = /* @__PURE__ */ new Set();
-  timers;
-  armTimer = void 0;
-  noticeTimer = void 0;
-  errorTimers = /* @__PURE__ */ new Map();
-  baseline = null;
-  noticeId = 0;
-  disposed = false;
   /** @returns the current snapshot (stable until the next change). */
   getSnapshot = () => this.state;
   /**
@@ -806,6 +659,46 @@ var RecallController = class {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   };
+  /**
+   * Replace the snapshot and notify every listener.
+   * @param state - the new snapshot.
+   */
+  publish(state) {
+    this.state = state;
+    for (const listener of [...this.listeners]) listener();
+  }
+  /** Forget every listener (on dispose). */
+  dropListeners() {
+    this.listeners.clear();
+  }
+};
+
+// src/client/stores/timers.ts
+var BROWSER_TIMERS = {
+  setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
+  clearTimeout: (handle) => globalThis.clearTimeout(handle)
+};
+
+// src/client/wire/refusal.ts
+var REFUSALS = new Set(ERROR_CODES.filter((code) => code !== "PERSIST_FAILED" && code !== "INTERNAL"));
+function isRefusal(code) {
+  return REFUSALS.has(code);
+}
+
+// src/client/rows/button-store.ts
+var EMPTY_ERRORS = /* @__PURE__ */ new Map();
+var INITIAL = Object.freeze({ armed: null, pending: null, errors: EMPTY_ERRORS });
+var ButtonStore = class extends SnapshotStore {
+  constructor(options) {
+    super(INITIAL);
+    this.options = options;
+    this.timers = options.timers ?? BROWSER_TIMERS;
+  }
+  timers;
+  armTimer = void 0;
+  errorTimers = /* @__PURE__ */ new Map();
+  baseline = null;
+  disposed = false;
   /** The generation baseline learned from this view's last successful write, or `null`. */
   get generationBaseline() {
     return this.baseline;
@@ -813,7 +706,7 @@ var RecallController = class {
   /**
    * Handle one button press.
    * @param target - the row, its seq and the pressed action.
-   * @param expect - the view's expectation now (`viewExpectation` with {@link RecallController.generationBaseline});
+   * @param expect - the view's expectation now (`viewExpectation` with {@link ButtonStore.generationBaseline});
    *   sent with a plan or a recall. A commit sends the armed plan's view instead.
    * @returns `'armed'` (first press of a destructive button), `'committed'`, `'refused'` (the
    *   host or the network said no; the row shows the error), `'ignored'` (a request is in flight)
@@ -836,31 +729,14 @@ var RecallController = class {
     this.stopArmTimer();
     this.set({ armed: null });
   }
-  /**
-   * Name the images of a recall that could not come back into the composer.
-   * @param lost - the images left behind, with their reasons; nothing is shown for none.
-   */
-  showImageNotice(lost) {
-    if (this.disposed || lost.length === 0) return;
-    this.timers.clearTimeout(this.noticeTimer);
-    this.set({ notice: { id: ++this.noticeId, lost } });
-    this.noticeTimer = this.timers.setTimeout(() => this.dismissNotice(), this.options.noticeMs ?? 1e4);
-  }
-  /** Hide the recall notice. */
-  dismissNotice() {
-    if (this.disposed || this.state.notice === null) return;
-    this.timers.clearTimeout(this.noticeTimer);
-    this.set({ notice: null });
-  }
   /** Stop every timer, drop listeners; later presses resolve `'disposed'` and replies in flight are ignored. */
   dispose() {
     if (this.disposed) return;
     this.disposed = true;
     this.stopArmTimer();
-    this.timers.clearTimeout(this.noticeTimer);
     for (const handle of this.errorTimers.values()) this.timers.clearTimeout(handle);
     this.errorTimers.clear();
-    this.listeners.clear();
+    this.dropListeners();
   }
   async arm(target, expect) {
     this.stopArmTimer();
@@ -947,8 +823,7 @@ var RecallController = class {
     this.armTimer = void 0;
   }
   set(patch) {
-    this.state = Object.freeze({ ...this.state, ...patch });
-    for (const listener of [...this.listeners]) listener();
+    this.publish(Object.freeze({ ...this.state, ...patch }));
   }
 };
 function planCount(value) {
@@ -959,18 +834,54 @@ function recalledMessage(value) {
   return { text: value.text ?? plainText(content), content };
 }
 
-// src/client/disarm.ts
+// src/client/recall/image-notice.ts
+var ImageNotice = class extends SnapshotStore {
+  constructor(options = {}) {
+    super(null);
+    this.options = options;
+    this.timers = options.timers ?? BROWSER_TIMERS;
+  }
+  timers;
+  timer = void 0;
+  nextId = 0;
+  disposed = false;
+  /**
+   * Name the images of a recall that could not come back into the composer.
+   * @param lost - the images left behind, with their reasons; nothing is shown for none.
+   */
+  show(lost) {
+    if (this.disposed || lost.length === 0) return;
+    this.timers.clearTimeout(this.timer);
+    this.publish(Object.freeze({ id: ++this.nextId, lost }));
+    this.timer = this.timers.setTimeout(() => this.dismiss(), this.options.noticeMs ?? 1e4);
+  }
+  /** Hide the notice. */
+  dismiss() {
+    if (this.disposed || this.state === null) return;
+    this.timers.clearTimeout(this.timer);
+    this.publish(null);
+  }
+  /** Stop the timer and drop listeners. */
+  dispose() {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.timers.clearTimeout(this.timer);
+    this.dropListeners();
+  }
+};
+
+// src/client/rows/disarm-on-input.ts
 var ARMED_BUTTON = `[${ATTR.action}][${ATTR.armed}="true"]`;
-function disarmOnOtherInput(doc, controller) {
+function disarmOnOtherInput(doc, buttons) {
   if (doc === null) return () => {
   };
   const onPointerOrFocus = (event) => {
-    if (controller.getSnapshot().armed === null) return;
+    if (buttons.getSnapshot().armed === null) return;
     const target = event.target;
-    if (target?.closest?.(ARMED_BUTTON) == null) controller.disarm();
+    if (target?.closest?.(ARMED_BUTTON) == null) buttons.disarm();
   };
   const onKey = (event) => {
-    if (event.key === "Escape") controller.disarm();
+    if (event.key === "Escape") buttons.disarm();
   };
   doc.addEventListener("pointerdown", onPointerOrFocus, true);
   doc.addEventListener("focusin", onPointerOrFocus, true);
@@ -982,7 +893,7 @@ function disarmOnOtherInput(doc, controller) {
   };
 }
 
-// src/client/rows.ts
+// src/client/rows/resolve-row.ts
 var USER_ACTIONS = Object.freeze(["recall", "delete", "deleteFrom", "exclude"]);
 var STEP_ACTIONS = Object.freeze(["delete", "deleteFrom", "exclude"]);
 var NO_ACTIONS = Object.freeze([]);
@@ -1042,7 +953,7 @@ function turnOf(node, data) {
   return isSeq(data.turn) ? data.turn : null;
 }
 
-// src/client/expectation.ts
+// src/client/rows/view-expectation.ts
 function viewExpectation(chat, replacements, hasMore, baseline) {
   let newestSeq = -1;
   for (const node of chat.nodes.values()) {
@@ -1061,7 +972,7 @@ function viewExpectation(chat, replacements, hasMore, baseline) {
   };
 }
 
-// src/client/recall-images.ts
+// src/client/recall/recall-images.ts
 var COMPOSER_IMAGE_TYPES = /* @__PURE__ */ new Set(["image/png", "image/jpeg", "image/webp", "image/gif"]);
 var EXTENSIONS = { "image/png": "png", "image/jpeg": "jpg", "image/webp": "webp", "image/gif": "gif" };
 function imageRefs(content) {
@@ -1129,6 +1040,55 @@ async function readFile(ref, readAttachment) {
   } catch {
     return "unreadable";
   }
+}
+
+// src/shared/tombstone.ts
+var TOMBSTONE_PLUGIN = "dsh-message-recall";
+var REMOVAL_ACTIONS = ["recall", "delete", "deleteFrom"];
+var TOMBSTONE_ACTIONS = [...REMOVAL_ACTIONS, "exclude"];
+function isTombstoneSource(source) {
+  return isRecord(source) && source.kind === "plugin" && source.plugin === TOMBSTONE_PLUGIN;
+}
+function isTombstoneEvent(event) {
+  if (event.type !== "user/message" || readReplaceOp(event.surfaceOp) === null) return false;
+  return isRecord(event.data) && isTombstoneSource(event.data.source);
+}
+function readTombstone(event) {
+  if (!isTombstoneEvent(event)) return null;
+  const range = readReplaceOp(event.surfaceOp);
+  const source = event.data.source;
+  const action = TOMBSTONE_ACTIONS.find((a) => a === source.action) ?? "delete";
+  const fromSource = Array.isArray(source.removedSeqs) ? source.removedSeqs.filter(Number.isSafeInteger) : [];
+  const shadowedSeqs = event.sourceEventSeqs ? [...event.sourceEventSeqs] : fromSource;
+  return { seq: event.seq, start: range.start, end: range.end, shadowedSeqs, action };
+}
+
+// src/client/recall/recall-landing.ts
+var LANDING_DELAYS_MS = [0, 500, 1e3, 2e3, 4e3];
+function recallInEvents(events, seq) {
+  return events.some((event) => {
+    const tombstone = readTombstone(event);
+    return tombstone !== null && tombstone.action === "recall" && tombstone.shadowedSeqs.includes(seq);
+  });
+}
+function recallInSummary(summary, seq) {
+  return summary.tombstones.some((tombstone) => tombstone.action === "recall" && tombstone.inEffect && tombstone.shadowedSeqs.includes(seq));
+}
+async function recallLanded(check) {
+  let absent = 0;
+  for (const delay of check.delaysMs ?? LANDING_DELAYS_MS) {
+    if (delay > 0) await new Promise((done) => check.timers.setTimeout(done, delay));
+    if (check.cancelled?.() === true) return false;
+    if (check.inView()) return true;
+    const reply = await check.send({ sessionId: check.sessionId, action: "inspect" });
+    if (check.inView()) return true;
+    if (!reply.ok) continue;
+    const summary = reply.value.live ?? reply.value.disk;
+    if (summary === null) continue;
+    if (recallInSummary(summary, check.seq)) return true;
+    if (++absent === 2) return false;
+  }
+  return false;
 }
 
 // src/shared/restore.ts
@@ -1479,13 +1439,14 @@ function spanOf(spans, anchorSeq) {
   return found;
 }
 
-// src/client/rc8.ts
+// src/client/wire/rc8.ts
 var FLOW_SELECTOR = "[data-chat-flow]";
+var CONVERSATION_SCROLL = "[data-conversation-scroll]";
 var FLOW_KEY = "data-chat-flow-key";
 var FLOW_KIND = "data-chat-flow-kind";
 var PROMPT_HOVER_ROOT = "[data-time-hover-root]";
 
-// src/client/clicks.ts
+// src/client/rows/button-clicks.ts
 var ClickDelegate = class {
   constructor(options) {
     this.options = options;
@@ -1522,7 +1483,7 @@ var ClickDelegate = class {
   };
 };
 
-// src/client/cluster-place.ts
+// src/client/rows/cluster-place.ts
 var PLACED_ATTR = "data-message-recall-placed";
 var PLACE_GAP = 8;
 var PROMPT_KINDS = /* @__PURE__ */ new Set(["user", "steering"]);
@@ -1580,7 +1541,7 @@ var ClusterPlacement = class {
   }
 };
 
-// src/client/flow.ts
+// src/client/rows/chat-flow.ts
 var FlowBinding = class {
   constructor(options) {
     this.options = options;
@@ -1623,20 +1584,18 @@ var FlowBinding = class {
   locate() {
     const marker = this.marker;
     if (marker === null || !marker.isConnected) return this.current?.isConnected ? this.current : null;
-    if (this.current !== null && this.current.isConnected && this.scope !== null && this.scope.contains(marker)) return this.current;
-    let scope = marker.parentElement;
-    let flow = null;
-    while (scope !== null && flow === null) {
-      flow = scope.querySelector(FLOW_SELECTOR);
-      if (flow === null) scope = scope.parentElement;
-    }
-    if (flow !== this.current) {
-      if (this.current !== null) this.options.onRelease(this.current);
+    const current = this.current;
+    if (current !== null && current.isConnected && this.scope !== null && this.scope.contains(marker) && this.scope.contains(current)) return current;
+    const scope = this.scope !== null && this.scope.contains(marker) ? this.scope : findScope(marker);
+    const flow = scope === null ? null : scope.querySelector(FLOW_SELECTOR);
+    if (flow !== current) {
+      if (current !== null) this.options.onRelease(current);
       this.current = flow;
       if (flow !== null) this.options.onAttach(flow);
     }
     if (scope !== this.scope) {
       this.scope = scope;
+      this.options.onScope?.(scope);
       this.reobserve();
     }
     return flow;
@@ -1650,7 +1609,10 @@ var FlowBinding = class {
     this.observer?.disconnect();
     this.observer = null;
     this.current = null;
-    this.scope = null;
+    if (this.scope !== null) {
+      this.scope = null;
+      this.options.onScope?.(null);
+    }
     return flow;
   }
   reobserve() {
@@ -1661,7 +1623,8 @@ var FlowBinding = class {
     if (scope === null || onChange === null || typeof MutationObserver === "undefined") return;
     this.observer = new MutationObserver((records) => {
       const flow = this.current;
-      if (flow === null || !flow.isConnected) return onChange();
+      if (flow === null) return scope.querySelector(FLOW_SELECTOR) === null ? void 0 : onChange();
+      if (!flow.isConnected) return onChange();
       for (const record of records) {
         if (record.target === flow) return onChange();
       }
@@ -1669,8 +1632,82 @@ var FlowBinding = class {
     this.observer.observe(scope, { childList: true, subtree: true });
   }
 };
+function findScope(marker) {
+  const resident = marker.closest(CONVERSATION_SCROLL);
+  if (resident !== null) return resident;
+  for (let scope = marker.parentElement; scope !== null; scope = scope.parentElement) {
+    if (scope.querySelector(FLOW_SELECTOR) !== null) return scope;
+  }
+  return null;
+}
 
-// src/client/reveal.ts
+// src/client/rows/hidden-row-sheet.ts
+var SHEET_ATTR = {
+  style: "data-message-recall-hidden-rows",
+  scope: "data-message-recall-scope"
+};
+var nextToken = 0;
+function cssString(text) {
+  return `"${text.replace(/[\\"]/g, (c) => `\\${c}`).replace(/[\n\r\f]/g, (c) => `\\${c.charCodeAt(0).toString(16)} `)}"`;
+}
+function hiddenRowRules(token, keys) {
+  const scope = `[${SHEET_ATTR.scope}=${cssString(token)}]`;
+  const selectors = [...keys].sort().map((key) => `${scope} ${FLOW_SELECTOR}>[${FLOW_KEY}=${cssString(key)}]`);
+  return selectors.length === 0 ? "" : `${selectors.join(",\n")}{display:none!important}
+`;
+}
+var HiddenRowSheet = class {
+  token = `s${++nextToken}`;
+  scope = null;
+  style = null;
+  keys = null;
+  text = "";
+  /**
+   * Put the token on a new scope element (and take it off the old one).
+   * @param scope - the pane's scope element, or `null` when the overlay has none.
+   */
+  setScope(scope) {
+    if (scope === this.scope) return;
+    this.releaseScope();
+    this.scope = scope;
+    if (scope === null) return;
+    scope.setAttribute(SHEET_ATTR.scope, this.token);
+    if (this.style === null || this.style.ownerDocument !== scope.ownerDocument) {
+      this.style?.remove();
+      const style = scope.ownerDocument.createElement("style");
+      style.setAttribute(SHEET_ATTR.style, this.token);
+      style.textContent = this.text;
+      scope.ownerDocument.head.appendChild(style);
+      this.style = style;
+    }
+  }
+  /**
+   * Hide exactly these rows (the sheet is rewritten only when the set changes).
+   * @param keys - the keys of the rows the session hides.
+   */
+  update(keys) {
+    if (keys === this.keys) return;
+    this.keys = keys;
+    const text = hiddenRowRules(this.token, keys);
+    if (text === this.text) return;
+    this.text = text;
+    if (this.style !== null) this.style.textContent = text;
+  }
+  /** Remove the sheet and the scope's token. */
+  dispose() {
+    this.releaseScope();
+    this.scope = null;
+    this.style?.remove();
+    this.style = null;
+    this.keys = null;
+    this.text = "";
+  }
+  releaseScope() {
+    if (this.scope !== null && this.scope.getAttribute(SHEET_ATTR.scope) === this.token) this.scope.removeAttribute(SHEET_ATTR.scope);
+  }
+};
+
+// src/client/rows/lazy-reveal.ts
 var EAGER_TAIL = 64;
 var REVEAL_MARGIN = "800px 0px";
 var REVEAL_STRIDE = 8;
@@ -1775,7 +1812,7 @@ function scrollContainer(flow) {
   return null;
 }
 
-// src/client/row-offers.ts
+// src/client/rows/row-offers.ts
 var RESTORE_OR_COPY = Object.freeze(["restore", "openCopy"]);
 var COPY_ONLY = Object.freeze(["openCopy"]);
 var memo = /* @__PURE__ */ new WeakMap();
@@ -1807,7 +1844,7 @@ function offerError(offer, errors) {
   return error;
 }
 
-// src/client/sync.ts
+// src/client/rows/row-sync.ts
 var NO_ACTIONS2 = Object.freeze([]);
 var RowSync = class {
   constructor(options) {
@@ -1824,7 +1861,8 @@ var RowSync = class {
         this.release(flow);
         if (flow.isConnected) undecorateAll(flow);
         this.cache = /* @__PURE__ */ new WeakMap();
-      }
+      },
+      onScope: (scope) => this.sheet.setScope(scope)
     });
   }
   cache = /* @__PURE__ */ new WeakMap();
@@ -1839,6 +1877,7 @@ var RowSync = class {
   lazy;
   clicks;
   placement = new ClusterPlacement();
+  sheet = new HiddenRowSheet();
   /**
    * Set the element the overlay rendered; the flow is looked up from it.
    * @param marker - the overlay's anchor element, or `null` on unmount.
@@ -1885,15 +1924,16 @@ var RowSync = class {
     this.anchorsByKey = byKey;
     const hidden = this.deriveHidden(input.replacements, anchors2);
     this.lastHidden = hidden;
+    this.sheet.update(hidden.hiddenKeys);
     let rows = 0;
     let touched = 0;
     const unresolved = [];
     if (flow !== null) {
       this.factory ??= new ClusterFactory(flow.ownerDocument, this.texts);
-      const { controller, running } = input;
-      const armedKey = controller.armed?.key;
-      const pendingKey = controller.pending?.key;
-      const hasErrors = controller.errors.size > 0;
+      const { buttons, running } = input;
+      const armedKey = buttons.armed?.key;
+      const pendingKey = buttons.pending?.key;
+      const hasErrors = buttons.errors.size > 0;
       const count = flow.childElementCount;
       let index = -1;
       for (let row = flow.firstElementChild; row !== null; row = row.nextElementSibling) {
@@ -1914,10 +1954,10 @@ var RowSync = class {
         }
         const wanted = this.lazy.isRevealed(row, index, count);
         const isHidden = hidden.hiddenKeys.has(key);
-        const armed = armedKey === key ? controller.armed : null;
-        const pending = pendingKey === key ? controller.pending : null;
+        const armed = armedKey === key ? buttons.armed : null;
+        const pending = pendingKey === key ? buttons.pending : null;
         const offer = offerOf(resolveRow(node), hidden);
-        const error = offer.excluded === true ? offerError(offer, input.tombstoneErrors) : hasErrors ? controller.errors.get(key) ?? null : null;
+        const error = offer.excluded === true ? offerError(offer, input.tombstoneErrors) : hasErrors ? buttons.errors.get(key) ?? null : null;
         if (cached !== void 0 && cached.node === node && cached.hidden === isHidden && cached.offer === offer && cached.running === running && cached.revision === this.revision && cached.armed === armed && cached.pending === pending && cached.error === error && cached.wanted === wanted && (cached.cluster === null || cached.cluster.parentNode === row)) continue;
         if ((cached === void 0 || cached.node !== node) && row.getAttribute(FLOW_KIND) !== node.kind) {
           unresolved.push(key);
@@ -1983,6 +2023,7 @@ var RowSync = class {
       this.release(flow);
       undecorateAll(flow);
     }
+    this.sheet.dispose();
     this.cache = /* @__PURE__ */ new WeakMap();
     this.derived = null;
   }
@@ -2020,38 +2061,7 @@ function sameAnchors(a, b) {
   return true;
 }
 
-// src/client/snapshot-store.ts
-var SnapshotStore = class {
-  /** @param state - the first snapshot. */
-  constructor(state) {
-    this.state = state;
-  }
-  listeners = /* @__PURE__ */ new Set();
-  /** @returns the current snapshot (stable until the next change). */
-  getSnapshot = () => this.state;
-  /**
-   * @param listener - called after every change.
-   * @returns unsubscribe.
-   */
-  subscribe = (listener) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-  /**
-   * Replace the snapshot and notify every listener.
-   * @param state - the new snapshot.
-   */
-  publish(state) {
-    this.state = state;
-    for (const listener of [...this.listeners]) listener();
-  }
-  /** Forget every listener (on dispose). */
-  dropListeners() {
-    this.listeners.clear();
-  }
-};
-
-// src/client/undo-notice.ts
+// src/client/notices/undo-notice.ts
 function restorableInPlace(value) {
   return notRestorableReason(value.kinds) === null;
 }
@@ -2138,8 +2148,9 @@ var SessionClient = class {
     this.options = options;
     const timers = options.timers === void 0 ? {} : { timers: options.timers };
     this.notice = new UndoNotice(timers);
+    this.imageNotice = new ImageNotice(timers);
     this.unsaved = options.unsaved;
-    this.controller = new RecallController({
+    this.buttons = new ButtonStore({
       sessionId: options.sessionId,
       send: options.send,
       onRecalled: (message) => this.recalled(message),
@@ -2154,9 +2165,11 @@ var SessionClient = class {
     this.sync = new RowSync({ t: options.t, onPress: (press) => this.pressRow(press) });
   }
   /** The button state store; the overlay subscribes to it to re-render. */
-  controller;
+  buttons;
   /** The undo notice after each removal; the overlay renders it. */
   notice;
+  /** The images a recall could not bring back into the composer; the overlay renders it. */
+  imageNotice;
   /** A write in effect whose flush failed, with Save again; the overlay renders it. */
   unsaved;
   sync;
@@ -2195,12 +2208,12 @@ var SessionClient = class {
   /** The `expect` a request would carry now (`{}` before the first render). */
   expectation() {
     const view = this.view;
-    return view === null ? {} : viewExpectation(view.chat, view.replacements, view.hasMore, this.controller.generationBaseline);
+    return view === null ? {} : viewExpectation(view.chat, view.replacements, view.hasMore, this.buttons.generationBaseline);
   }
   /**
    * Press a row button with the view's current expectation.
    * @param target - the row, its seq and the action.
-   * @returns the controller's outcome.
+   * @returns the button store's outcome.
    */
   press(target) {
     if (target.action === "recall") {
@@ -2209,11 +2222,11 @@ var SessionClient = class {
       if (content === null) this.pageCopies.delete(target.key);
       else this.pageCopies.set(target.key, content);
     }
-    return this.controller.press(target, this.expectation());
+    return this.buttons.press(target, this.expectation());
   }
   /**
    * A row button was pressed: Restore and Open a copy (on an excluded row) go to the session's
-   * {@link TombstoneActions}, every other action to the controller.
+   * {@link TombstoneActions}, every other action to the button store.
    * @param press - the row, the seq its offer acts on, and the action.
    */
   pressRow(press) {
@@ -2229,22 +2242,22 @@ var SessionClient = class {
   pass() {
     const view = this.view;
     if (view === null) return;
-    const state = this.controller.getSnapshot();
-    const record = this.sync.run({ ...view, controller: state, tombstoneErrors: this.options.tombstones.getSnapshot().errors });
+    const state = this.buttons.getSnapshot();
+    const record = this.sync.run({ ...view, buttons: state, tombstoneErrors: this.options.tombstones.getSnapshot().errors });
     this.options.debug.record(this.options.sessionId, record, () => this.expectation());
     const started = view.running && !this.wasRunning;
     this.wasRunning = view.running;
-    if (state.armed !== null && (started || record.hidden.hiddenKeys.has(state.armed.key))) this.controller.disarm();
+    if (state.armed !== null && (started || record.hidden.hiddenKeys.has(state.armed.key))) this.buttons.disarm();
   }
   /**
    * Start the page-side effects: passes on row mutations and reveals, and disarming on any other
    * pointer press, focus move or Escape.
    * @param doc - the page document, or `null`.
-   * @returns stops them, removes every mark of the plugin and disposes the controller and the notice.
+   * @returns stops them, removes every mark of the plugin and disposes the button store and the notices.
    */
   mount(doc) {
     const stopWatching = this.sync.watch(() => this.pass());
-    const stopDisarming = disarmOnOtherInput(doc, this.controller);
+    const stopDisarming = disarmOnOtherInput(doc, this.buttons);
     const stopRestored = this.options.tombstones.onRestored((tombstoneSeq) => this.notice.restored(tombstoneSeq));
     return () => {
       this.disposed = true;
@@ -2252,8 +2265,9 @@ var SessionClient = class {
       stopDisarming();
       stopWatching();
       this.sync.detach();
-      this.controller.dispose();
+      this.buttons.dispose();
       this.notice.dispose();
+      this.imageNotice.dispose();
     };
   }
   recalled(message) {
@@ -2271,7 +2285,7 @@ var SessionClient = class {
       readAttachment: images?.reader(this.options.sessionId),
       drafts: images?.drafts(),
       addImages: addImages === void 0 ? void 0 : (ids) => addImages.call(actions, ids)
-    }).then((outcome) => this.controller.showImageNotice(outcome.lost));
+    }).then((outcome) => this.imageNotice.show(outcome.lost));
   }
   /** A recall failed without a refusal: if its tombstone landed, the page's copy of the prompt. */
   async confirmRecall(target) {
@@ -2291,7 +2305,7 @@ var SessionClient = class {
   }
 };
 
-// src/client/RecallNotices.tsx
+// src/client/notices/RecallNotices.tsx
 var import_react = require("react");
 var import_jsx_runtime = require("react/jsx-runtime");
 var REASONS = ["unreadable", "unsupported", "busy", "unavailable"];
@@ -2327,7 +2341,7 @@ function RecallNotices({ notice, onDismiss, unsaved, t, children }) {
   ] });
 }
 
-// src/client/UndoNotice.tsx
+// src/client/notices/UndoNotice.tsx
 var import_react2 = require("react");
 var import_jsx_runtime2 = require("react/jsx-runtime");
 function undoText(t, entry) {
@@ -2394,7 +2408,8 @@ function RecallOverlay({ sessionId, useSession, useInput, inputActions, kit }) {
   const locale = (0, import_react3.useSyncExternalStore)(kit.locale.subscribe, kit.locale.getSnapshot);
   const marker = (0, import_react3.useRef)(null);
   const client = (0, import_react3.useMemo)(() => new SessionClient({ sessionId, send: kit.send, t: kit.t, debug: kit.debug, tombstones: kit.tombstones.get(sessionId), unsaved: kit.unsaved.get(sessionId), ...kit.images === void 0 ? {} : { images: kit.images } }), [sessionId, kit]);
-  const state = (0, import_react3.useSyncExternalStore)(client.controller.subscribe, client.controller.getSnapshot);
+  (0, import_react3.useSyncExternalStore)(client.buttons.subscribe, client.buttons.getSnapshot);
+  const imageNotice = (0, import_react3.useSyncExternalStore)(client.imageNotice.subscribe, client.imageNotice.getSnapshot);
   const tombstones = kit.tombstones.get(sessionId);
   (0, import_react3.useSyncExternalStore)(tombstones.subscribe, tombstones.getSnapshot);
   client.setView({ chat, running, hasMore, replacements, localeRevision: locale.revision }, inputActions);
@@ -2406,7 +2421,7 @@ function RecallOverlay({ sessionId, useSession, useInput, inputActions, kit }) {
   return /* @__PURE__ */ (0, import_jsx_runtime3.jsxs)(import_jsx_runtime3.Fragment, { children: [
     /* @__PURE__ */ (0, import_jsx_runtime3.jsx)("span", { ref: marker, hidden: true, "data-message-recall-overlay": "" }),
     useInput !== void 0 && /* @__PURE__ */ (0, import_jsx_runtime3.jsx)(DraftMirror, { useInput, client }),
-    /* @__PURE__ */ (0, import_jsx_runtime3.jsx)(RecallNotices, { notice: state.notice, onDismiss: () => client.controller.dismissNotice(), unsaved: client.unsaved, t: kit.t, children: /* @__PURE__ */ (0, import_jsx_runtime3.jsx)(UndoNoticeView, { notice: client.notice, actions: tombstones, t: kit.t }) })
+    /* @__PURE__ */ (0, import_jsx_runtime3.jsx)(RecallNotices, { notice: imageNotice, onDismiss: () => client.imageNotice.dismiss(), unsaved: client.unsaved, t: kit.t, children: /* @__PURE__ */ (0, import_jsx_runtime3.jsx)(UndoNoticeView, { notice: client.notice, actions: tombstones, t: kit.t }) })
   ] });
 }
 function DraftMirror({ useInput, client }) {
@@ -2415,7 +2430,7 @@ function DraftMirror({ useInput, client }) {
   return null;
 }
 
-// src/client/open-session.ts
+// src/client/wire/open-session.ts
 function sessionOpener(sessions) {
   return async (sessionId) => {
     const service = sessions();
@@ -2447,7 +2462,7 @@ function relistDroppedSessions(service) {
   };
 }
 
-// src/client/page-images.ts
+// src/client/recall/page-images.ts
 function pageImageSource(get) {
   return {
     reader(sessionId) {
@@ -2469,7 +2484,7 @@ function pageImageSource(get) {
   };
 }
 
-// src/client/RemovedPanel.tsx
+// src/client/panel/RemovedPanel.tsx
 var import_react4 = require("react");
 
 // src/shared/token-estimate.ts
@@ -2494,7 +2509,7 @@ function estimateTokens(contents) {
   return Math.ceil(chars / CHARS_PER_TOKEN);
 }
 
-// src/client/removal-list.ts
+// src/client/panel/removal-list.ts
 var EXCERPT_CHARS = 80;
 function removalEntries(replacements, chat) {
   const fates = readFates(replacements);
@@ -2573,7 +2588,7 @@ function heldMessage(node) {
   }
 }
 
-// src/client/RemovedPanel.tsx
+// src/client/panel/RemovedPanel.tsx
 var import_jsx_runtime4 = require("react/jsx-runtime");
 var selectChat2 = (s) => s.chat;
 function removalTime(time, locale) {
@@ -2686,10 +2701,109 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
   ] });
 }
 
-// src/client/stamp.ts
-var BUILD_STAMP = true ? "0.1.0+960d5ad646" : "dev";
+// src/client/build-stamp.ts
+var BUILD_STAMP = true ? "0.1.0+499d6a00db" : "dev";
 
-// src/client/session-stores.ts
+// src/client/notices/notice-styles.ts
+var NOTICE_STYLE_TEXT = `
+[data-message-recall-notices]{position:absolute;bottom:calc(100% + 8px);left:12px;right:56px;z-index:21;display:flex;flex-direction:column;gap:6px;pointer-events:none}
+[data-message-recall-notices]>*{pointer-events:auto}
+[data-message-recall-notices]>[data-message-recall-undo]{position:static}
+[data-message-recall-notice],[data-message-recall-unsaved]{display:flex;gap:8px;align-items:center;
+padding:6px 10px;border-radius:8px;font-size:12px;line-height:18px;background:var(--dsw-specific-tip,#fff8e1);color:var(--dsw-alias-label-secondary,#444);
+border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12))}
+[data-message-recall-notice]>span{display:flex;flex-direction:column;gap:2px;flex:1 1 auto;min-width:0}
+[data-message-recall-notice] button{font:inherit;margin-left:auto;border:none;background:transparent;cursor:pointer;color:inherit;text-decoration:underline}
+[data-message-recall-unsaved]{background:var(--dsw-specific-tip,#fff8e1);color:var(--dsw-alias-label-primary,#222)}
+[data-message-recall-unsaved-text]{flex:1 1 auto;min-width:0}
+[data-message-recall-unsaved-error]{color:var(--dsw-alias-state-error-primary,#d93025)}
+[data-message-recall-unsaved] button{font:inherit;font-size:12px;line-height:18px;padding:2px 10px;border-radius:6px;cursor:pointer;white-space:nowrap;
+border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));background:var(--dsw-alias-bg-base,#fff);color:var(--dsw-alias-label-primary,#222)}
+[data-message-recall-unsaved] button:focus-visible,[data-message-recall-notice] button:focus-visible{outline:2px solid var(--dsw-alias-state-business-primary,#4d6bfe);outline-offset:1px}
+[data-message-recall-unsaved] button:disabled{opacity:.6;cursor:progress}
+[data-message-recall-undo]{position:absolute;bottom:calc(100% + 8px);left:12px;right:56px;z-index:21;display:flex;gap:8px;align-items:center;
+padding:6px 10px;border-radius:8px;font-size:13px;line-height:20px;background:var(--dsw-specific-menu,#fff);color:var(--dsw-alias-label-primary,#222);
+border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));box-shadow:var(--dsw-shadow-lv2,0 2px 6px rgba(0,0,0,.12))}
+[data-message-recall-undo][data-stacked]{bottom:calc(100% + 48px)}
+[data-message-recall-undo-text]{flex:1 1 auto;min-width:0}
+[data-message-recall-undo-error]{color:var(--dsw-alias-state-error-primary,#d93025);font-size:12px}
+[data-message-recall-undo] button{font:inherit;font-size:12px;line-height:18px;padding:2px 10px;border-radius:6px;cursor:pointer;
+border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));background:transparent;color:var(--dsw-alias-label-primary,#222)}
+[data-message-recall-undo] button:hover{background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.06))}
+[data-message-recall-undo] button:focus-visible{outline:2px solid var(--dsw-alias-state-business-primary,#4d6bfe);outline-offset:1px}
+[data-message-recall-undo] button:disabled{opacity:.6;cursor:progress}
+[data-message-recall-undo-action=dismiss]{border:none!important;padding:2px 6px!important}
+`;
+
+// src/client/panel/panel-styles.ts
+var PANEL_STYLE_TEXT = `
+[data-message-recall-entry-error]{color:var(--dsw-alias-state-error-primary,#d93025);font-size:12px}
+[data-message-recall-panel] button{font:inherit;font-size:12px;line-height:18px;padding:2px 10px;border-radius:6px;cursor:pointer;
+border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));background:transparent;color:var(--dsw-alias-label-primary,#222)}
+[data-message-recall-panel] button:hover{background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.06))}
+[data-message-recall-panel] button:focus-visible,[data-message-recall-removed]:focus-visible,[data-message-recall-edit]:focus-visible{outline:2px solid var(--dsw-alias-state-business-primary,#4d6bfe);outline-offset:1px}
+[data-message-recall-panel] button:disabled{opacity:.6;cursor:progress}
+[data-message-recall-removed-seat]{position:relative;display:inline-flex}
+[data-message-recall-removed],[data-message-recall-edit]{border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));height:32px;border-radius:18px;padding:6px 12px;gap:6px;
+display:inline-flex;align-items:center;background:transparent;color:var(--dsw-alias-label-primary,#222);font:inherit;font-size:13px;line-height:20px;cursor:pointer;white-space:nowrap}
+[data-message-recall-removed]:hover,[data-message-recall-edit]:hover{background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.06))}
+[data-message-recall-removed] [data-count]{min-width:18px;padding:0 5px;border-radius:9px;font-size:12px;line-height:18px;text-align:center;
+background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.08))}
+[data-message-recall-panel]{position:absolute;top:calc(100% + 6px);right:0;z-index:100;width:380px;max-height:60vh;overflow:auto;box-sizing:border-box;
+padding:10px 12px;border-radius:12px;font-size:13px;line-height:20px;background:var(--dsw-specific-menu,#fff);color:var(--dsw-alias-label-secondary,#444);
+border:1px solid var(--dsw-alias-border-inverted,rgba(0,0,0,.12));box-shadow:var(--dsw-shadow-lv3,0 4px 16px rgba(0,0,0,.16));outline:none}
+[data-message-recall-panel-head]{display:flex;align-items:center;justify-content:space-between;margin-bottom:6px;color:var(--dsw-alias-label-primary,#222)}
+[data-message-recall-panel] ol{list-style:none;margin:0;padding:0}
+[data-message-recall-entry]{padding:8px 0;border-top:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.08))}
+[data-message-recall-entry][data-restored]{opacity:.7}
+[data-message-recall-entry-meta]{display:flex;flex-wrap:wrap;gap:4px 10px;font-size:12px;color:var(--dsw-alias-label-tertiary,#777)}
+[data-message-recall-entry-what]{color:var(--dsw-alias-label-primary,#222);font-weight:500}
+[data-message-recall-entry-excerpt]{margin:2px 0 6px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;color:var(--dsw-alias-label-secondary,#444)}
+[data-message-recall-entry-actions]{display:flex;gap:6px}
+`;
+
+// src/client/rows/row-styles.ts
+var ROW_STYLE_TEXT = `
+[${ATTR.hidden}]{display:none!important}
+[${ATTR.row}]{position:relative}
+[${ATTR.actions}]{position:absolute;top:-14px;right:0;z-index:3;display:flex;align-items:center;gap:2px;padding:2px;border-radius:8px;
+background:var(--dsw-alias-bg-base,#fff);border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));
+box-shadow:var(--dsw-shadow-lv2,0 2px 6px rgba(0,0,0,.12));opacity:0;transition:opacity .12s ease}
+[${ATTR.actions}][data-message-recall-placed]{top:var(--message-recall-top);right:var(--message-recall-right)}
+[${ATTR.row}]:hover>[${ATTR.actions}],[${ATTR.row}]:focus-within>[${ATTR.actions}],[${ATTR.actions}][${ATTR.active}]{opacity:1}
+[${ATTR.action}]{font:inherit;font-size:12px;line-height:18px;padding:1px 8px;border:none;border-radius:6px;background:transparent;
+color:var(--dsw-alias-label-secondary,#444);cursor:pointer;white-space:nowrap;display:inline-flex;flex-direction:column;align-items:center;font-variant-numeric:tabular-nums}
+[${ATTR.action}][${ATTR.sizer}]::after{content:attr(${ATTR.sizer});height:0;overflow:hidden;visibility:hidden;white-space:nowrap}
+[${ATTR.action}]:hover{background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.06))}
+[${ATTR.action}]:focus-visible{outline:2px solid var(--dsw-alias-state-business-primary,#4d6bfe);outline-offset:1px}
+[${ATTR.action}][${ATTR.armed}=true]{background:var(--dsw-alias-state-error-primary,#d93025);color:#fff}
+[${ATTR.action}][${ATTR.busy}=true]{opacity:.6;cursor:progress}
+[${ATTR.error}]{font-size:12px;line-height:18px;padding:0 6px;max-width:320px;color:var(--dsw-alias-state-error-primary,#d93025)}
+[${EXCLUDED_ATTR.row}]>[data-slot]>*{opacity:.45}
+[${EXCLUDED_ATTR.badge}]{display:inline-block;margin:2px 0 0;padding:0 8px;border-radius:9px;font-size:12px;line-height:18px;
+color:var(--dsw-alias-label-secondary,#555);background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.06))}
+`;
+
+// src/client/style-sheets.ts
+var STYLE_SHEETS = {
+  rows: ROW_STYLE_TEXT,
+  notices: NOTICE_STYLE_TEXT,
+  panel: PANEL_STYLE_TEXT
+};
+function installStyleSheets(doc) {
+  const styles = Object.entries(STYLE_SHEETS).map(([name2, text]) => {
+    const style = doc.createElement("style");
+    style.setAttribute(ATTR.style, name2);
+    style.textContent = text;
+    doc.head.appendChild(style);
+    return style;
+  });
+  return () => {
+    for (const style of styles) style.remove();
+  };
+}
+
+// src/client/stores/session-stores.ts
 var SessionStores = class {
   /** @param make - builds the store of a session (called once per session id). */
   constructor(make) {
@@ -2712,7 +2826,7 @@ var SessionStores = class {
   }
 };
 
-// src/client/tombstone-actions.ts
+// src/client/stores/tombstone-actions.ts
 var EMPTY_ERRORS2 = /* @__PURE__ */ new Map();
 var INITIAL2 = Object.freeze({ pending: null, errors: EMPTY_ERRORS2 });
 var TombstoneActions = class extends SnapshotStore {
@@ -2811,28 +2925,17 @@ var TombstoneActions = class extends SnapshotStore {
   }
 };
 
-// src/client/unsaved.ts
-var UnsavedWrites = class {
+// src/client/stores/unsaved-writes.ts
+var UnsavedWrites = class extends SnapshotStore {
   constructor(options) {
+    super(null);
     this.options = options;
     this.timers = options.timers ?? BROWSER_TIMERS;
   }
-  state = null;
-  listeners = /* @__PURE__ */ new Set();
   timers;
   clearTimer = void 0;
   ids = 0;
   disposed = false;
-  /** @returns the current state (stable until the next change). */
-  getSnapshot = () => this.state;
-  /**
-   * @param listener - called after every change.
-   * @returns unsubscribe.
-   */
-  subscribe = (listener) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
   /**
    * Record an applied write whose flush failed (replaces an earlier one: a flush saves the
    * whole live log, so Save again covers both).
@@ -2871,7 +2974,7 @@ var UnsavedWrites = class {
   dispose() {
     this.disposed = true;
     this.timers.clearTimeout(this.clearTimer);
-    this.listeners.clear();
+    this.dropListeners();
   }
   clear(id) {
     if (this.disposed || this.state?.id !== id) return;
@@ -2879,16 +2982,15 @@ var UnsavedWrites = class {
     this.set(null);
   }
   set(state) {
-    this.state = state === null ? null : Object.freeze(state);
-    for (const listener of [...this.listeners]) listener();
+    this.publish(state === null ? null : Object.freeze(state));
   }
 };
 
-// src/client/EditButton.tsx
-var import_react6 = require("react");
+// src/client/editor/EditButton.tsx
+var import_react10 = require("react");
 var import_react_dom = require("react-dom");
 
-// src/client/editor-locales.ts
+// src/client/editor/editor-locales.ts
 var EDITOR_LOCALE_NS = "dsh-message-recall.editor";
 var EDITOR_SHORTCUT = "Alt+Shift+E";
 var editorZh = {
@@ -2970,10 +3072,132 @@ function counterText(t, locale, counts) {
   return parts.length === 0 ? t("nothing") : parts.join(t("separator"));
 }
 
-// src/client/EditorModal.tsx
-var import_react5 = require("react");
+// src/client/editor/EditorModal.tsx
+var import_react9 = require("react");
 
-// src/client/editor-model.ts
+// src/client/editor/dialog-keys.ts
+var import_react5 = require("react");
+function trapTab(dialog, shiftKey) {
+  const focusable = [...dialog.querySelectorAll("button:not([disabled])")];
+  const first = focusable[0];
+  const last = focusable.at(-1);
+  const active = dialog.ownerDocument.activeElement;
+  if (first === void 0 || last === void 0) return null;
+  if (shiftKey ? active === first || active === dialog : active === last) return shiftKey ? last : first;
+  return null;
+}
+function arrowTarget(order, at, down) {
+  const next = at === -1 ? 0 : Math.min(order.length - 1, Math.max(0, at + (down ? 1 : -1)));
+  return order[next];
+}
+function useFirstFocus(ready, first, dialog) {
+  (0, import_react5.useEffect)(() => {
+    const control = ready ? first() : void 0;
+    if (control !== void 0) control.focus();
+    else dialog.current?.focus();
+  }, [ready]);
+}
+
+// src/client/editor/editor-apply.ts
+var import_react7 = require("react");
+
+// src/client/editor/editor-plan.ts
+var import_react6 = require("react");
+var PLAN_DEBOUNCE_MS = 200;
+function refusalOf(error, changeUnits) {
+  return { unit: error.index === void 0 ? null : changeUnits[error.index] ?? null, code: error.code };
+}
+function usePlanCheck(send, sessionId, preview) {
+  const [refusal, setRefusal] = (0, import_react6.useState)(null);
+  const [checking, setChecking] = (0, import_react6.useState)(false);
+  const changesKey = JSON.stringify(preview.changes);
+  (0, import_react6.useEffect)(() => {
+    setRefusal(null);
+    if (preview.changes.length === 0) {
+      setChecking(false);
+      return;
+    }
+    setChecking(true);
+    let live = true;
+    const timer = setTimeout(() => {
+      void send({ action: "plan", sessionId, changes: preview.changes }).then((reply) => {
+        if (!live) return;
+        setChecking(false);
+        if (!reply.ok) setRefusal(refusalOf(reply.error, preview.changeUnits));
+      });
+    }, PLAN_DEBOUNCE_MS);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [changesKey, send, sessionId]);
+  return { refusal, checking };
+}
+
+// src/client/editor/editor-apply.ts
+function useEditorApply(input) {
+  const { send, sessionId, unsaved, preview, lastSeq, enabled, reread, onClose } = input;
+  const [applying, setApplying] = (0, import_react7.useState)(false);
+  const [applyError, setApplyError] = (0, import_react7.useState)(null);
+  const changesKey = JSON.stringify(preview.changes);
+  (0, import_react7.useEffect)(() => setApplyError(null), [changesKey]);
+  const apply2 = (0, import_react7.useCallback)(async () => {
+    if (!enabled || applying || lastSeq === null) return;
+    setApplying(true);
+    const reply = await send({ action: "apply", sessionId, changes: preview.changes, expect: { lastSeq } });
+    setApplying(false);
+    if (reply.ok) {
+      if (reply.value.persisted) unsaved.settled();
+      onClose(true);
+    } else if (reply.error.code === "PERSIST_FAILED" && reply.error.applied === true) {
+      unsaved.mark("apply", preview.changes.length);
+      onClose(true);
+    } else {
+      setApplyError(refusalOf(reply.error, preview.changeUnits));
+      if (reply.error.code === "STALE_VIEW") reread();
+    }
+  }, [enabled, applying, lastSeq, send, sessionId, unsaved, preview, reread, onClose]);
+  return { applying, applyError, apply: apply2 };
+}
+
+// src/client/editor/editor-history.ts
+var import_react8 = require("react");
+
+// src/client/wire/session-history.ts
+var HISTORY_PATH = "/api/session.history";
+var HISTORY_PAGE_MESSAGES = 500;
+var MAX_PAGES = 1e4;
+var rpcCounter = 0;
+async function readWholeHistory(fetchImpl, sessionId) {
+  const pages = [];
+  let beforeSeq;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const payload = { sessionId, maxMessages: HISTORY_PAGE_MESSAGES, ...beforeSeq === void 0 ? {} : { beforeSeq } };
+    const response = await fetchImpl(HISTORY_PATH, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ type: "client-request", rpcId: `dsh-message-recall-history-${++rpcCounter}`, method: "session.history", payload }),
+      credentials: "same-origin"
+    });
+    const body = JSON.parse(await response.text());
+    const result = isRecord(body) ? body.result : void 0;
+    if (!isRecord(result) || result.ok !== true || !isRecord(result.value) || !Array.isArray(result.value.events)) {
+      const message = isRecord(result) && isRecord(result.error) && typeof result.error.message === "string" ? result.error.message : `HTTP ${response.status}`;
+      throw new Error(`message-recall: history of session "${sessionId}" unavailable: ${message}`);
+    }
+    const events = result.value.events.map((entry) => isRecord(entry) ? entry.event : void 0).filter((e) => isRecord(e) && typeof e.seq === "number");
+    pages.unshift(events);
+    if (result.value.hasMore !== true || events.length === 0) break;
+    beforeSeq = events[0].seq;
+  }
+  const all = pages.flat();
+  for (let i = 1; i < all.length; i++) {
+    if (all[i].seq <= all[i - 1].seq) throw new Error(`message-recall: history pages of session "${sessionId}" overlap at seq ${all[i].seq}`);
+  }
+  return all;
+}
+
+// src/client/editor/editor-model.ts
 var EMPTY_SELECTION = { remove: /* @__PURE__ */ new Set(), from: null, restore: /* @__PURE__ */ new Set() };
 var PREVIEW_CHARS = 160;
 function rowOf(event) {
@@ -3060,43 +3284,32 @@ function previewSelection(units, selection) {
   return { going, coming, messages, tokens, back: coming.size, changes, changeUnits };
 }
 
-// src/client/history.ts
-var HISTORY_PATH = "/api/session.history";
-var HISTORY_PAGE_MESSAGES = 500;
-var MAX_PAGES = 1e4;
-var rpcCounter = 0;
-async function readWholeHistory(fetchImpl, sessionId) {
-  const pages = [];
-  let beforeSeq;
-  for (let page = 0; page < MAX_PAGES; page++) {
-    const payload = { sessionId, maxMessages: HISTORY_PAGE_MESSAGES, ...beforeSeq === void 0 ? {} : { beforeSeq } };
-    const response = await fetchImpl(HISTORY_PATH, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ type: "client-request", rpcId: `dsh-message-recall-history-${++rpcCounter}`, method: "session.history", payload }),
-      credentials: "same-origin"
-    });
-    const body = JSON.parse(await response.text());
-    const result = isRecord(body) ? body.result : void 0;
-    if (!isRecord(result) || result.ok !== true || !isRecord(result.value) || !Array.isArray(result.value.events)) {
-      const message = isRecord(result) && isRecord(result.error) && typeof result.error.message === "string" ? result.error.message : `HTTP ${response.status}`;
-      throw new Error(`message-recall: history of session "${sessionId}" unavailable: ${message}`);
-    }
-    const events = result.value.events.map((entry) => isRecord(entry) ? entry.event : void 0).filter((e) => isRecord(e) && typeof e.seq === "number");
-    pages.unshift(events);
-    if (result.value.hasMore !== true || events.length === 0) break;
-    beforeSeq = events[0].seq;
-  }
-  const all = pages.flat();
-  for (let i = 1; i < all.length; i++) {
-    if (all[i].seq <= all[i - 1].seq) throw new Error(`message-recall: history pages of session "${sessionId}" overlap at seq ${all[i].seq}`);
-  }
-  return all;
+// src/client/editor/editor-history.ts
+function useEditorHistory(fetchImpl, sessionId, running, replacementCount) {
+  const [load, setLoad] = (0, import_react8.useState)({ status: "loading" });
+  const [historyRead, setHistoryRead] = (0, import_react8.useState)(0);
+  (0, import_react8.useEffect)(() => {
+    let live = true;
+    readWholeHistory(fetchImpl, sessionId).then(
+      (events) => live && setLoad({ status: "ready", units: buildEditorUnits(events), lastSeq: events.at(-1)?.seq ?? -1 }),
+      (error) => live && setLoad({ status: "failed", message: error instanceof Error ? error.message : String(error) })
+    );
+    return () => {
+      live = false;
+    };
+  }, [fetchImpl, sessionId, historyRead]);
+  const seen = (0, import_react8.useRef)({ running, replacementCount });
+  (0, import_react8.useEffect)(() => {
+    const before = seen.current;
+    if (before.running && !running || before.replacementCount !== replacementCount) setHistoryRead((n) => n + 1);
+    seen.current = { running, replacementCount };
+  }, [running, replacementCount]);
+  const reread = (0, import_react8.useRef)(() => setHistoryRead((n) => n + 1)).current;
+  return { load, reread };
 }
 
-// src/client/EditorModal.tsx
+// src/client/editor/EditorModal.tsx
 var import_jsx_runtime5 = require("react/jsx-runtime");
-var PLAN_DEBOUNCE_MS = 200;
 function toggled(set, key) {
   const next = new Set(set);
   if (!next.delete(key)) next.add(key);
@@ -3104,81 +3317,26 @@ function toggled(set, key) {
 }
 function EditorModal({ sessionId, running, replacementCount, locale, kit, onClose }) {
   const { t } = kit;
-  const [load, setLoad] = (0, import_react5.useState)({ status: "loading" });
-  const [selection, setSelection] = (0, import_react5.useState)(EMPTY_SELECTION);
-  const [refusal, setRefusal] = (0, import_react5.useState)(null);
-  const [checking, setChecking] = (0, import_react5.useState)(false);
-  const [applying, setApplying] = (0, import_react5.useState)(false);
-  const [applyError, setApplyError] = (0, import_react5.useState)(null);
-  const [historyRead, setHistoryRead] = (0, import_react5.useState)(0);
-  const controls = (0, import_react5.useRef)(/* @__PURE__ */ new Map());
-  const dialog = (0, import_react5.useRef)(null);
-  (0, import_react5.useEffect)(() => {
-    let live = true;
-    readWholeHistory(kit.fetch, sessionId).then(
-      (events) => live && setLoad({ status: "ready", units: buildEditorUnits(events), lastSeq: events.at(-1)?.seq ?? -1 }),
-      (error) => live && setLoad({ status: "failed", message: error instanceof Error ? error.message : String(error) })
-    );
-    return () => {
-      live = false;
-    };
-  }, [kit, sessionId, historyRead]);
-  const seen = (0, import_react5.useRef)({ running, replacementCount });
-  (0, import_react5.useEffect)(() => {
-    const before = seen.current;
-    if (before.running && !running || before.replacementCount !== replacementCount) setHistoryRead((n) => n + 1);
-    seen.current = { running, replacementCount };
-  }, [running, replacementCount]);
+  const { load, reread } = useEditorHistory(kit.fetch, sessionId, running, replacementCount);
+  const [selection, setSelection] = (0, import_react9.useState)(EMPTY_SELECTION);
+  const controls = (0, import_react9.useRef)(/* @__PURE__ */ new Map());
+  const dialog = (0, import_react9.useRef)(null);
   const units = load.status === "ready" ? load.units : [];
-  const preview = (0, import_react5.useMemo)(() => previewSelection(units, selection), [units, selection]);
-  const changesKey = JSON.stringify(preview.changes);
-  (0, import_react5.useEffect)(() => {
-    setRefusal(null);
-    setApplyError(null);
-    if (preview.changes.length === 0) {
-      setChecking(false);
-      return;
-    }
-    setChecking(true);
-    let live = true;
-    const timer = setTimeout(() => {
-      void kit.send({ action: "plan", sessionId, changes: preview.changes }).then((reply) => {
-        if (!live) return;
-        setChecking(false);
-        if (!reply.ok) setRefusal({ unit: reply.error.index === void 0 ? null : preview.changeUnits[reply.error.index] ?? null, code: reply.error.code });
-      });
-    }, PLAN_DEBOUNCE_MS);
-    return () => {
-      live = false;
-      clearTimeout(timer);
-    };
-  }, [changesKey, kit, sessionId]);
-  const order = units.filter((u) => u.state === "current" || u.restorable).map((u) => u.key);
-  const focusUnit = (key) => {
-    if (key !== void 0) controls.current.get(key)?.focus();
-  };
-  (0, import_react5.useEffect)(() => {
-    const first = load.status === "ready" ? controls.current.get(order[0] ?? "") : void 0;
-    if (first !== void 0) first.focus();
-    else dialog.current?.focus();
-  }, [load.status]);
+  const preview = (0, import_react9.useMemo)(() => previewSelection(units, selection), [units, selection]);
+  const { refusal, checking } = usePlanCheck(kit.send, sessionId, preview);
+  const { applying, applyError, apply: apply2 } = useEditorApply({
+    send: kit.send,
+    sessionId,
+    unsaved: kit.unsaved(sessionId),
+    preview,
+    lastSeq: load.status === "ready" ? load.lastSeq : null,
+    enabled: load.status === "ready" && preview.changes.length > 0 && !running && refusal === null,
+    reread,
+    onClose
+  });
   const canApply = load.status === "ready" && preview.changes.length > 0 && !running && !applying && refusal === null;
-  const apply2 = (0, import_react5.useCallback)(async () => {
-    if (!canApply || load.status !== "ready") return;
-    setApplying(true);
-    const reply = await kit.send({ action: "apply", sessionId, changes: preview.changes, expect: { lastSeq: load.lastSeq } });
-    setApplying(false);
-    if (reply.ok) {
-      if (reply.value.persisted) kit.unsaved(sessionId).settled();
-      onClose(true);
-    } else if (reply.error.code === "PERSIST_FAILED" && reply.error.applied === true) {
-      kit.unsaved(sessionId).mark("apply", preview.changes.length);
-      onClose(true);
-    } else {
-      setApplyError({ unit: reply.error.index === void 0 ? null : preview.changeUnits[reply.error.index] ?? null, code: reply.error.code });
-      if (reply.error.code === "STALE_VIEW") setHistoryRead((n) => n + 1);
-    }
-  }, [canApply, load, kit, sessionId, preview, onClose]);
+  const order = units.filter((u) => u.state === "current" || u.restorable).map((u) => u.key);
+  useFirstFocus(load.status === "ready", () => controls.current.get(order[0] ?? ""), dialog);
   const onKeyDown = (event) => {
     if (event.key === "Escape") {
       event.preventDefault();
@@ -3187,19 +3345,16 @@ function EditorModal({ sessionId, running, replacementCount, locale, kit, onClos
       event.preventDefault();
       void apply2();
     } else if (event.key === "Tab") {
-      const focusable = [...dialog.current?.querySelectorAll("button:not([disabled])") ?? []];
-      const first = focusable[0];
-      const last = focusable.at(-1);
-      const active = dialog.current?.ownerDocument.activeElement;
-      if (first !== void 0 && last !== void 0 && (event.shiftKey ? active === first || active === dialog.current : active === last)) {
+      const target = dialog.current === null ? null : trapTab(dialog.current, event.shiftKey);
+      if (target !== null) {
         event.preventDefault();
-        (event.shiftKey ? last : first).focus();
+        target.focus();
       }
     } else if (event.key === "ArrowDown" || event.key === "ArrowUp") {
       event.preventDefault();
-      const at = order.findIndex((key) => controls.current.get(key)?.closest("li")?.contains(event.target));
-      const next = at === -1 ? 0 : Math.min(order.length - 1, Math.max(0, at + (event.key === "ArrowDown" ? 1 : -1)));
-      focusUnit(order[next]);
+      const at = order.findIndex((key2) => controls.current.get(key2)?.closest("li")?.contains(event.target));
+      const key = arrowTarget(order, at, event.key === "ArrowDown");
+      if (key !== void 0) controls.current.get(key)?.focus();
     }
   };
   const shown = applyError ?? refusal;
@@ -3282,6 +3437,8 @@ function EditorModal({ sessionId, running, replacementCount, locale, kit, onClos
     ] })
   ] }) });
 }
+
+// src/client/editor/editor-styles.ts
 var EDITOR_CSS = `
 [data-message-recall-editor-backdrop] { position: fixed; inset: 0; z-index: 1000; display: flex; align-items: center; justify-content: center; background: rgba(0,0,0,.35); }
 [data-message-recall-editor] { background: var(--dsw-specific-menu, var(--dsw-alias-bg-base, #fff)); color: var(--dsw-alias-label-primary, #222); width: min(760px, 94vw); max-height: 86vh; display: flex; flex-direction: column; gap: 8px; padding: 16px 18px; box-sizing: border-box; border-radius: 12px; border: 1px solid var(--dsw-alias-border-inverted, rgba(0,0,0,.12)); box-shadow: var(--dsw-shadow-lv3, 0 8px 32px rgba(0,0,0,.3)); outline: none; font-size: 13px; line-height: 20px; }
@@ -3318,7 +3475,7 @@ var EDITOR_CSS = `
 [data-message-recall-editor] [data-editor-actions] [data-editor-apply]:hover:not(:disabled) { background: var(--dsw-alias-state-business-primary, #4d6bfe); filter: brightness(1.08); }
 `;
 
-// src/client/EditButton.tsx
+// src/client/editor/EditButton.tsx
 var import_jsx_runtime6 = require("react/jsx-runtime");
 var selectRunning2 = (s) => s.running;
 function isEditorShortcut(event) {
@@ -3328,10 +3485,10 @@ var openEditors = 0;
 function EditButton({ sessionId, useSession, editorKit }) {
   const running = useSession(selectRunning2);
   const replacements = useSession(selectReplacements);
-  const locale = (0, import_react6.useSyncExternalStore)(editorKit.locale.subscribe, editorKit.locale.getSnapshot);
-  const [open, setOpen] = (0, import_react6.useState)(false);
-  const button = (0, import_react6.useRef)(null);
-  (0, import_react6.useEffect)(() => {
+  const locale = (0, import_react10.useSyncExternalStore)(editorKit.locale.subscribe, editorKit.locale.getSnapshot);
+  const [open, setOpen] = (0, import_react10.useState)(false);
+  const button = (0, import_react10.useRef)(null);
+  (0, import_react10.useEffect)(() => {
     const doc = button.current?.ownerDocument;
     if (doc === void 0) return;
     const onKey = (event) => {
@@ -3342,7 +3499,7 @@ function EditButton({ sessionId, useSession, editorKit }) {
     doc.addEventListener("keydown", onKey);
     return () => doc.removeEventListener("keydown", onKey);
   }, []);
-  (0, import_react6.useEffect)(() => {
+  (0, import_react10.useEffect)(() => {
     if (!open) return;
     openEditors++;
     return () => {
@@ -3384,11 +3541,9 @@ function apply(ctx, config) {
   ctx.conversationViews.register(replacementView);
   ctx.effect(() => {
     const doc = globalThis.document;
-    const remove = installStyles(doc);
-    const removeRemovalStyles = installRemovalStyles(doc);
+    const remove = installStyleSheets(doc);
     return () => {
       undecorateAll(doc);
-      removeRemovalStyles();
       remove();
     };
   }, "dsh-message-recall: styles");

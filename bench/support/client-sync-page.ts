@@ -6,11 +6,11 @@
  *
  * @module bench/support/client-sync-page
  */
-import { STYLE_TEXT } from '../../src/client/decorate'
-import { EMPTY_REPLACEMENTS, type ReplacementSnapshot } from '../../src/client/replacement-view'
-import { FLOW_KEY, FLOW_KIND, type ChatNode, type ChatSnapshot } from '../../src/client/rc8'
-import { RowSync, type SyncInput } from '../../src/client/sync'
-import type { ControllerState } from '../../src/client/controller'
+import { ROW_STYLE_TEXT } from '../../src/client/rows/row-styles'
+import { EMPTY_REPLACEMENTS, type ReplacementSnapshot } from '../../src/client/wire/replacement-view'
+import { FLOW_KEY, FLOW_KIND, type ChatNode, type ChatSnapshot } from '../../src/client/wire/rc8'
+import { RowSync, type SyncInput } from '../../src/client/rows/row-sync'
+import type { ButtonState } from '../../src/client/rows/button-store'
 
 /** What the bench hands to the page. */
 export interface PageInput {
@@ -49,7 +49,7 @@ export interface PageResult {
   readonly userAgent: string
 }
 
-const IDLE: ControllerState = Object.freeze({ armed: null, pending: null, errors: new Map(), notice: null })
+const IDLE: ButtonState = Object.freeze({ armed: null, pending: null, errors: new Map() })
 const t = (key: string, params?: Record<string, string | number>) => (params?.count === undefined ? key : `${key} ${params.count}`)
 
 function rowText(node: ChatNode): string {
@@ -98,11 +98,11 @@ function chatOf(input: PageInput, store: Map<string, ChatNode>): ChatSnapshot {
 /** Run every measurement. */
 export function runBench(input: PageInput): PageResult {
   const style = document.createElement('style')
-  style.textContent = `${STYLE_TEXT}\n.column{display:flex;flex-direction:column;gap:16px;max-width:748px;margin:0 auto}.flowItem{min-width:0}.bubble{margin-left:auto;max-width:80%;padding:10px 16px;border-radius:22px;background:#eee}`
+  style.textContent = `${ROW_STYLE_TEXT}\n.column{display:flex;flex-direction:column;gap:16px;max-width:748px;margin:0 auto}.flowItem{min-width:0}.bubble{margin-left:auto;max-width:80%;padding:10px 16px;border-radius:22px;background:#eee}`
   document.head.appendChild(style)
   const store = new Map(input.nodes.map((node) => [node.key, node]))
   const replacements = input.replacements.length === 0 ? EMPTY_REPLACEMENTS : Object.freeze([...input.replacements])
-  const syncInput = (chat: ChatSnapshot): SyncInput => ({ chat, running: false, replacements, controller: IDLE, localeRevision: 1 })
+  const syncInput = (chat: ChatSnapshot): SyncInput => ({ chat, running: false, replacements, buttons: IDLE, localeRevision: 1 })
 
   // Floor: read every row's key and kind, nothing else.
   const floorPane = buildPane(input, store)

@@ -2,10 +2,10 @@
  * The headless entry of the `conversation.input.overlay` seat: one per mounted session. It draws
  * nothing of its own except its notices (images a recall left behind, a removal not yet saved, undo). It selects the session's view, hands it to the
  * session's state owner ({@link SessionClient}, see its module for the data flow) on every render,
- * runs a sync pass before paint, and re-renders when the controller's state changes:
+ * runs a sync pass before paint, and re-renders when the button store's state changes:
  *
  * - every render (any change of the chat store, the running flag, the replacement view, the
- *   controller or the locale) runs a pass before paint, and row mutations run one too;
+ *   button store or the locale) runs a pass before paint, and row mutations run one too;
  * - a recall puts the text into the composer with `inputActions.setDraft` and focuses the
  *   composer's textarea (rc.8 `InputActions` has no focus);
  * - any pointer press, focus move or Escape outside the armed button disarms it, and so does a
@@ -14,17 +14,17 @@
  * @module dsh-message-recall/client/Overlay
  */
 import { useEffect, useLayoutEffect, useMemo, useRef, useSyncExternalStore } from 'react'
-import type { RecallSender } from './api'
+import type { RecallSender } from './wire/api'
 import type { DebugRegistry } from './debug'
-import type { InputActions, InputState, LocaleService, SessionSnapshot, SnapshotSelectorHook, Translate } from './rc8'
-import { selectReplacements } from './replacement-view'
+import type { InputActions, InputState, LocaleService, SessionSnapshot, SnapshotSelectorHook, Translate } from './wire/rc8'
+import { selectReplacements } from './wire/replacement-view'
 import { SessionClient } from './session-client'
-import type { SessionStores } from './session-stores'
-import type { TombstoneActions } from './tombstone-actions'
-import type { UnsavedWrites } from './unsaved'
-import { RecallNotices } from './RecallNotices'
-import type { ImageSource } from './recall-images'
-import { UndoNoticeView } from './UndoNotice'
+import type { SessionStores } from './stores/session-stores'
+import type { TombstoneActions } from './stores/tombstone-actions'
+import type { UnsavedWrites } from './stores/unsaved-writes'
+import { RecallNotices } from './notices/RecallNotices'
+import type { ImageSource } from './recall/recall-images'
+import { UndoNoticeView } from './notices/UndoNotice'
 
 /** What the plugin injects into the entry's props (`register({ inject })`). */
 export interface OverlayKit {
@@ -65,7 +65,8 @@ export function RecallOverlay({ sessionId, useSession, useInput, inputActions, k
   const locale = useSyncExternalStore(kit.locale.subscribe, kit.locale.getSnapshot)
   const marker = useRef<HTMLSpanElement>(null)
   const client = useMemo(() => new SessionClient({ sessionId, send: kit.send, t: kit.t, debug: kit.debug, tombstones: kit.tombstones.get(sessionId), unsaved: kit.unsaved.get(sessionId), ...(kit.images === undefined ? {} : { images: kit.images }) }), [sessionId, kit])
-  const state = useSyncExternalStore(client.controller.subscribe, client.controller.getSnapshot)
+  useSyncExternalStore(client.buttons.subscribe, client.buttons.getSnapshot)
+  const imageNotice = useSyncExternalStore(client.imageNotice.subscribe, client.imageNotice.getSnapshot)
   // Re-render (and so run a pass) when a Restore or Open a copy is refused: excluded rows show it.
   const tombstones = kit.tombstones.get(sessionId)
   useSyncExternalStore(tombstones.subscribe, tombstones.getSnapshot)
@@ -81,7 +82,7 @@ export function RecallOverlay({ sessionId, useSession, useInput, inputActions, k
     <>
       <span ref={marker} hidden data-message-recall-overlay="" />
       {useInput !== undefined && <DraftMirror useInput={useInput} client={client} />}
-      <RecallNotices notice={state.notice} onDismiss={() => client.controller.dismissNotice()} unsaved={client.unsaved} t={kit.t}>
+      <RecallNotices notice={imageNotice} onDismiss={() => client.imageNotice.dismiss()} unsaved={client.unsaved} t={kit.t}>
         <UndoNoticeView notice={client.notice} actions={tombstones} t={kit.t} />
       </RecallNotices>
     </>

@@ -1,7 +1,7 @@
 /**
  * The page-console hook for bug reports: `window.__DSH_MESSAGE_RECALL__`.
  *
- * - `stamp`: the build stamp of the loaded bundle (`<version>+<bundle digest>`, see `stamp.ts`).
+ * - `stamp`: the build stamp of the loaded bundle (`<version>+<bundle digest>`, see `build-stamp.ts`).
  * - `snapshot(sessionId?)`: the last sync pass of that session (default: the most recent pass of
  *   any session) as plain JSON, or `null`.
  * - `sessions()`: the session ids with a recorded pass, most recent last.
@@ -13,8 +13,8 @@
  */
 import type { TombstoneRecord } from '../shared/tombstone'
 import type { ExcludedRow, HiddenRow } from '../shared/hidden-rows'
-import type { ViewExpectation } from './expectation'
-import type { PassRecord } from './sync'
+import type { ViewExpectation } from './rows/view-expectation'
+import type { PassRecord } from './rows/row-sync'
 
 /** Name of the global the hook is installed under. */
 export const DEBUG_GLOBAL = '__DSH_MESSAGE_RECALL__'

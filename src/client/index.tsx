@@ -24,23 +24,23 @@
  * @module dsh-message-recall/client
  */
 import { DEFAULT_ROUTE_PATH } from '../shared/protocol'
-import { createRecallSender, type FetchLike } from './api'
+import { createRecallSender, type FetchLike } from './wire/api'
 import { DebugRegistry, installDebugHook } from './debug'
-import { installStyles, undecorateAll } from './decorate'
-import { DICTIONARIES, LOCALE_NS } from './locales'
+import { undecorateAll } from './rows/decorate'
+import { DICTIONARIES, LOCALE_NS } from './text/locales'
 import { RecallOverlay, type OverlayKit } from './Overlay'
-import { relistDroppedSessions, sessionOpener } from './open-session'
-import type { ConversationEventRegistry, ConversationViewRegistry, LocaleService, SessionsService, SlotService } from './rc8'
-import { pageImageSource } from './page-images'
-import { installRemovalStyles } from './removal-styles'
-import { RemovedButton } from './RemovedPanel'
-import { replacementDefinition, replacementView } from './replacement-view'
-import { BUILD_STAMP } from './stamp'
-import { SessionStores } from './session-stores'
-import { TombstoneActions } from './tombstone-actions'
-import { UnsavedWrites } from './unsaved'
-import { EditButton, type EditButtonKit } from './EditButton'
-import { EDITOR_DICTIONARIES, EDITOR_LOCALE_NS } from './editor-locales'
+import { relistDroppedSessions, sessionOpener } from './wire/open-session'
+import type { ConversationEventRegistry, ConversationViewRegistry, LocaleService, SessionsService, SlotService } from './wire/rc8'
+import { pageImageSource } from './recall/page-images'
+import { RemovedButton } from './panel/RemovedPanel'
+import { replacementDefinition, replacementView } from './wire/replacement-view'
+import { BUILD_STAMP } from './build-stamp'
+import { installStyleSheets } from './style-sheets'
+import { SessionStores } from './stores/session-stores'
+import { TombstoneActions } from './stores/tombstone-actions'
+import { UnsavedWrites } from './stores/unsaved-writes'
+import { EditButton, type EditButtonKit } from './editor/EditButton'
+import { EDITOR_DICTIONARIES, EDITOR_LOCALE_NS } from './editor/editor-locales'
 
 /** Plugin name (the package name). */
 export const name = 'dsh-message-recall'
@@ -92,11 +92,9 @@ export function apply(ctx: ClientContext, config?: ClientConfig): void {
   ctx.conversationViews.register(replacementView)
   ctx.effect(() => {
     const doc = globalThis.document
-    const remove = installStyles(doc)
-    const removeRemovalStyles = installRemovalStyles(doc)
+    const remove = installStyleSheets(doc)
     return () => {
       undecorateAll(doc)
-      removeRemovalStyles()
       remove()
     }
   }, 'dsh-message-recall: styles')

@@ -1,7 +1,7 @@
 /**
  * The one owner of the client's state for one mounted session: the view the overlay last rendered
  * (chat store, running flag, `hasMore`, replacement view, locale revision), the composer draft, the
- * {@link RecallController} and the {@link RowSync}. Everything else only reports to it or reads
+ * {@link ButtonStore}, the notices ({@link UndoNotice}, {@link ImageNotice}) and the {@link RowSync}. Everything else only reports to it or reads
  * from it, and data moves one way:
  *
  * ```text
@@ -9,44 +9,47 @@
  *   composer draft ──useInput──▶ DraftMirror ──setDraft─────────▶ │ SessionClient
  *   row button click ──▶ ClickDelegate (in RowSync) ──pressRow──▶ ┘ (view, draft)
  *        │
- *        ├─ press(target, viewExpectation(view, baseline)) ──▶ RecallController ──send──▶ host route
- *        │      the controller's state changes ──subscribe──▶ RecallOverlay re-renders
+ *        ├─ press(target, viewExpectation(view, baseline)) ──▶ ButtonStore ──send──▶ host route
+ *        │      the button store's state changes ──subscribe──▶ RecallOverlay re-renders
  *        │      a recall commits ──onRecalled──▶ inputActions.setDraft(composeDraft(text, draft)), focus,
- *        │          its images ──readAttachment──▶ createDraftImages ──▶ inputActions.addImages
+ *        │          its images ──readAttachment──▶ createDraftImages ──▶ inputActions.addImages,
+ *        │          those left behind ──▶ ImageNotice.show
  *        │      a recall's reply is lost ──confirmRecall──▶ landed? (view, inspect) ──▶ the page's copy
  *        │      applied, flush failed ──onUnsaved──▶ UnsavedWrites ──▶ Save again ──▶ flush
  *        │      any removal commits ──onRemoved──▶ UndoNotice.show ──▶ Undo / Open a copy ──▶ TombstoneActions
  *        │      a restore in effect, from any entry ──onRestored──▶ UndoNotice.restored (that tombstone's notice)
  *        │
  *        └─ pass(), before paint after every render and on row mutations or reveals:
- *               RowSync.run(view + controller state) ──▶ row DOM
- *               ──▶ debug record; armed row now hidden, or a turn started ──▶ controller.disarm()
+ *               RowSync.run(view + button state) ──▶ row DOM, the hidden-row sheet
+ *               ──▶ debug record; armed row now hidden, or a turn started ──▶ buttons.disarm()
  * ```
  *
  * The overlay component writes the view during render ({@link SessionClient.setView}, plain field
- * writes, no notification) and runs {@link SessionClient.pass} before paint; the controller never
+ * writes, no notification) and runs {@link SessionClient.pass} before paint; the button store never
  * reads the view, it gets the expectation with each press.
  *
  * @module dsh-message-recall/client/session-client
  */
 import { isRecord } from '../shared/events'
-import type { RecallSender } from './api'
-import { composeDraft, focusComposer } from './composer'
-import { BROWSER_TIMERS, RecallController, recalledMessage, type RecalledMessage, type RowTarget, type Timers } from './controller'
-import type { RowPress } from './clicks'
+import type { RecallSender } from './wire/api'
+import { composeDraft, focusComposer } from './recall/composer'
+import { ButtonStore, recalledMessage, type RecalledMessage, type RowTarget } from './rows/button-store'
+import { ImageNotice } from './recall/image-notice'
+import { BROWSER_TIMERS, type Timers } from './stores/timers'
+import type { RowPress } from './rows/button-clicks'
 import type { DebugRegistry } from './debug'
-import { disarmOnOtherInput } from './disarm'
-import { viewExpectation, type ViewExpectation } from './expectation'
-import type { InputActions, Translate } from './rc8'
-import { imageRefs, restoreImages, type ImageSource } from './recall-images'
-import { recallInEvents, recallLanded } from './recall-landing'
-import { RowSync, type SyncInput } from './sync'
-import type { UnsavedWrites } from './unsaved'
-import type { TombstoneActions } from './tombstone-actions'
-import { UndoNotice } from './undo-notice'
+import { disarmOnOtherInput } from './rows/disarm-on-input'
+import { viewExpectation, type ViewExpectation } from './rows/view-expectation'
+import type { InputActions, Translate } from './wire/rc8'
+import { imageRefs, restoreImages, type ImageSource } from './recall/recall-images'
+import { recallInEvents, recallLanded } from './recall/recall-landing'
+import { RowSync, type SyncInput } from './rows/row-sync'
+import type { UnsavedWrites } from './stores/unsaved-writes'
+import type { TombstoneActions } from './stores/tombstone-actions'
+import { UndoNotice } from './notices/undo-notice'
 
-/** What the overlay reads from the session snapshot and the locale on each render: the pass's input without the controller state, plus `hasMore`. */
-export interface SessionViewInput extends Omit<SyncInput, 'controller'> {
+/** What the overlay reads from the session snapshot and the locale on each render: the pass's input without the button state, plus `hasMore`. */
+export interface SessionViewInput extends Omit<SyncInput, 'buttons'> {
   /** Older history exists outside the loaded window. */
   readonly hasMore: boolean
 }
@@ -62,7 +65,7 @@ export interface SessionClientOptions {
   readonly tombstones: TombstoneActions
   /** The session's applied-but-unsaved state (shared with the panel and the editor). */
   readonly unsaved: UnsavedWrites
-  /** Timers for the controller and the notices; the browser's by default. */
+  /** Timers for the button store and the noticess; the browser's by default. */
   readonly timers?: Timers
   /** Where a recall's images are read back and put into the composer; without it they are named as lost. */
   readonly images?: ImageSource
@@ -73,9 +76,11 @@ export interface SessionClientOptions {
 /** The per-session state owner; see the module description. */
 export class SessionClient {
   /** The button state store; the overlay subscribes to it to re-render. */
-  readonly controller: RecallController
+  readonly buttons: ButtonStore
   /** The undo notice after each removal; the overlay renders it. */
   readonly notice: UndoNotice
+  /** The images a recall could not bring back into the composer; the overlay renders it. */
+  readonly imageNotice: ImageNotice
   /** A write in effect whose flush failed, with Save again; the overlay renders it. */
   readonly unsaved: UnsavedWrites
   private readonly sync: RowSync
@@ -91,8 +96,9 @@ export class SessionClient {
   constructor(private readonly options: SessionClientOptions) {
     const timers = options.timers === undefined ? {} : { timers: options.timers }
     this.notice = new UndoNotice(timers)
+    this.imageNotice = new ImageNotice(timers)
     this.unsaved = options.unsaved
-    this.controller = new RecallController({
+    this.buttons = new ButtonStore({
       sessionId: options.sessionId,
       send: options.send,
       onRecalled: (message) => this.recalled(message),
@@ -137,27 +143,27 @@ export class SessionClient {
   /** The `expect` a request would carry now (`{}` before the first render). */
   expectation(): ViewExpectation {
     const view = this.view
-    return view === null ? {} : viewExpectation(view.chat, view.replacements, view.hasMore, this.controller.generationBaseline)
+    return view === null ? {} : viewExpectation(view.chat, view.replacements, view.hasMore, this.buttons.generationBaseline)
   }
 
   /**
    * Press a row button with the view's current expectation.
    * @param target - the row, its seq and the action.
-   * @returns the controller's outcome.
+   * @returns the button store's outcome.
    */
-  press(target: RowTarget): ReturnType<RecallController['press']> {
+  press(target: RowTarget): ReturnType<ButtonStore['press']> {
     if (target.action === 'recall') {
       const data = this.view?.chat.nodes.get(target.key)?.data
       const content = isRecord(data) && Array.isArray(data.content) ? data.content as readonly unknown[] : null
       if (content === null) this.pageCopies.delete(target.key)
       else this.pageCopies.set(target.key, content)
     }
-    return this.controller.press(target, this.expectation())
+    return this.buttons.press(target, this.expectation())
   }
 
   /**
    * A row button was pressed: Restore and Open a copy (on an excluded row) go to the session's
-   * {@link TombstoneActions}, every other action to the controller.
+   * {@link TombstoneActions}, every other action to the button store.
    * @param press - the row, the seq its offer acts on, and the action.
    */
   pressRow(press: RowPress): void {
@@ -174,23 +180,23 @@ export class SessionClient {
   pass(): void {
     const view = this.view
     if (view === null) return
-    const state = this.controller.getSnapshot()
-    const record = this.sync.run({ ...view, controller: state, tombstoneErrors: this.options.tombstones.getSnapshot().errors })
+    const state = this.buttons.getSnapshot()
+    const record = this.sync.run({ ...view, buttons: state, tombstoneErrors: this.options.tombstones.getSnapshot().errors })
     this.options.debug.record(this.options.sessionId, record, () => this.expectation())
     const started = view.running && !this.wasRunning
     this.wasRunning = view.running
-    if (state.armed !== null && (started || record.hidden.hiddenKeys.has(state.armed.key))) this.controller.disarm()
+    if (state.armed !== null && (started || record.hidden.hiddenKeys.has(state.armed.key))) this.buttons.disarm()
   }
 
   /**
    * Start the page-side effects: passes on row mutations and reveals, and disarming on any other
    * pointer press, focus move or Escape.
    * @param doc - the page document, or `null`.
-   * @returns stops them, removes every mark of the plugin and disposes the controller and the notice.
+   * @returns stops them, removes every mark of the plugin and disposes the button store and the notices.
    */
   mount(doc: Document | null): () => void {
     const stopWatching = this.sync.watch(() => this.pass())
-    const stopDisarming = disarmOnOtherInput(doc, this.controller)
+    const stopDisarming = disarmOnOtherInput(doc, this.buttons)
     const stopRestored = this.options.tombstones.onRestored((tombstoneSeq) => this.notice.restored(tombstoneSeq))
     return () => {
       this.disposed = true
@@ -198,8 +204,9 @@ export class SessionClient {
       stopDisarming()
       stopWatching()
       this.sync.detach()
-      this.controller.dispose()
+      this.buttons.dispose()
       this.notice.dispose()
+      this.imageNotice.dispose()
     }
   }
 
@@ -218,7 +225,7 @@ export class SessionClient {
       readAttachment: images?.reader(this.options.sessionId),
       drafts: images?.drafts(),
       addImages: addImages === undefined ? undefined : (ids) => addImages.call(actions, ids),
-    }).then((outcome) => this.controller.showImageNotice(outcome.lost))
+    }).then((outcome) => this.imageNotice.show(outcome.lost))
   }
 
   /** A recall failed without a refusal: if its tombstone landed, the page's copy of the prompt. */

@@ -6,8 +6,8 @@
  */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { buildEditorUnits, previewSelection } from '../../src/client/editor-model'
-import { counterText, editorEn, editorZh } from '../../src/client/editor-locales'
+import { buildEditorUnits, previewSelection } from '../../src/client/editor/editor-model'
+import { counterText, editorEn, editorZh } from '../../src/client/editor/editor-locales'
 import { planBatch } from '../../src/host/batch-plan'
 import { appendBatch } from '../../src/host/batch-writer'
 import type { LogEvent } from '../../src/shared/events'

@@ -6,7 +6,7 @@ import './support/dom'
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { Context } from '@deepseek-ai/cordis'
-import { countedKey, describeError, en, LOCALE_NS, zh, DICTIONARIES } from '../../src/client/locales'
+import { countedKey, describeError, en, LOCALE_NS, zh, DICTIONARIES } from '../../src/client/text/locales'
 import { ERROR_CODES } from '../../src/shared/protocol'
 import { clientLocale } from './support/rc8-client'
 

@@ -1,12 +1,12 @@
 /**
- * The list watch of `src/client/open-session.ts` (`relistDroppedSessions`) over a list store that
+ * The list watch of `src/client/wire/open-session.ts` (`relistDroppedSessions`) over a list store that
  * behaves like the rc.8 `SessionRuntime` list for what the watch reads: a `session.list` pull
  * lands asynchronously and brings back what the host still lists; an entry leaves on a removal.
  * The real list and the real host frames are exercised in `test/e2e/stored-write.test.ts`.
  */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { relistDroppedSessions } from '../../src/client/open-session'
+import { relistDroppedSessions } from '../../src/client/wire/open-session'
 
 /** A session list with a host behind it: `hostIds` is what a pull answers. */
 class ListedSessions {

@@ -6,7 +6,7 @@
 import './support/dom'
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { readReplacements, REPLACEMENT_VIEW } from '../../src/client/replacement-view'
+import { readReplacements, REPLACEMENT_VIEW } from '../../src/client/wire/replacement-view'
 import { isTombstoneEvent } from '../../src/shared/tombstone'
 import { replaceOp } from '../../src/shared/replace-op'
 import type { LogEvent } from '../../src/shared/events'

@@ -6,7 +6,7 @@
 import './support/dom'
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { resolveRow } from '../../src/client/rows'
+import { resolveRow } from '../../src/client/rows/resolve-row'
 import { deriveHiddenRows } from '../../src/shared/hidden-rows'
 import { transcriptRows } from '../../src/log/log-rows'
 import type { LogEvent } from '../../src/shared/events'

@@ -1,10 +1,10 @@
 /**
- * The undo notice's timing (`src/client/undo-notice.ts`) with controlled timers: it goes on its
+ * The undo notice's timing (`src/client/notices/undo-notice.ts`) with controlled timers: it goes on its
  * timer, stays while held (pointer or focus on it), and a successful Undo gives it a shorter time.
  */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { restorableInPlace, UndoNotice } from '../../src/client/undo-notice'
+import { restorableInPlace, UndoNotice } from '../../src/client/notices/undo-notice'
 
 /** Timers that run only when the test advances the clock. */
 class Clock {

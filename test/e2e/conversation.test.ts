@@ -12,7 +12,7 @@ import type { Page } from 'puppeteer-core'
 import { listSessions } from '../../tools/dsh-api'
 import { PROJECT_ROOT } from '../../tools/dsh-host'
 import { readTombstone, type TombstoneRecord } from '../../src/shared/tombstone'
-import { en } from '../../src/client/locales'
+import { en } from '../../src/client/text/locales'
 import { bootE2e, eventsOnDisk, sequentialScenarios, type E2e } from './harness'
 import {
   chooseWorkspace, clickAction, composerValue, fill, findRow, hoverNothing, hoverRow, openApp, openSessionFromSidebar,

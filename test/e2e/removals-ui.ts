@@ -1,7 +1,7 @@
 /**
  * Reading and driving the undo notice, excluded rows and the Removed panel in the real web UI
- * (DOM contract in `src/client/UndoNotice.tsx`, `src/client/RemovedPanel.tsx`,
- * `src/client/decorate.ts`).
+ * (DOM contract in `src/client/notices/UndoNotice.tsx`, `src/client/panel/RemovedPanel.tsx`,
+ * `src/client/rows/decorate.ts`).
  *
  * @module test/e2e/removals-ui
  */

@@ -12,7 +12,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe } from 'node:test'
 import type { Page } from 'puppeteer-core'
 import { listSessions } from '../../tools/dsh-api'
-import { en, zh } from '../../src/client/locales'
+import { en, zh } from '../../src/client/text/locales'
 import { readTombstone } from '../../src/shared/tombstone'
 import { bootE2e, eventsOnDisk, sequentialScenarios, type E2e } from './harness'
 import {

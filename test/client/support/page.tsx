@@ -24,7 +24,7 @@ import { memo, useSyncExternalStore, type ReactNode } from 'react'
 import type { LogEvent } from '../../../src/shared/events'
 import { appendTombstone as hostAppendTombstone } from '../../../src/host/tombstone-writer'
 import type { RemovalAction as RemovalAction } from '../../../src/shared/tombstone'
-import type { ChatNode, SessionSnapshot } from '../../../src/client/rc8'
+import type { ChatNode, SessionSnapshot } from '../../../src/client/wire/rc8'
 import { clientLocale, registerChatDefinitions, runtime } from './rc8-client'
 
 /** The real conversation engine of one session, with a `useSession` hook. */

@@ -1,0 +1,76 @@
+/**
+ * The editor's Apply: one `apply` of the selection's changes against the history the dialog read
+ * (`expect.lastSeq`). Success closes the dialog; a batch the host answered `PERSIST_FAILED` with
+ * `applied: true` is in effect, so the dialog closes too and the session's unsaved notice (above
+ * the composer, with Save again) says it is not saved yet; any other refusal stays on its unit,
+ * and `STALE_VIEW` (the conversation moved) has the history read again, the selection kept.
+ *
+ * @module dsh-message-recall/client/editor/editor-apply
+ */
+import { useCallback, useEffect, useState } from 'react'
+import type { RecallSender } from '../wire/api'
+import type { UnsavedSink } from '../stores/unsaved-writes'
+import type { EditorPreview } from './editor-model'
+import { refusalOf, type EditorRefusal } from './editor-plan'
+
+/** What {@link useEditorApply} needs. */
+export interface EditorApplyInput {
+  readonly send: RecallSender
+  readonly sessionId: string
+  /** The session's unsaved state. */
+  readonly unsaved: UnsavedSink
+  /** The selection's preview: its `changes` and the unit of each. */
+  readonly preview: Pick<EditorPreview, 'changes' | 'changeUnits'>
+  /** The newest seq of the history the dialog read, or `null` while it is not read. */
+  readonly lastSeq: number | null
+  /** Apply is allowed now (history read, changes selected, no turn running, no refusal). */
+  readonly enabled: boolean
+  /** The history must be read again. */
+  readonly reread: () => void
+  /** Close the dialog; `applied` tells whether the batch was written. */
+  readonly onClose: (applied: boolean) => void
+}
+
+/** What {@link useEditorApply} returns. */
+export interface EditorApply {
+  /** An `apply` is in flight. */
+  readonly applying: boolean
+  /** The refusal of the last `apply`, until the selection changes. */
+  readonly applyError: EditorRefusal | null
+  /** Send the `apply` (ignored unless enabled). */
+  readonly apply: () => Promise<void>
+}
+
+/**
+ * The Apply action of the editor dialog; see the module description.
+ * @param input - see {@link EditorApplyInput}.
+ */
+export function useEditorApply(input: EditorApplyInput): EditorApply {
+  const { send, sessionId, unsaved, preview, lastSeq, enabled, reread, onClose } = input
+  const [applying, setApplying] = useState(false)
+  const [applyError, setApplyError] = useState<EditorRefusal | null>(null)
+  const changesKey = JSON.stringify(preview.changes)
+  // A new selection drops the last refusal.
+  useEffect(() => setApplyError(null), [changesKey])
+
+  const apply = useCallback(async () => {
+    if (!enabled || applying || lastSeq === null) return
+    setApplying(true)
+    const reply = await send({ action: 'apply', sessionId, changes: preview.changes, expect: { lastSeq } })
+    setApplying(false)
+    if (reply.ok) {
+      if (reply.value.persisted) unsaved.settled()
+      onClose(true)
+    } else if (reply.error.code === 'PERSIST_FAILED' && reply.error.applied === true) {
+      // In effect, not yet durable: the conversation already shows the batch.
+      unsaved.mark('apply', preview.changes.length)
+      onClose(true)
+    } else {
+      setApplyError(refusalOf(reply.error, preview.changeUnits))
+      // The conversation moved since the history was read: read it again, keeping the selection.
+      if (reply.error.code === 'STALE_VIEW') reread()
+    }
+  }, [enabled, applying, lastSeq, send, sessionId, unsaved, preview, reread, onClose])
+
+  return { applying, applyError, apply }
+}

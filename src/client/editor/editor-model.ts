@@ -1,0 +1,220 @@
+/**
+ * The conversation editor's model, from a session's whole durable log: every message the person
+ * or the model wrote, grouped by turn into *units* (a prompt or steering message alone; an answer
+ * with its tool results as one model step), each with its state on the surface, and the pure
+ * preview of a selection: which units go, which come back, the counts, the token estimate, and
+ * the `changes` list one `apply` sends. Pure and browser-safe.
+ *
+ * Three jobs, one function each: {@link groupUnits} groups the messages into units,
+ * {@link unitStanding} reads each unit's state from the one fate reader (`shared/fate.ts`, which
+ * the chat's hiding reads too, so the editor and the chat agree), and {@link buildEditorUnits}
+ * joins them with the rows' previews and token estimates.
+ *
+ * @module dsh-message-recall/client/editor/editor-model
+ */
+import { isRecord, type LogEvent } from '../../shared/events'
+import { logKinds, readFates, type FateState, type Fates, type KindLookup } from '../../shared/fate'
+import type { ChangeBody } from '../../shared/protocol'
+import { classifyNode, contentOf, stepOf, toolCallIds } from '../../shared/surface-node'
+import { plainText } from '../../shared/message-text'
+import { estimateTokens } from '../../shared/token-estimate'
+
+/** Where a unit stands now: its lead message's fate (`shared/fate.ts`). */
+export type UnitState = FateState
+
+/** One message row of a unit. */
+export interface EditorRow {
+  readonly seq: number
+  readonly role: 'user' | 'assistant' | 'tool'
+  /** A short plain-text preview (text blocks, or the tool calls' names). */
+  readonly text: string
+  readonly tokens: number
+}
+
+/** A prompt (or steering message) alone, or one model step. */
+export interface EditorUnit {
+  /** Stable key: `u<seq>` for a prompt, `s<turn>.<step>` for a step. */
+  readonly key: string
+  readonly kind: 'prompt' | 'step'
+  /** Turn the unit belongs to (a prompt takes the turn it starts), or `null` before any turn. */
+  readonly turn: number | null
+  readonly rows: readonly EditorRow[]
+  readonly state: UnitState
+  /** The surface seq a removal targets (`current` only): the message itself, or the copy that stands for it. */
+  readonly targetSeq: number | null
+  /** The tombstone of this plugin that removed it (`removed` / `excluded`). */
+  readonly tombstoneSeq: number | null
+  /** True when that tombstone can be undone in place (`shared/restorable.ts`): on the surface, shadowing this one prompt alone. */
+  readonly restorable: boolean
+  /** Estimated tokens of the unit's messages. */
+  readonly tokens: number
+}
+
+/** What the person chose in the editor, by unit key. */
+export interface EditorSelection {
+  /** Current units checked for removal. */
+  readonly remove: ReadonlySet<string>
+  /** The unit whose From here is set (it and every current unit after it go), or `null`. */
+  readonly from: string | null
+  /** Removed or excluded units toggled to come back. */
+  readonly restore: ReadonlySet<string>
+}
+
+/** The live preview of a selection. */
+export interface EditorPreview {
+  /** Units that leave the context. */
+  readonly going: ReadonlySet<string>
+  /** Units that come back. */
+  readonly coming: ReadonlySet<string>
+  /** Message rows that leave, and their estimated tokens. */
+  readonly messages: number
+  readonly tokens: number
+  /** Units that come back. */
+  readonly back: number
+  /** The `changes` of one `apply`, in unit order: removals, the From-here, restores. */
+  readonly changes: readonly ChangeBody[]
+  /** For each change (by index), the key of the unit it stands for. */
+  readonly changeUnits: readonly string[]
+}
+
+/** The empty selection. */
+export const EMPTY_SELECTION: EditorSelection = { remove: new Set(), from: null, restore: new Set() }
+
+const PREVIEW_CHARS = 160
+
+function rowOf(event: LogEvent): EditorRow {
+  const content = contentOf(event)
+  // A tool result's text sits inside its `tool-result` block.
+  let text = plainText(content.flatMap((b) => (isRecord(b) && b.type === 'tool-result' && Array.isArray(b.content) ? b.content : [b])))
+  if (text === '' && event.type === 'assistant/message') text = toolCallIds(event).length > 0 ? toolNames(content) : ''
+  const role = event.type === 'user/message' ? 'user' : event.type === 'assistant/message' ? 'assistant' : 'tool'
+  return { seq: event.seq, role, text: text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text, tokens: estimateTokens([content]) }
+}
+
+function toolNames(content: readonly unknown[]): string {
+  return content.filter((b) => isRecord(b) && b.type === 'tool-call').map((b) => String((b as { name?: unknown }).name ?? '')).join(', ')
+}
+
+/** The events of one unit, in log order, before its state is read. */
+export interface UnitGroup {
+  /** `u<seq>` for a prompt, `s<turn>.<step>` for a step (see {@link EditorUnit.key}). */
+  readonly key: string
+  readonly kind: 'prompt' | 'step'
+  readonly turn: number | null
+  /** A prompt's one `user/message`; a step's `assistant/message` and `tool/result` events. */
+  readonly events: readonly LogEvent[]
+}
+
+/**
+ * Group a log's appended messages into units: each message the person sent alone (a prompt or a
+ * steering message, with the turn it was sent in), and each model step's messages together (keyed
+ * by the step's turn and number). Injected context messages and replacements are skipped.
+ * @param log - every event of the session in ascending seq order.
+ * @returns the groups in the log order of their first message.
+ */
+export function groupUnits(log: readonly LogEvent[]): UnitGroup[] {
+  const units: { key: string; kind: 'prompt' | 'step'; turn: number | null; events: LogEvent[] }[] = []
+  const steps = new Map<string, (typeof units)[number]>()
+  let turn: number | null = null
+  for (const event of log) {
+    if (event.type === 'turn/start' && isRecord(event.data) && Number.isSafeInteger(event.data.turn)) turn = event.data.turn as number
+    if (event.surfaceOp !== 'append') continue
+    if (event.type === 'user/message') {
+      if (classifyNode(event) !== 'user') continue
+      units.push({ key: `u${event.seq}`, kind: 'prompt', turn, events: [event] })
+      continue
+    }
+    const step = stepOf(event)
+    if (step === null) continue
+    const key = `s${step.turn}.${step.step}`
+    let unit = steps.get(key)
+    if (unit === undefined) {
+      unit = { key, kind: 'step', turn: step.turn, events: [] }
+      steps.set(key, unit)
+      units.push(unit)
+    }
+    unit.events.push(event)
+  }
+  return units
+}
+
+/** Where a unit stands, from the fate reader; the fields mean what they mean on {@link EditorUnit}. */
+export interface UnitStanding {
+  readonly state: UnitState
+  readonly targetSeq: number | null
+  readonly tombstoneSeq: number | null
+  readonly restorable: boolean
+}
+
+/**
+ * Where a unit stands: the fate (`shared/fate.ts`) of its lead message (a prompt's message, a
+ * step's `assistant/message`), and whether a prompt's removal can be undone in place
+ * (`shared/restorable.ts`' rule, through {@link Fates.canRestore}).
+ * @param group - the unit's events.
+ * @param fates - the fate reader over the whole log.
+ * @param kindOf - node kind of any seq of the log.
+ * @returns the state, the seq a removal targets (`current` only), the deciding tombstone and restorability.
+ */
+export function unitStanding(group: UnitGroup, fates: Fates, kindOf: KindLookup): UnitStanding {
+  const lead = group.events.find((e) => e.type !== 'tool/result') ?? group.events[0]!
+  const fate = fates.fateOf(lead.seq)
+  const restorable = group.kind === 'prompt' && fate.tombstoneSeq !== null && fates.canRestore(fate.tombstoneSeq, kindOf)
+  return { state: fate.state, targetSeq: fate.state === 'current' ? fate.actingSeq : null, tombstoneSeq: fate.tombstoneSeq, restorable }
+}
+
+/**
+ * Build the units of a session from its whole log: {@link groupUnits}, then each unit's standing
+ * ({@link unitStanding}), rows and token estimate.
+ * @param log - every event of the session in ascending seq order (all history pages joined).
+ * @returns the units in log order.
+ */
+export function buildEditorUnits(log: readonly LogEvent[]): EditorUnit[] {
+  const fates = readFates(log)
+  const kindOf = logKinds(log)
+  return groupUnits(log).map((group) => ({
+    key: group.key,
+    kind: group.kind,
+    turn: group.turn,
+    rows: group.events.map(rowOf),
+    ...unitStanding(group, fates, kindOf),
+    tokens: estimateTokens(group.events.map(contentOf)),
+  }))
+}
+
+/**
+ * The preview of a selection over the units.
+ * @param units - from {@link buildEditorUnits}.
+ * @param selection - the person's choice; keys of units that cannot take the choice are ignored
+ *   (a removal of a unit that is not current, a restore of one that is not restorable).
+ * @returns what goes, what comes back, the counts and the `changes` list.
+ */
+export function previewSelection(units: readonly EditorUnit[], selection: EditorSelection): EditorPreview {
+  const going = new Set<string>()
+  const coming = new Set<string>()
+  const changes: ChangeBody[] = []
+  const changeUnits: string[] = []
+  let messages = 0
+  let tokens = 0
+  const fromIndex = selection.from === null ? -1 : units.findIndex((u) => u.key === selection.from && u.state === 'current')
+  for (const [i, unit] of units.entries()) {
+    if (unit.state === 'current') {
+      const onward = fromIndex !== -1 && i >= fromIndex
+      if (!onward && !selection.remove.has(unit.key)) continue
+      going.add(unit.key)
+      messages += unit.rows.length
+      tokens += unit.tokens
+      if (i === fromIndex) {
+        changes.push({ action: 'deleteFrom', seq: unit.targetSeq! })
+        changeUnits.push(unit.key)
+      } else if (!onward) {
+        changes.push({ action: 'delete', seq: unit.targetSeq! })
+        changeUnits.push(unit.key)
+      }
+    } else if (unit.restorable && selection.restore.has(unit.key)) {
+      coming.add(unit.key)
+      changes.push({ action: 'restore', tombstoneSeq: unit.tombstoneSeq! })
+      changeUnits.push(unit.key)
+    }
+  }
+  return { going, coming, messages, tokens, back: coming.size, changes, changeUnits }
+}

@@ -1,0 +1,156 @@
+/**
+ * The session-header entry (`conversation.session.header.utilities`, where DSH's own Session log
+ * button sits): a **Removed** button with the number of removals in effect, opening a panel that
+ * lists this session's removals, newest first (`removal-list.ts`), each with **Restore** (in place,
+ * when allowed) and **Open a copy**. Restored entries read "Restored". The entry renders nothing
+ * while the session's history holds no removal of this plugin.
+ *
+ * Keyboard: the button toggles the panel; opening moves focus into it, Escape or Close returns
+ * focus to the button, a pointer press outside closes it.
+ *
+ * DOM contract: `button[data-message-recall-removed]` (its count in `[data-count]`),
+ * `[data-message-recall-panel]` (role `dialog`), one `li[data-message-recall-entry=<tombstoneSeq>]`
+ * per removal with `data-action`, `data-restored` once restored, and buttons
+ * `[data-message-recall-entry-action="restore|openCopy"]`.
+ *
+ * @module dsh-message-recall/client/panel/RemovedPanel
+ */
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
+import { countedKey, describeError } from '../text/locales'
+import type { LocaleService, SessionSnapshot, SnapshotSelectorHook, Translate } from '../wire/rc8'
+import { removalCounts, removalEntries } from './removal-list'
+import { selectReplacements } from '../wire/replacement-view'
+import type { SessionStores } from '../stores/session-stores'
+import type { TombstoneActions } from '../stores/tombstone-actions'
+
+/** What the panel's entry needs of the plugin's kit (the overlay's kit satisfies it). */
+export interface PanelKit {
+  /** Locale revision source (stable functions, as `useSyncExternalStore` needs). */
+  readonly locale: Pick<LocaleService, 'subscribe' | 'getSnapshot'>
+  /** Translate bound to the plugin namespace. */
+  readonly t: Translate
+  /** Restore / Open a copy per session, shared with the overlay's excluded rows. */
+  readonly tombstones: SessionStores<TombstoneActions>
+}
+
+/** Props the rc.8 header seat gives the entry (the session kit) plus the plugin's kit. */
+export interface RemovedButtonProps {
+  readonly sessionId: string
+  readonly useSession: SnapshotSelectorHook<SessionSnapshot>
+  readonly kit: PanelKit
+}
+
+const selectChat = (s: SessionSnapshot) => s.chat
+
+/**
+ * When a removal happened, in the active locale's short date and time.
+ * @param time - epoch ms.
+ * @param locale - the active locale id (`zh` or `en`).
+ */
+export function removalTime(time: number, locale: string): string {
+  return new Intl.DateTimeFormat(locale === 'zh' ? 'zh-CN' : 'en-US', { dateStyle: 'medium', timeStyle: 'short' }).format(time)
+}
+
+/** The header button and its panel. */
+export function RemovedButton({ sessionId, useSession, kit }: RemovedButtonProps) {
+  const replacements = useSession(selectReplacements)
+  const locale = useSyncExternalStore(kit.locale.subscribe, kit.locale.getSnapshot)
+  const [open, setOpen] = useState(false)
+  const button = useRef<HTMLButtonElement>(null)
+  const counts = useMemo(() => removalCounts(replacements), [replacements])
+  if (counts.total === 0) return null
+  const count = counts.inEffect
+  const t = kit.t
+  const close = () => {
+    setOpen(false)
+    button.current?.focus()
+  }
+  return (
+    <div data-message-recall-removed-seat="">
+      <button
+        ref={button} type="button" data-message-recall-removed="" aria-haspopup="dialog" aria-expanded={open}
+        aria-label={t(countedKey('panel.label', count), { count })} onClick={() => setOpen(!open)}
+      >
+        <span>{t('panel.button')}</span>
+        {count > 0 && <span data-count="">{count}</span>}
+      </button>
+      {open && (
+        <RemovedPanel useSession={useSession} actions={kit.tombstones.get(sessionId)} t={t} locale={locale.active} onClose={close} anchor={button.current} />
+      )}
+    </div>
+  )
+}
+
+/** Props of {@link RemovedPanel}. */
+interface RemovedPanelProps {
+  readonly useSession: SnapshotSelectorHook<SessionSnapshot>
+  readonly actions: TombstoneActions
+  readonly t: Translate
+  readonly locale: string
+  readonly onClose: () => void
+  /** The toggle button: a press on it is not "outside". */
+  readonly anchor: Element | null
+}
+
+function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }: RemovedPanelProps) {
+  const chat = useSession(selectChat)
+  const replacements = useSession(selectReplacements)
+  // Only while open: the entries read the Chat rows, which change with every streamed token.
+  const entries = useMemo(() => removalEntries(replacements, chat), [replacements, chat])
+  const state = useSyncExternalStore(actions.subscribe, actions.getSnapshot)
+  const panel = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    const root = panel.current
+    root?.focus()
+    const doc = root?.ownerDocument
+    if (doc === undefined) return
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') onClose()
+    }
+    const onPointer = (event: Event) => {
+      const target = event.target as Node | null
+      if (target !== null && !root!.contains(target) && !(anchor?.contains(target) ?? false)) onClose()
+    }
+    doc.addEventListener('keydown', onKey)
+    doc.addEventListener('pointerdown', onPointer, true)
+    return () => {
+      doc.removeEventListener('keydown', onKey)
+      doc.removeEventListener('pointerdown', onPointer, true)
+    }
+  }, [onClose, anchor])
+  return (
+    <div ref={panel} data-message-recall-panel="" role="dialog" aria-label={t('panel.title')} tabIndex={-1}>
+      <div data-message-recall-panel-head="">
+        <strong>{t('panel.title')}</strong>
+        <button type="button" data-message-recall-panel-close="" onClick={onClose}>{t('panel.close')}</button>
+      </div>
+      <ol>
+        {entries.map((entry) => {
+          const busy = state.pending?.tombstoneSeq === entry.tombstoneSeq
+          const error = state.errors.get(entry.tombstoneSeq) ?? null
+          return (
+            <li key={entry.tombstoneSeq} data-message-recall-entry={entry.tombstoneSeq} data-action={entry.action} data-restored={entry.inEffect ? undefined : ''}>
+              <div data-message-recall-entry-meta="">
+                <time dateTime={new Date(entry.time).toISOString()}>{removalTime(entry.time, locale)}</time>
+                <span data-message-recall-entry-what="">{t(`panel.action.${entry.action}`)}</span>
+                <span>{t(countedKey('panel.count', entry.count), { count: entry.count })}</span>
+                {entry.tokens !== null && <span>{t(countedKey('panel.tokens', entry.tokens), { count: entry.tokens })}</span>}
+                {!entry.inEffect && <span data-message-recall-entry-restored="">{t('panel.restored')}</span>}
+              </div>
+              <div data-message-recall-entry-excerpt="">{entry.excerpt ?? t('panel.notLoaded')}</div>
+              {error !== null && <div data-message-recall-entry-error="" role="alert">{describeError(t, error.code)}</div>}
+              <div data-message-recall-entry-actions="">
+                {entry.canRestore && (
+                  <button type="button" data-message-recall-entry-action="restore" aria-label={t('label.restore')} disabled={busy} aria-busy={busy || undefined}
+                    onClick={() => void actions.restore(entry.tombstoneSeq)}>{t('action.restore')}</button>
+                )}
+                <button type="button" data-message-recall-entry-action="openCopy" aria-label={t('label.openCopy')} disabled={busy} aria-busy={busy || undefined}
+                  onClick={() => void actions.openCopy(entry.tombstoneSeq)}>{t('action.openCopy')}</button>
+              </div>
+            </li>
+          )
+        })}
+      </ol>
+    </div>
+  )
+}

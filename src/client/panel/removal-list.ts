@@ -1,0 +1,157 @@
+/**
+ * The entries of the removed-messages panel, from what the page already holds: the replacement
+ * events of the session's durable history (the replacement view) and the Chat store's rows. No
+ * request is made and no content leaves the page. Pure.
+ *
+ * Per tombstone of this plugin, newest first: when, which action, how many messages (absorbed
+ * tombstones not counted), the first words of what went and a token estimate (both from the rows
+ * the page holds, following a restored message back to its original row; `null` when none of
+ * them is loaded), whether it is still in effect or was restored, and whether it can be restored
+ * in place (on the surface, shadowing exactly one message the person sent): both from the one fate
+ * reader (`shared/fate.ts`), the same answers `inspect` and the editor give.
+ *
+ * @module dsh-message-recall/client/panel/removal-list
+ */
+import { isRecord, type LogEvent } from '../../shared/events'
+import { readFates, type KindLookup } from '../../shared/fate'
+import { plainText } from '../../shared/message-text'
+import type { NodeKind } from '../../shared/surface-node'
+import { estimateTokens } from '../../shared/token-estimate'
+import type { TombstoneAction } from '../../shared/tombstone'
+import type { ChatNode, ChatSnapshot } from '../wire/rc8'
+import type { ReplacementSnapshot } from '../wire/replacement-view'
+import { resolveRow } from '../rows/resolve-row'
+
+/** One panel entry. */
+export interface RemovalEntry {
+  readonly tombstoneSeq: number
+  /** When the tombstone was written, epoch ms. */
+  readonly time: number
+  readonly action: TombstoneAction
+  /** Messages it took out (tombstones it absorbed not counted); at least 1. */
+  readonly count: number
+  /** The first words of what went, or `null` when none of it is in the loaded rows. */
+  readonly excerpt: string | null
+  /** Estimated tokens of what went (characters / 4 over the loaded rows), or `null`. */
+  readonly tokens: number | null
+  /** False once a restore undid it (or undid the later removal that absorbed it). */
+  readonly inEffect: boolean
+  /** Seq of the restoring copy, or `null`. */
+  readonly restoredBy: number | null
+  /** Restore in place is offered. */
+  readonly canRestore: boolean
+}
+
+/** Longest excerpt, in characters (cut at a word boundary, then "…"). */
+export const EXCERPT_CHARS = 80
+
+/** What the page holds of one message: its plain text, content for the estimate, and its node kind. */
+interface Held {
+  readonly text: string
+  readonly content: readonly unknown[]
+  /** `user` for a `user`/`steering` row the person sent, `context`, `assistant` or `tool`. */
+  readonly kind: NodeKind
+}
+
+/**
+ * Build the panel's entries.
+ * @param replacements - the session's replacement events (the replacement view).
+ * @param chat - the session's Chat store.
+ * @returns one entry per tombstone of this plugin, newest first.
+ */
+export function removalEntries(replacements: ReplacementSnapshot, chat: ChatSnapshot): RemovalEntry[] {
+  const fates = readFates(replacements)
+  const tombstones = fates.tombstones
+  if (tombstones.length === 0) return []
+  const bySeq = new Map<number, LogEvent>(replacements.map((e) => [e.seq, e]))
+  const originalOf = new Map(fates.restores.map((r) => [r.seq, r.originalSeq]))
+  const tombstoneSeqs = new Set(tombstones.map((t) => t.seq))
+  const held = heldMessages(chat)
+  const lookup = (seq: number): Held | undefined => held.get(originalOf.get(seq) ?? seq)
+  const kindOf: KindLookup = (seq) => lookup(seq)?.kind ?? null
+
+  return tombstones.map((tombstone) => {
+    const status = fates.statusOf(tombstone.seq)!
+    const messages = tombstone.shadowedSeqs.filter((seq) => !tombstoneSeqs.has(seq))
+    const known = messages.map(lookup).filter((m): m is Held => m !== undefined)
+    return {
+      tombstoneSeq: tombstone.seq,
+      time: bySeq.get(tombstone.seq)?.time ?? 0,
+      action: tombstone.action,
+      count: Math.max(1, messages.length),
+      excerpt: known.length === 0 ? null : excerpt(known.map((m) => m.text).join(' ')),
+      tokens: known.length === 0 ? null : estimateTokens(known.map((m) => m.content)),
+      inEffect: status.inEffect,
+      restoredBy: status.restoredBy,
+      canRestore: fates.canRestore(tombstone.seq, kindOf),
+    }
+  }).reverse()
+}
+
+/**
+ * How many removals the history holds and how many of them are in effect, for the header button
+ * (from the replacement events alone, so streaming text does not recompute it).
+ * @param replacements - the session's replacement events.
+ * @returns `{ total, inEffect }`.
+ */
+export function removalCounts(replacements: ReplacementSnapshot): { readonly total: number; readonly inEffect: number } {
+  const fates = readFates(replacements)
+  const statuses = [...fates.statuses().values()]
+  return { total: statuses.length, inEffect: statuses.filter((s) => s.inEffect).length }
+}
+
+/**
+ * The first words of a text: whitespace collapsed, cut at a word boundary within
+ * {@link EXCERPT_CHARS}, "…" appended when cut.
+ * @param text - any text.
+ */
+export function excerpt(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim()
+  if (flat.length <= EXCERPT_CHARS) return flat
+  const cut = flat.slice(0, EXCERPT_CHARS)
+  const space = cut.lastIndexOf(' ')
+  return `${(space > EXCERPT_CHARS / 2 ? cut.slice(0, space) : cut).trimEnd()}…`
+}
+
+/** Every message the Chat store holds, by the seq its row stands for. */
+function heldMessages(chat: ChatSnapshot): Map<number, Held> {
+  const held = new Map<number, Held>()
+  for (const node of chat.nodes.values()) {
+    const seq = resolveRow(node).seq
+    if (seq === null) continue
+    const message = heldMessage(node)
+    if (message !== null) held.set(seq, message)
+  }
+  return held
+}
+
+function heldMessage(node: ChatNode): Held | null {
+  const data = isRecord(node.data) ? node.data : {}
+  switch (node.kind) {
+    case 'user':
+    case 'steering':
+    case 'context': {
+      const content = Array.isArray(data.content) ? data.content : []
+      return { text: plainText(content), content, kind: node.kind !== 'context' && isRecord(data.source) && data.source.kind === 'user' ? 'user' : 'context' }
+    }
+    case 'assistant-step': {
+      const final = isRecord(data.finalNode) ? data.finalNode : {}
+      const blocks = Array.isArray(final.blocks) ? final.blocks.filter(isRecord) : []
+      // rc.8 assistant blocks (`kind`) back to content blocks (`type`) for the estimate.
+      const content = blocks.map((b) => b.kind === 'tool-call'
+        ? { type: 'tool-call', name: b.name, arguments: b.argsRaw }
+        : { type: b.kind, text: b.text })
+      return { text: plainText(content), content, kind: 'assistant' }
+    }
+    case 'tool-call': {
+      const root = isRecord(data.root) ? data.root : {}
+      const content = Array.isArray(root.content) ? root.content : []
+      const call = isRecord(root.call) ? root.call : {}
+      const name = typeof call.name === 'string' ? call.name : ''
+      const text = plainText(content)
+      return { text: name === '' ? text : `${name}: ${text}`, content, kind: 'tool' }
+    }
+    default:
+      return null
+  }
+}

@@ -1,0 +1,252 @@
+/**
+ * DOM writes of the plugin on chat rows, and nothing else: the action cluster inside a row, the
+ * hiding attribute, the excluded mark and its label, a row error. The marks are listed in
+ * `row-marks.ts` (with the DOM contract), the rows' CSS in `row-styles.ts`. Attributes the UI owns
+ * are never read for writing or changed, so undoing a mark can only reveal what the plugin hid.
+ *
+ * @module dsh-message-recall/client/rows/decorate
+ */
+import type { ArmedState, PendingState, RowError } from './button-store'
+import { ATTR, EXCLUDED_ATTR } from './row-marks'
+import type { RowAction } from './resolve-row'
+import type { Translate } from '../wire/rc8'
+import { countedKey } from '../text/locales'
+
+/** The count the width of an arming button is reserved for (armed texts up to three digits fit). */
+export const SIZER_COUNT = 888
+
+/** What one row should show. */
+export interface RowDecoration {
+  readonly hidden: boolean
+  /** The row's message is excluded from the model's context: dimmed, with a label. */
+  readonly excluded: boolean
+  /** Buttons to show, in order; empty removes the cluster. */
+  readonly actions: readonly RowAction[]
+  /** The row stands for a model step (Delete label names the step). */
+  readonly isStepRow: boolean
+  readonly armed: ArmedState | null
+  readonly pending: PendingState | null
+  readonly error: RowError | null
+  /** Localized error sentence when `error` is set. */
+  readonly errorText: string | null
+}
+
+/** Localized button texts for one locale revision. */
+export interface ClusterTexts {
+  readonly text: Readonly<Record<RowAction, string>>
+  readonly label: Readonly<Record<RowAction | 'deleteStep', string>>
+  readonly busy: string
+  /** The label of an excluded row. */
+  readonly excluded: string
+  /** Per arming action, the text its width is reserved for ({@link SIZER_COUNT}). */
+  readonly sizer: Readonly<Partial<Record<RowAction, string>>>
+}
+
+/**
+ * Read the button texts from the locale.
+ * @param t - translate bound to the plugin namespace.
+ * @returns the texts of the current locale revision.
+ */
+export function clusterTexts(t: Translate): ClusterTexts {
+  return {
+    text: {
+      recall: t('action.recall'), delete: t('action.delete'), deleteFrom: t('action.deleteFrom'), exclude: t('action.exclude'),
+      restore: t('action.restore'), openCopy: t('action.openCopy'),
+    },
+    label: {
+      recall: t('label.recall'), delete: t('label.delete.message'), deleteStep: t('label.delete.step'), deleteFrom: t('label.deleteFrom'),
+      exclude: t('label.exclude'), restore: t('label.restore'), openCopy: t('label.openCopy'),
+    },
+    busy: t('busy'),
+    excluded: t('excluded.badge'),
+    sizer: {
+      delete: t('armed.delete', { count: SIZER_COUNT }),
+      deleteFrom: t('armed.deleteFrom', { count: SIZER_COUNT }),
+      exclude: t('armed.exclude', { count: SIZER_COUNT }),
+    },
+  }
+}
+
+/**
+ * Builds clusters by cloning one prepared template per button set, so first decoration of many
+ * rows costs one `cloneNode` each. Templates belong to one locale revision; make a new factory
+ * when the locale changes.
+ */
+export class ClusterFactory {
+  private readonly templates = new Map<string, HTMLElement>()
+
+  constructor(private readonly doc: Document, private readonly texts: ClusterTexts) {}
+
+  /**
+   * @param actions - buttons in order.
+   * @param isStepRow - label Delete as a step delete.
+   * @returns a new detached cluster element.
+   */
+  create(actions: readonly RowAction[], isStepRow: boolean): HTMLElement {
+    const id = `${actions.join(',')}|${isStepRow}`
+    let template = this.templates.get(id)
+    if (template === undefined) {
+      template = this.doc.createElement('div')
+      template.setAttribute(ATTR.actions, '')
+      template.setAttribute('role', 'group')
+      for (const action of actions) {
+        const button = this.doc.createElement('button')
+        button.type = 'button'
+        button.setAttribute(ATTR.action, action)
+        const sizer = this.texts.sizer[action]
+        if (sizer !== undefined) button.setAttribute(ATTR.sizer, sizer)
+        applyIdle(button, action, isStepRow, this.texts)
+        template.appendChild(button)
+      }
+      this.templates.set(id, template)
+    }
+    return template.cloneNode(true) as HTMLElement
+  }
+}
+
+function idleLabel(action: RowAction, isStepRow: boolean, texts: ClusterTexts): string {
+  return action === 'delete' && isStepRow ? texts.label.deleteStep : texts.label[action]
+}
+
+function applyIdle(button: HTMLElement, action: RowAction, isStepRow: boolean, texts: ClusterTexts): void {
+  button.textContent = texts.text[action]
+  const label = idleLabel(action, isStepRow, texts)
+  button.setAttribute('aria-label', label)
+  button.setAttribute('title', label)
+}
+
+/**
+ * Mark a row excluded (attribute and label) or clear the mark.
+ * @param row - the row element.
+ * @param label - the label text, or `null` to clear.
+ */
+function markExcluded(row: HTMLElement, label: string | null): void {
+  let badge: Element | null = null
+  for (let child = row.firstElementChild; child !== null; child = child.nextElementSibling) {
+    if (child.hasAttribute(EXCLUDED_ATTR.badge)) badge = child
+  }
+  if (label === null) {
+    badge?.remove()
+    if (row.hasAttribute(EXCLUDED_ATTR.row)) row.removeAttribute(EXCLUDED_ATTR.row)
+    return
+  }
+  if (!row.hasAttribute(EXCLUDED_ATTR.row)) row.setAttribute(EXCLUDED_ATTR.row, '')
+  if (badge === null) {
+    badge = row.ownerDocument.createElement('span')
+    badge.setAttribute(EXCLUDED_ATTR.badge, '')
+    row.appendChild(badge)
+  }
+  if (badge.textContent !== label) badge.textContent = label
+}
+
+/**
+ * The cluster a row holds.
+ * @param row - a row element.
+ * @returns the row's `[data-message-recall-actions]` child, or `null`.
+ */
+export function clusterOf(row: Element): HTMLElement | null {
+  for (let child = row.lastElementChild; child !== null; child = child.previousElementSibling) {
+    if (child.hasAttribute(ATTR.actions)) return child as HTMLElement
+  }
+  return null
+}
+
+/**
+ * Bring one row to `decoration`.
+ * @param row - the row element (`[data-chat-flow-key]`).
+ * @param decoration - what the row should show.
+ * @param factory - cluster factory of the current locale revision.
+ * @param t - translate bound to the plugin namespace (armed texts carry the count).
+ * @param texts - button texts of the same revision as `factory`.
+ * @param fresh - the cluster must be rebuilt (locale or button set changed).
+ * @returns the row's cluster after the update, or `null` when it has none.
+ */
+export function decorateRow(
+  row: HTMLElement,
+  decoration: RowDecoration,
+  factory: ClusterFactory,
+  t: Translate,
+  texts: ClusterTexts,
+  fresh: boolean,
+): HTMLElement | null {
+  if (decoration.hidden !== row.hasAttribute(ATTR.hidden)) {
+    if (decoration.hidden) row.setAttribute(ATTR.hidden, '')
+    else row.removeAttribute(ATTR.hidden)
+  }
+  markExcluded(row, decoration.excluded ? texts.excluded : null)
+  let cluster = clusterOf(row)
+  if (decoration.actions.length === 0) {
+    cluster?.remove()
+    if (row.hasAttribute(ATTR.row)) row.removeAttribute(ATTR.row)
+    return null
+  }
+  if (cluster !== null && fresh) {
+    cluster.remove()
+    cluster = null
+  }
+  if (cluster === null) {
+    cluster = factory.create(decoration.actions, decoration.isStepRow)
+    row.appendChild(cluster)
+  }
+  if (!row.hasAttribute(ATTR.row)) row.setAttribute(ATTR.row, '')
+  const armed = decoration.armed
+  const pending = decoration.pending
+  for (let button = cluster.firstElementChild; button !== null; button = button.nextElementSibling) {
+    const action = button.getAttribute(ATTR.action) as RowAction | null
+    if (action === null) continue
+    const isArmed = armed !== null && armed.action === action
+    if (isArmed) {
+      button.setAttribute(ATTR.armed, 'true')
+      button.textContent = t(`armed.${action}`, { count: armed.count })
+      button.setAttribute('aria-label', t(countedKey(action === 'exclude' ? 'armed.excludeLabel' : 'armed.label', armed.count), { count: armed.count }))
+    } else if (button.hasAttribute(ATTR.armed)) {
+      button.removeAttribute(ATTR.armed)
+      applyIdle(button as HTMLElement, action, decoration.isStepRow, texts)
+    }
+    const isBusy = pending !== null && pending.action === action
+    if (isBusy) {
+      button.setAttribute(ATTR.busy, 'true')
+      button.setAttribute('aria-busy', 'true')
+    } else if (button.hasAttribute(ATTR.busy)) {
+      button.removeAttribute(ATTR.busy)
+      button.removeAttribute('aria-busy')
+    }
+  }
+  let errorNode = cluster.querySelector(`[${ATTR.error}]`)
+  if (decoration.errorText !== null) {
+    if (errorNode === null) {
+      errorNode = cluster.ownerDocument.createElement('span')
+      errorNode.setAttribute(ATTR.error, '')
+      errorNode.setAttribute('role', 'alert')
+      cluster.appendChild(errorNode)
+    }
+    if (errorNode.textContent !== decoration.errorText) errorNode.textContent = decoration.errorText
+    if (decoration.error !== null) errorNode.setAttribute('data-code', decoration.error.code)
+  } else errorNode?.remove()
+  const active = armed !== null || pending !== null || decoration.errorText !== null
+  if (active !== cluster.hasAttribute(ATTR.active)) {
+    if (active) cluster.setAttribute(ATTR.active, '')
+    else cluster.removeAttribute(ATTR.active)
+  }
+  return cluster
+}
+
+/**
+ * Remove every mark of this plugin from a row.
+ * @param row - a row element.
+ */
+export function undecorateRow(row: Element): void {
+  clusterOf(row)?.remove()
+  row.removeAttribute(ATTR.row)
+  row.removeAttribute(ATTR.hidden)
+  markExcluded(row as HTMLElement, null)
+}
+
+/**
+ * Remove every mark of this plugin under `root`.
+ * @param root - a flow or the document.
+ */
+export function undecorateAll(root: ParentNode): void {
+  for (const row of root.querySelectorAll(`[${ATTR.row}],[${ATTR.hidden}],[${EXCLUDED_ATTR.row}]`)) undecorateRow(row)
+  for (const cluster of root.querySelectorAll(`[${ATTR.actions}]`)) cluster.remove()
+}

@@ -1,0 +1,75 @@
+/**
+ * What a row offers once the hiding rules are applied (`deriveHiddenRows`): most rows offer what
+ * their node offers (`resolve-row.ts`); a row whose message was restored acts on the restoring copy's
+ * seq; a row whose message is excluded offers **Restore** (when the exclusion can be restored in
+ * place, `shared/fate.ts` `Fates.canRestore`: on the surface, shadowing only this message the
+ * person sent) and **Open a copy**, both acting on the exclusion's
+ * tombstone, instead of the removal buttons. Pure; offers are memoized per hiding result, so their
+ * identity is stable between passes that derive nothing new.
+ *
+ * @module dsh-message-recall/client/rows/row-offers
+ */
+import type { HiddenRowsResult } from '../../shared/hidden-rows'
+import type { RowError } from './button-store'
+import type { RowAction, RowAnchor } from './resolve-row'
+import type { TombstoneError } from '../stores/tombstone-actions'
+
+/** The buttons of a row and the seq they act on. */
+export interface RowOffer {
+  readonly key: string
+  /** The message seq a removal acts on, or for `restore`/`openCopy` the exclusion's tombstone seq. */
+  readonly seq: number | null
+  readonly actions: readonly RowAction[]
+  /** The row's message is excluded from the model's context. */
+  readonly excluded?: boolean
+}
+
+const RESTORE_OR_COPY: readonly RowAction[] = Object.freeze(['restore', 'openCopy'])
+const COPY_ONLY: readonly RowAction[] = Object.freeze(['openCopy'])
+
+const memo = new WeakMap<RowAnchor, { readonly hidden: HiddenRowsResult; readonly offer: RowOffer }>()
+
+/**
+ * The offer of one row.
+ * @param anchor - the row's resolved node.
+ * @param hidden - the hiding result of the same pass.
+ * @returns the anchor itself when nothing changes it, else a frozen offer (memoized per anchor and `hidden`).
+ */
+export function offerOf(anchor: RowAnchor, hidden: HiddenRowsResult): RowOffer {
+  const acting = hidden.actingSeqs.get(anchor.key)
+  const excluded = hidden.excludedKeys.has(anchor.key)
+  if (acting === undefined && !excluded) return anchor
+  const known = memo.get(anchor)
+  if (known !== undefined && known.hidden === hidden) return known.offer
+  const offer = Object.freeze(excluded ? excludedOffer(anchor, hidden) : { key: anchor.key, seq: acting!, actions: anchor.actions })
+  memo.set(anchor, { hidden, offer })
+  return offer
+}
+
+function excludedOffer(anchor: RowAnchor, hidden: HiddenRowsResult): RowOffer {
+  const tombstoneSeq = hidden.excluded.find((row) => row.key === anchor.key)!.tombstoneSeq
+  // The row's message, or the restoring copy that stands for it, is a message the person sent
+  // when the row offers Recall; other nodes are not held here.
+  const message = anchor.seq === null ? null : hidden.fateOf(anchor.seq).actingSeq
+  const sentByPerson = anchor.actions.includes('recall')
+  const restorable = hidden.fates.canRestore(tombstoneSeq, (seq) => (seq === message && sentByPerson ? 'user' : null))
+  return { key: anchor.key, seq: tombstoneSeq, actions: restorable ? RESTORE_OR_COPY : COPY_ONLY, excluded: true }
+}
+
+const errorMemo = new WeakMap<TombstoneError, Map<string, RowError>>()
+
+/**
+ * The error an excluded row shows: the last refusal of a Restore or Open a copy of its exclusion.
+ * @param offer - the row's offer (only excluded offers have one).
+ * @param errors - tombstone seq → refusal, from the session's restore and copy requests.
+ * @returns the row error (the same object while the refusal is the same), or `null`.
+ */
+export function offerError(offer: RowOffer, errors: ReadonlyMap<number, TombstoneError> | undefined): RowError | null {
+  const refusal = offer.excluded === true && offer.seq !== null ? errors?.get(offer.seq) : undefined
+  if (refusal === undefined) return null
+  let byKey = errorMemo.get(refusal)
+  if (byKey === undefined) errorMemo.set(refusal, byKey = new Map())
+  let error = byKey.get(offer.key)
+  if (error === undefined) byKey.set(offer.key, error = Object.freeze({ key: offer.key, code: refusal.code, message: refusal.message }))
+  return error
+}

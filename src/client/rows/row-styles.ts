@@ -1,0 +1,30 @@
+/**
+ * The style sheet of the chat rows: hidden rows, the button cluster (corner position, hover and
+ * focus, armed and busy states, the width an arming button keeps), row errors and excluded rows.
+ * Colours and radii come from the DSH web theme's CSS variables, with plain fallbacks.
+ *
+ * @module dsh-message-recall/client/rows/row-styles
+ */
+import { ATTR, EXCLUDED_ATTR } from './row-marks'
+
+/** The rows' CSS text. */
+export const ROW_STYLE_TEXT = `
+[${ATTR.hidden}]{display:none!important}
+[${ATTR.row}]{position:relative}
+[${ATTR.actions}]{position:absolute;top:-14px;right:0;z-index:3;display:flex;align-items:center;gap:2px;padding:2px;border-radius:8px;
+background:var(--dsw-alias-bg-base,#fff);border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));
+box-shadow:var(--dsw-shadow-lv2,0 2px 6px rgba(0,0,0,.12));opacity:0;transition:opacity .12s ease}
+[${ATTR.actions}][data-message-recall-placed]{top:var(--message-recall-top);right:var(--message-recall-right)}
+[${ATTR.row}]:hover>[${ATTR.actions}],[${ATTR.row}]:focus-within>[${ATTR.actions}],[${ATTR.actions}][${ATTR.active}]{opacity:1}
+[${ATTR.action}]{font:inherit;font-size:12px;line-height:18px;padding:1px 8px;border:none;border-radius:6px;background:transparent;
+color:var(--dsw-alias-label-secondary,#444);cursor:pointer;white-space:nowrap;display:inline-flex;flex-direction:column;align-items:center;font-variant-numeric:tabular-nums}
+[${ATTR.action}][${ATTR.sizer}]::after{content:attr(${ATTR.sizer});height:0;overflow:hidden;visibility:hidden;white-space:nowrap}
+[${ATTR.action}]:hover{background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.06))}
+[${ATTR.action}]:focus-visible{outline:2px solid var(--dsw-alias-state-business-primary,#4d6bfe);outline-offset:1px}
+[${ATTR.action}][${ATTR.armed}=true]{background:var(--dsw-alias-state-error-primary,#d93025);color:#fff}
+[${ATTR.action}][${ATTR.busy}=true]{opacity:.6;cursor:progress}
+[${ATTR.error}]{font-size:12px;line-height:18px;padding:0 6px;max-width:320px;color:var(--dsw-alias-state-error-primary,#d93025)}
+[${EXCLUDED_ATTR.row}]>[data-slot]>*{opacity:.45}
+[${EXCLUDED_ATTR.badge}]{display:inline-block;margin:2px 0 0;padding:0 8px;border-radius:9px;font-size:12px;line-height:18px;
+color:var(--dsw-alias-label-secondary,#555);background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.06))}
+`
