@@ -59,6 +59,30 @@ function resolveConfig(raw) {
   });
 }
 
+// src/host/stored-log-presence.ts
+import { stat } from "node:fs/promises";
+function isMissingPath(error) {
+  const code = error?.code;
+  return code === "ENOENT" || code === "ENOTDIR";
+}
+async function storedLogMissing(persistence, sessionId, header) {
+  const located = header === void 0 ? void 0 : persistence.locate?.(header);
+  if (located !== void 0) {
+    try {
+      await stat(located.path);
+      return false;
+    } catch (error) {
+      return isMissingPath(error);
+    }
+  }
+  if (persistence.supportsRawArtifacts !== true || persistence.readRaw === void 0) return false;
+  try {
+    return await persistence.readRaw(sessionId) === void 0;
+  } catch (error) {
+    return isMissingPath(error);
+  }
+}
+
 // src/host/disk-summary-cache.ts
 var DiskSummaryCache = class {
   /** @param summarize - the summary of a stored log (`summarizeStored`). */
@@ -72,10 +96,20 @@ var DiskSummaryCache = class {
    * The summary of a stored log.
    * @param persistence - the persistence service.
    * @param sessionId - the session id.
-   * @returns the summary, or `null` when nothing is stored for that id.
-   * @throws when the stored log cannot be read or folded (the cache keeps nothing then).
+   * @param header - the session's header when it is live (to find where its log belongs).
+   * @returns the summary, or `null` when nothing is stored for that id or its log is gone from
+   * its place.
+   * @throws when the stored log is there but cannot be read or folded (the cache keeps nothing then).
    */
-  async summary(persistence, sessionId) {
+  async summary(persistence, sessionId, header) {
+    try {
+      return await this.read(persistence, sessionId);
+    } catch (error) {
+      if (await storedLogMissing(persistence, sessionId, header)) return this.forget(sessionId);
+      throw error;
+    }
+  }
+  async read(persistence, sessionId) {
     let revision;
     if (persistence.listSnapshots !== void 0) {
       const snapshot = (await persistence.listSnapshots()).find((entry) => entry.header.id === sessionId);
@@ -279,7 +313,7 @@ async function inspectSession(services, sessionId) {
   const id = sessionId;
   const session = services.sessions.get(id);
   const live = session === void 0 ? null : summarizeLive(session, services.index.lookup(session));
-  const disk = services.persistence === void 0 ? null : await services.diskSummaries.summary(services.persistence, sessionId);
+  const disk = services.persistence === void 0 ? null : await services.diskSummaries.summary(services.persistence, sessionId, session?.header);
   if (live === null && disk === null) return { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId } };
   return { ok: true, value: { live, disk } };
 }
