@@ -578,9 +578,9 @@ async function readForkSource(services, sessionId) {
   return { id: sessionId, header: meta, events, lookup: (seq) => log[seq], origin: "stored" };
 }
 
-// src/host/redact.ts
+// src/host/shorten-paths.ts
 var ABSOLUTE_PATH = /(?:(?<![\w])[A-Za-z]:\\|(?<![\w:/\\])\\\\|(?<![\w.~:/-])\/(?=[^\s/'"`]+\/))[^\s'"`,;()<>]*/g;
-function redactPaths(text) {
+function shortenPaths(text) {
   return text.replace(ABSOLUTE_PATH, (path) => {
     const segments = path.split(/[\\/]/).filter((segment) => segment.length > 0);
     return `…/${segments.at(-1) ?? ""}`;
@@ -597,7 +597,7 @@ async function flushWithRetry(flush, policy = DEFAULT_FLUSH_RETRY) {
       return { ok: true, persisted: await flush(), attempts };
     } catch (error) {
       const wait = policy.backoffMs[attempts - 1];
-      if (wait === void 0) return { ok: false, attempts, error, reason: redactPaths(error instanceof Error ? error.message : String(error)) };
+      if (wait === void 0) return { ok: false, attempts, error, reason: shortenPaths(error instanceof Error ? error.message : String(error)) };
       await new Promise((resolve) => setTimeout(resolve, wait));
     }
   }
@@ -2071,7 +2071,7 @@ function statusOf(code) {
   }
 }
 function fail(res, code, message, headers, details = {}) {
-  sendJson(res, statusOf(code), { ok: false, error: { code, message: redactPaths(message), ...details } }, headers);
+  sendJson(res, statusOf(code), { ok: false, error: { code, message: shortenPaths(message), ...details } }, headers);
 }
 function refuse(res, refusal) {
   fail(res, refusal.code, describeRefusal(refusal), void 0, "index" in refusal ? { index: refusal.index } : {});
