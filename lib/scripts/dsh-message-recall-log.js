@@ -1,27 +1,29 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-ZQMXTVAS.js";
+} from "./chunks/chunk-3VQAPPVC.js";
 import {
   listCommand
-} from "./chunks/chunk-FGZALTT4.js";
+} from "./chunks/chunk-RPXYLXYT.js";
 import {
   readCommand
-} from "./chunks/chunk-5OY3EONL.js";
+} from "./chunks/chunk-X7LVJXQJ.js";
 import {
   scanCommand
-} from "./chunks/chunk-5FJ2XRFS.js";
-import "./chunks/chunk-LTHJKI62.js";
+} from "./chunks/chunk-VLMKKHSB.js";
+import "./chunks/chunk-7V2EW6O5.js";
+import "./chunks/chunk-5I2PT7XA.js";
 import {
   verifyCommand
-} from "./chunks/chunk-4GXRY2TT.js";
+} from "./chunks/chunk-O4TK46U7.js";
+import "./chunks/chunk-PAYWE4BP.js";
 import {
   EXIT,
   UsageError,
   out,
   runCommand,
   runMain
-} from "./chunks/chunk-QQ42TVSR.js";
+} from "./chunks/chunk-XJ7EJFSP.js";
 
 // scripts/dsh-message-recall-log.ts
 var BIN = "dsh-message-recall-log";

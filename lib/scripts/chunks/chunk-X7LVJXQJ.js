@@ -1,5 +1,9 @@
 #!/usr/bin/env node
 import {
+  fileProgress,
+  formatBytes
+} from "./chunk-PAYWE4BP.js";
+import {
   COMMON_OPTIONS,
   ChunkedOutput,
   DECODER_OPTION,
@@ -7,14 +11,12 @@ import {
   UsageError,
   counted,
   decoderOption,
-  fileProgress,
   forCount,
-  formatBytes,
   out,
   parseOneTarget,
   readSessionLog,
   resolveSessionLog
-} from "./chunk-QQ42TVSR.js";
+} from "./chunk-XJ7EJFSP.js";
 
 // scripts/commands/read.ts
 var usage = (invocation) => `Usage: ${invocation} <log file | session folder> [options]

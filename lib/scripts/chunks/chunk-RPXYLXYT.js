@@ -1,19 +1,23 @@
 #!/usr/bin/env node
 import {
+  assertRoot
+} from "./chunk-5I2PT7XA.js";
+import {
+  formatBytes,
+  progress
+} from "./chunk-PAYWE4BP.js";
+import {
   COMMON_OPTIONS,
   DECODER_OPTION,
   EXIT,
-  assertRoot,
   counted,
   decoderOption,
-  formatBytes,
   hoursOption,
   limitOption,
   out,
   parseRootTarget,
-  progress,
   summarizeRoot
-} from "./chunk-QQ42TVSR.js";
+} from "./chunk-XJ7EJFSP.js";
 
 // scripts/commands/list.ts
 var usage = (invocation) => `Usage: ${invocation} [sessions root] [options]

@@ -1,5 +1,9 @@
 #!/usr/bin/env node
 import {
+  fileProgress,
+  formatBytes
+} from "./chunk-PAYWE4BP.js";
+import {
   COMMON_OPTIONS,
   DECODER_NAMES,
   DECODER_OPTION,
@@ -7,16 +11,14 @@ import {
   UsageError,
   counted,
   decoderOption,
-  fileProgress,
   findZstdCli,
   forCount,
-  formatBytes,
   hasZlibZstd,
   out,
   parseOneTarget,
   readSessionLog,
   resolveSessionLog
-} from "./chunk-QQ42TVSR.js";
+} from "./chunk-XJ7EJFSP.js";
 
 // scripts/commands/verify.ts
 import { createHash } from "node:crypto";

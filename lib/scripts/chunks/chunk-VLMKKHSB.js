@@ -1,21 +1,25 @@
 #!/usr/bin/env node
 import {
   forkOrigin
-} from "./chunk-LTHJKI62.js";
+} from "./chunk-7V2EW6O5.js";
+import {
+  assertRoot
+} from "./chunk-5I2PT7XA.js";
+import {
+  progress
+} from "./chunk-PAYWE4BP.js";
 import {
   COMMON_OPTIONS,
   DECODER_OPTION,
   EXIT,
-  assertRoot,
   counted,
   decoderOption,
   forCount,
   hoursOption,
   out,
   parseRootTarget,
-  progress,
   summarizeRoot
-} from "./chunk-QQ42TVSR.js";
+} from "./chunk-XJ7EJFSP.js";
 
 // scripts/commands/scan.ts
 var usage = (invocation) => `Usage: ${invocation} [sessions root] [options]
