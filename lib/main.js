@@ -1046,21 +1046,21 @@ async function storeCopy(services, copy) {
       child = store.create(copy.id, { seed: [...copy.plan.seed], meta: copy.plan.meta });
       if (copy.title !== null) appendTitle(child, { title: copy.title, messageSeqs: [], source: { kind: "user" } });
     } catch (error) {
-      throw forkFailed(copy.describe, error);
+      throw forkFailed(copy.subject, error);
     }
     const flushed = await flushWithRetry(() => store.flush(child), services.flushRetry);
     if (!flushed.ok) {
       throw new MessageRecallError(
         "PERSIST_FAILED",
-        `message-recall: the copy of ${copy.describe} could not be stored: the durability flush failed ${flushed.attempts} times: ${flushed.reason}`,
+        `message-recall: the copy of ${copy.subject} could not be stored: the durability flush failed ${flushed.attempts} times: ${flushed.reason}`,
         { cause: flushed.error, details: { applied: false } }
       );
     }
     return flushed.persisted;
   });
 }
-function forkFailed(describe, error) {
-  return new MessageRecallError("INTERNAL", `message-recall: could not fork ${describe}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+function forkFailed(subject, error) {
+  return new MessageRecallError("INTERNAL", `message-recall: could not fork ${subject}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
 }
 
 // src/host/fork-workspace.ts
@@ -1123,18 +1123,18 @@ function oneCopyAtATime(key, task) {
 }
 async function forkBefore(services, request) {
   const { sessionId, tombstoneSeq } = request;
-  const describe = `session "${sessionId}" before tombstone seq ${tombstoneSeq}`;
+  const subject = `session "${sessionId}" before tombstone seq ${tombstoneSeq}`;
   let source;
   try {
     source = await readForkSource({ ...services, stored: services.catalog.stored }, sessionId);
   } catch (error) {
-    throw forkFailed(describe, error);
+    throw forkFailed(subject, error);
   }
   if (source === null) return { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId } };
   const planned = planFork(source, tombstoneSeq);
   if (!planned.ok) {
     if (planned.refusal.code === "TARGET_NOT_FOUND") return { ok: false, refusal: planned.refusal };
-    throw forkFailed(describe, new Error(`the boundary seq ${planned.refusal.boundarySeq} ends inside an open turn`));
+    throw forkFailed(subject, new Error(`the boundary seq ${planned.refusal.boundarySeq} ends inside an open turn`));
   }
   const { plan } = planned;
   const limits = services.titleLimits();
@@ -1148,7 +1148,7 @@ async function forkBefore(services, request) {
       storedHeaders: async () => services.catalog.stored()?.list()
     }, header);
   } catch (error) {
-    throw forkFailed(describe, error);
+    throw forkFailed(subject, error);
   }
   const forkedSessionId = `session-${randomUUID()}`;
   const made = await oneCopyAtATime(services.index, async () => {
@@ -1158,11 +1158,11 @@ async function forkBefore(services, request) {
       try {
         taken = await sessionTitles({ ...services.catalog, warn: (message) => services.warn(message) });
       } catch (error) {
-        throw forkFailed(describe, error);
+        throw forkFailed(subject, error);
       }
       title = nextCopyTitle(base, taken, limits.maxTitleBytes);
     }
-    const persisted = await storeCopy(services, { id: forkedSessionId, plan, title, describe });
+    const persisted = await storeCopy(services, { id: forkedSessionId, plan, title, subject });
     return { title, persisted };
   });
   if (workspace !== void 0) {

@@ -23,7 +23,7 @@ import type { SessionEvent, SessionHeader, SessionId } from '@deepseek-ai/dsh-se
 import type { ForkBeforeValue } from '../shared/protocol'
 import { copiedTitle, nextCopyTitle } from './copy-title'
 import { planFork, type ForkRefusal } from './fork-plan'
-import { readForkSource, type ForkSourceServices, type StoredLogReader } from './fork-source'
+import { readForkSource, type ForkSource, type ForkSourceServices, type StoredLogReader } from './fork-source'
 import { forkFailed, storeCopy, type CopyStoreServices } from './fork-store'
 import { workspaceOf, type ForkWorkspace, type WorkspaceLookup } from './fork-workspace'
 import type { SessionNotLiveRefusal } from './refusals'
@@ -81,19 +81,19 @@ function oneCopyAtATime<T>(key: object, task: () => Promise<T>): Promise<T> {
  */
 export async function forkBefore(services: ForkServices, request: ForkBeforeRequest): Promise<ForkOutcome> {
   const { sessionId, tombstoneSeq } = request
-  const describe = `session "${sessionId}" before tombstone seq ${tombstoneSeq}`
-  let source
+  const subject = `session "${sessionId}" before tombstone seq ${tombstoneSeq}`
+  let source: ForkSource | null
   try {
     source = await readForkSource({ ...services, stored: services.catalog.stored }, sessionId)
   } catch (error) {
-    throw forkFailed(describe, error)
+    throw forkFailed(subject, error)
   }
   if (source === null) return { ok: false, refusal: { code: 'SESSION_NOT_LIVE', sessionId } }
   // Planned at once: a live source's log grows while this awaits.
   const planned = planFork(source, tombstoneSeq)
   if (!planned.ok) {
     if (planned.refusal.code === 'TARGET_NOT_FOUND') return { ok: false, refusal: planned.refusal }
-    throw forkFailed(describe, new Error(`the boundary seq ${planned.refusal.boundarySeq} ends inside an open turn`))
+    throw forkFailed(subject, new Error(`the boundary seq ${planned.refusal.boundarySeq} ends inside an open turn`))
   }
   const { plan } = planned
   const limits = services.titleLimits()
@@ -108,7 +108,7 @@ export async function forkBefore(services: ForkServices, request: ForkBeforeRequ
       storedHeaders: async () => services.catalog.stored()?.list(),
     }, header)
   } catch (error) {
-    throw forkFailed(describe, error)
+    throw forkFailed(subject, error)
   }
 
   const forkedSessionId = `session-${randomUUID()}`
@@ -119,11 +119,11 @@ export async function forkBefore(services: ForkServices, request: ForkBeforeRequ
       try {
         taken = await sessionTitles({ ...services.catalog, warn: (message) => services.warn(message) })
       } catch (error) {
-        throw forkFailed(describe, error)
+        throw forkFailed(subject, error)
       }
       title = nextCopyTitle(base, taken, limits.maxTitleBytes)
     }
-    const persisted = await storeCopy(services, { id: forkedSessionId, plan, title, describe })
+    const persisted = await storeCopy(services, { id: forkedSessionId, plan, title, subject })
     return { title, persisted }
   })
 

@@ -36,6 +36,9 @@ export interface OpenTurnBoundary {
   readonly boundarySeq: number
 }
 
+/** The plan, or why there is none. */
+export type ForkPlanOutcome = { readonly ok: true; readonly plan: ForkPlan } | { readonly ok: false; readonly refusal: ForkRefusal | OpenTurnBoundary }
+
 /**
  * The agent preset a session runs, as `dsh-agent-presets` `resolveSessionPreset` reads it: the
  * newest `agent-preset/selected` event's `agentPreset`, else the header's `agentPreset`.
@@ -58,7 +61,7 @@ export function sessionPreset(session: { readonly header: SessionHeader; readonl
  * @returns the plan; `TARGET_NOT_FOUND` (`not-a-tombstone`) when no tombstone of this plugin is at
  * that seq; `OPEN_TURN` when the event before it lies inside an open turn.
  */
-export function planFork(source: ForkSource, tombstoneSeq: number): { ok: true; plan: ForkPlan } | { ok: false; refusal: ForkRefusal } | { ok: false; refusal: OpenTurnBoundary } {
+export function planFork(source: ForkSource, tombstoneSeq: number): ForkPlanOutcome {
   const tombstone = source.lookup(tombstoneSeq)
   if (tombstone === undefined || !isTombstoneEvent(tombstone)) return { ok: false, refusal: { code: 'TARGET_NOT_FOUND', tombstoneSeq, reason: 'not-a-tombstone' } }
   const boundarySeq = tombstoneSeq - 1

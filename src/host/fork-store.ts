@@ -36,8 +36,8 @@ export interface CopyToStore {
   readonly plan: ForkPlan
   /** Its title, or `null` for none. */
   readonly title: string | null
-  /** Names the copy in error messages: `session "<id>" before tombstone seq <n>`. */
-  readonly describe: string
+  /** What is copied, for error messages: `session "<id>" before tombstone seq <n>`. */
+  readonly subject: string
 }
 
 /**
@@ -55,13 +55,13 @@ export async function storeCopy(services: CopyStoreServices, copy: CopyToStore):
       child = store.create(copy.id as SessionId, { seed: [...copy.plan.seed], meta: copy.plan.meta })
       if (copy.title !== null) appendTitle(child, { title: copy.title, messageSeqs: [], source: { kind: 'user' } })
     } catch (error) {
-      throw forkFailed(copy.describe, error)
+      throw forkFailed(copy.subject, error)
     }
     const flushed = await flushWithRetry(() => store.flush(child), services.flushRetry)
     if (!flushed.ok) {
       throw new MessageRecallError(
         'PERSIST_FAILED',
-        `message-recall: the copy of ${copy.describe} could not be stored: the durability flush failed ${flushed.attempts} times: ${flushed.reason}`,
+        `message-recall: the copy of ${copy.subject} could not be stored: the durability flush failed ${flushed.attempts} times: ${flushed.reason}`,
         { cause: flushed.error, details: { applied: false } },
       )
     }
@@ -71,10 +71,10 @@ export async function storeCopy(services: CopyStoreServices, copy: CopyToStore):
 
 /**
  * The `INTERNAL` error of a fork that could not be made.
- * @param describe - `session "<id>" before tombstone seq <n>`.
+ * @param subject - what is copied: `session "<id>" before tombstone seq <n>`.
  * @param error - the cause.
- * @returns `message-recall: could not fork <describe>: <cause's message>`.
+ * @returns `message-recall: could not fork <subject>: <cause's message>`.
  */
-export function forkFailed(describe: string, error: unknown): MessageRecallError {
-  return new MessageRecallError('INTERNAL', `message-recall: could not fork ${describe}: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
+export function forkFailed(subject: string, error: unknown): MessageRecallError {
+  return new MessageRecallError('INTERNAL', `message-recall: could not fork ${subject}: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
 }
