@@ -59,6 +59,30 @@ function resolveConfig(raw) {
   });
 }
 
+// src/host/stored-log-presence.ts
+import { stat } from "node:fs/promises";
+function isMissingPath(error) {
+  const code = error?.code;
+  return code === "ENOENT" || code === "ENOTDIR";
+}
+async function storedLogMissing(persistence, sessionId, header) {
+  const located = header === void 0 ? void 0 : persistence.locate?.(header);
+  if (located !== void 0) {
+    try {
+      await stat(located.path);
+      return false;
+    } catch (error) {
+      return isMissingPath(error);
+    }
+  }
+  if (persistence.supportsRawArtifacts !== true || persistence.readRaw === void 0) return false;
+  try {
+    return await persistence.readRaw(sessionId) === void 0;
+  } catch (error) {
+    return isMissingPath(error);
+  }
+}
+
 // src/host/disk-summary-cache.ts
 var DiskSummaryCache = class {
   /** @param summarize - the summary of a stored log (`summarizeStored`). */
@@ -72,10 +96,20 @@ var DiskSummaryCache = class {
    * The summary of a stored log.
    * @param persistence - the persistence service.
    * @param sessionId - the session id.
-   * @returns the summary, or `null` when nothing is stored for that id.
-   * @throws when the stored log cannot be read or folded (the cache keeps nothing then).
+   * @param header - the session's header when it is live (to find where its log belongs).
+   * @returns the summary, or `null` when nothing is stored for that id or its log is gone from
+   * its place.
+   * @throws when the stored log is there but cannot be read or folded (the cache keeps nothing then).
    */
-  async summary(persistence, sessionId) {
+  async summary(persistence, sessionId, header) {
+    try {
+      return await this.read(persistence, sessionId);
+    } catch (error) {
+      if (await storedLogMissing(persistence, sessionId, header)) return this.forget(sessionId);
+      throw error;
+    }
+  }
+  async read(persistence, sessionId) {
     let revision;
     if (persistence.listSnapshots !== void 0) {
       const snapshot = (await persistence.listSnapshots()).find((entry) => entry.header.id === sessionId);
@@ -518,13 +552,118 @@ async function inspectSession(services, sessionId) {
   const id = sessionId;
   const session = services.sessions.get(id);
   const live = session === void 0 ? null : summarizeLive(session, services.index.lookup(session));
-  const disk = services.persistence === void 0 ? null : await services.diskSummaries.summary(services.persistence, sessionId);
+  const disk = services.persistence === void 0 ? null : await services.diskSummaries.summary(services.persistence, sessionId, session?.header);
   if (live === null && disk === null) return { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId } };
   return { ok: true, value: { live, disk } };
 }
 
 // src/host/fork-before.ts
 import { randomUUID } from "node:crypto";
+
+// src/host/title.ts
+var NO_PROMPT_TITLE = "New Session";
+var DEFAULT_TITLE_LIMITS = Object.freeze({ maxWords: 5, maxBytes: 40, maxTitleBytes: 80 });
+var ESCAPES = /(?:\u001B\]|\u009D)(?:(?!\u0007|\u001B\\)[\s\S])*(?:\u0007|\u001B\\|$)|(?:\u001B\[|\u009B)[0-?]*[ -/]*[@-~]|\u001B[@-_]/gu;
+var INVISIBLE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u200B\u200E\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF]/gu;
+function fallbackTitle(text, limits) {
+  const words = text.replace(ESCAPES, "").replace(INVISIBLE, "").split(/\s+/u).filter(Boolean).slice(0, limits.maxWords);
+  let out = "";
+  let bytes = 0;
+  for (const char of words.join(" ")) {
+    const size = Buffer.byteLength(char, "utf8");
+    if (bytes + size > limits.maxBytes) break;
+    out += char;
+    bytes += size;
+  }
+  return out.trimEnd();
+}
+function promptText(event) {
+  return contentOf(event).filter((block) => isRecord(block) && block.type === "text" && typeof block.text === "string").map((block) => block.text).join("\n");
+}
+function isPlaceholder(current, lookup) {
+  if (current === void 0 || current.source.kind !== "fallback" || current.title !== NO_PROMPT_TITLE) return false;
+  return current.messageSeqs.every((seq) => {
+    const event = lookup(seq);
+    return event !== void 0 && isTombstoneEvent(event);
+  });
+}
+function firstPromptTitle(nodes, lookup, limits, placeholderSeq) {
+  for (const seq of nodes) {
+    const event = lookup(seq);
+    if (event === void 0 || event.type !== "user/message" || classifyNode(event) !== "user") continue;
+    const title = fallbackTitle(promptText(event), limits);
+    if (title.length > 0) return { title, messageSeqs: [seq], source: { kind: "fallback" } };
+  }
+  return { title: NO_PROMPT_TITLE, messageSeqs: [placeholderSeq], source: { kind: "fallback" } };
+}
+function titleAfterRemoval(input) {
+  const { current } = input;
+  if (current === void 0 || current.source.kind === "user") return null;
+  if (!current.messageSeqs.some((seq) => input.shadowedSeqs.includes(seq))) return null;
+  return firstPromptTitle(input.nodes, input.lookup, input.limits, input.tombstoneSeq);
+}
+function titleAfterRestore(input) {
+  const { current, beforeTombstone: before } = input;
+  if (current === void 0 || current.source.kind === "user") return null;
+  const onSurface = new Set(input.nodes);
+  if (isPlaceholder(current, input.lookup)) return firstPromptTitle(input.nodes, input.lookup, input.limits, input.restoredSeq);
+  if (before === void 0 || current.source.kind !== "fallback" || current.eventSeq < input.tombstoneSeq) return null;
+  if (!before.messageSeqs.includes(input.originalSeq)) return null;
+  const cited = before.messageSeqs.map((seq) => seq === input.originalSeq ? input.restoredSeq : seq);
+  if (!cited.every((seq) => onSurface.has(seq))) return firstPromptTitle(input.nodes, input.lookup, input.limits, input.restoredSeq);
+  if (before.title === current.title && cited.length === current.messageSeqs.length && cited.every((seq, i) => seq === current.messageSeqs[i])) return null;
+  return { title: before.title, messageSeqs: cited, source: { ...before.source } };
+}
+function titleAfterPrompt(current, prompt, lookup, limits) {
+  if (!isPlaceholder(current, lookup)) return null;
+  if (prompt.type !== "user/message" || prompt.surfaceOp !== "append" || classifyNode(prompt) !== "user") return null;
+  const title = fallbackTitle(promptText(prompt), limits);
+  return title.length === 0 ? null : { title, messageSeqs: [prompt.seq], source: { kind: "fallback" } };
+}
+function titleLimitsOf(service) {
+  const config = isRecord(service) ? service.config : void 0;
+  if (!isRecord(config)) return DEFAULT_TITLE_LIMITS;
+  const { fallbackMaxWords, fallbackMaxBytes, maxTitleBytes } = config;
+  if (!Number.isSafeInteger(fallbackMaxWords) || !Number.isSafeInteger(fallbackMaxBytes)) return DEFAULT_TITLE_LIMITS;
+  return {
+    maxWords: fallbackMaxWords,
+    maxBytes: fallbackMaxBytes,
+    maxTitleBytes: Number.isSafeInteger(maxTitleBytes) ? maxTitleBytes : DEFAULT_TITLE_LIMITS.maxTitleBytes
+  };
+}
+
+// src/host/title-events.ts
+function titleBefore(beforeSeq, lookup) {
+  for (let seq = beforeSeq - 1; seq >= 0; seq--) {
+    const event = lookup(seq);
+    if (event?.type !== "session/title" || !isRecord(event.data)) continue;
+    const { title, messageSeqs, source } = event.data;
+    if (typeof title !== "string" || !Array.isArray(messageSeqs) || !isRecord(source) || typeof source.kind !== "string") return void 0;
+    return { title, messageSeqs, source, eventSeq: seq };
+  }
+  return void 0;
+}
+var titleSeen = /* @__PURE__ */ new WeakMap();
+function currentTitle(session, count, lookup) {
+  const seen = titleSeen.get(session);
+  const from = seen !== void 0 && seen.upTo <= count ? seen.upTo : 0;
+  let seq = from === 0 ? void 0 : seen?.seq;
+  for (let at = count - 1; at >= from; at--) {
+    if (lookup(at)?.type === "session/title") {
+      seq = at;
+      break;
+    }
+  }
+  titleSeen.set(session, { upTo: count, seq });
+  return seq === void 0 ? void 0 : titleBefore(seq + 1, lookup);
+}
+function appendTitle(session, change) {
+  return session.append("session/title", {
+    title: change.title,
+    messageSeqs: [...change.messageSeqs],
+    source: { ...change.source }
+  }).seq;
+}
 
 // src/host/copy-title.ts
 var COPY_SUFFIX = /^(.*) \(copy(?: ([2-9]|[1-9]\d+))?\)$/su;
@@ -554,10 +693,57 @@ function nextCopyTitle(base, taken, maxBytes = Number.POSITIVE_INFINITY) {
   while (taken.has(copyTitleNumbered(stem, next, maxBytes))) next++;
   return copyTitleNumbered(stem, next, maxBytes);
 }
+function copiedTitle(tombstoneSeq, lookup, limits) {
+  let base = titleBefore(tombstoneSeq, lookup)?.title;
+  for (let seq = 0; base === void 0 && seq < tombstoneSeq; seq++) {
+    const event = lookup(seq);
+    if (event?.type !== "user/message" || event.surfaceOp !== "append" || classifyNode(event) !== "user") continue;
+    const title = fallbackTitle(plainText(contentOf(event)), limits);
+    if (title.length > 0) base = title;
+  }
+  return base ?? null;
+}
 
-// src/host/redact.ts
+// src/host/fork-plan.ts
+function sessionPreset(session) {
+  for (let at = session.events.length - 1; at >= 0; at--) {
+    const event = session.events[at];
+    if (event.type === "agent-preset/selected" && isRecord(event.data) && typeof event.data.agentPreset === "string") return event.data.agentPreset;
+  }
+  return session.header.agentPreset;
+}
+function planFork(source, tombstoneSeq) {
+  const tombstone = source.lookup(tombstoneSeq);
+  if (tombstone === void 0 || !isTombstoneEvent(tombstone)) return { ok: false, refusal: { code: "TARGET_NOT_FOUND", tombstoneSeq, reason: "not-a-tombstone" } };
+  const boundarySeq = tombstoneSeq - 1;
+  const seed = source.events.slice(0, boundarySeq + 1);
+  const lastTurnMark = seed.findLast((event) => event.type === "turn/start" || event.type === "turn/end");
+  if (lastTurnMark?.type === "turn/start") return { ok: false, refusal: { code: "OPEN_TURN", boundarySeq } };
+  const agentPreset = sessionPreset(source);
+  const meta = {
+    ...source.header.cwd === void 0 ? {} : { cwd: source.header.cwd },
+    parentSession: source.header.id,
+    seedLength: seed.length,
+    ...agentPreset === void 0 ? {} : { agentPreset }
+  };
+  return { ok: true, plan: { boundarySeq, seed, meta } };
+}
+
+// src/host/fork-source.ts
+async function readForkSource(services, sessionId) {
+  const id = sessionId;
+  const live = services.agents.get(id)?.session ?? services.sessions.get(id);
+  if (live !== void 0) return { id: sessionId, header: live.header, events: live.events, lookup: services.index.lookup(live), origin: "live" };
+  const stored = services.stored();
+  if (stored === void 0 || !(await stored.list()).some((header) => header.id === sessionId)) return null;
+  const { meta, events } = await stored.readFrom(id, 0);
+  const log = events;
+  return { id: sessionId, header: meta, events, lookup: (seq) => log[seq], origin: "stored" };
+}
+
+// src/host/shorten-paths.ts
 var ABSOLUTE_PATH = /(?:(?<![\w])[A-Za-z]:\\|(?<![\w:/\\])\\\\|(?<![\w.~:/-])\/(?=[^\s/'"`]+\/))[^\s'"`,;()<>]*/g;
-function redactPaths(text) {
+function shortenPaths(text) {
   return text.replace(ABSOLUTE_PATH, (path) => {
     const segments = path.split(/[\\/]/).filter((segment) => segment.length > 0);
     return `…/${segments.at(-1) ?? ""}`;
@@ -574,7 +760,7 @@ async function flushWithRetry(flush, policy = DEFAULT_FLUSH_RETRY) {
       return { ok: true, persisted: await flush(), attempts };
     } catch (error) {
       const wait = policy.backoffMs[attempts - 1];
-      if (wait === void 0) return { ok: false, attempts, error, reason: redactPaths(error instanceof Error ? error.message : String(error)) };
+      if (wait === void 0) return { ok: false, attempts, error, reason: shortenPaths(error instanceof Error ? error.message : String(error)) };
       await new Promise((resolve) => setTimeout(resolve, wait));
     }
   }
@@ -1014,107 +1200,48 @@ function errorText(error) {
   return error instanceof Error ? error.message : String(error);
 }
 
-// src/host/title.ts
-var NO_PROMPT_TITLE = "New Session";
-var DEFAULT_TITLE_LIMITS = Object.freeze({ maxWords: 5, maxBytes: 40, maxTitleBytes: 80 });
-function titleBefore(beforeSeq, lookup) {
-  for (let seq = beforeSeq - 1; seq >= 0; seq--) {
-    const event = lookup(seq);
-    if (event?.type !== "session/title" || !isRecord(event.data)) continue;
-    const { title, messageSeqs, source } = event.data;
-    if (typeof title !== "string" || !Array.isArray(messageSeqs) || !isRecord(source) || typeof source.kind !== "string") return void 0;
-    return { title, messageSeqs, source, eventSeq: seq };
-  }
-  return void 0;
-}
-var titleSeen = /* @__PURE__ */ new WeakMap();
-function currentTitle(session, count, lookup) {
-  const seen = titleSeen.get(session);
-  const from = seen !== void 0 && seen.upTo <= count ? seen.upTo : 0;
-  let seq = from === 0 ? void 0 : seen?.seq;
-  for (let at = count - 1; at >= from; at--) {
-    if (lookup(at)?.type === "session/title") {
-      seq = at;
-      break;
+// src/host/fork-store.ts
+async function storeCopy(services, copy) {
+  return services.inChildFiber(async (store) => {
+    let child;
+    try {
+      child = store.create(copy.id, { seed: [...copy.plan.seed], meta: copy.plan.meta });
+      if (copy.title !== null) appendTitle(child, { title: copy.title, messageSeqs: [], source: { kind: "user" } });
+    } catch (error) {
+      throw forkFailed(copy.subject, error);
     }
-  }
-  titleSeen.set(session, { upTo: count, seq });
-  return seq === void 0 ? void 0 : titleBefore(seq + 1, lookup);
-}
-var ESCAPES = /(?:\u001B\]|\u009D)(?:(?!\u0007|\u001B\\)[\s\S])*(?:\u0007|\u001B\\|$)|(?:\u001B\[|\u009B)[0-?]*[ -/]*[@-~]|\u001B[@-_]/gu;
-var INVISIBLE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u200B\u200E\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF]/gu;
-function fallbackTitle(text, limits) {
-  const words = text.replace(ESCAPES, "").replace(INVISIBLE, "").split(/\s+/u).filter(Boolean).slice(0, limits.maxWords);
-  let out = "";
-  let bytes = 0;
-  for (const char of words.join(" ")) {
-    const size = Buffer.byteLength(char, "utf8");
-    if (bytes + size > limits.maxBytes) break;
-    out += char;
-    bytes += size;
-  }
-  return out.trimEnd();
-}
-function promptText(event) {
-  return contentOf(event).filter((block) => isRecord(block) && block.type === "text" && typeof block.text === "string").map((block) => block.text).join("\n");
-}
-function isPlaceholder(current, lookup) {
-  if (current === void 0 || current.source.kind !== "fallback" || current.title !== NO_PROMPT_TITLE) return false;
-  return current.messageSeqs.every((seq) => {
-    const event = lookup(seq);
-    return event !== void 0 && isTombstoneEvent(event);
+    const flushed = await flushWithRetry(() => store.flush(child), services.flushRetry);
+    if (!flushed.ok) {
+      throw new MessageRecallError(
+        "PERSIST_FAILED",
+        `message-recall: the copy of ${copy.subject} could not be stored: the durability flush failed ${flushed.attempts} times: ${flushed.reason}`,
+        { cause: flushed.error, details: { applied: false } }
+      );
+    }
+    return flushed.persisted;
   });
 }
-function firstPromptTitle(nodes, lookup, limits, placeholderSeq) {
-  for (const seq of nodes) {
-    const event = lookup(seq);
-    if (event === void 0 || event.type !== "user/message" || classifyNode(event) !== "user") continue;
-    const title = fallbackTitle(promptText(event), limits);
-    if (title.length > 0) return { title, messageSeqs: [seq], source: { kind: "fallback" } };
+function forkFailed(subject, error) {
+  return new MessageRecallError("INTERNAL", `message-recall: could not fork ${subject}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+}
+
+// src/host/fork-workspace.ts
+async function workspaceOf(sources, source) {
+  const workspaces = sources.workspaces()?.list();
+  if (workspaces === void 0) return void 0;
+  const holding = (id) => workspaces.find((workspace) => workspace.sessionIds.includes(id));
+  const direct = holding(source.id);
+  if (direct !== void 0 || source.origin !== "subagent") return direct;
+  const headers = /* @__PURE__ */ new Map();
+  for (const header of sources.liveHeaders()) headers.set(header.id, header);
+  for (const header of await sources.storedHeaders() ?? []) if (!headers.has(header.id)) headers.set(header.id, header);
+  const seen = /* @__PURE__ */ new Set([source.id]);
+  for (let parent = source.parentSession; parent !== void 0 && !seen.has(parent); parent = headers.get(parent)?.parentSession) {
+    seen.add(parent);
+    const workspace = holding(parent);
+    if (workspace !== void 0) return workspace;
   }
-  return { title: NO_PROMPT_TITLE, messageSeqs: [placeholderSeq], source: { kind: "fallback" } };
-}
-function titleAfterRemoval(input) {
-  const { current } = input;
-  if (current === void 0 || current.source.kind === "user") return null;
-  if (!current.messageSeqs.some((seq) => input.shadowedSeqs.includes(seq))) return null;
-  return firstPromptTitle(input.nodes, input.lookup, input.limits, input.tombstoneSeq);
-}
-function titleAfterRestore(input) {
-  const { current, beforeTombstone: before } = input;
-  if (current === void 0 || current.source.kind === "user") return null;
-  const onSurface = new Set(input.nodes);
-  if (isPlaceholder(current, input.lookup)) return firstPromptTitle(input.nodes, input.lookup, input.limits, input.restoredSeq);
-  if (before === void 0 || current.source.kind !== "fallback" || current.eventSeq < input.tombstoneSeq) return null;
-  if (!before.messageSeqs.includes(input.originalSeq)) return null;
-  const cited = before.messageSeqs.map((seq) => seq === input.originalSeq ? input.restoredSeq : seq);
-  if (!cited.every((seq) => onSurface.has(seq))) return firstPromptTitle(input.nodes, input.lookup, input.limits, input.restoredSeq);
-  if (before.title === current.title && cited.length === current.messageSeqs.length && cited.every((seq, i) => seq === current.messageSeqs[i])) return null;
-  return { title: before.title, messageSeqs: cited, source: { ...before.source } };
-}
-function titleAfterPrompt(current, prompt, lookup, limits) {
-  if (!isPlaceholder(current, lookup)) return null;
-  if (prompt.type !== "user/message" || prompt.surfaceOp !== "append" || classifyNode(prompt) !== "user") return null;
-  const title = fallbackTitle(promptText(prompt), limits);
-  return title.length === 0 ? null : { title, messageSeqs: [prompt.seq], source: { kind: "fallback" } };
-}
-function appendTitle(session, change) {
-  return session.append("session/title", {
-    title: change.title,
-    messageSeqs: [...change.messageSeqs],
-    source: { ...change.source }
-  }).seq;
-}
-function titleLimitsOf(service) {
-  const config = isRecord(service) ? service.config : void 0;
-  if (!isRecord(config)) return DEFAULT_TITLE_LIMITS;
-  const { fallbackMaxWords, fallbackMaxBytes, maxTitleBytes } = config;
-  if (!Number.isSafeInteger(fallbackMaxWords) || !Number.isSafeInteger(fallbackMaxBytes)) return DEFAULT_TITLE_LIMITS;
-  return {
-    maxWords: fallbackMaxWords,
-    maxBytes: fallbackMaxBytes,
-    maxTitleBytes: Number.isSafeInteger(maxTitleBytes) ? maxTitleBytes : DEFAULT_TITLE_LIMITS.maxTitleBytes
-  };
+  return void 0;
 }
 
 // src/host/session-titles.ts
@@ -1150,40 +1277,6 @@ async function sessionTitles(sources) {
 }
 
 // src/host/fork-before.ts
-function copiedTitle(tombstoneSeq, lookup, limits) {
-  let base = titleBefore(tombstoneSeq, lookup)?.title;
-  for (let seq = 0; base === void 0 && seq < tombstoneSeq; seq++) {
-    const event = lookup(seq);
-    if (event?.type !== "user/message" || event.surfaceOp !== "append" || classifyNode(event) !== "user") continue;
-    const title = fallbackTitle(plainText(contentOf(event)), limits);
-    if (title.length > 0) base = title;
-  }
-  return base ?? null;
-}
-function sessionPreset(session) {
-  for (let at = session.events.length - 1; at >= 0; at--) {
-    const event = session.events[at];
-    if (event.type === "agent-preset/selected" && isRecord(event.data) && typeof event.data.agentPreset === "string") return event.data.agentPreset;
-  }
-  return session.header.agentPreset;
-}
-async function workspaceOf(services, source) {
-  const workspaces = services.workspaces()?.list();
-  if (workspaces === void 0) return void 0;
-  const holding = (id) => workspaces.find((workspace) => workspace.sessionIds.includes(id));
-  const direct = holding(source.id);
-  if (direct !== void 0 || source.header.origin !== "subagent") return direct;
-  const headers = /* @__PURE__ */ new Map();
-  for (const session of services.catalog.live()) headers.set(session.id, session.header);
-  for (const header of await services.catalog.stored()?.list() ?? []) if (!headers.has(header.id)) headers.set(header.id, header);
-  const seen = /* @__PURE__ */ new Set([source.id]);
-  for (let parent = source.header.parentSession; parent !== void 0 && !seen.has(parent); parent = headers.get(parent)?.parentSession) {
-    seen.add(parent);
-    const workspace = holding(parent);
-    if (workspace !== void 0) return workspace;
-  }
-  return void 0;
-}
 var copying = /* @__PURE__ */ new WeakMap();
 function oneCopyAtATime(key, task) {
   const result = (copying.get(key) ?? Promise.resolve()).then(task);
@@ -1191,36 +1284,35 @@ function oneCopyAtATime(key, task) {
   return result;
 }
 async function forkBefore(services, request) {
-  return services.access.use(request.sessionId, (source) => forkFrom(services, source, request));
-}
-async function forkFrom(services, source, request) {
-  const lookup = services.index.lookup(source);
-  const tombstone = lookup(request.tombstoneSeq);
-  if (tombstone === void 0 || !isTombstoneEvent(tombstone)) {
-    const refusal = { code: "TARGET_NOT_FOUND", tombstoneSeq: request.tombstoneSeq, reason: "not-a-tombstone" };
-    return { ok: false, refusal };
+  const { sessionId, tombstoneSeq } = request;
+  const subject = `session "${sessionId}" before tombstone seq ${tombstoneSeq}`;
+  let source;
+  try {
+    source = await readForkSource({ ...services, stored: services.catalog.stored }, sessionId);
+  } catch (error) {
+    throw forkFailed(subject, error);
   }
-  const boundarySeq = request.tombstoneSeq - 1;
+  if (source === null) return { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId } };
+  const planned = planFork(source, tombstoneSeq);
+  if (!planned.ok) {
+    if (planned.refusal.code === "TARGET_NOT_FOUND") return { ok: false, refusal: planned.refusal };
+    throw forkFailed(subject, new Error(`the boundary seq ${planned.refusal.boundarySeq} ends inside an open turn`));
+  }
+  const { plan } = planned;
   const limits = services.titleLimits();
-  const base = copiedTitle(request.tombstoneSeq, lookup, limits);
-  const seed = source.events.slice(0, boundarySeq + 1);
-  const agentPreset = sessionPreset(source);
-  const meta = {
-    ...source.header.cwd === void 0 ? {} : { cwd: source.header.cwd },
-    parentSession: source.id,
-    seedLength: seed.length,
-    ...agentPreset === void 0 ? {} : { agentPreset }
-  };
-  const forkedSessionId = `session-${randomUUID()}`;
-  const failed = (error) => new MessageRecallError("INTERNAL", `message-recall: could not fork session "${request.sessionId}" before tombstone seq ${request.tombstoneSeq}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-  const lastTurnMark = seed.findLast((event) => event.type === "turn/start" || event.type === "turn/end");
-  if (lastTurnMark?.type === "turn/start") throw failed(new Error(`the boundary seq ${boundarySeq} ends inside an open turn`));
+  const base = copiedTitle(tombstoneSeq, source.lookup, limits);
+  const header = source.header;
   let workspace;
   try {
-    workspace = await workspaceOf(services, source);
+    workspace = await workspaceOf({
+      workspaces: () => services.workspaces(),
+      liveHeaders: () => services.catalog.live().map((session) => session.header),
+      storedHeaders: async () => services.catalog.stored()?.list()
+    }, header);
   } catch (error) {
-    throw failed(error);
+    throw forkFailed(subject, error);
   }
+  const forkedSessionId = `session-${randomUUID()}`;
   const made = await oneCopyAtATime(services.index, async () => {
     let title = null;
     if (base !== null) {
@@ -1228,28 +1320,11 @@ async function forkFrom(services, source, request) {
       try {
         taken = await sessionTitles({ ...services.catalog, warn: (message) => services.warn(message) });
       } catch (error) {
-        throw failed(error);
+        throw forkFailed(subject, error);
       }
       title = nextCopyTitle(base, taken, limits.maxTitleBytes);
     }
-    const persisted = await services.inChildFiber(async (store) => {
-      let child;
-      try {
-        child = store.create(forkedSessionId, { seed, meta });
-        if (title !== null) appendTitle(child, { title, messageSeqs: [], source: { kind: "user" } });
-      } catch (error) {
-        throw failed(error);
-      }
-      const flushed = await flushWithRetry(() => store.flush(child), services.flushRetry);
-      if (!flushed.ok) {
-        throw new MessageRecallError(
-          "PERSIST_FAILED",
-          `message-recall: the copy of session "${request.sessionId}" before tombstone seq ${request.tombstoneSeq} could not be stored: the durability flush failed ${flushed.attempts} times: ${flushed.reason}`,
-          { cause: flushed.error, details: { applied: false } }
-        );
-      }
-      return flushed.persisted;
-    });
+    const persisted = await storeCopy(services, { id: forkedSessionId, plan, title, subject });
     return { title, persisted };
   });
   if (workspace !== void 0) {
@@ -1259,7 +1334,7 @@ async function forkFrom(services, source, request) {
       services.warn(`message-recall: the copy "${forkedSessionId}" was stored but could not join workspace "${workspace.id}": ${error instanceof Error ? error.message : String(error)}`);
     }
   }
-  return { ok: true, value: { action: "forkBefore", tombstoneSeq: request.tombstoneSeq, forkedSessionId, boundarySeq, title: made.title, persisted: made.persisted } };
+  return { ok: true, value: { action: "forkBefore", tombstoneSeq, forkedSessionId, boundarySeq: plan.boundarySeq, title: made.title, persisted: made.persisted } };
 }
 
 // src/host/json-keys.ts
@@ -2158,7 +2233,7 @@ function statusOf(code) {
   }
 }
 function fail(res, code, message, headers, details = {}) {
-  sendJson(res, statusOf(code), { ok: false, error: { code, message: redactPaths(message), ...details } }, headers);
+  sendJson(res, statusOf(code), { ok: false, error: { code, message: shortenPaths(message), ...details } }, headers);
 }
 function refuse(res, refusal) {
   fail(res, refusal.code, describeRefusal(refusal), void 0, "index" in refusal ? { index: refusal.index } : {});
@@ -2311,26 +2386,6 @@ var SessionAccess = class {
    */
   async write(sessionId, task, precheck) {
     return this.reach(sessionId, () => this.runLive(sessionId, task), task, precheck);
-  }
-  /**
-   * Run a task that reads a live session object without writing to it (a fork copies its prefix):
-   * a live session is used as it is, with no maintenance slot; a stored one is entered for the
-   * task and released afterwards, as for a write.
-   * @param sessionId - the session id.
-   * @param task - gets the session; must not hold it past its returned promise.
-   * @returns the task's outcome, or `SESSION_NOT_LIVE` (neither live nor stored) or `AGENT_BUSY`
-   *   (the session became live with an agent while it was being opened).
-   * @throws what the task throws, and the persistence service's errors.
-   */
-  async use(sessionId, task) {
-    const id = sessionId;
-    const live = () => {
-      const agent = this.services.agents.get(id);
-      if (agent !== void 0) return task(agent.session, "agent");
-      const session = this.holds.has(sessionId) ? void 0 : this.services.sessions.get(id);
-      return session === void 0 ? void 0 : task(session, "live");
-    };
-    return this.reach(sessionId, live, task);
   }
   /** The live path when there is one, else the stored session entered for `task` (retried when it became live meanwhile). */
   async reach(sessionId, live, task, precheck) {

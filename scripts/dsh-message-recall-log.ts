@@ -11,7 +11,9 @@ import { listCommand } from './commands/list'
 import { readCommand } from './commands/read'
 import { scanCommand } from './commands/scan'
 import { verifyCommand } from './commands/verify'
-import { EXIT, out, runCommand, runMain, UsageError, type LogCommand } from './support/cli'
+import { EXIT, type LogCommand, runCommand, runMain } from './support/command'
+import { out } from './support/output'
+import { UsageError } from './support/usage-errors'
 
 const BIN = 'dsh-message-recall-log'
 const COMMANDS: readonly LogCommand[] = [readCommand, verifyCommand, explainCommand, listCommand, scanCommand]

@@ -5,6 +5,6 @@
  * @module dsh-message-recall/scripts/explain-session
  */
 import { explainCommand } from './commands/explain'
-import { runCommand } from './support/cli'
+import { runCommand } from './support/command'
 
 runCommand(explainCommand, 'node lib/scripts/explain-session.js', process.argv.slice(2))

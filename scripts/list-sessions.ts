@@ -5,6 +5,6 @@
  * @module dsh-message-recall/scripts/list-sessions
  */
 import { listCommand } from './commands/list'
-import { runCommand } from './support/cli'
+import { runCommand } from './support/command'
 
 runCommand(listCommand, 'node lib/scripts/list-sessions.js', process.argv.slice(2))

@@ -5,6 +5,6 @@
  * @module dsh-message-recall/scripts/read-session-log
  */
 import { readCommand } from './commands/read'
-import { runCommand } from './support/cli'
+import { runCommand } from './support/command'
 
 runCommand(readCommand, 'node lib/scripts/read-session-log.js', process.argv.slice(2))

@@ -5,6 +5,6 @@
  * @module dsh-message-recall/scripts/scan-replace
  */
 import { scanCommand } from './commands/scan'
-import { runCommand } from './support/cli'
+import { runCommand } from './support/command'
 
 runCommand(scanCommand, 'node lib/scripts/scan-replace.js', process.argv.slice(2))

@@ -5,6 +5,6 @@
  * @module dsh-message-recall/scripts/verify-decoder
  */
 import { verifyCommand } from './commands/verify'
-import { runCommand } from './support/cli'
+import { runCommand } from './support/command'
 
 runCommand(verifyCommand, 'node lib/scripts/verify-decoder.js', process.argv.slice(2))

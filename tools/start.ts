@@ -19,7 +19,9 @@ import { createInterface } from 'node:readline'
 import { createSession, prompt, rpc, waitForTurnEnds } from './dsh-api'
 import { addPlugin, assertNode22, ensureHostInstalled, PLUGIN_NAME, PROJECT_ROOT, startHost, type ModelEndpoint, type RunningHost } from './dsh-host'
 import { parentPidEnv } from './exit-with-parent'
-import { OptionError, OptionValueError, parseCli, portOption } from '../scripts/support/cli'
+import { parseCli } from '../scripts/support/arguments'
+import { OptionValueError, portOption } from '../scripts/support/option-values'
+import { OptionError } from '../scripts/support/usage-errors'
 
 const USAGE = `usage: npm start -- [options]
 

@@ -1,27 +1,29 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-F3XLNPK7.js";
+} from "./chunks/chunk-7Z5ZNZMH.js";
 import {
   listCommand
-} from "./chunks/chunk-Q7VQZ5TB.js";
+} from "./chunks/chunk-336ZXFXD.js";
 import {
   readCommand
-} from "./chunks/chunk-SF3UK262.js";
+} from "./chunks/chunk-I66L6ABO.js";
 import {
   scanCommand
-} from "./chunks/chunk-H6YWAR25.js";
-import "./chunks/chunk-RWUM5PL7.js";
+} from "./chunks/chunk-HE37INCY.js";
+import "./chunks/chunk-NY2GQ6Z4.js";
+import "./chunks/chunk-NWCER2NG.js";
 import {
   verifyCommand
-} from "./chunks/chunk-OF5J6UMI.js";
+} from "./chunks/chunk-JXOAEFXJ.js";
+import "./chunks/chunk-TSNASLY7.js";
 import {
   EXIT,
   UsageError,
   out,
   runCommand,
   runMain
-} from "./chunks/chunk-4ESBLEIB.js";
+} from "./chunks/chunk-JYSYW3FP.js";
 
 // scripts/dsh-message-recall-log.ts
 var BIN = "dsh-message-recall-log";

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-F3XLNPK7.js";
-import "./chunks/chunk-RWUM5PL7.js";
+} from "./chunks/chunk-7Z5ZNZMH.js";
+import "./chunks/chunk-NY2GQ6Z4.js";
 import {
   runCommand
-} from "./chunks/chunk-4ESBLEIB.js";
+} from "./chunks/chunk-JYSYW3FP.js";
 
 // scripts/explain-session.ts
 runCommand(explainCommand, "node lib/scripts/explain-session.js", process.argv.slice(2));

@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 import {
   verifyCommand
-} from "./chunks/chunk-OF5J6UMI.js";
+} from "./chunks/chunk-JXOAEFXJ.js";
+import "./chunks/chunk-TSNASLY7.js";
 import {
   runCommand
-} from "./chunks/chunk-4ESBLEIB.js";
+} from "./chunks/chunk-JYSYW3FP.js";
 
 // scripts/verify-decoder.ts
 runCommand(verifyCommand, "node lib/scripts/verify-decoder.js", process.argv.slice(2));

@@ -5,7 +5,10 @@
  *
  * @module dsh-message-recall/scripts/commands/explain
  */
-import { COMMON_OPTIONS, DECODER_OPTION, EXIT, decoderOption, out, parseOneTarget, type LogCommand } from '../support/cli'
+import { COMMON_OPTIONS, DECODER_OPTION, parseOneTarget } from '../support/arguments'
+import { EXIT, type LogCommand } from '../support/command'
+import { decoderOption } from '../support/option-values'
+import { out } from '../support/output'
 import type { LogEvent } from '../../src/shared/events'
 import { deriveHiddenRows, type HiddenRow, type TranscriptRow } from '../../src/shared/hidden-rows'
 import { transcriptRows } from '../../src/log/log-rows'

@@ -4,7 +4,13 @@
  *
  * @module dsh-message-recall/scripts/commands/list
  */
-import { COMMON_OPTIONS, DECODER_OPTION, EXIT, decoderOption, formatBytes, hoursOption, limitOption, out, parseRootTarget, assertRoot, progress, type LogCommand } from '../support/cli'
+import { COMMON_OPTIONS, DECODER_OPTION, parseRootTarget } from '../support/arguments'
+import { EXIT, type LogCommand } from '../support/command'
+import { formatBytes } from '../support/format-bytes'
+import { decoderOption, hoursOption, limitOption } from '../support/option-values'
+import { out } from '../support/output'
+import { progress } from '../support/progress'
+import { assertRoot } from '../support/sessions-root'
 import { summarizeRoot, type SessionEntry } from '../../src/log/session-roots'
 import { counted } from '../../src/log/counted'
 

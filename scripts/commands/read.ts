@@ -4,7 +4,13 @@
  *
  * @module dsh-message-recall/scripts/commands/read
  */
-import { ChunkedOutput, COMMON_OPTIONS, DECODER_OPTION, EXIT, UsageError, decoderOption, fileProgress, formatBytes, out, parseOneTarget, type LogCommand } from '../support/cli'
+import { COMMON_OPTIONS, DECODER_OPTION, parseOneTarget } from '../support/arguments'
+import { EXIT, type LogCommand } from '../support/command'
+import { formatBytes } from '../support/format-bytes'
+import { decoderOption } from '../support/option-values'
+import { ChunkedOutput, out } from '../support/output'
+import { fileProgress } from '../support/progress'
+import { UsageError } from '../support/usage-errors'
 import type { LogProblem, LogRecord } from '../../src/log/log-frames'
 import type { FrameReport } from '../../src/log/frame-batches'
 import { resolveSessionLog } from '../../src/log/log-file'

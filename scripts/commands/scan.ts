@@ -4,7 +4,13 @@
  *
  * @module dsh-message-recall/scripts/commands/scan
  */
-import { COMMON_OPTIONS, DECODER_OPTION, EXIT, decoderOption, formatBytes, hoursOption, out, parseRootTarget, assertRoot, progress, type LogCommand } from '../support/cli'
+import { COMMON_OPTIONS, DECODER_OPTION, parseRootTarget } from '../support/arguments'
+import { EXIT, type LogCommand } from '../support/command'
+import { formatBytes } from '../support/format-bytes'
+import { decoderOption, hoursOption } from '../support/option-values'
+import { out } from '../support/output'
+import { progress } from '../support/progress'
+import { assertRoot } from '../support/sessions-root'
 import { forkOrigin } from '../../src/log/session-explain'
 import { summarizeRoot } from '../../src/log/session-roots'
 import { counted, forCount } from '../../src/log/counted'

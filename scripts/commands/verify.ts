@@ -5,7 +5,13 @@
  * @module dsh-message-recall/scripts/commands/verify
  */
 import { createHash } from 'node:crypto'
-import { COMMON_OPTIONS, DECODER_OPTION, EXIT, UsageError, decoderOption, fileProgress, formatBytes, out, parseOneTarget, type LogCommand } from '../support/cli'
+import { COMMON_OPTIONS, DECODER_OPTION, parseOneTarget } from '../support/arguments'
+import { EXIT, type LogCommand } from '../support/command'
+import { formatBytes } from '../support/format-bytes'
+import { decoderOption } from '../support/option-values'
+import { out } from '../support/output'
+import { fileProgress } from '../support/progress'
+import { UsageError } from '../support/usage-errors'
 import { DECODER_NAMES, type DecoderName } from '../../src/log/frame-decoder'
 import { findZstdCli, hasZlibZstd } from '../../src/log/frame-decoder-node'
 import type { LogProblem } from '../../src/log/log-frames'

@@ -1,5 +1,6 @@
 /**
- * The title of a copy, distinct from every title already in use. The scheme follows how DSH names
+ * The title of a copy, pure: the copied conversation's title at the cut, made distinct from every
+ * title already in use. The scheme follows how DSH names
  * a Branch (`dsh-client-runtime` `increasedForkTitle`: an unnumbered title gains ` (1)`, a
  * trailing `(n)` becomes `(n+1)`), with this plugin's word for a copy:
  * "<title> (copy)", then "<title> (copy 2)", "<title> (copy 3)", … The copy of a copy is named
@@ -11,6 +12,10 @@
  *
  * @module dsh-message-recall/host/copy-title
  */
+import { classifyNode, contentOf, plainText } from '../shared/surface-node'
+import type { EventLookup } from './surface-plan'
+import { fallbackTitle, type TitleLimits } from './title'
+import { titleBefore } from './title-events'
 
 /** A title split into what it copies and its copy number. */
 export interface CopyName {
@@ -70,4 +75,23 @@ export function nextCopyTitle(base: string, taken: ReadonlySet<string>, maxBytes
   let next = number + 1
   while (taken.has(copyTitleNumbered(stem, next, maxBytes))) next++
   return copyTitleNumbered(stem, next, maxBytes)
+}
+
+/**
+ * The title of a copy made before `tombstoneSeq`, before numbering: the title in effect at that
+ * point, else the first-prompt fallback of the copied part; `null` when the copied part has
+ * neither. The copy's title is {@link nextCopyTitle} of it.
+ * @param tombstoneSeq - the tombstone the copy is made before.
+ * @param lookup - one event by seq over the source's log.
+ * @param limits - the fallback title limits.
+ */
+export function copiedTitle(tombstoneSeq: number, lookup: EventLookup, limits: TitleLimits): string | null {
+  let base = titleBefore(tombstoneSeq, lookup)?.title
+  for (let seq = 0; base === undefined && seq < tombstoneSeq; seq++) {
+    const event = lookup(seq)
+    if (event?.type !== 'user/message' || event.surfaceOp !== 'append' || classifyNode(event) !== 'user') continue
+    const title = fallbackTitle(plainText(contentOf(event)), limits)
+    if (title.length > 0) base = title
+  }
+  return base ?? null
 }

@@ -7,14 +7,21 @@
  * file's device, inode, size, mtime and ctime), which changes whenever the stored log changes.
  * Concurrent requests for one log share one read: never two full reads of one log at once.
  *
+ * A log that is gone from its place (its folder removed, moved aside or replaced by a file) has
+ * no stored summary: `null`, as for a session that was never stored, not an error (see
+ * `stored-log-presence`). rc.8's JSONL listing itself fails then: a log moved aside inside the
+ * sessions root no longer matches the path its header names (`dsh-session-persistence-jsonl`
+ * `assertStoredIdentity`), and a file in the folder's place fails with `ENOTDIR`.
+ *
  * @module dsh-message-recall/host/disk-summary-cache
  */
-import type { SessionEvent, SessionId } from '@deepseek-ai/dsh-session'
+import type { SessionEvent, SessionHeader, SessionId } from '@deepseek-ai/dsh-session'
 import type { LogEvent } from '../shared/events'
 import type { LogSummary } from '../shared/protocol'
+import { storedLogMissing, type LogPresenceProbe } from './stored-log-presence'
 
 /** The part of `ctx.sessionPersistence` (`dsh-session-persistence`) the stored summary reads. */
-export interface PersistenceReader {
+export interface PersistenceReader extends LogPresenceProbe {
   /** Stored events from `fromSeq` on (`SessionPersistence.readFrom`). */
   readFrom(id: SessionId, fromSeq: number): Promise<{ events: readonly SessionEvent[] }>
   /** Headers of every materialized session (`SessionPersistence.list`). */
@@ -51,10 +58,21 @@ export class DiskSummaryCache {
    * The summary of a stored log.
    * @param persistence - the persistence service.
    * @param sessionId - the session id.
-   * @returns the summary, or `null` when nothing is stored for that id.
-   * @throws when the stored log cannot be read or folded (the cache keeps nothing then).
+   * @param header - the session's header when it is live (to find where its log belongs).
+   * @returns the summary, or `null` when nothing is stored for that id or its log is gone from
+   * its place.
+   * @throws when the stored log is there but cannot be read or folded (the cache keeps nothing then).
    */
-  async summary(persistence: PersistenceReader, sessionId: string): Promise<LogSummary | null> {
+  async summary(persistence: PersistenceReader, sessionId: string, header?: SessionHeader): Promise<LogSummary | null> {
+    try {
+      return await this.read(persistence, sessionId)
+    } catch (error) {
+      if (await storedLogMissing(persistence, sessionId, header)) return this.forget(sessionId)
+      throw error
+    }
+  }
+
+  private async read(persistence: PersistenceReader, sessionId: string): Promise<LogSummary | null> {
     let revision: string | undefined
     if (persistence.listSnapshots !== undefined) {
       const snapshot = (await persistence.listSnapshots()).find((entry) => entry.header.id === sessionId)

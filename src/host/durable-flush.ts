@@ -7,7 +7,7 @@
  *
  * @module dsh-message-recall/host/durable-flush
  */
-import { redactPaths } from './redact'
+import { shortenPaths } from './shorten-paths'
 
 /** How often and how long to retry. */
 export interface FlushRetryPolicy {
@@ -29,7 +29,7 @@ export type FlushOutcome =
  * persistence listener took part.
  * @param policy - the backoff schedule.
  * @returns `ok` with `persisted` after the first attempt that resolves, or the last error and its
- * message with absolute paths removed ({@link redactPaths}).
+ * message with absolute paths removed ({@link shortenPaths}).
  */
 export async function flushWithRetry(flush: () => Promise<boolean>, policy: FlushRetryPolicy = DEFAULT_FLUSH_RETRY): Promise<FlushOutcome> {
   let attempts = 0
@@ -39,7 +39,7 @@ export async function flushWithRetry(flush: () => Promise<boolean>, policy: Flus
       return { ok: true, persisted: await flush(), attempts }
     } catch (error) {
       const wait = policy.backoffMs[attempts - 1]
-      if (wait === undefined) return { ok: false, attempts, error, reason: redactPaths(error instanceof Error ? error.message : String(error)) }
+      if (wait === undefined) return { ok: false, attempts, error, reason: shortenPaths(error instanceof Error ? error.message : String(error)) }
       await new Promise((resolve) => setTimeout(resolve, wait))
     }
   }

@@ -23,10 +23,12 @@ import type {} from '@deepseek-ai/dsh-session'
 import { Config, resolveConfig, type MessageRecallConfig } from './config'
 import { DiskSummaryCache } from './disk-summary-cache'
 import { SessionEventIndex } from './event-index'
-import type { ForkingStore, WorkspaceLookup } from './fork-before'
+import type { ForkingStore } from './fork-store'
+import type { StoredLogReader } from './fork-source'
+import type { WorkspaceLookup } from './fork-workspace'
 import { summarizeStored, type PersistenceReader } from './inspect'
 import { createRouteHandler } from './route'
-import type { ProjectionCacheReader, StoredTitleReader } from './session-titles'
+import type { ProjectionCacheReader } from './session-titles'
 import type { MessagePricer } from './shadow-price'
 import { titleLimitsOf } from './title'
 import { followPrompt } from './write-effects'
@@ -80,7 +82,7 @@ export function apply(ctx: Context, config: Partial<MessageRecallConfig> | undef
         workspaces: () => ctx.get('workspaceRegistry') as WorkspaceLookup | undefined,
         catalog: {
           live: () => ctx.sessions.list(),
-          stored: () => ctx.get('sessionPersistence') as StoredTitleReader | undefined,
+          stored: () => ctx.get('sessionPersistence') as StoredLogReader | undefined,
           cache: () => ctx.get('sessionProjectionCache') as ProjectionCacheReader | undefined,
         },
         async inChildFiber(body) {

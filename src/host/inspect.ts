@@ -69,8 +69,9 @@ export function summarizeStored(events: readonly LogEvent[]): LogSummary {
  * the stored-summary cache.
  * @param sessionId - the session id.
  * @returns `{ live, disk }` (`null` where unavailable: not live in this process, no persistence
- * service, or nothing stored yet), or `SESSION_NOT_LIVE` when both are unavailable.
- * @throws when the stored log cannot be read or folded.
+ * service, nothing stored yet, or the stored log gone from its place), or `SESSION_NOT_LIVE` when
+ * both are unavailable.
+ * @throws when the stored log is there but cannot be read or folded.
  */
 export async function inspectSession(
   services: { sessions: { get(id: SessionId): Session | undefined }; index: SessionEventIndex; persistence: PersistenceReader | undefined; diskSummaries: DiskSummaryCache },
@@ -79,7 +80,7 @@ export async function inspectSession(
   const id = sessionId as SessionId
   const session = services.sessions.get(id)
   const live = session === undefined ? null : summarizeLive(session, services.index.lookup(session))
-  const disk = services.persistence === undefined ? null : await services.diskSummaries.summary(services.persistence, sessionId)
+  const disk = services.persistence === undefined ? null : await services.diskSummaries.summary(services.persistence, sessionId, session?.header)
   if (live === null && disk === null) return { ok: false, refusal: { code: 'SESSION_NOT_LIVE', sessionId } }
   return { ok: true, value: { live, disk } }
 }

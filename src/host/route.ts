@@ -16,7 +16,7 @@ import type { DiskSummaryCache } from './disk-summary-cache'
 import { forkBefore, type ForkServices } from './fork-before'
 import { checkContentType, checkMethod, checkTrust, readJsonBody, sendJson } from './http'
 import { inspectSession, type PersistenceReader } from './inspect'
-import { redactPaths } from './redact'
+import { shortenPaths } from './shorten-paths'
 import { describeRefusal, errorText, MessageRecallError, type WriteRefusal } from './refusals'
 import { parseRecallRequest } from './request'
 import { restoreMessage } from './restore-writer'
@@ -80,7 +80,7 @@ export function statusOf(code: ErrorCode): number {
 
 function fail(res: ServerResponse, code: ErrorCode, message: string, headers?: Record<string, string>, details: Omit<RouteError, 'code' | 'message'> = {}): void {
   // No absolute machine path leaves the host (persistence errors name the sessions root and the project folder).
-  sendJson(res, statusOf(code), { ok: false, error: { code, message: redactPaths(message), ...details } }, headers)
+  sendJson(res, statusOf(code), { ok: false, error: { code, message: shortenPaths(message), ...details } }, headers)
 }
 
 function refuse(res: ServerResponse, refusal: WriteRefusal): void {

@@ -15,7 +15,7 @@
  */
 import type { SessionEvent, SessionHeader, SessionId } from '@deepseek-ai/dsh-session'
 import type { LogEvent } from '../shared/events'
-import { titleBefore } from './title'
+import { titleBefore } from './title-events'
 
 /** The part of `ctx.sessionPersistence` read here. */
 export interface StoredTitleReader {

@@ -132,27 +132,6 @@ export class SessionAccess {
     return this.reach(sessionId, () => this.runLive(sessionId as SessionId, task), task, precheck)
   }
 
-  /**
-   * Run a task that reads a live session object without writing to it (a fork copies its prefix):
-   * a live session is used as it is, with no maintenance slot; a stored one is entered for the
-   * task and released afterwards, as for a write.
-   * @param sessionId - the session id.
-   * @param task - gets the session; must not hold it past its returned promise.
-   * @returns the task's outcome, or `SESSION_NOT_LIVE` (neither live nor stored) or `AGENT_BUSY`
-   *   (the session became live with an agent while it was being opened).
-   * @throws what the task throws, and the persistence service's errors.
-   */
-  async use<T, R>(sessionId: string, task: (session: Session, origin: SessionOrigin) => Promise<AccessOutcome<T, R>>): Promise<AccessOutcome<T, R | AccessRefusal>> {
-    const id = sessionId as SessionId
-    const live = (): Promise<AccessOutcome<T, R | AccessRefusal>> | undefined => {
-      const agent = this.services.agents.get(id)
-      if (agent !== undefined) return task(agent.session, 'agent')
-      const session = this.holds.has(sessionId) ? undefined : this.services.sessions.get(id)
-      return session === undefined ? undefined : task(session, 'live')
-    }
-    return this.reach(sessionId, live, task)
-  }
-
   /** The live path when there is one, else the stored session entered for `task` (retried when it became live meanwhile). */
   private async reach<T, R>(
     sessionId: string,

@@ -1,5 +1,6 @@
 /**
- * The session title after a removal or a restore. rc.8 titles are log-only `session/title`
+ * The title rules, pure: which title a session gets after a removal, a restore or a new prompt.
+ * Reading the current title from the log and appending a new one is `title-events`. rc.8 titles are log-only `session/title`
  * events `{ title, messageSeqs, source }` naming the message seqs they were made from
  * (`dsh-session-title` `foldSessionTitle`: the last such event wins); the sidebar, the session
  * header and the tab title follow the newest one. `sessionTitle.refresh` cannot rebuild a title
@@ -23,9 +24,6 @@
  *
  * @module dsh-message-recall/host/title
  */
-import type { Session } from '@deepseek-ai/dsh-session'
-// Type-only: merges `session/title` into the session event map (`dsh-session-title` types).
-import type {} from '@deepseek-ai/dsh-session-title'
 import { isRecord, type LogEvent } from '../shared/events'
 import { classifyNode, contentOf } from '../shared/surface-node'
 import { isTombstoneEvent } from '../shared/tombstone'
@@ -61,49 +59,6 @@ export interface TitleLimits {
 
 /** The limits the `dsh-base` bundle configures for rc.8 (`fallbackMaxWords: 5`, `fallbackMaxBytes: 40`, `maxTitleBytes: 80`). */
 export const DEFAULT_TITLE_LIMITS: TitleLimits = Object.freeze({ maxWords: 5, maxBytes: 40, maxTitleBytes: 80 })
-
-/**
- * The title in effect before `beforeSeq`.
- * @param beforeSeq - exclusive upper bound (the log length for the current title).
- * @param lookup - one event by seq.
- * @returns the newest `session/title` event below `beforeSeq`, or `undefined`.
- */
-export function titleBefore(beforeSeq: number, lookup: EventLookup): TitleRecord | undefined {
-  for (let seq = beforeSeq - 1; seq >= 0; seq--) {
-    const event = lookup(seq)
-    if (event?.type !== 'session/title' || !isRecord(event.data)) continue
-    const { title, messageSeqs, source } = event.data
-    if (typeof title !== 'string' || !Array.isArray(messageSeqs) || !isRecord(source) || typeof source.kind !== 'string') return undefined
-    return { title, messageSeqs: messageSeqs as number[], source: source as TitleRecord['source'], eventSeq: seq }
-  }
-  return undefined
-}
-
-/** Per session: how far the log was searched for titles, and the newest title seq found so far. */
-const titleSeen = new WeakMap<object, { upTo: number; seq: number | undefined }>()
-
-/**
- * The current title of a session, found incrementally: each call searches only the events
- * appended since the previous call for the same session (the first call searches the whole log
- * once), so the write path does not scan a long log per write.
- * @param session - the session (the cache key).
- * @param count - its event count (`session.seq`).
- * @param lookup - one event by seq over its log.
- * @returns the newest `session/title`, or `undefined`.
- */
-export function currentTitle(session: object, count: number, lookup: EventLookup): TitleRecord | undefined {
-  const seen = titleSeen.get(session)
-  const from = seen !== undefined && seen.upTo <= count ? seen.upTo : 0
-  let seq = from === 0 ? undefined : seen?.seq
-  for (let at = count - 1; at >= from; at--) {
-    if (lookup(at)?.type === 'session/title') {
-      seq = at
-      break
-    }
-  }
-  titleSeen.set(session, { upTo: count, seq })
-  return seq === undefined ? undefined : titleBefore(seq + 1, lookup)
-}
 
 // Terminal escapes, control characters and invisible direction marks never reach a title.
 const ESCAPES = /(?:\u001B\]|\u009D)(?:(?!\u0007|\u001B\\)[\s\S])*(?:\u0007|\u001B\\|$)|(?:\u001B\[|\u009B)[0-?]*[ -/]*[@-~]|\u001B[@-_]/gu
@@ -229,21 +184,6 @@ export function titleAfterPrompt(current: TitleRecord | undefined, prompt: LogEv
   if (prompt.type !== 'user/message' || prompt.surfaceOp !== 'append' || classifyNode(prompt) !== 'user') return null
   const title = fallbackTitle(promptText(prompt), limits)
   return title.length === 0 ? null : { title, messageSeqs: [prompt.seq], source: { kind: 'fallback' } }
-}
-
-/**
- * Append a title change.
- * @param session - the session.
- * @param change - from {@link titleAfterRemoval} or {@link titleAfterRestore}.
- * @returns the logged event's seq.
- * @throws the Session's or an invariant's error when the event is refused.
- */
-export function appendTitle(session: Session, change: TitleChange): number {
-  return session.append('session/title', {
-    title: change.title,
-    messageSeqs: [...change.messageSeqs],
-    source: { ...change.source } as never,
-  }).seq
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * What a replace (a tombstone or a restore) brings along in the same synchronous block: the
  * shadow price right before it when a token meter is loaded ({@link ./shadow-price}), and the
- * session title after it ({@link ./title}). Independent of HTTP, shared by every writer.
+ * session title after it (the rules of `title`, read and written through `title-events`).
+ * Independent of HTTP, shared by every writer.
  *
  * @module dsh-message-recall/host/write-effects
  */
@@ -10,7 +11,8 @@ import type { EventLookup } from './surface-plan'
 import { appendShadowPrice, meterPricer, shadowPrice, type MessagePricer } from './shadow-price'
 import type { LogEvent } from '../shared/events'
 import { classifyNode } from '../shared/surface-node'
-import { appendTitle, currentTitle, titleAfterPrompt, titleAfterRemoval, titleAfterRestore, titleBefore, type TitleChange, type TitleLimits } from './title'
+import { titleAfterPrompt, titleAfterRemoval, titleAfterRestore, type TitleChange, type TitleLimits } from './title'
+import { appendTitle, currentTitle, titleBefore } from './title-events'
 
 /** The optional services a replace consults, read at request time. */
 export interface WriteEffects {

@@ -1,10 +1,10 @@
 /**
  * The one place that knows the shape of a surface `replace` op. DSH 0.1.0-rc.8 accepts exactly
  * the own keys `op`, `start`, `end` (`SurfaceOp` in `dsh-session/lib/types/types.d.ts`, validator
- * `isReplaceOp` in `dsh-session/lib/types/surface.js`); `start` and `end` are inclusive surface seqs,
- * ordered by surface position, not numerically. Later DSH lines (0.1.5+) spell the ends
- * `startSeq`/`endSeq`, which rc.8 refuses with
- * `session event "user/message" carries an invalid replace surfaceOp`; porting is a change here.
+ * `isReplaceOp` in `dsh-session/lib/types/surface.js`); `start` and `end` are inclusive surface
+ * seqs, ordered by surface position, not numerically, and any other key is refused with
+ * `session event "user/message" carries an invalid replace surfaceOp`. Later DSH lines spell the
+ * op differently; CONTRIBUTING's list of what is coupled to rc.8 names the change.
  *
  * @module dsh-message-recall/shared/replace-op
  */

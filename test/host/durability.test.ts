@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import type { DshApp } from '../support/dsh-app'
 import { flushWithRetry } from '../../src/host/durable-flush'
-import { redactPaths } from '../../src/host/redact'
+import { shortenPaths } from '../../src/host/shorten-paths'
 import { isTombstoneEvent } from '../../src/shared/tombstone'
 import { assertError, node, Roots, seededAgent, sessionFile } from './helpers'
 
@@ -32,12 +32,12 @@ describe('flushWithRetry', () => {
   })
 })
 
-describe('redactPaths', () => {
+describe('shortenPaths', () => {
   it('shortens POSIX and Windows paths and keeps URLs, routes and seq lists', () => {
-    assert.equal(redactPaths(`open '/home/ana/.dsh/sessions/--home-ana-app--/session-1/session.jsonl.zstd'`), `open '…/session.jsonl.zstd'`)
-    assert.equal(redactPaths('(raw log: /var/lib/dsh/x/session.jsonl)'), '(raw log: …/session.jsonl)')
-    assert.equal(redactPaths('C:\\Users\\ana\\.dsh\\sessions\\a\\session.jsonl is busy'), '…/session.jsonl is busy')
-    assert.equal(redactPaths('Origin "http://evil.example:8080" at https://a.example/b/c, route /dsh-message-recall, seqs 1/2'), 'Origin "http://evil.example:8080" at https://a.example/b/c, route /dsh-message-recall, seqs 1/2')
+    assert.equal(shortenPaths(`open '/home/ana/.dsh/sessions/--home-ana-app--/session-1/session.jsonl.zstd'`), `open '…/session.jsonl.zstd'`)
+    assert.equal(shortenPaths('(raw log: /var/lib/dsh/x/session.jsonl)'), '(raw log: …/session.jsonl)')
+    assert.equal(shortenPaths('C:\\Users\\ana\\.dsh\\sessions\\a\\session.jsonl is busy'), '…/session.jsonl is busy')
+    assert.equal(shortenPaths('Origin "http://evil.example:8080" at https://a.example/b/c, route /dsh-message-recall, seqs 1/2'), 'Origin "http://evil.example:8080" at https://a.example/b/c, route /dsh-message-recall, seqs 1/2')
   })
 })
 

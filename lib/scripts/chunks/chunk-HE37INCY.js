@@ -1,21 +1,25 @@
 #!/usr/bin/env node
 import {
   forkOrigin
-} from "./chunk-RWUM5PL7.js";
+} from "./chunk-NY2GQ6Z4.js";
+import {
+  assertRoot
+} from "./chunk-NWCER2NG.js";
+import {
+  progress
+} from "./chunk-TSNASLY7.js";
 import {
   COMMON_OPTIONS,
   DECODER_OPTION,
   EXIT,
-  assertRoot,
   counted,
   decoderOption,
   forCount,
   hoursOption,
   out,
   parseRootTarget,
-  progress,
   summarizeRoot
-} from "./chunk-4ESBLEIB.js";
+} from "./chunk-JYSYW3FP.js";
 
 // scripts/commands/scan.ts
 var usage = (invocation) => `Usage: ${invocation} [sessions root] [options]

@@ -2,9 +2,9 @@
  * Error messages leave the host without absolute paths of the machine: a persistence failure
  * (`ENOTDIR: not a directory, open '<root>/--<cwd>--/<id>/session.jsonl.zstd'`) names the
  * sessions root, the person's project folder and home. The log keeps the full text; the HTTP
- * reply gets {@link redactPaths}.
+ * reply gets {@link shortenPaths}, which keeps only each path's last segment.
  *
- * @module dsh-message-recall/host/redact
+ * @module dsh-message-recall/host/shorten-paths
  */
 
 /** POSIX absolute paths (two or more segments) and Windows drive or UNC paths; URLs (`http://…`) are not paths. */
@@ -16,7 +16,7 @@ const ABSOLUTE_PATH = /(?:(?<![\w])[A-Za-z]:\\|(?<![\w:/\\])\\\\|(?<![\w.~:/-])\
  * @returns the message with paths shortened, e.g. `open '…/session.jsonl.zstd'`; a route path
  * such as `/dsh-message-recall` (one segment) is kept.
  */
-export function redactPaths(text: string): string {
+export function shortenPaths(text: string): string {
   return text.replace(ABSOLUTE_PATH, (path) => {
     const segments = path.split(/[\\/]/).filter((segment) => segment.length > 0)
     return `…/${segments.at(-1) ?? ''}`

@@ -1,8 +1,19 @@
 #!/usr/bin/env node
 
-// scripts/support/cli.ts
-import { stat as stat3 } from "node:fs/promises";
-import { parseArgs } from "node:util";
+// scripts/support/usage-errors.ts
+var UsageError = class extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "UsageError";
+  }
+};
+var OptionError = class extends UsageError {
+  /** @param message - what is wrong, naming the option as given (`unknown option --bogus`). */
+  constructor(message) {
+    super(message);
+    this.name = "OptionError";
+  }
+};
 
 // node_modules/fzstd/esm/index.mjs
 var ab = ArrayBuffer;
@@ -1196,22 +1207,164 @@ var ChunkReader = class {
   }
 };
 
-// src/log/session-roots.ts
-import { readdir as readdir2, stat as stat2 } from "node:fs/promises";
-import { homedir } from "node:os";
-import { join as join2, resolve } from "node:path";
+// scripts/support/option-values.ts
+var OPTION_VALUES = {
+  decoder: `a decoder name (one of auto, ${DECODER_NAMES.join(", ")})`,
+  hours: "a positive number of hours",
+  limit: "a positive whole number of sessions",
+  port: "a port number 0–65535"
+};
+var OptionValueError = class extends UsageError {
+  /**
+   * @param name - the option, without the dashes (`hours`).
+   * @param value - what was given, or `null` when the value was left out.
+   */
+  constructor(name, value) {
+    super(`--${name} expects ${OPTION_VALUES[name] ?? "a value"}, got ${value === null ? "nothing" : JSON.stringify(value)}`);
+    this.name = "OptionValueError";
+  }
+};
+function decoderOption(value) {
+  if (value === void 0 || value === "auto") return "auto";
+  if (DECODER_NAMES.includes(value)) return value;
+  throw new OptionValueError("decoder", value);
+}
+function hoursOption(value) {
+  if (value === void 0) return void 0;
+  const hours = /^(?:\d+(?:\.\d*)?|\.\d+)$/.test(value) ? Number(value) : NaN;
+  if (!(hours > 0 && Number.isFinite(hours))) throw new OptionValueError("hours", value);
+  return hours;
+}
+function limitOption(value) {
+  if (value === void 0) return void 0;
+  const limit = /^\d+$/.test(value) ? Number(value) : NaN;
+  if (!(limit > 0 && Number.isSafeInteger(limit))) throw new OptionValueError("limit", value);
+  return limit;
+}
+
+// scripts/support/command.ts
+var EXIT = {
+  /** Nothing wrong found. */
+  ok: 0,
+  /** The tool ran and found a problem (torn tail, corrupt frame, unreadable file in a scan, …). */
+  problem: 1,
+  /** Bad usage, or the input could not be read at all. */
+  usage: 2
+};
+function runCommand(command, invocation, argv) {
+  runMain(command.usage(invocation), () => command.run(argv, invocation), invocation);
+}
+function runMain(usage, main, invocation) {
+  process.stdout.on("error", (error) => {
+    if (error.code === "EPIPE") process.exit(process.exitCode ?? EXIT.ok);
+    throw error;
+  });
+  main().then((code) => {
+    process.exitCode = code;
+  }).catch((error) => {
+    if (error instanceof OptionError) {
+      process.stderr.write(`${invocation === void 0 ? "" : `${invocation}: `}${error.message}; see --help
+`);
+    } else if (error instanceof OptionValueError) {
+      process.stderr.write(`${error.message}
+`);
+    } else if (error instanceof UsageError) {
+      process.stderr.write(`${error.message}
+
+${usage}`);
+    } else if (error instanceof SessionLogInputError || error instanceof DecoderUnavailableError) {
+      process.stderr.write(`${error.message}
+`);
+    } else {
+      process.stderr.write(`${error instanceof Error ? error.stack ?? error.message : String(error)}
+`);
+    }
+    process.exitCode = EXIT.usage;
+  });
+}
+
+// scripts/support/output.ts
+var OUTPUT_CHUNK_BYTES = 1024 * 1024;
+var ChunkedOutput = class {
+  buffer = Buffer.allocUnsafe(OUTPUT_CHUNK_BYTES);
+  used = 0;
+  ready = [];
+  /** Whether a value was already written in {@link addJsonLines} mode (for the commas). */
+  valuesWritten = false;
+  /** Append bytes. */
+  add(bytes) {
+    let from = 0;
+    while (from < bytes.length) {
+      const n = Math.min(bytes.length - from, this.buffer.length - this.used);
+      this.buffer.set(bytes.subarray(from, from + n), this.used);
+      this.used += n;
+      from += n;
+      if (this.used === this.buffer.length) this.rotate();
+    }
+  }
+  /** Append text as UTF-8. */
+  addText(text) {
+    if (text.length * 3 <= this.buffer.length - this.used) this.used += this.buffer.write(text, this.used);
+    else this.add(Buffer.from(text));
+  }
+  /**
+   * Append whole lines (each ending in a line break) as members of a JSON array: each line is one
+   * JSON value, written with a comma before it unless it is the first.
+   */
+  addJsonLines(lines) {
+    if (lines.length === 0) return;
+    if (this.valuesWritten) this.addText(",");
+    this.valuesWritten = true;
+    const start = this.used;
+    const body = lines.subarray(0, lines.length - 1);
+    if (body.length <= this.buffer.length - this.used) {
+      this.buffer.set(body, this.used);
+      this.used += body.length;
+      for (let i = this.buffer.indexOf(10, start); i !== -1 && i < this.used; i = this.buffer.indexOf(10, i + 1)) this.buffer[i] = 44;
+    } else {
+      const copy = Buffer.from(body);
+      for (let i = copy.indexOf(10); i !== -1; i = copy.indexOf(10, i + 1)) copy[i] = 44;
+      this.add(copy);
+    }
+  }
+  /** Append one JSON value as a member of the array {@link addJsonLines} writes. */
+  addJsonValue(text) {
+    this.addText(this.valuesWritten ? "," + text : text);
+    this.valuesWritten = true;
+  }
+  rotate() {
+    this.ready.push(this.buffer.subarray(0, this.used));
+    this.buffer = Buffer.allocUnsafe(OUTPUT_CHUNK_BYTES);
+    this.used = 0;
+  }
+  /** Write the full chunks, waiting while stdout is congested. */
+  async drain() {
+    while (this.ready.length > 0) await outBytes(this.ready.shift());
+  }
+  /** Write everything collected. */
+  async end() {
+    if (this.used > 0) this.rotate();
+    await this.drain();
+  }
+};
+async function outBytes(bytes) {
+  if (!process.stdout.write(bytes)) await new Promise((resolve2) => process.stdout.once("drain", resolve2));
+}
+async function out(text) {
+  if (!process.stdout.write(text)) await new Promise((resolve2) => process.stdout.once("drain", resolve2));
+}
 
 // src/log/frame-decoder-node.ts
 import { spawn, spawnSync } from "node:child_process";
 import * as zlib from "node:zlib";
-var OUTPUT_CHUNK_BYTES = 1024 * 1024;
+var OUTPUT_CHUNK_BYTES2 = 1024 * 1024;
 var nodeZlib = zlib;
 function hasZlibZstd() {
   return typeof nodeZlib.createZstdDecompress === "function" && typeof nodeZlib.zstdDecompressSync === "function";
 }
 function openZstdStream() {
   if (!hasZlibZstd()) return null;
-  const stream = nodeZlib.createZstdDecompress({ chunkSize: OUTPUT_CHUNK_BYTES });
+  const stream = nodeZlib.createZstdDecompress({ chunkSize: OUTPUT_CHUNK_BYTES2 });
   const errorKey = Reflect.ownKeys(stream).find((key) => typeof key === "symbol" && key.description === "kError");
   const handle = stream._handle;
   const usable = handle !== null && typeof handle === "object" && typeof handle.writeSync === "function" && stream._writeState instanceof Uint32Array && stream._writeState.length >= 2 && typeof stream._defaultFlushFlag === "number" && errorKey !== void 0 && stream[errorKey] === null;
@@ -1226,7 +1379,7 @@ function openZstdStream() {
 function createZlibDecoder() {
   let opened = openZstdStream();
   if (opened === null) return null;
-  const output = Buffer.allocUnsafe(OUTPUT_CHUNK_BYTES);
+  const output = Buffer.allocUnsafe(OUTPUT_CHUNK_BYTES2);
   let closed = false;
   const decodeOnce = (frame, start, end) => {
     const { stream, errorKey } = opened;
@@ -2330,6 +2483,11 @@ function contentOf(event) {
   return Array.isArray(content) ? content : [];
 }
 
+// src/log/session-roots.ts
+import { readdir as readdir2, stat as stat2 } from "node:fs/promises";
+import { homedir } from "node:os";
+import { join as join2, resolve } from "node:path";
+
 // src/shared/restore.ts
 function readRestore(event, lookup) {
   if (event.type !== "user/message") return null;
@@ -2504,44 +2662,8 @@ async function summarizeLog(log, decoder) {
   }
 }
 
-// scripts/support/cli.ts
-var EXIT = {
-  /** Nothing wrong found. */
-  ok: 0,
-  /** The tool ran and found a problem (torn tail, corrupt frame, unreadable file in a scan, …). */
-  problem: 1,
-  /** Bad usage, or the input could not be read at all. */
-  usage: 2
-};
-var UsageError = class extends Error {
-  constructor(message) {
-    super(message);
-    this.name = "UsageError";
-  }
-};
-var OptionValueError = class extends UsageError {
-  /**
-   * @param name - the option, without the dashes (`hours`).
-   * @param value - what was given, or `null` when the value was left out.
-   */
-  constructor(name, value) {
-    super(`--${name} expects ${OPTION_VALUES[name] ?? "a value"}, got ${value === null ? "nothing" : JSON.stringify(value)}`);
-    this.name = "OptionValueError";
-  }
-};
-var OptionError = class extends UsageError {
-  /** @param message - what is wrong, naming the option as given (`unknown option --bogus`). */
-  constructor(message) {
-    super(message);
-    this.name = "OptionError";
-  }
-};
-var OPTION_VALUES = {
-  decoder: `a decoder name (one of auto, ${DECODER_NAMES.join(", ")})`,
-  hours: "a positive number of hours",
-  limit: "a positive whole number of sessions",
-  port: "a port number 0–65535"
-};
+// scripts/support/arguments.ts
+import { parseArgs } from "node:util";
 var COMMON_OPTIONS = {
   help: { type: "boolean", short: "h" },
   json: { type: "boolean" }
@@ -2599,187 +2721,12 @@ function parseRootTarget(argv, options, env = process.env) {
   const given = positionals[0];
   return { values, root: given ?? defaultSessionsRoot(env), defaulted: given === void 0 };
 }
-async function assertRoot(root, defaulted) {
-  try {
-    await assertFolder(root);
-  } catch (error) {
-    if (!defaulted || !(error instanceof SessionLogInputError)) throw error;
-    throw new SessionLogInputError(`no sessions root given, and the default ${root} (${SESSIONS_ROOT_RULE}) is not a readable folder: ${error.message}`, error.code);
-  }
-}
-async function assertFolder(root) {
-  let isDirectory;
-  try {
-    isDirectory = (await stat3(root)).isDirectory();
-  } catch (error) {
-    const code = error.code;
-    if (code === "ENOENT" || code === "ENOTDIR") throw new SessionLogInputError(`no such file or folder: ${root}`, "not-found");
-    throw new SessionLogInputError(`cannot read ${root}: ${error.message}`, "unreadable");
-  }
-  if (!isDirectory) throw new SessionLogInputError(`${root} is not a folder`, "not-a-log");
-}
-function decoderOption(value) {
-  if (value === void 0 || value === "auto") return "auto";
-  if (DECODER_NAMES.includes(value)) return value;
-  throw new OptionValueError("decoder", value);
-}
-function hoursOption(value) {
-  if (value === void 0) return void 0;
-  const hours = /^(?:\d+(?:\.\d*)?|\.\d+)$/.test(value) ? Number(value) : NaN;
-  if (!(hours > 0 && Number.isFinite(hours))) throw new OptionValueError("hours", value);
-  return hours;
-}
-function limitOption(value) {
-  if (value === void 0) return void 0;
-  const limit = /^\d+$/.test(value) ? Number(value) : NaN;
-  if (!(limit > 0 && Number.isSafeInteger(limit))) throw new OptionValueError("limit", value);
-  return limit;
-}
-function fileProgress(label, size) {
-  const bar = progress(label, "MB", size > PROGRESS_FILE_BYTES);
-  return { onProgress: (read, total) => bar.update(read, total, read), done: () => bar.done() };
-}
-var PROGRESS_FILE_BYTES = 50 * 1024 * 1024;
-var PROGRESS_INTERVAL_MS = 200;
-function progress(label, unit, enabled, stream = process.stderr) {
-  const started = performance.now();
-  let last = -Infinity;
-  let shown = false;
-  const on = enabled && stream.isTTY === true;
-  const mb = (bytes) => (bytes / 1e6).toFixed(1);
-  return {
-    update(done, total, bytes) {
-      if (!on) return;
-      const now = performance.now();
-      if (now - last < PROGRESS_INTERVAL_MS && done < total) return;
-      last = now;
-      shown = true;
-      const seconds = (now - started) / 1e3;
-      const rate = seconds > 0 ? `${mb(bytes / seconds)} MB/s` : "… MB/s";
-      const count = unit === "MB" ? `${mb(done)}/${mb(total)} MB` : `${done}/${counted(total, "log")}, ${mb(bytes)} MB`;
-      stream.write(`\r\x1B[K${label}: ${count}, ${rate}`);
-    },
-    done() {
-      if (shown) stream.write("\r\x1B[K");
-    }
-  };
-}
-function formatBytes(bytes) {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ["KiB", "MiB", "GiB", "TiB"];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value.toFixed(1)} ${units[unit]}`;
-}
-function runCommand(command, invocation, argv) {
-  runMain(command.usage(invocation), () => command.run(argv, invocation), invocation);
-}
-function runMain(usage, main, invocation) {
-  process.stdout.on("error", (error) => {
-    if (error.code === "EPIPE") process.exit(process.exitCode ?? EXIT.ok);
-    throw error;
-  });
-  main().then((code) => {
-    process.exitCode = code;
-  }).catch((error) => {
-    if (error instanceof OptionError) {
-      process.stderr.write(`${invocation === void 0 ? "" : `${invocation}: `}${error.message}; see --help
-`);
-    } else if (error instanceof OptionValueError) {
-      process.stderr.write(`${error.message}
-`);
-    } else if (error instanceof UsageError) {
-      process.stderr.write(`${error.message}
-
-${usage}`);
-    } else if (error instanceof SessionLogInputError || error instanceof DecoderUnavailableError) {
-      process.stderr.write(`${error.message}
-`);
-    } else {
-      process.stderr.write(`${error instanceof Error ? error.stack ?? error.message : String(error)}
-`);
-    }
-    process.exitCode = EXIT.usage;
-  });
-}
-var OUTPUT_CHUNK_BYTES2 = 1024 * 1024;
-var ChunkedOutput = class {
-  buffer = Buffer.allocUnsafe(OUTPUT_CHUNK_BYTES2);
-  used = 0;
-  ready = [];
-  /** Whether a value was already written in {@link addJsonLines} mode (for the commas). */
-  valuesWritten = false;
-  /** Append bytes. */
-  add(bytes) {
-    let from = 0;
-    while (from < bytes.length) {
-      const n = Math.min(bytes.length - from, this.buffer.length - this.used);
-      this.buffer.set(bytes.subarray(from, from + n), this.used);
-      this.used += n;
-      from += n;
-      if (this.used === this.buffer.length) this.rotate();
-    }
-  }
-  /** Append text as UTF-8. */
-  addText(text) {
-    if (text.length * 3 <= this.buffer.length - this.used) this.used += this.buffer.write(text, this.used);
-    else this.add(Buffer.from(text));
-  }
-  /**
-   * Append whole lines (each ending in a line break) as members of a JSON array: each line is one
-   * JSON value, written with a comma before it unless it is the first.
-   */
-  addJsonLines(lines) {
-    if (lines.length === 0) return;
-    if (this.valuesWritten) this.addText(",");
-    this.valuesWritten = true;
-    const start = this.used;
-    const body = lines.subarray(0, lines.length - 1);
-    if (body.length <= this.buffer.length - this.used) {
-      this.buffer.set(body, this.used);
-      this.used += body.length;
-      for (let i = this.buffer.indexOf(10, start); i !== -1 && i < this.used; i = this.buffer.indexOf(10, i + 1)) this.buffer[i] = 44;
-    } else {
-      const copy = Buffer.from(body);
-      for (let i = copy.indexOf(10); i !== -1; i = copy.indexOf(10, i + 1)) copy[i] = 44;
-      this.add(copy);
-    }
-  }
-  /** Append one JSON value as a member of the array {@link addJsonLines} writes. */
-  addJsonValue(text) {
-    this.addText(this.valuesWritten ? "," + text : text);
-    this.valuesWritten = true;
-  }
-  rotate() {
-    this.ready.push(this.buffer.subarray(0, this.used));
-    this.buffer = Buffer.allocUnsafe(OUTPUT_CHUNK_BYTES2);
-    this.used = 0;
-  }
-  /** Write the full chunks, waiting while stdout is congested. */
-  async drain() {
-    while (this.ready.length > 0) await outBytes(this.ready.shift());
-  }
-  /** Write everything collected. */
-  async end() {
-    if (this.used > 0) this.rotate();
-    await this.drain();
-  }
-};
-async function outBytes(bytes) {
-  if (!process.stdout.write(bytes)) await new Promise((resolve2) => process.stdout.once("drain", resolve2));
-}
-async function out(text) {
-  if (!process.stdout.write(text)) await new Promise((resolve2) => process.stdout.once("drain", resolve2));
-}
 
 export {
   forCount,
   counted,
   DECODER_NAMES,
+  SessionLogInputError,
   resolveSessionLog,
   hasZlibZstd,
   findZstdCli,
@@ -2796,20 +2743,17 @@ export {
   messageIdOf,
   contentOf,
   readRestore,
+  SESSIONS_ROOT_RULE,
   summarizeRoot,
-  EXIT,
   UsageError,
+  decoderOption,
+  hoursOption,
+  limitOption,
   COMMON_OPTIONS,
   DECODER_OPTION,
   parseOneTarget,
   parseRootTarget,
-  assertRoot,
-  decoderOption,
-  hoursOption,
-  limitOption,
-  fileProgress,
-  progress,
-  formatBytes,
+  EXIT,
   runCommand,
   runMain,
   ChunkedOutput,

@@ -1,19 +1,23 @@
 #!/usr/bin/env node
 import {
+  assertRoot
+} from "./chunk-NWCER2NG.js";
+import {
+  formatBytes,
+  progress
+} from "./chunk-TSNASLY7.js";
+import {
   COMMON_OPTIONS,
   DECODER_OPTION,
   EXIT,
-  assertRoot,
   counted,
   decoderOption,
-  formatBytes,
   hoursOption,
   limitOption,
   out,
   parseRootTarget,
-  progress,
   summarizeRoot
-} from "./chunk-4ESBLEIB.js";
+} from "./chunk-JYSYW3FP.js";
 
 // scripts/commands/list.ts
 var usage = (invocation) => `Usage: ${invocation} [sessions root] [options]

@@ -1,5 +1,9 @@
 #!/usr/bin/env node
 import {
+  fileProgress,
+  formatBytes
+} from "./chunk-TSNASLY7.js";
+import {
   COMMON_OPTIONS,
   ChunkedOutput,
   DECODER_OPTION,
@@ -7,14 +11,12 @@ import {
   UsageError,
   counted,
   decoderOption,
-  fileProgress,
   forCount,
-  formatBytes,
   out,
   parseOneTarget,
   readSessionLog,
   resolveSessionLog
-} from "./chunk-4ESBLEIB.js";
+} from "./chunk-JYSYW3FP.js";
 
 // scripts/commands/read.ts
 var usage = (invocation) => `Usage: ${invocation} <log file | session folder> [options]

@@ -11,7 +11,7 @@ import {
   stepOf,
   toolCallIds,
   toolResultCallId
-} from "./chunk-4ESBLEIB.js";
+} from "./chunk-JYSYW3FP.js";
 
 // node_modules/@deepseek-ai/dsh-session/lib/types/surface.js
 var SURFACE_EVENT_TYPES2 = /* @__PURE__ */ new Set([

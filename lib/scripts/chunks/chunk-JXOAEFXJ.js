@@ -1,5 +1,9 @@
 #!/usr/bin/env node
 import {
+  fileProgress,
+  formatBytes
+} from "./chunk-TSNASLY7.js";
+import {
   COMMON_OPTIONS,
   DECODER_NAMES,
   DECODER_OPTION,
@@ -7,16 +11,14 @@ import {
   UsageError,
   counted,
   decoderOption,
-  fileProgress,
   findZstdCli,
   forCount,
-  formatBytes,
   hasZlibZstd,
   out,
   parseOneTarget,
   readSessionLog,
   resolveSessionLog
-} from "./chunk-4ESBLEIB.js";
+} from "./chunk-JYSYW3FP.js";
 
 // scripts/commands/verify.ts
 import { createHash } from "node:crypto";

@@ -3,7 +3,7 @@ import {
   explainSession,
   forkOrigin,
   readFates
-} from "./chunk-RWUM5PL7.js";
+} from "./chunk-NY2GQ6Z4.js";
 import {
   COMMON_OPTIONS,
   DECODER_OPTION,
@@ -22,7 +22,7 @@ import {
   resolveSessionLog,
   stepOf,
   toolResultCallId
-} from "./chunk-4ESBLEIB.js";
+} from "./chunk-JYSYW3FP.js";
 
 // src/shared/hidden-rows.ts
 var CONTENT_ROW_KINDS = /* @__PURE__ */ new Set(["user", "steering", "assistant-step", "tool-call"]);
