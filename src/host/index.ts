@@ -29,6 +29,7 @@ import { createRouteHandler } from './route'
 import type { ProjectionCacheReader, StoredTitleReader } from './session-titles'
 import type { MessagePricer } from './shadow-price'
 import { titleLimitsOf } from './title'
+import { followSideState } from './side-state'
 import { followPrompt } from './write-effects'
 import { WriteQueue } from './write-queue'
 import { SessionAccess, type StoredSessionSource } from './stored-session'
@@ -74,6 +75,9 @@ export function apply(ctx: Context, config: Partial<MessageRecallConfig> | undef
       queue: new WriteQueue(),
       persistence,
       diskSummaries: new DiskSummaryCache(summarizeStored),
+      afterAppend: (session, fromSeq) => void followSideState(session, fromSeq, index.lookup(session), {
+        warn, tombstoneText: resolved.tombstoneText, effects: { meter: ctx.get('tokenMeter') as MessagePricer | undefined, titleLimits: titleLimits(), warn },
+      }),
       effects: () => ({ meter: ctx.get('tokenMeter') as MessagePricer | undefined, titleLimits: titleLimits(), warn }),
       fork: {
         titleLimits,
