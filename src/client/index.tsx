@@ -41,6 +41,9 @@ import { TombstoneActions } from './tombstone-actions'
 import { UnsavedWrites } from './unsaved'
 import { EditButton, type EditButtonKit } from './EditButton'
 import { EDITOR_DICTIONARIES, EDITOR_LOCALE_NS } from './editor-locales'
+import { TrajectoryDecorator } from './trajectory/trajectory-decorate'
+import { TRAJECTORY_DICTIONARIES, TRAJECTORY_LOCALE_NS } from './trajectory/trajectory-locales'
+import { TrajectoryMarks } from './trajectory/TrajectoryMarks'
 
 /** Plugin name (the package name). */
 export const name = 'dsh-message-recall'
@@ -55,6 +58,9 @@ export const OVERLAY_ENTRY_ID = 'dsh-message-recall'
 export const REMOVED_ENTRY_ID = 'dsh-message-recall-removed'
 /** Id of the Edit button entry in `conversation.session.header.utilities`. */
 export const EDIT_ENTRY_ID = 'dsh-message-recall-edit'
+
+/** Id of the headless entry in `conversation.session.header.utilities` that marks removals in the Trajectory tab. */
+export const TRAJECTORY_ENTRY_ID = 'dsh-message-recall-trajectory'
 
 /** Optional client config. */
 export interface ClientConfig {
@@ -140,4 +146,14 @@ export function apply(ctx: ClientContext, config?: ClientConfig): void {
     locale: EDITOR_LOCALE_NS,
     inject: () => ({ editorKit }),
   }, EditButton))
+  ctx.effect(() => ctx.locale.register(TRAJECTORY_LOCALE_NS, TRAJECTORY_DICTIONARIES), 'dsh-message-recall: Trajectory dictionaries')
+  const decorator = { current: undefined as TrajectoryDecorator | undefined }
+  ctx.effect(() => {
+    decorator.current = new TrajectoryDecorator(globalThis.document)
+    return () => decorator.current?.dispose()
+  }, 'dsh-message-recall: Trajectory marks')
+  ctx.slots.inject('conversation.session.header.utilities', () => ctx.slots.register({
+    name: 'conversation.session.header.utilities', id: TRAJECTORY_ENTRY_ID, order: 110, locale: TRAJECTORY_LOCALE_NS,
+    inject: () => ({ trajectoryKit: { decorator: decorator.current!, fetch: fetchImpl, locale: kit.locale, t: locale.bind(TRAJECTORY_LOCALE_NS), tRecall: kit.t } }),
+  }, TrajectoryMarks))
 }
