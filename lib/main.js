@@ -2234,6 +2234,9 @@ function followSideState(session, fromSeq, lookup, services) {
     const record = event === void 0 ? null : readTombstone(event);
     for (const node of record?.shadowedSeqs ?? []) newlyRemoved.add(node);
   }
+  let goals = false;
+  for (let seq = 0; seq < count && !goals; seq++) goals = lookup(seq)?.type === GOAL_CHANGE;
+  if (!goals) return [];
   const removed = removedNodes(count, lookup);
   const appended = [];
   const appendEvent = session.append.bind(session);

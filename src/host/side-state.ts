@@ -54,6 +54,10 @@ export function followSideState(session: Session, fromSeq: number, lookup: Looku
     const record = event === undefined ? null : readTombstone(event)
     for (const node of record?.shadowedSeqs ?? []) newlyRemoved.add(node)
   }
+  // Nothing to follow in a session that never had a goal (one cheap pass over the types).
+  let goals = false
+  for (let seq = 0; seq < count && !goals; seq++) goals = lookup(seq)?.type === GOAL_CHANGE
+  if (!goals) return []
   const removed = removedNodes(count, lookup)
   const appended: number[] = []
   // `todo/write` and `goal/change` are declared by their own packages, which this plugin does not depend on.
