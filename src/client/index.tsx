@@ -15,6 +15,8 @@
  *   list, registered like `dsh-session-log-export` registers its Session log button there;
  * - the conversation editor's dictionaries and its Edit button `dsh-message-recall-edit` in the
  *   same seat;
+ * - the Trajectory marks' dictionaries, the page's one Trajectory decorator and the headless entry
+ *   `dsh-message-recall-trajectory` in the same seat that feeds it;
  * - a watch on the page's session list that pulls it again when an entry leaves it, so a stored
  *   session this plugin wrote to stays listed (see `open-session.ts`).
  *
