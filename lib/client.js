@@ -24,6 +24,7 @@ __export(index_exports, {
   EDIT_ENTRY_ID: () => EDIT_ENTRY_ID,
   OVERLAY_ENTRY_ID: () => OVERLAY_ENTRY_ID,
   REMOVED_ENTRY_ID: () => REMOVED_ENTRY_ID,
+  TODO_STRIP_ENTRY_ID: () => TODO_STRIP_ENTRY_ID,
   TRAJECTORY_ENTRY_ID: () => TRAJECTORY_ENTRY_ID,
   apply: () => apply,
   inject: () => inject,
@@ -2539,7 +2540,7 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
 }
 
 // src/client/stamp.ts
-var BUILD_STAMP = true ? "0.1.0+2468402562" : "dev";
+var BUILD_STAMP = true ? "0.1.0+5666efc349" : "dev";
 
 // src/client/session-stores.ts
 var SessionStores = class {
@@ -3535,6 +3536,95 @@ function TrajectoryMarks({ sessionId, useSession, trajectoryKit: kit }) {
   return null;
 }
 
+// src/client/side-state/TodoStrip.tsx
+var import_react8 = require("react");
+
+// src/shared/step-owner.ts
+function removedNodes(count, lookup) {
+  const removed = /* @__PURE__ */ new Set();
+  for (const status of removalStatuses(count, lookup).values()) {
+    if (!status.inEffect) continue;
+    const record = readTombstone(lookup(status.seq));
+    for (const seq of record?.shadowedSeqs ?? []) removed.add(seq);
+  }
+  return removed;
+}
+function owningStep(seq, lookup) {
+  for (let at = seq - 1; at >= 0; at--) {
+    const type = lookup(at)?.type;
+    if (type === "assistant/message") return at;
+    if (type === "turn/start" || type === "turn/end") return null;
+  }
+  return null;
+}
+
+// src/client/side-state/todo-list.ts
+var TODO_WRITE = "todo/write";
+function staleTodoList(events) {
+  const bySeq = new Map(events.map((event) => [event.seq, event]));
+  const lookup = (seq) => bySeq.get(seq);
+  for (let i = events.length - 1; i >= 0; i--) {
+    const event = events[i];
+    if (event.type === "turn/start") return false;
+    if (event.type !== TODO_WRITE) continue;
+    const step = owningStep(event.seq, lookup);
+    if (step === null) return false;
+    const count = events[events.length - 1].seq + 1;
+    return removedNodes(count, lookup).has(step);
+  }
+  return false;
+}
+
+// src/client/side-state/TodoStrip.tsx
+var TODO_PANEL_SELECTOR = '[data-testid="todo-panel"]';
+var TODO_STRIP_STYLE = "data-message-recall-todos";
+var TodoStripHider = class {
+  style;
+  /** @param doc - the page's document. */
+  constructor(doc) {
+    this.style = doc.createElement("style");
+    this.style.setAttribute(TODO_STRIP_STYLE, "");
+    doc.head.appendChild(this.style);
+  }
+  /**
+   * Hide or show the strip.
+   * @param hidden - true while the strip's list came only from removed steps.
+   */
+  set(hidden) {
+    const text = hidden ? `${TODO_PANEL_SELECTOR} { display: none !important; }` : "";
+    if (this.style.textContent !== text) this.style.textContent = text;
+  }
+  /** Remove the style sheet. */
+  dispose() {
+    this.style.remove();
+  }
+};
+var selectRunning3 = (s) => s.running;
+var noProjection = () => void 0;
+function TodoStrip({ sessionId, useSession, useProjection = noProjection, todoKit: kit }) {
+  const replacements = useSession(selectReplacements);
+  const running = useSession(selectRunning3);
+  const todos = useProjection("todos");
+  (0, import_react8.useEffect)(() => {
+    if (running || !Array.isArray(todos) || todos.length === 0 || !replacements.some(isTombstoneEvent)) {
+      kit.hider.set(false);
+      return void 0;
+    }
+    let current = true;
+    readWholeHistory(kit.fetch, sessionId).then(
+      (events) => {
+        if (current) kit.hider.set(staleTodoList(events));
+      },
+      (error) => console.warn(`dsh-message-recall: the To-dos strip of session "${sessionId}" was not checked: ${error instanceof Error ? error.message : String(error)}`)
+    );
+    return () => {
+      current = false;
+    };
+  }, [sessionId, replacements, running, todos, kit]);
+  (0, import_react8.useEffect)(() => () => kit.hider.set(false), [kit]);
+  return null;
+}
+
 // src/client/index.tsx
 var name = "dsh-message-recall";
 var inject = ["slots", "locale", "conversationEvents", "conversationViews"];
@@ -3542,6 +3632,7 @@ var OVERLAY_ENTRY_ID = "dsh-message-recall";
 var REMOVED_ENTRY_ID = "dsh-message-recall-removed";
 var EDIT_ENTRY_ID = "dsh-message-recall-edit";
 var TRAJECTORY_ENTRY_ID = "dsh-message-recall-trajectory";
+var TODO_STRIP_ENTRY_ID = "dsh-message-recall-todos";
 var announced = false;
 function apply(ctx, config) {
   if (!announced) {
@@ -3620,5 +3711,16 @@ function apply(ctx, config) {
     locale: TRAJECTORY_LOCALE_NS,
     inject: () => ({ trajectoryKit: { decorator: decorator.current, fetch: fetchImpl, locale: kit.locale, t: locale.bind(TRAJECTORY_LOCALE_NS), tRecall: kit.t } })
   }, TrajectoryMarks));
+  const hider = { current: void 0 };
+  ctx.effect(() => {
+    hider.current = new TodoStripHider(globalThis.document);
+    return () => hider.current?.dispose();
+  }, "dsh-message-recall: To-dos strip");
+  ctx.slots.inject("conversation.session.header.utilities", () => ctx.slots.register({
+    name: "conversation.session.header.utilities",
+    id: TODO_STRIP_ENTRY_ID,
+    order: 120,
+    inject: () => ({ todoKit: { hider: hider.current, fetch: fetchImpl } })
+  }, TodoStrip));
 }
 return module.exports; } });

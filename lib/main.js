@@ -2065,8 +2065,7 @@ function createRouteHandler(services, config) {
 import { randomUUID as randomUUID2 } from "node:crypto";
 import { createUserMessage as createUserMessage2 } from "@deepseek-ai/dsh-llm";
 
-// src/host/side-state-plan.ts
-var GOAL_CHANGE = "goal/change";
+// src/shared/step-owner.ts
 function removedNodes(count, lookup) {
   const removed = /* @__PURE__ */ new Set();
   for (const status of removalStatuses(count, lookup).values()) {
@@ -2084,6 +2083,9 @@ function owningStep(seq, lookup) {
   }
   return null;
 }
+
+// src/host/side-state-plan.ts
+var GOAL_CHANGE = "goal/change";
 function readSnapshot(value) {
   if (!isRecord(value)) return void 0;
   const { id, revision, objective, phase, maxGoalRounds, blockedReason } = value;

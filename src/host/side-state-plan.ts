@@ -20,20 +20,16 @@
  * (`@deepseek-ai/dsh-session/invariant`, `validateEvent`) refuses a `todo/write` outside an open
  * turn, where every removal is written.
  *
- * A goal change belongs to the model step whose tool call wrote it: the last
- * `assistant/message` before it in the same turn. The step is removed when that message is
- * shadowed by a tombstone of this plugin in effect (a Delete, Delete onward, Recall or Exclude not
- * undone); a compaction does not count, it keeps the conversation's meaning.
+ * A goal change belongs to the model step whose tool call wrote it ({@link owningStep}); the step
+ * is removed when a tombstone of this plugin in effect shadows it ({@link removedNodes}).
  *
  * @module dsh-message-recall/host/side-state-plan
  */
 import type { LogEvent } from '../shared/events'
 import { isRecord } from '../shared/events'
-import { removalStatuses } from '../shared/removal-status'
-import { readTombstone } from '../shared/tombstone'
+import { owningStep, type Lookup } from '../shared/step-owner'
 
-/** One event by seq; `undefined` past the end. */
-export type Lookup = (seq: number) => LogEvent | undefined
+export { owningStep, removedNodes, type Lookup } from '../shared/step-owner'
 
 /** The `goal/change` event type of `dsh-goal`. */
 export const GOAL_CHANGE = 'goal/change'
@@ -89,40 +85,6 @@ export interface GoalClock {
   now(): number
   /** A fresh goal id (`dsh-goal` writes `goal-<uuid>`). */
   newGoalId(): string
-}
-
-/**
- * Every surface node shadowed by a tombstone of this plugin in effect (absorbed tombstones
- * included, restored ones not).
- * @param count - the log length (seqs `0 … count - 1`).
- * @param lookup - one event by seq.
- * @returns the shadowed node seqs.
- */
-export function removedNodes(count: number, lookup: Lookup): Set<number> {
-  const removed = new Set<number>()
-  for (const status of removalStatuses(count, lookup).values()) {
-    if (!status.inEffect) continue
-    const record = readTombstone(lookup(status.seq)!)
-    for (const seq of record?.shadowedSeqs ?? []) removed.add(seq)
-  }
-  return removed
-}
-
-/**
- * The model step that wrote an event: the seq of the last `assistant/message` before it in the
- * same turn.
- * @param seq - the event's seq.
- * @param lookup - one event by seq.
- * @returns the `assistant/message` seq, or `null` when the event lies outside a model step (the
- * person's goal bar, a command, this plugin's own corrections).
- */
-export function owningStep(seq: number, lookup: Lookup): number | null {
-  for (let at = seq - 1; at >= 0; at--) {
-    const type = lookup(at)?.type
-    if (type === 'assistant/message') return at
-    if (type === 'turn/start' || type === 'turn/end') return null
-  }
-  return null
 }
 
 function readSnapshot(value: unknown): GoalSnapshot | undefined {

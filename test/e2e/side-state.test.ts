@@ -1,8 +1,9 @@
 /**
  * End to end, in the real rc.8 web host and headless Chromium: the Trajectory tab marks a removed
  * prompt (its content hidden until "Show removed content" is clicked, the row naming Delete and
- * the time), and deleting the step that created a goal clears the goal bar and keeps the objective
- * out of the next model request. The tests run in order and build on each other.
+ * the time); deleting the step that created a goal clears the goal bar and keeps the objective
+ * out of the next model request; deleting the step that wrote the to-do list hides the To-dos
+ * strip at once. The tests run in order and build on each other.
  */
 import assert from 'node:assert/strict'
 import { after, before, describe } from 'node:test'
@@ -12,7 +13,7 @@ import { readTombstone } from '../../src/shared/tombstone'
 import { markTime } from '../../src/client/trajectory/trajectory-marks'
 import { INSPECTOR_SELECTOR } from '../../src/client/trajectory/trajectory-rc8'
 import { bootE2e, eventsOnDisk, sequentialScenarios, type E2e } from './harness'
-import { chooseWorkspace, clickAction, clickText, findRow, openApp, sendPrompt, waitArmed, waitForChatText, waitForTurnBars, waitInPage, waitRowHidden } from './ui'
+import { chooseWorkspace, clickAction, clickText, findRow, openApp, rows, sendPrompt, waitArmed, waitForChatText, waitForTurnBars, waitInPage, waitRowHidden } from './ui'
 import { assertWire, lastRequest } from './wire-checks'
 
 const TITLE = 'Heron canary chat'
@@ -121,5 +122,29 @@ describe('side state and the Trajectory tab in the real DSH web UI', { timeout: 
     await waitForChatText(page, 'Nothing is pending.')
     assert.equal(e.model.requests.length, before + 1, 'no goal round ran after the removal')
     assertWire(lastRequest(e.model), { present: ['Anything pending?'], absent: ['PELICAN-77'] })
+  })
+
+  scenario('3. Delete the step that wrote the to-do list: the To-dos strip goes at once, and the next turn shows none', async () => {
+    e.model.script([
+      { toolCalls: [{ name: 'todo_write', arguments: { todos: [{ content: 'Count the OSPREY-5 crates', status: 'in_progress' }] } }] },
+      { text: 'The list is ready.' },
+    ])
+    await sendPrompt(page, 'Plan the crate count.')
+    await waitForChatText(page, 'The list is ready.')
+    const stripShown = () => { const el = document.querySelector('[data-testid="todo-panel"]'); return el !== null && el.getClientRects().length > 0 }
+    await waitInPage(page, 'the To-dos strip', stripShown)
+    await e.shot(page, '03-todos-before')
+    const step = (await rows(page)).filter((r) => r.kind === 'tool-call').at(-1)!
+    await armAndCommit(step.key)
+    await waitRowHidden(page, step.key)
+    await waitInPage(page, 'the To-dos strip hidden', () => { const el = document.querySelector('[data-testid="todo-panel"]'); return el === null || el.getClientRects().length === 0 })
+    assert.equal((await visibleText()).includes('OSPREY-5'), false, 'the to-do text is nowhere on screen')
+    await e.shot(page, '03-todos-hidden')
+
+    e.model.script([{ text: 'Counting now.' }])
+    await sendPrompt(page, 'Go on.')
+    await waitForChatText(page, 'Counting now.')
+    assert.equal(await page.evaluate(() => document.querySelector('[data-testid="todo-panel"]') === null), true, 'the next turn cleared the list')
+    assert.equal(await page.evaluate(() => document.querySelector('style[data-message-recall-todos]')!.textContent), '', 'nothing left hidden')
   })
 })
