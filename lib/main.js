@@ -2231,10 +2231,13 @@ function followSideState(session, fromSeq, lookup, services) {
   const count = session.seq;
   if (count <= fromSeq) return [];
   const newlyRemoved = /* @__PURE__ */ new Set();
+  let onlyExclusions = true;
   for (let seq = fromSeq; seq < count; seq++) {
     const event = lookup(seq);
     const record = event === void 0 ? null : readTombstone(event);
-    for (const node of record?.shadowedSeqs ?? []) newlyRemoved.add(node);
+    if (record === null) continue;
+    if (record.action !== "exclude") onlyExclusions = false;
+    for (const node of record.shadowedSeqs) newlyRemoved.add(node);
   }
   let goals = false;
   for (let seq = 0; seq < count && !goals; seq++) goals = lookup(seq)?.type === GOAL_CHANGE;
@@ -2251,12 +2254,13 @@ function followSideState(session, fromSeq, lookup, services) {
       return false;
     }
   };
+  const roundAction = newlyRemoved.size > 0 && onlyExclusions ? "exclude" : "delete";
   for (const round of goalRoundsToRemove(count, lookup, session.surface.nodes, removed)) {
     try {
       priceReplace(session, services.effects, lookup, { start: round, end: round }, [round]);
       const message = createUserMessage2({
         content: services.tombstoneText === "" ? [] : [{ type: "text", text: services.tombstoneText }],
-        source: tombstoneSource("delete", [round])
+        source: tombstoneSource(roundAction, [round])
       });
       appended.push(session.append("user/message", message, { surfaceOp: replaceOp(round, round), sourceEventSeqs: [round] }).seq);
     } catch (error) {

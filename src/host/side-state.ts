@@ -6,7 +6,8 @@
  * persisted projection cache `dsh-session-projection-cache`) and `dsh-goal` `GoalService`, which
  * folds the log again on its next read, so `dsh-goal-round-driver` admits no further round of a goal that is gone. A goal
  * round on the surface that quotes an objective only removed steps set goes too, with a tombstone
- * of its own (action `delete`), so no later model request carries that text.
+ * of its own (`exclude` when this write only excluded, else `delete`), so no later model request
+ * carries that text.
  *
  * A goal change appended here is not made through `ctx.goals` on purpose: its methods need a live
  * agent (a stored session has none), and they announce `goal/changed`, on which the round driver
@@ -49,10 +50,13 @@ export function followSideState(session: Session, fromSeq: number, lookup: Looku
   const count = session.seq
   if (count <= fromSeq) return []
   const newlyRemoved = new Set<number>()
+  let onlyExclusions = true
   for (let seq = fromSeq; seq < count; seq++) {
     const event = lookup(seq)
     const record = event === undefined ? null : readTombstone(event)
-    for (const node of record?.shadowedSeqs ?? []) newlyRemoved.add(node)
+    if (record === null) continue
+    if (record.action !== 'exclude') onlyExclusions = false
+    for (const node of record.shadowedSeqs) newlyRemoved.add(node)
   }
   // Nothing to follow in a session that never had a goal (one cheap pass over the types).
   let goals = false
@@ -71,12 +75,14 @@ export function followSideState(session: Session, fromSeq: number, lookup: Looku
       return false
     }
   }
+  // A round goes the way the step that set its objective went: excluded with an exclusion, else deleted.
+  const roundAction = newlyRemoved.size > 0 && onlyExclusions ? 'exclude' : 'delete'
   for (const round of goalRoundsToRemove(count, lookup, session.surface.nodes, removed)) {
     try {
       priceReplace(session, services.effects, lookup, { start: round, end: round }, [round])
       const message = createUserMessage({
         content: services.tombstoneText === '' ? [] : [{ type: 'text', text: services.tombstoneText }],
-        source: tombstoneSource('delete', [round]) as unknown as UserMessage['source'],
+        source: tombstoneSource(roundAction, [round]) as unknown as UserMessage['source'],
       })
       appended.push(session.append('user/message', message, { surfaceOp: replaceOp(round, round), sourceEventSeqs: [round] }).seq)
     } catch (error) {

@@ -140,6 +140,21 @@ describe('side state after removals, real agent loop', () => {
     assert.equal(projection(app, session, 'goal'), null)
   })
 
+  it('an excluded create_goal step clears the goal too, and its goal round is excluded, not deleted', async () => {
+    const app = await boot()
+    const agent = await app.createAgent()
+    const session = agent.session
+    model.script([{ toolCall: { name: 'create_goal', arguments: { objective: 'Sort the canary-goal-excluded files', max_goal_rounds: 1 } } }, 'Set.', 'Round one.'])
+    await app.prompt(agent, 'Make sorting a goal')
+    await waitFor(() => (projection(app, session, 'goal') as { goal?: { phase: string } } | null)?.goal?.phase === 'blocked' && agent.status === 'idle', 'goal blocked after round 1', 15000)
+    const reply = await app.post({ sessionId: agent.id, action: 'exclude', seq: stepCalling(session, 'create_goal') })
+    assert.equal(reply.status, 200, reply.text)
+    const after = session.events.slice(reply.json.value.tombstoneSeq + 1)
+    assert.deepEqual(after.map((e) => e.type), ['user/message', 'goal/change'])
+    assert.equal((after[0]!.data as unknown as { source: { action: string } }).source.action, 'exclude')
+    assert.equal(projection(app, session, 'goal'), null)
+  })
+
   it('puts an edited goal back to its objective before the editing step', async () => {
     const app = await boot()
     const agent = await app.createAgent()
