@@ -2540,7 +2540,7 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
 }
 
 // src/client/stamp.ts
-var BUILD_STAMP = true ? "0.1.0+5666efc349" : "dev";
+var BUILD_STAMP = true ? "0.1.0+1303a355f2" : "dev";
 
 // src/client/session-stores.ts
 var SessionStores = class {
@@ -3372,6 +3372,8 @@ var TrajectoryDecorator = class {
   texts;
   revealed = null;
   selected = null;
+  /** True once a pass with no marks has put everything back: later DOM changes need no pass. */
+  clean = false;
   style;
   observer;
   /**
@@ -3387,6 +3389,8 @@ var TrajectoryDecorator = class {
   }
   /** Row labels and the inspector, as the marks say. Writes only what differs. */
   pass() {
+    if (this.marks.size === 0 && this.clean) return;
+    this.clean = this.marks.size === 0;
     const texts = this.texts;
     for (const row of this.doc.querySelectorAll(ROW_SELECTOR)) {
       const mark2 = this.marks.get(row.getAttribute(ROW_KEY_ATTRIBUTE) ?? "");

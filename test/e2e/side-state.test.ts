@@ -13,7 +13,7 @@ import { readTombstone } from '../../src/shared/tombstone'
 import { markTime } from '../../src/client/trajectory/trajectory-marks'
 import { INSPECTOR_SELECTOR } from '../../src/client/trajectory/trajectory-rc8'
 import { bootE2e, eventsOnDisk, sequentialScenarios, type E2e } from './harness'
-import { chooseWorkspace, clickAction, clickText, findRow, openApp, rows, sendPrompt, waitArmed, waitForChatText, waitForTurnBars, waitInPage, waitRowHidden } from './ui'
+import { chooseWorkspace, clickAction, clickText, findRow, openApp, rows, rowSelector, sendPrompt, waitArmed, waitForChatText, waitForTurnBars, waitInPage, waitRowHidden } from './ui'
 import { assertWire, lastRequest } from './wire-checks'
 
 const TITLE = 'Heron canary chat'
@@ -32,10 +32,10 @@ let sessionId = ''
 const scenario = sequentialScenarios(() => e)
 
 /** Press a row button twice (arm, then commit). */
-async function armAndCommit(key: string): Promise<void> {
-  await clickAction(page, key, 'delete')
-  await waitArmed(page, key, 'delete')
-  await clickAction(page, key, 'delete')
+async function armAndCommit(key: string, action: 'delete' | 'exclude' = 'delete'): Promise<void> {
+  await clickAction(page, key, action as 'delete')
+  await waitArmed(page, key, action)
+  await clickAction(page, key, action as 'delete')
 }
 
 /** The page's visible text. */
@@ -53,7 +53,7 @@ describe('side state and the Trajectory tab in the real DSH web UI', { timeout: 
     await e?.close()
   })
 
-  scenario('1. Delete a canary prompt; the Trajectory tab marks it and hides it until "Show removed content" is clicked', async () => {
+  scenario('1. Delete a canary prompt and exclude another; the Trajectory tab hides the canary until "Show removed content" is clicked and says the other is not sent', async () => {
     e.model.script([{ text: A1 }, { text: A2 }])
     await openApp(page, e.url)
     await chooseWorkspace(page, e.workspace)
@@ -70,20 +70,27 @@ describe('side state and the Trajectory tab in the real DSH web UI', { timeout: 
     const tombstoneEvent = events[tombstone.seq]!
     const canarySeq = tombstone.shadowedSeqs[0]!
     const label = `Removed by Delete · ${markTime(tombstoneEvent.time)}`
+    const second = await findRow(page, 'user', P2)
+    await armAndCommit(second.key, 'exclude')
+    await waitInPage(page, 'the second prompt excluded', new Function(`return !!document.querySelector(${JSON.stringify(`${rowSelector(second.key)}[data-message-recall-excluded]`)})`) as () => boolean)
+    const exclusion = (await eventsOnDisk(e.home, sessionId)).map(readTombstone).filter((t) => t !== null).at(-1)!
+    assert.equal(exclusion.action, 'exclude')
 
     assert.ok(await clickText(page, ['Trajectory']), 'the Trajectory tab button')
-    const rowSelector = `tr[data-trajectory-row-key="${encodeURIComponent(`user\u0000seq\u0000${canarySeq}`)}"]`
-    await waitInPage(page, 'the canary row in the Trajectory tab', new Function(`return !!document.querySelector(${JSON.stringify(rowSelector)})`) as () => boolean)
+    const canaryRow = `tr[data-trajectory-row-key="${encodeURIComponent(`user\u0000seq\u0000${canarySeq}`)}"]`
+    await waitInPage(page, 'the canary row in the Trajectory tab', new Function(`return !!document.querySelector(${JSON.stringify(canaryRow)})`) as () => boolean)
     await waitInPage(page, 'the row of the second prompt', () => document.body.innerText.includes('What is the weather like on Mars?'))
     assert.equal((await visibleText()).includes(CANARY), false, 'the canary is nowhere on screen')
-    const row = await page.$eval(rowSelector, (tr) => ({
+    const row = await page.$eval(canaryRow, (tr) => ({
       label: getComputedStyle(tr.lastElementChild!, '::after').content,
       aria: tr.getAttribute('aria-label'),
     }))
     assert.deepEqual(row, { label: JSON.stringify(label), aria: label })
+    const excludedRow = `tr[data-trajectory-row-key="${encodeURIComponent(`user\u0000seq\u0000${exclusion.shadowedSeqs[0]}`)}"]`
+    assert.equal(await page.$eval(excludedRow, (tr) => getComputedStyle(tr.lastElementChild!, '::after').content), JSON.stringify('Excluded · not sent to the model'))
     await e.shot(page, '01-trajectory-marked')
 
-    await page.click(rowSelector)
+    await page.click(canaryRow)
     await waitInPage(page, 'the inspector notice', new Function(`return !!document.querySelector(${JSON.stringify(`${INSPECTOR_SELECTOR} [data-message-recall-notice] button`)})`) as () => boolean)
     const notice = await page.$eval(`${INSPECTOR_SELECTOR} [data-message-recall-notice]`, (el) => ({ text: el.querySelector('p')!.textContent, button: el.querySelector('button')!.textContent, tag: el.querySelector('button')!.tagName }))
     assert.deepEqual(notice, { text: `Removed by Delete at ${markTime(tombstoneEvent.time)}. Its content is hidden.`, button: 'Show removed content', tag: 'BUTTON' })

@@ -66,6 +66,8 @@ export class TrajectoryDecorator {
   private texts: MarkTexts | undefined
   private revealed: string | null = null
   private selected: string | null = null
+  /** True once a pass with no marks has put everything back: later DOM changes need no pass. */
+  private clean = false
   private readonly style: HTMLStyleElement
   private readonly observer: MutationObserver
 
@@ -93,6 +95,8 @@ export class TrajectoryDecorator {
 
   /** Row labels and the inspector, as the marks say. Writes only what differs. */
   pass(): void {
+    if (this.marks.size === 0 && this.clean) return
+    this.clean = this.marks.size === 0
     const texts = this.texts
     for (const row of this.doc.querySelectorAll(ROW_SELECTOR)) {
       const mark = this.marks.get(row.getAttribute(ROW_KEY_ATTRIBUTE) ?? '')
