@@ -6,6 +6,8 @@
  * strip at once. The tests run in order and build on each other.
  */
 import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { after, before, describe } from 'node:test'
 import type { Page } from 'puppeteer-core'
 import { listSessions } from '../../tools/dsh-api'
@@ -36,6 +38,25 @@ async function armAndCommit(key: string, action: 'delete' | 'exclude' = 'delete'
   await clickAction(page, key, action as 'delete')
   await waitArmed(page, key, action)
   await clickAction(page, key, action as 'delete')
+}
+
+/** The `goal` row of DSH's persisted projection cache for the session (`storages/session_projcache.json`). */
+function cachedGoal(): { seq: number; val: unknown } | undefined {
+  try {
+    const file = JSON.parse(readFileSync(join(e.home, 'storages', 'session_projcache.json'), 'utf8'))
+    return file?.tables?.sessions?.[sessionId]?.rows?.goal
+  } catch {
+    return undefined
+  }
+}
+
+/** Wait, polling the file, until `predicate` holds for the cached goal row. */
+async function waitCachedGoal(label: string, predicate: (row: { seq: number; val: unknown } | undefined) => boolean): Promise<void> {
+  const deadline = Date.now() + 30_000
+  while (!predicate(cachedGoal())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for the projection cache: ${label}; last row ${JSON.stringify(cachedGoal())}`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
 }
 
 /** The page's visible text. */
@@ -114,6 +135,7 @@ describe('side state and the Trajectory tab in the real DSH web UI', { timeout: 
     await sendPrompt(page, P3)
     await waitForChatText(page, 'Round one counted the shelves.', 60_000)
     await waitInPage(page, 'the goal bar with the objective', () => document.body.innerText.includes('PELICAN-77'))
+    await waitCachedGoal('the goal cached', (row) => JSON.stringify(row?.val ?? null).includes('PELICAN-77'))
     const before = e.model.requests.length
     const step = await findRow(page, 'tool-call', 'goal')
     await armAndCommit(step.key)
@@ -123,6 +145,7 @@ describe('side state and the Trajectory tab in the real DSH web UI', { timeout: 
     const events = await eventsOnDisk(e.home, sessionId)
     const clear = events.filter((ev) => (ev.type as string) === 'goal/change').at(-1)!
     assert.equal((clear.data as { operation: string }).operation, 'clear')
+    await waitCachedGoal('the cleared goal cached', (row) => row !== undefined && row.val === null && row.seq >= clear.seq)
 
     e.model.script([{ text: 'Nothing is pending.' }])
     await sendPrompt(page, 'Anything pending?')
