@@ -43,7 +43,7 @@ const DEFAULT_CLOCK: GoalClock = { now: () => Date.now(), newGoalId: () => `goal
  * @param session - the session, with this write's events appended.
  * @param fromSeq - the first seq this write appended (`session.seq` before it).
  * @param lookup - one event by seq over the current log (this write's events included).
- * @param services - the logger and the clock.
+ * @param services - the logger, the clock, the tombstone text and the token meter.
  * @returns the seqs appended here, in order (`[]` when the side state already follows).
  */
 export function followSideState(session: Session, fromSeq: number, lookup: Lookup, services: SideStateServices): number[] {
@@ -64,7 +64,7 @@ export function followSideState(session: Session, fromSeq: number, lookup: Looku
   if (!goals) return []
   const removed = removedNodes(count, lookup)
   const appended: number[] = []
-  // `todo/write` and `goal/change` are declared by their own packages, which this plugin does not depend on.
+  // `goal/change` is declared by `dsh-goal`, which this plugin does not depend on.
   const appendEvent = session.append.bind(session) as unknown as (type: string, data: unknown) => { readonly seq: number }
   const append = (type: string, data: unknown, what: string): boolean => {
     try {
