@@ -22,8 +22,8 @@ after(async () => {
   await model.close()
 })
 
-async function boot(): Promise<DshApp> {
-  const app = await bootDshApp({ recall: {}, persistence: {}, model: { baseURL: model.baseURL, apiKey: model.apiKey }, plugins: await sideStatePlugins() })
+async function boot(options: { tokenMeter?: boolean } = {}): Promise<DshApp> {
+  const app = await bootDshApp({ recall: {}, persistence: {}, model: { baseURL: model.baseURL, apiKey: model.apiKey }, plugins: await sideStatePlugins(), ...options })
   apps.push(app)
   await waitFor(() => app.ctx.get('goals') !== undefined && app.ctx.get('sessionProjections') !== undefined, 'goal service and projections loaded')
   return app
@@ -153,6 +153,20 @@ describe('side state after removals, real agent loop', () => {
     assert.deepEqual(after.map((e) => e.type), ['user/message', 'goal/change'])
     assert.equal((after[0]!.data as unknown as { source: { action: string } }).source.action, 'exclude')
     assert.equal(projection(app, session, 'goal'), null)
+  })
+
+  it('with the token meter, the goal round tombstone is priced and the context breakdown stays exact', async () => {
+    const app = await boot({ tokenMeter: true })
+    const agent = await app.createAgent()
+    const session = agent.session
+    model.script([{ toolCall: { name: 'create_goal', arguments: { objective: 'Price the canary-goal-meter rounds', max_goal_rounds: 1 } } }, 'Set.', 'Round one.'])
+    await app.prompt(agent, 'Make pricing a goal')
+    await waitFor(() => (projection(app, session, 'goal') as { goal?: { phase: string } } | null)?.goal?.phase === 'blocked' && agent.status === 'idle', 'goal blocked after round 1', 15000)
+    const reply = await app.post({ sessionId: agent.id, action: 'delete', seq: stepCalling(session, 'create_goal') })
+    assert.equal(reply.status, 200, reply.text)
+    assert.deepEqual(typesAfter(session, reply.json.value.tombstoneSeq), ['compaction/prune', 'user/message', 'goal/change'])
+    const values = app.ctx.sessionProjections.snapshot(session).values as { contextBreakdown: { messageTokens: number } }
+    assert.equal(values.contextBreakdown.messageTokens, app.ctx.tokenMeter.measure(session).surfaceTokens)
   })
 
   it('puts an edited goal back to its objective before the editing step', async () => {
