@@ -10,9 +10,9 @@ var __export = (target, all) => {
 };
 var __copyProps = (to, from, except, desc) => {
   if (from && typeof from === "object" || typeof from === "function") {
-    for (let key of __getOwnPropNames(from))
-      if (!__hasOwnProp.call(to, key) && key !== except)
-        __defProp(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc(from, key)) || desc.enumerable });
+    for (let key2 of __getOwnPropNames(from))
+      if (!__hasOwnProp.call(to, key2) && key2 !== except)
+        __defProp(to, key2, { get: () => from[key2], enumerable: !(desc = __getOwnPropDesc(from, key2)) || desc.enumerable });
   }
   return to;
 };
@@ -24,6 +24,8 @@ __export(index_exports, {
   EDIT_ENTRY_ID: () => EDIT_ENTRY_ID,
   OVERLAY_ENTRY_ID: () => OVERLAY_ENTRY_ID,
   REMOVED_ENTRY_ID: () => REMOVED_ENTRY_ID,
+  TODO_STRIP_ENTRY_ID: () => TODO_STRIP_ENTRY_ID,
+  TRAJECTORY_ENTRY_ID: () => TRAJECTORY_ENTRY_ID,
   apply: () => apply,
   inject: () => inject,
   name: () => name
@@ -372,8 +374,8 @@ function countedKey(base, count) {
   return count === 1 ? `${base}.one` : `${base}.other`;
 }
 function describeError(t, code) {
-  const key = `error.${code}`;
-  return key !== "error.unknown" && key in zh ? t(key) : t("error.unknown", { code });
+  const key2 = `error.${code}`;
+  return key2 !== "error.unknown" && key2 in zh ? t(key2) : t("error.unknown", { code });
 }
 
 // src/client/rows/decorate.ts
@@ -803,19 +805,19 @@ var ButtonStore = class extends SnapshotStore {
     }
     this.options.onUnsaved?.(target.action, value === void 0 ? 1 : planCount(value));
   }
-  fail(key, error) {
+  fail(key2, error) {
     const errors = new Map(this.state.errors);
-    errors.set(key, { key, code: error.code, message: error.message });
+    errors.set(key2, { key: key2, code: error.code, message: error.message });
     this.set({ pending: null, errors });
-    this.timers.clearTimeout(this.errorTimers.get(key));
-    this.errorTimers.set(key, this.timers.setTimeout(() => this.clearError(key), this.options.errorMs ?? 6e3));
+    this.timers.clearTimeout(this.errorTimers.get(key2));
+    this.errorTimers.set(key2, this.timers.setTimeout(() => this.clearError(key2), this.options.errorMs ?? 6e3));
   }
-  clearError(key) {
-    if (this.disposed || !this.state.errors.has(key)) return;
-    this.timers.clearTimeout(this.errorTimers.get(key));
-    this.errorTimers.delete(key);
+  clearError(key2) {
+    if (this.disposed || !this.state.errors.has(key2)) return;
+    this.timers.clearTimeout(this.errorTimers.get(key2));
+    this.errorTimers.delete(key2);
     const errors = new Map(this.state.errors);
-    errors.delete(key);
+    errors.delete(key2);
     this.set({ errors: errors.size === 0 ? EMPTY_ERRORS : errors });
   }
   stopArmTimer() {
@@ -1162,6 +1164,14 @@ function toolCallIds(event) {
   }
   return ids;
 }
+function toolResultCallId(event) {
+  if (event.type !== "tool/result") return null;
+  const message = messageOf(event);
+  const source = message?.source;
+  if (isRecord(source) && typeof source.callId === "string") return source.callId;
+  const block = Array.isArray(message?.content) ? message.content[0] : void 0;
+  return isRecord(block) && typeof block.toolCallId === "string" ? block.toolCallId : null;
+}
 function contentOf(event) {
   const content = messageOf(event)?.content;
   return Array.isArray(content) ? content : [];
@@ -1172,6 +1182,14 @@ var SURFACE_TYPES2 = new Set(SURFACE_EVENT_TYPES);
 function takesOver(action, state) {
   if (state === "current") return true;
   return state === "excluded" && action === "deleteFrom";
+}
+function replacementEvents(count, lookup) {
+  const out = [];
+  for (let seq = 0; seq < count; seq++) {
+    const event = lookup(seq);
+    if (event !== void 0 && readReplaceOp(event.surfaceOp) !== null) out.push(event);
+  }
+  return out;
 }
 function logKinds(log) {
   const bySeq = new Map(log.map((event) => [event.seq, event]));
@@ -1473,11 +1491,11 @@ var ClickDelegate = class {
     const button = target?.closest?.(`[${ATTR.action}]`);
     if (button === null || button === void 0 || this.flow === null || !this.flow.contains(button)) return;
     const row = button.closest(`[${FLOW_KEY}]`);
-    const key = row?.getAttribute(FLOW_KEY);
+    const key2 = row?.getAttribute(FLOW_KEY);
     const action = button.getAttribute(ATTR.action);
     event.preventDefault();
     event.stopPropagation();
-    const anchor = key === null || key === void 0 ? void 0 : this.options.anchorOf(key);
+    const anchor = key2 === null || key2 === void 0 ? void 0 : this.options.anchorOf(key2);
     if (anchor === void 0 || anchor.seq === null || !anchor.actions.includes(action)) return;
     this.options.onPress({ key: anchor.key, seq: anchor.seq, action });
   };
@@ -1652,7 +1670,7 @@ function cssString(text) {
 }
 function hiddenRowRules(token, keys) {
   const scope = `[${SHEET_ATTR.scope}=${cssString(token)}]`;
-  const selectors = [...keys].sort().map((key) => `${scope} ${FLOW_SELECTOR}>[${FLOW_KEY}=${cssString(key)}]`);
+  const selectors = [...keys].sort().map((key2) => `${scope} ${FLOW_SELECTOR}>[${FLOW_KEY}=${cssString(key2)}]`);
   return selectors.length === 0 ? "" : `${selectors.join(",\n")}{display:none!important}
 `;
 }
@@ -1850,7 +1868,7 @@ var RowSync = class {
   constructor(options) {
     this.options = options;
     this.lazy = new LazyReveal({ onReveal: () => this.onChange?.() });
-    this.clicks = new ClickDelegate({ anchorOf: (key) => this.offerOf(key), onPress: options.onPress });
+    this.clicks = new ClickDelegate({ anchorOf: (key2) => this.offerOf(key2), onPress: options.onPress });
     this.binding = new FlowBinding({
       onAttach: (flow) => {
         this.clicks.attach(flow);
@@ -1914,12 +1932,12 @@ var RowSync = class {
     }
     const anchors2 = [];
     const byKey = /* @__PURE__ */ new Map();
-    for (const key of input.chat.order) {
-      const node = input.chat.nodes.get(key);
+    for (const key2 of input.chat.order) {
+      const node = input.chat.nodes.get(key2);
       if (node === void 0) continue;
       const anchor = resolveRow(node);
       anchors2.push(anchor);
-      byKey.set(key, anchor);
+      byKey.set(key2, anchor);
     }
     this.anchorsByKey = byKey;
     const hidden = this.deriveHidden(input.replacements, anchors2);
@@ -1938,13 +1956,13 @@ var RowSync = class {
       let index = -1;
       for (let row = flow.firstElementChild; row !== null; row = row.nextElementSibling) {
         index++;
-        const key = row.getAttribute(FLOW_KEY);
-        if (key === null) continue;
+        const key2 = row.getAttribute(FLOW_KEY);
+        if (key2 === null) continue;
         rows++;
-        const node = input.chat.nodes.get(key);
+        const node = input.chat.nodes.get(key2);
         const cached = this.cache.get(row);
         if (node === void 0) {
-          unresolved.push(key);
+          unresolved.push(key2);
           if (cached !== void 0) {
             undecorateRow(row);
             this.cache.delete(row);
@@ -1953,14 +1971,14 @@ var RowSync = class {
           continue;
         }
         const wanted = this.lazy.isRevealed(row, index, count);
-        const isHidden = hidden.hiddenKeys.has(key);
-        const armed = armedKey === key ? buttons.armed : null;
-        const pending = pendingKey === key ? buttons.pending : null;
+        const isHidden = hidden.hiddenKeys.has(key2);
+        const armed = armedKey === key2 ? buttons.armed : null;
+        const pending = pendingKey === key2 ? buttons.pending : null;
         const offer = offerOf(resolveRow(node), hidden);
-        const error = offer.excluded === true ? offerError(offer, input.tombstoneErrors) : hasErrors ? buttons.errors.get(key) ?? null : null;
+        const error = offer.excluded === true ? offerError(offer, input.tombstoneErrors) : hasErrors ? buttons.errors.get(key2) ?? null : null;
         if (cached !== void 0 && cached.node === node && cached.hidden === isHidden && cached.offer === offer && cached.running === running && cached.revision === this.revision && cached.armed === armed && cached.pending === pending && cached.error === error && cached.wanted === wanted && (cached.cluster === null || cached.cluster.parentNode === row)) continue;
         if ((cached === void 0 || cached.node !== node) && row.getAttribute(FLOW_KIND) !== node.kind) {
-          unresolved.push(key);
+          unresolved.push(key2);
           if (cached !== void 0) undecorateRow(row);
           this.cache.delete(row);
           continue;
@@ -2032,8 +2050,8 @@ var RowSync = class {
     this.lazy.release(flow);
     this.placement.release(flow);
   }
-  offerOf(key) {
-    const anchor = this.anchorsByKey.get(key);
+  offerOf(key2) {
+    const anchor = this.anchorsByKey.get(key2);
     return anchor === void 0 || this.lastHidden === null ? anchor : offerOf(anchor, this.lastHidden);
   }
   deriveHidden(replacements, anchors2) {
@@ -2702,7 +2720,7 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
 }
 
 // src/client/build-stamp.ts
-var BUILD_STAMP = true ? "0.1.0+499d6a00db" : "dev";
+var BUILD_STAMP = true ? "0.1.0+fc7cef7545" : "dev";
 
 // src/client/notices/notice-styles.ts
 var NOTICE_STYLE_TEXT = `
@@ -3224,11 +3242,11 @@ function groupUnits(log) {
     }
     const step = stepOf(event);
     if (step === null) continue;
-    const key = `s${step.turn}.${step.step}`;
-    let unit = steps.get(key);
+    const key2 = `s${step.turn}.${step.step}`;
+    let unit = steps.get(key2);
     if (unit === void 0) {
-      unit = { key, kind: "step", turn: step.turn, events: [] };
-      steps.set(key, unit);
+      unit = { key: key2, kind: "step", turn: step.turn, events: [] };
+      steps.set(key2, unit);
       units.push(unit);
     }
     unit.events.push(event);
@@ -3310,9 +3328,9 @@ function useEditorHistory(fetchImpl, sessionId, running, replacementCount) {
 
 // src/client/editor/EditorModal.tsx
 var import_jsx_runtime5 = require("react/jsx-runtime");
-function toggled(set, key) {
+function toggled(set, key2) {
   const next = new Set(set);
-  if (!next.delete(key)) next.add(key);
+  if (!next.delete(key2)) next.add(key2);
   return next;
 }
 function EditorModal({ sessionId, running, replacementCount, locale, kit, onClose }) {
@@ -3352,9 +3370,9 @@ function EditorModal({ sessionId, running, replacementCount, locale, kit, onClos
       }
     } else if (event.key === "ArrowDown" || event.key === "ArrowUp") {
       event.preventDefault();
-      const at = order.findIndex((key2) => controls.current.get(key2)?.closest("li")?.contains(event.target));
-      const key = arrowTarget(order, at, event.key === "ArrowDown");
-      if (key !== void 0) controls.current.get(key)?.focus();
+      const at = order.findIndex((key3) => controls.current.get(key3)?.closest("li")?.contains(event.target));
+      const key2 = arrowTarget(order, at, event.key === "ArrowDown");
+      if (key2 !== void 0) controls.current.get(key2)?.focus();
     }
   };
   const shown = applyError ?? refusal;
@@ -3522,12 +3540,330 @@ function EditButton({ sessionId, useSession, editorKit }) {
   ] });
 }
 
+// src/client/trajectory/trajectory-rc8.ts
+var ROW_KEY_ATTRIBUTE = "data-trajectory-row-key";
+var ROW_SELECTOR = `tr[${ROW_KEY_ATTRIBUTE}]`;
+var SELECTED_ROW_SELECTOR = `tr[${ROW_KEY_ATTRIBUTE}][data-selected="true"]`;
+var INSPECTOR_SELECTOR = 'aside[aria-label="Event details"]';
+var key = (...parts) => encodeURIComponent(parts.join("\0"));
+function trajectoryRowKeys(event) {
+  if (event.type === "user/message") return [key("user", "seq", event.seq), key("context", "seq", event.seq)];
+  if (event.type === "assistant/message") {
+    const step = stepOf(event);
+    return step === null ? [] : [key("assistant", step.turn, step.step)];
+  }
+  if (event.type === "tool/result") {
+    const callId = toolResultCallId(event);
+    return callId === null ? [] : [key("tool", "call", callId)];
+  }
+  return [];
+}
+
+// src/client/trajectory/trajectory-decorate.ts
+var INSPECTOR_MASKED = "data-message-recall-removed";
+var INSPECTOR_NOTICE = "data-message-recall-notice";
+var ROW_LABEL_KEPT = "data-message-recall-label";
+var TRAJECTORY_STYLE = "data-message-recall-trajectory";
+function cssString2(text) {
+  return `"${text.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\A ")}"`;
+}
+var STATIC_RULES = [
+  `aside[${INSPECTOR_MASKED}] > :not([${INSPECTOR_NOTICE}]) { display: none !important; }`,
+  `[${INSPECTOR_NOTICE}] { padding: 12px 14px; border-bottom: 1px solid var(--dsw-alias-border-l1); color: var(--dsw-alias-label-secondary); font: var(--dsw-font-xs-13); white-space: normal; }`,
+  `[${INSPECTOR_NOTICE}] p { margin: 0; }`,
+  `[${INSPECTOR_NOTICE}] button { margin-top: 8px; padding: 3px 10px; border: 1px solid var(--dsw-alias-border-l2); border-radius: 6px; background: var(--dsw-alias-bg-layer-1); color: var(--dsw-alias-label-primary); font: inherit; cursor: pointer; }`,
+  `[${INSPECTOR_NOTICE}] button:focus-visible { outline: 2px solid var(--dsw-alias-state-business-primary); outline-offset: 1px; }`
+];
+function trajectoryStyleText(marks, texts) {
+  const rules = [...STATIC_RULES];
+  for (const [key2, mark] of marks) {
+    const cell = `tr[${ROW_KEY_ATTRIBUTE}=${cssString2(key2)}] > td:last-child`;
+    if (mark.action !== "exclude") rules.push(`${cell} > * { display: none !important; }`);
+    rules.push(`${cell} { position: relative; }`);
+    rules.push(`${cell}::after { content: ${cssString2(texts.row(mark))} !important; position: absolute; top: 0; bottom: 0; right: 8px; display: flex; align-items: center; padding-left: 8px; background: var(--dsw-alias-bg-layer-1); color: var(--dsw-alias-label-tertiary); font-style: italic; }`);
+  }
+  return rules.join("\n");
+}
+var TrajectoryDecorator = class {
+  /** @param doc - the page's document. */
+  constructor(doc) {
+    this.doc = doc;
+    this.style = doc.createElement("style");
+    this.style.setAttribute(TRAJECTORY_STYLE, "");
+    doc.head.appendChild(this.style);
+    const View = doc.defaultView;
+    this.observer = new (View?.MutationObserver ?? MutationObserver)(() => this.pass());
+    this.observer.observe(doc.body, { childList: true, subtree: true, attributes: true, attributeFilter: ["data-selected", "aria-label"] });
+  }
+  marks = /* @__PURE__ */ new Map();
+  texts;
+  revealed = null;
+  selected = null;
+  /** True once a pass with no marks has put everything back: later DOM changes need no pass. */
+  clean = false;
+  style;
+  observer;
+  /**
+   * Show another set of marks (a removal, a restore, another session, another language).
+   * @param marks - row key → mark; empty to mark nothing.
+   * @param texts - the labels.
+   */
+  update(marks, texts) {
+    this.marks = marks;
+    this.texts = texts;
+    this.style.textContent = marks.size === 0 ? "" : trajectoryStyleText(marks, texts);
+    this.pass();
+  }
+  /** Row labels and the inspector, as the marks say. Writes only what differs. */
+  pass() {
+    if (this.marks.size === 0 && this.clean) return;
+    this.clean = this.marks.size === 0;
+    const texts = this.texts;
+    for (const row of this.doc.querySelectorAll(ROW_SELECTOR)) {
+      const mark2 = this.marks.get(row.getAttribute(ROW_KEY_ATTRIBUTE) ?? "");
+      if (mark2 !== void 0 && mark2.action !== "exclude" && texts !== void 0) {
+        const label = texts.row(mark2);
+        if (row.getAttribute("aria-label") === label) continue;
+        if (!row.hasAttribute(ROW_LABEL_KEPT)) row.setAttribute(ROW_LABEL_KEPT, row.getAttribute("aria-label") ?? "");
+        row.setAttribute("aria-label", label);
+      } else if (row.hasAttribute(ROW_LABEL_KEPT)) {
+        row.setAttribute("aria-label", row.getAttribute(ROW_LABEL_KEPT));
+        row.removeAttribute(ROW_LABEL_KEPT);
+      }
+    }
+    const inspector = this.doc.querySelector(INSPECTOR_SELECTOR);
+    if (inspector === null) return;
+    const key2 = this.doc.querySelector(SELECTED_ROW_SELECTOR)?.getAttribute(ROW_KEY_ATTRIBUTE) ?? null;
+    if (key2 !== this.selected) {
+      this.selected = key2;
+      this.revealed = null;
+    }
+    const mark = key2 === null ? void 0 : this.marks.get(key2);
+    const masked = mark !== void 0 && mark.action !== "exclude" && this.revealed !== key2;
+    if (masked) {
+      if (!inspector.hasAttribute(INSPECTOR_MASKED)) inspector.setAttribute(INSPECTOR_MASKED, "");
+    } else if (inspector.hasAttribute(INSPECTOR_MASKED)) inspector.removeAttribute(INSPECTOR_MASKED);
+    this.notice(inspector, mark === void 0 || texts === void 0 ? null : { text: texts.inspector(mark), button: masked ? texts.show : null });
+  }
+  notice(inspector, want) {
+    let notice = inspector.querySelector(`:scope > [${INSPECTOR_NOTICE}]`);
+    if (want === null) {
+      notice?.remove();
+      return;
+    }
+    if (notice === null) {
+      notice = this.doc.createElement("div");
+      notice.setAttribute(INSPECTOR_NOTICE, "");
+      notice.setAttribute("role", "note");
+      notice.appendChild(this.doc.createElement("p"));
+      inspector.insertBefore(notice, inspector.firstChild);
+    }
+    const paragraph = notice.querySelector("p");
+    if (paragraph.textContent !== want.text) paragraph.textContent = want.text;
+    let button = notice.querySelector("button");
+    if (want.button === null) {
+      button?.remove();
+      return;
+    }
+    if (button === null) {
+      button = this.doc.createElement("button");
+      button.type = "button";
+      button.addEventListener("click", () => {
+        this.revealed = this.selected;
+        this.pass();
+      });
+      notice.appendChild(button);
+    }
+    if (button.textContent !== want.button) button.textContent = want.button;
+  }
+  /** Remove the style sheet, the notice and the observer. */
+  dispose() {
+    this.observer.disconnect();
+    this.style.remove();
+    const inspector = this.doc.querySelector(INSPECTOR_SELECTOR);
+    inspector?.removeAttribute(INSPECTOR_MASKED);
+    inspector?.querySelector(`:scope > [${INSPECTOR_NOTICE}]`)?.remove();
+  }
+};
+
+// src/client/trajectory/trajectory-locales.ts
+var TRAJECTORY_LOCALE_NS = "dsh-message-recall.trajectory";
+var trajectoryZh = {
+  "row.removed": "已由“{action}”移除 · {time}",
+  "row.excluded": "已排除 · 不发送给模型",
+  "inspector.removed": "这条事件已由“{action}”移除（{time}），内容已隐藏。",
+  "inspector.excluded": "这条事件已排除（{time}）：它留在视图中，但不发送给模型。",
+  "inspector.show": "显示已移除的内容"
+};
+var trajectoryEn = {
+  "row.removed": "Removed by {action} · {time}",
+  "row.excluded": "Excluded · not sent to the model",
+  "inspector.removed": "Removed by {action} at {time}. Its content is hidden.",
+  "inspector.excluded": "Excluded at {time}: it stays in view but is not sent to the model.",
+  "inspector.show": "Show removed content"
+};
+var TRAJECTORY_DICTIONARIES = { zh: trajectoryZh, en: trajectoryEn };
+
+// src/client/trajectory/TrajectoryMarks.tsx
+var import_react11 = require("react");
+
+// src/client/trajectory/trajectory-marks.ts
+function trajectoryMarks(events) {
+  const bySeq = new Map(events.map((event) => [event.seq, event]));
+  const lookup = (seq) => bySeq.get(seq);
+  const count = events.length === 0 ? 0 : events[events.length - 1].seq + 1;
+  const marks = /* @__PURE__ */ new Map();
+  for (const status of readFates(replacementEvents(count, lookup)).statuses().values()) {
+    if (!status.inEffect) continue;
+    const tombstone = lookup(status.seq);
+    const record = readTombstone(tombstone);
+    if (record === null) continue;
+    for (const seq of record.shadowedSeqs) {
+      const event = lookup(seq);
+      if (event === void 0) continue;
+      for (const rowKey of trajectoryRowKeys(event)) {
+        if (!marks.has(rowKey)) marks.set(rowKey, { seq, tombstoneSeq: record.seq, action: record.action, time: tombstone.time ?? 0 });
+      }
+    }
+  }
+  return marks;
+}
+function markTime(time) {
+  const d = new Date(time);
+  const two = (n) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
+}
+
+// src/client/trajectory/TrajectoryMarks.tsx
+function markTexts(t, tRecall) {
+  const params = (mark) => ({ action: tRecall(`action.${mark.action}`), time: markTime(mark.time) });
+  return {
+    row: (mark) => mark.action === "exclude" ? t("row.excluded") : t("row.removed", params(mark)),
+    inspector: (mark) => mark.action === "exclude" ? t("inspector.excluded", params(mark)) : t("inspector.removed", params(mark)),
+    show: t("inspector.show")
+  };
+}
+function TrajectoryMarks({ sessionId, useSession, trajectoryKit: kit }) {
+  const replacements = useSession(selectReplacements);
+  const locale = (0, import_react11.useSyncExternalStore)(kit.locale.subscribe, kit.locale.getSnapshot);
+  (0, import_react11.useEffect)(() => {
+    const texts = markTexts(kit.t, kit.tRecall);
+    if (!replacements.some(isTombstoneEvent)) {
+      kit.decorator.update(/* @__PURE__ */ new Map(), texts);
+      return void 0;
+    }
+    let current = true;
+    readWholeHistory(kit.fetch, sessionId).then(
+      (events) => {
+        if (current) kit.decorator.update(trajectoryMarks(events), texts);
+      },
+      (error) => console.warn(`dsh-message-recall: Trajectory marks of session "${sessionId}" not updated: ${error instanceof Error ? error.message : String(error)}`)
+    );
+    return () => {
+      current = false;
+    };
+  }, [sessionId, replacements, locale, kit]);
+  (0, import_react11.useEffect)(() => () => kit.decorator.update(/* @__PURE__ */ new Map(), markTexts(kit.t, kit.tRecall)), [kit]);
+  return null;
+}
+
+// src/client/side-state/TodoStrip.tsx
+var import_react12 = require("react");
+
+// src/shared/step-owner.ts
+function removedNodes(count, lookup) {
+  const removed = /* @__PURE__ */ new Set();
+  for (const status of readFates(replacementEvents(count, lookup)).statuses().values()) {
+    if (!status.inEffect) continue;
+    const record = readTombstone(lookup(status.seq));
+    for (const seq of record?.shadowedSeqs ?? []) removed.add(seq);
+  }
+  return removed;
+}
+function owningStep(seq, lookup) {
+  for (let at = seq - 1; at >= 0; at--) {
+    const type = lookup(at)?.type;
+    if (type === "assistant/message") return at;
+    if (type === "turn/start" || type === "turn/end") return null;
+  }
+  return null;
+}
+
+// src/client/side-state/todo-list.ts
+var TODO_WRITE = "todo/write";
+function staleTodoList(events) {
+  const bySeq = new Map(events.map((event) => [event.seq, event]));
+  const lookup = (seq) => bySeq.get(seq);
+  for (let i = events.length - 1; i >= 0; i--) {
+    const event = events[i];
+    if (event.type === "turn/start") return false;
+    if (event.type !== TODO_WRITE) continue;
+    const step = owningStep(event.seq, lookup);
+    if (step === null) return false;
+    const count = events[events.length - 1].seq + 1;
+    return removedNodes(count, lookup).has(step);
+  }
+  return false;
+}
+
+// src/client/side-state/TodoStrip.tsx
+var TODO_PANEL_SELECTOR = '[data-testid="todo-panel"]';
+var TODO_STRIP_STYLE = "data-message-recall-todos";
+var TodoStripHider = class {
+  style;
+  /** @param doc - the page's document. */
+  constructor(doc) {
+    this.style = doc.createElement("style");
+    this.style.setAttribute(TODO_STRIP_STYLE, "");
+    doc.head.appendChild(this.style);
+  }
+  /**
+   * Hide or show the strip.
+   * @param hidden - true while the strip's list came only from removed steps.
+   */
+  set(hidden) {
+    const text = hidden ? `${TODO_PANEL_SELECTOR} { display: none !important; }` : "";
+    if (this.style.textContent !== text) this.style.textContent = text;
+  }
+  /** Remove the style sheet. */
+  dispose() {
+    this.style.remove();
+  }
+};
+var selectRunning3 = (s) => s.running;
+var noProjection = () => void 0;
+function TodoStrip({ sessionId, useSession, useProjection = noProjection, todoKit: kit }) {
+  const replacements = useSession(selectReplacements);
+  const running = useSession(selectRunning3);
+  const todos = useProjection("todos");
+  (0, import_react12.useEffect)(() => {
+    if (running || !Array.isArray(todos) || todos.length === 0 || !replacements.some(isTombstoneEvent)) {
+      kit.hider.set(false);
+      return void 0;
+    }
+    let current = true;
+    readWholeHistory(kit.fetch, sessionId).then(
+      (events) => {
+        if (current) kit.hider.set(staleTodoList(events));
+      },
+      (error) => console.warn(`dsh-message-recall: the To-dos strip of session "${sessionId}" was not checked: ${error instanceof Error ? error.message : String(error)}`)
+    );
+    return () => {
+      current = false;
+    };
+  }, [sessionId, replacements, running, todos, kit]);
+  (0, import_react12.useEffect)(() => () => kit.hider.set(false), [kit]);
+  return null;
+}
+
 // src/client/index.tsx
 var name = "dsh-message-recall";
 var inject = ["slots", "locale", "conversationEvents", "conversationViews"];
 var OVERLAY_ENTRY_ID = "dsh-message-recall";
 var REMOVED_ENTRY_ID = "dsh-message-recall-removed";
 var EDIT_ENTRY_ID = "dsh-message-recall-edit";
+var TRAJECTORY_ENTRY_ID = "dsh-message-recall-trajectory";
+var TODO_STRIP_ENTRY_ID = "dsh-message-recall-todos";
 var announced = false;
 function apply(ctx, config) {
   if (!announced) {
@@ -3591,5 +3927,29 @@ function apply(ctx, config) {
     locale: EDITOR_LOCALE_NS,
     inject: () => ({ editorKit })
   }, EditButton));
+  ctx.effect(() => ctx.locale.register(TRAJECTORY_LOCALE_NS, TRAJECTORY_DICTIONARIES), "dsh-message-recall: Trajectory dictionaries");
+  const decorator = { current: void 0 };
+  ctx.effect(() => {
+    decorator.current = new TrajectoryDecorator(globalThis.document);
+    return () => decorator.current?.dispose();
+  }, "dsh-message-recall: Trajectory marks");
+  ctx.slots.inject("conversation.session.header.utilities", () => ctx.slots.register({
+    name: "conversation.session.header.utilities",
+    id: TRAJECTORY_ENTRY_ID,
+    order: 110,
+    locale: TRAJECTORY_LOCALE_NS,
+    inject: () => ({ trajectoryKit: { decorator: decorator.current, fetch: fetchImpl, locale: kit.locale, t: locale.bind(TRAJECTORY_LOCALE_NS), tRecall: kit.t } })
+  }, TrajectoryMarks));
+  const hider = { current: void 0 };
+  ctx.effect(() => {
+    hider.current = new TodoStripHider(globalThis.document);
+    return () => hider.current?.dispose();
+  }, "dsh-message-recall: To-dos strip");
+  ctx.slots.inject("conversation.session.header.utilities", () => ctx.slots.register({
+    name: "conversation.session.header.utilities",
+    id: TODO_STRIP_ENTRY_ID,
+    order: 120,
+    inject: () => ({ todoKit: { hider: hider.current, fetch: fetchImpl } })
+  }, TodoStrip));
 }
 return module.exports; } });

@@ -1587,8 +1587,10 @@ function parseExpect(expect) {
 async function runSessionWrite(services, sessionId, append, options = { maintenance: true }) {
   const id = sessionId;
   const task = async (session) => {
+    const fromSeq = session.seq;
     const written = append(session);
     if (!written.ok) return written;
+    if (session.seq > fromSeq) services.afterAppend?.(session, fromSeq);
     const flushed = await flushWithRetry(() => services.sessions.flush(session), services.flushRetry);
     if (!flushed.ok) {
       const what = written.value.action === "flush" ? `the live log of session "${sessionId}" through seq ${written.seq}` : `seq ${written.seq} (${written.value.action}) was appended to session "${sessionId}" and is in effect, but it`;
@@ -2296,6 +2298,224 @@ function createRouteHandler(services, config) {
   };
 }
 
+// src/host/side-state.ts
+import { randomUUID as randomUUID2 } from "node:crypto";
+import { createUserMessage as createUserMessage2 } from "@deepseek-ai/dsh-llm";
+
+// src/shared/step-owner.ts
+function removedNodes(count, lookup) {
+  const removed = /* @__PURE__ */ new Set();
+  for (const status of readFates(replacementEvents(count, lookup)).statuses().values()) {
+    if (!status.inEffect) continue;
+    const record = readTombstone(lookup(status.seq));
+    for (const seq of record?.shadowedSeqs ?? []) removed.add(seq);
+  }
+  return removed;
+}
+function owningStep(seq, lookup) {
+  for (let at = seq - 1; at >= 0; at--) {
+    const type = lookup(at)?.type;
+    if (type === "assistant/message") return at;
+    if (type === "turn/start" || type === "turn/end") return null;
+  }
+  return null;
+}
+
+// src/host/side-state-plan.ts
+var GOAL_CHANGE = "goal/change";
+function readSnapshot(value) {
+  if (!isRecord(value)) return void 0;
+  const { id, revision, objective, phase, maxGoalRounds, blockedReason } = value;
+  if (typeof id !== "string" || typeof revision !== "number" || typeof objective !== "string" || typeof phase !== "string" || typeof maxGoalRounds !== "number") return void 0;
+  const reason = isRecord(blockedReason) && typeof blockedReason.code === "string" && typeof blockedReason.message === "string" ? { code: blockedReason.code, message: blockedReason.message } : void 0;
+  return { id, revision, objective, phase, maxGoalRounds, ...reason === void 0 ? {} : { blockedReason: reason } };
+}
+function readChange(event) {
+  if (event.type !== GOAL_CHANGE || !isRecord(event.data) || event.data.kind !== "goal/change") return void 0;
+  const data = event.data;
+  if (data.operation === "clear") return { clear: true };
+  const goal = readSnapshot(data.goal);
+  if (goal === void 0 || typeof data.roundsStarted !== "number" || typeof data.createdAt !== "number" || typeof data.updatedAt !== "number") return void 0;
+  return { clear: false, operation: String(data.operation), goal, roundsStarted: data.roundsStarted, createdAt: data.createdAt, updatedAt: data.updatedAt };
+}
+function goalRound(event) {
+  if (event.type !== "user/message" || !isRecord(event.data) || !isRecord(event.data.source)) return null;
+  const source = event.data.source;
+  return source.kind === "goal" && typeof source.round === "number" && source.round > 0 ? source.round : null;
+}
+function foldGoalState(count, lookup) {
+  let state = { goal: void 0, roundsStarted: 0, createdAt: void 0, updatedAt: void 0 };
+  for (let seq = 0; seq < count; seq++) {
+    const event = lookup(seq);
+    if (event === void 0) continue;
+    const round = goalRound(event);
+    if (round !== null) {
+      state = { ...state, roundsStarted: round };
+      continue;
+    }
+    const change = readChange(event);
+    if (change === void 0) continue;
+    state = change.clear ? { goal: void 0, roundsStarted: 0, createdAt: void 0, updatedAt: void 0 } : { goal: change.goal, roundsStarted: change.roundsStarted, createdAt: change.createdAt, updatedAt: change.updatedAt };
+  }
+  return state;
+}
+function definitionOf(goal) {
+  return { objective: goal.objective, maxGoalRounds: goal.maxGoalRounds, phase: goal.phase, ...goal.blockedReason === void 0 ? {} : { blockedReason: goal.blockedReason } };
+}
+function goalBeforeRemovedSteps(count, lookup, removed, newlyRemoved) {
+  const changes = [];
+  for (let seq = 0; seq < count; seq++) {
+    const event = lookup(seq);
+    const change = event === void 0 ? void 0 : readChange(event);
+    if (change !== void 0) changes.push({ seq, step: owningStep(seq, lookup), change });
+  }
+  const first = changes.find((c) => c.step !== null && newlyRemoved.has(c.step));
+  if (first === void 0) return null;
+  let wanted;
+  for (const { seq, step, change } of changes) {
+    if (seq >= first.seq) break;
+    if (step !== null && removed.has(step)) continue;
+    wanted = change.clear ? void 0 : definitionOf(change.goal);
+  }
+  return { wanted };
+}
+function sameDefinition(a, b) {
+  return a.objective === b.objective && a.maxGoalRounds === b.maxGoalRounds && a.phase === b.phase;
+}
+function goalCorrection(current, wanted, clock) {
+  const changes = [];
+  const now = clock.now();
+  let state = current;
+  if (wanted === void 0) {
+    if (state.goal === void 0) return changes;
+    changes.push({ kind: "goal/change", version: 1, operation: "clear", cleared: { id: state.goal.id, revision: state.goal.revision + 1 }, clearedAt: Math.max(now, state.updatedAt ?? now) });
+    return changes;
+  }
+  if (state.goal !== void 0 && sameDefinition(definitionOf(state.goal), wanted)) return changes;
+  const snapshot = (operation, goal2) => {
+    const createdAt = operation === "create" ? now : state.createdAt ?? now;
+    const updatedAt = operation === "create" ? now : Math.max(now, state.updatedAt ?? now);
+    const roundsStarted = operation === "create" ? 0 : state.roundsStarted;
+    changes.push({ kind: "goal/change", version: 1, operation, goal: goal2, roundsStarted, createdAt, updatedAt });
+    state = { goal: goal2, roundsStarted, createdAt, updatedAt };
+  };
+  const next = (goal2, phase, blockedReason) => ({
+    id: goal2.id,
+    revision: goal2.revision + 1,
+    objective: goal2.objective,
+    phase,
+    maxGoalRounds: goal2.maxGoalRounds,
+    ...blockedReason === void 0 ? {} : { blockedReason }
+  });
+  if (state.goal === void 0 || state.goal.phase === "complete" && wanted.phase !== "complete") {
+    snapshot("create", { id: clock.newGoalId(), revision: 1, objective: wanted.objective, phase: "active", maxGoalRounds: wanted.maxGoalRounds });
+  }
+  const goal = state.goal;
+  if (goal.objective !== wanted.objective || goal.maxGoalRounds !== wanted.maxGoalRounds) {
+    snapshot("edit", { ...goal, revision: goal.revision + 1, objective: wanted.objective, maxGoalRounds: wanted.maxGoalRounds });
+  }
+  const resume = () => {
+    const at = state.goal;
+    if (at.phase === "active") return true;
+    if (at.phase === "complete" || state.roundsStarted >= at.maxGoalRounds) return false;
+    snapshot("resume", next(at, "active"));
+    return true;
+  };
+  switch (wanted.phase) {
+    case "active":
+      resume();
+      break;
+    case "paused":
+      if (state.goal.phase !== "paused" && resume()) snapshot("pause", next(state.goal, "paused"));
+      break;
+    case "blocked":
+      if (state.goal.phase !== "blocked" && resume()) snapshot("block", next(state.goal, "blocked", wanted.blockedReason ?? { code: "restored", message: "Blocked before a removed step changed the goal." }));
+      break;
+    case "complete":
+      if (state.goal.phase !== "complete") snapshot("complete", next(state.goal, "complete"));
+      break;
+  }
+  return changes;
+}
+function objectiveLine(objective) {
+  return `Objective: ${JSON.stringify(objective)}`;
+}
+function goalRoundsToRemove(count, lookup, nodes, removed) {
+  const removedObjectives = /* @__PURE__ */ new Set();
+  const keptObjectives = /* @__PURE__ */ new Set();
+  for (let seq = 0; seq < count; seq++) {
+    const event = lookup(seq);
+    const change = event === void 0 ? void 0 : readChange(event);
+    if (change === void 0 || change.clear || change.operation !== "create" && change.operation !== "edit") continue;
+    const step = owningStep(seq, lookup);
+    if (step !== null && removed.has(step)) removedObjectives.add(change.goal.objective);
+    else keptObjectives.add(change.goal.objective);
+  }
+  for (const objective of keptObjectives) removedObjectives.delete(objective);
+  if (removedObjectives.size === 0) return [];
+  const lines = [...removedObjectives].map(objectiveLine);
+  return nodes.filter((seq) => {
+    const event = lookup(seq);
+    if (event === void 0 || goalRound(event) === null) return false;
+    const text = JSON.stringify(isRecord(event.data) ? event.data.content : null);
+    return lines.some((line) => text.includes(JSON.stringify(line).slice(1, -1)));
+  });
+}
+
+// src/host/side-state.ts
+var DEFAULT_CLOCK = { now: () => Date.now(), newGoalId: () => `goal-${randomUUID2()}` };
+function followSideState(session, fromSeq, lookup, services) {
+  const count = session.seq;
+  if (count <= fromSeq) return [];
+  const newlyRemoved = /* @__PURE__ */ new Set();
+  let onlyExclusions = true;
+  for (let seq = fromSeq; seq < count; seq++) {
+    const event = lookup(seq);
+    const record = event === void 0 ? null : readTombstone(event);
+    if (record === null) continue;
+    if (record.action !== "exclude") onlyExclusions = false;
+    for (const node of record.shadowedSeqs) newlyRemoved.add(node);
+  }
+  let goals = false;
+  for (let seq = 0; seq < count && !goals; seq++) goals = lookup(seq)?.type === GOAL_CHANGE;
+  if (!goals) return [];
+  const removed = removedNodes(count, lookup);
+  const appended = [];
+  const appendEvent = session.append.bind(session);
+  const append = (type, data, what) => {
+    try {
+      appended.push(appendEvent(type, data).seq);
+      return true;
+    } catch (error) {
+      services.warn(`message-recall: the ${what} of session "${session.id}" was not put back: ${error instanceof Error ? error.message : String(error)}`);
+      return false;
+    }
+  };
+  const roundAction = newlyRemoved.size > 0 && onlyExclusions ? "exclude" : "delete";
+  for (const round of goalRoundsToRemove(count, lookup, session.surface.nodes, removed)) {
+    try {
+      priceReplace(session, services.effects, lookup, { start: round, end: round }, [round]);
+      const message = createUserMessage2({
+        content: services.tombstoneText === "" ? [] : [{ type: "text", text: services.tombstoneText }],
+        source: tombstoneSource(roundAction, [round])
+      });
+      appended.push(session.append("user/message", message, { surfaceOp: replaceOp(round, round), sourceEventSeqs: [round] }).seq);
+    } catch (error) {
+      services.warn(`message-recall: the goal round at seq ${round} of session "${session.id}" was not removed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  if (newlyRemoved.size > 0) {
+    const goal = goalBeforeRemovedSteps(count, lookup, removed, newlyRemoved);
+    if (goal !== null) {
+      const current = foldGoalState(count, lookup);
+      for (const change of goalCorrection(current, goal.wanted, services.clock ?? DEFAULT_CLOCK)) {
+        if (!append(GOAL_CHANGE, change, "goal")) break;
+      }
+    }
+  }
+  return appended;
+}
+
 // src/host/write-queue.ts
 var DEFAULT_QUEUE_WAIT_MS = 2e3;
 var WriteQueue = class {
@@ -2563,6 +2783,11 @@ function apply(ctx, config) {
       queue: new WriteQueue(),
       persistence,
       diskSummaries: new DiskSummaryCache(summarizeStored),
+      afterAppend: (session, fromSeq) => void followSideState(session, fromSeq, index.lookup(session), {
+        warn,
+        tombstoneText: resolved.tombstoneText,
+        effects: { meter: ctx.get("tokenMeter"), titleLimits: titleLimits(), warn }
+      }),
       effects: () => ({ meter: ctx.get("tokenMeter"), titleLimits: titleLimits(), warn }),
       fork: {
         titleLimits,

@@ -15,6 +15,9 @@
  *   list, registered like `dsh-session-log-export` registers its Session log button there;
  * - the conversation editor's dictionaries and its Edit button `dsh-message-recall-edit` in the
  *   same seat;
+ * - the Trajectory marks' dictionaries, the page's one Trajectory decorator and the headless entry
+ *   `dsh-message-recall-trajectory` in the same seat that feeds it;
+ * - the To-dos strip switch and its headless entry `dsh-message-recall-todos` in the same seat;
  * - a watch on the page's session list that pulls it again when an entry leaves it, so a stored
  *   session this plugin wrote to stays listed (see `open-session.ts`).
  *
@@ -41,6 +44,10 @@ import { TombstoneActions } from './stores/tombstone-actions'
 import { UnsavedWrites } from './stores/unsaved-writes'
 import { EditButton, type EditButtonKit } from './editor/EditButton'
 import { EDITOR_DICTIONARIES, EDITOR_LOCALE_NS } from './editor/editor-locales'
+import { TrajectoryDecorator } from './trajectory/trajectory-decorate'
+import { TRAJECTORY_DICTIONARIES, TRAJECTORY_LOCALE_NS } from './trajectory/trajectory-locales'
+import { TrajectoryMarks } from './trajectory/TrajectoryMarks'
+import { TodoStrip, TodoStripHider } from './side-state/TodoStrip'
 
 /** Plugin name (the package name). */
 export const name = 'dsh-message-recall'
@@ -55,6 +62,12 @@ export const OVERLAY_ENTRY_ID = 'dsh-message-recall'
 export const REMOVED_ENTRY_ID = 'dsh-message-recall-removed'
 /** Id of the Edit button entry in `conversation.session.header.utilities`. */
 export const EDIT_ENTRY_ID = 'dsh-message-recall-edit'
+
+/** Id of the headless entry in `conversation.session.header.utilities` that marks removals in the Trajectory tab. */
+export const TRAJECTORY_ENTRY_ID = 'dsh-message-recall-trajectory'
+
+/** Id of the headless entry in `conversation.session.header.utilities` that hides a To-dos strip only removed steps wrote. */
+export const TODO_STRIP_ENTRY_ID = 'dsh-message-recall-todos'
 
 /** Optional client config. */
 export interface ClientConfig {
@@ -138,4 +151,23 @@ export function apply(ctx: ClientContext, config?: ClientConfig): void {
     locale: EDITOR_LOCALE_NS,
     inject: () => ({ editorKit }),
   }, EditButton))
+  ctx.effect(() => ctx.locale.register(TRAJECTORY_LOCALE_NS, TRAJECTORY_DICTIONARIES), 'dsh-message-recall: Trajectory dictionaries')
+  const decorator = { current: undefined as TrajectoryDecorator | undefined }
+  ctx.effect(() => {
+    decorator.current = new TrajectoryDecorator(globalThis.document)
+    return () => decorator.current?.dispose()
+  }, 'dsh-message-recall: Trajectory marks')
+  ctx.slots.inject('conversation.session.header.utilities', () => ctx.slots.register({
+    name: 'conversation.session.header.utilities', id: TRAJECTORY_ENTRY_ID, order: 110, locale: TRAJECTORY_LOCALE_NS,
+    inject: () => ({ trajectoryKit: { decorator: decorator.current!, fetch: fetchImpl, locale: kit.locale, t: locale.bind(TRAJECTORY_LOCALE_NS), tRecall: kit.t } }),
+  }, TrajectoryMarks))
+  const hider = { current: undefined as TodoStripHider | undefined }
+  ctx.effect(() => {
+    hider.current = new TodoStripHider(globalThis.document)
+    return () => hider.current?.dispose()
+  }, 'dsh-message-recall: To-dos strip')
+  ctx.slots.inject('conversation.session.header.utilities', () => ctx.slots.register({
+    name: 'conversation.session.header.utilities', id: TODO_STRIP_ENTRY_ID, order: 120,
+    inject: () => ({ todoKit: { hider: hider.current!, fetch: fetchImpl } }),
+  }, TodoStrip))
 }

@@ -1,7 +1,8 @@
 /**
  * dsh-message-recall, host half: registers `POST {path}` (default `DEFAULT_ROUTE_PATH`) on the
  * DSH web server. Recall, delete, delete-onward and exclude each append one `user/message`
- * tombstone whose surface `replace` shadows the removed range; restore undoes one in place;
+ * tombstone whose surface `replace` shadows the removed range (and, when a removed model step had
+ * changed the goal, the `goal/change` that puts it back: `./side-state`); restore undoes one in place;
  * forkBefore stores a copy of the conversation from before a tombstone; flush saves what is not
  * yet durable; `plan` previews a removal and `inspect` summarizes the live and persisted logs.
  * The route goes away with the plugin.
@@ -31,6 +32,7 @@ import { createRouteHandler } from './route'
 import type { ProjectionCacheReader } from './session-titles'
 import type { MessagePricer } from './shadow-price'
 import { titleLimitsOf } from './title'
+import { followSideState } from './side-state'
 import { followPrompt } from './write-effects'
 import { WriteQueue } from './write-queue'
 import { SessionAccess, type StoredSessionSource } from './stored-session'
@@ -76,6 +78,9 @@ export function apply(ctx: Context, config: Partial<MessageRecallConfig> | undef
       queue: new WriteQueue(),
       persistence,
       diskSummaries: new DiskSummaryCache(summarizeStored),
+      afterAppend: (session, fromSeq) => void followSideState(session, fromSeq, index.lookup(session), {
+        warn, tombstoneText: resolved.tombstoneText, effects: { meter: ctx.get('tokenMeter') as MessagePricer | undefined, titleLimits: titleLimits(), warn },
+      }),
       effects: () => ({ meter: ctx.get('tokenMeter') as MessagePricer | undefined, titleLimits: titleLimits(), warn }),
       fork: {
         titleLimits,

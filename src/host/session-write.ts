@@ -40,6 +40,11 @@ export interface SessionWriteServices {
   readonly access: SessionAccess
   /** Flush retries; default {@link DEFAULT_FLUSH_RETRY}. */
   readonly flushRetry?: FlushRetryPolicy
+  /**
+   * Runs right after a block that appended (same synchronous block, before the flush), with the
+   * first seq it appended: the side state that follows the conversation (`./side-state`).
+   */
+  readonly afterAppend?: (session: Session, fromSeq: number) => void
 }
 
 /** Options of {@link runSessionWrite}. */
@@ -75,8 +80,10 @@ export async function runSessionWrite<V extends WriteValue>(
 ): Promise<WriteOutcome<V>> {
   const id = sessionId as SessionId
   const task = async (session: Session): Promise<WriteOutcome<V>> => {
+    const fromSeq = session.seq
     const written = append(session)
     if (!written.ok) return written
+    if (session.seq > fromSeq) services.afterAppend?.(session, fromSeq)
     const flushed = await flushWithRetry(() => services.sessions.flush(session), services.flushRetry)
     if (!flushed.ok) {
       const what = written.value.action === 'flush' ? `the live log of session "${sessionId}" through seq ${written.seq}` : `seq ${written.seq} (${written.value.action}) was appended to session "${sessionId}" and is in effect, but it`

@@ -26,7 +26,9 @@ const FOLDER_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   notices: ['wire', 'text', 'stores', 'recall', 'rows'],
   panel: ['wire', 'text', 'stores', 'rows'],
   editor: ['wire', 'text', 'stores'],
-  '.': ['wire', 'text', 'stores', 'recall', 'rows', 'notices', 'panel', 'editor'],
+  trajectory: ['wire', 'text', 'stores'],
+  'side-state': ['wire', 'text', 'stores'],
+  '.': ['wire', 'text', 'stores', 'recall', 'rows', 'notices', 'panel', 'editor', 'trajectory', 'side-state'],
 }
 
 /** One module's imports: module path (relative to its tree, no extension) → imported module paths. */

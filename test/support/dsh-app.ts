@@ -102,6 +102,17 @@ export interface DshAppOptions {
    * in a temporary folder, and `dsh-storage-domain`), as `dsh-web-app` mounts it; needs persistence.
    */
   readonly workspaces?: boolean
+  /**
+   * A chat-completions endpoint to use instead of the built-in mock (for instance the scripted
+   * `tools/mock-model.ts`): `DEEPSEEK_BASE_URL` and `DEEPSEEK_API_KEY` point at it. The built-in
+   * mock still runs, unused.
+   */
+  readonly model?: { readonly baseURL: string; readonly apiKey: string }
+  /**
+   * More plugins to load with the composition, in order (for instance DSH packages from the
+   * pinned host set); loading any of them also loads `dsh-session-projection`'s registry.
+   */
+  readonly plugins?: ReadonlyArray<{ readonly plugin: Plugin; readonly config?: unknown }>
 }
 
 /** Reply of {@link DshApp.post}: status, headers, raw text and the parsed JSON body (or `undefined`). */
@@ -186,7 +197,7 @@ export async function bootDshApp(options: DshAppOptions = {}): Promise<DshApp> {
   }
   try {
     ctx.provide('launchEnvironment', createLaunchEnvironmentSnapshot([{
-      source: 'process', values: { DEEPSEEK_BASE_URL: `${mock.baseURL}/v1`, DEEPSEEK_API_KEY: apiKey },
+      source: 'process', values: options.model === undefined ? { DEEPSEEK_BASE_URL: `${mock.baseURL}/v1`, DEEPSEEK_API_KEY: apiKey } : { DEEPSEEK_BASE_URL: options.model.baseURL, DEEPSEEK_API_KEY: options.model.apiKey },
     }]))
     const loading: PromiseLike<unknown>[] = []
     if (options.invariants !== false) {
@@ -196,7 +207,7 @@ export async function bootDshApp(options: DshAppOptions = {}): Promise<DshApp> {
       if (options.sessionTitle) companions.push(sessionTitleInvariant)
       for (const companion of companions) loading.push(ctx.plugin(companion as Plugin))
     }
-    if (options.tokenMeter || options.sessionTitle) loading.push(ctx.plugin(SessionProjectionRegistry))
+    if (options.tokenMeter || options.sessionTitle || options.plugins?.length) loading.push(ctx.plugin(SessionProjectionRegistry))
     if (options.tokenMeter) loading.push(ctx.plugin(TokenMeter, {}))
     if (options.sessionTitle) loading.push(ctx.plugin(SessionTitleService, options.sessionTitle === true ? SESSION_TITLE_CONFIG : options.sessionTitle))
     if (storageRoot !== undefined) {
@@ -218,6 +229,7 @@ export async function bootDshApp(options: DshAppOptions = {}): Promise<DshApp> {
     loading.push(ctx.plugin(AgentLoop, { agents: [] }))
     loading.push(ctx.plugin(deepseek as Plugin, {}))
     loading.push(ctx.plugin(WebServer, { host: '127.0.0.1', port: 0 }))
+    for (const extra of options.plugins ?? []) loading.push(ctx.plugin(extra.plugin, extra.config))
     if (options.recall !== undefined && options.recall !== false) {
       // Computed specifier: the host plugin is another module of this project, loaded like the Loader does.
       const recallModule = new URL('../../src/host/index.ts', import.meta.url).href
