@@ -30,8 +30,108 @@ __export(index_exports, {
 });
 module.exports = __toCommonJS(index_exports);
 
+// src/shared/actions.ts
+var ACTIONS = {
+  recall: {
+    plans: "message",
+    targets: "prompt",
+    effect: "removed",
+    confirm: false,
+    offeredOn: ["prompt"],
+    inBatch: false,
+    returnsContent: true,
+    undoInPlace: true,
+    texts: { button: "action.recall", label: "label.recall", undo: "undo.recall", unsaved: "unsaved.recall", panel: "panel.action.recall" }
+  },
+  delete: {
+    plans: "step",
+    targets: "message",
+    effect: "removed",
+    confirm: true,
+    offeredOn: ["prompt", "message"],
+    inBatch: true,
+    returnsContent: false,
+    undoInPlace: true,
+    texts: {
+      button: "action.delete",
+      label: "label.delete.message",
+      stepLabel: "label.delete.step",
+      armed: "armed.delete",
+      armedLabel: "armed.label",
+      undo: "undo.delete",
+      unsaved: "unsaved.delete",
+      panel: "panel.action.delete"
+    }
+  },
+  deleteFrom: {
+    plans: "onward",
+    targets: "message",
+    effect: "removed",
+    confirm: true,
+    offeredOn: ["prompt", "message"],
+    inBatch: true,
+    returnsContent: false,
+    undoInPlace: true,
+    texts: {
+      button: "action.deleteFrom",
+      label: "label.deleteFrom",
+      armed: "armed.deleteFrom",
+      armedLabel: "armed.label",
+      undo: "undo.deleteFrom",
+      unsaved: "unsaved.deleteFrom",
+      panel: "panel.action.deleteFrom"
+    }
+  },
+  exclude: {
+    plans: "step",
+    targets: "message",
+    effect: "excluded",
+    confirm: true,
+    offeredOn: ["prompt", "message"],
+    inBatch: true,
+    returnsContent: false,
+    undoInPlace: true,
+    texts: {
+      button: "action.exclude",
+      label: "label.exclude",
+      armed: "armed.exclude",
+      armedLabel: "armed.excludeLabel",
+      undo: "undo.exclude",
+      unsaved: "unsaved.exclude",
+      panel: "panel.action.exclude"
+    }
+  },
+  restore: {
+    plans: "restore",
+    targets: "tombstone",
+    effect: "restored",
+    confirm: false,
+    offeredOn: ["excluded"],
+    inBatch: true,
+    returnsContent: false,
+    undoInPlace: false,
+    texts: { button: "action.restore", label: "label.restore", unsaved: "unsaved.restore" }
+  }
+};
+var SURFACE_ACTIONS = Object.freeze(Object.keys(ACTIONS));
+function isTombstoneAction(action) {
+  return typeof action === "string" && Object.hasOwn(ACTIONS, action) && ACTIONS[action].plans !== "restore";
+}
+var TOMBSTONE_ACTIONS = Object.freeze(SURFACE_ACTIONS.filter(isTombstoneAction));
+var REMOVAL_ACTIONS = Object.freeze(TOMBSTONE_ACTIONS.filter((a) => ACTIONS[a].effect === "removed"));
+var BATCH_ACTIONS = Object.freeze(SURFACE_ACTIONS.filter((a) => ACTIONS[a].inBatch));
+var BATCH_REMOVAL_ACTIONS = Object.freeze(BATCH_ACTIONS.filter((a) => isTombstoneAction(a)));
+function actionsOfferedOn(group) {
+  return Object.freeze(SURFACE_ACTIONS.filter((a) => ACTIONS[a].offeredOn.includes(group)));
+}
+function isConfirmed(action) {
+  return ACTIONS[action].confirm;
+}
+
 // src/shared/protocol.ts
 var DEFAULT_ROUTE_PATH = "/dsh-message-recall";
+var OTHER_ROUTE_ACTIONS = ["forkBefore", "flush", "plan", "apply", "inspect"];
+var ROUTE_ACTIONS = Object.freeze([...SURFACE_ACTIONS, ...OTHER_ROUTE_ACTIONS]);
 var ERROR_CODES = [
   "INVALID_REQUEST",
   "FORBIDDEN",
@@ -420,31 +520,24 @@ var ATTR = {
 };
 var SIZER_COUNT = 888;
 function clusterTexts(t) {
+  const text = { openCopy: t("action.openCopy") };
+  const label = { openCopy: t("label.openCopy") };
+  const step = {};
+  const sizer = {};
+  for (const action of SURFACE_ACTIONS) {
+    const texts = ACTIONS[action].texts;
+    text[action] = t(texts.button);
+    label[action] = t(texts.label);
+    if (texts.stepLabel !== void 0) step[action] = t(texts.stepLabel);
+    if (texts.armed !== void 0) sizer[action] = t(texts.armed, { count: SIZER_COUNT });
+  }
   return {
-    text: {
-      recall: t("action.recall"),
-      delete: t("action.delete"),
-      deleteFrom: t("action.deleteFrom"),
-      exclude: t("action.exclude"),
-      restore: t("action.restore"),
-      openCopy: t("action.openCopy")
-    },
-    label: {
-      recall: t("label.recall"),
-      delete: t("label.delete.message"),
-      deleteStep: t("label.delete.step"),
-      deleteFrom: t("label.deleteFrom"),
-      exclude: t("label.exclude"),
-      restore: t("label.restore"),
-      openCopy: t("label.openCopy")
-    },
+    text,
+    label,
+    stepLabel: step,
     busy: t("busy"),
     excluded: t("excluded.badge"),
-    sizer: {
-      delete: t("armed.delete", { count: SIZER_COUNT }),
-      deleteFrom: t("armed.deleteFrom", { count: SIZER_COUNT }),
-      exclude: t("armed.exclude", { count: SIZER_COUNT })
-    }
+    sizer
   };
 }
 var ClusterFactory = class {
@@ -480,7 +573,7 @@ var ClusterFactory = class {
   }
 };
 function idleLabel(action, isStepRow, texts) {
-  return action === "delete" && isStepRow ? texts.label.deleteStep : texts.label[action];
+  return (isStepRow ? texts.stepLabel[action] : void 0) ?? texts.label[action];
 }
 function applyIdle(button, action, isStepRow, texts) {
   button.textContent = texts.text[action];
@@ -541,8 +634,9 @@ function decorateRow(row, decoration, factory, t, texts, fresh) {
     const isArmed = armed !== null && armed.action === action;
     if (isArmed) {
       button.setAttribute(ATTR.armed, "true");
-      button.textContent = t(`armed.${action}`, { count: armed.count });
-      button.setAttribute("aria-label", t(countedKey(action === "exclude" ? "armed.excludeLabel" : "armed.label", armed.count), { count: armed.count }));
+      const { armed: armedText, armedLabel } = ACTIONS[armed.action].texts;
+      button.textContent = t(armedText, { count: armed.count });
+      button.setAttribute("aria-label", t(countedKey(armedLabel, armed.count), { count: armed.count }));
     } else if (button.hasAttribute(ATTR.armed)) {
       button.removeAttribute(ATTR.armed);
       applyIdle(button, action, decoration.isStepRow, texts);
@@ -724,8 +818,6 @@ function plainText(content) {
 
 // src/shared/tombstone.ts
 var TOMBSTONE_PLUGIN = "dsh-message-recall";
-var REMOVAL_ACTIONS = ["recall", "delete", "deleteFrom"];
-var TOMBSTONE_ACTIONS = [...REMOVAL_ACTIONS, "exclude"];
 function isTombstoneSource(source) {
   return isRecord(source) && source.kind === "plugin" && source.plugin === TOMBSTONE_PLUGIN;
 }
@@ -737,7 +829,7 @@ function readTombstone(event) {
   if (!isTombstoneEvent(event)) return null;
   const range = readReplaceOp(event.surfaceOp);
   const source = event.data.source;
-  const action = TOMBSTONE_ACTIONS.find((a) => a === source.action) ?? "delete";
+  const action = isTombstoneAction(source.action) ? source.action : "delete";
   const fromSource = Array.isArray(source.removedSeqs) ? source.removedSeqs.filter(Number.isSafeInteger) : [];
   const shadowedSeqs2 = event.sourceEventSeqs ? [...event.sourceEventSeqs] : fromSource;
   return { seq: event.seq, start: range.start, end: range.end, shadowedSeqs: shadowedSeqs2, action };
@@ -824,7 +916,7 @@ var RecallController = class {
     if (this.state.pending !== null) return "ignored";
     this.clearError(target.key);
     const armed = this.state.armed;
-    if (target.action === "recall") return this.commit(target, expect);
+    if (!isConfirmed(target.action)) return this.commit(target, expect);
     if (armed !== null && armed.key === target.key && armed.action === target.action && armed.seq === target.seq) {
       return this.commit(target, armed.expect);
     }
@@ -878,9 +970,9 @@ var RecallController = class {
       return "refused";
     }
     const count = planCount(reply.value);
-    const { replaceGeneration, lastSeq } = reply.value;
+    const { replaceGeneration, lastSeq, removedCount } = reply.value;
     this.baseline = { replaceGeneration, atSeq: lastSeq };
-    this.set({ pending: null, armed: { key: target.key, seq: target.seq, action: target.action, count, expect: { replaceGeneration, lastSeq } } });
+    this.set({ pending: null, armed: { key: target.key, seq: target.seq, action: target.action, count, expect: { replaceGeneration, lastSeq, removedCount } } });
     this.armTimer = this.timers.setTimeout(() => this.disarm(), this.options.armMs ?? 4e3);
     return "armed";
   }
@@ -898,7 +990,7 @@ var RecallController = class {
       this.unsaved(target, error);
       return "unsaved";
     }
-    if (target.action === "recall" && !isRefusal(error.code) && this.options.confirmRecall !== void 0) {
+    if (ACTIONS[target.action].returnsContent && !isRefusal(error.code) && this.options.confirmRecall !== void 0) {
       const copy = await this.options.confirmRecall(target);
       if (this.disposed) return "disposed";
       if (copy !== null) {
@@ -913,14 +1005,14 @@ var RecallController = class {
   committed(target, value) {
     this.baseline = { replaceGeneration: value.replaceGeneration, atSeq: value.tombstoneSeq };
     this.set({ pending: null });
-    if (target.action === "recall") this.options.onRecalled(recalledMessage(value));
+    if (ACTIONS[target.action].returnsContent) this.options.onRecalled(recalledMessage(value));
     this.options.onRemoved?.(value);
   }
   unsaved(target, error) {
     const value = error.value !== void 0 && error.value.action === target.action ? error.value : void 0;
     if (value !== void 0) this.baseline = { replaceGeneration: value.replaceGeneration, atSeq: value.tombstoneSeq };
     this.set({ pending: null });
-    if (target.action === "recall") {
+    if (ACTIONS[target.action].returnsContent) {
       const text = error.text ?? value?.text;
       const content = error.content ?? value?.content;
       if (text !== void 0 || content !== void 0) this.options.onRecalled(recalledMessage({ ...text === void 0 ? {} : { text }, ...content === void 0 ? {} : { content } }));
@@ -952,7 +1044,7 @@ var RecallController = class {
   }
 };
 function planCount(value) {
-  return Math.max(1, value.kinds.filter((nodeKind) => nodeKind !== "tombstone").length);
+  return Math.max(1, value.nodeKinds.filter((nodeKind) => nodeKind !== "tombstone").length);
 }
 function recalledMessage(value) {
   const content = value.content ?? [];
@@ -983,8 +1075,8 @@ function disarmOnOtherInput(doc, controller) {
 }
 
 // src/client/rows.ts
-var USER_ACTIONS = Object.freeze(["recall", "delete", "deleteFrom", "exclude"]);
-var STEP_ACTIONS = Object.freeze(["delete", "deleteFrom", "exclude"]);
+var USER_ACTIONS = actionsOfferedOn("prompt");
+var STEP_ACTIONS = actionsOfferedOn("message");
 var NO_ACTIONS = Object.freeze([]);
 var LOG_ONLY_ROW_KINDS = /* @__PURE__ */ new Set(["turn-tail", "turn-error", "turn-max-tokens", "model-retry", "command"]);
 var anchors = /* @__PURE__ */ new WeakMap();
@@ -1587,7 +1679,7 @@ function scrollContainer(flow) {
 }
 
 // src/client/row-offers.ts
-var RESTORE_OR_COPY = Object.freeze(["restore", "openCopy"]);
+var RESTORE_OR_COPY = Object.freeze([...actionsOfferedOn("excluded"), "openCopy"]);
 var COPY_ONLY = Object.freeze(["openCopy"]);
 var memo = /* @__PURE__ */ new WeakMap();
 function offerOf(anchor, hidden) {
@@ -1863,7 +1955,7 @@ var SnapshotStore = class {
 
 // src/client/undo-notice.ts
 function restorableInPlace(value) {
-  return value.kinds.length === 1 && value.kinds[0] === "user";
+  return ACTIONS[value.action].undoInPlace && value.nodeKinds.length === 1 && value.nodeKinds[0] === "user";
 }
 var UndoNotice = class extends SnapshotStore {
   constructor(options = {}) {
@@ -2113,7 +2205,7 @@ function imageNoticeLines(t, lost) {
 }
 function unsavedText(t, state) {
   if (state.phase === "saved") return t("unsaved.saved");
-  return t(countedKey(`unsaved.${state.action}`, state.count), { count: state.count });
+  return t(countedKey(state.action === "apply" ? "unsaved.apply" : ACTIONS[state.action].texts.unsaved, state.count), { count: state.count });
 }
 function UnsavedView({ unsaved, t }) {
   const state = (0, import_react.useSyncExternalStore)(unsaved.subscribe, unsaved.getSnapshot);
@@ -2141,8 +2233,8 @@ function RecallNotices({ notice, onDismiss, unsaved, t, children }) {
 var import_react2 = require("react");
 var import_jsx_runtime2 = require("react/jsx-runtime");
 function undoText(t, entry) {
-  if (entry.restored) return t(entry.action === "recall" ? "undo.restored.recall" : "undo.restored");
-  return t(countedKey(`undo.${entry.action}`, entry.count), { count: entry.count });
+  if (entry.restored) return t(ACTIONS[entry.action].returnsContent ? "undo.restored.recall" : "undo.restored");
+  return t(countedKey(ACTIONS[entry.action].texts.undo, entry.count), { count: entry.count });
 }
 function UndoNoticeView({ notice, actions, t, stacked = false }) {
   const entry = (0, import_react2.useSyncExternalStore)(notice.subscribe, notice.getSnapshot);
@@ -2499,7 +2591,7 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
       return /* @__PURE__ */ (0, import_jsx_runtime4.jsxs)("li", { "data-message-recall-entry": entry.tombstoneSeq, "data-action": entry.action, "data-restored": entry.inEffect ? void 0 : "", children: [
         /* @__PURE__ */ (0, import_jsx_runtime4.jsxs)("div", { "data-message-recall-entry-meta": "", children: [
           /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("time", { dateTime: new Date(entry.time).toISOString(), children: removalTime(entry.time, locale) }),
-          /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("span", { "data-message-recall-entry-what": "", children: t(`panel.action.${entry.action}`) }),
+          /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("span", { "data-message-recall-entry-what": "", children: t(ACTIONS[entry.action].texts.panel) }),
           /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("span", { children: t(countedKey("panel.count", entry.count), { count: entry.count }) }),
           entry.tokens !== null && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("span", { children: t(countedKey("panel.tokens", entry.tokens), { count: entry.tokens }) }),
           !entry.inEffect && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("span", { "data-message-recall-entry-restored": "", children: t("panel.restored") })
@@ -2538,7 +2630,7 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
 }
 
 // src/client/stamp.ts
-var BUILD_STAMP = true ? "0.1.0+89d0918cb0" : "dev";
+var BUILD_STAMP = true ? "0.1.0+af5339f7bf" : "dev";
 
 // src/client/session-stores.ts
 var SessionStores = class {
@@ -3048,6 +3140,7 @@ function EditorModal({ sessionId, running, replacementCount, locale, kit, onClos
   const [checking, setChecking] = (0, import_react5.useState)(false);
   const [applying, setApplying] = (0, import_react5.useState)(false);
   const [applyError, setApplyError] = (0, import_react5.useState)(null);
+  const [planned, setPlanned] = (0, import_react5.useState)(null);
   const [historyRead, setHistoryRead] = (0, import_react5.useState)(0);
   const controls = (0, import_react5.useRef)(/* @__PURE__ */ new Map());
   const dialog = (0, import_react5.useRef)(null);
@@ -3084,6 +3177,7 @@ function EditorModal({ sessionId, running, replacementCount, locale, kit, onClos
         if (!live) return;
         setChecking(false);
         if (!reply.ok) setRefusal({ unit: reply.error.index === void 0 ? null : preview.changeUnits[reply.error.index] ?? null, code: reply.error.code });
+        else setPlanned({ changesKey, removedCount: reply.value.removedSeqs.length });
       });
     }, PLAN_DEBOUNCE_MS);
     return () => {
@@ -3104,7 +3198,8 @@ function EditorModal({ sessionId, running, replacementCount, locale, kit, onClos
   const apply2 = (0, import_react5.useCallback)(async () => {
     if (!canApply || load.status !== "ready") return;
     setApplying(true);
-    const reply = await kit.send({ action: "apply", sessionId, changes: preview.changes, expect: { lastSeq: load.lastSeq } });
+    const confirmed = planned?.changesKey === changesKey ? { removedCount: planned.removedCount } : {};
+    const reply = await kit.send({ action: "apply", sessionId, changes: preview.changes, expect: { lastSeq: load.lastSeq, ...confirmed } });
     setApplying(false);
     if (reply.ok) {
       if (reply.value.persisted) kit.unsaved(sessionId).settled();
@@ -3116,7 +3211,7 @@ function EditorModal({ sessionId, running, replacementCount, locale, kit, onClos
       setApplyError({ unit: reply.error.index === void 0 ? null : preview.changeUnits[reply.error.index] ?? null, code: reply.error.code });
       if (reply.error.code === "STALE_VIEW") setHistoryRead((n) => n + 1);
     }
-  }, [canApply, load, kit, sessionId, preview, onClose]);
+  }, [canApply, load, kit, sessionId, preview, changesKey, planned, onClose]);
   const onKeyDown = (event) => {
     if (event.key === "Escape") {
       event.preventDefault();

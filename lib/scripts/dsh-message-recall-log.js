@@ -1,27 +1,27 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-ZQMXTVAS.js";
+} from "./chunks/chunk-6P6ASB5J.js";
 import {
   listCommand
-} from "./chunks/chunk-FGZALTT4.js";
+} from "./chunks/chunk-36IXWL5O.js";
 import {
   readCommand
-} from "./chunks/chunk-5OY3EONL.js";
+} from "./chunks/chunk-CUZHVI27.js";
 import {
   scanCommand
-} from "./chunks/chunk-5FJ2XRFS.js";
-import "./chunks/chunk-LTHJKI62.js";
+} from "./chunks/chunk-646YYDVU.js";
+import "./chunks/chunk-6Q4EBBC4.js";
 import {
   verifyCommand
-} from "./chunks/chunk-4GXRY2TT.js";
+} from "./chunks/chunk-FXI7U4AE.js";
 import {
   EXIT,
   UsageError,
   out,
   runCommand,
   runMain
-} from "./chunks/chunk-QQ42TVSR.js";
+} from "./chunks/chunk-LKSIC7LO.js";
 
 // scripts/dsh-message-recall-log.ts
 var BIN = "dsh-message-recall-log";

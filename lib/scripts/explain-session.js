@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-ZQMXTVAS.js";
-import "./chunks/chunk-LTHJKI62.js";
+} from "./chunks/chunk-6P6ASB5J.js";
+import "./chunks/chunk-6Q4EBBC4.js";
 import {
   runCommand
-} from "./chunks/chunk-QQ42TVSR.js";
+} from "./chunks/chunk-LKSIC7LO.js";
 
 // scripts/explain-session.ts
 runCommand(explainCommand, "node lib/scripts/explain-session.js", process.argv.slice(2));

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import {
   readCommand
-} from "./chunks/chunk-5OY3EONL.js";
+} from "./chunks/chunk-CUZHVI27.js";
 import {
   runCommand
-} from "./chunks/chunk-QQ42TVSR.js";
+} from "./chunks/chunk-LKSIC7LO.js";
 
 // scripts/read-session-log.ts
 runCommand(readCommand, "node lib/scripts/read-session-log.js", process.argv.slice(2));

@@ -84,6 +84,8 @@ export function EditorModal({ sessionId, running, replacementCount, locale, kit,
   const [checking, setChecking] = useState(false)
   const [applying, setApplying] = useState(false)
   const [applyError, setApplyError] = useState<Refusal | null>(null)
+  /** The host's last batch plan of a selection: how many messages it removes (`expect.removedCount` of Apply). */
+  const [planned, setPlanned] = useState<{ readonly changesKey: string; readonly removedCount: number } | null>(null)
   /** Bumped to read the history again (after the host answered that the conversation moved). */
   const [historyRead, setHistoryRead] = useState(0)
   const controls = useRef(new Map<string, HTMLButtonElement>())
@@ -126,6 +128,8 @@ export function EditorModal({ sessionId, running, replacementCount, locale, kit,
         if (!live) return
         setChecking(false)
         if (!reply.ok) setRefusal({ unit: reply.error.index === undefined ? null : preview.changeUnits[reply.error.index] ?? null, code: reply.error.code })
+        // What Apply confirms: the host answers STALE_VIEW when the batch would remove more, or a message that came back since.
+        else setPlanned({ changesKey, removedCount: reply.value.removedSeqs.length })
       })
     }, PLAN_DEBOUNCE_MS)
     return () => {
@@ -148,7 +152,8 @@ export function EditorModal({ sessionId, running, replacementCount, locale, kit,
   const apply = useCallback(async () => {
     if (!canApply || load.status !== 'ready') return
     setApplying(true)
-    const reply = await kit.send({ action: 'apply', sessionId, changes: preview.changes, expect: { lastSeq: load.lastSeq } })
+    const confirmed = planned?.changesKey === changesKey ? { removedCount: planned.removedCount } : {}
+    const reply = await kit.send({ action: 'apply', sessionId, changes: preview.changes, expect: { lastSeq: load.lastSeq, ...confirmed } })
     setApplying(false)
     if (reply.ok) {
       if (reply.value.persisted) kit.unsaved(sessionId).settled()
@@ -162,7 +167,7 @@ export function EditorModal({ sessionId, running, replacementCount, locale, kit,
       // The conversation moved since the history was read: read it again, keeping the selection.
       if (reply.error.code === 'STALE_VIEW') setHistoryRead((n) => n + 1)
     }
-  }, [canApply, load, kit, sessionId, preview, onClose])
+  }, [canApply, load, kit, sessionId, preview, changesKey, planned, onClose])
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.key === 'Escape') {

@@ -8,7 +8,7 @@
  * @module dsh-message-recall/client/undo-notice
  */
 import type { RemovalValue } from '../shared/protocol'
-import type { TombstoneAction } from '../shared/tombstone'
+import { ACTIONS, type TombstoneAction } from '../shared/actions'
 import { BROWSER_TIMERS, planCount, type Timers } from './controller'
 import { SnapshotStore } from './snapshot-store'
 
@@ -36,12 +36,13 @@ export interface UndoNoticeOptions {
 }
 
 /**
- * True when a removal can be undone in place: it shadowed exactly one node, a message the person
- * sent (the route restores only those; a model step can come back only as a copy).
+ * True when a removal can be undone in place: its action can (`undoInPlace` in the action table)
+ * and it shadowed exactly one node, a message the person sent (the route restores only those; a
+ * model step can come back only in a fork).
  * @param value - the removal's reply value.
  */
-export function restorableInPlace(value: Pick<RemovalValue, 'kinds'>): boolean {
-  return value.kinds.length === 1 && value.kinds[0] === 'user'
+export function restorableInPlace(value: Pick<RemovalValue, 'action' | 'nodeKinds'>): boolean {
+  return ACTIONS[value.action].undoInPlace && value.nodeKinds.length === 1 && value.nodeKinds[0] === 'user'
 }
 
 /** The notice store; see the module description. */
@@ -60,7 +61,7 @@ export class UndoNotice extends SnapshotStore<UndoEntry | null> {
    * Show the notice for a removal that just succeeded (replaces any earlier one).
    * @param value - the removal's reply value.
    */
-  show(value: Pick<RemovalValue, 'action' | 'kinds' | 'tombstoneSeq'>): void {
+  show(value: Pick<RemovalValue, 'action' | 'nodeKinds' | 'tombstoneSeq'>): void {
     this.set({
       id: ++this.nextId, action: value.action, count: planCount(value), tombstoneSeq: value.tombstoneSeq,
       restorable: restorableInPlace(value), restored: false,

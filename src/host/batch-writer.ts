@@ -15,7 +15,7 @@ import type { BatchChange, BatchPlan } from './batch-plan'
 import { errorText, MessageRecallError } from './refusals'
 import { appendRestore } from './restore-writer'
 import type { EventLookup } from './surface-plan'
-import { appendTombstone } from './tombstone-writer'
+import { appendTombstone } from './tombstone-append'
 import { priceReplace, retitleAfterRemoval, retitleAfterRestore, type WriteEffects } from './write-effects'
 
 /** Options of {@link appendBatch}. */

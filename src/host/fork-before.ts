@@ -42,7 +42,7 @@ import { nextCopyTitle } from './copy-title'
 import { flushWithRetry, type FlushRetryPolicy } from './durable-flush'
 import type { SessionEventIndex } from './event-index'
 import { MessageRecallError, type WriteRefusal } from './refusals'
-import type { WriteOutcome } from './session-write'
+import type { Outcome } from './refusals'
 import { sessionTitles, type TitleSources } from './session-titles'
 import type { SessionAccess } from './stored-session'
 import { appendTitle, fallbackTitle, titleBefore, type TitleLimits } from './title'
@@ -175,12 +175,12 @@ function oneCopyAtATime<T>(key: object, task: () => Promise<T>): Promise<T> {
  * @throws {@link MessageRecallError} `PERSIST_FAILED` (`applied: false`) when the copy could not be
  * stored, `INTERNAL` when the store refused the copy.
  */
-export async function forkBefore(services: ForkServices, request: ForkBeforeRequest): Promise<WriteOutcome<ForkBeforeValue>> {
+export async function forkBefore(services: ForkServices, request: ForkBeforeRequest): Promise<Outcome<ForkBeforeValue>> {
   // A stored session that is not live is entered for the fork and released afterwards.
   return services.access.use<ForkBeforeValue, WriteRefusal>(request.sessionId, (source) => forkFrom(services, source, request))
 }
 
-async function forkFrom(services: ForkServices, source: Session, request: ForkBeforeRequest): Promise<WriteOutcome<ForkBeforeValue>> {
+async function forkFrom(services: ForkServices, source: Session, request: ForkBeforeRequest): Promise<Outcome<ForkBeforeValue>> {
   const lookup = services.index.lookup(source)
   const tombstone = lookup(request.tombstoneSeq)
   if (tombstone === undefined || !isTombstoneEvent(tombstone)) {

@@ -64,9 +64,9 @@ export interface NotRestorableRefusal {
   readonly code: 'NOT_RESTORABLE'
   readonly tombstoneSeq: number
   readonly reason: NotRestorableReason
-  /** The nodes the tombstone shadows, in surface order, and their kinds. */
+  /** The nodes the tombstone shadows, in surface order, and their node kinds. */
   readonly shadowedSeqs: readonly number[]
-  readonly kinds: readonly NodeKind[]
+  readonly nodeKinds: readonly NodeKind[]
 }
 
 /** Every refusal of restore planning. */
@@ -93,7 +93,7 @@ export function planRestore(input: RestoreInput): { ok: true; plan: RestorePlan 
     return node
   })
   const kinds = shadowed.map((node) => classifyNode(node))
-  const refuse = (reason: NotRestorableReason) => ({ ok: false as const, refusal: { code: 'NOT_RESTORABLE' as const, tombstoneSeq, reason, shadowedSeqs: record.shadowedSeqs, kinds } })
+  const refuse = (reason: NotRestorableReason) => ({ ok: false as const, refusal: { code: 'NOT_RESTORABLE' as const, tombstoneSeq, reason, shadowedSeqs: record.shadowedSeqs, nodeKinds: kinds } })
   if (kinds.includes('tombstone')) return refuse('absorbed-tombstone')
   if (kinds.includes('assistant') || kinds.includes('tool')) return refuse('model-step')
   if (shadowed.length !== 1) return refuse('several-nodes')
@@ -140,7 +140,7 @@ export function describeRestoreRefusal(refusal: RestoreRefusal): string {
   const seqs = refusal.shadowedSeqs.join(', ')
   const why: Record<NotRestorableReason, string> = {
     'absorbed-tombstone': `absorbed an earlier tombstone (it shadows seqs ${seqs})`,
-    'model-step': `shadows a model step (seqs ${seqs}: ${describeKinds(refusal.kinds)}), which cannot be put back in place outside a turn`,
+    'model-step': `shadows a model step (seqs ${seqs}: ${describeKinds(refusal.nodeKinds)}), which cannot be put back in place outside a turn`,
     'several-nodes': `shadows ${refusal.shadowedSeqs.length} messages (seqs ${seqs})`,
     'not-a-prompt': `shadows seq ${seqs}, which is not a message the person sent`,
   }

@@ -17,12 +17,12 @@ import { forkBefore, type ForkServices } from './fork-before'
 import { checkContentType, checkMethod, checkTrust, readJsonBody, sendJson } from './http'
 import { inspectSession, type PersistenceReader } from './inspect'
 import { redactPaths } from './redact'
-import { describeRefusal, errorText, MessageRecallError, type WriteRefusal } from './refusals'
-import { parseRecallRequest } from './request'
+import { describeRefusal, errorText, MessageRecallError, type Outcome, type WriteRefusal } from './refusals'
+import { parseRouteRequest } from './request'
 import { restoreMessage } from './restore-writer'
 import { applyChanges, previewChanges } from './batch-service'
 import { previewRemoval, removeMessages, type RemovalServices } from './removal-service'
-import { flushSession, type WriteOutcome } from './session-write'
+import { flushSession } from './session-write'
 import type { WriteQueue } from './write-queue'
 
 /** What the handler reaches at request time. */
@@ -88,7 +88,7 @@ function refuse(res: ServerResponse, refusal: WriteRefusal): void {
   fail(res, refusal.code, describeRefusal(refusal), undefined, 'index' in refusal ? { index: refusal.index } : {})
 }
 
-function answer(res: ServerResponse, outcome: WriteOutcome<unknown>): void {
+function answer(res: ServerResponse, outcome: Outcome<unknown>): void {
   if (outcome.ok) sendJson(res, 200, { ok: true, value: outcome.value })
   else refuse(res, outcome.refusal)
 }
@@ -113,7 +113,7 @@ export function createRouteHandler(services: RouteServices, config: MessageRecal
         fail(res, body.refusal.code, body.refusal.message, body.refusal.code === 'PAYLOAD_TOO_LARGE' ? { connection: 'close' } : undefined)
         return
       }
-      const parsed = parseRecallRequest(body.value)
+      const parsed = parseRouteRequest(body.value)
       if (!parsed.ok) {
         const { index } = parsed.refusal
         fail(res, parsed.refusal.code, parsed.refusal.message, undefined, index === undefined ? {} : { index })

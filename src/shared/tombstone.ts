@@ -11,6 +11,7 @@
  */
 import { isRecord, type LogEvent } from './events'
 import { readReplaceOp } from './replace-op'
+import { isTombstoneAction, type TombstoneAction } from './actions'
 
 /**
  * `source.plugin` of every tombstone this plugin writes: the package name, which the browser
@@ -19,21 +20,12 @@ import { readReplaceOp } from './replace-op'
  */
 export const TOMBSTONE_PLUGIN = 'dsh-message-recall'
 
-/** The removal actions that write a tombstone. */
-export type RemovalAction = 'recall' | 'delete' | 'deleteFrom'
-
-/** All removal actions, in a stable order. */
-export const REMOVAL_ACTIONS: readonly RemovalAction[] = ['recall', 'delete', 'deleteFrom']
-
 /**
- * Every `source.action` a tombstone carries: the removals, and `exclude`, which is planned like
- * `delete` and written as the same kind of tombstone (the client keeps its rows in view, dimmed).
- * A release that predates `exclude` reads such a tombstone as a `delete` (see {@link readTombstone}).
+ * The actions of the action table (`actions.ts`) that write a tombstone, and their lists; named
+ * here too because a tombstone's `source.action` is one of them. A tombstone whose `source.action`
+ * this release does not know (one a later release wrote) reads as a `delete` (see {@link readTombstone}).
  */
-export type TombstoneAction = RemovalAction | 'exclude'
-
-/** All tombstone actions, in a stable order. */
-export const TOMBSTONE_ACTIONS: readonly TombstoneAction[] = [...REMOVAL_ACTIONS, 'exclude']
+export { REMOVAL_ACTIONS, TOMBSTONE_ACTIONS, type RemovalAction, type TombstoneAction } from './actions'
 
 /** `data.source` of a tombstone as written to the log. `removedSeqs` (the durable field name) are the shadowed surface seqs, in surface order. */
 export interface TombstoneSource {
@@ -94,7 +86,7 @@ export function readTombstone(event: LogEvent): TombstoneRecord | null {
   if (!isTombstoneEvent(event)) return null
   const range = readReplaceOp(event.surfaceOp)!
   const source = (event.data as { source: Record<string, unknown> }).source
-  const action = TOMBSTONE_ACTIONS.find((a) => a === source.action) ?? 'delete'
+  const action = isTombstoneAction(source.action) ? source.action : 'delete'
   const fromSource = Array.isArray(source.removedSeqs) ? (source.removedSeqs as unknown[]).filter(Number.isSafeInteger) as number[] : []
   const shadowedSeqs = event.sourceEventSeqs ? [...event.sourceEventSeqs] : fromSource
   return { seq: event.seq, start: range.start, end: range.end, shadowedSeqs, action }

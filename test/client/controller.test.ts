@@ -51,11 +51,11 @@ function setup(answer: (request: RecallRequest) => Reply | Promise<Reply>) {
 }
 
 const plan = (removedSeqs: number[]): Reply => ({ ok: true, value: {
-  action: 'delete', range: { start: removedSeqs[0]!, end: removedSeqs.at(-1)! }, removedSeqs, kinds: removedSeqs.map(() => 'user'),
+  action: 'delete', range: { start: removedSeqs[0]!, end: removedSeqs.at(-1)! }, shadowedSeqs: removedSeqs, nodeKinds: removedSeqs.map(() => 'user'), removedCount: removedSeqs.length,
   estimatedTokens: 10, replaceGeneration: 3, lastSeq: 40,
 } })
 const removal = (patch: Partial<RemovalValue>): RemovalValue => ({
-  action: 'recall', tombstoneSeq: 41, range: { start: 12, end: 12 }, removedSeqs: [12], kinds: ['user'], replaceGeneration: 1, persisted: true, ...patch,
+  action: 'recall', tombstoneSeq: 41, range: { start: 12, end: 12 }, shadowedSeqs: [12], nodeKinds: ['user'], replaceGeneration: 1, persisted: true, ...patch,
 })
 const written: Reply = { ok: true, value: removal({ action: 'delete', replaceGeneration: 4 }) }
 
@@ -138,8 +138,8 @@ describe('RecallController', () => {
 
 describe('reply readers', () => {
   it('counts the messages a plan removes without the tombstones it absorbs', () => {
-    assert.equal(planCount({ kinds: ['user', 'tombstone', 'assistant'] }), 2)
-    assert.equal(planCount({ kinds: ['tombstone'] }), 1)
+    assert.equal(planCount({ nodeKinds: ['user', 'tombstone', 'assistant'] }), 2)
+    assert.equal(planCount({ nodeKinds: ['tombstone'] }), 1)
   })
 
   it('reads a recall reply: text from `text`, else from the text blocks; the content as logged', () => {

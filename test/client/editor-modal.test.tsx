@@ -15,12 +15,11 @@ import { createRecallSender, type FetchLike } from '../../src/client/api'
 import { UnsavedWrites } from '../../src/client/unsaved'
 import { editorEn, editorZh } from '../../src/client/editor-locales'
 import { en as recallEn, zh as recallZh } from '../../src/client/locales'
-import { describeBatchRefusal, planBatch, type BatchChange } from '../../src/host/batch-plan'
+import type { BatchChange } from '../../src/host/batch-plan'
 import { appendBatch } from '../../src/host/batch-writer'
 import { describeRefusal } from '../../src/host/refusals'
-import { stableView } from '../../src/host/tombstone-writer'
-import { checkExpectation } from '../../src/host/view-expectation'
-import { describePlanRefusal } from '../../src/host/surface-plan'
+import { viewOfSession } from '../../src/host/session-view'
+import { planBatchOnView } from '../../src/host/view-plans'
 import type { LogEvent } from '../../src/shared/events'
 import { FakeHost } from './support/fake-host'
 import { LogBuilder } from '../host/log-builder'
@@ -55,15 +54,15 @@ function hostOver(host: FakeHost, b: LogBuilder, pageEvents: number, flush: () =
       return { status: 200, body: { type: 'server-response', rpcId: body.rpcId, result: { ok: true, value: { events, hasMore: from > 0 } } } }
     }
     const changes = body.changes as BatchChange[]
-    // The host's own view check: a turn since the dialog's `lastSeq` makes the view stale.
-    const stale = checkExpectation(stableView(b.session), body.expect, b.lookup)
-    if (stale !== null) return { status: 409, body: { ok: false, error: { code: 'STALE_VIEW', message: describeRefusal(stale) } } }
-    const planned = planBatch({ nodes: b.nodes, lookup: b.lookup, nextSeq: b.session.seq, changes })
+    // The host's own planning on its view: the view check (a turn since the dialog's `lastSeq` makes
+    // it stale), the batch planner, and the check of a confirmed count.
+    const planned = planBatchOnView(viewOfSession(b.session, b.lookup, 'live'), { changes, ...(body.expect === undefined ? {} : { expect: body.expect }) })
     if (!planned.ok) {
-      return { status: 409, body: { ok: false, error: { code: planned.refusal.refusal.code, message: describeBatchRefusal(planned.refusal, describePlanRefusal), index: planned.refusal.index } } }
+      const refusal = planned.refusal
+      return { status: 409, body: { ok: false, error: { code: refusal.code, message: describeRefusal(refusal), ...('index' in refusal ? { index: refusal.index } : {}) } } }
     }
-    if (body.action === 'plan') return { status: 200, body: { ok: true, value: { action: 'plan', writes: [] } } }
-    const results = appendBatch(b.session, planned.plan, changes)
+    if (body.action === 'plan') return { status: 200, body: { ok: true, value: { action: 'plan', writes: [], removedSeqs: planned.value.removedSeqs.filter((seq) => seq < b.session.seq) } } }
+    const results = appendBatch(b.session, planned.value, changes)
     const value = { action: 'apply', results, replaceGeneration: b.session.surface.replaceGeneration }
     if (flush() === 'fails') {
       return { status: 500, body: { ok: false, error: {

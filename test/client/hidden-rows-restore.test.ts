@@ -4,6 +4,7 @@
  * one passes the Session's surface validation; rows are rebuilt with the same `transcriptRows`
  * that `explain-session --rows` uses.
  */
+import { removalPlanning } from '../../src/shared/actions'
 import './support/dom'
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
@@ -133,7 +134,7 @@ describe('hiding rules: exclusions', () => {
     const [, replyOne] = seqsOf(session, 'assistant/message')
     const exclusion = appendTombstone(session, 'exclude' as never, [second!])
     // The planner takes the adjacent exclusion into the delete's range: one tombstone per gap.
-    const planned = planRemoval({ nodes: [...session.surface.nodes], lookup: (seq) => events(session)[seq], action: 'delete', target: { seq: replyOne! } })
+    const planned = planRemoval({ nodes: [...session.surface.nodes], lookup: (seq) => events(session)[seq], planning: removalPlanning('delete'), target: { seq: replyOne! } })
     assert.ok(planned.ok)
     assert.deepEqual(planned.plan.shadowedSeqs, [replyOne, exclusion.seq])
     const removal = appendTombstone(session, 'delete', planned.plan.shadowedSeqs)

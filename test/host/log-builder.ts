@@ -16,7 +16,7 @@ import { CallId, createAssistantMessage, createToolResultMessage, createUserMess
 import { Session, SessionId, type SessionEvent } from '@deepseek-ai/dsh-session'
 import type { LogEvent } from '../../src/shared/events'
 import { replaceOp } from '../../src/shared/replace-op'
-import { appendTombstone } from '../../src/host/tombstone-writer'
+import { appendTombstone } from '../../src/host/tombstone-append'
 import type { RemovalAction, TombstoneAction } from '../../src/shared/tombstone'
 
 export const PROVIDER = 'deepseek-official'

@@ -6,10 +6,11 @@
  *
  * @module test/host/random-logs
  */
+import { removalPlanning } from '../../src/shared/actions'
 import fc from 'fast-check'
 import { toolPairingBalancedAfter } from '@deepseek-ai/dsh-compaction'
 import { planRemoval } from '../../src/host/surface-plan'
-import { appendTombstone } from '../../src/host/tombstone-writer'
+import { appendTombstone } from '../../src/host/tombstone-append'
 import { toolCallIds, toolResultCallId } from '../../src/shared/surface-node'
 import type { RemovalAction } from '../../src/shared/tombstone'
 import { LogBuilder } from './log-builder'
@@ -59,8 +60,8 @@ export function applyExtra(b: LogBuilder, e: Extra): void {
     const results = nodes.filter((seq) => b.events[seq]!.type === 'tool/result')
     if (results.length > 0) b.prune(results[e.pick % results.length]!)
   } else if (e.kind === 'tombstone') {
-    const result = planRemoval({ nodes, lookup: b.lookup, action: e.action, target: { seq: nodes[e.pick % nodes.length]! } })
-    if (result.ok) appendTombstone(b.session, result.plan, '')
+    const result = planRemoval({ nodes, lookup: b.lookup, planning: removalPlanning(e.action), target: { seq: nodes[e.pick % nodes.length]! } })
+    if (result.ok) appendTombstone(b.session, { ...result.plan, action: e.action }, '')
   } else {
     // A checkpoint over a balanced prefix, as selectCompactableRange snaps one.
     const ends = nodes.filter((seq) => toolPairingBalancedAfter(b.session, seq))

@@ -16,7 +16,7 @@ import {
   parseOneTarget,
   readSessionLog,
   resolveSessionLog
-} from "./chunk-QQ42TVSR.js";
+} from "./chunk-LKSIC7LO.js";
 
 // scripts/commands/verify.ts
 import { createHash } from "node:crypto";

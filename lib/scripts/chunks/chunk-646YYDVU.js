@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 import {
   forkOrigin
-} from "./chunk-LTHJKI62.js";
+} from "./chunk-6Q4EBBC4.js";
 import {
+  ACTIONS,
   COMMON_OPTIONS,
   DECODER_OPTION,
   EXIT,
+  TOMBSTONE_ACTIONS,
   assertRoot,
   counted,
   decoderOption,
@@ -15,14 +17,14 @@ import {
   parseRootTarget,
   progress,
   summarizeRoot
-} from "./chunk-QQ42TVSR.js";
+} from "./chunk-LKSIC7LO.js";
 
 // scripts/commands/scan.ts
 var usage = (invocation) => `Usage: ${invocation} [sessions root] [options]
 
 Scans every session log under a DSH sessions root for surface replacements and lists,
-newest first, the sessions holding dsh-message-recall tombstones (by action: recall,
-delete, deleteFrom, exclude), those where a restore undid a tombstone in place, and,
+newest first, the sessions holding dsh-message-recall tombstones (by action: ${TOMBSTONE_ACTIONS.join(", ")}),
+those where a restore undid a tombstone in place, and,
 separately, those holding compaction checkpoints or tool-result prunes, and any other
 plugin's replacements; then the sessions forked from another session. Without a root it reads $DSH_HOME/sessions,
 or ~/.dsh/sessions when DSH_HOME is unset; the root may also be one project or session folder.
@@ -81,9 +83,7 @@ async function run(argv, invocation) {
   }
   const lines = [`sessions with dsh-message-recall tombstones: ${withTombstones.length}`];
   for (const e of withTombstones) {
-    const a = e.summary.tombstonesByAction;
-    const excluded = a.exclude > 0 ? `, exclude ${a.exclude}` : "";
-    lines.push(`  ${id(e)}  ${counted(e.summary.tombstones, "tombstone")} (recall ${a.recall}, delete ${a.delete}, deleteFrom ${a.deleteFrom}${excluded})  ${e.path}`);
+    lines.push(`  ${id(e)}  ${counted(e.summary.tombstones, "tombstone")} (${byAction(e.summary.tombstonesByAction)})  ${e.path}`);
   }
   lines.push(`sessions with restores: ${withRestores.length}`);
   for (const e of withRestores) lines.push(`  ${id(e)}  ${counted(e.summary.restores, "restore")} (${forCount(e.summary.restores, "a tombstone", "tombstones")} undone in place)  ${e.path}`);
@@ -103,6 +103,9 @@ async function run(argv, invocation) {
   lines.push(`scanned ${counted(entries.length, "session")}${hours !== void 0 ? ` changed in the last ${hours} h` : ""}, ${bad} unreadable or damaged`);
   await out(lines.join("\n") + "\n");
   return bad ? EXIT.problem : EXIT.ok;
+}
+function byAction(counts) {
+  return TOMBSTONE_ACTIONS.filter((action) => ACTIONS[action].effect === "removed" || counts[action] > 0).map((action) => `${action} ${counts[action]}`).join(", ");
 }
 var scanCommand = { name: "scan", script: "scan-replace", summary: "find the sessions under a root that hold replacements", usage, run };
 
