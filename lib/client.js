@@ -159,6 +159,11 @@ function isRecord(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+// src/shared/error-text.ts
+function errorText(error) {
+  return error instanceof Error ? error.message : String(error);
+}
+
 // src/client/api.ts
 function createRecallSender(fetchImpl, path = DEFAULT_ROUTE_PATH) {
   return async (request) => {
@@ -174,7 +179,7 @@ function createRecallSender(fetchImpl, path = DEFAULT_ROUTE_PATH) {
       status = response.status;
       text = await response.text();
     } catch (error) {
-      return { ok: false, error: { code: "NETWORK", message: error instanceof Error ? error.message : String(error) } };
+      return { ok: false, error: { code: "NETWORK", message: errorText(error) } };
     }
     return parseReply(status, text);
   };
@@ -2105,7 +2110,7 @@ var SessionClient = class {
    * @returns the controller's outcome.
    */
   press(target) {
-    if (target.action === "recall") {
+    if (ACTIONS[target.action].returnsContent) {
       const data = this.view?.chat.nodes.get(target.key)?.data;
       const content = isRecord(data) && Array.isArray(data.content) ? data.content : null;
       if (content === null) this.pageCopies.delete(target.key);
@@ -2630,7 +2635,7 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
 }
 
 // src/client/stamp.ts
-var BUILD_STAMP = true ? "0.1.0+af5339f7bf" : "dev";
+var BUILD_STAMP = true ? "0.1.0+096d474234" : "dev";
 
 // src/client/session-stores.ts
 var SessionStores = class {
@@ -2712,7 +2717,7 @@ var TombstoneActions = class extends SnapshotStore {
         try {
           await this.options.openSession(reply.value.forkedSessionId);
         } catch (error) {
-          return { ok: false, error: { code: "NETWORK", message: error instanceof Error ? error.message : String(error) } };
+          return { ok: false, error: { code: "NETWORK", message: errorText(error) } };
         }
       }
       return reply;
@@ -3148,7 +3153,7 @@ function EditorModal({ sessionId, running, replacementCount, locale, kit, onClos
     let live = true;
     readWholeHistory(kit.fetch, sessionId).then(
       (events) => live && setLoad({ status: "ready", units: buildEditorUnits(events), lastSeq: events.at(-1)?.seq ?? -1 }),
-      (error) => live && setLoad({ status: "failed", message: error instanceof Error ? error.message : String(error) })
+      (error) => live && setLoad({ status: "failed", message: errorText(error) })
     );
     return () => {
       live = false;

@@ -419,6 +419,11 @@ function redactPaths(text) {
   });
 }
 
+// src/shared/error-text.ts
+function errorText(error) {
+  return error instanceof Error ? error.message : String(error);
+}
+
 // src/host/durable-flush.ts
 var DEFAULT_FLUSH_RETRY = Object.freeze({ backoffMs: Object.freeze([50, 100, 200]) });
 async function flushWithRetry(flush, policy = DEFAULT_FLUSH_RETRY) {
@@ -429,7 +434,7 @@ async function flushWithRetry(flush, policy = DEFAULT_FLUSH_RETRY) {
       return { ok: true, persisted: await flush(), attempts };
     } catch (error) {
       const wait = policy.backoffMs[attempts - 1];
-      if (wait === void 0) return { ok: false, attempts, error, reason: redactPaths(error instanceof Error ? error.message : String(error)) };
+      if (wait === void 0) return { ok: false, attempts, error, reason: redactPaths(errorText(error)) };
       await new Promise((resolve) => setTimeout(resolve, wait));
     }
   }
@@ -919,11 +924,6 @@ function counted(count, one, other = `${one}s`) {
   return `${count} ${forCount(count, one, other)}`;
 }
 
-// src/shared/error-text.ts
-function errorText(error) {
-  return error instanceof Error ? error.message : String(error);
-}
-
 // src/host/refusals.ts
 var MessageRecallError = class extends Error {
   /**
@@ -1097,7 +1097,7 @@ async function sessionTitles(sources) {
       const title = titleOfLog((await stored.readFrom(header.id, 0)).events);
       if (title !== void 0) titles.add(title);
     } catch (error) {
-      sources.warn(`message-recall: the title of stored session "${header.id}" could not be read: ${error instanceof Error ? error.message : String(error)}`);
+      sources.warn(`message-recall: the title of stored session "${header.id}" could not be read: ${errorText(error)}`);
     }
   }
   return titles;
@@ -1344,7 +1344,7 @@ function readJsonBody(req, maxBytes) {
       try {
         value = JSON.parse(text);
       } catch (error) {
-        resolve({ ok: false, refusal: { code: "INVALID_REQUEST", message: `message-recall: request body is not JSON: ${error instanceof Error ? error.message : String(error)}` } });
+        resolve({ ok: false, refusal: { code: "INVALID_REQUEST", message: `message-recall: request body is not JSON: ${errorText(error)}` } });
         return;
       }
       const repeated = findDuplicateKey(text);
@@ -1822,7 +1822,7 @@ function writeTitle(session, effects, change) {
   try {
     return appendTitle(session, change);
   } catch (error) {
-    effects.warn(`message-recall: the session title of "${session.id}" was not updated: ${error instanceof Error ? error.message : String(error)}`);
+    effects.warn(`message-recall: the session title of "${session.id}" was not updated: ${errorText(error)}`);
     return null;
   }
 }
@@ -1858,7 +1858,7 @@ function followPrompt(session, effectsOf, lookupOf, event) {
       const lookup = lookupOf();
       writeTitle(session, { ...effects, meter: void 0 }, titleAfterPrompt(currentTitle(session, session.seq, lookup), event, lookup, effects.titleLimits));
     } catch (error) {
-      effects.warn(`message-recall: the session title of "${session.id}" was not updated: ${error instanceof Error ? error.message : String(error)}`);
+      effects.warn(`message-recall: the session title of "${session.id}" was not updated: ${errorText(error)}`);
     }
   });
 }

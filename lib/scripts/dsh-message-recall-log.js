@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-6P6ASB5J.js";
+} from "./chunks/chunk-CBTQALB3.js";
 import {
   listCommand
 } from "./chunks/chunk-36IXWL5O.js";

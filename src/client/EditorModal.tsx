@@ -28,6 +28,7 @@ import { readWholeHistory } from './history'
 import type { UnsavedSink } from './unsaved'
 import { describeError } from './locales'
 import type { Translate } from './rc8'
+import { errorText } from '../shared/error-text'
 
 /** What the editor reaches. */
 export interface EditorKit {
@@ -95,7 +96,7 @@ export function EditorModal({ sessionId, running, replacementCount, locale, kit,
     let live = true
     readWholeHistory(kit.fetch, sessionId).then(
       (events: LogEvent[]) => live && setLoad({ status: 'ready', units: buildEditorUnits(events), lastSeq: events.at(-1)?.seq ?? -1 }),
-      (error: unknown) => live && setLoad({ status: 'failed', message: error instanceof Error ? error.message : String(error) }),
+      (error: unknown) => live && setLoad({ status: 'failed', message: errorText(error) }),
     )
     return () => { live = false }
   }, [kit, sessionId, historyRead])

@@ -44,6 +44,7 @@ import { RowSync, type SyncInput } from './sync'
 import type { UnsavedWrites } from './unsaved'
 import type { TombstoneActions } from './tombstone-actions'
 import { UndoNotice } from './undo-notice'
+import { ACTIONS } from '../shared/actions'
 
 /** What the overlay reads from the session snapshot and the locale on each render: the pass's input without the controller state, plus `hasMore`. */
 export interface SessionViewInput extends Omit<SyncInput, 'controller'> {
@@ -146,7 +147,8 @@ export class SessionClient {
    * @returns the controller's outcome.
    */
   press(target: RowTarget): ReturnType<RecallController['press']> {
-    if (target.action === 'recall') {
+    // An action that returns content (Recall) keeps the page's copy of the prompt, for a reply that is lost.
+    if (ACTIONS[target.action].returnsContent) {
       const data = this.view?.chat.nodes.get(target.key)?.data
       const content = isRecord(data) && Array.isArray(data.content) ? data.content as readonly unknown[] : null
       if (content === null) this.pageCopies.delete(target.key)

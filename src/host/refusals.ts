@@ -9,8 +9,6 @@ import { describePlanRefusal, type PlanRefusal } from './surface-plan'
 import { describeRestoreRefusal, type RestoreRefusal } from './restore-plan'
 import { counted } from '../log/counted'
 
-export { errorText } from '../shared/error-text'
-
 /**
  * `expect` was given and the surface moved since the client's view, or a confirmed write would
  * no longer write what was confirmed (`changed`).

@@ -11,6 +11,7 @@ import { appendShadowPrice, meterPricer, shadowPrice, type MessagePricer } from 
 import type { LogEvent } from '../shared/events'
 import { classifyNode } from '../shared/surface-node'
 import { appendTitle, currentTitle, titleAfterPrompt, titleAfterRemoval, titleAfterRestore, titleBefore, type TitleChange, type TitleLimits } from './title'
+import { errorText } from '../shared/error-text'
 
 /** The optional services a replace consults, read at request time. */
 export interface WriteEffects {
@@ -43,7 +44,7 @@ function writeTitle(session: Session, effects: WriteEffects, change: TitleChange
   try {
     return appendTitle(session, change)
   } catch (error) {
-    effects.warn(`message-recall: the session title of "${session.id}" was not updated: ${error instanceof Error ? error.message : String(error)}`)
+    effects.warn(`message-recall: the session title of "${session.id}" was not updated: ${errorText(error)}`)
     return null
   }
 }
@@ -112,7 +113,7 @@ export function followPrompt(session: Session, effectsOf: () => Pick<WriteEffect
       const lookup = lookupOf()
       writeTitle(session, { ...effects, meter: undefined }, titleAfterPrompt(currentTitle(session, session.seq, lookup), event, lookup, effects.titleLimits))
     } catch (error) {
-      effects.warn(`message-recall: the session title of "${session.id}" was not updated: ${error instanceof Error ? error.message : String(error)}`)
+      effects.warn(`message-recall: the session title of "${session.id}" was not updated: ${errorText(error)}`)
     }
   })
 }

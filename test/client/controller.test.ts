@@ -63,9 +63,9 @@ describe('RecallController', () => {
   it('arms on the first press, commits on the second with the plan\'s view, and learns the generation baseline', async () => {
     const { controller, press, sent } = setup((r) => (r.action === 'plan' ? plan([12, 13]) : written))
     assert.equal(await press({ key: 'k', seq: 12, action: 'delete' }), 'armed')
-    assert.deepEqual(controller.getSnapshot().armed, { key: 'k', seq: 12, action: 'delete', count: 2, expect: { replaceGeneration: 3, lastSeq: 40 } })
+    assert.deepEqual(controller.getSnapshot().armed, { key: 'k', seq: 12, action: 'delete', count: 2, expect: { replaceGeneration: 3, lastSeq: 40, removedCount: 2 } })
     assert.equal(await press({ key: 'k', seq: 12, action: 'delete' }), 'committed')
-    assert.deepEqual(sent.map((r) => [r.action, r.expect]), [['plan', { lastSeq: 40 }], ['delete', { replaceGeneration: 3, lastSeq: 40 }]])
+    assert.deepEqual(sent.map((r) => [r.action, r.expect]), [['plan', { lastSeq: 40 }], ['delete', { replaceGeneration: 3, lastSeq: 40, removedCount: 2 }]])
     assert.equal(controller.getSnapshot().armed, null)
     assert.deepEqual(controller.generationBaseline, { replaceGeneration: 4, atSeq: 41 })
   })

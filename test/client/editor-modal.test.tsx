@@ -215,7 +215,9 @@ describe('editor dialog', () => {
     const applies = m.host.requests.filter((r) => r.body.action === 'apply')
     assert.equal(applies.length, 1)
     assert.deepEqual(applies[0]!.body.changes, [{ action: 'delete', seq: t1.steps[0]!.assistant }, { action: 'deleteFrom', seq: t3.prompt }])
-    assert.deepEqual(applies[0]!.body.expect, { lastSeq: count - 1 })
+    // The batch plan's count goes back with Apply: the answer's step with its tool results, and turn 3 whole.
+    const stepOf = (s: { assistant: number; results: readonly number[] }) => 1 + s.results.length
+    assert.deepEqual(applies[0]!.body.expect, { lastSeq: count - 1, removedCount: stepOf(t1.steps[0]!) + 1 + t3.steps.reduce((n, s) => n + stepOf(s), 0) })
     assert.equal(m.b.session.seq, count + 2)
     assert.deepEqual(m.closed, [false, false, true])
   })

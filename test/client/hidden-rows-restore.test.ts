@@ -4,7 +4,6 @@
  * one passes the Session's surface validation; rows are rebuilt with the same `transcriptRows`
  * that `explain-session --rows` uses.
  */
-import { removalPlanning } from '../../src/shared/actions'
 import './support/dom'
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
@@ -18,6 +17,7 @@ import { resolveRow } from '../../src/client/rows'
 import { appended, richLog } from './support/log'
 import { appendTombstone, bootClient, liveSession } from './support/page'
 import { planRemoval } from '../../src/host/surface-plan'
+import { removalPlanning } from '../../src/shared/actions'
 
 /** Turn 1: prompt, a step with two tool calls, a reply. Turn 2: prompt, reply. */
 function twoTurns(): Session {

@@ -5,7 +5,6 @@
  * folds the same from the log, no tool call is split from its result, the live surface equals
  * the simulated one, and the derived messages equal a reference fold of the simulation.
  */
-import { removalPlanning } from '../../src/shared/actions'
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import fc from 'fast-check'
@@ -23,6 +22,7 @@ import { transcriptRows } from '../../src/log/log-rows'
 import type { LogEvent } from '../../src/shared/events'
 import type { TombstoneAction } from '../../src/shared/tombstone'
 import { buildLog, extra, pairingProblems, turnShape } from './random-logs'
+import { removalPlanning } from '../../src/shared/actions'
 
 function batch(b: LogBuilder, changes: BatchChange[]): BatchResult {
   return planBatch({ nodes: b.nodes, lookup: b.lookup, nextSeq: b.session.seq, changes })

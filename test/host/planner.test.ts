@@ -5,7 +5,6 @@
  * their facts and messages, and one log-level law: a successful plan never leaves a tool call
  * without its result, and the real Session accepts the tombstone written from it.
  */
-import { removalPlanning } from '../../src/shared/actions'
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import fc from 'fast-check'
@@ -17,6 +16,7 @@ import type { RemovalAction } from '../../src/shared/tombstone'
 import { appendTombstone } from '../../src/host/tombstone-append'
 import { LogBuilder } from './log-builder'
 import { action, buildLog, extra, pairingProblems, turnShape } from './random-logs'
+import { removalPlanning } from '../../src/shared/actions'
 
 function plan(b: LogBuilder, action: RemovalAction, target: PlanTarget | number): PlanResult {
   return planRemoval({ nodes: b.nodes, lookup: b.lookup, planning: removalPlanning(action), target: typeof target === 'number' ? { seq: target } : target })

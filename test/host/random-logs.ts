@@ -6,7 +6,6 @@
  *
  * @module test/host/random-logs
  */
-import { removalPlanning } from '../../src/shared/actions'
 import fc from 'fast-check'
 import { toolPairingBalancedAfter } from '@deepseek-ai/dsh-compaction'
 import { planRemoval } from '../../src/host/surface-plan'
@@ -14,6 +13,7 @@ import { appendTombstone } from '../../src/host/tombstone-append'
 import { toolCallIds, toolResultCallId } from '../../src/shared/surface-node'
 import type { RemovalAction } from '../../src/shared/tombstone'
 import { LogBuilder } from './log-builder'
+import { removalPlanning } from '../../src/shared/actions'
 
 /** One model step: its tool calls, and whether a steering message opens it (after the first step). */
 export interface StepShape { calls: number; steer: boolean }

@@ -3,7 +3,6 @@
  * the derived history look like afterwards, replay equality, convergence, the client's view
  * check, atomic failure, and one live session under the real invariant companions.
  */
-import { removalPlanning } from '../../src/shared/actions'
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { Context, type Plugin } from '@deepseek-ai/cordis'
@@ -22,6 +21,7 @@ import { WriteQueue } from '../../src/host/write-queue'
 import { SessionEventIndex } from '../../src/host/event-index'
 import { describeRefusal } from '../../src/host/refusals'
 import { LogBuilder } from './log-builder'
+import { removalPlanning } from '../../src/shared/actions'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 

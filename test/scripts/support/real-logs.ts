@@ -7,7 +7,6 @@
  *
  * @module test/scripts/support/real-logs
  */
-import { removalPlanning } from '../../../src/shared/actions'
 import { mkdtempSync, readdirSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -24,6 +23,7 @@ import { replaceOp } from '../../../src/shared/replace-op'
 import { tombstoneSource, type RemovalAction } from '../../../src/shared/tombstone'
 import { createUserMessage, type UserMessage } from '@deepseek-ai/dsh-llm'
 import { conversationLog, type TurnSpec } from '../../support/conversation'
+import { removalPlanning } from '../../../src/shared/actions'
 
 /** A running composition with the JSONL backend on `root`. */
 export interface LogStore {

@@ -4,6 +4,7 @@ import {
   forkOrigin
 } from "./chunk-6Q4EBBC4.js";
 import {
+  ACTIONS,
   COMMON_OPTIONS,
   DECODER_OPTION,
   EXIT,
@@ -269,7 +270,7 @@ function node(n) {
 function tombstoneNow(t) {
   if (t.restoredBy !== null) return `restored by ${t.restoredBy}: the message is back in its place, the tombstone hides nothing`;
   if (t.shadowedBy !== null) return `shadowed by ${t.shadowedBy}${t.inEffect ? "" : " (no longer in effect: a restore undid that later tombstone)"}`;
-  if (t.action === "exclude") return "on the surface (the model sees an empty user message here; the person still sees the rows)";
+  if (ACTIONS[t.action].effect === "excluded") return "on the surface (the model sees an empty user message here; the person still sees the rows)";
   return "on the surface (the model sees an empty user message here)";
 }
 function forkLine(fork) {
@@ -355,7 +356,7 @@ async function run(argv, invocation) {
   lines.push(
     `replacements: ${explanation.replacements.length} — ${counted(count("tombstone"), "tombstone")} of dsh-message-recall, ${counted(count("restore"), "restore")}, ${counted(count("checkpoint"), "compaction checkpoint")}, ${counted(count("prune"), "tool-result prune")}, ${count("replacement")} other`
   );
-  const exclusions = explanation.tombstones.filter((t) => t.action === "exclude");
+  const exclusions = explanation.tombstones.filter((t) => ACTIONS[t.action].effect === "excluded");
   if (exclusions.length > 0) lines.push(`exclusions: ${exclusions.length}, ${exclusions.filter((t) => t.inEffect).length} in effect (rows kept in view, not sent to the model)`);
   for (const t of explanation.tombstones) {
     const nested = t.nestedTombstones.length ? `, ${counted(t.nestedTombstones.length, "earlier tombstone")} among them (${t.nestedTombstones.join(", ")})` : "";
