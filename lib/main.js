@@ -1620,18 +1620,18 @@ function planBatch(input) {
     if (!planned.ok) return refuse2(index, planned.refusal);
     const { plan } = planned;
     const shadowedSeqs = [];
-    const kinds = [];
+    const nodeKinds = [];
     const changeIndexes = [index];
     for (const [i, seq2] of plan.shadowedSeqs.entries()) {
       const inner = draftOf.get(seq2);
       if (inner !== void 0 && inner.kind === "tombstone" && effectOf(inner.action) === ACTIONS[change.action].effect) {
         inner.live = false;
         shadowedSeqs.push(...inner.shadowedSeqs);
-        kinds.push(...inner.nodeKinds);
+        nodeKinds.push(...inner.nodeKinds);
         changeIndexes.push(...inner.changeIndexes);
       } else {
         shadowedSeqs.push(seq2);
-        kinds.push(plan.nodeKinds[i]);
+        nodeKinds.push(plan.nodeKinds[i]);
       }
     }
     changeIndexes.sort((a, b) => a - b);
@@ -1640,7 +1640,7 @@ function planBatch(input) {
       kind: "tombstone",
       action: change.action,
       shadowedSeqs,
-      nodeKinds: kinds,
+      nodeKinds,
       changeIndexes,
       virtualSeq: seq,
       tombstoneSeq: -1,

@@ -1,27 +1,27 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-CBTQALB3.js";
+} from "./chunks/chunk-4OPZ3VAD.js";
 import {
   listCommand
-} from "./chunks/chunk-36IXWL5O.js";
+} from "./chunks/chunk-LBPM2VBS.js";
 import {
   readCommand
-} from "./chunks/chunk-CUZHVI27.js";
+} from "./chunks/chunk-N2UX4TMI.js";
 import {
   scanCommand
-} from "./chunks/chunk-646YYDVU.js";
-import "./chunks/chunk-6Q4EBBC4.js";
+} from "./chunks/chunk-ZDSNKTOU.js";
+import "./chunks/chunk-CM4NC5Y4.js";
 import {
   verifyCommand
-} from "./chunks/chunk-FXI7U4AE.js";
+} from "./chunks/chunk-4QMG5JOK.js";
 import {
   EXIT,
   UsageError,
   out,
   runCommand,
   runMain
-} from "./chunks/chunk-LKSIC7LO.js";
+} from "./chunks/chunk-M5CJ53PV.js";
 
 // scripts/dsh-message-recall-log.ts
 var BIN = "dsh-message-recall-log";

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-CBTQALB3.js";
-import "./chunks/chunk-6Q4EBBC4.js";
+} from "./chunks/chunk-4OPZ3VAD.js";
+import "./chunks/chunk-CM4NC5Y4.js";
 import {
   runCommand
-} from "./chunks/chunk-LKSIC7LO.js";
+} from "./chunks/chunk-M5CJ53PV.js";
 
 // scripts/explain-session.ts
 runCommand(explainCommand, "node lib/scripts/explain-session.js", process.argv.slice(2));

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import {
   listCommand
-} from "./chunks/chunk-36IXWL5O.js";
+} from "./chunks/chunk-LBPM2VBS.js";
 import {
   runCommand
-} from "./chunks/chunk-LKSIC7LO.js";
+} from "./chunks/chunk-M5CJ53PV.js";
 
 // scripts/list-sessions.ts
 runCommand(listCommand, "node lib/scripts/list-sessions.js", process.argv.slice(2));

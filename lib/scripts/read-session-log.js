@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import {
   readCommand
-} from "./chunks/chunk-CUZHVI27.js";
+} from "./chunks/chunk-N2UX4TMI.js";
 import {
   runCommand
-} from "./chunks/chunk-LKSIC7LO.js";
+} from "./chunks/chunk-M5CJ53PV.js";
 
 // scripts/read-session-log.ts
 runCommand(readCommand, "node lib/scripts/read-session-log.js", process.argv.slice(2));

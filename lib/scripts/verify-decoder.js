@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import {
   verifyCommand
-} from "./chunks/chunk-FXI7U4AE.js";
+} from "./chunks/chunk-4QMG5JOK.js";
 import {
   runCommand
-} from "./chunks/chunk-LKSIC7LO.js";
+} from "./chunks/chunk-M5CJ53PV.js";
 
 // scripts/verify-decoder.ts
 runCommand(verifyCommand, "node lib/scripts/verify-decoder.js", process.argv.slice(2));

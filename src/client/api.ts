@@ -7,7 +7,7 @@
  */
 import { isRecord } from '../shared/events'
 import { DEFAULT_ROUTE_PATH, ERROR_CODES, type ApplyRequestBody, type ApplyValue, type BatchPlanValue, type ErrorCode, type FlushValue, type ForkBeforeValue, type InspectValue, type PlanValue, type RecallRequestBody, type RemovalValue, type RestoreValue, type RouteError, type WriteValue } from '../shared/protocol'
-import type { TombstoneAction } from '../shared/tombstone'
+import type { TombstoneAction } from '../shared/actions'
 import { errorText } from '../shared/error-text'
 
 /** Default route path of the host half (`Config.path`). */

@@ -235,24 +235,24 @@ export function planBatch(input: BatchInput): BatchResult {
     // tombstone, written first and shadowed by this one, as the same changes one by one would be:
     // the hiding rules read the two differently (`hidden-rows.ts`).
     const shadowedSeqs: number[] = []
-    const kinds: NodeKind[] = []
+    const nodeKinds: NodeKind[] = []
     const changeIndexes = [index]
     for (const [i, seq] of plan.shadowedSeqs.entries()) {
       const inner = draftOf.get(seq)
       if (inner !== undefined && inner.kind === 'tombstone' && effectOf(inner.action) === ACTIONS[change.action].effect) {
         inner.live = false
         shadowedSeqs.push(...inner.shadowedSeqs)
-        kinds.push(...inner.nodeKinds)
+        nodeKinds.push(...inner.nodeKinds)
         changeIndexes.push(...inner.changeIndexes)
       } else {
         shadowedSeqs.push(seq)
-        kinds.push(plan.nodeKinds[i]!)
+        nodeKinds.push(plan.nodeKinds[i]!)
       }
     }
     changeIndexes.sort((a, b) => a - b)
     const seq = next++
     const draft: Draft = {
-      kind: 'tombstone', action: change.action, shadowedSeqs, nodeKinds: kinds, changeIndexes, virtualSeq: seq,
+      kind: 'tombstone', action: change.action, shadowedSeqs, nodeKinds, changeIndexes, virtualSeq: seq,
       tombstoneSeq: -1, originalSeq: -1, data: undefined, order, live: true,
     }
     virtual.set(seq, {

@@ -17,7 +17,8 @@
  */
 import type { LogEvent } from '../shared/events'
 import { classifyNode, messageIdOf, type NodeKind } from '../shared/surface-node'
-import { readTombstone, type TombstoneAction } from '../shared/tombstone'
+import { readTombstone } from '../shared/tombstone'
+import type { TombstoneAction } from '../shared/actions'
 import type { EventLookup } from './surface-plan'
 
 /** Everything restore planning reads. */

@@ -10,7 +10,8 @@
 import { createUserMessage, type UserMessage } from '@deepseek-ai/dsh-llm'
 import type { Session, SessionEvent } from '@deepseek-ai/dsh-session'
 import { replaceOp } from '../shared/replace-op'
-import { tombstoneSource, type TombstoneAction } from '../shared/tombstone'
+import { tombstoneSource } from '../shared/tombstone'
+import type { TombstoneAction } from '../shared/actions'
 
 /** What a tombstone needs: its action, the inclusive surface range and every shadowed node, in surface order. */
 export interface TombstoneRange {

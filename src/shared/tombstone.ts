@@ -3,7 +3,14 @@
  * log scripts, so all three recognise exactly the events the host writes.
  *
  * A tombstone is one `user/message` whose `surfaceOp` replaces a surface range and whose
- * `data.source` is `{ kind: 'plugin', plugin: 'dsh-message-recall', action, removedSeqs }`.
+ * `data.source` is `{ kind: 'plugin', plugin: 'dsh-message-recall', action, removedSeqs }`;
+ * `action` is one of the action table's tombstone actions (`actions.ts`).
+ *
+ * Names: `source.removedSeqs` is the durable name, which logs already hold, of what the code and
+ * the wire call `shadowedSeqs` (every surface node the replace covers, in surface order). This
+ * module is the one place the two meet: {@link tombstoneSource} writes `shadowedSeqs` as
+ * `removedSeqs`, and {@link readTombstone} reads them back (from `sourceEventSeqs`, else
+ * `removedSeqs`).
  * The plugin name is never `compact`: `@deepseek-ai/dsh-compaction/invariant` treats a replacing
  * user message with that source as a compaction checkpoint.
  *
@@ -20,14 +27,7 @@ import { isTombstoneAction, type TombstoneAction } from './actions'
  */
 export const TOMBSTONE_PLUGIN = 'dsh-message-recall'
 
-/**
- * The actions of the action table (`actions.ts`) that write a tombstone, and their lists; named
- * here too because a tombstone's `source.action` is one of them. A tombstone whose `source.action`
- * this release does not know (one a later release wrote) reads as a `delete` (see {@link readTombstone}).
- */
-export { REMOVAL_ACTIONS, TOMBSTONE_ACTIONS, type RemovalAction, type TombstoneAction } from './actions'
-
-/** `data.source` of a tombstone as written to the log. `removedSeqs` (the durable field name) are the shadowed surface seqs, in surface order. */
+/** `data.source` of a tombstone as written to the log; `removedSeqs` is the durable name of its `shadowedSeqs`. */
 export interface TombstoneSource {
   readonly kind: 'plugin'
   readonly plugin: typeof TOMBSTONE_PLUGIN
@@ -47,7 +47,7 @@ export interface TombstoneRecord {
 
 /**
  * Build the `source` of a new tombstone.
- * @param action - the removal action.
+ * @param action - the tombstone action.
  * @param shadowedSeqs - the shadowed surface seqs, in surface order (written as `removedSeqs`).
  * @returns the source, with a copy of `shadowedSeqs`.
  */

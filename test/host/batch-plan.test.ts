@@ -20,7 +20,7 @@ import { LogBuilder } from './log-builder'
 import { deriveHiddenRows } from '../../src/shared/hidden-rows'
 import { transcriptRows } from '../../src/log/log-rows'
 import type { LogEvent } from '../../src/shared/events'
-import type { TombstoneAction } from '../../src/shared/tombstone'
+import type { TombstoneAction } from '../../src/shared/actions'
 import { buildLog, extra, pairingProblems, turnShape } from './random-logs'
 import { removalPlanning } from '../../src/shared/actions'
 

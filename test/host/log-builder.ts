@@ -17,7 +17,7 @@ import { Session, SessionId, type SessionEvent } from '@deepseek-ai/dsh-session'
 import type { LogEvent } from '../../src/shared/events'
 import { replaceOp } from '../../src/shared/replace-op'
 import { appendTombstone } from '../../src/host/tombstone-append'
-import type { RemovalAction, TombstoneAction } from '../../src/shared/tombstone'
+import type { RemovalAction, TombstoneAction } from '../../src/shared/actions'
 
 export const PROVIDER = 'deepseek-official'
 export const MODEL = 'deepseek-v4-flash'

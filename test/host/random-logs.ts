@@ -11,7 +11,7 @@ import { toolPairingBalancedAfter } from '@deepseek-ai/dsh-compaction'
 import { planRemoval } from '../../src/host/surface-plan'
 import { appendTombstone } from '../../src/host/tombstone-append'
 import { toolCallIds, toolResultCallId } from '../../src/shared/surface-node'
-import type { RemovalAction } from '../../src/shared/tombstone'
+import type { RemovalAction } from '../../src/shared/actions'
 import { LogBuilder } from './log-builder'
 import { removalPlanning } from '../../src/shared/actions'
 

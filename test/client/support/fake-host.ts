@@ -9,7 +9,7 @@
 import type { Session } from '@deepseek-ai/dsh-session'
 import type { LogEvent } from '../../../src/shared/events'
 import { plainText } from '../../../src/shared/message-text'
-import type { RemovalAction } from '../../../src/shared/tombstone'
+import type { RemovalAction } from '../../../src/shared/actions'
 import { appendTombstone, type SessionHarness } from './page'
 
 /** A request as the route received it. */

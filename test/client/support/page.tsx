@@ -23,7 +23,7 @@ import { SessionId, Session, type SessionEvent } from '@deepseek-ai/dsh-session'
 import { memo, useSyncExternalStore, type ReactNode } from 'react'
 import type { LogEvent } from '../../../src/shared/events'
 import { appendTombstone as hostAppendTombstone } from '../../../src/host/tombstone-append'
-import type { RemovalAction as RemovalAction } from '../../../src/shared/tombstone'
+import type { RemovalAction } from '../../../src/shared/actions'
 import type { ChatNode, SessionSnapshot } from '../../../src/client/rc8'
 import { clientLocale, registerChatDefinitions, runtime } from './rc8-client'
 

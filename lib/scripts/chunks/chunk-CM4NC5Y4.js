@@ -11,7 +11,7 @@ import {
   stepOf,
   toolCallIds,
   toolResultCallId
-} from "./chunk-LKSIC7LO.js";
+} from "./chunk-M5CJ53PV.js";
 
 // node_modules/@deepseek-ai/dsh-session/lib/types/surface.js
 var SURFACE_EVENT_TYPES = /* @__PURE__ */ new Set([

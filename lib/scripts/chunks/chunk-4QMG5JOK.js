@@ -16,7 +16,7 @@ import {
   parseOneTarget,
   readSessionLog,
   resolveSessionLog
-} from "./chunk-LKSIC7LO.js";
+} from "./chunk-M5CJ53PV.js";
 
 // scripts/commands/verify.ts
 import { createHash } from "node:crypto";

@@ -2,7 +2,7 @@
 import {
   explainSession,
   forkOrigin
-} from "./chunk-6Q4EBBC4.js";
+} from "./chunk-CM4NC5Y4.js";
 import {
   ACTIONS,
   COMMON_OPTIONS,
@@ -24,7 +24,7 @@ import {
   resolveSessionLog,
   stepOf,
   toolResultCallId
-} from "./chunk-LKSIC7LO.js";
+} from "./chunk-M5CJ53PV.js";
 
 // src/shared/hidden-rows.ts
 var CONTENT_ROW_KINDS = /* @__PURE__ */ new Set(["user", "steering", "assistant-step", "tool-call"]);

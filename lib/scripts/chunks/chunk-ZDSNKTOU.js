@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   forkOrigin
-} from "./chunk-6Q4EBBC4.js";
+} from "./chunk-CM4NC5Y4.js";
 import {
   ACTIONS,
   COMMON_OPTIONS,
@@ -17,7 +17,7 @@ import {
   parseRootTarget,
   progress,
   summarizeRoot
-} from "./chunk-LKSIC7LO.js";
+} from "./chunk-M5CJ53PV.js";
 
 // scripts/commands/scan.ts
 var usage = (invocation) => `Usage: ${invocation} [sessions root] [options]
