@@ -2635,7 +2635,7 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
 }
 
 // src/client/stamp.ts
-var BUILD_STAMP = true ? "0.1.0+096d474234" : "dev";
+var BUILD_STAMP = true ? "0.1.0+7eb6b98422" : "dev";
 
 // src/client/session-stores.ts
 var SessionStores = class {
@@ -3168,9 +3168,14 @@ function EditorModal({ sessionId, running, replacementCount, locale, kit, onClos
   const units = load.status === "ready" ? load.units : [];
   const preview = (0, import_react5.useMemo)(() => previewSelection(units, selection), [units, selection]);
   const changesKey = JSON.stringify(preview.changes);
+  const readSeq = load.status === "ready" ? load.lastSeq : -1;
+  const plannedSelection = (0, import_react5.useRef)(changesKey);
   (0, import_react5.useEffect)(() => {
-    setRefusal(null);
-    setApplyError(null);
+    if (plannedSelection.current !== changesKey) {
+      plannedSelection.current = changesKey;
+      setRefusal(null);
+      setApplyError(null);
+    }
     if (preview.changes.length === 0) {
       setChecking(false);
       return;
@@ -3181,15 +3186,19 @@ function EditorModal({ sessionId, running, replacementCount, locale, kit, onClos
       void kit.send({ action: "plan", sessionId, changes: preview.changes }).then((reply) => {
         if (!live) return;
         setChecking(false);
-        if (!reply.ok) setRefusal({ unit: reply.error.index === void 0 ? null : preview.changeUnits[reply.error.index] ?? null, code: reply.error.code });
-        else setPlanned({ changesKey, removedCount: reply.value.removedSeqs.length });
+        if (!reply.ok) {
+          setRefusal({ unit: reply.error.index === void 0 ? null : preview.changeUnits[reply.error.index] ?? null, code: reply.error.code });
+          return;
+        }
+        setRefusal(null);
+        setPlanned({ changesKey, lastSeq: readSeq, removedCount: reply.value.removedSeqs.length });
       });
     }, PLAN_DEBOUNCE_MS);
     return () => {
       live = false;
       clearTimeout(timer);
     };
-  }, [changesKey, kit, sessionId]);
+  }, [changesKey, readSeq, kit, sessionId]);
   const order = units.filter((u) => u.state === "current" || u.restorable).map((u) => u.key);
   const focusUnit = (key) => {
     if (key !== void 0) controls.current.get(key)?.focus();
@@ -3203,7 +3212,7 @@ function EditorModal({ sessionId, running, replacementCount, locale, kit, onClos
   const apply2 = (0, import_react5.useCallback)(async () => {
     if (!canApply || load.status !== "ready") return;
     setApplying(true);
-    const confirmed = planned?.changesKey === changesKey ? { removedCount: planned.removedCount } : {};
+    const confirmed = planned?.changesKey === changesKey && planned.lastSeq === load.lastSeq ? { removedCount: planned.removedCount } : {};
     const reply = await kit.send({ action: "apply", sessionId, changes: preview.changes, expect: { lastSeq: load.lastSeq, ...confirmed } });
     setApplying(false);
     if (reply.ok) {

@@ -85,8 +85,8 @@ export function EditorModal({ sessionId, running, replacementCount, locale, kit,
   const [checking, setChecking] = useState(false)
   const [applying, setApplying] = useState(false)
   const [applyError, setApplyError] = useState<Refusal | null>(null)
-  /** The host's last batch plan of a selection: how many messages it removes (`expect.removedCount` of Apply). */
-  const [planned, setPlanned] = useState<{ readonly changesKey: string; readonly removedCount: number } | null>(null)
+  /** The host's last batch plan of a selection over one history read: how many messages it removes (`expect.removedCount` of Apply). */
+  const [planned, setPlanned] = useState<{ readonly changesKey: string; readonly lastSeq: number; readonly removedCount: number } | null>(null)
   /** Bumped to read the history again (after the host answered that the conversation moved). */
   const [historyRead, setHistoryRead] = useState(0)
   const controls = useRef(new Map<string, HTMLButtonElement>())
@@ -113,11 +113,19 @@ export function EditorModal({ sessionId, running, replacementCount, locale, kit,
   const units = load.status === 'ready' ? load.units : []
   const preview = useMemo(() => previewSelection(units, selection), [units, selection])
   const changesKey = JSON.stringify(preview.changes)
+  // A history read again plans the same selection again: what Apply confirms is the plan over what the dialog shows.
+  const readSeq = load.status === 'ready' ? load.lastSeq : -1
 
-  // Ask the host whether it would take this selection, debounced; nothing is written.
+  // Ask the host whether it would take this selection, debounced; nothing is written. A new
+  // selection clears the last answers at once; the same selection over a history read again keeps
+  // them (an Apply refusal stays in view) until the new plan answers.
+  const plannedSelection = useRef(changesKey)
   useEffect(() => {
-    setRefusal(null)
-    setApplyError(null)
+    if (plannedSelection.current !== changesKey) {
+      plannedSelection.current = changesKey
+      setRefusal(null)
+      setApplyError(null)
+    }
     if (preview.changes.length === 0) {
       setChecking(false)
       return
@@ -128,9 +136,13 @@ export function EditorModal({ sessionId, running, replacementCount, locale, kit,
       void kit.send({ action: 'plan', sessionId, changes: preview.changes }).then((reply) => {
         if (!live) return
         setChecking(false)
-        if (!reply.ok) setRefusal({ unit: reply.error.index === undefined ? null : preview.changeUnits[reply.error.index] ?? null, code: reply.error.code })
+        if (!reply.ok) {
+          setRefusal({ unit: reply.error.index === undefined ? null : preview.changeUnits[reply.error.index] ?? null, code: reply.error.code })
+          return
+        }
+        setRefusal(null)
         // What Apply confirms: the host answers STALE_VIEW when the batch would remove more, or a message that came back since.
-        else setPlanned({ changesKey, removedCount: reply.value.removedSeqs.length })
+        setPlanned({ changesKey, lastSeq: readSeq, removedCount: reply.value.removedSeqs.length })
       })
     }, PLAN_DEBOUNCE_MS)
     return () => {
@@ -138,7 +150,7 @@ export function EditorModal({ sessionId, running, replacementCount, locale, kit,
       clearTimeout(timer)
     }
     // changesKey stands for preview.changes / changeUnits.
-  }, [changesKey, kit, sessionId])
+  }, [changesKey, readSeq, kit, sessionId])
 
   const order = units.filter((u) => u.state === 'current' || u.restorable).map((u) => u.key)
   const focusUnit = (key: string | undefined) => { if (key !== undefined) controls.current.get(key)?.focus() }
@@ -153,7 +165,7 @@ export function EditorModal({ sessionId, running, replacementCount, locale, kit,
   const apply = useCallback(async () => {
     if (!canApply || load.status !== 'ready') return
     setApplying(true)
-    const confirmed = planned?.changesKey === changesKey ? { removedCount: planned.removedCount } : {}
+    const confirmed = planned?.changesKey === changesKey && planned.lastSeq === load.lastSeq ? { removedCount: planned.removedCount } : {}
     const reply = await kit.send({ action: 'apply', sessionId, changes: preview.changes, expect: { lastSeq: load.lastSeq, ...confirmed } })
     setApplying(false)
     if (reply.ok) {

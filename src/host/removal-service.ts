@@ -15,6 +15,7 @@ import type { SessionEventIndex } from './event-index'
 import type { Outcome } from './refusals'
 import { estimateTokens } from '../shared/token-estimate'
 import { viewOfSession } from './session-view'
+import type { EventLookup } from './surface-plan'
 import { writeTombstone } from './tombstone-writer'
 import { planRemovalOnView, type RemovalIntent } from './view-plans'
 import { runSessionWrite, type SessionWriteServices } from './session-write'
@@ -45,7 +46,7 @@ export async function removeMessages(services: RemovalServices, intent: RemovalI
     services,
     intent.sessionId,
     (session, origin) => {
-      const lookup = (): ReturnType<SessionEventIndex['lookup']> => services.index.lookup(session)
+      const lookup = (): EventLookup => services.index.lookup(session)
       const written = writeTombstone(session, viewOfSession(session, lookup(), origin), intent, services.tombstoneText, services.effects?.(), lookup)
       if (!written.ok) return written
       const { value } = written

@@ -17,6 +17,8 @@ import { editorEn, editorZh } from '../../src/client/editor-locales'
 import { en as recallEn, zh as recallZh } from '../../src/client/locales'
 import type { BatchChange } from '../../src/host/batch-plan'
 import { appendBatch } from '../../src/host/batch-writer'
+import { planRestore } from '../../src/host/restore-plan'
+import { appendRestore } from '../../src/host/restore-writer'
 import { describeRefusal } from '../../src/host/refusals'
 import { viewOfSession } from '../../src/host/session-view'
 import { planBatchOnView } from '../../src/host/view-plans'
@@ -293,6 +295,39 @@ describe('editor dialog', () => {
     await m.click(m.q('[data-editor-apply]'))
     await act(async () => settle())
     assert.equal(m.b.session.seq, count + 1)
+    assert.deepEqual(m.closed, [true])
+  })
+
+  it('an Apply whose From here range a restore from elsewhere changed is refused, nothing is written, and the Apply over the history read again writes', async () => {
+    const b = new LogBuilder('editor-confirmed')
+    const t1 = b.turn('first prompt', [{ text: 'Reading a.', calls: ['a'] }, { text: 'Read a.' }])
+    const t2 = b.turn('second prompt', [{ text: 'Second answer.' }])
+    b.turn('third prompt', [{ text: 'Third answer.' }])
+    const recalled = b.tombstone('recall', t2.prompt, t2.prompt)
+    const m = await mount({ b })
+    await m.click(m.unit('s1.2').querySelector('[data-editor-from]'))
+    await m.planned()
+    const plan = m.host.requests.filter((r) => r.body.action === 'plan').at(-1)!
+    assert.deepEqual(plan.body.changes, [{ action: 'deleteFrom', seq: t1.steps[1]!.assistant }])
+    // Another tab restores the recalled prompt: it comes back inside the From here range.
+    const restore = planRestore({ nodes: b.nodes, lookup: b.lookup, tombstoneSeq: recalled })
+    assert.ok(restore.ok)
+    const copy = appendRestore(b.session, restore.plan)
+    const count = b.session.seq
+    await m.click(m.q('[data-editor-apply]'))
+    await act(async () => settle())
+    const applies = m.host.requests.filter((r) => r.body.action === 'apply')
+    // Read a.; second answer; third prompt and its answer: the recalled prompt was no message then.
+    assert.deepEqual(applies[0]!.body.expect, { lastSeq: recalled, removedCount: 4 })
+    assert.equal(m.q('[data-editor-refusal]')!.textContent, 'Nothing was changed: The conversation just changed. Try again.')
+    assert.equal(b.session.seq, count, 'nothing written')
+    await m.planned()
+    const back = m.unit(`u${t2.prompt}`)
+    assert.deepEqual([back.getAttribute('data-editor-state'), back.getAttribute('data-editor-preview')], ['current', 'going'], 'the restored prompt is listed again, inside the From here range')
+    await m.click(m.q('[data-editor-apply]'))
+    await act(async () => settle())
+    assert.deepEqual(m.host.requests.filter((r) => r.body.action === 'apply')[1]!.body.expect, { lastSeq: copy.seq, removedCount: 5 }, 'the plan over the history read again, the restored prompt counted')
+    assert.equal(b.session.seq, count + 1)
     assert.deepEqual(m.closed, [true])
   })
 
