@@ -1,5 +1,5 @@
 /**
- * Planning of a restore: may tombstone T be undone in place, and with what copy. Pure: no
+ * Planning of a restore: may tombstone T be undone in place, and with what restoring copy. Pure: no
  * `Context`, no `Session`, no I/O; reads the current surface nodes and events by seq.
  *
  * What DSH 0.1.0-rc.8 allows (`dsh-session/lib/index.js` `planSurfaceEvent`, `assertProvenance`;
@@ -11,7 +11,8 @@
  * - only a message the person sent can come back this way. An `assistant/message` or
  *   `tool/result` copy outside a turn is refused by the session invariant (`… names turn 2/step 1
  *   but open is turn null/step null`), and opening a turn from a plugin desynchronizes the live
- *   agent's turn counter. Those removals are undone by opening a copy from before the tombstone.
+ *   agent's turn counter. Those removals are undone in a fork from before the tombstone
+ *   (`forkBefore`, which the web UI calls a copy).
  *
  * @module dsh-message-recall/host/restore-plan
  */
@@ -60,7 +61,7 @@ export interface RestoreTargetNotFoundRefusal {
 /** Why a current tombstone cannot be undone in place. */
 export type NotRestorableReason = 'absorbed-tombstone' | 'model-step' | 'several-nodes' | 'not-a-prompt'
 
-/** The tombstone cannot be undone in place; a copy from before it can be opened instead. */
+/** The tombstone cannot be undone in place; a fork from before it can be opened instead. */
 export interface NotRestorableRefusal {
   readonly code: 'NOT_RESTORABLE'
   readonly tombstoneSeq: number
@@ -130,7 +131,7 @@ const KIND_NOUN: Record<NodeKind, readonly [string, string]> = {
 /**
  * One-line English description of a restore refusal, prefixed `message-recall:`.
  * @param refusal - any {@link RestoreRefusal}.
- * @returns the message; `NOT_RESTORABLE` says why and that a copy from before can be opened.
+ * @returns the message; `NOT_RESTORABLE` says why and that a fork from before it can be opened (the wire text says "a copy", as the web UI does).
  */
 export function describeRestoreRefusal(refusal: RestoreRefusal): string {
   if (refusal.code === 'TARGET_NOT_FOUND') {

@@ -2,7 +2,7 @@
  * The `POST {path}` handler: trust fence, method, media type, capped JSON body, request
  * validation, then one of the writes (`recall` / `delete` / `deleteFrom` / `exclude` write a
  * tombstone, `restore` undoes one in place, `apply` writes a batch of changes all or nothing),
- * `forkBefore` (a stored copy from before a tombstone), `flush` (only the durability flush),
+ * `forkBefore` (a fork: a stored session from before a tombstone), `flush` (only the durability flush),
  * `plan` (dry run of one removal or of a batch) or `inspect` (read-only).
  * Every reply is `{ ok: true, value }` or `{ ok: false, error: { code, message, … } }` (see
  * `RouteError`); the status comes from {@link statusOf}; no message carries an absolute path.

@@ -121,9 +121,9 @@ export interface RestoreValue {
   readonly tombstoneSeq: number
   /** Seq of the restoring copy, the new surface node where the tombstone was. */
   readonly restoredSeq: number
-  /** Id of the restored message (the original's id; the copy keeps it). */
+  /** Id of the restored message (the original's id; the restoring copy keeps it). */
   readonly messageId: string
-  /** Seq of the removed message the copy was made from. */
+  /** Seq of the removed message the restoring copy was made from. */
   readonly originalSeq: number
   /** The surface's `replaceGeneration` after the append. */
   readonly replaceGeneration: number
@@ -220,7 +220,7 @@ export interface RouteError {
    * the removed rows, or sees the restored one) but the durability flush still failed after its
    * retries; a later successful flush (`{ "action": "flush" }`, any later write, turn or graceful
    * stop) makes it permanent, a crash before that loses it. `false`: nothing of this request
-   * remains (a `forkBefore` whose copy could not be stored).
+   * remains (a `forkBefore` whose fork could not be stored).
    */
   readonly applied?: boolean
   /** `PERSIST_FAILED` with `applied: true`: the value the write would have answered, with `persisted: false`. */
