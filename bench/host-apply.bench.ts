@@ -28,7 +28,7 @@ import type { Agent } from '@deepseek-ai/dsh-agent'
 import type { Session } from '@deepseek-ai/dsh-session'
 import { bootDshApp, type DshApp } from '../test/support/dsh-app'
 import { conversationLog, syntheticTurns } from '../test/support/conversation'
-import { appendTombstone } from '../src/host/tombstone-writer'
+import { appendTombstone } from '../src/host/tombstone-append'
 import { planBatch } from '../src/host/batch-plan'
 import type { LogEvent } from '../src/shared/events'
 

@@ -30,7 +30,7 @@ import type { Agent } from '@deepseek-ai/dsh-agent'
 import type { Session } from '@deepseek-ai/dsh-session'
 import { bootDshApp, type DshApp } from '../test/support/dsh-app'
 import { conversationLog, syntheticTurns } from '../test/support/conversation'
-import { appendTombstone } from '../src/host/tombstone-writer'
+import { appendTombstone } from '../src/host/tombstone-append'
 
 const SIZES = [1_000, 10_000, 100_000]
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 60)

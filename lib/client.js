@@ -32,8 +32,108 @@ __export(index_exports, {
 });
 module.exports = __toCommonJS(index_exports);
 
+// src/shared/actions.ts
+var ACTIONS = {
+  recall: {
+    plans: "message",
+    targets: "prompt",
+    effect: "removed",
+    confirm: false,
+    offeredOn: ["prompt"],
+    inBatch: false,
+    returnsContent: true,
+    undoInPlace: true,
+    texts: { button: "action.recall", label: "label.recall", undo: "undo.recall", unsaved: "unsaved.recall", panel: "panel.action.recall" }
+  },
+  delete: {
+    plans: "step",
+    targets: "message",
+    effect: "removed",
+    confirm: true,
+    offeredOn: ["prompt", "message"],
+    inBatch: true,
+    returnsContent: false,
+    undoInPlace: true,
+    texts: {
+      button: "action.delete",
+      label: "label.delete.message",
+      stepLabel: "label.delete.step",
+      armed: "armed.delete",
+      armedLabel: "armed.label",
+      undo: "undo.delete",
+      unsaved: "unsaved.delete",
+      panel: "panel.action.delete"
+    }
+  },
+  deleteFrom: {
+    plans: "onward",
+    targets: "message",
+    effect: "removed",
+    confirm: true,
+    offeredOn: ["prompt", "message"],
+    inBatch: true,
+    returnsContent: false,
+    undoInPlace: true,
+    texts: {
+      button: "action.deleteFrom",
+      label: "label.deleteFrom",
+      armed: "armed.deleteFrom",
+      armedLabel: "armed.label",
+      undo: "undo.deleteFrom",
+      unsaved: "unsaved.deleteFrom",
+      panel: "panel.action.deleteFrom"
+    }
+  },
+  exclude: {
+    plans: "step",
+    targets: "message",
+    effect: "excluded",
+    confirm: true,
+    offeredOn: ["prompt", "message"],
+    inBatch: true,
+    returnsContent: false,
+    undoInPlace: true,
+    texts: {
+      button: "action.exclude",
+      label: "label.exclude",
+      armed: "armed.exclude",
+      armedLabel: "armed.excludeLabel",
+      undo: "undo.exclude",
+      unsaved: "unsaved.exclude",
+      panel: "panel.action.exclude"
+    }
+  },
+  restore: {
+    plans: "restore",
+    targets: "tombstone",
+    effect: "restored",
+    confirm: false,
+    offeredOn: ["excluded"],
+    inBatch: true,
+    returnsContent: false,
+    undoInPlace: false,
+    texts: { button: "action.restore", label: "label.restore", unsaved: "unsaved.restore" }
+  }
+};
+var SURFACE_ACTIONS = Object.freeze(Object.keys(ACTIONS));
+function isTombstoneAction(action) {
+  return typeof action === "string" && Object.hasOwn(ACTIONS, action) && ACTIONS[action].plans !== "restore";
+}
+var TOMBSTONE_ACTIONS = Object.freeze(SURFACE_ACTIONS.filter(isTombstoneAction));
+var REMOVAL_ACTIONS = Object.freeze(TOMBSTONE_ACTIONS.filter((a) => ACTIONS[a].effect === "removed"));
+var BATCH_ACTIONS = Object.freeze(SURFACE_ACTIONS.filter((a) => ACTIONS[a].inBatch));
+var BATCH_REMOVAL_ACTIONS = Object.freeze(BATCH_ACTIONS.filter((a) => isTombstoneAction(a)));
+function actionsOfferedOn(group) {
+  return Object.freeze(SURFACE_ACTIONS.filter((a) => ACTIONS[a].offeredOn.includes(group)));
+}
+function isConfirmed(action) {
+  return ACTIONS[action].confirm;
+}
+
 // src/shared/protocol.ts
 var DEFAULT_ROUTE_PATH = "/dsh-message-recall";
+var OTHER_ROUTE_ACTIONS = ["forkBefore", "flush", "plan", "apply", "inspect"];
+var ROUTE_ACTIONS = Object.freeze([...SURFACE_ACTIONS, ...OTHER_ROUTE_ACTIONS]);
 var ERROR_CODES = [
   "INVALID_REQUEST",
   "FORBIDDEN",
@@ -61,6 +161,11 @@ function isRecord(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+// src/shared/error-text.ts
+function errorText(error) {
+  return error instanceof Error ? error.message : String(error);
+}
+
 // src/client/wire/api.ts
 function createRecallSender(fetchImpl, path = DEFAULT_ROUTE_PATH) {
   return async (request) => {
@@ -76,7 +181,7 @@ function createRecallSender(fetchImpl, path = DEFAULT_ROUTE_PATH) {
       status = response.status;
       text = await response.text();
     } catch (error) {
-      return { ok: false, error: { code: "NETWORK", message: error instanceof Error ? error.message : String(error) } };
+      return { ok: false, error: { code: "NETWORK", message: errorText(error) } };
     }
     return parseReply(status, text);
   };
@@ -381,31 +486,24 @@ function describeError(t, code) {
 // src/client/rows/decorate.ts
 var SIZER_COUNT = 888;
 function clusterTexts(t) {
+  const text = { openCopy: t("action.openCopy") };
+  const label = { openCopy: t("label.openCopy") };
+  const step = {};
+  const sizer = {};
+  for (const action of SURFACE_ACTIONS) {
+    const texts = ACTIONS[action].texts;
+    text[action] = t(texts.button);
+    label[action] = t(texts.label);
+    if (texts.stepLabel !== void 0) step[action] = t(texts.stepLabel);
+    if (texts.armed !== void 0) sizer[action] = t(texts.armed, { count: SIZER_COUNT });
+  }
   return {
-    text: {
-      recall: t("action.recall"),
-      delete: t("action.delete"),
-      deleteFrom: t("action.deleteFrom"),
-      exclude: t("action.exclude"),
-      restore: t("action.restore"),
-      openCopy: t("action.openCopy")
-    },
-    label: {
-      recall: t("label.recall"),
-      delete: t("label.delete.message"),
-      deleteStep: t("label.delete.step"),
-      deleteFrom: t("label.deleteFrom"),
-      exclude: t("label.exclude"),
-      restore: t("label.restore"),
-      openCopy: t("label.openCopy")
-    },
+    text,
+    label,
+    stepLabel: step,
     busy: t("busy"),
     excluded: t("excluded.badge"),
-    sizer: {
-      delete: t("armed.delete", { count: SIZER_COUNT }),
-      deleteFrom: t("armed.deleteFrom", { count: SIZER_COUNT }),
-      exclude: t("armed.exclude", { count: SIZER_COUNT })
-    }
+    sizer
   };
 }
 var ClusterFactory = class {
@@ -441,7 +539,7 @@ var ClusterFactory = class {
   }
 };
 function idleLabel(action, isStepRow, texts) {
-  return action === "delete" && isStepRow ? texts.label.deleteStep : texts.label[action];
+  return (isStepRow ? texts.stepLabel[action] : void 0) ?? texts.label[action];
 }
 function applyIdle(button, action, isStepRow, texts) {
   button.textContent = texts.text[action];
@@ -502,8 +600,9 @@ function decorateRow(row, decoration, factory, t, texts, fresh) {
     const isArmed = armed !== null && armed.action === action;
     if (isArmed) {
       button.setAttribute(ATTR.armed, "true");
-      button.textContent = t(`armed.${action}`, { count: armed.count });
-      button.setAttribute("aria-label", t(countedKey(action === "exclude" ? "armed.excludeLabel" : "armed.label", armed.count), { count: armed.count }));
+      const { armed: armedText, armedLabel } = ACTIONS[armed.action].texts;
+      button.textContent = t(armedText, { count: armed.count });
+      button.setAttribute("aria-label", t(countedKey(armedLabel, armed.count), { count: armed.count }));
     } else if (button.hasAttribute(ATTR.armed)) {
       button.removeAttribute(ATTR.armed);
       applyIdle(button, action, decoration.isStepRow, texts);
@@ -719,7 +818,7 @@ var ButtonStore = class extends SnapshotStore {
     if (this.state.pending !== null) return "ignored";
     this.clearError(target.key);
     const armed = this.state.armed;
-    if (target.action === "recall") return this.commit(target, expect);
+    if (!isConfirmed(target.action)) return this.commit(target, expect);
     if (armed !== null && armed.key === target.key && armed.action === target.action && armed.seq === target.seq) {
       return this.commit(target, armed.expect);
     }
@@ -756,9 +855,9 @@ var ButtonStore = class extends SnapshotStore {
       return "refused";
     }
     const count = planCount(reply.value);
-    const { replaceGeneration, lastSeq } = reply.value;
+    const { replaceGeneration, lastSeq, removedCount } = reply.value;
     this.baseline = { replaceGeneration, atSeq: lastSeq };
-    this.set({ pending: null, armed: { key: target.key, seq: target.seq, action: target.action, count, expect: { replaceGeneration, lastSeq } } });
+    this.set({ pending: null, armed: { key: target.key, seq: target.seq, action: target.action, count, expect: { replaceGeneration, lastSeq, removedCount } } });
     this.armTimer = this.timers.setTimeout(() => this.disarm(), this.options.armMs ?? 4e3);
     return "armed";
   }
@@ -776,7 +875,7 @@ var ButtonStore = class extends SnapshotStore {
       this.unsaved(target, error);
       return "unsaved";
     }
-    if (target.action === "recall" && !isRefusal(error.code) && this.options.confirmRecall !== void 0) {
+    if (ACTIONS[target.action].returnsContent && !isRefusal(error.code) && this.options.confirmRecall !== void 0) {
       const copy = await this.options.confirmRecall(target);
       if (this.disposed) return "disposed";
       if (copy !== null) {
@@ -791,14 +890,14 @@ var ButtonStore = class extends SnapshotStore {
   committed(target, value) {
     this.baseline = { replaceGeneration: value.replaceGeneration, atSeq: value.tombstoneSeq };
     this.set({ pending: null });
-    if (target.action === "recall") this.options.onRecalled(recalledMessage(value));
+    if (ACTIONS[target.action].returnsContent) this.options.onRecalled(recalledMessage(value));
     this.options.onRemoved?.(value);
   }
   unsaved(target, error) {
     const value = error.value !== void 0 && error.value.action === target.action ? error.value : void 0;
     if (value !== void 0) this.baseline = { replaceGeneration: value.replaceGeneration, atSeq: value.tombstoneSeq };
     this.set({ pending: null });
-    if (target.action === "recall") {
+    if (ACTIONS[target.action].returnsContent) {
       const text = error.text ?? value?.text;
       const content = error.content ?? value?.content;
       if (text !== void 0 || content !== void 0) this.options.onRecalled(recalledMessage({ ...text === void 0 ? {} : { text }, ...content === void 0 ? {} : { content } }));
@@ -829,7 +928,7 @@ var ButtonStore = class extends SnapshotStore {
   }
 };
 function planCount(value) {
-  return Math.max(1, value.kinds.filter((nodeKind) => nodeKind !== "tombstone").length);
+  return Math.max(1, value.nodeKinds.filter((nodeKind) => nodeKind !== "tombstone").length);
 }
 function recalledMessage(value) {
   const content = value.content ?? [];
@@ -896,8 +995,8 @@ function disarmOnOtherInput(doc, buttons) {
 }
 
 // src/client/rows/resolve-row.ts
-var USER_ACTIONS = Object.freeze(["recall", "delete", "deleteFrom", "exclude"]);
-var STEP_ACTIONS = Object.freeze(["delete", "deleteFrom", "exclude"]);
+var USER_ACTIONS = actionsOfferedOn("prompt");
+var STEP_ACTIONS = actionsOfferedOn("message");
 var NO_ACTIONS = Object.freeze([]);
 var LOG_ONLY_ROW_KINDS = /* @__PURE__ */ new Set(["turn-tail", "turn-error", "turn-max-tokens", "model-retry", "command"]);
 var anchors = /* @__PURE__ */ new WeakMap();
@@ -1046,8 +1145,6 @@ async function readFile(ref, readAttachment) {
 
 // src/shared/tombstone.ts
 var TOMBSTONE_PLUGIN = "dsh-message-recall";
-var REMOVAL_ACTIONS = ["recall", "delete", "deleteFrom"];
-var TOMBSTONE_ACTIONS = [...REMOVAL_ACTIONS, "exclude"];
 function isTombstoneSource(source) {
   return isRecord(source) && source.kind === "plugin" && source.plugin === TOMBSTONE_PLUGIN;
 }
@@ -1059,7 +1156,7 @@ function readTombstone(event) {
   if (!isTombstoneEvent(event)) return null;
   const range = readReplaceOp(event.surfaceOp);
   const source = event.data.source;
-  const action = TOMBSTONE_ACTIONS.find((a) => a === source.action) ?? "delete";
+  const action = isTombstoneAction(source.action) ? source.action : "delete";
   const fromSource = Array.isArray(source.removedSeqs) ? source.removedSeqs.filter(Number.isSafeInteger) : [];
   const shadowedSeqs = event.sourceEventSeqs ? [...event.sourceEventSeqs] : fromSource;
   return { seq: event.seq, start: range.start, end: range.end, shadowedSeqs, action };
@@ -1181,7 +1278,8 @@ function contentOf(event) {
 var SURFACE_TYPES2 = new Set(SURFACE_EVENT_TYPES);
 function takesOver(action, state) {
   if (state === "current") return true;
-  return state === "excluded" && action === "deleteFrom";
+  const spec = ACTIONS[action];
+  return state === "excluded" && spec.plans === "onward" && spec.effect === "removed";
 }
 function replacementEvents(count, lookup) {
   const out = [];
@@ -1287,7 +1385,7 @@ var Fates = class {
     for (const { from, by, step } of this.chain(seq)) {
       if (step.kind === "tombstone") {
         if (takesOver(step.tombstone.action, state)) {
-          state = step.tombstone.action === "exclude" ? "excluded" : "removed";
+          state = ACTIONS[step.tombstone.action].effect === "excluded" ? "excluded" : "removed";
           tombstoneSeq = by;
         }
         continue;
@@ -1444,7 +1542,7 @@ function deriveHiddenRows(events, rows) {
 function onwardSpans(fates) {
   const spans = [];
   for (const tombstone of fates.tombstones) {
-    if (tombstone.action !== "deleteFrom" || tombstone.shadowedSeqs.length === 0 || !fates.statusOf(tombstone.seq).inEffect) continue;
+    if (ACTIONS[tombstone.action].plans !== "onward" || tombstone.shadowedSeqs.length === 0 || !fates.statusOf(tombstone.seq).inEffect) continue;
     spans.push({ after: Math.min(...tombstone.shadowedSeqs), before: tombstone.seq });
   }
   return spans;
@@ -1831,7 +1929,7 @@ function scrollContainer(flow) {
 }
 
 // src/client/rows/row-offers.ts
-var RESTORE_OR_COPY = Object.freeze(["restore", "openCopy"]);
+var RESTORE_OR_COPY = Object.freeze([...actionsOfferedOn("excluded"), "openCopy"]);
 var COPY_ONLY = Object.freeze(["openCopy"]);
 var memo = /* @__PURE__ */ new WeakMap();
 function offerOf(anchor, hidden) {
@@ -2081,7 +2179,7 @@ function sameAnchors(a, b) {
 
 // src/client/notices/undo-notice.ts
 function restorableInPlace(value) {
-  return notRestorableReason(value.kinds) === null;
+  return ACTIONS[value.action].undoInPlace && notRestorableReason(value.nodeKinds) === null;
 }
 var UndoNotice = class extends SnapshotStore {
   constructor(options = {}) {
@@ -2234,7 +2332,7 @@ var SessionClient = class {
    * @returns the button store's outcome.
    */
   press(target) {
-    if (target.action === "recall") {
+    if (ACTIONS[target.action].returnsContent) {
       const data = this.view?.chat.nodes.get(target.key)?.data;
       const content = isRecord(data) && Array.isArray(data.content) ? data.content : null;
       if (content === null) this.pageCopies.delete(target.key);
@@ -2335,7 +2433,7 @@ function imageNoticeLines(t, lost) {
 }
 function unsavedText(t, state) {
   if (state.phase === "saved") return t("unsaved.saved");
-  return t(countedKey(`unsaved.${state.action}`, state.count), { count: state.count });
+  return t(countedKey(state.action === "apply" ? "unsaved.apply" : ACTIONS[state.action].texts.unsaved, state.count), { count: state.count });
 }
 function UnsavedView({ unsaved, t }) {
   const state = (0, import_react.useSyncExternalStore)(unsaved.subscribe, unsaved.getSnapshot);
@@ -2363,8 +2461,8 @@ function RecallNotices({ notice, onDismiss, unsaved, t, children }) {
 var import_react2 = require("react");
 var import_jsx_runtime2 = require("react/jsx-runtime");
 function undoText(t, entry) {
-  if (entry.restored) return t(entry.action === "recall" ? "undo.restored.recall" : "undo.restored");
-  return t(countedKey(`undo.${entry.action}`, entry.count), { count: entry.count });
+  if (entry.restored) return t(ACTIONS[entry.action].returnsContent ? "undo.restored.recall" : "undo.restored");
+  return t(countedKey(ACTIONS[entry.action].texts.undo, entry.count), { count: entry.count });
 }
 function UndoNoticeView({ notice, actions, t, stacked = false }) {
   const entry = (0, import_react2.useSyncExternalStore)(notice.subscribe, notice.getSnapshot);
@@ -2681,7 +2779,7 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
       return /* @__PURE__ */ (0, import_jsx_runtime4.jsxs)("li", { "data-message-recall-entry": entry.tombstoneSeq, "data-action": entry.action, "data-restored": entry.inEffect ? void 0 : "", children: [
         /* @__PURE__ */ (0, import_jsx_runtime4.jsxs)("div", { "data-message-recall-entry-meta": "", children: [
           /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("time", { dateTime: new Date(entry.time).toISOString(), children: removalTime(entry.time, locale) }),
-          /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("span", { "data-message-recall-entry-what": "", children: t(`panel.action.${entry.action}`) }),
+          /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("span", { "data-message-recall-entry-what": "", children: t(ACTIONS[entry.action].texts.panel) }),
           /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("span", { children: t(countedKey("panel.count", entry.count), { count: entry.count }) }),
           entry.tokens !== null && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("span", { children: t(countedKey("panel.tokens", entry.tokens), { count: entry.tokens }) }),
           !entry.inEffect && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("span", { "data-message-recall-entry-restored": "", children: t("panel.restored") })
@@ -2720,7 +2818,7 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
 }
 
 // src/client/build-stamp.ts
-var BUILD_STAMP = true ? "0.1.0+fc7cef7545" : "dev";
+var BUILD_STAMP = true ? "0.1.0+9e46c8e571" : "dev";
 
 // src/client/notices/notice-styles.ts
 var NOTICE_STYLE_TEXT = `
@@ -2901,7 +2999,7 @@ var TombstoneActions = class extends SnapshotStore {
         try {
           await this.options.openSession(reply.value.forkedSessionId);
         } catch (error) {
-          return { ok: false, error: { code: "NETWORK", message: error instanceof Error ? error.message : String(error) } };
+          return { ok: false, error: { code: "NETWORK", message: errorText(error) } };
         }
       }
       return reply;
@@ -3125,12 +3223,17 @@ var PLAN_DEBOUNCE_MS = 200;
 function refusalOf(error, changeUnits) {
   return { unit: error.index === void 0 ? null : changeUnits[error.index] ?? null, code: error.code };
 }
-function usePlanCheck(send, sessionId, preview) {
+function usePlanCheck(send, sessionId, preview, readSeq) {
   const [refusal, setRefusal] = (0, import_react6.useState)(null);
   const [checking, setChecking] = (0, import_react6.useState)(false);
+  const [planned, setPlanned] = (0, import_react6.useState)(null);
   const changesKey = JSON.stringify(preview.changes);
+  const plannedSelection = (0, import_react6.useRef)(changesKey);
   (0, import_react6.useEffect)(() => {
-    setRefusal(null);
+    if (plannedSelection.current !== changesKey) {
+      plannedSelection.current = changesKey;
+      setRefusal(null);
+    }
     if (preview.changes.length === 0) {
       setChecking(false);
       return;
@@ -3141,20 +3244,25 @@ function usePlanCheck(send, sessionId, preview) {
       void send({ action: "plan", sessionId, changes: preview.changes }).then((reply) => {
         if (!live) return;
         setChecking(false);
-        if (!reply.ok) setRefusal(refusalOf(reply.error, preview.changeUnits));
+        if (!reply.ok) {
+          setRefusal(refusalOf(reply.error, preview.changeUnits));
+          return;
+        }
+        setRefusal(null);
+        setPlanned({ changesKey, lastSeq: readSeq, removedCount: reply.value.removedSeqs.length });
       });
     }, PLAN_DEBOUNCE_MS);
     return () => {
       live = false;
       clearTimeout(timer);
     };
-  }, [changesKey, send, sessionId]);
-  return { refusal, checking };
+  }, [changesKey, readSeq, send, sessionId]);
+  return { refusal, checking, planned };
 }
 
 // src/client/editor/editor-apply.ts
 function useEditorApply(input) {
-  const { send, sessionId, unsaved, preview, lastSeq, enabled, reread, onClose } = input;
+  const { send, sessionId, unsaved, preview, lastSeq, planned, enabled, reread, onClose } = input;
   const [applying, setApplying] = (0, import_react7.useState)(false);
   const [applyError, setApplyError] = (0, import_react7.useState)(null);
   const changesKey = JSON.stringify(preview.changes);
@@ -3162,7 +3270,8 @@ function useEditorApply(input) {
   const apply2 = (0, import_react7.useCallback)(async () => {
     if (!enabled || applying || lastSeq === null) return;
     setApplying(true);
-    const reply = await send({ action: "apply", sessionId, changes: preview.changes, expect: { lastSeq } });
+    const confirmed = planned?.changesKey === changesKey && planned.lastSeq === lastSeq ? { removedCount: planned.removedCount } : {};
+    const reply = await send({ action: "apply", sessionId, changes: preview.changes, expect: { lastSeq, ...confirmed } });
     setApplying(false);
     if (reply.ok) {
       if (reply.value.persisted) unsaved.settled();
@@ -3174,7 +3283,7 @@ function useEditorApply(input) {
       setApplyError(refusalOf(reply.error, preview.changeUnits));
       if (reply.error.code === "STALE_VIEW") reread();
     }
-  }, [enabled, applying, lastSeq, send, sessionId, unsaved, preview, reread, onClose]);
+  }, [enabled, applying, lastSeq, planned, changesKey, send, sessionId, unsaved, preview, reread, onClose]);
   return { applying, applyError, apply: apply2 };
 }
 
@@ -3310,7 +3419,7 @@ function useEditorHistory(fetchImpl, sessionId, running, replacementCount) {
     let live = true;
     readWholeHistory(fetchImpl, sessionId).then(
       (events) => live && setLoad({ status: "ready", units: buildEditorUnits(events), lastSeq: events.at(-1)?.seq ?? -1 }),
-      (error) => live && setLoad({ status: "failed", message: error instanceof Error ? error.message : String(error) })
+      (error) => live && setLoad({ status: "failed", message: errorText(error) })
     );
     return () => {
       live = false;
@@ -3341,13 +3450,14 @@ function EditorModal({ sessionId, running, replacementCount, locale, kit, onClos
   const dialog = (0, import_react9.useRef)(null);
   const units = load.status === "ready" ? load.units : [];
   const preview = (0, import_react9.useMemo)(() => previewSelection(units, selection), [units, selection]);
-  const { refusal, checking } = usePlanCheck(kit.send, sessionId, preview);
+  const { refusal, checking, planned } = usePlanCheck(kit.send, sessionId, preview, load.status === "ready" ? load.lastSeq : -1);
   const { applying, applyError, apply: apply2 } = useEditorApply({
     send: kit.send,
     sessionId,
     unsaved: kit.unsaved(sessionId),
     preview,
     lastSeq: load.status === "ready" ? load.lastSeq : null,
+    planned,
     enabled: load.status === "ready" && preview.changes.length > 0 && !running && refusal === null,
     reread,
     onClose
@@ -3757,7 +3867,7 @@ function TrajectoryMarks({ sessionId, useSession, trajectoryKit: kit }) {
       (events) => {
         if (current) kit.decorator.update(trajectoryMarks(events), texts);
       },
-      (error) => console.warn(`dsh-message-recall: Trajectory marks of session "${sessionId}" not updated: ${error instanceof Error ? error.message : String(error)}`)
+      (error) => console.warn(`dsh-message-recall: Trajectory marks of session "${sessionId}" not updated: ${errorText(error)}`)
     );
     return () => {
       current = false;
@@ -3846,7 +3956,7 @@ function TodoStrip({ sessionId, useSession, useProjection = noProjection, todoKi
       (events) => {
         if (current) kit.hider.set(staleTodoList(events));
       },
-      (error) => console.warn(`dsh-message-recall: the To-dos strip of session "${sessionId}" was not checked: ${error instanceof Error ? error.message : String(error)}`)
+      (error) => console.warn(`dsh-message-recall: the To-dos strip of session "${sessionId}" was not checked: ${errorText(error)}`)
     );
     return () => {
       current = false;

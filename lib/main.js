@@ -1,9 +1,105 @@
 // src/host/config.ts
 import z from "@deepseek-ai/schemastery";
 
+// src/shared/actions.ts
+var ACTIONS = {
+  recall: {
+    plans: "message",
+    targets: "prompt",
+    effect: "removed",
+    confirm: false,
+    offeredOn: ["prompt"],
+    inBatch: false,
+    returnsContent: true,
+    undoInPlace: true,
+    texts: { button: "action.recall", label: "label.recall", undo: "undo.recall", unsaved: "unsaved.recall", panel: "panel.action.recall" }
+  },
+  delete: {
+    plans: "step",
+    targets: "message",
+    effect: "removed",
+    confirm: true,
+    offeredOn: ["prompt", "message"],
+    inBatch: true,
+    returnsContent: false,
+    undoInPlace: true,
+    texts: {
+      button: "action.delete",
+      label: "label.delete.message",
+      stepLabel: "label.delete.step",
+      armed: "armed.delete",
+      armedLabel: "armed.label",
+      undo: "undo.delete",
+      unsaved: "unsaved.delete",
+      panel: "panel.action.delete"
+    }
+  },
+  deleteFrom: {
+    plans: "onward",
+    targets: "message",
+    effect: "removed",
+    confirm: true,
+    offeredOn: ["prompt", "message"],
+    inBatch: true,
+    returnsContent: false,
+    undoInPlace: true,
+    texts: {
+      button: "action.deleteFrom",
+      label: "label.deleteFrom",
+      armed: "armed.deleteFrom",
+      armedLabel: "armed.label",
+      undo: "undo.deleteFrom",
+      unsaved: "unsaved.deleteFrom",
+      panel: "panel.action.deleteFrom"
+    }
+  },
+  exclude: {
+    plans: "step",
+    targets: "message",
+    effect: "excluded",
+    confirm: true,
+    offeredOn: ["prompt", "message"],
+    inBatch: true,
+    returnsContent: false,
+    undoInPlace: true,
+    texts: {
+      button: "action.exclude",
+      label: "label.exclude",
+      armed: "armed.exclude",
+      armedLabel: "armed.excludeLabel",
+      undo: "undo.exclude",
+      unsaved: "unsaved.exclude",
+      panel: "panel.action.exclude"
+    }
+  },
+  restore: {
+    plans: "restore",
+    targets: "tombstone",
+    effect: "restored",
+    confirm: false,
+    offeredOn: ["excluded"],
+    inBatch: true,
+    returnsContent: false,
+    undoInPlace: false,
+    texts: { button: "action.restore", label: "label.restore", unsaved: "unsaved.restore" }
+  }
+};
+var SURFACE_ACTIONS = Object.freeze(Object.keys(ACTIONS));
+function isTombstoneAction(action) {
+  return typeof action === "string" && Object.hasOwn(ACTIONS, action) && ACTIONS[action].plans !== "restore";
+}
+var TOMBSTONE_ACTIONS = Object.freeze(SURFACE_ACTIONS.filter(isTombstoneAction));
+var REMOVAL_ACTIONS = Object.freeze(TOMBSTONE_ACTIONS.filter((a) => ACTIONS[a].effect === "removed"));
+var BATCH_ACTIONS = Object.freeze(SURFACE_ACTIONS.filter((a) => ACTIONS[a].inBatch));
+var BATCH_REMOVAL_ACTIONS = Object.freeze(BATCH_ACTIONS.filter((a) => isTombstoneAction(a)));
+function removalPlanning(action) {
+  return ACTIONS[action];
+}
+
 // src/shared/protocol.ts
 var DEFAULT_ROUTE_PATH = "/dsh-message-recall";
-var ROUTE_ACTIONS = ["recall", "delete", "deleteFrom", "exclude", "restore", "forkBefore", "flush", "plan", "apply", "inspect"];
+var OTHER_ROUTE_ACTIONS = ["forkBefore", "flush", "plan", "apply", "inspect"];
+var ROUTE_ACTIONS = Object.freeze([...SURFACE_ACTIONS, ...OTHER_ROUTE_ACTIONS]);
 
 // src/host/config.ts
 var DEFAULTS = Object.freeze({
@@ -215,8 +311,6 @@ function readReplaceOp(surfaceOp) {
 
 // src/shared/tombstone.ts
 var TOMBSTONE_PLUGIN = "dsh-message-recall";
-var REMOVAL_ACTIONS = ["recall", "delete", "deleteFrom"];
-var TOMBSTONE_ACTIONS = [...REMOVAL_ACTIONS, "exclude"];
 function tombstoneSource(action, shadowedSeqs) {
   return { kind: "plugin", plugin: TOMBSTONE_PLUGIN, action, removedSeqs: [...shadowedSeqs] };
 }
@@ -231,7 +325,7 @@ function readTombstone(event) {
   if (!isTombstoneEvent(event)) return null;
   const range = readReplaceOp(event.surfaceOp);
   const source = event.data.source;
-  const action = TOMBSTONE_ACTIONS.find((a) => a === source.action) ?? "delete";
+  const action = isTombstoneAction(source.action) ? source.action : "delete";
   const fromSource = Array.isArray(source.removedSeqs) ? source.removedSeqs.filter(Number.isSafeInteger) : [];
   const shadowedSeqs = event.sourceEventSeqs ? [...event.sourceEventSeqs] : fromSource;
   return { seq: event.seq, start: range.start, end: range.end, shadowedSeqs, action };
@@ -339,7 +433,8 @@ function contentOf(event) {
 var SURFACE_TYPES = new Set(SURFACE_EVENT_TYPES);
 function takesOver(action, state) {
   if (state === "current") return true;
-  return state === "excluded" && action === "deleteFrom";
+  const spec = ACTIONS[action];
+  return state === "excluded" && spec.plans === "onward" && spec.effect === "removed";
 }
 function replacementEvents(count, lookup) {
   const out = [];
@@ -438,7 +533,7 @@ var Fates = class {
     for (const { from, by, step } of this.chain(seq)) {
       if (step.kind === "tombstone") {
         if (takesOver(step.tombstone.action, state)) {
-          state = step.tombstone.action === "exclude" ? "excluded" : "removed";
+          state = ACTIONS[step.tombstone.action].effect === "excluded" ? "excluded" : "removed";
           tombstoneSeq = by;
         }
         continue;
@@ -750,6 +845,11 @@ function shortenPaths(text) {
   });
 }
 
+// src/shared/error-text.ts
+function errorText(error) {
+  return error instanceof Error ? error.message : String(error);
+}
+
 // src/host/durable-flush.ts
 var DEFAULT_FLUSH_RETRY = Object.freeze({ backoffMs: Object.freeze([50, 100, 200]) });
 async function flushWithRetry(flush, policy = DEFAULT_FLUSH_RETRY) {
@@ -760,7 +860,7 @@ async function flushWithRetry(flush, policy = DEFAULT_FLUSH_RETRY) {
       return { ok: true, persisted: await flush(), attempts };
     } catch (error) {
       const wait = policy.backoffMs[attempts - 1];
-      if (wait === void 0) return { ok: false, attempts, error, reason: shortenPaths(error instanceof Error ? error.message : String(error)) };
+      if (wait === void 0) return { ok: false, attempts, error, reason: shortenPaths(errorText(error)) };
       await new Promise((resolve) => setTimeout(resolve, wait));
     }
   }
@@ -935,7 +1035,8 @@ function planRemoval(input) {
   const targetSeq = view.seq(idx);
   const targetEvent = view.event(idx);
   const targetNodeKind = classifyNode(targetEvent);
-  if (input.action === "recall" && targetNodeKind !== "user") {
+  const { plans, targets } = input.planning;
+  if (targets === "prompt" && targetNodeKind !== "user") {
     return { ok: false, refusal: { code: "NOT_A_USER_MESSAGE", seq: targetSeq, nodeKind: targetNodeKind } };
   }
   if (NOT_DELETABLE_KINDS.has(targetNodeKind)) {
@@ -944,13 +1045,13 @@ function planRemoval(input) {
   let startIdx = idx;
   let endIdx = idx;
   let stepKey = null;
-  if (input.action === "delete" && (targetNodeKind === "assistant" || targetNodeKind === "tool")) {
+  if (plans === "step" && (targetNodeKind === "assistant" || targetNodeKind === "tool")) {
     stepKey = stepOf(targetEvent);
     if (stepKey === null) throw new Error(`message-recall: model row seq ${targetSeq} carries no turn/step`);
     const span = stepSpan(view, idx, stepKey);
     if ("code" in span) return { ok: false, refusal: span };
     [startIdx, endIdx] = [span.a, span.b];
-  } else if (input.action === "deleteFrom") {
+  } else if (plans === "onward") {
     const widened = onwardStart(view, idx);
     startIdx = widened.startIdx;
     stepKey = widened.stepKey;
@@ -965,7 +1066,6 @@ function planRemoval(input) {
   return {
     ok: true,
     plan: {
-      action: input.action,
       targetSeq,
       targetNodeKind,
       start: view.seq(startIdx),
@@ -1117,7 +1217,7 @@ function planRestore(input) {
     return node;
   });
   const kinds = shadowed.map((node) => classifyNode(node));
-  const refuse2 = (reason2) => ({ ok: false, refusal: { code: "NOT_RESTORABLE", tombstoneSeq, reason: reason2, shadowedSeqs: record.shadowedSeqs, kinds } });
+  const refuse2 = (reason2) => ({ ok: false, refusal: { code: "NOT_RESTORABLE", tombstoneSeq, reason: reason2, shadowedSeqs: record.shadowedSeqs, nodeKinds: kinds } });
   const reason = notRestorableReason(kinds);
   if (reason !== null) return refuse2(reason);
   const original = shadowed[0];
@@ -1153,7 +1253,7 @@ function describeRestoreRefusal(refusal) {
   const seqs = refusal.shadowedSeqs.join(", ");
   const why = {
     "absorbed-tombstone": `absorbed an earlier tombstone (it shadows seqs ${seqs})`,
-    "model-step": `shadows a model step (seqs ${seqs}: ${describeKinds(refusal.kinds)}), which cannot be put back in place outside a turn`,
+    "model-step": `shadows a model step (seqs ${seqs}: ${describeKinds(refusal.nodeKinds)}), which cannot be put back in place outside a turn`,
     "several-nodes": `shadows ${refusal.shadowedSeqs.length} messages (seqs ${seqs})`,
     "not-a-prompt": `shadows seq ${seqs}, which is not a message the person sent`
   };
@@ -1163,6 +1263,14 @@ function describeKinds(kinds) {
   const counts = /* @__PURE__ */ new Map();
   for (const kind of kinds) counts.set(kind, (counts.get(kind) ?? 0) + 1);
   return [...counts].map(([kind, n]) => `${n} ${KIND_NOUN[kind][n === 1 ? 0 : 1]}`).join(", ");
+}
+
+// src/log/counted.ts
+function forCount(count, one, other = `${one}s`) {
+  return count === 1 ? one : other;
+}
+function counted(count, one, other = `${one}s`) {
+  return `${count} ${forCount(count, one, other)}`;
 }
 
 // src/host/refusals.ts
@@ -1185,7 +1293,7 @@ function describeRefusal(refusal) {
   if ("index" in refusal) return refusal.message;
   switch (refusal.code) {
     case "STALE_VIEW":
-      return refusal.newerSeq !== null ? `message-recall: surface node seq ${refusal.newerSeq} is newer than the expected last seq ${refusal.expected.lastSeq}` : `message-recall: surface replaceGeneration is ${refusal.replaceGeneration}, expected ${refusal.expected.replaceGeneration}`;
+      return describeStaleView(refusal);
     case "AGENT_BUSY":
       return `message-recall: session "${refusal.sessionId}" is busy: ${refusal.detail}`;
     case "SESSION_NOT_LIVE":
@@ -1196,8 +1304,17 @@ function describeRefusal(refusal) {
       return "tombstoneSeq" in refusal ? describeRestoreRefusal(refusal) : describePlanRefusal(refusal);
   }
 }
-function errorText(error) {
-  return error instanceof Error ? error.message : String(error);
+function describeStaleView(refusal) {
+  const { expected, changed } = refusal;
+  if (refusal.newerSeq !== null) return `message-recall: surface node seq ${refusal.newerSeq} is newer than the expected last seq ${expected.lastSeq}`;
+  if (changed !== void 0) {
+    const since = expected.lastSeq === void 0 ? "" : ` since seq ${expected.lastSeq}`;
+    const back = changed.cameBackSeqs.length === 0 ? "" : ` (${changed.cameBackSeqs.length === 1 ? "seq" : "seqs"} ${changed.cameBackSeqs.join(", ")} came back by a restore after the plan)`;
+    return `message-recall: the confirmed plan removes ${counted(expected.removedCount ?? 0, "message")}, but the surface changed${since} and this write would now remove ${changed.removedCount}${back}`;
+  }
+  if (refusal.ownReplacements === 0) return `message-recall: surface replaceGeneration is ${refusal.replaceGeneration}, expected ${expected.replaceGeneration}`;
+  const own = counted(refusal.ownReplacements, "replacement");
+  return `message-recall: surface replaceGeneration is ${refusal.replaceGeneration}, ${refusal.replaceGeneration - refusal.ownReplacements} without this plugin's ${own} after seq ${expected.lastSeq}; expected ${expected.replaceGeneration}`;
 }
 
 // src/host/fork-store.ts
@@ -1270,7 +1387,7 @@ async function sessionTitles(sources) {
       const title = titleOfLog((await stored.readFrom(header.id, 0)).events);
       if (title !== void 0) titles.add(title);
     } catch (error) {
-      sources.warn(`message-recall: the title of stored session "${header.id}" could not be read: ${error instanceof Error ? error.message : String(error)}`);
+      sources.warn(`message-recall: the title of stored session "${header.id}" could not be read: ${errorText(error)}`);
     }
   }
   return titles;
@@ -1465,7 +1582,7 @@ function readJsonBody(req, maxBytes) {
       try {
         value = JSON.parse(text);
       } catch (error) {
-        resolve({ ok: false, refusal: { code: "INVALID_REQUEST", message: `message-recall: request body is not JSON: ${error instanceof Error ? error.message : String(error)}` } });
+        resolve({ ok: false, refusal: { code: "INVALID_REQUEST", message: `message-recall: request body is not JSON: ${errorText(error)}` } });
         return;
       }
       const repeated = findDuplicateKey(text);
@@ -1499,8 +1616,6 @@ function sendJson(res, status, body, headers = {}) {
 // src/host/batch-request.ts
 var MAX_BATCH_CHANGES = 1e4;
 var FIELDS = ["sessionId", "action", "changes", "expect"];
-var REMOVALS = ["delete", "deleteFrom", "exclude"];
-var CHANGE_ACTIONS = [...REMOVALS, "restore"];
 function parseBatchRequest(body, expect) {
   const invalid = (message, index) => ({
     ok: false,
@@ -1516,20 +1631,21 @@ function parseBatchRequest(body, expect) {
     const at = `changes[${i}]`;
     if (!isRecord(change)) return invalid(`${at} must be an object, got ${JSON.stringify(change)}`, i);
     const { action } = change;
-    if (!CHANGE_ACTIONS.includes(action)) return invalid(`${at}.action must be one of ${CHANGE_ACTIONS.join(", ")}, got ${JSON.stringify(action)}`, i);
-    const key = action === "restore" ? "tombstoneSeq" : "seq";
+    if (!BATCH_ACTIONS.includes(action)) return invalid(`${at}.action must be one of ${BATCH_ACTIONS.join(", ")}, got ${JSON.stringify(action)}`, i);
+    const removal = isTombstoneAction(action);
+    const key = removal ? "seq" : "tombstoneSeq";
     const extra = Object.keys(change).find((k) => k !== "action" && k !== key);
     if (extra !== void 0) return invalid(`${at} (${action}) takes no field "${extra}" (allowed: action, ${key})`, i);
     if (!isSeq(change[key])) return invalid(`${at}.${key} must be a non-negative safe integer, got ${JSON.stringify(change[key])}`, i);
-    out.push(action === "restore" ? { action, tombstoneSeq: change[key] } : { action, seq: change[key] });
+    out.push(removal ? { action, seq: change[key] } : { action: "restore", tombstoneSeq: change[key] });
   }
   return { ok: true, request: { action: body.action, sessionId: body.sessionId, changes: out, ...expect === void 0 ? {} : { expect } } };
 }
 
 // src/host/request.ts
 var FIELDS2 = ["sessionId", "action", "seq", "messageId", "tombstoneSeq", "planAction", "expect", "changes"];
-var EXPECT_FIELDS = ["replaceGeneration", "lastSeq"];
-function parseRecallRequest(body) {
+var EXPECT_FIELDS = ["replaceGeneration", "lastSeq", "removedCount"];
+function parseRouteRequest(body) {
   const invalid = (message) => ({ ok: false, refusal: { code: "INVALID_REQUEST", message: `message-recall: ${message}` } });
   if (!isRecord(body)) return invalid(`request body must be a JSON object, got ${body === null ? "null" : Array.isArray(body) ? "an array" : typeof body}`);
   const unknown = Object.keys(body).find((key) => !FIELDS2.includes(key));
@@ -1548,13 +1664,13 @@ function parseRecallRequest(body) {
   const withExpect = expectation === void 0 ? {} : { expect: expectation };
   if (action === "apply" || action === "plan" && body.changes !== void 0) return parseBatchRequest(body, expectation);
   if (body.changes !== void 0) return invalid(`changes is only valid with action "apply" or "plan"`);
-  if (action === "restore" || action === "forkBefore") {
+  if (action === "forkBefore" || action !== "plan" && ACTIONS[action].plans === "restore") {
     for (const field of ["seq", "messageId", "planAction", ...action === "forkBefore" ? ["expect"] : []]) {
       if (body[field] !== void 0) return invalid(`${action} takes no ${field}; address the tombstone by tombstoneSeq`);
     }
     const { tombstoneSeq } = body;
     if (!isSeq(tombstoneSeq)) return invalid(`tombstoneSeq must be a non-negative safe integer, got ${JSON.stringify(tombstoneSeq)}`);
-    return action === "restore" ? { ok: true, request: { action, sessionId, tombstoneSeq, ...withExpect } } : { ok: true, request: { action, sessionId, tombstoneSeq } };
+    return action === "forkBefore" ? { ok: true, request: { action, sessionId, tombstoneSeq } } : { ok: true, request: { action: "restore", sessionId, tombstoneSeq, ...withExpect } };
   }
   if (body.tombstoneSeq !== void 0) return invalid(`tombstoneSeq is only valid with action "restore" or "forkBefore"`);
   if (seq !== void 0 && !isSeq(seq)) return invalid(`seq must be a non-negative safe integer, got ${JSON.stringify(seq)}`);
@@ -1564,7 +1680,7 @@ function parseRecallRequest(body) {
   if (seq === void 0 === (messageId === void 0)) return invalid("exactly one of seq and messageId is required");
   const target = seq !== void 0 ? { seq } : { messageId };
   if (action === "plan") {
-    if (!TOMBSTONE_ACTIONS.includes(planAction)) {
+    if (!isTombstoneAction(planAction)) {
       return invalid(`planAction must be one of ${TOMBSTONE_ACTIONS.join(", ")}, got ${JSON.stringify(planAction)}`);
     }
     return { ok: true, request: { action, planAction, sessionId, target, ...withExpect } };
@@ -1586,9 +1702,9 @@ function parseExpect(expect) {
 // src/host/session-write.ts
 async function runSessionWrite(services, sessionId, append, options = { maintenance: true }) {
   const id = sessionId;
-  const task = async (session) => {
+  const task = async (session, origin) => {
     const fromSeq = session.seq;
-    const written = append(session);
+    const written = append(session, origin);
     if (!written.ok) return written;
     if (session.seq > fromSeq) services.afterAppend?.(session, fromSeq);
     const flushed = await flushWithRetry(() => services.sessions.flush(session), services.flushRetry);
@@ -1604,10 +1720,11 @@ async function runSessionWrite(services, sessionId, append, options = { maintena
   };
   const queued = await services.queue.run(sessionId, async () => {
     if (!options.maintenance) {
-      const session = services.agents.get(id)?.session ?? services.sessions.get(id);
-      return session === void 0 ? { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId } } : task(session);
+      const agent = services.agents.get(id);
+      const session = agent?.session ?? services.sessions.get(id);
+      return session === void 0 ? { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId } } : task(session, agent !== void 0 ? "agent" : "live");
     }
-    return services.access.write(sessionId, (session) => task(session), options.precheck);
+    return services.access.write(sessionId, task, options.precheck);
   });
   if (queued.ok) return queued.value;
   return {
@@ -1619,213 +1736,12 @@ function flushSession(services, sessionId) {
   return runSessionWrite(services, sessionId, (session) => ({ ok: true, value: { action: "flush", lastSeq: session.seq - 1 }, seq: session.seq - 1 }), { maintenance: false });
 }
 
-// src/host/tombstone-writer.ts
-import { createUserMessage } from "@deepseek-ai/dsh-llm";
-
-// src/host/view-expectation.ts
-function checkExpectation(view, expect, lookup) {
-  if (expect === void 0) return null;
-  const stale = (newerSeq) => ({ code: "STALE_VIEW", expected: expect, replaceGeneration: view.replaceGeneration, newerSeq });
-  const own = lookup === void 0 || expect.lastSeq === void 0 ? /* @__PURE__ */ new Set() : ownReplacementsAfter(expect.lastSeq, view.lastSeq, lookup);
-  if (expect.replaceGeneration !== void 0 && expect.replaceGeneration !== view.replaceGeneration - own.size) return stale(null);
-  if (expect.lastSeq !== void 0) {
-    const lastSeq = expect.lastSeq;
-    const newer = view.nodes.find((seq) => seq > lastSeq && !own.has(seq));
-    if (newer !== void 0) return stale(newer);
-  }
-  return null;
+// src/host/session-view.ts
+function viewOfSession(session, lookup, origin) {
+  return { nodes: session.surface.nodes, replaceGeneration: session.surface.replaceGeneration, lastSeq: session.seq - 1, nextSeq: session.seq, lookup, origin };
 }
-function ownReplacementsAfter(afterSeq, lastSeq, lookup) {
-  const own = /* @__PURE__ */ new Set();
-  for (let seq = Math.max(0, afterSeq + 1); seq <= lastSeq; seq++) {
-    const event = lookup(seq);
-    if (event === void 0 || readReplaceOp(event.surfaceOp) === null) continue;
-    if (isTombstoneEvent(event) || readRestore(event, lookup) !== null) own.add(seq);
-  }
-  return own;
-}
-
-// src/host/shadow-price.ts
-import { deriveEventMessage } from "@deepseek-ai/dsh-session";
-function shadowPrice(range, shadowedSeqs, priceOf) {
-  let tokens = 0;
-  for (const seq of shadowedSeqs) tokens += priceOf(seq);
-  return { shadowedRange: { start: range.start, end: range.end }, shadowedSeqs: [...shadowedSeqs], shadowedTokenCount: tokens };
-}
-function meterPricer(meter, lookup) {
-  return (seq) => {
-    const event = lookup(seq);
-    if (event === void 0) throw new Error(`message-recall: shadowed seq ${seq} has no session event`);
-    const message = deriveEventMessage(event);
-    return message === null ? 0 : meter.estimateMessage(message);
-  };
-}
-function appendShadowPrice(session, price) {
-  return session.append("compaction/prune", {
-    shadowedRange: { ...price.shadowedRange },
-    shadowedSeqs: [...price.shadowedSeqs],
-    shadowedTokenCount: price.shadowedTokenCount
-  }).seq;
-}
-
-// src/host/write-effects.ts
-function priceReplace(session, effects, lookup, range, shadowedSeqs) {
-  if (effects?.meter === void 0) return null;
-  return appendShadowPrice(session, shadowPrice(range, shadowedSeqs, meterPricer(effects.meter, lookup)));
-}
-function writeTitle(session, effects, change) {
-  if (change === null) return null;
-  try {
-    return appendTitle(session, change);
-  } catch (error) {
-    effects.warn(`message-recall: the session title of "${session.id}" was not updated: ${error instanceof Error ? error.message : String(error)}`);
-    return null;
-  }
-}
-function retitleAfterRemoval(session, effects, lookup, tombstone) {
-  if (effects === void 0) return null;
-  const change = titleAfterRemoval({
-    current: currentTitle(session, session.seq, lookup),
-    shadowedSeqs: tombstone.shadowedSeqs,
-    tombstoneSeq: tombstone.seq,
-    nodes: session.surface.nodes,
-    lookup,
-    limits: effects.titleLimits
-  });
-  return writeTitle(session, effects, change);
-}
-function retitleAfterRestore(session, effects, lookup, restore) {
-  if (effects === void 0) return null;
-  const change = titleAfterRestore({
-    current: currentTitle(session, session.seq, lookup),
-    beforeTombstone: titleBefore(restore.tombstoneSeq, lookup),
-    ...restore,
-    nodes: session.surface.nodes,
-    lookup,
-    limits: effects.titleLimits
-  });
-  return writeTitle(session, effects, change);
-}
-function followPrompt(session, effectsOf, lookupOf, event) {
-  if (event.type !== "user/message" || event.surfaceOp !== "append" || classifyNode(event) !== "user") return;
-  queueMicrotask(() => {
-    const effects = effectsOf();
-    try {
-      const lookup = lookupOf();
-      writeTitle(session, { ...effects, meter: void 0 }, titleAfterPrompt(currentTitle(session, session.seq, lookup), event, lookup, effects.titleLimits));
-    } catch (error) {
-      effects.warn(`message-recall: the session title of "${session.id}" was not updated: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  });
-}
-
-// src/host/tombstone-writer.ts
-function stableView(session) {
-  return { nodes: [...session.surface.nodes], replaceGeneration: session.surface.replaceGeneration, lastSeq: session.seq - 1 };
-}
-function planningAction(action) {
-  return action === "exclude" ? "delete" : action;
-}
-function planForSession(session, lookup, request) {
-  const view = stableView(session);
-  const stale = checkExpectation(view, request.expect, lookup);
-  if (stale !== null) return { ok: false, refusal: stale };
-  const planned = planRemoval({ nodes: view.nodes, lookup, action: planningAction(request.action), target: request.target });
-  return planned.ok ? { ok: true, plan: planned.plan, view } : planned;
-}
-function appendTombstone(session, plan, tombstoneText = "") {
-  const source = tombstoneSource(plan.action, plan.shadowedSeqs);
-  const message = createUserMessage({
-    content: tombstoneText === "" ? [] : [{ type: "text", text: tombstoneText }],
-    source
-  });
-  return session.append("user/message", message, {
-    surfaceOp: replaceOp(plan.start, plan.end),
-    sourceEventSeqs: [...plan.shadowedSeqs]
-  });
-}
-function writeTombstone(session, lookup, request, tombstoneText, effects, relookup = () => lookup) {
-  const planned = planForSession(session, lookup, request);
-  if (!planned.ok) return planned;
-  const plan = { ...planned.plan, action: request.action };
-  let event;
-  try {
-    priceReplace(session, effects, lookup, plan, plan.shadowedSeqs);
-    event = appendTombstone(session, plan, tombstoneText);
-  } catch (error) {
-    throw new MessageRecallError("INTERNAL", `message-recall: the session refused the tombstone for [${plan.start}, ${plan.end}]: ${errorText(error)}`, { cause: error });
-  }
-  retitleAfterRemoval(session, effects, relookup(), { seq: event.seq, shadowedSeqs: plan.shadowedSeqs });
-  const recalled = plan.action === "recall" ? contentOf(lookup(plan.targetSeq)) : void 0;
-  const value = {
-    action: plan.action,
-    tombstoneSeq: event.seq,
-    range: { start: plan.start, end: plan.end },
-    removedSeqs: plan.shadowedSeqs,
-    kinds: plan.nodeKinds,
-    replaceGeneration: session.surface.replaceGeneration,
-    persisted: false,
-    ...recalled === void 0 ? {} : { content: recalled, text: plainText(recalled) }
-  };
-  return { ok: true, value, event };
-}
-
-// src/host/restore-writer.ts
-function appendRestore(session, plan) {
-  return session.append("user/message", plan.data, {
-    surfaceOp: replaceOp(plan.start, plan.end),
-    sourceEventSeqs: [...plan.sourceEventSeqs]
-  });
-}
-function writeRestore(session, lookup, request, effects, relookup = () => lookup) {
-  const view = stableView(session);
-  const stale = checkExpectation(view, request.expect, lookup);
-  if (stale !== null) return { ok: false, refusal: stale };
-  const planned = planRestore({ nodes: view.nodes, lookup, tombstoneSeq: request.tombstoneSeq });
-  if (!planned.ok) return planned;
-  const { plan } = planned;
-  let event;
-  try {
-    priceReplace(session, effects, lookup, plan, [plan.tombstoneSeq]);
-    event = appendRestore(session, plan);
-  } catch (error) {
-    throw new MessageRecallError("INTERNAL", `message-recall: the session refused the restore of tombstone seq ${plan.tombstoneSeq}: ${errorText(error)}`, { cause: error });
-  }
-  retitleAfterRestore(session, effects, relookup(), { tombstoneSeq: plan.tombstoneSeq, originalSeq: plan.originalSeq, restoredSeq: event.seq });
-  return {
-    ok: true,
-    event,
-    value: {
-      action: "restore",
-      tombstoneSeq: plan.tombstoneSeq,
-      restoredSeq: event.seq,
-      messageId: plan.messageId,
-      originalSeq: plan.originalSeq,
-      replaceGeneration: session.surface.replaceGeneration,
-      persisted: false
-    }
-  };
-}
-function restoreMessage(services, request) {
-  return runSessionWrite(
-    services,
-    request.sessionId,
-    (session) => {
-      const written = writeRestore(session, services.index.lookup(session), request, services.effects?.(), () => services.index.lookup(session));
-      if (!written.ok) return written;
-      const { persisted: _persisted, ...value } = written.value;
-      return { ok: true, value, seq: written.event.seq };
-    },
-    {
-      maintenance: true,
-      precheck: (view) => {
-        const stale = checkExpectation(view, request.expect, view.lookup);
-        if (stale !== null) return stale;
-        const planned = planRestore({ nodes: view.nodes, lookup: view.lookup, tombstoneSeq: request.tombstoneSeq });
-        return planned.ok ? null : planned.refusal;
-      }
-    }
-  );
+function stableViewOfSession(session, lookup, origin) {
+  return { ...viewOfSession(session, lookup, origin), nodes: [...session.surface.nodes] };
 }
 
 // src/shared/token-estimate.ts
@@ -1908,7 +1824,7 @@ function planBatch(input) {
         kind: "restore",
         action: "restore",
         shadowedSeqs: [change.tombstoneSeq],
-        kinds: ["tombstone"],
+        nodeKinds: ["tombstone"],
         changeIndexes: [index],
         virtualSeq: seq2,
         tombstoneSeq: change.tombstoneSeq,
@@ -1930,32 +1846,32 @@ function planBatch(input) {
     }
     const earlier = outermost(coveredBy.get(targetSeq));
     if (earlier !== void 0) {
-      const after = change.action === "deleteFrom" ? firstRemovableAfter(nodes, lookup, positionOf(nodes, earlier.virtualSeq, near)) : void 0;
+      const after = ACTIONS[change.action].plans === "onward" ? firstRemovableAfter(nodes, lookup, positionOf(nodes, earlier.virtualSeq, near)) : void 0;
       if (after === void 0) {
         earlier.changeIndexes.push(index);
         earlier.changeIndexes.sort((a, b) => a - b);
         ownerOf[index] = earlier;
-        if (earlier.action === "exclude" && change.action !== "exclude") retarget(earlier, change.action);
+        if (effectOf(earlier.action) === "excluded" && ACTIONS[change.action].effect === "removed") retarget(earlier, change.action);
         continue;
       }
       targetSeq = after;
     }
-    const planned = planRemoval({ nodes, lookup, action: change.action === "deleteFrom" ? "deleteFrom" : "delete", target: { seq: targetSeq }, searchFrom: near });
+    const planned = planRemoval({ nodes, lookup, planning: removalPlanning(change.action), target: { seq: targetSeq }, searchFrom: near });
     if (!planned.ok) return refuse2(index, planned.refusal);
     const { plan } = planned;
     const shadowedSeqs = [];
-    const kinds = [];
+    const nodeKinds = [];
     const changeIndexes = [index];
     for (const [i, seq2] of plan.shadowedSeqs.entries()) {
       const inner = draftOf.get(seq2);
-      if (inner !== void 0 && inner.kind === "tombstone" && inner.action === "exclude" === (change.action === "exclude")) {
+      if (inner !== void 0 && inner.kind === "tombstone" && effectOf(inner.action) === ACTIONS[change.action].effect) {
         inner.live = false;
         shadowedSeqs.push(...inner.shadowedSeqs);
-        kinds.push(...inner.kinds);
+        nodeKinds.push(...inner.nodeKinds);
         changeIndexes.push(...inner.changeIndexes);
       } else {
         shadowedSeqs.push(seq2);
-        kinds.push(plan.nodeKinds[i]);
+        nodeKinds.push(plan.nodeKinds[i]);
       }
     }
     changeIndexes.sort((a, b) => a - b);
@@ -1964,7 +1880,7 @@ function planBatch(input) {
       kind: "tombstone",
       action: change.action,
       shadowedSeqs,
-      kinds,
+      nodeKinds,
       changeIndexes,
       virtualSeq: seq,
       tombstoneSeq: -1,
@@ -1995,7 +1911,7 @@ function planBatch(input) {
   const restoredSeqs = [];
   for (const d of live) {
     if (d.kind === "restore") restoredSeqs.push(d.originalSeq);
-    else for (const [i, seq] of d.shadowedSeqs.entries()) if (MESSAGE_KINDS.has(d.kinds[i])) removedSeqs.push(seq);
+    else for (const [i, seq] of d.shadowedSeqs.entries()) if (MESSAGE_KINDS.has(d.nodeKinds[i])) removedSeqs.push(seq);
   }
   return {
     ok: true,
@@ -2013,6 +1929,9 @@ function estimateBatch(plan) {
   const restored = plan.writes.flatMap((w) => w.kind === "restore" && isRecord(w.data) && Array.isArray(w.data.content) ? [w.data.content] : []);
   return { estimatedTokens: estimateTokens(plan.removedSeqs.map((seq) => contentOf(plan.lookup(seq)))), restoredTokens: estimateTokens(restored) };
 }
+function effectOf(action) {
+  return ACTIONS[action].effect;
+}
 function toWrite(d) {
   if (d.kind === "restore") {
     return { kind: "restore", tombstoneSeq: d.tombstoneSeq, originalSeq: d.originalSeq, data: d.data, changeIndexes: d.changeIndexes, virtualSeq: d.virtualSeq };
@@ -2023,7 +1942,7 @@ function toWrite(d) {
     start: d.shadowedSeqs[0],
     end: d.shadowedSeqs.at(-1),
     shadowedSeqs: d.shadowedSeqs,
-    kinds: d.kinds,
+    nodeKinds: d.nodeKinds,
     changeIndexes: d.changeIndexes,
     virtualSeq: d.virtualSeq
   };
@@ -2041,6 +1960,212 @@ function describeBatchRefusal(refusal, describe) {
   const inner = refusal.refusal;
   const why = "shadowedByIndex" in inner ? `tombstone seq ${inner.tombstoneSeq} is shadowed by change ${inner.shadowedByIndex} of this batch` : (change.action === "restore" ? describeRestoreRefusal(inner) : describe(inner)).replace(/^message-recall: /, "");
   return `message-recall: change ${index} (${what}) refused: ${why}`;
+}
+
+// src/host/view-expectation.ts
+function checkExpectation(view, expect) {
+  if (expect === void 0) return null;
+  const own = expect.lastSeq === void 0 ? /* @__PURE__ */ new Set() : ownReplacementsAfter(expect.lastSeq, view.lastSeq, view.lookup);
+  const stale = (newerSeq) => ({ code: "STALE_VIEW", expected: expect, replaceGeneration: view.replaceGeneration, ownReplacements: own.size, newerSeq });
+  if (expect.replaceGeneration !== void 0 && expect.replaceGeneration !== view.replaceGeneration - own.size) return stale(null);
+  if (expect.lastSeq !== void 0) {
+    const lastSeq = expect.lastSeq;
+    const newer = view.nodes.find((seq) => seq > lastSeq && !own.has(seq));
+    if (newer !== void 0) return stale(newer);
+  }
+  return null;
+}
+function checkConfirmed(view, expect, removedSeqs) {
+  const confirmed = expect?.removedCount;
+  if (expect === void 0 || confirmed === void 0) return null;
+  const lastSeq = expect.lastSeq;
+  const cameBackSeqs = lastSeq === void 0 ? [] : removedSeqs.filter((seq) => seq > lastSeq);
+  if (removedSeqs.length <= confirmed && cameBackSeqs.length === 0) return null;
+  const own = lastSeq === void 0 ? 0 : ownReplacementsAfter(lastSeq, view.lastSeq, view.lookup).size;
+  return {
+    code: "STALE_VIEW",
+    expected: expect,
+    replaceGeneration: view.replaceGeneration,
+    ownReplacements: own,
+    newerSeq: null,
+    changed: { removedCount: removedSeqs.length, cameBackSeqs }
+  };
+}
+function ownReplacementsAfter(afterSeq, lastSeq, lookup) {
+  const own = /* @__PURE__ */ new Set();
+  for (let seq = Math.max(0, afterSeq + 1); seq <= lastSeq; seq++) {
+    const event = lookup(seq);
+    if (event === void 0 || readReplaceOp(event.surfaceOp) === null) continue;
+    if (isTombstoneEvent(event) || readRestore(event, lookup) !== null) own.add(seq);
+  }
+  return own;
+}
+
+// src/host/view-plans.ts
+function planRemovalOnView(view, intent) {
+  const stale = checkExpectation(view, intent.expect);
+  if (stale !== null) return { ok: false, refusal: stale };
+  const planned = planRemoval({ nodes: view.nodes, lookup: view.lookup, planning: removalPlanning(intent.action), target: intent.target });
+  if (!planned.ok) return planned;
+  const removed = planned.plan.shadowedSeqs.filter((_, i) => planned.plan.nodeKinds[i] !== "tombstone");
+  const changed = checkConfirmed(view, intent.expect, removed);
+  return changed === null ? { ok: true, value: planned.plan } : { ok: false, refusal: changed };
+}
+function planRestoreOnView(view, intent) {
+  const stale = checkExpectation(view, intent.expect);
+  if (stale !== null) return { ok: false, refusal: stale };
+  const planned = planRestore({ nodes: view.nodes, lookup: view.lookup, tombstoneSeq: intent.tombstoneSeq });
+  return planned.ok ? { ok: true, value: planned.plan } : planned;
+}
+function planBatchOnView(view, intent) {
+  const stale = checkExpectation(view, intent.expect);
+  if (stale !== null) return { ok: false, refusal: stale };
+  const planned = planBatch({ nodes: view.nodes, lookup: view.lookup, nextSeq: view.nextSeq, changes: intent.changes });
+  if (!planned.ok) {
+    const refusal = { code: planned.refusal.refusal.code, index: planned.refusal.index, message: describeBatchRefusal(planned.refusal, describePlanRefusal) };
+    return { ok: false, refusal };
+  }
+  const changed = checkConfirmed(view, intent.expect, planned.plan.removedSeqs.filter((seq) => seq < view.nextSeq));
+  return changed === null ? { ok: true, value: planned.plan } : { ok: false, refusal: changed };
+}
+
+// src/host/shadow-price.ts
+import { deriveEventMessage } from "@deepseek-ai/dsh-session";
+function shadowPrice(range, shadowedSeqs, priceOf) {
+  let tokens = 0;
+  for (const seq of shadowedSeqs) tokens += priceOf(seq);
+  return { shadowedRange: { start: range.start, end: range.end }, shadowedSeqs: [...shadowedSeqs], shadowedTokenCount: tokens };
+}
+function meterPricer(meter, lookup) {
+  return (seq) => {
+    const event = lookup(seq);
+    if (event === void 0) throw new Error(`message-recall: shadowed seq ${seq} has no session event`);
+    const message = deriveEventMessage(event);
+    return message === null ? 0 : meter.estimateMessage(message);
+  };
+}
+function appendShadowPrice(session, price) {
+  return session.append("compaction/prune", {
+    shadowedRange: { ...price.shadowedRange },
+    shadowedSeqs: [...price.shadowedSeqs],
+    shadowedTokenCount: price.shadowedTokenCount
+  }).seq;
+}
+
+// src/host/write-effects.ts
+function priceReplace(session, effects, lookup, range, shadowedSeqs) {
+  if (effects?.meter === void 0) return null;
+  return appendShadowPrice(session, shadowPrice(range, shadowedSeqs, meterPricer(effects.meter, lookup)));
+}
+function writeTitle(session, effects, change) {
+  if (change === null) return null;
+  try {
+    return appendTitle(session, change);
+  } catch (error) {
+    effects.warn(`message-recall: the session title of "${session.id}" was not updated: ${errorText(error)}`);
+    return null;
+  }
+}
+function retitleAfterRemoval(session, effects, lookup, tombstone) {
+  if (effects === void 0) return null;
+  const change = titleAfterRemoval({
+    current: currentTitle(session, session.seq, lookup),
+    shadowedSeqs: tombstone.shadowedSeqs,
+    tombstoneSeq: tombstone.seq,
+    nodes: session.surface.nodes,
+    lookup,
+    limits: effects.titleLimits
+  });
+  return writeTitle(session, effects, change);
+}
+function retitleAfterRestore(session, effects, lookup, restore) {
+  if (effects === void 0) return null;
+  const change = titleAfterRestore({
+    current: currentTitle(session, session.seq, lookup),
+    beforeTombstone: titleBefore(restore.tombstoneSeq, lookup),
+    ...restore,
+    nodes: session.surface.nodes,
+    lookup,
+    limits: effects.titleLimits
+  });
+  return writeTitle(session, effects, change);
+}
+function followPrompt(session, effectsOf, lookupOf, event) {
+  if (event.type !== "user/message" || event.surfaceOp !== "append" || classifyNode(event) !== "user") return;
+  queueMicrotask(() => {
+    const effects = effectsOf();
+    try {
+      const lookup = lookupOf();
+      writeTitle(session, { ...effects, meter: void 0 }, titleAfterPrompt(currentTitle(session, session.seq, lookup), event, lookup, effects.titleLimits));
+    } catch (error) {
+      effects.warn(`message-recall: the session title of "${session.id}" was not updated: ${errorText(error)}`);
+    }
+  });
+}
+
+// src/host/restore-writer.ts
+function appendRestore(session, plan) {
+  return session.append("user/message", plan.data, {
+    surfaceOp: replaceOp(plan.start, plan.end),
+    sourceEventSeqs: [...plan.sourceEventSeqs]
+  });
+}
+function writeRestore(session, view, intent, effects, relookup = () => view.lookup) {
+  const planned = planRestoreOnView(view, intent);
+  if (!planned.ok) return planned;
+  const plan = planned.value;
+  let event;
+  try {
+    priceReplace(session, effects, view.lookup, plan, [plan.tombstoneSeq]);
+    event = appendRestore(session, plan);
+  } catch (error) {
+    throw new MessageRecallError("INTERNAL", `message-recall: the session refused the restore of tombstone seq ${plan.tombstoneSeq}: ${errorText(error)}`, { cause: error });
+  }
+  retitleAfterRestore(session, effects, relookup(), { tombstoneSeq: plan.tombstoneSeq, originalSeq: plan.originalSeq, restoredSeq: event.seq });
+  return {
+    ok: true,
+    event,
+    value: {
+      action: "restore",
+      tombstoneSeq: plan.tombstoneSeq,
+      restoredSeq: event.seq,
+      messageId: plan.messageId,
+      originalSeq: plan.originalSeq,
+      replaceGeneration: session.surface.replaceGeneration
+    }
+  };
+}
+function restoreMessage(services, intent) {
+  return runSessionWrite(
+    services,
+    intent.sessionId,
+    (session, origin) => {
+      const lookup = () => services.index.lookup(session);
+      const written = writeRestore(session, viewOfSession(session, lookup(), origin), intent, services.effects?.(), lookup);
+      return written.ok ? { ok: true, value: written.value, seq: written.event.seq } : written;
+    },
+    {
+      maintenance: true,
+      precheck: (view) => {
+        const planned = planRestoreOnView(view, intent);
+        return planned.ok ? null : planned.refusal;
+      }
+    }
+  );
+}
+
+// src/host/tombstone-append.ts
+import { createUserMessage } from "@deepseek-ai/dsh-llm";
+function appendTombstone(session, range, tombstoneText = "") {
+  const source = tombstoneSource(range.action, range.shadowedSeqs);
+  const message = createUserMessage({
+    content: tombstoneText === "" ? [] : [{ type: "text", text: tombstoneText }],
+    source
+  });
+  return session.append("user/message", message, {
+    surfaceOp: replaceOp(range.start, range.end),
+    sourceEventSeqs: [...range.shadowedSeqs]
+  });
 }
 
 // src/host/batch-writer.ts
@@ -2082,35 +2207,15 @@ function appendBatch(session, plan, changes, options = {}) {
 }
 
 // src/host/batch-service.ts
-function changeRefusal(refusal) {
-  return { code: refusal.refusal.code, index: refusal.index, message: describeBatchRefusal(refusal, describePlanRefusal) };
-}
-function planOn(view, request) {
-  const stale = checkExpectation(view, request.expect, view.lookup);
-  if (stale !== null) return { ok: false, refusal: stale };
-  const planned = planBatch({ nodes: view.nodes, lookup: view.lookup, nextSeq: view.nextSeq, changes: request.changes });
-  return planned.ok ? planned : { ok: false, refusal: changeRefusal(planned.refusal) };
-}
-function liveView(services, session) {
-  return {
-    // planBatch copies the nodes before simulating; nothing appends while it runs.
-    nodes: session.surface.nodes,
-    replaceGeneration: session.surface.replaceGeneration,
-    lastSeq: session.seq - 1,
-    nextSeq: session.seq,
-    lookup: services.index.lookup(session),
-    origin: "live"
-  };
-}
 function applyChanges(services, request) {
   return runSessionWrite(
     services,
     request.sessionId,
-    (session) => {
-      const planned = planOn(liveView(services, session), request);
+    (session, origin) => {
+      const planned = planBatchOnView(viewOfSession(session, services.index.lookup(session), origin), request);
       if (!planned.ok) return planned;
       const effects = services.effects?.();
-      const results = appendBatch(session, planned.plan, request.changes, {
+      const results = appendBatch(session, planned.value, request.changes, {
         tombstoneText: services.tombstoneText,
         lookup: () => services.index.lookup(session),
         ...effects === void 0 ? {} : { effects }
@@ -2120,7 +2225,7 @@ function applyChanges(services, request) {
     {
       maintenance: true,
       precheck: (view) => {
-        const planned = planOn(view, request);
+        const planned = planBatchOnView(view, request);
         return planned.ok ? null : planned.refusal;
       }
     }
@@ -2130,11 +2235,11 @@ async function previewChanges(services, request) {
   const read = await services.access.read(request.sessionId);
   if (!read.ok) return read;
   const view = read.value;
-  const planned = planOn(view, request);
+  const planned = planBatchOnView(view, request);
   if (!planned.ok) return planned;
-  const { plan } = planned;
+  const plan = planned.value;
   const real = (seq) => seq < view.nextSeq ? seq : null;
-  const writes = plan.writes.map((w) => w.kind === "tombstone" ? { kind: "tombstone", changeIndexes: w.changeIndexes, action: w.action, removedSeqs: w.shadowedSeqs.map(real) } : { kind: "restore", changeIndexes: w.changeIndexes, tombstoneSeq: w.tombstoneSeq, restoredSeq: w.originalSeq });
+  const writes = plan.writes.map((w) => w.kind === "tombstone" ? { kind: "tombstone", changeIndexes: w.changeIndexes, action: w.action, shadowedSeqs: w.shadowedSeqs.map(real) } : { kind: "restore", changeIndexes: w.changeIndexes, tombstoneSeq: w.tombstoneSeq, restoredSeq: w.originalSeq });
   return {
     ok: true,
     value: {
@@ -2151,48 +2256,70 @@ async function previewChanges(services, request) {
   };
 }
 
+// src/host/tombstone-writer.ts
+function writeTombstone(session, view, intent, tombstoneText, effects, relookup = () => view.lookup) {
+  const planned = planRemovalOnView(view, intent);
+  if (!planned.ok) return planned;
+  const plan = { ...planned.value, action: intent.action };
+  let event;
+  try {
+    priceReplace(session, effects, view.lookup, plan, plan.shadowedSeqs);
+    event = appendTombstone(session, plan, tombstoneText);
+  } catch (error) {
+    throw new MessageRecallError("INTERNAL", `message-recall: the session refused the tombstone for [${plan.start}, ${plan.end}]: ${errorText(error)}`, { cause: error });
+  }
+  retitleAfterRemoval(session, effects, relookup(), { seq: event.seq, shadowedSeqs: plan.shadowedSeqs });
+  const recalled = ACTIONS[intent.action].returnsContent ? contentOf(view.lookup(plan.targetSeq)) : void 0;
+  const value = {
+    action: intent.action,
+    tombstoneSeq: event.seq,
+    range: { start: plan.start, end: plan.end },
+    shadowedSeqs: plan.shadowedSeqs,
+    nodeKinds: plan.nodeKinds,
+    replaceGeneration: session.surface.replaceGeneration,
+    ...recalled === void 0 ? {} : { content: recalled, text: plainText(recalled) }
+  };
+  return { ok: true, value, event };
+}
+
 // src/host/removal-service.ts
-async function removeMessages(services, request) {
+async function removeMessages(services, intent) {
   return runSessionWrite(
     services,
-    request.sessionId,
-    (session) => {
-      const effects = services.effects?.();
-      const written = writeTombstone(session, services.index.lookup(session), request, services.tombstoneText, effects, () => services.index.lookup(session));
+    intent.sessionId,
+    (session, origin) => {
+      const lookup = () => services.index.lookup(session);
+      const written = writeTombstone(session, viewOfSession(session, lookup(), origin), intent, services.tombstoneText, services.effects?.(), lookup);
       if (!written.ok) return written;
-      const { persisted: _persisted, ...value } = written.value;
+      const { value } = written;
       const recalled = value.content !== void 0 && value.text !== void 0 ? { content: value.content, text: value.text } : void 0;
       return { ok: true, value, seq: written.event.seq, ...recalled === void 0 ? {} : { recalled } };
     },
     {
       maintenance: true,
       precheck: (view) => {
-        const planned = planOnView(view, request);
+        const planned = planRemovalOnView(view, intent);
         return planned.ok ? null : planned.refusal;
       }
     }
   );
 }
-function planOnView(view, request) {
-  const stale = checkExpectation(view, request.expect, view.lookup);
-  if (stale !== null) return { ok: false, refusal: stale };
-  return planRemoval({ nodes: view.nodes, lookup: view.lookup, action: planningAction(request.action), target: request.target });
-}
-async function previewRemoval(services, request) {
-  const read = await services.access.read(request.sessionId);
+async function previewRemoval(services, intent) {
+  const read = await services.access.read(intent.sessionId);
   if (!read.ok) return read;
   const view = read.value;
-  const planned = planOnView(view, request);
+  const planned = planRemovalOnView(view, intent);
   if (!planned.ok) return planned;
-  const { plan } = planned;
+  const plan = planned.value;
   const contents = plan.shadowedSeqs.map((seq) => contentOf(view.lookup(seq)));
   return {
     ok: true,
     value: {
-      action: request.action,
+      action: intent.action,
       range: { start: plan.start, end: plan.end },
-      removedSeqs: plan.shadowedSeqs,
-      kinds: plan.nodeKinds,
+      shadowedSeqs: plan.shadowedSeqs,
+      nodeKinds: plan.nodeKinds,
+      removedCount: plan.nodeKinds.filter((kind) => kind !== "tombstone").length,
       estimatedTokens: estimateTokens(contents),
       ...plan.stepKey === null ? {} : { turn: plan.stepKey.turn, step: plan.stepKey.step },
       replaceGeneration: view.replaceGeneration,
@@ -2257,7 +2384,7 @@ function createRouteHandler(services, config) {
         fail(res, body.refusal.code, body.refusal.message, body.refusal.code === "PAYLOAD_TOO_LARGE" ? { connection: "close" } : void 0);
         return;
       }
-      const parsed = parseRecallRequest(body.value);
+      const parsed = parseRouteRequest(body.value);
       if (!parsed.ok) {
         const { index } = parsed.refusal;
         fail(res, parsed.refusal.code, parsed.refusal.message, void 0, index === void 0 ? {} : { index });
@@ -2582,9 +2709,6 @@ function once(detach) {
     detach();
   };
 }
-function errorText2(error) {
-  return error instanceof Error ? error.message : String(error);
-}
 var SessionAccess = class {
   /** @param services - sessions, agents and the optional persistence service. */
   constructor(services) {
@@ -2644,17 +2768,7 @@ var SessionAccess = class {
     const agent = this.services.agents.get(id);
     const session = agent?.session ?? this.services.sessions.get(id);
     if (session !== void 0) {
-      return {
-        ok: true,
-        value: {
-          nodes: [...session.surface.nodes],
-          replaceGeneration: session.surface.replaceGeneration,
-          lastSeq: session.seq - 1,
-          nextSeq: session.seq,
-          lookup: this.services.lookup(session),
-          origin: agent !== void 0 ? "agent" : this.holds.has(sessionId) ? "stored" : "live"
-        }
-      };
+      return { ok: true, value: stableViewOfSession(session, this.services.lookup(session), agent !== void 0 ? "agent" : this.holds.has(sessionId) ? "stored" : "live") };
     }
     const persistence = this.services.persistence();
     if (persistence === void 0 || !await isStored(persistence, sessionId)) return { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId } };
@@ -2674,7 +2788,7 @@ var SessionAccess = class {
       try {
         return agent.runMaintenance(() => task(agent.session, "agent"));
       } catch (error) {
-        return Promise.resolve({ ok: false, refusal: { code: "AGENT_BUSY", sessionId: id, detail: errorText2(error) } });
+        return Promise.resolve({ ok: false, refusal: { code: "AGENT_BUSY", sessionId: id, detail: errorText(error) } });
       }
     }
     const held = this.holds.get(id);

@@ -1,29 +1,29 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-7Z5ZNZMH.js";
+} from "./chunks/chunk-VR4M6NOH.js";
 import {
   listCommand
-} from "./chunks/chunk-336ZXFXD.js";
+} from "./chunks/chunk-YDG3EROU.js";
 import {
   readCommand
-} from "./chunks/chunk-I66L6ABO.js";
+} from "./chunks/chunk-6OYW5ZQD.js";
 import {
   scanCommand
-} from "./chunks/chunk-HE37INCY.js";
-import "./chunks/chunk-NY2GQ6Z4.js";
-import "./chunks/chunk-NWCER2NG.js";
+} from "./chunks/chunk-CG5AF2OO.js";
+import "./chunks/chunk-O3IO7QMO.js";
+import "./chunks/chunk-NKLKMZXT.js";
 import {
   verifyCommand
-} from "./chunks/chunk-JXOAEFXJ.js";
-import "./chunks/chunk-TSNASLY7.js";
+} from "./chunks/chunk-CHWUWHDI.js";
+import "./chunks/chunk-EHDG4RBN.js";
 import {
   EXIT,
   UsageError,
   out,
   runCommand,
   runMain
-} from "./chunks/chunk-JYSYW3FP.js";
+} from "./chunks/chunk-PFB7UGHB.js";
 
 // scripts/dsh-message-recall-log.ts
 var BIN = "dsh-message-recall-log";

@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 import {
   listCommand
-} from "./chunks/chunk-336ZXFXD.js";
-import "./chunks/chunk-NWCER2NG.js";
-import "./chunks/chunk-TSNASLY7.js";
+} from "./chunks/chunk-YDG3EROU.js";
+import "./chunks/chunk-NKLKMZXT.js";
+import "./chunks/chunk-EHDG4RBN.js";
 import {
   runCommand
-} from "./chunks/chunk-JYSYW3FP.js";
+} from "./chunks/chunk-PFB7UGHB.js";
 
 // scripts/list-sessions.ts
 runCommand(listCommand, "node lib/scripts/list-sessions.js", process.argv.slice(2));

@@ -17,6 +17,7 @@ import { messageIdOf } from '../../src/shared/surface-node'
 import { resolveSessionLog } from '../../src/log/log-file'
 import { readSessionLog } from '../../src/log/session-log'
 import { counted, forCount } from '../../src/log/counted'
+import { ACTIONS } from '../../src/shared/actions'
 
 const usage = (invocation: string): string => `Usage: ${invocation} <log file | session folder> [options]
 
@@ -53,7 +54,7 @@ function node(n: NodeSummary | null): string {
 function tombstoneNow(t: TombstoneExplanation): string {
   if (t.restoredBy !== null) return `restored by ${t.restoredBy}: the message is back in its place, the tombstone hides nothing`
   if (t.shadowedBy !== null) return `shadowed by ${t.shadowedBy}${t.inEffect ? '' : ' (no longer in effect: a restore undid that later tombstone)'}`
-  if (t.action === 'exclude') return 'on the surface (the model sees an empty user message here; the person still sees the rows)'
+  if (ACTIONS[t.action].effect === 'excluded') return 'on the surface (the model sees an empty user message here; the person still sees the rows)'
   return 'on the surface (the model sees an empty user message here)'
 }
 
@@ -149,7 +150,7 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
   lines.push(
     `replacements: ${explanation.replacements.length} — ${counted(count('tombstone'), 'tombstone')} of dsh-message-recall, ${counted(count('restore'), 'restore')}, ${counted(count('checkpoint'), 'compaction checkpoint')}, ${counted(count('prune'), 'tool-result prune')}, ${count('replacement')} other`,
   )
-  const exclusions = explanation.tombstones.filter((t) => t.action === 'exclude')
+  const exclusions = explanation.tombstones.filter((t) => ACTIONS[t.action].effect === 'excluded')
   if (exclusions.length > 0) lines.push(`exclusions: ${exclusions.length}, ${exclusions.filter((t) => t.inEffect).length} in effect (rows kept in view, not sent to the model)`)
   for (const t of explanation.tombstones) {
     const nested = t.nestedTombstones.length ? `, ${counted(t.nestedTombstones.length, 'earlier tombstone')} among them (${t.nestedTombstones.join(', ')})` : ''

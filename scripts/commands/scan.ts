@@ -14,12 +14,13 @@ import { assertRoot } from '../support/sessions-root'
 import { forkOrigin } from '../../src/log/session-explain'
 import { summarizeRoot } from '../../src/log/session-roots'
 import { counted, forCount } from '../../src/log/counted'
+import { ACTIONS, TOMBSTONE_ACTIONS, type TombstoneAction } from '../../src/shared/actions'
 
 const usage = (invocation: string): string => `Usage: ${invocation} [sessions root] [options]
 
 Scans every session log under a DSH sessions root for surface replacements and lists,
-newest first, the sessions holding dsh-message-recall tombstones (by action: recall,
-delete, deleteFrom, exclude), those where a restore undid a tombstone in place, and,
+newest first, the sessions holding dsh-message-recall tombstones (by action: ${TOMBSTONE_ACTIONS.join(', ')}),
+those where a restore undid a tombstone in place, and,
 separately, those holding compaction checkpoints or tool-result prunes, and any other
 plugin's replacements; then the sessions forked from another session. Without a root it reads $DSH_HOME/sessions,
 or ~/.dsh/sessions when DSH_HOME is unset; the root may also be one project or session folder.
@@ -82,9 +83,7 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
 
   const lines: string[] = [`sessions with dsh-message-recall tombstones: ${withTombstones.length}`]
   for (const e of withTombstones) {
-    const a = e.summary!.tombstonesByAction
-    const excluded = a.exclude > 0 ? `, exclude ${a.exclude}` : ''
-    lines.push(`  ${id(e)}  ${counted(e.summary!.tombstones, 'tombstone')} (recall ${a.recall}, delete ${a.delete}, deleteFrom ${a.deleteFrom}${excluded})  ${e.path}`)
+    lines.push(`  ${id(e)}  ${counted(e.summary!.tombstones, 'tombstone')} (${byAction(e.summary!.tombstonesByAction)})  ${e.path}`)
   }
   lines.push(`sessions with restores: ${withRestores.length}`)
   for (const e of withRestores) lines.push(`  ${id(e)}  ${counted(e.summary!.restores, 'restore')} (${forCount(e.summary!.restores, 'a tombstone', 'tombstones')} undone in place)  ${e.path}`)
@@ -104,6 +103,14 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
   lines.push(`scanned ${counted(entries.length, 'session')}${hours !== undefined ? ` changed in the last ${hours} h` : ''}, ${bad} unreadable or damaged`)
   await out(lines.join('\n') + '\n')
   return bad ? EXIT.problem : EXIT.ok
+}
+
+/**
+ * The per-action counts of a session's tombstones, in action-table order: every removal always,
+ * an action of another effect (an exclusion) only when the session has one.
+ */
+function byAction(counts: Readonly<Record<TombstoneAction, number>>): string {
+  return TOMBSTONE_ACTIONS.filter((action) => ACTIONS[action].effect === 'removed' || counts[action] > 0).map((action) => `${action} ${counts[action]}`).join(', ')
 }
 
 /** `scan-replace`, the `scan` subcommand. */

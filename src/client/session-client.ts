@@ -47,6 +47,7 @@ import { RowSync, type SyncInput } from './rows/row-sync'
 import type { UnsavedWrites } from './stores/unsaved-writes'
 import type { TombstoneActions } from './stores/tombstone-actions'
 import { UndoNotice } from './notices/undo-notice'
+import { ACTIONS } from '../shared/actions'
 
 /** What the overlay reads from the session snapshot and the locale on each render: the pass's input without the button state, plus `hasMore`. */
 export interface SessionViewInput extends Omit<SyncInput, 'buttons'> {
@@ -152,7 +153,8 @@ export class SessionClient {
    * @returns the button store's outcome.
    */
   press(target: RowTarget): ReturnType<ButtonStore['press']> {
-    if (target.action === 'recall') {
+    // An action that returns content (Recall) keeps the page's copy of the prompt, for a reply that is lost.
+    if (ACTIONS[target.action].returnsContent) {
       const data = this.view?.chat.nodes.get(target.key)?.data
       const content = isRecord(data) && Array.isArray(data.content) ? data.content as readonly unknown[] : null
       if (content === null) this.pageCopies.delete(target.key)

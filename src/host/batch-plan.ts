@@ -33,10 +33,10 @@ import { classifyNode, contentOf, type NodeKind } from '../shared/surface-node'
 import { planRemoval, positionOf, type EventLookup, type PlanRefusal } from './surface-plan'
 import { estimateTokens } from '../shared/token-estimate'
 import { describeRestoreRefusal, planRestore, type RestoreRefusal } from './restore-plan'
-import { tombstoneSource, type TombstoneAction } from '../shared/tombstone'
+import { tombstoneSource } from '../shared/tombstone'
+import { ACTIONS, removalPlanning, type BatchRemovalAction } from '../shared/actions'
 
-/** The removal actions a batch accepts (each writes a tombstone with that action). */
-export type BatchRemovalAction = Extract<TombstoneAction, 'delete' | 'deleteFrom' | 'exclude'>
+export type { BatchRemovalAction } from '../shared/actions'
 
 /** One change of a batch, as the route receives it. */
 export type BatchChange =
@@ -63,8 +63,8 @@ export interface BatchTombstoneWrite {
   readonly end: number
   /** Every shadowed node, in surface order. */
   readonly shadowedSeqs: readonly number[]
-  /** Kind of each shadowed node, aligned with `shadowedSeqs`. */
-  readonly kinds: readonly NodeKind[]
+  /** Node kind of each shadowed node, aligned with `shadowedSeqs`. */
+  readonly nodeKinds: readonly NodeKind[]
   /** Indexes of the changes merged into this tombstone, ascending. */
   readonly changeIndexes: readonly number[]
   /** Placeholder seq of the tombstone in the simulation. */
@@ -123,7 +123,7 @@ interface Draft {
   kind: 'tombstone' | 'restore'
   action: BatchRemovalAction | 'restore'
   shadowedSeqs: number[]
-  kinds: NodeKind[]
+  nodeKinds: NodeKind[]
   changeIndexes: number[]
   virtualSeq: number
   tombstoneSeq: number
@@ -198,7 +198,7 @@ export function planBatch(input: BatchInput): BatchResult {
       }
       virtual.set(seq, copy)
       const draft: Draft = {
-        kind: 'restore', action: 'restore', shadowedSeqs: [change.tombstoneSeq], kinds: ['tombstone'], changeIndexes: [index], virtualSeq: seq,
+        kind: 'restore', action: 'restore', shadowedSeqs: [change.tombstoneSeq], nodeKinds: ['tombstone'], changeIndexes: [index], virtualSeq: seq,
         tombstoneSeq: change.tombstoneSeq, originalSeq: step.originalSeq, data: step.data, order, live: true,
       }
       near = positionOf(nodes, change.tombstoneSeq, near)
@@ -215,18 +215,18 @@ export function planBatch(input: BatchInput): BatchResult {
     }
     const earlier = outermost(coveredBy.get(targetSeq))
     if (earlier !== undefined) {
-      const after = change.action === 'deleteFrom' ? firstRemovableAfter(nodes, lookup, positionOf(nodes, earlier.virtualSeq, near)) : undefined
+      const after = ACTIONS[change.action].plans === 'onward' ? firstRemovableAfter(nodes, lookup, positionOf(nodes, earlier.virtualSeq, near)) : undefined
       if (after === undefined) {
         earlier.changeIndexes.push(index)
         earlier.changeIndexes.sort((a, b) => a - b)
         ownerOf[index] = earlier
         // A removal of what an earlier change of the batch only excluded removes it: the later change wins.
-        if (earlier.action === 'exclude' && change.action !== 'exclude') retarget(earlier, change.action)
+        if (effectOf(earlier.action) === 'excluded' && ACTIONS[change.action].effect === 'removed') retarget(earlier, change.action)
         continue
       }
       targetSeq = after
     }
-    const planned = planRemoval({ nodes, lookup, action: change.action === 'deleteFrom' ? 'deleteFrom' : 'delete', target: { seq: targetSeq }, searchFrom: near })
+    const planned = planRemoval({ nodes, lookup, planning: removalPlanning(change.action), target: { seq: targetSeq }, searchFrom: near })
     if (!planned.ok) return refuse(index, planned.refusal)
     const { plan } = planned
 
@@ -235,24 +235,24 @@ export function planBatch(input: BatchInput): BatchResult {
     // tombstone, written first and shadowed by this one, as the same changes one by one would be:
     // the hiding rules read the two differently (`hidden-rows.ts`).
     const shadowedSeqs: number[] = []
-    const kinds: NodeKind[] = []
+    const nodeKinds: NodeKind[] = []
     const changeIndexes = [index]
     for (const [i, seq] of plan.shadowedSeqs.entries()) {
       const inner = draftOf.get(seq)
-      if (inner !== undefined && inner.kind === 'tombstone' && (inner.action === 'exclude') === (change.action === 'exclude')) {
+      if (inner !== undefined && inner.kind === 'tombstone' && effectOf(inner.action) === ACTIONS[change.action].effect) {
         inner.live = false
         shadowedSeqs.push(...inner.shadowedSeqs)
-        kinds.push(...inner.kinds)
+        nodeKinds.push(...inner.nodeKinds)
         changeIndexes.push(...inner.changeIndexes)
       } else {
         shadowedSeqs.push(seq)
-        kinds.push(plan.nodeKinds[i]!)
+        nodeKinds.push(plan.nodeKinds[i]!)
       }
     }
     changeIndexes.sort((a, b) => a - b)
     const seq = next++
     const draft: Draft = {
-      kind: 'tombstone', action: change.action, shadowedSeqs, kinds, changeIndexes, virtualSeq: seq,
+      kind: 'tombstone', action: change.action, shadowedSeqs, nodeKinds, changeIndexes, virtualSeq: seq,
       tombstoneSeq: -1, originalSeq: -1, data: undefined, order, live: true,
     }
     virtual.set(seq, {
@@ -275,7 +275,7 @@ export function planBatch(input: BatchInput): BatchResult {
   const restoredSeqs: number[] = []
   for (const d of live) {
     if (d.kind === 'restore') restoredSeqs.push(d.originalSeq)
-    else for (const [i, seq] of d.shadowedSeqs.entries()) if (MESSAGE_KINDS.has(d.kinds[i]!)) removedSeqs.push(seq)
+    else for (const [i, seq] of d.shadowedSeqs.entries()) if (MESSAGE_KINDS.has(d.nodeKinds[i]!)) removedSeqs.push(seq)
   }
   return {
     ok: true,
@@ -301,13 +301,18 @@ export function estimateBatch(plan: BatchPlan): { estimatedTokens: number; resto
   return { estimatedTokens: estimateTokens(plan.removedSeqs.map((seq) => contentOf(plan.lookup(seq)!))), restoredTokens: estimateTokens(restored) }
 }
 
+/** What a draft's action does to its rows (a restore draft: `restored`). */
+function effectOf(action: Draft['action']): (typeof ACTIONS)[keyof typeof ACTIONS]['effect'] {
+  return ACTIONS[action].effect
+}
+
 function toWrite(d: Draft): BatchWrite {
   if (d.kind === 'restore') {
     return { kind: 'restore', tombstoneSeq: d.tombstoneSeq, originalSeq: d.originalSeq, data: d.data, changeIndexes: d.changeIndexes, virtualSeq: d.virtualSeq }
   }
   return {
     kind: 'tombstone', action: d.action as BatchRemovalAction, start: d.shadowedSeqs[0]!, end: d.shadowedSeqs.at(-1)!,
-    shadowedSeqs: d.shadowedSeqs, kinds: d.kinds, changeIndexes: d.changeIndexes, virtualSeq: d.virtualSeq,
+    shadowedSeqs: d.shadowedSeqs, nodeKinds: d.nodeKinds, changeIndexes: d.changeIndexes, virtualSeq: d.virtualSeq,
   }
 }
 

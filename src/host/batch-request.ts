@@ -6,6 +6,7 @@
  */
 import { isRecord, isSeq } from '../shared/events'
 import type { ViewExpectation } from '../shared/protocol'
+import { BATCH_ACTIONS, isTombstoneAction, type BatchRemovalAction } from '../shared/actions'
 import type { BatchChange } from './batch-plan'
 import type { HttpRefusal } from './http'
 
@@ -29,8 +30,6 @@ export interface RequestRefusal extends HttpRefusal {
 export const MAX_BATCH_CHANGES = 10_000
 
 const FIELDS = ['sessionId', 'action', 'changes', 'expect']
-const REMOVALS = ['delete', 'deleteFrom', 'exclude'] as const
-const CHANGE_ACTIONS = [...REMOVALS, 'restore']
 
 /**
  * Validate a batch body.
@@ -56,12 +55,14 @@ export function parseBatchRequest(body: Record<string, unknown>, expect: ViewExp
     const at = `changes[${i}]`
     if (!isRecord(change)) return invalid(`${at} must be an object, got ${JSON.stringify(change)}`, i)
     const { action } = change
-    if (!CHANGE_ACTIONS.includes(action as string)) return invalid(`${at}.action must be one of ${CHANGE_ACTIONS.join(', ')}, got ${JSON.stringify(action)}`, i)
-    const key = action === 'restore' ? 'tombstoneSeq' : 'seq'
+    if (!(BATCH_ACTIONS as readonly unknown[]).includes(action)) return invalid(`${at}.action must be one of ${BATCH_ACTIONS.join(', ')}, got ${JSON.stringify(action)}`, i)
+    // A tombstone action addresses a surface node by seq; a restore addresses its tombstone.
+    const removal = isTombstoneAction(action)
+    const key = removal ? 'seq' : 'tombstoneSeq'
     const extra = Object.keys(change).find((k) => k !== 'action' && k !== key)
     if (extra !== undefined) return invalid(`${at} (${action}) takes no field "${extra}" (allowed: action, ${key})`, i)
     if (!isSeq(change[key])) return invalid(`${at}.${key} must be a non-negative safe integer, got ${JSON.stringify(change[key])}`, i)
-    out.push(action === 'restore' ? { action, tombstoneSeq: change[key] as number } : { action: action as (typeof REMOVALS)[number], seq: change[key] as number })
+    out.push(removal ? { action: action as BatchRemovalAction, seq: change[key] as number } : { action: 'restore', tombstoneSeq: change[key] as number })
   }
   return { ok: true, request: { action: body.action as 'apply' | 'plan', sessionId: body.sessionId as string, changes: out, ...(expect === undefined ? {} : { expect }) } }
 }

@@ -12,10 +12,11 @@ import type { Session } from '@deepseek-ai/dsh-session'
 import type { LogEvent } from '../shared/events'
 import type { ApplyChangeResult } from '../shared/protocol'
 import type { BatchChange, BatchPlan } from './batch-plan'
-import { errorText, MessageRecallError } from './refusals'
+import { MessageRecallError } from './refusals'
+import { errorText } from '../shared/error-text'
 import { appendRestore } from './restore-writer'
 import type { EventLookup } from './surface-plan'
-import { appendTombstone } from './tombstone-writer'
+import { appendTombstone } from './tombstone-append'
 import { priceReplace, retitleAfterRemoval, retitleAfterRestore, type WriteEffects } from './write-effects'
 
 /** Options of {@link appendBatch}. */

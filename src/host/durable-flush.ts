@@ -8,6 +8,7 @@
  * @module dsh-message-recall/host/durable-flush
  */
 import { shortenPaths } from './shorten-paths'
+import { errorText } from '../shared/error-text'
 
 /** How often and how long to retry. */
 export interface FlushRetryPolicy {
@@ -39,7 +40,7 @@ export async function flushWithRetry(flush: () => Promise<boolean>, policy: Flus
       return { ok: true, persisted: await flush(), attempts }
     } catch (error) {
       const wait = policy.backoffMs[attempts - 1]
-      if (wait === undefined) return { ok: false, attempts, error, reason: shortenPaths(error instanceof Error ? error.message : String(error)) }
+      if (wait === undefined) return { ok: false, attempts, error, reason: shortenPaths(errorText(error)) }
       await new Promise((resolve) => setTimeout(resolve, wait))
     }
   }

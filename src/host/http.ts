@@ -9,6 +9,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http'
 import type { ErrorCode, RouteReply } from '../shared/protocol'
 import { findDuplicateKey } from './json-keys'
+import { errorText } from '../shared/error-text'
 
 /** A request refused before it reaches the session. */
 export interface HttpRefusal {
@@ -140,7 +141,7 @@ export function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<{ 
       try {
         value = JSON.parse(text)
       } catch (error) {
-        resolve({ ok: false, refusal: { code: 'INVALID_REQUEST', message: `message-recall: request body is not JSON: ${error instanceof Error ? error.message : String(error)}` } })
+        resolve({ ok: false, refusal: { code: 'INVALID_REQUEST', message: `message-recall: request body is not JSON: ${errorText(error)}` } })
         return
       }
       const repeated = findDuplicateKey(text)

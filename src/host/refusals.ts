@@ -7,15 +7,23 @@
 import type { ErrorCode, RouteError, ViewExpectation } from '../shared/protocol'
 import { describePlanRefusal, type PlanRefusal } from './surface-plan'
 import { describeRestoreRefusal, type RestoreRefusal } from './restore-plan'
+import { counted } from '../log/counted'
 
-/** `expect` was given and the surface moved since the client's view. */
+/**
+ * `expect` was given and the surface moved since the client's view, or a confirmed write would
+ * no longer write what was confirmed (`changed`).
+ */
 export interface StaleViewRefusal {
   readonly code: 'STALE_VIEW'
   readonly expected: ViewExpectation
   /** The surface's current `replaceGeneration`. */
   readonly replaceGeneration: number
-  /** A surface node seq newer than `expected.lastSeq`, or `null` when only the generation differs. */
+  /** This plugin's own replacements after `expected.lastSeq`, counted out of the generation (0 without `expected.lastSeq`). */
+  readonly ownReplacements: number
+  /** A surface node seq newer than `expected.lastSeq`, or `null` when it is not about a newer node. */
   readonly newerSeq: number | null
+  /** A confirmed write whose removal changed: how many messages it would now remove, and which of them came back after `expected.lastSeq`. */
+  readonly changed?: { readonly removedCount: number; readonly cameBackSeqs: readonly number[] }
 }
 
 /** The session's agent has active work (a turn or another maintenance task). */
@@ -44,6 +52,9 @@ export interface BatchChangeRefusal {
 
 /** Every refusal of a write or plan. */
 export type WriteRefusal = PlanRefusal | RestoreRefusal | StaleViewRefusal | AgentBusyRefusal | SessionNotLiveRefusal | BatchChangeRefusal
+
+/** Outcome of a write, a plan or a read: its value, or a refusal value. */
+export type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly refusal: WriteRefusal }
 
 /** Codes of operational failures. */
 export type FailureCode = Extract<ErrorCode, 'PERSIST_FAILED' | 'INTERNAL'>
@@ -81,9 +92,7 @@ export function describeRefusal(refusal: WriteRefusal): string {
   if ('index' in refusal) return refusal.message
   switch (refusal.code) {
     case 'STALE_VIEW':
-      return refusal.newerSeq !== null
-        ? `message-recall: surface node seq ${refusal.newerSeq} is newer than the expected last seq ${refusal.expected.lastSeq}`
-        : `message-recall: surface replaceGeneration is ${refusal.replaceGeneration}, expected ${refusal.expected.replaceGeneration}`
+      return describeStaleView(refusal)
     case 'AGENT_BUSY':
       return `message-recall: session "${refusal.sessionId}" is busy: ${refusal.detail}`
     case 'SESSION_NOT_LIVE':
@@ -95,11 +104,17 @@ export function describeRefusal(refusal: WriteRefusal): string {
   }
 }
 
-/**
- * The message of an unknown thrown value, for error messages and logs.
- * @param error - anything a `catch` received.
- * @returns `error.message` for an `Error`, else `String(error)`.
- */
-export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
+/** What a `STALE_VIEW` refusal says: the newer node, the changed removal, or the generation compared. */
+function describeStaleView(refusal: StaleViewRefusal): string {
+  const { expected, changed } = refusal
+  if (refusal.newerSeq !== null) return `message-recall: surface node seq ${refusal.newerSeq} is newer than the expected last seq ${expected.lastSeq}`
+  if (changed !== undefined) {
+    const since = expected.lastSeq === undefined ? '' : ` since seq ${expected.lastSeq}`
+    const back = changed.cameBackSeqs.length === 0 ? ''
+      : ` (${changed.cameBackSeqs.length === 1 ? 'seq' : 'seqs'} ${changed.cameBackSeqs.join(', ')} came back by a restore after the plan)`
+    return `message-recall: the confirmed plan removes ${counted(expected.removedCount ?? 0, 'message')}, but the surface changed${since} and this write would now remove ${changed.removedCount}${back}`
+  }
+  if (refusal.ownReplacements === 0) return `message-recall: surface replaceGeneration is ${refusal.replaceGeneration}, expected ${expected.replaceGeneration}`
+  const own = counted(refusal.ownReplacements, 'replacement')
+  return `message-recall: surface replaceGeneration is ${refusal.replaceGeneration}, ${refusal.replaceGeneration - refusal.ownReplacements} without this plugin's ${own} after seq ${expected.lastSeq}; expected ${expected.replaceGeneration}`
 }

@@ -7,11 +7,11 @@
 import { ROUTE_ACTIONS, type RouteAction, type ViewExpectation } from '../shared/protocol'
 import { isRecord, isSeq } from '../shared/events'
 import type { PlanTarget } from './surface-plan'
-import { TOMBSTONE_ACTIONS, type TombstoneAction } from '../shared/tombstone'
+import { ACTIONS, isTombstoneAction, TOMBSTONE_ACTIONS, type TombstoneAction } from '../shared/actions'
 import { parseBatchRequest, type BatchRouteRequest, type RequestRefusal } from './batch-request'
 
-/** A validated request. */
-export type RecallRequest =
+/** A validated request of the route. */
+export type RouteRequest =
   | { readonly action: 'inspect' | 'flush'; readonly sessionId: string }
   | { readonly action: TombstoneAction; readonly sessionId: string; readonly target: PlanTarget; readonly expect?: ViewExpectation }
   | { readonly action: 'plan'; readonly planAction: TombstoneAction; readonly sessionId: string; readonly target: PlanTarget; readonly expect?: ViewExpectation }
@@ -20,7 +20,7 @@ export type RecallRequest =
   | BatchRouteRequest
 
 const FIELDS = ['sessionId', 'action', 'seq', 'messageId', 'tombstoneSeq', 'planAction', 'expect', 'changes']
-const EXPECT_FIELDS = ['replaceGeneration', 'lastSeq']
+const EXPECT_FIELDS = ['replaceGeneration', 'lastSeq', 'removedCount']
 
 /**
  * Validate a parsed JSON body.
@@ -28,7 +28,7 @@ const EXPECT_FIELDS = ['replaceGeneration', 'lastSeq']
  * @returns the typed request, or an `INVALID_REQUEST` refusal naming the offending field and value
  *   (with `index` when it is about one change of `changes`).
  */
-export function parseRecallRequest(body: unknown): { ok: true; request: RecallRequest } | { ok: false; refusal: RequestRefusal } {
+export function parseRouteRequest(body: unknown): { ok: true; request: RouteRequest } | { ok: false; refusal: RequestRefusal } {
   const invalid = (message: string): { ok: false; refusal: RequestRefusal } => ({ ok: false, refusal: { code: 'INVALID_REQUEST', message: `message-recall: ${message}` } })
   if (!isRecord(body)) return invalid(`request body must be a JSON object, got ${body === null ? 'null' : Array.isArray(body) ? 'an array' : typeof body}`)
   const unknown = Object.keys(body).find((key) => !FIELDS.includes(key))
@@ -52,15 +52,17 @@ export function parseRecallRequest(body: unknown): { ok: true; request: RecallRe
   if (action === 'apply' || (action === 'plan' && body.changes !== undefined)) return parseBatchRequest(body, expectation)
   if (body.changes !== undefined) return invalid(`changes is only valid with action "apply" or "plan"`)
 
-  if (action === 'restore' || action === 'forkBefore') {
+  // Left here: the action table's actions, `forkBefore` and `plan`. A fork and a table action of the
+  // `restore` shape address a tombstone; the tombstone actions and `plan` address a surface node.
+  if (action === 'forkBefore' || (action !== 'plan' && ACTIONS[action as keyof typeof ACTIONS].plans === 'restore')) {
     for (const field of ['seq', 'messageId', 'planAction', ...(action === 'forkBefore' ? ['expect' as const] : [])] as const) {
       if (body[field] !== undefined) return invalid(`${action} takes no ${field}; address the tombstone by tombstoneSeq`)
     }
     const { tombstoneSeq } = body
     if (!isSeq(tombstoneSeq)) return invalid(`tombstoneSeq must be a non-negative safe integer, got ${JSON.stringify(tombstoneSeq)}`)
-    return action === 'restore'
-      ? { ok: true, request: { action, sessionId, tombstoneSeq, ...withExpect } }
-      : { ok: true, request: { action, sessionId, tombstoneSeq } }
+    return action === 'forkBefore'
+      ? { ok: true, request: { action, sessionId, tombstoneSeq } }
+      : { ok: true, request: { action: 'restore', sessionId, tombstoneSeq, ...withExpect } }
   }
   if (body.tombstoneSeq !== undefined) return invalid(`tombstoneSeq is only valid with action "restore" or "forkBefore"`)
 
@@ -72,10 +74,10 @@ export function parseRecallRequest(body: unknown): { ok: true; request: RecallRe
   const target: PlanTarget = seq !== undefined ? { seq } : { messageId: messageId as string }
 
   if (action === 'plan') {
-    if (!TOMBSTONE_ACTIONS.includes(planAction as TombstoneAction)) {
+    if (!isTombstoneAction(planAction)) {
       return invalid(`planAction must be one of ${TOMBSTONE_ACTIONS.join(', ')}, got ${JSON.stringify(planAction)}`)
     }
-    return { ok: true, request: { action, planAction: planAction as TombstoneAction, sessionId, target, ...withExpect } }
+    return { ok: true, request: { action, planAction, sessionId, target, ...withExpect } }
   }
   if (planAction !== undefined) return invalid(`planAction is only valid with action "plan"`)
   return { ok: true, request: { action: action as TombstoneAction, sessionId, target, ...withExpect } }

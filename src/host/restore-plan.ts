@@ -1,5 +1,5 @@
 /**
- * Planning of a restore: may tombstone T be undone in place, and with what copy. Pure: no
+ * Planning of a restore: may tombstone T be undone in place, and with what restoring copy. Pure: no
  * `Context`, no `Session`, no I/O; reads the current surface nodes and events by seq.
  *
  * What DSH 0.1.0-rc.8 allows (`dsh-session/lib/index.js` `planSurfaceEvent`, `assertProvenance`;
@@ -11,14 +11,16 @@
  * - only a message the person sent can come back this way. An `assistant/message` or
  *   `tool/result` copy outside a turn is refused by the session invariant (`… names turn 2/step 1
  *   but open is turn null/step null`), and opening a turn from a plugin desynchronizes the live
- *   agent's turn counter. Those removals are undone by opening a copy from before the tombstone.
+ *   agent's turn counter. Those removals are undone in a fork from before the tombstone
+ *   (`forkBefore`, which the web UI calls a copy).
  *
  * @module dsh-message-recall/host/restore-plan
  */
 import type { LogEvent } from '../shared/events'
 import { notRestorableReason, type NotRestorableReason } from '../shared/restorable'
 import { classifyNode, messageIdOf, type NodeKind } from '../shared/surface-node'
-import { readTombstone, type TombstoneAction } from '../shared/tombstone'
+import { readTombstone } from '../shared/tombstone'
+import type { TombstoneAction } from '../shared/actions'
 import type { EventLookup } from './surface-plan'
 
 /** Everything restore planning reads. */
@@ -57,14 +59,14 @@ export interface RestoreTargetNotFoundRefusal {
   readonly reason: 'not-a-tombstone' | 'not-on-surface'
 }
 
-/** The tombstone cannot be undone in place; a copy from before it can be opened instead. */
+/** The tombstone cannot be undone in place; a fork from before it can be opened instead. */
 export interface NotRestorableRefusal {
   readonly code: 'NOT_RESTORABLE'
   readonly tombstoneSeq: number
   readonly reason: NotRestorableReason
-  /** The nodes the tombstone shadows, in surface order, and their kinds. */
+  /** The nodes the tombstone shadows, in surface order, and their node kinds. */
   readonly shadowedSeqs: readonly number[]
-  readonly kinds: readonly NodeKind[]
+  readonly nodeKinds: readonly NodeKind[]
 }
 
 /** Every refusal of restore planning. */
@@ -92,7 +94,7 @@ export function planRestore(input: RestoreInput): { ok: true; plan: RestorePlan 
     return node
   })
   const kinds = shadowed.map((node) => classifyNode(node))
-  const refuse = (reason: NotRestorableReason) => ({ ok: false as const, refusal: { code: 'NOT_RESTORABLE' as const, tombstoneSeq, reason, shadowedSeqs: record.shadowedSeqs, kinds } })
+  const refuse = (reason: NotRestorableReason) => ({ ok: false as const, refusal: { code: 'NOT_RESTORABLE' as const, tombstoneSeq, reason, shadowedSeqs: record.shadowedSeqs, nodeKinds: kinds } })
   // The one rule of what is restorable in place (`shared/restorable.ts`), which the browser half applies too.
   const reason = notRestorableReason(kinds)
   if (reason !== null) return refuse(reason)
@@ -129,7 +131,7 @@ const KIND_NOUN: Record<NodeKind, readonly [string, string]> = {
 /**
  * One-line English description of a restore refusal, prefixed `message-recall:`.
  * @param refusal - any {@link RestoreRefusal}.
- * @returns the message; `NOT_RESTORABLE` says why and that a copy from before can be opened.
+ * @returns the message; `NOT_RESTORABLE` says why and that a fork from before it can be opened (the wire text says "a copy", as the web UI does).
  */
 export function describeRestoreRefusal(refusal: RestoreRefusal): string {
   if (refusal.code === 'TARGET_NOT_FOUND') {
@@ -140,7 +142,7 @@ export function describeRestoreRefusal(refusal: RestoreRefusal): string {
   const seqs = refusal.shadowedSeqs.join(', ')
   const why: Record<NotRestorableReason, string> = {
     'absorbed-tombstone': `absorbed an earlier tombstone (it shadows seqs ${seqs})`,
-    'model-step': `shadows a model step (seqs ${seqs}: ${describeKinds(refusal.kinds)}), which cannot be put back in place outside a turn`,
+    'model-step': `shadows a model step (seqs ${seqs}: ${describeKinds(refusal.nodeKinds)}), which cannot be put back in place outside a turn`,
     'several-nodes': `shadows ${refusal.shadowedSeqs.length} messages (seqs ${seqs})`,
     'not-a-prompt': `shadows seq ${seqs}, which is not a message the person sent`,
   }

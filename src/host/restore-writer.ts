@@ -1,7 +1,7 @@
 /**
- * The restore writer: undo one tombstone of this plugin in place. Plans against a stable copy of
- * the surface ({@link planRestore}), checks the client's view, appends the shadow price when a
- * token meter is loaded, then the copy of the removed message replacing exactly the tombstone,
+ * The restore writer: undo one tombstone of this plugin in place. Plans on the view of the session
+ * it appends to (`view-plans.ts`: the `expect` check, then `planRestore`), appends the shadow price
+ * when a token meter is loaded, then the copy of the removed message replacing exactly the tombstone,
  * puts the session title back, and answers after the durability flush. Runs through
  * {@link runSessionWrite} (queue, maintenance, flush retries) like every removal.
  *
@@ -9,28 +9,22 @@
  */
 import type { Session, SessionEvent } from '@deepseek-ai/dsh-session'
 import type { LogEvent } from '../shared/events'
-import type { RestoreValue, ViewExpectation } from '../shared/protocol'
+import type { RestoreValue } from '../shared/protocol'
 import { replaceOp } from '../shared/replace-op'
 import type { EventLookup } from './surface-plan'
-import { errorText, MessageRecallError, type WriteRefusal } from './refusals'
-import { planRestore, type RestorePlan } from './restore-plan'
-import { runSessionWrite, type SessionWriteServices, type WriteOutcome } from './session-write'
+import { MessageRecallError, type Outcome, type WriteRefusal } from './refusals'
+import { errorText } from '../shared/error-text'
+import type { RestorePlan } from './restore-plan'
+import { runSessionWrite } from './session-write'
 import type { RemovalServices } from './removal-service'
-import { stableView } from './tombstone-writer'
-import { checkExpectation } from './view-expectation'
+import { viewOfSession, type SessionView } from './session-view'
+import { planRestoreOnView, type RestoreIntent } from './view-plans'
 import { priceReplace, retitleAfterRestore, type WriteEffects } from './write-effects'
-
-/** A validated restore request. */
-export interface RestoreRequest {
-  readonly sessionId: string
-  readonly tombstoneSeq: number
-  readonly expect?: ViewExpectation
-}
 
 /**
  * Append the restoring copy for a plan.
  * @param session - the session the plan was made against.
- * @param plan - from {@link planRestore} over this session's current surface.
+ * @param plan - from `planRestore` over this session's current surface.
  * @returns the logged copy.
  * @throws the Session's or an invariant's error when it refuses the event.
  */
@@ -43,31 +37,28 @@ export function appendRestore(session: Session, plan: Pick<RestorePlan, 'start' 
 
 /**
  * Plan, check and append synchronously. No flush.
- * @param session - a live or detached session.
- * @param lookup - one event by seq over the session's current log.
- * @param request - the tombstone seq and optional expectation.
+ * @param session - a live or entered session.
+ * @param view - the session's view (`viewOfSession`), planned on before anything is appended.
+ * @param intent - the tombstone seq and optional expectation.
  * @param effects - the token meter and title limits, or `undefined`.
- * @param relookup - a lookup over the log after the appends (default: `lookup`).
- * @returns the restore value (with `persisted: false`) and the logged copy, or `STALE_VIEW`,
- * `TARGET_NOT_FOUND` or `NOT_RESTORABLE`; nothing is appended on a refusal.
+ * @param relookup - a lookup over the log after the appends (default: `view.lookup`).
+ * @returns the restore value (without `persisted`, which the write runner adds) and the logged
+ * copy, or `STALE_VIEW`, `TARGET_NOT_FOUND` or `NOT_RESTORABLE`; nothing is appended on a refusal.
  * @throws {@link MessageRecallError} `INTERNAL` when the Session refuses the price or the copy.
  */
 export function writeRestore(
   session: Session,
-  lookup: EventLookup,
-  request: Omit<RestoreRequest, 'sessionId'>,
+  view: SessionView,
+  intent: Omit<RestoreIntent, 'sessionId'>,
   effects?: WriteEffects,
-  relookup: () => EventLookup = () => lookup,
-): { ok: true; value: RestoreValue; event: LogEvent } | { ok: false; refusal: WriteRefusal } {
-  const view = stableView(session)
-  const stale = checkExpectation(view, request.expect, lookup)
-  if (stale !== null) return { ok: false, refusal: stale }
-  const planned = planRestore({ nodes: view.nodes, lookup, tombstoneSeq: request.tombstoneSeq })
+  relookup: () => EventLookup = () => view.lookup,
+): { ok: true; value: Omit<RestoreValue, 'persisted'>; event: LogEvent } | { ok: false; refusal: WriteRefusal } {
+  const planned = planRestoreOnView(view, intent)
   if (!planned.ok) return planned
-  const { plan } = planned
+  const plan = planned.value
   let event: LogEvent
   try {
-    priceReplace(session, effects, lookup, plan, [plan.tombstoneSeq])
+    priceReplace(session, effects, view.lookup, plan, [plan.tombstoneSeq])
     event = appendRestore(session, plan)
   } catch (error) {
     throw new MessageRecallError('INTERNAL', `message-recall: the session refused the restore of tombstone seq ${plan.tombstoneSeq}: ${errorText(error)}`, { cause: error })
@@ -83,7 +74,6 @@ export function writeRestore(
       messageId: plan.messageId,
       originalSeq: plan.originalSeq,
       replaceGeneration: session.surface.replaceGeneration,
-      persisted: false,
     },
   }
 }
@@ -91,27 +81,24 @@ export function writeRestore(
 /**
  * Restore a removed message in a session, live or stored (entered for the write, see `SessionAccess`).
  * @param services - sessions, agents, the event index, the write queue and effects.
- * @param request - the validated request.
+ * @param intent - the validated request.
  * @returns the restore value once durable, or `SESSION_NOT_LIVE` (neither live nor stored), `AGENT_BUSY`, `STALE_VIEW`,
  * `TARGET_NOT_FOUND` or `NOT_RESTORABLE`.
  * @throws {@link MessageRecallError} `PERSIST_FAILED` (`applied: true`) or `INTERNAL`.
  */
-export function restoreMessage(services: Omit<RemovalServices, 'tombstoneText'>, request: RestoreRequest): Promise<WriteOutcome<RestoreValue>> {
+export function restoreMessage(services: Omit<RemovalServices, 'tombstoneText'>, intent: RestoreIntent): Promise<Outcome<RestoreValue>> {
   return runSessionWrite<RestoreValue>(
     services,
-    request.sessionId,
-    (session) => {
-      const written = writeRestore(session, services.index.lookup(session), request, services.effects?.(), () => services.index.lookup(session))
-      if (!written.ok) return written
-      const { persisted: _persisted, ...value } = written.value
-      return { ok: true, value, seq: written.event.seq }
+    intent.sessionId,
+    (session, origin) => {
+      const lookup = (): EventLookup => services.index.lookup(session)
+      const written = writeRestore(session, viewOfSession(session, lookup(), origin), intent, services.effects?.(), lookup)
+      return written.ok ? { ok: true, value: written.value, seq: written.event.seq } : written
     },
     {
       maintenance: true,
       precheck: (view) => {
-        const stale = checkExpectation(view, request.expect, view.lookup)
-        if (stale !== null) return stale
-        const planned = planRestore({ nodes: view.nodes, lookup: view.lookup, tombstoneSeq: request.tombstoneSeq })
+        const planned = planRestoreOnView(view, intent)
         return planned.ok ? null : planned.refusal
       },
     },

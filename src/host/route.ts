@@ -2,7 +2,7 @@
  * The `POST {path}` handler: trust fence, method, media type, capped JSON body, request
  * validation, then one of the writes (`recall` / `delete` / `deleteFrom` / `exclude` write a
  * tombstone, `restore` undoes one in place, `apply` writes a batch of changes all or nothing),
- * `forkBefore` (a stored copy from before a tombstone), `flush` (only the durability flush),
+ * `forkBefore` (a fork: a stored session from before a tombstone), `flush` (only the durability flush),
  * `plan` (dry run of one removal or of a batch) or `inspect` (read-only).
  * Every reply is `{ ok: true, value }` or `{ ok: false, error: { code, message, … } }` (see
  * `RouteError`); the status comes from {@link statusOf}; no message carries an absolute path.
@@ -17,12 +17,13 @@ import { forkBefore, type ForkServices } from './fork-before'
 import { checkContentType, checkMethod, checkTrust, readJsonBody, sendJson } from './http'
 import { inspectSession, type PersistenceReader } from './inspect'
 import { shortenPaths } from './shorten-paths'
-import { describeRefusal, errorText, MessageRecallError, type WriteRefusal } from './refusals'
-import { parseRecallRequest } from './request'
+import { describeRefusal, MessageRecallError, type Outcome, type WriteRefusal } from './refusals'
+import { errorText } from '../shared/error-text'
+import { parseRouteRequest } from './request'
 import { restoreMessage } from './restore-writer'
 import { applyChanges, previewChanges } from './batch-service'
 import { previewRemoval, removeMessages, type RemovalServices } from './removal-service'
-import { flushSession, type WriteOutcome } from './session-write'
+import { flushSession } from './session-write'
 import type { WriteQueue } from './write-queue'
 
 /** What the handler reaches at request time. */
@@ -88,7 +89,7 @@ function refuse(res: ServerResponse, refusal: WriteRefusal): void {
   fail(res, refusal.code, describeRefusal(refusal), undefined, 'index' in refusal ? { index: refusal.index } : {})
 }
 
-function answer(res: ServerResponse, outcome: WriteOutcome<unknown>): void {
+function answer(res: ServerResponse, outcome: Outcome<unknown>): void {
   if (outcome.ok) sendJson(res, 200, { ok: true, value: outcome.value })
   else refuse(res, outcome.refusal)
 }
@@ -113,7 +114,7 @@ export function createRouteHandler(services: RouteServices, config: MessageRecal
         fail(res, body.refusal.code, body.refusal.message, body.refusal.code === 'PAYLOAD_TOO_LARGE' ? { connection: 'close' } : undefined)
         return
       }
-      const parsed = parseRecallRequest(body.value)
+      const parsed = parseRouteRequest(body.value)
       if (!parsed.ok) {
         const { index } = parsed.refusal
         fail(res, parsed.refusal.code, parsed.refusal.message, undefined, index === undefined ? {} : { index })

@@ -16,6 +16,7 @@
 import type { SessionEvent, SessionHeader, SessionId } from '@deepseek-ai/dsh-session'
 import type { LogEvent } from '../shared/events'
 import { titleBefore } from './title-events'
+import { errorText } from '../shared/error-text'
 
 /** The part of `ctx.sessionPersistence` read here. */
 export interface StoredTitleReader {
@@ -77,7 +78,7 @@ export async function sessionTitles(sources: TitleSources): Promise<Set<string>>
       const title = titleOfLog((await stored.readFrom(header.id, 0)).events)
       if (title !== undefined) titles.add(title)
     } catch (error) {
-      sources.warn(`message-recall: the title of stored session "${header.id}" could not be read: ${error instanceof Error ? error.message : String(error)}`)
+      sources.warn(`message-recall: the title of stored session "${header.id}" could not be read: ${errorText(error)}`)
     }
   }
   return titles

@@ -12,14 +12,15 @@ import type { Agent } from '@deepseek-ai/dsh-agent'
 import type { Session, SessionId } from '@deepseek-ai/dsh-session'
 import type { FlushValue, WriteValue } from '../shared/protocol'
 import { flushWithRetry, type FlushRetryPolicy } from './durable-flush'
-import { MessageRecallError, type WriteRefusal } from './refusals'
-import type { SessionAccess, SessionReadView } from './stored-session'
+import { MessageRecallError, type Outcome, type WriteRefusal } from './refusals'
+import type { SessionAccess } from './stored-session'
+import type { SessionOrigin, SessionView } from './session-view'
 import type { WriteQueue } from './write-queue'
 
-/** Outcome of a write: a value, or a refusal value. */
-export type WriteOutcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly refusal: WriteRefusal }
-
-/** What the synchronous block of a write answers: the value without `persisted`, or a refusal. */
+/**
+ * What the synchronous block of a write answers: the value without `persisted` (this module alone
+ * sets it, from the durability flush), or a refusal.
+ */
 export type AppendResult<V> =
   | {
       readonly ok: true
@@ -55,7 +56,7 @@ export interface SessionWriteOptions {
    * For a stored session, the same planning on its stored log before the plugin enters it (which
    * appends `session/end-seed`): a refusal it returns is answered with nothing appended.
    */
-  readonly precheck?: (view: SessionReadView) => WriteRefusal | null
+  readonly precheck?: (view: SessionView) => WriteRefusal | null
 }
 
 /**
@@ -63,7 +64,8 @@ export interface SessionWriteOptions {
  * @param services - sessions, agents, the write queue and the flush policy.
  * @param sessionId - the session to write to.
  * @param append - the synchronous block: plan, check and append; it must append nothing when it
- * refuses. Runs inside the maintenance slot when `maintenance` is true and an agent exists.
+ * refuses. Gets the session and where it came from; runs inside the maintenance slot when
+ * `maintenance` is true and an agent exists.
  * @param options - `maintenance: false` for a write that appends nothing (`flush`); `precheck`
  *   for a stored session (see {@link SessionWriteOptions}).
  * @returns the value with `persisted`, or `SESSION_NOT_LIVE` (neither live nor stored), `AGENT_BUSY` (a turn, a compaction
@@ -75,13 +77,13 @@ export interface SessionWriteOptions {
 export async function runSessionWrite<V extends WriteValue>(
   services: SessionWriteServices,
   sessionId: string,
-  append: (session: Session) => AppendResult<V>,
+  append: (session: Session, origin: SessionOrigin) => AppendResult<V>,
   options: SessionWriteOptions = { maintenance: true },
-): Promise<WriteOutcome<V>> {
+): Promise<Outcome<V>> {
   const id = sessionId as SessionId
-  const task = async (session: Session): Promise<WriteOutcome<V>> => {
+  const task = async (session: Session, origin: SessionOrigin): Promise<Outcome<V>> => {
     const fromSeq = session.seq
-    const written = append(session)
+    const written = append(session, origin)
     if (!written.ok) return written
     if (session.seq > fromSeq) services.afterAppend?.(session, fromSeq)
     const flushed = await flushWithRetry(() => services.sessions.flush(session), services.flushRetry)
@@ -96,12 +98,13 @@ export async function runSessionWrite<V extends WriteValue>(
     return { ok: true, value: { ...written.value, persisted: flushed.persisted } as V }
   }
 
-  const queued = await services.queue.run(sessionId, async (): Promise<WriteOutcome<V>> => {
+  const queued = await services.queue.run(sessionId, async (): Promise<Outcome<V>> => {
     if (!options.maintenance) {
-      const session = services.agents.get(id)?.session ?? services.sessions.get(id)
-      return session === undefined ? { ok: false, refusal: { code: 'SESSION_NOT_LIVE', sessionId } } : task(session)
+      const agent = services.agents.get(id)
+      const session = agent?.session ?? services.sessions.get(id)
+      return session === undefined ? { ok: false, refusal: { code: 'SESSION_NOT_LIVE', sessionId } } : task(session, agent !== undefined ? 'agent' : 'live')
     }
-    return services.access.write<V, WriteRefusal>(sessionId, (session) => task(session), options.precheck)
+    return services.access.write<V, WriteRefusal>(sessionId, task, options.precheck)
   })
   if (queued.ok) return queued.value
   return {
@@ -119,6 +122,6 @@ export async function runSessionWrite<V extends WriteValue>(
  * @returns `{ action: 'flush', lastSeq, persisted }`, or `SESSION_NOT_LIVE` / `AGENT_BUSY`.
  * @throws {@link MessageRecallError} `PERSIST_FAILED` (`applied: true`) when every attempt failed.
  */
-export function flushSession(services: SessionWriteServices, sessionId: string): Promise<WriteOutcome<FlushValue>> {
+export function flushSession(services: SessionWriteServices, sessionId: string): Promise<Outcome<FlushValue>> {
   return runSessionWrite<FlushValue>(services, sessionId, (session) => ({ ok: true, value: { action: 'flush', lastSeq: session.seq - 1 }, seq: session.seq - 1 }), { maintenance: false })
 }

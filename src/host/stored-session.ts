@@ -35,7 +35,9 @@ import type { Agent } from '@deepseek-ai/dsh-agent'
 import { foldSurface, type Session, type SessionEvent, type SessionId, type SessionPreparation } from '@deepseek-ai/dsh-session'
 import type { LogEvent } from '../shared/events'
 import type { EventLookup } from './surface-plan'
+import { errorText } from '../shared/error-text'
 import type { AgentBusyRefusal, SessionNotLiveRefusal } from './refusals'
+import { stableViewOfSession, type SessionOrigin, type SessionView } from './session-view'
 
 /** The part of `ctx.sessionPersistence` (`dsh-session-persistence`, `SessionPersistence`) used here. */
 export interface StoredSessionSource {
@@ -61,27 +63,11 @@ export interface SessionAccessServices {
   persistence(): StoredSessionSource | undefined
 }
 
-/** Where a write ran: on a live agent's session, a live session without an agent, or a stored session the plugin entered. */
-export type SessionOrigin = 'agent' | 'live' | 'stored'
-
 /** Refusals of the access layer itself. */
 export type AccessRefusal = SessionNotLiveRefusal | AgentBusyRefusal
 
 /** A task's outcome: its value, or a refusal of the task's own kind. */
 export type AccessOutcome<T, R> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly refusal: R }
-
-/** A read-only view of a session's surface and log for planning. */
-export interface SessionReadView {
-  /** Surface node seqs in surface order (a stable copy). */
-  readonly nodes: readonly number[]
-  readonly replaceGeneration: number
-  /** Seq of the last event of the log. */
-  readonly lastSeq: number
-  /** Seq the next appended event gets. */
-  readonly nextSeq: number
-  readonly lookup: EventLookup
-  readonly origin: SessionOrigin
-}
 
 interface Hold {
   readonly session: Session
@@ -98,10 +84,6 @@ function once(detach: () => void): () => void {
     done = true
     detach()
   }
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
 }
 
 /** One writer per session: the live agent's maintenance slot, or the plugin's own hold of a stored session. */
@@ -127,7 +109,7 @@ export class SessionAccess {
   async write<T, R>(
     sessionId: string,
     task: (session: Session, origin: SessionOrigin) => Promise<AccessOutcome<T, R>>,
-    precheck?: (view: SessionReadView) => R | null,
+    precheck?: (view: SessionView) => R | null,
   ): Promise<AccessOutcome<T, R | AccessRefusal>> {
     return this.reach(sessionId, () => this.runLive(sessionId as SessionId, task), task, precheck)
   }
@@ -137,7 +119,7 @@ export class SessionAccess {
     sessionId: string,
     live: () => Promise<AccessOutcome<T, R | AccessRefusal>> | undefined,
     task: (session: Session, origin: SessionOrigin) => Promise<AccessOutcome<T, R>>,
-    precheck?: (view: SessionReadView) => R | null,
+    precheck?: (view: SessionView) => R | null,
   ): Promise<AccessOutcome<T, R | AccessRefusal>> {
     const id = sessionId as SessionId
     for (let attempt = 0; ; attempt++) {
@@ -171,18 +153,12 @@ export class SessionAccess {
    * @returns the view, or `SESSION_NOT_LIVE` when the session is neither live nor stored.
    * @throws the persistence service's read errors, or `foldSurface`'s on a log that breaks the surface rules.
    */
-  async read(sessionId: string): Promise<AccessOutcome<SessionReadView, SessionNotLiveRefusal>> {
+  async read(sessionId: string): Promise<AccessOutcome<SessionView, SessionNotLiveRefusal>> {
     const id = sessionId as SessionId
     const agent = this.services.agents.get(id)
     const session = agent?.session ?? this.services.sessions.get(id)
     if (session !== undefined) {
-      return {
-        ok: true,
-        value: {
-          nodes: [...session.surface.nodes], replaceGeneration: session.surface.replaceGeneration, lastSeq: session.seq - 1, nextSeq: session.seq,
-          lookup: this.services.lookup(session), origin: agent !== undefined ? 'agent' : this.holds.has(sessionId) ? 'stored' : 'live',
-        },
-      }
+      return { ok: true, value: stableViewOfSession(session, this.services.lookup(session), agent !== undefined ? 'agent' : this.holds.has(sessionId) ? 'stored' : 'live') }
     }
     const persistence = this.services.persistence()
     if (persistence === undefined || !(await isStored(persistence, sessionId))) return { ok: false, refusal: { code: 'SESSION_NOT_LIVE', sessionId } }

@@ -1,18 +1,22 @@
 /**
- * The removal planner: given the current surface (node seqs in surface order) and a way to look
- * up one event by seq, decide which inclusive surface range a `recall`, `delete` or `deleteFrom`
- * shadows, or refuse with a typed reason. Pure: no `Context`, no `Session`, no I/O, and no fold of
- * the whole log (`foldSurface` is never called here).
+ * The removal planner: given the current surface (node seqs in surface order), a way to look up
+ * one event by seq, and an action's planning (its shape and target, from the action table in
+ * `shared/actions.ts`), decide which inclusive surface range the tombstone shadows, or refuse with
+ * a typed reason. It never reads an action's name, so every action of one shape plans alike. Pure:
+ * no `Context`, no `Session`, no I/O, and no fold of the whole log (`foldSurface` is never called
+ * here).
  *
  * Rules (all in surface order, never numeric seq order, because after a replace a high seq sits
  * at a low position — `replacementRange` in `dsh-session`):
- * - `recall`: the target must be a message the person sent (`source.kind === 'user'`); the range
- *   is that node alone.
- * - `delete`: a user message alone; an `assistant/message` or `tool/result` takes its whole model
- *   step: every surface node of that `(turn, step)`, which must sit contiguously.
- * - `deleteFrom`: from the target to the last surface node, the start widened back to the first
- *   node of the step it sits in, and further back while a tool result in the range answers a
- *   call that sits before it.
+ * - target `prompt` (`recall`): the target must be a message the person sent
+ *   (`source.kind === 'user'`).
+ * - shape `message`: the target node alone.
+ * - shape `step` (`delete`, `exclude`): a user message alone; an `assistant/message` or
+ *   `tool/result` takes its whole model step: every surface node of that `(turn, step)`, which
+ *   must sit contiguously.
+ * - shape `onward` (`deleteFrom`): from the target to the last surface node, the start widened
+ *   back to the first node of the step it sits in, and further back while a tool result in the
+ *   range answers a call that sits before it.
  * - Tombstones, compaction checkpoints, other plugins' replacements and harness-injected context
  *   are never a target.
  * - Tombstones of this plugin adjacent to the range are absorbed into it, so one gap never holds
@@ -22,7 +26,7 @@
  *   `dsh-compaction`'s `toolPairingBalancedBefore/After` then throw "corrupt surface".
  *
  * Cost: one `indexOf` over the nodes (from `searchFrom`) plus the scanned neighbourhood of the target (the step and
- * the user messages around it); `deleteFrom` scans the range it shadows. A full scan of the nodes
+ * the user messages around it); shape `onward` scans the range it shadows. A full scan of the nodes
  * happens only to resolve a `messageId` target or to locate the partner of a call or result that
  * the neighbourhood does not close.
  *
@@ -37,7 +41,7 @@ import {
   type NodeKind,
   type StepKey,
 } from '../shared/surface-node'
-import type { RemovalAction } from '../shared/tombstone'
+import type { RemovalPlanning } from '../shared/actions'
 import { nearestBefore, nearestOutside, ToolPairingIndex } from '../shared/tool-pairing'
 
 export type { NodeKind, StepKey } from '../shared/surface-node'
@@ -57,7 +61,8 @@ export interface PlanInput {
   readonly nodes: readonly number[]
   /** One event by seq; called only for surface nodes near the target. */
   readonly lookup: EventLookup
-  readonly action: RemovalAction
+  /** The action's shape and target (`removalPlanning(action)`, `shared/actions.ts`). */
+  readonly planning: RemovalPlanning
   readonly target: PlanTarget
   /**
    * A position near a `seq` target, where its search starts (see {@link positionOf}); default 0.
@@ -68,7 +73,6 @@ export interface PlanInput {
 
 /** A validated removal: the replace range to write and what it shadows. */
 export interface RemovalPlan {
-  readonly action: RemovalAction
   /** Seq of the addressed surface node. */
   readonly targetSeq: number
   readonly targetNodeKind: NodeKind
@@ -86,7 +90,7 @@ export interface RemovalPlan {
   readonly nodeKinds: readonly NodeKind[]
   /** Seqs of this plugin's earlier tombstones absorbed at either edge of the range. */
   readonly absorbedTombstoneSeqs: readonly number[]
-  /** The model step removed whole (`delete` of a model row) or widened into (`deleteFrom`); `null` otherwise. */
+  /** The model step removed whole (shape `step` on a model row) or widened into (shape `onward`); `null` otherwise. */
   readonly stepKey: StepKey | null
 }
 
@@ -100,7 +104,7 @@ export interface TargetNotFoundRefusal {
   readonly matchingSeqs: readonly number[]
 }
 
-/** `recall` addressed something other than a message the person sent. */
+/** An action that targets a `prompt` (`recall`) addressed something other than a message the person sent. */
 export interface NotAUserMessageRefusal {
   readonly code: 'NOT_A_USER_MESSAGE'
   readonly seq: number
@@ -172,7 +176,7 @@ class SurfaceView {
 
 /**
  * Plan one removal against the current surface.
- * @param input - surface nodes in surface order, an event lookup, the action and the target.
+ * @param input - surface nodes in surface order, an event lookup, the action's planning and the target.
  * @returns `{ ok: true, plan }`, or `{ ok: false, refusal }` with `TARGET_NOT_FOUND`,
  * `NOT_A_USER_MESSAGE`, `NOT_DELETABLE` or `SPAN_NOT_CONTIGUOUS` and the offending facts.
  * @throws when a surface node has no event under `lookup` (corrupt surface or wrong lookup), or
@@ -187,7 +191,8 @@ export function planRemoval(input: PlanInput): PlanResult {
   const targetEvent = view.event(idx)
   const targetNodeKind = classifyNode(targetEvent)
 
-  if (input.action === 'recall' && targetNodeKind !== 'user') {
+  const { plans, targets } = input.planning
+  if (targets === 'prompt' && targetNodeKind !== 'user') {
     return { ok: false, refusal: { code: 'NOT_A_USER_MESSAGE', seq: targetSeq, nodeKind: targetNodeKind } }
   }
   if (NOT_DELETABLE_KINDS.has(targetNodeKind)) {
@@ -197,13 +202,13 @@ export function planRemoval(input: PlanInput): PlanResult {
   let startIdx = idx
   let endIdx = idx
   let stepKey: StepKey | null = null
-  if (input.action === 'delete' && (targetNodeKind === 'assistant' || targetNodeKind === 'tool')) {
+  if (plans === 'step' && (targetNodeKind === 'assistant' || targetNodeKind === 'tool')) {
     stepKey = stepOf(targetEvent)
     if (stepKey === null) throw new Error(`message-recall: model row seq ${targetSeq} carries no turn/step`)
     const span = stepSpan(view, idx, stepKey)
     if ('code' in span) return { ok: false, refusal: span }
     ;[startIdx, endIdx] = [span.a, span.b]
-  } else if (input.action === 'deleteFrom') {
+  } else if (plans === 'onward') {
     const widened = onwardStart(view, idx)
     startIdx = widened.startIdx
     stepKey = widened.stepKey
@@ -220,7 +225,6 @@ export function planRemoval(input: PlanInput): PlanResult {
   return {
     ok: true,
     plan: {
-      action: input.action,
       targetSeq,
       targetNodeKind,
       start: view.seq(startIdx),

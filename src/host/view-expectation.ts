@@ -1,41 +1,43 @@
 /**
- * The `expect` check of a write: refuse with `STALE_VIEW` when the surface changed since the
- * client's view in a way the client did not see. This plugin's own writes after the view's
- * `lastSeq` (tombstones and restores, e.g. a removal sent a moment earlier from another tab) are
- * not such a change: they are counted out of the generation and their nodes are not "newer"
- * nodes. A write they do conflict with still fails, as `TARGET_NOT_FOUND` when its target is
- * gone, or `STALE_VIEW` when anything else (a turn, a compaction, another plugin) moved the
- * surface.
+ * The `expect` checks of a write or plan: refuse with `STALE_VIEW` when the surface changed since
+ * the client's view in a way the client did not see, or when a confirmed write would no longer
+ * write what was confirmed.
+ *
+ * - This plugin's own writes after the view's `lastSeq` (tombstones and restores, e.g. a removal
+ *   sent a moment earlier from another tab) do not make the view stale: they are counted out of
+ *   the generation and their nodes are not "newer" nodes, so two quick deletes both land. A write
+ *   they conflict with still fails, as `TARGET_NOT_FOUND` when its target is gone, or `STALE_VIEW`
+ *   when anything else (a turn, a compaction, another plugin) moved the surface.
+ * - A confirmed write (`expect.removedCount`, the count its plan showed) is refused when this
+ *   plugin's own writes changed what it would remove: it would now remove more messages than
+ *   confirmed, or a message a restore put back after the view (a Restore inside a planned Delete
+ *   onward range). Fewer is accepted: what the write and the earlier write remove together is what
+ *   was confirmed.
  *
  * @module dsh-message-recall/host/view-expectation
  */
 import type { ViewExpectation } from '../shared/protocol'
 import { readReplaceOp } from '../shared/replace-op'
 import { readRestore } from '../shared/restore'
-import type { EventLookup } from './surface-plan'
 import { isTombstoneEvent } from '../shared/tombstone'
 import type { StaleViewRefusal } from './refusals'
+import type { SessionView } from './session-view'
+import type { EventLookup } from './surface-plan'
 
-/** A surface snapshot that stays put while the live surface moves. */
-export interface StableView {
-  readonly nodes: readonly number[]
-  readonly replaceGeneration: number
-  /** Seq of the last event of the log. */
-  readonly lastSeq: number
-}
+/** What the checks read of a view. */
+export type ExpectationView = Pick<SessionView, 'nodes' | 'replaceGeneration' | 'lastSeq' | 'lookup'>
 
 /**
- * Check a client's `expect` against a view.
- * @param view - the stable view the write plans against.
+ * Check a client's `expect` against a view, before planning.
+ * @param view - the view the write or plan is made on.
  * @param expect - the client's view, or `undefined` (nothing to check).
- * @param lookup - one event by seq; when given, this plugin's writes after `expect.lastSeq` are
- * discounted (see the module docs). Without it, or without `expect.lastSeq`, the check is exact.
- * @returns the `STALE_VIEW` refusal, or `null` when the view matches.
+ * @returns the `STALE_VIEW` refusal, or `null` when the view matches. Without `expect.lastSeq`
+ *   the generation is compared exactly (no own writes can be told apart).
  */
-export function checkExpectation(view: StableView, expect: ViewExpectation | undefined, lookup?: EventLookup): StaleViewRefusal | null {
+export function checkExpectation(view: ExpectationView, expect: ViewExpectation | undefined): StaleViewRefusal | null {
   if (expect === undefined) return null
-  const stale = (newerSeq: number | null): StaleViewRefusal => ({ code: 'STALE_VIEW', expected: expect, replaceGeneration: view.replaceGeneration, newerSeq })
-  const own = lookup === undefined || expect.lastSeq === undefined ? new Set<number>() : ownReplacementsAfter(expect.lastSeq, view.lastSeq, lookup)
+  const own = expect.lastSeq === undefined ? new Set<number>() : ownReplacementsAfter(expect.lastSeq, view.lastSeq, view.lookup)
+  const stale = (newerSeq: number | null): StaleViewRefusal => ({ code: 'STALE_VIEW', expected: expect, replaceGeneration: view.replaceGeneration, ownReplacements: own.size, newerSeq })
   if (expect.replaceGeneration !== undefined && expect.replaceGeneration !== view.replaceGeneration - own.size) return stale(null)
   if (expect.lastSeq !== undefined) {
     const lastSeq = expect.lastSeq
@@ -43,6 +45,27 @@ export function checkExpectation(view: StableView, expect: ViewExpectation | und
     if (newer !== undefined) return stale(newer)
   }
   return null
+}
+
+/**
+ * Check a confirmed write's plan against what was confirmed, after planning.
+ * @param view - the view the write planned on.
+ * @param expect - the client's view; nothing is checked without `expect.removedCount`.
+ * @param removedSeqs - the messages the write would remove now (seqs of the current log).
+ * @returns the `STALE_VIEW` refusal naming what changed, or `null` when the write removes no more
+ *   than was confirmed and nothing that came back after `expect.lastSeq`.
+ */
+export function checkConfirmed(view: ExpectationView, expect: ViewExpectation | undefined, removedSeqs: readonly number[]): StaleViewRefusal | null {
+  const confirmed = expect?.removedCount
+  if (expect === undefined || confirmed === undefined) return null
+  const lastSeq = expect.lastSeq
+  const cameBackSeqs = lastSeq === undefined ? [] : removedSeqs.filter((seq) => seq > lastSeq)
+  if (removedSeqs.length <= confirmed && cameBackSeqs.length === 0) return null
+  const own = lastSeq === undefined ? 0 : ownReplacementsAfter(lastSeq, view.lastSeq, view.lookup).size
+  return {
+    code: 'STALE_VIEW', expected: expect, replaceGeneration: view.replaceGeneration, ownReplacements: own, newerSeq: null,
+    changed: { removedCount: removedSeqs.length, cameBackSeqs },
+  }
 }
 
 /** Seqs of this plugin's replacements (tombstones and restores) in `(afterSeq, lastSeq]`. */

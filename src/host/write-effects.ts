@@ -13,6 +13,7 @@ import type { LogEvent } from '../shared/events'
 import { classifyNode } from '../shared/surface-node'
 import { titleAfterPrompt, titleAfterRemoval, titleAfterRestore, type TitleChange, type TitleLimits } from './title'
 import { appendTitle, currentTitle, titleBefore } from './title-events'
+import { errorText } from '../shared/error-text'
 
 /** The optional services a replace consults, read at request time. */
 export interface WriteEffects {
@@ -45,7 +46,7 @@ function writeTitle(session: Session, effects: WriteEffects, change: TitleChange
   try {
     return appendTitle(session, change)
   } catch (error) {
-    effects.warn(`message-recall: the session title of "${session.id}" was not updated: ${error instanceof Error ? error.message : String(error)}`)
+    effects.warn(`message-recall: the session title of "${session.id}" was not updated: ${errorText(error)}`)
     return null
   }
 }
@@ -114,7 +115,7 @@ export function followPrompt(session: Session, effectsOf: () => Pick<WriteEffect
       const lookup = lookupOf()
       writeTitle(session, { ...effects, meter: undefined }, titleAfterPrompt(currentTitle(session, session.seq, lookup), event, lookup, effects.titleLimits))
     } catch (error) {
-      effects.warn(`message-recall: the session title of "${session.id}" was not updated: ${error instanceof Error ? error.message : String(error)}`)
+      effects.warn(`message-recall: the session title of "${session.id}" was not updated: ${errorText(error)}`)
     }
   })
 }

@@ -13,7 +13,8 @@ import type { LogRecord } from './log-frames'
 import { readReplaceOp } from '../shared/replace-op'
 import { classifyNode, contentOf, plainText } from '../shared/surface-node'
 import { readRestore } from '../shared/restore'
-import { readTombstone, TOMBSTONE_ACTIONS, type TombstoneAction } from '../shared/tombstone'
+import { readTombstone } from '../shared/tombstone'
+import { TOMBSTONE_ACTIONS, type TombstoneAction } from '../shared/actions'
 
 /** What a session holds, for listings. */
 export interface SessionSummary {

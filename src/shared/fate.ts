@@ -42,7 +42,8 @@ import { readReplaceOp } from './replace-op'
 import { readRestore, type RestoreRecord } from './restore'
 import { notRestorableReason, type NotRestorableReason } from './restorable'
 import { classifyNode, type NodeKind } from './surface-node'
-import { readTombstone, type TombstoneAction, type TombstoneRecord } from './tombstone'
+import { ACTIONS, type TombstoneAction } from './actions'
+import { readTombstone, type TombstoneRecord } from './tombstone'
 
 /**
  * Where a message stands now: `current` (on the surface, itself or as a copy: never removed, or
@@ -104,15 +105,17 @@ type Step =
 
 /**
  * Whether a tombstone decides the fate of a message that reached it in `state`: any tombstone
- * decides a current message; a Delete onward also removes an excluded one; nothing changes a
- * removed one (the first removal names its fate).
+ * decides a current message; a removal planned onward (Delete onward, `plans: 'onward'` in the
+ * action table) also removes an excluded one; nothing changes a removed one (the first removal
+ * names its fate).
  * @param action - the tombstone's action.
  * @param state - the message's state before the tombstone (never `folded`: a fold ends the walk).
  * @returns true when the tombstone sets the state and becomes the deciding tombstone.
  */
 export function takesOver(action: TombstoneAction, state: FateState): boolean {
   if (state === 'current') return true
-  return state === 'excluded' && action === 'deleteFrom'
+  const spec = ACTIONS[action]
+  return state === 'excluded' && spec.plans === 'onward' && spec.effect === 'removed'
 }
 
 /**
@@ -273,7 +276,7 @@ export class Fates {
     for (const { from, by, step } of this.chain(seq)) {
       if (step.kind === 'tombstone') {
         if (takesOver(step.tombstone.action, state)) {
-          state = step.tombstone.action === 'exclude' ? 'excluded' : 'removed'
+          state = ACTIONS[step.tombstone.action].effect === 'excluded' ? 'excluded' : 'removed'
           tombstoneSeq = by
         }
         continue

@@ -43,6 +43,7 @@ import type { LogEvent } from './events'
 import { readFates, type Fates, type MessageFate } from './fate'
 import type { RestoreRecord } from './restore'
 import type { TombstoneRecord } from './tombstone'
+import { ACTIONS } from './actions'
 
 /**
  * One transcript row, as the client reads it from the rc.8 chat store or a script rebuilds it
@@ -224,7 +225,7 @@ interface OnwardSpan {
 function onwardSpans(fates: Fates): OnwardSpan[] {
   const spans: OnwardSpan[] = []
   for (const tombstone of fates.tombstones) {
-    if (tombstone.action !== 'deleteFrom' || tombstone.shadowedSeqs.length === 0 || !fates.statusOf(tombstone.seq)!.inEffect) continue
+    if (ACTIONS[tombstone.action].plans !== 'onward' || tombstone.shadowedSeqs.length === 0 || !fates.statusOf(tombstone.seq)!.inEffect) continue
     spans.push({ after: Math.min(...tombstone.shadowedSeqs), before: tombstone.seq })
   }
   return spans

@@ -1,38 +1,52 @@
 /**
  * The HTTP contract of `POST {path}` (default {@link DEFAULT_ROUTE_PATH}), shared by the host
  * route and the browser client: request body, success values, error codes and the reply envelope.
- * Types and constants only. Wire field names stay as written: `removedSeqs` carries the shadowed
- * surface seqs and `kinds` their node kinds.
+ * Types and constants only. The actions of the action table (`actions.ts`) are the route's
+ * surface actions; a reply names the nodes a replace covers `shadowedSeqs` with their `nodeKinds`,
+ * and the messages that leave the model's context `removedSeqs` (a tombstone's durable
+ * `source.removedSeqs` is its `shadowedSeqs`; see `tombstone.ts`).
  *
  * @module dsh-message-recall/shared/protocol
  */
 import type { NodeKind } from './surface-node'
-import type { TombstoneAction, TombstoneRecord } from './tombstone'
+import type { TombstoneRecord } from './tombstone'
+import { SURFACE_ACTIONS, type BatchRemovalAction, type SurfaceAction, type TombstoneAction } from './actions'
 
 /** The route's default exact pathname (`Config.path`), used by the host config and the client. */
 export const DEFAULT_ROUTE_PATH = '/dsh-message-recall'
 
-/**
- * Route actions: the removals (`recall`, `delete`, `deleteFrom`) and `exclude`, which each write
- * one tombstone; `restore` (undo one tombstone in place); `forkBefore` (a new session holding the
- * conversation as it was before a tombstone); `flush` (only the durability flush); the dry-run
- * `plan`; `apply` (a list of removals and restores written all or nothing); and the read-only
- * `inspect`.
- */
-export type RouteAction = TombstoneAction | 'restore' | 'forkBefore' | 'flush' | 'plan' | 'apply' | 'inspect'
+/** The route actions outside the action table, in a stable order. */
+const OTHER_ROUTE_ACTIONS = ['forkBefore', 'flush', 'plan', 'apply', 'inspect'] as const
 
-/** All route actions, in a stable order. */
-export const ROUTE_ACTIONS: readonly RouteAction[] = ['recall', 'delete', 'deleteFrom', 'exclude', 'restore', 'forkBefore', 'flush', 'plan', 'apply', 'inspect']
+/**
+ * Route actions: the actions of the action table (`actions.ts`: the tombstone actions `recall`,
+ * `delete`, `deleteFrom`, `exclude`, and `restore`, which undoes one tombstone in place);
+ * `forkBefore` (a fork: a new session holding the conversation as it was before a tombstone);
+ * `flush` (only the durability flush); the dry-run `plan`; `apply` (a list of changes written all
+ * or nothing); and the read-only `inspect`.
+ */
+export type RouteAction = SurfaceAction | (typeof OTHER_ROUTE_ACTIONS)[number]
+
+/** All route actions: the action table's, then the others, in a stable order. */
+export const ROUTE_ACTIONS: readonly RouteAction[] = Object.freeze([...SURFACE_ACTIONS, ...OTHER_ROUTE_ACTIONS])
 
 /**
  * The view a client planned against. When given, a write or plan is refused with `STALE_VIEW`
- * if the surface's `replaceGeneration` differs, or a surface node newer than `lastSeq` exists.
+ * if the surface's `replaceGeneration` differs, or a surface node newer than `lastSeq` exists
+ * (this plugin's own writes after `lastSeq` excepted), or, for a confirmed write, when the write
+ * would now remove a message its plan did not.
  */
 export interface ViewExpectation {
   /** The surface's `replaceGeneration` the client saw. */
   readonly replaceGeneration?: number
   /** Seq of the log's last event the client's view includes (a plan's `lastSeq`). */
   readonly lastSeq?: number
+  /**
+   * A confirmed write: how many messages the plan it confirms removes (a single `plan`'s
+   * `removedCount`, a batch `plan`'s `removedSeqs.length`). The write is refused with `STALE_VIEW`
+   * when it would remove more, or a message that came back after `lastSeq` (a restore).
+   */
+  readonly removedCount?: number
 }
 
 /**
@@ -88,9 +102,9 @@ export interface RemovalValue {
   readonly tombstoneSeq: number
   readonly range: SurfaceRange
   /** Shadowed surface seqs, in surface order (absorbed tombstones included). */
-  readonly removedSeqs: readonly number[]
-  /** Kind of each removed node, aligned with `removedSeqs`. */
-  readonly kinds: readonly NodeKind[]
+  readonly shadowedSeqs: readonly number[]
+  /** Node kind of each shadowed node, aligned with `shadowedSeqs`. */
+  readonly nodeKinds: readonly NodeKind[]
   /** The surface's `replaceGeneration` after the append. */
   readonly replaceGeneration: number
   /** True when a persistence listener took part in the durability flush (`SessionStore.flush`). */
@@ -107,9 +121,9 @@ export interface RestoreValue {
   readonly tombstoneSeq: number
   /** Seq of the restoring copy, the new surface node where the tombstone was. */
   readonly restoredSeq: number
-  /** Id of the restored message (the original's id; the copy keeps it). */
+  /** Id of the restored message (the original's id; the restoring copy keeps it). */
   readonly messageId: string
-  /** Seq of the removed message the copy was made from. */
+  /** Seq of the removed message the restoring copy was made from. */
   readonly originalSeq: number
   /** The surface's `replaceGeneration` after the append. */
   readonly replaceGeneration: number
@@ -146,14 +160,18 @@ export interface FlushValue {
 export interface PlanValue {
   readonly action: TombstoneAction
   readonly range: SurfaceRange
-  readonly removedSeqs: readonly number[]
-  readonly kinds: readonly NodeKind[]
+  /** Shadowed surface seqs, in surface order (absorbed tombstones included). */
+  readonly shadowedSeqs: readonly number[]
+  /** Node kind of each shadowed node, aligned with `shadowedSeqs`. */
+  readonly nodeKinds: readonly NodeKind[]
+  /** How many messages would leave the model's context: the shadowed nodes that are not tombstones. Send it back as `expect.removedCount`. */
+  readonly removedCount: number
   /** Rough token count of the removed messages (characters / 4; see `src/shared/token-estimate.ts`). */
   readonly estimatedTokens: number
   /** The model step removed whole or widened into, when any. */
   readonly turn?: number
   readonly step?: number
-  /** The view this plan was made against; send it back as `expect` to write exactly this plan. */
+  /** The view this plan was made against; send it back as `expect` (with `removedCount`) to write exactly this plan. */
   readonly replaceGeneration: number
   readonly lastSeq: number
 }
@@ -202,7 +220,7 @@ export interface RouteError {
    * the removed rows, or sees the restored one) but the durability flush still failed after its
    * retries; a later successful flush (`{ "action": "flush" }`, any later write, turn or graceful
    * stop) makes it permanent, a crash before that loses it. `false`: nothing of this request
-   * remains (a `forkBefore` whose copy could not be stored).
+   * remains (a `forkBefore` whose fork could not be stored).
    */
   readonly applied?: boolean
   /** `PERSIST_FAILED` with `applied: true`: the value the write would have answered, with `persisted: false`. */
@@ -220,7 +238,7 @@ export type RouteReply<T> = { readonly ok: true; readonly value: T } | { readonl
 
 /** One change of an `apply` or batch `plan`: a removal by surface seq, or an in-place restore by tombstone seq. */
 export type ChangeBody =
-  | { readonly action: 'delete' | 'deleteFrom' | 'exclude'; readonly seq: number }
+  | { readonly action: BatchRemovalAction; readonly seq: number }
   | { readonly action: 'restore'; readonly tombstoneSeq: number }
 
 /** Body of `apply`, and of a batch `plan` (same fields, `action: 'plan'`). */
@@ -262,8 +280,8 @@ export interface PlannedWrite {
   /** Indexes of the changes this write carries. */
   readonly changeIndexes: readonly number[]
   /** Tombstone: its action and range over current seqs (a seq the batch itself creates reads as `null`). */
-  readonly action?: 'delete' | 'deleteFrom' | 'exclude'
-  readonly removedSeqs?: readonly (number | null)[]
+  readonly action?: BatchRemovalAction
+  readonly shadowedSeqs?: readonly (number | null)[]
   /** Restore: the tombstone undone and the message that comes back. */
   readonly tombstoneSeq?: number
   readonly restoredSeq?: number
@@ -275,7 +293,7 @@ export interface BatchPlanValue {
   readonly writes: readonly PlannedWrite[]
   readonly tombstoneCount: number
   readonly restoreCount: number
-  /** Seqs of the messages that would leave the model context. */
+  /** Seqs of the messages that would leave the model context; send their count back as `expect.removedCount`. */
   readonly removedSeqs: readonly number[]
   /** Seqs of removed messages that would come back. */
   readonly restoredSeqs: readonly number[]

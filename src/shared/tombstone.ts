@@ -3,7 +3,14 @@
  * log scripts, so all three recognise exactly the events the host writes.
  *
  * A tombstone is one `user/message` whose `surfaceOp` replaces a surface range and whose
- * `data.source` is `{ kind: 'plugin', plugin: 'dsh-message-recall', action, removedSeqs }`.
+ * `data.source` is `{ kind: 'plugin', plugin: 'dsh-message-recall', action, removedSeqs }`;
+ * `action` is one of the action table's tombstone actions (`actions.ts`).
+ *
+ * Names: `source.removedSeqs` is the durable name, which logs already hold, of what the code and
+ * the wire call `shadowedSeqs` (every surface node the replace covers, in surface order). This
+ * module is the one place the two meet: {@link tombstoneSource} writes `shadowedSeqs` as
+ * `removedSeqs`, and {@link readTombstone} reads them back (from `sourceEventSeqs`, else
+ * `removedSeqs`).
  * The plugin name is never `compact`: `@deepseek-ai/dsh-compaction/invariant` treats a replacing
  * user message with that source as a compaction checkpoint.
  *
@@ -11,6 +18,7 @@
  */
 import { isRecord, type LogEvent } from './events'
 import { readReplaceOp } from './replace-op'
+import { isTombstoneAction, type TombstoneAction } from './actions'
 
 /**
  * `source.plugin` of every tombstone this plugin writes: the package name, which the browser
@@ -19,23 +27,7 @@ import { readReplaceOp } from './replace-op'
  */
 export const TOMBSTONE_PLUGIN = 'dsh-message-recall'
 
-/** The removal actions that write a tombstone. */
-export type RemovalAction = 'recall' | 'delete' | 'deleteFrom'
-
-/** All removal actions, in a stable order. */
-export const REMOVAL_ACTIONS: readonly RemovalAction[] = ['recall', 'delete', 'deleteFrom']
-
-/**
- * Every `source.action` a tombstone carries: the removals, and `exclude`, which is planned like
- * `delete` and written as the same kind of tombstone (the client keeps its rows in view, dimmed).
- * A release that predates `exclude` reads such a tombstone as a `delete` (see {@link readTombstone}).
- */
-export type TombstoneAction = RemovalAction | 'exclude'
-
-/** All tombstone actions, in a stable order. */
-export const TOMBSTONE_ACTIONS: readonly TombstoneAction[] = [...REMOVAL_ACTIONS, 'exclude']
-
-/** `data.source` of a tombstone as written to the log. `removedSeqs` (the durable field name) are the shadowed surface seqs, in surface order. */
+/** `data.source` of a tombstone as written to the log; `removedSeqs` is the durable name of its `shadowedSeqs`. */
 export interface TombstoneSource {
   readonly kind: 'plugin'
   readonly plugin: typeof TOMBSTONE_PLUGIN
@@ -55,7 +47,7 @@ export interface TombstoneRecord {
 
 /**
  * Build the `source` of a new tombstone.
- * @param action - the removal action.
+ * @param action - the tombstone action.
  * @param shadowedSeqs - the shadowed surface seqs, in surface order (written as `removedSeqs`).
  * @returns the source, with a copy of `shadowedSeqs`.
  */
@@ -94,7 +86,7 @@ export function readTombstone(event: LogEvent): TombstoneRecord | null {
   if (!isTombstoneEvent(event)) return null
   const range = readReplaceOp(event.surfaceOp)!
   const source = (event.data as { source: Record<string, unknown> }).source
-  const action = TOMBSTONE_ACTIONS.find((a) => a === source.action) ?? 'delete'
+  const action = isTombstoneAction(source.action) ? source.action : 'delete'
   const fromSource = Array.isArray(source.removedSeqs) ? (source.removedSeqs as unknown[]).filter(Number.isSafeInteger) as number[] : []
   const shadowedSeqs = event.sourceEventSeqs ? [...event.sourceEventSeqs] : fromSource
   return { seq: event.seq, start: range.start, end: range.end, shadowedSeqs, action }

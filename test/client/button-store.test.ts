@@ -53,11 +53,11 @@ function setup(answer: (request: RecallRequest) => Reply | Promise<Reply>) {
 }
 
 const plan = (removedSeqs: number[]): Reply => ({ ok: true, value: {
-  action: 'delete', range: { start: removedSeqs[0]!, end: removedSeqs.at(-1)! }, removedSeqs, kinds: removedSeqs.map(() => 'user'),
+  action: 'delete', range: { start: removedSeqs[0]!, end: removedSeqs.at(-1)! }, shadowedSeqs: removedSeqs, nodeKinds: removedSeqs.map(() => 'user'), removedCount: removedSeqs.length,
   estimatedTokens: 10, replaceGeneration: 3, lastSeq: 40,
 } })
 const removal = (patch: Partial<RemovalValue>): RemovalValue => ({
-  action: 'recall', tombstoneSeq: 41, range: { start: 12, end: 12 }, removedSeqs: [12], kinds: ['user'], replaceGeneration: 1, persisted: true, ...patch,
+  action: 'recall', tombstoneSeq: 41, range: { start: 12, end: 12 }, shadowedSeqs: [12], nodeKinds: ['user'], replaceGeneration: 1, persisted: true, ...patch,
 })
 const written: Reply = { ok: true, value: removal({ action: 'delete', replaceGeneration: 4 }) }
 
@@ -65,9 +65,9 @@ describe('ButtonStore', () => {
   it('arms on the first press, commits on the second with the plan\'s view, and learns the generation baseline', async () => {
     const { buttons, press, sent } = setup((r) => (r.action === 'plan' ? plan([12, 13]) : written))
     assert.equal(await press({ key: 'k', seq: 12, action: 'delete' }), 'armed')
-    assert.deepEqual(buttons.getSnapshot().armed, { key: 'k', seq: 12, action: 'delete', count: 2, expect: { replaceGeneration: 3, lastSeq: 40 } })
+    assert.deepEqual(buttons.getSnapshot().armed, { key: 'k', seq: 12, action: 'delete', count: 2, expect: { replaceGeneration: 3, lastSeq: 40, removedCount: 2 } })
     assert.equal(await press({ key: 'k', seq: 12, action: 'delete' }), 'committed')
-    assert.deepEqual(sent.map((r) => [r.action, r.expect]), [['plan', { lastSeq: 40 }], ['delete', { replaceGeneration: 3, lastSeq: 40 }]])
+    assert.deepEqual(sent.map((r) => [r.action, r.expect]), [['plan', { lastSeq: 40 }], ['delete', { replaceGeneration: 3, lastSeq: 40, removedCount: 2 }]])
     assert.equal(buttons.getSnapshot().armed, null)
     assert.deepEqual(buttons.generationBaseline, { replaceGeneration: 4, atSeq: 41 })
   })
@@ -151,8 +151,8 @@ describe('ButtonStore', () => {
 
 describe('reply readers', () => {
   it('counts the messages a plan removes without the tombstones it absorbs', () => {
-    assert.equal(planCount({ kinds: ['user', 'tombstone', 'assistant'] }), 2)
-    assert.equal(planCount({ kinds: ['tombstone'] }), 1)
+    assert.equal(planCount({ nodeKinds: ['user', 'tombstone', 'assistant'] }), 2)
+    assert.equal(planCount({ nodeKinds: ['tombstone'] }), 1)
   })
 
   it('reads a recall reply: text from `text`, else from the text blocks; the content as logged', () => {

@@ -18,10 +18,11 @@ import { editorEn, editorZh } from '../../src/client/editor/editor-locales'
 import { en as recallEn, zh as recallZh } from '../../src/client/text/locales'
 import { describeBatchRefusal, planBatch, type BatchChange } from '../../src/host/batch-plan'
 import { appendBatch } from '../../src/host/batch-writer'
+import { planRestore } from '../../src/host/restore-plan'
+import { appendRestore } from '../../src/host/restore-writer'
 import { describeRefusal } from '../../src/host/refusals'
-import { stableView } from '../../src/host/tombstone-writer'
-import { checkExpectation } from '../../src/host/view-expectation'
-import { describePlanRefusal } from '../../src/host/surface-plan'
+import { viewOfSession } from '../../src/host/session-view'
+import { planBatchOnView } from '../../src/host/view-plans'
 import type { LogEvent } from '../../src/shared/events'
 import { FakeHost } from './support/fake-host'
 import { LogBuilder } from '../host/log-builder'
@@ -56,15 +57,15 @@ function hostOver(host: FakeHost, b: LogBuilder, pageEvents: number, flush: () =
       return { status: 200, body: { type: 'server-response', rpcId: body.rpcId, result: { ok: true, value: { events, hasMore: from > 0 } } } }
     }
     const changes = body.changes as BatchChange[]
-    // The host's own view check: a turn since the dialog's `lastSeq` makes the view stale.
-    const stale = checkExpectation(stableView(b.session), body.expect, b.lookup)
-    if (stale !== null) return { status: 409, body: { ok: false, error: { code: 'STALE_VIEW', message: describeRefusal(stale) } } }
-    const planned = planBatch({ nodes: b.nodes, lookup: b.lookup, nextSeq: b.session.seq, changes })
+    // The host's own planning on its view: the view check (a turn since the dialog's `lastSeq` makes
+    // it stale), the batch planner, and the check of a confirmed count.
+    const planned = planBatchOnView(viewOfSession(b.session, b.lookup, 'live'), { changes, ...(body.expect === undefined ? {} : { expect: body.expect }) })
     if (!planned.ok) {
-      return { status: 409, body: { ok: false, error: { code: planned.refusal.refusal.code, message: describeBatchRefusal(planned.refusal, describePlanRefusal), index: planned.refusal.index } } }
+      const refusal = planned.refusal
+      return { status: 409, body: { ok: false, error: { code: refusal.code, message: describeRefusal(refusal), ...('index' in refusal ? { index: refusal.index } : {}) } } }
     }
-    if (body.action === 'plan') return { status: 200, body: { ok: true, value: { action: 'plan', writes: [] } } }
-    const results = appendBatch(b.session, planned.plan, changes)
+    if (body.action === 'plan') return { status: 200, body: { ok: true, value: { action: 'plan', writes: [], removedSeqs: planned.value.removedSeqs.filter((seq) => seq < b.session.seq) } } }
+    const results = appendBatch(b.session, planned.value, changes)
     const value = { action: 'apply', results, replaceGeneration: b.session.surface.replaceGeneration }
     if (flush() === 'fails') {
       return { status: 500, body: { ok: false, error: {
@@ -217,7 +218,9 @@ describe('editor dialog', () => {
     const applies = m.host.requests.filter((r) => r.body.action === 'apply')
     assert.equal(applies.length, 1)
     assert.deepEqual(applies[0]!.body.changes, [{ action: 'delete', seq: t1.steps[0]!.assistant }, { action: 'deleteFrom', seq: t3.prompt }])
-    assert.deepEqual(applies[0]!.body.expect, { lastSeq: count - 1 })
+    // The batch plan's count goes back with Apply: the answer's step with its tool results, and turn 3 whole.
+    const stepOf = (s: { assistant: number; results: readonly number[] }) => 1 + s.results.length
+    assert.deepEqual(applies[0]!.body.expect, { lastSeq: count - 1, removedCount: stepOf(t1.steps[0]!) + 1 + t3.steps.reduce((n, s) => n + stepOf(s), 0) })
     assert.equal(m.b.session.seq, count + 2)
     assert.deepEqual(m.closed, [false, false, true])
   })
@@ -293,6 +296,39 @@ describe('editor dialog', () => {
     await m.click(m.q('[data-editor-apply]'))
     await act(async () => settle())
     assert.equal(m.b.session.seq, count + 1)
+    assert.deepEqual(m.closed, [true])
+  })
+
+  it('an Apply whose From here range a restore from elsewhere changed is refused, nothing is written, and the Apply over the history read again writes', async () => {
+    const b = new LogBuilder('editor-confirmed')
+    const t1 = b.turn('first prompt', [{ text: 'Reading a.', calls: ['a'] }, { text: 'Read a.' }])
+    const t2 = b.turn('second prompt', [{ text: 'Second answer.' }])
+    b.turn('third prompt', [{ text: 'Third answer.' }])
+    const recalled = b.tombstone('recall', t2.prompt, t2.prompt)
+    const m = await mount({ b })
+    await m.click(m.unit('s1.2').querySelector('[data-editor-from]'))
+    await m.planned()
+    const plan = m.host.requests.filter((r) => r.body.action === 'plan').at(-1)!
+    assert.deepEqual(plan.body.changes, [{ action: 'deleteFrom', seq: t1.steps[1]!.assistant }])
+    // Another tab restores the recalled prompt: it comes back inside the From here range.
+    const restore = planRestore({ nodes: b.nodes, lookup: b.lookup, tombstoneSeq: recalled })
+    assert.ok(restore.ok)
+    const copy = appendRestore(b.session, restore.plan)
+    const count = b.session.seq
+    await m.click(m.q('[data-editor-apply]'))
+    await act(async () => settle())
+    const applies = m.host.requests.filter((r) => r.body.action === 'apply')
+    // Read a.; second answer; third prompt and its answer: the recalled prompt was no message then.
+    assert.deepEqual(applies[0]!.body.expect, { lastSeq: recalled, removedCount: 4 })
+    assert.equal(m.q('[data-editor-refusal]')!.textContent, 'Nothing was changed: The conversation just changed. Try again.')
+    assert.equal(b.session.seq, count, 'nothing written')
+    await m.planned()
+    const back = m.unit(`u${t2.prompt}`)
+    assert.deepEqual([back.getAttribute('data-editor-state'), back.getAttribute('data-editor-preview')], ['current', 'going'], 'the restored prompt is listed again, inside the From here range')
+    await m.click(m.q('[data-editor-apply]'))
+    await act(async () => settle())
+    assert.deepEqual(m.host.requests.filter((r) => r.body.action === 'apply')[1]!.body.expect, { lastSeq: copy.seq, removedCount: 5 }, 'the plan over the history read again, the restored prompt counted')
+    assert.equal(b.session.seq, count + 1)
     assert.deepEqual(m.closed, [true])
   })
 

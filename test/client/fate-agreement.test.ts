@@ -128,7 +128,7 @@ describe('one fate: every consumer agrees on random logs', () => {
           const editorRestores = units.some((u) => u.tombstoneSeq === tombstone.seq && u.restorable)
           assert.equal(editorRestores, host, `${where}: the editor offers Restore`)
           if (fates.shadowerOf(tombstone.seq) === null) {
-            assert.equal(restorableInPlace({ kinds: tombstone.shadowedSeqs.map(kindOf) }), host, `${where}: the undo notice offers Undo`)
+            assert.equal(restorableInPlace({ action: tombstone.action, nodeKinds: tombstone.shadowedSeqs.map(kindOf) }), host, `${where}: the undo notice offers Undo`)
           }
           for (const row of chat.excluded.filter((x) => x.tombstoneSeq === tombstone.seq)) {
             const anchor = anchors.find((a) => a.key === row.key)!

@@ -18,6 +18,7 @@ import { resolveRow } from '../../src/client/rows/resolve-row'
 import { appended, richLog } from './support/log'
 import { appendTombstone, bootClient, liveSession } from './support/page'
 import { planRemoval } from '../../src/host/surface-plan'
+import { removalPlanning } from '../../src/shared/actions'
 
 /** Turn 1: prompt, a step with two tool calls, a reply. Turn 2: prompt, reply. */
 function twoTurns(): Session {
@@ -134,7 +135,7 @@ describe('hiding rules: exclusions', () => {
     const [, replyOne] = seqsOf(session, 'assistant/message')
     const exclusion = appendTombstone(session, 'exclude' as never, [second!])
     // The planner takes the adjacent exclusion into the delete's range: one tombstone per gap.
-    const planned = planRemoval({ nodes: [...session.surface.nodes], lookup: (seq) => events(session)[seq], action: 'delete', target: { seq: replyOne! } })
+    const planned = planRemoval({ nodes: [...session.surface.nodes], lookup: (seq) => events(session)[seq], planning: removalPlanning('delete'), target: { seq: replyOne! } })
     assert.ok(planned.ok)
     assert.deepEqual(planned.plan.shadowedSeqs, [replyOne, exclusion.seq])
     const removal = appendTombstone(session, 'delete', planned.plan.shadowedSeqs)

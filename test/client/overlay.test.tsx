@@ -137,7 +137,7 @@ describe('client overlay in the page', () => {
     assert.equal(m.host.of('delete').length, 0)
     await click(armed)
     const [commit] = m.host.of('delete')
-    assert.deepEqual(commit, { sessionId: 'session-a', action: 'delete', seq: stepSeq, expect: plan!.expect })
+    assert.deepEqual(commit, { sessionId: 'session-a', action: 'delete', seq: stepSeq, expect: { ...plan!.expect, removedCount: 3 } }, 'the plan\'s view and its count, confirmed')
     assert.deepEqual(hiddenRows(m), ['assistant-step', 'tool-call', 'tool-call'])
     const hidden = snapshot().hidden
     assert.deepEqual(hidden.map((h: any) => h.reason), ['shadowed', 'shadowed', 'shadowed'])

@@ -7,6 +7,7 @@ import './support/dom'
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { resolveRow } from '../../src/client/rows/resolve-row'
+import { actionsOfferedOn } from '../../src/shared/actions'
 import { deriveHiddenRows } from '../../src/shared/hidden-rows'
 import { transcriptRows } from '../../src/log/log-rows'
 import type { LogEvent } from '../../src/shared/events'
@@ -28,10 +29,10 @@ describe('row resolution against the real rc.8 chat store', () => {
     const anchors = harness.snapshot.chat.order.map((key) => resolveRow(harness.node(key)))
     const byKind = (kind: string) => anchors.filter((a) => a.rowKind === kind)
     assert.deepEqual(byKind('user').map((a) => a.seq), users.filter((u) => (u.data as any).source.kind === 'user' && (u.data as any).id !== RICH.steeringId).map((u) => u.seq))
-    assert.ok(byKind('user').every((a) => a.actions.join() === 'recall,delete,deleteFrom,exclude' && !a.isStepRow))
+    for (const a of byKind('user')) assert.deepEqual([a.actions, a.isStepRow], [actionsOfferedOn('prompt'), false], 'the action table\'s prompt buttons')
     const steering = byKind('steering')
     assert.deepEqual(steering.map((a) => a.seq), [users.find((u) => (u.data as any).id === RICH.steeringId)!.seq])
-    assert.deepEqual(steering[0]!.actions, ['recall', 'delete', 'deleteFrom', 'exclude'])
+    assert.deepEqual(steering[0]!.actions, actionsOfferedOn('prompt'))
     const context = byKind('context')
     assert.deepEqual(context.map((a) => [a.seq, a.actions.length]), [[users.find((u) => (u.data as any).source.kind === 'plugin')!.seq, 0]])
     await client.dispose()
@@ -44,7 +45,7 @@ describe('row resolution against the real rc.8 chat store', () => {
     const steps = harness.keys('assistant-step').map((key) => resolveRow(harness.node(key)))
     const withText = assistants.filter((a) => ((a.data as any).message.content as any[]).some((b) => b.type === 'text'))
     assert.deepEqual(steps.map((a) => a.seq), withText.map((a) => a.seq))
-    assert.ok(steps.every((a) => a.isStepRow && a.actions.join() === 'delete,deleteFrom,exclude'))
+    for (const a of steps) assert.deepEqual([a.actions, a.isStepRow], [actionsOfferedOn('message'), true], 'the action table\'s message buttons')
     const tools = harness.keys('tool-call').map((key) => ({ anchor: resolveRow(harness.node(key)), node: harness.node(key) }))
     const settled = tools.filter((t) => t.anchor.seq !== null)
     assert.deepEqual(settled.map((t) => t.anchor.seq), results.map((r) => r.seq))

@@ -25,7 +25,7 @@ class Clock {
   }
 }
 
-const removal = { action: 'delete' as const, kinds: ['user' as const], tombstoneSeq: 40 }
+const removal = { action: 'delete' as const, nodeKinds: ['user' as const], tombstoneSeq: 40 }
 
 describe('undo notice timing', () => {
   it('goes after 8 s, stays while held and gets its full time again on release', () => {
@@ -58,15 +58,15 @@ describe('undo notice timing', () => {
     assert.equal(notice.getSnapshot(), null)
     notice.show(removal)
     const first = notice.getSnapshot()!.id
-    notice.show({ action: 'deleteFrom', kinds: ['user', 'assistant', 'tombstone'], tombstoneSeq: 50 })
+    notice.show({ action: 'deleteFrom', nodeKinds: ['user', 'assistant', 'tombstone'], tombstoneSeq: 50 })
     assert.deepEqual({ ...notice.getSnapshot()!, id: 0 }, { id: 0, action: 'deleteFrom', count: 2, tombstoneSeq: 50, restorable: false, restored: false })
     assert.ok(notice.getSnapshot()!.id > first)
   })
 
   it('offers Undo only for one message the person sent', () => {
-    assert.equal(restorableInPlace({ kinds: ['user'] }), true)
-    assert.equal(restorableInPlace({ kinds: ['context'] }), false)
-    assert.equal(restorableInPlace({ kinds: ['assistant', 'tool'] }), false)
-    assert.equal(restorableInPlace({ kinds: ['user', 'assistant'] }), false)
+    assert.equal(restorableInPlace({ action: 'delete', nodeKinds: ['user'] }), true)
+    assert.equal(restorableInPlace({ action: 'delete', nodeKinds: ['context'] }), false)
+    assert.equal(restorableInPlace({ action: 'delete', nodeKinds: ['assistant', 'tool'] }), false)
+    assert.equal(restorableInPlace({ action: 'delete', nodeKinds: ['user', 'assistant'] }), false)
   })
 })

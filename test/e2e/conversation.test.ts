@@ -20,6 +20,7 @@ import {
   type RowInfo,
 } from './ui'
 import { assertWire, lastRequest } from './wire-checks'
+import { actionsOfferedOn } from '../../src/shared/actions'
 
 const TITLE = 'Heron launch chat'
 const P1 = 'What do notes.txt and todo.txt say?'
@@ -121,7 +122,7 @@ describe('one conversation in the real DSH web UI', { timeout: 1_800_000 }, () =
       }
       return c.buttons.map((b) => b.action).sort()
     }
-    for (const k of [keys.p1!, keys.p2!]) assert.deepEqual(await actionsOf(k), ['delete', 'deleteFrom', 'exclude', 'recall'], `prompt row ${k}`)
+    for (const k of [keys.p1!, keys.p2!]) assert.deepEqual(await actionsOf(k), [...actionsOfferedOn('prompt')].sort(), `prompt row ${k}`)
     await e.shot(page, '02-hover-prompt')
     // README picture: the hovered first prompt and the answer under it (text, two tool rows, final text).
     await hoverRow(page, keys.p1!)
@@ -137,7 +138,7 @@ describe('one conversation in the real DSH web UI', { timeout: 1_800_000 }, () =
       if (process.env.E2E_UPDATE_DOCS === '1') copyFileSync(png, join(PROJECT_ROOT, 'docs', 'hover-cluster.png'))
     }
     for (const k of [keys.a1!, keys.a1final!, keys.a2!, keys.tool1!, keys.tool2!]) {
-      assert.deepEqual(await actionsOf(k), ['delete', 'deleteFrom', 'exclude'], `answer/tool row ${k}`)
+      assert.deepEqual(await actionsOf(k), [...actionsOfferedOn('message')].sort(), `answer/tool row ${k}`)
     }
     await e.shot(page, '02-hover-tool')
     for (const k of [keys.context!, ...(await rows(page)).filter((r) => r.kind === 'turn-tail').map((r) => r.key)]) {

@@ -1,7 +1,8 @@
 /**
- * End to end, in the real rc.8 web host and headless Chromium (issue scenarios 7–8): two tabs on
- * one session, where an action from the tab with the stale view is refused and nothing is
- * appended, and the Chinese UI.
+ * End to end, in the real rc.8 web host and headless Chromium (scenarios 7–9): two tabs on one
+ * session, where an action from the tab with the stale view is refused and nothing is appended
+ * when it conflicts, and two quick deletes on one view, each confirmed with its count, both land;
+ * and the Chinese UI.
  *
  * A stale view is made deterministic by holding a tab's event stream: the page's WebSocket to
  * `/api/events.*` is wrapped (before any page script runs) so that, while `__e2eHoldEvents` is
@@ -19,6 +20,7 @@ import {
   chooseWorkspace, clickAction, fill, findRow, hoverRow, openApp, openSessionFromSidebar, rows, sendPrompt, waitArmed,
   waitForChatText, waitForTurnBars, waitRowError, waitRowHidden,
 } from './ui'
+import { actionsOfferedOn } from '../../src/shared/actions'
 
 const TITLE = 'Two tab chat'
 const P1 = 'First question about the KESTREL draft.'
@@ -170,7 +172,7 @@ describe('two tabs and the Chinese UI in the real DSH web UI', { timeout: 1_200_
     const cluster = await hoverRow(page, keys.p1!)
     assert.ok(cluster.visible, 'the cluster shows on hover')
     const byAction = Object.fromEntries(cluster.buttons.map((b) => [b.action, b]))
-    assert.deepEqual(Object.keys(byAction).sort(), ['delete', 'deleteFrom', 'exclude', 'recall'])
+    assert.deepEqual(Object.keys(byAction).sort(), [...actionsOfferedOn('prompt')].sort())
     assert.equal(byAction.recall!.label, zh['label.recall'])
     assert.equal(byAction.recall!.text, zh['action.recall'])
     assert.equal(byAction.delete!.label, zh['label.delete.message'])
@@ -200,5 +202,34 @@ describe('two tabs and the Chinese UI in the real DSH web UI', { timeout: 1_200_
     await e.shot(page, '08-zh-stale-view')
     await hold(page, false)
     await page.close()
+  })
+
+  scenario('9. two quick deletes from two tabs, each confirmed with its own count on one view, both land', async () => {
+    keys.p3 = (await findRow(pageA, 'user', P3)).key
+    const pageB = await e.newPage()
+    await installEventHold(pageB)
+    await openApp(pageB, e.url)
+    await openSessionFromSidebar(pageB, TITLE)
+    await waitForChatText(pageB, A3)
+    const diskBefore = (await eventsOnDisk(e.home, sessionId)).map((ev) => readTombstone(ev)).filter((t) => t !== null).length
+
+    // Tab B does not see tab A's delete before its own: both were planned on the same view.
+    await hold(pageB, true)
+    await actTwice(pageA, keys.p2!, 'delete')
+    await waitRowHidden(pageA, keys.p2!)
+    await pageB.waitForFunction('window.__e2eHeldCount() > 0', { timeout: 10_000 })
+    assert.ok((await rows(pageB)).find((r) => r.key === keys.p2)?.shown, 'the held tab still shows the prompt tab A deleted')
+    await clickAction(pageB, keys.p3!, 'delete')
+    const armed = await waitArmed(pageB, keys.p3!, 'delete')
+    assert.equal(armed.text, fill(en['armed.delete'], { count: 1 }), 'tab B confirms one message')
+    await clickAction(pageB, keys.p3!, 'delete')
+    await hold(pageB, false)
+    await waitRowHidden(pageB, keys.p3!)
+    await waitRowHidden(pageB, keys.p2!)
+    await waitRowHidden(pageA, keys.p3!)
+
+    const tombstones = (await eventsOnDisk(e.home, sessionId)).map((ev) => readTombstone(ev)).filter((t) => t !== null)
+    assert.equal(tombstones.length, diskBefore + 2, 'both deletes landed on disk')
+    await pageB.close()
   })
 })

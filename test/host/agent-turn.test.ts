@@ -69,7 +69,7 @@ describe('host route while the real agent loop runs', () => {
 
     const done = await app.post({ sessionId: agent.id, action: 'delete', seq: firstPrompt })
     assert.equal(done.status, 200, done.text)
-    assert.deepEqual(done.json.value.removedSeqs, [firstPrompt])
+    assert.deepEqual(done.json.value.shadowedSeqs, [firstPrompt])
     assert.equal(done.json.value.tombstoneSeq, session.events.at(-1)!.seq)
     assert.ok(!session.surface.nodes.includes(firstPrompt))
     assertReplays(session)
@@ -138,7 +138,7 @@ describe('what the model receives after a removal (real loop, DeepSeek encoder, 
     const value = reply.json.value
     assert.equal(value.action, 'recall')
     assert.deepEqual(value.range, { start: prompt2, end: prompt2 })
-    assert.deepEqual(value.removedSeqs, [prompt2])
+    assert.deepEqual(value.shadowedSeqs, [prompt2])
     assert.match(value.text, /^prompt #2: /)
     assert.equal(value.tombstoneSeq, session.events.at(-1)!.seq)
     assert.equal(value.replaceGeneration, session.surface.replaceGeneration)
@@ -165,7 +165,7 @@ describe('what the model receives after a removal (real loop, DeepSeek encoder, 
     const realResult = node(session, 'tool/result', 'mock-call-1')
     const byAnswer = await app.post({ sessionId: agent.id, action: 'delete', seq: realCall })
     assert.equal(byAnswer.status, 200, byAnswer.text)
-    assert.deepEqual(byAnswer.json.value.removedSeqs, [realCall, realResult])
+    assert.deepEqual(byAnswer.json.value.shadowedSeqs, [realCall, realResult])
     assertReplays(session)
 
     // Targeting one tool result of a seeded step takes the assistant message and both results.
@@ -173,7 +173,7 @@ describe('what the model receives after a removal (real loop, DeepSeek encoder, 
     const seededResults = [node(session, 'tool/result', 'result #2.1.1'), node(session, 'tool/result', 'result #2.1.2')]
     const byResult = await app.post({ sessionId: agent.id, action: 'delete', seq: seededResults[1] })
     assert.equal(byResult.status, 200, byResult.text)
-    assert.deepEqual(byResult.json.value.removedSeqs, [seededCall, ...seededResults])
+    assert.deepEqual(byResult.json.value.shadowedSeqs, [seededCall, ...seededResults])
     assertReplays(session)
     const derived = JSON.stringify(session.deriveMessages())
     for (const gone of ['mock-call-1', 'result #2.1.1', 'call-2-1-2']) assert.ok(!derived.includes(gone), gone)
@@ -195,7 +195,7 @@ describe('what the model receives after a removal (real loop, DeepSeek encoder, 
     const reply = await app.post({ sessionId: agent.id, action: 'deleteFrom', seq: prompt2 })
     assert.equal(reply.status, 200, reply.text)
     assert.deepEqual(reply.json.value.range, { start: prompt2, end: lastNode })
-    assert.equal(reply.json.value.removedSeqs.length, 2 * 4 + 2, 'turns 2 and 3: prompt, tool call, two results, reply each')
+    assert.equal(reply.json.value.shadowedSeqs.length, 2 * 4 + 2, 'turns 2 and 3: prompt, tool call, two results, reply each')
     assertReplays(session)
 
     await app.prompt(agent, 'after the truncation')

@@ -90,7 +90,7 @@ describe('other writes on stored sessions that are not live', () => {
     assert.equal(app.ctx.agents.get(SessionId(id)), undefined)
     assert.equal(app.ctx.sessions.get(SessionId(id)), undefined, 'released')
     const afterRestore = await stored(app, id)
-    assert.deepEqual(afterRestore[restored.json.value.restoredSeq]!.sourceEventSeqs, [tombstoneSeq, removed.json.value.removedSeqs[0]])
+    assert.deepEqual(afterRestore[restored.json.value.restoredSeq]!.sourceEventSeqs, [tombstoneSeq, removed.json.value.shadowedSeqs[0]])
 
     const fork = await app.post({ sessionId: id, action: 'forkBefore', tombstoneSeq })
     assert.equal(fork.status, 200, fork.text)

@@ -85,9 +85,9 @@ describe('apply: live sessions', () => {
     assert.equal(session.seq, count, 'plan appends nothing')
     const step1 = [node(session, 'assistant/message', 'step 1 of prompt #1'), node(session, 'tool/result', 'result #1.1.1'), r1]
     assert.deepEqual(plan.json.value.writes, [
-      { kind: 'tombstone', changeIndexes: [0], action: 'delete', removedSeqs: [p2] },
-      { kind: 'tombstone', changeIndexes: [1], action: 'delete', removedSeqs: step1 },
-      { kind: 'tombstone', changeIndexes: [2], action: 'deleteFrom', removedSeqs: [reply4] },
+      { kind: 'tombstone', changeIndexes: [0], action: 'delete', shadowedSeqs: [p2] },
+      { kind: 'tombstone', changeIndexes: [1], action: 'delete', shadowedSeqs: step1 },
+      { kind: 'tombstone', changeIndexes: [2], action: 'deleteFrom', shadowedSeqs: [reply4] },
     ])
     assert.equal(plan.json.value.tombstoneCount, 3)
     assert.equal(plan.json.value.restoreCount, 0)

@@ -12,7 +12,7 @@ import { deriveEventMessage, foldSurface, type SessionEvent } from '@deepseek-ai
 import { toolPairingBalancedAfter, toolPairingBalancedBefore } from '@deepseek-ai/dsh-compaction'
 import { describeBatchRefusal, estimateBatch, planBatch, type BatchChange, type BatchPlan, type BatchResult } from '../../src/host/batch-plan'
 import { appendBatch } from '../../src/host/batch-writer'
-import { appendTombstone } from '../../src/host/tombstone-writer'
+import { appendTombstone } from '../../src/host/tombstone-append'
 import { describePlanRefusal, planRemoval } from '../../src/host/surface-plan'
 import { isTombstoneEvent } from '../../src/shared/tombstone'
 import { classifyNode } from '../../src/shared/surface-node'
@@ -20,8 +20,9 @@ import { LogBuilder } from './log-builder'
 import { deriveHiddenRows } from '../../src/shared/hidden-rows'
 import { transcriptRows } from '../../src/log/log-rows'
 import type { LogEvent } from '../../src/shared/events'
-import type { TombstoneAction } from '../../src/shared/tombstone'
+import type { TombstoneAction } from '../../src/shared/actions'
 import { buildLog, extra, pairingProblems, turnShape } from './random-logs'
+import { removalPlanning } from '../../src/shared/actions'
 
 function batch(b: LogBuilder, changes: BatchChange[]): BatchResult {
   return planBatch({ nodes: b.nodes, lookup: b.lookup, nextSeq: b.session.seq, changes })
@@ -81,7 +82,7 @@ describe('planBatch: merging', () => {
     /** The same changes one by one, each planned and written as the single action is. */
     const oneByOne = (b: LogBuilder, changes: readonly { action: TombstoneAction; seq: number }[]) => {
       for (const change of changes) {
-        const planned = planRemoval({ nodes: b.nodes, lookup: b.lookup, action: change.action === 'exclude' ? 'delete' : change.action as 'delete', target: { seq: change.seq } })
+        const planned = planRemoval({ nodes: b.nodes, lookup: b.lookup, planning: removalPlanning(change.action), target: { seq: change.seq } })
         assert.ok(planned.ok)
         appendTombstone(b.session, { action: change.action, start: planned.plan.start, end: planned.plan.end, shadowedSeqs: planned.plan.shadowedSeqs })
       }
@@ -153,7 +154,7 @@ describe('planBatch: merging', () => {
     const { b, t2, t3 } = fourTurns()
     const old = b.tombstone('delete', t3.prompt, t3.prompt)
     const p = ok(batch(b, [{ action: 'delete', seq: t3.steps[0]!.assistant }]))
-    const single = planRemoval({ nodes: b.nodes, lookup: b.lookup, action: 'delete', target: { seq: t3.steps[0]!.assistant } })
+    const single = planRemoval({ nodes: b.nodes, lookup: b.lookup, planning: removalPlanning('delete'), target: { seq: t3.steps[0]!.assistant } })
     assert.ok(single.ok)
     assert.deepEqual(p.writes[0]!.kind === 'tombstone' && p.writes[0]!.shadowedSeqs, single.plan.shadowedSeqs)
     assert.deepEqual(single.plan.absorbedTombstoneSeqs, [old])

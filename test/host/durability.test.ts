@@ -82,7 +82,7 @@ describe('a failing disk over HTTP', () => {
       assert.ok(!reply.text.includes(root), 'no absolute path in the reply')
       assert.equal(reply.json.error.applied, true)
       assert.deepEqual(reply.json.error.value, {
-        action: 'delete', tombstoneSeq, range: { start: step[0], end: step[2] }, removedSeqs: step, kinds: ['assistant', 'tool', 'tool'], replaceGeneration: 1, persisted: false,
+        action: 'delete', tombstoneSeq, range: { start: step[0], end: step[2] }, shadowedSeqs: step, nodeKinds: ['assistant', 'tool', 'tool'], replaceGeneration: 1, persisted: false,
       })
       assert.ok(isTombstoneEvent(session.events[tombstoneSeq]!))
       assert.ok(!session.surface.nodes.includes(target), 'the removal is in effect in the live log')
@@ -138,7 +138,7 @@ describe('a failing disk over HTTP', () => {
       const restoredSeq = session.seq - 1
       assertError(reply, 500, 'PERSIST_FAILED', new RegExp(`^message-recall: seq ${restoredSeq} \\(restore\\) was appended to session "${agent.id}" and is in effect, but it is not yet durable: `))
       assert.equal(reply.json.error.applied, true)
-      const originalSeq = recall.json.value.removedSeqs[0] as number
+      const originalSeq = recall.json.value.shadowedSeqs[0] as number
       assert.deepEqual(reply.json.error.value, {
         action: 'restore', tombstoneSeq, restoredSeq, messageId: (session.events[originalSeq]!.data as { id: string }).id, originalSeq, replaceGeneration: 2, persisted: false,
       })

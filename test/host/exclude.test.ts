@@ -34,11 +34,11 @@ describe('exclude', () => {
     const excluded = await app.post({ sessionId: agent.id, action: 'exclude', seq: tool, expect: { replaceGeneration: planned.json.value.replaceGeneration, lastSeq: planned.json.value.lastSeq } })
     assert.equal(excluded.status, 200, excluded.text)
     assert.equal(excluded.json.value.action, 'exclude')
-    assert.deepEqual(excluded.json.value.removedSeqs, planned.json.value.removedSeqs)
+    assert.deepEqual(excluded.json.value.shadowedSeqs, planned.json.value.shadowedSeqs)
     const tombstone = session.events[excluded.json.value.tombstoneSeq]!
     assert.ok(isTombstoneEvent(tombstone))
-    assert.deepEqual((tombstone.data as { source: unknown }).source, { kind: 'plugin', plugin: 'dsh-message-recall', action: 'exclude', removedSeqs: planned.json.value.removedSeqs })
-    for (const seq of planned.json.value.removedSeqs as number[]) {
+    assert.deepEqual((tombstone.data as { source: unknown }).source, { kind: 'plugin', plugin: 'dsh-message-recall', action: 'exclude', removedSeqs: planned.json.value.shadowedSeqs })
+    for (const seq of planned.json.value.shadowedSeqs as number[]) {
       assert.ok(isAppendSurfaceEvent(session.events[seq]!), `seq ${seq} stays an append-origin event (the transcript row)`)
       assert.ok(!session.surface.nodes.includes(seq))
     }

@@ -16,8 +16,8 @@ import { CallId, createAssistantMessage, createToolResultMessage, createUserMess
 import { Session, SessionId, type SessionEvent } from '@deepseek-ai/dsh-session'
 import type { LogEvent } from '../../src/shared/events'
 import { replaceOp } from '../../src/shared/replace-op'
-import { appendTombstone } from '../../src/host/tombstone-writer'
-import type { RemovalAction, TombstoneAction } from '../../src/shared/tombstone'
+import { appendTombstone } from '../../src/host/tombstone-append'
+import type { RemovalAction, TombstoneAction } from '../../src/shared/actions'
 
 export const PROVIDER = 'deepseek-official'
 export const MODEL = 'deepseek-v4-flash'

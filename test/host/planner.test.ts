@@ -12,13 +12,14 @@ import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import { foldSurface, type SessionEvent } from '@deepseek-ai/dsh-session'
 import { toolPairingBalancedAfter, toolPairingBalancedBefore } from '@deepseek-ai/dsh-compaction'
 import { describePlanRefusal, planRemoval, positionOf, type PlanRefusal, type PlanResult, type PlanTarget } from '../../src/host/surface-plan'
-import type { RemovalAction } from '../../src/shared/tombstone'
-import { appendTombstone } from '../../src/host/tombstone-writer'
+import type { RemovalAction } from '../../src/shared/actions'
+import { appendTombstone } from '../../src/host/tombstone-append'
 import { LogBuilder } from './log-builder'
 import { action, buildLog, extra, pairingProblems, turnShape } from './random-logs'
+import { removalPlanning } from '../../src/shared/actions'
 
 function plan(b: LogBuilder, action: RemovalAction, target: PlanTarget | number): PlanResult {
-  return planRemoval({ nodes: b.nodes, lookup: b.lookup, action, target: typeof target === 'number' ? { seq: target } : target })
+  return planRemoval({ nodes: b.nodes, lookup: b.lookup, planning: removalPlanning(action), target: typeof target === 'number' ? { seq: target } : target })
 }
 
 function ok(result: PlanResult) {
@@ -120,7 +121,7 @@ describe('planRemoval: ranges', () => {
     assert.deepEqual(p.shadowedSeqs, [tomb, step.assistant, ...step.results])
     assert.deepEqual(p.absorbedTombstoneSeqs, [tomb])
     assert.ok(p.start > p.end, 'start is numerically after end')
-    appendTombstone(b.session, p, '')
+    appendTombstone(b.session, { ...p, action: 'delete' }, '')
     assert.deepEqual(foldSurface(b.session.events).nodes, [...b.session.surface.nodes])
   })
 
@@ -181,7 +182,7 @@ describe('planRemoval: refusals', () => {
     it(`${action}: refuses ${label} with ${code}`, () => {
       const f = threeTurns()
       const count = f.b.session.seq
-      const refusal = refused(planRemoval({ nodes: f.b.nodes, lookup: f.b.lookup, action, target: target(f) }))
+      const refusal = refused(planRemoval({ nodes: f.b.nodes, lookup: f.b.lookup, planning: removalPlanning(action), target: target(f) }))
       assert.equal(refusal.code, code)
       assert.equal(describePlanRefusal(refusal), message(f))
       assert.equal(f.b.session.seq, count, 'planning appends nothing')
@@ -255,7 +256,7 @@ describe('planRemoval: property', () => {
         const nodes = b.nodes
         const seq = onSurface && nodes.length > 0 ? nodes[pick % nodes.length]! : pick % (b.session.seq + 3)
         const count = b.session.seq
-        const result = planRemoval({ nodes, lookup: b.lookup, action: act, target: { seq } })
+        const result = planRemoval({ nodes, lookup: b.lookup, planning: removalPlanning(act), target: { seq } })
         assert.equal(b.session.seq, count)
         if (!result.ok) {
           if (result.refusal.code === 'TARGET_NOT_FOUND') assert.ok(!nodes.includes(seq))
@@ -266,7 +267,7 @@ describe('planRemoval: property', () => {
         assert.ok(p.shadowedSeqs.includes(seq))
         if (act === 'deleteFrom') assert.equal(p.endIdx, nodes.length - 1)
         const generation = b.session.surface.replaceGeneration
-        const tombstone = appendTombstone(b.session, p, '')
+        const tombstone = appendTombstone(b.session, { ...p, action: act }, '')
         assert.equal(b.session.surface.replaceGeneration, generation + 1)
         assert.ok(p.shadowedSeqs.every((s) => !b.session.surface.nodes.includes(s)))
         assert.ok(b.session.surface.nodes.includes(tombstone.seq))
@@ -289,7 +290,7 @@ describe('positionOf and searchFrom', () => {
         const nodes = b.nodes
         const seq = pick % (b.session.seq + 3)
         assert.equal(positionOf(nodes, seq, from), nodes.indexOf(seq))
-        assert.deepEqual(planRemoval({ nodes, lookup: b.lookup, action: act, target: { seq }, searchFrom: from }), planRemoval({ nodes, lookup: b.lookup, action: act, target: { seq } }))
+        assert.deepEqual(planRemoval({ nodes, lookup: b.lookup, planning: removalPlanning(act), target: { seq }, searchFrom: from }), planRemoval({ nodes, lookup: b.lookup, planning: removalPlanning(act), target: { seq } }))
       }),
       { numRuns: 300 },
     )

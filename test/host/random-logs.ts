@@ -12,11 +12,12 @@ import { toolPairingBalancedAfter } from '@deepseek-ai/dsh-compaction'
 import { planRestore } from '../../src/host/restore-plan'
 import { appendRestore } from '../../src/host/restore-writer'
 import { planRemoval } from '../../src/host/surface-plan'
-import { appendTombstone } from '../../src/host/tombstone-writer'
+import { appendTombstone } from '../../src/host/tombstone-append'
 import { readTombstone } from '../../src/shared/tombstone'
 import { toolCallIds, toolResultCallId } from '../../src/shared/surface-node'
-import type { RemovalAction } from '../../src/shared/tombstone'
+import type { RemovalAction } from '../../src/shared/actions'
 import { LogBuilder } from './log-builder'
+import { removalPlanning } from '../../src/shared/actions'
 
 /** One model step: its tool calls, and whether a steering message opens it (after the first step). */
 export interface StepShape { calls: number; steer: boolean }
@@ -71,9 +72,9 @@ export function applyExtra(b: LogBuilder, e: Extra): void {
     const results = nodes.filter((seq) => b.events[seq]!.type === 'tool/result')
     if (results.length > 0) b.prune(results[e.pick % results.length]!)
   } else if (e.kind === 'tombstone' || e.kind === 'exclude') {
-    const action = e.kind === 'exclude' ? 'delete' : e.action
-    const result = planRemoval({ nodes, lookup: b.lookup, action, target: { seq: nodes[e.pick % nodes.length]! } })
-    if (result.ok) appendTombstone(b.session, e.kind === 'exclude' ? { ...result.plan, action: 'exclude' } : result.plan, '')
+    const action = e.kind === 'exclude' ? 'exclude' : e.action
+    const result = planRemoval({ nodes, lookup: b.lookup, planning: removalPlanning(action), target: { seq: nodes[e.pick % nodes.length]! } })
+    if (result.ok) appendTombstone(b.session, { ...result.plan, action }, '')
   } else if (e.kind === 'restore') {
     // A tombstone on the surface, restored when the planner allows it (one prompt), else nothing.
     const tombstones = nodes.filter((seq) => readTombstone(b.events[seq]!) !== null)

@@ -12,6 +12,7 @@ import { shadowPrice } from '../../src/host/shadow-price'
 import { fallbackTitle, NO_PROMPT_TITLE, titleAfterRemoval, titleAfterRestore } from '../../src/host/title'
 import { checkExpectation } from '../../src/host/view-expectation'
 import { readFates, replacementEvents } from '../../src/shared/fate'
+import { describeRefusal } from '../../src/host/refusals'
 import { LogBuilder } from './log-builder'
 
 function fixture() {
@@ -42,7 +43,7 @@ describe('planRestore', () => {
     const both = b.tombstone('delete', prompt, steer)
     const refused = planRestore({ nodes: b.nodes, lookup: b.lookup, tombstoneSeq: both })
     assert.ok(!refused.ok)
-    assert.deepEqual(refused.refusal, { code: 'NOT_RESTORABLE', tombstoneSeq: both, reason: 'several-nodes', shadowedSeqs: [prompt, steer], kinds: ['user', 'user'] })
+    assert.deepEqual(refused.refusal, { code: 'NOT_RESTORABLE', tombstoneSeq: both, reason: 'several-nodes', shadowedSeqs: [prompt, steer], nodeKinds: ['user', 'user'] })
     assert.equal(describeRestoreRefusal(refused.refusal),
       `message-recall: tombstone seq ${both} cannot be undone in place: it shadows 2 messages (seqs ${prompt}, ${steer}); open a copy of the conversation from before it instead (action "forkBefore")`)
 
@@ -118,11 +119,14 @@ describe('checkExpectation', () => {
     const { b, t1, t2 } = fixture()
     const view = { replaceGeneration: 0, lastSeq: b.events.length - 1 }
     b.tombstone('recall', t2.prompt, t2.prompt)
-    const stable = { nodes: b.nodes, replaceGeneration: b.session.surface.replaceGeneration, lastSeq: b.events.length - 1 }
-    assert.equal(checkExpectation(stable, view, b.lookup), null)
-    assert.deepEqual(checkExpectation(stable, view), { code: 'STALE_VIEW', expected: view, replaceGeneration: 1, newerSeq: null }, 'without a lookup the check is exact')
+    const stable = { nodes: b.nodes, replaceGeneration: b.session.surface.replaceGeneration, lastSeq: b.events.length - 1, lookup: b.lookup }
+    assert.equal(checkExpectation(stable, view), null)
+    const generationOnly = { replaceGeneration: 0 }
+    assert.deepEqual(checkExpectation(stable, generationOnly), { code: 'STALE_VIEW', expected: generationOnly, replaceGeneration: 1, ownReplacements: 0, newerSeq: null }, 'without lastSeq the generation is compared exactly')
     b.prune(t1.steps[0]!.results[0]!)
-    const pruned = { nodes: b.nodes, replaceGeneration: b.session.surface.replaceGeneration, lastSeq: b.events.length - 1 }
-    assert.equal(checkExpectation(pruned, view, b.lookup)?.code, 'STALE_VIEW', "another writer's replace makes the view stale")
+    const pruned = { nodes: b.nodes, replaceGeneration: b.session.surface.replaceGeneration, lastSeq: b.events.length - 1, lookup: b.lookup }
+    const refusal = checkExpectation(pruned, view)
+    assert.deepEqual(refusal, { code: 'STALE_VIEW', expected: view, replaceGeneration: 2, ownReplacements: 1, newerSeq: null }, "another writer's replace makes the view stale")
+    assert.equal(describeRefusal(refusal!), `message-recall: surface replaceGeneration is 2, 1 without this plugin's 1 replacement after seq ${view.lastSeq}; expected 0`, 'the message names the generation it compared')
   })
 })

@@ -76,7 +76,7 @@ describe('restore', () => {
     const step = await app.post({ sessionId: agent.id, action: 'delete', seq: node(session, 'tool/result', 'result #1.1.1') })
     assert.equal(step.status, 200, step.text)
     const stepTombstone = step.json.value.tombstoneSeq as number
-    const [call, r1, r2] = step.json.value.removedSeqs as number[]
+    const [call, r1, r2] = step.json.value.shadowedSeqs as number[]
     const prompt3 = node(session, 'user/message', 'prompt #3')
     const recall = await app.post({ sessionId: agent.id, action: 'recall', seq: prompt3 })
     assert.equal(recall.status, 200, recall.text)
@@ -86,7 +86,7 @@ describe('restore', () => {
     assert.equal(absorbing.status, 200, absorbing.text)
     const absorbingSeq = absorbing.json.value.tombstoneSeq as number
     const recallSeq = recall.json.value.tombstoneSeq as number
-    assert.deepEqual(absorbing.json.value.removedSeqs, [reply2, recallSeq])
+    assert.deepEqual(absorbing.json.value.shadowedSeqs, [reply2, recallSeq])
     const onward = await app.post({ sessionId: agent.id, action: 'deleteFrom', seq: node(session, 'assistant/message', 'reply #3') })
     assert.equal(onward.status, 200, onward.text)
 

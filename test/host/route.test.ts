@@ -67,8 +67,8 @@ describe('route: actions', () => {
     const step = [node(session, 'assistant/message', 'Checking step 1 of prompt #2'), node(session, 'tool/result', 'result #2.1.1'), target]
     const value = reply.json.value
     assert.deepEqual(
-      { action: value.action, range: value.range, removedSeqs: value.removedSeqs, kinds: value.kinds, turn: value.turn, step: value.step, replaceGeneration: value.replaceGeneration, lastSeq: value.lastSeq },
-      { action: 'delete', range: { start: step[0], end: target }, removedSeqs: step, kinds: ['assistant', 'tool', 'tool'], turn: 2, step: 1, replaceGeneration: 0, lastSeq: count - 1 },
+      { action: value.action, range: value.range, shadowedSeqs: value.shadowedSeqs, nodeKinds: value.nodeKinds, removedCount: value.removedCount, turn: value.turn, step: value.step, replaceGeneration: value.replaceGeneration, lastSeq: value.lastSeq },
+      { action: 'delete', range: { start: step[0], end: target }, shadowedSeqs: step, nodeKinds: ['assistant', 'tool', 'tool'], removedCount: 3, turn: 2, step: 1, replaceGeneration: 0, lastSeq: count - 1 },
     )
     assert.ok(value.estimatedTokens > 80, `estimate ${value.estimatedTokens} counts two 160-character results and the call arguments`)
     assert.equal(session.seq, count)
@@ -82,7 +82,7 @@ describe('route: actions', () => {
     assert.equal(recall.json.value.action, 'recall')
     assert.match(recall.json.value.text, /^prompt #2: please look at the project/)
     assert.deepEqual(recall.json.value.content, [{ type: 'text', text: recall.json.value.text }])
-    assert.deepEqual(recall.json.value.removedSeqs, [prompt2])
+    assert.deepEqual(recall.json.value.shadowedSeqs, [prompt2])
     assert.equal(recall.json.value.persisted, true)
     assert.equal(recall.json.value.tombstoneSeq, session.seq - 1)
     assert.equal(recall.json.value.replaceGeneration, 1)
@@ -91,14 +91,14 @@ describe('route: actions', () => {
     const tool = node(session, 'tool/result', 'result #1.1.1')
     const del = await app.post({ sessionId: agent.id, action: 'delete', seq: tool })
     assert.equal(del.status, 200, del.text)
-    assert.equal(del.json.value.removedSeqs.length, 3)
-    assertRemoved(session, del.json.value.removedSeqs, ['result #1.1.1', 'result #1.1.2', 'Checking step 1 of prompt #1'])
+    assert.equal(del.json.value.shadowedSeqs.length, 3)
+    assertRemoved(session, del.json.value.shadowedSeqs, ['result #1.1.1', 'result #1.1.2', 'Checking step 1 of prompt #1'])
 
     const reply2 = node(session, 'assistant/message', 'reply #2')
     const onward = await app.post({ sessionId: agent.id, action: 'deleteFrom', seq: reply2 })
     assert.equal(onward.status, 200, onward.text)
     assert.equal(onward.json.value.range.start, reply2)
-    assertRemoved(session, onward.json.value.removedSeqs, ['reply #2', 'prompt #3', 'result #3.1.1', 'reply #3'])
+    assertRemoved(session, onward.json.value.shadowedSeqs, ['reply #2', 'prompt #3', 'result #3.1.1', 'reply #3'])
     assert.deepEqual(session.surface.nodes.at(-1), onward.json.value.tombstoneSeq)
     assert.equal(session.events.filter(isTombstoneEvent).length, 3)
   })
@@ -112,7 +112,7 @@ describe('route: actions', () => {
     const expect = { replaceGeneration: planned.json.value.replaceGeneration, lastSeq: planned.json.value.lastSeq }
     const written = await app.post({ sessionId: agent.id, action: 'delete', messageId, expect })
     assert.equal(written.status, 200, written.text)
-    assert.deepEqual(written.json.value.removedSeqs, planned.json.value.removedSeqs)
+    assert.deepEqual(written.json.value.shadowedSeqs, planned.json.value.shadowedSeqs)
     assertRemoved(session, [seq], ['reply #1'])
   })
 

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { Session } from '@deepseek-ai/dsh-session'
 import type { DshApp } from '../support/dsh-app'
-import { appendTombstone } from '../../src/host/tombstone-writer'
+import { appendTombstone } from '../../src/host/tombstone-append'
 import { assertError, node, Roots, seededAgent } from './helpers'
 
 const roots = new Roots()
@@ -43,7 +43,7 @@ describe('shadow price with the real token meter', () => {
     assert.equal(price.type, 'compaction/prune')
     const { shadowedRange, shadowedSeqs, shadowedTokenCount } = price.data as { shadowedRange: unknown; shadowedSeqs: number[]; shadowedTokenCount: number }
     assert.deepEqual(shadowedRange, del.json.value.range)
-    assert.deepEqual(shadowedSeqs, del.json.value.removedSeqs)
+    assert.deepEqual(shadowedSeqs, del.json.value.shadowedSeqs)
     const afterDelete = meter(app, session)
     assert.equal(afterDelete.breakdown, afterDelete.measure)
     assert.ok(afterDelete.measure < start.measure - 80, `${start.measure} → ${afterDelete.measure}`)

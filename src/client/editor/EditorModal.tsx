@@ -82,9 +82,9 @@ export function EditorModal({ sessionId, running, replacementCount, locale, kit,
 
   const units = load.status === 'ready' ? load.units : []
   const preview = useMemo(() => previewSelection(units, selection), [units, selection])
-  const { refusal, checking } = usePlanCheck(kit.send, sessionId, preview)
+  const { refusal, checking, planned } = usePlanCheck(kit.send, sessionId, preview, load.status === 'ready' ? load.lastSeq : -1)
   const { applying, applyError, apply } = useEditorApply({
-    send: kit.send, sessionId, unsaved: kit.unsaved(sessionId), preview, lastSeq: load.status === 'ready' ? load.lastSeq : null,
+    send: kit.send, sessionId, unsaved: kit.unsaved(sessionId), preview, lastSeq: load.status === 'ready' ? load.lastSeq : null, planned,
     enabled: load.status === 'ready' && preview.changes.length > 0 && !running && refusal === null, reread, onClose,
   })
   const canApply = load.status === 'ready' && preview.changes.length > 0 && !running && !applying && refusal === null

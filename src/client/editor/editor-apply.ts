@@ -1,6 +1,6 @@
 /**
  * The editor's Apply: one `apply` of the selection's changes against the history the dialog read
- * (`expect.lastSeq`). Success closes the dialog; a batch the host answered `PERSIST_FAILED` with
+ * (`expect.lastSeq`), confirming the host's last plan of the selection (`expect.removedCount`). Success closes the dialog; a batch the host answered `PERSIST_FAILED` with
  * `applied: true` is in effect, so the dialog closes too and the session's unsaved notice (above
  * the composer, with Save again) says it is not saved yet; any other refusal stays on its unit,
  * and `STALE_VIEW` (the conversation moved) has the history read again, the selection kept.
@@ -11,7 +11,7 @@ import { useCallback, useEffect, useState } from 'react'
 import type { RecallSender } from '../wire/api'
 import type { UnsavedSink } from '../stores/unsaved-writes'
 import type { EditorPreview } from './editor-model'
-import { refusalOf, type EditorRefusal } from './editor-plan'
+import { refusalOf, type EditorRefusal, type PlannedSelection } from './editor-plan'
 
 /** What {@link useEditorApply} needs. */
 export interface EditorApplyInput {
@@ -23,6 +23,8 @@ export interface EditorApplyInput {
   readonly preview: Pick<EditorPreview, 'changes' | 'changeUnits'>
   /** The newest seq of the history the dialog read, or `null` while it is not read. */
   readonly lastSeq: number | null
+  /** The host's last accepted plan of a selection (`usePlanCheck`): its `removedCount` is sent as confirmed when it is of this selection and history read. */
+  readonly planned: PlannedSelection | null
   /** Apply is allowed now (history read, changes selected, no turn running, no refusal). */
   readonly enabled: boolean
   /** The history must be read again. */
@@ -46,7 +48,7 @@ export interface EditorApply {
  * @param input - see {@link EditorApplyInput}.
  */
 export function useEditorApply(input: EditorApplyInput): EditorApply {
-  const { send, sessionId, unsaved, preview, lastSeq, enabled, reread, onClose } = input
+  const { send, sessionId, unsaved, preview, lastSeq, planned, enabled, reread, onClose } = input
   const [applying, setApplying] = useState(false)
   const [applyError, setApplyError] = useState<EditorRefusal | null>(null)
   const changesKey = JSON.stringify(preview.changes)
@@ -56,7 +58,8 @@ export function useEditorApply(input: EditorApplyInput): EditorApply {
   const apply = useCallback(async () => {
     if (!enabled || applying || lastSeq === null) return
     setApplying(true)
-    const reply = await send({ action: 'apply', sessionId, changes: preview.changes, expect: { lastSeq } })
+    const confirmed = planned?.changesKey === changesKey && planned.lastSeq === lastSeq ? { removedCount: planned.removedCount } : {}
+    const reply = await send({ action: 'apply', sessionId, changes: preview.changes, expect: { lastSeq, ...confirmed } })
     setApplying(false)
     if (reply.ok) {
       if (reply.value.persisted) unsaved.settled()
@@ -70,7 +73,7 @@ export function useEditorApply(input: EditorApplyInput): EditorApply {
       // The conversation moved since the history was read: read it again, keeping the selection.
       if (reply.error.code === 'STALE_VIEW') reread()
     }
-  }, [enabled, applying, lastSeq, send, sessionId, unsaved, preview, reread, onClose])
+  }, [enabled, applying, lastSeq, planned, changesKey, send, sessionId, unsaved, preview, reread, onClose])
 
   return { applying, applyError, apply }
 }

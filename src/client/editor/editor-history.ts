@@ -12,6 +12,7 @@ import type { LogEvent } from '../../shared/events'
 import type { FetchLike } from '../wire/api'
 import { readWholeHistory } from '../wire/session-history'
 import { buildEditorUnits, type EditorUnit } from './editor-model'
+import { errorText } from '../../shared/error-text'
 
 /** The history as the dialog has it: being read, unreadable (with the reason), or its units and newest seq. */
 export type EditorLoad =
@@ -43,7 +44,7 @@ export function useEditorHistory(fetchImpl: FetchLike, sessionId: string, runnin
     let live = true
     readWholeHistory(fetchImpl, sessionId).then(
       (events: LogEvent[]) => live && setLoad({ status: 'ready', units: buildEditorUnits(events), lastSeq: events.at(-1)?.seq ?? -1 }),
-      (error: unknown) => live && setLoad({ status: 'failed', message: error instanceof Error ? error.message : String(error) }),
+      (error: unknown) => live && setLoad({ status: 'failed', message: errorText(error) }),
     )
     return () => { live = false }
   }, [fetchImpl, sessionId, historyRead])

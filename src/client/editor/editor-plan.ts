@@ -6,7 +6,7 @@
  *
  * @module dsh-message-recall/client/editor/editor-plan
  */
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import type { RecallError, RecallErrorCode, RecallSender } from '../wire/api'
 import type { EditorPreview } from './editor-model'
 
@@ -29,27 +29,50 @@ export function refusalOf(error: RecallError, changeUnits: readonly string[]): E
   return { unit: error.index === undefined ? null : changeUnits[error.index] ?? null, code: error.code }
 }
 
+/**
+ * The host's last accepted batch plan of a selection over one history read: what Apply confirms
+ * (`expect.removedCount`, the number of messages the plan removes).
+ */
+export interface PlannedSelection {
+  /** The selection's changes, as JSON. */
+  readonly changesKey: string
+  /** The newest seq of the history read the plan was made over. */
+  readonly lastSeq: number
+  /** How many messages the plan removes. */
+  readonly removedCount: number
+}
+
 /** What {@link usePlanCheck} returns. */
 export interface PlanCheck {
   /** The host's refusal of the current selection, or `null`. */
   readonly refusal: EditorRefusal | null
   /** A check is waiting for its debounce or its reply. */
   readonly checking: boolean
+  /** The last plan the host accepted, or `null`. */
+  readonly planned: PlannedSelection | null
 }
 
 /**
- * Check the selection's changes with the host, debounced; a new selection drops the answer to the old one.
+ * Check the selection's changes with the host, debounced. A new selection drops the answer to the
+ * old one at once; the same selection over a history read again is planned again (what Apply
+ * confirms is the plan over what the dialog shows) and keeps its refusal until the new plan answers.
  * @param send - the route sender.
  * @param sessionId - the session.
  * @param preview - the selection's preview (its `changes` and the unit of each).
+ * @param readSeq - the newest seq of the history the dialog read (`-1` while it is not read).
  */
-export function usePlanCheck(send: RecallSender, sessionId: string, preview: Pick<EditorPreview, 'changes' | 'changeUnits'>): PlanCheck {
+export function usePlanCheck(send: RecallSender, sessionId: string, preview: Pick<EditorPreview, 'changes' | 'changeUnits'>, readSeq: number): PlanCheck {
   const [refusal, setRefusal] = useState<EditorRefusal | null>(null)
   const [checking, setChecking] = useState(false)
+  const [planned, setPlanned] = useState<PlannedSelection | null>(null)
   const changesKey = JSON.stringify(preview.changes)
+  const plannedSelection = useRef(changesKey)
 
   useEffect(() => {
-    setRefusal(null)
+    if (plannedSelection.current !== changesKey) {
+      plannedSelection.current = changesKey
+      setRefusal(null)
+    }
     if (preview.changes.length === 0) {
       setChecking(false)
       return
@@ -60,7 +83,13 @@ export function usePlanCheck(send: RecallSender, sessionId: string, preview: Pic
       void send({ action: 'plan', sessionId, changes: preview.changes }).then((reply) => {
         if (!live) return
         setChecking(false)
-        if (!reply.ok) setRefusal(refusalOf(reply.error, preview.changeUnits))
+        if (!reply.ok) {
+          setRefusal(refusalOf(reply.error, preview.changeUnits))
+          return
+        }
+        setRefusal(null)
+        // What Apply confirms: the host answers STALE_VIEW when the batch would remove more, or a message that came back since.
+        setPlanned({ changesKey, lastSeq: readSeq, removedCount: reply.value.removedSeqs.length })
       })
     }, PLAN_DEBOUNCE_MS)
     return () => {
@@ -68,7 +97,7 @@ export function usePlanCheck(send: RecallSender, sessionId: string, preview: Pic
       clearTimeout(timer)
     }
     // changesKey stands for preview.changes / changeUnits.
-  }, [changesKey, send, sessionId])
+  }, [changesKey, readSeq, send, sessionId])
 
-  return { refusal, checking }
+  return { refusal, checking, planned }
 }

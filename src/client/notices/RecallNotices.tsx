@@ -16,6 +16,7 @@
 import type { ReactNode } from 'react'
 import { useSyncExternalStore } from 'react'
 import type { RecallNotice } from '../recall/image-notice'
+import { ACTIONS } from '../../shared/actions'
 import { countedKey, describeError } from '../text/locales'
 import type { Translate } from '../wire/rc8'
 import type { LostImage, LostReason } from '../recall/recall-images'
@@ -44,7 +45,7 @@ export function imageNoticeLines(t: Translate, lost: readonly LostImage[]): Arra
  */
 export function unsavedText(t: Translate, state: UnsavedState): string {
   if (state.phase === 'saved') return t('unsaved.saved')
-  return t(countedKey(`unsaved.${state.action}`, state.count), { count: state.count })
+  return t(countedKey(state.action === 'apply' ? 'unsaved.apply' : ACTIONS[state.action].texts.unsaved, state.count), { count: state.count })
 }
 
 /** The unsaved notice, or nothing. */

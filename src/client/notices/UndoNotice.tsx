@@ -13,6 +13,7 @@
  * @module dsh-message-recall/client/notices/UndoNotice
  */
 import { useEffect, useSyncExternalStore } from 'react'
+import { ACTIONS } from '../../shared/actions'
 import { countedKey, describeError } from '../text/locales'
 import type { Translate } from '../wire/rc8'
 import type { TombstoneActions } from '../stores/tombstone-actions'
@@ -34,8 +35,9 @@ export interface UndoNoticeProps {
  * @returns e.g. "Deleted 3 messages", "Recalled your message", "The message is back in place".
  */
 export function undoText(t: Translate, entry: UndoEntry): string {
-  if (entry.restored) return t(entry.action === 'recall' ? 'undo.restored.recall' : 'undo.restored')
-  return t(countedKey(`undo.${entry.action}`, entry.count), { count: entry.count })
+  // A restored recall says the composer keeps its text.
+  if (entry.restored) return t(ACTIONS[entry.action].returnsContent ? 'undo.restored.recall' : 'undo.restored')
+  return t(countedKey(ACTIONS[entry.action].texts.undo, entry.count), { count: entry.count })
 }
 
 /** The notice, or nothing while there is none. */

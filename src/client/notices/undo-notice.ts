@@ -9,7 +9,7 @@
  */
 import { notRestorableReason } from '../../shared/restorable'
 import type { RemovalValue } from '../../shared/protocol'
-import type { TombstoneAction } from '../../shared/tombstone'
+import { ACTIONS, type TombstoneAction } from '../../shared/actions'
 import { planCount } from '../rows/button-store'
 import { BROWSER_TIMERS, type Timers } from '../stores/timers'
 import { SnapshotStore } from '../stores/snapshot-store'
@@ -38,13 +38,14 @@ export interface UndoNoticeOptions {
 }
 
 /**
- * True when a removal can be undone in place: the one rule of `shared/restorable.ts` over the node
- * kinds the removal shadowed (exactly one node, a message the person sent; a model step can come
- * back only as a copy). The tombstone was just written, so it is on the surface.
+ * True when a removal can be undone in place: its action can (`undoInPlace` in the action table)
+ * and the one rule of `shared/restorable.ts` holds over the node kinds it shadowed (exactly one
+ * node, a message the person sent; a model step can come back only in a fork). The tombstone was
+ * just written, so it is on the surface.
  * @param value - the removal's reply value.
  */
-export function restorableInPlace(value: Pick<RemovalValue, 'kinds'>): boolean {
-  return notRestorableReason(value.kinds) === null
+export function restorableInPlace(value: Pick<RemovalValue, 'action' | 'nodeKinds'>): boolean {
+  return ACTIONS[value.action].undoInPlace && notRestorableReason(value.nodeKinds) === null
 }
 
 /** The notice store; see the module description. */
@@ -63,7 +64,7 @@ export class UndoNotice extends SnapshotStore<UndoEntry | null> {
    * Show the notice for a removal that just succeeded (replaces any earlier one).
    * @param value - the removal's reply value.
    */
-  show(value: Pick<RemovalValue, 'action' | 'kinds' | 'tombstoneSeq'>): void {
+  show(value: Pick<RemovalValue, 'action' | 'nodeKinds' | 'tombstoneSeq'>): void {
     this.set({
       id: ++this.nextId, action: value.action, count: planCount(value), tombstoneSeq: value.tombstoneSeq,
       restorable: restorableInPlace(value), restored: false,

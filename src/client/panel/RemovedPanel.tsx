@@ -16,6 +16,7 @@
  * @module dsh-message-recall/client/panel/RemovedPanel
  */
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
+import { ACTIONS } from '../../shared/actions'
 import { countedKey, describeError } from '../text/locales'
 import type { LocaleService, SessionSnapshot, SnapshotSelectorHook, Translate } from '../wire/rc8'
 import { removalCounts, removalEntries } from './removal-list'
@@ -132,7 +133,7 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }: Remov
             <li key={entry.tombstoneSeq} data-message-recall-entry={entry.tombstoneSeq} data-action={entry.action} data-restored={entry.inEffect ? undefined : ''}>
               <div data-message-recall-entry-meta="">
                 <time dateTime={new Date(entry.time).toISOString()}>{removalTime(entry.time, locale)}</time>
-                <span data-message-recall-entry-what="">{t(`panel.action.${entry.action}`)}</span>
+                <span data-message-recall-entry-what="">{t(ACTIONS[entry.action].texts.panel)}</span>
                 <span>{t(countedKey('panel.count', entry.count), { count: entry.count })}</span>
                 {entry.tokens !== null && <span>{t(countedKey('panel.tokens', entry.tokens), { count: entry.tokens })}</span>}
                 {!entry.inEffect && <span data-message-recall-entry-restored="">{t('panel.restored')}</span>}

@@ -27,7 +27,7 @@
  */
 import { plainText } from '../../shared/message-text'
 import type { PlanValue, RemovalValue, ViewExpectation } from '../../shared/protocol'
-import type { TombstoneAction } from '../../shared/tombstone'
+import { ACTIONS, isConfirmed, type ConfirmedAction, type TombstoneAction } from '../../shared/actions'
 import { SnapshotStore } from '../stores/snapshot-store'
 import { BROWSER_TIMERS, type Timers } from '../stores/timers'
 import type { RecallError, RecallSender } from '../wire/api'
@@ -43,13 +43,14 @@ export interface RowTarget {
   readonly action: TombstoneAction
 }
 
-/** The actions that arm first and commit on a second press. */
-export type ArmingAction = Exclude<TombstoneAction, 'recall'>
+/** The actions that arm first and commit on a second press (`confirm` in the action table). */
+export type ArmingAction = Extract<ConfirmedAction, TombstoneAction>
 
 /**
  * An armed destructive button. `count` is the number of messages the host's plan would remove;
- * `expect` is the view the plan was made against (the plan's `replaceGeneration` and `lastSeq`),
- * sent with the commit so the host writes exactly the planned removal or answers `STALE_VIEW`.
+ * `expect` is the view the plan was made against (the plan's `replaceGeneration` and `lastSeq`)
+ * with the plan's `removedCount`, sent with the commit so the host writes exactly the confirmed
+ * removal or answers `STALE_VIEW`.
  */
 export interface ArmedState {
   readonly key: string
@@ -153,7 +154,7 @@ export class ButtonStore extends SnapshotStore<ButtonState> {
     if (this.state.pending !== null) return 'ignored'
     this.clearError(target.key)
     const armed = this.state.armed
-    if (target.action === 'recall') return this.commit(target, expect)
+    if (!isConfirmed(target.action)) return this.commit(target, expect)
     if (armed !== null && armed.key === target.key && armed.action === target.action && armed.seq === target.seq) {
       return this.commit(target, armed.expect)
     }
@@ -189,9 +190,9 @@ export class ButtonStore extends SnapshotStore<ButtonState> {
       return 'refused'
     }
     const count = planCount(reply.value)
-    const { replaceGeneration, lastSeq } = reply.value
+    const { replaceGeneration, lastSeq, removedCount } = reply.value
     this.baseline = { replaceGeneration, atSeq: lastSeq }
-    this.set({ pending: null, armed: { key: target.key, seq: target.seq, action: target.action, count, expect: { replaceGeneration, lastSeq } } })
+    this.set({ pending: null, armed: { key: target.key, seq: target.seq, action: target.action, count, expect: { replaceGeneration, lastSeq, removedCount } } })
     this.armTimer = this.timers.setTimeout(() => this.disarm(), this.options.armMs ?? 4000)
     return 'armed'
   }
@@ -210,7 +211,7 @@ export class ButtonStore extends SnapshotStore<ButtonState> {
       this.unsaved(target, error)
       return 'unsaved'
     }
-    if (target.action === 'recall' && !isRefusal(error.code) && this.options.confirmRecall !== undefined) {
+    if (ACTIONS[target.action].returnsContent && !isRefusal(error.code) && this.options.confirmRecall !== undefined) {
       const copy = await this.options.confirmRecall(target)
       if (this.disposed) return 'disposed'
       if (copy !== null) {
@@ -226,7 +227,7 @@ export class ButtonStore extends SnapshotStore<ButtonState> {
   private committed(target: RowTarget, value: RemovalValue): void {
     this.baseline = { replaceGeneration: value.replaceGeneration, atSeq: value.tombstoneSeq }
     this.set({ pending: null })
-    if (target.action === 'recall') this.options.onRecalled(recalledMessage(value))
+    if (ACTIONS[target.action].returnsContent) this.options.onRecalled(recalledMessage(value))
     this.options.onRemoved?.(value)
   }
 
@@ -234,7 +235,7 @@ export class ButtonStore extends SnapshotStore<ButtonState> {
     const value = error.value !== undefined && error.value.action === target.action ? error.value as RemovalValue : undefined
     if (value !== undefined) this.baseline = { replaceGeneration: value.replaceGeneration, atSeq: value.tombstoneSeq }
     this.set({ pending: null })
-    if (target.action === 'recall') {
+    if (ACTIONS[target.action].returnsContent) {
       const text = error.text ?? value?.text
       const content = error.content ?? value?.content
       if (text !== undefined || content !== undefined) this.options.onRecalled(recalledMessage({ ...(text === undefined ? {} : { text }), ...(content === undefined ? {} : { content }) }))
@@ -271,12 +272,12 @@ export class ButtonStore extends SnapshotStore<ButtonState> {
 
 /**
  * Number of messages a plan removes, for the armed label: the plan's nodes without the tombstones
- * it absorbs (they were never messages the person saw), told by the plan's `kinds`.
+ * it absorbs (they were never messages the person saw), told by the plan's `nodeKinds`.
  * @param value - the `plan` reply value.
  * @returns at least 1.
  */
-export function planCount(value: Pick<PlanValue, 'kinds'>): number {
-  return Math.max(1, value.kinds.filter((nodeKind) => nodeKind !== 'tombstone').length)
+export function planCount(value: Pick<PlanValue, 'nodeKinds'>): number {
+  return Math.max(1, value.nodeKinds.filter((nodeKind) => nodeKind !== 'tombstone').length)
 }
 
 /**

@@ -9,6 +9,7 @@
 import type { ArmedState, PendingState, RowError } from './button-store'
 import { ATTR, EXCLUDED_ATTR } from './row-marks'
 import type { RowAction } from './resolve-row'
+import { ACTIONS, SURFACE_ACTIONS, type ActionTexts } from '../../shared/actions'
 import type { Translate } from '../wire/rc8'
 import { countedKey } from '../text/locales'
 
@@ -34,7 +35,9 @@ export interface RowDecoration {
 /** Localized button texts for one locale revision. */
 export interface ClusterTexts {
   readonly text: Readonly<Record<RowAction, string>>
-  readonly label: Readonly<Record<RowAction | 'deleteStep', string>>
+  readonly label: Readonly<Record<RowAction, string>>
+  /** The accessible name on a model row, for the actions whose name differs there (the step goes whole). */
+  readonly stepLabel: Readonly<Partial<Record<RowAction, string>>>
   readonly busy: string
   /** The label of an excluded row. */
   readonly excluded: string
@@ -48,22 +51,22 @@ export interface ClusterTexts {
  * @returns the texts of the current locale revision.
  */
 export function clusterTexts(t: Translate): ClusterTexts {
+  const text: Partial<Record<RowAction, string>> = { openCopy: t('action.openCopy') }
+  const label: Partial<Record<RowAction, string>> = { openCopy: t('label.openCopy') }
+  const step: Partial<Record<RowAction, string>> = {}
+  const sizer: Partial<Record<RowAction, string>> = {}
+  for (const action of SURFACE_ACTIONS) {
+    const texts: ActionTexts = ACTIONS[action].texts
+    text[action] = t(texts.button)
+    label[action] = t(texts.label)
+    if (texts.stepLabel !== undefined) step[action] = t(texts.stepLabel)
+    if (texts.armed !== undefined) sizer[action] = t(texts.armed, { count: SIZER_COUNT })
+  }
   return {
-    text: {
-      recall: t('action.recall'), delete: t('action.delete'), deleteFrom: t('action.deleteFrom'), exclude: t('action.exclude'),
-      restore: t('action.restore'), openCopy: t('action.openCopy'),
-    },
-    label: {
-      recall: t('label.recall'), delete: t('label.delete.message'), deleteStep: t('label.delete.step'), deleteFrom: t('label.deleteFrom'),
-      exclude: t('label.exclude'), restore: t('label.restore'), openCopy: t('label.openCopy'),
-    },
+    text: text as Record<RowAction, string>, label: label as Record<RowAction, string>, stepLabel: step,
     busy: t('busy'),
     excluded: t('excluded.badge'),
-    sizer: {
-      delete: t('armed.delete', { count: SIZER_COUNT }),
-      deleteFrom: t('armed.deleteFrom', { count: SIZER_COUNT }),
-      exclude: t('armed.exclude', { count: SIZER_COUNT }),
-    },
+    sizer,
   }
 }
 
@@ -105,7 +108,7 @@ export class ClusterFactory {
 }
 
 function idleLabel(action: RowAction, isStepRow: boolean, texts: ClusterTexts): string {
-  return action === 'delete' && isStepRow ? texts.label.deleteStep : texts.label[action]
+  return (isStepRow ? texts.stepLabel[action] : undefined) ?? texts.label[action]
 }
 
 function applyIdle(button: HTMLElement, action: RowAction, isStepRow: boolean, texts: ClusterTexts): void {
@@ -197,8 +200,9 @@ export function decorateRow(
     const isArmed = armed !== null && armed.action === action
     if (isArmed) {
       button.setAttribute(ATTR.armed, 'true')
-      button.textContent = t(`armed.${action}`, { count: armed.count })
-      button.setAttribute('aria-label', t(countedKey(action === 'exclude' ? 'armed.excludeLabel' : 'armed.label', armed.count), { count: armed.count }))
+      const { armed: armedText, armedLabel } = ACTIONS[armed.action].texts
+      button.textContent = t(armedText, { count: armed.count })
+      button.setAttribute('aria-label', t(countedKey(armedLabel, armed.count), { count: armed.count }))
     } else if (button.hasAttribute(ATTR.armed)) {
       button.removeAttribute(ATTR.armed)
       applyIdle(button as HTMLElement, action, decoration.isStepRow, texts)

@@ -20,7 +20,7 @@
  */
 import { isRecord, isSeq } from '../../shared/events'
 import type { TranscriptRow } from '../../shared/hidden-rows'
-import type { TombstoneAction } from '../../shared/tombstone'
+import { actionsOfferedOn, type SurfaceAction } from '../../shared/actions'
 import type { ChatNode } from '../wire/rc8'
 
 /** A row resolved against the session's chat store. */
@@ -32,13 +32,15 @@ export interface RowAnchor extends TranscriptRow {
 }
 
 /**
- * A row button: a removal or exclusion of the row's message, or, on a row whose message is
- * excluded, Restore / Open a copy of that exclusion.
+ * A row button: an action of the action table (`shared/actions.ts`; the removals and the exclusion
+ * of the row's message, or, on a row whose message is excluded, Restore of that exclusion), or
+ * Open a copy (a fork from before the exclusion, opened).
  */
-export type RowAction = TombstoneAction | 'restore' | 'openCopy'
+export type RowAction = SurfaceAction | 'openCopy'
 
-const USER_ACTIONS: readonly RowAction[] = Object.freeze(['recall', 'delete', 'deleteFrom', 'exclude'])
-const STEP_ACTIONS: readonly RowAction[] = Object.freeze(['delete', 'deleteFrom', 'exclude'])
+/** Buttons of a message the person sent, and of any other message a removal may take (the action table's `offeredOn`). */
+const USER_ACTIONS: readonly RowAction[] = actionsOfferedOn('prompt')
+const STEP_ACTIONS: readonly RowAction[] = actionsOfferedOn('message')
 const NO_ACTIONS: readonly RowAction[] = Object.freeze([])
 
 const LOG_ONLY_ROW_KINDS: ReadonlySet<string> = new Set(['turn-tail', 'turn-error', 'turn-max-tokens', 'model-retry', 'command'])

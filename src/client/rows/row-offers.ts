@@ -11,6 +11,7 @@
  */
 import type { HiddenRowsResult } from '../../shared/hidden-rows'
 import type { RowError } from './button-store'
+import { actionsOfferedOn } from '../../shared/actions'
 import type { RowAction, RowAnchor } from './resolve-row'
 import type { TombstoneError } from '../stores/tombstone-actions'
 
@@ -24,7 +25,7 @@ export interface RowOffer {
   readonly excluded?: boolean
 }
 
-const RESTORE_OR_COPY: readonly RowAction[] = Object.freeze(['restore', 'openCopy'])
+const RESTORE_OR_COPY: readonly RowAction[] = Object.freeze([...actionsOfferedOn('excluded'), 'openCopy'])
 const COPY_ONLY: readonly RowAction[] = Object.freeze(['openCopy'])
 
 const memo = new WeakMap<RowAnchor, { readonly hidden: HiddenRowsResult; readonly offer: RowOffer }>()

@@ -16,6 +16,7 @@ import { readWholeHistory } from '../wire/session-history'
 import type { SessionSnapshot, SnapshotSelectorHook } from '../wire/rc8'
 import { selectReplacements } from '../wire/replacement-view'
 import { staleTodoList } from './todo-list'
+import { errorText } from '../../shared/error-text'
 
 /** DSH's To-dos strip. */
 export const TODO_PANEL_SELECTOR = '[data-testid="todo-panel"]'
@@ -80,7 +81,7 @@ export function TodoStrip({ sessionId, useSession, useProjection = noProjection,
     let current = true
     readWholeHistory(kit.fetch, sessionId).then(
       (events) => { if (current) kit.hider.set(staleTodoList(events)) },
-      (error: unknown) => console.warn(`dsh-message-recall: the To-dos strip of session "${sessionId}" was not checked: ${error instanceof Error ? error.message : String(error)}`),
+      (error: unknown) => console.warn(`dsh-message-recall: the To-dos strip of session "${sessionId}" was not checked: ${errorText(error)}`),
     )
     return () => { current = false }
   }, [sessionId, replacements, running, todos, kit])

@@ -19,6 +19,7 @@ import type { RecallError, RecallSender } from '../wire/api'
 import { BROWSER_TIMERS, type Timers } from './timers'
 import { SnapshotStore } from './snapshot-store'
 import type { UnsavedSink } from './unsaved-writes'
+import { errorText } from '../../shared/error-text'
 
 /** The two things a removal offers afterwards. */
 export type TombstoneVerb = 'restore' | 'openCopy'
@@ -121,7 +122,7 @@ export class TombstoneActions extends SnapshotStore<TombstoneActionsState> {
         try {
           await this.options.openSession(reply.value.forkedSessionId)
         } catch (error) {
-          return { ok: false as const, error: { code: 'NETWORK' as const, message: error instanceof Error ? error.message : String(error) } }
+          return { ok: false as const, error: { code: 'NETWORK' as const, message: errorText(error) } }
         }
       }
       return reply

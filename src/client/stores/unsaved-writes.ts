@@ -13,13 +13,13 @@
  *
  * @module dsh-message-recall/client/stores/unsaved-writes
  */
-import type { TombstoneAction } from '../../shared/tombstone'
+import type { SurfaceAction } from '../../shared/actions'
 import type { RecallError, RecallSender } from '../wire/api'
 import { SnapshotStore } from './snapshot-store'
 import { BROWSER_TIMERS, type Timers } from './timers'
 
 /** The route action of a write that can be applied but not yet saved. */
-export type UnsavedAction = TombstoneAction | 'restore' | 'apply'
+export type UnsavedAction = SurfaceAction | 'apply'
 
 /** What the writers of a session report to its {@link UnsavedWrites}. */
 export type UnsavedSink = Pick<UnsavedWrites, 'mark' | 'settled'>

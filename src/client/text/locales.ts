@@ -10,6 +10,7 @@
  *
  * @module dsh-message-recall/client/text/locales
  */
+import type { ActionCountedBase, ActionTextKey } from '../../shared/actions'
 import type { RecallErrorCode } from '../wire/api'
 import type { Translate } from '../wire/rc8'
 
@@ -204,9 +205,16 @@ export const en: { readonly [K in LocaleKey]: string } = {
 /** Both dictionaries, in the shape `locale.register(ns, dicts)` takes. */
 export const DICTIONARIES: { readonly zh: Record<LocaleKey, string>; readonly en: Record<LocaleKey, string> } = { zh, en }
 
-/** Base keys of the texts that count something; each has a `.one` and an `.other` entry. */
-export type CountedBase = 'armed.label' | 'armed.excludeLabel' | `notice.images.${'unreadable' | 'unsupported' | 'busy' | 'unavailable'}`
-  | `undo.${'recall' | 'delete' | 'deleteFrom' | 'exclude'}` | `unsaved.${'recall' | 'delete' | 'deleteFrom' | 'exclude' | 'restore' | 'apply'}` | 'panel.label' | 'panel.count' | 'panel.tokens'
+/**
+ * Base keys of the texts that count something; each has a `.one` and an `.other` entry. The action
+ * table's counted texts (`armedLabel`, `undo`, `unsaved` in `shared/actions.ts`) are among them.
+ */
+export type CountedBase = ActionCountedBase | `notice.images.${'unreadable' | 'unsupported' | 'busy' | 'unavailable'}` | 'unsaved.apply' | 'panel.label' | 'panel.count' | 'panel.tokens'
+
+/** Every key the action table names, checked against the dictionaries: a key missing from `zh` (and so from `en`) fails the typecheck. */
+type ActionKeysInDictionaries = [Exclude<ActionTextKey, ActionCountedBase> | `${ActionCountedBase}.${'one' | 'other'}`] extends [LocaleKey] ? true : never
+/** Compiles only while {@link ActionKeysInDictionaries} holds. */
+export const ACTION_KEYS_IN_DICTIONARIES: ActionKeysInDictionaries = true
 
 /**
  * The dictionary key of a counted text for `count`: `.one` for exactly 1, `.other` for any other

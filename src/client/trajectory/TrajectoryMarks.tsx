@@ -16,6 +16,7 @@ import type { LocaleSnapshot, SessionSnapshot, SnapshotSelectorHook, Translate }
 import { selectReplacements } from '../wire/replacement-view'
 import type { MarkTexts, TrajectoryDecorator } from './trajectory-decorate'
 import { markTime, trajectoryMarks, type TrajectoryMark } from './trajectory-marks'
+import { errorText } from '../../shared/error-text'
 
 /** What the plugin injects into the entry. */
 export interface TrajectoryKit {
@@ -70,7 +71,7 @@ export function TrajectoryMarks({ sessionId, useSession, trajectoryKit: kit }: T
     let current = true
     readWholeHistory(kit.fetch, sessionId).then(
       (events) => { if (current) kit.decorator.update(trajectoryMarks(events), texts) },
-      (error: unknown) => console.warn(`dsh-message-recall: Trajectory marks of session "${sessionId}" not updated: ${error instanceof Error ? error.message : String(error)}`),
+      (error: unknown) => console.warn(`dsh-message-recall: Trajectory marks of session "${sessionId}" not updated: ${errorText(error)}`),
     )
     return () => { current = false }
   }, [sessionId, replacements, locale, kit])

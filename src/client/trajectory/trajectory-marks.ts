@@ -7,7 +7,8 @@
  */
 import type { LogEvent } from '../../shared/events'
 import { readFates, replacementEvents } from '../../shared/fate'
-import { readTombstone, type TombstoneAction } from '../../shared/tombstone'
+import { readTombstone } from '../../shared/tombstone'
+import type { TombstoneAction } from '../../shared/actions'
 import { trajectoryRowKeys } from './trajectory-rc8'
 
 /** How one Trajectory row is marked. */

@@ -7,7 +7,8 @@
  */
 import { isRecord } from '../../shared/events'
 import { DEFAULT_ROUTE_PATH, ERROR_CODES, type ApplyRequestBody, type ApplyValue, type BatchPlanValue, type ErrorCode, type FlushValue, type ForkBeforeValue, type InspectValue, type PlanValue, type RecallRequestBody, type RemovalValue, type RestoreValue, type RouteError, type WriteValue } from '../../shared/protocol'
-import type { TombstoneAction } from '../../shared/tombstone'
+import type { TombstoneAction } from '../../shared/actions'
+import { errorText } from '../../shared/error-text'
 
 /** Default route path of the host half (`Config.path`). */
 export { DEFAULT_ROUTE_PATH }
@@ -116,7 +117,7 @@ export function createRecallSender(fetchImpl: FetchLike, path: string = DEFAULT_
       status = response.status
       text = await response.text()
     } catch (error) {
-      return { ok: false, error: { code: 'NETWORK', message: error instanceof Error ? error.message : String(error) } }
+      return { ok: false, error: { code: 'NETWORK', message: errorText(error) } }
     }
     return parseReply<ReplyValueOf<R>>(status, text)
   }

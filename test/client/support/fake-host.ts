@@ -9,7 +9,7 @@
 import type { Session } from '@deepseek-ai/dsh-session'
 import type { LogEvent } from '../../../src/shared/events'
 import { plainText } from '../../../src/shared/message-text'
-import type { RemovalAction } from '../../../src/shared/tombstone'
+import type { RemovalAction } from '../../../src/shared/actions'
 import { appendTombstone, type SessionHarness } from './page'
 
 /** A request as the route received it. */
@@ -63,7 +63,7 @@ export function hostLike(session: Session, harness: SessionHarness, removals: Re
       return e.surfaceOp !== 'append' ? 'tombstone' : e.type === 'user/message' ? 'user' : e.type === 'assistant/message' ? 'assistant' : 'tool'
     })
     if (body.action === 'plan') {
-      return { status: 200, body: { ok: true, value: { action: body.planAction, range: { start: removed[0], end: removed.at(-1) }, removedSeqs: removed, kinds, estimatedTokens: 10, replaceGeneration: session.surface.replaceGeneration, lastSeq: lastSeq() } } }
+      return { status: 200, body: { ok: true, value: { action: body.planAction, range: { start: removed[0], end: removed.at(-1) }, shadowedSeqs: removed, nodeKinds: kinds, removedCount: kinds.filter((kind) => kind !== 'tombstone').length, estimatedTokens: 10, replaceGeneration: session.surface.replaceGeneration, lastSeq: lastSeq() } } }
     }
     const tomb = appendTombstone(session, body.action as RemovalAction, removed)
     harness.append(tomb as LogEvent)
@@ -71,7 +71,7 @@ export function hostLike(session: Session, harness: SessionHarness, removals: Re
     const extra = body.action === 'recall'
       ? { content: target.content, text: plainText(target.content) }
       : {}
-    return { status: 200, body: { ok: true, value: { action: body.action, tombstoneSeq: tomb.seq, range: { start: removed[0], end: removed.at(-1) }, removedSeqs: removed, kinds, replaceGeneration: session.surface.replaceGeneration, persisted: true, ...extra } } }
+    return { status: 200, body: { ok: true, value: { action: body.action, tombstoneSeq: tomb.seq, range: { start: removed[0], end: removed.at(-1) }, shadowedSeqs: removed, nodeKinds: kinds, replaceGeneration: session.surface.replaceGeneration, persisted: true, ...extra } } }
   }
 }
 

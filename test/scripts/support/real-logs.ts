@@ -17,12 +17,14 @@ import * as compactionInvariant from '@deepseek-ai/dsh-compaction/invariant'
 import { InvariantRegistry } from '@deepseek-ai/dsh-invariants'
 import { JsonlSessionPersistence } from '@deepseek-ai/dsh-session-persistence-jsonl'
 import type { LogEvent } from '../../../src/shared/events'
-import { appendTombstone } from '../../../src/host/tombstone-writer'
+import { appendTombstone } from '../../../src/host/tombstone-append'
 import { planRemoval, type PlanTarget } from '../../../src/host/surface-plan'
 import { replaceOp } from '../../../src/shared/replace-op'
-import { tombstoneSource, type RemovalAction } from '../../../src/shared/tombstone'
+import { tombstoneSource } from '../../../src/shared/tombstone'
+import type { RemovalAction } from '../../../src/shared/actions'
 import { createUserMessage, type UserMessage } from '@deepseek-ai/dsh-llm'
 import { conversationLog, type TurnSpec } from '../../support/conversation'
+import { removalPlanning } from '../../../src/shared/actions'
 
 /** A running composition with the JSONL backend on `root`. */
 export interface LogStore {
@@ -77,9 +79,9 @@ export async function appendTurns(store: LogStore, session: Session, events: rea
  */
 export async function removeMessage(store: LogStore, session: Session, action: RemovalAction, target: PlanTarget): Promise<LogEvent> {
   const events = session.events as readonly LogEvent[]
-  const result = planRemoval({ nodes: [...session.surface.nodes], lookup: (seq) => events[seq], action, target })
+  const result = planRemoval({ nodes: [...session.surface.nodes], lookup: (seq) => events[seq], planning: removalPlanning(action), target })
   if (!result.ok) throw new Error(`planner refused ${action} of ${JSON.stringify(target)}: ${result.refusal.code}`)
-  const event = appendTombstone(session, result.plan) as LogEvent
+  const event = appendTombstone(session, { ...result.plan, action }) as LogEvent
   await store.ctx.sessions.flush(session)
   return event
 }
@@ -93,7 +95,7 @@ export async function removeMessage(store: LogStore, session: Session, action: R
  */
 export async function excludeMessage(store: LogStore, session: Session, target: PlanTarget): Promise<LogEvent> {
   const events = session.events as readonly LogEvent[]
-  const result = planRemoval({ nodes: [...session.surface.nodes], lookup: (seq) => events[seq], action: 'delete', target })
+  const result = planRemoval({ nodes: [...session.surface.nodes], lookup: (seq) => events[seq], planning: removalPlanning('delete'), target })
   if (!result.ok) throw new Error(`planner refused exclude of ${JSON.stringify(target)}: ${result.refusal.code}`)
   const { start, end, shadowedSeqs } = result.plan
   const message = createUserMessage({ content: [], source: tombstoneSource('exclude', shadowedSeqs) as unknown as UserMessage['source'] })

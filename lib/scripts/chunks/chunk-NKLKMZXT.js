@@ -2,7 +2,7 @@
 import {
   SESSIONS_ROOT_RULE,
   SessionLogInputError
-} from "./chunk-JYSYW3FP.js";
+} from "./chunk-PFB7UGHB.js";
 
 // scripts/support/sessions-root.ts
 import { stat } from "node:fs/promises";

@@ -2,7 +2,7 @@
 import {
   fileProgress,
   formatBytes
-} from "./chunk-TSNASLY7.js";
+} from "./chunk-EHDG4RBN.js";
 import {
   COMMON_OPTIONS,
   DECODER_NAMES,
@@ -18,7 +18,7 @@ import {
   parseOneTarget,
   readSessionLog,
   resolveSessionLog
-} from "./chunk-JYSYW3FP.js";
+} from "./chunk-PFB7UGHB.js";
 
 // scripts/commands/verify.ts
 import { createHash } from "node:crypto";

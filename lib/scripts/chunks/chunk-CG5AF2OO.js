@@ -1,17 +1,19 @@
 #!/usr/bin/env node
 import {
   forkOrigin
-} from "./chunk-NY2GQ6Z4.js";
+} from "./chunk-O3IO7QMO.js";
 import {
   assertRoot
-} from "./chunk-NWCER2NG.js";
+} from "./chunk-NKLKMZXT.js";
 import {
   progress
-} from "./chunk-TSNASLY7.js";
+} from "./chunk-EHDG4RBN.js";
 import {
+  ACTIONS,
   COMMON_OPTIONS,
   DECODER_OPTION,
   EXIT,
+  TOMBSTONE_ACTIONS,
   counted,
   decoderOption,
   forCount,
@@ -19,14 +21,14 @@ import {
   out,
   parseRootTarget,
   summarizeRoot
-} from "./chunk-JYSYW3FP.js";
+} from "./chunk-PFB7UGHB.js";
 
 // scripts/commands/scan.ts
 var usage = (invocation) => `Usage: ${invocation} [sessions root] [options]
 
 Scans every session log under a DSH sessions root for surface replacements and lists,
-newest first, the sessions holding dsh-message-recall tombstones (by action: recall,
-delete, deleteFrom, exclude), those where a restore undid a tombstone in place, and,
+newest first, the sessions holding dsh-message-recall tombstones (by action: ${TOMBSTONE_ACTIONS.join(", ")}),
+those where a restore undid a tombstone in place, and,
 separately, those holding compaction checkpoints or tool-result prunes, and any other
 plugin's replacements; then the sessions forked from another session. Without a root it reads $DSH_HOME/sessions,
 or ~/.dsh/sessions when DSH_HOME is unset; the root may also be one project or session folder.
@@ -85,9 +87,7 @@ async function run(argv, invocation) {
   }
   const lines = [`sessions with dsh-message-recall tombstones: ${withTombstones.length}`];
   for (const e of withTombstones) {
-    const a = e.summary.tombstonesByAction;
-    const excluded = a.exclude > 0 ? `, exclude ${a.exclude}` : "";
-    lines.push(`  ${id(e)}  ${counted(e.summary.tombstones, "tombstone")} (recall ${a.recall}, delete ${a.delete}, deleteFrom ${a.deleteFrom}${excluded})  ${e.path}`);
+    lines.push(`  ${id(e)}  ${counted(e.summary.tombstones, "tombstone")} (${byAction(e.summary.tombstonesByAction)})  ${e.path}`);
   }
   lines.push(`sessions with restores: ${withRestores.length}`);
   for (const e of withRestores) lines.push(`  ${id(e)}  ${counted(e.summary.restores, "restore")} (${forCount(e.summary.restores, "a tombstone", "tombstones")} undone in place)  ${e.path}`);
@@ -107,6 +107,9 @@ async function run(argv, invocation) {
   lines.push(`scanned ${counted(entries.length, "session")}${hours !== void 0 ? ` changed in the last ${hours} h` : ""}, ${bad} unreadable or damaged`);
   await out(lines.join("\n") + "\n");
   return bad ? EXIT.problem : EXIT.ok;
+}
+function byAction(counts) {
+  return TOMBSTONE_ACTIONS.filter((action) => ACTIONS[action].effect === "removed" || counts[action] > 0).map((action) => `${action} ${counts[action]}`).join(", ");
 }
 var scanCommand = { name: "scan", script: "scan-replace", summary: "find the sessions under a root that hold replacements", usage, run };
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   counted
-} from "./chunk-JYSYW3FP.js";
+} from "./chunk-PFB7UGHB.js";
 
 // scripts/support/format-bytes.ts
 function formatBytes(bytes) {

@@ -2,7 +2,7 @@
 import {
   fileProgress,
   formatBytes
-} from "./chunk-TSNASLY7.js";
+} from "./chunk-EHDG4RBN.js";
 import {
   COMMON_OPTIONS,
   ChunkedOutput,
@@ -16,7 +16,7 @@ import {
   parseOneTarget,
   readSessionLog,
   resolveSessionLog
-} from "./chunk-JYSYW3FP.js";
+} from "./chunk-PFB7UGHB.js";
 
 // scripts/commands/read.ts
 var usage = (invocation) => `Usage: ${invocation} <log file | session folder> [options]

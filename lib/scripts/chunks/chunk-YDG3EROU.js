@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import {
   assertRoot
-} from "./chunk-NWCER2NG.js";
+} from "./chunk-NKLKMZXT.js";
 import {
   formatBytes,
   progress
-} from "./chunk-TSNASLY7.js";
+} from "./chunk-EHDG4RBN.js";
 import {
   COMMON_OPTIONS,
   DECODER_OPTION,
@@ -17,7 +17,7 @@ import {
   out,
   parseRootTarget,
   summarizeRoot
-} from "./chunk-JYSYW3FP.js";
+} from "./chunk-PFB7UGHB.js";
 
 // scripts/commands/list.ts
 var usage = (invocation) => `Usage: ${invocation} [sessions root] [options]

@@ -2383,6 +2383,98 @@ async function readZstd(file, handle, reader, chunkBytes, options) {
   };
 }
 
+// src/shared/actions.ts
+var ACTIONS = {
+  recall: {
+    plans: "message",
+    targets: "prompt",
+    effect: "removed",
+    confirm: false,
+    offeredOn: ["prompt"],
+    inBatch: false,
+    returnsContent: true,
+    undoInPlace: true,
+    texts: { button: "action.recall", label: "label.recall", undo: "undo.recall", unsaved: "unsaved.recall", panel: "panel.action.recall" }
+  },
+  delete: {
+    plans: "step",
+    targets: "message",
+    effect: "removed",
+    confirm: true,
+    offeredOn: ["prompt", "message"],
+    inBatch: true,
+    returnsContent: false,
+    undoInPlace: true,
+    texts: {
+      button: "action.delete",
+      label: "label.delete.message",
+      stepLabel: "label.delete.step",
+      armed: "armed.delete",
+      armedLabel: "armed.label",
+      undo: "undo.delete",
+      unsaved: "unsaved.delete",
+      panel: "panel.action.delete"
+    }
+  },
+  deleteFrom: {
+    plans: "onward",
+    targets: "message",
+    effect: "removed",
+    confirm: true,
+    offeredOn: ["prompt", "message"],
+    inBatch: true,
+    returnsContent: false,
+    undoInPlace: true,
+    texts: {
+      button: "action.deleteFrom",
+      label: "label.deleteFrom",
+      armed: "armed.deleteFrom",
+      armedLabel: "armed.label",
+      undo: "undo.deleteFrom",
+      unsaved: "unsaved.deleteFrom",
+      panel: "panel.action.deleteFrom"
+    }
+  },
+  exclude: {
+    plans: "step",
+    targets: "message",
+    effect: "excluded",
+    confirm: true,
+    offeredOn: ["prompt", "message"],
+    inBatch: true,
+    returnsContent: false,
+    undoInPlace: true,
+    texts: {
+      button: "action.exclude",
+      label: "label.exclude",
+      armed: "armed.exclude",
+      armedLabel: "armed.excludeLabel",
+      undo: "undo.exclude",
+      unsaved: "unsaved.exclude",
+      panel: "panel.action.exclude"
+    }
+  },
+  restore: {
+    plans: "restore",
+    targets: "tombstone",
+    effect: "restored",
+    confirm: false,
+    offeredOn: ["excluded"],
+    inBatch: true,
+    returnsContent: false,
+    undoInPlace: false,
+    texts: { button: "action.restore", label: "label.restore", unsaved: "unsaved.restore" }
+  }
+};
+var SURFACE_ACTIONS = Object.freeze(Object.keys(ACTIONS));
+function isTombstoneAction(action) {
+  return typeof action === "string" && Object.hasOwn(ACTIONS, action) && ACTIONS[action].plans !== "restore";
+}
+var TOMBSTONE_ACTIONS = Object.freeze(SURFACE_ACTIONS.filter(isTombstoneAction));
+var REMOVAL_ACTIONS = Object.freeze(TOMBSTONE_ACTIONS.filter((a) => ACTIONS[a].effect === "removed"));
+var BATCH_ACTIONS = Object.freeze(SURFACE_ACTIONS.filter((a) => ACTIONS[a].inBatch));
+var BATCH_REMOVAL_ACTIONS = Object.freeze(BATCH_ACTIONS.filter((a) => isTombstoneAction(a)));
+
 // src/shared/replace-op.ts
 function readReplaceOp(surfaceOp) {
   if (!isRecord(surfaceOp) || surfaceOp.op !== "replace") return null;
@@ -2393,8 +2485,6 @@ function readReplaceOp(surfaceOp) {
 
 // src/shared/tombstone.ts
 var TOMBSTONE_PLUGIN = "dsh-message-recall";
-var REMOVAL_ACTIONS = ["recall", "delete", "deleteFrom"];
-var TOMBSTONE_ACTIONS = [...REMOVAL_ACTIONS, "exclude"];
 function isTombstoneSource(source) {
   return isRecord(source) && source.kind === "plugin" && source.plugin === TOMBSTONE_PLUGIN;
 }
@@ -2406,7 +2496,7 @@ function readTombstone(event) {
   if (!isTombstoneEvent(event)) return null;
   const range = readReplaceOp(event.surfaceOp);
   const source = event.data.source;
-  const action = TOMBSTONE_ACTIONS.find((a) => a === source.action) ?? "delete";
+  const action = isTombstoneAction(source.action) ? source.action : "delete";
   const fromSource = Array.isArray(source.removedSeqs) ? source.removedSeqs.filter(Number.isSafeInteger) : [];
   const shadowedSeqs = event.sourceEventSeqs ? [...event.sourceEventSeqs] : fromSource;
   return { seq: event.seq, start: range.start, end: range.end, shadowedSeqs, action };
@@ -2734,6 +2824,8 @@ export {
   isRecord,
   readSessionLog,
   readReplaceOp,
+  ACTIONS,
+  TOMBSTONE_ACTIONS,
   readTombstone,
   plainText,
   classifyNode,

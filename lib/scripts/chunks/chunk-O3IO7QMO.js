@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import {
+  ACTIONS,
   SURFACE_EVENT_TYPES,
   classifyNode,
   contentOf,
@@ -11,7 +12,7 @@ import {
   stepOf,
   toolCallIds,
   toolResultCallId
-} from "./chunk-JYSYW3FP.js";
+} from "./chunk-PFB7UGHB.js";
 
 // node_modules/@deepseek-ai/dsh-session/lib/types/surface.js
 var SURFACE_EVENT_TYPES2 = /* @__PURE__ */ new Set([
@@ -215,7 +216,8 @@ function notRestorableReason(kinds) {
 var SURFACE_TYPES = new Set(SURFACE_EVENT_TYPES);
 function takesOver(action, state) {
   if (state === "current") return true;
-  return state === "excluded" && action === "deleteFrom";
+  const spec = ACTIONS[action];
+  return state === "excluded" && spec.plans === "onward" && spec.effect === "removed";
 }
 var Fates = class {
   /** Tombstones of this plugin, in seq order (undone ones included). */
@@ -306,7 +308,7 @@ var Fates = class {
     for (const { from, by, step } of this.chain(seq)) {
       if (step.kind === "tombstone") {
         if (takesOver(step.tombstone.action, state)) {
-          state = step.tombstone.action === "exclude" ? "excluded" : "removed";
+          state = ACTIONS[step.tombstone.action].effect === "excluded" ? "excluded" : "removed";
           tombstoneSeq = by;
         }
         continue;

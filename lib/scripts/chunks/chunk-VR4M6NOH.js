@@ -3,8 +3,9 @@ import {
   explainSession,
   forkOrigin,
   readFates
-} from "./chunk-NY2GQ6Z4.js";
+} from "./chunk-O3IO7QMO.js";
 import {
+  ACTIONS,
   COMMON_OPTIONS,
   DECODER_OPTION,
   EXIT,
@@ -22,7 +23,7 @@ import {
   resolveSessionLog,
   stepOf,
   toolResultCallId
-} from "./chunk-JYSYW3FP.js";
+} from "./chunk-PFB7UGHB.js";
 
 // src/shared/hidden-rows.ts
 var CONTENT_ROW_KINDS = /* @__PURE__ */ new Set(["user", "steering", "assistant-step", "tool-call"]);
@@ -101,7 +102,7 @@ function deriveHiddenRows(events, rows) {
 function onwardSpans(fates) {
   const spans = [];
   for (const tombstone of fates.tombstones) {
-    if (tombstone.action !== "deleteFrom" || tombstone.shadowedSeqs.length === 0 || !fates.statusOf(tombstone.seq).inEffect) continue;
+    if (ACTIONS[tombstone.action].plans !== "onward" || tombstone.shadowedSeqs.length === 0 || !fates.statusOf(tombstone.seq).inEffect) continue;
     spans.push({ after: Math.min(...tombstone.shadowedSeqs), before: tombstone.seq });
   }
   return spans;
@@ -213,7 +214,7 @@ function node(n) {
 function tombstoneNow(t) {
   if (t.restoredBy !== null) return `restored by ${t.restoredBy}: the message is back in its place, the tombstone hides nothing`;
   if (t.shadowedBy !== null) return `shadowed by ${t.shadowedBy}${t.inEffect ? "" : " (no longer in effect: a restore undid that later tombstone)"}`;
-  if (t.action === "exclude") return "on the surface (the model sees an empty user message here; the person still sees the rows)";
+  if (ACTIONS[t.action].effect === "excluded") return "on the surface (the model sees an empty user message here; the person still sees the rows)";
   return "on the surface (the model sees an empty user message here)";
 }
 function forkLine(fork) {
@@ -299,7 +300,7 @@ async function run(argv, invocation) {
   lines.push(
     `replacements: ${explanation.replacements.length} — ${counted(count("tombstone"), "tombstone")} of dsh-message-recall, ${counted(count("restore"), "restore")}, ${counted(count("checkpoint"), "compaction checkpoint")}, ${counted(count("prune"), "tool-result prune")}, ${count("replacement")} other`
   );
-  const exclusions = explanation.tombstones.filter((t) => t.action === "exclude");
+  const exclusions = explanation.tombstones.filter((t) => ACTIONS[t.action].effect === "excluded");
   if (exclusions.length > 0) lines.push(`exclusions: ${exclusions.length}, ${exclusions.filter((t) => t.inEffect).length} in effect (rows kept in view, not sent to the model)`);
   for (const t of explanation.tombstones) {
     const nested = t.nestedTombstones.length ? `, ${counted(t.nestedTombstones.length, "earlier tombstone")} among them (${t.nestedTombstones.join(", ")})` : "";

@@ -1,0 +1,126 @@
+/**
+ * A confirmed write writes exactly what was confirmed, over real HTTP in the real rc.8 composition
+ * (agent loop, JSONL persistence, invariant companions, the plugin): a Restore landing inside a
+ * planned Delete-onward range (single and batch) refuses the confirmed write with `STALE_VIEW`,
+ * saying what changed, and appends nothing; two quick deletes planned on one view from two
+ * clients, each sent back with its confirmed count, both land.
+ */
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import type { Agent } from '@deepseek-ai/dsh-agent'
+import { foldSurface, type Session } from '@deepseek-ai/dsh-session'
+import { bootDshApp, type DshApp, type HttpReply } from '../support/dsh-app'
+import { conversationLog, syntheticTurns } from '../support/conversation'
+import type { LogEvent } from '../../src/shared/events'
+import { isTombstoneEvent, readTombstone } from '../../src/shared/tombstone'
+
+/** The surface node whose event has type `type` and whose data mentions `text`. */
+function node(session: Session, type: string, text: string): number {
+  const hits = session.surface.nodes.filter((seq) => session.events[seq]!.type === type && JSON.stringify(session.events[seq]!.data).includes(text))
+  assert.equal(hits.length, 1, `exactly one ${type} surface node mentions ${JSON.stringify(text)}: ${hits}`)
+  return hits[0]!
+}
+
+/** The messages among `seqs`: every seq whose event is not a tombstone of this plugin. */
+function messagesAmong(session: Session, seqs: readonly number[]): number[] {
+  return seqs.filter((seq) => !isTombstoneEvent(session.events[seq] as LogEvent))
+}
+
+function ok(reply: HttpReply): Record<string, any> {
+  assert.equal(reply.status, 200, reply.text)
+  return reply.json.value
+}
+
+let app: DshApp
+before(async () => {
+  app = await bootDshApp({ recall: {}, persistence: {} })
+})
+after(async () => {
+  await app?.dispose()
+})
+
+/** An agent with three turns (prompt, a two-call tool step, a reply), prompt #2 recalled: its tombstone can be restored in place. */
+async function withRecalledPrompt(): Promise<{ agent: Agent; session: Session; tombstoneSeq: number; prompt2: number }> {
+  const agent = await app.createAgent({ seed: conversationLog(syntheticTurns(3, { toolSteps: 1, toolsPerStep: 2 })) })
+  const session = agent.session
+  const prompt2 = node(session, 'user/message', 'prompt #2')
+  const recalled = ok(await app.post({ sessionId: agent.id, action: 'recall', seq: prompt2 }))
+  return { agent, session, tombstoneSeq: recalled.tombstoneSeq, prompt2 }
+}
+
+describe('a confirmed write', () => {
+  it('refuses a confirmed Delete onward with STALE_VIEW when a restore put a message back inside its range, appending nothing', async () => {
+    const { agent, session, tombstoneSeq, prompt2 } = await withRecalledPrompt()
+    const reply1 = node(session, 'assistant/message', 'reply #1')
+    const plan = ok(await app.post({ sessionId: agent.id, action: 'plan', planAction: 'deleteFrom', seq: reply1 }))
+    const onward = session.surface.nodes.slice(session.surface.nodes.indexOf(reply1))
+    assert.deepEqual(plan.shadowedSeqs, onward, 'the plan covers everything from reply #1, the recall tombstone included')
+    const confirmed = messagesAmong(session, onward).length
+    assert.equal(plan.removedCount, confirmed, 'the count leaves out the recall tombstone')
+    assert.equal(onward.length, confirmed + 1)
+
+    // Another tab restores the recalled prompt: its copy lands inside the planned range.
+    const restored = ok(await app.post({ sessionId: agent.id, action: 'restore', tombstoneSeq }))
+    assert.equal(restored.originalSeq, prompt2)
+    const before = session.seq
+    const expect = { replaceGeneration: plan.replaceGeneration, lastSeq: plan.lastSeq, removedCount: plan.removedCount }
+    const refused = await app.post({ sessionId: agent.id, action: 'deleteFrom', seq: reply1, expect })
+    assert.equal(refused.status, 409, refused.text)
+    assert.deepEqual(refused.json, { ok: false, error: {
+      code: 'STALE_VIEW',
+      message: `message-recall: the confirmed plan removes ${confirmed} messages, but the surface changed since seq ${plan.lastSeq} and this write would now remove ${confirmed + 1} (seq ${restored.restoredSeq} came back by a restore after the plan)`,
+    } })
+    assert.equal(session.seq, before, 'nothing appended')
+    assert.ok(session.surface.nodes.includes(restored.restoredSeq), 'the restored prompt stays')
+
+    // Planned again, the six-message removal is what is confirmed, and it lands.
+    const again = ok(await app.post({ sessionId: agent.id, action: 'plan', planAction: 'deleteFrom', seq: reply1 }))
+    assert.equal(again.removedCount, confirmed + 1)
+    const written = ok(await app.post({ sessionId: agent.id, action: 'deleteFrom', seq: reply1, expect: { replaceGeneration: again.replaceGeneration, lastSeq: again.lastSeq, removedCount: again.removedCount } }))
+    assert.ok(written.shadowedSeqs.includes(restored.restoredSeq))
+    assert.deepEqual(foldSurface(session.events).nodes, [...session.surface.nodes])
+  })
+
+  it('refuses a confirmed batch the same way: apply with the plan\'s count after a restore inside its Delete onward', async () => {
+    const { agent, session, tombstoneSeq } = await withRecalledPrompt()
+    const reply1 = node(session, 'assistant/message', 'reply #1')
+    const changes = [{ action: 'deleteFrom', seq: reply1 }]
+    const plan = ok(await app.post({ sessionId: agent.id, action: 'plan', changes }))
+    const confirmed = messagesAmong(session, session.surface.nodes.slice(session.surface.nodes.indexOf(reply1))).length
+    assert.equal(plan.removedSeqs.length, confirmed)
+    const restored = ok(await app.post({ sessionId: agent.id, action: 'restore', tombstoneSeq }))
+    const before = session.seq
+    const refused = await app.post({ sessionId: agent.id, action: 'apply', changes, expect: { lastSeq: plan.lastSeq, removedCount: plan.removedSeqs.length } })
+    assert.equal(refused.status, 409, refused.text)
+    assert.deepEqual(refused.json, { ok: false, error: {
+      code: 'STALE_VIEW',
+      message: `message-recall: the confirmed plan removes ${confirmed} messages, but the surface changed since seq ${plan.lastSeq} and this write would now remove ${confirmed + 1} (seq ${restored.restoredSeq} came back by a restore after the plan)`,
+    } })
+    assert.equal(session.seq, before, 'nothing appended')
+  })
+
+  it('lands two quick deletes planned on one view by two clients, each confirmed with its own count, whichever runs first', async () => {
+    const agent = await app.createAgent({ seed: conversationLog(syntheticTurns(3, { toolSteps: 1, toolsPerStep: 2 })) })
+    const session = agent.session
+    const prompt2 = node(session, 'user/message', 'prompt #2')
+    const result2 = node(session, 'tool/result', 'result #2.1.1')
+    // Both plans see the same view; the step right after prompt #2 makes the second removal absorb the first's tombstone.
+    const [first, second] = await Promise.all([
+      app.post({ sessionId: agent.id, action: 'plan', planAction: 'delete', seq: prompt2 }),
+      app.post({ sessionId: agent.id, action: 'plan', planAction: 'delete', seq: result2 }),
+    ]).then((replies) => replies.map(ok))
+    assert.equal(first!.lastSeq, second!.lastSeq)
+    assert.deepEqual([first!.removedCount, second!.removedCount], [1, 3])
+    const confirm = (plan: Record<string, any>, seq: number) => app.post({
+      sessionId: agent.id, action: 'delete', seq, expect: { replaceGeneration: plan.replaceGeneration, lastSeq: plan.lastSeq, removedCount: plan.removedCount },
+    })
+    const [a, b] = (await Promise.all([confirm(first!, prompt2), confirm(second!, result2)])).map(ok)
+    const step = second!.shadowedSeqs as number[]
+    const tombstones = session.events.filter(isTombstoneEvent).map((event) => readTombstone(event as LogEvent)!)
+    assert.equal(tombstones.length, 2, 'both deletes landed')
+    assert.deepEqual(messagesAmong(session, a!.shadowedSeqs), [prompt2])
+    assert.deepEqual(messagesAmong(session, b!.shadowedSeqs), step)
+    for (const seq of [prompt2, ...step]) assert.ok(!session.surface.nodes.includes(seq), `seq ${seq} left the surface`)
+    assert.deepEqual(foldSurface(session.events).nodes, [...session.surface.nodes])
+  })
+})
