@@ -1,27 +1,27 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-ZQMXTVAS.js";
+} from "./chunks/chunk-RTDFL2AH.js";
 import {
   listCommand
-} from "./chunks/chunk-FGZALTT4.js";
+} from "./chunks/chunk-5QD246ZG.js";
 import {
   readCommand
-} from "./chunks/chunk-5OY3EONL.js";
+} from "./chunks/chunk-F4ODHFIW.js";
 import {
   scanCommand
-} from "./chunks/chunk-5FJ2XRFS.js";
-import "./chunks/chunk-LTHJKI62.js";
+} from "./chunks/chunk-O6BPSA7J.js";
+import "./chunks/chunk-HXXVSNXF.js";
 import {
   verifyCommand
-} from "./chunks/chunk-4GXRY2TT.js";
+} from "./chunks/chunk-YOAV6IWX.js";
 import {
   EXIT,
   UsageError,
   out,
   runCommand,
   runMain
-} from "./chunks/chunk-QQ42TVSR.js";
+} from "./chunks/chunk-25F4H3OC.js";
 
 // scripts/dsh-message-recall-log.ts
 var BIN = "dsh-message-recall-log";

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-ZQMXTVAS.js";
-import "./chunks/chunk-LTHJKI62.js";
+} from "./chunks/chunk-RTDFL2AH.js";
+import "./chunks/chunk-HXXVSNXF.js";
 import {
   runCommand
-} from "./chunks/chunk-QQ42TVSR.js";
+} from "./chunks/chunk-25F4H3OC.js";
 
 // scripts/explain-session.ts
 runCommand(explainCommand, "node lib/scripts/explain-session.js", process.argv.slice(2));

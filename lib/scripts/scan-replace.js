@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import {
   scanCommand
-} from "./chunks/chunk-5FJ2XRFS.js";
-import "./chunks/chunk-LTHJKI62.js";
+} from "./chunks/chunk-O6BPSA7J.js";
+import "./chunks/chunk-HXXVSNXF.js";
 import {
   runCommand
-} from "./chunks/chunk-QQ42TVSR.js";
+} from "./chunks/chunk-25F4H3OC.js";
 
 // scripts/scan-replace.ts
 runCommand(scanCommand, "node lib/scripts/scan-replace.js", process.argv.slice(2));

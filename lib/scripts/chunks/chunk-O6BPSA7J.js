@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   forkOrigin
-} from "./chunk-LTHJKI62.js";
+} from "./chunk-HXXVSNXF.js";
 import {
   COMMON_OPTIONS,
   DECODER_OPTION,
@@ -15,7 +15,7 @@ import {
   parseRootTarget,
   progress,
   summarizeRoot
-} from "./chunk-QQ42TVSR.js";
+} from "./chunk-25F4H3OC.js";
 
 // scripts/commands/scan.ts
 var usage = (invocation) => `Usage: ${invocation} [sessions root] [options]

@@ -16,7 +16,7 @@ import {
   parseOneTarget,
   readSessionLog,
   resolveSessionLog
-} from "./chunk-QQ42TVSR.js";
+} from "./chunk-25F4H3OC.js";
 
 // scripts/commands/verify.ts
 import { createHash } from "node:crypto";

@@ -2,7 +2,7 @@
 import {
   explainSession,
   forkOrigin
-} from "./chunk-LTHJKI62.js";
+} from "./chunk-HXXVSNXF.js";
 import {
   COMMON_OPTIONS,
   DECODER_OPTION,
@@ -23,7 +23,7 @@ import {
   resolveSessionLog,
   stepOf,
   toolResultCallId
-} from "./chunk-QQ42TVSR.js";
+} from "./chunk-25F4H3OC.js";
 
 // src/shared/hidden-rows.ts
 var CONTENT_ROW_KINDS = /* @__PURE__ */ new Set(["user", "steering", "assistant-step", "tool-call"]);
