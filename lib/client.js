@@ -2599,7 +2599,7 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
 }
 
 // src/client/stamp.ts
-var BUILD_STAMP = true ? "0.1.0+1c85ce6821" : "dev";
+var BUILD_STAMP = true ? "0.1.0+2b9a40fbf5" : "dev";
 
 // src/client/session-stores.ts
 var SessionStores = class {
@@ -2940,7 +2940,10 @@ function buildEditorUnits(log) {
     if (event.type === "turn/start" && isRecord(event.data) && Number.isSafeInteger(event.data.turn)) turn = event.data.turn;
     if (event.surfaceOp !== "append") continue;
     if (event.type === "user/message") {
-      if (classifyNode(event) !== "user") continue;
+      const kind = classifyNode(event);
+      const last = units.at(-1);
+      if (kind === "reference" && last?.kind === "prompt" && last.events.length === 1 && last.events[0].seq === event.seq - 1) last.events.push(event);
+      if (kind !== "user") continue;
       units.push({ key: `u${event.seq}`, kind: "prompt", turn, events: [event] });
       continue;
     }
