@@ -994,9 +994,93 @@ function disarmOnOtherInput(doc, buttons) {
   };
 }
 
+// src/shared/tombstone.ts
+var TOMBSTONE_PLUGIN = "dsh-message-recall";
+function isTombstoneSource(source) {
+  return isRecord(source) && source.kind === "plugin" && source.plugin === TOMBSTONE_PLUGIN;
+}
+function isTombstoneEvent(event) {
+  if (event.type !== "user/message" || readReplaceOp(event.surfaceOp) === null) return false;
+  return isRecord(event.data) && isTombstoneSource(event.data.source);
+}
+function readTombstone(event) {
+  if (!isTombstoneEvent(event)) return null;
+  const range = readReplaceOp(event.surfaceOp);
+  const source = event.data.source;
+  const action = isTombstoneAction(source.action) ? source.action : "delete";
+  const fromSource = Array.isArray(source.removedSeqs) ? source.removedSeqs.filter(Number.isSafeInteger) : [];
+  const shadowedSeqs = event.sourceEventSeqs ? [...event.sourceEventSeqs] : fromSource;
+  return { seq: event.seq, start: range.start, end: range.end, shadowedSeqs, action };
+}
+
+// src/shared/surface-node.ts
+var SESSION_REFERENCE_SOURCE_KIND = "session-reference";
+var COMPACTION_CHECKPOINT_PLUGIN = "compact";
+function messageOf(event) {
+  if (!isRecord(event.data)) return void 0;
+  if (event.type === "user/message") return event.data;
+  const message = event.data.message;
+  return isRecord(message) ? message : void 0;
+}
+function classifyNode(event) {
+  switch (event.type) {
+    case "assistant/message":
+      return "assistant";
+    case "tool/result":
+      return "tool";
+    case "user/message": {
+      const source = isRecord(event.data) ? event.data.source : void 0;
+      if (readReplaceOp(event.surfaceOp) !== null) {
+        if (isTombstoneSource(source)) return "tombstone";
+        if (isRecord(source) && source.kind === "plugin" && source.plugin === COMPACTION_CHECKPOINT_PLUGIN) return "checkpoint";
+        if (isRecord(source) && source.kind === "user" && isRestoreShape(event)) return "user";
+        return "replacement";
+      }
+      if (!isRecord(source)) return "context";
+      return source.kind === "user" ? "user" : source.kind === SESSION_REFERENCE_SOURCE_KIND ? "reference" : "context";
+    }
+    default:
+      throw new Error(`message-recall: event seq ${event.seq} of type "${event.type}" is not a surface node`);
+  }
+}
+function isRestoreShape(event) {
+  const range = readReplaceOp(event.surfaceOp);
+  const cited = event.sourceEventSeqs;
+  return range !== null && range.start === range.end && cited !== void 0 && cited.length === 2 && cited[0] === range.start && cited[1] !== range.start;
+}
+function stepOf(event) {
+  if (event.type !== "assistant/message" && event.type !== "tool/result") return null;
+  if (!isRecord(event.data)) return null;
+  const { turn, step } = event.data;
+  return Number.isSafeInteger(turn) && Number.isSafeInteger(step) ? { turn, step } : null;
+}
+function toolCallIds(event) {
+  if (event.type !== "assistant/message") return [];
+  const content = messageOf(event)?.content;
+  if (!Array.isArray(content)) return [];
+  const ids = [];
+  for (const block of content) {
+    if (isRecord(block) && block.type === "tool-call" && typeof block.id === "string") ids.push(block.id);
+  }
+  return ids;
+}
+function toolResultCallId(event) {
+  if (event.type !== "tool/result") return null;
+  const message = messageOf(event);
+  const source = message?.source;
+  if (isRecord(source) && typeof source.callId === "string") return source.callId;
+  const block = Array.isArray(message?.content) ? message.content[0] : void 0;
+  return isRecord(block) && typeof block.toolCallId === "string" ? block.toolCallId : null;
+}
+function contentOf(event) {
+  const content = messageOf(event)?.content;
+  return Array.isArray(content) ? content : [];
+}
+
 // src/client/rows/resolve-row.ts
 var USER_ACTIONS = actionsOfferedOn("prompt");
 var STEP_ACTIONS = actionsOfferedOn("message");
+var SNAPSHOT_ACTIONS = actionsOfferedOn("message");
 var NO_ACTIONS = Object.freeze([]);
 var LOG_ONLY_ROW_KINDS = /* @__PURE__ */ new Set(["turn-tail", "turn-error", "turn-max-tokens", "model-retry", "command"]);
 var anchors = /* @__PURE__ */ new WeakMap();
@@ -1020,7 +1104,11 @@ function computeAnchor(node) {
       const actions = seq === null ? NO_ACTIONS : fromPerson ? USER_ACTIONS : STEP_ACTIONS;
       return { ...base, seq, anchorSeq: seq ?? node.anchorSeq, actions, isStepRow: false };
     }
-    case "context":
+    case "context": {
+      const seq = isSeq(data.seq) ? data.seq : null;
+      const snapshot = isRecord(data.source) && data.source.kind === SESSION_REFERENCE_SOURCE_KIND;
+      return { ...base, seq, anchorSeq: seq ?? node.anchorSeq, actions: seq !== null && snapshot ? SNAPSHOT_ACTIONS : NO_ACTIONS, isStepRow: false };
+    }
     case "compaction":
     case "unknown": {
       const seq = isSeq(data.seq) ? data.seq : null;
@@ -1143,25 +1231,6 @@ async function readFile(ref, readAttachment) {
   }
 }
 
-// src/shared/tombstone.ts
-var TOMBSTONE_PLUGIN = "dsh-message-recall";
-function isTombstoneSource(source) {
-  return isRecord(source) && source.kind === "plugin" && source.plugin === TOMBSTONE_PLUGIN;
-}
-function isTombstoneEvent(event) {
-  if (event.type !== "user/message" || readReplaceOp(event.surfaceOp) === null) return false;
-  return isRecord(event.data) && isTombstoneSource(event.data.source);
-}
-function readTombstone(event) {
-  if (!isTombstoneEvent(event)) return null;
-  const range = readReplaceOp(event.surfaceOp);
-  const source = event.data.source;
-  const action = isTombstoneAction(source.action) ? source.action : "delete";
-  const fromSource = Array.isArray(source.removedSeqs) ? source.removedSeqs.filter(Number.isSafeInteger) : [];
-  const shadowedSeqs = event.sourceEventSeqs ? [...event.sourceEventSeqs] : fromSource;
-  return { seq: event.seq, start: range.start, end: range.end, shadowedSeqs, action };
-}
-
 // src/client/recall/recall-landing.ts
 var LANDING_DELAYS_MS = [0, 500, 1e3, 2e3, 4e3];
 function recallInEvents(events, seq) {
@@ -1210,68 +1279,6 @@ function notRestorableReason(kinds) {
   if (kinds.includes("assistant") || kinds.includes("tool")) return "model-step";
   if (kinds.length !== 1) return "several-nodes";
   return kinds[0] === "user" ? null : "not-a-prompt";
-}
-
-// src/shared/surface-node.ts
-var COMPACTION_CHECKPOINT_PLUGIN = "compact";
-function messageOf(event) {
-  if (!isRecord(event.data)) return void 0;
-  if (event.type === "user/message") return event.data;
-  const message = event.data.message;
-  return isRecord(message) ? message : void 0;
-}
-function classifyNode(event) {
-  switch (event.type) {
-    case "assistant/message":
-      return "assistant";
-    case "tool/result":
-      return "tool";
-    case "user/message": {
-      const source = isRecord(event.data) ? event.data.source : void 0;
-      if (readReplaceOp(event.surfaceOp) !== null) {
-        if (isTombstoneSource(source)) return "tombstone";
-        if (isRecord(source) && source.kind === "plugin" && source.plugin === COMPACTION_CHECKPOINT_PLUGIN) return "checkpoint";
-        if (isRecord(source) && source.kind === "user" && isRestoreShape(event)) return "user";
-        return "replacement";
-      }
-      return isRecord(source) && source.kind === "user" ? "user" : "context";
-    }
-    default:
-      throw new Error(`message-recall: event seq ${event.seq} of type "${event.type}" is not a surface node`);
-  }
-}
-function isRestoreShape(event) {
-  const range = readReplaceOp(event.surfaceOp);
-  const cited = event.sourceEventSeqs;
-  return range !== null && range.start === range.end && cited !== void 0 && cited.length === 2 && cited[0] === range.start && cited[1] !== range.start;
-}
-function stepOf(event) {
-  if (event.type !== "assistant/message" && event.type !== "tool/result") return null;
-  if (!isRecord(event.data)) return null;
-  const { turn, step } = event.data;
-  return Number.isSafeInteger(turn) && Number.isSafeInteger(step) ? { turn, step } : null;
-}
-function toolCallIds(event) {
-  if (event.type !== "assistant/message") return [];
-  const content = messageOf(event)?.content;
-  if (!Array.isArray(content)) return [];
-  const ids = [];
-  for (const block of content) {
-    if (isRecord(block) && block.type === "tool-call" && typeof block.id === "string") ids.push(block.id);
-  }
-  return ids;
-}
-function toolResultCallId(event) {
-  if (event.type !== "tool/result") return null;
-  const message = messageOf(event);
-  const source = message?.source;
-  if (isRecord(source) && typeof source.callId === "string") return source.callId;
-  const block = Array.isArray(message?.content) ? message.content[0] : void 0;
-  return isRecord(block) && typeof block.toolCallId === "string" ? block.toolCallId : null;
-}
-function contentOf(event) {
-  const content = messageOf(event)?.content;
-  return Array.isArray(content) ? content : [];
 }
 
 // src/shared/fate.ts
@@ -2818,7 +2825,7 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
 }
 
 // src/client/build-stamp.ts
-var BUILD_STAMP = true ? "0.1.0+9e46c8e571" : "dev";
+var BUILD_STAMP = true ? "0.1.0+9617979b38" : "dev";
 
 // src/client/notices/notice-styles.ts
 var NOTICE_STYLE_TEXT = `
@@ -3345,7 +3352,10 @@ function groupUnits(log) {
     if (event.type === "turn/start" && isRecord(event.data) && Number.isSafeInteger(event.data.turn)) turn = event.data.turn;
     if (event.surfaceOp !== "append") continue;
     if (event.type === "user/message") {
-      if (classifyNode(event) !== "user") continue;
+      const kind = classifyNode(event);
+      const last = units.at(-1);
+      if (kind === "reference" && last?.kind === "prompt" && last.events.length === 1 && last.events[0].seq === event.seq - 1) last.events.push(event);
+      if (kind !== "user") continue;
       units.push({ key: `u${event.seq}`, kind: "prompt", turn, events: [event] });
       continue;
     }

@@ -359,6 +359,7 @@ function plainText(content) {
 }
 
 // src/shared/surface-node.ts
+var SESSION_REFERENCE_SOURCE_KIND = "session-reference";
 var COMPACTION_CHECKPOINT_PLUGIN = "compact";
 function messageOf(event) {
   if (!isRecord(event.data)) return void 0;
@@ -380,7 +381,8 @@ function classifyNode(event) {
         if (isRecord(source) && source.kind === "user" && isRestoreShape(event)) return "user";
         return "replacement";
       }
-      return isRecord(source) && source.kind === "user" ? "user" : "context";
+      if (!isRecord(source)) return "context";
+      return source.kind === "user" ? "user" : source.kind === SESSION_REFERENCE_SOURCE_KIND ? "reference" : "context";
     }
     default:
       throw new Error(`message-recall: event seq ${event.seq} of type "${event.type}" is not a surface node`);
@@ -996,6 +998,26 @@ function nearestBefore(positions, idx) {
   return found;
 }
 
+// src/host/reference-snapshot.ts
+function originalPromptSeq(event, lookup) {
+  let current = event;
+  for (; ; ) {
+    const cited = current.sourceEventSeqs;
+    if (readReplaceOp(current.surfaceOp) === null || cited?.length !== 2) return current.seq;
+    const original = lookup(cited[1]);
+    if (original === void 0 || original.seq >= current.seq || classifyNode(original) !== "user") return current.seq;
+    current = original;
+  }
+}
+function snapshotCitedBy(nodes, lookup, promptIdx) {
+  const next = promptIdx + 1;
+  if (next >= nodes.length) return -1;
+  const candidate = lookup(nodes[next]);
+  const prompt = lookup(nodes[promptIdx]);
+  if (candidate === void 0 || prompt === void 0 || classifyNode(candidate) !== "reference") return -1;
+  return candidate.seq === originalPromptSeq(prompt, lookup) + 1 ? next : -1;
+}
+
 // src/host/surface-plan.ts
 var NOT_DELETABLE_KINDS = /* @__PURE__ */ new Set(["tombstone", "checkpoint", "replacement", "context"]);
 var SurfaceView = class {
@@ -1040,7 +1062,9 @@ function planRemoval(input) {
     return { ok: false, refusal: { code: "NOT_A_USER_MESSAGE", seq: targetSeq, nodeKind: targetNodeKind } };
   }
   if (NOT_DELETABLE_KINDS.has(targetNodeKind)) {
-    return { ok: false, refusal: { code: "NOT_DELETABLE", seq: targetSeq, nodeKind: targetNodeKind } };
+    const nodeKind = targetNodeKind;
+    const refusal = nodeKind === "context" ? { code: "NOT_DELETABLE", seq: targetSeq, nodeKind, producer: producerOf(targetEvent) } : { code: "NOT_DELETABLE", seq: targetSeq, nodeKind };
+    return { ok: false, refusal };
   }
   let startIdx = idx;
   let endIdx = idx;
@@ -1056,6 +1080,9 @@ function planRemoval(input) {
     startIdx = widened.startIdx;
     stepKey = widened.stepKey;
     endIdx = view.length - 1;
+  } else if (targetNodeKind === "user") {
+    const snapshotIdx = snapshotCitedBy(input.nodes, input.lookup, idx);
+    if (snapshotIdx !== -1) endIdx = snapshotIdx;
   }
   const absorbed = [];
   while (startIdx > 0 && view.nodeKind(startIdx - 1) === "tombstone") absorbed.unshift(view.seq(--startIdx));
@@ -1183,13 +1210,14 @@ function describePlanRefusal(refusal) {
     case "NOT_A_USER_MESSAGE":
       return `message-recall: seq ${refusal.seq} is ${NODE_KIND_PHRASE[refusal.nodeKind]}, not a message the person sent; only those can be recalled`;
     case "NOT_DELETABLE":
-      return `message-recall: seq ${refusal.seq} is ${NOT_DELETABLE_REASON[refusal.nodeKind]} and cannot be removed`;
+      return `message-recall: seq ${refusal.seq} cannot be removed: ${notDeletableReason(refusal)}`;
     case "SPAN_NOT_CONTIGUOUS":
       return `message-recall: turn ${refusal.turn} step ${refusal.step} of seq ${refusal.seq} is not contiguous on the surface: seq ${refusal.foreignSeq} sits inside it`;
   }
 }
 var NODE_KIND_PHRASE = {
   user: "a user node",
+  reference: "a session-reference snapshot",
   context: "a context node",
   tombstone: "a tombstone node",
   checkpoint: "a checkpoint node",
@@ -1197,12 +1225,26 @@ var NODE_KIND_PHRASE = {
   assistant: "an assistant node",
   tool: "a tool node"
 };
-var NOT_DELETABLE_REASON = {
-  tombstone: "a tombstone of this plugin",
-  checkpoint: "a compaction checkpoint",
-  replacement: "another plugin's surface replacement",
-  context: "harness-injected context (the loop re-injects it every step)"
-};
+var RUNTIME_CONTEXT_PRODUCER = "@deepseek-ai/dsh-system-prompt";
+function producerOf(event) {
+  const source = event.data?.source;
+  if (source === null || typeof source !== "object") return "unknown";
+  const { kind, plugin } = source;
+  if (kind === "plugin" && typeof plugin === "string") return plugin;
+  return typeof kind === "string" ? kind : "unknown";
+}
+function notDeletableReason(refusal) {
+  switch (refusal.nodeKind) {
+    case "tombstone":
+      return "it is a tombstone of this plugin, which stands for messages already removed; a restore or a copy from before it undoes it";
+    case "checkpoint":
+      return "it is a compaction checkpoint, which stands for the messages compaction folded; they are no longer on the surface to remove";
+    case "replacement":
+      return "it is another plugin's surface replacement, which that plugin owns";
+    case "context":
+      return refusal.producer === RUNTIME_CONTEXT_PRODUCER ? "it is the agent loop's runtime context, which the loop injects again at the next step once it is gone" : `it is context that "${refusal.producer ?? "unknown"}" injected, not a message the person caused; only those and the model's steps can be removed`;
+  }
+}
 
 // src/host/restore-plan.ts
 function planRestore(input) {
@@ -1239,6 +1281,7 @@ function planRestore(input) {
 }
 var KIND_NOUN = {
   user: ["message the person sent", "messages the person sent"],
+  reference: ["session-reference snapshot", "session-reference snapshots"],
   context: ["context message", "context messages"],
   tombstone: ["tombstone", "tombstones"],
   checkpoint: ["compaction checkpoint", "compaction checkpoints"],
@@ -1768,7 +1811,7 @@ function estimateTokens(contents) {
 
 // src/host/batch-plan.ts
 var NOT_REMOVABLE = /* @__PURE__ */ new Set(["tombstone", "checkpoint", "replacement", "context"]);
-var MESSAGE_KINDS = /* @__PURE__ */ new Set(["user", "context", "assistant", "tool"]);
+var MESSAGE_KINDS = /* @__PURE__ */ new Set(["user", "reference", "context", "assistant", "tool"]);
 function planBatch(input) {
   const nodes = [...input.nodes];
   const virtual = /* @__PURE__ */ new Map();

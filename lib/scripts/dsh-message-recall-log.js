@@ -1,29 +1,29 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-VR4M6NOH.js";
+} from "./chunks/chunk-OTGLN4SC.js";
 import {
   listCommand
-} from "./chunks/chunk-YDG3EROU.js";
+} from "./chunks/chunk-GJ5TNMMQ.js";
 import {
   readCommand
-} from "./chunks/chunk-6OYW5ZQD.js";
+} from "./chunks/chunk-ZG3POYBJ.js";
 import {
   scanCommand
-} from "./chunks/chunk-CG5AF2OO.js";
-import "./chunks/chunk-O3IO7QMO.js";
-import "./chunks/chunk-NKLKMZXT.js";
+} from "./chunks/chunk-S4NYUBO3.js";
+import "./chunks/chunk-IMQP2LIP.js";
+import "./chunks/chunk-2M7L4GGX.js";
 import {
   verifyCommand
-} from "./chunks/chunk-CHWUWHDI.js";
-import "./chunks/chunk-EHDG4RBN.js";
+} from "./chunks/chunk-EWNTY7P3.js";
+import "./chunks/chunk-IRH6FU2D.js";
 import {
   EXIT,
   UsageError,
   out,
   runCommand,
   runMain
-} from "./chunks/chunk-PFB7UGHB.js";
+} from "./chunks/chunk-MEBNWN5F.js";
 
 // scripts/dsh-message-recall-log.ts
 var BIN = "dsh-message-recall-log";

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-VR4M6NOH.js";
-import "./chunks/chunk-O3IO7QMO.js";
+} from "./chunks/chunk-OTGLN4SC.js";
+import "./chunks/chunk-IMQP2LIP.js";
 import {
   runCommand
-} from "./chunks/chunk-PFB7UGHB.js";
+} from "./chunks/chunk-MEBNWN5F.js";
 
 // scripts/explain-session.ts
 runCommand(explainCommand, "node lib/scripts/explain-session.js", process.argv.slice(2));

@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 import {
   listCommand
-} from "./chunks/chunk-YDG3EROU.js";
-import "./chunks/chunk-NKLKMZXT.js";
-import "./chunks/chunk-EHDG4RBN.js";
+} from "./chunks/chunk-GJ5TNMMQ.js";
+import "./chunks/chunk-2M7L4GGX.js";
+import "./chunks/chunk-IRH6FU2D.js";
 import {
   runCommand
-} from "./chunks/chunk-PFB7UGHB.js";
+} from "./chunks/chunk-MEBNWN5F.js";
 
 // scripts/list-sessions.ts
 runCommand(listCommand, "node lib/scripts/list-sessions.js", process.argv.slice(2));

@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 import {
   scanCommand
-} from "./chunks/chunk-CG5AF2OO.js";
-import "./chunks/chunk-O3IO7QMO.js";
-import "./chunks/chunk-NKLKMZXT.js";
-import "./chunks/chunk-EHDG4RBN.js";
+} from "./chunks/chunk-S4NYUBO3.js";
+import "./chunks/chunk-IMQP2LIP.js";
+import "./chunks/chunk-2M7L4GGX.js";
+import "./chunks/chunk-IRH6FU2D.js";
 import {
   runCommand
-} from "./chunks/chunk-PFB7UGHB.js";
+} from "./chunks/chunk-MEBNWN5F.js";
 
 // scripts/scan-replace.ts
 runCommand(scanCommand, "node lib/scripts/scan-replace.js", process.argv.slice(2));

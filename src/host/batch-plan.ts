@@ -117,7 +117,7 @@ export interface BatchRefusal {
 export type BatchResult = { readonly ok: true; readonly plan: BatchPlan } | { readonly ok: false; readonly refusal: BatchRefusal }
 
 const NOT_REMOVABLE = new Set<NodeKind>(['tombstone', 'checkpoint', 'replacement', 'context'])
-const MESSAGE_KINDS = new Set<NodeKind>(['user', 'context', 'assistant', 'tool'])
+const MESSAGE_KINDS = new Set<NodeKind>(['user', 'reference', 'context', 'assistant', 'tool'])
 
 interface Draft {
   kind: 'tombstone' | 'restore'

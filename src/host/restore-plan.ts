@@ -120,6 +120,7 @@ export function planRestore(input: RestoreInput): { ok: true; plan: RestorePlan 
 /** Each node kind as a counted noun: `[singular, plural]`. */
 const KIND_NOUN: Record<NodeKind, readonly [string, string]> = {
   user: ['message the person sent', 'messages the person sent'],
+  reference: ['session-reference snapshot', 'session-reference snapshots'],
   context: ['context message', 'context messages'],
   tombstone: ['tombstone', 'tombstones'],
   checkpoint: ['compaction checkpoint', 'compaction checkpoints'],

@@ -10,15 +10,17 @@
  * at a low position — `replacementRange` in `dsh-session`):
  * - target `prompt` (`recall`): the target must be a message the person sent
  *   (`source.kind === 'user'`).
- * - shape `message`: the target node alone.
- * - shape `step` (`delete`, `exclude`): a user message alone; an `assistant/message` or
+ * - shape `message`: the target node alone, with the session-reference snapshot a prompt caused
+ *   when that is still on the surface (`reference-snapshot.ts`: it sits right after the prompt).
+ * - shape `step` (`delete`, `exclude`): a message the person sent with its session-reference
+ *   snapshot, as for `message`; a session-reference snapshot alone; an `assistant/message` or
  *   `tool/result` takes its whole model step: every surface node of that `(turn, step)`, which
  *   must sit contiguously.
  * - shape `onward` (`deleteFrom`): from the target to the last surface node, the start widened
  *   back to the first node of the step it sits in, and further back while a tool result in the
  *   range answers a call that sits before it.
  * - Tombstones, compaction checkpoints, other plugins' replacements and harness-injected context
- *   are never a target.
+ *   are never a target ({@link describePlanRefusal} says why for each).
  * - Tombstones of this plugin adjacent to the range are absorbed into it, so one gap never holds
  *   more than one tombstone.
  * - No range splits a tool call from its result. The rc.8 Session accepts such a range
@@ -43,6 +45,7 @@ import {
 } from '../shared/surface-node'
 import type { RemovalPlanning } from '../shared/actions'
 import { nearestBefore, nearestOutside, ToolPairingIndex } from '../shared/tool-pairing'
+import { snapshotCitedBy } from './reference-snapshot'
 
 export type { NodeKind, StepKey } from '../shared/surface-node'
 
@@ -115,7 +118,12 @@ export interface NotAUserMessageRefusal {
 export interface NotDeletableRefusal {
   readonly code: 'NOT_DELETABLE'
   readonly seq: number
-  readonly nodeKind: Exclude<NodeKind, 'user' | 'assistant' | 'tool'>
+  readonly nodeKind: Exclude<NodeKind, 'user' | 'reference' | 'assistant' | 'tool'>
+  /**
+   * Only for `context`: what injected it, read from its `source` (`source.plugin` for a plugin
+   * source, else `source.kind`; `@deepseek-ai/dsh-system-prompt` is the agent loop's runtime context).
+   */
+  readonly producer?: string
 }
 
 /** A model step cannot be removed atomically: a foreign node sits inside it. */
@@ -196,7 +204,11 @@ export function planRemoval(input: PlanInput): PlanResult {
     return { ok: false, refusal: { code: 'NOT_A_USER_MESSAGE', seq: targetSeq, nodeKind: targetNodeKind } }
   }
   if (NOT_DELETABLE_KINDS.has(targetNodeKind)) {
-    return { ok: false, refusal: { code: 'NOT_DELETABLE', seq: targetSeq, nodeKind: targetNodeKind as NotDeletableRefusal['nodeKind'] } }
+    const nodeKind = targetNodeKind as NotDeletableRefusal['nodeKind']
+    const refusal: NotDeletableRefusal = nodeKind === 'context'
+      ? { code: 'NOT_DELETABLE', seq: targetSeq, nodeKind, producer: producerOf(targetEvent) }
+      : { code: 'NOT_DELETABLE', seq: targetSeq, nodeKind }
+    return { ok: false, refusal }
   }
 
   let startIdx = idx
@@ -213,6 +225,10 @@ export function planRemoval(input: PlanInput): PlanResult {
     startIdx = widened.startIdx
     stepKey = widened.stepKey
     endIdx = view.length - 1
+  } else if (targetNodeKind === 'user') {
+    // A prompt takes the session-reference snapshot it caused (delete onward covers it anyway).
+    const snapshotIdx = snapshotCitedBy(input.nodes, input.lookup, idx)
+    if (snapshotIdx !== -1) endIdx = snapshotIdx
   }
 
   const absorbed: number[] = []
@@ -378,7 +394,7 @@ export function describePlanRefusal(refusal: PlanRefusal): string {
     case 'NOT_A_USER_MESSAGE':
       return `message-recall: seq ${refusal.seq} is ${NODE_KIND_PHRASE[refusal.nodeKind]}, not a message the person sent; only those can be recalled`
     case 'NOT_DELETABLE':
-      return `message-recall: seq ${refusal.seq} is ${NOT_DELETABLE_REASON[refusal.nodeKind]} and cannot be removed`
+      return `message-recall: seq ${refusal.seq} cannot be removed: ${notDeletableReason(refusal)}`
     case 'SPAN_NOT_CONTIGUOUS':
       return `message-recall: turn ${refusal.turn} step ${refusal.step} of seq ${refusal.seq} is not contiguous on the surface: seq ${refusal.foreignSeq} sits inside it`
   }
@@ -387,6 +403,7 @@ export function describePlanRefusal(refusal: PlanRefusal): string {
 /** Each node kind as a noun phrase with its article (`an assistant node`), for refusal messages. */
 const NODE_KIND_PHRASE: Record<NodeKind, string> = {
   user: 'a user node',
+  reference: 'a session-reference snapshot',
   context: 'a context node',
   tombstone: 'a tombstone node',
   checkpoint: 'a checkpoint node',
@@ -395,9 +412,30 @@ const NODE_KIND_PHRASE: Record<NodeKind, string> = {
   tool: 'a tool node',
 }
 
-const NOT_DELETABLE_REASON: Record<NotDeletableRefusal['nodeKind'], string> = {
-  tombstone: 'a tombstone of this plugin',
-  checkpoint: 'a compaction checkpoint',
-  replacement: "another plugin's surface replacement",
-  context: 'harness-injected context (the loop re-injects it every step)',
+/** `source.plugin` of the agent loop's runtime context (`dsh-agent-loop`, `RuntimeContextProjection`). */
+const RUNTIME_CONTEXT_PRODUCER = '@deepseek-ai/dsh-system-prompt'
+
+/** What injected a `context` node: its `source.plugin` for a plugin source, else its `source.kind`. */
+function producerOf(event: LogEvent): string {
+  const source = (event.data as { source?: unknown } | null)?.source
+  if (source === null || typeof source !== 'object') return 'unknown'
+  const { kind, plugin } = source as { kind?: unknown; plugin?: unknown }
+  if (kind === 'plugin' && typeof plugin === 'string') return plugin
+  return typeof kind === 'string' ? kind : 'unknown'
+}
+
+/** The true reason each kind that is never a target stays where it is. */
+function notDeletableReason(refusal: NotDeletableRefusal): string {
+  switch (refusal.nodeKind) {
+    case 'tombstone':
+      return 'it is a tombstone of this plugin, which stands for messages already removed; a restore or a copy from before it undoes it'
+    case 'checkpoint':
+      return 'it is a compaction checkpoint, which stands for the messages compaction folded; they are no longer on the surface to remove'
+    case 'replacement':
+      return "it is another plugin's surface replacement, which that plugin owns"
+    case 'context':
+      return refusal.producer === RUNTIME_CONTEXT_PRODUCER
+        ? 'it is the agent loop\'s runtime context, which the loop injects again at the next step once it is gone'
+        : `it is context that "${refusal.producer ?? 'unknown'}" injected, not a message the person caused; only those and the model's steps can be removed`
+  }
 }

@@ -18,8 +18,11 @@ import { isTombstoneSource } from './tombstone'
  * Kind of a surface node, as the removal rules see it:
  * - `user`: a `user/message` the person sent (`source.kind === 'user'`: prompts and steering),
  *   also as a restoring copy (a replace of one tombstone `T` citing `[T, P]`);
- * - `context`: any other append-origin `user/message` (runtime context, instructions, catalogs),
- *   which the harness injects and re-injects;
+ * - `reference`: a session-reference snapshot (`source.kind === 'session-reference'`,
+ *   `dsh-session-reference`): the untrusted snapshot of other sessions that DSH appends once,
+ *   right after the prompt whose `@` mention caused it, and never writes again;
+ * - `context`: any other append-origin `user/message` the harness injects (the agent loop's
+ *   runtime context, agent instructions, skill and catalog messages, another plugin's notes);
  * - `tombstone`: a tombstone of this plugin;
  * - `checkpoint`: a compaction checkpoint (replacing `user/message` with source plugin `compact`);
  * - `replacement`: any other replacing `user/message` (another plugin's marker). The value is
@@ -28,13 +31,16 @@ import { isTombstoneSource } from './tombstone'
  *   `dsh-session`), and this kind is "another plugin's replacement";
  * - `assistant`: an `assistant/message`; `tool`: a `tool/result` (pruned replacements included).
  */
-export type NodeKind = 'user' | 'context' | 'tombstone' | 'checkpoint' | 'replacement' | 'assistant' | 'tool'
+export type NodeKind = 'user' | 'reference' | 'context' | 'tombstone' | 'checkpoint' | 'replacement' | 'assistant' | 'tool'
 
 /** A model step: the `turn` and `step` numbers of `step/start` (both 1-based in the rc.8 loop). */
 export interface StepKey {
   readonly turn: number
   readonly step: number
 }
+
+/** `source.kind` of a session-reference snapshot (`dsh-session-reference`, `SessionReferenceSource`). */
+export const SESSION_REFERENCE_SOURCE_KIND = 'session-reference'
 
 /** `source.plugin` of compaction checkpoints (`dsh-compaction`, `compactCheckpointSource`). */
 export const COMPACTION_CHECKPOINT_PLUGIN = 'compact'
@@ -67,7 +73,8 @@ export function classifyNode(event: LogEvent): NodeKind {
         if (isRecord(source) && source.kind === 'user' && isRestoreShape(event)) return 'user'
         return 'replacement'
       }
-      return isRecord(source) && source.kind === 'user' ? 'user' : 'context'
+      if (!isRecord(source)) return 'context'
+      return source.kind === 'user' ? 'user' : source.kind === SESSION_REFERENCE_SOURCE_KIND ? 'reference' : 'context'
     }
     default:
       throw new Error(`message-recall: event seq ${event.seq} of type "${event.type}" is not a surface node`)

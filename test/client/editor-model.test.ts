@@ -145,3 +145,26 @@ describe('editor model: preview', () => {
     assert.equal(counterText(translate(editorZh), 'zh', { messages: 12, tokens: 3400, back: 1 }), '12 条消息、约 3,400 个词元将离开上下文；1 条恢复')
   })
 })
+
+describe('editor model: a prompt that cited another session', () => {
+  it('takes the session-reference snapshot into the prompt\'s unit; removing the unit removes both, as the host plans it', () => {
+    const b = new LogBuilder('editor-reference')
+    const t1 = b.turn('first prompt', [{ text: 'First answer.' }])
+    const cite = b.citingTurn('compare with', 'Earlier work', 'what the earlier session said', 'Compared.')
+    const units = buildEditorUnits(b.events)
+    assert.deepEqual(units.map((u) => [u.key, u.kind, u.rows.map((r) => r.seq)]), [
+      [`u${t1.prompt}`, 'prompt', [t1.prompt]],
+      ['s1.1', 'step', [t1.steps[0]!.assistant]],
+      [`u${cite.prompt}`, 'prompt', [cite.prompt, cite.snapshot]],
+      ['s2.1', 'step', [cite.reply]],
+    ])
+    const preview = previewSelection(units, { remove: new Set([`u${cite.prompt}`]), from: null, restore: new Set() })
+    assert.deepEqual([preview.messages, preview.changes], [2, [{ action: 'delete', seq: cite.prompt }]])
+    const planned = planBatch({ nodes: b.nodes, lookup: b.lookup, nextSeq: b.session.seq, changes: preview.changes as never })
+    assert.ok(planned.ok)
+    assert.deepEqual(planned.plan.removedSeqs, [cite.prompt, cite.snapshot])
+    appendBatch(b.session, planned.plan, preview.changes as never)
+    const after = buildEditorUnits(b.events).find((u) => u.key === `u${cite.prompt}`)!
+    assert.deepEqual([after.state, after.restorable], ['removed', false])
+  })
+})

@@ -13,6 +13,7 @@ import { transcriptRows } from '../../src/log/log-rows'
 import type { LogEvent } from '../../src/shared/events'
 import { appended, richLog, RICH } from './support/log'
 import { appendTombstone, bootClient, liveSession } from './support/page'
+import { conversationLog } from '../support/conversation'
 
 async function richSession() {
   const client = await bootClient()
@@ -136,6 +137,37 @@ describe('row resolution against the real rc.8 chat store', () => {
     }
     const logKeys = new Set(transcriptRows(after).map((r) => r.key))
     assert.deepEqual(new Set(fromStore.hidden.filter((h) => logKeys.has(h.key)).map((h) => `${h.key}:${h.reason}`)), new Set(fromLog.hidden.map((h) => `${h.key}:${h.reason}`)))
+    await client.dispose()
+  })
+  it('a session-reference snapshot row offers Delete, Delete onward and Exclude (not Recall) and hides with its prompt', async () => {
+    const client = await bootClient()
+    const session = liveSession('session-reference', conversationLog([
+      { prompt: 'first prompt', steps: [{ text: 'first reply' }] },
+      { prompt: 'compare with @Earlier work', reference: { label: 'Earlier work', text: 'what the earlier session said' }, steps: [{ text: 'compared' }] },
+    ]))
+    const users = appended(session.events, 'user/message')
+    const prompt = users.find((u) => JSON.stringify(u.data).includes('compare with'))!
+    const snapshot = users.find((u) => (u.data as any).source.kind === 'session-reference')!
+    assert.equal(snapshot.seq, prompt.seq + 1)
+    const harness = client.session('session-reference')
+    harness.load([...session.events])
+    const rows = harness.snapshot.chat.order.map((key) => resolveRow(harness.node(key)))
+    const snapshotRow = rows.find((r) => r.seq === snapshot.seq)!
+    assert.deepEqual([snapshotRow.rowKind, snapshotRow.actions, snapshotRow.isStepRow], ['context', ['delete', 'deleteFrom', 'exclude'], false])
+    const promptRow = rows.find((r) => r.seq === prompt.seq)!
+    assert.deepEqual((harness.node(promptRow.key).data as any).referenceLabels, ['Earlier work'], 'rc.8 pairs the snapshot with the prompt right before it')
+
+    appendTombstone(session, 'delete', [prompt.seq, snapshot.seq])
+    const after = [...session.events] as LogEvent[]
+    const again = client.session('session-reference-2')
+    again.load(after)
+    const storeRows = again.snapshot.chat.order.map((key) => resolveRow(again.node(key)))
+    for (const rowsOf of [storeRows, transcriptRows(after)]) {
+      const result = deriveHiddenRows(after, rowsOf)
+      const bySeq = (seq: number) => result.hidden.find((h) => h.key === rowsOf.find((r) => r.seq === seq)?.key)
+      assert.equal(bySeq(prompt.seq)?.reason, 'shadowed')
+      assert.deepEqual([bySeq(snapshot.seq)?.rowKind, bySeq(snapshot.seq)?.reason], ['context', 'shadowed'])
+    }
     await client.dispose()
   })
 })

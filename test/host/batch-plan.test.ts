@@ -174,7 +174,7 @@ describe('planBatch: refusals', () => {
     assert.equal(result.refusal.refusal.code, 'NOT_DELETABLE')
     assert.equal(
       describeBatchRefusal(result.refusal, describePlanRefusal),
-      `message-recall: change 1 (delete of seq ${context}) refused: seq ${context} is harness-injected context (the loop re-injects it every step) and cannot be removed`,
+      `message-recall: change 1 (delete of seq ${context}) refused: seq ${context} cannot be removed: it is the agent loop's runtime context, which the loop injects again at the next step once it is gone`,
     )
   })
 

@@ -16,6 +16,7 @@ import { CallId, createAssistantMessage, createToolResultMessage, createUserMess
 import { Session, SessionId, type SessionEvent } from '@deepseek-ai/dsh-session'
 import type { LogEvent } from '../../src/shared/events'
 import { replaceOp } from '../../src/shared/replace-op'
+import { referenceSnapshotMessage } from '../support/conversation'
 import { appendTombstone } from '../../src/host/tombstone-append'
 import type { RemovalAction, TombstoneAction } from '../../src/shared/actions'
 
@@ -105,6 +106,29 @@ export class LogBuilder {
   context(text = 'Current runtime context: cwd /project'): number {
     const source = { kind: 'plugin', plugin: '@deepseek-ai/dsh-system-prompt', form: 'snapshot' } as const
     return this.append('user/message', createUserMessage({ content: [{ type: 'text', text }], source: source as never }), { surfaceOp: 'append' })
+  }
+
+  /**
+   * The session-reference snapshot `dsh-session-reference` appends right after a prompt that
+   * mentions other sessions (`SessionReferenceResolver.prepare`: one aggregated `user/message`,
+   * `source.kind: 'session-reference'`, the `<referenced-sessions>` JSON as one text block).
+   */
+  referenceSnapshot(label: string, text: string): number {
+    return this.append('user/message', referenceSnapshotMessage(label, text), { surfaceOp: 'append' })
+  }
+
+  /**
+   * A turn whose prompt mentions another session: the prompt (its mention already rewritten to
+   * `@label`), its session-reference snapshot, optionally the runtime context, then one reply.
+   */
+  citingTurn(prompt: string, label: string, snapshotText: string, reply: string, options: { context?: boolean } = {}): { prompt: number; snapshot: number; reply: number } {
+    this.startTurn().startStep()
+    const promptSeq = this.user(`${prompt} @${label}`)
+    const snapshot = this.referenceSnapshot(label, snapshotText)
+    if (options.context) this.context()
+    const replySeq = this.assistant(reply)
+    this.endTurn()
+    return { prompt: promptSeq, snapshot, reply: replySeq }
   }
 
   /** The assistant message of the open step, with `calls` tool calls (ids `call-<turn>-<step>-<name>`). */

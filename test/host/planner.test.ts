@@ -169,9 +169,9 @@ describe('planRemoval: refusals', () => {
     ['recall of runtime context', 'recall', (f) => ({ seq: f.context }), 'NOT_A_USER_MESSAGE',
       (f) => `message-recall: seq ${f.context} is a context node, not a message the person sent; only those can be recalled`],
     ['delete of runtime context', 'delete', (f) => ({ seq: f.context }), 'NOT_DELETABLE',
-      (f) => `message-recall: seq ${f.context} is harness-injected context (the loop re-injects it every step) and cannot be removed`],
+      (f) => `message-recall: seq ${f.context} cannot be removed: it is the agent loop's runtime context, which the loop injects again at the next step once it is gone`],
     ['delete-onward from runtime context', 'deleteFrom', (f) => ({ seq: f.context }), 'NOT_DELETABLE',
-      (f) => `message-recall: seq ${f.context} is harness-injected context (the loop re-injects it every step) and cannot be removed`],
+      (f) => `message-recall: seq ${f.context} cannot be removed: it is the agent loop's runtime context, which the loop injects again at the next step once it is gone`],
     ['an unknown seq', 'delete', () => ({ seq: 99999 }), 'TARGET_NOT_FOUND', () => 'message-recall: target seq 99999 is not on the current surface'],
     ['a log-only event (turn/start)', 'delete', () => ({ seq: 1 }), 'TARGET_NOT_FOUND', () => 'message-recall: target seq 1 is not on the current surface'],
     ['a tool/call (log-only)', 'delete', (f) => ({ seq: f.t1.steps[0]!.results[0]! - 1 }), 'TARGET_NOT_FOUND',
@@ -194,7 +194,7 @@ describe('planRemoval: refusals', () => {
     const tomb = b.tombstone('delete', t2.prompt, t2.prompt)
     assert.deepEqual(refused(plan(b, 'delete', t2.prompt)), { code: 'TARGET_NOT_FOUND', target: { seq: t2.prompt }, reason: 'not-on-surface', matchingSeqs: [] })
     assert.deepEqual(refused(plan(b, 'delete', tomb)), { code: 'NOT_DELETABLE', seq: tomb, nodeKind: 'tombstone' })
-    assert.equal(describePlanRefusal(refused(plan(b, 'deleteFrom', tomb))), `message-recall: seq ${tomb} is a tombstone of this plugin and cannot be removed`)
+    assert.equal(describePlanRefusal(refused(plan(b, 'deleteFrom', tomb))), `message-recall: seq ${tomb} cannot be removed: it is a tombstone of this plugin, which stands for messages already removed; a restore or a copy from before it undoes it`)
     assert.equal(describePlanRefusal(refused(plan(b, 'recall', tomb))), `message-recall: seq ${tomb} is a tombstone node, not a message the person sent; only those can be recalled`)
   })
 

@@ -197,11 +197,11 @@ describe('route: refusals of the session and the planner', () => {
     assert.equal(written.status, 200, written.text)
     const count = session.seq
     assertError(await app.post({ sessionId: session.id, action: 'delete', seq: context }), 409, 'NOT_DELETABLE',
-      `message-recall: seq ${context} is harness-injected context (the loop re-injects it every step) and cannot be removed`)
+      `message-recall: seq ${context} cannot be removed: it is the agent loop's runtime context, which the loop injects again at the next step once it is gone`)
     assertError(await app.post({ sessionId: session.id, action: 'recall', seq: context }), 409, 'NOT_A_USER_MESSAGE',
       `message-recall: seq ${context} is a context node, not a message the person sent; only those can be recalled`)
     assertError(await app.post({ sessionId: session.id, action: 'deleteFrom', seq: written.json.value.tombstoneSeq }), 409, 'NOT_DELETABLE',
-      `message-recall: seq ${written.json.value.tombstoneSeq} is a tombstone of this plugin and cannot be removed`)
+      `message-recall: seq ${written.json.value.tombstoneSeq} cannot be removed: it is a tombstone of this plugin, which stands for messages already removed; a restore or a copy from before it undoes it`)
     assert.equal(session.seq, count)
   })
 

@@ -37,6 +37,29 @@ export interface StepSpec {
 export interface TurnSpec {
   readonly prompt: string
   readonly steps: readonly StepSpec[]
+  /**
+   * The prompt mentioned another session: the session-reference snapshot `dsh-session-reference`
+   * appends right after the prompt (`SessionReferenceResolver.prepare`), with this label and one
+   * user message of that session's conversation.
+   */
+  readonly reference?: { readonly label: string; readonly text: string }
+}
+
+/**
+ * The session-reference snapshot message `dsh-session-reference` builds for one referenced session
+ * (`SessionReferenceResolver.prepare`: source `{ kind: 'session-reference', form: 'recall', version: 1, references }`,
+ * one text block with the untrusted-snapshot preamble and the `<referenced-sessions>` JSON).
+ * @param label - the referenced session's label (its id is `session-<label>`).
+ * @param text - the one user message of the referenced conversation.
+ */
+export function referenceSnapshotMessage(label: string, text: string): ReturnType<typeof createUserMessage> {
+  const data = [{ sessionId: `session-${label}`, label, cwd: null, capturedThroughSeq: 7, conversation: [{ role: 'user', text }] }]
+  const source = {
+    kind: 'session-reference', form: 'recall', version: 1,
+    references: [{ sessionId: `session-${label}`, label, capturedThroughSeq: 7, compacted: false, originalMessages: 1, retainedMessages: 1, omittedMessages: 0, omittedBytes: 0, truncated: false, inputIndex: 0 }],
+  }
+  const body = `## Referenced sessions\n\nThe JSON below is an untrusted, read-only snapshot from other sessions.\n\n<referenced-sessions>\n${JSON.stringify(data)}\n</referenced-sessions>`
+  return createUserMessage({ content: [{ type: 'text', text: body }], source: source as never })
 }
 
 /** Options of {@link conversationLog}. */
@@ -79,6 +102,9 @@ export function conversationLog(turns: readonly TurnSpec[], options: Conversatio
       const step = s + 1
       push({ type: 'step/start', data: { turn, step } } as Draft)
       if (step === 1) push({ type: 'user/message', data: prompt, surfaceOp: 'append' } as Draft)
+      if (step === 1 && turnSpec.reference !== undefined) {
+        push({ type: 'user/message', data: referenceSnapshotMessage(turnSpec.reference.label, turnSpec.reference.text), surfaceOp: 'append' } as Draft)
+      }
       if (!headerWritten) {
         headerWritten = true
         push({ type: 'request/header', data: {

@@ -1,7 +1,7 @@
 /**
  * The conversation editor's model, from a session's whole durable log: every message the person
- * or the model wrote, grouped by turn into *units* (a prompt or steering message alone; an answer
- * with its tool results as one model step), each with its state on the surface, and the pure
+ * or the model wrote, grouped by turn into *units* (a prompt or steering message, with the
+ * session-reference snapshot it caused; an answer with its tool results as one model step), each with its state on the surface, and the pure
  * preview of a selection: which units go, which come back, the counts, the token estimate, and
  * the `changes` list one `apply` sends. Pure and browser-safe.
  *
@@ -31,7 +31,7 @@ export interface EditorRow {
   readonly tokens: number
 }
 
-/** A prompt (or steering message) alone, or one model step. */
+/** A prompt (or steering message) with the session-reference snapshot it caused, if any, or one model step. */
 export interface EditorUnit {
   /** Stable key: `u<seq>` for a prompt, `s<turn>.<step>` for a step. */
   readonly key: string
@@ -120,7 +120,11 @@ export function groupUnits(log: readonly LogEvent[]): UnitGroup[] {
     if (event.type === 'turn/start' && isRecord(event.data) && Number.isSafeInteger(event.data.turn)) turn = event.data.turn as number
     if (event.surfaceOp !== 'append') continue
     if (event.type === 'user/message') {
-      if (classifyNode(event) !== 'user') continue
+      const kind = classifyNode(event)
+      // A session-reference snapshot goes with the prompt that cited it (the one right before it, as the host plans).
+      const last = units.at(-1)
+      if (kind === 'reference' && last?.kind === 'prompt' && last.events.length === 1 && last.events[0]!.seq === event.seq - 1) last.events.push(event)
+      if (kind !== 'user') continue
       units.push({ key: `u${event.seq}`, kind: 'prompt', turn, events: [event] })
       continue
     }

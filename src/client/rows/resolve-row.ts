@@ -6,7 +6,7 @@
  * | row kind | `data` | seq acted on |
  * |---|---|---|
  * | `user`, `steering` | `{ seq, content, source }` | `data.seq` (the `user/message`) |
- * | `context` | same, `source.kind !== 'user'` | `data.seq`, no actions (harness-injected) |
+ * | `context` | same, `source.kind !== 'user'` | `data.seq`; a session-reference snapshot (`source.kind: 'session-reference'`, shown as a recall of the cited sessions) offers Delete, Delete onward and Exclude, any other context nothing (harness-injected) |
  * | `assistant-step` | `{ turn, step, blocks, finalNode? }` | `data.finalNode.seq` (the `assistant/message`) |
  * | `tool-call` | `{ root }` | `data.root.seq` when `root.kind === 'tool-result'` (the `tool/result`; the node's `anchorSeq` is the log-only `tool/call`) |
  * | `compaction` | `{ seq, … }` | `data.seq` (the checkpoint), no actions |
@@ -19,6 +19,7 @@
  * @module dsh-message-recall/client/rows/resolve-row
  */
 import { isRecord, isSeq } from '../../shared/events'
+import { SESSION_REFERENCE_SOURCE_KIND } from '../../shared/surface-node'
 import type { TranscriptRow } from '../../shared/hidden-rows'
 import { actionsOfferedOn, type SurfaceAction } from '../../shared/actions'
 import type { ChatNode } from '../wire/rc8'
@@ -41,6 +42,8 @@ export type RowAction = SurfaceAction | 'openCopy'
 /** Buttons of a message the person sent, and of any other message a removal may take (the action table's `offeredOn`). */
 const USER_ACTIONS: readonly RowAction[] = actionsOfferedOn('prompt')
 const STEP_ACTIONS: readonly RowAction[] = actionsOfferedOn('message')
+/** A session-reference snapshot: removable on its own; Recall is not offered (it is not text the person wrote, so there is nothing to put back in the composer). */
+const SNAPSHOT_ACTIONS: readonly RowAction[] = actionsOfferedOn('message')
 const NO_ACTIONS: readonly RowAction[] = Object.freeze([])
 
 const LOG_ONLY_ROW_KINDS: ReadonlySet<string> = new Set(['turn-tail', 'turn-error', 'turn-max-tokens', 'model-retry', 'command'])
@@ -74,7 +77,11 @@ function computeAnchor(node: ChatNode): RowAnchor {
       const actions = seq === null ? NO_ACTIONS : fromPerson ? USER_ACTIONS : STEP_ACTIONS
       return { ...base, seq, anchorSeq: seq ?? node.anchorSeq, actions, isStepRow: false }
     }
-    case 'context':
+    case 'context': {
+      const seq = isSeq(data.seq) ? data.seq : null
+      const snapshot = isRecord(data.source) && data.source.kind === SESSION_REFERENCE_SOURCE_KIND
+      return { ...base, seq, anchorSeq: seq ?? node.anchorSeq, actions: seq !== null && snapshot ? SNAPSHOT_ACTIONS : NO_ACTIONS, isStepRow: false }
+    }
     case 'compaction':
     case 'unknown': {
       const seq = isSeq(data.seq) ? data.seq : null

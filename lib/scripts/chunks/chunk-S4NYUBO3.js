@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 import {
   forkOrigin
-} from "./chunk-O3IO7QMO.js";
+} from "./chunk-IMQP2LIP.js";
 import {
   assertRoot
-} from "./chunk-NKLKMZXT.js";
+} from "./chunk-2M7L4GGX.js";
 import {
   progress
-} from "./chunk-EHDG4RBN.js";
+} from "./chunk-IRH6FU2D.js";
 import {
   ACTIONS,
   COMMON_OPTIONS,
@@ -21,7 +21,7 @@ import {
   out,
   parseRootTarget,
   summarizeRoot
-} from "./chunk-PFB7UGHB.js";
+} from "./chunk-MEBNWN5F.js";
 
 // scripts/commands/scan.ts
 var usage = (invocation) => `Usage: ${invocation} [sessions root] [options]

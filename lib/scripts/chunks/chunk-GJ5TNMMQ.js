@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import {
   assertRoot
-} from "./chunk-NKLKMZXT.js";
+} from "./chunk-2M7L4GGX.js";
 import {
   formatBytes,
   progress
-} from "./chunk-EHDG4RBN.js";
+} from "./chunk-IRH6FU2D.js";
 import {
   COMMON_OPTIONS,
   DECODER_OPTION,
@@ -17,7 +17,7 @@ import {
   out,
   parseRootTarget,
   summarizeRoot
-} from "./chunk-PFB7UGHB.js";
+} from "./chunk-MEBNWN5F.js";
 
 // scripts/commands/list.ts
 var usage = (invocation) => `Usage: ${invocation} [sessions root] [options]

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   counted
-} from "./chunk-PFB7UGHB.js";
+} from "./chunk-MEBNWN5F.js";
 
 // scripts/support/format-bytes.ts
 function formatBytes(bytes) {

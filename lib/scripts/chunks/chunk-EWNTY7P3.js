@@ -2,7 +2,7 @@
 import {
   fileProgress,
   formatBytes
-} from "./chunk-EHDG4RBN.js";
+} from "./chunk-IRH6FU2D.js";
 import {
   COMMON_OPTIONS,
   DECODER_NAMES,
@@ -18,7 +18,7 @@ import {
   parseOneTarget,
   readSessionLog,
   resolveSessionLog
-} from "./chunk-PFB7UGHB.js";
+} from "./chunk-MEBNWN5F.js";
 
 // scripts/commands/verify.ts
 import { createHash } from "node:crypto";

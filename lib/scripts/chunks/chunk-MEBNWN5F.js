@@ -2508,6 +2508,7 @@ function plainText(content) {
 }
 
 // src/shared/surface-node.ts
+var SESSION_REFERENCE_SOURCE_KIND = "session-reference";
 var COMPACTION_CHECKPOINT_PLUGIN = "compact";
 function messageOf(event) {
   if (!isRecord(event.data)) return void 0;
@@ -2529,7 +2530,8 @@ function classifyNode(event) {
         if (isRecord(source) && source.kind === "user" && isRestoreShape(event)) return "user";
         return "replacement";
       }
-      return isRecord(source) && source.kind === "user" ? "user" : "context";
+      if (!isRecord(source)) return "context";
+      return source.kind === "user" ? "user" : source.kind === SESSION_REFERENCE_SOURCE_KIND ? "reference" : "context";
     }
     default:
       throw new Error(`message-recall: event seq ${event.seq} of type "${event.type}" is not a surface node`);

@@ -3,7 +3,7 @@ import {
   explainSession,
   forkOrigin,
   readFates
-} from "./chunk-O3IO7QMO.js";
+} from "./chunk-IMQP2LIP.js";
 import {
   ACTIONS,
   COMMON_OPTIONS,
@@ -23,7 +23,7 @@ import {
   resolveSessionLog,
   stepOf,
   toolResultCallId
-} from "./chunk-PFB7UGHB.js";
+} from "./chunk-MEBNWN5F.js";
 
 // src/shared/hidden-rows.ts
 var CONTENT_ROW_KINDS = /* @__PURE__ */ new Set(["user", "steering", "assistant-step", "tool-call"]);

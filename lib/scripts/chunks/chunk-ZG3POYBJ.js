@@ -2,7 +2,7 @@
 import {
   fileProgress,
   formatBytes
-} from "./chunk-EHDG4RBN.js";
+} from "./chunk-IRH6FU2D.js";
 import {
   COMMON_OPTIONS,
   ChunkedOutput,
@@ -16,7 +16,7 @@ import {
   parseOneTarget,
   readSessionLog,
   resolveSessionLog
-} from "./chunk-PFB7UGHB.js";
+} from "./chunk-MEBNWN5F.js";
 
 // scripts/commands/read.ts
 var usage = (invocation) => `Usage: ${invocation} <log file | session folder> [options]

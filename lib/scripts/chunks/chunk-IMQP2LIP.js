@@ -12,7 +12,7 @@ import {
   stepOf,
   toolCallIds,
   toolResultCallId
-} from "./chunk-PFB7UGHB.js";
+} from "./chunk-MEBNWN5F.js";
 
 // node_modules/@deepseek-ai/dsh-session/lib/types/surface.js
 var SURFACE_EVENT_TYPES2 = /* @__PURE__ */ new Set([
