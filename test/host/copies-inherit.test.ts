@@ -41,8 +41,8 @@ async function remove(app: DshApp, sessionId: string, body: object): Promise<num
 /** The tombstones of this plugin in a log, as records. */
 const tombstones = (events: readonly SessionEvent[]) => events.map((e) => readTombstone(e)).filter((t) => t !== null)
 
-/** Derived messages without message ids (a tombstone's id is fresh in each log). */
-const withoutIds = (session: Session): unknown => JSON.parse(JSON.stringify(session.deriveMessages(), (key, value) => (key === 'id' ? undefined : value)))
+/** Derived messages without message ids and a tombstone's `removedSeqs` (its id is fresh in each log, and it names what it shadows in its own log). */
+const withoutIds = (session: Session): unknown => JSON.parse(JSON.stringify(session.deriveMessages(), (key, value) => (key === 'id' || key === 'removedSeqs' ? undefined : value)))
 
 /** The last `turn/end` seq below `before`. */
 const lastTurnEndBefore = (events: readonly SessionEvent[], before: number): number => events.slice(0, before).findLast((e) => e.type === 'turn/end')!.seq
@@ -129,6 +129,47 @@ describe('SessionStore.fork inherits removals', () => {
     const whole = app.ctx.sessions.fork(source.session)
     assert.deepEqual(tombstones(whole.events).map((t) => t.seq), [excluded])
     assert.deepEqual(withoutIds(whole), withoutIds(source.session))
+    await roots.shut(app)
+  })
+})
+
+describe('what the source did after the cut decides what is inherited', () => {
+  it('inherits nothing for a removal undone after the cut, and removes again a restored message removed after it', async () => {
+    const app = await roots.boot(roots.root())
+    const source = await seededAgent(app, 3)
+    const prompt2 = node(source.session, 'user/message', 'prompt #2:')
+    const cutBefore = source.session.seq - 1
+    const recalled = await remove(app, source.id, { action: 'recall', seq: prompt2 })
+    const restore = await app.post({ sessionId: source.id, action: 'restore', tombstoneSeq: recalled })
+    assert.equal(restore.status, 200, restore.text)
+
+    const undone = app.ctx.sessions.fork(source.session, cutBefore)
+    assert.deepEqual(tombstones(undone.events), [], 'the removal was undone: nothing to inherit')
+    assert.match(JSON.stringify(undone.deriveMessages()), /prompt #2:/)
+
+    // The restoring copy stands for the prompt: removing it again removes the prompt in the copy.
+    const again = await remove(app, source.id, { action: 'delete', seq: node(source.session, 'user/message', 'prompt #2:') })
+    assert.ok(again > recalled)
+    const copy = app.ctx.sessions.fork(source.session, cutBefore)
+    assert.deepEqual(tombstones(copy.events).map((t) => [t.action, t.shadowedSeqs]), [['delete', [prompt2]]])
+    assert.deepEqual(withoutIds(copy), withoutIds(source.session))
+    await roots.shut(app)
+  })
+
+  it('writes one removal for an exclusion that a later removal absorbed, with the later action', async () => {
+    const app = await roots.boot(roots.root())
+    const source = await seededAgent(app, 3)
+    const cutBefore = source.session.seq - 1
+    const prompt2 = node(source.session, 'user/message', 'prompt #2:')
+    await remove(app, source.id, { action: 'exclude', seq: node(source.session, 'tool/result', 'result #2.1.1') })
+    const onward = await remove(app, source.id, { action: 'deleteFrom', seq: prompt2 })
+    const copy = app.ctx.sessions.fork(source.session, cutBefore)
+    const expected = source.session.events.slice(0, cutBefore + 1)
+      .filter((e) => e.seq >= prompt2 && ['user/message', 'assistant/message', 'tool/result'].includes(e.type) && e.surfaceOp === 'append')
+      .map((e) => e.seq)
+    assert.deepEqual(tombstones(copy.events).map((t) => [t.action, t.shadowedSeqs]), [['deleteFrom', expected]])
+    assert.ok(readTombstone(source.session.events[onward]!)!.shadowedSeqs.length < expected.length, 'in the source the exclusion sits nested inside')
+    assert.deepEqual(withoutIds(copy), withoutIds(source.session))
     await roots.shut(app)
   })
 })
