@@ -23,6 +23,7 @@ import { after, describe, it } from 'node:test'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import { SessionId, type Session, type SessionEvent } from '@deepseek-ai/dsh-session'
 import { MODEL, PROVIDER, waitFor, type DshApp } from '../support/dsh-app'
+import type { LogEvent } from '../../src/shared/events'
 import { readTombstone } from '../../src/shared/tombstone'
 import { ToolPairingIndex } from '../../src/shared/tool-pairing'
 import { node, Roots, seededAgent } from './helpers'
@@ -165,7 +166,7 @@ describe('what the source did after the cut decides what is inherited', () => {
     const onward = await remove(app, source.id, { action: 'deleteFrom', seq: prompt2 })
     const copy = app.ctx.sessions.fork(source.session, cutBefore)
     const expected = source.session.events.slice(0, cutBefore + 1)
-      .filter((e) => e.seq >= prompt2 && ['user/message', 'assistant/message', 'tool/result'].includes(e.type) && e.surfaceOp === 'append')
+      .filter((e) => e.seq >= prompt2 && ['user/message', 'assistant/message', 'tool/result'].includes(e.type) && (e as LogEvent).surfaceOp === 'append')
       .map((e) => e.seq)
     assert.deepEqual(tombstones(copy.events).map((t) => [t.action, t.shadowedSeqs]), [['deleteFrom', expected]])
     assert.ok(readTombstone(source.session.events[onward]!)!.shadowedSeqs.length < expected.length, 'in the source the exclusion sits nested inside')
