@@ -4,7 +4,8 @@
  * tombstone whose surface `replace` shadows the removed range; restore undoes one in place;
  * forkBefore stores a copy of the conversation from before a tombstone; flush saves what is not
  * yet durable; `plan` previews a removal and `inspect` summarizes the live and persisted logs.
- * The route goes away with the plugin.
+ * The route goes away with the plugin. Copies DSH makes of a session's log (Branch, subagent
+ * fork, `SessionStore.fork`) inherit its removals on `session/created` (`inherit-removals.ts`).
  *
  * Services: `sessions` (`dsh-session`), `agents` (`dsh-agent`) and `webServer`
  * (`dsh-host-webserver`) are required. Read when present: `sessionPersistence` (`inspect`),
