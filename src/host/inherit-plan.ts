@@ -58,7 +58,7 @@ export interface InheritedRemoval {
   readonly end: number
   /** Every shadowed node, in surface order. */
   readonly shadowedSeqs: readonly number[]
-  /** The source's top-level tombstones this removal comes from (seqs in the source). */
+  /** Seqs in the source of the replacements on its surface this removal comes from: tombstones, or a compaction that folded one. */
   readonly fromSourceSeqs: readonly number[]
 }
 
