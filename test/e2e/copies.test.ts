@@ -7,6 +7,12 @@
  *    show it.
  * 2. Branch (the turn bar's "Branch into a new conversation", `dsh-host-apiproxy` `sessions.fork`)
  *    from the turn before the removal: the branch does not show the canary and does not send it.
+ * 3. The same Branch after a host restart and a reload: no frame shows the canary, the branch carries
+ *    its own tombstone and does not send it. (Opening the session in the page makes it live in the
+ *    host again, so this Branch, like the first, is of a live source; the path for a source that
+ *    is only stored is covered in `test/host/copies-inherit.test.ts`.)
+ * In 2 and 3 a watcher counts every animation frame, from the click on Branch until the branch is on
+ * screen, in which a row on screen shows the canary: none may.
  * The scenarios run in order and build on each other.
  */
 import assert from 'node:assert/strict'
@@ -45,6 +51,64 @@ async function followed(id: string): Promise<void> {
 /** Rows on screen whose text holds the canary. */
 async function canaryRowsShown(): Promise<string[]> {
   return (await rows(page)).filter((r) => r.shown && r.text.includes(CANARY)).map((r) => `${r.kind}:${r.key}`)
+}
+
+/**
+ * Click Branch on the first turn's bar of the open session, wait for the page to open the branch,
+ * and check it: the canary not shown, one tombstone in its log, then a prompt whose request lacks
+ * the canary.
+ */
+async function branchFromFirstTurn(shot: string): Promise<void> {
+  const before = new Set((await listSessions(e.url)).map((s) => s.sessionId))
+  const a1 = (await findRow(page, 'assistant-step', A1)).key
+  // Every frame from here on: does any row on screen show the canary?
+  // (A source string: the test's TypeScript transform would name an inner function with a helper the page lacks.)
+  await page.evaluate(`(() => {
+    window.__canaryFrames = 0
+    const check = () => {
+      const rows = [...document.querySelectorAll('[data-chat-flow] > [data-chat-flow-key]')]
+      if (rows.some((row) => row.getClientRects().length > 0 && (row.innerText || '').includes(${JSON.stringify(CANARY)}))) window.__canaryFrames++
+      window.__canaryWatch = requestAnimationFrame(check)
+    }
+    window.__canaryWatch = requestAnimationFrame(check)
+  })()`)
+  // The turn bar under the first answer carries its Branch button.
+  const clicked = await page.evaluate((key) => {
+    const all = [...document.querySelectorAll<HTMLElement>('[data-chat-flow] > [data-chat-flow-key]')]
+    const after = all.slice(all.findIndex((row) => row.getAttribute('data-chat-flow-key') === key))
+    const button = after.map((row) => row.querySelector<HTMLButtonElement>('button[aria-label="Branch into a new conversation"]')).find((b) => b !== null)
+    button?.click()
+    return button?.closest('[data-chat-flow-key]')?.getAttribute('data-chat-flow-kind') ?? null
+  }, a1)
+  assert.equal(clicked, 'turn-tail', 'the first turn bar offers Branch')
+  let branchId = ''
+  await page.waitForFunction((known) => {
+    const id = (window as any).__DSH_MESSAGE_RECALL__?.snapshot()?.sessionId
+    return typeof id === 'string' && !known.includes(id) ? id : false
+  }, { timeout: 30_000, polling: 50 }, [...before]).then(async (handle) => { branchId = (await handle.jsonValue()) as string })
+  assert.ok(!before.has(branchId), 'the page opened a new session')
+  await waitForChatText(page, A1)
+  assert.deepEqual(await canaryRowsShown(), [], 'the branch does not show the canary')
+  const frames = await page.evaluate(() => { const w = window as any; cancelAnimationFrame(w.__canaryWatch); return w.__canaryFrames as number })
+  assert.equal(frames, 0, 'no frame showed the canary, from the click to the branch on screen')
+  assert.equal((await rows(page)).some((r) => r.shown && r.text.includes(P2)), false, 'the branch is cut after the first turn')
+  await e.shot(page, shot)
+
+  const header = (await rpc(e.url, 'session.list', {})).items.find((s: { sessionId: string }) => s.sessionId === branchId)
+  assert.equal(header?.parentSessionId, sessionId)
+  const onDisk = async () => (await eventsOnDisk(e.home, branchId)).map((ev) => readTombstone(ev)).filter((t) => t !== null).length
+  for (const deadline = Date.now() + 10_000; (await onDisk()) === 0 && Date.now() < deadline;) await new Promise((resolve) => setImmediate(resolve))
+  assert.equal(await onDisk(), 1, 'the branch carries its own tombstone, saved')
+
+  const from = e.model.requests.length
+  e.model.script([{ text: A_BRANCH }])
+  await sendPrompt(page, P_BRANCH)
+  await waitForChatText(page, A_BRANCH)
+  const sent = e.model.requests.slice(from).filter((r) => r.kind === 'turn')
+  assert.equal(sent.length, 1, describeRequests(sent))
+  const wire = JSON.stringify(sent[0]!.body.messages)
+  assert.ok(!wire.includes(CANARY), 'the branch does not send the canary')
+  assert.ok(wire.includes(P_BRANCH) && wire.includes(A1), 'the branch sends its own conversation')
 }
 
 describe('copies inherit removals in the real DSH web UI', { timeout: 1_200_000 }, () => {
@@ -122,41 +186,15 @@ describe('copies inherit removals in the real DSH web UI', { timeout: 1_200_000 
     await followed(sessionId)
     await waitForChatText(page, PARENT_ANSWER)
 
-    const before = new Set((await listSessions(e.url)).map((s) => s.sessionId))
-    const a1 = (await findRow(page, 'assistant-step', A1)).key
-    // The turn bar under the first answer carries its Branch button.
-    const clicked = await page.evaluate((key) => {
-      const all = [...document.querySelectorAll<HTMLElement>('[data-chat-flow] > [data-chat-flow-key]')]
-      const after = all.slice(all.findIndex((row) => row.getAttribute('data-chat-flow-key') === key))
-      const button = after.map((row) => row.querySelector<HTMLButtonElement>('button[aria-label="Branch into a new conversation"]')).find((b) => b !== null)
-      button?.click()
-      return button?.closest('[data-chat-flow-key]')?.getAttribute('data-chat-flow-kind') ?? null
-    }, a1)
-    assert.equal(clicked, 'turn-tail', 'the first turn bar offers Branch')
-    let branchId = ''
-    await page.waitForFunction((known) => {
-      const id = (window as any).__DSH_MESSAGE_RECALL__?.snapshot()?.sessionId
-      return typeof id === 'string' && !known.includes(id) ? id : false
-    }, { timeout: 30_000, polling: 50 }, [...before]).then(async (handle) => { branchId = (await handle.jsonValue()) as string })
-    assert.ok(!before.has(branchId), 'the page opened a new session')
-    await waitForChatText(page, A1)
-    assert.deepEqual(await canaryRowsShown(), [], 'the branch does not show the canary')
-    assert.equal((await rows(page)).some((r) => r.shown && r.text.includes(P2)), false, 'the branch is cut after the first turn')
-    await e.shot(page, '02-branch')
+    await branchFromFirstTurn('02-branch')
+  })
 
-    const branchLog = await eventsOnDisk(e.home, branchId)
-    const header = (await rpc(e.url, 'session.list', {})).items.find((s: { sessionId: string }) => s.sessionId === branchId)
-    assert.equal(header?.parentSessionId, sessionId)
-    assert.equal(branchLog.map((ev) => readTombstone(ev)).filter((t) => t !== null).length, 1, 'the branch carries its own tombstone')
-
-    const from = e.model.requests.length
-    e.model.script([{ text: A_BRANCH }])
-    await sendPrompt(page, P_BRANCH)
-    await waitForChatText(page, A_BRANCH)
-    const sent = e.model.requests.slice(from).filter((r) => r.kind === 'turn')
-    assert.equal(sent.length, 1, describeRequests(sent))
-    const wire = JSON.stringify(sent[0]!.body.messages)
-    assert.ok(!wire.includes(CANARY), 'the branch does not send the canary')
-    assert.ok(wire.includes(P_BRANCH) && wire.includes(A1), 'the branch sends its own conversation')
+  scenario('3. after a host restart and a reload: a Branch from the same turn neither shows nor sends the canary', async () => {
+    await e.restartHost()
+    await openApp(page, e.url)
+    await openExactSidebarEntry(page, 'Now tell me about the')
+    await followed(sessionId)
+    await waitForChatText(page, PARENT_ANSWER)
+    await branchFromFirstTurn('03-branch-of-stored')
   })
 })
