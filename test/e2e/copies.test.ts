@@ -88,9 +88,9 @@ async function branchFromFirstTurn(shot: string): Promise<void> {
   }, { timeout: 30_000, polling: 50 }, [...before]).then(async (handle) => { branchId = (await handle.jsonValue()) as string })
   assert.ok(!before.has(branchId), 'the page opened a new session')
   await waitForChatText(page, A1)
-  assert.deepEqual(await canaryRowsShown(), [], 'the branch does not show the canary')
   const frames = await page.evaluate(() => { const w = window as any; cancelAnimationFrame(w.__canaryWatch); return w.__canaryFrames as number })
   assert.equal(frames, 0, 'no frame showed the canary, from the click to the branch on screen')
+  assert.deepEqual(await canaryRowsShown(), [], 'the branch does not show the canary')
   assert.equal((await rows(page)).some((r) => r.shown && r.text.includes(P2)), false, 'the branch is cut after the first turn')
   await e.shot(page, shot)
 
