@@ -2154,6 +2154,7 @@ function copyLineage(session) {
   return { parent: parentSession, cut: seedLength };
 }
 var RemovalInheritance = class {
+  /** @param deps - the services and settings the inheritance reads (see {@link InheritDeps}). */
   constructor(deps) {
     this.deps = deps;
   }

@@ -16,11 +16,12 @@
  * `inherit-plan.ts`; its tombstones are appended to the copy (each with its shadow price, then
  * the title check, like any removal) synchronously inside `session/created`, so before the agent
  * that owns the copy is published and before any reply names it, when the source is live (a
- * subagent fork's parent always is; so is `SessionStore.fork`'s source). When the source is only
- * stored (a Branch of a session no agent holds), its events after the cut are read with
- * `sessionPersistence.readFrom`, and the tombstones follow within that read. Either way the
- * copy's first model request waits on `agent/request` (`dsh-agent`, a waterfall every agent's
- * request passes) until they are written and flushed.
+ * subagent fork's parent always is; so is `SessionStore.fork`'s source, and a session the web UI
+ * has open). When the source is only stored (a fork of a session no agent holds), its events from
+ * the cut on are read with `sessionPersistence.readFrom` inside the copy agent's
+ * `runMaintenance` (`dsh-agent-loop` `ReactLoopAgent`), which holds a prompt's turn back until
+ * the tombstones are written. Either way the copy's first model request waits on `agent/request`
+ * (`dsh-agent`, a waterfall every agent's request passes) until they are flushed.
  *
  * @module dsh-message-recall/host/inherit-removals
  */
@@ -86,6 +87,7 @@ export function copyLineage(session: Session): { parent: SessionId; cut: number 
 export class RemovalInheritance {
   private readonly pending = new WeakMap<Session, Promise<InheritOutcome>>()
 
+  /** @param deps - the services and settings the inheritance reads (see {@link InheritDeps}). */
   constructor(private readonly deps: InheritDeps) {}
 
   /**
