@@ -2686,6 +2686,221 @@ function followSideState(session, fromSeq, lookup, services) {
   return appended;
 }
 
+// src/host/inherit-plan.ts
+function fateAction(via) {
+  const excluded = ACTIONS[via.direct].effect === "excluded" && (via.onward === null || !takesOver(via.onward, "excluded"));
+  return excluded ? via.direct : via.outer ?? via.direct;
+}
+function through(via, action) {
+  const spec = ACTIONS[action];
+  const removal = spec.effect === "removed";
+  const onward = removal && spec.plans === "onward" ? action : via?.onward ?? null;
+  return { direct: action, onward, outer: via?.outer ?? (removal ? action : null) };
+}
+var sameStep = (a, b) => a !== null && b !== null && a.turn === b.turn && a.step === b.step;
+function planInheritance(input) {
+  const { cut, suffix } = input;
+  if (suffix.length > 0 && suffix[0].seq !== cut) throw new Error(`inherit-plan: the source suffix starts at seq ${suffix[0].seq}, not at the cut ${cut}`);
+  const at = (seq) => seq >= cut ? suffix[seq - cut] : input.copyLookup(seq);
+  const cited = /* @__PURE__ */ new Set();
+  const replacements = [];
+  for (let i = suffix.length - 1; i >= 0; i--) {
+    const event = suffix[i];
+    if (event.seq !== cut + i) throw new Error(`inherit-plan: the source suffix is not contiguous at seq ${cut + i}`);
+    if (readReplaceOp(event.surfaceOp) === null) continue;
+    if (!cited.has(event.seq)) replacements.push(event);
+    for (const seq of event.sourceEventSeqs ?? []) cited.add(seq);
+  }
+  if (replacements.length === 0) return { removals: [], dropped: [] };
+  const marks = /* @__PURE__ */ new Map();
+  const visit = (seq, via, from) => {
+    if (seq < cut) {
+      if (via !== null && !marks.has(seq)) marks.set(seq, { action: fateAction(via), from });
+      return;
+    }
+    const event = at(seq);
+    if (event === void 0 || readReplaceOp(event.surfaceOp) === null) return;
+    const tombstone = readTombstone(event);
+    if (tombstone !== null) {
+      const below = through(via, tombstone.action);
+      for (const s of tombstone.shadowedSeqs) visit(s, below, from);
+      return;
+    }
+    const restore = readRestore(event, at);
+    if (restore !== null) {
+      if (via !== null) visit(restore.originalSeq, via, from);
+      return;
+    }
+    for (const s of event.sourceEventSeqs ?? []) visit(s, via, from);
+  };
+  for (let i = replacements.length - 1; i >= 0; i--) visit(replacements[i].seq, null, replacements[i].seq);
+  if (marks.size === 0) return { removals: [], dropped: [] };
+  const nodes = input.copyNodes;
+  const positions = [];
+  for (let p = 0; p < nodes.length; p++) if (marks.has(nodes[p])) positions.push(p);
+  if (positions.length === 0) return { removals: [], dropped: [] };
+  const runs = [];
+  for (const p of positions) {
+    const last = runs.at(-1);
+    if (last !== void 0 && last.at(-1) === p - 1 && marks.get(nodes[p - 1]).action === marks.get(nodes[p]).action) last.push(p);
+    else runs.push([p]);
+  }
+  const eventAt = (p) => {
+    const event = input.copyLookup(nodes[p]);
+    if (event === void 0) throw new Error(`inherit-plan: surface node ${nodes[p]} has no event in the copy`);
+    return event;
+  };
+  const pairing = new ToolPairingIndex(nodes, eventAt);
+  const removals = [];
+  const dropped = [];
+  for (let run of runs) {
+    while (run.length > 0 && run[0] > 0 && sameStep(stepOf(eventAt(run[0] - 1)), stepOf(eventAt(run[0])))) {
+      const step = stepOf(eventAt(run[0]));
+      run = run.filter((p) => !sameStep(stepOf(eventAt(p)), step));
+    }
+    while (run.length > 0 && run.at(-1) < nodes.length - 1 && sameStep(stepOf(eventAt(run.at(-1) + 1)), stepOf(eventAt(run.at(-1))))) {
+      const step = stepOf(eventAt(run.at(-1)));
+      run = run.filter((p) => !sameStep(stepOf(eventAt(p)), step));
+    }
+    if (run.length === 0) continue;
+    const first = run[0];
+    const last = run.at(-1);
+    const shadowedSeqs = run.map((p) => nodes[p]);
+    const split = pairing.splitBy(first, last);
+    if (split.length > 0) {
+      dropped.push({ shadowedSeqs, splitCallIds: split });
+      continue;
+    }
+    const action = marks.get(nodes[first]).action;
+    const fromSourceSeqs = [...new Set(shadowedSeqs.map((s) => marks.get(s).from))].sort((a, b) => a - b);
+    removals.push({ action, start: nodes[first], end: nodes[last], shadowedSeqs, fromSourceSeqs });
+  }
+  return { removals, dropped };
+}
+
+// src/host/inherit-removals.ts
+function copyLineage(session) {
+  const { parentSession, seedLength } = session.header;
+  if (parentSession === void 0 || seedLength === void 0 || seedLength <= 0) return null;
+  if (session.firstLiveSeq !== seedLength) return null;
+  return { parent: parentSession, cut: seedLength };
+}
+var RemovalInheritance = class {
+  /** @param deps - the services and settings the inheritance reads (see {@link InheritDeps}). */
+  constructor(deps) {
+    this.deps = deps;
+  }
+  pending = /* @__PURE__ */ new WeakMap();
+  /**
+   * Call from `session/created`. A fresh copy of a live source gets its tombstones before this
+   * returns; a copy of a stored source gets them when the source's suffix is read. Never throws:
+   * a failure is logged and the copy stays as DSH made it.
+   * @param session - the announced session.
+   */
+  onCreated(session) {
+    const lineage = copyLineage(session);
+    if (lineage === null || this.deps.exempt(session.id)) return;
+    const source = this.deps.sessions.get(lineage.parent);
+    if (source !== void 0) {
+      const lookup = this.deps.lookup(source);
+      const suffix = [];
+      for (let seq = lineage.cut; seq < source.seq; seq++) suffix.push(lookup(seq));
+      if (!this.samePrefix(session, lineage.cut, lookup(lineage.cut - 1))) return;
+      const written = this.write(session, lineage.cut, suffix);
+      if (written.length > 0) this.pending.set(session, this.flush(session, written));
+      return;
+    }
+    const reader = this.deps.persistence();
+    if (reader === void 0) return;
+    let resolve;
+    this.pending.set(session, new Promise((r) => resolve = r));
+    queueMicrotask(() => {
+      const job = () => this.fromStored(session, reader, lineage.parent, lineage.cut);
+      const agent = this.deps.agents.get(session.id);
+      let run;
+      try {
+        run = agent === void 0 ? job() : agent.runMaintenance(job);
+      } catch {
+        run = job();
+      }
+      resolve(run);
+    });
+  }
+  /**
+   * Wait until a copy's inherited tombstones are written and flushed (call before its model request).
+   * @param session - any session.
+   * @returns the outcome for a copy with inherited tombstones, else `undefined` at once.
+   */
+  settled(session) {
+    return this.pending.get(session);
+  }
+  async fromStored(session, reader, parent, cut) {
+    let events;
+    try {
+      events = (await reader.readFrom(parent, cut - 1)).events;
+    } catch (error) {
+      this.warn(session, `its source "${parent}" could not be read: ${error instanceof Error ? error.message : String(error)}`);
+      return { tombstoneSeqs: [], durable: true };
+    }
+    if (this.deps.sessions.get(session.id) !== session) return { tombstoneSeqs: [], durable: true };
+    if (!this.samePrefix(session, cut, events[0])) return { tombstoneSeqs: [], durable: true };
+    if (openTurn(this.deps.lookup(session), session.seq, cut)) {
+      this.warn(session, "a turn started before its source was read");
+      return { tombstoneSeqs: [], durable: true };
+    }
+    const written = this.write(session, cut, events.slice(1));
+    return written.length === 0 ? { tombstoneSeqs: [], durable: true } : this.flush(session, written);
+  }
+  /** The copy's last seed event must be the source's event at that seq. */
+  samePrefix(session, cut, sourceLast) {
+    const copyLast = this.deps.lookup(session)(cut - 1);
+    const same = sourceLast !== void 0 && copyLast !== void 0 && sourceLast.seq === copyLast.seq && sourceLast.type === copyLast.type && sourceLast.time === copyLast.time;
+    if (!same) this.warn(session, `its seed is not the first ${cut} events of its source`);
+    return same;
+  }
+  /** Plan and append, synchronously; returns the tombstone seqs written. */
+  write(session, cut, suffix) {
+    let plan;
+    try {
+      plan = planInheritance({ cut, suffix, copyNodes: [...session.surface.nodes], copyLookup: this.deps.lookup(session) });
+    } catch (error) {
+      this.warn(session, error instanceof Error ? error.message : String(error));
+      return [];
+    }
+    for (const run of plan.dropped) this.warn(session, `a removal of seqs ${run.shadowedSeqs.join(", ")} would split tool calls ${run.splitCallIds.join(", ")}; left out`);
+    if (plan.removals.length === 0) return [];
+    const effects = this.deps.effects();
+    const written = [];
+    for (const removal of plan.removals) {
+      try {
+        priceReplace(session, effects, this.deps.lookup(session), removal, removal.shadowedSeqs);
+        const event = appendTombstone(session, removal, this.deps.tombstoneText);
+        written.push(event.seq);
+        retitleAfterRemoval(session, effects, this.deps.lookup(session), { seq: event.seq, shadowedSeqs: removal.shadowedSeqs });
+      } catch (error) {
+        this.warn(session, `the removal of seqs ${removal.shadowedSeqs.join(", ")} was refused: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    return written;
+  }
+  async flush(session, written) {
+    const outcome = await flushWithRetry(() => this.deps.sessions.flush(session));
+    if (!outcome.ok) this.warn(session, `its inherited removals are not saved yet: ${outcome.reason}`);
+    return { tombstoneSeqs: written, durable: outcome.ok };
+  }
+  warn(session, reason) {
+    this.deps.effects().warn(`message-recall: the copy "${session.id}" did not inherit every removal of its source: ${reason}`);
+  }
+};
+function openTurn(lookup, count, from) {
+  for (let seq = count - 1; seq >= from; seq--) {
+    const type = lookup(seq)?.type;
+    if (type === "turn/end") return false;
+    if (type === "turn/start") return true;
+  }
+  return false;
+}
+
 // src/host/write-queue.ts
 var DEFAULT_QUEUE_WAIT_MS = 2e3;
 var WriteQueue = class {
@@ -2931,6 +3146,21 @@ function apply(ctx, config) {
     index.observe(session, event);
     followPrompt(session, () => ({ titleLimits: titleLimits(), warn }), () => index.lookup(session), event);
   });
+  const forkBeforeCopies = /* @__PURE__ */ new Set();
+  const inheritance = new RemovalInheritance({
+    sessions: ctx.sessions,
+    agents: ctx.agents,
+    persistence: () => ctx.get("sessionPersistence"),
+    lookup: (session) => index.lookup(session),
+    effects: () => ({ meter: ctx.get("tokenMeter"), titleLimits: titleLimits(), warn }),
+    tombstoneText: resolved.tombstoneText,
+    exempt: (id) => forkBeforeCopies.has(id)
+  });
+  ctx.on("session/created", (session) => inheritance.onCreated(session));
+  ctx.on("agent/request", async (payload, next) => {
+    await inheritance.settled(payload.agent.session);
+    return next();
+  });
   const handler = createRouteHandler(
     {
       sessions: ctx.sessions,
@@ -2957,11 +3187,21 @@ function apply(ctx, config) {
         async inChildFiber(body) {
           let store;
           const fiber = ctx.plugin({ name: "message-recall-fork", inject: ["sessions"], apply: (child) => void (store = child.sessions) });
+          const made = [];
           try {
             await fiber.await();
-            return await body(store);
+            const sessions = store;
+            return await body({
+              create(id, options) {
+                made.push(id);
+                forkBeforeCopies.add(id);
+                return sessions.create(id, options);
+              },
+              flush: (session) => sessions.flush(session)
+            });
           } finally {
             await fiber.dispose();
+            for (const id of made) forkBeforeCopies.delete(id);
           }
         }
       },

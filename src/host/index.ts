@@ -5,7 +5,8 @@
  * changed the goal, the `goal/change` that puts it back: `./side-state`); restore undoes one in place;
  * forkBefore stores a copy of the conversation from before a tombstone; flush saves what is not
  * yet durable; `plan` previews a removal and `inspect` summarizes the live and persisted logs.
- * The route goes away with the plugin.
+ * The route goes away with the plugin. Copies DSH makes of a session's log (Branch, subagent
+ * fork, `SessionStore.fork`) inherit its removals on `session/created` (`inherit-removals.ts`).
  *
  * Services: `sessions` (`dsh-session`), `agents` (`dsh-agent`) and `webServer`
  * (`dsh-host-webserver`) are required. Read when present: `sessionPersistence` (`inspect`),
@@ -34,6 +35,7 @@ import type { MessagePricer } from './shadow-price'
 import { titleLimitsOf } from './title'
 import { followSideState } from './side-state'
 import { followPrompt } from './write-effects'
+import { RemovalInheritance, type SuffixReader } from './inherit-removals'
 import { WriteQueue } from './write-queue'
 import { SessionAccess, type StoredSessionSource } from './stored-session'
 
@@ -69,6 +71,23 @@ export function apply(ctx: Context, config: Partial<MessageRecallConfig> | undef
     index.observe(session, event)
     followPrompt(session, () => ({ titleLimits: titleLimits(), warn }), () => index.lookup(session), event)
   })
+  // Copies DSH makes (Branch, subagent fork, SessionStore.fork) inherit the source's removals;
+  // forkBefore's own copies are made from before a removal and are left alone.
+  const forkBeforeCopies = new Set<string>()
+  const inheritance = new RemovalInheritance({
+    sessions: ctx.sessions,
+    agents: ctx.agents,
+    persistence: () => ctx.get('sessionPersistence') as SuffixReader | undefined,
+    lookup: (session) => index.lookup(session),
+    effects: () => ({ meter: ctx.get('tokenMeter') as MessagePricer | undefined, titleLimits: titleLimits(), warn }),
+    tombstoneText: resolved.tombstoneText,
+    exempt: (id) => forkBeforeCopies.has(id),
+  })
+  ctx.on('session/created', (session) => inheritance.onCreated(session))
+  ctx.on('agent/request', async (payload, next) => {
+    await inheritance.settled(payload.agent.session)
+    return next()
+  })
   const handler = createRouteHandler(
     {
       sessions: ctx.sessions,
@@ -95,11 +114,21 @@ export function apply(ctx: Context, config: Partial<MessageRecallConfig> | undef
           // disposing this fiber releases the copy once it is stored.
           let store: ForkingStore | undefined
           const fiber = ctx.plugin({ name: 'message-recall-fork', inject: ['sessions'], apply: (child: Context) => void (store = child.sessions) })
+          const made: string[] = []
           try {
             await fiber.await()
-            return await body(store as ForkingStore)
+            const sessions = store as ForkingStore
+            return await body({
+              create(id, options) {
+                made.push(id)
+                forkBeforeCopies.add(id)
+                return sessions.create(id, options)
+              },
+              flush: (session) => sessions.flush(session),
+            })
           } finally {
             await fiber.dispose()
+            for (const id of made) forkBeforeCopies.delete(id)
           }
         },
       },
