@@ -25,6 +25,7 @@ import { DiskSummaryCache } from './disk-summary-cache'
 import { SessionEventIndex } from './event-index'
 import type { ForkingStore, WorkspaceLookup } from './fork-before'
 import { summarizeStored, type PersistenceReader } from './inspect'
+import { installExportRoute } from './export-route'
 import { createRouteHandler } from './route'
 import type { ProjectionCacheReader, StoredTitleReader } from './session-titles'
 import type { MessagePricer } from './shadow-price'
@@ -101,4 +102,5 @@ export function apply(ctx: Context, config: Partial<MessageRecallConfig> | undef
     resolved,
   )
   ctx.effect(() => ctx.webServer.register({ kind: 'exact', path: resolved.path, handler }), `message-recall: ${resolved.path} route`)
+  installExportRoute(ctx, resolved, warn)
 }
