@@ -1120,13 +1120,18 @@ function chunkWithout(chunk) {
       return chunk;
   }
 }
+function withoutMeta(data) {
+  if (!("meta" in data)) return data;
+  const { meta: _meta, ...rest } = data;
+  return rest;
+}
 function eventWithoutRemovedContent(event, kind, removed) {
   const data = event.data;
   if (!isRecord(data)) return event;
   let next;
   switch (kind) {
     case "message":
-      next = event.type === "user/message" ? messageWithout(data) : { ...data, message: messageWithout(data.message) };
+      next = event.type === "user/message" ? messageWithout(data) : withoutMeta({ ...data, message: messageWithout(data.message) });
       break;
     case "inbox":
       next = { ...data, inserted: data.inserted.map((m) => isRecord(m) && typeof m.id === "string" && removed.messageIds.has(m.id) ? messageWithout(m) : m) };
@@ -1135,7 +1140,7 @@ function eventWithoutRemovedContent(event, kind, removed) {
       next = { ...data, chunk: chunkWithout(data.chunk) };
       break;
     case "tool-call":
-      next = { ...data, arguments: REMOVED_ARGUMENTS };
+      next = withoutMeta({ ...data, arguments: REMOVED_ARGUMENTS });
       break;
     case "code-dispatch":
       next = { ...data, ..."arguments" in data ? { arguments: REMOVED_ARGUMENTS } : {}, ..."content" in data ? { content: contentWithout(data.content) } : {} };

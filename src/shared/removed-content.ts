@@ -13,8 +13,9 @@
  * (rc.8 writers named per kind in {@link CarrierKind}). A carrier keeps its type, seq, time,
  * surface op, provenance and every structural field (ids, call ids, turn, step, message roles,
  * block types); only the content strings become {@link REMOVED_CONTENT_MARKER} (or
- * {@link REMOVED_ARGUMENTS} for a tool call's raw JSON arguments, `''` for a streamed delta), and
- * image blocks become a text block with the marker. So the rewritten log folds to the same
+ * {@link REMOVED_ARGUMENTS} for a tool call's raw JSON arguments, `''` for a streamed delta),
+ * image blocks become a text block with the marker, and a tool's structured output for its
+ * renderer (`data.meta` of a `tool/result` or `tool/call`) is left out. So the rewritten log folds to the same
  * surface (`foldSurface` reads only types, seqs, surface ops and provenance) and derives the same
  * messages: every carrier is off the surface or outside the messages.
  *
@@ -237,6 +238,13 @@ function chunkWithout(chunk: unknown): unknown {
   }
 }
 
+/** A tool's structured output for its renderer (`data.meta` of a `tool/result`, e.g. the lines `read` returned) goes whole. */
+function withoutMeta(data: Record<string, unknown>): Record<string, unknown> {
+  if (!('meta' in data)) return data
+  const { meta: _meta, ...rest } = data
+  return rest
+}
+
 /**
  * A carrier event without the removed content (see the module doc for what stays).
  * @param event - the event, as found by {@link findRemovedContent}.
@@ -250,7 +258,7 @@ export function eventWithoutRemovedContent(event: LogEvent, kind: CarrierKind, r
   let next: Record<string, unknown>
   switch (kind) {
     case 'message':
-      next = event.type === 'user/message' ? (messageWithout(data) as Record<string, unknown>) : { ...data, message: messageWithout(data.message) }
+      next = event.type === 'user/message' ? (messageWithout(data) as Record<string, unknown>) : withoutMeta({ ...data, message: messageWithout(data.message) })
       break
     case 'inbox':
       next = { ...data, inserted: (data.inserted as unknown[]).map((m) => (isRecord(m) && typeof m.id === 'string' && removed.messageIds.has(m.id) ? messageWithout(m) : m)) }
@@ -259,7 +267,7 @@ export function eventWithoutRemovedContent(event: LogEvent, kind: CarrierKind, r
       next = { ...data, chunk: chunkWithout(data.chunk) }
       break
     case 'tool-call':
-      next = { ...data, arguments: REMOVED_ARGUMENTS }
+      next = withoutMeta({ ...data, arguments: REMOVED_ARGUMENTS })
       break
     case 'code-dispatch':
       next = { ...data, ...('arguments' in data ? { arguments: REMOVED_ARGUMENTS } : {}), ...('content' in data ? { content: contentWithout(data.content) } : {}) }

@@ -46,7 +46,7 @@ describe('removed content of a log', () => {
     const prompt4 = node(session, 'user/message', 'RESTORED prompt four')
     const events = session.events
     const inbox1 = events.findIndex((e) => e.type === 'agent/inbox/spliced' && JSON.stringify(e.data).includes('CANARY-prompt one'))
-    const chunks = [...(events[step]!.sourceEventSeqs ?? [])]
+    const chunks = [...((events[step] as { sourceEventSeqs?: number[] }).sourceEventSeqs ?? [])]
     const toolCall = events.findIndex((e) => e.type === 'tool/call')
 
     await post({ sessionId: agent.id, action: 'delete', seq: prompt1 })
