@@ -15,6 +15,8 @@
  *   list, registered like `dsh-session-log-export` registers its Session log button there;
  * - the conversation editor's dictionaries and its Edit button `dsh-message-recall-edit` in the
  *   same seat;
+ * - the export button "Session log without removed messages" `dsh-message-recall-export` in the
+ *   same seat (`export/install.ts`);
  * - a watch on the page's session list that pulls it again when an entry leaves it, so a stored
  *   session this plugin wrote to stays listed (see `open-session.ts`).
  *
@@ -41,6 +43,7 @@ import { TombstoneActions } from './tombstone-actions'
 import { UnsavedWrites } from './unsaved'
 import { EditButton, type EditButtonKit } from './EditButton'
 import { EDITOR_DICTIONARIES, EDITOR_LOCALE_NS } from './editor-locales'
+import { installExportButton } from './export/install'
 
 /** Plugin name (the package name). */
 export const name = 'dsh-message-recall'
@@ -140,4 +143,5 @@ export function apply(ctx: ClientContext, config?: ClientConfig): void {
     locale: EDITOR_LOCALE_NS,
     inject: () => ({ editorKit }),
   }, EditButton))
+  installExportButton(ctx, (url, init) => globalThis.fetch(url, init), path)
 }
