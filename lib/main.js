@@ -2637,6 +2637,34 @@ function createRouteHandler(services, config) {
   };
 }
 
+// src/host/telemetry-filter.ts
+function telemetryFilter(services) {
+  const cache = /* @__PURE__ */ new WeakMap();
+  return (record, next) => {
+    const out = next();
+    if (out.channel !== "ledger") return out;
+    const id = out.attributes["session.id"];
+    const seq = out.attributes["event.seq"];
+    if (typeof id !== "string" || typeof seq !== "number") return out;
+    const session = services.session(id);
+    if (session === void 0) return out;
+    const lookup = services.lookup(session);
+    let known = cache.get(session);
+    if (known === void 0 || known.count !== session.seq) {
+      known = { count: session.seq, removed: findRemovedContent(session.seq, lookup) };
+      cache.set(session, known);
+    }
+    const kind = known.removed.carriers.get(seq);
+    const event = lookup(seq);
+    if (kind === void 0 || event === void 0) return out;
+    return { ...out, body: eventWithoutRemovedContent({ ...event, data: out.body }, kind, known.removed).data };
+  };
+}
+function installTelemetryFilter(ctx, lookup) {
+  const listener = telemetryFilter({ session: (id) => ctx.sessions.get(id), lookup });
+  ctx.on("session-telemetry/record", listener);
+}
+
 // src/host/write-queue.ts
 var DEFAULT_QUEUE_WAIT_MS = 2e3;
 var WriteQueue = class {
@@ -2950,6 +2978,7 @@ function apply(ctx, config) {
   );
   ctx.effect(() => ctx.webServer.register({ kind: "exact", path: resolved.path, handler }), `message-recall: ${resolved.path} route`);
   installExportRoute(ctx, resolved, warn);
+  installTelemetryFilter(ctx, (session) => index.lookup(session));
 }
 export {
   Config,

@@ -27,6 +27,7 @@ import type { ForkingStore, WorkspaceLookup } from './fork-before'
 import { summarizeStored, type PersistenceReader } from './inspect'
 import { installExportRoute } from './export-route'
 import { createRouteHandler } from './route'
+import { installTelemetryFilter } from './telemetry-filter'
 import type { ProjectionCacheReader, StoredTitleReader } from './session-titles'
 import type { MessagePricer } from './shadow-price'
 import { titleLimitsOf } from './title'
@@ -103,4 +104,5 @@ export function apply(ctx: Context, config: Partial<MessageRecallConfig> | undef
   )
   ctx.effect(() => ctx.webServer.register({ kind: 'exact', path: resolved.path, handler }), `message-recall: ${resolved.path} route`)
   installExportRoute(ctx, resolved, warn)
+  installTelemetryFilter(ctx, (session) => index.lookup(session))
 }
