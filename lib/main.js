@@ -160,6 +160,7 @@ var SessionEventIndex = class {
 import { foldSurface } from "@deepseek-ai/dsh-session";
 
 // src/shared/events.ts
+var SURFACE_EVENT_TYPES = ["user/message", "assistant/message", "tool/result"];
 function isSeq(value) {
   return Number.isSafeInteger(value) && value >= 0;
 }
@@ -994,28 +995,53 @@ function messageSeqsOf(data) {
   return isRecord(data) && Array.isArray(data.messageSeqs) ? data.messageSeqs.filter(Number.isSafeInteger) : [];
 }
 function findRemovedContent(count, lookup) {
-  const statuses = removalStatuses(count, lookup);
-  const pending = [];
-  for (const status of statuses.values()) {
-    if (!status.inEffect) continue;
-    const tombstone = readTombstone(lookup(status.seq));
-    if (tombstone !== null && tombstone.action !== "exclude") pending.push(...tombstone.shadowedSeqs);
+  const tombstones = /* @__PURE__ */ new Map();
+  const shadowedBy = /* @__PURE__ */ new Map();
+  const restoredBy = /* @__PURE__ */ new Map();
+  for (let seq = 0; seq < count; seq++) {
+    const event = lookup(seq);
+    if (event === void 0 || readReplaceOp(event.surfaceOp) === null) continue;
+    for (const cited of event.sourceEventSeqs ?? []) if (!shadowedBy.has(cited)) shadowedBy.set(cited, seq);
+    const tombstone = readTombstone(event);
+    if (tombstone !== null) tombstones.set(seq, tombstone);
+    else {
+      const restore = readRestore(event, lookup);
+      if (restore !== null) restoredBy.set(restore.tombstoneSeq, restore.seq);
+    }
   }
+  const removedFate = (seq) => {
+    let state = "shown";
+    let current = seq;
+    for (let guard = 0; guard <= 2 * tombstones.size; guard++) {
+      const copy = state === "shown" ? void 0 : restoredBy.get(current);
+      if (copy !== void 0) {
+        state = "shown";
+        current = copy;
+        continue;
+      }
+      const by = shadowedBy.get(current);
+      const tombstone = by === void 0 ? void 0 : tombstones.get(by);
+      if (tombstone === void 0) break;
+      const takes = tombstone.action === "exclude" ? state === "shown" : state === "shown" || state === "excluded" && tombstone.action === "deleteFrom";
+      if (takes) state = tombstone.action === "exclude" ? "excluded" : "removed";
+      current = tombstone.seq;
+    }
+    return state === "removed";
+  };
   const removed = /* @__PURE__ */ new Set();
-  const visited = /* @__PURE__ */ new Set();
+  const pending = [];
+  for (const tombstone of tombstones.values()) {
+    for (const seq of tombstone.shadowedSeqs) if (!tombstones.has(seq) && removedFate(seq)) pending.push(seq);
+  }
   while (pending.length > 0) {
     const seq = pending.pop();
-    if (visited.has(seq)) continue;
-    visited.add(seq);
+    if (removed.has(seq)) continue;
     const event = lookup(seq);
-    if (event === void 0) continue;
-    const tombstone = readTombstone(event);
-    if (tombstone !== null) {
-      pending.push(...tombstone.shadowedSeqs);
-      continue;
-    }
+    if (event === void 0 || !SURFACE_EVENT_TYPES.includes(event.type)) continue;
     removed.add(seq);
-    if (readReplaceOp(event.surfaceOp) !== null) pending.push(...event.sourceEventSeqs ?? []);
+    if (readReplaceOp(event.surfaceOp) !== null) {
+      for (const cited of event.sourceEventSeqs ?? []) if (!tombstones.has(cited)) pending.push(cited);
+    }
   }
   const carriers = /* @__PURE__ */ new Map();
   const messageIds = /* @__PURE__ */ new Set();

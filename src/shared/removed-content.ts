@@ -3,11 +3,12 @@
  * without it. Pure and browser-safe: the host's export without removed messages rewrites a copy
  * of the log with it, and a rewrite of the log on disk can use the same rules.
  *
- * **Removed** means taken by a removal in effect: every message a tombstone of this plugin
- * shadows while it is in effect (`removal-status.ts`), through nested tombstones, and through any
- * other replacement it shadows (a restoring copy stands for the message it restored, a pruned
- * tool result for the result it pruned). Not removed: messages an exclusion takes on its own
- * (they stay in the transcript, dimmed) and messages a restore brought back.
+ * **Removed** means what the transcript hides as removed (the fate rule of `hidden-rows.ts`): a
+ * message a Recall, Delete or Delete onward took and no restore brought back, also when a later
+ * tombstone absorbed that one, and a restored message whose copy was removed again; and what a
+ * removed replacement stands for (a pruned tool result the result it pruned). Not removed: an
+ * excluded message (it stays in the transcript, dimmed), also when a Recall or Delete of its
+ * neighbour absorbed the exclusion (only a Delete onward takes it), and a restored message.
  *
  * **Carriers** are the removed messages themselves and every event that copied their content
  * (rc.8 writers named per kind in {@link CarrierKind}). A carrier keeps its type, seq, time,
@@ -26,11 +27,11 @@
  *
  * @module dsh-message-recall/shared/removed-content
  */
-import { isRecord, type LogEvent } from './events'
+import { isRecord, SURFACE_EVENT_TYPES, type LogEvent } from './events'
 import { readReplaceOp } from './replace-op'
-import { removalStatuses } from './removal-status'
+import { readRestore } from './restore'
 import { toolResultCallId } from './surface-node'
-import { readTombstone } from './tombstone'
+import { readTombstone, type TombstoneRecord } from './tombstone'
 
 /** The fixed text that stands where removed content was. */
 export const REMOVED_CONTENT_MARKER = '[removed by dsh-message-recall]'
@@ -94,30 +95,57 @@ function messageSeqsOf(data: unknown): readonly number[] {
  * only tombstones are exclusions or were restored).
  */
 export function findRemovedContent(count: number, lookup: (seq: number) => LogEvent | undefined): RemovedContent {
-  const statuses = removalStatuses(count, lookup)
-  const pending: number[] = []
-  for (const status of statuses.values()) {
-    if (!status.inEffect) continue
-    const tombstone = readTombstone(lookup(status.seq)!)
-    if (tombstone !== null && tombstone.action !== 'exclude') pending.push(...tombstone.shadowedSeqs)
+  const tombstones = new Map<number, TombstoneRecord>()
+  const shadowedBy = new Map<number, number>()
+  const restoredBy = new Map<number, number>()
+  for (let seq = 0; seq < count; seq++) {
+    const event = lookup(seq)
+    if (event === undefined || readReplaceOp(event.surfaceOp) === null) continue
+    // The first replacement that cites a node shadowed it; later citations (a restore citing P) are provenance.
+    for (const cited of event.sourceEventSeqs ?? []) if (!shadowedBy.has(cited)) shadowedBy.set(cited, seq)
+    const tombstone = readTombstone(event)
+    if (tombstone !== null) tombstones.set(seq, tombstone)
+    else {
+      const restore = readRestore(event, lookup)
+      if (restore !== null) restoredBy.set(restore.tombstoneSeq, restore.seq)
+    }
+  }
+  // Each node's fate along the tombstones and restores that shadowed it, by the transcript's rule
+  // (`hidden-rows.ts`, `fateReader`): the first removal names the fate and a later one that absorbed
+  // it keeps it; an exclusion gives way only to a Delete onward; a restore hands the node on to its
+  // copy, which later tombstones may take in turn.
+  const removedFate = (seq: number): boolean => {
+    let state: 'shown' | 'removed' | 'excluded' = 'shown'
+    let current = seq
+    for (let guard = 0; guard <= 2 * tombstones.size; guard++) {
+      const copy = state === 'shown' ? undefined : restoredBy.get(current)
+      if (copy !== undefined) {
+        state = 'shown'
+        current = copy
+        continue
+      }
+      const by = shadowedBy.get(current)
+      const tombstone = by === undefined ? undefined : tombstones.get(by)
+      if (tombstone === undefined) break
+      const takes = tombstone.action === 'exclude' ? state === 'shown' : state === 'shown' || (state === 'excluded' && tombstone.action === 'deleteFrom')
+      if (takes) state = tombstone.action === 'exclude' ? 'excluded' : 'removed'
+      current = tombstone.seq
+    }
+    return state === 'removed'
   }
   const removed = new Set<number>()
-  const visited = new Set<number>()
+  const pending: number[] = []
+  for (const tombstone of tombstones.values()) {
+    for (const seq of tombstone.shadowedSeqs) if (!tombstones.has(seq) && removedFate(seq)) pending.push(seq)
+  }
   while (pending.length > 0) {
     const seq = pending.pop() as number
-    if (visited.has(seq)) continue
-    visited.add(seq)
+    if (removed.has(seq)) continue
     const event = lookup(seq)
-    if (event === undefined) continue
-    const tombstone = readTombstone(event)
-    if (tombstone !== null) {
-      // A nested tombstone holds no removed content itself; what it shadows is removed with it.
-      pending.push(...tombstone.shadowedSeqs)
-      continue
-    }
+    if (event === undefined || !(SURFACE_EVENT_TYPES as readonly string[]).includes(event.type)) continue
     removed.add(seq)
-    // A replacement (a restoring copy, a pruned tool result) stands for what it shadows.
-    if (readReplaceOp(event.surfaceOp) !== null) pending.push(...(event.sourceEventSeqs ?? []))
+    // A replacement (a restoring copy, a pruned tool result) stands for the messages it shadows.
+    if (readReplaceOp(event.surfaceOp) !== null) for (const cited of event.sourceEventSeqs ?? []) if (!tombstones.has(cited)) pending.push(cited)
   }
 
   const carriers = new Map<number, CarrierKind>()

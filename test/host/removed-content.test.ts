@@ -95,6 +95,49 @@ describe('removed content of a log', () => {
     assert.deepEqual(loaded.derived, JSON.parse(JSON.stringify(session.deriveMessages())))
   })
 
+  it('follows the transcript\'s fate rule: a restored copy removed again, an exclusion absorbed by a neighbour\'s delete, an exclusion inside a Delete onward', async () => {
+    const seed = conversationLog([
+      { prompt: 'first prompt kept', steps: [{ text: 'answer one' }] },
+      { prompt: 'CANARY-again prompt two', steps: [{ text: 'answer two' }] },
+      { prompt: 'prompt three', steps: [{ text: 'answer three' }] },
+      { prompt: 'EXCLUDED neighbour prompt four', steps: [{ text: 'answer four' }] },
+      { prompt: 'spacer prompt five', steps: [{ text: 'answer five' }] },
+      { prompt: 'CANARY-onward prompt six', steps: [{ text: 'answer six' }] },
+      { prompt: 'CANARY-onward prompt seven', steps: [{ text: 'answer seven' }] },
+    ])
+    const agent = await app.createAgent({ seed })
+    const session = agent.session as Session
+    const p2 = node(session, 'user/message', 'CANARY-again prompt two')
+    const a3 = node(session, 'assistant/message', 'answer three')
+    const p4 = node(session, 'user/message', 'EXCLUDED neighbour prompt four')
+    const a5 = node(session, 'assistant/message', 'answer five')
+    const p6 = node(session, 'user/message', 'CANARY-onward prompt six')
+
+    const { tombstoneSeq } = await post({ sessionId: agent.id, action: 'delete', seq: p2 })
+    await post({ sessionId: agent.id, action: 'restore', tombstoneSeq })
+    const copy = node(session, 'user/message', 'CANARY-again prompt two')
+    assert.notEqual(copy, p2)
+    await post({ sessionId: agent.id, action: 'delete', seq: copy })
+    await post({ sessionId: agent.id, action: 'exclude', seq: p4 })
+    const merged = await post({ sessionId: agent.id, action: 'delete', seq: a3 })
+    assert.ok(merged.removedSeqs.length >= 2, `the delete of the answer absorbed the exclusion: ${JSON.stringify(merged)}`)
+    await post({ sessionId: agent.id, action: 'exclude', seq: p6 })
+    await post({ sessionId: agent.id, action: 'deleteFrom', seq: a5 })
+
+    await app.ctx.sessions.flush(session)
+    const raw = await (app.ctx as any).sessionPersistence.readRaw(SessionId(agent.id))
+    const out = logWithoutRemovedContent(raw.content)
+    const messages = [...out.carriers].filter(([, kind]) => kind === 'message').map(([seq]) => seq)
+    assert.ok(messages.includes(p2) && messages.includes(copy), 'the original and its restored copy, removed again, both go')
+    assert.ok(messages.includes(a3) && !messages.includes(p4), 'the neighbour goes, the absorbed exclusion stays')
+    assert.ok(messages.includes(p6), 'a Delete onward takes the exclusion inside it')
+    assert.equal(out.text.includes('CANARY'), false)
+    assert.ok(out.text.includes('EXCLUDED neighbour prompt four') && out.text.includes('first prompt kept'))
+    const loaded = await loadWithDshPersistence(out.text, agent.id)
+    assert.deepEqual(foldSurface(loaded.events as never).nodes, [...session.surface.nodes])
+    assert.deepEqual(loaded.derived, JSON.parse(JSON.stringify(session.deriveMessages())))
+  })
+
   it('leaves a log without removals byte for byte', async () => {
     const agent = await app.createAgent({ seed: conversationLog([{ prompt: 'nothing removed', steps: [{ text: 'kept' }] }]) })
     await post({ sessionId: agent.id, action: 'exclude', seq: node(agent.session as Session, 'user/message', 'nothing removed') })
