@@ -4,7 +4,7 @@
  * (`GET /api/session.export`, `dsh-host-apiproxy`), which needs the host's attachment store,
  * session query and raw log services:
  * - a canary prompt with an image and a tool step whose arguments, text and result hold the
- *   canary are deleted; DSH's archive still holds the canary (an audit export), the plugin's holds
+ *   canary are deleted, and a subagent's reply holding another canary in the subagent session; DSH's archive still holds the canary (an audit export), the plugin's holds
  *   it nowhere, lacks the image only the removed prompt referenced and keeps the other one;
  * - the plugin's `session.jsonl` has DSH's events, seqs and types, folds to the same surface,
  *   loads with DSH's own JSONL backend and resumes with the invariant companions, deriving the
@@ -25,6 +25,7 @@ import { readZip, type ZipEntry } from '../support/zip-read'
 import { ARTIFACTS } from './harness'
 
 const CANARY = 'CANARY-e1x9'
+const CHILD_CANARY = 'CHILDCANARY-k8v4'
 
 describe('export without removed messages on the rc.8 web host', { timeout: 600_000 }, () => {
   const dir = join(ARTIFACTS, 'export-host')
@@ -76,6 +77,16 @@ describe('export without removed messages on the rc.8 web host', { timeout: 600_
     model.script([{ text: 'third answer' }])
     await send('keep this prompt', blue)
     await waitForTurnEnds(host.url, sessionId, 3)
+    model.script([
+      { toolCall: { name: 'subagent', arguments: { description: 'count the lines', prompt: 'sub task: count the lines', run_in_background: false } } },
+      `child answer ${CHILD_CANARY}`,
+      'parent answer: counted',
+    ])
+    await send('please delegate the counting')
+    await waitForTurnEnds(host.url, sessionId, 4)
+    const child = ((await rpc(host.url, 'session.list', {})).items as Array<{ sessionId: string; parentSessionId?: string }>).find((s) => s.parentSessionId === sessionId)!.sessionId
+    const childReply = (await history(host.url, child)).filter((e) => e.type === 'assistant/message').at(-1)!
+    assert.match(JSON.stringify(childReply.data), new RegExp(CHILD_CANARY))
 
     const events = await history(host.url, sessionId)
     const prompt = events.find((e) => e.type === 'user/message' && JSON.stringify(e.data).includes(CANARY))!
@@ -83,13 +94,14 @@ describe('export without removed messages on the rc.8 web host', { timeout: 600_
     const attachmentOf = (seq: number) => ((events[seq]!.data as any).content as any[]).find((b) => b.type === 'image').attachment.attachmentId as string
     const redId = attachmentOf(prompt.seq)
     const blueId = attachmentOf(events.find((e) => e.type === 'user/message' && JSON.stringify(e.data).includes('keep this prompt'))!.seq)
-    for (const seq of [prompt.seq, step.seq]) {
-      const res = await fetch(`${host.url}/dsh-message-recall`, { method: 'POST', headers: { 'content-type': 'application/json', origin: host.url }, body: JSON.stringify({ action: 'delete', sessionId, seq }) })
+    for (const [id, seq] of [[sessionId, prompt.seq], [sessionId, step.seq], [child, childReply.seq]] as const) {
+      const res = await fetch(`${host.url}/dsh-message-recall`, { method: 'POST', headers: { 'content-type': 'application/json', origin: host.url }, body: JSON.stringify({ action: 'delete', sessionId: id, seq }) })
       assert.equal(res.status, 200, await res.text())
     }
 
     const audit = await zipOf(await get(`/api/session.export?sessionId=${sessionId}&includeDescendants=true`))
-    assert.deepEqual(audit.map((e) => e.path).sort(), ['session.jsonl', `media/${blueId}.png`, `media/${redId}.png`].sort())
+    assert.deepEqual(audit.map((e) => e.path).sort(), ['session.jsonl', `subagents/${child}/session.jsonl`, `media/${blueId}.png`, `media/${redId}.png`].sort())
+    assert.ok(audit.find((e) => e.path.startsWith('subagents/'))!.data.includes(CHILD_CANARY), 'DSH\'s archive keeps the subagent\'s removed reply')
     const auditLog = audit.find((e) => e.path === 'session.jsonl')!.data.toString('utf8')
     assert.ok(auditLog.includes(CANARY), 'DSH\'s own export keeps the removed text (an audit export)')
 
@@ -98,11 +110,18 @@ describe('export without removed messages on the rc.8 web host', { timeout: 600_
     assert.equal(res.headers.get('content-disposition'), `attachment; filename="dsh-session-${sessionId}-without-removed.zip"`)
     const ours = await zipOf(res)
     assert.deepEqual(storedLog(sessionId), before, 'the export wrote nothing to the session')
-    assert.deepEqual(ours.map((e) => e.path), ['session.jsonl', `media/${blueId}.png`])
-    assert.deepEqual(ours[1]!.data, blue)
+    assert.deepEqual(ours.map((e) => e.path), ['session.jsonl', `subagents/${child}/session.jsonl`, `media/${blueId}.png`], 'DSH\'s layout and order, without the removed prompt\'s image')
+    assert.deepEqual(ours[2]!.data, blue)
     const log = ours[0]!.data.toString('utf8')
     assert.deepEqual(log.split('\n').filter((line) => line.includes(CANARY)), [], 'no line of session.jsonl holds the canary')
     for (const entry of ours) assert.equal(entry.data.includes(CANARY), false, `${entry.path} holds no canary`)
+    const childLog = ours[1]!.data.toString('utf8')
+    assert.equal(childLog.includes(CHILD_CANARY), false, 'the subagent session is rewritten by its own removals')
+    // The parent's `subagent` tool result holds the child's answer; the parent removed nothing there, so it stays.
+    assert.ok(log.includes(CHILD_CANARY), 'a subagent answer removed in the subagent session stays in its parent\'s tool result')
+    const auditChild = audit.find((e) => e.path.startsWith('subagents/'))!.data.toString('utf8')
+    assert.deepEqual(eventsOfLogText(childLog).map((e) => [e.seq, e.type]), eventsOfLogText(auditChild).map((e) => [e.seq, e.type]))
+    assert.deepEqual(foldSurface(eventsOfLogText(childLog) as never).nodes, foldSurface(eventsOfLogText(auditChild) as never).nodes)
 
     const auditEvents = eventsOfLogText(auditLog)
     const ourEvents = eventsOfLogText(log)
@@ -134,12 +153,12 @@ describe('export without removed messages on the rc.8 web host', { timeout: 600_
     model.script([{ slow: 'a slow answer that streams for a while', chunkSize: 2, chunkDelayMs: 200 }])
     await send('a slow one')
     const deadline = Date.now() + 30_000
-    while (!(await history(host.url, sessionId)).some((e) => e.type === 'assistant/chunk' && (e.data as any).turn === 4)) {
-      assert.ok(Date.now() < deadline, 'turn 4 streams')
+    while (!(await history(host.url, sessionId)).some((e) => e.type === 'assistant/chunk' && (e.data as any).turn === 5)) {
+      assert.ok(Date.now() < deadline, 'turn 5 streams')
       await new Promise((r) => setTimeout(r, 50))
     }
     assert.deepEqual(await refusal(await get(`/dsh-message-recall/export?sessionId=${sessionId}`)), [423, { ok: false, error: { code: 'AGENT_BUSY', message: `message-recall: session "${sessionId}" is busy: agent "${sessionId}" already has active work` } }])
-    await waitForTurnEnds(host.url, sessionId, 4)
+    await waitForTurnEnds(host.url, sessionId, 5)
     const after = await zipOf(await get(`/dsh-message-recall/export?sessionId=${sessionId}`))
     assert.ok(after[0]!.data.toString('utf8').includes('a slow one'), 'once the turn ended, the export holds it')
   })
