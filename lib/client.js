@@ -2538,7 +2538,7 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
 }
 
 // src/client/stamp.ts
-var BUILD_STAMP = true ? "0.1.0+47c3f2dc6d" : "dev";
+var BUILD_STAMP = true ? "0.1.0+d5dc877afe" : "dev";
 
 // src/client/session-stores.ts
 var SessionStores = class {
@@ -3424,7 +3424,7 @@ function installExportButton(ctx, fetchImpl, path) {
   ctx.slots.inject("conversation.session.header.utilities", () => ctx.slots.register({
     name: "conversation.session.header.utilities",
     id: EXPORT_ENTRY_ID,
-    order: 80,
+    order: 110,
     locale: EXPORT_LOCALE_NS,
     inject: () => ({ exportKit })
   }, ExportButton));

@@ -25,7 +25,7 @@ export function installExportButton(ctx: { effect(execute: () => () => void, lab
   ctx.slots.inject('conversation.session.header.utilities', () => ctx.slots.register({
     name: 'conversation.session.header.utilities',
     id: EXPORT_ENTRY_ID,
-    order: 80,
+    order: 110,
     locale: EXPORT_LOCALE_NS,
     inject: () => ({ exportKit }),
   }, ExportButton))
