@@ -4,14 +4,18 @@
  * tombstone whose surface `replace` shadows the removed range; restore undoes one in place;
  * forkBefore stores a copy of the conversation from before a tombstone; flush saves what is not
  * yet durable; `plan` previews a removal and `inspect` summarizes the live and persisted logs.
- * The route goes away with the plugin.
+ * `GET {path}/export` downloads a session's log archive without the content of removed messages
+ * (`export-route.ts`), and a `session-telemetry/record` listener leaves that content out of
+ * telemetry records (`telemetry-filter.ts`). The routes and the listener go away with the plugin.
  *
  * Services: `sessions` (`dsh-session`), `agents` (`dsh-agent`) and `webServer`
  * (`dsh-host-webserver`) are required. Read when present: `sessionPersistence` (`inspect`),
  * `tokenMeter` (`dsh-token-meter`: the shadow price of each replace), `sessionTitle`
  * (`dsh-session-title`: the fallback title limits), `workspaceRegistry` (`dsh-workspace`: a
  * copy joins its source's workspace) and `sessionProjectionCache`
- * (`dsh-session-projection-cache`: the stored titles a copy's title must differ from).
+ * (`dsh-session-projection-cache`: the stored titles a copy's title must differ from); the export
+ * also reads `sessionQuery` (`dsh-session-query`: subagent sessions) and `attachments`
+ * (`dsh-attachment`: images), as DSH's own Session log export does.
  *
  * @module dsh-message-recall
  */
