@@ -2825,7 +2825,7 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
 }
 
 // src/client/build-stamp.ts
-var BUILD_STAMP = true ? "0.1.0+9617979b38" : "dev";
+var BUILD_STAMP = true ? "0.1.0+815861d627" : "dev";
 
 // src/client/notices/notice-styles.ts
 var NOTICE_STYLE_TEXT = `
@@ -3976,6 +3976,133 @@ function TodoStrip({ sessionId, useSession, useProjection = noProjection, todoKi
   return null;
 }
 
+// src/client/export/ExportButton.tsx
+var import_react13 = require("react");
+
+// src/shared/export-protocol.ts
+var EXPORT_PATH_SUFFIX = "/export";
+function exportUrl(routePath, sessionId) {
+  return `${routePath}${EXPORT_PATH_SUFFIX}?${new URLSearchParams({ sessionId })}`;
+}
+function exportFilename(sessionId) {
+  return `dsh-session-${sessionId.replace(/[^A-Za-z0-9_-]/g, "_")}-without-removed.zip`;
+}
+
+// src/client/export/download.ts
+async function downloadExport(fetchImpl, doc, routePath, sessionId) {
+  let res;
+  try {
+    res = await fetchImpl(exportUrl(routePath, sessionId), { method: "GET", headers: { accept: "application/zip" } });
+  } catch {
+    return { ok: false, code: "NETWORK" };
+  }
+  if (!res.ok) {
+    const body = await res.json().catch(() => void 0);
+    const code = body?.error?.code;
+    return { ok: false, code: typeof code === "string" ? code : `HTTP_${res.status}` };
+  }
+  const blob = await res.blob();
+  const file = exportFilename(sessionId);
+  const view = doc.defaultView;
+  const url = view.URL.createObjectURL(blob);
+  const link = doc.createElement("a");
+  link.href = url;
+  link.download = file;
+  link.style.display = "none";
+  doc.body.appendChild(link);
+  link.click();
+  link.remove();
+  view.setTimeout(() => view.URL.revokeObjectURL(url), 6e4);
+  return { ok: true, file };
+}
+
+// src/client/export/export-locales.ts
+var EXPORT_LOCALE_NS = "dsh-message-recall.export";
+var exportZh = {
+  "button": "日志（不含已移除）",
+  "button.label": "会话日志（不含已移除消息）：下载 ZIP，已移除消息的内容不在其中（子代理会话和图片一并打包）",
+  "preparing": "正在准备下载…",
+  "started": "已开始下载 {file}",
+  "error.AGENT_BUSY": "智能体正在工作，停下后再导出。",
+  "error.SESSION_NOT_FOUND": "找不到这个会话的日志。",
+  "error.EXPORT_UNAVAILABLE": "这个主机不能导出会话日志。",
+  "error.other": "导出失败（{code}）。"
+};
+var exportEn = {
+  "button": "Log without removed",
+  "button.label": "Session log without removed messages: download a ZIP without the content of removed messages (subagent sessions and images included)",
+  "preparing": "Preparing the download…",
+  "started": "Download started: {file}",
+  "error.AGENT_BUSY": "The agent is working. Export when it stops.",
+  "error.SESSION_NOT_FOUND": "This session has no stored log.",
+  "error.EXPORT_UNAVAILABLE": "This host cannot export session logs.",
+  "error.other": "Export failed ({code})."
+};
+var EXPORT_DICTIONARIES = { zh: exportZh, en: exportEn };
+function exportErrorKey(code) {
+  return code === "AGENT_BUSY" || code === "SESSION_NOT_FOUND" || code === "EXPORT_UNAVAILABLE" ? `error.${code}` : "error.other";
+}
+
+// src/client/export/ExportButton.tsx
+var import_jsx_runtime7 = require("react/jsx-runtime");
+var STATUS_SHOWN_MS = 8e3;
+var EXPORT_CSS = `[data-message-recall-export]{position:relative;display:inline-flex}
+[data-message-recall-export]>button{border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));height:32px;border-radius:18px;padding:6px 12px;
+display:inline-flex;align-items:center;background:transparent;color:var(--dsw-alias-label-primary,#222);font:inherit;font-size:13px;line-height:20px;cursor:pointer;white-space:nowrap}
+[data-message-recall-export]>button:hover{background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.06))}
+[data-message-recall-export]>button:focus-visible{outline:2px solid var(--dsw-alias-state-business-primary,#4d6bfe);outline-offset:1px}
+[data-message-recall-export]>button:disabled{opacity:.6;cursor:progress}
+[data-message-recall-export-status]{position:absolute;top:calc(100% + 6px);right:0;z-index:100;width:max-content;max-width:360px;padding:6px 10px;border-radius:8px;
+font-size:12px;line-height:18px;overflow-wrap:anywhere;background:var(--dsw-specific-menu,#fff);color:var(--dsw-alias-label-secondary,#444);
+border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));box-shadow:var(--dsw-shadow-lv2,0 2px 6px rgba(0,0,0,.12))}
+[data-message-recall-export-status=failed]{color:var(--dsw-alias-state-error-primary,#d93025)}
+[data-message-recall-export-status][hidden]{display:none}`;
+function ExportButton({ sessionId, exportKit }) {
+  const [status, setStatus] = (0, import_react13.useState)({ kind: "idle" });
+  const t = exportKit.t;
+  (0, import_react13.useEffect)(() => {
+    if (status.kind !== "started" && status.kind !== "failed") return;
+    const timer = setTimeout(() => setStatus({ kind: "idle" }), STATUS_SHOWN_MS);
+    return () => clearTimeout(timer);
+  }, [status]);
+  const start = async (doc) => {
+    setStatus({ kind: "preparing" });
+    const outcome = await downloadExport(exportKit.fetch, doc, exportKit.path, sessionId);
+    setStatus(outcome.ok ? { kind: "started", file: outcome.file } : { kind: "failed", code: outcome.code });
+  };
+  const text = status.kind === "preparing" ? t("preparing") : status.kind === "started" ? t("started", { file: status.file }) : status.kind === "failed" ? t(exportErrorKey(status.code), { code: status.code }) : "";
+  return /* @__PURE__ */ (0, import_jsx_runtime7.jsxs)("span", { "data-message-recall-export": "", children: [
+    /* @__PURE__ */ (0, import_jsx_runtime7.jsx)("style", { children: EXPORT_CSS }),
+    /* @__PURE__ */ (0, import_jsx_runtime7.jsx)(
+      "button",
+      {
+        type: "button",
+        "aria-label": t("button.label"),
+        title: t("button.label"),
+        "aria-busy": status.kind === "preparing",
+        disabled: status.kind === "preparing",
+        onClick: (event) => void start(event.currentTarget.ownerDocument),
+        children: t("button")
+      }
+    ),
+    /* @__PURE__ */ (0, import_jsx_runtime7.jsx)("span", { role: "status", "data-message-recall-export-status": status.kind, hidden: text === "", children: text })
+  ] });
+}
+
+// src/client/export/install.ts
+var EXPORT_ENTRY_ID = "dsh-message-recall-export";
+function installExportButton(ctx, fetchImpl, path) {
+  ctx.effect(() => ctx.locale.register(EXPORT_LOCALE_NS, EXPORT_DICTIONARIES), "dsh-message-recall: export dictionaries");
+  const exportKit = { t: ctx.locale.bind(EXPORT_LOCALE_NS), fetch: fetchImpl, path };
+  ctx.slots.inject("conversation.session.header.utilities", () => ctx.slots.register({
+    name: "conversation.session.header.utilities",
+    id: EXPORT_ENTRY_ID,
+    order: 110,
+    locale: EXPORT_LOCALE_NS,
+    inject: () => ({ exportKit })
+  }, ExportButton));
+}
+
 // src/client/index.tsx
 var name = "dsh-message-recall";
 var inject = ["slots", "locale", "conversationEvents", "conversationViews"];
@@ -4071,5 +4198,6 @@ function apply(ctx, config) {
     order: 120,
     inject: () => ({ todoKit: { hider: hider.current, fetch: fetchImpl } })
   }, TodoStrip));
+  installExportButton(ctx, (url, init) => globalThis.fetch(url, init), path);
 }
 return module.exports; } });

@@ -654,6 +654,753 @@ async function inspectSession(services, sessionId) {
   return { ok: true, value: { live, disk } };
 }
 
+// src/shared/export-protocol.ts
+var EXPORT_PATH_SUFFIX = "/export";
+var EXPORT_STATUS = {
+  INVALID_REQUEST: 400,
+  FORBIDDEN: 403,
+  SESSION_NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  AGENT_BUSY: 423,
+  EXPORT_UNAVAILABLE: 501,
+  INTERNAL: 500
+};
+function exportFilename(sessionId) {
+  return `dsh-session-${sessionId.replace(/[^A-Za-z0-9_-]/g, "_")}-without-removed.zip`;
+}
+
+// src/host/json-keys.ts
+var QUOTE = 34;
+var BACKSLASH = 92;
+var OPEN_OBJECT = 123;
+var CLOSE_OBJECT = 125;
+var OPEN_ARRAY = 91;
+var CLOSE_ARRAY = 93;
+var COMMA = 44;
+function findDuplicateKey(text) {
+  const stack = [];
+  let expectKey = false;
+  let lastKey = null;
+  const length = text.length;
+  for (let i = 0; i < length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === QUOTE) {
+      let end = i + 1;
+      while (end < length && text.charCodeAt(end) !== QUOTE) end += text.charCodeAt(end) === BACKSLASH ? 2 : 1;
+      if (expectKey) {
+        const keys = stack[stack.length - 1].keys;
+        const key = JSON.parse(text.slice(i, end + 1));
+        if (keys.has(key)) return { key, path: stack.flatMap((frame) => frame.under === null ? [] : [frame.under]) };
+        keys.add(key);
+        lastKey = key;
+        expectKey = false;
+      }
+      i = end;
+    } else if (code === OPEN_OBJECT) {
+      stack.push({ keys: /* @__PURE__ */ new Set(), under: stack[stack.length - 1]?.keys ? lastKey : null });
+      expectKey = true;
+    } else if (code === OPEN_ARRAY) {
+      stack.push({ keys: null, under: stack[stack.length - 1]?.keys ? lastKey : null });
+      expectKey = false;
+    } else if (code === CLOSE_OBJECT || code === CLOSE_ARRAY) {
+      stack.pop();
+      expectKey = false;
+    } else if (code === COMMA) {
+      expectKey = stack[stack.length - 1]?.keys != null;
+    }
+  }
+  return null;
+}
+
+// src/shared/error-text.ts
+function errorText(error) {
+  return error instanceof Error ? error.message : String(error);
+}
+
+// src/host/http.ts
+function single(value) {
+  return Array.isArray(value) ? value[0] : value;
+}
+function parseAuthority(host) {
+  try {
+    const url = new URL(`http://${host}`);
+    if (url.username || url.password || url.pathname !== "/" || url.search || url.hash) return null;
+    return { hostname: url.hostname, authority: url.host };
+  } catch {
+    return null;
+  }
+}
+function checkTrust(headers, trustedHosts) {
+  const host = single(headers.host);
+  const parsed = host === void 0 ? null : parseAuthority(host);
+  if (parsed === null) return { code: "FORBIDDEN", message: `message-recall: Host header ${JSON.stringify(host ?? null)} is missing or malformed` };
+  if (!trustedHosts.includes(parsed.hostname) && !trustedHosts.includes(parsed.authority)) {
+    return { code: "FORBIDDEN", message: `message-recall: Host "${parsed.authority}" is not a trusted host` };
+  }
+  const origin = single(headers.origin);
+  if (origin !== void 0) {
+    let originAuthority = null;
+    try {
+      const url = new URL(origin);
+      if (url.protocol === "http:" || url.protocol === "https:") originAuthority = url.host;
+    } catch {
+      originAuthority = null;
+    }
+    if (originAuthority !== parsed.authority) {
+      return { code: "FORBIDDEN", message: `message-recall: Origin "${origin}" is not the same origin as Host "${parsed.authority}"` };
+    }
+  }
+  if (single(headers["sec-fetch-site"])?.toLowerCase() === "cross-site") {
+    return { code: "FORBIDDEN", message: "message-recall: cross-site requests (sec-fetch-site: cross-site) are refused" };
+  }
+  return null;
+}
+function checkMethod(method) {
+  return method === "POST" ? null : { code: "METHOD_NOT_ALLOWED", message: `message-recall: method ${method ?? "(none)"} is not allowed; use POST` };
+}
+function checkContentType(contentType) {
+  const [type, ...params] = (contentType ?? "").split(";").map((part) => part.trim().toLowerCase());
+  const charset = params.find((param) => param.startsWith("charset="))?.slice("charset=".length).replace(/^"|"$/g, "");
+  if (type === "application/json" && (charset === void 0 || charset === "utf-8")) return null;
+  return { code: "UNSUPPORTED_MEDIA_TYPE", message: `message-recall: content type ${JSON.stringify(contentType ?? null)} is not application/json` };
+}
+function readJsonBody(req, maxBytes) {
+  const tooLarge = (bytes) => ({
+    ok: false,
+    refusal: { code: "PAYLOAD_TOO_LARGE", message: `message-recall: request body of ${bytes} bytes exceeds maxBodyBytes ${maxBytes}` }
+  });
+  const declared = Number(single(req.headers["content-length"]));
+  if (Number.isFinite(declared) && declared > maxBytes) return Promise.resolve(tooLarge(String(declared)));
+  return new Promise((resolve, reject) => {
+    const chunks = [];
+    let size = 0;
+    const cleanup = () => {
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("error", onError);
+    };
+    const onData = (chunk) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        cleanup();
+        req.pause();
+        resolve(tooLarge(`more than ${maxBytes}`));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      let text;
+      try {
+        text = new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
+      } catch {
+        resolve({ ok: false, refusal: { code: "INVALID_REQUEST", message: "message-recall: request body is not valid UTF-8" } });
+        return;
+      }
+      let value;
+      try {
+        value = JSON.parse(text);
+      } catch (error) {
+        resolve({ ok: false, refusal: { code: "INVALID_REQUEST", message: `message-recall: request body is not JSON: ${errorText(error)}` } });
+        return;
+      }
+      const repeated = findDuplicateKey(text);
+      if (repeated !== null) {
+        const where = repeated.path.length === 0 ? "the request body" : `"${repeated.path.join(".")}"`;
+        resolve({ ok: false, refusal: { code: "INVALID_REQUEST", message: `message-recall: key ${JSON.stringify(repeated.key)} appears twice in ${where}` } });
+        return;
+      }
+      resolve({ ok: true, value });
+    };
+    const onError = (error) => {
+      cleanup();
+      reject(error);
+    };
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.on("error", onError);
+  });
+}
+function sendJson(res, status, body, headers = {}) {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    "content-type": "application/json; charset=utf-8",
+    "content-length": String(Buffer.byteLength(text)),
+    "cache-control": "no-store",
+    ...headers
+  });
+  res.end(text);
+}
+
+// src/host/shorten-paths.ts
+var ABSOLUTE_PATH = /(?:(?<![\w])[A-Za-z]:\\|(?<![\w:/\\])\\\\|(?<![\w.~:/-])\/(?=[^\s/'"`]+\/))[^\s'"`,;()<>]*/g;
+function shortenPaths(text) {
+  return text.replace(ABSOLUTE_PATH, (path) => {
+    const segments = path.split(/[\\/]/).filter((segment) => segment.length > 0);
+    return `…/${segments.at(-1) ?? ""}`;
+  });
+}
+
+// src/shared/removed-content.ts
+var REMOVED_CONTENT_MARKER = "[removed by dsh-message-recall]";
+var REMOVED_ARGUMENTS = JSON.stringify({ removed: REMOVED_CONTENT_MARKER });
+function stepKey(data) {
+  if (!isRecord(data) || typeof data.turn !== "number" || typeof data.step !== "number") return null;
+  return `${data.turn}:${data.step}`;
+}
+function messageOf2(event) {
+  if (!isRecord(event.data)) return null;
+  if (event.type === "user/message") return event.data;
+  return isRecord(event.data.message) ? event.data.message : null;
+}
+function messageSeqsOf(data) {
+  return isRecord(data) && Array.isArray(data.messageSeqs) ? data.messageSeqs.filter(Number.isSafeInteger) : [];
+}
+function findRemovedContent(count, lookup) {
+  const fates = readFates(replacementEvents(count, lookup));
+  const tombstones = /* @__PURE__ */ new Map();
+  for (const seq of fates.statuses().keys()) tombstones.set(seq, fates.tombstone(seq));
+  const removedFate = (seq) => fates.fateOf(seq).state === "removed";
+  const removed = /* @__PURE__ */ new Set();
+  const pending = [];
+  for (const tombstone of tombstones.values()) {
+    for (const seq of tombstone.shadowedSeqs) if (!tombstones.has(seq) && removedFate(seq)) pending.push(seq);
+  }
+  while (pending.length > 0) {
+    const seq = pending.pop();
+    if (removed.has(seq)) continue;
+    const event = lookup(seq);
+    if (event === void 0 || !SURFACE_EVENT_TYPES.includes(event.type)) continue;
+    removed.add(seq);
+    if (readReplaceOp(event.surfaceOp) !== null) {
+      for (const cited of event.sourceEventSeqs ?? []) if (!tombstones.has(cited)) pending.push(cited);
+    }
+  }
+  const carriers = /* @__PURE__ */ new Map();
+  const messageIds = /* @__PURE__ */ new Set();
+  const callIds = /* @__PURE__ */ new Set();
+  const steps = /* @__PURE__ */ new Set();
+  for (const seq of removed) {
+    const event = lookup(seq);
+    if (event.type !== "user/message" && event.type !== "assistant/message" && event.type !== "tool/result") continue;
+    carriers.set(seq, "message");
+    const message = messageOf2(event);
+    if (event.type === "user/message" && message !== null && typeof message.id === "string") messageIds.add(message.id);
+    if (event.type === "assistant/message") {
+      const key = stepKey(event.data);
+      if (key !== null) steps.add(key);
+      for (const cited of event.sourceEventSeqs ?? []) if (lookup(cited)?.type === "assistant/chunk") carriers.set(cited, "chunk");
+      for (const block of Array.isArray(message?.content) ? message.content : []) {
+        if (isRecord(block) && block.type === "tool-call" && typeof block.id === "string") callIds.add(block.id);
+      }
+    }
+    if (event.type === "tool/result") {
+      for (const cited of event.sourceEventSeqs ?? []) if (lookup(cited)?.type === "tool/call") carriers.set(cited, "tool-call");
+      const callId = toolResultCallId(event);
+      if (callId !== null) callIds.add(callId);
+    }
+  }
+  let openStep = null;
+  for (let seq = 0; seq < count; seq++) {
+    if (carriers.has(seq)) continue;
+    const event = lookup(seq);
+    if (event === void 0) continue;
+    const data = event.data;
+    switch (event.type) {
+      case "step/start":
+        openStep = stepKey(data);
+        break;
+      case "step/end":
+        openStep = null;
+        break;
+      case "agent/inbox/spliced":
+        if (isRecord(data) && Array.isArray(data.inserted) && data.inserted.some((m) => isRecord(m) && typeof m.id === "string" && messageIds.has(m.id))) carriers.set(seq, "inbox");
+        break;
+      case "tool/call":
+        if (isRecord(data) && typeof data.callId === "string" && callIds.has(data.callId)) carriers.set(seq, "tool-call");
+        break;
+      case "tool/code-dispatch-start":
+      case "tool/code-dispatch":
+        if (isRecord(data) && [data.rootCallId, data.parentCallId].some((id) => typeof id === "string" && callIds.has(id))) carriers.set(seq, "code-dispatch");
+        break;
+      case "approval/asked":
+        if (isRecord(data) && typeof data.callId === "string" && callIds.has(data.callId)) carriers.set(seq, "approval");
+        break;
+      case "todo/write":
+        if (openStep !== null && steps.has(openStep)) carriers.set(seq, "todo");
+        break;
+      case "session/title":
+        if (messageSeqsOf(data).some((s) => removed.has(s))) carriers.set(seq, "title");
+        break;
+      case "session/title-llm-request":
+        if (messageSeqsOf(data).some((s) => removed.has(s))) carriers.set(seq, "title-request");
+        break;
+    }
+  }
+  return {
+    messageSeqs: [...removed].filter((seq) => carriers.get(seq) === "message").sort((a, b) => a - b),
+    carriers: new Map([...carriers].sort((a, b) => a[0] - b[0])),
+    messageIds,
+    callIds
+  };
+}
+var MARKER_BLOCK = { type: "text", text: REMOVED_CONTENT_MARKER };
+function blockWithoutContent(block) {
+  if (!isRecord(block)) return { ...MARKER_BLOCK };
+  switch (block.type) {
+    case "text":
+    case "reasoning":
+      return { ...block, text: REMOVED_CONTENT_MARKER };
+    case "tool-call":
+      return { ...block, arguments: REMOVED_ARGUMENTS };
+    case "tool-result":
+      return { ...block, content: [{ ...MARKER_BLOCK }] };
+    default:
+      return { ...MARKER_BLOCK };
+  }
+}
+function contentWithout(content) {
+  return Array.isArray(content) ? content.map(blockWithoutContent) : [{ ...MARKER_BLOCK }];
+}
+function messageWithout(message) {
+  return isRecord(message) ? { ...message, content: contentWithout(message.content) } : message;
+}
+function chunkWithout(chunk) {
+  if (!isRecord(chunk)) return chunk;
+  switch (chunk.type) {
+    case "text-delta":
+    case "reasoning-delta":
+      return { ...chunk, text: "" };
+    case "tool-call-delta":
+      return { ...chunk, argumentsDelta: "" };
+    case "block-end":
+      return { ...chunk, block: blockWithoutContent(chunk.block) };
+    default:
+      return chunk;
+  }
+}
+function withoutMeta(data) {
+  if (!("meta" in data)) return data;
+  const { meta: _meta, ...rest } = data;
+  return rest;
+}
+function eventWithoutRemovedContent(event, kind, removed) {
+  const data = event.data;
+  if (!isRecord(data)) return event;
+  let next;
+  switch (kind) {
+    case "message":
+      next = event.type === "user/message" ? messageWithout(data) : withoutMeta({ ...data, message: messageWithout(data.message) });
+      break;
+    case "inbox":
+      next = { ...data, inserted: data.inserted.map((m) => isRecord(m) && typeof m.id === "string" && removed.messageIds.has(m.id) ? messageWithout(m) : m) };
+      break;
+    case "chunk":
+      next = { ...data, chunk: chunkWithout(data.chunk) };
+      break;
+    case "tool-call":
+      next = withoutMeta({ ...data, arguments: REMOVED_ARGUMENTS });
+      break;
+    case "code-dispatch":
+      next = { ...data, ..."arguments" in data ? { arguments: REMOVED_ARGUMENTS } : {}, ..."content" in data ? { content: contentWithout(data.content) } : {} };
+      break;
+    case "approval":
+      next = "reason" in data ? { ...data, reason: REMOVED_CONTENT_MARKER } : data;
+      break;
+    case "todo":
+      next = { ...data, todos: Array.isArray(data.todos) ? data.todos.map((todo, i) => isRecord(todo) ? { ...todo, content: `${REMOVED_CONTENT_MARKER} ${i + 1}` } : todo) : data.todos };
+      break;
+    case "title":
+      next = { ...data, title: REMOVED_CONTENT_MARKER };
+      break;
+    case "title-request":
+      next = { ...data, messages: Array.isArray(data.messages) ? data.messages.map(messageWithout) : data.messages };
+      break;
+  }
+  return { ...event, data: next };
+}
+
+// src/log/counted.ts
+function forCount(count, one, other = `${one}s`) {
+  return count === 1 ? one : other;
+}
+function counted(count, one, other = `${one}s`) {
+  return `${count} ${forCount(count, one, other)}`;
+}
+
+// src/log/chunk-rows.ts
+var CHUNK_ROW_TYPES = ["text-chunks", "reasoning-chunks", "tool-call-chunks"];
+function isChunkRowTagged(value) {
+  return isRecord(value) && CHUNK_ROW_TYPES.includes(value.type);
+}
+function hasExactKeys(value, keys) {
+  return Object.keys(value).length === keys.length && keys.every((key) => Object.hasOwn(value, key));
+}
+function malformed(tag, why) {
+  throw new Error(`malformed ${tag} storage row: ${why}`);
+}
+function runMembers(tag, data, payloadKey) {
+  if (typeof data.turn !== "number" || typeof data.step !== "number" || typeof data.index !== "number") {
+    malformed(tag, "turn/step/index must be numbers");
+  }
+  const payload = data[payloadKey];
+  if (!Array.isArray(payload) || payload.length === 0 || payload.some((entry) => typeof entry !== "string")) {
+    malformed(tag, `${payloadKey} must be a non-empty string array`);
+  }
+  const dt = data.dt;
+  if (!Array.isArray(dt) || dt.some((gap) => !Number.isSafeInteger(gap))) malformed(tag, "dt must be an array of safe integers");
+  if (dt.length !== payload.length - 1) malformed(tag, `dt length ${dt.length} does not match ${counted(payload.length, "member")}`);
+  return payload;
+}
+function expandStorageRecord(value) {
+  if (!isChunkRowTagged(value)) return [value];
+  const tag = value.type;
+  const row = value;
+  if (!hasExactKeys(row, ["type", "seq0", "time0", "data"])) malformed(tag, "envelope must be exactly {type, seq0, time0, data}");
+  const seq0 = row.seq0;
+  const time0 = row.time0;
+  if (!Number.isSafeInteger(seq0) || seq0 < 0) malformed(tag, "seq0 must be a non-negative safe integer");
+  if (!Number.isSafeInteger(time0)) malformed(tag, "time0 must be a safe integer");
+  const data = row.data;
+  if (!isRecord(data)) malformed(tag, "data must be an object");
+  let members;
+  const withName = tag === "tool-call-chunks" && hasExactKeys(data, ["turn", "step", "index", "id", "name", "dt", "args"]);
+  if (tag === "tool-call-chunks") {
+    if (!withName && !hasExactKeys(data, ["turn", "step", "index", "id", "dt", "args"])) {
+      malformed(tag, "data must be exactly {turn, step, index, id, name?, dt, args}");
+    }
+    if (typeof data.id !== "string" || withName && typeof data.name !== "string") malformed(tag, "id (and name when present) must be strings");
+    members = runMembers(tag, data, "args");
+  } else {
+    if (!hasExactKeys(data, ["turn", "step", "index", "dt", "texts"])) malformed(tag, "data must be exactly {turn, step, index, dt, texts}");
+    members = runMembers(tag, data, "texts");
+  }
+  if (!Number.isSafeInteger(seq0 + members.length - 1)) malformed(tag, "member seqs must stay safe integers");
+  const gaps = data.dt;
+  let check = time0;
+  for (const gap of gaps) {
+    check += gap;
+    if (!Number.isSafeInteger(check)) malformed(tag, "member times must stay safe integers");
+  }
+  const events = [];
+  let time = time0;
+  for (let k = 0; k < members.length; k++) {
+    if (k > 0) time += gaps[k - 1];
+    const chunk = tag === "tool-call-chunks" ? { type: "tool-call-delta", index: data.index, id: data.id, ...withName ? { name: data.name } : {}, argumentsDelta: members[k] } : { type: tag === "text-chunks" ? "text-delta" : "reasoning-delta", index: data.index, text: members[k] };
+    events.push({ type: "assistant/chunk", seq: seq0 + k, time, data: { turn: data.turn, step: data.step, chunk } });
+  }
+  return events;
+}
+
+// src/log/log-without-removed.ts
+function collectImages(content, images) {
+  if (!Array.isArray(content)) return;
+  const pending = [...content];
+  while (pending.length > 0) {
+    const block = pending.shift();
+    if (!isRecord(block)) continue;
+    if (block.type === "image" && isRecord(block.attachment) && block.attachment.attachmentId !== void 0) {
+      const ref = block.attachment;
+      if (!images.has(String(ref.attachmentId))) images.set(String(ref.attachmentId), ref);
+    }
+    if (Array.isArray(block.content)) pending.push(...block.content);
+  }
+}
+function collectEventImages(event, images) {
+  if (!isRecord(event) || !isRecord(event.data)) return;
+  const data = event.data;
+  collectImages(data.content, images);
+  if (isRecord(data.message)) collectImages(data.message.content, images);
+  if (Array.isArray(data.inserted)) {
+    for (const message of data.inserted) if (isRecord(message)) collectImages(message.content, images);
+  }
+  if (isRecord(data.chunk) && data.chunk.type === "block-end") collectImages([data.chunk.block], images);
+}
+function logWithoutRemovedContent(content) {
+  const lines = content.split("\n");
+  const events = [];
+  const parsed = new Array(lines.length);
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i];
+    if (line === "") continue;
+    let value;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    parsed[i] = value;
+    for (const event of expandStorageRecord(value)) if (isRecord(event) && Number.isSafeInteger(event.seq)) events[event.seq] = event;
+  }
+  const removed = findRemovedContent(events.length, (seq) => events[seq]);
+  const images = /* @__PURE__ */ new Map();
+  let rewrittenLines = 0;
+  for (let i = 1; i < lines.length; i++) {
+    const value = parsed[i];
+    if (value === void 0) continue;
+    if (isChunkRowTagged(value)) {
+      const row = value;
+      const key = Array.isArray(row.data.texts) ? "texts" : "args";
+      const members = row.data[key];
+      if (!members.some((_, k) => removed.carriers.has(row.seq0 + k))) continue;
+      lines[i] = JSON.stringify({ ...row, data: { ...row.data, [key]: members.map((m, k) => removed.carriers.has(row.seq0 + k) ? "" : m) } });
+      rewrittenLines++;
+      continue;
+    }
+    const seq = isRecord(value) ? value.seq : void 0;
+    const kind = typeof seq === "number" ? removed.carriers.get(seq) : void 0;
+    if (kind === void 0) {
+      collectEventImages(value, images);
+      continue;
+    }
+    const rewritten = eventWithoutRemovedContent(value, kind, removed);
+    const next = JSON.stringify(rewritten);
+    if (next !== lines[i]) {
+      lines[i] = next;
+      rewrittenLines++;
+    }
+    collectEventImages(rewritten, images);
+  }
+  return { text: lines.join("\n"), eventCount: events.length, carriers: removed.carriers, rewrittenLines, images };
+}
+
+// src/host/session-export.ts
+var MEDIA_EXTENSIONS = { "image/png": "png", "image/jpeg": "jpg", "image/webp": "webp", "image/gif": "gif" };
+function safeSegment(id) {
+  return id.replace(/[^A-Za-z0-9_-]/g, "_");
+}
+async function readFlushed(services, persistence, id, signal) {
+  const live = services.sessions.get(id);
+  if (live !== void 0) await services.sessions.flush(live);
+  signal?.throwIfAborted();
+  return persistence.readRaw(id, signal);
+}
+async function prepareExport(services, sessionId, signal) {
+  const persistence = services.persistence();
+  const lineage = services.lineage();
+  const images = services.images();
+  if (persistence === void 0 || !persistence.supportsRawArtifacts || lineage === void 0 || images === void 0) {
+    return { ok: false, refusal: { code: "EXPORT_UNAVAILABLE", message: "message-recall: the export needs the session persistence (with raw logs), session query and attachments services, as DSH's own Session log export does" } };
+  }
+  const agent = services.agents.get(sessionId);
+  let root;
+  if (agent !== void 0) {
+    let read;
+    try {
+      read = agent.runMaintenance(() => readFlushed(services, persistence, sessionId, signal));
+    } catch (error) {
+      return { ok: false, refusal: { code: "AGENT_BUSY", message: `message-recall: session "${sessionId}" is busy: ${error instanceof Error ? error.message : String(error)}` } };
+    }
+    root = await read;
+  } else {
+    root = await readFlushed(services, persistence, sessionId, signal);
+  }
+  if (root === void 0) return { ok: false, refusal: { code: "SESSION_NOT_FOUND", message: `message-recall: no session "${sessionId}"` } };
+  const rootLog = logWithoutRemovedContent(root.content);
+  const rootFile = root.filename;
+  return {
+    ok: true,
+    value: {
+      eventCount: rootLog.eventCount,
+      carrierCount: rootLog.carriers.size,
+      async *entries(entrySignal) {
+        const media = new Map(rootLog.images);
+        yield { path: rootFile, data: rootLog.text };
+        const seen = /* @__PURE__ */ new Set([sessionId]);
+        const trace = await lineage.traceSession(sessionId, entrySignal);
+        const pending = [...trace.descendants];
+        while (pending.length > 0) {
+          entrySignal?.throwIfAborted();
+          const node = pending.shift();
+          const id = node.session.header.id;
+          if (seen.has(id)) continue;
+          seen.add(id);
+          pending.unshift(...node.descendants);
+          const raw = await readFlushed(services, persistence, id, entrySignal);
+          if (raw === void 0) throw new Error(`message-recall: subagent "${id}" has no stored log artifact`);
+          const log = logWithoutRemovedContent(raw.content);
+          for (const [key, ref] of log.images) if (!media.has(key)) media.set(key, ref);
+          yield { path: `subagents/${safeSegment(id)}/${raw.filename}`, data: log.text };
+        }
+        for (const [key, ref] of media) {
+          entrySignal?.throwIfAborted();
+          const stored = await images.readImage(ref, entrySignal);
+          yield { path: `media/${key}.${MEDIA_EXTENSIONS[ref.mediaType] ?? "bin"}`, data: stored.data };
+        }
+      }
+    }
+  };
+}
+
+// src/host/zip-writer.ts
+import { promisify } from "node:util";
+import { crc32, deflateRaw } from "node:zlib";
+var deflate = promisify(deflateRaw);
+var ZIP_DEFLATE_LEVEL = 6;
+var LIMIT_32 = 4294967295;
+var LIMIT_16 = 65535;
+function dosTime(when) {
+  const year = Math.max(1980, when.getFullYear());
+  return {
+    time: when.getHours() << 11 | when.getMinutes() << 5 | Math.floor(when.getSeconds() / 2),
+    date: year - 1980 << 9 | when.getMonth() + 1 << 5 | when.getDate()
+  };
+}
+var ZipWriter = class {
+  /**
+   * @param write - takes the next bytes of the archive; resolves when the consumer can take more.
+   * @param when - modification time written into every entry (default: now).
+   */
+  constructor(write, when = /* @__PURE__ */ new Date()) {
+    this.write = write;
+    this.stamp = dosTime(when);
+  }
+  records = [];
+  offset = 0;
+  stamp;
+  async emit(bytes) {
+    this.offset += bytes.length;
+    if (this.offset > LIMIT_32) throw new Error("zip-writer: the archive passes 4 GiB, which needs ZIP64 (not written)");
+    await this.write(bytes);
+  }
+  /**
+   * Deflate and write one entry.
+   * @param path - the entry name (`/`-separated, UTF-8).
+   * @param data - the entry's bytes (a string is written as UTF-8).
+   * @throws past 65,535 entries or 4 GiB (no ZIP64).
+   */
+  async add(path, data) {
+    const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
+    if (this.records.length >= LIMIT_16) throw new Error("zip-writer: more than 65535 entries need ZIP64 (not written)");
+    if (bytes.length > LIMIT_32) throw new Error(`zip-writer: entry "${path}" passes 4 GiB, which needs ZIP64 (not written)`);
+    const compressed = await deflate(bytes, { level: ZIP_DEFLATE_LEVEL });
+    const name2 = Buffer.from(path, "utf8");
+    const record = { name: name2, crc: crc32(bytes) >>> 0, compressedSize: compressed.length, size: bytes.length, offset: this.offset };
+    const header = Buffer.alloc(30);
+    header.writeUInt32LE(67324752, 0);
+    header.writeUInt16LE(20, 4);
+    header.writeUInt16LE(2048, 6);
+    header.writeUInt16LE(8, 8);
+    header.writeUInt16LE(this.stamp.time, 10);
+    header.writeUInt16LE(this.stamp.date, 12);
+    header.writeUInt32LE(record.crc, 14);
+    header.writeUInt32LE(record.compressedSize, 18);
+    header.writeUInt32LE(record.size, 22);
+    header.writeUInt16LE(name2.length, 26);
+    header.writeUInt16LE(0, 28);
+    await this.emit(Buffer.concat([header, name2, compressed]));
+    this.records.push(record);
+  }
+  /** Write the central directory and its end record; nothing may be added afterwards. */
+  async finish() {
+    const start = this.offset;
+    const parts = [];
+    for (const record of this.records) {
+      const entry = Buffer.alloc(46);
+      entry.writeUInt32LE(33639248, 0);
+      entry.writeUInt16LE(20, 4);
+      entry.writeUInt16LE(20, 6);
+      entry.writeUInt16LE(2048, 8);
+      entry.writeUInt16LE(8, 10);
+      entry.writeUInt16LE(this.stamp.time, 12);
+      entry.writeUInt16LE(this.stamp.date, 14);
+      entry.writeUInt32LE(record.crc, 16);
+      entry.writeUInt32LE(record.compressedSize, 20);
+      entry.writeUInt32LE(record.size, 24);
+      entry.writeUInt16LE(record.name.length, 28);
+      entry.writeUInt32LE(record.offset, 42);
+      parts.push(entry, record.name);
+    }
+    const directory = Buffer.concat(parts);
+    const end = Buffer.alloc(22);
+    end.writeUInt32LE(101010256, 0);
+    end.writeUInt16LE(this.records.length, 8);
+    end.writeUInt16LE(this.records.length, 10);
+    end.writeUInt32LE(directory.length, 12);
+    end.writeUInt32LE(start, 16);
+    await this.emit(Buffer.concat([directory, end]));
+  }
+};
+
+// src/host/export-route.ts
+var MAX_SESSION_ID_LENGTH = 512;
+function fail(res, code, message, headers = {}) {
+  const body = { ok: false, error: { code, message: shortenPaths(message) } };
+  const text = JSON.stringify(body);
+  res.writeHead(EXPORT_STATUS[code], { "content-type": "application/json; charset=utf-8", "content-length": String(Buffer.byteLength(text)), "cache-control": "no-store", ...headers });
+  res.end(text);
+}
+function parseExportQuery(url) {
+  const query = new URL(url ?? "/", "http://host").searchParams;
+  const keys = [...query.keys()];
+  const unknown = keys.find((key) => key !== "sessionId");
+  if (unknown !== void 0) return { ok: false, message: `message-recall: unknown query parameter ${JSON.stringify(unknown)} (allowed: sessionId)` };
+  const ids = query.getAll("sessionId");
+  if (ids.length !== 1) return { ok: false, message: `message-recall: the query needs exactly one sessionId (got ${ids.length})` };
+  const sessionId = ids[0];
+  if (sessionId.length === 0 || sessionId.length > MAX_SESSION_ID_LENGTH) return { ok: false, message: `message-recall: sessionId must be 1 to ${MAX_SESSION_ID_LENGTH} characters` };
+  return { ok: true, sessionId };
+}
+function createExportHandler(services, trustedHosts, warn) {
+  return async (req, res) => {
+    const abort = new AbortController();
+    const onClose = () => {
+      if (!res.writableFinished) abort.abort(new Error("message-recall: the export response was closed"));
+    };
+    res.on("close", onClose);
+    try {
+      const fence = checkTrust(req.headers, trustedHosts);
+      if (fence !== null) return fail(res, fence.code, fence.message);
+      if (req.method !== "GET") return fail(res, "METHOD_NOT_ALLOWED", `message-recall: method ${req.method ?? "(none)"} is not allowed; use GET`, { allow: "GET" });
+      const query = parseExportQuery(req.url);
+      if (!query.ok) return fail(res, "INVALID_REQUEST", query.message);
+      const prepared = await prepareExport(services, query.sessionId, abort.signal);
+      if (!prepared.ok) return fail(res, prepared.refusal.code, prepared.refusal.message);
+      res.writeHead(200, {
+        "content-type": "application/zip",
+        "content-disposition": `attachment; filename="${exportFilename(query.sessionId)}"`,
+        "cache-control": "no-store"
+      });
+      const zip = new ZipWriter((bytes) => new Promise((resolve, reject) => {
+        if (abort.signal.aborted) return reject(abort.signal.reason);
+        if (res.write(bytes)) return resolve();
+        const drained = () => {
+          res.off("close", closed);
+          resolve();
+        };
+        const closed = () => {
+          res.off("drain", drained);
+          reject(new Error("message-recall: the export response was closed"));
+        };
+        res.once("drain", drained);
+        res.once("close", closed);
+      }));
+      for await (const entry of prepared.value.entries(abort.signal)) await zip.add(entry.path, entry.data);
+      await zip.finish();
+      res.end();
+    } catch (error) {
+      const message = `message-recall: export failed: ${errorText(error)}`;
+      if (!abort.signal.aborted) warn(message);
+      if (!res.headersSent) fail(res, "INTERNAL", message);
+      else res.destroy();
+    } finally {
+      res.off("close", onClose);
+    }
+  };
+}
+function installExportRoute(ctx, config, warn) {
+  const handler = createExportHandler({
+    sessions: ctx.sessions,
+    agents: ctx.agents,
+    persistence: () => ctx.get("sessionPersistence"),
+    lineage: () => ctx.get("sessionQuery"),
+    images: () => ctx.get("attachments")
+  }, config.trustedHosts, warn);
+  const path = `${config.path}${EXPORT_PATH_SUFFIX}`;
+  ctx.effect(() => ctx.webServer.register({ kind: "exact", path, handler }), `message-recall: ${path} route`);
+}
+
 // src/host/fork-before.ts
 import { randomUUID } from "node:crypto";
 
@@ -836,20 +1583,6 @@ async function readForkSource(services, sessionId) {
   const { meta, events } = await stored.readFrom(id, 0);
   const log = events;
   return { id: sessionId, header: meta, events, lookup: (seq) => log[seq], origin: "stored" };
-}
-
-// src/host/shorten-paths.ts
-var ABSOLUTE_PATH = /(?:(?<![\w])[A-Za-z]:\\|(?<![\w:/\\])\\\\|(?<![\w.~:/-])\/(?=[^\s/'"`]+\/))[^\s'"`,;()<>]*/g;
-function shortenPaths(text) {
-  return text.replace(ABSOLUTE_PATH, (path) => {
-    const segments = path.split(/[\\/]/).filter((segment) => segment.length > 0);
-    return `…/${segments.at(-1) ?? ""}`;
-  });
-}
-
-// src/shared/error-text.ts
-function errorText(error) {
-  return error instanceof Error ? error.message : String(error);
 }
 
 // src/host/durable-flush.ts
@@ -1068,17 +1801,17 @@ function planRemoval(input) {
   }
   let startIdx = idx;
   let endIdx = idx;
-  let stepKey = null;
+  let stepKey2 = null;
   if (plans === "step" && (targetNodeKind === "assistant" || targetNodeKind === "tool")) {
-    stepKey = stepOf(targetEvent);
-    if (stepKey === null) throw new Error(`message-recall: model row seq ${targetSeq} carries no turn/step`);
-    const span = stepSpan(view, idx, stepKey);
+    stepKey2 = stepOf(targetEvent);
+    if (stepKey2 === null) throw new Error(`message-recall: model row seq ${targetSeq} carries no turn/step`);
+    const span = stepSpan(view, idx, stepKey2);
     if ("code" in span) return { ok: false, refusal: span };
     [startIdx, endIdx] = [span.a, span.b];
   } else if (plans === "onward") {
     const widened = onwardStart(view, idx);
     startIdx = widened.startIdx;
-    stepKey = widened.stepKey;
+    stepKey2 = widened.stepKey;
     endIdx = view.length - 1;
   } else if (targetNodeKind === "user") {
     const snapshotIdx = snapshotCitedBy(input.nodes, input.lookup, idx);
@@ -1102,7 +1835,7 @@ function planRemoval(input) {
       shadowedSeqs,
       nodeKinds,
       absorbedTombstoneSeqs: absorbed,
-      stepKey
+      stepKey: stepKey2
     }
   };
 }
@@ -1177,8 +1910,8 @@ function firstNonMemberBetween(view, partner, a, b, key) {
 }
 function onwardStart(view, idx) {
   let startIdx = idx;
-  let stepKey = stepOf(view.event(idx));
-  if (stepKey !== null) startIdx = stepEdges(view, idx, stepKey).a;
+  let stepKey2 = stepOf(view.event(idx));
+  if (stepKey2 !== null) startIdx = stepEdges(view, idx, stepKey2).a;
   const pairing = view.pairing();
   const inRange = pairing.window(startIdx, view.length - 1);
   const unresolvable = /* @__PURE__ */ new Set();
@@ -1190,9 +1923,9 @@ function onwardStart(view, idx) {
       if (found === -1) unresolvable.add(id);
       else partner = partner === -1 ? found : Math.min(partner, found);
     }
-    if (partner === -1) return { startIdx, stepKey };
-    stepKey = stepOf(view.event(partner));
-    const next = stepKey === null ? partner : stepEdges(view, partner, stepKey).a;
+    if (partner === -1) return { startIdx, stepKey: stepKey2 };
+    stepKey2 = stepOf(view.event(partner));
+    const next = stepKey2 === null ? partner : stepEdges(view, partner, stepKey2).a;
     pairing.extend(inRange, next, startIdx - 1);
     startIdx = next;
   }
@@ -1306,14 +2039,6 @@ function describeKinds(kinds) {
   const counts = /* @__PURE__ */ new Map();
   for (const kind of kinds) counts.set(kind, (counts.get(kind) ?? 0) + 1);
   return [...counts].map(([kind, n]) => `${n} ${KIND_NOUN[kind][n === 1 ? 0 : 1]}`).join(", ");
-}
-
-// src/log/counted.ts
-function forCount(count, one, other = `${one}s`) {
-  return count === 1 ? one : other;
-}
-function counted(count, one, other = `${one}s`) {
-  return `${count} ${forCount(count, one, other)}`;
 }
 
 // src/host/refusals.ts
@@ -1495,165 +2220,6 @@ async function forkBefore(services, request) {
     }
   }
   return { ok: true, value: { action: "forkBefore", tombstoneSeq, forkedSessionId, boundarySeq: plan.boundarySeq, title: made.title, persisted: made.persisted } };
-}
-
-// src/host/json-keys.ts
-var QUOTE = 34;
-var BACKSLASH = 92;
-var OPEN_OBJECT = 123;
-var CLOSE_OBJECT = 125;
-var OPEN_ARRAY = 91;
-var CLOSE_ARRAY = 93;
-var COMMA = 44;
-function findDuplicateKey(text) {
-  const stack = [];
-  let expectKey = false;
-  let lastKey = null;
-  const length = text.length;
-  for (let i = 0; i < length; i++) {
-    const code = text.charCodeAt(i);
-    if (code === QUOTE) {
-      let end = i + 1;
-      while (end < length && text.charCodeAt(end) !== QUOTE) end += text.charCodeAt(end) === BACKSLASH ? 2 : 1;
-      if (expectKey) {
-        const keys = stack[stack.length - 1].keys;
-        const key = JSON.parse(text.slice(i, end + 1));
-        if (keys.has(key)) return { key, path: stack.flatMap((frame) => frame.under === null ? [] : [frame.under]) };
-        keys.add(key);
-        lastKey = key;
-        expectKey = false;
-      }
-      i = end;
-    } else if (code === OPEN_OBJECT) {
-      stack.push({ keys: /* @__PURE__ */ new Set(), under: stack[stack.length - 1]?.keys ? lastKey : null });
-      expectKey = true;
-    } else if (code === OPEN_ARRAY) {
-      stack.push({ keys: null, under: stack[stack.length - 1]?.keys ? lastKey : null });
-      expectKey = false;
-    } else if (code === CLOSE_OBJECT || code === CLOSE_ARRAY) {
-      stack.pop();
-      expectKey = false;
-    } else if (code === COMMA) {
-      expectKey = stack[stack.length - 1]?.keys != null;
-    }
-  }
-  return null;
-}
-
-// src/host/http.ts
-function single(value) {
-  return Array.isArray(value) ? value[0] : value;
-}
-function parseAuthority(host) {
-  try {
-    const url = new URL(`http://${host}`);
-    if (url.username || url.password || url.pathname !== "/" || url.search || url.hash) return null;
-    return { hostname: url.hostname, authority: url.host };
-  } catch {
-    return null;
-  }
-}
-function checkTrust(headers, trustedHosts) {
-  const host = single(headers.host);
-  const parsed = host === void 0 ? null : parseAuthority(host);
-  if (parsed === null) return { code: "FORBIDDEN", message: `message-recall: Host header ${JSON.stringify(host ?? null)} is missing or malformed` };
-  if (!trustedHosts.includes(parsed.hostname) && !trustedHosts.includes(parsed.authority)) {
-    return { code: "FORBIDDEN", message: `message-recall: Host "${parsed.authority}" is not a trusted host` };
-  }
-  const origin = single(headers.origin);
-  if (origin !== void 0) {
-    let originAuthority = null;
-    try {
-      const url = new URL(origin);
-      if (url.protocol === "http:" || url.protocol === "https:") originAuthority = url.host;
-    } catch {
-      originAuthority = null;
-    }
-    if (originAuthority !== parsed.authority) {
-      return { code: "FORBIDDEN", message: `message-recall: Origin "${origin}" is not the same origin as Host "${parsed.authority}"` };
-    }
-  }
-  if (single(headers["sec-fetch-site"])?.toLowerCase() === "cross-site") {
-    return { code: "FORBIDDEN", message: "message-recall: cross-site requests (sec-fetch-site: cross-site) are refused" };
-  }
-  return null;
-}
-function checkMethod(method) {
-  return method === "POST" ? null : { code: "METHOD_NOT_ALLOWED", message: `message-recall: method ${method ?? "(none)"} is not allowed; use POST` };
-}
-function checkContentType(contentType) {
-  const [type, ...params] = (contentType ?? "").split(";").map((part) => part.trim().toLowerCase());
-  const charset = params.find((param) => param.startsWith("charset="))?.slice("charset=".length).replace(/^"|"$/g, "");
-  if (type === "application/json" && (charset === void 0 || charset === "utf-8")) return null;
-  return { code: "UNSUPPORTED_MEDIA_TYPE", message: `message-recall: content type ${JSON.stringify(contentType ?? null)} is not application/json` };
-}
-function readJsonBody(req, maxBytes) {
-  const tooLarge = (bytes) => ({
-    ok: false,
-    refusal: { code: "PAYLOAD_TOO_LARGE", message: `message-recall: request body of ${bytes} bytes exceeds maxBodyBytes ${maxBytes}` }
-  });
-  const declared = Number(single(req.headers["content-length"]));
-  if (Number.isFinite(declared) && declared > maxBytes) return Promise.resolve(tooLarge(String(declared)));
-  return new Promise((resolve, reject) => {
-    const chunks = [];
-    let size = 0;
-    const cleanup = () => {
-      req.off("data", onData);
-      req.off("end", onEnd);
-      req.off("error", onError);
-    };
-    const onData = (chunk) => {
-      size += chunk.length;
-      if (size > maxBytes) {
-        cleanup();
-        req.pause();
-        resolve(tooLarge(`more than ${maxBytes}`));
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = () => {
-      cleanup();
-      let text;
-      try {
-        text = new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
-      } catch {
-        resolve({ ok: false, refusal: { code: "INVALID_REQUEST", message: "message-recall: request body is not valid UTF-8" } });
-        return;
-      }
-      let value;
-      try {
-        value = JSON.parse(text);
-      } catch (error) {
-        resolve({ ok: false, refusal: { code: "INVALID_REQUEST", message: `message-recall: request body is not JSON: ${errorText(error)}` } });
-        return;
-      }
-      const repeated = findDuplicateKey(text);
-      if (repeated !== null) {
-        const where = repeated.path.length === 0 ? "the request body" : `"${repeated.path.join(".")}"`;
-        resolve({ ok: false, refusal: { code: "INVALID_REQUEST", message: `message-recall: key ${JSON.stringify(repeated.key)} appears twice in ${where}` } });
-        return;
-      }
-      resolve({ ok: true, value });
-    };
-    const onError = (error) => {
-      cleanup();
-      reject(error);
-    };
-    req.on("data", onData);
-    req.on("end", onEnd);
-    req.on("error", onError);
-  });
-}
-function sendJson(res, status, body, headers = {}) {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    "content-type": "application/json; charset=utf-8",
-    "content-length": String(Buffer.byteLength(text)),
-    "cache-control": "no-store",
-    ...headers
-  });
-  res.end(text);
 }
 
 // src/host/batch-request.ts
@@ -2404,11 +2970,11 @@ function statusOf(code) {
       return assertNever(code);
   }
 }
-function fail(res, code, message, headers, details = {}) {
+function fail2(res, code, message, headers, details = {}) {
   sendJson(res, statusOf(code), { ok: false, error: { code, message: shortenPaths(message), ...details } }, headers);
 }
 function refuse(res, refusal) {
-  fail(res, refusal.code, describeRefusal(refusal), void 0, "index" in refusal ? { index: refusal.index } : {});
+  fail2(res, refusal.code, describeRefusal(refusal), void 0, "index" in refusal ? { index: refusal.index } : {});
 }
 function answer(res, outcome) {
   if (outcome.ok) sendJson(res, 200, { ok: true, value: outcome.value });
@@ -2419,18 +2985,18 @@ function createRouteHandler(services, config) {
     try {
       const early = checkTrust(req.headers, config.trustedHosts) ?? checkMethod(req.method) ?? checkContentType(req.headers["content-type"]);
       if (early !== null) {
-        fail(res, early.code, early.message, early.code === "METHOD_NOT_ALLOWED" ? { allow: "POST", connection: "close" } : { connection: "close" });
+        fail2(res, early.code, early.message, early.code === "METHOD_NOT_ALLOWED" ? { allow: "POST", connection: "close" } : { connection: "close" });
         return;
       }
       const body = await readJsonBody(req, config.maxBodyBytes);
       if (!body.ok) {
-        fail(res, body.refusal.code, body.refusal.message, body.refusal.code === "PAYLOAD_TOO_LARGE" ? { connection: "close" } : void 0);
+        fail2(res, body.refusal.code, body.refusal.message, body.refusal.code === "PAYLOAD_TOO_LARGE" ? { connection: "close" } : void 0);
         return;
       }
       const parsed = parseRouteRequest(body.value);
       if (!parsed.ok) {
         const { index } = parsed.refusal;
-        fail(res, parsed.refusal.code, parsed.refusal.message, void 0, index === void 0 ? {} : { index });
+        fail2(res, parsed.refusal.code, parsed.refusal.message, void 0, index === void 0 ? {} : { index });
         return;
       }
       const request = parsed.request;
@@ -2462,10 +3028,38 @@ function createRouteHandler(services, config) {
       const known = error instanceof MessageRecallError;
       const message = known ? error.message : `message-recall: ${errorText(error)}`;
       services.warn(message);
-      if (!res.headersSent) fail(res, known ? error.code : "INTERNAL", message, void 0, known ? error.details : {});
+      if (!res.headersSent) fail2(res, known ? error.code : "INTERNAL", message, void 0, known ? error.details : {});
       else res.destroy();
     }
   };
+}
+
+// src/host/telemetry-filter.ts
+function telemetryFilter(services) {
+  const cache = /* @__PURE__ */ new WeakMap();
+  return (record, next) => {
+    const out = next();
+    if (out.channel !== "ledger") return out;
+    const id = out.attributes["session.id"];
+    const seq = out.attributes["event.seq"];
+    if (typeof id !== "string" || typeof seq !== "number") return out;
+    const session = services.session(id);
+    if (session === void 0) return out;
+    const lookup = services.lookup(session);
+    let known = cache.get(session);
+    if (known === void 0 || known.count !== session.seq) {
+      known = { count: session.seq, removed: findRemovedContent(session.seq, lookup) };
+      cache.set(session, known);
+    }
+    const kind = known.removed.carriers.get(seq);
+    const event = lookup(seq);
+    if (kind === void 0 || event === void 0) return out;
+    return { ...out, body: eventWithoutRemovedContent({ ...event, data: out.body }, kind, known.removed).data };
+  };
+}
+function installTelemetryFilter(ctx, lookup) {
+  const listener = telemetryFilter({ session: (id) => ctx.sessions.get(id), lookup });
+  ctx.on("session-telemetry/record", listener);
 }
 
 // src/host/side-state.ts
@@ -3210,6 +3804,8 @@ function apply(ctx, config) {
     resolved
   );
   ctx.effect(() => ctx.webServer.register({ kind: "exact", path: resolved.path, handler }), `message-recall: ${resolved.path} route`);
+  installExportRoute(ctx, resolved, warn);
+  installTelemetryFilter(ctx, (session) => index.lookup(session));
 }
 export {
   Config,

@@ -47,6 +47,8 @@ export interface StartHostOptions {
   echo?: boolean
   /** Called with the child right after spawn, before the host is up (so a caller can stop it early). */
   onSpawn?: (child: ChildProcess) => void
+  /** Environment entries over {@link hostEnv}'s (e.g. `DSH_TELEMETRY_DISABLED: ''` to leave telemetry to `DSH_TELEMETRY_MODE`). */
+  env?: NodeJS.ProcessEnv
 }
 
 /** The project root (the folder of package.json). */
@@ -169,7 +171,7 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
   const { dshHome, port = 3080, model, logFile, cwd = PROJECT_ROOT, timeoutMs = 120_000, echo = false } = options
   mkdirSync(dshHome, { recursive: true })
   const child = spawn(process.execPath, ['--import', pathToFileURL(EXIT_WITH_PARENT).href, DSH_BIN, 'web', '--host', '127.0.0.1', '--port', String(port), '--no-open'], {
-    cwd, env: { ...hostEnv({ dshHome, model }), ...parentPidEnv() }, stdio: ['ignore', 'pipe', 'pipe'], detached: true,
+    cwd, env: { ...hostEnv({ dshHome, model }), ...parentPidEnv(), ...options.env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true,
   })
   options.onSpawn?.(child)
   const lines: string[] = []

@@ -18,6 +18,8 @@
  * - the Trajectory marks' dictionaries, the page's one Trajectory decorator and the headless entry
  *   `dsh-message-recall-trajectory` in the same seat that feeds it;
  * - the To-dos strip switch and its headless entry `dsh-message-recall-todos` in the same seat;
+ * - the export button "Session log without removed messages" `dsh-message-recall-export` in the
+ *   same seat (`export/install.ts`);
  * - a watch on the page's session list that pulls it again when an entry leaves it, so a stored
  *   session this plugin wrote to stays listed (see `open-session.ts`).
  *
@@ -48,6 +50,7 @@ import { TrajectoryDecorator } from './trajectory/trajectory-decorate'
 import { TRAJECTORY_DICTIONARIES, TRAJECTORY_LOCALE_NS } from './trajectory/trajectory-locales'
 import { TrajectoryMarks } from './trajectory/TrajectoryMarks'
 import { TodoStrip, TodoStripHider } from './side-state/TodoStrip'
+import { installExportButton } from './export/install'
 
 /** Plugin name (the package name). */
 export const name = 'dsh-message-recall'
@@ -170,4 +173,5 @@ export function apply(ctx: ClientContext, config?: ClientConfig): void {
     name: 'conversation.session.header.utilities', id: TODO_STRIP_ENTRY_ID, order: 120,
     inject: () => ({ todoKit: { hider: hider.current!, fetch: fetchImpl } }),
   }, TodoStrip))
+  installExportButton(ctx, (url, init) => globalThis.fetch(url, init), path)
 }

@@ -5,15 +5,20 @@
  * changed the goal, the `goal/change` that puts it back: `./side-state`); restore undoes one in place;
  * forkBefore stores a copy of the conversation from before a tombstone; flush saves what is not
  * yet durable; `plan` previews a removal and `inspect` summarizes the live and persisted logs.
- * The route goes away with the plugin. Copies DSH makes of a session's log (Branch, subagent
+ * Copies DSH makes of a session's log (Branch, subagent
  * fork, `SessionStore.fork`) inherit its removals on `session/created` (`inherit-removals.ts`).
+ * `GET {path}/export` downloads a session's log archive without the content of removed messages
+ * (`export-route.ts`), and a `session-telemetry/record` listener leaves that content out of
+ * telemetry records (`telemetry-filter.ts`). The routes and the listener go away with the plugin.
  *
  * Services: `sessions` (`dsh-session`), `agents` (`dsh-agent`) and `webServer`
  * (`dsh-host-webserver`) are required. Read when present: `sessionPersistence` (`inspect`),
  * `tokenMeter` (`dsh-token-meter`: the shadow price of each replace), `sessionTitle`
  * (`dsh-session-title`: the fallback title limits), `workspaceRegistry` (`dsh-workspace`: a
  * copy joins its source's workspace) and `sessionProjectionCache`
- * (`dsh-session-projection-cache`: the stored titles a copy's title must differ from).
+ * (`dsh-session-projection-cache`: the stored titles a copy's title must differ from); the export
+ * also reads `sessionQuery` (`dsh-session-query`: subagent sessions) and `attachments`
+ * (`dsh-attachment`: images), as DSH's own Session log export does.
  *
  * @module dsh-message-recall
  */
@@ -29,8 +34,10 @@ import type { ForkingStore } from './fork-store'
 import type { StoredLogReader } from './fork-source'
 import type { WorkspaceLookup } from './fork-workspace'
 import { summarizeStored, type PersistenceReader } from './inspect'
+import { installExportRoute } from './export-route'
 import { createRouteHandler } from './route'
-import type { ProjectionCacheReader } from './session-titles'
+import { installTelemetryFilter } from './telemetry-filter'
+import type { ProjectionCacheReader, StoredTitleReader } from './session-titles'
 import type { MessagePricer } from './shadow-price'
 import { titleLimitsOf } from './title'
 import { followSideState } from './side-state'
@@ -137,4 +144,6 @@ export function apply(ctx: Context, config: Partial<MessageRecallConfig> | undef
     resolved,
   )
   ctx.effect(() => ctx.webServer.register({ kind: 'exact', path: resolved.path, handler }), `message-recall: ${resolved.path} route`)
+  installExportRoute(ctx, resolved, warn)
+  installTelemetryFilter(ctx, (session) => index.lookup(session))
 }

@@ -28,7 +28,8 @@ const FOLDER_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   editor: ['wire', 'text', 'stores'],
   trajectory: ['wire', 'text', 'stores'],
   'side-state': ['wire', 'text', 'stores'],
-  '.': ['wire', 'text', 'stores', 'recall', 'rows', 'notices', 'panel', 'editor', 'trajectory', 'side-state'],
+  export: ['wire', 'text', 'stores'],
+  '.': ['wire', 'text', 'stores', 'recall', 'rows', 'notices', 'panel', 'editor', 'trajectory', 'side-state', 'export'],
 }
 
 /** One module's imports: module path (relative to its tree, no extension) → imported module paths. */

@@ -1,0 +1,118 @@
+/**
+ * A session log's JSONL text without the content of its removed messages, line for line: the
+ * header line and every line that carries no removed content stay byte for byte; a carrier line
+ * (`shared/removed-content.ts`) is written again with its content replaced; a packed chunk row
+ * (`chunk-rows.ts`) keeps its shape with the removed members' deltas emptied. Also collects the
+ * images the rewritten log still references, with the carriers DSH's own export scans
+ * (`dsh-host-apiproxy`, `collectEventImageRefs`: `data.content`, `data.message.content`,
+ * `data.inserted[].content`, a `block-end` chunk's block; nested tool-result content included).
+ *
+ * Pure and browser-safe: the host's export feeds it the text `sessionPersistence.readRaw` returns;
+ * a rewrite of a stored log can feed it decoded frame text.
+ *
+ * @module dsh-message-recall/log/log-without-removed
+ */
+import { isRecord, type LogEvent } from '../shared/events'
+import { eventWithoutRemovedContent, findRemovedContent, type CarrierKind } from '../shared/removed-content'
+import { expandStorageRecord, isChunkRowTagged } from './chunk-rows'
+
+/** A durable image reference as a log holds it (`dsh-llm` `ImageAttachmentRef`; only these two fields are read). */
+export interface LoggedImageRef {
+  readonly attachmentId: string
+  readonly mediaType: string
+  readonly [key: string]: unknown
+}
+
+/** The result of {@link logWithoutRemovedContent}. */
+export interface LogWithoutRemoved {
+  /** The rewritten JSONL text (same line count, same line breaks). */
+  readonly text: string
+  /** Number of events the log holds (packed rows expanded). */
+  readonly eventCount: number
+  /** Every event whose content was replaced, by seq, with why. */
+  readonly carriers: ReadonlyMap<number, CarrierKind>
+  /** Number of lines that differ from the input's (the rest are the input's bytes). */
+  readonly rewrittenLines: number
+  /** Images the rewritten log references, keyed by attachment id, in first-reference order. */
+  readonly images: ReadonlyMap<string, LoggedImageRef>
+}
+
+function collectImages(content: unknown, images: Map<string, LoggedImageRef>): void {
+  if (!Array.isArray(content)) return
+  const pending: unknown[] = [...content]
+  while (pending.length > 0) {
+    const block = pending.shift()
+    if (!isRecord(block)) continue
+    if (block.type === 'image' && isRecord(block.attachment) && block.attachment.attachmentId !== undefined) {
+      const ref = block.attachment as unknown as LoggedImageRef
+      if (!images.has(String(ref.attachmentId))) images.set(String(ref.attachmentId), ref)
+    }
+    if (Array.isArray(block.content)) pending.push(...block.content)
+  }
+}
+
+function collectEventImages(event: unknown, images: Map<string, LoggedImageRef>): void {
+  if (!isRecord(event) || !isRecord(event.data)) return
+  const data = event.data
+  collectImages(data.content, images)
+  if (isRecord(data.message)) collectImages(data.message.content, images)
+  if (Array.isArray(data.inserted)) for (const message of data.inserted) if (isRecord(message)) collectImages(message.content, images)
+  if (isRecord(data.chunk) && data.chunk.type === 'block-end') collectImages([data.chunk.block], images)
+}
+
+/**
+ * Rewrite a session log's JSONL text without the content of its removed messages.
+ * @param content - the whole log text: the header line, then one event or packed chunk row per
+ * line (`\n`-separated; a final line break is kept as it is).
+ * @returns the rewritten text, the carriers, and the images it still references. A line that
+ * does not parse is kept as it is (it holds no event this module can read).
+ * @throws `malformed <tag> storage row: …` for a packed row DSH's own reader would refuse too.
+ */
+export function logWithoutRemovedContent(content: string): LogWithoutRemoved {
+  const lines = content.split('\n')
+  const events: LogEvent[] = []
+  const parsed: unknown[] = new Array(lines.length)
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i] as string
+    if (line === '') continue
+    let value: unknown
+    try {
+      value = JSON.parse(line)
+    } catch {
+      continue
+    }
+    parsed[i] = value
+    for (const event of expandStorageRecord(value)) if (isRecord(event) && Number.isSafeInteger(event.seq)) events[event.seq] = event
+  }
+  const removed = findRemovedContent(events.length, (seq) => events[seq])
+  const images = new Map<string, LoggedImageRef>()
+  let rewrittenLines = 0
+  for (let i = 1; i < lines.length; i++) {
+    const value = parsed[i]
+    if (value === undefined) continue
+    if (isChunkRowTagged(value)) {
+      const row = value as unknown as { seq0: number; data: Record<string, unknown> }
+      const key = Array.isArray(row.data.texts) ? 'texts' : 'args'
+      const members = row.data[key] as string[]
+      if (!members.some((_, k) => removed.carriers.has(row.seq0 + k))) continue
+      lines[i] = JSON.stringify({ ...row, data: { ...row.data, [key]: members.map((m, k) => (removed.carriers.has(row.seq0 + k) ? '' : m)) } })
+      rewrittenLines++
+      continue
+    }
+    const seq = isRecord(value) ? value.seq : undefined
+    const kind = typeof seq === 'number' ? removed.carriers.get(seq) : undefined
+    if (kind === undefined) {
+      collectEventImages(value, images)
+      continue
+    }
+    const rewritten = eventWithoutRemovedContent(value as LogEvent, kind, removed)
+    const next = JSON.stringify(rewritten)
+    // A carrier with nothing to replace (a chunk's block start, usage or finish) keeps its bytes.
+    if (next !== lines[i]) {
+      lines[i] = next
+      rewrittenLines++
+    }
+    collectEventImages(rewritten, images)
+  }
+  return { text: lines.join('\n'), eventCount: events.length, carriers: removed.carriers, rewrittenLines, images }
+}
