@@ -1365,6 +1365,8 @@ async function runSessionWrite(services, sessionId, append, options = { maintena
   };
   const queued = await services.queue.run(sessionId, async () => {
     if (!options.maintenance) {
+      const held = services.access.join(sessionId, task);
+      if (held !== void 0) return held;
       const session = services.agents.get(id)?.session ?? services.sessions.get(id);
       return session === void 0 ? { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId } } : task(session);
     }
@@ -2117,6 +2119,7 @@ var WriteQueue = class {
 
 // src/host/stored-session.ts
 import { foldSurface as foldSurface2 } from "@deepseek-ai/dsh-session";
+var UNSAVED_RETRY_MS = Object.freeze([1e3, 2e3, 4e3, 8e3, 15e3]);
 function once(detach) {
   let done = false;
   return () => {
@@ -2192,7 +2195,7 @@ var SessionAccess = class {
       try {
         return await task(held.session, "stored");
       } finally {
-        this.release(id, held);
+        await this.release(id, held);
       }
     }
   }
@@ -2240,13 +2243,24 @@ var SessionAccess = class {
         return Promise.resolve({ ok: false, refusal: { code: "AGENT_BUSY", sessionId: id, detail: errorText2(error) } });
       }
     }
-    const held = this.holds.get(id);
-    if (held !== void 0) {
-      held.users++;
-      return task(held.session, "stored").finally(() => this.release(id, held));
-    }
+    const held = this.join(id, (session2) => task(session2, "stored"));
+    if (held !== void 0) return held;
     const session = this.services.sessions.get(id);
     return session === void 0 ? void 0 : task(session, "live");
+  }
+  /**
+   * Run a task on a stored session this access holds (for instance one whose last save failed),
+   * sharing the hold: when the task ends, the session is flushed and let go if it was the last
+   * user and the flush succeeded.
+   * @param sessionId - the session id.
+   * @param task - gets the held session; must not hold it past its returned promise.
+   * @returns the task's promise, or `undefined` when this access holds no such session.
+   */
+  join(sessionId, task) {
+    const held = this.holds.get(sessionId);
+    if (held === void 0) return void 0;
+    held.users++;
+    return task(held.session).finally(() => this.release(sessionId, held));
   }
   /** Enter a stored session (or join the hold in progress). */
   async hold(id) {
@@ -2274,6 +2288,7 @@ var SessionAccess = class {
     const persistence = this.services.persistence();
     if (persistence === void 0 || !await isStored(persistence, id)) return "absent";
     if (this.isLive(id)) return "live";
+    if (await this.sealSeed(persistence, id) === "live") return "live";
     let preparation;
     try {
       preparation = await persistence.prepare(id);
@@ -2291,7 +2306,7 @@ var SessionAccess = class {
         detach();
         throw error;
       }
-      const hold = { session, users: 1, detach: once(detach) };
+      const hold = { session, users: 1, detach: once(detach), unsaved: false, retries: 0 };
       this.holds.set(id, hold);
       return hold;
     } finally {
@@ -2299,22 +2314,77 @@ var SessionAccess = class {
     }
   }
   /**
+   * Write the `session/end-seed` that entering a stored session would append, durably, before
+   * entering it, unless the stored log already ends with one. The write is retried like a flush.
+   * @returns `'live'` when the session became live meanwhile (nothing written), else `'sealed'`.
+   * @throws {@link MessageRecallError} `PERSIST_FAILED` with `applied: false` when every attempt failed.
+   */
+  async sealSeed(persistence, id) {
+    const { events } = await persistence.inspect(id);
+    if (events.at(-1)?.type === "session/end-seed") return "sealed";
+    if (this.isLive(id)) return "live";
+    const seal = { type: "session/end-seed", seq: events.length, time: Date.now(), data: {} };
+    const written = await flushWithRetry(async () => {
+      if (this.isLive(id)) return false;
+      await persistence.append(id, [seal]);
+      return true;
+    });
+    if (written.ok) return written.persisted ? "sealed" : "live";
+    if (this.isLive(id)) return "live";
+    throw new MessageRecallError(
+      "PERSIST_FAILED",
+      `message-recall: session "${id}" was not changed: its stored log could not be opened for the write, writing its session/end-seed failed ${written.attempts} times: ${written.reason}`,
+      { cause: written.error, details: { applied: false } }
+    );
+  }
+  /**
    * Let go of every stored session this access still holds (when the plugin unloads mid-write):
-   * each is detached from the store, so a later resume can prepare it again.
+   * each is detached from the store, so a later resume can prepare it again; rc.8 flushes a
+   * detached session once more as it retires it, and the persistence service flushes every
+   * session still in its care when it stops.
    */
   dispose() {
     for (const [id, hold] of [...this.holds]) {
       this.holds.delete(id);
+      if (hold.retry !== void 0) clearTimeout(hold.retry);
       hold.detach();
     }
   }
   isLive(id) {
     return this.services.agents.get(id) !== void 0 || this.services.sessions.get(id) !== void 0;
   }
-  release(id, hold) {
+  /** One user fewer; the last one flushes the session and lets it go, or keeps it unsaved and retries later. */
+  async release(id, hold) {
     if (--hold.users > 0) return;
-    if (this.holds.get(id) === hold) this.holds.delete(id);
+    if (this.holds.get(id) !== hold) return;
+    let saved = true;
+    try {
+      await this.services.sessions.flush(hold.session);
+    } catch {
+      saved = false;
+    }
+    if (hold.users > 0 || this.holds.get(id) !== hold) return;
+    if (!saved && this.services.sessions.get(id) === hold.session) {
+      hold.unsaved = true;
+      this.scheduleRetry(id, hold);
+      return;
+    }
+    if (hold.retry !== void 0) clearTimeout(hold.retry);
+    this.holds.delete(id);
     hold.detach();
+  }
+  /** Retry an unsaved hold's flush after the next wait of {@link UNSAVED_RETRY_MS}. */
+  scheduleRetry(id, hold) {
+    if (hold.retry !== void 0) return;
+    const wait = UNSAVED_RETRY_MS[Math.min(hold.retries, UNSAVED_RETRY_MS.length - 1)];
+    hold.retry = setTimeout(() => {
+      hold.retry = void 0;
+      hold.retries++;
+      if (this.holds.get(id) !== hold || hold.users > 0) return;
+      hold.users++;
+      void this.release(id, hold);
+    }, wait);
+    hold.retry.unref?.();
   }
 };
 async function isStored(persistence, sessionId) {

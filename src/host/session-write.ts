@@ -91,6 +91,9 @@ export async function runSessionWrite<V extends WriteValue>(
 
   const queued = await services.queue.run(sessionId, async (): Promise<WriteOutcome<V>> => {
     if (!options.maintenance) {
+      // A stored session the plugin still holds because its last save failed: saved, then let go.
+      const held = services.access.join(sessionId, task)
+      if (held !== undefined) return held
       const session = services.agents.get(id)?.session ?? services.sessions.get(id)
       return session === undefined ? { ok: false, refusal: { code: 'SESSION_NOT_LIVE', sessionId } } : task(session)
     }
