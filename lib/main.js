@@ -1143,6 +1143,52 @@ function findDuplicateKey(text) {
   return null;
 }
 
+// src/host/value-text.ts
+var VALUE_TEXT_MAX = 80;
+var VALUE_TEXT_DEPTH = 8;
+var FULL = Symbol("full");
+function valueText(value) {
+  if (value === void 0) return "undefined";
+  let text = "";
+  const put = (part) => {
+    text += part;
+    if (text.length > VALUE_TEXT_MAX) throw FULL;
+  };
+  const write = (item, depth) => {
+    if (item === null || typeof item !== "object") {
+      put(typeof item === "string" ? JSON.stringify(item.length > VALUE_TEXT_MAX ? item.slice(0, VALUE_TEXT_MAX + 1) : item) : String(JSON.stringify(item)));
+      return;
+    }
+    if (depth >= VALUE_TEXT_DEPTH) {
+      put("…");
+      return;
+    }
+    if (Array.isArray(item)) {
+      put("[");
+      item.forEach((element, i) => {
+        if (i > 0) put(",");
+        write(element, depth + 1);
+      });
+      put("]");
+      return;
+    }
+    put("{");
+    Object.keys(item).forEach((key, i) => {
+      if (i > 0) put(",");
+      put(`${JSON.stringify(key.length > VALUE_TEXT_MAX ? key.slice(0, VALUE_TEXT_MAX + 1) : key)}:`);
+      write(item[key], depth + 1);
+    });
+    put("}");
+  };
+  try {
+    write(value, 0);
+    return text;
+  } catch (error) {
+    if (error !== FULL) throw error;
+    return `${text.slice(0, VALUE_TEXT_MAX)}…`;
+  }
+}
+
 // src/host/http.ts
 function single(value) {
   return Array.isArray(value) ? value[0] : value;
@@ -1159,7 +1205,7 @@ function parseAuthority(host) {
 function checkTrust(headers, trustedHosts) {
   const host = single(headers.host);
   const parsed = host === void 0 ? null : parseAuthority(host);
-  if (parsed === null) return { code: "FORBIDDEN", message: `message-recall: Host header ${JSON.stringify(host ?? null)} is missing or malformed` };
+  if (parsed === null) return { code: "FORBIDDEN", message: `message-recall: Host header ${valueText(host ?? null)} is missing or malformed` };
   if (!trustedHosts.includes(parsed.hostname) && !trustedHosts.includes(parsed.authority)) {
     return { code: "FORBIDDEN", message: `message-recall: Host "${parsed.authority}" is not a trusted host` };
   }
@@ -1188,7 +1234,7 @@ function checkContentType(contentType) {
   const [type, ...params] = (contentType ?? "").split(";").map((part) => part.trim().toLowerCase());
   const charset = params.find((param) => param.startsWith("charset="))?.slice("charset=".length).replace(/^"|"$/g, "");
   if (type === "application/json" && (charset === void 0 || charset === "utf-8")) return null;
-  return { code: "UNSUPPORTED_MEDIA_TYPE", message: `message-recall: content type ${JSON.stringify(contentType ?? null)} is not application/json` };
+  return { code: "UNSUPPORTED_MEDIA_TYPE", message: `message-recall: content type ${valueText(contentType ?? null)} is not application/json` };
 }
 function readJsonBody(req, maxBytes) {
   const tooLarge = (bytes) => ({
@@ -1272,18 +1318,18 @@ function parseBatchRequest(body, expect) {
   const stray = Object.keys(body).find((key) => !FIELDS.includes(key));
   if (stray !== void 0) return invalid(`${body.action} with changes takes no field "${stray}" (allowed: ${FIELDS.join(", ")})`);
   const { changes } = body;
-  if (!Array.isArray(changes) || changes.length === 0) return invalid(`changes must be a non-empty array, got ${JSON.stringify(changes)}`);
+  if (!Array.isArray(changes) || changes.length === 0) return invalid(`changes must be a non-empty array, got ${valueText(changes)}`);
   if (changes.length > MAX_BATCH_CHANGES) return invalid(`changes holds ${changes.length} entries; at most ${MAX_BATCH_CHANGES} are accepted`);
   const out = [];
   for (const [i, change] of changes.entries()) {
     const at = `changes[${i}]`;
-    if (!isRecord(change)) return invalid(`${at} must be an object, got ${JSON.stringify(change)}`, i);
+    if (!isRecord(change)) return invalid(`${at} must be an object, got ${valueText(change)}`, i);
     const { action } = change;
-    if (!CHANGE_ACTIONS.includes(action)) return invalid(`${at}.action must be one of ${CHANGE_ACTIONS.join(", ")}, got ${JSON.stringify(action)}`, i);
+    if (!CHANGE_ACTIONS.includes(action)) return invalid(`${at}.action must be one of ${CHANGE_ACTIONS.join(", ")}, got ${valueText(action)}`, i);
     const key = action === "restore" ? "tombstoneSeq" : "seq";
     const extra = Object.keys(change).find((k) => k !== "action" && k !== key);
     if (extra !== void 0) return invalid(`${at} (${action}) takes no field "${extra}" (allowed: action, ${key})`, i);
-    if (!isSeq(change[key])) return invalid(`${at}.${key} must be a non-negative safe integer, got ${JSON.stringify(change[key])}`, i);
+    if (!isSeq(change[key])) return invalid(`${at}.${key} must be a non-negative safe integer, got ${valueText(change[key])}`, i);
     out.push(action === "restore" ? { action, tombstoneSeq: change[key] } : { action, seq: change[key] });
   }
   return { ok: true, request: { action: body.action, sessionId: body.sessionId, changes: out, ...expect === void 0 ? {} : { expect } } };
@@ -1298,8 +1344,8 @@ function parseRecallRequest(body) {
   const unknown = Object.keys(body).find((key) => !FIELDS2.includes(key));
   if (unknown !== void 0) return invalid(`unknown field "${unknown}" (allowed: ${FIELDS2.join(", ")})`);
   const { sessionId, action, seq, messageId, planAction, expect } = body;
-  if (typeof sessionId !== "string" || sessionId.length === 0) return invalid(`sessionId must be a non-empty string, got ${JSON.stringify(sessionId)}`);
-  if (!ROUTE_ACTIONS.includes(action)) return invalid(`action must be one of ${ROUTE_ACTIONS.join(", ")}, got ${JSON.stringify(action)}`);
+  if (typeof sessionId !== "string" || sessionId.length === 0) return invalid(`sessionId must be a non-empty string, got ${valueText(sessionId)}`);
+  if (!ROUTE_ACTIONS.includes(action)) return invalid(`action must be one of ${ROUTE_ACTIONS.join(", ")}, got ${valueText(action)}`);
   if (action === "inspect" || action === "flush") {
     for (const field of ["seq", "messageId", "tombstoneSeq", "planAction", "expect", "changes"]) {
       if (body[field] !== void 0) return invalid(`${action} takes no ${field}`);
@@ -1316,19 +1362,19 @@ function parseRecallRequest(body) {
       if (body[field] !== void 0) return invalid(`${action} takes no ${field}; address the tombstone by tombstoneSeq`);
     }
     const { tombstoneSeq } = body;
-    if (!isSeq(tombstoneSeq)) return invalid(`tombstoneSeq must be a non-negative safe integer, got ${JSON.stringify(tombstoneSeq)}`);
+    if (!isSeq(tombstoneSeq)) return invalid(`tombstoneSeq must be a non-negative safe integer, got ${valueText(tombstoneSeq)}`);
     return action === "restore" ? { ok: true, request: { action, sessionId, tombstoneSeq, ...withExpect } } : { ok: true, request: { action, sessionId, tombstoneSeq } };
   }
   if (body.tombstoneSeq !== void 0) return invalid(`tombstoneSeq is only valid with action "restore" or "forkBefore"`);
-  if (seq !== void 0 && !isSeq(seq)) return invalid(`seq must be a non-negative safe integer, got ${JSON.stringify(seq)}`);
+  if (seq !== void 0 && !isSeq(seq)) return invalid(`seq must be a non-negative safe integer, got ${valueText(seq)}`);
   if (messageId !== void 0 && (typeof messageId !== "string" || messageId.length === 0)) {
-    return invalid(`messageId must be a non-empty string, got ${JSON.stringify(messageId)}`);
+    return invalid(`messageId must be a non-empty string, got ${valueText(messageId)}`);
   }
   if (seq === void 0 === (messageId === void 0)) return invalid("exactly one of seq and messageId is required");
   const target = seq !== void 0 ? { seq } : { messageId };
   if (action === "plan") {
     if (!TOMBSTONE_ACTIONS.includes(planAction)) {
-      return invalid(`planAction must be one of ${TOMBSTONE_ACTIONS.join(", ")}, got ${JSON.stringify(planAction)}`);
+      return invalid(`planAction must be one of ${TOMBSTONE_ACTIONS.join(", ")}, got ${valueText(planAction)}`);
     }
     return { ok: true, request: { action, planAction, sessionId, target, ...withExpect } };
   }
@@ -1337,11 +1383,11 @@ function parseRecallRequest(body) {
 }
 function parseExpect(expect) {
   if (expect === void 0) return void 0;
-  if (!isRecord(expect)) return `expect must be an object, got ${JSON.stringify(expect)}`;
+  if (!isRecord(expect)) return `expect must be an object, got ${valueText(expect)}`;
   const stray = Object.keys(expect).find((key) => !EXPECT_FIELDS.includes(key));
   if (stray !== void 0) return `unknown field "expect.${stray}" (allowed: ${EXPECT_FIELDS.join(", ")})`;
   for (const key of EXPECT_FIELDS) {
-    if (expect[key] !== void 0 && !isSeq(expect[key])) return `expect.${key} must be a non-negative safe integer, got ${JSON.stringify(expect[key])}`;
+    if (expect[key] !== void 0 && !isSeq(expect[key])) return `expect.${key} must be a non-negative safe integer, got ${valueText(expect[key])}`;
   }
   return expect;
 }

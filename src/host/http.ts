@@ -9,6 +9,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http'
 import type { ErrorCode, RouteReply } from '../shared/protocol'
 import { findDuplicateKey } from './json-keys'
+import { valueText } from './value-text'
 
 /** A request refused before it reaches the session. */
 export interface HttpRefusal {
@@ -47,7 +48,7 @@ function parseAuthority(host: string): { hostname: string; authority: string } |
 export function checkTrust(headers: IncomingHttpHeaders, trustedHosts: readonly string[]): HttpRefusal | null {
   const host = single(headers.host)
   const parsed = host === undefined ? null : parseAuthority(host)
-  if (parsed === null) return { code: 'FORBIDDEN', message: `message-recall: Host header ${JSON.stringify(host ?? null)} is missing or malformed` }
+  if (parsed === null) return { code: 'FORBIDDEN', message: `message-recall: Host header ${valueText(host ?? null)} is missing or malformed` }
   if (!trustedHosts.includes(parsed.hostname) && !trustedHosts.includes(parsed.authority)) {
     return { code: 'FORBIDDEN', message: `message-recall: Host "${parsed.authority}" is not a trusted host` }
   }
@@ -87,7 +88,7 @@ export function checkContentType(contentType: string | undefined): HttpRefusal |
   const [type, ...params] = (contentType ?? '').split(';').map((part) => part.trim().toLowerCase())
   const charset = params.find((param) => param.startsWith('charset='))?.slice('charset='.length).replace(/^"|"$/g, '')
   if (type === 'application/json' && (charset === undefined || charset === 'utf-8')) return null
-  return { code: 'UNSUPPORTED_MEDIA_TYPE', message: `message-recall: content type ${JSON.stringify(contentType ?? null)} is not application/json` }
+  return { code: 'UNSUPPORTED_MEDIA_TYPE', message: `message-recall: content type ${valueText(contentType ?? null)} is not application/json` }
 }
 
 /**

@@ -9,6 +9,7 @@ import { isRecord, isSeq } from '../shared/events'
 import type { PlanTarget } from './surface-plan'
 import { TOMBSTONE_ACTIONS, type TombstoneAction } from '../shared/tombstone'
 import { parseBatchRequest, type BatchRouteRequest, type RequestRefusal } from './batch-request'
+import { valueText } from './value-text'
 
 /** A validated request. */
 export type RecallRequest =
@@ -35,8 +36,8 @@ export function parseRecallRequest(body: unknown): { ok: true; request: RecallRe
   if (unknown !== undefined) return invalid(`unknown field "${unknown}" (allowed: ${FIELDS.join(', ')})`)
 
   const { sessionId, action, seq, messageId, planAction, expect } = body
-  if (typeof sessionId !== 'string' || sessionId.length === 0) return invalid(`sessionId must be a non-empty string, got ${JSON.stringify(sessionId)}`)
-  if (!ROUTE_ACTIONS.includes(action as RouteAction)) return invalid(`action must be one of ${ROUTE_ACTIONS.join(', ')}, got ${JSON.stringify(action)}`)
+  if (typeof sessionId !== 'string' || sessionId.length === 0) return invalid(`sessionId must be a non-empty string, got ${valueText(sessionId)}`)
+  if (!ROUTE_ACTIONS.includes(action as RouteAction)) return invalid(`action must be one of ${ROUTE_ACTIONS.join(', ')}, got ${valueText(action)}`)
 
   if (action === 'inspect' || action === 'flush') {
     for (const field of ['seq', 'messageId', 'tombstoneSeq', 'planAction', 'expect', 'changes'] as const) {
@@ -57,23 +58,23 @@ export function parseRecallRequest(body: unknown): { ok: true; request: RecallRe
       if (body[field] !== undefined) return invalid(`${action} takes no ${field}; address the tombstone by tombstoneSeq`)
     }
     const { tombstoneSeq } = body
-    if (!isSeq(tombstoneSeq)) return invalid(`tombstoneSeq must be a non-negative safe integer, got ${JSON.stringify(tombstoneSeq)}`)
+    if (!isSeq(tombstoneSeq)) return invalid(`tombstoneSeq must be a non-negative safe integer, got ${valueText(tombstoneSeq)}`)
     return action === 'restore'
       ? { ok: true, request: { action, sessionId, tombstoneSeq, ...withExpect } }
       : { ok: true, request: { action, sessionId, tombstoneSeq } }
   }
   if (body.tombstoneSeq !== undefined) return invalid(`tombstoneSeq is only valid with action "restore" or "forkBefore"`)
 
-  if (seq !== undefined && !isSeq(seq)) return invalid(`seq must be a non-negative safe integer, got ${JSON.stringify(seq)}`)
+  if (seq !== undefined && !isSeq(seq)) return invalid(`seq must be a non-negative safe integer, got ${valueText(seq)}`)
   if (messageId !== undefined && (typeof messageId !== 'string' || messageId.length === 0)) {
-    return invalid(`messageId must be a non-empty string, got ${JSON.stringify(messageId)}`)
+    return invalid(`messageId must be a non-empty string, got ${valueText(messageId)}`)
   }
   if ((seq === undefined) === (messageId === undefined)) return invalid('exactly one of seq and messageId is required')
   const target: PlanTarget = seq !== undefined ? { seq } : { messageId: messageId as string }
 
   if (action === 'plan') {
     if (!TOMBSTONE_ACTIONS.includes(planAction as TombstoneAction)) {
-      return invalid(`planAction must be one of ${TOMBSTONE_ACTIONS.join(', ')}, got ${JSON.stringify(planAction)}`)
+      return invalid(`planAction must be one of ${TOMBSTONE_ACTIONS.join(', ')}, got ${valueText(planAction)}`)
     }
     return { ok: true, request: { action, planAction: planAction as TombstoneAction, sessionId, target, ...withExpect } }
   }
@@ -84,11 +85,11 @@ export function parseRecallRequest(body: unknown): { ok: true; request: RecallRe
 /** The `expect` object, `undefined` when absent, or the message saying what is wrong with it. */
 function parseExpect(expect: unknown): ViewExpectation | undefined | string {
   if (expect === undefined) return undefined
-  if (!isRecord(expect)) return `expect must be an object, got ${JSON.stringify(expect)}`
+  if (!isRecord(expect)) return `expect must be an object, got ${valueText(expect)}`
   const stray = Object.keys(expect).find((key) => !EXPECT_FIELDS.includes(key))
   if (stray !== undefined) return `unknown field "expect.${stray}" (allowed: ${EXPECT_FIELDS.join(', ')})`
   for (const key of EXPECT_FIELDS) {
-    if (expect[key] !== undefined && !isSeq(expect[key])) return `expect.${key} must be a non-negative safe integer, got ${JSON.stringify(expect[key])}`
+    if (expect[key] !== undefined && !isSeq(expect[key])) return `expect.${key} must be a non-negative safe integer, got ${valueText(expect[key])}`
   }
   return expect as ViewExpectation
 }
