@@ -1117,10 +1117,16 @@ function findDuplicateKey(text) {
     const code = text.charCodeAt(i);
     if (code === QUOTE) {
       let end = i + 1;
-      while (end < length && text.charCodeAt(end) !== QUOTE) end += text.charCodeAt(end) === BACKSLASH ? 2 : 1;
+      let escaped = false;
+      while (end < length && text.charCodeAt(end) !== QUOTE) {
+        if (text.charCodeAt(end) === BACKSLASH) {
+          escaped = true;
+          end += 2;
+        } else end += 1;
+      }
       if (expectKey) {
         const keys = stack[stack.length - 1].keys;
-        const key = JSON.parse(text.slice(i, end + 1));
+        const key = escaped ? JSON.parse(text.slice(i, end + 1)) : text.slice(i + 1, end);
         if (keys.has(key)) return { key, path: stack.flatMap((frame) => frame.under === null ? [] : [frame.under]) };
         keys.add(key);
         lastKey = key;
@@ -1396,7 +1402,7 @@ function parseExpect(expect) {
 async function runSessionWrite(services, sessionId, append, options = { maintenance: true }) {
   const id = sessionId;
   const task = async (session) => {
-    const written = append(session);
+    const written = await append(session);
     if (!written.ok) return written;
     const flushed = await flushWithRetry(() => services.sessions.flush(session), services.flushRetry);
     if (!flushed.ok) {
@@ -1663,6 +1669,13 @@ function estimateTokens(contents) {
 var NOT_REMOVABLE = /* @__PURE__ */ new Set(["tombstone", "checkpoint", "replacement", "context"]);
 var MESSAGE_KINDS = /* @__PURE__ */ new Set(["user", "context", "assistant", "tool"]);
 function planBatch(input) {
+  const steps = planBatchSteps(input);
+  for (; ; ) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+function* planBatchSteps(input) {
   const nodes = [...input.nodes];
   const virtual = /* @__PURE__ */ new Map();
   const lookup = (seq) => seq >= input.nextSeq ? virtual.get(seq) : input.lookup(seq);
@@ -1685,6 +1698,7 @@ function planBatch(input) {
     return at;
   };
   for (const [index, change] of input.changes.entries()) {
+    if (index > 0) yield;
     order++;
     if (change.action === "restore") {
       const shadowing = coveredBy.get(change.tombstoneSeq);
@@ -1890,6 +1904,22 @@ function appendBatch(session, plan, changes, options = {}) {
   });
 }
 
+// src/host/time-slice.ts
+import { performance } from "node:perf_hooks";
+import { setImmediate } from "node:timers/promises";
+var SLICE_MS = 8;
+async function runSliced(steps, sliceMs = SLICE_MS) {
+  let deadline = performance.now() + sliceMs;
+  for (; ; ) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    if (performance.now() >= deadline) {
+      await setImmediate();
+      deadline = performance.now() + sliceMs;
+    }
+  }
+}
+
 // src/host/batch-service.ts
 function changeRefusal(refusal) {
   return { code: refusal.refusal.code, index: refusal.index, message: describeBatchRefusal(refusal, describePlanRefusal) };
@@ -1900,9 +1930,16 @@ function planOn(view, request) {
   const planned = planBatch({ nodes: view.nodes, lookup: view.lookup, nextSeq: view.nextSeq, changes: request.changes });
   return planned.ok ? planned : { ok: false, refusal: changeRefusal(planned.refusal) };
 }
+async function planInSlices(view, request) {
+  const stale = checkExpectation(view, request.expect, view.lookup);
+  if (stale !== null) return { ok: false, refusal: stale };
+  const planned = await runSliced(planBatchSteps({ nodes: view.nodes, lookup: view.lookup, nextSeq: view.nextSeq, changes: request.changes }));
+  return planned.ok ? planned : { ok: false, refusal: changeRefusal(planned.refusal) };
+}
+var SLICED_ATTEMPTS = 3;
 function liveView(services, session) {
   return {
-    // planBatch copies the nodes before simulating; nothing appends while it runs.
+    // planBatch copies the nodes in its first step, before anything else can append.
     nodes: session.surface.nodes,
     replaceGeneration: session.surface.replaceGeneration,
     lastSeq: session.seq - 1,
@@ -1915,8 +1952,14 @@ function applyChanges(services, request) {
   return runSessionWrite(
     services,
     request.sessionId,
-    (session) => {
-      const planned = planOn(liveView(services, session), request);
+    async (session) => {
+      let planned;
+      for (let attempt = 0; attempt < SLICED_ATTEMPTS && planned === void 0; attempt++) {
+        const view = liveView(services, session);
+        const sliced = await planInSlices(view, request);
+        if (session.seq === view.nextSeq) planned = sliced;
+      }
+      planned ??= planOn(liveView(services, session), request);
       if (!planned.ok) return planned;
       const effects = services.effects?.();
       const results = appendBatch(session, planned.plan, request.changes, {
@@ -1928,8 +1971,8 @@ function applyChanges(services, request) {
     },
     {
       maintenance: true,
-      precheck: (view) => {
-        const planned = planOn(view, request);
+      precheck: async (view) => {
+        const planned = await planInSlices(view, request);
         return planned.ok ? null : planned.refusal;
       }
     }
@@ -1939,7 +1982,7 @@ async function previewChanges(services, request) {
   const read = await services.access.read(request.sessionId);
   if (!read.ok) return read;
   const view = read.value;
-  const planned = planOn(view, request);
+  const planned = await planInSlices(view, request);
   if (!planned.ok) return planned;
   const { plan } = planned;
   const real = (seq) => seq < view.nextSeq ? seq : null;
@@ -2229,7 +2272,7 @@ var SessionAccess = class {
         const read = await this.read(sessionId);
         if (!read.ok) return read;
         if (read.value.origin !== "stored") continue;
-        const refusal = precheck(read.value);
+        const refusal = await precheck(read.value);
         if (refusal !== null) return { ok: false, refusal };
       }
       const held = await this.hold(id);

@@ -142,6 +142,23 @@ interface Draft {
  * @throws when a surface node has no event under `lookup` (corrupt surface), as the planner does.
  */
 export function planBatch(input: BatchInput): BatchResult {
+  const steps = planBatchSteps(input)
+  for (;;) {
+    const step = steps.next()
+    if (step.done) return step.value
+  }
+}
+
+/**
+ * {@link planBatch} one change at a time, so a caller can let other work run between changes
+ * (`time-slice.ts`): the generator yields before every change after the first and returns the
+ * result. `input.nodes` is copied when the first step runs; `input.lookup` must keep answering
+ * the same events until the last.
+ * @param input - as for {@link planBatch}.
+ * @returns a generator whose return value is {@link planBatch}'s result.
+ * @throws as {@link planBatch}, from the step that meets the corrupt node.
+ */
+export function* planBatchSteps(input: BatchInput): Generator<void, BatchResult, void> {
   const nodes = [...input.nodes]
   const virtual = new Map<number, LogEvent>()
   // Virtual seqs start at nextSeq, so one comparison tells the simulated events from the log's.
@@ -173,6 +190,7 @@ export function planBatch(input: BatchInput): BatchResult {
   }
 
   for (const [index, change] of input.changes.entries()) {
+    if (index > 0) yield
     order++
     if (change.action === 'restore') {
       const shadowing = coveredBy.get(change.tombstoneSeq)

@@ -5,17 +5,26 @@
  * plugin's own hold of a stored session) in one synchronous block of appends followed by one
  * durability flush and one reply. Any refused change refuses the batch with nothing appended.
  *
+ * Planning runs in slices ({@link runSliced}), so a batch of thousands of changes never holds the
+ * host's event loop for more than one slice: other requests, this plugin's and the web host's,
+ * are served between slices. `apply` plans inside the session's one writer on a view of the
+ * session taken when the writer starts; when an event was appended meanwhile (a web host call
+ * such as a rename may append while the agent is in maintenance), it plans again (twice at
+ * most, then once in one piece), and appends synchronously after its last slice, so the plan it
+ * writes is the plan of the session it writes to.
+ *
  * @module dsh-message-recall/host/batch-service
  */
 import type { Session } from '@deepseek-ai/dsh-session'
 import type { ApplyValue, BatchPlanValue, PlannedWrite, ViewExpectation } from '../shared/protocol'
 import { describePlanRefusal } from './surface-plan'
-import { describeBatchRefusal, estimateBatch, planBatch, type BatchChange, type BatchPlan, type BatchRefusal } from './batch-plan'
+import { describeBatchRefusal, estimateBatch, planBatch, planBatchSteps, type BatchChange, type BatchPlan, type BatchRefusal } from './batch-plan'
 import { appendBatch } from './batch-writer'
 import type { BatchChangeRefusal, WriteRefusal } from './refusals'
 import type { SessionReadView } from './stored-session'
 import type { RemovalServices } from './removal-service'
 import { runSessionWrite, type WriteOutcome } from './session-write'
+import { runSliced } from './time-slice'
 import { checkExpectation } from './view-expectation'
 
 /** A validated `apply`, or a `plan` with `changes`. */
@@ -29,16 +38,30 @@ function changeRefusal(refusal: BatchRefusal): BatchChangeRefusal {
   return { code: refusal.refusal.code, index: refusal.index, message: describeBatchRefusal(refusal, describePlanRefusal) }
 }
 
-function planOn(view: SessionReadView, request: BatchRequest): { ok: true; plan: BatchPlan } | { ok: false; refusal: WriteRefusal } {
+type Planned = { ok: true; plan: BatchPlan } | { ok: false; refusal: WriteRefusal }
+
+/** Plan in one piece (the fallback of `apply` when the session keeps changing under the slices). */
+function planOn(view: SessionReadView, request: BatchRequest): Planned {
   const stale = checkExpectation(view, request.expect, view.lookup)
   if (stale !== null) return { ok: false, refusal: stale }
   const planned = planBatch({ nodes: view.nodes, lookup: view.lookup, nextSeq: view.nextSeq, changes: request.changes })
   return planned.ok ? planned : { ok: false, refusal: changeRefusal(planned.refusal) }
 }
 
+/** Plan in slices of the event loop ({@link runSliced}); the same result as {@link planOn} on the same view. */
+async function planInSlices(view: SessionReadView, request: BatchRequest): Promise<Planned> {
+  const stale = checkExpectation(view, request.expect, view.lookup)
+  if (stale !== null) return { ok: false, refusal: stale }
+  const planned = await runSliced(planBatchSteps({ nodes: view.nodes, lookup: view.lookup, nextSeq: view.nextSeq, changes: request.changes }))
+  return planned.ok ? planned : { ok: false, refusal: changeRefusal(planned.refusal) }
+}
+
+/** How often `apply` plans in slices again when the session changed meanwhile, before it plans in one piece. */
+const SLICED_ATTEMPTS = 3
+
 function liveView(services: RemovalServices, session: Session): SessionReadView {
   return {
-    // planBatch copies the nodes before simulating; nothing appends while it runs.
+    // planBatch copies the nodes in its first step, before anything else can append.
     nodes: session.surface.nodes, replaceGeneration: session.surface.replaceGeneration, lastSeq: session.seq - 1, nextSeq: session.seq,
     lookup: services.index.lookup(session), origin: 'live',
   }
@@ -59,8 +82,16 @@ export function applyChanges(services: RemovalServices, request: BatchRequest): 
   return runSessionWrite<ApplyValue>(
     services,
     request.sessionId,
-    (session) => {
-      const planned = planOn(liveView(services, session), request)
+    async (session) => {
+      let planned: Planned | undefined
+      for (let attempt = 0; attempt < SLICED_ATTEMPTS && planned === undefined; attempt++) {
+        const view = liveView(services, session)
+        const sliced = await planInSlices(view, request)
+        // Appended to meanwhile: the plan may be stale; plan again on the session as it is now.
+        if (session.seq === view.nextSeq) planned = sliced
+      }
+      // From here to the last append nothing awaits: no other write can come between.
+      planned ??= planOn(liveView(services, session), request)
       if (!planned.ok) return planned
       const effects = services.effects?.()
       const results = appendBatch(session, planned.plan, request.changes, {
@@ -72,8 +103,8 @@ export function applyChanges(services: RemovalServices, request: BatchRequest): 
     },
     {
       maintenance: true,
-      precheck: (view) => {
-        const planned = planOn(view, request)
+      precheck: async (view) => {
+        const planned = await planInSlices(view, request)
         return planned.ok ? null : planned.refusal
       },
     },
@@ -90,7 +121,7 @@ export async function previewChanges(services: Pick<RemovalServices, 'access'>, 
   const read = await services.access.read(request.sessionId)
   if (!read.ok) return read
   const view = read.value
-  const planned = planOn(view, request)
+  const planned = await planInSlices(view, request)
   if (!planned.ok) return planned
   const { plan } = planned
   const real = (seq: number): number | null => (seq < view.nextSeq ? seq : null)

@@ -50,15 +50,17 @@ export interface SessionWriteOptions {
    * For a stored session, the same planning on its stored log before the plugin enters it (which
    * appends `session/end-seed`): a refusal it returns is answered with nothing appended.
    */
-  readonly precheck?: (view: SessionReadView) => WriteRefusal | null
+  readonly precheck?: (view: SessionReadView) => WriteRefusal | null | Promise<WriteRefusal | null>
 }
 
 /**
  * Run one write.
  * @param services - sessions, agents, the write queue and the flush policy.
  * @param sessionId - the session to write to.
- * @param append - the synchronous block: plan, check and append; it must append nothing when it
- * refuses. Runs inside the maintenance slot when `maintenance` is true and an agent exists.
+ * @param append - the block: plan, check and append; it must append nothing when it refuses.
+ * Runs inside the maintenance slot when `maintenance` is true and an agent exists. It may await
+ * before it appends (a long plan in slices), but its checks and appends run synchronously after
+ * its last await, so nothing else appends between them.
  * @param options - `maintenance: false` for a write that appends nothing (`flush`); `precheck`
  *   for a stored session (see {@link SessionWriteOptions}).
  * @returns the value with `persisted`, or `SESSION_NOT_LIVE` (neither live nor stored), `AGENT_BUSY` (a turn, a compaction
@@ -70,12 +72,12 @@ export interface SessionWriteOptions {
 export async function runSessionWrite<V extends WriteValue>(
   services: SessionWriteServices,
   sessionId: string,
-  append: (session: Session) => AppendResult<V>,
+  append: (session: Session) => AppendResult<V> | Promise<AppendResult<V>>,
   options: SessionWriteOptions = { maintenance: true },
 ): Promise<WriteOutcome<V>> {
   const id = sessionId as SessionId
   const task = async (session: Session): Promise<WriteOutcome<V>> => {
-    const written = append(session)
+    const written = await append(session)
     if (!written.ok) return written
     const flushed = await flushWithRetry(() => services.sessions.flush(session), services.flushRetry)
     if (!flushed.ok) {

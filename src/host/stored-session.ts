@@ -157,7 +157,7 @@ export class SessionAccess {
   async write<T, R>(
     sessionId: string,
     task: (session: Session, origin: SessionOrigin) => Promise<AccessOutcome<T, R>>,
-    precheck?: (view: SessionReadView) => R | null,
+    precheck?: (view: SessionReadView) => R | null | Promise<R | null>,
   ): Promise<AccessOutcome<T, R | AccessRefusal>> {
     return this.reach(sessionId, () => this.runLive(sessionId as SessionId, task), task, precheck)
   }
@@ -188,7 +188,7 @@ export class SessionAccess {
     sessionId: string,
     live: () => Promise<AccessOutcome<T, R | AccessRefusal>> | undefined,
     task: (session: Session, origin: SessionOrigin) => Promise<AccessOutcome<T, R>>,
-    precheck?: (view: SessionReadView) => R | null,
+    precheck?: (view: SessionReadView) => R | null | Promise<R | null>,
   ): Promise<AccessOutcome<T, R | AccessRefusal>> {
     const id = sessionId as SessionId
     for (let attempt = 0; ; attempt++) {
@@ -199,7 +199,7 @@ export class SessionAccess {
         const read = await this.read(sessionId)
         if (!read.ok) return read
         if (read.value.origin !== 'stored') continue
-        const refusal = precheck(read.value)
+        const refusal = await precheck(read.value)
         if (refusal !== null) return { ok: false, refusal }
       }
       const held = await this.hold(id)
