@@ -1149,6 +1149,60 @@ function findDuplicateKey(text) {
   return null;
 }
 
+// src/host/json-steps.ts
+var JSON_STEP_ELEMENTS = 512;
+function* jsonSteps(value) {
+  const parts = [];
+  function* write(item) {
+    if (Array.isArray(item)) {
+      if (item.length <= JSON_STEP_ELEMENTS) {
+        parts.push(JSON.stringify(item));
+        return;
+      }
+      parts.push("[");
+      for (let start = 0; start < item.length; start += JSON_STEP_ELEMENTS) {
+        if (start > 0) yield;
+        const run = item.slice(start, start + JSON_STEP_ELEMENTS);
+        const text = JSON.stringify(run);
+        parts.push(start === 0 ? text.slice(1, -1) : `,${text.slice(1, -1)}`);
+      }
+      parts.push("]");
+      return;
+    }
+    if (item === null || typeof item !== "object") {
+      parts.push(JSON.stringify(item) ?? "null");
+      return;
+    }
+    parts.push("{");
+    let first = true;
+    for (const [key, inner] of Object.entries(item)) {
+      if (inner === void 0 || typeof inner === "function" || typeof inner === "symbol") continue;
+      parts.push(`${first ? "" : ","}${JSON.stringify(key)}:`);
+      first = false;
+      yield* write(inner);
+    }
+    parts.push("}");
+  }
+  yield* write(value);
+  return parts.join("");
+}
+
+// src/host/time-slice.ts
+import { performance } from "node:perf_hooks";
+import { setImmediate } from "node:timers/promises";
+var SLICE_MS = 8;
+async function runSliced(steps, sliceMs = SLICE_MS) {
+  let deadline = performance.now() + sliceMs;
+  for (; ; ) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    if (performance.now() >= deadline) {
+      await setImmediate();
+      deadline = performance.now() + sliceMs;
+    }
+  }
+}
+
 // src/host/value-text.ts
 var VALUE_TEXT_MAX = 80;
 var VALUE_TEXT_DEPTH = 8;
@@ -1301,7 +1355,12 @@ function readJsonBody(req, maxBytes) {
   });
 }
 function sendJson(res, status, body, headers = {}) {
-  const text = JSON.stringify(body);
+  sendText(res, status, JSON.stringify(body), headers);
+}
+async function sendJsonInSlices(res, status, body) {
+  sendText(res, status, await runSliced(jsonSteps(body)), {});
+}
+function sendText(res, status, text, headers) {
   res.writeHead(status, {
     "content-type": "application/json; charset=utf-8",
     "content-length": String(Buffer.byteLength(text)),
@@ -1904,22 +1963,6 @@ function appendBatch(session, plan, changes, options = {}) {
   });
 }
 
-// src/host/time-slice.ts
-import { performance } from "node:perf_hooks";
-import { setImmediate } from "node:timers/promises";
-var SLICE_MS = 8;
-async function runSliced(steps, sliceMs = SLICE_MS) {
-  let deadline = performance.now() + sliceMs;
-  for (; ; ) {
-    const step = steps.next();
-    if (step.done) return step.value;
-    if (performance.now() >= deadline) {
-      await setImmediate();
-      deadline = performance.now() + sliceMs;
-    }
-  }
-}
-
 // src/host/batch-service.ts
 function changeRefusal(refusal) {
   return { code: refusal.refusal.code, index: refusal.index, message: describeBatchRefusal(refusal, describePlanRefusal) };
@@ -2092,8 +2135,8 @@ function fail(res, code, message, headers, details = {}) {
 function refuse(res, refusal) {
   fail(res, refusal.code, describeRefusal(refusal), void 0, "index" in refusal ? { index: refusal.index } : {});
 }
-function answer(res, outcome) {
-  if (outcome.ok) sendJson(res, 200, { ok: true, value: outcome.value });
+async function answer(res, outcome) {
+  if (outcome.ok) await sendJsonInSlices(res, 200, { ok: true, value: outcome.value });
   else refuse(res, outcome.refusal);
 }
 function createRouteHandler(services, config) {
@@ -2118,26 +2161,26 @@ function createRouteHandler(services, config) {
       const request = parsed.request;
       switch (request.action) {
         case "inspect":
-          answer(res, await inspectSession({ sessions: services.sessions, index: services.index, persistence: services.persistence(), diskSummaries: services.diskSummaries }, request.sessionId));
+          await answer(res, await inspectSession({ sessions: services.sessions, index: services.index, persistence: services.persistence(), diskSummaries: services.diskSummaries }, request.sessionId));
           return;
         case "apply":
-          answer(res, await applyChanges({ ...services, tombstoneText: config.tombstoneText }, request));
+          await answer(res, await applyChanges({ ...services, tombstoneText: config.tombstoneText }, request));
           return;
         case "plan":
-          if ("changes" in request) answer(res, await previewChanges(services, request));
-          else answer(res, await previewRemoval(services, { ...request, action: request.planAction }));
+          if ("changes" in request) await answer(res, await previewChanges(services, request));
+          else await answer(res, await previewRemoval(services, { ...request, action: request.planAction }));
           return;
         case "restore":
-          answer(res, await restoreMessage(services, request));
+          await answer(res, await restoreMessage(services, request));
           return;
         case "forkBefore":
-          answer(res, await forkBefore({ ...services, ...services.fork }, request));
+          await answer(res, await forkBefore({ ...services, ...services.fork }, request));
           return;
         case "flush":
-          answer(res, await flushSession(services, request.sessionId));
+          await answer(res, await flushSession(services, request.sessionId));
           return;
         default:
-          answer(res, await removeMessages({ ...services, tombstoneText: config.tombstoneText }, request));
+          await answer(res, await removeMessages({ ...services, tombstoneText: config.tombstoneText }, request));
           return;
       }
     } catch (error) {

@@ -9,6 +9,8 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http'
 import type { ErrorCode, RouteReply } from '../shared/protocol'
 import { findDuplicateKey } from './json-keys'
+import { jsonSteps } from './json-steps'
+import { runSliced } from './time-slice'
 import { valueText } from './value-text'
 
 /** A request refused before it reaches the session. */
@@ -170,7 +172,23 @@ export function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<{ 
  * @param headers - extra headers (e.g. `Allow`, `Connection`).
  */
 export function sendJson(res: ServerResponse, status: number, body: RouteReply<unknown>, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body)
+  sendText(res, status, JSON.stringify(body), headers)
+}
+
+/**
+ * {@link sendJson} for a reply that may be large (a batch of thousands of changes): the JSON text
+ * is written in slices of the event loop ({@link jsonSteps}, {@link runSliced}), so other
+ * requests are served while it is written.
+ * @param res - the response.
+ * @param status - HTTP status.
+ * @param body - the envelope.
+ * @returns once the reply is handed to the response.
+ */
+export async function sendJsonInSlices(res: ServerResponse, status: number, body: RouteReply<unknown>): Promise<void> {
+  sendText(res, status, await runSliced(jsonSteps(body)), {})
+}
+
+function sendText(res: ServerResponse, status: number, text: string, headers: Record<string, string>): void {
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
     'content-length': String(Buffer.byteLength(text)),

@@ -20,7 +20,9 @@ import { foldSurface, type Session } from '@deepseek-ai/dsh-session'
 import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import { bootDshApp, RECALL_PATH, type DshApp } from '../support/dsh-app'
 import { conversationLog, syntheticTurns } from '../support/conversation'
+import fc from 'fast-check'
 import { isTombstoneEvent } from '../../src/shared/tombstone'
+import { jsonSteps, JSON_STEP_ELEMENTS } from '../../src/host/json-steps'
 
 const TURNS = 10_000
 
@@ -167,5 +169,22 @@ describe('a batch of 10,000 changes plans in slices', () => {
     assert.equal(session.events.filter(isTombstoneEvent).length, TURNS)
     assert.ok(session.surface.nodes.includes(appended.seq), 'the appended prompt stays')
     assert.deepEqual(foldSurface(session.events).nodes, [...session.surface.nodes])
+  })
+})
+
+describe('jsonSteps', () => {
+  it('writes the text JSON.stringify writes, in steps for long arrays', () => {
+    const run = (value: unknown): { text: string; steps: number } => {
+      const steps = jsonSteps(value)
+      for (let count = 0; ; count++) {
+        const step = steps.next()
+        if (step.done) return { text: step.value, steps: count }
+      }
+    }
+    fc.assert(fc.property(fc.jsonValue({ maxDepth: 4 }), (value) => assert.equal(run(value).text, JSON.stringify(value))), { numRuns: 300 })
+    const reply = { ok: true, value: { writes: Array.from({ length: 2_000 }, (_, i) => ({ kind: 'tombstone', changeIndexes: [i], removedSeqs: [i, null] })), skipped: undefined, removedSeqs: Array.from({ length: 1_025 }, (_, i) => i) } }
+    const { text, steps } = run(reply)
+    assert.equal(text, JSON.stringify(reply))
+    assert.equal(steps, Math.ceil(2_000 / JSON_STEP_ELEMENTS) - 1 + Math.ceil(1_025 / JSON_STEP_ELEMENTS) - 1)
   })
 })
