@@ -1979,6 +1979,12 @@ async function planInSlices(view, request) {
   const planned = await runSliced(planBatchSteps({ nodes: view.nodes, lookup: view.lookup, nextSeq: view.nextSeq, changes: request.changes }));
   return planned.ok ? planned : { ok: false, refusal: changeRefusal(planned.refusal) };
 }
+async function startOwnFrame(services, session) {
+  try {
+    await services.sessions.flush(session);
+  } catch {
+  }
+}
 var SLICED_ATTEMPTS = 3;
 function liveView(services, session) {
   return {
@@ -1998,6 +2004,7 @@ function applyChanges(services, request) {
     async (session) => {
       let planned;
       for (let attempt = 0; attempt < SLICED_ATTEMPTS && planned === void 0; attempt++) {
+        await startOwnFrame(services, session);
         const view = liveView(services, session);
         const sliced = await planInSlices(view, request);
         if (session.seq === view.nextSeq) planned = sliced;

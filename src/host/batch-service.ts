@@ -11,7 +11,8 @@
  * session taken when the writer starts; when an event was appended meanwhile (a web host call
  * such as a rename may append while the agent is in maintenance), it plans again (twice at
  * most, then once in one piece), and appends synchronously after its last slice, so the plan it
- * writes is the plan of the session it writes to.
+ * writes is the plan of the session it writes to. Before planning it saves what the session
+ * holds, so the batch is a durable write of its own ({@link startOwnFrame}).
  *
  * @module dsh-message-recall/host/batch-service
  */
@@ -56,6 +57,22 @@ async function planInSlices(view: SessionReadView, request: BatchRequest): Promi
   return planned.ok ? planned : { ok: false, refusal: changeRefusal(planned.refusal) }
 }
 
+/**
+ * Save what the session holds before the batch, so the batch's events are the whole of the next
+ * durable write: one zstd frame of their own (`dsh-session-persistence-jsonl` writes one frame
+ * per write-behind batch, `SessionWriteBehind.startWrite`). A frame of at most one zstd block
+ * (128 KiB of log text) is all or nothing across a torn write: DSH's loader recovers only the
+ * complete blocks of a torn final frame (`readZstdPrefix`, `decompressZstdPrefix`), and a cut
+ * block decodes to nothing. A failure here is left to the batch's own flush to report.
+ */
+async function startOwnFrame(services: RemovalServices, session: Session): Promise<void> {
+  try {
+    await services.sessions.flush(session)
+  } catch {
+    // The batch's flush retries and answers PERSIST_FAILED if the disk is still failing.
+  }
+}
+
 /** How often `apply` plans in slices again when the session changed meanwhile, before it plans in one piece. */
 const SLICED_ATTEMPTS = 3
 
@@ -85,6 +102,7 @@ export function applyChanges(services: RemovalServices, request: BatchRequest): 
     async (session) => {
       let planned: Planned | undefined
       for (let attempt = 0; attempt < SLICED_ATTEMPTS && planned === undefined; attempt++) {
+        await startOwnFrame(services, session)
         const view = liveView(services, session)
         const sliced = await planInSlices(view, request)
         // Appended to meanwhile: the plan may be stale; plan again on the session as it is now.
