@@ -182,8 +182,8 @@ function readReplaceOp(surfaceOp) {
 var TOMBSTONE_PLUGIN = "dsh-message-recall";
 var REMOVAL_ACTIONS = ["recall", "delete", "deleteFrom"];
 var TOMBSTONE_ACTIONS = [...REMOVAL_ACTIONS, "exclude"];
-function tombstoneSource(action, shadowedSeqs) {
-  return { kind: "plugin", plugin: TOMBSTONE_PLUGIN, action, removedSeqs: [...shadowedSeqs] };
+function tombstoneSource(action, shadowedSeqs, batch) {
+  return { kind: "plugin", plugin: TOMBSTONE_PLUGIN, action, removedSeqs: [...shadowedSeqs], ...batch === void 0 ? {} : { batch } };
 }
 function isTombstoneSource(source) {
   return isRecord(source) && source.kind === "plugin" && source.plugin === TOMBSTONE_PLUGIN;
@@ -245,6 +245,44 @@ function removalStatuses(count, lookup) {
   return new Map([...statuses].sort((a, b) => a[0] - b[0]));
 }
 
+// src/shared/batch-mark.ts
+var isSeq2 = (value) => typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
+function readBatchMark(event) {
+  if (!isTombstoneEvent(event)) return null;
+  const mark = event.data.source.batch;
+  if (!isRecord(mark) || typeof mark.id !== "string" || !isSeq2(mark.write) || !isSeq2(mark.writes) || mark.write >= mark.writes) return null;
+  const changes = Array.isArray(mark.changes) ? mark.changes : void 0;
+  return { id: mark.id, write: mark.write, writes: mark.writes, ...changes === void 0 ? {} : { changes } };
+}
+function cutShortBatches(count, lookup) {
+  const batches = /* @__PURE__ */ new Map();
+  const restoredAt = /* @__PURE__ */ new Map();
+  for (let seq = 0; seq < count; seq++) {
+    const event = lookup(seq);
+    if (event === void 0) continue;
+    const mark = readBatchMark(event);
+    if (mark !== null) {
+      const seen = batches.get(mark.id) ?? { firstSeq: seq, writes: mark.writes, written: /* @__PURE__ */ new Set(), changes: null };
+      seen.written.add(mark.write);
+      if (mark.changes !== void 0) seen.changes = mark.changes;
+      batches.set(mark.id, seen);
+      continue;
+    }
+    const restore = readRestore(event, lookup);
+    if (restore !== null && !restoredAt.has(restore.tombstoneSeq)) restoredAt.set(restore.tombstoneSeq, seq);
+  }
+  const cut = [];
+  for (const [id, seen] of batches) {
+    for (const change of seen.changes ?? []) {
+      if (change.action === "restore" && (restoredAt.get(change.tombstoneSeq) ?? -1) > seen.firstSeq) seen.written.add(change.write);
+    }
+    if (seen.written.size >= seen.writes) continue;
+    const missing = seen.changes === null ? null : seen.changes.flatMap((change, index) => seen.written.has(change.write) ? [] : [{ ...change, index }]);
+    cut.push({ id, firstSeq: seen.firstSeq, writes: seen.writes, written: seen.written.size, missing });
+  }
+  return cut;
+}
+
 // src/host/inspect.ts
 function tombstonesOf(count, lookup, onSurface) {
   const found = [];
@@ -261,7 +299,8 @@ function summarizeLive(session, lookup) {
     lastSeq: session.seq - 1,
     surfaceNodeCount: nodes.size,
     replaceGeneration: session.surface.replaceGeneration,
-    tombstones: tombstonesOf(session.seq, lookup, (seq) => nodes.has(seq))
+    tombstones: tombstonesOf(session.seq, lookup, (seq) => nodes.has(seq)),
+    cutShortBatches: cutShortBatches(session.seq, lookup)
   };
 }
 function summarizeStored(events) {
@@ -272,7 +311,8 @@ function summarizeStored(events) {
     lastSeq: events.length - 1,
     surfaceNodeCount: fold.nodes.length,
     replaceGeneration: fold.replacements.length,
-    tombstones: tombstonesOf(events.length, (seq) => events[seq], (seq) => nodes.has(seq))
+    tombstones: tombstonesOf(events.length, (seq) => events[seq], (seq) => nodes.has(seq)),
+    cutShortBatches: cutShortBatches(events.length, (seq) => events[seq])
   };
 }
 async function inspectSession(services, sessionId) {
@@ -1607,8 +1647,8 @@ function planForSession(session, lookup, request) {
   const planned = planRemoval({ nodes: view.nodes, lookup, action: planningAction(request.action), target: request.target });
   return planned.ok ? { ok: true, plan: planned.plan, view } : planned;
 }
-function appendTombstone(session, plan, tombstoneText = "") {
-  const source = tombstoneSource(plan.action, plan.shadowedSeqs);
+function appendTombstone(session, plan, tombstoneText = "", batch) {
+  const source = tombstoneSource(plan.action, plan.shadowedSeqs, batch);
   const message = createUserMessage({
     content: tombstoneText === "" ? [] : [{ type: "text", text: tombstoneText }],
     source
@@ -1926,19 +1966,29 @@ function describeBatchRefusal(refusal, describe) {
 }
 
 // src/host/batch-writer.ts
+import { randomUUID as randomUUID2 } from "node:crypto";
+function batchMarks(plan, changes) {
+  const writes = plan.writes.length;
+  if (writes < 2) return void 0;
+  const id = randomUUID2();
+  const first = plan.writes.findIndex((write) => write.kind === "tombstone");
+  const listed = changes.map((change, index) => change.action === "restore" ? { action: "restore", tombstoneSeq: change.tombstoneSeq, write: plan.writeOfChange[index] } : { action: change.action, seq: change.seq, write: plan.writeOfChange[index] });
+  return (w) => ({ id, write: w, writes, ...w === first ? { changes: listed } : {} });
+}
 function appendBatch(session, plan, changes, options = {}) {
   const { effects } = options;
   const lookup = options.lookup ?? (() => (seq) => session.events[seq]);
   const real = /* @__PURE__ */ new Map();
   const map = (seq) => real.get(seq) ?? seq;
   const written = [];
+  const marks = batchMarks(plan, changes);
   for (const [w, write] of plan.writes.entries()) {
     const shadowedSeqs = write.kind === "tombstone" ? write.shadowedSeqs.map(map) : [write.tombstoneSeq];
     const start = shadowedSeqs[0];
     const end = shadowedSeqs.at(-1);
     try {
       if (effects?.meter !== void 0) priceReplace(session, effects, lookup(), { start, end }, shadowedSeqs);
-      const event = write.kind === "tombstone" ? appendTombstone(session, { action: write.action, start, end, shadowedSeqs }, options.tombstoneText ?? "") : appendRestore(session, { start, end, data: write.data, sourceEventSeqs: [write.tombstoneSeq, write.originalSeq] });
+      const event = write.kind === "tombstone" ? appendTombstone(session, { action: write.action, start, end, shadowedSeqs }, options.tombstoneText ?? "", marks?.(w)) : appendRestore(session, { start, end, data: write.data, sourceEventSeqs: [write.tombstoneSeq, write.originalSeq] });
       real.set(write.virtualSeq, event.seq);
       written.push(event);
     } catch (error) {

@@ -18,6 +18,7 @@ import { replaceOp } from '../shared/replace-op'
 import { contentOf, plainText } from '../shared/surface-node'
 import { planRemoval, type EventLookup, type PlanTarget, type RemovalPlan } from './surface-plan'
 import { tombstoneSource, type RemovalAction, type TombstoneAction } from '../shared/tombstone'
+import type { BatchMark } from '../shared/batch-mark'
 import { errorText, MessageRecallError, type WriteRefusal } from './refusals'
 import { checkExpectation, type StableView } from './view-expectation'
 import { priceReplace, retitleAfterRemoval, type WriteEffects } from './write-effects'
@@ -76,12 +77,13 @@ export type TombstoneRange = Pick<RemovalPlan, 'start' | 'end' | 'shadowedSeqs'>
  * @param plan - a plan from {@link planRemoval} over this session's current surface (or any
  *   range with the same fields; `shadowedSeqs` in surface order).
  * @param tombstoneText - `''` (default) for empty content, else the text of one text block.
+ * @param batch - the batch mark, for a tombstone of a batch of two or more writes (`batch-mark.ts`).
  * @returns the logged tombstone event.
  * @throws the Session's error when it refuses the event (e.g. `surface replace: start seq N not
  * found in surface` for a plan made against an older surface, or an invariant companion's error).
  */
-export function appendTombstone(session: Session, plan: TombstoneRange, tombstoneText = ''): SessionEvent<'user/message'> {
-  const source = tombstoneSource(plan.action, plan.shadowedSeqs)
+export function appendTombstone(session: Session, plan: TombstoneRange, tombstoneText = '', batch?: BatchMark): SessionEvent<'user/message'> {
+  const source = tombstoneSource(plan.action, plan.shadowedSeqs, batch)
   const message = createUserMessage({
     content: tombstoneText === '' ? [] : [{ type: 'text', text: tombstoneText }],
     source: source as unknown as UserMessage['source'],

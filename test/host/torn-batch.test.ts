@@ -9,7 +9,8 @@
  *   events are a frame of their own; without that, they shared a frame with the unsaved events
  *   and a cut kept the batch's first tombstones).
  * - A batch larger than one block spans several blocks, and DSH keeps the complete ones: a cut
- *   keeps a prefix of it. rc.8's framing allows no more; the README says so.
+ *   keeps a prefix of it. rc.8's framing allows no more; the README says so, and `inspect` names
+ *   the batch that was cut short and its missing changes (from the batch marks of its tombstones).
  */
 import assert from 'node:assert/strict'
 import { readFileSync, writeFileSync } from 'node:fs'
@@ -105,7 +106,27 @@ describe('a batch across a torn write', () => {
     const size = text(bytes, batchFrame).length
     assert.ok(size > MAX_BLOCK_BYTES && batchFrame.blocks >= 2, `${size} bytes in ${batchFrame.blocks} blocks`)
     const seen = await tombstonesAt(root, id, bytes, offsets(frameStart, batchFrame.end, 12))
-    const partial = [...seen.values()].filter((count) => count > 0 && count < 700)
+    const partial = [...seen].filter(([, count]) => count > 0 && count < 700)
     assert.ok(partial.length > 0, `a cut in a later block keeps the tombstones of the first: ${JSON.stringify([...seen])}`)
+
+    // inspect says which batch was cut short and which of its changes are missing.
+    const [cut, kept] = partial[0]!
+    writeFileSync(sessionFile(root, id), bytes.subarray(0, cut))
+    const app = await roots.boot(root)
+    try {
+      const reply = await app.post({ sessionId: id, action: 'inspect' })
+      assert.equal(reply.status, 200, reply.text.slice(0, 300))
+      const disk = reply.json.value.disk
+      assert.equal(disk.tombstones.length, kept)
+      assert.equal(disk.cutShortBatches.length, 1)
+      const batch = disk.cutShortBatches[0]
+      assert.deepEqual({ firstSeq: batch.firstSeq, writes: batch.writes, written: batch.written }, { firstSeq: disk.tombstones[0].seq, writes: 700, written: kept })
+      const removed = new Set(disk.tombstones.flatMap((t: { shadowedSeqs: number[] }) => t.shadowedSeqs))
+      const prompts = (await app.ctx.sessionPersistence.inspect(SessionId(id))).events.filter((e) => e.type === 'user/message' && !isTombstoneEvent(e as LogEvent)).map((e) => e.seq)
+      assert.deepEqual(batch.missing, prompts.filter((seq) => !removed.has(seq)).map((seq, i) => ({ action: 'delete', seq, write: kept + i, index: kept + i })))
+    } finally {
+      writeFileSync(sessionFile(root, id), bytes)
+      await roots.shut(app)
+    }
   })
 })
