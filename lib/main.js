@@ -278,7 +278,7 @@ function cutShortBatches(count, lookup) {
     }
     if (seen.written.size >= seen.writes) continue;
     const missing = seen.changes === null ? null : seen.changes.flatMap((change, index) => seen.written.has(change.write) ? [] : [{ ...change, index }]);
-    cut.push({ id, firstSeq: seen.firstSeq, writes: seen.writes, written: seen.written.size, missing });
+    cut.push({ id, firstSeq: seen.firstSeq, writes: seen.writes, written: seen.written.size, changes: seen.changes?.length ?? null, missing });
   }
   return cut;
 }

@@ -42,6 +42,8 @@ export interface CutShortBatch {
   readonly writes: number
   /** Writes the log holds. */
   readonly written: number
+  /** Changes the batch held (its list's length); `null` when the log lacks the tombstone that lists them. */
+  readonly changes: number | null
   /**
    * The changes whose writes the log lacks, with their position in the batch's list (`index`), in
    * list order; `null` when the log lacks the batch's first tombstone (which lists them).
@@ -97,7 +99,7 @@ export function cutShortBatches(count: number, lookup: (seq: number) => LogEvent
     }
     if (seen.written.size >= seen.writes) continue
     const missing = seen.changes === null ? null : seen.changes.flatMap((change, index) => (seen.written.has(change.write) ? [] : [{ ...change, index }]))
-    cut.push({ id, firstSeq: seen.firstSeq, writes: seen.writes, written: seen.written.size, missing })
+    cut.push({ id, firstSeq: seen.firstSeq, writes: seen.writes, written: seen.written.size, changes: seen.changes?.length ?? null, missing })
   }
   return cut
 }
