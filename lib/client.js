@@ -2382,8 +2382,14 @@ function blockChars(block) {
   }
 }
 function estimateTokens(contents) {
+  return tokensOfChars(countChars(contents));
+}
+function countChars(contents) {
   let chars = 0;
   for (const content of contents) for (const block of content) chars += blockChars(block);
+  return chars;
+}
+function tokensOfChars(chars) {
   return Math.ceil(chars / CHARS_PER_TOKEN);
 }
 
@@ -2622,7 +2628,7 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
 }
 
 // src/client/stamp.ts
-var BUILD_STAMP = true ? "0.1.0+5a5db8fcfe" : "dev";
+var BUILD_STAMP = true ? "0.1.0+dae489ff60" : "dev";
 
 // src/client/session-stores.ts
 var SessionStores = class {

@@ -1759,8 +1759,14 @@ function blockChars(block) {
   }
 }
 function estimateTokens(contents) {
+  return tokensOfChars(countChars(contents));
+}
+function countChars(contents) {
   let chars = 0;
   for (const content of contents) for (const block of content) chars += blockChars(block);
+  return chars;
+}
+function tokensOfChars(chars) {
   return Math.ceil(chars / CHARS_PER_TOKEN);
 }
 
@@ -1931,9 +1937,15 @@ function* planBatchSteps(input) {
     }
   };
 }
-function estimateBatch(plan) {
+var ESTIMATE_STEP = 1024;
+function* estimateBatchSteps(plan) {
   const restored = plan.writes.flatMap((w) => w.kind === "restore" && isRecord(w.data) && Array.isArray(w.data.content) ? [w.data.content] : []);
-  return { estimatedTokens: estimateTokens(plan.removedSeqs.map((seq) => contentOf(plan.lookup(seq)))), restoredTokens: estimateTokens(restored) };
+  let chars = 0;
+  for (let start = 0; start < plan.removedSeqs.length; start += ESTIMATE_STEP) {
+    if (start > 0) yield;
+    chars += countChars(plan.removedSeqs.slice(start, start + ESTIMATE_STEP).map((seq) => contentOf(plan.lookup(seq))));
+  }
+  return { estimatedTokens: tokensOfChars(chars), restoredTokens: estimateTokens(restored) };
 }
 function toWrite(d) {
   if (d.kind === "restore") {
@@ -2085,6 +2097,7 @@ async function previewChanges(services, request) {
   const planned = await planInSlices(view, request);
   if (!planned.ok) return planned;
   const { plan } = planned;
+  const estimate = await runSliced(estimateBatchSteps(plan));
   const real = (seq) => seq < view.nextSeq ? seq : null;
   const writes = plan.writes.map((w) => w.kind === "tombstone" ? { kind: "tombstone", changeIndexes: w.changeIndexes, action: w.action, removedSeqs: w.shadowedSeqs.map(real) } : { kind: "restore", changeIndexes: w.changeIndexes, tombstoneSeq: w.tombstoneSeq, restoredSeq: w.originalSeq });
   return {
@@ -2096,7 +2109,7 @@ async function previewChanges(services, request) {
       restoreCount: writes.filter((w) => w.kind === "restore").length,
       removedSeqs: plan.removedSeqs.filter((seq) => seq < view.nextSeq),
       restoredSeqs: plan.restoredSeqs,
-      ...estimateBatch(plan),
+      ...estimate,
       replaceGeneration: view.replaceGeneration,
       lastSeq: view.lastSeq
     }

@@ -31,7 +31,7 @@ import { isRecord, type LogEvent } from '../shared/events'
 import { replaceOp } from '../shared/replace-op'
 import { classifyNode, contentOf, type NodeKind } from '../shared/surface-node'
 import { planRemoval, positionOf, type EventLookup, type PlanRefusal } from './surface-plan'
-import { estimateTokens } from '../shared/token-estimate'
+import { countChars, estimateTokens, tokensOfChars } from '../shared/token-estimate'
 import { describeRestoreRefusal, planRestore, type RestoreRefusal } from './restore-plan'
 import { tombstoneSource, type TombstoneAction } from '../shared/tombstone'
 
@@ -315,8 +315,30 @@ export function* planBatchSteps(input: BatchInput): Generator<void, BatchResult,
  * @returns `{ estimatedTokens, restoredTokens }`.
  */
 export function estimateBatch(plan: BatchPlan): { estimatedTokens: number; restoredTokens: number } {
+  const steps = estimateBatchSteps(plan)
+  for (;;) {
+    const step = steps.next()
+    if (step.done) return step.value
+  }
+}
+
+/** Removed messages counted between two steps of {@link estimateBatchSteps}. */
+const ESTIMATE_STEP = 1024
+
+/**
+ * {@link estimateBatch} in steps of {@link ESTIMATE_STEP} removed messages, for planning in
+ * slices (`time-slice.ts`).
+ * @param plan - a plan from {@link planBatch}.
+ * @returns a generator whose return value is {@link estimateBatch}'s result.
+ */
+export function* estimateBatchSteps(plan: BatchPlan): Generator<void, { estimatedTokens: number; restoredTokens: number }, void> {
   const restored = plan.writes.flatMap((w) => (w.kind === 'restore' && isRecord(w.data) && Array.isArray(w.data.content) ? [w.data.content as readonly unknown[]] : []))
-  return { estimatedTokens: estimateTokens(plan.removedSeqs.map((seq) => contentOf(plan.lookup(seq)!))), restoredTokens: estimateTokens(restored) }
+  let chars = 0
+  for (let start = 0; start < plan.removedSeqs.length; start += ESTIMATE_STEP) {
+    if (start > 0) yield
+    chars += countChars(plan.removedSeqs.slice(start, start + ESTIMATE_STEP).map((seq) => contentOf(plan.lookup(seq)!)))
+  }
+  return { estimatedTokens: tokensOfChars(chars), restoredTokens: estimateTokens(restored) }
 }
 
 function toWrite(d: Draft): BatchWrite {

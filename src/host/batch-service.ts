@@ -19,7 +19,7 @@
 import type { Session } from '@deepseek-ai/dsh-session'
 import type { ApplyValue, BatchPlanValue, PlannedWrite, ViewExpectation } from '../shared/protocol'
 import { describePlanRefusal } from './surface-plan'
-import { describeBatchRefusal, estimateBatch, planBatch, planBatchSteps, type BatchChange, type BatchPlan, type BatchRefusal } from './batch-plan'
+import { describeBatchRefusal, estimateBatchSteps, planBatch, planBatchSteps, type BatchChange, type BatchPlan, type BatchRefusal } from './batch-plan'
 import { appendBatch } from './batch-writer'
 import type { BatchChangeRefusal, WriteRefusal } from './refusals'
 import type { SessionReadView } from './stored-session'
@@ -142,6 +142,7 @@ export async function previewChanges(services: Pick<RemovalServices, 'access'>, 
   const planned = await planInSlices(view, request)
   if (!planned.ok) return planned
   const { plan } = planned
+  const estimate = await runSliced(estimateBatchSteps(plan))
   const real = (seq: number): number | null => (seq < view.nextSeq ? seq : null)
   const writes: PlannedWrite[] = plan.writes.map((w) => w.kind === 'tombstone'
     ? { kind: 'tombstone', changeIndexes: w.changeIndexes, action: w.action, removedSeqs: w.shadowedSeqs.map(real) }
@@ -155,7 +156,7 @@ export async function previewChanges(services: Pick<RemovalServices, 'access'>, 
       restoreCount: writes.filter((w) => w.kind === 'restore').length,
       removedSeqs: plan.removedSeqs.filter((seq) => seq < view.nextSeq),
       restoredSeqs: plan.restoredSeqs,
-      ...estimateBatch(plan),
+      ...estimate,
       replaceGeneration: view.replaceGeneration,
       lastSeq: view.lastSeq,
     },
