@@ -1230,7 +1230,7 @@ function* jsonSteps(value) {
 // src/host/time-slice.ts
 import { performance } from "node:perf_hooks";
 import { setImmediate } from "node:timers/promises";
-var SLICE_MS = 8;
+var SLICE_MS = 4;
 async function runSliced(steps, sliceMs = SLICE_MS) {
   let deadline = performance.now() + sliceMs;
   for (; ; ) {
