@@ -33,19 +33,20 @@ function storedNode(events: readonly LogEvent[], type: string, text: string): nu
 }
 
 /**
- * A stored session whose log ends with `turn/end` (a real turn ran after the seed), in an app
- * booted afresh on the same root, so the session is stored and not live.
+ * A stored session whose log ends with `turn/end` (a real turn ran after the seed) or with the
+ * `session/end-seed` its seeding appended, in an app booted afresh on the same root, so the
+ * session is stored and not live.
  */
-async function storedSession(): Promise<{ app: DshApp; root: string; id: string }> {
+async function storedSession(last: 'turn/end' | 'session/end-seed' = 'turn/end'): Promise<{ app: DshApp; root: string; id: string }> {
   const root = roots.root()
   const first = await roots.boot(root)
   const agent = await seededAgent(first, 3)
-  await first.prompt(agent, 'One more question')
+  if (last === 'turn/end') await first.prompt(agent, 'One more question')
   const id = agent.id
   await roots.shut(first)
   const app = await roots.boot(root)
   const events = await stored(app, id)
-  assert.equal(events.at(-1)!.type, 'turn/end', 'the stored log ends with turn/end')
+  assert.equal(events.at(-1)!.type, last, `the stored log ends with ${last}`)
   assert.equal(app.ctx.sessions.get(SessionId(id)), undefined, 'not live')
   return { app, root, id }
 }
@@ -171,5 +172,26 @@ describe('a failed save on a stored session', () => {
     const agent = await app.resumeAgent(id)
     await app.prompt(agent, 'Resumed after the save')
     assert.equal(agent.session.events.at(-1)!.type, 'turn/end')
+  })
+
+  it('the same when the stored log already ends with session/end-seed: Save again saves it and a prompt resumes it', async () => {
+    const { app, root, id } = await storedSession('session/end-seed')
+    const before = await stored(app, id)
+    const fault = breakFolderOnEntry(app, root, id)
+    let tombstoneSeq: number
+    try {
+      const reply = await app.post({ sessionId: id, action: 'exclude', seq: storedNode(before, 'user/message', 'prompt #3') })
+      tombstoneSeq = reply.json?.error?.value?.tombstoneSeq
+      assertError(reply, 500, 'PERSIST_FAILED', notDurable(tombstoneSeq, 'exclude', id))
+      assert.equal(tombstoneSeq, before.length, 'no second end-seed')
+    } finally {
+      fault.restore()
+    }
+    const saved = await app.post({ sessionId: id, action: 'flush' })
+    assert.deepEqual([saved.status, saved.json.value], [200, { action: 'flush', lastSeq: tombstoneSeq, persisted: true }])
+    assert.equal(app.ctx.sessions.get(SessionId(id)), undefined)
+    const agent = await app.resumeAgent(id)
+    await app.prompt(agent, 'After the save')
+    assert.ok(isTombstoneEvent(agent.session.events[tombstoneSeq]! as LogEvent))
   })
 })
