@@ -2508,7 +2508,7 @@ var SessionAccess = class {
         detach();
         throw error;
       }
-      const hold = { session, users: 1, detach: once(detach), unsaved: false, retries: 0 };
+      const hold = { session, users: 1, detach: once(detach), retries: 0 };
       this.holds.set(id, hold);
       return hold;
     } finally {
@@ -2567,7 +2567,6 @@ var SessionAccess = class {
     }
     if (hold.users > 0 || this.holds.get(id) !== hold) return;
     if (!saved && this.services.sessions.get(id) === hold.session) {
-      hold.unsaved = true;
       this.scheduleRetry(id, hold);
       return;
     }

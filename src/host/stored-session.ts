@@ -24,7 +24,8 @@
  *   go after the first flush that succeeds; Save again (`flush`) or any later write to it saves
  *   it and lets it go at once. Detaching an unsaved session would lose the write (rc.8 retires a
  *   detached session with one flush, `PersistenceCoordinator.retire`, and a failed retirement
- *   keeps the id owned until the host restarts). While the plugin holds it, the session is live in the store, so `sessionPersistence.prepare`
+ *   keeps the id owned until the host restarts).
+ * - While the plugin holds a stored session, it is live in the store, so `sessionPersistence.prepare`
  *   refuses a concurrent resume (`cannot prepare session "<id>" while it is live`): no agent ever
  *   writes alongside. When the session becomes live while the plugin prepares it, the preparation
  *   is dropped and the write goes through the live path above (waits for an idle agent's
@@ -109,11 +110,9 @@ interface Hold {
   users: number
   /** Detaches the session from the store, once (later calls do nothing). */
   readonly detach: () => void
-  /** Set while its last flush failed: the hold stays, and {@link SessionAccess} retries the flush. */
-  unsaved: boolean
-  /** The pending retry of an unsaved hold's flush. */
+  /** The pending retry of the flush of a hold whose last flush failed (the hold stays until one succeeds). */
   retry?: ReturnType<typeof setTimeout>
-  /** How many retries of an unsaved hold's flush ran. */
+  /** How many retries of that flush ran. */
   retries: number
 }
 
@@ -325,7 +324,7 @@ export class SessionAccess {
         detach()
         throw error
       }
-      const hold: Hold = { session, users: 1, detach: once(detach), unsaved: false, retries: 0 }
+      const hold: Hold = { session, users: 1, detach: once(detach), retries: 0 }
       this.holds.set(id, hold)
       return hold
     } finally {
@@ -390,7 +389,6 @@ export class SessionAccess {
     // Another write may have joined while the flush ran; the last user decides.
     if (hold.users > 0 || this.holds.get(id) !== hold) return
     if (!saved && this.services.sessions.get(id as SessionId) === hold.session) {
-      hold.unsaved = true
       this.scheduleRetry(id, hold)
       return
     }
