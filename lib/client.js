@@ -372,6 +372,14 @@ var zh = {
   "panel.tokens.other": "约 {count} 个 token",
   "panel.notLoaded": "内容不在已加载的历史中",
   "panel.restored": "已恢复",
+  "panel.cutShort.one": "一次批量应用在写入磁盘时被中断：{total} 项改动中有 {count} 项没有生效，可以在编辑器中重新应用",
+  "panel.cutShort.other": "一次批量应用在写入磁盘时被中断：{total} 项改动中有 {count} 项没有生效，可以在编辑器中重新应用",
+  "panel.cutShort.more.one": "还有 {count} 项",
+  "panel.cutShort.more.other": "还有 {count} 项",
+  "panel.cutShort.action.delete": "删除",
+  "panel.cutShort.action.deleteFrom": "删除以下",
+  "panel.cutShort.action.exclude": "排除",
+  "panel.cutShort.action.restore": "恢复",
   "error.NOT_RESTORABLE": "这次移除无法原地恢复，可以打开一个副本",
   "error.STALE_VIEW": "对话刚刚有了变化，请再试一次",
   "error.AGENT_BUSY": "智能体正在工作，请等它停下再试",
@@ -461,6 +469,14 @@ var en = {
   "panel.tokens.other": "≈ {count} tokens",
   "panel.notLoaded": "Content not in the loaded history",
   "panel.restored": "Restored",
+  "panel.cutShort.one": "An Apply was cut short while it was saved: {count} of its {total} changes did not take effect. Apply it again in the editor.",
+  "panel.cutShort.other": "An Apply was cut short while it was saved: {count} of its {total} changes did not take effect. Apply them again in the editor.",
+  "panel.cutShort.more.one": "and {count} more",
+  "panel.cutShort.more.other": "and {count} more",
+  "panel.cutShort.action.delete": "Delete",
+  "panel.cutShort.action.deleteFrom": "Delete onward",
+  "panel.cutShort.action.exclude": "Exclude",
+  "panel.cutShort.action.restore": "Restore",
   "error.NOT_RESTORABLE": "This removal cannot be undone in place. Open a copy instead.",
   "error.STALE_VIEW": "The conversation just changed. Try again.",
   "error.AGENT_BUSY": "The agent is working. Try again when it stops.",
@@ -2610,6 +2626,44 @@ function pageImageSource(get) {
 // src/client/panel/RemovedPanel.tsx
 var import_react4 = require("react");
 
+// src/shared/batch-mark.ts
+var isSeq2 = (value) => typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
+function readBatchMark(event) {
+  if (!isTombstoneEvent(event)) return null;
+  const mark = event.data.source.batch;
+  if (!isRecord(mark) || typeof mark.id !== "string" || !isSeq2(mark.write) || !isSeq2(mark.writes) || mark.write >= mark.writes) return null;
+  const changes = Array.isArray(mark.changes) ? mark.changes : void 0;
+  return { id: mark.id, write: mark.write, writes: mark.writes, ...changes === void 0 ? {} : { changes } };
+}
+function cutShortBatches(count, lookup) {
+  const batches = /* @__PURE__ */ new Map();
+  const restoredAt = /* @__PURE__ */ new Map();
+  for (let seq = 0; seq < count; seq++) {
+    const event = lookup(seq);
+    if (event === void 0) continue;
+    const mark = readBatchMark(event);
+    if (mark !== null) {
+      const seen = batches.get(mark.id) ?? { firstSeq: seq, writes: mark.writes, written: /* @__PURE__ */ new Set(), changes: null };
+      seen.written.add(mark.write);
+      if (mark.changes !== void 0) seen.changes = mark.changes;
+      batches.set(mark.id, seen);
+      continue;
+    }
+    const restore = readRestore(event, lookup);
+    if (restore !== null && !restoredAt.has(restore.tombstoneSeq)) restoredAt.set(restore.tombstoneSeq, seq);
+  }
+  const cut = [];
+  for (const [id, seen] of batches) {
+    for (const change of seen.changes ?? []) {
+      if (change.action === "restore" && (restoredAt.get(change.tombstoneSeq) ?? -1) > seen.firstSeq) seen.written.add(change.write);
+    }
+    if (seen.written.size >= seen.writes) continue;
+    const missing = seen.changes === null ? null : seen.changes.flatMap((change, index) => seen.written.has(change.write) ? [] : [{ ...change, index }]);
+    cut.push({ id, firstSeq: seen.firstSeq, writes: seen.writes, written: seen.written.size, changes: seen.changes?.length ?? null, missing });
+  }
+  return cut;
+}
+
 // src/shared/token-estimate.ts
 var CHARS_PER_TOKEN = 4;
 function blockChars(block) {
@@ -2627,8 +2681,14 @@ function blockChars(block) {
   }
 }
 function estimateTokens(contents) {
+  return tokensOfChars(countChars(contents));
+}
+function countChars(contents) {
   let chars = 0;
   for (const content of contents) for (const block of content) chars += blockChars(block);
+  return chars;
+}
+function tokensOfChars(chars) {
   return Math.ceil(chars / CHARS_PER_TOKEN);
 }
 
@@ -2660,6 +2720,24 @@ function removalEntries(replacements, chat) {
       canRestore: fates.canRestore(tombstone.seq, kindOf)
     };
   }).reverse();
+}
+var CUT_SHORT_SHOWN = 5;
+function cutShortEntries(replacements, chat) {
+  const bySeq = new Map(replacements.map((e) => [e.seq, e]));
+  const last = replacements.reduce((max, e) => Math.max(max, e.seq), -1);
+  const batches = cutShortBatches(last + 1, (seq) => bySeq.get(seq));
+  if (batches.length === 0) return [];
+  const held = heldMessages(chat);
+  return batches.map((batch) => ({
+    firstSeq: batch.firstSeq,
+    changes: batch.changes,
+    missingCount: batch.missing?.length ?? batch.writes - batch.written,
+    missing: (batch.missing ?? []).slice(0, CUT_SHORT_SHOWN).map((change) => {
+      const seq = change.action === "restore" ? bySeq.get(change.tombstoneSeq)?.sourceEventSeqs?.[0] : change.seq;
+      const text = seq === void 0 ? void 0 : held.get(seq)?.text;
+      return { action: change.action, excerpt: text === void 0 ? null : excerpt(text) };
+    })
+  })).reverse();
 }
 function removalCounts(replacements) {
   const fates = readFates(replacements);
@@ -2754,6 +2832,7 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
   const chat = useSession(selectChat2);
   const replacements = useSession(selectReplacements);
   const entries = (0, import_react4.useMemo)(() => removalEntries(replacements, chat), [replacements, chat]);
+  const cutShort = (0, import_react4.useMemo)(() => cutShortEntries(replacements, chat), [replacements, chat]);
   const state = (0, import_react4.useSyncExternalStore)(actions.subscribe, actions.getSnapshot);
   const panel = (0, import_react4.useRef)(null);
   (0, import_react4.useEffect)(() => {
@@ -2780,6 +2859,17 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
       /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("strong", { children: t("panel.title") }),
       /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("button", { type: "button", "data-message-recall-panel-close": "", onClick: onClose, children: t("panel.close") })
     ] }),
+    cutShort.map((batch) => /* @__PURE__ */ (0, import_jsx_runtime4.jsxs)("div", { "data-message-recall-cut-short": batch.firstSeq, role: "note", children: [
+      /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("p", { children: t(countedKey("panel.cutShort", batch.missingCount), { count: batch.missingCount, total: batch.changes ?? "?" }) }),
+      batch.missing.length > 0 && /* @__PURE__ */ (0, import_jsx_runtime4.jsxs)("ul", { children: [
+        batch.missing.map((change, i) => /* @__PURE__ */ (0, import_jsx_runtime4.jsxs)("li", { children: [
+          t(`panel.cutShort.action.${change.action}`),
+          ": ",
+          change.excerpt ?? t("panel.notLoaded")
+        ] }, i)),
+        batch.missingCount > batch.missing.length && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("li", { children: t(countedKey("panel.cutShort.more", batch.missingCount - batch.missing.length), { count: batch.missingCount - batch.missing.length }) })
+      ] })
+    ] }, batch.firstSeq)),
     /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("ol", { children: entries.map((entry) => {
       const busy = state.pending?.tombstoneSeq === entry.tombstoneSeq;
       const error = state.errors.get(entry.tombstoneSeq) ?? null;
@@ -2825,7 +2915,7 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
 }
 
 // src/client/build-stamp.ts
-var BUILD_STAMP = true ? "0.1.0+815861d627" : "dev";
+var BUILD_STAMP = true ? "0.1.0+e3906c7d43" : "dev";
 
 // src/client/notices/notice-styles.ts
 var NOTICE_STYLE_TEXT = `

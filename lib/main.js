@@ -311,8 +311,8 @@ function readReplaceOp(surfaceOp) {
 
 // src/shared/tombstone.ts
 var TOMBSTONE_PLUGIN = "dsh-message-recall";
-function tombstoneSource(action, shadowedSeqs) {
-  return { kind: "plugin", plugin: TOMBSTONE_PLUGIN, action, removedSeqs: [...shadowedSeqs] };
+function tombstoneSource(action, shadowedSeqs, batch) {
+  return { kind: "plugin", plugin: TOMBSTONE_PLUGIN, action, removedSeqs: [...shadowedSeqs], ...batch === void 0 ? {} : { batch } };
 }
 function isTombstoneSource(source) {
   return isRecord(source) && source.kind === "plugin" && source.plugin === TOMBSTONE_PLUGIN;
@@ -615,6 +615,44 @@ function readFates(events) {
   return new Fates(events);
 }
 
+// src/shared/batch-mark.ts
+var isSeq2 = (value) => typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
+function readBatchMark(event) {
+  if (!isTombstoneEvent(event)) return null;
+  const mark = event.data.source.batch;
+  if (!isRecord(mark) || typeof mark.id !== "string" || !isSeq2(mark.write) || !isSeq2(mark.writes) || mark.write >= mark.writes) return null;
+  const changes = Array.isArray(mark.changes) ? mark.changes : void 0;
+  return { id: mark.id, write: mark.write, writes: mark.writes, ...changes === void 0 ? {} : { changes } };
+}
+function cutShortBatches(count, lookup) {
+  const batches = /* @__PURE__ */ new Map();
+  const restoredAt = /* @__PURE__ */ new Map();
+  for (let seq = 0; seq < count; seq++) {
+    const event = lookup(seq);
+    if (event === void 0) continue;
+    const mark = readBatchMark(event);
+    if (mark !== null) {
+      const seen = batches.get(mark.id) ?? { firstSeq: seq, writes: mark.writes, written: /* @__PURE__ */ new Set(), changes: null };
+      seen.written.add(mark.write);
+      if (mark.changes !== void 0) seen.changes = mark.changes;
+      batches.set(mark.id, seen);
+      continue;
+    }
+    const restore = readRestore(event, lookup);
+    if (restore !== null && !restoredAt.has(restore.tombstoneSeq)) restoredAt.set(restore.tombstoneSeq, seq);
+  }
+  const cut = [];
+  for (const [id, seen] of batches) {
+    for (const change of seen.changes ?? []) {
+      if (change.action === "restore" && (restoredAt.get(change.tombstoneSeq) ?? -1) > seen.firstSeq) seen.written.add(change.write);
+    }
+    if (seen.written.size >= seen.writes) continue;
+    const missing = seen.changes === null ? null : seen.changes.flatMap((change, index) => seen.written.has(change.write) ? [] : [{ ...change, index }]);
+    cut.push({ id, firstSeq: seen.firstSeq, writes: seen.writes, written: seen.written.size, changes: seen.changes?.length ?? null, missing });
+  }
+  return cut;
+}
+
 // src/host/inspect.ts
 function tombstonesOf(count, lookup, onSurface) {
   const found = [];
@@ -631,7 +669,8 @@ function summarizeLive(session, lookup) {
     lastSeq: session.seq - 1,
     surfaceNodeCount: nodes.size,
     replaceGeneration: session.surface.replaceGeneration,
-    tombstones: tombstonesOf(session.seq, lookup, (seq) => nodes.has(seq))
+    tombstones: tombstonesOf(session.seq, lookup, (seq) => nodes.has(seq)),
+    cutShortBatches: cutShortBatches(session.seq, lookup)
   };
 }
 function summarizeStored(events) {
@@ -642,7 +681,8 @@ function summarizeStored(events) {
     lastSeq: events.length - 1,
     surfaceNodeCount: fold.nodes.length,
     replaceGeneration: fold.replacements.length,
-    tombstones: tombstonesOf(events.length, (seq) => events[seq], (seq) => nodes.has(seq))
+    tombstones: tombstonesOf(events.length, (seq) => events[seq], (seq) => nodes.has(seq)),
+    cutShortBatches: cutShortBatches(events.length, (seq) => events[seq])
   };
 }
 async function inspectSession(services, sessionId) {
@@ -686,10 +726,16 @@ function findDuplicateKey(text) {
     const code = text.charCodeAt(i);
     if (code === QUOTE) {
       let end = i + 1;
-      while (end < length && text.charCodeAt(end) !== QUOTE) end += text.charCodeAt(end) === BACKSLASH ? 2 : 1;
+      let escaped = false;
+      while (end < length && text.charCodeAt(end) !== QUOTE) {
+        if (text.charCodeAt(end) === BACKSLASH) {
+          escaped = true;
+          end += 2;
+        } else end += 1;
+      }
       if (expectKey) {
         const keys = stack[stack.length - 1].keys;
-        const key = JSON.parse(text.slice(i, end + 1));
+        const key = escaped ? JSON.parse(text.slice(i, end + 1)) : text.slice(i + 1, end);
         if (keys.has(key)) return { key, path: stack.flatMap((frame) => frame.under === null ? [] : [frame.under]) };
         keys.add(key);
         lastKey = key;
@@ -717,6 +763,106 @@ function errorText(error) {
   return error instanceof Error ? error.message : String(error);
 }
 
+// src/host/json-steps.ts
+var JSON_STEP_ELEMENTS = 512;
+function* jsonSteps(value) {
+  const parts = [];
+  function* write(item) {
+    if (Array.isArray(item)) {
+      if (item.length <= JSON_STEP_ELEMENTS) {
+        parts.push(JSON.stringify(item));
+        return;
+      }
+      parts.push("[");
+      for (let start = 0; start < item.length; start += JSON_STEP_ELEMENTS) {
+        if (start > 0) yield;
+        const run = item.slice(start, start + JSON_STEP_ELEMENTS);
+        const text = JSON.stringify(run);
+        parts.push(start === 0 ? text.slice(1, -1) : `,${text.slice(1, -1)}`);
+      }
+      parts.push("]");
+      return;
+    }
+    if (item === null || typeof item !== "object") {
+      parts.push(JSON.stringify(item) ?? "null");
+      return;
+    }
+    parts.push("{");
+    let first = true;
+    for (const [key, inner] of Object.entries(item)) {
+      if (inner === void 0 || typeof inner === "function" || typeof inner === "symbol") continue;
+      parts.push(`${first ? "" : ","}${JSON.stringify(key)}:`);
+      first = false;
+      yield* write(inner);
+    }
+    parts.push("}");
+  }
+  yield* write(value);
+  return parts.join("");
+}
+
+// src/host/time-slice.ts
+import { performance } from "node:perf_hooks";
+import { setImmediate } from "node:timers/promises";
+var SLICE_MS = 4;
+async function runSliced(steps, sliceMs = SLICE_MS) {
+  let deadline = performance.now() + sliceMs;
+  for (; ; ) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    if (performance.now() >= deadline) {
+      await setImmediate();
+      deadline = performance.now() + sliceMs;
+    }
+  }
+}
+
+// src/host/value-text.ts
+var VALUE_TEXT_MAX = 80;
+var VALUE_TEXT_DEPTH = 8;
+var FULL = Symbol("full");
+function valueText(value) {
+  if (value === void 0) return "undefined";
+  let text = "";
+  const put = (part) => {
+    text += part;
+    if (text.length > VALUE_TEXT_MAX) throw FULL;
+  };
+  const write = (item, depth) => {
+    if (item === null || typeof item !== "object") {
+      put(typeof item === "string" ? JSON.stringify(item.length > VALUE_TEXT_MAX ? item.slice(0, VALUE_TEXT_MAX + 1) : item) : String(JSON.stringify(item)));
+      return;
+    }
+    if (depth >= VALUE_TEXT_DEPTH) {
+      put("…");
+      return;
+    }
+    if (Array.isArray(item)) {
+      put("[");
+      item.forEach((element, i) => {
+        if (i > 0) put(",");
+        write(element, depth + 1);
+      });
+      put("]");
+      return;
+    }
+    put("{");
+    Object.keys(item).forEach((key, i) => {
+      if (i > 0) put(",");
+      put(`${JSON.stringify(key.length > VALUE_TEXT_MAX ? key.slice(0, VALUE_TEXT_MAX + 1) : key)}:`);
+      write(item[key], depth + 1);
+    });
+    put("}");
+  };
+  try {
+    write(value, 0);
+    return text;
+  } catch (error) {
+    if (error !== FULL) throw error;
+    return `${text.slice(0, VALUE_TEXT_MAX)}…`;
+  }
+}
+
 // src/host/http.ts
 function single(value) {
   return Array.isArray(value) ? value[0] : value;
@@ -733,7 +879,7 @@ function parseAuthority(host) {
 function checkTrust(headers, trustedHosts) {
   const host = single(headers.host);
   const parsed = host === void 0 ? null : parseAuthority(host);
-  if (parsed === null) return { code: "FORBIDDEN", message: `message-recall: Host header ${JSON.stringify(host ?? null)} is missing or malformed` };
+  if (parsed === null) return { code: "FORBIDDEN", message: `message-recall: Host header ${valueText(host ?? null)} is missing or malformed` };
   if (!trustedHosts.includes(parsed.hostname) && !trustedHosts.includes(parsed.authority)) {
     return { code: "FORBIDDEN", message: `message-recall: Host "${parsed.authority}" is not a trusted host` };
   }
@@ -762,7 +908,7 @@ function checkContentType(contentType) {
   const [type, ...params] = (contentType ?? "").split(";").map((part) => part.trim().toLowerCase());
   const charset = params.find((param) => param.startsWith("charset="))?.slice("charset=".length).replace(/^"|"$/g, "");
   if (type === "application/json" && (charset === void 0 || charset === "utf-8")) return null;
-  return { code: "UNSUPPORTED_MEDIA_TYPE", message: `message-recall: content type ${JSON.stringify(contentType ?? null)} is not application/json` };
+  return { code: "UNSUPPORTED_MEDIA_TYPE", message: `message-recall: content type ${valueText(contentType ?? null)} is not application/json` };
 }
 function readJsonBody(req, maxBytes) {
   const tooLarge = (bytes) => ({
@@ -823,7 +969,12 @@ function readJsonBody(req, maxBytes) {
   });
 }
 function sendJson(res, status, body, headers = {}) {
-  const text = JSON.stringify(body);
+  sendText(res, status, JSON.stringify(body), headers);
+}
+async function sendJsonInSlices(res, status, body) {
+  sendText(res, status, await runSliced(jsonSteps(body)), {});
+}
+function sendText(res, status, text, headers) {
   res.writeHead(status, {
     "content-type": "application/json; charset=utf-8",
     "content-length": String(Buffer.byteLength(text)),
@@ -2233,19 +2384,19 @@ function parseBatchRequest(body, expect) {
   const stray = Object.keys(body).find((key) => !FIELDS.includes(key));
   if (stray !== void 0) return invalid(`${body.action} with changes takes no field "${stray}" (allowed: ${FIELDS.join(", ")})`);
   const { changes } = body;
-  if (!Array.isArray(changes) || changes.length === 0) return invalid(`changes must be a non-empty array, got ${JSON.stringify(changes)}`);
+  if (!Array.isArray(changes) || changes.length === 0) return invalid(`changes must be a non-empty array, got ${valueText(changes)}`);
   if (changes.length > MAX_BATCH_CHANGES) return invalid(`changes holds ${changes.length} entries; at most ${MAX_BATCH_CHANGES} are accepted`);
   const out = [];
   for (const [i, change] of changes.entries()) {
     const at = `changes[${i}]`;
-    if (!isRecord(change)) return invalid(`${at} must be an object, got ${JSON.stringify(change)}`, i);
+    if (!isRecord(change)) return invalid(`${at} must be an object, got ${valueText(change)}`, i);
     const { action } = change;
-    if (!BATCH_ACTIONS.includes(action)) return invalid(`${at}.action must be one of ${BATCH_ACTIONS.join(", ")}, got ${JSON.stringify(action)}`, i);
+    if (!BATCH_ACTIONS.includes(action)) return invalid(`${at}.action must be one of ${BATCH_ACTIONS.join(", ")}, got ${valueText(action)}`, i);
     const removal = isTombstoneAction(action);
     const key = removal ? "seq" : "tombstoneSeq";
     const extra = Object.keys(change).find((k) => k !== "action" && k !== key);
     if (extra !== void 0) return invalid(`${at} (${action}) takes no field "${extra}" (allowed: action, ${key})`, i);
-    if (!isSeq(change[key])) return invalid(`${at}.${key} must be a non-negative safe integer, got ${JSON.stringify(change[key])}`, i);
+    if (!isSeq(change[key])) return invalid(`${at}.${key} must be a non-negative safe integer, got ${valueText(change[key])}`, i);
     out.push(removal ? { action, seq: change[key] } : { action: "restore", tombstoneSeq: change[key] });
   }
   return { ok: true, request: { action: body.action, sessionId: body.sessionId, changes: out, ...expect === void 0 ? {} : { expect } } };
@@ -2260,8 +2411,8 @@ function parseRouteRequest(body) {
   const unknown = Object.keys(body).find((key) => !FIELDS2.includes(key));
   if (unknown !== void 0) return invalid(`unknown field "${unknown}" (allowed: ${FIELDS2.join(", ")})`);
   const { sessionId, action, seq, messageId, planAction, expect } = body;
-  if (typeof sessionId !== "string" || sessionId.length === 0) return invalid(`sessionId must be a non-empty string, got ${JSON.stringify(sessionId)}`);
-  if (!ROUTE_ACTIONS.includes(action)) return invalid(`action must be one of ${ROUTE_ACTIONS.join(", ")}, got ${JSON.stringify(action)}`);
+  if (typeof sessionId !== "string" || sessionId.length === 0) return invalid(`sessionId must be a non-empty string, got ${valueText(sessionId)}`);
+  if (!ROUTE_ACTIONS.includes(action)) return invalid(`action must be one of ${ROUTE_ACTIONS.join(", ")}, got ${valueText(action)}`);
   if (action === "inspect" || action === "flush") {
     for (const field of ["seq", "messageId", "tombstoneSeq", "planAction", "expect", "changes"]) {
       if (body[field] !== void 0) return invalid(`${action} takes no ${field}`);
@@ -2278,19 +2429,19 @@ function parseRouteRequest(body) {
       if (body[field] !== void 0) return invalid(`${action} takes no ${field}; address the tombstone by tombstoneSeq`);
     }
     const { tombstoneSeq } = body;
-    if (!isSeq(tombstoneSeq)) return invalid(`tombstoneSeq must be a non-negative safe integer, got ${JSON.stringify(tombstoneSeq)}`);
+    if (!isSeq(tombstoneSeq)) return invalid(`tombstoneSeq must be a non-negative safe integer, got ${valueText(tombstoneSeq)}`);
     return action === "forkBefore" ? { ok: true, request: { action, sessionId, tombstoneSeq } } : { ok: true, request: { action: "restore", sessionId, tombstoneSeq, ...withExpect } };
   }
   if (body.tombstoneSeq !== void 0) return invalid(`tombstoneSeq is only valid with action "restore" or "forkBefore"`);
-  if (seq !== void 0 && !isSeq(seq)) return invalid(`seq must be a non-negative safe integer, got ${JSON.stringify(seq)}`);
+  if (seq !== void 0 && !isSeq(seq)) return invalid(`seq must be a non-negative safe integer, got ${valueText(seq)}`);
   if (messageId !== void 0 && (typeof messageId !== "string" || messageId.length === 0)) {
-    return invalid(`messageId must be a non-empty string, got ${JSON.stringify(messageId)}`);
+    return invalid(`messageId must be a non-empty string, got ${valueText(messageId)}`);
   }
   if (seq === void 0 === (messageId === void 0)) return invalid("exactly one of seq and messageId is required");
   const target = seq !== void 0 ? { seq } : { messageId };
   if (action === "plan") {
     if (!isTombstoneAction(planAction)) {
-      return invalid(`planAction must be one of ${TOMBSTONE_ACTIONS.join(", ")}, got ${JSON.stringify(planAction)}`);
+      return invalid(`planAction must be one of ${TOMBSTONE_ACTIONS.join(", ")}, got ${valueText(planAction)}`);
     }
     return { ok: true, request: { action, planAction, sessionId, target, ...withExpect } };
   }
@@ -2299,11 +2450,11 @@ function parseRouteRequest(body) {
 }
 function parseExpect(expect) {
   if (expect === void 0) return void 0;
-  if (!isRecord(expect)) return `expect must be an object, got ${JSON.stringify(expect)}`;
+  if (!isRecord(expect)) return `expect must be an object, got ${valueText(expect)}`;
   const stray = Object.keys(expect).find((key) => !EXPECT_FIELDS.includes(key));
   if (stray !== void 0) return `unknown field "expect.${stray}" (allowed: ${EXPECT_FIELDS.join(", ")})`;
   for (const key of EXPECT_FIELDS) {
-    if (expect[key] !== void 0 && !isSeq(expect[key])) return `expect.${key} must be a non-negative safe integer, got ${JSON.stringify(expect[key])}`;
+    if (expect[key] !== void 0 && !isSeq(expect[key])) return `expect.${key} must be a non-negative safe integer, got ${valueText(expect[key])}`;
   }
   return expect;
 }
@@ -2313,7 +2464,7 @@ async function runSessionWrite(services, sessionId, append, options = { maintena
   const id = sessionId;
   const task = async (session, origin) => {
     const fromSeq = session.seq;
-    const written = append(session, origin);
+    const written = await append(session, origin);
     if (!written.ok) return written;
     if (session.seq > fromSeq) services.afterAppend?.(session, fromSeq);
     const flushed = await flushWithRetry(() => services.sessions.flush(session), services.flushRetry);
@@ -2329,6 +2480,8 @@ async function runSessionWrite(services, sessionId, append, options = { maintena
   };
   const queued = await services.queue.run(sessionId, async () => {
     if (!options.maintenance) {
+      const held = services.access.join(sessionId, (session2) => task(session2, "stored"));
+      if (held !== void 0) return held;
       const agent = services.agents.get(id);
       const session = agent?.session ?? services.sessions.get(id);
       return session === void 0 ? { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId } } : task(session, agent !== void 0 ? "agent" : "live");
@@ -2370,15 +2523,21 @@ function blockChars(block) {
   }
 }
 function estimateTokens(contents) {
+  return tokensOfChars(countChars(contents));
+}
+function countChars(contents) {
   let chars = 0;
   for (const content of contents) for (const block of content) chars += blockChars(block);
+  return chars;
+}
+function tokensOfChars(chars) {
   return Math.ceil(chars / CHARS_PER_TOKEN);
 }
 
 // src/host/batch-plan.ts
 var NOT_REMOVABLE = /* @__PURE__ */ new Set(["tombstone", "checkpoint", "replacement", "context"]);
 var MESSAGE_KINDS = /* @__PURE__ */ new Set(["user", "reference", "context", "assistant", "tool"]);
-function planBatch(input) {
+function* planBatchSteps(input) {
   const nodes = [...input.nodes];
   const virtual = /* @__PURE__ */ new Map();
   const lookup = (seq) => seq >= input.nextSeq ? virtual.get(seq) : input.lookup(seq);
@@ -2401,6 +2560,7 @@ function planBatch(input) {
     return at;
   };
   for (const [index, change] of input.changes.entries()) {
+    if (index > 0) yield;
     order++;
     if (change.action === "restore") {
       const shadowing = coveredBy.get(change.tombstoneSeq);
@@ -2534,9 +2694,15 @@ function planBatch(input) {
     }
   };
 }
-function estimateBatch(plan) {
+var ESTIMATE_STEP = 1024;
+function* estimateBatchSteps(plan) {
   const restored = plan.writes.flatMap((w) => w.kind === "restore" && isRecord(w.data) && Array.isArray(w.data.content) ? [w.data.content] : []);
-  return { estimatedTokens: estimateTokens(plan.removedSeqs.map((seq) => contentOf(plan.lookup(seq)))), restoredTokens: estimateTokens(restored) };
+  let chars = 0;
+  for (let start = 0; start < plan.removedSeqs.length; start += ESTIMATE_STEP) {
+    if (start > 0) yield;
+    chars += countChars(plan.removedSeqs.slice(start, start + ESTIMATE_STEP).map((seq) => contentOf(plan.lookup(seq))));
+  }
+  return { estimatedTokens: tokensOfChars(chars), restoredTokens: estimateTokens(restored) };
 }
 function effectOf(action) {
   return ACTIONS[action].effect;
@@ -2627,9 +2793,16 @@ function planRestoreOnView(view, intent) {
   return planned.ok ? { ok: true, value: planned.plan } : planned;
 }
 function planBatchOnView(view, intent) {
+  const steps = planBatchOnViewSteps(view, intent);
+  for (; ; ) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+function* planBatchOnViewSteps(view, intent) {
   const stale = checkExpectation(view, intent.expect);
   if (stale !== null) return { ok: false, refusal: stale };
-  const planned = planBatch({ nodes: view.nodes, lookup: view.lookup, nextSeq: view.nextSeq, changes: intent.changes });
+  const planned = yield* planBatchSteps({ nodes: view.nodes, lookup: view.lookup, nextSeq: view.nextSeq, changes: intent.changes });
   if (!planned.ok) {
     const refusal = { code: planned.refusal.refusal.code, index: planned.refusal.index, message: describeBatchRefusal(planned.refusal, describePlanRefusal) };
     return { ok: false, refusal };
@@ -2763,10 +2936,13 @@ function restoreMessage(services, intent) {
   );
 }
 
+// src/host/batch-writer.ts
+import { randomUUID as randomUUID2 } from "node:crypto";
+
 // src/host/tombstone-append.ts
 import { createUserMessage } from "@deepseek-ai/dsh-llm";
-function appendTombstone(session, range, tombstoneText = "") {
-  const source = tombstoneSource(range.action, range.shadowedSeqs);
+function appendTombstone(session, range, tombstoneText = "", batch) {
+  const source = tombstoneSource(range.action, range.shadowedSeqs, batch);
   const message = createUserMessage({
     content: tombstoneText === "" ? [] : [{ type: "text", text: tombstoneText }],
     source
@@ -2778,19 +2954,28 @@ function appendTombstone(session, range, tombstoneText = "") {
 }
 
 // src/host/batch-writer.ts
+function batchMarks(plan, changes) {
+  const writes = plan.writes.length;
+  if (writes < 2) return void 0;
+  const id = randomUUID2();
+  const first = plan.writes.findIndex((write) => write.kind === "tombstone");
+  const listed = changes.map((change, index) => change.action === "restore" ? { action: "restore", tombstoneSeq: change.tombstoneSeq, write: plan.writeOfChange[index] } : { action: change.action, seq: change.seq, write: plan.writeOfChange[index] });
+  return (w) => ({ id, write: w, writes, ...w === first ? { changes: listed } : {} });
+}
 function appendBatch(session, plan, changes, options = {}) {
   const { effects } = options;
   const lookup = options.lookup ?? (() => (seq) => session.events[seq]);
   const real = /* @__PURE__ */ new Map();
   const map = (seq) => real.get(seq) ?? seq;
   const written = [];
+  const marks = batchMarks(plan, changes);
   for (const [w, write] of plan.writes.entries()) {
     const shadowedSeqs = write.kind === "tombstone" ? write.shadowedSeqs.map(map) : [write.tombstoneSeq];
     const start = shadowedSeqs[0];
     const end = shadowedSeqs.at(-1);
     try {
       if (effects?.meter !== void 0) priceReplace(session, effects, lookup(), { start, end }, shadowedSeqs);
-      const event = write.kind === "tombstone" ? appendTombstone(session, { action: write.action, start, end, shadowedSeqs }, options.tombstoneText ?? "") : appendRestore(session, { start, end, data: write.data, sourceEventSeqs: [write.tombstoneSeq, write.originalSeq] });
+      const event = write.kind === "tombstone" ? appendTombstone(session, { action: write.action, start, end, shadowedSeqs }, options.tombstoneText ?? "", marks?.(w)) : appendRestore(session, { start, end, data: write.data, sourceEventSeqs: [write.tombstoneSeq, write.originalSeq] });
       real.set(write.virtualSeq, event.seq);
       written.push(event);
     } catch (error) {
@@ -2816,12 +3001,29 @@ function appendBatch(session, plan, changes, options = {}) {
 }
 
 // src/host/batch-service.ts
+function planInSlices(view, request) {
+  return runSliced(planBatchOnViewSteps(view, request));
+}
+async function startOwnFrame(services, session) {
+  try {
+    await services.sessions.flush(session);
+  } catch {
+  }
+}
+var SLICED_ATTEMPTS = 3;
 function applyChanges(services, request) {
   return runSessionWrite(
     services,
     request.sessionId,
-    (session, origin) => {
-      const planned = planBatchOnView(viewOfSession(session, services.index.lookup(session), origin), request);
+    async (session, origin) => {
+      let planned;
+      for (let attempt = 0; attempt < SLICED_ATTEMPTS && planned === void 0; attempt++) {
+        await startOwnFrame(services, session);
+        const view = viewOfSession(session, services.index.lookup(session), origin);
+        const sliced = await planInSlices(view, request);
+        if (session.seq === view.nextSeq) planned = sliced;
+      }
+      planned ??= planBatchOnView(viewOfSession(session, services.index.lookup(session), origin), request);
       if (!planned.ok) return planned;
       const effects = services.effects?.();
       const results = appendBatch(session, planned.value, request.changes, {
@@ -2833,8 +3035,8 @@ function applyChanges(services, request) {
     },
     {
       maintenance: true,
-      precheck: (view) => {
-        const planned = planBatchOnView(view, request);
+      precheck: async (view) => {
+        const planned = await planInSlices(view, request);
         return planned.ok ? null : planned.refusal;
       }
     }
@@ -2844,9 +3046,10 @@ async function previewChanges(services, request) {
   const read = await services.access.read(request.sessionId);
   if (!read.ok) return read;
   const view = read.value;
-  const planned = planBatchOnView(view, request);
+  const planned = await planInSlices(view, request);
   if (!planned.ok) return planned;
   const plan = planned.value;
+  const estimate = await runSliced(estimateBatchSteps(plan));
   const real = (seq) => seq < view.nextSeq ? seq : null;
   const writes = plan.writes.map((w) => w.kind === "tombstone" ? { kind: "tombstone", changeIndexes: w.changeIndexes, action: w.action, shadowedSeqs: w.shadowedSeqs.map(real) } : { kind: "restore", changeIndexes: w.changeIndexes, tombstoneSeq: w.tombstoneSeq, restoredSeq: w.originalSeq });
   return {
@@ -2858,7 +3061,7 @@ async function previewChanges(services, request) {
       restoreCount: writes.filter((w) => w.kind === "restore").length,
       removedSeqs: plan.removedSeqs.filter((seq) => seq < view.nextSeq),
       restoredSeqs: plan.restoredSeqs,
-      ...estimateBatch(plan),
+      ...estimate,
       replaceGeneration: view.replaceGeneration,
       lastSeq: view.lastSeq
     }
@@ -2976,8 +3179,8 @@ function fail2(res, code, message, headers, details = {}) {
 function refuse(res, refusal) {
   fail2(res, refusal.code, describeRefusal(refusal), void 0, "index" in refusal ? { index: refusal.index } : {});
 }
-function answer(res, outcome) {
-  if (outcome.ok) sendJson(res, 200, { ok: true, value: outcome.value });
+async function answer(res, outcome) {
+  if (outcome.ok) await sendJsonInSlices(res, 200, { ok: true, value: outcome.value });
   else refuse(res, outcome.refusal);
 }
 function createRouteHandler(services, config) {
@@ -3002,26 +3205,26 @@ function createRouteHandler(services, config) {
       const request = parsed.request;
       switch (request.action) {
         case "inspect":
-          answer(res, await inspectSession({ sessions: services.sessions, index: services.index, persistence: services.persistence(), diskSummaries: services.diskSummaries }, request.sessionId));
+          await answer(res, await inspectSession({ sessions: services.sessions, index: services.index, persistence: services.persistence(), diskSummaries: services.diskSummaries }, request.sessionId));
           return;
         case "apply":
-          answer(res, await applyChanges({ ...services, tombstoneText: config.tombstoneText }, request));
+          await answer(res, await applyChanges({ ...services, tombstoneText: config.tombstoneText }, request));
           return;
         case "plan":
-          if ("changes" in request) answer(res, await previewChanges(services, request));
-          else answer(res, await previewRemoval(services, { ...request, action: request.planAction }));
+          if ("changes" in request) await answer(res, await previewChanges(services, request));
+          else await answer(res, await previewRemoval(services, { ...request, action: request.planAction }));
           return;
         case "restore":
-          answer(res, await restoreMessage(services, request));
+          await answer(res, await restoreMessage(services, request));
           return;
         case "forkBefore":
-          answer(res, await forkBefore({ ...services, ...services.fork }, request));
+          await answer(res, await forkBefore({ ...services, ...services.fork }, request));
           return;
         case "flush":
-          answer(res, await flushSession(services, request.sessionId));
+          await answer(res, await flushSession(services, request.sessionId));
           return;
         default:
-          answer(res, await removeMessages({ ...services, tombstoneText: config.tombstoneText }, request));
+          await answer(res, await removeMessages({ ...services, tombstoneText: config.tombstoneText }, request));
           return;
       }
     } catch (error) {
@@ -3063,7 +3266,7 @@ function installTelemetryFilter(ctx, lookup) {
 }
 
 // src/host/side-state.ts
-import { randomUUID as randomUUID2 } from "node:crypto";
+import { randomUUID as randomUUID3 } from "node:crypto";
 import { createUserMessage as createUserMessage2 } from "@deepseek-ai/dsh-llm";
 
 // src/shared/step-owner.ts
@@ -3227,7 +3430,7 @@ function goalRoundsToRemove(count, lookup, nodes, removed) {
 }
 
 // src/host/side-state.ts
-var DEFAULT_CLOCK = { now: () => Date.now(), newGoalId: () => `goal-${randomUUID2()}` };
+var DEFAULT_CLOCK = { now: () => Date.now(), newGoalId: () => `goal-${randomUUID3()}` };
 function followSideState(session, fromSeq, lookup, services) {
   const count = session.seq;
   if (count <= fromSeq) return [];
@@ -3553,6 +3756,7 @@ var WriteQueue = class {
 
 // src/host/stored-session.ts
 import { foldSurface as foldSurface2 } from "@deepseek-ai/dsh-session";
+var UNSAVED_RETRY_MS = Object.freeze([1e3, 2e3, 4e3, 8e3, 15e3]);
 function once(detach) {
   let done = false;
   return () => {
@@ -3593,7 +3797,7 @@ var SessionAccess = class {
         const read = await this.read(sessionId);
         if (!read.ok) return read;
         if (read.value.origin !== "stored") continue;
-        const refusal = precheck(read.value);
+        const refusal = await precheck(read.value);
         if (refusal !== null) return { ok: false, refusal };
       }
       const held = await this.hold(id);
@@ -3605,7 +3809,7 @@ var SessionAccess = class {
       try {
         return await task(held.session, "stored");
       } finally {
-        this.release(id, held);
+        await this.release(id, held);
       }
     }
   }
@@ -3643,13 +3847,24 @@ var SessionAccess = class {
         return Promise.resolve({ ok: false, refusal: { code: "AGENT_BUSY", sessionId: id, detail: errorText(error) } });
       }
     }
-    const held = this.holds.get(id);
-    if (held !== void 0) {
-      held.users++;
-      return task(held.session, "stored").finally(() => this.release(id, held));
-    }
+    const held = this.join(id, (session2) => task(session2, "stored"));
+    if (held !== void 0) return held;
     const session = this.services.sessions.get(id);
     return session === void 0 ? void 0 : task(session, "live");
+  }
+  /**
+   * Run a task on a stored session this access holds (for instance one whose last save failed),
+   * sharing the hold: when the task ends, the session is flushed and let go if it was the last
+   * user and the flush succeeded.
+   * @param sessionId - the session id.
+   * @param task - gets the held session; must not hold it past its returned promise.
+   * @returns the task's promise, or `undefined` when this access holds no such session.
+   */
+  join(sessionId, task) {
+    const held = this.holds.get(sessionId);
+    if (held === void 0) return void 0;
+    held.users++;
+    return task(held.session).finally(() => this.release(sessionId, held));
   }
   /** Enter a stored session (or join the hold in progress). */
   async hold(id) {
@@ -3677,6 +3892,7 @@ var SessionAccess = class {
     const persistence = this.services.persistence();
     if (persistence === void 0 || !await isStored(persistence, id)) return "absent";
     if (this.isLive(id)) return "live";
+    if (await this.sealSeed(persistence, id) === "live") return "live";
     let preparation;
     try {
       preparation = await persistence.prepare(id);
@@ -3694,7 +3910,7 @@ var SessionAccess = class {
         detach();
         throw error;
       }
-      const hold = { session, users: 1, detach: once(detach) };
+      const hold = { session, users: 1, detach: once(detach), retries: 0 };
       this.holds.set(id, hold);
       return hold;
     } finally {
@@ -3702,22 +3918,76 @@ var SessionAccess = class {
     }
   }
   /**
+   * Write the `session/end-seed` that entering a stored session would append, durably, before
+   * entering it, unless the stored log already ends with one. The write is retried like a flush.
+   * @returns `'live'` when the session became live meanwhile (nothing written), else `'sealed'`.
+   * @throws {@link MessageRecallError} `PERSIST_FAILED` with `applied: false` when every attempt failed.
+   */
+  async sealSeed(persistence, id) {
+    const { events } = await persistence.inspect(id);
+    if (events.at(-1)?.type === "session/end-seed") return "sealed";
+    if (this.isLive(id)) return "live";
+    const seal = { type: "session/end-seed", seq: events.length, time: Date.now(), data: {} };
+    const written = await flushWithRetry(async () => {
+      if (this.isLive(id)) return false;
+      await persistence.append(id, [seal]);
+      return true;
+    });
+    if (written.ok) return written.persisted ? "sealed" : "live";
+    if (this.isLive(id)) return "live";
+    throw new MessageRecallError(
+      "PERSIST_FAILED",
+      `message-recall: session "${id}" was not changed: its stored log could not be opened for the write, writing its session/end-seed failed ${written.attempts} times: ${written.reason}`,
+      { cause: written.error, details: { applied: false } }
+    );
+  }
+  /**
    * Let go of every stored session this access still holds (when the plugin unloads mid-write):
-   * each is detached from the store, so a later resume can prepare it again.
+   * each is detached from the store, so a later resume can prepare it again; rc.8 flushes a
+   * detached session once more as it retires it, and the persistence service flushes every
+   * session still in its care when it stops.
    */
   dispose() {
     for (const [id, hold] of [...this.holds]) {
       this.holds.delete(id);
+      if (hold.retry !== void 0) clearTimeout(hold.retry);
       hold.detach();
     }
   }
   isLive(id) {
     return this.services.agents.get(id) !== void 0 || this.services.sessions.get(id) !== void 0;
   }
-  release(id, hold) {
+  /** One user fewer; the last one flushes the session and lets it go, or keeps it unsaved and retries later. */
+  async release(id, hold) {
     if (--hold.users > 0) return;
-    if (this.holds.get(id) === hold) this.holds.delete(id);
+    if (this.holds.get(id) !== hold) return;
+    let saved = true;
+    try {
+      await this.services.sessions.flush(hold.session);
+    } catch {
+      saved = false;
+    }
+    if (hold.users > 0 || this.holds.get(id) !== hold) return;
+    if (!saved && this.services.sessions.get(id) === hold.session) {
+      this.scheduleRetry(id, hold);
+      return;
+    }
+    if (hold.retry !== void 0) clearTimeout(hold.retry);
+    this.holds.delete(id);
     hold.detach();
+  }
+  /** Retry an unsaved hold's flush after the next wait of {@link UNSAVED_RETRY_MS}. */
+  scheduleRetry(id, hold) {
+    if (hold.retry !== void 0) return;
+    const wait = UNSAVED_RETRY_MS[Math.min(hold.retries, UNSAVED_RETRY_MS.length - 1)];
+    hold.retry = setTimeout(() => {
+      hold.retry = void 0;
+      hold.retries++;
+      if (this.holds.get(id) !== hold || hold.users > 0) return;
+      hold.users++;
+      void this.release(id, hold);
+    }, wait);
+    hold.retry.unref?.();
   }
 };
 async function isStored(persistence, sessionId) {

@@ -31,7 +31,7 @@ import { isRecord, type LogEvent } from '../shared/events'
 import { replaceOp } from '../shared/replace-op'
 import { classifyNode, contentOf, type NodeKind } from '../shared/surface-node'
 import { planRemoval, positionOf, type EventLookup, type PlanRefusal } from './surface-plan'
-import { estimateTokens } from '../shared/token-estimate'
+import { countChars, estimateTokens, tokensOfChars } from '../shared/token-estimate'
 import { describeRestoreRefusal, planRestore, type RestoreRefusal } from './restore-plan'
 import { tombstoneSource } from '../shared/tombstone'
 import { ACTIONS, removalPlanning, type BatchRemovalAction } from '../shared/actions'
@@ -142,6 +142,23 @@ interface Draft {
  * @throws when a surface node has no event under `lookup` (corrupt surface), as the planner does.
  */
 export function planBatch(input: BatchInput): BatchResult {
+  const steps = planBatchSteps(input)
+  for (;;) {
+    const step = steps.next()
+    if (step.done) return step.value
+  }
+}
+
+/**
+ * {@link planBatch} one change at a time, so a caller can let other work run between changes
+ * (`time-slice.ts`): the generator yields before every change after the first and returns the
+ * result. `input.nodes` is copied when the first step runs; `input.lookup` must keep answering
+ * the same events until the last.
+ * @param input - as for {@link planBatch}.
+ * @returns a generator whose return value is {@link planBatch}'s result.
+ * @throws as {@link planBatch}, from the step that meets the corrupt node.
+ */
+export function* planBatchSteps(input: BatchInput): Generator<void, BatchResult, void> {
   const nodes = [...input.nodes]
   const virtual = new Map<number, LogEvent>()
   // Virtual seqs start at nextSeq, so one comparison tells the simulated events from the log's.
@@ -173,6 +190,7 @@ export function planBatch(input: BatchInput): BatchResult {
   }
 
   for (const [index, change] of input.changes.entries()) {
+    if (index > 0) yield
     order++
     if (change.action === 'restore') {
       const shadowing = coveredBy.get(change.tombstoneSeq)
@@ -297,8 +315,30 @@ export function planBatch(input: BatchInput): BatchResult {
  * @returns `{ estimatedTokens, restoredTokens }`.
  */
 export function estimateBatch(plan: BatchPlan): { estimatedTokens: number; restoredTokens: number } {
+  const steps = estimateBatchSteps(plan)
+  for (;;) {
+    const step = steps.next()
+    if (step.done) return step.value
+  }
+}
+
+/** Removed messages counted between two steps of {@link estimateBatchSteps}. */
+const ESTIMATE_STEP = 1024
+
+/**
+ * {@link estimateBatch} in steps of {@link ESTIMATE_STEP} removed messages, for planning in
+ * slices (`time-slice.ts`).
+ * @param plan - a plan from {@link planBatch}.
+ * @returns a generator whose return value is {@link estimateBatch}'s result.
+ */
+export function* estimateBatchSteps(plan: BatchPlan): Generator<void, { estimatedTokens: number; restoredTokens: number }, void> {
   const restored = plan.writes.flatMap((w) => (w.kind === 'restore' && isRecord(w.data) && Array.isArray(w.data.content) ? [w.data.content as readonly unknown[]] : []))
-  return { estimatedTokens: estimateTokens(plan.removedSeqs.map((seq) => contentOf(plan.lookup(seq)!))), restoredTokens: estimateTokens(restored) }
+  let chars = 0
+  for (let start = 0; start < plan.removedSeqs.length; start += ESTIMATE_STEP) {
+    if (start > 0) yield
+    chars += countChars(plan.removedSeqs.slice(start, start + ESTIMATE_STEP).map((seq) => contentOf(plan.lookup(seq)!)))
+  }
+  return { estimatedTokens: tokensOfChars(chars), restoredTokens: estimateTokens(restored) }
 }
 
 /** What a draft's action does to its rows (a restore draft: `restored`). */

@@ -9,6 +9,7 @@ import type { ViewExpectation } from '../shared/protocol'
 import { BATCH_ACTIONS, isTombstoneAction, type BatchRemovalAction } from '../shared/actions'
 import type { BatchChange } from './batch-plan'
 import type { HttpRefusal } from './http'
+import { valueText } from './value-text'
 
 /** A validated batch: `apply`, or `plan` with `changes`. */
 export interface BatchRouteRequest {
@@ -48,20 +49,20 @@ export function parseBatchRequest(body: Record<string, unknown>, expect: ViewExp
   const stray = Object.keys(body).find((key) => !FIELDS.includes(key))
   if (stray !== undefined) return invalid(`${body.action} with changes takes no field "${stray}" (allowed: ${FIELDS.join(', ')})`)
   const { changes } = body
-  if (!Array.isArray(changes) || changes.length === 0) return invalid(`changes must be a non-empty array, got ${JSON.stringify(changes)}`)
+  if (!Array.isArray(changes) || changes.length === 0) return invalid(`changes must be a non-empty array, got ${valueText(changes)}`)
   if (changes.length > MAX_BATCH_CHANGES) return invalid(`changes holds ${changes.length} entries; at most ${MAX_BATCH_CHANGES} are accepted`)
   const out: BatchChange[] = []
   for (const [i, change] of changes.entries()) {
     const at = `changes[${i}]`
-    if (!isRecord(change)) return invalid(`${at} must be an object, got ${JSON.stringify(change)}`, i)
+    if (!isRecord(change)) return invalid(`${at} must be an object, got ${valueText(change)}`, i)
     const { action } = change
-    if (!(BATCH_ACTIONS as readonly unknown[]).includes(action)) return invalid(`${at}.action must be one of ${BATCH_ACTIONS.join(', ')}, got ${JSON.stringify(action)}`, i)
+    if (!(BATCH_ACTIONS as readonly unknown[]).includes(action)) return invalid(`${at}.action must be one of ${BATCH_ACTIONS.join(', ')}, got ${valueText(action)}`, i)
     // A tombstone action addresses a surface node by seq; a restore addresses its tombstone.
     const removal = isTombstoneAction(action)
     const key = removal ? 'seq' : 'tombstoneSeq'
     const extra = Object.keys(change).find((k) => k !== 'action' && k !== key)
     if (extra !== undefined) return invalid(`${at} (${action}) takes no field "${extra}" (allowed: action, ${key})`, i)
-    if (!isSeq(change[key])) return invalid(`${at}.${key} must be a non-negative safe integer, got ${JSON.stringify(change[key])}`, i)
+    if (!isSeq(change[key])) return invalid(`${at}.${key} must be a non-negative safe integer, got ${valueText(change[key])}`, i)
     out.push(removal ? { action: action as BatchRemovalAction, seq: change[key] as number } : { action: 'restore', tombstoneSeq: change[key] as number })
   }
   return { ok: true, request: { action: body.action as 'apply' | 'plan', sessionId: body.sessionId as string, changes: out, ...(expect === undefined ? {} : { expect }) } }

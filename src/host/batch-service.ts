@@ -5,16 +5,51 @@
  * plugin's own hold of a stored session) in one synchronous block of appends followed by one
  * durability flush and one reply. Any refused change refuses the batch with nothing appended.
  *
+ * Planning runs in slices ({@link runSliced}), so a batch of thousands of changes never holds the
+ * host's event loop for more than one slice: other requests, this plugin's and the web host's,
+ * are served between slices. `apply` plans inside the session's one writer on a view of the
+ * session taken when the writer starts; when an event was appended meanwhile (a web host call
+ * such as a rename may append while the agent is in maintenance), it plans again (twice at
+ * most, then once in one piece), and appends synchronously after its last slice, so the plan it
+ * writes is the plan of the session it writes to. Before planning it saves what the session
+ * holds, so the batch is a durable write of its own ({@link startOwnFrame}).
+ *
  * @module dsh-message-recall/host/batch-service
  */
+import type { Session } from '@deepseek-ai/dsh-session'
 import type { ApplyValue, BatchPlanValue, PlannedWrite } from '../shared/protocol'
-import { estimateBatch } from './batch-plan'
+import { estimateBatchSteps, type BatchPlan } from './batch-plan'
 import { appendBatch } from './batch-writer'
 import type { Outcome } from './refusals'
 import type { RemovalServices } from './removal-service'
 import { runSessionWrite } from './session-write'
-import { viewOfSession } from './session-view'
-import { planBatchOnView, type BatchIntent } from './view-plans'
+import { viewOfSession, type SessionView } from './session-view'
+import { runSliced } from './time-slice'
+import { planBatchOnView, planBatchOnViewSteps, type BatchIntent } from './view-plans'
+
+/** Plan in slices of the event loop ({@link runSliced}); the same result as `planBatchOnView` on the same view. */
+function planInSlices(view: SessionView, request: BatchIntent): Promise<Outcome<BatchPlan>> {
+  return runSliced(planBatchOnViewSteps(view, request))
+}
+
+/**
+ * Save what the session holds before the batch, so the batch's events are the whole of the next
+ * durable write: one zstd frame of their own (`dsh-session-persistence-jsonl` writes one frame
+ * per write-behind batch, `SessionWriteBehind.startWrite`). A frame of at most one zstd block
+ * (128 KiB of log text) is all or nothing across a torn write: DSH's loader recovers only the
+ * complete blocks of a torn final frame (`readZstdPrefix`, `decompressZstdPrefix`), and a cut
+ * block decodes to nothing. A failure here is left to the batch's own flush to report.
+ */
+async function startOwnFrame(services: RemovalServices, session: Session): Promise<void> {
+  try {
+    await services.sessions.flush(session)
+  } catch {
+    // The batch's flush retries and answers PERSIST_FAILED if the disk is still failing.
+  }
+}
+
+/** How often `apply` plans in slices again when the session changed meanwhile, before it plans in one piece. */
+const SLICED_ATTEMPTS = 3
 
 /**
  * Apply a batch: plan it whole, then append every write (each replace with its shadow price and
@@ -31,9 +66,17 @@ export function applyChanges(services: RemovalServices, request: BatchIntent): P
   return runSessionWrite<ApplyValue>(
     services,
     request.sessionId,
-    (session, origin) => {
-      // planBatch copies the nodes before simulating; nothing appends while it runs.
-      const planned = planBatchOnView(viewOfSession(session, services.index.lookup(session), origin), request)
+    async (session, origin) => {
+      let planned: Outcome<BatchPlan> | undefined
+      for (let attempt = 0; attempt < SLICED_ATTEMPTS && planned === undefined; attempt++) {
+        await startOwnFrame(services, session)
+        const view = viewOfSession(session, services.index.lookup(session), origin)
+        const sliced = await planInSlices(view, request)
+        // Appended to meanwhile: the plan may be stale; plan again on the session as it is now.
+        if (session.seq === view.nextSeq) planned = sliced
+      }
+      // From here to the last append nothing awaits: no other write can come between.
+      planned ??= planBatchOnView(viewOfSession(session, services.index.lookup(session), origin), request)
       if (!planned.ok) return planned
       const effects = services.effects?.()
       const results = appendBatch(session, planned.value, request.changes, {
@@ -45,8 +88,8 @@ export function applyChanges(services: RemovalServices, request: BatchIntent): P
     },
     {
       maintenance: true,
-      precheck: (view) => {
-        const planned = planBatchOnView(view, request)
+      precheck: async (view) => {
+        const planned = await planInSlices(view, request)
         return planned.ok ? null : planned.refusal
       },
     },
@@ -64,9 +107,10 @@ export async function previewChanges(services: Pick<RemovalServices, 'access'>, 
   const read = await services.access.read(request.sessionId)
   if (!read.ok) return read
   const view = read.value
-  const planned = planBatchOnView(view, request)
+  const planned = await planInSlices(view, request)
   if (!planned.ok) return planned
   const plan = planned.value
+  const estimate = await runSliced(estimateBatchSteps(plan))
   const real = (seq: number): number | null => (seq < view.nextSeq ? seq : null)
   const writes: PlannedWrite[] = plan.writes.map((w) => w.kind === 'tombstone'
     ? { kind: 'tombstone', changeIndexes: w.changeIndexes, action: w.action, shadowedSeqs: w.shadowedSeqs.map(real) }
@@ -80,7 +124,7 @@ export async function previewChanges(services: Pick<RemovalServices, 'access'>, 
       restoreCount: writes.filter((w) => w.kind === 'restore').length,
       removedSeqs: plan.removedSeqs.filter((seq) => seq < view.nextSeq),
       restoredSeqs: plan.restoredSeqs,
-      ...estimateBatch(plan),
+      ...estimate,
       replaceGeneration: view.replaceGeneration,
       lastSeq: view.lastSeq,
     },

@@ -4,11 +4,14 @@
  * removed message replacing its tombstone). With write effects, every replace of the batch carries
  * its own shadow price right before it (when a token meter is loaded), and the session title
  * follows the batch once at its end, as it would follow the same changes done one by one. Seqs the plan made up for the batch's own
- * events are mapped to the real seqs as they are appended. No flush: the caller flushes once.
+ * events are mapped to the real seqs as they are appended. A batch of two or more writes marks
+ * each of its tombstones (`batch-mark.ts`). No flush: the caller flushes once.
  *
  * @module dsh-message-recall/host/batch-writer
  */
+import { randomUUID } from 'node:crypto'
 import type { Session } from '@deepseek-ai/dsh-session'
+import type { BatchChangeMark, BatchMark } from '../shared/batch-mark'
 import type { LogEvent } from '../shared/events'
 import type { ApplyChangeResult } from '../shared/protocol'
 import type { BatchChange, BatchPlan } from './batch-plan'
@@ -18,6 +21,23 @@ import { appendRestore } from './restore-writer'
 import type { EventLookup } from './surface-plan'
 import { appendTombstone } from './tombstone-append'
 import { priceReplace, retitleAfterRemoval, retitleAfterRestore, type WriteEffects } from './write-effects'
+
+/**
+ * The batch mark of each tombstone of a batch of two or more writes (`batch-mark.ts`), so a batch
+ * cut short by a torn write can be told from the log: one id, the write's position and count,
+ * and on the first tombstone every change with the write that carries it.
+ * @returns the mark of write `w`, or `undefined` for a batch of one write.
+ */
+function batchMarks(plan: BatchPlan, changes: readonly BatchChange[]): ((w: number) => BatchMark) | undefined {
+  const writes = plan.writes.length
+  if (writes < 2) return undefined
+  const id = randomUUID()
+  const first = plan.writes.findIndex((write) => write.kind === 'tombstone')
+  const listed: BatchChangeMark[] = changes.map((change, index) => (change.action === 'restore'
+    ? { action: 'restore', tombstoneSeq: change.tombstoneSeq, write: plan.writeOfChange[index]! }
+    : { action: change.action, seq: change.seq, write: plan.writeOfChange[index]! }))
+  return (w) => ({ id, write: w, writes, ...(w === first ? { changes: listed } : {}) })
+}
 
 /** Options of {@link appendBatch}. */
 export interface AppendBatchOptions {
@@ -51,6 +71,7 @@ export function appendBatch(
   const real = new Map<number, number>()
   const map = (seq: number): number => real.get(seq) ?? seq
   const written: LogEvent[] = []
+  const marks = batchMarks(plan, changes)
   for (const [w, write] of plan.writes.entries()) {
     const shadowedSeqs = write.kind === 'tombstone' ? write.shadowedSeqs.map(map) : [write.tombstoneSeq]
     const start = shadowedSeqs[0]!
@@ -58,7 +79,7 @@ export function appendBatch(
     try {
       if (effects?.meter !== undefined) priceReplace(session, effects, lookup(), { start, end }, shadowedSeqs)
       const event = write.kind === 'tombstone'
-        ? appendTombstone(session, { action: write.action, start, end, shadowedSeqs }, options.tombstoneText ?? '')
+        ? appendTombstone(session, { action: write.action, start, end, shadowedSeqs }, options.tombstoneText ?? '', marks?.(w))
         : appendRestore(session, { start, end, data: write.data, sourceEventSeqs: [write.tombstoneSeq, write.originalSeq] })
       real.set(write.virtualSeq, event.seq)
       written.push(event)

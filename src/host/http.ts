@@ -10,6 +10,9 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 import type { ErrorCode, RouteReply } from '../shared/protocol'
 import { findDuplicateKey } from './json-keys'
 import { errorText } from '../shared/error-text'
+import { jsonSteps } from './json-steps'
+import { runSliced } from './time-slice'
+import { valueText } from './value-text'
 
 /** A request refused before it reaches the session. */
 export interface HttpRefusal {
@@ -48,7 +51,7 @@ function parseAuthority(host: string): { hostname: string; authority: string } |
 export function checkTrust(headers: IncomingHttpHeaders, trustedHosts: readonly string[]): HttpRefusal | null {
   const host = single(headers.host)
   const parsed = host === undefined ? null : parseAuthority(host)
-  if (parsed === null) return { code: 'FORBIDDEN', message: `message-recall: Host header ${JSON.stringify(host ?? null)} is missing or malformed` }
+  if (parsed === null) return { code: 'FORBIDDEN', message: `message-recall: Host header ${valueText(host ?? null)} is missing or malformed` }
   if (!trustedHosts.includes(parsed.hostname) && !trustedHosts.includes(parsed.authority)) {
     return { code: 'FORBIDDEN', message: `message-recall: Host "${parsed.authority}" is not a trusted host` }
   }
@@ -88,7 +91,7 @@ export function checkContentType(contentType: string | undefined): HttpRefusal |
   const [type, ...params] = (contentType ?? '').split(';').map((part) => part.trim().toLowerCase())
   const charset = params.find((param) => param.startsWith('charset='))?.slice('charset='.length).replace(/^"|"$/g, '')
   if (type === 'application/json' && (charset === undefined || charset === 'utf-8')) return null
-  return { code: 'UNSUPPORTED_MEDIA_TYPE', message: `message-recall: content type ${JSON.stringify(contentType ?? null)} is not application/json` }
+  return { code: 'UNSUPPORTED_MEDIA_TYPE', message: `message-recall: content type ${valueText(contentType ?? null)} is not application/json` }
 }
 
 /**
@@ -170,7 +173,23 @@ export function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<{ 
  * @param headers - extra headers (e.g. `Allow`, `Connection`).
  */
 export function sendJson(res: ServerResponse, status: number, body: RouteReply<unknown>, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body)
+  sendText(res, status, JSON.stringify(body), headers)
+}
+
+/**
+ * {@link sendJson} for a reply that may be large (a batch of thousands of changes): the JSON text
+ * is written in slices of the event loop ({@link jsonSteps}, {@link runSliced}), so other
+ * requests are served while it is written.
+ * @param res - the response.
+ * @param status - HTTP status.
+ * @param body - the envelope.
+ * @returns once the reply is handed to the response.
+ */
+export async function sendJsonInSlices(res: ServerResponse, status: number, body: RouteReply<unknown>): Promise<void> {
+  sendText(res, status, await runSliced(jsonSteps(body)), {})
+}
+
+function sendText(res: ServerResponse, status: number, text: string, headers: Record<string, string>): void {
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
     'content-length': String(Buffer.byteLength(text)),

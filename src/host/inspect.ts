@@ -11,6 +11,7 @@ import type { LogEvent } from '../shared/events'
 import type { InspectedTombstone, InspectValue, LogSummary } from '../shared/protocol'
 import type { EventLookup } from './surface-plan'
 import { readFates, replacementEvents } from '../shared/fate'
+import { cutShortBatches } from '../shared/batch-mark'
 import { readTombstone } from '../shared/tombstone'
 import type { SessionEventIndex } from './event-index'
 import type { DiskSummaryCache, PersistenceReader } from './disk-summary-cache'
@@ -42,6 +43,7 @@ export function summarizeLive(session: Session, lookup: EventLookup): LogSummary
     surfaceNodeCount: nodes.size,
     replaceGeneration: session.surface.replaceGeneration,
     tombstones: tombstonesOf(session.seq, lookup, (seq) => nodes.has(seq)),
+    cutShortBatches: cutShortBatches(session.seq, lookup),
   }
 }
 
@@ -60,6 +62,7 @@ export function summarizeStored(events: readonly LogEvent[]): LogSummary {
     surfaceNodeCount: fold.nodes.length,
     replaceGeneration: fold.replacements.length,
     tombstones: tombstonesOf(events.length, (seq) => events[seq], (seq) => nodes.has(seq)),
+    cutShortBatches: cutShortBatches(events.length, (seq) => events[seq]),
   }
 }
 

@@ -49,10 +49,17 @@ export function findDuplicateKey(text: string): DuplicateKey | null {
     const code = text.charCodeAt(i)
     if (code === QUOTE) {
       let end = i + 1
-      while (end < length && text.charCodeAt(end) !== QUOTE) end += text.charCodeAt(end) === BACKSLASH ? 2 : 1
+      let escaped = false
+      while (end < length && text.charCodeAt(end) !== QUOTE) {
+        if (text.charCodeAt(end) === BACKSLASH) {
+          escaped = true
+          end += 2
+        } else end += 1
+      }
       if (expectKey) {
         const keys = stack[stack.length - 1]!.keys!
-        const key = JSON.parse(text.slice(i, end + 1)) as string
+        // Only a key with an escape needs decoding (a request body holds thousands of plain keys).
+        const key = escaped ? (JSON.parse(text.slice(i, end + 1)) as string) : text.slice(i + 1, end)
         if (keys.has(key)) return { key, path: stack.flatMap((frame) => (frame.under === null ? [] : [frame.under])) }
         keys.add(key)
         lastKey = key

@@ -9,6 +9,7 @@ import { isRecord, isSeq } from '../shared/events'
 import type { PlanTarget } from './surface-plan'
 import { ACTIONS, isTombstoneAction, TOMBSTONE_ACTIONS, type TombstoneAction } from '../shared/actions'
 import { parseBatchRequest, type BatchRouteRequest, type RequestRefusal } from './batch-request'
+import { valueText } from './value-text'
 
 /** A validated request of the route. */
 export type RouteRequest =
@@ -35,8 +36,8 @@ export function parseRouteRequest(body: unknown): { ok: true; request: RouteRequ
   if (unknown !== undefined) return invalid(`unknown field "${unknown}" (allowed: ${FIELDS.join(', ')})`)
 
   const { sessionId, action, seq, messageId, planAction, expect } = body
-  if (typeof sessionId !== 'string' || sessionId.length === 0) return invalid(`sessionId must be a non-empty string, got ${JSON.stringify(sessionId)}`)
-  if (!ROUTE_ACTIONS.includes(action as RouteAction)) return invalid(`action must be one of ${ROUTE_ACTIONS.join(', ')}, got ${JSON.stringify(action)}`)
+  if (typeof sessionId !== 'string' || sessionId.length === 0) return invalid(`sessionId must be a non-empty string, got ${valueText(sessionId)}`)
+  if (!ROUTE_ACTIONS.includes(action as RouteAction)) return invalid(`action must be one of ${ROUTE_ACTIONS.join(', ')}, got ${valueText(action)}`)
 
   if (action === 'inspect' || action === 'flush') {
     for (const field of ['seq', 'messageId', 'tombstoneSeq', 'planAction', 'expect', 'changes'] as const) {
@@ -59,23 +60,23 @@ export function parseRouteRequest(body: unknown): { ok: true; request: RouteRequ
       if (body[field] !== undefined) return invalid(`${action} takes no ${field}; address the tombstone by tombstoneSeq`)
     }
     const { tombstoneSeq } = body
-    if (!isSeq(tombstoneSeq)) return invalid(`tombstoneSeq must be a non-negative safe integer, got ${JSON.stringify(tombstoneSeq)}`)
+    if (!isSeq(tombstoneSeq)) return invalid(`tombstoneSeq must be a non-negative safe integer, got ${valueText(tombstoneSeq)}`)
     return action === 'forkBefore'
       ? { ok: true, request: { action, sessionId, tombstoneSeq } }
       : { ok: true, request: { action: 'restore', sessionId, tombstoneSeq, ...withExpect } }
   }
   if (body.tombstoneSeq !== undefined) return invalid(`tombstoneSeq is only valid with action "restore" or "forkBefore"`)
 
-  if (seq !== undefined && !isSeq(seq)) return invalid(`seq must be a non-negative safe integer, got ${JSON.stringify(seq)}`)
+  if (seq !== undefined && !isSeq(seq)) return invalid(`seq must be a non-negative safe integer, got ${valueText(seq)}`)
   if (messageId !== undefined && (typeof messageId !== 'string' || messageId.length === 0)) {
-    return invalid(`messageId must be a non-empty string, got ${JSON.stringify(messageId)}`)
+    return invalid(`messageId must be a non-empty string, got ${valueText(messageId)}`)
   }
   if ((seq === undefined) === (messageId === undefined)) return invalid('exactly one of seq and messageId is required')
   const target: PlanTarget = seq !== undefined ? { seq } : { messageId: messageId as string }
 
   if (action === 'plan') {
     if (!isTombstoneAction(planAction)) {
-      return invalid(`planAction must be one of ${TOMBSTONE_ACTIONS.join(', ')}, got ${JSON.stringify(planAction)}`)
+      return invalid(`planAction must be one of ${TOMBSTONE_ACTIONS.join(', ')}, got ${valueText(planAction)}`)
     }
     return { ok: true, request: { action, planAction, sessionId, target, ...withExpect } }
   }
@@ -86,11 +87,11 @@ export function parseRouteRequest(body: unknown): { ok: true; request: RouteRequ
 /** The `expect` object, `undefined` when absent, or the message saying what is wrong with it. */
 function parseExpect(expect: unknown): ViewExpectation | undefined | string {
   if (expect === undefined) return undefined
-  if (!isRecord(expect)) return `expect must be an object, got ${JSON.stringify(expect)}`
+  if (!isRecord(expect)) return `expect must be an object, got ${valueText(expect)}`
   const stray = Object.keys(expect).find((key) => !EXPECT_FIELDS.includes(key))
   if (stray !== undefined) return `unknown field "expect.${stray}" (allowed: ${EXPECT_FIELDS.join(', ')})`
   for (const key of EXPECT_FIELDS) {
-    if (expect[key] !== undefined && !isSeq(expect[key])) return `expect.${key} must be a non-negative safe integer, got ${JSON.stringify(expect[key])}`
+    if (expect[key] !== undefined && !isSeq(expect[key])) return `expect.${key} must be a non-negative safe integer, got ${valueText(expect[key])}`
   }
   return expect as ViewExpectation
 }

@@ -14,7 +14,7 @@ import type { ErrorCode, RouteError } from '../shared/protocol'
 import type { MessageRecallConfig } from './config'
 import type { DiskSummaryCache } from './disk-summary-cache'
 import { forkBefore, type ForkServices } from './fork-before'
-import { checkContentType, checkMethod, checkTrust, readJsonBody, sendJson } from './http'
+import { checkContentType, checkMethod, checkTrust, readJsonBody, sendJson, sendJsonInSlices } from './http'
 import { inspectSession, type PersistenceReader } from './inspect'
 import { shortenPaths } from './shorten-paths'
 import { describeRefusal, MessageRecallError, type Outcome, type WriteRefusal } from './refusals'
@@ -89,8 +89,9 @@ function refuse(res: ServerResponse, refusal: WriteRefusal): void {
   fail(res, refusal.code, describeRefusal(refusal), undefined, 'index' in refusal ? { index: refusal.index } : {})
 }
 
-function answer(res: ServerResponse, outcome: Outcome<unknown>): void {
-  if (outcome.ok) sendJson(res, 200, { ok: true, value: outcome.value })
+async function answer(res: ServerResponse, outcome: Outcome<unknown>): Promise<void> {
+  // A batch's value lists every change: written in slices, like its planning.
+  if (outcome.ok) await sendJsonInSlices(res, 200, { ok: true, value: outcome.value })
   else refuse(res, outcome.refusal)
 }
 
@@ -123,26 +124,26 @@ export function createRouteHandler(services: RouteServices, config: MessageRecal
       const request = parsed.request
       switch (request.action) {
         case 'inspect':
-          answer(res, await inspectSession({ sessions: services.sessions, index: services.index, persistence: services.persistence(), diskSummaries: services.diskSummaries }, request.sessionId))
+          await answer(res, await inspectSession({ sessions: services.sessions, index: services.index, persistence: services.persistence(), diskSummaries: services.diskSummaries }, request.sessionId))
           return
         case 'apply':
-          answer(res, await applyChanges({ ...services, tombstoneText: config.tombstoneText }, request))
+          await answer(res, await applyChanges({ ...services, tombstoneText: config.tombstoneText }, request))
           return
         case 'plan':
-          if ('changes' in request) answer(res, await previewChanges(services, request))
-          else answer(res, await previewRemoval(services, { ...request, action: request.planAction }))
+          if ('changes' in request) await answer(res, await previewChanges(services, request))
+          else await answer(res, await previewRemoval(services, { ...request, action: request.planAction }))
           return
         case 'restore':
-          answer(res, await restoreMessage(services, request))
+          await answer(res, await restoreMessage(services, request))
           return
         case 'forkBefore':
-          answer(res, await forkBefore({ ...services, ...services.fork }, request))
+          await answer(res, await forkBefore({ ...services, ...services.fork }, request))
           return
         case 'flush':
-          answer(res, await flushSession(services, request.sessionId))
+          await answer(res, await flushSession(services, request.sessionId))
           return
         default:
-          answer(res, await removeMessages({ ...services, tombstoneText: config.tombstoneText }, request))
+          await answer(res, await removeMessages({ ...services, tombstoneText: config.tombstoneText }, request))
           return
       }
     } catch (error) {

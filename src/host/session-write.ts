@@ -56,16 +56,17 @@ export interface SessionWriteOptions {
    * For a stored session, the same planning on its stored log before the plugin enters it (which
    * appends `session/end-seed`): a refusal it returns is answered with nothing appended.
    */
-  readonly precheck?: (view: SessionView) => WriteRefusal | null
+  readonly precheck?: (view: SessionView) => WriteRefusal | null | Promise<WriteRefusal | null>
 }
 
 /**
  * Run one write.
  * @param services - sessions, agents, the write queue and the flush policy.
  * @param sessionId - the session to write to.
- * @param append - the synchronous block: plan, check and append; it must append nothing when it
- * refuses. Gets the session and where it came from; runs inside the maintenance slot when
- * `maintenance` is true and an agent exists.
+ * @param append - the block: plan, check and append; it must append nothing when it refuses.
+ * Gets the session and where it came from; runs inside the maintenance slot when `maintenance`
+ * is true and an agent exists. It may await before it appends (a long plan in slices), but its
+ * checks and appends run synchronously after its last await, so nothing else appends between them.
  * @param options - `maintenance: false` for a write that appends nothing (`flush`); `precheck`
  *   for a stored session (see {@link SessionWriteOptions}).
  * @returns the value with `persisted`, or `SESSION_NOT_LIVE` (neither live nor stored), `AGENT_BUSY` (a turn, a compaction
@@ -77,13 +78,13 @@ export interface SessionWriteOptions {
 export async function runSessionWrite<V extends WriteValue>(
   services: SessionWriteServices,
   sessionId: string,
-  append: (session: Session, origin: SessionOrigin) => AppendResult<V>,
+  append: (session: Session, origin: SessionOrigin) => AppendResult<V> | Promise<AppendResult<V>>,
   options: SessionWriteOptions = { maintenance: true },
 ): Promise<Outcome<V>> {
   const id = sessionId as SessionId
   const task = async (session: Session, origin: SessionOrigin): Promise<Outcome<V>> => {
     const fromSeq = session.seq
-    const written = append(session, origin)
+    const written = await append(session, origin)
     if (!written.ok) return written
     if (session.seq > fromSeq) services.afterAppend?.(session, fromSeq)
     const flushed = await flushWithRetry(() => services.sessions.flush(session), services.flushRetry)
@@ -100,6 +101,9 @@ export async function runSessionWrite<V extends WriteValue>(
 
   const queued = await services.queue.run(sessionId, async (): Promise<Outcome<V>> => {
     if (!options.maintenance) {
+      // A stored session the plugin still holds because its last save failed: saved, then let go.
+      const held = services.access.join(sessionId, (session) => task(session, 'stored'))
+      if (held !== undefined) return held
       const agent = services.agents.get(id)
       const session = agent?.session ?? services.sessions.get(id)
       return session === undefined ? { ok: false, refusal: { code: 'SESSION_NOT_LIVE', sessionId } } : task(session, agent !== undefined ? 'agent' : 'live')

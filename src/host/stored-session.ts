@@ -7,11 +7,25 @@
  * - A live session without an agent is written directly.
  * - A session that exists only in the host's session persistence is entered by the plugin itself,
  *   the way the agent loop resumes one but without creating an agent (`dsh-agent-loop`,
- *   `AgentLoop.resumeWith` / `setupAndPublish`): `sessionPersistence.prepare(id)` →
+ *   `AgentLoop.resumeWith` / `setupAndPublish`): seal the seed → `sessionPersistence.prepare(id)` →
  *   `sessions.enter(session)` → `sessions.announce(session)` → release the preparation → the
- *   write (which flushes) → detach. Entering a stored session appends `session/end-seed` when the
- *   log does not end with one (`dsh-session`, `Session` constructor), as every cold open does.
- *   While the plugin holds it, the session is live in the store, so `sessionPersistence.prepare`
+ *   write (which flushes) → a last flush → detach. Entering a stored session appends
+ *   `session/end-seed` when the log does not end with one (`dsh-session`, `Session` constructor),
+ *   as every cold open does; the plugin first writes that marker to the stored log itself
+ *   (`sessionPersistence.append`), so the session it enters has nothing of its own to persist. In
+ *   rc.8 the persistence writes such a marker once, when the session enters the store
+ *   (`dsh-session-persistence`, `PersistenceCoordinator.attachPrepared`); when that one write
+ *   fails, every later flush of that Session object fails with it and the id cannot be resumed
+ *   again in this process. A marker the plugin cannot write refuses the write with nothing
+ *   appended (`PERSIST_FAILED`, `applied: false`).
+ * - A stored session is let go only once it is saved. When the last flush of a held stored
+ *   session fails (the write answered `PERSIST_FAILED` with `applied: true`), the plugin keeps it
+ *   in the store, retries the flush on its own (after 1, 2, 4, 8 and then every 15 s) and lets it
+ *   go after the first flush that succeeds; Save again (`flush`) or any later write to it saves
+ *   it and lets it go at once. Detaching an unsaved session would lose the write (rc.8 retires a
+ *   detached session with one flush, `PersistenceCoordinator.retire`, and a failed retirement
+ *   keeps the id owned until the host restarts).
+ * - While the plugin holds a stored session, it is live in the store, so `sessionPersistence.prepare`
  *   refuses a concurrent resume (`cannot prepare session "<id>" while it is live`): no agent ever
  *   writes alongside. When the session becomes live while the plugin prepares it, the preparation
  *   is dropped and the write goes through the live path above (waits for an idle agent's
@@ -36,7 +50,8 @@ import { foldSurface, type Session, type SessionEvent, type SessionId, type Sess
 import type { LogEvent } from '../shared/events'
 import type { EventLookup } from './surface-plan'
 import { errorText } from '../shared/error-text'
-import type { AgentBusyRefusal, SessionNotLiveRefusal } from './refusals'
+import { flushWithRetry } from './durable-flush'
+import { MessageRecallError, type AgentBusyRefusal, type SessionNotLiveRefusal } from './refusals'
 import { stableViewOfSession, type SessionOrigin, type SessionView } from './session-view'
 
 /** The part of `ctx.sessionPersistence` (`dsh-session-persistence`, `SessionPersistence`) used here. */
@@ -47,6 +62,11 @@ export interface StoredSessionSource {
   prepare(id: SessionId): Promise<SessionPreparation>
   /** An immutable view of the stored log (`SessionPersistence.inspect`). */
   inspect(id: SessionId): Promise<{ readonly events: readonly SessionEvent[] }>
+  /**
+   * Durably append events to a stored session that is not live (`SessionPersistence.append`): the
+   * first seq must be the stored next seq; rejects when the write fails, nothing appended.
+   */
+  append(id: SessionId, events: readonly SessionEvent[]): Promise<void>
 }
 
 /** What the access layer reaches (structural views of `ctx.sessions`, `ctx.agents`, `ctx.sessionPersistence`). */
@@ -55,6 +75,8 @@ export interface SessionAccessServices {
     get(id: SessionId): Session | undefined
     enter(session: Session): () => void
     announce(session: Session): void
+    /** The durability flush (`SessionStore.flush`): resolves once the session's log is on disk, rejects when it is not. */
+    flush(session: Session): Promise<boolean>
   }
   readonly agents: { get(id: SessionId): Agent | undefined }
   /** One event by seq over a live session's current log (the plugin's event index). */
@@ -74,7 +96,14 @@ interface Hold {
   users: number
   /** Detaches the session from the store, once (later calls do nothing). */
   readonly detach: () => void
+  /** The pending retry of the flush of a hold whose last flush failed (the hold stays until one succeeds). */
+  retry?: ReturnType<typeof setTimeout>
+  /** How many retries of that flush ran. */
+  retries: number
 }
+
+/** Waits before each retry of an unsaved stored session's flush, in ms; the last repeats. */
+export const UNSAVED_RETRY_MS: readonly number[] = Object.freeze([1000, 2000, 4000, 8000, 15_000])
 
 /** A detach disposer that runs once. */
 function once(detach: () => void): () => void {
@@ -109,7 +138,7 @@ export class SessionAccess {
   async write<T, R>(
     sessionId: string,
     task: (session: Session, origin: SessionOrigin) => Promise<AccessOutcome<T, R>>,
-    precheck?: (view: SessionView) => R | null,
+    precheck?: (view: SessionView) => R | null | Promise<R | null>,
   ): Promise<AccessOutcome<T, R | AccessRefusal>> {
     return this.reach(sessionId, () => this.runLive(sessionId as SessionId, task), task, precheck)
   }
@@ -119,7 +148,7 @@ export class SessionAccess {
     sessionId: string,
     live: () => Promise<AccessOutcome<T, R | AccessRefusal>> | undefined,
     task: (session: Session, origin: SessionOrigin) => Promise<AccessOutcome<T, R>>,
-    precheck?: (view: SessionView) => R | null,
+    precheck?: (view: SessionView) => R | null | Promise<R | null>,
   ): Promise<AccessOutcome<T, R | AccessRefusal>> {
     const id = sessionId as SessionId
     for (let attempt = 0; ; attempt++) {
@@ -130,7 +159,7 @@ export class SessionAccess {
         const read = await this.read(sessionId)
         if (!read.ok) return read
         if (read.value.origin !== 'stored') continue
-        const refusal = precheck(read.value)
+        const refusal = await precheck(read.value)
         if (refusal !== null) return { ok: false, refusal }
       }
       const held = await this.hold(id)
@@ -142,7 +171,7 @@ export class SessionAccess {
       try {
         return await task(held.session, 'stored')
       } finally {
-        this.release(id, held)
+        await this.release(id, held)
       }
     }
   }
@@ -184,13 +213,25 @@ export class SessionAccess {
         return Promise.resolve({ ok: false, refusal: { code: 'AGENT_BUSY', sessionId: id, detail: errorText(error) } })
       }
     }
-    const held = this.holds.get(id)
-    if (held !== undefined) {
-      held.users++
-      return task(held.session, 'stored').finally(() => this.release(id, held))
-    }
+    const held = this.join(id, (session) => task(session, 'stored'))
+    if (held !== undefined) return held
     const session = this.services.sessions.get(id)
     return session === undefined ? undefined : task(session, 'live')
+  }
+
+  /**
+   * Run a task on a stored session this access holds (for instance one whose last save failed),
+   * sharing the hold: when the task ends, the session is flushed and let go if it was the last
+   * user and the flush succeeded.
+   * @param sessionId - the session id.
+   * @param task - gets the held session; must not hold it past its returned promise.
+   * @returns the task's promise, or `undefined` when this access holds no such session.
+   */
+  join<T>(sessionId: string, task: (session: Session) => Promise<T>): Promise<T> | undefined {
+    const held = this.holds.get(sessionId)
+    if (held === undefined) return undefined
+    held.users++
+    return task(held.session).finally(() => this.release(sessionId, held))
   }
 
   /** Enter a stored session (or join the hold in progress). */
@@ -220,6 +261,7 @@ export class SessionAccess {
     const persistence = this.services.persistence()
     if (persistence === undefined || !(await isStored(persistence, id))) return 'absent'
     if (this.isLive(id)) return 'live'
+    if ((await this.sealSeed(persistence, id)) === 'live') return 'live'
     let preparation: SessionPreparation
     try {
       preparation = await persistence.prepare(id)
@@ -237,7 +279,7 @@ export class SessionAccess {
         detach()
         throw error
       }
-      const hold: Hold = { session, users: 1, detach: once(detach) }
+      const hold: Hold = { session, users: 1, detach: once(detach), retries: 0 }
       this.holds.set(id, hold)
       return hold
     } finally {
@@ -246,12 +288,41 @@ export class SessionAccess {
   }
 
   /**
+   * Write the `session/end-seed` that entering a stored session would append, durably, before
+   * entering it, unless the stored log already ends with one. The write is retried like a flush.
+   * @returns `'live'` when the session became live meanwhile (nothing written), else `'sealed'`.
+   * @throws {@link MessageRecallError} `PERSIST_FAILED` with `applied: false` when every attempt failed.
+   */
+  private async sealSeed(persistence: StoredSessionSource, id: SessionId): Promise<'sealed' | 'live'> {
+    const { events } = await persistence.inspect(id)
+    if (events.at(-1)?.type === 'session/end-seed') return 'sealed'
+    if (this.isLive(id)) return 'live'
+    // The same event the Session constructor appends to a seed (`dsh-session`, `Session`).
+    const seal = { type: 'session/end-seed', seq: events.length, time: Date.now(), data: {} } as SessionEvent
+    const written = await flushWithRetry(async () => {
+      if (this.isLive(id)) return false
+      await persistence.append(id, [seal])
+      return true
+    })
+    if (written.ok) return written.persisted ? 'sealed' : 'live'
+    if (this.isLive(id)) return 'live'
+    throw new MessageRecallError(
+      'PERSIST_FAILED',
+      `message-recall: session "${id}" was not changed: its stored log could not be opened for the write, writing its session/end-seed failed ${written.attempts} times: ${written.reason}`,
+      { cause: written.error, details: { applied: false } },
+    )
+  }
+
+  /**
    * Let go of every stored session this access still holds (when the plugin unloads mid-write):
-   * each is detached from the store, so a later resume can prepare it again.
+   * each is detached from the store, so a later resume can prepare it again; rc.8 flushes a
+   * detached session once more as it retires it, and the persistence service flushes every
+   * session still in its care when it stops.
    */
   dispose(): void {
     for (const [id, hold] of [...this.holds]) {
       this.holds.delete(id)
+      if (hold.retry !== undefined) clearTimeout(hold.retry)
       hold.detach()
     }
   }
@@ -260,10 +331,39 @@ export class SessionAccess {
     return this.services.agents.get(id) !== undefined || this.services.sessions.get(id) !== undefined
   }
 
-  private release(id: string, hold: Hold): void {
+  /** One user fewer; the last one flushes the session and lets it go, or keeps it unsaved and retries later. */
+  private async release(id: string, hold: Hold): Promise<void> {
     if (--hold.users > 0) return
-    if (this.holds.get(id) === hold) this.holds.delete(id)
+    if (this.holds.get(id) !== hold) return
+    let saved = true
+    try {
+      await this.services.sessions.flush(hold.session)
+    } catch {
+      saved = false
+    }
+    // Another write may have joined while the flush ran; the last user decides.
+    if (hold.users > 0 || this.holds.get(id) !== hold) return
+    if (!saved && this.services.sessions.get(id as SessionId) === hold.session) {
+      this.scheduleRetry(id, hold)
+      return
+    }
+    if (hold.retry !== undefined) clearTimeout(hold.retry)
+    this.holds.delete(id)
     hold.detach()
+  }
+
+  /** Retry an unsaved hold's flush after the next wait of {@link UNSAVED_RETRY_MS}. */
+  private scheduleRetry(id: string, hold: Hold): void {
+    if (hold.retry !== undefined) return
+    const wait = UNSAVED_RETRY_MS[Math.min(hold.retries, UNSAVED_RETRY_MS.length - 1)]!
+    hold.retry = setTimeout(() => {
+      hold.retry = undefined
+      hold.retries++
+      if (this.holds.get(id) !== hold || hold.users > 0) return
+      hold.users++
+      void this.release(id, hold)
+    }, wait)
+    hold.retry.unref?.()
   }
 }
 

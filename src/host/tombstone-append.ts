@@ -12,6 +12,7 @@ import type { Session, SessionEvent } from '@deepseek-ai/dsh-session'
 import { replaceOp } from '../shared/replace-op'
 import { tombstoneSource } from '../shared/tombstone'
 import type { TombstoneAction } from '../shared/actions'
+import type { BatchMark } from '../shared/batch-mark'
 
 /** What a tombstone needs: its action, the inclusive surface range and every shadowed node, in surface order. */
 export interface TombstoneRange {
@@ -29,12 +30,13 @@ export interface TombstoneRange {
  * @param session - the session the range was planned on.
  * @param range - the action, range and shadowed nodes (from a plan over this session's current surface).
  * @param tombstoneText - `''` (default) for empty content, else the text of one text block.
+ * @param batch - the batch mark, for a tombstone of a batch of two or more writes (`shared/batch-mark.ts`).
  * @returns the logged tombstone event.
  * @throws the Session's error when it refuses the event (e.g. `surface replace: start seq N not
  * found in surface` for a range planned on an older surface, or an invariant companion's error).
  */
-export function appendTombstone(session: Session, range: TombstoneRange, tombstoneText = ''): SessionEvent<'user/message'> {
-  const source = tombstoneSource(range.action, range.shadowedSeqs)
+export function appendTombstone(session: Session, range: TombstoneRange, tombstoneText = '', batch?: BatchMark): SessionEvent<'user/message'> {
+  const source = tombstoneSource(range.action, range.shadowedSeqs, batch)
   const message = createUserMessage({
     content: tombstoneText === '' ? [] : [{ type: 'text', text: tombstoneText }],
     source: source as unknown as UserMessage['source'],

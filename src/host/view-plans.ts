@@ -9,7 +9,7 @@
  */
 import { removalPlanning, type TombstoneAction } from '../shared/actions'
 import type { ViewExpectation } from '../shared/protocol'
-import { describeBatchRefusal, planBatch, type BatchChange, type BatchPlan } from './batch-plan'
+import { describeBatchRefusal, planBatchSteps, type BatchChange, type BatchPlan } from './batch-plan'
 import type { BatchChangeRefusal, Outcome } from './refusals'
 import { planRestore, type RestorePlan } from './restore-plan'
 import type { SessionView } from './session-view'
@@ -77,9 +77,24 @@ export function planRestoreOnView(view: SessionView, intent: Omit<RestoreIntent,
  * @throws when a surface node has no event (corrupt surface).
  */
 export function planBatchOnView(view: SessionView, intent: Omit<BatchIntent, 'sessionId'>): Outcome<BatchPlan> {
+  const steps = planBatchOnViewSteps(view, intent)
+  for (;;) {
+    const step = steps.next()
+    if (step.done) return step.value
+  }
+}
+
+/**
+ * {@link planBatchOnView} as steps that yield between changes, for a caller that plans in slices
+ * of the event loop (`time-slice.ts` `runSliced`); the same result on the same view.
+ * @param view - the session's view; it must not change while the steps run (the caller checks).
+ * @param intent - the changes and optional expectation.
+ * @returns a generator whose return value is the plan or the refusal.
+ */
+export function* planBatchOnViewSteps(view: SessionView, intent: Omit<BatchIntent, 'sessionId'>): Generator<void, Outcome<BatchPlan>, void> {
   const stale = checkExpectation(view, intent.expect)
   if (stale !== null) return { ok: false, refusal: stale }
-  const planned = planBatch({ nodes: view.nodes, lookup: view.lookup, nextSeq: view.nextSeq, changes: intent.changes })
+  const planned = yield* planBatchSteps({ nodes: view.nodes, lookup: view.lookup, nextSeq: view.nextSeq, changes: intent.changes })
   if (!planned.ok) {
     const refusal: BatchChangeRefusal = { code: planned.refusal.refusal.code, index: planned.refusal.index, message: describeBatchRefusal(planned.refusal, describePlanRefusal) }
     return { ok: false, refusal }

@@ -11,6 +11,7 @@
 import type { NodeKind } from './surface-node'
 import type { TombstoneRecord } from './tombstone'
 import { SURFACE_ACTIONS, type BatchRemovalAction, type SurfaceAction, type TombstoneAction } from './actions'
+import type { CutShortBatch } from './batch-mark'
 
 /** The route's default exact pathname (`Config.path`), used by the host config and the client. */
 export const DEFAULT_ROUTE_PATH = '/dsh-message-recall'
@@ -185,6 +186,8 @@ export interface LogSummary {
   readonly replaceGeneration: number
   /** Every tombstone of this plugin in the log, in seq order. */
   readonly tombstones: readonly InspectedTombstone[]
+  /** Batches (`apply`) of which the log holds only some writes: a torn write kept a prefix (see `batch-mark.ts`). */
+  readonly cutShortBatches: readonly CutShortBatch[]
 }
 
 /** A tombstone as `inspect` reports it (`action` includes `exclude`). */

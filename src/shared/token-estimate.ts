@@ -34,7 +34,24 @@ function blockChars(block: unknown): number {
  * images and unknown blocks count 0.
  */
 export function estimateTokens(contents: Iterable<readonly unknown[]>): number {
+  return tokensOfChars(countChars(contents))
+}
+
+/**
+ * The characters {@link estimateTokens} counts, for a caller that sums them in parts.
+ * @param contents - the content block arrays of the messages.
+ * @returns the text-bearing characters (UTF-16 code units).
+ */
+export function countChars(contents: Iterable<readonly unknown[]>): number {
   let chars = 0
   for (const content of contents) for (const block of content) chars += blockChars(block)
+  return chars
+}
+
+/**
+ * @param chars - a sum of {@link countChars}.
+ * @returns `ceil(chars / CHARS_PER_TOKEN)`.
+ */
+export function tokensOfChars(chars: number): number {
   return Math.ceil(chars / CHARS_PER_TOKEN)
 }

@@ -16,6 +16,7 @@
  *
  * @module dsh-message-recall/shared/tombstone
  */
+import type { BatchMark } from './batch-mark'
 import { isRecord, type LogEvent } from './events'
 import { readReplaceOp } from './replace-op'
 import { isTombstoneAction, type TombstoneAction } from './actions'
@@ -33,6 +34,8 @@ export interface TombstoneSource {
   readonly plugin: typeof TOMBSTONE_PLUGIN
   readonly action: TombstoneAction
   readonly removedSeqs: readonly number[]
+  /** Set by a batch of two or more writes (see `batch-mark.ts`). */
+  readonly batch?: BatchMark
 }
 
 /** A tombstone as read back from a log: its seq, inclusive range, shadowed seqs and action. */
@@ -49,10 +52,11 @@ export interface TombstoneRecord {
  * Build the `source` of a new tombstone.
  * @param action - the tombstone action.
  * @param shadowedSeqs - the shadowed surface seqs, in surface order (written as `removedSeqs`).
+ * @param batch - the batch mark of a tombstone written by a batch of two or more writes.
  * @returns the source, with a copy of `shadowedSeqs`.
  */
-export function tombstoneSource(action: TombstoneAction, shadowedSeqs: readonly number[]): TombstoneSource {
-  return { kind: 'plugin', plugin: TOMBSTONE_PLUGIN, action, removedSeqs: [...shadowedSeqs] }
+export function tombstoneSource(action: TombstoneAction, shadowedSeqs: readonly number[], batch?: BatchMark): TombstoneSource {
+  return { kind: 'plugin', plugin: TOMBSTONE_PLUGIN, action, removedSeqs: [...shadowedSeqs], ...(batch === undefined ? {} : { batch }) }
 }
 
 /**

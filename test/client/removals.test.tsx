@@ -288,6 +288,38 @@ describe('Removed panel in the session header', () => {
   })
 })
 
+describe('an Apply cut short by a torn write', () => {
+  it('the Removed panel names it and the changes that did not take effect, in English and Chinese', async () => {
+    const { liveSession } = await import('./support/page')
+    const { richLog } = await import('./support/log')
+    const { planBatch } = await import('../../src/host/batch-plan')
+    const { appendBatch } = await import('../../src/host/batch-writer')
+    const full = liveSession('session-a', richLog() as never)
+    const prompts = ['read the config', 'list the sources', 'run the build'].map((text) => appended(full.events, 'user/message').find((u) => (u.data as any).content[0].text === text)!.seq)
+    const changes = prompts.map((seq) => ({ action: 'delete' as const, seq }))
+    const planned = planBatch({ nodes: full.surface.nodes, lookup: (seq) => full.events[seq] as LogEvent, nextSeq: full.seq, changes })
+    assert.ok(planned.ok)
+    const results = appendBatch(full, planned.plan, changes)
+    // What a power loss in the batch's second block leaves: only its first tombstone.
+    const torn = full.events.slice(0, results[0]!.tombstoneSeq + 1) as LogEvent[]
+    for (const locale of ['en', 'zh'] as const) {
+      const p = await mount({ events: torn, locale })
+      await click(removedButton(p))
+      const note = p.header.querySelector('[data-message-recall-cut-short]') as HTMLElement
+      assert.equal(note.getAttribute('role'), 'note')
+      assert.equal(note.querySelector('p')!.textContent, locale === 'en'
+        ? 'An Apply was cut short while it was saved: 2 of its 3 changes did not take effect. Apply them again in the editor.'
+        : '一次批量应用在写入磁盘时被中断：3 项改动中有 2 项没有生效，可以在编辑器中重新应用')
+      assert.deepEqual([...note.querySelectorAll('li')].map((li) => li.textContent), locale === 'en'
+        ? ['Delete: list the sources', 'Delete: run the build']
+        : ['删除: list the sources', '删除: run the build'])
+      assert.equal(entries(p).length, 1, 'the one tombstone on disk is listed')
+      await p.unmount()
+      pages.splice(pages.indexOf(p), 1)
+    }
+  })
+})
+
 describe('turn bar and locale', () => {
   it('the turn bar goes with a deleted final answer while the prompt and the first step stay', async () => {
     const p = await mount()

@@ -56,7 +56,12 @@ const seed = () => conversationLog(syntheticTurns(4, { toolSteps: 1, toolsPerSte
 
 /** Derived messages with each tombstone's fresh id blanked, for comparing two sessions. */
 function comparable(session: Session): unknown {
-  return JSON.parse(JSON.stringify(session.deriveMessages().map((m) => (m.role === 'user' && m.content.length === 0 ? { ...m, id: '<tombstone>' } : m))))
+  // A batch's tombstones also carry its batch mark (`source.batch`), which one-by-one writes do not.
+  const unmarked = (m: { source: unknown }) => {
+    const { batch: _batch, ...source } = m.source as Record<string, unknown>
+    return source
+  }
+  return JSON.parse(JSON.stringify(session.deriveMessages().map((m) => (m.role === 'user' && m.content.length === 0 ? { ...m, id: '<tombstone>', source: unmarked(m) } : m))))
 }
 
 /** The surface with each tombstone seq replaced by a marker. */

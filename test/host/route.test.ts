@@ -125,7 +125,7 @@ describe('route: actions', () => {
     const reply = await app.post({ sessionId: agent.id, action: 'inspect' })
     assert.equal(reply.status, 200, reply.text)
     const tombstone = { seq: written.json.value.tombstoneSeq, start: prompt1, end: prompt1, shadowedSeqs: [prompt1], action: 'delete', onSurface: true, inEffect: true, restoredBy: null }
-    const live = { eventCount: count, lastSeq: count - 1, surfaceNodeCount: session.surface.nodes.length, replaceGeneration: 1, tombstones: [tombstone] }
+    const live = { eventCount: count, lastSeq: count - 1, surfaceNodeCount: session.surface.nodes.length, replaceGeneration: 1, tombstones: [tombstone], cutShortBatches: [] }
     assert.deepEqual(reply.json.value, { live, disk: live })
     assert.equal(session.seq, count)
   })

@@ -8,8 +8,12 @@
  * Keyboard: the button toggles the panel; opening moves focus into it, Escape or Close returns
  * focus to the button, a pointer press outside closes it.
  *
+ * A batch (`apply`) that a torn write cut short shows first, as a note naming how many of its
+ * changes did not take effect and the first of them (`removal-list.ts`, `cutShortEntries`).
+ *
  * DOM contract: `button[data-message-recall-removed]` (its count in `[data-count]`),
- * `[data-message-recall-panel]` (role `dialog`), one `li[data-message-recall-entry=<tombstoneSeq>]`
+ * `[data-message-recall-panel]` (role `dialog`), `[data-message-recall-cut-short=<first seq>]`
+ * (role `note`) per batch cut short, one `li[data-message-recall-entry=<tombstoneSeq>]`
  * per removal with `data-action`, `data-restored` once restored, and buttons
  * `[data-message-recall-entry-action="restore|openCopy"]`.
  *
@@ -19,7 +23,7 @@ import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'reac
 import { ACTIONS } from '../../shared/actions'
 import { countedKey, describeError } from '../text/locales'
 import type { LocaleService, SessionSnapshot, SnapshotSelectorHook, Translate } from '../wire/rc8'
-import { removalCounts, removalEntries } from './removal-list'
+import { cutShortEntries, removalCounts, removalEntries } from './removal-list'
 import { selectReplacements } from '../wire/replacement-view'
 import type { SessionStores } from '../stores/session-stores'
 import type { TombstoneActions } from '../stores/tombstone-actions'
@@ -98,6 +102,7 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }: Remov
   const replacements = useSession(selectReplacements)
   // Only while open: the entries read the Chat rows, which change with every streamed token.
   const entries = useMemo(() => removalEntries(replacements, chat), [replacements, chat])
+  const cutShort = useMemo(() => cutShortEntries(replacements, chat), [replacements, chat])
   const state = useSyncExternalStore(actions.subscribe, actions.getSnapshot)
   const panel = useRef<HTMLDivElement>(null)
   useEffect(() => {
@@ -125,6 +130,19 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }: Remov
         <strong>{t('panel.title')}</strong>
         <button type="button" data-message-recall-panel-close="" onClick={onClose}>{t('panel.close')}</button>
       </div>
+      {cutShort.map((batch) => (
+        <div key={batch.firstSeq} data-message-recall-cut-short={batch.firstSeq} role="note">
+          <p>{t(countedKey('panel.cutShort', batch.missingCount), { count: batch.missingCount, total: batch.changes ?? '?' })}</p>
+          {batch.missing.length > 0 && (
+            <ul>
+              {batch.missing.map((change, i) => (
+                <li key={i}>{t(`panel.cutShort.action.${change.action}`)}: {change.excerpt ?? t('panel.notLoaded')}</li>
+              ))}
+              {batch.missingCount > batch.missing.length && <li>{t(countedKey('panel.cutShort.more', batch.missingCount - batch.missing.length), { count: batch.missingCount - batch.missing.length })}</li>}
+            </ul>
+          )}
+        </div>
+      ))}
       <ol>
         {entries.map((entry) => {
           const busy = state.pending?.tombstoneSeq === entry.tombstoneSeq

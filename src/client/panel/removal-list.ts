@@ -12,6 +12,7 @@
  *
  * @module dsh-message-recall/client/panel/removal-list
  */
+import { cutShortBatches, type BatchChangeMark } from '../../shared/batch-mark'
 import { isRecord, type LogEvent } from '../../shared/events'
 import { readFates, type KindLookup } from '../../shared/fate'
 import { plainText } from '../../shared/message-text'
@@ -86,6 +87,44 @@ export function removalEntries(replacements: ReplacementSnapshot, chat: ChatSnap
       canRestore: fates.canRestore(tombstone.seq, kindOf),
     }
   }).reverse()
+}
+
+/** A batch (`apply`) of which the history holds only some writes: a torn write kept a prefix of it. */
+export interface CutShortEntry {
+  /** Seq of the batch's first tombstone. */
+  readonly firstSeq: number
+  /** Changes the batch held; `null` when the history lacks the tombstone that lists them. */
+  readonly changes: number | null
+  /** Changes that did not take effect (writes, when the list is missing). */
+  readonly missingCount: number
+  /** The first {@link CUT_SHORT_SHOWN} of them: the action and the first words of its target (`null` when not loaded). */
+  readonly missing: readonly { readonly action: BatchChangeMark['action']; readonly excerpt: string | null }[]
+}
+
+/** Missing changes a cut-short entry names one by one. */
+export const CUT_SHORT_SHOWN = 5
+
+/**
+ * The batches cut short (`shared/batch-mark.ts`, the same answer `inspect` gives), newest first.
+ * @param replacements - the session's replacement events (tombstones and restores).
+ * @param chat - the session's Chat store, for the first words of each missing change's target.
+ */
+export function cutShortEntries(replacements: ReplacementSnapshot, chat: ChatSnapshot): CutShortEntry[] {
+  const bySeq = new Map<number, LogEvent>(replacements.map((e) => [e.seq, e]))
+  const last = replacements.reduce((max, e) => Math.max(max, e.seq), -1)
+  const batches = cutShortBatches(last + 1, (seq) => bySeq.get(seq))
+  if (batches.length === 0) return []
+  const held = heldMessages(chat)
+  return batches.map((batch) => ({
+    firstSeq: batch.firstSeq,
+    changes: batch.changes,
+    missingCount: batch.missing?.length ?? batch.writes - batch.written,
+    missing: (batch.missing ?? []).slice(0, CUT_SHORT_SHOWN).map((change) => {
+      const seq = change.action === 'restore' ? bySeq.get(change.tombstoneSeq)?.sourceEventSeqs?.[0] : change.seq
+      const text = seq === undefined ? undefined : held.get(seq)?.text
+      return { action: change.action, excerpt: text === undefined ? null : excerpt(text) }
+    }),
+  })).reverse()
 }
 
 /**

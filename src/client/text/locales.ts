@@ -94,6 +94,14 @@ export const zh = {
   'panel.tokens.other': '约 {count} 个 token',
   'panel.notLoaded': '内容不在已加载的历史中',
   'panel.restored': '已恢复',
+  'panel.cutShort.one': '一次批量应用在写入磁盘时被中断：{total} 项改动中有 {count} 项没有生效，可以在编辑器中重新应用',
+  'panel.cutShort.other': '一次批量应用在写入磁盘时被中断：{total} 项改动中有 {count} 项没有生效，可以在编辑器中重新应用',
+  'panel.cutShort.more.one': '还有 {count} 项',
+  'panel.cutShort.more.other': '还有 {count} 项',
+  'panel.cutShort.action.delete': '删除',
+  'panel.cutShort.action.deleteFrom': '删除以下',
+  'panel.cutShort.action.exclude': '排除',
+  'panel.cutShort.action.restore': '恢复',
   'error.NOT_RESTORABLE': '这次移除无法原地恢复，可以打开一个副本',
   'error.STALE_VIEW': '对话刚刚有了变化，请再试一次',
   'error.AGENT_BUSY': '智能体正在工作，请等它停下再试',
@@ -188,6 +196,14 @@ export const en: { readonly [K in LocaleKey]: string } = {
   'panel.tokens.other': '≈ {count} tokens',
   'panel.notLoaded': 'Content not in the loaded history',
   'panel.restored': 'Restored',
+  'panel.cutShort.one': 'An Apply was cut short while it was saved: {count} of its {total} changes did not take effect. Apply it again in the editor.',
+  'panel.cutShort.other': 'An Apply was cut short while it was saved: {count} of its {total} changes did not take effect. Apply them again in the editor.',
+  'panel.cutShort.more.one': 'and {count} more',
+  'panel.cutShort.more.other': 'and {count} more',
+  'panel.cutShort.action.delete': 'Delete',
+  'panel.cutShort.action.deleteFrom': 'Delete onward',
+  'panel.cutShort.action.exclude': 'Exclude',
+  'panel.cutShort.action.restore': 'Restore',
   'error.NOT_RESTORABLE': 'This removal cannot be undone in place. Open a copy instead.',
   'error.STALE_VIEW': 'The conversation just changed. Try again.',
   'error.AGENT_BUSY': 'The agent is working. Try again when it stops.',
@@ -209,7 +225,7 @@ export const DICTIONARIES: { readonly zh: Record<LocaleKey, string>; readonly en
  * Base keys of the texts that count something; each has a `.one` and an `.other` entry. The action
  * table's counted texts (`armedLabel`, `undo`, `unsaved` in `shared/actions.ts`) are among them.
  */
-export type CountedBase = ActionCountedBase | `notice.images.${'unreadable' | 'unsupported' | 'busy' | 'unavailable'}` | 'unsaved.apply' | 'panel.label' | 'panel.count' | 'panel.tokens'
+export type CountedBase = ActionCountedBase | `notice.images.${'unreadable' | 'unsupported' | 'busy' | 'unavailable'}` | 'unsaved.apply' | 'panel.label' | 'panel.count' | 'panel.tokens' | 'panel.cutShort' | 'panel.cutShort.more'
 
 /** Every key the action table names, checked against the dictionaries: a key missing from `zh` (and so from `en`) fails the typecheck. */
 type ActionKeysInDictionaries = [Exclude<ActionTextKey, ActionCountedBase> | `${ActionCountedBase}.${'one' | 'other'}`] extends [LocaleKey] ? true : never
