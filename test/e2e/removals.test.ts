@@ -219,6 +219,8 @@ describe('undo, copies and exclusions in the real DSH web UI', { timeout: 1_800_
     assert.deepEqual(after, panelBefore)
     assert.deepEqual(await readRemovedButton(page), button)
     await e.shot(page, '06-panel-after-restart')
+    // The open panel covers the right side of the chat, where the next scenario hovers a prompt.
+    await closePanel(page)
 
     const onDisk = (await eventsOnDisk(e.home, sessionId)).map((ev) => readTombstone(ev)).filter((t): t is TombstoneRecord => t !== null)
     assert.deepEqual(onDisk.map((t) => t.seq).reverse(), panelBefore.map((p) => p.tombstoneSeq), 'the panel lists every tombstone on disk')
