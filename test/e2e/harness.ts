@@ -183,6 +183,27 @@ export async function eventsOnDisk(home: string, sessionId: string): Promise<Log
 }
 
 /**
+ * Wait until a session's log on disk satisfies `predicate`: a row hides on the live event, which
+ * reaches the page before the write's durability flush, so a check of the disk waits for the flush.
+ * @param home - the DSH home.
+ * @param sessionId - the session.
+ * @param predicate - the condition over the events on disk.
+ * @param label - what is awaited, for the timeout error.
+ * @param timeoutMs - how long to wait, in ms.
+ * @returns the events on disk that satisfied the predicate.
+ * @throws Error naming `label` when it does not hold within `timeoutMs`.
+ */
+export async function waitForDisk(home: string, sessionId: string, predicate: (events: LogEvent[]) => boolean, label: string, timeoutMs = 10_000): Promise<LogEvent[]> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const events = await eventsOnDisk(home, sessionId)
+    if (predicate(events)) return events
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${label} on disk`)
+    await new Promise((resolve) => setImmediate(resolve))
+  }
+}
+
+/**
  * Make a session's log unwritable: its folder is moved aside and a file put in its place, so every
  * write fails with `ENOTDIR` (also for root).
  * @param home - the DSH home of the suite.

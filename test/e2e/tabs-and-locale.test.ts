@@ -15,7 +15,7 @@ import type { Page } from 'puppeteer-core'
 import { listSessions } from '../../tools/dsh-api'
 import { en, zh } from '../../src/client/text/locales'
 import { readTombstone } from '../../src/shared/tombstone'
-import { bootE2e, eventsOnDisk, sequentialScenarios, type E2e } from './harness'
+import { bootE2e, eventsOnDisk, sequentialScenarios, waitForDisk, type E2e } from './harness'
 import {
   chooseWorkspace, clickAction, fill, findRow, hoverRow, openApp, openSessionFromSidebar, rows, sendPrompt, waitArmed,
   waitForChatText, waitForTurnBars, waitRowError, waitRowHidden,
@@ -228,8 +228,10 @@ describe('two tabs and the Chinese UI in the real DSH web UI', { timeout: 1_200_
     await waitRowHidden(pageB, keys.p2!)
     await waitRowHidden(pageA, keys.p3!)
 
-    const tombstones = (await eventsOnDisk(e.home, sessionId)).map((ev) => readTombstone(ev)).filter((t) => t !== null)
-    assert.equal(tombstones.length, diskBefore + 2, 'both deletes landed on disk')
+    const count = (events: Parameters<typeof readTombstone>[0][]) => events.filter((ev) => readTombstone(ev) !== null).length
+    // Rows hide on the live event, before the second write's flush: wait for both on disk.
+    const onDisk = await waitForDisk(e.home, sessionId, (events) => count(events) >= diskBefore + 2, 'both tombstones')
+    assert.equal(count(onDisk), diskBefore + 2, 'both deletes landed on disk')
     await pageB.close()
   })
 })
