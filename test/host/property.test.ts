@@ -216,6 +216,8 @@ async function checkSession(w: World, id: string, where: string): Promise<void> 
   const session = live ?? (await import('@deepseek-ai/dsh-session')).Session.create(SessionId(`check-${id}`), events as never)
   const derived = JSON.stringify(session.deriveMessages())
   for (const text of removedTexts(w, id)) {
+    // A text another message carries now (DSH's runtime-context note, written again by a later turn) names no one message.
+    if (!trackable(events, text)) continue
     assert.ok(!derived.includes(JSON.stringify(text).slice(1, -1)), `${where}: removed text ${JSON.stringify(text)} is not derived on ${id}`)
   }
   assertFatesAgree(client, events, seen)
@@ -226,11 +228,13 @@ async function checkSession(w: World, id: string, where: string): Promise<void> 
 }
 
 /** The last model request carries no removed text of `id` and pairs every tool call. */
-function checkWire(w: World, id: string, where: string): void {
+async function checkWire(w: World, id: string, where: string): Promise<void> {
+  const { events } = await eventsOf(w, id)
   const messages = wireMessages(w.app.mock)
   assert.deepEqual(toolPairingProblems(messages), [], `${where}: the model request pairs every tool call`)
   const text = wireText(messages)
   for (const removed of removedTexts(w, id)) {
+    if (!trackable(events, removed)) continue
     assert.ok(!text.includes(JSON.stringify(removed).slice(1, -1)), `${where}: removed text ${JSON.stringify(removed)} is not sent to the model`)
   }
 }
@@ -292,7 +296,7 @@ async function runStep(w: World, st: Step, n: number, log: string[]): Promise<vo
       w.pruneFor = null
       assert.ok(w.app.mock.requests.length > before, `${where}: the turn reached the model`)
       tally.turns++
-      checkWire(w, id, where)
+      await checkWire(w, id, where)
       assert.equal(await w.app.ctx.sessions.flush(agent.session), true)
     }
     await checkSession(w, id, where)
