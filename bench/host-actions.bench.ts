@@ -51,7 +51,9 @@ const BATCH = 20
 const TARGET = 1.25
 const FLAT = 1.2
 const FLOOR_PATH = '/bench-floor-apply'
-const EVENTS_PER_TURN = conversationLog(syntheticTurns(2)).length - conversationLog(syntheticTurns(1)).length
+/** Turns with 48-character texts (45 events each), so a 1k-event session has the 20 scattered steps a batch removes. */
+const SHAPE = { textChars: 48 } as const
+const EVENTS_PER_TURN = conversationLog(syntheticTurns(2, SHAPE)).length - conversationLog(syntheticTurns(1, SHAPE)).length
 
 type Variant = 'live delete' | 'stored write' | 'cold open' | 'forkBefore' | 'DSH fork' | 'delete prompt' | 'restore' | 'apply' | 'floor apply' | 'idle'
 const ROTATION: Variant[][] = [['stored write', 'cold open', 'live delete'], ['forkBefore', 'DSH fork'], ['delete prompt', 'restore'], ['apply', 'floor apply'], ['idle']]
@@ -169,19 +171,27 @@ async function runSize(size: number): Promise<{ events: number; samples: Samples
   // Per round: live lanes give 1 + 1 + 20 + 20 steps and 1 prompt and one tombstone to fork at; the stored lane 1 step.
   const livePerRound = 2 + 2 * BATCH
   const perLane = turns - 1 // one step and one prompt per turn after the first
-  const liveLanes = Math.ceil((rounds * livePerRound) / perLane) + (perLane < BATCH * 4 ? 2 : 0)
+  // A batch takes its 20 steps from one session: a small session serves one batch per round.
+  if (perLane < BATCH) throw new Error(`a ${size}-event session has fewer than ${BATCH} removable steps`)
+  const liveLanes = perLane >= livePerRound ? Math.ceil(rounds / Math.floor(perLane / livePerRound)) + 1 : 2 * rounds + 1
   const storedLanes = Math.ceil(rounds / perLane)
-  const boot = () => bootDshApp({ recall: {}, persistence: { root, compression: 'zstd', writeBatchMaxDelayMs: 200 } })
+  // Prompts are deleted and restored in sessions of their own, so no removed step sits next to them (a delete would absorb its tombstone).
+  const promptLanes = Math.ceil(rounds / perLane)
+  // As the dsh-base bundle mounts them: the token meter (every write appends its shadow price) and the session-title service.
+  const boot = () => bootDshApp({ recall: {}, persistence: { root, compression: 'zstd', writeBatchMaxDelayMs: 200 }, tokenMeter: true, sessionTitle: true })
   const seeding = await boot()
   const live: Lane[] = []
   const stored: Lane[] = []
   let events = 0
   try {
-    for (let i = 0; i < liveLanes + storedLanes; i++) {
-      const agent = await seeding.createAgent({ seed: conversationLog(syntheticTurns(turns)) })
+    for (let i = 0; i < liveLanes + promptLanes + storedLanes; i++) {
+      const agent = await seeding.createAgent({ seed: conversationLog(syntheticTurns(turns, SHAPE)) })
       await seeding.ctx.sessions.flush(agent.session)
-      events = agent.session.events.length;
-      (i < liveLanes ? live : stored).push({ id: agent.id, ...targetsOf(agent.session) })
+      events = agent.session.events.length
+      const targets = targetsOf(agent.session)
+      if (i < liveLanes) live.push({ id: agent.id, steps: targets.steps, prompts: [] })
+      else if (i < liveLanes + promptLanes) live.push({ id: agent.id, steps: [], prompts: targets.prompts })
+      else stored.push({ id: agent.id, ...targets })
     }
   } finally {
     await seeding.dispose()
