@@ -5,9 +5,10 @@
  * browser half drives it:
  *
  * - **stored write**: `delete` on a session that is stored and not live (the plugin enters it,
- *   plans, appends, flushes and lets go), beside DSH's own cold open of that session
- *   (`sessionPersistence.prepare`, which loads it, then releasing the preparation) plus one `delete`
- *   on a live session of the same size, timed in the same round;
+ *   plans, appends, flushes and lets go), beside DSH's own cold open of a stored session of the
+ *   same size (`sessionPersistence.prepare`, which loads it, then releasing the preparation; a
+ *   session of its own, written untimed after each open so every open reads it cold, as every
+ *   timed write does) plus one `delete` on a live session of the same size, in the same round;
  * - **forkBefore** of a live session at a tombstone, beside DSH's own Branch primitive at the same
  *   boundary: `SessionStore.fork(source, boundary, childId)` plus the durability flush of the child
  *   (what `dsh-host-apiproxy`'s `sessions.fork` calls; that package is not part of this
@@ -182,16 +183,19 @@ async function runSize(size: number): Promise<{ events: number; samples: Samples
   const seeding = await boot()
   const live: Lane[] = []
   const stored: Lane[] = []
+  // The cold opens read sessions of their own: `prepare` keeps a cold read for reuse by the next
+  // `prepare` of an unchanged log, so a cold open of the written session would warm the next write.
+  const opened: Lane[] = []
   let events = 0
   try {
-    for (let i = 0; i < liveLanes + promptLanes + storedLanes; i++) {
+    for (let i = 0; i < liveLanes + promptLanes + 2 * storedLanes; i++) {
       const agent = await seeding.createAgent({ seed: conversationLog(syntheticTurns(turns, SHAPE)) })
       await seeding.ctx.sessions.flush(agent.session)
       events = agent.session.events.length
       const targets = targetsOf(agent.session)
       if (i < liveLanes) live.push({ id: agent.id, steps: targets.steps, prompts: [] })
       else if (i < liveLanes + promptLanes) live.push({ id: agent.id, steps: [], prompts: targets.prompts })
-      else stored.push({ id: agent.id, ...targets })
+      else (i % 2 ? stored : opened).push({ id: agent.id, ...targets })
     }
   } finally {
     await seeding.dispose()
@@ -227,9 +231,13 @@ async function runSize(size: number): Promise<{ events: number; samples: Samples
       if (app.ctx.sessions.get(SessionId(lane.id))) throw new Error('the stored session stayed live')
     },
     'cold open': async () => {
-      const lane = laneWith(stored, 0)
+      const lane = laneWith(opened, 1)
+      const t0 = performance.now()
       const preparation = await app.ctx.sessionPersistence.prepare(SessionId(lane.id))
       preparation[Symbol.dispose]()
+      coldMs = performance.now() - t0
+      // Untimed: a write that changes the log, so the next cold open reads it again.
+      await post(removalBody(lane.id, 'delete', take(lane.steps, 1)[0]!))
     },
     forkBefore: async () => {
       const lane = live.find((l) => (tombstones.get(l.id) ?? []).length > 0)!
@@ -271,6 +279,7 @@ async function runSize(size: number): Promise<{ events: number; samples: Samples
     },
   }
   let forkMs = 0
+  let coldMs = 0
   let lastPrompt: { id: string; tombstoneSeq: number } | null = null
   let floorBody: unknown = null
   void floorBody
@@ -285,7 +294,7 @@ async function runSize(size: number): Promise<{ events: number; samples: Samples
           resetPeak()
           await run[variant]()
           const peak = peakMiB()
-          const ms = variant === 'DSH fork' ? forkMs : performance.now() - t0
+          const ms = variant === 'DSH fork' ? forkMs : variant === 'cold open' ? coldMs : performance.now() - t0
           if (r >= WARMUP) {
             samples[variant].push(ms)
             peaks[variant].push(peak)
