@@ -20,6 +20,7 @@
  *   model request, and a restored message is derived exactly as it was;
  * - every consumer of the fate reader agrees row by row (`test/client/support/fate-check.ts`);
  * - a copy holds exactly the source's events before its tombstone;
+ * - `inspect` lists exactly the tombstones of the live log and of the stored log;
  * - the token meter's `contextBreakdown` projection equals `measure()` on every live session.
  *
  * `PROPERTY_RUNS` (default 10) and `PROPERTY_STEPS` (default 20, the most steps per run) size the
@@ -382,6 +383,13 @@ async function checkSuccess(w: World, id: string, kind: StepKind, body: Record<s
       }
       if (r.restoredSeq !== undefined) markRestored(w, id, r.restoredSeq, textOf(events[r.restoredSeq]))
     }
+  } else if (kind === 'inspect') {
+    const { live } = await eventsOf(w, id)
+    const tombstonesOf = (log: readonly LogEvent[]) => log.filter((e) => readTombstone(e) !== null).map((e) => e.seq)
+    const inspected = inspectedTombstones(value)
+    assert.deepEqual(inspected.live, live ? tombstonesOf(events) : null, `${where}: inspect's live side lists the live log's tombstones`)
+    const stored = (await w.app.ctx.sessionPersistence.readFrom(SessionId(id), 0)).events as readonly LogEvent[]
+    assert.deepEqual(inspected.disk, tombstonesOf(stored), `${where}: inspect's disk side lists the stored log's tombstones`)
   } else if (kind === 'forkBefore') {
     const fork = forkOf(value)
     const tombstoneSeq = body.tombstoneSeq as number
