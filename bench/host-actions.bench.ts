@@ -9,6 +9,9 @@
  *   same size (`sessionPersistence.prepare`, which loads it, then releasing the preparation; a
  *   session of its own, written untimed after each open so every open reads it cold, as every
  *   timed write does) plus one `delete` on a live session of the same size, in the same round;
+ *   and beside `agents.resume` of such a session (what opening it in the UI runs: the cold open,
+ *   the session announced and its projections folded, an agent made; the agent let go untimed)
+ *   plus that `delete`;
  * - **forkBefore** of a live session at a tombstone, beside DSH's own Branch primitive at the same
  *   boundary: `SessionStore.fork(source, boundary, childId)` plus the durability flush of the child
  *   (what `dsh-host-apiproxy`'s `sessions.fork` calls; that package is not part of this
@@ -56,8 +59,8 @@ const FLOOR_PATH = '/bench-floor-apply'
 const SHAPE = { textChars: 48 } as const
 const EVENTS_PER_TURN = conversationLog(syntheticTurns(2, SHAPE)).length - conversationLog(syntheticTurns(1, SHAPE)).length
 
-type Variant = 'live delete' | 'stored write' | 'cold open' | 'forkBefore' | 'DSH fork' | 'delete prompt' | 'restore' | 'apply' | 'floor apply' | 'idle'
-const ROTATION: Variant[][] = [['stored write', 'cold open', 'live delete'], ['forkBefore', 'DSH fork'], ['delete prompt', 'restore'], ['apply', 'floor apply'], ['idle']]
+type Variant = 'live delete' | 'stored write' | 'cold open' | 'resume' | 'forkBefore' | 'DSH fork' | 'delete prompt' | 'restore' | 'apply' | 'floor apply' | 'idle'
+const ROTATION: Variant[][] = [['stored write', 'cold open', 'resume', 'live delete'], ['forkBefore', 'DSH fork'], ['delete prompt', 'restore'], ['apply', 'floor apply'], ['idle']]
 
 // ---------------------------------------------------------------- statistics and memory
 
@@ -186,16 +189,17 @@ async function runSize(size: number): Promise<{ events: number; samples: Samples
   // The cold opens read sessions of their own: `prepare` keeps a cold read for reuse by the next
   // `prepare` of an unchanged log, so a cold open of the written session would warm the next write.
   const opened: Lane[] = []
+  const resumed: Lane[] = []
   let events = 0
   try {
-    for (let i = 0; i < liveLanes + promptLanes + 2 * storedLanes; i++) {
+    for (let i = 0; i < liveLanes + promptLanes + 3 * storedLanes; i++) {
       const agent = await seeding.createAgent({ seed: conversationLog(syntheticTurns(turns, SHAPE)) })
       await seeding.ctx.sessions.flush(agent.session)
       events = agent.session.events.length
       const targets = targetsOf(agent.session)
       if (i < liveLanes) live.push({ id: agent.id, steps: targets.steps, prompts: [] })
       else if (i < liveLanes + promptLanes) live.push({ id: agent.id, steps: [], prompts: targets.prompts })
-      else (i % 2 ? stored : opened).push({ id: agent.id, ...targets })
+      else [stored, opened, resumed][i % 3]!.push({ id: agent.id, ...targets })
     }
   } finally {
     await seeding.dispose()
@@ -239,6 +243,15 @@ async function runSize(size: number): Promise<{ events: number; samples: Samples
       // Untimed: a write that changes the log, so the next cold open reads it again.
       await post(removalBody(lane.id, 'delete', take(lane.steps, 1)[0]!))
     },
+    resume: async () => {
+      const lane = laneWith(resumed, 1)
+      const t0 = performance.now()
+      const handle = await app.ctx.agents.resume({ resumeSessionId: SessionId(lane.id), agentOptions: { provider: 'deepseek-official', model: 'deepseek-v4-flash' } })
+      resumeMs = performance.now() - t0
+      // Untimed: let the agent go, then a write that changes the log, so the next resume reads it again.
+      await handle.dispose()
+      await post(removalBody(lane.id, 'delete', take(lane.steps, 1)[0]!))
+    },
     forkBefore: async () => {
       const lane = live.find((l) => (tombstones.get(l.id) ?? []).length > 0)!
       await post(forkBody(lane.id, tombstones.get(lane.id)!.at(-1)!))
@@ -280,6 +293,7 @@ async function runSize(size: number): Promise<{ events: number; samples: Samples
   }
   let forkMs = 0
   let coldMs = 0
+  let resumeMs = 0
   let lastPrompt: { id: string; tombstoneSeq: number } | null = null
   let floorBody: unknown = null
   void floorBody
@@ -294,7 +308,7 @@ async function runSize(size: number): Promise<{ events: number; samples: Samples
           resetPeak()
           await run[variant]()
           const peak = peakMiB()
-          const ms = variant === 'DSH fork' ? forkMs : variant === 'cold open' ? coldMs : performance.now() - t0
+          const ms = variant === 'DSH fork' ? forkMs : variant === 'cold open' ? coldMs : variant === 'resume' ? resumeMs : performance.now() - t0
           if (r >= WARMUP) {
             samples[variant].push(ms)
             peaks[variant].push(peak)
@@ -332,7 +346,8 @@ for (const { events, samples, peaks } of results) {
 
 interface Target { name: string; value: (s: Samples) => number; floor: (s: Samples) => number; floorName: string }
 const TARGETS: Target[] = [
-  { name: 'stored write', value: (s) => median(s['stored write']), floor: (s) => median(s['cold open']) + median(s['live delete']), floorName: 'cold open + live delete' },
+  { name: 'stored write', value: (s) => median(s['stored write']), floor: (s) => median(s.resume) + median(s['live delete']), floorName: 'agents.resume + live delete' },
+  { name: 'stored write', value: (s) => median(s['stored write']), floor: (s) => median(s['cold open']) + median(s['live delete']), floorName: 'prepare + live delete' },
   { name: 'forkBefore', value: (s) => median(s.forkBefore), floor: (s) => median(s['DSH fork']), floorName: 'DSH fork + flush' },
   { name: 'restore', value: (s) => median(s.restore), floor: (s) => median(s['delete prompt']), floorName: 'delete of the prompt' },
   { name: 'apply of 20', value: (s) => median(s.apply), floor: (s) => median(s['floor apply']), floorName: 'floor apply (same tombstones, one maintenance, one flush)' },
