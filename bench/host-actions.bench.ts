@@ -372,6 +372,7 @@ for (const { events, samples } of results) {
 console.log(`\nMemory: peak resident of the host process during each call beside the same process idle as long (medians, MiB)\n`)
 for (const { events, peaks } of results) {
   const idle = median(peaks.idle)
-  const line = (['stored write', 'forkBefore', 'restore', 'apply', 'live delete'] as Variant[]).map((v) => `${v} ${median(peaks[v]).toFixed(1)} (+${(median(peaks[v]) - idle).toFixed(1)})`).join(', ')
+  const signed = (d: number) => `${d >= 0 ? '+' : ''}${d.toFixed(1)}`
+  const line = (['stored write', 'forkBefore', 'restore', 'apply', 'live delete'] as Variant[]).map((v) => `${v} ${median(peaks[v]).toFixed(1)} (${signed(median(peaks[v]) - idle)})`).join(', ')
   console.log(`${String(events).padStart(7)} events: idle ${idle.toFixed(1)}; ${line}`)
 }
