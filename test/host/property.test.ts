@@ -34,7 +34,8 @@ import { after, before, describe, it } from 'node:test'
 import fc from 'fast-check'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import { createUserMessage } from '@deepseek-ai/dsh-llm'
-import { foldSurface, SessionId, type Session } from '@deepseek-ai/dsh-session'
+import { foldSurface, Session, SessionId, type SessionEvent } from '@deepseek-ai/dsh-session'
+import { toolPairingBalancedAfter } from '@deepseek-ai/dsh-compaction'
 import type { DshApp } from '../support/dsh-app'
 import { toolPairingProblems, wireMessages, wireText } from '../support/wire'
 import {
@@ -211,10 +212,10 @@ const tally = { codes: {} as Record<string, number>, steps: 0, runs: 0, refusals
 /** Every invariant of one session after a step. */
 async function checkSession(w: World, id: string, where: string): Promise<void> {
   const { events, live } = await eventsOf(w, id)
-  const fold = foldSurface(events as never).nodes
+  const fold = foldSurface(events as readonly SessionEvent[]).nodes
   if (live) assert.deepEqual([...fold], [...live.surface.nodes], `${where}: foldSurface equals the live surface of ${id}`)
   assert.deepEqual(surfacePairing(events, fold), [], `${where}: no split tool pair on ${id}`)
-  const session = live ?? (await import('@deepseek-ai/dsh-session')).Session.create(SessionId(`check-${id}`), events as never)
+  const session = live ?? Session.create(SessionId(`check-${id}`), events as readonly SessionEvent[])
   const derived = JSON.stringify(session.deriveMessages())
   for (const text of removedTexts(w, id)) {
     // A text another message carries now (DSH's runtime-context note, written again by a later turn) names no one message.
@@ -264,7 +265,7 @@ function target(events: readonly LogEvent[], nodes: readonly number[], pick: num
 function tombstonePick(events: readonly LogEvent[], pick: number, bad: number): number {
   const all = events.filter((e) => readTombstone(e) !== null).map((e) => e.seq)
   // Mostly tombstones still on the surface (the ones a restore can undo), now and then any.
-  const surface = new Set(foldSurface(events as never).nodes)
+  const surface = new Set(foldSurface(events as readonly SessionEvent[]).nodes)
   const current = all.filter((seq) => surface.has(seq))
   const tombstones = bad % 3 === 0 || current.length === 0 ? all : current
   if (bad <= 1 || tombstones.length === 0) return bad === 0 ? events.length + 2 : 1 + (pick % Math.max(1, events.length - 1))
@@ -313,7 +314,7 @@ async function runStep(w: World, st: Step, n: number, log: string[]): Promise<vo
 
   // A request to the route.
   const { events } = await eventsOf(w, id)
-  const nodes = foldSurface(events as never).nodes
+  const nodes = foldSurface(events as readonly SessionEvent[]).nodes
   let body: Record<string, unknown>
   switch (st.kind) {
     case 'recall': case 'delete': case 'deleteFrom': case 'exclude':
@@ -355,7 +356,7 @@ async function runStep(w: World, st: Step, n: number, log: string[]): Promise<vo
 /** What a successful reply must have done. */
 async function checkSuccess(w: World, id: string, kind: StepKind, body: Record<string, unknown>, value: any, before: readonly LogEvent[], where: string): Promise<void> {
   const { events } = await eventsOf(w, id)
-  const nodes = new Set(foldSurface(events as never).nodes)
+  const nodes = new Set(foldSurface(events as readonly SessionEvent[]).nodes)
   if (kind === 'recall' || kind === 'delete' || kind === 'deleteFrom' || kind === 'exclude') {
     const removal = removalOf(value)
     assert.ok(nodes.has(removal.tombstoneSeq), `${where}: the tombstone is on the surface`)
@@ -369,7 +370,7 @@ async function checkSuccess(w: World, id: string, kind: StepKind, body: Record<s
     assert.deepEqual(events[restored.restoredSeq]!.data, original.data, `${where}: the restored message is exactly the removed one`)
     markRestored(w, id, restored.restoredSeq, textOf(original))
     const { live } = await eventsOf(w, id)
-    const session = live ?? (await import('@deepseek-ai/dsh-session')).Session.create(SessionId(`check-${id}`), events as never)
+    const session = live ?? Session.create(SessionId(`check-${id}`), events as readonly SessionEvent[])
     const derived = session.deriveMessages() as { id: string }[]
     assert.deepEqual(derived.filter((m) => m.id === restored.messageId), [(original.data as object)], `${where}: the restored message is derived exactly as it was`)
   } else if (kind === 'apply') {
@@ -411,7 +412,6 @@ async function checkSuccess(w: World, id: string, kind: StepKind, body: Record<s
 async function compact(w: World, agent: Agent, pick: number): Promise<void> {
   await agent.runMaintenance(async () => {
     const session = agent.session
-    const { toolPairingBalancedAfter } = await import('@deepseek-ai/dsh-compaction')
     const nodes = session.surface.nodes
     const ends = nodes.slice(1).filter((seq) => toolPairingBalancedAfter(session, seq))
     if (ends.length === 0) return
@@ -460,7 +460,7 @@ function pruneOne(w: World, session: Session): void {
 /** Boot the composition on the world's root, with the pruner's hook: inside a real turn, before its step, when a prune is armed. */
 async function bootApp(w: World): Promise<DshApp> {
   const app = await roots.boot(w.root, BOOT)
-  app.ctx.on('agent/pre-step' as never, ((payload: unknown, next: () => unknown) => {
+  app.ctx.on('agent/pre-step' as never, ((_payload: unknown, next: () => unknown) => {
     const agent = w.pruneFor === null ? undefined : w.agents.get(w.pruneFor)
     if (agent) {
       w.pruneFor = null
@@ -497,7 +497,7 @@ describe('every action, at random, on live and stored sessions', () => {
       lastLog = log
       try {
         for (const [k, shape] of shapes.entries()) {
-          const agent = await app.createAgent({ seed: seedLog(shape, k) as never })
+          const agent = await app.createAgent({ seed: seedLog(shape, k) as SessionEvent[] })
           w.ids.push(agent.id)
           w.agents.set(agent.id, agent)
           assert.equal(await app.ctx.sessions.flush(agent.session), true)
