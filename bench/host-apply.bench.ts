@@ -14,7 +14,9 @@
  * in rotating order, on the same session. Figures are wall-clock round trips; the floors also
  * report, from inside the handler, how long their appends and their flush took.
  *
- * Target (printed, not asserted): apply median ≤ 1.5 × single delete median. Printed beside it:
+ * Targets (printed, not asserted): apply median ≤ 1.25 × the floor apply median (the restated
+ * target; `bench/host-actions.bench.ts` measures it at 1k, 10k and 100k events too), and, as
+ * context, the old one: apply median ≤ 1.5 × single delete median. Printed beside them:
  * the floors' own ratio (floor apply / floor delete: the least any implementation pays for 19 more
  * tombstones on this machine), the median of the per-round ratios, and what the route adds to
  * each floor.
@@ -195,5 +197,7 @@ for (const v of VARIANTS) {
 }
 console.log('')
 console.log(`apply / delete:             ${ratio.toFixed(2)}× (paired ${paired('apply', 'delete').toFixed(2)}×)   target ≤ ${TARGET}×: ${ratio <= TARGET ? 'PASS' : 'MISS'}`)
+const applyOverFloor = med('apply') / med('floor apply')
+console.log(`apply / floor apply:        ${applyOverFloor.toFixed(2)}× (paired ${paired('apply', 'floor apply').toFixed(2)}×)   the restated target ≤ 1.25×: ${applyOverFloor <= 1.25 ? 'met' : 'MISS'}`)
 console.log(`floor apply / floor delete: ${floorRatio.toFixed(2)}× (paired ${paired('floor apply', 'floor delete').toFixed(2)}×)   the least 19 more tombstones cost on this machine`)
 console.log(`route − floor, paired medians: delete +${pairedDiff('delete', 'floor delete').toFixed(2)} ms, apply +${pairedDiff('apply', 'floor apply').toFixed(2)} ms`)
