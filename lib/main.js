@@ -1341,7 +1341,7 @@ async function prepareExport(services, sessionId, signal) {
     try {
       read = agent.runMaintenance(() => readFlushed(services, persistence, sessionId, signal));
     } catch (error) {
-      return { ok: false, refusal: { code: "AGENT_BUSY", message: `message-recall: session "${sessionId}" is busy: ${error instanceof Error ? error.message : String(error)}` } };
+      return { ok: false, refusal: { code: "AGENT_BUSY", message: `message-recall: session "${sessionId}" is busy: ${errorText(error)}` } };
     }
     root = await read;
   } else {
@@ -2258,7 +2258,7 @@ async function storeCopy(services, copy) {
   });
 }
 function forkFailed(subject, error) {
-  return new MessageRecallError("INTERNAL", `message-recall: could not fork ${subject}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  return new MessageRecallError("INTERNAL", `message-recall: could not fork ${subject}: ${errorText(error)}`, { cause: error });
 }
 
 // src/host/fork-workspace.ts
@@ -2367,7 +2367,7 @@ async function forkBefore(services, request) {
     try {
       await workspace.attachSession(forkedSessionId);
     } catch (error) {
-      services.warn(`message-recall: the copy "${forkedSessionId}" was stored but could not join workspace "${workspace.id}": ${error instanceof Error ? error.message : String(error)}`);
+      services.warn(`message-recall: the copy "${forkedSessionId}" was stored but could not join workspace "${workspace.id}": ${errorText(error)}`);
     }
   }
   return { ok: true, value: { action: "forkBefore", tombstoneSeq, forkedSessionId, boundarySeq: plan.boundarySeq, title: made.title, persisted: made.persisted } };
@@ -3454,7 +3454,7 @@ function followSideState(session, fromSeq, lookup, services) {
       appended.push(appendEvent(type, data).seq);
       return true;
     } catch (error) {
-      services.warn(`message-recall: the ${what} of session "${session.id}" was not put back: ${error instanceof Error ? error.message : String(error)}`);
+      services.warn(`message-recall: the ${what} of session "${session.id}" was not put back: ${errorText(error)}`);
       return false;
     }
   };
@@ -3468,7 +3468,7 @@ function followSideState(session, fromSeq, lookup, services) {
       });
       appended.push(session.append("user/message", message, { surfaceOp: replaceOp(round, round), sourceEventSeqs: [round] }).seq);
     } catch (error) {
-      services.warn(`message-recall: the goal round at seq ${round} of session "${session.id}" was not removed: ${error instanceof Error ? error.message : String(error)}`);
+      services.warn(`message-recall: the goal round at seq ${round} of session "${session.id}" was not removed: ${errorText(error)}`);
     }
   }
   if (newlyRemoved.size > 0) {
@@ -3636,7 +3636,7 @@ var RemovalInheritance = class {
     try {
       events = (await reader.readFrom(parent, cut - 1)).events;
     } catch (error) {
-      this.warn(session, `its source "${parent}" could not be read: ${error instanceof Error ? error.message : String(error)}`);
+      this.warn(session, `its source "${parent}" could not be read: ${errorText(error)}`);
       return { tombstoneSeqs: [], durable: true };
     }
     if (this.deps.sessions.get(session.id) !== session) return { tombstoneSeqs: [], durable: true };
@@ -3661,7 +3661,7 @@ var RemovalInheritance = class {
     try {
       plan = planInheritance({ cut, suffix, copyNodes: [...session.surface.nodes], copyLookup: this.deps.lookup(session) });
     } catch (error) {
-      this.warn(session, error instanceof Error ? error.message : String(error));
+      this.warn(session, errorText(error));
       return [];
     }
     for (const run of plan.dropped) this.warn(session, `a removal of seqs ${run.shadowedSeqs.join(", ")} would split tool calls ${run.splitCallIds.join(", ")}; left out`);
@@ -3675,7 +3675,7 @@ var RemovalInheritance = class {
         written.push(event.seq);
         retitleAfterRemoval(session, effects, this.deps.lookup(session), { seq: event.seq, shadowedSeqs: removal.shadowedSeqs });
       } catch (error) {
-        this.warn(session, `the removal of seqs ${removal.shadowedSeqs.join(", ")} was refused: ${error instanceof Error ? error.message : String(error)}`);
+        this.warn(session, `the removal of seqs ${removal.shadowedSeqs.join(", ")} was refused: ${errorText(error)}`);
       }
     }
     return written;

@@ -29,6 +29,7 @@ import { workspaceOf, type ForkWorkspace, type WorkspaceLookup } from './fork-wo
 import type { SessionNotLiveRefusal } from './refusals'
 import { sessionTitles, type TitleSources } from './session-titles'
 import type { TitleLimits } from './title'
+import { errorText } from '../shared/error-text'
 
 /** A validated `forkBefore` request. */
 export interface ForkBeforeRequest {
@@ -132,7 +133,7 @@ export async function forkBefore(services: ForkServices, request: ForkBeforeRequ
       await workspace.attachSession(forkedSessionId as SessionId)
     } catch (error) {
       // The copy is stored; it is listed as a loose session instead of under the workspace.
-      services.warn(`message-recall: the copy "${forkedSessionId}" was stored but could not join workspace "${workspace.id}": ${error instanceof Error ? error.message : String(error)}`)
+      services.warn(`message-recall: the copy "${forkedSessionId}" was stored but could not join workspace "${workspace.id}": ${errorText(error)}`)
     }
   }
   return { ok: true, value: { action: 'forkBefore', tombstoneSeq, forkedSessionId, boundarySeq: plan.boundarySeq, title: made.title, persisted: made.persisted } }

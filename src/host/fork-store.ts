@@ -12,6 +12,7 @@ import { flushWithRetry, type FlushRetryPolicy } from './durable-flush'
 import type { ForkPlan } from './fork-plan'
 import { MessageRecallError } from './refusals'
 import { appendTitle } from './title-events'
+import { errorText } from '../shared/error-text'
 
 /** The part of `SessionStore` a fork uses, as seen from the child fiber. */
 export interface ForkingStore {
@@ -76,5 +77,5 @@ export async function storeCopy(services: CopyStoreServices, copy: CopyToStore):
  * @returns `message-recall: could not fork <subject>: <cause's message>`.
  */
 export function forkFailed(subject: string, error: unknown): MessageRecallError {
-  return new MessageRecallError('INTERNAL', `message-recall: could not fork ${subject}: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
+  return new MessageRecallError('INTERNAL', `message-recall: could not fork ${subject}: ${errorText(error)}`, { cause: error })
 }

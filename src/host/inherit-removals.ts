@@ -32,6 +32,7 @@ import { planInheritance, type InheritPlan } from './inherit-plan'
 import type { EventLookup } from './surface-plan'
 import { appendTombstone } from './tombstone-append'
 import { priceReplace, retitleAfterRemoval, type WriteEffects } from './write-effects'
+import { errorText } from '../shared/error-text'
 
 /** The part of `ctx.sessionPersistence` (`dsh-session-persistence`) a stored source is read through. */
 export interface SuffixReader {
@@ -143,7 +144,7 @@ export class RemovalInheritance {
     try {
       events = (await reader.readFrom(parent, cut - 1)).events as readonly LogEvent[]
     } catch (error) {
-      this.warn(session, `its source "${parent}" could not be read: ${error instanceof Error ? error.message : String(error)}`)
+      this.warn(session, `its source "${parent}" could not be read: ${errorText(error)}`)
       return { tombstoneSeqs: [], durable: true }
     }
     if (this.deps.sessions.get(session.id as SessionId) !== session) return { tombstoneSeqs: [], durable: true }
@@ -170,7 +171,7 @@ export class RemovalInheritance {
     try {
       plan = planInheritance({ cut, suffix, copyNodes: [...session.surface.nodes], copyLookup: this.deps.lookup(session) })
     } catch (error) {
-      this.warn(session, error instanceof Error ? error.message : String(error))
+      this.warn(session, errorText(error))
       return []
     }
     for (const run of plan.dropped) this.warn(session, `a removal of seqs ${run.shadowedSeqs.join(', ')} would split tool calls ${run.splitCallIds.join(', ')}; left out`)
@@ -184,7 +185,7 @@ export class RemovalInheritance {
         written.push(event.seq)
         retitleAfterRemoval(session, effects, this.deps.lookup(session), { seq: event.seq, shadowedSeqs: removal.shadowedSeqs })
       } catch (error) {
-        this.warn(session, `the removal of seqs ${removal.shadowedSeqs.join(', ')} was refused: ${error instanceof Error ? error.message : String(error)}`)
+        this.warn(session, `the removal of seqs ${removal.shadowedSeqs.join(', ')} was refused: ${errorText(error)}`)
       }
     }
     return written

@@ -19,6 +19,7 @@ import type { Agent } from '@deepseek-ai/dsh-agent'
 import type { Session, SessionId } from '@deepseek-ai/dsh-session'
 import type { ExportErrorCode } from '../shared/export-protocol'
 import { logWithoutRemovedContent, type LoggedImageRef } from '../log/log-without-removed'
+import { errorText } from '../shared/error-text'
 
 /** The part of `ctx.sessionPersistence` (`dsh-session-persistence`, `SessionPersistence`) the export reads. */
 export interface RawLogSource {
@@ -120,7 +121,7 @@ export async function prepareExport(services: ExportServices, sessionId: Session
       // runMaintenance throws synchronously while a turn, a compaction or other maintenance runs.
       read = agent.runMaintenance(() => readFlushed(services, persistence, sessionId, signal))
     } catch (error) {
-      return { ok: false, refusal: { code: 'AGENT_BUSY', message: `message-recall: session "${sessionId}" is busy: ${error instanceof Error ? error.message : String(error)}` } }
+      return { ok: false, refusal: { code: 'AGENT_BUSY', message: `message-recall: session "${sessionId}" is busy: ${errorText(error)}` } }
     }
     root = await read
   } else {

@@ -23,6 +23,7 @@ import { replaceOp } from '../shared/replace-op'
 import { readTombstone, tombstoneSource } from '../shared/tombstone'
 import { foldGoalState, goalBeforeRemovedSteps, goalCorrection, goalRoundsToRemove, removedNodes, GOAL_CHANGE, type GoalClock, type Lookup } from './side-state-plan'
 import { priceReplace, type WriteEffects } from './write-effects'
+import { errorText } from '../shared/error-text'
 
 /** What {@link followSideState} reaches. */
 export interface SideStateServices {
@@ -71,7 +72,7 @@ export function followSideState(session: Session, fromSeq: number, lookup: Looku
       appended.push(appendEvent(type, data).seq)
       return true
     } catch (error) {
-      services.warn(`message-recall: the ${what} of session "${session.id}" was not put back: ${error instanceof Error ? error.message : String(error)}`)
+      services.warn(`message-recall: the ${what} of session "${session.id}" was not put back: ${errorText(error)}`)
       return false
     }
   }
@@ -86,7 +87,7 @@ export function followSideState(session: Session, fromSeq: number, lookup: Looku
       })
       appended.push(session.append('user/message', message, { surfaceOp: replaceOp(round, round), sourceEventSeqs: [round] }).seq)
     } catch (error) {
-      services.warn(`message-recall: the goal round at seq ${round} of session "${session.id}" was not removed: ${error instanceof Error ? error.message : String(error)}`)
+      services.warn(`message-recall: the goal round at seq ${round} of session "${session.id}" was not removed: ${errorText(error)}`)
     }
   }
   if (newlyRemoved.size > 0) {
