@@ -25,6 +25,14 @@ export const EDITOR_CSS = `
 [data-message-recall-editor] li[data-editor-state="removed"] [data-editor-rows], [data-message-recall-editor] li[data-editor-state="excluded"] [data-editor-rows] { text-decoration: line-through; opacity: .6; }
 [data-message-recall-editor] li[data-editor-preview="going"] [data-editor-rows] { text-decoration: line-through; color: #c62828; }
 [data-message-recall-editor] li[data-editor-preview="coming"] [data-editor-rows] { text-decoration: none; color: #2e7d32; opacity: 1; }
+[data-message-recall-editor] li[data-editor-preview="excluding"] [data-editor-rows] { text-decoration: none; opacity: .45; }
+[data-message-recall-editor] [data-editor-context] { margin: 0; font-weight: 600; font-variant-numeric: tabular-nums; }
+[data-message-recall-editor] [data-editor-tools], [data-message-recall-editor] [data-editor-presets] { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; font-size: 12px; }
+[data-message-recall-editor] [data-editor-presets] input { width: 5em; font: inherit; padding: 1px 4px; border-radius: 6px; border: 1px solid var(--dsw-alias-border-l2, rgba(0,0,0,.12)); background: transparent; color: inherit; }
+[data-message-recall-editor] [data-editor-sort][aria-pressed="true"], [data-message-recall-editor] [data-editor-exclude-all][aria-pressed="true"] { border-color: var(--dsw-alias-state-business-primary, #4d6bfe); color: var(--dsw-alias-state-business-primary, #4d6bfe); }
+[data-message-recall-editor] [data-editor-cost], [data-message-recall-editor] [data-editor-unit-turn] { display: block; font-size: 12px; color: var(--dsw-alias-label-secondary, #666); font-variant-numeric: tabular-nums; }
+[data-message-recall-editor] [data-editor-exclude] { flex: none; border-color: transparent; color: var(--dsw-alias-label-secondary, #666); }
+[data-message-recall-editor] [data-editor-exclude][aria-pressed="true"] { border-color: #8a6d00; color: #8a6d00; }
 [data-message-recall-editor] [data-editor-refusal] { color: #c62828; margin: 2px 0 0; font-size: 12px; }
 [data-message-recall-editor] [data-editor-actions] { display: flex; justify-content: flex-end; gap: 8px; }
 [data-message-recall-editor] [data-editor-counter] { margin: 0; font-weight: 600; }
