@@ -314,7 +314,7 @@ describe('apply: deletes and exclusions together', () => {
     // Every original message's fate.
     const fates = (events: readonly LogEvent[]) => {
       const reader = readFates(events)
-      return log.filter((e) => e.surfaceOp === 'append' && ['user/message', 'assistant/message', 'tool/result'].includes(e.type)).map((e) => [e.seq, reader.fateOf(e.seq).state])
+      return (log as readonly LogEvent[]).filter((e) => e.surfaceOp === 'append' && ['user/message', 'assistant/message', 'tool/result'].includes(e.type)).map((e) => [e.seq, reader.fateOf(e.seq).state])
     }
     const batchFates = fates(batchEvents)
     assert.deepEqual(batchFates, fates(singleEvents))

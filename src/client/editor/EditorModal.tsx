@@ -159,14 +159,16 @@ const UnitItem = memo(function UnitItem({ unit, turnLabel, going, excluding, com
         </button>
       )}
       <div data-editor-rows="">
-        {turnLabel !== null && <span data-editor-unit-turn="">{turnLabel}</span>}
         {unit.rows.map((row) => (
           <p key={row.seq} data-editor-row={row.seq} data-editor-role={row.role}>
             <span data-editor-role-label="">{t(`role.${row.role}`)}</span> <span data-editor-text="">{row.text}</span>
           </p>
         ))}
-        <span data-editor-cost="">{cost}</span>
       </div>
+      <span data-editor-meta="">
+        {turnLabel !== null && <span data-editor-unit-turn="">{turnLabel}</span>}
+        <span data-editor-cost="">{cost}</span>
+      </span>
       {!current && <span data-editor-state-label="">{t(`state.${unit.state}`)}</span>}
       {current && (
         <button type="button" aria-pressed={excluding} disabled={onward || from} data-editor-exclude="" aria-label={t('exclude.label', { text })}

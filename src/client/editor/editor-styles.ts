@@ -30,6 +30,7 @@ export const EDITOR_CSS = `
 [data-message-recall-editor] [data-editor-tools], [data-message-recall-editor] [data-editor-presets] { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; font-size: 12px; }
 [data-message-recall-editor] [data-editor-presets] input { width: 5em; font: inherit; padding: 1px 4px; border-radius: 6px; border: 1px solid var(--dsw-alias-border-l2, rgba(0,0,0,.12)); background: transparent; color: inherit; }
 [data-message-recall-editor] [data-editor-sort][aria-pressed="true"], [data-message-recall-editor] [data-editor-exclude-all][aria-pressed="true"] { border-color: var(--dsw-alias-state-business-primary, #4d6bfe); color: var(--dsw-alias-state-business-primary, #4d6bfe); }
+[data-message-recall-editor] [data-editor-meta] { flex: none; width: 13em; text-align: right; }
 [data-message-recall-editor] [data-editor-cost], [data-message-recall-editor] [data-editor-unit-turn] { display: block; font-size: 12px; color: var(--dsw-alias-label-secondary, #666); font-variant-numeric: tabular-nums; }
 [data-message-recall-editor] [data-editor-exclude] { flex: none; border-color: transparent; color: var(--dsw-alias-label-secondary, #666); }
 [data-message-recall-editor] [data-editor-exclude][aria-pressed="true"] { border-color: #8a6d00; color: #8a6d00; }
