@@ -2720,7 +2720,7 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
 }
 
 // src/client/build-stamp.ts
-var BUILD_STAMP = true ? "0.1.0+fd84fe12a9" : "dev";
+var BUILD_STAMP = true ? "0.1.0+c86000f328" : "dev";
 
 // src/client/notices/notice-styles.ts
 var NOTICE_STYLE_TEXT = `
@@ -3005,7 +3005,7 @@ var UnsavedWrites = class extends SnapshotStore {
 };
 
 // src/client/editor/EditButton.tsx
-var import_react10 = require("react");
+var import_react11 = require("react");
 var import_react_dom = require("react-dom");
 
 // src/client/editor/editor-locales.ts
@@ -3160,7 +3160,7 @@ function costText(t, locale, cost) {
 }
 
 // src/client/editor/EditorModal.tsx
-var import_react9 = require("react");
+var import_react10 = require("react");
 
 // src/client/editor/dialog-keys.ts
 var import_react5 = require("react");
@@ -3496,6 +3496,73 @@ function useEditorHistory(fetchImpl, sessionId, running, replacementCount) {
   return { load, reread };
 }
 
+// src/client/editor/list-window.ts
+var import_react9 = require("react");
+var UNIT_HEIGHT = 76;
+var REFUSED_UNIT_HEIGHT = 100;
+var HEADING_HEIGHT = 30;
+var OVERSCAN_ITEMS = 30;
+var DEFAULT_VIEWPORT = 800;
+function offsetsOf(heights) {
+  const offsets = new Array(heights.length + 1);
+  offsets[0] = 0;
+  for (let i = 0; i < heights.length; i++) offsets[i + 1] = offsets[i] + heights[i];
+  return offsets;
+}
+function itemAt(offsets, y) {
+  let lo = 0;
+  let hi = offsets.length - 1;
+  while (lo < hi) {
+    const mid = lo + hi >> 1;
+    if (offsets[mid + 1] <= y) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+function listWindow(offsets, scrollTop, viewport, overscan = OVERSCAN_ITEMS) {
+  const count = offsets.length - 1;
+  if (count <= 0) return { start: 0, end: 0, before: 0, after: 0 };
+  const first = itemAt(offsets, Math.max(0, scrollTop));
+  const last = itemAt(offsets, Math.max(0, scrollTop + viewport - 1));
+  const start = Math.max(0, first - overscan);
+  const end = Math.min(count, last + 1 + overscan);
+  return { start, end, before: offsets[start], after: offsets[count] - offsets[end] };
+}
+function useScrollPosition(list) {
+  const [position, setPosition] = (0, import_react9.useState)({ scrollTop: 0, viewport: DEFAULT_VIEWPORT });
+  const read = (0, import_react9.useCallback)(() => {
+    const el = list.current;
+    if (el === null) return;
+    const next = { scrollTop: el.scrollTop, viewport: el.clientHeight > 0 ? el.clientHeight : DEFAULT_VIEWPORT };
+    setPosition((p) => p.scrollTop === next.scrollTop && p.viewport === next.viewport ? p : next);
+  }, [list]);
+  (0, import_react9.useLayoutEffect)(read);
+  (0, import_react9.useEffect)(() => {
+    const el = list.current;
+    if (el === null) return;
+    let frame = 0;
+    const onScroll = () => {
+      if (frame !== 0) return;
+      frame = requestAnimationFrame(() => {
+        frame = 0;
+        read();
+      });
+    };
+    el.addEventListener("scroll", onScroll, { passive: true });
+    return () => {
+      el.removeEventListener("scroll", onScroll);
+      if (frame !== 0) cancelAnimationFrame(frame);
+    };
+  });
+  const scrollTo = (0, import_react9.useCallback)((y) => {
+    const el = list.current;
+    if (el === null) return;
+    el.scrollTop = y;
+    read();
+  }, [list, read]);
+  return { ...position, scrollTo };
+}
+
 // src/client/editor/EditorModal.tsx
 var import_jsx_runtime5 = require("react/jsx-runtime");
 var DEFAULT_PRESET_TURNS = 2;
@@ -3514,11 +3581,11 @@ function wholeNumber(text, min, fallback) {
   const value = Number(text);
   return Number.isSafeInteger(value) && value >= min ? value : fallback;
 }
-var UnitItem = (0, import_react9.memo)(function UnitItem2({ unit, turnLabel, going, excluding, coming, onward, from, cost, refusal, t, actions }) {
+var UnitItem = (0, import_react10.memo)(function UnitItem2({ unit, turnLabel, going, excluding, coming, onward, from, cost, refusal, t, actions }) {
   const text = unit.rows.map((r) => r.text).find((s) => s !== "") ?? "";
-  const ref = (0, import_react9.useCallback)((el) => actions.register(unit.key, el), [actions, unit.key]);
+  const ref = (0, import_react10.useCallback)((el) => actions.register(unit.key, el), [actions, unit.key]);
   const current = unit.state === "current";
-  return /* @__PURE__ */ (0, import_jsx_runtime5.jsxs)("li", { "data-editor-unit": unit.key, "data-editor-state": unit.state, "data-editor-preview": excluding ? "excluding" : going ? "going" : coming ? "coming" : "", children: [
+  return /* @__PURE__ */ (0, import_jsx_runtime5.jsxs)("li", { "data-editor-unit": unit.key, "data-editor-refused": refusal === null ? void 0 : "", "data-editor-state": unit.state, "data-editor-preview": excluding ? "excluding" : going ? "going" : coming ? "coming" : "", children: [
     current && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)(
       "button",
       {
@@ -3583,14 +3650,14 @@ var UnitItem = (0, import_react9.memo)(function UnitItem2({ unit, turnLabel, goi
 function EditorModal({ sessionId, running, replacementCount, breakdown, locale, kit, onClose }) {
   const { t } = kit;
   const { load, reread } = useEditorHistory(kit.fetch, sessionId, running, replacementCount);
-  const [selection, setSelection] = (0, import_react9.useState)(EMPTY_SELECTION);
-  const [order, setOrder] = (0, import_react9.useState)("conversation");
-  const [turnsText, setTurnsText] = (0, import_react9.useState)(String(DEFAULT_PRESET_TURNS));
-  const [tokensText, setTokensText] = (0, import_react9.useState)(String(DEFAULT_PRESET_TOKENS));
-  const controls = (0, import_react9.useRef)(/* @__PURE__ */ new Map());
-  const dialog = (0, import_react9.useRef)(null);
+  const [selection, setSelection] = (0, import_react10.useState)(EMPTY_SELECTION);
+  const [order, setOrder] = (0, import_react10.useState)("conversation");
+  const [turnsText, setTurnsText] = (0, import_react10.useState)(String(DEFAULT_PRESET_TURNS));
+  const [tokensText, setTokensText] = (0, import_react10.useState)(String(DEFAULT_PRESET_TOKENS));
+  const controls = (0, import_react10.useRef)(/* @__PURE__ */ new Map());
+  const dialog = (0, import_react10.useRef)(null);
   const units = load.status === "ready" ? load.units : [];
-  const preview = (0, import_react9.useMemo)(() => previewSelection(units, selection), [units, selection]);
+  const preview = (0, import_react10.useMemo)(() => previewSelection(units, selection), [units, selection]);
   const { refusal, checking } = usePlanCheck(kit.send, sessionId, preview);
   const { applying, applyError, apply: apply2 } = useEditorApply({
     send: kit.send,
@@ -3605,14 +3672,55 @@ function EditorModal({ sessionId, running, replacementCount, breakdown, locale, 
   const canApply = load.status === "ready" && preview.changes.length > 0 && !running && !applying && refusal === null;
   const figure = contextFigure(units, preview, breakdown);
   const basis = figure.basis;
-  const shown = (0, import_react9.useMemo)(() => orderUnits(units, order, basis), [units, order, basis]);
-  const costs = (0, import_react9.useMemo)(() => new Map(units.map((unit) => {
+  const shown = (0, import_react10.useMemo)(() => orderUnits(units, order, basis), [units, order, basis]);
+  const costs = (0, import_react10.useMemo)(() => new Map(units.map((unit) => {
     const tokens = costNow(unit, basis);
     return [unit.key, costText(t, locale, { tokens, share: shareOf(tokens, figure.now), inContext: unit.state === "current" })];
   })), [units, basis, figure.now, t, locale]);
   const focusOrder = shown.filter((u) => u.state === "current" || u.restorable).map((u) => u.key);
   useFirstFocus(load.status === "ready", () => controls.current.get(focusOrder[0] ?? ""), dialog);
-  const actions = (0, import_react9.useRef)({
+  const turnLabel = (0, import_react10.useCallback)((unit) => unit.turn === null ? t("beforeTurns") : t("turn", { turn: unit.turn }), [t]);
+  const items = (0, import_react10.useMemo)(() => {
+    const out = [];
+    let lastTurn;
+    for (const unit of shown) {
+      if (order === "conversation" && unit.turn !== lastTurn) out.push({ heading: turnLabel(unit), key: `h-${unit.key}` });
+      lastTurn = unit.turn;
+      out.push({ unit, key: unit.key });
+    }
+    return out;
+  }, [shown, order, turnLabel]);
+  const itemIndex = (0, import_react10.useMemo)(() => new Map(items.map((item, i) => [item.key, i])), [items]);
+  const problem = applyError ?? refusal;
+  const refusedKey = problem?.unit ?? null;
+  const offsets = (0, import_react10.useMemo)(() => offsetsOf(items.map((item) => "heading" in item ? HEADING_HEIGHT : item.key === refusedKey ? REFUSED_UNIT_HEIGHT : UNIT_HEIGHT)), [items, refusedKey]);
+  const list = (0, import_react10.useRef)(null);
+  const position = useScrollPosition(list);
+  const view = listWindow(offsets, position.scrollTop, position.viewport);
+  const [pendingFocus, setPendingFocus] = (0, import_react10.useState)(null);
+  (0, import_react10.useEffect)(() => {
+    if (pendingFocus === null) return;
+    const control = controls.current.get(pendingFocus);
+    if (control !== void 0) {
+      control.focus();
+      setPendingFocus(null);
+    }
+  });
+  const focusUnit = (key2) => {
+    const control = controls.current.get(key2);
+    const index = itemIndex.get(key2);
+    if (index === void 0) return;
+    const top = offsets[index];
+    const visible = top >= position.scrollTop && offsets[index + 1] <= position.scrollTop + position.viewport;
+    if (control !== void 0 && visible) {
+      control.focus();
+      return;
+    }
+    if (!visible) position.scrollTo(Math.max(0, top - (position.viewport - UNIT_HEIGHT) / 2));
+    if (control !== void 0) control.focus();
+    else setPendingFocus(key2);
+  };
+  const actions = (0, import_react10.useRef)({
     toggleRemove: (key2) => setSelection((s) => s.remove.has(key2) ? { ...s, remove: without(s.remove, key2), exclude: without(s.exclude, key2) } : { ...s, remove: toggled(s.remove, key2) }),
     toggleExclude: (key2) => setSelection((s) => ({ ...s, remove: new Set(s.remove).add(key2), exclude: toggled(s.exclude ?? /* @__PURE__ */ new Set(), key2) })),
     toggleFrom: (key2) => setSelection((s) => ({ ...s, from: s.from === key2 ? null : key2 })),
@@ -3622,7 +3730,7 @@ function EditorModal({ sessionId, running, replacementCount, breakdown, locale, 
       else controls.current.delete(key2);
     }
   }).current;
-  const excludable = (0, import_react9.useMemo)(() => {
+  const excludable = (0, import_react10.useMemo)(() => {
     const changed = new Set(preview.changeUnits);
     return [...selection.remove].filter((key2) => preview.going.has(key2) && changed.has(key2) && key2 !== selection.from);
   }, [preview, selection]);
@@ -3649,13 +3757,10 @@ function EditorModal({ sessionId, running, replacementCount, breakdown, locale, 
       event.preventDefault();
       const at = focusOrder.findIndex((key3) => controls.current.get(key3)?.closest("li")?.contains(event.target));
       const key2 = arrowTarget(focusOrder, at, event.key === "ArrowDown");
-      if (key2 !== void 0) controls.current.get(key2)?.focus();
+      if (key2 !== void 0) focusUnit(key2);
     }
   };
-  const problem = applyError ?? refusal;
   const problemText = problem === null ? "" : t(applyError !== null ? "applyFailed" : "refused", { reason: describeError(kit.tRecall, problem.code) });
-  const turnLabel = (unit) => unit.turn === null ? t("beforeTurns") : t("turn", { turn: unit.turn });
-  let lastTurn;
   return /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("div", { "data-message-recall-editor-backdrop": "", children: /* @__PURE__ */ (0, import_jsx_runtime5.jsxs)("div", { ref: dialog, role: "dialog", "aria-modal": "true", "aria-labelledby": "dsh-message-recall-editor-title", tabIndex: -1, "data-message-recall-editor": "", onKeyDown, children: [
     /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("h2", { id: "dsh-message-recall-editor-title", children: t("title") }),
     /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("p", { "data-editor-keys": "", children: t("keys") }),
@@ -3714,13 +3819,13 @@ function EditorModal({ sessionId, running, replacementCount, breakdown, locale, 
           }
         )
       ] }),
-      /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("ol", { "data-editor-units": "", "data-editor-order": order, children: shown.map((unit) => {
-        const heading = order === "conversation" && unit.turn !== lastTurn ? turnLabel(unit) : null;
-        lastTurn = unit.turn;
-        const going = preview.going.has(unit.key);
-        return [
-          heading !== null && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("li", { "data-editor-turn": "", "aria-hidden": "true", children: heading }, `h-${unit.key}`),
-          /* @__PURE__ */ (0, import_jsx_runtime5.jsx)(
+      /* @__PURE__ */ (0, import_jsx_runtime5.jsxs)("ol", { ref: list, "data-editor-units": "", "data-editor-order": order, children: [
+        view.before > 0 && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("li", { "data-editor-spacer": "", "aria-hidden": "true", style: { height: view.before } }, "spacer-before"),
+        items.slice(view.start, view.end).map((item) => {
+          if ("heading" in item) return /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("li", { "data-editor-turn": "", "aria-hidden": "true", children: item.heading }, item.key);
+          const unit = item.unit;
+          const going = preview.going.has(unit.key);
+          return /* @__PURE__ */ (0, import_jsx_runtime5.jsx)(
             UnitItem,
             {
               unit,
@@ -3736,9 +3841,10 @@ function EditorModal({ sessionId, running, replacementCount, breakdown, locale, 
               actions
             },
             unit.key
-          )
-        ];
-      }) })
+          );
+        }),
+        view.after > 0 && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("li", { "data-editor-spacer": "", "aria-hidden": "true", style: { height: view.after } }, "spacer-after")
+      ] })
     ] }),
     problem !== null && problem.unit === null && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("p", { role: "alert", "data-editor-refusal": problem.code, children: problemText }),
     /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("p", { "data-editor-counter": "", "aria-live": "polite", children: counterText(t, locale, preview) }),
@@ -3758,13 +3864,16 @@ var EDITOR_CSS = `
 [data-message-recall-editor] h2 { margin: 0; font-size: 16px; line-height: 24px; font-weight: 600; }
 [data-message-recall-editor] [data-editor-keys] { margin: 0; font-size: 12px; color: var(--dsw-alias-label-secondary, #666); }
 [data-message-recall-editor] ol { list-style: none; margin: 0; padding: 0; overflow: auto; flex: 1; }
-[data-message-recall-editor] li[data-editor-turn] { font-size: 12px; font-weight: 600; color: var(--dsw-alias-label-secondary, #666); margin: 10px 0 2px; }
-[data-message-recall-editor] li[data-editor-unit] { display: flex; gap: 8px; align-items: flex-start; padding: 4px 6px; border-radius: 8px; }
+[data-message-recall-editor] li[data-editor-turn] { font-size: 12px; line-height: 20px; font-weight: 600; color: var(--dsw-alias-label-secondary, #666); margin: 0; padding: 8px 0 2px; height: 30px; box-sizing: border-box; }
+[data-message-recall-editor] li[data-editor-unit] { display: flex; gap: 8px; align-items: flex-start; padding: 4px 6px; border-radius: 8px; height: 76px; box-sizing: border-box; overflow: hidden; }
+[data-message-recall-editor] li[data-editor-unit][data-editor-refused] { height: 100px; flex-wrap: wrap; }
+[data-message-recall-editor] li[data-editor-spacer] { margin: 0; padding: 0; }
 [data-message-recall-editor] li[data-editor-unit]:hover, [data-message-recall-editor] li[data-editor-unit]:focus-within { background: var(--dsw-alias-interactive-bg-hover, rgba(0,0,0,.04)); }
 [data-message-recall-editor] [data-editor-rows] { flex: 1; min-width: 0; }
 [data-message-recall-editor] li[data-editor-unit] > [data-editor-rows]:first-child { margin-left: 32px; }
 [data-message-recall-editor] [data-editor-busy], [data-message-recall-editor] [data-editor-checking] { margin: 0; font-size: 12px; color: var(--dsw-alias-label-secondary, #666); }
-[data-message-recall-editor] [data-editor-rows] p { margin: 0; overflow-wrap: anywhere; }
+[data-message-recall-editor] [data-editor-rows] { max-height: 60px; overflow: hidden; }
+[data-message-recall-editor] [data-editor-rows] p { margin: 0; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 [data-message-recall-editor] [data-editor-role-label] { font-weight: 600; font-size: 12px; color: var(--dsw-alias-label-secondary, #666); }
 [data-message-recall-editor] [data-editor-state-label] { font-size: 12px; color: var(--dsw-alias-label-secondary, #666); white-space: nowrap; }
 [data-message-recall-editor] li[data-editor-state="removed"] [data-editor-rows], [data-message-recall-editor] li[data-editor-state="excluded"] [data-editor-rows] { text-decoration: line-through; opacity: .6; }
@@ -3780,6 +3889,7 @@ var EDITOR_CSS = `
 [data-message-recall-editor] [data-editor-exclude] { flex: none; border-color: transparent; color: var(--dsw-alias-label-secondary, #666); }
 [data-message-recall-editor] [data-editor-exclude][aria-pressed="true"] { border-color: #8a6d00; color: #8a6d00; }
 [data-message-recall-editor] [data-editor-refusal] { color: #c62828; margin: 2px 0 0; font-size: 12px; }
+[data-message-recall-editor] li[data-editor-unit] > [data-editor-refusal] { flex-basis: 100%; margin-left: 32px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 [data-message-recall-editor] [data-editor-actions] { display: flex; justify-content: flex-end; gap: 8px; }
 [data-message-recall-editor] [data-editor-counter] { margin: 0; font-weight: 600; }
 [data-message-recall-editor] button { font: inherit; font-size: 12px; line-height: 18px; padding: 2px 10px; border-radius: 6px; cursor: pointer; white-space: nowrap; border: 1px solid var(--dsw-alias-border-l2, rgba(0,0,0,.12)); background: transparent; color: var(--dsw-alias-label-primary, #222); }
@@ -3815,10 +3925,10 @@ function EditButton({ sessionId, useSession, useProjection = noProjection, edito
   const running = useSession(selectRunning2);
   const breakdown = readBreakdown(useProjection("contextBreakdown"));
   const replacements = useSession(selectReplacements);
-  const locale = (0, import_react10.useSyncExternalStore)(editorKit.locale.subscribe, editorKit.locale.getSnapshot);
-  const [open, setOpen] = (0, import_react10.useState)(false);
-  const button = (0, import_react10.useRef)(null);
-  (0, import_react10.useEffect)(() => {
+  const locale = (0, import_react11.useSyncExternalStore)(editorKit.locale.subscribe, editorKit.locale.getSnapshot);
+  const [open, setOpen] = (0, import_react11.useState)(false);
+  const button = (0, import_react11.useRef)(null);
+  (0, import_react11.useEffect)(() => {
     const doc = button.current?.ownerDocument;
     if (doc === void 0) return;
     const onKey = (event) => {
@@ -3829,7 +3939,7 @@ function EditButton({ sessionId, useSession, useProjection = noProjection, edito
     doc.addEventListener("keydown", onKey);
     return () => doc.removeEventListener("keydown", onKey);
   }, []);
-  (0, import_react10.useEffect)(() => {
+  (0, import_react11.useEffect)(() => {
     if (!open) return;
     openEditors++;
     return () => {
@@ -4017,7 +4127,7 @@ var trajectoryEn = {
 var TRAJECTORY_DICTIONARIES = { zh: trajectoryZh, en: trajectoryEn };
 
 // src/client/trajectory/TrajectoryMarks.tsx
-var import_react11 = require("react");
+var import_react12 = require("react");
 
 // src/client/trajectory/trajectory-marks.ts
 function trajectoryMarks(events) {
@@ -4057,8 +4167,8 @@ function markTexts(t, tRecall) {
 }
 function TrajectoryMarks({ sessionId, useSession, trajectoryKit: kit }) {
   const replacements = useSession(selectReplacements);
-  const locale = (0, import_react11.useSyncExternalStore)(kit.locale.subscribe, kit.locale.getSnapshot);
-  (0, import_react11.useEffect)(() => {
+  const locale = (0, import_react12.useSyncExternalStore)(kit.locale.subscribe, kit.locale.getSnapshot);
+  (0, import_react12.useEffect)(() => {
     const texts = markTexts(kit.t, kit.tRecall);
     if (!replacements.some(isTombstoneEvent)) {
       kit.decorator.update(/* @__PURE__ */ new Map(), texts);
@@ -4075,12 +4185,12 @@ function TrajectoryMarks({ sessionId, useSession, trajectoryKit: kit }) {
       current = false;
     };
   }, [sessionId, replacements, locale, kit]);
-  (0, import_react11.useEffect)(() => () => kit.decorator.update(/* @__PURE__ */ new Map(), markTexts(kit.t, kit.tRecall)), [kit]);
+  (0, import_react12.useEffect)(() => () => kit.decorator.update(/* @__PURE__ */ new Map(), markTexts(kit.t, kit.tRecall)), [kit]);
   return null;
 }
 
 // src/client/side-state/TodoStrip.tsx
-var import_react12 = require("react");
+var import_react13 = require("react");
 
 // src/shared/step-owner.ts
 function removedNodes(count, lookup) {
@@ -4148,7 +4258,7 @@ function TodoStrip({ sessionId, useSession, useProjection = noProjection2, todoK
   const replacements = useSession(selectReplacements);
   const running = useSession(selectRunning3);
   const todos = useProjection("todos");
-  (0, import_react12.useEffect)(() => {
+  (0, import_react13.useEffect)(() => {
     if (running || !Array.isArray(todos) || todos.length === 0 || !replacements.some(isTombstoneEvent)) {
       kit.hider.set(false);
       return void 0;
@@ -4164,7 +4274,7 @@ function TodoStrip({ sessionId, useSession, useProjection = noProjection2, todoK
       current = false;
     };
   }, [sessionId, replacements, running, todos, kit]);
-  (0, import_react12.useEffect)(() => () => kit.hider.set(false), [kit]);
+  (0, import_react13.useEffect)(() => () => kit.hider.set(false), [kit]);
   return null;
 }
 

@@ -23,7 +23,10 @@
  * view"). The quick selections add what they name to the selection (old tool output, large tool
  * output, everything before the last compaction), never a unit of the most recent turn.
  *
- * Keyboard: ArrowUp/ArrowDown move between units, Space toggles the focused control, Enter
+ * The list is windowed (`list-window.ts`): only the units near the visible part are in the DOM, so
+ * thousands of units open, toggle and re-sort within a frame.
+ *
+ * Keyboard: ArrowUp/ArrowDown move between units (scrolling the list), Space toggles the focused control, Enter
  * applies, Escape discards, Tab stays inside the dialog. Every control is a `<button>` with an
  * accessible name.
  *
@@ -34,7 +37,7 @@
  *
  * @module dsh-message-recall/client/editor/EditorModal
  */
-import { memo, useCallback, useMemo, useRef, useState, type KeyboardEvent } from 'react'
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import type { FetchLike, RecallErrorCode, RecallSender } from '../wire/api'
 import type { UnsavedSink } from '../stores/unsaved-writes'
 import { describeError } from '../text/locales'
@@ -49,6 +52,7 @@ import {
   contextFigure, costNow, orderUnits, presetBeforeCompaction, presetLargeToolOutput, presetOldToolOutput, shareOf,
   type ContextBreakdown, type UnitOrder,
 } from './context-map'
+import { HEADING_HEIGHT, listWindow, offsetsOf, REFUSED_UNIT_HEIGHT, UNIT_HEIGHT, useScrollPosition } from './list-window'
 
 /** What the editor reaches. */
 export interface EditorKit {
@@ -144,7 +148,7 @@ const UnitItem = memo(function UnitItem({ unit, turnLabel, going, excluding, com
   const ref = useCallback((el: HTMLButtonElement | null) => actions.register(unit.key, el), [actions, unit.key])
   const current = unit.state === 'current'
   return (
-    <li data-editor-unit={unit.key} data-editor-state={unit.state} data-editor-preview={excluding ? 'excluding' : going ? 'going' : coming ? 'coming' : ''}>
+    <li data-editor-unit={unit.key} data-editor-refused={refusal === null ? undefined : ''} data-editor-state={unit.state} data-editor-preview={excluding ? 'excluding' : going ? 'going' : coming ? 'coming' : ''}>
       {current && (
         <button type="button" ref={ref} aria-pressed={going} disabled={onward} data-editor-select=""
           aria-label={t(unit.kind === 'prompt' ? 'select.prompt' : 'select.step', { text })}
@@ -218,6 +222,50 @@ export function EditorModal({ sessionId, running, replacementCount, breakdown, l
   const focusOrder = shown.filter((u) => u.state === 'current' || u.restorable).map((u) => u.key)
   useFirstFocus(load.status === 'ready', () => controls.current.get(focusOrder[0] ?? ''), dialog)
 
+  // The list, windowed (`list-window.ts`): turn headings in conversation order, then the units.
+  const turnLabel = useCallback((unit: EditorUnit) => (unit.turn === null ? t('beforeTurns') : t('turn', { turn: unit.turn })), [t])
+  const items = useMemo(() => {
+    const out: ({ readonly heading: string; readonly key: string } | { readonly unit: EditorUnit; readonly key: string })[] = []
+    let lastTurn: number | null | undefined
+    for (const unit of shown) {
+      if (order === 'conversation' && unit.turn !== lastTurn) out.push({ heading: turnLabel(unit), key: `h-${unit.key}` })
+      lastTurn = unit.turn
+      out.push({ unit, key: unit.key })
+    }
+    return out
+  }, [shown, order, turnLabel])
+  const itemIndex = useMemo(() => new Map(items.map((item, i) => [item.key, i])), [items])
+  const problem = applyError ?? refusal
+  const refusedKey = problem?.unit ?? null
+  const offsets = useMemo(() => offsetsOf(items.map((item) => ('heading' in item ? HEADING_HEIGHT : item.key === refusedKey ? REFUSED_UNIT_HEIGHT : UNIT_HEIGHT))), [items, refusedKey])
+  const list = useRef<HTMLOListElement>(null)
+  const position = useScrollPosition(list)
+  const view = listWindow(offsets, position.scrollTop, position.viewport)
+  // A unit the arrow keys move to that is outside the window: scrolled to, then focused once rendered.
+  const [pendingFocus, setPendingFocus] = useState<string | null>(null)
+  useEffect(() => {
+    if (pendingFocus === null) return
+    const control = controls.current.get(pendingFocus)
+    if (control !== undefined) {
+      control.focus()
+      setPendingFocus(null)
+    }
+  })
+  const focusUnit = (key: string) => {
+    const control = controls.current.get(key)
+    const index = itemIndex.get(key)
+    if (index === undefined) return
+    const top = offsets[index]!
+    const visible = top >= position.scrollTop && offsets[index + 1]! <= position.scrollTop + position.viewport
+    if (control !== undefined && visible) {
+      control.focus()
+      return
+    }
+    if (!visible) position.scrollTo(Math.max(0, top - (position.viewport - UNIT_HEIGHT) / 2))
+    if (control !== undefined) control.focus()
+    else setPendingFocus(key)
+  }
+
   const actions = useRef<UnitActions>({
     toggleRemove: (key) => setSelection((s) => (s.remove.has(key)
       ? { ...s, remove: without(s.remove, key), exclude: without(s.exclude, key) }
@@ -258,14 +306,11 @@ export function EditorModal({ sessionId, running, replacementCount, breakdown, l
       event.preventDefault()
       const at = focusOrder.findIndex((key) => controls.current.get(key)?.closest('li')?.contains(event.target as Node))
       const key = arrowTarget(focusOrder, at, event.key === 'ArrowDown')
-      if (key !== undefined) controls.current.get(key)?.focus()
+      if (key !== undefined) focusUnit(key)
     }
   }
 
-  const problem = applyError ?? refusal
   const problemText = problem === null ? '' : t(applyError !== null ? 'applyFailed' : 'refused', { reason: describeError(kit.tRecall, problem.code) })
-  const turnLabel = (unit: EditorUnit) => (unit.turn === null ? t('beforeTurns') : t('turn', { turn: unit.turn }))
-  let lastTurn: number | null | undefined
   return (
     <div data-message-recall-editor-backdrop="">
       <div ref={dialog} role="dialog" aria-modal="true" aria-labelledby="dsh-message-recall-editor-title" tabIndex={-1} data-message-recall-editor="" onKeyDown={onKeyDown}>
@@ -305,20 +350,21 @@ export function EditorModal({ sessionId, running, replacementCount, breakdown, l
                 {t('preset.compaction')}
               </button>
             </div>
-            <ol data-editor-units="" data-editor-order={order}>
-              {shown.map((unit) => {
-                const heading = order === 'conversation' && unit.turn !== lastTurn ? turnLabel(unit) : null
-                lastTurn = unit.turn
+            <ol ref={list} data-editor-units="" data-editor-order={order}>
+              {view.before > 0 && <li key="spacer-before" data-editor-spacer="" aria-hidden="true" style={{ height: view.before }} />}
+              {items.slice(view.start, view.end).map((item) => {
+                if ('heading' in item) return <li key={item.key} data-editor-turn="" aria-hidden="true">{item.heading}</li>
+                const unit = item.unit
                 const going = preview.going.has(unit.key)
-                return [
-                  heading !== null && <li key={`h-${unit.key}`} data-editor-turn="" aria-hidden="true">{heading}</li>,
+                return (
                   <UnitItem key={unit.key} unit={unit} turnLabel={order === 'largest' ? turnLabel(unit) : null} going={going}
                     excluding={preview.excluding.has(unit.key)} coming={preview.coming.has(unit.key)}
                     onward={selection.from !== null && going && !selection.remove.has(unit.key) && selection.from !== unit.key}
                     from={selection.from === unit.key} cost={costs.get(unit.key) ?? ''}
-                    refusal={problem !== null && problem.unit === unit.key ? { code: problem.code, text: problemText } : null} t={t} actions={actions} />,
-                ]
+                    refusal={problem !== null && problem.unit === unit.key ? { code: problem.code, text: problemText } : null} t={t} actions={actions} />
+                )
               })}
+              {view.after > 0 && <li key="spacer-after" data-editor-spacer="" aria-hidden="true" style={{ height: view.after }} />}
             </ol>
           </>
         )}
