@@ -2720,7 +2720,7 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
 }
 
 // src/client/build-stamp.ts
-var BUILD_STAMP = true ? "0.1.0+c86000f328" : "dev";
+var BUILD_STAMP = true ? "0.1.0+47e5b95897" : "dev";
 
 // src/client/notices/notice-styles.ts
 var NOTICE_STYLE_TEXT = `
@@ -3672,7 +3672,8 @@ function EditorModal({ sessionId, running, replacementCount, breakdown, locale, 
   const canApply = load.status === "ready" && preview.changes.length > 0 && !running && !applying && refusal === null;
   const figure = contextFigure(units, preview, breakdown);
   const basis = figure.basis;
-  const shown = (0, import_react10.useMemo)(() => orderUnits(units, order, basis), [units, order, basis]);
+  const largest = (0, import_react10.useMemo)(() => orderUnits(units, "largest", basis), [units, basis]);
+  const shown = order === "largest" ? largest : units;
   const costs = (0, import_react10.useMemo)(() => new Map(units.map((unit) => {
     const tokens = costNow(unit, basis);
     return [unit.key, costText(t, locale, { tokens, share: shareOf(tokens, figure.now), inContext: unit.state === "current" })];
@@ -3819,7 +3820,7 @@ function EditorModal({ sessionId, running, replacementCount, breakdown, locale, 
           }
         )
       ] }),
-      /* @__PURE__ */ (0, import_jsx_runtime5.jsxs)("ol", { ref: list, "data-editor-units": "", "data-editor-order": order, children: [
+      /* @__PURE__ */ (0, import_jsx_runtime5.jsxs)("ol", { ref: list, "data-editor-units": "", "data-editor-order": order, "data-editor-count": units.length, children: [
         view.before > 0 && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("li", { "data-editor-spacer": "", "aria-hidden": "true", style: { height: view.before } }, "spacer-before"),
         items.slice(view.start, view.end).map((item) => {
           if ("heading" in item) return /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("li", { "data-editor-turn": "", "aria-hidden": "true", children: item.heading }, item.key);

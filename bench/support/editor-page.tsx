@@ -60,7 +60,7 @@ async function open(sessionId: string): Promise<{ ms: number; units: number }> {
   await until(container, () => container!.querySelector('[data-editor-units] li[data-editor-unit]') !== null)
   void container.offsetHeight
   const ms = performance.now() - start
-  return { ms, units: container.querySelectorAll('li[data-editor-unit]').length }
+  return { ms, units: Number(container.querySelector('[data-editor-units]')!.getAttribute('data-editor-count')) }
 }
 
 function close(): void {

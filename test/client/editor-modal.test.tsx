@@ -516,6 +516,33 @@ describe('editor dialog as a context map', () => {
   })
 })
 
+describe('editor dialog: a long list', () => {
+  it('renders a window of the units with spacers; the arrow keys scroll to units outside it and focus them', async () => {
+    const b = new LogBuilder('editor-long')
+    for (let i = 1; i <= 120; i++) b.turn(`prompt ${i}`, [{ text: `answer ${i}` }])
+    const m = await mount({ b })
+    const list = m.q('[data-editor-units]')!
+    assert.equal(list.getAttribute('data-editor-count'), '240')
+    const rendered = () => [...list.querySelectorAll('li[data-editor-unit]')].map((el) => el.getAttribute('data-editor-unit'))
+    // The top: 800 px assumed visible (no layout here): items 0 … 13 (a turn is a 30 px heading and two
+    // 76 px units), and 30 items of overscan below: 44 items, 29 of them units.
+    assert.equal(rendered().length, 29)
+    assert.equal(list.querySelector('li[data-editor-spacer]')!.getAttribute('aria-hidden'), 'true')
+    assert.equal(m.focused(), 'u2', 'the first unit has the focus')
+    for (let i = 0; i < 60; i++) await m.key('ArrowDown')
+    await act(async () => settle())
+    // The 61st unit: turn 31's prompt (six events per turn from seq 2).
+    assert.equal(m.focused(), `u${2 + 30 * 6}`, 'the 61st unit, outside the first window, has the focus')
+    assert.ok(rendered().includes('u182') && !rendered().includes('u2'), 'the window moved with it')
+    await m.click(m.unit('u182').querySelector('[data-editor-select]'))
+    assert.equal(m.unit('u182').querySelector('[data-editor-select]')!.getAttribute('aria-pressed'), 'true')
+    for (let i = 0; i < 60; i++) await m.key('ArrowUp')
+    await act(async () => settle())
+    assert.equal(m.focused(), 'u2')
+    assert.equal(m.q('[data-editor-counter]')!.textContent, '1 message, ~3 tokens leave the context', 'the selection outlives the window')
+  })
+})
+
 /** Type into a number field as React sees it (the value setter of the element's prototype, then an input event). */
 function setInput(input: HTMLInputElement, value: string): void {
   const setter = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(input), 'value')!.set!

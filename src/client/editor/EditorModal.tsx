@@ -213,7 +213,9 @@ export function EditorModal({ sessionId, running, replacementCount, breakdown, l
 
   const figure = contextFigure(units, preview, breakdown)
   const basis = figure.basis
-  const shown = useMemo(() => orderUnits(units, order, basis), [units, order, basis])
+  // Largest first is sorted once per history read and basis; switching back and forth reuses it.
+  const largest = useMemo(() => orderUnits(units, 'largest', basis), [units, basis])
+  const shown = order === 'largest' ? largest : units
   const costs = useMemo(() => new Map(units.map((unit) => {
     const tokens = costNow(unit, basis)
     return [unit.key, costText(t, locale, { tokens, share: shareOf(tokens, figure.now), inContext: unit.state === 'current' })]
@@ -350,7 +352,7 @@ export function EditorModal({ sessionId, running, replacementCount, breakdown, l
                 {t('preset.compaction')}
               </button>
             </div>
-            <ol ref={list} data-editor-units="" data-editor-order={order}>
+            <ol ref={list} data-editor-units="" data-editor-order={order} data-editor-count={units.length}>
               {view.before > 0 && <li key="spacer-before" data-editor-spacer="" aria-hidden="true" style={{ height: view.before }} />}
               {items.slice(view.start, view.end).map((item) => {
                 if ('heading' in item) return <li key={item.key} data-editor-turn="" aria-hidden="true">{item.heading}</li>
