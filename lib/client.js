@@ -2720,7 +2720,7 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
 }
 
 // src/client/build-stamp.ts
-var BUILD_STAMP = true ? "0.1.0+47e5b95897" : "dev";
+var BUILD_STAMP = true ? "0.1.0+10f7cd46e5" : "dev";
 
 // src/client/notices/notice-styles.ts
 var NOTICE_STYLE_TEXT = `
@@ -3284,7 +3284,7 @@ async function readWholeHistory(fetchImpl, sessionId) {
   return all;
 }
 
-// src/client/editor/context-map.ts
+// src/client/editor/meter-estimate.ts
 var METER_CHARS_PER_TOKEN = 4;
 var METER_BLOCK_OVERHEAD = 4;
 var METER_MESSAGE_OVERHEAD = 4;
@@ -3311,67 +3311,6 @@ function meterBlocks(blocks) {
 }
 function meterMessageTokens(content) {
   return meterBlocks(content) + METER_MESSAGE_OVERHEAD;
-}
-function costNow(unit, basis) {
-  if (unit.state !== "current") return 0;
-  return basis === "meter" ? unit.meterTokens : unit.tokens;
-}
-function contextFigure(units, preview, breakdown) {
-  const basis = breakdown === void 0 ? "chars" : "meter";
-  let sum = 0;
-  let leaving = 0;
-  let coming = 0;
-  for (const unit of units) {
-    const cost = costNow(unit, basis);
-    sum += cost;
-    if (preview.going.has(unit.key)) leaving += cost;
-    if (preview.coming.has(unit.key)) coming += basis === "meter" ? unit.meterTokens : unit.tokens;
-  }
-  const now = breakdown === void 0 ? sum : breakdown.systemTokens + breakdown.toolsTokens + breakdown.messageTokens;
-  return { basis, now, after: Math.max(0, now - leaving + coming) };
-}
-function shareOf(cost, now) {
-  return now <= 0 ? 0 : Math.min(1, cost / now);
-}
-function orderUnits(units, order, basis) {
-  if (order === "conversation") return units;
-  const ranked = units.map((unit, index) => ({ unit, index, cost: costNow(unit, basis) }));
-  ranked.sort((a, b) => b.cost - a.cost || a.index - b.index);
-  return ranked.map((r) => r.unit);
-}
-function lastTurnOf(units) {
-  let last = null;
-  for (const unit of units) if (unit.turn !== null && (last === null || unit.turn > last)) last = unit.turn;
-  return last;
-}
-function selectable(unit, lastTurn) {
-  return unit.state === "current" && (lastTurn === null || unit.turn !== lastTurn);
-}
-function toolOutputTokens(unit, basis) {
-  let tokens = 0;
-  for (const row of unit.rows) if (row.role === "tool") tokens += basis === "meter" ? row.meterTokens : row.tokens;
-  return tokens;
-}
-function presetOldToolOutput(units, n) {
-  const lastTurn = lastTurnOf(units);
-  if (lastTurn === null) return [];
-  return units.filter((u) => selectable(u, lastTurn) && u.kind === "step" && u.turn !== null && u.turn <= lastTurn - n && u.rows.some((r) => r.role === "tool")).map((u) => u.key);
-}
-function presetLargeToolOutput(units, k, basis) {
-  const lastTurn = lastTurnOf(units);
-  return units.filter((u) => selectable(u, lastTurn) && u.kind === "step" && u.rows.some((r) => r.role === "tool") && toolOutputTokens(u, basis) > k).map((u) => u.key);
-}
-function presetBeforeCompaction(units, compactionSeq) {
-  if (compactionSeq === null) return [];
-  const lastTurn = lastTurnOf(units);
-  return units.filter((u) => selectable(u, lastTurn) && (u.rows[0]?.seq ?? Infinity) < compactionSeq).map((u) => u.key);
-}
-function lastCompactionSeq(log) {
-  for (let i = log.length - 1; i >= 0; i--) {
-    const event = log[i];
-    if (event.type === "user/message" && readReplaceOp(event.surfaceOp) !== null && classifyNode(event) === "checkpoint") return event.seq;
-  }
-  return null;
 }
 
 // src/client/editor/editor-model.ts
@@ -3470,6 +3409,69 @@ function previewSelection(units, selection) {
     }
   }
   return { going, excluding, coming, messages, tokens, inView, back: coming.size, changes, changeUnits };
+}
+
+// src/client/editor/context-map.ts
+function costNow(unit, basis) {
+  if (unit.state !== "current") return 0;
+  return basis === "meter" ? unit.meterTokens : unit.tokens;
+}
+function contextFigure(units, preview, breakdown) {
+  const basis = breakdown === void 0 ? "chars" : "meter";
+  let sum = 0;
+  let leaving = 0;
+  let coming = 0;
+  for (const unit of units) {
+    const cost = costNow(unit, basis);
+    sum += cost;
+    if (preview.going.has(unit.key)) leaving += cost;
+    if (preview.coming.has(unit.key)) coming += basis === "meter" ? unit.meterTokens : unit.tokens;
+  }
+  const now = breakdown === void 0 ? sum : breakdown.systemTokens + breakdown.toolsTokens + breakdown.messageTokens;
+  return { basis, now, after: Math.max(0, now - leaving + coming) };
+}
+function shareOf(cost, now) {
+  return now <= 0 ? 0 : Math.min(1, cost / now);
+}
+function orderUnits(units, order, basis) {
+  if (order === "conversation") return units;
+  const ranked = units.map((unit, index) => ({ unit, index, cost: costNow(unit, basis) }));
+  ranked.sort((a, b) => b.cost - a.cost || a.index - b.index);
+  return ranked.map((r) => r.unit);
+}
+function lastTurnOf(units) {
+  let last = null;
+  for (const unit of units) if (unit.turn !== null && (last === null || unit.turn > last)) last = unit.turn;
+  return last;
+}
+function selectable(unit, lastTurn) {
+  return unit.state === "current" && (lastTurn === null || unit.turn !== lastTurn);
+}
+function toolOutputTokens(unit, basis) {
+  let tokens = 0;
+  for (const row of unit.rows) if (row.role === "tool") tokens += basis === "meter" ? row.meterTokens : row.tokens;
+  return tokens;
+}
+function presetOldToolOutput(units, n) {
+  const lastTurn = lastTurnOf(units);
+  if (lastTurn === null) return [];
+  return units.filter((u) => selectable(u, lastTurn) && u.kind === "step" && u.turn !== null && u.turn <= lastTurn - n && u.rows.some((r) => r.role === "tool")).map((u) => u.key);
+}
+function presetLargeToolOutput(units, k, basis) {
+  const lastTurn = lastTurnOf(units);
+  return units.filter((u) => selectable(u, lastTurn) && u.kind === "step" && u.rows.some((r) => r.role === "tool") && toolOutputTokens(u, basis) > k).map((u) => u.key);
+}
+function presetBeforeCompaction(units, compactionSeq) {
+  if (compactionSeq === null) return [];
+  const lastTurn = lastTurnOf(units);
+  return units.filter((u) => selectable(u, lastTurn) && (u.rows[0]?.seq ?? Infinity) < compactionSeq).map((u) => u.key);
+}
+function lastCompactionSeq(log) {
+  for (let i = log.length - 1; i >= 0; i--) {
+    const event = log[i];
+    if (event.type === "user/message" && readReplaceOp(event.surfaceOp) !== null && classifyNode(event) === "checkpoint") return event.seq;
+  }
+  return null;
 }
 
 // src/client/editor/editor-history.ts

@@ -10,9 +10,10 @@ import { describe, it } from 'node:test'
 import { deriveEventMessage, type SessionEvent } from '@deepseek-ai/dsh-session'
 import { TokenMeter } from '@deepseek-ai/dsh-token-meter'
 import {
-  contextFigure, costNow, lastCompactionSeq, meterMessageTokens, orderUnits, presetBeforeCompaction, presetLargeToolOutput,
+  contextFigure, costNow, lastCompactionSeq, orderUnits, presetBeforeCompaction, presetLargeToolOutput,
   presetOldToolOutput, shareOf, toolOutputTokens,
 } from '../../src/client/editor/context-map'
+import { meterMessageTokens } from '../../src/client/editor/meter-estimate'
 import { buildEditorUnits, EMPTY_SELECTION, previewSelection } from '../../src/client/editor/editor-model'
 import { contextText, costText, counterText, editorEn, editorZh } from '../../src/client/editor/editor-locales'
 import { planBatch } from '../../src/host/batch-plan'
@@ -60,6 +61,14 @@ describe('context map: costs', () => {
       const message = deriveEventMessage(event as unknown as SessionEvent)!
       assert.equal(meterMessageTokens(contentOf(event)), meter.call(undefined, message), `seq ${event.seq}`)
     }
+    // Reasoning, an image and an empty message, as the meter prices them.
+    const content = [
+      { type: 'reasoning', text: 'Thinking about the survey.' },
+      { type: 'image', attachment: { attachmentId: 'sha256:abc', mediaType: 'image/png', width: 10, height: 10, bytes: 99, name: 'a.png' } },
+      { type: 'text', text: 'x'.repeat(9) },
+    ]
+    for (const blocks of [content, []]) assert.equal(meterMessageTokens(blocks), meter.call(undefined, { role: 'assistant', content: blocks } as never))
+    assert.equal(meterMessageTokens([]), 4)
   })
 
   it('gives each unit its cost now and share; a removed, excluded or folded unit costs nothing', () => {

@@ -5,8 +5,7 @@
  * output, everything before the last compaction). Browser-safe.
  *
  * Two cost bases, and the dialog says which one it shows:
- * - `meter`: `dsh-token-meter`'s own estimator (`lib/index.js` `estimateMessage`: ⌈characters ÷ 4⌉
- *   per text, reasoning, tool-call name and arguments, plus 4 per block and 4 per message), with
+ * - `meter`: `dsh-token-meter`'s own estimator (`meter-estimate.ts`), with
  *   the whole context from the page's `contextBreakdown` projection (system prompt, tools and
  *   messages), used when the page has that projection loaded;
  * - `chars`: characters ÷ 4 (`shared/token-estimate.ts`, the counter's and `plan`'s estimate), with
@@ -14,7 +13,7 @@
  *
  * @module dsh-message-recall/client/editor/context-map
  */
-import { isRecord, type LogEvent } from '../../shared/events'
+import type { LogEvent } from '../../shared/events'
 import { classifyNode } from '../../shared/surface-node'
 import { readReplaceOp } from '../../shared/replace-op'
 import type { EditorPreview, EditorUnit } from './editor-model'
@@ -30,44 +29,6 @@ export interface ContextBreakdown {
   readonly systemTokens: number
   readonly toolsTokens: number
   readonly messageTokens: number
-}
-
-/** Characters per token and the per-block and per-message overheads of `dsh-token-meter`'s estimator. */
-const METER_CHARS_PER_TOKEN = 4
-const METER_BLOCK_OVERHEAD = 4
-const METER_MESSAGE_OVERHEAD = 4
-
-function meterBlocks(blocks: readonly unknown[]): number {
-  let tokens = 0
-  for (const block of blocks) {
-    if (!isRecord(block)) continue
-    switch (block.type) {
-      case 'text':
-      case 'reasoning':
-        tokens += Math.ceil((typeof block.text === 'string' ? block.text.length : 0) / METER_CHARS_PER_TOKEN) + METER_BLOCK_OVERHEAD
-        break
-      case 'tool-call':
-        tokens += Math.ceil((typeof block.name === 'string' ? block.name.length : 0) / METER_CHARS_PER_TOKEN)
-          + Math.ceil((typeof block.arguments === 'string' ? block.arguments.length : 0) / METER_CHARS_PER_TOKEN) + METER_BLOCK_OVERHEAD
-        break
-      case 'tool-result':
-        tokens += meterBlocks(Array.isArray(block.content) ? block.content : []) + METER_BLOCK_OVERHEAD
-        break
-      default:
-        tokens += METER_BLOCK_OVERHEAD + Math.ceil(JSON.stringify(block).length / METER_CHARS_PER_TOKEN)
-    }
-  }
-  return tokens
-}
-
-/**
- * One message priced as `dsh-token-meter` prices it (`lib/index.js` `estimateMessage` over
- * `estimateContent`), from its content blocks.
- * @param content - the message's content blocks.
- * @returns the meter's heuristic tokens for the message (content, block overheads, role framing).
- */
-export function meterMessageTokens(content: readonly unknown[]): number {
-  return meterBlocks(content) + METER_MESSAGE_OVERHEAD
 }
 
 /**

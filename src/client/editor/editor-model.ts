@@ -18,7 +18,7 @@ import type { ChangeBody } from '../../shared/protocol'
 import { classifyNode, contentOf, stepOf, toolCallIds } from '../../shared/surface-node'
 import { plainText } from '../../shared/message-text'
 import { estimateTokens } from '../../shared/token-estimate'
-import { meterMessageTokens } from './context-map'
+import { meterMessageTokens } from './meter-estimate'
 
 /** Where a unit stands now: its lead message's fate (`shared/fate.ts`). */
 export type UnitState = FateState
