@@ -2720,7 +2720,7 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
 }
 
 // src/client/build-stamp.ts
-var BUILD_STAMP = true ? "0.1.0+10f7cd46e5" : "dev";
+var BUILD_STAMP = true ? "0.1.0+00e8ceebf5" : "dev";
 
 // src/client/notices/notice-styles.ts
 var NOTICE_STYLE_TEXT = `
@@ -3316,12 +3316,18 @@ function meterMessageTokens(content) {
 // src/client/editor/editor-model.ts
 var EMPTY_SELECTION = { remove: /* @__PURE__ */ new Set(), from: null, restore: /* @__PURE__ */ new Set(), exclude: /* @__PURE__ */ new Set() };
 var PREVIEW_CHARS = 160;
-function rowOf(event) {
+var NOTHING = Object.freeze({ chars: 0, meter: 0 });
+function costOf(acting) {
+  if (acting === void 0) return NOTHING;
+  const content = contentOf(acting);
+  return { chars: estimateTokens([content]), meter: meterMessageTokens(content) };
+}
+function rowOf(event, acting) {
   const content = contentOf(event);
   let text = plainText(content.flatMap((b) => isRecord(b) && b.type === "tool-result" && Array.isArray(b.content) ? b.content : [b]));
   if (text === "" && event.type === "assistant/message") text = toolCallIds(event).length > 0 ? toolNames(content) : "";
   const role = event.type === "user/message" ? "user" : event.type === "assistant/message" ? "assistant" : "tool";
-  return { seq: event.seq, role, text: text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text, tokens: estimateTokens([content]), meterTokens: meterMessageTokens(content) };
+  return { seq: event.seq, role, text: text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text, tokens: estimateTokens([content]), meterTokens: meterMessageTokens(content), now: acting === event ? { chars: estimateTokens([content]), meter: meterMessageTokens(content) } : costOf(acting) };
 }
 function toolNames(content) {
   return content.filter((b) => isRecord(b) && b.type === "tool-call").map((b) => String(b.name ?? "")).join(", ");
@@ -3360,8 +3366,14 @@ function unitStanding(group, fates, kindOf) {
 function buildEditorUnits(log) {
   const fates = readFates(log);
   const kindOf = logKinds(log);
+  const bySeq = /* @__PURE__ */ new Map();
+  for (const event of log) bySeq.set(event.seq, event);
+  const acting = (event) => {
+    const fate = fates.fateOf(event.seq);
+    return fate.state !== "current" ? void 0 : fate.actingSeq === event.seq ? event : bySeq.get(fate.actingSeq);
+  };
   return groupUnits(log).map((group) => {
-    const rows = group.events.map(rowOf);
+    const rows = group.events.map((event) => rowOf(event, acting(event)));
     return {
       key: group.key,
       kind: group.kind,
@@ -3369,7 +3381,8 @@ function buildEditorUnits(log) {
       rows,
       ...unitStanding(group, fates, kindOf),
       tokens: estimateTokens(group.events.map(contentOf)),
-      meterTokens: rows.reduce((sum, row) => sum + row.meterTokens, 0)
+      meterTokens: rows.reduce((sum, row) => sum + row.meterTokens, 0),
+      now: { chars: rows.reduce((sum, row) => sum + row.now.chars, 0), meter: rows.reduce((sum, row) => sum + row.now.meter, 0) }
     };
   });
 }
@@ -3414,7 +3427,7 @@ function previewSelection(units, selection) {
 // src/client/editor/context-map.ts
 function costNow(unit, basis) {
   if (unit.state !== "current") return 0;
-  return basis === "meter" ? unit.meterTokens : unit.tokens;
+  return unit.now[basis];
 }
 function contextFigure(units, preview, breakdown) {
   const basis = breakdown === void 0 ? "chars" : "meter";
@@ -3449,7 +3462,7 @@ function selectable(unit, lastTurn) {
 }
 function toolOutputTokens(unit, basis) {
   let tokens = 0;
-  for (const row of unit.rows) if (row.role === "tool") tokens += basis === "meter" ? row.meterTokens : row.tokens;
+  for (const row of unit.rows) if (row.role === "tool") tokens += row.now[basis];
   return tokens;
 }
 function presetOldToolOutput(units, n) {

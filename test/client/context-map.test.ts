@@ -100,6 +100,17 @@ describe('context map: costs', () => {
     assert.deepEqual(buildEditorUnits(c.events).map((u) => [u.state, costNow(u, 'meter')]), [['folded', 0], ['folded', 0], ['current', 11], ['current', 11]])
   })
 
+  it('prices a tool result a prune shortened as its shorter copy, now and for the large-output preset', () => {
+    const { b, bigResult } = log()
+    b.prune(bigResult)
+    const step = buildEditorUnits(b.events).find((u) => u.key === 's1.1')!
+    assert.equal(step.state, 'current')
+    // The copy's text 'head\n\n[... tool result middle pruned ...]\n\ntail' (46 characters): 12 + 4 + 4 + 4.
+    assert.deepEqual([step.meterTokens, costNow(step, 'meter'), toolOutputTokens(step, 'meter')], [2034, 22 + 24, 24])
+    assert.deepEqual([costNow(step, 'chars'), toolOutputTokens(step, 'chars')], [Math.ceil(35 / 4) + Math.ceil(46 / 4), 12])
+    assert.deepEqual(presetLargeToolOutput(buildEditorUnits(b.events), 100, 'meter'), [], 'the pruned output is small now')
+  })
+
   it('says the context now and after the selection: the meter figure with its breakdown, the units summed without', () => {
     const { b } = log()
     const units = buildEditorUnits(b.events)

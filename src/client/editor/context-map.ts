@@ -32,15 +32,16 @@ export interface ContextBreakdown {
 }
 
 /**
- * What a unit costs in the context now: its estimate when it is on the surface (`current`),
- * nothing when it is removed, excluded or folded into a compaction.
+ * What a unit costs in the context now: the estimate of what stands for its messages on the
+ * surface (a tool result a prune shortened costs its shorter copy), nothing when it is removed,
+ * excluded or folded into a compaction.
  * @param unit - an editor unit.
  * @param basis - which estimate.
  * @returns tokens.
  */
 export function costNow(unit: EditorUnit, basis: CostBasis): number {
   if (unit.state !== 'current') return 0
-  return basis === 'meter' ? unit.meterTokens : unit.tokens
+  return unit.now[basis]
 }
 
 /** The context figure at the top of the editor. */
@@ -113,10 +114,15 @@ function selectable(unit: EditorUnit, lastTurn: number | null): boolean {
   return unit.state === 'current' && (lastTurn === null || unit.turn !== lastTurn)
 }
 
-/** Estimated tokens of a step unit's tool results (0 for a prompt or a step without tool results). */
+/**
+ * What a step unit's tool results cost in the context now (a pruned result its shorter copy).
+ * @param unit - an editor unit.
+ * @param basis - which estimate.
+ * @returns tokens (0 for a prompt or a step without tool results).
+ */
 export function toolOutputTokens(unit: EditorUnit, basis: CostBasis): number {
   let tokens = 0
-  for (const row of unit.rows) if (row.role === 'tool') tokens += basis === 'meter' ? row.meterTokens : row.tokens
+  for (const row of unit.rows) if (row.role === 'tool') tokens += row.now[basis]
   return tokens
 }
 

@@ -31,8 +31,14 @@ export interface EditorRow {
   readonly text: string
   /** Estimated tokens, characters ÷ 4 (`shared/token-estimate.ts`). */
   readonly tokens: number
-  /** Tokens as `dsh-token-meter` prices the message (`context-map.ts` `meterMessageTokens`). */
+  /** Tokens as `dsh-token-meter` prices the message (`meter-estimate.ts`). */
   readonly meterTokens: number
+  /**
+   * What the message costs in the context now, both ways (`chars`: characters ÷ 4, `meter`: as the
+   * token meter prices it): the node that stands for it on the surface (itself, a restoring copy,
+   * or a tool-result prune's shorter copy), 0 when it is removed, excluded or folded.
+   */
+  readonly now: { readonly chars: number; readonly meter: number }
 }
 
 /** A prompt (or steering message) alone, or one model step. */
@@ -54,6 +60,8 @@ export interface EditorUnit {
   readonly tokens: number
   /** The unit's messages as `dsh-token-meter` prices them (the sum of its rows' `meterTokens`). */
   readonly meterTokens: number
+  /** What the unit costs in the context now, both ways (the sum of its rows' `now`). */
+  readonly now: { readonly chars: number; readonly meter: number }
 }
 
 /** What the person chose in the editor, by unit key. */
@@ -97,13 +105,22 @@ export const EMPTY_SELECTION: EditorSelection = { remove: new Set(), from: null,
 
 const PREVIEW_CHARS = 160
 
-function rowOf(event: LogEvent): EditorRow {
+const NOTHING = Object.freeze({ chars: 0, meter: 0 })
+
+/** The cost now of a message whose node on the surface is `acting` (`undefined`: not on the surface). */
+function costOf(acting: LogEvent | undefined): { chars: number; meter: number } {
+  if (acting === undefined) return NOTHING
+  const content = contentOf(acting)
+  return { chars: estimateTokens([content]), meter: meterMessageTokens(content) }
+}
+
+function rowOf(event: LogEvent, acting: LogEvent | undefined): EditorRow {
   const content = contentOf(event)
   // A tool result's text sits inside its `tool-result` block.
   let text = plainText(content.flatMap((b) => (isRecord(b) && b.type === 'tool-result' && Array.isArray(b.content) ? b.content : [b])))
   if (text === '' && event.type === 'assistant/message') text = toolCallIds(event).length > 0 ? toolNames(content) : ''
   const role = event.type === 'user/message' ? 'user' : event.type === 'assistant/message' ? 'assistant' : 'tool'
-  return { seq: event.seq, role, text: text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text, tokens: estimateTokens([content]), meterTokens: meterMessageTokens(content) }
+  return { seq: event.seq, role, text: text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text, tokens: estimateTokens([content]), meterTokens: meterMessageTokens(content), now: acting === event ? { chars: estimateTokens([content]), meter: meterMessageTokens(content) } : costOf(acting) }
 }
 
 function toolNames(content: readonly unknown[]): string {
@@ -186,8 +203,14 @@ export function unitStanding(group: UnitGroup, fates: Fates, kindOf: KindLookup)
 export function buildEditorUnits(log: readonly LogEvent[]): EditorUnit[] {
   const fates = readFates(log)
   const kindOf = logKinds(log)
+  const bySeq = new Map<number, LogEvent>()
+  for (const event of log) bySeq.set(event.seq, event)
+  const acting = (event: LogEvent): LogEvent | undefined => {
+    const fate = fates.fateOf(event.seq)
+    return fate.state !== 'current' ? undefined : fate.actingSeq === event.seq ? event : bySeq.get(fate.actingSeq)
+  }
   return groupUnits(log).map((group) => {
-    const rows = group.events.map(rowOf)
+    const rows = group.events.map((event) => rowOf(event, acting(event)))
     return {
       key: group.key,
       kind: group.kind,
@@ -196,6 +219,7 @@ export function buildEditorUnits(log: readonly LogEvent[]): EditorUnit[] {
       ...unitStanding(group, fates, kindOf),
       tokens: estimateTokens(group.events.map(contentOf)),
       meterTokens: rows.reduce((sum, row) => sum + row.meterTokens, 0),
+      now: { chars: rows.reduce((sum, row) => sum + row.now.chars, 0), meter: rows.reduce((sum, row) => sum + row.now.meter, 0) },
     }
   })
 }
