@@ -2915,7 +2915,7 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
 }
 
 // src/client/build-stamp.ts
-var BUILD_STAMP = true ? "0.1.0+e3906c7d43" : "dev";
+var BUILD_STAMP = true ? "0.1.0+5403afa47c" : "dev";
 
 // src/client/notices/notice-styles.ts
 var NOTICE_STYLE_TEXT = `
@@ -3200,7 +3200,7 @@ var UnsavedWrites = class extends SnapshotStore {
 };
 
 // src/client/editor/EditButton.tsx
-var import_react10 = require("react");
+var import_react11 = require("react");
 var import_react_dom = require("react-dom");
 
 // src/client/editor/editor-locales.ts
@@ -3239,7 +3239,30 @@ var editorZh = {
   "refused": "无法执行：{reason}",
   "applyFailed": "没有做任何改动：{reason}",
   "keys": "方向键移动，空格选择，回车应用，Esc 放弃",
-  "empty": "这个会话还没有消息"
+  "empty": "这个会话还没有消息",
+  "stay.one": "，其中 {count} 条仍留在视图中",
+  "stay.other": "，其中 {count} 条仍留在视图中",
+  "context": "上下文：{now} → {after} 个词元",
+  "basis.meter": "（词元计量器的估算）",
+  "basis.chars": "（按字符数 ÷ 4 估算）",
+  "cost.one": "{tokens} 个词元 · 占上下文 {share}",
+  "cost.other": "{tokens} 个词元 · 占上下文 {share}",
+  "cost.none": "现在不占上下文",
+  "sort": "最大的在前",
+  "sort.label": "按现在占用的词元排序，最大的在前（再按一次恢复对话顺序）",
+  "exclude": "排除",
+  "exclude.label": "改为排除而非删除（留在视图中，对模型隐藏）：{text}",
+  "excludeAll": "全部改为排除",
+  "excludeAll.label": "把所有选中的内容改为排除而非删除（留在视图中，对模型隐藏）",
+  "presets": "快速选择（不会选中最近一轮）",
+  "preset.old": "早于最近 N 轮的工具输出",
+  "preset.old.label": "选中早于最近 {n} 轮的工具输出",
+  "preset.large": "超过 K 个词元的工具输出",
+  "preset.large.label": "选中超过 {k} 个词元的工具输出",
+  "preset.compaction": "最近一次压缩之前的全部内容",
+  "preset.compaction.label": "选中最近一次压缩之前仍在上下文中的全部内容",
+  "preset.n": "轮数 N",
+  "preset.k": "词元数 K"
 };
 var editorEn = {
   "button": "Edit",
@@ -3274,24 +3297,70 @@ var editorEn = {
   "refused": "Not possible: {reason}",
   "applyFailed": "Nothing was changed: {reason}",
   "keys": "Arrows move, Space selects, Enter applies, Escape discards",
-  "empty": "This session has no messages yet"
+  "empty": "This session has no messages yet",
+  "stay.one": ", {count} of them stays in view",
+  "stay.other": ", {count} of them stay in view",
+  "context": "Context: {now} → {after} tokens",
+  "basis.meter": " (token meter estimate)",
+  "basis.chars": " (estimated as characters ÷ 4)",
+  "cost.one": "{tokens} token · {share} of the context",
+  "cost.other": "{tokens} tokens · {share} of the context",
+  "cost.none": "Costs nothing now",
+  "sort": "Largest first",
+  "sort.label": "Sort by tokens in the context now, largest first (press again for conversation order)",
+  "exclude": "Exclude",
+  "exclude.label": "Exclude instead of delete (keep it in view, hide it from the model): {text}",
+  "excludeAll": "Exclude all selected",
+  "excludeAll.label": "Exclude everything selected instead of deleting it (keep it in view, hide it from the model)",
+  "presets": "Quick selections (never the most recent turn)",
+  "preset.old": "Tool output older than the last N turns",
+  "preset.old.label": "Select tool output older than the last {n} turns",
+  "preset.large": "Tool output larger than K tokens",
+  "preset.large.label": "Select tool output larger than {k} tokens",
+  "preset.compaction": "Everything before the last compaction",
+  "preset.compaction.label": "Select everything still in the context from before the last compaction",
+  "preset.n": "Turns N",
+  "preset.k": "Tokens K"
 };
 var EDITOR_DICTIONARIES = { zh: editorZh, en: editorEn };
+var formats = /* @__PURE__ */ new Map();
+function numberFormat(locale, percent = false) {
+  const key2 = `${locale}/${percent}`;
+  let format = formats.get(key2);
+  if (format === void 0) {
+    format = new Intl.NumberFormat(locale === "zh" ? "zh-CN" : "en-US", percent ? { style: "percent", maximumFractionDigits: 1 } : {});
+    formats.set(key2, format);
+  }
+  return format;
+}
 function counterText(t, locale, counts) {
-  const format = new Intl.NumberFormat(locale === "zh" ? "zh-CN" : "en-US");
+  const format = numberFormat(locale);
   const parts = [];
-  if (counts.messages > 0) parts.push(t(counts.messages === 1 ? "leave.one" : "leave.other", { count: format.format(counts.messages), tokens: format.format(counts.tokens) }));
+  const inView = counts.inView ?? 0;
+  if (counts.messages > 0) {
+    const leave = t(counts.messages === 1 ? "leave.one" : "leave.other", { count: format.format(counts.messages), tokens: format.format(counts.tokens) });
+    parts.push(inView > 0 ? leave + t(inView === 1 ? "stay.one" : "stay.other", { count: format.format(inView) }) : leave);
+  }
   if (counts.back > 0) parts.push(t(counts.back === 1 ? "back.one" : "back.other", { count: format.format(counts.back) }));
   return parts.length === 0 ? t("nothing") : parts.join(t("separator"));
 }
+function contextText(t, locale, figure) {
+  const format = numberFormat(locale);
+  return t("context", { now: format.format(figure.now), after: format.format(figure.after) }) + t(`basis.${figure.basis}`);
+}
+function costText(t, locale, cost) {
+  if (!cost.inContext) return t("cost.none");
+  const share = numberFormat(locale, true).format(cost.share);
+  return t(cost.tokens === 1 ? "cost.one" : "cost.other", { tokens: numberFormat(locale).format(cost.tokens), share });
+}
 
 // src/client/editor/EditorModal.tsx
-var import_react9 = require("react");
+var import_react10 = require("react");
 
 // src/client/editor/dialog-keys.ts
 var import_react5 = require("react");
 function trapTab(dialog, shiftKey) {
-  const focusable = [...dialog.querySelectorAll("button:not([disabled])")];
+  const focusable = [...dialog.querySelectorAll("button:not([disabled]), input:not([disabled])")];
   const first = focusable[0];
   const last = focusable.at(-1);
   const active = dialog.ownerDocument.activeElement;
@@ -3421,15 +3490,50 @@ async function readWholeHistory(fetchImpl, sessionId) {
   return all;
 }
 
+// src/client/editor/meter-estimate.ts
+var METER_CHARS_PER_TOKEN = 4;
+var METER_BLOCK_OVERHEAD = 4;
+var METER_MESSAGE_OVERHEAD = 4;
+function meterBlocks(blocks) {
+  let tokens = 0;
+  for (const block of blocks) {
+    if (!isRecord(block)) continue;
+    switch (block.type) {
+      case "text":
+      case "reasoning":
+        tokens += Math.ceil((typeof block.text === "string" ? block.text.length : 0) / METER_CHARS_PER_TOKEN) + METER_BLOCK_OVERHEAD;
+        break;
+      case "tool-call":
+        tokens += Math.ceil((typeof block.name === "string" ? block.name.length : 0) / METER_CHARS_PER_TOKEN) + Math.ceil((typeof block.arguments === "string" ? block.arguments.length : 0) / METER_CHARS_PER_TOKEN) + METER_BLOCK_OVERHEAD;
+        break;
+      case "tool-result":
+        tokens += meterBlocks(Array.isArray(block.content) ? block.content : []) + METER_BLOCK_OVERHEAD;
+        break;
+      default:
+        tokens += METER_BLOCK_OVERHEAD + Math.ceil(JSON.stringify(block).length / METER_CHARS_PER_TOKEN);
+    }
+  }
+  return tokens;
+}
+function meterMessageTokens(content) {
+  return meterBlocks(content) + METER_MESSAGE_OVERHEAD;
+}
+
 // src/client/editor/editor-model.ts
-var EMPTY_SELECTION = { remove: /* @__PURE__ */ new Set(), from: null, restore: /* @__PURE__ */ new Set() };
+var EMPTY_SELECTION = { remove: /* @__PURE__ */ new Set(), from: null, restore: /* @__PURE__ */ new Set(), exclude: /* @__PURE__ */ new Set() };
 var PREVIEW_CHARS = 160;
-function rowOf(event) {
+var NOTHING = Object.freeze({ chars: 0, meter: 0 });
+function costOf(acting) {
+  if (acting === void 0) return NOTHING;
+  const content = contentOf(acting);
+  return { chars: estimateTokens([content]), meter: meterMessageTokens(content) };
+}
+function rowOf(event, acting) {
   const content = contentOf(event);
   let text = plainText(content.flatMap((b) => isRecord(b) && b.type === "tool-result" && Array.isArray(b.content) ? b.content : [b]));
   if (text === "" && event.type === "assistant/message") text = toolCallIds(event).length > 0 ? toolNames(content) : "";
   const role = event.type === "user/message" ? "user" : event.type === "assistant/message" ? "assistant" : "tool";
-  return { seq: event.seq, role, text: text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text, tokens: estimateTokens([content]) };
+  return { seq: event.seq, role, text: text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text, tokens: estimateTokens([content]), meterTokens: meterMessageTokens(content), now: acting === event ? { chars: estimateTokens([content]), meter: meterMessageTokens(content) } : costOf(acting) };
 }
 function toolNames(content) {
   return content.filter((b) => isRecord(b) && b.type === "tool-call").map((b) => String(b.name ?? "")).join(", ");
@@ -3471,22 +3575,35 @@ function unitStanding(group, fates, kindOf) {
 function buildEditorUnits(log) {
   const fates = readFates(log);
   const kindOf = logKinds(log);
-  return groupUnits(log).map((group) => ({
-    key: group.key,
-    kind: group.kind,
-    turn: group.turn,
-    rows: group.events.map(rowOf),
-    ...unitStanding(group, fates, kindOf),
-    tokens: estimateTokens(group.events.map(contentOf))
-  }));
+  const bySeq = /* @__PURE__ */ new Map();
+  for (const event of log) bySeq.set(event.seq, event);
+  const acting = (event) => {
+    const fate = fates.fateOf(event.seq);
+    return fate.state !== "current" ? void 0 : fate.actingSeq === event.seq ? event : bySeq.get(fate.actingSeq);
+  };
+  return groupUnits(log).map((group) => {
+    const rows = group.events.map((event) => rowOf(event, acting(event)));
+    return {
+      key: group.key,
+      kind: group.kind,
+      turn: group.turn,
+      rows,
+      ...unitStanding(group, fates, kindOf),
+      tokens: estimateTokens(group.events.map(contentOf)),
+      meterTokens: rows.reduce((sum, row) => sum + row.meterTokens, 0),
+      now: { chars: rows.reduce((sum, row) => sum + row.now.chars, 0), meter: rows.reduce((sum, row) => sum + row.now.meter, 0) }
+    };
+  });
 }
 function previewSelection(units, selection) {
   const going = /* @__PURE__ */ new Set();
+  const excluding = /* @__PURE__ */ new Set();
   const coming = /* @__PURE__ */ new Set();
   const changes = [];
   const changeUnits = [];
   let messages = 0;
   let tokens = 0;
+  let inView = 0;
   const fromIndex = selection.from === null ? -1 : units.findIndex((u) => u.key === selection.from && u.state === "current");
   for (const [i, unit] of units.entries()) {
     if (unit.state === "current") {
@@ -3499,7 +3616,12 @@ function previewSelection(units, selection) {
         changes.push({ action: "deleteFrom", seq: unit.targetSeq });
         changeUnits.push(unit.key);
       } else if (!onward) {
-        changes.push({ action: "delete", seq: unit.targetSeq });
+        const exclude = selection.exclude?.has(unit.key) === true;
+        if (exclude) {
+          excluding.add(unit.key);
+          inView += unit.rows.length;
+        }
+        changes.push({ action: exclude ? "exclude" : "delete", seq: unit.targetSeq });
         changeUnits.push(unit.key);
       }
     } else if (unit.restorable && selection.restore.has(unit.key)) {
@@ -3508,7 +3630,70 @@ function previewSelection(units, selection) {
       changeUnits.push(unit.key);
     }
   }
-  return { going, coming, messages, tokens, back: coming.size, changes, changeUnits };
+  return { going, excluding, coming, messages, tokens, inView, back: coming.size, changes, changeUnits };
+}
+
+// src/client/editor/context-map.ts
+function costNow(unit, basis) {
+  if (unit.state !== "current") return 0;
+  return unit.now[basis];
+}
+function contextFigure(units, preview, breakdown) {
+  const basis = breakdown === void 0 ? "chars" : "meter";
+  let sum = 0;
+  let leaving = 0;
+  let coming = 0;
+  for (const unit of units) {
+    const cost = costNow(unit, basis);
+    sum += cost;
+    if (preview.going.has(unit.key)) leaving += cost;
+    if (preview.coming.has(unit.key)) coming += basis === "meter" ? unit.meterTokens : unit.tokens;
+  }
+  const now = breakdown === void 0 ? sum : breakdown.systemTokens + breakdown.toolsTokens + breakdown.messageTokens;
+  return { basis, now, after: Math.max(0, now - leaving + coming) };
+}
+function shareOf(cost, now) {
+  return now <= 0 ? 0 : Math.min(1, cost / now);
+}
+function orderUnits(units, order, basis) {
+  if (order === "conversation") return units;
+  const ranked = units.map((unit, index) => ({ unit, index, cost: costNow(unit, basis) }));
+  ranked.sort((a, b) => b.cost - a.cost || a.index - b.index);
+  return ranked.map((r) => r.unit);
+}
+function lastTurnOf(units) {
+  let last = null;
+  for (const unit of units) if (unit.turn !== null && (last === null || unit.turn > last)) last = unit.turn;
+  return last;
+}
+function selectable(unit, lastTurn) {
+  return unit.state === "current" && (lastTurn === null || unit.turn !== lastTurn);
+}
+function toolOutputTokens(unit, basis) {
+  let tokens = 0;
+  for (const row of unit.rows) if (row.role === "tool") tokens += row.now[basis];
+  return tokens;
+}
+function presetOldToolOutput(units, n) {
+  const lastTurn = lastTurnOf(units);
+  if (lastTurn === null) return [];
+  return units.filter((u) => selectable(u, lastTurn) && u.kind === "step" && u.turn !== null && u.turn <= lastTurn - n && u.rows.some((r) => r.role === "tool")).map((u) => u.key);
+}
+function presetLargeToolOutput(units, k, basis) {
+  const lastTurn = lastTurnOf(units);
+  return units.filter((u) => selectable(u, lastTurn) && u.kind === "step" && u.rows.some((r) => r.role === "tool") && toolOutputTokens(u, basis) > k).map((u) => u.key);
+}
+function presetBeforeCompaction(units, compactionSeq) {
+  if (compactionSeq === null) return [];
+  const lastTurn = lastTurnOf(units);
+  return units.filter((u) => selectable(u, lastTurn) && (u.rows[0]?.seq ?? Infinity) < compactionSeq).map((u) => u.key);
+}
+function lastCompactionSeq(log) {
+  for (let i = log.length - 1; i >= 0; i--) {
+    const event = log[i];
+    if (event.type === "user/message" && readReplaceOp(event.surfaceOp) !== null && classifyNode(event) === "checkpoint") return event.seq;
+  }
+  return null;
 }
 
 // src/client/editor/editor-history.ts
@@ -3518,7 +3703,7 @@ function useEditorHistory(fetchImpl, sessionId, running, replacementCount) {
   (0, import_react8.useEffect)(() => {
     let live = true;
     readWholeHistory(fetchImpl, sessionId).then(
-      (events) => live && setLoad({ status: "ready", units: buildEditorUnits(events), lastSeq: events.at(-1)?.seq ?? -1 }),
+      (events) => live && setLoad({ status: "ready", units: buildEditorUnits(events), lastSeq: events.at(-1)?.seq ?? -1, compactionSeq: lastCompactionSeq(events) }),
       (error) => live && setLoad({ status: "failed", message: errorText(error) })
     );
     return () => {
@@ -3535,21 +3720,168 @@ function useEditorHistory(fetchImpl, sessionId, running, replacementCount) {
   return { load, reread };
 }
 
+// src/client/editor/list-window.ts
+var import_react9 = require("react");
+var UNIT_HEIGHT = 76;
+var REFUSED_UNIT_HEIGHT = 100;
+var HEADING_HEIGHT = 30;
+var OVERSCAN_ITEMS = 30;
+var DEFAULT_VIEWPORT = 800;
+function offsetsOf(heights) {
+  const offsets = new Array(heights.length + 1);
+  offsets[0] = 0;
+  for (let i = 0; i < heights.length; i++) offsets[i + 1] = offsets[i] + heights[i];
+  return offsets;
+}
+function itemAt(offsets, y) {
+  let lo = 0;
+  let hi = offsets.length - 1;
+  while (lo < hi) {
+    const mid = lo + hi >> 1;
+    if (offsets[mid + 1] <= y) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+function listWindow(offsets, scrollTop, viewport, overscan = OVERSCAN_ITEMS) {
+  const count = offsets.length - 1;
+  if (count <= 0) return { start: 0, end: 0, before: 0, after: 0 };
+  const first = itemAt(offsets, Math.max(0, scrollTop));
+  const last = itemAt(offsets, Math.max(0, scrollTop + viewport - 1));
+  const start = Math.max(0, first - overscan);
+  const end = Math.min(count, last + 1 + overscan);
+  return { start, end, before: offsets[start], after: offsets[count] - offsets[end] };
+}
+function useScrollPosition(list) {
+  const [position, setPosition] = (0, import_react9.useState)({ scrollTop: 0, viewport: DEFAULT_VIEWPORT });
+  const read = (0, import_react9.useCallback)(() => {
+    const el = list.current;
+    if (el === null) return;
+    const next = { scrollTop: el.scrollTop, viewport: el.clientHeight > 0 ? el.clientHeight : DEFAULT_VIEWPORT };
+    setPosition((p) => p.scrollTop === next.scrollTop && p.viewport === next.viewport ? p : next);
+  }, [list]);
+  (0, import_react9.useLayoutEffect)(read);
+  (0, import_react9.useEffect)(() => {
+    const el = list.current;
+    if (el === null) return;
+    let frame = 0;
+    const onScroll = () => {
+      if (frame !== 0) return;
+      frame = requestAnimationFrame(() => {
+        frame = 0;
+        read();
+      });
+    };
+    el.addEventListener("scroll", onScroll, { passive: true });
+    return () => {
+      el.removeEventListener("scroll", onScroll);
+      if (frame !== 0) cancelAnimationFrame(frame);
+    };
+  });
+  const scrollTo = (0, import_react9.useCallback)((y) => {
+    const el = list.current;
+    if (el === null) return;
+    el.scrollTop = y;
+    read();
+  }, [list, read]);
+  return { ...position, scrollTo };
+}
+
 // src/client/editor/EditorModal.tsx
 var import_jsx_runtime5 = require("react/jsx-runtime");
+var DEFAULT_PRESET_TURNS = 2;
+var DEFAULT_PRESET_TOKENS = 1e3;
 function toggled(set, key2) {
   const next = new Set(set);
   if (!next.delete(key2)) next.add(key2);
   return next;
 }
-function EditorModal({ sessionId, running, replacementCount, locale, kit, onClose }) {
+function without(set, key2) {
+  const next = new Set(set);
+  next.delete(key2);
+  return next;
+}
+function wholeNumber(text, min, fallback) {
+  const value = Number(text);
+  return Number.isSafeInteger(value) && value >= min ? value : fallback;
+}
+var UnitItem = (0, import_react10.memo)(function UnitItem2({ unit, turnLabel, going, excluding, coming, onward, from, cost, refusal, t, actions }) {
+  const text = unit.rows.map((r) => r.text).find((s) => s !== "") ?? "";
+  const ref = (0, import_react10.useCallback)((el) => actions.register(unit.key, el), [actions, unit.key]);
+  const current = unit.state === "current";
+  return /* @__PURE__ */ (0, import_jsx_runtime5.jsxs)("li", { "data-editor-unit": unit.key, "data-editor-refused": refusal === null ? void 0 : "", "data-editor-state": unit.state, "data-editor-preview": excluding ? "excluding" : going ? "going" : coming ? "coming" : "", children: [
+    current && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)(
+      "button",
+      {
+        type: "button",
+        ref,
+        "aria-pressed": going,
+        disabled: onward,
+        "data-editor-select": "",
+        "aria-label": t(unit.kind === "prompt" ? "select.prompt" : "select.step", { text }),
+        onClick: () => actions.toggleRemove(unit.key),
+        children: going ? "☑" : "☐"
+      }
+    ),
+    !current && unit.restorable && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)(
+      "button",
+      {
+        type: "button",
+        ref,
+        "aria-pressed": coming,
+        "data-editor-restore": "",
+        "aria-label": t("restore.label", { text }),
+        onClick: () => actions.toggleRestore(unit.key),
+        children: t("restore")
+      }
+    ),
+    /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("div", { "data-editor-rows": "", children: unit.rows.map((row) => /* @__PURE__ */ (0, import_jsx_runtime5.jsxs)("p", { "data-editor-row": row.seq, "data-editor-role": row.role, children: [
+      /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("span", { "data-editor-role-label": "", children: t(`role.${row.role}`) }),
+      " ",
+      /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("span", { "data-editor-text": "", children: row.text })
+    ] }, row.seq)) }),
+    /* @__PURE__ */ (0, import_jsx_runtime5.jsxs)("span", { "data-editor-meta": "", children: [
+      turnLabel !== null && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("span", { "data-editor-unit-turn": "", children: turnLabel }),
+      /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("span", { "data-editor-cost": "", children: cost })
+    ] }),
+    !current && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("span", { "data-editor-state-label": "", children: t(`state.${unit.state}`) }),
+    current && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)(
+      "button",
+      {
+        type: "button",
+        "aria-pressed": excluding,
+        disabled: onward || from,
+        "data-editor-exclude": "",
+        "aria-label": t("exclude.label", { text }),
+        onClick: () => actions.toggleExclude(unit.key),
+        children: t("exclude")
+      }
+    ),
+    current && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)(
+      "button",
+      {
+        type: "button",
+        "aria-pressed": from,
+        "data-editor-from": "",
+        "aria-label": t("from.label", { text }),
+        onClick: () => actions.toggleFrom(unit.key),
+        children: t("from")
+      }
+    ),
+    refusal !== null && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("p", { role: "alert", "data-editor-refusal": refusal.code, children: refusal.text })
+  ] });
+});
+function EditorModal({ sessionId, running, replacementCount, breakdown, locale, kit, onClose }) {
   const { t } = kit;
   const { load, reread } = useEditorHistory(kit.fetch, sessionId, running, replacementCount);
-  const [selection, setSelection] = (0, import_react9.useState)(EMPTY_SELECTION);
-  const controls = (0, import_react9.useRef)(/* @__PURE__ */ new Map());
-  const dialog = (0, import_react9.useRef)(null);
+  const [selection, setSelection] = (0, import_react10.useState)(EMPTY_SELECTION);
+  const [order, setOrder] = (0, import_react10.useState)("conversation");
+  const [turnsText, setTurnsText] = (0, import_react10.useState)(String(DEFAULT_PRESET_TURNS));
+  const [tokensText, setTokensText] = (0, import_react10.useState)(String(DEFAULT_PRESET_TOKENS));
+  const controls = (0, import_react10.useRef)(/* @__PURE__ */ new Map());
+  const dialog = (0, import_react10.useRef)(null);
   const units = load.status === "ready" ? load.units : [];
-  const preview = (0, import_react9.useMemo)(() => previewSelection(units, selection), [units, selection]);
+  const preview = (0, import_react10.useMemo)(() => previewSelection(units, selection), [units, selection]);
   const { refusal, checking, planned } = usePlanCheck(kit.send, sessionId, preview, load.status === "ready" ? load.lastSeq : -1);
   const { applying, applyError, apply: apply2 } = useEditorApply({
     send: kit.send,
@@ -3563,13 +3895,82 @@ function EditorModal({ sessionId, running, replacementCount, locale, kit, onClos
     onClose
   });
   const canApply = load.status === "ready" && preview.changes.length > 0 && !running && !applying && refusal === null;
-  const order = units.filter((u) => u.state === "current" || u.restorable).map((u) => u.key);
-  useFirstFocus(load.status === "ready", () => controls.current.get(order[0] ?? ""), dialog);
+  const figure = contextFigure(units, preview, breakdown);
+  const basis = figure.basis;
+  const largest = (0, import_react10.useMemo)(() => orderUnits(units, "largest", basis), [units, basis]);
+  const shown = order === "largest" ? largest : units;
+  const costs = (0, import_react10.useMemo)(() => new Map(units.map((unit) => {
+    const tokens = costNow(unit, basis);
+    return [unit.key, costText(t, locale, { tokens, share: shareOf(tokens, figure.now), inContext: unit.state === "current" })];
+  })), [units, basis, figure.now, t, locale]);
+  const focusOrder = shown.filter((u) => u.state === "current" || u.restorable).map((u) => u.key);
+  useFirstFocus(load.status === "ready", () => controls.current.get(focusOrder[0] ?? ""), dialog);
+  const turnLabel = (0, import_react10.useCallback)((unit) => unit.turn === null ? t("beforeTurns") : t("turn", { turn: unit.turn }), [t]);
+  const items = (0, import_react10.useMemo)(() => {
+    const out = [];
+    let lastTurn;
+    for (const unit of shown) {
+      if (order === "conversation" && unit.turn !== lastTurn) out.push({ heading: turnLabel(unit), key: `h-${unit.key}` });
+      lastTurn = unit.turn;
+      out.push({ unit, key: unit.key });
+    }
+    return out;
+  }, [shown, order, turnLabel]);
+  const itemIndex = (0, import_react10.useMemo)(() => new Map(items.map((item, i) => [item.key, i])), [items]);
+  const problem = applyError ?? refusal;
+  const refusedKey = problem?.unit ?? null;
+  const offsets = (0, import_react10.useMemo)(() => offsetsOf(items.map((item) => "heading" in item ? HEADING_HEIGHT : item.key === refusedKey ? REFUSED_UNIT_HEIGHT : UNIT_HEIGHT)), [items, refusedKey]);
+  const list = (0, import_react10.useRef)(null);
+  const position = useScrollPosition(list);
+  const view = listWindow(offsets, position.scrollTop, position.viewport);
+  const [pendingFocus, setPendingFocus] = (0, import_react10.useState)(null);
+  (0, import_react10.useEffect)(() => {
+    if (pendingFocus === null) return;
+    const control = controls.current.get(pendingFocus);
+    if (control !== void 0) {
+      control.focus();
+      setPendingFocus(null);
+    }
+  });
+  const focusUnit = (key2) => {
+    const control = controls.current.get(key2);
+    const index = itemIndex.get(key2);
+    if (index === void 0) return;
+    const top = offsets[index];
+    const visible = top >= position.scrollTop && offsets[index + 1] <= position.scrollTop + position.viewport;
+    if (control !== void 0 && visible) {
+      control.focus();
+      return;
+    }
+    if (!visible) position.scrollTo(Math.max(0, top - (position.viewport - UNIT_HEIGHT) / 2));
+    if (control !== void 0) control.focus();
+    else setPendingFocus(key2);
+  };
+  const actions = (0, import_react10.useRef)({
+    toggleRemove: (key2) => setSelection((s) => s.remove.has(key2) ? { ...s, remove: without(s.remove, key2), exclude: without(s.exclude, key2) } : { ...s, remove: toggled(s.remove, key2) }),
+    toggleExclude: (key2) => setSelection((s) => ({ ...s, remove: new Set(s.remove).add(key2), exclude: toggled(s.exclude ?? /* @__PURE__ */ new Set(), key2) })),
+    toggleFrom: (key2) => setSelection((s) => ({ ...s, from: s.from === key2 ? null : key2 })),
+    toggleRestore: (key2) => setSelection((s) => ({ ...s, restore: toggled(s.restore, key2) })),
+    register: (key2, el) => {
+      if (el) controls.current.set(key2, el);
+      else controls.current.delete(key2);
+    }
+  }).current;
+  const excludable = (0, import_react10.useMemo)(() => {
+    const changed = new Set(preview.changeUnits);
+    return [...selection.remove].filter((key2) => preview.going.has(key2) && changed.has(key2) && key2 !== selection.from);
+  }, [preview, selection]);
+  const allExcluded = excludable.length > 0 && excludable.every((key2) => preview.excluding.has(key2));
+  const toggleExcludeAll = () => setSelection((s) => ({ ...s, exclude: allExcluded ? /* @__PURE__ */ new Set() : /* @__PURE__ */ new Set([...s.exclude ?? [], ...excludable]) }));
+  const select = (keys) => setSelection((s) => ({ ...s, remove: /* @__PURE__ */ new Set([...s.remove, ...keys]) }));
+  const turnsN = wholeNumber(turnsText, 1, DEFAULT_PRESET_TURNS);
+  const tokensK = wholeNumber(tokensText, 0, DEFAULT_PRESET_TOKENS);
   const onKeyDown = (event) => {
+    const inField = event.target.tagName === "INPUT";
     if (event.key === "Escape") {
       event.preventDefault();
       onClose(false);
-    } else if (event.key === "Enter") {
+    } else if (event.key === "Enter" && !inField) {
       event.preventDefault();
       void apply2();
     } else if (event.key === "Tab") {
@@ -3578,84 +3979,100 @@ function EditorModal({ sessionId, running, replacementCount, locale, kit, onClos
         event.preventDefault();
         target.focus();
       }
-    } else if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+    } else if ((event.key === "ArrowDown" || event.key === "ArrowUp") && !inField) {
       event.preventDefault();
-      const at = order.findIndex((key3) => controls.current.get(key3)?.closest("li")?.contains(event.target));
-      const key2 = arrowTarget(order, at, event.key === "ArrowDown");
-      if (key2 !== void 0) controls.current.get(key2)?.focus();
+      const at = focusOrder.findIndex((key3) => controls.current.get(key3)?.closest("li")?.contains(event.target));
+      const key2 = arrowTarget(focusOrder, at, event.key === "ArrowDown");
+      if (key2 !== void 0) focusUnit(key2);
     }
   };
-  const shown = applyError ?? refusal;
-  const reason = (code) => describeError(kit.tRecall, code);
-  let lastTurn;
+  const problemText = problem === null ? "" : t(applyError !== null ? "applyFailed" : "refused", { reason: describeError(kit.tRecall, problem.code) });
   return /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("div", { "data-message-recall-editor-backdrop": "", children: /* @__PURE__ */ (0, import_jsx_runtime5.jsxs)("div", { ref: dialog, role: "dialog", "aria-modal": "true", "aria-labelledby": "dsh-message-recall-editor-title", tabIndex: -1, "data-message-recall-editor": "", onKeyDown, children: [
     /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("h2", { id: "dsh-message-recall-editor-title", children: t("title") }),
     /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("p", { "data-editor-keys": "", children: t("keys") }),
     load.status === "loading" && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("p", { role: "status", children: t("loading") }),
     load.status === "failed" && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("p", { role: "alert", children: t("loadFailed", { message: load.message }) }),
     load.status === "ready" && units.length === 0 && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("p", { children: t("empty") }),
-    load.status === "ready" && units.length > 0 && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("ol", { "data-editor-units": "", children: units.map((unit) => {
-      const heading = unit.turn !== lastTurn ? unit.turn === null ? t("beforeTurns") : t("turn", { turn: unit.turn }) : null;
-      lastTurn = unit.turn;
-      const going = preview.going.has(unit.key);
-      const coming = preview.coming.has(unit.key);
-      const text = unit.rows.map((r) => r.text).find((s) => s !== "") ?? "";
-      const refused = shown !== null && shown.unit === unit.key;
-      const ref = (el) => {
-        if (el) controls.current.set(unit.key, el);
-        else controls.current.delete(unit.key);
-      };
-      const onward = selection.from !== null && going && !selection.remove.has(unit.key) && selection.from !== unit.key;
-      return [
-        heading !== null && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("li", { "data-editor-turn": "", "aria-hidden": "true", children: heading }, `h-${unit.key}`),
-        /* @__PURE__ */ (0, import_jsx_runtime5.jsxs)("li", { "data-editor-unit": unit.key, "data-editor-state": unit.state, "data-editor-preview": going ? "going" : coming ? "coming" : "", children: [
-          unit.state === "current" && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)(
-            "button",
+    load.status === "ready" && units.length > 0 && /* @__PURE__ */ (0, import_jsx_runtime5.jsxs)(import_jsx_runtime5.Fragment, { children: [
+      /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("p", { "data-editor-context": "", "data-editor-basis": basis, "aria-live": "polite", children: contextText(t, locale, figure) }),
+      /* @__PURE__ */ (0, import_jsx_runtime5.jsxs)("div", { "data-editor-tools": "", children: [
+        /* @__PURE__ */ (0, import_jsx_runtime5.jsx)(
+          "button",
+          {
+            type: "button",
+            "data-editor-sort": "",
+            "aria-pressed": order === "largest",
+            "aria-label": t("sort.label"),
+            onClick: () => setOrder((o) => o === "largest" ? "conversation" : "largest"),
+            children: t("sort")
+          }
+        ),
+        /* @__PURE__ */ (0, import_jsx_runtime5.jsx)(
+          "button",
+          {
+            type: "button",
+            "data-editor-exclude-all": "",
+            "aria-pressed": allExcluded,
+            disabled: excludable.length === 0,
+            "aria-label": t("excludeAll.label"),
+            onClick: toggleExcludeAll,
+            children: t("excludeAll")
+          }
+        )
+      ] }),
+      /* @__PURE__ */ (0, import_jsx_runtime5.jsxs)("div", { "data-editor-presets": "", role: "group", "aria-label": t("presets"), children: [
+        /* @__PURE__ */ (0, import_jsx_runtime5.jsxs)("label", { "data-editor-preset-field": "", children: [
+          t("preset.n"),
+          " ",
+          /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("input", { type: "number", min: 1, step: 1, value: turnsText, "data-editor-preset-turns": "", onChange: (e) => setTurnsText(e.currentTarget.value) })
+        ] }),
+        /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("button", { type: "button", "data-editor-preset": "old", "aria-label": t("preset.old.label", { n: turnsN }), onClick: () => select(presetOldToolOutput(units, turnsN)), children: t("preset.old") }),
+        /* @__PURE__ */ (0, import_jsx_runtime5.jsxs)("label", { "data-editor-preset-field": "", children: [
+          t("preset.k"),
+          " ",
+          /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("input", { type: "number", min: 0, step: 1, value: tokensText, "data-editor-preset-tokens": "", onChange: (e) => setTokensText(e.currentTarget.value) })
+        ] }),
+        /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("button", { type: "button", "data-editor-preset": "large", "aria-label": t("preset.large.label", { k: tokensK }), onClick: () => select(presetLargeToolOutput(units, tokensK, basis)), children: t("preset.large") }),
+        /* @__PURE__ */ (0, import_jsx_runtime5.jsx)(
+          "button",
+          {
+            type: "button",
+            "data-editor-preset": "compaction",
+            "aria-label": t("preset.compaction.label"),
+            disabled: load.compactionSeq === null,
+            onClick: () => select(presetBeforeCompaction(units, load.compactionSeq)),
+            children: t("preset.compaction")
+          }
+        )
+      ] }),
+      /* @__PURE__ */ (0, import_jsx_runtime5.jsxs)("ol", { ref: list, "data-editor-units": "", "data-editor-order": order, "data-editor-count": units.length, children: [
+        view.before > 0 && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("li", { "data-editor-spacer": "", "aria-hidden": "true", style: { height: view.before } }, "spacer-before"),
+        items.slice(view.start, view.end).map((item) => {
+          if ("heading" in item) return /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("li", { "data-editor-turn": "", "aria-hidden": "true", children: item.heading }, item.key);
+          const unit = item.unit;
+          const going = preview.going.has(unit.key);
+          return /* @__PURE__ */ (0, import_jsx_runtime5.jsx)(
+            UnitItem,
             {
-              type: "button",
-              ref,
-              "aria-pressed": going,
-              disabled: onward,
-              "data-editor-select": "",
-              "aria-label": t(unit.kind === "prompt" ? "select.prompt" : "select.step", { text }),
-              onClick: () => setSelection((s) => ({ ...s, remove: toggled(s.remove, unit.key) })),
-              children: going ? "☑" : "☐"
-            }
-          ),
-          unit.state !== "current" && unit.restorable && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)(
-            "button",
-            {
-              type: "button",
-              ref,
-              "aria-pressed": coming,
-              "data-editor-restore": "",
-              "aria-label": t("restore.label", { text }),
-              onClick: () => setSelection((s) => ({ ...s, restore: toggled(s.restore, unit.key) })),
-              children: t("restore")
-            }
-          ),
-          /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("div", { "data-editor-rows": "", children: unit.rows.map((row) => /* @__PURE__ */ (0, import_jsx_runtime5.jsxs)("p", { "data-editor-row": row.seq, "data-editor-role": row.role, children: [
-            /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("span", { "data-editor-role-label": "", children: t(`role.${row.role}`) }),
-            " ",
-            /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("span", { "data-editor-text": "", children: row.text })
-          ] }, row.seq)) }),
-          unit.state !== "current" && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("span", { "data-editor-state-label": "", children: t(`state.${unit.state}`) }),
-          unit.state === "current" && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)(
-            "button",
-            {
-              type: "button",
-              "aria-pressed": selection.from === unit.key,
-              "data-editor-from": "",
-              "aria-label": t("from.label", { text }),
-              onClick: () => setSelection((s) => ({ ...s, from: s.from === unit.key ? null : unit.key })),
-              children: t("from")
-            }
-          ),
-          refused && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("p", { role: "alert", "data-editor-refusal": shown.code, children: t(applyError !== null ? "applyFailed" : "refused", { reason: reason(shown.code) }) })
-        ] }, unit.key)
-      ];
-    }) }),
-    shown !== null && shown.unit === null && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("p", { role: "alert", "data-editor-refusal": shown.code, children: t(applyError !== null ? "applyFailed" : "refused", { reason: reason(shown.code) }) }),
+              unit,
+              turnLabel: order === "largest" ? turnLabel(unit) : null,
+              going,
+              excluding: preview.excluding.has(unit.key),
+              coming: preview.coming.has(unit.key),
+              onward: selection.from !== null && going && !selection.remove.has(unit.key) && selection.from !== unit.key,
+              from: selection.from === unit.key,
+              cost: costs.get(unit.key) ?? "",
+              refusal: problem !== null && problem.unit === unit.key ? { code: problem.code, text: problemText } : null,
+              t,
+              actions
+            },
+            unit.key
+          );
+        }),
+        view.after > 0 && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("li", { "data-editor-spacer": "", "aria-hidden": "true", style: { height: view.after } }, "spacer-after")
+      ] })
+    ] }),
+    problem !== null && problem.unit === null && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("p", { role: "alert", "data-editor-refusal": problem.code, children: problemText }),
     /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("p", { "data-editor-counter": "", "aria-live": "polite", children: counterText(t, locale, preview) }),
     running && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("p", { id: "dsh-message-recall-editor-busy", "data-editor-busy": "", role: "status", children: t("busy") }),
     checking && !running && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("p", { "data-editor-checking": "", role: "status", children: t("checking") }),
@@ -3673,19 +4090,32 @@ var EDITOR_CSS = `
 [data-message-recall-editor] h2 { margin: 0; font-size: 16px; line-height: 24px; font-weight: 600; }
 [data-message-recall-editor] [data-editor-keys] { margin: 0; font-size: 12px; color: var(--dsw-alias-label-secondary, #666); }
 [data-message-recall-editor] ol { list-style: none; margin: 0; padding: 0; overflow: auto; flex: 1; }
-[data-message-recall-editor] li[data-editor-turn] { font-size: 12px; font-weight: 600; color: var(--dsw-alias-label-secondary, #666); margin: 10px 0 2px; }
-[data-message-recall-editor] li[data-editor-unit] { display: flex; gap: 8px; align-items: flex-start; padding: 4px 6px; border-radius: 8px; }
+[data-message-recall-editor] li[data-editor-turn] { font-size: 12px; line-height: 20px; font-weight: 600; color: var(--dsw-alias-label-secondary, #666); margin: 0; padding: 8px 0 2px; height: 30px; box-sizing: border-box; }
+[data-message-recall-editor] li[data-editor-unit] { display: flex; gap: 8px; align-items: flex-start; padding: 4px 6px; border-radius: 8px; height: 76px; box-sizing: border-box; overflow: hidden; }
+[data-message-recall-editor] li[data-editor-unit][data-editor-refused] { height: 100px; flex-wrap: wrap; }
+[data-message-recall-editor] li[data-editor-spacer] { margin: 0; padding: 0; }
 [data-message-recall-editor] li[data-editor-unit]:hover, [data-message-recall-editor] li[data-editor-unit]:focus-within { background: var(--dsw-alias-interactive-bg-hover, rgba(0,0,0,.04)); }
 [data-message-recall-editor] [data-editor-rows] { flex: 1; min-width: 0; }
 [data-message-recall-editor] li[data-editor-unit] > [data-editor-rows]:first-child { margin-left: 32px; }
 [data-message-recall-editor] [data-editor-busy], [data-message-recall-editor] [data-editor-checking] { margin: 0; font-size: 12px; color: var(--dsw-alias-label-secondary, #666); }
-[data-message-recall-editor] [data-editor-rows] p { margin: 0; overflow-wrap: anywhere; }
+[data-message-recall-editor] [data-editor-rows] { max-height: 60px; overflow: hidden; }
+[data-message-recall-editor] [data-editor-rows] p { margin: 0; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 [data-message-recall-editor] [data-editor-role-label] { font-weight: 600; font-size: 12px; color: var(--dsw-alias-label-secondary, #666); }
 [data-message-recall-editor] [data-editor-state-label] { font-size: 12px; color: var(--dsw-alias-label-secondary, #666); white-space: nowrap; }
 [data-message-recall-editor] li[data-editor-state="removed"] [data-editor-rows], [data-message-recall-editor] li[data-editor-state="excluded"] [data-editor-rows] { text-decoration: line-through; opacity: .6; }
 [data-message-recall-editor] li[data-editor-preview="going"] [data-editor-rows] { text-decoration: line-through; color: #c62828; }
 [data-message-recall-editor] li[data-editor-preview="coming"] [data-editor-rows] { text-decoration: none; color: #2e7d32; opacity: 1; }
+[data-message-recall-editor] li[data-editor-preview="excluding"] [data-editor-rows] { text-decoration: none; opacity: .45; }
+[data-message-recall-editor] [data-editor-context] { margin: 0; font-weight: 600; font-variant-numeric: tabular-nums; }
+[data-message-recall-editor] [data-editor-tools], [data-message-recall-editor] [data-editor-presets] { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; font-size: 12px; }
+[data-message-recall-editor] [data-editor-presets] input { width: 5em; font: inherit; padding: 1px 4px; border-radius: 6px; border: 1px solid var(--dsw-alias-border-l2, rgba(0,0,0,.12)); background: transparent; color: inherit; }
+[data-message-recall-editor] [data-editor-sort][aria-pressed="true"], [data-message-recall-editor] [data-editor-exclude-all][aria-pressed="true"] { border-color: var(--dsw-alias-state-business-primary, #4d6bfe); color: var(--dsw-alias-state-business-primary, #4d6bfe); }
+[data-message-recall-editor] [data-editor-meta] { flex: none; width: 13em; text-align: right; }
+[data-message-recall-editor] [data-editor-cost], [data-message-recall-editor] [data-editor-unit-turn] { display: block; font-size: 12px; color: var(--dsw-alias-label-secondary, #666); font-variant-numeric: tabular-nums; }
+[data-message-recall-editor] [data-editor-exclude] { flex: none; border-color: transparent; color: var(--dsw-alias-label-secondary, #666); }
+[data-message-recall-editor] [data-editor-exclude][aria-pressed="true"] { border-color: #8a6d00; color: #8a6d00; }
 [data-message-recall-editor] [data-editor-refusal] { color: #c62828; margin: 2px 0 0; font-size: 12px; }
+[data-message-recall-editor] li[data-editor-unit] > [data-editor-refusal] { flex-basis: 100%; margin-left: 32px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 [data-message-recall-editor] [data-editor-actions] { display: flex; justify-content: flex-end; gap: 8px; }
 [data-message-recall-editor] [data-editor-counter] { margin: 0; font-weight: 600; }
 [data-message-recall-editor] button { font: inherit; font-size: 12px; line-height: 18px; padding: 2px 10px; border-radius: 6px; cursor: pointer; white-space: nowrap; border: 1px solid var(--dsw-alias-border-l2, rgba(0,0,0,.12)); background: transparent; color: var(--dsw-alias-label-primary, #222); }
@@ -3706,17 +4136,25 @@ var EDITOR_CSS = `
 // src/client/editor/EditButton.tsx
 var import_jsx_runtime6 = require("react/jsx-runtime");
 var selectRunning2 = (s) => s.running;
+var noProjection = () => void 0;
+function readBreakdown(value) {
+  if (typeof value !== "object" || value === null) return void 0;
+  const { systemTokens, toolsTokens, messageTokens } = value;
+  const whole = (n) => Number.isSafeInteger(n) && n >= 0;
+  return whole(systemTokens) && whole(toolsTokens) && whole(messageTokens) ? { systemTokens, toolsTokens, messageTokens } : void 0;
+}
 function isEditorShortcut(event) {
   return event.altKey && event.shiftKey && !event.ctrlKey && !event.metaKey && event.code === "KeyE";
 }
 var openEditors = 0;
-function EditButton({ sessionId, useSession, editorKit }) {
+function EditButton({ sessionId, useSession, useProjection = noProjection, editorKit }) {
   const running = useSession(selectRunning2);
+  const breakdown = readBreakdown(useProjection("contextBreakdown"));
   const replacements = useSession(selectReplacements);
-  const locale = (0, import_react10.useSyncExternalStore)(editorKit.locale.subscribe, editorKit.locale.getSnapshot);
-  const [open, setOpen] = (0, import_react10.useState)(false);
-  const button = (0, import_react10.useRef)(null);
-  (0, import_react10.useEffect)(() => {
+  const locale = (0, import_react11.useSyncExternalStore)(editorKit.locale.subscribe, editorKit.locale.getSnapshot);
+  const [open, setOpen] = (0, import_react11.useState)(false);
+  const button = (0, import_react11.useRef)(null);
+  (0, import_react11.useEffect)(() => {
     const doc = button.current?.ownerDocument;
     if (doc === void 0) return;
     const onKey = (event) => {
@@ -3727,7 +4165,7 @@ function EditButton({ sessionId, useSession, editorKit }) {
     doc.addEventListener("keydown", onKey);
     return () => doc.removeEventListener("keydown", onKey);
   }, []);
-  (0, import_react10.useEffect)(() => {
+  (0, import_react11.useEffect)(() => {
     if (!open) return;
     openEditors++;
     return () => {
@@ -3740,7 +4178,7 @@ function EditButton({ sessionId, useSession, editorKit }) {
     open && button.current !== null && (0, import_react_dom.createPortal)(
       /* @__PURE__ */ (0, import_jsx_runtime6.jsxs)(import_jsx_runtime6.Fragment, { children: [
         /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("style", { children: EDITOR_CSS }),
-        /* @__PURE__ */ (0, import_jsx_runtime6.jsx)(EditorModal, { sessionId, running, replacementCount: replacements.length, locale: locale.active, kit: editorKit, onClose: () => {
+        /* @__PURE__ */ (0, import_jsx_runtime6.jsx)(EditorModal, { sessionId, running, replacementCount: replacements.length, breakdown, locale: locale.active, kit: editorKit, onClose: () => {
           setOpen(false);
           button.current?.focus();
         } })
@@ -3915,7 +4353,7 @@ var trajectoryEn = {
 var TRAJECTORY_DICTIONARIES = { zh: trajectoryZh, en: trajectoryEn };
 
 // src/client/trajectory/TrajectoryMarks.tsx
-var import_react11 = require("react");
+var import_react12 = require("react");
 
 // src/client/trajectory/trajectory-marks.ts
 function trajectoryMarks(events) {
@@ -3955,8 +4393,8 @@ function markTexts(t, tRecall) {
 }
 function TrajectoryMarks({ sessionId, useSession, trajectoryKit: kit }) {
   const replacements = useSession(selectReplacements);
-  const locale = (0, import_react11.useSyncExternalStore)(kit.locale.subscribe, kit.locale.getSnapshot);
-  (0, import_react11.useEffect)(() => {
+  const locale = (0, import_react12.useSyncExternalStore)(kit.locale.subscribe, kit.locale.getSnapshot);
+  (0, import_react12.useEffect)(() => {
     const texts = markTexts(kit.t, kit.tRecall);
     if (!replacements.some(isTombstoneEvent)) {
       kit.decorator.update(/* @__PURE__ */ new Map(), texts);
@@ -3973,12 +4411,12 @@ function TrajectoryMarks({ sessionId, useSession, trajectoryKit: kit }) {
       current = false;
     };
   }, [sessionId, replacements, locale, kit]);
-  (0, import_react11.useEffect)(() => () => kit.decorator.update(/* @__PURE__ */ new Map(), markTexts(kit.t, kit.tRecall)), [kit]);
+  (0, import_react12.useEffect)(() => () => kit.decorator.update(/* @__PURE__ */ new Map(), markTexts(kit.t, kit.tRecall)), [kit]);
   return null;
 }
 
 // src/client/side-state/TodoStrip.tsx
-var import_react12 = require("react");
+var import_react13 = require("react");
 
 // src/shared/step-owner.ts
 function removedNodes(count, lookup) {
@@ -4041,12 +4479,12 @@ var TodoStripHider = class {
   }
 };
 var selectRunning3 = (s) => s.running;
-var noProjection = () => void 0;
-function TodoStrip({ sessionId, useSession, useProjection = noProjection, todoKit: kit }) {
+var noProjection2 = () => void 0;
+function TodoStrip({ sessionId, useSession, useProjection = noProjection2, todoKit: kit }) {
   const replacements = useSession(selectReplacements);
   const running = useSession(selectRunning3);
   const todos = useProjection("todos");
-  (0, import_react12.useEffect)(() => {
+  (0, import_react13.useEffect)(() => {
     if (running || !Array.isArray(todos) || todos.length === 0 || !replacements.some(isTombstoneEvent)) {
       kit.hider.set(false);
       return void 0;
@@ -4062,12 +4500,12 @@ function TodoStrip({ sessionId, useSession, useProjection = noProjection, todoKi
       current = false;
     };
   }, [sessionId, replacements, running, todos, kit]);
-  (0, import_react12.useEffect)(() => () => kit.hider.set(false), [kit]);
+  (0, import_react13.useEffect)(() => () => kit.hider.set(false), [kit]);
   return null;
 }
 
 // src/client/export/ExportButton.tsx
-var import_react13 = require("react");
+var import_react14 = require("react");
 
 // src/shared/export-protocol.ts
 var EXPORT_PATH_SUFFIX = "/export";
@@ -4148,9 +4586,9 @@ border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));box-shadow:var(--dsw
 [data-message-recall-export-status=failed]{color:var(--dsw-alias-state-error-primary,#d93025)}
 [data-message-recall-export-status][hidden]{display:none}`;
 function ExportButton({ sessionId, exportKit }) {
-  const [status, setStatus] = (0, import_react13.useState)({ kind: "idle" });
+  const [status, setStatus] = (0, import_react14.useState)({ kind: "idle" });
   const t = exportKit.t;
-  (0, import_react13.useEffect)(() => {
+  (0, import_react14.useEffect)(() => {
     if (status.kind !== "started" && status.kind !== "failed") return;
     const timer = setTimeout(() => setStatus({ kind: "idle" }), STATUS_SHOWN_MS);
     return () => clearTimeout(timer);

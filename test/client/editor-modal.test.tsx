@@ -3,7 +3,8 @@
  * real rc.8 `Session`. The wire is the fake `fetch` of `support/fake-host.ts`: it serves the
  * history call page by page from that log, and answers batch `plan`/`apply` with the real batch
  * planner and writer on the same Session, as the host does. Busy agent, inline refusals,
- * keyboard, Discard and Apply.
+ * keyboard, Discard and Apply; the context map: costs and shares, the context figure, largest
+ * first keeping the selection, Exclude per unit and for the whole selection, the quick selections.
  */
 import { page, settle } from './support/dom'
 import assert from 'node:assert/strict'
@@ -25,6 +26,8 @@ import { viewOfSession } from '../../src/host/session-view'
 import { planBatchOnView } from '../../src/host/view-plans'
 import type { LogEvent } from '../../src/shared/events'
 import { FakeHost } from './support/fake-host'
+import type { ContextBreakdown } from '../../src/client/editor/context-map'
+import { readFates } from '../../src/shared/fate'
 import { LogBuilder } from '../host/log-builder'
 import { fill } from '../e2e/ui'
 
@@ -77,7 +80,7 @@ function hostOver(host: FakeHost, b: LogBuilder, pageEvents: number, flush: () =
   }
 }
 
-async function mount(options: { running?: boolean; pageEvents?: number; b?: LogBuilder; locale?: 'en' | 'zh'; unsaved?: UnsavedWrites } = {}) {
+async function mount(options: { running?: boolean; pageEvents?: number; b?: LogBuilder; locale?: 'en' | 'zh'; unsaved?: UnsavedWrites; breakdown?: ContextBreakdown } = {}) {
   const built = options.b === undefined ? conversation() : null
   const b = options.b ?? built!.b
   const host = new FakeHost()
@@ -92,7 +95,7 @@ async function mount(options: { running?: boolean; pageEvents?: number; b?: LogB
   const container = page.document.createElement('div') as unknown as HTMLElement
   page.document.body.appendChild(container as never)
   const root = createRoot(container)
-  const render = (running: boolean, replacementCount = 0) => root.render(<EditorModal sessionId="session-e" running={running} replacementCount={replacementCount} locale={zh ? 'zh' : 'en'} kit={kit} onClose={(applied) => closed.push(applied)} />)
+  const render = (running: boolean, replacementCount = 0) => root.render(<EditorModal sessionId="session-e" running={running} replacementCount={replacementCount} breakdown={options.breakdown} locale={zh ? 'zh' : 'en'} kit={kit} onClose={(applied) => closed.push(applied)} />)
   await act(async () => render(options.running ?? false))
   await act(async () => settle())
   cleanups.push(async () => {
@@ -201,7 +204,7 @@ describe('editor dialog', () => {
     // Tab from the last control comes back to the first one.
     ;(m.q('[data-editor-discard]') as HTMLElement).focus()
     await m.key('Tab')
-    assert.equal(m.focused(), `u${t1.prompt}`, 'Apply is disabled, so Discard is the last control: Tab wraps to the first')
+    assert.equal((page.document.activeElement as unknown as Element | null)?.hasAttribute('data-editor-sort'), true, 'Apply is disabled, so Discard is the last control: Tab wraps to the first, the sort toggle')
     await m.click(m.unit('s1.1').querySelector('[data-editor-select]'))
     await m.click(m.unit(`u${t3.prompt}`).querySelector('[data-editor-from]'))
     assert.deepEqual([...m.q('[data-editor-units]')!.querySelectorAll('li[data-editor-preview="going"]')].map((el) => el.getAttribute('data-editor-unit')), ['s1.1', `u${t3.prompt}`, 's3.1'])
@@ -358,3 +361,227 @@ describe('editor dialog', () => {
     assert.equal(m.unsaved.getSnapshot(), null)
   })
 })
+
+/** Four turns; a large tool output in turn 1, a small one in turn 2, the largest in the last turn (4). */
+function mapConversation() {
+  const b = new LogBuilder('editor-map')
+  b.startTurn().startStep()
+  const p1 = b.user('first prompt')
+  const big = b.assistant('Reading big.', ['big'])
+  b.result('big', 'B'.repeat(8000))
+  b.startStep()
+  b.assistant('Read it.')
+  b.endTurn()
+  b.startTurn().startStep()
+  const p2 = b.user('second prompt')
+  const small = b.assistant('Reading small.', ['small'])
+  b.result('small', 'small text')
+  b.endTurn()
+  const t3 = b.turn('third prompt', [{ text: 'Third answer.' }])
+  b.startTurn().startStep()
+  const p4 = b.user('fourth prompt')
+  b.assistant('Reading last.', ['last'])
+  b.result('last', 'L'.repeat(12000))
+  b.endTurn()
+  return { b, p1, big, p2, small, p3: t3.prompt, p4 }
+}
+
+/** The page's `contextBreakdown`: a system prompt and tools, and the messages as the meter prices them (5,187). */
+const BREAKDOWN: ContextBreakdown = { systemTokens: 30000, toolsTokens: 6145, messageTokens: 5187 }
+
+describe('editor dialog as a context map', () => {
+  const keys = (m: Awaited<ReturnType<typeof mount>>) => [...m.q('[data-editor-units]')!.querySelectorAll('li[data-editor-unit]')].map((el) => el.getAttribute('data-editor-unit'))
+  const cost = (m: Awaited<ReturnType<typeof mount>>, key: string) => m.unit(key).querySelector('[data-editor-cost]')!.textContent
+
+  it('shows each unit\'s cost and share and the context now and after; largest first keeps the selection', async () => {
+    const { b, p1, p2, p3, p4 } = mapConversation()
+    b.tombstone('delete', p3, p3)
+    const m = await mount({ b, breakdown: BREAKDOWN })
+    assert.equal(m.q('[data-editor-context]')!.textContent, 'Context: 41,332 → 41,332 tokens (token meter estimate)')
+    assert.equal(m.q('[data-editor-context]')!.getAttribute('data-editor-basis'), 'meter')
+    assert.equal(cost(m, 's1.1'), '2,034 tokens · 4.9% of the context')
+    assert.equal(cost(m, 's4.1'), '3,035 tokens · 7.3% of the context')
+    assert.equal(cost(m, `u${p1}`), '11 tokens · 0% of the context')
+    assert.equal(cost(m, `u${p3}`), 'Costs nothing now', 'a removed prompt costs nothing')
+
+    await m.click(m.unit('s2.1').querySelector('[data-editor-select]'))
+    assert.equal(m.q('[data-editor-context]')!.textContent, 'Context: 41,332 → 41,294 tokens (token meter estimate)')
+    const counter = m.q('[data-editor-counter]')!.textContent
+    // The counter keeps the characters ÷ 4 estimate of the host's `plan`: ⌈(14 + 9 + 16 + 10) ÷ 4⌉ and ⌈13 ÷ 4⌉.
+    assert.equal(counter, '2 messages, ~13 tokens leave the context')
+
+    const sort = m.q<HTMLButtonElement>('[data-editor-sort]')!
+    assert.deepEqual([sort.textContent, sort.getAttribute('aria-label'), sort.getAttribute('aria-pressed')], ['Largest first', 'Sort by tokens in the context now, largest first (press again for conversation order)', 'false'])
+    await m.click(sort)
+    assert.equal(sort.getAttribute('aria-pressed'), 'true')
+    assert.deepEqual(keys(m), ['s4.1', 's1.1', 's2.1', `u${p2}`, 's3.1', `u${p4}`, `u${p1}`, 's1.2', `u${p3}`])
+    assert.equal(m.q('[data-editor-units]')!.querySelectorAll('li[data-editor-turn]').length, 0, 'no turn headings: each unit names its turn')
+    assert.equal(m.unit('s4.1').querySelector('[data-editor-unit-turn]')!.textContent, 'Turn 4')
+    assert.equal(m.unit('s2.1').querySelector('[data-editor-select]')!.getAttribute('aria-pressed'), 'true', 'the selection is kept')
+    assert.equal(m.q('[data-editor-counter]')!.textContent, counter)
+    // The arrow keys follow the order shown.
+    ;(m.unit('s4.1').querySelector('[data-editor-select]') as HTMLElement).focus()
+    await m.key('ArrowDown')
+    assert.equal(m.focused(), 's1.1')
+    await m.click(sort)
+    assert.deepEqual(keys(m), [`u${p1}`, 's1.1', 's1.2', `u${p2}`, 's2.1', `u${p3}`, 's3.1', `u${p4}`, 's4.1'])
+    assert.equal(m.unit('s2.1').querySelector('[data-editor-select]')!.getAttribute('aria-pressed'), 'true')
+  })
+
+  it('without the meter\'s projection, counts characters ÷ 4 and says so', async () => {
+    const { b } = mapConversation()
+    const m = await mount({ b })
+    // Each unit's ⌈characters ÷ 4⌉: 3 + 2,009 + 2 + 4 + 13 + 3 + 4 + 4 + 3,010.
+    assert.equal(m.q('[data-editor-context]')!.getAttribute('data-editor-basis'), 'chars')
+    assert.equal(m.q('[data-editor-context]')!.textContent, 'Context: 5,052 → 5,052 tokens (estimated as characters ÷ 4)')
+    assert.equal(cost(m, 's1.1'), '2,009 tokens · 39.8% of the context')
+  })
+
+  it('Exclude per unit and for the whole selection: dimmed, counted apart, written as exclusions in one apply', async () => {
+    const { b, p1, big, p2, small } = mapConversation()
+    const m = await mount({ b, breakdown: BREAKDOWN })
+    const exclude = m.unit('s1.1').querySelector<HTMLButtonElement>('[data-editor-exclude]')!
+    assert.deepEqual([exclude.textContent, exclude.getAttribute('aria-label')], ['Exclude', 'Exclude instead of delete (keep it in view, hide it from the model): Reading big.'])
+    await m.click(exclude)
+    assert.equal(exclude.getAttribute('aria-pressed'), 'true')
+    assert.equal(m.unit('s1.1').querySelector('[data-editor-select]')!.getAttribute('aria-pressed'), 'true', 'Exclude selects the unit')
+    assert.equal(m.unit('s1.1').getAttribute('data-editor-preview'), 'excluding')
+    await m.click(m.unit(`u${p1}`).querySelector('[data-editor-select]'))
+    assert.equal(m.unit(`u${p1}`).getAttribute('data-editor-preview'), 'going')
+    assert.equal(m.q('[data-editor-counter]')!.textContent, '3 messages, ~2,012 tokens leave the context, 2 of them stay in view')
+    assert.equal(m.q('[data-editor-context]')!.textContent, 'Context: 41,332 → 39,287 tokens (token meter estimate)')
+
+    const all = m.q<HTMLButtonElement>('[data-editor-exclude-all]')!
+    assert.deepEqual([all.textContent, all.getAttribute('aria-pressed')], ['Exclude all selected', 'false'])
+    await m.click(all)
+    assert.deepEqual([all.getAttribute('aria-pressed'), m.unit(`u${p1}`).getAttribute('data-editor-preview')], ['true', 'excluding'])
+    assert.equal(m.q('[data-editor-counter]')!.textContent, '3 messages, ~2,012 tokens leave the context, 3 of them stay in view')
+    await m.click(all)
+    assert.deepEqual([...m.q('[data-editor-units]')!.querySelectorAll('li[data-editor-preview="going"]')].map((el) => el.getAttribute('data-editor-unit')), [`u${p1}`, 's1.1'], 'pressed again: all Delete')
+    // Back to Exclude for the step alone, and a Delete of the prompt of turn 2 besides it.
+    await m.click(exclude)
+    await m.click(m.unit(`u${p1}`).querySelector('[data-editor-select]'))
+    await m.click(m.unit(`u${p2}`).querySelector('[data-editor-select]'))
+    await m.click(m.unit('s2.1').querySelector('[data-editor-exclude]'))
+    await m.planned()
+    assert.equal(m.q('[data-editor-refusal]'), null)
+    const count = m.b.session.seq
+    await m.click(m.q('[data-editor-apply]'))
+    await act(async () => settle())
+    const applies = m.host.requests.filter((r) => r.body.action === 'apply')
+    assert.deepEqual(applies.map((r) => r.body.changes), [[{ action: 'exclude', seq: big }, { action: 'delete', seq: p2 }, { action: 'exclude', seq: small }]])
+    assert.deepEqual(m.closed, [true])
+    assert.ok(m.b.session.seq > count)
+    const fates = readFates(m.b.events)
+    assert.deepEqual([big, big + 2, p2, small, small + 2].map((seq) => fates.fateOf(seq).state), ['excluded', 'excluded', 'removed', 'excluded', 'excluded'])
+  })
+
+  it('quick selections select what they say, with N and K editable, never the most recent turn', async () => {
+    const { b, p2, p4 } = mapConversation()
+    const m = await mount({ b, breakdown: BREAKDOWN })
+    const group = m.q('[data-editor-presets]')!
+    assert.deepEqual([group.getAttribute('role'), group.getAttribute('aria-label')], ['group', 'Quick selections (never the most recent turn)'])
+    const old = m.q<HTMLButtonElement>('[data-editor-preset="old"]')!
+    assert.equal(old.getAttribute('aria-label'), 'Select tool output older than the last 2 turns')
+    const going = () => [...m.q('[data-editor-units]')!.querySelectorAll('li[data-editor-preview="going"]')].map((el) => el.getAttribute('data-editor-unit'))
+    await m.click(old)
+    assert.deepEqual(going(), ['s1.1', 's2.1'])
+    assert.equal(m.q('[data-editor-counter]')!.textContent, '4 messages, ~2,022 tokens leave the context')
+    // Each only selects: unselect, then N = 3.
+    await m.click(m.unit('s1.1').querySelector('[data-editor-select]'))
+    await m.click(m.unit('s2.1').querySelector('[data-editor-select]'))
+    const turns = m.q<HTMLInputElement>('[data-editor-preset-turns]')!
+    await act(async () => setInput(turns, '3'))
+    assert.equal(old.getAttribute('aria-label'), 'Select tool output older than the last 3 turns')
+    await m.click(old)
+    assert.deepEqual(going(), ['s1.1'])
+    await m.click(m.unit('s1.1').querySelector('[data-editor-select]'))
+
+    const large = m.q<HTMLButtonElement>('[data-editor-preset="large"]')!
+    assert.equal(large.getAttribute('aria-label'), 'Select tool output larger than 1000 tokens')
+    await m.click(large)
+    assert.deepEqual(going(), ['s1.1'], 'the last turn\'s 3,012 tokens of tool output are never selected')
+    await m.click(m.unit('s1.1').querySelector('[data-editor-select]'))
+    await act(async () => setInput(m.q<HTMLInputElement>('[data-editor-preset-tokens]')!, '5'))
+    await m.click(large)
+    assert.deepEqual(going(), ['s1.1', 's2.1'])
+    assert.ok(!going().includes('s4.1') && !going().includes(`u${p4}`))
+    void p2
+    assert.equal(m.q<HTMLButtonElement>('[data-editor-preset="compaction"]')!.disabled, true, 'no compaction yet')
+    // Enter in a number field does not apply.
+    turns.focus()
+    await m.key('Enter')
+    assert.equal(m.host.requests.filter((r) => r.body.action === 'apply').length, 0)
+    assert.deepEqual(m.closed, [])
+  })
+
+  it('everything before the last compaction selects what the compaction kept, never the last turn', async () => {
+    const c = new LogBuilder('editor-map-compaction')
+    const t1 = c.turn('one', [{ text: 'One.' }])
+    const t2 = c.turn('two', [{ text: 'Two.', calls: ['x'] }])
+    c.checkpoint(t1.prompt, t1.steps[0]!.assistant)
+    c.turn('three', [{ text: 'Three.' }])
+    const m = await mount({ b: c })
+    const preset = m.q<HTMLButtonElement>('[data-editor-preset="compaction"]')!
+    assert.deepEqual([preset.disabled, preset.textContent, preset.getAttribute('aria-label')], [false, 'Everything before the last compaction', 'Select everything still in the context from before the last compaction'])
+    await m.click(preset)
+    assert.deepEqual([...m.q('[data-editor-units]')!.querySelectorAll('li[data-editor-preview="going"]')].map((el) => el.getAttribute('data-editor-unit')), [`u${t2.prompt}`, 's2.1'])
+    assert.equal(cost(m, `u${t1.prompt}`), 'Costs nothing now', 'a folded prompt costs nothing')
+  })
+
+  it('speaks Chinese: the figure, costs, sort, Exclude, the counter and the quick selections', async () => {
+    const { b, p1 } = mapConversation()
+    const m = await mount({ b, locale: 'zh', breakdown: BREAKDOWN })
+    assert.equal(m.q('[data-editor-context]')!.textContent, '上下文：41,332 → 41,332 个词元（词元计量器的估算）')
+    assert.equal(cost(m, 's1.1'), '2,034 个词元 · 占上下文 4.9%')
+    const sort = m.q('[data-editor-sort]')!
+    assert.deepEqual([sort.textContent, sort.getAttribute('aria-label')], ['最大的在前', '按现在占用的词元排序，最大的在前（再按一次恢复对话顺序）'])
+    const exclude = m.unit('s1.1').querySelector('[data-editor-exclude]')!
+    assert.deepEqual([exclude.textContent, exclude.getAttribute('aria-label')], ['排除', '改为排除而非删除（留在视图中，对模型隐藏）：Reading big.'])
+    await m.click(exclude)
+    await m.click(m.unit(`u${p1}`).querySelector('[data-editor-select]'))
+    assert.equal(m.q('[data-editor-counter]')!.textContent, '3 条消息、约 2,012 个词元将离开上下文，其中 2 条仍留在视图中')
+    assert.deepEqual([m.q('[data-editor-exclude-all]')!.textContent, m.q('[data-editor-exclude-all]')!.getAttribute('aria-label')], ['全部改为排除', '把所有选中的内容改为排除而非删除（留在视图中，对模型隐藏）'])
+    assert.equal(m.q('[data-editor-presets]')!.getAttribute('aria-label'), '快速选择（不会选中最近一轮）')
+    assert.deepEqual([...m.q('[data-editor-presets]')!.querySelectorAll('button')].map((el) => [el.textContent, el.getAttribute('aria-label')]), [
+      ['早于最近 N 轮的工具输出', '选中早于最近 2 轮的工具输出'],
+      ['超过 K 个词元的工具输出', '选中超过 1000 个词元的工具输出'],
+      ['最近一次压缩之前的全部内容', '选中最近一次压缩之前仍在上下文中的全部内容'],
+    ])
+    assert.deepEqual([...m.q('[data-editor-presets]')!.querySelectorAll('label')].map((el) => el.textContent!.trim()), ['轮数 N', '词元数 K'])
+  })
+})
+
+describe('editor dialog: a long list', () => {
+  it('renders a window of the units with spacers; the arrow keys scroll to units outside it and focus them', async () => {
+    const b = new LogBuilder('editor-long')
+    for (let i = 1; i <= 120; i++) b.turn(`prompt ${i}`, [{ text: `answer ${i}` }])
+    const m = await mount({ b })
+    const list = m.q('[data-editor-units]')!
+    assert.equal(list.getAttribute('data-editor-count'), '240')
+    const rendered = () => [...list.querySelectorAll('li[data-editor-unit]')].map((el) => el.getAttribute('data-editor-unit'))
+    // The top: 800 px assumed visible (no layout here): items 0 … 13 (a turn is a 30 px heading and two
+    // 76 px units), and 30 items of overscan below: 44 items, 29 of them units.
+    assert.equal(rendered().length, 29)
+    assert.equal(list.querySelector('li[data-editor-spacer]')!.getAttribute('aria-hidden'), 'true')
+    assert.equal(m.focused(), 'u2', 'the first unit has the focus')
+    for (let i = 0; i < 60; i++) await m.key('ArrowDown')
+    await act(async () => settle())
+    // The 61st unit: turn 31's prompt (six events per turn from seq 2).
+    assert.equal(m.focused(), `u${2 + 30 * 6}`, 'the 61st unit, outside the first window, has the focus')
+    assert.ok(rendered().includes('u182') && !rendered().includes('u2'), 'the window moved with it')
+    await m.click(m.unit('u182').querySelector('[data-editor-select]'))
+    assert.equal(m.unit('u182').querySelector('[data-editor-select]')!.getAttribute('aria-pressed'), 'true')
+    for (let i = 0; i < 60; i++) await m.key('ArrowUp')
+    await act(async () => settle())
+    assert.equal(m.focused(), 'u2')
+    assert.equal(m.q('[data-editor-counter]')!.textContent, '1 message, ~3 tokens leave the context', 'the selection outlives the window')
+  })
+})
+
+/** Type into a number field as React sees it (the value setter of the element's prototype, then an input event). */
+function setInput(input: HTMLInputElement, value: string): void {
+  const setter = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(input), 'value')!.set!
+  setter.call(input, value)
+  input.dispatchEvent(new page.Event('input', { bubbles: true }) as never)
+}

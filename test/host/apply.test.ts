@@ -2,7 +2,7 @@
  * `apply` and the batch `plan` over real HTTP in the real rc.8 composition (JSONL persistence,
  * invariant companions, the agent loop against the mock model): all or nothing on a live and on a
  * stored session, merging of adjacent and overlapping changes, a batch equal to the same changes
- * done one by one, and a batch on a stored session that is not live after a restart, with a cold
+ * done one by one (also deletes and exclusions mixed: fates, hidden and dimmed rows, surface), and a batch on a stored session that is not live after a restart, with a cold
  * reload afterwards and a real agent turn on it.
  */
 import assert from 'node:assert/strict'
@@ -16,6 +16,9 @@ import { conversationLog, syntheticTurns } from '../support/conversation'
 import { toolPairingProblems, wireMessages, wireText } from '../support/wire'
 import { isTombstoneEvent } from '../../src/shared/tombstone'
 import type { LogEvent } from '../../src/shared/events'
+import { readFates } from '../../src/shared/fate'
+import { deriveHiddenRows } from '../../src/shared/hidden-rows'
+import { transcriptRows } from '../../src/log/log-rows'
 
 const apps: DshApp[] = []
 const roots: string[] = []
@@ -279,6 +282,60 @@ describe('apply: live sessions', () => {
     assert.deepEqual(comparable(s), comparable(singleAgent.session))
     assert.deepEqual(surfaceShape(s), surfaceShape(singleAgent.session))
     assert.equal(s.surface.replaceGeneration, singleAgent.session.surface.replaceGeneration)
+  })
+})
+
+describe('apply: deletes and exclusions together', () => {
+  it('gives the same fates, hidden and dimmed rows, derived messages and surface as the same changes one by one', async () => {
+    const app = await boot()
+    const log = seed()
+    const batchAgent = await app.createAgent({ seed: log })
+    const singleAgent = await app.createAgent({ seed: log })
+    const s = batchAgent.session
+    const changes = [
+      { action: 'exclude', seq: node(s, 'tool/result', 'result #1.1.1') },
+      { action: 'delete', seq: node(s, 'user/message', 'prompt #2') },
+      { action: 'exclude', seq: node(s, 'assistant/message', 'reply #2') },
+      { action: 'exclude', seq: node(s, 'user/message', 'prompt #3') },
+      { action: 'delete', seq: node(s, 'assistant/message', 'reply #3') },
+    ]
+    const batch = await app.post({ sessionId: batchAgent.id, action: 'apply', changes })
+    assert.equal(batch.status, 200, batch.text)
+    assert.deepEqual(batch.json.value.results.map((r: { action: string }) => r.action), changes.map((c) => c.action))
+    for (const change of changes) {
+      const one = await app.post({ sessionId: singleAgent.id, ...change })
+      assert.equal(one.status, 200, one.text)
+    }
+    const batchEvents = s.events as readonly LogEvent[]
+    const singleEvents = singleAgent.session.events as readonly LogEvent[]
+    // The batch merges the two adjacent exclusions (reply #2, prompt #3) into one tombstone and never
+    // merges a delete into an exclusion; one by one, the second exclusion absorbs the first's tombstone.
+    const tombstones = (events: readonly LogEvent[]) => readFates(events).tombstones.map((t) => [t.action, t.start, t.end])
+    const [result1, prompt2, reply2, prompt3, reply3] = changes.map((c) => c.seq)
+    // Turn 1's tool step (its call at 27, the result excluded among its results, to 31) goes whole.
+    assert.deepEqual([result1, prompt2, reply2, prompt3, reply3], [29, 65, 117, 124, 176])
+    assert.deepEqual(tombstones(batchEvents), [['exclude', 27, 31], ['delete', 65, 65], ['exclude', 117, 124], ['delete', 176, 176]])
+    assert.deepEqual(tombstones(singleEvents).map(([action]) => action), ['exclude', 'delete', 'exclude', 'exclude', 'delete'])
+    // Every original message's fate.
+    const fates = (events: readonly LogEvent[]) => {
+      const reader = readFates(events)
+      return (log as readonly LogEvent[]).filter((e) => e.surfaceOp === 'append' && ['user/message', 'assistant/message', 'tool/result'].includes(e.type)).map((e) => [e.seq, reader.fateOf(e.seq).state])
+    }
+    const batchFates = fates(batchEvents)
+    assert.deepEqual(batchFates, fates(singleEvents))
+    assert.deepEqual([...new Set(batchFates.map(([, state]) => state))].sort(), ['current', 'excluded', 'removed'])
+    // The transcript rows hidden and dimmed.
+    const rowsOf = (events: readonly LogEvent[]) => {
+      const rows = deriveHiddenRows(events, transcriptRows(events))
+      return { hidden: [...rows.hiddenKeys].sort(), excluded: [...rows.excludedKeys].sort() }
+    }
+    const batchRows = rowsOf(batchEvents)
+    assert.deepEqual(batchRows, rowsOf(singleEvents))
+    assert.ok(batchRows.hidden.length > 0 && batchRows.excluded.length > 0, `both hidden and dimmed rows: ${JSON.stringify(batchRows)}`)
+    // What the model is sent: the same messages (the tombstones' own data names the seqs each one shadowed, so they are left out).
+    const sent = (session: Session) => JSON.parse(JSON.stringify(session.deriveMessages().filter((m) => !(m.role === 'user' && m.content.length === 0))))
+    assert.deepEqual(sent(s), sent(singleAgent.session))
+    assert.deepEqual(surfaceShape(s), surfaceShape(singleAgent.session))
   })
 })
 

@@ -14,6 +14,7 @@ import { EditorModal, type EditorKit } from './EditorModal'
 import { EDITOR_CSS } from './editor-styles'
 import type { LocaleService, SessionSnapshot, SnapshotSelectorHook } from '../wire/rc8'
 import { selectReplacements } from '../wire/replacement-view'
+import type { ContextBreakdown } from './context-map'
 
 /** What the plugin injects into the entry's props. */
 export interface EditButtonKit extends EditorKit {
@@ -25,9 +26,24 @@ export interface EditButtonProps {
   readonly sessionId: string
   readonly useSession: SnapshotSelectorHook<SessionSnapshot>
   readonly editorKit: EditButtonKit
+  /** The seat's projection hook (`useProjection('contextBreakdown')`); absent in a host without projections. */
+  readonly useProjection?: (key: string) => unknown
 }
 
 const selectRunning = (s: SessionSnapshot) => s.running
+const noProjection = (): unknown => undefined
+
+/**
+ * `dsh-token-meter`'s `contextBreakdown` projection value (its `contextBreakdownProjectionDefinition` view), when the page has it.
+ * @param value - whatever the projection hook returned.
+ * @returns the three token figures, or `undefined` when absent or not of that shape.
+ */
+export function readBreakdown(value: unknown): ContextBreakdown | undefined {
+  if (typeof value !== 'object' || value === null) return undefined
+  const { systemTokens, toolsTokens, messageTokens } = value as Record<string, unknown>
+  const whole = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0
+  return whole(systemTokens) && whole(toolsTokens) && whole(messageTokens) ? { systemTokens, toolsTokens, messageTokens } : undefined
+}
 
 /** True for the editor's shortcut (Alt+Shift+E, by physical key so a layout's Alt characters do not matter). */
 export function isEditorShortcut(event: { altKey: boolean; shiftKey: boolean; ctrlKey: boolean; metaKey: boolean; code: string }): boolean {
@@ -38,8 +54,9 @@ export function isEditorShortcut(event: { altKey: boolean; shiftKey: boolean; ct
 let openEditors = 0
 
 /** The Edit button and, while open, the editor dialog. */
-export function EditButton({ sessionId, useSession, editorKit }: EditButtonProps) {
+export function EditButton({ sessionId, useSession, useProjection = noProjection, editorKit }: EditButtonProps) {
   const running = useSession(selectRunning)
+  const breakdown = readBreakdown(useProjection('contextBreakdown'))
   const replacements = useSession(selectReplacements)
   const locale = useSyncExternalStore(editorKit.locale.subscribe, editorKit.locale.getSnapshot)
   const [open, setOpen] = useState(false)
@@ -71,7 +88,7 @@ export function EditButton({ sessionId, useSession, editorKit }: EditButtonProps
       {open && button.current !== null && createPortal(
         <>
           <style>{EDITOR_CSS}</style>
-          <EditorModal sessionId={sessionId} running={running} replacementCount={replacements.length} locale={locale.active} kit={editorKit} onClose={() => { setOpen(false); button.current?.focus() }} />
+          <EditorModal sessionId={sessionId} running={running} replacementCount={replacements.length} breakdown={breakdown} locale={locale.active} kit={editorKit} onClose={() => { setOpen(false); button.current?.focus() }} />
         </>,
         button.current.ownerDocument.body,
       )}

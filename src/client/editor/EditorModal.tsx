@@ -13,7 +13,20 @@
  * the session's unsaved notice (above the composer, with Save again) says it is not saved yet.
  * **Discard** and Escape close with nothing written.
  *
- * Keyboard: ArrowUp/ArrowDown move between units, Space toggles the focused control, Enter
+ * As a context map: every unit says what it costs in the model's context now and its share of the
+ * whole (nothing for a removed, excluded or folded unit), and the figure at the top says the context
+ * now and after the selection, with which estimate (`context-map.ts`: the token meter's where the
+ * page has its `contextBreakdown` projection, characters ÷ 4 otherwise). **Largest first** orders
+ * the list by cost; the selection is kept by unit. A selected unit can be marked **Exclude** instead
+ * of Delete (one unit, or **Exclude all selected**): previewed dimmed rather than struck through,
+ * written as `exclude` changes in the same one `apply`, and counted apart ("3 of them stay in
+ * view"). The quick selections add what they name to the selection (old tool output, large tool
+ * output, everything before the last compaction), never a unit of the most recent turn.
+ *
+ * The list is windowed (`list-window.ts`): only the units near the visible part are in the DOM, so
+ * thousands of units open, toggle and re-sort within a frame.
+ *
+ * Keyboard: ArrowUp/ArrowDown move between units (scrolling the list), Space toggles the focused control, Enter
  * applies, Escape discards, Tab stays inside the dialog. Every control is a `<button>` with an
  * accessible name.
  *
@@ -24,7 +37,7 @@
  *
  * @module dsh-message-recall/client/editor/EditorModal
  */
-import { useMemo, useRef, useState, type KeyboardEvent } from 'react'
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import type { FetchLike, RecallErrorCode, RecallSender } from '../wire/api'
 import type { UnsavedSink } from '../stores/unsaved-writes'
 import { describeError } from '../text/locales'
@@ -32,9 +45,14 @@ import type { Translate } from '../wire/rc8'
 import { arrowTarget, trapTab, useFirstFocus } from './dialog-keys'
 import { useEditorApply } from './editor-apply'
 import { useEditorHistory } from './editor-history'
-import { counterText } from './editor-locales'
-import { EMPTY_SELECTION, previewSelection, type EditorSelection } from './editor-model'
+import { contextText, costText, counterText } from './editor-locales'
+import { EMPTY_SELECTION, previewSelection, type EditorSelection, type EditorUnit } from './editor-model'
 import { usePlanCheck } from './editor-plan'
+import {
+  contextFigure, costNow, orderUnits, presetBeforeCompaction, presetLargeToolOutput, presetOldToolOutput, shareOf,
+  type ContextBreakdown, type UnitOrder,
+} from './context-map'
+import { HEADING_HEIGHT, listWindow, offsetsOf, REFUSED_UNIT_HEIGHT, UNIT_HEIGHT, useScrollPosition } from './list-window'
 
 /** What the editor reaches. */
 export interface EditorKit {
@@ -59,6 +77,11 @@ export interface EditorModalProps {
    * tab or entry), the history is read again, the selection kept.
    */
   readonly replacementCount?: number
+  /**
+   * The page's `contextBreakdown` projection of `dsh-token-meter` (tokens), when loaded: the costs
+   * then use the meter's estimate and the context figure is the meter's; characters ÷ 4 otherwise.
+   */
+  readonly breakdown?: ContextBreakdown
   /** Active locale id (`en` / `zh`). */
   readonly locale: string
   readonly kit: EditorKit
@@ -66,17 +89,116 @@ export interface EditorModalProps {
   onClose(applied: boolean): void
 }
 
+/** Default N of "tool output older than the last N turns". */
+export const DEFAULT_PRESET_TURNS = 2
+/** Default K of "tool output larger than K tokens". */
+export const DEFAULT_PRESET_TOKENS = 1000
+
 function toggled(set: ReadonlySet<string>, key: string): Set<string> {
   const next = new Set(set)
   if (!next.delete(key)) next.add(key)
   return next
 }
 
+function without(set: ReadonlySet<string> | undefined, key: string): Set<string> {
+  const next = new Set(set)
+  next.delete(key)
+  return next
+}
+
+/** A whole number ≥ `min` from an input's text, or `fallback`. */
+function wholeNumber(text: string, min: number, fallback: number): number {
+  const value = Number(text)
+  return Number.isSafeInteger(value) && value >= min ? value : fallback
+}
+
+/** The selection changes one unit's controls make; stable for the dialog's life. */
+interface UnitActions {
+  /** The unit's checkbox: select it for Delete, or let go of it (Delete or Exclude). */
+  toggleRemove(key: string): void
+  /** Exclude instead of Delete (selecting the unit), or back to Delete. */
+  toggleExclude(key: string): void
+  toggleFrom(key: string): void
+  toggleRestore(key: string): void
+  /** Keep the unit's first control for the arrow keys and the first focus. */
+  register(key: string, el: HTMLButtonElement | null): void
+}
+
+interface UnitItemProps {
+  readonly unit: EditorUnit
+  /** The turn label shown inside the unit (largest first, where no turn headings are), or `null`. */
+  readonly turnLabel: string | null
+  readonly going: boolean
+  readonly excluding: boolean
+  readonly coming: boolean
+  /** The unit is in the From-here span, not its first unit. */
+  readonly onward: boolean
+  readonly from: boolean
+  /** The cost line. */
+  readonly cost: string
+  /** The refusal on this unit: its code and sentence. */
+  readonly refusal: { readonly code: RecallErrorCode; readonly text: string } | null
+  readonly t: Translate
+  readonly actions: UnitActions
+}
+
+/** One unit of the list; re-rendered only when its own props change (5,000 units stay within a frame). */
+const UnitItem = memo(function UnitItem({ unit, turnLabel, going, excluding, coming, onward, from, cost, refusal, t, actions }: UnitItemProps) {
+  const text = unit.rows.map((r) => r.text).find((s) => s !== '') ?? ''
+  const ref = useCallback((el: HTMLButtonElement | null) => actions.register(unit.key, el), [actions, unit.key])
+  const current = unit.state === 'current'
+  return (
+    <li data-editor-unit={unit.key} data-editor-refused={refusal === null ? undefined : ''} data-editor-state={unit.state} data-editor-preview={excluding ? 'excluding' : going ? 'going' : coming ? 'coming' : ''}>
+      {current && (
+        <button type="button" ref={ref} aria-pressed={going} disabled={onward} data-editor-select=""
+          aria-label={t(unit.kind === 'prompt' ? 'select.prompt' : 'select.step', { text })}
+          onClick={() => actions.toggleRemove(unit.key)}>
+          {going ? '☑' : '☐'}
+        </button>
+      )}
+      {!current && unit.restorable && (
+        <button type="button" ref={ref} aria-pressed={coming} data-editor-restore="" aria-label={t('restore.label', { text })}
+          onClick={() => actions.toggleRestore(unit.key)}>
+          {t('restore')}
+        </button>
+      )}
+      <div data-editor-rows="">
+        {unit.rows.map((row) => (
+          <p key={row.seq} data-editor-row={row.seq} data-editor-role={row.role}>
+            <span data-editor-role-label="">{t(`role.${row.role}`)}</span> <span data-editor-text="">{row.text}</span>
+          </p>
+        ))}
+      </div>
+      <span data-editor-meta="">
+        {turnLabel !== null && <span data-editor-unit-turn="">{turnLabel}</span>}
+        <span data-editor-cost="">{cost}</span>
+      </span>
+      {!current && <span data-editor-state-label="">{t(`state.${unit.state}`)}</span>}
+      {current && (
+        <button type="button" aria-pressed={excluding} disabled={onward || from} data-editor-exclude="" aria-label={t('exclude.label', { text })}
+          onClick={() => actions.toggleExclude(unit.key)}>
+          {t('exclude')}
+        </button>
+      )}
+      {current && (
+        <button type="button" aria-pressed={from} data-editor-from="" aria-label={t('from.label', { text })}
+          onClick={() => actions.toggleFrom(unit.key)}>
+          {t('from')}
+        </button>
+      )}
+      {refusal !== null && <p role="alert" data-editor-refusal={refusal.code}>{refusal.text}</p>}
+    </li>
+  )
+})
+
 /** The editor dialog. */
-export function EditorModal({ sessionId, running, replacementCount, locale, kit, onClose }: EditorModalProps) {
+export function EditorModal({ sessionId, running, replacementCount, breakdown, locale, kit, onClose }: EditorModalProps) {
   const { t } = kit
   const { load, reread } = useEditorHistory(kit.fetch, sessionId, running, replacementCount)
   const [selection, setSelection] = useState<EditorSelection>(EMPTY_SELECTION)
+  const [order, setOrder] = useState<UnitOrder>('conversation')
+  const [turnsText, setTurnsText] = useState(String(DEFAULT_PRESET_TURNS))
+  const [tokensText, setTokensText] = useState(String(DEFAULT_PRESET_TOKENS))
   const controls = useRef(new Map<string, HTMLButtonElement>())
   const dialog = useRef<HTMLDivElement>(null)
 
@@ -89,14 +211,91 @@ export function EditorModal({ sessionId, running, replacementCount, locale, kit,
   })
   const canApply = load.status === 'ready' && preview.changes.length > 0 && !running && !applying && refusal === null
 
-  const order = units.filter((u) => u.state === 'current' || u.restorable).map((u) => u.key)
-  useFirstFocus(load.status === 'ready', () => controls.current.get(order[0] ?? ''), dialog)
+  const figure = contextFigure(units, preview, breakdown)
+  const basis = figure.basis
+  // Largest first is sorted once per history read and basis; switching back and forth reuses it.
+  const largest = useMemo(() => orderUnits(units, 'largest', basis), [units, basis])
+  const shown = order === 'largest' ? largest : units
+  const costs = useMemo(() => new Map(units.map((unit) => {
+    const tokens = costNow(unit, basis)
+    return [unit.key, costText(t, locale, { tokens, share: shareOf(tokens, figure.now), inContext: unit.state === 'current' })]
+  })), [units, basis, figure.now, t, locale])
+
+  const focusOrder = shown.filter((u) => u.state === 'current' || u.restorable).map((u) => u.key)
+  useFirstFocus(load.status === 'ready', () => controls.current.get(focusOrder[0] ?? ''), dialog)
+
+  // The list, windowed (`list-window.ts`): turn headings in conversation order, then the units.
+  const turnLabel = useCallback((unit: EditorUnit) => (unit.turn === null ? t('beforeTurns') : t('turn', { turn: unit.turn })), [t])
+  const items = useMemo(() => {
+    const out: ({ readonly heading: string; readonly key: string } | { readonly unit: EditorUnit; readonly key: string })[] = []
+    let lastTurn: number | null | undefined
+    for (const unit of shown) {
+      if (order === 'conversation' && unit.turn !== lastTurn) out.push({ heading: turnLabel(unit), key: `h-${unit.key}` })
+      lastTurn = unit.turn
+      out.push({ unit, key: unit.key })
+    }
+    return out
+  }, [shown, order, turnLabel])
+  const itemIndex = useMemo(() => new Map(items.map((item, i) => [item.key, i])), [items])
+  const problem = applyError ?? refusal
+  const refusedKey = problem?.unit ?? null
+  const offsets = useMemo(() => offsetsOf(items.map((item) => ('heading' in item ? HEADING_HEIGHT : item.key === refusedKey ? REFUSED_UNIT_HEIGHT : UNIT_HEIGHT))), [items, refusedKey])
+  const list = useRef<HTMLOListElement>(null)
+  const position = useScrollPosition(list)
+  const view = listWindow(offsets, position.scrollTop, position.viewport)
+  // A unit the arrow keys move to that is outside the window: scrolled to, then focused once rendered.
+  const [pendingFocus, setPendingFocus] = useState<string | null>(null)
+  useEffect(() => {
+    if (pendingFocus === null) return
+    const control = controls.current.get(pendingFocus)
+    if (control !== undefined) {
+      control.focus()
+      setPendingFocus(null)
+    }
+  })
+  const focusUnit = (key: string) => {
+    const control = controls.current.get(key)
+    const index = itemIndex.get(key)
+    if (index === undefined) return
+    const top = offsets[index]!
+    const visible = top >= position.scrollTop && offsets[index + 1]! <= position.scrollTop + position.viewport
+    if (control !== undefined && visible) {
+      control.focus()
+      return
+    }
+    if (!visible) position.scrollTo(Math.max(0, top - (position.viewport - UNIT_HEIGHT) / 2))
+    if (control !== undefined) control.focus()
+    else setPendingFocus(key)
+  }
+
+  const actions = useRef<UnitActions>({
+    toggleRemove: (key) => setSelection((s) => (s.remove.has(key)
+      ? { ...s, remove: without(s.remove, key), exclude: without(s.exclude, key) }
+      : { ...s, remove: toggled(s.remove, key) })),
+    toggleExclude: (key) => setSelection((s) => ({ ...s, remove: new Set(s.remove).add(key), exclude: toggled(s.exclude ?? new Set(), key) })),
+    toggleFrom: (key) => setSelection((s) => ({ ...s, from: s.from === key ? null : key })),
+    toggleRestore: (key) => setSelection((s) => ({ ...s, restore: toggled(s.restore, key) })),
+    register: (key, el) => { if (el) controls.current.set(key, el); else controls.current.delete(key) },
+  }).current
+
+  // Exclude all selected: the units of the selection that can be excluded (selected alone, not in the From-here span).
+  const excludable = useMemo(() => {
+    const changed = new Set(preview.changeUnits)
+    return [...selection.remove].filter((key) => preview.going.has(key) && changed.has(key) && key !== selection.from)
+  }, [preview, selection])
+  const allExcluded = excludable.length > 0 && excludable.every((key) => preview.excluding.has(key))
+  const toggleExcludeAll = () => setSelection((s) => ({ ...s, exclude: allExcluded ? new Set() : new Set([...(s.exclude ?? []), ...excludable]) }))
+  const select = (keys: readonly string[]) => setSelection((s) => ({ ...s, remove: new Set([...s.remove, ...keys]) }))
+  const turnsN = wholeNumber(turnsText, 1, DEFAULT_PRESET_TURNS)
+  const tokensK = wholeNumber(tokensText, 0, DEFAULT_PRESET_TOKENS)
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    // The number fields keep their own Enter and arrow keys.
+    const inField = (event.target as Element).tagName === 'INPUT'
     if (event.key === 'Escape') {
       event.preventDefault()
       onClose(false)
-    } else if (event.key === 'Enter') {
+    } else if (event.key === 'Enter' && !inField) {
       event.preventDefault()
       void apply()
     } else if (event.key === 'Tab') {
@@ -105,17 +304,15 @@ export function EditorModal({ sessionId, running, replacementCount, locale, kit,
         event.preventDefault()
         target.focus()
       }
-    } else if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+    } else if ((event.key === 'ArrowDown' || event.key === 'ArrowUp') && !inField) {
       event.preventDefault()
-      const at = order.findIndex((key) => controls.current.get(key)?.closest('li')?.contains(event.target as Node))
-      const key = arrowTarget(order, at, event.key === 'ArrowDown')
-      if (key !== undefined) controls.current.get(key)?.focus()
+      const at = focusOrder.findIndex((key) => controls.current.get(key)?.closest('li')?.contains(event.target as Node))
+      const key = arrowTarget(focusOrder, at, event.key === 'ArrowDown')
+      if (key !== undefined) focusUnit(key)
     }
   }
 
-  const shown = applyError ?? refusal
-  const reason = (code: RecallErrorCode) => describeError(kit.tRecall, code)
-  let lastTurn: number | null | undefined
+  const problemText = problem === null ? '' : t(applyError !== null ? 'applyFailed' : 'refused', { reason: describeError(kit.tRecall, problem.code) })
   return (
     <div data-message-recall-editor-backdrop="">
       <div ref={dialog} role="dialog" aria-modal="true" aria-labelledby="dsh-message-recall-editor-title" tabIndex={-1} data-message-recall-editor="" onKeyDown={onKeyDown}>
@@ -125,53 +322,55 @@ export function EditorModal({ sessionId, running, replacementCount, locale, kit,
         {load.status === 'failed' && <p role="alert">{t('loadFailed', { message: load.message })}</p>}
         {load.status === 'ready' && units.length === 0 && <p>{t('empty')}</p>}
         {load.status === 'ready' && units.length > 0 && (
-          <ol data-editor-units="">
-            {units.map((unit) => {
-              const heading = unit.turn !== lastTurn ? (unit.turn === null ? t('beforeTurns') : t('turn', { turn: unit.turn })) : null
-              lastTurn = unit.turn
-              const going = preview.going.has(unit.key)
-              const coming = preview.coming.has(unit.key)
-              const text = unit.rows.map((r) => r.text).find((s) => s !== '') ?? ''
-              const refused = shown !== null && shown.unit === unit.key
-              const ref = (el: HTMLButtonElement | null) => { if (el) controls.current.set(unit.key, el); else controls.current.delete(unit.key) }
-              const onward = selection.from !== null && going && !selection.remove.has(unit.key) && selection.from !== unit.key
-              return [
-                heading !== null && <li key={`h-${unit.key}`} data-editor-turn="" aria-hidden="true">{heading}</li>,
-                <li key={unit.key} data-editor-unit={unit.key} data-editor-state={unit.state} data-editor-preview={going ? 'going' : coming ? 'coming' : ''}>
-                  {unit.state === 'current' && (
-                    <button type="button" ref={ref} aria-pressed={going} disabled={onward} data-editor-select=""
-                      aria-label={t(unit.kind === 'prompt' ? 'select.prompt' : 'select.step', { text })}
-                      onClick={() => setSelection((s) => ({ ...s, remove: toggled(s.remove, unit.key) }))}>
-                      {going ? '☑' : '☐'}
-                    </button>
-                  )}
-                  {unit.state !== 'current' && unit.restorable && (
-                    <button type="button" ref={ref} aria-pressed={coming} data-editor-restore="" aria-label={t('restore.label', { text })}
-                      onClick={() => setSelection((s) => ({ ...s, restore: toggled(s.restore, unit.key) }))}>
-                      {t('restore')}
-                    </button>
-                  )}
-                  <div data-editor-rows="">
-                    {unit.rows.map((row) => (
-                      <p key={row.seq} data-editor-row={row.seq} data-editor-role={row.role}>
-                        <span data-editor-role-label="">{t(`role.${row.role}`)}</span> <span data-editor-text="">{row.text}</span>
-                      </p>
-                    ))}
-                  </div>
-                  {unit.state !== 'current' && <span data-editor-state-label="">{t(`state.${unit.state}`)}</span>}
-                  {unit.state === 'current' && (
-                    <button type="button" aria-pressed={selection.from === unit.key} data-editor-from="" aria-label={t('from.label', { text })}
-                      onClick={() => setSelection((s) => ({ ...s, from: s.from === unit.key ? null : unit.key }))}>
-                      {t('from')}
-                    </button>
-                  )}
-                  {refused && <p role="alert" data-editor-refusal={shown.code}>{t(applyError !== null ? 'applyFailed' : 'refused', { reason: reason(shown.code) })}</p>}
-                </li>,
-              ]
-            })}
-          </ol>
+          <>
+            <p data-editor-context="" data-editor-basis={basis} aria-live="polite">{contextText(t, locale, figure)}</p>
+            <div data-editor-tools="">
+              <button type="button" data-editor-sort="" aria-pressed={order === 'largest'} aria-label={t('sort.label')}
+                onClick={() => setOrder((o) => (o === 'largest' ? 'conversation' : 'largest'))}>
+                {t('sort')}
+              </button>
+              <button type="button" data-editor-exclude-all="" aria-pressed={allExcluded} disabled={excludable.length === 0} aria-label={t('excludeAll.label')}
+                onClick={toggleExcludeAll}>
+                {t('excludeAll')}
+              </button>
+            </div>
+            <div data-editor-presets="" role="group" aria-label={t('presets')}>
+              <label data-editor-preset-field="">
+                {t('preset.n')} <input type="number" min={1} step={1} value={turnsText} data-editor-preset-turns="" onChange={(e) => setTurnsText(e.currentTarget.value)} />
+              </label>
+              <button type="button" data-editor-preset="old" aria-label={t('preset.old.label', { n: turnsN })} onClick={() => select(presetOldToolOutput(units, turnsN))}>
+                {t('preset.old')}
+              </button>
+              <label data-editor-preset-field="">
+                {t('preset.k')} <input type="number" min={0} step={1} value={tokensText} data-editor-preset-tokens="" onChange={(e) => setTokensText(e.currentTarget.value)} />
+              </label>
+              <button type="button" data-editor-preset="large" aria-label={t('preset.large.label', { k: tokensK })} onClick={() => select(presetLargeToolOutput(units, tokensK, basis))}>
+                {t('preset.large')}
+              </button>
+              <button type="button" data-editor-preset="compaction" aria-label={t('preset.compaction.label')} disabled={load.compactionSeq === null}
+                onClick={() => select(presetBeforeCompaction(units, load.compactionSeq))}>
+                {t('preset.compaction')}
+              </button>
+            </div>
+            <ol ref={list} data-editor-units="" data-editor-order={order} data-editor-count={units.length}>
+              {view.before > 0 && <li key="spacer-before" data-editor-spacer="" aria-hidden="true" style={{ height: view.before }} />}
+              {items.slice(view.start, view.end).map((item) => {
+                if ('heading' in item) return <li key={item.key} data-editor-turn="" aria-hidden="true">{item.heading}</li>
+                const unit = item.unit
+                const going = preview.going.has(unit.key)
+                return (
+                  <UnitItem key={unit.key} unit={unit} turnLabel={order === 'largest' ? turnLabel(unit) : null} going={going}
+                    excluding={preview.excluding.has(unit.key)} coming={preview.coming.has(unit.key)}
+                    onward={selection.from !== null && going && !selection.remove.has(unit.key) && selection.from !== unit.key}
+                    from={selection.from === unit.key} cost={costs.get(unit.key) ?? ''}
+                    refusal={problem !== null && problem.unit === unit.key ? { code: problem.code, text: problemText } : null} t={t} actions={actions} />
+                )
+              })}
+              {view.after > 0 && <li key="spacer-after" data-editor-spacer="" aria-hidden="true" style={{ height: view.after }} />}
+            </ol>
+          </>
         )}
-        {shown !== null && shown.unit === null && <p role="alert" data-editor-refusal={shown.code}>{t(applyError !== null ? 'applyFailed' : 'refused', { reason: reason(shown.code) })}</p>}
+        {problem !== null && problem.unit === null && <p role="alert" data-editor-refusal={problem.code}>{problemText}</p>}
         <p data-editor-counter="" aria-live="polite">{counterText(t, locale, preview)}</p>
         {running && <p id="dsh-message-recall-editor-busy" data-editor-busy="" role="status">{t('busy')}</p>}
         {checking && !running && <p data-editor-checking="" role="status">{t('checking')}</p>}

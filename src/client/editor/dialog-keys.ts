@@ -8,13 +8,13 @@
 import { useEffect, type RefObject } from 'react'
 
 /**
- * Keep Tab inside a dialog.
+ * Keep Tab inside a dialog (its enabled buttons and fields).
  * @param dialog - the dialog element.
  * @param shiftKey - Shift+Tab.
  * @returns the control to focus instead of the browser's next one, or `null` to let Tab move on.
  */
 export function trapTab(dialog: HTMLElement, shiftKey: boolean): HTMLElement | null {
-  const focusable = [...dialog.querySelectorAll<HTMLButtonElement>('button:not([disabled])')]
+  const focusable = [...dialog.querySelectorAll<HTMLElement>('button:not([disabled]), input:not([disabled])')]
   const first = focusable[0]
   const last = focusable.at(-1)
   const active = dialog.ownerDocument.activeElement

@@ -13,12 +13,16 @@ import type { FetchLike } from '../wire/api'
 import { readWholeHistory } from '../wire/session-history'
 import { buildEditorUnits, type EditorUnit } from './editor-model'
 import { errorText } from '../../shared/error-text'
+import { lastCompactionSeq } from './context-map'
 
-/** The history as the dialog has it: being read, unreadable (with the reason), or its units and newest seq. */
+/**
+ * The history as the dialog has it: being read, unreadable (with the reason), or its units, newest
+ * seq and the seq of its last compaction checkpoint (`null`: never compacted).
+ */
 export type EditorLoad =
   | { readonly status: 'loading' }
   | { readonly status: 'failed'; readonly message: string }
-  | { readonly status: 'ready'; readonly units: readonly EditorUnit[]; readonly lastSeq: number }
+  | { readonly status: 'ready'; readonly units: readonly EditorUnit[]; readonly lastSeq: number; readonly compactionSeq: number | null }
 
 /** What {@link useEditorHistory} returns. */
 export interface EditorHistory {
@@ -43,7 +47,7 @@ export function useEditorHistory(fetchImpl: FetchLike, sessionId: string, runnin
   useEffect(() => {
     let live = true
     readWholeHistory(fetchImpl, sessionId).then(
-      (events: LogEvent[]) => live && setLoad({ status: 'ready', units: buildEditorUnits(events), lastSeq: events.at(-1)?.seq ?? -1 }),
+      (events: LogEvent[]) => live && setLoad({ status: 'ready', units: buildEditorUnits(events), lastSeq: events.at(-1)?.seq ?? -1, compactionSeq: lastCompactionSeq(events) }),
       (error: unknown) => live && setLoad({ status: 'failed', message: errorText(error) }),
     )
     return () => { live = false }

@@ -48,6 +48,29 @@ export const editorZh = {
   'applyFailed': '没有做任何改动：{reason}',
   'keys': '方向键移动，空格选择，回车应用，Esc 放弃',
   'empty': '这个会话还没有消息',
+  'stay.one': '，其中 {count} 条仍留在视图中',
+  'stay.other': '，其中 {count} 条仍留在视图中',
+  'context': '上下文：{now} → {after} 个词元',
+  'basis.meter': '（词元计量器的估算）',
+  'basis.chars': '（按字符数 ÷ 4 估算）',
+  'cost.one': '{tokens} 个词元 · 占上下文 {share}',
+  'cost.other': '{tokens} 个词元 · 占上下文 {share}',
+  'cost.none': '现在不占上下文',
+  'sort': '最大的在前',
+  'sort.label': '按现在占用的词元排序，最大的在前（再按一次恢复对话顺序）',
+  'exclude': '排除',
+  'exclude.label': '改为排除而非删除（留在视图中，对模型隐藏）：{text}',
+  'excludeAll': '全部改为排除',
+  'excludeAll.label': '把所有选中的内容改为排除而非删除（留在视图中，对模型隐藏）',
+  'presets': '快速选择（不会选中最近一轮）',
+  'preset.old': '早于最近 N 轮的工具输出',
+  'preset.old.label': '选中早于最近 {n} 轮的工具输出',
+  'preset.large': '超过 K 个词元的工具输出',
+  'preset.large.label': '选中超过 {k} 个词元的工具输出',
+  'preset.compaction': '最近一次压缩之前的全部内容',
+  'preset.compaction.label': '选中最近一次压缩之前仍在上下文中的全部内容',
+  'preset.n': '轮数 N',
+  'preset.k': '词元数 K',
 } as const
 
 /** A key of the editor's dictionaries. */
@@ -88,22 +111,92 @@ export const editorEn: { readonly [K in EditorLocaleKey]: string } = {
   'applyFailed': 'Nothing was changed: {reason}',
   'keys': 'Arrows move, Space selects, Enter applies, Escape discards',
   'empty': 'This session has no messages yet',
+  'stay.one': ', {count} of them stays in view',
+  'stay.other': ', {count} of them stay in view',
+  'context': 'Context: {now} → {after} tokens',
+  'basis.meter': ' (token meter estimate)',
+  'basis.chars': ' (estimated as characters ÷ 4)',
+  'cost.one': '{tokens} token · {share} of the context',
+  'cost.other': '{tokens} tokens · {share} of the context',
+  'cost.none': 'Costs nothing now',
+  'sort': 'Largest first',
+  'sort.label': 'Sort by tokens in the context now, largest first (press again for conversation order)',
+  'exclude': 'Exclude',
+  'exclude.label': 'Exclude instead of delete (keep it in view, hide it from the model): {text}',
+  'excludeAll': 'Exclude all selected',
+  'excludeAll.label': 'Exclude everything selected instead of deleting it (keep it in view, hide it from the model)',
+  'presets': 'Quick selections (never the most recent turn)',
+  'preset.old': 'Tool output older than the last N turns',
+  'preset.old.label': 'Select tool output older than the last {n} turns',
+  'preset.large': 'Tool output larger than K tokens',
+  'preset.large.label': 'Select tool output larger than {k} tokens',
+  'preset.compaction': 'Everything before the last compaction',
+  'preset.compaction.label': 'Select everything still in the context from before the last compaction',
+  'preset.n': 'Turns N',
+  'preset.k': 'Tokens K',
 }
 
 /** Both dictionaries, in the shape `locale.register(ns, dicts)` takes. */
 export const EDITOR_DICTIONARIES: { readonly zh: Record<EditorLocaleKey, string>; readonly en: Record<EditorLocaleKey, string> } = { zh: editorZh, en: editorEn }
 
+/** Translate bound to {@link EDITOR_LOCALE_NS}. */
+type EditorTranslate = (key: string, params?: Record<string, string | number>) => string
+
+const formats = new Map<string, Intl.NumberFormat>()
+
+/** The number format of a locale id (`percent`: at most one decimal), made once per locale. */
+function numberFormat(locale: string, percent = false): Intl.NumberFormat {
+  const key = `${locale}/${percent}`
+  let format = formats.get(key)
+  if (format === undefined) {
+    format = new Intl.NumberFormat(locale === 'zh' ? 'zh-CN' : 'en-US', percent ? { style: 'percent', maximumFractionDigits: 1 } : {})
+    formats.set(key, format)
+  }
+  return format
+}
+
 /**
- * The counter line: "12 messages, ~3,400 tokens leave the context; 1 comes back".
+ * The counter line: "12 messages, ~3,400 tokens leave the context, 3 of them stay in view; 1 comes back".
  * @param t - translate bound to {@link EDITOR_LOCALE_NS}.
  * @param locale - the active locale id (`en` or `zh`), for the number format.
- * @param counts - message rows that leave, their estimated tokens, and units that come back.
- * @returns the localized line, or the "nothing selected" text when all three are 0.
+ * @param counts - message rows that leave, their estimated tokens, the rows of them that stay in
+ *   view (excluded; absent: 0), and units that come back.
+ * @returns the localized line, or the "nothing selected" text when all counts are 0.
  */
-export function counterText(t: (key: string, params?: Record<string, string | number>) => string, locale: string, counts: { messages: number; tokens: number; back: number }): string {
-  const format = new Intl.NumberFormat(locale === 'zh' ? 'zh-CN' : 'en-US')
+export function counterText(t: EditorTranslate, locale: string, counts: { messages: number; tokens: number; inView?: number; back: number }): string {
+  const format = numberFormat(locale)
   const parts: string[] = []
-  if (counts.messages > 0) parts.push(t(counts.messages === 1 ? 'leave.one' : 'leave.other', { count: format.format(counts.messages), tokens: format.format(counts.tokens) }))
+  const inView = counts.inView ?? 0
+  if (counts.messages > 0) {
+    const leave = t(counts.messages === 1 ? 'leave.one' : 'leave.other', { count: format.format(counts.messages), tokens: format.format(counts.tokens) })
+    parts.push(inView > 0 ? leave + t(inView === 1 ? 'stay.one' : 'stay.other', { count: format.format(inView) }) : leave)
+  }
   if (counts.back > 0) parts.push(t(counts.back === 1 ? 'back.one' : 'back.other', { count: format.format(counts.back) }))
   return parts.length === 0 ? t('nothing') : parts.join(t('separator'))
+}
+
+/**
+ * The figure at the top: "Context: 38,200 → 21,700 tokens (token meter estimate)".
+ * @param t - translate bound to {@link EDITOR_LOCALE_NS}.
+ * @param locale - the active locale id (`en` or `zh`), for the number format.
+ * @param figure - tokens in the context now and after the selection, and which estimate.
+ * @returns the localized line.
+ */
+export function contextText(t: EditorTranslate, locale: string, figure: { now: number; after: number; basis: 'meter' | 'chars' }): string {
+  const format = numberFormat(locale)
+  return t('context', { now: format.format(figure.now), after: format.format(figure.after) }) + t(`basis.${figure.basis}`)
+}
+
+/**
+ * A unit's cost: "1,234 tokens · 3.2% of the context", or "Costs nothing now" for a unit that is
+ * removed, excluded or folded (`inContext` false).
+ * @param t - translate bound to {@link EDITOR_LOCALE_NS}.
+ * @param locale - the active locale id (`en` or `zh`), for the number and percent formats.
+ * @param cost - the unit's tokens in the context now, its share (a fraction in [0, 1]), and whether it is in the context.
+ * @returns the localized text; the share has at most one decimal.
+ */
+export function costText(t: EditorTranslate, locale: string, cost: { tokens: number; share: number; inContext: boolean }): string {
+  if (!cost.inContext) return t('cost.none')
+  const share = numberFormat(locale, true).format(cost.share)
+  return t(cost.tokens === 1 ? 'cost.one' : 'cost.other', { tokens: numberFormat(locale).format(cost.tokens), share })
 }

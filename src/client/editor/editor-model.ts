@@ -18,6 +18,7 @@ import type { ChangeBody } from '../../shared/protocol'
 import { classifyNode, contentOf, stepOf, toolCallIds } from '../../shared/surface-node'
 import { plainText } from '../../shared/message-text'
 import { estimateTokens } from '../../shared/token-estimate'
+import { meterMessageTokens } from './meter-estimate'
 
 /** Where a unit stands now: its lead message's fate (`shared/fate.ts`). */
 export type UnitState = FateState
@@ -28,7 +29,16 @@ export interface EditorRow {
   readonly role: 'user' | 'assistant' | 'tool'
   /** A short plain-text preview (text blocks, or the tool calls' names). */
   readonly text: string
+  /** Estimated tokens, characters ÷ 4 (`shared/token-estimate.ts`). */
   readonly tokens: number
+  /** Tokens as `dsh-token-meter` prices the message (`meter-estimate.ts`). */
+  readonly meterTokens: number
+  /**
+   * What the message costs in the context now, both ways (`chars`: characters ÷ 4, `meter`: as the
+   * token meter prices it): the node that stands for it on the surface (itself, a restoring copy,
+   * or a tool-result prune's shorter copy), 0 when it is removed, excluded or folded.
+   */
+  readonly now: { readonly chars: number; readonly meter: number }
 }
 
 /** A prompt (or steering message) with the session-reference snapshot it caused, if any, or one model step. */
@@ -46,8 +56,12 @@ export interface EditorUnit {
   readonly tombstoneSeq: number | null
   /** True when that tombstone can be undone in place (`shared/restorable.ts`): on the surface, shadowing this one prompt alone. */
   readonly restorable: boolean
-  /** Estimated tokens of the unit's messages. */
+  /** Estimated tokens of the unit's messages, characters ÷ 4. */
   readonly tokens: number
+  /** The unit's messages as `dsh-token-meter` prices them (the sum of its rows' `meterTokens`). */
+  readonly meterTokens: number
+  /** What the unit costs in the context now, both ways (the sum of its rows' `now`). */
+  readonly now: { readonly chars: number; readonly meter: number }
 }
 
 /** What the person chose in the editor, by unit key. */
@@ -58,37 +72,55 @@ export interface EditorSelection {
   readonly from: string | null
   /** Removed or excluded units toggled to come back. */
   readonly restore: ReadonlySet<string>
+  /**
+   * Units of `remove` marked Exclude instead of Delete: they leave the model's context and stay in
+   * view. A key not in `remove` is ignored (the From-here span is always a Delete). Absent: none.
+   */
+  readonly exclude?: ReadonlySet<string>
 }
 
 /** The live preview of a selection. */
 export interface EditorPreview {
-  /** Units that leave the context. */
+  /** Units that leave the context (deleted or excluded). */
   readonly going: ReadonlySet<string>
+  /** The units of `going` that are excluded: they stay in view, dimmed. */
+  readonly excluding: ReadonlySet<string>
   /** Units that come back. */
   readonly coming: ReadonlySet<string>
   /** Message rows that leave, and their estimated tokens. */
   readonly messages: number
   readonly tokens: number
+  /** The message rows of `messages` that stay in view (excluded). */
+  readonly inView: number
   /** Units that come back. */
   readonly back: number
-  /** The `changes` of one `apply`, in unit order: removals, the From-here, restores. */
+  /** The `changes` of one `apply`, in unit order: deletes, exclusions, the From-here, restores. */
   readonly changes: readonly ChangeBody[]
   /** For each change (by index), the key of the unit it stands for. */
   readonly changeUnits: readonly string[]
 }
 
 /** The empty selection. */
-export const EMPTY_SELECTION: EditorSelection = { remove: new Set(), from: null, restore: new Set() }
+export const EMPTY_SELECTION: EditorSelection = { remove: new Set(), from: null, restore: new Set(), exclude: new Set() }
 
 const PREVIEW_CHARS = 160
 
-function rowOf(event: LogEvent): EditorRow {
+const NOTHING = Object.freeze({ chars: 0, meter: 0 })
+
+/** The cost now of a message whose node on the surface is `acting` (`undefined`: not on the surface). */
+function costOf(acting: LogEvent | undefined): { chars: number; meter: number } {
+  if (acting === undefined) return NOTHING
+  const content = contentOf(acting)
+  return { chars: estimateTokens([content]), meter: meterMessageTokens(content) }
+}
+
+function rowOf(event: LogEvent, acting: LogEvent | undefined): EditorRow {
   const content = contentOf(event)
   // A tool result's text sits inside its `tool-result` block.
   let text = plainText(content.flatMap((b) => (isRecord(b) && b.type === 'tool-result' && Array.isArray(b.content) ? b.content : [b])))
   if (text === '' && event.type === 'assistant/message') text = toolCallIds(event).length > 0 ? toolNames(content) : ''
   const role = event.type === 'user/message' ? 'user' : event.type === 'assistant/message' ? 'assistant' : 'tool'
-  return { seq: event.seq, role, text: text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text, tokens: estimateTokens([content]) }
+  return { seq: event.seq, role, text: text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text, tokens: estimateTokens([content]), meterTokens: meterMessageTokens(content), now: acting === event ? { chars: estimateTokens([content]), meter: meterMessageTokens(content) } : costOf(acting) }
 }
 
 function toolNames(content: readonly unknown[]): string {
@@ -175,14 +207,25 @@ export function unitStanding(group: UnitGroup, fates: Fates, kindOf: KindLookup)
 export function buildEditorUnits(log: readonly LogEvent[]): EditorUnit[] {
   const fates = readFates(log)
   const kindOf = logKinds(log)
-  return groupUnits(log).map((group) => ({
-    key: group.key,
-    kind: group.kind,
-    turn: group.turn,
-    rows: group.events.map(rowOf),
-    ...unitStanding(group, fates, kindOf),
-    tokens: estimateTokens(group.events.map(contentOf)),
-  }))
+  const bySeq = new Map<number, LogEvent>()
+  for (const event of log) bySeq.set(event.seq, event)
+  const acting = (event: LogEvent): LogEvent | undefined => {
+    const fate = fates.fateOf(event.seq)
+    return fate.state !== 'current' ? undefined : fate.actingSeq === event.seq ? event : bySeq.get(fate.actingSeq)
+  }
+  return groupUnits(log).map((group) => {
+    const rows = group.events.map((event) => rowOf(event, acting(event)))
+    return {
+      key: group.key,
+      kind: group.kind,
+      turn: group.turn,
+      rows,
+      ...unitStanding(group, fates, kindOf),
+      tokens: estimateTokens(group.events.map(contentOf)),
+      meterTokens: rows.reduce((sum, row) => sum + row.meterTokens, 0),
+      now: { chars: rows.reduce((sum, row) => sum + row.now.chars, 0), meter: rows.reduce((sum, row) => sum + row.now.meter, 0) },
+    }
+  })
 }
 
 /**
@@ -190,15 +233,17 @@ export function buildEditorUnits(log: readonly LogEvent[]): EditorUnit[] {
  * @param units - from {@link buildEditorUnits}.
  * @param selection - the person's choice; keys of units that cannot take the choice are ignored
  *   (a removal of a unit that is not current, a restore of one that is not restorable).
- * @returns what goes, what comes back, the counts and the `changes` list.
+ * @returns what goes (and which of it is excluded), what comes back, the counts and the `changes` list.
  */
 export function previewSelection(units: readonly EditorUnit[], selection: EditorSelection): EditorPreview {
   const going = new Set<string>()
+  const excluding = new Set<string>()
   const coming = new Set<string>()
   const changes: ChangeBody[] = []
   const changeUnits: string[] = []
   let messages = 0
   let tokens = 0
+  let inView = 0
   const fromIndex = selection.from === null ? -1 : units.findIndex((u) => u.key === selection.from && u.state === 'current')
   for (const [i, unit] of units.entries()) {
     if (unit.state === 'current') {
@@ -211,7 +256,12 @@ export function previewSelection(units: readonly EditorUnit[], selection: Editor
         changes.push({ action: 'deleteFrom', seq: unit.targetSeq! })
         changeUnits.push(unit.key)
       } else if (!onward) {
-        changes.push({ action: 'delete', seq: unit.targetSeq! })
+        const exclude = selection.exclude?.has(unit.key) === true
+        if (exclude) {
+          excluding.add(unit.key)
+          inView += unit.rows.length
+        }
+        changes.push({ action: exclude ? 'exclude' : 'delete', seq: unit.targetSeq! })
         changeUnits.push(unit.key)
       }
     } else if (unit.restorable && selection.restore.has(unit.key)) {
@@ -220,5 +270,5 @@ export function previewSelection(units: readonly EditorUnit[], selection: Editor
       changeUnits.push(unit.key)
     }
   }
-  return { going, coming, messages, tokens, back: coming.size, changes, changeUnits }
+  return { going, excluding, coming, messages, tokens, inView, back: coming.size, changes, changeUnits }
 }
