@@ -2153,7 +2153,10 @@ var SessionClient = class {
     this.buttons = new ButtonStore({
       sessionId: options.sessionId,
       send: options.send,
-      onRecalled: (message) => this.recalled(message),
+      onRecalled: (message) => {
+        if (this.recallInFlight?.delivered === true) return;
+        this.recalled(message);
+      },
       onRemoved: (value) => {
         if (value.persisted) this.unsaved.settled();
         this.notice.show(value);
@@ -2181,6 +2184,8 @@ var SessionClient = class {
   disposed = false;
   /** Row key → the prompt's content as the page held it when Recall was pressed. */
   pageCopies = /* @__PURE__ */ new Map();
+  /** The recall whose request is in flight, and whether its text went to the composer already. */
+  recallInFlight = null;
   /**
    * Take the view of this render. Plain writes: safe to call while rendering.
    * @param view - what the overlay selected from the session snapshot.
@@ -2221,6 +2226,12 @@ var SessionClient = class {
       const content = isRecord(data) && Array.isArray(data.content) ? data.content : null;
       if (content === null) this.pageCopies.delete(target.key);
       else this.pageCopies.set(target.key, content);
+      if (this.buttons.getSnapshot().pending !== null) return this.buttons.press(target, this.expectation());
+      const inFlight = { key: target.key, seq: target.seq, delivered: false };
+      this.recallInFlight = inFlight;
+      return this.buttons.press(target, this.expectation()).finally(() => {
+        if (this.recallInFlight === inFlight) this.recallInFlight = null;
+      });
     }
     return this.buttons.press(target, this.expectation());
   }
@@ -2245,6 +2256,7 @@ var SessionClient = class {
     const state = this.buttons.getSnapshot();
     const record = this.sync.run({ ...view, buttons: state, tombstoneErrors: this.options.tombstones.getSnapshot().errors });
     this.options.debug.record(this.options.sessionId, record, () => this.expectation());
+    this.deliverLandedRecall(view);
     const started = view.running && !this.wasRunning;
     this.wasRunning = view.running;
     if (state.armed !== null && (started || record.hidden.hiddenKeys.has(state.armed.key))) this.buttons.disarm();
@@ -2286,6 +2298,20 @@ var SessionClient = class {
       drafts: images?.drafts(),
       addImages: addImages === void 0 ? void 0 : (ids) => addImages.call(actions, ids)
     }).then((outcome) => this.imageNotice.show(outcome.lost));
+  }
+  /**
+   * The recall in flight has its tombstone in the view (the live event comes before the reply,
+   * which waits for the durability flush): its text goes to the composer now, from the page's copy
+   * of the prompt, and the reply's copy is then dropped. A tombstone in the view is in effect, so
+   * the reply can only be a success or "applied, not yet saved", which both bring the text back.
+   */
+  deliverLandedRecall(view) {
+    const inFlight = this.recallInFlight;
+    if (inFlight === null || inFlight.delivered) return;
+    const content = this.pageCopies.get(inFlight.key);
+    if (content === void 0 || !recallInEvents(view.replacements, inFlight.seq)) return;
+    inFlight.delivered = true;
+    this.recalled(recalledMessage({ content }));
   }
   /** A recall failed without a refusal: if its tombstone landed, the page's copy of the prompt. */
   async confirmRecall(target) {
@@ -2702,7 +2728,7 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
 }
 
 // src/client/build-stamp.ts
-var BUILD_STAMP = true ? "0.1.0+499d6a00db" : "dev";
+var BUILD_STAMP = true ? "0.1.0+7142529b96" : "dev";
 
 // src/client/notices/notice-styles.ts
 var NOTICE_STYLE_TEXT = `

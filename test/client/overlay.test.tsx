@@ -205,6 +205,31 @@ describe('client overlay in the page', () => {
     assert.equal(m.container.querySelector('[data-message-recall-notice]'), null)
   })
 
+  it('puts a recall\'s text into the composer when its tombstone arrives live, before the reply, and only once', async () => {
+    const m = await mount()
+    const key = m.harness.keys('user')[1]!
+    const seq = seqOf(m, key)
+    const base = hostLike(m.session, m.harness, { [seq]: [seq] })
+    // The host appends (the live event reaches the page) and answers only after its flush.
+    const reply = Promise.withResolvers<void>()
+    m.host.script = async (body) => {
+      const answer = base(body)
+      await reply.promise
+      return answer
+    }
+    await act(async () => m.composer.type('half-written idea'))
+    await click(buttonOf(m, key, 'recall'))
+    await waitFor(() => m.composer.draft === 'list the sources\n\nhalf-written idea', 'the recalled text in the composer before the reply')
+    assert.equal(row(m, key).hasAttribute('data-message-recall-hidden'), true)
+    assert.equal(m.host.of('recall').length, 1)
+    await act(async () => {
+      reply.resolve()
+      await settle()
+    })
+    await settle()
+    assert.equal(m.composer.draft, 'list the sources\n\nhalf-written idea', 'the reply brings the text no second time')
+  })
+
   it('shows a short localized error on the row and changes nothing', async () => {
     const m = await mount()
     const key = m.harness.keys('user')[0]!
