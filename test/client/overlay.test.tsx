@@ -211,10 +211,11 @@ describe('client overlay in the page', () => {
     const seq = seqOf(m, key)
     const base = hostLike(m.session, m.harness, { [seq]: [seq] })
     // The host appends (the live event reaches the page) and answers only after its flush.
-    const reply = Promise.withResolvers<void>()
+    let release = () => {}
+    const replied = new Promise<void>((resolve) => { release = resolve })
     m.host.script = async (body) => {
       const answer = base(body)
-      await reply.promise
+      await replied
       return answer
     }
     await act(async () => m.composer.type('half-written idea'))
@@ -223,7 +224,7 @@ describe('client overlay in the page', () => {
     assert.equal(row(m, key).hasAttribute('data-message-recall-hidden'), true)
     assert.equal(m.host.of('recall').length, 1)
     await act(async () => {
-      reply.resolve()
+      release()
       await settle()
     })
     await settle()
