@@ -461,7 +461,7 @@ function markExcluded(row, label) {
   if (badge === null) {
     badge = row.ownerDocument.createElement("span");
     badge.setAttribute(EXCLUDED_ATTR.badge, "");
-    row.appendChild(badge);
+    row.insertBefore(badge, row.firstChild);
   }
   if (badge.textContent !== label) badge.textContent = label;
 }
@@ -1494,14 +1494,88 @@ function clusterPlace(input) {
   const centre = anchor === band ? anchor.top + (anchor.height - cluster.height) / 2 : anchor.top;
   return { top: Math.round(centre - row.top), right: Math.round(row.right - anchor.left + PLACE_GAP) };
 }
-function placeCluster(row) {
-  if (!PROMPT_KINDS.has(row.getAttribute(FLOW_KIND) ?? "")) return false;
-  let cluster = null;
+var overlaps = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+function freePlace(input) {
+  const { row, cluster, own, neighbours } = input;
+  const lines = [];
+  for (const box of own) {
+    const centre = (box.top + box.bottom) / 2;
+    if (!lines.some((line) => Math.abs(line - centre) < 1)) lines.push(centre);
+  }
+  lines.sort((a, b) => a - b);
+  const centred = (centre) => centre - cluster.height / 2;
+  const candidates = [
+    ...lines.length > 0 ? [centred(lines[0])] : [],
+    row.top - cluster.height - 1,
+    ...lines.slice(1).map(centred),
+    row.bottom + 1
+  ];
+  const content = [...own, ...neighbours];
+  for (const top of candidates) {
+    const box = { left: row.right - cluster.width, right: row.right, top, bottom: top + cluster.height };
+    if (!content.some((c) => overlaps(box, c))) return { top: Math.round(top - row.top), right: 0 };
+  }
+  return null;
+}
+function contentBoxes(row) {
+  const boxes = [];
+  collect(row, row.ownerDocument.createRange(), boxes);
+  return boxes;
+}
+function collect(parent, range, boxes) {
+  for (let node = parent.firstChild; node !== null; node = node.nextSibling) {
+    if (node.nodeType === 3) pushText(node, range, boxes);
+    else if (node.nodeType === 1) {
+      const element = node;
+      if (element.hasAttribute(ATTR.actions)) continue;
+      if (element.firstChild === null) {
+        const b = element.getBoundingClientRect();
+        if (b.width > 0 && b.height > 0) boxes.push(b);
+      } else collect(element, range, boxes);
+    }
+  }
+}
+function pushText(node, range, boxes) {
+  if (node.nodeType !== 3 || (node.textContent ?? "").trim() === "") return;
+  range.selectNodeContents(node);
+  for (const b of range.getClientRects()) if (b.width > 0 && b.height > 0) boxes.push(b);
+}
+function clusterIn(row) {
   for (let child = row.lastElementChild; child !== null; child = child.previousElementSibling) {
-    if (child.hasAttribute(ATTR.actions)) cluster = child;
+    if (child.hasAttribute(ATTR.actions)) return child;
+  }
+  return null;
+}
+function neighbour(row, direction) {
+  for (let el = row[direction]; el !== null; el = el[direction]) {
+    if (el.getClientRects().length > 0) return el;
+  }
+  return null;
+}
+function write(cluster, place) {
+  cluster.style.setProperty("--message-recall-top", `${place.top}px`);
+  cluster.style.setProperty("--message-recall-right", `${place.right}px`);
+  if (!cluster.hasAttribute(PLACED_ATTR)) cluster.setAttribute(PLACED_ATTR, "");
+}
+function placeCluster(row) {
+  const cluster = clusterIn(row);
+  if (cluster === null) return false;
+  if (!PROMPT_KINDS.has(row.getAttribute(FLOW_KIND) ?? "")) {
+    const size = cluster.getBoundingClientRect();
+    const before = neighbour(row, "previousElementSibling");
+    const after = neighbour(row, "nextElementSibling");
+    const place2 = freePlace({
+      row: row.getBoundingClientRect(),
+      cluster: { width: size.width, height: size.height },
+      own: contentBoxes(row),
+      neighbours: [...before === null ? [] : contentBoxes(before), ...after === null ? [] : contentBoxes(after)]
+    });
+    if (place2 === null) return false;
+    write(cluster, place2);
+    return true;
   }
   const root = row.querySelector(PROMPT_HOVER_ROOT);
-  if (cluster === null || root === null) return false;
+  if (root === null) return false;
   const stack = root.firstElementChild;
   const band = stack?.nextElementSibling ?? null;
   const place = clusterPlace({
@@ -1511,9 +1585,7 @@ function placeCluster(row) {
     stack: stack?.getBoundingClientRect() ?? null
   });
   if (place === null) return false;
-  cluster.style.setProperty("--message-recall-top", `${place.top}px`);
-  cluster.style.setProperty("--message-recall-right", `${place.right}px`);
-  if (!cluster.hasAttribute(PLACED_ATTR)) cluster.setAttribute(PLACED_ATTR, "");
+  write(cluster, place);
   return true;
 }
 var ClusterPlacement = class {
@@ -2728,7 +2800,7 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
 }
 
 // src/client/build-stamp.ts
-var BUILD_STAMP = true ? "0.1.0+7142529b96" : "dev";
+var BUILD_STAMP = true ? "0.1.0+5f26284398" : "dev";
 
 // src/client/notices/notice-styles.ts
 var NOTICE_STYLE_TEXT = `
@@ -2806,7 +2878,7 @@ color:var(--dsw-alias-label-secondary,#444);cursor:pointer;white-space:nowrap;di
 [${ATTR.action}][${ATTR.busy}=true]{opacity:.6;cursor:progress}
 [${ATTR.error}]{font-size:12px;line-height:18px;padding:0 6px;max-width:320px;color:var(--dsw-alias-state-error-primary,#d93025)}
 [${EXCLUDED_ATTR.row}]>[data-slot]>*{opacity:.45}
-[${EXCLUDED_ATTR.badge}]{display:inline-block;margin:2px 0 0;padding:0 8px;border-radius:9px;font-size:12px;line-height:18px;
+[${EXCLUDED_ATTR.badge}]{display:block;width:fit-content;margin:0 0 4px;padding:0 8px;border-radius:9px;font-size:12px;line-height:18px;
 color:var(--dsw-alias-label-secondary,#555);background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.06))}
 `;
 
