@@ -31,6 +31,7 @@ import { createRouteHandler } from './route'
 import type { ProjectionCacheReader } from './session-titles'
 import type { MessagePricer } from './shadow-price'
 import { titleLimitsOf } from './title'
+import { uiLanguageOf, type SettingsDocumentReader } from './ui-language'
 import { followPrompt } from './write-effects'
 import { WriteQueue } from './write-queue'
 import { SessionAccess, type StoredSessionSource } from './stored-session'
@@ -79,6 +80,7 @@ export function apply(ctx: Context, config: Partial<MessageRecallConfig> | undef
       effects: () => ({ meter: ctx.get('tokenMeter') as MessagePricer | undefined, titleLimits: titleLimits(), warn }),
       fork: {
         titleLimits,
+        language: () => uiLanguageOf(ctx.get('settings') as SettingsDocumentReader | undefined),
         workspaces: () => ctx.get('workspaceRegistry') as WorkspaceLookup | undefined,
         catalog: {
           live: () => ctx.sessions.list(),

@@ -3,13 +3,15 @@
  * excluded rows and armed buttons look. On answer and tool rows the cluster covers no content of
  * the row or its neighbours; an excluded row's label sits above its dimmed content, inside the
  * row, and its Restore and Open a copy buttons are not dimmed; a Chinese armed button keeps the
- * Chinese width it had before arming. The tests run in order and build on each other.
+ * Chinese width it had before arming; with Chinese chosen in the DSH settings, a copy's title is
+ * marked in Chinese. The tests run in order and build on each other.
  */
 import assert from 'node:assert/strict'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe } from 'node:test'
 import type { Page } from 'puppeteer-core'
-import { createSession, prompt, rpc, waitForTurnEnds } from '../../tools/dsh-api'
+import { createSession, listSessions, prompt, rpc, waitForTurnEnds } from '../../tools/dsh-api'
 import { en, zh } from '../../src/client/text/locales'
 import { bootE2e, sequentialScenarios, type E2e } from './harness'
 import { openExactSidebarEntry, waitRowExcluded } from './removals-ui'
@@ -158,6 +160,30 @@ describe('where the buttons sit, excluded rows and armed widths in the real web 
       await zhPage.keyboard.press('Escape')
       await zhPage.waitForFunction((sel) => document.querySelector(sel)?.getAttribute('data-armed') !== 'true', { timeout: 5_000 }, `${rowSelector(keys.a2!)} [data-message-recall-action="${action}"]`)
     }
+    await zhPage.close()
+  })
+
+  scenario('5. with Chinese chosen in the DSH settings, Open a copy titles the copy in Chinese', async () => {
+    // Where rc.8 keeps the Language row's choice: the user-settings document, locale.preference.
+    const settings = join(e.home, 'settings.yaml')
+    const before = existsSync(settings) ? readFileSync(settings, 'utf8') : ''
+    assert.ok(!/^locale:/m.test(before), 'no language chosen yet')
+    writeFileSync(settings, `${before}${before === '' || before.endsWith('\n') ? '' : '\n'}locale:\n  preference: zh\n`)
+    await e.restartHost()
+    const zhPage = await e.newPage()
+    await openApp(zhPage, e.url)
+    await zhPage.waitForFunction(`document.documentElement.lang === 'zh-CN'`, { timeout: 15_000 })
+    await openExactSidebarEntry(zhPage, TITLE)
+    await waitRowExcluded(zhPage, keys.p1!)
+    await hoverRow(zhPage, keys.p1!)
+    const open = await zhPage.waitForSelector(`${rowSelector(keys.p1!)} [data-message-recall-action="openCopy"]`, { visible: true, timeout: 5_000 })
+    assert.equal(await open!.evaluate((b) => b.textContent), zh['action.openCopy'])
+    await open!.click()
+    const copyTitle = `${TITLE}（副本）`
+    await zhPage.waitForFunction((t) => [...document.querySelectorAll<HTMLElement>('[role=treeitem]')].some((el) => (el.innerText || '').trim().split('\n')[0] === t), { timeout: 30_000, polling: 100 }, copyTitle)
+    const copies = (await listSessions(e.url)).length
+    assert.equal(copies, 2, 'the source and its copy')
+    await e.shot(zhPage, '05-zh-copy-title')
     await zhPage.close()
   })
 })
