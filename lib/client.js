@@ -547,6 +547,20 @@ function undecorateAll(root) {
 // src/client/Overlay.tsx
 var import_react3 = require("react");
 
+// src/client/wire/rc8.ts
+var FLOW_SELECTOR = "[data-chat-flow]";
+var CONVERSATION_SCROLL = "[data-conversation-scroll]";
+var FLOW_KEY = "data-chat-flow-key";
+var FLOW_KIND = "data-chat-flow-kind";
+var PROMPT_HOVER_ROOT = "[data-time-hover-root]";
+function composerReadOnly(snapshot) {
+  const subagent = snapshot.subagent;
+  if (subagent === void 0 || subagent === null) return false;
+  if (subagent.address.mode === "one-shot") return true;
+  if (subagent.parentAvailable === true) return false;
+  return snapshot.running !== true;
+}
+
 // src/shared/replace-op.ts
 function readReplaceOp(surfaceOp) {
   if (!isRecord(surfaceOp) || surfaceOp.op !== "replace") return null;
@@ -1439,13 +1453,6 @@ function spanOf(spans, anchorSeq) {
   return found;
 }
 
-// src/client/wire/rc8.ts
-var FLOW_SELECTOR = "[data-chat-flow]";
-var CONVERSATION_SCROLL = "[data-conversation-scroll]";
-var FLOW_KEY = "data-chat-flow-key";
-var FLOW_KIND = "data-chat-flow-kind";
-var PROMPT_HOVER_ROOT = "[data-time-hover-root]";
-
 // src/client/rows/button-clicks.ts
 var ClickDelegate = class {
   constructor(options) {
@@ -1918,6 +1925,13 @@ function offerError(offer, errors) {
 
 // src/client/rows/row-sync.ts
 var NO_ACTIONS2 = Object.freeze([]);
+var withoutRecallCache = /* @__PURE__ */ new WeakMap();
+function withoutRecall(actions) {
+  if (!actions.includes("recall")) return actions;
+  let kept = withoutRecallCache.get(actions);
+  if (kept === void 0) withoutRecallCache.set(actions, kept = Object.freeze(actions.filter((action) => action !== "recall")));
+  return kept;
+}
 var RowSync = class {
   constructor(options) {
     this.options = options;
@@ -2006,6 +2020,7 @@ var RowSync = class {
       const armedKey = buttons.armed?.key;
       const pendingKey = buttons.pending?.key;
       const hasErrors = buttons.errors.size > 0;
+      const recallOffered = input.recallOffered !== false;
       const count = flow.childElementCount;
       let index = -1;
       for (let row = flow.firstElementChild; row !== null; row = row.nextElementSibling) {
@@ -2030,7 +2045,7 @@ var RowSync = class {
         const pending = pendingKey === key ? buttons.pending : null;
         const offer = offerOf(resolveRow(node), hidden);
         const error = offer.excluded === true ? offerError(offer, input.tombstoneErrors) : hasErrors ? buttons.errors.get(key) ?? null : null;
-        if (cached !== void 0 && cached.node === node && cached.hidden === isHidden && cached.offer === offer && cached.running === running && cached.revision === this.revision && cached.armed === armed && cached.pending === pending && cached.error === error && cached.wanted === wanted && (cached.cluster === null || cached.cluster.parentNode === row)) continue;
+        if (cached !== void 0 && cached.node === node && cached.hidden === isHidden && cached.offer === offer && cached.running === running && cached.revision === this.revision && cached.armed === armed && cached.pending === pending && cached.error === error && cached.wanted === wanted && cached.recallOffered === recallOffered && (cached.cluster === null || cached.cluster.parentNode === row)) continue;
         if ((cached === void 0 || cached.node !== node) && row.getAttribute(FLOW_KIND) !== node.kind) {
           unresolved.push(key);
           if (cached !== void 0) undecorateRow(row);
@@ -2039,7 +2054,7 @@ var RowSync = class {
         }
         const anchor = resolveRow(node);
         if (!wanted) this.lazy.observe(row, index);
-        const actions = running || !wanted ? NO_ACTIONS2 : offer.actions;
+        const actions = running || !wanted ? NO_ACTIONS2 : recallOffered ? offer.actions : withoutRecall(offer.actions);
         const fresh = cached !== void 0 && (cached.revision !== this.revision || cached.actions !== actions || cached.isStepRow !== anchor.isStepRow);
         const cluster = decorateRow(row, {
           hidden: isHidden,
@@ -2064,6 +2079,7 @@ var RowSync = class {
           actions,
           isStepRow: anchor.isStepRow,
           wanted,
+          recallOffered,
           cluster
         });
         touched++;
@@ -2497,11 +2513,13 @@ var import_jsx_runtime3 = require("react/jsx-runtime");
 var selectChat = (s) => s.chat;
 var selectRunning = (s) => s.running;
 var selectHasMore = (s) => s.hasMore;
+var selectRecallOffered = (s) => !composerReadOnly(s);
 var selectDraft = (s) => s.draft;
 function RecallOverlay({ sessionId, useSession, useInput, inputActions, kit }) {
   const chat = useSession(selectChat);
   const running = useSession(selectRunning);
   const hasMore = useSession(selectHasMore);
+  const recallOffered = useSession(selectRecallOffered);
   const replacements = useSession(selectReplacements);
   const locale = (0, import_react3.useSyncExternalStore)(kit.locale.subscribe, kit.locale.getSnapshot);
   const marker = (0, import_react3.useRef)(null);
@@ -2510,7 +2528,7 @@ function RecallOverlay({ sessionId, useSession, useInput, inputActions, kit }) {
   const imageNotice = (0, import_react3.useSyncExternalStore)(client.imageNotice.subscribe, client.imageNotice.getSnapshot);
   const tombstones = kit.tombstones.get(sessionId);
   (0, import_react3.useSyncExternalStore)(tombstones.subscribe, tombstones.getSnapshot);
-  client.setView({ chat, running, hasMore, replacements, localeRevision: locale.revision }, inputActions);
+  client.setView({ chat, running, hasMore, replacements, localeRevision: locale.revision, recallOffered }, inputActions);
   (0, import_react3.useLayoutEffect)(() => {
     client.setMarker(marker.current);
     client.pass();
@@ -2800,7 +2818,7 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
 }
 
 // src/client/build-stamp.ts
-var BUILD_STAMP = true ? "0.1.0+5f26284398" : "dev";
+var BUILD_STAMP = true ? "0.1.0+a8607e2d15" : "dev";
 
 // src/client/notices/notice-styles.ts
 var NOTICE_STYLE_TEXT = `

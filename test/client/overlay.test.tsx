@@ -322,6 +322,24 @@ describe('client overlay in the page', () => {
     assert.ok(late.querySelector('[data-message-recall-action="recall"]'))
   })
 
+  it('offers no Recall where DSH shows a read-only composer (a one-shot subagent record), and the other actions stay', async () => {
+    const m = await mount()
+    const actionsOf = (kind: string) => m.harness.keys(kind).map((key) => [...row(m, key).querySelectorAll('[data-message-recall-action]')].map((b) => b.getAttribute('data-message-recall-action')).join(','))
+    assert.deepEqual(actionsOf('user'), Array(4).fill('recall,delete,deleteFrom,exclude'))
+    await act(async () => m.harness.setSubagent({ address: { mode: 'one-shot' }, parentAvailable: true }))
+    await settle()
+    assert.deepEqual(actionsOf('user'), Array(4).fill('delete,deleteFrom,exclude'))
+    assert.deepEqual(actionsOf('steering'), ['delete,deleteFrom,exclude'])
+    // A continuable subagent whose parent is live keeps its composer, and so Recall.
+    await act(async () => m.harness.setSubagent({ address: { mode: 'continuable' }, parentAvailable: true }))
+    await settle()
+    assert.deepEqual(actionsOf('user'), Array(4).fill('recall,delete,deleteFrom,exclude'))
+    // Its parent gone and no turn running: DSH's read-only composer again.
+    await act(async () => m.harness.setSubagent({ address: { mode: 'continuable' }, parentAvailable: false }))
+    await settle()
+    assert.deepEqual(actionsOf('user'), Array(4).fill('delete,deleteFrom,exclude'))
+  })
+
   it('shows no buttons while the agent runs and restores them afterwards', async () => {
     const m = await mount()
     const count = m.container.querySelectorAll('[data-message-recall-action]').length
