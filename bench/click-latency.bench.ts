@@ -121,9 +121,15 @@ function split(t: Probes, clickAt: number): Split {
 
 /** One timed Delete: arm, then the second click; returns click → hidden and click → reply, ms. */
 async function timedDelete(page: Page, key: string): Promise<Split & { hidden: number }> {
-  await hoverRow(page, key)
-  await click(page, key, 'delete')
-  await waitArmed(page, key, 'delete')
+  // Arm, once more if the first press was lost (a click while the page was still settling a scroll).
+  for (let attempt = 1; ; attempt++) {
+    await hoverRow(page, key)
+    await click(page, key, 'delete')
+    const armed = await waitArmed(page, key, 'delete', 5_000).then(() => true, () => false)
+    if (armed) break
+    const error = await page.$eval(rowSelector(key), (row) => row.querySelector('[data-message-recall-error]')?.textContent ?? null)
+    if (attempt === 3) throw new Error(`Delete did not arm on row ${key} after 3 presses (row error: ${JSON.stringify(error)})`)
+  }
   await resetProbes(page)
   await click(page, key, 'delete')
   await page.waitForFunction((k) => ((window as any).__clickBench as Probes).hidden.some((h) => h.key === k), { timeout: 15_000, polling: 20 }, key)
