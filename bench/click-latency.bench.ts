@@ -4,9 +4,10 @@
  * click of Delete to the row hidden, and from the click of Recall to the text in the composer,
  * beside a floor measured on the same page in the same run.
  *
- * The session is a short one made through the real agent loop (the mock model answers each
- * prompt with one line). Every round takes turns: one Delete (arm, then the timed second click),
- * one Recall (timed), one floor sample. All times are read inside the page with
+ * The session is a short one made through the real agent loop (four turns; the mock model answers
+ * each prompt with one line). Every round takes turns on the second prompt: one Delete (arm, then
+ * the timed second click), put back with Undo, one floor sample, one Recall (timed), put back with
+ * Undo; the composer is emptied and the notice closed between them. All times are read inside the page with
  * `performance.now()`:
  * - the click: a capturing `click` listener on the window (before the plugin's own listener);
  * - the row hidden: a `MutationObserver` on `data-message-recall-hidden`, the row checked to have
@@ -26,11 +27,12 @@ import type { Page } from 'puppeteer-core'
 import { createSession, prompt, rpc, waitForTurnEnds } from '../tools/dsh-api'
 import { bootE2e, type E2e } from '../test/e2e/harness'
 import { hoverRow, openApp, rows, rowSelector, waitArmed, waitInPage } from '../test/e2e/ui'
-import { openExactSidebarEntry } from '../test/e2e/removals-ui'
+import { clickNotice, openExactSidebarEntry } from '../test/e2e/removals-ui'
 
 const ROUNDS = Number(process.env.CLICK_ROUNDS ?? 20)
 const TITLE = 'Click latency chat'
 const ROUTE = '/dsh-message-recall'
+let e2eShot: ((page: Page) => Promise<unknown>) | undefined
 
 /** The page's timing probes, installed before any script of the page runs. */
 const PROBES = `(() => {
@@ -127,8 +129,15 @@ async function timedDelete(page: Page, key: string): Promise<Split & { hidden: n
     await click(page, key, 'delete')
     const armed = await waitArmed(page, key, 'delete', 5_000).then(() => true, () => false)
     if (armed) break
-    const error = await page.$eval(rowSelector(key), (row) => row.querySelector('[data-message-recall-error]')?.textContent ?? null)
-    if (attempt === 3) throw new Error(`Delete did not arm on row ${key} after 3 presses (row error: ${JSON.stringify(error)})`)
+    if (attempt === 3) {
+      const state = await page.evaluate((sel) => {
+        const row = document.querySelector(sel)
+        const snap = (window as any).__DSH_MESSAGE_RECALL__.snapshot()
+        return JSON.stringify({ error: row?.querySelector('[data-message-recall-error]')?.textContent ?? null, running: snap?.running, buttons: snap?.buttons, clicks: (window as any).__clickBench.clicks.length, replies: (window as any).__clickBench.replies.length, cluster: row?.querySelector('[data-message-recall-actions]')?.outerHTML.slice(0, 400) })
+      }, rowSelector(key))
+      await e2eShot?.(page)
+      throw new Error(`Delete did not arm on row ${key} after 3 presses: ${state}`)
+    }
   }
   await resetProbes(page)
   await click(page, key, 'delete')
@@ -145,13 +154,29 @@ async function timedRecall(page: Page, key: string, text: string): Promise<Split
   await hoverRow(page, key)
   await resetProbes(page)
   await click(page, key, 'recall')
-  await page.waitForFunction((x) => ((window as any).__clickBench as Probes).composer.some((c) => c.text.startsWith(x)), { timeout: 15_000, polling: 20 }, text).catch(async (error: unknown) => {
+  await page.waitForFunction((x) => ((window as any).__clickBench as Probes).composer.some((c) => c.text === x), { timeout: 15_000, polling: 20 }, text).catch(async (error: unknown) => {
     throw new Error(`no composer text ${JSON.stringify(text)}: probes ${JSON.stringify(await probes(page))}, textarea ${JSON.stringify(await page.$eval('textarea', (t) => (t as HTMLTextAreaElement).value))}`, { cause: error })
   })
   await page.waitForFunction(() => ((window as any).__clickBench as Probes).replies.length >= 1, { timeout: 15_000, polling: 20 })
   const t = await probes(page)
   const clickAt = t.clicks.find((c) => c.action === 'recall')!.at
-  return { composer: t.composer.find((c) => c.text.startsWith(text))!.at - clickAt, ...split(t, clickAt) }
+  return { composer: t.composer.find((c) => c.text === text)!.at - clickAt, ...split(t, clickAt) }
+}
+
+/**
+ * Empty the composer and close the undo notice, so neither grows over the rows the next round
+ * clicks (the composer takes every recalled text).
+ */
+async function tidy(page: Page): Promise<void> {
+  await page.click('textarea')
+  await page.keyboard.down('Control')
+  await page.keyboard.press('KeyA')
+  await page.keyboard.up('Control')
+  await page.keyboard.press('Backspace')
+  await page.waitForFunction(() => (document.querySelector('textarea') as HTMLTextAreaElement | null)?.value === '', { timeout: 5_000, polling: 20 })
+  const dismiss = await page.$('[data-message-recall-undo] button[data-message-recall-undo-action="dismiss"]')
+  if (dismiss !== null) await dismiss.click().catch(() => {})
+  await page.waitForFunction(() => document.querySelector('[data-message-recall-undo]') === null, { timeout: 15_000, polling: 20 })
 }
 
 /** The floor: a `plan` round trip from the page plus the last sync pass's duration, ms. */
@@ -167,8 +192,9 @@ async function floorSample(page: Page, sessionId: string, seq: number): Promise<
 }
 
 async function main(): Promise<void> {
-  const turns = 2 * ROUNDS + 2
+  const turns = 4
   const e: E2e = await bootE2e('bench-click-latency', { title: TITLE })
+  e2eShot = (page) => e.shot(page, 'FAILED-arm')
   try {
     const sessionId = await createSession(e.url, e.workspace)
     for (let i = 0; i < turns; i++) await prompt(e.url, sessionId, `Bench prompt number ${i + 1}, please answer briefly.`)
@@ -185,15 +211,24 @@ async function main(): Promise<void> {
     const del: (Split & { hidden: number })[] = []
     const rec: (Split & { composer: number })[] = []
     const floor: { plan: number; pass: number }[] = []
+    const shownPrompts = (await promptRows(page)).length
+    // Every round acts on the second prompt and puts it back with the undo notice's Undo, so the
+    // session stays short and the rows stay where they are.
+    const putBack = async () => {
+      await clickNotice(page, 'undo')
+      await page.waitForFunction((n) => [...document.querySelectorAll<HTMLElement>('[data-chat-flow] > [data-chat-flow-kind="user"]')].filter((r) => r.getClientRects().length > 0).length === n, { timeout: 15_000, polling: 20 }, shownPrompts)
+    }
     for (let round = 0; round < ROUNDS; round++) {
-      const prompts = await promptRows(page)
-      // The last prompt stays: it holds the running composer context of the session.
-      const target = prompts.at(-2)!
+      const target = (await promptRows(page))[1]!
       del.push(await timedDelete(page, target.key))
-      floor.push(await floorSample(page, sessionId, await seqOf((await promptRows(page)).at(-2)!.key)))
-      const next = (await promptRows(page)).at(-2)!
-      const text = /Bench prompt number \d+, please answer briefly\./.exec(next.text)![0]
-      rec.push(await timedRecall(page, next.key, text))
+      await putBack()
+      await tidy(page)
+      const again = (await promptRows(page))[1]!
+      floor.push(await floorSample(page, sessionId, await seqOf(again.key)))
+      const text = /Bench prompt number \d+, please answer briefly\./.exec(again.text)![0]
+      rec.push(await timedRecall(page, again.key, text))
+      await putBack()
+      await tidy(page)
     }
     const f = floor.map((x) => x.plan + x.pass)
     const line = (label: string, xs: readonly number[], target?: number) => {
