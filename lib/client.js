@@ -2578,6 +2578,52 @@ function relistDroppedSessions(service) {
   };
 }
 
+// src/client/wire/prompt-retry.ts
+var PROMPT_RETRY_DELAYS_MS = Object.freeze([25, 50, 100, 200, 400]);
+var HOLD_REFUSAL = /cannot prepare session ".*" while it is live/su;
+function isHoldRefusal(body) {
+  if (typeof body !== "object" || body === null) return false;
+  const result = body.result;
+  if (typeof result !== "object" || result === null || result.ok !== false) return false;
+  const error = result.error;
+  if (typeof error !== "object" || error === null) return false;
+  const { code, message } = error;
+  return code === "internal" && typeof message === "string" && HOLD_REFUSAL.test(message);
+}
+function isPromptPost(input, init) {
+  const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+  const method = init?.method ?? (typeof input === "object" && !(input instanceof URL) ? input.method : "GET");
+  return method.toUpperCase() === "POST" && /\/api\/session\.prompt(?:[?#]|$)/u.test(url) && typeof init?.body === "string";
+}
+function promptRetryFetch(inner, wait, delaysMs = PROMPT_RETRY_DELAYS_MS) {
+  return async (input, init) => {
+    if (!isPromptPost(input, init)) return inner(input, init);
+    for (let attempt = 0; ; attempt++) {
+      const response = await inner(input, init);
+      const delay = delaysMs[attempt];
+      if (delay === void 0 || !response.ok) return response;
+      let body;
+      try {
+        body = await response.clone().json();
+      } catch {
+        return response;
+      }
+      if (!isHoldRefusal(body)) return response;
+      await wait(delay);
+    }
+  };
+}
+function installPromptRetry(page) {
+  const own = page.fetch;
+  const wrapper = promptRetryFetch((input, init) => own.call(page, input, init), (ms) => new Promise((resolve) => {
+    page.setTimeout(() => resolve(), ms);
+  }));
+  page.fetch = wrapper;
+  return () => {
+    if (page.fetch === wrapper) page.fetch = own;
+  };
+}
+
 // src/client/recall/page-images.ts
 function pageImageSource(get) {
   return {
@@ -2818,7 +2864,7 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
 }
 
 // src/client/build-stamp.ts
-var BUILD_STAMP = true ? "0.1.0+a8607e2d15" : "dev";
+var BUILD_STAMP = true ? "0.1.0+20ee318135" : "dev";
 
 // src/client/notices/notice-styles.ts
 var NOTICE_STYLE_TEXT = `
@@ -3673,6 +3719,7 @@ function apply(ctx, config) {
     return sessions === void 0 ? () => {
     } : relistDroppedSessions(sessions);
   }, "dsh-message-recall: stored sessions stay listed after a write");
+  ctx.effect(() => installPromptRetry(globalThis), "dsh-message-recall: a prompt refused while a write holds its session is sent again");
   const unsaved = new SessionStores((sessionId) => new UnsavedWrites({ sessionId, send }));
   const tombstones = new SessionStores((sessionId) => new TombstoneActions({ sessionId, send, openSession, unsaved: unsaved.get(sessionId) }));
   ctx.effect(() => () => {
