@@ -577,7 +577,7 @@ function markExcluded(row, label) {
   if (badge === null) {
     badge = row.ownerDocument.createElement("span");
     badge.setAttribute(EXCLUDED_ATTR.badge, "");
-    row.appendChild(badge);
+    row.insertBefore(badge, row.firstChild);
   }
   if (badge.textContent !== label) badge.textContent = label;
 }
@@ -663,6 +663,20 @@ function undecorateAll(root) {
 
 // src/client/Overlay.tsx
 var import_react3 = require("react");
+
+// src/client/wire/rc8.ts
+var FLOW_SELECTOR = "[data-chat-flow]";
+var CONVERSATION_SCROLL = "[data-conversation-scroll]";
+var FLOW_KEY = "data-chat-flow-key";
+var FLOW_KIND = "data-chat-flow-kind";
+var PROMPT_HOVER_ROOT = "[data-time-hover-root]";
+function composerReadOnly(snapshot) {
+  const subagent = snapshot.subagent;
+  if (subagent === void 0 || subagent === null) return false;
+  if (subagent.address.mode === "one-shot") return true;
+  if (subagent.parentAvailable === true) return false;
+  return snapshot.running !== true;
+}
 
 // src/shared/replace-op.ts
 function readReplaceOp(surfaceOp) {
@@ -1578,13 +1592,6 @@ function spanOf(spans, anchorSeq) {
   return found;
 }
 
-// src/client/wire/rc8.ts
-var FLOW_SELECTOR = "[data-chat-flow]";
-var CONVERSATION_SCROLL = "[data-conversation-scroll]";
-var FLOW_KEY = "data-chat-flow-key";
-var FLOW_KIND = "data-chat-flow-kind";
-var PROMPT_HOVER_ROOT = "[data-time-hover-root]";
-
 // src/client/rows/button-clicks.ts
 var ClickDelegate = class {
   constructor(options) {
@@ -1633,14 +1640,88 @@ function clusterPlace(input) {
   const centre = anchor === band ? anchor.top + (anchor.height - cluster.height) / 2 : anchor.top;
   return { top: Math.round(centre - row.top), right: Math.round(row.right - anchor.left + PLACE_GAP) };
 }
-function placeCluster(row) {
-  if (!PROMPT_KINDS.has(row.getAttribute(FLOW_KIND) ?? "")) return false;
-  let cluster = null;
+var overlaps = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+function freePlace(input) {
+  const { row, cluster, own, neighbours } = input;
+  const lines = [];
+  for (const box of own) {
+    const centre = (box.top + box.bottom) / 2;
+    if (!lines.some((line) => Math.abs(line - centre) < 1)) lines.push(centre);
+  }
+  lines.sort((a, b) => a - b);
+  const centred = (centre) => centre - cluster.height / 2;
+  const candidates = [
+    ...lines.length > 0 ? [centred(lines[0])] : [],
+    row.top - cluster.height - 1,
+    ...lines.slice(1).map(centred),
+    row.bottom + 1
+  ];
+  const content = [...own, ...neighbours];
+  for (const top of candidates) {
+    const box = { left: row.right - cluster.width, right: row.right, top, bottom: top + cluster.height };
+    if (!content.some((c) => overlaps(box, c))) return { top: Math.round(top - row.top), right: 0 };
+  }
+  return null;
+}
+function contentBoxes(row) {
+  const boxes = [];
+  collect(row, row.ownerDocument.createRange(), boxes);
+  return boxes;
+}
+function collect(parent, range, boxes) {
+  for (let node = parent.firstChild; node !== null; node = node.nextSibling) {
+    if (node.nodeType === 3) pushText(node, range, boxes);
+    else if (node.nodeType === 1) {
+      const element = node;
+      if (element.hasAttribute(ATTR.actions)) continue;
+      if (element.firstChild === null) {
+        const b = element.getBoundingClientRect();
+        if (b.width > 0 && b.height > 0) boxes.push(b);
+      } else collect(element, range, boxes);
+    }
+  }
+}
+function pushText(node, range, boxes) {
+  if (node.nodeType !== 3 || (node.textContent ?? "").trim() === "") return;
+  range.selectNodeContents(node);
+  for (const b of range.getClientRects()) if (b.width > 0 && b.height > 0) boxes.push(b);
+}
+function clusterIn(row) {
   for (let child = row.lastElementChild; child !== null; child = child.previousElementSibling) {
-    if (child.hasAttribute(ATTR.actions)) cluster = child;
+    if (child.hasAttribute(ATTR.actions)) return child;
+  }
+  return null;
+}
+function neighbour(row, direction) {
+  for (let el = row[direction]; el !== null; el = el[direction]) {
+    if (el.getClientRects().length > 0) return el;
+  }
+  return null;
+}
+function write(cluster, place) {
+  cluster.style.setProperty("--message-recall-top", `${place.top}px`);
+  cluster.style.setProperty("--message-recall-right", `${place.right}px`);
+  if (!cluster.hasAttribute(PLACED_ATTR)) cluster.setAttribute(PLACED_ATTR, "");
+}
+function placeCluster(row) {
+  const cluster = clusterIn(row);
+  if (cluster === null) return false;
+  if (!PROMPT_KINDS.has(row.getAttribute(FLOW_KIND) ?? "")) {
+    const size = cluster.getBoundingClientRect();
+    const before = neighbour(row, "previousElementSibling");
+    const after = neighbour(row, "nextElementSibling");
+    const place2 = freePlace({
+      row: row.getBoundingClientRect(),
+      cluster: { width: size.width, height: size.height },
+      own: contentBoxes(row),
+      neighbours: [...before === null ? [] : contentBoxes(before), ...after === null ? [] : contentBoxes(after)]
+    });
+    if (place2 === null) return false;
+    write(cluster, place2);
+    return true;
   }
   const root = row.querySelector(PROMPT_HOVER_ROOT);
-  if (cluster === null || root === null) return false;
+  if (root === null) return false;
   const stack = root.firstElementChild;
   const band = stack?.nextElementSibling ?? null;
   const place = clusterPlace({
@@ -1650,9 +1731,7 @@ function placeCluster(row) {
     stack: stack?.getBoundingClientRect() ?? null
   });
   if (place === null) return false;
-  cluster.style.setProperty("--message-recall-top", `${place.top}px`);
-  cluster.style.setProperty("--message-recall-right", `${place.right}px`);
-  if (!cluster.hasAttribute(PLACED_ATTR)) cluster.setAttribute(PLACED_ATTR, "");
+  write(cluster, place);
   return true;
 }
 var ClusterPlacement = class {
@@ -1985,6 +2064,13 @@ function offerError(offer, errors) {
 
 // src/client/rows/row-sync.ts
 var NO_ACTIONS2 = Object.freeze([]);
+var withoutRecallCache = /* @__PURE__ */ new WeakMap();
+function withoutRecall(actions) {
+  if (!actions.includes("recall")) return actions;
+  let kept = withoutRecallCache.get(actions);
+  if (kept === void 0) withoutRecallCache.set(actions, kept = Object.freeze(actions.filter((action) => action !== "recall")));
+  return kept;
+}
 var RowSync = class {
   constructor(options) {
     this.options = options;
@@ -2073,6 +2159,7 @@ var RowSync = class {
       const armedKey = buttons.armed?.key;
       const pendingKey = buttons.pending?.key;
       const hasErrors = buttons.errors.size > 0;
+      const recallOffered = input.recallOffered !== false;
       const count = flow.childElementCount;
       let index = -1;
       for (let row = flow.firstElementChild; row !== null; row = row.nextElementSibling) {
@@ -2097,7 +2184,7 @@ var RowSync = class {
         const pending = pendingKey === key2 ? buttons.pending : null;
         const offer = offerOf(resolveRow(node), hidden);
         const error = offer.excluded === true ? offerError(offer, input.tombstoneErrors) : hasErrors ? buttons.errors.get(key2) ?? null : null;
-        if (cached !== void 0 && cached.node === node && cached.hidden === isHidden && cached.offer === offer && cached.running === running && cached.revision === this.revision && cached.armed === armed && cached.pending === pending && cached.error === error && cached.wanted === wanted && (cached.cluster === null || cached.cluster.parentNode === row)) continue;
+        if (cached !== void 0 && cached.node === node && cached.hidden === isHidden && cached.offer === offer && cached.running === running && cached.revision === this.revision && cached.armed === armed && cached.pending === pending && cached.error === error && cached.wanted === wanted && cached.recallOffered === recallOffered && (cached.cluster === null || cached.cluster.parentNode === row)) continue;
         if ((cached === void 0 || cached.node !== node) && row.getAttribute(FLOW_KIND) !== node.kind) {
           unresolved.push(key2);
           if (cached !== void 0) undecorateRow(row);
@@ -2106,7 +2193,7 @@ var RowSync = class {
         }
         const anchor = resolveRow(node);
         if (!wanted) this.lazy.observe(row, index);
-        const actions = running || !wanted ? NO_ACTIONS2 : offer.actions;
+        const actions = running || !wanted ? NO_ACTIONS2 : recallOffered ? offer.actions : withoutRecall(offer.actions);
         const fresh = cached !== void 0 && (cached.revision !== this.revision || cached.actions !== actions || cached.isStepRow !== anchor.isStepRow);
         const cluster = decorateRow(row, {
           hidden: isHidden,
@@ -2131,6 +2218,7 @@ var RowSync = class {
           actions,
           isStepRow: anchor.isStepRow,
           wanted,
+          recallOffered,
           cluster
         });
         touched++;
@@ -2292,7 +2380,10 @@ var SessionClient = class {
     this.buttons = new ButtonStore({
       sessionId: options.sessionId,
       send: options.send,
-      onRecalled: (message) => this.recalled(message),
+      onRecalled: (message) => {
+        if (this.recallInFlight?.delivered === true) return;
+        this.recalled(message);
+      },
       onRemoved: (value) => {
         if (value.persisted) this.unsaved.settled();
         this.notice.show(value);
@@ -2320,6 +2411,8 @@ var SessionClient = class {
   disposed = false;
   /** Row key → the prompt's content as the page held it when Recall was pressed. */
   pageCopies = /* @__PURE__ */ new Map();
+  /** The recall whose request is in flight, and whether its text went to the composer already. */
+  recallInFlight = null;
   /**
    * Take the view of this render. Plain writes: safe to call while rendering.
    * @param view - what the overlay selected from the session snapshot.
@@ -2360,6 +2453,12 @@ var SessionClient = class {
       const content = isRecord(data) && Array.isArray(data.content) ? data.content : null;
       if (content === null) this.pageCopies.delete(target.key);
       else this.pageCopies.set(target.key, content);
+      if (this.buttons.getSnapshot().pending !== null) return this.buttons.press(target, this.expectation());
+      const inFlight = { key: target.key, seq: target.seq, delivered: false };
+      this.recallInFlight = inFlight;
+      return this.buttons.press(target, this.expectation()).finally(() => {
+        if (this.recallInFlight === inFlight) this.recallInFlight = null;
+      });
     }
     return this.buttons.press(target, this.expectation());
   }
@@ -2384,6 +2483,7 @@ var SessionClient = class {
     const state = this.buttons.getSnapshot();
     const record = this.sync.run({ ...view, buttons: state, tombstoneErrors: this.options.tombstones.getSnapshot().errors });
     this.options.debug.record(this.options.sessionId, record, () => this.expectation());
+    this.deliverLandedRecall(view);
     const started = view.running && !this.wasRunning;
     this.wasRunning = view.running;
     if (state.armed !== null && (started || record.hidden.hiddenKeys.has(state.armed.key))) this.buttons.disarm();
@@ -2425,6 +2525,20 @@ var SessionClient = class {
       drafts: images?.drafts(),
       addImages: addImages === void 0 ? void 0 : (ids) => addImages.call(actions, ids)
     }).then((outcome) => this.imageNotice.show(outcome.lost));
+  }
+  /**
+   * The recall in flight has its tombstone in the view (the live event comes before the reply,
+   * which waits for the durability flush): its text goes to the composer now, from the page's copy
+   * of the prompt, and the reply's copy is then dropped. A tombstone in the view is in effect, so
+   * the reply can only be a success or "applied, not yet saved", which both bring the text back.
+   */
+  deliverLandedRecall(view) {
+    const inFlight = this.recallInFlight;
+    if (inFlight === null || inFlight.delivered) return;
+    const content = this.pageCopies.get(inFlight.key);
+    if (content === void 0 || !recallInEvents(view.replacements, inFlight.seq)) return;
+    inFlight.delivered = true;
+    this.recalled(recalledMessage({ content }));
   }
   /** A recall failed without a refusal: if its tombstone landed, the page's copy of the prompt. */
   async confirmRecall(target) {
@@ -2538,11 +2652,13 @@ var import_jsx_runtime3 = require("react/jsx-runtime");
 var selectChat = (s) => s.chat;
 var selectRunning = (s) => s.running;
 var selectHasMore = (s) => s.hasMore;
+var selectRecallOffered = (s) => !composerReadOnly(s);
 var selectDraft = (s) => s.draft;
 function RecallOverlay({ sessionId, useSession, useInput, inputActions, kit }) {
   const chat = useSession(selectChat);
   const running = useSession(selectRunning);
   const hasMore = useSession(selectHasMore);
+  const recallOffered = useSession(selectRecallOffered);
   const replacements = useSession(selectReplacements);
   const locale = (0, import_react3.useSyncExternalStore)(kit.locale.subscribe, kit.locale.getSnapshot);
   const marker = (0, import_react3.useRef)(null);
@@ -2551,7 +2667,7 @@ function RecallOverlay({ sessionId, useSession, useInput, inputActions, kit }) {
   const imageNotice = (0, import_react3.useSyncExternalStore)(client.imageNotice.subscribe, client.imageNotice.getSnapshot);
   const tombstones = kit.tombstones.get(sessionId);
   (0, import_react3.useSyncExternalStore)(tombstones.subscribe, tombstones.getSnapshot);
-  client.setView({ chat, running, hasMore, replacements, localeRevision: locale.revision }, inputActions);
+  client.setView({ chat, running, hasMore, replacements, localeRevision: locale.revision, recallOffered }, inputActions);
   (0, import_react3.useLayoutEffect)(() => {
     client.setMarker(marker.current);
     client.pass();
@@ -2598,6 +2714,52 @@ function relistDroppedSessions(service) {
   return () => {
     stopped = true;
     unsubscribe();
+  };
+}
+
+// src/client/wire/prompt-retry.ts
+var PROMPT_RETRY_DELAYS_MS = Object.freeze([25, 50, 100, 200, 400]);
+var HOLD_REFUSAL = /cannot prepare session ".*" while it is live/su;
+function isHoldRefusal(body) {
+  if (typeof body !== "object" || body === null) return false;
+  const result = body.result;
+  if (typeof result !== "object" || result === null || result.ok !== false) return false;
+  const error = result.error;
+  if (typeof error !== "object" || error === null) return false;
+  const { code, message } = error;
+  return code === "internal" && typeof message === "string" && HOLD_REFUSAL.test(message);
+}
+function isPromptPost(input, init) {
+  const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+  const method = init?.method ?? (typeof input === "object" && !(input instanceof URL) ? input.method : "GET");
+  return method.toUpperCase() === "POST" && /\/api\/session\.prompt(?:[?#]|$)/u.test(url) && typeof init?.body === "string";
+}
+function promptRetryFetch(inner, wait, delaysMs = PROMPT_RETRY_DELAYS_MS) {
+  return async (input, init) => {
+    if (!isPromptPost(input, init)) return inner(input, init);
+    for (let attempt = 0; ; attempt++) {
+      const response = await inner(input, init);
+      const delay = delaysMs[attempt];
+      if (delay === void 0 || !response.ok) return response;
+      let body;
+      try {
+        body = await response.clone().json();
+      } catch {
+        return response;
+      }
+      if (!isHoldRefusal(body)) return response;
+      await wait(delay);
+    }
+  };
+}
+function installPromptRetry(page) {
+  const own = page.fetch;
+  const wrapper = promptRetryFetch((input, init) => own.call(page, input, init), (ms) => new Promise((resolve) => {
+    page.setTimeout(() => resolve(), ms);
+  }));
+  page.fetch = wrapper;
+  return () => {
+    if (page.fetch === wrapper) page.fetch = own;
   };
 }
 
@@ -2915,7 +3077,7 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
 }
 
 // src/client/build-stamp.ts
-var BUILD_STAMP = true ? "0.1.0+5403afa47c" : "dev";
+var BUILD_STAMP = true ? "0.1.0+ceaad85205" : "dev";
 
 // src/client/notices/notice-styles.ts
 var NOTICE_STYLE_TEXT = `
@@ -2993,7 +3155,7 @@ color:var(--dsw-alias-label-secondary,#444);cursor:pointer;white-space:nowrap;di
 [${ATTR.action}][${ATTR.busy}=true]{opacity:.6;cursor:progress}
 [${ATTR.error}]{font-size:12px;line-height:18px;padding:0 6px;max-width:320px;color:var(--dsw-alias-state-error-primary,#d93025)}
 [${EXCLUDED_ATTR.row}]>[data-slot]>*{opacity:.45}
-[${EXCLUDED_ATTR.badge}]{display:inline-block;margin:2px 0 0;padding:0 8px;border-radius:9px;font-size:12px;line-height:18px;
+[${EXCLUDED_ATTR.badge}]{display:block;width:fit-content;margin:0 0 4px;padding:0 8px;border-radius:9px;font-size:12px;line-height:18px;
 color:var(--dsw-alias-label-secondary,#555);background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.06))}
 `;
 
@@ -4668,6 +4830,7 @@ function apply(ctx, config) {
     return sessions === void 0 ? () => {
     } : relistDroppedSessions(sessions);
   }, "dsh-message-recall: stored sessions stay listed after a write");
+  ctx.effect(() => installPromptRetry(globalThis), "dsh-message-recall: a prompt refused while a write holds its session is sent again");
   const unsaved = new SessionStores((sessionId) => new UnsavedWrites({ sessionId, send }));
   const tombstones = new SessionStores((sessionId) => new TombstoneActions({ sessionId, send, openSession, unsaved: unsaved.get(sessionId) }));
   ctx.effect(() => () => {

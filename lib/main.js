@@ -1662,13 +1662,18 @@ function appendTitle(session, change) {
 
 // src/host/copy-title.ts
 var COPY_SUFFIX = /^(.*) \(copy(?: ([2-9]|[1-9]\d+))?\)$/su;
+var COPY_SUFFIX_ZH = /^(.*)（副本(?: ([2-9]|[1-9]\d+))?）$/su;
+function copySuffix(number, language) {
+  if (language === "zh") return number === 1 ? "（副本）" : `（副本 ${number}）`;
+  return number === 1 ? " (copy)" : ` (copy ${number})`;
+}
 function parseCopyTitle(title) {
-  const match = COPY_SUFFIX.exec(title);
+  const match = COPY_SUFFIX.exec(title) ?? COPY_SUFFIX_ZH.exec(title);
   if (match === null || match[1] === void 0 || match[1].length === 0) return { stem: title, number: 0 };
   return { stem: match[1], number: match[2] === void 0 ? 1 : Number(match[2]) };
 }
-function copyTitleNumbered(stem, number, maxBytes = Number.POSITIVE_INFINITY) {
-  const suffix = number === 1 ? " (copy)" : ` (copy ${number})`;
+function copyTitleNumbered(stem, number, maxBytes = Number.POSITIVE_INFINITY, language = "en") {
+  const suffix = copySuffix(number, language);
   const budget = maxBytes - Buffer.byteLength(suffix, "utf8");
   if (Buffer.byteLength(stem, "utf8") <= budget) return `${stem}${suffix}`;
   let cut = "";
@@ -1682,11 +1687,11 @@ function copyTitleNumbered(stem, number, maxBytes = Number.POSITIVE_INFINITY) {
   cut = cut.trimEnd();
   return cut.length === 0 ? suffix.trimStart() : `${cut}${suffix}`;
 }
-function nextCopyTitle(base, taken, maxBytes = Number.POSITIVE_INFINITY) {
+function nextCopyTitle(base, taken, maxBytes = Number.POSITIVE_INFINITY, language = "en") {
   const { stem, number } = parseCopyTitle(base);
   let next = number + 1;
-  while (taken.has(copyTitleNumbered(stem, next, maxBytes))) next++;
-  return copyTitleNumbered(stem, next, maxBytes);
+  while (taken.has(copyTitleNumbered(stem, next, maxBytes, language))) next++;
+  return copyTitleNumbered(stem, next, maxBytes, language);
 }
 function copiedTitle(tombstoneSeq, lookup, limits) {
   let base = titleBefore(tombstoneSeq, lookup)?.title;
@@ -2358,7 +2363,7 @@ async function forkBefore(services, request) {
       } catch (error) {
         throw forkFailed(subject, error);
       }
-      title = nextCopyTitle(base, taken, limits.maxTitleBytes);
+      title = nextCopyTitle(base, taken, limits.maxTitleBytes, services.language());
     }
     const persisted = await storeCopy(services, { id: forkedSessionId, plan, title, subject });
     return { title, persisted };
@@ -3483,6 +3488,14 @@ function followSideState(session, fromSeq, lookup, services) {
   return appended;
 }
 
+// src/host/ui-language.ts
+function uiLanguageOf(settings) {
+  const document = settings?.document;
+  const locale = typeof document === "object" && document !== null ? document.locale : void 0;
+  const preference = typeof locale === "object" && locale !== null ? locale.preference : void 0;
+  return preference === "zh" ? "zh" : "en";
+}
+
 // src/host/inherit-plan.ts
 function fateAction(via) {
   const excluded = ACTIONS[via.direct].effect === "excluded" && (via.onward === null || !takesOver(via.onward, "excluded"));
@@ -4042,6 +4055,7 @@ function apply(ctx, config) {
       effects: () => ({ meter: ctx.get("tokenMeter"), titleLimits: titleLimits(), warn }),
       fork: {
         titleLimits,
+        language: () => uiLanguageOf(ctx.get("settings")),
         workspaces: () => ctx.get("workspaceRegistry"),
         catalog: {
           live: () => ctx.sessions.list(),

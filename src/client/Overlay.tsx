@@ -7,7 +7,8 @@
  * - every render (any change of the chat store, the running flag, the replacement view, the
  *   button store or the locale) runs a pass before paint, and row mutations run one too;
  * - a recall puts the text into the composer with `inputActions.setDraft` and focuses the
- *   composer's textarea (rc.8 `InputActions` has no focus);
+ *   composer's textarea (rc.8 `InputActions` has no focus); where DSH shows a read-only composer
+ *   instead (a one-shot subagent record), no row offers Recall;
  * - any pointer press, focus move or Escape outside the armed button disarms it, and so does a
  *   turn starting.
  *
@@ -16,7 +17,7 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useSyncExternalStore } from 'react'
 import type { RecallSender } from './wire/api'
 import type { DebugRegistry } from './debug'
-import type { InputActions, InputState, LocaleService, SessionSnapshot, SnapshotSelectorHook, Translate } from './wire/rc8'
+import { composerReadOnly, type InputActions, type InputState, type LocaleService, type SessionSnapshot, type SnapshotSelectorHook, type Translate } from './wire/rc8'
 import { selectReplacements } from './wire/replacement-view'
 import { SessionClient } from './session-client'
 import type { SessionStores } from './stores/session-stores'
@@ -54,6 +55,7 @@ export interface RecallOverlayProps {
 const selectChat = (s: SessionSnapshot) => s.chat
 const selectRunning = (s: SessionSnapshot) => s.running
 const selectHasMore = (s: SessionSnapshot) => s.hasMore
+const selectRecallOffered = (s: SessionSnapshot) => !composerReadOnly(s)
 const selectDraft = (s: InputState) => s.draft
 
 /** The overlay entry component. */
@@ -61,6 +63,7 @@ export function RecallOverlay({ sessionId, useSession, useInput, inputActions, k
   const chat = useSession(selectChat)
   const running = useSession(selectRunning)
   const hasMore = useSession(selectHasMore)
+  const recallOffered = useSession(selectRecallOffered)
   const replacements = useSession(selectReplacements)
   const locale = useSyncExternalStore(kit.locale.subscribe, kit.locale.getSnapshot)
   const marker = useRef<HTMLSpanElement>(null)
@@ -70,7 +73,7 @@ export function RecallOverlay({ sessionId, useSession, useInput, inputActions, k
   // Re-render (and so run a pass) when a Restore or Open a copy is refused: excluded rows show it.
   const tombstones = kit.tombstones.get(sessionId)
   useSyncExternalStore(tombstones.subscribe, tombstones.getSnapshot)
-  client.setView({ chat, running, hasMore, replacements, localeRevision: locale.revision }, inputActions)
+  client.setView({ chat, running, hasMore, replacements, localeRevision: locale.revision, recallOffered }, inputActions)
 
   useLayoutEffect(() => {
     client.setMarker(marker.current)

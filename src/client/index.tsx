@@ -35,6 +35,7 @@ import { undecorateAll } from './rows/decorate'
 import { DICTIONARIES, LOCALE_NS } from './text/locales'
 import { RecallOverlay, type OverlayKit } from './Overlay'
 import { relistDroppedSessions, sessionOpener } from './wire/open-session'
+import { installPromptRetry } from './wire/prompt-retry'
 import type { ConversationEventRegistry, ConversationViewRegistry, LocaleService, SessionsService, SlotService } from './wire/rc8'
 import { pageImageSource } from './recall/page-images'
 import { RemovedButton } from './panel/RemovedPanel'
@@ -123,6 +124,7 @@ export function apply(ctx: ClientContext, config?: ClientConfig): void {
     const sessions = ctx.get('sessions') as SessionsService | undefined
     return sessions === undefined ? () => {} : relistDroppedSessions(sessions)
   }, 'dsh-message-recall: stored sessions stay listed after a write')
+  ctx.effect(() => installPromptRetry(globalThis as unknown as Parameters<typeof installPromptRetry>[0]), 'dsh-message-recall: a prompt refused while a write holds its session is sent again')
   const unsaved = new SessionStores((sessionId) => new UnsavedWrites({ sessionId, send }))
   const tombstones = new SessionStores((sessionId) => new TombstoneActions({ sessionId, send, openSession, unsaved: unsaved.get(sessionId) }))
   ctx.effect(() => () => {

@@ -93,6 +93,8 @@ export class SessionClient {
   private disposed = false
   /** Row key → the prompt's content as the page held it when Recall was pressed. */
   private readonly pageCopies = new Map<string, readonly unknown[]>()
+  /** The recall whose request is in flight, and whether its text went to the composer already. */
+  private recallInFlight: { readonly key: string; readonly seq: number; delivered: boolean } | null = null
 
   constructor(private readonly options: SessionClientOptions) {
     const timers = options.timers === undefined ? {} : { timers: options.timers }
@@ -102,7 +104,11 @@ export class SessionClient {
     this.buttons = new ButtonStore({
       sessionId: options.sessionId,
       send: options.send,
-      onRecalled: (message) => this.recalled(message),
+      onRecalled: (message) => {
+        // The text went to the composer already when the tombstone reached the view (see pass()).
+        if (this.recallInFlight?.delivered === true) return
+        this.recalled(message)
+      },
       onRemoved: (value) => {
         if (value.persisted) this.unsaved.settled()
         this.notice.show(value)
@@ -159,6 +165,12 @@ export class SessionClient {
       const content = isRecord(data) && Array.isArray(data.content) ? data.content as readonly unknown[] : null
       if (content === null) this.pageCopies.delete(target.key)
       else this.pageCopies.set(target.key, content)
+      if (this.buttons.getSnapshot().pending !== null) return this.buttons.press(target, this.expectation())
+      const inFlight = { key: target.key, seq: target.seq, delivered: false }
+      this.recallInFlight = inFlight
+      return this.buttons.press(target, this.expectation()).finally(() => {
+        if (this.recallInFlight === inFlight) this.recallInFlight = null
+      })
     }
     return this.buttons.press(target, this.expectation())
   }
@@ -185,6 +197,7 @@ export class SessionClient {
     const state = this.buttons.getSnapshot()
     const record = this.sync.run({ ...view, buttons: state, tombstoneErrors: this.options.tombstones.getSnapshot().errors })
     this.options.debug.record(this.options.sessionId, record, () => this.expectation())
+    this.deliverLandedRecall(view)
     const started = view.running && !this.wasRunning
     this.wasRunning = view.running
     if (state.armed !== null && (started || record.hidden.hiddenKeys.has(state.armed.key))) this.buttons.disarm()
@@ -228,6 +241,21 @@ export class SessionClient {
       drafts: images?.drafts(),
       addImages: addImages === undefined ? undefined : (ids) => addImages.call(actions, ids),
     }).then((outcome) => this.imageNotice.show(outcome.lost))
+  }
+
+  /**
+   * The recall in flight has its tombstone in the view (the live event comes before the reply,
+   * which waits for the durability flush): its text goes to the composer now, from the page's copy
+   * of the prompt, and the reply's copy is then dropped. A tombstone in the view is in effect, so
+   * the reply can only be a success or "applied, not yet saved", which both bring the text back.
+   */
+  private deliverLandedRecall(view: SessionViewInput): void {
+    const inFlight = this.recallInFlight
+    if (inFlight === null || inFlight.delivered) return
+    const content = this.pageCopies.get(inFlight.key)
+    if (content === undefined || !recallInEvents(view.replacements, inFlight.seq)) return
+    inFlight.delivered = true
+    this.recalled(recalledMessage({ content }))
   }
 
   /** A recall failed without a refusal: if its tombstone landed, the page's copy of the prompt. */

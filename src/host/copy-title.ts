@@ -8,7 +8,8 @@
  * "<title> (copy) (copy)". Unlike Branch, a number already taken by another session is skipped,
  * so two copies of one session never share a title. A title longer than the session-title
  * service allows (`dsh-session-title` config `maxTitleBytes`) loses the end of its stem, never its
- * copy number.
+ * copy number. In the Chinese UI the word is "（副本）", "（副本 2）", …; either spelling is read
+ * back as a copy number, so the numbers go on across a change of language.
  *
  * @module dsh-message-recall/host/copy-title
  */
@@ -25,16 +26,26 @@ export interface CopyName {
   readonly number: number
 }
 
+/** The language a copy's title is written in (the DSH UI's languages, `dsh-client-locale` `LOCALE_IDS`). */
+export type CopyTitleLanguage = 'en' | 'zh'
+
 // "(copy 1)" is not this scheme's spelling, so it stays part of the stem.
 const COPY_SUFFIX = /^(.*) \(copy(?: ([2-9]|[1-9]\d+))?\)$/su
+const COPY_SUFFIX_ZH = /^(.*)（副本(?: ([2-9]|[1-9]\d+))?）$/su
+
+/** The copy suffix with a given number in a language: " (copy)", " (copy 2)"; "（副本）", "（副本 2）". */
+function copySuffix(number: number, language: CopyTitleLanguage): string {
+  if (language === 'zh') return number === 1 ? '（副本）' : `（副本 ${number}）`
+  return number === 1 ? ' (copy)' : ` (copy ${number})`
+}
 
 /**
  * Split a title into its stem and copy number.
  * @param title - any title.
- * @returns e.g. `"Plan (copy 3)"` → `{ stem: 'Plan', number: 3 }`; `"Plan"` → `{ stem: 'Plan', number: 0 }`.
+ * @returns e.g. `"Plan (copy 3)"` or `"Plan（副本 3）"` → `{ stem: 'Plan', number: 3 }`; `"Plan"` → `{ stem: 'Plan', number: 0 }`.
  */
 export function parseCopyTitle(title: string): CopyName {
-  const match = COPY_SUFFIX.exec(title)
+  const match = COPY_SUFFIX.exec(title) ?? COPY_SUFFIX_ZH.exec(title)
   if (match === null || match[1] === undefined || match[1].length === 0) return { stem: title, number: 0 }
   return { stem: match[1], number: match[2] === undefined ? 1 : Number(match[2]) }
 }
@@ -44,10 +55,12 @@ export function parseCopyTitle(title: string): CopyName {
  * @param stem - the copied title's stem.
  * @param number - 1 or more.
  * @param maxBytes - the longest title in UTF-8 bytes; the stem is cut at a code point to fit.
- * @returns `"<stem> (copy)"` for 1, `"<stem> (copy <number>)"` above.
+ * @param language - the UI language the suffix is written in (default English).
+ * @returns `"<stem> (copy)"` for 1, `"<stem> (copy <number>)"` above; in Chinese
+ *   `"<stem>（副本）"` and `"<stem>（副本 <number>）"`.
  */
-export function copyTitleNumbered(stem: string, number: number, maxBytes = Number.POSITIVE_INFINITY): string {
-  const suffix = number === 1 ? ' (copy)' : ` (copy ${number})`
+export function copyTitleNumbered(stem: string, number: number, maxBytes = Number.POSITIVE_INFINITY, language: CopyTitleLanguage = 'en'): string {
+  const suffix = copySuffix(number, language)
   const budget = maxBytes - Buffer.byteLength(suffix, 'utf8')
   if (Buffer.byteLength(stem, 'utf8') <= budget) return `${stem}${suffix}`
   let cut = ''
@@ -68,13 +81,14 @@ export function copyTitleNumbered(stem: string, number: number, maxBytes = Numbe
  * @param base - the copied conversation's title (itself possibly a copy's).
  * @param taken - the titles of the sessions that exist, compared exactly.
  * @param maxBytes - the longest title in UTF-8 bytes (see {@link copyTitleNumbered}).
+ * @param language - the UI language the suffix is written in (default English).
  * @returns a title not in `taken`.
  */
-export function nextCopyTitle(base: string, taken: ReadonlySet<string>, maxBytes = Number.POSITIVE_INFINITY): string {
+export function nextCopyTitle(base: string, taken: ReadonlySet<string>, maxBytes = Number.POSITIVE_INFINITY, language: CopyTitleLanguage = 'en'): string {
   const { stem, number } = parseCopyTitle(base)
   let next = number + 1
-  while (taken.has(copyTitleNumbered(stem, next, maxBytes))) next++
-  return copyTitleNumbered(stem, next, maxBytes)
+  while (taken.has(copyTitleNumbered(stem, next, maxBytes, language))) next++
+  return copyTitleNumbered(stem, next, maxBytes, language)
 }
 
 /**

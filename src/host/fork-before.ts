@@ -21,7 +21,7 @@
 import { randomUUID } from 'node:crypto'
 import type { SessionEvent, SessionHeader, SessionId } from '@deepseek-ai/dsh-session'
 import type { ForkBeforeValue } from '../shared/protocol'
-import { copiedTitle, nextCopyTitle } from './copy-title'
+import { copiedTitle, nextCopyTitle, type CopyTitleLanguage } from './copy-title'
 import { planFork, type ForkRefusal } from './fork-plan'
 import { readForkSource, type ForkSource, type ForkSourceServices, type StoredLogReader } from './fork-source'
 import { forkFailed, storeCopy, type CopyStoreServices } from './fork-store'
@@ -52,6 +52,8 @@ export interface ForkServices extends Omit<ForkSourceServices, 'stored'>, CopySt
   /** Live and stored sessions, and the projection cache when loaded. */
   readonly catalog: SessionCatalog
   readonly titleLimits: () => TitleLimits
+  /** The language of the person's UI, for the copy's title (`ui-language.ts`). */
+  readonly language: () => CopyTitleLanguage
   warn(message: string): void
 }
 
@@ -122,7 +124,7 @@ export async function forkBefore(services: ForkServices, request: ForkBeforeRequ
       } catch (error) {
         throw forkFailed(subject, error)
       }
-      title = nextCopyTitle(base, taken, limits.maxTitleBytes)
+      title = nextCopyTitle(base, taken, limits.maxTitleBytes, services.language())
     }
     const persisted = await storeCopy(services, { id: forkedSessionId, plan, title, subject })
     return { title, persisted }

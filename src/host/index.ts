@@ -41,6 +41,7 @@ import type { ProjectionCacheReader, StoredTitleReader } from './session-titles'
 import type { MessagePricer } from './shadow-price'
 import { titleLimitsOf } from './title'
 import { followSideState } from './side-state'
+import { uiLanguageOf, type SettingsDocumentReader } from './ui-language'
 import { followPrompt } from './write-effects'
 import { RemovalInheritance, type SuffixReader } from './inherit-removals'
 import { WriteQueue } from './write-queue'
@@ -110,6 +111,7 @@ export function apply(ctx: Context, config: Partial<MessageRecallConfig> | undef
       effects: () => ({ meter: ctx.get('tokenMeter') as MessagePricer | undefined, titleLimits: titleLimits(), warn }),
       fork: {
         titleLimits,
+        language: () => uiLanguageOf(ctx.get('settings') as SettingsDocumentReader | undefined),
         workspaces: () => ctx.get('workspaceRegistry') as WorkspaceLookup | undefined,
         catalog: {
           live: () => ctx.sessions.list(),

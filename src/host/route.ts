@@ -35,7 +35,7 @@ export interface RouteServices extends Omit<RemovalServices, 'tombstoneText' | '
   /** Stored-log summaries for `inspect`. */
   readonly diskSummaries: DiskSummaryCache
   /** The child-fiber, workspace, session catalog and title services of `forkBefore`. */
-  readonly fork: Pick<ForkServices, 'inChildFiber' | 'workspaces' | 'catalog' | 'titleLimits'>
+  readonly fork: Pick<ForkServices, 'inChildFiber' | 'workspaces' | 'catalog' | 'titleLimits' | 'language'>
   /** Where unexpected failures are reported (the plugin's logger). */
   warn(message: string): void
 }

@@ -205,6 +205,32 @@ describe('client overlay in the page', () => {
     assert.equal(m.container.querySelector('[data-message-recall-notice]'), null)
   })
 
+  it('puts a recall\'s text into the composer when its tombstone arrives live, before the reply, and only once', async () => {
+    const m = await mount()
+    const key = m.harness.keys('user')[1]!
+    const seq = seqOf(m, key)
+    const base = hostLike(m.session, m.harness, { [seq]: [seq] })
+    // The host appends (the live event reaches the page) and answers only after its flush.
+    let release = () => {}
+    const replied = new Promise<void>((resolve) => { release = resolve })
+    m.host.script = async (body) => {
+      const answer = base(body)
+      await replied
+      return answer
+    }
+    await act(async () => m.composer.type('half-written idea'))
+    await click(buttonOf(m, key, 'recall'))
+    await waitFor(() => m.composer.draft === 'list the sources\n\nhalf-written idea', 'the recalled text in the composer before the reply')
+    assert.equal(row(m, key).hasAttribute('data-message-recall-hidden'), true)
+    assert.equal(m.host.of('recall').length, 1)
+    await act(async () => {
+      release()
+      await settle()
+    })
+    await settle()
+    assert.equal(m.composer.draft, 'list the sources\n\nhalf-written idea', 'the reply brings the text no second time')
+  })
+
   it('shows a short localized error on the row and changes nothing', async () => {
     const m = await mount()
     const key = m.harness.keys('user')[0]!
@@ -294,6 +320,24 @@ describe('client overlay in the page', () => {
     const late = m.container.querySelector('[data-chat-flow-key$="late"]')!
     assert.equal(late.hasAttribute('data-message-recall-hidden'), false)
     assert.ok(late.querySelector('[data-message-recall-action="recall"]'))
+  })
+
+  it('offers no Recall where DSH shows a read-only composer (a one-shot subagent record), and the other actions stay', async () => {
+    const m = await mount()
+    const actionsOf = (kind: string) => m.harness.keys(kind).map((key) => [...row(m, key).querySelectorAll('[data-message-recall-action]')].map((b) => b.getAttribute('data-message-recall-action')).join(','))
+    assert.deepEqual(actionsOf('user'), Array(4).fill('recall,delete,deleteFrom,exclude'))
+    await act(async () => m.harness.setSubagent({ address: { mode: 'one-shot' }, parentAvailable: true }))
+    await settle()
+    assert.deepEqual(actionsOf('user'), Array(4).fill('delete,deleteFrom,exclude'))
+    assert.deepEqual(actionsOf('steering'), ['delete,deleteFrom,exclude'])
+    // A continuable subagent whose parent is live keeps its composer, and so Recall.
+    await act(async () => m.harness.setSubagent({ address: { mode: 'continuable' }, parentAvailable: true }))
+    await settle()
+    assert.deepEqual(actionsOf('user'), Array(4).fill('recall,delete,deleteFrom,exclude'))
+    // Its parent gone and no turn running: DSH's read-only composer again.
+    await act(async () => m.harness.setSubagent({ address: { mode: 'continuable' }, parentAvailable: false }))
+    await settle()
+    assert.deepEqual(actionsOf('user'), Array(4).fill('delete,deleteFrom,exclude'))
   })
 
   it('shows no buttons while the agent runs and restores them afterwards', async () => {

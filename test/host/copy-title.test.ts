@@ -26,6 +26,18 @@ describe('copy titles', () => {
     assert.equal(nextCopyTitle('Plan (copy 2)', new Set(['Plan (copy 3)', 'Plan (copy 4)'])), 'Plan (copy 5)')
   })
 
+  it('writes the Chinese suffix in the Chinese UI and reads either spelling back as a copy number', () => {
+    assert.equal(nextCopyTitle('计划', new Set(), Number.POSITIVE_INFINITY, 'zh'), '计划（副本）')
+    assert.equal(nextCopyTitle('计划', new Set(['计划（副本）']), Number.POSITIVE_INFINITY, 'zh'), '计划（副本 2）')
+    assert.deepEqual(parseCopyTitle('计划（副本 3）'), { stem: '计划', number: 3 })
+    assert.deepEqual(parseCopyTitle('计划（副本）'), { stem: '计划', number: 1 })
+    assert.deepEqual(parseCopyTitle('（副本）'), { stem: '（副本）', number: 0 })
+    assert.equal(nextCopyTitle('Plan (copy)', new Set(['Plan']), Number.POSITIVE_INFINITY, 'zh'), 'Plan（副本 2）', 'the numbers go on across languages')
+    assert.equal(nextCopyTitle('Plan（副本 2）', new Set(), Number.POSITIVE_INFINITY, 'en'), 'Plan (copy 3)')
+    // "（副本）" is 12 bytes: 22 three-byte characters (66 bytes) fit beside it within 80, a 23rd would not.
+    assert.equal(copyTitleNumbered('日'.repeat(30), 1, 80, 'zh'), `${'日'.repeat(22)}（副本）`)
+  })
+
   it('cuts the stem, never the copy number, to fit the longest title, at a code point', () => {
     assert.equal(copyTitleNumbered('a'.repeat(80), 2, 80), `${'a'.repeat(71)} (copy 2)`)
     assert.equal(copyTitleNumbered('a'.repeat(73), 1, 80), `${'a'.repeat(73)} (copy)`)

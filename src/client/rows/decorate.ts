@@ -119,7 +119,8 @@ function applyIdle(button: HTMLElement, action: RowAction, isStepRow: boolean, t
 }
 
 /**
- * Mark a row excluded (attribute and label) or clear the mark.
+ * Mark a row excluded (attribute and label) or clear the mark. The label is the row's first child,
+ * so it sits above the dimmed content it names.
  * @param row - the row element.
  * @param label - the label text, or `null` to clear.
  */
@@ -137,7 +138,8 @@ function markExcluded(row: HTMLElement, label: string | null): void {
   if (badge === null) {
     badge = row.ownerDocument.createElement('span')
     badge.setAttribute(EXCLUDED_ATTR.badge, '')
-    row.appendChild(badge)
+    // First in the row, above its dimmed content: at the end it would sit next to the row below.
+    row.insertBefore(badge, row.firstChild)
   }
   if (badge.textContent !== label) badge.textContent = label
 }

@@ -25,6 +25,6 @@ color:var(--dsw-alias-label-secondary,#444);cursor:pointer;white-space:nowrap;di
 [${ATTR.action}][${ATTR.busy}=true]{opacity:.6;cursor:progress}
 [${ATTR.error}]{font-size:12px;line-height:18px;padding:0 6px;max-width:320px;color:var(--dsw-alias-state-error-primary,#d93025)}
 [${EXCLUDED_ATTR.row}]>[data-slot]>*{opacity:.45}
-[${EXCLUDED_ATTR.badge}]{display:inline-block;margin:2px 0 0;padding:0 8px;border-radius:9px;font-size:12px;line-height:18px;
+[${EXCLUDED_ATTR.badge}]{display:block;width:fit-content;margin:0 0 4px;padding:0 8px;border-radius:9px;font-size:12px;line-height:18px;
 color:var(--dsw-alias-label-secondary,#555);background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.06))}
 `

@@ -43,6 +43,8 @@ export interface SyncInput {
   readonly localeRevision: number
   /** Refusals of Restore / Open a copy by tombstone seq, shown on the rows of an exclusion. */
   readonly tombstoneErrors?: ReadonlyMap<number, TombstoneError>
+  /** `false` where the composer is read-only (`wire/rc8.ts` `composerReadOnly`): no row offers Recall. Default `true`. */
+  readonly recallOffered?: boolean
 }
 
 /** What one pass saw and did (the debug snapshot is built from it). */
@@ -85,10 +87,20 @@ interface RowCache {
   readonly actions: readonly RowAction[]
   readonly isStepRow: boolean
   readonly wanted: boolean
+  readonly recallOffered: boolean
   readonly cluster: HTMLElement | null
 }
 
 const NO_ACTIONS: readonly RowAction[] = Object.freeze([])
+
+/** Each offer's actions without Recall, one array per offer's array (a stable identity keeps clusters). */
+const withoutRecallCache = new WeakMap<readonly RowAction[], readonly RowAction[]>()
+function withoutRecall(actions: readonly RowAction[]): readonly RowAction[] {
+  if (!actions.includes('recall')) return actions
+  let kept = withoutRecallCache.get(actions)
+  if (kept === undefined) withoutRecallCache.set(actions, kept = Object.freeze(actions.filter((action) => action !== 'recall')))
+  return kept
+}
 
 /** Runs sync passes for one session's overlay; see the module description. */
 export class RowSync {
@@ -182,6 +194,7 @@ export class RowSync {
       const armedKey = buttons.armed?.key
       const pendingKey = buttons.pending?.key
       const hasErrors = buttons.errors.size > 0
+      const recallOffered = input.recallOffered !== false
       const count = flow.childElementCount
       let index = -1
       for (let row = flow.firstElementChild; row !== null; row = row.nextElementSibling) {
@@ -208,7 +221,7 @@ export class RowSync {
         const error = offer.excluded === true ? offerError(offer, input.tombstoneErrors) : hasErrors ? buttons.errors.get(key) ?? null : null
         if (cached !== undefined && cached.node === node && cached.hidden === isHidden && cached.offer === offer && cached.running === running
           && cached.revision === this.revision && cached.armed === armed && cached.pending === pending && cached.error === error
-          && cached.wanted === wanted && (cached.cluster === null || cached.cluster.parentNode === row)) continue
+          && cached.wanted === wanted && cached.recallOffered === recallOffered && (cached.cluster === null || cached.cluster.parentNode === row)) continue
         if ((cached === undefined || cached.node !== node) && row.getAttribute(FLOW_KIND) !== node.kind) {
           unresolved.push(key)
           if (cached !== undefined) undecorateRow(row)
@@ -217,7 +230,7 @@ export class RowSync {
         }
         const anchor = resolveRow(node)
         if (!wanted) this.lazy.observe(row, index)
-        const actions = running || !wanted ? NO_ACTIONS : offer.actions
+        const actions = running || !wanted ? NO_ACTIONS : recallOffered ? offer.actions : withoutRecall(offer.actions)
         const fresh = cached !== undefined && (cached.revision !== this.revision || cached.actions !== actions || cached.isStepRow !== anchor.isStepRow)
         const cluster = decorateRow(row as HTMLElement, {
           hidden: isHidden, excluded: offer.excluded === true, actions, isStepRow: anchor.isStepRow, armed, pending, error,
@@ -226,7 +239,7 @@ export class RowSync {
         // A new cluster on a row the pointer or focus is already in: no enter event will place it.
         if (cluster !== null && cluster !== cached?.cluster && isEngaged(row)) placeCluster(row)
         this.cache.set(row, {
-          node, hidden: isHidden, offer, running, revision: this.revision, armed, pending, error, actions, isStepRow: anchor.isStepRow, wanted, cluster,
+          node, hidden: isHidden, offer, running, revision: this.revision, armed, pending, error, actions, isStepRow: anchor.isStepRow, wanted, recallOffered, cluster,
         })
         touched++
       }

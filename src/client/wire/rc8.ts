@@ -90,6 +90,28 @@ export interface SessionSnapshot {
   readonly running: boolean
   /** Older history exists outside the loaded window. */
   readonly hasMore: boolean
+  /**
+   * The subagent this window shows, or `null` for a top-level session (`dsh-client-runtime`
+   * `SessionManager` snapshot): its address (`mode` `'one-shot'` or continuable) and whether its
+   * parent session is live.
+   */
+  readonly subagent?: { readonly address: { readonly mode?: string }; readonly parentAvailable?: boolean } | null
+}
+
+/**
+ * Whether the window's composer is DSH's read-only stand-in, so text put back into the composer
+ * would go nowhere: the same rule as `dsh-client-ui-subagent` `selectReadOnlySubagent`, which
+ * claims the `conversation.composer` seat for a one-shot subagent record, and for a continuable
+ * subagent whose parent is not live while no turn runs.
+ * @param snapshot - the session snapshot.
+ * @returns `true` when the composer is read-only.
+ */
+export function composerReadOnly(snapshot: Pick<SessionSnapshot, 'subagent' | 'running'>): boolean {
+  const subagent = snapshot.subagent
+  if (subagent === undefined || subagent === null) return false
+  if (subagent.address.mode === 'one-shot') return true
+  if (subagent.parentAvailable === true) return false
+  return snapshot.running !== true
 }
 
 /** `useSession` / `useInput`: select from a snapshot store, re-rendering when the selection changes. */

@@ -33,6 +33,7 @@ export class SessionHarness {
   snapshot!: SessionSnapshot
   private running = false
   private hasMore = false
+  private subagent: SessionSnapshot['subagent'] = null
   private readonly listeners = new Set<() => void>()
 
   constructor(readonly sessionId: string, events: unknown, views: unknown) {
@@ -62,6 +63,12 @@ export class SessionHarness {
 
   setRunning(running: boolean): void {
     this.running = running
+    this.publish()
+  }
+
+  /** The subagent the window shows (`SessionSnapshot.subagent`), or `null` for a top-level session. */
+  setSubagent(subagent: SessionSnapshot['subagent']): void {
+    this.subagent = subagent ?? null
     this.publish()
   }
 
@@ -102,6 +109,7 @@ export class SessionHarness {
       chat: this.assembler.snapshot('chat'),
       running: this.running,
       hasMore: this.hasMore,
+      subagent: this.subagent,
     } as SessionSnapshot
     for (const listener of [...this.listeners]) listener()
   }

@@ -1,0 +1,257 @@
+/**
+ * `npm run bench -- click-latency`: the click as the person feels it, in the real rc.8 web host
+ * and headless Chromium (the end-to-end suite's set-up, `test/e2e/harness.ts`): from the second
+ * click of Delete to the row hidden, and from the click of Recall to the text in the composer,
+ * beside a floor measured on the same page in the same run.
+ *
+ * The session is a short one made through the real agent loop (four turns; the mock model answers
+ * each prompt with one line). Every round takes turns on the second prompt: one Delete (arm, then
+ * the timed second click), put back with Undo, one floor sample, one Recall (timed), put back with
+ * Undo; the composer is emptied and the notice closed between them. All times are read inside the page with
+ * `performance.now()`:
+ * - the click: a capturing `click` listener on the window (before the plugin's own listener);
+ * - the row hidden: a `MutationObserver` on `data-message-recall-hidden`, the row checked to have
+ *   no box any more;
+ * - the text in the composer: the textarea's `value` setter, wrapped before the page loads;
+ * - the reply: `fetch` to the plugin's route, wrapped, and the tombstone's live event: the first
+ *   frame on the page's event sockets (`WebSocket`, wrapped) that carries a tombstone of this plugin,
+ *   so the click's time splits into the request, the live event, the reply and what came after;
+ * - the floor: the route's round trip for a `plan` of the same kind of row, sent by `fetch` from
+ *   the page, plus the duration of the sync pass that hid the row (the debug hook's last pass).
+ *
+ * Targets (printed, not asserted): second click → row hidden ≤ 16 ms (one frame), Recall →
+ * composer ≤ 33 ms (two frames), each with its ratio to the floor and `met` or `MISS`.
+ * `CLICK_ROUNDS` sets the rounds (default 20).
+ */
+import type { Page } from 'puppeteer-core'
+import { createSession, prompt, rpc, waitForTurnEnds } from '../tools/dsh-api'
+import { bootE2e, type E2e } from '../test/e2e/harness'
+import { hoverRow, openApp, rows, rowSelector, waitArmed, waitInPage } from '../test/e2e/ui'
+import { clickNotice, openExactSidebarEntry } from '../test/e2e/removals-ui'
+
+const ROUNDS = Number(process.env.CLICK_ROUNDS ?? 20)
+const TITLE = 'Click latency chat'
+const ROUTE = '/dsh-message-recall'
+let e2eShot: ((page: Page) => Promise<unknown>) | undefined
+
+/** The page's timing probes, installed before any script of the page runs. */
+const PROBES = `(() => {
+  const t = { clicks: [], replies: [], hidden: [], composer: [], live: [], framesBefore: 0 }
+  window.__clickBench = t
+  addEventListener('click', (ev) => {
+    const b = ev.target && ev.target.closest && ev.target.closest('[data-message-recall-action]')
+    if (b) t.clicks.push({ at: performance.now(), action: b.getAttribute('data-message-recall-action'), armed: b.getAttribute('data-armed') === 'true' })
+  }, true)
+  const RealSocket = window.WebSocket
+  window.WebSocket = class extends RealSocket {
+    constructor(...args) {
+      super(...args)
+      this.addEventListener('message', (ev) => {
+        if (typeof ev.data !== 'string') return
+        if (ev.data.includes('"removedSeqs"')) t.live.push({ at: performance.now() })
+        else if (t.clicks.length > 0 && t.live.length === 0) t.framesBefore++
+      })
+    }
+  }
+  const realFetch = window.fetch
+  window.fetch = function (input, init) {
+    const url = typeof input === 'string' ? input : input && input.url
+    const p = realFetch.apply(this, arguments)
+    if (typeof url === 'string' && url.endsWith(${JSON.stringify(ROUTE)})) {
+      const sent = performance.now()
+      p.then(() => t.replies.push({ sent, at: performance.now() }), () => {})
+    }
+    return p
+  }
+  new MutationObserver((records) => {
+    const now = performance.now()
+    for (const r of records) {
+      const row = r.target
+      if (row.hasAttribute('data-message-recall-hidden') && row.getClientRects().length === 0) t.hidden.push({ at: now, key: row.getAttribute('data-chat-flow-key') })
+    }
+  }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-message-recall-hidden'] })
+  const desc = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')
+  Object.defineProperty(HTMLTextAreaElement.prototype, 'value', {
+    configurable: true, enumerable: desc.enumerable, get: desc.get,
+    set(v) { desc.set.call(this, v); if (typeof v === 'string' && v.length) t.composer.push({ at: performance.now(), text: v }) },
+  })
+})()`
+
+interface Probes {
+  clicks: { at: number; action: string; armed: boolean }[]
+  replies: { sent: number; at: number }[]
+  hidden: { at: number; key: string }[]
+  composer: { at: number; text: string }[]
+  /** A frame carrying a tombstone of this plugin reached the page's event socket. */
+  live: { at: number }[]
+  /** Frames on the page's event sockets between the click and the tombstone's frame. */
+  framesBefore: number
+}
+
+const median = (xs: readonly number[]) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2
+}
+const p90 = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.9))]!
+const fmt = (ms: number) => `${ms.toFixed(1).padStart(6)} ms`
+
+async function resetProbes(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const t = (window as any).__clickBench as Probes
+    t.clicks.length = 0; t.replies.length = 0; t.hidden.length = 0; t.composer.length = 0; t.live.length = 0; t.framesBefore = 0
+  })
+}
+const probes = (page: Page) => page.evaluate(() => JSON.parse(JSON.stringify((window as any).__clickBench))) as Promise<Probes>
+
+/** Click a row's `action` button with a real pointer click (the cluster shown by hovering). */
+async function click(page: Page, key: string, action: string): Promise<void> {
+  const button = await page.waitForSelector(`${rowSelector(key)} [data-message-recall-actions] button[data-message-recall-action="${action}"]`, { visible: true, timeout: 5_000 })
+  await button!.click()
+}
+
+/** The prompt rows still shown, top to bottom. */
+async function promptRows(page: Page): Promise<{ key: string; text: string }[]> {
+  return (await rows(page)).filter((r) => r.kind === 'user' && r.shown).map((r) => ({ key: r.key, text: r.text }))
+}
+
+/** Where a click's time went: request sent, tombstone frame decoded, reply in, ms after the click (`NaN` when not seen). */
+interface Split { readonly sent: number; readonly live: number; readonly reply: number; readonly framesBefore: number }
+
+function split(t: Probes, clickAt: number): Split {
+  return { sent: t.replies[0]!.sent - clickAt, live: (t.live[0]?.at ?? Number.NaN) - clickAt, reply: t.replies[0]!.at - clickAt, framesBefore: t.framesBefore }
+}
+
+/** One timed Delete: arm, then the second click; returns click → hidden and click → reply, ms. */
+async function timedDelete(page: Page, key: string): Promise<Split & { hidden: number }> {
+  // Arm, once more if the first press was lost (a click while the page was still settling a scroll).
+  for (let attempt = 1; ; attempt++) {
+    await hoverRow(page, key)
+    await click(page, key, 'delete')
+    const armed = await waitArmed(page, key, 'delete', 5_000).then(() => true, () => false)
+    if (armed) break
+    if (attempt === 3) {
+      const state = await page.evaluate((sel) => {
+        const row = document.querySelector(sel)
+        const snap = (window as any).__DSH_MESSAGE_RECALL__.snapshot()
+        return JSON.stringify({ error: row?.querySelector('[data-message-recall-error]')?.textContent ?? null, running: snap?.running, buttons: snap?.buttons, clicks: (window as any).__clickBench.clicks.length, replies: (window as any).__clickBench.replies.length, cluster: row?.querySelector('[data-message-recall-actions]')?.outerHTML.slice(0, 400) })
+      }, rowSelector(key))
+      await e2eShot?.(page)
+      throw new Error(`Delete did not arm on row ${key} after 3 presses: ${state}`)
+    }
+  }
+  await resetProbes(page)
+  await click(page, key, 'delete')
+  await page.waitForFunction((k) => ((window as any).__clickBench as Probes).hidden.some((h) => h.key === k), { timeout: 15_000, polling: 20 }, key)
+  // The reply may come after the row is hidden; wait for it too, so rounds do not overlap.
+  await page.waitForFunction(() => ((window as any).__clickBench as Probes).replies.length >= 1, { timeout: 15_000, polling: 20 })
+  const t = await probes(page)
+  const clickAt = t.clicks.find((c) => c.action === 'delete')!.at
+  return { hidden: t.hidden.find((h) => h.key === key)!.at - clickAt, ...split(t, clickAt) }
+}
+
+/** One timed Recall; returns click → text in the composer and click → reply, ms. */
+async function timedRecall(page: Page, key: string, text: string): Promise<Split & { composer: number }> {
+  await hoverRow(page, key)
+  await resetProbes(page)
+  await click(page, key, 'recall')
+  await page.waitForFunction((x) => ((window as any).__clickBench as Probes).composer.some((c) => c.text === x), { timeout: 15_000, polling: 20 }, text).catch(async (error: unknown) => {
+    throw new Error(`no composer text ${JSON.stringify(text)}: probes ${JSON.stringify(await probes(page))}, textarea ${JSON.stringify(await page.$eval('textarea', (t) => (t as HTMLTextAreaElement).value))}`, { cause: error })
+  })
+  await page.waitForFunction(() => ((window as any).__clickBench as Probes).replies.length >= 1, { timeout: 15_000, polling: 20 })
+  const t = await probes(page)
+  const clickAt = t.clicks.find((c) => c.action === 'recall')!.at
+  return { composer: t.composer.find((c) => c.text === text)!.at - clickAt, ...split(t, clickAt) }
+}
+
+/**
+ * Empty the composer and close the undo notice, so neither grows over the rows the next round
+ * clicks (the composer takes every recalled text).
+ */
+async function tidy(page: Page): Promise<void> {
+  await page.click('textarea')
+  await page.keyboard.down('Control')
+  await page.keyboard.press('KeyA')
+  await page.keyboard.up('Control')
+  await page.keyboard.press('Backspace')
+  await page.waitForFunction(() => (document.querySelector('textarea') as HTMLTextAreaElement | null)?.value === '', { timeout: 5_000, polling: 20 })
+  const dismiss = await page.$('[data-message-recall-undo] button[data-message-recall-undo-action="dismiss"]')
+  if (dismiss !== null) await dismiss.click().catch(() => {})
+  await page.waitForFunction(() => document.querySelector('[data-message-recall-undo]') === null, { timeout: 15_000, polling: 20 })
+}
+
+/** The floor: a `plan` round trip from the page plus the last sync pass's duration, ms. */
+async function floorSample(page: Page, sessionId: string, seq: number): Promise<{ plan: number; pass: number }> {
+  return page.evaluate(async (a) => {
+    const started = performance.now()
+    const res = await fetch(a.route, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sessionId: a.sessionId, action: 'plan', planAction: 'delete', seq: a.seq }) })
+    await res.json()
+    const plan = performance.now() - started
+    const pass = (window as any).__DSH_MESSAGE_RECALL__.snapshot(a.sessionId).durationMs as number
+    return { plan, pass }
+  }, { route: ROUTE, sessionId, seq })
+}
+
+async function main(): Promise<void> {
+  const turns = 4
+  const e: E2e = await bootE2e('bench-click-latency', { title: TITLE })
+  e2eShot = (page) => e.shot(page, 'FAILED-arm')
+  try {
+    const sessionId = await createSession(e.url, e.workspace)
+    for (let i = 0; i < turns; i++) await prompt(e.url, sessionId, `Bench prompt number ${i + 1}, please answer briefly.`)
+    await waitForTurnEnds(e.url, sessionId, turns, 300_000)
+    await rpc(e.url, 'session.rename', { sessionId, title: TITLE })
+    const page = await e.newPage()
+    await page.evaluateOnNewDocument(PROBES)
+    await openApp(page, e.url)
+    await openExactSidebarEntry(page, TITLE)
+    await waitInPage(page, 'every prompt row', () => document.querySelectorAll('[data-chat-flow] > [data-chat-flow-kind="user"]').length > 0, 30_000)
+    const snapshot = () => page.evaluate((id) => JSON.parse(JSON.stringify((window as any).__DSH_MESSAGE_RECALL__.snapshot(id))), sessionId)
+    const seqOf = async (key: string) => ((await snapshot()).anchors as { key: string; seq: number | null }[]).find((a) => a.key === key)!.seq!
+
+    const del: (Split & { hidden: number })[] = []
+    const rec: (Split & { composer: number })[] = []
+    const floor: { plan: number; pass: number }[] = []
+    const shownPrompts = (await promptRows(page)).length
+    // Every round acts on the second prompt and puts it back with the undo notice's Undo, so the
+    // session stays short and the rows stay where they are.
+    const putBack = async () => {
+      await clickNotice(page, 'undo')
+      await page.waitForFunction((n) => [...document.querySelectorAll<HTMLElement>('[data-chat-flow] > [data-chat-flow-kind="user"]')].filter((r) => r.getClientRects().length > 0).length === n, { timeout: 15_000, polling: 20 }, shownPrompts)
+    }
+    for (let round = 0; round < ROUNDS; round++) {
+      const target = (await promptRows(page))[1]!
+      del.push(await timedDelete(page, target.key))
+      await putBack()
+      await tidy(page)
+      const again = (await promptRows(page))[1]!
+      floor.push(await floorSample(page, sessionId, await seqOf(again.key)))
+      const text = /Bench prompt number \d+, please answer briefly\./.exec(again.text)![0]
+      rec.push(await timedRecall(page, again.key, text))
+      await putBack()
+      await tidy(page)
+    }
+    const f = floor.map((x) => x.plan + x.pass)
+    const line = (label: string, xs: readonly number[], target?: number) => {
+      const m = median(xs)
+      const ratio = m / median(f)
+      console.log(`${label.padEnd(40)} median ${fmt(m)}   p90 ${fmt(p90(xs))}   ${ratio.toFixed(2).padStart(5)}× floor${target === undefined ? '' : `   target ≤ ${target} ms: ${m <= target ? 'met' : 'MISS'}`}`)
+    }
+    console.log(`click latency — ${ROUNDS} rounds, a session of ${turns} turns, real rc.8 web host and Chromium, in-page timing`)
+    line('floor: plan round trip + one sync pass', f)
+    line('  of which the plan round trip', floor.map((x) => x.plan))
+    line('  of which the sync pass', floor.map((x) => x.pass))
+    line('Delete: second click → row hidden', del.map((x) => x.hidden), 16)
+    line('  second click → request sent', del.map((x) => x.sent))
+    line('  second click → tombstone frame in the page', del.map((x) => x.live))
+    line('  second click → reply', del.map((x) => x.reply))
+    console.log(`  frames on the page's event socket before the tombstone's own (median): ${median(del.map((x) => x.framesBefore))}`)
+    line('Recall: click → text in the composer', rec.map((x) => x.composer), 33)
+    line('  click → request sent', rec.map((x) => x.sent))
+    line('  click → tombstone frame in the page', rec.map((x) => x.live))
+    line('  click → reply', rec.map((x) => x.reply))
+  } finally {
+    await e.close()
+  }
+}
+
+await main()
