@@ -26,6 +26,7 @@ import { SessionId, type Session } from '@deepseek-ai/dsh-session'
 import { bootDshApp, MODEL, PROVIDER, type DshApp } from '../test/support/dsh-app'
 import { conversationLog, syntheticTurns } from '../test/support/conversation'
 import { readTombstone } from '../src/shared/tombstone'
+import { median, p95 } from './support/stats'
 
 const SIZE = 100_000
 const REMOVALS = 20
@@ -37,15 +38,7 @@ const EVENTS_PER_TURN = conversationLog(syntheticTurns(2)).length - conversation
 type Variant = 'fork, none' | 'fork, 20 removals' | 'subagent, none' | 'subagent, 20 removals'
 const VARIANTS: Variant[] = ['fork, none', 'fork, 20 removals', 'subagent, none', 'subagent, 20 removals']
 
-function median(samples: readonly number[]): number {
-  const s = [...samples].sort((a, b) => a - b)
-  return s[Math.ceil(s.length / 2) - 1]!
-}
 
-function p95(samples: readonly number[]): number {
-  const s = [...samples].sort((a, b) => a - b)
-  return s[Math.min(s.length - 1, Math.ceil(0.95 * s.length) - 1)]!
-}
 
 /** Every event up to the last `turn/end` (`dsh-subagent-fork-in-process` `completedTurnPrefix`). */
 function completedTurnPrefix(session: Session) {

@@ -22,6 +22,7 @@ import { bootDshApp } from '../test/support/dsh-app'
 import { logOfSize } from '../test/support/conversation'
 import { addPlugin, ensureHostInstalled, startHost } from '../tools/dsh-host'
 import { startMockModel } from '../tools/mock-model'
+import { median } from './support/stats'
 
 const SIZE = 100_000
 const REMOVALS = 20
@@ -29,10 +30,6 @@ const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 15)
 const WARMUP = 2
 const TARGET = 1.25
 
-function median(samples: readonly number[]): number {
-  const s = [...samples].sort((a, b) => a - b)
-  return s[Math.ceil(s.length / 2) - 1]!
-}
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-export-'))
 const home = join(dir, 'home')

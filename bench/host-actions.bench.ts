@@ -45,8 +45,8 @@ import { bootDshApp, type DshApp } from '../test/support/dsh-app'
 import { conversationLog, syntheticTurns } from '../test/support/conversation'
 import { batchBody, forkBody, removalBody, removalOf, restoreBody } from '../test/support/recall-wire'
 import { appendTombstone } from '../src/host/tombstone-append'
-import { planBatch } from '../src/host/batch-plan'
-import type { LogEvent } from '../src/shared/events'
+import { median, p95 } from './support/stats'
+import { rangesFor, type FloorRange } from './support/floor-ranges'
 
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number)
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 20)
@@ -64,12 +64,6 @@ const ROTATION: Variant[][] = [['stored write', 'cold open', 'resume', 'live del
 
 // ---------------------------------------------------------------- statistics and memory
 
-function quantile(samples: readonly number[], q: number): number {
-  const s = [...samples].sort((a, b) => a - b)
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))]!
-}
-const median = (s: readonly number[]) => quantile(s, 0.5)
-const p95 = (s: readonly number[]) => quantile(s, 0.95)
 
 const canResetPeak = (() => {
   try {
@@ -123,7 +117,6 @@ function take(list: number[], count: number): number[] {
   return picked
 }
 
-interface FloorRange { start: number; end: number; shadowedSeqs: number[] }
 
 /** The floor of `apply`: parse, one maintenance, one tombstone per range, one flush, answer. */
 function floorRoute(app: DshApp) {
@@ -141,15 +134,6 @@ function floorRoute(app: DshApp) {
   }
 }
 
-function rangesFor(session: Session, seqs: readonly number[]): FloorRange[] {
-  const events = session.events as readonly LogEvent[]
-  const planned = planBatch({ nodes: session.surface.nodes, lookup: (seq) => events[seq], nextSeq: session.seq, changes: seqs.map((seq) => ({ action: 'delete', seq })) })
-  if (!planned.ok) throw new Error(`floor planning refused: ${JSON.stringify(planned.refusal)}`)
-  return planned.plan.writes.map((w) => {
-    if (w.kind !== 'tombstone') throw new Error('floor planning wrote a restore')
-    return { start: w.start, end: w.end, shadowedSeqs: [...w.shadowedSeqs] }
-  })
-}
 
 /** Run `body` with the session store of a fresh child fiber, disposed afterwards (untimed). */
 async function inChildFiber<T>(ctx: Context, body: (store: DshApp['ctx']['sessions']) => Promise<T>): Promise<T> {

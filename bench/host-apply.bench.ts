@@ -31,8 +31,8 @@ import type { Session } from '@deepseek-ai/dsh-session'
 import { bootDshApp, type DshApp } from '../test/support/dsh-app'
 import { conversationLog, syntheticTurns } from '../test/support/conversation'
 import { appendTombstone } from '../src/host/tombstone-append'
-import { planBatch } from '../src/host/batch-plan'
-import type { LogEvent } from '../src/shared/events'
+import { median, p95 } from './support/stats'
+import { rangesFor, type FloorRange } from './support/floor-ranges'
 
 const SIZE = 100_000
 const BATCH = 20
@@ -46,18 +46,9 @@ type Variant = 'delete' | 'apply' | 'floor delete' | 'floor apply'
 const VARIANTS: Variant[] = ['delete', 'apply', 'floor delete', 'floor apply']
 
 interface Lane { agent: Agent; targets: number[] }
-interface FloorRange { start: number; end: number; shadowedSeqs: number[] }
 interface FloorTiming { appendMs: number; flushMs: number }
 
-function median(samples: readonly number[]): number {
-  const s = [...samples].sort((a, b) => a - b)
-  return s[Math.ceil(s.length / 2) - 1]!
-}
 
-function p95(samples: readonly number[]): number {
-  const s = [...samples].sort((a, b) => a - b)
-  return s[Math.min(s.length - 1, Math.ceil(0.95 * s.length) - 1)]!
-}
 
 /** One removable model step per turn after the first, alternating tool step and reply. */
 function targetsOf(session: Session, turns: number): number[] {
@@ -79,16 +70,6 @@ function take(lane: Lane, count: number): number[] {
   return picked
 }
 
-/** The ranges the route would write for deleting `seqs`, planned in-process (not timed). */
-function rangesFor(session: Session, seqs: readonly number[]): FloorRange[] {
-  const events = session.events as readonly LogEvent[]
-  const planned = planBatch({ nodes: session.surface.nodes, lookup: (seq) => events[seq], nextSeq: session.seq, changes: seqs.map((seq) => ({ action: 'delete', seq })) })
-  if (!planned.ok) throw new Error(`floor planning refused: ${JSON.stringify(planned.refusal)}`)
-  return planned.plan.writes.map((w) => {
-    if (w.kind !== 'tombstone') throw new Error('floor planning wrote a restore')
-    return { start: w.start, end: w.end, shadowedSeqs: [...w.shadowedSeqs] }
-  })
-}
 
 /** The floor route: parse the body, one maintenance, one tombstone per range, one flush, answer. */
 function floorRoute(app: DshApp) {

@@ -21,13 +21,10 @@ import { bootDshApp } from '../test/support/dsh-app'
 import { logOfSize } from '../test/support/conversation'
 import { summarizeStored } from '../src/host/inspect'
 import type { LogEvent } from '../src/shared/events'
+import { median } from './support/stats'
 
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 30)
 
-function median(samples: number[]): number {
-  const s = [...samples].sort((a, b) => a - b)
-  return s[Math.floor(s.length / 2)]!
-}
 
 async function time(run: () => Promise<unknown>): Promise<number> {
   const start = performance.now()

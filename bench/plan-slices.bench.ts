@@ -30,20 +30,13 @@ import { conversationLog, syntheticTurns } from '../test/support/conversation'
 import { SLICE_MS } from '../src/host/time-slice'
 import { planBatch, type BatchChange } from '../src/host/batch-plan'
 import type { LogEvent } from '../src/shared/events'
+import { median, p95 } from './support/stats'
 
 const TURNS = 10_000
 const ROUNDS = Number(process.env.BENCH_SAMPLES ?? 10)
 const FRAME_MS = 16
 
-function median(samples: readonly number[]): number {
-  const s = [...samples].sort((a, b) => a - b)
-  return s[Math.ceil(s.length / 2) - 1]!
-}
 
-function p95(samples: readonly number[]): number {
-  const s = [...samples].sort((a, b) => a - b)
-  return s[Math.min(s.length - 1, Math.ceil(0.95 * s.length) - 1)]!
-}
 
 const app = await bootDshApp({ recall: { maxBodyBytes: 1_000_000 } })
 try {

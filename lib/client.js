@@ -343,8 +343,8 @@ var zh = {
   "excluded.badge": "不发送给模型",
   "action.restore": "恢复",
   "label.restore": "把这条消息放回原处，模型会重新看到它",
-  "action.openCopy": "打开副本",
-  "label.openCopy": "打开一个新会话，里面是这次移除之前的对话",
+  "action.forkBefore": "打开副本",
+  "label.forkBefore": "打开一个新会话，里面是这次移除之前的对话",
   "undo.recall.one": "已撤回你的消息",
   "undo.recall.other": "已撤回你的消息",
   "undo.delete.one": "已删除 {count} 条消息",
@@ -440,8 +440,8 @@ var en = {
   "excluded.badge": "Not sent to the model",
   "action.restore": "Restore",
   "label.restore": "Put this message back in place; the model sees it again",
-  "action.openCopy": "Open a copy",
-  "label.openCopy": "Open a new session with the conversation from before this removal",
+  "action.forkBefore": "Open a copy",
+  "label.forkBefore": "Open a new session with the conversation from before this removal",
   "undo.recall.one": "Recalled your message",
   "undo.recall.other": "Recalled your message",
   "undo.delete.one": "Deleted {count} message",
@@ -502,8 +502,8 @@ function describeError(t, code) {
 // src/client/rows/decorate.ts
 var SIZER_COUNT = 888;
 function clusterTexts(t) {
-  const text = { openCopy: t("action.openCopy") };
-  const label = { openCopy: t("label.openCopy") };
+  const text = { forkBefore: t("action.forkBefore") };
+  const label = { forkBefore: t("label.forkBefore") };
   const step = {};
   const sizer = {};
   for (const action of SURFACE_ACTIONS) {
@@ -2031,8 +2031,8 @@ function scrollContainer(flow) {
 }
 
 // src/client/rows/row-offers.ts
-var RESTORE_OR_COPY = Object.freeze([...actionsOfferedOn("excluded"), "openCopy"]);
-var COPY_ONLY = Object.freeze(["openCopy"]);
+var RESTORE_OR_FORK = Object.freeze([...actionsOfferedOn("excluded"), "forkBefore"]);
+var FORK_ONLY = Object.freeze(["forkBefore"]);
 var memo = /* @__PURE__ */ new WeakMap();
 function offerOf(anchor, hidden) {
   const acting = hidden.actingSeqs.get(anchor.key);
@@ -2049,7 +2049,7 @@ function excludedOffer(anchor, hidden) {
   const message = anchor.seq === null ? null : hidden.fateOf(anchor.seq).actingSeq;
   const sentByPerson = anchor.actions.includes("recall");
   const restorable = hidden.fates.canRestore(tombstoneSeq, (seq) => seq === message && sentByPerson ? "user" : null);
-  return { key: anchor.key, seq: tombstoneSeq, actions: restorable ? RESTORE_OR_COPY : COPY_ONLY, excluded: true };
+  return { key: anchor.key, seq: tombstoneSeq, actions: restorable ? RESTORE_OR_FORK : FORK_ONLY, excluded: true };
 }
 var errorMemo = /* @__PURE__ */ new WeakMap();
 function offerError(offer, errors) {
@@ -2470,7 +2470,7 @@ var SessionClient = class {
   pressRow(press) {
     const { action, seq } = press;
     if (action === "restore") void this.options.tombstones.restore(seq);
-    else if (action === "openCopy") void this.options.tombstones.openCopy(seq);
+    else if (action === "forkBefore") void this.options.tombstones.forkBefore(seq);
     else void this.press({ key: press.key, seq, action });
   }
   /**
@@ -2621,8 +2621,8 @@ function UndoNoticeView({ notice, actions, t, stacked = false }) {
     const outcome = await actions.restore(entry.tombstoneSeq);
     if (!outcome.ok && outcome.error?.code === "NOT_RESTORABLE") notice.notRestorable(entry.tombstoneSeq);
   };
-  const openCopy = async () => {
-    const outcome = await actions.openCopy(entry.tombstoneSeq);
+  const forkBefore = async () => {
+    const outcome = await actions.forkBefore(entry.tombstoneSeq);
     if (outcome.ok) notice.dismiss();
   };
   return /* @__PURE__ */ (0, import_jsx_runtime2.jsxs)(
@@ -2639,7 +2639,7 @@ function UndoNoticeView({ notice, actions, t, stacked = false }) {
         /* @__PURE__ */ (0, import_jsx_runtime2.jsx)("span", { "data-message-recall-undo-text": "", children: undoText(t, entry) }),
         error !== null && /* @__PURE__ */ (0, import_jsx_runtime2.jsx)("span", { "data-message-recall-undo-error": "", role: "alert", children: describeError(t, error.code) }),
         !entry.restored && entry.restorable && /* @__PURE__ */ (0, import_jsx_runtime2.jsx)("button", { type: "button", "data-message-recall-undo-action": "undo", "aria-label": t("undo.label.undo"), "aria-busy": busy || void 0, disabled: busy, onClick: () => void undo(), children: t("undo.undo") }),
-        !entry.restored && !entry.restorable && /* @__PURE__ */ (0, import_jsx_runtime2.jsx)("button", { type: "button", "data-message-recall-undo-action": "openCopy", "aria-label": t("label.openCopy"), "aria-busy": busy || void 0, disabled: busy, onClick: () => void openCopy(), children: t("action.openCopy") }),
+        !entry.restored && !entry.restorable && /* @__PURE__ */ (0, import_jsx_runtime2.jsx)("button", { type: "button", "data-message-recall-undo-action": "forkBefore", "aria-label": t("label.forkBefore"), "aria-busy": busy || void 0, disabled: busy, onClick: () => void forkBefore(), children: t("action.forkBefore") }),
         /* @__PURE__ */ (0, import_jsx_runtime2.jsx)("button", { type: "button", "data-message-recall-undo-action": "dismiss", "aria-label": t("notice.dismiss"), onClick: () => notice.dismiss(), children: "×" })
       ]
     },
@@ -3062,12 +3062,12 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
             "button",
             {
               type: "button",
-              "data-message-recall-entry-action": "openCopy",
-              "aria-label": t("label.openCopy"),
+              "data-message-recall-entry-action": "forkBefore",
+              "aria-label": t("label.forkBefore"),
               disabled: busy,
               "aria-busy": busy || void 0,
-              onClick: () => void actions.openCopy(entry.tombstoneSeq),
-              children: t("action.openCopy")
+              onClick: () => void actions.forkBefore(entry.tombstoneSeq),
+              children: t("action.forkBefore")
             }
           )
         ] })
@@ -3077,7 +3077,7 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
 }
 
 // src/client/build-stamp.ts
-var BUILD_STAMP = true ? "0.1.0+ceaad85205" : "dev";
+var BUILD_STAMP = true ? "0.1.0+efd96b9630" : "dev";
 
 // src/client/notices/notice-styles.ts
 var NOTICE_STYLE_TEXT = `
@@ -3251,8 +3251,8 @@ var TombstoneActions = class extends SnapshotStore {
    * @param tombstoneSeq - the tombstone.
    * @returns the route's value once the new session is opened, or the refusal.
    */
-  openCopy(tombstoneSeq) {
-    return this.run(tombstoneSeq, "openCopy", async () => {
+  forkBefore(tombstoneSeq) {
+    return this.run(tombstoneSeq, "forkBefore", async () => {
       const reply = await this.options.send({ sessionId: this.options.sessionId, action: "forkBefore", tombstoneSeq });
       if (reply.ok) {
         try {

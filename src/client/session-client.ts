@@ -183,7 +183,7 @@ export class SessionClient {
   pressRow(press: RowPress): void {
     const { action, seq } = press
     if (action === 'restore') void this.options.tombstones.restore(seq)
-    else if (action === 'openCopy') void this.options.tombstones.openCopy(seq)
+    else if (action === 'forkBefore') void this.options.tombstones.forkBefore(seq)
     else void this.press({ key: press.key, seq, action })
   }
 

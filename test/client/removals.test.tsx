@@ -69,7 +69,7 @@ describe('undo notice after a removal', () => {
     assert.equal(undo.tagName, 'BUTTON')
     assert.equal(undo.textContent, 'Undo')
     assert.equal(undo.getAttribute('aria-label'), 'Undo this removal and put the message back in place')
-    assert.equal(noticeButton(p, 'openCopy'), null)
+    assert.equal(noticeButton(p, 'forkBefore'), null)
     const tombstoneSeq = p.session.events.length - 1
     await click(undo)
     assert.deepEqual(p.host.of('restore'), [{ sessionId: 'session-a', action: 'restore', tombstoneSeq }])
@@ -105,7 +105,7 @@ describe('undo notice after a removal', () => {
     await twice(p, step, 'delete')
     assert.equal(noticeText(p), 'Deleted 3 messages')
     assert.equal(noticeButton(p, 'undo'), null, 'a model step cannot come back in place')
-    const open = noticeButton(p, 'openCopy')!
+    const open = noticeButton(p, 'forkBefore')!
     assert.equal(open.textContent, 'Open a copy')
     assert.equal(open.getAttribute('aria-label'), 'Open a new session with the conversation from before this removal')
     const tombstoneSeq = p.session.events.length - 1
@@ -131,7 +131,7 @@ describe('undo notice after a removal', () => {
       : script(body)
     await click(noticeButton(p, 'undo'))
     assert.equal(noticeButton(p, 'undo'), null)
-    assert.ok(noticeButton(p, 'openCopy'))
+    assert.ok(noticeButton(p, 'forkBefore'))
     assert.equal(notice(p)!.querySelector('[data-message-recall-undo-error]')!.textContent, 'This removal cannot be undone in place. Open a copy instead.')
     assert.ok(next > seq)
   })
@@ -173,20 +173,20 @@ describe('Exclude', () => {
       assert.equal(r.hasAttribute('data-message-recall-hidden'), false, `${key} stays in view`)
       assert.equal(r.hasAttribute('data-message-recall-excluded'), true)
       assert.equal(r.querySelector('[data-message-recall-excluded-badge]')!.textContent, 'Not sent to the model')
-      assert.equal(actionsOf(p, key), 'openCopy', 'a model step offers only a copy')
+      assert.equal(actionsOf(p, key), 'forkBefore', 'a model step offers only a copy')
     }
     assert.equal(noticeText(p), "Excluded 3 messages from the model's context")
-    assert.ok(noticeButton(p, 'openCopy'))
+    assert.ok(noticeButton(p, 'forkBefore'))
     assert.deepEqual(snapshot().hidden, [])
     const tombstoneSeq = p.session.events.length - 1
-    await click(button(p, tools[0]!, 'openCopy'))
+    await click(button(p, tools[0]!, 'forkBefore'))
     assert.deepEqual(p.host.of('forkBefore'), [{ sessionId: 'session-a', action: 'forkBefore', tombstoneSeq }])
     // A refusal shows on the rows of the exclusion.
     const script = p.host.script
     p.host.script = (body) => body.action === 'forkBefore'
       ? { status: 409, body: { ok: false, error: { code: 'SESSION_NOT_LIVE', message: 'message-recall: session is not live' } } }
       : script(body)
-    await click(button(p, step, 'openCopy'))
+    await click(button(p, step, 'forkBefore'))
     for (const key of [step, ...tools]) {
       assert.equal(row(p, key).querySelector('[data-message-recall-error]')?.textContent, 'This session is not loaded on the host.', key)
     }
@@ -197,7 +197,7 @@ describe('Exclude', () => {
     const { key } = prompt(p, 2)
     await twice(p, key, 'exclude')
     assert.equal(noticeText(p), "Excluded 1 message from the model's context")
-    assert.equal(actionsOf(p, key), 'restore,openCopy')
+    assert.equal(actionsOf(p, key), 'restore,forkBefore')
     const restore = button(p, key, 'restore')!
     assert.equal(restore.getAttribute('aria-label'), 'Put this message back in place; the model sees it again')
     await click(restore)
@@ -263,7 +263,7 @@ describe('Removed panel in the session header', () => {
     assert.deepEqual([...restored.querySelectorAll('[data-message-recall-entry-action]')].map((b) => b.textContent), ['Open a copy'])
     assert.equal(row(p, prompt).hasAttribute('data-message-recall-hidden'), false)
 
-    await click(entries(p)[0]!.querySelector('[data-message-recall-entry-action="openCopy"]'))
+    await click(entries(p)[0]!.querySelector('[data-message-recall-entry-action="forkBefore"]'))
     assert.deepEqual(p.host.of('forkBefore').map((b) => b.tombstoneSeq), [deleteSeq])
     assert.deepEqual(p.sessions.opened, [`session-copy-${deleteSeq}`])
 
@@ -343,7 +343,7 @@ describe('turn bar and locale', () => {
     assert.equal(button(p, step, 'exclude')!.textContent, '确认排除 3 条？')
     await click(button(p, step, 'exclude'))
     assert.equal(noticeText(p), '已从模型上下文中排除 3 条消息')
-    assert.equal(noticeButton(p, 'openCopy')!.textContent, '打开副本')
+    assert.equal(noticeButton(p, 'forkBefore')!.textContent, '打开副本')
     assert.equal(row(p, tools[0]!).querySelector('[data-message-recall-excluded-badge]')!.textContent, '不发送给模型')
     assert.equal(removedButton(p)!.querySelector('span')!.textContent, '已移除')
     assert.equal(removedButton(p)!.getAttribute('aria-label'), '已移除的消息：1 项仍在生效')

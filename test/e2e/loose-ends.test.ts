@@ -134,7 +134,7 @@ describe('where the buttons sit, excluded rows and armed widths in the real web 
     assert.equal(look.insideRow, true, 'the label is inside the excluded row')
     assert.equal(look.aboveContent, true, 'the label sits above the dimmed content, not under it next to the row below')
     assert.equal(look.contentOpacity, 0.45)
-    assert.deepEqual(look.buttons, [['restore', 1], ['openCopy', 1]])
+    assert.deepEqual(look.buttons, [['restore', 1], ['forkBefore', 1]])
     await e.shot(page, '03-excluded-row')
   })
 
@@ -176,8 +176,8 @@ describe('where the buttons sit, excluded rows and armed widths in the real web 
     await openExactSidebarEntry(zhPage, TITLE)
     await waitRowExcluded(zhPage, keys.p1!)
     await hoverRow(zhPage, keys.p1!)
-    const open = await zhPage.waitForSelector(`${rowSelector(keys.p1!)} [data-message-recall-action="openCopy"]`, { visible: true, timeout: 5_000 })
-    assert.equal(await open!.evaluate((b) => b.textContent), zh['action.openCopy'])
+    const open = await zhPage.waitForSelector(`${rowSelector(keys.p1!)} [data-message-recall-action="forkBefore"]`, { visible: true, timeout: 5_000 })
+    assert.equal(await open!.evaluate((b) => b.textContent), zh['action.forkBefore'])
     await open!.click()
     const copyTitle = `${TITLE}（副本）`
     await zhPage.waitForFunction((t) => [...document.querySelectorAll<HTMLElement>('[role=treeitem]')].some((el) => (el.innerText || '').trim().split('\n')[0] === t), { timeout: 30_000, polling: 100 }, copyTitle)

@@ -48,7 +48,7 @@ export async function waitNotice(page: Page, text: string, timeoutMs = 10_000): 
 }
 
 /** Click a button of the undo notice with a real pointer click. */
-export async function clickNotice(page: Page, action: 'undo' | 'openCopy' | 'dismiss'): Promise<void> {
+export async function clickNotice(page: Page, action: 'undo' | 'forkBefore' | 'dismiss'): Promise<void> {
   await page.bringToFront()
   const button = await page.waitForSelector(`[data-message-recall-undo] button[data-message-recall-undo-action="${action}"]`, { visible: true, timeout: 5_000 })
   await button!.click()

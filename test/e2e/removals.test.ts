@@ -118,8 +118,8 @@ describe('undo, copies and exclusions in the real DSH web UI', { timeout: 1_800_
     await armAndCommit(page, keys.a1!, 'delete')
     for (const k of [keys.a1!, keys.tool1!]) await waitRowHidden(page, k)
     const notice = await waitNotice(page, 'Deleted 2 messages')
-    assert.deepEqual(notice.actions, ['openCopy', 'dismiss'], 'a model step comes back only as a copy')
-    await clickNotice(page, 'openCopy')
+    assert.deepEqual(notice.actions, ['forkBefore', 'dismiss'], 'a model step comes back only as a copy')
+    await clickNotice(page, 'forkBefore')
     await page.waitForFunction((id) => {
       const api = (window as any).__DSH_MESSAGE_RECALL__
       const current = api?.snapshot()?.sessionId
@@ -190,7 +190,7 @@ describe('undo, copies and exclusions in the real DSH web UI', { timeout: 1_800_
       await page.keyboard.up('Shift')
       reached.push(await page.evaluate(() => document.activeElement?.getAttribute('data-message-recall-undo-action') ?? document.activeElement?.tagName ?? ''))
     }
-    assert.deepEqual(reached.slice(0, 2), ['dismiss', 'openCopy'], `Shift+Tab from the composer reaches the notice's buttons (${reached.join(', ')})`)
+    assert.deepEqual(reached.slice(0, 2), ['dismiss', 'forkBefore'], `Shift+Tab from the composer reaches the notice's buttons (${reached.join(', ')})`)
     await page.keyboard.press('Escape')
     await page.waitForFunction(() => !document.querySelector('[data-message-recall-undo]'), { timeout: 5_000, polling: 50 })
   })

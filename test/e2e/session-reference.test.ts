@@ -114,7 +114,7 @@ describe('session-reference snapshots in the real DSH web UI', { timeout: 1_200_
     await waitRowHidden(page, cited.prompt.key)
     await waitRowHidden(page, cited.snapshot.key)
     const notice = await waitNotice(page, 'Deleted 2 messages')
-    assert.deepEqual(notice.actions, ['openCopy', 'dismiss'], 'a prompt and its snapshot come back only as a copy')
+    assert.deepEqual(notice.actions, ['forkBefore', 'dismiss'], 'a prompt and its snapshot come back only as a copy')
 
     e.model.script([{ text: 'Nothing else.' }])
     await sendPrompt(page, PLAIN_2)

@@ -7,7 +7,7 @@
  * asked for it.
  *
  * DOM contract: `[data-message-recall-undo]` (role `status`), its text in
- * `[data-message-recall-undo-text]`, buttons `[data-message-recall-undo-action="undo|openCopy|dismiss"]`,
+ * `[data-message-recall-undo-text]`, buttons `[data-message-recall-undo-action="undo|forkBefore|dismiss"]`,
  * a refusal in `[data-message-recall-undo-error]` (role `alert`).
  *
  * @module dsh-message-recall/client/notices/UndoNotice
@@ -61,8 +61,8 @@ export function UndoNoticeView({ notice, actions, t, stacked = false }: UndoNoti
     const outcome = await actions.restore(entry.tombstoneSeq)
     if (!outcome.ok && outcome.error?.code === 'NOT_RESTORABLE') notice.notRestorable(entry.tombstoneSeq)
   }
-  const openCopy = async () => {
-    const outcome = await actions.openCopy(entry.tombstoneSeq)
+  const forkBefore = async () => {
+    const outcome = await actions.forkBefore(entry.tombstoneSeq)
     if (outcome.ok) notice.dismiss()
   }
   return (
@@ -79,8 +79,8 @@ export function UndoNoticeView({ notice, actions, t, stacked = false }: UndoNoti
         </button>
       )}
       {!entry.restored && !entry.restorable && (
-        <button type="button" data-message-recall-undo-action="openCopy" aria-label={t('label.openCopy')} aria-busy={busy || undefined} disabled={busy} onClick={() => void openCopy()}>
-          {t('action.openCopy')}
+        <button type="button" data-message-recall-undo-action="forkBefore" aria-label={t('label.forkBefore')} aria-busy={busy || undefined} disabled={busy} onClick={() => void forkBefore()}>
+          {t('action.forkBefore')}
         </button>
       )}
       <button type="button" data-message-recall-undo-action="dismiss" aria-label={t('notice.dismiss')} onClick={() => notice.dismiss()}>×</button>

@@ -15,7 +15,7 @@
  * `[data-message-recall-panel]` (role `dialog`), `[data-message-recall-cut-short=<first seq>]`
  * (role `note`) per batch cut short, one `li[data-message-recall-entry=<tombstoneSeq>]`
  * per removal with `data-action`, `data-restored` once restored, and buttons
- * `[data-message-recall-entry-action="restore|openCopy"]`.
+ * `[data-message-recall-entry-action="restore|forkBefore"]`.
  *
  * @module dsh-message-recall/client/panel/RemovedPanel
  */
@@ -163,8 +163,8 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }: Remov
                   <button type="button" data-message-recall-entry-action="restore" aria-label={t('label.restore')} disabled={busy} aria-busy={busy || undefined}
                     onClick={() => void actions.restore(entry.tombstoneSeq)}>{t('action.restore')}</button>
                 )}
-                <button type="button" data-message-recall-entry-action="openCopy" aria-label={t('label.openCopy')} disabled={busy} aria-busy={busy || undefined}
-                  onClick={() => void actions.openCopy(entry.tombstoneSeq)}>{t('action.openCopy')}</button>
+                <button type="button" data-message-recall-entry-action="forkBefore" aria-label={t('label.forkBefore')} disabled={busy} aria-busy={busy || undefined}
+                  onClick={() => void actions.forkBefore(entry.tombstoneSeq)}>{t('action.forkBefore')}</button>
               </div>
             </li>
           )

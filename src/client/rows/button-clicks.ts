@@ -14,7 +14,7 @@ import type { RowAction } from './resolve-row'
 /** A press of a row button: the row, the seq its offer acts on, and the button's action. */
 export interface RowPress {
   readonly key: string
-  /** The row's message seq, or for `restore`/`openCopy` the exclusion's tombstone seq. */
+  /** The row's message seq, or for `restore`/`forkBefore` the exclusion's tombstone seq. */
   readonly seq: number
   readonly action: RowAction
 }

@@ -51,8 +51,8 @@ export interface ClusterTexts {
  * @returns the texts of the current locale revision.
  */
 export function clusterTexts(t: Translate): ClusterTexts {
-  const text: Partial<Record<RowAction, string>> = { openCopy: t('action.openCopy') }
-  const label: Partial<Record<RowAction, string>> = { openCopy: t('label.openCopy') }
+  const text: Partial<Record<RowAction, string>> = { forkBefore: t('action.forkBefore') }
+  const label: Partial<Record<RowAction, string>> = { forkBefore: t('label.forkBefore') }
   const step: Partial<Record<RowAction, string>> = {}
   const sizer: Partial<Record<RowAction, string>> = {}
   for (const action of SURFACE_ACTIONS) {

@@ -37,7 +37,7 @@ export interface RowAnchor extends TranscriptRow {
  * of the row's message, or, on a row whose message is excluded, Restore of that exclusion), or
  * Open a copy (a fork from before the exclusion, opened).
  */
-export type RowAction = SurfaceAction | 'openCopy'
+export type RowAction = SurfaceAction | 'forkBefore'
 
 /** Buttons of a message the person sent, and of any other message a removal may take (the action table's `offeredOn`). */
 const USER_ACTIONS: readonly RowAction[] = actionsOfferedOn('prompt')

@@ -12,7 +12,7 @@
  *   which the style sheet lays out invisibly under the label, so arming ("Delete" → "Delete 1?")
  *   never changes the button's width and the other buttons stay put;
  * - buttons are `<button type="button" data-message-recall-action="recall|delete|deleteFrom|exclude">`
- *   (on an excluded row `restore|openCopy`) with a localized `aria-label`; an armed button has
+ *   (on an excluded row `restore|forkBefore`) with a localized `aria-label`; an armed button has
  *   `data-armed="true"` and shows the count;
  * - a hidden row carries `data-message-recall-hidden` (the style sheet hides it; the hidden-row
  *   sheet of `hidden-row-sheet.ts` hides it by its key before any pass has marked it);

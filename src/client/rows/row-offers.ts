@@ -18,15 +18,15 @@ import type { TombstoneError } from '../stores/tombstone-actions'
 /** The buttons of a row and the seq they act on. */
 export interface RowOffer {
   readonly key: string
-  /** The message seq a removal acts on, or for `restore`/`openCopy` the exclusion's tombstone seq. */
+  /** The message seq a removal acts on, or for `restore`/`forkBefore` the exclusion's tombstone seq. */
   readonly seq: number | null
   readonly actions: readonly RowAction[]
   /** The row's message is excluded from the model's context. */
   readonly excluded?: boolean
 }
 
-const RESTORE_OR_COPY: readonly RowAction[] = Object.freeze([...actionsOfferedOn('excluded'), 'openCopy'])
-const COPY_ONLY: readonly RowAction[] = Object.freeze(['openCopy'])
+const RESTORE_OR_FORK: readonly RowAction[] = Object.freeze([...actionsOfferedOn('excluded'), 'forkBefore'])
+const FORK_ONLY: readonly RowAction[] = Object.freeze(['forkBefore'])
 
 const memo = new WeakMap<RowAnchor, { readonly hidden: HiddenRowsResult; readonly offer: RowOffer }>()
 
@@ -54,7 +54,7 @@ function excludedOffer(anchor: RowAnchor, hidden: HiddenRowsResult): RowOffer {
   const message = anchor.seq === null ? null : hidden.fateOf(anchor.seq).actingSeq
   const sentByPerson = anchor.actions.includes('recall')
   const restorable = hidden.fates.canRestore(tombstoneSeq, (seq) => (seq === message && sentByPerson ? 'user' : null))
-  return { key: anchor.key, seq: tombstoneSeq, actions: restorable ? RESTORE_OR_COPY : COPY_ONLY, excluded: true }
+  return { key: anchor.key, seq: tombstoneSeq, actions: restorable ? RESTORE_OR_FORK : FORK_ONLY, excluded: true }
 }
 
 const errorMemo = new WeakMap<TombstoneError, Map<string, RowError>>()

@@ -22,7 +22,7 @@ import type { UnsavedSink } from './unsaved-writes'
 import { errorText } from '../../shared/error-text'
 
 /** The two things a removal offers afterwards. */
-export type TombstoneVerb = 'restore' | 'openCopy'
+export type TombstoneVerb = 'restore' | 'forkBefore'
 
 /** The request in flight. */
 export interface TombstonePending {
@@ -115,8 +115,8 @@ export class TombstoneActions extends SnapshotStore<TombstoneActionsState> {
    * @param tombstoneSeq - the tombstone.
    * @returns the route's value once the new session is opened, or the refusal.
    */
-  openCopy(tombstoneSeq: number): Promise<TombstoneOutcome<ForkBeforeValue>> {
-    return this.run(tombstoneSeq, 'openCopy', async () => {
+  forkBefore(tombstoneSeq: number): Promise<TombstoneOutcome<ForkBeforeValue>> {
+    return this.run(tombstoneSeq, 'forkBefore', async () => {
       const reply = await this.options.send({ sessionId: this.options.sessionId, action: 'forkBefore', tombstoneSeq })
       if (reply.ok) {
         try {
