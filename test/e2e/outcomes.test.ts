@@ -294,6 +294,8 @@ describe('honest outcomes in the real DSH web UI', { timeout: 1_800_000 }, () =>
       await clickAction(page, p2.key, 'recall')
       await waitComposer(page, P2)
       await waitRowHidden(page, p2.key)
+      // The text reaches the composer on the live event; the notice follows the reply, after the flush's retries.
+      await waitInPage(page, 'the unsaved notice of the recall', () => document.querySelector('[data-message-recall-unsaved] [data-message-recall-unsaved-text]')?.textContent?.startsWith('Recalled') === true)
       assert.equal((await readUnsaved(page))!.text, 'Recalled, but not saved to disk yet. If the host crashes before the next save, the message comes back.')
     })
   })
