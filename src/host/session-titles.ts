@@ -15,13 +15,17 @@
  *   (`SessionPersistence.listSnapshots`, `dsh-session-persistence`; for the JSONL backend the log
  *   file's device, inode, size, mtime and ctime, which change whenever the stored log changes):
  *   that title, from a {@link StoredTitleCache};
- * - otherwise: its stored log (`SessionPersistence.readFrom(id, 0)`), and the title is kept by
- *   the revision listed before the read.
+ * - otherwise: its stored log, and the title is kept by the revision listed before the read. A
+ *   backend that keeps each log as one text (`SessionPersistence.supportsRawArtifacts`, the JSONL
+ *   backend) is read with `SessionPersistence.readRaw(id)` and only the newest line holding a
+ *   `session/title` event is parsed ({@link titleOfRawLog}; the backend packs only
+ *   `assistant/chunk` runs into shared rows, so a title is always a line of its own); any other
+ *   backend with `SessionPersistence.readFrom(id, 0)`.
  *
  * @module dsh-message-recall/host/session-titles
  */
 import type { SessionEvent, SessionHeader, SessionId } from '@deepseek-ai/dsh-session'
-import type { LogEvent } from '../shared/events'
+import { isRecord, type LogEvent } from '../shared/events'
 import type { IndexedSession } from './event-index'
 import type { EventLookup } from './surface-plan'
 import { currentTitle, titleBefore } from './title-events'
@@ -42,6 +46,10 @@ export interface StoredTitleReader {
   listSnapshots?(): Promise<readonly StoredSnapshot[]>
   /** Stored events from `fromSeq` on (`SessionPersistence.readFrom`). */
   readFrom(id: SessionId, fromSeq: number): Promise<{ readonly events: readonly SessionEvent[] }>
+  /** Whether {@link StoredTitleReader.readRaw} is implemented (`SessionPersistence.supportsRawArtifacts`; the JSONL backend: true). */
+  readonly supportsRawArtifacts?: boolean
+  /** The stored log's text, header line first, or `undefined` for an unknown session (`SessionPersistence.readRaw`). */
+  readRaw?(id: SessionId): Promise<{ readonly content: string } | undefined>
 }
 
 /** The part of `ctx.sessionProjectionCache` (`dsh-session-projection-cache`) read here. */
@@ -131,6 +139,45 @@ function titleOfLog(events: readonly SessionEvent[]): string | undefined {
   return titleBefore(events.length, (seq) => events[seq] as LogEvent | undefined)?.title
 }
 
+const TITLE_TYPE = '"session/title"'
+
+/**
+ * The current title in a stored log's text, as {@link titleOfLog} finds it in the parsed events:
+ * the newest line whose event `type` is `session/title`, or `undefined` when there is none or
+ * that event is malformed. Only lines holding the JSON string `"session/title"` are parsed
+ * (inside a JSON string a quote is always escaped, so message text cannot hold it); a line that
+ * does not parse (a torn tail) is passed over.
+ * @param content - the log's JSONL text (a header line, then one event or packed row per line).
+ * @returns the title text, or `undefined`.
+ */
+export function titleOfRawLog(content: string): string | undefined {
+  let at = content.lastIndexOf(TITLE_TYPE)
+  while (at >= 0) {
+    const start = content.lastIndexOf('\n', at) + 1
+    const newline = content.indexOf('\n', at)
+    const line = content.slice(start, newline < 0 ? content.length : newline)
+    let event: unknown
+    try {
+      event = JSON.parse(line)
+    } catch {
+      event = undefined
+    }
+    if (isRecord(event) && event.type === 'session/title') return titleOfLog([event as unknown as SessionEvent])
+    at = start === 0 ? -1 : content.lastIndexOf(TITLE_TYPE, start - 1)
+  }
+  return undefined
+}
+
+/** The current title of a stored session, read as cheaply as the backend allows (see the module). */
+async function readStoredTitle(stored: StoredTitleReader, id: SessionId): Promise<string | undefined> {
+  if (stored.supportsRawArtifacts === true && stored.readRaw !== undefined) {
+    const raw = await stored.readRaw(id)
+    if (raw === undefined) throw new Error(`session "${id}" not found`)
+    return titleOfRawLog(raw.content)
+  }
+  return titleOfLog((await stored.readFrom(id, 0)).events)
+}
+
 /** Every stored session with its revision when the service lists revisions, else without. */
 async function listStored(stored: StoredTitleReader): Promise<readonly { readonly header: SessionHeader; readonly revision?: string }[]> {
   if (stored.listSnapshots !== undefined) return stored.listSnapshots()
@@ -172,7 +219,7 @@ export async function sessionTitles(sources: TitleSources): Promise<Set<string>>
     }
     try {
       kept.countRead()
-      const title = titleOfLog((await stored.readFrom(header.id, 0)).events)
+      const title = await readStoredTitle(stored, header.id)
       // Keyed by the revision listed before the read: a write during the read changes the next revision.
       if (revision !== undefined) kept.set(header.id, String(revision), title)
       if (title !== undefined) titles.add(title)

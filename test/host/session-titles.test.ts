@@ -1,15 +1,15 @@
 /**
  * The titles in use that name a copy (`session-titles`), on the real rc.8 composition (JSONL
  * persistence, the session-title service): a stored log is read once and its title kept by the
- * log's persistence revision, read again only when that revision changed; a copy's title kept
- * right after it is stored is not read back; a live session's title comes from memory, also after
- * a rename.
+ * log's persistence revision, read again only when that revision changed, from the log's text
+ * without decoding its events; a copy's title kept right after it is stored is not read back; a
+ * live session's title comes from memory, also after a rename.
  */
 import assert from 'node:assert/strict'
 import { after, describe, it } from 'node:test'
 import { SessionId, type SessionEvent } from '@deepseek-ai/dsh-session'
 import { SessionEventIndex } from '../../src/host/event-index'
-import { sessionTitles, StoredTitleCache, type StoredTitleReader, type TitleSources } from '../../src/host/session-titles'
+import { sessionTitles, StoredTitleCache, titleOfRawLog, type StoredTitleReader, type TitleSources } from '../../src/host/session-titles'
 import type { DshApp } from '../support/dsh-app'
 import { Roots, seededAgent } from './helpers'
 
@@ -21,15 +21,20 @@ function titleEvent(seq: number, title: string): SessionEvent {
   return { type: 'session/title', seq, time: Date.now(), data: { title, messageSeqs: [], source: { kind: 'user' } } } as unknown as SessionEvent
 }
 
-/** The app's persistence service, with every full read of a stored log recorded in `reads`. */
+/** The app's persistence service, with every read of a stored log recorded in `reads` (a raw read by its id). */
 function recorded(app: DshApp, reads: string[]): StoredTitleReader {
   const persistence = app.ctx.sessionPersistence
   return {
     list: () => persistence.list(),
     listSnapshots: () => persistence.listSnapshots(),
     readFrom: (id, fromSeq) => {
-      reads.push(id)
+      reads.push(`readFrom ${id}`)
       return persistence.readFrom(id, fromSeq)
+    },
+    supportsRawArtifacts: persistence.supportsRawArtifacts,
+    readRaw: (id) => {
+      reads.push(id)
+      return persistence.readRaw(id)
     },
   }
 }
@@ -41,6 +46,9 @@ async function retitleStored(app: DshApp, id: string, title: string): Promise<vo
 }
 
 const sorted = (titles: Set<string>): string[] => [...titles].sort()
+
+/** One JSONL line of an event. */
+const line = (event: unknown): string => JSON.stringify(event)
 
 describe('sessionTitles', () => {
   it('reads a stored log once and again only after it changed, keeps a stored copy title without reading it, and reads live titles from memory', async () => {
@@ -94,5 +102,27 @@ describe('sessionTitles', () => {
     assert.deepEqual(reads, [], 'a live session is never read from disk')
     assert.deepEqual(warnings, [])
     await roots.shut(app)
+  })
+})
+
+describe('titleOfRawLog', () => {
+  const header = line({ id: 'session-raw', version: 1 })
+  const title = (seq: number, text: string) => line(titleEvent(seq, text))
+  const prompt = (seq: number, text: string) => line({ type: 'user/message', seq, time: 1, data: { content: text }, surfaceOp: 'append' })
+
+  it('finds the newest title line, as the parsed log does', () => {
+    assert.equal(titleOfRawLog([header, title(0, 'First'), prompt(1, 'hello'), title(2, 'Second'), prompt(3, 'bye'), ''].join('\n')), 'Second')
+    assert.equal(titleOfRawLog([header, prompt(0, 'hello')].join('\n')), undefined)
+  })
+
+  it('passes over message text naming the type, an event whose data holds it, and a torn last line', () => {
+    const text = [header, title(0, 'Kept'), prompt(1, '{"type":"session/title"} and "session/title"'),
+      line({ type: 'tool/result', seq: 2, time: 1, data: { kind: 'session/title' } }), '{"type":"session/title","seq":3,"da'].join('\n')
+    assert.equal(titleOfRawLog(text), 'Kept')
+  })
+
+  it('answers no title when the newest title event is malformed, as the parsed log does', () => {
+    const malformed = line({ type: 'session/title', seq: 1, time: 1, data: { title: 'Broken' } })
+    assert.equal(titleOfRawLog([header, title(0, 'Older'), malformed].join('\n')), undefined)
   })
 })
