@@ -2286,6 +2286,8 @@ var StoredTitleCache = class {
   counts = { reads: 0, hits: 0 };
   /**
    * The title kept for a log at a revision.
+   * @param id - the stored session's id.
+   * @param revision - its revision as listed now.
    * @returns `{ title }` (`title` `undefined` for a log without one) when this revision was read, else `undefined`.
    */
   get(id, revision) {
@@ -2294,7 +2296,12 @@ var StoredTitleCache = class {
     this.counts.hits++;
     return { title: entry.title };
   }
-  /** Keep the title a log had at a revision (`undefined`: the log has no title). */
+  /**
+   * Keep the title a log had at a revision.
+   * @param id - the stored session's id.
+   * @param revision - the revision listed before the log was read.
+   * @param title - its title, `undefined` for a log without one.
+   */
   set(id, revision, title) {
     this.entries.set(id, { revision, title });
   }
@@ -2302,7 +2309,10 @@ var StoredTitleCache = class {
   countRead() {
     this.counts.reads++;
   }
-  /** Drop every entry whose id is not in `listed`. */
+  /**
+   * Drop every entry whose session is no longer stored.
+   * @param listed - the ids the persistence service lists now.
+   */
   keepOnly(listed) {
     for (const id of this.entries.keys()) if (!listed.has(id)) this.entries.delete(id);
   }

@@ -74,6 +74,8 @@ export class StoredTitleCache {
 
   /**
    * The title kept for a log at a revision.
+   * @param id - the stored session's id.
+   * @param revision - its revision as listed now.
    * @returns `{ title }` (`title` `undefined` for a log without one) when this revision was read, else `undefined`.
    */
   get(id: string, revision: string): { readonly title: string | undefined } | undefined {
@@ -83,7 +85,12 @@ export class StoredTitleCache {
     return { title: entry.title }
   }
 
-  /** Keep the title a log had at a revision (`undefined`: the log has no title). */
+  /**
+   * Keep the title a log had at a revision.
+   * @param id - the stored session's id.
+   * @param revision - the revision listed before the log was read.
+   * @param title - its title, `undefined` for a log without one.
+   */
   set(id: string, revision: string, title: string | undefined): void {
     this.entries.set(id, { revision, title })
   }
@@ -93,7 +100,10 @@ export class StoredTitleCache {
     this.counts.reads++
   }
 
-  /** Drop every entry whose id is not in `listed`. */
+  /**
+   * Drop every entry whose session is no longer stored.
+   * @param listed - the ids the persistence service lists now.
+   */
   keepOnly(listed: ReadonlySet<string>): void {
     for (const id of this.entries.keys()) if (!listed.has(id)) this.entries.delete(id)
   }
