@@ -11,7 +11,11 @@
  *   timed write does) plus one `delete` on a live session of the same size, in the same round;
  *   and beside `agents.resume` of such a session (what opening it in the UI runs: the cold open,
  *   the session announced and its projections folded, an agent made; the agent let go untimed)
- *   plus that `delete`;
+ *   plus that `delete`; and, as context, beside the least rc.8 lets a stored write do before its
+ *   own work while a refused pre-check writes nothing (`sealed open`: `sessionPersistence.inspect`
+ *   for the pre-check, the `session/end-seed` marker appended with `sessionPersistence.append`
+ *   when the log does not end with one, then `prepare`, which reads the log again because the
+ *   marker changed it) plus that `delete`;
  * - **forkBefore** of a live session at a tombstone, beside DSH's own Branch primitive at the same
  *   boundary: `SessionStore.fork(source, boundary, childId)` plus the durability flush of the child
  *   (what `dsh-host-apiproxy`'s `sessions.fork` calls; that package is not part of this
@@ -59,8 +63,8 @@ const FLOOR_PATH = '/bench-floor-apply'
 const SHAPE = { textChars: 48 } as const
 const EVENTS_PER_TURN = conversationLog(syntheticTurns(2, SHAPE)).length - conversationLog(syntheticTurns(1, SHAPE)).length
 
-type Variant = 'live delete' | 'stored write' | 'cold open' | 'resume' | 'forkBefore' | 'DSH fork' | 'delete prompt' | 'restore' | 'apply' | 'floor apply' | 'idle'
-const ROTATION: Variant[][] = [['stored write', 'cold open', 'resume', 'live delete'], ['forkBefore', 'DSH fork'], ['delete prompt', 'restore'], ['apply', 'floor apply'], ['idle']]
+type Variant = 'live delete' | 'stored write' | 'cold open' | 'sealed open' | 'resume' | 'forkBefore' | 'DSH fork' | 'delete prompt' | 'restore' | 'apply' | 'floor apply' | 'idle'
+const ROTATION: Variant[][] = [['stored write', 'cold open', 'sealed open', 'resume', 'live delete'], ['forkBefore', 'DSH fork'], ['delete prompt', 'restore'], ['apply', 'floor apply'], ['idle']]
 
 // ---------------------------------------------------------------- statistics and memory
 
@@ -174,16 +178,17 @@ async function runSize(size: number): Promise<{ events: number; samples: Samples
   // `prepare` of an unchanged log, so a cold open of the written session would warm the next write.
   const opened: Lane[] = []
   const resumed: Lane[] = []
+  const sealed: Lane[] = []
   let events = 0
   try {
-    for (let i = 0; i < liveLanes + promptLanes + 3 * storedLanes; i++) {
+    for (let i = 0; i < liveLanes + promptLanes + 4 * storedLanes; i++) {
       const agent = await seeding.createAgent({ seed: conversationLog(syntheticTurns(turns, SHAPE)) })
       await seeding.ctx.sessions.flush(agent.session)
       events = agent.session.events.length
       const targets = targetsOf(agent.session)
       if (i < liveLanes) live.push({ id: agent.id, steps: targets.steps, prompts: [] })
       else if (i < liveLanes + promptLanes) live.push({ id: agent.id, steps: [], prompts: targets.prompts })
-      else [stored, opened, resumed][i % 3]!.push({ id: agent.id, ...targets })
+      else [stored, opened, resumed, sealed][i % 4]!.push({ id: agent.id, ...targets })
     }
   } finally {
     await seeding.dispose()
@@ -225,6 +230,23 @@ async function runSize(size: number): Promise<{ events: number; samples: Samples
       preparation[Symbol.dispose]()
       coldMs = performance.now() - t0
       // Untimed: a write that changes the log, so the next cold open reads it again.
+      await post(removalBody(lane.id, 'delete', take(lane.steps, 1)[0]!))
+    },
+    'sealed open': async () => {
+      // What a stored write must do before its own work on rc.8: read the stored log for the
+      // pre-check (nothing written yet), write the session/end-seed marker when the log does not
+      // end with one, then the cold open, which reads the log again since the marker changed it.
+      const lane = laneWith(sealed, 1)
+      const id = SessionId(lane.id)
+      const t0 = performance.now()
+      const { events } = await app.ctx.sessionPersistence.inspect(id)
+      if (events.at(-1)?.type !== 'session/end-seed') {
+        await app.ctx.sessionPersistence.append(id, [{ type: 'session/end-seed', seq: events.length, time: Date.now(), data: {} } as (typeof events)[number]])
+      }
+      const preparation = await app.ctx.sessionPersistence.prepare(id)
+      preparation[Symbol.dispose]()
+      sealedMs = performance.now() - t0
+      // Untimed: a write that changes the log, so the next open reads it again and seals it again.
       await post(removalBody(lane.id, 'delete', take(lane.steps, 1)[0]!))
     },
     resume: async () => {
@@ -277,6 +299,7 @@ async function runSize(size: number): Promise<{ events: number; samples: Samples
   }
   let forkMs = 0
   let coldMs = 0
+  let sealedMs = 0
   let resumeMs = 0
   let lastPrompt: { id: string; tombstoneSeq: number } | null = null
   let floorBody: unknown = null
@@ -292,7 +315,7 @@ async function runSize(size: number): Promise<{ events: number; samples: Samples
           resetPeak()
           await run[variant]()
           const peak = peakMiB()
-          const ms = variant === 'DSH fork' ? forkMs : variant === 'cold open' ? coldMs : variant === 'resume' ? resumeMs : performance.now() - t0
+          const ms = variant === 'DSH fork' ? forkMs : variant === 'cold open' ? coldMs : variant === 'sealed open' ? sealedMs : variant === 'resume' ? resumeMs : performance.now() - t0
           if (r >= WARMUP) {
             samples[variant].push(ms)
             peaks[variant].push(peak)
@@ -332,6 +355,7 @@ interface Target { name: string; value: (s: Samples) => number; floor: (s: Sampl
 const TARGETS: Target[] = [
   { name: 'stored write', value: (s) => median(s['stored write']), floor: (s) => median(s.resume) + median(s['live delete']), floorName: 'agents.resume + live delete' },
   { name: 'stored write', value: (s) => median(s['stored write']), floor: (s) => median(s['cold open']) + median(s['live delete']), floorName: 'prepare + live delete' },
+  { name: 'stored write', value: (s) => median(s['stored write']), floor: (s) => median(s['sealed open']) + median(s['live delete']), floorName: "rc.8's least for the pre-check (inspect, end-seed, prepare) + live delete" },
   { name: 'forkBefore', value: (s) => median(s.forkBefore), floor: (s) => median(s['DSH fork']), floorName: 'DSH fork + flush' },
   { name: 'restore', value: (s) => median(s.restore), floor: (s) => median(s['delete prompt']), floorName: 'delete of the prompt' },
   { name: 'apply of 20', value: (s) => median(s.apply), floor: (s) => median(s['floor apply']), floorName: 'floor apply (same tombstones, one maintenance, one flush)' },

@@ -2286,29 +2286,122 @@ async function workspaceOf(sources, source) {
 }
 
 // src/host/session-titles.ts
+var StoredTitleCache = class {
+  entries = /* @__PURE__ */ new Map();
+  counts = { reads: 0, hits: 0 };
+  /**
+   * The title kept for a log at a revision.
+   * @param id - the stored session's id.
+   * @param revision - its revision as listed now.
+   * @returns `{ title }` (`title` `undefined` for a log without one) when this revision was read, else `undefined`.
+   */
+  get(id, revision) {
+    const entry = this.entries.get(id);
+    if (entry === void 0 || entry.revision !== revision) return void 0;
+    this.counts.hits++;
+    return { title: entry.title };
+  }
+  /**
+   * Keep the title a log had at a revision.
+   * @param id - the stored session's id.
+   * @param revision - the revision listed before the log was read.
+   * @param title - its title, `undefined` for a log without one.
+   */
+  set(id, revision, title) {
+    this.entries.set(id, { revision, title });
+  }
+  /** Count one full read of a stored log. */
+  countRead() {
+    this.counts.reads++;
+  }
+  /**
+   * Drop every entry whose session is no longer stored.
+   * @param listed - the ids the persistence service lists now.
+   */
+  keepOnly(listed) {
+    for (const id of this.entries.keys()) if (!listed.has(id)) this.entries.delete(id);
+  }
+  /**
+   * Keep the title of a log this process has just written and let go (a copy): its revision is
+   * read from the listing now, so the next naming does not read that log again.
+   * @param stored - the persistence service; without `listSnapshots` nothing is kept.
+   * @param id - the session just stored.
+   * @param title - its title (`null`: none).
+   * @throws what `SessionPersistence.listSnapshots` throws.
+   */
+  async remember(stored, id, title) {
+    if (stored.listSnapshots === void 0) return;
+    const snapshot = (await stored.listSnapshots()).find((entry) => entry.header.id === id);
+    if (snapshot !== void 0) this.set(id, String(snapshot.revision), title ?? void 0);
+  }
+  /** Full reads of stored logs and answers served from kept titles since construction (for tests). */
+  stats() {
+    return { ...this.counts };
+  }
+};
 function titleOfLog(events) {
   return titleBefore(events.length, (seq) => events[seq])?.title;
+}
+var TITLE_TYPE = '"session/title"';
+function titleOfRawLog(content) {
+  let at = content.lastIndexOf(TITLE_TYPE);
+  while (at >= 0) {
+    const start = content.lastIndexOf("\n", at) + 1;
+    const newline = content.indexOf("\n", at);
+    const line = content.slice(start, newline < 0 ? content.length : newline);
+    let event;
+    try {
+      event = JSON.parse(line);
+    } catch {
+      event = void 0;
+    }
+    if (isRecord(event) && event.type === "session/title") return titleOfLog([event]);
+    at = start === 0 ? -1 : content.lastIndexOf(TITLE_TYPE, start - 1);
+  }
+  return void 0;
+}
+async function readStoredTitle(stored, id) {
+  if (stored.supportsRawArtifacts === true && stored.readRaw !== void 0) {
+    const raw = await stored.readRaw(id);
+    if (raw === void 0) throw new Error(`session "${id}" not found`);
+    return titleOfRawLog(raw.content);
+  }
+  return titleOfLog((await stored.readFrom(id, 0)).events);
+}
+async function listStored(stored) {
+  if (stored.listSnapshots !== void 0) return stored.listSnapshots();
+  return (await stored.list()).map((header) => ({ header }));
 }
 async function sessionTitles(sources) {
   const titles = /* @__PURE__ */ new Set();
   const live = /* @__PURE__ */ new Set();
   for (const session of sources.live()) {
     live.add(session.id);
-    const title = titleOfLog(session.events);
+    const title = currentTitle(session, session.seq, sources.lookup(session))?.title;
     if (title !== void 0) titles.add(title);
   }
   const stored = sources.stored();
   if (stored === void 0) return titles;
   const cache = sources.cache();
-  for (const header of await stored.list()) {
+  const kept = sources.storedTitles;
+  const listing = await listStored(stored);
+  if (stored.listSnapshots !== void 0) kept.keepOnly(new Set(listing.map((entry) => entry.header.id)));
+  for (const { header, revision } of listing) {
     if (live.has(header.id)) continue;
     const cached = cache?.cachedSnapshot(header)?.values;
     if (cached !== void 0 && "title" in cached) {
       if (typeof cached.title === "string") titles.add(cached.title);
       continue;
     }
+    const known = revision === void 0 ? void 0 : kept.get(header.id, String(revision));
+    if (known !== void 0) {
+      if (known.title !== void 0) titles.add(known.title);
+      continue;
+    }
     try {
-      const title = titleOfLog((await stored.readFrom(header.id, 0)).events);
+      kept.countRead();
+      const title = await readStoredTitle(stored, header.id);
+      if (revision !== void 0) kept.set(header.id, String(revision), title);
       if (title !== void 0) titles.add(title);
     } catch (error) {
       sources.warn(`message-recall: the title of stored session "${header.id}" could not be read: ${errorText(error)}`);
@@ -2366,6 +2459,12 @@ async function forkBefore(services, request) {
       title = nextCopyTitle(base, taken, limits.maxTitleBytes, services.language());
     }
     const persisted = await storeCopy(services, { id: forkedSessionId, plan, title, subject });
+    const stored = services.catalog.stored();
+    if (stored !== void 0) {
+      await services.catalog.storedTitles.remember(stored, forkedSessionId, title).catch((error) => {
+        services.warn(`message-recall: the title of the copy "${forkedSessionId}" was not kept (the next copy reads it from its log): ${error instanceof Error ? error.message : String(error)}`);
+      });
+    }
     return { title, persisted };
   });
   if (workspace !== void 0) {
@@ -3840,8 +3939,15 @@ var SessionAccess = class {
       return { ok: true, value: stableViewOfSession(session, this.services.lookup(session), agent !== void 0 ? "agent" : this.holds.has(sessionId) ? "stored" : "live") };
     }
     const persistence = this.services.persistence();
-    if (persistence === void 0 || !await isStored(persistence, sessionId)) return { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId } };
-    const { events } = await persistence.inspect(id);
+    if (persistence === void 0) return { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId } };
+    let events;
+    try {
+      ;
+      ({ events } = await persistence.inspect(id));
+    } catch (error) {
+      if (!await isStored(persistence, sessionId)) return { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId } };
+      throw error;
+    }
     const fold = foldSurface2(events);
     const log = events;
     const nextSeq = log.length + (log.at(-1)?.type === "session/end-seed" ? 0 : 1);
@@ -3903,9 +4009,17 @@ var SessionAccess = class {
   }
   async enter(id) {
     const persistence = this.services.persistence();
-    if (persistence === void 0 || !await isStored(persistence, id)) return "absent";
+    if (persistence === void 0) return "absent";
     if (this.isLive(id)) return "live";
-    if (await this.sealSeed(persistence, id) === "live") return "live";
+    let stored;
+    try {
+      stored = await persistence.inspect(id);
+    } catch (error) {
+      if (this.isLive(id)) return "live";
+      if (!await isStored(persistence, id)) return "absent";
+      throw error;
+    }
+    if (await this.sealSeed(persistence, id, stored) === "live") return "live";
     let preparation;
     try {
       preparation = await persistence.prepare(id);
@@ -3933,11 +4047,11 @@ var SessionAccess = class {
   /**
    * Write the `session/end-seed` that entering a stored session would append, durably, before
    * entering it, unless the stored log already ends with one. The write is retried like a flush.
+   * @param stored - the stored log as `inspect` just read it.
    * @returns `'live'` when the session became live meanwhile (nothing written), else `'sealed'`.
    * @throws {@link MessageRecallError} `PERSIST_FAILED` with `applied: false` when every attempt failed.
    */
-  async sealSeed(persistence, id) {
-    const { events } = await persistence.inspect(id);
+  async sealSeed(persistence, id, { events }) {
     if (events.at(-1)?.type === "session/end-seed") return "sealed";
     if (this.isLive(id)) return "live";
     const seal = { type: "session/end-seed", seq: events.length, time: Date.now(), data: {} };
@@ -4059,6 +4173,8 @@ function apply(ctx, config) {
         workspaces: () => ctx.get("workspaceRegistry"),
         catalog: {
           live: () => ctx.sessions.list(),
+          lookup: (session) => index.lookup(session),
+          storedTitles: new StoredTitleCache(),
           stored: () => ctx.get("sessionPersistence"),
           cache: () => ctx.get("sessionProjectionCache")
         },

@@ -19,7 +19,7 @@
  * @module dsh-message-recall/host/fork-before
  */
 import { randomUUID } from 'node:crypto'
-import type { SessionEvent, SessionHeader, SessionId } from '@deepseek-ai/dsh-session'
+import type { SessionHeader, SessionId } from '@deepseek-ai/dsh-session'
 import type { ForkBeforeValue } from '../shared/protocol'
 import { copiedTitle, nextCopyTitle, type CopyTitleLanguage } from './copy-title'
 import { planFork, type ForkRefusal } from './fork-plan'
@@ -27,7 +27,7 @@ import { readForkSource, type ForkSource, type ForkSourceServices, type StoredLo
 import { forkFailed, storeCopy, type CopyStoreServices } from './fork-store'
 import { workspaceOf, type ForkWorkspace, type WorkspaceLookup } from './fork-workspace'
 import type { SessionNotLiveRefusal } from './refusals'
-import { sessionTitles, type TitleSources } from './session-titles'
+import { sessionTitles, type LiveTitled, type StoredTitleReader, type TitleSources } from './session-titles'
 import type { TitleLimits } from './title'
 import { errorText } from '../shared/error-text'
 
@@ -40,9 +40,9 @@ export interface ForkBeforeRequest {
 /** The sessions a fork looks across: for its source, the titles in use and a subagent's ancestors. */
 export interface SessionCatalog extends Omit<TitleSources, 'warn' | 'stored' | 'live'> {
   /** The live sessions (`SessionStore.list`). */
-  readonly live: () => readonly { readonly id: SessionId; readonly header: SessionHeader; readonly events: readonly SessionEvent[] }[]
+  readonly live: () => readonly (LiveTitled & { readonly header: SessionHeader })[]
   /** The persistence service when loaded (read at call time). */
-  readonly stored: () => StoredLogReader | undefined
+  readonly stored: () => (StoredLogReader & StoredTitleReader) | undefined
 }
 
 /** What `forkBefore` reaches. */
@@ -127,6 +127,13 @@ export async function forkBefore(services: ForkServices, request: ForkBeforeRequ
       title = nextCopyTitle(base, taken, limits.maxTitleBytes, services.language())
     }
     const persisted = await storeCopy(services, { id: forkedSessionId, plan, title, subject })
+    const stored = services.catalog.stored()
+    if (stored !== undefined) {
+      // The next copy's naming then reads the copy's title from here, not from its whole log.
+      await services.catalog.storedTitles.remember(stored, forkedSessionId, title).catch((error: unknown) => {
+        services.warn(`message-recall: the title of the copy "${forkedSessionId}" was not kept (the next copy reads it from its log): ${error instanceof Error ? error.message : String(error)}`)
+      })
+    }
     return { title, persisted }
   })
 

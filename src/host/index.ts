@@ -37,7 +37,7 @@ import { summarizeStored, type PersistenceReader } from './inspect'
 import { installExportRoute } from './export-route'
 import { createRouteHandler } from './route'
 import { installTelemetryFilter } from './telemetry-filter'
-import type { ProjectionCacheReader, StoredTitleReader } from './session-titles'
+import { StoredTitleCache, type ProjectionCacheReader, type StoredTitleReader } from './session-titles'
 import type { MessagePricer } from './shadow-price'
 import { titleLimitsOf } from './title'
 import { followSideState } from './side-state'
@@ -115,7 +115,9 @@ export function apply(ctx: Context, config: Partial<MessageRecallConfig> | undef
         workspaces: () => ctx.get('workspaceRegistry') as WorkspaceLookup | undefined,
         catalog: {
           live: () => ctx.sessions.list(),
-          stored: () => ctx.get('sessionPersistence') as StoredLogReader | undefined,
+          lookup: (session) => index.lookup(session),
+          storedTitles: new StoredTitleCache(),
+          stored: () => ctx.get('sessionPersistence') as (StoredLogReader & StoredTitleReader) | undefined,
           cache: () => ctx.get('sessionProjectionCache') as ProjectionCacheReader | undefined,
         },
         async inChildFiber(body) {

@@ -41,7 +41,12 @@
  * write a session (two writers corrupt the log with a seq gap).
  *
  * Reads (`plan`) of a stored session use `sessionPersistence.inspect(id)`, which commits and
- * publishes nothing.
+ * publishes nothing. The stored sessions are listed (`sessionPersistence.list`, which reads the
+ * header of every stored log) only when a read fails, to tell an id that was never stored
+ * (`SESSION_NOT_LIVE`) from a stored log that cannot be read (the read's error). Entering reads
+ * the log once more through `inspect`, which rc.8 answers from the preparation the first read
+ * left while the log's revision is unchanged (`dsh-session-persistence`,
+ * `PersistenceCoordinator.inspect`).
  *
  * @module dsh-message-recall/host/stored-session
  */
@@ -68,6 +73,9 @@ export interface StoredSessionSource {
    */
   append(id: SessionId, events: readonly SessionEvent[]): Promise<void>
 }
+
+/** A stored log as `SessionPersistence.inspect` reads it. */
+type StoredLog = { readonly events: readonly SessionEvent[] }
 
 /** What the access layer reaches (structural views of `ctx.sessions`, `ctx.agents`, `ctx.sessionPersistence`). */
 export interface SessionAccessServices {
@@ -190,8 +198,15 @@ export class SessionAccess {
       return { ok: true, value: stableViewOfSession(session, this.services.lookup(session), agent !== undefined ? 'agent' : this.holds.has(sessionId) ? 'stored' : 'live') }
     }
     const persistence = this.services.persistence()
-    if (persistence === undefined || !(await isStored(persistence, sessionId))) return { ok: false, refusal: { code: 'SESSION_NOT_LIVE', sessionId } }
-    const { events } = await persistence.inspect(id)
+    if (persistence === undefined) return { ok: false, refusal: { code: 'SESSION_NOT_LIVE', sessionId } }
+    let events: readonly SessionEvent[]
+    try {
+      ;({ events } = await persistence.inspect(id))
+    } catch (error) {
+      // Listed only when the read fails: a read of a stored log needs no listing of every log first.
+      if (!(await isStored(persistence, sessionId))) return { ok: false, refusal: { code: 'SESSION_NOT_LIVE', sessionId } }
+      throw error
+    }
     const fold = foldSurface(events)
     const log = events as readonly LogEvent[]
     // Entering the session appends `session/end-seed` unless the log already ends with one.
@@ -259,9 +274,18 @@ export class SessionAccess {
 
   private async enter(id: SessionId): Promise<Hold | 'live' | 'absent'> {
     const persistence = this.services.persistence()
-    if (persistence === undefined || !(await isStored(persistence, id))) return 'absent'
+    if (persistence === undefined) return 'absent'
     if (this.isLive(id)) return 'live'
-    if ((await this.sealSeed(persistence, id)) === 'live') return 'live'
+    let stored: StoredLog
+    try {
+      stored = await persistence.inspect(id)
+    } catch (error) {
+      if (this.isLive(id)) return 'live'
+      // Listed only when the read fails, as in `read`.
+      if (!(await isStored(persistence, id))) return 'absent'
+      throw error
+    }
+    if ((await this.sealSeed(persistence, id, stored)) === 'live') return 'live'
     let preparation: SessionPreparation
     try {
       preparation = await persistence.prepare(id)
@@ -290,11 +314,11 @@ export class SessionAccess {
   /**
    * Write the `session/end-seed` that entering a stored session would append, durably, before
    * entering it, unless the stored log already ends with one. The write is retried like a flush.
+   * @param stored - the stored log as `inspect` just read it.
    * @returns `'live'` when the session became live meanwhile (nothing written), else `'sealed'`.
    * @throws {@link MessageRecallError} `PERSIST_FAILED` with `applied: false` when every attempt failed.
    */
-  private async sealSeed(persistence: StoredSessionSource, id: SessionId): Promise<'sealed' | 'live'> {
-    const { events } = await persistence.inspect(id)
+  private async sealSeed(persistence: StoredSessionSource, id: SessionId, { events }: StoredLog): Promise<'sealed' | 'live'> {
     if (events.at(-1)?.type === 'session/end-seed') return 'sealed'
     if (this.isLive(id)) return 'live'
     // The same event the Session constructor appends to a seed (`dsh-session`, `Session`).
@@ -367,6 +391,7 @@ export class SessionAccess {
   }
 }
 
+/** Whether the persistence service lists the session (`SessionPersistence.list`: reads the header of every stored log). */
 async function isStored(persistence: StoredSessionSource, sessionId: string): Promise<boolean> {
   return (await persistence.list()).some((header) => header.id === sessionId)
 }
