@@ -98,7 +98,7 @@ function removalPlanning(action) {
 
 // src/shared/protocol.ts
 var DEFAULT_ROUTE_PATH = "/dsh-message-recall";
-var OTHER_ROUTE_ACTIONS = ["forkBefore", "flush", "plan", "apply", "inspect"];
+var OTHER_ROUTE_ACTIONS = ["forkBefore", "flush", "plan", "apply", "inspect", "erase"];
 var ROUTE_ACTIONS = Object.freeze([...SURFACE_ACTIONS, ...OTHER_ROUTE_ACTIONS]);
 
 // src/host/config.ts
@@ -857,15 +857,28 @@ function messageOf2(event) {
 function messageSeqsOf(data) {
   return isRecord(data) && Array.isArray(data.messageSeqs) ? data.messageSeqs.filter(Number.isSafeInteger) : [];
 }
-function findRemovedContent(count, lookup) {
+function findRemovedContent(count, lookup, tombstoneSeq) {
   const fates = readFates(replacementEvents(count, lookup));
   const tombstones = /* @__PURE__ */ new Map();
   for (const seq of fates.statuses().keys()) tombstones.set(seq, fates.tombstone(seq));
   const removedFate = (seq) => fates.fateOf(seq).state === "removed";
   const removed = /* @__PURE__ */ new Set();
   const pending = [];
-  for (const tombstone of tombstones.values()) {
-    for (const seq of tombstone.shadowedSeqs) if (!tombstones.has(seq) && removedFate(seq)) pending.push(seq);
+  if (tombstoneSeq === void 0) {
+    for (const tombstone of tombstones.values()) {
+      for (const seq of tombstone.shadowedSeqs) if (!tombstones.has(seq) && removedFate(seq)) pending.push(seq);
+    }
+  } else {
+    const walk = [tombstoneSeq];
+    const seen = /* @__PURE__ */ new Set();
+    while (walk.length > 0) {
+      const seq = walk.pop();
+      if (seen.has(seq)) continue;
+      seen.add(seq);
+      const tombstone = tombstones.get(seq);
+      if (tombstone !== void 0) walk.push(...tombstone.shadowedSeqs);
+      else if (removedFate(seq)) pending.push(seq);
+    }
   }
   while (pending.length > 0) {
     const seq = pending.pop();
@@ -1117,7 +1130,7 @@ function collectEventImages(event, images) {
   }
   if (isRecord(data.chunk) && data.chunk.type === "block-end") collectImages([data.chunk.block], images);
 }
-function logWithoutRemovedContent(content) {
+function logWithoutRemovedContent(content, tombstoneSeq) {
   const lines = content.split("\n");
   const events = [];
   const parsed = new Array(lines.length);
@@ -1133,7 +1146,7 @@ function logWithoutRemovedContent(content) {
     parsed[i] = value;
     for (const event of expandStorageRecord(value)) if (isRecord(event) && Number.isSafeInteger(event.seq)) events[event.seq] = event;
   }
-  const removed = findRemovedContent(events.length, (seq) => events[seq]);
+  const removed = findRemovedContent(events.length, (seq) => events[seq], tombstoneSeq);
   const images = /* @__PURE__ */ new Map();
   let rewrittenLines = 0;
   for (let i = 1; i < lines.length; i++) {
@@ -2273,15 +2286,15 @@ function parseRouteRequest(body) {
   const withExpect = expectation === void 0 ? {} : { expect: expectation };
   if (action === "apply" || action === "plan" && body.changes !== void 0) return parseBatchRequest(body, expectation);
   if (body.changes !== void 0) return invalid(`changes is only valid with action "apply" or "plan"`);
-  if (action === "forkBefore" || action !== "plan" && ACTIONS[action].plans === "restore") {
-    for (const field of ["seq", "messageId", "planAction", ...action === "forkBefore" ? ["expect"] : []]) {
+  if (action === "forkBefore" || action === "erase" || action !== "plan" && ACTIONS[action].plans === "restore") {
+    for (const field of ["seq", "messageId", "planAction", ...action === "forkBefore" || action === "erase" ? ["expect"] : []]) {
       if (body[field] !== void 0) return invalid(`${action} takes no ${field}; address the tombstone by tombstoneSeq`);
     }
     const { tombstoneSeq } = body;
     if (!isSeq(tombstoneSeq)) return invalid(`tombstoneSeq must be a non-negative safe integer, got ${JSON.stringify(tombstoneSeq)}`);
-    return action === "forkBefore" ? { ok: true, request: { action, sessionId, tombstoneSeq } } : { ok: true, request: { action: "restore", sessionId, tombstoneSeq, ...withExpect } };
+    return action === "forkBefore" || action === "erase" ? { ok: true, request: { action, sessionId, tombstoneSeq } } : { ok: true, request: { action: "restore", sessionId, tombstoneSeq, ...withExpect } };
   }
-  if (body.tombstoneSeq !== void 0) return invalid(`tombstoneSeq is only valid with action "restore" or "forkBefore"`);
+  if (body.tombstoneSeq !== void 0) return invalid(`tombstoneSeq is only valid with action "restore", "forkBefore" or "erase"`);
   if (seq !== void 0 && !isSeq(seq)) return invalid(`seq must be a non-negative safe integer, got ${JSON.stringify(seq)}`);
   if (messageId !== void 0 && (typeof messageId !== "string" || messageId.length === 0)) {
     return invalid(`messageId must be a non-empty string, got ${JSON.stringify(messageId)}`);
@@ -2937,6 +2950,272 @@ async function previewRemoval(services, intent) {
   };
 }
 
+// src/host/erase-session.ts
+import { rm as rm2, stat as stat2 } from "node:fs/promises";
+import { join } from "node:path";
+
+// src/log/log-erase.ts
+function toolOutputPathsIn(text) {
+  const found = /* @__PURE__ */ new Set();
+  for (const match of text.matchAll(/\/[^\s"'`<>()[\]{}\\]*dsh-(?:spill|subprocess)-[^\s"'`<>()[\]{}\\]*/g)) {
+    found.add(match[0].replace(/[.,:;]+$/, ""));
+  }
+  return [...found];
+}
+function parsedLines(lines) {
+  const events = [];
+  const parsed = new Array(lines.length);
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i];
+    if (line === "") continue;
+    try {
+      parsed[i] = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    for (const event of expandStorageRecord(parsed[i])) if (isRecord(event) && Number.isSafeInteger(event.seq)) events[event.seq] = event;
+  }
+  return { parsed, events };
+}
+function erasedMarkOf(event) {
+  if (!isTombstoneEvent(event) || !isRecord(event.data) || !isRecord(event.data.source)) return null;
+  const erased = event.data.source.erased;
+  return isRecord(erased) && typeof erased.at === "string" ? { at: erased.at } : null;
+}
+function eraseRemovalInLog(content, tombstoneSeq, at) {
+  const lines = content.split("\n");
+  const { parsed, events } = parsedLines(lines);
+  const tombstoneEvent = events[tombstoneSeq];
+  const tombstone = tombstoneEvent === void 0 ? null : readTombstone(tombstoneEvent);
+  if (tombstoneEvent === void 0 || tombstone === null) return { ok: false, code: "NOT_A_TOMBSTONE" };
+  if (ACTIONS[tombstone.action].effect !== "removed") return { ok: false, code: "EXCLUSION" };
+  const fates = readFates(replacementEvents(events.length, (seq) => events[seq]));
+  if (fates.statusOf(tombstoneSeq)?.inEffect !== true) return { ok: false, code: "NOT_IN_EFFECT" };
+  if (erasedMarkOf(tombstoneEvent) !== null) return { ok: false, code: "ALREADY_ERASED" };
+  const rewritten = logWithoutRemovedContent(content, tombstoneSeq);
+  const out = rewritten.text.split("\n");
+  const line = out.findIndex((_, i) => {
+    const value = parsed[i];
+    return i > 0 && isRecord(value) && value.seq === tombstoneSeq && value.type === "user/message";
+  });
+  const marked = tombstoneEvent.data;
+  out[line] = JSON.stringify({ ...tombstoneEvent, data: { ...marked, source: { ...marked.source, erased: { at } } } });
+  const before = /* @__PURE__ */ new Map();
+  for (const value of parsed) if (value !== void 0) collectEventImages(value, before);
+  const erasedImages = [...before.keys()].filter((id) => !rewritten.images.has(id));
+  const named = /* @__PURE__ */ new Set();
+  for (const seq of rewritten.carriers.keys()) for (const path of toolOutputPathsIn(JSON.stringify(events[seq]))) named.add(path);
+  const text = out.join("\n");
+  const stillNamed = new Set(toolOutputPathsIn(text));
+  const erasedFiles = [...named].filter((path) => !stillNamed.has(path));
+  const messageSeqs = [...rewritten.carriers].filter(([, kind]) => kind === "message").map(([seq]) => seq);
+  return { ok: true, value: { text, eventCount: rewritten.eventCount, tombstoneSeq, carriers: rewritten.carriers, messageSeqs, erasedImages, erasedFiles } };
+}
+
+// src/host/jsonl-log-file.ts
+import { open, rename, rm } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { dirname } from "node:path";
+import { constants, zstdCompressSync } from "node:zlib";
+function isJsonlBackend(service) {
+  const s = service;
+  return s != null && (s.compression === "zstd" || s.compression === "none") && typeof s.readRaw === "function" && typeof s.locate === "function" && typeof s.readPrefix === "function" && typeof s.assertStoredIdentity === "function";
+}
+function encodeLogText(text, compression) {
+  if (compression === "none") return Buffer.from(text, "utf8");
+  const cut = text.indexOf("\n") + 1;
+  const options = { params: { [constants.ZSTD_c_checksumFlag]: 1 } };
+  const header = zstdCompressSync(Buffer.from(text.slice(0, cut), "utf8"), options);
+  const rest = text.slice(cut);
+  return rest === "" ? header : Buffer.concat([header, zstdCompressSync(Buffer.from(rest, "utf8"), options)]);
+}
+async function syncDirectory(dir) {
+  const handle = await open(dir, "r");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+async function writeBeside(logPath, bytes) {
+  const path = `${logPath}.${randomBytes(6).toString("hex")}.erase.tmp`;
+  const handle = await open(path, "wx", 384);
+  try {
+    await handle.writeFile(bytes);
+    await handle.sync();
+  } catch (error) {
+    await handle.close().catch(() => {
+    });
+    await rm(path, { force: true });
+    throw error;
+  } finally {
+    await handle.close().catch(() => {
+    });
+  }
+  return path;
+}
+async function readLogFileWithDsh(backend, path, expectedId) {
+  const reader = Object.create(backend, { assertStoredIdentity: { value: async () => {
+  } } });
+  const prefix = await reader.readPrefix.call(reader, path, expectedId);
+  if (prefix.meta.id !== expectedId) throw new Error(`the new log names session "${prefix.meta.id}", not "${expectedId}"`);
+  if (prefix.tornMarker !== void 0) throw new Error("the new log has a torn tail");
+  return prefix.events;
+}
+async function publishLogFile(newPath, logPath) {
+  await rename(newPath, logPath);
+  await syncDirectory(dirname(logPath));
+}
+
+// src/host/erase-verify.ts
+import { isDeepStrictEqual } from "node:util";
+import { foldSurface as foldSurface2, Session, SessionId } from "@deepseek-ai/dsh-session";
+function withoutEraseMark(message) {
+  const m = message;
+  if (m.source === void 0 || !("erased" in m.source)) return message;
+  const { erased: _erased, ...source } = m.source;
+  return { ...m, source };
+}
+function verifyErasedLog(id, before, after, rewritten) {
+  if (after.length !== before.length) return `the new log holds ${after.length} events, the old one ${before.length}`;
+  for (let i = 0; i < before.length; i++) {
+    const a = before[i];
+    const b = after[i];
+    for (const key of ["seq", "type", "time", "surfaceOp", "sourceEventSeqs"]) {
+      if (!isDeepStrictEqual(a[key], b[key])) return `event ${i} differs in ${key}`;
+    }
+    if (rewritten.has(i)) {
+      const { data: _a, ...restA } = a;
+      const { data: _b, ...restB } = b;
+      if (!isDeepStrictEqual(restA, restB)) return `event ${i} differs outside its data`;
+    } else if (!isDeepStrictEqual(a, b)) return `event ${i} differs, and the erase did not rewrite it`;
+  }
+  try {
+    const foldA = foldSurface2(before);
+    const foldB = foldSurface2(after);
+    if (!isDeepStrictEqual([...foldA.nodes], [...foldB.nodes])) return "the new log folds to another surface";
+    if (!isDeepStrictEqual(foldA.replacements, foldB.replacements)) return "the new log folds with other replacements";
+    const derivedA = JSON.stringify(Session.create(SessionId(id), before).deriveMessages().map(withoutEraseMark));
+    const derivedB = JSON.stringify(Session.create(SessionId(id), after).deriveMessages().map(withoutEraseMark));
+    if (derivedA !== derivedB) return "the new log derives other messages";
+  } catch (error) {
+    return `the new log does not load: ${errorText(error)}`;
+  }
+  return null;
+}
+
+// src/host/erase-session.ts
+var REASON_TEXT = {
+  "NOT_A_TOMBSTONE": "there is no removal of this plugin at that seq",
+  "EXCLUSION": "an exclusion keeps its messages in the transcript; only a removal can be erased",
+  "NOT_IN_EFFECT": "that removal was undone (restored), so its messages are in the conversation again",
+  "ALREADY_ERASED": "that removal was erased already",
+  "session-open": "the session is open in the host; the host holds its messages in memory. Stop the host and use `dsh-message-recall-log erase`"
+};
+function notErasable(reason, tombstoneSeq) {
+  return { code: "NOT_ERASABLE", reason, message: `message-recall: cannot erase removal ${tombstoneSeq}: ${REASON_TEXT[reason]}` };
+}
+async function eraseRemoval(services, request) {
+  const backend = services.backend();
+  if (backend === void 0) return { ok: false, refusal: { code: "ERASE_UNAVAILABLE", message: "message-recall: erase needs DSH's JSONL session persistence" } };
+  const { sessionId, tombstoneSeq } = request;
+  const queued = await services.queue.run(
+    sessionId,
+    () => services.access.write(sessionId, async (session, origin) => {
+      if (origin !== "stored") return { ok: false, refusal: notErasable("session-open", tombstoneSeq) };
+      return eraseHeld(services, backend, session, tombstoneSeq);
+    })
+  );
+  if (!queued.ok) return { ok: false, refusal: { code: "AGENT_BUSY", message: `message-recall: session "${sessionId}" is busy with ${queued.ahead} earlier write(s)` } };
+  const outcome = queued.value;
+  if (outcome.ok) return outcome;
+  const refusal = outcome.refusal;
+  if ("sessionId" in refusal) {
+    return refusal.code === "AGENT_BUSY" ? { ok: false, refusal: { code: "AGENT_BUSY", message: `message-recall: session "${sessionId}" is busy: ${refusal.detail}` } } : { ok: false, refusal: { code: "SESSION_NOT_LIVE", message: `message-recall: session "${sessionId}" does not exist` } };
+  }
+  return { ok: false, refusal };
+}
+async function eraseHeld(services, backend, session, tombstoneSeq) {
+  const id = session.id;
+  await services.sessions.flush(session);
+  const raw = await backend.readRaw(id);
+  if (raw === void 0) return { ok: false, refusal: { code: "SESSION_NOT_LIVE", message: `message-recall: session "${id}" has no stored log` } };
+  const erasedAt = (services.now?.() ?? /* @__PURE__ */ new Date()).toISOString();
+  const rewrite = eraseRemovalInLog(raw.content, tombstoneSeq, erasedAt);
+  if (!rewrite.ok) return { ok: false, refusal: notErasable(rewrite.code, tombstoneSeq) };
+  const erase = rewrite.value;
+  const logPath = backend.locate(raw.meta).path;
+  const before = await readLogFileWithDsh(backend, logPath, id);
+  if (before.length !== session.seq) return { ok: false, refusal: { code: "ERASE_NOT_VERIFIED", message: `message-recall: the stored log holds ${before.length} events, the session ${session.seq}` } };
+  const newPath = await writeBeside(logPath, encodeLogText(erase.text, backend.compression));
+  let problem;
+  try {
+    const after = await readLogFileWithDsh(backend, newPath, id);
+    problem = verifyErasedLog(id, before, after, /* @__PURE__ */ new Set([...erase.carriers.keys(), tombstoneSeq]));
+  } catch (error) {
+    problem = `DSH cannot read the new log: ${errorText(error)}`;
+  }
+  if (problem === null && session.seq !== before.length) problem = "an event was appended during the erase";
+  if (problem !== null) {
+    await rm2(newPath, { force: true });
+    return { ok: false, refusal: { code: "ERASE_NOT_VERIFIED", message: `message-recall: the erased log did not verify, nothing changed: ${problem}` } };
+  }
+  await publishLogFile(newPath, logPath);
+  const otherImages = /* @__PURE__ */ new Map();
+  const otherPaths = /* @__PURE__ */ new Set();
+  for (const header of await backend.list()) {
+    if (header.id === id) continue;
+    const other = await backend.readRaw(header.id).catch(() => void 0);
+    if (other === void 0) continue;
+    for (const line of other.content.split("\n")) {
+      if (line === "") continue;
+      try {
+        collectEventImages(JSON.parse(line), otherImages);
+      } catch {
+        continue;
+      }
+    }
+    for (const path of toolOutputPathsIn(other.content)) otherPaths.add(path);
+  }
+  const kept = [];
+  const deletedImages = [];
+  const root = services.attachmentRoot();
+  for (const image of erase.erasedImages) {
+    if (otherImages.has(image)) kept.push({ name: image, reason: "referenced" });
+    else if (root === void 0) kept.push({ name: image, reason: "no-attachment-store" });
+    else {
+      const sha = /^sha256:([a-f0-9]{64})$/.exec(image)?.[1];
+      const object = sha === void 0 ? void 0 : join(root, "objects", sha.slice(0, 2), sha);
+      if (object === void 0 || !await exists(object)) kept.push({ name: image, reason: "absent" });
+      else {
+        await rm2(object, { force: true });
+        deletedImages.push(image);
+      }
+    }
+  }
+  const deletedFiles = [];
+  for (const path of erase.erasedFiles) {
+    if (otherPaths.has(path)) kept.push({ name: path, reason: "referenced" });
+    else if (!await exists(path)) kept.push({ name: path, reason: "absent" });
+    else {
+      await rm2(path, { force: true });
+      deletedFiles.push(path);
+    }
+  }
+  return {
+    ok: true,
+    value: { action: "erase", tombstoneSeq, erasedAt, messageSeqs: erase.messageSeqs, rewrittenEvents: erase.carriers.size, deletedImages, deletedFiles, kept }
+  };
+}
+async function exists(path) {
+  try {
+    await stat2(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 // src/host/route.ts
 function assertNever(value) {
   throw new Error(`message-recall: unhandled error code ${JSON.stringify(value)}`);
@@ -2961,8 +3240,13 @@ function statusOf(code) {
     case "NOT_RESTORABLE":
     case "STALE_VIEW":
       return 409;
+    case "NOT_ERASABLE":
+    case "ERASE_NOT_VERIFIED":
+      return 409;
     case "AGENT_BUSY":
       return 423;
+    case "ERASE_UNAVAILABLE":
+      return 501;
     case "PERSIST_FAILED":
     case "INTERNAL":
       return 500;
@@ -3020,6 +3304,12 @@ function createRouteHandler(services, config) {
         case "flush":
           answer(res, await flushSession(services, request.sessionId));
           return;
+        case "erase": {
+          const erased = await eraseRemoval(services.erase, request);
+          if (erased.ok) sendJson(res, 200, { ok: true, value: erased.value });
+          else fail2(res, erased.refusal.code, erased.refusal.message, void 0, "reason" in erased.refusal ? { reason: erased.refusal.reason } : {});
+          return;
+        }
         default:
           answer(res, await removeMessages({ ...services, tombstoneText: config.tombstoneText }, request));
           return;
@@ -3552,7 +3842,7 @@ var WriteQueue = class {
 };
 
 // src/host/stored-session.ts
-import { foldSurface as foldSurface2 } from "@deepseek-ai/dsh-session";
+import { foldSurface as foldSurface3 } from "@deepseek-ai/dsh-session";
 function once(detach) {
   let done = false;
   return () => {
@@ -3625,7 +3915,7 @@ var SessionAccess = class {
     const persistence = this.services.persistence();
     if (persistence === void 0 || !await isStored(persistence, sessionId)) return { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId } };
     const { events } = await persistence.inspect(id);
-    const fold = foldSurface2(events);
+    const fold = foldSurface3(events);
     const log = events;
     const nextSeq = log.length + (log.at(-1)?.type === "session/end-seed" ? 0 : 1);
     return {
@@ -3755,15 +4045,29 @@ function apply(ctx, config) {
     await inheritance.settled(payload.agent.session);
     return next();
   });
+  const queue = new WriteQueue();
   const handler = createRouteHandler(
     {
       sessions: ctx.sessions,
       agents: ctx.agents,
       index,
       access,
-      queue: new WriteQueue(),
+      queue,
       persistence,
       diskSummaries: new DiskSummaryCache(summarizeStored),
+      erase: {
+        access,
+        queue,
+        sessions: ctx.sessions,
+        backend: () => {
+          const service = ctx.get("sessionPersistence");
+          return isJsonlBackend(service) ? service : void 0;
+        },
+        attachmentRoot: () => {
+          const root = ctx.get("attachments")?.root;
+          return typeof root === "string" ? root : void 0;
+        }
+      },
       afterAppend: (session, fromSeq) => void followSideState(session, fromSeq, index.lookup(session), {
         warn,
         tombstoneText: resolved.tombstoneText,

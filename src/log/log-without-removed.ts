@@ -51,7 +51,12 @@ function collectImages(content: unknown, images: Map<string, LoggedImageRef>): v
   }
 }
 
-function collectEventImages(event: unknown, images: Map<string, LoggedImageRef>): void {
+/**
+ * Add the images one event references to a map (the carriers DSH's export scans; see the module doc).
+ * @param event - a parsed log record (any value; a packed chunk row references none).
+ * @param images - attachment id → reference, filled in first-reference order.
+ */
+export function collectEventImages(event: unknown, images: Map<string, LoggedImageRef>): void {
   if (!isRecord(event) || !isRecord(event.data)) return
   const data = event.data
   collectImages(data.content, images)
@@ -64,11 +69,13 @@ function collectEventImages(event: unknown, images: Map<string, LoggedImageRef>)
  * Rewrite a session log's JSONL text without the content of its removed messages.
  * @param content - the whole log text: the header line, then one event or packed chunk row per
  * line (`\n`-separated; a final line break is kept as it is).
+ * @param tombstoneSeq - only the content this one tombstone took (`findRemovedContent`); omitted:
+ * every removal in effect.
  * @returns the rewritten text, the carriers, and the images it still references. A line that
  * does not parse is kept as it is (it holds no event this module can read).
  * @throws `malformed <tag> storage row: …` for a packed row DSH's own reader would refuse too.
  */
-export function logWithoutRemovedContent(content: string): LogWithoutRemoved {
+export function logWithoutRemovedContent(content: string, tombstoneSeq?: number): LogWithoutRemoved {
   const lines = content.split('\n')
   const events: LogEvent[] = []
   const parsed: unknown[] = new Array(lines.length)
@@ -84,7 +91,7 @@ export function logWithoutRemovedContent(content: string): LogWithoutRemoved {
     parsed[i] = value
     for (const event of expandStorageRecord(value)) if (isRecord(event) && Number.isSafeInteger(event.seq)) events[event.seq] = event
   }
-  const removed = findRemovedContent(events.length, (seq) => events[seq])
+  const removed = findRemovedContent(events.length, (seq) => events[seq], tombstoneSeq)
   const images = new Map<string, LoggedImageRef>()
   let rewrittenLines = 0
   for (let i = 1; i < lines.length; i++) {
