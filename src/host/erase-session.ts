@@ -27,11 +27,10 @@ import { join } from 'node:path'
 import type { Session } from '@deepseek-ai/dsh-session'
 import type { SessionAccess } from './stored-session'
 import type { WriteQueue } from './write-queue'
-import { eraseRemovalInLog, toolOutputPathsIn, type EraseBlock } from '../log/log-erase'
+import { toolOutputPathsIn, type EraseBlock, type LogErase } from '../log/log-erase'
 import { collectEventImages, type LoggedImageRef } from '../log/log-without-removed'
-import { encodeLogText, publishLogFile, readLogFileWithDsh, writeBeside, type JsonlBackend } from './jsonl-log-file'
-import { verifyErasedLog } from './erase-verify'
-import { errorText } from '../shared/error-text'
+import type { JsonlBackend } from './jsonl-log-file'
+import { eraseLogFile } from './erase-log'
 
 /** Why an erase is refused: the log rewrite's blocks, or the session is open in the host. */
 export type EraseReason = EraseBlock | 'session-open'
@@ -133,36 +132,39 @@ async function eraseHeld(services: EraseServices, backend: JsonlBackend & { list
   const raw = await backend.readRaw(id)
   if (raw === undefined) return { ok: false, refusal: { code: 'SESSION_NOT_LIVE', message: `message-recall: session "${id}" has no stored log` } }
   const erasedAt = (services.now?.() ?? new Date()).toISOString()
-  const rewrite = eraseRemovalInLog(raw.content, tombstoneSeq, erasedAt)
-  if (!rewrite.ok) return { ok: false, refusal: notErasable(rewrite.code, tombstoneSeq) }
-  const erase = rewrite.value
-  const logPath = backend.locate(raw.meta).path
-  const before = await readLogFileWithDsh(backend, logPath, id)
-  if (before.length !== session.seq) return { ok: false, refusal: { code: 'ERASE_NOT_VERIFIED', message: `message-recall: the stored log holds ${before.length} events, the session ${session.seq}` } }
-
-  const newPath = await writeBeside(logPath, encodeLogText(erase.text, backend.compression))
-  let problem: string | null
-  try {
-    const after = await readLogFileWithDsh(backend, newPath, id)
-    problem = verifyErasedLog(id, before, after, new Set([...erase.carriers.keys(), tombstoneSeq]))
-  } catch (error) {
-    problem = `DSH cannot read the new log: ${errorText(error)}`
+  const done = await eraseLogFile(backend, backend.locate(raw.meta).path, id, tombstoneSeq, { at: erasedAt, expectedLength: () => session.seq })
+  if (!done.ok) {
+    return done.code === 'ERASE_NOT_VERIFIED'
+      ? { ok: false, refusal: { code: 'ERASE_NOT_VERIFIED', message: `message-recall: the erased log did not verify, nothing changed: ${done.problem}` } }
+      : { ok: false, refusal: notErasable(done.code, tombstoneSeq) }
   }
-  if (problem === null && session.seq !== before.length) problem = 'an event was appended during the erase'
-  if (problem !== null) {
-    await rm(newPath, { force: true })
-    return { ok: false, refusal: { code: 'ERASE_NOT_VERIFIED', message: `message-recall: the erased log did not verify, nothing changed: ${problem}` } }
-  }
-  await publishLogFile(newPath, logPath)
-
-  // Side files: only what nothing else references.
-  const otherImages = new Map<string, LoggedImageRef>()
-  const otherPaths = new Set<string>()
+  const erase = done.value
+  const others: string[] = []
   for (const header of await backend.list()) {
     if (header.id === id) continue
     const other = await backend.readRaw(header.id).catch(() => undefined)
-    if (other === undefined) continue
-    for (const line of other.content.split('\n')) {
+    if (other !== undefined) others.push(other.content)
+  }
+  const side = await deleteSideFiles(erase, others, services.attachmentRoot())
+  return {
+    ok: true,
+    value: { action: 'erase', tombstoneSeq, erasedAt, messageSeqs: erase.messageSeqs, rewrittenEvents: erase.carriers.size, ...side },
+  }
+}
+
+/**
+ * Delete the image objects and tool output files an erase freed: those no other log references.
+ * @param erase - the log rewrite (`erasedImages`, `erasedFiles`).
+ * @param otherLogs - the JSONL text of every other stored session of the DSH home.
+ * @param attachmentRoot - `<DSH home>/attachments/v1`, or `undefined` without a local store.
+ * @returns what was deleted and what was kept, with why.
+ * @throws the file system's errors of a deletion.
+ */
+export async function deleteSideFiles(erase: Pick<LogErase, 'erasedImages' | 'erasedFiles'>, otherLogs: readonly string[], attachmentRoot: string | undefined): Promise<Pick<EraseValue, 'deletedImages' | 'deletedFiles' | 'kept'>> {
+  const otherImages = new Map<string, LoggedImageRef>()
+  const otherPaths = new Set<string>()
+  for (const content of otherLogs) {
+    for (const line of content.split('\n')) {
       if (line === '') continue
       try {
         collectEventImages(JSON.parse(line), otherImages)
@@ -170,17 +172,16 @@ async function eraseHeld(services: EraseServices, backend: JsonlBackend & { list
         continue
       }
     }
-    for (const path of toolOutputPathsIn(other.content)) otherPaths.add(path)
+    for (const path of toolOutputPathsIn(content)) otherPaths.add(path)
   }
   const kept: KeptFile[] = []
   const deletedImages: string[] = []
-  const root = services.attachmentRoot()
   for (const image of erase.erasedImages) {
     if (otherImages.has(image)) kept.push({ name: image, reason: 'referenced' })
-    else if (root === undefined) kept.push({ name: image, reason: 'no-attachment-store' })
+    else if (attachmentRoot === undefined) kept.push({ name: image, reason: 'no-attachment-store' })
     else {
       const sha = /^sha256:([a-f0-9]{64})$/.exec(image)?.[1]
-      const object = sha === undefined ? undefined : join(root, 'objects', sha.slice(0, 2), sha)
+      const object = sha === undefined ? undefined : join(attachmentRoot, 'objects', sha.slice(0, 2), sha)
       if (object === undefined || !(await exists(object))) kept.push({ name: image, reason: 'absent' })
       else {
         await rm(object, { force: true })
@@ -197,10 +198,7 @@ async function eraseHeld(services: EraseServices, backend: JsonlBackend & { list
       deletedFiles.push(path)
     }
   }
-  return {
-    ok: true,
-    value: { action: 'erase', tombstoneSeq, erasedAt, messageSeqs: erase.messageSeqs, rewrittenEvents: erase.carriers.size, deletedImages, deletedFiles, kept },
-  }
+  return { deletedImages, deletedFiles, kept }
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -17,21 +17,28 @@
 import { open, rename, rm } from 'node:fs/promises'
 import { randomBytes } from 'node:crypto'
 import { dirname } from 'node:path'
-import { constants, zstdCompressSync } from 'node:zlib'
+import { constants, zstdCompressSync, zstdDecompressSync } from 'node:zlib'
 import type { SessionEvent } from '@deepseek-ai/dsh-session'
+import { scanZstdFrames } from '../log/zstd-frames'
+
+/** The backend's reader of one log file: the service itself, or its prototype over a compression (the log tool). */
+export interface JsonlReader {
+  /** `'zstd'` or `'none'` (`Config.compression`). */
+  readonly compression: 'zstd' | 'none'
+  /** The backend's reader of one log file (`readPrefix(path, expectedId)`; private in the typings, present at rc.8). */
+  readPrefix(path: string, expectedId: string): Promise<{ readonly meta: { readonly id: string }; readonly events: readonly SessionEvent[]; readonly tornMarker?: unknown }>
+  /** The identity check `readPrefix` runs on the file's path (it must be the session's own path). */
+  assertStoredIdentity(path: string, meta: unknown, expectedId: string | undefined): Promise<void>
+}
 
 /** The parts of rc.8's `JsonlSessionPersistence` read here (structural; the service is `ctx.sessionPersistence`). */
-export interface JsonlBackend {
+export interface JsonlBackend extends JsonlReader {
   /** `'zstd'` or `'none'` (`Config.compression`). */
   readonly compression: 'zstd' | 'none'
   /** The session's log text as stored (`readRaw`): header line, then events and packed chunk rows. */
   readRaw(id: string): Promise<{ readonly meta: { readonly id: string; readonly cwd?: string }; readonly content: string } | undefined>
   /** Where a session's log lives (`locate`). */
   locate(meta: { readonly id: string; readonly cwd?: string }): { readonly kind: string; readonly path: string }
-  /** The backend's reader of one log file (`readPrefix(path, expectedId)`; private in the typings, present at rc.8). */
-  readPrefix(path: string, expectedId: string): Promise<{ readonly meta: { readonly id: string }; readonly events: readonly SessionEvent[]; readonly tornMarker?: unknown }>
-  /** The identity check `readPrefix` runs on the file's path (it must be the session's own path). */
-  assertStoredIdentity(path: string, meta: unknown, expectedId: string | undefined): Promise<void>
 }
 
 /**
@@ -42,6 +49,19 @@ export interface JsonlBackend {
 export function isJsonlBackend(service: unknown): service is JsonlBackend {
   const s = service as Partial<JsonlBackend> | null | undefined
   return s != null && (s.compression === 'zstd' || s.compression === 'none') && typeof s.readRaw === 'function' && typeof s.locate === 'function' && typeof s.readPrefix === 'function' && typeof s.assertStoredIdentity === 'function'
+}
+
+/**
+ * Decode a log file's bytes to its JSONL text (every zstd frame; a torn final frame throws).
+ * @param bytes - the file's bytes.
+ * @param compression - the backend's compression.
+ * @returns the text.
+ */
+export function decodeLogBytes(bytes: Buffer, compression: 'zstd' | 'none'): string {
+  if (compression === 'none') return bytes.toString('utf8')
+  const scan = scanZstdFrames(bytes)
+  if (scan.stop.kind !== 'end') throw new Error('the log does not end at a frame boundary (a torn or damaged tail)')
+  return Buffer.concat(scan.frames.filter((f) => f.kind === 'zstd').map((f) => zstdDecompressSync(bytes.subarray(f.start, f.end)))).toString('utf8')
 }
 
 /**
@@ -102,8 +122,8 @@ export async function writeBeside(logPath: string, bytes: Buffer): Promise<strin
  * @throws the backend's read errors; `torn tail` when the file ends inside a record or frame; a
  *   header naming another session.
  */
-export async function readLogFileWithDsh(backend: JsonlBackend, path: string, expectedId: string): Promise<readonly SessionEvent[]> {
-  const reader: JsonlBackend = Object.create(backend, { assertStoredIdentity: { value: async () => {} } })
+export async function readLogFileWithDsh(backend: JsonlReader, path: string, expectedId: string): Promise<readonly SessionEvent[]> {
+  const reader: JsonlReader = Object.create(backend, { assertStoredIdentity: { value: async () => {} } })
   const prefix = await reader.readPrefix.call(reader, path, expectedId)
   if (prefix.meta.id !== expectedId) throw new Error(`the new log names session "${prefix.meta.id}", not "${expectedId}"`)
   if (prefix.tornMarker !== undefined) throw new Error('the new log has a torn tail')
