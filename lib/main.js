@@ -2951,7 +2951,7 @@ async function previewRemoval(services, intent) {
 }
 
 // src/host/erase-session.ts
-import { rm as rm2, stat as stat2 } from "node:fs/promises";
+import { rm as rm3, stat as stat2 } from "node:fs/promises";
 import { join } from "node:path";
 
 // src/log/log-erase.ts
@@ -3012,14 +3012,194 @@ function eraseRemovalInLog(content, tombstoneSeq, at) {
   return { ok: true, value: { text, eventCount: rewritten.eventCount, tombstoneSeq, carriers: rewritten.carriers, messageSeqs, erasedImages, erasedFiles } };
 }
 
+// src/host/erase-log.ts
+import { readFile, rm as rm2 } from "node:fs/promises";
+
 // src/host/jsonl-log-file.ts
 import { open, rename, rm } from "node:fs/promises";
 import { randomBytes } from "node:crypto";
 import { dirname } from "node:path";
-import { constants, zstdCompressSync } from "node:zlib";
+import { constants, zstdCompressSync, zstdDecompressSync } from "node:zlib";
+
+// src/log/zstd-frames.ts
+var ZSTD_MAGIC_BYTES = Uint8Array.of(40, 181, 47, 253);
+var ZSTD_FRAME_MAGIC = (ZSTD_MAGIC_BYTES[0] | ZSTD_MAGIC_BYTES[1] << 8 | ZSTD_MAGIC_BYTES[2] << 16 | ZSTD_MAGIC_BYTES[3] << 24) >>> 0;
+var MAX_BLOCK_BYTES = 128 * 1024;
+var SKIPPABLE_MASK = 4294967280;
+var SKIPPABLE_MAGIC = 407710288;
+function u32(bytes, at) {
+  return (bytes[at] | bytes[at + 1] << 8 | bytes[at + 2] << 16 | bytes[at + 3] << 24) >>> 0;
+}
+function uintLE(bytes, at, size) {
+  let value = 0;
+  for (let i = size - 1; i >= 0; i--) value = value * 256 + bytes[at + i];
+  return value;
+}
+var FrameTable = class {
+  /** Frames held. */
+  count = 0;
+  /** File index of frame 0 of the table. */
+  firstIndex = 0;
+  /** Absolute start and (exclusive) end offsets. */
+  start = new Float64Array(256);
+  end = new Float64Array(256);
+  /** `1` for a skippable frame, `0` for a data frame. */
+  skippable = new Uint8Array(256);
+  contentSize = new Float64Array(256);
+  windowSize = new Float64Array(256);
+  checksum = new Float64Array(256);
+  blocks = new Uint32Array(256);
+  /** Empty the table; the next frame added is file frame `firstIndex`. */
+  reset(firstIndex) {
+    this.count = 0;
+    this.firstIndex = firstIndex;
+  }
+  /** Append one frame (offsets absolute; `-1` for an absent value). */
+  add(start, end, skippable, contentSize, windowSize, checksum, blocks) {
+    if (this.count === this.start.length) this.grow();
+    const i = this.count++;
+    this.start[i] = start;
+    this.end[i] = end;
+    this.skippable[i] = skippable ? 1 : 0;
+    this.contentSize[i] = contentSize;
+    this.windowSize[i] = windowSize;
+    this.checksum[i] = checksum;
+    this.blocks[i] = blocks;
+  }
+  /** Frame `i` of the table as an object. */
+  frame(i) {
+    const orNull = (value) => value < 0 ? null : value;
+    return {
+      index: this.firstIndex + i,
+      start: this.start[i],
+      end: this.end[i],
+      kind: this.skippable[i] === 1 ? "skippable" : "zstd",
+      contentSize: orNull(this.contentSize[i]),
+      windowSize: orNull(this.windowSize[i]),
+      checksum: orNull(this.checksum[i]),
+      blocks: this.blocks[i]
+    };
+  }
+  /** Every frame of the table as objects, in order. */
+  frames() {
+    return Array.from({ length: this.count }, (_, i) => this.frame(i));
+  }
+  grow() {
+    const size = this.start.length * 2;
+    const widen = (old, make) => {
+      const next = make(size);
+      next.set(old);
+      return next;
+    };
+    this.start = widen(this.start, (n) => new Float64Array(n));
+    this.end = widen(this.end, (n) => new Float64Array(n));
+    this.skippable = widen(this.skippable, (n) => new Uint8Array(n));
+    this.contentSize = widen(this.contentSize, (n) => new Float64Array(n));
+    this.windowSize = widen(this.windowSize, (n) => new Float64Array(n));
+    this.checksum = widen(this.checksum, (n) => new Float64Array(n));
+    this.blocks = widen(this.blocks, (n) => new Uint32Array(n));
+  }
+};
+var scanTable = new FrameTable();
+function scanZstdFrames(bytes, options = {}) {
+  const table = scanTable;
+  table.reset(options.firstIndex ?? 0);
+  const { next, stop } = walkZstdFrames(bytes, table, options.baseOffset ?? 0);
+  const frames = table.frames();
+  if (table.start.length > 4096) scanTable = new FrameTable();
+  return { frames, next, stop };
+}
+function walkZstdFrames(bytes, table, base) {
+  let offset = 0;
+  const length = bytes.length;
+  const incomplete = (start, part, at, needed, blocksComplete) => ({
+    next: base + start,
+    stop: { kind: "incomplete", start: base + start, part, at: base + at, needed, blocksComplete }
+  });
+  const corrupt = (start, at, reason) => ({
+    next: base + start,
+    stop: { kind: "corrupt", offset: base + at, reason }
+  });
+  while (offset < length) {
+    const start = offset;
+    if (length - offset < 4) return incomplete(start, "magic", offset, 4, 0);
+    const magic = u32(bytes, offset);
+    if ((magic & SKIPPABLE_MASK) >>> 0 === SKIPPABLE_MAGIC) {
+      if (length - offset < 8) return incomplete(start, "frame-header", offset + 4, 4, 0);
+      const size = u32(bytes, offset + 4);
+      if (length - offset - 8 < size) return incomplete(start, "skippable-payload", offset + 8, size, 0);
+      offset += 8 + size;
+      table.add(base + start, base + offset, true, -1, -1, -1, 0);
+      continue;
+    }
+    if (magic !== ZSTD_FRAME_MAGIC) {
+      return corrupt(start, offset, `invalid frame magic 0x${magic.toString(16).padStart(8, "0")} (expected 28 b5 2f fd)`);
+    }
+    offset += 4;
+    if (offset === length) return incomplete(start, "frame-header", offset, null, 0);
+    const descriptor = bytes[offset];
+    if ((descriptor & 8) !== 0) return corrupt(start, offset, "reserved bit set in the frame header descriptor");
+    const contentSizeFlag = descriptor >>> 6;
+    const singleSegment = (descriptor & 32) !== 0;
+    const hasChecksum = (descriptor & 4) !== 0;
+    const dictionaryFlag = descriptor & 3;
+    const dictionaryBytes = dictionaryFlag === 3 ? 4 : dictionaryFlag;
+    const contentSizeBytes = contentSizeFlag === 0 ? singleSegment ? 1 : 0 : 1 << contentSizeFlag;
+    const headerBytes = 1 + (singleSegment ? 0 : 1) + dictionaryBytes + contentSizeBytes;
+    if (length - offset < headerBytes) return incomplete(start, "frame-header", offset, headerBytes, 0);
+    let cursor = offset + 1;
+    let windowSize = -1;
+    if (!singleSegment) {
+      const windowDescriptor = bytes[cursor];
+      const exponent = windowDescriptor >>> 3;
+      const windowBase = exponent <= 20 ? 1 << 10 + exponent : 2 ** (10 + exponent);
+      windowSize = windowBase + windowBase / 8 * (windowDescriptor & 7);
+      cursor += 1;
+    }
+    cursor += dictionaryBytes;
+    let contentSize = -1;
+    if (contentSizeBytes > 0) {
+      contentSize = uintLE(bytes, cursor, contentSizeBytes) + (contentSizeBytes === 2 ? 256 : 0);
+      cursor += contentSizeBytes;
+    }
+    if (singleSegment) windowSize = contentSize;
+    offset = cursor;
+    let blocks = 0;
+    for (; ; ) {
+      if (length - offset < 3) return incomplete(start, "block-header", offset, 3, blocks);
+      const header = bytes[offset] | bytes[offset + 1] << 8 | bytes[offset + 2] << 16;
+      const last = (header & 1) === 1;
+      const type = header >>> 1 & 3;
+      const size = header >>> 3;
+      if (type === 3) return corrupt(start, offset, `reserved block type in block ${blocks} of the frame`);
+      if (type !== 1 && size > MAX_BLOCK_BYTES) return corrupt(start, offset, `block ${blocks} declares ${counted(size, "byte")} (at most ${MAX_BLOCK_BYTES})`);
+      const payload = type === 1 ? 1 : size;
+      if (length - offset - 3 < payload) return incomplete(start, "block", offset + 3, payload, blocks);
+      offset += 3 + payload;
+      blocks++;
+      if (last) break;
+    }
+    let checksum = -1;
+    if (hasChecksum) {
+      if (length - offset < 4) return incomplete(start, "checksum", offset, 4, blocks);
+      checksum = u32(bytes, offset);
+      offset += 4;
+    }
+    table.add(base + start, base + offset, false, contentSize, windowSize, checksum, blocks);
+  }
+  return { next: base + offset, stop: { kind: "end" } };
+}
+
+// src/host/jsonl-log-file.ts
 function isJsonlBackend(service) {
   const s = service;
   return s != null && (s.compression === "zstd" || s.compression === "none") && typeof s.readRaw === "function" && typeof s.locate === "function" && typeof s.readPrefix === "function" && typeof s.assertStoredIdentity === "function";
+}
+function decodeLogBytes(bytes, compression) {
+  if (compression === "none") return bytes.toString("utf8");
+  const scan = scanZstdFrames(bytes);
+  if (scan.stop.kind !== "end") throw new Error("the log does not end at a frame boundary (a torn or damaged tail)");
+  return Buffer.concat(scan.frames.filter((f) => f.kind === "zstd").map((f) => zstdDecompressSync(bytes.subarray(f.start, f.end)))).toString("utf8");
 }
 function encodeLogText(text, compression) {
   if (compression === "none") return Buffer.from(text, "utf8");
@@ -3104,6 +3284,40 @@ function verifyErasedLog(id, before, after, rewritten) {
   return null;
 }
 
+// src/host/erase-log.ts
+async function eraseLogFile(reader, logPath, id, tombstoneSeq, options) {
+  let before;
+  let text;
+  try {
+    before = await readLogFileWithDsh(reader, logPath, id);
+    text = decodeLogBytes(await readFile(logPath), reader.compression);
+  } catch (error) {
+    return { ok: false, code: "ERASE_NOT_VERIFIED", problem: `the stored log cannot be read whole: ${errorText(error)}` };
+  }
+  const rewrite = eraseRemovalInLog(text, tombstoneSeq, options.at);
+  if (!rewrite.ok) return rewrite;
+  const erase = rewrite.value;
+  const expected = options.expectedLength?.();
+  if (erase.eventCount !== before.length || expected !== void 0 && expected !== before.length) {
+    return { ok: false, code: "ERASE_NOT_VERIFIED", problem: `the stored log holds ${before.length} events, the text ${erase.eventCount}${expected !== void 0 ? `, the session ${expected}` : ""}` };
+  }
+  const newPath = await writeBeside(logPath, encodeLogText(erase.text, reader.compression));
+  let problem;
+  try {
+    const after = await readLogFileWithDsh(reader, newPath, id);
+    problem = verifyErasedLog(id, before, after, /* @__PURE__ */ new Set([...erase.carriers.keys(), tombstoneSeq]));
+  } catch (error) {
+    problem = `DSH cannot read the new log: ${errorText(error)}`;
+  }
+  if (problem === null && options.expectedLength !== void 0 && options.expectedLength() !== before.length) problem = "an event was appended during the erase";
+  if (problem !== null) {
+    await rm2(newPath, { force: true });
+    return { ok: false, code: "ERASE_NOT_VERIFIED", problem };
+  }
+  await publishLogFile(newPath, logPath);
+  return { ok: true, value: erase, at: options.at };
+}
+
 // src/host/erase-session.ts
 var REASON_TEXT = {
   "NOT_A_TOMBSTONE": "there is no removal of this plugin at that seq",
@@ -3141,33 +3355,28 @@ async function eraseHeld(services, backend, session, tombstoneSeq) {
   const raw = await backend.readRaw(id);
   if (raw === void 0) return { ok: false, refusal: { code: "SESSION_NOT_LIVE", message: `message-recall: session "${id}" has no stored log` } };
   const erasedAt = (services.now?.() ?? /* @__PURE__ */ new Date()).toISOString();
-  const rewrite = eraseRemovalInLog(raw.content, tombstoneSeq, erasedAt);
-  if (!rewrite.ok) return { ok: false, refusal: notErasable(rewrite.code, tombstoneSeq) };
-  const erase = rewrite.value;
-  const logPath = backend.locate(raw.meta).path;
-  const before = await readLogFileWithDsh(backend, logPath, id);
-  if (before.length !== session.seq) return { ok: false, refusal: { code: "ERASE_NOT_VERIFIED", message: `message-recall: the stored log holds ${before.length} events, the session ${session.seq}` } };
-  const newPath = await writeBeside(logPath, encodeLogText(erase.text, backend.compression));
-  let problem;
-  try {
-    const after = await readLogFileWithDsh(backend, newPath, id);
-    problem = verifyErasedLog(id, before, after, /* @__PURE__ */ new Set([...erase.carriers.keys(), tombstoneSeq]));
-  } catch (error) {
-    problem = `DSH cannot read the new log: ${errorText(error)}`;
+  const done = await eraseLogFile(backend, backend.locate(raw.meta).path, id, tombstoneSeq, { at: erasedAt, expectedLength: () => session.seq });
+  if (!done.ok) {
+    return done.code === "ERASE_NOT_VERIFIED" ? { ok: false, refusal: { code: "ERASE_NOT_VERIFIED", message: `message-recall: the erased log did not verify, nothing changed: ${done.problem}` } } : { ok: false, refusal: notErasable(done.code, tombstoneSeq) };
   }
-  if (problem === null && session.seq !== before.length) problem = "an event was appended during the erase";
-  if (problem !== null) {
-    await rm2(newPath, { force: true });
-    return { ok: false, refusal: { code: "ERASE_NOT_VERIFIED", message: `message-recall: the erased log did not verify, nothing changed: ${problem}` } };
-  }
-  await publishLogFile(newPath, logPath);
-  const otherImages = /* @__PURE__ */ new Map();
-  const otherPaths = /* @__PURE__ */ new Set();
+  const erase = done.value;
+  const others = [];
   for (const header of await backend.list()) {
     if (header.id === id) continue;
     const other = await backend.readRaw(header.id).catch(() => void 0);
-    if (other === void 0) continue;
-    for (const line of other.content.split("\n")) {
+    if (other !== void 0) others.push(other.content);
+  }
+  const side = await deleteSideFiles(erase, others, services.attachmentRoot());
+  return {
+    ok: true,
+    value: { action: "erase", tombstoneSeq, erasedAt, messageSeqs: erase.messageSeqs, rewrittenEvents: erase.carriers.size, ...side }
+  };
+}
+async function deleteSideFiles(erase, otherLogs, attachmentRoot) {
+  const otherImages = /* @__PURE__ */ new Map();
+  const otherPaths = /* @__PURE__ */ new Set();
+  for (const content of otherLogs) {
+    for (const line of content.split("\n")) {
       if (line === "") continue;
       try {
         collectEventImages(JSON.parse(line), otherImages);
@@ -3175,20 +3384,19 @@ async function eraseHeld(services, backend, session, tombstoneSeq) {
         continue;
       }
     }
-    for (const path of toolOutputPathsIn(other.content)) otherPaths.add(path);
+    for (const path of toolOutputPathsIn(content)) otherPaths.add(path);
   }
   const kept = [];
   const deletedImages = [];
-  const root = services.attachmentRoot();
   for (const image of erase.erasedImages) {
     if (otherImages.has(image)) kept.push({ name: image, reason: "referenced" });
-    else if (root === void 0) kept.push({ name: image, reason: "no-attachment-store" });
+    else if (attachmentRoot === void 0) kept.push({ name: image, reason: "no-attachment-store" });
     else {
       const sha = /^sha256:([a-f0-9]{64})$/.exec(image)?.[1];
-      const object = sha === void 0 ? void 0 : join(root, "objects", sha.slice(0, 2), sha);
+      const object = sha === void 0 ? void 0 : join(attachmentRoot, "objects", sha.slice(0, 2), sha);
       if (object === void 0 || !await exists(object)) kept.push({ name: image, reason: "absent" });
       else {
-        await rm2(object, { force: true });
+        await rm3(object, { force: true });
         deletedImages.push(image);
       }
     }
@@ -3198,14 +3406,11 @@ async function eraseHeld(services, backend, session, tombstoneSeq) {
     if (otherPaths.has(path)) kept.push({ name: path, reason: "referenced" });
     else if (!await exists(path)) kept.push({ name: path, reason: "absent" });
     else {
-      await rm2(path, { force: true });
+      await rm3(path, { force: true });
       deletedFiles.push(path);
     }
   }
-  return {
-    ok: true,
-    value: { action: "erase", tombstoneSeq, erasedAt, messageSeqs: erase.messageSeqs, rewrittenEvents: erase.carriers.size, deletedImages, deletedFiles, kept }
-  };
+  return { deletedImages, deletedFiles, kept };
 }
 async function exists(path) {
   try {

@@ -1,27 +1,31 @@
 #!/usr/bin/env node
 import {
   forkOrigin
-} from "./chunk-IMQP2LIP.js";
+} from "./chunk-OWJZ6DQ2.js";
 import {
   assertRoot
-} from "./chunk-2M7L4GGX.js";
+} from "./chunk-FDMCJYCG.js";
 import {
   progress
-} from "./chunk-IRH6FU2D.js";
+} from "./chunk-GAP6BJRR.js";
 import {
-  ACTIONS,
   COMMON_OPTIONS,
   DECODER_OPTION,
   EXIT,
-  TOMBSTONE_ACTIONS,
-  counted,
   decoderOption,
-  forCount,
   hoursOption,
   out,
   parseRootTarget,
   summarizeRoot
-} from "./chunk-MEBNWN5F.js";
+} from "./chunk-KNKWAWCN.js";
+import {
+  ACTIONS,
+  TOMBSTONE_ACTIONS
+} from "./chunk-NGI44Q4O.js";
+import {
+  counted,
+  forCount
+} from "./chunk-V6RYJ4SL.js";
 
 // scripts/commands/scan.ts
 var usage = (invocation) => `Usage: ${invocation} [sessions root] [options]
