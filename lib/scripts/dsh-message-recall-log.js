@@ -13,7 +13,7 @@ import {
 } from "./chunks/chunk-WDPIF2F2.js";
 import {
   scanCommand
-} from "./chunks/chunk-TQAQ5QIH.js";
+} from "./chunks/chunk-ZXBMUQ6V.js";
 import "./chunks/chunk-OWJZ6DQ2.js";
 import "./chunks/chunk-KPXCRZ22.js";
 import "./chunks/chunk-FDMCJYCG.js";

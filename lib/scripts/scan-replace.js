@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   scanCommand
-} from "./chunks/chunk-TQAQ5QIH.js";
+} from "./chunks/chunk-ZXBMUQ6V.js";
 import "./chunks/chunk-OWJZ6DQ2.js";
 import "./chunks/chunk-KPXCRZ22.js";
 import "./chunks/chunk-FDMCJYCG.js";

@@ -13,6 +13,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { zstdDecompressSync } from 'node:zlib'
+import { spawnSync } from 'node:child_process'
 import type { Plugin } from '@deepseek-ai/cordis'
 import { SessionId, type Session, type SessionEvent } from '@deepseek-ai/dsh-session'
 import type { DshApp } from '../support/dsh-app'
@@ -23,6 +24,12 @@ import { assertError, derived, node, Roots } from './helpers'
 import { REMOVED_CONTENT_MARKER } from '../../src/shared/removed-content'
 
 const CANARY = 'CANARY-7f3e-erase'
+const TOOL = join(import.meta.dirname, '..', '..', 'lib', 'scripts', 'dsh-message-recall-log.js')
+
+/** The built log tool's `scan --text` on a folder. */
+function scan(folder: string): { status: number | null; stdout: string; stderr: string } {
+  return spawnSync(process.execPath, [TOOL, 'scan', folder, '--text', CANARY, '--json'], { encoding: 'utf8' })
+}
 
 /** Every file under a folder, recursively. */
 function filesUnder(dir: string): string[] {
@@ -102,6 +109,12 @@ describe('erase for good', () => {
 
     await roots.shut(app)
     app = await boot()
+    const before = scan(root)
+    assert.equal(before.status, 1, before.stderr)
+    assert.ok(JSON.parse(before.stdout).hits.length >= 1, 'the scan finds the canary in the log before the erase')
+    assert.deepEqual(JSON.parse(scan(home).stdout).hits.map((h: any) => h.path).sort(), [spillFile, stdoutFile].sort(), 'under the DSH home only the tool output folders hold it')
+    const spilled = JSON.parse(scan(root).stdout).hits.map((h: any) => h.path)
+    assert.ok(spilled.includes(spillFile) && spilled.includes(stdoutFile), `the scan searches the tool output folders: ${spilled}`)
     const one = await post({ sessionId: agent.id, action: 'erase', tombstoneSeq: first.tombstoneSeq })
     assert.equal(one.action, 'erase')
     assert.equal(one.tombstoneSeq, first.tombstoneSeq)
@@ -113,6 +126,13 @@ describe('erase for good', () => {
     assert.ok(two.messageSeqs.includes(step))
 
     assert.deepEqual(filesHolding([root, home, spill, subprocess], CANARY), [], 'no file under the persistence root, the DSH home or the spill folders holds the canary')
+    for (const folder of [root, home]) {
+      const after = scan(folder)
+      assert.equal(after.status, 0, after.stdout)
+      assert.deepEqual(JSON.parse(after.stdout).hits, [])
+    }
+    const words = spawnSync(process.execPath, [TOOL, 'scan', root, '--text', CANARY], { encoding: 'utf8' })
+    assert.match(words.stdout, new RegExp(`^the text occurs nowhere under ${root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} and \\d+ tool output folders?\n$`))
     const objects = filesUnder(join(home, 'attachments', 'v1', 'objects')).map((f) => f.split('/').pop())
     assert.deepEqual(objects, [shared.attachmentId.slice('sha256:'.length)], 'the image another session references survives')
     assert.ok(!existsSync(spillFile) && !existsSync(stdoutFile))
