@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-HISEVVZI.js";
+} from "./chunks/chunk-TPQPZSYV.js";
 import {
   explainCommand
 } from "./chunks/chunk-RTJTNLLE.js";

@@ -6,16 +6,17 @@
  *   one (a carrier, or the tombstone with its erase mark) may differ only in `data`.
  * - The same surface: `foldSurface` (`@deepseek-ai/dsh-session`) gives the same nodes and
  *   replacements.
- * - The same derived messages: a detached `Session` (`Session.create`, which validates every
- *   event's envelope, the seq contiguity and each surface transition) derives exactly the messages
- *   the old log derives (an erased message is off the surface, so none of them changes), but for
+ * - The same derived messages: a detached `Session` of the new log (`Session.create`, which
+ *   validates every event's envelope, the seq contiguity and each surface transition) derives
+ *   exactly the messages of the old log (`deriveEventMessage` over its fold, the rule
+ *   `Session.deriveMessages` applies) (an erased message is off the surface, so none of them changes), but for
  *   the erase mark in a tombstone's `source` (`source.erased`; `dsh-llm-deepseek` sends no
  *   `source` to the provider).
  *
  * @module dsh-message-recall/host/erase-verify
  */
 import { isDeepStrictEqual } from 'node:util'
-import { foldSurface, Session, SessionId, type SessionEvent } from '@deepseek-ai/dsh-session'
+import { deriveEventMessage, foldSurface, Session, SessionId, type SessionEvent } from '@deepseek-ai/dsh-session'
 import { errorText } from '../shared/error-text'
 
 /** A derived message without the erase mark of its tombstone source (`source.erased`, which no provider request carries). */
@@ -53,7 +54,9 @@ export function verifyErasedLog(id: string, before: readonly SessionEvent[], aft
     const foldB = foldSurface(after)
     if (!isDeepStrictEqual([...foldA.nodes], [...foldB.nodes])) return 'the new log folds to another surface'
     if (!isDeepStrictEqual(foldA.replacements, foldB.replacements)) return 'the new log folds with other replacements'
-    const derivedA = JSON.stringify(Session.create(SessionId(id), before).deriveMessages().map(withoutEraseMark))
+    // The old log is the stored one: its messages by DSH's per-node rule over its fold (what
+    // `Session.deriveMessages` folds); the new one is loaded whole, every event validated.
+    const derivedA = JSON.stringify(foldA.nodes.map((seq) => deriveEventMessage(before[seq]!)).filter((m) => m !== null).map(withoutEraseMark))
     const derivedB = JSON.stringify(Session.create(SessionId(id), after).deriveMessages().map(withoutEraseMark))
     if (derivedA !== derivedB) return 'the new log derives other messages'
   } catch (error) {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   eraseLogFile
-} from "./chunk-CP6IMTCO.js";
+} from "./chunk-DRFVVY67.js";
 import "./chunk-KPXCRZ22.js";
 import "./chunk-NGI44Q4O.js";
 import "./chunk-INA2JNGV.js";

@@ -3,7 +3,7 @@ import {
   collectEventImages,
   eraseLogFile,
   toolOutputPathsIn
-} from "./chunk-CP6IMTCO.js";
+} from "./chunk-DRFVVY67.js";
 import "./chunk-KPXCRZ22.js";
 import "./chunk-NGI44Q4O.js";
 import "./chunk-INA2JNGV.js";
