@@ -27,8 +27,8 @@ const CANARY = 'CANARY-7f3e-erase'
 const TOOL = join(import.meta.dirname, '..', '..', 'lib', 'scripts', 'dsh-message-recall-log.js')
 
 /** The built log tool's `scan --text` on a folder. */
-function scan(folder: string): { status: number | null; stdout: string; stderr: string } {
-  return spawnSync(process.execPath, [TOOL, 'scan', folder, '--text', CANARY, '--json'], { encoding: 'utf8' })
+function scan(folder: string, text = CANARY): { status: number | null; stdout: string; stderr: string } {
+  return spawnSync(process.execPath, [TOOL, 'scan', folder, '--text', text, '--json'], { encoding: 'utf8' })
 }
 
 /** Every file under a folder, recursively. */
@@ -197,5 +197,28 @@ describe('erase for good', () => {
     await running.idle
     assert.equal(busy.status, 423, busy.text)
     assert.equal(busy.json.error.code, 'AGENT_BUSY')
+  })
+
+  it('leaves a copy that inherited the removal untouched, and erases it when asked', async () => {
+    const COPY_CANARY = 'CANARY-copy-5d1a'
+    const source = await app.createAgent({ seed: conversationLog([
+      { prompt: `${COPY_CANARY} in the first prompt`, steps: [{ text: 'one' }] },
+      { prompt: 'second prompt', steps: [{ text: 'two' }] },
+    ]) })
+    const removed = await post({ sessionId: source.id, action: 'delete', seq: node(source.session as Session, 'user/message', COPY_CANARY) })
+    const events = (source.session as Session).events
+    const firstTurnEnd = events.findIndex((e) => e.type === 'turn/end')
+    const copy = app.ctx.sessions.fork(source.session as Session, firstTurnEnd)
+    const inherited = copy.events.findLast((e) => e.type === 'user/message' && JSON.stringify(e.data).includes('dsh-message-recall'))!.seq
+    await app.ctx.sessions.flush(copy)
+    await roots.shut(app)
+    app = await boot()
+    const holding = (): string[] => JSON.parse(scan(root, COPY_CANARY).stdout).hits.map((h: any) => h.path)
+    assert.equal(holding().length, 2, 'the source and the copy hold the canary')
+
+    await post({ sessionId: source.id, action: 'erase', tombstoneSeq: removed.tombstoneSeq })
+    assert.deepEqual(holding().map((p) => p.includes(copy.id)), [true], 'only the copy holds it: an erase does not reach a copy')
+    await post({ sessionId: copy.id, action: 'erase', tombstoneSeq: inherited })
+    assert.deepEqual(holding(), [], 'erased in the copy when asked')
   })
 })
