@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-TPQPZSYV.js";
+} from "./chunks/chunk-HHZ2G4GE.js";
 import {
   explainCommand
 } from "./chunks/chunk-RTJTNLLE.js";

@@ -4,8 +4,8 @@
  * - Same number of events; each with the same seq, type, time, surface op and `sourceEventSeqs`.
  * - Every event the erase did not rewrite is equal to the old one, field for field; a rewritten
  *   one (a carrier, or the tombstone with its erase mark) may differ only in `data`.
- * - The same surface: `foldSurface` (`@deepseek-ai/dsh-session`) gives the same nodes and
- *   replacements.
+ * - The same surface: the new log's `Session` has the nodes `foldSurface` (`@deepseek-ai/dsh-session`)
+ *   gives for the old one, and as many replacements.
  * - The same derived messages: a detached `Session` of the new log (`Session.create`, which
  *   validates every event's envelope, the seq contiguity and each surface transition) derives
  *   exactly the messages of the old log (`deriveEventMessage` over its fold, the rule
@@ -51,13 +51,14 @@ export function verifyErasedLog(id: string, before: readonly SessionEvent[], aft
   }
   try {
     const foldA = foldSurface(before)
-    const foldB = foldSurface(after)
-    if (!isDeepStrictEqual([...foldA.nodes], [...foldB.nodes])) return 'the new log folds to another surface'
-    if (!isDeepStrictEqual(foldA.replacements, foldB.replacements)) return 'the new log folds with other replacements'
+    // Loading the new log validates every envelope, the seq contiguity and each surface transition.
+    const loaded = Session.create(SessionId(id), after)
+    if (!isDeepStrictEqual([...foldA.nodes], [...loaded.surface.nodes])) return 'the new log folds to another surface'
+    if (foldA.replacements.length !== loaded.surface.replaceGeneration) return 'the new log folds with other replacements'
     // The old log is the stored one: its messages by DSH's per-node rule over its fold (what
-    // `Session.deriveMessages` folds); the new one is loaded whole, every event validated.
+    // `Session.deriveMessages` folds).
     const derivedA = JSON.stringify(foldA.nodes.map((seq) => deriveEventMessage(before[seq]!)).filter((m) => m !== null).map(withoutEraseMark))
-    const derivedB = JSON.stringify(Session.create(SessionId(id), after).deriveMessages().map(withoutEraseMark))
+    const derivedB = JSON.stringify(loaded.deriveMessages().map(withoutEraseMark))
     if (derivedA !== derivedB) return 'the new log derives other messages'
   } catch (error) {
     return `the new log does not load: ${errorText(error)}`

@@ -3,7 +3,7 @@ import {
   collectEventImages,
   eraseLogFile,
   toolOutputPathsIn
-} from "./chunk-DRFVVY67.js";
+} from "./chunk-AHYXG4EM.js";
 import "./chunk-KPXCRZ22.js";
 import "./chunk-NGI44Q4O.js";
 import "./chunk-INA2JNGV.js";

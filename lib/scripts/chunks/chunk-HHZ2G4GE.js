@@ -62,8 +62,8 @@ async function run(argv, invocation) {
   }
   const compression = logPath.endsWith(".zstd") ? "zstd" : "none";
   const { decodeLogBytes } = await import("./jsonl-log-file-F4CMZRBA.js");
-  const { eraseLogFile } = await import("./erase-log-5UYZM5YX.js");
-  const { deleteSideFiles } = await import("./erase-session-RLT4QBUF.js");
+  const { eraseLogFile } = await import("./erase-log-4DQGULWO.js");
+  const { deleteSideFiles } = await import("./erase-session-KXDSDFSD.js");
   const { dshJsonlReader } = await import("./dsh-reader-MIEI3AY4.js");
   let id;
   try {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   eraseLogFile
-} from "./chunk-DRFVVY67.js";
+} from "./chunk-AHYXG4EM.js";
 import "./chunk-KPXCRZ22.js";
 import "./chunk-NGI44Q4O.js";
 import "./chunk-INA2JNGV.js";
