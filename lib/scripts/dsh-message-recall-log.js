@@ -1,32 +1,32 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-HHZ2G4GE.js";
+} from "./chunks/chunk-Q5PJ5HQK.js";
 import {
   explainCommand
-} from "./chunks/chunk-RTJTNLLE.js";
+} from "./chunks/chunk-MUKX75F7.js";
 import {
   listCommand
-} from "./chunks/chunk-RT43XJ2R.js";
+} from "./chunks/chunk-AWBFWT4H.js";
 import {
   readCommand
-} from "./chunks/chunk-WDPIF2F2.js";
+} from "./chunks/chunk-FWITZP6V.js";
 import {
   scanCommand
-} from "./chunks/chunk-ZXBMUQ6V.js";
+} from "./chunks/chunk-KZ7FCIVY.js";
 import "./chunks/chunk-OWJZ6DQ2.js";
 import "./chunks/chunk-KPXCRZ22.js";
-import "./chunks/chunk-FDMCJYCG.js";
+import "./chunks/chunk-BG4CHTLX.js";
 import {
   verifyCommand
-} from "./chunks/chunk-DLAQFY6S.js";
+} from "./chunks/chunk-HTGUA4XM.js";
 import "./chunks/chunk-GAP6BJRR.js";
 import {
   EXIT,
   out,
   runCommand,
   runMain
-} from "./chunks/chunk-KNKWAWCN.js";
+} from "./chunks/chunk-CRFN5R4I.js";
 import "./chunks/chunk-NGI44Q4O.js";
 import {
   UsageError

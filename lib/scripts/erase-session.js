@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-HHZ2G4GE.js";
+} from "./chunks/chunk-Q5PJ5HQK.js";
 import {
   runCommand
-} from "./chunks/chunk-KNKWAWCN.js";
+} from "./chunks/chunk-CRFN5R4I.js";
 import "./chunks/chunk-NGI44Q4O.js";
 import "./chunks/chunk-NAUXAQBM.js";
 import "./chunks/chunk-V6RYJ4SL.js";

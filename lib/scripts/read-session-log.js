@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import {
   readCommand
-} from "./chunks/chunk-WDPIF2F2.js";
+} from "./chunks/chunk-FWITZP6V.js";
 import "./chunks/chunk-GAP6BJRR.js";
 import {
   runCommand
-} from "./chunks/chunk-KNKWAWCN.js";
+} from "./chunks/chunk-CRFN5R4I.js";
 import "./chunks/chunk-NGI44Q4O.js";
 import "./chunks/chunk-NAUXAQBM.js";
 import "./chunks/chunk-V6RYJ4SL.js";

@@ -1,14 +1,14 @@
 #!/usr/bin/env node
 import {
   scanCommand
-} from "./chunks/chunk-ZXBMUQ6V.js";
+} from "./chunks/chunk-KZ7FCIVY.js";
 import "./chunks/chunk-OWJZ6DQ2.js";
 import "./chunks/chunk-KPXCRZ22.js";
-import "./chunks/chunk-FDMCJYCG.js";
+import "./chunks/chunk-BG4CHTLX.js";
 import "./chunks/chunk-GAP6BJRR.js";
 import {
   runCommand
-} from "./chunks/chunk-KNKWAWCN.js";
+} from "./chunks/chunk-CRFN5R4I.js";
 import "./chunks/chunk-NGI44Q4O.js";
 import "./chunks/chunk-NAUXAQBM.js";
 import "./chunks/chunk-V6RYJ4SL.js";

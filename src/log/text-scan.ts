@@ -4,15 +4,17 @@
  * `dsh-subprocess-*` of `dsh-subprocess-local`). A session log compressed with zstd is searched
  * decoded (every complete frame); every other file as its bytes. The text is looked for as UTF-8
  * and as it stands inside a JSON string (quotes, backslashes and control characters escaped, as
- * DSH writes its logs). Node only (file system, `node:zlib`).
+ * DSH writes its logs). Node only (file system; `node:zlib`'s zstd where this Node has it, else the
+portable decoder).
  *
  * @module dsh-message-recall/log/text-scan
  */
 import { readdir, readFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { zstdDecompressSync } from 'node:zlib'
 import { scanZstdFrames } from './zstd-frames'
+import { createFzstdDecoder, type FrameDecoder } from './frame-decoder'
+import { createZlibOneshotDecoder } from './frame-decoder-node'
 
 /** One file holding the text. */
 export interface TextHit {
@@ -42,11 +44,11 @@ async function filesUnder(dir: string): Promise<string[]> {
   return files
 }
 
-function decoded(path: string, bytes: Buffer): Buffer {
+function decoded(path: string, bytes: Buffer, decoder: FrameDecoder): Buffer {
   if (!path.endsWith('.zstd')) return bytes
   try {
     const scan = scanZstdFrames(bytes)
-    return Buffer.concat(scan.frames.filter((f) => f.kind === 'zstd').map((f) => zstdDecompressSync(bytes.subarray(f.start, f.end))))
+    return Buffer.concat(scan.frames.filter((f) => f.kind === 'zstd').map((f) => Buffer.from(decoder.decode(bytes, f.start, f.end))))
   } catch {
     return bytes
   }
@@ -67,14 +69,20 @@ function countIn(haystack: Buffer, needle: Buffer): number {
 export async function findTextUnder(dirs: readonly string[], text: string): Promise<TextHit[]> {
   const forms = [...new Set([text, JSON.stringify(text).slice(1, -1)])].map((t) => Buffer.from(t, 'utf8'))
   const hits: TextHit[] = []
-  for (const dir of dirs) {
-    for (const path of await filesUnder(dir)) {
-      const bytes = await readFile(path).catch(() => null)
-      if (bytes === null) continue
-      const data = decoded(path, bytes)
-      const count = Math.max(...forms.map((form) => countIn(data, form)))
-      if (count > 0) hits.push({ path, count })
+  // `node:zlib` where this Node has zstd (22.15 and later), else the portable decoder.
+  const decoder = createZlibOneshotDecoder() ?? (await createFzstdDecoder())
+  try {
+    for (const dir of dirs) {
+      for (const path of await filesUnder(dir)) {
+        const bytes = await readFile(path).catch(() => null)
+        if (bytes === null) continue
+        const data = decoded(path, bytes, decoder)
+        const count = Math.max(...forms.map((form) => countIn(data, form)))
+        if (count > 0) hits.push({ path, count })
+      }
     }
+  } finally {
+    decoder.close()
   }
   return hits
 }

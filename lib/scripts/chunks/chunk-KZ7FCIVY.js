@@ -4,7 +4,7 @@ import {
 } from "./chunk-OWJZ6DQ2.js";
 import {
   assertRoot
-} from "./chunk-FDMCJYCG.js";
+} from "./chunk-BG4CHTLX.js";
 import {
   progress
 } from "./chunk-GAP6BJRR.js";
@@ -12,12 +12,14 @@ import {
   COMMON_OPTIONS,
   DECODER_OPTION,
   EXIT,
+  createFzstdDecoder,
+  createZlibOneshotDecoder,
   decoderOption,
   hoursOption,
   out,
   parseRootTarget,
   summarizeRoot
-} from "./chunk-KNKWAWCN.js";
+} from "./chunk-CRFN5R4I.js";
 import {
   ACTIONS,
   TOMBSTONE_ACTIONS
@@ -35,7 +37,6 @@ import {
 import { readdir, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { zstdDecompressSync } from "node:zlib";
 async function toolOutputFolders(dir = tmpdir()) {
   const names = await readdir(dir).catch(() => []);
   return names.filter((n) => n.startsWith("dsh-spill-") || n.startsWith("dsh-subprocess-")).sort().map((n) => join(dir, n));
@@ -50,11 +51,11 @@ async function filesUnder(dir) {
   }
   return files;
 }
-function decoded(path, bytes) {
+function decoded(path, bytes, decoder) {
   if (!path.endsWith(".zstd")) return bytes;
   try {
     const scan = scanZstdFrames(bytes);
-    return Buffer.concat(scan.frames.filter((f) => f.kind === "zstd").map((f) => zstdDecompressSync(bytes.subarray(f.start, f.end))));
+    return Buffer.concat(scan.frames.filter((f) => f.kind === "zstd").map((f) => Buffer.from(decoder.decode(bytes, f.start, f.end))));
   } catch {
     return bytes;
   }
@@ -67,14 +68,19 @@ function countIn(haystack, needle) {
 async function findTextUnder(dirs, text) {
   const forms = [.../* @__PURE__ */ new Set([text, JSON.stringify(text).slice(1, -1)])].map((t) => Buffer.from(t, "utf8"));
   const hits = [];
-  for (const dir of dirs) {
-    for (const path of await filesUnder(dir)) {
-      const bytes = await readFile(path).catch(() => null);
-      if (bytes === null) continue;
-      const data = decoded(path, bytes);
-      const count = Math.max(...forms.map((form) => countIn(data, form)));
-      if (count > 0) hits.push({ path, count });
+  const decoder = createZlibOneshotDecoder() ?? await createFzstdDecoder();
+  try {
+    for (const dir of dirs) {
+      for (const path of await filesUnder(dir)) {
+        const bytes = await readFile(path).catch(() => null);
+        if (bytes === null) continue;
+        const data = decoded(path, bytes, decoder);
+        const count = Math.max(...forms.map((form) => countIn(data, form)));
+        if (count > 0) hits.push({ path, count });
+      }
     }
+  } finally {
+    decoder.close();
   }
   return hits;
 }

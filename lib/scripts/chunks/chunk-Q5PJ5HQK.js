@@ -4,7 +4,7 @@ import {
   EXIT,
   out,
   parseCli
-} from "./chunk-KNKWAWCN.js";
+} from "./chunk-CRFN5R4I.js";
 import {
   UsageError
 } from "./chunk-NAUXAQBM.js";

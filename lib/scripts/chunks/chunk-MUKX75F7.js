@@ -15,7 +15,7 @@ import {
   parseOneTarget,
   readSessionLog,
   resolveSessionLog
-} from "./chunk-KNKWAWCN.js";
+} from "./chunk-CRFN5R4I.js";
 import {
   ACTIONS,
   classifyNode,

@@ -2344,9 +2344,11 @@ function parseRootTarget(argv, options, env = process.env) {
 
 export {
   DECODER_NAMES,
+  createFzstdDecoder,
   SessionLogInputError,
   resolveSessionLog,
   hasZlibZstd,
+  createZlibOneshotDecoder,
   findZstdCli,
   readSessionLog,
   SESSIONS_ROOT_RULE,

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   assertRoot
-} from "./chunk-FDMCJYCG.js";
+} from "./chunk-BG4CHTLX.js";
 import {
   formatBytes,
   progress
@@ -16,7 +16,7 @@ import {
   out,
   parseRootTarget,
   summarizeRoot
-} from "./chunk-KNKWAWCN.js";
+} from "./chunk-CRFN5R4I.js";
 import {
   counted
 } from "./chunk-V6RYJ4SL.js";
