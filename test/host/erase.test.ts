@@ -221,4 +221,25 @@ describe('erase for good', () => {
     await post({ sessionId: copy.id, action: 'erase', tombstoneSeq: inherited })
     assert.deepEqual(holding(), [], 'erased in the copy when asked')
   })
+
+  it('erases a prompt sent through a real turn with the title service: the message, its inbox event, the title and the title request made from it', async () => {
+    const TITLE_CANARY = 'CANARY-title-0c4e'
+    const titled = await roots.boot(root, { sessionTitle: true, plugins: [{ plugin: attachments, config: { dshHome: home } }] })
+    const agent = await titled.createAgent()
+    await titled.prompt(agent, `${TITLE_CANARY} my api key`)
+    await titled.prompt(agent, 'a second prompt')
+    const events = (agent.session as Session).events
+    const holding = events.filter((e) => JSON.stringify(e).includes(TITLE_CANARY)).map((e) => e.type)
+    assert.ok(holding.includes('session/title') && holding.includes('user/message') && holding.includes('agent/inbox/spliced'), `the canary was copied into: ${holding}`)
+    const removed = await titled.post({ sessionId: agent.id, action: 'delete', seq: node(agent.session as Session, 'user/message', TITLE_CANARY) })
+    assert.equal(removed.status, 200, removed.text)
+    await roots.shut(titled)
+    await roots.shut(app)
+    app = await boot()
+    const erased = await post({ sessionId: agent.id, action: 'erase', tombstoneSeq: removed.json.value.tombstoneSeq })
+    assert.ok(erased.rewrittenEvents >= holding.length, `${erased.rewrittenEvents} events rewritten for ${holding.length} holding the canary`)
+    const after = scan(root, TITLE_CANARY)
+    assert.equal(after.status, 0, after.stdout)
+    assert.deepEqual(JSON.parse(after.stdout).hits, [])
+  })
 })
