@@ -2952,7 +2952,7 @@ async function previewRemoval(services, intent) {
 
 // src/host/erase-session.ts
 import { rm as rm3, stat as stat2 } from "node:fs/promises";
-import { join } from "node:path";
+import { join as join2 } from "node:path";
 
 // src/log/log-erase.ts
 function toolOutputPathsIn(text) {
@@ -3016,9 +3016,9 @@ function eraseRemovalInLog(content, tombstoneSeq, at) {
 import { readFile, rm as rm2 } from "node:fs/promises";
 
 // src/host/jsonl-log-file.ts
-import { open, rename, rm } from "node:fs/promises";
+import { open, readdir, rename, rm } from "node:fs/promises";
 import { randomBytes } from "node:crypto";
-import { dirname } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { constants, zstdCompressSync, zstdDecompressSync } from "node:zlib";
 
 // src/log/zstd-frames.ts
@@ -3234,6 +3234,12 @@ async function writeBeside(logPath, bytes) {
   }
   return path;
 }
+async function removeLeftovers(logPath) {
+  const prefix = `${basename(logPath)}.`;
+  const names = (await readdir(dirname(logPath)).catch(() => [])).filter((n) => n.startsWith(prefix) && /^\.[0-9a-f]{12}\.erase\.tmp$/.test(n.slice(prefix.length - 1)));
+  for (const name2 of names) await rm(join(dirname(logPath), name2), { force: true });
+  return names;
+}
 async function readLogFileWithDsh(backend, path, expectedId) {
   const reader = Object.create(backend, { assertStoredIdentity: { value: async () => {
   } } });
@@ -3286,6 +3292,7 @@ function verifyErasedLog(id, before, after, rewritten) {
 
 // src/host/erase-log.ts
 async function eraseLogFile(reader, logPath, id, tombstoneSeq, options) {
+  await removeLeftovers(logPath);
   let before;
   let text;
   try {
@@ -3393,7 +3400,7 @@ async function deleteSideFiles(erase, otherLogs, attachmentRoot) {
     else if (attachmentRoot === void 0) kept.push({ name: image, reason: "no-attachment-store" });
     else {
       const sha = /^sha256:([a-f0-9]{64})$/.exec(image)?.[1];
-      const object = sha === void 0 ? void 0 : join(attachmentRoot, "objects", sha.slice(0, 2), sha);
+      const object = sha === void 0 ? void 0 : join2(attachmentRoot, "objects", sha.slice(0, 2), sha);
       if (object === void 0 || !await exists(object)) kept.push({ name: image, reason: "absent" });
       else {
         await rm3(object, { force: true });

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-Q5PJ5HQK.js";
+} from "./chunks/chunk-5GFCET7C.js";
 import {
   explainCommand
 } from "./chunks/chunk-MUKX75F7.js";

@@ -5,14 +5,15 @@
  * `log/log-erase.ts`, written beside the old file in the backend's format and fsynced, read back
  * with the backend's own reader, checked against the old log (`erase-verify.ts`), and only then
  * renamed over it (with the folder fsynced). A crash at any point leaves the old log or the new
- * one; a failed check removes the new file and changes nothing.
+ * one; a failed check removes the new file and changes nothing. New files an interrupted erase
+ * left beside the log are removed before the next one writes its own.
  *
  * @module dsh-message-recall/host/erase-log
  */
 import { readFile, rm } from 'node:fs/promises'
 import type { SessionEvent } from '@deepseek-ai/dsh-session'
 import { eraseRemovalInLog, type EraseBlock, type LogErase } from '../log/log-erase'
-import { decodeLogBytes, encodeLogText, publishLogFile, readLogFileWithDsh, writeBeside, type JsonlReader } from './jsonl-log-file'
+import { decodeLogBytes, encodeLogText, publishLogFile, readLogFileWithDsh, removeLeftovers, writeBeside, type JsonlReader } from './jsonl-log-file'
 import { verifyErasedLog } from './erase-verify'
 import { errorText } from '../shared/error-text'
 
@@ -42,6 +43,7 @@ export interface EraseLogOptions {
  * @throws file system errors (before the rename the old log is untouched).
  */
 export async function eraseLogFile(reader: JsonlReader, logPath: string, id: string, tombstoneSeq: number, options: EraseLogOptions): Promise<LogFileErase> {
+  await removeLeftovers(logPath)
   let before: readonly SessionEvent[]
   let text: string
   try {

@@ -14,9 +14,9 @@
  *
  * @module dsh-message-recall/host/jsonl-log-file
  */
-import { open, rename, rm } from 'node:fs/promises'
+import { open, readdir, rename, rm } from 'node:fs/promises'
 import { randomBytes } from 'node:crypto'
-import { dirname } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import { constants, zstdCompressSync, zstdDecompressSync } from 'node:zlib'
 import type { SessionEvent } from '@deepseek-ai/dsh-session'
 import { scanZstdFrames } from '../log/zstd-frames'
@@ -110,6 +110,19 @@ export async function writeBeside(logPath: string, bytes: Buffer): Promise<strin
     await handle.close().catch(() => {})
   }
   return path
+}
+
+/**
+ * Remove what an interrupted erase left beside a log: new files written by {@link writeBeside}
+ * and never renamed (`<log>.<12 hex>.erase.tmp`; DSH ignores them).
+ * @param logPath - the log.
+ * @returns the names removed.
+ */
+export async function removeLeftovers(logPath: string): Promise<string[]> {
+  const prefix = `${basename(logPath)}.`
+  const names = (await readdir(dirname(logPath)).catch(() => [] as string[])).filter((n) => n.startsWith(prefix) && /^\.[0-9a-f]{12}\.erase\.tmp$/.test(n.slice(prefix.length - 1)))
+  for (const name of names) await rm(join(dirname(logPath), name), { force: true })
+  return names
 }
 
 /**

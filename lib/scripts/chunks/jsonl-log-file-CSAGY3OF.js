@@ -5,9 +5,10 @@ import {
   isJsonlBackend,
   publishLogFile,
   readLogFileWithDsh,
+  removeLeftovers,
   syncDirectory,
   writeBeside
-} from "./chunk-INA2JNGV.js";
+} from "./chunk-FZCWFOZA.js";
 import "./chunk-V6RYJ4SL.js";
 export {
   decodeLogBytes,
@@ -15,6 +16,7 @@ export {
   isJsonlBackend,
   publishLogFile,
   readLogFileWithDsh,
+  removeLeftovers,
   syncDirectory,
   writeBeside
 };

@@ -4,9 +4,9 @@ import {
 } from "./chunk-V6RYJ4SL.js";
 
 // src/host/jsonl-log-file.ts
-import { open, rename, rm } from "node:fs/promises";
+import { open, readdir, rename, rm } from "node:fs/promises";
 import { randomBytes } from "node:crypto";
-import { dirname } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { constants, zstdCompressSync, zstdDecompressSync } from "node:zlib";
 function isJsonlBackend(service) {
   const s = service;
@@ -51,6 +51,12 @@ async function writeBeside(logPath, bytes) {
   }
   return path;
 }
+async function removeLeftovers(logPath) {
+  const prefix = `${basename(logPath)}.`;
+  const names = (await readdir(dirname(logPath)).catch(() => [])).filter((n) => n.startsWith(prefix) && /^\.[0-9a-f]{12}\.erase\.tmp$/.test(n.slice(prefix.length - 1)));
+  for (const name of names) await rm(join(dirname(logPath), name), { force: true });
+  return names;
+}
 async function readLogFileWithDsh(backend, path, expectedId) {
   const reader = Object.create(backend, { assertStoredIdentity: { value: async () => {
   } } });
@@ -70,6 +76,7 @@ export {
   encodeLogText,
   syncDirectory,
   writeBeside,
+  removeLeftovers,
   readLogFileWithDsh,
   publishLogFile
 };

@@ -19,8 +19,9 @@ import {
   encodeLogText,
   publishLogFile,
   readLogFileWithDsh,
+  removeLeftovers,
   writeBeside
-} from "./chunk-INA2JNGV.js";
+} from "./chunk-FZCWFOZA.js";
 
 // src/host/erase-log.ts
 import { readFile, rm } from "node:fs/promises";
@@ -393,6 +394,7 @@ function verifyErasedLog(id, before, after, rewritten) {
 
 // src/host/erase-log.ts
 async function eraseLogFile(reader, logPath, id, tombstoneSeq, options) {
+  await removeLeftovers(logPath);
   let before;
   let text;
   try {
