@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-5GFCET7C.js";
+} from "./chunks/chunk-GMCLCBMS.js";
 import {
   explainCommand
 } from "./chunks/chunk-MUKX75F7.js";

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-5GFCET7C.js";
+} from "./chunks/chunk-GMCLCBMS.js";
 import {
   runCommand
 } from "./chunks/chunk-CRFN5R4I.js";

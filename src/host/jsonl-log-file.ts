@@ -138,8 +138,8 @@ export async function removeLeftovers(logPath: string): Promise<string[]> {
 export async function readLogFileWithDsh(backend: JsonlReader, path: string, expectedId: string): Promise<readonly SessionEvent[]> {
   const reader: JsonlReader = Object.create(backend, { assertStoredIdentity: { value: async () => {} } })
   const prefix = await reader.readPrefix.call(reader, path, expectedId)
-  if (prefix.meta.id !== expectedId) throw new Error(`the new log names session "${prefix.meta.id}", not "${expectedId}"`)
-  if (prefix.tornMarker !== undefined) throw new Error('the new log has a torn tail')
+  if (prefix.meta.id !== expectedId) throw new Error(`the log names session "${prefix.meta.id}", not "${expectedId}"`)
+  if (prefix.tornMarker !== undefined) throw new Error('the log has a torn tail')
   return prefix.events
 }
 

@@ -61,8 +61,8 @@ async function readLogFileWithDsh(backend, path, expectedId) {
   const reader = Object.create(backend, { assertStoredIdentity: { value: async () => {
   } } });
   const prefix = await reader.readPrefix.call(reader, path, expectedId);
-  if (prefix.meta.id !== expectedId) throw new Error(`the new log names session "${prefix.meta.id}", not "${expectedId}"`);
-  if (prefix.tornMarker !== void 0) throw new Error("the new log has a torn tail");
+  if (prefix.meta.id !== expectedId) throw new Error(`the log names session "${prefix.meta.id}", not "${expectedId}"`);
+  if (prefix.tornMarker !== void 0) throw new Error("the log has a torn tail");
   return prefix.events;
 }
 async function publishLogFile(newPath, logPath) {

@@ -61,9 +61,9 @@ async function run(argv, invocation) {
     logPath = join(logPath, names[0]);
   }
   const compression = logPath.endsWith(".zstd") ? "zstd" : "none";
-  const { decodeLogBytes } = await import("./jsonl-log-file-CSAGY3OF.js");
-  const { eraseLogFile } = await import("./erase-log-RL2NPGVN.js");
-  const { deleteSideFiles } = await import("./erase-session-JVVWR6KE.js");
+  const { decodeLogBytes } = await import("./jsonl-log-file-QM7FWC4T.js");
+  const { eraseLogFile } = await import("./erase-log-F2KL4EAS.js");
+  const { deleteSideFiles } = await import("./erase-session-GPBD47II.js");
   const { dshJsonlReader } = await import("./dsh-reader-MIEI3AY4.js");
   let id;
   try {

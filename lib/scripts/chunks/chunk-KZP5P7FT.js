@@ -21,7 +21,7 @@ import {
   readLogFileWithDsh,
   removeLeftovers,
   writeBeside
-} from "./chunk-FZCWFOZA.js";
+} from "./chunk-7XTZCYVL.js";
 
 // src/host/erase-log.ts
 import { readFile, rm } from "node:fs/promises";

@@ -3,10 +3,10 @@ import {
   collectEventImages,
   eraseLogFile,
   toolOutputPathsIn
-} from "./chunk-HJ6GGMEX.js";
+} from "./chunk-KZP5P7FT.js";
 import "./chunk-KPXCRZ22.js";
 import "./chunk-NGI44Q4O.js";
-import "./chunk-FZCWFOZA.js";
+import "./chunk-7XTZCYVL.js";
 import "./chunk-V6RYJ4SL.js";
 
 // src/host/erase-session.ts

@@ -8,7 +8,7 @@ import {
   removeLeftovers,
   syncDirectory,
   writeBeside
-} from "./chunk-FZCWFOZA.js";
+} from "./chunk-7XTZCYVL.js";
 import "./chunk-V6RYJ4SL.js";
 export {
   decodeLogBytes,
