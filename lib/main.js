@@ -1131,6 +1131,9 @@ function collectEventImages(event, images) {
   if (isRecord(data.chunk) && data.chunk.type === "block-end") collectImages([data.chunk.block], images);
 }
 function logWithoutRemovedContent(content, tombstoneSeq) {
+  return rewriteWithoutRemoved(parseLogText(content), tombstoneSeq);
+}
+function parseLogText(content) {
   const lines = content.split("\n");
   const events = [];
   const parsed = new Array(lines.length);
@@ -1146,6 +1149,11 @@ function logWithoutRemovedContent(content, tombstoneSeq) {
     parsed[i] = value;
     for (const event of expandStorageRecord(value)) if (isRecord(event) && Number.isSafeInteger(event.seq)) events[event.seq] = event;
   }
+  return { lines, parsed, events };
+}
+function rewriteWithoutRemoved(log, tombstoneSeq) {
+  const lines = [...log.lines];
+  const { parsed, events } = log;
   const removed = findRemovedContent(events.length, (seq) => events[seq], tombstoneSeq);
   const images = /* @__PURE__ */ new Map();
   let rewrittenLines = 0;
@@ -2962,29 +2970,14 @@ function toolOutputPathsIn(text) {
   }
   return [...found];
 }
-function parsedLines(lines) {
-  const events = [];
-  const parsed = new Array(lines.length);
-  for (let i = 1; i < lines.length; i++) {
-    const line = lines[i];
-    if (line === "") continue;
-    try {
-      parsed[i] = JSON.parse(line);
-    } catch {
-      continue;
-    }
-    for (const event of expandStorageRecord(parsed[i])) if (isRecord(event) && Number.isSafeInteger(event.seq)) events[event.seq] = event;
-  }
-  return { parsed, events };
-}
 function erasedMarkOf(event) {
   if (!isTombstoneEvent(event) || !isRecord(event.data) || !isRecord(event.data.source)) return null;
   const erased = event.data.source.erased;
   return isRecord(erased) && typeof erased.at === "string" ? { at: erased.at } : null;
 }
 function eraseRemovalInLog(content, tombstoneSeq, at) {
-  const lines = content.split("\n");
-  const { parsed, events } = parsedLines(lines);
+  const log = parseLogText(content);
+  const { parsed, events } = log;
   const tombstoneEvent = events[tombstoneSeq];
   const tombstone = tombstoneEvent === void 0 ? null : readTombstone(tombstoneEvent);
   if (tombstoneEvent === void 0 || tombstone === null) return { ok: false, code: "NOT_A_TOMBSTONE" };
@@ -2992,7 +2985,7 @@ function eraseRemovalInLog(content, tombstoneSeq, at) {
   const fates = readFates(replacementEvents(events.length, (seq) => events[seq]));
   if (fates.statusOf(tombstoneSeq)?.inEffect !== true) return { ok: false, code: "NOT_IN_EFFECT" };
   if (erasedMarkOf(tombstoneEvent) !== null) return { ok: false, code: "ALREADY_ERASED" };
-  const rewritten = logWithoutRemovedContent(content, tombstoneSeq);
+  const rewritten = rewriteWithoutRemoved(log, tombstoneSeq);
   const out = rewritten.text.split("\n");
   const line = out.findIndex((_, i) => {
     const value = parsed[i];
@@ -3001,13 +2994,14 @@ function eraseRemovalInLog(content, tombstoneSeq, at) {
   const marked = tombstoneEvent.data;
   out[line] = JSON.stringify({ ...tombstoneEvent, data: { ...marked, source: { ...marked.source, erased: { at } } } });
   const before = /* @__PURE__ */ new Map();
-  for (const value of parsed) if (value !== void 0) collectEventImages(value, before);
-  const erasedImages = [...before.keys()].filter((id) => !rewritten.images.has(id));
   const named = /* @__PURE__ */ new Set();
-  for (const seq of rewritten.carriers.keys()) for (const path of toolOutputPathsIn(JSON.stringify(events[seq]))) named.add(path);
+  for (const seq of rewritten.carriers.keys()) {
+    collectEventImages(events[seq], before);
+    for (const path of toolOutputPathsIn(JSON.stringify(events[seq]))) named.add(path);
+  }
+  const erasedImages = [...before.keys()].filter((id) => !rewritten.images.has(id));
   const text = out.join("\n");
-  const stillNamed = new Set(toolOutputPathsIn(text));
-  const erasedFiles = [...named].filter((path) => !stillNamed.has(path));
+  const erasedFiles = [...named].filter((path) => !text.includes(path) && !text.includes(JSON.stringify(path).slice(1, -1)));
   const messageSeqs = [...rewritten.carriers].filter(([, kind]) => kind === "message").map(([seq]) => seq);
   return { ok: true, value: { text, eventCount: rewritten.eventCount, tombstoneSeq, carriers: rewritten.carriers, messageSeqs, erasedImages, erasedFiles } };
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-GMCLCBMS.js";
+} from "./chunks/chunk-K6H2L5WB.js";
 import {
   explainCommand
 } from "./chunks/chunk-MUKX75F7.js";

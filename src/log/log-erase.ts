@@ -28,8 +28,7 @@ import { isTombstoneEvent, readTombstone } from '../shared/tombstone'
 import { readFates, replacementEvents } from '../shared/fate'
 import type { CarrierKind } from '../shared/removed-content'
 import { ACTIONS } from '../shared/actions'
-import { expandStorageRecord } from './chunk-rows'
-import { collectEventImages, logWithoutRemovedContent, type LoggedImageRef } from './log-without-removed'
+import { collectEventImages, parseLogText, rewriteWithoutRemoved, type LoggedImageRef } from './log-without-removed'
 
 /** `data.source.erased` of an erased tombstone. */
 export interface ErasedMark {
@@ -81,22 +80,6 @@ export function toolOutputPathsIn(text: string): string[] {
   return [...found]
 }
 
-function parsedLines(lines: readonly string[]): { parsed: unknown[]; events: LogEvent[] } {
-  const events: LogEvent[] = []
-  const parsed: unknown[] = new Array(lines.length)
-  for (let i = 1; i < lines.length; i++) {
-    const line = lines[i] as string
-    if (line === '') continue
-    try {
-      parsed[i] = JSON.parse(line)
-    } catch {
-      continue
-    }
-    for (const event of expandStorageRecord(parsed[i])) if (isRecord(event) && Number.isSafeInteger(event.seq)) events[event.seq] = event
-  }
-  return { parsed, events }
-}
-
 /**
  * Whether a tombstone event carries the erase mark.
  * @param event - any session event.
@@ -117,8 +100,8 @@ export function erasedMarkOf(event: LogEvent): ErasedMark | null {
  * @throws what `logWithoutRemovedContent` throws (a packed row DSH's reader would refuse).
  */
 export function eraseRemovalInLog(content: string, tombstoneSeq: number, at: string): LogEraseOutcome {
-  const lines = content.split('\n')
-  const { parsed, events } = parsedLines(lines)
+  const log = parseLogText(content)
+  const { parsed, events } = log
   const tombstoneEvent = events[tombstoneSeq]
   const tombstone = tombstoneEvent === undefined ? null : readTombstone(tombstoneEvent)
   if (tombstoneEvent === undefined || tombstone === null) return { ok: false, code: 'NOT_A_TOMBSTONE' }
@@ -127,7 +110,7 @@ export function eraseRemovalInLog(content: string, tombstoneSeq: number, at: str
   if (fates.statusOf(tombstoneSeq)?.inEffect !== true) return { ok: false, code: 'NOT_IN_EFFECT' }
   if (erasedMarkOf(tombstoneEvent) !== null) return { ok: false, code: 'ALREADY_ERASED' }
 
-  const rewritten = logWithoutRemovedContent(content, tombstoneSeq)
+  const rewritten = rewriteWithoutRemoved(log, tombstoneSeq)
   const out = rewritten.text.split('\n')
   // The record of the erase, on the tombstone's own line (a tombstone is never a packed row).
   const line = out.findIndex((_, i) => {
@@ -137,15 +120,16 @@ export function eraseRemovalInLog(content: string, tombstoneSeq: number, at: str
   const marked = tombstoneEvent.data as Record<string, unknown>
   out[line] = JSON.stringify({ ...tombstoneEvent, data: { ...marked, source: { ...(marked.source as Record<string, unknown>), erased: { at } } } })
 
+  // Only carriers changed: the images and files they named that the rewritten log no longer names.
   const before = new Map<string, LoggedImageRef>()
-  for (const value of parsed) if (value !== undefined) collectEventImages(value, before)
-  const erasedImages = [...before.keys()].filter((id) => !rewritten.images.has(id))
-
   const named = new Set<string>()
-  for (const seq of rewritten.carriers.keys()) for (const path of toolOutputPathsIn(JSON.stringify(events[seq]))) named.add(path)
+  for (const seq of rewritten.carriers.keys()) {
+    collectEventImages(events[seq], before)
+    for (const path of toolOutputPathsIn(JSON.stringify(events[seq]))) named.add(path)
+  }
+  const erasedImages = [...before.keys()].filter((id) => !rewritten.images.has(id))
   const text = out.join('\n')
-  const stillNamed = new Set(toolOutputPathsIn(text))
-  const erasedFiles = [...named].filter((path) => !stillNamed.has(path))
+  const erasedFiles = [...named].filter((path) => !text.includes(path) && !text.includes(JSON.stringify(path).slice(1, -1)))
 
   const messageSeqs = [...rewritten.carriers].filter(([, kind]) => kind === 'message').map(([seq]) => seq)
   return { ok: true, value: { text, eventCount: rewritten.eventCount, tombstoneSeq, carriers: rewritten.carriers, messageSeqs, erasedImages, erasedFiles } }

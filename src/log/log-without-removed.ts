@@ -76,6 +76,26 @@ export function collectEventImages(event: unknown, images: Map<string, LoggedIma
  * @throws `malformed <tag> storage row: …` for a packed row DSH's own reader would refuse too.
  */
 export function logWithoutRemovedContent(content: string, tombstoneSeq?: number): LogWithoutRemoved {
+  return rewriteWithoutRemoved(parseLogText(content), tombstoneSeq)
+}
+
+/** A log's JSONL text split and parsed once ({@link parseLogText}). */
+export interface ParsedLogText {
+  /** The lines (`\n`-separated; the header first). */
+  readonly lines: readonly string[]
+  /** Each line's parsed value by line index (`undefined` for the header, empty and unparsable lines). */
+  readonly parsed: readonly unknown[]
+  /** Every event by seq, packed rows expanded. */
+  readonly events: readonly LogEvent[]
+}
+
+/**
+ * Split and parse a log's JSONL text once, for {@link rewriteWithoutRemoved} and other readers.
+ * @param content - the whole log text (header line first).
+ * @returns the lines, the parsed values and the events by seq.
+ * @throws `malformed <tag> storage row: …` for a packed row DSH's own reader would refuse too.
+ */
+export function parseLogText(content: string): ParsedLogText {
   const lines = content.split('\n')
   const events: LogEvent[] = []
   const parsed: unknown[] = new Array(lines.length)
@@ -91,6 +111,18 @@ export function logWithoutRemovedContent(content: string, tombstoneSeq?: number)
     parsed[i] = value
     for (const event of expandStorageRecord(value)) if (isRecord(event) && Number.isSafeInteger(event.seq)) events[event.seq] = event
   }
+  return { lines, parsed, events }
+}
+
+/**
+ * {@link logWithoutRemovedContent} over a log parsed by {@link parseLogText}.
+ * @param log - the parsed log (not changed).
+ * @param tombstoneSeq - as for {@link logWithoutRemovedContent}.
+ * @returns as {@link logWithoutRemovedContent}.
+ */
+export function rewriteWithoutRemoved(log: ParsedLogText, tombstoneSeq?: number): LogWithoutRemoved {
+  const lines = [...log.lines]
+  const { parsed, events } = log
   const removed = findRemovedContent(events.length, (seq) => events[seq], tombstoneSeq)
   const images = new Map<string, LoggedImageRef>()
   let rewrittenLines = 0

@@ -62,8 +62,8 @@ async function run(argv, invocation) {
   }
   const compression = logPath.endsWith(".zstd") ? "zstd" : "none";
   const { decodeLogBytes } = await import("./jsonl-log-file-QM7FWC4T.js");
-  const { eraseLogFile } = await import("./erase-log-F2KL4EAS.js");
-  const { deleteSideFiles } = await import("./erase-session-GPBD47II.js");
+  const { eraseLogFile } = await import("./erase-log-K7CYCMLN.js");
+  const { deleteSideFiles } = await import("./erase-session-5QWWV5BF.js");
   const { dshJsonlReader } = await import("./dsh-reader-MIEI3AY4.js");
   let id;
   try {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   eraseLogFile
-} from "./chunk-KZP5P7FT.js";
+} from "./chunk-E6ADNAN6.js";
 import "./chunk-KPXCRZ22.js";
 import "./chunk-NGI44Q4O.js";
 import "./chunk-7XTZCYVL.js";
