@@ -3235,12 +3235,15 @@ async function removeLeftovers(logPath) {
   return names;
 }
 async function readLogFileWithDsh(backend, path, expectedId) {
+  return (await readLogAndHeaderWithDsh(backend, path, expectedId)).events;
+}
+async function readLogAndHeaderWithDsh(backend, path, expectedId) {
   const reader = Object.create(backend, { assertStoredIdentity: { value: async () => {
   } } });
   const prefix = await reader.readPrefix.call(reader, path, expectedId);
   if (prefix.meta.id !== expectedId) throw new Error(`the log names session "${prefix.meta.id}", not "${expectedId}"`);
   if (prefix.tornMarker !== void 0) throw new Error("the log has a torn tail");
-  return prefix.events;
+  return { meta: prefix.meta, events: prefix.events };
 }
 async function publishLogFile(newPath, logPath) {
   await rename(newPath, logPath);
@@ -3256,7 +3259,7 @@ function withoutEraseMark(message) {
   const { erased: _erased, ...source } = m.source;
   return { ...m, source };
 }
-function verifyErasedLog(id, before, after, rewritten) {
+function verifyErasedLog(id, before, after, rewritten, header) {
   if (after.length !== before.length) return `the new log holds ${after.length} events, the old one ${before.length}`;
   for (let i = 0; i < before.length; i++) {
     const a = before[i];
@@ -3272,7 +3275,7 @@ function verifyErasedLog(id, before, after, rewritten) {
   }
   try {
     const foldA = foldSurface2(before);
-    const loaded = Session.create(SessionId(id), after);
+    const loaded = header === void 0 ? Session.create(SessionId(id), after) : Session.fromRestore(SessionId(id), after, header);
     if (!isDeepStrictEqual([...foldA.nodes], [...loaded.surface.nodes])) return "the new log folds to another surface";
     if (foldA.replacements.length !== loaded.surface.replaceGeneration) return "the new log folds with other replacements";
     const derivedA = JSON.stringify(foldA.nodes.map((seq) => deriveEventMessage2(before[seq])).filter((m) => m !== null).map(withoutEraseMark));
@@ -3305,8 +3308,8 @@ async function eraseLogFile(reader, logPath, id, tombstoneSeq, options) {
   const newPath = await writeBeside(logPath, encodeLogText(erase.text, reader.compression));
   let problem;
   try {
-    const after = await readLogFileWithDsh(reader, newPath, id);
-    problem = verifyErasedLog(id, before, after, /* @__PURE__ */ new Set([...erase.carriers.keys(), tombstoneSeq]));
+    const after = await readLogAndHeaderWithDsh(reader, newPath, id);
+    problem = verifyErasedLog(id, before, after.events, /* @__PURE__ */ new Set([...erase.carriers.keys(), tombstoneSeq]), after.meta);
   } catch (error) {
     problem = `DSH cannot read the new log: ${errorText(error)}`;
   }

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-K6H2L5WB.js";
+} from "./chunks/chunk-STLPU5OU.js";
 import {
   explainCommand
 } from "./chunks/chunk-MUKX75F7.js";

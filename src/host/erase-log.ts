@@ -13,7 +13,7 @@
 import { readFile, rm } from 'node:fs/promises'
 import type { SessionEvent } from '@deepseek-ai/dsh-session'
 import { eraseRemovalInLog, type EraseBlock, type LogErase } from '../log/log-erase'
-import { decodeLogBytes, encodeLogText, publishLogFile, readLogFileWithDsh, removeLeftovers, writeBeside, type JsonlReader } from './jsonl-log-file'
+import { decodeLogBytes, encodeLogText, publishLogFile, readLogAndHeaderWithDsh, readLogFileWithDsh, removeLeftovers, writeBeside, type JsonlReader } from './jsonl-log-file'
 import { verifyErasedLog } from './erase-verify'
 import { errorText } from '../shared/error-text'
 
@@ -62,8 +62,8 @@ export async function eraseLogFile(reader: JsonlReader, logPath: string, id: str
   const newPath = await writeBeside(logPath, encodeLogText(erase.text, reader.compression))
   let problem: string | null
   try {
-    const after = await readLogFileWithDsh(reader, newPath, id)
-    problem = verifyErasedLog(id, before, after, new Set([...erase.carriers.keys(), tombstoneSeq]))
+    const after = await readLogAndHeaderWithDsh(reader, newPath, id)
+    problem = verifyErasedLog(id, before, after.events, new Set([...erase.carriers.keys(), tombstoneSeq]), after.meta)
   } catch (error) {
     problem = `DSH cannot read the new log: ${errorText(error)}`
   }

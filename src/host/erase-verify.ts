@@ -16,7 +16,7 @@
  * @module dsh-message-recall/host/erase-verify
  */
 import { isDeepStrictEqual } from 'node:util'
-import { deriveEventMessage, foldSurface, Session, SessionId, type SessionEvent } from '@deepseek-ai/dsh-session'
+import { deriveEventMessage, foldSurface, Session, SessionId, type SessionEvent, type SessionHeader } from '@deepseek-ai/dsh-session'
 import { errorText } from '../shared/error-text'
 
 /** A derived message without the erase mark of its tombstone source (`source.erased`, which no provider request carries). */
@@ -33,9 +33,12 @@ function withoutEraseMark(message: unknown): unknown {
  * @param before - the stored events.
  * @param after - the erased log's events, read back with DSH's own reader.
  * @param rewritten - seqs whose `data` the erase replaced (the carriers and the tombstone).
+ * @param header - the new log's header as DSH's reader parsed it: the new log is then loaded as
+ *   DSH loads a stored session (`Session.fromRestore`, which takes the events over; pass fresh
+ *   events), else as a snapshot (`Session.create`, which copies them).
  * @returns `null` when it passes, else the first difference in words (no content quoted).
  */
-export function verifyErasedLog(id: string, before: readonly SessionEvent[], after: readonly SessionEvent[], rewritten: ReadonlySet<number>): string | null {
+export function verifyErasedLog(id: string, before: readonly SessionEvent[], after: readonly SessionEvent[], rewritten: ReadonlySet<number>, header?: SessionHeader): string | null {
   if (after.length !== before.length) return `the new log holds ${after.length} events, the old one ${before.length}`
   for (let i = 0; i < before.length; i++) {
     const a = before[i] as unknown as Record<string, unknown>
@@ -52,7 +55,7 @@ export function verifyErasedLog(id: string, before: readonly SessionEvent[], aft
   try {
     const foldA = foldSurface(before)
     // Loading the new log validates every envelope, the seq contiguity and each surface transition.
-    const loaded = Session.create(SessionId(id), after)
+    const loaded = header === undefined ? Session.create(SessionId(id), after) : Session.fromRestore(SessionId(id), after, header)
     if (!isDeepStrictEqual([...foldA.nodes], [...loaded.surface.nodes])) return 'the new log folds to another surface'
     if (foldA.replacements.length !== loaded.surface.replaceGeneration) return 'the new log folds with other replacements'
     // The old log is the stored one: its messages by DSH's per-node rule over its fold (what

@@ -18,7 +18,7 @@ import { open, readdir, rename, rm } from 'node:fs/promises'
 import { randomBytes } from 'node:crypto'
 import { basename, dirname, join } from 'node:path'
 import { constants, zstdCompressSync, zstdDecompressSync } from 'node:zlib'
-import type { SessionEvent } from '@deepseek-ai/dsh-session'
+import type { SessionEvent, SessionHeader } from '@deepseek-ai/dsh-session'
 import { scanZstdFrames } from '../log/zstd-frames'
 
 /** The backend's reader of one log file: the service itself, or its prototype over a compression (the log tool). */
@@ -136,11 +136,20 @@ export async function removeLeftovers(logPath: string): Promise<string[]> {
  *   header naming another session.
  */
 export async function readLogFileWithDsh(backend: JsonlReader, path: string, expectedId: string): Promise<readonly SessionEvent[]> {
+  return (await readLogAndHeaderWithDsh(backend, path, expectedId)).events
+}
+
+/**
+ * {@link readLogFileWithDsh} with the header the reader parsed (`SessionHeader` of `dsh-session`).
+ * @returns the header and the events; the events are fresh objects the caller may own.
+ * @throws as {@link readLogFileWithDsh}.
+ */
+export async function readLogAndHeaderWithDsh(backend: JsonlReader, path: string, expectedId: string): Promise<{ readonly meta: SessionHeader; readonly events: readonly SessionEvent[] }> {
   const reader: JsonlReader = Object.create(backend, { assertStoredIdentity: { value: async () => {} } })
   const prefix = await reader.readPrefix.call(reader, path, expectedId)
   if (prefix.meta.id !== expectedId) throw new Error(`the log names session "${prefix.meta.id}", not "${expectedId}"`)
   if (prefix.tornMarker !== undefined) throw new Error('the log has a torn tail')
-  return prefix.events
+  return { meta: prefix.meta as unknown as SessionHeader, events: prefix.events }
 }
 
 /**

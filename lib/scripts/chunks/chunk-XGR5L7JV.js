@@ -18,10 +18,11 @@ import {
   decodeLogBytes,
   encodeLogText,
   publishLogFile,
+  readLogAndHeaderWithDsh,
   readLogFileWithDsh,
   removeLeftovers,
   writeBeside
-} from "./chunk-7XTZCYVL.js";
+} from "./chunk-IQAOUE36.js";
 
 // src/host/erase-log.ts
 import { readFile, rm } from "node:fs/promises";
@@ -355,7 +356,7 @@ function withoutEraseMark(message) {
   const { erased: _erased, ...source } = m.source;
   return { ...m, source };
 }
-function verifyErasedLog(id, before, after, rewritten) {
+function verifyErasedLog(id, before, after, rewritten, header) {
   if (after.length !== before.length) return `the new log holds ${after.length} events, the old one ${before.length}`;
   for (let i = 0; i < before.length; i++) {
     const a = before[i];
@@ -371,7 +372,7 @@ function verifyErasedLog(id, before, after, rewritten) {
   }
   try {
     const foldA = foldSurface(before);
-    const loaded = Session.create(SessionId(id), after);
+    const loaded = header === void 0 ? Session.create(SessionId(id), after) : Session.fromRestore(SessionId(id), after, header);
     if (!isDeepStrictEqual([...foldA.nodes], [...loaded.surface.nodes])) return "the new log folds to another surface";
     if (foldA.replacements.length !== loaded.surface.replaceGeneration) return "the new log folds with other replacements";
     const derivedA = JSON.stringify(foldA.nodes.map((seq) => deriveEventMessage(before[seq])).filter((m) => m !== null).map(withoutEraseMark));
@@ -404,8 +405,8 @@ async function eraseLogFile(reader, logPath, id, tombstoneSeq, options) {
   const newPath = await writeBeside(logPath, encodeLogText(erase.text, reader.compression));
   let problem;
   try {
-    const after = await readLogFileWithDsh(reader, newPath, id);
-    problem = verifyErasedLog(id, before, after, /* @__PURE__ */ new Set([...erase.carriers.keys(), tombstoneSeq]));
+    const after = await readLogAndHeaderWithDsh(reader, newPath, id);
+    problem = verifyErasedLog(id, before, after.events, /* @__PURE__ */ new Set([...erase.carriers.keys(), tombstoneSeq]), after.meta);
   } catch (error) {
     problem = `DSH cannot read the new log: ${errorText(error)}`;
   }

@@ -4,17 +4,19 @@ import {
   encodeLogText,
   isJsonlBackend,
   publishLogFile,
+  readLogAndHeaderWithDsh,
   readLogFileWithDsh,
   removeLeftovers,
   syncDirectory,
   writeBeside
-} from "./chunk-7XTZCYVL.js";
+} from "./chunk-IQAOUE36.js";
 import "./chunk-V6RYJ4SL.js";
 export {
   decodeLogBytes,
   encodeLogText,
   isJsonlBackend,
   publishLogFile,
+  readLogAndHeaderWithDsh,
   readLogFileWithDsh,
   removeLeftovers,
   syncDirectory,

@@ -61,9 +61,9 @@ async function run(argv, invocation) {
     logPath = join(logPath, names[0]);
   }
   const compression = logPath.endsWith(".zstd") ? "zstd" : "none";
-  const { decodeLogBytes } = await import("./jsonl-log-file-QM7FWC4T.js");
-  const { eraseLogFile } = await import("./erase-log-K7CYCMLN.js");
-  const { deleteSideFiles } = await import("./erase-session-5QWWV5BF.js");
+  const { decodeLogBytes } = await import("./jsonl-log-file-A7NOCMYS.js");
+  const { eraseLogFile } = await import("./erase-log-JGQH64GS.js");
+  const { deleteSideFiles } = await import("./erase-session-FRPFK6OI.js");
   const { dshJsonlReader } = await import("./dsh-reader-MIEI3AY4.js");
   let id;
   try {

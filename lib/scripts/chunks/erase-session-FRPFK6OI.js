@@ -3,10 +3,10 @@ import {
   collectEventImages,
   eraseLogFile,
   toolOutputPathsIn
-} from "./chunk-E6ADNAN6.js";
+} from "./chunk-XGR5L7JV.js";
 import "./chunk-KPXCRZ22.js";
 import "./chunk-NGI44Q4O.js";
-import "./chunk-7XTZCYVL.js";
+import "./chunk-IQAOUE36.js";
 import "./chunk-V6RYJ4SL.js";
 
 // src/host/erase-session.ts

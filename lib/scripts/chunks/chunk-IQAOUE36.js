@@ -58,12 +58,15 @@ async function removeLeftovers(logPath) {
   return names;
 }
 async function readLogFileWithDsh(backend, path, expectedId) {
+  return (await readLogAndHeaderWithDsh(backend, path, expectedId)).events;
+}
+async function readLogAndHeaderWithDsh(backend, path, expectedId) {
   const reader = Object.create(backend, { assertStoredIdentity: { value: async () => {
   } } });
   const prefix = await reader.readPrefix.call(reader, path, expectedId);
   if (prefix.meta.id !== expectedId) throw new Error(`the log names session "${prefix.meta.id}", not "${expectedId}"`);
   if (prefix.tornMarker !== void 0) throw new Error("the log has a torn tail");
-  return prefix.events;
+  return { meta: prefix.meta, events: prefix.events };
 }
 async function publishLogFile(newPath, logPath) {
   await rename(newPath, logPath);
@@ -78,5 +81,6 @@ export {
   writeBeside,
   removeLeftovers,
   readLogFileWithDsh,
+  readLogAndHeaderWithDsh,
   publishLogFile
 };
