@@ -5,7 +5,9 @@
  * and a bash step whose output went to a spill file and a process output file are deleted, the
  * host is stopped and started again (the session is then only stored), both removals are erased
  * through the route, and every file under the persistence root, the DSH home and the spill
- * folders is searched for the canary. Then a cold reload, a real turn, and the refusals.
+ * folders is searched for the canary. Then a cold reload with the token meter and DSH's compaction
+ * engine (`dsh-compaction-basic`), a real turn and a compaction; a prompt sent through a real turn
+ * with the title service; a copy that inherited the removal; and the refusals.
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
@@ -17,7 +19,7 @@ import { spawnSync } from 'node:child_process'
 import type { Plugin } from '@deepseek-ai/cordis'
 import { SessionId, type Session, type SessionEvent } from '@deepseek-ai/dsh-session'
 import type { DshApp } from '../support/dsh-app'
-import { conversationLog } from '../support/conversation'
+import { conversationLog, syntheticTurns } from '../support/conversation'
 import { onePixelPng } from '../support/export-archive'
 import { importHostPackage } from '../support/host-packages'
 import { assertError, derived, node, Roots } from './helpers'
@@ -71,7 +73,7 @@ describe('erase for good', () => {
     return reply.json.value
   }
 
-  it('erases a prompt with images and a bash step whose output spilled; no file holds the canary; the session reloads, derives the same messages and runs a turn; a shared image survives', async () => {
+  it('erases a prompt with images and a bash step whose output spilled; no file holds the canary; the session reloads, derives the same messages, runs a turn and compacts; a shared image survives', async () => {
     const store = (app.ctx as any).attachments
     const own = await store.saveImage({ data: new Uint8Array(onePixelPng([200, 10, 10])), mediaType: 'image/png' })
     const shared = await store.saveImage({ data: new Uint8Array(onePixelPng([10, 200, 10])), mediaType: 'image/png' })
@@ -92,6 +94,8 @@ describe('erase for good', () => {
       { prompt: `${CANARY} my password is hunter2`, steps: [{ text: 'noted' }] },
       { prompt: 'run the build', steps: [{ text: 'running', tools: [{ name: 'bash', arguments: `{"command":"echo ${CANARY}"}`, result: `${CANARY} (output truncated; full output saved to ${spillFile}; process output: ${stdoutFile})` }] }, { text: 'built' }] },
       { prompt: 'keep this prompt', steps: [{ text: 'kept answer' }] },
+      // Enough kept conversation for a compaction's summary to be smaller than what it folds.
+      ...syntheticTurns(4),
     ]), CANARY, [own, shared])
     const agent = await app.createAgent({ seed })
     await app.createAgent({ seed: withImages(conversationLog([{ prompt: 'other session with a picture', steps: [{ text: 'nice' }] }]), 'other session', [shared]) })
@@ -151,9 +155,10 @@ describe('erase for good', () => {
     const unknown = await app.post({ sessionId: agent.id, action: 'erase', tombstoneSeq: 9999 })
     assertError(unknown, 409, 'NOT_ERASABLE', 'message-recall: cannot erase removal 9999: there is no removal of this plugin at that seq')
 
-    // Cold reload: same derived messages, a real turn.
+    // Cold reload, with the token meter and DSH's compaction engine: same derived messages, a real turn, a compaction.
     await roots.shut(app)
-    app = await boot()
+    const compaction = (await importHostPackage('@deepseek-ai/dsh-compaction-basic')).BasicCompactionEngine as Plugin
+    app = await roots.boot(root, { tokenMeter: true, plugins: [{ plugin: attachments, config: { dshHome: home } }, { plugin: compaction, config: { auto: false } }] })
     const resumed = await app.resumeAgent(agent.id)
     // The same messages but for the erase mark on the tombstones' source (never sent to the provider).
     const unmarked = (derived(resumed.session as Session) as any[]).map((m) => {
@@ -166,6 +171,12 @@ describe('erase for good', () => {
     await app.prompt(resumed, 'and now?')
     const last = (resumed.session as Session).events.at(-1)!
     assert.equal(last.type, 'turn/end')
+    const compacted = await (app.ctx as any).compaction.compactNow(resumed, new AbortController().signal)
+    assert.notEqual(compacted, null, 'a compaction ran')
+    assert.equal((resumed.session as Session).events.at(-1)!.type, 'compaction/end')
+    await app.ctx.sessions.flush(resumed.session as Session)
+    assert.ok(app.mock.requests.length >= 2, 'the turn and the summary went to the model')
+    assert.ok(app.mock.requests.every((r: any) => !JSON.stringify(r.body).includes(CANARY)), 'no request carried the canary')
     assert.deepEqual(filesHolding([root, home], CANARY), [])
   })
 
