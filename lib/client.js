@@ -132,7 +132,7 @@ function isConfirmed(action) {
 
 // src/shared/protocol.ts
 var DEFAULT_ROUTE_PATH = "/dsh-message-recall";
-var OTHER_ROUTE_ACTIONS = ["forkBefore", "flush", "plan", "apply", "inspect"];
+var OTHER_ROUTE_ACTIONS = ["forkBefore", "flush", "plan", "apply", "inspect", "erase"];
 var ROUTE_ACTIONS = Object.freeze([...SURFACE_ACTIONS, ...OTHER_ROUTE_ACTIONS]);
 var ERROR_CODES = [
   "INVALID_REQUEST",
@@ -148,6 +148,9 @@ var ERROR_CODES = [
   "NOT_RESTORABLE",
   "STALE_VIEW",
   "AGENT_BUSY",
+  "NOT_ERASABLE",
+  "ERASE_NOT_VERIFIED",
+  "ERASE_UNAVAILABLE",
   "PERSIST_FAILED",
   "INTERNAL"
 ];
@@ -3077,7 +3080,7 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
 }
 
 // src/client/build-stamp.ts
-var BUILD_STAMP = true ? "0.1.0+efd96b9630" : "dev";
+var BUILD_STAMP = true ? "0.1.0+217bb6aeca" : "dev";
 
 // src/client/notices/notice-styles.ts
 var NOTICE_STYLE_TEXT = `

@@ -98,7 +98,7 @@ function removalPlanning(action) {
 
 // src/shared/protocol.ts
 var DEFAULT_ROUTE_PATH = "/dsh-message-recall";
-var OTHER_ROUTE_ACTIONS = ["forkBefore", "flush", "plan", "apply", "inspect"];
+var OTHER_ROUTE_ACTIONS = ["forkBefore", "flush", "plan", "apply", "inspect", "erase"];
 var ROUTE_ACTIONS = Object.freeze([...SURFACE_ACTIONS, ...OTHER_ROUTE_ACTIONS]);
 
 // src/host/config.ts
@@ -1008,15 +1008,28 @@ function messageOf2(event) {
 function messageSeqsOf(data) {
   return isRecord(data) && Array.isArray(data.messageSeqs) ? data.messageSeqs.filter(Number.isSafeInteger) : [];
 }
-function findRemovedContent(count, lookup) {
+function findRemovedContent(count, lookup, tombstoneSeq) {
   const fates = readFates(replacementEvents(count, lookup));
   const tombstones = /* @__PURE__ */ new Map();
   for (const seq of fates.statuses().keys()) tombstones.set(seq, fates.tombstone(seq));
   const removedFate = (seq) => fates.fateOf(seq).state === "removed";
   const removed = /* @__PURE__ */ new Set();
   const pending = [];
-  for (const tombstone of tombstones.values()) {
-    for (const seq of tombstone.shadowedSeqs) if (!tombstones.has(seq) && removedFate(seq)) pending.push(seq);
+  if (tombstoneSeq === void 0) {
+    for (const tombstone of tombstones.values()) {
+      for (const seq of tombstone.shadowedSeqs) if (!tombstones.has(seq) && removedFate(seq)) pending.push(seq);
+    }
+  } else {
+    const walk = [tombstoneSeq];
+    const seen = /* @__PURE__ */ new Set();
+    while (walk.length > 0) {
+      const seq = walk.pop();
+      if (seen.has(seq)) continue;
+      seen.add(seq);
+      const tombstone = tombstones.get(seq);
+      if (tombstone !== void 0) walk.push(...tombstone.shadowedSeqs);
+      else if (removedFate(seq)) pending.push(seq);
+    }
   }
   while (pending.length > 0) {
     const seq = pending.pop();
@@ -1268,7 +1281,10 @@ function collectEventImages(event, images) {
   }
   if (isRecord(data.chunk) && data.chunk.type === "block-end") collectImages([data.chunk.block], images);
 }
-function logWithoutRemovedContent(content) {
+function logWithoutRemovedContent(content, tombstoneSeq) {
+  return rewriteWithoutRemoved(parseLogText(content), tombstoneSeq);
+}
+function parseLogText(content) {
   const lines = content.split("\n");
   const events = [];
   const parsed = new Array(lines.length);
@@ -1284,7 +1300,12 @@ function logWithoutRemovedContent(content) {
     parsed[i] = value;
     for (const event of expandStorageRecord(value)) if (isRecord(event) && Number.isSafeInteger(event.seq)) events[event.seq] = event;
   }
-  const removed = findRemovedContent(events.length, (seq) => events[seq]);
+  return { lines, parsed, events };
+}
+function rewriteWithoutRemoved(log, tombstoneSeq) {
+  const lines = [...log.lines];
+  const { parsed, events } = log;
+  const removed = findRemovedContent(events.length, (seq) => events[seq], tombstoneSeq);
   const images = /* @__PURE__ */ new Map();
   let rewrittenLines = 0;
   for (let i = 1; i < lines.length; i++) {
@@ -2462,7 +2483,7 @@ async function forkBefore(services, request) {
     const stored = services.catalog.stored();
     if (stored !== void 0) {
       await services.catalog.storedTitles.remember(stored, forkedSessionId, title).catch((error) => {
-        services.warn(`message-recall: the title of the copy "${forkedSessionId}" was not kept (the next copy reads it from its log): ${error instanceof Error ? error.message : String(error)}`);
+        services.warn(`message-recall: the title of the copy "${forkedSessionId}" was not kept (the next copy reads it from its log): ${errorText(error)}`);
       });
     }
     return { title, persisted };
@@ -2528,15 +2549,15 @@ function parseRouteRequest(body) {
   const withExpect = expectation === void 0 ? {} : { expect: expectation };
   if (action === "apply" || action === "plan" && body.changes !== void 0) return parseBatchRequest(body, expectation);
   if (body.changes !== void 0) return invalid(`changes is only valid with action "apply" or "plan"`);
-  if (action === "forkBefore" || action !== "plan" && ACTIONS[action].plans === "restore") {
-    for (const field of ["seq", "messageId", "planAction", ...action === "forkBefore" ? ["expect"] : []]) {
+  if (action === "forkBefore" || action === "erase" || action !== "plan" && ACTIONS[action].plans === "restore") {
+    for (const field of ["seq", "messageId", "planAction", ...action === "forkBefore" || action === "erase" ? ["expect"] : []]) {
       if (body[field] !== void 0) return invalid(`${action} takes no ${field}; address the tombstone by tombstoneSeq`);
     }
     const { tombstoneSeq } = body;
     if (!isSeq(tombstoneSeq)) return invalid(`tombstoneSeq must be a non-negative safe integer, got ${valueText(tombstoneSeq)}`);
-    return action === "forkBefore" ? { ok: true, request: { action, sessionId, tombstoneSeq } } : { ok: true, request: { action: "restore", sessionId, tombstoneSeq, ...withExpect } };
+    return action === "forkBefore" || action === "erase" ? { ok: true, request: { action, sessionId, tombstoneSeq } } : { ok: true, request: { action: "restore", sessionId, tombstoneSeq, ...withExpect } };
   }
-  if (body.tombstoneSeq !== void 0) return invalid(`tombstoneSeq is only valid with action "restore" or "forkBefore"`);
+  if (body.tombstoneSeq !== void 0) return invalid(`tombstoneSeq is only valid with action "restore", "forkBefore" or "erase"`);
   if (seq !== void 0 && !isSeq(seq)) return invalid(`seq must be a non-negative safe integer, got ${valueText(seq)}`);
   if (messageId !== void 0 && (typeof messageId !== "string" || messageId.length === 0)) {
     return invalid(`messageId must be a non-empty string, got ${valueText(messageId)}`);
@@ -3244,6 +3265,473 @@ async function previewRemoval(services, intent) {
   };
 }
 
+// src/host/erase-session.ts
+import { rm as rm3, stat as stat2 } from "node:fs/promises";
+import { join as join2 } from "node:path";
+
+// src/log/log-erase.ts
+function toolOutputPathsIn(text) {
+  const found = /* @__PURE__ */ new Set();
+  for (const match of text.matchAll(/\/[^\s"'`<>()[\]{}\\]*dsh-(?:spill|subprocess)-[^\s"'`<>()[\]{}\\]*/g)) {
+    found.add(match[0].replace(/[.,:;]+$/, ""));
+  }
+  return [...found];
+}
+function erasedMarkOf(event) {
+  if (!isTombstoneEvent(event) || !isRecord(event.data) || !isRecord(event.data.source)) return null;
+  const erased = event.data.source.erased;
+  return isRecord(erased) && typeof erased.at === "string" ? { at: erased.at } : null;
+}
+function eraseRemovalInLog(content, tombstoneSeq, at) {
+  const log = parseLogText(content);
+  const { parsed, events } = log;
+  const tombstoneEvent = events[tombstoneSeq];
+  const tombstone = tombstoneEvent === void 0 ? null : readTombstone(tombstoneEvent);
+  if (tombstoneEvent === void 0 || tombstone === null) return { ok: false, code: "NOT_A_TOMBSTONE" };
+  if (ACTIONS[tombstone.action].effect !== "removed") return { ok: false, code: "EXCLUSION" };
+  const fates = readFates(replacementEvents(events.length, (seq) => events[seq]));
+  if (fates.statusOf(tombstoneSeq)?.inEffect !== true) return { ok: false, code: "NOT_IN_EFFECT" };
+  if (erasedMarkOf(tombstoneEvent) !== null) return { ok: false, code: "ALREADY_ERASED" };
+  const rewritten = rewriteWithoutRemoved(log, tombstoneSeq);
+  const out = rewritten.text.split("\n");
+  const line = out.findIndex((_, i) => {
+    const value = parsed[i];
+    return i > 0 && isRecord(value) && value.seq === tombstoneSeq && value.type === "user/message";
+  });
+  const marked = tombstoneEvent.data;
+  out[line] = JSON.stringify({ ...tombstoneEvent, data: { ...marked, source: { ...marked.source, erased: { at } } } });
+  const before = /* @__PURE__ */ new Map();
+  const named = /* @__PURE__ */ new Set();
+  for (const seq of rewritten.carriers.keys()) {
+    collectEventImages(events[seq], before);
+    for (const path of toolOutputPathsIn(JSON.stringify(events[seq]))) named.add(path);
+  }
+  const erasedImages = [...before.keys()].filter((id) => !rewritten.images.has(id));
+  const text = out.join("\n");
+  const erasedFiles = [...named].filter((path) => !text.includes(path) && !text.includes(JSON.stringify(path).slice(1, -1)));
+  const messageSeqs = [...rewritten.carriers].filter(([, kind]) => kind === "message").map(([seq]) => seq);
+  return { ok: true, value: { text, eventCount: rewritten.eventCount, tombstoneSeq, carriers: rewritten.carriers, messageSeqs, erasedImages, erasedFiles } };
+}
+
+// src/host/erase-log.ts
+import { readFile, rm as rm2 } from "node:fs/promises";
+
+// src/host/jsonl-log-file.ts
+import { open, readdir, rename, rm } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { basename, dirname, join } from "node:path";
+import { constants, zstdCompressSync, zstdDecompressSync } from "node:zlib";
+
+// src/log/zstd-frames.ts
+var ZSTD_MAGIC_BYTES = Uint8Array.of(40, 181, 47, 253);
+var ZSTD_FRAME_MAGIC = (ZSTD_MAGIC_BYTES[0] | ZSTD_MAGIC_BYTES[1] << 8 | ZSTD_MAGIC_BYTES[2] << 16 | ZSTD_MAGIC_BYTES[3] << 24) >>> 0;
+var MAX_BLOCK_BYTES = 128 * 1024;
+var SKIPPABLE_MASK = 4294967280;
+var SKIPPABLE_MAGIC = 407710288;
+function u32(bytes, at) {
+  return (bytes[at] | bytes[at + 1] << 8 | bytes[at + 2] << 16 | bytes[at + 3] << 24) >>> 0;
+}
+function uintLE(bytes, at, size) {
+  let value = 0;
+  for (let i = size - 1; i >= 0; i--) value = value * 256 + bytes[at + i];
+  return value;
+}
+var FrameTable = class {
+  /** Frames held. */
+  count = 0;
+  /** File index of frame 0 of the table. */
+  firstIndex = 0;
+  /** Absolute start and (exclusive) end offsets. */
+  start = new Float64Array(256);
+  end = new Float64Array(256);
+  /** `1` for a skippable frame, `0` for a data frame. */
+  skippable = new Uint8Array(256);
+  contentSize = new Float64Array(256);
+  windowSize = new Float64Array(256);
+  checksum = new Float64Array(256);
+  blocks = new Uint32Array(256);
+  /** Empty the table; the next frame added is file frame `firstIndex`. */
+  reset(firstIndex) {
+    this.count = 0;
+    this.firstIndex = firstIndex;
+  }
+  /** Append one frame (offsets absolute; `-1` for an absent value). */
+  add(start, end, skippable, contentSize, windowSize, checksum, blocks) {
+    if (this.count === this.start.length) this.grow();
+    const i = this.count++;
+    this.start[i] = start;
+    this.end[i] = end;
+    this.skippable[i] = skippable ? 1 : 0;
+    this.contentSize[i] = contentSize;
+    this.windowSize[i] = windowSize;
+    this.checksum[i] = checksum;
+    this.blocks[i] = blocks;
+  }
+  /** Frame `i` of the table as an object. */
+  frame(i) {
+    const orNull = (value) => value < 0 ? null : value;
+    return {
+      index: this.firstIndex + i,
+      start: this.start[i],
+      end: this.end[i],
+      kind: this.skippable[i] === 1 ? "skippable" : "zstd",
+      contentSize: orNull(this.contentSize[i]),
+      windowSize: orNull(this.windowSize[i]),
+      checksum: orNull(this.checksum[i]),
+      blocks: this.blocks[i]
+    };
+  }
+  /** Every frame of the table as objects, in order. */
+  frames() {
+    return Array.from({ length: this.count }, (_, i) => this.frame(i));
+  }
+  grow() {
+    const size = this.start.length * 2;
+    const widen = (old, make) => {
+      const next = make(size);
+      next.set(old);
+      return next;
+    };
+    this.start = widen(this.start, (n) => new Float64Array(n));
+    this.end = widen(this.end, (n) => new Float64Array(n));
+    this.skippable = widen(this.skippable, (n) => new Uint8Array(n));
+    this.contentSize = widen(this.contentSize, (n) => new Float64Array(n));
+    this.windowSize = widen(this.windowSize, (n) => new Float64Array(n));
+    this.checksum = widen(this.checksum, (n) => new Float64Array(n));
+    this.blocks = widen(this.blocks, (n) => new Uint32Array(n));
+  }
+};
+var scanTable = new FrameTable();
+function scanZstdFrames(bytes, options = {}) {
+  const table = scanTable;
+  table.reset(options.firstIndex ?? 0);
+  const { next, stop } = walkZstdFrames(bytes, table, options.baseOffset ?? 0);
+  const frames = table.frames();
+  if (table.start.length > 4096) scanTable = new FrameTable();
+  return { frames, next, stop };
+}
+function walkZstdFrames(bytes, table, base) {
+  let offset = 0;
+  const length = bytes.length;
+  const incomplete = (start, part, at, needed, blocksComplete) => ({
+    next: base + start,
+    stop: { kind: "incomplete", start: base + start, part, at: base + at, needed, blocksComplete }
+  });
+  const corrupt = (start, at, reason) => ({
+    next: base + start,
+    stop: { kind: "corrupt", offset: base + at, reason }
+  });
+  while (offset < length) {
+    const start = offset;
+    if (length - offset < 4) return incomplete(start, "magic", offset, 4, 0);
+    const magic = u32(bytes, offset);
+    if ((magic & SKIPPABLE_MASK) >>> 0 === SKIPPABLE_MAGIC) {
+      if (length - offset < 8) return incomplete(start, "frame-header", offset + 4, 4, 0);
+      const size = u32(bytes, offset + 4);
+      if (length - offset - 8 < size) return incomplete(start, "skippable-payload", offset + 8, size, 0);
+      offset += 8 + size;
+      table.add(base + start, base + offset, true, -1, -1, -1, 0);
+      continue;
+    }
+    if (magic !== ZSTD_FRAME_MAGIC) {
+      return corrupt(start, offset, `invalid frame magic 0x${magic.toString(16).padStart(8, "0")} (expected 28 b5 2f fd)`);
+    }
+    offset += 4;
+    if (offset === length) return incomplete(start, "frame-header", offset, null, 0);
+    const descriptor = bytes[offset];
+    if ((descriptor & 8) !== 0) return corrupt(start, offset, "reserved bit set in the frame header descriptor");
+    const contentSizeFlag = descriptor >>> 6;
+    const singleSegment = (descriptor & 32) !== 0;
+    const hasChecksum = (descriptor & 4) !== 0;
+    const dictionaryFlag = descriptor & 3;
+    const dictionaryBytes = dictionaryFlag === 3 ? 4 : dictionaryFlag;
+    const contentSizeBytes = contentSizeFlag === 0 ? singleSegment ? 1 : 0 : 1 << contentSizeFlag;
+    const headerBytes = 1 + (singleSegment ? 0 : 1) + dictionaryBytes + contentSizeBytes;
+    if (length - offset < headerBytes) return incomplete(start, "frame-header", offset, headerBytes, 0);
+    let cursor = offset + 1;
+    let windowSize = -1;
+    if (!singleSegment) {
+      const windowDescriptor = bytes[cursor];
+      const exponent = windowDescriptor >>> 3;
+      const windowBase = exponent <= 20 ? 1 << 10 + exponent : 2 ** (10 + exponent);
+      windowSize = windowBase + windowBase / 8 * (windowDescriptor & 7);
+      cursor += 1;
+    }
+    cursor += dictionaryBytes;
+    let contentSize = -1;
+    if (contentSizeBytes > 0) {
+      contentSize = uintLE(bytes, cursor, contentSizeBytes) + (contentSizeBytes === 2 ? 256 : 0);
+      cursor += contentSizeBytes;
+    }
+    if (singleSegment) windowSize = contentSize;
+    offset = cursor;
+    let blocks = 0;
+    for (; ; ) {
+      if (length - offset < 3) return incomplete(start, "block-header", offset, 3, blocks);
+      const header = bytes[offset] | bytes[offset + 1] << 8 | bytes[offset + 2] << 16;
+      const last = (header & 1) === 1;
+      const type = header >>> 1 & 3;
+      const size = header >>> 3;
+      if (type === 3) return corrupt(start, offset, `reserved block type in block ${blocks} of the frame`);
+      if (type !== 1 && size > MAX_BLOCK_BYTES) return corrupt(start, offset, `block ${blocks} declares ${counted(size, "byte")} (at most ${MAX_BLOCK_BYTES})`);
+      const payload = type === 1 ? 1 : size;
+      if (length - offset - 3 < payload) return incomplete(start, "block", offset + 3, payload, blocks);
+      offset += 3 + payload;
+      blocks++;
+      if (last) break;
+    }
+    let checksum = -1;
+    if (hasChecksum) {
+      if (length - offset < 4) return incomplete(start, "checksum", offset, 4, blocks);
+      checksum = u32(bytes, offset);
+      offset += 4;
+    }
+    table.add(base + start, base + offset, false, contentSize, windowSize, checksum, blocks);
+  }
+  return { next: base + offset, stop: { kind: "end" } };
+}
+
+// src/host/jsonl-log-file.ts
+function isJsonlBackend(service) {
+  const s = service;
+  return s != null && (s.compression === "zstd" || s.compression === "none") && typeof s.readRaw === "function" && typeof s.locate === "function" && typeof s.readPrefix === "function" && typeof s.assertStoredIdentity === "function";
+}
+function decodeLogBytes(bytes, compression) {
+  if (compression === "none") return bytes.toString("utf8");
+  const scan = scanZstdFrames(bytes);
+  if (scan.stop.kind !== "end") throw new Error("the log does not end at a frame boundary (a torn or damaged tail)");
+  return Buffer.concat(scan.frames.filter((f) => f.kind === "zstd").map((f) => zstdDecompressSync(bytes.subarray(f.start, f.end)))).toString("utf8");
+}
+function encodeLogText(text, compression) {
+  if (compression === "none") return Buffer.from(text, "utf8");
+  const cut = text.indexOf("\n") + 1;
+  const options = { params: { [constants.ZSTD_c_checksumFlag]: 1 } };
+  const header = zstdCompressSync(Buffer.from(text.slice(0, cut), "utf8"), options);
+  const rest = text.slice(cut);
+  return rest === "" ? header : Buffer.concat([header, zstdCompressSync(Buffer.from(rest, "utf8"), options)]);
+}
+async function syncDirectory(dir) {
+  const handle = await open(dir, "r");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+async function writeBeside(logPath, bytes) {
+  const path = `${logPath}.${randomBytes(6).toString("hex")}.erase.tmp`;
+  const handle = await open(path, "wx", 384);
+  try {
+    await handle.writeFile(bytes);
+    await handle.sync();
+  } catch (error) {
+    await handle.close().catch(() => {
+    });
+    await rm(path, { force: true });
+    throw error;
+  } finally {
+    await handle.close().catch(() => {
+    });
+  }
+  return path;
+}
+async function removeLeftovers(logPath) {
+  const prefix = `${basename(logPath)}.`;
+  const names = (await readdir(dirname(logPath)).catch(() => [])).filter((n) => n.startsWith(prefix) && /^\.[0-9a-f]{12}\.erase\.tmp$/.test(n.slice(prefix.length - 1)));
+  for (const name2 of names) await rm(join(dirname(logPath), name2), { force: true });
+  return names;
+}
+async function readLogFileWithDsh(backend, path, expectedId) {
+  return (await readLogAndHeaderWithDsh(backend, path, expectedId)).events;
+}
+async function readLogAndHeaderWithDsh(backend, path, expectedId) {
+  const reader = Object.create(backend, { assertStoredIdentity: { value: async () => {
+  } } });
+  const prefix = await reader.readPrefix.call(reader, path, expectedId);
+  if (prefix.meta.id !== expectedId) throw new Error(`the log names session "${prefix.meta.id}", not "${expectedId}"`);
+  if (prefix.tornMarker !== void 0) throw new Error("the log has a torn tail");
+  return { meta: prefix.meta, events: prefix.events };
+}
+async function publishLogFile(newPath, logPath) {
+  await rename(newPath, logPath);
+  await syncDirectory(dirname(logPath));
+}
+
+// src/host/erase-verify.ts
+import { isDeepStrictEqual } from "node:util";
+import { deriveEventMessage as deriveEventMessage2, foldSurface as foldSurface2, Session, SessionId } from "@deepseek-ai/dsh-session";
+function withoutEraseMark(message) {
+  const m = message;
+  if (m.source === void 0 || !("erased" in m.source)) return message;
+  const { erased: _erased, ...source } = m.source;
+  return { ...m, source };
+}
+function verifyErasedLog(id, before, after, rewritten, header) {
+  if (after.length !== before.length) return `the new log holds ${after.length} events, the old one ${before.length}`;
+  for (let i = 0; i < before.length; i++) {
+    const a = before[i];
+    const b = after[i];
+    for (const key of ["seq", "type", "time", "surfaceOp", "sourceEventSeqs"]) {
+      if (!isDeepStrictEqual(a[key], b[key])) return `event ${i} differs in ${key}`;
+    }
+    if (rewritten.has(i)) {
+      const { data: _a, ...restA } = a;
+      const { data: _b, ...restB } = b;
+      if (!isDeepStrictEqual(restA, restB)) return `event ${i} differs outside its data`;
+    } else if (!isDeepStrictEqual(a, b)) return `event ${i} differs, and the erase did not rewrite it`;
+  }
+  try {
+    const foldA = foldSurface2(before);
+    const loaded = header === void 0 ? Session.create(SessionId(id), after) : Session.fromRestore(SessionId(id), after, header);
+    if (!isDeepStrictEqual([...foldA.nodes], [...loaded.surface.nodes])) return "the new log folds to another surface";
+    if (foldA.replacements.length !== loaded.surface.replaceGeneration) return "the new log folds with other replacements";
+    const derivedA = JSON.stringify(foldA.nodes.map((seq) => deriveEventMessage2(before[seq])).filter((m) => m !== null).map(withoutEraseMark));
+    const derivedB = JSON.stringify(loaded.deriveMessages().map(withoutEraseMark));
+    if (derivedA !== derivedB) return "the new log derives other messages";
+  } catch (error) {
+    return `the new log does not load: ${errorText(error)}`;
+  }
+  return null;
+}
+
+// src/host/erase-log.ts
+async function eraseLogFile(reader, logPath, id, tombstoneSeq, options) {
+  await removeLeftovers(logPath);
+  let before;
+  let text;
+  try {
+    before = await readLogFileWithDsh(reader, logPath, id);
+    text = decodeLogBytes(await readFile(logPath), reader.compression);
+  } catch (error) {
+    return { ok: false, code: "ERASE_NOT_VERIFIED", problem: `the stored log cannot be read whole: ${errorText(error)}` };
+  }
+  const rewrite = eraseRemovalInLog(text, tombstoneSeq, options.at);
+  if (!rewrite.ok) return rewrite;
+  const erase = rewrite.value;
+  const expected = options.expectedLength?.();
+  if (erase.eventCount !== before.length || expected !== void 0 && expected !== before.length) {
+    return { ok: false, code: "ERASE_NOT_VERIFIED", problem: `the stored log holds ${before.length} events, the text ${erase.eventCount}${expected !== void 0 ? `, the session ${expected}` : ""}` };
+  }
+  const newPath = await writeBeside(logPath, encodeLogText(erase.text, reader.compression));
+  let problem;
+  try {
+    const after = await readLogAndHeaderWithDsh(reader, newPath, id);
+    problem = verifyErasedLog(id, before, after.events, /* @__PURE__ */ new Set([...erase.carriers.keys(), tombstoneSeq]), after.meta);
+  } catch (error) {
+    problem = `DSH cannot read the new log: ${errorText(error)}`;
+  }
+  if (problem === null && options.expectedLength !== void 0 && options.expectedLength() !== before.length) problem = "an event was appended during the erase";
+  if (problem !== null) {
+    await rm2(newPath, { force: true });
+    return { ok: false, code: "ERASE_NOT_VERIFIED", problem };
+  }
+  await publishLogFile(newPath, logPath);
+  return { ok: true, value: erase, at: options.at };
+}
+
+// src/host/erase-session.ts
+var REASON_TEXT = {
+  "NOT_A_TOMBSTONE": "there is no removal of this plugin at that seq",
+  "EXCLUSION": "an exclusion keeps its messages in the transcript; only a removal can be erased",
+  "NOT_IN_EFFECT": "that removal was undone (restored), so its messages are in the conversation again",
+  "ALREADY_ERASED": "that removal was erased already",
+  "session-open": "the session is open in the host; the host holds its messages in memory. Stop the host and use `dsh-message-recall-log erase`"
+};
+function notErasable(reason, tombstoneSeq) {
+  return { code: "NOT_ERASABLE", reason, message: `message-recall: cannot erase removal ${tombstoneSeq}: ${REASON_TEXT[reason]}` };
+}
+async function eraseRemoval(services, request) {
+  const backend = services.backend();
+  if (backend === void 0) return { ok: false, refusal: { code: "ERASE_UNAVAILABLE", message: "message-recall: erase needs DSH's JSONL session persistence" } };
+  const { sessionId, tombstoneSeq } = request;
+  const queued = await services.queue.run(
+    sessionId,
+    () => services.access.write(sessionId, async (session, origin) => {
+      if (origin !== "stored") return { ok: false, refusal: notErasable("session-open", tombstoneSeq) };
+      return eraseHeld(services, backend, session, tombstoneSeq);
+    })
+  );
+  if (!queued.ok) return { ok: false, refusal: { code: "AGENT_BUSY", message: `message-recall: session "${sessionId}" is busy with ${queued.ahead} earlier write(s)` } };
+  const outcome = queued.value;
+  if (outcome.ok) return outcome;
+  const refusal = outcome.refusal;
+  if ("sessionId" in refusal) {
+    return refusal.code === "AGENT_BUSY" ? { ok: false, refusal: { code: "AGENT_BUSY", message: `message-recall: session "${sessionId}" is busy: ${refusal.detail}` } } : { ok: false, refusal: { code: "SESSION_NOT_LIVE", message: `message-recall: session "${sessionId}" does not exist` } };
+  }
+  return { ok: false, refusal };
+}
+async function eraseHeld(services, backend, session, tombstoneSeq) {
+  const id = session.id;
+  await services.sessions.flush(session);
+  const raw = await backend.readRaw(id);
+  if (raw === void 0) return { ok: false, refusal: { code: "SESSION_NOT_LIVE", message: `message-recall: session "${id}" has no stored log` } };
+  const erasedAt = (services.now?.() ?? /* @__PURE__ */ new Date()).toISOString();
+  const done = await eraseLogFile(backend, backend.locate(raw.meta).path, id, tombstoneSeq, { at: erasedAt, expectedLength: () => session.seq });
+  if (!done.ok) {
+    return done.code === "ERASE_NOT_VERIFIED" ? { ok: false, refusal: { code: "ERASE_NOT_VERIFIED", message: `message-recall: the erased log did not verify, nothing changed: ${done.problem}` } } : { ok: false, refusal: notErasable(done.code, tombstoneSeq) };
+  }
+  const erase = done.value;
+  const others = [];
+  for (const header of await backend.list()) {
+    if (header.id === id) continue;
+    const other = await backend.readRaw(header.id).catch(() => void 0);
+    if (other !== void 0) others.push(other.content);
+  }
+  const side = await deleteSideFiles(erase, others, services.attachmentRoot());
+  return {
+    ok: true,
+    value: { action: "erase", tombstoneSeq, erasedAt, messageSeqs: erase.messageSeqs, rewrittenEvents: erase.carriers.size, ...side }
+  };
+}
+async function deleteSideFiles(erase, otherLogs, attachmentRoot) {
+  const otherImages = /* @__PURE__ */ new Map();
+  const otherPaths = /* @__PURE__ */ new Set();
+  for (const content of otherLogs) {
+    for (const line of content.split("\n")) {
+      if (line === "") continue;
+      try {
+        collectEventImages(JSON.parse(line), otherImages);
+      } catch {
+        continue;
+      }
+    }
+    for (const path of toolOutputPathsIn(content)) otherPaths.add(path);
+  }
+  const kept = [];
+  const deletedImages = [];
+  for (const image of erase.erasedImages) {
+    if (otherImages.has(image)) kept.push({ name: image, reason: "referenced" });
+    else if (attachmentRoot === void 0) kept.push({ name: image, reason: "no-attachment-store" });
+    else {
+      const sha = /^sha256:([a-f0-9]{64})$/.exec(image)?.[1];
+      const object = sha === void 0 ? void 0 : join2(attachmentRoot, "objects", sha.slice(0, 2), sha);
+      if (object === void 0 || !await exists(object)) kept.push({ name: image, reason: "absent" });
+      else {
+        await rm3(object, { force: true });
+        deletedImages.push(image);
+      }
+    }
+  }
+  const deletedFiles = [];
+  for (const path of erase.erasedFiles) {
+    if (otherPaths.has(path)) kept.push({ name: path, reason: "referenced" });
+    else if (!await exists(path)) kept.push({ name: path, reason: "absent" });
+    else {
+      await rm3(path, { force: true });
+      deletedFiles.push(path);
+    }
+  }
+  return { deletedImages, deletedFiles, kept };
+}
+async function exists(path) {
+  try {
+    await stat2(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 // src/host/route.ts
 function assertNever(value) {
   throw new Error(`message-recall: unhandled error code ${JSON.stringify(value)}`);
@@ -3268,8 +3756,13 @@ function statusOf(code) {
     case "NOT_RESTORABLE":
     case "STALE_VIEW":
       return 409;
+    case "NOT_ERASABLE":
+    case "ERASE_NOT_VERIFIED":
+      return 409;
     case "AGENT_BUSY":
       return 423;
+    case "ERASE_UNAVAILABLE":
+      return 501;
     case "PERSIST_FAILED":
     case "INTERNAL":
       return 500;
@@ -3327,6 +3820,12 @@ function createRouteHandler(services, config) {
         case "flush":
           await answer(res, await flushSession(services, request.sessionId));
           return;
+        case "erase": {
+          const erased = await eraseRemoval(services.erase, request);
+          if (erased.ok) sendJson(res, 200, { ok: true, value: erased.value });
+          else fail2(res, erased.refusal.code, erased.refusal.message, void 0, "reason" in erased.refusal ? { reason: erased.refusal.reason } : {});
+          return;
+        }
         default:
           await answer(res, await removeMessages({ ...services, tombstoneText: config.tombstoneText }, request));
           return;
@@ -3867,7 +4366,7 @@ var WriteQueue = class {
 };
 
 // src/host/stored-session.ts
-import { foldSurface as foldSurface2 } from "@deepseek-ai/dsh-session";
+import { foldSurface as foldSurface3 } from "@deepseek-ai/dsh-session";
 var UNSAVED_RETRY_MS = Object.freeze([1e3, 2e3, 4e3, 8e3, 15e3]);
 function once(detach) {
   let done = false;
@@ -3948,7 +4447,7 @@ var SessionAccess = class {
       if (!await isStored(persistence, sessionId)) return { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId } };
       throw error;
     }
-    const fold = foldSurface2(events);
+    const fold = foldSurface3(events);
     const log = events;
     const nextSeq = log.length + (log.at(-1)?.type === "session/end-seed" ? 0 : 1);
     return {
@@ -4152,15 +4651,29 @@ function apply(ctx, config) {
     await inheritance.settled(payload.agent.session);
     return next();
   });
+  const queue = new WriteQueue();
   const handler = createRouteHandler(
     {
       sessions: ctx.sessions,
       agents: ctx.agents,
       index,
       access,
-      queue: new WriteQueue(),
+      queue,
       persistence,
       diskSummaries: new DiskSummaryCache(summarizeStored),
+      erase: {
+        access,
+        queue,
+        sessions: ctx.sessions,
+        backend: () => {
+          const service = ctx.get("sessionPersistence");
+          return isJsonlBackend(service) ? service : void 0;
+        },
+        attachmentRoot: () => {
+          const root = ctx.get("attachments")?.root;
+          return typeof root === "string" ? root : void 0;
+        }
+      },
       afterAppend: (session, fromSeq) => void followSideState(session, fromSeq, index.lookup(session), {
         warn,
         tombstoneText: resolved.tombstoneText,

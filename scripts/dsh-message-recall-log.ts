@@ -1,6 +1,6 @@
 /**
- * `dsh-message-recall-log`: the read-only log tools as one command with five subcommands
- * (`read`, `verify`, `explain`, `list`, `scan`), each with the options and exit codes of its
+ * `dsh-message-recall-log`: the log tools as one command with six subcommands (`read`, `verify`,
+ * `explain`, `list`, `scan`, all read-only, and `erase`), each with the options and exit codes of its
  * script in `lib/scripts/`. Installed as the package's `bin`, so
  * `npx dsh-message-recall-log explain <session folder>` runs it.
  *
@@ -11,16 +11,18 @@ import { listCommand } from './commands/list'
 import { readCommand } from './commands/read'
 import { scanCommand } from './commands/scan'
 import { verifyCommand } from './commands/verify'
+import { eraseCommand } from './commands/erase'
 import { EXIT, type LogCommand, runCommand, runMain } from './support/command'
 import { out } from './support/output'
 import { UsageError } from './support/usage-errors'
 
 const BIN = 'dsh-message-recall-log'
-const COMMANDS: readonly LogCommand[] = [readCommand, verifyCommand, explainCommand, listCommand, scanCommand]
+const COMMANDS: readonly LogCommand[] = [readCommand, verifyCommand, explainCommand, listCommand, scanCommand, eraseCommand]
 
 const USAGE = `Usage: ${BIN} <command> [arguments] [options]
 
-Read-only tools for DSH session logs (session.jsonl.zstd or session.jsonl). They never write.
+Tools for DSH session logs (session.jsonl.zstd or session.jsonl). All of them only read, but
+erase, which erases one removal for good (stop the host first).
 
 Commands:
 ${COMMANDS.map((c) => `  ${c.name.padEnd(9)} ${c.summary}`).join('\n')}

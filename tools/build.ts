@@ -4,8 +4,9 @@
 //
 //   src/host/index.ts      -> lib/main.js            ESM, Node; DSH packages stay external
 //   src/client/index.tsx   -> lib/client.js          classic script in the rc.8 module-loader wrapper
-//   scripts/<name>.ts      -> lib/scripts/<name>.js  ESM, Node >= 20, self-contained (no DSH at run time);
-//                                                   shared code in lib/scripts/chunks/
+//   scripts/<name>.ts      -> lib/scripts/<name>.js  ESM, Node >= 20, self-contained (no DSH at run time,
+//                                                   but for `erase`, which imports DSH's packages when it
+//                                                   runs); shared code in lib/scripts/chunks/
 import { build, type BuildOptions } from 'esbuild'
 import { createHash } from 'node:crypto'
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
@@ -68,6 +69,9 @@ export async function buildAll(outDir: string): Promise<string> {
     jobs.push(build({
       ...common, entryPoints: scriptEntries, outdir: join(outDir, 'scripts'), splitting: true,
       chunkNames: 'chunks/[name]-[hash]', format: 'esm', platform: 'node', target: 'node20',
+      // Only `erase` reaches DSH's package roots, through dynamic imports: they stay external, in
+      // its own chunks (`@deepseek-ai/dsh-session/surface`, which the read-only tools use, is bundled).
+      plugins: [{ name: 'dsh-roots-external', setup: (b) => b.onResolve({ filter: /^@deepseek-ai\/(dsh-session|dsh-session-persistence-jsonl)$/ }, (args) => ({ path: args.path, external: true })) }],
       banner: { js: '#!/usr/bin/env node' },
     }))
   }

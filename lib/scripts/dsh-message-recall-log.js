@@ -1,36 +1,45 @@
 #!/usr/bin/env node
 import {
+  eraseCommand
+} from "./chunks/chunk-STLPU5OU.js";
+import {
   explainCommand
-} from "./chunks/chunk-OTGLN4SC.js";
+} from "./chunks/chunk-MUKX75F7.js";
 import {
   listCommand
-} from "./chunks/chunk-GJ5TNMMQ.js";
+} from "./chunks/chunk-AWBFWT4H.js";
 import {
   readCommand
-} from "./chunks/chunk-ZG3POYBJ.js";
+} from "./chunks/chunk-FWITZP6V.js";
 import {
   scanCommand
-} from "./chunks/chunk-S4NYUBO3.js";
-import "./chunks/chunk-IMQP2LIP.js";
-import "./chunks/chunk-2M7L4GGX.js";
+} from "./chunks/chunk-KZ7FCIVY.js";
+import "./chunks/chunk-OWJZ6DQ2.js";
+import "./chunks/chunk-KPXCRZ22.js";
+import "./chunks/chunk-BG4CHTLX.js";
 import {
   verifyCommand
-} from "./chunks/chunk-EWNTY7P3.js";
-import "./chunks/chunk-IRH6FU2D.js";
+} from "./chunks/chunk-HTGUA4XM.js";
+import "./chunks/chunk-GAP6BJRR.js";
 import {
   EXIT,
-  UsageError,
   out,
   runCommand,
   runMain
-} from "./chunks/chunk-MEBNWN5F.js";
+} from "./chunks/chunk-CRFN5R4I.js";
+import "./chunks/chunk-NGI44Q4O.js";
+import {
+  UsageError
+} from "./chunks/chunk-NAUXAQBM.js";
+import "./chunks/chunk-V6RYJ4SL.js";
 
 // scripts/dsh-message-recall-log.ts
 var BIN = "dsh-message-recall-log";
-var COMMANDS = [readCommand, verifyCommand, explainCommand, listCommand, scanCommand];
+var COMMANDS = [readCommand, verifyCommand, explainCommand, listCommand, scanCommand, eraseCommand];
 var USAGE = `Usage: ${BIN} <command> [arguments] [options]
 
-Read-only tools for DSH session logs (session.jsonl.zstd or session.jsonl). They never write.
+Tools for DSH session logs (session.jsonl.zstd or session.jsonl). All of them only read, but
+erase, which erases one removal for good (stop the host first).
 
 Commands:
 ${COMMANDS.map((c) => `  ${c.name.padEnd(9)} ${c.summary}`).join("\n")}

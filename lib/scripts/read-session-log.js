@@ -1,11 +1,14 @@
 #!/usr/bin/env node
 import {
   readCommand
-} from "./chunks/chunk-ZG3POYBJ.js";
-import "./chunks/chunk-IRH6FU2D.js";
+} from "./chunks/chunk-FWITZP6V.js";
+import "./chunks/chunk-GAP6BJRR.js";
 import {
   runCommand
-} from "./chunks/chunk-MEBNWN5F.js";
+} from "./chunks/chunk-CRFN5R4I.js";
+import "./chunks/chunk-NGI44Q4O.js";
+import "./chunks/chunk-NAUXAQBM.js";
+import "./chunks/chunk-V6RYJ4SL.js";
 
 // scripts/read-session-log.ts
 runCommand(readCommand, "node lib/scripts/read-session-log.js", process.argv.slice(2));

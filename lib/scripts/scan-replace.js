@@ -1,13 +1,17 @@
 #!/usr/bin/env node
 import {
   scanCommand
-} from "./chunks/chunk-S4NYUBO3.js";
-import "./chunks/chunk-IMQP2LIP.js";
-import "./chunks/chunk-2M7L4GGX.js";
-import "./chunks/chunk-IRH6FU2D.js";
+} from "./chunks/chunk-KZ7FCIVY.js";
+import "./chunks/chunk-OWJZ6DQ2.js";
+import "./chunks/chunk-KPXCRZ22.js";
+import "./chunks/chunk-BG4CHTLX.js";
+import "./chunks/chunk-GAP6BJRR.js";
 import {
   runCommand
-} from "./chunks/chunk-MEBNWN5F.js";
+} from "./chunks/chunk-CRFN5R4I.js";
+import "./chunks/chunk-NGI44Q4O.js";
+import "./chunks/chunk-NAUXAQBM.js";
+import "./chunks/chunk-V6RYJ4SL.js";
 
 // scripts/scan-replace.ts
 runCommand(scanCommand, "node lib/scripts/scan-replace.js", process.argv.slice(2));

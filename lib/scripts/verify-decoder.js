@@ -1,11 +1,14 @@
 #!/usr/bin/env node
 import {
   verifyCommand
-} from "./chunks/chunk-EWNTY7P3.js";
-import "./chunks/chunk-IRH6FU2D.js";
+} from "./chunks/chunk-HTGUA4XM.js";
+import "./chunks/chunk-GAP6BJRR.js";
 import {
   runCommand
-} from "./chunks/chunk-MEBNWN5F.js";
+} from "./chunks/chunk-CRFN5R4I.js";
+import "./chunks/chunk-NGI44Q4O.js";
+import "./chunks/chunk-NAUXAQBM.js";
+import "./chunks/chunk-V6RYJ4SL.js";
 
 // scripts/verify-decoder.ts
 runCommand(verifyCommand, "node lib/scripts/verify-decoder.js", process.argv.slice(2));

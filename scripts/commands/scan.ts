@@ -15,6 +15,9 @@ import { forkOrigin } from '../../src/log/session-explain'
 import { summarizeRoot } from '../../src/log/session-roots'
 import { counted, forCount } from '../../src/log/counted'
 import { ACTIONS, TOMBSTONE_ACTIONS, type TombstoneAction } from '../../src/shared/actions'
+import { findTextUnder, toolOutputFolders } from '../../src/log/text-scan'
+import { UsageError } from '../support/usage-errors'
+import { dirname, resolve } from 'node:path'
 
 const usage = (invocation: string): string => `Usage: ${invocation} [sessions root] [options]
 
@@ -26,7 +29,14 @@ plugin's replacements; then the sessions forked from another session. Without a 
 or ~/.dsh/sessions when DSH_HOME is unset; the root may also be one project or session folder.
 A log that cannot be read, or a file that is not a log, is listed as UNREADABLE.
 
+With --text, it answers another question instead: where a text still occurs on disk. The
+folder is then a DSH home (default: $DSH_HOME, or ~/.dsh), and every file under it is searched
+(session logs decoded), with DSH's tool output folders in the system's temporary folder
+(dsh-spill-*, dsh-subprocess-*): after an erase, it should find nothing.
+
 Options:
+  --text WORDS      list the files under the DSH home and the tool output folders that hold
+                    WORDS (exit 1 when any does, 0 when none)
   --hours N         only logs changed in the last N hours
   --quiet           no progress line on stderr (shown only on a terminal)
   --json            one JSON document instead of text
@@ -37,7 +47,22 @@ Exit codes: 0 every log read; 1 some logs are unreadable or damaged (listed, cou
 usage or an unreadable root.
 `
 
-const OPTIONS = { ...COMMON_OPTIONS, ...DECODER_OPTION, hours: { type: 'string' }, quiet: { type: 'boolean' } } as const
+const OPTIONS = { ...COMMON_OPTIONS, ...DECODER_OPTION, hours: { type: 'string' }, quiet: { type: 'boolean' }, text: { type: 'string' } } as const
+
+/** `--text`: the files under a DSH home and the tool output folders that hold a text. */
+async function scanText(home: string, text: string, json: boolean): Promise<number> {
+  if (text === '') throw new UsageError('--text needs a non-empty text')
+  const folders = [home, ...(await toolOutputFolders())]
+  const hits = await findTextUnder(folders, text)
+  if (json) {
+    await out(JSON.stringify({ home, folders, hits }) + '\n')
+    return hits.length > 0 ? EXIT.problem : EXIT.ok
+  }
+  const lines = hits.map((hit) => `${hit.path}  ${counted(hit.count, 'occurrence')}`)
+  lines.push(hits.length > 0 ? `the text occurs in ${counted(hits.length, 'file')}` : `the text occurs nowhere under ${home} and ${counted(folders.length - 1, 'tool output folder')}`)
+  await out(lines.join('\n') + '\n')
+  return hits.length > 0 ? EXIT.problem : EXIT.ok
+}
 
 async function run(argv: readonly string[], invocation: string): Promise<number> {
   const { values, root, defaulted } = parseRootTarget(argv, OPTIONS)
@@ -45,6 +70,8 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
     await out(usage(invocation))
     return EXIT.ok
   }
+  // A DSH home: the given folder, or the one above the default sessions root.
+  if (values.text !== undefined) return scanText(defaulted ? dirname(root) : resolve(root), values.text, values.json === true)
   const hours = hoursOption(values.hours)
   const decoder = decoderOption(values.decoder)
   await assertRoot(root, defaulted)

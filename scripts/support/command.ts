@@ -20,10 +20,10 @@ export const EXIT = {
   usage: 2,
 } as const
 
-/** One read-only log tool: a script in `lib/scripts/` and a subcommand of `dsh-message-recall-log`. */
+/** One log tool (read-only but for `erase`): a script in `lib/scripts/` and a subcommand of `dsh-message-recall-log`. */
 export interface LogCommand {
   /** Subcommand name. */
-  readonly name: 'read' | 'verify' | 'explain' | 'list' | 'scan'
+  readonly name: 'read' | 'verify' | 'explain' | 'list' | 'scan' | 'erase'
   /** Script name (`lib/scripts/<script>.js`). */
   readonly script: string
   /** One line for the command list. */

@@ -131,7 +131,7 @@ export async function forkBefore(services: ForkServices, request: ForkBeforeRequ
     if (stored !== undefined) {
       // The next copy's naming then reads the copy's title from here, not from its whole log.
       await services.catalog.storedTitles.remember(stored, forkedSessionId, title).catch((error: unknown) => {
-        services.warn(`message-recall: the title of the copy "${forkedSessionId}" was not kept (the next copy reads it from its log): ${error instanceof Error ? error.message : String(error)}`)
+        services.warn(`message-recall: the title of the copy "${forkedSessionId}" was not kept (the next copy reads it from its log): ${errorText(error)}`)
       })
     }
     return { title, persisted }

@@ -46,6 +46,7 @@ import { followPrompt } from './write-effects'
 import { RemovalInheritance, type SuffixReader } from './inherit-removals'
 import { WriteQueue } from './write-queue'
 import { SessionAccess, type StoredSessionSource } from './stored-session'
+import { isJsonlBackend, type JsonlBackend } from './jsonl-log-file'
 
 export { Config, DEFAULTS, resolveConfig, type MessageRecallConfig } from './config'
 export { statusOf } from './route'
@@ -96,15 +97,29 @@ export function apply(ctx: Context, config: Partial<MessageRecallConfig> | undef
     await inheritance.settled(payload.agent.session)
     return next()
   })
+  const queue = new WriteQueue()
   const handler = createRouteHandler(
     {
       sessions: ctx.sessions,
       agents: ctx.agents,
       index,
       access,
-      queue: new WriteQueue(),
+      queue,
       persistence,
       diskSummaries: new DiskSummaryCache(summarizeStored),
+      erase: {
+        access,
+        queue,
+        sessions: ctx.sessions,
+        backend: () => {
+          const service = ctx.get('sessionPersistence')
+          return isJsonlBackend(service) ? (service as JsonlBackend & StoredSessionSource) : undefined
+        },
+        attachmentRoot: () => {
+          const root = (ctx.get('attachments') as { root?: unknown } | undefined)?.root
+          return typeof root === 'string' ? root : undefined
+        },
+      },
       afterAppend: (session, fromSeq) => void followSideState(session, fromSeq, index.lookup(session), {
         warn, tombstoneText: resolved.tombstoneText, effects: { meter: ctx.get('tokenMeter') as MessagePricer | undefined, titleLimits: titleLimits(), warn },
       }),

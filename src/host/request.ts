@@ -17,7 +17,7 @@ export type RouteRequest =
   | { readonly action: TombstoneAction; readonly sessionId: string; readonly target: PlanTarget; readonly expect?: ViewExpectation }
   | { readonly action: 'plan'; readonly planAction: TombstoneAction; readonly sessionId: string; readonly target: PlanTarget; readonly expect?: ViewExpectation }
   | { readonly action: 'restore'; readonly sessionId: string; readonly tombstoneSeq: number; readonly expect?: ViewExpectation }
-  | { readonly action: 'forkBefore'; readonly sessionId: string; readonly tombstoneSeq: number }
+  | { readonly action: 'forkBefore' | 'erase'; readonly sessionId: string; readonly tombstoneSeq: number }
   | BatchRouteRequest
 
 const FIELDS = ['sessionId', 'action', 'seq', 'messageId', 'tombstoneSeq', 'planAction', 'expect', 'changes']
@@ -55,17 +55,17 @@ export function parseRouteRequest(body: unknown): { ok: true; request: RouteRequ
 
   // Left here: the action table's actions, `forkBefore` and `plan`. A fork and a table action of the
   // `restore` shape address a tombstone; the tombstone actions and `plan` address a surface node.
-  if (action === 'forkBefore' || (action !== 'plan' && ACTIONS[action as keyof typeof ACTIONS].plans === 'restore')) {
-    for (const field of ['seq', 'messageId', 'planAction', ...(action === 'forkBefore' ? ['expect' as const] : [])] as const) {
+  if (action === 'forkBefore' || action === 'erase' || (action !== 'plan' && ACTIONS[action as keyof typeof ACTIONS].plans === 'restore')) {
+    for (const field of ['seq', 'messageId', 'planAction', ...(action === 'forkBefore' || action === 'erase' ? ['expect' as const] : [])] as const) {
       if (body[field] !== undefined) return invalid(`${action} takes no ${field}; address the tombstone by tombstoneSeq`)
     }
     const { tombstoneSeq } = body
     if (!isSeq(tombstoneSeq)) return invalid(`tombstoneSeq must be a non-negative safe integer, got ${valueText(tombstoneSeq)}`)
-    return action === 'forkBefore'
+    return action === 'forkBefore' || action === 'erase'
       ? { ok: true, request: { action, sessionId, tombstoneSeq } }
       : { ok: true, request: { action: 'restore', sessionId, tombstoneSeq, ...withExpect } }
   }
-  if (body.tombstoneSeq !== undefined) return invalid(`tombstoneSeq is only valid with action "restore" or "forkBefore"`)
+  if (body.tombstoneSeq !== undefined) return invalid(`tombstoneSeq is only valid with action "restore", "forkBefore" or "erase"`)
 
   if (seq !== undefined && !isSeq(seq)) return invalid(`seq must be a non-negative safe integer, got ${valueText(seq)}`)
   if (messageId !== undefined && (typeof messageId !== 'string' || messageId.length === 0)) {

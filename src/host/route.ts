@@ -2,7 +2,7 @@
  * The `POST {path}` handler: trust fence, method, media type, capped JSON body, request
  * validation, then one of the writes (`recall` / `delete` / `deleteFrom` / `exclude` write a
  * tombstone, `restore` undoes one in place, `apply` writes a batch of changes all or nothing),
- * `forkBefore` (a fork: a stored session from before a tombstone), `flush` (only the durability flush),
+ * `forkBefore` (a fork: a stored session from before a tombstone), `erase` (`erase-session.ts`), `flush` (only the durability flush),
  * `plan` (dry run of one removal or of a batch) or `inspect` (read-only).
  * Every reply is `{ ok: true, value }` or `{ ok: false, error: { code, message, … } }` (see
  * `RouteError`); the status comes from {@link statusOf}; no message carries an absolute path.
@@ -24,6 +24,7 @@ import { restoreMessage } from './restore-writer'
 import { applyChanges, previewChanges } from './batch-service'
 import { previewRemoval, removeMessages, type RemovalServices } from './removal-service'
 import { flushSession } from './session-write'
+import { eraseRemoval, type EraseServices } from './erase-session'
 import type { WriteQueue } from './write-queue'
 
 /** What the handler reaches at request time. */
@@ -36,6 +37,8 @@ export interface RouteServices extends Omit<RemovalServices, 'tombstoneText' | '
   readonly diskSummaries: DiskSummaryCache
   /** The child-fiber, workspace, session catalog and title services of `forkBefore`. */
   readonly fork: Pick<ForkServices, 'inChildFiber' | 'workspaces' | 'catalog' | 'titleLimits' | 'language'>
+  /** The erase's services (`erase-session.ts`). */
+  readonly erase: EraseServices
   /** Where unexpected failures are reported (the plugin's logger). */
   warn(message: string): void
 }
@@ -47,7 +50,7 @@ function assertNever(value: never): never {
 /**
  * HTTP status of an error code.
  * @param code - any route error code.
- * @returns 400, 403, 405, 409, 413, 415, 423 or 500.
+ * @returns 400, 403, 405, 409, 413, 415, 423, 500 or 501.
  */
 export function statusOf(code: ErrorCode): number {
   switch (code) {
@@ -69,8 +72,13 @@ export function statusOf(code: ErrorCode): number {
     case 'NOT_RESTORABLE':
     case 'STALE_VIEW':
       return 409
+    case 'NOT_ERASABLE':
+    case 'ERASE_NOT_VERIFIED':
+      return 409
     case 'AGENT_BUSY':
       return 423
+    case 'ERASE_UNAVAILABLE':
+      return 501
     case 'PERSIST_FAILED':
     case 'INTERNAL':
       return 500
@@ -142,6 +150,12 @@ export function createRouteHandler(services: RouteServices, config: MessageRecal
         case 'flush':
           await answer(res, await flushSession(services, request.sessionId))
           return
+        case 'erase': {
+          const erased = await eraseRemoval(services.erase, request)
+          if (erased.ok) sendJson(res, 200, { ok: true, value: erased.value })
+          else fail(res, erased.refusal.code, erased.refusal.message, undefined, 'reason' in erased.refusal ? { reason: erased.refusal.reason } : {})
+          return
+        }
         default:
           await answer(res, await removeMessages({ ...services, tombstoneText: config.tombstoneText }, request))
           return

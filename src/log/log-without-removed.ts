@@ -51,7 +51,12 @@ function collectImages(content: unknown, images: Map<string, LoggedImageRef>): v
   }
 }
 
-function collectEventImages(event: unknown, images: Map<string, LoggedImageRef>): void {
+/**
+ * Add the images one event references to a map (the carriers DSH's export scans; see the module doc).
+ * @param event - a parsed log record (any value; a packed chunk row references none).
+ * @param images - attachment id → reference, filled in first-reference order.
+ */
+export function collectEventImages(event: unknown, images: Map<string, LoggedImageRef>): void {
   if (!isRecord(event) || !isRecord(event.data)) return
   const data = event.data
   collectImages(data.content, images)
@@ -64,11 +69,33 @@ function collectEventImages(event: unknown, images: Map<string, LoggedImageRef>)
  * Rewrite a session log's JSONL text without the content of its removed messages.
  * @param content - the whole log text: the header line, then one event or packed chunk row per
  * line (`\n`-separated; a final line break is kept as it is).
+ * @param tombstoneSeq - only the content this one tombstone took (`findRemovedContent`); omitted:
+ * every removal in effect.
  * @returns the rewritten text, the carriers, and the images it still references. A line that
  * does not parse is kept as it is (it holds no event this module can read).
  * @throws `malformed <tag> storage row: …` for a packed row DSH's own reader would refuse too.
  */
-export function logWithoutRemovedContent(content: string): LogWithoutRemoved {
+export function logWithoutRemovedContent(content: string, tombstoneSeq?: number): LogWithoutRemoved {
+  return rewriteWithoutRemoved(parseLogText(content), tombstoneSeq)
+}
+
+/** A log's JSONL text split and parsed once ({@link parseLogText}). */
+export interface ParsedLogText {
+  /** The lines (`\n`-separated; the header first). */
+  readonly lines: readonly string[]
+  /** Each line's parsed value by line index (`undefined` for the header, empty and unparsable lines). */
+  readonly parsed: readonly unknown[]
+  /** Every event by seq, packed rows expanded. */
+  readonly events: readonly LogEvent[]
+}
+
+/**
+ * Split and parse a log's JSONL text once, for {@link rewriteWithoutRemoved} and other readers.
+ * @param content - the whole log text (header line first).
+ * @returns the lines, the parsed values and the events by seq.
+ * @throws `malformed <tag> storage row: …` for a packed row DSH's own reader would refuse too.
+ */
+export function parseLogText(content: string): ParsedLogText {
   const lines = content.split('\n')
   const events: LogEvent[] = []
   const parsed: unknown[] = new Array(lines.length)
@@ -84,7 +111,19 @@ export function logWithoutRemovedContent(content: string): LogWithoutRemoved {
     parsed[i] = value
     for (const event of expandStorageRecord(value)) if (isRecord(event) && Number.isSafeInteger(event.seq)) events[event.seq] = event
   }
-  const removed = findRemovedContent(events.length, (seq) => events[seq])
+  return { lines, parsed, events }
+}
+
+/**
+ * {@link logWithoutRemovedContent} over a log parsed by {@link parseLogText}.
+ * @param log - the parsed log (not changed).
+ * @param tombstoneSeq - as for {@link logWithoutRemovedContent}.
+ * @returns as {@link logWithoutRemovedContent}.
+ */
+export function rewriteWithoutRemoved(log: ParsedLogText, tombstoneSeq?: number): LogWithoutRemoved {
+  const lines = [...log.lines]
+  const { parsed, events } = log
+  const removed = findRemovedContent(events.length, (seq) => events[seq], tombstoneSeq)
   const images = new Map<string, LoggedImageRef>()
   let rewrittenLines = 0
   for (let i = 1; i < lines.length; i++) {

@@ -17,14 +17,15 @@ import type { CutShortBatch } from './batch-mark'
 export const DEFAULT_ROUTE_PATH = '/dsh-message-recall'
 
 /** The route actions outside the action table, in a stable order. */
-const OTHER_ROUTE_ACTIONS = ['forkBefore', 'flush', 'plan', 'apply', 'inspect'] as const
+const OTHER_ROUTE_ACTIONS = ['forkBefore', 'flush', 'plan', 'apply', 'inspect', 'erase'] as const
 
 /**
  * Route actions: the actions of the action table (`actions.ts`: the tombstone actions `recall`,
  * `delete`, `deleteFrom`, `exclude`, and `restore`, which undoes one tombstone in place);
  * `forkBefore` (a fork: a new session holding the conversation as it was before a tombstone);
  * `flush` (only the durability flush); the dry-run `plan`; `apply` (a list of changes written all
- * or nothing); and the read-only `inspect`.
+ * or nothing); the read-only `inspect`; and `erase` (the content one removal took, replaced for
+ * good in the stored log, with the images and tool output files only it referenced).
  */
 export type RouteAction = SurfaceAction | (typeof OTHER_ROUTE_ACTIONS)[number]
 
@@ -53,7 +54,7 @@ export interface ViewExpectation {
 /**
  * Request body as sent over the wire (JSON).
  * - removals, `exclude` and `plan`: exactly one of `seq`/`messageId`; `plan` also `planAction`;
- * - `restore` and `forkBefore`: `tombstoneSeq` (`restore` also takes `expect`);
+ * - `restore`, `forkBefore` and `erase`: `tombstoneSeq` (`restore` also takes `expect`);
  * - `flush` and `inspect`: `sessionId` only.
  */
 export interface RecallRequestBody {
@@ -83,6 +84,9 @@ export const ERROR_CODES = [
   'NOT_RESTORABLE',
   'STALE_VIEW',
   'AGENT_BUSY',
+  'NOT_ERASABLE',
+  'ERASE_NOT_VERIFIED',
+  'ERASE_UNAVAILABLE',
   'PERSIST_FAILED',
   'INTERNAL',
 ] as const
@@ -234,6 +238,11 @@ export interface RouteError {
   readonly text?: string
   /** `apply` and batch `plan`: index of the refused change in `changes`. */
   readonly index?: number
+  /**
+   * `NOT_ERASABLE` only: why (`NOT_A_TOMBSTONE`, `EXCLUSION`, `NOT_IN_EFFECT`, `ALREADY_ERASED`,
+   * `session-open`; see the host's `erase-session.ts`).
+   */
+  readonly reason?: string
 }
 
 /** The reply envelope. */

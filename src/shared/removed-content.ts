@@ -91,10 +91,13 @@ function messageSeqsOf(data: unknown): readonly number[] {
  * Find every event that carries the content of a removal in effect.
  * @param count - number of events (seqs `0 … count - 1`).
  * @param lookup - one event by seq.
+ * @param tombstoneSeq - only what this one tombstone took: the messages it shadows, also through
+ * the earlier tombstones it absorbed, that are removed (an erase of one removal). Omitted: every
+ * removal in effect.
  * @returns the removed messages and the carriers; empty when nothing is removed (also when the
  * only tombstones are exclusions or were restored).
  */
-export function findRemovedContent(count: number, lookup: (seq: number) => LogEvent | undefined): RemovedContent {
+export function findRemovedContent(count: number, lookup: (seq: number) => LogEvent | undefined, tombstoneSeq?: number): RemovedContent {
   // Each node's fate from the one fate reader (`fate.ts`), which the transcript's hiding reads too:
   // the first removal names the fate and a later one that absorbed it keeps it; an exclusion gives
   // way only to a Delete onward; a restore hands the node on to its copy, which later tombstones may
@@ -105,8 +108,22 @@ export function findRemovedContent(count: number, lookup: (seq: number) => LogEv
   const removedFate = (seq: number): boolean => fates.fateOf(seq).state === 'removed'
   const removed = new Set<number>()
   const pending: number[] = []
-  for (const tombstone of tombstones.values()) {
-    for (const seq of tombstone.shadowedSeqs) if (!tombstones.has(seq) && removedFate(seq)) pending.push(seq)
+  if (tombstoneSeq === undefined) {
+    for (const tombstone of tombstones.values()) {
+      for (const seq of tombstone.shadowedSeqs) if (!tombstones.has(seq) && removedFate(seq)) pending.push(seq)
+    }
+  } else {
+    // One removal: its shadowed messages, and those of the tombstones it absorbed.
+    const walk = [tombstoneSeq]
+    const seen = new Set<number>()
+    while (walk.length > 0) {
+      const seq = walk.pop() as number
+      if (seen.has(seq)) continue
+      seen.add(seq)
+      const tombstone = tombstones.get(seq)
+      if (tombstone !== undefined) walk.push(...tombstone.shadowedSeqs)
+      else if (removedFate(seq)) pending.push(seq)
+    }
   }
   while (pending.length > 0) {
     const seq = pending.pop() as number

@@ -118,7 +118,7 @@ describe('dsh-message-recall-log from a packed tarball', () => {
     assert.match(r.stdout, new RegExp(`^tombstone seq ${log.tombstones[0]!.seq} · delete · `, 'm'))
   })
 
-  for (const command of ['read', 'verify', 'explain', 'list', 'scan']) {
+  for (const command of ['read', 'verify', 'explain', 'list', 'scan', 'erase']) {
     it(`${command} --help prints its usage under the command's name and exits 0`, () => {
       const r = npx([command, '--help'])
       assert.equal(r.status, 0)
@@ -131,11 +131,11 @@ describe('dsh-message-recall-log from a packed tarball', () => {
     const help = npx(['--help'])
     assert.equal(help.status, 0)
     assert.match(help.stdout, /^Usage: dsh-message-recall-log <command> \[arguments\] \[options\]\n/)
-    for (const command of ['read', 'verify', 'explain', 'list', 'scan']) assert.match(help.stdout, new RegExp(`^  ${command} `, 'm'))
+    for (const command of ['read', 'verify', 'explain', 'list', 'scan', 'erase']) assert.match(help.stdout, new RegExp(`^  ${command} `, 'm'))
     const unknown = npx(['show', log.dir])
     assert.equal(unknown.status, 2)
     assert.equal(unknown.stdout, '')
-    assert.ok(unknown.stderr.startsWith('unknown command "show" (one of read, verify, explain, list, scan)\n\nUsage: dsh-message-recall-log <command>'), unknown.stderr)
+    assert.ok(unknown.stderr.startsWith('unknown command "show" (one of read, verify, explain, list, scan, erase)\n\nUsage: dsh-message-recall-log <command>'), unknown.stderr)
     const missing = npx([])
     assert.equal(missing.status, 2)
     assert.ok(missing.stderr.startsWith('missing command\n\nUsage: '), missing.stderr)

@@ -2,23 +2,27 @@
 import {
   fileProgress,
   formatBytes
-} from "./chunk-IRH6FU2D.js";
+} from "./chunk-GAP6BJRR.js";
 import {
   COMMON_OPTIONS,
   DECODER_NAMES,
   DECODER_OPTION,
   EXIT,
-  UsageError,
-  counted,
   decoderOption,
   findZstdCli,
-  forCount,
   hasZlibZstd,
   out,
   parseOneTarget,
   readSessionLog,
   resolveSessionLog
-} from "./chunk-MEBNWN5F.js";
+} from "./chunk-CRFN5R4I.js";
+import {
+  UsageError
+} from "./chunk-NAUXAQBM.js";
+import {
+  counted,
+  forCount
+} from "./chunk-V6RYJ4SL.js";
 
 // scripts/commands/verify.ts
 import { createHash } from "node:crypto";

@@ -2,21 +2,25 @@
 import {
   fileProgress,
   formatBytes
-} from "./chunk-IRH6FU2D.js";
+} from "./chunk-GAP6BJRR.js";
 import {
   COMMON_OPTIONS,
   ChunkedOutput,
   DECODER_OPTION,
   EXIT,
-  UsageError,
-  counted,
   decoderOption,
-  forCount,
   out,
   parseOneTarget,
   readSessionLog,
   resolveSessionLog
-} from "./chunk-MEBNWN5F.js";
+} from "./chunk-CRFN5R4I.js";
+import {
+  UsageError
+} from "./chunk-NAUXAQBM.js";
+import {
+  counted,
+  forCount
+} from "./chunk-V6RYJ4SL.js";
 
 // scripts/commands/read.ts
 var usage = (invocation) => `Usage: ${invocation} <log file | session folder> [options]

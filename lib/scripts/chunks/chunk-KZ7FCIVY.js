@@ -1,29 +1,92 @@
 #!/usr/bin/env node
 import {
   forkOrigin
-} from "./chunk-IMQP2LIP.js";
+} from "./chunk-OWJZ6DQ2.js";
 import {
   assertRoot
-} from "./chunk-2M7L4GGX.js";
+} from "./chunk-BG4CHTLX.js";
 import {
   progress
-} from "./chunk-IRH6FU2D.js";
+} from "./chunk-GAP6BJRR.js";
 import {
-  ACTIONS,
   COMMON_OPTIONS,
   DECODER_OPTION,
   EXIT,
-  TOMBSTONE_ACTIONS,
-  counted,
+  createFzstdDecoder,
+  createZlibOneshotDecoder,
   decoderOption,
-  forCount,
   hoursOption,
   out,
   parseRootTarget,
   summarizeRoot
-} from "./chunk-MEBNWN5F.js";
+} from "./chunk-CRFN5R4I.js";
+import {
+  ACTIONS,
+  TOMBSTONE_ACTIONS
+} from "./chunk-NGI44Q4O.js";
+import {
+  UsageError
+} from "./chunk-NAUXAQBM.js";
+import {
+  counted,
+  forCount,
+  scanZstdFrames
+} from "./chunk-V6RYJ4SL.js";
+
+// src/log/text-scan.ts
+import { readdir, readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+async function toolOutputFolders(dir = tmpdir()) {
+  const names = await readdir(dir).catch(() => []);
+  return names.filter((n) => n.startsWith("dsh-spill-") || n.startsWith("dsh-subprocess-")).sort().map((n) => join(dir, n));
+}
+async function filesUnder(dir) {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  const files = [];
+  for (const entry of entries) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) files.push(...await filesUnder(path));
+    else if (entry.isFile()) files.push(path);
+  }
+  return files;
+}
+function decoded(path, bytes, decoder) {
+  if (!path.endsWith(".zstd")) return bytes;
+  try {
+    const scan = scanZstdFrames(bytes);
+    return Buffer.concat(scan.frames.filter((f) => f.kind === "zstd").map((f) => Buffer.from(decoder.decode(bytes, f.start, f.end))));
+  } catch {
+    return bytes;
+  }
+}
+function countIn(haystack, needle) {
+  let count = 0;
+  for (let at = haystack.indexOf(needle); at >= 0; at = haystack.indexOf(needle, at + needle.length)) count++;
+  return count;
+}
+async function findTextUnder(dirs, text) {
+  const forms = [.../* @__PURE__ */ new Set([text, JSON.stringify(text).slice(1, -1)])].map((t) => Buffer.from(t, "utf8"));
+  const hits = [];
+  const decoder = createZlibOneshotDecoder() ?? await createFzstdDecoder();
+  try {
+    for (const dir of dirs) {
+      for (const path of await filesUnder(dir)) {
+        const bytes = await readFile(path).catch(() => null);
+        if (bytes === null) continue;
+        const data = decoded(path, bytes, decoder);
+        const count = Math.max(...forms.map((form) => countIn(data, form)));
+        if (count > 0) hits.push({ path, count });
+      }
+    }
+  } finally {
+    decoder.close();
+  }
+  return hits;
+}
 
 // scripts/commands/scan.ts
+import { dirname, resolve } from "node:path";
 var usage = (invocation) => `Usage: ${invocation} [sessions root] [options]
 
 Scans every session log under a DSH sessions root for surface replacements and lists,
@@ -34,7 +97,14 @@ plugin's replacements; then the sessions forked from another session. Without a 
 or ~/.dsh/sessions when DSH_HOME is unset; the root may also be one project or session folder.
 A log that cannot be read, or a file that is not a log, is listed as UNREADABLE.
 
+With --text, it answers another question instead: where a text still occurs on disk. The
+folder is then a DSH home (default: $DSH_HOME, or ~/.dsh), and every file under it is searched
+(session logs decoded), with DSH's tool output folders in the system's temporary folder
+(dsh-spill-*, dsh-subprocess-*): after an erase, it should find nothing.
+
 Options:
+  --text WORDS      list the files under the DSH home and the tool output folders that hold
+                    WORDS (exit 1 when any does, 0 when none)
   --hours N         only logs changed in the last N hours
   --quiet           no progress line on stderr (shown only on a terminal)
   --json            one JSON document instead of text
@@ -44,13 +114,27 @@ Options:
 Exit codes: 0 every log read; 1 some logs are unreadable or damaged (listed, counted); 2 bad
 usage or an unreadable root.
 `;
-var OPTIONS = { ...COMMON_OPTIONS, ...DECODER_OPTION, hours: { type: "string" }, quiet: { type: "boolean" } };
+var OPTIONS = { ...COMMON_OPTIONS, ...DECODER_OPTION, hours: { type: "string" }, quiet: { type: "boolean" }, text: { type: "string" } };
+async function scanText(home, text, json) {
+  if (text === "") throw new UsageError("--text needs a non-empty text");
+  const folders = [home, ...await toolOutputFolders()];
+  const hits = await findTextUnder(folders, text);
+  if (json) {
+    await out(JSON.stringify({ home, folders, hits }) + "\n");
+    return hits.length > 0 ? EXIT.problem : EXIT.ok;
+  }
+  const lines = hits.map((hit) => `${hit.path}  ${counted(hit.count, "occurrence")}`);
+  lines.push(hits.length > 0 ? `the text occurs in ${counted(hits.length, "file")}` : `the text occurs nowhere under ${home} and ${counted(folders.length - 1, "tool output folder")}`);
+  await out(lines.join("\n") + "\n");
+  return hits.length > 0 ? EXIT.problem : EXIT.ok;
+}
 async function run(argv, invocation) {
   const { values, root, defaulted } = parseRootTarget(argv, OPTIONS);
   if (root === null) {
     await out(usage(invocation));
     return EXIT.ok;
   }
+  if (values.text !== void 0) return scanText(defaulted ? dirname(root) : resolve(root), values.text, values.json === true);
   const hours = hoursOption(values.hours);
   const decoder = decoderOption(values.decoder);
   await assertRoot(root, defaulted);

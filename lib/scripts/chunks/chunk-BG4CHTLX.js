@@ -2,7 +2,7 @@
 import {
   SESSIONS_ROOT_RULE,
   SessionLogInputError
-} from "./chunk-MEBNWN5F.js";
+} from "./chunk-CRFN5R4I.js";
 
 // scripts/support/sessions-root.ts
 import { stat } from "node:fs/promises";

@@ -1,29 +1,35 @@
 #!/usr/bin/env node
 import {
   explainSession,
-  forkOrigin,
-  readFates
-} from "./chunk-IMQP2LIP.js";
+  forkOrigin
+} from "./chunk-OWJZ6DQ2.js";
 import {
-  ACTIONS,
+  readFates
+} from "./chunk-KPXCRZ22.js";
+import {
   COMMON_OPTIONS,
   DECODER_OPTION,
   EXIT,
-  classifyNode,
-  contentOf,
-  counted,
   decoderOption,
-  forCount,
-  isRecord,
-  messageIdOf,
   out,
   parseOneTarget,
-  readReplaceOp,
   readSessionLog,
-  resolveSessionLog,
+  resolveSessionLog
+} from "./chunk-CRFN5R4I.js";
+import {
+  ACTIONS,
+  classifyNode,
+  contentOf,
+  isRecord,
+  messageIdOf,
+  readReplaceOp,
   stepOf,
   toolResultCallId
-} from "./chunk-MEBNWN5F.js";
+} from "./chunk-NGI44Q4O.js";
+import {
+  counted,
+  forCount
+} from "./chunk-V6RYJ4SL.js";
 
 // src/shared/hidden-rows.ts
 var CONTENT_ROW_KINDS = /* @__PURE__ */ new Set(["user", "steering", "assistant-step", "tool-call"]);

@@ -1,19 +1,32 @@
 #!/usr/bin/env node
-
-// scripts/support/usage-errors.ts
-var UsageError = class extends Error {
-  constructor(message) {
-    super(message);
-    this.name = "UsageError";
-  }
-};
-var OptionError = class extends UsageError {
-  /** @param message - what is wrong, naming the option as given (`unknown option --bogus`). */
-  constructor(message) {
-    super(message);
-    this.name = "OptionError";
-  }
-};
+import {
+  CHUNK_ROW_TYPES,
+  TOMBSTONE_ACTIONS,
+  classifyNode,
+  contentOf,
+  expandStorageRecord,
+  isChunkRowTagged,
+  isRecord,
+  plainText,
+  readReplaceOp,
+  readRestore,
+  readTombstone,
+  recordSeqRange
+} from "./chunk-NGI44Q4O.js";
+import {
+  OptionError,
+  UsageError
+} from "./chunk-NAUXAQBM.js";
+import {
+  FrameTable,
+  MAX_BLOCK_BYTES,
+  ZSTD_MAGIC_BYTES,
+  counted,
+  describeFrameStop,
+  magicFalsePositives,
+  scanZstdFrames,
+  walkZstdFrames
+} from "./chunk-V6RYJ4SL.js";
 
 // node_modules/fzstd/esm/index.mjs
 var ab = ArrayBuffer;
@@ -757,204 +770,6 @@ async function e() {
     }
     return { h32: x, h32ToString: (t3, e3 = l) => x(t3, e3).toString(16).padStart(8, "0"), h32Raw: (t3, e3 = l) => (g(t3.byteLength, 0), h.set(t3), y(n(0, t3.byteLength, e3))), create32: (t3 = l) => f(48, t3, i, a, o, y), h64: L, h64ToString: (t3, e3 = p) => L(t3, e3).toString(16).padStart(16, "0"), h64Raw: (t3, e3 = p) => (g(t3.byteLength, 0), h.set(t3), d(r(0, t3.byteLength, e3))), create64: (t3 = p) => f(88, t3, s, u, c, d) };
   })((await WebAssembly.instantiate(t)).instance);
-}
-
-// src/log/counted.ts
-function forCount(count, one, other = `${one}s`) {
-  return count === 1 ? one : other;
-}
-function counted(count, one, other = `${one}s`) {
-  return `${count} ${forCount(count, one, other)}`;
-}
-
-// src/log/zstd-frames.ts
-var ZSTD_MAGIC_BYTES = Uint8Array.of(40, 181, 47, 253);
-var ZSTD_FRAME_MAGIC = (ZSTD_MAGIC_BYTES[0] | ZSTD_MAGIC_BYTES[1] << 8 | ZSTD_MAGIC_BYTES[2] << 16 | ZSTD_MAGIC_BYTES[3] << 24) >>> 0;
-var MAX_BLOCK_BYTES = 128 * 1024;
-var SKIPPABLE_MASK = 4294967280;
-var SKIPPABLE_MAGIC = 407710288;
-function u32(bytes, at) {
-  return (bytes[at] | bytes[at + 1] << 8 | bytes[at + 2] << 16 | bytes[at + 3] << 24) >>> 0;
-}
-function uintLE(bytes, at, size) {
-  let value = 0;
-  for (let i = size - 1; i >= 0; i--) value = value * 256 + bytes[at + i];
-  return value;
-}
-var FrameTable = class {
-  /** Frames held. */
-  count = 0;
-  /** File index of frame 0 of the table. */
-  firstIndex = 0;
-  /** Absolute start and (exclusive) end offsets. */
-  start = new Float64Array(256);
-  end = new Float64Array(256);
-  /** `1` for a skippable frame, `0` for a data frame. */
-  skippable = new Uint8Array(256);
-  contentSize = new Float64Array(256);
-  windowSize = new Float64Array(256);
-  checksum = new Float64Array(256);
-  blocks = new Uint32Array(256);
-  /** Empty the table; the next frame added is file frame `firstIndex`. */
-  reset(firstIndex) {
-    this.count = 0;
-    this.firstIndex = firstIndex;
-  }
-  /** Append one frame (offsets absolute; `-1` for an absent value). */
-  add(start, end, skippable, contentSize, windowSize, checksum, blocks) {
-    if (this.count === this.start.length) this.grow();
-    const i = this.count++;
-    this.start[i] = start;
-    this.end[i] = end;
-    this.skippable[i] = skippable ? 1 : 0;
-    this.contentSize[i] = contentSize;
-    this.windowSize[i] = windowSize;
-    this.checksum[i] = checksum;
-    this.blocks[i] = blocks;
-  }
-  /** Frame `i` of the table as an object. */
-  frame(i) {
-    const orNull = (value) => value < 0 ? null : value;
-    return {
-      index: this.firstIndex + i,
-      start: this.start[i],
-      end: this.end[i],
-      kind: this.skippable[i] === 1 ? "skippable" : "zstd",
-      contentSize: orNull(this.contentSize[i]),
-      windowSize: orNull(this.windowSize[i]),
-      checksum: orNull(this.checksum[i]),
-      blocks: this.blocks[i]
-    };
-  }
-  /** Every frame of the table as objects, in order. */
-  frames() {
-    return Array.from({ length: this.count }, (_, i) => this.frame(i));
-  }
-  grow() {
-    const size = this.start.length * 2;
-    const widen = (old, make) => {
-      const next = make(size);
-      next.set(old);
-      return next;
-    };
-    this.start = widen(this.start, (n) => new Float64Array(n));
-    this.end = widen(this.end, (n) => new Float64Array(n));
-    this.skippable = widen(this.skippable, (n) => new Uint8Array(n));
-    this.contentSize = widen(this.contentSize, (n) => new Float64Array(n));
-    this.windowSize = widen(this.windowSize, (n) => new Float64Array(n));
-    this.checksum = widen(this.checksum, (n) => new Float64Array(n));
-    this.blocks = widen(this.blocks, (n) => new Uint32Array(n));
-  }
-};
-var scanTable = new FrameTable();
-function scanZstdFrames(bytes, options = {}) {
-  const table = scanTable;
-  table.reset(options.firstIndex ?? 0);
-  const { next, stop } = walkZstdFrames(bytes, table, options.baseOffset ?? 0);
-  const frames = table.frames();
-  if (table.start.length > 4096) scanTable = new FrameTable();
-  return { frames, next, stop };
-}
-function walkZstdFrames(bytes, table, base) {
-  let offset = 0;
-  const length = bytes.length;
-  const incomplete = (start, part, at, needed, blocksComplete) => ({
-    next: base + start,
-    stop: { kind: "incomplete", start: base + start, part, at: base + at, needed, blocksComplete }
-  });
-  const corrupt = (start, at, reason) => ({
-    next: base + start,
-    stop: { kind: "corrupt", offset: base + at, reason }
-  });
-  while (offset < length) {
-    const start = offset;
-    if (length - offset < 4) return incomplete(start, "magic", offset, 4, 0);
-    const magic = u32(bytes, offset);
-    if ((magic & SKIPPABLE_MASK) >>> 0 === SKIPPABLE_MAGIC) {
-      if (length - offset < 8) return incomplete(start, "frame-header", offset + 4, 4, 0);
-      const size = u32(bytes, offset + 4);
-      if (length - offset - 8 < size) return incomplete(start, "skippable-payload", offset + 8, size, 0);
-      offset += 8 + size;
-      table.add(base + start, base + offset, true, -1, -1, -1, 0);
-      continue;
-    }
-    if (magic !== ZSTD_FRAME_MAGIC) {
-      return corrupt(start, offset, `invalid frame magic 0x${magic.toString(16).padStart(8, "0")} (expected 28 b5 2f fd)`);
-    }
-    offset += 4;
-    if (offset === length) return incomplete(start, "frame-header", offset, null, 0);
-    const descriptor = bytes[offset];
-    if ((descriptor & 8) !== 0) return corrupt(start, offset, "reserved bit set in the frame header descriptor");
-    const contentSizeFlag = descriptor >>> 6;
-    const singleSegment = (descriptor & 32) !== 0;
-    const hasChecksum = (descriptor & 4) !== 0;
-    const dictionaryFlag = descriptor & 3;
-    const dictionaryBytes = dictionaryFlag === 3 ? 4 : dictionaryFlag;
-    const contentSizeBytes = contentSizeFlag === 0 ? singleSegment ? 1 : 0 : 1 << contentSizeFlag;
-    const headerBytes = 1 + (singleSegment ? 0 : 1) + dictionaryBytes + contentSizeBytes;
-    if (length - offset < headerBytes) return incomplete(start, "frame-header", offset, headerBytes, 0);
-    let cursor = offset + 1;
-    let windowSize = -1;
-    if (!singleSegment) {
-      const windowDescriptor = bytes[cursor];
-      const exponent = windowDescriptor >>> 3;
-      const windowBase = exponent <= 20 ? 1 << 10 + exponent : 2 ** (10 + exponent);
-      windowSize = windowBase + windowBase / 8 * (windowDescriptor & 7);
-      cursor += 1;
-    }
-    cursor += dictionaryBytes;
-    let contentSize = -1;
-    if (contentSizeBytes > 0) {
-      contentSize = uintLE(bytes, cursor, contentSizeBytes) + (contentSizeBytes === 2 ? 256 : 0);
-      cursor += contentSizeBytes;
-    }
-    if (singleSegment) windowSize = contentSize;
-    offset = cursor;
-    let blocks = 0;
-    for (; ; ) {
-      if (length - offset < 3) return incomplete(start, "block-header", offset, 3, blocks);
-      const header = bytes[offset] | bytes[offset + 1] << 8 | bytes[offset + 2] << 16;
-      const last = (header & 1) === 1;
-      const type = header >>> 1 & 3;
-      const size = header >>> 3;
-      if (type === 3) return corrupt(start, offset, `reserved block type in block ${blocks} of the frame`);
-      if (type !== 1 && size > MAX_BLOCK_BYTES) return corrupt(start, offset, `block ${blocks} declares ${counted(size, "byte")} (at most ${MAX_BLOCK_BYTES})`);
-      const payload = type === 1 ? 1 : size;
-      if (length - offset - 3 < payload) return incomplete(start, "block", offset + 3, payload, blocks);
-      offset += 3 + payload;
-      blocks++;
-      if (last) break;
-    }
-    let checksum = -1;
-    if (hasChecksum) {
-      if (length - offset < 4) return incomplete(start, "checksum", offset, 4, blocks);
-      checksum = u32(bytes, offset);
-      offset += 4;
-    }
-    table.add(base + start, base + offset, false, contentSize, windowSize, checksum, blocks);
-  }
-  return { next: base + offset, stop: { kind: "end" } };
-}
-function magicFalsePositives(bytes, frameStarts, baseOffset = 0) {
-  const out2 = [];
-  const [m0, m1, m2, m3] = ZSTD_MAGIC_BYTES;
-  for (let i = bytes.indexOf(m0); i !== -1 && i + 3 < bytes.length; i = bytes.indexOf(m0, i + 1)) {
-    if (bytes[i + 1] === m1 && bytes[i + 2] === m2 && bytes[i + 3] === m3 && !frameStarts.has(baseOffset + i)) out2.push(baseOffset + i);
-  }
-  return out2;
-}
-function describeFrameStop(stop, fileSize) {
-  if (stop.kind === "corrupt") return `corrupt Zstandard structure at byte ${stop.offset}: ${stop.reason}`;
-  const what = {
-    magic: "frame magic",
-    "frame-header": "frame header",
-    "block-header": `block ${stop.blocksComplete} header`,
-    block: `block ${stop.blocksComplete} payload`,
-    checksum: "content checksum",
-    "skippable-payload": "skippable frame payload"
-  };
-  const needs = stop.needed === null ? "" : ` needs ${counted(stop.needed, "byte")}`;
-  return `frame at byte ${stop.start} is incomplete: ${what[stop.part]}${needs} from byte ${stop.at}, the file ends at byte ${fileSize} (${counted(fileSize - stop.start, "byte")} of the frame present, ${counted(stop.blocksComplete, "complete block")})`;
 }
 
 // src/log/frame-decoder.ts
@@ -1705,87 +1520,6 @@ function decodeBatchIntoRun(batch, decoder, sink, run) {
   run.flush(reader);
 }
 
-// src/shared/events.ts
-var SURFACE_EVENT_TYPES = ["user/message", "assistant/message", "tool/result"];
-function isRecord(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-// src/log/chunk-rows.ts
-var CHUNK_ROW_TYPES = ["text-chunks", "reasoning-chunks", "tool-call-chunks"];
-function isChunkRowTagged(value) {
-  return isRecord(value) && CHUNK_ROW_TYPES.includes(value.type);
-}
-function hasExactKeys(value, keys) {
-  return Object.keys(value).length === keys.length && keys.every((key) => Object.hasOwn(value, key));
-}
-function malformed(tag, why) {
-  throw new Error(`malformed ${tag} storage row: ${why}`);
-}
-function runMembers(tag, data, payloadKey) {
-  if (typeof data.turn !== "number" || typeof data.step !== "number" || typeof data.index !== "number") {
-    malformed(tag, "turn/step/index must be numbers");
-  }
-  const payload = data[payloadKey];
-  if (!Array.isArray(payload) || payload.length === 0 || payload.some((entry) => typeof entry !== "string")) {
-    malformed(tag, `${payloadKey} must be a non-empty string array`);
-  }
-  const dt = data.dt;
-  if (!Array.isArray(dt) || dt.some((gap) => !Number.isSafeInteger(gap))) malformed(tag, "dt must be an array of safe integers");
-  if (dt.length !== payload.length - 1) malformed(tag, `dt length ${dt.length} does not match ${counted(payload.length, "member")}`);
-  return payload;
-}
-function expandStorageRecord(value) {
-  if (!isChunkRowTagged(value)) return [value];
-  const tag = value.type;
-  const row = value;
-  if (!hasExactKeys(row, ["type", "seq0", "time0", "data"])) malformed(tag, "envelope must be exactly {type, seq0, time0, data}");
-  const seq0 = row.seq0;
-  const time0 = row.time0;
-  if (!Number.isSafeInteger(seq0) || seq0 < 0) malformed(tag, "seq0 must be a non-negative safe integer");
-  if (!Number.isSafeInteger(time0)) malformed(tag, "time0 must be a safe integer");
-  const data = row.data;
-  if (!isRecord(data)) malformed(tag, "data must be an object");
-  let members;
-  const withName = tag === "tool-call-chunks" && hasExactKeys(data, ["turn", "step", "index", "id", "name", "dt", "args"]);
-  if (tag === "tool-call-chunks") {
-    if (!withName && !hasExactKeys(data, ["turn", "step", "index", "id", "dt", "args"])) {
-      malformed(tag, "data must be exactly {turn, step, index, id, name?, dt, args}");
-    }
-    if (typeof data.id !== "string" || withName && typeof data.name !== "string") malformed(tag, "id (and name when present) must be strings");
-    members = runMembers(tag, data, "args");
-  } else {
-    if (!hasExactKeys(data, ["turn", "step", "index", "dt", "texts"])) malformed(tag, "data must be exactly {turn, step, index, dt, texts}");
-    members = runMembers(tag, data, "texts");
-  }
-  if (!Number.isSafeInteger(seq0 + members.length - 1)) malformed(tag, "member seqs must stay safe integers");
-  const gaps = data.dt;
-  let check = time0;
-  for (const gap of gaps) {
-    check += gap;
-    if (!Number.isSafeInteger(check)) malformed(tag, "member times must stay safe integers");
-  }
-  const events = [];
-  let time = time0;
-  for (let k = 0; k < members.length; k++) {
-    if (k > 0) time += gaps[k - 1];
-    const chunk = tag === "tool-call-chunks" ? { type: "tool-call-delta", index: data.index, id: data.id, ...withName ? { name: data.name } : {}, argumentsDelta: members[k] } : { type: tag === "text-chunks" ? "text-delta" : "reasoning-delta", index: data.index, text: members[k] };
-    events.push({ type: "assistant/chunk", seq: seq0 + k, time, data: { turn: data.turn, step: data.step, chunk } });
-  }
-  return events;
-}
-function recordSeqRange(value) {
-  if (!isRecord(value)) return null;
-  if (isChunkRowTagged(value)) {
-    const data = value.data;
-    const members = isRecord(data) ? Array.isArray(data.texts) ? data.texts : Array.isArray(data.args) ? data.args : null : null;
-    const seq0 = value.seq0;
-    if (!Number.isSafeInteger(seq0) || members === null || members.length === 0) return null;
-    return [seq0, seq0 + members.length - 1];
-  }
-  return Number.isSafeInteger(value.seq) ? [value.seq, value.seq] : null;
-}
-
 // src/log/log-frames.ts
 var MAX_PROBLEMS = 100;
 var LF = 10;
@@ -2383,216 +2117,10 @@ async function readZstd(file, handle, reader, chunkBytes, options) {
   };
 }
 
-// src/shared/actions.ts
-var ACTIONS = {
-  recall: {
-    plans: "message",
-    targets: "prompt",
-    effect: "removed",
-    confirm: false,
-    offeredOn: ["prompt"],
-    inBatch: false,
-    returnsContent: true,
-    undoInPlace: true,
-    texts: { button: "action.recall", label: "label.recall", undo: "undo.recall", unsaved: "unsaved.recall", panel: "panel.action.recall" }
-  },
-  delete: {
-    plans: "step",
-    targets: "message",
-    effect: "removed",
-    confirm: true,
-    offeredOn: ["prompt", "message"],
-    inBatch: true,
-    returnsContent: false,
-    undoInPlace: true,
-    texts: {
-      button: "action.delete",
-      label: "label.delete.message",
-      stepLabel: "label.delete.step",
-      armed: "armed.delete",
-      armedLabel: "armed.label",
-      undo: "undo.delete",
-      unsaved: "unsaved.delete",
-      panel: "panel.action.delete"
-    }
-  },
-  deleteFrom: {
-    plans: "onward",
-    targets: "message",
-    effect: "removed",
-    confirm: true,
-    offeredOn: ["prompt", "message"],
-    inBatch: true,
-    returnsContent: false,
-    undoInPlace: true,
-    texts: {
-      button: "action.deleteFrom",
-      label: "label.deleteFrom",
-      armed: "armed.deleteFrom",
-      armedLabel: "armed.label",
-      undo: "undo.deleteFrom",
-      unsaved: "unsaved.deleteFrom",
-      panel: "panel.action.deleteFrom"
-    }
-  },
-  exclude: {
-    plans: "step",
-    targets: "message",
-    effect: "excluded",
-    confirm: true,
-    offeredOn: ["prompt", "message"],
-    inBatch: true,
-    returnsContent: false,
-    undoInPlace: true,
-    texts: {
-      button: "action.exclude",
-      label: "label.exclude",
-      armed: "armed.exclude",
-      armedLabel: "armed.excludeLabel",
-      undo: "undo.exclude",
-      unsaved: "unsaved.exclude",
-      panel: "panel.action.exclude"
-    }
-  },
-  restore: {
-    plans: "restore",
-    targets: "tombstone",
-    effect: "restored",
-    confirm: false,
-    offeredOn: ["excluded"],
-    inBatch: true,
-    returnsContent: false,
-    undoInPlace: false,
-    texts: { button: "action.restore", label: "label.restore", unsaved: "unsaved.restore" }
-  }
-};
-var SURFACE_ACTIONS = Object.freeze(Object.keys(ACTIONS));
-function isTombstoneAction(action) {
-  return typeof action === "string" && Object.hasOwn(ACTIONS, action) && ACTIONS[action].plans !== "restore";
-}
-var TOMBSTONE_ACTIONS = Object.freeze(SURFACE_ACTIONS.filter(isTombstoneAction));
-var REMOVAL_ACTIONS = Object.freeze(TOMBSTONE_ACTIONS.filter((a) => ACTIONS[a].effect === "removed"));
-var BATCH_ACTIONS = Object.freeze(SURFACE_ACTIONS.filter((a) => ACTIONS[a].inBatch));
-var BATCH_REMOVAL_ACTIONS = Object.freeze(BATCH_ACTIONS.filter((a) => isTombstoneAction(a)));
-
-// src/shared/replace-op.ts
-function readReplaceOp(surfaceOp) {
-  if (!isRecord(surfaceOp) || surfaceOp.op !== "replace") return null;
-  const { start, end } = surfaceOp;
-  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end)) return null;
-  return { start, end };
-}
-
-// src/shared/tombstone.ts
-var TOMBSTONE_PLUGIN = "dsh-message-recall";
-function isTombstoneSource(source) {
-  return isRecord(source) && source.kind === "plugin" && source.plugin === TOMBSTONE_PLUGIN;
-}
-function isTombstoneEvent(event) {
-  if (event.type !== "user/message" || readReplaceOp(event.surfaceOp) === null) return false;
-  return isRecord(event.data) && isTombstoneSource(event.data.source);
-}
-function readTombstone(event) {
-  if (!isTombstoneEvent(event)) return null;
-  const range = readReplaceOp(event.surfaceOp);
-  const source = event.data.source;
-  const action = isTombstoneAction(source.action) ? source.action : "delete";
-  const fromSource = Array.isArray(source.removedSeqs) ? source.removedSeqs.filter(Number.isSafeInteger) : [];
-  const shadowedSeqs = event.sourceEventSeqs ? [...event.sourceEventSeqs] : fromSource;
-  return { seq: event.seq, start: range.start, end: range.end, shadowedSeqs, action };
-}
-
-// src/shared/message-text.ts
-function plainText(content) {
-  return content.filter((block) => isRecord(block) && block.type === "text" && typeof block.text === "string").map((block) => block.text).join("");
-}
-
-// src/shared/surface-node.ts
-var SESSION_REFERENCE_SOURCE_KIND = "session-reference";
-var COMPACTION_CHECKPOINT_PLUGIN = "compact";
-function messageOf(event) {
-  if (!isRecord(event.data)) return void 0;
-  if (event.type === "user/message") return event.data;
-  const message = event.data.message;
-  return isRecord(message) ? message : void 0;
-}
-function classifyNode(event) {
-  switch (event.type) {
-    case "assistant/message":
-      return "assistant";
-    case "tool/result":
-      return "tool";
-    case "user/message": {
-      const source = isRecord(event.data) ? event.data.source : void 0;
-      if (readReplaceOp(event.surfaceOp) !== null) {
-        if (isTombstoneSource(source)) return "tombstone";
-        if (isRecord(source) && source.kind === "plugin" && source.plugin === COMPACTION_CHECKPOINT_PLUGIN) return "checkpoint";
-        if (isRecord(source) && source.kind === "user" && isRestoreShape(event)) return "user";
-        return "replacement";
-      }
-      if (!isRecord(source)) return "context";
-      return source.kind === "user" ? "user" : source.kind === SESSION_REFERENCE_SOURCE_KIND ? "reference" : "context";
-    }
-    default:
-      throw new Error(`message-recall: event seq ${event.seq} of type "${event.type}" is not a surface node`);
-  }
-}
-function isRestoreShape(event) {
-  const range = readReplaceOp(event.surfaceOp);
-  const cited = event.sourceEventSeqs;
-  return range !== null && range.start === range.end && cited !== void 0 && cited.length === 2 && cited[0] === range.start && cited[1] !== range.start;
-}
-function stepOf(event) {
-  if (event.type !== "assistant/message" && event.type !== "tool/result") return null;
-  if (!isRecord(event.data)) return null;
-  const { turn, step } = event.data;
-  return Number.isSafeInteger(turn) && Number.isSafeInteger(step) ? { turn, step } : null;
-}
-function toolCallIds(event) {
-  if (event.type !== "assistant/message") return [];
-  const content = messageOf(event)?.content;
-  if (!Array.isArray(content)) return [];
-  const ids = [];
-  for (const block of content) {
-    if (isRecord(block) && block.type === "tool-call" && typeof block.id === "string") ids.push(block.id);
-  }
-  return ids;
-}
-function toolResultCallId(event) {
-  if (event.type !== "tool/result") return null;
-  const message = messageOf(event);
-  const source = message?.source;
-  if (isRecord(source) && typeof source.callId === "string") return source.callId;
-  const block = Array.isArray(message?.content) ? message.content[0] : void 0;
-  return isRecord(block) && typeof block.toolCallId === "string" ? block.toolCallId : null;
-}
-function messageIdOf(event) {
-  const id = messageOf(event)?.id;
-  return typeof id === "string" && id.length > 0 ? id : null;
-}
-function contentOf(event) {
-  const content = messageOf(event)?.content;
-  return Array.isArray(content) ? content : [];
-}
-
 // src/log/session-roots.ts
 import { readdir as readdir2, stat as stat2 } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join as join2, resolve } from "node:path";
-
-// src/shared/restore.ts
-function readRestore(event, lookup) {
-  if (event.type !== "user/message") return null;
-  const range = readReplaceOp(event.surfaceOp);
-  if (range === null || range.start !== range.end) return null;
-  const cited = event.sourceEventSeqs;
-  if (cited === void 0 || cited.length !== 2 || cited[0] !== range.start) return null;
-  const tombstone = lookup(range.start);
-  if (tombstone === void 0 || tombstone.seq !== range.start || !isTombstoneEvent(tombstone)) return null;
-  const originalSeq = cited[1];
-  if (!(tombstone.sourceEventSeqs ?? []).includes(originalSeq)) return null;
-  return { seq: event.seq, tombstoneSeq: range.start, originalSeq };
-}
 
 // src/log/session-summary.ts
 var TITLE_CHARS = 60;
@@ -2815,36 +2343,22 @@ function parseRootTarget(argv, options, env = process.env) {
 }
 
 export {
-  forCount,
-  counted,
   DECODER_NAMES,
+  createFzstdDecoder,
   SessionLogInputError,
   resolveSessionLog,
   hasZlibZstd,
+  createZlibOneshotDecoder,
   findZstdCli,
-  SURFACE_EVENT_TYPES,
-  isRecord,
   readSessionLog,
-  readReplaceOp,
-  ACTIONS,
-  TOMBSTONE_ACTIONS,
-  readTombstone,
-  plainText,
-  classifyNode,
-  stepOf,
-  toolCallIds,
-  toolResultCallId,
-  messageIdOf,
-  contentOf,
-  readRestore,
   SESSIONS_ROOT_RULE,
   summarizeRoot,
-  UsageError,
   decoderOption,
   hoursOption,
   limitOption,
   COMMON_OPTIONS,
   DECODER_OPTION,
+  parseCli,
   parseOneTarget,
   parseRootTarget,
   EXIT,

@@ -1,23 +1,25 @@
 #!/usr/bin/env node
 import {
   assertRoot
-} from "./chunk-2M7L4GGX.js";
+} from "./chunk-BG4CHTLX.js";
 import {
   formatBytes,
   progress
-} from "./chunk-IRH6FU2D.js";
+} from "./chunk-GAP6BJRR.js";
 import {
   COMMON_OPTIONS,
   DECODER_OPTION,
   EXIT,
-  counted,
   decoderOption,
   hoursOption,
   limitOption,
   out,
   parseRootTarget,
   summarizeRoot
-} from "./chunk-MEBNWN5F.js";
+} from "./chunk-CRFN5R4I.js";
+import {
+  counted
+} from "./chunk-V6RYJ4SL.js";
 
 // scripts/commands/list.ts
 var usage = (invocation) => `Usage: ${invocation} [sessions root] [options]

@@ -1,0 +1,426 @@
+#!/usr/bin/env node
+import {
+  readFates,
+  replacementEvents
+} from "./chunk-KPXCRZ22.js";
+import {
+  ACTIONS,
+  SURFACE_EVENT_TYPES,
+  expandStorageRecord,
+  isChunkRowTagged,
+  isRecord,
+  isTombstoneEvent,
+  readReplaceOp,
+  readTombstone,
+  toolResultCallId
+} from "./chunk-NGI44Q4O.js";
+import {
+  decodeLogBytes,
+  encodeLogText,
+  publishLogFile,
+  readLogAndHeaderWithDsh,
+  readLogFileWithDsh,
+  removeLeftovers,
+  writeBeside
+} from "./chunk-IQAOUE36.js";
+
+// src/host/erase-log.ts
+import { readFile, rm } from "node:fs/promises";
+
+// src/shared/removed-content.ts
+var REMOVED_CONTENT_MARKER = "[removed by dsh-message-recall]";
+var REMOVED_ARGUMENTS = JSON.stringify({ removed: REMOVED_CONTENT_MARKER });
+function stepKey(data) {
+  if (!isRecord(data) || typeof data.turn !== "number" || typeof data.step !== "number") return null;
+  return `${data.turn}:${data.step}`;
+}
+function messageOf(event) {
+  if (!isRecord(event.data)) return null;
+  if (event.type === "user/message") return event.data;
+  return isRecord(event.data.message) ? event.data.message : null;
+}
+function messageSeqsOf(data) {
+  return isRecord(data) && Array.isArray(data.messageSeqs) ? data.messageSeqs.filter(Number.isSafeInteger) : [];
+}
+function findRemovedContent(count, lookup, tombstoneSeq) {
+  const fates = readFates(replacementEvents(count, lookup));
+  const tombstones = /* @__PURE__ */ new Map();
+  for (const seq of fates.statuses().keys()) tombstones.set(seq, fates.tombstone(seq));
+  const removedFate = (seq) => fates.fateOf(seq).state === "removed";
+  const removed = /* @__PURE__ */ new Set();
+  const pending = [];
+  if (tombstoneSeq === void 0) {
+    for (const tombstone of tombstones.values()) {
+      for (const seq of tombstone.shadowedSeqs) if (!tombstones.has(seq) && removedFate(seq)) pending.push(seq);
+    }
+  } else {
+    const walk = [tombstoneSeq];
+    const seen = /* @__PURE__ */ new Set();
+    while (walk.length > 0) {
+      const seq = walk.pop();
+      if (seen.has(seq)) continue;
+      seen.add(seq);
+      const tombstone = tombstones.get(seq);
+      if (tombstone !== void 0) walk.push(...tombstone.shadowedSeqs);
+      else if (removedFate(seq)) pending.push(seq);
+    }
+  }
+  while (pending.length > 0) {
+    const seq = pending.pop();
+    if (removed.has(seq)) continue;
+    const event = lookup(seq);
+    if (event === void 0 || !SURFACE_EVENT_TYPES.includes(event.type)) continue;
+    removed.add(seq);
+    if (readReplaceOp(event.surfaceOp) !== null) {
+      for (const cited of event.sourceEventSeqs ?? []) if (!tombstones.has(cited)) pending.push(cited);
+    }
+  }
+  const carriers = /* @__PURE__ */ new Map();
+  const messageIds = /* @__PURE__ */ new Set();
+  const callIds = /* @__PURE__ */ new Set();
+  const steps = /* @__PURE__ */ new Set();
+  for (const seq of removed) {
+    const event = lookup(seq);
+    if (event.type !== "user/message" && event.type !== "assistant/message" && event.type !== "tool/result") continue;
+    carriers.set(seq, "message");
+    const message = messageOf(event);
+    if (event.type === "user/message" && message !== null && typeof message.id === "string") messageIds.add(message.id);
+    if (event.type === "assistant/message") {
+      const key = stepKey(event.data);
+      if (key !== null) steps.add(key);
+      for (const cited of event.sourceEventSeqs ?? []) if (lookup(cited)?.type === "assistant/chunk") carriers.set(cited, "chunk");
+      for (const block of Array.isArray(message?.content) ? message.content : []) {
+        if (isRecord(block) && block.type === "tool-call" && typeof block.id === "string") callIds.add(block.id);
+      }
+    }
+    if (event.type === "tool/result") {
+      for (const cited of event.sourceEventSeqs ?? []) if (lookup(cited)?.type === "tool/call") carriers.set(cited, "tool-call");
+      const callId = toolResultCallId(event);
+      if (callId !== null) callIds.add(callId);
+    }
+  }
+  let openStep = null;
+  for (let seq = 0; seq < count; seq++) {
+    if (carriers.has(seq)) continue;
+    const event = lookup(seq);
+    if (event === void 0) continue;
+    const data = event.data;
+    switch (event.type) {
+      case "step/start":
+        openStep = stepKey(data);
+        break;
+      case "step/end":
+        openStep = null;
+        break;
+      case "agent/inbox/spliced":
+        if (isRecord(data) && Array.isArray(data.inserted) && data.inserted.some((m) => isRecord(m) && typeof m.id === "string" && messageIds.has(m.id))) carriers.set(seq, "inbox");
+        break;
+      case "tool/call":
+        if (isRecord(data) && typeof data.callId === "string" && callIds.has(data.callId)) carriers.set(seq, "tool-call");
+        break;
+      case "tool/code-dispatch-start":
+      case "tool/code-dispatch":
+        if (isRecord(data) && [data.rootCallId, data.parentCallId].some((id) => typeof id === "string" && callIds.has(id))) carriers.set(seq, "code-dispatch");
+        break;
+      case "approval/asked":
+        if (isRecord(data) && typeof data.callId === "string" && callIds.has(data.callId)) carriers.set(seq, "approval");
+        break;
+      case "todo/write":
+        if (openStep !== null && steps.has(openStep)) carriers.set(seq, "todo");
+        break;
+      case "session/title":
+        if (messageSeqsOf(data).some((s) => removed.has(s))) carriers.set(seq, "title");
+        break;
+      case "session/title-llm-request":
+        if (messageSeqsOf(data).some((s) => removed.has(s))) carriers.set(seq, "title-request");
+        break;
+    }
+  }
+  return {
+    messageSeqs: [...removed].filter((seq) => carriers.get(seq) === "message").sort((a, b) => a - b),
+    carriers: new Map([...carriers].sort((a, b) => a[0] - b[0])),
+    messageIds,
+    callIds
+  };
+}
+var MARKER_BLOCK = { type: "text", text: REMOVED_CONTENT_MARKER };
+function blockWithoutContent(block) {
+  if (!isRecord(block)) return { ...MARKER_BLOCK };
+  switch (block.type) {
+    case "text":
+    case "reasoning":
+      return { ...block, text: REMOVED_CONTENT_MARKER };
+    case "tool-call":
+      return { ...block, arguments: REMOVED_ARGUMENTS };
+    case "tool-result":
+      return { ...block, content: [{ ...MARKER_BLOCK }] };
+    default:
+      return { ...MARKER_BLOCK };
+  }
+}
+function contentWithout(content) {
+  return Array.isArray(content) ? content.map(blockWithoutContent) : [{ ...MARKER_BLOCK }];
+}
+function messageWithout(message) {
+  return isRecord(message) ? { ...message, content: contentWithout(message.content) } : message;
+}
+function chunkWithout(chunk) {
+  if (!isRecord(chunk)) return chunk;
+  switch (chunk.type) {
+    case "text-delta":
+    case "reasoning-delta":
+      return { ...chunk, text: "" };
+    case "tool-call-delta":
+      return { ...chunk, argumentsDelta: "" };
+    case "block-end":
+      return { ...chunk, block: blockWithoutContent(chunk.block) };
+    default:
+      return chunk;
+  }
+}
+function withoutMeta(data) {
+  if (!("meta" in data)) return data;
+  const { meta: _meta, ...rest } = data;
+  return rest;
+}
+function eventWithoutRemovedContent(event, kind, removed) {
+  const data = event.data;
+  if (!isRecord(data)) return event;
+  let next;
+  switch (kind) {
+    case "message":
+      next = event.type === "user/message" ? messageWithout(data) : withoutMeta({ ...data, message: messageWithout(data.message) });
+      break;
+    case "inbox":
+      next = { ...data, inserted: data.inserted.map((m) => isRecord(m) && typeof m.id === "string" && removed.messageIds.has(m.id) ? messageWithout(m) : m) };
+      break;
+    case "chunk":
+      next = { ...data, chunk: chunkWithout(data.chunk) };
+      break;
+    case "tool-call":
+      next = withoutMeta({ ...data, arguments: REMOVED_ARGUMENTS });
+      break;
+    case "code-dispatch":
+      next = { ...data, ..."arguments" in data ? { arguments: REMOVED_ARGUMENTS } : {}, ..."content" in data ? { content: contentWithout(data.content) } : {} };
+      break;
+    case "approval":
+      next = "reason" in data ? { ...data, reason: REMOVED_CONTENT_MARKER } : data;
+      break;
+    case "todo":
+      next = { ...data, todos: Array.isArray(data.todos) ? data.todos.map((todo, i) => isRecord(todo) ? { ...todo, content: `${REMOVED_CONTENT_MARKER} ${i + 1}` } : todo) : data.todos };
+      break;
+    case "title":
+      next = { ...data, title: REMOVED_CONTENT_MARKER };
+      break;
+    case "title-request":
+      next = { ...data, messages: Array.isArray(data.messages) ? data.messages.map(messageWithout) : data.messages };
+      break;
+  }
+  return { ...event, data: next };
+}
+
+// src/log/log-without-removed.ts
+function collectImages(content, images) {
+  if (!Array.isArray(content)) return;
+  const pending = [...content];
+  while (pending.length > 0) {
+    const block = pending.shift();
+    if (!isRecord(block)) continue;
+    if (block.type === "image" && isRecord(block.attachment) && block.attachment.attachmentId !== void 0) {
+      const ref = block.attachment;
+      if (!images.has(String(ref.attachmentId))) images.set(String(ref.attachmentId), ref);
+    }
+    if (Array.isArray(block.content)) pending.push(...block.content);
+  }
+}
+function collectEventImages(event, images) {
+  if (!isRecord(event) || !isRecord(event.data)) return;
+  const data = event.data;
+  collectImages(data.content, images);
+  if (isRecord(data.message)) collectImages(data.message.content, images);
+  if (Array.isArray(data.inserted)) {
+    for (const message of data.inserted) if (isRecord(message)) collectImages(message.content, images);
+  }
+  if (isRecord(data.chunk) && data.chunk.type === "block-end") collectImages([data.chunk.block], images);
+}
+function parseLogText(content) {
+  const lines = content.split("\n");
+  const events = [];
+  const parsed = new Array(lines.length);
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i];
+    if (line === "") continue;
+    let value;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    parsed[i] = value;
+    for (const event of expandStorageRecord(value)) if (isRecord(event) && Number.isSafeInteger(event.seq)) events[event.seq] = event;
+  }
+  return { lines, parsed, events };
+}
+function rewriteWithoutRemoved(log, tombstoneSeq) {
+  const lines = [...log.lines];
+  const { parsed, events } = log;
+  const removed = findRemovedContent(events.length, (seq) => events[seq], tombstoneSeq);
+  const images = /* @__PURE__ */ new Map();
+  let rewrittenLines = 0;
+  for (let i = 1; i < lines.length; i++) {
+    const value = parsed[i];
+    if (value === void 0) continue;
+    if (isChunkRowTagged(value)) {
+      const row = value;
+      const key = Array.isArray(row.data.texts) ? "texts" : "args";
+      const members = row.data[key];
+      if (!members.some((_, k) => removed.carriers.has(row.seq0 + k))) continue;
+      lines[i] = JSON.stringify({ ...row, data: { ...row.data, [key]: members.map((m, k) => removed.carriers.has(row.seq0 + k) ? "" : m) } });
+      rewrittenLines++;
+      continue;
+    }
+    const seq = isRecord(value) ? value.seq : void 0;
+    const kind = typeof seq === "number" ? removed.carriers.get(seq) : void 0;
+    if (kind === void 0) {
+      collectEventImages(value, images);
+      continue;
+    }
+    const rewritten = eventWithoutRemovedContent(value, kind, removed);
+    const next = JSON.stringify(rewritten);
+    if (next !== lines[i]) {
+      lines[i] = next;
+      rewrittenLines++;
+    }
+    collectEventImages(rewritten, images);
+  }
+  return { text: lines.join("\n"), eventCount: events.length, carriers: removed.carriers, rewrittenLines, images };
+}
+
+// src/log/log-erase.ts
+function toolOutputPathsIn(text) {
+  const found = /* @__PURE__ */ new Set();
+  for (const match of text.matchAll(/\/[^\s"'`<>()[\]{}\\]*dsh-(?:spill|subprocess)-[^\s"'`<>()[\]{}\\]*/g)) {
+    found.add(match[0].replace(/[.,:;]+$/, ""));
+  }
+  return [...found];
+}
+function erasedMarkOf(event) {
+  if (!isTombstoneEvent(event) || !isRecord(event.data) || !isRecord(event.data.source)) return null;
+  const erased = event.data.source.erased;
+  return isRecord(erased) && typeof erased.at === "string" ? { at: erased.at } : null;
+}
+function eraseRemovalInLog(content, tombstoneSeq, at) {
+  const log = parseLogText(content);
+  const { parsed, events } = log;
+  const tombstoneEvent = events[tombstoneSeq];
+  const tombstone = tombstoneEvent === void 0 ? null : readTombstone(tombstoneEvent);
+  if (tombstoneEvent === void 0 || tombstone === null) return { ok: false, code: "NOT_A_TOMBSTONE" };
+  if (ACTIONS[tombstone.action].effect !== "removed") return { ok: false, code: "EXCLUSION" };
+  const fates = readFates(replacementEvents(events.length, (seq) => events[seq]));
+  if (fates.statusOf(tombstoneSeq)?.inEffect !== true) return { ok: false, code: "NOT_IN_EFFECT" };
+  if (erasedMarkOf(tombstoneEvent) !== null) return { ok: false, code: "ALREADY_ERASED" };
+  const rewritten = rewriteWithoutRemoved(log, tombstoneSeq);
+  const out = rewritten.text.split("\n");
+  const line = out.findIndex((_, i) => {
+    const value = parsed[i];
+    return i > 0 && isRecord(value) && value.seq === tombstoneSeq && value.type === "user/message";
+  });
+  const marked = tombstoneEvent.data;
+  out[line] = JSON.stringify({ ...tombstoneEvent, data: { ...marked, source: { ...marked.source, erased: { at } } } });
+  const before = /* @__PURE__ */ new Map();
+  const named = /* @__PURE__ */ new Set();
+  for (const seq of rewritten.carriers.keys()) {
+    collectEventImages(events[seq], before);
+    for (const path of toolOutputPathsIn(JSON.stringify(events[seq]))) named.add(path);
+  }
+  const erasedImages = [...before.keys()].filter((id) => !rewritten.images.has(id));
+  const text = out.join("\n");
+  const erasedFiles = [...named].filter((path) => !text.includes(path) && !text.includes(JSON.stringify(path).slice(1, -1)));
+  const messageSeqs = [...rewritten.carriers].filter(([, kind]) => kind === "message").map(([seq]) => seq);
+  return { ok: true, value: { text, eventCount: rewritten.eventCount, tombstoneSeq, carriers: rewritten.carriers, messageSeqs, erasedImages, erasedFiles } };
+}
+
+// src/host/erase-verify.ts
+import { isDeepStrictEqual } from "node:util";
+import { deriveEventMessage, foldSurface, Session, SessionId } from "@deepseek-ai/dsh-session";
+
+// src/shared/error-text.ts
+function errorText(error) {
+  return error instanceof Error ? error.message : String(error);
+}
+
+// src/host/erase-verify.ts
+function withoutEraseMark(message) {
+  const m = message;
+  if (m.source === void 0 || !("erased" in m.source)) return message;
+  const { erased: _erased, ...source } = m.source;
+  return { ...m, source };
+}
+function verifyErasedLog(id, before, after, rewritten, header) {
+  if (after.length !== before.length) return `the new log holds ${after.length} events, the old one ${before.length}`;
+  for (let i = 0; i < before.length; i++) {
+    const a = before[i];
+    const b = after[i];
+    for (const key of ["seq", "type", "time", "surfaceOp", "sourceEventSeqs"]) {
+      if (!isDeepStrictEqual(a[key], b[key])) return `event ${i} differs in ${key}`;
+    }
+    if (rewritten.has(i)) {
+      const { data: _a, ...restA } = a;
+      const { data: _b, ...restB } = b;
+      if (!isDeepStrictEqual(restA, restB)) return `event ${i} differs outside its data`;
+    } else if (!isDeepStrictEqual(a, b)) return `event ${i} differs, and the erase did not rewrite it`;
+  }
+  try {
+    const foldA = foldSurface(before);
+    const loaded = header === void 0 ? Session.create(SessionId(id), after) : Session.fromRestore(SessionId(id), after, header);
+    if (!isDeepStrictEqual([...foldA.nodes], [...loaded.surface.nodes])) return "the new log folds to another surface";
+    if (foldA.replacements.length !== loaded.surface.replaceGeneration) return "the new log folds with other replacements";
+    const derivedA = JSON.stringify(foldA.nodes.map((seq) => deriveEventMessage(before[seq])).filter((m) => m !== null).map(withoutEraseMark));
+    const derivedB = JSON.stringify(loaded.deriveMessages().map(withoutEraseMark));
+    if (derivedA !== derivedB) return "the new log derives other messages";
+  } catch (error) {
+    return `the new log does not load: ${errorText(error)}`;
+  }
+  return null;
+}
+
+// src/host/erase-log.ts
+async function eraseLogFile(reader, logPath, id, tombstoneSeq, options) {
+  await removeLeftovers(logPath);
+  let before;
+  let text;
+  try {
+    before = await readLogFileWithDsh(reader, logPath, id);
+    text = decodeLogBytes(await readFile(logPath), reader.compression);
+  } catch (error) {
+    return { ok: false, code: "ERASE_NOT_VERIFIED", problem: `the stored log cannot be read whole: ${errorText(error)}` };
+  }
+  const rewrite = eraseRemovalInLog(text, tombstoneSeq, options.at);
+  if (!rewrite.ok) return rewrite;
+  const erase = rewrite.value;
+  const expected = options.expectedLength?.();
+  if (erase.eventCount !== before.length || expected !== void 0 && expected !== before.length) {
+    return { ok: false, code: "ERASE_NOT_VERIFIED", problem: `the stored log holds ${before.length} events, the text ${erase.eventCount}${expected !== void 0 ? `, the session ${expected}` : ""}` };
+  }
+  const newPath = await writeBeside(logPath, encodeLogText(erase.text, reader.compression));
+  let problem;
+  try {
+    const after = await readLogAndHeaderWithDsh(reader, newPath, id);
+    problem = verifyErasedLog(id, before, after.events, /* @__PURE__ */ new Set([...erase.carriers.keys(), tombstoneSeq]), after.meta);
+  } catch (error) {
+    problem = `DSH cannot read the new log: ${errorText(error)}`;
+  }
+  if (problem === null && options.expectedLength !== void 0 && options.expectedLength() !== before.length) problem = "an event was appended during the erase";
+  if (problem !== null) {
+    await rm(newPath, { force: true });
+    return { ok: false, code: "ERASE_NOT_VERIFIED", problem };
+  }
+  await publishLogFile(newPath, logPath);
+  return { ok: true, value: erase, at: options.at };
+}
+
+export {
+  collectEventImages,
+  toolOutputPathsIn,
+  eraseLogFile
+};

@@ -1,0 +1,125 @@
+/**
+ * `erase-session`: erase one removal of a stored session for good, for a DSH host that is stopped
+ * (the web UI's route does the same for a session the host does not hold open). The one log tool
+ * that writes: the session's log is rewritten beside itself, read back with DSH's own reader,
+ * checked against the old log and renamed over it (`src/host/erase-log.ts`); then image objects
+ * and tool output files that only the erased content referenced are deleted
+ * (`src/host/erase-session.ts`, `deleteSideFiles`). DSH's code is loaded only when this command
+ * runs.
+ *
+ * @module dsh-message-recall/scripts/commands/erase
+ */
+import { readdir, readFile } from 'node:fs/promises'
+import { basename, dirname, join, resolve, sep } from 'node:path'
+import { COMMON_OPTIONS, parseCli } from '../support/arguments'
+import { EXIT, type LogCommand } from '../support/command'
+import { out } from '../support/output'
+import { UsageError } from '../support/usage-errors'
+
+const usage = (invocation: string): string => `Usage: ${invocation} <session folder or log file> --tombstone SEQ [options]
+
+Erases for good what one dsh-message-recall removal took from a stored session: in the
+session's log, the content of the removed messages and of every event that copied it is
+replaced by "[removed by dsh-message-recall]" (every event, seq and surface op stays), then
+the image objects and tool output files (spill, process output) that only the erased content
+referenced are deleted. The new log is written beside the old one, read back with DSH's own
+reader and checked against it before a rename puts it in place: a crash leaves the old log or
+the new one. There is no undo: Undo, Restore and Open a copy cannot bring the erased content back.
+
+Stop the DSH host first: a running host may hold the session with its content in memory and
+write it again. Find the tombstone's seq with: explain <session folder>.
+
+Options:
+  --tombstone SEQ   the seq of the removal's tombstone (required)
+  --home DIR        the DSH home (for images and the other sessions); default: the folder
+                    above "sessions" in the log's path
+  --json            one JSON document instead of text
+  -h, --help        this text
+
+Exit codes: 0 erased; 1 refused (not a removal in effect, already erased, the new log did not
+verify; nothing changed); 2 bad usage or an unreadable log.
+`
+
+const OPTIONS = { ...COMMON_OPTIONS, tombstone: { type: 'string' }, home: { type: 'string' } } as const
+
+/** Every stored session log under a sessions root. */
+async function logsUnder(dir: string): Promise<string[]> {
+  const found: string[] = []
+  for (const entry of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) found.push(...(await logsUnder(path)))
+    else if (entry.name === 'session.jsonl' || entry.name === 'session.jsonl.zstd') found.push(path)
+  }
+  return found
+}
+
+async function run(argv: readonly string[], invocation: string): Promise<number> {
+  const { values, positionals } = parseCli(argv, OPTIONS)
+  if (values.help === true) {
+    await out(usage(invocation))
+    return EXIT.ok
+  }
+  if (positionals.length !== 1) throw new UsageError(`expected one session folder or log file, got ${positionals.length}`)
+  if (values.tombstone === undefined || !/^\d+$/.test(values.tombstone)) throw new UsageError(`--tombstone must be a seq (a non-negative integer), got ${JSON.stringify(values.tombstone ?? null)}`)
+  const tombstoneSeq = Number(values.tombstone)
+
+  let logPath = resolve(positionals[0]!)
+  if (!/session\.jsonl(\.zstd)?$/.test(basename(logPath))) {
+    const names = (await readdir(logPath).catch(() => [])).filter((n) => n === 'session.jsonl' || n === 'session.jsonl.zstd')
+    if (names.length !== 1) throw new UsageError(`no session log (session.jsonl.zstd or session.jsonl) in ${logPath}`)
+    logPath = join(logPath, names[0]!)
+  }
+  const compression = logPath.endsWith('.zstd') ? 'zstd' : 'none'
+  const { decodeLogBytes } = await import('../../src/host/jsonl-log-file')
+  const { eraseLogFile } = await import('../../src/host/erase-log')
+  const { deleteSideFiles } = await import('../../src/host/erase-session')
+  const { dshJsonlReader } = await import('../support/dsh-reader')
+  let id: string
+  try {
+    const text = decodeLogBytes(await readFile(logPath), compression)
+    id = String(JSON.parse(text.slice(0, text.indexOf('\n'))).id)
+  } catch (error) {
+    throw new UsageError(`cannot read the session log ${logPath}: ${(error as Error).message}`)
+  }
+  const reader = await dshJsonlReader(compression)
+  const at = new Date().toISOString()
+  const done = await eraseLogFile(reader, logPath, id, tombstoneSeq, { at })
+  if (!done.ok) {
+    const why = done.code === 'ERASE_NOT_VERIFIED' ? `the erased log did not verify: ${done.problem}` : done.code
+    if (values.json) await out(JSON.stringify({ ok: false, code: done.code, message: why }) + '\n')
+    else await out(`refused, nothing changed: ${why}\n`)
+    return EXIT.problem
+  }
+
+  const parts = logPath.split(sep)
+  const sessionsAt = parts.lastIndexOf('sessions')
+  const home = values.home !== undefined ? resolve(values.home) : sessionsAt > 0 ? parts.slice(0, sessionsAt).join(sep) : undefined
+  const others: string[] = []
+  if (home !== undefined) {
+    for (const path of await logsUnder(join(home, 'sessions'))) {
+      if (path === logPath || dirname(path) === dirname(logPath)) continue
+      try {
+        others.push(decodeLogBytes(await readFile(path), path.endsWith('.zstd') ? 'zstd' : 'none'))
+      } catch {
+        continue
+      }
+    }
+  }
+  const side = await deleteSideFiles(done.value, others, home === undefined ? undefined : join(home, 'attachments', 'v1'))
+  const value = { ok: true, sessionId: id, tombstoneSeq, erasedAt: at, messageSeqs: done.value.messageSeqs, rewrittenEvents: done.value.carriers.size, ...side }
+  if (values.json) {
+    await out(JSON.stringify(value) + '\n')
+    return EXIT.ok
+  }
+  const lines = [
+    `erased removal ${tombstoneSeq} of session ${id}: ${done.value.messageSeqs.length} message(s), ${done.value.carriers.size} event(s) rewritten`,
+    ...side.deletedImages.map((image) => `deleted image ${image}`),
+    ...side.deletedFiles.map((file) => `deleted file ${file}`),
+    ...side.kept.map((kept) => `kept ${kept.name} (${kept.reason === 'referenced' ? 'another session references it' : kept.reason === 'absent' ? 'not there' : 'no DSH home given'})`),
+  ]
+  await out(lines.join('\n') + '\n')
+  return EXIT.ok
+}
+
+/** `erase-session`, the `erase` subcommand. */
+export const eraseCommand: LogCommand = { name: 'erase', script: 'erase-session', summary: 'erase one removal of a stored session for good (host stopped)', usage, run }

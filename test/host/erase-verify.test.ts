@@ -1,0 +1,66 @@
+/**
+ * Logs that do not verify (`src/host/erase-verify.ts`, `src/host/erase-log.ts`): the check of an
+ * erased log against the old one names the first difference of each kind, on events a real rc.8
+ * Session wrote; and an erase of a stored log with a torn tail (a kill inside DSH's own append) is
+ * refused with `ERASE_NOT_VERIFIED`, the file unchanged.
+ */
+import assert from 'node:assert/strict'
+import { after, describe, it } from 'node:test'
+import { appendFileSync, readdirSync, readFileSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { Session, SessionId, type SessionEvent } from '@deepseek-ai/dsh-session'
+import { JsonlSessionPersistence } from '@deepseek-ai/dsh-session-persistence-jsonl'
+import { conversationLog } from '../support/conversation'
+import { node, Roots, sessionFile } from './helpers'
+import { verifyErasedLog } from '../../src/host/erase-verify'
+import { eraseLogFile } from '../../src/host/erase-log'
+import type { JsonlReader } from '../../src/host/jsonl-log-file'
+
+describe('an erased log that does not verify', () => {
+  const roots = new Roots()
+  after(() => roots.dispose())
+
+  it('names the first difference: length, envelope, an event the erase did not rewrite, the surface, the derived messages', () => {
+    const session = Session.create(SessionId('s-verify'), conversationLog([
+      { prompt: 'first prompt', steps: [{ text: 'one' }] },
+      { prompt: 'second prompt', steps: [{ text: 'two' }] },
+    ]))
+    const before = JSON.parse(JSON.stringify(session.events)) as SessionEvent[]
+    const prompt = node(session, 'user/message', 'first prompt')
+    const copy = (): any[] => JSON.parse(JSON.stringify(before))
+    assert.equal(verifyErasedLog('s-verify', before, copy(), new Set()), null, 'the same log verifies')
+
+    assert.equal(verifyErasedLog('s-verify', before, copy().slice(0, -1), new Set()), `the new log holds ${before.length - 1} events, the old one ${before.length}`)
+    const moved = copy()
+    moved[3].time += 1
+    assert.equal(verifyErasedLog('s-verify', before, moved, new Set([3])), 'event 3 differs in time')
+    const touched = copy()
+    touched[prompt].data.content[0].text = 'changed'
+    assert.equal(verifyErasedLog('s-verify', before, touched, new Set()), `event ${prompt} differs, and the erase did not rewrite it`)
+    // A rewritten message still on the surface changes what the session derives.
+    assert.equal(verifyErasedLog('s-verify', before, touched, new Set([prompt])), 'the new log derives other messages')
+    const off = copy()
+    off[prompt].surfaceOp = undefined
+    delete off[prompt].surfaceOp
+    assert.equal(verifyErasedLog('s-verify', before, off, new Set([prompt])), `event ${prompt} differs in surfaceOp`)
+  })
+
+  it('refuses to erase a stored log with a torn tail, the file unchanged', async () => {
+    const root = roots.root()
+    const app = await roots.boot(root)
+    const agent = await app.createAgent({ seed: conversationLog([{ prompt: 'CANARY torn', steps: [{ text: 'one' }] }]) })
+    const reply = await app.post({ sessionId: agent.id, action: 'delete', seq: node(agent.session as Session, 'user/message', 'CANARY torn') })
+    assert.equal(reply.status, 200, reply.text)
+    await roots.shut(app)
+    const log = sessionFile(root, agent.id)
+    appendFileSync(log, Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x00]))
+    const bytes = readFileSync(log)
+    const reader = Object.create(JsonlSessionPersistence.prototype, { compression: { value: 'zstd' }, assertStoredIdentity: { value: async () => {} } }) as JsonlReader
+    const done = await eraseLogFile(reader, log, agent.id, reply.json.value.tombstoneSeq, { at: '2026-12-01T00:00:00.000Z' })
+    assert.equal(done.ok, false)
+    assert.equal((done as { code: string }).code, 'ERASE_NOT_VERIFIED')
+    assert.equal((done as { problem: string }).problem, 'the stored log cannot be read whole: the log has a torn tail')
+    assert.ok(readFileSync(log).equals(bytes), 'the log is unchanged')
+    assert.deepEqual(readdirSync(dirname(log)), ['session.jsonl.zstd'], 'no new file is left beside it')
+  })
+})
