@@ -293,6 +293,12 @@ var EXCLUDED_ATTR = {
   /** The row's "Not sent to the model" label. */
   badge: "data-message-recall-excluded-badge"
 };
+var FOLDED_ATTR = {
+  /** On a row whose message a compaction folded into its summary. */
+  row: "data-message-recall-folded",
+  /** The row's "Summarized" label. */
+  badge: "data-message-recall-folded-badge"
+};
 
 // src/client/text/locales.ts
 var LOCALE_NS = "dsh-message-recall";
@@ -341,6 +347,7 @@ var zh = {
   "armed.excludeLabel.one": "再点一次，从模型上下文中排除 {count} 条消息",
   "armed.excludeLabel.other": "再点一次，从模型上下文中排除 {count} 条消息",
   "excluded.badge": "不发送给模型",
+  "folded.badge": "已压缩进摘要：模型读到的是压缩摘要，不是这条消息",
   "action.restore": "恢复",
   "label.restore": "把这条消息放回原处，模型会重新看到它",
   "action.openCopy": "打开副本",
@@ -430,6 +437,7 @@ var en = {
   "armed.excludeLabel.one": "Click again to exclude {count} message from the model's context",
   "armed.excludeLabel.other": "Click again to exclude {count} messages from the model's context",
   "excluded.badge": "Not sent to the model",
+  "folded.badge": "Summarized: the model reads the compaction summary, not this message",
   "action.restore": "Restore",
   "label.restore": "Put this message back in place; the model sees it again",
   "action.openCopy": "Open a copy",
@@ -503,6 +511,7 @@ function clusterTexts(t) {
     stepLabel: step,
     busy: t("busy"),
     excluded: t("excluded.badge"),
+    folded: t("folded.badge"),
     sizer
   };
 }
@@ -547,20 +556,20 @@ function applyIdle(button, action, isStepRow, texts) {
   button.setAttribute("aria-label", label);
   button.setAttribute("title", label);
 }
-function markExcluded(row, label) {
+function markRow(row, marks, label) {
   let badge = null;
   for (let child = row.firstElementChild; child !== null; child = child.nextElementSibling) {
-    if (child.hasAttribute(EXCLUDED_ATTR.badge)) badge = child;
+    if (child.hasAttribute(marks.badge)) badge = child;
   }
   if (label === null) {
     badge?.remove();
-    if (row.hasAttribute(EXCLUDED_ATTR.row)) row.removeAttribute(EXCLUDED_ATTR.row);
+    if (row.hasAttribute(marks.row)) row.removeAttribute(marks.row);
     return;
   }
-  if (!row.hasAttribute(EXCLUDED_ATTR.row)) row.setAttribute(EXCLUDED_ATTR.row, "");
+  if (!row.hasAttribute(marks.row)) row.setAttribute(marks.row, "");
   if (badge === null) {
     badge = row.ownerDocument.createElement("span");
-    badge.setAttribute(EXCLUDED_ATTR.badge, "");
+    badge.setAttribute(marks.badge, "");
     row.appendChild(badge);
   }
   if (badge.textContent !== label) badge.textContent = label;
@@ -576,7 +585,8 @@ function decorateRow(row, decoration, factory, t, texts, fresh) {
     if (decoration.hidden) row.setAttribute(ATTR.hidden, "");
     else row.removeAttribute(ATTR.hidden);
   }
-  markExcluded(row, decoration.excluded ? texts.excluded : null);
+  markRow(row, EXCLUDED_ATTR, decoration.excluded ? texts.excluded : null);
+  markRow(row, FOLDED_ATTR, decoration.folded === true ? texts.folded : null);
   let cluster = clusterOf(row);
   if (decoration.actions.length === 0) {
     cluster?.remove();
@@ -638,10 +648,11 @@ function undecorateRow(row) {
   clusterOf(row)?.remove();
   row.removeAttribute(ATTR.row);
   row.removeAttribute(ATTR.hidden);
-  markExcluded(row, null);
+  markRow(row, EXCLUDED_ATTR, null);
+  markRow(row, FOLDED_ATTR, null);
 }
 function undecorateAll(root) {
-  for (const row of root.querySelectorAll(`[${ATTR.row}],[${ATTR.hidden}],[${EXCLUDED_ATTR.row}]`)) undecorateRow(row);
+  for (const row of root.querySelectorAll(`[${ATTR.row}],[${ATTR.hidden}],[${EXCLUDED_ATTR.row}],[${FOLDED_ATTR.row}]`)) undecorateRow(row);
   for (const cluster of root.querySelectorAll(`[${ATTR.actions}]`)) cluster.remove();
 }
 
@@ -1936,16 +1947,20 @@ function scrollContainer(flow) {
 }
 
 // src/client/rows/row-offers.ts
+var FOLDED_ACTIONS = Object.freeze([]);
 var RESTORE_OR_COPY = Object.freeze([...actionsOfferedOn("excluded"), "openCopy"]);
 var COPY_ONLY = Object.freeze(["openCopy"]);
 var memo = /* @__PURE__ */ new WeakMap();
 function offerOf(anchor, hidden) {
   const acting = hidden.actingSeqs.get(anchor.key);
   const excluded = hidden.excludedKeys.has(anchor.key);
-  if (acting === void 0 && !excluded) return anchor;
+  const folded = !excluded && anchor.seq !== null && anchor.actions.length > 0 && hidden.fateOf(anchor.seq).state === "folded";
+  if (acting === void 0 && !excluded && !folded) return anchor;
   const known = memo.get(anchor);
   if (known !== void 0 && known.hidden === hidden) return known.offer;
-  const offer = Object.freeze(excluded ? excludedOffer(anchor, hidden) : { key: anchor.key, seq: acting, actions: anchor.actions });
+  const offer = Object.freeze(
+    excluded ? excludedOffer(anchor, hidden) : folded ? { key: anchor.key, seq: acting ?? anchor.seq, actions: FOLDED_ACTIONS, folded: true } : { key: anchor.key, seq: acting, actions: anchor.actions }
+  );
   memo.set(anchor, { hidden, offer });
   return offer;
 }
@@ -2095,6 +2110,7 @@ var RowSync = class {
         const cluster = decorateRow(row, {
           hidden: isHidden,
           excluded: offer.excluded === true,
+          folded: offer.folded === true,
           actions,
           isStepRow: anchor.isStepRow,
           armed,
@@ -2825,7 +2841,7 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
 }
 
 // src/client/build-stamp.ts
-var BUILD_STAMP = true ? "0.1.0+815861d627" : "dev";
+var BUILD_STAMP = true ? "0.1.0+b713f6df43" : "dev";
 
 // src/client/notices/notice-styles.ts
 var NOTICE_STYLE_TEXT = `
@@ -2904,6 +2920,10 @@ color:var(--dsw-alias-label-secondary,#444);cursor:pointer;white-space:nowrap;di
 [${ATTR.error}]{font-size:12px;line-height:18px;padding:0 6px;max-width:320px;color:var(--dsw-alias-state-error-primary,#d93025)}
 [${EXCLUDED_ATTR.row}]>[data-slot]>*{opacity:.45}
 [${EXCLUDED_ATTR.badge}]{display:inline-block;margin:2px 0 0;padding:0 8px;border-radius:9px;font-size:12px;line-height:18px;
+color:var(--dsw-alias-label-secondary,#555);background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.06))}
+[${FOLDED_ATTR.badge}]{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+[${FOLDED_ATTR.row}]:hover>[${FOLDED_ATTR.badge}],[${FOLDED_ATTR.row}]:focus-within>[${FOLDED_ATTR.badge}]{position:static;width:auto;height:auto;overflow:visible;clip:auto;
+display:inline-block;margin:2px 0 0;padding:0 8px;border-radius:9px;font-size:12px;line-height:18px;white-space:normal;
 color:var(--dsw-alias-label-secondary,#555);background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.06))}
 `;
 
