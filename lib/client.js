@@ -148,6 +148,7 @@ var ERROR_CODES = [
   "NOT_RESTORABLE",
   "STALE_VIEW",
   "AGENT_BUSY",
+  "SUMMARY_FAILED",
   "PERSIST_FAILED",
   "INTERNAL"
 ];
@@ -387,6 +388,7 @@ var zh = {
   "error.NOT_DELETABLE": "这条消息不能删除",
   "error.SPAN_NOT_CONTIGUOUS": "这一步中间夹着其他内容，无法整体删除",
   "error.SESSION_NOT_LIVE": "主机上没有加载这个会话",
+  "error.SUMMARY_FAILED": "摘要没能重写，什么都没有改变",
   "error.PERSIST_FAILED": "改动没能保存到磁盘",
   "error.FORBIDDEN": "主机拒绝了这个请求",
   "error.NETWORK": "连不上主机",
@@ -477,6 +479,7 @@ var en = {
   "error.NOT_DELETABLE": "This message cannot be deleted.",
   "error.SPAN_NOT_CONTIGUOUS": "Other content sits inside this step, so it cannot be removed as a whole.",
   "error.SESSION_NOT_LIVE": "This session is not loaded on the host.",
+  "error.SUMMARY_FAILED": "The summary could not be rewritten; nothing changed.",
   "error.PERSIST_FAILED": "The change could not be saved to disk.",
   "error.FORBIDDEN": "The host refused the request.",
   "error.NETWORK": "Could not reach the host.",
@@ -1292,6 +1295,29 @@ function notRestorableReason(kinds) {
   return kinds[0] === "user" ? null : "not-a-prompt";
 }
 
+// src/shared/summary-rewrite.ts
+var CHECKPOINT_PLUGIN = "compact";
+function isCheckpointEvent(event) {
+  if (event.type !== "user/message" || readReplaceOp(event.surfaceOp) === null || !isRecord(event.data)) return false;
+  const source = event.data.source;
+  return isRecord(source) && source.kind === "plugin" && source.plugin === CHECKPOINT_PLUGIN;
+}
+function readRewriteCheckpoint(event) {
+  if (!isCheckpointEvent(event)) return null;
+  const source = event.data.source;
+  const record = source.messageRecall;
+  if (!isRecord(record) || !Array.isArray(record.removals) || typeof source.compactionId !== "string") return null;
+  const removals = [];
+  for (const entry of record.removals) {
+    if (!isRecord(entry) || !isTombstoneAction(entry.action) || !Array.isArray(entry.seqs) || !entry.seqs.every(isSeq)) return null;
+    removals.push({ action: entry.action, seqs: [...entry.seqs] });
+  }
+  return { seq: event.seq, compactionId: source.compactionId, removals };
+}
+function removalOf(record, seq) {
+  return record.removals.find((r) => r.seqs.includes(seq));
+}
+
 // src/shared/fate.ts
 var SURFACE_TYPES2 = new Set(SURFACE_EVENT_TYPES);
 function takesOver(action, state) {
@@ -1350,7 +1376,7 @@ var Fates = class {
       } else {
         const range = readReplaceOp(event.surfaceOp);
         const copy = range.start === range.end && cited.length === 1 && cited[0] === range.start;
-        this.steps.set(event.seq, { kind: copy ? "copy" : "fold" });
+        this.steps.set(event.seq, copy ? { kind: "copy" } : { kind: "fold", rewrite: readRewriteCheckpoint(event) });
       }
     }
     this.tombstones = tombstones;
@@ -1419,12 +1445,44 @@ var Fates = class {
         message = by;
         continue;
       }
-      if (state === "current") state = "folded";
+      if (state === "current") {
+        state = "folded";
+        const rewrite = this.rewriteOn(by);
+        const removal = rewrite === null ? void 0 : removalOf(rewrite, message);
+        if (removal !== void 0) {
+          const fate2 = { state: ACTIONS[removal.action].effect === "excluded" ? "excluded" : "removed", tombstoneSeq: rewrite.seq, actingSeq: message, rewrite: true };
+          this.memo.set(seq, fate2);
+          return fate2;
+        }
+      }
       break;
     }
     const fate = { state, tombstoneSeq, actingSeq: message };
     this.memo.set(seq, fate);
     return fate;
+  }
+  /**
+   * The last summary rewrite on a checkpoint's chain: the checkpoint itself and the compactions
+   * that folded it in turn.
+   * @param checkpointSeq - the replacement that folded a message.
+   * @returns the last rewrite record, or `null` when no rewrite of this plugin is on the chain.
+   */
+  rewriteOn(checkpointSeq) {
+    const own = this.steps.get(checkpointSeq);
+    let last = own?.kind === "fold" ? own.rewrite : null;
+    for (const { step } of this.chain(checkpointSeq)) if (step.kind === "fold" && step.rewrite !== null) last = step.rewrite;
+    return last;
+  }
+  /**
+   * The checkpoint on the surface that stands for a folded message now: the end of the chain of
+   * replacements from the one that folded it.
+   * @param seq - a message's seq.
+   * @returns the seq of the last replacement on the chain, or `null` when nothing shadows the message.
+   */
+  standingFor(seq) {
+    let last = null;
+    for (const { by } of this.chain(seq)) last = by;
+    return last;
   }
   /**
    * Whether a tombstone is still in effect (see the module rules).
@@ -2841,7 +2899,7 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
 }
 
 // src/client/build-stamp.ts
-var BUILD_STAMP = true ? "0.1.0+b713f6df43" : "dev";
+var BUILD_STAMP = true ? "0.1.0+cb71fbb7a7" : "dev";
 
 // src/client/notices/notice-styles.ts
 var NOTICE_STYLE_TEXT = `

@@ -431,6 +431,37 @@ function contentOf(event) {
   return Array.isArray(content) ? content : [];
 }
 
+// src/shared/summary-rewrite.ts
+var CHECKPOINT_PLUGIN = "compact";
+function rewriteCheckpointSource(compactionId, record) {
+  return {
+    kind: "plugin",
+    plugin: CHECKPOINT_PLUGIN,
+    compactionId,
+    messageRecall: { removals: record.removals.map((r) => ({ action: r.action, seqs: [...r.seqs] })) }
+  };
+}
+function isCheckpointEvent(event) {
+  if (event.type !== "user/message" || readReplaceOp(event.surfaceOp) === null || !isRecord(event.data)) return false;
+  const source = event.data.source;
+  return isRecord(source) && source.kind === "plugin" && source.plugin === CHECKPOINT_PLUGIN;
+}
+function readRewriteCheckpoint(event) {
+  if (!isCheckpointEvent(event)) return null;
+  const source = event.data.source;
+  const record = source.messageRecall;
+  if (!isRecord(record) || !Array.isArray(record.removals) || typeof source.compactionId !== "string") return null;
+  const removals = [];
+  for (const entry of record.removals) {
+    if (!isRecord(entry) || !isTombstoneAction(entry.action) || !Array.isArray(entry.seqs) || !entry.seqs.every(isSeq)) return null;
+    removals.push({ action: entry.action, seqs: [...entry.seqs] });
+  }
+  return { seq: event.seq, compactionId: source.compactionId, removals };
+}
+function removalOf(record, seq) {
+  return record.removals.find((r) => r.seqs.includes(seq));
+}
+
 // src/shared/fate.ts
 var SURFACE_TYPES = new Set(SURFACE_EVENT_TYPES);
 function takesOver(action, state) {
@@ -482,7 +513,7 @@ var Fates = class {
       } else {
         const range = readReplaceOp(event.surfaceOp);
         const copy = range.start === range.end && cited.length === 1 && cited[0] === range.start;
-        this.steps.set(event.seq, { kind: copy ? "copy" : "fold" });
+        this.steps.set(event.seq, copy ? { kind: "copy" } : { kind: "fold", rewrite: readRewriteCheckpoint(event) });
       }
     }
     this.tombstones = tombstones;
@@ -551,12 +582,44 @@ var Fates = class {
         message = by;
         continue;
       }
-      if (state === "current") state = "folded";
+      if (state === "current") {
+        state = "folded";
+        const rewrite = this.rewriteOn(by);
+        const removal = rewrite === null ? void 0 : removalOf(rewrite, message);
+        if (removal !== void 0) {
+          const fate2 = { state: ACTIONS[removal.action].effect === "excluded" ? "excluded" : "removed", tombstoneSeq: rewrite.seq, actingSeq: message, rewrite: true };
+          this.memo.set(seq, fate2);
+          return fate2;
+        }
+      }
       break;
     }
     const fate = { state, tombstoneSeq, actingSeq: message };
     this.memo.set(seq, fate);
     return fate;
+  }
+  /**
+   * The last summary rewrite on a checkpoint's chain: the checkpoint itself and the compactions
+   * that folded it in turn.
+   * @param checkpointSeq - the replacement that folded a message.
+   * @returns the last rewrite record, or `null` when no rewrite of this plugin is on the chain.
+   */
+  rewriteOn(checkpointSeq) {
+    const own = this.steps.get(checkpointSeq);
+    let last = own?.kind === "fold" ? own.rewrite : null;
+    for (const { step } of this.chain(checkpointSeq)) if (step.kind === "fold" && step.rewrite !== null) last = step.rewrite;
+    return last;
+  }
+  /**
+   * The checkpoint on the surface that stands for a folded message now: the end of the chain of
+   * replacements from the one that folded it.
+   * @param seq - a message's seq.
+   * @returns the seq of the last replacement on the chain, or `null` when nothing shadows the message.
+   */
+  standingFor(seq) {
+    let last = null;
+    for (const { by } of this.chain(seq)) last = by;
+    return last;
   }
   /**
    * Whether a tombstone is still in effect (see the module rules).
@@ -2066,6 +2129,8 @@ function describeRefusal(refusal) {
       return `message-recall: session "${refusal.sessionId}" is busy: ${refusal.detail}`;
     case "SESSION_NOT_LIVE":
       return `message-recall: no live session "${refusal.sessionId}"`;
+    case "SUMMARY_FAILED":
+      return `message-recall: the summary of session "${refusal.sessionId}" was not rewritten (${refusal.reason}): ${refusal.detail}`;
     case "NOT_RESTORABLE":
       return describeRestoreRefusal(refusal);
     default:
@@ -2891,8 +2956,225 @@ function writeTombstone(session, view, intent, tombstoneText, effects, relookup 
   return { ok: true, value, event };
 }
 
+// src/host/summary-rewrite.ts
+import { randomUUID as randomUUID2 } from "node:crypto";
+import { createUserMessage as createUserMessage2 } from "@deepseek-ai/dsh-llm";
+import { deriveEventMessage as deriveEventMessage2 } from "@deepseek-ai/dsh-session";
+
+// src/host/folded-plan.ts
+function originalsOf(checkpointSeq, lookup) {
+  const seqs = [];
+  const removals = [];
+  const visit = (seq, depth, underRewrite) => {
+    const event = lookup(seq);
+    if (event === void 0) return;
+    if (depth > 0 && !isCheckpointEvent(event)) {
+      seqs.push(seq);
+      return;
+    }
+    const record = underRewrite ? null : readRewriteCheckpoint(event);
+    if (record !== null) removals.push(...record.removals);
+    for (const cited of event.sourceEventSeqs ?? []) {
+      const source = lookup(cited);
+      if (source === void 0 || source.type.startsWith("compaction/")) continue;
+      visit(cited, depth + 1, underRewrite || record !== null);
+    }
+  };
+  visit(checkpointSeq, 0, false);
+  return { seqs, removals };
+}
+function planFoldedRemoval(input) {
+  const { lookup, fates, seq, action } = input;
+  const spec = ACTIONS[action];
+  if (spec.plans === "onward") return null;
+  const fate = fates.fateOf(seq);
+  if (fate.state !== "folded") return null;
+  const target = fate.actingSeq;
+  const standing = fates.standingFor(target);
+  const checkpoint = standing === null ? void 0 : lookup(standing);
+  if (standing === null || checkpoint === void 0 || !isCheckpointEvent(checkpoint) || !input.nodes.includes(standing)) {
+    return { ok: false, refusal: { code: "TARGET_NOT_FOUND", target: { seq }, reason: "not-on-surface", matchingSeqs: [] } };
+  }
+  const event = lookup(target);
+  const kind = classifyNode(event);
+  if (spec.targets === "prompt" && kind !== "user") return { ok: false, refusal: { code: "NOT_A_USER_MESSAGE", seq, nodeKind: kind } };
+  if (kind === "context" || kind === "tombstone" || kind === "checkpoint" || kind === "replacement") {
+    return { ok: false, refusal: { code: "NOT_DELETABLE", seq, nodeKind: kind } };
+  }
+  const { seqs: originals, removals: earlier } = originalsOf(standing, lookup);
+  const gone = new Set(earlier.flatMap((r) => r.seqs));
+  const takes = widen(target, kind, originals, lookup).filter((s) => !gone.has(s));
+  if (takes.length === 0) return { ok: false, refusal: { code: "TARGET_NOT_FOUND", target: { seq }, reason: "not-on-surface", matchingSeqs: [] } };
+  for (const s of takes) gone.add(s);
+  return {
+    ok: true,
+    plan: {
+      action,
+      checkpointSeq: standing,
+      removedSeqs: takes,
+      originalSeqs: originals,
+      keptSeqs: originals.filter((s) => !gone.has(s)),
+      removals: [...earlier, { action, seqs: takes }]
+    }
+  };
+}
+function widen(target, kind, originals, lookup) {
+  if (kind === "user" || kind === "reference") {
+    const next = lookup(target + 1);
+    const snapshot = kind === "user" && next !== void 0 && originals.includes(target + 1) && classifyNode(next) === "reference";
+    return snapshot ? [target, target + 1] : [target];
+  }
+  const key = stepOf(lookup(target));
+  if (key === null) return [target];
+  return originals.filter((s) => {
+    const e = lookup(s);
+    return e !== void 0 && isStepMember(e, key);
+  }).sort((a, b) => a - b);
+}
+
+// src/host/summary-rewrite.ts
+var CHECKPOINT_PREAMBLE = "This is an automatically generated checkpoint condensing an earlier span of the conversation to free up context. Treat the captured context as established background and build on it without restating it. Continue the task directly from the messages that follow, without acknowledging this checkpoint.";
+var SUMMARY_OPEN_TAG = "<compacted-summary>";
+var SUMMARY_CLOSE_TAG = "</compacted-summary>";
+function frameSummary(summary) {
+  return [{ type: "text", text: `${CHECKPOINT_PREAMBLE}
+
+${SUMMARY_OPEN_TAG}` }, ...summary.map((b) => ({ type: "text", text: b.text })), { type: "text", text: SUMMARY_CLOSE_TAG }];
+}
+function planFoldedOnView(view, intent) {
+  const log = [];
+  for (let seq = 0; seq < view.nextSeq; seq++) {
+    const event = view.lookup(seq);
+    if (event !== void 0 && event.surfaceOp !== void 0 && event.surfaceOp !== "append") log.push(event);
+  }
+  const planned = planFoldedRemoval({ nodes: view.nodes, lookup: view.lookup, fates: readFates(log), action: intent.action, seq: intent.seq });
+  if (planned === null) return null;
+  if (!planned.ok) return planned;
+  const stale = checkExpectation(view, intent.expect);
+  return stale === null ? { ok: true, value: planned.plan } : { ok: false, refusal: stale };
+}
+function summarizationInput(session, plan, lookup) {
+  const header = session.requestHeader();
+  const messages = [];
+  for (const seq of plan.keptSeqs) {
+    const event = lookup(seq);
+    const message = event === void 0 ? null : deriveEventMessage2(event);
+    if (message !== null) messages.push(message);
+  }
+  return { ...header?.system === void 0 ? {} : { system: header.system }, ...header?.tools === void 0 ? {} : { tools: header.tools }, messages };
+}
+async function rewriteSummary(services, intent, signal) {
+  const id = intent.sessionId;
+  const queued = await services.queue.run(intent.sessionId, async () => {
+    const agent = services.agents.get(id);
+    if (agent === void 0) return { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId: intent.sessionId } };
+    const summarizer = services.summarizer();
+    if (summarizer === void 0) return { ok: false, refusal: { code: "SUMMARY_FAILED", sessionId: intent.sessionId, reason: "no-engine", detail: "no compaction engine is loaded (the compaction service)" } };
+    let running;
+    try {
+      running = agent.runMaintenance((agentSignal) => runRewrite(services, agent, summarizer, intent, signal === void 0 ? agentSignal : AbortSignal.any([agentSignal, signal])));
+    } catch (error) {
+      return { ok: false, refusal: { code: "AGENT_BUSY", sessionId: intent.sessionId, detail: errorText(error) } };
+    }
+    return running;
+  });
+  if (queued.ok) return queued.value;
+  return { ok: false, refusal: { code: "AGENT_BUSY", sessionId: intent.sessionId, detail: `${queued.ahead} earlier message-recall write${queued.ahead === 1 ? "" : "s"} to this session did not finish within ${services.queue.waitMs} ms` } };
+}
+async function runRewrite(services, agent, summarizer, intent, signal) {
+  const session = agent.session;
+  const lookup = (seq) => services.index.lookup(session)(seq);
+  const view = viewOfSession(session, services.index.lookup(session), "agent");
+  const planned = planFoldedOnView(view, intent);
+  if (planned === null) return { ok: false, refusal: { code: "TARGET_NOT_FOUND", target: { seq: intent.seq }, reason: "not-on-surface", matchingSeqs: [] } };
+  if (!planned.ok) return planned;
+  const plan = planned.value;
+  const fail3 = (reason, detail) => ({ ok: false, refusal: { code: "SUMMARY_FAILED", sessionId: intent.sessionId, reason, detail } });
+  let result;
+  try {
+    signal.throwIfAborted();
+    result = await summarizer.summarize(summarizationInput(session, plan, lookup), agent, signal);
+  } catch (error) {
+    return signal.aborted ? fail3("cancelled", "the summary rewrite was cancelled; nothing was written") : fail3("model", errorText(error));
+  }
+  if (signal.aborted) return fail3("cancelled", "the summary rewrite was cancelled; nothing was written");
+  const again = planFoldedOnView(viewOfSession(session, services.index.lookup(session), "agent"), { action: intent.action, seq: intent.seq });
+  if (again === null || !again.ok || again.value.checkpointSeq !== plan.checkpointSeq || again.value.keptSeqs.join() !== plan.keptSeqs.join()) {
+    return fail3("changed", "the compacted history changed while the summary was written; nothing was written");
+  }
+  const written = appendRewrite(session, plan, result, services.meter(), lookup);
+  const target = lookup(intent.seq);
+  const recalled = intent.action === "recall" && target !== void 0 ? { content: contentOf(target), text: plainText(contentOf(target)) } : void 0;
+  const value = {
+    action: intent.action,
+    tombstoneSeq: written.checkpointSeq,
+    range: { start: plan.checkpointSeq, end: plan.checkpointSeq },
+    shadowedSeqs: [plan.checkpointSeq],
+    nodeKinds: ["checkpoint"],
+    replaceGeneration: session.surface.replaceGeneration,
+    removedSeqs: plan.removedSeqs,
+    summaryRewrite: { checkpointSeq: plan.checkpointSeq, compactionId: written.compactionId, startSeq: written.startSeq, endSeq: written.endSeq },
+    ...recalled ?? {}
+  };
+  const flushed = await flushWithRetry(() => services.sessions.flush(session), services.flushRetry);
+  if (!flushed.ok) {
+    throw new MessageRecallError("PERSIST_FAILED", `message-recall: the summary rewrite (checkpoint seq ${written.checkpointSeq}) was appended to session "${intent.sessionId}" and is in effect, but it is not yet durable: the durability flush failed ${flushed.attempts} times: ${flushed.reason}`, {
+      cause: flushed.error,
+      details: { applied: true, value: { ...value, persisted: false }, ...recalled ?? {} }
+    });
+  }
+  return { ok: true, value: { ...value, persisted: flushed.persisted } };
+}
+function appendRewrite(session, plan, result, meter, lookup) {
+  const compactionId = randomUUID2();
+  const cp = plan.checkpointSeq;
+  const tokens = meter === void 0 ? 0 : meterPricer(meter, lookup)(cp);
+  const lifecycle = { compactionId, turn: null };
+  let startSeq;
+  try {
+    startSeq = session.append("compaction/start", lifecycle).seq;
+  } catch (error) {
+    throw new MessageRecallError("INTERNAL", `message-recall: the session refused the summary rewrite's compaction/start: ${errorText(error)}`, { cause: error });
+  }
+  try {
+    const summary = result.summary.map((b) => ({ type: "text", text: b.text }));
+    const summarySeq = session.append("compaction/summary", {
+      compactionId,
+      summary,
+      ...result.llmStreamCall === true ? { rawOutput: result.rawOutput, llmStreamCall: true } : {},
+      shadowedRange: { start: cp, end: cp },
+      shadowedSeqs: [cp],
+      shadowedTokenCount: tokens,
+      provider: result.provider ?? "dsh-message-recall",
+      model: result.model ?? "manual-edit",
+      ...result.maxTokens === void 0 ? {} : { maxTokens: result.maxTokens },
+      ...result.usage === void 0 ? {} : { usage: result.usage }
+    }).seq;
+    const message = createUserMessage2({ content: frameSummary(summary), source: rewriteCheckpointSource(compactionId, { removals: plan.removals }) });
+    const checkpointSeq = session.append("user/message", message, { surfaceOp: { op: "replace", start: cp, end: cp }, sourceEventSeqs: [startSeq, summarySeq, cp] }).seq;
+    const endSeq = session.append("compaction/end", lifecycle).seq;
+    return { compactionId, startSeq, summarySeq, checkpointSeq, endSeq };
+  } catch (error) {
+    try {
+      session.append("compaction/end", { ...lifecycle, error: { message: errorText(error) } });
+    } catch {
+    }
+    throw new MessageRecallError("INTERNAL", `message-recall: the session refused the summary rewrite of checkpoint seq ${cp}: ${errorText(error)}`, { cause: error });
+  }
+}
+
 // src/host/removal-service.ts
-async function removeMessages(services, intent) {
+function foldedPlan(view, intent) {
+  return "seq" in intent.target ? planFoldedOnView(view, { action: intent.action, seq: intent.target.seq, ...intent.expect === void 0 ? {} : { expect: intent.expect } }) : null;
+}
+async function removeMessages(services, intent, signal) {
+  if ("seq" in intent.target) {
+    const read = await services.access.read(intent.sessionId);
+    if (read.ok && foldedPlan(read.value, intent) !== null) {
+      const meter = () => services.effects?.().meter;
+      return rewriteSummary({ ...services, summarizer: services.summarizer ?? (() => void 0), meter }, { sessionId: intent.sessionId, action: intent.action, seq: intent.target.seq, ...intent.expect === void 0 ? {} : { expect: intent.expect } }, signal);
+    }
+  }
   return runSessionWrite(
     services,
     intent.sessionId,
@@ -2917,6 +3199,8 @@ async function previewRemoval(services, intent) {
   const read = await services.access.read(intent.sessionId);
   if (!read.ok) return read;
   const view = read.value;
+  const folded = foldedPlan(view, intent);
+  if (folded !== null) return folded.ok ? { ok: true, value: foldedPreview(view, intent, folded.value) } : folded;
   const planned = planRemovalOnView(view, intent);
   if (!planned.ok) return planned;
   const plan = planned.value;
@@ -2934,6 +3218,21 @@ async function previewRemoval(services, intent) {
       replaceGeneration: view.replaceGeneration,
       lastSeq: view.lastSeq
     }
+  };
+}
+function foldedPreview(view, intent, plan) {
+  const removed = plan.removedSeqs.map((seq) => contentOf(view.lookup(seq)));
+  const kept = plan.keptSeqs.map((seq) => contentOf(view.lookup(seq)));
+  return {
+    action: intent.action,
+    range: { start: plan.checkpointSeq, end: plan.checkpointSeq },
+    shadowedSeqs: [plan.checkpointSeq],
+    nodeKinds: ["checkpoint"],
+    removedCount: plan.removedSeqs.length,
+    estimatedTokens: estimateTokens(removed),
+    replaceGeneration: view.replaceGeneration,
+    lastSeq: view.lastSeq,
+    summaryRewrite: { checkpointSeq: plan.checkpointSeq, removedSeqs: plan.removedSeqs, inputMessages: plan.keptSeqs.length, estimatedInputTokens: estimateTokens(kept) }
   };
 }
 
@@ -2963,6 +3262,8 @@ function statusOf(code) {
       return 409;
     case "AGENT_BUSY":
       return 423;
+    case "SUMMARY_FAILED":
+      return 502;
     case "PERSIST_FAILED":
     case "INTERNAL":
       return 500;
@@ -3020,9 +3321,14 @@ function createRouteHandler(services, config) {
         case "flush":
           answer(res, await flushSession(services, request.sessionId));
           return;
-        default:
-          answer(res, await removeMessages({ ...services, tombstoneText: config.tombstoneText }, request));
+        default: {
+          const cancel = new AbortController();
+          res.once("close", () => {
+            if (!res.writableFinished) cancel.abort();
+          });
+          answer(res, await removeMessages({ ...services, tombstoneText: config.tombstoneText }, request, cancel.signal));
           return;
+        }
       }
     } catch (error) {
       const known = error instanceof MessageRecallError;
@@ -3063,8 +3369,8 @@ function installTelemetryFilter(ctx, lookup) {
 }
 
 // src/host/side-state.ts
-import { randomUUID as randomUUID2 } from "node:crypto";
-import { createUserMessage as createUserMessage2 } from "@deepseek-ai/dsh-llm";
+import { randomUUID as randomUUID3 } from "node:crypto";
+import { createUserMessage as createUserMessage3 } from "@deepseek-ai/dsh-llm";
 
 // src/shared/step-owner.ts
 function removedNodes(count, lookup) {
@@ -3227,7 +3533,7 @@ function goalRoundsToRemove(count, lookup, nodes, removed) {
 }
 
 // src/host/side-state.ts
-var DEFAULT_CLOCK = { now: () => Date.now(), newGoalId: () => `goal-${randomUUID2()}` };
+var DEFAULT_CLOCK = { now: () => Date.now(), newGoalId: () => `goal-${randomUUID3()}` };
 function followSideState(session, fromSeq, lookup, services) {
   const count = session.seq;
   if (count <= fromSeq) return [];
@@ -3259,7 +3565,7 @@ function followSideState(session, fromSeq, lookup, services) {
   for (const round of goalRoundsToRemove(count, lookup, session.surface.nodes, removed)) {
     try {
       priceReplace(session, services.effects, lookup, { start: round, end: round }, [round]);
-      const message = createUserMessage2({
+      const message = createUserMessage3({
         content: services.tombstoneText === "" ? [] : [{ type: "text", text: services.tombstoneText }],
         source: tombstoneSource(roundAction, [round])
       });
@@ -3770,6 +4076,7 @@ function apply(ctx, config) {
         effects: { meter: ctx.get("tokenMeter"), titleLimits: titleLimits(), warn }
       }),
       effects: () => ({ meter: ctx.get("tokenMeter"), titleLimits: titleLimits(), warn }),
+      summarizer: () => ctx.get("compaction"),
       fork: {
         titleLimits,
         workspaces: () => ctx.get("workspaceRegistry"),

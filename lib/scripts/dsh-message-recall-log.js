@@ -1,29 +1,29 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-OTGLN4SC.js";
+} from "./chunks/chunk-DD5WUE25.js";
 import {
   listCommand
-} from "./chunks/chunk-GJ5TNMMQ.js";
+} from "./chunks/chunk-GW2MU7MZ.js";
 import {
   readCommand
-} from "./chunks/chunk-ZG3POYBJ.js";
+} from "./chunks/chunk-G4GJS25I.js";
 import {
   scanCommand
-} from "./chunks/chunk-S4NYUBO3.js";
-import "./chunks/chunk-IMQP2LIP.js";
-import "./chunks/chunk-2M7L4GGX.js";
+} from "./chunks/chunk-4HXBMBUI.js";
+import "./chunks/chunk-HVP6NKSA.js";
+import "./chunks/chunk-G3ZD3XEC.js";
 import {
   verifyCommand
-} from "./chunks/chunk-EWNTY7P3.js";
-import "./chunks/chunk-IRH6FU2D.js";
+} from "./chunks/chunk-NDIOH3LN.js";
+import "./chunks/chunk-R4VPHYWV.js";
 import {
   EXIT,
   UsageError,
   out,
   runCommand,
   runMain
-} from "./chunks/chunk-MEBNWN5F.js";
+} from "./chunks/chunk-7ESGHU5V.js";
 
 // scripts/dsh-message-recall-log.ts
 var BIN = "dsh-message-recall-log";

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-OTGLN4SC.js";
-import "./chunks/chunk-IMQP2LIP.js";
+} from "./chunks/chunk-DD5WUE25.js";
+import "./chunks/chunk-HVP6NKSA.js";
 import {
   runCommand
-} from "./chunks/chunk-MEBNWN5F.js";
+} from "./chunks/chunk-7ESGHU5V.js";
 
 // scripts/explain-session.ts
 runCommand(explainCommand, "node lib/scripts/explain-session.js", process.argv.slice(2));

@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 import {
   listCommand
-} from "./chunks/chunk-GJ5TNMMQ.js";
-import "./chunks/chunk-2M7L4GGX.js";
-import "./chunks/chunk-IRH6FU2D.js";
+} from "./chunks/chunk-GW2MU7MZ.js";
+import "./chunks/chunk-G3ZD3XEC.js";
+import "./chunks/chunk-R4VPHYWV.js";
 import {
   runCommand
-} from "./chunks/chunk-MEBNWN5F.js";
+} from "./chunks/chunk-7ESGHU5V.js";
 
 // scripts/list-sessions.ts
 runCommand(listCommand, "node lib/scripts/list-sessions.js", process.argv.slice(2));

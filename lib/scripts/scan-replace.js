@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 import {
   scanCommand
-} from "./chunks/chunk-S4NYUBO3.js";
-import "./chunks/chunk-IMQP2LIP.js";
-import "./chunks/chunk-2M7L4GGX.js";
-import "./chunks/chunk-IRH6FU2D.js";
+} from "./chunks/chunk-4HXBMBUI.js";
+import "./chunks/chunk-HVP6NKSA.js";
+import "./chunks/chunk-G3ZD3XEC.js";
+import "./chunks/chunk-R4VPHYWV.js";
 import {
   runCommand
-} from "./chunks/chunk-MEBNWN5F.js";
+} from "./chunks/chunk-7ESGHU5V.js";
 
 // scripts/scan-replace.ts
 runCommand(scanCommand, "node lib/scripts/scan-replace.js", process.argv.slice(2));

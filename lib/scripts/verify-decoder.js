@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import {
   verifyCommand
-} from "./chunks/chunk-EWNTY7P3.js";
-import "./chunks/chunk-IRH6FU2D.js";
+} from "./chunks/chunk-NDIOH3LN.js";
+import "./chunks/chunk-R4VPHYWV.js";
 import {
   runCommand
-} from "./chunks/chunk-MEBNWN5F.js";
+} from "./chunks/chunk-7ESGHU5V.js";
 
 // scripts/verify-decoder.ts
 runCommand(verifyCommand, "node lib/scripts/verify-decoder.js", process.argv.slice(2));

@@ -27,6 +27,7 @@ import type { Context } from '@deepseek-ai/cordis'
 import type {} from '@deepseek-ai/dsh-agent'
 import type {} from '@deepseek-ai/dsh-host-webserver'
 import type {} from '@deepseek-ai/dsh-session'
+import type { CompactionSummarizer } from './summary-rewrite'
 import { Config, resolveConfig, type MessageRecallConfig } from './config'
 import { DiskSummaryCache } from './disk-summary-cache'
 import { SessionEventIndex } from './event-index'
@@ -108,6 +109,7 @@ export function apply(ctx: Context, config: Partial<MessageRecallConfig> | undef
         warn, tombstoneText: resolved.tombstoneText, effects: { meter: ctx.get('tokenMeter') as MessagePricer | undefined, titleLimits: titleLimits(), warn },
       }),
       effects: () => ({ meter: ctx.get('tokenMeter') as MessagePricer | undefined, titleLimits: titleLimits(), warn }),
+      summarizer: () => ctx.get('compaction') as CompactionSummarizer | undefined,
       fork: {
         titleLimits,
         workspaces: () => ctx.get('workspaceRegistry') as WorkspaceLookup | undefined,

@@ -34,6 +34,19 @@ export interface AgentBusyRefusal {
   readonly detail: string
 }
 
+/**
+ * A summary rewrite (removing messages a compaction folded, `summary-rewrite.ts`) wrote nothing:
+ * no compaction engine is loaded (`no-engine`), the model call failed or was refused (`model`),
+ * it was cancelled (`cancelled`), or the compacted history changed meanwhile (`changed`).
+ */
+export interface SummaryFailedRefusal {
+  readonly code: 'SUMMARY_FAILED'
+  readonly sessionId: string
+  readonly reason: 'no-engine' | 'model' | 'cancelled' | 'changed'
+  /** The cause in words (the model's error for `model`). */
+  readonly detail: string
+}
+
 /** No live session with that id in this process. */
 export interface SessionNotLiveRefusal {
   readonly code: 'SESSION_NOT_LIVE'
@@ -51,7 +64,7 @@ export interface BatchChangeRefusal {
 }
 
 /** Every refusal of a write or plan. */
-export type WriteRefusal = PlanRefusal | RestoreRefusal | StaleViewRefusal | AgentBusyRefusal | SessionNotLiveRefusal | BatchChangeRefusal
+export type WriteRefusal = PlanRefusal | RestoreRefusal | StaleViewRefusal | AgentBusyRefusal | SessionNotLiveRefusal | BatchChangeRefusal | SummaryFailedRefusal
 
 /** Outcome of a write, a plan or a read: its value, or a refusal value. */
 export type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly refusal: WriteRefusal }
@@ -97,6 +110,8 @@ export function describeRefusal(refusal: WriteRefusal): string {
       return `message-recall: session "${refusal.sessionId}" is busy: ${refusal.detail}`
     case 'SESSION_NOT_LIVE':
       return `message-recall: no live session "${refusal.sessionId}"`
+    case 'SUMMARY_FAILED':
+      return `message-recall: the summary of session "${refusal.sessionId}" was not rewritten (${refusal.reason}): ${refusal.detail}`
     case 'NOT_RESTORABLE':
       return describeRestoreRefusal(refusal)
     default:

@@ -71,6 +71,8 @@ export function statusOf(code: ErrorCode): number {
       return 409
     case 'AGENT_BUSY':
       return 423
+    case 'SUMMARY_FAILED':
+      return 502
     case 'PERSIST_FAILED':
     case 'INTERNAL':
       return 500
@@ -141,9 +143,13 @@ export function createRouteHandler(services: RouteServices, config: MessageRecal
         case 'flush':
           answer(res, await flushSession(services, request.sessionId))
           return
-        default:
-          answer(res, await removeMessages({ ...services, tombstoneText: config.tombstoneText }, request))
+        default: {
+          // A removal of folded messages waits for a model call: a client that goes away cancels it.
+          const cancel = new AbortController()
+          res.once('close', () => { if (!res.writableFinished) cancel.abort() })
+          answer(res, await removeMessages({ ...services, tombstoneText: config.tombstoneText }, request, cancel.signal))
           return
+        }
       }
     } catch (error) {
       const known = error instanceof MessageRecallError

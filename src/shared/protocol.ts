@@ -82,6 +82,7 @@ export const ERROR_CODES = [
   'NOT_RESTORABLE',
   'STALE_VIEW',
   'AGENT_BUSY',
+  'SUMMARY_FAILED',
   'PERSIST_FAILED',
   'INTERNAL',
 ] as const
@@ -174,6 +175,25 @@ export interface PlanValue {
   /** The view this plan was made against; send it back as `expect` (with `removedCount`) to write exactly this plan. */
   readonly replaceGeneration: number
   readonly lastSeq: number
+  /**
+   * Present when the target is a message a compaction folded: the write is a summary rewrite, a
+   * model call over the compacted range's original messages without the removed ones, replacing
+   * the checkpoint `checkpointSeq` (then `range` and `shadowedSeqs` name that checkpoint, and
+   * `removedCount` and `estimatedTokens` the folded messages).
+   */
+  readonly summaryRewrite?: SummaryRewritePlan
+}
+
+/** What a summary rewrite would send the model, as a `plan` reports it. */
+export interface SummaryRewritePlan {
+  /** The checkpoint on the surface the rewrite replaces. */
+  readonly checkpointSeq: number
+  /** The folded messages that would leave the summary, in log order. */
+  readonly removedSeqs: readonly number[]
+  /** How many original messages the new summary is made from. */
+  readonly inputMessages: number
+  /** Rough token count of those messages (characters / 4), the model call's input without the system prompt and tools. */
+  readonly estimatedInputTokens: number
 }
 
 /** Summary of one log (live or on disk). */

@@ -2,7 +2,7 @@
 import {
   fileProgress,
   formatBytes
-} from "./chunk-IRH6FU2D.js";
+} from "./chunk-R4VPHYWV.js";
 import {
   COMMON_OPTIONS,
   ChunkedOutput,
@@ -16,7 +16,7 @@ import {
   parseOneTarget,
   readSessionLog,
   resolveSessionLog
-} from "./chunk-MEBNWN5F.js";
+} from "./chunk-7ESGHU5V.js";
 
 // scripts/commands/read.ts
 var usage = (invocation) => `Usage: ${invocation} <log file | session folder> [options]

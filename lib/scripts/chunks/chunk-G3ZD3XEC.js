@@ -2,7 +2,7 @@
 import {
   SESSIONS_ROOT_RULE,
   SessionLogInputError
-} from "./chunk-MEBNWN5F.js";
+} from "./chunk-7ESGHU5V.js";
 
 // scripts/support/sessions-root.ts
 import { stat } from "node:fs/promises";

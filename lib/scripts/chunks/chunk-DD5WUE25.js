@@ -3,7 +3,7 @@ import {
   explainSession,
   forkOrigin,
   readFates
-} from "./chunk-IMQP2LIP.js";
+} from "./chunk-HVP6NKSA.js";
 import {
   ACTIONS,
   COMMON_OPTIONS,
@@ -23,7 +23,7 @@ import {
   resolveSessionLog,
   stepOf,
   toolResultCallId
-} from "./chunk-MEBNWN5F.js";
+} from "./chunk-7ESGHU5V.js";
 
 // src/shared/hidden-rows.ts
 var CONTENT_ROW_KINDS = /* @__PURE__ */ new Set(["user", "steering", "assistant-step", "tool-call"]);

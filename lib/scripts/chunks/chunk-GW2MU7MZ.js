@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import {
   assertRoot
-} from "./chunk-2M7L4GGX.js";
+} from "./chunk-G3ZD3XEC.js";
 import {
   formatBytes,
   progress
-} from "./chunk-IRH6FU2D.js";
+} from "./chunk-R4VPHYWV.js";
 import {
   COMMON_OPTIONS,
   DECODER_OPTION,
@@ -17,7 +17,7 @@ import {
   out,
   parseRootTarget,
   summarizeRoot
-} from "./chunk-MEBNWN5F.js";
+} from "./chunk-7ESGHU5V.js";
 
 // scripts/commands/list.ts
 var usage = (invocation) => `Usage: ${invocation} [sessions root] [options]

@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 import {
   forkOrigin
-} from "./chunk-IMQP2LIP.js";
+} from "./chunk-HVP6NKSA.js";
 import {
   assertRoot
-} from "./chunk-2M7L4GGX.js";
+} from "./chunk-G3ZD3XEC.js";
 import {
   progress
-} from "./chunk-IRH6FU2D.js";
+} from "./chunk-R4VPHYWV.js";
 import {
   ACTIONS,
   COMMON_OPTIONS,
@@ -21,7 +21,7 @@ import {
   out,
   parseRootTarget,
   summarizeRoot
-} from "./chunk-MEBNWN5F.js";
+} from "./chunk-7ESGHU5V.js";
 
 // scripts/commands/scan.ts
 var usage = (invocation) => `Usage: ${invocation} [sessions root] [options]

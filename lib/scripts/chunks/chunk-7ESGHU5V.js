@@ -1707,6 +1707,9 @@ function decodeBatchIntoRun(batch, decoder, sink, run) {
 
 // src/shared/events.ts
 var SURFACE_EVENT_TYPES = ["user/message", "assistant/message", "tool/result"];
+function isSeq(value) {
+  return Number.isSafeInteger(value) && value >= 0;
+}
 function isRecord(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -2823,10 +2826,12 @@ export {
   hasZlibZstd,
   findZstdCli,
   SURFACE_EVENT_TYPES,
+  isSeq,
   isRecord,
   readSessionLog,
   readReplaceOp,
   ACTIONS,
+  isTombstoneAction,
   TOMBSTONE_ACTIONS,
   readTombstone,
   plainText,

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   counted
-} from "./chunk-MEBNWN5F.js";
+} from "./chunk-7ESGHU5V.js";
 
 // scripts/support/format-bytes.ts
 function formatBytes(bytes) {

@@ -2,7 +2,7 @@
 import {
   fileProgress,
   formatBytes
-} from "./chunk-IRH6FU2D.js";
+} from "./chunk-R4VPHYWV.js";
 import {
   COMMON_OPTIONS,
   DECODER_NAMES,
@@ -18,7 +18,7 @@ import {
   parseOneTarget,
   readSessionLog,
   resolveSessionLog
-} from "./chunk-MEBNWN5F.js";
+} from "./chunk-7ESGHU5V.js";
 
 // scripts/commands/verify.ts
 import { createHash } from "node:crypto";
