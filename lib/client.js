@@ -169,7 +169,7 @@ function errorText(error) {
 
 // src/client/wire/api.ts
 function createRecallSender(fetchImpl, path = DEFAULT_ROUTE_PATH) {
-  return async (request) => {
+  return async (request, options) => {
     let status = 0;
     let text = "";
     try {
@@ -177,11 +177,13 @@ function createRecallSender(fetchImpl, path = DEFAULT_ROUTE_PATH) {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify(request),
-        credentials: "same-origin"
+        credentials: "same-origin",
+        ...options?.signal === void 0 ? {} : { signal: options.signal }
       });
       status = response.status;
       text = await response.text();
     } catch (error) {
+      if (options?.signal?.aborted === true) return { ok: false, error: { code: "CANCELLED", message: "message-recall: cancelled; nothing was written" } };
       return { ok: false, error: { code: "NETWORK", message: errorText(error) } };
     }
     return parseReply(status, text);
@@ -349,6 +351,14 @@ var zh = {
   "armed.excludeLabel.other": "再点一次，从模型上下文中排除 {count} 条消息",
   "excluded.badge": "不发送给模型",
   "folded.badge": "已压缩进摘要：模型读到的是压缩摘要，不是这条消息",
+  "armed.rewrite.delete": "删除 {count} 条并重写摘要？（调用模型，约 {tokens} 个 token）",
+  "armed.rewrite.exclude": "排除 {count} 条并重写摘要？（调用模型，约 {tokens} 个 token）",
+  "armed.rewriteLabel.one": "再点一次，删除 {count} 条已压缩的消息：模型会重新写一份不含它的压缩摘要，输入约 {tokens} 个 token",
+  "armed.rewriteLabel.other": "再点一次，删除 {count} 条已压缩的消息：模型会重新写一份不含它们的压缩摘要，输入约 {tokens} 个 token",
+  "armed.rewriteExcludeLabel.one": "再点一次，把 {count} 条已压缩的消息排除出模型上下文：模型会重新写一份不含它的压缩摘要，输入约 {tokens} 个 token",
+  "armed.rewriteExcludeLabel.other": "再点一次，把 {count} 条已压缩的消息排除出模型上下文：模型会重新写一份不含它们的压缩摘要，输入约 {tokens} 个 token",
+  "rewrite.progress": "正在重写摘要…（Esc 取消）",
+  "rewrite.progressLabel": "正在用模型重写压缩摘要；按 Esc 取消，取消后什么都不会写入",
   "action.restore": "恢复",
   "label.restore": "把这条消息放回原处，模型会重新看到它",
   "action.openCopy": "打开副本",
@@ -392,6 +402,7 @@ var zh = {
   "error.PERSIST_FAILED": "改动没能保存到磁盘",
   "error.FORBIDDEN": "主机拒绝了这个请求",
   "error.NETWORK": "连不上主机",
+  "error.CANCELLED": "已取消，摘要没有重写",
   "error.unknown": "操作失败（{code}）"
 };
 var en = {
@@ -440,6 +451,14 @@ var en = {
   "armed.excludeLabel.other": "Click again to exclude {count} messages from the model's context",
   "excluded.badge": "Not sent to the model",
   "folded.badge": "Summarized: the model reads the compaction summary, not this message",
+  "armed.rewrite.delete": "Delete {count} and rewrite the summary? (model call, ~{tokens} tokens)",
+  "armed.rewrite.exclude": "Exclude {count} and rewrite the summary? (model call, ~{tokens} tokens)",
+  "armed.rewriteLabel.one": "Click again to delete {count} summarized message: the model writes the compaction summary again without it, from about {tokens} input tokens",
+  "armed.rewriteLabel.other": "Click again to delete {count} summarized messages: the model writes the compaction summary again without them, from about {tokens} input tokens",
+  "armed.rewriteExcludeLabel.one": "Click again to exclude {count} summarized message from the model's context: the model writes the compaction summary again without it, from about {tokens} input tokens",
+  "armed.rewriteExcludeLabel.other": "Click again to exclude {count} summarized messages from the model's context: the model writes the compaction summary again without them, from about {tokens} input tokens",
+  "rewrite.progress": "Rewriting the summary… (Esc cancels)",
+  "rewrite.progressLabel": "The model is writing the compaction summary again; press Escape to cancel, and nothing is written",
   "action.restore": "Restore",
   "label.restore": "Put this message back in place; the model sees it again",
   "action.openCopy": "Open a copy",
@@ -483,6 +502,7 @@ var en = {
   "error.PERSIST_FAILED": "The change could not be saved to disk.",
   "error.FORBIDDEN": "The host refused the request.",
   "error.NETWORK": "Could not reach the host.",
+  "error.CANCELLED": "Cancelled. The summary was not rewritten.",
   "error.unknown": "Failed ({code})."
 };
 var DICTIONARIES = { zh, en };
@@ -611,12 +631,22 @@ function decorateRow(row, decoration, factory, t, texts, fresh) {
     const action = button.getAttribute(ATTR.action);
     if (action === null) continue;
     const isArmed = armed !== null && armed.action === action;
-    if (isArmed) {
+    const rewriting = pending !== null && pending.action === action && pending.rewrite === true;
+    if (isArmed && armed.rewrite !== void 0) {
+      button.setAttribute(ATTR.armed, "true");
+      const values = { count: armed.count, tokens: armed.rewrite.tokens.toLocaleString("en-US") };
+      button.textContent = t(`armed.rewrite.${armed.action === "exclude" ? "exclude" : "delete"}`, values);
+      button.setAttribute("aria-label", t(countedKey(armed.action === "exclude" ? "armed.rewriteExcludeLabel" : "armed.rewriteLabel", armed.count), values));
+    } else if (isArmed) {
       button.setAttribute(ATTR.armed, "true");
       const { armed: armedText, armedLabel } = ACTIONS[armed.action].texts;
       button.textContent = t(armedText, { count: armed.count });
       button.setAttribute("aria-label", t(countedKey(armedLabel, armed.count), { count: armed.count }));
-    } else if (button.hasAttribute(ATTR.armed)) {
+    } else if (rewriting) {
+      if (button.hasAttribute(ATTR.armed)) button.removeAttribute(ATTR.armed);
+      button.textContent = t("rewrite.progress");
+      button.setAttribute("aria-label", t("rewrite.progressLabel"));
+    } else if (button.hasAttribute(ATTR.armed) || button.textContent === t("rewrite.progress")) {
       button.removeAttribute(ATTR.armed);
       applyIdle(button, action, decoration.isStepRow, texts);
     }
@@ -814,6 +844,7 @@ var ButtonStore = class extends SnapshotStore {
   errorTimers = /* @__PURE__ */ new Map();
   baseline = null;
   disposed = false;
+  cancelling = null;
   /** The generation baseline learned from this view's last successful write, or `null`. */
   get generationBaseline() {
     return this.baseline;
@@ -829,14 +860,28 @@ var ButtonStore = class extends SnapshotStore {
    */
   async press(target, expect) {
     if (this.disposed) return "disposed";
-    if (this.state.pending !== null) return "ignored";
+    const pending = this.state.pending;
+    if (pending !== null) {
+      if (pending.rewrite === true && pending.key === target.key && pending.action === target.action) this.cancel();
+      return "ignored";
+    }
     this.clearError(target.key);
     const armed = this.state.armed;
     if (!isConfirmed(target.action)) return this.commit(target, expect);
     if (armed !== null && armed.key === target.key && armed.action === target.action && armed.seq === target.seq) {
-      return this.commit(target, armed.expect);
+      return this.commit(target, armed.expect, armed.rewrite !== void 0);
     }
     return this.arm(target, expect);
+  }
+  /**
+   * Cancel a summary rewrite in flight (the commit of a folded row): the request is aborted, the
+   * host cancels the model call and writes nothing, and the row shows "Cancelled".
+   * @returns true when there was one to cancel.
+   */
+  cancel() {
+    if (this.cancelling === null) return false;
+    this.cancelling.abort();
+    return true;
   }
   /** Disarm the armed button, if any. */
   disarm() {
@@ -869,16 +914,20 @@ var ButtonStore = class extends SnapshotStore {
       return "refused";
     }
     const count = planCount(reply.value);
-    const { replaceGeneration, lastSeq, removedCount } = reply.value;
+    const { replaceGeneration, lastSeq, removedCount, summaryRewrite } = reply.value;
     this.baseline = { replaceGeneration, atSeq: lastSeq };
-    this.set({ pending: null, armed: { key: target.key, seq: target.seq, action: target.action, count, expect: { replaceGeneration, lastSeq, removedCount } } });
+    const rewrite = summaryRewrite === void 0 ? {} : { rewrite: { tokens: summaryRewrite.estimatedInputTokens } };
+    this.set({ pending: null, armed: { key: target.key, seq: target.seq, action: target.action, count, expect: { replaceGeneration, lastSeq, removedCount }, ...rewrite } });
     this.armTimer = this.timers.setTimeout(() => this.disarm(), this.options.armMs ?? 4e3);
     return "armed";
   }
-  async commit(target, expect) {
+  async commit(target, expect, rewrite = false) {
     this.stopArmTimer();
-    this.set({ armed: null, pending: { key: target.key, action: target.action, phase: "commit" } });
-    const reply = await this.options.send({ sessionId: this.options.sessionId, action: target.action, seq: target.seq, expect });
+    this.set({ armed: null, pending: { key: target.key, action: target.action, phase: "commit", ...rewrite ? { rewrite: true } : {} } });
+    const cancelling = rewrite ? new AbortController() : null;
+    this.cancelling = cancelling;
+    const reply = await this.options.send({ sessionId: this.options.sessionId, action: target.action, seq: target.seq, expect }, cancelling === null ? void 0 : { signal: cancelling.signal });
+    if (this.cancelling === cancelling) this.cancelling = null;
     if (this.disposed) return "disposed";
     if (reply.ok) {
       this.committed(target, reply.value);
@@ -942,6 +991,9 @@ var ButtonStore = class extends SnapshotStore {
   }
 };
 function planCount(value) {
+  const rewrite = value.summaryRewrite;
+  const folded = rewrite?.removedSeqs ?? value.removedSeqs;
+  if (folded !== void 0) return Math.max(1, folded.length);
   return Math.max(1, value.nodeKinds.filter((nodeKind) => nodeKind !== "tombstone").length);
 }
 function recalledMessage(value) {
@@ -996,7 +1048,9 @@ function disarmOnOtherInput(doc, buttons) {
     if (target?.closest?.(ARMED_BUTTON) == null) buttons.disarm();
   };
   const onKey = (event) => {
-    if (event.key === "Escape") buttons.disarm();
+    if (event.key !== "Escape") return;
+    buttons.disarm();
+    buttons.cancel?.();
   };
   doc.addEventListener("pointerdown", onPointerOrFocus, true);
   doc.addEventListener("focusin", onPointerOrFocus, true);
@@ -2005,7 +2059,15 @@ function scrollContainer(flow) {
 }
 
 // src/client/rows/row-offers.ts
-var FOLDED_ACTIONS = Object.freeze([]);
+var FOLDED_ACTIONS = Object.freeze(["delete", "exclude"]);
+var foldedMemo = /* @__PURE__ */ new Map();
+function foldedActions(actions) {
+  const kept = FOLDED_ACTIONS.filter((a) => actions.includes(a));
+  const key2 = kept.join();
+  let known = foldedMemo.get(key2);
+  if (known === void 0) foldedMemo.set(key2, known = Object.freeze(kept));
+  return known;
+}
 var RESTORE_OR_COPY = Object.freeze([...actionsOfferedOn("excluded"), "openCopy"]);
 var COPY_ONLY = Object.freeze(["openCopy"]);
 var memo = /* @__PURE__ */ new WeakMap();
@@ -2017,7 +2079,7 @@ function offerOf(anchor, hidden) {
   const known = memo.get(anchor);
   if (known !== void 0 && known.hidden === hidden) return known.offer;
   const offer = Object.freeze(
-    excluded ? excludedOffer(anchor, hidden) : folded ? { key: anchor.key, seq: acting ?? anchor.seq, actions: FOLDED_ACTIONS, folded: true } : { key: anchor.key, seq: acting, actions: anchor.actions }
+    excluded ? excludedOffer(anchor, hidden) : folded ? { key: anchor.key, seq: acting ?? anchor.seq, actions: foldedActions(anchor.actions), folded: true } : { key: anchor.key, seq: acting, actions: anchor.actions }
   );
   memo.set(anchor, { hidden, offer });
   return offer;
@@ -2899,7 +2961,7 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
 }
 
 // src/client/build-stamp.ts
-var BUILD_STAMP = true ? "0.1.0+cb71fbb7a7" : "dev";
+var BUILD_STAMP = true ? "0.1.0+2602b0e787" : "dev";
 
 // src/client/notices/notice-styles.ts
 var NOTICE_STYLE_TEXT = `

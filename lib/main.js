@@ -1621,8 +1621,9 @@ function sessionPreset(session) {
 }
 function planFork(source, tombstoneSeq) {
   const tombstone = source.lookup(tombstoneSeq);
-  if (tombstone === void 0 || !isTombstoneEvent(tombstone)) return { ok: false, refusal: { code: "TARGET_NOT_FOUND", tombstoneSeq, reason: "not-a-tombstone" } };
-  const boundarySeq = tombstoneSeq - 1;
+  const rewrite = tombstone !== void 0 && readRewriteCheckpoint(tombstone) !== null;
+  if (tombstone === void 0 || !rewrite && !isTombstoneEvent(tombstone)) return { ok: false, refusal: { code: "TARGET_NOT_FOUND", tombstoneSeq, reason: "not-a-tombstone" } };
+  const boundarySeq = (rewrite ? tombstone.sourceEventSeqs?.[0] ?? tombstoneSeq : tombstoneSeq) - 1;
   const seed = source.events.slice(0, boundarySeq + 1);
   const lastTurnMark = seed.findLast((event) => event.type === "turn/start" || event.type === "turn/end");
   if (lastTurnMark?.type === "turn/start") return { ok: false, refusal: { code: "OPEN_TURN", boundarySeq } };
@@ -3068,7 +3069,7 @@ async function rewriteSummary(services, intent, signal) {
   const queued = await services.queue.run(intent.sessionId, async () => {
     const agent = services.agents.get(id);
     if (agent === void 0) return { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId: intent.sessionId } };
-    const summarizer = services.summarizer();
+    const summarizer = services.summarizer(agent);
     if (summarizer === void 0) return { ok: false, refusal: { code: "SUMMARY_FAILED", sessionId: intent.sessionId, reason: "no-engine", detail: "no compaction engine is loaded (the compaction service)" } };
     let running;
     try {
@@ -4076,7 +4077,9 @@ function apply(ctx, config) {
         effects: { meter: ctx.get("tokenMeter"), titleLimits: titleLimits(), warn }
       }),
       effects: () => ({ meter: ctx.get("tokenMeter"), titleLimits: titleLimits(), warn }),
-      summarizer: () => ctx.get("compaction"),
+      // The host's own compaction engine, else the one the session's agent preset mounted (the web
+      // host mounts compaction per preset, behind an isolate realm: dsh-agent-presets serviceFor).
+      summarizer: (agent) => ctx.get("compaction") ?? ctx.get("agentPresets")?.serviceFor(agent, "compaction"),
       fork: {
         titleLimits,
         workspaces: () => ctx.get("workspaceRegistry"),

@@ -9,6 +9,7 @@
  *
  * @module dsh-message-recall/host/removal-service
  */
+import type { Agent } from '@deepseek-ai/dsh-agent'
 import type { LogEvent } from '../shared/events'
 import type { PlanValue, RemovalValue } from '../shared/protocol'
 import { contentOf } from '../shared/surface-node'
@@ -33,8 +34,8 @@ export interface RemovalServices extends SessionWriteServices {
   readonly tombstoneText: string
   /** The token meter and title limits, read at request time; absent: no price, no title rebuild. */
   readonly effects?: () => WriteEffects
-  /** `ctx.compaction` at request time, for a removal of folded messages; absent: none is loaded. */
-  readonly summarizer?: () => CompactionSummarizer | undefined
+  /** The compaction service serving an agent, at request time, for a removal of folded messages; absent: none is loaded. */
+  readonly summarizer?: (agent: Agent) => CompactionSummarizer | undefined
 }
 
 /** The folded plan of a removal by seq on a view, or `null` when its target is not folded. */

@@ -84,11 +84,19 @@ export interface CompactionSummarizer {
   summarize(input: SummarizationInput, agent: Agent, signal?: AbortSignal): Promise<SummarizeResult>
 }
 
+/**
+ * The part of `ctx.agentPresets` (`dsh-agent-presets` `serviceFor`) that reaches a service an agent's
+ * preset mounted behind its isolate realm (the web host mounts the compaction engine per preset).
+ */
+export interface PresetServices {
+  serviceFor(agent: Agent, name: 'compaction'): unknown
+}
+
 /** What the rewrite reaches: the write services, the event index and, at call time, the compaction service and the token meter. */
 export interface SummaryRewriteServices extends SessionWriteServices {
   readonly index: SessionEventIndex
-  /** `ctx.compaction`, or `undefined` when no compaction engine is loaded. */
-  readonly summarizer: () => CompactionSummarizer | undefined
+  /** The compaction service that serves `agent` (the host's `ctx.compaction`, or its preset's), or `undefined` when none is loaded. */
+  readonly summarizer: (agent: Agent) => CompactionSummarizer | undefined
   /** `ctx.tokenMeter`, or `undefined`. */
   readonly meter: () => MessagePricer | undefined
 }
@@ -153,12 +161,10 @@ export function summarizationInput(session: Session, plan: FoldedPlan, lookup: (
   return { ...(header?.system === undefined ? {} : { system: header.system }), ...(header?.tools === undefined ? {} : { tools: header.tools }), messages }
 }
 
-/** Value of a folded removal: a {@link RemovalValue} whose `tombstoneSeq` is the new checkpoint. */
+/** Value of a folded removal: a {@link RemovalValue} whose `tombstoneSeq` is the new checkpoint, with `removedSeqs` and `summaryRewrite`. */
 export interface FoldedRemovalValue extends RemovalValue {
-  /** The folded messages removed from the summary. */
   readonly removedSeqs: readonly number[]
-  /** The checkpoint replaced and the compaction that replaced it. */
-  readonly summaryRewrite: { readonly checkpointSeq: number; readonly compactionId: string; readonly startSeq: number; readonly endSeq: number }
+  readonly summaryRewrite: NonNullable<RemovalValue['summaryRewrite']>
 }
 
 /**
@@ -178,7 +184,7 @@ export async function rewriteSummary(services: SummaryRewriteServices, intent: F
   const queued = await services.queue.run(intent.sessionId, async (): Promise<Outcome<FoldedRemovalValue>> => {
     const agent = services.agents.get(id)
     if (agent === undefined) return { ok: false, refusal: { code: 'SESSION_NOT_LIVE', sessionId: intent.sessionId } }
-    const summarizer = services.summarizer()
+    const summarizer = services.summarizer(agent)
     if (summarizer === undefined) return { ok: false, refusal: { code: 'SUMMARY_FAILED', sessionId: intent.sessionId, reason: 'no-engine', detail: 'no compaction engine is loaded (the compaction service)' } }
     let running: Promise<Outcome<FoldedRemovalValue>>
     try {

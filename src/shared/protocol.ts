@@ -114,6 +114,13 @@ export interface RemovalValue {
   readonly content?: readonly unknown[]
   /** `recall` only: the plain text of `content` (text blocks joined). */
   readonly text?: string
+  /**
+   * A removal of messages a compaction folded (a summary rewrite): `tombstoneSeq` is the new
+   * checkpoint, `range` and `shadowedSeqs` the checkpoint it replaced; `removedSeqs` are the folded
+   * messages taken out of the summary.
+   */
+  readonly removedSeqs?: readonly number[]
+  readonly summaryRewrite?: { readonly checkpointSeq: number; readonly compactionId: string; readonly startSeq: number; readonly endSeq: number }
 }
 
 /** Success value of `restore`: the tombstone was undone in place by a copy of the removed message. */

@@ -64,7 +64,7 @@ export class UndoNotice extends SnapshotStore<UndoEntry | null> {
    * Show the notice for a removal that just succeeded (replaces any earlier one).
    * @param value - the removal's reply value.
    */
-  show(value: Pick<RemovalValue, 'action' | 'nodeKinds' | 'tombstoneSeq'>): void {
+  show(value: Pick<RemovalValue, 'action' | 'nodeKinds' | 'tombstoneSeq' | 'removedSeqs'>): void {
     this.set({
       id: ++this.nextId, action: value.action, count: planCount(value), tombstoneSeq: value.tombstoneSeq,
       restorable: restorableInPlace(value), restored: false,

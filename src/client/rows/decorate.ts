@@ -206,12 +206,23 @@ export function decorateRow(
     const action = button.getAttribute(ATTR.action) as RowAction | null
     if (action === null) continue
     const isArmed = armed !== null && armed.action === action
-    if (isArmed) {
+    const rewriting = pending !== null && pending.action === action && pending.rewrite === true
+    if (isArmed && armed.rewrite !== undefined) {
+      // A folded message: the second click rewrites the summary with a model call; say so, with its cost.
+      button.setAttribute(ATTR.armed, 'true')
+      const values = { count: armed.count, tokens: armed.rewrite.tokens.toLocaleString('en-US') }
+      button.textContent = t(`armed.rewrite.${armed.action === 'exclude' ? 'exclude' : 'delete'}`, values)
+      button.setAttribute('aria-label', t(countedKey(armed.action === 'exclude' ? 'armed.rewriteExcludeLabel' : 'armed.rewriteLabel', armed.count), values))
+    } else if (isArmed) {
       button.setAttribute(ATTR.armed, 'true')
       const { armed: armedText, armedLabel } = ACTIONS[armed.action].texts
       button.textContent = t(armedText, { count: armed.count })
       button.setAttribute('aria-label', t(countedKey(armedLabel, armed.count), { count: armed.count }))
-    } else if (button.hasAttribute(ATTR.armed)) {
+    } else if (rewriting) {
+      if (button.hasAttribute(ATTR.armed)) button.removeAttribute(ATTR.armed)
+      button.textContent = t('rewrite.progress')
+      button.setAttribute('aria-label', t('rewrite.progressLabel'))
+    } else if (button.hasAttribute(ATTR.armed) || button.textContent === t('rewrite.progress')) {
       button.removeAttribute(ATTR.armed)
       applyIdle(button as HTMLElement, action, decoration.isStepRow, texts)
     }

@@ -30,10 +30,24 @@ export interface RowOffer {
 }
 
 /**
- * What a row whose message a compaction folded offers: none of the removal buttons, since the
- * planners remove messages on the surface and a folded message is not on it.
+ * What a row whose message a compaction folded offers, of what its node offers: Delete and Exclude,
+ * which the host writes as a summary rewrite (the summary is written again without the message, a
+ * model call) and which ask for a second click naming that cost. Delete onward is not offered (it
+ * would also take every message after the summary), nor Recall, which writes without a second
+ * click and so could not name the model call first.
  */
-export const FOLDED_ACTIONS: readonly RowAction[] = Object.freeze([])
+export const FOLDED_ACTIONS: readonly RowAction[] = Object.freeze(['delete', 'exclude'])
+
+const foldedMemo = new Map<string, readonly RowAction[]>()
+
+/** The folded actions among a row's own, frozen and shared per set. */
+function foldedActions(actions: readonly RowAction[]): readonly RowAction[] {
+  const kept = FOLDED_ACTIONS.filter((a) => actions.includes(a))
+  const key = kept.join()
+  let known = foldedMemo.get(key)
+  if (known === undefined) foldedMemo.set(key, known = Object.freeze(kept))
+  return known
+}
 
 const RESTORE_OR_COPY: readonly RowAction[] = Object.freeze([...actionsOfferedOn('excluded'), 'openCopy'])
 const COPY_ONLY: readonly RowAction[] = Object.freeze(['openCopy'])
@@ -55,7 +69,7 @@ export function offerOf(anchor: RowAnchor, hidden: HiddenRowsResult): RowOffer {
   if (known !== undefined && known.hidden === hidden) return known.offer
   const offer = Object.freeze(
     excluded ? excludedOffer(anchor, hidden)
-      : folded ? { key: anchor.key, seq: acting ?? anchor.seq, actions: FOLDED_ACTIONS, folded: true }
+      : folded ? { key: anchor.key, seq: acting ?? anchor.seq, actions: foldedActions(anchor.actions), folded: true }
       : { key: anchor.key, seq: acting!, actions: anchor.actions },
   )
   memo.set(anchor, { hidden, offer })

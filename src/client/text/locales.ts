@@ -64,6 +64,14 @@ export const zh = {
   'armed.excludeLabel.other': '再点一次，从模型上下文中排除 {count} 条消息',
   'excluded.badge': '不发送给模型',
   'folded.badge': '已压缩进摘要：模型读到的是压缩摘要，不是这条消息',
+  'armed.rewrite.delete': '删除 {count} 条并重写摘要？（调用模型，约 {tokens} 个 token）',
+  'armed.rewrite.exclude': '排除 {count} 条并重写摘要？（调用模型，约 {tokens} 个 token）',
+  'armed.rewriteLabel.one': '再点一次，删除 {count} 条已压缩的消息：模型会重新写一份不含它的压缩摘要，输入约 {tokens} 个 token',
+  'armed.rewriteLabel.other': '再点一次，删除 {count} 条已压缩的消息：模型会重新写一份不含它们的压缩摘要，输入约 {tokens} 个 token',
+  'armed.rewriteExcludeLabel.one': '再点一次，把 {count} 条已压缩的消息排除出模型上下文：模型会重新写一份不含它的压缩摘要，输入约 {tokens} 个 token',
+  'armed.rewriteExcludeLabel.other': '再点一次，把 {count} 条已压缩的消息排除出模型上下文：模型会重新写一份不含它们的压缩摘要，输入约 {tokens} 个 token',
+  'rewrite.progress': '正在重写摘要…（Esc 取消）',
+  'rewrite.progressLabel': '正在用模型重写压缩摘要；按 Esc 取消，取消后什么都不会写入',
   'action.restore': '恢复',
   'label.restore': '把这条消息放回原处，模型会重新看到它',
   'action.openCopy': '打开副本',
@@ -107,6 +115,7 @@ export const zh = {
   'error.PERSIST_FAILED': '改动没能保存到磁盘',
   'error.FORBIDDEN': '主机拒绝了这个请求',
   'error.NETWORK': '连不上主机',
+  'error.CANCELLED': '已取消，摘要没有重写',
   'error.unknown': '操作失败（{code}）',
 } as const
 
@@ -160,6 +169,14 @@ export const en: { readonly [K in LocaleKey]: string } = {
   'armed.excludeLabel.other': "Click again to exclude {count} messages from the model's context",
   'excluded.badge': 'Not sent to the model',
   'folded.badge': 'Summarized: the model reads the compaction summary, not this message',
+  'armed.rewrite.delete': 'Delete {count} and rewrite the summary? (model call, ~{tokens} tokens)',
+  'armed.rewrite.exclude': 'Exclude {count} and rewrite the summary? (model call, ~{tokens} tokens)',
+  'armed.rewriteLabel.one': 'Click again to delete {count} summarized message: the model writes the compaction summary again without it, from about {tokens} input tokens',
+  'armed.rewriteLabel.other': 'Click again to delete {count} summarized messages: the model writes the compaction summary again without them, from about {tokens} input tokens',
+  'armed.rewriteExcludeLabel.one': "Click again to exclude {count} summarized message from the model's context: the model writes the compaction summary again without it, from about {tokens} input tokens",
+  'armed.rewriteExcludeLabel.other': "Click again to exclude {count} summarized messages from the model's context: the model writes the compaction summary again without them, from about {tokens} input tokens",
+  'rewrite.progress': 'Rewriting the summary… (Esc cancels)',
+  'rewrite.progressLabel': 'The model is writing the compaction summary again; press Escape to cancel, and nothing is written',
   'action.restore': 'Restore',
   'label.restore': 'Put this message back in place; the model sees it again',
   'action.openCopy': 'Open a copy',
@@ -203,6 +220,7 @@ export const en: { readonly [K in LocaleKey]: string } = {
   'error.PERSIST_FAILED': 'The change could not be saved to disk.',
   'error.FORBIDDEN': 'The host refused the request.',
   'error.NETWORK': 'Could not reach the host.',
+  'error.CANCELLED': 'Cancelled. The summary was not rewritten.',
   'error.unknown': 'Failed ({code}).',
 }
 
@@ -213,7 +231,7 @@ export const DICTIONARIES: { readonly zh: Record<LocaleKey, string>; readonly en
  * Base keys of the texts that count something; each has a `.one` and an `.other` entry. The action
  * table's counted texts (`armedLabel`, `undo`, `unsaved` in `shared/actions.ts`) are among them.
  */
-export type CountedBase = ActionCountedBase | `notice.images.${'unreadable' | 'unsupported' | 'busy' | 'unavailable'}` | 'unsaved.apply' | 'panel.label' | 'panel.count' | 'panel.tokens'
+export type CountedBase = ActionCountedBase | `notice.images.${'unreadable' | 'unsupported' | 'busy' | 'unavailable'}` | 'unsaved.apply' | 'panel.label' | 'panel.count' | 'panel.tokens' | 'armed.rewriteLabel' | 'armed.rewriteExcludeLabel'
 
 /** Every key the action table names, checked against the dictionaries: a key missing from `zh` (and so from `en`) fails the typecheck. */
 type ActionKeysInDictionaries = [Exclude<ActionTextKey, ActionCountedBase> | `${ActionCountedBase}.${'one' | 'other'}`] extends [LocaleKey] ? true : never
