@@ -53,7 +53,7 @@ const compact: number[] = []
 const rewrite: number[] = []
 let events = 0
 try {
-  const service = app.ctx.get('compaction') as Engine
+  const service = app.ctx.get('compaction') as unknown as Engine
   const summarize = service.summarize.bind(service)
   let inModel = 0
   service.summarize = async (...args: unknown[]) => {

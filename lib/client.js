@@ -132,7 +132,7 @@ function isConfirmed(action) {
 
 // src/shared/protocol.ts
 var DEFAULT_ROUTE_PATH = "/dsh-message-recall";
-var OTHER_ROUTE_ACTIONS = ["forkBefore", "flush", "plan", "apply", "inspect"];
+var OTHER_ROUTE_ACTIONS = ["forkBefore", "flush", "plan", "apply", "inspect", "editSummary", "undoRewrite"];
 var ROUTE_ACTIONS = Object.freeze([...SURFACE_ACTIONS, ...OTHER_ROUTE_ACTIONS]);
 var ERROR_CODES = [
   "INVALID_REQUEST",
@@ -148,6 +148,7 @@ var ERROR_CODES = [
   "NOT_RESTORABLE",
   "STALE_VIEW",
   "AGENT_BUSY",
+  "NOT_A_SUMMARY",
   "SUMMARY_FAILED",
   "PERSIST_FAILED",
   "INTERNAL"
@@ -399,6 +400,7 @@ var zh = {
   "error.SPAN_NOT_CONTIGUOUS": "这一步中间夹着其他内容，无法整体删除",
   "error.SESSION_NOT_LIVE": "主机上没有加载这个会话",
   "error.SUMMARY_FAILED": "摘要没能重写，什么都没有改变",
+  "error.NOT_A_SUMMARY": "这不是当前的压缩摘要",
   "error.PERSIST_FAILED": "改动没能保存到磁盘",
   "error.FORBIDDEN": "主机拒绝了这个请求",
   "error.NETWORK": "连不上主机",
@@ -499,6 +501,7 @@ var en = {
   "error.SPAN_NOT_CONTIGUOUS": "Other content sits inside this step, so it cannot be removed as a whole.",
   "error.SESSION_NOT_LIVE": "This session is not loaded on the host.",
   "error.SUMMARY_FAILED": "The summary could not be rewritten; nothing changed.",
+  "error.NOT_A_SUMMARY": "This is not the current compaction summary.",
   "error.PERSIST_FAILED": "The change could not be saved to disk.",
   "error.FORBIDDEN": "The host refused the request.",
   "error.NETWORK": "Could not reach the host.",
@@ -2961,7 +2964,7 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
 }
 
 // src/client/build-stamp.ts
-var BUILD_STAMP = true ? "0.1.0+2602b0e787" : "dev";
+var BUILD_STAMP = true ? "0.1.0+fd0d421dea" : "dev";
 
 // src/client/notices/notice-styles.ts
 var NOTICE_STYLE_TEXT = `

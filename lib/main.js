@@ -98,7 +98,7 @@ function removalPlanning(action) {
 
 // src/shared/protocol.ts
 var DEFAULT_ROUTE_PATH = "/dsh-message-recall";
-var OTHER_ROUTE_ACTIONS = ["forkBefore", "flush", "plan", "apply", "inspect"];
+var OTHER_ROUTE_ACTIONS = ["forkBefore", "flush", "plan", "apply", "inspect", "editSummary", "undoRewrite"];
 var ROUTE_ACTIONS = Object.freeze([...SURFACE_ACTIONS, ...OTHER_ROUTE_ACTIONS]);
 
 // src/host/config.ts
@@ -2130,6 +2130,8 @@ function describeRefusal(refusal) {
       return `message-recall: session "${refusal.sessionId}" is busy: ${refusal.detail}`;
     case "SESSION_NOT_LIVE":
       return `message-recall: no live session "${refusal.sessionId}"`;
+    case "NOT_A_SUMMARY":
+      return `message-recall: seq ${refusal.seq} ${refusal.reason === "not-a-checkpoint" ? "is not a compaction summary" : refusal.reason === "not-on-surface" ? "is a compaction summary no longer on the surface (a later compaction or removal replaced it)" : "is not a summary rewrite of this plugin; only those can be undone"}`;
     case "SUMMARY_FAILED":
       return `message-recall: the summary of session "${refusal.sessionId}" was not rewritten (${refusal.reason}): ${refusal.detail}`;
     case "NOT_RESTORABLE":
@@ -2323,6 +2325,7 @@ var EXPECT_FIELDS = ["replaceGeneration", "lastSeq", "removedCount"];
 function parseRouteRequest(body) {
   const invalid = (message) => ({ ok: false, refusal: { code: "INVALID_REQUEST", message: `message-recall: ${message}` } });
   if (!isRecord(body)) return invalid(`request body must be a JSON object, got ${body === null ? "null" : Array.isArray(body) ? "an array" : typeof body}`);
+  if (body.action === "editSummary" || body.action === "undoRewrite") return parseSummaryEdit(body, invalid);
   const unknown = Object.keys(body).find((key) => !FIELDS2.includes(key));
   if (unknown !== void 0) return invalid(`unknown field "${unknown}" (allowed: ${FIELDS2.join(", ")})`);
   const { sessionId, action, seq, messageId, planAction, expect } = body;
@@ -2372,6 +2375,22 @@ function parseExpect(expect) {
     if (expect[key] !== void 0 && !isSeq(expect[key])) return `expect.${key} must be a non-negative safe integer, got ${JSON.stringify(expect[key])}`;
   }
   return expect;
+}
+var SUMMARY_FIELDS = ["sessionId", "action", "checkpointSeq", "summary", "expect"];
+function parseSummaryEdit(body, invalid) {
+  const action = body.action;
+  const fields = action === "editSummary" ? SUMMARY_FIELDS : SUMMARY_FIELDS.filter((f) => f !== "summary");
+  const unknown = Object.keys(body).find((key) => !fields.includes(key));
+  if (unknown !== void 0) return invalid(`unknown field "${unknown}" for ${action} (allowed: ${fields.join(", ")})`);
+  const { sessionId, checkpointSeq, summary } = body;
+  if (typeof sessionId !== "string" || sessionId.length === 0) return invalid(`sessionId must be a non-empty string, got ${JSON.stringify(sessionId)}`);
+  if (!isSeq(checkpointSeq)) return invalid(`checkpointSeq must be a non-negative safe integer, got ${JSON.stringify(checkpointSeq)}`);
+  const expectation = parseExpect(body.expect);
+  if (typeof expectation === "string") return invalid(expectation);
+  const withExpect = expectation === void 0 ? {} : { expect: expectation };
+  if (action === "undoRewrite") return { ok: true, request: { action, sessionId, checkpointSeq, ...withExpect } };
+  if (typeof summary !== "string" || summary.trim().length === 0) return invalid(`summary must be a non-empty string, got ${JSON.stringify(summary)}`);
+  return { ok: true, request: { action, sessionId, checkpointSeq, summary, ...withExpect } };
 }
 
 // src/host/session-write.ts
@@ -3237,6 +3256,51 @@ function foldedPreview(view, intent, plan) {
   };
 }
 
+// src/host/summary-edit.ts
+function planSummaryEdit(view, intent) {
+  const stale = checkExpectation(view, intent.expect);
+  if (stale !== null) return { ok: false, refusal: stale };
+  const refuse2 = (reason) => ({ ok: false, refusal: { code: "NOT_A_SUMMARY", seq: intent.checkpointSeq, reason } });
+  const event = view.lookup(intent.checkpointSeq);
+  if (event === void 0 || !isCheckpointEvent(event)) return refuse2("not-a-checkpoint");
+  if (!view.nodes.includes(intent.checkpointSeq)) return refuse2("not-on-surface");
+  if (intent.action === "editSummary") {
+    return { ok: true, value: { checkpointSeq: intent.checkpointSeq, summary: [{ type: "text", text: intent.summary }], removals: originalsOf(intent.checkpointSeq, view.lookup).removals } };
+  }
+  if (readRewriteCheckpoint(event) === null) return refuse2("not-a-rewrite");
+  const earlierSeq = event.sourceEventSeqs?.[2];
+  const earlier = earlierSeq === void 0 ? void 0 : view.lookup(earlierSeq);
+  const summaryEvent = earlier === void 0 ? void 0 : view.lookup(earlier.sourceEventSeqs?.[1] ?? -1);
+  const summary = summaryEvent?.type === "compaction/summary" && isRecord(summaryEvent.data) && Array.isArray(summaryEvent.data.summary) ? summaryEvent.data.summary : null;
+  if (earlierSeq === void 0 || earlier === void 0 || !isCheckpointEvent(earlier) || summary === null) return refuse2("not-a-rewrite");
+  return { ok: true, value: { checkpointSeq: intent.checkpointSeq, summary, removals: originalsOf(earlierSeq, view.lookup).removals } };
+}
+function editSummary(services, intent) {
+  return runSessionWrite(
+    services,
+    intent.sessionId,
+    (session, origin) => {
+      const lookup = services.index.lookup(session);
+      const planned = planSummaryEdit(viewOfSession(session, lookup, origin), intent);
+      if (!planned.ok) return planned;
+      const plan = planned.value;
+      const written = appendRewrite(session, { checkpointSeq: plan.checkpointSeq, removals: plan.removals }, { summary: plan.summary, provider: "dsh-message-recall", model: intent.action === "editSummary" ? "edited-by-hand" : "undo" }, services.meter(), (seq) => services.index.lookup(session)(seq));
+      return {
+        ok: true,
+        value: { action: intent.action, checkpointSeq: written.checkpointSeq, replacedSeq: plan.checkpointSeq, compactionId: written.compactionId, replaceGeneration: session.surface.replaceGeneration },
+        seq: written.checkpointSeq
+      };
+    },
+    {
+      maintenance: true,
+      precheck: (view) => {
+        const planned = planSummaryEdit(view, intent);
+        return planned.ok ? null : planned.refusal;
+      }
+    }
+  );
+}
+
 // src/host/route.ts
 function assertNever(value) {
   throw new Error(`message-recall: unhandled error code ${JSON.stringify(value)}`);
@@ -3259,6 +3323,7 @@ function statusOf(code) {
     case "NOT_DELETABLE":
     case "SPAN_NOT_CONTIGUOUS":
     case "NOT_RESTORABLE":
+    case "NOT_A_SUMMARY":
     case "STALE_VIEW":
       return 409;
     case "AGENT_BUSY":
@@ -3321,6 +3386,10 @@ function createRouteHandler(services, config) {
           return;
         case "flush":
           answer(res, await flushSession(services, request.sessionId));
+          return;
+        case "editSummary":
+        case "undoRewrite":
+          answer(res, await editSummary({ ...services, meter: () => services.effects?.().meter }, request));
           return;
         default: {
           const cancel = new AbortController();

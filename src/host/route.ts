@@ -24,6 +24,7 @@ import { restoreMessage } from './restore-writer'
 import { applyChanges, previewChanges } from './batch-service'
 import { previewRemoval, removeMessages, type RemovalServices } from './removal-service'
 import { flushSession } from './session-write'
+import { editSummary } from './summary-edit'
 import type { WriteQueue } from './write-queue'
 
 /** What the handler reaches at request time. */
@@ -67,6 +68,7 @@ export function statusOf(code: ErrorCode): number {
     case 'NOT_DELETABLE':
     case 'SPAN_NOT_CONTIGUOUS':
     case 'NOT_RESTORABLE':
+    case 'NOT_A_SUMMARY':
     case 'STALE_VIEW':
       return 409
     case 'AGENT_BUSY':
@@ -142,6 +144,10 @@ export function createRouteHandler(services: RouteServices, config: MessageRecal
           return
         case 'flush':
           answer(res, await flushSession(services, request.sessionId))
+          return
+        case 'editSummary':
+        case 'undoRewrite':
+          answer(res, await editSummary({ ...services, meter: () => services.effects?.().meter }, request))
           return
         default: {
           // A removal of folded messages waits for a model call: a client that goes away cancels it.

@@ -256,7 +256,7 @@ export interface AppendedRewrite {
 /**
  * Append the new compaction, in one synchronous block (see the module).
  * @param session - the session (inside its maintenance slot, between turns).
- * @param plan - the folded plan.
+ * @param plan - the checkpoint to replace and the record the new one carries.
  * @param result - the summary (DSH's `summarize` answer, or a hand-edited text with no model call).
  * @param meter - the token meter, for the shadow price of the old checkpoint; `undefined`: 0.
  * @param lookup - one event by seq.
@@ -264,7 +264,7 @@ export interface AppendedRewrite {
  * @throws {@link MessageRecallError} `INTERNAL` when the session or an invariant refused an event;
  *   a refused `compaction/start` leaves nothing, a later refusal closes the bracket with an error.
  */
-export function appendRewrite(session: Session, plan: FoldedPlan, result: SummarizeResult, meter: MessagePricer | undefined, lookup: (seq: number) => LogEvent | undefined): AppendedRewrite {
+export function appendRewrite(session: Session, plan: Pick<FoldedPlan, 'checkpointSeq' | 'removals'>, result: SummarizeResult, meter: MessagePricer | undefined, lookup: (seq: number) => LogEvent | undefined): AppendedRewrite {
   const compactionId = randomUUID()
   const cp = plan.checkpointSeq
   const tokens = meter === undefined ? 0 : meterPricer(meter, lookup)(cp)

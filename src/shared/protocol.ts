@@ -16,14 +16,15 @@ import { SURFACE_ACTIONS, type BatchRemovalAction, type SurfaceAction, type Tomb
 export const DEFAULT_ROUTE_PATH = '/dsh-message-recall'
 
 /** The route actions outside the action table, in a stable order. */
-const OTHER_ROUTE_ACTIONS = ['forkBefore', 'flush', 'plan', 'apply', 'inspect'] as const
+const OTHER_ROUTE_ACTIONS = ['forkBefore', 'flush', 'plan', 'apply', 'inspect', 'editSummary', 'undoRewrite'] as const
 
 /**
  * Route actions: the actions of the action table (`actions.ts`: the tombstone actions `recall`,
  * `delete`, `deleteFrom`, `exclude`, and `restore`, which undoes one tombstone in place);
  * `forkBefore` (a fork: a new session holding the conversation as it was before a tombstone);
  * `flush` (only the durability flush); the dry-run `plan`; `apply` (a list of changes written all
- * or nothing); and the read-only `inspect`.
+ * or nothing); the read-only `inspect`; `editSummary` (a compaction summary written by hand) and
+ * `undoRewrite` (the summary a rewrite replaced put back).
  */
 export type RouteAction = SurfaceAction | (typeof OTHER_ROUTE_ACTIONS)[number]
 
@@ -82,6 +83,7 @@ export const ERROR_CODES = [
   'NOT_RESTORABLE',
   'STALE_VIEW',
   'AGENT_BUSY',
+  'NOT_A_SUMMARY',
   'SUMMARY_FAILED',
   'PERSIST_FAILED',
   'INTERNAL',
@@ -234,8 +236,33 @@ export interface InspectValue {
   readonly disk: LogSummary | null
 }
 
+/**
+ * Success value of `editSummary` and `undoRewrite`: a new compaction replaced the checkpoint
+ * `replacedSeq` with `checkpointSeq` (no model call).
+ */
+export interface SummaryEditValue {
+  readonly action: 'editSummary' | 'undoRewrite'
+  /** Seq of the new checkpoint. */
+  readonly checkpointSeq: number
+  /** Seq of the checkpoint it replaced. */
+  readonly replacedSeq: number
+  readonly compactionId: string
+  readonly replaceGeneration: number
+  readonly persisted: boolean
+}
+
+/** Body of `editSummary` (`summary`: the new summary text, non-empty) and `undoRewrite`. */
+export interface SummaryEditRequestBody {
+  readonly sessionId: string
+  readonly action: 'editSummary' | 'undoRewrite'
+  /** The compaction checkpoint on the surface (for `undoRewrite`, a summary rewrite of this plugin). */
+  readonly checkpointSeq: number
+  readonly summary?: string
+  readonly expect?: ViewExpectation
+}
+
 /** Every success value a write answers with. */
-export type WriteValue = RemovalValue | RestoreValue | ForkBeforeValue | FlushValue | ApplyValue
+export type WriteValue = RemovalValue | RestoreValue | ForkBeforeValue | FlushValue | ApplyValue | SummaryEditValue
 
 /** The error body of a refused or failed request. */
 export interface RouteError {

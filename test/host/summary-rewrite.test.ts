@@ -198,4 +198,55 @@ describe('removing folded messages rewrites the summary', () => {
     assert.equal(recalled.status, 200, recalled.text)
     assert.equal(recalled.json.value.text, P1, 'a Recall of a folded prompt returns its text')
   })
+
+  it('edits the summary by hand (no model call) and undoes a rewrite: the earlier summary comes back, the message is folded again', async () => {
+    const app = await boot(roots.root())
+    const agent = await compactedAgent(app)
+    const session = agent.session
+    const p1 = prompt(session, P1)
+    model.script([SUMMARY2])
+    const removed = await app.post({ sessionId: agent.id, action: 'delete', seq: p1 })
+    assert.equal(removed.status, 200, removed.text)
+    const rewriteSeq = removed.json.value.tombstoneSeq as number
+
+    // Undo: the summary the rewrite replaced comes back; the message is folded again.
+    const calls = model.requests.length
+    const undo = await app.post({ sessionId: agent.id, action: 'undoRewrite', checkpointSeq: rewriteSeq })
+    assert.equal(undo.status, 200, undo.text)
+    assert.equal(model.requests.length, calls, 'no model call')
+    assert.equal(undo.json.value.replacedSeq, rewriteSeq)
+    const back = session.events[undo.json.value.checkpointSeq]! as unknown as LogEvent
+    assert.deepEqual(readRewriteCheckpoint(back)?.removals, [], 'the earlier record: nothing removed')
+    assert.equal(JSON.stringify(back.data).includes(SUMMARY1), true, 'the earlier summary text')
+    assert.equal(readFates(session.events as unknown as LogEvent[]).fateOf(p1).state, 'folded')
+    let m = meter(app, session)
+    assert.equal(m.breakdown, m.measure)
+
+    // An Undo of a checkpoint that is not a rewrite of this plugin, or not on the surface, is refused.
+    const notRewrite = await app.post({ sessionId: agent.id, action: 'undoRewrite', checkpointSeq: rewriteSeq })
+    assert.equal(notRewrite.status, 409)
+    assert.equal(notRewrite.json.error.message, `message-recall: seq ${rewriteSeq} is a compaction summary no longer on the surface (a later compaction or removal replaced it)`)
+
+    // The edit: the person's text is the summary the model reads, with the record kept.
+    const seq = session.seq
+    const edited = 'Edited by hand: the user wants the launch steps.'
+    const edit = await app.post({ sessionId: agent.id, action: 'editSummary', checkpointSeq: undo.json.value.checkpointSeq, summary: edited })
+    assert.equal(edit.status, 200, edit.text)
+    assert.equal(model.requests.length, calls, 'still no model call')
+    assert.deepEqual(session.events.slice(seq).map((e) => e.type), ['compaction/start', 'compaction/summary', 'user/message', 'compaction/end'])
+    m = meter(app, session)
+    assert.equal(m.breakdown, m.measure)
+    model.script([A3])
+    await app.prompt(agent, P3)
+    const next = requestText(model.requests.at(-1)!)
+    assert.equal(next.includes(edited), true, 'the next request reads the edited summary')
+    assert.equal(next.includes('CANARY-4417'), false)
+
+    const blank = await app.post({ sessionId: agent.id, action: 'editSummary', checkpointSeq: edit.json.value.checkpointSeq, summary: '  ' })
+    assert.equal(blank.status, 400)
+    assert.equal(blank.json.error.message, 'message-recall: summary must be a non-empty string, got "  "')
+    const notSummary = await app.post({ sessionId: agent.id, action: 'editSummary', checkpointSeq: prompt(session, P3), summary: 'x' })
+    assert.equal(notSummary.status, 409)
+    assert.equal(notSummary.json.error.code, 'NOT_A_SUMMARY')
+  })
 })
