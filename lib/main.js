@@ -2900,82 +2900,6 @@ function appendBatch(session, plan, changes, options = {}) {
   });
 }
 
-// src/host/batch-service.ts
-function applyChanges(services, request) {
-  return runSessionWrite(
-    services,
-    request.sessionId,
-    (session, origin) => {
-      const planned = planBatchOnView(viewOfSession(session, services.index.lookup(session), origin), request);
-      if (!planned.ok) return planned;
-      const effects = services.effects?.();
-      const results = appendBatch(session, planned.value, request.changes, {
-        tombstoneText: services.tombstoneText,
-        lookup: () => services.index.lookup(session),
-        ...effects === void 0 ? {} : { effects }
-      });
-      return { ok: true, value: { action: "apply", results, replaceGeneration: session.surface.replaceGeneration }, seq: session.seq - 1 };
-    },
-    {
-      maintenance: true,
-      precheck: (view) => {
-        const planned = planBatchOnView(view, request);
-        return planned.ok ? null : planned.refusal;
-      }
-    }
-  );
-}
-async function previewChanges(services, request) {
-  const read = await services.access.read(request.sessionId);
-  if (!read.ok) return read;
-  const view = read.value;
-  const planned = planBatchOnView(view, request);
-  if (!planned.ok) return planned;
-  const plan = planned.value;
-  const real = (seq) => seq < view.nextSeq ? seq : null;
-  const writes = plan.writes.map((w) => w.kind === "tombstone" ? { kind: "tombstone", changeIndexes: w.changeIndexes, action: w.action, shadowedSeqs: w.shadowedSeqs.map(real) } : { kind: "restore", changeIndexes: w.changeIndexes, tombstoneSeq: w.tombstoneSeq, restoredSeq: w.originalSeq });
-  return {
-    ok: true,
-    value: {
-      action: "plan",
-      writes,
-      tombstoneCount: writes.filter((w) => w.kind === "tombstone").length,
-      restoreCount: writes.filter((w) => w.kind === "restore").length,
-      removedSeqs: plan.removedSeqs.filter((seq) => seq < view.nextSeq),
-      restoredSeqs: plan.restoredSeqs,
-      ...estimateBatch(plan),
-      replaceGeneration: view.replaceGeneration,
-      lastSeq: view.lastSeq
-    }
-  };
-}
-
-// src/host/tombstone-writer.ts
-function writeTombstone(session, view, intent, tombstoneText, effects, relookup = () => view.lookup) {
-  const planned = planRemovalOnView(view, intent);
-  if (!planned.ok) return planned;
-  const plan = { ...planned.value, action: intent.action };
-  let event;
-  try {
-    priceReplace(session, effects, view.lookup, plan, plan.shadowedSeqs);
-    event = appendTombstone(session, plan, tombstoneText);
-  } catch (error) {
-    throw new MessageRecallError("INTERNAL", `message-recall: the session refused the tombstone for [${plan.start}, ${plan.end}]: ${errorText(error)}`, { cause: error });
-  }
-  retitleAfterRemoval(session, effects, relookup(), { seq: event.seq, shadowedSeqs: plan.shadowedSeqs });
-  const recalled = ACTIONS[intent.action].returnsContent ? contentOf(view.lookup(plan.targetSeq)) : void 0;
-  const value = {
-    action: intent.action,
-    tombstoneSeq: event.seq,
-    range: { start: plan.start, end: plan.end },
-    shadowedSeqs: plan.shadowedSeqs,
-    nodeKinds: plan.nodeKinds,
-    replaceGeneration: session.surface.replaceGeneration,
-    ...recalled === void 0 ? {} : { content: recalled, text: plainText(recalled) }
-  };
-  return { ok: true, value, event };
-}
-
 // src/host/summary-rewrite.ts
 import { randomUUID as randomUUID2 } from "node:crypto";
 import { createUserMessage as createUserMessage2 } from "@deepseek-ai/dsh-llm";
@@ -3183,6 +3107,204 @@ function appendRewrite(session, plan, result, meter, lookup) {
   }
 }
 
+// src/host/summary-batch.ts
+function foldedIndexes(view, changes) {
+  const out = [];
+  for (const [index, change] of changes.entries()) {
+    if (!("seq" in change)) continue;
+    if (planFoldedOnView(view, { action: change.action, seq: change.seq }) !== null) out.push(index);
+  }
+  return out;
+}
+function planMixedOnView(view, intent) {
+  const stale = checkExpectation(view, intent.expect);
+  if (stale !== null) return { ok: false, refusal: stale };
+  const foldedAt = foldedIndexes(view, intent.changes);
+  const refuse2 = (index, code, message) => ({ ok: false, refusal: { code, index, message: `message-recall: changes[${index}]: ${message}` } });
+  let folded = null;
+  const taken = /* @__PURE__ */ new Set();
+  for (const index of foldedAt) {
+    const change = intent.changes[index];
+    const planned = planFoldedOnView(view, { action: change.action, seq: change.seq });
+    if (planned === null) return refuse2(index, "TARGET_NOT_FOUND", `seq ${change.seq} is a folded message; Delete onward cannot start inside a compaction summary`);
+    if (!planned.ok) return refuse2(index, planned.refusal.code, "a folded message this action cannot take");
+    const one = planned.value;
+    const first = folded;
+    if (first !== null && one.checkpointSeq !== first.checkpointSeq) return refuse2(index, "SPAN_NOT_CONTIGUOUS", `seq ${change.seq} is folded into checkpoint ${one.checkpointSeq}, not ${first.checkpointSeq}`);
+    const fresh = one.removedSeqs.filter((seq) => !taken.has(seq));
+    for (const seq of fresh) taken.add(seq);
+    const earlier = folded === null ? one.removals.slice(0, -1) : folded.removals;
+    const removals = fresh.length === 0 ? earlier : [...earlier, { action: one.action, seqs: fresh }];
+    const gone = new Set(removals.flatMap((r) => r.seqs));
+    const before = folded === null ? [] : folded.removedSeqs;
+    folded = { ...one, removedSeqs: [...before, ...fresh], removals, keptSeqs: one.originalSeqs.filter((seq) => !gone.has(seq)) };
+  }
+  if (folded === null) throw new Error("message-recall: planMixedOnView called for a batch without folded changes");
+  const restIndexes = intent.changes.map((_, i) => i).filter((i) => !foldedAt.includes(i));
+  const restChanges = restIndexes.map((i) => intent.changes[i]);
+  let current = null;
+  if (restChanges.length > 0) {
+    const planned = planBatchOnView(view, { changes: restChanges, ...intent.expect === void 0 ? {} : { expect: { ...intent.expect, removedCount: void 0 } } });
+    if (!planned.ok) {
+      const r = planned.refusal;
+      const index = restIndexes[r.index] ?? r.index;
+      return { ok: false, refusal: { ...r, index, message: r.message.replace(`changes[${r.index}]`, `changes[${index}]`) } };
+    }
+    const checkpoint = folded.checkpointSeq;
+    const takes = planned.value.writes.findIndex((w) => w.kind === "tombstone" && w.shadowedSeqs.includes(checkpoint));
+    if (takes !== -1) {
+      const index = restIndexes[planned.value.writes[takes].changeIndexes[0]];
+      return refuse2(index, "NOT_DELETABLE", `its range takes the compaction summary (checkpoint seq ${checkpoint}) that the folded changes of this batch rewrite`);
+    }
+    current = { indexes: restIndexes, changes: restChanges, plan: planned.value };
+  }
+  const removed = [...current?.plan.removedSeqs.filter((seq) => seq < view.nextSeq) ?? [], ...folded.removedSeqs];
+  const changed = checkConfirmed(view, intent.expect, removed);
+  if (changed !== null) return { ok: false, refusal: changed };
+  return { ok: true, value: { current, folded: { indexes: foldedAt, plan: folded } } };
+}
+async function applyWithRewrite(services, intent, signal) {
+  const id = intent.sessionId;
+  const queued = await services.queue.run(intent.sessionId, async () => {
+    const agent = services.agents.get(id);
+    if (agent === void 0) return { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId: intent.sessionId } };
+    const summarizer = services.summarizer(agent);
+    if (summarizer === void 0) return { ok: false, refusal: { code: "SUMMARY_FAILED", sessionId: intent.sessionId, reason: "no-engine", detail: "no compaction engine is loaded (the compaction service)" } };
+    let running;
+    try {
+      running = agent.runMaintenance((agentSignal) => runMixed(services, agent, summarizer, intent, signal === void 0 ? agentSignal : AbortSignal.any([agentSignal, signal])));
+    } catch (error) {
+      return { ok: false, refusal: { code: "AGENT_BUSY", sessionId: intent.sessionId, detail: errorText(error) } };
+    }
+    return running;
+  });
+  if (queued.ok) return queued.value;
+  return { ok: false, refusal: { code: "AGENT_BUSY", sessionId: intent.sessionId, detail: `${queued.ahead} earlier message-recall write${queued.ahead === 1 ? "" : "s"} to this session did not finish within ${services.queue.waitMs} ms` } };
+}
+async function runMixed(services, agent, summarizer, intent, signal) {
+  const session = agent.session;
+  const lookup = (seq) => services.index.lookup(session)(seq);
+  const planned = planMixedOnView(viewOfSession(session, services.index.lookup(session), "agent"), intent);
+  if (!planned.ok) return planned;
+  const fail3 = (reason, detail) => ({ ok: false, refusal: { code: "SUMMARY_FAILED", sessionId: intent.sessionId, reason, detail } });
+  let result;
+  try {
+    signal.throwIfAborted();
+    result = await summarizer.summarize(summarizationInput(session, planned.value.folded.plan, lookup), agent, signal);
+  } catch (error) {
+    return signal.aborted ? fail3("cancelled", "the summary rewrite was cancelled; nothing was written") : fail3("model", errorText(error));
+  }
+  if (signal.aborted) return fail3("cancelled", "the summary rewrite was cancelled; nothing was written");
+  const again = planMixedOnView(viewOfSession(session, services.index.lookup(session), "agent"), intent);
+  if (!again.ok || again.value.folded.plan.keptSeqs.join() !== planned.value.folded.plan.keptSeqs.join() || again.value.folded.plan.checkpointSeq !== planned.value.folded.plan.checkpointSeq) {
+    return fail3("changed", "the conversation changed while the summary was written; nothing was written");
+  }
+  const { current, folded } = again.value;
+  const effects = services.effects?.();
+  const fromSeq = session.seq;
+  const results = [];
+  if (current !== null) {
+    const appended = appendBatch(session, current.plan, current.changes, { tombstoneText: services.tombstoneText, lookup: () => services.index.lookup(session), ...effects === void 0 ? {} : { effects } });
+    for (const r of appended) results.push({ ...r, index: current.indexes[r.index] });
+  }
+  const cp = folded.plan.checkpointSeq;
+  const written = appendRewrite(session, folded.plan, result, effects?.meter, lookup);
+  for (const index of folded.indexes) {
+    results.push({ index, action: intent.changes[index].action, tombstoneSeq: written.checkpointSeq, range: { start: cp, end: cp }, shadowedSeqs: [cp] });
+  }
+  results.sort((a, b) => a.index - b.index);
+  const value = { action: "apply", results, replaceGeneration: session.surface.replaceGeneration };
+  services.afterAppend?.(session, fromSeq);
+  const flushed = await flushWithRetry(() => services.sessions.flush(session), services.flushRetry);
+  if (!flushed.ok) {
+    throw new MessageRecallError("PERSIST_FAILED", `message-recall: the batch with a summary rewrite (checkpoint seq ${written.checkpointSeq}) was appended to session "${intent.sessionId}" and is in effect, but it is not yet durable: the durability flush failed ${flushed.attempts} times: ${flushed.reason}`, {
+      cause: flushed.error,
+      details: { applied: true, value: { ...value, persisted: false } }
+    });
+  }
+  return { ok: true, value: { ...value, persisted: flushed.persisted } };
+}
+
+// src/host/batch-service.ts
+async function applyChanges(services, request, signal) {
+  const read = await services.access.read(request.sessionId);
+  if (read.ok && foldedIndexes(read.value, request.changes).length > 0) {
+    return applyWithRewrite({ ...services, summarizer: services.summarizer ?? (() => void 0) }, request, signal);
+  }
+  return runSessionWrite(
+    services,
+    request.sessionId,
+    (session, origin) => {
+      const planned = planBatchOnView(viewOfSession(session, services.index.lookup(session), origin), request);
+      if (!planned.ok) return planned;
+      const effects = services.effects?.();
+      const results = appendBatch(session, planned.value, request.changes, {
+        tombstoneText: services.tombstoneText,
+        lookup: () => services.index.lookup(session),
+        ...effects === void 0 ? {} : { effects }
+      });
+      return { ok: true, value: { action: "apply", results, replaceGeneration: session.surface.replaceGeneration }, seq: session.seq - 1 };
+    },
+    {
+      maintenance: true,
+      precheck: (view) => {
+        const planned = planBatchOnView(view, request);
+        return planned.ok ? null : planned.refusal;
+      }
+    }
+  );
+}
+async function previewChanges(services, request) {
+  const read = await services.access.read(request.sessionId);
+  if (!read.ok) return read;
+  const view = read.value;
+  const planned = planBatchOnView(view, request);
+  if (!planned.ok) return planned;
+  const plan = planned.value;
+  const real = (seq) => seq < view.nextSeq ? seq : null;
+  const writes = plan.writes.map((w) => w.kind === "tombstone" ? { kind: "tombstone", changeIndexes: w.changeIndexes, action: w.action, shadowedSeqs: w.shadowedSeqs.map(real) } : { kind: "restore", changeIndexes: w.changeIndexes, tombstoneSeq: w.tombstoneSeq, restoredSeq: w.originalSeq });
+  return {
+    ok: true,
+    value: {
+      action: "plan",
+      writes,
+      tombstoneCount: writes.filter((w) => w.kind === "tombstone").length,
+      restoreCount: writes.filter((w) => w.kind === "restore").length,
+      removedSeqs: plan.removedSeqs.filter((seq) => seq < view.nextSeq),
+      restoredSeqs: plan.restoredSeqs,
+      ...estimateBatch(plan),
+      replaceGeneration: view.replaceGeneration,
+      lastSeq: view.lastSeq
+    }
+  };
+}
+
+// src/host/tombstone-writer.ts
+function writeTombstone(session, view, intent, tombstoneText, effects, relookup = () => view.lookup) {
+  const planned = planRemovalOnView(view, intent);
+  if (!planned.ok) return planned;
+  const plan = { ...planned.value, action: intent.action };
+  let event;
+  try {
+    priceReplace(session, effects, view.lookup, plan, plan.shadowedSeqs);
+    event = appendTombstone(session, plan, tombstoneText);
+  } catch (error) {
+    throw new MessageRecallError("INTERNAL", `message-recall: the session refused the tombstone for [${plan.start}, ${plan.end}]: ${errorText(error)}`, { cause: error });
+  }
+  retitleAfterRemoval(session, effects, relookup(), { seq: event.seq, shadowedSeqs: plan.shadowedSeqs });
+  const recalled = ACTIONS[intent.action].returnsContent ? contentOf(view.lookup(plan.targetSeq)) : void 0;
+  const value = {
+    action: intent.action,
+    tombstoneSeq: event.seq,
+    range: { start: plan.start, end: plan.end },
+    shadowedSeqs: plan.shadowedSeqs,
+    nodeKinds: plan.nodeKinds,
+    replaceGeneration: session.surface.replaceGeneration,
+    ...recalled === void 0 ? {} : { content: recalled, text: plainText(recalled) }
+  };
+  return { ok: true, value, event };
+}
+
 // src/host/removal-service.ts
 function foldedPlan(view, intent) {
   return "seq" in intent.target ? planFoldedOnView(view, { action: intent.action, seq: intent.target.seq, ...intent.expect === void 0 ? {} : { expect: intent.expect } }) : null;
@@ -3371,9 +3493,14 @@ function createRouteHandler(services, config) {
         case "inspect":
           answer(res, await inspectSession({ sessions: services.sessions, index: services.index, persistence: services.persistence(), diskSummaries: services.diskSummaries }, request.sessionId));
           return;
-        case "apply":
-          answer(res, await applyChanges({ ...services, tombstoneText: config.tombstoneText }, request));
+        case "apply": {
+          const cancel = new AbortController();
+          res.once("close", () => {
+            if (!res.writableFinished) cancel.abort();
+          });
+          answer(res, await applyChanges({ ...services, tombstoneText: config.tombstoneText }, request, cancel.signal));
           return;
+        }
         case "plan":
           if ("changes" in request) answer(res, await previewChanges(services, request));
           else answer(res, await previewRemoval(services, { ...request, action: request.planAction }));

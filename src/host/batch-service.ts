@@ -3,7 +3,9 @@
  * (`planBatchOnView`, `view-plans.ts`) on the session's current view, then, for `apply`, written by the
  * session's one writer (`SessionAccess.write`: inside the agent's `runMaintenance`, or the
  * plugin's own hold of a stored session) in one synchronous block of appends followed by one
- * durability flush and one reply. Any refused change refuses the batch with nothing appended.
+ * durability flush and one reply. Any refused change refuses the batch with nothing appended. A
+ * batch with changes that take messages a compaction folded goes to `summary-batch.ts` (the
+ * summary rewritten in the same step).
  *
  * @module dsh-message-recall/host/batch-service
  */
@@ -15,19 +17,25 @@ import type { RemovalServices } from './removal-service'
 import { runSessionWrite } from './session-write'
 import { viewOfSession } from './session-view'
 import { planBatchOnView, type BatchIntent } from './view-plans'
+import { applyWithRewrite, foldedIndexes } from './summary-batch'
 
 /**
  * Apply a batch: plan it whole, then append every write (each replace with its shadow price and
  * title effects), flush once, answer once.
  * @param services - the removal services (queue, session access, index, tombstone text, effects).
  * @param request - the validated batch.
+ * @param signal - aborts a summary rewrite's model call (the request was cancelled).
  * @returns `{ action: 'apply', results, replaceGeneration, persisted }` once durable, or a refusal:
  * a change's (with its index), `STALE_VIEW`, `SESSION_NOT_LIVE` or `AGENT_BUSY`; nothing is
  * appended on any.
  * @throws {@link MessageRecallError} `PERSIST_FAILED` (`applied: true`) when every flush attempt
  * failed, `INTERNAL` when the Session refused an append.
  */
-export function applyChanges(services: RemovalServices, request: BatchIntent): Promise<Outcome<ApplyValue>> {
+export async function applyChanges(services: RemovalServices, request: BatchIntent, signal?: AbortSignal): Promise<Outcome<ApplyValue>> {
+  const read = await services.access.read(request.sessionId)
+  if (read.ok && foldedIndexes(read.value, request.changes).length > 0) {
+    return applyWithRewrite({ ...services, summarizer: services.summarizer ?? (() => undefined) }, request, signal)
+  }
   return runSessionWrite<ApplyValue>(
     services,
     request.sessionId,

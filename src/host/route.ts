@@ -129,9 +129,12 @@ export function createRouteHandler(services: RouteServices, config: MessageRecal
         case 'inspect':
           answer(res, await inspectSession({ sessions: services.sessions, index: services.index, persistence: services.persistence(), diskSummaries: services.diskSummaries }, request.sessionId))
           return
-        case 'apply':
-          answer(res, await applyChanges({ ...services, tombstoneText: config.tombstoneText }, request))
+        case 'apply': {
+          const cancel = new AbortController()
+          res.once('close', () => { if (!res.writableFinished) cancel.abort() })
+          answer(res, await applyChanges({ ...services, tombstoneText: config.tombstoneText }, request, cancel.signal))
           return
+        }
         case 'plan':
           if ('changes' in request) answer(res, await previewChanges(services, request))
           else answer(res, await previewRemoval(services, { ...request, action: request.planAction }))

@@ -249,4 +249,44 @@ describe('removing folded messages rewrites the summary', () => {
     assert.equal(notSummary.status, 409)
     assert.equal(notSummary.json.error.code, 'NOT_A_SUMMARY')
   })
+
+  it('a batch mixing folded and current messages does both in one step; a refused change leaves everything as it was', async () => {
+    const app = await boot(roots.root())
+    const agent = await compactedAgent(app)
+    const session = agent.session
+    model.script([A3])
+    await app.prompt(agent, P3)
+    const p1 = prompt(session, P1)
+    const p3 = prompt(session, P3)
+    assert.equal(readFates(session.events as unknown as LogEvent[]).fateOf(p3).state, 'current')
+
+    // All or nothing: a refused change refuses the batch before any model call.
+    const seq = session.seq
+    const calls = model.requests.length
+    const refused = await app.post({ sessionId: agent.id, action: 'apply', changes: [{ action: 'delete', seq: p1 }, { action: 'delete', seq: 999_999 }] })
+    assert.equal(refused.status, 409, refused.text)
+    assert.equal(refused.json.error.index, 1)
+    assert.equal(session.seq, seq, 'nothing appended')
+    assert.equal(model.requests.length, calls, 'no model call')
+
+    model.script([SUMMARY2])
+    const mixed = await app.post({ sessionId: agent.id, action: 'apply', changes: [{ action: 'delete', seq: p3 }, { action: 'exclude', seq: p1 }] })
+    assert.equal(mixed.status, 200, mixed.text)
+    assert.equal(model.requests.length, calls + 1, 'one model call')
+    assert.equal(requestText(model.requests[calls]!).includes('CANARY-4417'), false)
+    const added = session.events.slice(seq) as unknown as LogEvent[]
+    assert.deepEqual(added.map((e) => e.type), ['compaction/prune', 'user/message', 'compaction/start', 'compaction/summary', 'user/message', 'compaction/end'])
+    const results = mixed.json.value.results as Array<{ index: number; action: string; tombstoneSeq: number }>
+    assert.deepEqual(results.map((r) => [r.index, r.action, r.tombstoneSeq]), [[0, 'delete', added[1]!.seq], [1, 'exclude', added[4]!.seq]])
+    const fates = readFates(session.events as unknown as LogEvent[])
+    assert.equal(fates.fateOf(p3).state, 'removed')
+    assert.deepEqual(fates.fateOf(p1), { state: 'excluded', tombstoneSeq: added[4]!.seq, actingSeq: p1, rewrite: true })
+    const m = meter(app, session)
+    assert.equal(m.breakdown, m.measure)
+    model.script(['Fine.'])
+    await app.prompt(agent, `One more question.${FILLER}`)
+    const next = requestText(model.requests.at(-1)!)
+    assert.equal(next.includes('CANARY-4417'), false)
+    assert.equal(next.includes('Which step comes second?'), false, 'the current prompt is gone too')
+  })
 })
