@@ -484,6 +484,8 @@ var Fates = class {
   restores;
   /** Tombstone seq → seq of the restoring copy that undid it. */
   restoredBy;
+  /** Summary rewrites of this plugin (`summary-rewrite.ts`), in seq order (later ones included). */
+  rewrites;
   shadowers = /* @__PURE__ */ new Map();
   steps = /* @__PURE__ */ new Map();
   events = /* @__PURE__ */ new Map();
@@ -499,6 +501,7 @@ var Fates = class {
     for (const event of replacements) this.events.set(event.seq, event);
     const tombstones = [];
     const restores = [];
+    const rewrites = [];
     for (const event of replacements) {
       const tombstone = readTombstone(event);
       const restore = tombstone === null ? readRestore(event, lookup) : null;
@@ -513,11 +516,14 @@ var Fates = class {
       } else {
         const range = readReplaceOp(event.surfaceOp);
         const copy = range.start === range.end && cited.length === 1 && cited[0] === range.start;
-        this.steps.set(event.seq, copy ? { kind: "copy" } : { kind: "fold", rewrite: readRewriteCheckpoint(event) });
+        const rewrite = copy ? null : readRewriteCheckpoint(event);
+        if (rewrite !== null) rewrites.push(rewrite);
+        this.steps.set(event.seq, copy ? { kind: "copy" } : { kind: "fold", rewrite });
       }
     }
     this.tombstones = tombstones;
     this.restores = restores;
+    this.rewrites = rewrites;
     this.restoredBy = new Map(restores.map((r) => [r.tombstoneSeq, r.seq]));
     this.tombstoneBySeq = new Map(tombstones.map((t) => [t.seq, t]));
   }
@@ -930,6 +936,7 @@ function findRemovedContent(count, lookup) {
   for (const tombstone of tombstones.values()) {
     for (const seq of tombstone.shadowedSeqs) if (!tombstones.has(seq) && removedFate(seq)) pending.push(seq);
   }
+  for (const rewrite of fates.rewrites) for (const removal of rewrite.removals) for (const seq of removal.seqs) if (removedFate(seq)) pending.push(seq);
   while (pending.length > 0) {
     const seq = pending.pop();
     if (removed.has(seq)) continue;

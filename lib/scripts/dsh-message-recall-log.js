@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-DD5WUE25.js";
+} from "./chunks/chunk-54GQSMKK.js";
 import {
   listCommand
 } from "./chunks/chunk-GW2MU7MZ.js";
@@ -10,8 +10,8 @@ import {
 } from "./chunks/chunk-G4GJS25I.js";
 import {
   scanCommand
-} from "./chunks/chunk-4HXBMBUI.js";
-import "./chunks/chunk-HVP6NKSA.js";
+} from "./chunks/chunk-APPSSTNP.js";
+import "./chunks/chunk-AASFPALT.js";
 import "./chunks/chunk-G3ZD3XEC.js";
 import {
   verifyCommand

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-DD5WUE25.js";
-import "./chunks/chunk-HVP6NKSA.js";
+} from "./chunks/chunk-54GQSMKK.js";
+import "./chunks/chunk-AASFPALT.js";
 import {
   runCommand
 } from "./chunks/chunk-7ESGHU5V.js";

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 import {
   scanCommand
-} from "./chunks/chunk-4HXBMBUI.js";
-import "./chunks/chunk-HVP6NKSA.js";
+} from "./chunks/chunk-APPSSTNP.js";
+import "./chunks/chunk-AASFPALT.js";
 import "./chunks/chunk-G3ZD3XEC.js";
 import "./chunks/chunk-R4VPHYWV.js";
 import {

@@ -200,6 +200,8 @@ export class Fates {
   readonly restores: readonly RestoreRecord[]
   /** Tombstone seq → seq of the restoring copy that undid it. */
   readonly restoredBy: ReadonlyMap<number, number>
+  /** Summary rewrites of this plugin (`summary-rewrite.ts`), in seq order (later ones included). */
+  readonly rewrites: readonly RewriteCheckpoint[]
   private readonly shadowers = new Map<number, number>()
   private readonly steps = new Map<number, Step>()
   private readonly events = new Map<number, LogEvent>()
@@ -216,6 +218,7 @@ export class Fates {
     for (const event of replacements) this.events.set(event.seq, event)
     const tombstones: TombstoneRecord[] = []
     const restores: RestoreRecord[] = []
+    const rewrites: RewriteCheckpoint[] = []
     for (const event of replacements) {
       const tombstone = readTombstone(event)
       const restore = tombstone === null ? readRestore(event, lookup) : null
@@ -231,11 +234,14 @@ export class Fates {
       } else {
         const range = readReplaceOp(event.surfaceOp)!
         const copy = range.start === range.end && cited.length === 1 && cited[0] === range.start
-        this.steps.set(event.seq, copy ? { kind: 'copy' } : { kind: 'fold', rewrite: readRewriteCheckpoint(event) })
+        const rewrite = copy ? null : readRewriteCheckpoint(event)
+        if (rewrite !== null) rewrites.push(rewrite)
+        this.steps.set(event.seq, copy ? { kind: 'copy' } : { kind: 'fold', rewrite })
       }
     }
     this.tombstones = tombstones
     this.restores = restores
+    this.rewrites = rewrites
     this.restoredBy = new Map(restores.map((r) => [r.tombstoneSeq, r.seq]))
     this.tombstoneBySeq = new Map(tombstones.map((t) => [t.seq, t]))
   }

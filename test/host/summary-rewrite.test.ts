@@ -19,6 +19,7 @@ import { startMockModel, type MockModel } from '../../tools/mock-model'
 import { readFates } from '../../src/shared/fate'
 import type { LogEvent } from '../../src/shared/events'
 import { readRewriteCheckpoint } from '../../src/shared/summary-rewrite'
+import { findRemovedContent } from '../../src/shared/removed-content'
 import { derived, Roots } from './helpers'
 
 const roots = new Roots()
@@ -122,6 +123,8 @@ describe('removing folded messages rewrites the summary', () => {
     const fates = readFates(session.events as unknown as LogEvent[])
     assert.deepEqual(fates.fateOf(p1), { state: 'removed', tombstoneSeq: added[2]!.seq, actingSeq: p1, rewrite: true })
     assert.equal(fates.fateOf(prompt(session, P2)).state, 'folded')
+    const log = session.events as unknown as LogEvent[]
+    assert.deepEqual(findRemovedContent(log.length, (s) => log[s]).messageSeqs, [p1], 'the export and the telemetry filter leave the removed folded prompt out')
     const afterRewrite = meter(app, session)
     assert.equal(afterRewrite.breakdown, afterRewrite.measure, 'contextBreakdown == measure() after the rewrite')
 

@@ -3,7 +3,7 @@ import {
   explainSession,
   forkOrigin,
   readFates
-} from "./chunk-HVP6NKSA.js";
+} from "./chunk-AASFPALT.js";
 import {
   ACTIONS,
   COMMON_OPTIONS,

@@ -251,6 +251,8 @@ var Fates = class {
   restores;
   /** Tombstone seq → seq of the restoring copy that undid it. */
   restoredBy;
+  /** Summary rewrites of this plugin (`summary-rewrite.ts`), in seq order (later ones included). */
+  rewrites;
   shadowers = /* @__PURE__ */ new Map();
   steps = /* @__PURE__ */ new Map();
   events = /* @__PURE__ */ new Map();
@@ -266,6 +268,7 @@ var Fates = class {
     for (const event of replacements) this.events.set(event.seq, event);
     const tombstones = [];
     const restores = [];
+    const rewrites = [];
     for (const event of replacements) {
       const tombstone = readTombstone(event);
       const restore = tombstone === null ? readRestore(event, lookup) : null;
@@ -280,11 +283,14 @@ var Fates = class {
       } else {
         const range = readReplaceOp(event.surfaceOp);
         const copy = range.start === range.end && cited.length === 1 && cited[0] === range.start;
-        this.steps.set(event.seq, copy ? { kind: "copy" } : { kind: "fold", rewrite: readRewriteCheckpoint(event) });
+        const rewrite = copy ? null : readRewriteCheckpoint(event);
+        if (rewrite !== null) rewrites.push(rewrite);
+        this.steps.set(event.seq, copy ? { kind: "copy" } : { kind: "fold", rewrite });
       }
     }
     this.tombstones = tombstones;
     this.restores = restores;
+    this.rewrites = rewrites;
     this.restoredBy = new Map(restores.map((r) => [r.tombstoneSeq, r.seq]));
     this.tombstoneBySeq = new Map(tombstones.map((t) => [t.seq, t]));
   }

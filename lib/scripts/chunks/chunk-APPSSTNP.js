@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   forkOrigin
-} from "./chunk-HVP6NKSA.js";
+} from "./chunk-AASFPALT.js";
 import {
   assertRoot
 } from "./chunk-G3ZD3XEC.js";
