@@ -375,6 +375,7 @@ var zh = {
   "undo.undo": "撤销",
   "undo.label.undo": "撤销这次移除，把消息放回原处",
   "undo.restored": "消息已放回原处",
+  "undo.restored.rewrite": "之前的摘要已放回，这条消息又在摘要里了",
   "undo.restored.recall": "消息已放回原处；输入框里的文字保持不变",
   "panel.button": "已移除",
   "panel.label.one": "已移除的消息：{count} 项仍在生效",
@@ -476,6 +477,7 @@ var en = {
   "undo.undo": "Undo",
   "undo.label.undo": "Undo this removal and put the message back in place",
   "undo.restored": "The message is back in place",
+  "undo.restored.rewrite": "The earlier summary is back; the message is summarized again",
   "undo.restored.recall": "The message is back in place. The composer keeps its text.",
   "panel.button": "Removed",
   "panel.label.one": "Removed messages: {count} removal in effect",
@@ -2348,13 +2350,15 @@ var UndoNotice = class extends SnapshotStore {
    * @param value - the removal's reply value.
    */
   show(value) {
+    const rewrite = value.summaryRewrite !== void 0;
     this.set({
       id: ++this.nextId,
       action: value.action,
       count: planCount(value),
       tombstoneSeq: value.tombstoneSeq,
-      restorable: restorableInPlace(value),
-      restored: false
+      restorable: rewrite || restorableInPlace(value),
+      restored: false,
+      ...rewrite ? { rewrite: true } : {}
     }, this.options.visibleMs ?? 8e3);
   }
   /**
@@ -2613,7 +2617,7 @@ function RecallNotices({ notice, onDismiss, unsaved, t, children }) {
 var import_react2 = require("react");
 var import_jsx_runtime2 = require("react/jsx-runtime");
 function undoText(t, entry) {
-  if (entry.restored) return t(ACTIONS[entry.action].returnsContent ? "undo.restored.recall" : "undo.restored");
+  if (entry.restored) return t(entry.rewrite === true ? "undo.restored.rewrite" : ACTIONS[entry.action].returnsContent ? "undo.restored.recall" : "undo.restored");
   return t(countedKey(ACTIONS[entry.action].texts.undo, entry.count), { count: entry.count });
 }
 function UndoNoticeView({ notice, actions, t, stacked = false }) {
@@ -2633,6 +2637,11 @@ function UndoNoticeView({ notice, actions, t, stacked = false }) {
   const busy = state.pending?.tombstoneSeq === entry.tombstoneSeq;
   const error = state.errors.get(entry.tombstoneSeq) ?? null;
   const undo = async () => {
+    if (entry.rewrite === true) {
+      const outcome2 = await actions.undoRewrite(entry.tombstoneSeq);
+      if (outcome2.ok) notice.restored(entry.tombstoneSeq);
+      return;
+    }
     const outcome = await actions.restore(entry.tombstoneSeq);
     if (!outcome.ok && outcome.error?.code === "NOT_RESTORABLE") notice.notRestorable(entry.tombstoneSeq);
   };
@@ -2970,7 +2979,7 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
 }
 
 // src/client/build-stamp.ts
-var BUILD_STAMP = true ? "0.1.0+4c8a1d70a7" : "dev";
+var BUILD_STAMP = true ? "0.1.0+d8953af4d6" : "dev";
 
 // src/client/notices/notice-styles.ts
 var NOTICE_STYLE_TEXT = `
@@ -3132,6 +3141,19 @@ var TombstoneActions = class extends SnapshotStore {
     });
     if (outcome.ok) for (const listener of [...this.restoredListeners]) listener(tombstoneSeq);
     return outcome;
+  }
+  /**
+   * Undo a summary rewrite (`{ action: 'undoRewrite', sessionId, checkpointSeq }`): the summary it
+   * replaced comes back, and the messages it took out are folded again (through the live events).
+   * @param checkpointSeq - the rewrite's checkpoint (what the removal answered as `tombstoneSeq`).
+   * @returns the route's value, or the refusal (`error: null` when ignored).
+   */
+  undoRewrite(checkpointSeq) {
+    return this.run(checkpointSeq, "undoRewrite", async () => {
+      const reply = await this.options.send({ sessionId: this.options.sessionId, action: "undoRewrite", checkpointSeq });
+      if (reply.ok && reply.value.persisted) this.options.unsaved?.settled();
+      return reply;
+    });
   }
   /**
    * Hear of every restore in effect, from whichever entry asked for it.

@@ -12,6 +12,7 @@ import { after, before, describe } from 'node:test'
 import type { Page } from 'puppeteer-core'
 import { listSessions } from '../../tools/dsh-api'
 import { bootE2e, eventsOnDisk, sequentialScenarios, type E2e } from './harness'
+import { readNotice } from './removals-ui'
 import { chooseWorkspace, clickAction, findRow, hoverRow, openApp, rowSelector, sendPrompt, waitArmed, waitForTurnBars, waitRowError, waitRowHidden } from './ui'
 
 const TITLE = 'Compaction trial chat'
@@ -130,5 +131,30 @@ describe('folded messages in the real DSH web UI', { timeout: 900_000 }, () => {
     const next = e.model.requests.at(-1)!
     assert.equal(JSON.stringify(next.body.messages).includes('CANARY-4417'), false, 'the next request lacks the canary')
     assert.equal(JSON.stringify(next.body.messages).includes(SUMMARY2), true, 'and reads the new summary')
+  })
+
+  scenario('5. Undo in the notice puts the earlier summary back: the row shows again, summarized, with no model call', async () => {
+    const row = await findRow(page, 'user', P2)
+    e.model.script([{ text: 'Summary without the launch steps request.' }])
+    await hoverRow(page, row.key)
+    await clickAction(page, row.key, 'delete')
+    await waitArmed(page, row.key, 'delete')
+    await clickAction(page, row.key, 'delete')
+    await waitRowHidden(page, row.key, 60_000)
+    await page.waitForFunction(() => document.querySelector('[data-message-recall-undo-action="undo"]') !== null, { timeout: 10_000, polling: 50 })
+    assert.deepEqual(await readNotice(page), { text: 'Deleted 1 message', actions: ['undo', 'dismiss'], error: null })
+    const calls = e.model.requests.length
+    await page.click('[data-message-recall-undo-action="undo"]')
+    await page.waitForFunction((sel) => {
+      const el = document.querySelector(sel)
+      return el !== null && !el.hasAttribute('data-message-recall-hidden') && el.hasAttribute('data-message-recall-folded')
+    }, { timeout: 15_000, polling: 50 }, rowSelector(row.key))
+    assert.equal((await readNotice(page))?.text, 'The earlier summary is back; the message is summarized again')
+    assert.equal(e.model.requests.length, calls, 'Undo makes no model call')
+    const events = await eventsOnDisk(e.home, sessionId)
+    const checkpoint = events.at(-2)!
+    const p1 = events.find((ev) => ev.type === 'user/message' && JSON.stringify(ev.data).includes('CANARY-4417') && (ev.data as { source?: { kind?: string } }).source?.kind === 'user')!.seq
+    assert.deepEqual((checkpoint.data as { source: { messageRecall: unknown } }).source.messageRecall, { removals: [{ action: 'delete', seqs: [p1] }] }, 'the earlier record: only the canary prompt removed')
+    await e.shot(page, '04-undo-rewrite')
   })
 })

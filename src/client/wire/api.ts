@@ -6,7 +6,7 @@
  * @module dsh-message-recall/client/wire/api
  */
 import { isRecord } from '../../shared/events'
-import { DEFAULT_ROUTE_PATH, ERROR_CODES, type ApplyRequestBody, type ApplyValue, type BatchPlanValue, type ErrorCode, type FlushValue, type ForkBeforeValue, type InspectValue, type PlanValue, type RecallRequestBody, type RemovalValue, type RestoreValue, type RouteError, type WriteValue } from '../../shared/protocol'
+import { DEFAULT_ROUTE_PATH, ERROR_CODES, type ApplyRequestBody, type ApplyValue, type BatchPlanValue, type ErrorCode, type FlushValue, type ForkBeforeValue, type InspectValue, type PlanValue, type RecallRequestBody, type RemovalValue, type RestoreValue, type RouteError, type SummaryEditValue, type ViewExpectation, type WriteValue } from '../../shared/protocol'
 import type { TombstoneAction } from '../../shared/actions'
 import { errorText } from '../../shared/error-text'
 
@@ -53,11 +53,21 @@ export interface BatchRequest extends Omit<ApplyRequestBody, 'action'> {
   readonly action: 'apply' | 'plan'
 }
 
-/** Every request the client sends: a row's node by `seq`, a tombstone by `tombstoneSeq`, a batch of changes, or the session alone. */
-export type RecallRequest = PlanRequest | RemovalRequest | RestoreRequest | ForkBeforeRequest | FlushRequest | InspectRequest | BatchRequest
+/** Undo a summary rewrite: the summary it replaced back. Answered with a {@link SummaryEditValue}. */
+export interface UndoRewriteRequest {
+  readonly sessionId: string
+  readonly action: 'undoRewrite'
+  readonly checkpointSeq: number
+  readonly expect?: ViewExpectation
+}
+
+/** Every request the client sends: a row's node by `seq`, a tombstone by `tombstoneSeq`, a batch of changes, a summary rewrite's checkpoint, or the session alone. */
+export type RecallRequest = PlanRequest | RemovalRequest | RestoreRequest | ForkBeforeRequest | FlushRequest | InspectRequest | BatchRequest | UndoRewriteRequest
 
 /** The success value the route answers a request with. */
-export type ReplyValueOf<R extends RecallRequest> = R extends BatchRequest
+export type ReplyValueOf<R extends RecallRequest> = R extends UndoRewriteRequest
+  ? SummaryEditValue
+  : R extends BatchRequest
   ? R['action'] extends 'apply' ? ApplyValue : BatchPlanValue
   : R extends PlanRequest
   ? PlanValue
