@@ -24,6 +24,7 @@ __export(index_exports, {
   EDIT_ENTRY_ID: () => EDIT_ENTRY_ID,
   OVERLAY_ENTRY_ID: () => OVERLAY_ENTRY_ID,
   REMOVED_ENTRY_ID: () => REMOVED_ENTRY_ID,
+  SUMMARY_ENTRY_ID: () => SUMMARY_ENTRY_ID,
   TODO_STRIP_ENTRY_ID: () => TODO_STRIP_ENTRY_ID,
   TRAJECTORY_ENTRY_ID: () => TRAJECTORY_ENTRY_ID,
   apply: () => apply,
@@ -352,6 +353,13 @@ var zh = {
   "armed.excludeLabel.other": "再点一次，从模型上下文中排除 {count} 条消息",
   "excluded.badge": "不发送给模型",
   "folded.badge": "已压缩进摘要：模型读到的是压缩摘要，不是这条消息",
+  "summary.button": "摘要",
+  "summary.label": "查看并编辑模型现在读到的压缩摘要",
+  "summary.title": "压缩摘要",
+  "summary.hint": "模型在每一轮都会读到这份摘要。保存会写入一份新的摘要（不调用模型）；之前的摘要仍保留在日志里。",
+  "summary.textLabel": "摘要文本",
+  "summary.save": "保存",
+  "summary.cancel": "取消",
   "armed.rewrite.delete": "删除 {count} 条并重写摘要？（调用模型，约 {tokens} 个 token）",
   "armed.rewrite.exclude": "排除 {count} 条并重写摘要？（调用模型，约 {tokens} 个 token）",
   "armed.rewriteLabel.one": "再点一次，删除 {count} 条已压缩的消息：模型会重新写一份不含它的压缩摘要，输入约 {tokens} 个 token",
@@ -454,6 +462,13 @@ var en = {
   "armed.excludeLabel.other": "Click again to exclude {count} messages from the model's context",
   "excluded.badge": "Not sent to the model",
   "folded.badge": "Summarized: the model reads the compaction summary, not this message",
+  "summary.button": "Summary",
+  "summary.label": "See and edit the compaction summary the model reads now",
+  "summary.title": "Compaction summary",
+  "summary.hint": "The model reads this summary on every turn. Save writes a new summary (no model call); the earlier one stays in the log.",
+  "summary.textLabel": "Summary text",
+  "summary.save": "Save",
+  "summary.cancel": "Cancel",
   "armed.rewrite.delete": "Delete {count} and rewrite the summary? (model call, ~{tokens} tokens)",
   "armed.rewrite.exclude": "Exclude {count} and rewrite the summary? (model call, ~{tokens} tokens)",
   "armed.rewriteLabel.one": "Click again to delete {count} summarized message: the model writes the compaction summary again without it, from about {tokens} input tokens",
@@ -705,6 +720,29 @@ function readReplaceOp(surfaceOp) {
   return { start, end };
 }
 
+// src/shared/summary-rewrite.ts
+var CHECKPOINT_PLUGIN = "compact";
+function isCheckpointEvent(event) {
+  if (event.type !== "user/message" || readReplaceOp(event.surfaceOp) === null || !isRecord(event.data)) return false;
+  const source = event.data.source;
+  return isRecord(source) && source.kind === "plugin" && source.plugin === CHECKPOINT_PLUGIN;
+}
+function readRewriteCheckpoint(event) {
+  if (!isCheckpointEvent(event)) return null;
+  const source = event.data.source;
+  const record = source.messageRecall;
+  if (!isRecord(record) || !Array.isArray(record.removals) || typeof source.compactionId !== "string") return null;
+  const removals = [];
+  for (const entry of record.removals) {
+    if (!isRecord(entry) || !isTombstoneAction(entry.action) || !Array.isArray(entry.seqs) || !entry.seqs.every(isSeq)) return null;
+    removals.push({ action: entry.action, seqs: [...entry.seqs] });
+  }
+  return { seq: event.seq, compactionId: source.compactionId, removals };
+}
+function removalOf(record, seq) {
+  return record.removals.find((r) => r.seqs.includes(seq));
+}
+
 // src/client/wire/replacement-view.ts
 var REPLACEMENT_VIEW = "dsh-message-recall";
 var REPLACEMENT_KIND = "dsh-message-recall-replacement";
@@ -715,11 +753,12 @@ function isReplacementEvent(event) {
 }
 function replacementRecord(event) {
   const source = isRecord(event.data) ? event.data.source : void 0;
+  const content = isCheckpointEvent(event) && isRecord(event.data) ? event.data.content : void 0;
   return Object.freeze({
     type: event.type,
     seq: event.seq,
     time: event.time,
-    data: Object.freeze({ source }),
+    data: Object.freeze(content === void 0 ? { source } : { source, content }),
     surfaceOp: event.surfaceOp,
     ...Array.isArray(event.sourceEventSeqs) ? { sourceEventSeqs: Object.freeze([...event.sourceEventSeqs]) } : {}
   });
@@ -1352,29 +1391,6 @@ function notRestorableReason(kinds) {
   if (kinds.includes("assistant") || kinds.includes("tool")) return "model-step";
   if (kinds.length !== 1) return "several-nodes";
   return kinds[0] === "user" ? null : "not-a-prompt";
-}
-
-// src/shared/summary-rewrite.ts
-var CHECKPOINT_PLUGIN = "compact";
-function isCheckpointEvent(event) {
-  if (event.type !== "user/message" || readReplaceOp(event.surfaceOp) === null || !isRecord(event.data)) return false;
-  const source = event.data.source;
-  return isRecord(source) && source.kind === "plugin" && source.plugin === CHECKPOINT_PLUGIN;
-}
-function readRewriteCheckpoint(event) {
-  if (!isCheckpointEvent(event)) return null;
-  const source = event.data.source;
-  const record = source.messageRecall;
-  if (!isRecord(record) || !Array.isArray(record.removals) || typeof source.compactionId !== "string") return null;
-  const removals = [];
-  for (const entry of record.removals) {
-    if (!isRecord(entry) || !isTombstoneAction(entry.action) || !Array.isArray(entry.seqs) || !entry.seqs.every(isSeq)) return null;
-    removals.push({ action: entry.action, seqs: [...entry.seqs] });
-  }
-  return { seq: event.seq, compactionId: source.compactionId, removals };
-}
-function removalOf(record, seq) {
-  return record.removals.find((r) => r.seqs.includes(seq));
 }
 
 // src/shared/fate.ts
@@ -2978,8 +2994,72 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
   ] });
 }
 
+// src/client/panel/SummaryButton.tsx
+var import_react5 = require("react");
+
+// src/client/panel/summary-text.ts
+function currentSummary(replacements) {
+  const fates = readFates(replacements);
+  const checkpoint = [...replacements].sort((a, b) => b.seq - a.seq).find((e) => isCheckpointEvent(e) && fates.shadowerOf(e.seq) === null);
+  if (checkpoint === void 0 || !isRecord(checkpoint.data) || !Array.isArray(checkpoint.data.content)) return null;
+  const texts = checkpoint.data.content.flatMap((b) => isRecord(b) && b.type === "text" && typeof b.text === "string" ? [b.text] : []);
+  const framed = texts.length >= 2 && texts[0].endsWith("<compacted-summary>") && texts.at(-1) === "</compacted-summary>";
+  return { checkpointSeq: checkpoint.seq, text: (framed ? texts.slice(1, -1) : texts).join("\n\n").trim() };
+}
+
+// src/client/panel/SummaryButton.tsx
+var import_jsx_runtime5 = require("react/jsx-runtime");
+function SummaryButton({ sessionId, useSession, kit }) {
+  const replacements = useSession(selectReplacements);
+  const summary = (0, import_react5.useMemo)(() => currentSummary(replacements), [replacements]);
+  const [open, setOpen] = (0, import_react5.useState)(false);
+  const button = (0, import_react5.useRef)(null);
+  if (summary === null) return null;
+  const t = kit.t;
+  const close = () => {
+    setOpen(false);
+    button.current?.focus();
+  };
+  return /* @__PURE__ */ (0, import_jsx_runtime5.jsxs)("div", { "data-message-recall-removed-seat": "", children: [
+    /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("button", { ref: button, type: "button", "data-message-recall-summary": "", "aria-haspopup": "dialog", "aria-expanded": open, "aria-label": t("summary.label"), onClick: () => setOpen(!open), children: /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("span", { children: t("summary.button") }) }),
+    open && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)(SummaryDialog, { sessionId, checkpointSeq: summary.checkpointSeq, text: summary.text, kit, onClose: close }, summary.checkpointSeq)
+  ] });
+}
+function SummaryDialog({ sessionId, checkpointSeq, text, kit, onClose }) {
+  const t = kit.t;
+  const [draft, setDraft] = (0, import_react5.useState)(text);
+  const [busy, setBusy] = (0, import_react5.useState)(false);
+  const [error, setError] = (0, import_react5.useState)(null);
+  const area = (0, import_react5.useRef)(null);
+  (0, import_react5.useEffect)(() => {
+    area.current?.focus();
+    const onKey = (event) => {
+      if (event.key === "Escape") onClose();
+    };
+    globalThis.document.addEventListener("keydown", onKey);
+    return () => globalThis.document.removeEventListener("keydown", onKey);
+  }, [onClose]);
+  const save = async () => {
+    setBusy(true);
+    setError(null);
+    const reply = await kit.send({ sessionId, action: "editSummary", checkpointSeq, summary: draft });
+    setBusy(false);
+    if (reply.ok || reply.error.code === "PERSIST_FAILED" && reply.error.applied === true) onClose();
+    else setError(describeError(t, reply.error.code));
+  };
+  return /* @__PURE__ */ (0, import_jsx_runtime5.jsxs)("div", { "data-message-recall-summary-dialog": "", "data-message-recall-panel": "", role: "dialog", "aria-label": t("summary.title"), children: [
+    /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("p", { children: t("summary.hint") }),
+    /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("textarea", { ref: area, "aria-label": t("summary.textLabel"), value: draft, rows: 12, cols: 60, onChange: (event) => setDraft(event.target.value) }),
+    error !== null && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("span", { "data-message-recall-summary-error": "", role: "alert", children: error }),
+    /* @__PURE__ */ (0, import_jsx_runtime5.jsxs)("div", { children: [
+      /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("button", { type: "button", "data-message-recall-summary-action": "save", disabled: busy || draft.trim().length === 0 || draft === text, "aria-busy": busy || void 0, onClick: () => void save(), children: t("summary.save") }),
+      /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("button", { type: "button", "data-message-recall-summary-action": "cancel", onClick: onClose, children: t("summary.cancel") })
+    ] })
+  ] });
+}
+
 // src/client/build-stamp.ts
-var BUILD_STAMP = true ? "0.1.0+d8953af4d6" : "dev";
+var BUILD_STAMP = true ? "0.1.0+56dca75eb6" : "dev";
 
 // src/client/notices/notice-styles.ts
 var NOTICE_STYLE_TEXT = `
@@ -3018,12 +3098,12 @@ var PANEL_STYLE_TEXT = `
 [data-message-recall-panel] button{font:inherit;font-size:12px;line-height:18px;padding:2px 10px;border-radius:6px;cursor:pointer;
 border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));background:transparent;color:var(--dsw-alias-label-primary,#222)}
 [data-message-recall-panel] button:hover{background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.06))}
-[data-message-recall-panel] button:focus-visible,[data-message-recall-removed]:focus-visible,[data-message-recall-edit]:focus-visible{outline:2px solid var(--dsw-alias-state-business-primary,#4d6bfe);outline-offset:1px}
+[data-message-recall-panel] button:focus-visible,[data-message-recall-removed]:focus-visible,[data-message-recall-edit]:focus-visible,[data-message-recall-summary]:focus-visible{outline:2px solid var(--dsw-alias-state-business-primary,#4d6bfe);outline-offset:1px}
 [data-message-recall-panel] button:disabled{opacity:.6;cursor:progress}
 [data-message-recall-removed-seat]{position:relative;display:inline-flex}
-[data-message-recall-removed],[data-message-recall-edit]{border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));height:32px;border-radius:18px;padding:6px 12px;gap:6px;
+[data-message-recall-removed],[data-message-recall-edit],[data-message-recall-summary]{border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));height:32px;border-radius:18px;padding:6px 12px;gap:6px;
 display:inline-flex;align-items:center;background:transparent;color:var(--dsw-alias-label-primary,#222);font:inherit;font-size:13px;line-height:20px;cursor:pointer;white-space:nowrap}
-[data-message-recall-removed]:hover,[data-message-recall-edit]:hover{background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.06))}
+[data-message-recall-removed]:hover,[data-message-recall-edit]:hover,[data-message-recall-summary]:hover{background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.06))}
 [data-message-recall-removed] [data-count]{min-width:18px;padding:0 5px;border-radius:9px;font-size:12px;line-height:18px;text-align:center;
 background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.08))}
 [data-message-recall-panel]{position:absolute;top:calc(100% + 6px);right:0;z-index:100;width:380px;max-height:60vh;overflow:auto;box-sizing:border-box;
@@ -3037,6 +3117,10 @@ border:1px solid var(--dsw-alias-border-inverted,rgba(0,0,0,.12));box-shadow:var
 [data-message-recall-entry-what]{color:var(--dsw-alias-label-primary,#222);font-weight:500}
 [data-message-recall-entry-excerpt]{margin:2px 0 6px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;color:var(--dsw-alias-label-secondary,#444)}
 [data-message-recall-entry-actions]{display:flex;gap:6px}
+[data-message-recall-summary-dialog] textarea{display:block;width:min(560px,80vw);margin:6px 0;font:inherit;font-size:13px;line-height:20px;padding:6px 8px;
+border-radius:6px;border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));background:transparent;color:inherit}
+[data-message-recall-summary-dialog] p{margin:0;font-size:12px;color:var(--dsw-alias-label-secondary,#555)}
+[data-message-recall-summary-error]{display:block;color:var(--dsw-alias-state-error-primary,#d93025);font-size:12px}
 `;
 
 // src/client/rows/row-styles.ts
@@ -3281,7 +3365,7 @@ var UnsavedWrites = class extends SnapshotStore {
 };
 
 // src/client/editor/EditButton.tsx
-var import_react10 = require("react");
+var import_react11 = require("react");
 var import_react_dom = require("react-dom");
 
 // src/client/editor/editor-locales.ts
@@ -3367,10 +3451,10 @@ function counterText(t, locale, counts) {
 }
 
 // src/client/editor/EditorModal.tsx
-var import_react9 = require("react");
+var import_react10 = require("react");
 
 // src/client/editor/dialog-keys.ts
-var import_react5 = require("react");
+var import_react6 = require("react");
 function trapTab(dialog, shiftKey) {
   const focusable = [...dialog.querySelectorAll("button:not([disabled])")];
   const first = focusable[0];
@@ -3385,7 +3469,7 @@ function arrowTarget(order, at, down) {
   return order[next];
 }
 function useFirstFocus(ready, first, dialog) {
-  (0, import_react5.useEffect)(() => {
+  (0, import_react6.useEffect)(() => {
     const control = ready ? first() : void 0;
     if (control !== void 0) control.focus();
     else dialog.current?.focus();
@@ -3393,21 +3477,21 @@ function useFirstFocus(ready, first, dialog) {
 }
 
 // src/client/editor/editor-apply.ts
-var import_react7 = require("react");
+var import_react8 = require("react");
 
 // src/client/editor/editor-plan.ts
-var import_react6 = require("react");
+var import_react7 = require("react");
 var PLAN_DEBOUNCE_MS = 200;
 function refusalOf(error, changeUnits) {
   return { unit: error.index === void 0 ? null : changeUnits[error.index] ?? null, code: error.code };
 }
 function usePlanCheck(send, sessionId, preview, readSeq) {
-  const [refusal, setRefusal] = (0, import_react6.useState)(null);
-  const [checking, setChecking] = (0, import_react6.useState)(false);
-  const [planned, setPlanned] = (0, import_react6.useState)(null);
+  const [refusal, setRefusal] = (0, import_react7.useState)(null);
+  const [checking, setChecking] = (0, import_react7.useState)(false);
+  const [planned, setPlanned] = (0, import_react7.useState)(null);
   const changesKey = JSON.stringify(preview.changes);
-  const plannedSelection = (0, import_react6.useRef)(changesKey);
-  (0, import_react6.useEffect)(() => {
+  const plannedSelection = (0, import_react7.useRef)(changesKey);
+  (0, import_react7.useEffect)(() => {
     if (plannedSelection.current !== changesKey) {
       plannedSelection.current = changesKey;
       setRefusal(null);
@@ -3441,11 +3525,11 @@ function usePlanCheck(send, sessionId, preview, readSeq) {
 // src/client/editor/editor-apply.ts
 function useEditorApply(input) {
   const { send, sessionId, unsaved, preview, lastSeq, planned, enabled, reread, onClose } = input;
-  const [applying, setApplying] = (0, import_react7.useState)(false);
-  const [applyError, setApplyError] = (0, import_react7.useState)(null);
+  const [applying, setApplying] = (0, import_react8.useState)(false);
+  const [applyError, setApplyError] = (0, import_react8.useState)(null);
   const changesKey = JSON.stringify(preview.changes);
-  (0, import_react7.useEffect)(() => setApplyError(null), [changesKey]);
-  const apply2 = (0, import_react7.useCallback)(async () => {
+  (0, import_react8.useEffect)(() => setApplyError(null), [changesKey]);
+  const apply2 = (0, import_react8.useCallback)(async () => {
     if (!enabled || applying || lastSeq === null) return;
     setApplying(true);
     const confirmed = planned?.changesKey === changesKey && planned.lastSeq === lastSeq ? { removedCount: planned.removedCount } : {};
@@ -3466,7 +3550,7 @@ function useEditorApply(input) {
 }
 
 // src/client/editor/editor-history.ts
-var import_react8 = require("react");
+var import_react9 = require("react");
 
 // src/client/wire/session-history.ts
 var HISTORY_PATH = "/api/session.history";
@@ -3594,9 +3678,9 @@ function previewSelection(units, selection) {
 
 // src/client/editor/editor-history.ts
 function useEditorHistory(fetchImpl, sessionId, running, replacementCount) {
-  const [load, setLoad] = (0, import_react8.useState)({ status: "loading" });
-  const [historyRead, setHistoryRead] = (0, import_react8.useState)(0);
-  (0, import_react8.useEffect)(() => {
+  const [load, setLoad] = (0, import_react9.useState)({ status: "loading" });
+  const [historyRead, setHistoryRead] = (0, import_react9.useState)(0);
+  (0, import_react9.useEffect)(() => {
     let live = true;
     readWholeHistory(fetchImpl, sessionId).then(
       (events) => live && setLoad({ status: "ready", units: buildEditorUnits(events), lastSeq: events.at(-1)?.seq ?? -1 }),
@@ -3606,18 +3690,18 @@ function useEditorHistory(fetchImpl, sessionId, running, replacementCount) {
       live = false;
     };
   }, [fetchImpl, sessionId, historyRead]);
-  const seen = (0, import_react8.useRef)({ running, replacementCount });
-  (0, import_react8.useEffect)(() => {
+  const seen = (0, import_react9.useRef)({ running, replacementCount });
+  (0, import_react9.useEffect)(() => {
     const before = seen.current;
     if (before.running && !running || before.replacementCount !== replacementCount) setHistoryRead((n) => n + 1);
     seen.current = { running, replacementCount };
   }, [running, replacementCount]);
-  const reread = (0, import_react8.useRef)(() => setHistoryRead((n) => n + 1)).current;
+  const reread = (0, import_react9.useRef)(() => setHistoryRead((n) => n + 1)).current;
   return { load, reread };
 }
 
 // src/client/editor/EditorModal.tsx
-var import_jsx_runtime5 = require("react/jsx-runtime");
+var import_jsx_runtime6 = require("react/jsx-runtime");
 function toggled(set, key2) {
   const next = new Set(set);
   if (!next.delete(key2)) next.add(key2);
@@ -3626,11 +3710,11 @@ function toggled(set, key2) {
 function EditorModal({ sessionId, running, replacementCount, locale, kit, onClose }) {
   const { t } = kit;
   const { load, reread } = useEditorHistory(kit.fetch, sessionId, running, replacementCount);
-  const [selection, setSelection] = (0, import_react9.useState)(EMPTY_SELECTION);
-  const controls = (0, import_react9.useRef)(/* @__PURE__ */ new Map());
-  const dialog = (0, import_react9.useRef)(null);
+  const [selection, setSelection] = (0, import_react10.useState)(EMPTY_SELECTION);
+  const controls = (0, import_react10.useRef)(/* @__PURE__ */ new Map());
+  const dialog = (0, import_react10.useRef)(null);
   const units = load.status === "ready" ? load.units : [];
-  const preview = (0, import_react9.useMemo)(() => previewSelection(units, selection), [units, selection]);
+  const preview = (0, import_react10.useMemo)(() => previewSelection(units, selection), [units, selection]);
   const { refusal, checking, planned } = usePlanCheck(kit.send, sessionId, preview, load.status === "ready" ? load.lastSeq : -1);
   const { applying, applyError, apply: apply2 } = useEditorApply({
     send: kit.send,
@@ -3669,13 +3753,13 @@ function EditorModal({ sessionId, running, replacementCount, locale, kit, onClos
   const shown = applyError ?? refusal;
   const reason = (code) => describeError(kit.tRecall, code);
   let lastTurn;
-  return /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("div", { "data-message-recall-editor-backdrop": "", children: /* @__PURE__ */ (0, import_jsx_runtime5.jsxs)("div", { ref: dialog, role: "dialog", "aria-modal": "true", "aria-labelledby": "dsh-message-recall-editor-title", tabIndex: -1, "data-message-recall-editor": "", onKeyDown, children: [
-    /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("h2", { id: "dsh-message-recall-editor-title", children: t("title") }),
-    /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("p", { "data-editor-keys": "", children: t("keys") }),
-    load.status === "loading" && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("p", { role: "status", children: t("loading") }),
-    load.status === "failed" && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("p", { role: "alert", children: t("loadFailed", { message: load.message }) }),
-    load.status === "ready" && units.length === 0 && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("p", { children: t("empty") }),
-    load.status === "ready" && units.length > 0 && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("ol", { "data-editor-units": "", children: units.map((unit) => {
+  return /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("div", { "data-message-recall-editor-backdrop": "", children: /* @__PURE__ */ (0, import_jsx_runtime6.jsxs)("div", { ref: dialog, role: "dialog", "aria-modal": "true", "aria-labelledby": "dsh-message-recall-editor-title", tabIndex: -1, "data-message-recall-editor": "", onKeyDown, children: [
+    /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("h2", { id: "dsh-message-recall-editor-title", children: t("title") }),
+    /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("p", { "data-editor-keys": "", children: t("keys") }),
+    load.status === "loading" && /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("p", { role: "status", children: t("loading") }),
+    load.status === "failed" && /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("p", { role: "alert", children: t("loadFailed", { message: load.message }) }),
+    load.status === "ready" && units.length === 0 && /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("p", { children: t("empty") }),
+    load.status === "ready" && units.length > 0 && /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("ol", { "data-editor-units": "", children: units.map((unit) => {
       const heading = unit.turn !== lastTurn ? unit.turn === null ? t("beforeTurns") : t("turn", { turn: unit.turn }) : null;
       lastTurn = unit.turn;
       const going = preview.going.has(unit.key);
@@ -3688,9 +3772,9 @@ function EditorModal({ sessionId, running, replacementCount, locale, kit, onClos
       };
       const onward = selection.from !== null && going && !selection.remove.has(unit.key) && selection.from !== unit.key;
       return [
-        heading !== null && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("li", { "data-editor-turn": "", "aria-hidden": "true", children: heading }, `h-${unit.key}`),
-        /* @__PURE__ */ (0, import_jsx_runtime5.jsxs)("li", { "data-editor-unit": unit.key, "data-editor-state": unit.state, "data-editor-preview": going ? "going" : coming ? "coming" : "", children: [
-          unit.state === "current" && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)(
+        heading !== null && /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("li", { "data-editor-turn": "", "aria-hidden": "true", children: heading }, `h-${unit.key}`),
+        /* @__PURE__ */ (0, import_jsx_runtime6.jsxs)("li", { "data-editor-unit": unit.key, "data-editor-state": unit.state, "data-editor-preview": going ? "going" : coming ? "coming" : "", children: [
+          unit.state === "current" && /* @__PURE__ */ (0, import_jsx_runtime6.jsx)(
             "button",
             {
               type: "button",
@@ -3703,7 +3787,7 @@ function EditorModal({ sessionId, running, replacementCount, locale, kit, onClos
               children: going ? "☑" : "☐"
             }
           ),
-          unit.state !== "current" && unit.restorable && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)(
+          unit.state !== "current" && unit.restorable && /* @__PURE__ */ (0, import_jsx_runtime6.jsx)(
             "button",
             {
               type: "button",
@@ -3715,13 +3799,13 @@ function EditorModal({ sessionId, running, replacementCount, locale, kit, onClos
               children: t("restore")
             }
           ),
-          /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("div", { "data-editor-rows": "", children: unit.rows.map((row) => /* @__PURE__ */ (0, import_jsx_runtime5.jsxs)("p", { "data-editor-row": row.seq, "data-editor-role": row.role, children: [
-            /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("span", { "data-editor-role-label": "", children: t(`role.${row.role}`) }),
+          /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("div", { "data-editor-rows": "", children: unit.rows.map((row) => /* @__PURE__ */ (0, import_jsx_runtime6.jsxs)("p", { "data-editor-row": row.seq, "data-editor-role": row.role, children: [
+            /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("span", { "data-editor-role-label": "", children: t(`role.${row.role}`) }),
             " ",
-            /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("span", { "data-editor-text": "", children: row.text })
+            /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("span", { "data-editor-text": "", children: row.text })
           ] }, row.seq)) }),
-          unit.state !== "current" && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("span", { "data-editor-state-label": "", children: t(`state.${unit.state}`) }),
-          unit.state === "current" && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)(
+          unit.state !== "current" && /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("span", { "data-editor-state-label": "", children: t(`state.${unit.state}`) }),
+          unit.state === "current" && /* @__PURE__ */ (0, import_jsx_runtime6.jsx)(
             "button",
             {
               type: "button",
@@ -3732,17 +3816,17 @@ function EditorModal({ sessionId, running, replacementCount, locale, kit, onClos
               children: t("from")
             }
           ),
-          refused && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("p", { role: "alert", "data-editor-refusal": shown.code, children: t(applyError !== null ? "applyFailed" : "refused", { reason: reason(shown.code) }) })
+          refused && /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("p", { role: "alert", "data-editor-refusal": shown.code, children: t(applyError !== null ? "applyFailed" : "refused", { reason: reason(shown.code) }) })
         ] }, unit.key)
       ];
     }) }),
-    shown !== null && shown.unit === null && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("p", { role: "alert", "data-editor-refusal": shown.code, children: t(applyError !== null ? "applyFailed" : "refused", { reason: reason(shown.code) }) }),
-    /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("p", { "data-editor-counter": "", "aria-live": "polite", children: counterText(t, locale, preview) }),
-    running && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("p", { id: "dsh-message-recall-editor-busy", "data-editor-busy": "", role: "status", children: t("busy") }),
-    checking && !running && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("p", { "data-editor-checking": "", role: "status", children: t("checking") }),
-    /* @__PURE__ */ (0, import_jsx_runtime5.jsxs)("div", { "data-editor-actions": "", children: [
-      /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("button", { type: "button", "data-editor-discard": "", onClick: () => onClose(false), children: t("discard") }),
-      /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("button", { type: "button", "data-editor-apply": "", disabled: !canApply, "aria-describedby": running ? "dsh-message-recall-editor-busy" : void 0, onClick: () => void apply2(), children: t("apply") })
+    shown !== null && shown.unit === null && /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("p", { role: "alert", "data-editor-refusal": shown.code, children: t(applyError !== null ? "applyFailed" : "refused", { reason: reason(shown.code) }) }),
+    /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("p", { "data-editor-counter": "", "aria-live": "polite", children: counterText(t, locale, preview) }),
+    running && /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("p", { id: "dsh-message-recall-editor-busy", "data-editor-busy": "", role: "status", children: t("busy") }),
+    checking && !running && /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("p", { "data-editor-checking": "", role: "status", children: t("checking") }),
+    /* @__PURE__ */ (0, import_jsx_runtime6.jsxs)("div", { "data-editor-actions": "", children: [
+      /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("button", { type: "button", "data-editor-discard": "", onClick: () => onClose(false), children: t("discard") }),
+      /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("button", { type: "button", "data-editor-apply": "", disabled: !canApply, "aria-describedby": running ? "dsh-message-recall-editor-busy" : void 0, onClick: () => void apply2(), children: t("apply") })
     ] })
   ] }) });
 }
@@ -3785,7 +3869,7 @@ var EDITOR_CSS = `
 `;
 
 // src/client/editor/EditButton.tsx
-var import_jsx_runtime6 = require("react/jsx-runtime");
+var import_jsx_runtime7 = require("react/jsx-runtime");
 var selectRunning2 = (s) => s.running;
 function isEditorShortcut(event) {
   return event.altKey && event.shiftKey && !event.ctrlKey && !event.metaKey && event.code === "KeyE";
@@ -3794,10 +3878,10 @@ var openEditors = 0;
 function EditButton({ sessionId, useSession, editorKit }) {
   const running = useSession(selectRunning2);
   const replacements = useSession(selectReplacements);
-  const locale = (0, import_react10.useSyncExternalStore)(editorKit.locale.subscribe, editorKit.locale.getSnapshot);
-  const [open, setOpen] = (0, import_react10.useState)(false);
-  const button = (0, import_react10.useRef)(null);
-  (0, import_react10.useEffect)(() => {
+  const locale = (0, import_react11.useSyncExternalStore)(editorKit.locale.subscribe, editorKit.locale.getSnapshot);
+  const [open, setOpen] = (0, import_react11.useState)(false);
+  const button = (0, import_react11.useRef)(null);
+  (0, import_react11.useEffect)(() => {
     const doc = button.current?.ownerDocument;
     if (doc === void 0) return;
     const onKey = (event) => {
@@ -3808,7 +3892,7 @@ function EditButton({ sessionId, useSession, editorKit }) {
     doc.addEventListener("keydown", onKey);
     return () => doc.removeEventListener("keydown", onKey);
   }, []);
-  (0, import_react10.useEffect)(() => {
+  (0, import_react11.useEffect)(() => {
     if (!open) return;
     openEditors++;
     return () => {
@@ -3816,12 +3900,12 @@ function EditButton({ sessionId, useSession, editorKit }) {
     };
   }, [open]);
   const t = editorKit.t;
-  return /* @__PURE__ */ (0, import_jsx_runtime6.jsxs)(import_jsx_runtime6.Fragment, { children: [
-    /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("button", { type: "button", ref: button, "data-message-recall-edit": "", "aria-haspopup": "dialog", "aria-label": t("button.label", { shortcut: EDITOR_SHORTCUT }), "aria-keyshortcuts": "Alt+Shift+E", onClick: () => setOpen(true), children: t("button") }),
+  return /* @__PURE__ */ (0, import_jsx_runtime7.jsxs)(import_jsx_runtime7.Fragment, { children: [
+    /* @__PURE__ */ (0, import_jsx_runtime7.jsx)("button", { type: "button", ref: button, "data-message-recall-edit": "", "aria-haspopup": "dialog", "aria-label": t("button.label", { shortcut: EDITOR_SHORTCUT }), "aria-keyshortcuts": "Alt+Shift+E", onClick: () => setOpen(true), children: t("button") }),
     open && button.current !== null && (0, import_react_dom.createPortal)(
-      /* @__PURE__ */ (0, import_jsx_runtime6.jsxs)(import_jsx_runtime6.Fragment, { children: [
-        /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("style", { children: EDITOR_CSS }),
-        /* @__PURE__ */ (0, import_jsx_runtime6.jsx)(EditorModal, { sessionId, running, replacementCount: replacements.length, locale: locale.active, kit: editorKit, onClose: () => {
+      /* @__PURE__ */ (0, import_jsx_runtime7.jsxs)(import_jsx_runtime7.Fragment, { children: [
+        /* @__PURE__ */ (0, import_jsx_runtime7.jsx)("style", { children: EDITOR_CSS }),
+        /* @__PURE__ */ (0, import_jsx_runtime7.jsx)(EditorModal, { sessionId, running, replacementCount: replacements.length, locale: locale.active, kit: editorKit, onClose: () => {
           setOpen(false);
           button.current?.focus();
         } })
@@ -3996,7 +4080,7 @@ var trajectoryEn = {
 var TRAJECTORY_DICTIONARIES = { zh: trajectoryZh, en: trajectoryEn };
 
 // src/client/trajectory/TrajectoryMarks.tsx
-var import_react11 = require("react");
+var import_react12 = require("react");
 
 // src/client/trajectory/trajectory-marks.ts
 function trajectoryMarks(events) {
@@ -4036,8 +4120,8 @@ function markTexts(t, tRecall) {
 }
 function TrajectoryMarks({ sessionId, useSession, trajectoryKit: kit }) {
   const replacements = useSession(selectReplacements);
-  const locale = (0, import_react11.useSyncExternalStore)(kit.locale.subscribe, kit.locale.getSnapshot);
-  (0, import_react11.useEffect)(() => {
+  const locale = (0, import_react12.useSyncExternalStore)(kit.locale.subscribe, kit.locale.getSnapshot);
+  (0, import_react12.useEffect)(() => {
     const texts = markTexts(kit.t, kit.tRecall);
     if (!replacements.some(isTombstoneEvent)) {
       kit.decorator.update(/* @__PURE__ */ new Map(), texts);
@@ -4054,12 +4138,12 @@ function TrajectoryMarks({ sessionId, useSession, trajectoryKit: kit }) {
       current = false;
     };
   }, [sessionId, replacements, locale, kit]);
-  (0, import_react11.useEffect)(() => () => kit.decorator.update(/* @__PURE__ */ new Map(), markTexts(kit.t, kit.tRecall)), [kit]);
+  (0, import_react12.useEffect)(() => () => kit.decorator.update(/* @__PURE__ */ new Map(), markTexts(kit.t, kit.tRecall)), [kit]);
   return null;
 }
 
 // src/client/side-state/TodoStrip.tsx
-var import_react12 = require("react");
+var import_react13 = require("react");
 
 // src/shared/step-owner.ts
 function removedNodes(count, lookup) {
@@ -4127,7 +4211,7 @@ function TodoStrip({ sessionId, useSession, useProjection = noProjection, todoKi
   const replacements = useSession(selectReplacements);
   const running = useSession(selectRunning3);
   const todos = useProjection("todos");
-  (0, import_react12.useEffect)(() => {
+  (0, import_react13.useEffect)(() => {
     if (running || !Array.isArray(todos) || todos.length === 0 || !replacements.some(isTombstoneEvent)) {
       kit.hider.set(false);
       return void 0;
@@ -4143,12 +4227,12 @@ function TodoStrip({ sessionId, useSession, useProjection = noProjection, todoKi
       current = false;
     };
   }, [sessionId, replacements, running, todos, kit]);
-  (0, import_react12.useEffect)(() => () => kit.hider.set(false), [kit]);
+  (0, import_react13.useEffect)(() => () => kit.hider.set(false), [kit]);
   return null;
 }
 
 // src/client/export/ExportButton.tsx
-var import_react13 = require("react");
+var import_react14 = require("react");
 
 // src/shared/export-protocol.ts
 var EXPORT_PATH_SUFFIX = "/export";
@@ -4215,7 +4299,7 @@ function exportErrorKey(code) {
 }
 
 // src/client/export/ExportButton.tsx
-var import_jsx_runtime7 = require("react/jsx-runtime");
+var import_jsx_runtime8 = require("react/jsx-runtime");
 var STATUS_SHOWN_MS = 8e3;
 var EXPORT_CSS = `[data-message-recall-export]{position:relative;display:inline-flex}
 [data-message-recall-export]>button{border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));height:32px;border-radius:18px;padding:6px 12px;
@@ -4229,9 +4313,9 @@ border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));box-shadow:var(--dsw
 [data-message-recall-export-status=failed]{color:var(--dsw-alias-state-error-primary,#d93025)}
 [data-message-recall-export-status][hidden]{display:none}`;
 function ExportButton({ sessionId, exportKit }) {
-  const [status, setStatus] = (0, import_react13.useState)({ kind: "idle" });
+  const [status, setStatus] = (0, import_react14.useState)({ kind: "idle" });
   const t = exportKit.t;
-  (0, import_react13.useEffect)(() => {
+  (0, import_react14.useEffect)(() => {
     if (status.kind !== "started" && status.kind !== "failed") return;
     const timer = setTimeout(() => setStatus({ kind: "idle" }), STATUS_SHOWN_MS);
     return () => clearTimeout(timer);
@@ -4242,9 +4326,9 @@ function ExportButton({ sessionId, exportKit }) {
     setStatus(outcome.ok ? { kind: "started", file: outcome.file } : { kind: "failed", code: outcome.code });
   };
   const text = status.kind === "preparing" ? t("preparing") : status.kind === "started" ? t("started", { file: status.file }) : status.kind === "failed" ? t(exportErrorKey(status.code), { code: status.code }) : "";
-  return /* @__PURE__ */ (0, import_jsx_runtime7.jsxs)("span", { "data-message-recall-export": "", children: [
-    /* @__PURE__ */ (0, import_jsx_runtime7.jsx)("style", { children: EXPORT_CSS }),
-    /* @__PURE__ */ (0, import_jsx_runtime7.jsx)(
+  return /* @__PURE__ */ (0, import_jsx_runtime8.jsxs)("span", { "data-message-recall-export": "", children: [
+    /* @__PURE__ */ (0, import_jsx_runtime8.jsx)("style", { children: EXPORT_CSS }),
+    /* @__PURE__ */ (0, import_jsx_runtime8.jsx)(
       "button",
       {
         type: "button",
@@ -4256,7 +4340,7 @@ function ExportButton({ sessionId, exportKit }) {
         children: t("button")
       }
     ),
-    /* @__PURE__ */ (0, import_jsx_runtime7.jsx)("span", { role: "status", "data-message-recall-export-status": status.kind, hidden: text === "", children: text })
+    /* @__PURE__ */ (0, import_jsx_runtime8.jsx)("span", { role: "status", "data-message-recall-export-status": status.kind, hidden: text === "", children: text })
   ] });
 }
 
@@ -4279,6 +4363,7 @@ var name = "dsh-message-recall";
 var inject = ["slots", "locale", "conversationEvents", "conversationViews"];
 var OVERLAY_ENTRY_ID = "dsh-message-recall";
 var REMOVED_ENTRY_ID = "dsh-message-recall-removed";
+var SUMMARY_ENTRY_ID = "dsh-message-recall-summary";
 var EDIT_ENTRY_ID = "dsh-message-recall-edit";
 var TRAJECTORY_ENTRY_ID = "dsh-message-recall-trajectory";
 var TODO_STRIP_ENTRY_ID = "dsh-message-recall-todos";
@@ -4336,6 +4421,7 @@ function apply(ctx, config) {
   }, component));
   entry("conversation.input.overlay", OVERLAY_ENTRY_ID, 100, RecallOverlay);
   entry("conversation.session.header.utilities", REMOVED_ENTRY_ID, 90, RemovedButton);
+  entry("conversation.session.header.utilities", SUMMARY_ENTRY_ID, 95, SummaryButton);
   ctx.effect(() => ctx.locale.register(EDITOR_LOCALE_NS, EDITOR_DICTIONARIES), "dsh-message-recall: editor dictionaries");
   const editorKit = { locale: kit.locale, t: locale.bind(EDITOR_LOCALE_NS), tRecall: kit.t, send: kit.send, fetch: fetchImpl, unsaved: (sessionId) => unsaved.get(sessionId) };
   ctx.slots.inject("conversation.session.header.utilities", () => ctx.slots.register({

@@ -157,4 +157,36 @@ describe('folded messages in the real DSH web UI', { timeout: 900_000 }, () => {
     assert.deepEqual((checkpoint.data as { source: { messageRecall: unknown } }).source.messageRecall, { removals: [{ action: 'delete', seqs: [p1] }] }, 'the earlier record: only the canary prompt removed')
     await e.shot(page, '04-undo-rewrite')
   })
+
+  scenario('6. the Summary button shows the summary the model reads; Escape writes nothing; an edited summary reaches the model as edited', async () => {
+    await page.waitForSelector('[data-message-recall-summary]', { timeout: 10_000 })
+    assert.equal(await page.$eval('[data-message-recall-summary]', (b) => [b.tagName, b.getAttribute('aria-label'), b.textContent]).then((v) => v.join('|')),
+      'BUTTON|See and edit the compaction summary the model reads now|Summary')
+    const before = (await eventsOnDisk(e.home, sessionId)).length
+    await page.click('[data-message-recall-summary]')
+    await page.waitForSelector('[data-message-recall-summary-dialog] textarea', { timeout: 10_000 })
+    assert.equal(await page.$eval('[data-message-recall-summary-dialog] textarea', (a) => (a as HTMLTextAreaElement).value), SUMMARY2)
+    await page.keyboard.press('Escape')
+    await page.waitForFunction(() => document.querySelector('[data-message-recall-summary-dialog]') === null, { timeout: 10_000, polling: 50 })
+    assert.equal((await eventsOnDisk(e.home, sessionId)).length, before, 'Escape writes nothing')
+
+    const EDITED = 'Edited by hand: the user wants the launch steps, nothing else.'
+    await page.click('[data-message-recall-summary]')
+    await page.waitForSelector('[data-message-recall-summary-dialog] textarea', { timeout: 10_000 })
+    await page.$eval('[data-message-recall-summary-dialog] textarea', (a) => (a as HTMLTextAreaElement).select())
+    await page.keyboard.type(EDITED)
+    const calls = e.model.requests.length
+    await page.click('[data-message-recall-summary-action="save"]')
+    await page.waitForFunction(() => document.querySelector('[data-message-recall-summary-dialog]') === null, { timeout: 15_000, polling: 50 })
+    assert.equal(e.model.requests.length, calls, 'no model call')
+    const events = await eventsOnDisk(e.home, sessionId)
+    assert.deepEqual(events.slice(before).map((ev) => ev.type), ['compaction/start', 'compaction/summary', 'user/message', 'compaction/end'])
+    await e.shot(page, '05-summary-edited')
+    e.model.script([{ text: 'Testing is first.' }])
+    await sendPrompt(page, 'Which launch step is first?')
+    await waitForTurnBars(page, 4)
+    const next = JSON.stringify(e.model.requests.at(-1)!.body.messages)
+    assert.equal(next.includes(EDITED), true, 'the next request reads the edited summary')
+    assert.equal(next.includes('CANARY-4417'), false)
+  })
 })

@@ -61,11 +61,20 @@ export interface UndoRewriteRequest {
   readonly expect?: ViewExpectation
 }
 
-/** Every request the client sends: a row's node by `seq`, a tombstone by `tombstoneSeq`, a batch of changes, a summary rewrite's checkpoint, or the session alone. */
-export type RecallRequest = PlanRequest | RemovalRequest | RestoreRequest | ForkBeforeRequest | FlushRequest | InspectRequest | BatchRequest | UndoRewriteRequest
+/** The compaction summary on the surface written by hand. Answered with a {@link SummaryEditValue}. */
+export interface EditSummaryRequest {
+  readonly sessionId: string
+  readonly action: 'editSummary'
+  readonly checkpointSeq: number
+  readonly summary: string
+  readonly expect?: ViewExpectation
+}
+
+/** Every request the client sends: a row's node by `seq`, a tombstone by `tombstoneSeq`, a batch of changes, a summary's checkpoint, or the session alone. */
+export type RecallRequest = PlanRequest | RemovalRequest | RestoreRequest | ForkBeforeRequest | FlushRequest | InspectRequest | BatchRequest | UndoRewriteRequest | EditSummaryRequest
 
 /** The success value the route answers a request with. */
-export type ReplyValueOf<R extends RecallRequest> = R extends UndoRewriteRequest
+export type ReplyValueOf<R extends RecallRequest> = R extends UndoRewriteRequest | EditSummaryRequest
   ? SummaryEditValue
   : R extends BatchRequest
   ? R['action'] extends 'apply' ? ApplyValue : BatchPlanValue
