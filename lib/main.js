@@ -3117,8 +3117,9 @@ function appendRewrite(session, plan, result, meter, lookup) {
 // src/host/summary-batch.ts
 function foldedIndexes(view, changes) {
   const out = [];
+  const surface = new Set(view.nodes);
   for (const [index, change] of changes.entries()) {
-    if (!("seq" in change)) continue;
+    if (!("seq" in change) || surface.has(change.seq)) continue;
     if (planFoldedOnView(view, { action: change.action, seq: change.seq }) !== null) out.push(index);
   }
   return out;
@@ -3234,8 +3235,10 @@ async function runMixed(services, agent, summarizer, intent, signal) {
 
 // src/host/batch-service.ts
 async function applyChanges(services, request, signal) {
-  const read = await services.access.read(request.sessionId);
-  if (read.ok && foldedIndexes(read.value, request.changes).length > 0) {
+  const agent = services.agents.get(request.sessionId);
+  const surface = agent === void 0 ? null : new Set(agent.session.surface.nodes);
+  const offSurface = surface !== null && request.changes.some((change) => "seq" in change && !surface.has(change.seq));
+  if (agent !== void 0 && offSurface && foldedIndexes(viewOfSession(agent.session, services.index.lookup(agent.session), "agent"), request.changes).length > 0) {
     return applyWithRewrite({ ...services, summarizer: services.summarizer ?? (() => void 0) }, request, signal);
   }
   return runSessionWrite(
@@ -3314,12 +3317,13 @@ function writeTombstone(session, view, intent, tombstoneText, effects, relookup 
 
 // src/host/removal-service.ts
 function foldedPlan(view, intent) {
-  return "seq" in intent.target ? planFoldedOnView(view, { action: intent.action, seq: intent.target.seq, ...intent.expect === void 0 ? {} : { expect: intent.expect } }) : null;
+  return "seq" in intent.target && !view.nodes.includes(intent.target.seq) ? planFoldedOnView(view, { action: intent.action, seq: intent.target.seq, ...intent.expect === void 0 ? {} : { expect: intent.expect } }) : null;
 }
 async function removeMessages(services, intent, signal) {
-  if ("seq" in intent.target) {
-    const read = await services.access.read(intent.sessionId);
-    if (read.ok && foldedPlan(read.value, intent) !== null) {
+  const agent = services.agents.get(intent.sessionId);
+  if ("seq" in intent.target && agent !== void 0 && !agent.session.surface.nodes.includes(intent.target.seq)) {
+    const view = viewOfSession(agent.session, services.index.lookup(agent.session), "agent");
+    if (foldedPlan(view, intent) !== null) {
       const meter = () => services.effects?.().meter;
       return rewriteSummary({ ...services, summarizer: services.summarizer ?? (() => void 0), meter }, { sessionId: intent.sessionId, action: intent.action, seq: intent.target.seq, ...intent.expect === void 0 ? {} : { expect: intent.expect } }, signal);
     }

@@ -9,6 +9,7 @@
  *
  * @module dsh-message-recall/host/batch-service
  */
+import type { SessionId } from '@deepseek-ai/dsh-session'
 import type { ApplyValue, BatchPlanValue, PlannedWrite } from '../shared/protocol'
 import { estimateBatch } from './batch-plan'
 import { appendBatch } from './batch-writer'
@@ -32,8 +33,11 @@ import { applyWithRewrite, foldedIndexes } from './summary-batch'
  * failed, `INTERNAL` when the Session refused an append.
  */
 export async function applyChanges(services: RemovalServices, request: BatchIntent, signal?: AbortSignal): Promise<Outcome<ApplyValue>> {
-  const read = await services.access.read(request.sessionId)
-  if (read.ok && foldedIndexes(read.value, request.changes).length > 0) {
+  // Folded changes need the session's agent and a target off the surface: the common case costs one look at the surface.
+  const agent = services.agents.get(request.sessionId as SessionId)
+  const surface = agent === undefined ? null : new Set(agent.session.surface.nodes)
+  const offSurface = surface !== null && request.changes.some((change) => 'seq' in change && !surface.has(change.seq))
+  if (agent !== undefined && offSurface && foldedIndexes(viewOfSession(agent.session, services.index.lookup(agent.session), 'agent'), request.changes).length > 0) {
     return applyWithRewrite({ ...services, summarizer: services.summarizer ?? (() => undefined) }, request, signal)
   }
   return runSessionWrite<ApplyValue>(

@@ -10,6 +10,7 @@
  * @module dsh-message-recall/host/removal-service
  */
 import type { Agent } from '@deepseek-ai/dsh-agent'
+import type { SessionId } from '@deepseek-ai/dsh-session'
 import type { LogEvent } from '../shared/events'
 import type { PlanValue, RemovalValue } from '../shared/protocol'
 import { contentOf } from '../shared/surface-node'
@@ -38,9 +39,9 @@ export interface RemovalServices extends SessionWriteServices {
   readonly summarizer?: (agent: Agent) => CompactionSummarizer | undefined
 }
 
-/** The folded plan of a removal by seq on a view, or `null` when its target is not folded. */
+/** The folded plan of a removal by seq on a view, or `null` when its target is not folded (a target on the surface never is). */
 function foldedPlan(view: SessionView, intent: RemovalIntent) {
-  return 'seq' in intent.target ? planFoldedOnView(view, { action: intent.action, seq: intent.target.seq, ...(intent.expect === undefined ? {} : { expect: intent.expect }) }) : null
+  return 'seq' in intent.target && !view.nodes.includes(intent.target.seq) ? planFoldedOnView(view, { action: intent.action, seq: intent.target.seq, ...(intent.expect === undefined ? {} : { expect: intent.expect }) }) : null
 }
 
 /**
@@ -55,9 +56,12 @@ function foldedPlan(view: SessionView, intent: RemovalIntent) {
  * the live log but not known to be durable), `INTERNAL` when the Session refused the append.
  */
 export async function removeMessages(services: RemovalServices, intent: RemovalIntent, signal?: AbortSignal): Promise<Outcome<RemovalValue | FoldedRemovalValue>> {
-  if ('seq' in intent.target) {
-    const read = await services.access.read(intent.sessionId)
-    if (read.ok && foldedPlan(read.value, intent) !== null) {
+  // Only a session an agent drives can rewrite a summary (the summary is made with its model), and
+  // only a target off the surface can be folded: the common case costs one look at the surface.
+  const agent = services.agents.get(intent.sessionId as SessionId)
+  if ('seq' in intent.target && agent !== undefined && !agent.session.surface.nodes.includes(intent.target.seq)) {
+    const view = viewOfSession(agent.session, services.index.lookup(agent.session), 'agent')
+    if (foldedPlan(view, intent) !== null) {
       const meter = () => services.effects?.().meter as MessagePricer | undefined
       return rewriteSummary({ ...services, summarizer: services.summarizer ?? (() => undefined), meter }, { sessionId: intent.sessionId, action: intent.action, seq: intent.target.seq, ...(intent.expect === undefined ? {} : { expect: intent.expect }) }, signal)
     }

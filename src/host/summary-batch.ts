@@ -43,8 +43,9 @@ export interface MixedPlan {
  */
 export function foldedIndexes(view: SessionView, changes: readonly BatchChange[]): number[] {
   const out: number[] = []
+  const surface = new Set(view.nodes)
   for (const [index, change] of changes.entries()) {
-    if (!('seq' in change)) continue
+    if (!('seq' in change) || surface.has(change.seq)) continue
     if (planFoldedOnView(view, { action: change.action, seq: change.seq }) !== null) out.push(index)
   }
   return out
