@@ -362,6 +362,9 @@ var zh = {
   "summary.cancel": "取消",
   "armed.rewrite.delete": "删除 {count} 条并重写摘要？（调用模型，约 {tokens} 个 token）",
   "armed.rewrite.exclude": "排除 {count} 条并重写摘要？（调用模型，约 {tokens} 个 token）",
+  "armed.rewrite.recall": "撤回并重写摘要？（调用模型，约 {tokens} 个 token）",
+  "armed.rewriteRecallLabel.one": "再点一次，撤回这条已压缩的消息：文字回到输入框，模型会重新写一份不含它的压缩摘要，输入约 {tokens} 个 token",
+  "armed.rewriteRecallLabel.other": "再点一次，撤回这条已压缩的消息：文字回到输入框，模型会重新写一份不含它们的压缩摘要，输入约 {tokens} 个 token",
   "armed.rewriteLabel.one": "再点一次，删除 {count} 条已压缩的消息：模型会重新写一份不含它的压缩摘要，输入约 {tokens} 个 token",
   "armed.rewriteLabel.other": "再点一次，删除 {count} 条已压缩的消息：模型会重新写一份不含它们的压缩摘要，输入约 {tokens} 个 token",
   "armed.rewriteExcludeLabel.one": "再点一次，把 {count} 条已压缩的消息排除出模型上下文：模型会重新写一份不含它的压缩摘要，输入约 {tokens} 个 token",
@@ -471,6 +474,9 @@ var en = {
   "summary.cancel": "Cancel",
   "armed.rewrite.delete": "Delete {count} and rewrite the summary? (model call, ~{tokens} tokens)",
   "armed.rewrite.exclude": "Exclude {count} and rewrite the summary? (model call, ~{tokens} tokens)",
+  "armed.rewrite.recall": "Recall and rewrite the summary? (model call, ~{tokens} tokens)",
+  "armed.rewriteRecallLabel.one": "Click again to recall this summarized message: its text returns to the composer and the model writes the compaction summary again without it, from about {tokens} input tokens",
+  "armed.rewriteRecallLabel.other": "Click again to recall this summarized message: its text returns to the composer and the model writes the compaction summary again without them, from about {tokens} input tokens",
   "armed.rewriteLabel.one": "Click again to delete {count} summarized message: the model writes the compaction summary again without it, from about {tokens} input tokens",
   "armed.rewriteLabel.other": "Click again to delete {count} summarized messages: the model writes the compaction summary again without them, from about {tokens} input tokens",
   "armed.rewriteExcludeLabel.one": "Click again to exclude {count} summarized message from the model's context: the model writes the compaction summary again without it, from about {tokens} input tokens",
@@ -655,9 +661,9 @@ function decorateRow(row, decoration, factory, t, texts, fresh) {
     if (isArmed && armed.rewrite !== void 0) {
       button.setAttribute(ATTR.armed, "true");
       const values = { count: armed.count, tokens: armed.rewrite.tokens.toLocaleString("en-US") };
-      button.textContent = t(`armed.rewrite.${armed.action === "exclude" ? "exclude" : "delete"}`, values);
-      button.setAttribute("aria-label", t(countedKey(armed.action === "exclude" ? "armed.rewriteExcludeLabel" : "armed.rewriteLabel", armed.count), values));
-    } else if (isArmed) {
+      button.textContent = t(`armed.rewrite.${armed.action === "exclude" ? "exclude" : armed.action === "recall" ? "recall" : "delete"}`, values);
+      button.setAttribute("aria-label", t(countedKey(armed.action === "exclude" ? "armed.rewriteExcludeLabel" : armed.action === "recall" ? "armed.rewriteRecallLabel" : "armed.rewriteLabel", armed.count), values));
+    } else if (isArmed && armed.action !== "recall") {
       button.setAttribute(ATTR.armed, "true");
       const { armed: armedText, armedLabel } = ACTIONS[armed.action].texts;
       button.textContent = t(armedText, { count: armed.count });
@@ -911,7 +917,7 @@ var ButtonStore = class extends SnapshotStore {
     }
     this.clearError(target.key);
     const armed = this.state.armed;
-    if (!isConfirmed(target.action)) return this.commit(target, expect);
+    if (!isConfirmed(target.action) && target.folded !== true) return this.commit(target, expect);
     if (armed !== null && armed.key === target.key && armed.action === target.action && armed.seq === target.seq) {
       return this.commit(target, armed.expect, armed.rewrite !== void 0);
     }
@@ -1752,7 +1758,7 @@ var ClickDelegate = class {
     event.stopPropagation();
     const anchor = key2 === null || key2 === void 0 ? void 0 : this.options.anchorOf(key2);
     if (anchor === void 0 || anchor.seq === null || !anchor.actions.includes(action)) return;
-    this.options.onPress({ key: anchor.key, seq: anchor.seq, action });
+    this.options.onPress({ key: anchor.key, seq: anchor.seq, action, ...anchor.folded === true ? { folded: true } : {} });
   };
 };
 
@@ -2086,7 +2092,7 @@ function scrollContainer(flow) {
 }
 
 // src/client/rows/row-offers.ts
-var FOLDED_ACTIONS = Object.freeze(["delete", "exclude"]);
+var FOLDED_ACTIONS = Object.freeze(["recall", "delete", "exclude"]);
 var foldedMemo = /* @__PURE__ */ new Map();
 function foldedActions(actions) {
   const kept = FOLDED_ACTIONS.filter((a) => actions.includes(a));
@@ -2521,7 +2527,7 @@ var SessionClient = class {
     const { action, seq } = press;
     if (action === "restore") void this.options.tombstones.restore(seq);
     else if (action === "openCopy") void this.options.tombstones.openCopy(seq);
-    else void this.press({ key: press.key, seq, action });
+    else void this.press({ key: press.key, seq, action, ...press.folded === true ? { folded: true } : {} });
   }
   /**
    * Run one sync pass over the current view, record it for the debug hook, and disarm the armed
@@ -3059,7 +3065,7 @@ function SummaryDialog({ sessionId, checkpointSeq, text, kit, onClose }) {
 }
 
 // src/client/build-stamp.ts
-var BUILD_STAMP = true ? "0.1.0+56dca75eb6" : "dev";
+var BUILD_STAMP = true ? "0.1.0+41f0f8f611" : "dev";
 
 // src/client/notices/notice-styles.ts
 var NOTICE_STYLE_TEXT = `

@@ -65,12 +65,13 @@ describe('folded messages in the real DSH web UI', { timeout: 900_000 }, () => {
     assert.equal(JSON.stringify(summary.data).includes('CANARY-4417'), true, 'the summary holds the canary')
   })
 
-  scenario('2. the folded prompt is marked as summarized and offers Delete and Exclude only', async () => {
+  scenario('2. the folded prompt is marked as summarized and offers Recall, Delete and Exclude, not Delete onward', async () => {
     const row = await findRow(page, 'user', P1)
     await page.waitForFunction((sel) => document.querySelector(sel)?.hasAttribute('data-message-recall-folded') === true,
       { timeout: 15_000, polling: 100 }, rowSelector(row.key))
     const cluster = await hoverRow(page, row.key)
     assert.deepEqual(cluster.buttons.map((b) => [b.action, b.text, b.label]), [
+      ['recall', 'Recall', 'Recall this message and put its text back in the composer'],
       ['delete', 'Delete', 'Delete this message'],
       ['exclude', 'Exclude', "Exclude from the model's context; it stays visible"],
     ])

@@ -6,7 +6,8 @@
  * (`recall/image-notice.ts`); the timers are `stores/timers.ts`.
  *
  * Protocol per press:
- * - Recall commits at once (its text comes back to the composer, so nothing is lost).
+ * - Recall commits at once (its text comes back to the composer, so nothing is lost), except on a
+ *   folded row, where it arms first like the others (the write is a model call).
  * - Delete, Delete onward and Exclude arm first: the press asks the host for a `plan` and, on success,
  *   arms the button with the number of messages that would go. A second press of the same button
  *   on the same row within `armMs` commits; the timer, {@link ButtonStore.disarm} (called by
@@ -46,6 +47,8 @@ export interface RowTarget {
   /** Durable seq the row acts on. */
   readonly seq: number
   readonly action: TombstoneAction
+  /** The row's message is folded into a compaction summary: Recall too arms first, its plan naming the model call. */
+  readonly folded?: true
 }
 
 /** The actions that arm first and commit on a second press (`confirm` in the action table). */
@@ -60,7 +63,8 @@ export type ArmingAction = Extract<ConfirmedAction, TombstoneAction>
 export interface ArmedState {
   readonly key: string
   readonly seq: number
-  readonly action: ArmingAction
+  /** The arming action; Recall only on a folded row (see {@link RowTarget.folded}). */
+  readonly action: ArmingAction | 'recall'
   readonly count: number
   readonly expect: ViewExpectation
   /** The message is folded: the write rewrites the compaction summary with a model call of about `tokens` input tokens. */
@@ -169,11 +173,11 @@ export class ButtonStore extends SnapshotStore<ButtonState> {
     }
     this.clearError(target.key)
     const armed = this.state.armed
-    if (!isConfirmed(target.action)) return this.commit(target, expect)
+    if (!isConfirmed(target.action) && target.folded !== true) return this.commit(target, expect)
     if (armed !== null && armed.key === target.key && armed.action === target.action && armed.seq === target.seq) {
       return this.commit(target, armed.expect, armed.rewrite !== undefined)
     }
-    return this.arm(target as RowTarget & { action: ArmingAction }, expect)
+    return this.arm(target as RowTarget & { action: ArmingAction | 'recall' }, expect)
   }
 
   /**
@@ -204,7 +208,7 @@ export class ButtonStore extends SnapshotStore<ButtonState> {
     this.dropListeners()
   }
 
-  private async arm(target: RowTarget & { action: ArmingAction }, expect: ViewExpectation): Promise<PressOutcome> {
+  private async arm(target: RowTarget & { action: ArmingAction | 'recall' }, expect: ViewExpectation): Promise<PressOutcome> {
     this.stopArmTimer()
     this.set({ armed: null, pending: { key: target.key, action: target.action, phase: 'plan' } })
     const reply = await this.options.send({

@@ -211,9 +211,9 @@ export function decorateRow(
       // A folded message: the second click rewrites the summary with a model call; say so, with its cost.
       button.setAttribute(ATTR.armed, 'true')
       const values = { count: armed.count, tokens: armed.rewrite.tokens.toLocaleString('en-US') }
-      button.textContent = t(`armed.rewrite.${armed.action === 'exclude' ? 'exclude' : 'delete'}`, values)
-      button.setAttribute('aria-label', t(countedKey(armed.action === 'exclude' ? 'armed.rewriteExcludeLabel' : 'armed.rewriteLabel', armed.count), values))
-    } else if (isArmed) {
+      button.textContent = t(`armed.rewrite.${armed.action === 'exclude' ? 'exclude' : armed.action === 'recall' ? 'recall' : 'delete'}`, values)
+      button.setAttribute('aria-label', t(countedKey(armed.action === 'exclude' ? 'armed.rewriteExcludeLabel' : armed.action === 'recall' ? 'armed.rewriteRecallLabel' : 'armed.rewriteLabel', armed.count), values))
+    } else if (isArmed && armed.action !== 'recall') {
       button.setAttribute(ATTR.armed, 'true')
       const { armed: armedText, armedLabel } = ACTIONS[armed.action].texts
       button.textContent = t(armedText, { count: armed.count })

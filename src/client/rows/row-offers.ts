@@ -30,13 +30,12 @@ export interface RowOffer {
 }
 
 /**
- * What a row whose message a compaction folded offers, of what its node offers: Delete and Exclude,
- * which the host writes as a summary rewrite (the summary is written again without the message, a
- * model call) and which ask for a second click naming that cost. Delete onward is not offered (it
- * would also take every message after the summary), nor Recall, which writes without a second
- * click and so could not name the model call first.
+ * What a row whose message a compaction folded offers, of what its node offers: Recall, Delete and
+ * Exclude, which the host writes as a summary rewrite (the summary is written again without the
+ * message, a model call) and which all ask for a second click naming that cost (Recall too, on such
+ * a row). Delete onward is not offered: it would also take every message after the summary.
  */
-export const FOLDED_ACTIONS: readonly RowAction[] = Object.freeze(['delete', 'exclude'])
+export const FOLDED_ACTIONS: readonly RowAction[] = Object.freeze(['recall', 'delete', 'exclude'])
 
 const foldedMemo = new Map<string, readonly RowAction[]>()
 
