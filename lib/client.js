@@ -24,6 +24,7 @@ __export(index_exports, {
   EDIT_ENTRY_ID: () => EDIT_ENTRY_ID,
   OVERLAY_ENTRY_ID: () => OVERLAY_ENTRY_ID,
   REMOVED_ENTRY_ID: () => REMOVED_ENTRY_ID,
+  SUMMARY_ENTRY_ID: () => SUMMARY_ENTRY_ID,
   TODO_STRIP_ENTRY_ID: () => TODO_STRIP_ENTRY_ID,
   TRAJECTORY_ENTRY_ID: () => TRAJECTORY_ENTRY_ID,
   apply: () => apply,
@@ -132,7 +133,7 @@ function isConfirmed(action) {
 
 // src/shared/protocol.ts
 var DEFAULT_ROUTE_PATH = "/dsh-message-recall";
-var OTHER_ROUTE_ACTIONS = ["forkBefore", "flush", "plan", "apply", "inspect", "erase"];
+var OTHER_ROUTE_ACTIONS = ["forkBefore", "flush", "plan", "apply", "inspect", "erase", "editSummary", "undoRewrite"];
 var ROUTE_ACTIONS = Object.freeze([...SURFACE_ACTIONS, ...OTHER_ROUTE_ACTIONS]);
 var ERROR_CODES = [
   "INVALID_REQUEST",
@@ -151,6 +152,8 @@ var ERROR_CODES = [
   "NOT_ERASABLE",
   "ERASE_NOT_VERIFIED",
   "ERASE_UNAVAILABLE",
+  "NOT_A_SUMMARY",
+  "SUMMARY_FAILED",
   "PERSIST_FAILED",
   "INTERNAL"
 ];
@@ -171,7 +174,7 @@ function errorText(error) {
 
 // src/client/wire/api.ts
 function createRecallSender(fetchImpl, path = DEFAULT_ROUTE_PATH) {
-  return async (request) => {
+  return async (request, options) => {
     let status = 0;
     let text = "";
     try {
@@ -179,11 +182,13 @@ function createRecallSender(fetchImpl, path = DEFAULT_ROUTE_PATH) {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify(request),
-        credentials: "same-origin"
+        credentials: "same-origin",
+        ...options?.signal === void 0 ? {} : { signal: options.signal }
       });
       status = response.status;
       text = await response.text();
     } catch (error) {
+      if (options?.signal?.aborted === true) return { ok: false, error: { code: "CANCELLED", message: "message-recall: cancelled; nothing was written" } };
       return { ok: false, error: { code: "NETWORK", message: errorText(error) } };
     }
     return parseReply(status, text);
@@ -296,6 +301,12 @@ var EXCLUDED_ATTR = {
   /** The row's "Not sent to the model" label. */
   badge: "data-message-recall-excluded-badge"
 };
+var FOLDED_ATTR = {
+  /** On a row whose message a compaction folded into its summary. */
+  row: "data-message-recall-folded",
+  /** The row's "Summarized" label. */
+  badge: "data-message-recall-folded-badge"
+};
 
 // src/client/text/locales.ts
 var LOCALE_NS = "dsh-message-recall";
@@ -344,6 +355,25 @@ var zh = {
   "armed.excludeLabel.one": "再点一次，从模型上下文中排除 {count} 条消息",
   "armed.excludeLabel.other": "再点一次，从模型上下文中排除 {count} 条消息",
   "excluded.badge": "不发送给模型",
+  "folded.badge": "已压缩进摘要：模型读到的是压缩摘要，不是这条消息",
+  "summary.button": "摘要",
+  "summary.label": "查看并编辑模型现在读到的压缩摘要",
+  "summary.title": "压缩摘要",
+  "summary.hint": "模型在每一轮都会读到这份摘要。保存会写入一份新的摘要（不调用模型）；之前的摘要仍保留在日志里。",
+  "summary.textLabel": "摘要文本",
+  "summary.save": "保存",
+  "summary.cancel": "取消",
+  "armed.rewrite.delete": "删除 {count} 条并重写摘要？（调用模型，约 {tokens} 个 token）",
+  "armed.rewrite.exclude": "排除 {count} 条并重写摘要？（调用模型，约 {tokens} 个 token）",
+  "armed.rewrite.recall": "撤回并重写摘要？（调用模型，约 {tokens} 个 token）",
+  "armed.rewriteRecallLabel.one": "再点一次，撤回这条已压缩的消息：文字回到输入框，模型会重新写一份不含它的压缩摘要，输入约 {tokens} 个 token",
+  "armed.rewriteRecallLabel.other": "再点一次，撤回这条已压缩的消息：文字回到输入框，模型会重新写一份不含它们的压缩摘要，输入约 {tokens} 个 token",
+  "armed.rewriteLabel.one": "再点一次，删除 {count} 条已压缩的消息：模型会重新写一份不含它的压缩摘要，输入约 {tokens} 个 token",
+  "armed.rewriteLabel.other": "再点一次，删除 {count} 条已压缩的消息：模型会重新写一份不含它们的压缩摘要，输入约 {tokens} 个 token",
+  "armed.rewriteExcludeLabel.one": "再点一次，把 {count} 条已压缩的消息排除出模型上下文：模型会重新写一份不含它的压缩摘要，输入约 {tokens} 个 token",
+  "armed.rewriteExcludeLabel.other": "再点一次，把 {count} 条已压缩的消息排除出模型上下文：模型会重新写一份不含它们的压缩摘要，输入约 {tokens} 个 token",
+  "rewrite.progress": "正在重写摘要…（Esc 取消）",
+  "rewrite.progressLabel": "正在用模型重写压缩摘要；按 Esc 取消，取消后什么都不会写入",
   "action.restore": "恢复",
   "label.restore": "把这条消息放回原处，模型会重新看到它",
   "action.forkBefore": "打开副本",
@@ -359,6 +389,7 @@ var zh = {
   "undo.undo": "撤销",
   "undo.label.undo": "撤销这次移除，把消息放回原处",
   "undo.restored": "消息已放回原处",
+  "undo.restored.rewrite": "之前的摘要已放回，这条消息又在摘要里了",
   "undo.restored.recall": "消息已放回原处；输入框里的文字保持不变",
   "panel.button": "已移除",
   "panel.label.one": "已移除的消息：{count} 项仍在生效",
@@ -391,9 +422,12 @@ var zh = {
   "error.NOT_DELETABLE": "这条消息不能删除",
   "error.SPAN_NOT_CONTIGUOUS": "这一步中间夹着其他内容，无法整体删除",
   "error.SESSION_NOT_LIVE": "主机上没有加载这个会话",
+  "error.SUMMARY_FAILED": "摘要没能重写，什么都没有改变",
+  "error.NOT_A_SUMMARY": "这不是当前的压缩摘要",
   "error.PERSIST_FAILED": "改动没能保存到磁盘",
   "error.FORBIDDEN": "主机拒绝了这个请求",
   "error.NETWORK": "连不上主机",
+  "error.CANCELLED": "已取消，摘要没有重写",
   "error.unknown": "操作失败（{code}）"
 };
 var en = {
@@ -441,6 +475,25 @@ var en = {
   "armed.excludeLabel.one": "Click again to exclude {count} message from the model's context",
   "armed.excludeLabel.other": "Click again to exclude {count} messages from the model's context",
   "excluded.badge": "Not sent to the model",
+  "folded.badge": "Summarized: the model reads the compaction summary, not this message",
+  "summary.button": "Summary",
+  "summary.label": "See and edit the compaction summary the model reads now",
+  "summary.title": "Compaction summary",
+  "summary.hint": "The model reads this summary on every turn. Save writes a new summary (no model call); the earlier one stays in the log.",
+  "summary.textLabel": "Summary text",
+  "summary.save": "Save",
+  "summary.cancel": "Cancel",
+  "armed.rewrite.delete": "Delete {count} and rewrite the summary? (model call, ~{tokens} tokens)",
+  "armed.rewrite.exclude": "Exclude {count} and rewrite the summary? (model call, ~{tokens} tokens)",
+  "armed.rewrite.recall": "Recall and rewrite the summary? (model call, ~{tokens} tokens)",
+  "armed.rewriteRecallLabel.one": "Click again to recall this summarized message: its text returns to the composer and the model writes the compaction summary again without it, from about {tokens} input tokens",
+  "armed.rewriteRecallLabel.other": "Click again to recall this summarized message: its text returns to the composer and the model writes the compaction summary again without them, from about {tokens} input tokens",
+  "armed.rewriteLabel.one": "Click again to delete {count} summarized message: the model writes the compaction summary again without it, from about {tokens} input tokens",
+  "armed.rewriteLabel.other": "Click again to delete {count} summarized messages: the model writes the compaction summary again without them, from about {tokens} input tokens",
+  "armed.rewriteExcludeLabel.one": "Click again to exclude {count} summarized message from the model's context: the model writes the compaction summary again without it, from about {tokens} input tokens",
+  "armed.rewriteExcludeLabel.other": "Click again to exclude {count} summarized messages from the model's context: the model writes the compaction summary again without them, from about {tokens} input tokens",
+  "rewrite.progress": "Rewriting the summary… (Esc cancels)",
+  "rewrite.progressLabel": "The model is writing the compaction summary again; press Escape to cancel, and nothing is written",
   "action.restore": "Restore",
   "label.restore": "Put this message back in place; the model sees it again",
   "action.forkBefore": "Open a copy",
@@ -456,6 +509,7 @@ var en = {
   "undo.undo": "Undo",
   "undo.label.undo": "Undo this removal and put the message back in place",
   "undo.restored": "The message is back in place",
+  "undo.restored.rewrite": "The earlier summary is back; the message is summarized again",
   "undo.restored.recall": "The message is back in place. The composer keeps its text.",
   "panel.button": "Removed",
   "panel.label.one": "Removed messages: {count} removal in effect",
@@ -488,9 +542,12 @@ var en = {
   "error.NOT_DELETABLE": "This message cannot be deleted.",
   "error.SPAN_NOT_CONTIGUOUS": "Other content sits inside this step, so it cannot be removed as a whole.",
   "error.SESSION_NOT_LIVE": "This session is not loaded on the host.",
+  "error.SUMMARY_FAILED": "The summary could not be rewritten; nothing changed.",
+  "error.NOT_A_SUMMARY": "This is not the current compaction summary.",
   "error.PERSIST_FAILED": "The change could not be saved to disk.",
   "error.FORBIDDEN": "The host refused the request.",
   "error.NETWORK": "Could not reach the host.",
+  "error.CANCELLED": "Cancelled. The summary was not rewritten.",
   "error.unknown": "Failed ({code})."
 };
 var DICTIONARIES = { zh, en };
@@ -522,6 +579,7 @@ function clusterTexts(t) {
     stepLabel: step,
     busy: t("busy"),
     excluded: t("excluded.badge"),
+    folded: t("folded.badge"),
     sizer
   };
 }
@@ -566,20 +624,20 @@ function applyIdle(button, action, isStepRow, texts) {
   button.setAttribute("aria-label", label);
   button.setAttribute("title", label);
 }
-function markExcluded(row, label) {
+function markRow(row, marks, label) {
   let badge = null;
   for (let child = row.firstElementChild; child !== null; child = child.nextElementSibling) {
-    if (child.hasAttribute(EXCLUDED_ATTR.badge)) badge = child;
+    if (child.hasAttribute(marks.badge)) badge = child;
   }
   if (label === null) {
     badge?.remove();
-    if (row.hasAttribute(EXCLUDED_ATTR.row)) row.removeAttribute(EXCLUDED_ATTR.row);
+    if (row.hasAttribute(marks.row)) row.removeAttribute(marks.row);
     return;
   }
-  if (!row.hasAttribute(EXCLUDED_ATTR.row)) row.setAttribute(EXCLUDED_ATTR.row, "");
+  if (!row.hasAttribute(marks.row)) row.setAttribute(marks.row, "");
   if (badge === null) {
     badge = row.ownerDocument.createElement("span");
-    badge.setAttribute(EXCLUDED_ATTR.badge, "");
+    badge.setAttribute(marks.badge, "");
     row.insertBefore(badge, row.firstChild);
   }
   if (badge.textContent !== label) badge.textContent = label;
@@ -595,7 +653,8 @@ function decorateRow(row, decoration, factory, t, texts, fresh) {
     if (decoration.hidden) row.setAttribute(ATTR.hidden, "");
     else row.removeAttribute(ATTR.hidden);
   }
-  markExcluded(row, decoration.excluded ? texts.excluded : null);
+  markRow(row, EXCLUDED_ATTR, decoration.excluded ? texts.excluded : null);
+  markRow(row, FOLDED_ATTR, decoration.folded === true ? texts.folded : null);
   let cluster = clusterOf(row);
   if (decoration.actions.length === 0) {
     cluster?.remove();
@@ -617,12 +676,22 @@ function decorateRow(row, decoration, factory, t, texts, fresh) {
     const action = button.getAttribute(ATTR.action);
     if (action === null) continue;
     const isArmed = armed !== null && armed.action === action;
-    if (isArmed) {
+    const rewriting = pending !== null && pending.action === action && pending.rewrite === true;
+    if (isArmed && armed.rewrite !== void 0) {
+      button.setAttribute(ATTR.armed, "true");
+      const values = { count: armed.count, tokens: armed.rewrite.tokens.toLocaleString("en-US") };
+      button.textContent = t(`armed.rewrite.${armed.action === "exclude" ? "exclude" : armed.action === "recall" ? "recall" : "delete"}`, values);
+      button.setAttribute("aria-label", t(countedKey(armed.action === "exclude" ? "armed.rewriteExcludeLabel" : armed.action === "recall" ? "armed.rewriteRecallLabel" : "armed.rewriteLabel", armed.count), values));
+    } else if (isArmed && armed.action !== "recall") {
       button.setAttribute(ATTR.armed, "true");
       const { armed: armedText, armedLabel } = ACTIONS[armed.action].texts;
       button.textContent = t(armedText, { count: armed.count });
       button.setAttribute("aria-label", t(countedKey(armedLabel, armed.count), { count: armed.count }));
-    } else if (button.hasAttribute(ATTR.armed)) {
+    } else if (rewriting) {
+      if (button.hasAttribute(ATTR.armed)) button.removeAttribute(ATTR.armed);
+      button.textContent = t("rewrite.progress");
+      button.setAttribute("aria-label", t("rewrite.progressLabel"));
+    } else if (button.hasAttribute(ATTR.armed) || button.textContent === t("rewrite.progress")) {
       button.removeAttribute(ATTR.armed);
       applyIdle(button, action, decoration.isStepRow, texts);
     }
@@ -657,10 +726,11 @@ function undecorateRow(row) {
   clusterOf(row)?.remove();
   row.removeAttribute(ATTR.row);
   row.removeAttribute(ATTR.hidden);
-  markExcluded(row, null);
+  markRow(row, EXCLUDED_ATTR, null);
+  markRow(row, FOLDED_ATTR, null);
 }
 function undecorateAll(root) {
-  for (const row of root.querySelectorAll(`[${ATTR.row}],[${ATTR.hidden}],[${EXCLUDED_ATTR.row}]`)) undecorateRow(row);
+  for (const row of root.querySelectorAll(`[${ATTR.row}],[${ATTR.hidden}],[${EXCLUDED_ATTR.row}],[${FOLDED_ATTR.row}]`)) undecorateRow(row);
   for (const cluster of root.querySelectorAll(`[${ATTR.actions}]`)) cluster.remove();
 }
 
@@ -689,6 +759,29 @@ function readReplaceOp(surfaceOp) {
   return { start, end };
 }
 
+// src/shared/summary-rewrite.ts
+var CHECKPOINT_PLUGIN = "compact";
+function isCheckpointEvent(event) {
+  if (event.type !== "user/message" || readReplaceOp(event.surfaceOp) === null || !isRecord(event.data)) return false;
+  const source = event.data.source;
+  return isRecord(source) && source.kind === "plugin" && source.plugin === CHECKPOINT_PLUGIN;
+}
+function readRewriteCheckpoint(event) {
+  if (!isCheckpointEvent(event)) return null;
+  const source = event.data.source;
+  const record = source.messageRecall;
+  if (!isRecord(record) || !Array.isArray(record.removals) || typeof source.compactionId !== "string") return null;
+  const removals = [];
+  for (const entry of record.removals) {
+    if (!isRecord(entry) || !isTombstoneAction(entry.action) || !Array.isArray(entry.seqs) || !entry.seqs.every(isSeq)) return null;
+    removals.push({ action: entry.action, seqs: [...entry.seqs] });
+  }
+  return { seq: event.seq, compactionId: source.compactionId, removals };
+}
+function removalOf(record, seq) {
+  return record.removals.find((r) => r.seqs.includes(seq));
+}
+
 // src/client/wire/replacement-view.ts
 var REPLACEMENT_VIEW = "dsh-message-recall";
 var REPLACEMENT_KIND = "dsh-message-recall-replacement";
@@ -699,11 +792,12 @@ function isReplacementEvent(event) {
 }
 function replacementRecord(event) {
   const source = isRecord(event.data) ? event.data.source : void 0;
+  const content = isCheckpointEvent(event) && isRecord(event.data) ? event.data.content : void 0;
   return Object.freeze({
     type: event.type,
     seq: event.seq,
     time: event.time,
-    data: Object.freeze({ source }),
+    data: Object.freeze(content === void 0 ? { source } : { source, content }),
     surfaceOp: event.surfaceOp,
     ...Array.isArray(event.sourceEventSeqs) ? { sourceEventSeqs: Object.freeze([...event.sourceEventSeqs]) } : {}
   });
@@ -833,6 +927,7 @@ var ButtonStore = class extends SnapshotStore {
   errorTimers = /* @__PURE__ */ new Map();
   baseline = null;
   disposed = false;
+  cancelling = null;
   /** The generation baseline learned from this view's last successful write, or `null`. */
   get generationBaseline() {
     return this.baseline;
@@ -848,14 +943,28 @@ var ButtonStore = class extends SnapshotStore {
    */
   async press(target, expect) {
     if (this.disposed) return "disposed";
-    if (this.state.pending !== null) return "ignored";
+    const pending = this.state.pending;
+    if (pending !== null) {
+      if (pending.rewrite === true && pending.key === target.key && pending.action === target.action) this.cancel();
+      return "ignored";
+    }
     this.clearError(target.key);
     const armed = this.state.armed;
-    if (!isConfirmed(target.action)) return this.commit(target, expect);
+    if (!isConfirmed(target.action) && target.folded !== true) return this.commit(target, expect);
     if (armed !== null && armed.key === target.key && armed.action === target.action && armed.seq === target.seq) {
-      return this.commit(target, armed.expect);
+      return this.commit(target, armed.expect, armed.rewrite !== void 0);
     }
     return this.arm(target, expect);
+  }
+  /**
+   * Cancel a summary rewrite in flight (the commit of a folded row): the request is aborted, the
+   * host cancels the model call and writes nothing, and the row shows "Cancelled".
+   * @returns true when there was one to cancel.
+   */
+  cancel() {
+    if (this.cancelling === null) return false;
+    this.cancelling.abort();
+    return true;
   }
   /** Disarm the armed button, if any. */
   disarm() {
@@ -888,16 +997,20 @@ var ButtonStore = class extends SnapshotStore {
       return "refused";
     }
     const count = planCount(reply.value);
-    const { replaceGeneration, lastSeq, removedCount } = reply.value;
+    const { replaceGeneration, lastSeq, removedCount, summaryRewrite } = reply.value;
     this.baseline = { replaceGeneration, atSeq: lastSeq };
-    this.set({ pending: null, armed: { key: target.key, seq: target.seq, action: target.action, count, expect: { replaceGeneration, lastSeq, removedCount } } });
+    const rewrite = summaryRewrite === void 0 ? {} : { rewrite: { tokens: summaryRewrite.estimatedInputTokens } };
+    this.set({ pending: null, armed: { key: target.key, seq: target.seq, action: target.action, count, expect: { replaceGeneration, lastSeq, removedCount }, ...rewrite } });
     this.armTimer = this.timers.setTimeout(() => this.disarm(), this.options.armMs ?? 4e3);
     return "armed";
   }
-  async commit(target, expect) {
+  async commit(target, expect, rewrite = false) {
     this.stopArmTimer();
-    this.set({ armed: null, pending: { key: target.key, action: target.action, phase: "commit" } });
-    const reply = await this.options.send({ sessionId: this.options.sessionId, action: target.action, seq: target.seq, expect });
+    this.set({ armed: null, pending: { key: target.key, action: target.action, phase: "commit", ...rewrite ? { rewrite: true } : {} } });
+    const cancelling = rewrite ? new AbortController() : null;
+    this.cancelling = cancelling;
+    const reply = await this.options.send({ sessionId: this.options.sessionId, action: target.action, seq: target.seq, expect }, cancelling === null ? void 0 : { signal: cancelling.signal });
+    if (this.cancelling === cancelling) this.cancelling = null;
     if (this.disposed) return "disposed";
     if (reply.ok) {
       this.committed(target, reply.value);
@@ -961,6 +1074,9 @@ var ButtonStore = class extends SnapshotStore {
   }
 };
 function planCount(value) {
+  const rewrite = value.summaryRewrite;
+  const folded = rewrite?.removedSeqs ?? value.removedSeqs;
+  if (folded !== void 0) return Math.max(1, folded.length);
   return Math.max(1, value.nodeKinds.filter((nodeKind) => nodeKind !== "tombstone").length);
 }
 function recalledMessage(value) {
@@ -1015,7 +1131,9 @@ function disarmOnOtherInput(doc, buttons) {
     if (target?.closest?.(ARMED_BUTTON) == null) buttons.disarm();
   };
   const onKey = (event) => {
-    if (event.key === "Escape") buttons.disarm();
+    if (event.key !== "Escape") return;
+    buttons.disarm();
+    buttons.cancel?.();
   };
   doc.addEventListener("pointerdown", onPointerOrFocus, true);
   doc.addEventListener("focusin", onPointerOrFocus, true);
@@ -1343,6 +1461,8 @@ var Fates = class {
   restores;
   /** Tombstone seq → seq of the restoring copy that undid it. */
   restoredBy;
+  /** Summary rewrites of this plugin (`summary-rewrite.ts`), in seq order (later ones included). */
+  rewrites;
   shadowers = /* @__PURE__ */ new Map();
   steps = /* @__PURE__ */ new Map();
   events = /* @__PURE__ */ new Map();
@@ -1358,6 +1478,7 @@ var Fates = class {
     for (const event of replacements) this.events.set(event.seq, event);
     const tombstones = [];
     const restores = [];
+    const rewrites = [];
     for (const event of replacements) {
       const tombstone = readTombstone(event);
       const restore = tombstone === null ? readRestore(event, lookup) : null;
@@ -1372,11 +1493,14 @@ var Fates = class {
       } else {
         const range = readReplaceOp(event.surfaceOp);
         const copy = range.start === range.end && cited.length === 1 && cited[0] === range.start;
-        this.steps.set(event.seq, { kind: copy ? "copy" : "fold" });
+        const rewrite = copy ? null : readRewriteCheckpoint(event);
+        if (rewrite !== null) rewrites.push(rewrite);
+        this.steps.set(event.seq, copy ? { kind: "copy" } : { kind: "fold", rewrite });
       }
     }
     this.tombstones = tombstones;
     this.restores = restores;
+    this.rewrites = rewrites;
     this.restoredBy = new Map(restores.map((r) => [r.tombstoneSeq, r.seq]));
     this.tombstoneBySeq = new Map(tombstones.map((t) => [t.seq, t]));
   }
@@ -1441,12 +1565,44 @@ var Fates = class {
         message = by;
         continue;
       }
-      if (state === "current") state = "folded";
+      if (state === "current") {
+        state = "folded";
+        const rewrite = this.rewriteOn(by);
+        const removal = rewrite === null ? void 0 : removalOf(rewrite, message);
+        if (removal !== void 0) {
+          const fate2 = { state: ACTIONS[removal.action].effect === "excluded" ? "excluded" : "removed", tombstoneSeq: rewrite.seq, actingSeq: message, rewrite: true };
+          this.memo.set(seq, fate2);
+          return fate2;
+        }
+      }
       break;
     }
     const fate = { state, tombstoneSeq, actingSeq: message };
     this.memo.set(seq, fate);
     return fate;
+  }
+  /**
+   * The last summary rewrite on a checkpoint's chain: the checkpoint itself and the compactions
+   * that folded it in turn.
+   * @param checkpointSeq - the replacement that folded a message.
+   * @returns the last rewrite record, or `null` when no rewrite of this plugin is on the chain.
+   */
+  rewriteOn(checkpointSeq) {
+    const own = this.steps.get(checkpointSeq);
+    let last = own?.kind === "fold" ? own.rewrite : null;
+    for (const { step } of this.chain(checkpointSeq)) if (step.kind === "fold" && step.rewrite !== null) last = step.rewrite;
+    return last;
+  }
+  /**
+   * The checkpoint on the surface that stands for a folded message now: the end of the chain of
+   * replacements from the one that folded it.
+   * @param seq - a message's seq.
+   * @returns the seq of the last replacement on the chain, or `null` when nothing shadows the message.
+   */
+  standingFor(seq) {
+    let last = null;
+    for (const { by } of this.chain(seq)) last = by;
+    return last;
   }
   /**
    * Whether a tombstone is still in effect (see the module rules).
@@ -1628,7 +1784,7 @@ var ClickDelegate = class {
     event.stopPropagation();
     const anchor = key2 === null || key2 === void 0 ? void 0 : this.options.anchorOf(key2);
     if (anchor === void 0 || anchor.seq === null || !anchor.actions.includes(action)) return;
-    this.options.onPress({ key: anchor.key, seq: anchor.seq, action });
+    this.options.onPress({ key: anchor.key, seq: anchor.seq, action, ...anchor.folded === true ? { folded: true } : {} });
   };
 };
 
@@ -2034,16 +2190,28 @@ function scrollContainer(flow) {
 }
 
 // src/client/rows/row-offers.ts
+var FOLDED_ACTIONS = Object.freeze(["recall", "delete", "exclude"]);
+var foldedMemo = /* @__PURE__ */ new Map();
+function foldedActions(actions) {
+  const kept = FOLDED_ACTIONS.filter((a) => actions.includes(a));
+  const key2 = kept.join();
+  let known = foldedMemo.get(key2);
+  if (known === void 0) foldedMemo.set(key2, known = Object.freeze(kept));
+  return known;
+}
 var RESTORE_OR_FORK = Object.freeze([...actionsOfferedOn("excluded"), "forkBefore"]);
 var FORK_ONLY = Object.freeze(["forkBefore"]);
 var memo = /* @__PURE__ */ new WeakMap();
 function offerOf(anchor, hidden) {
   const acting = hidden.actingSeqs.get(anchor.key);
   const excluded = hidden.excludedKeys.has(anchor.key);
-  if (acting === void 0 && !excluded) return anchor;
+  const folded = !excluded && anchor.seq !== null && anchor.actions.length > 0 && hidden.fateOf(anchor.seq).state === "folded";
+  if (acting === void 0 && !excluded && !folded) return anchor;
   const known = memo.get(anchor);
   if (known !== void 0 && known.hidden === hidden) return known.offer;
-  const offer = Object.freeze(excluded ? excludedOffer(anchor, hidden) : { key: anchor.key, seq: acting, actions: anchor.actions });
+  const offer = Object.freeze(
+    excluded ? excludedOffer(anchor, hidden) : folded ? { key: anchor.key, seq: acting ?? anchor.seq, actions: foldedActions(anchor.actions), folded: true } : { key: anchor.key, seq: acting, actions: anchor.actions }
+  );
   memo.set(anchor, { hidden, offer });
   return offer;
 }
@@ -2201,6 +2369,7 @@ var RowSync = class {
         const cluster = decorateRow(row, {
           hidden: isHidden,
           excluded: offer.excluded === true,
+          folded: offer.folded === true,
           actions,
           isStepRow: anchor.isStepRow,
           armed,
@@ -2310,13 +2479,15 @@ var UndoNotice = class extends SnapshotStore {
    * @param value - the removal's reply value.
    */
   show(value) {
+    const rewrite = value.summaryRewrite !== void 0;
     this.set({
       id: ++this.nextId,
       action: value.action,
       count: planCount(value),
       tombstoneSeq: value.tombstoneSeq,
-      restorable: restorableInPlace(value),
-      restored: false
+      restorable: rewrite || restorableInPlace(value),
+      restored: false,
+      ...rewrite ? { rewrite: true } : {}
     }, this.options.visibleMs ?? 8e3);
   }
   /**
@@ -2474,7 +2645,7 @@ var SessionClient = class {
     const { action, seq } = press;
     if (action === "restore") void this.options.tombstones.restore(seq);
     else if (action === "forkBefore") void this.options.tombstones.forkBefore(seq);
-    else void this.press({ key: press.key, seq, action });
+    else void this.press({ key: press.key, seq, action, ...press.folded === true ? { folded: true } : {} });
   }
   /**
    * Run one sync pass over the current view, record it for the debug hook, and disarm the armed
@@ -2601,7 +2772,7 @@ function RecallNotices({ notice, onDismiss, unsaved, t, children }) {
 var import_react2 = require("react");
 var import_jsx_runtime2 = require("react/jsx-runtime");
 function undoText(t, entry) {
-  if (entry.restored) return t(ACTIONS[entry.action].returnsContent ? "undo.restored.recall" : "undo.restored");
+  if (entry.restored) return t(entry.rewrite === true ? "undo.restored.rewrite" : ACTIONS[entry.action].returnsContent ? "undo.restored.recall" : "undo.restored");
   return t(countedKey(ACTIONS[entry.action].texts.undo, entry.count), { count: entry.count });
 }
 function UndoNoticeView({ notice, actions, t, stacked = false }) {
@@ -2621,6 +2792,11 @@ function UndoNoticeView({ notice, actions, t, stacked = false }) {
   const busy = state.pending?.tombstoneSeq === entry.tombstoneSeq;
   const error = state.errors.get(entry.tombstoneSeq) ?? null;
   const undo = async () => {
+    if (entry.rewrite === true) {
+      const outcome2 = await actions.undoRewrite(entry.tombstoneSeq);
+      if (outcome2.ok) notice.restored(entry.tombstoneSeq);
+      return;
+    }
     const outcome = await actions.restore(entry.tombstoneSeq);
     if (!outcome.ok && outcome.error?.code === "NOT_RESTORABLE") notice.notRestorable(entry.tombstoneSeq);
   };
@@ -3079,8 +3255,72 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
   ] });
 }
 
+// src/client/panel/SummaryButton.tsx
+var import_react5 = require("react");
+
+// src/client/panel/summary-text.ts
+function currentSummary(replacements) {
+  const fates = readFates(replacements);
+  const checkpoint = [...replacements].sort((a, b) => b.seq - a.seq).find((e) => isCheckpointEvent(e) && fates.shadowerOf(e.seq) === null);
+  if (checkpoint === void 0 || !isRecord(checkpoint.data) || !Array.isArray(checkpoint.data.content)) return null;
+  const texts = checkpoint.data.content.flatMap((b) => isRecord(b) && b.type === "text" && typeof b.text === "string" ? [b.text] : []);
+  const framed = texts.length >= 2 && texts[0].endsWith("<compacted-summary>") && texts.at(-1) === "</compacted-summary>";
+  return { checkpointSeq: checkpoint.seq, text: (framed ? texts.slice(1, -1) : texts).join("\n\n").trim() };
+}
+
+// src/client/panel/SummaryButton.tsx
+var import_jsx_runtime5 = require("react/jsx-runtime");
+function SummaryButton({ sessionId, useSession, kit }) {
+  const replacements = useSession(selectReplacements);
+  const summary = (0, import_react5.useMemo)(() => currentSummary(replacements), [replacements]);
+  const [open, setOpen] = (0, import_react5.useState)(false);
+  const button = (0, import_react5.useRef)(null);
+  if (summary === null) return null;
+  const t = kit.t;
+  const close = () => {
+    setOpen(false);
+    button.current?.focus();
+  };
+  return /* @__PURE__ */ (0, import_jsx_runtime5.jsxs)("div", { "data-message-recall-removed-seat": "", children: [
+    /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("button", { ref: button, type: "button", "data-message-recall-summary": "", "aria-haspopup": "dialog", "aria-expanded": open, "aria-label": t("summary.label"), onClick: () => setOpen(!open), children: /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("span", { children: t("summary.button") }) }),
+    open && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)(SummaryDialog, { sessionId, checkpointSeq: summary.checkpointSeq, text: summary.text, kit, onClose: close }, summary.checkpointSeq)
+  ] });
+}
+function SummaryDialog({ sessionId, checkpointSeq, text, kit, onClose }) {
+  const t = kit.t;
+  const [draft, setDraft] = (0, import_react5.useState)(text);
+  const [busy, setBusy] = (0, import_react5.useState)(false);
+  const [error, setError] = (0, import_react5.useState)(null);
+  const area = (0, import_react5.useRef)(null);
+  (0, import_react5.useEffect)(() => {
+    area.current?.focus();
+    const onKey = (event) => {
+      if (event.key === "Escape") onClose();
+    };
+    globalThis.document.addEventListener("keydown", onKey);
+    return () => globalThis.document.removeEventListener("keydown", onKey);
+  }, [onClose]);
+  const save = async () => {
+    setBusy(true);
+    setError(null);
+    const reply = await kit.send({ sessionId, action: "editSummary", checkpointSeq, summary: draft });
+    setBusy(false);
+    if (reply.ok || reply.error.code === "PERSIST_FAILED" && reply.error.applied === true) onClose();
+    else setError(describeError(t, reply.error.code));
+  };
+  return /* @__PURE__ */ (0, import_jsx_runtime5.jsxs)("div", { "data-message-recall-summary-dialog": "", "data-message-recall-panel": "", role: "dialog", "aria-label": t("summary.title"), children: [
+    /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("p", { children: t("summary.hint") }),
+    /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("textarea", { ref: area, "aria-label": t("summary.textLabel"), value: draft, rows: 12, cols: 60, onChange: (event) => setDraft(event.target.value) }),
+    error !== null && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("span", { "data-message-recall-summary-error": "", role: "alert", children: error }),
+    /* @__PURE__ */ (0, import_jsx_runtime5.jsxs)("div", { children: [
+      /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("button", { type: "button", "data-message-recall-summary-action": "save", disabled: busy || draft.trim().length === 0 || draft === text, "aria-busy": busy || void 0, onClick: () => void save(), children: t("summary.save") }),
+      /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("button", { type: "button", "data-message-recall-summary-action": "cancel", onClick: onClose, children: t("summary.cancel") })
+    ] })
+  ] });
+}
+
 // src/client/build-stamp.ts
-var BUILD_STAMP = true ? "0.1.0+217bb6aeca" : "dev";
+var BUILD_STAMP = true ? "0.1.0+08a1f08be6" : "dev";
 
 // src/client/notices/notice-styles.ts
 var NOTICE_STYLE_TEXT = `
@@ -3119,12 +3359,12 @@ var PANEL_STYLE_TEXT = `
 [data-message-recall-panel] button{font:inherit;font-size:12px;line-height:18px;padding:2px 10px;border-radius:6px;cursor:pointer;
 border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));background:transparent;color:var(--dsw-alias-label-primary,#222)}
 [data-message-recall-panel] button:hover{background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.06))}
-[data-message-recall-panel] button:focus-visible,[data-message-recall-removed]:focus-visible,[data-message-recall-edit]:focus-visible{outline:2px solid var(--dsw-alias-state-business-primary,#4d6bfe);outline-offset:1px}
+[data-message-recall-panel] button:focus-visible,[data-message-recall-removed]:focus-visible,[data-message-recall-edit]:focus-visible,[data-message-recall-summary]:focus-visible{outline:2px solid var(--dsw-alias-state-business-primary,#4d6bfe);outline-offset:1px}
 [data-message-recall-panel] button:disabled{opacity:.6;cursor:progress}
 [data-message-recall-removed-seat]{position:relative;display:inline-flex}
-[data-message-recall-removed],[data-message-recall-edit]{border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));height:32px;border-radius:18px;padding:6px 12px;gap:6px;
+[data-message-recall-removed],[data-message-recall-edit],[data-message-recall-summary]{border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));height:32px;border-radius:18px;padding:6px 12px;gap:6px;
 display:inline-flex;align-items:center;background:transparent;color:var(--dsw-alias-label-primary,#222);font:inherit;font-size:13px;line-height:20px;cursor:pointer;white-space:nowrap}
-[data-message-recall-removed]:hover,[data-message-recall-edit]:hover{background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.06))}
+[data-message-recall-removed]:hover,[data-message-recall-edit]:hover,[data-message-recall-summary]:hover{background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.06))}
 [data-message-recall-removed] [data-count]{min-width:18px;padding:0 5px;border-radius:9px;font-size:12px;line-height:18px;text-align:center;
 background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.08))}
 [data-message-recall-panel]{position:absolute;top:calc(100% + 6px);right:0;z-index:100;width:380px;max-height:60vh;overflow:auto;box-sizing:border-box;
@@ -3138,6 +3378,10 @@ border:1px solid var(--dsw-alias-border-inverted,rgba(0,0,0,.12));box-shadow:var
 [data-message-recall-entry-what]{color:var(--dsw-alias-label-primary,#222);font-weight:500}
 [data-message-recall-entry-excerpt]{margin:2px 0 6px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;color:var(--dsw-alias-label-secondary,#444)}
 [data-message-recall-entry-actions]{display:flex;gap:6px}
+[data-message-recall-summary-dialog] textarea{display:block;width:min(560px,80vw);margin:6px 0;font:inherit;font-size:13px;line-height:20px;padding:6px 8px;
+border-radius:6px;border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));background:transparent;color:inherit}
+[data-message-recall-summary-dialog] p{margin:0;font-size:12px;color:var(--dsw-alias-label-secondary,#555)}
+[data-message-recall-summary-error]{display:block;color:var(--dsw-alias-state-error-primary,#d93025);font-size:12px}
 `;
 
 // src/client/rows/row-styles.ts
@@ -3159,6 +3403,10 @@ color:var(--dsw-alias-label-secondary,#444);cursor:pointer;white-space:nowrap;di
 [${ATTR.error}]{font-size:12px;line-height:18px;padding:0 6px;max-width:320px;color:var(--dsw-alias-state-error-primary,#d93025)}
 [${EXCLUDED_ATTR.row}]>[data-slot]>*{opacity:.45}
 [${EXCLUDED_ATTR.badge}]{display:block;width:fit-content;margin:0 0 4px;padding:0 8px;border-radius:9px;font-size:12px;line-height:18px;
+color:var(--dsw-alias-label-secondary,#555);background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.06))}
+[${FOLDED_ATTR.badge}]{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+[${FOLDED_ATTR.row}]:hover>[${FOLDED_ATTR.badge}],[${FOLDED_ATTR.row}]:focus-within>[${FOLDED_ATTR.badge}]{position:static;width:auto;height:auto;overflow:visible;clip:auto;
+display:inline-block;margin:2px 0 0;padding:0 8px;border-radius:9px;font-size:12px;line-height:18px;white-space:normal;
 color:var(--dsw-alias-label-secondary,#555);background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.06))}
 `;
 
@@ -3238,6 +3486,19 @@ var TombstoneActions = class extends SnapshotStore {
     });
     if (outcome.ok) for (const listener of [...this.restoredListeners]) listener(tombstoneSeq);
     return outcome;
+  }
+  /**
+   * Undo a summary rewrite (`{ action: 'undoRewrite', sessionId, checkpointSeq }`): the summary it
+   * replaced comes back, and the messages it took out are folded again (through the live events).
+   * @param checkpointSeq - the rewrite's checkpoint (what the removal answered as `tombstoneSeq`).
+   * @returns the route's value, or the refusal (`error: null` when ignored).
+   */
+  undoRewrite(checkpointSeq) {
+    return this.run(checkpointSeq, "undoRewrite", async () => {
+      const reply = await this.options.send({ sessionId: this.options.sessionId, action: "undoRewrite", checkpointSeq });
+      if (reply.ok && reply.value.persisted) this.options.unsaved?.settled();
+      return reply;
+    });
   }
   /**
    * Hear of every restore in effect, from whichever entry asked for it.
@@ -3365,7 +3626,7 @@ var UnsavedWrites = class extends SnapshotStore {
 };
 
 // src/client/editor/EditButton.tsx
-var import_react11 = require("react");
+var import_react12 = require("react");
 var import_react_dom = require("react-dom");
 
 // src/client/editor/editor-locales.ts
@@ -3520,10 +3781,10 @@ function costText(t, locale, cost) {
 }
 
 // src/client/editor/EditorModal.tsx
-var import_react10 = require("react");
+var import_react11 = require("react");
 
 // src/client/editor/dialog-keys.ts
-var import_react5 = require("react");
+var import_react6 = require("react");
 function trapTab(dialog, shiftKey) {
   const focusable = [...dialog.querySelectorAll("button:not([disabled]), input:not([disabled])")];
   const first = focusable[0];
@@ -3538,7 +3799,7 @@ function arrowTarget(order, at, down) {
   return order[next];
 }
 function useFirstFocus(ready, first, dialog) {
-  (0, import_react5.useEffect)(() => {
+  (0, import_react6.useEffect)(() => {
     const control = ready ? first() : void 0;
     if (control !== void 0) control.focus();
     else dialog.current?.focus();
@@ -3546,21 +3807,21 @@ function useFirstFocus(ready, first, dialog) {
 }
 
 // src/client/editor/editor-apply.ts
-var import_react7 = require("react");
+var import_react8 = require("react");
 
 // src/client/editor/editor-plan.ts
-var import_react6 = require("react");
+var import_react7 = require("react");
 var PLAN_DEBOUNCE_MS = 200;
 function refusalOf(error, changeUnits) {
   return { unit: error.index === void 0 ? null : changeUnits[error.index] ?? null, code: error.code };
 }
 function usePlanCheck(send, sessionId, preview, readSeq) {
-  const [refusal, setRefusal] = (0, import_react6.useState)(null);
-  const [checking, setChecking] = (0, import_react6.useState)(false);
-  const [planned, setPlanned] = (0, import_react6.useState)(null);
+  const [refusal, setRefusal] = (0, import_react7.useState)(null);
+  const [checking, setChecking] = (0, import_react7.useState)(false);
+  const [planned, setPlanned] = (0, import_react7.useState)(null);
   const changesKey = JSON.stringify(preview.changes);
-  const plannedSelection = (0, import_react6.useRef)(changesKey);
-  (0, import_react6.useEffect)(() => {
+  const plannedSelection = (0, import_react7.useRef)(changesKey);
+  (0, import_react7.useEffect)(() => {
     if (plannedSelection.current !== changesKey) {
       plannedSelection.current = changesKey;
       setRefusal(null);
@@ -3594,11 +3855,11 @@ function usePlanCheck(send, sessionId, preview, readSeq) {
 // src/client/editor/editor-apply.ts
 function useEditorApply(input) {
   const { send, sessionId, unsaved, preview, lastSeq, planned, enabled, reread, onClose } = input;
-  const [applying, setApplying] = (0, import_react7.useState)(false);
-  const [applyError, setApplyError] = (0, import_react7.useState)(null);
+  const [applying, setApplying] = (0, import_react8.useState)(false);
+  const [applyError, setApplyError] = (0, import_react8.useState)(null);
   const changesKey = JSON.stringify(preview.changes);
-  (0, import_react7.useEffect)(() => setApplyError(null), [changesKey]);
-  const apply2 = (0, import_react7.useCallback)(async () => {
+  (0, import_react8.useEffect)(() => setApplyError(null), [changesKey]);
+  const apply2 = (0, import_react8.useCallback)(async () => {
     if (!enabled || applying || lastSeq === null) return;
     setApplying(true);
     const confirmed = planned?.changesKey === changesKey && planned.lastSeq === lastSeq ? { removedCount: planned.removedCount } : {};
@@ -3619,7 +3880,7 @@ function useEditorApply(input) {
 }
 
 // src/client/editor/editor-history.ts
-var import_react8 = require("react");
+var import_react9 = require("react");
 
 // src/client/wire/session-history.ts
 var HISTORY_PATH = "/api/session.history";
@@ -3863,9 +4124,9 @@ function lastCompactionSeq(log) {
 
 // src/client/editor/editor-history.ts
 function useEditorHistory(fetchImpl, sessionId, running, replacementCount) {
-  const [load, setLoad] = (0, import_react8.useState)({ status: "loading" });
-  const [historyRead, setHistoryRead] = (0, import_react8.useState)(0);
-  (0, import_react8.useEffect)(() => {
+  const [load, setLoad] = (0, import_react9.useState)({ status: "loading" });
+  const [historyRead, setHistoryRead] = (0, import_react9.useState)(0);
+  (0, import_react9.useEffect)(() => {
     let live = true;
     readWholeHistory(fetchImpl, sessionId).then(
       (events) => live && setLoad({ status: "ready", units: buildEditorUnits(events), lastSeq: events.at(-1)?.seq ?? -1, compactionSeq: lastCompactionSeq(events) }),
@@ -3875,18 +4136,18 @@ function useEditorHistory(fetchImpl, sessionId, running, replacementCount) {
       live = false;
     };
   }, [fetchImpl, sessionId, historyRead]);
-  const seen = (0, import_react8.useRef)({ running, replacementCount });
-  (0, import_react8.useEffect)(() => {
+  const seen = (0, import_react9.useRef)({ running, replacementCount });
+  (0, import_react9.useEffect)(() => {
     const before = seen.current;
     if (before.running && !running || before.replacementCount !== replacementCount) setHistoryRead((n) => n + 1);
     seen.current = { running, replacementCount };
   }, [running, replacementCount]);
-  const reread = (0, import_react8.useRef)(() => setHistoryRead((n) => n + 1)).current;
+  const reread = (0, import_react9.useRef)(() => setHistoryRead((n) => n + 1)).current;
   return { load, reread };
 }
 
 // src/client/editor/list-window.ts
-var import_react9 = require("react");
+var import_react10 = require("react");
 var UNIT_HEIGHT = 76;
 var REFUSED_UNIT_HEIGHT = 100;
 var HEADING_HEIGHT = 30;
@@ -3918,15 +4179,15 @@ function listWindow(offsets, scrollTop, viewport, overscan = OVERSCAN_ITEMS) {
   return { start, end, before: offsets[start], after: offsets[count] - offsets[end] };
 }
 function useScrollPosition(list) {
-  const [position, setPosition] = (0, import_react9.useState)({ scrollTop: 0, viewport: DEFAULT_VIEWPORT });
-  const read = (0, import_react9.useCallback)(() => {
+  const [position, setPosition] = (0, import_react10.useState)({ scrollTop: 0, viewport: DEFAULT_VIEWPORT });
+  const read = (0, import_react10.useCallback)(() => {
     const el = list.current;
     if (el === null) return;
     const next = { scrollTop: el.scrollTop, viewport: el.clientHeight > 0 ? el.clientHeight : DEFAULT_VIEWPORT };
     setPosition((p) => p.scrollTop === next.scrollTop && p.viewport === next.viewport ? p : next);
   }, [list]);
-  (0, import_react9.useLayoutEffect)(read);
-  (0, import_react9.useEffect)(() => {
+  (0, import_react10.useLayoutEffect)(read);
+  (0, import_react10.useEffect)(() => {
     const el = list.current;
     if (el === null) return;
     let frame = 0;
@@ -3943,7 +4204,7 @@ function useScrollPosition(list) {
       if (frame !== 0) cancelAnimationFrame(frame);
     };
   });
-  const scrollTo = (0, import_react9.useCallback)((y) => {
+  const scrollTo = (0, import_react10.useCallback)((y) => {
     const el = list.current;
     if (el === null) return;
     el.scrollTop = y;
@@ -3953,7 +4214,7 @@ function useScrollPosition(list) {
 }
 
 // src/client/editor/EditorModal.tsx
-var import_jsx_runtime5 = require("react/jsx-runtime");
+var import_jsx_runtime6 = require("react/jsx-runtime");
 var DEFAULT_PRESET_TURNS = 2;
 var DEFAULT_PRESET_TOKENS = 1e3;
 function toggled(set, key2) {
@@ -3970,12 +4231,12 @@ function wholeNumber(text, min, fallback) {
   const value = Number(text);
   return Number.isSafeInteger(value) && value >= min ? value : fallback;
 }
-var UnitItem = (0, import_react10.memo)(function UnitItem2({ unit, turnLabel, going, excluding, coming, onward, from, cost, refusal, t, actions }) {
+var UnitItem = (0, import_react11.memo)(function UnitItem2({ unit, turnLabel, going, excluding, coming, onward, from, cost, refusal, t, actions }) {
   const text = unit.rows.map((r) => r.text).find((s) => s !== "") ?? "";
-  const ref = (0, import_react10.useCallback)((el) => actions.register(unit.key, el), [actions, unit.key]);
+  const ref = (0, import_react11.useCallback)((el) => actions.register(unit.key, el), [actions, unit.key]);
   const current = unit.state === "current";
-  return /* @__PURE__ */ (0, import_jsx_runtime5.jsxs)("li", { "data-editor-unit": unit.key, "data-editor-refused": refusal === null ? void 0 : "", "data-editor-state": unit.state, "data-editor-preview": excluding ? "excluding" : going ? "going" : coming ? "coming" : "", children: [
-    current && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)(
+  return /* @__PURE__ */ (0, import_jsx_runtime6.jsxs)("li", { "data-editor-unit": unit.key, "data-editor-refused": refusal === null ? void 0 : "", "data-editor-state": unit.state, "data-editor-preview": excluding ? "excluding" : going ? "going" : coming ? "coming" : "", children: [
+    current && /* @__PURE__ */ (0, import_jsx_runtime6.jsx)(
       "button",
       {
         type: "button",
@@ -3988,7 +4249,7 @@ var UnitItem = (0, import_react10.memo)(function UnitItem2({ unit, turnLabel, go
         children: going ? "☑" : "☐"
       }
     ),
-    !current && unit.restorable && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)(
+    !current && unit.restorable && /* @__PURE__ */ (0, import_jsx_runtime6.jsx)(
       "button",
       {
         type: "button",
@@ -4000,17 +4261,17 @@ var UnitItem = (0, import_react10.memo)(function UnitItem2({ unit, turnLabel, go
         children: t("restore")
       }
     ),
-    /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("div", { "data-editor-rows": "", children: unit.rows.map((row) => /* @__PURE__ */ (0, import_jsx_runtime5.jsxs)("p", { "data-editor-row": row.seq, "data-editor-role": row.role, children: [
-      /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("span", { "data-editor-role-label": "", children: t(`role.${row.role}`) }),
+    /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("div", { "data-editor-rows": "", children: unit.rows.map((row) => /* @__PURE__ */ (0, import_jsx_runtime6.jsxs)("p", { "data-editor-row": row.seq, "data-editor-role": row.role, children: [
+      /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("span", { "data-editor-role-label": "", children: t(`role.${row.role}`) }),
       " ",
-      /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("span", { "data-editor-text": "", children: row.text })
+      /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("span", { "data-editor-text": "", children: row.text })
     ] }, row.seq)) }),
-    /* @__PURE__ */ (0, import_jsx_runtime5.jsxs)("span", { "data-editor-meta": "", children: [
-      turnLabel !== null && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("span", { "data-editor-unit-turn": "", children: turnLabel }),
-      /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("span", { "data-editor-cost": "", children: cost })
+    /* @__PURE__ */ (0, import_jsx_runtime6.jsxs)("span", { "data-editor-meta": "", children: [
+      turnLabel !== null && /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("span", { "data-editor-unit-turn": "", children: turnLabel }),
+      /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("span", { "data-editor-cost": "", children: cost })
     ] }),
-    !current && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("span", { "data-editor-state-label": "", children: t(`state.${unit.state}`) }),
-    current && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)(
+    !current && /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("span", { "data-editor-state-label": "", children: t(`state.${unit.state}`) }),
+    current && /* @__PURE__ */ (0, import_jsx_runtime6.jsx)(
       "button",
       {
         type: "button",
@@ -4022,7 +4283,7 @@ var UnitItem = (0, import_react10.memo)(function UnitItem2({ unit, turnLabel, go
         children: t("exclude")
       }
     ),
-    current && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)(
+    current && /* @__PURE__ */ (0, import_jsx_runtime6.jsx)(
       "button",
       {
         type: "button",
@@ -4033,20 +4294,20 @@ var UnitItem = (0, import_react10.memo)(function UnitItem2({ unit, turnLabel, go
         children: t("from")
       }
     ),
-    refusal !== null && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("p", { role: "alert", "data-editor-refusal": refusal.code, children: refusal.text })
+    refusal !== null && /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("p", { role: "alert", "data-editor-refusal": refusal.code, children: refusal.text })
   ] });
 });
 function EditorModal({ sessionId, running, replacementCount, breakdown, locale, kit, onClose }) {
   const { t } = kit;
   const { load, reread } = useEditorHistory(kit.fetch, sessionId, running, replacementCount);
-  const [selection, setSelection] = (0, import_react10.useState)(EMPTY_SELECTION);
-  const [order, setOrder] = (0, import_react10.useState)("conversation");
-  const [turnsText, setTurnsText] = (0, import_react10.useState)(String(DEFAULT_PRESET_TURNS));
-  const [tokensText, setTokensText] = (0, import_react10.useState)(String(DEFAULT_PRESET_TOKENS));
-  const controls = (0, import_react10.useRef)(/* @__PURE__ */ new Map());
-  const dialog = (0, import_react10.useRef)(null);
+  const [selection, setSelection] = (0, import_react11.useState)(EMPTY_SELECTION);
+  const [order, setOrder] = (0, import_react11.useState)("conversation");
+  const [turnsText, setTurnsText] = (0, import_react11.useState)(String(DEFAULT_PRESET_TURNS));
+  const [tokensText, setTokensText] = (0, import_react11.useState)(String(DEFAULT_PRESET_TOKENS));
+  const controls = (0, import_react11.useRef)(/* @__PURE__ */ new Map());
+  const dialog = (0, import_react11.useRef)(null);
   const units = load.status === "ready" ? load.units : [];
-  const preview = (0, import_react10.useMemo)(() => previewSelection(units, selection), [units, selection]);
+  const preview = (0, import_react11.useMemo)(() => previewSelection(units, selection), [units, selection]);
   const { refusal, checking, planned } = usePlanCheck(kit.send, sessionId, preview, load.status === "ready" ? load.lastSeq : -1);
   const { applying, applyError, apply: apply2 } = useEditorApply({
     send: kit.send,
@@ -4062,16 +4323,16 @@ function EditorModal({ sessionId, running, replacementCount, breakdown, locale, 
   const canApply = load.status === "ready" && preview.changes.length > 0 && !running && !applying && refusal === null;
   const figure = contextFigure(units, preview, breakdown);
   const basis = figure.basis;
-  const largest = (0, import_react10.useMemo)(() => orderUnits(units, "largest", basis), [units, basis]);
+  const largest = (0, import_react11.useMemo)(() => orderUnits(units, "largest", basis), [units, basis]);
   const shown = order === "largest" ? largest : units;
-  const costs = (0, import_react10.useMemo)(() => new Map(units.map((unit) => {
+  const costs = (0, import_react11.useMemo)(() => new Map(units.map((unit) => {
     const tokens = costNow(unit, basis);
     return [unit.key, costText(t, locale, { tokens, share: shareOf(tokens, figure.now), inContext: unit.state === "current" })];
   })), [units, basis, figure.now, t, locale]);
   const focusOrder = shown.filter((u) => u.state === "current" || u.restorable).map((u) => u.key);
   useFirstFocus(load.status === "ready", () => controls.current.get(focusOrder[0] ?? ""), dialog);
-  const turnLabel = (0, import_react10.useCallback)((unit) => unit.turn === null ? t("beforeTurns") : t("turn", { turn: unit.turn }), [t]);
-  const items = (0, import_react10.useMemo)(() => {
+  const turnLabel = (0, import_react11.useCallback)((unit) => unit.turn === null ? t("beforeTurns") : t("turn", { turn: unit.turn }), [t]);
+  const items = (0, import_react11.useMemo)(() => {
     const out = [];
     let lastTurn;
     for (const unit of shown) {
@@ -4081,15 +4342,15 @@ function EditorModal({ sessionId, running, replacementCount, breakdown, locale, 
     }
     return out;
   }, [shown, order, turnLabel]);
-  const itemIndex = (0, import_react10.useMemo)(() => new Map(items.map((item, i) => [item.key, i])), [items]);
+  const itemIndex = (0, import_react11.useMemo)(() => new Map(items.map((item, i) => [item.key, i])), [items]);
   const problem = applyError ?? refusal;
   const refusedKey = problem?.unit ?? null;
-  const offsets = (0, import_react10.useMemo)(() => offsetsOf(items.map((item) => "heading" in item ? HEADING_HEIGHT : item.key === refusedKey ? REFUSED_UNIT_HEIGHT : UNIT_HEIGHT)), [items, refusedKey]);
-  const list = (0, import_react10.useRef)(null);
+  const offsets = (0, import_react11.useMemo)(() => offsetsOf(items.map((item) => "heading" in item ? HEADING_HEIGHT : item.key === refusedKey ? REFUSED_UNIT_HEIGHT : UNIT_HEIGHT)), [items, refusedKey]);
+  const list = (0, import_react11.useRef)(null);
   const position = useScrollPosition(list);
   const view = listWindow(offsets, position.scrollTop, position.viewport);
-  const [pendingFocus, setPendingFocus] = (0, import_react10.useState)(null);
-  (0, import_react10.useEffect)(() => {
+  const [pendingFocus, setPendingFocus] = (0, import_react11.useState)(null);
+  (0, import_react11.useEffect)(() => {
     if (pendingFocus === null) return;
     const control = controls.current.get(pendingFocus);
     if (control !== void 0) {
@@ -4111,7 +4372,7 @@ function EditorModal({ sessionId, running, replacementCount, breakdown, locale, 
     if (control !== void 0) control.focus();
     else setPendingFocus(key2);
   };
-  const actions = (0, import_react10.useRef)({
+  const actions = (0, import_react11.useRef)({
     toggleRemove: (key2) => setSelection((s) => s.remove.has(key2) ? { ...s, remove: without(s.remove, key2), exclude: without(s.exclude, key2) } : { ...s, remove: toggled(s.remove, key2) }),
     toggleExclude: (key2) => setSelection((s) => ({ ...s, remove: new Set(s.remove).add(key2), exclude: toggled(s.exclude ?? /* @__PURE__ */ new Set(), key2) })),
     toggleFrom: (key2) => setSelection((s) => ({ ...s, from: s.from === key2 ? null : key2 })),
@@ -4121,7 +4382,7 @@ function EditorModal({ sessionId, running, replacementCount, breakdown, locale, 
       else controls.current.delete(key2);
     }
   }).current;
-  const excludable = (0, import_react10.useMemo)(() => {
+  const excludable = (0, import_react11.useMemo)(() => {
     const changed = new Set(preview.changeUnits);
     return [...selection.remove].filter((key2) => preview.going.has(key2) && changed.has(key2) && key2 !== selection.from);
   }, [preview, selection]);
@@ -4152,16 +4413,16 @@ function EditorModal({ sessionId, running, replacementCount, breakdown, locale, 
     }
   };
   const problemText = problem === null ? "" : t(applyError !== null ? "applyFailed" : "refused", { reason: describeError(kit.tRecall, problem.code) });
-  return /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("div", { "data-message-recall-editor-backdrop": "", children: /* @__PURE__ */ (0, import_jsx_runtime5.jsxs)("div", { ref: dialog, role: "dialog", "aria-modal": "true", "aria-labelledby": "dsh-message-recall-editor-title", tabIndex: -1, "data-message-recall-editor": "", onKeyDown, children: [
-    /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("h2", { id: "dsh-message-recall-editor-title", children: t("title") }),
-    /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("p", { "data-editor-keys": "", children: t("keys") }),
-    load.status === "loading" && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("p", { role: "status", children: t("loading") }),
-    load.status === "failed" && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("p", { role: "alert", children: t("loadFailed", { message: load.message }) }),
-    load.status === "ready" && units.length === 0 && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("p", { children: t("empty") }),
-    load.status === "ready" && units.length > 0 && /* @__PURE__ */ (0, import_jsx_runtime5.jsxs)(import_jsx_runtime5.Fragment, { children: [
-      /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("p", { "data-editor-context": "", "data-editor-basis": basis, "aria-live": "polite", children: contextText(t, locale, figure) }),
-      /* @__PURE__ */ (0, import_jsx_runtime5.jsxs)("div", { "data-editor-tools": "", children: [
-        /* @__PURE__ */ (0, import_jsx_runtime5.jsx)(
+  return /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("div", { "data-message-recall-editor-backdrop": "", children: /* @__PURE__ */ (0, import_jsx_runtime6.jsxs)("div", { ref: dialog, role: "dialog", "aria-modal": "true", "aria-labelledby": "dsh-message-recall-editor-title", tabIndex: -1, "data-message-recall-editor": "", onKeyDown, children: [
+    /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("h2", { id: "dsh-message-recall-editor-title", children: t("title") }),
+    /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("p", { "data-editor-keys": "", children: t("keys") }),
+    load.status === "loading" && /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("p", { role: "status", children: t("loading") }),
+    load.status === "failed" && /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("p", { role: "alert", children: t("loadFailed", { message: load.message }) }),
+    load.status === "ready" && units.length === 0 && /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("p", { children: t("empty") }),
+    load.status === "ready" && units.length > 0 && /* @__PURE__ */ (0, import_jsx_runtime6.jsxs)(import_jsx_runtime6.Fragment, { children: [
+      /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("p", { "data-editor-context": "", "data-editor-basis": basis, "aria-live": "polite", children: contextText(t, locale, figure) }),
+      /* @__PURE__ */ (0, import_jsx_runtime6.jsxs)("div", { "data-editor-tools": "", children: [
+        /* @__PURE__ */ (0, import_jsx_runtime6.jsx)(
           "button",
           {
             type: "button",
@@ -4172,7 +4433,7 @@ function EditorModal({ sessionId, running, replacementCount, breakdown, locale, 
             children: t("sort")
           }
         ),
-        /* @__PURE__ */ (0, import_jsx_runtime5.jsx)(
+        /* @__PURE__ */ (0, import_jsx_runtime6.jsx)(
           "button",
           {
             type: "button",
@@ -4185,20 +4446,20 @@ function EditorModal({ sessionId, running, replacementCount, breakdown, locale, 
           }
         )
       ] }),
-      /* @__PURE__ */ (0, import_jsx_runtime5.jsxs)("div", { "data-editor-presets": "", role: "group", "aria-label": t("presets"), children: [
-        /* @__PURE__ */ (0, import_jsx_runtime5.jsxs)("label", { "data-editor-preset-field": "", children: [
+      /* @__PURE__ */ (0, import_jsx_runtime6.jsxs)("div", { "data-editor-presets": "", role: "group", "aria-label": t("presets"), children: [
+        /* @__PURE__ */ (0, import_jsx_runtime6.jsxs)("label", { "data-editor-preset-field": "", children: [
           t("preset.n"),
           " ",
-          /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("input", { type: "number", min: 1, step: 1, value: turnsText, "data-editor-preset-turns": "", onChange: (e) => setTurnsText(e.currentTarget.value) })
+          /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("input", { type: "number", min: 1, step: 1, value: turnsText, "data-editor-preset-turns": "", onChange: (e) => setTurnsText(e.currentTarget.value) })
         ] }),
-        /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("button", { type: "button", "data-editor-preset": "old", "aria-label": t("preset.old.label", { n: turnsN }), onClick: () => select(presetOldToolOutput(units, turnsN)), children: t("preset.old") }),
-        /* @__PURE__ */ (0, import_jsx_runtime5.jsxs)("label", { "data-editor-preset-field": "", children: [
+        /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("button", { type: "button", "data-editor-preset": "old", "aria-label": t("preset.old.label", { n: turnsN }), onClick: () => select(presetOldToolOutput(units, turnsN)), children: t("preset.old") }),
+        /* @__PURE__ */ (0, import_jsx_runtime6.jsxs)("label", { "data-editor-preset-field": "", children: [
           t("preset.k"),
           " ",
-          /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("input", { type: "number", min: 0, step: 1, value: tokensText, "data-editor-preset-tokens": "", onChange: (e) => setTokensText(e.currentTarget.value) })
+          /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("input", { type: "number", min: 0, step: 1, value: tokensText, "data-editor-preset-tokens": "", onChange: (e) => setTokensText(e.currentTarget.value) })
         ] }),
-        /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("button", { type: "button", "data-editor-preset": "large", "aria-label": t("preset.large.label", { k: tokensK }), onClick: () => select(presetLargeToolOutput(units, tokensK, basis)), children: t("preset.large") }),
-        /* @__PURE__ */ (0, import_jsx_runtime5.jsx)(
+        /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("button", { type: "button", "data-editor-preset": "large", "aria-label": t("preset.large.label", { k: tokensK }), onClick: () => select(presetLargeToolOutput(units, tokensK, basis)), children: t("preset.large") }),
+        /* @__PURE__ */ (0, import_jsx_runtime6.jsx)(
           "button",
           {
             type: "button",
@@ -4210,13 +4471,13 @@ function EditorModal({ sessionId, running, replacementCount, breakdown, locale, 
           }
         )
       ] }),
-      /* @__PURE__ */ (0, import_jsx_runtime5.jsxs)("ol", { ref: list, "data-editor-units": "", "data-editor-order": order, "data-editor-count": units.length, children: [
-        view.before > 0 && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("li", { "data-editor-spacer": "", "aria-hidden": "true", style: { height: view.before } }, "spacer-before"),
+      /* @__PURE__ */ (0, import_jsx_runtime6.jsxs)("ol", { ref: list, "data-editor-units": "", "data-editor-order": order, "data-editor-count": units.length, children: [
+        view.before > 0 && /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("li", { "data-editor-spacer": "", "aria-hidden": "true", style: { height: view.before } }, "spacer-before"),
         items.slice(view.start, view.end).map((item) => {
-          if ("heading" in item) return /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("li", { "data-editor-turn": "", "aria-hidden": "true", children: item.heading }, item.key);
+          if ("heading" in item) return /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("li", { "data-editor-turn": "", "aria-hidden": "true", children: item.heading }, item.key);
           const unit = item.unit;
           const going = preview.going.has(unit.key);
-          return /* @__PURE__ */ (0, import_jsx_runtime5.jsx)(
+          return /* @__PURE__ */ (0, import_jsx_runtime6.jsx)(
             UnitItem,
             {
               unit,
@@ -4234,16 +4495,16 @@ function EditorModal({ sessionId, running, replacementCount, breakdown, locale, 
             unit.key
           );
         }),
-        view.after > 0 && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("li", { "data-editor-spacer": "", "aria-hidden": "true", style: { height: view.after } }, "spacer-after")
+        view.after > 0 && /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("li", { "data-editor-spacer": "", "aria-hidden": "true", style: { height: view.after } }, "spacer-after")
       ] })
     ] }),
-    problem !== null && problem.unit === null && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("p", { role: "alert", "data-editor-refusal": problem.code, children: problemText }),
-    /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("p", { "data-editor-counter": "", "aria-live": "polite", children: counterText(t, locale, preview) }),
-    running && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("p", { id: "dsh-message-recall-editor-busy", "data-editor-busy": "", role: "status", children: t("busy") }),
-    checking && !running && /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("p", { "data-editor-checking": "", role: "status", children: t("checking") }),
-    /* @__PURE__ */ (0, import_jsx_runtime5.jsxs)("div", { "data-editor-actions": "", children: [
-      /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("button", { type: "button", "data-editor-discard": "", onClick: () => onClose(false), children: t("discard") }),
-      /* @__PURE__ */ (0, import_jsx_runtime5.jsx)("button", { type: "button", "data-editor-apply": "", disabled: !canApply, "aria-describedby": running ? "dsh-message-recall-editor-busy" : void 0, onClick: () => void apply2(), children: t("apply") })
+    problem !== null && problem.unit === null && /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("p", { role: "alert", "data-editor-refusal": problem.code, children: problemText }),
+    /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("p", { "data-editor-counter": "", "aria-live": "polite", children: counterText(t, locale, preview) }),
+    running && /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("p", { id: "dsh-message-recall-editor-busy", "data-editor-busy": "", role: "status", children: t("busy") }),
+    checking && !running && /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("p", { "data-editor-checking": "", role: "status", children: t("checking") }),
+    /* @__PURE__ */ (0, import_jsx_runtime6.jsxs)("div", { "data-editor-actions": "", children: [
+      /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("button", { type: "button", "data-editor-discard": "", onClick: () => onClose(false), children: t("discard") }),
+      /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("button", { type: "button", "data-editor-apply": "", disabled: !canApply, "aria-describedby": running ? "dsh-message-recall-editor-busy" : void 0, onClick: () => void apply2(), children: t("apply") })
     ] })
   ] }) });
 }
@@ -4299,7 +4560,7 @@ var EDITOR_CSS = `
 `;
 
 // src/client/editor/EditButton.tsx
-var import_jsx_runtime6 = require("react/jsx-runtime");
+var import_jsx_runtime7 = require("react/jsx-runtime");
 var selectRunning2 = (s) => s.running;
 var noProjection = () => void 0;
 function readBreakdown(value) {
@@ -4316,10 +4577,10 @@ function EditButton({ sessionId, useSession, useProjection = noProjection, edito
   const running = useSession(selectRunning2);
   const breakdown = readBreakdown(useProjection("contextBreakdown"));
   const replacements = useSession(selectReplacements);
-  const locale = (0, import_react11.useSyncExternalStore)(editorKit.locale.subscribe, editorKit.locale.getSnapshot);
-  const [open, setOpen] = (0, import_react11.useState)(false);
-  const button = (0, import_react11.useRef)(null);
-  (0, import_react11.useEffect)(() => {
+  const locale = (0, import_react12.useSyncExternalStore)(editorKit.locale.subscribe, editorKit.locale.getSnapshot);
+  const [open, setOpen] = (0, import_react12.useState)(false);
+  const button = (0, import_react12.useRef)(null);
+  (0, import_react12.useEffect)(() => {
     const doc = button.current?.ownerDocument;
     if (doc === void 0) return;
     const onKey = (event) => {
@@ -4330,7 +4591,7 @@ function EditButton({ sessionId, useSession, useProjection = noProjection, edito
     doc.addEventListener("keydown", onKey);
     return () => doc.removeEventListener("keydown", onKey);
   }, []);
-  (0, import_react11.useEffect)(() => {
+  (0, import_react12.useEffect)(() => {
     if (!open) return;
     openEditors++;
     return () => {
@@ -4338,12 +4599,12 @@ function EditButton({ sessionId, useSession, useProjection = noProjection, edito
     };
   }, [open]);
   const t = editorKit.t;
-  return /* @__PURE__ */ (0, import_jsx_runtime6.jsxs)(import_jsx_runtime6.Fragment, { children: [
-    /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("button", { type: "button", ref: button, "data-message-recall-edit": "", "aria-haspopup": "dialog", "aria-label": t("button.label", { shortcut: EDITOR_SHORTCUT }), "aria-keyshortcuts": "Alt+Shift+E", onClick: () => setOpen(true), children: t("button") }),
+  return /* @__PURE__ */ (0, import_jsx_runtime7.jsxs)(import_jsx_runtime7.Fragment, { children: [
+    /* @__PURE__ */ (0, import_jsx_runtime7.jsx)("button", { type: "button", ref: button, "data-message-recall-edit": "", "aria-haspopup": "dialog", "aria-label": t("button.label", { shortcut: EDITOR_SHORTCUT }), "aria-keyshortcuts": "Alt+Shift+E", onClick: () => setOpen(true), children: t("button") }),
     open && button.current !== null && (0, import_react_dom.createPortal)(
-      /* @__PURE__ */ (0, import_jsx_runtime6.jsxs)(import_jsx_runtime6.Fragment, { children: [
-        /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("style", { children: EDITOR_CSS }),
-        /* @__PURE__ */ (0, import_jsx_runtime6.jsx)(EditorModal, { sessionId, running, replacementCount: replacements.length, breakdown, locale: locale.active, kit: editorKit, onClose: () => {
+      /* @__PURE__ */ (0, import_jsx_runtime7.jsxs)(import_jsx_runtime7.Fragment, { children: [
+        /* @__PURE__ */ (0, import_jsx_runtime7.jsx)("style", { children: EDITOR_CSS }),
+        /* @__PURE__ */ (0, import_jsx_runtime7.jsx)(EditorModal, { sessionId, running, replacementCount: replacements.length, breakdown, locale: locale.active, kit: editorKit, onClose: () => {
           setOpen(false);
           button.current?.focus();
         } })
@@ -4518,7 +4779,7 @@ var trajectoryEn = {
 var TRAJECTORY_DICTIONARIES = { zh: trajectoryZh, en: trajectoryEn };
 
 // src/client/trajectory/TrajectoryMarks.tsx
-var import_react12 = require("react");
+var import_react13 = require("react");
 
 // src/client/trajectory/trajectory-marks.ts
 function trajectoryMarks(events) {
@@ -4558,8 +4819,8 @@ function markTexts(t, tRecall) {
 }
 function TrajectoryMarks({ sessionId, useSession, trajectoryKit: kit }) {
   const replacements = useSession(selectReplacements);
-  const locale = (0, import_react12.useSyncExternalStore)(kit.locale.subscribe, kit.locale.getSnapshot);
-  (0, import_react12.useEffect)(() => {
+  const locale = (0, import_react13.useSyncExternalStore)(kit.locale.subscribe, kit.locale.getSnapshot);
+  (0, import_react13.useEffect)(() => {
     const texts = markTexts(kit.t, kit.tRecall);
     if (!replacements.some(isTombstoneEvent)) {
       kit.decorator.update(/* @__PURE__ */ new Map(), texts);
@@ -4576,12 +4837,12 @@ function TrajectoryMarks({ sessionId, useSession, trajectoryKit: kit }) {
       current = false;
     };
   }, [sessionId, replacements, locale, kit]);
-  (0, import_react12.useEffect)(() => () => kit.decorator.update(/* @__PURE__ */ new Map(), markTexts(kit.t, kit.tRecall)), [kit]);
+  (0, import_react13.useEffect)(() => () => kit.decorator.update(/* @__PURE__ */ new Map(), markTexts(kit.t, kit.tRecall)), [kit]);
   return null;
 }
 
 // src/client/side-state/TodoStrip.tsx
-var import_react13 = require("react");
+var import_react14 = require("react");
 
 // src/shared/step-owner.ts
 function removedNodes(count, lookup) {
@@ -4649,7 +4910,7 @@ function TodoStrip({ sessionId, useSession, useProjection = noProjection2, todoK
   const replacements = useSession(selectReplacements);
   const running = useSession(selectRunning3);
   const todos = useProjection("todos");
-  (0, import_react13.useEffect)(() => {
+  (0, import_react14.useEffect)(() => {
     if (running || !Array.isArray(todos) || todos.length === 0 || !replacements.some(isTombstoneEvent)) {
       kit.hider.set(false);
       return void 0;
@@ -4665,12 +4926,12 @@ function TodoStrip({ sessionId, useSession, useProjection = noProjection2, todoK
       current = false;
     };
   }, [sessionId, replacements, running, todos, kit]);
-  (0, import_react13.useEffect)(() => () => kit.hider.set(false), [kit]);
+  (0, import_react14.useEffect)(() => () => kit.hider.set(false), [kit]);
   return null;
 }
 
 // src/client/export/ExportButton.tsx
-var import_react14 = require("react");
+var import_react15 = require("react");
 
 // src/shared/export-protocol.ts
 var EXPORT_PATH_SUFFIX = "/export";
@@ -4737,7 +4998,7 @@ function exportErrorKey(code) {
 }
 
 // src/client/export/ExportButton.tsx
-var import_jsx_runtime7 = require("react/jsx-runtime");
+var import_jsx_runtime8 = require("react/jsx-runtime");
 var STATUS_SHOWN_MS = 8e3;
 var EXPORT_CSS = `[data-message-recall-export]{position:relative;display:inline-flex}
 [data-message-recall-export]>button{border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));height:32px;border-radius:18px;padding:6px 12px;
@@ -4751,9 +5012,9 @@ border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));box-shadow:var(--dsw
 [data-message-recall-export-status=failed]{color:var(--dsw-alias-state-error-primary,#d93025)}
 [data-message-recall-export-status][hidden]{display:none}`;
 function ExportButton({ sessionId, exportKit }) {
-  const [status, setStatus] = (0, import_react14.useState)({ kind: "idle" });
+  const [status, setStatus] = (0, import_react15.useState)({ kind: "idle" });
   const t = exportKit.t;
-  (0, import_react14.useEffect)(() => {
+  (0, import_react15.useEffect)(() => {
     if (status.kind !== "started" && status.kind !== "failed") return;
     const timer = setTimeout(() => setStatus({ kind: "idle" }), STATUS_SHOWN_MS);
     return () => clearTimeout(timer);
@@ -4764,9 +5025,9 @@ function ExportButton({ sessionId, exportKit }) {
     setStatus(outcome.ok ? { kind: "started", file: outcome.file } : { kind: "failed", code: outcome.code });
   };
   const text = status.kind === "preparing" ? t("preparing") : status.kind === "started" ? t("started", { file: status.file }) : status.kind === "failed" ? t(exportErrorKey(status.code), { code: status.code }) : "";
-  return /* @__PURE__ */ (0, import_jsx_runtime7.jsxs)("span", { "data-message-recall-export": "", children: [
-    /* @__PURE__ */ (0, import_jsx_runtime7.jsx)("style", { children: EXPORT_CSS }),
-    /* @__PURE__ */ (0, import_jsx_runtime7.jsx)(
+  return /* @__PURE__ */ (0, import_jsx_runtime8.jsxs)("span", { "data-message-recall-export": "", children: [
+    /* @__PURE__ */ (0, import_jsx_runtime8.jsx)("style", { children: EXPORT_CSS }),
+    /* @__PURE__ */ (0, import_jsx_runtime8.jsx)(
       "button",
       {
         type: "button",
@@ -4778,7 +5039,7 @@ function ExportButton({ sessionId, exportKit }) {
         children: t("button")
       }
     ),
-    /* @__PURE__ */ (0, import_jsx_runtime7.jsx)("span", { role: "status", "data-message-recall-export-status": status.kind, hidden: text === "", children: text })
+    /* @__PURE__ */ (0, import_jsx_runtime8.jsx)("span", { role: "status", "data-message-recall-export-status": status.kind, hidden: text === "", children: text })
   ] });
 }
 
@@ -4801,6 +5062,7 @@ var name = "dsh-message-recall";
 var inject = ["slots", "locale", "conversationEvents", "conversationViews"];
 var OVERLAY_ENTRY_ID = "dsh-message-recall";
 var REMOVED_ENTRY_ID = "dsh-message-recall-removed";
+var SUMMARY_ENTRY_ID = "dsh-message-recall-summary";
 var EDIT_ENTRY_ID = "dsh-message-recall-edit";
 var TRAJECTORY_ENTRY_ID = "dsh-message-recall-trajectory";
 var TODO_STRIP_ENTRY_ID = "dsh-message-recall-todos";
@@ -4859,6 +5121,7 @@ function apply(ctx, config) {
   }, component));
   entry("conversation.input.overlay", OVERLAY_ENTRY_ID, 100, RecallOverlay);
   entry("conversation.session.header.utilities", REMOVED_ENTRY_ID, 90, RemovedButton);
+  entry("conversation.session.header.utilities", SUMMARY_ENTRY_ID, 95, SummaryButton);
   ctx.effect(() => ctx.locale.register(EDITOR_LOCALE_NS, EDITOR_DICTIONARIES), "dsh-message-recall: editor dictionaries");
   const editorKit = { locale: kit.locale, t: locale.bind(EDITOR_LOCALE_NS), tRecall: kit.t, send: kit.send, fetch: fetchImpl, unsaved: (sessionId) => unsaved.get(sessionId) };
   ctx.slots.inject("conversation.session.header.utilities", () => ctx.slots.register({

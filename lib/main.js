@@ -98,7 +98,7 @@ function removalPlanning(action) {
 
 // src/shared/protocol.ts
 var DEFAULT_ROUTE_PATH = "/dsh-message-recall";
-var OTHER_ROUTE_ACTIONS = ["forkBefore", "flush", "plan", "apply", "inspect", "erase"];
+var OTHER_ROUTE_ACTIONS = ["forkBefore", "flush", "plan", "apply", "inspect", "erase", "editSummary", "undoRewrite"];
 var ROUTE_ACTIONS = Object.freeze([...SURFACE_ACTIONS, ...OTHER_ROUTE_ACTIONS]);
 
 // src/host/config.ts
@@ -431,6 +431,37 @@ function contentOf(event) {
   return Array.isArray(content) ? content : [];
 }
 
+// src/shared/summary-rewrite.ts
+var CHECKPOINT_PLUGIN = "compact";
+function rewriteCheckpointSource(compactionId, record) {
+  return {
+    kind: "plugin",
+    plugin: CHECKPOINT_PLUGIN,
+    compactionId,
+    messageRecall: { removals: record.removals.map((r) => ({ action: r.action, seqs: [...r.seqs] })) }
+  };
+}
+function isCheckpointEvent(event) {
+  if (event.type !== "user/message" || readReplaceOp(event.surfaceOp) === null || !isRecord(event.data)) return false;
+  const source = event.data.source;
+  return isRecord(source) && source.kind === "plugin" && source.plugin === CHECKPOINT_PLUGIN;
+}
+function readRewriteCheckpoint(event) {
+  if (!isCheckpointEvent(event)) return null;
+  const source = event.data.source;
+  const record = source.messageRecall;
+  if (!isRecord(record) || !Array.isArray(record.removals) || typeof source.compactionId !== "string") return null;
+  const removals = [];
+  for (const entry of record.removals) {
+    if (!isRecord(entry) || !isTombstoneAction(entry.action) || !Array.isArray(entry.seqs) || !entry.seqs.every(isSeq)) return null;
+    removals.push({ action: entry.action, seqs: [...entry.seqs] });
+  }
+  return { seq: event.seq, compactionId: source.compactionId, removals };
+}
+function removalOf(record, seq) {
+  return record.removals.find((r) => r.seqs.includes(seq));
+}
+
 // src/shared/fate.ts
 var SURFACE_TYPES = new Set(SURFACE_EVENT_TYPES);
 function takesOver(action, state) {
@@ -453,6 +484,8 @@ var Fates = class {
   restores;
   /** Tombstone seq → seq of the restoring copy that undid it. */
   restoredBy;
+  /** Summary rewrites of this plugin (`summary-rewrite.ts`), in seq order (later ones included). */
+  rewrites;
   shadowers = /* @__PURE__ */ new Map();
   steps = /* @__PURE__ */ new Map();
   events = /* @__PURE__ */ new Map();
@@ -468,6 +501,7 @@ var Fates = class {
     for (const event of replacements) this.events.set(event.seq, event);
     const tombstones = [];
     const restores = [];
+    const rewrites = [];
     for (const event of replacements) {
       const tombstone = readTombstone(event);
       const restore = tombstone === null ? readRestore(event, lookup) : null;
@@ -482,11 +516,14 @@ var Fates = class {
       } else {
         const range = readReplaceOp(event.surfaceOp);
         const copy = range.start === range.end && cited.length === 1 && cited[0] === range.start;
-        this.steps.set(event.seq, { kind: copy ? "copy" : "fold" });
+        const rewrite = copy ? null : readRewriteCheckpoint(event);
+        if (rewrite !== null) rewrites.push(rewrite);
+        this.steps.set(event.seq, copy ? { kind: "copy" } : { kind: "fold", rewrite });
       }
     }
     this.tombstones = tombstones;
     this.restores = restores;
+    this.rewrites = rewrites;
     this.restoredBy = new Map(restores.map((r) => [r.tombstoneSeq, r.seq]));
     this.tombstoneBySeq = new Map(tombstones.map((t) => [t.seq, t]));
   }
@@ -551,12 +588,44 @@ var Fates = class {
         message = by;
         continue;
       }
-      if (state === "current") state = "folded";
+      if (state === "current") {
+        state = "folded";
+        const rewrite = this.rewriteOn(by);
+        const removal = rewrite === null ? void 0 : removalOf(rewrite, message);
+        if (removal !== void 0) {
+          const fate2 = { state: ACTIONS[removal.action].effect === "excluded" ? "excluded" : "removed", tombstoneSeq: rewrite.seq, actingSeq: message, rewrite: true };
+          this.memo.set(seq, fate2);
+          return fate2;
+        }
+      }
       break;
     }
     const fate = { state, tombstoneSeq, actingSeq: message };
     this.memo.set(seq, fate);
     return fate;
+  }
+  /**
+   * The last summary rewrite on a checkpoint's chain: the checkpoint itself and the compactions
+   * that folded it in turn.
+   * @param checkpointSeq - the replacement that folded a message.
+   * @returns the last rewrite record, or `null` when no rewrite of this plugin is on the chain.
+   */
+  rewriteOn(checkpointSeq) {
+    const own = this.steps.get(checkpointSeq);
+    let last = own?.kind === "fold" ? own.rewrite : null;
+    for (const { step } of this.chain(checkpointSeq)) if (step.kind === "fold" && step.rewrite !== null) last = step.rewrite;
+    return last;
+  }
+  /**
+   * The checkpoint on the surface that stands for a folded message now: the end of the chain of
+   * replacements from the one that folded it.
+   * @param seq - a message's seq.
+   * @returns the seq of the last replacement on the chain, or `null` when nothing shadows the message.
+   */
+  standingFor(seq) {
+    let last = null;
+    for (const { by } of this.chain(seq)) last = by;
+    return last;
   }
   /**
    * Whether a tombstone is still in effect (see the module rules).
@@ -1031,6 +1100,7 @@ function findRemovedContent(count, lookup, tombstoneSeq) {
       else if (removedFate(seq)) pending.push(seq);
     }
   }
+  for (const rewrite of fates.rewrites) for (const removal of rewrite.removals) for (const seq of removal.seqs) if (removedFate(seq)) pending.push(seq);
   while (pending.length > 0) {
     const seq = pending.pop();
     if (removed.has(seq)) continue;
@@ -1735,8 +1805,9 @@ function sessionPreset(session) {
 }
 function planFork(source, tombstoneSeq) {
   const tombstone = source.lookup(tombstoneSeq);
-  if (tombstone === void 0 || !isTombstoneEvent(tombstone)) return { ok: false, refusal: { code: "TARGET_NOT_FOUND", tombstoneSeq, reason: "not-a-tombstone" } };
-  const boundarySeq = tombstoneSeq - 1;
+  const rewrite = tombstone !== void 0 && readRewriteCheckpoint(tombstone) !== null;
+  if (tombstone === void 0 || !rewrite && !isTombstoneEvent(tombstone)) return { ok: false, refusal: { code: "TARGET_NOT_FOUND", tombstoneSeq, reason: "not-a-tombstone" } };
+  const boundarySeq = (rewrite ? tombstone.sourceEventSeqs?.[0] ?? tombstoneSeq : tombstoneSeq) - 1;
   const seed = source.events.slice(0, boundarySeq + 1);
   const lastTurnMark = seed.findLast((event) => event.type === "turn/start" || event.type === "turn/end");
   if (lastTurnMark?.type === "turn/start") return { ok: false, refusal: { code: "OPEN_TURN", boundarySeq } };
@@ -2243,6 +2314,10 @@ function describeRefusal(refusal) {
       return `message-recall: session "${refusal.sessionId}" is busy: ${refusal.detail}`;
     case "SESSION_NOT_LIVE":
       return `message-recall: no live session "${refusal.sessionId}"`;
+    case "NOT_A_SUMMARY":
+      return `message-recall: seq ${refusal.seq} ${refusal.reason === "not-a-checkpoint" ? "is not a compaction summary" : refusal.reason === "not-on-surface" ? "is a compaction summary no longer on the surface (a later compaction or removal replaced it)" : "is not a summary rewrite of this plugin; only those can be undone"}`;
+    case "SUMMARY_FAILED":
+      return `message-recall: the summary of session "${refusal.sessionId}" was not rewritten (${refusal.reason}): ${refusal.detail}`;
     case "NOT_RESTORABLE":
       return describeRestoreRefusal(refusal);
     default:
@@ -2533,6 +2608,7 @@ var EXPECT_FIELDS = ["replaceGeneration", "lastSeq", "removedCount"];
 function parseRouteRequest(body) {
   const invalid = (message) => ({ ok: false, refusal: { code: "INVALID_REQUEST", message: `message-recall: ${message}` } });
   if (!isRecord(body)) return invalid(`request body must be a JSON object, got ${body === null ? "null" : Array.isArray(body) ? "an array" : typeof body}`);
+  if (body.action === "editSummary" || body.action === "undoRewrite") return parseSummaryEdit(body, invalid);
   const unknown = Object.keys(body).find((key) => !FIELDS2.includes(key));
   if (unknown !== void 0) return invalid(`unknown field "${unknown}" (allowed: ${FIELDS2.join(", ")})`);
   const { sessionId, action, seq, messageId, planAction, expect } = body;
@@ -2582,6 +2658,22 @@ function parseExpect(expect) {
     if (expect[key] !== void 0 && !isSeq(expect[key])) return `expect.${key} must be a non-negative safe integer, got ${valueText(expect[key])}`;
   }
   return expect;
+}
+var SUMMARY_FIELDS = ["sessionId", "action", "checkpointSeq", "summary", "expect"];
+function parseSummaryEdit(body, invalid) {
+  const action = body.action;
+  const fields = action === "editSummary" ? SUMMARY_FIELDS : SUMMARY_FIELDS.filter((f) => f !== "summary");
+  const unknown = Object.keys(body).find((key) => !fields.includes(key));
+  if (unknown !== void 0) return invalid(`unknown field "${unknown}" for ${action} (allowed: ${fields.join(", ")})`);
+  const { sessionId, checkpointSeq, summary } = body;
+  if (typeof sessionId !== "string" || sessionId.length === 0) return invalid(`sessionId must be a non-empty string, got ${JSON.stringify(sessionId)}`);
+  if (!isSeq(checkpointSeq)) return invalid(`checkpointSeq must be a non-negative safe integer, got ${JSON.stringify(checkpointSeq)}`);
+  const expectation = parseExpect(body.expect);
+  if (typeof expectation === "string") return invalid(expectation);
+  const withExpect = expectation === void 0 ? {} : { expect: expectation };
+  if (action === "undoRewrite") return { ok: true, request: { action, sessionId, checkpointSeq, ...withExpect } };
+  if (typeof summary !== "string" || summary.trim().length === 0) return invalid(`summary must be a non-empty string, got ${JSON.stringify(summary)}`);
+  return { ok: true, request: { action, sessionId, checkpointSeq, summary, ...withExpect } };
 }
 
 // src/host/session-write.ts
@@ -3125,6 +3217,332 @@ function appendBatch(session, plan, changes, options = {}) {
   });
 }
 
+// src/host/summary-rewrite.ts
+import { randomUUID as randomUUID3 } from "node:crypto";
+import { createUserMessage as createUserMessage2 } from "@deepseek-ai/dsh-llm";
+import { deriveEventMessage as deriveEventMessage2 } from "@deepseek-ai/dsh-session";
+
+// src/host/folded-plan.ts
+function originalsOf(checkpointSeq, lookup) {
+  const seqs = [];
+  const removals = [];
+  const visit = (seq, depth, underRewrite) => {
+    const event = lookup(seq);
+    if (event === void 0) return;
+    if (depth > 0 && !isCheckpointEvent(event)) {
+      seqs.push(seq);
+      return;
+    }
+    const record = underRewrite ? null : readRewriteCheckpoint(event);
+    if (record !== null) removals.push(...record.removals);
+    for (const cited of event.sourceEventSeqs ?? []) {
+      const source = lookup(cited);
+      if (source === void 0 || source.type.startsWith("compaction/")) continue;
+      visit(cited, depth + 1, underRewrite || record !== null);
+    }
+  };
+  visit(checkpointSeq, 0, false);
+  return { seqs, removals };
+}
+function planFoldedRemoval(input) {
+  const { lookup, fates, seq, action } = input;
+  const spec = ACTIONS[action];
+  if (spec.plans === "onward") return null;
+  const fate = fates.fateOf(seq);
+  if (fate.state !== "folded") return null;
+  const target = fate.actingSeq;
+  const standing = fates.standingFor(target);
+  const checkpoint = standing === null ? void 0 : lookup(standing);
+  if (standing === null || checkpoint === void 0 || !isCheckpointEvent(checkpoint) || !input.nodes.includes(standing)) {
+    return { ok: false, refusal: { code: "TARGET_NOT_FOUND", target: { seq }, reason: "not-on-surface", matchingSeqs: [] } };
+  }
+  const event = lookup(target);
+  const kind = classifyNode(event);
+  if (spec.targets === "prompt" && kind !== "user") return { ok: false, refusal: { code: "NOT_A_USER_MESSAGE", seq, nodeKind: kind } };
+  if (kind === "context" || kind === "tombstone" || kind === "checkpoint" || kind === "replacement") {
+    return { ok: false, refusal: { code: "NOT_DELETABLE", seq, nodeKind: kind } };
+  }
+  const { seqs: originals, removals: earlier } = originalsOf(standing, lookup);
+  const gone = new Set(earlier.flatMap((r) => r.seqs));
+  const takes = widen(target, kind, originals, lookup).filter((s) => !gone.has(s));
+  if (takes.length === 0) return { ok: false, refusal: { code: "TARGET_NOT_FOUND", target: { seq }, reason: "not-on-surface", matchingSeqs: [] } };
+  for (const s of takes) gone.add(s);
+  return {
+    ok: true,
+    plan: {
+      action,
+      checkpointSeq: standing,
+      removedSeqs: takes,
+      originalSeqs: originals,
+      keptSeqs: originals.filter((s) => !gone.has(s)),
+      removals: [...earlier, { action, seqs: takes }]
+    }
+  };
+}
+function widen(target, kind, originals, lookup) {
+  if (kind === "user" || kind === "reference") {
+    const next = lookup(target + 1);
+    const snapshot = kind === "user" && next !== void 0 && originals.includes(target + 1) && classifyNode(next) === "reference";
+    return snapshot ? [target, target + 1] : [target];
+  }
+  const key = stepOf(lookup(target));
+  if (key === null) return [target];
+  return originals.filter((s) => {
+    const e = lookup(s);
+    return e !== void 0 && isStepMember(e, key);
+  }).sort((a, b) => a - b);
+}
+
+// src/host/summary-rewrite.ts
+var CHECKPOINT_PREAMBLE = "This is an automatically generated checkpoint condensing an earlier span of the conversation to free up context. Treat the captured context as established background and build on it without restating it. Continue the task directly from the messages that follow, without acknowledging this checkpoint.";
+var SUMMARY_OPEN_TAG = "<compacted-summary>";
+var SUMMARY_CLOSE_TAG = "</compacted-summary>";
+function frameSummary(summary) {
+  return [{ type: "text", text: `${CHECKPOINT_PREAMBLE}
+
+${SUMMARY_OPEN_TAG}` }, ...summary.map((b) => ({ type: "text", text: b.text })), { type: "text", text: SUMMARY_CLOSE_TAG }];
+}
+function planFoldedOnView(view, intent) {
+  const log = [];
+  for (let seq = 0; seq < view.nextSeq; seq++) {
+    const event = view.lookup(seq);
+    if (event !== void 0 && event.surfaceOp !== void 0 && event.surfaceOp !== "append") log.push(event);
+  }
+  const planned = planFoldedRemoval({ nodes: view.nodes, lookup: view.lookup, fates: readFates(log), action: intent.action, seq: intent.seq });
+  if (planned === null) return null;
+  if (!planned.ok) return planned;
+  const stale = checkExpectation(view, intent.expect);
+  return stale === null ? { ok: true, value: planned.plan } : { ok: false, refusal: stale };
+}
+function summarizationInput(session, plan, lookup) {
+  const header = session.requestHeader();
+  const messages = [];
+  for (const seq of plan.keptSeqs) {
+    const event = lookup(seq);
+    const message = event === void 0 ? null : deriveEventMessage2(event);
+    if (message !== null) messages.push(message);
+  }
+  return { ...header?.system === void 0 ? {} : { system: header.system }, ...header?.tools === void 0 ? {} : { tools: header.tools }, messages };
+}
+async function rewriteSummary(services, intent, signal) {
+  const id = intent.sessionId;
+  const queued = await services.queue.run(intent.sessionId, async () => {
+    const agent = services.agents.get(id);
+    if (agent === void 0) return { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId: intent.sessionId } };
+    const summarizer = services.summarizer(agent);
+    if (summarizer === void 0) return { ok: false, refusal: { code: "SUMMARY_FAILED", sessionId: intent.sessionId, reason: "no-engine", detail: "no compaction engine is loaded (the compaction service)" } };
+    let running;
+    try {
+      running = agent.runMaintenance((agentSignal) => runRewrite(services, agent, summarizer, intent, signal === void 0 ? agentSignal : AbortSignal.any([agentSignal, signal])));
+    } catch (error) {
+      return { ok: false, refusal: { code: "AGENT_BUSY", sessionId: intent.sessionId, detail: errorText(error) } };
+    }
+    return running;
+  });
+  if (queued.ok) return queued.value;
+  return { ok: false, refusal: { code: "AGENT_BUSY", sessionId: intent.sessionId, detail: `${queued.ahead} earlier message-recall write${queued.ahead === 1 ? "" : "s"} to this session did not finish within ${services.queue.waitMs} ms` } };
+}
+async function runRewrite(services, agent, summarizer, intent, signal) {
+  const session = agent.session;
+  const lookup = (seq) => services.index.lookup(session)(seq);
+  const view = viewOfSession(session, services.index.lookup(session), "agent");
+  const planned = planFoldedOnView(view, intent);
+  if (planned === null) return { ok: false, refusal: { code: "TARGET_NOT_FOUND", target: { seq: intent.seq }, reason: "not-on-surface", matchingSeqs: [] } };
+  if (!planned.ok) return planned;
+  const plan = planned.value;
+  const fail3 = (reason, detail) => ({ ok: false, refusal: { code: "SUMMARY_FAILED", sessionId: intent.sessionId, reason, detail } });
+  let result;
+  try {
+    signal.throwIfAborted();
+    result = await summarizer.summarize(summarizationInput(session, plan, lookup), agent, signal);
+  } catch (error) {
+    return signal.aborted ? fail3("cancelled", "the summary rewrite was cancelled; nothing was written") : fail3("model", errorText(error));
+  }
+  if (signal.aborted) return fail3("cancelled", "the summary rewrite was cancelled; nothing was written");
+  const again = planFoldedOnView(viewOfSession(session, services.index.lookup(session), "agent"), { action: intent.action, seq: intent.seq });
+  if (again === null || !again.ok || again.value.checkpointSeq !== plan.checkpointSeq || again.value.keptSeqs.join() !== plan.keptSeqs.join()) {
+    return fail3("changed", "the compacted history changed while the summary was written; nothing was written");
+  }
+  const written = appendRewrite(session, plan, result, services.meter(), lookup);
+  const target = lookup(intent.seq);
+  const recalled = intent.action === "recall" && target !== void 0 ? { content: contentOf(target), text: plainText(contentOf(target)) } : void 0;
+  const value = {
+    action: intent.action,
+    tombstoneSeq: written.checkpointSeq,
+    range: { start: plan.checkpointSeq, end: plan.checkpointSeq },
+    shadowedSeqs: [plan.checkpointSeq],
+    nodeKinds: ["checkpoint"],
+    replaceGeneration: session.surface.replaceGeneration,
+    removedSeqs: plan.removedSeqs,
+    summaryRewrite: { checkpointSeq: plan.checkpointSeq, compactionId: written.compactionId, startSeq: written.startSeq, endSeq: written.endSeq },
+    ...recalled ?? {}
+  };
+  const flushed = await flushWithRetry(() => services.sessions.flush(session), services.flushRetry);
+  if (!flushed.ok) {
+    throw new MessageRecallError("PERSIST_FAILED", `message-recall: the summary rewrite (checkpoint seq ${written.checkpointSeq}) was appended to session "${intent.sessionId}" and is in effect, but it is not yet durable: the durability flush failed ${flushed.attempts} times: ${flushed.reason}`, {
+      cause: flushed.error,
+      details: { applied: true, value: { ...value, persisted: false }, ...recalled ?? {} }
+    });
+  }
+  return { ok: true, value: { ...value, persisted: flushed.persisted } };
+}
+function appendRewrite(session, plan, result, meter, lookup) {
+  const compactionId = randomUUID3();
+  const cp = plan.checkpointSeq;
+  const tokens = meter === void 0 ? 0 : meterPricer(meter, lookup)(cp);
+  const lifecycle = { compactionId, turn: null };
+  let startSeq;
+  try {
+    startSeq = session.append("compaction/start", lifecycle).seq;
+  } catch (error) {
+    throw new MessageRecallError("INTERNAL", `message-recall: the session refused the summary rewrite's compaction/start: ${errorText(error)}`, { cause: error });
+  }
+  try {
+    const summary = result.summary.map((b) => ({ type: "text", text: b.text }));
+    const summarySeq = session.append("compaction/summary", {
+      compactionId,
+      summary,
+      ...result.llmStreamCall === true ? { rawOutput: result.rawOutput, llmStreamCall: true } : {},
+      shadowedRange: { start: cp, end: cp },
+      shadowedSeqs: [cp],
+      shadowedTokenCount: tokens,
+      provider: result.provider ?? "dsh-message-recall",
+      model: result.model ?? "manual-edit",
+      ...result.maxTokens === void 0 ? {} : { maxTokens: result.maxTokens },
+      ...result.usage === void 0 ? {} : { usage: result.usage }
+    }).seq;
+    const message = createUserMessage2({ content: frameSummary(summary), source: rewriteCheckpointSource(compactionId, { removals: plan.removals }) });
+    const checkpointSeq = session.append("user/message", message, { surfaceOp: { op: "replace", start: cp, end: cp }, sourceEventSeqs: [startSeq, summarySeq, cp] }).seq;
+    const endSeq = session.append("compaction/end", lifecycle).seq;
+    return { compactionId, startSeq, summarySeq, checkpointSeq, endSeq };
+  } catch (error) {
+    try {
+      session.append("compaction/end", { ...lifecycle, error: { message: errorText(error) } });
+    } catch {
+    }
+    throw new MessageRecallError("INTERNAL", `message-recall: the session refused the summary rewrite of checkpoint seq ${cp}: ${errorText(error)}`, { cause: error });
+  }
+}
+
+// src/host/summary-batch.ts
+function foldedIndexes(view, changes) {
+  const out = [];
+  const surface = new Set(view.nodes);
+  for (const [index, change] of changes.entries()) {
+    if (!("seq" in change) || surface.has(change.seq)) continue;
+    if (planFoldedOnView(view, { action: change.action, seq: change.seq }) !== null) out.push(index);
+  }
+  return out;
+}
+function planMixedOnView(view, intent) {
+  const stale = checkExpectation(view, intent.expect);
+  if (stale !== null) return { ok: false, refusal: stale };
+  const foldedAt = foldedIndexes(view, intent.changes);
+  const refuse2 = (index, code, message) => ({ ok: false, refusal: { code, index, message: `message-recall: changes[${index}]: ${message}` } });
+  let folded = null;
+  const taken = /* @__PURE__ */ new Set();
+  for (const index of foldedAt) {
+    const change = intent.changes[index];
+    const planned = planFoldedOnView(view, { action: change.action, seq: change.seq });
+    if (planned === null) return refuse2(index, "TARGET_NOT_FOUND", `seq ${change.seq} is a folded message; Delete onward cannot start inside a compaction summary`);
+    if (!planned.ok) return refuse2(index, planned.refusal.code, "a folded message this action cannot take");
+    const one = planned.value;
+    const first = folded;
+    if (first !== null && one.checkpointSeq !== first.checkpointSeq) return refuse2(index, "SPAN_NOT_CONTIGUOUS", `seq ${change.seq} is folded into checkpoint ${one.checkpointSeq}, not ${first.checkpointSeq}`);
+    const fresh = one.removedSeqs.filter((seq) => !taken.has(seq));
+    for (const seq of fresh) taken.add(seq);
+    const earlier = folded === null ? one.removals.slice(0, -1) : folded.removals;
+    const removals = fresh.length === 0 ? earlier : [...earlier, { action: one.action, seqs: fresh }];
+    const gone = new Set(removals.flatMap((r) => r.seqs));
+    const before = folded === null ? [] : folded.removedSeqs;
+    folded = { ...one, removedSeqs: [...before, ...fresh], removals, keptSeqs: one.originalSeqs.filter((seq) => !gone.has(seq)) };
+  }
+  if (folded === null) throw new Error("message-recall: planMixedOnView called for a batch without folded changes");
+  const restIndexes = intent.changes.map((_, i) => i).filter((i) => !foldedAt.includes(i));
+  const restChanges = restIndexes.map((i) => intent.changes[i]);
+  let current = null;
+  if (restChanges.length > 0) {
+    const planned = planBatchOnView(view, { changes: restChanges, ...intent.expect === void 0 ? {} : { expect: { ...intent.expect, removedCount: void 0 } } });
+    if (!planned.ok) {
+      const r = planned.refusal;
+      const index = restIndexes[r.index] ?? r.index;
+      return { ok: false, refusal: { ...r, index, message: r.message.replace(`changes[${r.index}]`, `changes[${index}]`) } };
+    }
+    const checkpoint = folded.checkpointSeq;
+    const takes = planned.value.writes.findIndex((w) => w.kind === "tombstone" && w.shadowedSeqs.includes(checkpoint));
+    if (takes !== -1) {
+      const index = restIndexes[planned.value.writes[takes].changeIndexes[0]];
+      return refuse2(index, "NOT_DELETABLE", `its range takes the compaction summary (checkpoint seq ${checkpoint}) that the folded changes of this batch rewrite`);
+    }
+    current = { indexes: restIndexes, changes: restChanges, plan: planned.value };
+  }
+  const removed = [...current?.plan.removedSeqs.filter((seq) => seq < view.nextSeq) ?? [], ...folded.removedSeqs];
+  const changed = checkConfirmed(view, intent.expect, removed);
+  if (changed !== null) return { ok: false, refusal: changed };
+  return { ok: true, value: { current, folded: { indexes: foldedAt, plan: folded } } };
+}
+async function applyWithRewrite(services, intent, signal) {
+  const id = intent.sessionId;
+  const queued = await services.queue.run(intent.sessionId, async () => {
+    const agent = services.agents.get(id);
+    if (agent === void 0) return { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId: intent.sessionId } };
+    const summarizer = services.summarizer(agent);
+    if (summarizer === void 0) return { ok: false, refusal: { code: "SUMMARY_FAILED", sessionId: intent.sessionId, reason: "no-engine", detail: "no compaction engine is loaded (the compaction service)" } };
+    let running;
+    try {
+      running = agent.runMaintenance((agentSignal) => runMixed(services, agent, summarizer, intent, signal === void 0 ? agentSignal : AbortSignal.any([agentSignal, signal])));
+    } catch (error) {
+      return { ok: false, refusal: { code: "AGENT_BUSY", sessionId: intent.sessionId, detail: errorText(error) } };
+    }
+    return running;
+  });
+  if (queued.ok) return queued.value;
+  return { ok: false, refusal: { code: "AGENT_BUSY", sessionId: intent.sessionId, detail: `${queued.ahead} earlier message-recall write${queued.ahead === 1 ? "" : "s"} to this session did not finish within ${services.queue.waitMs} ms` } };
+}
+async function runMixed(services, agent, summarizer, intent, signal) {
+  const session = agent.session;
+  const lookup = (seq) => services.index.lookup(session)(seq);
+  const planned = planMixedOnView(viewOfSession(session, services.index.lookup(session), "agent"), intent);
+  if (!planned.ok) return planned;
+  const fail3 = (reason, detail) => ({ ok: false, refusal: { code: "SUMMARY_FAILED", sessionId: intent.sessionId, reason, detail } });
+  let result;
+  try {
+    signal.throwIfAborted();
+    result = await summarizer.summarize(summarizationInput(session, planned.value.folded.plan, lookup), agent, signal);
+  } catch (error) {
+    return signal.aborted ? fail3("cancelled", "the summary rewrite was cancelled; nothing was written") : fail3("model", errorText(error));
+  }
+  if (signal.aborted) return fail3("cancelled", "the summary rewrite was cancelled; nothing was written");
+  const again = planMixedOnView(viewOfSession(session, services.index.lookup(session), "agent"), intent);
+  if (!again.ok || again.value.folded.plan.keptSeqs.join() !== planned.value.folded.plan.keptSeqs.join() || again.value.folded.plan.checkpointSeq !== planned.value.folded.plan.checkpointSeq) {
+    return fail3("changed", "the conversation changed while the summary was written; nothing was written");
+  }
+  const { current, folded } = again.value;
+  const effects = services.effects?.();
+  const fromSeq = session.seq;
+  const results = [];
+  if (current !== null) {
+    const appended = appendBatch(session, current.plan, current.changes, { tombstoneText: services.tombstoneText, lookup: () => services.index.lookup(session), ...effects === void 0 ? {} : { effects } });
+    for (const r of appended) results.push({ ...r, index: current.indexes[r.index] });
+  }
+  const cp = folded.plan.checkpointSeq;
+  const written = appendRewrite(session, folded.plan, result, effects?.meter, lookup);
+  for (const index of folded.indexes) {
+    results.push({ index, action: intent.changes[index].action, tombstoneSeq: written.checkpointSeq, range: { start: cp, end: cp }, shadowedSeqs: [cp] });
+  }
+  results.sort((a, b) => a.index - b.index);
+  const value = { action: "apply", results, replaceGeneration: session.surface.replaceGeneration };
+  services.afterAppend?.(session, fromSeq);
+  const flushed = await flushWithRetry(() => services.sessions.flush(session), services.flushRetry);
+  if (!flushed.ok) {
+    throw new MessageRecallError("PERSIST_FAILED", `message-recall: the batch with a summary rewrite (checkpoint seq ${written.checkpointSeq}) was appended to session "${intent.sessionId}" and is in effect, but it is not yet durable: the durability flush failed ${flushed.attempts} times: ${flushed.reason}`, {
+      cause: flushed.error,
+      details: { applied: true, value: { ...value, persisted: false } }
+    });
+  }
+  return { ok: true, value: { ...value, persisted: flushed.persisted } };
+}
+
 // src/host/batch-service.ts
 function planInSlices(view, request) {
   return runSliced(planBatchOnViewSteps(view, request));
@@ -3136,7 +3554,13 @@ async function startOwnFrame(services, session) {
   }
 }
 var SLICED_ATTEMPTS = 3;
-function applyChanges(services, request) {
+async function applyChanges(services, request, signal) {
+  const agent = services.agents.get(request.sessionId);
+  const surface = agent === void 0 ? null : new Set(agent.session.surface.nodes);
+  const offSurface = surface !== null && request.changes.some((change) => "seq" in change && !surface.has(change.seq));
+  if (agent !== void 0 && offSurface && foldedIndexes(viewOfSession(agent.session, services.index.lookup(agent.session), "agent"), request.changes).length > 0) {
+    return applyWithRewrite({ ...services, summarizer: services.summarizer ?? (() => void 0) }, request, signal);
+  }
   return runSessionWrite(
     services,
     request.sessionId,
@@ -3220,7 +3644,18 @@ function writeTombstone(session, view, intent, tombstoneText, effects, relookup 
 }
 
 // src/host/removal-service.ts
-async function removeMessages(services, intent) {
+function foldedPlan(view, intent) {
+  return "seq" in intent.target && !view.nodes.includes(intent.target.seq) ? planFoldedOnView(view, { action: intent.action, seq: intent.target.seq, ...intent.expect === void 0 ? {} : { expect: intent.expect } }) : null;
+}
+async function removeMessages(services, intent, signal) {
+  const agent = services.agents.get(intent.sessionId);
+  if ("seq" in intent.target && agent !== void 0 && !agent.session.surface.nodes.includes(intent.target.seq)) {
+    const view = viewOfSession(agent.session, services.index.lookup(agent.session), "agent");
+    if (foldedPlan(view, intent) !== null) {
+      const meter = () => services.effects?.().meter;
+      return rewriteSummary({ ...services, summarizer: services.summarizer ?? (() => void 0), meter }, { sessionId: intent.sessionId, action: intent.action, seq: intent.target.seq, ...intent.expect === void 0 ? {} : { expect: intent.expect } }, signal);
+    }
+  }
   return runSessionWrite(
     services,
     intent.sessionId,
@@ -3245,6 +3680,8 @@ async function previewRemoval(services, intent) {
   const read = await services.access.read(intent.sessionId);
   if (!read.ok) return read;
   const view = read.value;
+  const folded = foldedPlan(view, intent);
+  if (folded !== null) return folded.ok ? { ok: true, value: foldedPreview(view, intent, folded.value) } : folded;
   const planned = planRemovalOnView(view, intent);
   if (!planned.ok) return planned;
   const plan = planned.value;
@@ -3262,6 +3699,21 @@ async function previewRemoval(services, intent) {
       replaceGeneration: view.replaceGeneration,
       lastSeq: view.lastSeq
     }
+  };
+}
+function foldedPreview(view, intent, plan) {
+  const removed = plan.removedSeqs.map((seq) => contentOf(view.lookup(seq)));
+  const kept = plan.keptSeqs.map((seq) => contentOf(view.lookup(seq)));
+  return {
+    action: intent.action,
+    range: { start: plan.checkpointSeq, end: plan.checkpointSeq },
+    shadowedSeqs: [plan.checkpointSeq],
+    nodeKinds: ["checkpoint"],
+    removedCount: plan.removedSeqs.length,
+    estimatedTokens: estimateTokens(removed),
+    replaceGeneration: view.replaceGeneration,
+    lastSeq: view.lastSeq,
+    summaryRewrite: { checkpointSeq: plan.checkpointSeq, removedSeqs: plan.removedSeqs, inputMessages: plan.keptSeqs.length, estimatedInputTokens: estimateTokens(kept) }
   };
 }
 
@@ -3387,18 +3839,18 @@ var FrameTable = class {
   }
   grow() {
     const size = this.start.length * 2;
-    const widen = (old, make) => {
+    const widen2 = (old, make) => {
       const next = make(size);
       next.set(old);
       return next;
     };
-    this.start = widen(this.start, (n) => new Float64Array(n));
-    this.end = widen(this.end, (n) => new Float64Array(n));
-    this.skippable = widen(this.skippable, (n) => new Uint8Array(n));
-    this.contentSize = widen(this.contentSize, (n) => new Float64Array(n));
-    this.windowSize = widen(this.windowSize, (n) => new Float64Array(n));
-    this.checksum = widen(this.checksum, (n) => new Float64Array(n));
-    this.blocks = widen(this.blocks, (n) => new Uint32Array(n));
+    this.start = widen2(this.start, (n) => new Float64Array(n));
+    this.end = widen2(this.end, (n) => new Float64Array(n));
+    this.skippable = widen2(this.skippable, (n) => new Uint8Array(n));
+    this.contentSize = widen2(this.contentSize, (n) => new Float64Array(n));
+    this.windowSize = widen2(this.windowSize, (n) => new Float64Array(n));
+    this.checksum = widen2(this.checksum, (n) => new Float64Array(n));
+    this.blocks = widen2(this.blocks, (n) => new Uint32Array(n));
   }
 };
 var scanTable = new FrameTable();
@@ -3559,7 +4011,7 @@ async function publishLogFile(newPath, logPath) {
 
 // src/host/erase-verify.ts
 import { isDeepStrictEqual } from "node:util";
-import { deriveEventMessage as deriveEventMessage2, foldSurface as foldSurface2, Session, SessionId } from "@deepseek-ai/dsh-session";
+import { deriveEventMessage as deriveEventMessage3, foldSurface as foldSurface2, Session, SessionId } from "@deepseek-ai/dsh-session";
 function withoutEraseMark(message) {
   const m = message;
   if (m.source === void 0 || !("erased" in m.source)) return message;
@@ -3585,7 +4037,7 @@ function verifyErasedLog(id, before, after, rewritten, header) {
     const loaded = header === void 0 ? Session.create(SessionId(id), after) : Session.fromRestore(SessionId(id), after, header);
     if (!isDeepStrictEqual([...foldA.nodes], [...loaded.surface.nodes])) return "the new log folds to another surface";
     if (foldA.replacements.length !== loaded.surface.replaceGeneration) return "the new log folds with other replacements";
-    const derivedA = JSON.stringify(foldA.nodes.map((seq) => deriveEventMessage2(before[seq])).filter((m) => m !== null).map(withoutEraseMark));
+    const derivedA = JSON.stringify(foldA.nodes.map((seq) => deriveEventMessage3(before[seq])).filter((m) => m !== null).map(withoutEraseMark));
     const derivedB = JSON.stringify(loaded.deriveMessages().map(withoutEraseMark));
     if (derivedA !== derivedB) return "the new log derives other messages";
   } catch (error) {
@@ -3732,6 +4184,51 @@ async function exists(path) {
   }
 }
 
+// src/host/summary-edit.ts
+function planSummaryEdit(view, intent) {
+  const stale = checkExpectation(view, intent.expect);
+  if (stale !== null) return { ok: false, refusal: stale };
+  const refuse2 = (reason) => ({ ok: false, refusal: { code: "NOT_A_SUMMARY", seq: intent.checkpointSeq, reason } });
+  const event = view.lookup(intent.checkpointSeq);
+  if (event === void 0 || !isCheckpointEvent(event)) return refuse2("not-a-checkpoint");
+  if (!view.nodes.includes(intent.checkpointSeq)) return refuse2("not-on-surface");
+  if (intent.action === "editSummary") {
+    return { ok: true, value: { checkpointSeq: intent.checkpointSeq, summary: [{ type: "text", text: intent.summary }], removals: originalsOf(intent.checkpointSeq, view.lookup).removals } };
+  }
+  if (readRewriteCheckpoint(event) === null) return refuse2("not-a-rewrite");
+  const earlierSeq = event.sourceEventSeqs?.[2];
+  const earlier = earlierSeq === void 0 ? void 0 : view.lookup(earlierSeq);
+  const summaryEvent = earlier === void 0 ? void 0 : view.lookup(earlier.sourceEventSeqs?.[1] ?? -1);
+  const summary = summaryEvent?.type === "compaction/summary" && isRecord(summaryEvent.data) && Array.isArray(summaryEvent.data.summary) ? summaryEvent.data.summary : null;
+  if (earlierSeq === void 0 || earlier === void 0 || !isCheckpointEvent(earlier) || summary === null) return refuse2("not-a-rewrite");
+  return { ok: true, value: { checkpointSeq: intent.checkpointSeq, summary, removals: originalsOf(earlierSeq, view.lookup).removals } };
+}
+function editSummary(services, intent) {
+  return runSessionWrite(
+    services,
+    intent.sessionId,
+    (session, origin) => {
+      const lookup = services.index.lookup(session);
+      const planned = planSummaryEdit(viewOfSession(session, lookup, origin), intent);
+      if (!planned.ok) return planned;
+      const plan = planned.value;
+      const written = appendRewrite(session, { checkpointSeq: plan.checkpointSeq, removals: plan.removals }, { summary: plan.summary, provider: "dsh-message-recall", model: intent.action === "editSummary" ? "edited-by-hand" : "undo" }, services.meter(), (seq) => services.index.lookup(session)(seq));
+      return {
+        ok: true,
+        value: { action: intent.action, checkpointSeq: written.checkpointSeq, replacedSeq: plan.checkpointSeq, compactionId: written.compactionId, replaceGeneration: session.surface.replaceGeneration },
+        seq: written.checkpointSeq
+      };
+    },
+    {
+      maintenance: true,
+      precheck: (view) => {
+        const planned = planSummaryEdit(view, intent);
+        return planned.ok ? null : planned.refusal;
+      }
+    }
+  );
+}
+
 // src/host/route.ts
 function assertNever(value) {
   throw new Error(`message-recall: unhandled error code ${JSON.stringify(value)}`);
@@ -3754,6 +4251,7 @@ function statusOf(code) {
     case "NOT_DELETABLE":
     case "SPAN_NOT_CONTIGUOUS":
     case "NOT_RESTORABLE":
+    case "NOT_A_SUMMARY":
     case "STALE_VIEW":
       return 409;
     case "NOT_ERASABLE":
@@ -3763,6 +4261,8 @@ function statusOf(code) {
       return 423;
     case "ERASE_UNAVAILABLE":
       return 501;
+    case "SUMMARY_FAILED":
+      return 502;
     case "PERSIST_FAILED":
     case "INTERNAL":
       return 500;
@@ -3804,9 +4304,14 @@ function createRouteHandler(services, config) {
         case "inspect":
           await answer(res, await inspectSession({ sessions: services.sessions, index: services.index, persistence: services.persistence(), diskSummaries: services.diskSummaries }, request.sessionId));
           return;
-        case "apply":
-          await answer(res, await applyChanges({ ...services, tombstoneText: config.tombstoneText }, request));
+        case "apply": {
+          const cancel = new AbortController();
+          res.once("close", () => {
+            if (!res.writableFinished) cancel.abort();
+          });
+          await answer(res, await applyChanges({ ...services, tombstoneText: config.tombstoneText }, request, cancel.signal));
           return;
+        }
         case "plan":
           if ("changes" in request) await answer(res, await previewChanges(services, request));
           else await answer(res, await previewRemoval(services, { ...request, action: request.planAction }));
@@ -3826,9 +4331,18 @@ function createRouteHandler(services, config) {
           else fail2(res, erased.refusal.code, erased.refusal.message, void 0, "reason" in erased.refusal ? { reason: erased.refusal.reason } : {});
           return;
         }
-        default:
-          await answer(res, await removeMessages({ ...services, tombstoneText: config.tombstoneText }, request));
+        case "editSummary":
+        case "undoRewrite":
+          await answer(res, await editSummary({ ...services, meter: () => services.effects?.().meter }, request));
           return;
+        default: {
+          const cancel = new AbortController();
+          res.once("close", () => {
+            if (!res.writableFinished) cancel.abort();
+          });
+          await answer(res, await removeMessages({ ...services, tombstoneText: config.tombstoneText }, request, cancel.signal));
+          return;
+        }
       }
     } catch (error) {
       const known = error instanceof MessageRecallError;
@@ -3869,8 +4383,8 @@ function installTelemetryFilter(ctx, lookup) {
 }
 
 // src/host/side-state.ts
-import { randomUUID as randomUUID3 } from "node:crypto";
-import { createUserMessage as createUserMessage2 } from "@deepseek-ai/dsh-llm";
+import { randomUUID as randomUUID4 } from "node:crypto";
+import { createUserMessage as createUserMessage3 } from "@deepseek-ai/dsh-llm";
 
 // src/shared/step-owner.ts
 function removedNodes(count, lookup) {
@@ -4033,7 +4547,7 @@ function goalRoundsToRemove(count, lookup, nodes, removed) {
 }
 
 // src/host/side-state.ts
-var DEFAULT_CLOCK = { now: () => Date.now(), newGoalId: () => `goal-${randomUUID3()}` };
+var DEFAULT_CLOCK = { now: () => Date.now(), newGoalId: () => `goal-${randomUUID4()}` };
 function followSideState(session, fromSeq, lookup, services) {
   const count = session.seq;
   if (count <= fromSeq) return [];
@@ -4065,7 +4579,7 @@ function followSideState(session, fromSeq, lookup, services) {
   for (const round of goalRoundsToRemove(count, lookup, session.surface.nodes, removed)) {
     try {
       priceReplace(session, services.effects, lookup, { start: round, end: round }, [round]);
-      const message = createUserMessage2({
+      const message = createUserMessage3({
         content: services.tombstoneText === "" ? [] : [{ type: "text", text: services.tombstoneText }],
         source: tombstoneSource(roundAction, [round])
       });
@@ -4680,6 +5194,9 @@ function apply(ctx, config) {
         effects: { meter: ctx.get("tokenMeter"), titleLimits: titleLimits(), warn }
       }),
       effects: () => ({ meter: ctx.get("tokenMeter"), titleLimits: titleLimits(), warn }),
+      // The host's own compaction engine, else the one the session's agent preset mounted (the web
+      // host mounts compaction per preset, behind an isolate realm: dsh-agent-presets serviceFor).
+      summarizer: (agent) => ctx.get("compaction") ?? ctx.get("agentPresets")?.serviceFor(agent, "compaction"),
       fork: {
         titleLimits,
         language: () => uiLanguageOf(ctx.get("settings")),

@@ -1,33 +1,33 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-STLPU5OU.js";
+} from "./chunks/chunk-2K2N32DV.js";
 import {
   explainCommand
-} from "./chunks/chunk-MUKX75F7.js";
+} from "./chunks/chunk-ZUKTAW7A.js";
 import {
   listCommand
-} from "./chunks/chunk-AWBFWT4H.js";
+} from "./chunks/chunk-FZPLXEL2.js";
 import {
   readCommand
-} from "./chunks/chunk-FWITZP6V.js";
+} from "./chunks/chunk-M3MUE5D2.js";
 import {
   scanCommand
-} from "./chunks/chunk-KZ7FCIVY.js";
-import "./chunks/chunk-OWJZ6DQ2.js";
-import "./chunks/chunk-KPXCRZ22.js";
-import "./chunks/chunk-BG4CHTLX.js";
+} from "./chunks/chunk-LACWJWB5.js";
+import "./chunks/chunk-2KZKY5UK.js";
+import "./chunks/chunk-WHRTN3DX.js";
+import "./chunks/chunk-S46LNZI7.js";
 import {
   verifyCommand
-} from "./chunks/chunk-HTGUA4XM.js";
+} from "./chunks/chunk-FXBE4KO2.js";
 import "./chunks/chunk-GAP6BJRR.js";
 import {
   EXIT,
   out,
   runCommand,
   runMain
-} from "./chunks/chunk-CRFN5R4I.js";
-import "./chunks/chunk-NGI44Q4O.js";
+} from "./chunks/chunk-CQZM4XYL.js";
+import "./chunks/chunk-4ES5VJID.js";
 import {
   UsageError
 } from "./chunks/chunk-NAUXAQBM.js";

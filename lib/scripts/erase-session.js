@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-STLPU5OU.js";
+} from "./chunks/chunk-2K2N32DV.js";
 import {
   runCommand
-} from "./chunks/chunk-CRFN5R4I.js";
-import "./chunks/chunk-NGI44Q4O.js";
+} from "./chunks/chunk-CQZM4XYL.js";
+import "./chunks/chunk-4ES5VJID.js";
 import "./chunks/chunk-NAUXAQBM.js";
 import "./chunks/chunk-V6RYJ4SL.js";
 

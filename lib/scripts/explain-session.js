@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-MUKX75F7.js";
-import "./chunks/chunk-OWJZ6DQ2.js";
-import "./chunks/chunk-KPXCRZ22.js";
+} from "./chunks/chunk-ZUKTAW7A.js";
+import "./chunks/chunk-2KZKY5UK.js";
+import "./chunks/chunk-WHRTN3DX.js";
 import {
   runCommand
-} from "./chunks/chunk-CRFN5R4I.js";
-import "./chunks/chunk-NGI44Q4O.js";
+} from "./chunks/chunk-CQZM4XYL.js";
+import "./chunks/chunk-4ES5VJID.js";
 import "./chunks/chunk-NAUXAQBM.js";
 import "./chunks/chunk-V6RYJ4SL.js";
 

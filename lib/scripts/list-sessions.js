@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 import {
   listCommand
-} from "./chunks/chunk-AWBFWT4H.js";
-import "./chunks/chunk-BG4CHTLX.js";
+} from "./chunks/chunk-FZPLXEL2.js";
+import "./chunks/chunk-S46LNZI7.js";
 import "./chunks/chunk-GAP6BJRR.js";
 import {
   runCommand
-} from "./chunks/chunk-CRFN5R4I.js";
-import "./chunks/chunk-NGI44Q4O.js";
+} from "./chunks/chunk-CQZM4XYL.js";
+import "./chunks/chunk-4ES5VJID.js";
 import "./chunks/chunk-NAUXAQBM.js";
 import "./chunks/chunk-V6RYJ4SL.js";
 

@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 import {
   readCommand
-} from "./chunks/chunk-FWITZP6V.js";
+} from "./chunks/chunk-M3MUE5D2.js";
 import "./chunks/chunk-GAP6BJRR.js";
 import {
   runCommand
-} from "./chunks/chunk-CRFN5R4I.js";
-import "./chunks/chunk-NGI44Q4O.js";
+} from "./chunks/chunk-CQZM4XYL.js";
+import "./chunks/chunk-4ES5VJID.js";
 import "./chunks/chunk-NAUXAQBM.js";
 import "./chunks/chunk-V6RYJ4SL.js";
 

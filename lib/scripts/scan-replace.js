@@ -1,15 +1,15 @@
 #!/usr/bin/env node
 import {
   scanCommand
-} from "./chunks/chunk-KZ7FCIVY.js";
-import "./chunks/chunk-OWJZ6DQ2.js";
-import "./chunks/chunk-KPXCRZ22.js";
-import "./chunks/chunk-BG4CHTLX.js";
+} from "./chunks/chunk-LACWJWB5.js";
+import "./chunks/chunk-2KZKY5UK.js";
+import "./chunks/chunk-WHRTN3DX.js";
+import "./chunks/chunk-S46LNZI7.js";
 import "./chunks/chunk-GAP6BJRR.js";
 import {
   runCommand
-} from "./chunks/chunk-CRFN5R4I.js";
-import "./chunks/chunk-NGI44Q4O.js";
+} from "./chunks/chunk-CQZM4XYL.js";
+import "./chunks/chunk-4ES5VJID.js";
 import "./chunks/chunk-NAUXAQBM.js";
 import "./chunks/chunk-V6RYJ4SL.js";
 

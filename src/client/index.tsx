@@ -39,6 +39,7 @@ import { installPromptRetry } from './wire/prompt-retry'
 import type { ConversationEventRegistry, ConversationViewRegistry, LocaleService, SessionsService, SlotService } from './wire/rc8'
 import { pageImageSource } from './recall/page-images'
 import { RemovedButton } from './panel/RemovedPanel'
+import { SummaryButton } from './panel/SummaryButton'
 import { replacementDefinition, replacementView } from './wire/replacement-view'
 import { BUILD_STAMP } from './build-stamp'
 import { installStyleSheets } from './style-sheets'
@@ -64,6 +65,8 @@ export const OVERLAY_ENTRY_ID = 'dsh-message-recall'
 
 /** Id of the Removed button in `conversation.session.header.utilities` (beside DSH's Session log). */
 export const REMOVED_ENTRY_ID = 'dsh-message-recall-removed'
+/** Id of the Summary entry in the session header. */
+export const SUMMARY_ENTRY_ID = 'dsh-message-recall-summary'
 /** Id of the Edit button entry in `conversation.session.header.utilities`. */
 export const EDIT_ENTRY_ID = 'dsh-message-recall-edit'
 
@@ -147,6 +150,7 @@ export function apply(ctx: ClientContext, config?: ClientConfig): void {
   }, component))
   entry('conversation.input.overlay', OVERLAY_ENTRY_ID, 100, RecallOverlay)
   entry('conversation.session.header.utilities', REMOVED_ENTRY_ID, 90, RemovedButton)
+  entry('conversation.session.header.utilities', SUMMARY_ENTRY_ID, 95, SummaryButton)
   ctx.effect(() => ctx.locale.register(EDITOR_LOCALE_NS, EDITOR_DICTIONARIES), 'dsh-message-recall: editor dictionaries')
   const editorKit: EditButtonKit = { locale: kit.locale, t: locale.bind(EDITOR_LOCALE_NS), tRecall: kit.t, send: kit.send, fetch: fetchImpl, unsaved: (sessionId) => unsaved.get(sessionId) }
   ctx.slots.inject('conversation.session.header.utilities', () => ctx.slots.register({

@@ -184,7 +184,7 @@ export class SessionClient {
     const { action, seq } = press
     if (action === 'restore') void this.options.tombstones.restore(seq)
     else if (action === 'forkBefore') void this.options.tombstones.forkBefore(seq)
-    else void this.press({ key: press.key, seq, action })
+    else void this.press({ key: press.key, seq, action, ...(press.folded === true ? { folded: true as const } : {}) })
   }
 
   /**

@@ -3,7 +3,9 @@
  * (`planBatchOnView`, `view-plans.ts`) on the session's current view, then, for `apply`, written by the
  * session's one writer (`SessionAccess.write`: inside the agent's `runMaintenance`, or the
  * plugin's own hold of a stored session) in one synchronous block of appends followed by one
- * durability flush and one reply. Any refused change refuses the batch with nothing appended.
+ * durability flush and one reply. Any refused change refuses the batch with nothing appended. A
+ * batch with changes that take messages a compaction folded goes to `summary-batch.ts` (the
+ * summary rewritten in the same step).
  *
  * Planning runs in slices ({@link runSliced}), so a batch of thousands of changes never holds the
  * host's event loop for more than one slice: other requests, this plugin's and the web host's,
@@ -16,7 +18,7 @@
  *
  * @module dsh-message-recall/host/batch-service
  */
-import type { Session } from '@deepseek-ai/dsh-session'
+import type { Session, SessionId } from '@deepseek-ai/dsh-session'
 import type { ApplyValue, BatchPlanValue, PlannedWrite } from '../shared/protocol'
 import { estimateBatchSteps, type BatchPlan } from './batch-plan'
 import { appendBatch } from './batch-writer'
@@ -50,19 +52,28 @@ async function startOwnFrame(services: RemovalServices, session: Session): Promi
 
 /** How often `apply` plans in slices again when the session changed meanwhile, before it plans in one piece. */
 const SLICED_ATTEMPTS = 3
+import { applyWithRewrite, foldedIndexes } from './summary-batch'
 
 /**
  * Apply a batch: plan it whole, then append every write (each replace with its shadow price and
  * title effects), flush once, answer once.
  * @param services - the removal services (queue, session access, index, tombstone text, effects).
  * @param request - the validated batch.
+ * @param signal - aborts a summary rewrite's model call (the request was cancelled).
  * @returns `{ action: 'apply', results, replaceGeneration, persisted }` once durable, or a refusal:
  * a change's (with its index), `STALE_VIEW`, `SESSION_NOT_LIVE` or `AGENT_BUSY`; nothing is
  * appended on any.
  * @throws {@link MessageRecallError} `PERSIST_FAILED` (`applied: true`) when every flush attempt
  * failed, `INTERNAL` when the Session refused an append.
  */
-export function applyChanges(services: RemovalServices, request: BatchIntent): Promise<Outcome<ApplyValue>> {
+export async function applyChanges(services: RemovalServices, request: BatchIntent, signal?: AbortSignal): Promise<Outcome<ApplyValue>> {
+  // Folded changes need the session's agent and a target off the surface: the common case costs one look at the surface.
+  const agent = services.agents.get(request.sessionId as SessionId)
+  const surface = agent === undefined ? null : new Set(agent.session.surface.nodes)
+  const offSurface = surface !== null && request.changes.some((change) => 'seq' in change && !surface.has(change.seq))
+  if (agent !== undefined && offSurface && foldedIndexes(viewOfSession(agent.session, services.index.lookup(agent.session), 'agent'), request.changes).length > 0) {
+    return applyWithRewrite({ ...services, summarizer: services.summarizer ?? (() => undefined) }, request, signal)
+  }
   return runSessionWrite<ApplyValue>(
     services,
     request.sessionId,

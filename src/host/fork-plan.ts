@@ -14,6 +14,7 @@
 import type { CreateSessionOptions, SessionEvent, SessionHeader } from '@deepseek-ai/dsh-session'
 import { isRecord, type LogEvent } from '../shared/events'
 import { isTombstoneEvent } from '../shared/tombstone'
+import { readRewriteCheckpoint } from '../shared/summary-rewrite'
 import type { ForkSource } from './fork-source'
 import type { RestoreTargetNotFoundRefusal } from './restore-plan'
 
@@ -57,14 +58,17 @@ export function sessionPreset(session: { readonly header: SessionHeader; readonl
 /**
  * Plan a copy of `source` from before its tombstone at `tombstoneSeq`.
  * @param source - the source's header and log (read at once: a live log grows).
- * @param tombstoneSeq - seq of a tombstone of this plugin, current or shadowed.
+ * @param tombstoneSeq - seq of a tombstone of this plugin, current or shadowed, or of a summary
+ *   rewrite's checkpoint (`shared/summary-rewrite.ts`), whose copy is cut before its
+ *   `compaction/start` (the first seq it cites), so the copy holds no open bracket.
  * @returns the plan; `TARGET_NOT_FOUND` (`not-a-tombstone`) when no tombstone of this plugin is at
  * that seq; `OPEN_TURN` when the event before it lies inside an open turn.
  */
 export function planFork(source: ForkSource, tombstoneSeq: number): ForkPlanOutcome {
   const tombstone = source.lookup(tombstoneSeq)
-  if (tombstone === undefined || !isTombstoneEvent(tombstone)) return { ok: false, refusal: { code: 'TARGET_NOT_FOUND', tombstoneSeq, reason: 'not-a-tombstone' } }
-  const boundarySeq = tombstoneSeq - 1
+  const rewrite = tombstone !== undefined && readRewriteCheckpoint(tombstone) !== null
+  if (tombstone === undefined || (!rewrite && !isTombstoneEvent(tombstone))) return { ok: false, refusal: { code: 'TARGET_NOT_FOUND', tombstoneSeq, reason: 'not-a-tombstone' } }
+  const boundarySeq = (rewrite ? tombstone.sourceEventSeqs?.[0] ?? tombstoneSeq : tombstoneSeq) - 1
   const seed = source.events.slice(0, boundarySeq + 1)
   const lastTurnMark = seed.findLast((event) => event.type === 'turn/start' || event.type === 'turn/end')
   if (lastTurnMark?.type === 'turn/start') return { ok: false, refusal: { code: 'OPEN_TURN', boundarySeq } }

@@ -27,6 +27,7 @@ import type { Context } from '@deepseek-ai/cordis'
 import type {} from '@deepseek-ai/dsh-agent'
 import type {} from '@deepseek-ai/dsh-host-webserver'
 import type {} from '@deepseek-ai/dsh-session'
+import type { CompactionSummarizer, PresetServices } from './summary-rewrite'
 import { Config, resolveConfig, type MessageRecallConfig } from './config'
 import { DiskSummaryCache } from './disk-summary-cache'
 import { SessionEventIndex } from './event-index'
@@ -124,6 +125,9 @@ export function apply(ctx: Context, config: Partial<MessageRecallConfig> | undef
         warn, tombstoneText: resolved.tombstoneText, effects: { meter: ctx.get('tokenMeter') as MessagePricer | undefined, titleLimits: titleLimits(), warn },
       }),
       effects: () => ({ meter: ctx.get('tokenMeter') as MessagePricer | undefined, titleLimits: titleLimits(), warn }),
+      // The host's own compaction engine, else the one the session's agent preset mounted (the web
+      // host mounts compaction per preset, behind an isolate realm: dsh-agent-presets serviceFor).
+      summarizer: (agent) => (ctx.get('compaction') ?? (ctx.get('agentPresets') as PresetServices | undefined)?.serviceFor(agent, 'compaction')) as CompactionSummarizer | undefined,
       fork: {
         titleLimits,
         language: () => uiLanguageOf(ctx.get('settings') as SettingsDocumentReader | undefined),

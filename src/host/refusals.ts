@@ -34,6 +34,30 @@ export interface AgentBusyRefusal {
   readonly detail: string
 }
 
+/**
+ * A summary rewrite (removing messages a compaction folded, `summary-rewrite.ts`) wrote nothing:
+ * no compaction engine is loaded (`no-engine`), the model call failed or was refused (`model`),
+ * it was cancelled (`cancelled`), or the compacted history changed meanwhile (`changed`).
+ */
+export interface SummaryFailedRefusal {
+  readonly code: 'SUMMARY_FAILED'
+  readonly sessionId: string
+  readonly reason: 'no-engine' | 'model' | 'cancelled' | 'changed'
+  /** The cause in words (the model's error for `model`). */
+  readonly detail: string
+}
+
+/**
+ * `editSummary` or `undoRewrite` addressed something else than a compaction summary on the surface:
+ * no checkpoint at that seq, one no longer on the surface, or (Undo) not a summary rewrite of this
+ * plugin.
+ */
+export interface NotASummaryRefusal {
+  readonly code: 'NOT_A_SUMMARY'
+  readonly seq: number
+  readonly reason: 'not-a-checkpoint' | 'not-on-surface' | 'not-a-rewrite'
+}
+
 /** No live session with that id in this process. */
 export interface SessionNotLiveRefusal {
   readonly code: 'SESSION_NOT_LIVE'
@@ -51,7 +75,7 @@ export interface BatchChangeRefusal {
 }
 
 /** Every refusal of a write or plan. */
-export type WriteRefusal = PlanRefusal | RestoreRefusal | StaleViewRefusal | AgentBusyRefusal | SessionNotLiveRefusal | BatchChangeRefusal
+export type WriteRefusal = PlanRefusal | RestoreRefusal | StaleViewRefusal | AgentBusyRefusal | SessionNotLiveRefusal | BatchChangeRefusal | SummaryFailedRefusal | NotASummaryRefusal
 
 /** Outcome of a write, a plan or a read: its value, or a refusal value. */
 export type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly refusal: WriteRefusal }
@@ -97,6 +121,10 @@ export function describeRefusal(refusal: WriteRefusal): string {
       return `message-recall: session "${refusal.sessionId}" is busy: ${refusal.detail}`
     case 'SESSION_NOT_LIVE':
       return `message-recall: no live session "${refusal.sessionId}"`
+    case 'NOT_A_SUMMARY':
+      return `message-recall: seq ${refusal.seq} ${refusal.reason === 'not-a-checkpoint' ? 'is not a compaction summary' : refusal.reason === 'not-on-surface' ? 'is a compaction summary no longer on the surface (a later compaction or removal replaced it)' : 'is not a summary rewrite of this plugin; only those can be undone'}`
+    case 'SUMMARY_FAILED':
+      return `message-recall: the summary of session "${refusal.sessionId}" was not rewritten (${refusal.reason}): ${refusal.detail}`
     case 'NOT_RESTORABLE':
       return describeRestoreRefusal(refusal)
     default:

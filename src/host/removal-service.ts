@@ -4,10 +4,13 @@
  * when an agent drives the session, `agent.runMaintenance` in `dsh-agent-loop`, or the plugin's own
  * hold of a stored session — and the durability flush before the reply), and previews a removal
  * without writing. The write, the stored-session precheck and the preview plan alike
- * (`view-plans.ts`).
+ * (`view-plans.ts`). A Recall, Delete or Exclude of a message a compaction already folded goes to
+ * the summary rewrite instead (`summary-rewrite.ts`), which plans with `folded-plan.ts`.
  *
  * @module dsh-message-recall/host/removal-service
  */
+import type { Agent } from '@deepseek-ai/dsh-agent'
+import type { SessionId } from '@deepseek-ai/dsh-session'
 import type { LogEvent } from '../shared/events'
 import type { PlanValue, RemovalValue } from '../shared/protocol'
 import { contentOf } from '../shared/surface-node'
@@ -20,6 +23,10 @@ import { writeTombstone } from './tombstone-writer'
 import { planRemovalOnView, type RemovalIntent } from './view-plans'
 import { runSessionWrite, type SessionWriteServices } from './session-write'
 import type { WriteEffects } from './write-effects'
+import { planFoldedOnView, rewriteSummary, type CompactionSummarizer, type FoldedRemovalValue } from './summary-rewrite'
+import type { MessagePricer } from './shadow-price'
+import type { FoldedPlan } from './folded-plan'
+import type { SessionView } from './session-view'
 
 /** What the removal service reaches: the session write services, the event index, the tombstone text and the write effects. */
 export interface RemovalServices extends SessionWriteServices {
@@ -28,6 +35,13 @@ export interface RemovalServices extends SessionWriteServices {
   readonly tombstoneText: string
   /** The token meter and title limits, read at request time; absent: no price, no title rebuild. */
   readonly effects?: () => WriteEffects
+  /** The compaction service serving an agent, at request time, for a removal of folded messages; absent: none is loaded. */
+  readonly summarizer?: (agent: Agent) => CompactionSummarizer | undefined
+}
+
+/** The folded plan of a removal by seq on a view, or `null` when its target is not folded (a target on the surface never is). */
+function foldedPlan(view: SessionView, intent: RemovalIntent) {
+  return 'seq' in intent.target && !view.nodes.includes(intent.target.seq) ? planFoldedOnView(view, { action: intent.action, seq: intent.target.seq, ...(intent.expect === undefined ? {} : { expect: intent.expect }) }) : null
 }
 
 /**
@@ -41,7 +55,17 @@ export interface RemovalServices extends SessionWriteServices {
  * @throws {@link MessageRecallError} `PERSIST_FAILED` when the flush rejected (the tombstone is in
  * the live log but not known to be durable), `INTERNAL` when the Session refused the append.
  */
-export async function removeMessages(services: RemovalServices, intent: RemovalIntent): Promise<Outcome<RemovalValue>> {
+export async function removeMessages(services: RemovalServices, intent: RemovalIntent, signal?: AbortSignal): Promise<Outcome<RemovalValue | FoldedRemovalValue>> {
+  // Only a session an agent drives can rewrite a summary (the summary is made with its model), and
+  // only a target off the surface can be folded: the common case costs one look at the surface.
+  const agent = services.agents.get(intent.sessionId as SessionId)
+  if ('seq' in intent.target && agent !== undefined && !agent.session.surface.nodes.includes(intent.target.seq)) {
+    const view = viewOfSession(agent.session, services.index.lookup(agent.session), 'agent')
+    if (foldedPlan(view, intent) !== null) {
+      const meter = () => services.effects?.().meter as MessagePricer | undefined
+      return rewriteSummary({ ...services, summarizer: services.summarizer ?? (() => undefined), meter }, { sessionId: intent.sessionId, action: intent.action, seq: intent.target.seq, ...(intent.expect === undefined ? {} : { expect: intent.expect }) }, signal)
+    }
+  }
   return runSessionWrite<RemovalValue>(
     services,
     intent.sessionId,
@@ -73,6 +97,8 @@ export async function previewRemoval(services: Pick<RemovalServices, 'access'>, 
   const read = await services.access.read(intent.sessionId)
   if (!read.ok) return read
   const view = read.value
+  const folded = foldedPlan(view, intent)
+  if (folded !== null) return folded.ok ? { ok: true, value: foldedPreview(view, intent, folded.value) } : folded
   const planned = planRemovalOnView(view, intent)
   if (!planned.ok) return planned
   const plan = planned.value
@@ -90,5 +116,29 @@ export async function previewRemoval(services: Pick<RemovalServices, 'access'>, 
       replaceGeneration: view.replaceGeneration,
       lastSeq: view.lastSeq,
     },
+  }
+}
+
+/**
+ * The preview of a removal of folded messages: the checkpoint it replaces, the messages it takes,
+ * and what the summary rewrite sends the model.
+ * @param view - the session's view.
+ * @param intent - the removal.
+ * @param plan - its folded plan.
+ * @returns the plan value with `summaryRewrite` (see `PlanValue`).
+ */
+function foldedPreview(view: SessionView, intent: RemovalIntent, plan: FoldedPlan): PlanValue {
+  const removed = plan.removedSeqs.map((seq) => contentOf(view.lookup(seq) as LogEvent))
+  const kept = plan.keptSeqs.map((seq) => contentOf(view.lookup(seq) as LogEvent))
+  return {
+    action: intent.action,
+    range: { start: plan.checkpointSeq, end: plan.checkpointSeq },
+    shadowedSeqs: [plan.checkpointSeq],
+    nodeKinds: ['checkpoint'],
+    removedCount: plan.removedSeqs.length,
+    estimatedTokens: estimateTokens(removed),
+    replaceGeneration: view.replaceGeneration,
+    lastSeq: view.lastSeq,
+    summaryRewrite: { checkpointSeq: plan.checkpointSeq, removedSeqs: plan.removedSeqs, inputMessages: plan.keptSeqs.length, estimatedInputTokens: estimateTokens(kept) },
   }
 }

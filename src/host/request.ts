@@ -10,6 +10,7 @@ import type { PlanTarget } from './surface-plan'
 import { ACTIONS, isTombstoneAction, TOMBSTONE_ACTIONS, type TombstoneAction } from '../shared/actions'
 import { parseBatchRequest, type BatchRouteRequest, type RequestRefusal } from './batch-request'
 import { valueText } from './value-text'
+import type { SummaryEditIntent } from './summary-edit'
 
 /** A validated request of the route. */
 export type RouteRequest =
@@ -19,6 +20,7 @@ export type RouteRequest =
   | { readonly action: 'restore'; readonly sessionId: string; readonly tombstoneSeq: number; readonly expect?: ViewExpectation }
   | { readonly action: 'forkBefore' | 'erase'; readonly sessionId: string; readonly tombstoneSeq: number }
   | BatchRouteRequest
+  | SummaryEditIntent
 
 const FIELDS = ['sessionId', 'action', 'seq', 'messageId', 'tombstoneSeq', 'planAction', 'expect', 'changes']
 const EXPECT_FIELDS = ['replaceGeneration', 'lastSeq', 'removedCount']
@@ -32,6 +34,7 @@ const EXPECT_FIELDS = ['replaceGeneration', 'lastSeq', 'removedCount']
 export function parseRouteRequest(body: unknown): { ok: true; request: RouteRequest } | { ok: false; refusal: RequestRefusal } {
   const invalid = (message: string): { ok: false; refusal: RequestRefusal } => ({ ok: false, refusal: { code: 'INVALID_REQUEST', message: `message-recall: ${message}` } })
   if (!isRecord(body)) return invalid(`request body must be a JSON object, got ${body === null ? 'null' : Array.isArray(body) ? 'an array' : typeof body}`)
+  if (body.action === 'editSummary' || body.action === 'undoRewrite') return parseSummaryEdit(body, invalid)
   const unknown = Object.keys(body).find((key) => !FIELDS.includes(key))
   if (unknown !== undefined) return invalid(`unknown field "${unknown}" (allowed: ${FIELDS.join(', ')})`)
 
@@ -94,4 +97,23 @@ function parseExpect(expect: unknown): ViewExpectation | undefined | string {
     if (expect[key] !== undefined && !isSeq(expect[key])) return `expect.${key} must be a non-negative safe integer, got ${valueText(expect[key])}`
   }
   return expect as ViewExpectation
+}
+
+const SUMMARY_FIELDS = ['sessionId', 'action', 'checkpointSeq', 'summary', 'expect']
+
+/** `editSummary` (`checkpointSeq`, a non-empty `summary`) and `undoRewrite` (`checkpointSeq`), with an optional `expect`. */
+function parseSummaryEdit(body: Record<string, unknown>, invalid: (message: string) => { ok: false; refusal: RequestRefusal }): { ok: true; request: RouteRequest } | { ok: false; refusal: RequestRefusal } {
+  const action = body.action as 'editSummary' | 'undoRewrite'
+  const fields = action === 'editSummary' ? SUMMARY_FIELDS : SUMMARY_FIELDS.filter((f) => f !== 'summary')
+  const unknown = Object.keys(body).find((key) => !fields.includes(key))
+  if (unknown !== undefined) return invalid(`unknown field "${unknown}" for ${action} (allowed: ${fields.join(', ')})`)
+  const { sessionId, checkpointSeq, summary } = body
+  if (typeof sessionId !== 'string' || sessionId.length === 0) return invalid(`sessionId must be a non-empty string, got ${JSON.stringify(sessionId)}`)
+  if (!isSeq(checkpointSeq)) return invalid(`checkpointSeq must be a non-negative safe integer, got ${JSON.stringify(checkpointSeq)}`)
+  const expectation = parseExpect(body.expect)
+  if (typeof expectation === 'string') return invalid(expectation)
+  const withExpect = expectation === undefined ? {} : { expect: expectation }
+  if (action === 'undoRewrite') return { ok: true, request: { action, sessionId, checkpointSeq, ...withExpect } }
+  if (typeof summary !== 'string' || summary.trim().length === 0) return invalid(`summary must be a non-empty string, got ${JSON.stringify(summary)}`)
+  return { ok: true, request: { action, sessionId, checkpointSeq, summary, ...withExpect } }
 }

@@ -25,6 +25,7 @@ import { applyChanges, previewChanges } from './batch-service'
 import { previewRemoval, removeMessages, type RemovalServices } from './removal-service'
 import { flushSession } from './session-write'
 import { eraseRemoval, type EraseServices } from './erase-session'
+import { editSummary } from './summary-edit'
 import type { WriteQueue } from './write-queue'
 
 /** What the handler reaches at request time. */
@@ -70,6 +71,7 @@ export function statusOf(code: ErrorCode): number {
     case 'NOT_DELETABLE':
     case 'SPAN_NOT_CONTIGUOUS':
     case 'NOT_RESTORABLE':
+    case 'NOT_A_SUMMARY':
     case 'STALE_VIEW':
       return 409
     case 'NOT_ERASABLE':
@@ -79,6 +81,8 @@ export function statusOf(code: ErrorCode): number {
       return 423
     case 'ERASE_UNAVAILABLE':
       return 501
+    case 'SUMMARY_FAILED':
+      return 502
     case 'PERSIST_FAILED':
     case 'INTERNAL':
       return 500
@@ -134,9 +138,12 @@ export function createRouteHandler(services: RouteServices, config: MessageRecal
         case 'inspect':
           await answer(res, await inspectSession({ sessions: services.sessions, index: services.index, persistence: services.persistence(), diskSummaries: services.diskSummaries }, request.sessionId))
           return
-        case 'apply':
-          await answer(res, await applyChanges({ ...services, tombstoneText: config.tombstoneText }, request))
+        case 'apply': {
+          const cancel = new AbortController()
+          res.once('close', () => { if (!res.writableFinished) cancel.abort() })
+          await answer(res, await applyChanges({ ...services, tombstoneText: config.tombstoneText }, request, cancel.signal))
           return
+        }
         case 'plan':
           if ('changes' in request) await answer(res, await previewChanges(services, request))
           else await answer(res, await previewRemoval(services, { ...request, action: request.planAction }))
@@ -156,9 +163,17 @@ export function createRouteHandler(services: RouteServices, config: MessageRecal
           else fail(res, erased.refusal.code, erased.refusal.message, undefined, 'reason' in erased.refusal ? { reason: erased.refusal.reason } : {})
           return
         }
-        default:
-          await answer(res, await removeMessages({ ...services, tombstoneText: config.tombstoneText }, request))
+        case 'editSummary':
+        case 'undoRewrite':
+          await answer(res, await editSummary({ ...services, meter: () => services.effects?.().meter }, request))
           return
+        default: {
+          // A removal of folded messages waits for a model call: a client that goes away cancels it.
+          const cancel = new AbortController()
+          res.once('close', () => { if (!res.writableFinished) cancel.abort() })
+          await answer(res, await removeMessages({ ...services, tombstoneText: config.tombstoneText }, request, cancel.signal))
+          return
+        }
       }
     } catch (error) {
       const known = error instanceof MessageRecallError

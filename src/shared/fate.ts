@@ -26,7 +26,12 @@
  *   prune of `dsh-compaction-tool-result-pruner`): the message lives on as the copy;
  * - any other replacement (a compaction checkpoint, another plugin's replacement) **folds** what it
  *   shadows: a current message is folded (the model sees the summary instead; the transcript still
- *   shows it), a removed or excluded one stays so. The walk ends there.
+ *   shows it), a removed or excluded one stays so. The walk ends there for the message itself, and
+ *   goes on along the checkpoint's own chain: the last **summary rewrite** of this plugin on it
+ *   (`summary-rewrite.ts`: a compaction checkpoint whose source records the folded messages this
+ *   plugin took out of the summary) decides a folded message's fate. Named there, it is removed
+ *   or excluded by that rewrite (`tombstoneSeq` is then the rewrite's checkpoint, not a tombstone);
+ *   left out (a later rewrite put it back), it is folded again.
  *
  * A tombstone is in effect until a restore undid it, or undid the later tombstone that absorbed
  * it; a compaction that folded it keeps the removed messages out of the model's view, so it stays
@@ -44,6 +49,7 @@ import { notRestorableReason, type NotRestorableReason } from './restorable'
 import { classifyNode, type NodeKind } from './surface-node'
 import { ACTIONS, type TombstoneAction } from './actions'
 import { readTombstone, type TombstoneRecord } from './tombstone'
+import { readRewriteCheckpoint, removalOf, type RewriteCheckpoint } from './summary-rewrite'
 
 /**
  * Where a message stands now: `current` (on the surface, itself or as a copy: never removed, or
@@ -55,8 +61,14 @@ export type FateState = 'current' | 'removed' | 'excluded' | 'folded'
 /** The fate of one message. */
 export interface MessageFate {
   readonly state: FateState
-  /** The tombstone that decides a `removed` or `excluded` state; `null` otherwise. */
+  /**
+   * The tombstone that decides a `removed` or `excluded` state, or for a folded message removed
+   * from its summary the seq of the summary rewrite's checkpoint (see {@link MessageFate.rewrite});
+   * `null` otherwise.
+   */
   readonly tombstoneSeq: number | null
+  /** True when a summary rewrite, not a tombstone, decides the state (`tombstoneSeq` is a checkpoint). */
+  readonly rewrite?: true
   /**
    * The node that stands for the message last: the message itself, the restoring copy after a
    * restore, or a tool-result prune's copy. On the surface when `state` is `current`, so a removal
@@ -101,7 +113,7 @@ type Step =
   | { readonly kind: 'tombstone'; readonly tombstone: TombstoneRecord }
   | { readonly kind: 'restore'; readonly restore: RestoreRecord }
   | { readonly kind: 'copy' }
-  | { readonly kind: 'fold' }
+  | { readonly kind: 'fold'; readonly rewrite: RewriteCheckpoint | null }
 
 /**
  * Whether a tombstone decides the fate of a message that reached it in `state`: any tombstone
@@ -188,6 +200,8 @@ export class Fates {
   readonly restores: readonly RestoreRecord[]
   /** Tombstone seq → seq of the restoring copy that undid it. */
   readonly restoredBy: ReadonlyMap<number, number>
+  /** Summary rewrites of this plugin (`summary-rewrite.ts`), in seq order (later ones included). */
+  readonly rewrites: readonly RewriteCheckpoint[]
   private readonly shadowers = new Map<number, number>()
   private readonly steps = new Map<number, Step>()
   private readonly events = new Map<number, LogEvent>()
@@ -204,6 +218,7 @@ export class Fates {
     for (const event of replacements) this.events.set(event.seq, event)
     const tombstones: TombstoneRecord[] = []
     const restores: RestoreRecord[] = []
+    const rewrites: RewriteCheckpoint[] = []
     for (const event of replacements) {
       const tombstone = readTombstone(event)
       const restore = tombstone === null ? readRestore(event, lookup) : null
@@ -219,11 +234,14 @@ export class Fates {
       } else {
         const range = readReplaceOp(event.surfaceOp)!
         const copy = range.start === range.end && cited.length === 1 && cited[0] === range.start
-        this.steps.set(event.seq, { kind: copy ? 'copy' : 'fold' })
+        const rewrite = copy ? null : readRewriteCheckpoint(event)
+        if (rewrite !== null) rewrites.push(rewrite)
+        this.steps.set(event.seq, copy ? { kind: 'copy' } : { kind: 'fold', rewrite })
       }
     }
     this.tombstones = tombstones
     this.restores = restores
+    this.rewrites = rewrites
     this.restoredBy = new Map(restores.map((r) => [r.tombstoneSeq, r.seq]))
     this.tombstoneBySeq = new Map(tombstones.map((t) => [t.seq, t]))
   }
@@ -293,12 +311,46 @@ export class Fates {
         message = by
         continue
       }
-      if (state === 'current') state = 'folded'
+      if (state === 'current') {
+        state = 'folded'
+        const rewrite = this.rewriteOn(by)
+        const removal = rewrite === null ? undefined : removalOf(rewrite, message)
+        if (removal !== undefined) {
+          const fate: MessageFate = { state: ACTIONS[removal.action].effect === 'excluded' ? 'excluded' : 'removed', tombstoneSeq: rewrite!.seq, actingSeq: message, rewrite: true }
+          this.memo.set(seq, fate)
+          return fate
+        }
+      }
       break
     }
     const fate = { state, tombstoneSeq, actingSeq: message }
     this.memo.set(seq, fate)
     return fate
+  }
+
+  /**
+   * The last summary rewrite on a checkpoint's chain: the checkpoint itself and the compactions
+   * that folded it in turn.
+   * @param checkpointSeq - the replacement that folded a message.
+   * @returns the last rewrite record, or `null` when no rewrite of this plugin is on the chain.
+   */
+  rewriteOn(checkpointSeq: number): RewriteCheckpoint | null {
+    const own = this.steps.get(checkpointSeq)
+    let last = own?.kind === 'fold' ? own.rewrite : null
+    for (const { step } of this.chain(checkpointSeq)) if (step.kind === 'fold' && step.rewrite !== null) last = step.rewrite
+    return last
+  }
+
+  /**
+   * The checkpoint on the surface that stands for a folded message now: the end of the chain of
+   * replacements from the one that folded it.
+   * @param seq - a message's seq.
+   * @returns the seq of the last replacement on the chain, or `null` when nothing shadows the message.
+   */
+  standingFor(seq: number): number | null {
+    let last: number | null = null
+    for (const { by } of this.chain(seq)) last = by
+    return last
   }
 
   /**

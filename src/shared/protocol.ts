@@ -17,15 +17,17 @@ import type { CutShortBatch } from './batch-mark'
 export const DEFAULT_ROUTE_PATH = '/dsh-message-recall'
 
 /** The route actions outside the action table, in a stable order. */
-const OTHER_ROUTE_ACTIONS = ['forkBefore', 'flush', 'plan', 'apply', 'inspect', 'erase'] as const
+const OTHER_ROUTE_ACTIONS = ['forkBefore', 'flush', 'plan', 'apply', 'inspect', 'erase', 'editSummary', 'undoRewrite'] as const
 
 /**
  * Route actions: the actions of the action table (`actions.ts`: the tombstone actions `recall`,
  * `delete`, `deleteFrom`, `exclude`, and `restore`, which undoes one tombstone in place);
  * `forkBefore` (a fork: a new session holding the conversation as it was before a tombstone);
  * `flush` (only the durability flush); the dry-run `plan`; `apply` (a list of changes written all
- * or nothing); the read-only `inspect`; and `erase` (the content one removal took, replaced for
- * good in the stored log, with the images and tool output files only it referenced).
+ * or nothing); the read-only `inspect`; `erase` (the content one removal took, replaced for
+ * good in the stored log, with the images and tool output files only it referenced);
+ * `editSummary` (a compaction summary written by hand) and `undoRewrite` (the summary a rewrite
+ * replaced put back).
  */
 export type RouteAction = SurfaceAction | (typeof OTHER_ROUTE_ACTIONS)[number]
 
@@ -87,6 +89,8 @@ export const ERROR_CODES = [
   'NOT_ERASABLE',
   'ERASE_NOT_VERIFIED',
   'ERASE_UNAVAILABLE',
+  'NOT_A_SUMMARY',
+  'SUMMARY_FAILED',
   'PERSIST_FAILED',
   'INTERNAL',
 ] as const
@@ -118,6 +122,13 @@ export interface RemovalValue {
   readonly content?: readonly unknown[]
   /** `recall` only: the plain text of `content` (text blocks joined). */
   readonly text?: string
+  /**
+   * A removal of messages a compaction folded (a summary rewrite): `tombstoneSeq` is the new
+   * checkpoint, `range` and `shadowedSeqs` the checkpoint it replaced; `removedSeqs` are the folded
+   * messages taken out of the summary.
+   */
+  readonly removedSeqs?: readonly number[]
+  readonly summaryRewrite?: { readonly checkpointSeq: number; readonly compactionId: string; readonly startSeq: number; readonly endSeq: number }
 }
 
 /** Success value of `restore`: the tombstone was undone in place by a copy of the removed message. */
@@ -179,6 +190,25 @@ export interface PlanValue {
   /** The view this plan was made against; send it back as `expect` (with `removedCount`) to write exactly this plan. */
   readonly replaceGeneration: number
   readonly lastSeq: number
+  /**
+   * Present when the target is a message a compaction folded: the write is a summary rewrite, a
+   * model call over the compacted range's original messages without the removed ones, replacing
+   * the checkpoint `checkpointSeq` (then `range` and `shadowedSeqs` name that checkpoint, and
+   * `removedCount` and `estimatedTokens` the folded messages).
+   */
+  readonly summaryRewrite?: SummaryRewritePlan
+}
+
+/** What a summary rewrite would send the model, as a `plan` reports it. */
+export interface SummaryRewritePlan {
+  /** The checkpoint on the surface the rewrite replaces. */
+  readonly checkpointSeq: number
+  /** The folded messages that would leave the summary, in log order. */
+  readonly removedSeqs: readonly number[]
+  /** How many original messages the new summary is made from. */
+  readonly inputMessages: number
+  /** Rough token count of those messages (characters / 4), the model call's input without the system prompt and tools. */
+  readonly estimatedInputTokens: number
 }
 
 /** Summary of one log (live or on disk). */
@@ -214,8 +244,33 @@ export interface InspectValue {
   readonly disk: LogSummary | null
 }
 
+/**
+ * Success value of `editSummary` and `undoRewrite`: a new compaction replaced the checkpoint
+ * `replacedSeq` with `checkpointSeq` (no model call).
+ */
+export interface SummaryEditValue {
+  readonly action: 'editSummary' | 'undoRewrite'
+  /** Seq of the new checkpoint. */
+  readonly checkpointSeq: number
+  /** Seq of the checkpoint it replaced. */
+  readonly replacedSeq: number
+  readonly compactionId: string
+  readonly replaceGeneration: number
+  readonly persisted: boolean
+}
+
+/** Body of `editSummary` (`summary`: the new summary text, non-empty) and `undoRewrite`. */
+export interface SummaryEditRequestBody {
+  readonly sessionId: string
+  readonly action: 'editSummary' | 'undoRewrite'
+  /** The compaction checkpoint on the surface (for `undoRewrite`, a summary rewrite of this plugin). */
+  readonly checkpointSeq: number
+  readonly summary?: string
+  readonly expect?: ViewExpectation
+}
+
 /** Every success value a write answers with. */
-export type WriteValue = RemovalValue | RestoreValue | ForkBeforeValue | FlushValue | ApplyValue
+export type WriteValue = RemovalValue | RestoreValue | ForkBeforeValue | FlushValue | ApplyValue | SummaryEditValue
 
 /** The error body of a refused or failed request. */
 export interface RouteError {

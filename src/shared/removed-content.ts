@@ -125,6 +125,8 @@ export function findRemovedContent(count: number, lookup: (seq: number) => LogEv
       else if (removedFate(seq)) pending.push(seq)
     }
   }
+  // Folded messages a summary rewrite took out of a compaction summary (the last rewrite decides).
+  for (const rewrite of fates.rewrites) for (const removal of rewrite.removals) for (const seq of removal.seqs) if (removedFate(seq)) pending.push(seq)
   while (pending.length > 0) {
     const seq = pending.pop() as number
     if (removed.has(seq)) continue

@@ -72,6 +72,43 @@ describe('ButtonStore', () => {
     assert.deepEqual(buttons.generationBaseline, { replaceGeneration: 4, atSeq: 41 })
   })
 
+  it('on a folded row, Recall arms first with the rewrite\'s cost, commits on the second press, and a press while it runs cancels it', async () => {
+    const rewritePlan: Reply = { ok: true, value: {
+      action: 'recall', range: { start: 30, end: 30 }, shadowedSeqs: [30], nodeKinds: ['checkpoint'], removedCount: 1, estimatedTokens: 9, replaceGeneration: 3, lastSeq: 40,
+      summaryRewrite: { checkpointSeq: 30, removedSeqs: [12], inputMessages: 4, estimatedInputTokens: 1234 },
+    } }
+    const recalledValue = removal({ action: 'recall', tombstoneSeq: 44, range: { start: 30, end: 30 }, shadowedSeqs: [30], nodeKinds: ['checkpoint'], removedSeqs: [12], text: 'folded prompt', content: [{ type: 'text', text: 'folded prompt' }] })
+    const signals: (AbortSignal | undefined)[] = []
+    let release: (reply: Reply) => void = () => {}
+    const recalled: RecalledMessage[] = []
+    const sent: RecallRequest[] = []
+    const send = (async (request: RecallRequest, options?: { signal?: AbortSignal }) => {
+      sent.push(request)
+      signals.push(options?.signal)
+      if (request.action === 'plan') return rewritePlan
+      return new Promise<Reply>((resolve) => { release = resolve })
+    }) as RecallSender
+    const store = new ButtonStore({ sessionId: 's1', send, onRecalled: (message) => recalled.push(message), timers: new ManualTimers() })
+    const target = { key: 'k', seq: 12, action: 'recall' as const, folded: true as const }
+    assert.equal(await store.press(target, { lastSeq: 40 }), 'armed')
+    assert.deepEqual(store.getSnapshot().armed, { key: 'k', seq: 12, action: 'recall', count: 1, expect: { replaceGeneration: 3, lastSeq: 40, removedCount: 1 }, rewrite: { tokens: 1234 } })
+    const committing = store.press(target, { lastSeq: 40 })
+    assert.deepEqual(store.getSnapshot().pending, { key: 'k', action: 'recall', phase: 'commit', rewrite: true })
+    assert.equal(signals[1]?.aborted, false, 'the commit carries a signal')
+    release({ ok: true, value: recalledValue })
+    assert.equal(await committing, 'committed')
+    assert.deepEqual(recalled, [{ text: 'folded prompt', content: [{ type: 'text', text: 'folded prompt' }] }])
+
+    // A second press on the rewriting button cancels the request.
+    assert.equal(await store.press(target, { lastSeq: 44 }), 'armed')
+    const second = store.press(target, { lastSeq: 44 })
+    assert.equal(await store.press(target, { lastSeq: 44 }), 'ignored')
+    assert.equal(signals[3]?.aborted, true, 'cancelled')
+    release({ ok: false, error: { code: 'CANCELLED', message: 'message-recall: cancelled; nothing was written' } } as Reply)
+    assert.equal(await second, 'refused')
+    assert.equal(store.getSnapshot().errors.get('k')?.code, 'CANCELLED')
+  })
+
   it('disarms after armMs without committing', async () => {
     const { buttons, press, timers, sent } = setup((r) => (r.action === 'plan' ? plan([12]) : written))
     await press({ key: 'k', seq: 12, action: 'deleteFrom' })

@@ -66,7 +66,8 @@ describe('replacement view (conversationEvents + conversationViews)', () => {
     harness.load([...session.events])
     const events = view(harness)
     assert.deepEqual(events.map((e) => [e.seq, isTombstoneEvent(e)]), [[tomb.seq - 1, false], [tomb.seq, true]])
-    assert.equal((events[0]!.data as any).content, undefined, 'no message content is kept')
+    assert.deepEqual((events[0]!.data as any).content, [{ type: 'text', text: 'summary' }], 'a compaction checkpoint keeps its content (the summary the model reads)')
+    assert.equal((events[1]!.data as any).content, undefined, 'a tombstone keeps no content')
     await client.dispose()
   })
 

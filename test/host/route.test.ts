@@ -289,7 +289,7 @@ describe('route: bad input', () => {
       ['body a JSON array', { body: '[]' }, 400, 'INVALID_REQUEST', 'message-recall: request body must be a JSON object, got an array'],
       ['body JSON null', { body: 'null' }, 400, 'INVALID_REQUEST', 'message-recall: request body must be a JSON object, got null'],
       ['empty body', { body: '' }, 400, 'INVALID_REQUEST', /^message-recall: request body is not JSON: /],
-      ['unknown action', { body: body({ sessionId: id, action: 'purge', seq: prompt }) }, 400, 'INVALID_REQUEST', 'message-recall: action must be one of recall, delete, deleteFrom, exclude, restore, forkBefore, flush, plan, apply, inspect, erase, got "purge"'],
+      ['unknown action', { body: body({ sessionId: id, action: 'purge', seq: prompt }) }, 400, 'INVALID_REQUEST', 'message-recall: action must be one of recall, delete, deleteFrom, exclude, restore, forkBefore, flush, plan, apply, inspect, erase, editSummary, undoRewrite, got "purge"'],
       ['seq as a string', { body: body({ sessionId: id, action: 'delete', seq: String(prompt) }) }, 400, 'INVALID_REQUEST', `message-recall: seq must be a non-negative safe integer, got "${prompt}"`],
       ['negative seq', { body: body({ sessionId: id, action: 'delete', seq: -1 }) }, 400, 'INVALID_REQUEST', 'message-recall: seq must be a non-negative safe integer, got -1'],
       ['fractional seq', { body: body({ sessionId: id, action: 'delete', seq: 1.5 }) }, 400, 'INVALID_REQUEST', 'message-recall: seq must be a non-negative safe integer, got 1.5'],

@@ -1,6 +1,7 @@
 /**
  * The undo notice near the composer (rendered by the overlay entry, inside the composer card):
- * what went, **Undo** or **Open a copy**, and Dismiss. Every control is a `<button>` in the tab
+ * what went, **Undo** or **Open a copy**, and Dismiss (Undo of a removal that rewrote a compaction
+ * summary puts the earlier summary back, `undoRewrite`). Every control is a `<button>` in the tab
  * order; Escape anywhere on the page dismisses the notice while it shows. The state is
  * {@link UndoNotice}; requests go through the session's {@link TombstoneActions}, and a restore in
  * effect reaches the notice through the session client's `onRestored` listener, whichever entry
@@ -36,7 +37,7 @@ export interface UndoNoticeProps {
  */
 export function undoText(t: Translate, entry: UndoEntry): string {
   // A restored recall says the composer keeps its text.
-  if (entry.restored) return t(ACTIONS[entry.action].returnsContent ? 'undo.restored.recall' : 'undo.restored')
+  if (entry.restored) return t(entry.rewrite === true ? 'undo.restored.rewrite' : ACTIONS[entry.action].returnsContent ? 'undo.restored.recall' : 'undo.restored')
   return t(countedKey(ACTIONS[entry.action].texts.undo, entry.count), { count: entry.count })
 }
 
@@ -58,6 +59,12 @@ export function UndoNoticeView({ notice, actions, t, stacked = false }: UndoNoti
   const busy = state.pending?.tombstoneSeq === entry.tombstoneSeq
   const error = state.errors.get(entry.tombstoneSeq) ?? null
   const undo = async () => {
+    if (entry.rewrite === true) {
+      // A summary rewrite: the earlier summary comes back; the rows come back as summarized.
+      const outcome = await actions.undoRewrite(entry.tombstoneSeq)
+      if (outcome.ok) notice.restored(entry.tombstoneSeq)
+      return
+    }
     const outcome = await actions.restore(entry.tombstoneSeq)
     if (!outcome.ok && outcome.error?.code === 'NOT_RESTORABLE') notice.notRestorable(entry.tombstoneSeq)
   }

@@ -26,6 +26,8 @@ export interface UndoEntry {
   readonly restorable: boolean
   /** The Undo succeeded: the message is back in place. */
   readonly restored: boolean
+  /** The removal rewrote a compaction summary: Undo puts the earlier summary back (`undoRewrite`). */
+  readonly rewrite?: true
 }
 
 /** Construction options of {@link UndoNotice}. */
@@ -64,10 +66,11 @@ export class UndoNotice extends SnapshotStore<UndoEntry | null> {
    * Show the notice for a removal that just succeeded (replaces any earlier one).
    * @param value - the removal's reply value.
    */
-  show(value: Pick<RemovalValue, 'action' | 'nodeKinds' | 'tombstoneSeq'>): void {
+  show(value: Pick<RemovalValue, 'action' | 'nodeKinds' | 'tombstoneSeq' | 'removedSeqs' | 'summaryRewrite'>): void {
+    const rewrite = value.summaryRewrite !== undefined
     this.set({
       id: ++this.nextId, action: value.action, count: planCount(value), tombstoneSeq: value.tombstoneSeq,
-      restorable: restorableInPlace(value), restored: false,
+      restorable: rewrite || restorableInPlace(value), restored: false, ...(rewrite ? { rewrite: true as const } : {}),
     }, this.options.visibleMs ?? 8000)
   }
 

@@ -17,6 +17,8 @@ export interface RowPress {
   /** The row's message seq, or for `restore`/`forkBefore` the exclusion's tombstone seq. */
   readonly seq: number
   readonly action: RowAction
+  /** The row's message is folded into a compaction summary: every action asks first (a model call). */
+  readonly folded?: true
 }
 
 /** Construction options of {@link ClickDelegate}. */
@@ -62,6 +64,6 @@ export class ClickDelegate {
     event.stopPropagation()
     const anchor = key === null || key === undefined ? undefined : this.options.anchorOf(key)
     if (anchor === undefined || anchor.seq === null || !anchor.actions.includes(action)) return
-    this.options.onPress({ key: anchor.key, seq: anchor.seq, action })
+    this.options.onPress({ key: anchor.key, seq: anchor.seq, action, ...((anchor as { folded?: boolean }).folded === true ? { folded: true as const } : {}) })
   }
 }

@@ -6,7 +6,8 @@
  * (`recall/image-notice.ts`); the timers are `stores/timers.ts`.
  *
  * Protocol per press:
- * - Recall commits at once (its text comes back to the composer, so nothing is lost).
+ * - Recall commits at once (its text comes back to the composer, so nothing is lost), except on a
+ *   folded row, where it arms first like the others (the write is a model call).
  * - Delete, Delete onward and Exclude arm first: the press asks the host for a `plan` and, on success,
  *   arms the button with the number of messages that would go. A second press of the same button
  *   on the same row within `armMs` commits; the timer, {@link ButtonStore.disarm} (called by
@@ -22,6 +23,11 @@
  *   from the error body still goes to the composer.
  * - A recall that fails without a refusal (no reply, `INTERNAL`, an unknown code) stays pending
  *   while `confirmRecall` checks whether it landed; if it did, the composer gets the page's copy.
+ * - A row whose message a compaction folded: the plan answers `summaryRewrite` (the write is a
+ *   model call that writes the summary again without the message), so the armed state carries its
+ *   estimated input tokens, and the commit's pending state says it rewrites; while it runs,
+ *   {@link ButtonStore.cancel} (Escape, or pressing the busy button) aborts the request, and the
+ *   host cancels the model call with nothing written.
  *
  * @module dsh-message-recall/client/rows/button-store
  */
@@ -41,6 +47,8 @@ export interface RowTarget {
   /** Durable seq the row acts on. */
   readonly seq: number
   readonly action: TombstoneAction
+  /** The row's message is folded into a compaction summary: Recall too arms first, its plan naming the model call. */
+  readonly folded?: true
 }
 
 /** The actions that arm first and commit on a second press (`confirm` in the action table). */
@@ -55,9 +63,12 @@ export type ArmingAction = Extract<ConfirmedAction, TombstoneAction>
 export interface ArmedState {
   readonly key: string
   readonly seq: number
-  readonly action: ArmingAction
+  /** The arming action; Recall only on a folded row (see {@link RowTarget.folded}). */
+  readonly action: ArmingAction | 'recall'
   readonly count: number
   readonly expect: ViewExpectation
+  /** The message is folded: the write rewrites the compaction summary with a model call of about `tokens` input tokens. */
+  readonly rewrite?: { readonly tokens: number }
 }
 
 /** A request in flight: the plan of an arming press, or the commit. */
@@ -65,6 +76,8 @@ export interface PendingState {
   readonly key: string
   readonly action: TombstoneAction
   readonly phase: 'plan' | 'commit'
+  /** The commit rewrites a compaction summary (a model call; {@link ButtonStore.cancel} aborts it). */
+  readonly rewrite?: true
 }
 
 /** The error shown on a row. */
@@ -129,6 +142,7 @@ export class ButtonStore extends SnapshotStore<ButtonState> {
   private readonly errorTimers = new Map<string, unknown>()
   private baseline: GenerationBaseline | null = null
   private disposed = false
+  private cancelling: AbortController | null = null
 
   constructor(private readonly options: ButtonStoreOptions) {
     super(INITIAL)
@@ -151,14 +165,30 @@ export class ButtonStore extends SnapshotStore<ButtonState> {
    */
   async press(target: RowTarget, expect: ViewExpectation): Promise<PressOutcome> {
     if (this.disposed) return 'disposed'
-    if (this.state.pending !== null) return 'ignored'
+    const pending = this.state.pending
+    if (pending !== null) {
+      // A second press on a rewriting button cancels the rewrite (as Escape does).
+      if (pending.rewrite === true && pending.key === target.key && pending.action === target.action) this.cancel()
+      return 'ignored'
+    }
     this.clearError(target.key)
     const armed = this.state.armed
-    if (!isConfirmed(target.action)) return this.commit(target, expect)
+    if (!isConfirmed(target.action) && target.folded !== true) return this.commit(target, expect)
     if (armed !== null && armed.key === target.key && armed.action === target.action && armed.seq === target.seq) {
-      return this.commit(target, armed.expect)
+      return this.commit(target, armed.expect, armed.rewrite !== undefined)
     }
-    return this.arm(target as RowTarget & { action: ArmingAction }, expect)
+    return this.arm(target as RowTarget & { action: ArmingAction | 'recall' }, expect)
+  }
+
+  /**
+   * Cancel a summary rewrite in flight (the commit of a folded row): the request is aborted, the
+   * host cancels the model call and writes nothing, and the row shows "Cancelled".
+   * @returns true when there was one to cancel.
+   */
+  cancel(): boolean {
+    if (this.cancelling === null) return false
+    this.cancelling.abort()
+    return true
   }
 
   /** Disarm the armed button, if any. */
@@ -178,7 +208,7 @@ export class ButtonStore extends SnapshotStore<ButtonState> {
     this.dropListeners()
   }
 
-  private async arm(target: RowTarget & { action: ArmingAction }, expect: ViewExpectation): Promise<PressOutcome> {
+  private async arm(target: RowTarget & { action: ArmingAction | 'recall' }, expect: ViewExpectation): Promise<PressOutcome> {
     this.stopArmTimer()
     this.set({ armed: null, pending: { key: target.key, action: target.action, phase: 'plan' } })
     const reply = await this.options.send({
@@ -190,17 +220,21 @@ export class ButtonStore extends SnapshotStore<ButtonState> {
       return 'refused'
     }
     const count = planCount(reply.value)
-    const { replaceGeneration, lastSeq, removedCount } = reply.value
+    const { replaceGeneration, lastSeq, removedCount, summaryRewrite } = reply.value
     this.baseline = { replaceGeneration, atSeq: lastSeq }
-    this.set({ pending: null, armed: { key: target.key, seq: target.seq, action: target.action, count, expect: { replaceGeneration, lastSeq, removedCount } } })
+    const rewrite = summaryRewrite === undefined ? {} : { rewrite: { tokens: summaryRewrite.estimatedInputTokens } }
+    this.set({ pending: null, armed: { key: target.key, seq: target.seq, action: target.action, count, expect: { replaceGeneration, lastSeq, removedCount }, ...rewrite } })
     this.armTimer = this.timers.setTimeout(() => this.disarm(), this.options.armMs ?? 4000)
     return 'armed'
   }
 
-  private async commit(target: RowTarget, expect: ViewExpectation): Promise<PressOutcome> {
+  private async commit(target: RowTarget, expect: ViewExpectation, rewrite = false): Promise<PressOutcome> {
     this.stopArmTimer()
-    this.set({ armed: null, pending: { key: target.key, action: target.action, phase: 'commit' } })
-    const reply = await this.options.send({ sessionId: this.options.sessionId, action: target.action, seq: target.seq, expect })
+    this.set({ armed: null, pending: { key: target.key, action: target.action, phase: 'commit', ...(rewrite ? { rewrite: true as const } : {}) } })
+    const cancelling = rewrite ? new AbortController() : null
+    this.cancelling = cancelling
+    const reply = await this.options.send({ sessionId: this.options.sessionId, action: target.action, seq: target.seq, expect }, cancelling === null ? undefined : { signal: cancelling.signal })
+    if (this.cancelling === cancelling) this.cancelling = null
     if (this.disposed) return 'disposed'
     if (reply.ok) {
       this.committed(target, reply.value)
@@ -272,11 +306,16 @@ export class ButtonStore extends SnapshotStore<ButtonState> {
 
 /**
  * Number of messages a plan removes, for the armed label: the plan's nodes without the tombstones
- * it absorbs (they were never messages the person saw), told by the plan's `nodeKinds`.
- * @param value - the `plan` reply value.
+ * it absorbs (they were never messages the person saw), told by the plan's `nodeKinds`; for a
+ * summary rewrite (a folded message), the folded messages it takes out of the summary
+ * (`summaryRewrite.removedSeqs` of a plan, `removedSeqs` of a write's value).
+ * @param value - the `plan` reply value, or a removal's value.
  * @returns at least 1.
  */
-export function planCount(value: Pick<PlanValue, 'nodeKinds'>): number {
+export function planCount(value: Pick<PlanValue, 'nodeKinds'> & { readonly summaryRewrite?: object; readonly removedSeqs?: readonly number[] }): number {
+  const rewrite = value.summaryRewrite as { readonly removedSeqs?: readonly number[] } | undefined
+  const folded = rewrite?.removedSeqs ?? value.removedSeqs
+  if (folded !== undefined) return Math.max(1, folded.length)
   return Math.max(1, value.nodeKinds.filter((nodeKind) => nodeKind !== 'tombstone').length)
 }
 

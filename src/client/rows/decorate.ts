@@ -1,13 +1,13 @@
 /**
  * DOM writes of the plugin on chat rows, and nothing else: the action cluster inside a row, the
- * hiding attribute, the excluded mark and its label, a row error. The marks are listed in
+ * hiding attribute, the excluded mark and its label, the folded mark and its label, a row error. The marks are listed in
  * `row-marks.ts` (with the DOM contract), the rows' CSS in `row-styles.ts`. Attributes the UI owns
  * are never read for writing or changed, so undoing a mark can only reveal what the plugin hid.
  *
  * @module dsh-message-recall/client/rows/decorate
  */
 import type { ArmedState, PendingState, RowError } from './button-store'
-import { ATTR, EXCLUDED_ATTR } from './row-marks'
+import { ATTR, EXCLUDED_ATTR, FOLDED_ATTR } from './row-marks'
 import type { RowAction } from './resolve-row'
 import { ACTIONS, SURFACE_ACTIONS, type ActionTexts } from '../../shared/actions'
 import type { Translate } from '../wire/rc8'
@@ -21,6 +21,8 @@ export interface RowDecoration {
   readonly hidden: boolean
   /** The row's message is excluded from the model's context: dimmed, with a label. */
   readonly excluded: boolean
+  /** The row's message is folded into a compaction summary: a "Summarized" label while pointed at. */
+  readonly folded?: boolean
   /** Buttons to show, in order; empty removes the cluster. */
   readonly actions: readonly RowAction[]
   /** The row stands for a model step (Delete label names the step). */
@@ -41,6 +43,8 @@ export interface ClusterTexts {
   readonly busy: string
   /** The label of an excluded row. */
   readonly excluded: string
+  /** The label of a folded row. */
+  readonly folded: string
   /** Per arming action, the text its width is reserved for ({@link SIZER_COUNT}). */
   readonly sizer: Readonly<Partial<Record<RowAction, string>>>
 }
@@ -66,6 +70,7 @@ export function clusterTexts(t: Translate): ClusterTexts {
     text: text as Record<RowAction, string>, label: label as Record<RowAction, string>, stepLabel: step,
     busy: t('busy'),
     excluded: t('excluded.badge'),
+    folded: t('folded.badge'),
     sizer,
   }
 }
@@ -119,25 +124,26 @@ function applyIdle(button: HTMLElement, action: RowAction, isStepRow: boolean, t
 }
 
 /**
- * Mark a row excluded (attribute and label) or clear the mark. The label is the row's first child,
- * so it sits above the dimmed content it names.
+ * Mark a row (attribute and label) or clear the mark: excluded ({@link EXCLUDED_ATTR}) or folded
+ * ({@link FOLDED_ATTR}). The label is the row's first child, so it sits above the dimmed content it names.
  * @param row - the row element.
+ * @param marks - the row attribute and the label attribute.
  * @param label - the label text, or `null` to clear.
  */
-function markExcluded(row: HTMLElement, label: string | null): void {
+function markRow(row: HTMLElement, marks: { readonly row: string; readonly badge: string }, label: string | null): void {
   let badge: Element | null = null
   for (let child = row.firstElementChild; child !== null; child = child.nextElementSibling) {
-    if (child.hasAttribute(EXCLUDED_ATTR.badge)) badge = child
+    if (child.hasAttribute(marks.badge)) badge = child
   }
   if (label === null) {
     badge?.remove()
-    if (row.hasAttribute(EXCLUDED_ATTR.row)) row.removeAttribute(EXCLUDED_ATTR.row)
+    if (row.hasAttribute(marks.row)) row.removeAttribute(marks.row)
     return
   }
-  if (!row.hasAttribute(EXCLUDED_ATTR.row)) row.setAttribute(EXCLUDED_ATTR.row, '')
+  if (!row.hasAttribute(marks.row)) row.setAttribute(marks.row, '')
   if (badge === null) {
     badge = row.ownerDocument.createElement('span')
-    badge.setAttribute(EXCLUDED_ATTR.badge, '')
+    badge.setAttribute(marks.badge, '')
     // First in the row, above its dimmed content: at the end it would sit next to the row below.
     row.insertBefore(badge, row.firstChild)
   }
@@ -178,7 +184,8 @@ export function decorateRow(
     if (decoration.hidden) row.setAttribute(ATTR.hidden, '')
     else row.removeAttribute(ATTR.hidden)
   }
-  markExcluded(row, decoration.excluded ? texts.excluded : null)
+  markRow(row, EXCLUDED_ATTR, decoration.excluded ? texts.excluded : null)
+  markRow(row, FOLDED_ATTR, decoration.folded === true ? texts.folded : null)
   let cluster = clusterOf(row)
   if (decoration.actions.length === 0) {
     cluster?.remove()
@@ -200,12 +207,23 @@ export function decorateRow(
     const action = button.getAttribute(ATTR.action) as RowAction | null
     if (action === null) continue
     const isArmed = armed !== null && armed.action === action
-    if (isArmed) {
+    const rewriting = pending !== null && pending.action === action && pending.rewrite === true
+    if (isArmed && armed.rewrite !== undefined) {
+      // A folded message: the second click rewrites the summary with a model call; say so, with its cost.
+      button.setAttribute(ATTR.armed, 'true')
+      const values = { count: armed.count, tokens: armed.rewrite.tokens.toLocaleString('en-US') }
+      button.textContent = t(`armed.rewrite.${armed.action === 'exclude' ? 'exclude' : armed.action === 'recall' ? 'recall' : 'delete'}`, values)
+      button.setAttribute('aria-label', t(countedKey(armed.action === 'exclude' ? 'armed.rewriteExcludeLabel' : armed.action === 'recall' ? 'armed.rewriteRecallLabel' : 'armed.rewriteLabel', armed.count), values))
+    } else if (isArmed && armed.action !== 'recall') {
       button.setAttribute(ATTR.armed, 'true')
       const { armed: armedText, armedLabel } = ACTIONS[armed.action].texts
       button.textContent = t(armedText, { count: armed.count })
       button.setAttribute('aria-label', t(countedKey(armedLabel, armed.count), { count: armed.count }))
-    } else if (button.hasAttribute(ATTR.armed)) {
+    } else if (rewriting) {
+      if (button.hasAttribute(ATTR.armed)) button.removeAttribute(ATTR.armed)
+      button.textContent = t('rewrite.progress')
+      button.setAttribute('aria-label', t('rewrite.progressLabel'))
+    } else if (button.hasAttribute(ATTR.armed) || button.textContent === t('rewrite.progress')) {
       button.removeAttribute(ATTR.armed)
       applyIdle(button as HTMLElement, action, decoration.isStepRow, texts)
     }
@@ -245,7 +263,8 @@ export function undecorateRow(row: Element): void {
   clusterOf(row)?.remove()
   row.removeAttribute(ATTR.row)
   row.removeAttribute(ATTR.hidden)
-  markExcluded(row as HTMLElement, null)
+  markRow(row as HTMLElement, EXCLUDED_ATTR, null)
+  markRow(row as HTMLElement, FOLDED_ATTR, null)
 }
 
 /**
@@ -253,6 +272,6 @@ export function undecorateRow(row: Element): void {
  * @param root - a flow or the document.
  */
 export function undecorateAll(root: ParentNode): void {
-  for (const row of root.querySelectorAll(`[${ATTR.row}],[${ATTR.hidden}],[${EXCLUDED_ATTR.row}]`)) undecorateRow(row)
+  for (const row of root.querySelectorAll(`[${ATTR.row}],[${ATTR.hidden}],[${EXCLUDED_ATTR.row}],[${FOLDED_ATTR.row}]`)) undecorateRow(row)
   for (const cluster of root.querySelectorAll(`[${ATTR.actions}]`)) cluster.remove()
 }

@@ -1,7 +1,7 @@
 /**
  * "Anything else disarms": page-wide listeners that put an armed Delete or Delete onward button
  * back when the person presses the pointer or moves focus anywhere but on that button, or
- * presses Escape.
+ * presses Escape. Escape also cancels a summary rewrite in flight (`ButtonStore.cancel`).
  *
  * @module dsh-message-recall/client/rows/disarm-on-input
  */
@@ -16,7 +16,7 @@ const ARMED_BUTTON = `[${ATTR.action}][${ATTR.armed}="true"]`
  * @param buttons - the session's button store.
  * @returns removes the listeners.
  */
-export function disarmOnOtherInput(doc: Document | null, buttons: Pick<ButtonStore, 'getSnapshot' | 'disarm'>): () => void {
+export function disarmOnOtherInput(doc: Document | null, buttons: Pick<ButtonStore, 'getSnapshot' | 'disarm'> & Partial<Pick<ButtonStore, 'cancel'>>): () => void {
   if (doc === null) return () => {}
   const onPointerOrFocus = (event: Event) => {
     if (buttons.getSnapshot().armed === null) return
@@ -24,7 +24,9 @@ export function disarmOnOtherInput(doc: Document | null, buttons: Pick<ButtonSto
     if (target?.closest?.(ARMED_BUTTON) == null) buttons.disarm()
   }
   const onKey = (event: KeyboardEvent) => {
-    if (event.key === 'Escape') buttons.disarm()
+    if (event.key !== 'Escape') return
+    buttons.disarm()
+    buttons.cancel?.()
   }
   doc.addEventListener('pointerdown', onPointerOrFocus, true)
   doc.addEventListener('focusin', onPointerOrFocus, true)

@@ -18,6 +18,9 @@
  *   sheet of `hidden-row-sheet.ts` hides it by its key before any pass has marked it);
  * - an excluded row carries `data-message-recall-excluded` (dimmed) and holds one
  *   `[data-message-recall-excluded-badge]` label;
+ * - a row whose message a compaction folded (the model reads the compaction summary instead) carries
+ *   `data-message-recall-folded` and holds one `[data-message-recall-folded-badge]` label, visible
+ *   while the row is pointed at or focused and read by screen readers always;
  * - a row error shows in `[data-message-recall-error]` inside the row.
  *
  * @module dsh-message-recall/client/rows/row-marks
@@ -43,4 +46,12 @@ export const EXCLUDED_ATTR = {
   row: 'data-message-recall-excluded',
   /** The row's "Not sent to the model" label. */
   badge: 'data-message-recall-excluded-badge',
+} as const
+
+/** Marks of folded rows: messages a compaction summarized (set by the sync pass). */
+export const FOLDED_ATTR = {
+  /** On a row whose message a compaction folded into its summary. */
+  row: 'data-message-recall-folded',
+  /** The row's "Summarized" label. */
+  badge: 'data-message-recall-folded-badge',
 } as const

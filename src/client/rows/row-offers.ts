@@ -4,7 +4,9 @@
  * seq; a row whose message is excluded offers **Restore** (when the exclusion can be restored in
  * place, `shared/fate.ts` `Fates.canRestore`: on the surface, shadowing only this message the
  * person sent) and **Open a copy**, both acting on the exclusion's
- * tombstone, instead of the removal buttons. Pure; offers are memoized per hiding result, so their
+ * tombstone, instead of the removal buttons; a row whose message a compaction folded (`folded` in
+ * `shared/fate.ts`: the model reads the compaction summary instead) is marked as summarized and
+ * offers {@link FOLDED_ACTIONS}, the actions that work on a folded message. Pure; offers are memoized per hiding result, so their
  * identity is stable between passes that derive nothing new.
  *
  * @module dsh-message-recall/client/rows/row-offers
@@ -23,6 +25,27 @@ export interface RowOffer {
   readonly actions: readonly RowAction[]
   /** The row's message is excluded from the model's context. */
   readonly excluded?: boolean
+  /** The row's message is folded into a compaction summary. */
+  readonly folded?: boolean
+}
+
+/**
+ * What a row whose message a compaction folded offers, of what its node offers: Recall, Delete and
+ * Exclude, which the host writes as a summary rewrite (the summary is written again without the
+ * message, a model call) and which all ask for a second click naming that cost (Recall too, on such
+ * a row). Delete onward is not offered: it would also take every message after the summary.
+ */
+export const FOLDED_ACTIONS: readonly RowAction[] = Object.freeze(['recall', 'delete', 'exclude'])
+
+const foldedMemo = new Map<string, readonly RowAction[]>()
+
+/** The folded actions among a row's own, frozen and shared per set. */
+function foldedActions(actions: readonly RowAction[]): readonly RowAction[] {
+  const kept = FOLDED_ACTIONS.filter((a) => actions.includes(a))
+  const key = kept.join()
+  let known = foldedMemo.get(key)
+  if (known === undefined) foldedMemo.set(key, known = Object.freeze(kept))
+  return known
 }
 
 const RESTORE_OR_FORK: readonly RowAction[] = Object.freeze([...actionsOfferedOn('excluded'), 'forkBefore'])
@@ -39,10 +62,15 @@ const memo = new WeakMap<RowAnchor, { readonly hidden: HiddenRowsResult; readonl
 export function offerOf(anchor: RowAnchor, hidden: HiddenRowsResult): RowOffer {
   const acting = hidden.actingSeqs.get(anchor.key)
   const excluded = hidden.excludedKeys.has(anchor.key)
-  if (acting === undefined && !excluded) return anchor
+  const folded = !excluded && anchor.seq !== null && anchor.actions.length > 0 && hidden.fateOf(anchor.seq).state === 'folded'
+  if (acting === undefined && !excluded && !folded) return anchor
   const known = memo.get(anchor)
   if (known !== undefined && known.hidden === hidden) return known.offer
-  const offer = Object.freeze(excluded ? excludedOffer(anchor, hidden) : { key: anchor.key, seq: acting!, actions: anchor.actions })
+  const offer = Object.freeze(
+    excluded ? excludedOffer(anchor, hidden)
+      : folded ? { key: anchor.key, seq: acting ?? anchor.seq, actions: foldedActions(anchor.actions), folded: true }
+      : { key: anchor.key, seq: acting!, actions: anchor.actions },
+  )
   memo.set(anchor, { hidden, offer })
   return offer
 }

@@ -1,11 +1,12 @@
 /**
  * The style sheet of the chat rows: hidden rows, the button cluster (corner position, hover and
- * focus, armed and busy states, the width an arming button keeps), row errors and excluded rows.
+ * focus, armed and busy states, the width an arming button keeps), row errors, excluded rows and the
+ * label of folded rows (shown while the row is pointed at or focused, kept for screen readers otherwise).
  * Colours and radii come from the DSH web theme's CSS variables, with plain fallbacks.
  *
  * @module dsh-message-recall/client/rows/row-styles
  */
-import { ATTR, EXCLUDED_ATTR } from './row-marks'
+import { ATTR, EXCLUDED_ATTR, FOLDED_ATTR } from './row-marks'
 
 /** The rows' CSS text. */
 export const ROW_STYLE_TEXT = `
@@ -26,5 +27,9 @@ color:var(--dsw-alias-label-secondary,#444);cursor:pointer;white-space:nowrap;di
 [${ATTR.error}]{font-size:12px;line-height:18px;padding:0 6px;max-width:320px;color:var(--dsw-alias-state-error-primary,#d93025)}
 [${EXCLUDED_ATTR.row}]>[data-slot]>*{opacity:.45}
 [${EXCLUDED_ATTR.badge}]{display:block;width:fit-content;margin:0 0 4px;padding:0 8px;border-radius:9px;font-size:12px;line-height:18px;
+color:var(--dsw-alias-label-secondary,#555);background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.06))}
+[${FOLDED_ATTR.badge}]{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+[${FOLDED_ATTR.row}]:hover>[${FOLDED_ATTR.badge}],[${FOLDED_ATTR.row}]:focus-within>[${FOLDED_ATTR.badge}]{position:static;width:auto;height:auto;overflow:visible;clip:auto;
+display:inline-block;margin:2px 0 0;padding:0 8px;border-radius:9px;font-size:12px;line-height:18px;white-space:normal;
 color:var(--dsw-alias-label-secondary,#555);background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.06))}
 `

@@ -233,7 +233,7 @@ export class RowSync {
         const actions = running || !wanted ? NO_ACTIONS : recallOffered ? offer.actions : withoutRecall(offer.actions)
         const fresh = cached !== undefined && (cached.revision !== this.revision || cached.actions !== actions || cached.isStepRow !== anchor.isStepRow)
         const cluster = decorateRow(row as HTMLElement, {
-          hidden: isHidden, excluded: offer.excluded === true, actions, isStepRow: anchor.isStepRow, armed, pending, error,
+          hidden: isHidden, excluded: offer.excluded === true, folded: offer.folded === true, actions, isStepRow: anchor.isStepRow, armed, pending, error,
           errorText: error === null ? null : describeError(this.options.t, error.code),
         }, this.factory, this.options.t, this.texts, fresh)
         // A new cluster on a row the pointer or focus is already in: no enter event will place it.

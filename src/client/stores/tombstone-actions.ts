@@ -14,7 +14,7 @@
  *
  * @module dsh-message-recall/client/stores/tombstone-actions
  */
-import type { ForkBeforeValue, RestoreValue } from '../../shared/protocol'
+import type { ForkBeforeValue, RestoreValue , SummaryEditValue } from '../../shared/protocol'
 import type { RecallError, RecallSender } from '../wire/api'
 import { BROWSER_TIMERS, type Timers } from './timers'
 import { SnapshotStore } from './snapshot-store'
@@ -22,7 +22,7 @@ import type { UnsavedSink } from './unsaved-writes'
 import { errorText } from '../../shared/error-text'
 
 /** The two things a removal offers afterwards. */
-export type TombstoneVerb = 'restore' | 'forkBefore'
+export type TombstoneVerb = 'restore' | 'forkBefore' | 'undoRewrite'
 
 /** The request in flight. */
 export interface TombstonePending {
@@ -97,6 +97,20 @@ export class TombstoneActions extends SnapshotStore<TombstoneActionsState> {
     })
     if (outcome.ok) for (const listener of [...this.restoredListeners]) listener(tombstoneSeq)
     return outcome
+  }
+
+  /**
+   * Undo a summary rewrite (`{ action: 'undoRewrite', sessionId, checkpointSeq }`): the summary it
+   * replaced comes back, and the messages it took out are folded again (through the live events).
+   * @param checkpointSeq - the rewrite's checkpoint (what the removal answered as `tombstoneSeq`).
+   * @returns the route's value, or the refusal (`error: null` when ignored).
+   */
+  undoRewrite(checkpointSeq: number): Promise<TombstoneOutcome<SummaryEditValue>> {
+    return this.run(checkpointSeq, 'undoRewrite', async () => {
+      const reply = await this.options.send({ sessionId: this.options.sessionId, action: 'undoRewrite', checkpointSeq })
+      if (reply.ok && reply.value.persisted) this.options.unsaved?.settled()
+      return reply
+    })
   }
 
   /**

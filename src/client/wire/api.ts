@@ -6,7 +6,7 @@
  * @module dsh-message-recall/client/wire/api
  */
 import { isRecord } from '../../shared/events'
-import { DEFAULT_ROUTE_PATH, ERROR_CODES, type ApplyRequestBody, type ApplyValue, type BatchPlanValue, type ErrorCode, type FlushValue, type ForkBeforeValue, type InspectValue, type PlanValue, type RecallRequestBody, type RemovalValue, type RestoreValue, type RouteError, type WriteValue } from '../../shared/protocol'
+import { DEFAULT_ROUTE_PATH, ERROR_CODES, type ApplyRequestBody, type ApplyValue, type BatchPlanValue, type ErrorCode, type FlushValue, type ForkBeforeValue, type InspectValue, type PlanValue, type RecallRequestBody, type RemovalValue, type RestoreValue, type RouteError, type SummaryEditValue, type ViewExpectation, type WriteValue } from '../../shared/protocol'
 import type { TombstoneAction } from '../../shared/actions'
 import { errorText } from '../../shared/error-text'
 
@@ -53,11 +53,30 @@ export interface BatchRequest extends Omit<ApplyRequestBody, 'action'> {
   readonly action: 'apply' | 'plan'
 }
 
-/** Every request the client sends: a row's node by `seq`, a tombstone by `tombstoneSeq`, a batch of changes, or the session alone. */
-export type RecallRequest = PlanRequest | RemovalRequest | RestoreRequest | ForkBeforeRequest | FlushRequest | InspectRequest | BatchRequest
+/** Undo a summary rewrite: the summary it replaced back. Answered with a {@link SummaryEditValue}. */
+export interface UndoRewriteRequest {
+  readonly sessionId: string
+  readonly action: 'undoRewrite'
+  readonly checkpointSeq: number
+  readonly expect?: ViewExpectation
+}
+
+/** The compaction summary on the surface written by hand. Answered with a {@link SummaryEditValue}. */
+export interface EditSummaryRequest {
+  readonly sessionId: string
+  readonly action: 'editSummary'
+  readonly checkpointSeq: number
+  readonly summary: string
+  readonly expect?: ViewExpectation
+}
+
+/** Every request the client sends: a row's node by `seq`, a tombstone by `tombstoneSeq`, a batch of changes, a summary's checkpoint, or the session alone. */
+export type RecallRequest = PlanRequest | RemovalRequest | RestoreRequest | ForkBeforeRequest | FlushRequest | InspectRequest | BatchRequest | UndoRewriteRequest | EditSummaryRequest
 
 /** The success value the route answers a request with. */
-export type ReplyValueOf<R extends RecallRequest> = R extends BatchRequest
+export type ReplyValueOf<R extends RecallRequest> = R extends UndoRewriteRequest | EditSummaryRequest
+  ? SummaryEditValue
+  : R extends BatchRequest
   ? R['action'] extends 'apply' ? ApplyValue : BatchPlanValue
   : R extends PlanRequest
   ? PlanValue
@@ -78,7 +97,7 @@ export type ReplyValueOf<R extends RecallRequest> = R extends BatchRequest
 export type UnknownErrorCode = string & { readonly unknownRouteCode: true }
 
 /** What a refusal or failure is called: a route {@link ErrorCode}, the client's own `NETWORK` (no reply, or an unreadable one), or an unknown code. */
-export type RecallErrorCode = ErrorCode | 'NETWORK' | UnknownErrorCode
+export type RecallErrorCode = ErrorCode | 'NETWORK' | 'CANCELLED' | UnknownErrorCode
 
 /** A refusal or failure: the route's error body (`RouteError` in `shared/protocol.ts`), with the client's own codes. */
 export interface RecallError extends Omit<RouteError, 'code'> {
@@ -91,20 +110,26 @@ export type RecallReply<T> =
   | { readonly ok: false; readonly error: RecallError }
 
 /** Sends one request and resolves with its reply; never rejects. */
-export type RecallSender = <R extends RecallRequest>(request: R) => Promise<RecallReply<ReplyValueOf<R>>>
+export type RecallSender = <R extends RecallRequest>(request: R, options?: SendOptions) => Promise<RecallReply<ReplyValueOf<R>>>
+
+/** Options of one send: `signal` aborts the request (the host then cancels a summary rewrite's model call). */
+export interface SendOptions {
+  readonly signal?: AbortSignal
+}
 
 /** Structural `fetch`: the subset of the WHATWG signature used here. */
-export type FetchLike = (url: string, init: { method: string; headers: Record<string, string>; body: string; credentials: 'same-origin' }) => Promise<{ readonly status: number; text(): Promise<string> }>
+export type FetchLike = (url: string, init: { method: string; headers: Record<string, string>; body: string; credentials: 'same-origin'; signal?: AbortSignal }) => Promise<{ readonly status: number; text(): Promise<string> }>
 
 /**
  * Build a sender over `fetch`.
  * @param fetchImpl - the fetch to use (read at call time by the caller's closure if it may change).
  * @param path - route path, default {@link DEFAULT_ROUTE_PATH}.
  * @returns a sender that resolves every outcome into a {@link RecallReply}: a network failure or a
- *   reply that is not the contract's JSON becomes `{ ok: false, error: { code: 'NETWORK' } }`.
+ *   reply that is not the contract's JSON becomes `{ ok: false, error: { code: 'NETWORK' } }`; a
+ *   request aborted through `options.signal` becomes `{ ok: false, error: { code: 'CANCELLED' } }`.
  */
 export function createRecallSender(fetchImpl: FetchLike, path: string = DEFAULT_ROUTE_PATH): RecallSender {
-  return async <R extends RecallRequest>(request: R): Promise<RecallReply<ReplyValueOf<R>>> => {
+  return async <R extends RecallRequest>(request: R, options?: SendOptions): Promise<RecallReply<ReplyValueOf<R>>> => {
     let status = 0
     let text = ''
     try {
@@ -113,10 +138,12 @@ export function createRecallSender(fetchImpl: FetchLike, path: string = DEFAULT_
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(request),
         credentials: 'same-origin',
+        ...(options?.signal === undefined ? {} : { signal: options.signal }),
       })
       status = response.status
       text = await response.text()
     } catch (error) {
+      if (options?.signal?.aborted === true) return { ok: false, error: { code: 'CANCELLED', message: 'message-recall: cancelled; nothing was written' } }
       return { ok: false, error: { code: 'NETWORK', message: errorText(error) } }
     }
     return parseReply<ReplyValueOf<R>>(status, text)

@@ -16,6 +16,7 @@
  * @module dsh-message-recall/client/wire/replacement-view
  */
 import { isRecord, SURFACE_EVENT_TYPES, type LogEvent } from '../../shared/events'
+import { isCheckpointEvent } from '../../shared/summary-rewrite'
 import { readReplaceOp } from '../../shared/replace-op'
 import type { ConversationNodeDefinition, ConversationViewDefinition, ConversationViewNode, SessionSnapshot } from './rc8'
 
@@ -45,17 +46,20 @@ export function isReplacementEvent(event: LogEvent): boolean {
 
 /**
  * The part of a replacement event the view keeps: envelope, replace op, `sourceEventSeqs` and
- * `data.source`; content is dropped.
+ * `data.source`; content is dropped, except a compaction checkpoint's (the summary the model
+ * reads, which the Summary dialog shows).
  * @param event - a replacement event.
  * @returns a new frozen event record.
  */
 export function replacementRecord(event: LogEvent): LogEvent {
   const source = isRecord(event.data) ? event.data.source : undefined
+  // A compaction checkpoint keeps its content: the Summary button shows the summary the model reads.
+  const content = isCheckpointEvent(event) && isRecord(event.data) ? event.data.content : undefined
   return Object.freeze({
     type: event.type,
     seq: event.seq,
     time: event.time,
-    data: Object.freeze({ source }),
+    data: Object.freeze(content === undefined ? { source } : { source, content }),
     surfaceOp: event.surfaceOp,
     ...(Array.isArray(event.sourceEventSeqs) ? { sourceEventSeqs: Object.freeze([...event.sourceEventSeqs]) } : {}),
   })

@@ -13,7 +13,7 @@ import {
   parseOneTarget,
   readSessionLog,
   resolveSessionLog
-} from "./chunk-CRFN5R4I.js";
+} from "./chunk-CQZM4XYL.js";
 import {
   UsageError
 } from "./chunk-NAUXAQBM.js";

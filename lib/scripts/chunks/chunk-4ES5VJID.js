@@ -5,6 +5,9 @@ import {
 
 // src/shared/events.ts
 var SURFACE_EVENT_TYPES = ["user/message", "assistant/message", "tool/result"];
+function isSeq(value) {
+  return Number.isSafeInteger(value) && value >= 0;
+}
 function isRecord(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -292,6 +295,7 @@ function readRestore(event, lookup) {
 
 export {
   SURFACE_EVENT_TYPES,
+  isSeq,
   isRecord,
   CHUNK_ROW_TYPES,
   isChunkRowTagged,
@@ -299,6 +303,7 @@ export {
   recordSeqRange,
   readReplaceOp,
   ACTIONS,
+  isTombstoneAction,
   TOMBSTONE_ACTIONS,
   isTombstoneEvent,
   readTombstone,

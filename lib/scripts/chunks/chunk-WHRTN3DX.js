@@ -3,10 +3,13 @@ import {
   ACTIONS,
   SURFACE_EVENT_TYPES,
   classifyNode,
+  isRecord,
+  isSeq,
+  isTombstoneAction,
   readReplaceOp,
   readRestore,
   readTombstone
-} from "./chunk-NGI44Q4O.js";
+} from "./chunk-4ES5VJID.js";
 
 // src/shared/restorable.ts
 function notRestorableReason(kinds) {
@@ -14,6 +17,29 @@ function notRestorableReason(kinds) {
   if (kinds.includes("assistant") || kinds.includes("tool")) return "model-step";
   if (kinds.length !== 1) return "several-nodes";
   return kinds[0] === "user" ? null : "not-a-prompt";
+}
+
+// src/shared/summary-rewrite.ts
+var CHECKPOINT_PLUGIN = "compact";
+function isCheckpointEvent(event) {
+  if (event.type !== "user/message" || readReplaceOp(event.surfaceOp) === null || !isRecord(event.data)) return false;
+  const source = event.data.source;
+  return isRecord(source) && source.kind === "plugin" && source.plugin === CHECKPOINT_PLUGIN;
+}
+function readRewriteCheckpoint(event) {
+  if (!isCheckpointEvent(event)) return null;
+  const source = event.data.source;
+  const record = source.messageRecall;
+  if (!isRecord(record) || !Array.isArray(record.removals) || typeof source.compactionId !== "string") return null;
+  const removals = [];
+  for (const entry of record.removals) {
+    if (!isRecord(entry) || !isTombstoneAction(entry.action) || !Array.isArray(entry.seqs) || !entry.seqs.every(isSeq)) return null;
+    removals.push({ action: entry.action, seqs: [...entry.seqs] });
+  }
+  return { seq: event.seq, compactionId: source.compactionId, removals };
+}
+function removalOf(record, seq) {
+  return record.removals.find((r) => r.seqs.includes(seq));
 }
 
 // src/shared/fate.ts
@@ -38,6 +64,8 @@ var Fates = class {
   restores;
   /** Tombstone seq → seq of the restoring copy that undid it. */
   restoredBy;
+  /** Summary rewrites of this plugin (`summary-rewrite.ts`), in seq order (later ones included). */
+  rewrites;
   shadowers = /* @__PURE__ */ new Map();
   steps = /* @__PURE__ */ new Map();
   events = /* @__PURE__ */ new Map();
@@ -53,6 +81,7 @@ var Fates = class {
     for (const event of replacements) this.events.set(event.seq, event);
     const tombstones = [];
     const restores = [];
+    const rewrites = [];
     for (const event of replacements) {
       const tombstone = readTombstone(event);
       const restore = tombstone === null ? readRestore(event, lookup) : null;
@@ -67,11 +96,14 @@ var Fates = class {
       } else {
         const range = readReplaceOp(event.surfaceOp);
         const copy = range.start === range.end && cited.length === 1 && cited[0] === range.start;
-        this.steps.set(event.seq, { kind: copy ? "copy" : "fold" });
+        const rewrite = copy ? null : readRewriteCheckpoint(event);
+        if (rewrite !== null) rewrites.push(rewrite);
+        this.steps.set(event.seq, copy ? { kind: "copy" } : { kind: "fold", rewrite });
       }
     }
     this.tombstones = tombstones;
     this.restores = restores;
+    this.rewrites = rewrites;
     this.restoredBy = new Map(restores.map((r) => [r.tombstoneSeq, r.seq]));
     this.tombstoneBySeq = new Map(tombstones.map((t) => [t.seq, t]));
   }
@@ -136,12 +168,44 @@ var Fates = class {
         message = by;
         continue;
       }
-      if (state === "current") state = "folded";
+      if (state === "current") {
+        state = "folded";
+        const rewrite = this.rewriteOn(by);
+        const removal = rewrite === null ? void 0 : removalOf(rewrite, message);
+        if (removal !== void 0) {
+          const fate2 = { state: ACTIONS[removal.action].effect === "excluded" ? "excluded" : "removed", tombstoneSeq: rewrite.seq, actingSeq: message, rewrite: true };
+          this.memo.set(seq, fate2);
+          return fate2;
+        }
+      }
       break;
     }
     const fate = { state, tombstoneSeq, actingSeq: message };
     this.memo.set(seq, fate);
     return fate;
+  }
+  /**
+   * The last summary rewrite on a checkpoint's chain: the checkpoint itself and the compactions
+   * that folded it in turn.
+   * @param checkpointSeq - the replacement that folded a message.
+   * @returns the last rewrite record, or `null` when no rewrite of this plugin is on the chain.
+   */
+  rewriteOn(checkpointSeq) {
+    const own = this.steps.get(checkpointSeq);
+    let last = own?.kind === "fold" ? own.rewrite : null;
+    for (const { step } of this.chain(checkpointSeq)) if (step.kind === "fold" && step.rewrite !== null) last = step.rewrite;
+    return last;
+  }
+  /**
+   * The checkpoint on the surface that stands for a folded message now: the end of the chain of
+   * replacements from the one that folded it.
+   * @param seq - a message's seq.
+   * @returns the seq of the last replacement on the chain, or `null` when nothing shadows the message.
+   */
+  standingFor(seq) {
+    let last = null;
+    for (const { by } of this.chain(seq)) last = by;
+    return last;
   }
   /**
    * Whether a tombstone is still in effect (see the module rules).

@@ -3,9 +3,9 @@ import {
   collectEventImages,
   eraseLogFile,
   toolOutputPathsIn
-} from "./chunk-XGR5L7JV.js";
-import "./chunk-KPXCRZ22.js";
-import "./chunk-NGI44Q4O.js";
+} from "./chunk-KAJZVPR2.js";
+import "./chunk-WHRTN3DX.js";
+import "./chunk-4ES5VJID.js";
 import "./chunk-IQAOUE36.js";
 import "./chunk-V6RYJ4SL.js";
 

@@ -2,10 +2,10 @@
 import {
   explainSession,
   forkOrigin
-} from "./chunk-OWJZ6DQ2.js";
+} from "./chunk-2KZKY5UK.js";
 import {
   readFates
-} from "./chunk-KPXCRZ22.js";
+} from "./chunk-WHRTN3DX.js";
 import {
   COMMON_OPTIONS,
   DECODER_OPTION,
@@ -15,7 +15,7 @@ import {
   parseOneTarget,
   readSessionLog,
   resolveSessionLog
-} from "./chunk-CRFN5R4I.js";
+} from "./chunk-CQZM4XYL.js";
 import {
   ACTIONS,
   classifyNode,
@@ -25,7 +25,7 @@ import {
   readReplaceOp,
   stepOf,
   toolResultCallId
-} from "./chunk-NGI44Q4O.js";
+} from "./chunk-4ES5VJID.js";
 import {
   counted,
   forCount

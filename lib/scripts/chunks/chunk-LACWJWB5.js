@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import {
   forkOrigin
-} from "./chunk-OWJZ6DQ2.js";
+} from "./chunk-2KZKY5UK.js";
 import {
   assertRoot
-} from "./chunk-BG4CHTLX.js";
+} from "./chunk-S46LNZI7.js";
 import {
   progress
 } from "./chunk-GAP6BJRR.js";
@@ -19,11 +19,11 @@ import {
   out,
   parseRootTarget,
   summarizeRoot
-} from "./chunk-CRFN5R4I.js";
+} from "./chunk-CQZM4XYL.js";
 import {
   ACTIONS,
   TOMBSTONE_ACTIONS
-} from "./chunk-NGI44Q4O.js";
+} from "./chunk-4ES5VJID.js";
 import {
   UsageError
 } from "./chunk-NAUXAQBM.js";

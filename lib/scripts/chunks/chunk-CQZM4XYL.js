@@ -12,7 +12,7 @@ import {
   readRestore,
   readTombstone,
   recordSeqRange
-} from "./chunk-NGI44Q4O.js";
+} from "./chunk-4ES5VJID.js";
 import {
   OptionError,
   UsageError

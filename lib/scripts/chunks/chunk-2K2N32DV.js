@@ -4,7 +4,7 @@ import {
   EXIT,
   out,
   parseCli
-} from "./chunk-CRFN5R4I.js";
+} from "./chunk-CQZM4XYL.js";
 import {
   UsageError
 } from "./chunk-NAUXAQBM.js";
@@ -62,8 +62,8 @@ async function run(argv, invocation) {
   }
   const compression = logPath.endsWith(".zstd") ? "zstd" : "none";
   const { decodeLogBytes } = await import("./jsonl-log-file-A7NOCMYS.js");
-  const { eraseLogFile } = await import("./erase-log-JGQH64GS.js");
-  const { deleteSideFiles } = await import("./erase-session-FRPFK6OI.js");
+  const { eraseLogFile } = await import("./erase-log-JJUK3SAF.js");
+  const { deleteSideFiles } = await import("./erase-session-WD7L5BI5.js");
   const { dshJsonlReader } = await import("./dsh-reader-MIEI3AY4.js");
   let id;
   try {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   readFates
-} from "./chunk-KPXCRZ22.js";
+} from "./chunk-WHRTN3DX.js";
 import {
   classifyNode,
   contentOf,
@@ -13,7 +13,7 @@ import {
   stepOf,
   toolCallIds,
   toolResultCallId
-} from "./chunk-NGI44Q4O.js";
+} from "./chunk-4ES5VJID.js";
 
 // node_modules/@deepseek-ai/dsh-session/lib/types/surface.js
 var SURFACE_EVENT_TYPES = /* @__PURE__ */ new Set([

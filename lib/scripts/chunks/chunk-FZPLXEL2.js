@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   assertRoot
-} from "./chunk-BG4CHTLX.js";
+} from "./chunk-S46LNZI7.js";
 import {
   formatBytes,
   progress
@@ -16,7 +16,7 @@ import {
   out,
   parseRootTarget,
   summarizeRoot
-} from "./chunk-CRFN5R4I.js";
+} from "./chunk-CQZM4XYL.js";
 import {
   counted
 } from "./chunk-V6RYJ4SL.js";

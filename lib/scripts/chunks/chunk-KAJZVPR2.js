@@ -2,7 +2,7 @@
 import {
   readFates,
   replacementEvents
-} from "./chunk-KPXCRZ22.js";
+} from "./chunk-WHRTN3DX.js";
 import {
   ACTIONS,
   SURFACE_EVENT_TYPES,
@@ -13,7 +13,7 @@ import {
   readReplaceOp,
   readTombstone,
   toolResultCallId
-} from "./chunk-NGI44Q4O.js";
+} from "./chunk-4ES5VJID.js";
 import {
   decodeLogBytes,
   encodeLogText,
@@ -65,6 +65,7 @@ function findRemovedContent(count, lookup, tombstoneSeq) {
       else if (removedFate(seq)) pending.push(seq);
     }
   }
+  for (const rewrite of fates.rewrites) for (const removal of rewrite.removals) for (const seq of removal.seqs) if (removedFate(seq)) pending.push(seq);
   while (pending.length > 0) {
     const seq = pending.pop();
     if (removed.has(seq)) continue;

@@ -1,0 +1,302 @@
+/**
+ * The summary rewrite: removing messages a compaction already folded. The compaction summary the
+ * model reads is written again without them, as one new compaction in DSH's own events, replacing
+ * the checkpoint on the surface:
+ *
+ * ```
+ * compaction/start   { compactionId, turn: null }                 a standalone bracket between turns
+ * compaction/summary { compactionId, summary, shadowedRange: { start: C, end: C }, shadowedSeqs: [C],
+ *                      shadowedTokenCount, provider, model, … }   also the token meter's shadow price
+ * user/message       checkpoint: the framed summary, source { kind: 'plugin', plugin: 'compact',
+ *                      compactionId, messageRecall: { removals } }, surfaceOp replace C…C,
+ *                      sourceEventSeqs [startSeq, summarySeq, C]
+ * compaction/end     { compactionId, turn: null }
+ * ```
+ *
+ * (`dsh-compaction-basic` `commitCompactionBody`; `@deepseek-ai/dsh-compaction/invariant` accepts a
+ * standalone bracket only between turns and checks the ids and the order; `C` is the old
+ * checkpoint, whose own range stays in the log.) The summary comes from DSH's `compaction` service
+ * (`dsh-compaction-basic` `BasicCompactionEngine.summarize(input, agent, signal)`, the conversation's
+ * own routed provider and model), over an input shaped as `buildSummarizationInput` shapes it: the
+ * last request header's system prompt and tools, then the **original** messages of the compacted
+ * range minus every removed one (`folded-plan.ts`), each `deriveEventMessage` of its event. The
+ * framing is DSH's (`frameSummary`: the checkpoint preamble, then the summary inside
+ * `<compacted-summary>` tags).
+ *
+ * It runs inside the agent's maintenance slot (`agent.runMaintenance`, which excludes turns and
+ * manual compaction: a turn asked for meanwhile waits, and the session answers `AGENT_BUSY` to
+ * other maintenance), behind this plugin's earlier writes to the session; the model call is
+ * awaited there, and the four events are appended in one synchronous block only after it
+ * succeeded and the surface is still what was planned. A failed, refused or cancelled model call
+ * appends nothing and answers `SUMMARY_FAILED` with the reason. Then the durability flush, as for
+ * every write (`session-write.ts`' policy).
+ *
+ * @module dsh-message-recall/host/summary-rewrite
+ */
+import { randomUUID } from 'node:crypto'
+import type { Agent } from '@deepseek-ai/dsh-agent'
+import type { Message } from '@deepseek-ai/dsh-llm'
+import { createUserMessage } from '@deepseek-ai/dsh-llm'
+import { deriveEventMessage, type Session, type SessionEvent, type SessionId } from '@deepseek-ai/dsh-session'
+import type { LogEvent } from '../shared/events'
+import { readFates } from '../shared/fate'
+import type { RemovalValue, ViewExpectation } from '../shared/protocol'
+import { contentOf } from '../shared/surface-node'
+import { plainText } from '../shared/message-text'
+import { rewriteCheckpointSource } from '../shared/summary-rewrite'
+import { errorText } from '../shared/error-text'
+import type { TombstoneAction } from '../shared/actions'
+import { flushWithRetry } from './durable-flush'
+import { planFoldedRemoval, type FoldedPlan } from './folded-plan'
+import { MessageRecallError, type Outcome } from './refusals'
+import { meterPricer, type MessagePricer } from './shadow-price'
+import { viewOfSession, type SessionView } from './session-view'
+import type { SessionEventIndex } from './event-index'
+import type { SessionWriteServices } from './session-write'
+import { checkExpectation } from './view-expectation'
+
+/** One text block of a summary. */
+export interface SummaryTextBlock {
+  readonly type: 'text'
+  readonly text: string
+}
+
+/** The input of a summarization (`dsh-compaction-basic` `buildSummarizationInput`'s shape). */
+export interface SummarizationInput {
+  readonly system?: unknown
+  readonly tools?: readonly unknown[]
+  readonly messages: readonly Message[]
+}
+
+/** What `summarize` answers (`dsh-compaction-basic` `summarizeWithLlm`'s result). */
+export interface SummarizeResult {
+  readonly summary: readonly SummaryTextBlock[]
+  readonly rawOutput?: unknown
+  readonly llmStreamCall?: boolean
+  readonly provider?: string
+  readonly model?: string
+  readonly maxTokens?: number
+  readonly usage?: unknown
+}
+
+/** The part of `ctx.compaction` (`dsh-compaction-basic` `BasicCompactionEngine`) the rewrite calls. */
+export interface CompactionSummarizer {
+  summarize(input: SummarizationInput, agent: Agent, signal?: AbortSignal): Promise<SummarizeResult>
+}
+
+/**
+ * The part of `ctx.agentPresets` (`dsh-agent-presets` `serviceFor`) that reaches a service an agent's
+ * preset mounted behind its isolate realm (the web host mounts the compaction engine per preset).
+ */
+export interface PresetServices {
+  serviceFor(agent: Agent, name: 'compaction'): unknown
+}
+
+/** What the rewrite reaches: the write services, the event index and, at call time, the compaction service and the token meter. */
+export interface SummaryRewriteServices extends SessionWriteServices {
+  readonly index: SessionEventIndex
+  /** The compaction service that serves `agent` (the host's `ctx.compaction`, or its preset's), or `undefined` when none is loaded. */
+  readonly summarizer: (agent: Agent) => CompactionSummarizer | undefined
+  /** `ctx.tokenMeter`, or `undefined`. */
+  readonly meter: () => MessagePricer | undefined
+}
+
+/** A removal of folded messages addressed to a session. */
+export interface FoldedRemovalIntent {
+  readonly sessionId: string
+  readonly action: TombstoneAction
+  readonly seq: number
+  readonly expect?: ViewExpectation
+}
+
+/** DSH's checkpoint framing (`dsh-compaction-basic` `CHECKPOINT_PREAMBLE`, `SUMMARY_OPEN_TAG`, `SUMMARY_CLOSE_TAG`). */
+export const CHECKPOINT_PREAMBLE = 'This is an automatically generated checkpoint condensing an earlier span of the conversation to free up context. Treat the captured context as established background and build on it without restating it. Continue the task directly from the messages that follow, without acknowledging this checkpoint.'
+const SUMMARY_OPEN_TAG = '<compacted-summary>'
+const SUMMARY_CLOSE_TAG = '</compacted-summary>'
+
+/**
+ * The checkpoint's content around a summary (`dsh-compaction-basic` `frameSummary`).
+ * @param summary - the summary's text blocks.
+ * @returns the content blocks of the checkpoint message.
+ */
+export function frameSummary(summary: readonly SummaryTextBlock[]): SummaryTextBlock[] {
+  return [{ type: 'text', text: `${CHECKPOINT_PREAMBLE}\n\n${SUMMARY_OPEN_TAG}` }, ...summary.map((b) => ({ type: 'text' as const, text: b.text })), { type: 'text', text: SUMMARY_CLOSE_TAG }]
+}
+
+/**
+ * Plan a folded removal on a view.
+ * @param view - the session's view.
+ * @param intent - action, target seq and optional expectation.
+ * @returns the plan, a refusal, or `null` when the target is not folded (the surface planner's case).
+ */
+export function planFoldedOnView(view: SessionView, intent: Omit<FoldedRemovalIntent, 'sessionId'>): Outcome<FoldedPlan> | null {
+  const log: LogEvent[] = []
+  for (let seq = 0; seq < view.nextSeq; seq++) {
+    const event = view.lookup(seq)
+    if (event !== undefined && event.surfaceOp !== undefined && event.surfaceOp !== 'append') log.push(event)
+  }
+  const planned = planFoldedRemoval({ nodes: view.nodes, lookup: view.lookup, fates: readFates(log), action: intent.action, seq: intent.seq })
+  if (planned === null) return null
+  if (!planned.ok) return planned
+  const stale = checkExpectation(view, intent.expect)
+  return stale === null ? { ok: true, value: planned.plan } : { ok: false, refusal: stale }
+}
+
+/**
+ * The summarization input of a plan: the last request header's system prompt and tools, then
+ * each kept original as `deriveEventMessage` derives it.
+ * @param session - the session.
+ * @param plan - the folded plan.
+ * @param lookup - one event by seq.
+ * @returns the input.
+ */
+export function summarizationInput(session: Session, plan: FoldedPlan, lookup: (seq: number) => LogEvent | undefined): SummarizationInput {
+  const header = session.requestHeader() as { system?: unknown; tools?: readonly unknown[] } | undefined
+  const messages: Message[] = []
+  for (const seq of plan.keptSeqs) {
+    const event = lookup(seq)
+    const message = event === undefined ? null : deriveEventMessage(event as SessionEvent)
+    if (message !== null) messages.push(message)
+  }
+  return { ...(header?.system === undefined ? {} : { system: header.system }), ...(header?.tools === undefined ? {} : { tools: header.tools }), messages }
+}
+
+/** Value of a folded removal: a {@link RemovalValue} whose `tombstoneSeq` is the new checkpoint, with `removedSeqs` and `summaryRewrite`. */
+export interface FoldedRemovalValue extends RemovalValue {
+  readonly removedSeqs: readonly number[]
+  readonly summaryRewrite: NonNullable<RemovalValue['summaryRewrite']>
+}
+
+/**
+ * Remove folded messages: the summary rewritten without them (see the module).
+ * @param services - write services, event index, compaction service and meter.
+ * @param intent - the removal.
+ * @param signal - aborts the model call (the request was cancelled): nothing is appended.
+ * @returns the value once durable, or a refusal: `SESSION_NOT_LIVE` (no agent drives the session:
+ *   a summary is made with the agent's model), `AGENT_BUSY`, `STALE_VIEW`, a planner refusal, or
+ *   `SUMMARY_FAILED` (no compaction engine loaded, the model call failed or was cancelled, or the
+ *   surface changed while it ran); nothing is appended on any refusal.
+ * @throws {@link MessageRecallError} `PERSIST_FAILED` (`applied: true`) when the flush failed,
+ *   `INTERNAL` when the session refused the events.
+ */
+export async function rewriteSummary(services: SummaryRewriteServices, intent: FoldedRemovalIntent, signal?: AbortSignal): Promise<Outcome<FoldedRemovalValue>> {
+  const id = intent.sessionId as SessionId
+  const queued = await services.queue.run(intent.sessionId, async (): Promise<Outcome<FoldedRemovalValue>> => {
+    const agent = services.agents.get(id)
+    if (agent === undefined) return { ok: false, refusal: { code: 'SESSION_NOT_LIVE', sessionId: intent.sessionId } }
+    const summarizer = services.summarizer(agent)
+    if (summarizer === undefined) return { ok: false, refusal: { code: 'SUMMARY_FAILED', sessionId: intent.sessionId, reason: 'no-engine', detail: 'no compaction engine is loaded (the compaction service)' } }
+    let running: Promise<Outcome<FoldedRemovalValue>>
+    try {
+      running = agent.runMaintenance((agentSignal) => runRewrite(services, agent, summarizer, intent, signal === undefined ? agentSignal : AbortSignal.any([agentSignal, signal])))
+    } catch (error) {
+      return { ok: false, refusal: { code: 'AGENT_BUSY', sessionId: intent.sessionId, detail: errorText(error) } }
+    }
+    return running
+  })
+  if (queued.ok) return queued.value
+  return { ok: false, refusal: { code: 'AGENT_BUSY', sessionId: intent.sessionId, detail: `${queued.ahead} earlier message-recall write${queued.ahead === 1 ? '' : 's'} to this session did not finish within ${services.queue.waitMs} ms` } }
+}
+
+async function runRewrite(
+  services: SummaryRewriteServices, agent: Agent, summarizer: CompactionSummarizer, intent: FoldedRemovalIntent, signal: AbortSignal,
+): Promise<Outcome<FoldedRemovalValue>> {
+  const session = agent.session
+  const lookup = (seq: number) => services.index.lookup(session)(seq)
+  const view = viewOfSession(session, services.index.lookup(session), 'agent')
+  const planned = planFoldedOnView(view, intent)
+  if (planned === null) return { ok: false, refusal: { code: 'TARGET_NOT_FOUND', target: { seq: intent.seq }, reason: 'not-on-surface', matchingSeqs: [] } }
+  if (!planned.ok) return planned
+  const plan = planned.value
+  const fail = (reason: 'model' | 'cancelled' | 'changed', detail: string): Outcome<FoldedRemovalValue> => ({ ok: false, refusal: { code: 'SUMMARY_FAILED', sessionId: intent.sessionId, reason, detail } })
+  let result: SummarizeResult
+  try {
+    signal.throwIfAborted()
+    result = await summarizer.summarize(summarizationInput(session, plan, lookup), agent, signal)
+  } catch (error) {
+    return signal.aborted ? fail('cancelled', 'the summary rewrite was cancelled; nothing was written') : fail('model', errorText(error))
+  }
+  if (signal.aborted) return fail('cancelled', 'the summary rewrite was cancelled; nothing was written')
+  const again = planFoldedOnView(viewOfSession(session, services.index.lookup(session), 'agent'), { action: intent.action, seq: intent.seq })
+  if (again === null || !again.ok || again.value.checkpointSeq !== plan.checkpointSeq || again.value.keptSeqs.join() !== plan.keptSeqs.join()) {
+    return fail('changed', 'the compacted history changed while the summary was written; nothing was written')
+  }
+  const written = appendRewrite(session, plan, result, services.meter(), lookup)
+  const target = lookup(intent.seq)
+  const recalled = intent.action === 'recall' && target !== undefined ? { content: contentOf(target), text: plainText(contentOf(target)) } : undefined
+  const value: Omit<FoldedRemovalValue, 'persisted'> = {
+    action: intent.action,
+    tombstoneSeq: written.checkpointSeq,
+    range: { start: plan.checkpointSeq, end: plan.checkpointSeq },
+    shadowedSeqs: [plan.checkpointSeq],
+    nodeKinds: ['checkpoint'],
+    replaceGeneration: session.surface.replaceGeneration,
+    removedSeqs: plan.removedSeqs,
+    summaryRewrite: { checkpointSeq: plan.checkpointSeq, compactionId: written.compactionId, startSeq: written.startSeq, endSeq: written.endSeq },
+    ...(recalled ?? {}),
+  }
+  const flushed = await flushWithRetry(() => services.sessions.flush(session), services.flushRetry)
+  if (!flushed.ok) {
+    throw new MessageRecallError('PERSIST_FAILED', `message-recall: the summary rewrite (checkpoint seq ${written.checkpointSeq}) was appended to session "${intent.sessionId}" and is in effect, but it is not yet durable: the durability flush failed ${flushed.attempts} times: ${flushed.reason}`, {
+      cause: flushed.error, details: { applied: true, value: { ...value, persisted: false }, ...(recalled ?? {}) },
+    })
+  }
+  return { ok: true, value: { ...value, persisted: flushed.persisted } }
+}
+
+/** What {@link appendRewrite} appended. */
+export interface AppendedRewrite {
+  readonly compactionId: string
+  readonly startSeq: number
+  readonly summarySeq: number
+  readonly checkpointSeq: number
+  readonly endSeq: number
+}
+
+/**
+ * Append the new compaction, in one synchronous block (see the module).
+ * @param session - the session (inside its maintenance slot, between turns).
+ * @param plan - the checkpoint to replace and the record the new one carries.
+ * @param result - the summary (DSH's `summarize` answer, or a hand-edited text with no model call).
+ * @param meter - the token meter, for the shadow price of the old checkpoint; `undefined`: 0.
+ * @param lookup - one event by seq.
+ * @returns the seqs appended.
+ * @throws {@link MessageRecallError} `INTERNAL` when the session or an invariant refused an event;
+ *   a refused `compaction/start` leaves nothing, a later refusal closes the bracket with an error.
+ */
+export function appendRewrite(session: Session, plan: Pick<FoldedPlan, 'checkpointSeq' | 'removals'>, result: SummarizeResult, meter: MessagePricer | undefined, lookup: (seq: number) => LogEvent | undefined): AppendedRewrite {
+  const compactionId = randomUUID()
+  const cp = plan.checkpointSeq
+  const tokens = meter === undefined ? 0 : meterPricer(meter, lookup)(cp)
+  const lifecycle = { compactionId, turn: null }
+  let startSeq: number
+  try {
+    startSeq = session.append('compaction/start', lifecycle as never).seq
+  } catch (error) {
+    throw new MessageRecallError('INTERNAL', `message-recall: the session refused the summary rewrite's compaction/start: ${errorText(error)}`, { cause: error })
+  }
+  try {
+    const summary = result.summary.map((b) => ({ type: 'text' as const, text: b.text }))
+    const summarySeq = session.append('compaction/summary', {
+      compactionId,
+      summary,
+      ...(result.llmStreamCall === true ? { rawOutput: result.rawOutput, llmStreamCall: true } : {}),
+      shadowedRange: { start: cp, end: cp },
+      shadowedSeqs: [cp],
+      shadowedTokenCount: tokens,
+      provider: result.provider ?? 'dsh-message-recall',
+      model: result.model ?? 'manual-edit',
+      ...(result.maxTokens === undefined ? {} : { maxTokens: result.maxTokens }),
+      ...(result.usage === undefined ? {} : { usage: result.usage }),
+    } as never).seq
+    const message = createUserMessage({ content: frameSummary(summary), source: rewriteCheckpointSource(compactionId, { removals: plan.removals }) as never })
+    const checkpointSeq = session.append('user/message', message as never, { surfaceOp: { op: 'replace', start: cp, end: cp }, sourceEventSeqs: [startSeq, summarySeq, cp] } as never).seq
+    const endSeq = session.append('compaction/end', lifecycle as never).seq
+    return { compactionId, startSeq, summarySeq, checkpointSeq, endSeq }
+  } catch (error) {
+    try {
+      session.append('compaction/end', { ...lifecycle, error: { message: errorText(error) } } as never)
+    } catch { /* the bracket stays open; DSH treats it as an orphan after the next seed */ }
+    throw new MessageRecallError('INTERNAL', `message-recall: the session refused the summary rewrite of checkpoint seq ${cp}: ${errorText(error)}`, { cause: error })
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * Identity of a summary rewrite: a compaction this plugin writes with DSH's own events to take
+ * messages out of a compaction summary that already folded them. Shared by the host writer, the
+ * one fate reader (`fate.ts`) and the browser client, so all three read the same record.
+ *
+ * A folded message is not on the surface, so no tombstone can shadow it. Its removal is recorded
+ * on the new checkpoint instead: the checkpoint is an ordinary rc.8 compaction checkpoint (a
+ * replacing `user/message` whose `source` is `dsh-compaction` `compactCheckpointSource`:
+ * `{ kind: 'plugin', plugin: 'compact', compactionId }`, which `@deepseek-ai/dsh-compaction/invariant`
+ * checks), and its `source` carries one more key, `messageRecall`, which the invariant does not
+ * read:
+ *
+ * ```
+ * source.messageRecall = { removals: [{ action, seqs }, …] }
+ * ```
+ *
+ * `removals` is cumulative: every folded message this plugin removed from the compacted range the
+ * checkpoint stands for, with the action that removed it (`recall`, `delete` or `exclude`), the
+ * earlier rewrites' included. So the last rewrite on a message's chain of replacements decides its
+ * fate, and a rewrite that leaves a message out of `removals` puts it back into the summary (the
+ * Undo of a rewrite).
+ *
+ * Pure and browser-safe.
+ *
+ * @module dsh-message-recall/shared/summary-rewrite
+ */
+import { isRecord, isSeq, type LogEvent } from './events'
+import { readReplaceOp } from './replace-op'
+import { isTombstoneAction, type TombstoneAction } from './actions'
+
+/** `source.plugin` of a compaction checkpoint (`dsh-compaction` `compactCheckpointSource`). */
+export const CHECKPOINT_PLUGIN = 'compact'
+
+/** One removal recorded on a rewritten checkpoint: the folded messages one action took, by seq. */
+export interface FoldedRemoval {
+  readonly action: TombstoneAction
+  /** Seqs of the original (folded) messages, in log order. */
+  readonly seqs: readonly number[]
+}
+
+/** `source.messageRecall` of a rewritten checkpoint. */
+export interface SummaryRewriteRecord {
+  /** Every folded message removed from the range the checkpoint stands for, cumulative. */
+  readonly removals: readonly FoldedRemoval[]
+}
+
+/** A rewritten checkpoint as read back from a log. */
+export interface RewriteCheckpoint extends SummaryRewriteRecord {
+  /** Seq of the checkpoint event. */
+  readonly seq: number
+  /** The compaction id its source carries. */
+  readonly compactionId: string
+}
+
+/**
+ * The `source` of a rewritten checkpoint.
+ * @param compactionId - the new compaction's id (`compaction/start`'s).
+ * @param record - the cumulative removals.
+ * @returns `{ kind: 'plugin', plugin: 'compact', compactionId, messageRecall }`, fresh arrays.
+ */
+export function rewriteCheckpointSource(compactionId: string, record: SummaryRewriteRecord): {
+  readonly kind: 'plugin'
+  readonly plugin: typeof CHECKPOINT_PLUGIN
+  readonly compactionId: string
+  readonly messageRecall: SummaryRewriteRecord
+} {
+  return {
+    kind: 'plugin', plugin: CHECKPOINT_PLUGIN, compactionId,
+    messageRecall: { removals: record.removals.map((r) => ({ action: r.action, seqs: [...r.seqs] })) },
+  }
+}
+
+/**
+ * Whether an event is a compaction checkpoint (any backend's, or this plugin's rewrite).
+ * @param event - any session event.
+ * @returns true for a replacing `user/message` whose source is `compact`.
+ */
+export function isCheckpointEvent(event: LogEvent): boolean {
+  if (event.type !== 'user/message' || readReplaceOp(event.surfaceOp) === null || !isRecord(event.data)) return false
+  const source = event.data.source
+  return isRecord(source) && source.kind === 'plugin' && source.plugin === CHECKPOINT_PLUGIN
+}
+
+/**
+ * Read a rewritten checkpoint back.
+ * @param event - any session event.
+ * @returns the record, or `null` for anything else (a checkpoint DSH wrote, a malformed record).
+ */
+export function readRewriteCheckpoint(event: LogEvent): RewriteCheckpoint | null {
+  if (!isCheckpointEvent(event)) return null
+  const source = (event.data as { source: Record<string, unknown> }).source
+  const record = source.messageRecall
+  if (!isRecord(record) || !Array.isArray(record.removals) || typeof source.compactionId !== 'string') return null
+  const removals: FoldedRemoval[] = []
+  for (const entry of record.removals) {
+    if (!isRecord(entry) || !isTombstoneAction(entry.action) || !Array.isArray(entry.seqs) || !entry.seqs.every(isSeq)) return null
+    removals.push({ action: entry.action, seqs: [...(entry.seqs as number[])] })
+  }
+  return { seq: event.seq, compactionId: source.compactionId, removals }
+}
+
+/**
+ * The removal that names a folded message in a record.
+ * @param record - a rewrite record.
+ * @param seq - the folded message's seq.
+ * @returns the removal, or `undefined` when the record keeps the message in the summary.
+ */
+export function removalOf(record: SummaryRewriteRecord, seq: number): FoldedRemoval | undefined {
+  return record.removals.find((r) => r.seqs.includes(seq))
+}

@@ -1,0 +1,193 @@
+/**
+ * End to end, in the real rc.8 web host and headless Chromium: messages a compaction folded.
+ * Two turns, then `/compact` (DSH's `dsh-command-compact` → `dsh-compaction-basic` `compactNow`;
+ * the mock model answers the summarizer with a summary holding a canary). The folded prompt's row
+ * is marked as summarized while pointed at and offers Delete and Exclude only, so nothing claims it
+ * is "no longer in the conversation". Delete on it names the model call and its input tokens; Escape
+ * while it runs cancels it with nothing written; confirmed again, the summary is rewritten, the row
+ * goes, and the next model request's summary lacks the canary.
+ */
+import assert from 'node:assert/strict'
+import { after, before, describe } from 'node:test'
+import type { Page } from 'puppeteer-core'
+import { listSessions } from '../../tools/dsh-api'
+import { bootE2e, eventsOnDisk, sequentialScenarios, type E2e } from './harness'
+import { readNotice } from './removals-ui'
+import { chooseWorkspace, clickAction, findRow, hoverRow, openApp, rowSelector, sendPrompt, waitArmed, waitForTurnBars, waitRowError, waitRowHidden } from './ui'
+
+const TITLE = 'Compaction trial chat'
+const FILLER = ' Keep every detail of this request in mind for the rest of the work, including the names, the numbers and the order of the steps.'
+const P1 = `Write down the secret code word CANARY-4417 for later.${FILLER}`
+const A1 = `Noted: the code word is recorded.${FILLER}`
+const P2 = `Now list the three launch steps in order.${FILLER}`
+const A2 = `First test, then stage, then ship.${FILLER}`
+const SUMMARY = 'The user gave the code word CANARY-4417 and asked for launch steps.'
+const SUMMARY2 = 'The user asked for the three launch steps in order.'
+const P3 = 'Which launch step comes second?'
+const A3 = 'Staging comes second.'
+
+let e: E2e
+let page: Page
+let sessionId = ''
+const scenario = sequentialScenarios(() => e)
+
+describe('folded messages in the real DSH web UI', { timeout: 900_000 }, () => {
+  before(async () => {
+    e = await bootE2e('compaction', { title: TITLE })
+    page = await e.newPage()
+  }, { timeout: 600_000 })
+
+  after(async () => {
+    await e?.close()
+  })
+
+  scenario('1. /compact folds the first turn into a summary holding the canary', async () => {
+    e.model.script([{ text: A1 }, { text: A2 }, { text: SUMMARY }])
+    await openApp(page, e.url)
+    await chooseWorkspace(page, e.workspace)
+    await sendPrompt(page, P1)
+    await waitForTurnBars(page, 1)
+    await sendPrompt(page, P2)
+    await waitForTurnBars(page, 2)
+    sessionId = (await listSessions(e.url))[0]!.sessionId
+    await sendPrompt(page, '/compact')
+    const deadline = Date.now() + 60_000
+    let checkpoint: number | null = null
+    while (checkpoint === null && Date.now() < deadline) {
+      const events = await eventsOnDisk(e.home, sessionId)
+      const found = events.find((ev) => ev.type === 'compaction/end' && (ev.data as { error?: unknown }).error === undefined)
+      if (found !== undefined) checkpoint = found.seq
+      else await page.waitForNetworkIdle({ idleTime: 200, timeout: 5_000 }).catch(() => {})
+    }
+    assert.notEqual(checkpoint, null, 'a successful compaction/end on disk')
+    const events = await eventsOnDisk(e.home, sessionId)
+    const summary = events.find((ev) => ev.type === 'compaction/summary')!
+    assert.equal(JSON.stringify(summary.data).includes('CANARY-4417'), true, 'the summary holds the canary')
+  })
+
+  scenario('2. the folded prompt is marked as summarized and offers Recall, Delete and Exclude, not Delete onward', async () => {
+    const row = await findRow(page, 'user', P1)
+    await page.waitForFunction((sel) => document.querySelector(sel)?.hasAttribute('data-message-recall-folded') === true,
+      { timeout: 15_000, polling: 100 }, rowSelector(row.key))
+    const cluster = await hoverRow(page, row.key)
+    assert.deepEqual(cluster.buttons.map((b) => [b.action, b.text, b.label]), [
+      ['recall', 'Recall', 'Recall this message and put its text back in the composer'],
+      ['delete', 'Delete', 'Delete this message'],
+      ['exclude', 'Exclude', "Exclude from the model's context; it stays visible"],
+    ])
+    const badge = await page.$eval(`${rowSelector(row.key)} > [data-message-recall-folded-badge]`, (el) => ({
+      text: el.textContent, width: (el as HTMLElement).getBoundingClientRect().width,
+    }))
+    assert.equal(badge.text, 'Summarized: the model reads the compaction summary, not this message')
+    assert.equal(badge.width > 1, true, 'the label shows while the row is pointed at')
+    await e.shot(page, '01-folded-row')
+    const answer = await findRow(page, 'assistant-step', A1)
+    assert.equal(await page.$eval(rowSelector(answer.key), (el) => el.hasAttribute('data-message-recall-folded')), true)
+  })
+
+  scenario('3. Delete names the model call and its cost; Escape while it runs cancels it with nothing written', async () => {
+    const row = await findRow(page, 'user', P1)
+    await hoverRow(page, row.key)
+    await clickAction(page, row.key, 'delete')
+    const armed = await waitArmed(page, row.key, 'delete')
+    const match = /^Delete 1 and rewrite the summary\? \(model call, ~([\d,]+) tokens\)$/.exec(armed.text)
+    assert.ok(match, armed.text)
+    assert.equal(armed.label, `Click again to delete 1 summarized message: the model writes the compaction summary again without it, from about ${match[1]} input tokens`)
+    const before = (await eventsOnDisk(e.home, sessionId)).length
+    e.model.script([{ slow: 'A slow summary that never lands.', chunkDelayMs: 400, chunkSize: 2 }])
+    const calls = e.model.requests.length
+    await clickAction(page, row.key, 'delete')
+    await page.waitForFunction((sel) => document.querySelector(`${sel} [data-message-recall-action="delete"]`)?.textContent === 'Rewriting the summary… (Esc cancels)',
+      { timeout: 10_000, polling: 50 }, rowSelector(row.key))
+    // The summarizer's model call is under way (the slow answer streams) when Escape cancels it.
+    const deadline = Date.now() + 10_000
+    while (e.model.requests.length === calls && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20))
+    assert.equal(e.model.requests.length, calls + 1, 'the summarizer call reached the model')
+    await page.keyboard.press('Escape')
+    assert.equal(await waitRowError(page, row.key), 'Cancelled. The summary was not rewritten.')
+    const after = await eventsOnDisk(e.home, sessionId)
+    assert.deepEqual(after.slice(before).filter((ev) => ev.type.startsWith('compaction/')).map((ev) => ev.type), [], 'no compaction written')
+    await e.shot(page, '02-cancelled')
+  })
+
+  scenario('4. confirmed, the summary is rewritten without the canary: the row goes, the next request lacks it', async () => {
+    const row = await findRow(page, 'user', P1)
+    e.model.script([{ text: SUMMARY2 }, { text: A3 }])
+    await hoverRow(page, row.key)
+    await clickAction(page, row.key, 'delete')
+    await waitArmed(page, row.key, 'delete')
+    const turns = e.model.requests.length
+    await clickAction(page, row.key, 'delete')
+    await waitRowHidden(page, row.key, 60_000)
+    const summarizer = e.model.requests[turns]!
+    assert.equal(JSON.stringify(summarizer.body.messages).includes('CANARY-4417'), false, 'the rewrite is made without the canary prompt')
+    const events = await eventsOnDisk(e.home, sessionId)
+    const checkpoint = events.at(-2)!
+    assert.equal(checkpoint.type, 'user/message')
+    const p1 = events.find((ev) => ev.type === 'user/message' && JSON.stringify(ev.data).includes('CANARY-4417') && (ev.data as { source?: { kind?: string } }).source?.kind === 'user')!.seq
+    assert.deepEqual((checkpoint.data as { source: { messageRecall: unknown } }).source.messageRecall, { removals: [{ action: 'delete', seqs: [p1] }] })
+    await e.shot(page, '03-rewritten')
+    await sendPrompt(page, P3)
+    await waitForTurnBars(page, 3)
+    const next = e.model.requests.at(-1)!
+    assert.equal(JSON.stringify(next.body.messages).includes('CANARY-4417'), false, 'the next request lacks the canary')
+    assert.equal(JSON.stringify(next.body.messages).includes(SUMMARY2), true, 'and reads the new summary')
+  })
+
+  scenario('5. Undo in the notice puts the earlier summary back: the row shows again, summarized, with no model call', async () => {
+    const row = await findRow(page, 'user', P2)
+    e.model.script([{ text: 'Summary without the launch steps request.' }])
+    await hoverRow(page, row.key)
+    await clickAction(page, row.key, 'delete')
+    await waitArmed(page, row.key, 'delete')
+    await clickAction(page, row.key, 'delete')
+    await waitRowHidden(page, row.key, 60_000)
+    await page.waitForFunction(() => document.querySelector('[data-message-recall-undo-action="undo"]') !== null, { timeout: 10_000, polling: 50 })
+    assert.deepEqual(await readNotice(page), { text: 'Deleted 1 message', actions: ['undo', 'dismiss'], error: null })
+    const calls = e.model.requests.length
+    await page.click('[data-message-recall-undo-action="undo"]')
+    await page.waitForFunction((sel) => {
+      const el = document.querySelector(sel)
+      return el !== null && !el.hasAttribute('data-message-recall-hidden') && el.hasAttribute('data-message-recall-folded')
+    }, { timeout: 15_000, polling: 50 }, rowSelector(row.key))
+    assert.equal((await readNotice(page))?.text, 'The earlier summary is back; the message is summarized again')
+    assert.equal(e.model.requests.length, calls, 'Undo makes no model call')
+    const events = await eventsOnDisk(e.home, sessionId)
+    const checkpoint = events.at(-2)!
+    const p1 = events.find((ev) => ev.type === 'user/message' && JSON.stringify(ev.data).includes('CANARY-4417') && (ev.data as { source?: { kind?: string } }).source?.kind === 'user')!.seq
+    assert.deepEqual((checkpoint.data as { source: { messageRecall: unknown } }).source.messageRecall, { removals: [{ action: 'delete', seqs: [p1] }] }, 'the earlier record: only the canary prompt removed')
+    await e.shot(page, '04-undo-rewrite')
+  })
+
+  scenario('6. the Summary button shows the summary the model reads; Escape writes nothing; an edited summary reaches the model as edited', async () => {
+    await page.waitForSelector('[data-message-recall-summary]', { timeout: 10_000 })
+    assert.equal(await page.$eval('[data-message-recall-summary]', (b) => [b.tagName, b.getAttribute('aria-label'), b.textContent]).then((v) => v.join('|')),
+      'BUTTON|See and edit the compaction summary the model reads now|Summary')
+    const before = (await eventsOnDisk(e.home, sessionId)).length
+    await page.click('[data-message-recall-summary]')
+    await page.waitForSelector('[data-message-recall-summary-dialog] textarea', { timeout: 10_000 })
+    assert.equal(await page.$eval('[data-message-recall-summary-dialog] textarea', (a) => (a as HTMLTextAreaElement).value), SUMMARY2)
+    await page.keyboard.press('Escape')
+    await page.waitForFunction(() => document.querySelector('[data-message-recall-summary-dialog]') === null, { timeout: 10_000, polling: 50 })
+    assert.equal((await eventsOnDisk(e.home, sessionId)).length, before, 'Escape writes nothing')
+
+    const EDITED = 'Edited by hand: the user wants the launch steps, nothing else.'
+    await page.click('[data-message-recall-summary]')
+    await page.waitForSelector('[data-message-recall-summary-dialog] textarea', { timeout: 10_000 })
+    await page.$eval('[data-message-recall-summary-dialog] textarea', (a) => (a as HTMLTextAreaElement).select())
+    await page.keyboard.type(EDITED)
+    const calls = e.model.requests.length
+    await page.click('[data-message-recall-summary-action="save"]')
+    await page.waitForFunction(() => document.querySelector('[data-message-recall-summary-dialog]') === null, { timeout: 15_000, polling: 50 })
+    assert.equal(e.model.requests.length, calls, 'no model call')
+    const events = await eventsOnDisk(e.home, sessionId)
+    assert.deepEqual(events.slice(before).map((ev) => ev.type), ['compaction/start', 'compaction/summary', 'user/message', 'compaction/end'])
+    await e.shot(page, '05-summary-edited')
+    e.model.script([{ text: 'Testing is first.' }])
+    await sendPrompt(page, 'Which launch step is first?')
+    await waitForTurnBars(page, 4)
+    const next = JSON.stringify(e.model.requests.at(-1)!.body.messages)
+    assert.equal(next.includes(EDITED), true, 'the next request reads the edited summary')
+    assert.equal(next.includes('CANARY-4417'), false)
+  })
+})

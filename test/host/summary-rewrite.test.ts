@@ -1,0 +1,295 @@
+/**
+ * Removing messages a compaction already folded, with the real agent loop, DSH's own compaction
+ * engine (`dsh-compaction-basic`, from the pinned host set), the real token meter and the session,
+ * agent-loop and compaction invariant companions; the scripted mock model answers the turns and
+ * the summarizer. A compaction summary holding a canary is rewritten without the deleted prompt:
+ * the rewrite's summarization request lacks the canary, the next model request reads the new
+ * summary, `contextBreakdown` equals `measure()`, a cold reload folds the same, and a later
+ * compaction and a real turn still work. Also: nested compactions (the originals are read through
+ * both, the earlier removal stays), a failed summarize call appends nothing, a planning refusal.
+ */
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import type { Agent } from '@deepseek-ai/dsh-agent'
+import type { Plugin } from '@deepseek-ai/cordis'
+import type { Session } from '@deepseek-ai/dsh-session'
+import type { DshApp } from '../support/dsh-app'
+import { importHostPackage } from '../support/host-packages'
+import { startMockModel, type MockModel } from '../../tools/mock-model'
+import { readFates } from '../../src/shared/fate'
+import type { LogEvent } from '../../src/shared/events'
+import { readRewriteCheckpoint } from '../../src/shared/summary-rewrite'
+import { findRemovedContent } from '../../src/shared/removed-content'
+import { derived, Roots } from './helpers'
+
+const roots = new Roots()
+let model: MockModel
+let engine: Plugin
+before(async () => {
+  model = await startMockModel()
+  engine = (await importHostPackage('@deepseek-ai/dsh-compaction-basic')).BasicCompactionEngine as Plugin
+})
+after(async () => {
+  await roots.dispose()
+  await model.close()
+})
+
+const FILLER = ' Keep every detail of this request in mind for the rest of the work, including the names, the numbers, the paths and the order of the steps, and say so when something changes.'
+const P1 = `Write down the secret code word CANARY-4417 for later.${FILLER}`
+const A1 = `Noted: the code word is recorded.${FILLER}`
+const P2 = `Now list the three launch steps in order.${FILLER}`
+const A2 = `First test, then stage, then ship.${FILLER}`
+const P3 = `Which step comes second?${FILLER}`
+const A3 = `Staging comes second.${FILLER}`
+const SUMMARY1 = 'The user gave the code word CANARY-4417 and asked for the launch steps.'
+const SUMMARY2 = 'The user asked for the three launch steps in order: test, stage, ship.'
+
+async function boot(root: string): Promise<DshApp> {
+  return roots.boot(root, { tokenMeter: true, model: { baseURL: model.baseURL, apiKey: model.apiKey }, plugins: [{ plugin: engine, config: {} }] })
+}
+
+/** The breakdown's message figure and the exact positional measure. */
+function meter(app: DshApp, session: Session): { breakdown: number; measure: number } {
+  const values = app.ctx.sessionProjections.snapshot(session).values as { contextBreakdown: { messageTokens: number } }
+  return { breakdown: values.contextBreakdown.messageTokens, measure: app.ctx.tokenMeter.measure(session).surfaceTokens }
+}
+
+function compaction(app: DshApp): { compactNow(agent: Agent, signal: AbortSignal): Promise<{ endSeq: number } | null> } {
+  return app.ctx.get('compaction') as never
+}
+
+/** The seq of the user message whose text starts with `text` (folded or not). */
+function prompt(session: Session, text: string): number {
+  const hit = session.events.find((e) => e.type === 'user/message' && JSON.stringify(e.data).includes(text.slice(0, 40)) && (e.data as { source?: { kind?: string } }).source?.kind === 'user')
+  assert.ok(hit, `a prompt ${JSON.stringify(text.slice(0, 40))}`)
+  return hit.seq
+}
+
+/** The text of every message of a wire request. */
+function requestText(request: { body: { messages: Array<{ content?: unknown }> } }): string {
+  return JSON.stringify(request.body.messages)
+}
+
+/** Two turns, then DSH's own manual compaction with a summary holding the canary. */
+async function compactedAgent(app: DshApp): Promise<Agent> {
+  const agent = await app.createAgent()
+  model.script([A1, A2])
+  await app.prompt(agent, P1)
+  await app.prompt(agent, P2)
+  model.script([SUMMARY1])
+  const result = await compaction(app).compactNow(agent, new AbortController().signal)
+  assert.ok(result, 'compactNow compacted')
+  return agent
+}
+
+describe('removing folded messages rewrites the summary', () => {
+  it('deletes a folded prompt: the rewrite lacks the canary, the model reads the new summary, the meter stays exact, a cold reload and later compaction work', async () => {
+    const root = roots.root()
+    let app = await boot(root)
+    let agent = await compactedAgent(app)
+    let session = agent.session
+    const p1 = prompt(session, P1)
+    assert.equal(readFates(session.events).fateOf(p1).state, 'folded')
+    const checkpoint = session.surface.nodes[0]!
+    const before = meter(app, session)
+    assert.equal(before.breakdown, before.measure)
+
+    const plan = await app.post({ sessionId: agent.id, action: 'plan', planAction: 'delete', seq: p1 })
+    assert.equal(plan.status, 200, plan.text)
+    assert.deepEqual(plan.json.value.summaryRewrite.removedSeqs, [p1])
+    assert.equal(plan.json.value.summaryRewrite.checkpointSeq, checkpoint)
+    assert.deepEqual(plan.json.value.shadowedSeqs, [checkpoint])
+    assert.equal(plan.json.value.removedCount, 1)
+
+    const count = model.requests.length
+    const seqBefore = session.seq
+    model.script([SUMMARY2])
+    const reply = await app.post({ sessionId: agent.id, action: 'delete', seq: p1, expect: { replaceGeneration: plan.json.value.replaceGeneration, lastSeq: plan.json.value.lastSeq, removedCount: 1 } })
+    assert.equal(reply.status, 200, reply.text)
+    assert.equal(model.requests.length, count + 1, 'one model call: the summarizer')
+    const summarizer = model.requests[count]!
+    assert.equal(requestText(summarizer).includes('CANARY-4417'), false, 'the rewrite is made from the originals without the deleted prompt')
+    assert.equal(requestText(summarizer).includes('Now list the three launch steps'), true, 'and with the kept ones')
+    assert.equal(requestText(summarizer).includes('This is an automatically generated checkpoint'), false, 'never from the old summary')
+
+    const added = session.events.slice(seqBefore) as unknown as LogEvent[]
+    assert.deepEqual(added.map((e) => e.type), ['compaction/start', 'compaction/summary', 'user/message', 'compaction/end'])
+    assert.equal(reply.json.value.tombstoneSeq, added[2]!.seq)
+    assert.deepEqual(reply.json.value.removedSeqs, [p1])
+    assert.deepEqual(added[2]!.surfaceOp, { op: 'replace', start: checkpoint, end: checkpoint })
+    assert.deepEqual(added[2]!.sourceEventSeqs, [added[0]!.seq, added[1]!.seq, checkpoint])
+    assert.deepEqual(readRewriteCheckpoint(added[2]!)?.removals, [{ action: 'delete', seqs: [p1] }])
+    assert.deepEqual(session.surface.nodes[0], added[2]!.seq, 'the new checkpoint stands where the old one stood')
+    const fates = readFates(session.events as unknown as LogEvent[])
+    assert.deepEqual(fates.fateOf(p1), { state: 'removed', tombstoneSeq: added[2]!.seq, actingSeq: p1, rewrite: true })
+    assert.equal(fates.fateOf(prompt(session, P2)).state, 'folded')
+    const log = session.events as unknown as LogEvent[]
+    assert.deepEqual(findRemovedContent(log.length, (s) => log[s]).messageSeqs, [p1], 'the export and the telemetry filter leave the removed folded prompt out')
+    const afterRewrite = meter(app, session)
+    assert.equal(afterRewrite.breakdown, afterRewrite.measure, 'contextBreakdown == measure() after the rewrite')
+
+    model.script([A3])
+    await app.prompt(agent, P3)
+    const next = model.requests.at(-1)!
+    assert.equal(requestText(next).includes('CANARY-4417'), false)
+    assert.equal(requestText(next).includes(SUMMARY2), true, 'the next request reads the new summary')
+    const turn = meter(app, session)
+    assert.equal(turn.breakdown, turn.measure)
+
+    const live = derived(session)
+    const id = agent.id
+    await roots.shut(app)
+    app = await boot(root)
+    agent = await app.resumeAgent(id)
+    session = agent.session
+    assert.deepEqual(derived(session).slice(0, live.length), live, 'a cold reload folds the same')
+    const cold = meter(app, session)
+    assert.equal(cold.breakdown, cold.measure)
+
+    // A later compaction over the rewritten checkpoint, then a real turn.
+    model.script(['Summary three: launch steps test, stage, ship; second is staging.'])
+    assert.ok(await compaction(app).compactNow(agent, new AbortController().signal), 'a later compaction works')
+    assert.equal(readFates(session.events).fateOf(p1).state, 'removed', 'the removal stays through a later compaction')
+    model.script(['Fine.'])
+    await app.prompt(agent, `And the last step?${FILLER}`)
+    assert.equal(requestText(model.requests.at(-1)!).includes('CANARY-4417'), false)
+    const last = meter(app, session)
+    assert.equal(last.breakdown, last.measure)
+
+    // Nested: the second compaction folded the rewrite; deleting P2 now reads the originals through both.
+    const p2 = prompt(session, P2)
+    const nested = model.requests.length
+    model.script(['Summary four: the user asked which step is second; it is staging.'])
+    const second = await app.post({ sessionId: agent.id, action: 'delete', seq: p2 })
+    assert.equal(second.status, 200, second.text)
+    const input = requestText(model.requests[nested]!)
+    assert.equal(input.includes('CANARY-4417'), false, 'the earlier removal stays out')
+    assert.equal(input.includes('Now list the three launch steps'), false, 'the deleted prompt is out')
+    assert.equal(input.includes('Which step comes second?'), true, 'originals of the second compaction are in')
+    assert.equal(input.includes('Summary three'), false, 'never the old summary')
+    const checkpointEvent = session.events[second.json.value.tombstoneSeq]! as unknown as LogEvent
+    assert.deepEqual(readRewriteCheckpoint(checkpointEvent)?.removals, [{ action: 'delete', seqs: [p1] }, { action: 'delete', seqs: [p2] }])
+    const nestedFates = readFates(session.events)
+    assert.equal(nestedFates.fateOf(p1).state, 'removed')
+    assert.equal(nestedFates.fateOf(p2).state, 'removed')
+    const end = meter(app, session)
+    assert.equal(end.breakdown, end.measure)
+  })
+
+  it('a failed summarize call appends nothing and says why; a Recall of a folded answer is refused', async () => {
+    const app = await boot(roots.root())
+    const agent = await compactedAgent(app)
+    const session = agent.session
+    const p1 = prompt(session, P1)
+    const seq = session.seq
+    model.script([{ behavior: 'server_error' }])
+    const failed = await app.post({ sessionId: agent.id, action: 'delete', seq: p1 })
+    assert.equal(failed.status, 502, failed.text)
+    assert.equal(failed.json.error.code, 'SUMMARY_FAILED')
+    assert.match(failed.json.error.message, new RegExp(`^message-recall: the summary of session "${agent.id}" was not rewritten \\(model\\): `))
+    assert.equal(session.seq, seq, 'nothing appended')
+    assert.equal(readFates(session.events).fateOf(p1).state, 'folded')
+
+    const answer = session.events.find((e) => e.type === 'assistant/message' && JSON.stringify(e.data).includes('Noted: the code word'))!.seq
+    const recall = await app.post({ sessionId: agent.id, action: 'recall', seq: answer })
+    assert.equal(recall.status, 409)
+    assert.equal(recall.json.error.code, 'NOT_A_USER_MESSAGE')
+    assert.equal(session.seq, seq)
+
+    model.script([SUMMARY2])
+    const recalled = await app.post({ sessionId: agent.id, action: 'recall', seq: p1 })
+    assert.equal(recalled.status, 200, recalled.text)
+    assert.equal(recalled.json.value.text, P1, 'a Recall of a folded prompt returns its text')
+  })
+
+  it('edits the summary by hand (no model call) and undoes a rewrite: the earlier summary comes back, the message is folded again', async () => {
+    const app = await boot(roots.root())
+    const agent = await compactedAgent(app)
+    const session = agent.session
+    const p1 = prompt(session, P1)
+    model.script([SUMMARY2])
+    const removed = await app.post({ sessionId: agent.id, action: 'delete', seq: p1 })
+    assert.equal(removed.status, 200, removed.text)
+    const rewriteSeq = removed.json.value.tombstoneSeq as number
+
+    // Undo: the summary the rewrite replaced comes back; the message is folded again.
+    const calls = model.requests.length
+    const undo = await app.post({ sessionId: agent.id, action: 'undoRewrite', checkpointSeq: rewriteSeq })
+    assert.equal(undo.status, 200, undo.text)
+    assert.equal(model.requests.length, calls, 'no model call')
+    assert.equal(undo.json.value.replacedSeq, rewriteSeq)
+    const back = session.events[undo.json.value.checkpointSeq]! as unknown as LogEvent
+    assert.deepEqual(readRewriteCheckpoint(back)?.removals, [], 'the earlier record: nothing removed')
+    assert.equal(JSON.stringify(back.data).includes(SUMMARY1), true, 'the earlier summary text')
+    assert.equal(readFates(session.events as unknown as LogEvent[]).fateOf(p1).state, 'folded')
+    let m = meter(app, session)
+    assert.equal(m.breakdown, m.measure)
+
+    // An Undo of a checkpoint that is not a rewrite of this plugin, or not on the surface, is refused.
+    const notRewrite = await app.post({ sessionId: agent.id, action: 'undoRewrite', checkpointSeq: rewriteSeq })
+    assert.equal(notRewrite.status, 409)
+    assert.equal(notRewrite.json.error.message, `message-recall: seq ${rewriteSeq} is a compaction summary no longer on the surface (a later compaction or removal replaced it)`)
+
+    // The edit: the person's text is the summary the model reads, with the record kept.
+    const seq = session.seq
+    const edited = 'Edited by hand: the user wants the launch steps.'
+    const edit = await app.post({ sessionId: agent.id, action: 'editSummary', checkpointSeq: undo.json.value.checkpointSeq, summary: edited })
+    assert.equal(edit.status, 200, edit.text)
+    assert.equal(model.requests.length, calls, 'still no model call')
+    assert.deepEqual(session.events.slice(seq).map((e) => e.type), ['compaction/start', 'compaction/summary', 'user/message', 'compaction/end'])
+    m = meter(app, session)
+    assert.equal(m.breakdown, m.measure)
+    model.script([A3])
+    await app.prompt(agent, P3)
+    const next = requestText(model.requests.at(-1)!)
+    assert.equal(next.includes(edited), true, 'the next request reads the edited summary')
+    assert.equal(next.includes('CANARY-4417'), false)
+
+    const blank = await app.post({ sessionId: agent.id, action: 'editSummary', checkpointSeq: edit.json.value.checkpointSeq, summary: '  ' })
+    assert.equal(blank.status, 400)
+    assert.equal(blank.json.error.message, 'message-recall: summary must be a non-empty string, got "  "')
+    const notSummary = await app.post({ sessionId: agent.id, action: 'editSummary', checkpointSeq: prompt(session, P3), summary: 'x' })
+    assert.equal(notSummary.status, 409)
+    assert.equal(notSummary.json.error.code, 'NOT_A_SUMMARY')
+  })
+
+  it('a batch mixing folded and current messages does both in one step; a refused change leaves everything as it was', async () => {
+    const app = await boot(roots.root())
+    const agent = await compactedAgent(app)
+    const session = agent.session
+    model.script([A3])
+    await app.prompt(agent, P3)
+    const p1 = prompt(session, P1)
+    const p3 = prompt(session, P3)
+    assert.equal(readFates(session.events as unknown as LogEvent[]).fateOf(p3).state, 'current')
+
+    // All or nothing: a refused change refuses the batch before any model call.
+    const seq = session.seq
+    const calls = model.requests.length
+    const refused = await app.post({ sessionId: agent.id, action: 'apply', changes: [{ action: 'delete', seq: p1 }, { action: 'delete', seq: 999_999 }] })
+    assert.equal(refused.status, 409, refused.text)
+    assert.equal(refused.json.error.index, 1)
+    assert.equal(session.seq, seq, 'nothing appended')
+    assert.equal(model.requests.length, calls, 'no model call')
+
+    model.script([SUMMARY2])
+    const mixed = await app.post({ sessionId: agent.id, action: 'apply', changes: [{ action: 'delete', seq: p3 }, { action: 'exclude', seq: p1 }] })
+    assert.equal(mixed.status, 200, mixed.text)
+    assert.equal(model.requests.length, calls + 1, 'one model call')
+    assert.equal(requestText(model.requests[calls]!).includes('CANARY-4417'), false)
+    const added = session.events.slice(seq) as unknown as LogEvent[]
+    assert.deepEqual(added.map((e) => e.type), ['compaction/prune', 'user/message', 'compaction/start', 'compaction/summary', 'user/message', 'compaction/end'])
+    const results = mixed.json.value.results as Array<{ index: number; action: string; tombstoneSeq: number }>
+    assert.deepEqual(results.map((r) => [r.index, r.action, r.tombstoneSeq]), [[0, 'delete', added[1]!.seq], [1, 'exclude', added[4]!.seq]])
+    const fates = readFates(session.events as unknown as LogEvent[])
+    assert.equal(fates.fateOf(p3).state, 'removed')
+    assert.deepEqual(fates.fateOf(p1), { state: 'excluded', tombstoneSeq: added[4]!.seq, actingSeq: p1, rewrite: true })
+    const m = meter(app, session)
+    assert.equal(m.breakdown, m.measure)
+    model.script(['Fine.'])
+    await app.prompt(agent, `One more question.${FILLER}`)
+    const next = requestText(model.requests.at(-1)!)
+    assert.equal(next.includes('CANARY-4417'), false)
+    assert.equal(next.includes('Which step comes second?'), false, 'the current prompt is gone too')
+  })
+})
