@@ -2255,7 +2255,9 @@ function describeStaleView(refusal) {
   if (changed !== void 0) {
     const since = expected.lastSeq === void 0 ? "" : ` since seq ${expected.lastSeq}`;
     const back = changed.cameBackSeqs.length === 0 ? "" : ` (${changed.cameBackSeqs.length === 1 ? "seq" : "seqs"} ${changed.cameBackSeqs.join(", ")} came back by a restore after the plan)`;
-    return `message-recall: the confirmed plan removes ${counted(expected.removedCount ?? 0, "message")}, but the surface changed${since} and this write would now remove ${changed.removedCount}${back}`;
+    const confirmed = counted(expected.removedCount ?? 0, "message");
+    if (!changed.surfaceChanged) return `message-recall: the confirmed plan removes ${confirmed}, but this write removes ${changed.removedCount}${back}`;
+    return `message-recall: the confirmed plan removes ${confirmed}, but the surface changed${since} and this write would now remove ${changed.removedCount}${back}`;
   }
   if (refusal.ownReplacements === 0) return `message-recall: surface replaceGeneration is ${refusal.replaceGeneration}, expected ${expected.replaceGeneration}`;
   const own = counted(refusal.ownReplacements, "replacement");
@@ -2882,13 +2884,14 @@ function checkConfirmed(view, expect, removedSeqs) {
   const cameBackSeqs = lastSeq === void 0 ? [] : removedSeqs.filter((seq) => seq > lastSeq);
   if (removedSeqs.length <= confirmed && cameBackSeqs.length === 0) return null;
   const own = lastSeq === void 0 ? 0 : ownReplacementsAfter(lastSeq, view.lastSeq, view.lookup).size;
+  const surfaceChanged = lastSeq !== void 0 && view.lastSeq > lastSeq;
   return {
     code: "STALE_VIEW",
     expected: expect,
     replaceGeneration: view.replaceGeneration,
     ownReplacements: own,
     newerSeq: null,
-    changed: { removedCount: removedSeqs.length, cameBackSeqs }
+    changed: { removedCount: removedSeqs.length, cameBackSeqs, surfaceChanged }
   };
 }
 function ownReplacementsAfter(afterSeq, lastSeq, lookup) {
