@@ -879,7 +879,8 @@ function parseAuthority(host) {
 function checkTrust(headers, trustedHosts) {
   const host = single(headers.host);
   const parsed = host === void 0 ? null : parseAuthority(host);
-  if (parsed === null) return { code: "FORBIDDEN", message: `message-recall: Host header ${valueText(host ?? null)} is missing or malformed` };
+  if (host === void 0) return { code: "FORBIDDEN", message: "message-recall: the Host header is missing" };
+  if (parsed === null) return { code: "FORBIDDEN", message: `message-recall: Host header ${valueText(host)} is malformed` };
   if (!trustedHosts.includes(parsed.hostname) && !trustedHosts.includes(parsed.authority)) {
     return { code: "FORBIDDEN", message: `message-recall: Host "${parsed.authority}" is not a trusted host` };
   }
@@ -908,7 +909,13 @@ function checkContentType(contentType) {
   const [type, ...params] = (contentType ?? "").split(";").map((part) => part.trim().toLowerCase());
   const charset = params.find((param) => param.startsWith("charset="))?.slice("charset=".length).replace(/^"|"$/g, "");
   if (type === "application/json" && (charset === void 0 || charset === "utf-8")) return null;
-  return { code: "UNSUPPORTED_MEDIA_TYPE", message: `message-recall: content type ${valueText(contentType ?? null)} is not application/json` };
+  if (contentType === void 0) return { code: "UNSUPPORTED_MEDIA_TYPE", message: "message-recall: the Content-Type header is missing; use application/json" };
+  return { code: "UNSUPPORTED_MEDIA_TYPE", message: `message-recall: content type ${valueText(contentType)} is not application/json` };
+}
+function checkContentEncoding(contentEncoding) {
+  const value = Array.isArray(contentEncoding) ? contentEncoding.join(", ") : contentEncoding;
+  if (value === void 0 || value.split(",").every((coding) => coding.trim().toLowerCase() === "identity")) return null;
+  return { code: "UNSUPPORTED_MEDIA_TYPE", message: `message-recall: content encoding ${valueText(value)} is not supported; send the body unencoded (identity)` };
 }
 function readJsonBody(req, maxBytes) {
   const tooLarge = (bytes) => ({
@@ -1282,12 +1289,16 @@ function collectEventImages(event, images) {
   if (isRecord(data.chunk) && data.chunk.type === "block-end") collectImages([data.chunk.block], images);
 }
 function logWithoutRemovedContent(content, tombstoneSeq) {
-  return rewriteWithoutRemoved(parseLogText(content), tombstoneSeq);
+  const log = parseLogText(content);
+  if (log.seqProblem !== null) throw new Error(`the log's seqs are not contiguous from 0: ${log.seqProblem}`);
+  return rewriteWithoutRemoved(log, tombstoneSeq);
 }
 function parseLogText(content) {
   const lines = content.split("\n");
   const events = [];
   const parsed = new Array(lines.length);
+  let seqProblem = null;
+  let previous = -1;
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i];
     if (line === "") continue;
@@ -1298,9 +1309,17 @@ function parseLogText(content) {
       continue;
     }
     parsed[i] = value;
-    for (const event of expandStorageRecord(value)) if (isRecord(event) && Number.isSafeInteger(event.seq)) events[event.seq] = event;
+    for (const event of expandStorageRecord(value)) {
+      if (!isRecord(event) || !Number.isSafeInteger(event.seq)) continue;
+      const seq = event.seq;
+      if (seqProblem === null && seq !== previous + 1) {
+        seqProblem = events[seq] !== void 0 ? `seq ${seq} appears twice` : previous === -1 ? `the first event has seq ${seq}` : `seq ${seq} follows seq ${previous}`;
+      }
+      previous = seq;
+      events[seq] = event;
+    }
   }
-  return { lines, parsed, events };
+  return { lines, parsed, events, seqProblem };
 }
 function rewriteWithoutRemoved(log, tombstoneSeq) {
   const lines = [...log.lines];
@@ -1495,8 +1514,95 @@ var ZipWriter = class {
   }
 };
 
-// src/host/export-route.ts
+// src/host/batch-request.ts
+var MAX_BATCH_CHANGES = 1e4;
+var FIELDS = ["sessionId", "action", "changes", "expect"];
+function parseBatchRequest(body, expect) {
+  const invalid = (message, index) => ({
+    ok: false,
+    refusal: { code: "INVALID_REQUEST", message: `message-recall: ${message}`, ...index === void 0 ? {} : { index } }
+  });
+  const stray = Object.keys(body).find((key) => !FIELDS.includes(key));
+  if (stray !== void 0) return invalid(`${body.action} with changes takes no field "${stray}" (allowed: ${FIELDS.join(", ")})`);
+  const { changes } = body;
+  if (!Array.isArray(changes) || changes.length === 0) return invalid(`changes must be a non-empty array, got ${valueText(changes)}`);
+  if (changes.length > MAX_BATCH_CHANGES) return invalid(`changes holds ${changes.length} entries; at most ${MAX_BATCH_CHANGES} are accepted`);
+  const out = [];
+  for (const [i, change] of changes.entries()) {
+    const at = `changes[${i}]`;
+    if (!isRecord(change)) return invalid(`${at} must be an object, got ${valueText(change)}`, i);
+    const { action } = change;
+    if (!BATCH_ACTIONS.includes(action)) return invalid(`${at}.action must be one of ${BATCH_ACTIONS.join(", ")}, got ${valueText(action)}`, i);
+    const removal = isTombstoneAction(action);
+    const key = removal ? "seq" : "tombstoneSeq";
+    const extra = Object.keys(change).find((k) => k !== "action" && k !== key);
+    if (extra !== void 0) return invalid(`${at} (${action}) takes no field "${extra}" (allowed: action, ${key})`, i);
+    if (!isSeq(change[key])) return invalid(`${at}.${key} must be a non-negative safe integer, got ${valueText(change[key])}`, i);
+    out.push(removal ? { action, seq: change[key] } : { action: "restore", tombstoneSeq: change[key] });
+  }
+  return { ok: true, request: { action: body.action, sessionId: body.sessionId, changes: out, ...expect === void 0 ? {} : { expect } } };
+}
+
+// src/host/request.ts
 var MAX_SESSION_ID_LENGTH = 512;
+var FIELDS2 = ["sessionId", "action", "seq", "messageId", "tombstoneSeq", "planAction", "expect", "changes"];
+var EXPECT_FIELDS = ["replaceGeneration", "lastSeq", "removedCount"];
+function parseRouteRequest(body) {
+  const invalid = (message) => ({ ok: false, refusal: { code: "INVALID_REQUEST", message: `message-recall: ${message}` } });
+  if (!isRecord(body)) return invalid(`request body must be a JSON object, got ${body === null ? "null" : Array.isArray(body) ? "an array" : `a ${typeof body}`}`);
+  const unknown = Object.keys(body).find((key) => !FIELDS2.includes(key));
+  if (unknown !== void 0) return invalid(`unknown field "${unknown}" (allowed: ${FIELDS2.join(", ")})`);
+  const { sessionId, action, seq, messageId, planAction, expect } = body;
+  if (typeof sessionId !== "string" || sessionId.length === 0) return invalid(`sessionId must be a non-empty string, got ${valueText(sessionId)}`);
+  if (sessionId.length > MAX_SESSION_ID_LENGTH) return invalid(`sessionId must be at most ${MAX_SESSION_ID_LENGTH} characters, got ${sessionId.length}`);
+  if (!ROUTE_ACTIONS.includes(action)) return invalid(`action must be one of ${ROUTE_ACTIONS.join(", ")}, got ${valueText(action)}`);
+  if (action === "inspect" || action === "flush") {
+    for (const field of ["seq", "messageId", "tombstoneSeq", "planAction", "expect", "changes"]) {
+      if (body[field] !== void 0) return invalid(`${action} takes no ${field}`);
+    }
+    return { ok: true, request: { action, sessionId } };
+  }
+  const expectation = parseExpect(expect);
+  if (typeof expectation === "string") return invalid(expectation);
+  const withExpect = expectation === void 0 ? {} : { expect: expectation };
+  if (action === "apply" || action === "plan" && body.changes !== void 0) return parseBatchRequest(body, expectation);
+  if (body.changes !== void 0) return invalid(`changes is only valid with action "apply" or "plan"`);
+  if (action === "forkBefore" || action === "erase" || action !== "plan" && ACTIONS[action].plans === "restore") {
+    for (const field of ["seq", "messageId", "planAction", ...action === "forkBefore" || action === "erase" ? ["expect"] : []]) {
+      if (body[field] !== void 0) return invalid(`${action} takes no ${field}; address the tombstone by tombstoneSeq`);
+    }
+    const { tombstoneSeq } = body;
+    if (!isSeq(tombstoneSeq)) return invalid(`tombstoneSeq must be a non-negative safe integer, got ${valueText(tombstoneSeq)}`);
+    return action === "forkBefore" || action === "erase" ? { ok: true, request: { action, sessionId, tombstoneSeq } } : { ok: true, request: { action: "restore", sessionId, tombstoneSeq, ...withExpect } };
+  }
+  if (body.tombstoneSeq !== void 0) return invalid(`tombstoneSeq is only valid with action "restore", "forkBefore" or "erase"`);
+  if (seq !== void 0 && !isSeq(seq)) return invalid(`seq must be a non-negative safe integer, got ${valueText(seq)}`);
+  if (messageId !== void 0 && (typeof messageId !== "string" || messageId.length === 0)) {
+    return invalid(`messageId must be a non-empty string, got ${valueText(messageId)}`);
+  }
+  if (seq === void 0 === (messageId === void 0)) return invalid("exactly one of seq and messageId is required");
+  const target = seq !== void 0 ? { seq } : { messageId };
+  if (action === "plan") {
+    if (!isTombstoneAction(planAction)) {
+      return invalid(`planAction must be one of ${TOMBSTONE_ACTIONS.join(", ")}, got ${valueText(planAction)}`);
+    }
+    return { ok: true, request: { action, planAction, sessionId, target, ...withExpect } };
+  }
+  if (planAction !== void 0) return invalid(`planAction is only valid with action "plan"`);
+  return { ok: true, request: { action, sessionId, target, ...withExpect } };
+}
+function parseExpect(expect) {
+  if (expect === void 0) return void 0;
+  if (!isRecord(expect)) return `expect must be an object, got ${valueText(expect)}`;
+  const stray = Object.keys(expect).find((key) => !EXPECT_FIELDS.includes(key));
+  if (stray !== void 0) return `unknown field "expect.${stray}" (allowed: ${EXPECT_FIELDS.join(", ")})`;
+  for (const key of EXPECT_FIELDS) {
+    if (expect[key] !== void 0 && !isSeq(expect[key])) return `expect.${key} must be a non-negative safe integer, got ${valueText(expect[key])}`;
+  }
+  return expect;
+}
+
+// src/host/export-route.ts
 function fail(res, code, message, headers = {}) {
   const body = { ok: false, error: { code, message: shortenPaths(message) } };
   const text = JSON.stringify(body);
@@ -1504,7 +1610,15 @@ function fail(res, code, message, headers = {}) {
   res.end(text);
 }
 function parseExportQuery(url) {
-  const query = new URL(url ?? "/", "http://host").searchParams;
+  const parsed = new URL(url ?? "/", "http://host");
+  for (const part of parsed.search.slice(1).split("&")) {
+    try {
+      decodeURIComponent(part.replace(/\+/g, " "));
+    } catch {
+      return { ok: false, message: `message-recall: the query is not valid percent-encoded UTF-8 (${JSON.stringify(part.length > 80 ? `${part.slice(0, 80)}…` : part)})` };
+    }
+  }
+  const query = parsed.searchParams;
   const keys = [...query.keys()];
   const unknown = keys.find((key) => key !== "sessionId");
   if (unknown !== void 0) return { ok: false, message: `message-recall: unknown query parameter ${JSON.stringify(unknown)} (allowed: sessionId)` };
@@ -2498,92 +2612,6 @@ async function forkBefore(services, request) {
     }
   }
   return { ok: true, value: { action: "forkBefore", tombstoneSeq, forkedSessionId, boundarySeq: plan.boundarySeq, title: made.title, persisted: made.persisted } };
-}
-
-// src/host/batch-request.ts
-var MAX_BATCH_CHANGES = 1e4;
-var FIELDS = ["sessionId", "action", "changes", "expect"];
-function parseBatchRequest(body, expect) {
-  const invalid = (message, index) => ({
-    ok: false,
-    refusal: { code: "INVALID_REQUEST", message: `message-recall: ${message}`, ...index === void 0 ? {} : { index } }
-  });
-  const stray = Object.keys(body).find((key) => !FIELDS.includes(key));
-  if (stray !== void 0) return invalid(`${body.action} with changes takes no field "${stray}" (allowed: ${FIELDS.join(", ")})`);
-  const { changes } = body;
-  if (!Array.isArray(changes) || changes.length === 0) return invalid(`changes must be a non-empty array, got ${valueText(changes)}`);
-  if (changes.length > MAX_BATCH_CHANGES) return invalid(`changes holds ${changes.length} entries; at most ${MAX_BATCH_CHANGES} are accepted`);
-  const out = [];
-  for (const [i, change] of changes.entries()) {
-    const at = `changes[${i}]`;
-    if (!isRecord(change)) return invalid(`${at} must be an object, got ${valueText(change)}`, i);
-    const { action } = change;
-    if (!BATCH_ACTIONS.includes(action)) return invalid(`${at}.action must be one of ${BATCH_ACTIONS.join(", ")}, got ${valueText(action)}`, i);
-    const removal = isTombstoneAction(action);
-    const key = removal ? "seq" : "tombstoneSeq";
-    const extra = Object.keys(change).find((k) => k !== "action" && k !== key);
-    if (extra !== void 0) return invalid(`${at} (${action}) takes no field "${extra}" (allowed: action, ${key})`, i);
-    if (!isSeq(change[key])) return invalid(`${at}.${key} must be a non-negative safe integer, got ${valueText(change[key])}`, i);
-    out.push(removal ? { action, seq: change[key] } : { action: "restore", tombstoneSeq: change[key] });
-  }
-  return { ok: true, request: { action: body.action, sessionId: body.sessionId, changes: out, ...expect === void 0 ? {} : { expect } } };
-}
-
-// src/host/request.ts
-var FIELDS2 = ["sessionId", "action", "seq", "messageId", "tombstoneSeq", "planAction", "expect", "changes"];
-var EXPECT_FIELDS = ["replaceGeneration", "lastSeq", "removedCount"];
-function parseRouteRequest(body) {
-  const invalid = (message) => ({ ok: false, refusal: { code: "INVALID_REQUEST", message: `message-recall: ${message}` } });
-  if (!isRecord(body)) return invalid(`request body must be a JSON object, got ${body === null ? "null" : Array.isArray(body) ? "an array" : typeof body}`);
-  const unknown = Object.keys(body).find((key) => !FIELDS2.includes(key));
-  if (unknown !== void 0) return invalid(`unknown field "${unknown}" (allowed: ${FIELDS2.join(", ")})`);
-  const { sessionId, action, seq, messageId, planAction, expect } = body;
-  if (typeof sessionId !== "string" || sessionId.length === 0) return invalid(`sessionId must be a non-empty string, got ${valueText(sessionId)}`);
-  if (!ROUTE_ACTIONS.includes(action)) return invalid(`action must be one of ${ROUTE_ACTIONS.join(", ")}, got ${valueText(action)}`);
-  if (action === "inspect" || action === "flush") {
-    for (const field of ["seq", "messageId", "tombstoneSeq", "planAction", "expect", "changes"]) {
-      if (body[field] !== void 0) return invalid(`${action} takes no ${field}`);
-    }
-    return { ok: true, request: { action, sessionId } };
-  }
-  const expectation = parseExpect(expect);
-  if (typeof expectation === "string") return invalid(expectation);
-  const withExpect = expectation === void 0 ? {} : { expect: expectation };
-  if (action === "apply" || action === "plan" && body.changes !== void 0) return parseBatchRequest(body, expectation);
-  if (body.changes !== void 0) return invalid(`changes is only valid with action "apply" or "plan"`);
-  if (action === "forkBefore" || action === "erase" || action !== "plan" && ACTIONS[action].plans === "restore") {
-    for (const field of ["seq", "messageId", "planAction", ...action === "forkBefore" || action === "erase" ? ["expect"] : []]) {
-      if (body[field] !== void 0) return invalid(`${action} takes no ${field}; address the tombstone by tombstoneSeq`);
-    }
-    const { tombstoneSeq } = body;
-    if (!isSeq(tombstoneSeq)) return invalid(`tombstoneSeq must be a non-negative safe integer, got ${valueText(tombstoneSeq)}`);
-    return action === "forkBefore" || action === "erase" ? { ok: true, request: { action, sessionId, tombstoneSeq } } : { ok: true, request: { action: "restore", sessionId, tombstoneSeq, ...withExpect } };
-  }
-  if (body.tombstoneSeq !== void 0) return invalid(`tombstoneSeq is only valid with action "restore", "forkBefore" or "erase"`);
-  if (seq !== void 0 && !isSeq(seq)) return invalid(`seq must be a non-negative safe integer, got ${valueText(seq)}`);
-  if (messageId !== void 0 && (typeof messageId !== "string" || messageId.length === 0)) {
-    return invalid(`messageId must be a non-empty string, got ${valueText(messageId)}`);
-  }
-  if (seq === void 0 === (messageId === void 0)) return invalid("exactly one of seq and messageId is required");
-  const target = seq !== void 0 ? { seq } : { messageId };
-  if (action === "plan") {
-    if (!isTombstoneAction(planAction)) {
-      return invalid(`planAction must be one of ${TOMBSTONE_ACTIONS.join(", ")}, got ${valueText(planAction)}`);
-    }
-    return { ok: true, request: { action, planAction, sessionId, target, ...withExpect } };
-  }
-  if (planAction !== void 0) return invalid(`planAction is only valid with action "plan"`);
-  return { ok: true, request: { action, sessionId, target, ...withExpect } };
-}
-function parseExpect(expect) {
-  if (expect === void 0) return void 0;
-  if (!isRecord(expect)) return `expect must be an object, got ${valueText(expect)}`;
-  const stray = Object.keys(expect).find((key) => !EXPECT_FIELDS.includes(key));
-  if (stray !== void 0) return `unknown field "expect.${stray}" (allowed: ${EXPECT_FIELDS.join(", ")})`;
-  for (const key of EXPECT_FIELDS) {
-    if (expect[key] !== void 0 && !isSeq(expect[key])) return `expect.${key} must be a non-negative safe integer, got ${valueText(expect[key])}`;
-  }
-  return expect;
 }
 
 // src/host/session-write.ts
@@ -3786,7 +3814,7 @@ async function answer(res, outcome) {
 function createRouteHandler(services, config) {
   return async (req, res) => {
     try {
-      const early = checkTrust(req.headers, config.trustedHosts) ?? checkMethod(req.method) ?? checkContentType(req.headers["content-type"]);
+      const early = checkTrust(req.headers, config.trustedHosts) ?? checkMethod(req.method) ?? checkContentType(req.headers["content-type"]) ?? checkContentEncoding(req.headers["content-encoding"]);
       if (early !== null) {
         fail2(res, early.code, early.message, early.code === "METHOD_NOT_ALLOWED" ? { allow: "POST", connection: "close" } : { connection: "close" });
         return;

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-STLPU5OU.js";
+} from "./chunks/chunk-NGZSCW3Z.js";
 import {
   explainCommand
 } from "./chunks/chunk-MUKX75F7.js";

@@ -51,7 +51,8 @@ function parseAuthority(host: string): { hostname: string; authority: string } |
 export function checkTrust(headers: IncomingHttpHeaders, trustedHosts: readonly string[]): HttpRefusal | null {
   const host = single(headers.host)
   const parsed = host === undefined ? null : parseAuthority(host)
-  if (parsed === null) return { code: 'FORBIDDEN', message: `message-recall: Host header ${valueText(host ?? null)} is missing or malformed` }
+  if (host === undefined) return { code: 'FORBIDDEN', message: 'message-recall: the Host header is missing' }
+  if (parsed === null) return { code: 'FORBIDDEN', message: `message-recall: Host header ${valueText(host)} is malformed` }
   if (!trustedHosts.includes(parsed.hostname) && !trustedHosts.includes(parsed.authority)) {
     return { code: 'FORBIDDEN', message: `message-recall: Host "${parsed.authority}" is not a trusted host` }
   }
@@ -91,7 +92,19 @@ export function checkContentType(contentType: string | undefined): HttpRefusal |
   const [type, ...params] = (contentType ?? '').split(';').map((part) => part.trim().toLowerCase())
   const charset = params.find((param) => param.startsWith('charset='))?.slice('charset='.length).replace(/^"|"$/g, '')
   if (type === 'application/json' && (charset === undefined || charset === 'utf-8')) return null
-  return { code: 'UNSUPPORTED_MEDIA_TYPE', message: `message-recall: content type ${valueText(contentType ?? null)} is not application/json` }
+  if (contentType === undefined) return { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'message-recall: the Content-Type header is missing; use application/json' }
+  return { code: 'UNSUPPORTED_MEDIA_TYPE', message: `message-recall: content type ${valueText(contentType)} is not application/json` }
+}
+
+/**
+ * @param contentEncoding - the `Content-Encoding` header.
+ * @returns `UNSUPPORTED_MEDIA_TYPE` for any coding but `identity` (a body is read as sent, never
+ * decompressed, so a `gzip` body would be read as plain text), else `null` (absent or `identity`).
+ */
+export function checkContentEncoding(contentEncoding: string | string[] | undefined): HttpRefusal | null {
+  const value = Array.isArray(contentEncoding) ? contentEncoding.join(', ') : contentEncoding
+  if (value === undefined || value.split(',').every((coding) => coding.trim().toLowerCase() === 'identity')) return null
+  return { code: 'UNSUPPORTED_MEDIA_TYPE', message: `message-recall: content encoding ${valueText(value)} is not supported; send the body unencoded (identity)` }
 }
 
 /**

@@ -173,6 +173,7 @@ describe('route: refusals of the session and the planner', () => {
       [{ sessionId: 'session-nobody', action: 'delete', seq: 1 }, 409, 'SESSION_NOT_LIVE', 'message-recall: no live session "session-nobody"'],
       [{ sessionId: 'session-nobody', action: 'plan', planAction: 'recall', seq: 1 }, 409, 'SESSION_NOT_LIVE', 'message-recall: no live session "session-nobody"'],
       [{ sessionId: 'session-nobody', action: 'inspect' }, 409, 'SESSION_NOT_LIVE', 'message-recall: no live session "session-nobody"'],
+      [{ sessionId: 's'.repeat(512), action: 'inspect' }, 409, 'SESSION_NOT_LIVE', `message-recall: no live session "${'s'.repeat(512)}"`],
       [{ sessionId: agent.id, action: 'delete', seq: 0 }, 409, 'TARGET_NOT_FOUND', 'message-recall: target seq 0 is not on the current surface'],
       [{ sessionId: agent.id, action: 'delete', seq: 1e9 }, 409, 'TARGET_NOT_FOUND', 'message-recall: target seq 1000000000 is not on the current surface'],
       [{ sessionId: agent.id, action: 'delete', messageId: 'nope' }, 409, 'TARGET_NOT_FOUND', 'message-recall: no current surface node carries message id "nope"'],
@@ -288,6 +289,10 @@ describe('route: bad input', () => {
       ['body not JSON', { body: '{"sessionId":' }, 400, 'INVALID_REQUEST', /^message-recall: request body is not JSON: /],
       ['body a JSON array', { body: '[]' }, 400, 'INVALID_REQUEST', 'message-recall: request body must be a JSON object, got an array'],
       ['body JSON null', { body: 'null' }, 400, 'INVALID_REQUEST', 'message-recall: request body must be a JSON object, got null'],
+      ['body a JSON string', { body: '"delete"' }, 400, 'INVALID_REQUEST', 'message-recall: request body must be a JSON object, got a string'],
+      ['body a JSON number', { body: '7' }, 400, 'INVALID_REQUEST', 'message-recall: request body must be a JSON object, got a number'],
+      ['sessionId over 512 characters, never echoed', { body: body({ sessionId: 's'.repeat(60_000), action: 'inspect' }) }, 400, 'INVALID_REQUEST', 'message-recall: sessionId must be at most 512 characters, got 60000'],
+      ['malformed Host', { headers: { host: 'a b' }, body: body({ sessionId: id, action: 'delete', seq: prompt }) }, 403, 'FORBIDDEN', 'message-recall: Host header "a b" is malformed'],
       ['empty body', { body: '' }, 400, 'INVALID_REQUEST', /^message-recall: request body is not JSON: /],
       ['unknown action', { body: body({ sessionId: id, action: 'purge', seq: prompt }) }, 400, 'INVALID_REQUEST', 'message-recall: action must be one of recall, delete, deleteFrom, exclude, restore, forkBefore, flush, plan, apply, inspect, erase, got "purge"'],
       ['seq as a string', { body: body({ sessionId: id, action: 'delete', seq: String(prompt) }) }, 400, 'INVALID_REQUEST', `message-recall: seq must be a non-negative safe integer, got "${prompt}"`],
@@ -307,6 +312,7 @@ describe('route: bad input', () => {
       ['inspect with a target', { body: body({ sessionId: id, action: 'inspect', seq: prompt }) }, 400, 'INVALID_REQUEST', 'message-recall: inspect takes no seq'],
       ['wrong content type', { headers: { 'content-type': 'text/plain' }, body: body({ sessionId: id, action: 'delete', seq: prompt }) }, 415, 'UNSUPPORTED_MEDIA_TYPE', 'message-recall: content type "text/plain" is not application/json'],
       ['form content type', { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=1' }, 415, 'UNSUPPORTED_MEDIA_TYPE'],
+      ['a gzip Content-Encoding over a plain body', { headers: { 'content-encoding': 'gzip' }, body: body({ sessionId: id, action: 'delete', seq: prompt }) }, 415, 'UNSUPPORTED_MEDIA_TYPE', 'message-recall: content encoding "gzip" is not supported; send the body unencoded (identity)'],
       ['JSON in another charset', { headers: { 'content-type': 'application/json; charset=latin1' }, body: body({ sessionId: id, action: 'delete', seq: prompt }) }, 415, 'UNSUPPORTED_MEDIA_TYPE'],
       ['wrong Host', { headers: { host: 'evil.example' }, body: body({ sessionId: id, action: 'delete', seq: prompt }) }, 403, 'FORBIDDEN', 'message-recall: Host "evil.example" is not a trusted host'],
       ['rebinding Host on the right port', { headers: { host: `attacker.test:${app.port}` }, body: body({ sessionId: id, action: 'delete', seq: prompt }) }, 403, 'FORBIDDEN'],
@@ -332,6 +338,8 @@ describe('route: bad input', () => {
     // Same-origin requests from the page pass the fence.
     const same = await raw({ headers: { origin: `http://${host}`, 'sec-fetch-site': 'same-origin' }, body: body({ sessionId: id, action: 'plan', planAction: 'recall', seq: prompt }) })
     assert.equal(same.status, 200, same.text)
+    const identity = await raw({ headers: { 'content-encoding': 'identity' }, body: body({ sessionId: id, action: 'plan', planAction: 'recall', seq: prompt }) })
+    assert.equal(identity.status, 200, identity.text)
     const localhost = await raw({ headers: { host: `localhost:${app.port}`, origin: `http://localhost:${app.port}` }, body: body({ sessionId: id, action: 'inspect' }) })
     assert.equal(localhost.status, 200, localhost.text)
     // Like /api (dsh-client-connection `isTrustedApiRequest` compares `new URL(origin).host` with

@@ -62,8 +62,8 @@ async function run(argv, invocation) {
   }
   const compression = logPath.endsWith(".zstd") ? "zstd" : "none";
   const { decodeLogBytes } = await import("./jsonl-log-file-A7NOCMYS.js");
-  const { eraseLogFile } = await import("./erase-log-JGQH64GS.js");
-  const { deleteSideFiles } = await import("./erase-session-FRPFK6OI.js");
+  const { eraseLogFile } = await import("./erase-log-AHQ2WSHL.js");
+  const { deleteSideFiles } = await import("./erase-session-HIBYY55Z.js");
   const { dshJsonlReader } = await import("./dsh-reader-MIEI3AY4.js");
   let id;
   try {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   eraseLogFile
-} from "./chunk-XGR5L7JV.js";
+} from "./chunk-AJZ7DXXG.js";
 import "./chunk-KPXCRZ22.js";
 import "./chunk-NGI44Q4O.js";
 import "./chunk-IQAOUE36.js";

@@ -3,7 +3,7 @@ import {
   collectEventImages,
   eraseLogFile,
   toolOutputPathsIn
-} from "./chunk-XGR5L7JV.js";
+} from "./chunk-AJZ7DXXG.js";
 import "./chunk-KPXCRZ22.js";
 import "./chunk-NGI44Q4O.js";
 import "./chunk-IQAOUE36.js";
