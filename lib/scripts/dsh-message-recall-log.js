@@ -1,36 +1,36 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-NGZSCW3Z.js";
+} from "./chunks/chunk-DL35ZX56.js";
 import {
   explainCommand
-} from "./chunks/chunk-MUKX75F7.js";
+} from "./chunks/chunk-M347IHHJ.js";
 import {
   listCommand
-} from "./chunks/chunk-AWBFWT4H.js";
+} from "./chunks/chunk-6N3TNRFK.js";
 import {
   readCommand
-} from "./chunks/chunk-FWITZP6V.js";
+} from "./chunks/chunk-KNNLE64N.js";
 import {
   scanCommand
-} from "./chunks/chunk-KZ7FCIVY.js";
+} from "./chunks/chunk-JGY2HTZN.js";
 import "./chunks/chunk-OWJZ6DQ2.js";
 import "./chunks/chunk-KPXCRZ22.js";
-import "./chunks/chunk-BG4CHTLX.js";
+import "./chunks/chunk-VSRQYWH6.js";
 import {
   verifyCommand
-} from "./chunks/chunk-HTGUA4XM.js";
+} from "./chunks/chunk-3L5MUXX2.js";
 import "./chunks/chunk-GAP6BJRR.js";
 import {
   EXIT,
   out,
   runCommand,
   runMain
-} from "./chunks/chunk-CRFN5R4I.js";
+} from "./chunks/chunk-D72G6GGI.js";
 import "./chunks/chunk-NGI44Q4O.js";
 import {
   UsageError
-} from "./chunks/chunk-NAUXAQBM.js";
+} from "./chunks/chunk-KEICUTLP.js";
 import "./chunks/chunk-V6RYJ4SL.js";
 
 // scripts/dsh-message-recall-log.ts

@@ -1,14 +1,14 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-MUKX75F7.js";
+} from "./chunks/chunk-M347IHHJ.js";
 import "./chunks/chunk-OWJZ6DQ2.js";
 import "./chunks/chunk-KPXCRZ22.js";
 import {
   runCommand
-} from "./chunks/chunk-CRFN5R4I.js";
+} from "./chunks/chunk-D72G6GGI.js";
 import "./chunks/chunk-NGI44Q4O.js";
-import "./chunks/chunk-NAUXAQBM.js";
+import "./chunks/chunk-KEICUTLP.js";
 import "./chunks/chunk-V6RYJ4SL.js";
 
 // scripts/explain-session.ts

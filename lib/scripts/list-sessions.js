@@ -1,14 +1,14 @@
 #!/usr/bin/env node
 import {
   listCommand
-} from "./chunks/chunk-AWBFWT4H.js";
-import "./chunks/chunk-BG4CHTLX.js";
+} from "./chunks/chunk-6N3TNRFK.js";
+import "./chunks/chunk-VSRQYWH6.js";
 import "./chunks/chunk-GAP6BJRR.js";
 import {
   runCommand
-} from "./chunks/chunk-CRFN5R4I.js";
+} from "./chunks/chunk-D72G6GGI.js";
 import "./chunks/chunk-NGI44Q4O.js";
-import "./chunks/chunk-NAUXAQBM.js";
+import "./chunks/chunk-KEICUTLP.js";
 import "./chunks/chunk-V6RYJ4SL.js";
 
 // scripts/list-sessions.ts

@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 import {
   readCommand
-} from "./chunks/chunk-FWITZP6V.js";
+} from "./chunks/chunk-KNNLE64N.js";
 import "./chunks/chunk-GAP6BJRR.js";
 import {
   runCommand
-} from "./chunks/chunk-CRFN5R4I.js";
+} from "./chunks/chunk-D72G6GGI.js";
 import "./chunks/chunk-NGI44Q4O.js";
-import "./chunks/chunk-NAUXAQBM.js";
+import "./chunks/chunk-KEICUTLP.js";
 import "./chunks/chunk-V6RYJ4SL.js";
 
 // scripts/read-session-log.ts

@@ -1,16 +1,16 @@
 #!/usr/bin/env node
 import {
   scanCommand
-} from "./chunks/chunk-KZ7FCIVY.js";
+} from "./chunks/chunk-JGY2HTZN.js";
 import "./chunks/chunk-OWJZ6DQ2.js";
 import "./chunks/chunk-KPXCRZ22.js";
-import "./chunks/chunk-BG4CHTLX.js";
+import "./chunks/chunk-VSRQYWH6.js";
 import "./chunks/chunk-GAP6BJRR.js";
 import {
   runCommand
-} from "./chunks/chunk-CRFN5R4I.js";
+} from "./chunks/chunk-D72G6GGI.js";
 import "./chunks/chunk-NGI44Q4O.js";
-import "./chunks/chunk-NAUXAQBM.js";
+import "./chunks/chunk-KEICUTLP.js";
 import "./chunks/chunk-V6RYJ4SL.js";
 
 // scripts/scan-replace.ts

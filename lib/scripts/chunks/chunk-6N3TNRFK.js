@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   assertRoot
-} from "./chunk-BG4CHTLX.js";
+} from "./chunk-VSRQYWH6.js";
 import {
   formatBytes,
   progress
@@ -16,7 +16,7 @@ import {
   out,
   parseRootTarget,
   summarizeRoot
-} from "./chunk-CRFN5R4I.js";
+} from "./chunk-D72G6GGI.js";
 import {
   counted
 } from "./chunk-V6RYJ4SL.js";

@@ -4,7 +4,7 @@ import {
 } from "./chunk-OWJZ6DQ2.js";
 import {
   assertRoot
-} from "./chunk-BG4CHTLX.js";
+} from "./chunk-VSRQYWH6.js";
 import {
   progress
 } from "./chunk-GAP6BJRR.js";
@@ -19,14 +19,14 @@ import {
   out,
   parseRootTarget,
   summarizeRoot
-} from "./chunk-CRFN5R4I.js";
+} from "./chunk-D72G6GGI.js";
 import {
   ACTIONS,
   TOMBSTONE_ACTIONS
 } from "./chunk-NGI44Q4O.js";
 import {
-  UsageError
-} from "./chunk-NAUXAQBM.js";
+  UsageLineError
+} from "./chunk-KEICUTLP.js";
 import {
   counted,
   forCount,
@@ -116,7 +116,7 @@ usage or an unreadable root.
 `;
 var OPTIONS = { ...COMMON_OPTIONS, ...DECODER_OPTION, hours: { type: "string" }, quiet: { type: "boolean" }, text: { type: "string" } };
 async function scanText(home, text, json) {
-  if (text === "") throw new UsageError("--text needs a non-empty text");
+  if (text === "") throw new UsageLineError("--text needs a non-empty text");
   const folders = [home, ...await toolOutputFolders()];
   const hits = await findTextUnder(folders, text);
   if (json) {

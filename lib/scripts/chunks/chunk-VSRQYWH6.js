@@ -2,7 +2,7 @@
 import {
   SESSIONS_ROOT_RULE,
   SessionLogInputError
-} from "./chunk-CRFN5R4I.js";
+} from "./chunk-D72G6GGI.js";
 
 // scripts/support/sessions-root.ts
 import { stat } from "node:fs/promises";
