@@ -917,6 +917,7 @@ function checkContentEncoding(contentEncoding) {
   if (value === void 0 || value.split(",").every((coding) => coding.trim().toLowerCase() === "identity")) return null;
   return { code: "UNSUPPORTED_MEDIA_TYPE", message: `message-recall: content encoding ${valueText(value)} is not supported; send the body unencoded (identity)` };
 }
+var MAY_HOLD_UNSAFE_NUMBER = /\d{16}|[-\d.][eE][+-]?\d/;
 function readJsonBody(req, maxBytes) {
   const tooLarge = (bytes) => ({
     ok: false,
@@ -952,10 +953,26 @@ function readJsonBody(req, maxBytes) {
         return;
       }
       let value;
+      let unsafe = null;
       try {
         value = JSON.parse(text);
       } catch (error) {
         resolve({ ok: false, refusal: { code: "INVALID_REQUEST", message: `message-recall: request body is not JSON: ${errorText(error)}` } });
+        return;
+      }
+      if (MAY_HOLD_UNSAFE_NUMBER.test(text)) {
+        try {
+          JSON.parse(text, (key, item, context) => {
+            if (unsafe === null && typeof item === "number" && !Number.isSafeInteger(item) && (Number.isInteger(item) || !Number.isFinite(item))) unsafe = { key, source: context?.source ?? String(item) };
+            return item;
+          });
+        } catch {
+        }
+      }
+      if (unsafe !== null) {
+        const { key, source } = unsafe;
+        const where = /^\d+$/.test(key) ? `item ${key} of an array` : `"${key.length > 80 ? `${key.slice(0, 80)}…` : key}"`;
+        resolve({ ok: false, refusal: { code: "INVALID_REQUEST", message: `message-recall: the number ${source.length > 80 ? `${source.slice(0, 80)}…` : source} in ${where} is past the safe integer range (2^53 - 1); no field takes it` } });
         return;
       }
       const repeated = findDuplicateKey(text);

@@ -108,14 +108,23 @@ export function checkContentEncoding(contentEncoding: string | string[] | undefi
 }
 
 /**
+ * A body that may hold a number past the safe integer range: a run of 16 digits (2^53 has 16) or
+ * an exponent (also text in a string that looks like one, e.g. a uuid's `4e5`). Only such a body is parsed with a reviver, which reads the number's source text
+ * (`JSON.parse` source text access, Node 22), so a refusal quotes what was sent
+ * (`9007199254740993`), not the double it parsed to (`9007199254740992`).
+ */
+const MAY_HOLD_UNSAFE_NUMBER = /\d{16}|[-\d.][eE][+-]?\d/
+
+/**
  * Read a JSON body of at most `maxBytes` bytes. A declared `Content-Length` over the cap is
  * refused before reading; a streamed body stops being read (the stream is paused and its
  * listeners removed) as soon as it passes the cap. After a `PAYLOAD_TOO_LARGE` the caller must
  * answer with `Connection: close`.
  * @param req - the request stream.
  * @param maxBytes - the cap, in bytes.
- * @returns the parsed value, or `PAYLOAD_TOO_LARGE` / `INVALID_REQUEST` (invalid UTF-8 or JSON, or
- * an object that repeats a key: `JSON.parse` would silently keep the last one).
+ * @returns the parsed value, or `PAYLOAD_TOO_LARGE` / `INVALID_REQUEST` (invalid UTF-8 or JSON, an
+ * object that repeats a key: `JSON.parse` would silently keep the last one, or a number past the
+ * safe integer range, which no field takes, quoted as sent).
  * @throws the stream's error when the connection fails while reading.
  */
 export function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<{ ok: true; value: unknown } | { ok: false; refusal: HttpRefusal }> {
@@ -154,10 +163,27 @@ export function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<{ 
         return
       }
       let value: unknown
+      let unsafe: { key: string; source: string } | null = null
       try {
         value = JSON.parse(text)
       } catch (error) {
         resolve({ ok: false, refusal: { code: 'INVALID_REQUEST', message: `message-recall: request body is not JSON: ${errorText(error)}` } })
+        return
+      }
+      if (MAY_HOLD_UNSAFE_NUMBER.test(text)) {
+        try {
+          JSON.parse(text, (key: string, item: unknown, context?: { source?: string }) => {
+            if (unsafe === null && typeof item === 'number' && !Number.isSafeInteger(item) && (Number.isInteger(item) || !Number.isFinite(item))) unsafe = { key, source: context?.source ?? String(item) }
+            return item
+          })
+        } catch {
+          // Nested too deep for a reviver (it recurses): the validators refuse the value as parsed.
+        }
+      }
+      if (unsafe !== null) {
+        const { key, source } = unsafe as { key: string; source: string }
+        const where = /^\d+$/.test(key) ? `item ${key} of an array` : `"${key.length > 80 ? `${key.slice(0, 80)}…` : key}"`
+        resolve({ ok: false, refusal: { code: 'INVALID_REQUEST', message: `message-recall: the number ${source.length > 80 ? `${source.slice(0, 80)}…` : source} in ${where} is past the safe integer range (2^53 - 1); no field takes it` } })
         return
       }
       const repeated = findDuplicateKey(text)
