@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict'
 import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { request } from 'node:http'
+import { connect } from 'node:net'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import type { Plugin } from '@deepseek-ai/cordis'
@@ -351,6 +352,28 @@ describe('route: bad input', () => {
     const proxied = await raw({ headers: { origin: `https://${host}` }, body: body({ sessionId: id, action: 'plan', planAction: 'recall', seq: prompt }) })
     assert.equal(proxied.status, 200, proxied.text)
     assert.equal(session.seq, count, 'the passing plans and inspect appended nothing')
+  })
+
+  it('names a missing Host header and a missing Content-Type without quoting null (HTTP/1.0 over a raw socket)', async () => {
+    const { agent, session } = await seeded(1)
+    const count = session.seq
+    const send = (head: string): Promise<{ status: number; json: any }> => new Promise((resolve, reject) => {
+      const text = JSON.stringify({ sessionId: agent.id, action: 'inspect' })
+      const socket = connect(app.port, '127.0.0.1', () => socket.write(`POST /dsh-message-recall HTTP/1.0\r\n${head}Content-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`))
+      const chunks: Buffer[] = []
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk))
+      socket.on('error', reject)
+      socket.on('close', () => {
+        const reply = Buffer.concat(chunks).toString('utf8')
+        if (!reply.includes("\r\n\r\n")) return reject(new Error(`no HTTP reply: ${JSON.stringify(reply)}`))
+        const [headers, body] = reply.split('\r\n\r\n') as [string, string]
+        resolve({ status: Number(headers.split(' ')[1]), json: JSON.parse(body) })
+      })
+    })
+    assert.deepEqual(await send('Content-Type: application/json\r\n'), { status: 403, json: { ok: false, error: { code: 'FORBIDDEN', message: 'message-recall: the Host header is missing' } } })
+    assert.deepEqual(await send(`Host: 127.0.0.1:${app.port}\r\n`), { status: 415, json: { ok: false, error: { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'message-recall: the Content-Type header is missing; use application/json' } } })
+    assert.equal((await send(`Host: 127.0.0.1:${app.port}\r\nContent-Type: application/json\r\n`)).status, 200, 'the same request with both headers passes')
+    assert.equal(session.seq, count, 'nothing appended')
   })
 
   it('answers 413 to a streamed body as soon as it passes the cap, without waiting for its end', async () => {
