@@ -962,16 +962,18 @@ function readJsonBody(req, maxBytes) {
       }
       if (MAY_HOLD_UNSAFE_NUMBER.test(text)) {
         try {
-          JSON.parse(text, (key, item, context) => {
-            if (unsafe === null && typeof item === "number" && !Number.isSafeInteger(item) && (Number.isInteger(item) || !Number.isFinite(item))) unsafe = { key, source: context?.source ?? String(item) };
+          JSON.parse(text, function(key, item, context) {
+            if (unsafe === null && typeof item === "number" && !Number.isSafeInteger(item) && (Number.isInteger(item) || !Number.isFinite(item))) {
+              unsafe = { key, inArray: Array.isArray(this), source: context?.source ?? String(item) };
+            }
             return item;
           });
         } catch {
         }
       }
       if (unsafe !== null) {
-        const { key, source } = unsafe;
-        const where = /^\d+$/.test(key) ? `item ${key} of an array` : `"${key.length > 80 ? `${key.slice(0, 80)}…` : key}"`;
+        const { key, inArray, source } = unsafe;
+        const where = inArray ? `item ${key} of an array` : JSON.stringify(key.length > 80 ? `${key.slice(0, 80)}…` : key);
         resolve({ ok: false, refusal: { code: "INVALID_REQUEST", message: `message-recall: the number ${source.length > 80 ? `${source.slice(0, 80)}…` : source} in ${where} is past the safe integer range (2^53 - 1); no field takes it` } });
         return;
       }

@@ -109,9 +109,10 @@ export function checkContentEncoding(contentEncoding: string | string[] | undefi
 
 /**
  * A body that may hold a number past the safe integer range: a run of 16 digits (2^53 has 16) or
- * an exponent (also text in a string that looks like one, e.g. a uuid's `4e5`). Only such a body is parsed with a reviver, which reads the number's source text
- * (`JSON.parse` source text access, Node 22), so a refusal quotes what was sent
- * (`9007199254740993`), not the double it parsed to (`9007199254740992`).
+ * an exponent (also text in a string that looks like one, e.g. a uuid's `4e5`). Only such a body
+ * is parsed again with a reviver, which reads the number's source text (`JSON.parse` source text
+ * access, Node 22), so a refusal quotes what was sent (`9007199254740993`), not the double it
+ * parsed to (`9007199254740992`).
  */
 const MAY_HOLD_UNSAFE_NUMBER = /\d{16}|[-\d.][eE][+-]?\d/
 
@@ -163,7 +164,7 @@ export function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<{ 
         return
       }
       let value: unknown
-      let unsafe: { key: string; source: string } | null = null
+      let unsafe: { key: string; inArray: boolean; source: string } | null = null
       try {
         value = JSON.parse(text)
       } catch (error) {
@@ -172,8 +173,10 @@ export function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<{ 
       }
       if (MAY_HOLD_UNSAFE_NUMBER.test(text)) {
         try {
-          JSON.parse(text, (key: string, item: unknown, context?: { source?: string }) => {
-            if (unsafe === null && typeof item === 'number' && !Number.isSafeInteger(item) && (Number.isInteger(item) || !Number.isFinite(item))) unsafe = { key, source: context?.source ?? String(item) }
+          JSON.parse(text, function (this: unknown, key: string, item: unknown, context?: { source?: string }) {
+            if (unsafe === null && typeof item === 'number' && !Number.isSafeInteger(item) && (Number.isInteger(item) || !Number.isFinite(item))) {
+              unsafe = { key, inArray: Array.isArray(this), source: context?.source ?? String(item) }
+            }
             return item
           })
         } catch {
@@ -181,8 +184,8 @@ export function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<{ 
         }
       }
       if (unsafe !== null) {
-        const { key, source } = unsafe as { key: string; source: string }
-        const where = /^\d+$/.test(key) ? `item ${key} of an array` : `"${key.length > 80 ? `${key.slice(0, 80)}…` : key}"`
+        const { key, inArray, source } = unsafe as { key: string; inArray: boolean; source: string }
+        const where = inArray ? `item ${key} of an array` : JSON.stringify(key.length > 80 ? `${key.slice(0, 80)}…` : key)
         resolve({ ok: false, refusal: { code: 'INVALID_REQUEST', message: `message-recall: the number ${source.length > 80 ? `${source.slice(0, 80)}…` : source} in ${where} is past the safe integer range (2^53 - 1); no field takes it` } })
         return
       }
