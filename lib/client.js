@@ -406,6 +406,8 @@ var zh = {
   "panel.tokens.other": "约 {count} 个 token",
   "panel.notLoaded": "内容不在已加载的历史中",
   "panel.restored": "已恢复",
+  "panel.clock.md": "{m}月{d}日",
+  "panel.clock.ymd": "{y}年{m}月{d}日",
   "panel.cutShort.one": "一次批量应用在写入磁盘时被中断：{total} 项改动中有 {count} 项没有生效，可以在编辑器中重新应用",
   "panel.cutShort.other": "一次批量应用在写入磁盘时被中断：{total} 项改动中有 {count} 项没有生效，可以在编辑器中重新应用",
   "panel.cutShort.more.one": "还有 {count} 项",
@@ -526,6 +528,8 @@ var en = {
   "panel.tokens.other": "≈ {count} tokens",
   "panel.notLoaded": "Content not in the loaded history",
   "panel.restored": "Restored",
+  "panel.clock.md": "{m}/{d}",
+  "panel.clock.ymd": "{y}-{m}-{d}",
   "panel.cutShort.one": "An Apply was cut short while it was saved: {count} of its {total} changes did not take effect. Apply it again in the editor.",
   "panel.cutShort.other": "An Apply was cut short while it was saved: {count} of its {total} changes did not take effect. Apply them again in the editor.",
   "panel.cutShort.more.one": "and {count} more",
@@ -3005,6 +3009,15 @@ function cutShortBatches(count, lookup) {
   return cut;
 }
 
+// src/client/text/tool-result-text.ts
+var FS_ENVELOPE = /^<path>([^\n]*)<\/path>\n<type>[^\n<]*<\/type>\n<content>\n([\s\S]*?)\n?<\/content>\s*$/u;
+function readableToolText(text) {
+  const envelope = FS_ENVELOPE.exec(text);
+  if (envelope === null) return text;
+  const [, path, content] = envelope;
+  return content.trim() === "" ? path : `${path} — ${content}`;
+}
+
 // src/shared/token-estimate.ts
 var CHARS_PER_TOKEN = 4;
 function blockChars(block) {
@@ -3122,7 +3135,7 @@ function heldMessage(node) {
       const content = Array.isArray(root.content) ? root.content : [];
       const call = isRecord(root.call) ? root.call : {};
       const name2 = typeof call.name === "string" ? call.name : "";
-      const text = plainText(content);
+      const text = readableToolText(plainText(content));
       return { text: name2 === "" ? text : `${name2}: ${text}`, content, kind: "tool" };
     }
     default:
@@ -3133,12 +3146,18 @@ function heldMessage(node) {
 // src/client/panel/RemovedPanel.tsx
 var import_jsx_runtime4 = require("react/jsx-runtime");
 var selectChat2 = (s) => s.chat;
-function removalTime(time, locale) {
-  return new Intl.DateTimeFormat(locale === "zh" ? "zh-CN" : "en-US", { dateStyle: "medium", timeStyle: "short" }).format(time);
+var pad2 = (n) => String(n).padStart(2, "0");
+function removalTime(time, t, now = Date.now()) {
+  const d = new Date(time);
+  const n = new Date(now);
+  const clock = `${pad2(d.getHours())}:${pad2(d.getMinutes())}`;
+  if (d.getFullYear() === n.getFullYear() && d.getMonth() === n.getMonth() && d.getDate() === n.getDate()) return clock;
+  const params = { y: d.getFullYear(), m: d.getMonth() + 1, d: d.getDate() };
+  return `${t(d.getFullYear() === n.getFullYear() ? "panel.clock.md" : "panel.clock.ymd", params)} ${clock}`;
 }
 function RemovedButton({ sessionId, useSession, kit }) {
   const replacements = useSession(selectReplacements);
-  const locale = (0, import_react4.useSyncExternalStore)(kit.locale.subscribe, kit.locale.getSnapshot);
+  (0, import_react4.useSyncExternalStore)(kit.locale.subscribe, kit.locale.getSnapshot);
   const [open, setOpen] = (0, import_react4.useState)(false);
   const button = (0, import_react4.useRef)(null);
   const counts = (0, import_react4.useMemo)(() => removalCounts(replacements), [replacements]);
@@ -3166,10 +3185,10 @@ function RemovedButton({ sessionId, useSession, kit }) {
         ]
       }
     ),
-    open && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)(RemovedPanel, { useSession, actions: kit.tombstones.get(sessionId), t, locale: locale.active, onClose: close, anchor: button.current })
+    open && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)(RemovedPanel, { useSession, actions: kit.tombstones.get(sessionId), t, onClose: close, anchor: button.current })
   ] });
 }
-function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
+function RemovedPanel({ useSession, actions, t, onClose, anchor }) {
   const chat = useSession(selectChat2);
   const replacements = useSession(selectReplacements);
   const entries = (0, import_react4.useMemo)(() => removalEntries(replacements, chat), [replacements, chat]);
@@ -3216,7 +3235,7 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }) {
       const error = state.errors.get(entry.tombstoneSeq) ?? null;
       return /* @__PURE__ */ (0, import_jsx_runtime4.jsxs)("li", { "data-message-recall-entry": entry.tombstoneSeq, "data-action": entry.action, "data-restored": entry.inEffect ? void 0 : "", children: [
         /* @__PURE__ */ (0, import_jsx_runtime4.jsxs)("div", { "data-message-recall-entry-meta": "", children: [
-          /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("time", { dateTime: new Date(entry.time).toISOString(), children: removalTime(entry.time, locale) }),
+          /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("time", { dateTime: new Date(entry.time).toISOString(), children: removalTime(entry.time, t) }),
           /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("span", { "data-message-recall-entry-what": "", children: t(ACTIONS[entry.action].texts.panel) }),
           /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("span", { children: t(countedKey("panel.count", entry.count), { count: entry.count }) }),
           entry.tokens !== null && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("span", { children: t(countedKey("panel.tokens", entry.tokens), { count: entry.tokens }) }),
@@ -3320,7 +3339,7 @@ function SummaryDialog({ sessionId, checkpointSeq, text, kit, onClose }) {
 }
 
 // src/client/build-stamp.ts
-var BUILD_STAMP = true ? "0.1.0+08a1f08be6" : "dev";
+var BUILD_STAMP = true ? "0.1.0+47d2cb9329" : "dev";
 
 // src/client/notices/notice-styles.ts
 var NOTICE_STYLE_TEXT = `
@@ -3956,7 +3975,7 @@ function costOf(acting) {
 }
 function rowOf(event, acting) {
   const content = contentOf(event);
-  let text = plainText(content.flatMap((b) => isRecord(b) && b.type === "tool-result" && Array.isArray(b.content) ? b.content : [b]));
+  let text = readableToolText(plainText(content.flatMap((b) => isRecord(b) && b.type === "tool-result" && Array.isArray(b.content) ? b.content : [b])));
   if (text === "" && event.type === "assistant/message") text = toolCallIds(event).length > 0 ? toolNames(content) : "";
   const role = event.type === "user/message" ? "user" : event.type === "assistant/message" ? "assistant" : "tool";
   return { seq: event.seq, role, text: text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text, tokens: estimateTokens([content]), meterTokens: meterMessageTokens(content), now: acting === event ? { chars: estimateTokens([content]), meter: meterMessageTokens(content) } : costOf(acting) };

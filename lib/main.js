@@ -948,7 +948,8 @@ function parseAuthority(host) {
 function checkTrust(headers, trustedHosts) {
   const host = single(headers.host);
   const parsed = host === void 0 ? null : parseAuthority(host);
-  if (parsed === null) return { code: "FORBIDDEN", message: `message-recall: Host header ${valueText(host ?? null)} is missing or malformed` };
+  if (host === void 0) return { code: "FORBIDDEN", message: "message-recall: the Host header is missing" };
+  if (parsed === null) return { code: "FORBIDDEN", message: `message-recall: Host header ${valueText(host)} is malformed` };
   if (!trustedHosts.includes(parsed.hostname) && !trustedHosts.includes(parsed.authority)) {
     return { code: "FORBIDDEN", message: `message-recall: Host "${parsed.authority}" is not a trusted host` };
   }
@@ -977,8 +978,15 @@ function checkContentType(contentType) {
   const [type, ...params] = (contentType ?? "").split(";").map((part) => part.trim().toLowerCase());
   const charset = params.find((param) => param.startsWith("charset="))?.slice("charset=".length).replace(/^"|"$/g, "");
   if (type === "application/json" && (charset === void 0 || charset === "utf-8")) return null;
-  return { code: "UNSUPPORTED_MEDIA_TYPE", message: `message-recall: content type ${valueText(contentType ?? null)} is not application/json` };
+  if (contentType === void 0) return { code: "UNSUPPORTED_MEDIA_TYPE", message: "message-recall: the Content-Type header is missing; use application/json" };
+  return { code: "UNSUPPORTED_MEDIA_TYPE", message: `message-recall: content type ${valueText(contentType)} is not application/json` };
 }
+function checkContentEncoding(contentEncoding) {
+  const value = Array.isArray(contentEncoding) ? contentEncoding.join(", ") : contentEncoding;
+  if (value === void 0 || value.split(",").every((coding) => coding.trim().toLowerCase() === "identity")) return null;
+  return { code: "UNSUPPORTED_MEDIA_TYPE", message: `message-recall: content encoding ${valueText(value)} is not supported; send the body unencoded (identity)` };
+}
+var MAY_HOLD_UNSAFE_NUMBER = /\d{16}|[-\d.][eE][+-]?\d/;
 function readJsonBody(req, maxBytes) {
   const tooLarge = (bytes) => ({
     ok: false,
@@ -1014,10 +1022,28 @@ function readJsonBody(req, maxBytes) {
         return;
       }
       let value;
+      let unsafe = null;
       try {
         value = JSON.parse(text);
       } catch (error) {
         resolve({ ok: false, refusal: { code: "INVALID_REQUEST", message: `message-recall: request body is not JSON: ${errorText(error)}` } });
+        return;
+      }
+      if (MAY_HOLD_UNSAFE_NUMBER.test(text)) {
+        try {
+          JSON.parse(text, function(key, item, context) {
+            if (unsafe === null && typeof item === "number" && !Number.isSafeInteger(item) && (Number.isInteger(item) || !Number.isFinite(item))) {
+              unsafe = { key, inArray: Array.isArray(this), source: context?.source ?? String(item) };
+            }
+            return item;
+          });
+        } catch {
+        }
+      }
+      if (unsafe !== null) {
+        const { key, inArray, source } = unsafe;
+        const where = inArray ? `item ${key} of an array` : JSON.stringify(key.length > 80 ? `${key.slice(0, 80)}…` : key);
+        resolve({ ok: false, refusal: { code: "INVALID_REQUEST", message: `message-recall: the number ${source.length > 80 ? `${source.slice(0, 80)}…` : source} in ${where} is past the safe integer range (2^53 - 1); no field takes it` } });
         return;
       }
       const repeated = findDuplicateKey(text);
@@ -1352,12 +1378,16 @@ function collectEventImages(event, images) {
   if (isRecord(data.chunk) && data.chunk.type === "block-end") collectImages([data.chunk.block], images);
 }
 function logWithoutRemovedContent(content, tombstoneSeq) {
-  return rewriteWithoutRemoved(parseLogText(content), tombstoneSeq);
+  const log = parseLogText(content);
+  if (log.seqProblem !== null) throw new Error(`the log's seqs are not contiguous from 0: ${log.seqProblem}`);
+  return rewriteWithoutRemoved(log, tombstoneSeq);
 }
 function parseLogText(content) {
   const lines = content.split("\n");
   const events = [];
   const parsed = new Array(lines.length);
+  let seqProblem = null;
+  let previous = -1;
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i];
     if (line === "") continue;
@@ -1368,9 +1398,17 @@ function parseLogText(content) {
       continue;
     }
     parsed[i] = value;
-    for (const event of expandStorageRecord(value)) if (isRecord(event) && Number.isSafeInteger(event.seq)) events[event.seq] = event;
+    for (const event of expandStorageRecord(value)) {
+      if (!isRecord(event) || !Number.isSafeInteger(event.seq)) continue;
+      const seq = event.seq;
+      if (seqProblem === null && seq !== previous + 1) {
+        seqProblem = events[seq] !== void 0 ? `seq ${seq} appears twice` : previous === -1 ? `the first event has seq ${seq}` : `seq ${seq} follows seq ${previous}`;
+      }
+      previous = seq;
+      events[seq] = event;
+    }
   }
-  return { lines, parsed, events };
+  return { lines, parsed, events, seqProblem };
 }
 function rewriteWithoutRemoved(log, tombstoneSeq) {
   const lines = [...log.lines];
@@ -1565,8 +1603,113 @@ var ZipWriter = class {
   }
 };
 
-// src/host/export-route.ts
+// src/host/batch-request.ts
+var MAX_BATCH_CHANGES = 1e4;
+var FIELDS = ["sessionId", "action", "changes", "expect"];
+function parseBatchRequest(body, expect) {
+  const invalid = (message, index) => ({
+    ok: false,
+    refusal: { code: "INVALID_REQUEST", message: `message-recall: ${message}`, ...index === void 0 ? {} : { index } }
+  });
+  const stray = Object.keys(body).find((key) => !FIELDS.includes(key));
+  if (stray !== void 0) return invalid(`${body.action} with changes takes no field "${stray}" (allowed: ${FIELDS.join(", ")})`);
+  const { changes } = body;
+  if (!Array.isArray(changes) || changes.length === 0) return invalid(`changes must be a non-empty array, got ${valueText(changes)}`);
+  if (changes.length > MAX_BATCH_CHANGES) return invalid(`changes holds ${changes.length} entries; at most ${MAX_BATCH_CHANGES} are accepted`);
+  const out = [];
+  for (const [i, change] of changes.entries()) {
+    const at = `changes[${i}]`;
+    if (!isRecord(change)) return invalid(`${at} must be an object, got ${valueText(change)}`, i);
+    const { action } = change;
+    if (!BATCH_ACTIONS.includes(action)) return invalid(`${at}.action must be one of ${BATCH_ACTIONS.join(", ")}, got ${valueText(action)}`, i);
+    const removal = isTombstoneAction(action);
+    const key = removal ? "seq" : "tombstoneSeq";
+    const extra = Object.keys(change).find((k) => k !== "action" && k !== key);
+    if (extra !== void 0) return invalid(`${at} (${action}) takes no field "${extra}" (allowed: action, ${key})`, i);
+    if (!isSeq(change[key])) return invalid(`${at}.${key} must be a non-negative safe integer, got ${valueText(change[key])}`, i);
+    out.push(removal ? { action, seq: change[key] } : { action: "restore", tombstoneSeq: change[key] });
+  }
+  return { ok: true, request: { action: body.action, sessionId: body.sessionId, changes: out, ...expect === void 0 ? {} : { expect } } };
+}
+
+// src/host/request.ts
 var MAX_SESSION_ID_LENGTH = 512;
+var FIELDS2 = ["sessionId", "action", "seq", "messageId", "tombstoneSeq", "planAction", "expect", "changes"];
+var EXPECT_FIELDS = ["replaceGeneration", "lastSeq", "removedCount"];
+function parseRouteRequest(body) {
+  const invalid = (message) => ({ ok: false, refusal: { code: "INVALID_REQUEST", message: `message-recall: ${message}` } });
+  if (!isRecord(body)) return invalid(`request body must be a JSON object, got ${body === null ? "null" : Array.isArray(body) ? "an array" : `a ${typeof body}`}`);
+  if (body.action === "editSummary" || body.action === "undoRewrite") return parseSummaryEdit(body, invalid);
+  const unknown = Object.keys(body).find((key) => !FIELDS2.includes(key));
+  if (unknown !== void 0) return invalid(`unknown field "${unknown}" (allowed: ${FIELDS2.join(", ")})`);
+  const { sessionId, action, seq, messageId, planAction, expect } = body;
+  if (typeof sessionId !== "string" || sessionId.length === 0) return invalid(`sessionId must be a non-empty string, got ${valueText(sessionId)}`);
+  if (sessionId.length > MAX_SESSION_ID_LENGTH) return invalid(`sessionId must be at most ${MAX_SESSION_ID_LENGTH} characters, got ${sessionId.length}`);
+  if (!ROUTE_ACTIONS.includes(action)) return invalid(`action must be one of ${ROUTE_ACTIONS.join(", ")}, got ${valueText(action)}`);
+  if (action === "inspect" || action === "flush") {
+    for (const field of ["seq", "messageId", "tombstoneSeq", "planAction", "expect", "changes"]) {
+      if (body[field] !== void 0) return invalid(`${action} takes no ${field}`);
+    }
+    return { ok: true, request: { action, sessionId } };
+  }
+  const expectation = parseExpect(expect);
+  if (typeof expectation === "string") return invalid(expectation);
+  const withExpect = expectation === void 0 ? {} : { expect: expectation };
+  if (action === "apply" || action === "plan" && body.changes !== void 0) return parseBatchRequest(body, expectation);
+  if (body.changes !== void 0) return invalid(`changes is only valid with action "apply" or "plan"`);
+  if (action === "forkBefore" || action === "erase" || action !== "plan" && ACTIONS[action].plans === "restore") {
+    for (const field of ["seq", "messageId", "planAction", ...action === "forkBefore" || action === "erase" ? ["expect"] : []]) {
+      if (body[field] !== void 0) return invalid(`${action} takes no ${field}; address the tombstone by tombstoneSeq`);
+    }
+    const { tombstoneSeq } = body;
+    if (!isSeq(tombstoneSeq)) return invalid(`tombstoneSeq must be a non-negative safe integer, got ${valueText(tombstoneSeq)}`);
+    return action === "forkBefore" || action === "erase" ? { ok: true, request: { action, sessionId, tombstoneSeq } } : { ok: true, request: { action: "restore", sessionId, tombstoneSeq, ...withExpect } };
+  }
+  if (body.tombstoneSeq !== void 0) return invalid(`tombstoneSeq is only valid with action "restore", "forkBefore" or "erase"`);
+  if (seq !== void 0 && !isSeq(seq)) return invalid(`seq must be a non-negative safe integer, got ${valueText(seq)}`);
+  if (messageId !== void 0 && (typeof messageId !== "string" || messageId.length === 0)) {
+    return invalid(`messageId must be a non-empty string, got ${valueText(messageId)}`);
+  }
+  if (seq === void 0 === (messageId === void 0)) return invalid("exactly one of seq and messageId is required");
+  const target = seq !== void 0 ? { seq } : { messageId };
+  if (action === "plan") {
+    if (!isTombstoneAction(planAction)) {
+      return invalid(`planAction must be one of ${TOMBSTONE_ACTIONS.join(", ")}, got ${valueText(planAction)}`);
+    }
+    return { ok: true, request: { action, planAction, sessionId, target, ...withExpect } };
+  }
+  if (planAction !== void 0) return invalid(`planAction is only valid with action "plan"`);
+  return { ok: true, request: { action, sessionId, target, ...withExpect } };
+}
+function parseExpect(expect) {
+  if (expect === void 0) return void 0;
+  if (!isRecord(expect)) return `expect must be an object, got ${valueText(expect)}`;
+  const stray = Object.keys(expect).find((key) => !EXPECT_FIELDS.includes(key));
+  if (stray !== void 0) return `unknown field "expect.${stray}" (allowed: ${EXPECT_FIELDS.join(", ")})`;
+  for (const key of EXPECT_FIELDS) {
+    if (expect[key] !== void 0 && !isSeq(expect[key])) return `expect.${key} must be a non-negative safe integer, got ${valueText(expect[key])}`;
+  }
+  return expect;
+}
+var SUMMARY_FIELDS = ["sessionId", "action", "checkpointSeq", "summary", "expect"];
+function parseSummaryEdit(body, invalid) {
+  const action = body.action;
+  const fields = action === "editSummary" ? SUMMARY_FIELDS : SUMMARY_FIELDS.filter((f) => f !== "summary");
+  const unknown = Object.keys(body).find((key) => !fields.includes(key));
+  if (unknown !== void 0) return invalid(`unknown field "${unknown}" for ${action} (allowed: ${fields.join(", ")})`);
+  const { sessionId, checkpointSeq, summary } = body;
+  if (typeof sessionId !== "string" || sessionId.length === 0) return invalid(`sessionId must be a non-empty string, got ${valueText(sessionId)}`);
+  if (sessionId.length > MAX_SESSION_ID_LENGTH) return invalid(`sessionId must be at most ${MAX_SESSION_ID_LENGTH} characters, got ${sessionId.length}`);
+  if (!isSeq(checkpointSeq)) return invalid(`checkpointSeq must be a non-negative safe integer, got ${valueText(checkpointSeq)}`);
+  const expectation = parseExpect(body.expect);
+  if (typeof expectation === "string") return invalid(expectation);
+  const withExpect = expectation === void 0 ? {} : { expect: expectation };
+  if (action === "undoRewrite") return { ok: true, request: { action, sessionId, checkpointSeq, ...withExpect } };
+  if (typeof summary !== "string" || summary.trim().length === 0) return invalid(`summary must be a non-empty string, got ${valueText(summary)}`);
+  return { ok: true, request: { action, sessionId, checkpointSeq, summary, ...withExpect } };
+}
+
+// src/host/export-route.ts
 function fail(res, code, message, headers = {}) {
   const body = { ok: false, error: { code, message: shortenPaths(message) } };
   const text = JSON.stringify(body);
@@ -1574,7 +1717,15 @@ function fail(res, code, message, headers = {}) {
   res.end(text);
 }
 function parseExportQuery(url) {
-  const query = new URL(url ?? "/", "http://host").searchParams;
+  const parsed = new URL(url ?? "/", "http://host");
+  for (const part of parsed.search.slice(1).split("&")) {
+    try {
+      decodeURIComponent(part.replace(/\+/g, " "));
+    } catch {
+      return { ok: false, message: `message-recall: the query is not valid percent-encoded UTF-8 (${JSON.stringify(part.length > 80 ? `${part.slice(0, 80)}…` : part)})` };
+    }
+  }
+  const query = parsed.searchParams;
   const keys = [...query.keys()];
   const unknown = keys.find((key) => key !== "sessionId");
   if (unknown !== void 0) return { ok: false, message: `message-recall: unknown query parameter ${JSON.stringify(unknown)} (allowed: sessionId)` };
@@ -2330,7 +2481,9 @@ function describeStaleView(refusal) {
   if (changed !== void 0) {
     const since = expected.lastSeq === void 0 ? "" : ` since seq ${expected.lastSeq}`;
     const back = changed.cameBackSeqs.length === 0 ? "" : ` (${changed.cameBackSeqs.length === 1 ? "seq" : "seqs"} ${changed.cameBackSeqs.join(", ")} came back by a restore after the plan)`;
-    return `message-recall: the confirmed plan removes ${counted(expected.removedCount ?? 0, "message")}, but the surface changed${since} and this write would now remove ${changed.removedCount}${back}`;
+    const confirmed = counted(expected.removedCount ?? 0, "message");
+    if (!changed.surfaceChanged) return `message-recall: the confirmed plan removes ${confirmed}, but this write removes ${changed.removedCount}${back}`;
+    return `message-recall: the confirmed plan removes ${confirmed}, but the surface changed${since} and this write would now remove ${changed.removedCount}${back}`;
   }
   if (refusal.ownReplacements === 0) return `message-recall: surface replaceGeneration is ${refusal.replaceGeneration}, expected ${expected.replaceGeneration}`;
   const own = counted(refusal.ownReplacements, "replacement");
@@ -2571,109 +2724,6 @@ async function forkBefore(services, request) {
     }
   }
   return { ok: true, value: { action: "forkBefore", tombstoneSeq, forkedSessionId, boundarySeq: plan.boundarySeq, title: made.title, persisted: made.persisted } };
-}
-
-// src/host/batch-request.ts
-var MAX_BATCH_CHANGES = 1e4;
-var FIELDS = ["sessionId", "action", "changes", "expect"];
-function parseBatchRequest(body, expect) {
-  const invalid = (message, index) => ({
-    ok: false,
-    refusal: { code: "INVALID_REQUEST", message: `message-recall: ${message}`, ...index === void 0 ? {} : { index } }
-  });
-  const stray = Object.keys(body).find((key) => !FIELDS.includes(key));
-  if (stray !== void 0) return invalid(`${body.action} with changes takes no field "${stray}" (allowed: ${FIELDS.join(", ")})`);
-  const { changes } = body;
-  if (!Array.isArray(changes) || changes.length === 0) return invalid(`changes must be a non-empty array, got ${valueText(changes)}`);
-  if (changes.length > MAX_BATCH_CHANGES) return invalid(`changes holds ${changes.length} entries; at most ${MAX_BATCH_CHANGES} are accepted`);
-  const out = [];
-  for (const [i, change] of changes.entries()) {
-    const at = `changes[${i}]`;
-    if (!isRecord(change)) return invalid(`${at} must be an object, got ${valueText(change)}`, i);
-    const { action } = change;
-    if (!BATCH_ACTIONS.includes(action)) return invalid(`${at}.action must be one of ${BATCH_ACTIONS.join(", ")}, got ${valueText(action)}`, i);
-    const removal = isTombstoneAction(action);
-    const key = removal ? "seq" : "tombstoneSeq";
-    const extra = Object.keys(change).find((k) => k !== "action" && k !== key);
-    if (extra !== void 0) return invalid(`${at} (${action}) takes no field "${extra}" (allowed: action, ${key})`, i);
-    if (!isSeq(change[key])) return invalid(`${at}.${key} must be a non-negative safe integer, got ${valueText(change[key])}`, i);
-    out.push(removal ? { action, seq: change[key] } : { action: "restore", tombstoneSeq: change[key] });
-  }
-  return { ok: true, request: { action: body.action, sessionId: body.sessionId, changes: out, ...expect === void 0 ? {} : { expect } } };
-}
-
-// src/host/request.ts
-var FIELDS2 = ["sessionId", "action", "seq", "messageId", "tombstoneSeq", "planAction", "expect", "changes"];
-var EXPECT_FIELDS = ["replaceGeneration", "lastSeq", "removedCount"];
-function parseRouteRequest(body) {
-  const invalid = (message) => ({ ok: false, refusal: { code: "INVALID_REQUEST", message: `message-recall: ${message}` } });
-  if (!isRecord(body)) return invalid(`request body must be a JSON object, got ${body === null ? "null" : Array.isArray(body) ? "an array" : typeof body}`);
-  if (body.action === "editSummary" || body.action === "undoRewrite") return parseSummaryEdit(body, invalid);
-  const unknown = Object.keys(body).find((key) => !FIELDS2.includes(key));
-  if (unknown !== void 0) return invalid(`unknown field "${unknown}" (allowed: ${FIELDS2.join(", ")})`);
-  const { sessionId, action, seq, messageId, planAction, expect } = body;
-  if (typeof sessionId !== "string" || sessionId.length === 0) return invalid(`sessionId must be a non-empty string, got ${valueText(sessionId)}`);
-  if (!ROUTE_ACTIONS.includes(action)) return invalid(`action must be one of ${ROUTE_ACTIONS.join(", ")}, got ${valueText(action)}`);
-  if (action === "inspect" || action === "flush") {
-    for (const field of ["seq", "messageId", "tombstoneSeq", "planAction", "expect", "changes"]) {
-      if (body[field] !== void 0) return invalid(`${action} takes no ${field}`);
-    }
-    return { ok: true, request: { action, sessionId } };
-  }
-  const expectation = parseExpect(expect);
-  if (typeof expectation === "string") return invalid(expectation);
-  const withExpect = expectation === void 0 ? {} : { expect: expectation };
-  if (action === "apply" || action === "plan" && body.changes !== void 0) return parseBatchRequest(body, expectation);
-  if (body.changes !== void 0) return invalid(`changes is only valid with action "apply" or "plan"`);
-  if (action === "forkBefore" || action === "erase" || action !== "plan" && ACTIONS[action].plans === "restore") {
-    for (const field of ["seq", "messageId", "planAction", ...action === "forkBefore" || action === "erase" ? ["expect"] : []]) {
-      if (body[field] !== void 0) return invalid(`${action} takes no ${field}; address the tombstone by tombstoneSeq`);
-    }
-    const { tombstoneSeq } = body;
-    if (!isSeq(tombstoneSeq)) return invalid(`tombstoneSeq must be a non-negative safe integer, got ${valueText(tombstoneSeq)}`);
-    return action === "forkBefore" || action === "erase" ? { ok: true, request: { action, sessionId, tombstoneSeq } } : { ok: true, request: { action: "restore", sessionId, tombstoneSeq, ...withExpect } };
-  }
-  if (body.tombstoneSeq !== void 0) return invalid(`tombstoneSeq is only valid with action "restore", "forkBefore" or "erase"`);
-  if (seq !== void 0 && !isSeq(seq)) return invalid(`seq must be a non-negative safe integer, got ${valueText(seq)}`);
-  if (messageId !== void 0 && (typeof messageId !== "string" || messageId.length === 0)) {
-    return invalid(`messageId must be a non-empty string, got ${valueText(messageId)}`);
-  }
-  if (seq === void 0 === (messageId === void 0)) return invalid("exactly one of seq and messageId is required");
-  const target = seq !== void 0 ? { seq } : { messageId };
-  if (action === "plan") {
-    if (!isTombstoneAction(planAction)) {
-      return invalid(`planAction must be one of ${TOMBSTONE_ACTIONS.join(", ")}, got ${valueText(planAction)}`);
-    }
-    return { ok: true, request: { action, planAction, sessionId, target, ...withExpect } };
-  }
-  if (planAction !== void 0) return invalid(`planAction is only valid with action "plan"`);
-  return { ok: true, request: { action, sessionId, target, ...withExpect } };
-}
-function parseExpect(expect) {
-  if (expect === void 0) return void 0;
-  if (!isRecord(expect)) return `expect must be an object, got ${valueText(expect)}`;
-  const stray = Object.keys(expect).find((key) => !EXPECT_FIELDS.includes(key));
-  if (stray !== void 0) return `unknown field "expect.${stray}" (allowed: ${EXPECT_FIELDS.join(", ")})`;
-  for (const key of EXPECT_FIELDS) {
-    if (expect[key] !== void 0 && !isSeq(expect[key])) return `expect.${key} must be a non-negative safe integer, got ${valueText(expect[key])}`;
-  }
-  return expect;
-}
-var SUMMARY_FIELDS = ["sessionId", "action", "checkpointSeq", "summary", "expect"];
-function parseSummaryEdit(body, invalid) {
-  const action = body.action;
-  const fields = action === "editSummary" ? SUMMARY_FIELDS : SUMMARY_FIELDS.filter((f) => f !== "summary");
-  const unknown = Object.keys(body).find((key) => !fields.includes(key));
-  if (unknown !== void 0) return invalid(`unknown field "${unknown}" for ${action} (allowed: ${fields.join(", ")})`);
-  const { sessionId, checkpointSeq, summary } = body;
-  if (typeof sessionId !== "string" || sessionId.length === 0) return invalid(`sessionId must be a non-empty string, got ${JSON.stringify(sessionId)}`);
-  if (!isSeq(checkpointSeq)) return invalid(`checkpointSeq must be a non-negative safe integer, got ${JSON.stringify(checkpointSeq)}`);
-  const expectation = parseExpect(body.expect);
-  if (typeof expectation === "string") return invalid(expectation);
-  const withExpect = expectation === void 0 ? {} : { expect: expectation };
-  if (action === "undoRewrite") return { ok: true, request: { action, sessionId, checkpointSeq, ...withExpect } };
-  if (typeof summary !== "string" || summary.trim().length === 0) return invalid(`summary must be a non-empty string, got ${JSON.stringify(summary)}`);
-  return { ok: true, request: { action, sessionId, checkpointSeq, summary, ...withExpect } };
 }
 
 // src/host/session-write.ts
@@ -2974,13 +3024,14 @@ function checkConfirmed(view, expect, removedSeqs) {
   const cameBackSeqs = lastSeq === void 0 ? [] : removedSeqs.filter((seq) => seq > lastSeq);
   if (removedSeqs.length <= confirmed && cameBackSeqs.length === 0) return null;
   const own = lastSeq === void 0 ? 0 : ownReplacementsAfter(lastSeq, view.lastSeq, view.lookup).size;
+  const surfaceChanged = lastSeq !== void 0 && view.lastSeq > lastSeq;
   return {
     code: "STALE_VIEW",
     expected: expect,
     replaceGeneration: view.replaceGeneration,
     ownReplacements: own,
     newerSeq: null,
-    changed: { removedCount: removedSeqs.length, cameBackSeqs }
+    changed: { removedCount: removedSeqs.length, cameBackSeqs, surfaceChanged }
   };
 }
 function ownReplacementsAfter(afterSeq, lastSeq, lookup) {
@@ -4283,7 +4334,7 @@ async function answer(res, outcome) {
 function createRouteHandler(services, config) {
   return async (req, res) => {
     try {
-      const early = checkTrust(req.headers, config.trustedHosts) ?? checkMethod(req.method) ?? checkContentType(req.headers["content-type"]);
+      const early = checkTrust(req.headers, config.trustedHosts) ?? checkMethod(req.method) ?? checkContentType(req.headers["content-type"]) ?? checkContentEncoding(req.headers["content-encoding"]);
       if (early !== null) {
         fail2(res, early.code, early.message, early.code === "METHOD_NOT_ALLOWED" ? { allow: "POST", connection: "close" } : { connection: "close" });
         return;

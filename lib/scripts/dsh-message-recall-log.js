@@ -1,36 +1,36 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-2K2N32DV.js";
+} from "./chunks/chunk-QNAZX2W2.js";
 import {
   explainCommand
-} from "./chunks/chunk-ZUKTAW7A.js";
+} from "./chunks/chunk-Z2KQSS45.js";
 import {
   listCommand
-} from "./chunks/chunk-FZPLXEL2.js";
+} from "./chunks/chunk-UHXUL6QL.js";
 import {
   readCommand
-} from "./chunks/chunk-M3MUE5D2.js";
+} from "./chunks/chunk-BLSREMFK.js";
 import {
   scanCommand
-} from "./chunks/chunk-LACWJWB5.js";
+} from "./chunks/chunk-33J2JDCS.js";
 import "./chunks/chunk-2KZKY5UK.js";
 import "./chunks/chunk-WHRTN3DX.js";
-import "./chunks/chunk-S46LNZI7.js";
+import "./chunks/chunk-RQBDFPSF.js";
 import {
   verifyCommand
-} from "./chunks/chunk-FXBE4KO2.js";
+} from "./chunks/chunk-HT7BXHU5.js";
 import "./chunks/chunk-GAP6BJRR.js";
 import {
   EXIT,
   out,
   runCommand,
   runMain
-} from "./chunks/chunk-CQZM4XYL.js";
+} from "./chunks/chunk-BCVO4ZIF.js";
 import "./chunks/chunk-4ES5VJID.js";
 import {
   UsageError
-} from "./chunks/chunk-NAUXAQBM.js";
+} from "./chunks/chunk-KEICUTLP.js";
 import "./chunks/chunk-V6RYJ4SL.js";
 
 // scripts/dsh-message-recall-log.ts

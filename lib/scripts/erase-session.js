@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-2K2N32DV.js";
+} from "./chunks/chunk-QNAZX2W2.js";
 import {
   runCommand
-} from "./chunks/chunk-CQZM4XYL.js";
+} from "./chunks/chunk-BCVO4ZIF.js";
 import "./chunks/chunk-4ES5VJID.js";
-import "./chunks/chunk-NAUXAQBM.js";
+import "./chunks/chunk-KEICUTLP.js";
 import "./chunks/chunk-V6RYJ4SL.js";
 
 // scripts/erase-session.ts

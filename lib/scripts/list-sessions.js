@@ -1,14 +1,14 @@
 #!/usr/bin/env node
 import {
   listCommand
-} from "./chunks/chunk-FZPLXEL2.js";
-import "./chunks/chunk-S46LNZI7.js";
+} from "./chunks/chunk-UHXUL6QL.js";
+import "./chunks/chunk-RQBDFPSF.js";
 import "./chunks/chunk-GAP6BJRR.js";
 import {
   runCommand
-} from "./chunks/chunk-CQZM4XYL.js";
+} from "./chunks/chunk-BCVO4ZIF.js";
 import "./chunks/chunk-4ES5VJID.js";
-import "./chunks/chunk-NAUXAQBM.js";
+import "./chunks/chunk-KEICUTLP.js";
 import "./chunks/chunk-V6RYJ4SL.js";
 
 // scripts/list-sessions.ts

@@ -1,16 +1,16 @@
 #!/usr/bin/env node
 import {
   scanCommand
-} from "./chunks/chunk-LACWJWB5.js";
+} from "./chunks/chunk-33J2JDCS.js";
 import "./chunks/chunk-2KZKY5UK.js";
 import "./chunks/chunk-WHRTN3DX.js";
-import "./chunks/chunk-S46LNZI7.js";
+import "./chunks/chunk-RQBDFPSF.js";
 import "./chunks/chunk-GAP6BJRR.js";
 import {
   runCommand
-} from "./chunks/chunk-CQZM4XYL.js";
+} from "./chunks/chunk-BCVO4ZIF.js";
 import "./chunks/chunk-4ES5VJID.js";
-import "./chunks/chunk-NAUXAQBM.js";
+import "./chunks/chunk-KEICUTLP.js";
 import "./chunks/chunk-V6RYJ4SL.js";
 
 // scripts/scan-replace.ts

@@ -14,7 +14,7 @@ import { basename, dirname, join, resolve, sep } from 'node:path'
 import { COMMON_OPTIONS, parseCli } from '../support/arguments'
 import { EXIT, type LogCommand } from '../support/command'
 import { out } from '../support/output'
-import { UsageError } from '../support/usage-errors'
+import { UsageError, UsageLineError } from '../support/usage-errors'
 
 const usage = (invocation: string): string => `Usage: ${invocation} <session folder or log file> --tombstone SEQ [options]
 
@@ -60,13 +60,13 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
     return EXIT.ok
   }
   if (positionals.length !== 1) throw new UsageError(`expected one session folder or log file, got ${positionals.length}`)
-  if (values.tombstone === undefined || !/^\d+$/.test(values.tombstone)) throw new UsageError(`--tombstone must be a seq (a non-negative integer), got ${JSON.stringify(values.tombstone ?? null)}`)
+  if (values.tombstone === undefined || !/^\d+$/.test(values.tombstone)) throw new UsageLineError(`--tombstone must be a seq (a non-negative integer), got ${JSON.stringify(values.tombstone ?? null)}`)
   const tombstoneSeq = Number(values.tombstone)
 
   let logPath = resolve(positionals[0]!)
   if (!/session\.jsonl(\.zstd)?$/.test(basename(logPath))) {
     const names = (await readdir(logPath).catch(() => [])).filter((n) => n === 'session.jsonl' || n === 'session.jsonl.zstd')
-    if (names.length !== 1) throw new UsageError(`no session log (session.jsonl.zstd or session.jsonl) in ${logPath}`)
+    if (names.length !== 1) throw new UsageLineError(`no session log (session.jsonl.zstd or session.jsonl) in ${logPath}`)
     logPath = join(logPath, names[0]!)
   }
   const compression = logPath.endsWith('.zstd') ? 'zstd' : 'none'
@@ -79,7 +79,7 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
     const text = decodeLogBytes(await readFile(logPath), compression)
     id = String(JSON.parse(text.slice(0, text.indexOf('\n'))).id)
   } catch (error) {
-    throw new UsageError(`cannot read the session log ${logPath}: ${(error as Error).message}`)
+    throw new UsageLineError(`cannot read the session log ${logPath}: ${(error as Error).message}`)
   }
   const reader = await dshJsonlReader(compression)
   const at = new Date().toISOString()

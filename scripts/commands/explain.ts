@@ -144,7 +144,7 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
   lines.push(`session ${header?.id ?? '?'}${header?.cwd ? ` (cwd ${header.cwd})` : ''}${header ? `, created ${new Date(header.createdAt).toISOString()}` : ''}`)
   if (fork !== null) lines.push(forkLine(fork))
   if (title) lines.push(`title: ${title}`)
-  lines.push(`log: ${counted(read.events, 'event')}${read.lastSeq >= 0 ? ` (seq 0-${read.lastSeq})` : ''}, ${file.format === 'zstd' ? counted(read.frames, 'frame') : 'plain JSONL'}`)
+  lines.push(`log: ${counted(read.events, 'event')}${read.lastSeq >= 0 ? ` (seq ${read.firstSeq}-${read.lastSeq})` : ''}, ${file.format === 'zstd' ? counted(read.frames, 'frame') : 'plain JSONL'}`)
   const count = (kind: string) => explanation.replacements.filter((r) => r.kind === kind).length
   lines.push(`surface now: ${counted(explanation.surface.length, 'node')} [${explanation.surface.map((n) => n.seq).join(', ')}]`)
   lines.push(

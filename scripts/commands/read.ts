@@ -10,7 +10,7 @@ import { formatBytes } from '../support/format-bytes'
 import { decoderOption } from '../support/option-values'
 import { ChunkedOutput, out } from '../support/output'
 import { fileProgress } from '../support/progress'
-import { UsageError } from '../support/usage-errors'
+import { UsageLineError } from '../support/usage-errors'
 import type { LogProblem, LogRecord } from '../../src/log/log-frames'
 import type { FrameReport } from '../../src/log/frame-batches'
 import { resolveSessionLog } from '../../src/log/log-file'
@@ -95,7 +95,7 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
     await out(usage(invocation))
     return EXIT.ok
   }
-  if (values.frames && values.expand) throw new UsageError('--frames and --expand do not combine')
+  if (values.frames && values.expand) throw new UsageLineError('--frames and --expand do not combine')
   const decoder = decoderOption(values.decoder)
   const file = await resolveSessionLog(target)
   const json = values.json === true
@@ -103,7 +103,7 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
   const bar = fileProgress('read', process.stdout.isTTY === true ? 0 : file.size)
 
   if (values.frames) {
-    if (file.format !== 'zstd') throw new UsageError(`${file.path} is a plain JSONL log; it has no frames`)
+    if (file.format !== 'zstd') throw new UsageLineError(`${file.path} is a plain JSONL log; it has no frames`)
     const output = new ChunkedOutput()
     if (json) output.addText(`{"frames":[`)
     else output.addText(`${'frame'.padStart(6)}  ${'start'.padStart(12)}  ${'end'.padStart(12)}  ${'bytes'.padStart(9)}  ${'decoded'.padStart(9)}  ${'lines'.padStart(13)}  checksum\n`)

@@ -16,7 +16,7 @@ import { summarizeRoot } from '../../src/log/session-roots'
 import { counted, forCount } from '../../src/log/counted'
 import { ACTIONS, TOMBSTONE_ACTIONS, type TombstoneAction } from '../../src/shared/actions'
 import { findTextUnder, toolOutputFolders } from '../../src/log/text-scan'
-import { UsageError } from '../support/usage-errors'
+import { UsageLineError } from '../support/usage-errors'
 import { dirname, resolve } from 'node:path'
 
 const usage = (invocation: string): string => `Usage: ${invocation} [sessions root] [options]
@@ -51,7 +51,7 @@ const OPTIONS = { ...COMMON_OPTIONS, ...DECODER_OPTION, hours: { type: 'string' 
 
 /** `--text`: the files under a DSH home and the tool output folders that hold a text. */
 async function scanText(home: string, text: string, json: boolean): Promise<number> {
-  if (text === '') throw new UsageError('--text needs a non-empty text')
+  if (text === '') throw new UsageLineError('--text needs a non-empty text')
   const folders = [home, ...(await toolOutputFolders())]
   const hits = await findTextUnder(folders, text)
   if (json) {

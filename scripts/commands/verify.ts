@@ -11,7 +11,7 @@ import { formatBytes } from '../support/format-bytes'
 import { decoderOption } from '../support/option-values'
 import { out } from '../support/output'
 import { fileProgress } from '../support/progress'
-import { UsageError } from '../support/usage-errors'
+import { UsageLineError } from '../support/usage-errors'
 import { DECODER_NAMES, type DecoderName } from '../../src/log/frame-decoder'
 import { findZstdCli, hasZlibZstd } from '../../src/log/frame-decoder-node'
 import type { LogProblem } from '../../src/log/log-frames'
@@ -76,7 +76,7 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
     return EXIT.ok
   }
   const decoder = decoderOption(values.decoder)
-  if (decoder === 'zstd-cli') throw new UsageError('verify-decoder checks frames one by one; zstd-cli decodes a run of frames at a time (use it with --cross-check)')
+  if (decoder === 'zstd-cli') throw new UsageLineError('verify-decoder checks frames one by one; zstd-cli decodes a run of frames at a time (use it with --cross-check)')
   const file = await resolveSessionLog(target)
 
   const headerFrameProblems: LogProblem[] = []
@@ -145,7 +145,7 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
     lines.push(`format: plain JSONL, ${counted(file.size, 'byte')} (${formatBytes(file.size)})`)
   }
   lines.push(`consumed: ${read.bytesConsumed} of ${counted(file.size, 'byte')}${consumedToEnd ? ' (to the last byte)' : ''}`)
-  const seqs = read.lastSeq >= 0 ? `seq 0-${read.lastSeq}` : 'no events'
+  const seqs = read.lastSeq >= 0 ? `seq ${read.firstSeq}-${read.lastSeq}` : 'no events'
   lines.push(`records: ${counted(read.lines, 'line')} (header included), ${counted(read.events, 'event')}, ${seqs}`)
   if (file.format === 'zstd') {
     const fp = read.magicFalsePositives

@@ -8,7 +8,7 @@
 import { DecoderUnavailableError } from '../../src/log/frame-decoder'
 import { SessionLogInputError } from '../../src/log/log-file'
 import { OptionValueError } from './option-values'
-import { OptionError, UsageError } from './usage-errors'
+import { OptionError, UsageError, UsageLineError } from './usage-errors'
 
 /** Exit codes of every script. */
 export const EXIT = {
@@ -75,7 +75,7 @@ export function runMain(usage: string, main: () => Promise<number>, invocation?:
     .catch((error: unknown) => {
       if (error instanceof OptionError) {
         process.stderr.write(`${invocation === undefined ? '' : `${invocation}: `}${error.message}; see --help\n`)
-      } else if (error instanceof OptionValueError) {
+      } else if (error instanceof OptionValueError || error instanceof UsageLineError) {
         process.stderr.write(`${error.message}\n`)
       } else if (error instanceof UsageError) {
         process.stderr.write(`${error.message}\n\n${usage}`)

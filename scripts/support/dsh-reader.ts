@@ -8,13 +8,13 @@
  * @module dsh-message-recall/scripts/support/dsh-reader
  */
 import type { JsonlReader } from '../../src/host/jsonl-log-file'
-import { UsageError } from './usage-errors'
+import { UsageLineError } from './usage-errors'
 
 /**
  * The backend's reader over a compression.
  * @param compression - `'zstd'` (`session.jsonl.zstd`) or `'none'` (`session.jsonl`).
  * @returns a {@link JsonlReader}.
- * @throws UsageError when DSH's packages cannot be loaded from here (run the tool from the
+ * @throws UsageLineError when DSH's packages cannot be loaded from here (run the tool from the
  *   plugin's folder inside a DSH install, or from a checkout after `npm install`).
  */
 export async function dshJsonlReader(compression: 'zstd' | 'none'): Promise<JsonlReader> {
@@ -23,7 +23,7 @@ export async function dshJsonlReader(compression: 'zstd' | 'none'): Promise<Json
     backend = (await import('@deepseek-ai/dsh-session-persistence-jsonl')) as unknown as typeof backend
     await import('@deepseek-ai/dsh-session')
   } catch {
-    throw new UsageError('erase needs DSH 0.1.0-rc.8\'s packages (@deepseek-ai/dsh-session, @deepseek-ai/dsh-session-persistence-jsonl); run it where they are installed')
+    throw new UsageLineError('erase needs DSH 0.1.0-rc.8\'s packages (@deepseek-ai/dsh-session, @deepseek-ai/dsh-session-persistence-jsonl); run it where they are installed')
   }
   return Object.create(backend.JsonlSessionPersistence.prototype, {
     compression: { value: compression },

@@ -1,6 +1,7 @@
 /**
  * The command-line mistakes of the log tools, each exit code 2: a {@link UsageError} is reported
- * with the usage text, an {@link OptionError} on one line pointing to `--help`. Pure.
+ * with the usage text, an {@link OptionError} on one line pointing to `--help`, a
+ * {@link UsageLineError} on one line alone. Pure.
  *
  * @module dsh-message-recall/scripts/support/usage-errors
  */
@@ -23,5 +24,18 @@ export class OptionError extends UsageError {
   constructor(message: string) {
     super(message)
     this.name = 'OptionError'
+  }
+}
+
+/**
+ * A mistake the usage text does not help with (options that do not combine, `--frames` on a
+ * plain JSONL log, an empty `--text`): exit code 2 like any {@link UsageError}, reported as its
+ * message on one line, without the usage text.
+ */
+export class UsageLineError extends UsageError {
+  /** @param message - the whole line, naming what was given. */
+  constructor(message: string) {
+    super(message)
+    this.name = 'UsageLineError'
   }
 }

@@ -18,9 +18,7 @@ import { shortenPaths } from './shorten-paths'
 import { errorText } from '../shared/error-text'
 import { prepareExport, type ExportServices, type ImageSource, type LineageSource, type RawLogSource } from './session-export'
 import { ZipWriter } from './zip-writer'
-
-/** Longest accepted session id, in UTF-16 code units (ids DSH mints are `session-<uuid>`, 44). */
-const MAX_SESSION_ID_LENGTH = 512
+import { MAX_SESSION_ID_LENGTH } from './request'
 
 function fail(res: ServerResponse, code: ExportErrorCode, message: string, headers: Record<string, string> = {}): void {
   const body: ExportErrorReply = { ok: false, error: { code, message: shortenPaths(message) } }
@@ -30,12 +28,22 @@ function fail(res: ServerResponse, code: ExportErrorCode, message: string, heade
 }
 
 /**
- * Read the query: exactly one `sessionId`, non-empty, at most {@link MAX_SESSION_ID_LENGTH} long.
+ * Read the query: exactly one `sessionId`, non-empty, at most {@link MAX_SESSION_ID_LENGTH} long;
+ * every parameter valid percent-encoded UTF-8 (a broken escape is refused, not read as U+FFFD).
  * @param url - the request target (path and query).
  * @returns the session id, or the `INVALID_REQUEST` message.
  */
 export function parseExportQuery(url: string | undefined): { ok: true; sessionId: string } | { ok: false; message: string } {
-  const query = new URL(url ?? '/', 'http://host').searchParams
+  const parsed = new URL(url ?? '/', 'http://host')
+  // URLSearchParams decodes a broken percent-encoding (`%E0%A4%A`) to U+FFFD; decodeURIComponent refuses it.
+  for (const part of parsed.search.slice(1).split('&')) {
+    try {
+      decodeURIComponent(part.replace(/\+/g, ' '))
+    } catch {
+      return { ok: false, message: `message-recall: the query is not valid percent-encoded UTF-8 (${JSON.stringify(part.length > 80 ? `${part.slice(0, 80)}…` : part)})` }
+    }
+  }
+  const query = parsed.searchParams
   const keys = [...query.keys()]
   const unknown = keys.find((key) => key !== 'sessionId')
   if (unknown !== undefined) return { ok: false, message: `message-recall: unknown query parameter ${JSON.stringify(unknown)} (allowed: sessionId)` }

@@ -51,7 +51,8 @@ function parseAuthority(host: string): { hostname: string; authority: string } |
 export function checkTrust(headers: IncomingHttpHeaders, trustedHosts: readonly string[]): HttpRefusal | null {
   const host = single(headers.host)
   const parsed = host === undefined ? null : parseAuthority(host)
-  if (parsed === null) return { code: 'FORBIDDEN', message: `message-recall: Host header ${valueText(host ?? null)} is missing or malformed` }
+  if (host === undefined) return { code: 'FORBIDDEN', message: 'message-recall: the Host header is missing' }
+  if (parsed === null) return { code: 'FORBIDDEN', message: `message-recall: Host header ${valueText(host)} is malformed` }
   if (!trustedHosts.includes(parsed.hostname) && !trustedHosts.includes(parsed.authority)) {
     return { code: 'FORBIDDEN', message: `message-recall: Host "${parsed.authority}" is not a trusted host` }
   }
@@ -91,8 +92,29 @@ export function checkContentType(contentType: string | undefined): HttpRefusal |
   const [type, ...params] = (contentType ?? '').split(';').map((part) => part.trim().toLowerCase())
   const charset = params.find((param) => param.startsWith('charset='))?.slice('charset='.length).replace(/^"|"$/g, '')
   if (type === 'application/json' && (charset === undefined || charset === 'utf-8')) return null
-  return { code: 'UNSUPPORTED_MEDIA_TYPE', message: `message-recall: content type ${valueText(contentType ?? null)} is not application/json` }
+  if (contentType === undefined) return { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'message-recall: the Content-Type header is missing; use application/json' }
+  return { code: 'UNSUPPORTED_MEDIA_TYPE', message: `message-recall: content type ${valueText(contentType)} is not application/json` }
 }
+
+/**
+ * @param contentEncoding - the `Content-Encoding` header.
+ * @returns `UNSUPPORTED_MEDIA_TYPE` for any coding but `identity` (a body is read as sent, never
+ * decompressed, so a `gzip` body would be read as plain text), else `null` (absent or `identity`).
+ */
+export function checkContentEncoding(contentEncoding: string | string[] | undefined): HttpRefusal | null {
+  const value = Array.isArray(contentEncoding) ? contentEncoding.join(', ') : contentEncoding
+  if (value === undefined || value.split(',').every((coding) => coding.trim().toLowerCase() === 'identity')) return null
+  return { code: 'UNSUPPORTED_MEDIA_TYPE', message: `message-recall: content encoding ${valueText(value)} is not supported; send the body unencoded (identity)` }
+}
+
+/**
+ * A body that may hold a number past the safe integer range: a run of 16 digits (2^53 has 16) or
+ * an exponent (also text in a string that looks like one, e.g. a uuid's `4e5`). Only such a body
+ * is parsed again with a reviver, which reads the number's source text (`JSON.parse` source text
+ * access, Node 22), so a refusal quotes what was sent (`9007199254740993`), not the double it
+ * parsed to (`9007199254740992`).
+ */
+const MAY_HOLD_UNSAFE_NUMBER = /\d{16}|[-\d.][eE][+-]?\d/
 
 /**
  * Read a JSON body of at most `maxBytes` bytes. A declared `Content-Length` over the cap is
@@ -101,8 +123,9 @@ export function checkContentType(contentType: string | undefined): HttpRefusal |
  * answer with `Connection: close`.
  * @param req - the request stream.
  * @param maxBytes - the cap, in bytes.
- * @returns the parsed value, or `PAYLOAD_TOO_LARGE` / `INVALID_REQUEST` (invalid UTF-8 or JSON, or
- * an object that repeats a key: `JSON.parse` would silently keep the last one).
+ * @returns the parsed value, or `PAYLOAD_TOO_LARGE` / `INVALID_REQUEST` (invalid UTF-8 or JSON, an
+ * object that repeats a key: `JSON.parse` would silently keep the last one, or a number past the
+ * safe integer range, which no field takes, quoted as sent).
  * @throws the stream's error when the connection fails while reading.
  */
 export function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<{ ok: true; value: unknown } | { ok: false; refusal: HttpRefusal }> {
@@ -141,10 +164,29 @@ export function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<{ 
         return
       }
       let value: unknown
+      let unsafe: { key: string; inArray: boolean; source: string } | null = null
       try {
         value = JSON.parse(text)
       } catch (error) {
         resolve({ ok: false, refusal: { code: 'INVALID_REQUEST', message: `message-recall: request body is not JSON: ${errorText(error)}` } })
+        return
+      }
+      if (MAY_HOLD_UNSAFE_NUMBER.test(text)) {
+        try {
+          JSON.parse(text, function (this: unknown, key: string, item: unknown, context?: { source?: string }) {
+            if (unsafe === null && typeof item === 'number' && !Number.isSafeInteger(item) && (Number.isInteger(item) || !Number.isFinite(item))) {
+              unsafe = { key, inArray: Array.isArray(this), source: context?.source ?? String(item) }
+            }
+            return item
+          })
+        } catch {
+          // Nested too deep for a reviver (it recurses): the validators refuse the value as parsed.
+        }
+      }
+      if (unsafe !== null) {
+        const { key, inArray, source } = unsafe as { key: string; inArray: boolean; source: string }
+        const where = inArray ? `item ${key} of an array` : JSON.stringify(key.length > 80 ? `${key.slice(0, 80)}…` : key)
+        resolve({ ok: false, refusal: { code: 'INVALID_REQUEST', message: `message-recall: the number ${source.length > 80 ? `${source.slice(0, 80)}…` : source} in ${where} is past the safe integer range (2^53 - 1); no field takes it` } })
         return
       }
       const repeated = findDuplicateKey(text)

@@ -22,8 +22,12 @@ export interface StaleViewRefusal {
   readonly ownReplacements: number
   /** A surface node seq newer than `expected.lastSeq`, or `null` when it is not about a newer node. */
   readonly newerSeq: number | null
-  /** A confirmed write whose removal changed: how many messages it would now remove, and which of them came back after `expected.lastSeq`. */
-  readonly changed?: { readonly removedCount: number; readonly cameBackSeqs: readonly number[] }
+  /**
+   * A confirmed write whose removal does not match what was confirmed: how many messages it would
+   * remove now, which of them came back after `expected.lastSeq`, and whether the session has
+   * events after `expected.lastSeq` (`false`: the confirmed count never matched this write).
+   */
+  readonly changed?: { readonly removedCount: number; readonly cameBackSeqs: readonly number[]; readonly surfaceChanged: boolean }
 }
 
 /** The session's agent has active work (a turn or another maintenance task). */
@@ -140,7 +144,9 @@ function describeStaleView(refusal: StaleViewRefusal): string {
     const since = expected.lastSeq === undefined ? '' : ` since seq ${expected.lastSeq}`
     const back = changed.cameBackSeqs.length === 0 ? ''
       : ` (${changed.cameBackSeqs.length === 1 ? 'seq' : 'seqs'} ${changed.cameBackSeqs.join(', ')} came back by a restore after the plan)`
-    return `message-recall: the confirmed plan removes ${counted(expected.removedCount ?? 0, 'message')}, but the surface changed${since} and this write would now remove ${changed.removedCount}${back}`
+    const confirmed = counted(expected.removedCount ?? 0, 'message')
+    if (!changed.surfaceChanged) return `message-recall: the confirmed plan removes ${confirmed}, but this write removes ${changed.removedCount}${back}`
+    return `message-recall: the confirmed plan removes ${confirmed}, but the surface changed${since} and this write would now remove ${changed.removedCount}${back}`
   }
   if (refusal.ownReplacements === 0) return `message-recall: surface replaceGeneration is ${refusal.replaceGeneration}, expected ${expected.replaceGeneration}`
   const own = counted(refusal.ownReplacements, 'replacement')

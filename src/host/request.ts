@@ -22,6 +22,9 @@ export type RouteRequest =
   | BatchRouteRequest
   | SummaryEditIntent
 
+/** Longest accepted session id, in UTF-16 code units (ids DSH mints are `session-<uuid>`, 44); the POST route and the export refuse a longer one with `INVALID_REQUEST`. */
+export const MAX_SESSION_ID_LENGTH = 512
+
 const FIELDS = ['sessionId', 'action', 'seq', 'messageId', 'tombstoneSeq', 'planAction', 'expect', 'changes']
 const EXPECT_FIELDS = ['replaceGeneration', 'lastSeq', 'removedCount']
 
@@ -29,17 +32,19 @@ const EXPECT_FIELDS = ['replaceGeneration', 'lastSeq', 'removedCount']
  * Validate a parsed JSON body.
  * @param body - the parsed body (any JSON value).
  * @returns the typed request, or an `INVALID_REQUEST` refusal naming the offending field and value
- *   (with `index` when it is about one change of `changes`).
+ *   (with `index` when it is about one change of `changes`); a `sessionId` longer than
+ *   {@link MAX_SESSION_ID_LENGTH} is named by its length, never echoed.
  */
 export function parseRouteRequest(body: unknown): { ok: true; request: RouteRequest } | { ok: false; refusal: RequestRefusal } {
   const invalid = (message: string): { ok: false; refusal: RequestRefusal } => ({ ok: false, refusal: { code: 'INVALID_REQUEST', message: `message-recall: ${message}` } })
-  if (!isRecord(body)) return invalid(`request body must be a JSON object, got ${body === null ? 'null' : Array.isArray(body) ? 'an array' : typeof body}`)
+  if (!isRecord(body)) return invalid(`request body must be a JSON object, got ${body === null ? 'null' : Array.isArray(body) ? 'an array' : `a ${typeof body}`}`)
   if (body.action === 'editSummary' || body.action === 'undoRewrite') return parseSummaryEdit(body, invalid)
   const unknown = Object.keys(body).find((key) => !FIELDS.includes(key))
   if (unknown !== undefined) return invalid(`unknown field "${unknown}" (allowed: ${FIELDS.join(', ')})`)
 
   const { sessionId, action, seq, messageId, planAction, expect } = body
   if (typeof sessionId !== 'string' || sessionId.length === 0) return invalid(`sessionId must be a non-empty string, got ${valueText(sessionId)}`)
+  if (sessionId.length > MAX_SESSION_ID_LENGTH) return invalid(`sessionId must be at most ${MAX_SESSION_ID_LENGTH} characters, got ${sessionId.length}`)
   if (!ROUTE_ACTIONS.includes(action as RouteAction)) return invalid(`action must be one of ${ROUTE_ACTIONS.join(', ')}, got ${valueText(action)}`)
 
   if (action === 'inspect' || action === 'flush') {
@@ -108,12 +113,13 @@ function parseSummaryEdit(body: Record<string, unknown>, invalid: (message: stri
   const unknown = Object.keys(body).find((key) => !fields.includes(key))
   if (unknown !== undefined) return invalid(`unknown field "${unknown}" for ${action} (allowed: ${fields.join(', ')})`)
   const { sessionId, checkpointSeq, summary } = body
-  if (typeof sessionId !== 'string' || sessionId.length === 0) return invalid(`sessionId must be a non-empty string, got ${JSON.stringify(sessionId)}`)
-  if (!isSeq(checkpointSeq)) return invalid(`checkpointSeq must be a non-negative safe integer, got ${JSON.stringify(checkpointSeq)}`)
+  if (typeof sessionId !== 'string' || sessionId.length === 0) return invalid(`sessionId must be a non-empty string, got ${valueText(sessionId)}`)
+  if (sessionId.length > MAX_SESSION_ID_LENGTH) return invalid(`sessionId must be at most ${MAX_SESSION_ID_LENGTH} characters, got ${sessionId.length}`)
+  if (!isSeq(checkpointSeq)) return invalid(`checkpointSeq must be a non-negative safe integer, got ${valueText(checkpointSeq)}`)
   const expectation = parseExpect(body.expect)
   if (typeof expectation === 'string') return invalid(expectation)
   const withExpect = expectation === undefined ? {} : { expect: expectation }
   if (action === 'undoRewrite') return { ok: true, request: { action, sessionId, checkpointSeq, ...withExpect } }
-  if (typeof summary !== 'string' || summary.trim().length === 0) return invalid(`summary must be a non-empty string, got ${JSON.stringify(summary)}`)
+  if (typeof summary !== 'string' || summary.trim().length === 0) return invalid(`summary must be a non-empty string, got ${valueText(summary)}`)
   return { ok: true, request: { action, sessionId, checkpointSeq, summary, ...withExpect } }
 }

@@ -14,7 +14,7 @@ import type { ErrorCode, RouteError } from '../shared/protocol'
 import type { MessageRecallConfig } from './config'
 import type { DiskSummaryCache } from './disk-summary-cache'
 import { forkBefore, type ForkServices } from './fork-before'
-import { checkContentType, checkMethod, checkTrust, readJsonBody, sendJson, sendJsonInSlices } from './http'
+import { checkContentEncoding, checkContentType, checkMethod, checkTrust, readJsonBody, sendJson, sendJsonInSlices } from './http'
 import { inspectSession, type PersistenceReader } from './inspect'
 import { shortenPaths } from './shorten-paths'
 import { describeRefusal, MessageRecallError, type Outcome, type WriteRefusal } from './refusals'
@@ -116,7 +116,7 @@ async function answer(res: ServerResponse, outcome: Outcome<unknown>): Promise<v
 export function createRouteHandler(services: RouteServices, config: MessageRecallConfig): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   return async (req, res) => {
     try {
-      const early = checkTrust(req.headers, config.trustedHosts) ?? checkMethod(req.method) ?? checkContentType(req.headers['content-type'])
+      const early = checkTrust(req.headers, config.trustedHosts) ?? checkMethod(req.method) ?? checkContentType(req.headers['content-type']) ?? checkContentEncoding(req.headers['content-encoding'])
       if (early !== null) {
         // An unread body must not keep the connection for the next request.
         fail(res, early.code, early.message, early.code === 'METHOD_NOT_ALLOWED' ? { allow: 'POST', connection: 'close' } : { connection: 'close' })

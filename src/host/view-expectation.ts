@@ -53,7 +53,10 @@ export function checkExpectation(view: ExpectationView, expect: ViewExpectation 
  * @param expect - the client's view; nothing is checked without `expect.removedCount`.
  * @param removedSeqs - the messages the write would remove now (seqs of the current log).
  * @returns the `STALE_VIEW` refusal naming what changed, or `null` when the write removes no more
- *   than was confirmed and nothing that came back after `expect.lastSeq`.
+ *   than was confirmed and nothing that came back after `expect.lastSeq`. The refusal's
+ *   `changed.surfaceChanged` is true only when the session has events after `expect.lastSeq`
+ *   (this plugin's own writes, the others were refused before planning); a count that never
+ *   matched the plan (nothing after `lastSeq`, or no `lastSeq`) leaves it false.
  */
 export function checkConfirmed(view: ExpectationView, expect: ViewExpectation | undefined, removedSeqs: readonly number[]): StaleViewRefusal | null {
   const confirmed = expect?.removedCount
@@ -62,9 +65,10 @@ export function checkConfirmed(view: ExpectationView, expect: ViewExpectation | 
   const cameBackSeqs = lastSeq === undefined ? [] : removedSeqs.filter((seq) => seq > lastSeq)
   if (removedSeqs.length <= confirmed && cameBackSeqs.length === 0) return null
   const own = lastSeq === undefined ? 0 : ownReplacementsAfter(lastSeq, view.lastSeq, view.lookup).size
+  const surfaceChanged = lastSeq !== undefined && view.lastSeq > lastSeq
   return {
     code: 'STALE_VIEW', expected: expect, replaceGeneration: view.replaceGeneration, ownReplacements: own, newerSeq: null,
-    changed: { removedCount: removedSeqs.length, cameBackSeqs },
+    changed: { removedCount: removedSeqs.length, cameBackSeqs, surfaceChanged },
   }
 }
 

@@ -96,7 +96,7 @@ export interface FrameRunIndex {
   readonly offsets: ArrayLike<number>
 }
 
-/** Totals of a read; `lastSeq` is `-1` when no event was read. */
+/** Totals of a read; `firstSeq` and `lastSeq` are `-1` when no event was read. */
 export interface LogRecordTotals {
   readonly header: LogHeader | null
   readonly headerText: string | null
@@ -104,6 +104,8 @@ export interface LogRecordTotals {
   readonly lines: number
   /** Events stored (packed rows counted by members). */
   readonly events: number
+  /** Seq of the first event read (0 in a whole log; a log can start later). */
+  readonly firstSeq: number
   readonly lastSeq: number
   readonly problems: readonly LogProblem[]
 }
@@ -166,6 +168,7 @@ export class LogRecordReader {
   private headerText: string | null = null
   private line = 0
   private events = 0
+  private firstSeq = -1
   private lastSeq = -1
   /** Next seq the log must continue with, or `null` after an unparsed packed row (resynchronised on the next line). */
   private expected: number | null = 0
@@ -332,7 +335,7 @@ export class LogRecordReader {
     if (this.headerValue === null && this.line === 0 && problems.length === 0) {
       problems.push({ kind: 'bad-header', at: { line: 1, frame: null, byte: 0 }, message: 'the log holds no complete header line' })
     }
-    return { header: this.headerValue, headerText: this.headerText, lines: this.line, events: this.events, lastSeq: this.lastSeq, problems }
+    return { header: this.headerValue, headerText: this.headerText, lines: this.line, events: this.events, firstSeq: this.firstSeq, lastSeq: this.lastSeq, problems }
   }
 
   /**
@@ -512,6 +515,8 @@ export class LogRecordReader {
   }
 
   private checkSeq(first: number, frame: number | null, byte: number): void {
+    // Every event is read after its line's seq is checked here, so the first check sees the first seq.
+    if (this.firstSeq === -1) this.firstSeq = first
     if (this.expected !== null && first !== this.expected) {
       const at: LogPosition = { line: this.line, frame, byte }
       this.report({

@@ -73,10 +73,14 @@ export function collectEventImages(event: unknown, images: Map<string, LoggedIma
  * every removal in effect.
  * @returns the rewritten text, the carriers, and the images it still references. A line that
  * does not parse is kept as it is (it holds no event this module can read).
- * @throws `malformed <tag> storage row: …` for a packed row DSH's own reader would refuse too.
+ * @throws `malformed <tag> storage row: …` for a packed row DSH's own reader would refuse too;
+ * `the log's seqs are not contiguous from 0: …` ({@link ParsedLogText.seqProblem}) for a log
+ * whose events do not fold.
  */
 export function logWithoutRemovedContent(content: string, tombstoneSeq?: number): LogWithoutRemoved {
-  return rewriteWithoutRemoved(parseLogText(content), tombstoneSeq)
+  const log = parseLogText(content)
+  if (log.seqProblem !== null) throw new Error(`the log's seqs are not contiguous from 0: ${log.seqProblem}`)
+  return rewriteWithoutRemoved(log, tombstoneSeq)
 }
 
 /** A log's JSONL text split and parsed once ({@link parseLogText}). */
@@ -87,18 +91,26 @@ export interface ParsedLogText {
   readonly parsed: readonly unknown[]
   /** Every event by seq, packed rows expanded. */
   readonly events: readonly LogEvent[]
+  /**
+   * Why the events' seqs do not run 0, 1, 2, … in order (`seq 5 follows seq 3`, `seq 4 appears
+   * twice`, `the first event has seq 2`), or `null` when they do. DSH's session fold needs that
+   * order; a log two writers appended to can break it.
+   */
+  readonly seqProblem: string | null
 }
 
 /**
  * Split and parse a log's JSONL text once, for {@link rewriteWithoutRemoved} and other readers.
  * @param content - the whole log text (header line first).
- * @returns the lines, the parsed values and the events by seq.
+ * @returns the lines, the parsed values, the events by seq and whether their seqs run in order.
  * @throws `malformed <tag> storage row: …` for a packed row DSH's own reader would refuse too.
  */
 export function parseLogText(content: string): ParsedLogText {
   const lines = content.split('\n')
   const events: LogEvent[] = []
   const parsed: unknown[] = new Array(lines.length)
+  let seqProblem: string | null = null
+  let previous = -1
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i] as string
     if (line === '') continue
@@ -109,9 +121,19 @@ export function parseLogText(content: string): ParsedLogText {
       continue
     }
     parsed[i] = value
-    for (const event of expandStorageRecord(value)) if (isRecord(event) && Number.isSafeInteger(event.seq)) events[event.seq] = event
+    for (const event of expandStorageRecord(value)) {
+      if (!isRecord(event) || !Number.isSafeInteger(event.seq)) continue
+      const seq = event.seq as number
+      if (seqProblem === null && seq !== previous + 1) {
+        seqProblem = events[seq] !== undefined ? `seq ${seq} appears twice`
+          : previous === -1 ? `the first event has seq ${seq}`
+          : `seq ${seq} follows seq ${previous}`
+      }
+      previous = seq
+      events[seq] = event
+    }
   }
-  return { lines, parsed, events }
+  return { lines, parsed, events, seqProblem }
 }
 
 /**

@@ -65,6 +65,8 @@ export interface SessionLogRead {
   readonly lines: number
   /** Events stored in those lines (packed rows counted by members). */
   readonly events: number
+  /** Seq of the first event, `-1` when none was read (0 in a whole log). */
+  readonly firstSeq: number
   readonly lastSeq: number
   /** Complete frames (zstd) read. */
   readonly frames: number
@@ -139,6 +141,7 @@ async function readPlain(file: SessionLogFile, handle: LogHandle, reader: LogRec
     headerText: totals.headerText,
     lines: totals.lines,
     events: totals.events,
+    firstSeq: totals.firstSeq,
     lastSeq: totals.lastSeq,
     frames: 0,
     checkedFrames: 0,
@@ -195,6 +198,7 @@ async function readZstd(file: SessionLogFile, handle: LogHandle, reader: LogReco
     headerText: totals.headerText,
     lines: totals.lines,
     events: totals.events,
+    firstSeq: totals.firstSeq,
     lastSeq: totals.lastSeq,
     frames: walk.frames,
     checkedFrames: tally.checked,

@@ -253,6 +253,9 @@ describe('Removed panel in the session header', () => {
     assert.equal(rec!.querySelector('[data-message-recall-entry-excerpt]')!.textContent, 'list the sources')
     const time = rec!.querySelector('time')!
     assert.equal(time.getAttribute('datetime'), new Date(p.session.events[recallSeq]!.time).toISOString())
+    // The chat's clock: the removal was written today, so 24-hour HH:mm alone.
+    const at = new Date(p.session.events[recallSeq]!.time)
+    assert.equal(time.textContent, `${String(at.getHours()).padStart(2, '0')}:${String(at.getMinutes()).padStart(2, '0')}`)
     assert.deepEqual([...rec!.querySelectorAll('[data-message-recall-entry-action]')].map((b) => b.textContent), ['Restore', 'Open a copy'])
 
     await click(rec!.querySelector('[data-message-recall-entry-action="restore"]'))

@@ -9,7 +9,7 @@
  * - the plugin's `session.jsonl` has DSH's events, seqs and types, folds to the same surface,
  *   loads with DSH's own JSONL backend and resumes with the invariant companions, deriving the
  *   same messages as DSH's archive does;
- * - bad input (unknown session, malformed query, another method, a foreign origin, a session a
+ * - bad input (unknown session, malformed query, a broken percent-encoding, another method, a foreign origin, a session a
  *   turn is writing) is refused with its code, and the session's log on disk is not touched.
  */
 import assert from 'node:assert/strict'
@@ -143,6 +143,8 @@ describe('export without removed messages on the rc.8 web host', { timeout: 600_
     assert.deepEqual(await refusal(await get(`/dsh-message-recall/export?sessionId=${sessionId}&sessionId=${sessionId}`)), [400, { ok: false, error: { code: 'INVALID_REQUEST', message: 'message-recall: the query needs exactly one sessionId (got 2)' } }])
     assert.deepEqual(await refusal(await get(`/dsh-message-recall/export?sessionId=${sessionId}&includeDescendants=true`)), [400, { ok: false, error: { code: 'INVALID_REQUEST', message: 'message-recall: unknown query parameter "includeDescendants" (allowed: sessionId)' } }])
     assert.deepEqual(await refusal(await get('/dsh-message-recall/export?sessionId=')), [400, { ok: false, error: { code: 'INVALID_REQUEST', message: 'message-recall: sessionId must be 1 to 512 characters' } }])
+    assert.deepEqual(await refusal(await get('/dsh-message-recall/export?sessionId=%E0%A4%A')), [400, { ok: false, error: { code: 'INVALID_REQUEST', message: 'message-recall: the query is not valid percent-encoded UTF-8 ("sessionId=%E0%A4%A")' } }])
+    assert.deepEqual(await refusal(await get(`/dsh-message-recall/export?sessionId=${'s'.repeat(513)}`)), [400, { ok: false, error: { code: 'INVALID_REQUEST', message: 'message-recall: sessionId must be 1 to 512 characters' } }])
     const post = await get(`/dsh-message-recall/export?sessionId=${sessionId}`, { method: 'POST' })
     assert.equal(post.headers.get('allow'), 'GET')
     assert.deepEqual(await refusal(post), [405, { ok: false, error: { code: 'METHOD_NOT_ALLOWED', message: 'message-recall: method POST is not allowed; use GET' } }])

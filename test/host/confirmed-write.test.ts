@@ -2,7 +2,8 @@
  * A confirmed write writes exactly what was confirmed, over real HTTP in the real rc.8 composition
  * (agent loop, JSONL persistence, invariant companions, the plugin): a Restore landing inside a
  * planned Delete-onward range (single and batch) refuses the confirmed write with `STALE_VIEW`,
- * saying what changed, and appends nothing; two quick deletes planned on one view from two
+ * saying what changed, and appends nothing; a count that never matched its plan is refused without
+ * claiming the surface changed; two quick deletes planned on one view from two
  * clients, each sent back with its confirmed count, both land.
  */
 import assert from 'node:assert/strict'
@@ -96,6 +97,28 @@ describe('a confirmed write', () => {
       code: 'STALE_VIEW',
       message: `message-recall: the confirmed plan removes ${confirmed} messages, but the surface changed since seq ${plan.lastSeq} and this write would now remove ${confirmed + 1} (seq ${restored.restoredSeq} came back by a restore after the plan)`,
     } })
+    assert.equal(session.seq, before, 'nothing appended')
+  })
+
+  it('refuses a count that does not match its own plan on an unchanged session without saying the surface changed, single and batch', async () => {
+    const agent = await app.createAgent({ seed: conversationLog(syntheticTurns(3, { toolSteps: 1, toolsPerStep: 2 })) })
+    const session = agent.session
+    const prompt2 = node(session, 'user/message', 'prompt #2')
+    const plan = ok(await app.post({ sessionId: agent.id, action: 'plan', planAction: 'delete', seq: prompt2 }))
+    assert.equal(plan.removedCount, 1)
+    const before = session.seq
+    const single = await app.post({ sessionId: agent.id, action: 'delete', seq: prompt2, expect: { lastSeq: plan.lastSeq, removedCount: 0 } })
+    assert.equal(single.status, 409, single.text)
+    assert.deepEqual(single.json, { ok: false, error: { code: 'STALE_VIEW', message: 'message-recall: the confirmed plan removes 0 messages, but this write removes 1' } })
+    const noView = await app.post({ sessionId: agent.id, action: 'delete', seq: prompt2, expect: { removedCount: 0 } })
+    assert.equal(noView.status, 409, noView.text)
+    assert.deepEqual(noView.json, { ok: false, error: { code: 'STALE_VIEW', message: 'message-recall: the confirmed plan removes 0 messages, but this write removes 1' } })
+    const changes = [{ action: 'delete', seq: prompt2 }]
+    const batchPlan = ok(await app.post({ sessionId: agent.id, action: 'plan', changes }))
+    assert.deepEqual(batchPlan.removedSeqs, [prompt2])
+    const batch = await app.post({ sessionId: agent.id, action: 'apply', changes, expect: { lastSeq: batchPlan.lastSeq, removedCount: 0 } })
+    assert.equal(batch.status, 409, batch.text)
+    assert.deepEqual(batch.json, { ok: false, error: { code: 'STALE_VIEW', message: 'message-recall: the confirmed plan removes 0 messages, but this write removes 1' } })
     assert.equal(session.seq, before, 'nothing appended')
   })
 

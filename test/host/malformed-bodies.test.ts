@@ -85,6 +85,12 @@ describe('values nested ten thousand levels deep', () => {
       `message-recall: seq must be a non-negative safe integer, got ${DEEP_ARRAY_TEXT}`)
     assertError(await postRaw(`{"sessionId":"${liveId}","action":"delete","seq":${livePrompt},"expect":{"lastSeq":${deepObject(10_000)}}}`), 400, 'INVALID_REQUEST',
       'message-recall: expect.lastSeq must be a non-negative safe integer, got {"a":{"a":{"a":{"a":{"a":{"a":{"a":{"a":…}}}}}}}}')
+    assertError(await postRaw(`{"sessionId":"${liveId}","action":"editSummary","checkpointSeq":${deepArray(10_000)},"summary":"x"}`), 400, 'INVALID_REQUEST',
+      `message-recall: checkpointSeq must be a non-negative safe integer, got ${DEEP_ARRAY_TEXT}`)
+    assertError(await postRaw(`{"sessionId":"${liveId}","action":"editSummary","checkpointSeq":1,"summary":${deepArray(10_000)}}`), 400, 'INVALID_REQUEST',
+      `message-recall: summary must be a non-empty string, got ${DEEP_ARRAY_TEXT}`)
+    assertError(await postRaw(`{"sessionId":"${'s'.repeat(513)}","action":"undoRewrite","checkpointSeq":1}`), 400, 'INVALID_REQUEST',
+      'message-recall: sessionId must be at most 512 characters, got 513')
     assert.deepEqual(snapshot(), before)
   })
 

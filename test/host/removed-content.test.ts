@@ -147,4 +147,22 @@ describe('removed content of a log', () => {
     assert.equal(out.text, raw.content)
     assert.deepEqual([out.carriers.size, out.rewrittenLines], [0, 0])
   })
+
+  it('refuses a log whose seqs do not run from 0 in order: a gap, a repeated seq, a first seq past 0', async () => {
+    const agent = await app.createAgent({ seed: conversationLog([{ prompt: 'one', steps: [{ text: 'reply one' }] }, { prompt: 'two', steps: [{ text: 'reply two' }] }]) })
+    await app.ctx.sessions.flush(agent.session as Session)
+    const raw = await (app.ctx as any).sessionPersistence.readRaw(SessionId(agent.id))
+    const lines = (raw.content as string).split('\n')
+    const seqOf = (line: string): number => JSON.parse(line).seq
+    // Plain persistence writes one event per line (no packed rows in this short log), seqs 0, 1, 2, … from line 1.
+    assert.deepEqual(lines.slice(1).filter((line) => line !== '').map(seqOf), [...Array(lines.filter((line) => line !== '').length - 1).keys()])
+    const at = 4
+    const gap = [...lines.slice(0, at), ...lines.slice(at + 1)].join('\n')
+    assert.throws(() => logWithoutRemovedContent(gap), { message: `the log's seqs are not contiguous from 0: seq ${at} follows seq ${at - 2}` })
+    const twice = [...lines.slice(0, at + 1), lines[at]!, ...lines.slice(at + 1)].join('\n')
+    assert.throws(() => logWithoutRemovedContent(twice), { message: `the log's seqs are not contiguous from 0: seq ${at - 1} appears twice` })
+    const late = [lines[0]!, ...lines.slice(3)].join('\n')
+    assert.throws(() => logWithoutRemovedContent(late), { message: "the log's seqs are not contiguous from 0: the first event has seq 2" })
+    assert.equal(logWithoutRemovedContent(raw.content).text, raw.content, 'the log as stored is read')
+  })
 })

@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict'
 import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { request } from 'node:http'
+import { connect } from 'node:net'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import type { Plugin } from '@deepseek-ai/cordis'
@@ -173,6 +174,7 @@ describe('route: refusals of the session and the planner', () => {
       [{ sessionId: 'session-nobody', action: 'delete', seq: 1 }, 409, 'SESSION_NOT_LIVE', 'message-recall: no live session "session-nobody"'],
       [{ sessionId: 'session-nobody', action: 'plan', planAction: 'recall', seq: 1 }, 409, 'SESSION_NOT_LIVE', 'message-recall: no live session "session-nobody"'],
       [{ sessionId: 'session-nobody', action: 'inspect' }, 409, 'SESSION_NOT_LIVE', 'message-recall: no live session "session-nobody"'],
+      [{ sessionId: 's'.repeat(512), action: 'inspect' }, 409, 'SESSION_NOT_LIVE', `message-recall: no live session "${'s'.repeat(512)}"`],
       [{ sessionId: agent.id, action: 'delete', seq: 0 }, 409, 'TARGET_NOT_FOUND', 'message-recall: target seq 0 is not on the current surface'],
       [{ sessionId: agent.id, action: 'delete', seq: 1e9 }, 409, 'TARGET_NOT_FOUND', 'message-recall: target seq 1000000000 is not on the current surface'],
       [{ sessionId: agent.id, action: 'delete', messageId: 'nope' }, 409, 'TARGET_NOT_FOUND', 'message-recall: no current surface node carries message id "nope"'],
@@ -288,12 +290,20 @@ describe('route: bad input', () => {
       ['body not JSON', { body: '{"sessionId":' }, 400, 'INVALID_REQUEST', /^message-recall: request body is not JSON: /],
       ['body a JSON array', { body: '[]' }, 400, 'INVALID_REQUEST', 'message-recall: request body must be a JSON object, got an array'],
       ['body JSON null', { body: 'null' }, 400, 'INVALID_REQUEST', 'message-recall: request body must be a JSON object, got null'],
+      ['body a JSON string', { body: '"delete"' }, 400, 'INVALID_REQUEST', 'message-recall: request body must be a JSON object, got a string'],
+      ['body a JSON number', { body: '7' }, 400, 'INVALID_REQUEST', 'message-recall: request body must be a JSON object, got a number'],
+      ['sessionId over 512 characters, never echoed', { body: body({ sessionId: 's'.repeat(60_000), action: 'inspect' }) }, 400, 'INVALID_REQUEST', 'message-recall: sessionId must be at most 512 characters, got 60000'],
+      ['malformed Host', { headers: { host: 'a b' }, body: body({ sessionId: id, action: 'delete', seq: prompt }) }, 403, 'FORBIDDEN', 'message-recall: Host header "a b" is malformed'],
       ['empty body', { body: '' }, 400, 'INVALID_REQUEST', /^message-recall: request body is not JSON: /],
       ['unknown action', { body: body({ sessionId: id, action: 'purge', seq: prompt }) }, 400, 'INVALID_REQUEST', 'message-recall: action must be one of recall, delete, deleteFrom, exclude, restore, forkBefore, flush, plan, apply, inspect, erase, editSummary, undoRewrite, got "purge"'],
       ['seq as a string', { body: body({ sessionId: id, action: 'delete', seq: String(prompt) }) }, 400, 'INVALID_REQUEST', `message-recall: seq must be a non-negative safe integer, got "${prompt}"`],
       ['negative seq', { body: body({ sessionId: id, action: 'delete', seq: -1 }) }, 400, 'INVALID_REQUEST', 'message-recall: seq must be a non-negative safe integer, got -1'],
       ['fractional seq', { body: body({ sessionId: id, action: 'delete', seq: 1.5 }) }, 400, 'INVALID_REQUEST', 'message-recall: seq must be a non-negative safe integer, got 1.5'],
-      ['unsafe seq', { body: '{"sessionId":"' + id + '","action":"delete","seq":9007199254740993}' }, 400, 'INVALID_REQUEST', /seq must be a non-negative safe integer/],
+      ['unsafe seq, quoted as sent', { body: '{"sessionId":"' + id + '","action":"delete","seq":9007199254740993}' }, 400, 'INVALID_REQUEST', 'message-recall: the number 9007199254740993 in "seq" is past the safe integer range (2^53 - 1); no field takes it'],
+      ['unsafe tombstoneSeq in a batch change', { body: '{"sessionId":"' + id + '","action":"apply","changes":[{"action":"restore","tombstoneSeq":1e400}]}' }, 400, 'INVALID_REQUEST', 'message-recall: the number 1e400 in "tombstoneSeq" is past the safe integer range (2^53 - 1); no field takes it'],
+      ['unsafe number in an array', { body: '{"sessionId":"' + id + '","action":"apply","changes":[12345678901234567890]}' }, 400, 'INVALID_REQUEST', 'message-recall: the number 12345678901234567890 in item 0 of an array is past the safe integer range (2^53 - 1); no field takes it'],
+      ['unsafe number under an object key "0"', { body: '{"sessionId":"' + id + '","action":"apply","changes":[{"0":-1e99}]}' }, 400, 'INVALID_REQUEST', 'message-recall: the number -1e99 in "0" is past the safe integer range (2^53 - 1); no field takes it'],
+      ['a 16-digit run in a string is no number', { body: body({ sessionId: id, action: 'delete', messageId: '1234567890123456', seq: 9007199254740991 }) }, 400, 'INVALID_REQUEST', 'message-recall: exactly one of seq and messageId is required'],
       ['both seq and messageId', { body: body({ sessionId: id, action: 'delete', seq: prompt, messageId: 'm' }) }, 400, 'INVALID_REQUEST', 'message-recall: exactly one of seq and messageId is required'],
       ['neither seq nor messageId', { body: body({ sessionId: id, action: 'recall' }) }, 400, 'INVALID_REQUEST', 'message-recall: exactly one of seq and messageId is required'],
       ['sessionId a number', { body: body({ sessionId: 7, action: 'delete', seq: prompt }) }, 400, 'INVALID_REQUEST', 'message-recall: sessionId must be a non-empty string, got 7'],
@@ -307,6 +317,7 @@ describe('route: bad input', () => {
       ['inspect with a target', { body: body({ sessionId: id, action: 'inspect', seq: prompt }) }, 400, 'INVALID_REQUEST', 'message-recall: inspect takes no seq'],
       ['wrong content type', { headers: { 'content-type': 'text/plain' }, body: body({ sessionId: id, action: 'delete', seq: prompt }) }, 415, 'UNSUPPORTED_MEDIA_TYPE', 'message-recall: content type "text/plain" is not application/json'],
       ['form content type', { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=1' }, 415, 'UNSUPPORTED_MEDIA_TYPE'],
+      ['a gzip Content-Encoding over a plain body', { headers: { 'content-encoding': 'gzip' }, body: body({ sessionId: id, action: 'delete', seq: prompt }) }, 415, 'UNSUPPORTED_MEDIA_TYPE', 'message-recall: content encoding "gzip" is not supported; send the body unencoded (identity)'],
       ['JSON in another charset', { headers: { 'content-type': 'application/json; charset=latin1' }, body: body({ sessionId: id, action: 'delete', seq: prompt }) }, 415, 'UNSUPPORTED_MEDIA_TYPE'],
       ['wrong Host', { headers: { host: 'evil.example' }, body: body({ sessionId: id, action: 'delete', seq: prompt }) }, 403, 'FORBIDDEN', 'message-recall: Host "evil.example" is not a trusted host'],
       ['rebinding Host on the right port', { headers: { host: `attacker.test:${app.port}` }, body: body({ sessionId: id, action: 'delete', seq: prompt }) }, 403, 'FORBIDDEN'],
@@ -332,6 +343,8 @@ describe('route: bad input', () => {
     // Same-origin requests from the page pass the fence.
     const same = await raw({ headers: { origin: `http://${host}`, 'sec-fetch-site': 'same-origin' }, body: body({ sessionId: id, action: 'plan', planAction: 'recall', seq: prompt }) })
     assert.equal(same.status, 200, same.text)
+    const identity = await raw({ headers: { 'content-encoding': 'identity' }, body: body({ sessionId: id, action: 'plan', planAction: 'recall', seq: prompt }) })
+    assert.equal(identity.status, 200, identity.text)
     const localhost = await raw({ headers: { host: `localhost:${app.port}`, origin: `http://localhost:${app.port}` }, body: body({ sessionId: id, action: 'inspect' }) })
     assert.equal(localhost.status, 200, localhost.text)
     // Like /api (dsh-client-connection `isTrustedApiRequest` compares `new URL(origin).host` with
@@ -340,6 +353,28 @@ describe('route: bad input', () => {
     const proxied = await raw({ headers: { origin: `https://${host}` }, body: body({ sessionId: id, action: 'plan', planAction: 'recall', seq: prompt }) })
     assert.equal(proxied.status, 200, proxied.text)
     assert.equal(session.seq, count, 'the passing plans and inspect appended nothing')
+  })
+
+  it('names a missing Host header and a missing Content-Type without quoting null (HTTP/1.0 over a raw socket)', async () => {
+    const { agent, session } = await seeded(1)
+    const count = session.seq
+    const send = (head: string): Promise<{ status: number; json: any }> => new Promise((resolve, reject) => {
+      const text = JSON.stringify({ sessionId: agent.id, action: 'inspect' })
+      const socket = connect(app.port, '127.0.0.1', () => socket.write(`POST /dsh-message-recall HTTP/1.0\r\n${head}Content-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`))
+      const chunks: Buffer[] = []
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk))
+      socket.on('error', reject)
+      socket.on('close', () => {
+        const reply = Buffer.concat(chunks).toString('utf8')
+        if (!reply.includes("\r\n\r\n")) return reject(new Error(`no HTTP reply: ${JSON.stringify(reply)}`))
+        const [headers, body] = reply.split('\r\n\r\n') as [string, string]
+        resolve({ status: Number(headers.split(' ')[1]), json: JSON.parse(body) })
+      })
+    })
+    assert.deepEqual(await send('Content-Type: application/json\r\n'), { status: 403, json: { ok: false, error: { code: 'FORBIDDEN', message: 'message-recall: the Host header is missing' } } })
+    assert.deepEqual(await send(`Host: 127.0.0.1:${app.port}\r\n`), { status: 415, json: { ok: false, error: { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'message-recall: the Content-Type header is missing; use application/json' } } })
+    assert.equal((await send(`Host: 127.0.0.1:${app.port}\r\nContent-Type: application/json\r\n`)).status, 200, 'the same request with both headers passes')
+    assert.equal(session.seq, count, 'nothing appended')
   })
 
   it('answers 413 to a streamed body as soon as it passes the cap, without waiting for its end', async () => {

@@ -1,7 +1,9 @@
 /**
  * `verify-decoder` and `read-session-log` on a plain JSONL log (no zstd) speak of lines, not
  * frames: a torn tail is one unfinished line with nothing to decode from it, and a broken line is
- * placed at its own byte offset in the file.
+ * placed at its own byte offset in the file. `read-session-log --frames` on it is one line on
+ * stderr with exit code 2, without the usage text; `explain-session` and `verify-decoder` name the
+ * true first and last seq of a log that starts past 0.
  */
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
@@ -77,5 +79,21 @@ describe('a plain JSONL log', () => {
     assert.deepEqual(verify.stdout.split('\n').filter((l) => l.startsWith('problem:')), [`problem: ${problem}`])
     const json = JSON.parse(run('verify-decoder', ['--json', file]).stdout) as { problems: { kind: string; at: unknown; message: string }[] }
     assert.deepEqual(json.problems, [{ kind: 'unparsable-line', at: { line: 5, frame: null, byte: offset }, message: problem }])
+  })
+
+  it('read --frames: one line saying it has no frames, exit 2, no usage text', () => {
+    for (const script of ['read-session-log', 'dsh-message-recall-log']) {
+      const r = run(script, script === 'read-session-log' ? ['--frames', written.path] : ['read', '--frames', written.path])
+      assert.deepEqual([r.status, r.stdout, r.stderr], [2, '', `${written.path} is a plain JSONL log; it has no frames\n`], script)
+    }
+  })
+
+  it('whose only event is at seq 5: explain and verify print seq 5-5', () => {
+    const file = join(scratch, 'late.jsonl')
+    writeFileSync(file, '{"type":"session"}\n{"type":"user/message","seq":5}\n')
+    const explain = run('explain-session', [file])
+    assert.ok(explain.stdout.split('\n').includes('log: 1 event (seq 5-5), plain JSONL'), explain.stdout + explain.stderr)
+    const verify = run('verify-decoder', [file])
+    assert.ok(verify.stdout.split('\n').includes('records: 2 lines (header included), 1 event, seq 5-5'), verify.stdout + verify.stderr)
   })
 })

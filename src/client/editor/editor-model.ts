@@ -17,6 +17,7 @@ import { logKinds, readFates, type FateState, type Fates, type KindLookup } from
 import type { ChangeBody } from '../../shared/protocol'
 import { classifyNode, contentOf, stepOf, toolCallIds } from '../../shared/surface-node'
 import { plainText } from '../../shared/message-text'
+import { readableToolText } from '../text/tool-result-text'
 import { estimateTokens } from '../../shared/token-estimate'
 import { meterMessageTokens } from './meter-estimate'
 
@@ -117,7 +118,7 @@ function costOf(acting: LogEvent | undefined): { chars: number; meter: number } 
 function rowOf(event: LogEvent, acting: LogEvent | undefined): EditorRow {
   const content = contentOf(event)
   // A tool result's text sits inside its `tool-result` block.
-  let text = plainText(content.flatMap((b) => (isRecord(b) && b.type === 'tool-result' && Array.isArray(b.content) ? b.content : [b])))
+  let text = readableToolText(plainText(content.flatMap((b) => (isRecord(b) && b.type === 'tool-result' && Array.isArray(b.content) ? b.content : [b]))))
   if (text === '' && event.type === 'assistant/message') text = toolCallIds(event).length > 0 ? toolNames(content) : ''
   const role = event.type === 'user/message' ? 'user' : event.type === 'assistant/message' ? 'assistant' : 'tool'
   return { seq: event.seq, role, text: text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text, tokens: estimateTokens([content]), meterTokens: meterMessageTokens(content), now: acting === event ? { chars: estimateTokens([content]), meter: meterMessageTokens(content) } : costOf(acting) }

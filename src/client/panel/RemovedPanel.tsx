@@ -47,19 +47,32 @@ export interface RemovedButtonProps {
 
 const selectChat = (s: SessionSnapshot) => s.chat
 
+const pad2 = (n: number): string => String(n).padStart(2, '0')
+
 /**
- * When a removal happened, in the active locale's short date and time.
+ * When a removal happened, in the chat's own clock (`formatMessageClock` in
+ * `@deepseek-ai/dsh-client-ui-conversation`, `lib/client.js`, not exported): `HH:mm` (24-hour,
+ * local time) on the same day as `now`, the `panel.clock.md` date before it earlier in the same
+ * year, `panel.clock.ymd` in another year; the templates are the chat's `clock.md` / `clock.ymd`.
  * @param time - epoch ms.
- * @param locale - the active locale id (`zh` or `en`).
+ * @param t - translate bound to the plugin namespace (`{y}`, `{m}`, `{d}` filled).
+ * @param now - the reference instant for the day and year cut, epoch ms (the wall clock by default).
+ * @returns e.g. `17:55`, `11/30 17:55`, `2025-11-30 17:55` (`11月30日 17:55` in Chinese).
  */
-export function removalTime(time: number, locale: string): string {
-  return new Intl.DateTimeFormat(locale === 'zh' ? 'zh-CN' : 'en-US', { dateStyle: 'medium', timeStyle: 'short' }).format(time)
+export function removalTime(time: number, t: Translate, now: number = Date.now()): string {
+  const d = new Date(time)
+  const n = new Date(now)
+  const clock = `${pad2(d.getHours())}:${pad2(d.getMinutes())}`
+  if (d.getFullYear() === n.getFullYear() && d.getMonth() === n.getMonth() && d.getDate() === n.getDate()) return clock
+  const params = { y: d.getFullYear(), m: d.getMonth() + 1, d: d.getDate() }
+  return `${t(d.getFullYear() === n.getFullYear() ? 'panel.clock.md' : 'panel.clock.ymd', params)} ${clock}`
 }
 
 /** The header button and its panel. */
 export function RemovedButton({ sessionId, useSession, kit }: RemovedButtonProps) {
   const replacements = useSession(selectReplacements)
-  const locale = useSyncExternalStore(kit.locale.subscribe, kit.locale.getSnapshot)
+  // Rendered again when the language changes: `t` is stable, its answers are not.
+  useSyncExternalStore(kit.locale.subscribe, kit.locale.getSnapshot)
   const [open, setOpen] = useState(false)
   const button = useRef<HTMLButtonElement>(null)
   const counts = useMemo(() => removalCounts(replacements), [replacements])
@@ -80,7 +93,7 @@ export function RemovedButton({ sessionId, useSession, kit }: RemovedButtonProps
         {count > 0 && <span data-count="">{count}</span>}
       </button>
       {open && (
-        <RemovedPanel useSession={useSession} actions={kit.tombstones.get(sessionId)} t={t} locale={locale.active} onClose={close} anchor={button.current} />
+        <RemovedPanel useSession={useSession} actions={kit.tombstones.get(sessionId)} t={t} onClose={close} anchor={button.current} />
       )}
     </div>
   )
@@ -91,13 +104,12 @@ interface RemovedPanelProps {
   readonly useSession: SnapshotSelectorHook<SessionSnapshot>
   readonly actions: TombstoneActions
   readonly t: Translate
-  readonly locale: string
   readonly onClose: () => void
   /** The toggle button: a press on it is not "outside". */
   readonly anchor: Element | null
 }
 
-function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }: RemovedPanelProps) {
+function RemovedPanel({ useSession, actions, t, onClose, anchor }: RemovedPanelProps) {
   const chat = useSession(selectChat)
   const replacements = useSession(selectReplacements)
   // Only while open: the entries read the Chat rows, which change with every streamed token.
@@ -150,7 +162,7 @@ function RemovedPanel({ useSession, actions, t, locale, onClose, anchor }: Remov
           return (
             <li key={entry.tombstoneSeq} data-message-recall-entry={entry.tombstoneSeq} data-action={entry.action} data-restored={entry.inEffect ? undefined : ''}>
               <div data-message-recall-entry-meta="">
-                <time dateTime={new Date(entry.time).toISOString()}>{removalTime(entry.time, locale)}</time>
+                <time dateTime={new Date(entry.time).toISOString()}>{removalTime(entry.time, t)}</time>
                 <span data-message-recall-entry-what="">{t(ACTIONS[entry.action].texts.panel)}</span>
                 <span>{t(countedKey('panel.count', entry.count), { count: entry.count })}</span>
                 {entry.tokens !== null && <span>{t(countedKey('panel.tokens', entry.tokens), { count: entry.tokens })}</span>}

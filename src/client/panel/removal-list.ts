@@ -15,6 +15,7 @@
 import { cutShortBatches, type BatchChangeMark } from '../../shared/batch-mark'
 import { isRecord, type LogEvent } from '../../shared/events'
 import { readFates, type KindLookup } from '../../shared/fate'
+import { readableToolText } from '../text/tool-result-text'
 import { plainText } from '../../shared/message-text'
 import type { NodeKind } from '../../shared/surface-node'
 import { estimateTokens } from '../../shared/token-estimate'
@@ -187,7 +188,7 @@ function heldMessage(node: ChatNode): Held | null {
       const content = Array.isArray(root.content) ? root.content : []
       const call = isRecord(root.call) ? root.call : {}
       const name = typeof call.name === 'string' ? call.name : ''
-      const text = plainText(content)
+      const text = readableToolText(plainText(content))
       return { text: name === '' ? text : `${name}: ${text}`, content, kind: 'tool' }
     }
     default:

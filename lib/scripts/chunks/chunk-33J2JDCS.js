@@ -4,7 +4,7 @@ import {
 } from "./chunk-2KZKY5UK.js";
 import {
   assertRoot
-} from "./chunk-S46LNZI7.js";
+} from "./chunk-RQBDFPSF.js";
 import {
   progress
 } from "./chunk-GAP6BJRR.js";
@@ -19,14 +19,14 @@ import {
   out,
   parseRootTarget,
   summarizeRoot
-} from "./chunk-CQZM4XYL.js";
+} from "./chunk-BCVO4ZIF.js";
 import {
   ACTIONS,
   TOMBSTONE_ACTIONS
 } from "./chunk-4ES5VJID.js";
 import {
-  UsageError
-} from "./chunk-NAUXAQBM.js";
+  UsageLineError
+} from "./chunk-KEICUTLP.js";
 import {
   counted,
   forCount,
@@ -116,7 +116,7 @@ usage or an unreadable root.
 `;
 var OPTIONS = { ...COMMON_OPTIONS, ...DECODER_OPTION, hours: { type: "string" }, quiet: { type: "boolean" }, text: { type: "string" } };
 async function scanText(home, text, json) {
-  if (text === "") throw new UsageError("--text needs a non-empty text");
+  if (text === "") throw new UsageLineError("--text needs a non-empty text");
   const folders = [home, ...await toolOutputFolders()];
   const hits = await findTextUnder(folders, text);
   if (json) {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   eraseLogFile
-} from "./chunk-KAJZVPR2.js";
+} from "./chunk-4H6LYUBJ.js";
 import "./chunk-WHRTN3DX.js";
 import "./chunk-4ES5VJID.js";
 import "./chunk-IQAOUE36.js";

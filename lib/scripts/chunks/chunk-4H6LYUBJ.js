@@ -248,6 +248,8 @@ function parseLogText(content) {
   const lines = content.split("\n");
   const events = [];
   const parsed = new Array(lines.length);
+  let seqProblem = null;
+  let previous = -1;
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i];
     if (line === "") continue;
@@ -258,9 +260,17 @@ function parseLogText(content) {
       continue;
     }
     parsed[i] = value;
-    for (const event of expandStorageRecord(value)) if (isRecord(event) && Number.isSafeInteger(event.seq)) events[event.seq] = event;
+    for (const event of expandStorageRecord(value)) {
+      if (!isRecord(event) || !Number.isSafeInteger(event.seq)) continue;
+      const seq = event.seq;
+      if (seqProblem === null && seq !== previous + 1) {
+        seqProblem = events[seq] !== void 0 ? `seq ${seq} appears twice` : previous === -1 ? `the first event has seq ${seq}` : `seq ${seq} follows seq ${previous}`;
+      }
+      previous = seq;
+      events[seq] = event;
+    }
   }
-  return { lines, parsed, events };
+  return { lines, parsed, events, seqProblem };
 }
 function rewriteWithoutRemoved(log, tombstoneSeq) {
   const lines = [...log.lines];

@@ -13,10 +13,10 @@ import {
   parseOneTarget,
   readSessionLog,
   resolveSessionLog
-} from "./chunk-CQZM4XYL.js";
+} from "./chunk-BCVO4ZIF.js";
 import {
-  UsageError
-} from "./chunk-NAUXAQBM.js";
+  UsageLineError
+} from "./chunk-KEICUTLP.js";
 import {
   counted,
   forCount
@@ -95,13 +95,13 @@ async function run(argv, invocation) {
     await out(usage(invocation));
     return EXIT.ok;
   }
-  if (values.frames && values.expand) throw new UsageError("--frames and --expand do not combine");
+  if (values.frames && values.expand) throw new UsageLineError("--frames and --expand do not combine");
   const decoder = decoderOption(values.decoder);
   const file = await resolveSessionLog(target);
   const json = values.json === true;
   const bar = fileProgress("read", process.stdout.isTTY === true ? 0 : file.size);
   if (values.frames) {
-    if (file.format !== "zstd") throw new UsageError(`${file.path} is a plain JSONL log; it has no frames`);
+    if (file.format !== "zstd") throw new UsageLineError(`${file.path} is a plain JSONL log; it has no frames`);
     const output2 = new ChunkedOutput();
     if (json) output2.addText(`{"frames":[`);
     else output2.addText(`${"frame".padStart(6)}  ${"start".padStart(12)}  ${"end".padStart(12)}  ${"bytes".padStart(9)}  ${"decoded".padStart(9)}  ${"lines".padStart(13)}  checksum

@@ -15,8 +15,9 @@ import {
 } from "./chunk-4ES5VJID.js";
 import {
   OptionError,
-  UsageError
-} from "./chunk-NAUXAQBM.js";
+  UsageError,
+  UsageLineError
+} from "./chunk-KEICUTLP.js";
 import {
   FrameTable,
   MAX_BLOCK_BYTES,
@@ -1080,7 +1081,7 @@ function runMain(usage, main, invocation) {
     if (error instanceof OptionError) {
       process.stderr.write(`${invocation === void 0 ? "" : `${invocation}: `}${error.message}; see --help
 `);
-    } else if (error instanceof OptionValueError) {
+    } else if (error instanceof OptionValueError || error instanceof UsageLineError) {
       process.stderr.write(`${error.message}
 `);
     } else if (error instanceof UsageError) {
@@ -1563,6 +1564,7 @@ var LogRecordReader = class {
   headerText = null;
   line = 0;
   events = 0;
+  firstSeq = -1;
   lastSeq = -1;
   /** Next seq the log must continue with, or `null` after an unparsed packed row (resynchronised on the next line). */
   expected = 0;
@@ -1717,7 +1719,7 @@ var LogRecordReader = class {
     if (this.headerValue === null && this.line === 0 && problems.length === 0) {
       problems.push({ kind: "bad-header", at: { line: 1, frame: null, byte: 0 }, message: "the log holds no complete header line" });
     }
-    return { header: this.headerValue, headerText: this.headerText, lines: this.line, events: this.events, lastSeq: this.lastSeq, problems };
+    return { header: this.headerValue, headerText: this.headerText, lines: this.line, events: this.events, firstSeq: this.firstSeq, lastSeq: this.lastSeq, problems };
   }
   /**
    * Read the envelope prefix `{"type":"<type>","seq":<n>,` or `{"type":"<tag>","seq0":<n>,` of
@@ -1888,6 +1890,7 @@ var LogRecordReader = class {
     this.expected = range[1] + 1;
   }
   checkSeq(first, frame, byte) {
+    if (this.firstSeq === -1) this.firstSeq = first;
     if (this.expected !== null && first !== this.expected) {
       const at = { line: this.line, frame, byte };
       this.report({
@@ -2054,6 +2057,7 @@ async function readPlain(file, handle, reader, chunkBytes, options) {
     headerText: totals.headerText,
     lines: totals.lines,
     events: totals.events,
+    firstSeq: totals.firstSeq,
     lastSeq: totals.lastSeq,
     frames: 0,
     checkedFrames: 0,
@@ -2106,6 +2110,7 @@ async function readZstd(file, handle, reader, chunkBytes, options) {
     headerText: totals.headerText,
     lines: totals.lines,
     events: totals.events,
+    firstSeq: totals.firstSeq,
     lastSeq: totals.lastSeq,
     frames: walk.frames,
     checkedFrames: tally.checked,

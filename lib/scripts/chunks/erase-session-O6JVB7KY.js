@@ -3,7 +3,7 @@ import {
   collectEventImages,
   eraseLogFile,
   toolOutputPathsIn
-} from "./chunk-KAJZVPR2.js";
+} from "./chunk-4H6LYUBJ.js";
 import "./chunk-WHRTN3DX.js";
 import "./chunk-4ES5VJID.js";
 import "./chunk-IQAOUE36.js";

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
-  UsageError
-} from "./chunk-NAUXAQBM.js";
+  UsageLineError
+} from "./chunk-KEICUTLP.js";
 
 // scripts/support/dsh-reader.ts
 async function dshJsonlReader(compression) {
@@ -10,7 +10,7 @@ async function dshJsonlReader(compression) {
     backend = await import("@deepseek-ai/dsh-session-persistence-jsonl");
     await import("@deepseek-ai/dsh-session");
   } catch {
-    throw new UsageError("erase needs DSH 0.1.0-rc.8's packages (@deepseek-ai/dsh-session, @deepseek-ai/dsh-session-persistence-jsonl); run it where they are installed");
+    throw new UsageLineError("erase needs DSH 0.1.0-rc.8's packages (@deepseek-ai/dsh-session, @deepseek-ai/dsh-session-persistence-jsonl); run it where they are installed");
   }
   return Object.create(backend.JsonlSessionPersistence.prototype, {
     compression: { value: compression },

@@ -15,10 +15,10 @@ import {
   parseOneTarget,
   readSessionLog,
   resolveSessionLog
-} from "./chunk-CQZM4XYL.js";
+} from "./chunk-BCVO4ZIF.js";
 import {
-  UsageError
-} from "./chunk-NAUXAQBM.js";
+  UsageLineError
+} from "./chunk-KEICUTLP.js";
 import {
   counted,
   forCount
@@ -78,7 +78,7 @@ async function run(argv, invocation) {
     return EXIT.ok;
   }
   const decoder = decoderOption(values.decoder);
-  if (decoder === "zstd-cli") throw new UsageError("verify-decoder checks frames one by one; zstd-cli decodes a run of frames at a time (use it with --cross-check)");
+  if (decoder === "zstd-cli") throw new UsageLineError("verify-decoder checks frames one by one; zstd-cli decodes a run of frames at a time (use it with --cross-check)");
   const file = await resolveSessionLog(target);
   const headerFrameProblems = [];
   const bar = fileProgress("verify", file.size);
@@ -142,7 +142,7 @@ async function run(argv, invocation) {
     lines.push(`format: plain JSONL, ${counted(file.size, "byte")} (${formatBytes(file.size)})`);
   }
   lines.push(`consumed: ${read.bytesConsumed} of ${counted(file.size, "byte")}${consumedToEnd ? " (to the last byte)" : ""}`);
-  const seqs = read.lastSeq >= 0 ? `seq 0-${read.lastSeq}` : "no events";
+  const seqs = read.lastSeq >= 0 ? `seq ${read.firstSeq}-${read.lastSeq}` : "no events";
   lines.push(`records: ${counted(read.lines, "line")} (header included), ${counted(read.events, "event")}, ${seqs}`);
   if (file.format === "zstd") {
     const fp = read.magicFalsePositives;

@@ -4,10 +4,11 @@ import {
   EXIT,
   out,
   parseCli
-} from "./chunk-CQZM4XYL.js";
+} from "./chunk-BCVO4ZIF.js";
 import {
-  UsageError
-} from "./chunk-NAUXAQBM.js";
+  UsageError,
+  UsageLineError
+} from "./chunk-KEICUTLP.js";
 
 // scripts/commands/erase.ts
 import { readdir, readFile } from "node:fs/promises";
@@ -52,25 +53,25 @@ async function run(argv, invocation) {
     return EXIT.ok;
   }
   if (positionals.length !== 1) throw new UsageError(`expected one session folder or log file, got ${positionals.length}`);
-  if (values.tombstone === void 0 || !/^\d+$/.test(values.tombstone)) throw new UsageError(`--tombstone must be a seq (a non-negative integer), got ${JSON.stringify(values.tombstone ?? null)}`);
+  if (values.tombstone === void 0 || !/^\d+$/.test(values.tombstone)) throw new UsageLineError(`--tombstone must be a seq (a non-negative integer), got ${JSON.stringify(values.tombstone ?? null)}`);
   const tombstoneSeq = Number(values.tombstone);
   let logPath = resolve(positionals[0]);
   if (!/session\.jsonl(\.zstd)?$/.test(basename(logPath))) {
     const names = (await readdir(logPath).catch(() => [])).filter((n) => n === "session.jsonl" || n === "session.jsonl.zstd");
-    if (names.length !== 1) throw new UsageError(`no session log (session.jsonl.zstd or session.jsonl) in ${logPath}`);
+    if (names.length !== 1) throw new UsageLineError(`no session log (session.jsonl.zstd or session.jsonl) in ${logPath}`);
     logPath = join(logPath, names[0]);
   }
   const compression = logPath.endsWith(".zstd") ? "zstd" : "none";
   const { decodeLogBytes } = await import("./jsonl-log-file-A7NOCMYS.js");
-  const { eraseLogFile } = await import("./erase-log-JJUK3SAF.js");
-  const { deleteSideFiles } = await import("./erase-session-WD7L5BI5.js");
-  const { dshJsonlReader } = await import("./dsh-reader-MIEI3AY4.js");
+  const { eraseLogFile } = await import("./erase-log-EJQXUHZD.js");
+  const { deleteSideFiles } = await import("./erase-session-O6JVB7KY.js");
+  const { dshJsonlReader } = await import("./dsh-reader-TWVLSZW4.js");
   let id;
   try {
     const text = decodeLogBytes(await readFile(logPath), compression);
     id = String(JSON.parse(text.slice(0, text.indexOf("\n"))).id);
   } catch (error) {
-    throw new UsageError(`cannot read the session log ${logPath}: ${error.message}`);
+    throw new UsageLineError(`cannot read the session log ${logPath}: ${error.message}`);
   }
   const reader = await dshJsonlReader(compression);
   const at = (/* @__PURE__ */ new Date()).toISOString();

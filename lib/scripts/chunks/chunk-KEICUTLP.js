@@ -14,8 +14,16 @@ var OptionError = class extends UsageError {
     this.name = "OptionError";
   }
 };
+var UsageLineError = class extends UsageError {
+  /** @param message - the whole line, naming what was given. */
+  constructor(message) {
+    super(message);
+    this.name = "UsageLineError";
+  }
+};
 
 export {
   UsageError,
-  OptionError
+  OptionError,
+  UsageLineError
 };

@@ -2,7 +2,7 @@
 import {
   SESSIONS_ROOT_RULE,
   SessionLogInputError
-} from "./chunk-CQZM4XYL.js";
+} from "./chunk-BCVO4ZIF.js";
 
 // scripts/support/sessions-root.ts
 import { stat } from "node:fs/promises";

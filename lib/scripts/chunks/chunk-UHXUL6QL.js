@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   assertRoot
-} from "./chunk-S46LNZI7.js";
+} from "./chunk-RQBDFPSF.js";
 import {
   formatBytes,
   progress
@@ -16,7 +16,7 @@ import {
   out,
   parseRootTarget,
   summarizeRoot
-} from "./chunk-CQZM4XYL.js";
+} from "./chunk-BCVO4ZIF.js";
 import {
   counted
 } from "./chunk-V6RYJ4SL.js";
