@@ -2726,6 +2726,65 @@ async function forkBefore(services, request) {
   return { ok: true, value: { action: "forkBefore", tombstoneSeq, forkedSessionId, boundarySeq: plan.boundarySeq, title: made.title, persisted: made.persisted } };
 }
 
+// src/host/write-queue.ts
+function queueBusy(sessionId, queued, waitMs) {
+  return { code: "AGENT_BUSY", sessionId, detail: `${queued.ahead} earlier message-recall write${queued.ahead === 1 ? "" : "s"} to this session did not finish within ${waitMs} ms` };
+}
+var DEFAULT_QUEUE_WAIT_MS = 2e3;
+var WriteQueue = class {
+  /** @param waitMs - how long a task waits for the earlier tasks of its key before giving up. */
+  constructor(waitMs = DEFAULT_QUEUE_WAIT_MS) {
+    this.waitMs = waitMs;
+  }
+  lanes = /* @__PURE__ */ new Map();
+  /**
+   * Run `task` after every earlier task of `key` has finished.
+   * @param key - the session id.
+   * @param task - the write; it runs alone among this queue's tasks of `key`.
+   * @returns `{ ok: true, value }` with the task's result, or `{ ok: false, waitedMs, ahead }`
+   * when the earlier tasks did not finish within `waitMs` (the task never ran; later tasks still
+   * wait for the earlier ones, not for this one).
+   * @throws whatever `task` throws.
+   */
+  async run(key, task) {
+    const lane = this.lanes.get(key) ?? { tail: Promise.resolve(), size: 0 };
+    this.lanes.set(key, lane);
+    const ahead = lane.size;
+    const before = lane.tail;
+    let release;
+    const done = new Promise((resolve) => release = resolve);
+    lane.tail = before.then(() => done);
+    lane.size++;
+    const finish = () => {
+      release();
+      lane.size--;
+      if (lane.size === 0 && this.lanes.get(key) === lane) this.lanes.delete(key);
+    };
+    if (ahead > 0) {
+      const started = Date.now();
+      let timer;
+      const timedOut = await Promise.race([
+        before.then(() => false),
+        new Promise((resolve) => timer = setTimeout(() => resolve(true), this.waitMs))
+      ]);
+      clearTimeout(timer);
+      if (timedOut) {
+        finish();
+        return { ok: false, waitedMs: Date.now() - started, ahead };
+      }
+    }
+    try {
+      return { ok: true, value: await task() };
+    } finally {
+      finish();
+    }
+  }
+  /** Number of tasks of `key` enqueued and not finished (0 for an idle key). */
+  pending(key) {
+    return this.lanes.get(key)?.size ?? 0;
+  }
+};
+
 // src/host/session-write.ts
 async function runSessionWrite(services, sessionId, append, options = { maintenance: true }) {
   const id = sessionId;
@@ -2756,10 +2815,7 @@ async function runSessionWrite(services, sessionId, append, options = { maintena
     return services.access.write(sessionId, task, options.precheck);
   });
   if (queued.ok) return queued.value;
-  return {
-    ok: false,
-    refusal: { code: "AGENT_BUSY", sessionId, detail: `${queued.ahead} earlier message-recall write${queued.ahead === 1 ? "" : "s"} to this session did not finish within ${services.queue.waitMs} ms` }
-  };
+  return { ok: false, refusal: queueBusy(sessionId, queued, services.queue.waitMs) };
 }
 function flushSession(services, sessionId) {
   return runSessionWrite(services, sessionId, (session) => ({ ok: true, value: { action: "flush", lastSeq: session.seq - 1 }, seq: session.seq - 1 }), { maintenance: false });
@@ -3375,23 +3431,23 @@ function summarizationInput(session, plan, lookup) {
   }
   return { ...header?.system === void 0 ? {} : { system: header.system }, ...header?.tools === void 0 ? {} : { tools: header.tools }, messages };
 }
-async function rewriteSummary(services, intent, signal) {
-  const id = intent.sessionId;
-  const queued = await services.queue.run(intent.sessionId, async () => {
-    const agent = services.agents.get(id);
-    if (agent === void 0) return { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId: intent.sessionId } };
+function rewriteSummary(services, intent, signal) {
+  return withSummarizer(services, intent.sessionId, signal, (agent, summarizer, both) => runRewrite(services, agent, summarizer, intent, both));
+}
+async function withSummarizer(services, sessionId, signal, run) {
+  const queued = await services.queue.run(sessionId, async () => {
+    const agent = services.agents.get(sessionId);
+    if (agent === void 0) return { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId } };
     const summarizer = services.summarizer(agent);
-    if (summarizer === void 0) return { ok: false, refusal: { code: "SUMMARY_FAILED", sessionId: intent.sessionId, reason: "no-engine", detail: "no compaction engine is loaded (the compaction service)" } };
-    let running;
+    if (summarizer === void 0) return { ok: false, refusal: { code: "SUMMARY_FAILED", sessionId, reason: "no-engine", detail: "no compaction engine is loaded (the compaction service)" } };
     try {
-      running = agent.runMaintenance((agentSignal) => runRewrite(services, agent, summarizer, intent, signal === void 0 ? agentSignal : AbortSignal.any([agentSignal, signal])));
+      return agent.runMaintenance((agentSignal) => run(agent, summarizer, signal === void 0 ? agentSignal : AbortSignal.any([agentSignal, signal])));
     } catch (error) {
-      return { ok: false, refusal: { code: "AGENT_BUSY", sessionId: intent.sessionId, detail: errorText(error) } };
+      return { ok: false, refusal: { code: "AGENT_BUSY", sessionId, detail: errorText(error) } };
     }
-    return running;
   });
   if (queued.ok) return queued.value;
-  return { ok: false, refusal: { code: "AGENT_BUSY", sessionId: intent.sessionId, detail: `${queued.ahead} earlier message-recall write${queued.ahead === 1 ? "" : "s"} to this session did not finish within ${services.queue.waitMs} ms` } };
+  return { ok: false, refusal: queueBusy(sessionId, queued, services.queue.waitMs) };
 }
 async function runRewrite(services, agent, summarizer, intent, signal) {
   const session = agent.session;
@@ -3532,23 +3588,8 @@ function planMixedOnView(view, intent) {
   if (changed !== null) return { ok: false, refusal: changed };
   return { ok: true, value: { current, folded: { indexes: foldedAt, plan: folded } } };
 }
-async function applyWithRewrite(services, intent, signal) {
-  const id = intent.sessionId;
-  const queued = await services.queue.run(intent.sessionId, async () => {
-    const agent = services.agents.get(id);
-    if (agent === void 0) return { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId: intent.sessionId } };
-    const summarizer = services.summarizer(agent);
-    if (summarizer === void 0) return { ok: false, refusal: { code: "SUMMARY_FAILED", sessionId: intent.sessionId, reason: "no-engine", detail: "no compaction engine is loaded (the compaction service)" } };
-    let running;
-    try {
-      running = agent.runMaintenance((agentSignal) => runMixed(services, agent, summarizer, intent, signal === void 0 ? agentSignal : AbortSignal.any([agentSignal, signal])));
-    } catch (error) {
-      return { ok: false, refusal: { code: "AGENT_BUSY", sessionId: intent.sessionId, detail: errorText(error) } };
-    }
-    return running;
-  });
-  if (queued.ok) return queued.value;
-  return { ok: false, refusal: { code: "AGENT_BUSY", sessionId: intent.sessionId, detail: `${queued.ahead} earlier message-recall write${queued.ahead === 1 ? "" : "s"} to this session did not finish within ${services.queue.waitMs} ms` } };
+function applyWithRewrite(services, intent, signal) {
+  return withSummarizer(services, intent.sessionId, signal, (agent, summarizer, both) => runMixed(services, agent, summarizer, intent, both));
 }
 async function runMixed(services, agent, summarizer, intent, signal) {
   const session = agent.session;
@@ -4873,62 +4914,6 @@ function openTurn(lookup, count, from) {
   }
   return false;
 }
-
-// src/host/write-queue.ts
-var DEFAULT_QUEUE_WAIT_MS = 2e3;
-var WriteQueue = class {
-  /** @param waitMs - how long a task waits for the earlier tasks of its key before giving up. */
-  constructor(waitMs = DEFAULT_QUEUE_WAIT_MS) {
-    this.waitMs = waitMs;
-  }
-  lanes = /* @__PURE__ */ new Map();
-  /**
-   * Run `task` after every earlier task of `key` has finished.
-   * @param key - the session id.
-   * @param task - the write; it runs alone among this queue's tasks of `key`.
-   * @returns `{ ok: true, value }` with the task's result, or `{ ok: false, waitedMs, ahead }`
-   * when the earlier tasks did not finish within `waitMs` (the task never ran; later tasks still
-   * wait for the earlier ones, not for this one).
-   * @throws whatever `task` throws.
-   */
-  async run(key, task) {
-    const lane = this.lanes.get(key) ?? { tail: Promise.resolve(), size: 0 };
-    this.lanes.set(key, lane);
-    const ahead = lane.size;
-    const before = lane.tail;
-    let release;
-    const done = new Promise((resolve) => release = resolve);
-    lane.tail = before.then(() => done);
-    lane.size++;
-    const finish = () => {
-      release();
-      lane.size--;
-      if (lane.size === 0 && this.lanes.get(key) === lane) this.lanes.delete(key);
-    };
-    if (ahead > 0) {
-      const started = Date.now();
-      let timer;
-      const timedOut = await Promise.race([
-        before.then(() => false),
-        new Promise((resolve) => timer = setTimeout(() => resolve(true), this.waitMs))
-      ]);
-      clearTimeout(timer);
-      if (timedOut) {
-        finish();
-        return { ok: false, waitedMs: Date.now() - started, ahead };
-      }
-    }
-    try {
-      return { ok: true, value: await task() };
-    } finally {
-      finish();
-    }
-  }
-  /** Number of tasks of `key` enqueued and not finished (0 for an idle key). */
-  pending(key) {
-    return this.lanes.get(key)?.size ?? 0;
-  }
-};
 
 // src/host/stored-session.ts
 import { foldSurface as foldSurface3 } from "@deepseek-ai/dsh-session";

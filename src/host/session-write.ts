@@ -15,7 +15,7 @@ import { flushWithRetry, type FlushRetryPolicy } from './durable-flush'
 import { MessageRecallError, type Outcome, type WriteRefusal } from './refusals'
 import type { SessionAccess } from './stored-session'
 import type { SessionOrigin, SessionView } from './session-view'
-import type { WriteQueue } from './write-queue'
+import { queueBusy, type WriteQueue } from './write-queue'
 
 /**
  * What the synchronous block of a write answers: the value without `persisted` (this module alone
@@ -111,10 +111,7 @@ export async function runSessionWrite<V extends WriteValue>(
     return services.access.write<V, WriteRefusal>(sessionId, task, options.precheck)
   })
   if (queued.ok) return queued.value
-  return {
-    ok: false,
-    refusal: { code: 'AGENT_BUSY', sessionId, detail: `${queued.ahead} earlier message-recall write${queued.ahead === 1 ? '' : 's'} to this session did not finish within ${services.queue.waitMs} ms` },
-  }
+  return { ok: false, refusal: queueBusy(sessionId, queued, services.queue.waitMs) }
 }
 
 /**

@@ -12,7 +12,6 @@
  * @module dsh-message-recall/host/summary-batch
  */
 import type { Agent } from '@deepseek-ai/dsh-agent'
-import type { SessionId } from '@deepseek-ai/dsh-session'
 import type { ApplyChangeResult, ApplyValue } from '../shared/protocol'
 import type { BatchChange, BatchPlan } from './batch-plan'
 import { appendBatch } from './batch-writer'
@@ -21,7 +20,7 @@ import type { FoldedPlan } from './folded-plan'
 import { MessageRecallError, type BatchChangeRefusal, type Outcome } from './refusals'
 import type { RemovalServices } from './removal-service'
 import { viewOfSession, type SessionView } from './session-view'
-import { appendRewrite, planFoldedOnView, summarizationInput, type CompactionSummarizer, type SummarizeResult } from './summary-rewrite'
+import { appendRewrite, planFoldedOnView, summarizationInput, withSummarizer, type CompactionSummarizer, type SummarizeResult } from './summary-rewrite'
 import { errorText } from '../shared/error-text'
 import { checkConfirmed, checkExpectation } from './view-expectation'
 import { planBatchOnView, type BatchIntent } from './view-plans'
@@ -115,24 +114,8 @@ export function planMixedOnView(view: SessionView, intent: Omit<BatchIntent, 'se
  * @throws {@link MessageRecallError} `PERSIST_FAILED` when the flush failed, `INTERNAL` when the
  *   session refused an event.
  */
-export async function applyWithRewrite(services: RemovalServices & { readonly summarizer: (agent: Agent) => CompactionSummarizer | undefined }, intent: BatchIntent, signal?: AbortSignal): Promise<Outcome<ApplyValue>> {
-  const id = intent.sessionId as SessionId
-  const queued = await services.queue.run(intent.sessionId, async (): Promise<Outcome<ApplyValue>> => {
-    const agent = services.agents.get(id)
-    if (agent === undefined) return { ok: false, refusal: { code: 'SESSION_NOT_LIVE', sessionId: intent.sessionId } }
-    const summarizer = services.summarizer(agent)
-    if (summarizer === undefined) return { ok: false, refusal: { code: 'SUMMARY_FAILED', sessionId: intent.sessionId, reason: 'no-engine', detail: 'no compaction engine is loaded (the compaction service)' } }
-    let running: Promise<Outcome<ApplyValue>>
-    try {
-      // rc.8 signals "busy" only by this synchronous throw.
-      running = agent.runMaintenance((agentSignal) => runMixed(services, agent, summarizer, intent, signal === undefined ? agentSignal : AbortSignal.any([agentSignal, signal])))
-    } catch (error) {
-      return { ok: false, refusal: { code: 'AGENT_BUSY', sessionId: intent.sessionId, detail: errorText(error) } }
-    }
-    return running
-  })
-  if (queued.ok) return queued.value
-  return { ok: false, refusal: { code: 'AGENT_BUSY', sessionId: intent.sessionId, detail: `${queued.ahead} earlier message-recall write${queued.ahead === 1 ? '' : 's'} to this session did not finish within ${services.queue.waitMs} ms` } }
+export function applyWithRewrite(services: RemovalServices & { readonly summarizer: (agent: Agent) => CompactionSummarizer | undefined }, intent: BatchIntent, signal?: AbortSignal): Promise<Outcome<ApplyValue>> {
+  return withSummarizer(services, intent.sessionId, signal, (agent, summarizer, both) => runMixed(services, agent, summarizer, intent, both))
 }
 
 async function runMixed(services: RemovalServices, agent: Agent, summarizer: CompactionSummarizer, intent: BatchIntent, signal: AbortSignal): Promise<Outcome<ApplyValue>> {

@@ -54,6 +54,7 @@ import { viewOfSession, type SessionView } from './session-view'
 import type { SessionEventIndex } from './event-index'
 import type { SessionWriteServices } from './session-write'
 import { checkExpectation } from './view-expectation'
+import { queueBusy } from './write-queue'
 
 /** One text block of a summary. */
 export interface SummaryTextBlock {
@@ -179,23 +180,42 @@ export interface FoldedRemovalValue extends RemovalValue {
  * @throws {@link MessageRecallError} `PERSIST_FAILED` (`applied: true`) when the flush failed,
  *   `INTERNAL` when the session refused the events.
  */
-export async function rewriteSummary(services: SummaryRewriteServices, intent: FoldedRemovalIntent, signal?: AbortSignal): Promise<Outcome<FoldedRemovalValue>> {
-  const id = intent.sessionId as SessionId
-  const queued = await services.queue.run(intent.sessionId, async (): Promise<Outcome<FoldedRemovalValue>> => {
-    const agent = services.agents.get(id)
-    if (agent === undefined) return { ok: false, refusal: { code: 'SESSION_NOT_LIVE', sessionId: intent.sessionId } }
+export function rewriteSummary(services: SummaryRewriteServices, intent: FoldedRemovalIntent, signal?: AbortSignal): Promise<Outcome<FoldedRemovalValue>> {
+  return withSummarizer(services, intent.sessionId, signal, (agent, summarizer, both) => runRewrite(services, agent, summarizer, intent, both))
+}
+
+/**
+ * Run a write that needs a model call for a summary: behind this plugin's earlier writes to the
+ * session (the write queue), inside the agent's maintenance slot, with the compaction service that
+ * serves the agent. The one path a summary rewrite and a batch with folded changes share.
+ * @param services - the queue, agents and the compaction service lookup.
+ * @param sessionId - the session.
+ * @param signal - the request's cancel signal, combined with the maintenance slot's.
+ * @param run - the write: the agent, its summarizer, and the combined signal.
+ * @returns what `run` returns, or `SESSION_NOT_LIVE` (no agent), `SUMMARY_FAILED` (`no-engine`) or
+ *   `AGENT_BUSY` (the agent has work, or earlier writes did not finish in time); nothing is appended on those.
+ * @throws what `run` throws.
+ */
+export async function withSummarizer<V>(
+  services: Pick<SummaryRewriteServices, 'queue' | 'agents' | 'summarizer'>,
+  sessionId: string,
+  signal: AbortSignal | undefined,
+  run: (agent: Agent, summarizer: CompactionSummarizer, signal: AbortSignal) => Promise<Outcome<V>>,
+): Promise<Outcome<V>> {
+  const queued = await services.queue.run(sessionId, async (): Promise<Outcome<V>> => {
+    const agent = services.agents.get(sessionId as SessionId)
+    if (agent === undefined) return { ok: false, refusal: { code: 'SESSION_NOT_LIVE', sessionId } }
     const summarizer = services.summarizer(agent)
-    if (summarizer === undefined) return { ok: false, refusal: { code: 'SUMMARY_FAILED', sessionId: intent.sessionId, reason: 'no-engine', detail: 'no compaction engine is loaded (the compaction service)' } }
-    let running: Promise<Outcome<FoldedRemovalValue>>
+    if (summarizer === undefined) return { ok: false, refusal: { code: 'SUMMARY_FAILED', sessionId, reason: 'no-engine', detail: 'no compaction engine is loaded (the compaction service)' } }
     try {
-      running = agent.runMaintenance((agentSignal) => runRewrite(services, agent, summarizer, intent, signal === undefined ? agentSignal : AbortSignal.any([agentSignal, signal])))
+      // rc.8 signals "busy" only by this synchronous throw.
+      return agent.runMaintenance((agentSignal) => run(agent, summarizer, signal === undefined ? agentSignal : AbortSignal.any([agentSignal, signal])))
     } catch (error) {
-      return { ok: false, refusal: { code: 'AGENT_BUSY', sessionId: intent.sessionId, detail: errorText(error) } }
+      return { ok: false, refusal: { code: 'AGENT_BUSY', sessionId, detail: errorText(error) } }
     }
-    return running
   })
   if (queued.ok) return queued.value
-  return { ok: false, refusal: { code: 'AGENT_BUSY', sessionId: intent.sessionId, detail: `${queued.ahead} earlier message-recall write${queued.ahead === 1 ? '' : 's'} to this session did not finish within ${services.queue.waitMs} ms` } }
+  return { ok: false, refusal: queueBusy(sessionId, queued, services.queue.waitMs) }
 }
 
 async function runRewrite(

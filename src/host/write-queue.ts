@@ -10,12 +10,24 @@
  *
  * @module dsh-message-recall/host/write-queue
  */
+import type { AgentBusyRefusal } from './refusals'
 
 /** Outcome of {@link WriteQueue.run}. */
 export type QueueOutcome<T> =
   | { readonly ok: true; readonly value: T }
   /** The earlier writes did not finish within the wait; the task did not run. */
   | { readonly ok: false; readonly waitedMs: number; readonly ahead: number }
+
+/**
+ * The refusal of a write whose turn in the queue did not come in time.
+ * @param sessionId - the session.
+ * @param queued - the queue's answer (how many writes were ahead).
+ * @param waitMs - the queue's bound on the wait, in milliseconds.
+ * @returns an `AGENT_BUSY` refusal naming the writes ahead and the wait.
+ */
+export function queueBusy(sessionId: string, queued: { readonly ahead: number }, waitMs: number): AgentBusyRefusal {
+  return { code: 'AGENT_BUSY', sessionId, detail: `${queued.ahead} earlier message-recall write${queued.ahead === 1 ? '' : 's'} to this session did not finish within ${waitMs} ms` }
+}
 
 /** Default bound on the wait for earlier writes of the same session, in milliseconds. */
 export const DEFAULT_QUEUE_WAIT_MS = 2000
