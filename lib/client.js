@@ -2022,15 +2022,17 @@ function findScope(marker) {
   return null;
 }
 
+// src/client/text/css-string.ts
+function cssString(text) {
+  return `"${text.replace(/[\\"]/g, (c) => `\\${c}`).replace(/[\n\r\f]/g, (c) => `\\${c.charCodeAt(0).toString(16)} `)}"`;
+}
+
 // src/client/rows/hidden-row-sheet.ts
 var SHEET_ATTR = {
   style: "data-message-recall-hidden-rows",
   scope: "data-message-recall-scope"
 };
 var nextToken = 0;
-function cssString(text) {
-  return `"${text.replace(/[\\"]/g, (c) => `\\${c}`).replace(/[\n\r\f]/g, (c) => `\\${c.charCodeAt(0).toString(16)} `)}"`;
-}
 function hiddenRowRules(token, keys) {
   const scope = `[${SHEET_ATTR.scope}=${cssString(token)}]`;
   const selectors = [...keys].sort().map((key2) => `${scope} ${FLOW_SELECTOR}>[${FLOW_KEY}=${cssString(key2)}]`);
@@ -3339,7 +3341,7 @@ function SummaryDialog({ sessionId, checkpointSeq, text, kit, onClose }) {
 }
 
 // src/client/build-stamp.ts
-var BUILD_STAMP = true ? "0.1.0+47d2cb9329" : "dev";
+var BUILD_STAMP = true ? "0.1.0+4c5c3a165e" : "dev";
 
 // src/client/notices/notice-styles.ts
 var NOTICE_STYLE_TEXT = `
@@ -4657,9 +4659,6 @@ var INSPECTOR_MASKED = "data-message-recall-removed";
 var INSPECTOR_NOTICE = "data-message-recall-notice";
 var ROW_LABEL_KEPT = "data-message-recall-label";
 var TRAJECTORY_STYLE = "data-message-recall-trajectory";
-function cssString2(text) {
-  return `"${text.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\A ")}"`;
-}
 var STATIC_RULES = [
   `aside[${INSPECTOR_MASKED}] > :not([${INSPECTOR_NOTICE}]) { display: none !important; }`,
   `[${INSPECTOR_NOTICE}] { padding: 12px 14px; border-bottom: 1px solid var(--dsw-alias-border-l1); color: var(--dsw-alias-label-secondary); font: var(--dsw-font-xs-13); white-space: normal; }`,
@@ -4670,10 +4669,10 @@ var STATIC_RULES = [
 function trajectoryStyleText(marks, texts) {
   const rules = [...STATIC_RULES];
   for (const [key2, mark] of marks) {
-    const cell = `tr[${ROW_KEY_ATTRIBUTE}=${cssString2(key2)}] > td:last-child`;
+    const cell = `tr[${ROW_KEY_ATTRIBUTE}=${cssString(key2)}] > td:last-child`;
     if (mark.action !== "exclude") rules.push(`${cell} > * { display: none !important; }`);
     rules.push(`${cell} { position: relative; }`);
-    rules.push(`${cell}::after { content: ${cssString2(texts.row(mark))} !important; position: absolute; top: 0; bottom: 0; right: 8px; display: flex; align-items: center; padding-left: 8px; background: var(--dsw-alias-bg-layer-1); color: var(--dsw-alias-label-tertiary); font-style: italic; }`);
+    rules.push(`${cell}::after { content: ${cssString(texts.row(mark))} !important; position: absolute; top: 0; bottom: 0; right: 8px; display: flex; align-items: center; padding-left: 8px; background: var(--dsw-alias-bg-layer-1); color: var(--dsw-alias-label-tertiary); font-style: italic; }`);
   }
   return rules.join("\n");
 }

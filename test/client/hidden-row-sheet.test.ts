@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { Window } from 'happy-dom'
-import { cssString, HiddenRowSheet, hiddenRowRules, SHEET_ATTR } from '../../src/client/rows/hidden-row-sheet'
+import { HiddenRowSheet, hiddenRowRules, SHEET_ATTR } from '../../src/client/rows/hidden-row-sheet'
+import { cssString } from '../../src/client/text/css-string'
 
 describe('hidden-row sheet', () => {
   it('writes one rule listing every key under the scope token, sorted, with CSS string escapes', () => {

@@ -14,6 +14,7 @@
  * @module dsh-message-recall/client/rows/hidden-row-sheet
  */
 import { FLOW_KEY, FLOW_SELECTOR } from '../wire/rc8'
+import { cssString } from '../text/css-string'
 
 /** Attributes of the hidden-row sheet: its `<style>` element, and the scope element's token. */
 export const SHEET_ATTR = {
@@ -23,14 +24,6 @@ export const SHEET_ATTR = {
 
 let nextToken = 0
 
-/**
- * A CSS string literal of `text` (quotes, backslashes and line breaks escaped).
- * @param text - any string.
- * @returns `"…"`, safe inside an attribute selector.
- */
-export function cssString(text: string): string {
-  return `"${text.replace(/[\\"]/g, (c) => `\\${c}`).replace(/[\n\r\f]/g, (c) => `\\${c.charCodeAt(0).toString(16)} `)}"`
-}
 
 /**
  * The sheet's text: one rule hiding every listed row of the scope's chat flow.

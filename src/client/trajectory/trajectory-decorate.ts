@@ -9,6 +9,7 @@
  */
 import type { TrajectoryMark } from './trajectory-marks'
 import { INSPECTOR_SELECTOR, ROW_KEY_ATTRIBUTE, ROW_SELECTOR, SELECTED_ROW_SELECTOR } from './trajectory-rc8'
+import { cssString } from '../text/css-string'
 
 /** Attribute on the inspector while its removed content is hidden. */
 export const INSPECTOR_MASKED = 'data-message-recall-removed'
@@ -29,10 +30,6 @@ export interface MarkTexts {
   readonly show: string
 }
 
-/** A CSS string literal. */
-function cssString(text: string): string {
-  return `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\A ')}"`
-}
 
 const STATIC_RULES = [
   `aside[${INSPECTOR_MASKED}] > :not([${INSPECTOR_NOTICE}]) { display: none !important; }`,
