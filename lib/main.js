@@ -1095,11 +1095,6 @@ function stepKey(data) {
   if (!isRecord(data) || typeof data.turn !== "number" || typeof data.step !== "number") return null;
   return `${data.turn}:${data.step}`;
 }
-function messageOf2(event) {
-  if (!isRecord(event.data)) return null;
-  if (event.type === "user/message") return event.data;
-  return isRecord(event.data.message) ? event.data.message : null;
-}
 function messageSeqsOf(data) {
   return isRecord(data) && Array.isArray(data.messageSeqs) ? data.messageSeqs.filter(Number.isSafeInteger) : [];
 }
@@ -1145,8 +1140,8 @@ function findRemovedContent(count, lookup, tombstoneSeq) {
     const event = lookup(seq);
     if (event.type !== "user/message" && event.type !== "assistant/message" && event.type !== "tool/result") continue;
     carriers.set(seq, "message");
-    const message = messageOf2(event);
-    if (event.type === "user/message" && message !== null && typeof message.id === "string") messageIds.add(message.id);
+    const message = messageOf(event);
+    if (event.type === "user/message" && message !== void 0 && typeof message.id === "string") messageIds.add(message.id);
     if (event.type === "assistant/message") {
       const key = stepKey(event.data);
       if (key !== null) steps.add(key);

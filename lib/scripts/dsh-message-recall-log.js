@@ -1,33 +1,33 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-QNAZX2W2.js";
+} from "./chunks/chunk-MWDW6PEZ.js";
 import {
   explainCommand
-} from "./chunks/chunk-Z2KQSS45.js";
+} from "./chunks/chunk-LMSWYAXZ.js";
 import {
   listCommand
-} from "./chunks/chunk-UHXUL6QL.js";
+} from "./chunks/chunk-QXCDYVU7.js";
 import {
   readCommand
-} from "./chunks/chunk-BLSREMFK.js";
+} from "./chunks/chunk-CRKCG5BD.js";
 import {
   scanCommand
-} from "./chunks/chunk-33J2JDCS.js";
-import "./chunks/chunk-2KZKY5UK.js";
-import "./chunks/chunk-WHRTN3DX.js";
-import "./chunks/chunk-RQBDFPSF.js";
+} from "./chunks/chunk-P2J2MQTS.js";
+import "./chunks/chunk-DOBJZ7KR.js";
+import "./chunks/chunk-C3LPCJEW.js";
+import "./chunks/chunk-4C36J76L.js";
 import {
   verifyCommand
-} from "./chunks/chunk-HT7BXHU5.js";
+} from "./chunks/chunk-MQJ3B2T4.js";
 import "./chunks/chunk-GAP6BJRR.js";
 import {
   EXIT,
   out,
   runCommand,
   runMain
-} from "./chunks/chunk-BCVO4ZIF.js";
-import "./chunks/chunk-4ES5VJID.js";
+} from "./chunks/chunk-C7U2JD6W.js";
+import "./chunks/chunk-ZFDKBUKF.js";
 import {
   UsageError
 } from "./chunks/chunk-KEICUTLP.js";

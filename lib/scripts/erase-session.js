@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-QNAZX2W2.js";
+} from "./chunks/chunk-MWDW6PEZ.js";
 import {
   runCommand
-} from "./chunks/chunk-BCVO4ZIF.js";
-import "./chunks/chunk-4ES5VJID.js";
+} from "./chunks/chunk-C7U2JD6W.js";
+import "./chunks/chunk-ZFDKBUKF.js";
 import "./chunks/chunk-KEICUTLP.js";
 import "./chunks/chunk-V6RYJ4SL.js";
 

@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-Z2KQSS45.js";
-import "./chunks/chunk-2KZKY5UK.js";
-import "./chunks/chunk-WHRTN3DX.js";
+} from "./chunks/chunk-LMSWYAXZ.js";
+import "./chunks/chunk-DOBJZ7KR.js";
+import "./chunks/chunk-C3LPCJEW.js";
 import {
   runCommand
-} from "./chunks/chunk-BCVO4ZIF.js";
-import "./chunks/chunk-4ES5VJID.js";
+} from "./chunks/chunk-C7U2JD6W.js";
+import "./chunks/chunk-ZFDKBUKF.js";
 import "./chunks/chunk-KEICUTLP.js";
 import "./chunks/chunk-V6RYJ4SL.js";
 

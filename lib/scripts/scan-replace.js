@@ -1,15 +1,15 @@
 #!/usr/bin/env node
 import {
   scanCommand
-} from "./chunks/chunk-33J2JDCS.js";
-import "./chunks/chunk-2KZKY5UK.js";
-import "./chunks/chunk-WHRTN3DX.js";
-import "./chunks/chunk-RQBDFPSF.js";
+} from "./chunks/chunk-P2J2MQTS.js";
+import "./chunks/chunk-DOBJZ7KR.js";
+import "./chunks/chunk-C3LPCJEW.js";
+import "./chunks/chunk-4C36J76L.js";
 import "./chunks/chunk-GAP6BJRR.js";
 import {
   runCommand
-} from "./chunks/chunk-BCVO4ZIF.js";
-import "./chunks/chunk-4ES5VJID.js";
+} from "./chunks/chunk-C7U2JD6W.js";
+import "./chunks/chunk-ZFDKBUKF.js";
 import "./chunks/chunk-KEICUTLP.js";
 import "./chunks/chunk-V6RYJ4SL.js";
 

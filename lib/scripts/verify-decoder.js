@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 import {
   verifyCommand
-} from "./chunks/chunk-HT7BXHU5.js";
+} from "./chunks/chunk-MQJ3B2T4.js";
 import "./chunks/chunk-GAP6BJRR.js";
 import {
   runCommand
-} from "./chunks/chunk-BCVO4ZIF.js";
-import "./chunks/chunk-4ES5VJID.js";
+} from "./chunks/chunk-C7U2JD6W.js";
+import "./chunks/chunk-ZFDKBUKF.js";
 import "./chunks/chunk-KEICUTLP.js";
 import "./chunks/chunk-V6RYJ4SL.js";
 

@@ -30,7 +30,7 @@
 import { isRecord, SURFACE_EVENT_TYPES, type LogEvent } from './events'
 import { readReplaceOp } from './replace-op'
 import { readFates, replacementEvents } from './fate'
-import { toolResultCallId } from './surface-node'
+import { messageOf, toolResultCallId } from './surface-node'
 import type { TombstoneRecord } from './tombstone'
 
 /** The fixed text that stands where removed content was. */
@@ -77,11 +77,6 @@ function stepKey(data: unknown): string | null {
   return `${data.turn}:${data.step}`
 }
 
-function messageOf(event: LogEvent): Record<string, unknown> | null {
-  if (!isRecord(event.data)) return null
-  if (event.type === 'user/message') return event.data
-  return isRecord(event.data.message) ? event.data.message : null
-}
 
 function messageSeqsOf(data: unknown): readonly number[] {
   return isRecord(data) && Array.isArray(data.messageSeqs) ? (data.messageSeqs as unknown[]).filter(Number.isSafeInteger) as number[] : []
@@ -146,7 +141,7 @@ export function findRemovedContent(count: number, lookup: (seq: number) => LogEv
     if (event.type !== 'user/message' && event.type !== 'assistant/message' && event.type !== 'tool/result') continue
     carriers.set(seq, 'message')
     const message = messageOf(event)
-    if (event.type === 'user/message' && message !== null && typeof message.id === 'string') messageIds.add(message.id)
+    if (event.type === 'user/message' && message !== undefined && typeof message.id === 'string') messageIds.add(message.id)
     if (event.type === 'assistant/message') {
       const key = stepKey(event.data)
       if (key !== null) steps.add(key)

@@ -45,7 +45,13 @@ export const SESSION_REFERENCE_SOURCE_KIND = 'session-reference'
 /** `source.plugin` of compaction checkpoints (`dsh-compaction`, `compactCheckpointSource`). */
 export const COMPACTION_CHECKPOINT_PLUGIN = 'compact'
 
-function messageOf(event: LogEvent): Record<string, unknown> | undefined {
+/**
+ * The message an event carries: a `user/message`'s data is the message; `assistant/message` and
+ * `tool/result` carry it under `data.message`.
+ * @param event - any session event.
+ * @returns the message object, or `undefined` when the event carries none.
+ */
+export function messageOf(event: LogEvent): Record<string, unknown> | undefined {
   if (!isRecord(event.data)) return undefined
   if (event.type === 'user/message') return event.data
   const message = event.data.message

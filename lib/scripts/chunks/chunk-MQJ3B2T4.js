@@ -15,7 +15,7 @@ import {
   parseOneTarget,
   readSessionLog,
   resolveSessionLog
-} from "./chunk-BCVO4ZIF.js";
+} from "./chunk-C7U2JD6W.js";
 import {
   UsageLineError
 } from "./chunk-KEICUTLP.js";

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 import {
   eraseLogFile
-} from "./chunk-4H6LYUBJ.js";
-import "./chunk-WHRTN3DX.js";
-import "./chunk-4ES5VJID.js";
+} from "./chunk-X5PLYEDV.js";
+import "./chunk-C3LPCJEW.js";
+import "./chunk-ZFDKBUKF.js";
 import "./chunk-IQAOUE36.js";
 import "./chunk-V6RYJ4SL.js";
 export {

@@ -2,10 +2,10 @@
 import {
   explainSession,
   forkOrigin
-} from "./chunk-2KZKY5UK.js";
+} from "./chunk-DOBJZ7KR.js";
 import {
   readFates
-} from "./chunk-WHRTN3DX.js";
+} from "./chunk-C3LPCJEW.js";
 import {
   COMMON_OPTIONS,
   DECODER_OPTION,
@@ -15,7 +15,7 @@ import {
   parseOneTarget,
   readSessionLog,
   resolveSessionLog
-} from "./chunk-BCVO4ZIF.js";
+} from "./chunk-C7U2JD6W.js";
 import {
   ACTIONS,
   classifyNode,
@@ -25,7 +25,7 @@ import {
   readReplaceOp,
   stepOf,
   toolResultCallId
-} from "./chunk-4ES5VJID.js";
+} from "./chunk-ZFDKBUKF.js";
 import {
   counted,
   forCount

@@ -308,6 +308,7 @@ export {
   isTombstoneEvent,
   readTombstone,
   plainText,
+  messageOf,
   classifyNode,
   stepOf,
   toolCallIds,

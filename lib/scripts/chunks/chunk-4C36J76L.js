@@ -2,7 +2,7 @@
 import {
   SESSIONS_ROOT_RULE,
   SessionLogInputError
-} from "./chunk-BCVO4ZIF.js";
+} from "./chunk-C7U2JD6W.js";
 
 // scripts/support/sessions-root.ts
 import { stat } from "node:fs/promises";

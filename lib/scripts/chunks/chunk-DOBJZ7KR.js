@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   readFates
-} from "./chunk-WHRTN3DX.js";
+} from "./chunk-C3LPCJEW.js";
 import {
   classifyNode,
   contentOf,
@@ -13,7 +13,7 @@ import {
   stepOf,
   toolCallIds,
   toolResultCallId
-} from "./chunk-4ES5VJID.js";
+} from "./chunk-ZFDKBUKF.js";
 
 // node_modules/@deepseek-ai/dsh-session/lib/types/surface.js
 var SURFACE_EVENT_TYPES = /* @__PURE__ */ new Set([

@@ -4,7 +4,7 @@ import {
   EXIT,
   out,
   parseCli
-} from "./chunk-BCVO4ZIF.js";
+} from "./chunk-C7U2JD6W.js";
 import {
   UsageError,
   UsageLineError
@@ -63,8 +63,8 @@ async function run(argv, invocation) {
   }
   const compression = logPath.endsWith(".zstd") ? "zstd" : "none";
   const { decodeLogBytes } = await import("./jsonl-log-file-A7NOCMYS.js");
-  const { eraseLogFile } = await import("./erase-log-EJQXUHZD.js");
-  const { deleteSideFiles } = await import("./erase-session-O6JVB7KY.js");
+  const { eraseLogFile } = await import("./erase-log-N7S4CXA2.js");
+  const { deleteSideFiles } = await import("./erase-session-XL6ZRUZE.js");
   const { dshJsonlReader } = await import("./dsh-reader-TWVLSZW4.js");
   let id;
   try {

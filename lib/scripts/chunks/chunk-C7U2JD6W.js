@@ -12,7 +12,7 @@ import {
   readRestore,
   readTombstone,
   recordSeqRange
-} from "./chunk-4ES5VJID.js";
+} from "./chunk-ZFDKBUKF.js";
 import {
   OptionError,
   UsageError,

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import {
   forkOrigin
-} from "./chunk-2KZKY5UK.js";
+} from "./chunk-DOBJZ7KR.js";
 import {
   assertRoot
-} from "./chunk-RQBDFPSF.js";
+} from "./chunk-4C36J76L.js";
 import {
   progress
 } from "./chunk-GAP6BJRR.js";
@@ -19,11 +19,11 @@ import {
   out,
   parseRootTarget,
   summarizeRoot
-} from "./chunk-BCVO4ZIF.js";
+} from "./chunk-C7U2JD6W.js";
 import {
   ACTIONS,
   TOMBSTONE_ACTIONS
-} from "./chunk-4ES5VJID.js";
+} from "./chunk-ZFDKBUKF.js";
 import {
   UsageLineError
 } from "./chunk-KEICUTLP.js";

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   assertRoot
-} from "./chunk-RQBDFPSF.js";
+} from "./chunk-4C36J76L.js";
 import {
   formatBytes,
   progress
@@ -16,7 +16,7 @@ import {
   out,
   parseRootTarget,
   summarizeRoot
-} from "./chunk-BCVO4ZIF.js";
+} from "./chunk-C7U2JD6W.js";
 import {
   counted
 } from "./chunk-V6RYJ4SL.js";

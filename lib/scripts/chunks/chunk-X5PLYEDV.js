@@ -2,7 +2,7 @@
 import {
   readFates,
   replacementEvents
-} from "./chunk-WHRTN3DX.js";
+} from "./chunk-C3LPCJEW.js";
 import {
   ACTIONS,
   SURFACE_EVENT_TYPES,
@@ -10,10 +10,11 @@ import {
   isChunkRowTagged,
   isRecord,
   isTombstoneEvent,
+  messageOf,
   readReplaceOp,
   readTombstone,
   toolResultCallId
-} from "./chunk-4ES5VJID.js";
+} from "./chunk-ZFDKBUKF.js";
 import {
   decodeLogBytes,
   encodeLogText,
@@ -33,11 +34,6 @@ var REMOVED_ARGUMENTS = JSON.stringify({ removed: REMOVED_CONTENT_MARKER });
 function stepKey(data) {
   if (!isRecord(data) || typeof data.turn !== "number" || typeof data.step !== "number") return null;
   return `${data.turn}:${data.step}`;
-}
-function messageOf(event) {
-  if (!isRecord(event.data)) return null;
-  if (event.type === "user/message") return event.data;
-  return isRecord(event.data.message) ? event.data.message : null;
 }
 function messageSeqsOf(data) {
   return isRecord(data) && Array.isArray(data.messageSeqs) ? data.messageSeqs.filter(Number.isSafeInteger) : [];
@@ -85,7 +81,7 @@ function findRemovedContent(count, lookup, tombstoneSeq) {
     if (event.type !== "user/message" && event.type !== "assistant/message" && event.type !== "tool/result") continue;
     carriers.set(seq, "message");
     const message = messageOf(event);
-    if (event.type === "user/message" && message !== null && typeof message.id === "string") messageIds.add(message.id);
+    if (event.type === "user/message" && message !== void 0 && typeof message.id === "string") messageIds.add(message.id);
     if (event.type === "assistant/message") {
       const key = stepKey(event.data);
       if (key !== null) steps.add(key);

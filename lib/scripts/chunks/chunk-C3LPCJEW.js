@@ -9,7 +9,7 @@ import {
   readReplaceOp,
   readRestore,
   readTombstone
-} from "./chunk-4ES5VJID.js";
+} from "./chunk-ZFDKBUKF.js";
 
 // src/shared/restorable.ts
 function notRestorableReason(kinds) {
