@@ -111,7 +111,12 @@ interface FileResult {
   tests: number; pass: number; fail: number; cancelled: number; skipped: number; todo: number
   /** Why the file failed beyond its tests (time limit, leftovers, no summary), if it did. */
   problem?: string
+  /** The test runner's "failing tests" section (errors and stacks), cut to {@link FAILURE_CHARS}, if it printed one. */
+  failures?: string
 }
+
+/** How much of one file's "failing tests" section the closing recap repeats. */
+const FAILURE_CHARS = 4000
 
 /** Run one test file in node's test runner, in its own process group, under its time limit. */
 async function runFile(file: string, runId: string): Promise<FileResult> {
@@ -128,12 +133,19 @@ async function runFile(file: string, runId: string): Promise<FileResult> {
   const counts: Record<string, number> = {}
   let summaryAt = 0
   let rest = ''
+  // The spec reporter repeats every failure with its error under "✖ failing tests:" at the end of
+  // the file's output; the recap at the end of the run repeats that part, so a log read from its
+  // tail still says why a test failed.
+  let failing: string[] | null = null
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
     process.stdout.write(chunk)
     rest += chunk
     const lines = rest.split('\n')
     rest = lines.pop() ?? ''
     for (const line of lines) {
+      const plain = line.replace(/\x1b\[[0-9;]*m/g, '')
+      if (/^✖ failing tests:/.test(plain.trim())) failing = []
+      else if (failing !== null && failing.join('\n').length < FAILURE_CHARS) failing.push(plain)
       const m = /^ℹ (tests|pass|fail|cancelled|skipped|todo|duration_ms) (\d+(?:\.\d+)?)$/.exec(line.replace(/\x1b\[[0-9;]*m/g, '').trim())
       if (!m) continue
       counts[m[1]!] = Number(m[2])
@@ -167,7 +179,8 @@ async function runFile(file: string, runId: string): Promise<FileResult> {
   if (!problem && counts.tests === undefined) problem = `ended (exit ${child.exitCode ?? child.signalCode}) without a test summary`
   if (!problem && child.exitCode !== 0 && !(counts.fail || counts.cancelled)) problem = `exited with ${child.exitCode ?? child.signalCode}`
   const n = (k: string) => counts[k] ?? 0
-  return { file, ms: Date.now() - started, tests: n('tests'), pass: n('pass'), fail: n('fail'), cancelled: n('cancelled'), skipped: n('skipped'), todo: n('todo'), ...(problem ? { problem } : {}) }
+  const failures = failing === null ? undefined : (failing as string[]).join('\n').trim().slice(0, FAILURE_CHARS)
+  return { file, ms: Date.now() - started, tests: n('tests'), pass: n('pass'), fail: n('fail'), cancelled: n('cancelled'), skipped: n('skipped'), todo: n('todo'), ...(problem ? { problem } : {}), ...(failures ? { failures } : {}) }
 }
 
 const patterns = positionals.length ? positionals : TEST_GLOBS
@@ -207,6 +220,10 @@ console.log('\n== wall time per file')
 for (const r of results) console.log(`  ${failedFiles.includes(r) ? '✖' : '✔'} ${r.file.padEnd(width)} ${seconds(r.ms).padStart(8)}  ${r.tests} test${r.tests === 1 ? '' : 's'}`)
 console.log(`  whole run: ${seconds(Date.now() - runStarted)}`)
 for (const r of failedFiles) if (r.problem) console.error(`\n✖ ${r.file}: ${r.problem}`)
+if (failedFiles.some((r) => r.failures)) {
+  console.log('\n== why the failed tests failed (the test runner\'s own report, repeated)')
+  for (const r of failedFiles) if (r.failures) console.log(`\n✖ ${r.file}\n${r.failures}`)
+}
 if (interrupted) console.error('\ninterrupted: the remaining files did not run')
 console.log(`\n${total('tests')} tests in ${results.length} files; files failed: ${failedFiles.length}`)
 // The closing line, in the plain form CI reads.
