@@ -91,11 +91,20 @@ export async function chooseWorkspace(page: Page, path: string): Promise<void> {
     field = await page.waitForSelector('input[aria-label="Edit path"]:not([disabled])', { visible: true, timeout: 10_000 }).catch(() => null)
     if (field === null && attempt === 4) throw new Error('the workspace picker showed no enabled path field after 4 clicks on "Edit path"')
   }
-  await field.click()
-  await page.keyboard.down('Control')
-  await page.keyboard.press('KeyA')
-  await page.keyboard.up('Control')
-  await page.keyboard.type(path)
+  // Under load the field can re-render while the path is typed and drop keys; Enter on a partial
+  // path opens another folder, so type until the field holds exactly `path`.
+  for (let attempt = 1; ; attempt++) {
+    const input = await page.waitForSelector('input[aria-label="Edit path"]:not([disabled])', { visible: true, timeout: 10_000 })
+    await input!.click()
+    await page.keyboard.down('Control')
+    await page.keyboard.press('KeyA')
+    await page.keyboard.up('Control')
+    await page.keyboard.type(path)
+    const took = await page.waitForFunction((p) => (document.querySelector('input[aria-label="Edit path"]') as HTMLInputElement | null)?.value === p,
+      { timeout: 2_000, polling: 50 }, path).then(() => true, () => false)
+    if (took) break
+    if (attempt === 4) throw new Error(`the workspace path field did not take ${JSON.stringify(path)} after 4 tries`)
+  }
   await page.keyboard.press('Enter')
   // Enter navigates: the field turns back into breadcrumbs ending in the folder, and Open is offered.
   const name = path.split(/[\\/]/).filter(Boolean).at(-1) ?? path
