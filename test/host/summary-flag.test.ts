@@ -120,7 +120,7 @@ describe('a summary written before a removal of messages it holds', () => {
     assert.deepEqual(plan.json.value.removedSeqs, [p1, a1])
     // DSH's compaction folded P1, A1 and P2 (it keeps the last answer on the surface): P2 alone is left to summarize.
     const p2 = seqOf(session, 'user/message', P2)
-    assert.deepEqual(session.events[checkpoint]!.sourceEventSeqs?.slice(2), [p1, a1, p2])
+    assert.deepEqual((session.events[checkpoint] as unknown as LogEvent).sourceEventSeqs?.slice(2), [p1, a1, p2])
     assert.equal(plan.json.value.inputMessages, 1)
     assert.equal(plan.json.value.estimatedInputTokens, Math.ceil(P2.length / 4))
     const seq = session.seq
