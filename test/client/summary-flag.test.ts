@@ -115,7 +115,7 @@ describe('a summary written before a removal of messages it holds', () => {
     } as unknown as ChatSnapshot
     const pressed: number[] = []
     let cancelled = 0
-    const input = (flags: { checkpointSeq: number; removedSeqs: number[] }[], state = IDLE) => ({
+    const input = (flags: { checkpointSeq: number; removedSeqs: number[] }[], state: SummaryRefreshState = IDLE) => ({
       flags: flags.map((f) => ({ ...f, removals: [{ tombstoneSeq: 40, action: 'delete' as const, seqs: f.removedSeqs }] })), state,
       onRewrite: (seq: number) => pressed.push(seq), onCancel: () => cancelled++,
     })
