@@ -7,7 +7,8 @@
  * restart the summary's row says "This summary was written before you removed 2 messages" with
  * **Rewrite summary**, which names the model call's cost, rewrites the summary without them (the
  * summarization request lacks the canary), clears the flag, and the next model request's summary
- * lacks the canary.
+ * lacks the canary. The Removed panel says the same before, and lists the rewrite after, whose Undo
+ * brings the earlier summary back, flagged again.
  */
 import assert from 'node:assert/strict'
 import { appendFileSync } from 'node:fs'
@@ -19,6 +20,7 @@ import { findSessionDir, listSessions } from '../../tools/dsh-api'
 import { resolveSessionLog } from '../../src/log/log-file'
 import { tombstoneSource } from '../../src/shared/tombstone'
 import { bootE2e, eventsOnDisk, sequentialScenarios, waitForDisk, type E2e } from './harness'
+import { closePanel, openPanel } from './removals-ui'
 import { chooseWorkspace, findRow, openApp, openSessionFromSidebar, sendPrompt, waitForChatText, waitForTurnBars, waitRowHidden } from './ui'
 
 const TITLE = 'Summary flag trial chat'
@@ -105,6 +107,19 @@ describe('a summary written before a removal, in the real DSH web UI', { timeout
       button: ['BUTTON', 'button', 'Rewrite summary', 'Rewrite this summary from the original messages without the 2 removed messages (model call)'],
     })
     await e.shot(page, '01-flagged-summary')
+
+    // The Removed panel says the same, first, with its own Rewrite summary.
+    await openPanel(page)
+    const note = await page.$eval('[data-message-recall-panel-flag]', (el) => {
+      const b = el.querySelector('[data-message-recall-summary-flag-action="rewrite"]') as HTMLButtonElement
+      return { role: el.getAttribute('role'), text: el.querySelector('p')?.textContent, button: [b.tagName, b.textContent, b.getAttribute('aria-label')] }
+    })
+    assert.deepEqual(note, {
+      role: 'note', text: 'This summary was written before you removed 2 messages',
+      button: ['BUTTON', 'Rewrite summary', 'Rewrite this summary from the original messages without the 2 removed messages (model call)'],
+    })
+    await e.shot(page, '01b-panel-flag')
+    await closePanel(page)
   })
 
   scenario('3. Rewrite summary, by keyboard: the confirm names the cost; the summary is made without the canary, the flag goes, the next request lacks it', async () => {
@@ -139,5 +154,23 @@ describe('a summary written before a removal, in the real DSH web UI', { timeout
     assert.equal(next.includes('CANARY-6632'), false, 'the next request lacks the canary')
     assert.equal(next.includes(SUMMARY2), true, 'and reads the new summary')
     assert.equal(await page.$(FLAG), null, 'no flag afterwards')
+  })
+
+  scenario('4. the Removed panel lists the rewrite; its Undo puts the earlier summary back, and the flag with it', async () => {
+    await openPanel(page)
+    const rewrite = await page.$eval('[data-message-recall-rewrite]', (el) => ({
+      meta: [...(el.querySelector('[data-message-recall-entry-meta]')?.children ?? [])].slice(1).map((c) => c.textContent),
+      undo: [...el.querySelectorAll('[data-message-recall-entry-action="undoRewrite"]')].map((b) => [b.tagName, b.textContent, b.getAttribute('aria-label')]),
+    }))
+    assert.deepEqual(rewrite, { meta: ['Summary rewritten', '2 messages left out of the summary'], undo: [['BUTTON', 'Undo', 'Undo this rewrite: put the earlier summary back']] })
+    assert.equal(await page.$('[data-message-recall-panel-flag]'), null, 'no flag in the panel')
+    await e.shot(page, '04-panel-rewrite')
+    const calls = e.model.requests.length
+    await page.click('[data-message-recall-rewrite] [data-message-recall-entry-action="undoRewrite"]')
+    await page.waitForSelector('[data-message-recall-panel-flag]', { timeout: 15_000 })
+    assert.equal(await page.$eval('[data-message-recall-panel-flag] p', (el) => el.textContent), 'This summary was written before you removed 2 messages')
+    assert.equal(e.model.requests.length, calls, 'Undo makes no model call')
+    await closePanel(page)
+    await page.waitForSelector(FLAG, { timeout: 15_000 })
   })
 })
