@@ -133,7 +133,7 @@ function isConfirmed(action) {
 
 // src/shared/protocol.ts
 var DEFAULT_ROUTE_PATH = "/dsh-message-recall";
-var OTHER_ROUTE_ACTIONS = ["forkBefore", "flush", "plan", "apply", "inspect", "erase", "editSummary", "undoRewrite"];
+var OTHER_ROUTE_ACTIONS = ["forkBefore", "flush", "plan", "apply", "inspect", "erase", "editSummary", "undoRewrite", "rewriteSummary"];
 var ROUTE_ACTIONS = Object.freeze([...SURFACE_ACTIONS, ...OTHER_ROUTE_ACTIONS]);
 var ERROR_CODES = [
   "INVALID_REQUEST",
@@ -416,6 +416,20 @@ var zh = {
   "panel.cutShort.action.deleteFrom": "删除以下",
   "panel.cutShort.action.exclude": "排除",
   "panel.cutShort.action.restore": "恢复",
+  "flag.text.one": "这份摘要写于你移除 {count} 条消息之前",
+  "flag.text.other": "这份摘要写于你移除 {count} 条消息之前",
+  "flag.rewrite": "重写摘要",
+  "flag.rewriteLabel.one": "用原始消息重新写这份摘要，不含已移除的 {count} 条消息（调用模型）",
+  "flag.rewriteLabel.other": "用原始消息重新写这份摘要，不含已移除的 {count} 条消息（调用模型）",
+  "flag.armed": "重写摘要？（调用模型，约 {tokens} 个 token）",
+  "flag.armedLabel": "再点一次，模型会用原始消息重新写一份不含已移除消息的摘要，输入约 {tokens} 个 token",
+  "flag.cancel": "取消",
+  "flag.cancelLabel": "取消重写摘要；什么都不会写入",
+  "panel.rewrite": "摘要已重写",
+  "panel.rewrite.left.one": "留在摘要外的消息：{count} 条",
+  "panel.rewrite.left.other": "留在摘要外的消息：{count} 条",
+  "panel.rewrite.undoLabel": "撤销这次重写：把之前的摘要放回",
+  "panel.rewrite.replaced": "已被之后的摘要取代",
   "error.NOT_RESTORABLE": "这次移除无法原地恢复，可以打开一个副本",
   "error.STALE_VIEW": "对话刚刚有了变化，请再试一次",
   "error.AGENT_BUSY": "智能体正在工作，请等它停下再试",
@@ -538,6 +552,20 @@ var en = {
   "panel.cutShort.action.deleteFrom": "Delete onward",
   "panel.cutShort.action.exclude": "Exclude",
   "panel.cutShort.action.restore": "Restore",
+  "flag.text.one": "This summary was written before you removed {count} message",
+  "flag.text.other": "This summary was written before you removed {count} messages",
+  "flag.rewrite": "Rewrite summary",
+  "flag.rewriteLabel.one": "Rewrite this summary from the original messages without the {count} removed message (model call)",
+  "flag.rewriteLabel.other": "Rewrite this summary from the original messages without the {count} removed messages (model call)",
+  "flag.armed": "Rewrite the summary? (model call, ~{tokens} tokens)",
+  "flag.armedLabel": "Click again to have the model write the summary again from the original messages without the removed ones, from about {tokens} input tokens",
+  "flag.cancel": "Cancel",
+  "flag.cancelLabel": "Cancel rewriting the summary; nothing is written",
+  "panel.rewrite": "Summary rewritten",
+  "panel.rewrite.left.one": "{count} message left out of the summary",
+  "panel.rewrite.left.other": "{count} messages left out of the summary",
+  "panel.rewrite.undoLabel": "Undo this rewrite: put the earlier summary back",
+  "panel.rewrite.replaced": "Replaced by a later summary",
   "error.NOT_RESTORABLE": "This removal cannot be undone in place. Open a copy instead.",
   "error.STALE_VIEW": "The conversation just changed. Try again.",
   "error.AGENT_BUSY": "The agent is working. Try again when it stops.",
@@ -561,6 +589,139 @@ function countedKey(base, count) {
 function describeError(t, code) {
   const key2 = `error.${code}`;
   return key2 !== "error.unknown" && key2 in zh ? t(key2) : t("error.unknown", { code });
+}
+
+// src/client/wire/rc8.ts
+var FLOW_SELECTOR = "[data-chat-flow]";
+var CONVERSATION_SCROLL = "[data-conversation-scroll]";
+var FLOW_KEY = "data-chat-flow-key";
+var FLOW_KIND = "data-chat-flow-kind";
+var PROMPT_HOVER_ROOT = "[data-time-hover-root]";
+function composerReadOnly(snapshot) {
+  const subagent = snapshot.subagent;
+  if (subagent === void 0 || subagent === null) return false;
+  if (subagent.address.mode === "one-shot") return true;
+  if (subagent.parentAvailable === true) return false;
+  return snapshot.running !== true;
+}
+
+// src/client/rows/summary-flag-row.ts
+var FLAG_ATTR = {
+  flag: "data-message-recall-summary-flag",
+  text: "data-message-recall-summary-flag-text",
+  action: "data-message-recall-summary-flag-action",
+  error: "data-message-recall-summary-flag-error"
+};
+function flagView(t, flag, state) {
+  const count = flag.removedSeqs.length;
+  const mine = state.checkpointSeq === flag.checkpointSeq;
+  const note = t(countedKey("flag.text", count), { count });
+  if (mine && state.phase === "armed") {
+    const tokens = state.tokens.toLocaleString("en-US");
+    return { note, button: t("flag.armed", { tokens }), buttonLabel: t("flag.armedLabel", { tokens }), busy: false, armed: true, cancel: true, error: null };
+  }
+  if (mine && state.phase === "running") {
+    return { note, button: t("rewrite.progress"), buttonLabel: t("rewrite.progressLabel"), busy: true, armed: false, cancel: true, error: null };
+  }
+  const error = state.error !== null && state.error.checkpointSeq === flag.checkpointSeq ? describeError(t, state.error.code) : null;
+  return { note, button: t("flag.rewrite"), buttonLabel: t(countedKey("flag.rewriteLabel", count), { count }), busy: mine && state.phase === "planning", armed: false, cancel: false, error };
+}
+function checkpointOfRow(node) {
+  const data = isRecord(node.data) ? node.data : {};
+  if (node.kind === "compaction") return isSeq(data.seq) ? data.seq : null;
+  if (node.kind === "manual-compaction") {
+    const compaction = isRecord(data.compaction) ? data.compaction : {};
+    return isSeq(compaction.seq) ? compaction.seq : null;
+  }
+  return null;
+}
+function decorateSummaryRows(flow, chat, input, t) {
+  const bySeq = new Map(input.flags.map((f) => [f.checkpointSeq, f]));
+  for (let row = flow.firstElementChild; row !== null; row = row.nextElementSibling) {
+    const kind = row.getAttribute(FLOW_KIND);
+    const existing = flagOf(row);
+    if (kind !== "compaction" && kind !== "manual-compaction") {
+      existing?.remove();
+      continue;
+    }
+    const key2 = row.getAttribute(FLOW_KEY);
+    const node = key2 === null ? void 0 : chat.nodes.get(key2);
+    const seq = node === void 0 || node.kind !== kind ? null : checkpointOfRow(node);
+    const flag = seq === null ? void 0 : bySeq.get(seq);
+    if (flag === void 0) {
+      existing?.remove();
+      continue;
+    }
+    writeFlag(row, existing, flag.checkpointSeq, flagView(t, flag, input.state), input, t);
+  }
+}
+function undecorateSummaryRows(root) {
+  for (const flag of root.querySelectorAll(`[${FLAG_ATTR.flag}]`)) flag.remove();
+}
+function flagOf(row) {
+  for (let child = row.lastElementChild; child !== null; child = child.previousElementSibling) {
+    if (child.hasAttribute(FLAG_ATTR.flag)) return child;
+  }
+  return null;
+}
+function writeFlag(row, existing, checkpointSeq, view, input, t) {
+  const doc = row.ownerDocument;
+  let box = existing;
+  if (box === null || box.getAttribute(FLAG_ATTR.flag) !== String(checkpointSeq)) {
+    box?.remove();
+    box = doc.createElement("div");
+    box.setAttribute(FLAG_ATTR.flag, String(checkpointSeq));
+    box.setAttribute("role", "note");
+    const text2 = doc.createElement("span");
+    text2.setAttribute(FLAG_ATTR.text, "");
+    const rewrite2 = doc.createElement("button");
+    rewrite2.type = "button";
+    rewrite2.setAttribute(FLAG_ATTR.action, "rewrite");
+    const cancel2 = doc.createElement("button");
+    cancel2.type = "button";
+    cancel2.setAttribute(FLAG_ATTR.action, "cancel");
+    box.append(text2, rewrite2, cancel2);
+    row.appendChild(box);
+  }
+  const [text, rewrite, cancel] = [...box.children];
+  setText(text, view.note);
+  setText(rewrite, view.button);
+  setAttr(rewrite, "aria-label", view.buttonLabel);
+  setAttr(rewrite, "title", view.buttonLabel);
+  setAttr(rewrite, "data-armed", view.armed ? "true" : null);
+  setAttr(rewrite, "aria-busy", view.busy ? "true" : null);
+  setText(cancel, t("flag.cancel"));
+  setAttr(cancel, "aria-label", t("flag.cancelLabel"));
+  cancel.hidden = !view.cancel;
+  rewrite.onclick = (event) => {
+    event.preventDefault();
+    event.stopPropagation();
+    input.onRewrite(checkpointSeq);
+  };
+  cancel.onclick = (event) => {
+    event.preventDefault();
+    event.stopPropagation();
+    input.onCancel();
+  };
+  let error = box.querySelector(`[${FLAG_ATTR.error}]`);
+  if (view.error === null) error?.remove();
+  else {
+    if (error === null) {
+      error = doc.createElement("span");
+      error.setAttribute(FLAG_ATTR.error, "");
+      error.setAttribute("role", "alert");
+      box.appendChild(error);
+    }
+    setText(error, view.error);
+  }
+}
+function setText(element, text) {
+  if (element.textContent !== text) element.textContent = text;
+}
+function setAttr(element, name2, value) {
+  if (value === null) {
+    if (element.hasAttribute(name2)) element.removeAttribute(name2);
+  } else if (element.getAttribute(name2) !== value) element.setAttribute(name2, value);
 }
 
 // src/client/rows/decorate.ts
@@ -736,24 +897,11 @@ function undecorateRow(row) {
 function undecorateAll(root) {
   for (const row of root.querySelectorAll(`[${ATTR.row}],[${ATTR.hidden}],[${EXCLUDED_ATTR.row}],[${FOLDED_ATTR.row}]`)) undecorateRow(row);
   for (const cluster of root.querySelectorAll(`[${ATTR.actions}]`)) cluster.remove();
+  undecorateSummaryRows(root);
 }
 
 // src/client/Overlay.tsx
 var import_react3 = require("react");
-
-// src/client/wire/rc8.ts
-var FLOW_SELECTOR = "[data-chat-flow]";
-var CONVERSATION_SCROLL = "[data-conversation-scroll]";
-var FLOW_KEY = "data-chat-flow-key";
-var FLOW_KIND = "data-chat-flow-kind";
-var PROMPT_HOVER_ROOT = "[data-time-hover-root]";
-function composerReadOnly(snapshot) {
-  const subagent = snapshot.subagent;
-  if (subagent === void 0 || subagent === null) return false;
-  if (subagent.address.mode === "one-shot") return true;
-  if (subagent.parentAvailable === true) return false;
-  return snapshot.running !== true;
-}
 
 // src/shared/replace-op.ts
 function readReplaceOp(surfaceOp) {
@@ -2239,6 +2387,52 @@ function offerError(offer, errors) {
   return error;
 }
 
+// src/shared/summary-flag.ts
+function shadowedOf(event) {
+  const cited = event.sourceEventSeqs ?? [];
+  const range = readReplaceOp(event.surfaceOp);
+  const at = range === null ? -1 : cited.indexOf(range.start);
+  return at === -1 ? cited : cited.slice(at);
+}
+function summaryContent(checkpointSeq, lookup) {
+  const originals = [];
+  const recorded = [];
+  const visit = (event, underRewrite, depth) => {
+    const record = underRewrite ? null : readRewriteCheckpoint(event);
+    if (record !== null) recorded.push(...record.removals);
+    for (const seq of shadowedOf(event)) {
+      const node = lookup(seq);
+      if (node !== void 0 && isCheckpointEvent(node) && depth < 64) visit(node, underRewrite || record !== null, depth + 1);
+      else originals.push(seq);
+    }
+  };
+  const checkpoint = lookup(checkpointSeq);
+  if (checkpoint !== void 0 && isCheckpointEvent(checkpoint)) visit(checkpoint, false, 0);
+  const gone = new Set(recorded.flatMap((r) => r.seqs));
+  return { originals, recorded, held: originals.filter((seq) => !gone.has(seq)) };
+}
+function summaryFlags(replacements, fates = readFates(replacements)) {
+  const bySeq = /* @__PURE__ */ new Map();
+  for (const event of replacements) if (readReplaceOp(event.surfaceOp) !== null) bySeq.set(event.seq, event);
+  if (fates.tombstones.length === 0) return [];
+  const lookup = (seq) => bySeq.get(seq);
+  const inEffect = fates.tombstones.filter((t) => fates.statusOf(t.seq)?.inEffect === true);
+  const flags = [];
+  for (const event of [...bySeq.values()].sort((a, b) => a.seq - b.seq)) {
+    if (!isCheckpointEvent(event) || fates.shadowerOf(event.seq) !== null) continue;
+    const held = new Set(summaryContent(event.seq, lookup).held);
+    const removals = [];
+    for (const tombstone of inEffect) {
+      const seqs = [...new Set(tombstone.shadowedSeqs.filter((seq) => held.has(seq) && fates.tombstone(seq) === void 0))].sort((a, b) => a - b);
+      if (seqs.length > 0) removals.push({ tombstoneSeq: tombstone.seq, action: tombstone.action, seqs });
+    }
+    if (removals.length === 0) continue;
+    const removedSeqs = [...new Set(removals.flatMap((r) => r.seqs))].sort((a, b) => a - b);
+    flags.push({ checkpointSeq: event.seq, removals, removedSeqs });
+  }
+  return flags;
+}
+
 // src/client/rows/row-sync.ts
 var NO_ACTIONS2 = Object.freeze([]);
 var withoutRecallCache = /* @__PURE__ */ new WeakMap();
@@ -2280,6 +2474,7 @@ var RowSync = class {
   clicks;
   placement = new ClusterPlacement();
   sheet = new HiddenRowSheet();
+  flags = null;
   /**
    * Set the element the overlay rendered; the flow is looked up from it.
    * @param marker - the overlay's anchor element, or `null` on unmount.
@@ -2401,6 +2596,7 @@ var RowSync = class {
         });
         touched++;
       }
+      if (input.summary !== void 0) decorateSummaryRows(flow, input.chat, { ...input.summary, flags: this.flagsOf(input.replacements) }, this.options.t);
     }
     return {
       at: Date.now(),
@@ -2440,6 +2636,11 @@ var RowSync = class {
   offerOf(key2) {
     const anchor = this.anchorsByKey.get(key2);
     return anchor === void 0 || this.lastHidden === null ? anchor : offerOf(anchor, this.lastHidden);
+  }
+  /** The summary flags of a replacement view (`shared/summary-flag.ts`), computed once per view. */
+  flagsOf(replacements) {
+    if (this.flags?.replacements !== replacements) this.flags = { replacements, flags: summaryFlags(replacements) };
+    return this.flags.flags;
   }
   deriveHidden(replacements, anchors2) {
     const last = this.derived;
@@ -2661,7 +2862,13 @@ var SessionClient = class {
     const view = this.view;
     if (view === null) return;
     const state = this.buttons.getSnapshot();
-    const record = this.sync.run({ ...view, buttons: state, tombstoneErrors: this.options.tombstones.getSnapshot().errors });
+    const summary = this.options.summary;
+    const record = this.sync.run({
+      ...view,
+      buttons: state,
+      tombstoneErrors: this.options.tombstones.getSnapshot().errors,
+      ...summary === void 0 ? {} : { summary: { state: summary.getSnapshot(), onRewrite: (seq) => void summary.press(seq), onCancel: () => summary.cancel() } }
+    });
     this.options.debug.record(this.options.sessionId, record, () => this.expectation());
     this.deliverLandedRecall(view);
     const started = view.running && !this.wasRunning;
@@ -2677,11 +2884,17 @@ var SessionClient = class {
   mount(doc) {
     const stopWatching = this.sync.watch(() => this.pass());
     const stopDisarming = disarmOnOtherInput(doc, this.buttons);
+    const summary = this.options.summary;
+    const onEscape = (event) => {
+      if (event.key === "Escape") summary?.cancel();
+    };
+    doc?.addEventListener("keydown", onEscape, true);
     const stopRestored = this.options.tombstones.onRestored((tombstoneSeq) => this.notice.restored(tombstoneSeq));
     return () => {
       this.disposed = true;
       stopRestored();
       stopDisarming();
+      doc?.removeEventListener("keydown", onEscape, true);
       stopWatching();
       this.sync.detach();
       this.buttons.dispose();
@@ -2847,11 +3060,13 @@ function RecallOverlay({ sessionId, useSession, useInput, inputActions, kit }) {
   const replacements = useSession(selectReplacements);
   const locale = (0, import_react3.useSyncExternalStore)(kit.locale.subscribe, kit.locale.getSnapshot);
   const marker = (0, import_react3.useRef)(null);
-  const client = (0, import_react3.useMemo)(() => new SessionClient({ sessionId, send: kit.send, t: kit.t, debug: kit.debug, tombstones: kit.tombstones.get(sessionId), unsaved: kit.unsaved.get(sessionId), ...kit.images === void 0 ? {} : { images: kit.images } }), [sessionId, kit]);
+  const client = (0, import_react3.useMemo)(() => new SessionClient({ sessionId, send: kit.send, t: kit.t, debug: kit.debug, tombstones: kit.tombstones.get(sessionId), unsaved: kit.unsaved.get(sessionId), ...kit.summaries === void 0 ? {} : { summary: kit.summaries.get(sessionId) }, ...kit.images === void 0 ? {} : { images: kit.images } }), [sessionId, kit]);
   (0, import_react3.useSyncExternalStore)(client.buttons.subscribe, client.buttons.getSnapshot);
   const imageNotice = (0, import_react3.useSyncExternalStore)(client.imageNotice.subscribe, client.imageNotice.getSnapshot);
   const tombstones = kit.tombstones.get(sessionId);
   (0, import_react3.useSyncExternalStore)(tombstones.subscribe, tombstones.getSnapshot);
+  const summaries = kit.summaries?.get(sessionId);
+  (0, import_react3.useSyncExternalStore)(summaries?.subscribe ?? noSubscribe, summaries?.getSnapshot ?? noSnapshot);
   client.setView({ chat, running, hasMore, replacements, localeRevision: locale.revision, recallOffered }, inputActions);
   (0, import_react3.useLayoutEffect)(() => {
     client.setMarker(marker.current);
@@ -2864,6 +3079,9 @@ function RecallOverlay({ sessionId, useSession, useInput, inputActions, kit }) {
     /* @__PURE__ */ (0, import_jsx_runtime3.jsx)(RecallNotices, { notice: imageNotice, onDismiss: () => client.imageNotice.dismiss(), unsaved: client.unsaved, t: kit.t, children: /* @__PURE__ */ (0, import_jsx_runtime3.jsx)(UndoNoticeView, { notice: client.notice, actions: tombstones, t: kit.t }) })
   ] });
 }
+var noSubscribe = () => () => {
+};
+var noSnapshot = () => null;
 function DraftMirror({ useInput, client }) {
   const draft = useInput(selectDraft);
   (0, import_react3.useLayoutEffect)(() => client.setDraft(draft), [draft, client]);
@@ -3077,6 +3295,18 @@ function removalEntries(replacements, chat) {
     };
   }).reverse();
 }
+function rewriteEntries(replacements) {
+  const fates = readFates(replacements);
+  if (fates.rewrites.length === 0) return [];
+  const bySeq = new Map(replacements.map((e) => [e.seq, e]));
+  const lookup = (seq) => bySeq.get(seq);
+  return fates.rewrites.map((rewrite) => {
+    const replaced = lookup(rewrite.seq)?.sourceEventSeqs?.[2];
+    const before = new Set(replaced === void 0 ? [] : summaryContent(replaced, lookup).recorded.flatMap((r) => r.seqs));
+    const now = new Set(rewrite.removals.flatMap((r) => r.seqs));
+    return { checkpointSeq: rewrite.seq, time: lookup(rewrite.seq)?.time ?? 0, leftOut: [...now].filter((seq) => !before.has(seq)).length, onSurface: fates.shadowerOf(rewrite.seq) === null };
+  }).reverse();
+}
 var CUT_SHORT_SHOWN = 5;
 function cutShortEntries(replacements, chat) {
   const bySeq = new Map(replacements.map((e) => [e.seq, e]));
@@ -3098,7 +3328,7 @@ function cutShortEntries(replacements, chat) {
 function removalCounts(replacements) {
   const fates = readFates(replacements);
   const statuses = [...fates.statuses().values()];
-  return { total: statuses.length, inEffect: statuses.filter((s) => s.inEffect).length };
+  return { total: statuses.length, inEffect: statuses.filter((s) => s.inEffect).length, rewrites: fates.rewrites.length };
 }
 function excerpt(text) {
   const flat = text.replace(/\s+/g, " ").trim();
@@ -3163,7 +3393,7 @@ function RemovedButton({ sessionId, useSession, kit }) {
   const [open, setOpen] = (0, import_react4.useState)(false);
   const button = (0, import_react4.useRef)(null);
   const counts = (0, import_react4.useMemo)(() => removalCounts(replacements), [replacements]);
-  if (counts.total === 0) return null;
+  if (counts.total === 0 && counts.rewrites === 0) return null;
   const count = counts.inEffect;
   const t = kit.t;
   const close = () => {
@@ -3187,15 +3417,18 @@ function RemovedButton({ sessionId, useSession, kit }) {
         ]
       }
     ),
-    open && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)(RemovedPanel, { useSession, actions: kit.tombstones.get(sessionId), t, onClose: close, anchor: button.current })
+    open && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)(RemovedPanel, { useSession, actions: kit.tombstones.get(sessionId), summary: kit.summaries?.get(sessionId), t, onClose: close, anchor: button.current })
   ] });
 }
-function RemovedPanel({ useSession, actions, t, onClose, anchor }) {
+function RemovedPanel({ useSession, actions, summary, t, onClose, anchor }) {
   const chat = useSession(selectChat2);
   const replacements = useSession(selectReplacements);
   const entries = (0, import_react4.useMemo)(() => removalEntries(replacements, chat), [replacements, chat]);
   const cutShort = (0, import_react4.useMemo)(() => cutShortEntries(replacements, chat), [replacements, chat]);
+  const rewrites = (0, import_react4.useMemo)(() => rewriteEntries(replacements), [replacements]);
+  const flags = (0, import_react4.useMemo)(() => summaryFlags(replacements), [replacements]);
   const state = (0, import_react4.useSyncExternalStore)(actions.subscribe, actions.getSnapshot);
+  const refresh = (0, import_react4.useSyncExternalStore)(summary?.subscribe ?? noSubscribe2, summary?.getSnapshot ?? noSnapshot2);
   const panel = (0, import_react4.useRef)(null);
   (0, import_react4.useEffect)(() => {
     const root = panel.current;
@@ -3221,6 +3454,27 @@ function RemovedPanel({ useSession, actions, t, onClose, anchor }) {
       /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("strong", { children: t("panel.title") }),
       /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("button", { type: "button", "data-message-recall-panel-close": "", onClick: onClose, children: t("panel.close") })
     ] }),
+    summary !== void 0 && refresh !== null && flags.map((flag) => {
+      const view = flagView(t, flag, refresh);
+      return /* @__PURE__ */ (0, import_jsx_runtime4.jsxs)("div", { "data-message-recall-panel-flag": flag.checkpointSeq, role: "note", children: [
+        /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("p", { children: view.note }),
+        /* @__PURE__ */ (0, import_jsx_runtime4.jsx)(
+          "button",
+          {
+            type: "button",
+            ...{ [FLAG_ATTR.action]: "rewrite" },
+            "data-armed": view.armed ? "true" : void 0,
+            "aria-label": view.buttonLabel,
+            title: view.buttonLabel,
+            "aria-busy": view.busy || void 0,
+            onClick: () => void summary.press(flag.checkpointSeq),
+            children: view.button
+          }
+        ),
+        view.cancel && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("button", { type: "button", ...{ [FLAG_ATTR.action]: "cancel" }, "aria-label": t("flag.cancelLabel"), onClick: () => summary.cancel(), children: t("flag.cancel") }),
+        view.error !== null && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("span", { ...{ [FLAG_ATTR.error]: "" }, role: "alert", children: view.error })
+      ] }, flag.checkpointSeq);
+    }),
     cutShort.map((batch) => /* @__PURE__ */ (0, import_jsx_runtime4.jsxs)("div", { "data-message-recall-cut-short": batch.firstSeq, role: "note", children: [
       /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("p", { children: t(countedKey("panel.cutShort", batch.missingCount), { count: batch.missingCount, total: batch.changes ?? "?" }) }),
       batch.missing.length > 0 && /* @__PURE__ */ (0, import_jsx_runtime4.jsxs)("ul", { children: [
@@ -3232,49 +3486,79 @@ function RemovedPanel({ useSession, actions, t, onClose, anchor }) {
         batch.missingCount > batch.missing.length && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("li", { children: t(countedKey("panel.cutShort.more", batch.missingCount - batch.missing.length), { count: batch.missingCount - batch.missing.length }) })
       ] })
     ] }, batch.firstSeq)),
-    /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("ol", { children: entries.map((entry) => {
-      const busy = state.pending?.tombstoneSeq === entry.tombstoneSeq;
-      const error = state.errors.get(entry.tombstoneSeq) ?? null;
-      return /* @__PURE__ */ (0, import_jsx_runtime4.jsxs)("li", { "data-message-recall-entry": entry.tombstoneSeq, "data-action": entry.action, "data-restored": entry.inEffect ? void 0 : "", children: [
-        /* @__PURE__ */ (0, import_jsx_runtime4.jsxs)("div", { "data-message-recall-entry-meta": "", children: [
-          /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("time", { dateTime: new Date(entry.time).toISOString(), children: removalTime(entry.time, t) }),
-          /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("span", { "data-message-recall-entry-what": "", children: t(ACTIONS[entry.action].texts.panel) }),
-          /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("span", { children: t(countedKey("panel.count", entry.count), { count: entry.count }) }),
-          entry.tokens !== null && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("span", { children: t(countedKey("panel.tokens", entry.tokens), { count: entry.tokens }) }),
-          !entry.inEffect && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("span", { "data-message-recall-entry-restored": "", children: t("panel.restored") })
-        ] }),
-        /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("div", { "data-message-recall-entry-excerpt": "", children: entry.excerpt ?? t("panel.notLoaded") }),
-        error !== null && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("div", { "data-message-recall-entry-error": "", role: "alert", children: describeError(t, error.code) }),
-        /* @__PURE__ */ (0, import_jsx_runtime4.jsxs)("div", { "data-message-recall-entry-actions": "", children: [
-          entry.canRestore && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)(
+    /* @__PURE__ */ (0, import_jsx_runtime4.jsxs)("ol", { children: [
+      entries.map((entry) => {
+        const busy = state.pending?.tombstoneSeq === entry.tombstoneSeq;
+        const error = state.errors.get(entry.tombstoneSeq) ?? null;
+        return /* @__PURE__ */ (0, import_jsx_runtime4.jsxs)("li", { "data-message-recall-entry": entry.tombstoneSeq, "data-action": entry.action, "data-restored": entry.inEffect ? void 0 : "", children: [
+          /* @__PURE__ */ (0, import_jsx_runtime4.jsxs)("div", { "data-message-recall-entry-meta": "", children: [
+            /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("time", { dateTime: new Date(entry.time).toISOString(), children: removalTime(entry.time, t) }),
+            /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("span", { "data-message-recall-entry-what": "", children: t(ACTIONS[entry.action].texts.panel) }),
+            /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("span", { children: t(countedKey("panel.count", entry.count), { count: entry.count }) }),
+            entry.tokens !== null && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("span", { children: t(countedKey("panel.tokens", entry.tokens), { count: entry.tokens }) }),
+            !entry.inEffect && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("span", { "data-message-recall-entry-restored": "", children: t("panel.restored") })
+          ] }),
+          /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("div", { "data-message-recall-entry-excerpt": "", children: entry.excerpt ?? t("panel.notLoaded") }),
+          error !== null && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("div", { "data-message-recall-entry-error": "", role: "alert", children: describeError(t, error.code) }),
+          /* @__PURE__ */ (0, import_jsx_runtime4.jsxs)("div", { "data-message-recall-entry-actions": "", children: [
+            entry.canRestore && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)(
+              "button",
+              {
+                type: "button",
+                "data-message-recall-entry-action": "restore",
+                "aria-label": t("label.restore"),
+                disabled: busy,
+                "aria-busy": busy || void 0,
+                onClick: () => void actions.restore(entry.tombstoneSeq),
+                children: t("action.restore")
+              }
+            ),
+            /* @__PURE__ */ (0, import_jsx_runtime4.jsx)(
+              "button",
+              {
+                type: "button",
+                "data-message-recall-entry-action": "forkBefore",
+                "aria-label": t("label.forkBefore"),
+                disabled: busy,
+                "aria-busy": busy || void 0,
+                onClick: () => void actions.forkBefore(entry.tombstoneSeq),
+                children: t("action.forkBefore")
+              }
+            )
+          ] })
+        ] }, entry.tombstoneSeq);
+      }),
+      rewrites.map((entry) => {
+        const busy = state.pending?.tombstoneSeq === entry.checkpointSeq;
+        const error = state.errors.get(entry.checkpointSeq) ?? null;
+        return /* @__PURE__ */ (0, import_jsx_runtime4.jsxs)("li", { "data-message-recall-rewrite": entry.checkpointSeq, children: [
+          /* @__PURE__ */ (0, import_jsx_runtime4.jsxs)("div", { "data-message-recall-entry-meta": "", children: [
+            /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("time", { dateTime: new Date(entry.time).toISOString(), children: removalTime(entry.time, t) }),
+            /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("span", { "data-message-recall-entry-what": "", children: t("panel.rewrite") }),
+            entry.leftOut > 0 && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("span", { children: t(countedKey("panel.rewrite.left", entry.leftOut), { count: entry.leftOut }) }),
+            !entry.onSurface && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("span", { "data-message-recall-entry-restored": "", children: t("panel.rewrite.replaced") })
+          ] }),
+          error !== null && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("div", { "data-message-recall-entry-error": "", role: "alert", children: describeError(t, error.code) }),
+          entry.onSurface && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("div", { "data-message-recall-entry-actions": "", children: /* @__PURE__ */ (0, import_jsx_runtime4.jsx)(
             "button",
             {
               type: "button",
-              "data-message-recall-entry-action": "restore",
-              "aria-label": t("label.restore"),
+              "data-message-recall-entry-action": "undoRewrite",
+              "aria-label": t("panel.rewrite.undoLabel"),
               disabled: busy,
               "aria-busy": busy || void 0,
-              onClick: () => void actions.restore(entry.tombstoneSeq),
-              children: t("action.restore")
+              onClick: () => void actions.undoRewrite(entry.checkpointSeq),
+              children: t("undo.undo")
             }
-          ),
-          /* @__PURE__ */ (0, import_jsx_runtime4.jsx)(
-            "button",
-            {
-              type: "button",
-              "data-message-recall-entry-action": "forkBefore",
-              "aria-label": t("label.forkBefore"),
-              disabled: busy,
-              "aria-busy": busy || void 0,
-              onClick: () => void actions.forkBefore(entry.tombstoneSeq),
-              children: t("action.forkBefore")
-            }
-          )
-        ] })
-      ] }, entry.tombstoneSeq);
-    }) })
+          ) })
+        ] }, `rewrite-${entry.checkpointSeq}`);
+      })
+    ] })
   ] });
 }
+var noSubscribe2 = () => () => {
+};
+var noSnapshot2 = () => null;
 
 // src/client/panel/SummaryButton.tsx
 var import_react5 = require("react");
@@ -3341,7 +3625,7 @@ function SummaryDialog({ sessionId, checkpointSeq, text, kit, onClose }) {
 }
 
 // src/client/build-stamp.ts
-var BUILD_STAMP = true ? "0.1.0+4c5c3a165e" : "dev";
+var BUILD_STAMP = true ? "0.1.0+1ed5d74708" : "dev";
 
 // src/client/notices/notice-styles.ts
 var NOTICE_STYLE_TEXT = `
@@ -3429,6 +3713,14 @@ color:var(--dsw-alias-label-secondary,#555);background:var(--dsw-alias-interacti
 [${FOLDED_ATTR.row}]:hover>[${FOLDED_ATTR.badge}],[${FOLDED_ATTR.row}]:focus-within>[${FOLDED_ATTR.badge}]{position:static;width:auto;height:auto;overflow:visible;clip:auto;
 display:inline-block;margin:2px 0 0;padding:0 8px;border-radius:9px;font-size:12px;line-height:18px;white-space:normal;
 color:var(--dsw-alias-label-secondary,#555);background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.06))}
+[${FLAG_ATTR.flag}]{display:flex;flex-wrap:wrap;align-items:center;gap:6px;margin:4px 0;padding:4px 8px;border-radius:8px;font-size:12px;line-height:18px;
+color:var(--dsw-alias-label-secondary,#555);background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.06))}
+[${FLAG_ATTR.action}]{font:inherit;font-size:12px;line-height:18px;padding:1px 8px;border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.2));border-radius:6px;
+background:var(--dsw-alias-bg-base,#fff);color:var(--dsw-alias-label-primary,#222);cursor:pointer}
+[${FLAG_ATTR.action}]:focus-visible{outline:2px solid var(--dsw-alias-state-business-primary,#4d6bfe);outline-offset:1px}
+[${FLAG_ATTR.action}][data-armed=true]{background:var(--dsw-alias-state-error-primary,#d93025);color:#fff}
+[${FLAG_ATTR.action}][aria-busy=true]{opacity:.6;cursor:progress}
+[${FLAG_ATTR.error}]{color:var(--dsw-alias-state-error-primary,#d93025)}
 `;
 
 // src/client/style-sheets.ts
@@ -3643,6 +3935,72 @@ var UnsavedWrites = class extends SnapshotStore {
   }
   set(state) {
     this.publish(state === null ? null : Object.freeze(state));
+  }
+};
+
+// src/client/stores/summary-refresh.ts
+var IDLE = Object.freeze({ phase: "idle", checkpointSeq: null, error: null });
+var SummaryRefresh = class extends SnapshotStore {
+  constructor(options) {
+    super(IDLE);
+    this.options = options;
+  }
+  running = null;
+  disposed = false;
+  /**
+   * A press of **Rewrite summary** (or of its confirm).
+   * @param checkpointSeq - the flagged summary's checkpoint.
+   * @returns `'armed'`, `'done'`, `'refused'` (the error is kept) or `'ignored'` (a request is in flight).
+   */
+  async press(checkpointSeq) {
+    const state = this.state;
+    if (this.disposed || state.phase === "planning" || state.phase === "running") return "ignored";
+    if (state.phase === "armed" && state.checkpointSeq === checkpointSeq) return this.commit(checkpointSeq, state.expect);
+    this.publish(Object.freeze({ phase: "planning", checkpointSeq, error: null }));
+    const reply = await this.options.send({ sessionId: this.options.sessionId, action: "plan", planAction: "rewriteSummary", checkpointSeq });
+    if (this.disposed) return "ignored";
+    if (!reply.ok) return this.fail(checkpointSeq, reply.error.code);
+    const { estimatedInputTokens, replaceGeneration, lastSeq } = reply.value;
+    this.publish(Object.freeze({ phase: "armed", checkpointSeq, error: null, tokens: estimatedInputTokens, expect: { replaceGeneration, lastSeq } }));
+    return "armed";
+  }
+  /**
+   * Escape or Cancel: an armed flag goes back to idle; a running rewrite is aborted (nothing is written).
+   * @returns true when there was something to cancel.
+   */
+  cancel() {
+    if (this.state.phase === "armed") {
+      this.publish(IDLE);
+      return true;
+    }
+    if (this.state.phase === "running" && this.running !== null) {
+      this.running.abort();
+      return true;
+    }
+    return false;
+  }
+  /** Abort a request in flight and drop listeners; later presses are ignored. */
+  dispose() {
+    this.disposed = true;
+    this.running?.abort();
+    this.dropListeners();
+  }
+  async commit(checkpointSeq, expect) {
+    const controller = new AbortController();
+    this.running = controller;
+    this.publish(Object.freeze({ phase: "running", checkpointSeq, error: null }));
+    const reply = await this.options.send({ sessionId: this.options.sessionId, action: "rewriteSummary", checkpointSeq, expect }, { signal: controller.signal });
+    this.running = null;
+    if (this.disposed) return "ignored";
+    if (reply.ok || reply.error.code === "PERSIST_FAILED" && reply.error.applied === true) {
+      this.publish(IDLE);
+      return "done";
+    }
+    return this.fail(checkpointSeq, reply.error.code);
+  }
+  fail(checkpointSeq, code) {
+    this.publish(Object.freeze({ phase: "idle", checkpointSeq: null, error: { checkpointSeq, code } }));
+    return "refused";
   }
 };
 
@@ -5116,10 +5474,12 @@ function apply(ctx, config) {
   ctx.effect(() => installPromptRetry(globalThis), "dsh-message-recall: a prompt refused while a write holds its session is sent again");
   const unsaved = new SessionStores((sessionId) => new UnsavedWrites({ sessionId, send }));
   const tombstones = new SessionStores((sessionId) => new TombstoneActions({ sessionId, send, openSession, unsaved: unsaved.get(sessionId) }));
+  const summaries = new SessionStores((sessionId) => new SummaryRefresh({ sessionId, send }));
   ctx.effect(() => () => {
     tombstones.dispose();
     unsaved.dispose();
-  }, "dsh-message-recall: restore and copy requests, unsaved writes");
+    summaries.dispose();
+  }, "dsh-message-recall: restore and copy requests, unsaved writes, summary rewrites");
   const kit = {
     // Bound once: LocaleRuntime's methods read `this`, and useSyncExternalStore wants stable functions.
     locale: { subscribe: (listener) => locale.subscribe(listener), getSnapshot: () => locale.getSnapshot() },
@@ -5128,6 +5488,7 @@ function apply(ctx, config) {
     debug,
     tombstones,
     unsaved,
+    summaries,
     images: pageImageSource((name2) => ctx.get(name2))
   };
   const entry = (seat, id, order, component) => ctx.slots.inject(seat, () => ctx.slots.register({

@@ -98,7 +98,7 @@ function removalPlanning(action) {
 
 // src/shared/protocol.ts
 var DEFAULT_ROUTE_PATH = "/dsh-message-recall";
-var OTHER_ROUTE_ACTIONS = ["forkBefore", "flush", "plan", "apply", "inspect", "erase", "editSummary", "undoRewrite"];
+var OTHER_ROUTE_ACTIONS = ["forkBefore", "flush", "plan", "apply", "inspect", "erase", "editSummary", "undoRewrite", "rewriteSummary"];
 var ROUTE_ACTIONS = Object.freeze([...SURFACE_ACTIONS, ...OTHER_ROUTE_ACTIONS]);
 
 // src/host/config.ts
@@ -1635,6 +1635,7 @@ function parseRouteRequest(body) {
   const invalid = (message) => ({ ok: false, refusal: { code: "INVALID_REQUEST", message: `message-recall: ${message}` } });
   if (!isRecord(body)) return invalid(`request body must be a JSON object, got ${body === null ? "null" : Array.isArray(body) ? "an array" : `a ${typeof body}`}`);
   if (body.action === "editSummary" || body.action === "undoRewrite") return parseSummaryEdit(body, invalid);
+  if (body.action === "rewriteSummary" || body.action === "plan" && body.planAction === "rewriteSummary") return parseSummaryRefresh(body, invalid);
   const unknown = Object.keys(body).find((key) => !FIELDS2.includes(key));
   if (unknown !== void 0) return invalid(`unknown field "${unknown}" (allowed: ${FIELDS2.join(", ")})`);
   const { sessionId, action, seq, messageId, planAction, expect } = body;
@@ -1669,7 +1670,7 @@ function parseRouteRequest(body) {
   const target = seq !== void 0 ? { seq } : { messageId };
   if (action === "plan") {
     if (!isTombstoneAction(planAction)) {
-      return invalid(`planAction must be one of ${TOMBSTONE_ACTIONS.join(", ")}, got ${valueText(planAction)}`);
+      return invalid(`planAction must be one of ${[...TOMBSTONE_ACTIONS, "rewriteSummary"].join(", ")}, got ${valueText(planAction)}`);
     }
     return { ok: true, request: { action, planAction, sessionId, target, ...withExpect } };
   }
@@ -1702,6 +1703,20 @@ function parseSummaryEdit(body, invalid) {
   if (action === "undoRewrite") return { ok: true, request: { action, sessionId, checkpointSeq, ...withExpect } };
   if (typeof summary !== "string" || summary.trim().length === 0) return invalid(`summary must be a non-empty string, got ${valueText(summary)}`);
   return { ok: true, request: { action, sessionId, checkpointSeq, summary, ...withExpect } };
+}
+var REFRESH_FIELDS = ["sessionId", "action", "planAction", "checkpointSeq", "expect"];
+function parseSummaryRefresh(body, invalid) {
+  const preview = body.action === "plan";
+  const fields = preview ? REFRESH_FIELDS : REFRESH_FIELDS.filter((f) => f !== "planAction");
+  const unknown = Object.keys(body).find((key) => !fields.includes(key));
+  if (unknown !== void 0) return invalid(`unknown field "${unknown}" for ${preview ? "a plan of rewriteSummary" : "rewriteSummary"} (allowed: ${fields.join(", ")})`);
+  const { sessionId, checkpointSeq } = body;
+  if (typeof sessionId !== "string" || sessionId.length === 0) return invalid(`sessionId must be a non-empty string, got ${valueText(sessionId)}`);
+  if (sessionId.length > MAX_SESSION_ID_LENGTH) return invalid(`sessionId must be at most ${MAX_SESSION_ID_LENGTH} characters, got ${sessionId.length}`);
+  if (!isSeq(checkpointSeq)) return invalid(`checkpointSeq must be a non-negative safe integer, got ${valueText(checkpointSeq)}`);
+  const expectation = parseExpect(body.expect);
+  if (typeof expectation === "string") return invalid(expectation);
+  return { ok: true, request: { action: "rewriteSummary", sessionId, checkpointSeq, ...expectation === void 0 ? {} : { expect: expectation }, ...preview ? { preview: true } : {} } };
 }
 
 // src/host/export-route.ts
@@ -4316,6 +4331,142 @@ function editSummary(services, intent) {
   );
 }
 
+// src/shared/summary-flag.ts
+function shadowedOf(event) {
+  const cited = event.sourceEventSeqs ?? [];
+  const range = readReplaceOp(event.surfaceOp);
+  const at = range === null ? -1 : cited.indexOf(range.start);
+  return at === -1 ? cited : cited.slice(at);
+}
+function summaryContent(checkpointSeq, lookup) {
+  const originals = [];
+  const recorded = [];
+  const visit = (event, underRewrite, depth) => {
+    const record = underRewrite ? null : readRewriteCheckpoint(event);
+    if (record !== null) recorded.push(...record.removals);
+    for (const seq of shadowedOf(event)) {
+      const node = lookup(seq);
+      if (node !== void 0 && isCheckpointEvent(node) && depth < 64) visit(node, underRewrite || record !== null, depth + 1);
+      else originals.push(seq);
+    }
+  };
+  const checkpoint = lookup(checkpointSeq);
+  if (checkpoint !== void 0 && isCheckpointEvent(checkpoint)) visit(checkpoint, false, 0);
+  const gone = new Set(recorded.flatMap((r) => r.seqs));
+  return { originals, recorded, held: originals.filter((seq) => !gone.has(seq)) };
+}
+function summaryFlags(replacements, fates = readFates(replacements)) {
+  const bySeq = /* @__PURE__ */ new Map();
+  for (const event of replacements) if (readReplaceOp(event.surfaceOp) !== null) bySeq.set(event.seq, event);
+  if (fates.tombstones.length === 0) return [];
+  const lookup = (seq) => bySeq.get(seq);
+  const inEffect = fates.tombstones.filter((t) => fates.statusOf(t.seq)?.inEffect === true);
+  const flags = [];
+  for (const event of [...bySeq.values()].sort((a, b) => a.seq - b.seq)) {
+    if (!isCheckpointEvent(event) || fates.shadowerOf(event.seq) !== null) continue;
+    const held = new Set(summaryContent(event.seq, lookup).held);
+    const removals = [];
+    for (const tombstone of inEffect) {
+      const seqs = [...new Set(tombstone.shadowedSeqs.filter((seq) => held.has(seq) && fates.tombstone(seq) === void 0))].sort((a, b) => a - b);
+      if (seqs.length > 0) removals.push({ tombstoneSeq: tombstone.seq, action: tombstone.action, seqs });
+    }
+    if (removals.length === 0) continue;
+    const removedSeqs = [...new Set(removals.flatMap((r) => r.seqs))].sort((a, b) => a - b);
+    flags.push({ checkpointSeq: event.seq, removals, removedSeqs });
+  }
+  return flags;
+}
+function flaggedRemovals(flag) {
+  const taken = /* @__PURE__ */ new Set();
+  const out = [];
+  for (const removal of flag.removals) {
+    const seqs = removal.seqs.filter((seq) => !taken.has(seq));
+    for (const seq of seqs) taken.add(seq);
+    if (seqs.length > 0) out.push({ action: removal.action, seqs });
+  }
+  return out;
+}
+
+// src/host/summary-refresh.ts
+function planSummaryRefresh(view, intent) {
+  const stale = checkExpectation(view, intent.expect);
+  if (stale !== null) return { ok: false, refusal: stale };
+  const refuse2 = (reason) => ({ ok: false, refusal: { code: "NOT_A_SUMMARY", seq: intent.checkpointSeq, reason } });
+  const event = view.lookup(intent.checkpointSeq);
+  if (event === void 0 || !isCheckpointEvent(event)) return refuse2("not-a-checkpoint");
+  if (!view.nodes.includes(intent.checkpointSeq)) return refuse2("not-on-surface");
+  const flag = summaryFlags(replacementEvents(view.nextSeq, view.lookup)).find((f) => f.checkpointSeq === intent.checkpointSeq);
+  const { seqs: originals, removals: recorded } = originalsOf(intent.checkpointSeq, view.lookup);
+  const added = flag === void 0 ? [] : flaggedRemovals(flag);
+  const gone = new Set([...recorded, ...added].flatMap((r) => r.seqs));
+  return {
+    ok: true,
+    value: { checkpointSeq: intent.checkpointSeq, removedSeqs: flag?.removedSeqs ?? [], keptSeqs: originals.filter((seq) => !gone.has(seq)), removals: [...recorded, ...added] }
+  };
+}
+async function previewSummaryRefresh(services, intent) {
+  const read = await services.access.read(intent.sessionId);
+  if (!read.ok) return read;
+  const view = read.value;
+  const planned = planSummaryRefresh(view, intent);
+  if (!planned.ok) return planned;
+  const plan = planned.value;
+  const kept = plan.keptSeqs.map((seq) => contentOf(view.lookup(seq)));
+  return {
+    ok: true,
+    value: {
+      action: "plan",
+      planAction: "rewriteSummary",
+      checkpointSeq: plan.checkpointSeq,
+      removedSeqs: plan.removedSeqs,
+      inputMessages: plan.keptSeqs.length,
+      estimatedInputTokens: estimateTokens(kept),
+      replaceGeneration: view.replaceGeneration,
+      lastSeq: view.lastSeq
+    }
+  };
+}
+function refreshSummary(services, intent, signal) {
+  return withSummarizer(services, intent.sessionId, signal, (agent, summarizer, both) => runRefresh(services, agent, summarizer, intent, both));
+}
+async function runRefresh(services, agent, summarizer, intent, signal) {
+  const session = agent.session;
+  const lookup = (seq) => services.index.lookup(session)(seq);
+  const planned = planSummaryRefresh(viewOfSession(session, services.index.lookup(session), "agent"), intent);
+  if (!planned.ok) return planned;
+  const plan = planned.value;
+  const fail3 = (reason, detail) => ({ ok: false, refusal: { code: "SUMMARY_FAILED", sessionId: intent.sessionId, reason, detail } });
+  let result;
+  try {
+    signal.throwIfAborted();
+    result = await summarizer.summarize(summarizationInput(session, plan, lookup), agent, signal);
+  } catch (error) {
+    return signal.aborted ? fail3("cancelled", "the summary rewrite was cancelled; nothing was written") : fail3("model", errorText(error));
+  }
+  if (signal.aborted) return fail3("cancelled", "the summary rewrite was cancelled; nothing was written");
+  const again = planSummaryRefresh(viewOfSession(session, services.index.lookup(session), "agent"), { action: intent.action, checkpointSeq: intent.checkpointSeq });
+  if (!again.ok || again.value.keptSeqs.join() !== plan.keptSeqs.join()) {
+    return fail3("changed", "the compacted history changed while the summary was written; nothing was written");
+  }
+  const written = appendRewrite(session, plan, result, services.meter(), lookup);
+  const value = {
+    action: "rewriteSummary",
+    checkpointSeq: written.checkpointSeq,
+    replacedSeq: plan.checkpointSeq,
+    compactionId: written.compactionId,
+    replaceGeneration: session.surface.replaceGeneration,
+    removedSeqs: plan.removedSeqs
+  };
+  const flushed = await flushWithRetry(() => services.sessions.flush(session), services.flushRetry);
+  if (!flushed.ok) {
+    throw new MessageRecallError("PERSIST_FAILED", `message-recall: the summary rewrite (checkpoint seq ${written.checkpointSeq}) was appended to session "${intent.sessionId}" and is in effect, but it is not yet durable: the durability flush failed ${flushed.attempts} times: ${flushed.reason}`, {
+      cause: flushed.error,
+      details: { applied: true, value: { ...value, persisted: false } }
+    });
+  }
+  return { ok: true, value: { ...value, persisted: flushed.persisted } };
+}
+
 // src/host/route.ts
 function assertNever(value) {
   throw new Error(`message-recall: unhandled error code ${JSON.stringify(value)}`);
@@ -4422,6 +4573,18 @@ function createRouteHandler(services, config) {
         case "undoRewrite":
           await answer(res, await editSummary({ ...services, meter: () => services.effects?.().meter }, request));
           return;
+        case "rewriteSummary": {
+          if (request.preview === true) {
+            await answer(res, await previewSummaryRefresh(services, request));
+            return;
+          }
+          const cancel = new AbortController();
+          res.once("close", () => {
+            if (!res.writableFinished) cancel.abort();
+          });
+          await answer(res, await refreshSummary({ ...services, summarizer: services.summarizer ?? (() => void 0), meter: () => services.effects?.().meter }, request, cancel.signal));
+          return;
+        }
         default: {
           const cancel = new AbortController();
           res.once("close", () => {

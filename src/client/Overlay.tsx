@@ -23,6 +23,7 @@ import { SessionClient } from './session-client'
 import type { SessionStores } from './stores/session-stores'
 import type { TombstoneActions } from './stores/tombstone-actions'
 import type { UnsavedWrites } from './stores/unsaved-writes'
+import type { SummaryRefresh } from './stores/summary-refresh'
 import { RecallNotices } from './notices/RecallNotices'
 import type { ImageSource } from './recall/recall-images'
 import { UndoNoticeView } from './notices/UndoNotice'
@@ -39,6 +40,8 @@ export interface OverlayKit {
   readonly tombstones: SessionStores<TombstoneActions>
   /** The applied-but-unsaved state per session, shared with the panel and the editor. */
   readonly unsaved: SessionStores<UnsavedWrites>
+  /** Rewrite summary per session, shared with the panel (absent: no flag on a summary's row). */
+  readonly summaries?: SessionStores<SummaryRefresh>
   /** Where a recall's images are read back and put into the composer (absent: they are named as lost). */
   readonly images?: ImageSource
 }
@@ -67,12 +70,15 @@ export function RecallOverlay({ sessionId, useSession, useInput, inputActions, k
   const replacements = useSession(selectReplacements)
   const locale = useSyncExternalStore(kit.locale.subscribe, kit.locale.getSnapshot)
   const marker = useRef<HTMLSpanElement>(null)
-  const client = useMemo(() => new SessionClient({ sessionId, send: kit.send, t: kit.t, debug: kit.debug, tombstones: kit.tombstones.get(sessionId), unsaved: kit.unsaved.get(sessionId), ...(kit.images === undefined ? {} : { images: kit.images }) }), [sessionId, kit])
+  const client = useMemo(() => new SessionClient({ sessionId, send: kit.send, t: kit.t, debug: kit.debug, tombstones: kit.tombstones.get(sessionId), unsaved: kit.unsaved.get(sessionId), ...(kit.summaries === undefined ? {} : { summary: kit.summaries.get(sessionId) }), ...(kit.images === undefined ? {} : { images: kit.images }) }), [sessionId, kit])
   useSyncExternalStore(client.buttons.subscribe, client.buttons.getSnapshot)
   const imageNotice = useSyncExternalStore(client.imageNotice.subscribe, client.imageNotice.getSnapshot)
   // Re-render (and so run a pass) when a Restore or Open a copy is refused: excluded rows show it.
   const tombstones = kit.tombstones.get(sessionId)
   useSyncExternalStore(tombstones.subscribe, tombstones.getSnapshot)
+  // And when Rewrite summary moves a step: the summary's row shows it.
+  const summaries = kit.summaries?.get(sessionId)
+  useSyncExternalStore(summaries?.subscribe ?? noSubscribe, summaries?.getSnapshot ?? noSnapshot)
   client.setView({ chat, running, hasMore, replacements, localeRevision: locale.revision, recallOffered }, inputActions)
 
   useLayoutEffect(() => {
@@ -91,6 +97,9 @@ export function RecallOverlay({ sessionId, useSession, useInput, inputActions, k
     </>
   )
 }
+
+const noSubscribe = (): (() => void) => () => {}
+const noSnapshot = (): null => null
 
 /** Keeps the composer draft in the state owner without re-rendering the overlay on every keystroke. */
 function DraftMirror({ useInput, client }: { useInput: SnapshotSelectorHook<InputState>; client: SessionClient }) {

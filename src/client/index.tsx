@@ -46,6 +46,7 @@ import { installStyleSheets } from './style-sheets'
 import { SessionStores } from './stores/session-stores'
 import { TombstoneActions } from './stores/tombstone-actions'
 import { UnsavedWrites } from './stores/unsaved-writes'
+import { SummaryRefresh } from './stores/summary-refresh'
 import { EditButton, type EditButtonKit } from './editor/EditButton'
 import { EDITOR_DICTIONARIES, EDITOR_LOCALE_NS } from './editor/editor-locales'
 import { TrajectoryDecorator } from './trajectory/trajectory-decorate'
@@ -130,10 +131,12 @@ export function apply(ctx: ClientContext, config?: ClientConfig): void {
   ctx.effect(() => installPromptRetry(globalThis as unknown as Parameters<typeof installPromptRetry>[0]), 'dsh-message-recall: a prompt refused while a write holds its session is sent again')
   const unsaved = new SessionStores((sessionId) => new UnsavedWrites({ sessionId, send }))
   const tombstones = new SessionStores((sessionId) => new TombstoneActions({ sessionId, send, openSession, unsaved: unsaved.get(sessionId) }))
+  const summaries = new SessionStores((sessionId) => new SummaryRefresh({ sessionId, send }))
   ctx.effect(() => () => {
     tombstones.dispose()
     unsaved.dispose()
-  }, 'dsh-message-recall: restore and copy requests, unsaved writes')
+    summaries.dispose()
+  }, 'dsh-message-recall: restore and copy requests, unsaved writes, summary rewrites')
   const kit: OverlayKit = {
     // Bound once: LocaleRuntime's methods read `this`, and useSyncExternalStore wants stable functions.
     locale: { subscribe: (listener) => locale.subscribe(listener), getSnapshot: () => locale.getSnapshot() },
@@ -142,6 +145,7 @@ export function apply(ctx: ClientContext, config?: ClientConfig): void {
     debug,
     tombstones,
     unsaved,
+    summaries,
     images: pageImageSource((name) => ctx.get(name)),
   }
   // Both entries get the same kit: the header's panel and the overlay share the restore and copy requests.

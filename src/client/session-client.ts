@@ -20,7 +20,8 @@
  *        │      a restore in effect, from any entry ──onRestored──▶ UndoNotice.restored (that tombstone's notice)
  *        │
  *        └─ pass(), before paint after every render and on row mutations or reveals:
- *               RowSync.run(view + button state) ──▶ row DOM, the hidden-row sheet
+ *               RowSync.run(view + button state) ──▶ row DOM, the hidden-row sheet, the flag on a
+ *                   summary written before a removal (Rewrite summary ──▶ SummaryRefresh, shared with the panel)
  *               ──▶ debug record; armed row now hidden, or a turn started ──▶ buttons.disarm()
  * ```
  *
@@ -48,6 +49,7 @@ import type { UnsavedWrites } from './stores/unsaved-writes'
 import type { TombstoneActions } from './stores/tombstone-actions'
 import { UndoNotice } from './notices/undo-notice'
 import { ACTIONS } from '../shared/actions'
+import type { SummaryRefresh } from './stores/summary-refresh'
 
 /** What the overlay reads from the session snapshot and the locale on each render: the pass's input without the button state, plus `hasMore`. */
 export interface SessionViewInput extends Omit<SyncInput, 'buttons'> {
@@ -66,6 +68,8 @@ export interface SessionClientOptions {
   readonly tombstones: TombstoneActions
   /** The session's applied-but-unsaved state (shared with the panel and the editor). */
   readonly unsaved: UnsavedWrites
+  /** Rewrite summary for this session (shared with the panel): the flag on a summary's row. */
+  readonly summary?: SummaryRefresh
   /** Timers for the button store and the noticess; the browser's by default. */
   readonly timers?: Timers
   /** Where a recall's images are read back and put into the composer; without it they are named as lost. */
@@ -195,7 +199,11 @@ export class SessionClient {
     const view = this.view
     if (view === null) return
     const state = this.buttons.getSnapshot()
-    const record = this.sync.run({ ...view, buttons: state, tombstoneErrors: this.options.tombstones.getSnapshot().errors })
+    const summary = this.options.summary
+    const record = this.sync.run({
+      ...view, buttons: state, tombstoneErrors: this.options.tombstones.getSnapshot().errors,
+      ...(summary === undefined ? {} : { summary: { state: summary.getSnapshot(), onRewrite: (seq: number) => void summary.press(seq), onCancel: () => summary.cancel() } }),
+    })
     this.options.debug.record(this.options.sessionId, record, () => this.expectation())
     this.deliverLandedRecall(view)
     const started = view.running && !this.wasRunning
@@ -212,11 +220,16 @@ export class SessionClient {
   mount(doc: Document | null): () => void {
     const stopWatching = this.sync.watch(() => this.pass())
     const stopDisarming = disarmOnOtherInput(doc, this.buttons)
+    // Escape cancels Rewrite summary too: disarms its confirm, or aborts the model call (nothing is written).
+    const summary = this.options.summary
+    const onEscape = (event: KeyboardEvent) => { if (event.key === 'Escape') summary?.cancel() }
+    doc?.addEventListener('keydown', onEscape, true)
     const stopRestored = this.options.tombstones.onRestored((tombstoneSeq) => this.notice.restored(tombstoneSeq))
     return () => {
       this.disposed = true
       stopRestored()
       stopDisarming()
+      doc?.removeEventListener('keydown', onEscape, true)
       stopWatching()
       this.sync.detach()
       this.buttons.dispose()

@@ -11,6 +11,7 @@ import { ACTIONS, isTombstoneAction, TOMBSTONE_ACTIONS, type TombstoneAction } f
 import { parseBatchRequest, type BatchRouteRequest, type RequestRefusal } from './batch-request'
 import { valueText } from './value-text'
 import type { SummaryEditIntent } from './summary-edit'
+import type { SummaryRefreshIntent } from './summary-refresh'
 
 /** A validated request of the route. */
 export type RouteRequest =
@@ -21,6 +22,7 @@ export type RouteRequest =
   | { readonly action: 'forkBefore' | 'erase'; readonly sessionId: string; readonly tombstoneSeq: number }
   | BatchRouteRequest
   | SummaryEditIntent
+  | SummaryRefreshIntent
 
 /** Longest accepted session id, in UTF-16 code units (ids DSH mints are `session-<uuid>`, 44); the POST route and the export refuse a longer one with `INVALID_REQUEST`. */
 export const MAX_SESSION_ID_LENGTH = 512
@@ -39,6 +41,7 @@ export function parseRouteRequest(body: unknown): { ok: true; request: RouteRequ
   const invalid = (message: string): { ok: false; refusal: RequestRefusal } => ({ ok: false, refusal: { code: 'INVALID_REQUEST', message: `message-recall: ${message}` } })
   if (!isRecord(body)) return invalid(`request body must be a JSON object, got ${body === null ? 'null' : Array.isArray(body) ? 'an array' : `a ${typeof body}`}`)
   if (body.action === 'editSummary' || body.action === 'undoRewrite') return parseSummaryEdit(body, invalid)
+  if (body.action === 'rewriteSummary' || (body.action === 'plan' && body.planAction === 'rewriteSummary')) return parseSummaryRefresh(body, invalid)
   const unknown = Object.keys(body).find((key) => !FIELDS.includes(key))
   if (unknown !== undefined) return invalid(`unknown field "${unknown}" (allowed: ${FIELDS.join(', ')})`)
 
@@ -84,7 +87,7 @@ export function parseRouteRequest(body: unknown): { ok: true; request: RouteRequ
 
   if (action === 'plan') {
     if (!isTombstoneAction(planAction)) {
-      return invalid(`planAction must be one of ${TOMBSTONE_ACTIONS.join(', ')}, got ${valueText(planAction)}`)
+      return invalid(`planAction must be one of ${[...TOMBSTONE_ACTIONS, 'rewriteSummary'].join(', ')}, got ${valueText(planAction)}`)
     }
     return { ok: true, request: { action, planAction, sessionId, target, ...withExpect } }
   }
@@ -122,4 +125,21 @@ function parseSummaryEdit(body: Record<string, unknown>, invalid: (message: stri
   if (action === 'undoRewrite') return { ok: true, request: { action, sessionId, checkpointSeq, ...withExpect } }
   if (typeof summary !== 'string' || summary.trim().length === 0) return invalid(`summary must be a non-empty string, got ${valueText(summary)}`)
   return { ok: true, request: { action, sessionId, checkpointSeq, summary, ...withExpect } }
+}
+
+const REFRESH_FIELDS = ['sessionId', 'action', 'planAction', 'checkpointSeq', 'expect']
+
+/** `rewriteSummary` (`checkpointSeq`, an optional `expect`), and its `plan` (`planAction: 'rewriteSummary'`). */
+function parseSummaryRefresh(body: Record<string, unknown>, invalid: (message: string) => { ok: false; refusal: RequestRefusal }): { ok: true; request: RouteRequest } | { ok: false; refusal: RequestRefusal } {
+  const preview = body.action === 'plan'
+  const fields = preview ? REFRESH_FIELDS : REFRESH_FIELDS.filter((f) => f !== 'planAction')
+  const unknown = Object.keys(body).find((key) => !fields.includes(key))
+  if (unknown !== undefined) return invalid(`unknown field "${unknown}" for ${preview ? 'a plan of rewriteSummary' : 'rewriteSummary'} (allowed: ${fields.join(', ')})`)
+  const { sessionId, checkpointSeq } = body
+  if (typeof sessionId !== 'string' || sessionId.length === 0) return invalid(`sessionId must be a non-empty string, got ${valueText(sessionId)}`)
+  if (sessionId.length > MAX_SESSION_ID_LENGTH) return invalid(`sessionId must be at most ${MAX_SESSION_ID_LENGTH} characters, got ${sessionId.length}`)
+  if (!isSeq(checkpointSeq)) return invalid(`checkpointSeq must be a non-negative safe integer, got ${valueText(checkpointSeq)}`)
+  const expectation = parseExpect(body.expect)
+  if (typeof expectation === 'string') return invalid(expectation)
+  return { ok: true, request: { action: 'rewriteSummary', sessionId, checkpointSeq, ...(expectation === undefined ? {} : { expect: expectation }), ...(preview ? { preview: true as const } : {}) } }
 }

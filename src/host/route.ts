@@ -3,7 +3,8 @@
  * validation, then one of the writes (`recall` / `delete` / `deleteFrom` / `exclude` write a
  * tombstone, `restore` undoes one in place, `apply` writes a batch of changes all or nothing),
  * `forkBefore` (a fork: a stored session from before a tombstone), `erase` (`erase-session.ts`), `flush` (only the durability flush),
- * `plan` (dry run of one removal or of a batch) or `inspect` (read-only).
+ * `plan` (dry run of one removal, of a batch or of a `rewriteSummary`), `editSummary`, `undoRewrite`,
+ * `rewriteSummary` (`summary-refresh.ts`) or `inspect` (read-only).
  * Every reply is `{ ok: true, value }` or `{ ok: false, error: { code, message, … } }` (see
  * `RouteError`); the status comes from {@link statusOf}; no message carries an absolute path.
  *
@@ -26,6 +27,7 @@ import { previewRemoval, removeMessages, type RemovalServices } from './removal-
 import { flushSession } from './session-write'
 import { eraseRemoval, type EraseServices } from './erase-session'
 import { editSummary } from './summary-edit'
+import { previewSummaryRefresh, refreshSummary } from './summary-refresh'
 import type { WriteQueue } from './write-queue'
 
 /** What the handler reaches at request time. */
@@ -167,6 +169,17 @@ export function createRouteHandler(services: RouteServices, config: MessageRecal
         case 'undoRewrite':
           await answer(res, await editSummary({ ...services, meter: () => services.effects?.().meter }, request))
           return
+        case 'rewriteSummary': {
+          if (request.preview === true) {
+            await answer(res, await previewSummaryRefresh(services, request))
+            return
+          }
+          // A model call: a client that goes away cancels it, and nothing is written.
+          const cancel = new AbortController()
+          res.once('close', () => { if (!res.writableFinished) cancel.abort() })
+          await answer(res, await refreshSummary({ ...services, summarizer: services.summarizer ?? (() => undefined), meter: () => services.effects?.().meter }, request, cancel.signal))
+          return
+        }
         default: {
           // A removal of folded messages waits for a model call: a client that goes away cancels it.
           const cancel = new AbortController()

@@ -147,11 +147,11 @@ export function planFoldedOnView(view: SessionView, intent: Omit<FoldedRemovalIn
  * The summarization input of a plan: the last request header's system prompt and tools, then
  * each kept original as `deriveEventMessage` derives it.
  * @param session - the session.
- * @param plan - the folded plan.
+ * @param plan - the originals the summary is made from (a folded plan, or a `rewriteSummary` plan).
  * @param lookup - one event by seq.
  * @returns the input.
  */
-export function summarizationInput(session: Session, plan: FoldedPlan, lookup: (seq: number) => LogEvent | undefined): SummarizationInput {
+export function summarizationInput(session: Session, plan: Pick<FoldedPlan, 'keptSeqs'>, lookup: (seq: number) => LogEvent | undefined): SummarizationInput {
   const header = session.requestHeader() as { system?: unknown; tools?: readonly unknown[] } | undefined
   const messages: Message[] = []
   for (const seq of plan.keptSeqs) {

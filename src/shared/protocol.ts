@@ -17,7 +17,7 @@ import type { CutShortBatch } from './batch-mark'
 export const DEFAULT_ROUTE_PATH = '/dsh-message-recall'
 
 /** The route actions outside the action table, in a stable order. */
-const OTHER_ROUTE_ACTIONS = ['forkBefore', 'flush', 'plan', 'apply', 'inspect', 'erase', 'editSummary', 'undoRewrite'] as const
+const OTHER_ROUTE_ACTIONS = ['forkBefore', 'flush', 'plan', 'apply', 'inspect', 'erase', 'editSummary', 'undoRewrite', 'rewriteSummary'] as const
 
 /**
  * Route actions: the actions of the action table (`actions.ts`: the tombstone actions `recall`,
@@ -26,8 +26,10 @@ const OTHER_ROUTE_ACTIONS = ['forkBefore', 'flush', 'plan', 'apply', 'inspect', 
  * `flush` (only the durability flush); the dry-run `plan`; `apply` (a list of changes written all
  * or nothing); the read-only `inspect`; `erase` (the content one removal took, replaced for
  * good in the stored log, with the images and tool output files only it referenced);
- * `editSummary` (a compaction summary written by hand) and `undoRewrite` (the summary a rewrite
- * replaced put back).
+ * `editSummary` (a compaction summary written by hand), `undoRewrite` (the summary a rewrite
+ * replaced put back) and `rewriteSummary` (the summary made again from the originals minus every
+ * removed message, a model call: for a summary written before a removal of messages it holds,
+ * `summary-flag.ts`).
  */
 export type RouteAction = SurfaceAction | (typeof OTHER_ROUTE_ACTIONS)[number]
 
@@ -249,7 +251,7 @@ export interface InspectValue {
  * `replacedSeq` with `checkpointSeq` (no model call).
  */
 export interface SummaryEditValue {
-  readonly action: 'editSummary' | 'undoRewrite'
+  readonly action: 'editSummary' | 'undoRewrite' | 'rewriteSummary'
   /** Seq of the new checkpoint. */
   readonly checkpointSeq: number
   /** Seq of the checkpoint it replaced. */
@@ -257,6 +259,36 @@ export interface SummaryEditValue {
   readonly compactionId: string
   readonly replaceGeneration: number
   readonly persisted: boolean
+  /** `rewriteSummary` only: the removed messages the new summary leaves out that the old one held (`summary-flag.ts`), in log order. */
+  readonly removedSeqs?: readonly number[]
+}
+
+/**
+ * Body of `rewriteSummary`: the summary on the surface at `checkpointSeq` made again (a model
+ * call) from the originals of its range minus every removed message; with `action: 'plan'` and
+ * `planAction: 'rewriteSummary'`, what that call would be (a {@link SummaryRefreshPlanValue}).
+ */
+export interface SummaryRefreshRequestBody {
+  readonly sessionId: string
+  readonly action: 'rewriteSummary' | 'plan'
+  readonly planAction?: 'rewriteSummary'
+  readonly checkpointSeq: number
+  readonly expect?: ViewExpectation
+}
+
+/** Success value of a `plan` of `rewriteSummary`: what the model call would be made from; nothing is appended. */
+export interface SummaryRefreshPlanValue {
+  readonly action: 'plan'
+  readonly planAction: 'rewriteSummary'
+  readonly checkpointSeq: number
+  /** The removed messages the current summary still holds (`summary-flag.ts`), which the new one leaves out, in log order. */
+  readonly removedSeqs: readonly number[]
+  /** How many original messages the new summary is made from. */
+  readonly inputMessages: number
+  /** Rough token count of those messages (characters / 4), the model call's input without the system prompt and tools. */
+  readonly estimatedInputTokens: number
+  readonly replaceGeneration: number
+  readonly lastSeq: number
 }
 
 /** Body of `editSummary` (`summary`: the new summary text, non-empty) and `undoRewrite`. */

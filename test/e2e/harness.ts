@@ -47,8 +47,8 @@ export interface E2e {
   host: RunningHost
   /** Origin of the host, e.g. http://127.0.0.1:41234 (kept across restarts). */
   readonly url: string
-  /** Stop the host by pid and start it again on the same port and DSH_HOME. */
-  restartHost(): Promise<void>
+  /** Stop the host by pid and start it again on the same port and DSH_HOME; `whileStopped` runs in between (the logs are at rest). */
+  restartHost(whileStopped?: () => Promise<void> | void): Promise<void>
   /** A new tab with console capture; `zh` makes the browser report zh-CN as its language. */
   newPage(options?: { zh?: boolean }): Promise<Page>
   /** Save a PNG of `page` as `.e2e-artifacts/<name>/<file>.png`; returns the path. */
@@ -116,8 +116,9 @@ export async function bootE2e(name: string, options: E2eOptions = {}): Promise<E
     name, dir, home, workspace, model, browser, url,
     get host() { return host },
     set host(h) { host = h },
-    async restartHost() {
+    async restartHost(whileStopped) {
       await host.stop()
+      await whileStopped?.()
       host = await startHost({ dshHome: home, port, model, logFile: join(dir, 'host.log') })
     },
     async newPage(pageOptions = {}) {

@@ -8,6 +8,12 @@
  * Keyboard: the button toggles the panel; opening moves focus into it, Escape or Close returns
  * focus to the button, a pointer press outside closes it.
  *
+ * A summary on the surface written before a removal of messages it holds (`shared/summary-flag.ts`)
+ * shows first, as a note with **Rewrite summary** (`stores/summary-refresh.ts`, shared with the
+ * summary's row; the texts of `rows/summary-flag-row.ts` `flagView`). The summary rewrites
+ * (`removal-list.ts` `rewriteEntries`) follow the removals, each with **Undo** (the route's
+ * `undoRewrite`) while it is the summary the model reads.
+ *
  * A batch (`apply`) that a torn write cut short shows first, as a note naming how many of its
  * changes did not take effect and the first of them (`removal-list.ts`, `cutShortEntries`).
  *
@@ -15,7 +21,10 @@
  * `[data-message-recall-panel]` (role `dialog`), `[data-message-recall-cut-short=<first seq>]`
  * (role `note`) per batch cut short, one `li[data-message-recall-entry=<tombstoneSeq>]`
  * per removal with `data-action`, `data-restored` once restored, and buttons
- * `[data-message-recall-entry-action="restore|forkBefore"]`.
+ * `[data-message-recall-entry-action="restore|forkBefore"]`; `[data-message-recall-panel-flag=<checkpoint seq>]`
+ * (role `note`) per flagged summary with `[data-message-recall-summary-flag-action="rewrite|cancel"]`;
+ * one `li[data-message-recall-rewrite=<checkpoint seq>]` per summary rewrite with
+ * `[data-message-recall-entry-action="undoRewrite"]`.
  *
  * @module dsh-message-recall/client/panel/RemovedPanel
  */
@@ -23,7 +32,10 @@ import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'reac
 import { ACTIONS } from '../../shared/actions'
 import { countedKey, describeError } from '../text/locales'
 import type { LocaleService, SessionSnapshot, SnapshotSelectorHook, Translate } from '../wire/rc8'
-import { cutShortEntries, removalCounts, removalEntries } from './removal-list'
+import { cutShortEntries, removalCounts, removalEntries, rewriteEntries } from './removal-list'
+import { summaryFlags } from '../../shared/summary-flag'
+import { FLAG_ATTR, flagView } from '../rows/summary-flag-row'
+import type { SummaryRefresh } from '../stores/summary-refresh'
 import { selectReplacements } from '../wire/replacement-view'
 import type { SessionStores } from '../stores/session-stores'
 import type { TombstoneActions } from '../stores/tombstone-actions'
@@ -36,6 +48,8 @@ export interface PanelKit {
   readonly t: Translate
   /** Restore / Open a copy per session, shared with the overlay's excluded rows. */
   readonly tombstones: SessionStores<TombstoneActions>
+  /** Rewrite summary per session, shared with the summary's row (absent: no flag in the panel). */
+  readonly summaries?: SessionStores<SummaryRefresh>
 }
 
 /** Props the rc.8 header seat gives the entry (the session kit) plus the plugin's kit. */
@@ -76,7 +90,7 @@ export function RemovedButton({ sessionId, useSession, kit }: RemovedButtonProps
   const [open, setOpen] = useState(false)
   const button = useRef<HTMLButtonElement>(null)
   const counts = useMemo(() => removalCounts(replacements), [replacements])
-  if (counts.total === 0) return null
+  if (counts.total === 0 && counts.rewrites === 0) return null
   const count = counts.inEffect
   const t = kit.t
   const close = () => {
@@ -93,7 +107,7 @@ export function RemovedButton({ sessionId, useSession, kit }: RemovedButtonProps
         {count > 0 && <span data-count="">{count}</span>}
       </button>
       {open && (
-        <RemovedPanel useSession={useSession} actions={kit.tombstones.get(sessionId)} t={t} onClose={close} anchor={button.current} />
+        <RemovedPanel useSession={useSession} actions={kit.tombstones.get(sessionId)} summary={kit.summaries?.get(sessionId)} t={t} onClose={close} anchor={button.current} />
       )}
     </div>
   )
@@ -103,19 +117,23 @@ export function RemovedButton({ sessionId, useSession, kit }: RemovedButtonProps
 interface RemovedPanelProps {
   readonly useSession: SnapshotSelectorHook<SessionSnapshot>
   readonly actions: TombstoneActions
+  readonly summary: SummaryRefresh | undefined
   readonly t: Translate
   readonly onClose: () => void
   /** The toggle button: a press on it is not "outside". */
   readonly anchor: Element | null
 }
 
-function RemovedPanel({ useSession, actions, t, onClose, anchor }: RemovedPanelProps) {
+function RemovedPanel({ useSession, actions, summary, t, onClose, anchor }: RemovedPanelProps) {
   const chat = useSession(selectChat)
   const replacements = useSession(selectReplacements)
   // Only while open: the entries read the Chat rows, which change with every streamed token.
   const entries = useMemo(() => removalEntries(replacements, chat), [replacements, chat])
   const cutShort = useMemo(() => cutShortEntries(replacements, chat), [replacements, chat])
+  const rewrites = useMemo(() => rewriteEntries(replacements), [replacements])
+  const flags = useMemo(() => summaryFlags(replacements), [replacements])
   const state = useSyncExternalStore(actions.subscribe, actions.getSnapshot)
+  const refresh = useSyncExternalStore(summary?.subscribe ?? noSubscribe, summary?.getSnapshot ?? noSnapshot)
   const panel = useRef<HTMLDivElement>(null)
   useEffect(() => {
     const root = panel.current
@@ -142,6 +160,18 @@ function RemovedPanel({ useSession, actions, t, onClose, anchor }: RemovedPanelP
         <strong>{t('panel.title')}</strong>
         <button type="button" data-message-recall-panel-close="" onClick={onClose}>{t('panel.close')}</button>
       </div>
+      {summary !== undefined && refresh !== null && flags.map((flag) => {
+        const view = flagView(t, flag, refresh)
+        return (
+          <div key={flag.checkpointSeq} data-message-recall-panel-flag={flag.checkpointSeq} role="note">
+            <p>{view.note}</p>
+            <button type="button" {...{ [FLAG_ATTR.action]: 'rewrite' }} data-armed={view.armed ? 'true' : undefined} aria-label={view.buttonLabel} title={view.buttonLabel}
+              aria-busy={view.busy || undefined} onClick={() => void summary.press(flag.checkpointSeq)}>{view.button}</button>
+            {view.cancel && <button type="button" {...{ [FLAG_ATTR.action]: 'cancel' }} aria-label={t('flag.cancelLabel')} onClick={() => summary.cancel()}>{t('flag.cancel')}</button>}
+            {view.error !== null && <span {...{ [FLAG_ATTR.error]: '' }} role="alert">{view.error}</span>}
+          </div>
+        )
+      })}
       {cutShort.map((batch) => (
         <div key={batch.firstSeq} data-message-recall-cut-short={batch.firstSeq} role="note">
           <p>{t(countedKey('panel.cutShort', batch.missingCount), { count: batch.missingCount, total: batch.changes ?? '?' })}</p>
@@ -181,7 +211,31 @@ function RemovedPanel({ useSession, actions, t, onClose, anchor }: RemovedPanelP
             </li>
           )
         })}
+        {rewrites.map((entry) => {
+          const busy = state.pending?.tombstoneSeq === entry.checkpointSeq
+          const error = state.errors.get(entry.checkpointSeq) ?? null
+          return (
+            <li key={`rewrite-${entry.checkpointSeq}`} data-message-recall-rewrite={entry.checkpointSeq}>
+              <div data-message-recall-entry-meta="">
+                <time dateTime={new Date(entry.time).toISOString()}>{removalTime(entry.time, t)}</time>
+                <span data-message-recall-entry-what="">{t('panel.rewrite')}</span>
+                {entry.leftOut > 0 && <span>{t(countedKey('panel.rewrite.left', entry.leftOut), { count: entry.leftOut })}</span>}
+                {!entry.onSurface && <span data-message-recall-entry-restored="">{t('panel.rewrite.replaced')}</span>}
+              </div>
+              {error !== null && <div data-message-recall-entry-error="" role="alert">{describeError(t, error.code)}</div>}
+              {entry.onSurface && (
+                <div data-message-recall-entry-actions="">
+                  <button type="button" data-message-recall-entry-action="undoRewrite" aria-label={t('panel.rewrite.undoLabel')} disabled={busy} aria-busy={busy || undefined}
+                    onClick={() => void actions.undoRewrite(entry.checkpointSeq)}>{t('undo.undo')}</button>
+                </div>
+              )}
+            </li>
+          )
+        })}
       </ol>
     </div>
   )
 }
+
+const noSubscribe = (): (() => void) => () => {}
+const noSnapshot = (): null => null

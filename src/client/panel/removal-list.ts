@@ -10,6 +10,11 @@
  * in place (on the surface, shadowing exactly one message the person sent): both from the one fate
  * reader (`shared/fate.ts`), the same answers `inspect` and the editor give.
  *
+ * Per summary rewrite of this plugin (a compaction checkpoint whose record names the folded
+ * messages taken out of the summary, `shared/summary-rewrite.ts`), newest first: when, how many
+ * messages it newly left out of the summary (its record against the one of the summary it
+ * replaced), and whether it is still the summary the model reads (then it can be undone).
+ *
  * @module dsh-message-recall/client/panel/removal-list
  */
 import { cutShortBatches, type BatchChangeMark } from '../../shared/batch-mark'
@@ -23,6 +28,7 @@ import type { TombstoneAction } from '../../shared/actions'
 import type { ChatNode, ChatSnapshot } from '../wire/rc8'
 import type { ReplacementSnapshot } from '../wire/replacement-view'
 import { resolveRow } from '../rows/resolve-row'
+import { summaryContent } from '../../shared/summary-flag'
 
 /** One panel entry. */
 export interface RemovalEntry {
@@ -90,6 +96,36 @@ export function removalEntries(replacements: ReplacementSnapshot, chat: ChatSnap
   }).reverse()
 }
 
+/** One summary rewrite in the panel. */
+export interface RewriteEntry {
+  /** Seq of the rewrite's checkpoint. */
+  readonly checkpointSeq: number
+  /** When it was written, epoch ms. */
+  readonly time: number
+  /** Messages it left out of the summary that the summary it replaced held (0 for an edit, or an Undo). */
+  readonly leftOut: number
+  /** It is the summary the model reads now (nothing replaced it), so Undo is offered. */
+  readonly onSurface: boolean
+}
+
+/**
+ * The panel's summary rewrites.
+ * @param replacements - the session's replacement events.
+ * @returns one entry per summary rewrite of this plugin, newest first.
+ */
+export function rewriteEntries(replacements: ReplacementSnapshot): RewriteEntry[] {
+  const fates = readFates(replacements)
+  if (fates.rewrites.length === 0) return []
+  const bySeq = new Map<number, LogEvent>(replacements.map((e) => [e.seq, e]))
+  const lookup = (seq: number) => bySeq.get(seq)
+  return fates.rewrites.map((rewrite) => {
+    const replaced = lookup(rewrite.seq)?.sourceEventSeqs?.[2]
+    const before = new Set(replaced === undefined ? [] : summaryContent(replaced, lookup).recorded.flatMap((r) => r.seqs))
+    const now = new Set(rewrite.removals.flatMap((r) => r.seqs))
+    return { checkpointSeq: rewrite.seq, time: lookup(rewrite.seq)?.time ?? 0, leftOut: [...now].filter((seq) => !before.has(seq)).length, onSurface: fates.shadowerOf(rewrite.seq) === null }
+  }).reverse()
+}
+
 /** A batch (`apply`) of which the history holds only some writes: a torn write kept a prefix of it. */
 export interface CutShortEntry {
   /** Seq of the batch's first tombstone. */
@@ -132,12 +168,12 @@ export function cutShortEntries(replacements: ReplacementSnapshot, chat: ChatSna
  * How many removals the history holds and how many of them are in effect, for the header button
  * (from the replacement events alone, so streaming text does not recompute it).
  * @param replacements - the session's replacement events.
- * @returns `{ total, inEffect }`.
+ * @returns `{ total, inEffect, rewrites }` (tombstones, those in effect, summary rewrites).
  */
-export function removalCounts(replacements: ReplacementSnapshot): { readonly total: number; readonly inEffect: number } {
+export function removalCounts(replacements: ReplacementSnapshot): { readonly total: number; readonly inEffect: number; readonly rewrites: number } {
   const fates = readFates(replacements)
   const statuses = [...fates.statuses().values()]
-  return { total: statuses.length, inEffect: statuses.filter((s) => s.inEffect).length }
+  return { total: statuses.length, inEffect: statuses.filter((s) => s.inEffect).length, rewrites: fates.rewrites.length }
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
  * DOM writes of the plugin on chat rows, and nothing else: the action cluster inside a row, the
- * hiding attribute, the excluded mark and its label, the folded mark and its label, a row error. The marks are listed in
+ * hiding attribute, the excluded mark and its label, the folded mark and its label, a row error
+ * (the flag on a summary's row is `summary-flag-row.ts`'s, removed here with the rest). The marks are listed in
  * `row-marks.ts` (with the DOM contract), the rows' CSS in `row-styles.ts`. Attributes the UI owns
  * are never read for writing or changed, so undoing a mark can only reveal what the plugin hid.
  *
@@ -12,6 +13,7 @@ import type { RowAction } from './resolve-row'
 import { ACTIONS, SURFACE_ACTIONS, type ActionTexts } from '../../shared/actions'
 import type { Translate } from '../wire/rc8'
 import { countedKey } from '../text/locales'
+import { undecorateSummaryRows } from './summary-flag-row'
 
 /** The count the width of an arming button is reserved for (armed texts up to three digits fit). */
 export const SIZER_COUNT = 888
@@ -274,4 +276,5 @@ export function undecorateRow(row: Element): void {
 export function undecorateAll(root: ParentNode): void {
   for (const row of root.querySelectorAll(`[${ATTR.row}],[${ATTR.hidden}],[${EXCLUDED_ATTR.row}],[${FOLDED_ATTR.row}]`)) undecorateRow(row)
   for (const cluster of root.querySelectorAll(`[${ATTR.actions}]`)) cluster.remove()
+  undecorateSummaryRows(root)
 }

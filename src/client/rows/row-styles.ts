@@ -1,11 +1,13 @@
 /**
  * The style sheet of the chat rows: hidden rows, the button cluster (corner position, hover and
  * focus, armed and busy states, the width an arming button keeps), row errors, excluded rows and the
- * label of folded rows (shown while the row is pointed at or focused, kept for screen readers otherwise).
+ * label of folded rows (shown while the row is pointed at or focused, kept for screen readers otherwise),
+ * and the flag on a summary's row (`summary-flag-row.ts`).
  * Colours and radii come from the DSH web theme's CSS variables, with plain fallbacks.
  *
  * @module dsh-message-recall/client/rows/row-styles
  */
+import { FLAG_ATTR } from './summary-flag-row'
 import { ATTR, EXCLUDED_ATTR, FOLDED_ATTR } from './row-marks'
 
 /** The rows' CSS text. */
@@ -32,4 +34,12 @@ color:var(--dsw-alias-label-secondary,#555);background:var(--dsw-alias-interacti
 [${FOLDED_ATTR.row}]:hover>[${FOLDED_ATTR.badge}],[${FOLDED_ATTR.row}]:focus-within>[${FOLDED_ATTR.badge}]{position:static;width:auto;height:auto;overflow:visible;clip:auto;
 display:inline-block;margin:2px 0 0;padding:0 8px;border-radius:9px;font-size:12px;line-height:18px;white-space:normal;
 color:var(--dsw-alias-label-secondary,#555);background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.06))}
+[${FLAG_ATTR.flag}]{display:flex;flex-wrap:wrap;align-items:center;gap:6px;margin:4px 0;padding:4px 8px;border-radius:8px;font-size:12px;line-height:18px;
+color:var(--dsw-alias-label-secondary,#555);background:var(--dsw-alias-interactive-bg-hover,rgba(0,0,0,.06))}
+[${FLAG_ATTR.action}]{font:inherit;font-size:12px;line-height:18px;padding:1px 8px;border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.2));border-radius:6px;
+background:var(--dsw-alias-bg-base,#fff);color:var(--dsw-alias-label-primary,#222);cursor:pointer}
+[${FLAG_ATTR.action}]:focus-visible{outline:2px solid var(--dsw-alias-state-business-primary,#4d6bfe);outline-offset:1px}
+[${FLAG_ATTR.action}][data-armed=true]{background:var(--dsw-alias-state-error-primary,#d93025);color:#fff}
+[${FLAG_ATTR.action}][aria-busy=true]{opacity:.6;cursor:progress}
+[${FLAG_ATTR.error}]{color:var(--dsw-alias-state-error-primary,#d93025)}
 `

@@ -32,6 +32,8 @@ import { LazyReveal } from './lazy-reveal'
 import { offerError, offerOf, type RowOffer } from './row-offers'
 import type { TombstoneError } from '../stores/tombstone-actions'
 import { resolveRow, type RowAction, type RowAnchor } from './resolve-row'
+import { summaryFlags, type SummaryFlag } from '../../shared/summary-flag'
+import { decorateSummaryRows, type SummaryRowsInput } from './summary-flag-row'
 
 /** Everything a pass reads. */
 export interface SyncInput {
@@ -45,6 +47,8 @@ export interface SyncInput {
   readonly tombstoneErrors?: ReadonlyMap<number, TombstoneError>
   /** `false` where the composer is read-only (`wire/rc8.ts` `composerReadOnly`): no row offers Recall. Default `true`. */
   readonly recallOffered?: boolean
+  /** The Rewrite summary state and handlers: a summary written before a removal of messages it holds is flagged on its row. */
+  readonly summary?: Omit<SummaryRowsInput, 'flags'>
 }
 
 /** What one pass saw and did (the debug snapshot is built from it). */
@@ -117,6 +121,7 @@ export class RowSync {
   private readonly clicks: ClickDelegate
   private readonly placement = new ClusterPlacement()
   private readonly sheet = new HiddenRowSheet()
+  private flags: { replacements: ReplacementSnapshot; flags: readonly SummaryFlag[] } | null = null
 
   constructor(private readonly options: RowSyncOptions) {
     this.lazy = new LazyReveal({ onReveal: () => this.onChange?.() })
@@ -243,6 +248,7 @@ export class RowSync {
         })
         touched++
       }
+      if (input.summary !== undefined) decorateSummaryRows(flow, input.chat, { ...input.summary, flags: this.flagsOf(input.replacements) }, this.options.t)
     }
     return {
       at: Date.now(), durationMs: performance.now() - started, running: input.running, attached: flow !== null,
@@ -279,6 +285,12 @@ export class RowSync {
   private offerOf(key: string): RowOffer | undefined {
     const anchor = this.anchorsByKey.get(key)
     return anchor === undefined || this.lastHidden === null ? anchor : offerOf(anchor, this.lastHidden)
+  }
+
+  /** The summary flags of a replacement view (`shared/summary-flag.ts`), computed once per view. */
+  private flagsOf(replacements: ReplacementSnapshot): readonly SummaryFlag[] {
+    if (this.flags?.replacements !== replacements) this.flags = { replacements, flags: summaryFlags(replacements) }
+    return this.flags.flags
   }
 
   private deriveHidden(replacements: ReplacementSnapshot, anchors: readonly RowAnchor[]): HiddenRowsResult {

@@ -124,6 +124,20 @@ export const zh = {
   'panel.cutShort.action.deleteFrom': '删除以下',
   'panel.cutShort.action.exclude': '排除',
   'panel.cutShort.action.restore': '恢复',
+  'flag.text.one': '这份摘要写于你移除 {count} 条消息之前',
+  'flag.text.other': '这份摘要写于你移除 {count} 条消息之前',
+  'flag.rewrite': '重写摘要',
+  'flag.rewriteLabel.one': '用原始消息重新写这份摘要，不含已移除的 {count} 条消息（调用模型）',
+  'flag.rewriteLabel.other': '用原始消息重新写这份摘要，不含已移除的 {count} 条消息（调用模型）',
+  'flag.armed': '重写摘要？（调用模型，约 {tokens} 个 token）',
+  'flag.armedLabel': '再点一次，模型会用原始消息重新写一份不含已移除消息的摘要，输入约 {tokens} 个 token',
+  'flag.cancel': '取消',
+  'flag.cancelLabel': '取消重写摘要；什么都不会写入',
+  'panel.rewrite': '摘要已重写',
+  'panel.rewrite.left.one': '留在摘要外的消息：{count} 条',
+  'panel.rewrite.left.other': '留在摘要外的消息：{count} 条',
+  'panel.rewrite.undoLabel': '撤销这次重写：把之前的摘要放回',
+  'panel.rewrite.replaced': '已被之后的摘要取代',
   'error.NOT_RESTORABLE': '这次移除无法原地恢复，可以打开一个副本',
   'error.STALE_VIEW': '对话刚刚有了变化，请再试一次',
   'error.AGENT_BUSY': '智能体正在工作，请等它停下再试',
@@ -251,6 +265,20 @@ export const en: { readonly [K in LocaleKey]: string } = {
   'panel.cutShort.action.deleteFrom': 'Delete onward',
   'panel.cutShort.action.exclude': 'Exclude',
   'panel.cutShort.action.restore': 'Restore',
+  'flag.text.one': 'This summary was written before you removed {count} message',
+  'flag.text.other': 'This summary was written before you removed {count} messages',
+  'flag.rewrite': 'Rewrite summary',
+  'flag.rewriteLabel.one': 'Rewrite this summary from the original messages without the {count} removed message (model call)',
+  'flag.rewriteLabel.other': 'Rewrite this summary from the original messages without the {count} removed messages (model call)',
+  'flag.armed': 'Rewrite the summary? (model call, ~{tokens} tokens)',
+  'flag.armedLabel': 'Click again to have the model write the summary again from the original messages without the removed ones, from about {tokens} input tokens',
+  'flag.cancel': 'Cancel',
+  'flag.cancelLabel': 'Cancel rewriting the summary; nothing is written',
+  'panel.rewrite': 'Summary rewritten',
+  'panel.rewrite.left.one': '{count} message left out of the summary',
+  'panel.rewrite.left.other': '{count} messages left out of the summary',
+  'panel.rewrite.undoLabel': 'Undo this rewrite: put the earlier summary back',
+  'panel.rewrite.replaced': 'Replaced by a later summary',
   'error.NOT_RESTORABLE': 'This removal cannot be undone in place. Open a copy instead.',
   'error.STALE_VIEW': 'The conversation just changed. Try again.',
   'error.AGENT_BUSY': 'The agent is working. Try again when it stops.',
@@ -275,7 +303,7 @@ export const DICTIONARIES: { readonly zh: Record<LocaleKey, string>; readonly en
  * Base keys of the texts that count something; each has a `.one` and an `.other` entry. The action
  * table's counted texts (`armedLabel`, `undo`, `unsaved` in `shared/actions.ts`) are among them.
  */
-export type CountedBase = ActionCountedBase | `notice.images.${'unreadable' | 'unsupported' | 'busy' | 'unavailable'}` | 'unsaved.apply' | 'panel.label' | 'panel.count' | 'panel.tokens' | 'panel.cutShort' | 'panel.cutShort.more' | 'armed.rewriteLabel' | 'armed.rewriteExcludeLabel' | 'armed.rewriteRecallLabel'
+export type CountedBase = ActionCountedBase | `notice.images.${'unreadable' | 'unsupported' | 'busy' | 'unavailable'}` | 'unsaved.apply' | 'panel.label' | 'panel.count' | 'panel.tokens' | 'panel.cutShort' | 'panel.cutShort.more' | 'armed.rewriteLabel' | 'armed.rewriteExcludeLabel' | 'armed.rewriteRecallLabel' | 'flag.text' | 'flag.rewriteLabel' | 'panel.rewrite.left'
 
 /** Every key the action table names, checked against the dictionaries: a key missing from `zh` (and so from `en`) fails the typecheck. */
 type ActionKeysInDictionaries = [Exclude<ActionTextKey, ActionCountedBase> | `${ActionCountedBase}.${'one' | 'other'}`] extends [LocaleKey] ? true : never

@@ -6,7 +6,7 @@
  * @module dsh-message-recall/client/wire/api
  */
 import { isRecord } from '../../shared/events'
-import { DEFAULT_ROUTE_PATH, ERROR_CODES, type ApplyRequestBody, type ApplyValue, type BatchPlanValue, type ErrorCode, type FlushValue, type ForkBeforeValue, type InspectValue, type PlanValue, type RecallRequestBody, type RemovalValue, type RestoreValue, type RouteError, type SummaryEditValue, type ViewExpectation, type WriteValue } from '../../shared/protocol'
+import { DEFAULT_ROUTE_PATH, ERROR_CODES, type ApplyRequestBody, type ApplyValue, type BatchPlanValue, type ErrorCode, type FlushValue, type ForkBeforeValue, type InspectValue, type PlanValue, type RecallRequestBody, type RemovalValue, type RestoreValue, type RouteError, type SummaryEditValue, type SummaryRefreshPlanValue, type ViewExpectation, type WriteValue } from '../../shared/protocol'
 import type { TombstoneAction } from '../../shared/actions'
 import { errorText } from '../../shared/error-text'
 
@@ -70,12 +70,31 @@ export interface EditSummaryRequest {
   readonly expect?: ViewExpectation
 }
 
+/** The summary on the surface made again from the originals minus every removed message (a model call). Answered with a {@link SummaryEditValue}. */
+export interface RewriteSummaryRequest {
+  readonly sessionId: string
+  readonly action: 'rewriteSummary'
+  readonly checkpointSeq: number
+  readonly expect?: ViewExpectation
+}
+
+/** What a `rewriteSummary` would be made from. Answered with a {@link SummaryRefreshPlanValue}. */
+export interface RewriteSummaryPlanRequest {
+  readonly sessionId: string
+  readonly action: 'plan'
+  readonly planAction: 'rewriteSummary'
+  readonly checkpointSeq: number
+  readonly expect?: ViewExpectation
+}
+
 /** Every request the client sends: a row's node by `seq`, a tombstone by `tombstoneSeq`, a batch of changes, a summary's checkpoint, or the session alone. */
-export type RecallRequest = PlanRequest | RemovalRequest | RestoreRequest | ForkBeforeRequest | FlushRequest | InspectRequest | BatchRequest | UndoRewriteRequest | EditSummaryRequest
+export type RecallRequest = PlanRequest | RemovalRequest | RestoreRequest | ForkBeforeRequest | FlushRequest | InspectRequest | BatchRequest | UndoRewriteRequest | EditSummaryRequest | RewriteSummaryRequest | RewriteSummaryPlanRequest
 
 /** The success value the route answers a request with. */
-export type ReplyValueOf<R extends RecallRequest> = R extends UndoRewriteRequest | EditSummaryRequest
+export type ReplyValueOf<R extends RecallRequest> = R extends UndoRewriteRequest | EditSummaryRequest | RewriteSummaryRequest
   ? SummaryEditValue
+  : R extends RewriteSummaryPlanRequest
+  ? SummaryRefreshPlanValue
   : R extends BatchRequest
   ? R['action'] extends 'apply' ? ApplyValue : BatchPlanValue
   : R extends PlanRequest
