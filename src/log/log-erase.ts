@@ -28,7 +28,7 @@ import { isTombstoneEvent, readTombstone } from '../shared/tombstone'
 import { readFates, replacementEvents } from '../shared/fate'
 import type { CarrierKind } from '../shared/removed-content'
 import { ACTIONS } from '../shared/actions'
-import { collectEventImages, parseLogText, rewriteWithoutRemoved, type LoggedImageRef } from './log-without-removed'
+import { collectEventImages, parseLogText, rewriteLinesWithoutRemoved, type LoggedImageRef } from './log-without-removed'
 
 /** `data.source.erased` of an erased tombstone. */
 export interface ErasedMark {
@@ -115,8 +115,8 @@ export function eraseRemovalInLog(content: string, tombstoneSeq: number, at: str
   if (fates.statusOf(tombstoneSeq)?.inEffect !== true) return { ok: false, code: 'NOT_IN_EFFECT' }
   if (erasedMarkOf(tombstoneEvent) !== null) return { ok: false, code: 'ALREADY_ERASED' }
 
-  const rewritten = rewriteWithoutRemoved(log, tombstoneSeq)
-  const out = rewritten.text.split('\n')
+  const rewritten = rewriteLinesWithoutRemoved(log, tombstoneSeq)
+  const out = rewritten.lines
   // The record of the erase, on the tombstone's own line (a tombstone is never a packed row).
   const line = out.findIndex((_, i) => {
     const value = parsed[i]
