@@ -3,8 +3,11 @@ import {
   collectEventImages,
   eraseLogFile,
   toolOutputPathsIn
-} from "./chunk-X5PLYEDV.js";
-import "./chunk-C3LPCJEW.js";
+} from "./chunk-F63FFJMA.js";
+import {
+  rebuildCacheEntry
+} from "./chunk-FNVPG52S.js";
+import "./chunk-K6FFH2PC.js";
 import "./chunk-ZFDKBUKF.js";
 import "./chunk-IQAOUE36.js";
 import "./chunk-V6RYJ4SL.js";
@@ -35,7 +38,11 @@ async function eraseRemoval(services, request) {
   );
   if (!queued.ok) return { ok: false, refusal: { code: "AGENT_BUSY", message: `message-recall: session "${sessionId}" is busy with ${queued.ahead} earlier write(s)` } };
   const outcome = queued.value;
-  if (outcome.ok) return outcome;
+  if (outcome.ok) {
+    const cache = services.projectionCache?.();
+    const projectionCache = cache === void 0 ? "absent" : await rebuildCacheEntry(cache, sessionId);
+    return { ok: true, value: { ...outcome.value, projectionCache } };
+  }
   const refusal = outcome.refusal;
   if ("sessionId" in refusal) {
     return refusal.code === "AGENT_BUSY" ? { ok: false, refusal: { code: "AGENT_BUSY", message: `message-recall: session "${sessionId}" is busy: ${refusal.detail}` } } : { ok: false, refusal: { code: "SESSION_NOT_LIVE", message: `message-recall: session "${sessionId}" does not exist` } };
