@@ -6,7 +6,8 @@
  * the to-do; the route's erase drops the session's record and DSH folds it again from the erased
  * log: the file then holds no canary (also by the built `scan --text` over the DSH home), the
  * rebuilt record is DSH's own fold of the erased log, and the listing still serves the session's
- * projections. The log tool's file path: the record dropped from a stopped host's file, atomically.
+ * projections. The log tool (host stopped, the built `dsh-message-recall-log erase`) drops the
+ * record from the cache file and leaves the other sessions' records; its file rewrite is atomic.
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
@@ -93,6 +94,32 @@ describe('erase and the projection cache', () => {
     const listed = (await app.ctx.get('sessionProjectionCache') as any).cachedSnapshot({ ...(await (app.ctx as any).sessionPersistence.inspect(agent.id)).meta })
     assert.ok(listed !== undefined && 'todos' in listed.values, 'the listing still serves the session\'s projections')
     await shut(app)
+    const after = scan(home)
+    assert.equal(after.status, 0, after.stdout)
+    assert.deepEqual(JSON.parse(after.stdout).hits, [], 'nothing under the DSH home holds the canary')
+  })
+
+  it('the log tool, host stopped: the record is dropped from the cache file, and nothing under the DSH home holds the canary', async () => {
+    const app = await boot()
+    const agent = await app.createAgent()
+    model.script([
+      { toolCall: { name: 'todo_write', arguments: { todos: [{ content: `${CANARY} second session`, status: 'in_progress' }] } } },
+      'Listed.',
+    ])
+    await app.prompt(agent, 'Plan more work')
+    const session = agent.session as Session
+    const step = session.surface.nodes.find((seq) => session.events[seq]!.type === 'assistant/message' && JSON.stringify(session.events[seq]!.data).includes(CANARY))
+    const removed = await app.post({ sessionId: agent.id, action: 'delete', seq: step })
+    assert.equal(removed.status, 200, removed.text)
+    const folder = (app.ctx as any).sessionPersistence.locate({ id: agent.id, cwd: session.header.cwd }).path.replace(/\/session\.jsonl\.zstd$/, '')
+    await shut(app)
+    assert.ok(readFileSync(cacheFile, 'utf8').includes(`${CANARY} second session`), 'the cache holds the to-do before the erase')
+    const others = Object.keys(JSON.parse(readFileSync(cacheFile, 'utf8')).tables.sessions).filter((id) => id !== agent.id)
+    const run = spawnSync(process.execPath, [TOOL, 'erase', folder, '--tombstone', String(removed.json.value.tombstoneSeq), '--json'], { encoding: 'utf8' })
+    assert.equal(run.status, 0, run.stdout + run.stderr)
+    assert.equal(JSON.parse(run.stdout).projectionCache, 'dropped')
+    assert.deepEqual(Object.keys(JSON.parse(readFileSync(cacheFile, 'utf8')).tables.sessions), others, 'only the erased session\'s record went')
+    assert.deepEqual(readdirSync(storages).filter((name) => name.endsWith('.tmp')), [], 'no temporary file is left')
     const after = scan(home)
     assert.equal(after.status, 0, after.stdout)
     assert.deepEqual(JSON.parse(after.stdout).hits, [], 'nothing under the DSH home holds the canary')
