@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-Z3TWJHCJ.js";
+} from "./chunks/chunk-M6RZVNSZ.js";
 import {
   explainCommand
 } from "./chunks/chunk-HB6FP4YK.js";

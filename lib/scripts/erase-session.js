@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-Z3TWJHCJ.js";
+} from "./chunks/chunk-M6RZVNSZ.js";
 import {
   runCommand
 } from "./chunks/chunk-C7U2JD6W.js";

@@ -10,12 +10,14 @@
  *   the events as DSH's persistence does (`SessionStore.prepare` with `seedSource: 'persistence'`,
  *   i.e. `Session.fromRestore`, which validates every envelope, the seq contiguity and each
  *   surface transition).
- * - The agent-loop companion checks requests (`llm/stream`): a log that holds a `step/start` is
- *   given the request the loop would build from it for its next step (the folded
- *   `request/header`'s config, system and tools, the messages `Session.deriveMessages` gives,
- *   marked and frozen as `dsh-agent-loop` does with `dsh-llm`'s `markAgentLoopRequest` and
- *   `deepFreeze`), and the companion checks it against the log (a request header is folded, the
- *   messages are the durable derivation). Nothing is sent anywhere: the chain ends in this module.
+ * - The agent-loop companion checks requests (`llm/stream`), not logs: a log that holds a
+ *   `step/start` and folds a `request/header` is given the request the loop would build from it
+ *   for its next step (that header's config, system and tools, the messages
+ *   `Session.deriveMessages` gives, marked and frozen as `dsh-agent-loop` does with `dsh-llm`'s
+ *   `markAgentLoopRequest` and `deepFreeze`), and the companion checks it against the log. Built
+ *   from the same log, that request passes unless DSH's own folds disagree, so this companion adds
+ *   little to the other two; it runs so that every check DSH's packages own runs. Nothing is sent
+ *   anywhere: the chain ends in this module.
  * DSH's packages are imported when a load runs, so the plugin and the log tool start without them.
  *
  * @module dsh-message-recall/host/invariant-load
@@ -110,13 +112,15 @@ export async function loadUnderInvariants(id: string, events: readonly SessionEv
 /** The agent-loop companion over the request the loop would build from the log (see the module doc). */
 function checkNextRequest(ctx: object, session: Modules[1], llm: Modules[3], restored: Session): InvariantLoad {
   const messages = restored.deriveMessages()
-  if (!restored.events.some((event) => event.type === 'step/start')) return { ok: true, session: restored, messages }
+  // A log without a model step has made no request; one without a request header (a step cut off
+  // before its first request) gets one appended by the loop before its next request.
   const folded = session.foldRequestHeader(restored.events)
+  if (folded === undefined || !restored.events.some((event) => event.type === 'step/start')) return { ok: true, session: restored, messages }
   const request = llm.markAgentLoopRequest(llm.deepFreeze({
-    ...folded?.config,
+    ...folded.config,
     messages,
-    ...(folded?.system === undefined ? {} : { system: folded.system }),
-    ...(folded?.tools === undefined ? {} : { tools: folded.tools }),
+    ...(folded.system === undefined ? {} : { system: folded.system }),
+    ...(folded.tools === undefined ? {} : { tools: folded.tools }),
     sessionId: restored.id,
   }) as Parameters<typeof llm.markAgentLoopRequest>[0])
   try {

@@ -4,7 +4,8 @@
  * Session wrote; and an erase of a stored log with a torn tail (a kill inside DSH's own append) is
  * refused with `ERASE_NOT_VERIFIED`, the file unchanged; a tampered rewrite that keeps every
  * envelope, the surface and the derived messages but breaks an invariant DSH's packages own is
- * refused by the invariant companions, the file unchanged.
+ * refused by the invariant companions, the file unchanged; the same for a compaction summary whose
+ * range no longer matches its seqs (the compaction companion).
  */
 import assert from 'node:assert/strict'
 import { after, describe, it } from 'node:test'
@@ -13,6 +14,7 @@ import { dirname } from 'node:path'
 import { Session, SessionId, type SessionEvent } from '@deepseek-ai/dsh-session'
 import { JsonlSessionPersistence } from '@deepseek-ai/dsh-session-persistence-jsonl'
 import { conversationLog } from '../support/conversation'
+import { LogBuilder } from './log-builder'
 import { node, Roots, sessionFile } from './helpers'
 import { verifyErasedLog } from '../../src/host/erase-verify'
 import { eraseLogFile, replaceVerified } from '../../src/host/erase-log'
@@ -47,6 +49,21 @@ describe('an erased log that does not verify', () => {
     off[prompt].surfaceOp = undefined
     delete off[prompt].surfaceOp
     assert.equal(await verifyErasedLog('s-verify', before, off, new Set([prompt])), `event ${prompt} differs in surfaceOp`)
+  })
+
+  it('runs the compaction companion: a rewritten compaction/summary whose range no longer matches its seqs is refused in the companion\'s words', async () => {
+    const b = new LogBuilder('s-compacted')
+    const first = b.turn('first prompt', [{ text: 'one' }])
+    b.turn('second prompt', [{ text: 'two' }])
+    b.checkpoint(first.prompt, first.steps[0]!.assistant)
+    b.turn('third prompt', [{ text: 'three' }])
+    const before = JSON.parse(JSON.stringify(b.session.events)) as SessionEvent[]
+    assert.equal(await verifyErasedLog('s-compacted', before, JSON.parse(JSON.stringify(before)), new Set()), null, 'the same log verifies under the companions')
+    const summary = before.findIndex((e) => e.type === 'compaction/summary')
+    const tampered = JSON.parse(JSON.stringify(before)) as any[]
+    tampered[summary].data.shadowedRange.end = tampered[summary].data.shadowedRange.start
+    // Only the event's data differs; the surface and the derived messages are the same.
+    assert.equal(await verifyErasedLog('s-compacted', before, tampered, new Set([summary])), 'the new log violates an invariant: invariant violated by "@deepseek-ai/dsh-compaction": compaction/summary shadowedRange must match the first and last shadowedSeqs')
   })
 
   it('refuses to erase a stored log with a torn tail, the file unchanged', async () => {

@@ -411,13 +411,13 @@ async function loadUnderInvariants(id, events, header) {
 }
 function checkNextRequest(ctx, session, llm, restored) {
   const messages = restored.deriveMessages();
-  if (!restored.events.some((event) => event.type === "step/start")) return { ok: true, session: restored, messages };
   const folded = session.foldRequestHeader(restored.events);
+  if (folded === void 0 || !restored.events.some((event) => event.type === "step/start")) return { ok: true, session: restored, messages };
   const request = llm.markAgentLoopRequest(llm.deepFreeze({
-    ...folded?.config,
+    ...folded.config,
     messages,
-    ...folded?.system === void 0 ? {} : { system: folded.system },
-    ...folded?.tools === void 0 ? {} : { tools: folded.tools },
+    ...folded.system === void 0 ? {} : { system: folded.system },
+    ...folded.tools === void 0 ? {} : { tools: folded.tools },
     sessionId: restored.id
   }));
   try {

@@ -3,7 +3,7 @@ import {
   collectEventImages,
   eraseLogFile,
   toolOutputPathsIn
-} from "./chunk-F63FFJMA.js";
+} from "./chunk-AOH3LBLC.js";
 import {
   rebuildCacheEntry
 } from "./chunk-FNVPG52S.js";

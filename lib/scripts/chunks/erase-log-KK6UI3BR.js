@@ -2,7 +2,7 @@
 import {
   eraseLogFile,
   replaceVerified
-} from "./chunk-F63FFJMA.js";
+} from "./chunk-AOH3LBLC.js";
 import "./chunk-K6FFH2PC.js";
 import "./chunk-ZFDKBUKF.js";
 import "./chunk-IQAOUE36.js";
