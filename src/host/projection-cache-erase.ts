@@ -61,15 +61,19 @@ export function isProjectionCacheWriter(service: unknown): service is Projection
  * from the stored (erased) log.
  * @param cache - `ctx.sessionProjectionCache`.
  * @param id - the session id.
- * @returns `'rebuilt'`, or `'absent'` when the cache held no record for it.
- * @throws the domain's write errors, or the fold's read errors (the record is then dropped, not
- *   rebuilt: DSH folds it on its next cold read).
+ * @returns `'rebuilt'`; `'dropped'` when the fold failed (DSH's cache is fail-soft too: it folds
+ *   the record on a later read or checkpoint); `'absent'` when the cache held no record for it.
+ * @throws the domain's write errors of the drop (the record is then as it was).
  */
 export async function rebuildCacheEntry(cache: ProjectionCacheWriter, id: string): Promise<CacheEntryOutcome> {
   const table = cache.requireTable()
   if (table.get(id) === undefined) return 'absent'
   await table.delete(id)
-  await cache.coldSnapshot(id)
+  try {
+    await cache.coldSnapshot(id)
+  } catch {
+    return 'dropped'
+  }
   return 'rebuilt'
 }
 

@@ -5,7 +5,7 @@ import {
   dropCacheEntryInFile,
   isProjectionCacheWriter,
   rebuildCacheEntry
-} from "./chunk-FNVPG52S.js";
+} from "./chunk-7QKTMCDM.js";
 import "./chunk-IQAOUE36.js";
 import "./chunk-V6RYJ4SL.js";
 export {

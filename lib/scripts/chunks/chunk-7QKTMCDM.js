@@ -16,7 +16,11 @@ async function rebuildCacheEntry(cache, id) {
   const table = cache.requireTable();
   if (table.get(id) === void 0) return "absent";
   await table.delete(id);
-  await cache.coldSnapshot(id);
+  try {
+    await cache.coldSnapshot(id);
+  } catch {
+    return "dropped";
+  }
   return "rebuilt";
 }
 function cacheTextWithout(text, id) {

@@ -6,7 +6,7 @@ import {
 } from "./chunk-AOH3LBLC.js";
 import {
   rebuildCacheEntry
-} from "./chunk-FNVPG52S.js";
+} from "./chunk-7QKTMCDM.js";
 import "./chunk-K6FFH2PC.js";
 import "./chunk-ZFDKBUKF.js";
 import "./chunk-IQAOUE36.js";
