@@ -99,7 +99,8 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
   const sessionsAt = parts.lastIndexOf('sessions')
   const home = values.home !== undefined ? resolve(values.home) : sessionsAt > 0 ? parts.slice(0, sessionsAt).join(sep) : undefined
   const others: string[] = []
-  if (home !== undefined) {
+  // The other sessions' logs are read only when the erase freed images or files to check against them.
+  if (home !== undefined && done.value.erasedImages.length + done.value.erasedFiles.length > 0) {
     for (const path of await logsUnder(join(home, 'sessions'))) {
       if (path === logPath || dirname(path) === dirname(logPath)) continue
       try {

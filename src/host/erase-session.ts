@@ -6,7 +6,8 @@
  *    maintenance slot, so a running turn answers `AGENT_BUSY`. A session that is open in the host
  *    (an agent or a live session of its own) is refused with `NOT_ERASABLE` (`session-open`): its
  *    events are in the host's memory with the content, and rc.8 cannot swap them.
- * 2. Pending events are flushed; the log's text is read as stored (`readRaw`) and rewritten by
+ * 2. Pending events are flushed; the log, located from the held session's header
+ *    (`sessionPersistence.locate`), is read once and rewritten by
  *    `log/log-erase.ts`.
  * 3. The new log is written beside the old one in the backend's format and fsynced
  *    (`jsonl-log-file.ts`), read back with the backend's own reader, and checked event by event
@@ -147,10 +148,10 @@ export async function eraseRemoval(services: EraseServices, request: { readonly 
 async function eraseHeld(services: EraseServices, backend: JsonlBackend & { list(): Promise<readonly { readonly id: string }[]> }, session: Session, tombstoneSeq: number): Promise<HeldOutcome> {
   const id = session.id as string
   await services.sessions.flush(session)
-  const raw = await backend.readRaw(id)
-  if (raw === undefined) return { ok: false, refusal: { code: 'SESSION_NOT_LIVE', message: `message-recall: session "${id}" has no stored log` } }
+  // The held session's header is the stored one (`sessionPersistence.prepare`): it locates the log.
+  const { cwd } = session.header
   const erasedAt = (services.now?.() ?? new Date()).toISOString()
-  const done = await eraseLogFile(backend, backend.locate(raw.meta).path, id, tombstoneSeq, { at: erasedAt, expectedLength: () => session.seq })
+  const done = await eraseLogFile(backend, backend.locate({ id, ...(cwd === undefined ? {} : { cwd }) }).path, id, tombstoneSeq, { at: erasedAt, expectedLength: () => session.seq })
   if (!done.ok) {
     return done.code === 'ERASE_NOT_VERIFIED'
       ? { ok: false, refusal: { code: 'ERASE_NOT_VERIFIED', message: `message-recall: the erased log did not verify, nothing changed: ${done.problem}` } }
@@ -158,7 +159,9 @@ async function eraseHeld(services: EraseServices, backend: JsonlBackend & { list
   }
   const erase = done.value
   const others: string[] = []
-  for (const header of await backend.list()) {
+  // The other sessions' logs are read only when the erase freed images or files to check against them.
+  const freed = erase.erasedImages.length + erase.erasedFiles.length > 0
+  for (const header of freed ? await backend.list() : []) {
     if (header.id === id) continue
     const other = await backend.readRaw(header.id).catch(() => undefined)
     if (other !== undefined) others.push(other.content)

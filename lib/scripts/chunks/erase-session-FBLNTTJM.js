@@ -52,16 +52,16 @@ async function eraseRemoval(services, request) {
 async function eraseHeld(services, backend, session, tombstoneSeq) {
   const id = session.id;
   await services.sessions.flush(session);
-  const raw = await backend.readRaw(id);
-  if (raw === void 0) return { ok: false, refusal: { code: "SESSION_NOT_LIVE", message: `message-recall: session "${id}" has no stored log` } };
+  const { cwd } = session.header;
   const erasedAt = (services.now?.() ?? /* @__PURE__ */ new Date()).toISOString();
-  const done = await eraseLogFile(backend, backend.locate(raw.meta).path, id, tombstoneSeq, { at: erasedAt, expectedLength: () => session.seq });
+  const done = await eraseLogFile(backend, backend.locate({ id, ...cwd === void 0 ? {} : { cwd } }).path, id, tombstoneSeq, { at: erasedAt, expectedLength: () => session.seq });
   if (!done.ok) {
     return done.code === "ERASE_NOT_VERIFIED" ? { ok: false, refusal: { code: "ERASE_NOT_VERIFIED", message: `message-recall: the erased log did not verify, nothing changed: ${done.problem}` } } : { ok: false, refusal: notErasable(done.code, tombstoneSeq) };
   }
   const erase = done.value;
   const others = [];
-  for (const header of await backend.list()) {
+  const freed = erase.erasedImages.length + erase.erasedFiles.length > 0;
+  for (const header of freed ? await backend.list() : []) {
     if (header.id === id) continue;
     const other = await backend.readRaw(header.id).catch(() => void 0);
     if (other !== void 0) others.push(other.content);

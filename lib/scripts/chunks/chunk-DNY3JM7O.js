@@ -66,7 +66,7 @@ async function run(argv, invocation) {
   const compression = logPath.endsWith(".zstd") ? "zstd" : "none";
   const { decodeLogBytes } = await import("./jsonl-log-file-A7NOCMYS.js");
   const { eraseLogFile } = await import("./erase-log-KK6UI3BR.js");
-  const { deleteSideFiles } = await import("./erase-session-WK44CDIS.js");
+  const { deleteSideFiles } = await import("./erase-session-FBLNTTJM.js");
   const { dropCacheEntryInFile } = await import("./projection-cache-erase-7EMOJAN7.js");
   const { dshJsonlReader } = await import("./dsh-reader-PQKW3SW4.js");
   let id;
@@ -90,7 +90,7 @@ async function run(argv, invocation) {
   const sessionsAt = parts.lastIndexOf("sessions");
   const home = values.home !== void 0 ? resolve(values.home) : sessionsAt > 0 ? parts.slice(0, sessionsAt).join(sep) : void 0;
   const others = [];
-  if (home !== void 0) {
+  if (home !== void 0 && done.value.erasedImages.length + done.value.erasedFiles.length > 0) {
     for (const path of await logsUnder(join(home, "sessions"))) {
       if (path === logPath || dirname(path) === dirname(logPath)) continue;
       try {
