@@ -1406,6 +1406,10 @@ function parseLogText(content) {
   return { lines, parsed, events, seqProblem };
 }
 function rewriteWithoutRemoved(log, tombstoneSeq) {
+  const { lines, ...rest } = rewriteLinesWithoutRemoved(log, tombstoneSeq);
+  return { ...rest, text: lines.join("\n") };
+}
+function rewriteLinesWithoutRemoved(log, tombstoneSeq) {
   const lines = [...log.lines];
   const { parsed, events } = log;
   const removed = findRemovedContent(events.length, (seq) => events[seq], tombstoneSeq);
@@ -1437,7 +1441,7 @@ function rewriteWithoutRemoved(log, tombstoneSeq) {
     }
     collectEventImages(rewritten, images);
   }
-  return { text: lines.join("\n"), eventCount: events.length, carriers: removed.carriers, rewrittenLines, images };
+  return { lines, eventCount: events.length, carriers: removed.carriers, rewrittenLines, images };
 }
 
 // src/host/session-export.ts
@@ -3846,8 +3850,8 @@ function eraseRemovalInLog(content, tombstoneSeq, at) {
   const fates = readFates(replacementEvents(events.length, (seq) => events[seq]));
   if (fates.statusOf(tombstoneSeq)?.inEffect !== true) return { ok: false, code: "NOT_IN_EFFECT" };
   if (erasedMarkOf(tombstoneEvent) !== null) return { ok: false, code: "ALREADY_ERASED" };
-  const rewritten = rewriteWithoutRemoved(log, tombstoneSeq);
-  const out = rewritten.text.split("\n");
+  const rewritten = rewriteLinesWithoutRemoved(log, tombstoneSeq);
+  const out = rewritten.lines;
   const line = out.findIndex((_, i) => {
     const value = parsed[i];
     return i > 0 && isRecord(value) && value.seq === tombstoneSeq && value.type === "user/message";
@@ -3864,7 +3868,7 @@ function eraseRemovalInLog(content, tombstoneSeq, at) {
   const text = out.join("\n");
   const erasedFiles = [...named].filter((path) => !text.includes(path) && !text.includes(JSON.stringify(path).slice(1, -1)));
   const messageSeqs = [...rewritten.carriers].filter(([, kind]) => kind === "message").map(([seq]) => seq);
-  return { ok: true, value: { text, eventCount: rewritten.eventCount, tombstoneSeq, carriers: rewritten.carriers, messageSeqs, erasedImages, erasedFiles } };
+  return { ok: true, value: { text, eventCount: rewritten.eventCount, events, tombstoneSeq, carriers: rewritten.carriers, messageSeqs, erasedImages, erasedFiles } };
 }
 
 // src/host/erase-log.ts
@@ -4095,9 +4099,6 @@ async function removeLeftovers(logPath) {
   for (const name2 of names) await rm(join(dirname(logPath), name2), { force: true });
   return names;
 }
-async function readLogFileWithDsh(backend, path, expectedId) {
-  return (await readLogAndHeaderWithDsh(backend, path, expectedId)).events;
-}
 async function readLogAndHeaderWithDsh(backend, path, expectedId) {
   const reader = Object.create(backend, { assertStoredIdentity: { value: async () => {
   } } });
@@ -4113,55 +4114,155 @@ async function publishLogFile(newPath, logPath) {
 
 // src/host/erase-verify.ts
 import { isDeepStrictEqual } from "node:util";
-import { deriveEventMessage as deriveEventMessage3, foldSurface as foldSurface2, Session, SessionId } from "@deepseek-ai/dsh-session";
+
+// src/shared/same-json.ts
+function sameJson(a, b) {
+  if (a === b) return true;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    return true;
+  }
+  if (!isRecord(a) || !isRecord(b) || Array.isArray(b)) return false;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const key of keys) if (!Object.hasOwn(b, key) || !sameJson(a[key], b[key])) return false;
+  return true;
+}
+
+// src/host/erase-verify.ts
+import { deriveEventMessage as deriveEventMessage3, foldSurface as foldSurface2 } from "@deepseek-ai/dsh-session";
+
+// src/host/invariant-load.ts
+var modules;
+function loadModules() {
+  modules ??= Promise.all([
+    import("@deepseek-ai/cordis"),
+    import("@deepseek-ai/dsh-session"),
+    import("@deepseek-ai/dsh-invariants"),
+    import("@deepseek-ai/dsh-llm"),
+    import("@deepseek-ai/dsh-session/invariant"),
+    import("@deepseek-ai/dsh-compaction/invariant"),
+    import("@deepseek-ai/dsh-agent-loop/invariant")
+  ]).catch((error) => {
+    modules = void 0;
+    throw error;
+  });
+  return modules;
+}
+async function loadUnderInvariants(id, events, header) {
+  let loaded;
+  try {
+    loaded = await loadModules();
+  } catch (error) {
+    return { ok: false, problem: `the invariant companions cannot be loaded: ${errorText(error)}` };
+  }
+  const [cordis, session, invariants, llm, ...companions] = loaded;
+  const ctx = new cordis.Context();
+  try {
+    await Promise.all([
+      ctx.plugin(invariants.InvariantRegistry, { enabled: true }),
+      ctx.plugin(session.SessionStore),
+      ...companions.map((companion) => ctx.plugin(companion))
+    ]);
+    const store = ctx.sessions;
+    const sessionId = session.SessionId(id);
+    let restored;
+    let detach;
+    try {
+      restored = header === void 0 ? store.prepare(sessionId, { seed: events }) : store.prepare(sessionId, { seed: events, meta: header, seedSource: "persistence" });
+      detach = store.enter(restored);
+      store.announce(restored);
+    } catch (error) {
+      detach?.();
+      return { ok: false, problem: problemOf(error) };
+    }
+    try {
+      return checkNextRequest(ctx, session, llm, restored);
+    } finally {
+      detach();
+    }
+  } finally {
+    await ctx.fiber.dispose();
+  }
+}
+function checkNextRequest(ctx, session, llm, restored) {
+  const messages = restored.deriveMessages();
+  const folded = session.foldRequestHeader(restored.events);
+  if (folded === void 0 || !restored.events.some((event) => event.type === "step/start")) return { ok: true, session: restored, messages };
+  const request = llm.markAgentLoopRequest(llm.deepFreeze({
+    ...folded.config,
+    messages,
+    ...folded.system === void 0 ? {} : { system: folded.system },
+    ...folded.tools === void 0 ? {} : { tools: folded.tools },
+    sessionId: restored.id
+  }));
+  try {
+    ;
+    ctx.waterfall("llm/stream", request, () => void 0);
+  } catch (error) {
+    return { ok: false, problem: problemOf(error) };
+  }
+  return { ok: true, session: restored, messages };
+}
+function problemOf(error) {
+  const code = error?.code;
+  return code === "INVARIANT" ? `the new log violates an invariant: ${errorText(error)}` : `the new log does not load: ${errorText(error)}`;
+}
+
+// src/host/erase-verify.ts
 function withoutEraseMark(message) {
   const m = message;
   if (m.source === void 0 || !("erased" in m.source)) return message;
   const { erased: _erased, ...source } = m.source;
   return { ...m, source };
 }
-function verifyErasedLog(id, before, after, rewritten, header) {
+async function verifyErasedLog(id, before, after, rewritten, header) {
   if (after.length !== before.length) return `the new log holds ${after.length} events, the old one ${before.length}`;
   for (let i = 0; i < before.length; i++) {
     const a = before[i];
     const b = after[i];
+    if (!rewritten.has(i) && sameJson(a, b)) continue;
     for (const key of ["seq", "type", "time", "surfaceOp", "sourceEventSeqs"]) {
-      if (!isDeepStrictEqual(a[key], b[key])) return `event ${i} differs in ${key}`;
+      if (!sameJson(a[key], b[key])) return `event ${i} differs in ${key}`;
     }
-    if (rewritten.has(i)) {
-      const { data: _a, ...restA } = a;
-      const { data: _b, ...restB } = b;
-      if (!isDeepStrictEqual(restA, restB)) return `event ${i} differs outside its data`;
-    } else if (!isDeepStrictEqual(a, b)) return `event ${i} differs, and the erase did not rewrite it`;
+    if (!rewritten.has(i)) return `event ${i} differs, and the erase did not rewrite it`;
+    const { data: _a, ...restA } = a;
+    const { data: _b, ...restB } = b;
+    if (!sameJson(restA, restB)) return `event ${i} differs outside its data`;
   }
+  let foldA;
   try {
-    const foldA = foldSurface2(before);
-    const loaded = header === void 0 ? Session.create(SessionId(id), after) : Session.fromRestore(SessionId(id), after, header);
-    if (!isDeepStrictEqual([...foldA.nodes], [...loaded.surface.nodes])) return "the new log folds to another surface";
-    if (foldA.replacements.length !== loaded.surface.replaceGeneration) return "the new log folds with other replacements";
-    const derivedA = JSON.stringify(foldA.nodes.map((seq) => deriveEventMessage3(before[seq])).filter((m) => m !== null).map(withoutEraseMark));
-    const derivedB = JSON.stringify(loaded.deriveMessages().map(withoutEraseMark));
-    if (derivedA !== derivedB) return "the new log derives other messages";
+    foldA = foldSurface2(before);
   } catch (error) {
-    return `the new log does not load: ${errorText(error)}`;
+    return `the old log does not fold: ${errorText(error)}`;
   }
+  const load = await loadUnderInvariants(id, after, header);
+  if (!load.ok) return load.problem;
+  const loaded = load.session;
+  if (!isDeepStrictEqual([...foldA.nodes], [...loaded.surface.nodes])) return "the new log folds to another surface";
+  if (foldA.replacements.length !== loaded.surface.replaceGeneration) return "the new log folds with other replacements";
+  const derivedA = JSON.stringify(foldA.nodes.map((seq) => deriveEventMessage3(before[seq])).filter((m) => m !== null).map(withoutEraseMark));
+  const derivedB = JSON.stringify(load.messages.map(withoutEraseMark));
+  if (derivedA !== derivedB) return "the new log derives other messages";
   return null;
 }
 
 // src/host/erase-log.ts
 async function eraseLogFile(reader, logPath, id, tombstoneSeq, options) {
   await removeLeftovers(logPath);
-  let before;
   let text;
   try {
-    before = await readLogFileWithDsh(reader, logPath, id);
     text = decodeLogBytes(await readFile(logPath), reader.compression);
   } catch (error) {
     return { ok: false, code: "ERASE_NOT_VERIFIED", problem: `the stored log cannot be read whole: ${errorText(error)}` };
   }
   const rewrite = eraseRemovalInLog(text, tombstoneSeq, options.at);
   if (!rewrite.ok) return rewrite;
-  const erase = rewrite.value;
+  return replaceVerified(reader, logPath, id, rewrite.value, options);
+}
+async function replaceVerified(reader, logPath, id, erase, options) {
+  const before = erase.events;
   const expected = options.expectedLength?.();
   if (erase.eventCount !== before.length || expected !== void 0 && expected !== before.length) {
     return { ok: false, code: "ERASE_NOT_VERIFIED", problem: `the stored log holds ${before.length} events, the text ${erase.eventCount}${expected !== void 0 ? `, the session ${expected}` : ""}` };
@@ -4170,7 +4271,7 @@ async function eraseLogFile(reader, logPath, id, tombstoneSeq, options) {
   let problem;
   try {
     const after = await readLogAndHeaderWithDsh(reader, newPath, id);
-    problem = verifyErasedLog(id, before, after.events, /* @__PURE__ */ new Set([...erase.carriers.keys(), tombstoneSeq]), after.meta);
+    problem = await verifyErasedLog(id, before, after.events, /* @__PURE__ */ new Set([...erase.carriers.keys(), erase.tombstoneSeq]), after.meta);
   } catch (error) {
     problem = `DSH cannot read the new log: ${errorText(error)}`;
   }
@@ -4181,6 +4282,23 @@ async function eraseLogFile(reader, logPath, id, tombstoneSeq, options) {
   }
   await publishLogFile(newPath, logPath);
   return { ok: true, value: erase, at: options.at };
+}
+
+// src/host/projection-cache-erase.ts
+function isProjectionCacheWriter(service) {
+  const s = service;
+  return s != null && typeof s.requireTable === "function" && typeof s.coldSnapshot === "function";
+}
+async function rebuildCacheEntry(cache, id) {
+  const table = cache.requireTable();
+  if (table.get(id) === void 0) return "absent";
+  await table.delete(id);
+  try {
+    await cache.coldSnapshot(id);
+  } catch {
+    return "dropped";
+  }
+  return "rebuilt";
 }
 
 // src/host/erase-session.ts
@@ -4207,7 +4325,11 @@ async function eraseRemoval(services, request) {
   );
   if (!queued.ok) return { ok: false, refusal: { code: "AGENT_BUSY", message: `message-recall: session "${sessionId}" is busy with ${queued.ahead} earlier write(s)` } };
   const outcome = queued.value;
-  if (outcome.ok) return outcome;
+  if (outcome.ok) {
+    const cache = services.projectionCache?.();
+    const projectionCache = cache === void 0 ? "absent" : await rebuildCacheEntry(cache, sessionId);
+    return { ok: true, value: { ...outcome.value, projectionCache } };
+  }
   const refusal = outcome.refusal;
   if ("sessionId" in refusal) {
     return refusal.code === "AGENT_BUSY" ? { ok: false, refusal: { code: "AGENT_BUSY", message: `message-recall: session "${sessionId}" is busy: ${refusal.detail}` } } : { ok: false, refusal: { code: "SESSION_NOT_LIVE", message: `message-recall: session "${sessionId}" does not exist` } };
@@ -4217,16 +4339,16 @@ async function eraseRemoval(services, request) {
 async function eraseHeld(services, backend, session, tombstoneSeq) {
   const id = session.id;
   await services.sessions.flush(session);
-  const raw = await backend.readRaw(id);
-  if (raw === void 0) return { ok: false, refusal: { code: "SESSION_NOT_LIVE", message: `message-recall: session "${id}" has no stored log` } };
+  const { cwd } = session.header;
   const erasedAt = (services.now?.() ?? /* @__PURE__ */ new Date()).toISOString();
-  const done = await eraseLogFile(backend, backend.locate(raw.meta).path, id, tombstoneSeq, { at: erasedAt, expectedLength: () => session.seq });
+  const done = await eraseLogFile(backend, backend.locate({ id, ...cwd === void 0 ? {} : { cwd } }).path, id, tombstoneSeq, { at: erasedAt, expectedLength: () => session.seq });
   if (!done.ok) {
     return done.code === "ERASE_NOT_VERIFIED" ? { ok: false, refusal: { code: "ERASE_NOT_VERIFIED", message: `message-recall: the erased log did not verify, nothing changed: ${done.problem}` } } : { ok: false, refusal: notErasable(done.code, tombstoneSeq) };
   }
   const erase = done.value;
   const others = [];
-  for (const header of await backend.list()) {
+  const freed = erase.erasedImages.length + erase.erasedFiles.length > 0;
+  for (const header of freed ? await backend.list() : []) {
     if (header.id === id) continue;
     const other = await backend.readRaw(header.id).catch(() => void 0);
     if (other !== void 0) others.push(other.content);
@@ -5380,6 +5502,10 @@ function apply(ctx, config) {
         attachmentRoot: () => {
           const root = ctx.get("attachments")?.root;
           return typeof root === "string" ? root : void 0;
+        },
+        projectionCache: () => {
+          const service = ctx.get("sessionProjectionCache");
+          return isProjectionCacheWriter(service) ? service : void 0;
         }
       },
       afterAppend: (session, fromSeq) => void followSideState(session, fromSeq, index.lookup(session), {

@@ -69,9 +69,11 @@ export async function buildAll(outDir: string): Promise<string> {
     jobs.push(build({
       ...common, entryPoints: scriptEntries, outdir: join(outDir, 'scripts'), splitting: true,
       chunkNames: 'chunks/[name]-[hash]', format: 'esm', platform: 'node', target: 'node20',
-      // Only `erase` reaches DSH's package roots, through dynamic imports: they stay external, in
-      // its own chunks (`@deepseek-ai/dsh-session/surface`, which the read-only tools use, is bundled).
-      plugins: [{ name: 'dsh-roots-external', setup: (b) => b.onResolve({ filter: /^@deepseek-ai\/(dsh-session|dsh-session-persistence-jsonl)$/ }, (args) => ({ path: args.path, external: true })) }],
+      // Only `erase` reaches DSH's package roots and the invariant companions, through dynamic
+      // imports: they stay external, in its own chunks (`@deepseek-ai/dsh-session/surface`, which the
+      // read-only tools use, is bundled). `dsh-llm` stays external too: the agent-loop companion
+      // recognizes a loop-built request by `dsh-llm`'s own mark, which a bundled copy would not set.
+      plugins: [{ name: 'dsh-roots-external', setup: (b) => b.onResolve({ filter: /^@deepseek-ai\/(cordis|dsh-session|dsh-session-persistence-jsonl|dsh-invariants|dsh-llm|dsh-session\/invariant|dsh-compaction\/invariant|dsh-agent-loop\/invariant)$/ }, (args) => ({ path: args.path, external: true })) }],
       banner: { js: '#!/usr/bin/env node' },
     }))
   }

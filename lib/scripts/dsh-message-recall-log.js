@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-MWDW6PEZ.js";
+} from "./chunks/chunk-DNY3JM7O.js";
 import {
   explainCommand
-} from "./chunks/chunk-LMSWYAXZ.js";
+} from "./chunks/chunk-HB6FP4YK.js";
 import {
   listCommand
 } from "./chunks/chunk-QXCDYVU7.js";
@@ -13,9 +13,9 @@ import {
 } from "./chunks/chunk-CRKCG5BD.js";
 import {
   scanCommand
-} from "./chunks/chunk-P2J2MQTS.js";
-import "./chunks/chunk-DOBJZ7KR.js";
-import "./chunks/chunk-C3LPCJEW.js";
+} from "./chunks/chunk-ZULDRXTF.js";
+import "./chunks/chunk-U6DDOOOH.js";
+import "./chunks/chunk-K6FFH2PC.js";
 import "./chunks/chunk-4C36J76L.js";
 import {
   verifyCommand

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-LMSWYAXZ.js";
-import "./chunks/chunk-DOBJZ7KR.js";
-import "./chunks/chunk-C3LPCJEW.js";
+} from "./chunks/chunk-HB6FP4YK.js";
+import "./chunks/chunk-U6DDOOOH.js";
+import "./chunks/chunk-K6FFH2PC.js";
 import {
   runCommand
 } from "./chunks/chunk-C7U2JD6W.js";

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 import {
   scanCommand
-} from "./chunks/chunk-P2J2MQTS.js";
-import "./chunks/chunk-DOBJZ7KR.js";
-import "./chunks/chunk-C3LPCJEW.js";
+} from "./chunks/chunk-ZULDRXTF.js";
+import "./chunks/chunk-U6DDOOOH.js";
+import "./chunks/chunk-K6FFH2PC.js";
 import "./chunks/chunk-4C36J76L.js";
 import "./chunks/chunk-GAP6BJRR.js";
 import {

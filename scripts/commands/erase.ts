@@ -4,7 +4,8 @@
  * that writes: the session's log is rewritten beside itself, read back with DSH's own reader,
  * checked against the old log and renamed over it (`src/host/erase-log.ts`); then image objects
  * and tool output files that only the erased content referenced are deleted
- * (`src/host/erase-session.ts`, `deleteSideFiles`). DSH's code is loaded only when this command
+ * (`src/host/erase-session.ts`, `deleteSideFiles`), and the session's record in DSH's projection
+ * cache is dropped (`src/host/projection-cache-erase.ts`). DSH's code is loaded only when this command
  * runs.
  *
  * @module dsh-message-recall/scripts/commands/erase
@@ -22,16 +23,18 @@ Erases for good what one dsh-message-recall removal took from a stored session: 
 session's log, the content of the removed messages and of every event that copied it is
 replaced by "[removed by dsh-message-recall]" (every event, seq and surface op stays), then
 the image objects and tool output files (spill, process output) that only the erased content
-referenced are deleted. The new log is written beside the old one, read back with DSH's own
-reader and checked against it before a rename puts it in place: a crash leaves the old log or
-the new one. There is no undo: Undo, Restore and Open a copy cannot bring the erased content back.
+referenced are deleted, and the session's record in DSH's projection cache
+(storages/session_projcache.json) is dropped (DSH folds it again from the log). The new
+log is written beside the old one, read back with DSH's own reader, checked against it and
+loaded under DSH's invariant companions before a rename puts it in place: a crash leaves the
+old log or the new one. There is no undo: Undo, Restore and Open a copy cannot bring the erased content back.
 
 Stop the DSH host first: a running host may hold the session with its content in memory and
 write it again. Find the tombstone's seq with: explain <session folder>.
 
 Options:
   --tombstone SEQ   the seq of the removal's tombstone (required)
-  --home DIR        the DSH home (for images and the other sessions); default: the folder
+  --home DIR        the DSH home (images, other sessions, projection cache); default: the folder
                     above "sessions" in the log's path
   --json            one JSON document instead of text
   -h, --help        this text
@@ -73,6 +76,7 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
   const { decodeLogBytes } = await import('../../src/host/jsonl-log-file')
   const { eraseLogFile } = await import('../../src/host/erase-log')
   const { deleteSideFiles } = await import('../../src/host/erase-session')
+  const { dropCacheEntryInFile } = await import('../../src/host/projection-cache-erase')
   const { dshJsonlReader } = await import('../support/dsh-reader')
   let id: string
   try {
@@ -95,7 +99,8 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
   const sessionsAt = parts.lastIndexOf('sessions')
   const home = values.home !== undefined ? resolve(values.home) : sessionsAt > 0 ? parts.slice(0, sessionsAt).join(sep) : undefined
   const others: string[] = []
-  if (home !== undefined) {
+  // The other sessions' logs are read only when the erase freed images or files to check against them.
+  if (home !== undefined && done.value.erasedImages.length + done.value.erasedFiles.length > 0) {
     for (const path of await logsUnder(join(home, 'sessions'))) {
       if (path === logPath || dirname(path) === dirname(logPath)) continue
       try {
@@ -106,7 +111,9 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
     }
   }
   const side = await deleteSideFiles(done.value, others, home === undefined ? undefined : join(home, 'attachments', 'v1'))
-  const value = { ok: true, sessionId: id, tombstoneSeq, erasedAt: at, messageSeqs: done.value.messageSeqs, rewrittenEvents: done.value.carriers.size, ...side }
+  // DSH's projection cache: the session's record is dropped; DSH folds it again from the erased log.
+  const projectionCache = home === undefined ? 'absent' : await dropCacheEntryInFile(join(home, 'storages'), id)
+  const value = { ok: true, sessionId: id, tombstoneSeq, erasedAt: at, messageSeqs: done.value.messageSeqs, rewrittenEvents: done.value.carriers.size, ...side, projectionCache }
   if (values.json) {
     await out(JSON.stringify(value) + '\n')
     return EXIT.ok
@@ -116,6 +123,7 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
     ...side.deletedImages.map((image) => `deleted image ${image}`),
     ...side.deletedFiles.map((file) => `deleted file ${file}`),
     ...side.kept.map((kept) => `kept ${kept.name} (${kept.reason === 'referenced' ? 'another session references it' : kept.reason === 'absent' ? 'not there' : 'no DSH home given'})`),
+    ...(projectionCache === 'dropped' ? ['dropped its record from the projection cache (storages/session_projcache.json); DSH folds it again from the erased log'] : []),
   ]
   await out(lines.join('\n') + '\n')
   return EXIT.ok

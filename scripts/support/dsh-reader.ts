@@ -3,7 +3,8 @@
  * `@deepseek-ai/dsh-session-persistence-jsonl` `JsonlSessionPersistence`, its prototype over a
  * compression (no host, no cordis context: `readPrefix` reads a file with the backend's frame
  * walk, checksums, header and record checks). Loaded when needed, so the read-only tools keep
- * running without DSH's packages.
+ * running without DSH's packages; the invariant companions the check of the new log runs under
+ * (`src/host/invariant-load.ts`) are checked to load here too, so a missing one is a usage error.
  *
  * @module dsh-message-recall/scripts/support/dsh-reader
  */
@@ -22,8 +23,10 @@ export async function dshJsonlReader(compression: 'zstd' | 'none'): Promise<Json
   try {
     backend = (await import('@deepseek-ai/dsh-session-persistence-jsonl')) as unknown as typeof backend
     await import('@deepseek-ai/dsh-session')
+    // The check of the new log loads it under these (`src/host/invariant-load.ts`).
+    await Promise.all([import('@deepseek-ai/cordis'), import('@deepseek-ai/dsh-invariants'), import('@deepseek-ai/dsh-llm'), import('@deepseek-ai/dsh-session/invariant'), import('@deepseek-ai/dsh-compaction/invariant'), import('@deepseek-ai/dsh-agent-loop/invariant')])
   } catch {
-    throw new UsageLineError('erase needs DSH 0.1.0-rc.8\'s packages (@deepseek-ai/dsh-session, @deepseek-ai/dsh-session-persistence-jsonl); run it where they are installed')
+    throw new UsageLineError('erase needs DSH 0.1.0-rc.8\'s packages (@deepseek-ai/dsh-session, @deepseek-ai/dsh-session-persistence-jsonl, @deepseek-ai/dsh-invariants, @deepseek-ai/dsh-compaction, @deepseek-ai/dsh-agent-loop); run it where they are installed')
   }
   return Object.create(backend.JsonlSessionPersistence.prototype, {
     compression: { value: compression },

@@ -6,7 +6,8 @@
  *    maintenance slot, so a running turn answers `AGENT_BUSY`. A session that is open in the host
  *    (an agent or a live session of its own) is refused with `NOT_ERASABLE` (`session-open`): its
  *    events are in the host's memory with the content, and rc.8 cannot swap them.
- * 2. Pending events are flushed; the log's text is read as stored (`readRaw`) and rewritten by
+ * 2. Pending events are flushed; the log, located from the held session's header
+ *    (`sessionPersistence.locate`), is read once and rewritten by
  *    `log/log-erase.ts`.
  * 3. The new log is written beside the old one in the backend's format and fsynced
  *    (`jsonl-log-file.ts`), read back with the backend's own reader, and checked event by event
@@ -19,6 +20,8 @@
  *    any other stored session or of the rewritten log references; tool output files (spill and
  *    process output) the erased tool results named and no other log names. What is kept is
  *    listed with why.
+ * 6. Once the plugin let the session go, its record in DSH's projection cache is dropped and DSH
+ *    folds it again from the erased log (`projection-cache-erase.ts`).
  *
  * @module dsh-message-recall/host/erase-session
  */
@@ -31,6 +34,7 @@ import { toolOutputPathsIn, type EraseBlock, type LogErase } from '../log/log-er
 import { collectEventImages, type LoggedImageRef } from '../log/log-without-removed'
 import type { JsonlBackend } from './jsonl-log-file'
 import { eraseLogFile } from './erase-log'
+import { rebuildCacheEntry, type CacheEntryOutcome, type ProjectionCacheWriter } from './projection-cache-erase'
 
 /** Why an erase is refused: the log rewrite's blocks, or the session is open in the host. */
 export type EraseReason = EraseBlock | 'session-open'
@@ -63,6 +67,12 @@ export interface EraseValue {
   readonly deletedFiles: readonly string[]
   /** Images and files kept, with why. */
   readonly kept: readonly KeptFile[]
+  /**
+   * The session's record in DSH's projection cache (`storages/session_projcache.json`):
+   * `rebuilt` (dropped, then folded again by DSH from the erased log), `dropped` (folded again
+   * when DSH next reads the session) or `absent` (no record, or no cache in this host).
+   */
+  readonly projectionCache: CacheEntryOutcome
 }
 
 /** What the erase reaches. */
@@ -74,6 +84,8 @@ export interface EraseServices {
   backend(): (JsonlBackend & { list(): Promise<readonly { readonly id: string }[]> }) | undefined
   /** The attachment store's root (`<DSH home>/attachments/v1`), or `undefined` without a local store. */
   attachmentRoot(): string | undefined
+  /** `ctx.sessionProjectionCache` when it is rc.8's persisted projection cache, else `undefined`. */
+  projectionCache?(): ProjectionCacheWriter | undefined
   /** The time written into the tombstone; default now. */
   readonly now?: () => Date
 }
@@ -91,6 +103,7 @@ function notErasable(reason: EraseReason, tombstoneSeq: number): EraseRefusal {
 }
 
 type EraseOutcome = { readonly ok: true; readonly value: EraseValue } | { readonly ok: false; readonly refusal: EraseRefusal }
+type HeldOutcome = { readonly ok: true; readonly value: Omit<EraseValue, 'projectionCache'> } | { readonly ok: false; readonly refusal: EraseRefusal }
 
 /**
  * Erase one removal of a session for good (see the module doc).
@@ -108,14 +121,20 @@ export async function eraseRemoval(services: EraseServices, request: { readonly 
   if (backend === undefined) return { ok: false, refusal: { code: 'ERASE_UNAVAILABLE', message: 'message-recall: erase needs DSH\'s JSONL session persistence' } }
   const { sessionId, tombstoneSeq } = request
   const queued = await services.queue.run(sessionId, () =>
-    services.access.write<EraseValue, EraseRefusal>(sessionId, async (session, origin) => {
+    services.access.write<Omit<EraseValue, 'projectionCache'>, EraseRefusal>(sessionId, async (session, origin) => {
       if (origin !== 'stored') return { ok: false, refusal: notErasable('session-open', tombstoneSeq) }
       return eraseHeld(services, backend, session, tombstoneSeq)
     }),
   )
   if (!queued.ok) return { ok: false, refusal: { code: 'AGENT_BUSY', message: `message-recall: session "${sessionId}" is busy with ${queued.ahead} earlier write(s)` } }
   const outcome = queued.value
-  if (outcome.ok) return outcome
+  if (outcome.ok) {
+    // After the hold is let go: its detach checkpoints the session's in-memory projections, which
+    // still hold the old content, into the cache (`projection-cache-erase.ts`).
+    const cache = services.projectionCache?.()
+    const projectionCache = cache === undefined ? 'absent' : await rebuildCacheEntry(cache, sessionId)
+    return { ok: true, value: { ...outcome.value, projectionCache } }
+  }
   const refusal = outcome.refusal
   // The access layer's own refusals carry the session id (`stored-session.ts`).
   if ('sessionId' in refusal) {
@@ -126,13 +145,13 @@ export async function eraseRemoval(services: EraseServices, request: { readonly 
   return { ok: false, refusal }
 }
 
-async function eraseHeld(services: EraseServices, backend: JsonlBackend & { list(): Promise<readonly { readonly id: string }[]> }, session: Session, tombstoneSeq: number): Promise<EraseOutcome> {
+async function eraseHeld(services: EraseServices, backend: JsonlBackend & { list(): Promise<readonly { readonly id: string }[]> }, session: Session, tombstoneSeq: number): Promise<HeldOutcome> {
   const id = session.id as string
   await services.sessions.flush(session)
-  const raw = await backend.readRaw(id)
-  if (raw === undefined) return { ok: false, refusal: { code: 'SESSION_NOT_LIVE', message: `message-recall: session "${id}" has no stored log` } }
+  // The held session's header is the stored one (`sessionPersistence.prepare`): it locates the log.
+  const { cwd } = session.header
   const erasedAt = (services.now?.() ?? new Date()).toISOString()
-  const done = await eraseLogFile(backend, backend.locate(raw.meta).path, id, tombstoneSeq, { at: erasedAt, expectedLength: () => session.seq })
+  const done = await eraseLogFile(backend, backend.locate({ id, ...(cwd === undefined ? {} : { cwd }) }).path, id, tombstoneSeq, { at: erasedAt, expectedLength: () => session.seq })
   if (!done.ok) {
     return done.code === 'ERASE_NOT_VERIFIED'
       ? { ok: false, refusal: { code: 'ERASE_NOT_VERIFIED', message: `message-recall: the erased log did not verify, nothing changed: ${done.problem}` } }
@@ -140,7 +159,9 @@ async function eraseHeld(services: EraseServices, backend: JsonlBackend & { list
   }
   const erase = done.value
   const others: string[] = []
-  for (const header of await backend.list()) {
+  // The other sessions' logs are read only when the erase freed images or files to check against them.
+  const freed = erase.erasedImages.length + erase.erasedFiles.length > 0
+  for (const header of freed ? await backend.list() : []) {
     if (header.id === id) continue
     const other = await backend.readRaw(header.id).catch(() => undefined)
     if (other !== undefined) others.push(other.content)

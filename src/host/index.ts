@@ -16,7 +16,8 @@
  * `tokenMeter` (`dsh-token-meter`: the shadow price of each replace), `sessionTitle`
  * (`dsh-session-title`: the fallback title limits), `workspaceRegistry` (`dsh-workspace`: a
  * copy joins its source's workspace) and `sessionProjectionCache`
- * (`dsh-session-projection-cache`: the stored titles a copy's title must differ from); the export
+ * (`dsh-session-projection-cache`: the stored titles a copy's title must differ from; an erase
+ * drops the erased session's record and has it folded again); the export
  * also reads `sessionQuery` (`dsh-session-query`: subagent sessions) and `attachments`
  * (`dsh-attachment`: images), as DSH's own Session log export does.
  *
@@ -47,6 +48,7 @@ import { followPrompt } from './write-effects'
 import { RemovalInheritance, type SuffixReader } from './inherit-removals'
 import { WriteQueue } from './write-queue'
 import { SessionAccess, type StoredSessionSource } from './stored-session'
+import { isProjectionCacheWriter } from './projection-cache-erase'
 import { isJsonlBackend, type JsonlBackend } from './jsonl-log-file'
 
 export { Config, DEFAULTS, resolveConfig, type MessageRecallConfig } from './config'
@@ -119,6 +121,10 @@ export function apply(ctx: Context, config: Partial<MessageRecallConfig> | undef
         attachmentRoot: () => {
           const root = (ctx.get('attachments') as { root?: unknown } | undefined)?.root
           return typeof root === 'string' ? root : undefined
+        },
+        projectionCache: () => {
+          const service = ctx.get('sessionProjectionCache')
+          return isProjectionCacheWriter(service) ? service : undefined
         },
       },
       afterAppend: (session, fromSeq) => void followSideState(session, fromSeq, index.lookup(session), {

@@ -28,7 +28,7 @@ import { isTombstoneEvent, readTombstone } from '../shared/tombstone'
 import { readFates, replacementEvents } from '../shared/fate'
 import type { CarrierKind } from '../shared/removed-content'
 import { ACTIONS } from '../shared/actions'
-import { collectEventImages, parseLogText, rewriteWithoutRemoved, type LoggedImageRef } from './log-without-removed'
+import { collectEventImages, parseLogText, rewriteLinesWithoutRemoved, type LoggedImageRef } from './log-without-removed'
 
 /** `data.source.erased` of an erased tombstone. */
 export interface ErasedMark {
@@ -49,6 +49,11 @@ export interface LogErase {
   readonly text: string
   /** Number of events the log holds (packed rows expanded). */
   readonly eventCount: number
+  /**
+   * The old log's events, as the rewrite parsed them from the text (one `JSON.parse` per line,
+   * packed rows expanded by `chunk-rows.ts`), indexed by seq: what the new log is checked against.
+   */
+  readonly events: readonly LogEvent[]
   /** Seq of the tombstone whose removal is erased. */
   readonly tombstoneSeq: number
   /** Every event whose content was replaced, by seq, with why (the tombstone's own mark not counted). */
@@ -110,8 +115,8 @@ export function eraseRemovalInLog(content: string, tombstoneSeq: number, at: str
   if (fates.statusOf(tombstoneSeq)?.inEffect !== true) return { ok: false, code: 'NOT_IN_EFFECT' }
   if (erasedMarkOf(tombstoneEvent) !== null) return { ok: false, code: 'ALREADY_ERASED' }
 
-  const rewritten = rewriteWithoutRemoved(log, tombstoneSeq)
-  const out = rewritten.text.split('\n')
+  const rewritten = rewriteLinesWithoutRemoved(log, tombstoneSeq)
+  const out = rewritten.lines
   // The record of the erase, on the tombstone's own line (a tombstone is never a packed row).
   const line = out.findIndex((_, i) => {
     const value = parsed[i]
@@ -132,5 +137,5 @@ export function eraseRemovalInLog(content: string, tombstoneSeq: number, at: str
   const erasedFiles = [...named].filter((path) => !text.includes(path) && !text.includes(JSON.stringify(path).slice(1, -1)))
 
   const messageSeqs = [...rewritten.carriers].filter(([, kind]) => kind === 'message').map(([seq]) => seq)
-  return { ok: true, value: { text, eventCount: rewritten.eventCount, tombstoneSeq, carriers: rewritten.carriers, messageSeqs, erasedImages, erasedFiles } }
+  return { ok: true, value: { text, eventCount: rewritten.eventCount, events, tombstoneSeq, carriers: rewritten.carriers, messageSeqs, erasedImages, erasedFiles } }
 }

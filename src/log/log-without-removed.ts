@@ -143,6 +143,18 @@ export function parseLogText(content: string): ParsedLogText {
  * @returns as {@link logWithoutRemovedContent}.
  */
 export function rewriteWithoutRemoved(log: ParsedLogText, tombstoneSeq?: number): LogWithoutRemoved {
+  const { lines, ...rest } = rewriteLinesWithoutRemoved(log, tombstoneSeq)
+  return { ...rest, text: lines.join('\n') }
+}
+
+/**
+ * {@link rewriteWithoutRemoved} before the lines are joined, for a caller that edits more lines
+ * (the erase marks its tombstone's) and joins once.
+ * @param log - the parsed log (not changed).
+ * @param tombstoneSeq - as for {@link logWithoutRemovedContent}.
+ * @returns the rewritten lines (a new array) and the rest of {@link LogWithoutRemoved}.
+ */
+export function rewriteLinesWithoutRemoved(log: ParsedLogText, tombstoneSeq?: number): Omit<LogWithoutRemoved, 'text'> & { readonly lines: string[] } {
   const lines = [...log.lines]
   const { parsed, events } = log
   const removed = findRemovedContent(events.length, (seq) => events[seq], tombstoneSeq)
@@ -175,5 +187,5 @@ export function rewriteWithoutRemoved(log: ParsedLogText, tombstoneSeq?: number)
     }
     collectEventImages(rewritten, images)
   }
-  return { text: lines.join('\n'), eventCount: events.length, carriers: removed.carriers, rewrittenLines, images }
+  return { lines, eventCount: events.length, carriers: removed.carriers, rewrittenLines, images }
 }

@@ -20,6 +20,7 @@ import { readTombstone } from '../shared/tombstone'
 import type { TombstoneAction } from '../shared/actions'
 import { ToolPairingIndex } from '../shared/tool-pairing'
 import type { LogHeader } from './log-frames'
+import { sameJson } from '../shared/same-json'
 
 /** One surface node, described for people. */
 export interface NodeSummary {
@@ -161,15 +162,6 @@ function replacementKind(event: LogEvent, lookup: (seq: number) => LogEvent | un
   const kind = classifyNode(event)
   if (kind === 'tombstone' || kind === 'checkpoint') return kind
   return readRestore(event, lookup) !== null ? 'restore' : 'replacement'
-}
-
-/** Structural equality of JSON values (key order ignored). */
-function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true
-  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => sameJson(x, b[i]))
-  if (!isRecord(a) || !isRecord(b) || Array.isArray(b)) return false
-  const keys = Object.keys(a)
-  return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && sameJson(a[k], b[k]))
 }
 
 /** Fold a prefix; the largest prefix that folds when the whole log does not. */

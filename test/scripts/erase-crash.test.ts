@@ -3,9 +3,11 @@
  * process, `SIGKILL`): a session of about 30,000 events whose first prompt holds a canary is
  * written by the real rc.8 composition (JSONL persistence, zstd) and the prompt deleted through
  * the route; then, 34 times, a fresh copy of the session folder is erased by a child process
- * killed after a random delay spread over the child's whole run. After every kill the log is read
+ * killed after a random delay: half spread over an undisturbed run's length, half over its last
+ * fifth and past it (a run under load is slower, and the rename comes late). After every kill the log is read
  * with DSH's own reader and loaded into a `Session` (every envelope, seq and surface transition
- * validated) that derives the same messages, and the canary is either in the log as often as
+ * validated) under the session, compaction and agent-loop invariant companions
+ * (`src/host/invariant-load.ts`) that derives the same messages, and the canary is either in the log as often as
  * before or not at all.
  */
 import assert from 'node:assert/strict'
@@ -14,11 +16,12 @@ import { spawn } from 'node:child_process'
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { Session, SessionId } from '@deepseek-ai/dsh-session'
+import type { Session } from '@deepseek-ai/dsh-session'
 import { JsonlSessionPersistence } from '@deepseek-ai/dsh-session-persistence-jsonl'
 import { conversationLog, syntheticTurns } from '../support/conversation'
 import { derived, node, Roots, sessionFile } from '../host/helpers'
 import { decodeLogBytes, readLogFileWithDsh, type JsonlReader } from '../../src/host/jsonl-log-file'
+import { loadUnderInvariants } from '../../src/host/invariant-load'
 
 const CANARY = 'CANARY-crash-91b2'
 const TOOL = join(import.meta.dirname, '..', '..', 'lib', 'scripts', 'dsh-message-recall-log.js')
@@ -86,14 +89,17 @@ describe('erase killed at random points', () => {
       const dir = join(work, `trial-${trial}`)
       cpSync(original, dir, { recursive: true })
       const log = join(dir, 'session.jsonl.zstd')
-      const killAfter = Math.random() * done.ms * 1.1
+      // Half the kills anywhere in the run, half in its last part (the check, the rename, the side
+      // files) and past it: a run under load takes longer than the undisturbed one.
+      const killAfter = trial % 2 === 0 ? Math.random() * done.ms : done.ms * (0.8 + Math.random() * 0.7)
       await runErase(log, tombstoneSeq, killAfter)
       const text = decodeLogBytes(readFileSync(log), 'zstd')
       const count = occurrences(text)
       assert.ok(count === canaries || count === 0, `trial ${trial} (killed after ${killAfter.toFixed(0)} ms): ${count} of ${canaries} canaries`)
       const events = await readLogFileWithDsh(reader, log, sessionId)
-      const loaded = Session.create(SessionId(sessionId), events)
-      const messages = (JSON.parse(JSON.stringify(loaded.deriveMessages())) as any[]).map((m) => {
+      const loaded = await loadUnderInvariants(sessionId, events)
+      assert.ok(loaded.ok, `trial ${trial}: the log loads under the invariant companions: ${loaded.ok ? '' : loaded.problem}`)
+      const messages = (JSON.parse(JSON.stringify(loaded.messages)) as any[]).map((m) => {
         if (m.source?.erased === undefined) return m
         const { erased: _erased, ...source } = m.source
         return { ...m, source }

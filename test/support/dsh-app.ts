@@ -100,8 +100,9 @@ export interface DshAppOptions {
   /**
    * Load the web app's workspace registry (`dsh-workspace` over `dsh-storage`, `dsh-storage-json`
    * in a temporary folder, and `dsh-storage-domain`), as `dsh-web-app` mounts it; needs persistence.
+   * `{ root }`: the storage root to use (kept by `dispose()`), e.g. `<DSH home>/storages`.
    */
-  readonly workspaces?: boolean
+  readonly workspaces?: boolean | { readonly root: string }
   /**
    * A chat-completions endpoint to use instead of the built-in mock (for instance the scripted
    * `tools/mock-model.ts`): `DEEPSEEK_BASE_URL` and `DEEPSEEK_API_KEY` point at it. The built-in
@@ -188,12 +189,13 @@ export async function bootDshApp(options: DshAppOptions = {}): Promise<DshApp> {
   const persistence = options.persistence === undefined || options.persistence === false ? undefined : options.persistence
   const ownsRoot = persistence !== undefined && persistence.root === undefined
   const root = persistence === undefined ? undefined : persistence.root ?? mkdtempSync(join(tmpdir(), 'dsh-sessions-'))
-  const storageRoot = options.workspaces ? mkdtempSync(join(tmpdir(), 'dsh-storages-')) : undefined
+  const storageRoot = typeof options.workspaces === 'object' ? options.workspaces.root : options.workspaces ? mkdtempSync(join(tmpdir(), 'dsh-storages-')) : undefined
+  const ownsStorage = options.workspaces === true
   const dispose = async () => {
     await mock.close()
     await ctx.fiber.dispose()
     if (ownsRoot && root) rmSync(root, { recursive: true, force: true })
-    if (storageRoot) rmSync(storageRoot, { recursive: true, force: true })
+    if (storageRoot && ownsStorage) rmSync(storageRoot, { recursive: true, force: true })
   }
   try {
     ctx.provide('launchEnvironment', createLaunchEnvironmentSnapshot([{

@@ -3,8 +3,11 @@ import {
   collectEventImages,
   eraseLogFile,
   toolOutputPathsIn
-} from "./chunk-X5PLYEDV.js";
-import "./chunk-C3LPCJEW.js";
+} from "./chunk-AOH3LBLC.js";
+import {
+  rebuildCacheEntry
+} from "./chunk-7QKTMCDM.js";
+import "./chunk-K6FFH2PC.js";
 import "./chunk-ZFDKBUKF.js";
 import "./chunk-IQAOUE36.js";
 import "./chunk-V6RYJ4SL.js";
@@ -35,7 +38,11 @@ async function eraseRemoval(services, request) {
   );
   if (!queued.ok) return { ok: false, refusal: { code: "AGENT_BUSY", message: `message-recall: session "${sessionId}" is busy with ${queued.ahead} earlier write(s)` } };
   const outcome = queued.value;
-  if (outcome.ok) return outcome;
+  if (outcome.ok) {
+    const cache = services.projectionCache?.();
+    const projectionCache = cache === void 0 ? "absent" : await rebuildCacheEntry(cache, sessionId);
+    return { ok: true, value: { ...outcome.value, projectionCache } };
+  }
   const refusal = outcome.refusal;
   if ("sessionId" in refusal) {
     return refusal.code === "AGENT_BUSY" ? { ok: false, refusal: { code: "AGENT_BUSY", message: `message-recall: session "${sessionId}" is busy: ${refusal.detail}` } } : { ok: false, refusal: { code: "SESSION_NOT_LIVE", message: `message-recall: session "${sessionId}" does not exist` } };
@@ -45,16 +52,16 @@ async function eraseRemoval(services, request) {
 async function eraseHeld(services, backend, session, tombstoneSeq) {
   const id = session.id;
   await services.sessions.flush(session);
-  const raw = await backend.readRaw(id);
-  if (raw === void 0) return { ok: false, refusal: { code: "SESSION_NOT_LIVE", message: `message-recall: session "${id}" has no stored log` } };
+  const { cwd } = session.header;
   const erasedAt = (services.now?.() ?? /* @__PURE__ */ new Date()).toISOString();
-  const done = await eraseLogFile(backend, backend.locate(raw.meta).path, id, tombstoneSeq, { at: erasedAt, expectedLength: () => session.seq });
+  const done = await eraseLogFile(backend, backend.locate({ id, ...cwd === void 0 ? {} : { cwd } }).path, id, tombstoneSeq, { at: erasedAt, expectedLength: () => session.seq });
   if (!done.ok) {
     return done.code === "ERASE_NOT_VERIFIED" ? { ok: false, refusal: { code: "ERASE_NOT_VERIFIED", message: `message-recall: the erased log did not verify, nothing changed: ${done.problem}` } } : { ok: false, refusal: notErasable(done.code, tombstoneSeq) };
   }
   const erase = done.value;
   const others = [];
-  for (const header of await backend.list()) {
+  const freed = erase.erasedImages.length + erase.erasedFiles.length > 0;
+  for (const header of freed ? await backend.list() : []) {
     if (header.id === id) continue;
     const other = await backend.readRaw(header.id).catch(() => void 0);
     if (other !== void 0) others.push(other.content);

@@ -19,16 +19,18 @@ Erases for good what one dsh-message-recall removal took from a stored session: 
 session's log, the content of the removed messages and of every event that copied it is
 replaced by "[removed by dsh-message-recall]" (every event, seq and surface op stays), then
 the image objects and tool output files (spill, process output) that only the erased content
-referenced are deleted. The new log is written beside the old one, read back with DSH's own
-reader and checked against it before a rename puts it in place: a crash leaves the old log or
-the new one. There is no undo: Undo, Restore and Open a copy cannot bring the erased content back.
+referenced are deleted, and the session's record in DSH's projection cache
+(storages/session_projcache.json) is dropped (DSH folds it again from the log). The new
+log is written beside the old one, read back with DSH's own reader, checked against it and
+loaded under DSH's invariant companions before a rename puts it in place: a crash leaves the
+old log or the new one. There is no undo: Undo, Restore and Open a copy cannot bring the erased content back.
 
 Stop the DSH host first: a running host may hold the session with its content in memory and
 write it again. Find the tombstone's seq with: explain <session folder>.
 
 Options:
   --tombstone SEQ   the seq of the removal's tombstone (required)
-  --home DIR        the DSH home (for images and the other sessions); default: the folder
+  --home DIR        the DSH home (images, other sessions, projection cache); default: the folder
                     above "sessions" in the log's path
   --json            one JSON document instead of text
   -h, --help        this text
@@ -63,9 +65,10 @@ async function run(argv, invocation) {
   }
   const compression = logPath.endsWith(".zstd") ? "zstd" : "none";
   const { decodeLogBytes } = await import("./jsonl-log-file-A7NOCMYS.js");
-  const { eraseLogFile } = await import("./erase-log-N7S4CXA2.js");
-  const { deleteSideFiles } = await import("./erase-session-XL6ZRUZE.js");
-  const { dshJsonlReader } = await import("./dsh-reader-TWVLSZW4.js");
+  const { eraseLogFile } = await import("./erase-log-KK6UI3BR.js");
+  const { deleteSideFiles } = await import("./erase-session-FBLNTTJM.js");
+  const { dropCacheEntryInFile } = await import("./projection-cache-erase-7EMOJAN7.js");
+  const { dshJsonlReader } = await import("./dsh-reader-PQKW3SW4.js");
   let id;
   try {
     const text = decodeLogBytes(await readFile(logPath), compression);
@@ -87,7 +90,7 @@ async function run(argv, invocation) {
   const sessionsAt = parts.lastIndexOf("sessions");
   const home = values.home !== void 0 ? resolve(values.home) : sessionsAt > 0 ? parts.slice(0, sessionsAt).join(sep) : void 0;
   const others = [];
-  if (home !== void 0) {
+  if (home !== void 0 && done.value.erasedImages.length + done.value.erasedFiles.length > 0) {
     for (const path of await logsUnder(join(home, "sessions"))) {
       if (path === logPath || dirname(path) === dirname(logPath)) continue;
       try {
@@ -98,7 +101,8 @@ async function run(argv, invocation) {
     }
   }
   const side = await deleteSideFiles(done.value, others, home === void 0 ? void 0 : join(home, "attachments", "v1"));
-  const value = { ok: true, sessionId: id, tombstoneSeq, erasedAt: at, messageSeqs: done.value.messageSeqs, rewrittenEvents: done.value.carriers.size, ...side };
+  const projectionCache = home === void 0 ? "absent" : await dropCacheEntryInFile(join(home, "storages"), id);
+  const value = { ok: true, sessionId: id, tombstoneSeq, erasedAt: at, messageSeqs: done.value.messageSeqs, rewrittenEvents: done.value.carriers.size, ...side, projectionCache };
   if (values.json) {
     await out(JSON.stringify(value) + "\n");
     return EXIT.ok;
@@ -107,7 +111,8 @@ async function run(argv, invocation) {
     `erased removal ${tombstoneSeq} of session ${id}: ${done.value.messageSeqs.length} message(s), ${done.value.carriers.size} event(s) rewritten`,
     ...side.deletedImages.map((image) => `deleted image ${image}`),
     ...side.deletedFiles.map((file) => `deleted file ${file}`),
-    ...side.kept.map((kept) => `kept ${kept.name} (${kept.reason === "referenced" ? "another session references it" : kept.reason === "absent" ? "not there" : "no DSH home given"})`)
+    ...side.kept.map((kept) => `kept ${kept.name} (${kept.reason === "referenced" ? "another session references it" : kept.reason === "absent" ? "not there" : "no DSH home given"})`),
+    ...projectionCache === "dropped" ? ["dropped its record from the projection cache (storages/session_projcache.json); DSH folds it again from the erased log"] : []
   ];
   await out(lines.join("\n") + "\n");
   return EXIT.ok;

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 import {
-  readFates
-} from "./chunk-C3LPCJEW.js";
+  readFates,
+  sameJson
+} from "./chunk-K6FFH2PC.js";
 import {
   classifyNode,
   contentOf,
@@ -347,13 +348,6 @@ function replacementKind(event, lookup) {
   const kind = classifyNode(event);
   if (kind === "tombstone" || kind === "checkpoint") return kind;
   return readRestore(event, lookup) !== null ? "restore" : "replacement";
-}
-function sameJson(a, b) {
-  if (a === b) return true;
-  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => sameJson(x, b[i]));
-  if (!isRecord(a) || !isRecord(b) || Array.isArray(b)) return false;
-  const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && sameJson(a[k], b[k]));
 }
 function foldPrefix(events) {
   try {

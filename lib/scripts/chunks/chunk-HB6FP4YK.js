@@ -2,10 +2,10 @@
 import {
   explainSession,
   forkOrigin
-} from "./chunk-DOBJZ7KR.js";
+} from "./chunk-U6DDOOOH.js";
 import {
   readFates
-} from "./chunk-C3LPCJEW.js";
+} from "./chunk-K6FFH2PC.js";
 import {
   COMMON_OPTIONS,
   DECODER_OPTION,
