@@ -74,7 +74,8 @@ export interface SessionNotLiveRefusal {
  */
 export interface BatchChangeRefusal {
   readonly code: PlanRefusal['code'] | RestoreRefusal['code']
-  readonly index: number
+  /** The refused change's index; absent when a one-change batch stood for a single request (a folded Delete onward). */
+  readonly index?: number
   readonly message: string
 }
 
@@ -117,7 +118,7 @@ export class MessageRecallError extends Error {
  * @returns the message.
  */
 export function describeRefusal(refusal: WriteRefusal): string {
-  if ('index' in refusal) return refusal.message
+  if ('message' in refusal) return refusal.message
   switch (refusal.code) {
     case 'STALE_VIEW':
       return describeStaleView(refusal)
