@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-LMSWYAXZ.js";
-import "./chunks/chunk-DOBJZ7KR.js";
-import "./chunks/chunk-C3LPCJEW.js";
+} from "./chunks/chunk-F3RUDZUZ.js";
+import "./chunks/chunk-KMJSK6FH.js";
+import "./chunks/chunk-MIGLUNE3.js";
 import {
   runCommand
 } from "./chunks/chunk-C7U2JD6W.js";

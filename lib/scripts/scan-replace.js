@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 import {
   scanCommand
-} from "./chunks/chunk-P2J2MQTS.js";
-import "./chunks/chunk-DOBJZ7KR.js";
-import "./chunks/chunk-C3LPCJEW.js";
+} from "./chunks/chunk-4ACUJQST.js";
+import "./chunks/chunk-KMJSK6FH.js";
+import "./chunks/chunk-MIGLUNE3.js";
 import "./chunks/chunk-4C36J76L.js";
 import "./chunks/chunk-GAP6BJRR.js";
 import {

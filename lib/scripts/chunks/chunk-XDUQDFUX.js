@@ -2,7 +2,7 @@
 import {
   readFates,
   replacementEvents
-} from "./chunk-C3LPCJEW.js";
+} from "./chunk-MIGLUNE3.js";
 import {
   ACTIONS,
   SURFACE_EVENT_TYPES,

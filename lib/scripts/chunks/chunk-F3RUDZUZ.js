@@ -2,10 +2,10 @@
 import {
   explainSession,
   forkOrigin
-} from "./chunk-DOBJZ7KR.js";
+} from "./chunk-KMJSK6FH.js";
 import {
   readFates
-} from "./chunk-C3LPCJEW.js";
+} from "./chunk-MIGLUNE3.js";
 import {
   COMMON_OPTIONS,
   DECODER_OPTION,

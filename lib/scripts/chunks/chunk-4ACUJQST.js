@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   forkOrigin
-} from "./chunk-DOBJZ7KR.js";
+} from "./chunk-KMJSK6FH.js";
 import {
   assertRoot
 } from "./chunk-4C36J76L.js";
