@@ -3643,13 +3643,13 @@ async function applyWithRewrite(services, intent, signal) {
 async function deleteOnwardFolded(services, intent, signal) {
   const batch = { sessionId: intent.sessionId, changes: [{ action: "deleteFrom", seq: intent.seq }], ...intent.expect === void 0 ? {} : { expect: intent.expect } };
   const written = await withSummarizer(services, intent.sessionId, signal, (agent, summarizer, both) => runMixed(services, agent, summarizer, batch, both, true));
-  if (!written.ok) {
-    const refusal = written.refusal;
-    if (refusal.index === void 0 || refusal.message === void 0) return written;
-    const { index: _index, ...rest } = refusal;
-    return { ok: false, refusal: { ...rest, message: rest.message.replace("changes[0]: ", "") } };
-  }
+  if (!written.ok) return { ok: false, refusal: singleRefusal(written.refusal) };
   return { ok: true, value: written.value.removal };
+}
+function singleRefusal(refusal) {
+  if (!("index" in refusal)) return refusal;
+  const { index: _index, ...rest } = refusal;
+  return { ...rest, message: rest.message.replace("changes[0]: ", "") };
 }
 async function runMixed(services, agent, summarizer, intent, signal, single2 = false) {
   const session = agent.session;
@@ -3900,7 +3900,7 @@ async function previewRemoval(services, intent) {
   const folded = foldedPlan(view, intent);
   if (folded !== null && ACTIONS[intent.action].plans === "onward" && "seq" in intent.target) {
     const mixed = planMixedOnView(view, { changes: [{ action: "deleteFrom", seq: intent.target.seq }], ...intent.expect === void 0 ? {} : { expect: intent.expect } });
-    if (!mixed.ok) return { ok: false, refusal: withoutIndex(mixed.refusal) };
+    if (!mixed.ok) return { ok: false, refusal: singleRefusal(mixed.refusal) };
     return { ok: true, value: foldedPreview(view, intent, mixed.value.folded.plan, mixed.value.tail?.range ?? null) };
   }
   if (folded !== null) return folded.ok ? { ok: true, value: foldedPreview(view, intent, folded.value, null) } : folded;
@@ -3922,11 +3922,6 @@ async function previewRemoval(services, intent) {
       lastSeq: view.lastSeq
     }
   };
-}
-function withoutIndex(refusal) {
-  if (!("index" in refusal) || !("message" in refusal)) return refusal;
-  const { index: _index, ...rest } = refusal;
-  return { ...rest, message: rest.message.replace("changes[0]: ", "") };
 }
 function foldedPreview(view, intent, plan, tail) {
   const tailRemoved = tail === null ? [] : tail.shadowedSeqs.filter((_, i) => tail.nodeKinds[i] !== "tombstone");

@@ -29,6 +29,10 @@ import { runSessionWrite } from './session-write'
 import { viewOfSession, type SessionView } from './session-view'
 import { runSliced } from './time-slice'
 import { planBatchOnView, planBatchOnViewSteps, type BatchIntent } from './view-plans'
+import { applyWithRewrite, foldedIndexes, planMixedOnView } from './summary-batch'
+import { contentOf } from '../shared/surface-node'
+import type { LogEvent } from '../shared/events'
+import { estimateTokens } from '../shared/token-estimate'
 
 /** Plan in slices of the event loop ({@link runSliced}); the same result as `planBatchOnView` on the same view. */
 function planInSlices(view: SessionView, request: BatchIntent): Promise<Outcome<BatchPlan>> {
@@ -53,10 +57,6 @@ async function startOwnFrame(services: RemovalServices, session: Session): Promi
 
 /** How often `apply` plans in slices again when the session changed meanwhile, before it plans in one piece. */
 const SLICED_ATTEMPTS = 3
-import { applyWithRewrite, foldedIndexes, planMixedOnView } from './summary-batch'
-import { contentOf } from '../shared/surface-node'
-import type { LogEvent } from '../shared/events'
-import { estimateTokens } from '../shared/token-estimate'
 
 /**
  * The batch `plan` of a batch with folded changes (`summary-batch.ts`): the current writes, the

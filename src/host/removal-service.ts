@@ -28,8 +28,7 @@ import { planFoldedOnView, rewriteSummary, type CompactionSummarizer, type Folde
 import type { MessagePricer } from './shadow-price'
 import type { FoldedPlan, FoldedTail } from './folded-plan'
 import { ACTIONS } from '../shared/actions'
-import type { BatchChangeRefusal, WriteRefusal } from './refusals'
-import { deleteOnwardFolded, planMixedOnView } from './summary-batch'
+import { deleteOnwardFolded, planMixedOnView, singleRefusal } from './summary-batch'
 import type { SessionView } from './session-view'
 
 /** What the removal service reaches: the session write services, the event index, the tombstone text and the write effects. */
@@ -109,7 +108,7 @@ export async function previewRemoval(services: Pick<RemovalServices, 'access'>, 
   if (folded !== null && ACTIONS[intent.action].plans === 'onward' && 'seq' in intent.target) {
     // The folded part and the tail, planned as the write plans them.
     const mixed = planMixedOnView(view, { changes: [{ action: 'deleteFrom', seq: intent.target.seq }], ...(intent.expect === undefined ? {} : { expect: intent.expect }) })
-    if (!mixed.ok) return { ok: false, refusal: withoutIndex(mixed.refusal) }
+    if (!mixed.ok) return { ok: false, refusal: singleRefusal(mixed.refusal) }
     return { ok: true, value: foldedPreview(view, intent, mixed.value.folded.plan, mixed.value.tail?.range ?? null) }
   }
   if (folded !== null) return folded.ok ? { ok: true, value: foldedPreview(view, intent, folded.value, null) } : folded
@@ -131,13 +130,6 @@ export async function previewRemoval(services: Pick<RemovalServices, 'access'>, 
       lastSeq: view.lastSeq,
     },
   }
-}
-
-/** A one-change batch refusal as the request's own (no `index`, no `changes[0]` in its message). */
-function withoutIndex(refusal: WriteRefusal): WriteRefusal {
-  if (!('index' in refusal) || !('message' in refusal)) return refusal
-  const { index: _index, ...rest } = refusal as BatchChangeRefusal
-  return { ...rest, message: rest.message.replace('changes[0]: ', '') }
 }
 
 /**

@@ -164,14 +164,20 @@ export type MixedServices = RemovalServices & { readonly summarizer: (agent: Age
 export async function deleteOnwardFolded(services: MixedServices, intent: { readonly sessionId: string; readonly seq: number; readonly expect?: ViewExpectation }, signal?: AbortSignal): Promise<Outcome<RemovalValue>> {
   const batch: BatchIntent = { sessionId: intent.sessionId, changes: [{ action: 'deleteFrom', seq: intent.seq }], ...(intent.expect === undefined ? {} : { expect: intent.expect }) }
   const written = await withSummarizer(services, intent.sessionId, signal, (agent, summarizer, both) => runMixed(services, agent, summarizer, batch, both, true))
-  if (!written.ok) {
-    // One change: its refusal is the request's own, without an index.
-    const refusal = written.refusal as WriteRefusal & { index?: number; message?: string }
-    if (refusal.index === undefined || refusal.message === undefined) return written
-    const { index: _index, ...rest } = refusal as BatchChangeRefusal
-    return { ok: false, refusal: { ...rest, message: rest.message.replace('changes[0]: ', '') } }
-  }
+  if (!written.ok) return { ok: false, refusal: singleRefusal(written.refusal) }
   return { ok: true, value: written.value.removal! }
+}
+
+/**
+ * The refusal of a one-change batch that stood for a single request: the request's own, without
+ * an `index` and without `changes[0]` in its message.
+ * @param refusal - the batch's refusal.
+ * @returns the refusal as the single request answers it.
+ */
+export function singleRefusal(refusal: WriteRefusal): WriteRefusal {
+  if (!('index' in refusal)) return refusal
+  const { index: _index, ...rest } = refusal
+  return { ...rest, message: rest.message.replace('changes[0]: ', '') }
 }
 
 /** What a mixed batch wrote, once durable. */
