@@ -2488,7 +2488,7 @@ function describeRefusal(refusal) {
     case "AGENT_BUSY":
       return `message-recall: session "${refusal.sessionId}" is busy: ${refusal.detail}`;
     case "SESSION_NOT_LIVE":
-      return `message-recall: no live session "${refusal.sessionId}"`;
+      return refusal.reason === "summary-rewrite" ? `message-recall: session "${refusal.sessionId}" is not running in the host: removing messages a compaction summarized rewrites the summary with the session's own model; open the session first` : `message-recall: no live session "${refusal.sessionId}"`;
     case "NOT_A_SUMMARY":
       return `message-recall: seq ${refusal.seq} ${refusal.reason === "not-a-checkpoint" ? "is not a compaction summary" : refusal.reason === "not-on-surface" ? "is a compaction summary no longer on the surface (a later compaction or removal replaced it)" : "is not a summary rewrite of this plugin; only those can be undone"}`;
     case "SUMMARY_FAILED":
@@ -3796,6 +3796,10 @@ async function applyChanges(services, request, signal) {
     {
       maintenance: true,
       precheck: async (view) => {
+        const surface2 = new Set(view.nodes);
+        if (request.changes.some((change) => "seq" in change && !surface2.has(change.seq)) && foldedIndexes(view, request.changes).length > 0) {
+          return { code: "SESSION_NOT_LIVE", sessionId: request.sessionId, reason: "summary-rewrite" };
+        }
         const planned = await planInSlices(view, request);
         return planned.ok ? null : planned.refusal;
       }
@@ -3807,7 +3811,10 @@ async function previewChanges(services, request) {
   if (!read.ok) return read;
   const view = read.value;
   const surface = new Set(view.nodes);
-  if (request.changes.some((change) => "seq" in change && !surface.has(change.seq)) && foldedIndexes(view, request.changes).length > 0) return previewMixed(view, request);
+  if (request.changes.some((change) => "seq" in change && !surface.has(change.seq)) && foldedIndexes(view, request.changes).length > 0) {
+    if (view.origin !== "agent") return { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId: request.sessionId, reason: "summary-rewrite" } };
+    return previewMixed(view, request);
+  }
   const planned = await planInSlices(view, request);
   if (!planned.ok) return planned;
   const plan = planned.value;

@@ -105,8 +105,8 @@ async function previewMixed(view: SessionView, request: BatchIntent): Promise<Ou
  * @param request - the validated batch.
  * @param signal - aborts a summary rewrite's model call (the request was cancelled).
  * @returns `{ action: 'apply', results, replaceGeneration, persisted }` once durable, or a refusal:
- * a change's (with its index), `STALE_VIEW`, `SESSION_NOT_LIVE` or `AGENT_BUSY`; nothing is
- * appended on any.
+ * a change's (with its index), `STALE_VIEW`, `SESSION_NOT_LIVE` (also, `summary-rewrite`, for
+ * folded changes to a session that is only stored) or `AGENT_BUSY`; nothing is appended on any.
  * @throws {@link MessageRecallError} `PERSIST_FAILED` (`applied: true`) when every flush attempt
  * failed, `INTERNAL` when the Session refused an append.
  */
@@ -144,6 +144,11 @@ export async function applyChanges(services: RemovalServices, request: BatchInte
     {
       maintenance: true,
       precheck: async (view) => {
+        // A stored session has no agent to write a summary with.
+        const surface = new Set(view.nodes)
+        if (request.changes.some((change) => 'seq' in change && !surface.has(change.seq)) && foldedIndexes(view, request.changes).length > 0) {
+          return { code: 'SESSION_NOT_LIVE', sessionId: request.sessionId, reason: 'summary-rewrite' }
+        }
         const planned = await planInSlices(view, request)
         return planned.ok ? null : planned.refusal
       },
@@ -163,7 +168,11 @@ export async function previewChanges(services: Pick<RemovalServices, 'access'>, 
   if (!read.ok) return read
   const view = read.value
   const surface = new Set(view.nodes)
-  if (request.changes.some((change) => 'seq' in change && !surface.has(change.seq)) && foldedIndexes(view, request.changes).length > 0) return previewMixed(view, request)
+  if (request.changes.some((change) => 'seq' in change && !surface.has(change.seq)) && foldedIndexes(view, request.changes).length > 0) {
+    // As `apply` answers: only a session an agent drives can have its summary rewritten.
+    if (view.origin !== 'agent') return { ok: false, refusal: { code: 'SESSION_NOT_LIVE', sessionId: request.sessionId, reason: 'summary-rewrite' } }
+    return previewMixed(view, request)
+  }
   const planned = await planInSlices(view, request)
   if (!planned.ok) return planned
   const plan = planned.value

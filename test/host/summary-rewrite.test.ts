@@ -381,9 +381,19 @@ describe('removing folded messages rewrites the summary', () => {
     const id = agent.id
     await roots.shut(app)
     app = await boot(root)
+    // Stored, not running: a folded change has no model to rewrite the summary with; nothing written.
+    const storedCalls = model.requests.length
+    const stored = await app.post({ sessionId: id, action: 'apply', changes: [{ action: 'delete', seq: p1 }] })
+    assert.equal(stored.status, 409, stored.text)
+    assert.equal(stored.json.error.message, `message-recall: session "${id}" is not running in the host: removing messages a compaction summarized rewrites the summary with the session's own model; open the session first`)
+    assert.equal(model.requests.length, storedCalls)
+    const storedPlan = await app.post({ sessionId: id, action: 'plan', changes: [{ action: 'delete', seq: p1 }] })
+    assert.equal(storedPlan.status, 409, 'the batch plan answers as apply would')
+    assert.equal(storedPlan.json.error.message, stored.json.error.message)
     agent = await app.resumeAgent(id)
     session = agent.session
     assert.deepEqual(derived(session).slice(0, live.length), live, 'a cold reload folds the same')
+    assert.equal(readFates(session.events as unknown as LogEvent[]).fateOf(p1).state, 'folded', 'the refused apply wrote nothing')
     const cold = meter(app, session)
     assert.equal(cold.breakdown, cold.measure)
 
