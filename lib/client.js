@@ -1628,11 +1628,10 @@ var Fates = class {
       if (event === void 0 || depth > this.steps.size) return false;
       const cited = event.sourceEventSeqs ?? [];
       for (const original of isCheckpointEvent(event) ? cited.slice(2) : cited) {
-        if (original >= seq) continue;
         const inner = this.events.get(original);
         if (inner !== void 0 && isCheckpointEvent(inner)) {
           if (visit(original, depth + 1)) return true;
-        } else if (this.fateOf(original).state === "folded") return true;
+        } else if (original < seq && this.fateOf(original).state === "folded") return true;
       }
       return false;
     };
@@ -3382,7 +3381,7 @@ function SummaryDialog({ sessionId, checkpointSeq, text, kit, onClose }) {
 }
 
 // src/client/build-stamp.ts
-var BUILD_STAMP = true ? "0.1.0+4f48727e8f" : "dev";
+var BUILD_STAMP = true ? "0.1.0+10ba5b22df" : "dev";
 
 // src/client/notices/notice-styles.ts
 var NOTICE_STYLE_TEXT = `

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-VQXQBHRM.js";
+} from "./chunks/chunk-RGUEXFPV.js";
 import {
   explainCommand
-} from "./chunks/chunk-F3RUDZUZ.js";
+} from "./chunks/chunk-BYNGTIBY.js";
 import {
   listCommand
 } from "./chunks/chunk-QXCDYVU7.js";
@@ -13,9 +13,9 @@ import {
 } from "./chunks/chunk-CRKCG5BD.js";
 import {
   scanCommand
-} from "./chunks/chunk-4ACUJQST.js";
-import "./chunks/chunk-KMJSK6FH.js";
-import "./chunks/chunk-MIGLUNE3.js";
+} from "./chunks/chunk-R2HK4DI5.js";
+import "./chunks/chunk-RAMXGA5K.js";
+import "./chunks/chunk-E6AR6RIN.js";
 import "./chunks/chunk-4C36J76L.js";
 import {
   verifyCommand

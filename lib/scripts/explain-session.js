@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-F3RUDZUZ.js";
-import "./chunks/chunk-KMJSK6FH.js";
-import "./chunks/chunk-MIGLUNE3.js";
+} from "./chunks/chunk-BYNGTIBY.js";
+import "./chunks/chunk-RAMXGA5K.js";
+import "./chunks/chunk-E6AR6RIN.js";
 import {
   runCommand
 } from "./chunks/chunk-C7U2JD6W.js";

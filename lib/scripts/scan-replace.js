@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 import {
   scanCommand
-} from "./chunks/chunk-4ACUJQST.js";
-import "./chunks/chunk-KMJSK6FH.js";
-import "./chunks/chunk-MIGLUNE3.js";
+} from "./chunks/chunk-R2HK4DI5.js";
+import "./chunks/chunk-RAMXGA5K.js";
+import "./chunks/chunk-E6AR6RIN.js";
 import "./chunks/chunk-4C36J76L.js";
 import "./chunks/chunk-GAP6BJRR.js";
 import {

@@ -359,11 +359,11 @@ export class Fates {
       if (event === undefined || depth > this.steps.size) return false
       const cited = event.sourceEventSeqs ?? []
       for (const original of isCheckpointEvent(event) ? cited.slice(2) : cited) {
-        if (original >= seq) continue
+        // A nested checkpoint is newer than the messages it stands for: read it through whatever its seq.
         const inner = this.events.get(original)
         if (inner !== undefined && isCheckpointEvent(inner)) {
           if (visit(original, depth + 1)) return true
-        } else if (this.fateOf(original).state === 'folded') return true
+        } else if (original < seq && this.fateOf(original).state === 'folded') return true
       }
       return false
     }

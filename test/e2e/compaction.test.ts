@@ -9,14 +9,16 @@
  * onward (the summary keeps the prompt before it). Last, a second `/compact` folds a new canary
  * prompt; the editor selects it (marked Summarized) and a current prompt, the plan names the
  * rewrite and its input tokens, Apply asks once more, and one Apply removes both: the summarizer
- * request and the next turn's request lack the canary.
+ * request and the next turn's request lack the canary. Then Delete onward from a summarized answer:
+ * its confirm counts the answer and everything after the summary and names the model call; the
+ * rows go, the undo notice offers Open a copy, and the summarizer and the next request lack them.
  */
 import assert from 'node:assert/strict'
 import { after, before, describe } from 'node:test'
 import type { Page } from 'puppeteer-core'
 import { listSessions } from '../../tools/dsh-api'
 import { bootE2e, eventsOnDisk, sequentialScenarios, type E2e } from './harness'
-import { readNotice } from './removals-ui'
+import { readNotice, waitNotice } from './removals-ui'
 import { chooseWorkspace, clickAction, findRow, hoverRow, openApp, openEditor, rowSelector, sendPrompt, waitArmed, waitForChatText, waitForTurnBars, waitRowError, waitRowHidden } from './ui'
 import { en as recallEn } from '../../src/client/text/locales'
 
@@ -160,7 +162,8 @@ describe('folded messages in the real DSH web UI', { timeout: 900_000 }, () => {
       const el = document.querySelector(sel)
       return el !== null && !el.hasAttribute('data-message-recall-hidden') && el.hasAttribute('data-message-recall-folded')
     }, { timeout: 15_000, polling: 50 }, rowSelector(row.key))
-    assert.equal((await readNotice(page))?.text, 'The earlier summary is back; the message is summarized again')
+    // The row comes back with the live events; the notice when the Undo's reply arrives (either may be first).
+    assert.equal((await waitNotice(page, 'The earlier summary is back; the message is summarized again')).text, 'The earlier summary is back; the message is summarized again')
     assert.equal(e.model.requests.length, calls, 'Undo makes no model call')
     const events = await eventsOnDisk(e.home, sessionId)
     const checkpoint = events.at(-2)!
@@ -262,5 +265,44 @@ describe('folded messages in the real DSH web UI', { timeout: 900_000 }, () => {
     assert.equal(next.includes('CANARY-8808'), false, 'the next request lacks the canary')
     assert.equal(next.includes(SUMMARY9), true, 'and reads the new summary')
     assert.equal(next.includes(P9), false, 'and lacks the current prompt removed in the same Apply')
+  })
+
+  scenario('8. Delete onward from a summarized answer: its confirm names the count and the model call; the summary is rewritten without it and everything after the summary goes', async () => {
+    const P11 = 'Anything left to do?'
+    const A11 = 'Nothing is left.'
+    const SUMMARY11 = 'The user asked for the launch steps in order.'
+    const answer = await findRow(page, 'assistant-step', 'Testing is first.')
+    await page.waitForFunction((sel) => document.querySelector(sel)?.hasAttribute('data-message-recall-folded') === true, { timeout: 15_000, polling: 100 }, rowSelector(answer.key))
+    const later = await findRow(page, 'user', 'What do you know about the audit?')
+    const cluster = await hoverRow(page, answer.key)
+    assert.deepEqual(cluster.buttons.map((b) => b.action), ['delete', 'deleteFrom', 'exclude'])
+    await clickAction(page, answer.key, 'deleteFrom')
+    const armed = await waitArmed(page, answer.key, 'deleteFrom')
+    const match = /^Delete (\d+) onward and rewrite the summary\? \(model call, ~([\d,]+) tokens\)$/.exec(armed.text)
+    assert.ok(match, armed.text)
+    const count = Number(match[1])
+    assert.ok(count >= 4, `the summarized answer and every message after the summary (${count})`)
+    assert.equal(armed.label, `Click again to delete ${count} messages from here to the end: the model writes the compaction summary again without the summarized ones, from about ${match[2]} input tokens`)
+    await e.shot(page, '08-onward-armed')
+    e.model.script([{ text: SUMMARY11 }, { text: A11 }])
+    const calls = e.model.requests.length
+    await clickAction(page, answer.key, 'deleteFrom')
+    await waitRowHidden(page, answer.key, 60_000)
+    await waitRowHidden(page, later.key, 30_000)
+    await page.waitForFunction(() => document.querySelector('[data-message-recall-undo-action="forkBefore"]') !== null, { timeout: 10_000, polling: 50 })
+    assert.deepEqual(await readNotice(page), { text: `Deleted ${count} messages onward`, actions: ['forkBefore', 'dismiss'], error: null })
+    assert.equal(e.model.requests.length, calls + 1, 'one model call: the summarizer')
+    const summarizer = JSON.stringify(e.model.requests[calls]!.body.messages)
+    assert.equal(summarizer.includes('Testing is first.'), false, 'the rewrite is made without the summarized answer')
+    assert.equal(summarizer.includes('What do you know about the audit?'), false, 'nor what followed the summary')
+    const events = await eventsOnDisk(e.home, sessionId)
+    assert.deepEqual(events.slice(-6).map((ev) => ev.type), ['compaction/prune', 'user/message', 'compaction/start', 'compaction/summary', 'user/message', 'compaction/end'], 'the tail tombstone, then the new compaction, on disk')
+    await e.shot(page, '09-onward-rewritten')
+    await sendPrompt(page, P11)
+    await waitForChatText(page, A11)
+    const next = JSON.stringify(e.model.requests.at(-1)!.body.messages)
+    assert.equal(next.includes('Testing is first.'), false, 'the next request lacks the summarized answer')
+    assert.equal(next.includes('What do you know about the audit?'), false, 'and what followed the summary')
+    assert.equal(next.includes(SUMMARY11), true, 'and reads the new summary')
   })
 })

@@ -2,7 +2,7 @@
 import {
   readFates,
   replacementEvents
-} from "./chunk-MIGLUNE3.js";
+} from "./chunk-E6AR6RIN.js";
 import {
   ACTIONS,
   SURFACE_EVENT_TYPES,

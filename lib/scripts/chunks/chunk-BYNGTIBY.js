@@ -2,10 +2,10 @@
 import {
   explainSession,
   forkOrigin
-} from "./chunk-KMJSK6FH.js";
+} from "./chunk-RAMXGA5K.js";
 import {
   readFates
-} from "./chunk-MIGLUNE3.js";
+} from "./chunk-E6AR6RIN.js";
 import {
   COMMON_OPTIONS,
   DECODER_OPTION,

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   readFates
-} from "./chunk-MIGLUNE3.js";
+} from "./chunk-E6AR6RIN.js";
 import {
   classifyNode,
   contentOf,

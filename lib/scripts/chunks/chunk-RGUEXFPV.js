@@ -63,8 +63,8 @@ async function run(argv, invocation) {
   }
   const compression = logPath.endsWith(".zstd") ? "zstd" : "none";
   const { decodeLogBytes } = await import("./jsonl-log-file-A7NOCMYS.js");
-  const { eraseLogFile } = await import("./erase-log-CPWPXZV7.js");
-  const { deleteSideFiles } = await import("./erase-session-U5QX3PEN.js");
+  const { eraseLogFile } = await import("./erase-log-HI3FKFLE.js");
+  const { deleteSideFiles } = await import("./erase-session-ISFD2HHS.js");
   const { dshJsonlReader } = await import("./dsh-reader-TWVLSZW4.js");
   let id;
   try {

@@ -3,8 +3,8 @@ import {
   collectEventImages,
   eraseLogFile,
   toolOutputPathsIn
-} from "./chunk-XDUQDFUX.js";
-import "./chunk-MIGLUNE3.js";
+} from "./chunk-AHBQDTFF.js";
+import "./chunk-E6AR6RIN.js";
 import "./chunk-ZFDKBUKF.js";
 import "./chunk-IQAOUE36.js";
 import "./chunk-V6RYJ4SL.js";

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   forkOrigin
-} from "./chunk-KMJSK6FH.js";
+} from "./chunk-RAMXGA5K.js";
 import {
   assertRoot
 } from "./chunk-4C36J76L.js";

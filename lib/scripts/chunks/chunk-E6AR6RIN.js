@@ -214,11 +214,10 @@ var Fates = class {
       if (event === void 0 || depth > this.steps.size) return false;
       const cited = event.sourceEventSeqs ?? [];
       for (const original of isCheckpointEvent(event) ? cited.slice(2) : cited) {
-        if (original >= seq) continue;
         const inner = this.events.get(original);
         if (inner !== void 0 && isCheckpointEvent(inner)) {
           if (visit(original, depth + 1)) return true;
-        } else if (this.fateOf(original).state === "folded") return true;
+        } else if (original < seq && this.fateOf(original).state === "folded") return true;
       }
       return false;
     };
