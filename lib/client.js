@@ -366,6 +366,9 @@ var zh = {
   "armed.rewrite.delete": "删除 {count} 条并重写摘要？（调用模型，约 {tokens} 个 token）",
   "armed.rewrite.exclude": "排除 {count} 条并重写摘要？（调用模型，约 {tokens} 个 token）",
   "armed.rewrite.recall": "撤回并重写摘要？（调用模型，约 {tokens} 个 token）",
+  "armed.rewrite.deleteFrom": "删除以下 {count} 条并重写摘要？（调用模型，约 {tokens} 个 token）",
+  "armed.rewriteOnwardLabel.one": "再点一次，从这里删到末尾共 {count} 条消息：模型会重新写一份不含其中已压缩消息的压缩摘要，输入约 {tokens} 个 token",
+  "armed.rewriteOnwardLabel.other": "再点一次，从这里删到末尾共 {count} 条消息：模型会重新写一份不含其中已压缩消息的压缩摘要，输入约 {tokens} 个 token",
   "armed.rewriteRecallLabel.one": "再点一次，撤回这条已压缩的消息：文字回到输入框，模型会重新写一份不含它的压缩摘要，输入约 {tokens} 个 token",
   "armed.rewriteRecallLabel.other": "再点一次，撤回这条已压缩的消息：文字回到输入框，模型会重新写一份不含它们的压缩摘要，输入约 {tokens} 个 token",
   "armed.rewriteLabel.one": "再点一次，删除 {count} 条已压缩的消息：模型会重新写一份不含它的压缩摘要，输入约 {tokens} 个 token",
@@ -502,6 +505,9 @@ var en = {
   "armed.rewrite.delete": "Delete {count} and rewrite the summary? (model call, ~{tokens} tokens)",
   "armed.rewrite.exclude": "Exclude {count} and rewrite the summary? (model call, ~{tokens} tokens)",
   "armed.rewrite.recall": "Recall and rewrite the summary? (model call, ~{tokens} tokens)",
+  "armed.rewrite.deleteFrom": "Delete {count} onward and rewrite the summary? (model call, ~{tokens} tokens)",
+  "armed.rewriteOnwardLabel.one": "Click again to delete {count} message from here to the end: the model writes the compaction summary again without the summarized ones, from about {tokens} input tokens",
+  "armed.rewriteOnwardLabel.other": "Click again to delete {count} messages from here to the end: the model writes the compaction summary again without the summarized ones, from about {tokens} input tokens",
   "armed.rewriteRecallLabel.one": "Click again to recall this summarized message: its text returns to the composer and the model writes the compaction summary again without it, from about {tokens} input tokens",
   "armed.rewriteRecallLabel.other": "Click again to recall this summarized message: its text returns to the composer and the model writes the compaction summary again without them, from about {tokens} input tokens",
   "armed.rewriteLabel.one": "Click again to delete {count} summarized message: the model writes the compaction summary again without it, from about {tokens} input tokens",
@@ -845,8 +851,8 @@ function decorateRow(row, decoration, factory, t, texts, fresh) {
     if (isArmed && armed.rewrite !== void 0) {
       button.setAttribute(ATTR.armed, "true");
       const values = { count: armed.count, tokens: armed.rewrite.tokens.toLocaleString("en-US") };
-      button.textContent = t(`armed.rewrite.${armed.action === "exclude" ? "exclude" : armed.action === "recall" ? "recall" : "delete"}`, values);
-      button.setAttribute("aria-label", t(countedKey(armed.action === "exclude" ? "armed.rewriteExcludeLabel" : armed.action === "recall" ? "armed.rewriteRecallLabel" : "armed.rewriteLabel", armed.count), values));
+      button.textContent = t(`armed.rewrite.${armed.action}`, values);
+      button.setAttribute("aria-label", t(countedKey(REWRITE_LABELS[armed.action], armed.count), values));
     } else if (isArmed && armed.action !== "recall") {
       button.setAttribute(ATTR.armed, "true");
       const { armed: armedText, armedLabel } = ACTIONS[armed.action].texts;
@@ -899,6 +905,12 @@ function undecorateAll(root) {
   for (const cluster of root.querySelectorAll(`[${ATTR.actions}]`)) cluster.remove();
   undecorateSummaryRows(root);
 }
+var REWRITE_LABELS = {
+  recall: "armed.rewriteRecallLabel",
+  delete: "armed.rewriteLabel",
+  deleteFrom: "armed.rewriteOnwardLabel",
+  exclude: "armed.rewriteExcludeLabel"
+};
 
 // src/client/Overlay.tsx
 var import_react3 = require("react");
@@ -1227,6 +1239,7 @@ var ButtonStore = class extends SnapshotStore {
 };
 function planCount(value) {
   const rewrite = value.summaryRewrite;
+  if (rewrite?.removedSeqs !== void 0 && value.removedCount !== void 0) return Math.max(1, value.removedCount);
   const folded = rewrite?.removedSeqs ?? value.removedSeqs;
   if (folded !== void 0) return Math.max(1, folded.length);
   return Math.max(1, value.nodeKinds.filter((nodeKind) => nodeKind !== "tombstone").length);
@@ -1744,6 +1757,33 @@ var Fates = class {
     let last = own?.kind === "fold" ? own.rewrite : null;
     for (const { step } of this.chain(checkpointSeq)) if (step.kind === "fold" && step.rewrite !== null) last = step.rewrite;
     return last;
+  }
+  /**
+   * Whether a Delete onward from a folded message leaves something for its summary: an original
+   * message of the checkpoint that stands for it, before it in the log, still summarized (a
+   * compaction checkpoint cites `[startSeq, summarySeq, ...shadowedSeqs]`; a cited checkpoint is
+   * read through to its own originals). The host plans exactly (`host/folded-plan.ts`); this is
+   * what a row offers.
+   * @param seq - a folded message's seq.
+   * @returns false when the message is not folded, or every original before it is already out of the summary.
+   */
+  summaryKeepsBefore(seq) {
+    if (this.fateOf(seq).state !== "folded") return false;
+    const standing = this.standingFor(seq);
+    if (standing === null) return false;
+    const visit = (checkpoint, depth) => {
+      const event = this.events.get(checkpoint);
+      if (event === void 0 || depth > this.steps.size) return false;
+      const cited = event.sourceEventSeqs ?? [];
+      for (const original of isCheckpointEvent(event) ? cited.slice(2) : cited) {
+        const inner = this.events.get(original);
+        if (inner !== void 0 && isCheckpointEvent(inner)) {
+          if (visit(original, depth + 1)) return true;
+        } else if (original < seq && this.fateOf(original).state === "folded") return true;
+      }
+      return false;
+    };
+    return visit(standing, 0);
   }
   /**
    * The checkpoint on the surface that stands for a folded message now: the end of the chain of
@@ -2344,10 +2384,10 @@ function scrollContainer(flow) {
 }
 
 // src/client/rows/row-offers.ts
-var FOLDED_ACTIONS = Object.freeze(["recall", "delete", "exclude"]);
+var FOLDED_ACTIONS = Object.freeze(["recall", "delete", "deleteFrom", "exclude"]);
 var foldedMemo = /* @__PURE__ */ new Map();
-function foldedActions(actions) {
-  const kept = FOLDED_ACTIONS.filter((a) => actions.includes(a));
+function foldedActions(actions, onward) {
+  const kept = FOLDED_ACTIONS.filter((a) => actions.includes(a) && (onward || a !== "deleteFrom"));
   const key2 = kept.join();
   let known = foldedMemo.get(key2);
   if (known === void 0) foldedMemo.set(key2, known = Object.freeze(kept));
@@ -2364,7 +2404,7 @@ function offerOf(anchor, hidden) {
   const known = memo.get(anchor);
   if (known !== void 0 && known.hidden === hidden) return known.offer;
   const offer = Object.freeze(
-    excluded ? excludedOffer(anchor, hidden) : folded ? { key: anchor.key, seq: acting ?? anchor.seq, actions: foldedActions(anchor.actions), folded: true } : { key: anchor.key, seq: acting, actions: anchor.actions }
+    excluded ? excludedOffer(anchor, hidden) : folded ? { key: anchor.key, seq: acting ?? anchor.seq, actions: foldedActions(anchor.actions, hidden.fates.summaryKeepsBefore(anchor.seq)), folded: true } : { key: anchor.key, seq: acting, actions: anchor.actions }
   );
   memo.set(anchor, { hidden, offer });
   return offer;
@@ -3625,7 +3665,7 @@ function SummaryDialog({ sessionId, checkpointSeq, text, kit, onClose }) {
 }
 
 // src/client/build-stamp.ts
-var BUILD_STAMP = true ? "0.1.0+1ed5d74708" : "dev";
+var BUILD_STAMP = true ? "0.1.0+79c5f3d8fc" : "dev";
 
 // src/client/notices/notice-styles.ts
 var NOTICE_STYLE_TEXT = `
@@ -4030,7 +4070,15 @@ var editorZh = {
   "restore.label": "把这条消息原位恢复：{text}",
   "state.removed": "已移除",
   "state.excluded": "已排除",
-  "state.folded": "已压缩",
+  "state.folded": "已压缩进摘要",
+  "cost.folded": "在压缩摘要中",
+  "rewrite.one": "压缩摘要将重写，去掉 {count} 条已压缩的消息：调用一次模型，输入约 {tokens} 个词元",
+  "rewrite.other": "压缩摘要将重写，去掉 {count} 条已压缩的消息：调用一次模型，输入约 {tokens} 个词元",
+  "apply.rewrite": "应用并重写摘要？（调用模型，约 {tokens} 个词元）",
+  "rewriting": "正在重写摘要…（Esc 取消）",
+  "cancel": "取消",
+  "cancel.label": "取消重写摘要，什么都不会写入",
+  "rewriteFailed": "没有做任何改动：{reason}（{detail}）",
   "leave.one": "{count} 条消息、约 {tokens} 个词元将离开上下文",
   "leave.other": "{count} 条消息、约 {tokens} 个词元将离开上下文",
   "back.one": "{count} 条恢复",
@@ -4088,7 +4136,15 @@ var editorEn = {
   "restore.label": "Bring this message back in place: {text}",
   "state.removed": "Removed",
   "state.excluded": "Excluded",
-  "state.folded": "Compacted",
+  "state.folded": "Summarized",
+  "cost.folded": "In the compaction summary",
+  "rewrite.one": "The compaction summary is rewritten without {count} summarized message: a model call of about {tokens} input tokens",
+  "rewrite.other": "The compaction summary is rewritten without {count} summarized messages: a model call of about {tokens} input tokens",
+  "apply.rewrite": "Apply and rewrite the summary? (model call, ~{tokens} tokens)",
+  "rewriting": "Rewriting the summary… (Esc cancels)",
+  "cancel": "Cancel",
+  "cancel.label": "Cancel the summary rewrite; nothing is written",
+  "rewriteFailed": "Nothing was changed: {reason} ({detail})",
   "leave.one": "{count} message, ~{tokens} tokens leave the context",
   "leave.other": "{count} messages, ~{tokens} tokens leave the context",
   "back.one": "{count} comes back",
@@ -4154,9 +4210,17 @@ function contextText(t, locale, figure) {
   return t("context", { now: format.format(figure.now), after: format.format(figure.after) }) + t(`basis.${figure.basis}`);
 }
 function costText(t, locale, cost) {
+  if (cost.folded === true) return t("cost.folded");
   if (!cost.inContext) return t("cost.none");
   const share = numberFormat(locale, true).format(cost.share);
   return t(cost.tokens === 1 ? "cost.one" : "cost.other", { tokens: numberFormat(locale).format(cost.tokens), share });
+}
+function rewriteText(t, locale, rewrite) {
+  const format = numberFormat(locale);
+  return t(rewrite.removed === 1 ? "rewrite.one" : "rewrite.other", { count: format.format(rewrite.removed), tokens: format.format(rewrite.tokens) });
+}
+function applyText(t, locale, armedTokens) {
+  return armedTokens === null ? t("apply") : t("apply.rewrite", { tokens: numberFormat(locale).format(armedTokens) });
 }
 
 // src/client/editor/EditorModal.tsx
@@ -4192,7 +4256,8 @@ var import_react8 = require("react");
 var import_react7 = require("react");
 var PLAN_DEBOUNCE_MS = 200;
 function refusalOf(error, changeUnits) {
-  return { unit: error.index === void 0 ? null : changeUnits[error.index] ?? null, code: error.code };
+  const detail = error.code === "SUMMARY_FAILED" ? { detail: error.message.replace(/^message-recall: /, "") } : {};
+  return { unit: error.index === void 0 ? null : changeUnits[error.index] ?? null, code: error.code, ...detail };
 }
 function usePlanCheck(send, sessionId, preview, readSeq) {
   const [refusal, setRefusal] = (0, import_react7.useState)(null);
@@ -4220,7 +4285,13 @@ function usePlanCheck(send, sessionId, preview, readSeq) {
           return;
         }
         setRefusal(null);
-        setPlanned({ changesKey, lastSeq: readSeq, removedCount: reply.value.removedSeqs.length });
+        const rewrite = reply.value.summaryRewrite;
+        setPlanned({
+          changesKey,
+          lastSeq: readSeq,
+          removedCount: reply.value.removedSeqs.length,
+          rewrite: rewrite === void 0 ? null : { removed: rewrite.removedSeqs.length, tokens: rewrite.estimatedInputTokens }
+        });
       });
     }, PLAN_DEBOUNCE_MS);
     return () => {
@@ -4236,13 +4307,42 @@ function useEditorApply(input) {
   const { send, sessionId, unsaved, preview, lastSeq, planned, enabled, reread, onClose } = input;
   const [applying, setApplying] = (0, import_react8.useState)(false);
   const [applyError, setApplyError] = (0, import_react8.useState)(null);
+  const [armed, setArmed] = (0, import_react8.useState)(false);
+  const [rewriting, setRewriting] = (0, import_react8.useState)(false);
+  const cancelling = (0, import_react8.useRef)(null);
   const changesKey = JSON.stringify(preview.changes);
-  (0, import_react8.useEffect)(() => setApplyError(null), [changesKey]);
+  const current = planned?.changesKey === changesKey && planned.lastSeq === lastSeq ? planned : null;
+  (0, import_react8.useEffect)(() => {
+    setApplyError(null);
+    setArmed(false);
+  }, [changesKey]);
+  const cancel = (0, import_react8.useCallback)(() => {
+    if (cancelling.current !== null) {
+      cancelling.current.abort();
+      return true;
+    }
+    if (armed) {
+      setArmed(false);
+      return true;
+    }
+    return false;
+  }, [armed]);
   const apply2 = (0, import_react8.useCallback)(async () => {
     if (!enabled || applying || lastSeq === null) return;
+    const rewrite = current?.rewrite ?? null;
+    if (rewrite !== null && !armed) {
+      setArmed(true);
+      return;
+    }
+    setArmed(false);
     setApplying(true);
-    const confirmed = planned?.changesKey === changesKey && planned.lastSeq === lastSeq ? { removedCount: planned.removedCount } : {};
-    const reply = await send({ action: "apply", sessionId, changes: preview.changes, expect: { lastSeq, ...confirmed } });
+    const controller = rewrite === null ? null : new AbortController();
+    cancelling.current = controller;
+    setRewriting(controller !== null);
+    const confirmed = current === null ? {} : { removedCount: current.removedCount };
+    const reply = await send({ action: "apply", sessionId, changes: preview.changes, expect: { lastSeq, ...confirmed } }, controller === null ? void 0 : { signal: controller.signal });
+    cancelling.current = null;
+    setRewriting(false);
     setApplying(false);
     if (reply.ok) {
       if (reply.value.persisted) unsaved.settled();
@@ -4254,8 +4354,8 @@ function useEditorApply(input) {
       setApplyError(refusalOf(reply.error, preview.changeUnits));
       if (reply.error.code === "STALE_VIEW") reread();
     }
-  }, [enabled, applying, lastSeq, planned, changesKey, send, sessionId, unsaved, preview, reread, onClose]);
-  return { applying, applyError, apply: apply2 };
+  }, [enabled, applying, armed, lastSeq, current, send, sessionId, unsaved, preview, reread, onClose]);
+  return { applying, applyError, apply: apply2, armed, rewriting, cancel, rewrite: current?.rewrite ?? null };
 }
 
 // src/client/editor/editor-history.ts
@@ -4371,11 +4471,14 @@ function groupUnits(log) {
   }
   return units;
 }
+function selectable(state) {
+  return state === "current" || state === "folded";
+}
 function unitStanding(group, fates, kindOf) {
   const lead = group.events.find((e) => e.type !== "tool/result") ?? group.events[0];
   const fate = fates.fateOf(lead.seq);
   const restorable = group.kind === "prompt" && fate.tombstoneSeq !== null && fates.canRestore(fate.tombstoneSeq, kindOf);
-  return { state: fate.state, targetSeq: fate.state === "current" ? fate.actingSeq : null, tombstoneSeq: fate.tombstoneSeq, restorable };
+  return { state: fate.state, targetSeq: selectable(fate.state) ? fate.actingSeq : null, tombstoneSeq: fate.tombstoneSeq, restorable };
 }
 function buildEditorUnits(log) {
   const fates = readFates(log);
@@ -4409,14 +4512,15 @@ function previewSelection(units, selection) {
   let messages = 0;
   let tokens = 0;
   let inView = 0;
-  const fromIndex = selection.from === null ? -1 : units.findIndex((u) => u.key === selection.from && u.state === "current");
+  const fromIndex = selection.from === null ? -1 : units.findIndex((u) => u.key === selection.from && selectable(u.state));
+  const fromFolded = fromIndex !== -1 && units[fromIndex].state === "folded";
   for (const [i, unit] of units.entries()) {
-    if (unit.state === "current") {
-      const onward = fromIndex !== -1 && i >= fromIndex;
+    if (selectable(unit.state)) {
+      const onward = fromIndex !== -1 && i >= fromIndex && (unit.state === "current" || fromFolded);
       if (!onward && !selection.remove.has(unit.key)) continue;
       going.add(unit.key);
       messages += unit.rows.length;
-      tokens += unit.tokens;
+      if (unit.state === "current") tokens += unit.tokens;
       if (i === fromIndex) {
         changes.push({ action: "deleteFrom", seq: unit.targetSeq });
         changeUnits.push(unit.key);
@@ -4471,7 +4575,7 @@ function lastTurnOf(units) {
   for (const unit of units) if (unit.turn !== null && (last === null || unit.turn > last)) last = unit.turn;
   return last;
 }
-function selectable(unit, lastTurn) {
+function selectable2(unit, lastTurn) {
   return unit.state === "current" && (lastTurn === null || unit.turn !== lastTurn);
 }
 function toolOutputTokens(unit, basis) {
@@ -4482,16 +4586,16 @@ function toolOutputTokens(unit, basis) {
 function presetOldToolOutput(units, n) {
   const lastTurn = lastTurnOf(units);
   if (lastTurn === null) return [];
-  return units.filter((u) => selectable(u, lastTurn) && u.kind === "step" && u.turn !== null && u.turn <= lastTurn - n && u.rows.some((r) => r.role === "tool")).map((u) => u.key);
+  return units.filter((u) => selectable2(u, lastTurn) && u.kind === "step" && u.turn !== null && u.turn <= lastTurn - n && u.rows.some((r) => r.role === "tool")).map((u) => u.key);
 }
 function presetLargeToolOutput(units, k, basis) {
   const lastTurn = lastTurnOf(units);
-  return units.filter((u) => selectable(u, lastTurn) && u.kind === "step" && u.rows.some((r) => r.role === "tool") && toolOutputTokens(u, basis) > k).map((u) => u.key);
+  return units.filter((u) => selectable2(u, lastTurn) && u.kind === "step" && u.rows.some((r) => r.role === "tool") && toolOutputTokens(u, basis) > k).map((u) => u.key);
 }
 function presetBeforeCompaction(units, compactionSeq) {
   if (compactionSeq === null) return [];
   const lastTurn = lastTurnOf(units);
-  return units.filter((u) => selectable(u, lastTurn) && (u.rows[0]?.seq ?? Infinity) < compactionSeq).map((u) => u.key);
+  return units.filter((u) => selectable2(u, lastTurn) && (u.rows[0]?.seq ?? Infinity) < compactionSeq).map((u) => u.key);
 }
 function lastCompactionSeq(log) {
   for (let i = log.length - 1; i >= 0; i--) {
@@ -4613,7 +4717,7 @@ function wholeNumber(text, min, fallback) {
 var UnitItem = (0, import_react11.memo)(function UnitItem2({ unit, turnLabel, going, excluding, coming, onward, from, cost, refusal, t, actions }) {
   const text = unit.rows.map((r) => r.text).find((s) => s !== "") ?? "";
   const ref = (0, import_react11.useCallback)((el) => actions.register(unit.key, el), [actions, unit.key]);
-  const current = unit.state === "current";
+  const current = selectable(unit.state);
   return /* @__PURE__ */ (0, import_jsx_runtime6.jsxs)("li", { "data-editor-unit": unit.key, "data-editor-refused": refusal === null ? void 0 : "", "data-editor-state": unit.state, "data-editor-preview": excluding ? "excluding" : going ? "going" : coming ? "coming" : "", children: [
     current && /* @__PURE__ */ (0, import_jsx_runtime6.jsx)(
       "button",
@@ -4649,7 +4753,7 @@ var UnitItem = (0, import_react11.memo)(function UnitItem2({ unit, turnLabel, go
       turnLabel !== null && /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("span", { "data-editor-unit-turn": "", children: turnLabel }),
       /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("span", { "data-editor-cost": "", children: cost })
     ] }),
-    !current && /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("span", { "data-editor-state-label": "", children: t(`state.${unit.state}`) }),
+    unit.state !== "current" && /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("span", { "data-editor-state-label": "", children: t(`state.${unit.state}`) }),
     current && /* @__PURE__ */ (0, import_jsx_runtime6.jsx)(
       "button",
       {
@@ -4688,7 +4792,7 @@ function EditorModal({ sessionId, running, replacementCount, breakdown, locale, 
   const units = load.status === "ready" ? load.units : [];
   const preview = (0, import_react11.useMemo)(() => previewSelection(units, selection), [units, selection]);
   const { refusal, checking, planned } = usePlanCheck(kit.send, sessionId, preview, load.status === "ready" ? load.lastSeq : -1);
-  const { applying, applyError, apply: apply2 } = useEditorApply({
+  const { applying, applyError, apply: apply2, armed, rewriting, cancel, rewrite } = useEditorApply({
     send: kit.send,
     sessionId,
     unsaved: kit.unsaved(sessionId),
@@ -4706,9 +4810,9 @@ function EditorModal({ sessionId, running, replacementCount, breakdown, locale, 
   const shown = order === "largest" ? largest : units;
   const costs = (0, import_react11.useMemo)(() => new Map(units.map((unit) => {
     const tokens = costNow(unit, basis);
-    return [unit.key, costText(t, locale, { tokens, share: shareOf(tokens, figure.now), inContext: unit.state === "current" })];
+    return [unit.key, costText(t, locale, { tokens, share: shareOf(tokens, figure.now), inContext: unit.state === "current", folded: unit.state === "folded" })];
   })), [units, basis, figure.now, t, locale]);
-  const focusOrder = shown.filter((u) => u.state === "current" || u.restorable).map((u) => u.key);
+  const focusOrder = shown.filter((u) => selectable(u.state) || u.restorable).map((u) => u.key);
   useFirstFocus(load.status === "ready", () => controls.current.get(focusOrder[0] ?? ""), dialog);
   const turnLabel = (0, import_react11.useCallback)((unit) => unit.turn === null ? t("beforeTurns") : t("turn", { turn: unit.turn }), [t]);
   const items = (0, import_react11.useMemo)(() => {
@@ -4774,7 +4878,7 @@ function EditorModal({ sessionId, running, replacementCount, breakdown, locale, 
     const inField = event.target.tagName === "INPUT";
     if (event.key === "Escape") {
       event.preventDefault();
-      onClose(false);
+      if (!cancel()) onClose(false);
     } else if (event.key === "Enter" && !inField) {
       event.preventDefault();
       void apply2();
@@ -4791,7 +4895,7 @@ function EditorModal({ sessionId, running, replacementCount, breakdown, locale, 
       if (key2 !== void 0) focusUnit(key2);
     }
   };
-  const problemText = problem === null ? "" : t(applyError !== null ? "applyFailed" : "refused", { reason: describeError(kit.tRecall, problem.code) });
+  const problemText = problem === null ? "" : problem.detail !== void 0 && applyError !== null ? t("rewriteFailed", { reason: describeError(kit.tRecall, problem.code), detail: problem.detail }) : problem.code === "CANCELLED" ? describeError(kit.tRecall, problem.code) : t(applyError !== null ? "applyFailed" : "refused", { reason: describeError(kit.tRecall, problem.code) });
   return /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("div", { "data-message-recall-editor-backdrop": "", children: /* @__PURE__ */ (0, import_jsx_runtime6.jsxs)("div", { ref: dialog, role: "dialog", "aria-modal": "true", "aria-labelledby": "dsh-message-recall-editor-title", tabIndex: -1, "data-message-recall-editor": "", onKeyDown, children: [
     /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("h2", { id: "dsh-message-recall-editor-title", children: t("title") }),
     /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("p", { "data-editor-keys": "", children: t("keys") }),
@@ -4879,11 +4983,20 @@ function EditorModal({ sessionId, running, replacementCount, breakdown, locale, 
     ] }),
     problem !== null && problem.unit === null && /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("p", { role: "alert", "data-editor-refusal": problem.code, children: problemText }),
     /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("p", { "data-editor-counter": "", "aria-live": "polite", children: counterText(t, locale, preview) }),
+    rewrite !== null && preview.changes.length > 0 && /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("p", { "data-editor-rewrite": "", children: rewriteText(t, locale, rewrite) }),
+    rewriting && /* @__PURE__ */ (0, import_jsx_runtime6.jsxs)("p", { "data-editor-rewriting": "", role: "status", children: [
+      t("rewriting"),
+      " ",
+      /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("button", { type: "button", "data-editor-cancel": "", "aria-label": t("cancel.label"), onClick: () => cancel(), children: t("cancel") })
+    ] }),
     running && /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("p", { id: "dsh-message-recall-editor-busy", "data-editor-busy": "", role: "status", children: t("busy") }),
     checking && !running && /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("p", { "data-editor-checking": "", role: "status", children: t("checking") }),
     /* @__PURE__ */ (0, import_jsx_runtime6.jsxs)("div", { "data-editor-actions": "", children: [
-      /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("button", { type: "button", "data-editor-discard": "", onClick: () => onClose(false), children: t("discard") }),
-      /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("button", { type: "button", "data-editor-apply": "", disabled: !canApply, "aria-describedby": running ? "dsh-message-recall-editor-busy" : void 0, onClick: () => void apply2(), children: t("apply") })
+      /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("button", { type: "button", "data-editor-discard": "", onClick: () => {
+        cancel();
+        onClose(false);
+      }, children: t("discard") }),
+      /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("button", { type: "button", "data-editor-apply": "", "data-editor-armed": armed ? "" : void 0, disabled: !canApply, "aria-describedby": running ? "dsh-message-recall-editor-busy" : void 0, onClick: () => void apply2(), children: applyText(t, locale, armed && rewrite !== null ? rewrite.tokens : null) })
     ] })
   ] }) });
 }

@@ -617,6 +617,33 @@ var Fates = class {
     return last;
   }
   /**
+   * Whether a Delete onward from a folded message leaves something for its summary: an original
+   * message of the checkpoint that stands for it, before it in the log, still summarized (a
+   * compaction checkpoint cites `[startSeq, summarySeq, ...shadowedSeqs]`; a cited checkpoint is
+   * read through to its own originals). The host plans exactly (`host/folded-plan.ts`); this is
+   * what a row offers.
+   * @param seq - a folded message's seq.
+   * @returns false when the message is not folded, or every original before it is already out of the summary.
+   */
+  summaryKeepsBefore(seq) {
+    if (this.fateOf(seq).state !== "folded") return false;
+    const standing = this.standingFor(seq);
+    if (standing === null) return false;
+    const visit = (checkpoint, depth) => {
+      const event = this.events.get(checkpoint);
+      if (event === void 0 || depth > this.steps.size) return false;
+      const cited = event.sourceEventSeqs ?? [];
+      for (const original of isCheckpointEvent(event) ? cited.slice(2) : cited) {
+        const inner = this.events.get(original);
+        if (inner !== void 0 && isCheckpointEvent(inner)) {
+          if (visit(original, depth + 1)) return true;
+        } else if (original < seq && this.fateOf(original).state === "folded") return true;
+      }
+      return false;
+    };
+    return visit(standing, 0);
+  }
+  /**
    * The checkpoint on the surface that stands for a folded message now: the end of the chain of
    * replacements from the one that folded it.
    * @param seq - a message's seq.
@@ -2384,6 +2411,7 @@ function notDeletableReason(refusal) {
     case "tombstone":
       return "it is a tombstone of this plugin, which stands for messages already removed; a restore or a copy from before it undoes it";
     case "checkpoint":
+      if (refusal.wholeSummary === true) return "Delete onward from it would take every message the compaction summary is made from, and a summary of nothing cannot be written; start Delete onward at a later summarized message, or remove the messages after the summary";
       return "it is a compaction checkpoint, which stands for the messages compaction folded; they are no longer on the surface to remove";
     case "replacement":
       return "it is another plugin's surface replacement, which that plugin owns";
@@ -2471,14 +2499,14 @@ var MessageRecallError = class extends Error {
   details;
 };
 function describeRefusal(refusal) {
-  if ("index" in refusal) return refusal.message;
+  if ("message" in refusal) return refusal.message;
   switch (refusal.code) {
     case "STALE_VIEW":
       return describeStaleView(refusal);
     case "AGENT_BUSY":
       return `message-recall: session "${refusal.sessionId}" is busy: ${refusal.detail}`;
     case "SESSION_NOT_LIVE":
-      return `message-recall: no live session "${refusal.sessionId}"`;
+      return refusal.reason === "summary-rewrite" ? `message-recall: session "${refusal.sessionId}" is not running in the host: removing messages a compaction summarized rewrites the summary with the session's own model; open the session first` : `message-recall: no live session "${refusal.sessionId}"`;
     case "NOT_A_SUMMARY":
       return `message-recall: seq ${refusal.seq} ${refusal.reason === "not-a-checkpoint" ? "is not a compaction summary" : refusal.reason === "not-on-surface" ? "is a compaction summary no longer on the surface (a later compaction or removal replaced it)" : "is not a summary rewrite of this plugin; only those can be undone"}`;
     case "SUMMARY_FAILED":
@@ -3338,12 +3366,13 @@ function appendBatch(session, plan, changes, options = {}) {
   });
 }
 
-// src/host/summary-rewrite.ts
-import { randomUUID as randomUUID3 } from "node:crypto";
-import { createUserMessage as createUserMessage2 } from "@deepseek-ai/dsh-llm";
-import { deriveEventMessage as deriveEventMessage2 } from "@deepseek-ai/dsh-session";
-
 // src/host/folded-plan.ts
+function foldedTail(nodes, lookup, checkpointSeq) {
+  const at = nodes.indexOf(checkpointSeq);
+  if (at === -1 || at === nodes.length - 1) return null;
+  const shadowedSeqs = nodes.slice(at + 1);
+  return { start: shadowedSeqs[0], end: shadowedSeqs.at(-1), shadowedSeqs, nodeKinds: shadowedSeqs.map((seq) => classifyNode(lookup(seq))) };
+}
 function originalsOf(checkpointSeq, lookup) {
   const seqs = [];
   const removals = [];
@@ -3368,7 +3397,6 @@ function originalsOf(checkpointSeq, lookup) {
 function planFoldedRemoval(input) {
   const { lookup, fates, seq, action } = input;
   const spec = ACTIONS[action];
-  if (spec.plans === "onward") return null;
   const fate = fates.fateOf(seq);
   if (fate.state !== "folded") return null;
   const target = fate.actingSeq;
@@ -3385,9 +3413,14 @@ function planFoldedRemoval(input) {
   }
   const { seqs: originals, removals: earlier } = originalsOf(standing, lookup);
   const gone = new Set(earlier.flatMap((r) => r.seqs));
-  const takes = widen(target, kind, originals, lookup).filter((s) => !gone.has(s));
+  const widened = widen(target, kind, originals, lookup);
+  const onward = spec.plans === "onward" ? originals.slice(Math.max(0, originals.indexOf(widened[0]))) : widened;
+  const takes = onward.filter((s) => !gone.has(s));
   if (takes.length === 0) return { ok: false, refusal: { code: "TARGET_NOT_FOUND", target: { seq }, reason: "not-on-surface", matchingSeqs: [] } };
   for (const s of takes) gone.add(s);
+  if (spec.plans === "onward" && originals.every((s) => gone.has(s))) {
+    return { ok: false, refusal: { code: "NOT_DELETABLE", seq, nodeKind: "checkpoint", wholeSummary: true } };
+  }
   return {
     ok: true,
     plan: {
@@ -3415,6 +3448,9 @@ function widen(target, kind, originals, lookup) {
 }
 
 // src/host/summary-rewrite.ts
+import { randomUUID as randomUUID3 } from "node:crypto";
+import { createUserMessage as createUserMessage2 } from "@deepseek-ai/dsh-llm";
+import { deriveEventMessage as deriveEventMessage2 } from "@deepseek-ai/dsh-session";
 var CHECKPOINT_PREAMBLE = "This is an automatically generated checkpoint condensing an earlier span of the conversation to free up context. Treat the captured context as established background and build on it without restating it. Continue the task directly from the messages that follow, without acknowledging this checkpoint.";
 var SUMMARY_OPEN_TAG = "<compacted-summary>";
 var SUMMARY_CLOSE_TAG = "</compacted-summary>";
@@ -3561,13 +3597,15 @@ function planMixedOnView(view, intent) {
   const foldedAt = foldedIndexes(view, intent.changes);
   const refuse2 = (index, code, message) => ({ ok: false, refusal: { code, index, message: `message-recall: changes[${index}]: ${message}` } });
   let folded = null;
+  let onward = false;
   const taken = /* @__PURE__ */ new Set();
   for (const index of foldedAt) {
     const change = intent.changes[index];
     const planned = planFoldedOnView(view, { action: change.action, seq: change.seq });
-    if (planned === null) return refuse2(index, "TARGET_NOT_FOUND", `seq ${change.seq} is a folded message; Delete onward cannot start inside a compaction summary`);
-    if (!planned.ok) return refuse2(index, planned.refusal.code, "a folded message this action cannot take");
+    if (planned === null) return refuse2(index, "TARGET_NOT_FOUND", `seq ${change.seq} is not a folded message`);
+    if (!planned.ok) return refuse2(index, planned.refusal.code, describeRefusal(planned.refusal).replace(/^message-recall: /, ""));
     const one = planned.value;
+    if (ACTIONS[one.action].plans === "onward") onward = true;
     const first = folded;
     if (first !== null && one.checkpointSeq !== first.checkpointSeq) return refuse2(index, "SPAN_NOT_CONTIGUOUS", `seq ${change.seq} is folded into checkpoint ${one.checkpointSeq}, not ${first.checkpointSeq}`);
     const fresh = one.removedSeqs.filter((seq) => !taken.has(seq));
@@ -3577,9 +3615,21 @@ function planMixedOnView(view, intent) {
     const gone = new Set(removals.flatMap((r) => r.seqs));
     const before = folded === null ? [] : folded.removedSeqs;
     folded = { ...one, removedSeqs: [...before, ...fresh], removals, keptSeqs: one.originalSeqs.filter((seq) => !gone.has(seq)) };
+    if (folded.keptSeqs.length === 0) return refuse2(index, "NOT_DELETABLE", describeRefusal({ code: "NOT_DELETABLE", seq: change.seq, nodeKind: "checkpoint", wholeSummary: true }).replace(/^message-recall: /, ""));
   }
   if (folded === null) throw new Error("message-recall: planMixedOnView called for a batch without folded changes");
-  const restIndexes = intent.changes.map((_, i) => i).filter((i) => !foldedAt.includes(i));
+  const checkpoint = folded.checkpointSeq;
+  const range = onward ? foldedTail(view.nodes, view.lookup, checkpoint) : null;
+  const inTail = new Set(range?.shadowedSeqs ?? []);
+  const tailIndexes = [];
+  const restIndexes = [];
+  for (const [i, change] of intent.changes.entries()) {
+    if (foldedAt.includes(i)) continue;
+    const seq = "seq" in change ? change.seq : change.tombstoneSeq;
+    if (!inTail.has(seq)) restIndexes.push(i);
+    else if (change.action === "restore") return refuse2(i, "TARGET_NOT_FOUND", `tombstone seq ${seq} sits after the compaction summary, in what the Delete onward of this batch takes`);
+    else tailIndexes.push(i);
+  }
   const restChanges = restIndexes.map((i) => intent.changes[i]);
   let current = null;
   if (restChanges.length > 0) {
@@ -3589,23 +3639,37 @@ function planMixedOnView(view, intent) {
       const index = restIndexes[r.index] ?? r.index;
       return { ok: false, refusal: { ...r, index, message: r.message.replace(`changes[${r.index}]`, `changes[${index}]`) } };
     }
-    const checkpoint = folded.checkpointSeq;
-    const takes = planned.value.writes.findIndex((w) => w.kind === "tombstone" && w.shadowedSeqs.includes(checkpoint));
+    const takes = planned.value.writes.findIndex((w) => w.kind === "tombstone" && w.shadowedSeqs.some((seq) => seq === checkpoint || inTail.has(seq)));
     if (takes !== -1) {
       const index = restIndexes[planned.value.writes[takes].changeIndexes[0]];
       return refuse2(index, "NOT_DELETABLE", `its range takes the compaction summary (checkpoint seq ${checkpoint}) that the folded changes of this batch rewrite`);
     }
     current = { indexes: restIndexes, changes: restChanges, plan: planned.value };
   }
-  const removed = [...current?.plan.removedSeqs.filter((seq) => seq < view.nextSeq) ?? [], ...folded.removedSeqs];
+  const tailRemoved = range === null ? [] : range.shadowedSeqs.filter((_, i) => range.nodeKinds[i] !== "tombstone");
+  const removed = [...current?.plan.removedSeqs.filter((seq) => seq < view.nextSeq) ?? [], ...folded.removedSeqs, ...tailRemoved];
   const changed = checkConfirmed(view, intent.expect, removed);
   if (changed !== null) return { ok: false, refusal: changed };
-  return { ok: true, value: { current, folded: { indexes: foldedAt, plan: folded } } };
+  return { ok: true, value: { current, folded: { indexes: foldedAt, plan: folded }, tail: range === null ? null : { indexes: tailIndexes, range }, removedSeqs: removed } };
 }
-function applyWithRewrite(services, intent, signal) {
-  return withSummarizer(services, intent.sessionId, signal, (agent, summarizer, both) => runMixed(services, agent, summarizer, intent, both));
+async function applyWithRewrite(services, intent, signal) {
+  const written = await withSummarizer(services, intent.sessionId, signal, (agent, summarizer, both) => runMixed(services, agent, summarizer, intent, both));
+  if (!written.ok) return written;
+  const { results, replaceGeneration, persisted } = written.value;
+  return { ok: true, value: { action: "apply", results, replaceGeneration, persisted } };
 }
-async function runMixed(services, agent, summarizer, intent, signal) {
+async function deleteOnwardFolded(services, intent, signal) {
+  const batch = { sessionId: intent.sessionId, changes: [{ action: "deleteFrom", seq: intent.seq }], ...intent.expect === void 0 ? {} : { expect: intent.expect } };
+  const written = await withSummarizer(services, intent.sessionId, signal, (agent, summarizer, both) => runMixed(services, agent, summarizer, batch, both, true));
+  if (!written.ok) return { ok: false, refusal: singleRefusal(written.refusal) };
+  return { ok: true, value: written.value.removal };
+}
+function singleRefusal(refusal) {
+  if (!("index" in refusal)) return refusal;
+  const { index: _index, ...rest } = refusal;
+  return { ...rest, message: rest.message.replace("changes[0]: ", "") };
+}
+async function runMixed(services, agent, summarizer, intent, signal, single2 = false) {
   const session = agent.session;
   const lookup = (seq) => services.index.lookup(session)(seq);
   const planned = planMixedOnView(viewOfSession(session, services.index.lookup(session), "agent"), intent);
@@ -3620,10 +3684,10 @@ async function runMixed(services, agent, summarizer, intent, signal) {
   }
   if (signal.aborted) return fail3("cancelled", "the summary rewrite was cancelled; nothing was written");
   const again = planMixedOnView(viewOfSession(session, services.index.lookup(session), "agent"), intent);
-  if (!again.ok || again.value.folded.plan.keptSeqs.join() !== planned.value.folded.plan.keptSeqs.join() || again.value.folded.plan.checkpointSeq !== planned.value.folded.plan.checkpointSeq) {
+  if (!again.ok || again.value.folded.plan.keptSeqs.join() !== planned.value.folded.plan.keptSeqs.join() || again.value.folded.plan.checkpointSeq !== planned.value.folded.plan.checkpointSeq || again.value.removedSeqs.join() !== planned.value.removedSeqs.join()) {
     return fail3("changed", "the conversation changed while the summary was written; nothing was written");
   }
-  const { current, folded } = again.value;
+  const { current, folded, tail } = again.value;
   const effects = services.effects?.();
   const fromSeq = session.seq;
   const results = [];
@@ -3631,22 +3695,46 @@ async function runMixed(services, agent, summarizer, intent, signal) {
     const appended = appendBatch(session, current.plan, current.changes, { tombstoneText: services.tombstoneText, lookup: () => services.index.lookup(session), ...effects === void 0 ? {} : { effects } });
     for (const r of appended) results.push({ ...r, index: current.indexes[r.index] });
   }
+  let tailSeq = null;
+  if (tail !== null) {
+    const range = { action: "deleteFrom", start: tail.range.start, end: tail.range.end, shadowedSeqs: tail.range.shadowedSeqs };
+    try {
+      priceReplace(session, effects, lookup, range, range.shadowedSeqs);
+      tailSeq = appendTombstone(session, range, services.tombstoneText).seq;
+    } catch (error) {
+      throw new MessageRecallError("INTERNAL", `message-recall: the session refused the tombstone for [${range.start}, ${range.end}]: ${errorText(error)}`, { cause: error });
+    }
+    retitleAfterRemoval(session, effects, services.index.lookup(session), { seq: tailSeq, shadowedSeqs: range.shadowedSeqs });
+    for (const index of tail.indexes) results.push({ index, action: intent.changes[index].action, tombstoneSeq: tailSeq, range: { start: range.start, end: range.end }, shadowedSeqs: range.shadowedSeqs });
+  }
   const cp = folded.plan.checkpointSeq;
   const written = appendRewrite(session, folded.plan, result, effects?.meter, lookup);
   for (const index of folded.indexes) {
     results.push({ index, action: intent.changes[index].action, tombstoneSeq: written.checkpointSeq, range: { start: cp, end: cp }, shadowedSeqs: [cp] });
   }
   results.sort((a, b) => a.index - b.index);
-  const value = { action: "apply", results, replaceGeneration: session.surface.replaceGeneration };
+  const replaceGeneration = session.surface.replaceGeneration;
+  const removal = !single2 ? void 0 : {
+    action: "deleteFrom",
+    tombstoneSeq: tailSeq ?? written.checkpointSeq,
+    range: { start: cp, end: tail?.range.end ?? cp },
+    shadowedSeqs: [cp, ...tail?.range.shadowedSeqs ?? []],
+    nodeKinds: ["checkpoint", ...tail?.range.nodeKinds ?? []],
+    replaceGeneration,
+    removedSeqs: again.value.removedSeqs,
+    // Undo of the rewrite alone would leave the tail removed: only a step without a tail offers it.
+    ...tail === null ? { summaryRewrite: { checkpointSeq: cp, compactionId: written.compactionId, startSeq: written.startSeq, endSeq: written.endSeq } } : {}
+  };
   services.afterAppend?.(session, fromSeq);
   const flushed = await flushWithRetry(() => services.sessions.flush(session), services.flushRetry);
   if (!flushed.ok) {
+    const value = removal === void 0 ? { action: "apply", results, replaceGeneration, persisted: false } : { ...removal, persisted: false };
     throw new MessageRecallError("PERSIST_FAILED", `message-recall: the batch with a summary rewrite (checkpoint seq ${written.checkpointSeq}) was appended to session "${intent.sessionId}" and is in effect, but it is not yet durable: the durability flush failed ${flushed.attempts} times: ${flushed.reason}`, {
       cause: flushed.error,
-      details: { applied: true, value: { ...value, persisted: false } }
+      details: { applied: true, value }
     });
   }
-  return { ok: true, value: { ...value, persisted: flushed.persisted } };
+  return { ok: true, value: { results, replaceGeneration, persisted: flushed.persisted, ...removal === void 0 ? {} : { removal: { ...removal, persisted: flushed.persisted } } } };
 }
 
 // src/host/batch-service.ts
@@ -3660,6 +3748,41 @@ async function startOwnFrame(services, session) {
   }
 }
 var SLICED_ATTEMPTS = 3;
+async function previewMixed(view, request) {
+  const planned = planMixedOnView(view, request);
+  if (!planned.ok) return planned;
+  const { current, folded, tail } = planned.value;
+  const real = (seq) => seq < view.nextSeq ? seq : null;
+  const writes = (current?.plan.writes ?? []).map((w) => w.kind === "tombstone" ? { kind: "tombstone", changeIndexes: w.changeIndexes.map((i) => current.indexes[i]), action: w.action, shadowedSeqs: w.shadowedSeqs.map(real) } : { kind: "restore", changeIndexes: w.changeIndexes.map((i) => current.indexes[i]), tombstoneSeq: w.tombstoneSeq, restoredSeq: w.originalSeq });
+  if (tail !== null) {
+    const onward = folded.indexes.filter((i) => request.changes[i].action === "deleteFrom");
+    writes.push({ kind: "tombstone", changeIndexes: [...onward, ...tail.indexes].sort((a, b) => a - b), action: "deleteFrom", shadowedSeqs: tail.range.shadowedSeqs });
+  }
+  const currentEstimate = current === null ? { estimatedTokens: 0, restoredTokens: 0 } : await runSliced(estimateBatchSteps(current.plan));
+  const content = (seqs) => seqs.map((seq) => contentOf(view.lookup(seq)));
+  const tailRemoved = tail === null ? [] : tail.range.shadowedSeqs.filter((_, i) => tail.range.nodeKinds[i] !== "tombstone");
+  return {
+    ok: true,
+    value: {
+      action: "plan",
+      writes,
+      tombstoneCount: writes.filter((w) => w.kind === "tombstone").length,
+      restoreCount: writes.filter((w) => w.kind === "restore").length,
+      removedSeqs: planned.value.removedSeqs,
+      restoredSeqs: current?.plan.restoredSeqs ?? [],
+      estimatedTokens: currentEstimate.estimatedTokens + estimateTokens(content([...folded.plan.removedSeqs, ...tailRemoved])),
+      restoredTokens: currentEstimate.restoredTokens,
+      replaceGeneration: view.replaceGeneration,
+      lastSeq: view.lastSeq,
+      summaryRewrite: {
+        checkpointSeq: folded.plan.checkpointSeq,
+        removedSeqs: folded.plan.removedSeqs,
+        inputMessages: folded.plan.keptSeqs.length,
+        estimatedInputTokens: estimateTokens(content(folded.plan.keptSeqs))
+      }
+    }
+  };
+}
 async function applyChanges(services, request, signal) {
   const agent = services.agents.get(request.sessionId);
   const surface = agent === void 0 ? null : new Set(agent.session.surface.nodes);
@@ -3691,6 +3814,10 @@ async function applyChanges(services, request, signal) {
     {
       maintenance: true,
       precheck: async (view) => {
+        const surface2 = new Set(view.nodes);
+        if (request.changes.some((change) => "seq" in change && !surface2.has(change.seq)) && foldedIndexes(view, request.changes).length > 0) {
+          return { code: "SESSION_NOT_LIVE", sessionId: request.sessionId, reason: "summary-rewrite" };
+        }
         const planned = await planInSlices(view, request);
         return planned.ok ? null : planned.refusal;
       }
@@ -3701,6 +3828,11 @@ async function previewChanges(services, request) {
   const read = await services.access.read(request.sessionId);
   if (!read.ok) return read;
   const view = read.value;
+  const surface = new Set(view.nodes);
+  if (request.changes.some((change) => "seq" in change && !surface.has(change.seq)) && foldedIndexes(view, request.changes).length > 0) {
+    if (view.origin !== "agent") return { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId: request.sessionId, reason: "summary-rewrite" } };
+    return previewMixed(view, request);
+  }
   const planned = await planInSlices(view, request);
   if (!planned.ok) return planned;
   const plan = planned.value;
@@ -3758,6 +3890,10 @@ async function removeMessages(services, intent, signal) {
   if ("seq" in intent.target && agent !== void 0 && !agent.session.surface.nodes.includes(intent.target.seq)) {
     const view = viewOfSession(agent.session, services.index.lookup(agent.session), "agent");
     if (foldedPlan(view, intent) !== null) {
+      const summarizer = services.summarizer ?? (() => void 0);
+      if (ACTIONS[intent.action].plans === "onward") {
+        return deleteOnwardFolded({ ...services, summarizer }, { sessionId: intent.sessionId, seq: intent.target.seq, ...intent.expect === void 0 ? {} : { expect: intent.expect } }, signal);
+      }
       const meter = () => services.effects?.().meter;
       return rewriteSummary({ ...services, summarizer: services.summarizer ?? (() => void 0), meter }, { sessionId: intent.sessionId, action: intent.action, seq: intent.target.seq, ...intent.expect === void 0 ? {} : { expect: intent.expect } }, signal);
     }
@@ -3787,7 +3923,12 @@ async function previewRemoval(services, intent) {
   if (!read.ok) return read;
   const view = read.value;
   const folded = foldedPlan(view, intent);
-  if (folded !== null) return folded.ok ? { ok: true, value: foldedPreview(view, intent, folded.value) } : folded;
+  if (folded !== null && ACTIONS[intent.action].plans === "onward" && "seq" in intent.target) {
+    const mixed = planMixedOnView(view, { changes: [{ action: "deleteFrom", seq: intent.target.seq }], ...intent.expect === void 0 ? {} : { expect: intent.expect } });
+    if (!mixed.ok) return { ok: false, refusal: singleRefusal(mixed.refusal) };
+    return { ok: true, value: foldedPreview(view, intent, mixed.value.folded.plan, mixed.value.tail?.range ?? null) };
+  }
+  if (folded !== null) return folded.ok ? { ok: true, value: foldedPreview(view, intent, folded.value, null) } : folded;
   const planned = planRemovalOnView(view, intent);
   if (!planned.ok) return planned;
   const plan = planned.value;
@@ -3807,15 +3948,16 @@ async function previewRemoval(services, intent) {
     }
   };
 }
-function foldedPreview(view, intent, plan) {
-  const removed = plan.removedSeqs.map((seq) => contentOf(view.lookup(seq)));
+function foldedPreview(view, intent, plan, tail) {
+  const tailRemoved = tail === null ? [] : tail.shadowedSeqs.filter((_, i) => tail.nodeKinds[i] !== "tombstone");
+  const removed = [...plan.removedSeqs, ...tailRemoved].map((seq) => contentOf(view.lookup(seq)));
   const kept = plan.keptSeqs.map((seq) => contentOf(view.lookup(seq)));
   return {
     action: intent.action,
-    range: { start: plan.checkpointSeq, end: plan.checkpointSeq },
-    shadowedSeqs: [plan.checkpointSeq],
-    nodeKinds: ["checkpoint"],
-    removedCount: plan.removedSeqs.length,
+    range: { start: plan.checkpointSeq, end: tail?.end ?? plan.checkpointSeq },
+    shadowedSeqs: [plan.checkpointSeq, ...tail?.shadowedSeqs ?? []],
+    nodeKinds: ["checkpoint", ...tail?.nodeKinds ?? []],
+    removedCount: plan.removedSeqs.length + tailRemoved.length,
     estimatedTokens: estimateTokens(removed),
     replaceGeneration: view.replaceGeneration,
     lastSeq: view.lastSeq,

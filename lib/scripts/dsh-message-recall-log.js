@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-DNY3JM7O.js";
+} from "./chunks/chunk-K26JKU53.js";
 import {
   explainCommand
-} from "./chunks/chunk-HB6FP4YK.js";
+} from "./chunks/chunk-CUQJI25X.js";
 import {
   listCommand
 } from "./chunks/chunk-QXCDYVU7.js";
@@ -13,9 +13,9 @@ import {
 } from "./chunks/chunk-CRKCG5BD.js";
 import {
   scanCommand
-} from "./chunks/chunk-ZULDRXTF.js";
-import "./chunks/chunk-U6DDOOOH.js";
-import "./chunks/chunk-K6FFH2PC.js";
+} from "./chunks/chunk-V46EMHK5.js";
+import "./chunks/chunk-VKGALIV3.js";
+import "./chunks/chunk-RNBLVZLQ.js";
 import "./chunks/chunk-4C36J76L.js";
 import {
   verifyCommand

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-HB6FP4YK.js";
-import "./chunks/chunk-U6DDOOOH.js";
-import "./chunks/chunk-K6FFH2PC.js";
+} from "./chunks/chunk-CUQJI25X.js";
+import "./chunks/chunk-VKGALIV3.js";
+import "./chunks/chunk-RNBLVZLQ.js";
 import {
   runCommand
 } from "./chunks/chunk-C7U2JD6W.js";

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 import {
   scanCommand
-} from "./chunks/chunk-ZULDRXTF.js";
-import "./chunks/chunk-U6DDOOOH.js";
-import "./chunks/chunk-K6FFH2PC.js";
+} from "./chunks/chunk-V46EMHK5.js";
+import "./chunks/chunk-VKGALIV3.js";
+import "./chunks/chunk-RNBLVZLQ.js";
 import "./chunks/chunk-4C36J76L.js";
 import "./chunks/chunk-GAP6BJRR.js";
 import {

@@ -5,7 +5,8 @@
  * plugin's own hold of a stored session) in one synchronous block of appends followed by one
  * durability flush and one reply. Any refused change refuses the batch with nothing appended. A
  * batch with changes that take messages a compaction folded goes to `summary-batch.ts` (the
- * summary rewritten in the same step).
+ * summary rewritten in the same step), and its `plan` says so (`summaryRewrite`, with the
+ * estimated input tokens of the model call).
  *
  * Planning runs in slices ({@link runSliced}), so a batch of thousands of changes never holds the
  * host's event loop for more than one slice: other requests, this plugin's and the web host's,
@@ -28,6 +29,10 @@ import { runSessionWrite } from './session-write'
 import { viewOfSession, type SessionView } from './session-view'
 import { runSliced } from './time-slice'
 import { planBatchOnView, planBatchOnViewSteps, type BatchIntent } from './view-plans'
+import { applyWithRewrite, foldedIndexes, planMixedOnView } from './summary-batch'
+import { contentOf } from '../shared/surface-node'
+import type { LogEvent } from '../shared/events'
+import { estimateTokens } from '../shared/token-estimate'
 
 /** Plan in slices of the event loop ({@link runSliced}); the same result as `planBatchOnView` on the same view. */
 function planInSlices(view: SessionView, request: BatchIntent): Promise<Outcome<BatchPlan>> {
@@ -52,7 +57,46 @@ async function startOwnFrame(services: RemovalServices, session: Session): Promi
 
 /** How often `apply` plans in slices again when the session changed meanwhile, before it plans in one piece. */
 const SLICED_ATTEMPTS = 3
-import { applyWithRewrite, foldedIndexes } from './summary-batch'
+
+/**
+ * The batch `plan` of a batch with folded changes (`summary-batch.ts`): the current writes, the
+ * tail of a folded Delete onward as one more tombstone, and `summaryRewrite` for the rewrite.
+ */
+async function previewMixed(view: SessionView, request: BatchIntent): Promise<Outcome<BatchPlanValue>> {
+  const planned = planMixedOnView(view, request)
+  if (!planned.ok) return planned
+  const { current, folded, tail } = planned.value
+  const real = (seq: number): number | null => (seq < view.nextSeq ? seq : null)
+  const writes: PlannedWrite[] = (current?.plan.writes ?? []).map((w) => w.kind === 'tombstone'
+    ? { kind: 'tombstone', changeIndexes: w.changeIndexes.map((i) => current!.indexes[i]!), action: w.action, shadowedSeqs: w.shadowedSeqs.map(real) }
+    : { kind: 'restore', changeIndexes: w.changeIndexes.map((i) => current!.indexes[i]!), tombstoneSeq: w.tombstoneSeq, restoredSeq: w.originalSeq })
+  if (tail !== null) {
+    const onward = folded.indexes.filter((i) => request.changes[i]!.action === 'deleteFrom')
+    writes.push({ kind: 'tombstone', changeIndexes: [...onward, ...tail.indexes].sort((a, b) => a - b), action: 'deleteFrom', shadowedSeqs: tail.range.shadowedSeqs })
+  }
+  const currentEstimate = current === null ? { estimatedTokens: 0, restoredTokens: 0 } : await runSliced(estimateBatchSteps(current.plan))
+  const content = (seqs: readonly number[]) => seqs.map((seq) => contentOf(view.lookup(seq) as LogEvent))
+  const tailRemoved = tail === null ? [] : tail.range.shadowedSeqs.filter((_, i) => tail.range.nodeKinds[i] !== 'tombstone')
+  return {
+    ok: true,
+    value: {
+      action: 'plan',
+      writes,
+      tombstoneCount: writes.filter((w) => w.kind === 'tombstone').length,
+      restoreCount: writes.filter((w) => w.kind === 'restore').length,
+      removedSeqs: planned.value.removedSeqs,
+      restoredSeqs: current?.plan.restoredSeqs ?? [],
+      estimatedTokens: currentEstimate.estimatedTokens + estimateTokens(content([...folded.plan.removedSeqs, ...tailRemoved])),
+      restoredTokens: currentEstimate.restoredTokens,
+      replaceGeneration: view.replaceGeneration,
+      lastSeq: view.lastSeq,
+      summaryRewrite: {
+        checkpointSeq: folded.plan.checkpointSeq, removedSeqs: folded.plan.removedSeqs,
+        inputMessages: folded.plan.keptSeqs.length, estimatedInputTokens: estimateTokens(content(folded.plan.keptSeqs)),
+      },
+    },
+  }
+}
 
 /**
  * Apply a batch: plan it whole, then append every write (each replace with its shadow price and
@@ -61,8 +105,8 @@ import { applyWithRewrite, foldedIndexes } from './summary-batch'
  * @param request - the validated batch.
  * @param signal - aborts a summary rewrite's model call (the request was cancelled).
  * @returns `{ action: 'apply', results, replaceGeneration, persisted }` once durable, or a refusal:
- * a change's (with its index), `STALE_VIEW`, `SESSION_NOT_LIVE` or `AGENT_BUSY`; nothing is
- * appended on any.
+ * a change's (with its index), `STALE_VIEW`, `SESSION_NOT_LIVE` (also, `summary-rewrite`, for
+ * folded changes to a session that is only stored) or `AGENT_BUSY`; nothing is appended on any.
  * @throws {@link MessageRecallError} `PERSIST_FAILED` (`applied: true`) when every flush attempt
  * failed, `INTERNAL` when the Session refused an append.
  */
@@ -100,6 +144,11 @@ export async function applyChanges(services: RemovalServices, request: BatchInte
     {
       maintenance: true,
       precheck: async (view) => {
+        // A stored session has no agent to write a summary with.
+        const surface = new Set(view.nodes)
+        if (request.changes.some((change) => 'seq' in change && !surface.has(change.seq)) && foldedIndexes(view, request.changes).length > 0) {
+          return { code: 'SESSION_NOT_LIVE', sessionId: request.sessionId, reason: 'summary-rewrite' }
+        }
         const planned = await planInSlices(view, request)
         return planned.ok ? null : planned.refusal
       },
@@ -118,6 +167,12 @@ export async function previewChanges(services: Pick<RemovalServices, 'access'>, 
   const read = await services.access.read(request.sessionId)
   if (!read.ok) return read
   const view = read.value
+  const surface = new Set(view.nodes)
+  if (request.changes.some((change) => 'seq' in change && !surface.has(change.seq)) && foldedIndexes(view, request.changes).length > 0) {
+    // As `apply` answers: only a session an agent drives can have its summary rewritten.
+    if (view.origin !== 'agent') return { ok: false, refusal: { code: 'SESSION_NOT_LIVE', sessionId: request.sessionId, reason: 'summary-rewrite' } }
+    return previewMixed(view, request)
+  }
   const planned = await planInSlices(view, request)
   if (!planned.ok) return planned
   const plan = planned.value

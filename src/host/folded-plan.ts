@@ -17,8 +17,12 @@
  *   session-reference snapshot right after it (`reference-snapshot.ts`' rule: the next seq, when it
  *   is an original too); a model step (an answer or a tool row) goes whole, every original of the
  *   same `(turn, step)`, so no tool call is summarized without its result or the reverse. Recall
- *   takes only a message the person sent. Delete onward is not planned here (it would also take
- *   the messages after the checkpoint: the surface planner refuses a folded target).
+ *   takes only a message the person sent. Delete onward takes the originals from there (a message,
+ *   or the first original of its model step) to the end of the range; the messages after the
+ *   checkpoint, which it takes too, are the tail {@link foldedTail} plans (`summary-batch.ts`
+ *   writes both in one step). A Delete onward that would leave no original to summarize (from
+ *   the first one) is refused (`NOT_DELETABLE`, `wholeSummary`): a summary of nothing cannot be
+ *   written, and a tombstone over the checkpoint would leave its messages shown as summarized.
  * - **Cumulative**: the removals earlier rewrites recorded inside the checkpoint's range (the
  *   checkpoint itself, or a rewrite a later compaction folded) stay removed and are carried into
  *   the new record (`shared/summary-rewrite.ts`).
@@ -28,7 +32,7 @@
 import { ACTIONS, type TombstoneAction } from '../shared/actions'
 import type { LogEvent } from '../shared/events'
 import type { Fates } from '../shared/fate'
-import { classifyNode, isStepMember, stepOf } from '../shared/surface-node'
+import { classifyNode, isStepMember, stepOf, type NodeKind } from '../shared/surface-node'
 import { isCheckpointEvent, readRewriteCheckpoint, type FoldedRemoval } from '../shared/summary-rewrite'
 import type { EventLookup, PlanRefusal } from './surface-plan'
 
@@ -57,6 +61,34 @@ export interface FoldedPlanInput {
   readonly action: TombstoneAction
   /** Seq of the folded message addressed (a row's message). */
   readonly seq: number
+}
+
+/** The current messages after a checkpoint that a Delete onward from a folded message takes: one tombstone range. */
+export interface FoldedTail {
+  /** First and last shadowed surface node (the node right after the checkpoint, the last node). */
+  readonly start: number
+  readonly end: number
+  /** Every surface node after the checkpoint, in surface order. */
+  readonly shadowedSeqs: readonly number[]
+  /** Node kind of each, aligned with `shadowedSeqs`. */
+  readonly nodeKinds: readonly NodeKind[]
+}
+
+/**
+ * The tail of a Delete onward from a folded message: every surface node after the checkpoint
+ * (context and earlier tombstones included, as a Delete onward's range takes them). A checkpoint
+ * closes a compacted range whole (DSH's compaction keeps tool calls with their results), so the
+ * range splits no tool call from its result.
+ * @param nodes - the surface, in surface order.
+ * @param lookup - one event by seq.
+ * @param checkpointSeq - the checkpoint on the surface.
+ * @returns the range, or `null` when nothing follows the checkpoint.
+ */
+export function foldedTail(nodes: readonly number[], lookup: EventLookup, checkpointSeq: number): FoldedTail | null {
+  const at = nodes.indexOf(checkpointSeq)
+  if (at === -1 || at === nodes.length - 1) return null
+  const shadowedSeqs = nodes.slice(at + 1)
+  return { start: shadowedSeqs[0]!, end: shadowedSeqs.at(-1)!, shadowedSeqs, nodeKinds: shadowedSeqs.map((seq) => classifyNode(lookup(seq) as LogEvent)) }
 }
 
 /** Outcome of the planner: a plan, a refusal, or `null` when the target is not folded (the surface planner's case). */
@@ -104,15 +136,15 @@ export function originalsOf(checkpointSeq: number, lookup: EventLookup): Checkpo
 /**
  * Plan a removal of folded messages.
  * @param input - surface, lookup, fates, action and target.
- * @returns the plan; a refusal (`TARGET_NOT_FOUND` when no checkpoint on the surface stands for
- *   the message, `NOT_A_USER_MESSAGE` for a Recall of anything else, `NOT_DELETABLE` for injected
- *   context, a tombstone, a checkpoint or a replacement); or `null` when the target is not a
- *   folded message, or the action is Delete onward (the surface planner answers those).
+ * @returns the plan (for Delete onward, the folded part only: see {@link foldedTail}); a refusal
+ *   (`TARGET_NOT_FOUND` when no checkpoint on the surface stands for the message,
+ *   `NOT_A_USER_MESSAGE` for a Recall of anything else, `NOT_DELETABLE` for injected context, a
+ *   tombstone, a checkpoint or a replacement, and for a Delete onward that would leave nothing to
+ *   summarize); or `null` when the target is not a folded message (the surface planner answers those).
  */
 export function planFoldedRemoval(input: FoldedPlanInput): FoldedPlanResult {
   const { lookup, fates, seq, action } = input
   const spec = ACTIONS[action]
-  if (spec.plans === 'onward') return null
   const fate = fates.fateOf(seq)
   if (fate.state !== 'folded') return null
   const target = fate.actingSeq
@@ -129,9 +161,14 @@ export function planFoldedRemoval(input: FoldedPlanInput): FoldedPlanResult {
   }
   const { seqs: originals, removals: earlier } = originalsOf(standing, lookup)
   const gone = new Set(earlier.flatMap((r) => r.seqs))
-  const takes = widen(target, kind, originals, lookup).filter((s) => !gone.has(s))
+  const widened = widen(target, kind, originals, lookup)
+  const onward = spec.plans === 'onward' ? originals.slice(Math.max(0, originals.indexOf(widened[0]!))) : widened
+  const takes = onward.filter((s) => !gone.has(s))
   if (takes.length === 0) return { ok: false, refusal: { code: 'TARGET_NOT_FOUND', target: { seq }, reason: 'not-on-surface', matchingSeqs: [] } }
   for (const s of takes) gone.add(s)
+  if (spec.plans === 'onward' && originals.every((s) => gone.has(s))) {
+    return { ok: false, refusal: { code: 'NOT_DELETABLE', seq, nodeKind: 'checkpoint', wholeSummary: true } }
+  }
   return {
     ok: true,
     plan: {

@@ -66,6 +66,8 @@ export interface NotASummaryRefusal {
 export interface SessionNotLiveRefusal {
   readonly code: 'SESSION_NOT_LIVE'
   readonly sessionId: string
+  /** `summary-rewrite`: the session is stored, not running, and the write takes messages a compaction summarized (the rewrite needs its agent's model). */
+  readonly reason?: 'summary-rewrite'
 }
 
 /**
@@ -74,7 +76,8 @@ export interface SessionNotLiveRefusal {
  */
 export interface BatchChangeRefusal {
   readonly code: PlanRefusal['code'] | RestoreRefusal['code']
-  readonly index: number
+  /** The refused change's index; absent when a one-change batch stood for a single request (a folded Delete onward). */
+  readonly index?: number
   readonly message: string
 }
 
@@ -117,14 +120,16 @@ export class MessageRecallError extends Error {
  * @returns the message.
  */
 export function describeRefusal(refusal: WriteRefusal): string {
-  if ('index' in refusal) return refusal.message
+  if ('message' in refusal) return refusal.message
   switch (refusal.code) {
     case 'STALE_VIEW':
       return describeStaleView(refusal)
     case 'AGENT_BUSY':
       return `message-recall: session "${refusal.sessionId}" is busy: ${refusal.detail}`
     case 'SESSION_NOT_LIVE':
-      return `message-recall: no live session "${refusal.sessionId}"`
+      return refusal.reason === 'summary-rewrite'
+        ? `message-recall: session "${refusal.sessionId}" is not running in the host: removing messages a compaction summarized rewrites the summary with the session's own model; open the session first`
+        : `message-recall: no live session "${refusal.sessionId}"`
     case 'NOT_A_SUMMARY':
       return `message-recall: seq ${refusal.seq} ${refusal.reason === 'not-a-checkpoint' ? 'is not a compaction summary' : refusal.reason === 'not-on-surface' ? 'is a compaction summary no longer on the surface (a later compaction or removal replaced it)' : 'is not a summary rewrite of this plugin; only those can be undone'}`
     case 'SUMMARY_FAILED':

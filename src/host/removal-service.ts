@@ -5,7 +5,8 @@
  * hold of a stored session — and the durability flush before the reply), and previews a removal
  * without writing. The write, the stored-session precheck and the preview plan alike
  * (`view-plans.ts`). A Recall, Delete or Exclude of a message a compaction already folded goes to
- * the summary rewrite instead (`summary-rewrite.ts`), which plans with `folded-plan.ts`.
+ * the summary rewrite instead (`summary-rewrite.ts`), which plans with `folded-plan.ts`; a Delete
+ * onward of one goes to `summary-batch.ts` (the summary rewritten and every message after it removed, in one step).
  *
  * @module dsh-message-recall/host/removal-service
  */
@@ -25,7 +26,9 @@ import { runSessionWrite, type SessionWriteServices } from './session-write'
 import type { WriteEffects } from './write-effects'
 import { planFoldedOnView, rewriteSummary, type CompactionSummarizer, type FoldedRemovalValue } from './summary-rewrite'
 import type { MessagePricer } from './shadow-price'
-import type { FoldedPlan } from './folded-plan'
+import type { FoldedPlan, FoldedTail } from './folded-plan'
+import { ACTIONS } from '../shared/actions'
+import { deleteOnwardFolded, planMixedOnView, singleRefusal } from './summary-batch'
 import type { SessionView } from './session-view'
 
 /** What the removal service reaches: the session write services, the event index, the tombstone text and the write effects. */
@@ -62,6 +65,10 @@ export async function removeMessages(services: RemovalServices, intent: RemovalI
   if ('seq' in intent.target && agent !== undefined && !agent.session.surface.nodes.includes(intent.target.seq)) {
     const view = viewOfSession(agent.session, services.index.lookup(agent.session), 'agent')
     if (foldedPlan(view, intent) !== null) {
+      const summarizer = services.summarizer ?? (() => undefined)
+      if (ACTIONS[intent.action].plans === 'onward') {
+        return deleteOnwardFolded({ ...services, summarizer }, { sessionId: intent.sessionId, seq: intent.target.seq, ...(intent.expect === undefined ? {} : { expect: intent.expect }) }, signal)
+      }
       const meter = () => services.effects?.().meter as MessagePricer | undefined
       return rewriteSummary({ ...services, summarizer: services.summarizer ?? (() => undefined), meter }, { sessionId: intent.sessionId, action: intent.action, seq: intent.target.seq, ...(intent.expect === undefined ? {} : { expect: intent.expect }) }, signal)
     }
@@ -98,7 +105,13 @@ export async function previewRemoval(services: Pick<RemovalServices, 'access'>, 
   if (!read.ok) return read
   const view = read.value
   const folded = foldedPlan(view, intent)
-  if (folded !== null) return folded.ok ? { ok: true, value: foldedPreview(view, intent, folded.value) } : folded
+  if (folded !== null && ACTIONS[intent.action].plans === 'onward' && 'seq' in intent.target) {
+    // The folded part and the tail, planned as the write plans them.
+    const mixed = planMixedOnView(view, { changes: [{ action: 'deleteFrom', seq: intent.target.seq }], ...(intent.expect === undefined ? {} : { expect: intent.expect }) })
+    if (!mixed.ok) return { ok: false, refusal: singleRefusal(mixed.refusal) }
+    return { ok: true, value: foldedPreview(view, intent, mixed.value.folded.plan, mixed.value.tail?.range ?? null) }
+  }
+  if (folded !== null) return folded.ok ? { ok: true, value: foldedPreview(view, intent, folded.value, null) } : folded
   const planned = planRemovalOnView(view, intent)
   if (!planned.ok) return planned
   const plan = planned.value
@@ -125,17 +138,19 @@ export async function previewRemoval(services: Pick<RemovalServices, 'access'>, 
  * @param view - the session's view.
  * @param intent - the removal.
  * @param plan - its folded plan.
- * @returns the plan value with `summaryRewrite` (see `PlanValue`).
+ * @param tail - a Delete onward's messages after the checkpoint (`folded-plan.ts` `foldedTail`), or `null`.
+ * @returns the plan value with `summaryRewrite` (see `PlanValue`); `removedCount` counts the tail's messages too.
  */
-function foldedPreview(view: SessionView, intent: RemovalIntent, plan: FoldedPlan): PlanValue {
-  const removed = plan.removedSeqs.map((seq) => contentOf(view.lookup(seq) as LogEvent))
+function foldedPreview(view: SessionView, intent: RemovalIntent, plan: FoldedPlan, tail: FoldedTail | null): PlanValue {
+  const tailRemoved = tail === null ? [] : tail.shadowedSeqs.filter((_, i) => tail.nodeKinds[i] !== 'tombstone')
+  const removed = [...plan.removedSeqs, ...tailRemoved].map((seq) => contentOf(view.lookup(seq) as LogEvent))
   const kept = plan.keptSeqs.map((seq) => contentOf(view.lookup(seq) as LogEvent))
   return {
     action: intent.action,
-    range: { start: plan.checkpointSeq, end: plan.checkpointSeq },
-    shadowedSeqs: [plan.checkpointSeq],
-    nodeKinds: ['checkpoint'],
-    removedCount: plan.removedSeqs.length,
+    range: { start: plan.checkpointSeq, end: tail?.end ?? plan.checkpointSeq },
+    shadowedSeqs: [plan.checkpointSeq, ...(tail?.shadowedSeqs ?? [])],
+    nodeKinds: ['checkpoint', ...(tail?.nodeKinds ?? [])],
+    removedCount: plan.removedSeqs.length + tailRemoved.length,
     estimatedTokens: estimateTokens(removed),
     replaceGeneration: view.replaceGeneration,
     lastSeq: view.lastSeq,

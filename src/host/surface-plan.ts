@@ -124,6 +124,12 @@ export interface NotDeletableRefusal {
    * source, else `source.kind`; `@deepseek-ai/dsh-system-prompt` is the agent loop's runtime context).
    */
   readonly producer?: string
+  /**
+   * Only for `checkpoint`: the removal addressed a message the checkpoint folded and would take
+   * every message its summary is made from (a Delete onward from the first one), so no summary
+   * could be written (`folded-plan.ts`).
+   */
+  readonly wholeSummary?: true
 }
 
 /** A model step cannot be removed atomically: a foreign node sits inside it. */
@@ -430,6 +436,7 @@ function notDeletableReason(refusal: NotDeletableRefusal): string {
     case 'tombstone':
       return 'it is a tombstone of this plugin, which stands for messages already removed; a restore or a copy from before it undoes it'
     case 'checkpoint':
+      if (refusal.wholeSummary === true) return 'Delete onward from it would take every message the compaction summary is made from, and a summary of nothing cannot be written; start Delete onward at a later summarized message, or remove the messages after the summary'
       return 'it is a compaction checkpoint, which stands for the messages compaction folded; they are no longer on the surface to remove'
     case 'replacement':
       return "it is another plugin's surface replacement, which that plugin owns"

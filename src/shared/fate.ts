@@ -49,7 +49,7 @@ import { notRestorableReason, type NotRestorableReason } from './restorable'
 import { classifyNode, type NodeKind } from './surface-node'
 import { ACTIONS, type TombstoneAction } from './actions'
 import { readTombstone, type TombstoneRecord } from './tombstone'
-import { readRewriteCheckpoint, removalOf, type RewriteCheckpoint } from './summary-rewrite'
+import { isCheckpointEvent, readRewriteCheckpoint, removalOf, type RewriteCheckpoint } from './summary-rewrite'
 
 /**
  * Where a message stands now: `current` (on the surface, itself or as a copy: never removed, or
@@ -339,6 +339,35 @@ export class Fates {
     let last = own?.kind === 'fold' ? own.rewrite : null
     for (const { step } of this.chain(checkpointSeq)) if (step.kind === 'fold' && step.rewrite !== null) last = step.rewrite
     return last
+  }
+
+  /**
+   * Whether a Delete onward from a folded message leaves something for its summary: an original
+   * message of the checkpoint that stands for it, before it in the log, still summarized (a
+   * compaction checkpoint cites `[startSeq, summarySeq, ...shadowedSeqs]`; a cited checkpoint is
+   * read through to its own originals). The host plans exactly (`host/folded-plan.ts`); this is
+   * what a row offers.
+   * @param seq - a folded message's seq.
+   * @returns false when the message is not folded, or every original before it is already out of the summary.
+   */
+  summaryKeepsBefore(seq: number): boolean {
+    if (this.fateOf(seq).state !== 'folded') return false
+    const standing = this.standingFor(seq)
+    if (standing === null) return false
+    const visit = (checkpoint: number, depth: number): boolean => {
+      const event = this.events.get(checkpoint)
+      if (event === undefined || depth > this.steps.size) return false
+      const cited = event.sourceEventSeqs ?? []
+      for (const original of isCheckpointEvent(event) ? cited.slice(2) : cited) {
+        // A nested checkpoint is newer than the messages it stands for: read it through whatever its seq.
+        const inner = this.events.get(original)
+        if (inner !== undefined && isCheckpointEvent(inner)) {
+          if (visit(original, depth + 1)) return true
+        } else if (original < seq && this.fateOf(original).state === 'folded') return true
+      }
+      return false
+    }
+    return visit(standing, 0)
   }
 
   /**

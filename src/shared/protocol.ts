@@ -401,4 +401,9 @@ export interface BatchPlanValue {
   readonly restoredTokens: number
   readonly replaceGeneration: number
   readonly lastSeq: number
+  /**
+   * Present when changes take messages a compaction folded: `apply` rewrites that summary with a
+   * model call (its `removedSeqs` are the folded messages; `removedSeqs` above holds them too).
+   */
+  readonly summaryRewrite?: SummaryRewritePlan
 }

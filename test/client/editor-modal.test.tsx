@@ -4,7 +4,9 @@
  * history call page by page from that log, and answers batch `plan`/`apply` with the real batch
  * planner and writer on the same Session, as the host does. Busy agent, inline refusals,
  * keyboard, Discard and Apply; the context map: costs and shares, the context figure, largest
- * first keeping the selection, Exclude per unit and for the whole selection, the quick selections.
+ * first keeping the selection, Exclude per unit and for the whole selection, the quick selections;
+ * units a compaction summarized (marked, selectable, the rewrite's preview and cost, the armed
+ * Apply, its progress, Escape and Cancel, a failed model call), in English and Chinese.
  */
 import { page, settle } from './support/dom'
 import assert from 'node:assert/strict'
@@ -25,7 +27,10 @@ import { describeRefusal } from '../../src/host/refusals'
 import { viewOfSession } from '../../src/host/session-view'
 import { planBatchOnView } from '../../src/host/view-plans'
 import type { LogEvent } from '../../src/shared/events'
-import { FakeHost } from './support/fake-host'
+import { FakeHost, type Answer } from './support/fake-host'
+import { planMixedOnView } from '../../src/host/summary-batch'
+import { contentOf } from '../../src/shared/surface-node'
+import { estimateTokens } from '../../src/shared/token-estimate'
 import type { ContextBreakdown } from '../../src/client/editor/context-map'
 import { readFates } from '../../src/shared/fate'
 import { LogBuilder } from '../host/log-builder'
@@ -526,7 +531,7 @@ describe('editor dialog as a context map', () => {
     assert.deepEqual([preset.disabled, preset.textContent, preset.getAttribute('aria-label')], [false, 'Everything before the last compaction', 'Select everything still in the context from before the last compaction'])
     await m.click(preset)
     assert.deepEqual([...m.q('[data-editor-units]')!.querySelectorAll('li[data-editor-preview="going"]')].map((el) => el.getAttribute('data-editor-unit')), [`u${t2.prompt}`, 's2.1'])
-    assert.equal(cost(m, `u${t1.prompt}`), 'Costs nothing now', 'a folded prompt costs nothing')
+    assert.equal(cost(m, `u${t1.prompt}`), 'In the compaction summary', 'a folded prompt costs nothing itself: it is in the summary')
   })
 
   it('speaks Chinese: the figure, costs, sort, Exclude, the counter and the quick selections', async () => {
@@ -585,3 +590,118 @@ function setInput(input: HTMLInputElement, value: string): void {
   setter.call(input, value)
   input.dispatchEvent(new page.Event('input', { bubbles: true }) as never)
 }
+
+describe('editor dialog: summarized units', () => {
+  /** Two turns a compaction folded (the summary holds a canary), then a current third turn. */
+  function folded() {
+    const b = new LogBuilder('editor-folded')
+    const t1 = b.turn('first prompt CANARY-31', [{ text: 'One.' }])
+    const t2 = b.turn('second prompt', [{ text: 'Two.' }])
+    b.checkpoint(t1.prompt, t2.steps[0]!.assistant, 'The user gave CANARY-31.')
+    const t3 = b.turn('third prompt', [{ text: 'Three.' }])
+    return { b, t1, t2, t3 }
+  }
+
+  /**
+   * The host over the builder's session with folded changes planned as the route plans them
+   * (`planMixedOnView`); `apply` waits for the test's answer (`answerApply`), as a rewrite waits
+   * for its model call.
+   */
+  async function mountFolded(locale: 'en' | 'zh') {
+    const { b, t1, t2, t3 } = folded()
+    const m = await mount({ b, locale })
+    const pending: ((answer: Answer) => void)[] = []
+    m.host.script = (body) => {
+      if (body.type === 'client-request') {
+        const events = (b.events as LogEvent[]).map((event) => ({ event }))
+        return { status: 200, body: { type: 'server-response', rpcId: body.rpcId, result: { ok: true, value: { events, hasMore: false } } } }
+      }
+      if (body.action === 'apply') return new Promise<Answer>((resolve) => pending.push(resolve))
+      const view = viewOfSession(b.session, b.lookup, 'live')
+      const planned = planMixedOnView(view, { changes: body.changes as BatchChange[] })
+      if (!planned.ok) return { status: 409, body: { ok: false, error: { code: planned.refusal.code, message: describeRefusal(planned.refusal) } } }
+      const kept = planned.value.folded.plan.keptSeqs.map((seq) => contentOf(b.lookup(seq) as LogEvent))
+      return { status: 200, body: { ok: true, value: {
+        action: 'plan', writes: [], removedSeqs: planned.value.removedSeqs,
+        summaryRewrite: { checkpointSeq: planned.value.folded.plan.checkpointSeq, removedSeqs: planned.value.folded.plan.removedSeqs, inputMessages: kept.length, estimatedInputTokens: estimateTokens(kept) },
+      } } }
+    }
+    // Read the history again through the script above.
+    await act(async () => m.render(false, 1))
+    await act(async () => settle())
+    const answerApply = async (answer: Answer) => {
+      await act(async () => { pending.shift()!(answer); await settle() })
+    }
+    return { ...m, t1, t2, t3, answerApply, inputTokens: (kept: readonly number[]) => estimateTokens(kept.map((seq) => contentOf(b.lookup(seq) as LogEvent))) }
+  }
+
+  it('marks summarized units, selects them with current ones, previews the rewrite and its cost; Apply asks again, Escape cancels the rewrite with nothing written, a failed call says why', async () => {
+    const m = await mountFolded('en')
+    const p1 = m.unit(`u${m.t1.prompt}`)
+    assert.equal(p1.getAttribute('data-editor-state'), 'folded')
+    assert.equal(p1.querySelector('[data-editor-state-label]')!.textContent, 'Summarized')
+    assert.equal(p1.querySelector('[data-editor-cost]')!.textContent, 'In the compaction summary')
+    assert.equal(p1.querySelector('[data-editor-select]')!.getAttribute('aria-label'), 'Remove this message: first prompt CANARY-31')
+    assert.equal(p1.querySelector('[data-editor-from]')!.getAttribute('aria-label'), 'Remove this and everything after it: first prompt CANARY-31')
+
+    await m.click(p1.querySelector('[data-editor-select]'))
+    await m.click(m.unit(`u${m.t3.prompt}`).querySelector('[data-editor-select]'))
+    await m.planned()
+    assert.equal(m.q('[data-editor-counter]')!.textContent, '2 messages, ~3 tokens leave the context', 'the summarized prompt leaves, its tokens are not in the context now')
+    const tokens = m.inputTokens([m.t1.steps[0]!.assistant, m.t2.prompt, m.t2.steps[0]!.assistant])
+    assert.equal(m.q('[data-editor-rewrite]')!.textContent, `The compaction summary is rewritten without 1 summarized message: a model call of about ${tokens} input tokens`)
+
+    // The first Apply only names the model call.
+    const seq = m.b.session.seq
+    await m.click(m.q('[data-editor-apply]'))
+    assert.equal(m.q('[data-editor-apply]')!.textContent, `Apply and rewrite the summary? (model call, ~${tokens} tokens)`)
+    assert.equal(m.host.of('apply').length, 0, 'nothing sent yet')
+    await m.click(m.q('[data-editor-apply]'))
+    assert.deepEqual(m.host.of('apply')[0]!.changes, [{ action: 'delete', seq: m.t1.prompt }, { action: 'delete', seq: m.t3.prompt }])
+    assert.equal(m.host.of('apply')[0]!.expect.removedCount, 2)
+    const progress = m.q('[data-editor-rewriting]')!
+    assert.equal(progress.getAttribute('role'), 'status')
+    assert.equal(progress.textContent, 'Rewriting the summary… (Esc cancels) Cancel')
+    assert.equal(m.q('[data-editor-cancel]')!.getAttribute('aria-label'), 'Cancel the summary rewrite; nothing is written')
+    await m.key('Escape')
+    await m.answerApply('network')
+    assert.equal(m.q('[role="alert"][data-editor-refusal]')!.textContent, 'Cancelled. The summary was not rewritten.')
+    assert.deepEqual(m.closed, [], 'Escape cancelled the rewrite; the dialog stays open')
+    assert.equal(m.b.session.seq, seq, 'nothing written')
+    assert.equal(m.q('[data-editor-rewriting]'), null)
+
+    // A failed model call writes nothing and says why.
+    await m.click(m.q('[data-editor-apply]'))
+    await m.click(m.q('[data-editor-apply]'))
+    await m.answerApply({ status: 502, body: { ok: false, error: { code: 'SUMMARY_FAILED', message: 'message-recall: the summary of session "session-e" was not rewritten (model): 500 upstream error' } } })
+    assert.equal(m.q('[role="alert"][data-editor-refusal]')!.textContent, 'Nothing was changed: The summary could not be rewritten; nothing changed. (the summary of session "session-e" was not rewritten (model): 500 upstream error)')
+    assert.deepEqual(m.closed, [])
+
+    // From here on a summarized unit takes the summarized units after it and every current one.
+    await m.click(m.unit(`u${m.t3.prompt}`).querySelector('[data-editor-select]'))
+    await m.click(p1.querySelector('[data-editor-select]'))
+    await m.click(m.unit(`u${m.t2.prompt}`).querySelector('[data-editor-from]'))
+    assert.deepEqual([...m.q('[data-editor-units]')!.querySelectorAll('li[data-editor-preview="going"]')].map((el) => el.getAttribute('data-editor-unit')), [`u${m.t2.prompt}`, 's2.1', `u${m.t3.prompt}`, 's3.1'])
+    await m.planned()
+    assert.equal(m.q('[data-editor-rewrite]')!.textContent, `The compaction summary is rewritten without 2 summarized messages: a model call of about ${m.inputTokens([m.t1.prompt, m.t1.steps[0]!.assistant])} input tokens`)
+  })
+
+  it('speaks Chinese: the summarized mark, its cost, the rewrite preview, the armed Apply and the progress', async () => {
+    const m = await mountFolded('zh')
+    const p1 = m.unit(`u${m.t1.prompt}`)
+    assert.equal(p1.querySelector('[data-editor-state-label]')!.textContent, '已压缩进摘要')
+    assert.equal(p1.querySelector('[data-editor-cost]')!.textContent, '在压缩摘要中')
+    await m.click(p1.querySelector('[data-editor-select]'))
+    await m.planned()
+    const tokens = m.inputTokens([m.t1.steps[0]!.assistant, m.t2.prompt, m.t2.steps[0]!.assistant])
+    assert.equal(m.q('[data-editor-rewrite]')!.textContent, `压缩摘要将重写，去掉 1 条已压缩的消息：调用一次模型，输入约 ${tokens} 个词元`)
+    await m.click(m.q('[data-editor-apply]'))
+    assert.equal(m.q('[data-editor-apply]')!.textContent, `应用并重写摘要？（调用模型，约 ${tokens} 个词元）`)
+    await m.click(m.q('[data-editor-apply]'))
+    assert.equal(m.q('[data-editor-rewriting]')!.textContent, '正在重写摘要…（Esc 取消） 取消')
+    assert.equal(m.q('[data-editor-cancel]')!.getAttribute('aria-label'), '取消重写摘要，什么都不会写入')
+    await m.click(m.q('[data-editor-cancel]'))
+    await m.answerApply('network')
+    assert.equal(m.q('[role="alert"][data-editor-refusal]')!.textContent, '已取消，摘要没有重写')
+  })
+})

@@ -329,3 +329,10 @@ export async function openSessionFromSidebar(page: Page, title: string): Promise
   if (!clicked) throw new Error(`no sidebar entry ${JSON.stringify(title)}`)
   await page.waitForSelector(ROW, { timeout: 30_000 })
 }
+
+/** Open the conversation editor with the session header's Edit button and wait for its units. */
+export async function openEditor(page: Page): Promise<void> {
+  await page.waitForSelector('[data-message-recall-edit]', { timeout: 30_000 })
+  await page.click('[data-message-recall-edit]')
+  await page.waitForSelector('[data-message-recall-editor] li[data-editor-unit]', { timeout: 30_000 })
+}

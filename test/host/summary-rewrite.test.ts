@@ -272,6 +272,16 @@ describe('removing folded messages rewrites the summary', () => {
     assert.equal(session.seq, seq, 'nothing appended')
     assert.equal(model.requests.length, calls, 'no model call')
 
+    // The batch plan names the rewrite and its model call's input, with nothing written.
+    const preview = await app.post({ sessionId: agent.id, action: 'plan', changes: [{ action: 'delete', seq: p3 }, { action: 'exclude', seq: p1 }] })
+    assert.equal(preview.status, 200, preview.text)
+    assert.equal(preview.json.value.summaryRewrite.checkpointSeq, session.surface.nodes[0])
+    assert.deepEqual(preview.json.value.summaryRewrite.removedSeqs, [p1])
+    assert.equal(preview.json.value.summaryRewrite.estimatedInputTokens > 0, true)
+    assert.deepEqual([...preview.json.value.removedSeqs].sort((a: number, b: number) => a - b), [p1, ...preview.json.value.writes[0].shadowedSeqs].sort((a: number, b: number) => a - b))
+    assert.equal(session.seq, seq, 'a plan writes nothing')
+    assert.equal(model.requests.length, calls, 'and calls no model')
+
     model.script([SUMMARY2])
     const mixed = await app.post({ sessionId: agent.id, action: 'apply', changes: [{ action: 'delete', seq: p3 }, { action: 'exclude', seq: p1 }] })
     assert.equal(mixed.status, 200, mixed.text)
@@ -291,5 +301,110 @@ describe('removing folded messages rewrites the summary', () => {
     const next = requestText(model.requests.at(-1)!)
     assert.equal(next.includes('CANARY-4417'), false)
     assert.equal(next.includes('Which step comes second?'), false, 'the current prompt is gone too')
+  })
+
+  it('deletes onward from a folded prompt: the summary is rewritten without it and what follows, every message after the summary goes, in one step', async () => {
+    const root = roots.root()
+    let app = await boot(root)
+    let agent = await app.createAgent()
+    const P2C = `Also remember the launch code CANARY-9020.${FILLER}`
+    model.script([A1, A2])
+    await app.prompt(agent, P1.replace('CANARY-4417', 'plain'))
+    await app.prompt(agent, P2C)
+    model.script([SUMMARY2])
+    assert.ok(await compaction(app).compactNow(agent, new AbortController().signal), 'compactNow compacted')
+    model.script([A3])
+    await app.prompt(agent, P3)
+    let session = agent.session
+    const p1 = prompt(session, 'Write down the secret code word plain')
+    const p2 = prompt(session, P2C)
+    const p3 = prompt(session, P3)
+    const a2 = session.events.find((e) => e.type === 'assistant/message' && JSON.stringify(e.data).includes('First test, then stage'))!.seq
+    const checkpoint = session.surface.nodes[0]!
+    const tail = session.surface.nodes.slice(1)
+    assert.deepEqual(tail.slice(0, 2), [a2, p3], 'DSH kept the last answer after the summary, then the third turn')
+    const fatesBefore = readFates(session.events as unknown as LogEvent[])
+    assert.equal(fatesBefore.fateOf(p2).state, 'folded')
+
+    // From the first summarized message nothing would be left to summarize: refused, nothing written, no model call.
+    const seq0 = session.seq
+    const calls0 = model.requests.length
+    const whole = await app.post({ sessionId: agent.id, action: 'deleteFrom', seq: p1 })
+    assert.equal(whole.status, 409, whole.text)
+    assert.equal(whole.json.error.code, 'NOT_DELETABLE')
+    assert.equal(whole.json.error.message, `message-recall: seq ${p1} cannot be removed: Delete onward from it would take every message the compaction summary is made from, and a summary of nothing cannot be written; start Delete onward at a later summarized message, or remove the messages after the summary`)
+    assert.equal(whole.json.error.index, undefined)
+    assert.equal(session.seq, seq0)
+    assert.equal(model.requests.length, calls0)
+
+    // No tombstone after the summary: every node of the tail is a message that goes.
+    const tailMessages = tail
+    const plan = await app.post({ sessionId: agent.id, action: 'plan', planAction: 'deleteFrom', seq: p2 })
+    assert.equal(plan.status, 200, plan.text)
+    assert.deepEqual(plan.json.value.summaryRewrite.removedSeqs, [p2])
+    assert.equal(plan.json.value.summaryRewrite.checkpointSeq, checkpoint)
+    assert.deepEqual(plan.json.value.shadowedSeqs, [checkpoint, ...tail])
+    assert.equal(plan.json.value.removedCount, 1 + tailMessages.length)
+
+    const count = model.requests.length
+    const seqBefore = session.seq
+    model.script(['The user set up the task; nothing else is known.'])
+    const reply = await app.post({ sessionId: agent.id, action: 'deleteFrom', seq: p2, expect: { replaceGeneration: plan.json.value.replaceGeneration, lastSeq: plan.json.value.lastSeq, removedCount: plan.json.value.removedCount } })
+    assert.equal(reply.status, 200, reply.text)
+    assert.equal(model.requests.length, count + 1, 'one model call: the summarizer')
+    const input = requestText(model.requests[count]!)
+    assert.equal(input.includes('CANARY-9020'), false, 'the summary request lacks the removed folded prompt')
+    assert.equal(input.includes('Write down the secret code word plain'), true, 'the folded messages before it are summarized again')
+    assert.equal(input.includes('Which step comes second?'), false, 'the messages after the summary are not summarized')
+
+    const added = session.events.slice(seqBefore) as unknown as LogEvent[]
+    assert.deepEqual(added.map((e) => e.type), ['compaction/prune', 'user/message', 'compaction/start', 'compaction/summary', 'user/message', 'compaction/end'])
+    const tombstone = added[1]!
+    const rewritten = added[4]!
+    assert.deepEqual(tombstone.surfaceOp, { op: 'replace', start: tail[0], end: tail.at(-1) })
+    assert.deepEqual(rewritten.surfaceOp, { op: 'replace', start: checkpoint, end: checkpoint })
+    assert.deepEqual(readRewriteCheckpoint(rewritten)?.removals, [{ action: 'deleteFrom', seqs: [p2] }])
+    assert.deepEqual(session.surface.nodes, [rewritten.seq, tombstone.seq], 'the new summary, then the tombstone of the tail')
+    assert.deepEqual(reply.json.value, {
+      action: 'deleteFrom', tombstoneSeq: tombstone.seq, range: { start: checkpoint, end: tail.at(-1) }, shadowedSeqs: [checkpoint, ...tail],
+      nodeKinds: plan.json.value.nodeKinds, replaceGeneration: session.surface.replaceGeneration, removedSeqs: [p2, ...tailMessages], persisted: true,
+    })
+    const fates = readFates(session.events as unknown as LogEvent[])
+    assert.equal(fates.fateOf(p1).state, 'folded')
+    assert.equal(fates.fateOf(p2).state, 'removed')
+    assert.equal(fates.fateOf(a2).state, 'removed')
+    assert.equal(fates.fateOf(p3).state, 'removed')
+    const m = meter(app, session)
+    assert.equal(m.breakdown, m.measure, 'contextBreakdown == measure()')
+
+    const live = derived(session)
+    const id = agent.id
+    await roots.shut(app)
+    app = await boot(root)
+    // Stored, not running: a folded change has no model to rewrite the summary with; nothing written.
+    const storedCalls = model.requests.length
+    const stored = await app.post({ sessionId: id, action: 'apply', changes: [{ action: 'delete', seq: p1 }] })
+    assert.equal(stored.status, 409, stored.text)
+    assert.equal(stored.json.error.message, `message-recall: session "${id}" is not running in the host: removing messages a compaction summarized rewrites the summary with the session's own model; open the session first`)
+    assert.equal(model.requests.length, storedCalls)
+    const storedPlan = await app.post({ sessionId: id, action: 'plan', changes: [{ action: 'delete', seq: p1 }] })
+    assert.equal(storedPlan.status, 409, 'the batch plan answers as apply would')
+    assert.equal(storedPlan.json.error.message, stored.json.error.message)
+    agent = await app.resumeAgent(id)
+    session = agent.session
+    assert.deepEqual(derived(session).slice(0, live.length), live, 'a cold reload folds the same')
+    assert.equal(readFates(session.events as unknown as LogEvent[]).fateOf(p1).state, 'folded', 'the refused apply wrote nothing')
+    const cold = meter(app, session)
+    assert.equal(cold.breakdown, cold.measure)
+
+    model.script(['Fine.'])
+    await app.prompt(agent, `What do we know so far?${FILLER}`)
+    const next = requestText(model.requests.at(-1)!)
+    assert.equal(next.includes('CANARY-9020'), false, 'a real turn after it lacks the removed messages')
+    assert.equal(next.includes('Which step comes second?'), false)
+    assert.equal(next.includes('First test, then stage'), false)
+    assert.equal(next.includes('The user set up the task; nothing else is known.'), true, 'and reads the new summary')
+    const last = meter(app, session)
+    assert.equal(last.breakdown, last.measure)
   })
 })

@@ -13,6 +13,12 @@
  * the session's unsaved notice (above the composer, with Save again) says it is not saved yet.
  * **Discard** and Escape close with nothing written.
  *
+ * Units a compaction summarized are listed as **Summarized** and can be selected like current ones
+ * (Delete, Exclude, From here): the host rewrites the compaction summary without them in the same
+ * one `apply` (`host/summary-batch.ts`). The plan says so, with the model call's estimated input
+ * tokens; Apply then asks once more naming the call, shows its progress with **Cancel** (Escape
+ * too), and a cancelled or failed call writes nothing and says why (`editor-apply.ts`).
+ *
  * As a context map: every unit says what it costs in the model's context now and its share of the
  * whole (nothing for a removed, excluded or folded unit), and the figure at the top says the context
  * now and after the selection, with which estimate (`context-map.ts`: the token meter's where the
@@ -45,8 +51,8 @@ import type { Translate } from '../wire/rc8'
 import { arrowTarget, trapTab, useFirstFocus } from './dialog-keys'
 import { useEditorApply } from './editor-apply'
 import { useEditorHistory } from './editor-history'
-import { contextText, costText, counterText } from './editor-locales'
-import { EMPTY_SELECTION, previewSelection, type EditorSelection, type EditorUnit } from './editor-model'
+import { applyText, contextText, costText, counterText, rewriteText } from './editor-locales'
+import { EMPTY_SELECTION, previewSelection, selectable, type EditorSelection, type EditorUnit } from './editor-model'
 import { usePlanCheck } from './editor-plan'
 import {
   contextFigure, costNow, orderUnits, presetBeforeCompaction, presetLargeToolOutput, presetOldToolOutput, shareOf,
@@ -146,7 +152,8 @@ interface UnitItemProps {
 const UnitItem = memo(function UnitItem({ unit, turnLabel, going, excluding, coming, onward, from, cost, refusal, t, actions }: UnitItemProps) {
   const text = unit.rows.map((r) => r.text).find((s) => s !== '') ?? ''
   const ref = useCallback((el: HTMLButtonElement | null) => actions.register(unit.key, el), [actions, unit.key])
-  const current = unit.state === 'current'
+  // A summarized unit is selectable too: its removal rewrites the compaction summary.
+  const current = selectable(unit.state)
   return (
     <li data-editor-unit={unit.key} data-editor-refused={refusal === null ? undefined : ''} data-editor-state={unit.state} data-editor-preview={excluding ? 'excluding' : going ? 'going' : coming ? 'coming' : ''}>
       {current && (
@@ -173,7 +180,7 @@ const UnitItem = memo(function UnitItem({ unit, turnLabel, going, excluding, com
         {turnLabel !== null && <span data-editor-unit-turn="">{turnLabel}</span>}
         <span data-editor-cost="">{cost}</span>
       </span>
-      {!current && <span data-editor-state-label="">{t(`state.${unit.state}`)}</span>}
+      {unit.state !== 'current' && <span data-editor-state-label="">{t(`state.${unit.state}`)}</span>}
       {current && (
         <button type="button" aria-pressed={excluding} disabled={onward || from} data-editor-exclude="" aria-label={t('exclude.label', { text })}
           onClick={() => actions.toggleExclude(unit.key)}>
@@ -205,7 +212,7 @@ export function EditorModal({ sessionId, running, replacementCount, breakdown, l
   const units = load.status === 'ready' ? load.units : []
   const preview = useMemo(() => previewSelection(units, selection), [units, selection])
   const { refusal, checking, planned } = usePlanCheck(kit.send, sessionId, preview, load.status === 'ready' ? load.lastSeq : -1)
-  const { applying, applyError, apply } = useEditorApply({
+  const { applying, applyError, apply, armed, rewriting, cancel, rewrite } = useEditorApply({
     send: kit.send, sessionId, unsaved: kit.unsaved(sessionId), preview, lastSeq: load.status === 'ready' ? load.lastSeq : null, planned,
     enabled: load.status === 'ready' && preview.changes.length > 0 && !running && refusal === null, reread, onClose,
   })
@@ -218,10 +225,10 @@ export function EditorModal({ sessionId, running, replacementCount, breakdown, l
   const shown = order === 'largest' ? largest : units
   const costs = useMemo(() => new Map(units.map((unit) => {
     const tokens = costNow(unit, basis)
-    return [unit.key, costText(t, locale, { tokens, share: shareOf(tokens, figure.now), inContext: unit.state === 'current' })]
+    return [unit.key, costText(t, locale, { tokens, share: shareOf(tokens, figure.now), inContext: unit.state === 'current', folded: unit.state === 'folded' })]
   })), [units, basis, figure.now, t, locale])
 
-  const focusOrder = shown.filter((u) => u.state === 'current' || u.restorable).map((u) => u.key)
+  const focusOrder = shown.filter((u) => selectable(u.state) || u.restorable).map((u) => u.key)
   useFirstFocus(load.status === 'ready', () => controls.current.get(focusOrder[0] ?? ''), dialog)
 
   // The list, windowed (`list-window.ts`): turn headings in conversation order, then the units.
@@ -294,7 +301,8 @@ export function EditorModal({ sessionId, running, replacementCount, breakdown, l
     const inField = (event.target as Element).tagName === 'INPUT'
     if (event.key === 'Escape') {
       event.preventDefault()
-      onClose(false)
+      // Escape first cancels a summary rewrite in flight (or lets go of an armed Apply); then it discards.
+      if (!cancel()) onClose(false)
     } else if (event.key === 'Enter' && !inField) {
       event.preventDefault()
       void apply()
@@ -312,7 +320,10 @@ export function EditorModal({ sessionId, running, replacementCount, breakdown, l
     }
   }
 
-  const problemText = problem === null ? '' : t(applyError !== null ? 'applyFailed' : 'refused', { reason: describeError(kit.tRecall, problem.code) })
+  const problemText = problem === null ? ''
+    : problem.detail !== undefined && applyError !== null ? t('rewriteFailed', { reason: describeError(kit.tRecall, problem.code), detail: problem.detail })
+    : problem.code === 'CANCELLED' ? describeError(kit.tRecall, problem.code)
+    : t(applyError !== null ? 'applyFailed' : 'refused', { reason: describeError(kit.tRecall, problem.code) })
   return (
     <div data-message-recall-editor-backdrop="">
       <div ref={dialog} role="dialog" aria-modal="true" aria-labelledby="dsh-message-recall-editor-title" tabIndex={-1} data-message-recall-editor="" onKeyDown={onKeyDown}>
@@ -372,11 +383,20 @@ export function EditorModal({ sessionId, running, replacementCount, breakdown, l
         )}
         {problem !== null && problem.unit === null && <p role="alert" data-editor-refusal={problem.code}>{problemText}</p>}
         <p data-editor-counter="" aria-live="polite">{counterText(t, locale, preview)}</p>
+        {rewrite !== null && preview.changes.length > 0 && <p data-editor-rewrite="">{rewriteText(t, locale, rewrite)}</p>}
+        {rewriting && (
+          <p data-editor-rewriting="" role="status">
+            {t('rewriting')}{' '}
+            <button type="button" data-editor-cancel="" aria-label={t('cancel.label')} onClick={() => cancel()}>{t('cancel')}</button>
+          </p>
+        )}
         {running && <p id="dsh-message-recall-editor-busy" data-editor-busy="" role="status">{t('busy')}</p>}
         {checking && !running && <p data-editor-checking="" role="status">{t('checking')}</p>}
         <div data-editor-actions="">
-          <button type="button" data-editor-discard="" onClick={() => onClose(false)}>{t('discard')}</button>
-          <button type="button" data-editor-apply="" disabled={!canApply} aria-describedby={running ? 'dsh-message-recall-editor-busy' : undefined} onClick={() => void apply()}>{t('apply')}</button>
+          <button type="button" data-editor-discard="" onClick={() => { cancel(); onClose(false) }}>{t('discard')}</button>
+          <button type="button" data-editor-apply="" data-editor-armed={armed ? '' : undefined} disabled={!canApply} aria-describedby={running ? 'dsh-message-recall-editor-busy' : undefined} onClick={() => void apply()}>
+            {applyText(t, locale, armed && rewrite !== null ? rewrite.tokens : null)}
+          </button>
         </div>
       </div>
     </div>

@@ -5,9 +5,15 @@
  * the composer, with Save again) says it is not saved yet; any other refusal stays on its unit,
  * and `STALE_VIEW` (the conversation moved) has the history read again, the selection kept.
  *
+ * A selection that takes summarized messages (the host's plan names a `summaryRewrite`) rewrites
+ * the compaction summary with a model call: the first Apply only arms (the dialog names the call
+ * and its estimated input tokens), the second sends the `apply`; while it runs, {@link EditorApply.cancel}
+ * (Cancel, Escape) aborts the request and the host cancels the model call with nothing written.
+ * A failed or cancelled call writes nothing and its reason stays in the dialog.
+ *
  * @module dsh-message-recall/client/editor/editor-apply
  */
-import { useCallback, useEffect, useState } from 'react'
+import { useCallback, useEffect, useRef, useState } from 'react'
 import type { RecallSender } from '../wire/api'
 import type { UnsavedSink } from '../stores/unsaved-writes'
 import type { EditorPreview } from './editor-model'
@@ -37,6 +43,14 @@ export interface EditorApplyInput {
 export interface EditorApply {
   /** An `apply` is in flight. */
   readonly applying: boolean
+  /** The selection rewrites the summary and Apply was pressed once: the next Apply sends it. */
+  readonly armed: boolean
+  /** The `apply` in flight rewrites the summary (a model call that {@link EditorApply.cancel} aborts). */
+  readonly rewriting: boolean
+  /** Abort a summary rewrite in flight (nothing is written), or let go of an armed Apply; false when there was neither. */
+  readonly cancel: () => boolean
+  /** The host's plan of this selection names a summary rewrite: its removed count and estimated input tokens; else `null`. */
+  readonly rewrite: { readonly removed: number; readonly tokens: number } | null
   /** The refusal of the last `apply`, until the selection changes. */
   readonly applyError: EditorRefusal | null
   /** Send the `apply` (ignored unless enabled). */
@@ -51,15 +65,46 @@ export function useEditorApply(input: EditorApplyInput): EditorApply {
   const { send, sessionId, unsaved, preview, lastSeq, planned, enabled, reread, onClose } = input
   const [applying, setApplying] = useState(false)
   const [applyError, setApplyError] = useState<EditorRefusal | null>(null)
+  const [armed, setArmed] = useState(false)
+  const [rewriting, setRewriting] = useState(false)
+  const cancelling = useRef<AbortController | null>(null)
   const changesKey = JSON.stringify(preview.changes)
-  // A new selection drops the last refusal.
-  useEffect(() => setApplyError(null), [changesKey])
+  const current = planned?.changesKey === changesKey && planned.lastSeq === lastSeq ? planned : null
+  // A new selection drops the last refusal and the armed Apply.
+  useEffect(() => {
+    setApplyError(null)
+    setArmed(false)
+  }, [changesKey])
+
+  const cancel = useCallback((): boolean => {
+    if (cancelling.current !== null) {
+      cancelling.current.abort()
+      return true
+    }
+    if (armed) {
+      setArmed(false)
+      return true
+    }
+    return false
+  }, [armed])
 
   const apply = useCallback(async () => {
     if (!enabled || applying || lastSeq === null) return
+    const rewrite = current?.rewrite ?? null
+    // A summary rewrite is a model call: the first press names it, the second writes.
+    if (rewrite !== null && !armed) {
+      setArmed(true)
+      return
+    }
+    setArmed(false)
     setApplying(true)
-    const confirmed = planned?.changesKey === changesKey && planned.lastSeq === lastSeq ? { removedCount: planned.removedCount } : {}
-    const reply = await send({ action: 'apply', sessionId, changes: preview.changes, expect: { lastSeq, ...confirmed } })
+    const controller = rewrite === null ? null : new AbortController()
+    cancelling.current = controller
+    setRewriting(controller !== null)
+    const confirmed = current === null ? {} : { removedCount: current.removedCount }
+    const reply = await send({ action: 'apply', sessionId, changes: preview.changes, expect: { lastSeq, ...confirmed } }, controller === null ? undefined : { signal: controller.signal })
+    cancelling.current = null
+    setRewriting(false)
     setApplying(false)
     if (reply.ok) {
       if (reply.value.persisted) unsaved.settled()
@@ -73,7 +118,7 @@ export function useEditorApply(input: EditorApplyInput): EditorApply {
       // The conversation moved since the history was read: read it again, keeping the selection.
       if (reply.error.code === 'STALE_VIEW') reread()
     }
-  }, [enabled, applying, lastSeq, planned, changesKey, send, sessionId, unsaved, preview, reread, onClose])
+  }, [enabled, applying, armed, lastSeq, current, send, sessionId, unsaved, preview, reread, onClose])
 
-  return { applying, applyError, apply }
+  return { applying, applyError, apply, armed, rewriting, cancel, rewrite: current?.rewrite ?? null }
 }

@@ -33,7 +33,15 @@ export const editorZh = {
   'restore.label': '把这条消息原位恢复：{text}',
   'state.removed': '已移除',
   'state.excluded': '已排除',
-  'state.folded': '已压缩',
+  'state.folded': '已压缩进摘要',
+  'cost.folded': '在压缩摘要中',
+  'rewrite.one': '压缩摘要将重写，去掉 {count} 条已压缩的消息：调用一次模型，输入约 {tokens} 个词元',
+  'rewrite.other': '压缩摘要将重写，去掉 {count} 条已压缩的消息：调用一次模型，输入约 {tokens} 个词元',
+  'apply.rewrite': '应用并重写摘要？（调用模型，约 {tokens} 个词元）',
+  'rewriting': '正在重写摘要…（Esc 取消）',
+  'cancel': '取消',
+  'cancel.label': '取消重写摘要，什么都不会写入',
+  'rewriteFailed': '没有做任何改动：{reason}（{detail}）',
   'leave.one': '{count} 条消息、约 {tokens} 个词元将离开上下文',
   'leave.other': '{count} 条消息、约 {tokens} 个词元将离开上下文',
   'back.one': '{count} 条恢复',
@@ -96,7 +104,15 @@ export const editorEn: { readonly [K in EditorLocaleKey]: string } = {
   'restore.label': 'Bring this message back in place: {text}',
   'state.removed': 'Removed',
   'state.excluded': 'Excluded',
-  'state.folded': 'Compacted',
+  'state.folded': 'Summarized',
+  'cost.folded': 'In the compaction summary',
+  'rewrite.one': 'The compaction summary is rewritten without {count} summarized message: a model call of about {tokens} input tokens',
+  'rewrite.other': 'The compaction summary is rewritten without {count} summarized messages: a model call of about {tokens} input tokens',
+  'apply.rewrite': 'Apply and rewrite the summary? (model call, ~{tokens} tokens)',
+  'rewriting': 'Rewriting the summary… (Esc cancels)',
+  'cancel': 'Cancel',
+  'cancel.label': 'Cancel the summary rewrite; nothing is written',
+  'rewriteFailed': 'Nothing was changed: {reason} ({detail})',
   'leave.one': '{count} message, ~{tokens} tokens leave the context',
   'leave.other': '{count} messages, ~{tokens} tokens leave the context',
   'back.one': '{count} comes back',
@@ -188,15 +204,43 @@ export function contextText(t: EditorTranslate, locale: string, figure: { now: n
 }
 
 /**
- * A unit's cost: "1,234 tokens · 3.2% of the context", or "Costs nothing now" for a unit that is
- * removed, excluded or folded (`inContext` false).
+ * A unit's cost: "1,234 tokens · 3.2% of the context", "In the compaction summary" for a unit a
+ * compaction folded (`folded`), or "Costs nothing now" for one that is removed or excluded
+ * (`inContext` false).
  * @param t - translate bound to {@link EDITOR_LOCALE_NS}.
  * @param locale - the active locale id (`en` or `zh`), for the number and percent formats.
- * @param cost - the unit's tokens in the context now, its share (a fraction in [0, 1]), and whether it is in the context.
+ * @param cost - the unit's tokens in the context now, its share (a fraction in [0, 1]), whether it
+ *   is in the context, and whether a compaction summarized it.
  * @returns the localized text; the share has at most one decimal.
  */
-export function costText(t: EditorTranslate, locale: string, cost: { tokens: number; share: number; inContext: boolean }): string {
+export function costText(t: EditorTranslate, locale: string, cost: { tokens: number; share: number; inContext: boolean; folded?: boolean }): string {
+  if (cost.folded === true) return t('cost.folded')
   if (!cost.inContext) return t('cost.none')
   const share = numberFormat(locale, true).format(cost.share)
   return t(cost.tokens === 1 ? 'cost.one' : 'cost.other', { tokens: numberFormat(locale).format(cost.tokens), share })
+}
+
+/**
+ * What Apply does to the compaction summary: "The compaction summary is rewritten without 2
+ * summarized messages: a model call of about 1,234 input tokens".
+ * @param t - translate bound to {@link EDITOR_LOCALE_NS}.
+ * @param locale - the active locale id (`en` or `zh`), for the number format.
+ * @param rewrite - the summarized messages that leave the summary and the call's estimated input tokens (the plan's `summaryRewrite`).
+ * @returns the localized line.
+ */
+export function rewriteText(t: EditorTranslate, locale: string, rewrite: { removed: number; tokens: number }): string {
+  const format = numberFormat(locale)
+  return t(rewrite.removed === 1 ? 'rewrite.one' : 'rewrite.other', { count: format.format(rewrite.removed), tokens: format.format(rewrite.tokens) })
+}
+
+/**
+ * The Apply button's text: "Apply", or once pressed on a selection that rewrites the summary,
+ * "Apply and rewrite the summary? (model call, ~1,234 tokens)".
+ * @param t - translate bound to {@link EDITOR_LOCALE_NS}.
+ * @param locale - the active locale id (`en` or `zh`), for the number format.
+ * @param armedTokens - the armed rewrite's estimated input tokens, or `null` when Apply is not armed.
+ * @returns the localized text.
+ */
+export function applyText(t: EditorTranslate, locale: string, armedTokens: number | null): string {
+  return armedTokens === null ? t('apply') : t('apply.rewrite', { tokens: numberFormat(locale).format(armedTokens) })
 }

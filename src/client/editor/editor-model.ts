@@ -51,7 +51,11 @@ export interface EditorUnit {
   readonly turn: number | null
   readonly rows: readonly EditorRow[]
   readonly state: UnitState
-  /** The surface seq a removal targets (`current` only): the message itself, or the copy that stands for it. */
+  /**
+   * The seq a removal targets: for a `current` unit the surface node (the message itself, or the
+   * copy that stands for it); for a `folded` one its message (the host rewrites the summary
+   * without it); `null` otherwise.
+   */
   readonly targetSeq: number | null
   /** The tombstone of this plugin that removed it (`removed` / `excluded`). */
   readonly tombstoneSeq: number | null
@@ -175,6 +179,16 @@ export function groupUnits(log: readonly LogEvent[]): UnitGroup[] {
   return units
 }
 
+/**
+ * Whether a unit in this state can be selected for removal: a `current` one, and a `folded` one (a
+ * compaction summarized it: its removal rewrites the summary, `host/summary-batch.ts`).
+ * @param state - the unit's state.
+ * @returns true for `current` and `folded`.
+ */
+export function selectable(state: UnitState): boolean {
+  return state === 'current' || state === 'folded'
+}
+
 /** Where a unit stands, from the fate reader; the fields mean what they mean on {@link EditorUnit}. */
 export interface UnitStanding {
   readonly state: UnitState
@@ -196,7 +210,7 @@ export function unitStanding(group: UnitGroup, fates: Fates, kindOf: KindLookup)
   const lead = group.events.find((e) => e.type !== 'tool/result') ?? group.events[0]!
   const fate = fates.fateOf(lead.seq)
   const restorable = group.kind === 'prompt' && fate.tombstoneSeq !== null && fates.canRestore(fate.tombstoneSeq, kindOf)
-  return { state: fate.state, targetSeq: fate.state === 'current' ? fate.actingSeq : null, tombstoneSeq: fate.tombstoneSeq, restorable }
+  return { state: fate.state, targetSeq: selectable(fate.state) ? fate.actingSeq : null, tombstoneSeq: fate.tombstoneSeq, restorable }
 }
 
 /**
@@ -233,7 +247,9 @@ export function buildEditorUnits(log: readonly LogEvent[]): EditorUnit[] {
  * The preview of a selection over the units.
  * @param units - from {@link buildEditorUnits}.
  * @param selection - the person's choice; keys of units that cannot take the choice are ignored
- *   (a removal of a unit that is not current, a restore of one that is not restorable).
+ *   (a removal of a unit that is neither current nor folded, a restore of one that is not
+ *   restorable). A folded unit's messages count as leaving, its tokens do not (it costs nothing
+ *   in the context now); From here on a folded unit takes the folded units after it too.
  * @returns what goes (and which of it is excluded), what comes back, the counts and the `changes` list.
  */
 export function previewSelection(units: readonly EditorUnit[], selection: EditorSelection): EditorPreview {
@@ -245,14 +261,17 @@ export function previewSelection(units: readonly EditorUnit[], selection: Editor
   let messages = 0
   let tokens = 0
   let inView = 0
-  const fromIndex = selection.from === null ? -1 : units.findIndex((u) => u.key === selection.from && u.state === 'current')
+  const fromIndex = selection.from === null ? -1 : units.findIndex((u) => u.key === selection.from && selectable(u.state))
+  // From a summarized unit, the span takes the summarized units after it too (the host rewrites the summary without them).
+  const fromFolded = fromIndex !== -1 && units[fromIndex]!.state === 'folded'
   for (const [i, unit] of units.entries()) {
-    if (unit.state === 'current') {
-      const onward = fromIndex !== -1 && i >= fromIndex
+    if (selectable(unit.state)) {
+      const onward = fromIndex !== -1 && i >= fromIndex && (unit.state === 'current' || fromFolded)
       if (!onward && !selection.remove.has(unit.key)) continue
       going.add(unit.key)
       messages += unit.rows.length
-      tokens += unit.tokens
+      // A summarized unit costs nothing in the context now: its messages leave the summary, not the count.
+      if (unit.state === 'current') tokens += unit.tokens
       if (i === fromIndex) {
         changes.push({ action: 'deleteFrom', seq: unit.targetSeq! })
         changeUnits.push(unit.key)

@@ -17,6 +17,8 @@ export const PLAN_DEBOUNCE_MS = 200
 export interface EditorRefusal {
   readonly unit: string | null
   readonly code: RecallErrorCode
+  /** `SUMMARY_FAILED`: why, in the host's words (the model's error), without the `message-recall:` prefix. */
+  readonly detail?: string
 }
 
 /**
@@ -26,7 +28,8 @@ export interface EditorRefusal {
  * @returns the refusal on that unit, or on the batch when the error names no change.
  */
 export function refusalOf(error: RecallError, changeUnits: readonly string[]): EditorRefusal {
-  return { unit: error.index === undefined ? null : changeUnits[error.index] ?? null, code: error.code }
+  const detail = error.code === 'SUMMARY_FAILED' ? { detail: error.message.replace(/^message-recall: /, '') } : {}
+  return { unit: error.index === undefined ? null : changeUnits[error.index] ?? null, code: error.code, ...detail }
 }
 
 /**
@@ -40,6 +43,12 @@ export interface PlannedSelection {
   readonly lastSeq: number
   /** How many messages the plan removes. */
   readonly removedCount: number
+  /**
+   * The selection takes summarized messages: Apply rewrites the compaction summary with a model
+   * call (the plan's `summaryRewrite`): how many summarized messages leave it, and the estimated
+   * input tokens of the call. `null` otherwise.
+   */
+  readonly rewrite: { readonly removed: number; readonly tokens: number } | null
 }
 
 /** What {@link usePlanCheck} returns. */
@@ -89,7 +98,11 @@ export function usePlanCheck(send: RecallSender, sessionId: string, preview: Pic
         }
         setRefusal(null)
         // What Apply confirms: the host answers STALE_VIEW when the batch would remove more, or a message that came back since.
-        setPlanned({ changesKey, lastSeq: readSeq, removedCount: reply.value.removedSeqs.length })
+        const rewrite = reply.value.summaryRewrite
+        setPlanned({
+          changesKey, lastSeq: readSeq, removedCount: reply.value.removedSeqs.length,
+          rewrite: rewrite === undefined ? null : { removed: rewrite.removedSeqs.length, tokens: rewrite.estimatedInputTokens },
+        })
       })
     }, PLAN_DEBOUNCE_MS)
     return () => {

@@ -307,13 +307,15 @@ export class ButtonStore extends SnapshotStore<ButtonState> {
 /**
  * Number of messages a plan removes, for the armed label: the plan's nodes without the tombstones
  * it absorbs (they were never messages the person saw), told by the plan's `nodeKinds`; for a
- * summary rewrite (a folded message), the folded messages it takes out of the summary
- * (`summaryRewrite.removedSeqs` of a plan, `removedSeqs` of a write's value).
+ * summary rewrite (a folded message), the messages it takes: a plan's `removedCount` (the folded
+ * ones and, for Delete onward, those after the summary), a write's `removedSeqs`.
  * @param value - the `plan` reply value, or a removal's value.
  * @returns at least 1.
  */
-export function planCount(value: Pick<PlanValue, 'nodeKinds'> & { readonly summaryRewrite?: object; readonly removedSeqs?: readonly number[] }): number {
+export function planCount(value: Pick<PlanValue, 'nodeKinds'> & { readonly summaryRewrite?: object; readonly removedSeqs?: readonly number[]; readonly removedCount?: number }): number {
   const rewrite = value.summaryRewrite as { readonly removedSeqs?: readonly number[] } | undefined
+  // A folded Delete onward also takes the messages after the summary: the plan's count says all.
+  if (rewrite?.removedSeqs !== undefined && value.removedCount !== undefined) return Math.max(1, value.removedCount)
   const folded = rewrite?.removedSeqs ?? value.removedSeqs
   if (folded !== undefined) return Math.max(1, folded.length)
   return Math.max(1, value.nodeKinds.filter((nodeKind) => nodeKind !== 'tombstone').length)

@@ -214,8 +214,8 @@ export function decorateRow(
       // A folded message: the second click rewrites the summary with a model call; say so, with its cost.
       button.setAttribute(ATTR.armed, 'true')
       const values = { count: armed.count, tokens: armed.rewrite.tokens.toLocaleString('en-US') }
-      button.textContent = t(`armed.rewrite.${armed.action === 'exclude' ? 'exclude' : armed.action === 'recall' ? 'recall' : 'delete'}`, values)
-      button.setAttribute('aria-label', t(countedKey(armed.action === 'exclude' ? 'armed.rewriteExcludeLabel' : armed.action === 'recall' ? 'armed.rewriteRecallLabel' : 'armed.rewriteLabel', armed.count), values))
+      button.textContent = t(`armed.rewrite.${armed.action}`, values)
+      button.setAttribute('aria-label', t(countedKey(REWRITE_LABELS[armed.action], armed.count), values))
     } else if (isArmed && armed.action !== 'recall') {
       button.setAttribute(ATTR.armed, 'true')
       const { armed: armedText, armedLabel } = ACTIONS[armed.action].texts
@@ -278,3 +278,8 @@ export function undecorateAll(root: ParentNode): void {
   for (const cluster of root.querySelectorAll(`[${ATTR.actions}]`)) cluster.remove()
   undecorateSummaryRows(root)
 }
+
+/** The counted accessible name of an armed button on a folded row, per action (the write rewrites the summary). */
+const REWRITE_LABELS = {
+  recall: 'armed.rewriteRecallLabel', delete: 'armed.rewriteLabel', deleteFrom: 'armed.rewriteOnwardLabel', exclude: 'armed.rewriteExcludeLabel',
+} as const

@@ -30,18 +30,20 @@ export interface RowOffer {
 }
 
 /**
- * What a row whose message a compaction folded offers, of what its node offers: Recall, Delete and
- * Exclude, which the host writes as a summary rewrite (the summary is written again without the
- * message, a model call) and which all ask for a second click naming that cost (Recall too, on such
- * a row). Delete onward is not offered: it would also take every message after the summary.
+ * What a row whose message a compaction folded offers, of what its node offers: Recall, Delete,
+ * Delete onward and Exclude, which the host writes as a summary rewrite (the summary is written
+ * again without the message, a model call; Delete onward also removes every message after the
+ * summary, in the same step) and which all ask for a second click naming that cost (Recall too, on
+ * such a row). Delete onward only where the summary keeps a message before this one
+ * (`Fates.summaryKeepsBefore`): from the first summarized message nothing would be left to summarize.
  */
-export const FOLDED_ACTIONS: readonly RowAction[] = Object.freeze(['recall', 'delete', 'exclude'])
+export const FOLDED_ACTIONS: readonly RowAction[] = Object.freeze(['recall', 'delete', 'deleteFrom', 'exclude'])
 
 const foldedMemo = new Map<string, readonly RowAction[]>()
 
-/** The folded actions among a row's own, frozen and shared per set. */
-function foldedActions(actions: readonly RowAction[]): readonly RowAction[] {
-  const kept = FOLDED_ACTIONS.filter((a) => actions.includes(a))
+/** The folded actions among a row's own, frozen and shared per set; Delete onward only when `onward`. */
+function foldedActions(actions: readonly RowAction[], onward: boolean): readonly RowAction[] {
+  const kept = FOLDED_ACTIONS.filter((a) => actions.includes(a) && (onward || a !== 'deleteFrom'))
   const key = kept.join()
   let known = foldedMemo.get(key)
   if (known === undefined) foldedMemo.set(key, known = Object.freeze(kept))
@@ -68,7 +70,7 @@ export function offerOf(anchor: RowAnchor, hidden: HiddenRowsResult): RowOffer {
   if (known !== undefined && known.hidden === hidden) return known.offer
   const offer = Object.freeze(
     excluded ? excludedOffer(anchor, hidden)
-      : folded ? { key: anchor.key, seq: acting ?? anchor.seq, actions: foldedActions(anchor.actions), folded: true }
+      : folded ? { key: anchor.key, seq: acting ?? anchor.seq, actions: foldedActions(anchor.actions, hidden.fates.summaryKeepsBefore(anchor.seq!)), folded: true }
       : { key: anchor.key, seq: acting!, actions: anchor.actions },
   )
   memo.set(anchor, { hidden, offer })

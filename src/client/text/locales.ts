@@ -74,6 +74,9 @@ export const zh = {
   'armed.rewrite.delete': '删除 {count} 条并重写摘要？（调用模型，约 {tokens} 个 token）',
   'armed.rewrite.exclude': '排除 {count} 条并重写摘要？（调用模型，约 {tokens} 个 token）',
   'armed.rewrite.recall': '撤回并重写摘要？（调用模型，约 {tokens} 个 token）',
+  'armed.rewrite.deleteFrom': '删除以下 {count} 条并重写摘要？（调用模型，约 {tokens} 个 token）',
+  'armed.rewriteOnwardLabel.one': '再点一次，从这里删到末尾共 {count} 条消息：模型会重新写一份不含其中已压缩消息的压缩摘要，输入约 {tokens} 个 token',
+  'armed.rewriteOnwardLabel.other': '再点一次，从这里删到末尾共 {count} 条消息：模型会重新写一份不含其中已压缩消息的压缩摘要，输入约 {tokens} 个 token',
   'armed.rewriteRecallLabel.one': '再点一次，撤回这条已压缩的消息：文字回到输入框，模型会重新写一份不含它的压缩摘要，输入约 {tokens} 个 token',
   'armed.rewriteRecallLabel.other': '再点一次，撤回这条已压缩的消息：文字回到输入框，模型会重新写一份不含它们的压缩摘要，输入约 {tokens} 个 token',
   'armed.rewriteLabel.one': '再点一次，删除 {count} 条已压缩的消息：模型会重新写一份不含它的压缩摘要，输入约 {tokens} 个 token',
@@ -215,6 +218,9 @@ export const en: { readonly [K in LocaleKey]: string } = {
   'armed.rewrite.delete': 'Delete {count} and rewrite the summary? (model call, ~{tokens} tokens)',
   'armed.rewrite.exclude': 'Exclude {count} and rewrite the summary? (model call, ~{tokens} tokens)',
   'armed.rewrite.recall': 'Recall and rewrite the summary? (model call, ~{tokens} tokens)',
+  'armed.rewrite.deleteFrom': 'Delete {count} onward and rewrite the summary? (model call, ~{tokens} tokens)',
+  'armed.rewriteOnwardLabel.one': 'Click again to delete {count} message from here to the end: the model writes the compaction summary again without the summarized ones, from about {tokens} input tokens',
+  'armed.rewriteOnwardLabel.other': 'Click again to delete {count} messages from here to the end: the model writes the compaction summary again without the summarized ones, from about {tokens} input tokens',
   'armed.rewriteRecallLabel.one': 'Click again to recall this summarized message: its text returns to the composer and the model writes the compaction summary again without it, from about {tokens} input tokens',
   'armed.rewriteRecallLabel.other': 'Click again to recall this summarized message: its text returns to the composer and the model writes the compaction summary again without them, from about {tokens} input tokens',
   'armed.rewriteLabel.one': 'Click again to delete {count} summarized message: the model writes the compaction summary again without it, from about {tokens} input tokens',
@@ -303,7 +309,7 @@ export const DICTIONARIES: { readonly zh: Record<LocaleKey, string>; readonly en
  * Base keys of the texts that count something; each has a `.one` and an `.other` entry. The action
  * table's counted texts (`armedLabel`, `undo`, `unsaved` in `shared/actions.ts`) are among them.
  */
-export type CountedBase = ActionCountedBase | `notice.images.${'unreadable' | 'unsupported' | 'busy' | 'unavailable'}` | 'unsaved.apply' | 'panel.label' | 'panel.count' | 'panel.tokens' | 'panel.cutShort' | 'panel.cutShort.more' | 'armed.rewriteLabel' | 'armed.rewriteExcludeLabel' | 'armed.rewriteRecallLabel' | 'flag.text' | 'flag.rewriteLabel' | 'panel.rewrite.left'
+export type CountedBase = ActionCountedBase | `notice.images.${'unreadable' | 'unsupported' | 'busy' | 'unavailable'}` | 'unsaved.apply' | 'panel.label' | 'panel.count' | 'panel.tokens' | 'panel.cutShort' | 'panel.cutShort.more' | 'armed.rewriteLabel' | 'armed.rewriteExcludeLabel' | 'armed.rewriteRecallLabel' | 'flag.text' | 'flag.rewriteLabel' | 'panel.rewrite.left' | 'armed.rewriteOnwardLabel'
 
 /** Every key the action table names, checked against the dictionaries: a key missing from `zh` (and so from `en`) fails the typecheck. */
 type ActionKeysInDictionaries = [Exclude<ActionTextKey, ActionCountedBase> | `${ActionCountedBase}.${'one' | 'other'}`] extends [LocaleKey] ? true : never

@@ -2,8 +2,8 @@
 import {
   eraseLogFile,
   replaceVerified
-} from "./chunk-AOH3LBLC.js";
-import "./chunk-K6FFH2PC.js";
+} from "./chunk-QBZXUCOG.js";
+import "./chunk-RNBLVZLQ.js";
 import "./chunk-ZFDKBUKF.js";
 import "./chunk-IQAOUE36.js";
 import "./chunk-V6RYJ4SL.js";

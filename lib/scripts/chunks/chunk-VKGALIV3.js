@@ -2,7 +2,7 @@
 import {
   readFates,
   sameJson
-} from "./chunk-K6FFH2PC.js";
+} from "./chunk-RNBLVZLQ.js";
 import {
   classifyNode,
   contentOf,

@@ -3,7 +3,7 @@ import {
   readFates,
   replacementEvents,
   sameJson
-} from "./chunk-K6FFH2PC.js";
+} from "./chunk-RNBLVZLQ.js";
 import {
   ACTIONS,
   SURFACE_EVENT_TYPES,

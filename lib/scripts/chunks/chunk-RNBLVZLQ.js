@@ -197,6 +197,33 @@ var Fates = class {
     return last;
   }
   /**
+   * Whether a Delete onward from a folded message leaves something for its summary: an original
+   * message of the checkpoint that stands for it, before it in the log, still summarized (a
+   * compaction checkpoint cites `[startSeq, summarySeq, ...shadowedSeqs]`; a cited checkpoint is
+   * read through to its own originals). The host plans exactly (`host/folded-plan.ts`); this is
+   * what a row offers.
+   * @param seq - a folded message's seq.
+   * @returns false when the message is not folded, or every original before it is already out of the summary.
+   */
+  summaryKeepsBefore(seq) {
+    if (this.fateOf(seq).state !== "folded") return false;
+    const standing = this.standingFor(seq);
+    if (standing === null) return false;
+    const visit = (checkpoint, depth) => {
+      const event = this.events.get(checkpoint);
+      if (event === void 0 || depth > this.steps.size) return false;
+      const cited = event.sourceEventSeqs ?? [];
+      for (const original of isCheckpointEvent(event) ? cited.slice(2) : cited) {
+        const inner = this.events.get(original);
+        if (inner !== void 0 && isCheckpointEvent(inner)) {
+          if (visit(original, depth + 1)) return true;
+        } else if (original < seq && this.fateOf(original).state === "folded") return true;
+      }
+      return false;
+    };
+    return visit(standing, 0);
+  }
+  /**
    * The checkpoint on the surface that stands for a folded message now: the end of the chain of
    * replacements from the one that folded it.
    * @param seq - a message's seq.

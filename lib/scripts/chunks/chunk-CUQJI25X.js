@@ -2,10 +2,10 @@
 import {
   explainSession,
   forkOrigin
-} from "./chunk-U6DDOOOH.js";
+} from "./chunk-VKGALIV3.js";
 import {
   readFates
-} from "./chunk-K6FFH2PC.js";
+} from "./chunk-RNBLVZLQ.js";
 import {
   COMMON_OPTIONS,
   DECODER_OPTION,

@@ -3,11 +3,11 @@ import {
   collectEventImages,
   eraseLogFile,
   toolOutputPathsIn
-} from "./chunk-AOH3LBLC.js";
+} from "./chunk-QBZXUCOG.js";
 import {
   rebuildCacheEntry
 } from "./chunk-7QKTMCDM.js";
-import "./chunk-K6FFH2PC.js";
+import "./chunk-RNBLVZLQ.js";
 import "./chunk-ZFDKBUKF.js";
 import "./chunk-IQAOUE36.js";
 import "./chunk-V6RYJ4SL.js";
