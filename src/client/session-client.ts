@@ -17,10 +17,12 @@
  *        │      a recall's reply is lost ──confirmRecall──▶ landed? (view, inspect) ──▶ the page's copy
  *        │      applied, flush failed ──onUnsaved──▶ UnsavedWrites ──▶ Save again ──▶ flush
  *        │      any removal commits ──onRemoved──▶ UndoNotice.show ──▶ Undo / Open a copy ──▶ TombstoneActions
+ *        │      its answer `persisted: true` (header, then body) ──onDurable──▶ DurableTombstones ──▶ pass()
+ *        │          (its rows hidden before the tombstone's live event; the view then brings the same event)
  *        │      a restore in effect, from any entry ──onRestored──▶ UndoNotice.restored (that tombstone's notice)
  *        │
  *        └─ pass(), before paint after every render and on row mutations or reveals:
- *               RowSync.run(view + button state) ──▶ row DOM, the hidden-row sheet
+ *               RowSync.run(view + durable tombstones not yet in it + button state) ──▶ row DOM, the hidden-row sheet
  *               ──▶ debug record; armed row now hidden, or a turn started ──▶ buttons.disarm()
  * ```
  *
@@ -44,6 +46,9 @@ import type { InputActions, Translate } from './wire/rc8'
 import { imageRefs, restoreImages, type ImageSource } from './recall/recall-images'
 import { recallInEvents, recallLanded } from './recall/recall-landing'
 import { RowSync, type SyncInput } from './rows/row-sync'
+import { DurableTombstones } from './rows/durable-tombstones'
+import { durableFactsOf } from '../shared/durable-header'
+import type { DurableTombstoneFacts } from '../shared/protocol'
 import type { UnsavedWrites } from './stores/unsaved-writes'
 import type { TombstoneActions } from './stores/tombstone-actions'
 import { UndoNotice } from './notices/undo-notice'
@@ -85,6 +90,8 @@ export class SessionClient {
   /** A write in effect whose flush failed, with Save again; the overlay renders it. */
   readonly unsaved: UnsavedWrites
   private readonly sync: RowSync
+  /** Tombstones answered as durable that the live events have not brought yet (hidden at once). */
+  private readonly durable = new DurableTombstones()
   private view: SessionViewInput | null = null
   private inputActions: InputActions | null = null
   private draft = ''
@@ -109,7 +116,12 @@ export class SessionClient {
         if (this.recallInFlight?.delivered === true) return
         this.recalled(message)
       },
+      // A durable answer hides its rows at once, before the tombstone's live event (which the web
+      // host sends after the shadow price's frames); the live event then confirms the same fates.
+      onDurable: (facts) => this.holdDurable(facts),
       onRemoved: (value) => {
+        const facts = durableFactsOf(value)
+        if (facts !== null) this.holdDurable(facts)
         if (value.persisted) this.unsaved.settled()
         this.notice.show(value)
       },
@@ -195,7 +207,8 @@ export class SessionClient {
     const view = this.view
     if (view === null) return
     const state = this.buttons.getSnapshot()
-    const record = this.sync.run({ ...view, buttons: state, tombstoneErrors: this.options.tombstones.getSnapshot().errors })
+    const replacements = this.durable.merge(view.replacements)
+    const record = this.sync.run({ ...view, replacements, buttons: state, tombstoneErrors: this.options.tombstones.getSnapshot().errors })
     this.options.debug.record(this.options.sessionId, record, () => this.expectation())
     this.deliverLandedRecall(view)
     const started = view.running && !this.wasRunning
@@ -223,6 +236,11 @@ export class SessionClient {
       this.notice.dispose()
       this.imageNotice.dispose()
     }
+  }
+
+  /** Hold a durable answer's tombstone for the passes until the view brings it; a pass hides its rows now. */
+  private holdDurable(facts: DurableTombstoneFacts): void {
+    if (this.durable.add(facts) && !this.disposed) this.pass()
   }
 
   private recalled(message: RecalledMessage): void {
