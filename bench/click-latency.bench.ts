@@ -20,7 +20,11 @@
  *   splits into the request, the answer, the live frames and what came after, and each click says
  *   whether its row was hidden on the durable answer (before the tombstone's frame) or on the frame;
  * - the floor: the route's round trip for a `plan` of the same kind of row, sent by `fetch` from
- *   the page, plus the duration of the sync pass that hid the row (the debug hook's last pass).
+ *   the page, plus the duration of the sync pass that hid the row (the debug hook's last pass);
+ * - the click floor: the first click of each Delete to its button armed (`data-armed`), which is a
+ *   `plan` round trip started by a click and one pass. A page's network tasks after a click wait
+ *   for the next frame Chromium produces (its deferral of renderer tasks after a discrete input),
+ *   which the first floor, sent without a click, does not pay; a click's answer pays it too.
  *
  * Targets (printed, not asserted): second click → row hidden ≤ 16 ms (one frame), Recall →
  * composer ≤ 33 ms (two frames), each with its median and p90 beside the floor's, its ratio to the
@@ -40,7 +44,7 @@ let e2eShot: ((page: Page) => Promise<unknown>) | undefined
 
 /** The page's timing probes, installed before any script of the page runs. */
 const PROBES = `(() => {
-  const t = { clicks: [], replies: [], hidden: [], composer: [], live: [], framesBefore: 0, frames: [] }
+  const t = { clicks: [], replies: [], hidden: [], composer: [], live: [], framesBefore: 0, frames: [], armed: [] }
   window.__clickBench = t
   addEventListener('click', (ev) => {
     const b = ev.target && ev.target.closest && ev.target.closest('[data-message-recall-action]')
@@ -83,6 +87,10 @@ const PROBES = `(() => {
       if (row.hasAttribute('data-message-recall-hidden') && row.getClientRects().length === 0) t.hidden.push({ at: now, key: row.getAttribute('data-chat-flow-key') })
     }
   }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-message-recall-hidden'] })
+  new MutationObserver((records) => {
+    const now = performance.now()
+    for (const r of records) if (r.target.getAttribute('data-armed') === 'true') t.armed.push({ at: now })
+  }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-armed'] })
   const desc = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')
   Object.defineProperty(HTMLTextAreaElement.prototype, 'value', {
     configurable: true, enumerable: desc.enumerable, get: desc.get,
@@ -102,6 +110,8 @@ interface Probes {
   framesBefore: number
   /** Every frame on the page's event sockets after the click, with its event type or projection key. */
   frames: { at: number; kind: string }[]
+  /** A button got `data-armed="true"` (the first click of Delete answered by its `plan`). */
+  armed: { at: number }[]
 }
 
 const median = (all: readonly number[]) => {
@@ -117,7 +127,7 @@ const fmt = (ms: number) => `${ms.toFixed(1).padStart(6)} ms`
 async function resetProbes(page: Page): Promise<void> {
   await page.evaluate(() => {
     const t = (window as any).__clickBench as Probes
-    t.clicks.length = 0; t.replies.length = 0; t.hidden.length = 0; t.composer.length = 0; t.live.length = 0; t.framesBefore = 0; t.frames.length = 0
+    t.clicks.length = 0; t.replies.length = 0; t.hidden.length = 0; t.composer.length = 0; t.live.length = 0; t.framesBefore = 0; t.frames.length = 0; t.armed.length = 0
   })
 }
 const probes = (page: Page) => page.evaluate(() => JSON.parse(JSON.stringify((window as any).__clickBench))) as Promise<Probes>
@@ -160,14 +170,24 @@ function split(t: Probes, clickAt: number): Split {
   }
 }
 
-/** One timed Delete: arm, then the second click; returns click → hidden and click → reply, ms. */
-async function timedDelete(page: Page, key: string): Promise<Split & { hidden: number }> {
+/**
+ * One timed Delete: arm (timed too: the click floor), then the second click; returns click →
+ * hidden, the split of the second click and first click → armed, ms.
+ */
+async function timedDelete(page: Page, key: string): Promise<Split & { hidden: number; arm: number }> {
   // Arm, once more if the first press was lost (a click while the page was still settling a scroll).
+  let arm = Number.NaN
   for (let attempt = 1; ; attempt++) {
     await hoverRow(page, key)
+    await resetProbes(page)
     await click(page, key, 'delete')
     const armed = await waitArmed(page, key, 'delete', 5_000).then(() => true, () => false)
-    if (armed) break
+    if (armed) {
+      const t = await probes(page)
+      const first = t.clicks.find((c) => c.action === 'delete' && !c.armed)
+      if (first !== undefined && t.armed.length > 0) arm = t.armed[0]!.at - first.at
+      break
+    }
     if (attempt === 3) {
       const state = await page.evaluate((sel) => {
         const row = document.querySelector(sel)
@@ -185,7 +205,7 @@ async function timedDelete(page: Page, key: string): Promise<Split & { hidden: n
   await page.waitForFunction(() => { const t = (window as any).__clickBench as Probes; return t.replies.length >= 1 && !Number.isNaN(t.replies[0]!.body) && t.live.length >= 1 }, { timeout: 15_000, polling: 20 })
   const t = await probes(page)
   const clickAt = t.clicks.find((c) => c.action === 'delete')!.at
-  const timed = { hidden: t.hidden.find((h) => h.key === key)!.at - clickAt, ...split(t, clickAt) }
+  const timed = { hidden: t.hidden.find((h) => h.key === key)!.at - clickAt, arm, ...split(t, clickAt) }
   if (process.env.CLICK_TRACE === '1') {
     const by = timed.hidden < timed.live ? 'the durable answer' : 'the live frame'
     console.log(`  Delete: sent ${timed.sent.toFixed(1)}, answer ${timed.reply.toFixed(1)} (body ${timed.body.toFixed(1)}), hidden ${timed.hidden.toFixed(1)} on ${by}; frames: ${timed.frames.map((f) => `${f.at.toFixed(1)} ${f.kind}`).join(', ')}`)
@@ -252,7 +272,7 @@ async function main(): Promise<void> {
     const snapshot = () => page.evaluate((id) => JSON.parse(JSON.stringify((window as any).__DSH_MESSAGE_RECALL__.snapshot(id))), sessionId)
     const seqOf = async (key: string) => ((await snapshot()).anchors as { key: string; seq: number | null }[]).find((a) => a.key === key)!.seq!
 
-    const del: (Split & { hidden: number })[] = []
+    const del: (Split & { hidden: number; arm: number })[] = []
     const rec: (Split & { composer: number })[] = []
     const floor: { plan: number; pass: number }[] = []
     const shownPrompts = (await promptRows(page)).length
@@ -284,7 +304,9 @@ async function main(): Promise<void> {
     line('floor: plan round trip + one sync pass', f)
     line('  of which the plan round trip', floor.map((x) => x.plan))
     line('  of which the sync pass', floor.map((x) => x.pass))
+    line('click floor: first click → Delete armed', del.map((x) => x.arm))
     line('Delete: second click → row hidden', del.map((x) => x.hidden), 16)
+    console.log(`  row hidden ÷ click floor (medians): ${(median(del.map((x) => x.hidden)) / median(del.map((x) => x.arm))).toFixed(2)}×`)
     line('  second click → request sent', del.map((x) => x.sent))
     line('  second click → durable answer starts', del.map((x) => x.reply))
     line('  second click → its body read', del.map((x) => x.body))

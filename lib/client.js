@@ -2669,7 +2669,9 @@ var SessionClient = class {
       sessionId: options.sessionId,
       send: options.send,
       onRecalled: (message) => {
-        if (this.recallInFlight?.delivered === true) return;
+        const inFlight = this.recallInFlight;
+        if (inFlight?.delivered === true) return;
+        if (inFlight !== null) inFlight.delivered = true;
         this.recalled(message);
       },
       // A durable answer hides its rows at once, before the tombstone's live event (which the web
@@ -2779,7 +2781,7 @@ var SessionClient = class {
     const replacements = this.durable.merge(view.replacements);
     const record = this.sync.run({ ...view, replacements, buttons: state, tombstoneErrors: this.options.tombstones.getSnapshot().errors });
     this.options.debug.record(this.options.sessionId, record, () => this.expectation());
-    this.deliverLandedRecall(view);
+    this.deliverLandedRecall(replacements);
     const started = view.running && !this.wasRunning;
     this.wasRunning = view.running;
     if (state.armed !== null && (started || record.hidden.hiddenKeys.has(state.armed.key))) this.buttons.disarm();
@@ -2827,16 +2829,18 @@ var SessionClient = class {
     }).then((outcome) => this.imageNotice.show(outcome.lost));
   }
   /**
-   * The recall in flight has its tombstone in the view (the live event comes before the reply,
-   * which waits for the durability flush): its text goes to the composer now, from the page's copy
-   * of the prompt, and the reply's copy is then dropped. A tombstone in the view is in effect, so
-   * the reply can only be a success or "applied, not yet saved", which both bring the text back.
+   * The recall in flight has its tombstone in the view, or its durable answer named it (the
+   * answer's header, read before its body; the live event and the body come later): its text goes
+   * to the composer now, from the page's copy of the prompt, and the body's copy is then dropped. A
+   * tombstone in the view is in effect, so the reply can only be a success or "applied, not yet
+   * saved", which both bring the text back; a durable answer is a success.
+   * @param replacements - the replacement view with the durable answers it has not brought yet.
    */
-  deliverLandedRecall(view) {
+  deliverLandedRecall(replacements) {
     const inFlight = this.recallInFlight;
     if (inFlight === null || inFlight.delivered) return;
     const content = this.pageCopies.get(inFlight.key);
-    if (content === void 0 || !recallInEvents(view.replacements, inFlight.seq)) return;
+    if (content === void 0 || !recallInEvents(replacements, inFlight.seq)) return;
     inFlight.delivered = true;
     this.recalled(recalledMessage({ content }));
   }
@@ -3461,7 +3465,7 @@ function SummaryDialog({ sessionId, checkpointSeq, text, kit, onClose }) {
 }
 
 // src/client/build-stamp.ts
-var BUILD_STAMP = true ? "0.1.0+bc43ab4bf9" : "dev";
+var BUILD_STAMP = true ? "0.1.0+735238623c" : "dev";
 
 // src/client/notices/notice-styles.ts
 var NOTICE_STYLE_TEXT = `

@@ -112,8 +112,11 @@ export class SessionClient {
       sessionId: options.sessionId,
       send: options.send,
       onRecalled: (message) => {
-        // The text went to the composer already when the tombstone reached the view (see pass()).
-        if (this.recallInFlight?.delivered === true) return
+        // The text went to the composer already when the tombstone reached the view or the answer's
+        // header named it (see pass()); else it goes now, and no later pass brings it again.
+        const inFlight = this.recallInFlight
+        if (inFlight?.delivered === true) return
+        if (inFlight !== null) inFlight.delivered = true
         this.recalled(message)
       },
       // A durable answer hides its rows at once, before the tombstone's live event (which the web
@@ -210,7 +213,7 @@ export class SessionClient {
     const replacements = this.durable.merge(view.replacements)
     const record = this.sync.run({ ...view, replacements, buttons: state, tombstoneErrors: this.options.tombstones.getSnapshot().errors })
     this.options.debug.record(this.options.sessionId, record, () => this.expectation())
-    this.deliverLandedRecall(view)
+    this.deliverLandedRecall(replacements)
     const started = view.running && !this.wasRunning
     this.wasRunning = view.running
     if (state.armed !== null && (started || record.hidden.hiddenKeys.has(state.armed.key))) this.buttons.disarm()
@@ -262,16 +265,18 @@ export class SessionClient {
   }
 
   /**
-   * The recall in flight has its tombstone in the view (the live event comes before the reply,
-   * which waits for the durability flush): its text goes to the composer now, from the page's copy
-   * of the prompt, and the reply's copy is then dropped. A tombstone in the view is in effect, so
-   * the reply can only be a success or "applied, not yet saved", which both bring the text back.
+   * The recall in flight has its tombstone in the view, or its durable answer named it (the
+   * answer's header, read before its body; the live event and the body come later): its text goes
+   * to the composer now, from the page's copy of the prompt, and the body's copy is then dropped. A
+   * tombstone in the view is in effect, so the reply can only be a success or "applied, not yet
+   * saved", which both bring the text back; a durable answer is a success.
+   * @param replacements - the replacement view with the durable answers it has not brought yet.
    */
-  private deliverLandedRecall(view: SessionViewInput): void {
+  private deliverLandedRecall(replacements: SessionViewInput['replacements']): void {
     const inFlight = this.recallInFlight
     if (inFlight === null || inFlight.delivered) return
     const content = this.pageCopies.get(inFlight.key)
-    if (content === undefined || !recallInEvents(view.replacements, inFlight.seq)) return
+    if (content === undefined || !recallInEvents(replacements, inFlight.seq)) return
     inFlight.delivered = true
     this.recalled(recalledMessage({ content }))
   }

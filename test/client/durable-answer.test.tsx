@@ -12,6 +12,7 @@ import { afterEach, describe, it } from 'node:test'
 import { act } from 'react'
 import type { LogEvent } from '../../src/shared/events'
 import { durableHeaderOf } from '../../src/shared/durable-header'
+import { plainText } from '../../src/shared/message-text'
 import { durableTombstoneOf } from '../../src/client/rows/durable-tombstones'
 import { replacementRecord, selectReplacements } from '../../src/client/wire/replacement-view'
 import { deriveHiddenRows } from '../../src/shared/hidden-rows'
@@ -123,6 +124,24 @@ describe('the durable answer hides the rows', () => {
     await deliver(p, writes[0]!.event)
     assert.deepEqual(hiddenKeys(p), [key])
     assert.deepEqual(notices(p), ['Deleted 1 message'])
+  })
+
+  it('Recall: the durable answer\'s header brings the text into the composer once, before the body and the live event', async () => {
+    const p = await mount()
+    const { key, seq, writes } = holdLiveEvents(p, (value) => {
+      const content = (p.session.events[seq]!.data as any).content
+      const full = { ...value, content, text: plainText(content) }
+      return { status: 200, body: { ok: true, value: full }, headers: { 'x-message-recall-tombstone': durableHeaderOf(full)! } }
+    })
+    const text = plainText((p.session.events[seq]!.data as any).content)
+    await click(button(p, key, 'recall'))
+    assert.equal(hidden(p, key), true)
+    assert.deepEqual(p.composer.drafts, [text], 'the page\'s copy of the prompt, on the header')
+    await releaseBody(writes[0]!)
+    await deliver(p, writes[0]!.event)
+    assert.deepEqual(p.composer.drafts, [text], 'neither the body nor the live event brings it again')
+    assert.deepEqual(notices(p), ['Recalled your message'])
+    assert.deepEqual(hiddenKeys(p), [key])
   })
 
   it('a refused write hides nothing (STALE_VIEW, even with a tombstone header on the refusal); the row shows the refusal', async () => {
