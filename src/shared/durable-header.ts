@@ -1,12 +1,14 @@
 /**
- * The `x-message-recall-tombstone` header (`protocol.ts` `DURABLE_TOMBSTONE_HEADER`) of a removal's answer, written by the host route and read by
- * the browser half: one tombstone's action, seq, replace range and shadowed nodes as compact JSON.
+ * The `x-message-recall-tombstone` response header (`protocol.ts` `DURABLE_TOMBSTONE_HEADER`) of a
+ * removal's answer, written by the host route and read by the browser half: one tombstone's
+ * action, seq, replace range and shadowed nodes as compact JSON.
  *
- * Why a header: the route answers a removal only after the durability flush, and a browser reads a
- * `fetch` response's headers as soon as they arrive, while its body is read in tasks that Chromium
- * runs after the live event frames already queued (the rc.8 web host sends the shadow price's
- * frames and the tombstone's own on the page's event socket meanwhile). The header lets the page
- * hide the removed rows on the durable answer before those frames are handled.
+ * Why a header: the route answers a removal only after the durability flush, and a page gets a
+ * `fetch` response's headers in the first task after they arrive, while Chromium reads the body
+ * only after the event-socket frames queued before it, and the rc.8 web host sends the write's
+ * six frames (the shadow price's `compaction/prune` and the tombstone, each after two
+ * `session/projection` frames) during the flush. The header lets the page hide the removed rows on
+ * the durable answer before those frames are handled.
  *
  * @module dsh-message-recall/shared/durable-header
  */

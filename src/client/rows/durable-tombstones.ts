@@ -2,10 +2,12 @@
  * Tombstones the route answered as durable that the session's live events have not brought yet.
  *
  * The route answers a removal only after the durability flush, and a `persisted: true` answer
- * names the tombstone it wrote: its seq, action, surface range and shadowed nodes. The rc.8 web
- * host sends the live events of that write one frame at a time, the shadow price's frames
- * (`compaction/prune` and two `session/projection` frames) before the tombstone's own, and the
- * page handles each frame in a task of its own, so the answer often reaches the page first.
+ * names the tombstone it wrote: its seq, action, surface range and shadowed nodes (in its
+ * `x-message-recall-tombstone` header, read when the response starts, and in its body). The rc.8
+ * web host sends the live events of that write as six frames, the shadow price's
+ * (`compaction/prune` after two `session/projection` frames) before the tombstone's own, and the
+ * page handles each frame in a task of its own, so the answer's header often reaches the page
+ * before the tombstone's frame is handled (when the disk's flush is quick).
  * Hiding on that answer keeps the rule that what is hidden follows from tombstones in the durable
  * log: the answer exists only once the tombstone is on disk, and the record built from it is the
  * event the live stream then brings (`shared/tombstone.ts` `tombstoneSource`, `shared/replace-op.ts`
