@@ -157,6 +157,8 @@ var ERROR_CODES = [
   "PERSIST_FAILED",
   "INTERNAL"
 ];
+var DURABLE_TOMBSTONE_HEADER = "x-message-recall-tombstone";
+var DURABLE_TOMBSTONE_HEADER_MAX = 8192;
 
 // src/shared/events.ts
 var SURFACE_EVENT_TYPES = ["user/message", "assistant/message", "tool/result"];
@@ -165,6 +167,33 @@ function isSeq(value) {
 }
 function isRecord(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+// src/shared/durable-header.ts
+function durableFactsOf(value) {
+  if (!isRecord(value) || value.persisted !== true || value.summaryRewrite !== void 0 || value.removedSeqs !== void 0) return null;
+  return readFacts({ action: value.action, tombstoneSeq: value.tombstoneSeq, range: value.range, shadowedSeqs: value.shadowedSeqs });
+}
+function readDurableHeader(text) {
+  if (text === null || text.length > DURABLE_TOMBSTONE_HEADER_MAX) return null;
+  try {
+    return readFacts(JSON.parse(text));
+  } catch {
+    return null;
+  }
+}
+function readFacts(raw) {
+  if (!isRecord(raw) || !isTombstoneAction(raw.action) || !Number.isSafeInteger(raw.tombstoneSeq)) return null;
+  const range = raw.range;
+  if (!isRecord(range) || !Number.isSafeInteger(range.start) || !Number.isSafeInteger(range.end)) return null;
+  const seqs = raw.shadowedSeqs;
+  if (!Array.isArray(seqs) || seqs.length === 0 || !seqs.every(Number.isSafeInteger)) return null;
+  const tombstoneSeq = raw.tombstoneSeq;
+  const start = range.start;
+  const end = range.end;
+  const shadowedSeqs = seqs;
+  if (start > end || shadowedSeqs[0] !== start || shadowedSeqs.at(-1) !== end || shadowedSeqs.some((seq) => seq >= tombstoneSeq)) return null;
+  return { action: raw.action, tombstoneSeq, range: { start, end }, shadowedSeqs: [...shadowedSeqs] };
 }
 
 // src/shared/error-text.ts
@@ -186,6 +215,16 @@ function createRecallSender(fetchImpl, path = DEFAULT_ROUTE_PATH) {
         ...options?.signal === void 0 ? {} : { signal: options.signal }
       });
       status = response.status;
+      if (status === 200 && options?.onDurable !== void 0) {
+        const facts = readDurableHeader(response.headers?.get(DURABLE_TOMBSTONE_HEADER) ?? null);
+        if (facts !== null) {
+          try {
+            options.onDurable(facts);
+          } catch (error) {
+            console.warn(`message-recall: a durable answer's listener failed: ${errorText(error)}`);
+          }
+        }
+      }
       text = await response.text();
     } catch (error) {
       if (options?.signal?.aborted === true) return { ok: false, error: { code: "CANCELLED", message: "message-recall: cancelled; nothing was written" } };
@@ -916,6 +955,9 @@ var REWRITE_LABELS = {
 var import_react3 = require("react");
 
 // src/shared/replace-op.ts
+function replaceOp(start, end) {
+  return { op: "replace", start, end };
+}
 function readReplaceOp(surfaceOp) {
   if (!isRecord(surfaceOp) || surfaceOp.op !== "replace") return null;
   const { start, end } = surfaceOp;
@@ -1173,7 +1215,13 @@ var ButtonStore = class extends SnapshotStore {
     this.set({ armed: null, pending: { key: target.key, action: target.action, phase: "commit", ...rewrite ? { rewrite: true } : {} } });
     const cancelling = rewrite ? new AbortController() : null;
     this.cancelling = cancelling;
-    const reply = await this.options.send({ sessionId: this.options.sessionId, action: target.action, seq: target.seq, expect }, cancelling === null ? void 0 : { signal: cancelling.signal });
+    const onDurable = this.options.onDurable;
+    const reply = await this.options.send({ sessionId: this.options.sessionId, action: target.action, seq: target.seq, expect }, {
+      ...cancelling === null ? {} : { signal: cancelling.signal },
+      ...onDurable === void 0 ? {} : { onDurable: (facts) => {
+        if (!this.disposed) onDurable(facts);
+      } }
+    });
     if (this.cancelling === cancelling) this.cancelling = null;
     if (this.disposed) return "disposed";
     if (reply.ok) {
@@ -1312,6 +1360,9 @@ function disarmOnOtherInput(doc, buttons) {
 
 // src/shared/tombstone.ts
 var TOMBSTONE_PLUGIN = "dsh-message-recall";
+function tombstoneSource(action, shadowedSeqs, batch) {
+  return { kind: "plugin", plugin: TOMBSTONE_PLUGIN, action, removedSeqs: [...shadowedSeqs], ...batch === void 0 ? {} : { batch } };
+}
 function isTombstoneSource(source) {
   return isRecord(source) && source.kind === "plugin" && source.plugin === TOMBSTONE_PLUGIN;
 }
@@ -2707,6 +2758,63 @@ function sameAnchors(a, b) {
   return true;
 }
 
+// src/client/rows/durable-tombstones.ts
+function durableTombstoneOf(facts, now) {
+  return Object.freeze({
+    type: "user/message",
+    seq: facts.tombstoneSeq,
+    time: now,
+    data: Object.freeze({ source: tombstoneSource(facts.action, facts.shadowedSeqs) }),
+    surfaceOp: replaceOp(facts.range.start, facts.range.end),
+    sourceEventSeqs: Object.freeze([...facts.shadowedSeqs])
+  });
+}
+var DurableTombstones = class {
+  pending = [];
+  /** Seqs the view brought already: a later answer (the body after the header) is not held again. */
+  seen = /* @__PURE__ */ new Set();
+  merged = null;
+  /**
+   * Hold the tombstone of a durable answer (the response header, or the body's value through
+   * `shared/durable-header.ts` `durableFactsOf`) until the replacement view brings it.
+   * @param facts - the tombstone's action, seq, range and shadowed nodes.
+   * @param now - `Date.now()` of the page.
+   * @returns true when it was not held yet (the caller runs a pass then).
+   */
+  add(facts, now = Date.now()) {
+    if (this.pending.some((e) => e.seq === facts.tombstoneSeq) || this.seen.has(facts.tombstoneSeq)) return false;
+    this.pending = Object.freeze([...this.pending, durableTombstoneOf(facts, now)]);
+    return true;
+  }
+  /** How many answered tombstones the view has not brought yet. */
+  get size() {
+    return this.pending.length;
+  }
+  /**
+   * The replacement view with the held tombstones it lacks, in seq order. Records whose seq the
+   * view holds are dropped for good (the live event came). The same inputs give the same array,
+   * and with nothing held the view itself, so the sync pass's caches keyed on identity keep working.
+   * @param view - the replacement view of the session.
+   * @returns `view`, or a new frozen array of `view` and the held records, sorted by seq.
+   */
+  merge(view) {
+    if (this.pending.length === 0) return view;
+    const inView = /* @__PURE__ */ new Set();
+    for (const event of view) inView.add(event.seq);
+    const left = this.pending.filter((e) => !inView.has(e.seq));
+    for (const e of this.pending) if (inView.has(e.seq)) this.seen.add(e.seq);
+    if (left.length !== this.pending.length) this.pending = Object.freeze(left);
+    if (left.length === 0) {
+      this.merged = null;
+      return view;
+    }
+    if (this.merged !== null && this.merged.view === view && this.merged.pending === this.pending) return this.merged.result;
+    const result = Object.freeze([...view, ...this.pending].sort((a, b) => a.seq - b.seq));
+    this.merged = { view, pending: this.pending, result };
+    return result;
+  }
+};
+
 // src/client/notices/undo-notice.ts
 function restorableInPlace(value) {
   return ACTIONS[value.action].undoInPlace && notRestorableReason(value.nodeKinds) === null;
@@ -2802,10 +2910,17 @@ var SessionClient = class {
       sessionId: options.sessionId,
       send: options.send,
       onRecalled: (message) => {
-        if (this.recallInFlight?.delivered === true) return;
+        const inFlight = this.recallInFlight;
+        if (inFlight?.delivered === true) return;
+        if (inFlight !== null) inFlight.delivered = true;
         this.recalled(message);
       },
+      // A durable answer hides its rows at once, before the tombstone's live event (which the web
+      // host sends after the shadow price's frames); the live event then confirms the same fates.
+      onDurable: (facts) => this.holdDurable(facts),
       onRemoved: (value) => {
+        const facts = durableFactsOf(value);
+        if (facts !== null) this.holdDurable(facts);
         if (value.persisted) this.unsaved.settled();
         this.notice.show(value);
       },
@@ -2824,6 +2939,8 @@ var SessionClient = class {
   /** A write in effect whose flush failed, with Save again; the overlay renders it. */
   unsaved;
   sync;
+  /** Tombstones answered as durable that the live events have not brought yet (hidden at once). */
+  durable = new DurableTombstones();
   view = null;
   inputActions = null;
   draft = "";
@@ -2903,14 +3020,16 @@ var SessionClient = class {
     if (view === null) return;
     const state = this.buttons.getSnapshot();
     const summary = this.options.summary;
+    const replacements = this.durable.merge(view.replacements);
     const record = this.sync.run({
       ...view,
+      replacements,
       buttons: state,
       tombstoneErrors: this.options.tombstones.getSnapshot().errors,
       ...summary === void 0 ? {} : { summary: { state: summary.getSnapshot(), onRewrite: (seq) => void summary.press(seq), onCancel: () => summary.cancel() } }
     });
     this.options.debug.record(this.options.sessionId, record, () => this.expectation());
-    this.deliverLandedRecall(view);
+    this.deliverLandedRecall(replacements);
     const started = view.running && !this.wasRunning;
     this.wasRunning = view.running;
     if (state.armed !== null && (started || record.hidden.hiddenKeys.has(state.armed.key))) this.buttons.disarm();
@@ -2942,6 +3061,10 @@ var SessionClient = class {
       this.imageNotice.dispose();
     };
   }
+  /** Hold a durable answer's tombstone for the passes until the view brings it; a pass hides its rows now. */
+  holdDurable(facts) {
+    if (this.durable.add(facts) && !this.disposed) this.pass();
+  }
   recalled(message) {
     const actions = this.inputActions;
     if (actions === null) return;
@@ -2960,16 +3083,18 @@ var SessionClient = class {
     }).then((outcome) => this.imageNotice.show(outcome.lost));
   }
   /**
-   * The recall in flight has its tombstone in the view (the live event comes before the reply,
-   * which waits for the durability flush): its text goes to the composer now, from the page's copy
-   * of the prompt, and the reply's copy is then dropped. A tombstone in the view is in effect, so
-   * the reply can only be a success or "applied, not yet saved", which both bring the text back.
+   * The recall in flight has its tombstone in the view, or its durable answer named it (the
+   * answer's header, read before its body; the live event and the body come later): its text goes
+   * to the composer now, from the page's copy of the prompt, and the body's copy is then dropped. A
+   * tombstone in the view is in effect, so the reply can only be a success or "applied, not yet
+   * saved", which both bring the text back; a durable answer is a success.
+   * @param replacements - the replacement view with the durable answers it has not brought yet.
    */
-  deliverLandedRecall(view) {
+  deliverLandedRecall(replacements) {
     const inFlight = this.recallInFlight;
     if (inFlight === null || inFlight.delivered) return;
     const content = this.pageCopies.get(inFlight.key);
-    if (content === void 0 || !recallInEvents(view.replacements, inFlight.seq)) return;
+    if (content === void 0 || !recallInEvents(replacements, inFlight.seq)) return;
     inFlight.delivered = true;
     this.recalled(recalledMessage({ content }));
   }
@@ -3665,7 +3790,7 @@ function SummaryDialog({ sessionId, checkpointSeq, text, kit, onClose }) {
 }
 
 // src/client/build-stamp.ts
-var BUILD_STAMP = true ? "0.1.0+79c5f3d8fc" : "dev";
+var BUILD_STAMP = true ? "0.1.0+37ec5b3d50" : "dev";
 
 // src/client/notices/notice-styles.ts
 var NOTICE_STYLE_TEXT = `

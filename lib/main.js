@@ -100,6 +100,8 @@ function removalPlanning(action) {
 var DEFAULT_ROUTE_PATH = "/dsh-message-recall";
 var OTHER_ROUTE_ACTIONS = ["forkBefore", "flush", "plan", "apply", "inspect", "erase", "editSummary", "undoRewrite", "rewriteSummary"];
 var ROUTE_ACTIONS = Object.freeze([...SURFACE_ACTIONS, ...OTHER_ROUTE_ACTIONS]);
+var DURABLE_TOMBSTONE_HEADER = "x-message-recall-tombstone";
+var DURABLE_TOMBSTONE_HEADER_MAX = 8192;
 
 // src/host/config.ts
 var DEFAULTS = Object.freeze({
@@ -1093,8 +1095,8 @@ function readJsonBody(req, maxBytes) {
 function sendJson(res, status, body, headers = {}) {
   sendText(res, status, JSON.stringify(body), headers);
 }
-async function sendJsonInSlices(res, status, body) {
-  sendText(res, status, await runSliced(jsonSteps(body)), {});
+async function sendJsonInSlices(res, status, body, headers = {}) {
+  sendText(res, status, await runSliced(jsonSteps(body)), headers);
 }
 function sendText(res, status, text, headers) {
   res.writeHead(status, {
@@ -1833,6 +1835,31 @@ function installExportRoute(ctx, config, warn) {
   }, config.trustedHosts, warn);
   const path = `${config.path}${EXPORT_PATH_SUFFIX}`;
   ctx.effect(() => ctx.webServer.register({ kind: "exact", path, handler }), `message-recall: ${path} route`);
+}
+
+// src/shared/durable-header.ts
+function durableHeaderOf(value) {
+  const facts = durableFactsOf(value);
+  if (facts === null) return null;
+  const text = JSON.stringify(facts);
+  return text.length <= DURABLE_TOMBSTONE_HEADER_MAX ? text : null;
+}
+function durableFactsOf(value) {
+  if (!isRecord(value) || value.persisted !== true || value.summaryRewrite !== void 0 || value.removedSeqs !== void 0) return null;
+  return readFacts({ action: value.action, tombstoneSeq: value.tombstoneSeq, range: value.range, shadowedSeqs: value.shadowedSeqs });
+}
+function readFacts(raw) {
+  if (!isRecord(raw) || !isTombstoneAction(raw.action) || !Number.isSafeInteger(raw.tombstoneSeq)) return null;
+  const range = raw.range;
+  if (!isRecord(range) || !Number.isSafeInteger(range.start) || !Number.isSafeInteger(range.end)) return null;
+  const seqs = raw.shadowedSeqs;
+  if (!Array.isArray(seqs) || seqs.length === 0 || !seqs.every(Number.isSafeInteger)) return null;
+  const tombstoneSeq = raw.tombstoneSeq;
+  const start = range.start;
+  const end = range.end;
+  const shadowedSeqs = seqs;
+  if (start > end || shadowedSeqs[0] !== start || shadowedSeqs.at(-1) !== end || shadowedSeqs.some((seq) => seq >= tombstoneSeq)) return null;
+  return { action: raw.action, tombstoneSeq, range: { start, end }, shadowedSeqs: [...shadowedSeqs] };
 }
 
 // src/host/fork-before.ts
@@ -4782,6 +4809,11 @@ async function answer(res, outcome) {
   if (outcome.ok) await sendJsonInSlices(res, 200, { ok: true, value: outcome.value });
   else refuse(res, outcome.refusal);
 }
+async function answerRemoval(res, outcome) {
+  const durable = outcome.ok ? durableHeaderOf(outcome.value) : null;
+  if (outcome.ok) await sendJsonInSlices(res, 200, { ok: true, value: outcome.value }, durable === null ? {} : { [DURABLE_TOMBSTONE_HEADER]: durable });
+  else refuse(res, outcome.refusal);
+}
 function createRouteHandler(services, config) {
   return async (req, res) => {
     try {
@@ -4854,7 +4886,7 @@ function createRouteHandler(services, config) {
           res.once("close", () => {
             if (!res.writableFinished) cancel.abort();
           });
-          await answer(res, await removeMessages({ ...services, tombstoneText: config.tombstoneText }, request, cancel.signal));
+          await answerRemoval(res, await removeMessages({ ...services, tombstoneText: config.tombstoneText }, request, cancel.signal));
           return;
         }
       }

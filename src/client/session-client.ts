@@ -17,11 +17,14 @@
  *        │      a recall's reply is lost ──confirmRecall──▶ landed? (view, inspect) ──▶ the page's copy
  *        │      applied, flush failed ──onUnsaved──▶ UnsavedWrites ──▶ Save again ──▶ flush
  *        │      any removal commits ──onRemoved──▶ UndoNotice.show ──▶ Undo / Open a copy ──▶ TombstoneActions
+ *        │      its answer `persisted: true` (header, then body) ──onDurable──▶ DurableTombstones ──▶ pass()
+ *        │          (its rows hidden before the tombstone's live event; the view then brings the same event)
  *        │      a restore in effect, from any entry ──onRestored──▶ UndoNotice.restored (that tombstone's notice)
  *        │
  *        └─ pass(), before paint after every render and on row mutations or reveals:
- *               RowSync.run(view + button state) ──▶ row DOM, the hidden-row sheet, the flag on a
- *                   summary written before a removal (Rewrite summary ──▶ SummaryRefresh, shared with the panel)
+ *               RowSync.run(view + durable tombstones not yet in it + button state) ──▶ row DOM, the hidden-row
+ *                   sheet, the flag on a summary written before a removal (Rewrite summary ──▶ SummaryRefresh,
+ *                   shared with the panel)
  *               ──▶ debug record; armed row now hidden, or a turn started ──▶ buttons.disarm()
  * ```
  *
@@ -45,6 +48,9 @@ import type { InputActions, Translate } from './wire/rc8'
 import { imageRefs, restoreImages, type ImageSource } from './recall/recall-images'
 import { recallInEvents, recallLanded } from './recall/recall-landing'
 import { RowSync, type SyncInput } from './rows/row-sync'
+import { DurableTombstones } from './rows/durable-tombstones'
+import { durableFactsOf } from '../shared/durable-header'
+import type { DurableTombstoneFacts } from '../shared/protocol'
 import type { UnsavedWrites } from './stores/unsaved-writes'
 import type { TombstoneActions } from './stores/tombstone-actions'
 import { UndoNotice } from './notices/undo-notice'
@@ -89,6 +95,8 @@ export class SessionClient {
   /** A write in effect whose flush failed, with Save again; the overlay renders it. */
   readonly unsaved: UnsavedWrites
   private readonly sync: RowSync
+  /** Tombstones answered as durable that the live events have not brought yet (hidden at once). */
+  private readonly durable = new DurableTombstones()
   private view: SessionViewInput | null = null
   private inputActions: InputActions | null = null
   private draft = ''
@@ -109,11 +117,19 @@ export class SessionClient {
       sessionId: options.sessionId,
       send: options.send,
       onRecalled: (message) => {
-        // The text went to the composer already when the tombstone reached the view (see pass()).
-        if (this.recallInFlight?.delivered === true) return
+        // The text went to the composer already when the tombstone reached the view or the answer's
+        // header named it (see pass()); else it goes now, and no later pass brings it again.
+        const inFlight = this.recallInFlight
+        if (inFlight?.delivered === true) return
+        if (inFlight !== null) inFlight.delivered = true
         this.recalled(message)
       },
+      // A durable answer hides its rows at once, before the tombstone's live event (which the web
+      // host sends after the shadow price's frames); the live event then confirms the same fates.
+      onDurable: (facts) => this.holdDurable(facts),
       onRemoved: (value) => {
+        const facts = durableFactsOf(value)
+        if (facts !== null) this.holdDurable(facts)
         if (value.persisted) this.unsaved.settled()
         this.notice.show(value)
       },
@@ -200,12 +216,13 @@ export class SessionClient {
     if (view === null) return
     const state = this.buttons.getSnapshot()
     const summary = this.options.summary
+    const replacements = this.durable.merge(view.replacements)
     const record = this.sync.run({
-      ...view, buttons: state, tombstoneErrors: this.options.tombstones.getSnapshot().errors,
+      ...view, replacements, buttons: state, tombstoneErrors: this.options.tombstones.getSnapshot().errors,
       ...(summary === undefined ? {} : { summary: { state: summary.getSnapshot(), onRewrite: (seq: number) => void summary.press(seq), onCancel: () => summary.cancel() } }),
     })
     this.options.debug.record(this.options.sessionId, record, () => this.expectation())
-    this.deliverLandedRecall(view)
+    this.deliverLandedRecall(replacements)
     const started = view.running && !this.wasRunning
     this.wasRunning = view.running
     if (state.armed !== null && (started || record.hidden.hiddenKeys.has(state.armed.key))) this.buttons.disarm()
@@ -238,6 +255,11 @@ export class SessionClient {
     }
   }
 
+  /** Hold a durable answer's tombstone for the passes until the view brings it; a pass hides its rows now. */
+  private holdDurable(facts: DurableTombstoneFacts): void {
+    if (this.durable.add(facts) && !this.disposed) this.pass()
+  }
+
   private recalled(message: RecalledMessage): void {
     const actions = this.inputActions
     if (actions === null) return
@@ -257,16 +279,18 @@ export class SessionClient {
   }
 
   /**
-   * The recall in flight has its tombstone in the view (the live event comes before the reply,
-   * which waits for the durability flush): its text goes to the composer now, from the page's copy
-   * of the prompt, and the reply's copy is then dropped. A tombstone in the view is in effect, so
-   * the reply can only be a success or "applied, not yet saved", which both bring the text back.
+   * The recall in flight has its tombstone in the view, or its durable answer named it (the
+   * answer's header, read before its body; the live event and the body come later): its text goes
+   * to the composer now, from the page's copy of the prompt, and the body's copy is then dropped. A
+   * tombstone in the view is in effect, so the reply can only be a success or "applied, not yet
+   * saved", which both bring the text back; a durable answer is a success.
+   * @param replacements - the replacement view with the durable answers it has not brought yet.
    */
-  private deliverLandedRecall(view: SessionViewInput): void {
+  private deliverLandedRecall(replacements: SessionViewInput['replacements']): void {
     const inFlight = this.recallInFlight
     if (inFlight === null || inFlight.delivered) return
     const content = this.pageCopies.get(inFlight.key)
-    if (content === undefined || !recallInEvents(view.replacements, inFlight.seq)) return
+    if (content === undefined || !recallInEvents(replacements, inFlight.seq)) return
     inFlight.delivered = true
     this.recalled(recalledMessage({ content }))
   }

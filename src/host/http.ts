@@ -225,10 +225,11 @@ export function sendJson(res: ServerResponse, status: number, body: RouteReply<u
  * @param res - the response.
  * @param status - HTTP status.
  * @param body - the envelope.
+ * @param headers - extra headers (e.g. the durable tombstone's, `shared/durable-header.ts`).
  * @returns once the reply is handed to the response.
  */
-export async function sendJsonInSlices(res: ServerResponse, status: number, body: RouteReply<unknown>): Promise<void> {
-  sendText(res, status, await runSliced(jsonSteps(body)), {})
+export async function sendJsonInSlices(res: ServerResponse, status: number, body: RouteReply<unknown>, headers: Record<string, string> = {}): Promise<void> {
+  sendText(res, status, await runSliced(jsonSteps(body)), headers)
 }
 
 function sendText(res: ServerResponse, status: number, text: string, headers: Record<string, string>): void {

@@ -7,11 +7,14 @@
  * `rewriteSummary` (`summary-refresh.ts`) or `inspect` (read-only).
  * Every reply is `{ ok: true, value }` or `{ ok: false, error: { code, message, … } }` (see
  * `RouteError`); the status comes from {@link statusOf}; no message carries an absolute path.
+ * A removal answered `persisted: true` with one tombstone also carries its facts in the
+ * `x-message-recall-tombstone` header (`shared/durable-header.ts`), which a page reads before the body.
  *
  * @module dsh-message-recall/host/route
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { ErrorCode, RouteError } from '../shared/protocol'
+import { DURABLE_TOMBSTONE_HEADER, type ErrorCode, type RouteError } from '../shared/protocol'
+import { durableHeaderOf } from '../shared/durable-header'
 import type { MessageRecallConfig } from './config'
 import type { DiskSummaryCache } from './disk-summary-cache'
 import { forkBefore, type ForkServices } from './fork-before'
@@ -109,6 +112,13 @@ async function answer(res: ServerResponse, outcome: Outcome<unknown>): Promise<v
   else refuse(res, outcome.refusal)
 }
 
+/** {@link answer} for a removal: a durable tombstone's facts also go in a header the page reads before the body. */
+async function answerRemoval(res: ServerResponse, outcome: Outcome<unknown>): Promise<void> {
+  const durable = outcome.ok ? durableHeaderOf(outcome.value) : null
+  if (outcome.ok) await sendJsonInSlices(res, 200, { ok: true, value: outcome.value }, durable === null ? {} : { [DURABLE_TOMBSTONE_HEADER]: durable })
+  else refuse(res, outcome.refusal)
+}
+
 /**
  * Build the route handler.
  * @param services - sessions, agents, the event index, the optional persistence reader and a logger.
@@ -184,7 +194,7 @@ export function createRouteHandler(services: RouteServices, config: MessageRecal
           // A removal of folded messages waits for a model call: a client that goes away cancels it.
           const cancel = new AbortController()
           res.once('close', () => { if (!res.writableFinished) cancel.abort() })
-          await answer(res, await removeMessages({ ...services, tombstoneText: config.tombstoneText }, request, cancel.signal))
+          await answerRemoval(res, await removeMessages({ ...services, tombstoneText: config.tombstoneText }, request, cancel.signal))
           return
         }
       }

@@ -133,6 +133,21 @@ export interface RemovalValue {
   readonly summaryRewrite?: { readonly checkpointSeq: number; readonly compactionId: string; readonly startSeq: number; readonly endSeq: number }
 }
 
+/**
+ * Response header of a removal answered `persisted: true` with one tombstone: the facts of
+ * {@link DurableTombstoneFacts} as compact JSON, sent with the answer (so only after the
+ * durability flush), beside the same facts in the body. A page can read it when the response
+ * starts, before it reads the body; see `durable-header.ts`. Absent on every other answer, and when
+ * the facts would exceed {@link DURABLE_TOMBSTONE_HEADER_MAX} characters (the body still has them).
+ */
+export const DURABLE_TOMBSTONE_HEADER = 'x-message-recall-tombstone'
+
+/** Longest {@link DURABLE_TOMBSTONE_HEADER} value sent, in characters (a removal of about 1,000 nodes). */
+export const DURABLE_TOMBSTONE_HEADER_MAX = 8192
+
+/** The tombstone a durable removal wrote: what {@link DURABLE_TOMBSTONE_HEADER} carries. */
+export type DurableTombstoneFacts = Pick<RemovalValue, 'action' | 'tombstoneSeq' | 'range' | 'shadowedSeqs'>
+
 /** Success value of `restore`: the tombstone was undone in place by a copy of the removed message. */
 export interface RestoreValue {
   readonly action: 'restore'

@@ -104,6 +104,30 @@ describe('route: actions', () => {
     assert.equal(session.events.filter(isTombstoneEvent).length, 3)
   })
 
+  it('a durable removal carries its tombstone in the x-message-recall-tombstone header, equal to the body; a plan and a refusal carry none', async () => {
+    const { agent, session } = await seeded()
+    const facts = (value: any) => ({ action: value.action, tombstoneSeq: value.tombstoneSeq, range: value.range, shadowedSeqs: value.shadowedSeqs })
+    const prompt2 = node(session, 'user/message', 'prompt #2')
+    const planned = await app.post({ sessionId: agent.id, action: 'plan', planAction: 'recall', seq: prompt2 })
+    assert.equal(planned.status, 200, planned.text)
+    assert.equal(planned.headers['x-message-recall-tombstone'], undefined)
+    const recall = await app.post({ sessionId: agent.id, action: 'recall', seq: prompt2 })
+    assert.equal(recall.status, 200, recall.text)
+    assert.equal(recall.json.value.persisted, true)
+    assert.deepEqual(JSON.parse(String(recall.headers['x-message-recall-tombstone'])), facts(recall.json.value))
+    const tool = node(session, 'tool/result', 'result #1.1.1')
+    const del = await app.post({ sessionId: agent.id, action: 'delete', seq: tool })
+    assert.equal(del.status, 200, del.text)
+    assert.equal(del.headers['x-message-recall-tombstone'], JSON.stringify(facts(del.json.value)))
+    assert.deepEqual(facts(del.json.value), { action: 'delete', tombstoneSeq: session.seq - 1, range: { start: del.json.value.shadowedSeqs[0], end: del.json.value.shadowedSeqs.at(-1) }, shadowedSeqs: del.json.value.shadowedSeqs })
+    assert.ok(del.json.value.shadowedSeqs.includes(tool))
+    const count = session.seq
+    const refused = await app.post({ sessionId: agent.id, action: 'delete', seq: tool })
+    assertError(refused, 409, 'TARGET_NOT_FOUND')
+    assert.equal(refused.headers['x-message-recall-tombstone'], undefined)
+    assert.equal(session.seq, count)
+  })
+
   it('addresses a message by id, and writes exactly the planned range when the plan view is sent back as expect', async () => {
     const { agent, session } = await seeded()
     const seq = node(session, 'assistant/message', 'reply #1')
@@ -248,8 +272,10 @@ describe('route: refusals of the session and the planner', () => {
     writeFileSync(dir, 'a file where the session folder was')
     try {
       const target = node(session, 'user/message', 'prompt #3')
-      assertError(await app.post({ sessionId: agent.id, action: 'delete', seq: target }), 500, 'PERSIST_FAILED',
+      const failed = await app.post({ sessionId: agent.id, action: 'delete', seq: target })
+      assertError(failed, 500, 'PERSIST_FAILED',
         new RegExp(`^message-recall: seq ${session.seq - 1} \\(delete\\) was appended to session "${agent.id}" and is in effect, but it is not yet durable: the durability flush failed 4 times: `))
+      assert.equal(failed.headers['x-message-recall-tombstone'], undefined, 'a write that is not durable names no durable tombstone')
     } finally {
       rmSync(dir)
       renameSync(`${dir}.moved`, dir)

@@ -32,7 +32,7 @@
  * @module dsh-message-recall/client/rows/button-store
  */
 import { plainText } from '../../shared/message-text'
-import type { PlanValue, RemovalValue, ViewExpectation } from '../../shared/protocol'
+import type { DurableTombstoneFacts, PlanValue, RemovalValue, ViewExpectation } from '../../shared/protocol'
 import { ACTIONS, isConfirmed, type ConfirmedAction, type TombstoneAction } from '../../shared/actions'
 import { SnapshotStore } from '../stores/snapshot-store'
 import { BROWSER_TIMERS, type Timers } from '../stores/timers'
@@ -109,6 +109,11 @@ export interface ButtonStoreOptions {
   readonly onRecalled: (message: RecalledMessage) => void
   /** Called after every successful removal or exclusion (recall included, after `onRecalled`). */
   readonly onRemoved?: (value: RemovalValue) => void
+  /**
+   * Called when a removal's answer starts and names its tombstone as durable (the response header,
+   * `shared/durable-header.ts`), before its body is read and before `onRemoved`.
+   */
+  readonly onDurable?: (facts: DurableTombstoneFacts) => void
   /**
    * Called when a removal is in effect but not yet durable (`PERSIST_FAILED`, `applied: true`),
    * with the action and the number of messages it removed (after `onRecalled` for a recall).
@@ -233,7 +238,11 @@ export class ButtonStore extends SnapshotStore<ButtonState> {
     this.set({ armed: null, pending: { key: target.key, action: target.action, phase: 'commit', ...(rewrite ? { rewrite: true as const } : {}) } })
     const cancelling = rewrite ? new AbortController() : null
     this.cancelling = cancelling
-    const reply = await this.options.send({ sessionId: this.options.sessionId, action: target.action, seq: target.seq, expect }, cancelling === null ? undefined : { signal: cancelling.signal })
+    const onDurable = this.options.onDurable
+    const reply = await this.options.send({ sessionId: this.options.sessionId, action: target.action, seq: target.seq, expect }, {
+      ...(cancelling === null ? {} : { signal: cancelling.signal }),
+      ...(onDurable === undefined ? {} : { onDurable: (facts: DurableTombstoneFacts) => { if (!this.disposed) onDurable(facts) } }),
+    })
     if (this.cancelling === cancelling) this.cancelling = null
     if (this.disposed) return 'disposed'
     if (reply.ok) {

@@ -6,7 +6,8 @@
  * @module dsh-message-recall/client/wire/api
  */
 import { isRecord } from '../../shared/events'
-import { DEFAULT_ROUTE_PATH, ERROR_CODES, type ApplyRequestBody, type ApplyValue, type BatchPlanValue, type ErrorCode, type FlushValue, type ForkBeforeValue, type InspectValue, type PlanValue, type RecallRequestBody, type RemovalValue, type RestoreValue, type RouteError, type SummaryEditValue, type SummaryRefreshPlanValue, type ViewExpectation, type WriteValue } from '../../shared/protocol'
+import { readDurableHeader } from '../../shared/durable-header'
+import { DEFAULT_ROUTE_PATH, DURABLE_TOMBSTONE_HEADER, ERROR_CODES, type DurableTombstoneFacts, type ApplyRequestBody, type ApplyValue, type BatchPlanValue, type ErrorCode, type FlushValue, type ForkBeforeValue, type InspectValue, type PlanValue, type RecallRequestBody, type RemovalValue, type RestoreValue, type RouteError, type SummaryEditValue, type SummaryRefreshPlanValue, type ViewExpectation, type WriteValue } from '../../shared/protocol'
 import type { TombstoneAction } from '../../shared/actions'
 import { errorText } from '../../shared/error-text'
 
@@ -134,10 +135,16 @@ export type RecallSender = <R extends RecallRequest>(request: R, options?: SendO
 /** Options of one send: `signal` aborts the request (the host then cancels a summary rewrite's model call). */
 export interface SendOptions {
   readonly signal?: AbortSignal
+  /**
+   * Called once, when the response starts and before its body is read, with the tombstone of a
+   * removal answered `persisted: true` (the `x-message-recall-tombstone` header,
+   * `shared/durable-header.ts`). Not called for any other answer; the body still gives the value.
+   */
+  readonly onDurable?: (facts: DurableTombstoneFacts) => void
 }
 
 /** Structural `fetch`: the subset of the WHATWG signature used here. */
-export type FetchLike = (url: string, init: { method: string; headers: Record<string, string>; body: string; credentials: 'same-origin'; signal?: AbortSignal }) => Promise<{ readonly status: number; text(): Promise<string> }>
+export type FetchLike = (url: string, init: { method: string; headers: Record<string, string>; body: string; credentials: 'same-origin'; signal?: AbortSignal }) => Promise<{ readonly status: number; readonly headers?: { get(name: string): string | null }; text(): Promise<string> }>
 
 /**
  * Build a sender over `fetch`.
@@ -160,6 +167,17 @@ export function createRecallSender(fetchImpl: FetchLike, path: string = DEFAULT_
         ...(options?.signal === undefined ? {} : { signal: options.signal }),
       })
       status = response.status
+      if (status === 200 && options?.onDurable !== undefined) {
+        const facts = readDurableHeader(response.headers?.get(DURABLE_TOMBSTONE_HEADER) ?? null)
+        if (facts !== null) {
+          try {
+            options.onDurable(facts)
+          } catch (error) {
+            // The write stands whatever a listener does; its body is still read below.
+            console.warn(`message-recall: a durable answer's listener failed: ${errorText(error)}`)
+          }
+        }
+      }
       text = await response.text()
     } catch (error) {
       if (options?.signal?.aborted === true) return { ok: false, error: { code: 'CANCELLED', message: 'message-recall: cancelled; nothing was written' } }

@@ -20,8 +20,12 @@ export interface SeenRequest {
   readonly body: Record<string, any>
 }
 
-/** What the script answers: a reply body (status 200/409…), or `'network'` for a failed fetch. */
-export type Answer = { status: number; body: unknown } | 'network'
+/**
+ * What the script answers: a reply body (status 200/409…), or `'network'` for a failed fetch.
+ * `headers` are the response headers (lower-case names); `bodyAfter`, when given, holds the body's
+ * `text()` until it settles, as a browser that reads a body after the response started.
+ */
+export type Answer = { status: number; body: unknown; headers?: Readonly<Record<string, string>>; bodyAfter?: Promise<void> } | 'network'
 
 /** Installs itself as `globalThis.fetch` until `restore()`. */
 export class FakeHost {
@@ -35,7 +39,15 @@ export class FakeHost {
       this.requests.push({ url, method: init.method, headers: init.headers, body })
       const answer = await this.script(body)
       if (answer === 'network') throw new TypeError('Failed to fetch')
-      return { status: answer.status, text: async () => JSON.stringify(answer.body) }
+      const headers = answer.headers ?? {}
+      return {
+        status: answer.status,
+        headers: { get: (name: string) => headers[name.toLowerCase()] ?? null },
+        text: async () => {
+          await answer.bodyAfter
+          return JSON.stringify(answer.body)
+        },
+      }
     }) as unknown as typeof fetch
   }
 
