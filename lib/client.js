@@ -2901,6 +2901,54 @@ function relistDroppedSessions(service) {
     unsubscribe();
   };
 }
+function keepStoredSessionsListed(service) {
+  const manager = service.manager;
+  if (manager === void 0 || typeof manager.handleHostEnvelope !== "function") return () => {
+  };
+  const own = manager.handleHostEnvelope;
+  const deliver = (envelope) => {
+    own.call(manager, envelope);
+  };
+  const held = /* @__PURE__ */ new Map();
+  let stopped = false;
+  const listedTopLevel = (id) => {
+    const snapshot = service.list.getSnapshot();
+    if (snapshot.phase !== "ready" || !Object.hasOwn(snapshot.byId, id)) return false;
+    const summary = snapshot.byId[id];
+    return summary?.origin !== "subagent";
+  };
+  const confirm = async (id) => {
+    try {
+      await service.refresh();
+    } catch {
+    }
+    const envelope = held.get(id);
+    if (envelope === void 0 || stopped) return;
+    held.delete(id);
+    if (listedTopLevel(id)) deliver({ ...envelope, payload: { type: "host/session-status", sessionId: id, running: false } });
+    else deliver(envelope);
+  };
+  const wrapper = (envelope) => {
+    const frame = envelope?.payload;
+    const id = typeof frame?.sessionId === "string" ? frame.sessionId : void 0;
+    if (!stopped && id !== void 0 && frame?.type === "host/session-removed" && (held.has(id) || listedTopLevel(id))) {
+      const first = !held.has(id);
+      held.set(id, envelope);
+      if (first) void confirm(id);
+      return;
+    }
+    if (id !== void 0 && frame?.type === "host/session-added") held.delete(id);
+    deliver(envelope);
+  };
+  manager.handleHostEnvelope = wrapper;
+  return () => {
+    stopped = true;
+    if (manager.handleHostEnvelope === wrapper) manager.handleHostEnvelope = own;
+    const left = [...held.values()];
+    held.clear();
+    for (const envelope of left) deliver(envelope);
+  };
+}
 
 // src/client/wire/prompt-retry.ts
 var PROMPT_RETRY_DELAYS_MS = Object.freeze([25, 50, 100, 200, 400]);
@@ -3341,7 +3389,7 @@ function SummaryDialog({ sessionId, checkpointSeq, text, kit, onClose }) {
 }
 
 // src/client/build-stamp.ts
-var BUILD_STAMP = true ? "0.1.0+4c5c3a165e" : "dev";
+var BUILD_STAMP = true ? "0.1.0+2b79a8e733" : "dev";
 
 // src/client/notices/notice-styles.ts
 var NOTICE_STYLE_TEXT = `
@@ -5110,8 +5158,14 @@ function apply(ctx, config) {
   const openSession = sessionOpener(() => ctx.get("sessions"));
   ctx.effect(() => {
     const sessions = ctx.get("sessions");
-    return sessions === void 0 ? () => {
-    } : relistDroppedSessions(sessions);
+    if (sessions === void 0) return () => {
+    };
+    const keep = keepStoredSessionsListed(sessions);
+    const relist = relistDroppedSessions(sessions);
+    return () => {
+      relist();
+      keep();
+    };
   }, "dsh-message-recall: stored sessions stay listed after a write");
   ctx.effect(() => installPromptRetry(globalThis), "dsh-message-recall: a prompt refused while a write holds its session is sent again");
   const unsaved = new SessionStores((sessionId) => new UnsavedWrites({ sessionId, send }));

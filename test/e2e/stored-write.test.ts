@@ -6,7 +6,8 @@
  * detach into a "session removed" frame for every open page (`dsh-host-apiproxy`, the `host` live
  * stream on `session/disposed`), which the page's session list drops the entry on
  * (`dsh-client-runtime`, `SessionsManager.handleHostEnvelope`). The session is still stored, so the
- * page must list it again without a reload, open it with the write applied, and keep listing it.
+ * page must keep listing it (its entry never leaves the sidebar, not even for one frame), open it
+ * with the write applied, and list it after a reload.
  * A prompt the page sends while a write of this plugin holds the stored session is refused by DSH
  * (`cannot prepare session … while it is live`); the browser half sends it again, so the person
  * sees the prompt answered and never the refusal. The race is made certain: the session's log
@@ -127,6 +128,20 @@ describe('a write to a stored session keeps it in the open page’s sidebar', { 
     const before = await eventsOnDisk(e.home, storedId)
     const p2 = before.find((ev) => ev.type === 'user/message' && JSON.stringify(ev.data).includes(P2))
     assert.ok(p2, 'the second prompt is on disk')
+    // From here on, at every DOM change and every frame: is the stored session's entry in the
+    // sidebar under its title? (A source string: the test's transform would name inner functions
+    // with a helper the page lacks.)
+    await page.evaluate(`(() => {
+      window.__entryGone = []
+      const check = (when) => {
+        const listed = [...document.querySelectorAll('[role=treeitem]')].some((el) => el.offsetParent !== null && (el.innerText || '').trim().split('\\n')[0] === ${JSON.stringify(TITLE)})
+        if (!listed) window.__entryGone.push(when + ': ' + [...document.querySelectorAll('[role=treeitem]')].filter((el) => el.offsetParent !== null).map((el) => (el.innerText || '').trim().split('\\n')[0]).join(' | '))
+      }
+      window.__entryWatch = new MutationObserver(() => check('mutation'))
+      window.__entryWatch.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true })
+      const frame = () => { check('frame'); window.__entryFrame = requestAnimationFrame(frame) }
+      window.__entryFrame = requestAnimationFrame(frame)
+    })()`)
     const answer = await route({ sessionId: storedId, action: 'delete', seq: p2!.seq })
     assert.equal(answer.ok, true, JSON.stringify(answer))
     assert.equal(answer.value.persisted, true, JSON.stringify(answer))
@@ -143,6 +158,13 @@ describe('a write to a stored session keeps it in the open page’s sidebar', { 
     await waitForChatText(page, A4)
     await waitForTurnBars(page, 2)
     await waitSidebar(page, [OTHER, TITLE], 'after the write and the next turn')
+    const gone = await page.evaluate(() => {
+      const w = window as any
+      w.__entryWatch.disconnect()
+      cancelAnimationFrame(w.__entryFrame)
+      return w.__entryGone as string[]
+    })
+    assert.deepEqual(gone.slice(0, 5), [], `the entry never left the sidebar nor lost its title (${gone.length} samples without it)`)
     await e.shot(page, '03-sidebar-after-stored-write')
   })
 
