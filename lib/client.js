@@ -3205,6 +3205,8 @@ function removalTime(time, t, now = Date.now()) {
   const params = { y: d.getFullYear(), m: d.getMonth() + 1, d: d.getDate() };
   return `${t(d.getFullYear() === n.getFullYear() ? "panel.clock.md" : "panel.clock.ymd", params)} ${clock}`;
 }
+var PANEL_FIRST_WINDOW = 30;
+var PANEL_STEP = 100;
 function RemovedButton({ sessionId, useSession, kit }) {
   const replacements = useSession(selectReplacements);
   (0, import_react4.useSyncExternalStore)(kit.locale.subscribe, kit.locale.getSnapshot);
@@ -3244,6 +3246,12 @@ function RemovedPanel({ useSession, actions, t, onClose, anchor }) {
   const entries = (0, import_react4.useMemo)(() => removalEntries(replacements, chat), [replacements, chat]);
   const cutShort = (0, import_react4.useMemo)(() => cutShortEntries(replacements, chat), [replacements, chat]);
   const state = (0, import_react4.useSyncExternalStore)(actions.subscribe, actions.getSnapshot);
+  const [shown, setShown] = (0, import_react4.useState)(PANEL_FIRST_WINDOW);
+  (0, import_react4.useEffect)(() => {
+    if (shown >= entries.length) return;
+    const frame = requestAnimationFrame(() => setShown((n) => n + PANEL_STEP));
+    return () => cancelAnimationFrame(frame);
+  }, [shown, entries.length]);
   const panel = (0, import_react4.useRef)(null);
   (0, import_react4.useEffect)(() => {
     const root = panel.current;
@@ -3280,7 +3288,7 @@ function RemovedPanel({ useSession, actions, t, onClose, anchor }) {
         batch.missingCount > batch.missing.length && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("li", { children: t(countedKey("panel.cutShort.more", batch.missingCount - batch.missing.length), { count: batch.missingCount - batch.missing.length }) })
       ] })
     ] }, batch.firstSeq)),
-    /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("ol", { children: entries.map((entry) => {
+    /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("ol", { children: entries.slice(0, shown).map((entry) => {
       const busy = state.pending?.tombstoneSeq === entry.tombstoneSeq;
       const error = state.errors.get(entry.tombstoneSeq) ?? null;
       return /* @__PURE__ */ (0, import_jsx_runtime4.jsxs)("li", { "data-message-recall-entry": entry.tombstoneSeq, "data-action": entry.action, "data-restored": entry.inEffect ? void 0 : "", children: [
@@ -3389,7 +3397,7 @@ function SummaryDialog({ sessionId, checkpointSeq, text, kit, onClose }) {
 }
 
 // src/client/build-stamp.ts
-var BUILD_STAMP = true ? "0.1.0+2b79a8e733" : "dev";
+var BUILD_STAMP = true ? "0.1.0+4202c6dd27" : "dev";
 
 // src/client/notices/notice-styles.ts
 var NOTICE_STYLE_TEXT = `
