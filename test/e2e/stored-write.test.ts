@@ -237,8 +237,8 @@ describe('a write to a stored session keeps it in the open page’s sidebar', { 
       assert.equal(held.status, 500, JSON.stringify(held.json))
       assert.equal(held.json.error?.code, 'PERSIST_FAILED', JSON.stringify(held.json))
       assert.equal(held.json.error?.applied, true, 'the write is applied and the plugin holds the session until it is saved')
-      // While the plugin holds it, the page lists the session from the host's frame for the entry
-      // (\`host/session-added\`), which carries no title: DSH shows it as "New Session".
+      // The exclusion took the last prompt still in the model's context (the second was deleted
+      // above), so the session's title went with it: "New Session", until the next prompt titles it.
       await openExactSidebarEntry(page, 'New Session')
       await page.waitForFunction((want) => (window as any).__DSH_MESSAGE_RECALL__?.snapshot()?.sessionId === want, { timeout: 30_000, polling: 100 }, storedId)
       await waitForChatText(page, A1)
@@ -273,6 +273,8 @@ describe('a write to a stored session keeps it in the open page’s sidebar', { 
     const asked = e.model.requests.filter((r) => r.kind === 'turn' && JSON.stringify(r.body.messages).includes(P5))
     assert.equal(asked.length, 1, 'the model got the prompt once')
     assert.ok(!JSON.stringify(asked[0]!.body.messages).includes(P1), 'and the exclusion the held write made')
+    // Listed after the hold, titled from the new prompt's first words.
+    await waitSidebar(page, [OTHER, 'A prompt sent while the'], 'after the hold')
     await e.shot(page, '05-prompt-retried')
   })
 })
