@@ -3284,6 +3284,54 @@ function relistDroppedSessions(service) {
     unsubscribe();
   };
 }
+function keepStoredSessionsListed(service) {
+  const manager = service.manager;
+  if (manager === void 0 || typeof manager.handleHostEnvelope !== "function") return () => {
+  };
+  const own = manager.handleHostEnvelope;
+  const deliver = (envelope) => {
+    own.call(manager, envelope);
+  };
+  const held = /* @__PURE__ */ new Map();
+  let stopped = false;
+  const listedTopLevel = (id) => {
+    const snapshot = service.list.getSnapshot();
+    if (snapshot.phase !== "ready" || !Object.hasOwn(snapshot.byId, id)) return false;
+    const summary = snapshot.byId[id];
+    return summary?.origin !== "subagent";
+  };
+  const confirm = async (id) => {
+    try {
+      await service.refresh();
+    } catch {
+    }
+    const envelope = held.get(id);
+    if (envelope === void 0 || stopped) return;
+    held.delete(id);
+    if (listedTopLevel(id)) deliver({ ...envelope, payload: { type: "host/session-status", sessionId: id, running: false } });
+    else deliver(envelope);
+  };
+  const wrapper = (envelope) => {
+    const frame = envelope?.payload;
+    const id = typeof frame?.sessionId === "string" ? frame.sessionId : void 0;
+    if (!stopped && id !== void 0 && frame?.type === "host/session-removed" && (held.has(id) || listedTopLevel(id))) {
+      const first = !held.has(id);
+      held.set(id, envelope);
+      if (first) void confirm(id);
+      return;
+    }
+    if (id !== void 0 && frame?.type === "host/session-added") held.delete(id);
+    deliver(envelope);
+  };
+  manager.handleHostEnvelope = wrapper;
+  return () => {
+    stopped = true;
+    if (manager.handleHostEnvelope === wrapper) manager.handleHostEnvelope = own;
+    const left = [...held.values()];
+    held.clear();
+    for (const envelope of left) deliver(envelope);
+  };
+}
 
 // src/client/wire/prompt-retry.ts
 var PROMPT_RETRY_DELAYS_MS = Object.freeze([25, 50, 100, 200, 400]);
@@ -3552,6 +3600,8 @@ function removalTime(time, t, now = Date.now()) {
   const params = { y: d.getFullYear(), m: d.getMonth() + 1, d: d.getDate() };
   return `${t(d.getFullYear() === n.getFullYear() ? "panel.clock.md" : "panel.clock.ymd", params)} ${clock}`;
 }
+var PANEL_FIRST_WINDOW = 30;
+var PANEL_STEP = 100;
 function RemovedButton({ sessionId, useSession, kit }) {
   const replacements = useSession(selectReplacements);
   (0, import_react4.useSyncExternalStore)(kit.locale.subscribe, kit.locale.getSnapshot);
@@ -3594,6 +3644,12 @@ function RemovedPanel({ useSession, actions, summary, t, onClose, anchor }) {
   const flags = (0, import_react4.useMemo)(() => summaryFlags(replacements), [replacements]);
   const state = (0, import_react4.useSyncExternalStore)(actions.subscribe, actions.getSnapshot);
   const refresh = (0, import_react4.useSyncExternalStore)(summary?.subscribe ?? noSubscribe2, summary?.getSnapshot ?? noSnapshot2);
+  const [shown, setShown] = (0, import_react4.useState)(PANEL_FIRST_WINDOW);
+  (0, import_react4.useEffect)(() => {
+    if (shown >= entries.length) return;
+    const frame = requestAnimationFrame(() => setShown((n) => n + PANEL_STEP));
+    return () => cancelAnimationFrame(frame);
+  }, [shown, entries.length]);
   const panel = (0, import_react4.useRef)(null);
   (0, import_react4.useEffect)(() => {
     const root = panel.current;
@@ -3652,7 +3708,7 @@ function RemovedPanel({ useSession, actions, summary, t, onClose, anchor }) {
       ] })
     ] }, batch.firstSeq)),
     /* @__PURE__ */ (0, import_jsx_runtime4.jsxs)("ol", { children: [
-      entries.map((entry) => {
+      entries.slice(0, shown).map((entry) => {
         const busy = state.pending?.tombstoneSeq === entry.tombstoneSeq;
         const error = state.errors.get(entry.tombstoneSeq) ?? null;
         return /* @__PURE__ */ (0, import_jsx_runtime4.jsxs)("li", { "data-message-recall-entry": entry.tombstoneSeq, "data-action": entry.action, "data-restored": entry.inEffect ? void 0 : "", children: [
@@ -3790,7 +3846,7 @@ function SummaryDialog({ sessionId, checkpointSeq, text, kit, onClose }) {
 }
 
 // src/client/build-stamp.ts
-var BUILD_STAMP = true ? "0.1.0+37ec5b3d50" : "dev";
+var BUILD_STAMP = true ? "0.1.0+31aa5b9816" : "dev";
 
 // src/client/notices/notice-styles.ts
 var NOTICE_STYLE_TEXT = `
@@ -5706,8 +5762,14 @@ function apply(ctx, config) {
   const openSession = sessionOpener(() => ctx.get("sessions"));
   ctx.effect(() => {
     const sessions = ctx.get("sessions");
-    return sessions === void 0 ? () => {
-    } : relistDroppedSessions(sessions);
+    if (sessions === void 0) return () => {
+    };
+    const keep = keepStoredSessionsListed(sessions);
+    const relist = relistDroppedSessions(sessions);
+    return () => {
+      relist();
+      keep();
+    };
   }, "dsh-message-recall: stored sessions stay listed after a write");
   ctx.effect(() => installPromptRetry(globalThis), "dsh-message-recall: a prompt refused while a write holds its session is sent again");
   const unsaved = new SessionStores((sessionId) => new UnsavedWrites({ sessionId, send }));

@@ -34,7 +34,7 @@ import { DebugRegistry, installDebugHook } from './debug'
 import { undecorateAll } from './rows/decorate'
 import { DICTIONARIES, LOCALE_NS } from './text/locales'
 import { RecallOverlay, type OverlayKit } from './Overlay'
-import { relistDroppedSessions, sessionOpener } from './wire/open-session'
+import { keepStoredSessionsListed, relistDroppedSessions, sessionOpener } from './wire/open-session'
 import { installPromptRetry } from './wire/prompt-retry'
 import type { ConversationEventRegistry, ConversationViewRegistry, LocaleService, SessionsService, SlotService } from './wire/rc8'
 import { pageImageSource } from './recall/page-images'
@@ -126,7 +126,13 @@ export function apply(ctx: ClientContext, config?: ClientConfig): void {
   const openSession = sessionOpener(() => ctx.get('sessions') as SessionsService | undefined)
   ctx.effect(() => {
     const sessions = ctx.get('sessions') as SessionsService | undefined
-    return sessions === undefined ? () => {} : relistDroppedSessions(sessions)
+    if (sessions === undefined) return () => {}
+    const keep = keepStoredSessionsListed(sessions)
+    const relist = relistDroppedSessions(sessions)
+    return () => {
+      relist()
+      keep()
+    }
   }, 'dsh-message-recall: stored sessions stay listed after a write')
   ctx.effect(() => installPromptRetry(globalThis as unknown as Parameters<typeof installPromptRetry>[0]), 'dsh-message-recall: a prompt refused while a write holds its session is sent again')
   const unsaved = new SessionStores((sessionId) => new UnsavedWrites({ sessionId, send }))

@@ -34,8 +34,10 @@
  *   The detach emits `session/disposed`, which the rc.8 web host sends every open page as a
  *   session removal (`dsh-host-apiproxy`, `host/session-removed`); rc.8 has no way to end a hold
  *   without it (only an announced session is retired by the persistence service, and announcing
- *   is what the page is told about), so the plugin's client pulls the page's session list again
- *   when an entry leaves it (`client/open-session`, `relistDroppedSessions`).
+ *   is what the page is told about), so the plugin's client holds such a removal back until a pull
+ *   of the page's session list says the session is gone (`client/open-session`,
+ *   `keepStoredSessionsListed`), and pulls the list again when an entry leaves it anyway
+ *   (`relistDroppedSessions`).
  *
  * rc.8 has no writer lock across processes: only the host process that owns the DSH home may
  * write a session (two writers corrupt the log with a seq gap).

@@ -291,6 +291,26 @@ describe('Removed panel in the session header', () => {
   })
 })
 
+describe('Removed panel with many removals', () => {
+  it('renders the newest 30 entries in its first frame, then the rest in steps of 100 per frame, newest first', async () => {
+    const { liveSession, appendTombstone } = await import('./support/page')
+    const { conversationLog, syntheticTurns } = await import('../support/conversation')
+    const { PANEL_FIRST_WINDOW, PANEL_STEP } = await import('../../src/client/panel/RemovedPanel')
+    assert.deepEqual([PANEL_FIRST_WINDOW, PANEL_STEP], [30, 100])
+    const session = liveSession('session-a', conversationLog(syntheticTurns(150)) as never)
+    const users = appended(session.events, 'user/message').filter((u) => (u.data as any).source.kind === 'user')
+    const tombstones = users.slice(0, 150).map((u) => appendTombstone(session, 'delete', [u.seq]).seq)
+    assert.equal(tombstones.length, 150)
+    const p = await mount({ events: session.events as LogEvent[] })
+    // The click's own render, before any animation frame.
+    act(() => { removedButton(p)!.click() })
+    const seqs = () => entries(p).map((e) => Number(e.getAttribute('data-message-recall-entry')))
+    assert.deepEqual(seqs(), tombstones.slice(-30).reverse(), 'the first frame: the newest 30')
+    for (const deadline = Date.now() + 10_000; entries(p).length < 150 && Date.now() < deadline;) await act(() => new Promise<void>((resolve) => requestAnimationFrame(() => resolve())))
+    assert.deepEqual(seqs(), [...tombstones].reverse(), 'then every entry, newest first')
+  })
+})
+
 describe('an Apply cut short by a torn write', () => {
   it('the Removed panel names it and the changes that did not take effect, in English and Chinese', async () => {
     const { liveSession } = await import('./support/page')

@@ -84,8 +84,11 @@ export async function chooseWorkspace(page: Page, path: string): Promise<void> {
   }
   // The button turns into the path field (same name), enabled once the picker is not loading;
   // a click that lands while the picker is still loading changes nothing and is retried.
+  // The testing notice can open late, over the picker, when the machine is loaded; a click then
+  // lands on the notice, so it is accepted before every click.
   let field = null
   for (let attempt = 1; field === null; attempt++) {
+    await acceptNotice(page)
     const button = await page.$('button[aria-label="Edit path"]')
     if (button !== null) await button.click().catch(() => {})
     field = await page.waitForSelector('input[aria-label="Edit path"]:not([disabled])', { visible: true, timeout: 10_000 }).catch(() => null)
@@ -94,6 +97,7 @@ export async function chooseWorkspace(page: Page, path: string): Promise<void> {
   // Under load the field can re-render while the path is typed and drop keys; Enter on a partial
   // path opens another folder, so type until the field holds exactly `path`.
   for (let attempt = 1; ; attempt++) {
+    await acceptNotice(page)
     const input = await page.waitForSelector('input[aria-label="Edit path"]:not([disabled])', { visible: true, timeout: 10_000 })
     await input!.click()
     await page.keyboard.down('Control')
@@ -115,6 +119,7 @@ export async function chooseWorkspace(page: Page, path: string): Promise<void> {
   }, { timeout: 15_000, polling: 100 }, name).catch((error: unknown) => {
     throw new Error(`the workspace picker did not open ${path} within 15 s`, { cause: error })
   })
+  await acceptNotice(page)
   if (!(await clickText(page, ['Open', '打开']))) throw new Error('no Open button in the workspace picker')
   await waitInPage(page, 'the workspace to open', () => !document.querySelector('button[aria-label="Edit path"]'), 15_000)
 }
@@ -126,10 +131,11 @@ export async function composerValue(page: Page): Promise<string> {
 
 /** Replace the composer's text with `text` and press Enter. */
 export async function sendPrompt(page: Page, text: string): Promise<void> {
-  // The composer can re-mount right after a workspace opens and swallow the first keys,
-  // so type until it holds exactly `text`, then send.
+  // The composer can re-mount right after a workspace opens and swallow the first keys, and the
+  // testing notice can open late over it, so type until it holds exactly `text`, then send.
   await page.bringToFront()
   for (let attempt = 0; attempt < 4; attempt++) {
+    await acceptNotice(page)
     await page.click('textarea')
     await page.keyboard.down('Control')
     await page.keyboard.press('KeyA')

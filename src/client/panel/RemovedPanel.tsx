@@ -14,6 +14,10 @@
  * (`removal-list.ts` `rewriteEntries`) follow the removals, each with **Undo** (the route's
  * `undoRewrite`) while it is the summary the model reads.
  *
+ * A long list is rendered in steps: the first {@link PANEL_FIRST_WINDOW} entries (the newest, at
+ * the top) in the panel's first frame, then {@link PANEL_STEP} more per animation frame until all
+ * are in the DOM, so opening the panel on a session with a thousand removals paints at once.
+ *
  * A batch (`apply`) that a torn write cut short shows first, as a note naming how many of its
  * changes did not take effect and the first of them (`removal-list.ts`, `cutShortEntries`).
  *
@@ -82,6 +86,12 @@ export function removalTime(time: number, t: Translate, now: number = Date.now()
   return `${t(d.getFullYear() === n.getFullYear() ? 'panel.clock.md' : 'panel.clock.ymd', params)} ${clock}`
 }
 
+/** Entries the panel renders in its first frame (more than a tall window shows). */
+export const PANEL_FIRST_WINDOW = 30
+
+/** Entries added per animation frame after the first, until the list is whole. */
+export const PANEL_STEP = 100
+
 /** The header button and its panel. */
 export function RemovedButton({ sessionId, useSession, kit }: RemovedButtonProps) {
   const replacements = useSession(selectReplacements)
@@ -134,6 +144,12 @@ function RemovedPanel({ useSession, actions, summary, t, onClose, anchor }: Remo
   const flags = useMemo(() => summaryFlags(replacements), [replacements])
   const state = useSyncExternalStore(actions.subscribe, actions.getSnapshot)
   const refresh = useSyncExternalStore(summary?.subscribe ?? noSubscribe, summary?.getSnapshot ?? noSnapshot)
+  const [shown, setShown] = useState(PANEL_FIRST_WINDOW)
+  useEffect(() => {
+    if (shown >= entries.length) return
+    const frame = requestAnimationFrame(() => setShown((n) => n + PANEL_STEP))
+    return () => cancelAnimationFrame(frame)
+  }, [shown, entries.length])
   const panel = useRef<HTMLDivElement>(null)
   useEffect(() => {
     const root = panel.current
@@ -186,7 +202,7 @@ function RemovedPanel({ useSession, actions, summary, t, onClose, anchor }: Remo
         </div>
       ))}
       <ol>
-        {entries.map((entry) => {
+        {entries.slice(0, shown).map((entry) => {
           const busy = state.pending?.tombstoneSeq === entry.tombstoneSeq
           const error = state.errors.get(entry.tombstoneSeq) ?? null
           return (

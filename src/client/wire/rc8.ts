@@ -234,10 +234,26 @@ export interface SessionsService {
   binding?(id: string): { readonly session: { readAttachment(attachmentId: string): Promise<unknown> } } | undefined
   open(id: string): void
   refresh(): Promise<void>
+  /**
+   * The object layer (`SessionsManager`), whose `handleHostEnvelope` the runtime calls per frame
+   * of the host's live stream (`SessionRuntime.handleHostEnvelope` → `this.manager.handleHostEnvelope`).
+   */
+  readonly manager?: HostFrameEntry
   readonly list: {
     getSnapshot(): { readonly ids: readonly string[]; readonly byId: Readonly<Record<string, unknown>>; readonly phase: 'pending' | 'ready' }
     subscribe(listener: () => void): () => void
   }
+}
+
+/** One frame of the host's live stream as the page receives it (`HostEnvelope`), reduced to what is read. */
+export interface HostEnvelope {
+  readonly payload?: { readonly type?: unknown; readonly sessionId?: unknown; readonly [field: string]: unknown }
+  readonly [field: string]: unknown
+}
+
+/** The frame entry of the page's session layer: every host frame goes through it, in order. */
+export interface HostFrameEntry {
+  handleHostEnvelope(envelope: HostEnvelope): void
 }
 
 /**
