@@ -125,6 +125,9 @@ describe('a summary written before a removal, in the real DSH web UI', { timeout
   scenario('3. Rewrite summary, by keyboard: the confirm names the cost; the summary is made without the canary, the flag goes, the next request lacks it', async () => {
     const calls = e.model.requests.length
     e.model.script([{ text: SUMMARY2 }, { text: A4 }])
+    // The flag's row can be drawn again by a pass (a new history page, the sidebar's relist) just
+    // before this scenario starts: focus the button once it is there.
+    await page.waitForSelector(`${FLAG} [data-message-recall-summary-flag-action="rewrite"]`, { visible: true, timeout: 15_000 })
     await page.focus(`${FLAG} [data-message-recall-summary-flag-action="rewrite"]`)
     await page.keyboard.press('Enter')
     await page.waitForFunction((sel) => document.querySelector(sel)?.getAttribute('data-armed') === 'true', { timeout: 10_000, polling: 50 }, `${FLAG} [data-message-recall-summary-flag-action="rewrite"]`)
