@@ -19,7 +19,7 @@
  * @module dsh-message-recall/host/batch-service
  */
 import type { Session, SessionId } from '@deepseek-ai/dsh-session'
-import type { ApplyValue, BatchPlanValue, PlannedWrite } from '../shared/protocol'
+import type { ApplyValue, BatchPlanCounts, BatchPlanDetail, BatchPlanValue, PlannedWrite } from '../shared/protocol'
 import { estimateBatchSteps, type BatchPlan } from './batch-plan'
 import { appendBatch } from './batch-writer'
 import type { Outcome } from './refusals'
@@ -108,19 +108,39 @@ export async function applyChanges(services: RemovalServices, request: BatchInte
 }
 
 /**
- * Plan a batch without writing: what `apply` would write now, with counts and token estimates.
+ * Plan a batch without writing: what `apply` would write now, with counts and token estimates, or
+ * with `detail: 'counts'` the counts alone (no writes, seqs or estimates are built or sent).
  * @param services - the session access (a stored session is read without entering it).
- * @param request - the validated batch.
- * @returns the plan value (send `removedSeqs.length` back as `expect.removedCount` with its view),
- *   or the same refusals `apply` would answer (except `AGENT_BUSY`).
+ * @param request - the validated batch, and how much of the plan to answer (default `writes`).
+ * @returns the plan value (send `removedSeqs.length`, or `removedCount` of the counts, back as
+ *   `expect.removedCount` with its view), or the same refusals `apply` would answer (except `AGENT_BUSY`).
  */
-export async function previewChanges(services: Pick<RemovalServices, 'access'>, request: BatchIntent): Promise<Outcome<BatchPlanValue>> {
+export async function previewChanges(services: Pick<RemovalServices, 'access'>, request: BatchIntent & { readonly detail?: BatchPlanDetail }): Promise<Outcome<BatchPlanValue | BatchPlanCounts>> {
   const read = await services.access.read(request.sessionId)
   if (!read.ok) return read
   const view = read.value
   const planned = await planInSlices(view, request)
   if (!planned.ok) return planned
   const plan = planned.value
+  if (request.detail === 'counts') {
+    let tombstoneCount = 0
+    for (const w of plan.writes) if (w.kind === 'tombstone') tombstoneCount++
+    let removedCount = 0
+    for (const seq of plan.removedSeqs) if (seq < view.nextSeq) removedCount++
+    return {
+      ok: true,
+      value: {
+        action: 'plan',
+        detail: 'counts',
+        tombstoneCount,
+        restoreCount: plan.writes.length - tombstoneCount,
+        removedCount,
+        restoredCount: plan.restoredSeqs.length,
+        replaceGeneration: view.replaceGeneration,
+        lastSeq: view.lastSeq,
+      },
+    }
+  }
   const estimate = await runSliced(estimateBatchSteps(plan))
   const real = (seq: number): number | null => (seq < view.nextSeq ? seq : null)
   const writes: PlannedWrite[] = plan.writes.map((w) => w.kind === 'tombstone'

@@ -23,9 +23,12 @@ const OPEN_ARRAY = 0x5b
 const CLOSE_ARRAY = 0x5d
 const COMMA = 0x2c
 
-/** One open container: an object with the keys seen so far and the key it sits under, or an array. */
+/** Keys of one object kept in a list before they move to a `Set` (a request body holds hundreds of two-key objects; a list is cheaper to make and to search at that size). */
+const LIST_KEYS = 8
+
+/** One open container: an object with the keys seen so far and the key it sits under, or an array (`keys` is `null`). */
 interface Frame {
-  readonly keys: Set<string> | null
+  keys: string[] | Set<string> | null
   readonly under: string | null
 }
 
@@ -57,17 +60,20 @@ export function findDuplicateKey(text: string): DuplicateKey | null {
         } else end += 1
       }
       if (expectKey) {
-        const keys = stack[stack.length - 1]!.keys!
+        const frame = stack[stack.length - 1]!
+        const keys = frame.keys!
         // Only a key with an escape needs decoding (a request body holds thousands of plain keys).
         const key = escaped ? (JSON.parse(text.slice(i, end + 1)) as string) : text.slice(i + 1, end)
-        if (keys.has(key)) return { key, path: stack.flatMap((frame) => (frame.under === null ? [] : [frame.under])) }
-        keys.add(key)
+        if (Array.isArray(keys) ? keys.includes(key) : keys.has(key)) return { key, path: stack.flatMap((open) => (open.under === null ? [] : [open.under])) }
+        if (!Array.isArray(keys)) keys.add(key)
+        else if (keys.length < LIST_KEYS) keys.push(key)
+        else frame.keys = new Set([...keys, key])
         lastKey = key
         expectKey = false
       }
       i = end
     } else if (code === OPEN_OBJECT) {
-      stack.push({ keys: new Set(), under: stack[stack.length - 1]?.keys ? lastKey : null })
+      stack.push({ keys: [], under: stack[stack.length - 1]?.keys ? lastKey : null })
       expectKey = true
     } else if (code === OPEN_ARRAY) {
       stack.push({ keys: null, under: stack[stack.length - 1]?.keys ? lastKey : null })

@@ -6,7 +6,7 @@
  * @module dsh-message-recall/client/wire/api
  */
 import { isRecord } from '../../shared/events'
-import { DEFAULT_ROUTE_PATH, ERROR_CODES, type ApplyRequestBody, type ApplyValue, type BatchPlanValue, type ErrorCode, type FlushValue, type ForkBeforeValue, type InspectValue, type PlanValue, type RecallRequestBody, type RemovalValue, type RestoreValue, type RouteError, type SummaryEditValue, type ViewExpectation, type WriteValue } from '../../shared/protocol'
+import { DEFAULT_ROUTE_PATH, ERROR_CODES, type ApplyRequestBody, type ApplyValue, type BatchPlanCounts, type BatchPlanValue, type ErrorCode, type FlushValue, type ForkBeforeValue, type InspectValue, type PlanValue, type RecallRequestBody, type RemovalValue, type RestoreValue, type RouteError, type SummaryEditValue, type ViewExpectation, type WriteValue } from '../../shared/protocol'
 import type { TombstoneAction } from '../../shared/actions'
 import { errorText } from '../../shared/error-text'
 
@@ -77,7 +77,7 @@ export type RecallRequest = PlanRequest | RemovalRequest | RestoreRequest | Fork
 export type ReplyValueOf<R extends RecallRequest> = R extends UndoRewriteRequest | EditSummaryRequest
   ? SummaryEditValue
   : R extends BatchRequest
-  ? R['action'] extends 'apply' ? ApplyValue : BatchPlanValue
+  ? R['action'] extends 'apply' ? ApplyValue : R['detail'] extends 'counts' ? BatchPlanCounts : BatchPlanValue
   : R extends PlanRequest
   ? PlanValue
   : R extends RestoreRequest
