@@ -61,20 +61,21 @@ export function parseBatchRequest(body: Record<string, unknown>, expect: ViewExp
   if (!Array.isArray(changes) || changes.length === 0) return invalid(`changes must be a non-empty array, got ${valueText(changes)}`)
   if (changes.length > MAX_BATCH_CHANGES) return invalid(`changes holds ${changes.length} entries; at most ${MAX_BATCH_CHANGES} are accepted`)
   const out: BatchChange[] = []
+  // A change is named only in a refusal (no string built per change of a long list).
+  const at = (i: number): string => `changes[${i}]`
   for (let i = 0; i < changes.length; i++) {
     const change: unknown = changes[i]
-    // Named only in a refusal (no string built per change of a long list).
-    const at = (): string => `changes[${i}]`
-    if (!isRecord(change)) return invalid(`${at()} must be an object, got ${valueText(change)}`, i)
+    if (!isRecord(change)) return invalid(`${at(i)} must be an object, got ${valueText(change)}`, i)
     const { action } = change
-    if (!(BATCH_ACTIONS as readonly unknown[]).includes(action)) return invalid(`${at()}.action must be one of ${BATCH_ACTIONS.join(', ')}, got ${valueText(action)}`, i)
+    if (!(BATCH_ACTIONS as readonly unknown[]).includes(action)) return invalid(`${at(i)}.action must be one of ${BATCH_ACTIONS.join(', ')}, got ${valueText(action)}`, i)
     // A tombstone action addresses a surface node by seq; a restore addresses its tombstone.
     const removal = isTombstoneAction(action)
     const key = removal ? 'seq' : 'tombstoneSeq'
     const extra = Object.keys(change).find((k) => k !== 'action' && k !== key)
-    if (extra !== undefined) return invalid(`${at()} (${action}) takes no field "${extra}" (allowed: action, ${key})`, i)
-    if (!isSeq(change[key])) return invalid(`${at()}.${key} must be a non-negative safe integer, got ${valueText(change[key])}`, i)
-    out.push(removal ? { action: action as BatchRemovalAction, seq: change[key] as number } : { action: 'restore', tombstoneSeq: change[key] as number })
+    if (extra !== undefined) return invalid(`${at(i)} (${action}) takes no field "${extra}" (allowed: action, ${key})`, i)
+    if (!isSeq(change[key])) return invalid(`${at(i)}.${key} must be a non-negative safe integer, got ${valueText(change[key])}`, i)
+    // Exactly `{ action, seq }` or `{ action: 'restore', tombstoneSeq }` now: kept as parsed, not copied.
+    out.push(change as unknown as BatchChange)
   }
   return { ok: true, request: { action: body.action as 'apply' | 'plan', sessionId: body.sessionId as string, changes: out, ...(expect === undefined ? {} : { expect }), ...(detail === undefined ? {} : { detail: detail as BatchPlanDetail }) } }
 }

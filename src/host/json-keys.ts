@@ -22,6 +22,7 @@ const CLOSE_OBJECT = 0x7d
 const OPEN_ARRAY = 0x5b
 const CLOSE_ARRAY = 0x5d
 const COMMA = 0x2c
+const COLON = 0x3a
 
 /** Keys of one object kept in a list before they move to a `Set` (a request body holds hundreds of two-key objects; a list is cheaper to make and to search at that size). */
 const LIST_KEYS = 8
@@ -86,4 +87,35 @@ export function findDuplicateKey(text: string): DuplicateKey | null {
     }
   }
   return null
+}
+
+/**
+ * How many object keys JSON text writes, counting a repeated key each time it is written. Equal to
+ * the number of own keys of every object `JSON.parse(text)` returns exactly when no object repeats
+ * a key (`JSON.parse` keeps one property per distinct key), so a caller that counts the parsed
+ * keys needs {@link findDuplicateKey} only when the two differ. A jump from quote to quote
+ * (`indexOf`) with no string made: about a third of {@link findDuplicateKey}'s time.
+ * @param text - JSON text that `JSON.parse` has already accepted; for other text the answer is unspecified.
+ * @returns the number of keys written.
+ */
+export function countKeys(text: string): number {
+  let count = 0
+  for (let open = text.indexOf('"'); open !== -1; open = text.indexOf('"', open)) {
+    // The closing quote: the next quote that no odd run of backslashes escapes.
+    let close = text.indexOf('"', open + 1)
+    for (;;) {
+      if (close === -1) return count
+      let slashes = 0
+      while (text.charCodeAt(close - 1 - slashes) === BACKSLASH) slashes++
+      if (slashes % 2 === 0) break
+      close = text.indexOf('"', close + 1)
+    }
+    // A string is a key exactly when a colon follows it (after a value comes `,`, `}` or `]`).
+    let next = close + 1
+    let code = text.charCodeAt(next)
+    while (code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09) code = text.charCodeAt(++next)
+    if (code === COLON) count++
+    open = next
+  }
+  return count
 }
