@@ -194,11 +194,12 @@ const UnitItem = memo(function UnitItem({ unit, turnLabel, going, excluding, com
 /** One item of the windowed list: a turn heading (conversation order) or a unit. */
 type ListItem = { readonly heading: string; readonly key: string } | { readonly unit: EditorUnit; readonly key: string }
 
-/** The list in one order: its items, each item's index by key, and the items' offsets (px, `offsetsOf`). */
+/** The list in one order: its items, each item's index by key, the items' offsets (px, `offsetsOf`), and the keys of the units with a control, in list order (the arrow keys' order). */
 interface ListLayout {
   readonly items: readonly ListItem[]
   readonly itemIndex: ReadonlyMap<string, number>
   readonly offsets: readonly number[]
+  readonly focusOrder: readonly string[]
 }
 
 /** The list's items in one order (turn headings in conversation order, then the units) and their offsets. */
@@ -214,6 +215,7 @@ function listLayout(shown: readonly EditorUnit[], order: UnitOrder, turnLabel: (
     items,
     itemIndex: new Map(items.map((item, i) => [item.key, i])),
     offsets: offsetsOf(items.map((item) => ('heading' in item ? HEADING_HEIGHT : item.key === refusedKey ? REFUSED_UNIT_HEIGHT : UNIT_HEIGHT))),
+    focusOrder: shown.filter((u) => u.state === 'current' || u.restorable).map((u) => u.key),
   }
 }
 
@@ -247,8 +249,6 @@ export function EditorModal({ sessionId, running, replacementCount, breakdown, l
     return [unit.key, costText(t, locale, { tokens, share: shareOf(tokens, figure.now), inContext: unit.state === 'current' })]
   })), [units, basis, figure.now, t, locale])
 
-  const focusOrder = useMemo(() => shown.filter((u) => u.state === 'current' || u.restorable).map((u) => u.key), [shown])
-  useFirstFocus(load.status === 'ready', () => controls.current.get(focusOrder[0] ?? ''), dialog)
 
   // The list, windowed (`list-window.ts`): turn headings in conversation order, then the units.
   const turnLabel = useCallback((unit: EditorUnit) => (unit.turn === null ? t('beforeTurns') : t('turn', { turn: unit.turn })), [t])
@@ -259,10 +259,11 @@ export function EditorModal({ sessionId, running, replacementCount, breakdown, l
   const layouts = useMemo(() => new Map<UnitOrder, ListLayout>(), [units, largest, turnLabel, refusedKey])
   let layout = layouts.get(order)
   if (layout === undefined) {
-    layout = listLayout(order === 'largest' ? largest : units, order, turnLabel, refusedKey)
+    layout = listLayout(shown, order, turnLabel, refusedKey)
     layouts.set(order, layout)
   }
-  const { items, itemIndex, offsets } = layout
+  const { items, itemIndex, offsets, focusOrder } = layout
+  useFirstFocus(load.status === 'ready', () => controls.current.get(focusOrder[0] ?? ''), dialog)
   const list = useRef<HTMLOListElement>(null)
   const position = useScrollPosition(list)
   const view = listWindow(offsets, position.scrollTop, position.viewport)
