@@ -131,9 +131,12 @@ function walkBody(value: unknown): { unsafe: boolean; keys: number } {
     } else if (Array.isArray(item)) {
       for (let i = 0; i < item.length; i++) stack.push(item[i])
     } else if (item !== null && typeof item === 'object') {
-      const own = Object.keys(item)
-      keys += own.length
-      for (const key of own) stack.push((item as Record<string, unknown>)[key])
+      // A parsed object has only its own keys (were `Object.prototype` given enumerable keys, the
+      // counts would differ and the text would be scanned: a slower answer, not a wrong one).
+      for (const key in item) {
+        keys++
+        stack.push((item as Record<string, unknown>)[key])
+      }
     }
   }
   return { unsafe: false, keys }
