@@ -246,7 +246,9 @@ export function previewSelection(units: readonly EditorUnit[], selection: Editor
   let tokens = 0
   let inView = 0
   const fromIndex = selection.from === null ? -1 : units.findIndex((u) => u.key === selection.from && u.state === 'current')
-  for (const [i, unit] of units.entries()) {
+  // An index loop: `entries()` makes a pair per unit, thousands per toggle.
+  for (let i = 0; i < units.length; i++) {
+    const unit = units[i]!
     if (unit.state === 'current') {
       const onward = fromIndex !== -1 && i >= fromIndex
       if (!onward && !selection.remove.has(unit.key)) continue
