@@ -3341,7 +3341,7 @@ function SummaryDialog({ sessionId, checkpointSeq, text, kit, onClose }) {
 }
 
 // src/client/build-stamp.ts
-var BUILD_STAMP = true ? "0.1.0+9171f9e159" : "dev";
+var BUILD_STAMP = true ? "0.1.0+bc7f9d96e3" : "dev";
 
 // src/client/notices/notice-styles.ts
 var NOTICE_STYLE_TEXT = `
@@ -4052,7 +4052,8 @@ function previewSelection(units, selection) {
   let tokens = 0;
   let inView = 0;
   const fromIndex = selection.from === null ? -1 : units.findIndex((u) => u.key === selection.from && u.state === "current");
-  for (const [i, unit] of units.entries()) {
+  for (let i = 0; i < units.length; i++) {
+    const unit = units[i];
     if (unit.state === "current") {
       const onward = fromIndex !== -1 && i >= fromIndex;
       if (!onward && !selection.remove.has(unit.key)) continue;

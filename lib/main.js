@@ -1039,9 +1039,10 @@ function walkBody(value) {
     } else if (Array.isArray(item)) {
       for (let i = 0; i < item.length; i++) stack.push(item[i]);
     } else if (item !== null && typeof item === "object") {
-      const own = Object.keys(item);
-      keys += own.length;
-      for (const key of own) stack.push(item[key]);
+      for (const key in item) {
+        keys++;
+        stack.push(item[key]);
+      }
     }
   }
   return { unsafe: false, keys };
