@@ -3846,7 +3846,7 @@ function SummaryDialog({ sessionId, checkpointSeq, text, kit, onClose }) {
 }
 
 // src/client/build-stamp.ts
-var BUILD_STAMP = true ? "0.1.0+31aa5b9816" : "dev";
+var BUILD_STAMP = true ? "0.1.0+c9736ee48e" : "dev";
 
 // src/client/notices/notice-styles.ts
 var NOTICE_STYLE_TEXT = `
@@ -4444,7 +4444,7 @@ function usePlanCheck(send, sessionId, preview, readSeq) {
   const [refusal, setRefusal] = (0, import_react7.useState)(null);
   const [checking, setChecking] = (0, import_react7.useState)(false);
   const [planned, setPlanned] = (0, import_react7.useState)(null);
-  const changesKey = JSON.stringify(preview.changes);
+  const changesKey = (0, import_react7.useMemo)(() => JSON.stringify(preview.changes), [preview.changes]);
   const plannedSelection = (0, import_react7.useRef)(changesKey);
   (0, import_react7.useEffect)(() => {
     if (plannedSelection.current !== changesKey) {
@@ -4458,7 +4458,7 @@ function usePlanCheck(send, sessionId, preview, readSeq) {
     setChecking(true);
     let live = true;
     const timer = setTimeout(() => {
-      void send({ action: "plan", sessionId, changes: preview.changes }).then((reply) => {
+      void send({ action: "plan", sessionId, changes: preview.changes, detail: "counts" }).then((reply) => {
         if (!live) return;
         setChecking(false);
         if (!reply.ok) {
@@ -4470,8 +4470,8 @@ function usePlanCheck(send, sessionId, preview, readSeq) {
         setPlanned({
           changesKey,
           lastSeq: readSeq,
-          removedCount: reply.value.removedSeqs.length,
-          rewrite: rewrite === void 0 ? null : { removed: rewrite.removedSeqs.length, tokens: rewrite.estimatedInputTokens }
+          removedCount: reply.value.removedCount,
+          rewrite: rewrite === void 0 ? null : { removed: rewrite.removedCount, tokens: rewrite.estimatedInputTokens }
         });
       });
     }, PLAN_DEBOUNCE_MS);
@@ -4695,7 +4695,8 @@ function previewSelection(units, selection) {
   let inView = 0;
   const fromIndex = selection.from === null ? -1 : units.findIndex((u) => u.key === selection.from && selectable(u.state));
   const fromFolded = fromIndex !== -1 && units[fromIndex].state === "folded";
-  for (const [i, unit] of units.entries()) {
+  for (let i = 0; i < units.length; i++) {
+    const unit = units[i];
     if (selectable(unit.state)) {
       const onward = fromIndex !== -1 && i >= fromIndex && (unit.state === "current" || fromFolded);
       if (!onward && !selection.remove.has(unit.key)) continue;
@@ -4815,7 +4816,7 @@ var import_react10 = require("react");
 var UNIT_HEIGHT = 76;
 var REFUSED_UNIT_HEIGHT = 100;
 var HEADING_HEIGHT = 30;
-var OVERSCAN_ITEMS = 30;
+var OVERSCAN_ITEMS = 12;
 var DEFAULT_VIEWPORT = 800;
 function offsetsOf(heights) {
   const offsets = new Array(heights.length + 1);
@@ -4961,6 +4962,21 @@ var UnitItem = (0, import_react11.memo)(function UnitItem2({ unit, turnLabel, go
     refusal !== null && /* @__PURE__ */ (0, import_jsx_runtime6.jsx)("p", { role: "alert", "data-editor-refusal": refusal.code, children: refusal.text })
   ] });
 });
+function listLayout(shown, order, turnLabel, refusedKey) {
+  const items = [];
+  let lastTurn;
+  for (const unit of shown) {
+    if (order === "conversation" && unit.turn !== lastTurn) items.push({ heading: turnLabel(unit), key: `h-${unit.key}` });
+    lastTurn = unit.turn;
+    items.push({ unit, key: unit.key });
+  }
+  return {
+    items,
+    itemIndex: new Map(items.map((item, i) => [item.key, i])),
+    offsets: offsetsOf(items.map((item) => "heading" in item ? HEADING_HEIGHT : item.key === refusedKey ? REFUSED_UNIT_HEIGHT : UNIT_HEIGHT)),
+    focusOrder: shown.filter((u) => selectable(u.state) || u.restorable).map((u) => u.key)
+  };
+}
 function EditorModal({ sessionId, running, replacementCount, breakdown, locale, kit, onClose }) {
   const { t } = kit;
   const { load, reread } = useEditorHistory(kit.fetch, sessionId, running, replacementCount);
@@ -4985,7 +5001,7 @@ function EditorModal({ sessionId, running, replacementCount, breakdown, locale, 
     onClose
   });
   const canApply = load.status === "ready" && preview.changes.length > 0 && !running && !applying && refusal === null;
-  const figure = contextFigure(units, preview, breakdown);
+  const figure = (0, import_react11.useMemo)(() => contextFigure(units, preview, breakdown), [units, preview, breakdown]);
   const basis = figure.basis;
   const largest = (0, import_react11.useMemo)(() => orderUnits(units, "largest", basis), [units, basis]);
   const shown = order === "largest" ? largest : units;
@@ -4993,23 +5009,17 @@ function EditorModal({ sessionId, running, replacementCount, breakdown, locale, 
     const tokens = costNow(unit, basis);
     return [unit.key, costText(t, locale, { tokens, share: shareOf(tokens, figure.now), inContext: unit.state === "current", folded: unit.state === "folded" })];
   })), [units, basis, figure.now, t, locale]);
-  const focusOrder = shown.filter((u) => selectable(u.state) || u.restorable).map((u) => u.key);
-  useFirstFocus(load.status === "ready", () => controls.current.get(focusOrder[0] ?? ""), dialog);
   const turnLabel = (0, import_react11.useCallback)((unit) => unit.turn === null ? t("beforeTurns") : t("turn", { turn: unit.turn }), [t]);
-  const items = (0, import_react11.useMemo)(() => {
-    const out = [];
-    let lastTurn;
-    for (const unit of shown) {
-      if (order === "conversation" && unit.turn !== lastTurn) out.push({ heading: turnLabel(unit), key: `h-${unit.key}` });
-      lastTurn = unit.turn;
-      out.push({ unit, key: unit.key });
-    }
-    return out;
-  }, [shown, order, turnLabel]);
-  const itemIndex = (0, import_react11.useMemo)(() => new Map(items.map((item, i) => [item.key, i])), [items]);
   const problem = applyError ?? refusal;
   const refusedKey = problem?.unit ?? null;
-  const offsets = (0, import_react11.useMemo)(() => offsetsOf(items.map((item) => "heading" in item ? HEADING_HEIGHT : item.key === refusedKey ? REFUSED_UNIT_HEIGHT : UNIT_HEIGHT)), [items, refusedKey]);
+  const layouts = (0, import_react11.useMemo)(() => /* @__PURE__ */ new Map(), [units, largest, turnLabel, refusedKey]);
+  let layout = layouts.get(order);
+  if (layout === void 0) {
+    layout = listLayout(shown, order, turnLabel, refusedKey);
+    layouts.set(order, layout);
+  }
+  const { items, itemIndex, offsets, focusOrder } = layout;
+  useFirstFocus(load.status === "ready", () => controls.current.get(focusOrder[0] ?? ""), dialog);
   const list = (0, import_react11.useRef)(null);
   const position = useScrollPosition(list);
   const view = listWindow(offsets, position.scrollTop, position.viewport);
@@ -5189,8 +5199,8 @@ var EDITOR_CSS = `
 [data-message-recall-editor] h2 { margin: 0; font-size: 16px; line-height: 24px; font-weight: 600; }
 [data-message-recall-editor] [data-editor-keys] { margin: 0; font-size: 12px; color: var(--dsw-alias-label-secondary, #666); }
 [data-message-recall-editor] ol { list-style: none; margin: 0; padding: 0; overflow: auto; flex: 1; }
-[data-message-recall-editor] li[data-editor-turn] { font-size: 12px; line-height: 20px; font-weight: 600; color: var(--dsw-alias-label-secondary, #666); margin: 0; padding: 8px 0 2px; height: 30px; box-sizing: border-box; }
-[data-message-recall-editor] li[data-editor-unit] { display: flex; gap: 8px; align-items: flex-start; padding: 4px 6px; border-radius: 8px; height: 76px; box-sizing: border-box; overflow: hidden; }
+[data-message-recall-editor] li[data-editor-turn] { font-size: 12px; line-height: 20px; font-weight: 600; color: var(--dsw-alias-label-secondary, #666); margin: 0; padding: 8px 0 2px; height: 30px; box-sizing: border-box; contain: strict; }
+[data-message-recall-editor] li[data-editor-unit] { display: flex; gap: 8px; align-items: flex-start; padding: 4px 6px; border-radius: 8px; height: 76px; box-sizing: border-box; overflow: hidden; contain: strict; }
 [data-message-recall-editor] li[data-editor-unit][data-editor-refused] { height: 100px; flex-wrap: wrap; }
 [data-message-recall-editor] li[data-editor-spacer] { margin: 0; padding: 0; }
 [data-message-recall-editor] li[data-editor-unit]:hover, [data-message-recall-editor] li[data-editor-unit]:focus-within { background: var(--dsw-alias-interactive-bg-hover, rgba(0,0,0,.04)); }

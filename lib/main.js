@@ -815,6 +815,8 @@ var CLOSE_OBJECT = 125;
 var OPEN_ARRAY = 91;
 var CLOSE_ARRAY = 93;
 var COMMA = 44;
+var COLON = 58;
+var LIST_KEYS = 8;
 function findDuplicateKey(text) {
   const stack = [];
   let expectKey = false;
@@ -832,16 +834,19 @@ function findDuplicateKey(text) {
         } else end += 1;
       }
       if (expectKey) {
-        const keys = stack[stack.length - 1].keys;
+        const frame = stack[stack.length - 1];
+        const keys = frame.keys;
         const key = escaped ? JSON.parse(text.slice(i, end + 1)) : text.slice(i + 1, end);
-        if (keys.has(key)) return { key, path: stack.flatMap((frame) => frame.under === null ? [] : [frame.under]) };
-        keys.add(key);
+        if (Array.isArray(keys) ? keys.includes(key) : keys.has(key)) return { key, path: stack.flatMap((open2) => open2.under === null ? [] : [open2.under]) };
+        if (!Array.isArray(keys)) keys.add(key);
+        else if (keys.length < LIST_KEYS) keys.push(key);
+        else frame.keys = /* @__PURE__ */ new Set([...keys, key]);
         lastKey = key;
         expectKey = false;
       }
       i = end;
     } else if (code === OPEN_OBJECT) {
-      stack.push({ keys: /* @__PURE__ */ new Set(), under: stack[stack.length - 1]?.keys ? lastKey : null });
+      stack.push({ keys: [], under: stack[stack.length - 1]?.keys ? lastKey : null });
       expectKey = true;
     } else if (code === OPEN_ARRAY) {
       stack.push({ keys: null, under: stack[stack.length - 1]?.keys ? lastKey : null });
@@ -854,6 +859,25 @@ function findDuplicateKey(text) {
     }
   }
   return null;
+}
+function countKeys(text) {
+  let count = 0;
+  for (let open2 = text.indexOf('"'); open2 !== -1; open2 = text.indexOf('"', open2)) {
+    let close = text.indexOf('"', open2 + 1);
+    for (; ; ) {
+      if (close === -1) return count;
+      let slashes = 0;
+      while (text.charCodeAt(close - 1 - slashes) === BACKSLASH) slashes++;
+      if (slashes % 2 === 0) break;
+      close = text.indexOf('"', close + 1);
+    }
+    let next = close + 1;
+    let code = text.charCodeAt(next);
+    while (code === 32 || code === 10 || code === 13 || code === 9) code = text.charCodeAt(++next);
+    if (code === COLON) count++;
+    open2 = next;
+  }
+  return count;
 }
 
 // src/shared/error-text.ts
@@ -898,20 +922,39 @@ function* jsonSteps(value) {
   yield* write(value);
   return parts.join("");
 }
+function takesSteps(value) {
+  if (Array.isArray(value)) return value.length > JSON_STEP_ELEMENTS;
+  if (value === null || typeof value !== "object") return false;
+  for (const inner of Object.values(value)) if (takesSteps(inner)) return true;
+  return false;
+}
 
 // src/host/time-slice.ts
 import { performance } from "node:perf_hooks";
 import { setImmediate } from "node:timers/promises";
 var SLICE_MS = 4;
+var MAX_STEPS_PER_CHECK = 64;
 async function runSliced(steps, sliceMs = SLICE_MS) {
-  let deadline = performance.now() + sliceMs;
+  let checked = performance.now();
+  let deadline = checked + sliceMs;
+  let stepsPerCheck = 1;
+  let sinceCheck = 0;
   for (; ; ) {
     const step = steps.next();
     if (step.done) return step.value;
-    if (performance.now() >= deadline) {
+    if (++sinceCheck < stepsPerCheck) continue;
+    sinceCheck = 0;
+    const now = performance.now();
+    if (now >= deadline) {
       await setImmediate();
-      deadline = performance.now() + sliceMs;
+      checked = performance.now();
+      deadline = checked + sliceMs;
+      stepsPerCheck = 1;
+      continue;
     }
+    if (now - checked < sliceMs / 16) stepsPerCheck = Math.min(stepsPerCheck * 2, MAX_STEPS_PER_CHECK);
+    else if (now - checked > sliceMs / 8) stepsPerCheck = Math.max(stepsPerCheck >> 1, 1);
+    checked = now;
   }
 }
 
@@ -1015,7 +1058,27 @@ function checkContentEncoding(contentEncoding) {
   if (value === void 0 || value.split(",").every((coding) => coding.trim().toLowerCase() === "identity")) return null;
   return { code: "UNSUPPORTED_MEDIA_TYPE", message: `message-recall: content encoding ${valueText(value)} is not supported; send the body unencoded (identity)` };
 }
-var MAY_HOLD_UNSAFE_NUMBER = /\d{16}|[-\d.][eE][+-]?\d/;
+function walkBody(value) {
+  const stack = [value];
+  let keys = 0;
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (typeof item === "number") {
+      if (isUnsafeNumber(item)) return { unsafe: true, keys };
+    } else if (Array.isArray(item)) {
+      for (let i = 0; i < item.length; i++) stack.push(item[i]);
+    } else if (item !== null && typeof item === "object") {
+      for (const key in item) {
+        keys++;
+        stack.push(item[key]);
+      }
+    }
+  }
+  return { unsafe: false, keys };
+}
+function isUnsafeNumber(item) {
+  return !Number.isSafeInteger(item) && (Number.isInteger(item) || !Number.isFinite(item));
+}
 function readJsonBody(req, maxBytes) {
   const tooLarge = (bytes) => ({
     ok: false,
@@ -1058,10 +1121,11 @@ function readJsonBody(req, maxBytes) {
         resolve({ ok: false, refusal: { code: "INVALID_REQUEST", message: `message-recall: request body is not JSON: ${errorText(error)}` } });
         return;
       }
-      if (MAY_HOLD_UNSAFE_NUMBER.test(text)) {
+      const walked = walkBody(value);
+      if (walked.unsafe) {
         try {
           JSON.parse(text, function(key, item, context) {
-            if (unsafe === null && typeof item === "number" && !Number.isSafeInteger(item) && (Number.isInteger(item) || !Number.isFinite(item))) {
+            if (unsafe === null && typeof item === "number" && isUnsafeNumber(item)) {
               unsafe = { key, inArray: Array.isArray(this), source: context?.source ?? String(item) };
             }
             return item;
@@ -1075,7 +1139,7 @@ function readJsonBody(req, maxBytes) {
         resolve({ ok: false, refusal: { code: "INVALID_REQUEST", message: `message-recall: the number ${source.length > 80 ? `${source.slice(0, 80)}…` : source} in ${where} is past the safe integer range (2^53 - 1); no field takes it` } });
         return;
       }
-      const repeated = findDuplicateKey(text);
+      const repeated = walked.unsafe || countKeys(text) !== walked.keys ? findDuplicateKey(text) : null;
       if (repeated !== null) {
         const where = repeated.path.length === 0 ? "the request body" : `"${repeated.path.join(".")}"`;
         resolve({ ok: false, refusal: { code: "INVALID_REQUEST", message: `message-recall: key ${JSON.stringify(repeated.key)} appears twice in ${where}` } });
@@ -1096,7 +1160,7 @@ function sendJson(res, status, body, headers = {}) {
   sendText(res, status, JSON.stringify(body), headers);
 }
 async function sendJsonInSlices(res, status, body, headers = {}) {
-  sendText(res, status, await runSliced(jsonSteps(body)), headers);
+  sendText(res, status, takesSteps(body) ? await runSliced(jsonSteps(body)) : JSON.stringify(body), headers);
 }
 function sendText(res, status, text, headers) {
   res.writeHead(status, {
@@ -1634,35 +1698,41 @@ var ZipWriter = class {
 // src/host/batch-request.ts
 var MAX_BATCH_CHANGES = 1e4;
 var FIELDS = ["sessionId", "action", "changes", "expect"];
+var PLAN_FIELDS = [...FIELDS, "detail"];
+var DETAILS = ["writes", "counts"];
 function parseBatchRequest(body, expect) {
   const invalid = (message, index) => ({
     ok: false,
     refusal: { code: "INVALID_REQUEST", message: `message-recall: ${message}`, ...index === void 0 ? {} : { index } }
   });
-  const stray = Object.keys(body).find((key) => !FIELDS.includes(key));
-  if (stray !== void 0) return invalid(`${body.action} with changes takes no field "${stray}" (allowed: ${FIELDS.join(", ")})`);
+  const fields = body.action === "plan" ? PLAN_FIELDS : FIELDS;
+  const stray = Object.keys(body).find((key) => !fields.includes(key));
+  if (stray !== void 0) return invalid(`${body.action} with changes takes no field "${stray}" (allowed: ${fields.join(", ")})`);
+  const { detail } = body;
+  if (detail !== void 0 && !DETAILS.includes(detail)) return invalid(`detail must be one of ${DETAILS.join(", ")}, got ${valueText(detail)}`);
   const { changes } = body;
   if (!Array.isArray(changes) || changes.length === 0) return invalid(`changes must be a non-empty array, got ${valueText(changes)}`);
   if (changes.length > MAX_BATCH_CHANGES) return invalid(`changes holds ${changes.length} entries; at most ${MAX_BATCH_CHANGES} are accepted`);
   const out = [];
-  for (const [i, change] of changes.entries()) {
-    const at = `changes[${i}]`;
-    if (!isRecord(change)) return invalid(`${at} must be an object, got ${valueText(change)}`, i);
+  const at = (i) => `changes[${i}]`;
+  for (let i = 0; i < changes.length; i++) {
+    const change = changes[i];
+    if (!isRecord(change)) return invalid(`${at(i)} must be an object, got ${valueText(change)}`, i);
     const { action } = change;
-    if (!BATCH_ACTIONS.includes(action)) return invalid(`${at}.action must be one of ${BATCH_ACTIONS.join(", ")}, got ${valueText(action)}`, i);
+    if (!BATCH_ACTIONS.includes(action)) return invalid(`${at(i)}.action must be one of ${BATCH_ACTIONS.join(", ")}, got ${valueText(action)}`, i);
     const removal = isTombstoneAction(action);
     const key = removal ? "seq" : "tombstoneSeq";
     const extra = Object.keys(change).find((k) => k !== "action" && k !== key);
-    if (extra !== void 0) return invalid(`${at} (${action}) takes no field "${extra}" (allowed: action, ${key})`, i);
-    if (!isSeq(change[key])) return invalid(`${at}.${key} must be a non-negative safe integer, got ${valueText(change[key])}`, i);
-    out.push(removal ? { action, seq: change[key] } : { action: "restore", tombstoneSeq: change[key] });
+    if (extra !== void 0) return invalid(`${at(i)} (${action}) takes no field "${extra}" (allowed: action, ${key})`, i);
+    if (!isSeq(change[key])) return invalid(`${at(i)}.${key} must be a non-negative safe integer, got ${valueText(change[key])}`, i);
+    out.push(change);
   }
-  return { ok: true, request: { action: body.action, sessionId: body.sessionId, changes: out, ...expect === void 0 ? {} : { expect } } };
+  return { ok: true, request: { action: body.action, sessionId: body.sessionId, changes: out, ...expect === void 0 ? {} : { expect }, ...detail === void 0 ? {} : { detail } } };
 }
 
 // src/host/request.ts
 var MAX_SESSION_ID_LENGTH = 512;
-var FIELDS2 = ["sessionId", "action", "seq", "messageId", "tombstoneSeq", "planAction", "expect", "changes"];
+var FIELDS2 = ["sessionId", "action", "seq", "messageId", "tombstoneSeq", "planAction", "expect", "changes", "detail"];
 var EXPECT_FIELDS = ["replaceGeneration", "lastSeq", "removedCount"];
 function parseRouteRequest(body) {
   const invalid = (message) => ({ ok: false, refusal: { code: "INVALID_REQUEST", message: `message-recall: ${message}` } });
@@ -1676,7 +1746,7 @@ function parseRouteRequest(body) {
   if (sessionId.length > MAX_SESSION_ID_LENGTH) return invalid(`sessionId must be at most ${MAX_SESSION_ID_LENGTH} characters, got ${sessionId.length}`);
   if (!ROUTE_ACTIONS.includes(action)) return invalid(`action must be one of ${ROUTE_ACTIONS.join(", ")}, got ${valueText(action)}`);
   if (action === "inspect" || action === "flush") {
-    for (const field of ["seq", "messageId", "tombstoneSeq", "planAction", "expect", "changes"]) {
+    for (const field of ["seq", "messageId", "tombstoneSeq", "planAction", "expect", "changes", "detail"]) {
       if (body[field] !== void 0) return invalid(`${action} takes no ${field}`);
     }
     return { ok: true, request: { action, sessionId } };
@@ -1686,6 +1756,7 @@ function parseRouteRequest(body) {
   const withExpect = expectation === void 0 ? {} : { expect: expectation };
   if (action === "apply" || action === "plan" && body.changes !== void 0) return parseBatchRequest(body, expectation);
   if (body.changes !== void 0) return invalid(`changes is only valid with action "apply" or "plan"`);
+  if (body.detail !== void 0) return invalid(`detail is only valid with action "plan" and changes`);
   if (action === "forkBefore" || action === "erase" || action !== "plan" && ACTIONS[action].plans === "restore") {
     for (const field of ["seq", "messageId", "planAction", ...action === "forkBefore" || action === "erase" ? ["expect"] : []]) {
       if (body[field] !== void 0) return invalid(`${action} takes no ${field}; address the tombstone by tombstoneSeq`);
@@ -3200,7 +3271,7 @@ function* planBatchOnViewSteps(view, intent) {
     const refusal = { code: planned.refusal.refusal.code, index: planned.refusal.index, message: describeBatchRefusal(planned.refusal, describePlanRefusal) };
     return { ok: false, refusal };
   }
-  const changed = checkConfirmed(view, intent.expect, planned.plan.removedSeqs.filter((seq) => seq < view.nextSeq));
+  const changed = intent.expect?.removedCount === void 0 ? null : checkConfirmed(view, intent.expect, planned.plan.removedSeqs.filter((seq) => seq < view.nextSeq));
   return changed === null ? { ok: true, value: planned.plan } : { ok: false, refusal: changed };
 }
 
@@ -3810,6 +3881,22 @@ async function previewMixed(view, request) {
     }
   };
 }
+function countsOfMixed(value) {
+  const rewrite = value.summaryRewrite;
+  return {
+    action: "plan",
+    detail: "counts",
+    tombstoneCount: value.tombstoneCount,
+    restoreCount: value.restoreCount,
+    removedCount: value.removedSeqs.length,
+    restoredCount: value.restoredSeqs.length,
+    replaceGeneration: value.replaceGeneration,
+    lastSeq: value.lastSeq,
+    ...rewrite === void 0 ? {} : {
+      summaryRewrite: { checkpointSeq: rewrite.checkpointSeq, removedCount: rewrite.removedSeqs.length, inputMessages: rewrite.inputMessages, estimatedInputTokens: rewrite.estimatedInputTokens }
+    }
+  };
+}
 async function applyChanges(services, request, signal) {
   const agent = services.agents.get(request.sessionId);
   const surface = agent === void 0 ? null : new Set(agent.session.surface.nodes);
@@ -3858,11 +3945,32 @@ async function previewChanges(services, request) {
   const surface = new Set(view.nodes);
   if (request.changes.some((change) => "seq" in change && !surface.has(change.seq)) && foldedIndexes(view, request.changes).length > 0) {
     if (view.origin !== "agent") return { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId: request.sessionId, reason: "summary-rewrite" } };
-    return previewMixed(view, request);
+    const mixed = await previewMixed(view, request);
+    if (!mixed.ok || request.detail !== "counts") return mixed;
+    return { ok: true, value: countsOfMixed(mixed.value) };
   }
   const planned = await planInSlices(view, request);
   if (!planned.ok) return planned;
   const plan = planned.value;
+  if (request.detail === "counts") {
+    let tombstoneCount = 0;
+    for (const w of plan.writes) if (w.kind === "tombstone") tombstoneCount++;
+    let removedCount = 0;
+    for (const seq of plan.removedSeqs) if (seq < view.nextSeq) removedCount++;
+    return {
+      ok: true,
+      value: {
+        action: "plan",
+        detail: "counts",
+        tombstoneCount,
+        restoreCount: plan.writes.length - tombstoneCount,
+        removedCount,
+        restoredCount: plan.restoredSeqs.length,
+        replaceGeneration: view.replaceGeneration,
+        lastSeq: view.lastSeq
+      }
+    };
+  }
   const estimate = await runSliced(estimateBatchSteps(plan));
   const real = (seq) => seq < view.nextSeq ? seq : null;
   const writes = plan.writes.map((w) => w.kind === "tombstone" ? { kind: "tombstone", changeIndexes: w.changeIndexes, action: w.action, shadowedSeqs: w.shadowedSeqs.map(real) } : { kind: "restore", changeIndexes: w.changeIndexes, tombstoneSeq: w.tombstoneSeq, restoredSeq: w.originalSeq });

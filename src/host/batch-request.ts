@@ -5,7 +5,7 @@
  * @module dsh-message-recall/host/batch-request
  */
 import { isRecord, isSeq } from '../shared/events'
-import type { ViewExpectation } from '../shared/protocol'
+import type { BatchPlanDetail, ViewExpectation } from '../shared/protocol'
 import { BATCH_ACTIONS, isTombstoneAction, type BatchRemovalAction } from '../shared/actions'
 import type { BatchChange } from './batch-plan'
 import type { HttpRefusal } from './http'
@@ -17,6 +17,8 @@ export interface BatchRouteRequest {
   readonly sessionId: string
   readonly changes: readonly BatchChange[]
   readonly expect?: ViewExpectation
+  /** `plan` only: how much of the plan to answer (absent: `writes`). */
+  readonly detail?: BatchPlanDetail
 }
 
 /**
@@ -31,11 +33,15 @@ export interface RequestRefusal extends HttpRefusal {
 export const MAX_BATCH_CHANGES = 10_000
 
 const FIELDS = ['sessionId', 'action', 'changes', 'expect']
+/** A batch `plan` also takes `detail`. */
+const PLAN_FIELDS = [...FIELDS, 'detail']
+const DETAILS: readonly BatchPlanDetail[] = ['writes', 'counts']
 
 /**
  * Validate a batch body.
  * @param body - the parsed body, already known to be an object with a valid `sessionId`, an
- *   `action` of `apply` or `plan`, and (when present) a validated `expect`.
+ *   `action` of `apply` or `plan`, and (when present) a validated `expect`; a `plan` may carry
+ *   `detail` (`writes` or `counts`).
  * @param expect - the validated `expect`, if any.
  * @returns the typed request, or an `INVALID_REQUEST` refusal naming the field (`changes[2].seq`) and value;
  *   a refusal about one change carries that change's position in `changes` as `index`, one about
@@ -46,24 +52,30 @@ export function parseBatchRequest(body: Record<string, unknown>, expect: ViewExp
     ok: false,
     refusal: { code: 'INVALID_REQUEST', message: `message-recall: ${message}`, ...(index === undefined ? {} : { index }) },
   })
-  const stray = Object.keys(body).find((key) => !FIELDS.includes(key))
-  if (stray !== undefined) return invalid(`${body.action} with changes takes no field "${stray}" (allowed: ${FIELDS.join(', ')})`)
+  const fields = body.action === 'plan' ? PLAN_FIELDS : FIELDS
+  const stray = Object.keys(body).find((key) => !fields.includes(key))
+  if (stray !== undefined) return invalid(`${body.action} with changes takes no field "${stray}" (allowed: ${fields.join(', ')})`)
+  const { detail } = body
+  if (detail !== undefined && !(DETAILS as readonly unknown[]).includes(detail)) return invalid(`detail must be one of ${DETAILS.join(', ')}, got ${valueText(detail)}`)
   const { changes } = body
   if (!Array.isArray(changes) || changes.length === 0) return invalid(`changes must be a non-empty array, got ${valueText(changes)}`)
   if (changes.length > MAX_BATCH_CHANGES) return invalid(`changes holds ${changes.length} entries; at most ${MAX_BATCH_CHANGES} are accepted`)
   const out: BatchChange[] = []
-  for (const [i, change] of changes.entries()) {
-    const at = `changes[${i}]`
-    if (!isRecord(change)) return invalid(`${at} must be an object, got ${valueText(change)}`, i)
+  // A change is named only in a refusal (no string built per change of a long list).
+  const at = (i: number): string => `changes[${i}]`
+  for (let i = 0; i < changes.length; i++) {
+    const change: unknown = changes[i]
+    if (!isRecord(change)) return invalid(`${at(i)} must be an object, got ${valueText(change)}`, i)
     const { action } = change
-    if (!(BATCH_ACTIONS as readonly unknown[]).includes(action)) return invalid(`${at}.action must be one of ${BATCH_ACTIONS.join(', ')}, got ${valueText(action)}`, i)
+    if (!(BATCH_ACTIONS as readonly unknown[]).includes(action)) return invalid(`${at(i)}.action must be one of ${BATCH_ACTIONS.join(', ')}, got ${valueText(action)}`, i)
     // A tombstone action addresses a surface node by seq; a restore addresses its tombstone.
     const removal = isTombstoneAction(action)
     const key = removal ? 'seq' : 'tombstoneSeq'
     const extra = Object.keys(change).find((k) => k !== 'action' && k !== key)
-    if (extra !== undefined) return invalid(`${at} (${action}) takes no field "${extra}" (allowed: action, ${key})`, i)
-    if (!isSeq(change[key])) return invalid(`${at}.${key} must be a non-negative safe integer, got ${valueText(change[key])}`, i)
-    out.push(removal ? { action: action as BatchRemovalAction, seq: change[key] as number } : { action: 'restore', tombstoneSeq: change[key] as number })
+    if (extra !== undefined) return invalid(`${at(i)} (${action}) takes no field "${extra}" (allowed: action, ${key})`, i)
+    if (!isSeq(change[key])) return invalid(`${at(i)}.${key} must be a non-negative safe integer, got ${valueText(change[key])}`, i)
+    // Exactly `{ action, seq }` or `{ action: 'restore', tombstoneSeq }` now: kept as parsed, not copied.
+    out.push(change as unknown as BatchChange)
   }
-  return { ok: true, request: { action: body.action as 'apply' | 'plan', sessionId: body.sessionId as string, changes: out, ...(expect === undefined ? {} : { expect }) } }
+  return { ok: true, request: { action: body.action as 'apply' | 'plan', sessionId: body.sessionId as string, changes: out, ...(expect === undefined ? {} : { expect }), ...(detail === undefined ? {} : { detail: detail as BatchPlanDetail }) } }
 }

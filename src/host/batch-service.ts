@@ -20,7 +20,7 @@
  * @module dsh-message-recall/host/batch-service
  */
 import type { Session, SessionId } from '@deepseek-ai/dsh-session'
-import type { ApplyValue, BatchPlanValue, PlannedWrite } from '../shared/protocol'
+import type { ApplyValue, BatchPlanCounts, BatchPlanDetail, BatchPlanValue, PlannedWrite } from '../shared/protocol'
 import { estimateBatchSteps, type BatchPlan } from './batch-plan'
 import { appendBatch } from './batch-writer'
 import type { Outcome } from './refusals'
@@ -98,6 +98,20 @@ async function previewMixed(view: SessionView, request: BatchIntent): Promise<Ou
   }
 }
 
+/** The counts-only answer of a batch `plan` with folded changes (`detail: 'counts'`). */
+function countsOfMixed(value: BatchPlanValue): BatchPlanCounts {
+  const rewrite = value.summaryRewrite
+  return {
+    action: 'plan', detail: 'counts',
+    tombstoneCount: value.tombstoneCount, restoreCount: value.restoreCount,
+    removedCount: value.removedSeqs.length, restoredCount: value.restoredSeqs.length,
+    replaceGeneration: value.replaceGeneration, lastSeq: value.lastSeq,
+    ...(rewrite === undefined ? {} : {
+      summaryRewrite: { checkpointSeq: rewrite.checkpointSeq, removedCount: rewrite.removedSeqs.length, inputMessages: rewrite.inputMessages, estimatedInputTokens: rewrite.estimatedInputTokens },
+    }),
+  }
+}
+
 /**
  * Apply a batch: plan it whole, then append every write (each replace with its shadow price and
  * title effects), flush once, answer once.
@@ -157,13 +171,14 @@ export async function applyChanges(services: RemovalServices, request: BatchInte
 }
 
 /**
- * Plan a batch without writing: what `apply` would write now, with counts and token estimates.
+ * Plan a batch without writing: what `apply` would write now, with counts and token estimates, or
+ * with `detail: 'counts'` the counts alone (no writes, seqs or estimates are built or sent).
  * @param services - the session access (a stored session is read without entering it).
- * @param request - the validated batch.
- * @returns the plan value (send `removedSeqs.length` back as `expect.removedCount` with its view),
- *   or the same refusals `apply` would answer (except `AGENT_BUSY`).
+ * @param request - the validated batch, and how much of the plan to answer (default `writes`).
+ * @returns the plan value (send `removedSeqs.length`, or `removedCount` of the counts, back as
+ *   `expect.removedCount` with its view), or the same refusals `apply` would answer (except `AGENT_BUSY`).
  */
-export async function previewChanges(services: Pick<RemovalServices, 'access'>, request: BatchIntent): Promise<Outcome<BatchPlanValue>> {
+export async function previewChanges(services: Pick<RemovalServices, 'access'>, request: BatchIntent & { readonly detail?: BatchPlanDetail }): Promise<Outcome<BatchPlanValue | BatchPlanCounts>> {
   const read = await services.access.read(request.sessionId)
   if (!read.ok) return read
   const view = read.value
@@ -171,11 +186,32 @@ export async function previewChanges(services: Pick<RemovalServices, 'access'>, 
   if (request.changes.some((change) => 'seq' in change && !surface.has(change.seq)) && foldedIndexes(view, request.changes).length > 0) {
     // As `apply` answers: only a session an agent drives can have its summary rewritten.
     if (view.origin !== 'agent') return { ok: false, refusal: { code: 'SESSION_NOT_LIVE', sessionId: request.sessionId, reason: 'summary-rewrite' } }
-    return previewMixed(view, request)
+    const mixed = await previewMixed(view, request)
+    if (!mixed.ok || request.detail !== 'counts') return mixed
+    return { ok: true, value: countsOfMixed(mixed.value) }
   }
   const planned = await planInSlices(view, request)
   if (!planned.ok) return planned
   const plan = planned.value
+  if (request.detail === 'counts') {
+    let tombstoneCount = 0
+    for (const w of plan.writes) if (w.kind === 'tombstone') tombstoneCount++
+    let removedCount = 0
+    for (const seq of plan.removedSeqs) if (seq < view.nextSeq) removedCount++
+    return {
+      ok: true,
+      value: {
+        action: 'plan',
+        detail: 'counts',
+        tombstoneCount,
+        restoreCount: plan.writes.length - tombstoneCount,
+        removedCount,
+        restoredCount: plan.restoredSeqs.length,
+        replaceGeneration: view.replaceGeneration,
+        lastSeq: view.lastSeq,
+      },
+    }
+  }
   const estimate = await runSliced(estimateBatchSteps(plan))
   const real = (seq: number): number | null => (seq < view.nextSeq ? seq : null)
   const writes: PlannedWrite[] = plan.writes.map((w) => w.kind === 'tombstone'

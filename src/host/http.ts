@@ -8,9 +8,9 @@
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http'
 import type { ErrorCode, RouteReply } from '../shared/protocol'
-import { findDuplicateKey } from './json-keys'
+import { countKeys, findDuplicateKey } from './json-keys'
 import { errorText } from '../shared/error-text'
-import { jsonSteps } from './json-steps'
+import { jsonSteps, takesSteps } from './json-steps'
 import { runSliced } from './time-slice'
 import { valueText } from './value-text'
 
@@ -108,13 +108,44 @@ export function checkContentEncoding(contentEncoding: string | string[] | undefi
 }
 
 /**
- * A body that may hold a number past the safe integer range: a run of 16 digits (2^53 has 16) or
- * an exponent (also text in a string that looks like one, e.g. a uuid's `4e5`). Only such a body
- * is parsed again with a reviver, which reads the number's source text (`JSON.parse` source text
+ * What the route checks in a parsed body besides its shape: whether it holds a number past the
+ * safe integer range (an integer JSON wrote with more digits than a double keeps, or one that
+ * parsed to an infinity), and how many object keys it has. Only a body with such a number is
+ * parsed again with a reviver, which reads the number's source text (`JSON.parse` source text
  * access, Node 22), so a refusal quotes what was sent (`9007199254740993`), not the double it
- * parsed to (`9007199254740992`).
+ * parsed to (`9007199254740992`); only a body whose key count differs from the keys its text
+ * writes ({@link countKeys}) is scanned for the repeated key. A walk of the parsed value with its
+ * own stack (no recursion, so any nesting depth): about 7 µs for a 500-change batch, where the
+ * reviver's second parse costs about 0.4 ms.
+ * @param value - a value `JSON.parse` returned.
+ * @returns `{ unsafe, keys }`: `unsafe` is `true` when some number in it is unsafe; `keys` is the
+ *   number of own keys of all its objects (counted up to the first unsafe number).
  */
-const MAY_HOLD_UNSAFE_NUMBER = /\d{16}|[-\d.][eE][+-]?\d/
+function walkBody(value: unknown): { unsafe: boolean; keys: number } {
+  const stack: unknown[] = [value]
+  let keys = 0
+  while (stack.length > 0) {
+    const item = stack.pop()
+    if (typeof item === 'number') {
+      if (isUnsafeNumber(item)) return { unsafe: true, keys }
+    } else if (Array.isArray(item)) {
+      for (let i = 0; i < item.length; i++) stack.push(item[i])
+    } else if (item !== null && typeof item === 'object') {
+      // A parsed object has only its own keys (were `Object.prototype` given enumerable keys, the
+      // counts would differ and the text would be scanned: a slower answer, not a wrong one).
+      for (const key in item) {
+        keys++
+        stack.push((item as Record<string, unknown>)[key])
+      }
+    }
+  }
+  return { unsafe: false, keys }
+}
+
+/** A number no field takes because it lost its value in parsing: an integer past 2^53 - 1, or an infinity. */
+function isUnsafeNumber(item: number): boolean {
+  return !Number.isSafeInteger(item) && (Number.isInteger(item) || !Number.isFinite(item))
+}
 
 /**
  * Read a JSON body of at most `maxBytes` bytes. A declared `Content-Length` over the cap is
@@ -171,10 +202,11 @@ export function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<{ 
         resolve({ ok: false, refusal: { code: 'INVALID_REQUEST', message: `message-recall: request body is not JSON: ${errorText(error)}` } })
         return
       }
-      if (MAY_HOLD_UNSAFE_NUMBER.test(text)) {
+      const walked = walkBody(value)
+      if (walked.unsafe) {
         try {
           JSON.parse(text, function (this: unknown, key: string, item: unknown, context?: { source?: string }) {
-            if (unsafe === null && typeof item === 'number' && !Number.isSafeInteger(item) && (Number.isInteger(item) || !Number.isFinite(item))) {
+            if (unsafe === null && typeof item === 'number' && isUnsafeNumber(item)) {
               unsafe = { key, inArray: Array.isArray(this), source: context?.source ?? String(item) }
             }
             return item
@@ -189,7 +221,8 @@ export function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<{ 
         resolve({ ok: false, refusal: { code: 'INVALID_REQUEST', message: `message-recall: the number ${source.length > 80 ? `${source.slice(0, 80)}…` : source} in ${where} is past the safe integer range (2^53 - 1); no field takes it` } })
         return
       }
-      const repeated = findDuplicateKey(text)
+      // `JSON.parse` keeps one property per distinct key: a repeat shows as a key written more often than kept.
+      const repeated = walked.unsafe || countKeys(text) !== walked.keys ? findDuplicateKey(text) : null
       if (repeated !== null) {
         const where = repeated.path.length === 0 ? 'the request body' : `"${repeated.path.join('.')}"`
         resolve({ ok: false, refusal: { code: 'INVALID_REQUEST', message: `message-recall: key ${JSON.stringify(repeated.key)} appears twice in ${where}` } })
@@ -221,7 +254,9 @@ export function sendJson(res: ServerResponse, status: number, body: RouteReply<u
 /**
  * {@link sendJson} for a reply that may be large (a batch of thousands of changes): the JSON text
  * is written in slices of the event loop ({@link jsonSteps}, {@link runSliced}), so other
- * requests are served while it is written.
+ * requests are served while it is written. A reply without a long array ({@link takesSteps}:
+ * none over 512 elements, so `jsonSteps` would write it in one step anyway) is written in one
+ * piece by `JSON.stringify`, at once.
  * @param res - the response.
  * @param status - HTTP status.
  * @param body - the envelope.
@@ -229,7 +264,7 @@ export function sendJson(res: ServerResponse, status: number, body: RouteReply<u
  * @returns once the reply is handed to the response.
  */
 export async function sendJsonInSlices(res: ServerResponse, status: number, body: RouteReply<unknown>, headers: Record<string, string> = {}): Promise<void> {
-  sendText(res, status, await runSliced(jsonSteps(body)), headers)
+  sendText(res, status, takesSteps(body) ? await runSliced(jsonSteps(body)) : JSON.stringify(body), headers)
 }
 
 function sendText(res: ServerResponse, status: number, text: string, headers: Record<string, string>): void {

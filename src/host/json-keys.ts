@@ -22,10 +22,14 @@ const CLOSE_OBJECT = 0x7d
 const OPEN_ARRAY = 0x5b
 const CLOSE_ARRAY = 0x5d
 const COMMA = 0x2c
+const COLON = 0x3a
 
-/** One open container: an object with the keys seen so far and the key it sits under, or an array. */
+/** Keys of one object kept in a list before they move to a `Set` (a request body holds hundreds of two-key objects; a list is cheaper to make and to search at that size). */
+const LIST_KEYS = 8
+
+/** One open container: an object with the keys seen so far and the key it sits under, or an array (`keys` is `null`). */
 interface Frame {
-  readonly keys: Set<string> | null
+  keys: string[] | Set<string> | null
   readonly under: string | null
 }
 
@@ -57,17 +61,20 @@ export function findDuplicateKey(text: string): DuplicateKey | null {
         } else end += 1
       }
       if (expectKey) {
-        const keys = stack[stack.length - 1]!.keys!
+        const frame = stack[stack.length - 1]!
+        const keys = frame.keys!
         // Only a key with an escape needs decoding (a request body holds thousands of plain keys).
         const key = escaped ? (JSON.parse(text.slice(i, end + 1)) as string) : text.slice(i + 1, end)
-        if (keys.has(key)) return { key, path: stack.flatMap((frame) => (frame.under === null ? [] : [frame.under])) }
-        keys.add(key)
+        if (Array.isArray(keys) ? keys.includes(key) : keys.has(key)) return { key, path: stack.flatMap((open) => (open.under === null ? [] : [open.under])) }
+        if (!Array.isArray(keys)) keys.add(key)
+        else if (keys.length < LIST_KEYS) keys.push(key)
+        else frame.keys = new Set([...keys, key])
         lastKey = key
         expectKey = false
       }
       i = end
     } else if (code === OPEN_OBJECT) {
-      stack.push({ keys: new Set(), under: stack[stack.length - 1]?.keys ? lastKey : null })
+      stack.push({ keys: [], under: stack[stack.length - 1]?.keys ? lastKey : null })
       expectKey = true
     } else if (code === OPEN_ARRAY) {
       stack.push({ keys: null, under: stack[stack.length - 1]?.keys ? lastKey : null })
@@ -80,4 +87,35 @@ export function findDuplicateKey(text: string): DuplicateKey | null {
     }
   }
   return null
+}
+
+/**
+ * How many object keys JSON text writes, counting a repeated key each time it is written. Equal to
+ * the number of own keys of every object `JSON.parse(text)` returns exactly when no object repeats
+ * a key (`JSON.parse` keeps one property per distinct key), so a caller that counts the parsed
+ * keys needs {@link findDuplicateKey} only when the two differ. A jump from quote to quote
+ * (`indexOf`) with no string made: about a third of {@link findDuplicateKey}'s time.
+ * @param text - JSON text that `JSON.parse` has already accepted; for other text the answer is unspecified.
+ * @returns the number of keys written.
+ */
+export function countKeys(text: string): number {
+  let count = 0
+  for (let open = text.indexOf('"'); open !== -1; open = text.indexOf('"', open)) {
+    // The closing quote: the next quote that no odd run of backslashes escapes.
+    let close = text.indexOf('"', open + 1)
+    for (;;) {
+      if (close === -1) return count
+      let slashes = 0
+      while (text.charCodeAt(close - 1 - slashes) === BACKSLASH) slashes++
+      if (slashes % 2 === 0) break
+      close = text.indexOf('"', close + 1)
+    }
+    // A string is a key exactly when a colon follows it (after a value comes `,`, `}` or `]`).
+    let next = close + 1
+    let code = text.charCodeAt(next)
+    while (code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09) code = text.charCodeAt(++next)
+    if (code === COLON) count++
+    open = next
+  }
+  return count
 }

@@ -50,3 +50,18 @@ export function* jsonSteps(value: unknown): Generator<void, string, void> {
   yield* write(value)
   return parts.join('')
 }
+
+/**
+ * Whether {@link jsonSteps} would take more than one step for `value`: only an array of more than
+ * {@link JSON_STEP_ELEMENTS} elements, reached through plain objects' keys, is written in runs.
+ * When it would not, `JSON.stringify(value)` writes the same text in one piece, faster (a reply
+ * that small fits in one slice). Reads only the objects' keys, never an array's elements.
+ * @param value - as for {@link jsonSteps}.
+ * @returns `true` when writing `value` in steps would pause between runs.
+ */
+export function takesSteps(value: unknown): boolean {
+  if (Array.isArray(value)) return value.length > JSON_STEP_ELEMENTS
+  if (value === null || typeof value !== 'object') return false
+  for (const inner of Object.values(value)) if (takesSteps(inner)) return true
+  return false
+}

@@ -27,7 +27,7 @@ export type RouteRequest =
 /** Longest accepted session id, in UTF-16 code units (ids DSH mints are `session-<uuid>`, 44); the POST route and the export refuse a longer one with `INVALID_REQUEST`. */
 export const MAX_SESSION_ID_LENGTH = 512
 
-const FIELDS = ['sessionId', 'action', 'seq', 'messageId', 'tombstoneSeq', 'planAction', 'expect', 'changes']
+const FIELDS = ['sessionId', 'action', 'seq', 'messageId', 'tombstoneSeq', 'planAction', 'expect', 'changes', 'detail']
 const EXPECT_FIELDS = ['replaceGeneration', 'lastSeq', 'removedCount']
 
 /**
@@ -51,7 +51,7 @@ export function parseRouteRequest(body: unknown): { ok: true; request: RouteRequ
   if (!ROUTE_ACTIONS.includes(action as RouteAction)) return invalid(`action must be one of ${ROUTE_ACTIONS.join(', ')}, got ${valueText(action)}`)
 
   if (action === 'inspect' || action === 'flush') {
-    for (const field of ['seq', 'messageId', 'tombstoneSeq', 'planAction', 'expect', 'changes'] as const) {
+    for (const field of ['seq', 'messageId', 'tombstoneSeq', 'planAction', 'expect', 'changes', 'detail'] as const) {
       if (body[field] !== undefined) return invalid(`${action} takes no ${field}`)
     }
     return { ok: true, request: { action, sessionId } }
@@ -63,6 +63,7 @@ export function parseRouteRequest(body: unknown): { ok: true; request: RouteRequ
 
   if (action === 'apply' || (action === 'plan' && body.changes !== undefined)) return parseBatchRequest(body, expectation)
   if (body.changes !== undefined) return invalid(`changes is only valid with action "apply" or "plan"`)
+  if (body.detail !== undefined) return invalid(`detail is only valid with action "plan" and changes`)
 
   // Left here: the action table's actions, `forkBefore` and `plan`. A fork and a table action of the
   // `restore` shape address a tombstone; the tombstone actions and `plan` address a surface node.

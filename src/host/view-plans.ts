@@ -99,6 +99,7 @@ export function* planBatchOnViewSteps(view: SessionView, intent: Omit<BatchInten
     const refusal: BatchChangeRefusal = { code: planned.refusal.refusal.code, index: planned.refusal.index, message: describeBatchRefusal(planned.refusal, describePlanRefusal) }
     return { ok: false, refusal }
   }
-  const changed = checkConfirmed(view, intent.expect, planned.plan.removedSeqs.filter((seq) => seq < view.nextSeq))
+  // Only a confirmed write (`expect.removedCount`) has a count to check.
+  const changed = intent.expect?.removedCount === undefined ? null : checkConfirmed(view, intent.expect, planned.plan.removedSeqs.filter((seq) => seq < view.nextSeq))
   return changed === null ? { ok: true, value: planned.plan } : { ok: false, refusal: changed }
 }

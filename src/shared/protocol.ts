@@ -355,12 +355,21 @@ export type ChangeBody =
   | { readonly action: BatchRemovalAction; readonly seq: number }
   | { readonly action: 'restore'; readonly tombstoneSeq: number }
 
-/** Body of `apply`, and of a batch `plan` (same fields, `action: 'plan'`). */
+/**
+ * How much of its plan a batch `plan` answers: `writes` (the default) answers a
+ * {@link BatchPlanValue}, every write with its seqs; `counts` answers a {@link BatchPlanCounts},
+ * the counts alone (a 500-change plan answers about 200 bytes instead of about 45 KB).
+ */
+export type BatchPlanDetail = 'writes' | 'counts'
+
+/** Body of `apply`, and of a batch `plan` (same fields, `action: 'plan'`, and `detail`). */
 export interface ApplyRequestBody {
   readonly sessionId: string
   readonly action: 'apply' | 'plan'
   readonly changes: readonly ChangeBody[]
   readonly expect?: ViewExpectation
+  /** Batch `plan` only: how much of the plan to answer; default `writes`. */
+  readonly detail?: BatchPlanDetail
 }
 
 /** What one change of an `apply` wrote. Merged changes name the same tombstone. */
@@ -399,6 +408,35 @@ export interface PlannedWrite {
   /** Restore: the tombstone undone and the message that comes back. */
   readonly tombstoneSeq?: number
   readonly restoredSeq?: number
+}
+
+/**
+ * Success value of a batch `plan` with `detail: 'counts'`: the counts of what `apply` would write,
+ * without the writes, their seqs or the token estimates (the editor reads only `removedCount`);
+ * nothing is appended.
+ */
+export interface BatchPlanCounts {
+  readonly action: 'plan'
+  readonly detail: 'counts'
+  readonly tombstoneCount: number
+  readonly restoreCount: number
+  /** How many messages would leave the model context (a {@link BatchPlanValue}'s `removedSeqs.length`); send it back as `expect.removedCount`. */
+  readonly removedCount: number
+  /** How many removed messages would come back (`restoredSeqs.length`). */
+  readonly restoredCount: number
+  readonly replaceGeneration: number
+  readonly lastSeq: number
+  /** Present when the batch takes folded messages: the rewrite's counts (a {@link SummaryRewritePlan} without its seqs). */
+  readonly summaryRewrite?: SummaryRewriteCounts
+}
+
+/** A {@link SummaryRewritePlan} as a counts-only batch `plan` answers it. */
+export interface SummaryRewriteCounts {
+  readonly checkpointSeq: number
+  /** How many folded messages would leave the summary. */
+  readonly removedCount: number
+  readonly inputMessages: number
+  readonly estimatedInputTokens: number
 }
 
 /** Success value of a batch `plan`: what `apply` would write; nothing is appended. */

@@ -72,7 +72,15 @@ function hostOver(host: FakeHost, b: LogBuilder, pageEvents: number, flush: () =
       const refusal = planned.refusal
       return { status: 409, body: { ok: false, error: { code: refusal.code, message: describeRefusal(refusal), ...('index' in refusal ? { index: refusal.index } : {}) } } }
     }
-    if (body.action === 'plan') return { status: 200, body: { ok: true, value: { action: 'plan', writes: [], removedSeqs: planned.value.removedSeqs.filter((seq) => seq < b.session.seq) } } }
+    if (body.action === 'plan') {
+      // The dialog asks for the counts alone (`detail: 'counts'`): it reads how many messages the plan removes.
+      const restores = planned.value.writes.filter((w) => w.kind === 'restore').length
+      return { status: 200, body: { ok: true, value: {
+        action: 'plan', detail: 'counts', tombstoneCount: planned.value.writes.length - restores, restoreCount: restores,
+        removedCount: planned.value.removedSeqs.filter((seq) => seq < b.session.seq).length, restoredCount: planned.value.restoredSeqs.length,
+        replaceGeneration: b.session.surface.replaceGeneration, lastSeq: b.session.seq - 1,
+      } } }
+    }
     const results = appendBatch(b.session, planned.value, changes)
     const value = { action: 'apply', results, replaceGeneration: b.session.surface.replaceGeneration }
     if (flush() === 'fails') {
@@ -185,6 +193,7 @@ describe('editor dialog', () => {
     await m.planned()
     const plans = m.host.requests.filter((r) => r.body.action === 'plan')
     assert.deepEqual(plans.at(-1)!.body.changes, [{ action: 'delete', seq: m.built!.t1.steps[1]!.assistant }, { action: 'delete', seq: t2.prompt }])
+    assert.ok(plans.every((r) => r.body.detail === 'counts'), 'the dialog asks for the counts alone')
     assert.equal(m.unit(`u${t2.prompt}`).querySelector('[data-editor-refusal]')!.textContent, 'Not possible: This message is no longer in the conversation.')
     assert.equal(m.unit('s1.2').querySelector('[data-editor-refusal]'), null)
     assert.equal(m.q<HTMLButtonElement>('[data-editor-apply]')!.disabled, true)
@@ -566,8 +575,8 @@ describe('editor dialog: a long list', () => {
     assert.equal(list.getAttribute('data-editor-count'), '240')
     const rendered = () => [...list.querySelectorAll('li[data-editor-unit]')].map((el) => el.getAttribute('data-editor-unit'))
     // The top: 800 px assumed visible (no layout here): items 0 … 13 (a turn is a 30 px heading and two
-    // 76 px units), and 30 items of overscan below: 44 items, 29 of them units.
-    assert.equal(rendered().length, 29)
+    // 76 px units), and 12 items of overscan below: 26 items, 17 of them units.
+    assert.equal(rendered().length, 17)
     assert.equal(list.querySelector('li[data-editor-spacer]')!.getAttribute('aria-hidden'), 'true')
     assert.equal(m.focused(), 'u2', 'the first unit has the focus')
     for (let i = 0; i < 60; i++) await m.key('ArrowDown')

@@ -16,12 +16,12 @@ describe('editor list window', () => {
     const few = offsetsOf(Array(20).fill(76))
     assert.deepEqual(listWindow(few, 0, 800), { start: 0, end: 20, before: 0, after: 0 })
     const many = offsetsOf(Array(5000).fill(76))
-    // At the top: 11 visible (0 … 10, the last one partly) and 30 more below.
-    assert.deepEqual(listWindow(many, 0, 800), { start: 0, end: 41, before: 0, after: (5000 - 41) * 76 })
-    // Scrolled to item 1,000: 30 above, the 11 visible, 30 below.
-    assert.deepEqual(listWindow(many, 76_000, 800), { start: 970, end: 1041, before: 970 * 76, after: (5000 - 1041) * 76 })
-    // At the bottom: item 4,989 is the first visible one (partly), 30 above it.
-    assert.deepEqual(listWindow(many, 5000 * 76 - 800, 800), { start: 4959, end: 5000, before: 4959 * 76, after: 0 })
+    // At the top: 11 visible (0 … 10, the last one partly) and 12 more below.
+    assert.deepEqual(listWindow(many, 0, 800), { start: 0, end: 23, before: 0, after: (5000 - 23) * 76 })
+    // Scrolled to item 1,000: 12 above, the 11 visible, 12 below.
+    assert.deepEqual(listWindow(many, 76_000, 800), { start: 988, end: 1023, before: 988 * 76, after: (5000 - 1023) * 76 })
+    // At the bottom: item 4,989 is the first visible one (partly), 12 above it.
+    assert.deepEqual(listWindow(many, 5000 * 76 - 800, 800), { start: 4977, end: 5000, before: 4977 * 76, after: 0 })
     assert.deepEqual(listWindow(offsetsOf([]), 0, 800), { start: 0, end: 0, before: 0, after: 0 })
   })
 

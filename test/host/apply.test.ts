@@ -102,6 +102,14 @@ describe('apply: live sessions', () => {
     assert.deepEqual(plan.json.value.removedSeqs, [p2, ...step1, reply4])
     assert.ok(plan.json.value.estimatedTokens > 0)
     assert.equal(plan.json.value.replaceGeneration, session.surface.replaceGeneration)
+    // `detail: 'writes'` is the default; `detail: 'counts'` answers the same plan's counts alone.
+    assert.deepEqual((await app.post({ sessionId: agent.id, action: 'plan', changes, detail: 'writes' })).json, plan.json)
+    const counts = await app.post({ sessionId: agent.id, action: 'plan', changes, detail: 'counts' })
+    assert.deepEqual([counts.status, counts.json.value], [200, {
+      action: 'plan', detail: 'counts', tombstoneCount: 3, restoreCount: 0, removedCount: 5, restoredCount: 0,
+      replaceGeneration: plan.json.value.replaceGeneration, lastSeq: plan.json.value.lastSeq,
+    }])
+    assert.equal(session.seq, count, 'neither appends anything')
 
     const applied = await app.post({ sessionId: agent.id, action: 'apply', changes, expect: { replaceGeneration: plan.json.value.replaceGeneration, lastSeq: plan.json.value.lastSeq } })
     assert.equal(applied.status, 200, applied.text)
@@ -174,9 +182,23 @@ describe('apply: live sessions', () => {
       for (const form of forms) {
         const reply = await app.post(form)
         assert.equal(reply.status, 400, reply.text)
-        const said = form.action === 'plan' ? message.replace('apply with changes', 'plan with changes') : message
+        // A batch plan also takes `detail`.
+        const said = form.action === 'plan' ? message.replace('apply with changes', 'plan with changes').replace('(allowed: sessionId, action, changes, expect)', '(allowed: sessionId, action, changes, expect, detail)') : message
         assert.deepEqual(reply.json, { ok: false, error: { code: 'INVALID_REQUEST', message: said, ...(index === undefined ? {} : { index }) } })
       }
+    }
+    // `detail` belongs to a batch plan alone.
+    const details: [Record<string, unknown>, string][] = [
+      [{ sessionId: agent.id, action: 'plan', changes: [{ action: 'delete', seq: 3 }], detail: 'all' }, 'message-recall: detail must be one of writes, counts, got "all"'],
+      [{ sessionId: agent.id, action: 'plan', changes: [{ action: 'delete', seq: 3 }], detail: null }, 'message-recall: detail must be one of writes, counts, got null'],
+      [{ sessionId: agent.id, action: 'apply', changes: [{ action: 'delete', seq: 3 }], detail: 'counts' }, 'message-recall: apply with changes takes no field "detail" (allowed: sessionId, action, changes, expect)'],
+      [{ sessionId: agent.id, action: 'plan', planAction: 'delete', seq: 3, detail: 'counts' }, 'message-recall: detail is only valid with action "plan" and changes'],
+      [{ sessionId: agent.id, action: 'delete', seq: 3, detail: 'counts' }, 'message-recall: detail is only valid with action "plan" and changes'],
+      [{ sessionId: agent.id, action: 'inspect', detail: 'counts' }, 'message-recall: inspect takes no detail'],
+    ]
+    for (const [body, message] of details) {
+      const reply = await app.post(body)
+      assert.deepEqual([reply.status, reply.json], [400, { ok: false, error: { code: 'INVALID_REQUEST', message } }])
     }
     assert.equal(agent.session.seq, count)
     for (const action of ['apply', 'plan']) {
@@ -378,6 +400,11 @@ describe('apply: stored sessions that are not live', () => {
     const changes = [{ action: 'delete', seq: p2 }, { action: 'delete', seq: r3 }]
     const plan = await second.post({ sessionId: id, action: 'plan', changes })
     assert.equal(plan.status, 200, plan.text)
+    const counts = await second.post({ sessionId: id, action: 'plan', changes, detail: 'counts' })
+    assert.deepEqual(counts.json.value, {
+      action: 'plan', detail: 'counts', tombstoneCount: 2, restoreCount: 0, removedCount: plan.json.value.removedSeqs.length, restoredCount: 0,
+      replaceGeneration: plan.json.value.replaceGeneration, lastSeq: plan.json.value.lastSeq,
+    })
     assert.deepEqual(await stored(second, id), events, 'plan on a stored session appends nothing')
     const applied = await second.post({ sessionId: id, action: 'apply', changes, expect: { replaceGeneration: plan.json.value.replaceGeneration, lastSeq: plan.json.value.lastSeq } })
     assert.equal(applied.status, 200, applied.text)

@@ -22,7 +22,7 @@ import { bootDshApp, RECALL_PATH, type DshApp } from '../support/dsh-app'
 import { conversationLog, syntheticTurns } from '../support/conversation'
 import fc from 'fast-check'
 import { isTombstoneEvent } from '../../src/shared/tombstone'
-import { jsonSteps, JSON_STEP_ELEMENTS } from '../../src/host/json-steps'
+import { jsonSteps, JSON_STEP_ELEMENTS, takesSteps } from '../../src/host/json-steps'
 
 const TURNS = 10_000
 
@@ -182,6 +182,10 @@ describe('jsonSteps', () => {
       }
     }
     fc.assert(fc.property(fc.jsonValue({ maxDepth: 4 }), (value) => assert.equal(run(value).text, JSON.stringify(value))), { numRuns: 300 })
+    // What is written in one piece instead (`sendJsonInSlices`): exactly what would take no step.
+    fc.assert(fc.property(fc.jsonValue({ maxDepth: 4 }), (value) => assert.equal(takesSteps(value), run(value).steps > 0)), { numRuns: 300 })
+    const long = { value: { removedSeqs: Array.from({ length: JSON_STEP_ELEMENTS + 1 }, (_, i) => i) } }
+    assert.deepEqual([takesSteps(long), run(long).steps, takesSteps({ value: { removedSeqs: long.value.removedSeqs.slice(1) } })], [true, 1, false])
     const reply = { ok: true, value: { writes: Array.from({ length: 2_000 }, (_, i) => ({ kind: 'tombstone', changeIndexes: [i], removedSeqs: [i, null] })), skipped: undefined, removedSeqs: Array.from({ length: 1_025 }, (_, i) => i) } }
     const { text, steps } = run(reply)
     assert.equal(text, JSON.stringify(reply))

@@ -1,12 +1,12 @@
 /**
  * The repeated-key scanner the route runs over a request body after `JSON.parse` accepted it:
  * hand-picked texts with escaped quotes, backslashes and nesting, and properties against a
- * reference that knows which keys were written.
+ * reference that knows which keys were written; and the key count that tells the route when to run it.
  */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import fc from 'fast-check'
-import { findDuplicateKey } from '../../src/host/json-keys'
+import { countKeys, findDuplicateKey } from '../../src/host/json-keys'
 
 /** Every UTF-16 code unit as a `\uXXXX` escape: the same key, spelled differently. */
 const escaped = (key: string) => `"${Array.from({ length: key.length }, (_, i) => `\\u${key.charCodeAt(i).toString(16).padStart(4, '0')}`).join('')}"`
@@ -59,6 +59,46 @@ describe('findDuplicateKey', () => {
         const parsed = JSON.parse(text) as unknown
         assert.ok(parsed !== undefined)
         assert.deepEqual(findDuplicateKey(text), first === null ? null : { key: first, path: nest ? ['outer'] : [] })
+      }),
+      { numRuns: 500 },
+    )
+  })
+})
+
+/** Own keys of every object in a parsed value. */
+function parsedKeys(value: unknown): number {
+  if (Array.isArray(value)) return value.reduce((sum: number, item) => sum + parsedKeys(item), 0)
+  if (value === null || typeof value !== 'object') return 0
+  return Object.entries(value).reduce((sum, [, item]) => sum + 1 + parsedKeys(item), 0)
+}
+
+describe('countKeys', () => {
+  it('counts every key written, repeats included, and no string value', () => {
+    const cases: [string, number][] = [
+      [String.raw`{"action":"plan","planAction":"delete","seq":4}`, 3],
+      [String.raw`{"action":"plan","action":"delete","seq":4}`, 3],
+      [String.raw`{"a":":b","c":"\\","d":1}`, 3],
+      [String.raw`{"messageId":"say \"action\":1,","action":"delete"}`, 2],
+      [String.raw`{"a\"b":1,"a\"b":2}`, 2],
+      [String.raw`{"dir\\":"x\\","y":[":",{"":{}}]}`, 3],
+      ['{ "seq" : 1 ,\n\t"seq" : 2 }', 2],
+      ['"a"', 0],
+      ['42', 0],
+      ['[]', 0],
+    ]
+    for (const [text, count] of cases) {
+      JSON.parse(text) // every case is valid JSON
+      assert.equal(countKeys(text), count, text)
+    }
+  })
+
+  it('equals the parsed keys exactly when no object repeats a key', () => {
+    fc.assert(fc.property(fc.jsonValue(), (value) => countKeys(JSON.stringify(value)) === parsedKeys(JSON.parse(JSON.stringify(value)))), { numRuns: 500 })
+    const entry = fc.tuple(fc.string({ unit: 'binary', maxLength: 4 }), fc.jsonValue({ maxDepth: 2 }), fc.boolean())
+    fc.assert(
+      fc.property(fc.array(entry, { maxLength: 8 }), (entries) => {
+        const text = `{${entries.map(([key, value, spell]) => `${spell ? escaped(key) : JSON.stringify(key)} : ${JSON.stringify(value)}`).join(',')}}`
+        assert.equal(countKeys(text) === parsedKeys(JSON.parse(text)), findDuplicateKey(text) === null, text)
       }),
       { numRuns: 500 },
     )

@@ -198,6 +198,34 @@ const UnitItem = memo(function UnitItem({ unit, turnLabel, going, excluding, com
   )
 })
 
+/** One item of the windowed list: a turn heading (conversation order) or a unit. */
+type ListItem = { readonly heading: string; readonly key: string } | { readonly unit: EditorUnit; readonly key: string }
+
+/** The list in one order: its items, each item's index by key, the items' offsets (px, `offsetsOf`), and the keys of the units with a control, in list order (the arrow keys' order). */
+interface ListLayout {
+  readonly items: readonly ListItem[]
+  readonly itemIndex: ReadonlyMap<string, number>
+  readonly offsets: readonly number[]
+  readonly focusOrder: readonly string[]
+}
+
+/** The list's items in one order (turn headings in conversation order, then the units) and their offsets. */
+function listLayout(shown: readonly EditorUnit[], order: UnitOrder, turnLabel: (unit: EditorUnit) => string, refusedKey: string | null): ListLayout {
+  const items: ListItem[] = []
+  let lastTurn: number | null | undefined
+  for (const unit of shown) {
+    if (order === 'conversation' && unit.turn !== lastTurn) items.push({ heading: turnLabel(unit), key: `h-${unit.key}` })
+    lastTurn = unit.turn
+    items.push({ unit, key: unit.key })
+  }
+  return {
+    items,
+    itemIndex: new Map(items.map((item, i) => [item.key, i])),
+    offsets: offsetsOf(items.map((item) => ('heading' in item ? HEADING_HEIGHT : item.key === refusedKey ? REFUSED_UNIT_HEIGHT : UNIT_HEIGHT))),
+    focusOrder: shown.filter((u) => selectable(u.state) || u.restorable).map((u) => u.key),
+  }
+}
+
 /** The editor dialog. */
 export function EditorModal({ sessionId, running, replacementCount, breakdown, locale, kit, onClose }: EditorModalProps) {
   const { t } = kit
@@ -218,7 +246,7 @@ export function EditorModal({ sessionId, running, replacementCount, breakdown, l
   })
   const canApply = load.status === 'ready' && preview.changes.length > 0 && !running && !applying && refusal === null
 
-  const figure = contextFigure(units, preview, breakdown)
+  const figure = useMemo(() => contextFigure(units, preview, breakdown), [units, preview, breakdown])
   const basis = figure.basis
   // Largest first is sorted once per history read and basis; switching back and forth reuses it.
   const largest = useMemo(() => orderUnits(units, 'largest', basis), [units, basis])
@@ -228,25 +256,21 @@ export function EditorModal({ sessionId, running, replacementCount, breakdown, l
     return [unit.key, costText(t, locale, { tokens, share: shareOf(tokens, figure.now), inContext: unit.state === 'current', folded: unit.state === 'folded' })]
   })), [units, basis, figure.now, t, locale])
 
-  const focusOrder = shown.filter((u) => selectable(u.state) || u.restorable).map((u) => u.key)
-  useFirstFocus(load.status === 'ready', () => controls.current.get(focusOrder[0] ?? ''), dialog)
 
   // The list, windowed (`list-window.ts`): turn headings in conversation order, then the units.
   const turnLabel = useCallback((unit: EditorUnit) => (unit.turn === null ? t('beforeTurns') : t('turn', { turn: unit.turn })), [t])
-  const items = useMemo(() => {
-    const out: ({ readonly heading: string; readonly key: string } | { readonly unit: EditorUnit; readonly key: string })[] = []
-    let lastTurn: number | null | undefined
-    for (const unit of shown) {
-      if (order === 'conversation' && unit.turn !== lastTurn) out.push({ heading: turnLabel(unit), key: `h-${unit.key}` })
-      lastTurn = unit.turn
-      out.push({ unit, key: unit.key })
-    }
-    return out
-  }, [shown, order, turnLabel])
-  const itemIndex = useMemo(() => new Map(items.map((item, i) => [item.key, i])), [items])
   const problem = applyError ?? refusal
   const refusedKey = problem?.unit ?? null
-  const offsets = useMemo(() => offsetsOf(items.map((item) => ('heading' in item ? HEADING_HEIGHT : item.key === refusedKey ? REFUSED_UNIT_HEIGHT : UNIT_HEIGHT))), [items, refusedKey])
+  // Each order's items and their offsets are built once per history read (and refused unit), so a
+  // re-sort only swaps which list the window reads from.
+  const layouts = useMemo(() => new Map<UnitOrder, ListLayout>(), [units, largest, turnLabel, refusedKey])
+  let layout = layouts.get(order)
+  if (layout === undefined) {
+    layout = listLayout(shown, order, turnLabel, refusedKey)
+    layouts.set(order, layout)
+  }
+  const { items, itemIndex, offsets, focusOrder } = layout
+  useFirstFocus(load.status === 'ready', () => controls.current.get(focusOrder[0] ?? ''), dialog)
   const list = useRef<HTMLOListElement>(null)
   const position = useScrollPosition(list)
   const view = listWindow(offsets, position.scrollTop, position.viewport)

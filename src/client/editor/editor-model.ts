@@ -264,7 +264,9 @@ export function previewSelection(units: readonly EditorUnit[], selection: Editor
   const fromIndex = selection.from === null ? -1 : units.findIndex((u) => u.key === selection.from && selectable(u.state))
   // From a summarized unit, the span takes the summarized units after it too (the host rewrites the summary without them).
   const fromFolded = fromIndex !== -1 && units[fromIndex]!.state === 'folded'
-  for (const [i, unit] of units.entries()) {
+  // An index loop: `entries()` makes a pair per unit, thousands per toggle.
+  for (let i = 0; i < units.length; i++) {
+    const unit = units[i]!
     if (selectable(unit.state)) {
       const onward = fromIndex !== -1 && i >= fromIndex && (unit.state === 'current' || fromFolded)
       if (!onward && !selection.remove.has(unit.key)) continue

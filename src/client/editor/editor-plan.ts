@@ -6,7 +6,7 @@
  *
  * @module dsh-message-recall/client/editor/editor-plan
  */
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useMemo, useRef, useState } from 'react'
 import type { RecallError, RecallErrorCode, RecallSender } from '../wire/api'
 import type { EditorPreview } from './editor-model'
 
@@ -74,7 +74,8 @@ export function usePlanCheck(send: RecallSender, sessionId: string, preview: Pic
   const [refusal, setRefusal] = useState<EditorRefusal | null>(null)
   const [checking, setChecking] = useState(false)
   const [planned, setPlanned] = useState<PlannedSelection | null>(null)
-  const changesKey = JSON.stringify(preview.changes)
+  // Once per selection, not on every render of the dialog (a scroll renders it too).
+  const changesKey = useMemo(() => JSON.stringify(preview.changes), [preview.changes])
   const plannedSelection = useRef(changesKey)
 
   useEffect(() => {
@@ -89,7 +90,8 @@ export function usePlanCheck(send: RecallSender, sessionId: string, preview: Pic
     setChecking(true)
     let live = true
     const timer = setTimeout(() => {
-      void send({ action: 'plan', sessionId, changes: preview.changes }).then((reply) => {
+      // The counts alone: the dialog reads only how many messages the plan removes.
+      void send({ action: 'plan', sessionId, changes: preview.changes, detail: 'counts' }).then((reply) => {
         if (!live) return
         setChecking(false)
         if (!reply.ok) {
@@ -100,8 +102,8 @@ export function usePlanCheck(send: RecallSender, sessionId: string, preview: Pic
         // What Apply confirms: the host answers STALE_VIEW when the batch would remove more, or a message that came back since.
         const rewrite = reply.value.summaryRewrite
         setPlanned({
-          changesKey, lastSeq: readSeq, removedCount: reply.value.removedSeqs.length,
-          rewrite: rewrite === undefined ? null : { removed: rewrite.removedSeqs.length, tokens: rewrite.estimatedInputTokens },
+          changesKey, lastSeq: readSeq, removedCount: reply.value.removedCount,
+          rewrite: rewrite === undefined ? null : { removed: rewrite.removedCount, tokens: rewrite.estimatedInputTokens },
         })
       })
     }, PLAN_DEBOUNCE_MS)

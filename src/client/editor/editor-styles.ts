@@ -13,8 +13,8 @@ export const EDITOR_CSS = `
 [data-message-recall-editor] h2 { margin: 0; font-size: 16px; line-height: 24px; font-weight: 600; }
 [data-message-recall-editor] [data-editor-keys] { margin: 0; font-size: 12px; color: var(--dsw-alias-label-secondary, #666); }
 [data-message-recall-editor] ol { list-style: none; margin: 0; padding: 0; overflow: auto; flex: 1; }
-[data-message-recall-editor] li[data-editor-turn] { font-size: 12px; line-height: 20px; font-weight: 600; color: var(--dsw-alias-label-secondary, #666); margin: 0; padding: 8px 0 2px; height: 30px; box-sizing: border-box; }
-[data-message-recall-editor] li[data-editor-unit] { display: flex; gap: 8px; align-items: flex-start; padding: 4px 6px; border-radius: 8px; height: 76px; box-sizing: border-box; overflow: hidden; }
+[data-message-recall-editor] li[data-editor-turn] { font-size: 12px; line-height: 20px; font-weight: 600; color: var(--dsw-alias-label-secondary, #666); margin: 0; padding: 8px 0 2px; height: 30px; box-sizing: border-box; contain: strict; }
+[data-message-recall-editor] li[data-editor-unit] { display: flex; gap: 8px; align-items: flex-start; padding: 4px 6px; border-radius: 8px; height: 76px; box-sizing: border-box; overflow: hidden; contain: strict; }
 [data-message-recall-editor] li[data-editor-unit][data-editor-refused] { height: 100px; flex-wrap: wrap; }
 [data-message-recall-editor] li[data-editor-spacer] { margin: 0; padding: 0; }
 [data-message-recall-editor] li[data-editor-unit]:hover, [data-message-recall-editor] li[data-editor-unit]:focus-within { background: var(--dsw-alias-interactive-bg-hover, rgba(0,0,0,.04)); }

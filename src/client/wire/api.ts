@@ -7,7 +7,7 @@
  */
 import { isRecord } from '../../shared/events'
 import { readDurableHeader } from '../../shared/durable-header'
-import { DEFAULT_ROUTE_PATH, DURABLE_TOMBSTONE_HEADER, ERROR_CODES, type DurableTombstoneFacts, type ApplyRequestBody, type ApplyValue, type BatchPlanValue, type ErrorCode, type FlushValue, type ForkBeforeValue, type InspectValue, type PlanValue, type RecallRequestBody, type RemovalValue, type RestoreValue, type RouteError, type SummaryEditValue, type SummaryRefreshPlanValue, type ViewExpectation, type WriteValue } from '../../shared/protocol'
+import { DEFAULT_ROUTE_PATH, DURABLE_TOMBSTONE_HEADER, ERROR_CODES, type DurableTombstoneFacts, type ApplyRequestBody, type ApplyValue, type BatchPlanCounts, type BatchPlanValue, type ErrorCode, type FlushValue, type ForkBeforeValue, type InspectValue, type PlanValue, type RecallRequestBody, type RemovalValue, type RestoreValue, type RouteError, type SummaryEditValue, type SummaryRefreshPlanValue, type ViewExpectation, type WriteValue } from '../../shared/protocol'
 import type { TombstoneAction } from '../../shared/actions'
 import { errorText } from '../../shared/error-text'
 
@@ -97,7 +97,7 @@ export type ReplyValueOf<R extends RecallRequest> = R extends UndoRewriteRequest
   : R extends RewriteSummaryPlanRequest
   ? SummaryRefreshPlanValue
   : R extends BatchRequest
-  ? R['action'] extends 'apply' ? ApplyValue : BatchPlanValue
+  ? R['action'] extends 'apply' ? ApplyValue : R['detail'] extends 'counts' ? BatchPlanCounts : BatchPlanValue
   : R extends PlanRequest
   ? PlanValue
   : R extends RestoreRequest
