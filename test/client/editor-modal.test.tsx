@@ -630,9 +630,11 @@ describe('editor dialog: summarized units', () => {
       const planned = planMixedOnView(view, { changes: body.changes as BatchChange[] })
       if (!planned.ok) return { status: 409, body: { ok: false, error: { code: planned.refusal.code, message: describeRefusal(planned.refusal) } } }
       const kept = planned.value.folded.plan.keptSeqs.map((seq) => contentOf(b.lookup(seq) as LogEvent))
+      // The dialog asks for the counts alone (`detail: 'counts'`), as the route answers them.
+      assert.equal(body.detail, 'counts')
       return { status: 200, body: { ok: true, value: {
-        action: 'plan', writes: [], removedSeqs: planned.value.removedSeqs,
-        summaryRewrite: { checkpointSeq: planned.value.folded.plan.checkpointSeq, removedSeqs: planned.value.folded.plan.removedSeqs, inputMessages: kept.length, estimatedInputTokens: estimateTokens(kept) },
+        action: 'plan', detail: 'counts', removedCount: planned.value.removedSeqs.length,
+        summaryRewrite: { checkpointSeq: planned.value.folded.plan.checkpointSeq, removedCount: planned.value.folded.plan.removedSeqs.length, inputMessages: kept.length, estimatedInputTokens: estimateTokens(kept) },
       } } }
     }
     // Read the history again through the script above.

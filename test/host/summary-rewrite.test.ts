@@ -279,6 +279,15 @@ describe('removing folded messages rewrites the summary', () => {
     assert.deepEqual(preview.json.value.summaryRewrite.removedSeqs, [p1])
     assert.equal(preview.json.value.summaryRewrite.estimatedInputTokens > 0, true)
     assert.deepEqual([...preview.json.value.removedSeqs].sort((a: number, b: number) => a - b), [p1, ...preview.json.value.writes[0].shadowedSeqs].sort((a: number, b: number) => a - b))
+    // The counts-only form (what the editor asks for) says the same in counts.
+    const counts = await app.post({ sessionId: agent.id, action: 'plan', changes: [{ action: 'delete', seq: p3 }, { action: 'exclude', seq: p1 }], detail: 'counts' })
+    assert.equal(counts.status, 200, counts.text)
+    const full = preview.json.value
+    assert.deepEqual(counts.json.value, {
+      action: 'plan', detail: 'counts', tombstoneCount: full.tombstoneCount, restoreCount: full.restoreCount,
+      removedCount: full.removedSeqs.length, restoredCount: full.restoredSeqs.length, replaceGeneration: full.replaceGeneration, lastSeq: full.lastSeq,
+      summaryRewrite: { checkpointSeq: full.summaryRewrite.checkpointSeq, removedCount: 1, inputMessages: full.summaryRewrite.inputMessages, estimatedInputTokens: full.summaryRewrite.estimatedInputTokens },
+    })
     assert.equal(session.seq, seq, 'a plan writes nothing')
     assert.equal(model.requests.length, calls, 'and calls no model')
 
