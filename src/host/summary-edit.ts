@@ -19,8 +19,7 @@
  */
 import { isRecord } from '../shared/events'
 import type { SummaryEditValue, ViewExpectation } from '../shared/protocol'
-import { isCheckpointEvent, readRewriteCheckpoint } from '../shared/summary-rewrite'
-import { originalsOf } from './folded-plan'
+import { isCheckpointEvent, originalsOf, readRewriteCheckpoint } from '../shared/summary-rewrite'
 import type { NotASummaryRefusal, Outcome, WriteRefusal } from './refusals'
 import type { SessionView } from './session-view'
 import { runSessionWrite, type SessionWriteServices } from './session-write'
