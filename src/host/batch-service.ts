@@ -22,7 +22,7 @@ import type { Session, SessionId } from '@deepseek-ai/dsh-session'
 import type { ApplyValue, BatchPlanValue, PlannedWrite } from '../shared/protocol'
 import { estimateBatchSteps, type BatchPlan } from './batch-plan'
 import { appendBatch } from './batch-writer'
-import type { Outcome } from './refusals'
+import { needsAgent, type Outcome } from './refusals'
 import type { RemovalServices } from './removal-service'
 import { runSessionWrite } from './session-write'
 import { viewOfSession, type SessionView } from './session-view'
@@ -61,7 +61,8 @@ import { applyWithRewrite, foldedIndexes } from './summary-batch'
  * @param request - the validated batch.
  * @param signal - aborts a summary rewrite's model call (the request was cancelled).
  * @returns `{ action: 'apply', results, replaceGeneration, persisted }` once durable, or a refusal:
- * a change's (with its index), `STALE_VIEW`, `SESSION_NOT_LIVE` or `AGENT_BUSY`; nothing is
+ * a change's (with its index), `STALE_VIEW`, `SESSION_NOT_LIVE` (also, `reason: 'needs-agent'`, a
+ * batch with folded changes on a session no agent drives) or `AGENT_BUSY`; nothing is
  * appended on any.
  * @throws {@link MessageRecallError} `PERSIST_FAILED` (`applied: true`) when every flush attempt
  * failed, `INTERNAL` when the Session refused an append.
@@ -87,7 +88,10 @@ export async function applyChanges(services: RemovalServices, request: BatchInte
         if (session.seq === view.nextSeq) planned = sliced
       }
       // From here to the last append nothing awaits: no other write can come between.
-      planned ??= planBatchOnView(viewOfSession(session, services.index.lookup(session), origin), request)
+      const now = viewOfSession(session, services.index.lookup(session), origin)
+      // Folded changes need a summary rewrite, which needs the session's agent (taken above when there is one).
+      if (foldedIndexes(now, request.changes).length > 0) return { ok: false, refusal: needsAgent(request.sessionId) }
+      planned ??= planBatchOnView(now, request)
       if (!planned.ok) return planned
       const effects = services.effects?.()
       const results = appendBatch(session, planned.value, request.changes, {
@@ -100,6 +104,7 @@ export async function applyChanges(services: RemovalServices, request: BatchInte
     {
       maintenance: true,
       precheck: async (view) => {
+        if (foldedIndexes(view, request.changes).length > 0) return needsAgent(request.sessionId)
         const planned = await planInSlices(view, request)
         return planned.ok ? null : planned.refusal
       },

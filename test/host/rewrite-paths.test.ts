@@ -215,3 +215,72 @@ describe('copies cut before a summary rewrite take the rewritten summary', () =>
     assert.equal(requestText(count).includes(SUMMARY2), true)
   })
 })
+
+describe('the log without removed messages leaves out a summary a rewrite replaced', () => {
+  it("rewrites the earlier compaction's summary and checkpoint, keeps the rewrite's, and DSH's backend loads it deriving the same messages", async () => {
+    const app = await boot(roots.root())
+    const { agent, p1, oldCheckpoint, rewrite } = await rewrittenAgent(app, true)
+    const session = agent.session
+    const summarySeq = session.events[oldCheckpoint]!.sourceEventSeqs![1]!
+    const inbox = session.events.find((e) => e.type === 'agent/inbox/spliced' && JSON.stringify(e.data).includes(CANARY))!.seq
+    const raw = await app.ctx.sessionPersistence.readRaw(SessionId(agent.id))
+    assert.ok(raw !== undefined)
+    assert.equal(raw.content.split(CANARY).length - 1, 5, "the stored log (what DSH's own Session log export archives) holds the canary in the prompt, its inbox event, the earlier summary (its text and the model's raw output) and its checkpoint")
+
+    const out = logWithoutRemovedContent(raw.content)
+    assert.deepEqual([...out.carriers], [[inbox, 'inbox'], [p1, 'message'], [summarySeq, 'summary'], [oldCheckpoint, 'checkpoint']])
+    assert.equal(out.text.includes(CANARY), false, 'no canary anywhere in the exported log')
+    const before = eventsOfLogText(raw.content)
+    const events = eventsOfLogText(out.text)
+    assert.deepEqual(events.map((e) => [e.seq, e.type]), before.map((e) => [e.seq, e.type]), 'every event, seq and type kept')
+    const summary = events[summarySeq]!.data as { summary: unknown; rawOutput: unknown; shadowedTokenCount: number }
+    assert.deepEqual(summary.summary, [{ type: 'text', text: REMOVED_CONTENT_MARKER }])
+    assert.deepEqual(summary.rawOutput, [{ type: 'text', text: REMOVED_CONTENT_MARKER }])
+    assert.equal(summary.shadowedTokenCount, (before[summarySeq]!.data as { shadowedTokenCount: number }).shadowedTokenCount, "the token meter's shadow price stays")
+    const marker = { type: 'text', text: REMOVED_CONTENT_MARKER }
+    assert.deepEqual((events[oldCheckpoint]!.data as { content: unknown }).content, [marker, marker, marker], "the checkpoint's three blocks (DSH's framing and the summary) each the marker")
+    assert.deepEqual(events[oldCheckpoint]!.surfaceOp, before[oldCheckpoint]!.surfaceOp)
+    assert.deepEqual(events[rewrite], before[rewrite], "the rewrite's checkpoint (what the model reads) is kept whole")
+    assert.deepEqual(events[rewrite - 1], before[rewrite - 1], "and its compaction/summary")
+
+    const loaded = await loadWithDshPersistence(out.text, agent.id)
+    assert.deepEqual(loaded.derived, derived(session), "DSH's backend loads it, deriving the same messages")
+  })
+})
+
+describe('a summary change on a session that is only stored is refused', () => {
+  it('a folded removal, a batch with one, editSummary and undoRewrite answer SESSION_NOT_LIVE with the reason; the stored log stays byte for byte, no model call; opened again, the rewrite works', async () => {
+    const root = roots.root()
+    let app = await boot(root)
+    const { agent, rewrite } = await rewrittenAgent(app, false)
+    const id = agent.id
+    const p2 = prompt(agent.session, P2)
+    await roots.shut(app)
+    app = await boot(root)
+    assert.equal(app.ctx.sessions.get(SessionId(id)), undefined, 'stored only')
+    const file = sessionFile(root, id)
+    const bytes = readFileSync(file)
+    const calls = model.requests.length
+    const message = `message-recall: session "${id}" is not open in this host; a compaction summary is rewritten, edited or put back only while the session is open (its agent writes the summary): open it, then try again`
+    for (const body of [
+      { action: 'delete', seq: p2 },
+      { action: 'exclude', seq: p2 },
+      { action: 'recall', seq: p2 },
+      { action: 'apply', changes: [{ action: 'delete', seq: p2 }] },
+      { action: 'editSummary', checkpointSeq: rewrite, summary: 'Edited by hand.' },
+      { action: 'undoRewrite', checkpointSeq: rewrite },
+    ]) assertError(await app.post({ sessionId: id, ...body }), 409, 'SESSION_NOT_LIVE', message)
+    assertError(await app.post({ sessionId: 'session-nobody', action: 'editSummary', checkpointSeq: rewrite, summary: 'x' }), 409, 'SESSION_NOT_LIVE', 'message-recall: no live session "session-nobody"')
+    assert.deepEqual(readFileSync(file), bytes, 'nothing appended, not even session/end-seed')
+    assert.equal(model.requests.length, calls, 'no model call')
+    assert.equal(app.ctx.sessions.get(SessionId(id)), undefined, 'still stored only')
+    const preview = await app.post({ sessionId: id, action: 'plan', planAction: 'delete', seq: p2 })
+    assert.equal(preview.status, 200, 'plan only reads, also on a stored session')
+
+    const resumed = await app.resumeAgent(id)
+    model.script(['The user asked nothing that remains.'])
+    const reply = await app.post({ sessionId: id, action: 'delete', seq: p2 })
+    assert.equal(reply.status, 200, reply.text)
+    assert.deepEqual(readRewriteCheckpoint(resumed.session.events[reply.json.value.tombstoneSeq]! as unknown as LogEvent)?.removals.map((r) => r.action), ['delete', 'delete'])
+  })
+})
