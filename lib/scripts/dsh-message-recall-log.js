@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-MWDW6PEZ.js";
+} from "./chunks/chunk-VZOWFSRV.js";
 import {
   explainCommand
-} from "./chunks/chunk-LMSWYAXZ.js";
+} from "./chunks/chunk-RF7B2WBI.js";
 import {
   listCommand
 } from "./chunks/chunk-QXCDYVU7.js";
@@ -13,9 +13,9 @@ import {
 } from "./chunks/chunk-CRKCG5BD.js";
 import {
   scanCommand
-} from "./chunks/chunk-P2J2MQTS.js";
-import "./chunks/chunk-DOBJZ7KR.js";
-import "./chunks/chunk-C3LPCJEW.js";
+} from "./chunks/chunk-AWRA4RRR.js";
+import "./chunks/chunk-NC7LQHC4.js";
+import "./chunks/chunk-AJV243OD.js";
 import "./chunks/chunk-4C36J76L.js";
 import {
   verifyCommand

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-MWDW6PEZ.js";
+} from "./chunks/chunk-VZOWFSRV.js";
 import {
   runCommand
 } from "./chunks/chunk-C7U2JD6W.js";

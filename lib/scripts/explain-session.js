@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-LMSWYAXZ.js";
-import "./chunks/chunk-DOBJZ7KR.js";
-import "./chunks/chunk-C3LPCJEW.js";
+} from "./chunks/chunk-RF7B2WBI.js";
+import "./chunks/chunk-NC7LQHC4.js";
+import "./chunks/chunk-AJV243OD.js";
 import {
   runCommand
 } from "./chunks/chunk-C7U2JD6W.js";

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 import {
   eraseLogFile
-} from "./chunk-X5PLYEDV.js";
-import "./chunk-C3LPCJEW.js";
+} from "./chunk-DGTDYRVS.js";
+import "./chunk-AJV243OD.js";
 import "./chunk-ZFDKBUKF.js";
 import "./chunk-IQAOUE36.js";
 import "./chunk-V6RYJ4SL.js";

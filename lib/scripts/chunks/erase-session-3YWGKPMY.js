@@ -3,8 +3,8 @@ import {
   collectEventImages,
   eraseLogFile,
   toolOutputPathsIn
-} from "./chunk-X5PLYEDV.js";
-import "./chunk-C3LPCJEW.js";
+} from "./chunk-DGTDYRVS.js";
+import "./chunk-AJV243OD.js";
 import "./chunk-ZFDKBUKF.js";
 import "./chunk-IQAOUE36.js";
 import "./chunk-V6RYJ4SL.js";

@@ -63,8 +63,8 @@ async function run(argv, invocation) {
   }
   const compression = logPath.endsWith(".zstd") ? "zstd" : "none";
   const { decodeLogBytes } = await import("./jsonl-log-file-A7NOCMYS.js");
-  const { eraseLogFile } = await import("./erase-log-N7S4CXA2.js");
-  const { deleteSideFiles } = await import("./erase-session-XL6ZRUZE.js");
+  const { eraseLogFile } = await import("./erase-log-O2JZIKFE.js");
+  const { deleteSideFiles } = await import("./erase-session-3YWGKPMY.js");
   const { dshJsonlReader } = await import("./dsh-reader-TWVLSZW4.js");
   let id;
   try {

@@ -2,10 +2,10 @@
 import {
   explainSession,
   forkOrigin
-} from "./chunk-DOBJZ7KR.js";
+} from "./chunk-NC7LQHC4.js";
 import {
   readFates
-} from "./chunk-C3LPCJEW.js";
+} from "./chunk-AJV243OD.js";
 import {
   COMMON_OPTIONS,
   DECODER_OPTION,

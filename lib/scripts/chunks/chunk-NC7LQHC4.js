@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   readFates
-} from "./chunk-C3LPCJEW.js";
+} from "./chunk-AJV243OD.js";
 import {
   classifyNode,
   contentOf,

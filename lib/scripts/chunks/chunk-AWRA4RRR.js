@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   forkOrigin
-} from "./chunk-DOBJZ7KR.js";
+} from "./chunk-NC7LQHC4.js";
 import {
   assertRoot
 } from "./chunk-4C36J76L.js";
