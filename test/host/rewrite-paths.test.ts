@@ -221,7 +221,7 @@ describe('the log without removed messages leaves out a summary a rewrite replac
     const app = await boot(roots.root())
     const { agent, p1, oldCheckpoint, rewrite } = await rewrittenAgent(app, true)
     const session = agent.session
-    const summarySeq = session.events[oldCheckpoint]!.sourceEventSeqs![1]!
+    const summarySeq = (session.events[oldCheckpoint] as unknown as LogEvent).sourceEventSeqs![1]!
     const inbox = session.events.find((e) => e.type === 'agent/inbox/spliced' && JSON.stringify(e.data).includes(CANARY))!.seq
     const raw = await app.ctx.sessionPersistence.readRaw(SessionId(agent.id))
     assert.ok(raw !== undefined)
