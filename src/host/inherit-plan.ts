@@ -40,7 +40,7 @@
  * splits a tool pair is dropped and reported.
  *
  * Cost: O(events after the cut) to find the removals; only when there is one, O(copy surface
- * nodes) to place them.
+ * nodes) to place them; for a rewrite, O(its originals) per checkpoint of the copy it stands for.
  *
  * @module dsh-message-recall/host/inherit-plan
  */

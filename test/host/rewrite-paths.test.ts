@@ -8,7 +8,8 @@
  * - Copies cut between the compaction and the rewrite (`SessionStore.fork`, a subagent fork seeded
  *   by `completedTurnPrefix`): the copy's checkpoint is replaced by the source's rewritten summary
  *   (no canary in its derived messages, its first model request, after a cold reload and a real
- *   turn; the token meter exact); a copy cut before the compaction gets a tombstone over the
+ *   turn; the token meter exact); a Branch of a stored source gets it after the read, before its
+ *   first turn; a copy cut before the compaction gets a tombstone over the
  *   prompt from the rewrite's record. `forkBefore` of a removal after the rewrite holds the
  *   rewritten summary.
  * - The export's log text leaves out the earlier summary's `compaction/summary` text and its
@@ -180,6 +181,32 @@ describe('copies cut before a summary rewrite take the rewritten summary', () =>
     assert.equal(requestText(count).includes('Staging comes second.'), true, 'and holds the turn after the compaction')
     const m = meter(app, child.session)
     assert.equal(m.breakdown, m.measure)
+  })
+
+  it('a Branch of a stored source, cut at the turn after the compaction: the rewritten summary follows the read, before the first turn', async () => {
+    const root = roots.root()
+    let app = await boot(root)
+    const { agent: source, oldCheckpoint } = await rewrittenAgent(app, true)
+    await roots.shut(app)
+    app = await boot(root)
+    assert.equal(app.ctx.sessions.get(SessionId(source.id)), undefined, 'the source is stored only')
+    // As dsh-host-apiproxy sessions.fork: the stored events, cut at the turn start after the compaction.
+    const { events } = await app.ctx.sessionPersistence.readFrom(SessionId(source.id), 0)
+    const cut = events.findIndex((e) => e.type === 'turn/start' && e.seq > oldCheckpoint)
+    const branch = (await app.ctx.agents.create({
+      sessionId: SessionId(`session-${randomUUID()}`), seed: events.slice(0, cut), agentOptions,
+      meta: { cwd: source.session.header.cwd!, parentSession: source.id, seedLength: cut },
+    })).agent
+    const count = model.requests.length
+    model.script(['Branch answer.'])
+    await app.prompt(branch, `Another question.${FILLER}`)
+    const after = (branch.session.events as unknown as LogEvent[]).slice(cut + 1)
+    const start = after.findIndex((e) => e.type === 'compaction/start')
+    assert.deepEqual(after.slice(start, start + 4).map((e) => e.type), ['compaction/start', 'compaction/summary', 'user/message', 'compaction/end'])
+    assert.ok(start + 4 <= after.findIndex((e) => e.type === 'turn/start'), 'the summary is written before the first turn')
+    assert.deepEqual(after[start + 2]!.surfaceOp, { op: 'replace', start: oldCheckpoint, end: oldCheckpoint })
+    assert.equal(requestText(count).includes(CANARY), false, "the branch's first request lacks the canary")
+    assert.equal(requestText(count).includes(SUMMARY2), true)
   })
 
   it('a copy cut before the compaction removes the prompt the rewrite took out, with its action', async () => {
