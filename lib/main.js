@@ -4318,7 +4318,7 @@ function planSummaryEdit(view, intent) {
   if (intent.action === "editSummary") {
     return { ok: true, value: { checkpointSeq: intent.checkpointSeq, summary: [{ type: "text", text: intent.summary }], removals: originalsOf(intent.checkpointSeq, view.lookup).removals } };
   }
-  if (readRewriteCheckpoint(event) === null) return refuse2("not-a-rewrite");
+  if (readRewriteCheckpoint(event) === null || event.sourceEventSeqs?.length !== 3) return refuse2("not-a-rewrite");
   const earlierSeq = event.sourceEventSeqs?.[2];
   const earlier = earlierSeq === void 0 ? void 0 : view.lookup(earlierSeq);
   const summaryEvent = earlier === void 0 ? void 0 : view.lookup(earlier.sourceEventSeqs?.[1] ?? -1);

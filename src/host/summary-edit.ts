@@ -66,7 +66,8 @@ export function planSummaryEdit(view: SessionView, intent: SummaryEditIntent): O
   if (intent.action === 'editSummary') {
     return { ok: true, value: { checkpointSeq: intent.checkpointSeq, summary: [{ type: 'text', text: intent.summary }], removals: originalsOf(intent.checkpointSeq, view.lookup).removals } }
   }
-  if (readRewriteCheckpoint(event) === null) return refuse('not-a-rewrite')
+  // A rewrite replaces exactly one checkpoint (`[startSeq, summarySeq, C]`); a summary a copy inherited over several nodes has no one summary to put back.
+  if (readRewriteCheckpoint(event) === null || event.sourceEventSeqs?.length !== 3) return refuse('not-a-rewrite')
   const earlierSeq = event.sourceEventSeqs?.[2]
   const earlier = earlierSeq === undefined ? undefined : view.lookup(earlierSeq)
   const summaryEvent = earlier === undefined ? undefined : view.lookup(earlier.sourceEventSeqs?.[1] ?? -1)

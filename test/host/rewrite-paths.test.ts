@@ -25,6 +25,7 @@ import { after, before, describe, it } from 'node:test'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import type { Plugin } from '@deepseek-ai/cordis'
 import { SessionId, type Session, type SessionEvent } from '@deepseek-ai/dsh-session'
+import { foldSurface } from '@deepseek-ai/dsh-session/surface'
 import { MODEL, PROVIDER, type DshApp } from '../support/dsh-app'
 import { importHostPackage } from '../support/host-packages'
 import { eventsOfLogText, loadWithDshPersistence } from '../support/export-archive'
@@ -87,6 +88,8 @@ const modelText = (session: Session): string => JSON.stringify(session.deriveMes
 const requestText = (index: number): string => JSON.stringify(model.requests[index]!.body.messages)
 /** Derived messages without message and compaction ids (fresh in each log). */
 const withoutIds = (session: Session): unknown => JSON.parse(JSON.stringify(session.deriveMessages(), (key, value) => (key === 'id' || key === 'compactionId' ? undefined : value)))
+/** The surface nodes a log folds to. */
+const foldedNodes = (events: readonly SessionEvent[]): number[] => [...foldSurface(events as SessionEvent[]).nodes]
 const tombstones = (events: readonly SessionEvent[]) => events.map((e) => readTombstone(e)).filter((t) => t !== null)
 
 /**
@@ -206,6 +209,55 @@ describe('copies cut before a summary rewrite take the rewritten summary', () =>
     assert.ok(start + 4 <= after.findIndex((e) => e.type === 'turn/start'), 'the summary is written before the first turn')
     assert.deepEqual(after[start + 2]!.surfaceOp, { op: 'replace', start: oldCheckpoint, end: oldCheckpoint })
     assert.equal(requestText(count).includes(CANARY), false, "the branch's first request lacks the canary")
+    assert.equal(requestText(count).includes(SUMMARY2), true)
+  })
+
+  it('a Branch cut between two compactions takes the rewritten summary over its checkpoint and the turn after it, and cannot undo it', async () => {
+    const app = await boot(roots.root())
+    const source = await app.createAgent()
+    model.script([A1, A2])
+    await app.prompt(source, P1)
+    await app.prompt(source, P2)
+    model.script([SUMMARY1])
+    assert.ok(await compaction(app).compactNow(source, new AbortController().signal))
+    const first = source.session.surface.nodes[0]!
+    model.script([A3])
+    await app.prompt(source, P3)
+    let cut = lastSeqOf(source.session.events, 'turn/end') + 1
+    model.script([`Ship comes last.${FILLER}`])
+    await app.prompt(source, `And the last step?${FILLER}`)
+    model.script([`Summary: the code word ${CANARY}, the launch steps, staging second, ship last.`])
+    assert.ok(await compaction(app).compactNow(source, new AbortController().signal), 'a second compaction folds the first and both turns')
+    model.script([SUMMARY2])
+    const reply = await app.post({ sessionId: source.id, action: 'delete', seq: prompt(source.session, P1) })
+    assert.equal(reply.status, 200, reply.text)
+
+    // As Branch from turn 3 (dsh-host-apiproxy sessions.fork): cut at the next turn start.
+    while (source.session.events[cut]!.type !== 'turn/start') cut++
+    const kept = source.session.events.slice(0, cut)
+    const copyNodes = foldedNodes(kept)
+    assert.equal(copyNodes[0], first, "the copy's surface starts with the first compaction's checkpoint")
+    const branch = (await app.ctx.agents.create({
+      sessionId: SessionId(`session-${randomUUID()}`), seed: kept, agentOptions,
+      meta: { cwd: source.session.header.cwd!, parentSession: source.id, seedLength: cut },
+    })).agent
+    const copy = branch.session
+    const added = appended(copy)
+    assert.deepEqual(added.map((e) => e.type), ['compaction/start', 'compaction/summary', 'user/message', 'compaction/end'])
+    assert.deepEqual(added[2]!.sourceEventSeqs, [added[0]!.seq, added[1]!.seq, ...copyNodes], 'one compaction over the checkpoint and the turn after it')
+    assert.deepEqual(added[2]!.surfaceOp, { op: 'replace', start: copyNodes[0], end: copyNodes.at(-1) })
+    assert.deepEqual([...copy.surface.nodes], [added[2]!.seq])
+    assert.doesNotMatch(modelText(copy), new RegExp(CANARY))
+    const m = meter(app, copy)
+    assert.equal(m.breakdown, m.measure)
+
+    const seq = copy.seq
+    assertError(await app.post({ sessionId: copy.id, action: 'undoRewrite', checkpointSeq: added[2]!.seq }), 409, 'NOT_A_SUMMARY', `message-recall: seq ${added[2]!.seq} is not a summary rewrite of this plugin; only those can be undone`)
+    assert.equal(copy.seq, seq, 'nothing appended')
+    const count = model.requests.length
+    model.script(['Fine.'])
+    await app.prompt(branch, `What comes after staging?${FILLER}`)
+    assert.equal(requestText(count).includes(CANARY), false)
     assert.equal(requestText(count).includes(SUMMARY2), true)
   })
 
