@@ -34,7 +34,7 @@ import { readFates } from '../../src/shared/fate'
 import type { LogEvent } from '../../src/shared/events'
 import { readRewriteCheckpoint } from '../../src/shared/summary-rewrite'
 import { readTombstone } from '../../src/shared/tombstone'
-import { REMOVED_CONTENT_MARKER } from '../../src/shared/removed-content'
+import { findRemovedContent, REMOVED_CONTENT_MARKER } from '../../src/shared/removed-content'
 import { logWithoutRemovedContent } from '../../src/log/log-without-removed'
 import { assertError, derived, Roots, sessionFile } from './helpers'
 
@@ -147,6 +147,10 @@ describe('copies cut before a summary rewrite take the rewritten summary', () =>
     assert.deepEqual(readFates(copy.events).fateOf(p1), { state: 'removed', tombstoneSeq: checkpoint.seq, actingSeq: p1, rewrite: true })
     const m = meter(app, copy)
     assert.equal(m.breakdown, m.measure, 'contextBreakdown == measure() in the copy')
+    const copyLog = copy.events as unknown as LogEvent[]
+    const oldSummary = copyLog[oldCheckpoint]!.sourceEventSeqs![1]!
+    const carriers = findRemovedContent(copyLog.length, (seq) => copyLog[seq]).carriers
+    assert.deepEqual([carriers.get(oldSummary), carriers.get(oldCheckpoint)], ['summary', 'checkpoint'], "the copy's log without removed messages leaves its copy of the earlier summary out too")
 
     const id = copy.id
     await roots.shut(app)
