@@ -3691,7 +3691,7 @@ async function applyChanges(services, request, signal) {
         if (session.seq === view.nextSeq) planned = sliced;
       }
       const now = viewOfSession(session, services.index.lookup(session), origin);
-      if (foldedIndexes(now, request.changes).length > 0) return { ok: false, refusal: needsAgent(request.sessionId) };
+      if (origin !== "agent" && foldedIndexes(now, request.changes).length > 0) return { ok: false, refusal: needsAgent(request.sessionId) };
       planned ??= planBatchOnView(now, request);
       if (!planned.ok) return planned;
       const effects = services.effects?.();
@@ -3782,7 +3782,7 @@ async function removeMessages(services, intent, signal) {
     intent.sessionId,
     (session, origin) => {
       const lookup = () => services.index.lookup(session);
-      if (foldedPlan(viewOfSession(session, lookup(), origin), intent) !== null) return { ok: false, refusal: needsAgent(intent.sessionId) };
+      if (origin !== "agent" && foldedPlan(viewOfSession(session, lookup(), origin), intent) !== null) return { ok: false, refusal: needsAgent(intent.sessionId) };
       const written = writeTombstone(session, viewOfSession(session, lookup(), origin), intent, services.tombstoneText, services.effects?.(), lookup);
       if (!written.ok) return written;
       const { value } = written;

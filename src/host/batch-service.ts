@@ -90,7 +90,7 @@ export async function applyChanges(services: RemovalServices, request: BatchInte
       // From here to the last append nothing awaits: no other write can come between.
       const now = viewOfSession(session, services.index.lookup(session), origin)
       // Folded changes need a summary rewrite, which needs the session's agent (taken above when there is one).
-      if (foldedIndexes(now, request.changes).length > 0) return { ok: false, refusal: needsAgent(request.sessionId) }
+      if (origin !== 'agent' && foldedIndexes(now, request.changes).length > 0) return { ok: false, refusal: needsAgent(request.sessionId) }
       planned ??= planBatchOnView(now, request)
       if (!planned.ok) return planned
       const effects = services.effects?.()

@@ -73,7 +73,7 @@ export async function removeMessages(services: RemovalServices, intent: RemovalI
     (session, origin) => {
       const lookup = (): EventLookup => services.index.lookup(session)
       // A folded target needs a summary rewrite, which needs the session's agent (taken above when there is one).
-      if (foldedPlan(viewOfSession(session, lookup(), origin), intent) !== null) return { ok: false, refusal: needsAgent(intent.sessionId) }
+      if (origin !== 'agent' && foldedPlan(viewOfSession(session, lookup(), origin), intent) !== null) return { ok: false, refusal: needsAgent(intent.sessionId) }
       const written = writeTombstone(session, viewOfSession(session, lookup(), origin), intent, services.tombstoneText, services.effects?.(), lookup)
       if (!written.ok) return written
       const { value } = written
