@@ -463,6 +463,27 @@ function readRewriteCheckpoint(event) {
 function removalOf(record, seq) {
   return record.removals.find((r) => r.seqs.includes(seq));
 }
+function originalsOf(checkpointSeq, lookup) {
+  const seqs = [];
+  const removals = [];
+  const visit = (seq, depth, underRewrite) => {
+    const event = lookup(seq);
+    if (event === void 0) return;
+    if (depth > 0 && !isCheckpointEvent(event)) {
+      seqs.push(seq);
+      return;
+    }
+    const record = underRewrite ? null : readRewriteCheckpoint(event);
+    if (record !== null) removals.push(...record.removals);
+    for (const cited of event.sourceEventSeqs ?? []) {
+      const source = lookup(cited);
+      if (source === void 0 || source.type.startsWith("compaction/")) continue;
+      visit(cited, depth + 1, underRewrite || record !== null);
+    }
+  };
+  visit(checkpointSeq, 0, false);
+  return { seqs, removals };
+}
 
 // src/shared/fate.ts
 var SURFACE_TYPES = new Set(SURFACE_EVENT_TYPES);
@@ -1249,12 +1270,23 @@ function findRemovedContent(count, lookup, tombstoneSeq) {
       if (callId !== null) callIds.add(callId);
     }
   }
+  const foldedRemoved = tombstoneSeq === void 0 && fates.rewrites.length > 0;
   let openStep = null;
   for (let seq = 0; seq < count; seq++) {
     if (carriers.has(seq)) continue;
     const event = lookup(seq);
     if (event === void 0) continue;
     const data = event.data;
+    if (foldedRemoved && event.type === "user/message" && fates.shadowerOf(seq) !== null && isCheckpointEvent(event)) {
+      const originals = originalsOf(seq, lookup);
+      const leftOut = new Set(originals.removals.flatMap((r) => r.seqs));
+      if (originals.seqs.some((s) => !leftOut.has(s) && removed.has(s))) {
+        carriers.set(seq, "checkpoint");
+        const summarySeq = event.sourceEventSeqs?.[1];
+        if (summarySeq !== void 0 && lookup(summarySeq)?.type === "compaction/summary") carriers.set(summarySeq, "summary");
+      }
+      continue;
+    }
     switch (event.type) {
       case "step/start":
         openStep = stepKey(data);
@@ -1364,6 +1396,12 @@ function eventWithoutRemovedContent(event, kind, removed) {
       break;
     case "title-request":
       next = { ...data, messages: Array.isArray(data.messages) ? data.messages.map(messageWithout) : data.messages };
+      break;
+    case "checkpoint":
+      next = messageWithout(data);
+      break;
+    case "summary":
+      next = { ...data, summary: contentWithout(data.summary), ..."rawOutput" in data ? { rawOutput: contentWithout(data.rawOutput) } : {} };
       break;
   }
   return { ...event, data: next };
@@ -2581,6 +2619,9 @@ function describeKinds(kinds) {
 }
 
 // src/host/refusals.ts
+function needsAgent(sessionId) {
+  return { code: "SESSION_NOT_LIVE", sessionId, reason: "needs-agent" };
+}
 var MessageRecallError = class extends Error {
   /**
    * @param code - `PERSIST_FAILED` or `INTERNAL`.
@@ -2604,7 +2645,7 @@ function describeRefusal(refusal) {
     case "AGENT_BUSY":
       return `message-recall: session "${refusal.sessionId}" is busy: ${refusal.detail}`;
     case "SESSION_NOT_LIVE":
-      return refusal.reason === "summary-rewrite" ? `message-recall: session "${refusal.sessionId}" is not running in the host: removing messages a compaction summarized rewrites the summary with the session's own model; open the session first` : `message-recall: no live session "${refusal.sessionId}"`;
+      return refusal.reason === "needs-agent" ? `message-recall: session "${refusal.sessionId}" is not open in this host; a compaction summary is rewritten, edited or put back only while the session is open (its agent writes the summary): open it, then try again` : `message-recall: no live session "${refusal.sessionId}"`;
     case "NOT_A_SUMMARY":
       return `message-recall: seq ${refusal.seq} ${refusal.reason === "not-a-checkpoint" ? "is not a compaction summary" : refusal.reason === "not-on-surface" ? "is a compaction summary no longer on the surface (a later compaction or removal replaced it)" : "is not a summary rewrite of this plugin; only those can be undone"}`;
     case "SUMMARY_FAILED":
@@ -3471,27 +3512,6 @@ function foldedTail(nodes, lookup, checkpointSeq) {
   const shadowedSeqs = nodes.slice(at + 1);
   return { start: shadowedSeqs[0], end: shadowedSeqs.at(-1), shadowedSeqs, nodeKinds: shadowedSeqs.map((seq) => classifyNode(lookup(seq))) };
 }
-function originalsOf(checkpointSeq, lookup) {
-  const seqs = [];
-  const removals = [];
-  const visit = (seq, depth, underRewrite) => {
-    const event = lookup(seq);
-    if (event === void 0) return;
-    if (depth > 0 && !isCheckpointEvent(event)) {
-      seqs.push(seq);
-      return;
-    }
-    const record = underRewrite ? null : readRewriteCheckpoint(event);
-    if (record !== null) removals.push(...record.removals);
-    for (const cited of event.sourceEventSeqs ?? []) {
-      const source = lookup(cited);
-      if (source === void 0 || source.type.startsWith("compaction/")) continue;
-      visit(cited, depth + 1, underRewrite || record !== null);
-    }
-  };
-  visit(checkpointSeq, 0, false);
-  return { seqs, removals };
-}
 function planFoldedRemoval(input) {
   const { lookup, fates, seq, action } = input;
   const spec = ACTIONS[action];
@@ -3642,9 +3662,20 @@ async function runRewrite(services, agent, summarizer, intent, signal) {
   return { ok: true, value: { ...value, persisted: flushed.persisted } };
 }
 function appendRewrite(session, plan, result, meter, lookup) {
+  return appendSummaryCompaction(session, { shadowedSeqs: [plan.checkpointSeq], removals: plan.removals }, result, meter, lookup);
+}
+function appendSummaryCompaction(session, target, result, meter, lookup) {
+  const shadowedSeqs = [...target.shadowedSeqs];
+  const first = shadowedSeqs[0];
+  const last = shadowedSeqs.at(-1);
+  if (first === void 0 || last === void 0) throw new MessageRecallError("INTERNAL", "message-recall: a compaction needs at least one surface node to replace");
+  const what = shadowedSeqs.length === 1 ? `checkpoint seq ${first}` : `seqs ${first}…${last}`;
   const compactionId = randomUUID3();
-  const cp = plan.checkpointSeq;
-  const tokens = meter === void 0 ? 0 : meterPricer(meter, lookup)(cp);
+  let tokens = 0;
+  if (meter !== void 0) {
+    const price = meterPricer(meter, lookup);
+    for (const seq of shadowedSeqs) tokens += price(seq);
+  }
   const lifecycle = { compactionId, turn: null };
   let startSeq;
   try {
@@ -3658,16 +3689,16 @@ function appendRewrite(session, plan, result, meter, lookup) {
       compactionId,
       summary,
       ...result.llmStreamCall === true ? { rawOutput: result.rawOutput, llmStreamCall: true } : {},
-      shadowedRange: { start: cp, end: cp },
-      shadowedSeqs: [cp],
+      shadowedRange: { start: first, end: last },
+      shadowedSeqs,
       shadowedTokenCount: tokens,
       provider: result.provider ?? "dsh-message-recall",
       model: result.model ?? "manual-edit",
       ...result.maxTokens === void 0 ? {} : { maxTokens: result.maxTokens },
       ...result.usage === void 0 ? {} : { usage: result.usage }
     }).seq;
-    const message = createUserMessage2({ content: frameSummary(summary), source: rewriteCheckpointSource(compactionId, { removals: plan.removals }) });
-    const checkpointSeq = session.append("user/message", message, { surfaceOp: { op: "replace", start: cp, end: cp }, sourceEventSeqs: [startSeq, summarySeq, cp] }).seq;
+    const message = createUserMessage2({ content: frameSummary(summary), source: rewriteCheckpointSource(compactionId, { removals: target.removals }) });
+    const checkpointSeq = session.append("user/message", message, { surfaceOp: { op: "replace", start: first, end: last }, sourceEventSeqs: [startSeq, summarySeq, ...shadowedSeqs] }).seq;
     const endSeq = session.append("compaction/end", lifecycle).seq;
     return { compactionId, startSeq, summarySeq, checkpointSeq, endSeq };
   } catch (error) {
@@ -3675,7 +3706,7 @@ function appendRewrite(session, plan, result, meter, lookup) {
       session.append("compaction/end", { ...lifecycle, error: { message: errorText(error) } });
     } catch {
     }
-    throw new MessageRecallError("INTERNAL", `message-recall: the session refused the summary rewrite of checkpoint seq ${cp}: ${errorText(error)}`, { cause: error });
+    throw new MessageRecallError("INTERNAL", `message-recall: the session refused the summary rewrite of ${what}: ${errorText(error)}`, { cause: error });
   }
 }
 
@@ -3915,7 +3946,9 @@ async function applyChanges(services, request, signal) {
         const sliced = await planInSlices(view, request);
         if (session.seq === view.nextSeq) planned = sliced;
       }
-      planned ??= planBatchOnView(viewOfSession(session, services.index.lookup(session), origin), request);
+      const now = viewOfSession(session, services.index.lookup(session), origin);
+      if (origin !== "agent" && foldedIndexes(now, request.changes).length > 0) return { ok: false, refusal: needsAgent(request.sessionId) };
+      planned ??= planBatchOnView(now, request);
       if (!planned.ok) return planned;
       const effects = services.effects?.();
       const results = appendBatch(session, planned.value, request.changes, {
@@ -3929,9 +3962,7 @@ async function applyChanges(services, request, signal) {
       maintenance: true,
       precheck: async (view) => {
         const surface2 = new Set(view.nodes);
-        if (request.changes.some((change) => "seq" in change && !surface2.has(change.seq)) && foldedIndexes(view, request.changes).length > 0) {
-          return { code: "SESSION_NOT_LIVE", sessionId: request.sessionId, reason: "summary-rewrite" };
-        }
+        if (request.changes.some((change) => "seq" in change && !surface2.has(change.seq)) && foldedIndexes(view, request.changes).length > 0) return needsAgent(request.sessionId);
         const planned = await planInSlices(view, request);
         return planned.ok ? null : planned.refusal;
       }
@@ -3944,7 +3975,7 @@ async function previewChanges(services, request) {
   const view = read.value;
   const surface = new Set(view.nodes);
   if (request.changes.some((change) => "seq" in change && !surface.has(change.seq)) && foldedIndexes(view, request.changes).length > 0) {
-    if (view.origin !== "agent") return { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId: request.sessionId, reason: "summary-rewrite" } };
+    if (view.origin !== "agent") return { ok: false, refusal: needsAgent(request.sessionId) };
     const mixed = await previewMixed(view, request);
     if (!mixed.ok || request.detail !== "counts") return mixed;
     return { ok: true, value: countsOfMixed(mixed.value) };
@@ -4038,6 +4069,7 @@ async function removeMessages(services, intent, signal) {
     intent.sessionId,
     (session, origin) => {
       const lookup = () => services.index.lookup(session);
+      if (origin !== "agent" && foldedPlan(viewOfSession(session, lookup(), origin), intent) !== null) return { ok: false, refusal: needsAgent(intent.sessionId) };
       const written = writeTombstone(session, viewOfSession(session, lookup(), origin), intent, services.tombstoneText, services.effects?.(), lookup);
       if (!written.ok) return written;
       const { value } = written;
@@ -4047,6 +4079,7 @@ async function removeMessages(services, intent, signal) {
     {
       maintenance: true,
       precheck: (view) => {
+        if (foldedPlan(view, intent) !== null) return needsAgent(intent.sessionId);
         const planned = planRemovalOnView(view, intent);
         return planned.ok ? null : planned.refusal;
       }
@@ -4696,7 +4729,7 @@ function planSummaryEdit(view, intent) {
   if (intent.action === "editSummary") {
     return { ok: true, value: { checkpointSeq: intent.checkpointSeq, summary: [{ type: "text", text: intent.summary }], removals: originalsOf(intent.checkpointSeq, view.lookup).removals } };
   }
-  if (readRewriteCheckpoint(event) === null) return refuse2("not-a-rewrite");
+  if (readRewriteCheckpoint(event) === null || event.sourceEventSeqs?.length !== 3) return refuse2("not-a-rewrite");
   const earlierSeq = event.sourceEventSeqs?.[2];
   const earlier = earlierSeq === void 0 ? void 0 : view.lookup(earlierSeq);
   const summaryEvent = earlier === void 0 ? void 0 : view.lookup(earlier.sourceEventSeqs?.[1] ?? -1);
@@ -4709,6 +4742,7 @@ function editSummary(services, intent) {
     services,
     intent.sessionId,
     (session, origin) => {
+      if (origin !== "agent") return { ok: false, refusal: needsAgent(intent.sessionId) };
       const lookup = services.index.lookup(session);
       const planned = planSummaryEdit(viewOfSession(session, lookup, origin), intent);
       if (!planned.ok) return planned;
@@ -4722,10 +4756,8 @@ function editSummary(services, intent) {
     },
     {
       maintenance: true,
-      precheck: (view) => {
-        const planned = planSummaryEdit(view, intent);
-        return planned.ok ? null : planned.refusal;
-      }
+      // A stored session is never entered for it: nothing is appended, not even `session/end-seed`.
+      precheck: () => needsAgent(intent.sessionId)
     }
   );
 }
@@ -5287,11 +5319,16 @@ function planInheritance(input) {
     if (!cited.has(event.seq)) replacements.push(event);
     for (const seq of event.sourceEventSeqs ?? []) cited.add(seq);
   }
-  if (replacements.length === 0) return { removals: [], dropped: [] };
+  if (replacements.length === 0) return { removals: [], dropped: [], summaries: [] };
   const marks = /* @__PURE__ */ new Map();
-  const visit = (seq, via, from) => {
+  let reached = /* @__PURE__ */ new Set();
+  let records = /* @__PURE__ */ new Map();
+  const visit = (seq, via, from, record) => {
     if (seq < cut) {
-      if (via !== null && !marks.has(seq)) marks.set(seq, { action: fateAction(via), from });
+      reached.add(seq);
+      if (marks.has(seq)) return;
+      if (via !== null) marks.set(seq, { action: fateAction(via), from });
+      else if (record?.has(seq) === true) marks.set(seq, { action: record.get(seq), from });
       return;
     }
     const event = at(seq);
@@ -5299,22 +5336,40 @@ function planInheritance(input) {
     const tombstone = readTombstone(event);
     if (tombstone !== null) {
       const below = through(via, tombstone.action);
-      for (const s of tombstone.shadowedSeqs) visit(s, below, from);
+      for (const s of tombstone.shadowedSeqs) visit(s, below, from, record);
       return;
     }
     const restore = readRestore(event, at);
     if (restore !== null) {
-      if (via !== null) visit(restore.originalSeq, via, from);
+      if (via !== null) visit(restore.originalSeq, via, from, record);
       return;
     }
-    for (const s of event.sourceEventSeqs ?? []) visit(s, via, from);
+    let inner = record;
+    if (record === null) {
+      const rewrite = readRewriteCheckpoint(event);
+      if (rewrite !== null) {
+        const own = /* @__PURE__ */ new Map();
+        for (const removal of rewrite.removals) for (const s of removal.seqs) own.set(s, removal.action);
+        for (const [s, action] of own) records.set(s, action);
+        inner = own;
+      }
+    }
+    for (const s of event.sourceEventSeqs ?? []) visit(s, via, from, inner);
   };
-  for (let i = replacements.length - 1; i >= 0; i--) visit(replacements[i].seq, null, replacements[i].seq);
-  if (marks.size === 0) return { removals: [], dropped: [] };
+  const taken = [];
+  for (let i = replacements.length - 1; i >= 0; i--) {
+    const top = replacements[i];
+    reached = /* @__PURE__ */ new Set();
+    records = /* @__PURE__ */ new Map();
+    visit(top.seq, null, top.seq, null);
+    if (records.size > 0 && isCheckpointEvent(top)) taken.push({ top, reached, records });
+  }
+  const summaries = summariesToTake(input, taken, marks, at);
+  if (marks.size === 0) return { removals: [], dropped: [], summaries };
   const nodes = input.copyNodes;
   const positions = [];
   for (let p = 0; p < nodes.length; p++) if (marks.has(nodes[p])) positions.push(p);
-  if (positions.length === 0) return { removals: [], dropped: [] };
+  if (positions.length === 0) return { removals: [], dropped: [], summaries };
   const runs = [];
   for (const p of positions) {
     const last = runs.at(-1);
@@ -5351,7 +5406,29 @@ function planInheritance(input) {
     const fromSourceSeqs = [...new Set(shadowedSeqs.map((s) => marks.get(s).from))].sort((a, b) => a - b);
     removals.push({ action, start: nodes[first], end: nodes[last], shadowedSeqs, fromSourceSeqs });
   }
-  return { removals, dropped };
+  return { removals, dropped, summaries };
+}
+function summariesToTake(input, taken, marks, at) {
+  const summaries = [];
+  for (const { top, reached, records } of taken) {
+    const standsFor = input.copyNodes.filter((seq) => reached.has(seq));
+    const holding = standsFor.filter((seq) => {
+      const event = input.copyLookup(seq);
+      return !marks.has(seq) && event !== void 0 && isCheckpointEvent(event) && originalsOf(seq, input.copyLookup).seqs.some((s) => records.has(s));
+    });
+    if (holding.length === 0) continue;
+    const summaryEvent = at(top.sourceEventSeqs?.[1] ?? -1);
+    const blocks = summaryEvent?.type === "compaction/summary" && isRecord(summaryEvent.data) && Array.isArray(summaryEvent.data.summary) ? summaryEvent.data.summary : null;
+    if (blocks === null) throw new Error(`inherit-plan: the checkpoint at seq ${top.seq} cites no compaction/summary`);
+    const summary = blocks.filter((b) => isRecord(b) && b.type === "text" && typeof b.text === "string").map((b) => ({ type: "text", text: b.text }));
+    const byAction = /* @__PURE__ */ new Map();
+    for (const [seq, action] of [...records].sort((a, b) => a[0] - b[0])) {
+      if (seq >= input.cut || marks.has(seq)) continue;
+      byAction.set(action, [...byAction.get(action) ?? [], seq]);
+    }
+    summaries.push({ fromSourceSeq: top.seq, summary, standsFor, holding, removals: [...byAction].map(([action, seqs]) => ({ action, seqs })) });
+  }
+  return summaries;
 }
 
 // src/host/inherit-removals.ts
@@ -5444,17 +5521,29 @@ var RemovalInheritance = class {
       return [];
     }
     for (const run of plan.dropped) this.warn(session, `a removal of seqs ${run.shadowedSeqs.join(", ")} would split tool calls ${run.splitCallIds.join(", ")}; left out`);
-    if (plan.removals.length === 0) return [];
+    if (plan.removals.length === 0 && plan.summaries.length === 0) return [];
     const effects = this.deps.effects();
     const written = [];
+    const standing = /* @__PURE__ */ new Map();
     for (const removal of plan.removals) {
       try {
         priceReplace(session, effects, this.deps.lookup(session), removal, removal.shadowedSeqs);
         const event = appendTombstone(session, removal, this.deps.tombstoneText);
         written.push(event.seq);
+        for (const seq of removal.shadowedSeqs) standing.set(seq, event.seq);
         retitleAfterRemoval(session, effects, this.deps.lookup(session), { seq: event.seq, shadowedSeqs: removal.shadowedSeqs });
       } catch (error) {
         this.warn(session, `the removal of seqs ${removal.shadowedSeqs.join(", ")} was refused: ${errorText(error)}`);
+      }
+    }
+    for (const summary of plan.summaries) {
+      for (const run of summaryRuns(session.surface.nodes, summary, standing)) {
+        try {
+          const appended = appendSummaryCompaction(session, { shadowedSeqs: run, removals: summary.removals }, { summary: summary.summary, provider: "dsh-message-recall", model: "inherited" }, effects.meter, this.deps.lookup(session));
+          written.push(appended.checkpointSeq);
+        } catch (error) {
+          this.warn(session, `the summary of seqs ${run.join(", ")} (the source's checkpoint at seq ${summary.fromSourceSeq}) was refused: ${errorText(error)}`);
+        }
       }
     }
     return written;
@@ -5468,6 +5557,12 @@ var RemovalInheritance = class {
     this.deps.effects().warn(`message-recall: the copy "${session.id}" did not inherit every removal of its source: ${reason}`);
   }
 };
+function summaryRuns(nodes, summary, standing) {
+  const index = new Map(nodes.map((seq, i) => [seq, i]));
+  const positions = [...new Set(summary.standsFor.map((seq) => index.get(seq) ?? index.get(standing.get(seq) ?? -1)).filter((p) => p !== void 0))].sort((a, b) => a - b);
+  if (positions.length > 0 && positions.at(-1) - positions[0] + 1 === positions.length) return [nodes.slice(positions[0], positions.at(-1) + 1)];
+  return summary.holding.filter((seq) => index.has(seq)).map((seq) => [seq]);
+}
 function openTurn(lookup, count, from) {
   for (let seq = count - 1; seq >= from; seq--) {
     const type = lookup(seq)?.type;

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-K26JKU53.js";
+} from "./chunks/chunk-IMRPKESJ.js";
 import {
   explainCommand
-} from "./chunks/chunk-CUQJI25X.js";
+} from "./chunks/chunk-K62I62RD.js";
 import {
   listCommand
 } from "./chunks/chunk-QXCDYVU7.js";
@@ -13,9 +13,9 @@ import {
 } from "./chunks/chunk-CRKCG5BD.js";
 import {
   scanCommand
-} from "./chunks/chunk-V46EMHK5.js";
-import "./chunks/chunk-VKGALIV3.js";
-import "./chunks/chunk-RNBLVZLQ.js";
+} from "./chunks/chunk-5LIP7EPM.js";
+import "./chunks/chunk-AXPFB772.js";
+import "./chunks/chunk-74NHG445.js";
 import "./chunks/chunk-4C36J76L.js";
 import {
   verifyCommand

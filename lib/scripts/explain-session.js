@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-CUQJI25X.js";
-import "./chunks/chunk-VKGALIV3.js";
-import "./chunks/chunk-RNBLVZLQ.js";
+} from "./chunks/chunk-K62I62RD.js";
+import "./chunks/chunk-AXPFB772.js";
+import "./chunks/chunk-74NHG445.js";
 import {
   runCommand
 } from "./chunks/chunk-C7U2JD6W.js";

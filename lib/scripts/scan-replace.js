@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 import {
   scanCommand
-} from "./chunks/chunk-V46EMHK5.js";
-import "./chunks/chunk-VKGALIV3.js";
-import "./chunks/chunk-RNBLVZLQ.js";
+} from "./chunks/chunk-5LIP7EPM.js";
+import "./chunks/chunk-AXPFB772.js";
+import "./chunks/chunk-74NHG445.js";
 import "./chunks/chunk-4C36J76L.js";
 import "./chunks/chunk-GAP6BJRR.js";
 import {

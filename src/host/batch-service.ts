@@ -23,7 +23,7 @@ import type { Session, SessionId } from '@deepseek-ai/dsh-session'
 import type { ApplyValue, BatchPlanCounts, BatchPlanDetail, BatchPlanValue, PlannedWrite } from '../shared/protocol'
 import { estimateBatchSteps, type BatchPlan } from './batch-plan'
 import { appendBatch } from './batch-writer'
-import type { Outcome } from './refusals'
+import { needsAgent, type Outcome } from './refusals'
 import type { RemovalServices } from './removal-service'
 import { runSessionWrite } from './session-write'
 import { viewOfSession, type SessionView } from './session-view'
@@ -119,8 +119,9 @@ function countsOfMixed(value: BatchPlanValue): BatchPlanCounts {
  * @param request - the validated batch.
  * @param signal - aborts a summary rewrite's model call (the request was cancelled).
  * @returns `{ action: 'apply', results, replaceGeneration, persisted }` once durable, or a refusal:
- * a change's (with its index), `STALE_VIEW`, `SESSION_NOT_LIVE` (also, `summary-rewrite`, for
- * folded changes to a session that is only stored) or `AGENT_BUSY`; nothing is appended on any.
+ * a change's (with its index), `STALE_VIEW`, `SESSION_NOT_LIVE` (also, `reason: 'needs-agent'`, a
+ * batch with folded changes on a session no agent drives) or `AGENT_BUSY`; nothing is
+ * appended on any.
  * @throws {@link MessageRecallError} `PERSIST_FAILED` (`applied: true`) when every flush attempt
  * failed, `INTERNAL` when the Session refused an append.
  */
@@ -145,7 +146,10 @@ export async function applyChanges(services: RemovalServices, request: BatchInte
         if (session.seq === view.nextSeq) planned = sliced
       }
       // From here to the last append nothing awaits: no other write can come between.
-      planned ??= planBatchOnView(viewOfSession(session, services.index.lookup(session), origin), request)
+      const now = viewOfSession(session, services.index.lookup(session), origin)
+      // Folded changes need a summary rewrite, which needs the session's agent (taken above when there is one).
+      if (origin !== 'agent' && foldedIndexes(now, request.changes).length > 0) return { ok: false, refusal: needsAgent(request.sessionId) }
+      planned ??= planBatchOnView(now, request)
       if (!planned.ok) return planned
       const effects = services.effects?.()
       const results = appendBatch(session, planned.value, request.changes, {
@@ -160,9 +164,7 @@ export async function applyChanges(services: RemovalServices, request: BatchInte
       precheck: async (view) => {
         // A stored session has no agent to write a summary with.
         const surface = new Set(view.nodes)
-        if (request.changes.some((change) => 'seq' in change && !surface.has(change.seq)) && foldedIndexes(view, request.changes).length > 0) {
-          return { code: 'SESSION_NOT_LIVE', sessionId: request.sessionId, reason: 'summary-rewrite' }
-        }
+        if (request.changes.some((change) => 'seq' in change && !surface.has(change.seq)) && foldedIndexes(view, request.changes).length > 0) return needsAgent(request.sessionId)
         const planned = await planInSlices(view, request)
         return planned.ok ? null : planned.refusal
       },
@@ -185,7 +187,7 @@ export async function previewChanges(services: Pick<RemovalServices, 'access'>, 
   const surface = new Set(view.nodes)
   if (request.changes.some((change) => 'seq' in change && !surface.has(change.seq)) && foldedIndexes(view, request.changes).length > 0) {
     // As `apply` answers: only a session an agent drives can have its summary rewritten.
-    if (view.origin !== 'agent') return { ok: false, refusal: { code: 'SESSION_NOT_LIVE', sessionId: request.sessionId, reason: 'summary-rewrite' } }
+    if (view.origin !== 'agent') return { ok: false, refusal: needsAgent(request.sessionId) }
     const mixed = await previewMixed(view, request)
     if (!mixed.ok || request.detail !== 'counts') return mixed
     return { ok: true, value: countsOfMixed(mixed.value) }

@@ -33,7 +33,7 @@ import { ACTIONS, type TombstoneAction } from '../shared/actions'
 import type { LogEvent } from '../shared/events'
 import type { Fates } from '../shared/fate'
 import { classifyNode, isStepMember, stepOf, type NodeKind } from '../shared/surface-node'
-import { isCheckpointEvent, readRewriteCheckpoint, type FoldedRemoval } from '../shared/summary-rewrite'
+import { isCheckpointEvent, originalsOf, readRewriteCheckpoint, type FoldedRemoval } from '../shared/summary-rewrite'
 import type { EventLookup, PlanRefusal } from './surface-plan'
 
 /** What a removal of folded messages writes. */
@@ -93,45 +93,6 @@ export function foldedTail(nodes: readonly number[], lookup: EventLookup, checkp
 
 /** Outcome of the planner: a plan, a refusal, or `null` when the target is not folded (the surface planner's case). */
 export type FoldedPlanResult = { readonly ok: true; readonly plan: FoldedPlan } | { readonly ok: false; readonly refusal: PlanRefusal } | null
-
-/** The originals of a checkpoint and the removals earlier rewrites recorded over them. */
-export interface CheckpointOriginals {
-  /** The original message seqs, in order. */
-  readonly seqs: readonly number[]
-  /** The removals in effect among them: each outermost rewrite's record (it is cumulative for its range). */
-  readonly removals: readonly FoldedRemoval[]
-}
-
-/**
- * The originals of a checkpoint (see the module rules), with the removals the outermost summary
- * rewrites in its range recorded (a rewrite's record covers its whole range, so records of
- * rewrites inside it are not read).
- * @param checkpointSeq - a compaction checkpoint's seq.
- * @param lookup - one event by seq.
- * @returns the originals and the removals; a seq without an event is skipped.
- */
-export function originalsOf(checkpointSeq: number, lookup: EventLookup): CheckpointOriginals {
-  const seqs: number[] = []
-  const removals: FoldedRemoval[] = []
-  const visit = (seq: number, depth: number, underRewrite: boolean): void => {
-    const event = lookup(seq)
-    if (event === undefined) return
-    if (depth > 0 && !isCheckpointEvent(event)) {
-      seqs.push(seq)
-      return
-    }
-    const record = underRewrite ? null : readRewriteCheckpoint(event)
-    if (record !== null) removals.push(...record.removals)
-    for (const cited of event.sourceEventSeqs ?? []) {
-      const source = lookup(cited)
-      // The bracket's own events (`compaction/start`, `compaction/summary`) are provenance, not nodes.
-      if (source === undefined || source.type.startsWith('compaction/')) continue
-      visit(cited, depth + 1, underRewrite || record !== null)
-    }
-  }
-  visit(checkpointSeq, 0, false)
-  return { seqs, removals }
-}
 
 /**
  * Plan a removal of folded messages.

@@ -20,13 +20,27 @@
  *   tombstone that shadows it excluded and no removal planned onward further out took that over,
  *   else removed with the outermost removal's action.
  *
+ * A summary rewrite after the cut (`shared/summary-rewrite.ts`: a compaction checkpoint whose
+ * `source.messageRecall` records the folded messages it took out) counts as a removal too:
+ * - a message its record names that the copy still holds on its surface (the copy's cut lies
+ *   before the compaction that folded it) is removed in the copy with the record's action, like
+ *   a tombstone's;
+ * - a compaction checkpoint of the copy whose summary was written from a message the record names
+ *   (the copy's cut lies between the compaction and the rewrite) still holds that message's
+ *   content: the plan names it ({@link InheritedSummary}), and the copy gets the source's
+ *   summary, the text the source's model reads now, over the nodes of the copy that summary
+ *   stands for. A source summary that was made of messages after the cut tells the copy of them
+ *   too; that is the one summary without the removed content there is, short of a model call.
+ * Only the outermost rewrite of a chain counts (its record is cumulative; an Undo of a rewrite
+ * records less).
+ *
  * The removed nodes are grouped into runs of adjacent surface positions with one action, one
  * tombstone per run. A run never splits a model step or a tool call from its result: a step only
  * partly in a run (the cut fell inside the removed range) leaves the run, and a run that still
  * splits a tool pair is dropped and reported.
  *
  * Cost: O(events after the cut) to find the removals; only when there is one, O(copy surface
- * nodes) to place them.
+ * nodes) to place them; for a rewrite, O(its originals) per checkpoint of the copy it stands for.
  *
  * @module dsh-message-recall/host/inherit-plan
  */
@@ -37,6 +51,8 @@ import { stepOf, type StepKey } from '../shared/surface-node'
 import { readTombstone } from '../shared/tombstone'
 import { ACTIONS, type TombstoneAction } from '../shared/actions'
 import { takesOver } from '../shared/fate'
+import { isCheckpointEvent, originalsOf, readRewriteCheckpoint, type FoldedRemoval } from '../shared/summary-rewrite'
+import { isRecord } from '../shared/events'
 import { ToolPairingIndex } from '../shared/tool-pairing'
 import type { EventLookup } from './surface-plan'
 
@@ -72,10 +88,36 @@ export interface DroppedRun {
   readonly splitCallIds: readonly string[]
 }
 
-/** The planner's answer: the tombstones to write, in surface order, and any run left out. */
+/** One text block of a compaction summary (`compaction/summary` `summary`). */
+export interface SummaryBlock {
+  readonly type: 'text'
+  readonly text: string
+}
+
+/**
+ * A summary the copy takes from its source: the copy's checkpoints in `holding` were summarized
+ * from messages a rewrite after the cut took out, so the nodes `standsFor` are replaced (after
+ * the plan's tombstones) by one compaction with the source's summary and record.
+ */
+export interface InheritedSummary {
+  /** Seq in the source of the checkpoint on its surface whose summary the copy takes. */
+  readonly fromSourceSeq: number
+  /** That checkpoint's summary (its `compaction/summary`'s text blocks). */
+  readonly summary: readonly SummaryBlock[]
+  /** The copy's surface nodes that checkpoint stands for (seqs below the cut), in surface order, before the plan's tombstones. */
+  readonly standsFor: readonly number[]
+  /** The copy's checkpoints among them whose summary holds a removed message. */
+  readonly holding: readonly number[]
+  /** The record the copy's checkpoint carries: the source's, for the messages folded in the copy. */
+  readonly removals: readonly FoldedRemoval[]
+}
+
+/** The planner's answer: the tombstones to write, in surface order, any run left out, and the summaries to take. */
 export interface InheritPlan {
   readonly removals: readonly InheritedRemoval[]
   readonly dropped: readonly DroppedRun[]
+  /** Written after the tombstones, in source seq order. */
+  readonly summaries: readonly InheritedSummary[]
 }
 
 interface Mark {
@@ -120,8 +162,8 @@ const sameStep = (a: StepKey | null, b: StepKey | null): boolean => a !== null &
 /**
  * The copy's messages that the source's removals after the cut take.
  * @param input - the cut, the source's events after it, the copy's surface and lookup.
- * @returns the tombstones to write (in surface order) and the runs left out; both empty when
- * nothing after the cut removes a message before it.
+ * @returns the tombstones to write (in surface order), the runs left out and the summaries to
+ * take; all empty when nothing after the cut removes a message before it.
  * @throws `Error` when `suffix` does not start at `cut` or is not contiguous.
  */
 export function planInheritance(input: InheritInput): InheritPlan {
@@ -139,12 +181,18 @@ export function planInheritance(input: InheritInput): InheritPlan {
     if (!cited.has(event.seq)) replacements.push(event)
     for (const seq of event.sourceEventSeqs ?? []) cited.add(seq)
   }
-  if (replacements.length === 0) return { removals: [], dropped: [] }
+  if (replacements.length === 0) return { removals: [], dropped: [], summaries: [] }
 
   const marks = new Map<number, Mark>()
-  const visit = (seq: number, via: Via | null, from: number): void => {
+  // Per top-level replacement: the seqs below the cut it reached, and its outermost rewrites' records.
+  let reached = new Set<number>()
+  let records = new Map<number, TombstoneAction>()
+  const visit = (seq: number, via: Via | null, from: number, record: ReadonlyMap<number, TombstoneAction> | null): void => {
     if (seq < cut) {
-      if (via !== null && !marks.has(seq)) marks.set(seq, { action: fateAction(via), from })
+      reached.add(seq)
+      if (marks.has(seq)) return
+      if (via !== null) marks.set(seq, { action: fateAction(via), from })
+      else if (record?.has(seq) === true) marks.set(seq, { action: record.get(seq)!, from })
       return
     }
     const event = at(seq)
@@ -152,25 +200,43 @@ export function planInheritance(input: InheritInput): InheritPlan {
     const tombstone = readTombstone(event)
     if (tombstone !== null) {
       const below = through(via, tombstone.action)
-      for (const s of tombstone.shadowedSeqs) visit(s, below, from)
+      for (const s of tombstone.shadowedSeqs) visit(s, below, from, record)
       return
     }
     const restore = readRestore(event, at)
     if (restore !== null) {
       // A restoring copy stands for the message it restored; on its own it removes nothing.
-      if (via !== null) visit(restore.originalSeq, via, from)
+      if (via !== null) visit(restore.originalSeq, via, from, record)
       return
     }
-    for (const s of event.sourceEventSeqs ?? []) visit(s, via, from)
+    let inner = record
+    if (record === null) {
+      const rewrite = readRewriteCheckpoint(event)
+      if (rewrite !== null) {
+        const own = new Map<number, TombstoneAction>()
+        for (const removal of rewrite.removals) for (const s of removal.seqs) own.set(s, removal.action)
+        for (const [s, action] of own) records.set(s, action)
+        inner = own
+      }
+    }
+    for (const s of event.sourceEventSeqs ?? []) visit(s, via, from, inner)
   }
+  const taken: Array<{ readonly top: LogEvent; readonly reached: ReadonlySet<number>; readonly records: ReadonlyMap<number, TombstoneAction> }> = []
   // Oldest first, so a message reached twice keeps the earlier removal's source.
-  for (let i = replacements.length - 1; i >= 0; i--) visit(replacements[i]!.seq, null, replacements[i]!.seq)
-  if (marks.size === 0) return { removals: [], dropped: [] }
+  for (let i = replacements.length - 1; i >= 0; i--) {
+    const top = replacements[i]!
+    reached = new Set()
+    records = new Map()
+    visit(top.seq, null, top.seq, null)
+    if (records.size > 0 && isCheckpointEvent(top)) taken.push({ top, reached, records })
+  }
+  const summaries = summariesToTake(input, taken, marks, at)
+  if (marks.size === 0) return { removals: [], dropped: [], summaries }
 
   const nodes = input.copyNodes
   const positions: number[] = []
   for (let p = 0; p < nodes.length; p++) if (marks.has(nodes[p]!)) positions.push(p)
-  if (positions.length === 0) return { removals: [], dropped: [] }
+  if (positions.length === 0) return { removals: [], dropped: [], summaries }
 
   // Runs of adjacent positions with one action.
   const runs: number[][] = []
@@ -211,5 +277,39 @@ export function planInheritance(input: InheritInput): InheritPlan {
     const fromSourceSeqs = [...new Set(shadowedSeqs.map((s) => marks.get(s)!.from))].sort((a, b) => a - b)
     removals.push({ action, start: nodes[first]!, end: nodes[last]!, shadowedSeqs, fromSourceSeqs })
   }
-  return { removals, dropped }
+  return { removals, dropped, summaries }
+}
+
+/**
+ * The summaries the copy takes: for each top-level checkpoint after the cut whose chain holds a
+ * rewrite, the copy's checkpoints it stands for that were summarized from a message the rewrite
+ * took out (read through nested compactions, `originalsOf`).
+ */
+function summariesToTake(
+  input: InheritInput,
+  taken: ReadonlyArray<{ readonly top: LogEvent; readonly reached: ReadonlySet<number>; readonly records: ReadonlyMap<number, TombstoneAction> }>,
+  marks: ReadonlyMap<number, Mark>,
+  at: (seq: number) => LogEvent | undefined,
+): InheritedSummary[] {
+  const summaries: InheritedSummary[] = []
+  for (const { top, reached, records } of taken) {
+    const standsFor = input.copyNodes.filter((seq) => reached.has(seq))
+    const holding = standsFor.filter((seq) => {
+      const event = input.copyLookup(seq)
+      return !marks.has(seq) && event !== undefined && isCheckpointEvent(event) && originalsOf(seq, input.copyLookup).seqs.some((s) => records.has(s))
+    })
+    if (holding.length === 0) continue
+    const summaryEvent = at(top.sourceEventSeqs?.[1] ?? -1)
+    const blocks = summaryEvent?.type === 'compaction/summary' && isRecord(summaryEvent.data) && Array.isArray(summaryEvent.data.summary) ? summaryEvent.data.summary : null
+    if (blocks === null) throw new Error(`inherit-plan: the checkpoint at seq ${top.seq} cites no compaction/summary`)
+    const summary = blocks.filter((b): b is SummaryBlock => isRecord(b) && b.type === 'text' && typeof b.text === 'string').map((b) => ({ type: 'text' as const, text: b.text }))
+    // The record keeps what stays folded in the copy: seqs below the cut that got no tombstone.
+    const byAction = new Map<TombstoneAction, number[]>()
+    for (const [seq, action] of [...records].sort((a, b) => a[0] - b[0])) {
+      if (seq >= input.cut || marks.has(seq)) continue
+      byAction.set(action, [...(byAction.get(action) ?? []), seq])
+    }
+    summaries.push({ fromSourceSeq: top.seq, summary, standsFor, holding, removals: [...byAction].map(([action, seqs]) => ({ action, seqs })) })
+  }
+  return summaries
 }

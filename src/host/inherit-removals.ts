@@ -14,7 +14,10 @@
  * When: the copy's seed is the source's events `0 … seedLength - 1` with the same seqs, and the
  * tombstones inside it come along. The source's events from `seedLength` on are planned by
  * `inherit-plan.ts`; its tombstones are appended to the copy (each with its shadow price, then
- * the title check, like any removal) synchronously inside `session/created`, so before the agent
+ * the title check, like any removal), and then, where the copy holds a compaction summary that a
+ * summary rewrite after the cut replaced because it held removed messages, the source's current
+ * summary over the nodes it stands for (one compaction of this plugin, `summary-rewrite.ts`
+ * `appendSummaryCompaction`, no model call), synchronously inside `session/created`, so before the agent
  * that owns the copy is published and before any reply names it, when the source is live (a
  * subagent fork's parent always is; so is `SessionStore.fork`'s source, and a session the web UI
  * has open). When the source is only stored (a fork of a session no agent holds), its events from
@@ -28,10 +31,11 @@
 import type { Session, SessionEvent, SessionId } from '@deepseek-ai/dsh-session'
 import type { LogEvent } from '../shared/events'
 import { flushWithRetry } from './durable-flush'
-import { planInheritance, type InheritPlan } from './inherit-plan'
+import { planInheritance, type InheritedSummary, type InheritPlan } from './inherit-plan'
 import type { EventLookup } from './surface-plan'
 import { appendTombstone } from './tombstone-append'
 import { priceReplace, retitleAfterRemoval, type WriteEffects } from './write-effects'
+import { appendSummaryCompaction } from './summary-rewrite'
 import { errorText } from '../shared/error-text'
 
 /** The part of `ctx.sessionPersistence` (`dsh-session-persistence`) a stored source is read through. */
@@ -175,17 +179,30 @@ export class RemovalInheritance {
       return []
     }
     for (const run of plan.dropped) this.warn(session, `a removal of seqs ${run.shadowedSeqs.join(', ')} would split tool calls ${run.splitCallIds.join(', ')}; left out`)
-    if (plan.removals.length === 0) return []
+    if (plan.removals.length === 0 && plan.summaries.length === 0) return []
     const effects = this.deps.effects()
     const written: number[] = []
+    // Which tombstone now stands for each node it shadowed, for the summaries written after them.
+    const standing = new Map<number, number>()
     for (const removal of plan.removals) {
       try {
         priceReplace(session, effects, this.deps.lookup(session), removal, removal.shadowedSeqs)
         const event = appendTombstone(session, removal, this.deps.tombstoneText)
         written.push(event.seq)
+        for (const seq of removal.shadowedSeqs) standing.set(seq, event.seq)
         retitleAfterRemoval(session, effects, this.deps.lookup(session), { seq: event.seq, shadowedSeqs: removal.shadowedSeqs })
       } catch (error) {
         this.warn(session, `the removal of seqs ${removal.shadowedSeqs.join(', ')} was refused: ${errorText(error)}`)
+      }
+    }
+    for (const summary of plan.summaries) {
+      for (const run of summaryRuns(session.surface.nodes, summary, standing)) {
+        try {
+          const appended = appendSummaryCompaction(session, { shadowedSeqs: run, removals: summary.removals }, { summary: summary.summary, provider: 'dsh-message-recall', model: 'inherited' }, effects.meter, this.deps.lookup(session))
+          written.push(appended.checkpointSeq)
+        } catch (error) {
+          this.warn(session, `the summary of seqs ${run.join(', ')} (the source's checkpoint at seq ${summary.fromSourceSeq}) was refused: ${errorText(error)}`)
+        }
       }
     }
     return written
@@ -200,6 +217,22 @@ export class RemovalInheritance {
   private warn(session: Session, reason: string): void {
     this.deps.effects().warn(`message-recall: the copy "${session.id}" did not inherit every removal of its source: ${reason}`)
   }
+}
+
+/**
+ * The runs of the copy's surface an inherited summary replaces: the nodes it stands for (each, or
+ * the tombstone the plan wrote over it) when they lie side by side on the surface; else each
+ * checkpoint that holds removed content on its own.
+ * @param nodes - the copy's surface now, in surface order.
+ * @param summary - the planned summary.
+ * @param standing - node seq → the inherited tombstone that shadows it.
+ * @returns runs of adjacent surface nodes, in surface order.
+ */
+export function summaryRuns(nodes: readonly number[], summary: InheritedSummary, standing: ReadonlyMap<number, number>): number[][] {
+  const index = new Map(nodes.map((seq, i) => [seq, i]))
+  const positions = [...new Set(summary.standsFor.map((seq) => index.get(seq) ?? index.get(standing.get(seq) ?? -1)).filter((p): p is number => p !== undefined))].sort((a, b) => a - b)
+  if (positions.length > 0 && positions.at(-1)! - positions[0]! + 1 === positions.length) return [nodes.slice(positions[0], positions.at(-1)! + 1)]
+  return summary.holding.filter((seq) => index.has(seq)).map((seq) => [seq])
 }
 
 /** Whether a `turn/start` after the seed has no `turn/end` yet. */

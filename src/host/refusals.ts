@@ -62,12 +62,24 @@ export interface NotASummaryRefusal {
   readonly reason: 'not-a-checkpoint' | 'not-on-surface' | 'not-a-rewrite'
 }
 
-/** No live session with that id in this process. */
+/**
+ * No live session with that id in this process; with `reason: 'needs-agent'`, the session exists
+ * (stored, or live without an agent) but the write changes a compaction summary, which needs the
+ * session's agent: a summary rewrite, a batch with folded changes, `editSummary`, `undoRewrite`.
+ */
 export interface SessionNotLiveRefusal {
   readonly code: 'SESSION_NOT_LIVE'
   readonly sessionId: string
-  /** `summary-rewrite`: the session is stored, not running, and the write takes messages a compaction summarized (the rewrite needs its agent's model). */
-  readonly reason?: 'summary-rewrite'
+  readonly reason?: 'needs-agent'
+}
+
+/**
+ * The refusal of a write that changes a compaction summary on a session no agent drives.
+ * @param sessionId - the session.
+ * @returns `SESSION_NOT_LIVE` with `reason: 'needs-agent'`.
+ */
+export function needsAgent(sessionId: string): SessionNotLiveRefusal {
+  return { code: 'SESSION_NOT_LIVE', sessionId, reason: 'needs-agent' }
 }
 
 /**
@@ -127,8 +139,8 @@ export function describeRefusal(refusal: WriteRefusal): string {
     case 'AGENT_BUSY':
       return `message-recall: session "${refusal.sessionId}" is busy: ${refusal.detail}`
     case 'SESSION_NOT_LIVE':
-      return refusal.reason === 'summary-rewrite'
-        ? `message-recall: session "${refusal.sessionId}" is not running in the host: removing messages a compaction summarized rewrites the summary with the session's own model; open the session first`
+      return refusal.reason === 'needs-agent'
+        ? `message-recall: session "${refusal.sessionId}" is not open in this host; a compaction summary is rewritten, edited or put back only while the session is open (its agent writes the summary): open it, then try again`
         : `message-recall: no live session "${refusal.sessionId}"`
     case 'NOT_A_SUMMARY':
       return `message-recall: seq ${refusal.seq} ${refusal.reason === 'not-a-checkpoint' ? 'is not a compaction summary' : refusal.reason === 'not-on-surface' ? 'is a compaction summary no longer on the surface (a later compaction or removal replaced it)' : 'is not a summary rewrite of this plugin; only those can be undone'}`

@@ -16,7 +16,7 @@ import type { LogEvent } from '../shared/events'
 import type { PlanValue, RemovalValue } from '../shared/protocol'
 import { contentOf } from '../shared/surface-node'
 import type { SessionEventIndex } from './event-index'
-import type { Outcome } from './refusals'
+import { needsAgent, type Outcome } from './refusals'
 import { estimateTokens } from '../shared/token-estimate'
 import { viewOfSession } from './session-view'
 import type { EventLookup } from './surface-plan'
@@ -53,8 +53,9 @@ function foldedPlan(view: SessionView, intent: RemovalIntent) {
  * @param services - sessions, agents, the event index, the session access and the tombstone text.
  * @param intent - the validated removal.
  * @returns the removal value once durable (`persisted` tells whether a persistence listener
- * took part), or `SESSION_NOT_LIVE` (neither live nor stored), `AGENT_BUSY`, `STALE_VIEW` or a
- * planner refusal; nothing is appended on any refusal.
+ * took part), or `SESSION_NOT_LIVE` (neither live nor stored; or, `reason: 'needs-agent'`, a folded
+ * target on a session no agent drives), `AGENT_BUSY`, `STALE_VIEW` or a planner refusal; nothing
+ * is appended on any refusal.
  * @throws {@link MessageRecallError} `PERSIST_FAILED` when the flush rejected (the tombstone is in
  * the live log but not known to be durable), `INTERNAL` when the Session refused the append.
  */
@@ -78,6 +79,8 @@ export async function removeMessages(services: RemovalServices, intent: RemovalI
     intent.sessionId,
     (session, origin) => {
       const lookup = (): EventLookup => services.index.lookup(session)
+      // A folded target needs a summary rewrite, which needs the session's agent (taken above when there is one).
+      if (origin !== 'agent' && foldedPlan(viewOfSession(session, lookup(), origin), intent) !== null) return { ok: false, refusal: needsAgent(intent.sessionId) }
       const written = writeTombstone(session, viewOfSession(session, lookup(), origin), intent, services.tombstoneText, services.effects?.(), lookup)
       if (!written.ok) return written
       const { value } = written
@@ -87,6 +90,7 @@ export async function removeMessages(services: RemovalServices, intent: RemovalI
     {
       maintenance: true,
       precheck: (view) => {
+        if (foldedPlan(view, intent) !== null) return needsAgent(intent.sessionId)
         const planned = planRemovalOnView(view, intent)
         return planned.ok ? null : planned.refusal
       },

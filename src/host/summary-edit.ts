@@ -11,17 +11,18 @@
  *   them in the summary). The earlier summary's events stay in the log, so this is a new
  *   compaction, as rc.8 writes every change of the surface.
  *
- * Both go through the write runner (`session-write.ts`): this plugin's queue, the session's one
- * writer (the agent's maintenance slot, a live session, or a stored one entered for the write), one
- * synchronous block and the durability flush.
+ * Both go through the write runner (`session-write.ts`): this plugin's queue, the agent's
+ * maintenance slot (which excludes turns and DSH's own compaction), one synchronous block and the
+ * durability flush. Like a summary rewrite, they need the session's agent: a session that is only
+ * stored, or live without an agent, is refused with `SESSION_NOT_LIVE` (`reason: 'needs-agent'`)
+ * and nothing is appended (a stored one is not entered).
  *
  * @module dsh-message-recall/host/summary-edit
  */
 import { isRecord } from '../shared/events'
 import type { SummaryEditValue, ViewExpectation } from '../shared/protocol'
-import { isCheckpointEvent, readRewriteCheckpoint } from '../shared/summary-rewrite'
-import { originalsOf } from './folded-plan'
-import type { NotASummaryRefusal, Outcome, WriteRefusal } from './refusals'
+import { isCheckpointEvent, originalsOf, readRewriteCheckpoint } from '../shared/summary-rewrite'
+import { needsAgent, type NotASummaryRefusal, type Outcome, type WriteRefusal } from './refusals'
 import type { SessionView } from './session-view'
 import { runSessionWrite, type SessionWriteServices } from './session-write'
 import { appendRewrite, type SummaryTextBlock } from './summary-rewrite'
@@ -65,7 +66,8 @@ export function planSummaryEdit(view: SessionView, intent: SummaryEditIntent): O
   if (intent.action === 'editSummary') {
     return { ok: true, value: { checkpointSeq: intent.checkpointSeq, summary: [{ type: 'text', text: intent.summary }], removals: originalsOf(intent.checkpointSeq, view.lookup).removals } }
   }
-  if (readRewriteCheckpoint(event) === null) return refuse('not-a-rewrite')
+  // A rewrite replaces exactly one checkpoint (`[startSeq, summarySeq, C]`); a summary a copy inherited over several nodes has no one summary to put back.
+  if (readRewriteCheckpoint(event) === null || event.sourceEventSeqs?.length !== 3) return refuse('not-a-rewrite')
   const earlierSeq = event.sourceEventSeqs?.[2]
   const earlier = earlierSeq === undefined ? undefined : view.lookup(earlierSeq)
   const summaryEvent = earlier === undefined ? undefined : view.lookup(earlier.sourceEventSeqs?.[1] ?? -1)
@@ -78,8 +80,9 @@ export function planSummaryEdit(view: SessionView, intent: SummaryEditIntent): O
  * Write an edit or an Undo of the summary (see the module).
  * @param services - write services, event index and meter.
  * @param intent - the request.
- * @returns the value once durable, or a refusal (`SESSION_NOT_LIVE`, `AGENT_BUSY`, `STALE_VIEW`,
- *   `NOT_A_SUMMARY`); nothing is appended on a refusal.
+ * @returns the value once durable, or a refusal (`SESSION_NOT_LIVE`, with `reason: 'needs-agent'`
+ *   when the session exists but no agent drives it; `AGENT_BUSY`, `STALE_VIEW`, `NOT_A_SUMMARY`);
+ *   nothing is appended on a refusal.
  * @throws {@link MessageRecallError} `PERSIST_FAILED` when the flush failed, `INTERNAL` when the
  *   session refused the events.
  */
@@ -88,6 +91,8 @@ export function editSummary(services: SummaryEditServices, intent: SummaryEditIn
     services,
     intent.sessionId,
     (session, origin) => {
+      // A summary is changed only inside the agent's maintenance slot, as DSH's own compaction is.
+      if (origin !== 'agent') return { ok: false, refusal: needsAgent(intent.sessionId) }
       const lookup = services.index.lookup(session)
       const planned = planSummaryEdit(viewOfSession(session, lookup, origin), intent)
       if (!planned.ok) return planned as { ok: false; refusal: WriteRefusal }
@@ -101,10 +106,8 @@ export function editSummary(services: SummaryEditServices, intent: SummaryEditIn
     },
     {
       maintenance: true,
-      precheck: (view) => {
-        const planned = planSummaryEdit(view, intent)
-        return planned.ok ? null : planned.refusal
-      },
+      // A stored session is never entered for it: nothing is appended, not even `session/end-seed`.
+      precheck: () => needsAgent(intent.sessionId),
     },
   )
 }

@@ -285,9 +285,42 @@ export interface AppendedRewrite {
  *   a refused `compaction/start` leaves nothing, a later refusal closes the bracket with an error.
  */
 export function appendRewrite(session: Session, plan: Pick<FoldedPlan, 'checkpointSeq' | 'removals'>, result: SummarizeResult, meter: MessagePricer | undefined, lookup: (seq: number) => LogEvent | undefined): AppendedRewrite {
+  return appendSummaryCompaction(session, { shadowedSeqs: [plan.checkpointSeq], removals: plan.removals }, result, meter, lookup)
+}
+
+/**
+ * Append a compaction of this plugin over a run of surface nodes, in one synchronous block: the
+ * bracket of the module doc with `shadowedRange` the run's first and last node, the checkpoint
+ * replacing them and citing `[startSeq, summarySeq, ...shadowedSeqs]`. A summary rewrite's run is
+ * the one checkpoint it replaces; a copy that inherits a rewrite (`inherit-removals.ts`) replaces
+ * the nodes the source's summary stands for.
+ * @param session - the session (between turns, as the compaction invariant requires for a standalone bracket).
+ * @param target - the run (adjacent surface nodes, in surface order, non-empty) and the record the checkpoint carries.
+ * @param result - the summary blocks and the call's provenance.
+ * @param meter - the token meter, for the run's shadow price (Σ of its nodes); `undefined`: 0.
+ * @param lookup - one event by seq.
+ * @returns the seqs appended.
+ * @throws {@link MessageRecallError} `INTERNAL` when the session or an invariant refused an event;
+ *   a refused `compaction/start` leaves nothing, a later refusal closes the bracket with an error.
+ */
+export function appendSummaryCompaction(
+  session: Session,
+  target: { readonly shadowedSeqs: readonly number[]; readonly removals: FoldedPlan['removals'] },
+  result: SummarizeResult,
+  meter: MessagePricer | undefined,
+  lookup: (seq: number) => LogEvent | undefined,
+): AppendedRewrite {
+  const shadowedSeqs = [...target.shadowedSeqs]
+  const first = shadowedSeqs[0]
+  const last = shadowedSeqs.at(-1)
+  if (first === undefined || last === undefined) throw new MessageRecallError('INTERNAL', 'message-recall: a compaction needs at least one surface node to replace')
+  const what = shadowedSeqs.length === 1 ? `checkpoint seq ${first}` : `seqs ${first}…${last}`
   const compactionId = randomUUID()
-  const cp = plan.checkpointSeq
-  const tokens = meter === undefined ? 0 : meterPricer(meter, lookup)(cp)
+  let tokens = 0
+  if (meter !== undefined) {
+    const price = meterPricer(meter, lookup)
+    for (const seq of shadowedSeqs) tokens += price(seq)
+  }
   const lifecycle = { compactionId, turn: null }
   let startSeq: number
   try {
@@ -301,22 +334,22 @@ export function appendRewrite(session: Session, plan: Pick<FoldedPlan, 'checkpoi
       compactionId,
       summary,
       ...(result.llmStreamCall === true ? { rawOutput: result.rawOutput, llmStreamCall: true } : {}),
-      shadowedRange: { start: cp, end: cp },
-      shadowedSeqs: [cp],
+      shadowedRange: { start: first, end: last },
+      shadowedSeqs,
       shadowedTokenCount: tokens,
       provider: result.provider ?? 'dsh-message-recall',
       model: result.model ?? 'manual-edit',
       ...(result.maxTokens === undefined ? {} : { maxTokens: result.maxTokens }),
       ...(result.usage === undefined ? {} : { usage: result.usage }),
     } as never).seq
-    const message = createUserMessage({ content: frameSummary(summary), source: rewriteCheckpointSource(compactionId, { removals: plan.removals }) as never })
-    const checkpointSeq = session.append('user/message', message as never, { surfaceOp: { op: 'replace', start: cp, end: cp }, sourceEventSeqs: [startSeq, summarySeq, cp] } as never).seq
+    const message = createUserMessage({ content: frameSummary(summary), source: rewriteCheckpointSource(compactionId, { removals: target.removals }) as never })
+    const checkpointSeq = session.append('user/message', message as never, { surfaceOp: { op: 'replace', start: first, end: last }, sourceEventSeqs: [startSeq, summarySeq, ...shadowedSeqs] } as never).seq
     const endSeq = session.append('compaction/end', lifecycle as never).seq
     return { compactionId, startSeq, summarySeq, checkpointSeq, endSeq }
   } catch (error) {
     try {
       session.append('compaction/end', { ...lifecycle, error: { message: errorText(error) } } as never)
     } catch { /* the bracket stays open; DSH treats it as an orphan after the next seed */ }
-    throw new MessageRecallError('INTERNAL', `message-recall: the session refused the summary rewrite of checkpoint seq ${cp}: ${errorText(error)}`, { cause: error })
+    throw new MessageRecallError('INTERNAL', `message-recall: the session refused the summary rewrite of ${what}: ${errorText(error)}`, { cause: error })
   }
 }

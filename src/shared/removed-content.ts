@@ -20,8 +20,14 @@
  * surface (`foldSurface` reads only types, seqs, surface ops and provenance) and derives the same
  * messages: every carrier is off the surface or outside the messages.
  *
- * Kept on purpose (not carriers): a compaction summary written before the removal (the removal
- * could not reach the folded messages), `goal/change` events (`dsh-goal` requires every change of
+ * A compaction summary written from a message that was removed later (the order a summary
+ * rewrite exists for, `summary-rewrite.ts`) carries it too, once a rewrite replaced it: such a
+ * checkpoint is off the surface, and its originals (read through nested compactions,
+ * `originalsOf`) include a removed message that no summary rewrite inside it had already left out.
+ *
+ * Kept on purpose (not carriers): a compaction summary still on the surface (what the model reads
+ * now; an Undo of a rewrite puts the earlier summary back there and its messages are folded, not
+ * removed), `goal/change` events (`dsh-goal` requires every change of
  * a goal to repeat its objective, so one cannot be rewritten alone), and the request the model
  * provider already received.
  *
@@ -32,6 +38,7 @@ import { readReplaceOp } from './replace-op'
 import { readFates, replacementEvents } from './fate'
 import { messageOf, toolResultCallId } from './surface-node'
 import type { TombstoneRecord } from './tombstone'
+import { isCheckpointEvent, originalsOf } from './summary-rewrite'
 
 /** The fixed text that stands where removed content was. */
 export const REMOVED_CONTENT_MARKER = '[removed by dsh-message-recall]'
@@ -57,8 +64,12 @@ export const REMOVED_ARGUMENTS = JSON.stringify({ removed: REMOVED_CONTENT_MARKE
  *   provider title).
  * - `title-request`: a `session/title-llm-request` made from a removed message
  *   (`dsh-session-title-llm`; its framed input holds the message text).
+ * - `checkpoint`: a compaction checkpoint (a replacing `user/message` of `dsh-compaction`'s
+ *   `compact` source) a later checkpoint replaced, whose summary was written from a removed message.
+ * - `summary`: that checkpoint's `compaction/summary` (its `summary` and the model's `rawOutput`;
+ *   `dsh-compaction-basic` `commitCompactionBody`).
  */
-export type CarrierKind = 'message' | 'inbox' | 'chunk' | 'tool-call' | 'code-dispatch' | 'approval' | 'todo' | 'title' | 'title-request'
+export type CarrierKind = 'message' | 'inbox' | 'chunk' | 'tool-call' | 'code-dispatch' | 'approval' | 'todo' | 'title' | 'title-request' | 'checkpoint' | 'summary'
 
 /** What the removals in effect took from a log. */
 export interface RemovedContent {
@@ -157,12 +168,24 @@ export function findRemovedContent(count: number, lookup: (seq: number) => LogEv
     }
   }
 
+  // Folded messages removed by a rewrite: the replaced summaries written from them (every removal only).
+  const foldedRemoved = tombstoneSeq === undefined && fates.rewrites.length > 0
   let openStep: string | null = null
   for (let seq = 0; seq < count; seq++) {
     if (carriers.has(seq)) continue
     const event = lookup(seq)
     if (event === undefined) continue
     const data = event.data
+    if (foldedRemoved && event.type === 'user/message' && fates.shadowerOf(seq) !== null && isCheckpointEvent(event)) {
+      const originals = originalsOf(seq, lookup)
+      const leftOut = new Set(originals.removals.flatMap((r) => r.seqs))
+      if (originals.seqs.some((s) => !leftOut.has(s) && removed.has(s))) {
+        carriers.set(seq, 'checkpoint')
+        const summarySeq = event.sourceEventSeqs?.[1]
+        if (summarySeq !== undefined && lookup(summarySeq)?.type === 'compaction/summary') carriers.set(summarySeq, 'summary')
+      }
+      continue
+    }
     switch (event.type) {
       case 'step/start':
         openStep = stepKey(data)
@@ -296,6 +319,12 @@ export function eventWithoutRemovedContent(event: LogEvent, kind: CarrierKind, r
       break
     case 'title-request':
       next = { ...data, messages: Array.isArray(data.messages) ? data.messages.map(messageWithout) : data.messages }
+      break
+    case 'checkpoint':
+      next = messageWithout(data) as Record<string, unknown>
+      break
+    case 'summary':
+      next = { ...data, summary: contentWithout(data.summary), ...('rawOutput' in data ? { rawOutput: contentWithout(data.rawOutput) } : {}) }
       break
   }
   return { ...event, data: next }

@@ -108,3 +108,45 @@ export function readRewriteCheckpoint(event: LogEvent): RewriteCheckpoint | null
 export function removalOf(record: SummaryRewriteRecord, seq: number): FoldedRemoval | undefined {
   return record.removals.find((r) => r.seqs.includes(seq))
 }
+
+/** The originals of a checkpoint and the removals earlier rewrites recorded over them. */
+export interface CheckpointOriginals {
+  /** The original message seqs, in order. */
+  readonly seqs: readonly number[]
+  /** The removals in effect among them: each outermost rewrite's record (it is cumulative for its range). */
+  readonly removals: readonly FoldedRemoval[]
+}
+
+/**
+ * The originals of a checkpoint: the messages of its compacted range, read back through every
+ * compaction in between (a checkpoint's `sourceEventSeqs` are `[startSeq, summarySeq,
+ * ...shadowedSeqs]`, `dsh-compaction-basic` `commitCompactionBody`; a shadowed checkpoint is
+ * replaced by its own originals; any other shadowed node, a tombstone among them, is kept as it
+ * was summarized), with the removals the outermost summary rewrites in its range recorded (a
+ * rewrite's record covers its whole range, so records of rewrites inside it are not read).
+ * @param checkpointSeq - a compaction checkpoint's seq.
+ * @param lookup - one event by seq.
+ * @returns the originals and the removals; a seq without an event is skipped.
+ */
+export function originalsOf(checkpointSeq: number, lookup: (seq: number) => LogEvent | undefined): CheckpointOriginals {
+  const seqs: number[] = []
+  const removals: FoldedRemoval[] = []
+  const visit = (seq: number, depth: number, underRewrite: boolean): void => {
+    const event = lookup(seq)
+    if (event === undefined) return
+    if (depth > 0 && !isCheckpointEvent(event)) {
+      seqs.push(seq)
+      return
+    }
+    const record = underRewrite ? null : readRewriteCheckpoint(event)
+    if (record !== null) removals.push(...record.removals)
+    for (const cited of event.sourceEventSeqs ?? []) {
+      const source = lookup(cited)
+      // The bracket's own events (`compaction/start`, `compaction/summary`) are provenance, not nodes.
+      if (source === undefined || source.type.startsWith('compaction/')) continue
+      visit(cited, depth + 1, underRewrite || record !== null)
+    }
+  }
+  visit(checkpointSeq, 0, false)
+  return { seqs, removals }
+}

@@ -2,7 +2,7 @@
 import {
   readFates,
   sameJson
-} from "./chunk-RNBLVZLQ.js";
+} from "./chunk-74NHG445.js";
 import {
   classifyNode,
   contentOf,

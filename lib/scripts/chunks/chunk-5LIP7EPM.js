@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   forkOrigin
-} from "./chunk-VKGALIV3.js";
+} from "./chunk-AXPFB772.js";
 import {
   assertRoot
 } from "./chunk-4C36J76L.js";

@@ -3,11 +3,11 @@ import {
   collectEventImages,
   eraseLogFile,
   toolOutputPathsIn
-} from "./chunk-QBZXUCOG.js";
+} from "./chunk-V6V6IB6E.js";
 import {
   rebuildCacheEntry
 } from "./chunk-7QKTMCDM.js";
-import "./chunk-RNBLVZLQ.js";
+import "./chunk-74NHG445.js";
 import "./chunk-ZFDKBUKF.js";
 import "./chunk-IQAOUE36.js";
 import "./chunk-V6RYJ4SL.js";

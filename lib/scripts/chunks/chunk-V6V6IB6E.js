@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 import {
+  isCheckpointEvent,
+  originalsOf,
   readFates,
   replacementEvents,
   sameJson
-} from "./chunk-RNBLVZLQ.js";
+} from "./chunk-74NHG445.js";
 import {
   ACTIONS,
   SURFACE_EVENT_TYPES,
@@ -96,12 +98,23 @@ function findRemovedContent(count, lookup, tombstoneSeq) {
       if (callId !== null) callIds.add(callId);
     }
   }
+  const foldedRemoved = tombstoneSeq === void 0 && fates.rewrites.length > 0;
   let openStep = null;
   for (let seq = 0; seq < count; seq++) {
     if (carriers.has(seq)) continue;
     const event = lookup(seq);
     if (event === void 0) continue;
     const data = event.data;
+    if (foldedRemoved && event.type === "user/message" && fates.shadowerOf(seq) !== null && isCheckpointEvent(event)) {
+      const originals = originalsOf(seq, lookup);
+      const leftOut = new Set(originals.removals.flatMap((r) => r.seqs));
+      if (originals.seqs.some((s) => !leftOut.has(s) && removed.has(s))) {
+        carriers.set(seq, "checkpoint");
+        const summarySeq = event.sourceEventSeqs?.[1];
+        if (summarySeq !== void 0 && lookup(summarySeq)?.type === "compaction/summary") carriers.set(summarySeq, "summary");
+      }
+      continue;
+    }
     switch (event.type) {
       case "step/start":
         openStep = stepKey(data);
@@ -211,6 +224,12 @@ function eventWithoutRemovedContent(event, kind, removed) {
       break;
     case "title-request":
       next = { ...data, messages: Array.isArray(data.messages) ? data.messages.map(messageWithout) : data.messages };
+      break;
+    case "checkpoint":
+      next = messageWithout(data);
+      break;
+    case "summary":
+      next = { ...data, summary: contentWithout(data.summary), ..."rawOutput" in data ? { rawOutput: contentWithout(data.rawOutput) } : {} };
       break;
   }
   return { ...event, data: next };

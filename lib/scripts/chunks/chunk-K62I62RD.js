@@ -2,10 +2,10 @@
 import {
   explainSession,
   forkOrigin
-} from "./chunk-VKGALIV3.js";
+} from "./chunk-AXPFB772.js";
 import {
   readFates
-} from "./chunk-RNBLVZLQ.js";
+} from "./chunk-74NHG445.js";
 import {
   COMMON_OPTIONS,
   DECODER_OPTION,

@@ -41,6 +41,27 @@ function readRewriteCheckpoint(event) {
 function removalOf(record, seq) {
   return record.removals.find((r) => r.seqs.includes(seq));
 }
+function originalsOf(checkpointSeq, lookup) {
+  const seqs = [];
+  const removals = [];
+  const visit = (seq, depth, underRewrite) => {
+    const event = lookup(seq);
+    if (event === void 0) return;
+    if (depth > 0 && !isCheckpointEvent(event)) {
+      seqs.push(seq);
+      return;
+    }
+    const record = underRewrite ? null : readRewriteCheckpoint(event);
+    if (record !== null) removals.push(...record.removals);
+    for (const cited of event.sourceEventSeqs ?? []) {
+      const source = lookup(cited);
+      if (source === void 0 || source.type.startsWith("compaction/")) continue;
+      visit(cited, depth + 1, underRewrite || record !== null);
+    }
+  };
+  visit(checkpointSeq, 0, false);
+  return { seqs, removals };
+}
 
 // src/shared/fate.ts
 var SURFACE_TYPES = new Set(SURFACE_EVENT_TYPES);
@@ -307,6 +328,8 @@ function sameJson(a, b) {
 }
 
 export {
+  isCheckpointEvent,
+  originalsOf,
   replacementEvents,
   readFates,
   sameJson

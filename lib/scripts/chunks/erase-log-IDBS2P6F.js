@@ -2,8 +2,8 @@
 import {
   eraseLogFile,
   replaceVerified
-} from "./chunk-QBZXUCOG.js";
-import "./chunk-RNBLVZLQ.js";
+} from "./chunk-V6V6IB6E.js";
+import "./chunk-74NHG445.js";
 import "./chunk-ZFDKBUKF.js";
 import "./chunk-IQAOUE36.js";
 import "./chunk-V6RYJ4SL.js";
