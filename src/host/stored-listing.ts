@@ -55,6 +55,9 @@ interface Layout {
   readonly logName: string
 }
 
+/** The most notes of sessions created in this process and not yet seen stored. */
+const MAX_CREATED = 1000
+
 /** A header no session has, to learn the layout from `locate` when nothing is stored yet. */
 const PROBE = { version: 1, id: 'message-recall-layout-probe' as SessionId, createdAt: 0 } as SessionHeader
 
@@ -92,6 +95,15 @@ function folderOf(layout: Layout, log: string | undefined): string | undefined {
   return dirname(dirname(folder)) === layout.root ? folder : undefined
 }
 
+/** Where the backend keeps a session's log, or `undefined` (also when `locate` refuses the header, as for an empty `cwd`). */
+function logOf(stored: StoredLister, header: SessionHeader): string | undefined {
+  try {
+    return stored.locate?.(header)?.path
+  } catch {
+    return undefined
+  }
+}
+
 /** The backend's full listing, with DSH's change tokens when it lists them. */
 async function listInFull(stored: StoredLister): Promise<readonly ListedLog[]> {
   if (stored.listSnapshots !== undefined) return (await stored.listSnapshots()).map(({ header, revision }) => ({ header, revision: String(revision) }))
@@ -101,8 +113,8 @@ async function listInFull(stored: StoredLister): Promise<readonly ListedLog[]> {
 /**
  * The stored sessions of one persistence service with their change tokens, kept between calls
  * (see the module). Holds one header and log path per stored session, one path per session
- * folder without a log, and the headers of sessions created in this process since the last full
- * listing. Calls must not overlap (`forkBefore` makes one copy at a time).
+ * folder without a log, and the headers of up to 1,000 sessions created in this process and not
+ * yet seen stored. Calls must not overlap (`forkBefore` makes one copy at a time).
  */
 export class StoredLogListing {
   /** `undefined`: no full listing yet; `null`: the backend's layout is not the one this listing reads. */
@@ -111,7 +123,7 @@ export class StoredLogListing {
   private sessions = new Map<string, { readonly header: SessionHeader; readonly log: string }>()
   /** Session folders that held no log at the last full listing. */
   private empty = new Set<string>()
-  /** Sessions created in this process since the last full listing, by id. */
+  /** Sessions created in this process and not yet seen stored, by id. */
   private readonly created = new Map<string, SessionHeader>()
   private counts = { full: 0, checked: 0 }
 
@@ -121,6 +133,8 @@ export class StoredLogListing {
    * @param header - the session's header.
    */
   noteCreated(header: SessionHeader): void {
+    // Bounded: past the cap the notes are dropped, and their folders make a full listing.
+    if (this.created.size >= MAX_CREATED) this.created.clear()
     this.created.set(header.id, header)
   }
 
@@ -150,7 +164,7 @@ export class StoredLogListing {
    */
   async revisionOf(stored: StoredLister, header: SessionHeader): Promise<string | undefined> {
     const layout = this.layout
-    const log = layout ? stored.locate?.(header)?.path : undefined
+    const log = layout ? logOf(stored, header) : undefined
     const folder = layout && log !== undefined ? folderOf(layout, log) : undefined
     if (folder === undefined || log === undefined) return (await listInFull(stored)).find((entry) => entry.header.id === header.id)?.revision
     this.sessions.set(folder, { header, log })
@@ -166,28 +180,32 @@ export class StoredLogListing {
   /** The backend's listing, then every session folder and token read from the disk. */
   private async full(stored: StoredLister): Promise<readonly ListedLog[]> {
     this.counts.full++
-    const probe = stored.locate?.(PROBE)?.path
-    const layout: Layout | undefined = probe === undefined ? undefined : { root: dirname(dirname(dirname(probe))), logName: basename(probe) }
-    this.created.clear()
+    const probe = logOf(stored, PROBE)
+    if (probe === undefined) {
+      this.layout = null
+      return listInFull(stored)
+    }
+    const layout: Layout = { root: dirname(dirname(dirname(probe))), logName: basename(probe) }
     const headers = await stored.list()
+    for (const header of headers) this.created.delete(header.id)
     const sessions = new Map<string, { readonly header: SessionHeader; readonly log: string }>()
     for (const header of headers) {
-      const log = stored.locate?.(header)?.path
-      const folder = layout === undefined ? undefined : folderOf(layout, log)
+      const log = logOf(stored, header)
+      const folder = folderOf(layout, log)
       if (folder === undefined || log === undefined) {
         this.layout = null
         return listInFull(stored)
       }
       sessions.set(folder, { header, log })
     }
-    const found = await sessionFolders(layout!)
+    const found = await sessionFolders(layout)
     this.layout = layout
     this.sessions = sessions
     this.empty = new Set()
     const others = found.filter((folder) => !sessions.has(folder))
     const [tokens, otherTokens] = await Promise.all([
       Promise.all([...sessions.values()].map((entry) => tokenOf(entry.log))),
-      Promise.all(others.map((folder) => tokenOf(join(folder, layout!.logName)))),
+      Promise.all(others.map((folder) => tokenOf(join(folder, layout.logName)))),
     ])
     // A folder whose log the backend did not list stays unknown, so the next call lists in full again.
     others.forEach((folder, i) => otherTokens[i] === null && this.empty.add(folder))
@@ -200,8 +218,10 @@ export class StoredLogListing {
     const present = new Set(found)
     const created = new Map<string, SessionHeader>()
     for (const header of this.created.values()) {
-      const folder = folderOf(layout, stored.locate?.(header)?.path)
-      if (folder !== undefined) created.set(folder, header)
+      const folder = folderOf(layout, logOf(stored, header))
+      // A session already known (one resumed here) needs no note.
+      if (folder === undefined || this.sessions.has(folder)) this.created.delete(header.id)
+      else created.set(folder, header)
     }
     for (const folder of found) {
       if (this.sessions.has(folder) || this.empty.has(folder)) continue
