@@ -4754,6 +4754,7 @@ function installTelemetryFilter(ctx, lookup) {
 // src/host/stored-listing.ts
 import { readdir as readdir2, stat as stat3 } from "node:fs/promises";
 import { basename as basename2, dirname as dirname2, join as join3 } from "node:path";
+var MAX_CREATED = 1e3;
 var PROBE = { version: 1, id: "message-recall-layout-probe", createdAt: 0 };
 async function tokenOf(path) {
   try {
@@ -4781,6 +4782,13 @@ function folderOf(layout, log) {
   const folder = dirname2(log);
   return dirname2(dirname2(folder)) === layout.root ? folder : void 0;
 }
+function logOf(stored, header) {
+  try {
+    return stored.locate?.(header)?.path;
+  } catch {
+    return void 0;
+  }
+}
 async function listInFull(stored) {
   if (stored.listSnapshots !== void 0) return (await stored.listSnapshots()).map(({ header, revision }) => ({ header, revision: String(revision) }));
   return (await stored.list()).map((header) => ({ header }));
@@ -4792,7 +4800,7 @@ var StoredLogListing = class {
   sessions = /* @__PURE__ */ new Map();
   /** Session folders that held no log at the last full listing. */
   empty = /* @__PURE__ */ new Set();
-  /** Sessions created in this process since the last full listing, by id. */
+  /** Sessions created in this process and not yet seen stored, by id. */
   created = /* @__PURE__ */ new Map();
   counts = { full: 0, checked: 0 };
   /**
@@ -4801,6 +4809,7 @@ var StoredLogListing = class {
    * @param header - the session's header.
    */
   noteCreated(header) {
+    if (this.created.size >= MAX_CREATED) this.created.clear();
     this.created.set(header.id, header);
   }
   /**
@@ -4828,7 +4837,7 @@ var StoredLogListing = class {
    */
   async revisionOf(stored, header) {
     const layout = this.layout;
-    const log = layout ? stored.locate?.(header)?.path : void 0;
+    const log = layout ? logOf(stored, header) : void 0;
     const folder = layout && log !== void 0 ? folderOf(layout, log) : void 0;
     if (folder === void 0 || log === void 0) return (await listInFull(stored)).find((entry) => entry.header.id === header.id)?.revision;
     this.sessions.set(folder, { header, log });
@@ -4842,14 +4851,18 @@ var StoredLogListing = class {
   /** The backend's listing, then every session folder and token read from the disk. */
   async full(stored) {
     this.counts.full++;
-    const probe = stored.locate?.(PROBE)?.path;
-    const layout = probe === void 0 ? void 0 : { root: dirname2(dirname2(dirname2(probe))), logName: basename2(probe) };
-    this.created.clear();
+    const probe = logOf(stored, PROBE);
+    if (probe === void 0) {
+      this.layout = null;
+      return listInFull(stored);
+    }
+    const layout = { root: dirname2(dirname2(dirname2(probe))), logName: basename2(probe) };
     const headers = await stored.list();
+    for (const header of headers) this.created.delete(header.id);
     const sessions = /* @__PURE__ */ new Map();
     for (const header of headers) {
-      const log = stored.locate?.(header)?.path;
-      const folder = layout === void 0 ? void 0 : folderOf(layout, log);
+      const log = logOf(stored, header);
+      const folder = folderOf(layout, log);
       if (folder === void 0 || log === void 0) {
         this.layout = null;
         return listInFull(stored);
@@ -4874,8 +4887,9 @@ var StoredLogListing = class {
     const present = new Set(found);
     const created = /* @__PURE__ */ new Map();
     for (const header of this.created.values()) {
-      const folder = folderOf(layout, stored.locate?.(header)?.path);
-      if (folder !== void 0) created.set(folder, header);
+      const folder = folderOf(layout, logOf(stored, header));
+      if (folder === void 0 || this.sessions.has(folder)) this.created.delete(header.id);
+      else created.set(folder, header);
     }
     for (const folder of found) {
       if (this.sessions.has(folder) || this.empty.has(folder)) continue;
