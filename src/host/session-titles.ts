@@ -204,7 +204,7 @@ export async function sessionTitles(sources: TitleSources): Promise<Set<string>>
   if (stored === undefined) return titles
   const cache = sources.cache()
   const kept = sources.storedTitles
-  const listing = await sources.storedLogs.list(stored)
+  const listing = await sources.storedLogs.list(stored, live)
   kept.keepOnly(new Set(listing.map((entry) => entry.header.id)))
   for (const { header, revision } of listing) {
     if (live.has(header.id)) continue

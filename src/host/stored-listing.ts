@@ -15,7 +15,8 @@
  *   log appears in it;
  * - every known log is `stat`ed, all at once; its change token is the file's device, inode, size,
  *   and modification and change times in nanoseconds, which change whenever the log is written,
- *   appended to or replaced (by this process or another); a log that is gone is left out.
+ *   appended to or replaced (by this process or another); a log that is gone is left out; the log
+ *   of a session live in this process is not `stat`ed (its title is read from memory).
  * A backend without `locate`, or whose logs do not sit in that layout, is listed in full every
  * time (`listSnapshots`, else `list` without tokens).
  *
@@ -141,17 +142,19 @@ export class StoredLogListing {
   /**
    * Every stored session with its change token.
    * @param stored - the persistence service.
+   * @param live - ids of sessions live in this process, whose logs are not `stat`ed (listed
+   *   without a token; their titles are read from memory).
    * @returns one entry per stored log (as `SessionPersistence.listSnapshots` lists them; a log
    *   written during the call may be listed before or after the write).
    * @throws what the backend's listing, `readdir` or `stat` throw (other than a missing file).
    */
-  async list(stored: StoredLister): Promise<readonly ListedLog[]> {
+  async list(stored: StoredLister, live: ReadonlySet<string> = new Set()): Promise<readonly ListedLog[]> {
     if (stored.locate === undefined || this.layout === null) return listInFull(stored)
     if (this.layout !== undefined) {
-      const checked = await this.check(stored, this.layout)
+      const checked = await this.check(stored, this.layout, live)
       if (checked !== undefined) return checked
     }
-    return this.full(stored)
+    return this.full(stored, live)
   }
 
   /**
@@ -178,7 +181,7 @@ export class StoredLogListing {
   }
 
   /** The backend's listing, then every session folder and token read from the disk. */
-  private async full(stored: StoredLister): Promise<readonly ListedLog[]> {
+  private async full(stored: StoredLister, live: ReadonlySet<string>): Promise<readonly ListedLog[]> {
     this.counts.full++
     const probe = logOf(stored, PROBE)
     if (probe === undefined) {
@@ -203,17 +206,27 @@ export class StoredLogListing {
     this.sessions = sessions
     this.empty = new Set()
     const others = found.filter((folder) => !sessions.has(folder))
-    const [tokens, otherTokens] = await Promise.all([
-      Promise.all([...sessions.values()].map((entry) => tokenOf(entry.log))),
+    const [listed, otherTokens] = await Promise.all([
+      this.tokens([...sessions.values()], live),
       Promise.all(others.map((folder) => tokenOf(join(folder, layout.logName)))),
     ])
     // A folder whose log the backend did not list stays unknown, so the next call lists in full again.
     others.forEach((folder, i) => otherTokens[i] === null && this.empty.add(folder))
-    return [...sessions.values()].flatMap((entry, i) => (tokens[i] === null ? [] : [{ header: entry.header, revision: tokens[i]! }]))
+    return listed
+  }
+
+  /** The known sessions with their logs' tokens, all `stat`ed at once; a live one without a token, a missing log left out. */
+  private async tokens(known: readonly { readonly header: SessionHeader; readonly log: string }[], live: ReadonlySet<string>): Promise<ListedLog[]> {
+    const tokens = await Promise.all(known.map((entry) => (live.has(entry.header.id) ? undefined : tokenOf(entry.log))))
+    return known.flatMap((entry, i) => {
+      const token = tokens[i]
+      if (token === null) return []
+      return [token === undefined ? { header: entry.header } : { header: entry.header, revision: token }]
+    })
   }
 
   /** The listing from what was kept and the disk now, or `undefined` when a full listing is needed. */
-  private async check(stored: StoredLister, layout: Layout): Promise<readonly ListedLog[] | undefined> {
+  private async check(stored: StoredLister, layout: Layout, live: ReadonlySet<string>): Promise<readonly ListedLog[] | undefined> {
     const found = await sessionFolders(layout)
     const present = new Set(found)
     const created = new Map<string, SessionHeader>()
@@ -232,14 +245,13 @@ export class StoredLogListing {
     }
     for (const folder of this.sessions.keys()) if (!present.has(folder)) this.sessions.delete(folder)
     for (const folder of this.empty) if (!present.has(folder)) this.empty.delete(folder)
-    const known = [...this.sessions.values()]
     const empty = [...this.empty]
-    const [tokens, emptyTokens] = await Promise.all([
-      Promise.all(known.map((entry) => tokenOf(entry.log))),
+    const [listed, emptyTokens] = await Promise.all([
+      this.tokens([...this.sessions.values()], live),
       Promise.all(empty.map((folder) => tokenOf(join(folder, layout.logName)))),
     ])
     if (emptyTokens.some((token) => token !== null)) return undefined
     this.counts.checked++
-    return known.flatMap((entry, i) => (tokens[i] === null ? [] : [{ header: entry.header, revision: tokens[i]! }]))
+    return listed
   }
 }

@@ -4,6 +4,7 @@
  * DSH's own listing (`SessionPersistence.listSnapshots`) at every step: a session created in this
  * process is taken in without a full listing; a session stored by another host on the same root
  * makes one; a log another writer appended to gets a new revision; a deleted session is left out;
+ * a session live in this process is listed without a revision;
  * a backend without `locate` is listed in full every time.
  */
 import assert from 'node:assert/strict'
@@ -59,20 +60,26 @@ describe('StoredLogListing', () => {
     assert.deepEqual(ids(initial), [first.id, second.id].sort())
     assert.deepEqual(ids(await listing.list(stored)), await dshIds(app))
     assert.deepEqual(listing.stats(), { full: 1, checked: 1 })
+    // A session live in this process is listed without its log's revision (its title is read from memory).
+    const withLive = await listing.list(stored, new Set([first.id]))
+    assert.deepEqual(ids(withLive), await dshIds(app))
+    assert.equal(revisionOf(withLive, first.id), undefined)
+    assert.equal(revisionOf(withLive, second.id), revisionOf(initial, second.id))
+    assert.deepEqual(listing.stats(), { full: 1, checked: 2 })
 
     // Created in this process (noted as session/created notes it) and stored: no full listing.
     const third = await seededAgent(app, 2)
     listing.noteCreated(third.session.header)
     await app.ctx.sessions.flush(third.session)
     assert.deepEqual(ids(await listing.list(stored)), await dshIds(app))
-    assert.deepEqual(listing.stats(), { full: 1, checked: 2 })
+    assert.deepEqual(listing.stats(), { full: 1, checked: 3 })
 
     // Stored by another host on the same root: an unknown folder, one full listing.
     const elsewhere = await storedElsewhere(root)
     const afterElsewhere = await listing.list(stored)
     assert.deepEqual(ids(afterElsewhere), await dshIds(app))
     assert.ok(ids(afterElsewhere).includes(elsewhere.id))
-    assert.deepEqual(listing.stats(), { full: 2, checked: 2 })
+    assert.deepEqual(listing.stats(), { full: 2, checked: 3 })
 
     // Appended to by another writer: a new revision for that log only.
     const before = await listing.list(stored)
@@ -87,7 +94,7 @@ describe('StoredLogListing', () => {
     // Deleted: left out, without a full listing.
     rmSync(dirname(sessionFile(root, elsewhere.id)), { recursive: true })
     assert.deepEqual(ids(await listing.list(stored)), await dshIds(app))
-    assert.deepEqual(listing.stats(), { full: 2, checked: 5 })
+    assert.deepEqual(listing.stats(), { full: 2, checked: 6 })
     await roots.shut(app)
   })
 
