@@ -2644,7 +2644,7 @@ async function sessionTitles(sources) {
   if (stored === void 0) return titles;
   const cache = sources.cache();
   const kept = sources.storedTitles;
-  const listing = await sources.storedLogs.list(stored);
+  const listing = await sources.storedLogs.list(stored, live);
   kept.keepOnly(new Set(listing.map((entry) => entry.header.id)));
   for (const { header, revision } of listing) {
     if (live.has(header.id)) continue;
@@ -4815,17 +4815,19 @@ var StoredLogListing = class {
   /**
    * Every stored session with its change token.
    * @param stored - the persistence service.
+   * @param live - ids of sessions live in this process, whose logs are not `stat`ed (listed
+   *   without a token; their titles are read from memory).
    * @returns one entry per stored log (as `SessionPersistence.listSnapshots` lists them; a log
    *   written during the call may be listed before or after the write).
    * @throws what the backend's listing, `readdir` or `stat` throw (other than a missing file).
    */
-  async list(stored) {
+  async list(stored, live = /* @__PURE__ */ new Set()) {
     if (stored.locate === void 0 || this.layout === null) return listInFull(stored);
     if (this.layout !== void 0) {
-      const checked = await this.check(stored, this.layout);
+      const checked = await this.check(stored, this.layout, live);
       if (checked !== void 0) return checked;
     }
-    return this.full(stored);
+    return this.full(stored, live);
   }
   /**
    * The change token of one stored session's log, as {@link StoredLogListing.list} gives it (the
@@ -4849,7 +4851,7 @@ var StoredLogListing = class {
     return { ...this.counts };
   }
   /** The backend's listing, then every session folder and token read from the disk. */
-  async full(stored) {
+  async full(stored, live) {
     this.counts.full++;
     const probe = logOf(stored, PROBE);
     if (probe === void 0) {
@@ -4874,15 +4876,24 @@ var StoredLogListing = class {
     this.sessions = sessions;
     this.empty = /* @__PURE__ */ new Set();
     const others = found.filter((folder) => !sessions.has(folder));
-    const [tokens, otherTokens] = await Promise.all([
-      Promise.all([...sessions.values()].map((entry) => tokenOf(entry.log))),
+    const [listed, otherTokens] = await Promise.all([
+      this.tokens([...sessions.values()], live),
       Promise.all(others.map((folder) => tokenOf(join3(folder, layout.logName))))
     ]);
     others.forEach((folder, i) => otherTokens[i] === null && this.empty.add(folder));
-    return [...sessions.values()].flatMap((entry, i) => tokens[i] === null ? [] : [{ header: entry.header, revision: tokens[i] }]);
+    return listed;
+  }
+  /** The known sessions with their logs' tokens, all `stat`ed at once; a live one without a token, a missing log left out. */
+  async tokens(known, live) {
+    const tokens = await Promise.all(known.map((entry) => live.has(entry.header.id) ? void 0 : tokenOf(entry.log)));
+    return known.flatMap((entry, i) => {
+      const token = tokens[i];
+      if (token === null) return [];
+      return [token === void 0 ? { header: entry.header } : { header: entry.header, revision: token }];
+    });
   }
   /** The listing from what was kept and the disk now, or `undefined` when a full listing is needed. */
-  async check(stored, layout) {
+  async check(stored, layout, live) {
     const found = await sessionFolders(layout);
     const present = new Set(found);
     const created = /* @__PURE__ */ new Map();
@@ -4900,15 +4911,14 @@ var StoredLogListing = class {
     }
     for (const folder of this.sessions.keys()) if (!present.has(folder)) this.sessions.delete(folder);
     for (const folder of this.empty) if (!present.has(folder)) this.empty.delete(folder);
-    const known = [...this.sessions.values()];
     const empty = [...this.empty];
-    const [tokens, emptyTokens] = await Promise.all([
-      Promise.all(known.map((entry) => tokenOf(entry.log))),
+    const [listed, emptyTokens] = await Promise.all([
+      this.tokens([...this.sessions.values()], live),
       Promise.all(empty.map((folder) => tokenOf(join3(folder, layout.logName))))
     ]);
     if (emptyTokens.some((token) => token !== null)) return void 0;
     this.counts.checked++;
-    return known.flatMap((entry, i) => tokens[i] === null ? [] : [{ header: entry.header, revision: tokens[i] }]);
+    return listed;
   }
 };
 
