@@ -2689,7 +2689,7 @@ async function storeCopy(services, copy) {
         { cause: flushed.error, details: { applied: false } }
       );
     }
-    return flushed.persisted;
+    return { persisted: flushed.persisted, header: child.header };
   });
 }
 function forkFailed(subject, error) {
@@ -2752,17 +2752,18 @@ var StoredTitleCache = class {
     for (const id of this.entries.keys()) if (!listed.has(id)) this.entries.delete(id);
   }
   /**
-   * Keep the title of a log this process has just written and let go (a copy): its revision is
-   * read from the listing now, so the next naming does not read that log again.
-   * @param stored - the persistence service; without `listSnapshots` nothing is kept.
-   * @param id - the session just stored.
+   * Keep the title of a log this process has just written and let go (a copy), by the revision
+   * the listing gives its log now (one `stat` in the JSONL layout), so the next naming does not
+   * read that log again.
+   * @param stored - the persistence service.
+   * @param listing - the listing the titles are named against.
+   * @param header - the session just stored.
    * @param title - its title (`null`: none).
-   * @throws what `SessionPersistence.listSnapshots` throws.
+   * @throws what {@link StoredLogListing.revisionOf} throws.
    */
-  async remember(stored, id, title) {
-    if (stored.listSnapshots === void 0) return;
-    const snapshot = (await stored.listSnapshots()).find((entry) => entry.header.id === id);
-    if (snapshot !== void 0) this.set(id, String(snapshot.revision), title ?? void 0);
+  async remember(stored, listing, header, title) {
+    const revision = await listing.revisionOf(stored, header);
+    if (revision !== void 0) this.set(header.id, revision, title ?? void 0);
   }
   /** Full reads of stored logs and answers served from kept titles since construction (for tests). */
   stats() {
@@ -2798,10 +2799,6 @@ async function readStoredTitle(stored, id) {
   }
   return titleOfLog((await stored.readFrom(id, 0)).events);
 }
-async function listStored(stored) {
-  if (stored.listSnapshots !== void 0) return stored.listSnapshots();
-  return (await stored.list()).map((header) => ({ header }));
-}
 async function sessionTitles(sources) {
   const titles = /* @__PURE__ */ new Set();
   const live = /* @__PURE__ */ new Set();
@@ -2814,8 +2811,8 @@ async function sessionTitles(sources) {
   if (stored === void 0) return titles;
   const cache = sources.cache();
   const kept = sources.storedTitles;
-  const listing = await listStored(stored);
-  if (stored.listSnapshots !== void 0) kept.keepOnly(new Set(listing.map((entry) => entry.header.id)));
+  const listing = await sources.storedLogs.list(stored, live);
+  kept.keepOnly(new Set(listing.map((entry) => entry.header.id)));
   for (const { header, revision } of listing) {
     if (live.has(header.id)) continue;
     const cached = cache?.cachedSnapshot(header)?.values;
@@ -2823,7 +2820,7 @@ async function sessionTitles(sources) {
       if (typeof cached.title === "string") titles.add(cached.title);
       continue;
     }
-    const known = revision === void 0 ? void 0 : kept.get(header.id, String(revision));
+    const known = revision === void 0 ? void 0 : kept.get(header.id, revision);
     if (known !== void 0) {
       if (known.title !== void 0) titles.add(known.title);
       continue;
@@ -2831,7 +2828,7 @@ async function sessionTitles(sources) {
     try {
       kept.countRead();
       const title = await readStoredTitle(stored, header.id);
-      if (revision !== void 0) kept.set(header.id, String(revision), title);
+      if (revision !== void 0) kept.set(header.id, revision, title);
       if (title !== void 0) titles.add(title);
     } catch (error) {
       sources.warn(`message-recall: the title of stored session "${header.id}" could not be read: ${errorText(error)}`);
@@ -2888,10 +2885,10 @@ async function forkBefore(services, request) {
       }
       title = nextCopyTitle(base, taken, limits.maxTitleBytes, services.language());
     }
-    const persisted = await storeCopy(services, { id: forkedSessionId, plan, title, subject });
+    const { persisted, header: copyHeader } = await storeCopy(services, { id: forkedSessionId, plan, title, subject });
     const stored = services.catalog.stored();
     if (stored !== void 0) {
-      await services.catalog.storedTitles.remember(stored, forkedSessionId, title).catch((error) => {
+      await services.catalog.storedTitles.remember(stored, services.catalog.storedLogs, copyHeader, title).catch((error) => {
         services.warn(`message-recall: the title of the copy "${forkedSessionId}" was not kept (the next copy reads it from its log): ${errorText(error)}`);
       });
     }
@@ -5068,6 +5065,177 @@ function installTelemetryFilter(ctx, lookup) {
   ctx.on("session-telemetry/record", listener);
 }
 
+// src/host/stored-listing.ts
+import { readdir as readdir2, stat as stat3 } from "node:fs/promises";
+import { basename as basename2, dirname as dirname2, join as join3 } from "node:path";
+var MAX_CREATED = 1e3;
+var PROBE = { version: 1, id: "message-recall-layout-probe", createdAt: 0 };
+async function tokenOf(path) {
+  try {
+    const s = await stat3(path, { bigint: true });
+    return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+  } catch (error) {
+    if (error.code === "ENOENT" || error.code === "ENOTDIR") return null;
+    throw error;
+  }
+}
+async function foldersIn(path) {
+  try {
+    return (await readdir2(path, { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => join3(path, entry.name));
+  } catch (error) {
+    if (error.code === "ENOENT" || error.code === "ENOTDIR") return [];
+    throw error;
+  }
+}
+async function sessionFolders(layout) {
+  const projects = await foldersIn(layout.root);
+  return (await Promise.all(projects.map((project) => foldersIn(project)))).flat();
+}
+function folderOf(layout, log) {
+  if (log === void 0 || basename2(log) !== layout.logName) return void 0;
+  const folder = dirname2(log);
+  return dirname2(dirname2(folder)) === layout.root ? folder : void 0;
+}
+function logOf(stored, header) {
+  try {
+    return stored.locate?.(header)?.path;
+  } catch {
+    return void 0;
+  }
+}
+async function listInFull(stored) {
+  if (stored.listSnapshots !== void 0) return (await stored.listSnapshots()).map(({ header, revision }) => ({ header, revision: String(revision) }));
+  return (await stored.list()).map((header) => ({ header }));
+}
+var StoredLogListing = class {
+  /** `undefined`: no full listing yet; `null`: the backend's layout is not the one this listing reads. */
+  layout;
+  /** Known stored sessions, by session folder. */
+  sessions = /* @__PURE__ */ new Map();
+  /** Session folders that held no log at the last full listing. */
+  empty = /* @__PURE__ */ new Set();
+  /** Sessions created in this process and not yet seen stored, by id. */
+  created = /* @__PURE__ */ new Map();
+  counts = { full: 0, checked: 0 };
+  /**
+   * Note a session created in this process (`session/created`), so its folder is known when its
+   * log is stored.
+   * @param header - the session's header.
+   */
+  noteCreated(header) {
+    if (this.created.size >= MAX_CREATED) this.created.clear();
+    this.created.set(header.id, header);
+  }
+  /**
+   * Every stored session with its change token.
+   * @param stored - the persistence service.
+   * @param live - ids of sessions live in this process, whose logs are not `stat`ed (listed
+   *   without a token; their titles are read from memory).
+   * @returns one entry per stored log (as `SessionPersistence.listSnapshots` lists them; a log
+   *   written during the call may be listed before or after the write).
+   * @throws what the backend's listing, `readdir` or `stat` throw (other than a missing file).
+   */
+  async list(stored, live = /* @__PURE__ */ new Set()) {
+    if (stored.locate === void 0 || this.layout === null) return listInFull(stored);
+    if (this.layout !== void 0) {
+      const checked = await this.check(stored, this.layout, live);
+      if (checked !== void 0) return checked;
+    }
+    return this.full(stored, live);
+  }
+  /**
+   * The change token of one stored session's log, as {@link StoredLogListing.list} gives it (the
+   * session becomes known to the listing).
+   * @param stored - the persistence service.
+   * @param header - the stored session's header.
+   * @returns its token, or `undefined` when its log is not stored.
+   * @throws what `stat` (or, outside the layout, the backend's listing) throws.
+   */
+  async revisionOf(stored, header) {
+    const layout = this.layout;
+    const log = layout ? logOf(stored, header) : void 0;
+    const folder = layout && log !== void 0 ? folderOf(layout, log) : void 0;
+    if (folder === void 0 || log === void 0) return (await listInFull(stored)).find((entry) => entry.header.id === header.id)?.revision;
+    this.sessions.set(folder, { header, log });
+    this.empty.delete(folder);
+    return await tokenOf(log) ?? void 0;
+  }
+  /** Full listings and listings answered from what was kept, since construction (for tests). */
+  stats() {
+    return { ...this.counts };
+  }
+  /** The backend's listing, then every session folder and token read from the disk. */
+  async full(stored, live) {
+    this.counts.full++;
+    const probe = logOf(stored, PROBE);
+    if (probe === void 0) {
+      this.layout = null;
+      return listInFull(stored);
+    }
+    const layout = { root: dirname2(dirname2(dirname2(probe))), logName: basename2(probe) };
+    const headers = await stored.list();
+    for (const header of headers) this.created.delete(header.id);
+    const sessions = /* @__PURE__ */ new Map();
+    for (const header of headers) {
+      const log = logOf(stored, header);
+      const folder = folderOf(layout, log);
+      if (folder === void 0 || log === void 0) {
+        this.layout = null;
+        return listInFull(stored);
+      }
+      sessions.set(folder, { header, log });
+    }
+    const found = await sessionFolders(layout);
+    this.layout = layout;
+    this.sessions = sessions;
+    this.empty = /* @__PURE__ */ new Set();
+    const others = found.filter((folder) => !sessions.has(folder));
+    const [listed, otherTokens] = await Promise.all([
+      this.tokens([...sessions.values()], live),
+      Promise.all(others.map((folder) => tokenOf(join3(folder, layout.logName))))
+    ]);
+    others.forEach((folder, i) => otherTokens[i] === null && this.empty.add(folder));
+    return listed;
+  }
+  /** The known sessions with their logs' tokens, all `stat`ed at once; a live one without a token, a missing log left out. */
+  async tokens(known, live) {
+    const tokens = await Promise.all(known.map((entry) => live.has(entry.header.id) ? void 0 : tokenOf(entry.log)));
+    return known.flatMap((entry, i) => {
+      const token = tokens[i];
+      if (token === null) return [];
+      return [token === void 0 ? { header: entry.header } : { header: entry.header, revision: token }];
+    });
+  }
+  /** The listing from what was kept and the disk now, or `undefined` when a full listing is needed. */
+  async check(stored, layout, live) {
+    const found = await sessionFolders(layout);
+    const present = new Set(found);
+    const created = /* @__PURE__ */ new Map();
+    for (const header of this.created.values()) {
+      const folder = folderOf(layout, logOf(stored, header));
+      if (folder === void 0 || this.sessions.has(folder)) this.created.delete(header.id);
+      else created.set(folder, header);
+    }
+    for (const folder of found) {
+      if (this.sessions.has(folder) || this.empty.has(folder)) continue;
+      const header = created.get(folder);
+      if (header === void 0) return void 0;
+      this.sessions.set(folder, { header, log: join3(folder, layout.logName) });
+      this.created.delete(header.id);
+    }
+    for (const folder of this.sessions.keys()) if (!present.has(folder)) this.sessions.delete(folder);
+    for (const folder of this.empty) if (!present.has(folder)) this.empty.delete(folder);
+    const empty = [...this.empty];
+    const [listed, emptyTokens] = await Promise.all([
+      this.tokens([...this.sessions.values()], live),
+      Promise.all(empty.map((folder) => tokenOf(join3(folder, layout.logName))))
+    ]);
+    if (emptyTokens.some((token) => token !== null)) return void 0;
+    this.counts.checked++;
+    return listed;
+  }
+};
+
 // src/host/side-state.ts
 import { randomUUID as randomUUID4 } from "node:crypto";
 import { createUserMessage as createUserMessage3 } from "@deepseek-ai/dsh-llm";
@@ -5854,6 +6022,8 @@ function apply(ctx, config) {
     exempt: (id) => forkBeforeCopies.has(id)
   });
   ctx.on("session/created", (session) => inheritance.onCreated(session));
+  const storedLogs = new StoredLogListing();
+  ctx.on("session/created", (session) => storedLogs.noteCreated(session.header));
   ctx.on("agent/request", async (payload, next) => {
     await inheritance.settled(payload.agent.session);
     return next();
@@ -5902,6 +6072,7 @@ function apply(ctx, config) {
           live: () => ctx.sessions.list(),
           lookup: (session) => index.lookup(session),
           storedTitles: new StoredTitleCache(),
+          storedLogs,
           stored: () => ctx.get("sessionPersistence"),
           cache: () => ctx.get("sessionProjectionCache")
         },

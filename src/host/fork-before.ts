@@ -11,8 +11,8 @@
  * 3. `fork-workspace`: the workspace the copy joins, resolved before the copy exists, as the
  *    apiproxy's fork does, so a failure leaves nothing behind;
  * 4. `copy-title` and `session-titles`: the copy's title, the title at the cut marked as a copy
- *    with the next copy number no other session's title uses; copies are made one at a time, so
- *    two at once never pick the same number;
+ *    with the next copy number no other session's title uses (the stored sessions through
+ *    `stored-listing`); copies are made one at a time, so two at once never pick the same number;
  * 5. `fork-store`: create, title and flush the copy in a child fiber, and let it go;
  * 6. attach the copy to the workspace (a failure there leaves a loose session and a warning).
  *
@@ -126,11 +126,11 @@ export async function forkBefore(services: ForkServices, request: ForkBeforeRequ
       }
       title = nextCopyTitle(base, taken, limits.maxTitleBytes, services.language())
     }
-    const persisted = await storeCopy(services, { id: forkedSessionId, plan, title, subject })
+    const { persisted, header: copyHeader } = await storeCopy(services, { id: forkedSessionId, plan, title, subject })
     const stored = services.catalog.stored()
     if (stored !== undefined) {
       // The next copy's naming then reads the copy's title from here, not from its whole log.
-      await services.catalog.storedTitles.remember(stored, forkedSessionId, title).catch((error: unknown) => {
+      await services.catalog.storedTitles.remember(stored, services.catalog.storedLogs, copyHeader, title).catch((error: unknown) => {
         services.warn(`message-recall: the title of the copy "${forkedSessionId}" was not kept (the next copy reads it from its log): ${errorText(error)}`)
       })
     }

@@ -7,7 +7,7 @@
  *
  * @module dsh-message-recall/host/fork-store
  */
-import type { CreateSessionOptions, Session, SessionId } from '@deepseek-ai/dsh-session'
+import type { CreateSessionOptions, Session, SessionHeader, SessionId } from '@deepseek-ai/dsh-session'
 import { flushWithRetry, type FlushRetryPolicy } from './durable-flush'
 import type { ForkPlan } from './fork-plan'
 import { MessageRecallError } from './refusals'
@@ -41,15 +41,23 @@ export interface CopyToStore {
   readonly subject: string
 }
 
+/** A copy once stored. */
+export interface StoredCopy {
+  /** Whether a persistence listener took part in the flush. */
+  readonly persisted: boolean
+  /** The copy's header as created (`Session.header`). */
+  readonly header: SessionHeader
+}
+
 /**
  * Create, title and flush a copy, and let it go.
  * @param services - see {@link CopyStoreServices}.
  * @param copy - see {@link CopyToStore}.
- * @returns whether a persistence listener took part in the flush (`persisted`).
+ * @returns whether a persistence listener took part in the flush (`persisted`), and the copy's header.
  * @throws {@link MessageRecallError} `INTERNAL` when the store refused the copy or its title;
  * `PERSIST_FAILED` (`applied: false`) when the copy could not be flushed after the retries.
  */
-export async function storeCopy(services: CopyStoreServices, copy: CopyToStore): Promise<boolean> {
+export async function storeCopy(services: CopyStoreServices, copy: CopyToStore): Promise<StoredCopy> {
   return services.inChildFiber(async (store) => {
     let child: Session
     try {
@@ -66,7 +74,7 @@ export async function storeCopy(services: CopyStoreServices, copy: CopyToStore):
         { cause: flushed.error, details: { applied: false } },
       )
     }
-    return flushed.persisted
+    return { persisted: flushed.persisted, header: child.header }
   })
 }
 

@@ -40,6 +40,7 @@ import { installExportRoute } from './export-route'
 import { createRouteHandler } from './route'
 import { installTelemetryFilter } from './telemetry-filter'
 import { StoredTitleCache, type ProjectionCacheReader, type StoredTitleReader } from './session-titles'
+import { StoredLogListing } from './stored-listing'
 import type { MessagePricer } from './shadow-price'
 import { titleLimitsOf } from './title'
 import { followSideState } from './side-state'
@@ -96,6 +97,10 @@ export function apply(ctx: Context, config: Partial<MessageRecallConfig> | undef
     exempt: (id) => forkBeforeCopies.has(id),
   })
   ctx.on('session/created', (session) => inheritance.onCreated(session))
+  // Sessions made in this process are known to the stored listing once their logs are stored, so
+  // naming a copy does not list every stored session again because of them.
+  const storedLogs = new StoredLogListing()
+  ctx.on('session/created', (session) => storedLogs.noteCreated(session.header))
   ctx.on('agent/request', async (payload, next) => {
     await inheritance.settled(payload.agent.session)
     return next()
@@ -142,6 +147,7 @@ export function apply(ctx: Context, config: Partial<MessageRecallConfig> | undef
           live: () => ctx.sessions.list(),
           lookup: (session) => index.lookup(session),
           storedTitles: new StoredTitleCache(),
+          storedLogs,
           stored: () => ctx.get('sessionPersistence') as (StoredLogReader & StoredTitleReader) | undefined,
           cache: () => ctx.get('sessionProjectionCache') as ProjectionCacheReader | undefined,
         },

@@ -11,16 +11,20 @@
  *   zero-I/O read DSH's own session list uses): the `title` projection that `dsh-session-title`
  *   registers, as of the last checkpoint (written at every `turn/end` and when a session leaves
  *   memory, so a stored session's row is current);
- * - a stored session whose title was read before at the same persistence revision
- *   (`SessionPersistence.listSnapshots`, `dsh-session-persistence`; for the JSONL backend the log
- *   file's device, inode, size, mtime and ctime, which change whenever the stored log changes):
- *   that title, from a {@link StoredTitleCache};
+ * - a stored session whose title was read before at the same revision of its log (the change
+ *   token `stored-listing` gives: for the JSONL backend the log file's device, inode, size, mtime
+ *   and ctime, which change whenever the stored log changes, read without DSH's full listing on
+ *   every call; else `SessionPersistence.listSnapshots`, `dsh-session-persistence`): that title,
+ *   from a {@link StoredTitleCache};
  * - otherwise: its stored log, and the title is kept by the revision listed before the read. A
  *   backend that keeps each log as one text (`SessionPersistence.supportsRawArtifacts`, the JSONL
  *   backend) is read with `SessionPersistence.readRaw(id)` and only the newest line holding a
  *   `session/title` event is parsed ({@link titleOfRawLog}; the backend packs only
  *   `assistant/chunk` runs into shared rows, so a title is always a line of its own); any other
  *   backend with `SessionPersistence.readFrom(id, 0)`.
+ * The stored sessions are listed through a {@link StoredLogListing} (`stored-listing`), which
+ * reads the disk's folders and the logs' change tokens on each call and lists in full only when a
+ * session folder it does not know appears.
  *
  * @module dsh-message-recall/host/session-titles
  */
@@ -28,22 +32,12 @@ import type { SessionEvent, SessionHeader, SessionId } from '@deepseek-ai/dsh-se
 import { isRecord, type LogEvent } from '../shared/events'
 import type { IndexedSession } from './event-index'
 import type { EventLookup } from './surface-plan'
+import type { StoredLister, StoredLogListing } from './stored-listing'
 import { currentTitle, titleBefore } from './title-events'
 import { errorText } from '../shared/error-text'
 
-/** One stored session as listed with its change token (`SessionPersistence.listSnapshots`). */
-export interface StoredSnapshot {
-  readonly header: SessionHeader
-  /** Opaque; changes whenever the stored log changes. */
-  readonly revision: string
-}
-
-/** The part of `ctx.sessionPersistence` read here. */
-export interface StoredTitleReader {
-  /** Headers of every materialized session (`SessionPersistence.list`). */
-  list(): Promise<readonly SessionHeader[]>
-  /** Headers with per-log change tokens, without loading logs (`SessionPersistence.listSnapshots`). */
-  listSnapshots?(): Promise<readonly StoredSnapshot[]>
+/** The part of `ctx.sessionPersistence` read here: the listing's part (`stored-listing`), and the logs. */
+export interface StoredTitleReader extends StoredLister {
   /** Stored events from `fromSeq` on (`SessionPersistence.readFrom`). */
   readFrom(id: SessionId, fromSeq: number): Promise<{ readonly events: readonly SessionEvent[] }>
   /** Whether {@link StoredTitleReader.readRaw} is implemented (`SessionPersistence.supportsRawArtifacts`; the JSONL backend: true). */
@@ -109,17 +103,18 @@ export class StoredTitleCache {
   }
 
   /**
-   * Keep the title of a log this process has just written and let go (a copy): its revision is
-   * read from the listing now, so the next naming does not read that log again.
-   * @param stored - the persistence service; without `listSnapshots` nothing is kept.
-   * @param id - the session just stored.
+   * Keep the title of a log this process has just written and let go (a copy), by the revision
+   * the listing gives its log now (one `stat` in the JSONL layout), so the next naming does not
+   * read that log again.
+   * @param stored - the persistence service.
+   * @param listing - the listing the titles are named against.
+   * @param header - the session just stored.
    * @param title - its title (`null`: none).
-   * @throws what `SessionPersistence.listSnapshots` throws.
+   * @throws what {@link StoredLogListing.revisionOf} throws.
    */
-  async remember(stored: StoredTitleReader, id: string, title: string | null): Promise<void> {
-    if (stored.listSnapshots === undefined) return
-    const snapshot = (await stored.listSnapshots()).find((entry) => entry.header.id === id)
-    if (snapshot !== undefined) this.set(id, String(snapshot.revision), title ?? undefined)
+  async remember(stored: StoredTitleReader, listing: StoredLogListing, header: SessionHeader, title: string | null): Promise<void> {
+    const revision = await listing.revisionOf(stored, header)
+    if (revision !== undefined) this.set(header.id, revision, title ?? undefined)
   }
 
   /** Full reads of stored logs and answers served from kept titles since construction (for tests). */
@@ -140,6 +135,8 @@ export interface TitleSources {
   readonly cache: () => ProjectionCacheReader | undefined
   /** The titles of stored logs already read, by revision. */
   readonly storedTitles: StoredTitleCache
+  /** The stored sessions and their revisions, kept between calls. */
+  readonly storedLogs: StoredLogListing
   /** Where an unreadable stored session is reported (it is left out). */
   warn(message: string): void
 }
@@ -188,18 +185,12 @@ async function readStoredTitle(stored: StoredTitleReader, id: SessionId): Promis
   return titleOfLog((await stored.readFrom(id, 0)).events)
 }
 
-/** Every stored session with its revision when the service lists revisions, else without. */
-async function listStored(stored: StoredTitleReader): Promise<readonly { readonly header: SessionHeader; readonly revision?: string }[]> {
-  if (stored.listSnapshots !== undefined) return stored.listSnapshots()
-  return (await stored.list()).map((header) => ({ header }))
-}
-
 /**
  * The current title of every live and stored session.
  * @param sources - see {@link TitleSources}.
  * @returns the set of titles in use (sessions without a title add nothing).
- * @throws what `SessionPersistence.listSnapshots` (or `list`) throws; a stored log that cannot be
- * read is reported through `warn` and skipped.
+ * @throws what the listing throws (`StoredLogListing.list`); a stored log that cannot be read is
+ * reported through `warn` and skipped.
  */
 export async function sessionTitles(sources: TitleSources): Promise<Set<string>> {
   const titles = new Set<string>()
@@ -213,8 +204,8 @@ export async function sessionTitles(sources: TitleSources): Promise<Set<string>>
   if (stored === undefined) return titles
   const cache = sources.cache()
   const kept = sources.storedTitles
-  const listing = await listStored(stored)
-  if (stored.listSnapshots !== undefined) kept.keepOnly(new Set(listing.map((entry) => entry.header.id)))
+  const listing = await sources.storedLogs.list(stored, live)
+  kept.keepOnly(new Set(listing.map((entry) => entry.header.id)))
   for (const { header, revision } of listing) {
     if (live.has(header.id)) continue
     const cached = cache?.cachedSnapshot(header)?.values
@@ -222,7 +213,7 @@ export async function sessionTitles(sources: TitleSources): Promise<Set<string>>
       if (typeof cached.title === 'string') titles.add(cached.title)
       continue
     }
-    const known = revision === undefined ? undefined : kept.get(header.id, String(revision))
+    const known = revision === undefined ? undefined : kept.get(header.id, revision)
     if (known !== undefined) {
       if (known.title !== undefined) titles.add(known.title)
       continue
@@ -231,7 +222,7 @@ export async function sessionTitles(sources: TitleSources): Promise<Set<string>>
       kept.countRead()
       const title = await readStoredTitle(stored, header.id)
       // Keyed by the revision listed before the read: a write during the read changes the next revision.
-      if (revision !== undefined) kept.set(header.id, String(revision), title)
+      if (revision !== undefined) kept.set(header.id, revision, title)
       if (title !== undefined) titles.add(title)
     } catch (error) {
       sources.warn(`message-recall: the title of stored session "${header.id}" could not be read: ${errorText(error)}`)

@@ -3,7 +3,8 @@
  * real rc.8 composition (JSONL persistence, invariant companions, the session-title service, the
  * web app's workspace registry, the real agent loop and DSH's mock model):
  * - copies of one session are numbered "(copy)", "(copy 2)", … against the titles of every live
- *   and stored session, also after a cold restart and when two are made at once; a copy of a copy
+ *   and stored session, also after a cold restart, when two are made at once and when another
+ *   host on the same root renamed a copy or stored a session between two copies; a copy of a copy
  *   is numbered from the copy's title;
  * - the copy records the agent preset its source runs (header `agentPreset`, or the newest
  *   `agent-preset/selected` event), so the agent that opens it is composed from the same preset;
@@ -71,6 +72,29 @@ describe('forkBefore: distinct copy titles', () => {
     assert.equal(copyOfCopy.title, `${base} (copy 6)`)
     const stored = await app.ctx.sessionPersistence.list()
     assert.equal(stored.length, 7, 'the source and six copies')
+    await roots.shut(app)
+  })
+
+  it('numbers exactly after another host renamed a copy or stored a session between two copies', async () => {
+    const root = roots.root()
+    const app = await roots.boot(root, { sessionTitle: true })
+    const source = await seededAgent(app, 2)
+    app.ctx.sessionTitle.rename(source.session, 'Audit')
+    const removed = await tombstone(app, source.id, { action: 'recall', seq: node(source.session, 'user/message', 'prompt #2') })
+    const first = await fork(app, source.id, removed)
+    assert.equal(first.title, 'Audit (copy)')
+
+    // Another host on the same root renames the stored copy: "(copy)" is free again.
+    let other = await roots.boot(root, { sessionTitle: true })
+    other.ctx.sessionTitle.rename((await other.resumeAgent(first.forkedSessionId)).session, 'Audit notes')
+    await roots.shut(other)
+    assert.equal((await fork(app, source.id, removed)).title, 'Audit (copy)')
+
+    // Another host stores a session titled "Audit (copy 2)": the next copy skips that number.
+    other = await roots.boot(root, { sessionTitle: true })
+    other.ctx.sessionTitle.rename((await seededAgent(other, 1)).session, 'Audit (copy 2)')
+    await roots.shut(other)
+    assert.equal((await fork(app, source.id, removed)).title, 'Audit (copy 3)')
     await roots.shut(app)
   })
 

@@ -10,6 +10,7 @@ import { after, describe, it } from 'node:test'
 import { SessionId, type SessionEvent } from '@deepseek-ai/dsh-session'
 import { SessionEventIndex } from '../../src/host/event-index'
 import { sessionTitles, StoredTitleCache, titleOfRawLog, type StoredTitleReader, type TitleSources } from '../../src/host/session-titles'
+import { StoredLogListing } from '../../src/host/stored-listing'
 import type { DshApp } from '../support/dsh-app'
 import { Roots, seededAgent } from './helpers'
 
@@ -27,6 +28,7 @@ function recorded(app: DshApp, reads: string[]): StoredTitleReader {
   return {
     list: () => persistence.list(),
     listSnapshots: () => persistence.listSnapshots(),
+    locate: (meta) => persistence.locate(meta),
     readFrom: (id, fromSeq) => {
       reads.push(`readFrom ${id}`)
       return persistence.readFrom(id, fromSeq)
@@ -71,6 +73,7 @@ describe('sessionTitles', () => {
       stored: () => stored,
       cache: () => undefined,
       storedTitles: new StoredTitleCache(),
+      storedLogs: new StoredLogListing(),
       warn: (message) => warnings.push(message),
     }
 
@@ -87,10 +90,12 @@ describe('sessionTitles', () => {
 
     // A title kept right after its log was written (as forkBefore keeps its copy's) is not read back.
     await retitleStored(app, beta.id, 'Beta (copy)')
-    await sources.storedTitles.remember(stored, beta.id, 'Beta (copy)')
+    const betaHeader = (await app.ctx.sessionPersistence.list()).find((header) => header.id === beta.id)!
+    await sources.storedTitles.remember(stored, sources.storedLogs, betaHeader, 'Beta (copy)')
     assert.deepEqual(sorted(await sessionTitles(sources)), ['Alpha', 'Beta (copy)'])
     assert.deepEqual(reads, [])
     assert.deepEqual(sources.storedTitles.stats(), { reads: 3, hits: 5 })
+    assert.deepEqual(sources.storedLogs.stats(), { full: 1, checked: 3 }, 'the stored sessions listed in full once, then checked on the disk')
 
     // Live: the title is the live session's current one, from memory, also after a rename.
     const live = await app.resumeAgent(alpha.id)
