@@ -4,7 +4,7 @@
  *
  * @module dsh-message-recall/host/request
  */
-import { ROUTE_ACTIONS, type RouteAction, type ViewExpectation } from '../shared/protocol'
+import { ERASE_WHEN, ROUTE_ACTIONS, type EraseWhen, type RouteAction, type ViewExpectation } from '../shared/protocol'
 import { isRecord, isSeq } from '../shared/events'
 import type { PlanTarget } from './surface-plan'
 import { ACTIONS, isTombstoneAction, TOMBSTONE_ACTIONS, type TombstoneAction } from '../shared/actions'
@@ -19,7 +19,9 @@ export type RouteRequest =
   | { readonly action: TombstoneAction; readonly sessionId: string; readonly target: PlanTarget; readonly expect?: ViewExpectation }
   | { readonly action: 'plan'; readonly planAction: TombstoneAction; readonly sessionId: string; readonly target: PlanTarget; readonly expect?: ViewExpectation }
   | { readonly action: 'restore'; readonly sessionId: string; readonly tombstoneSeq: number; readonly expect?: ViewExpectation }
-  | { readonly action: 'forkBefore' | 'erase'; readonly sessionId: string; readonly tombstoneSeq: number }
+  | { readonly action: 'forkBefore' | 'cancelErase'; readonly sessionId: string; readonly tombstoneSeq: number }
+  | { readonly action: 'erase'; readonly sessionId: string; readonly tombstoneSeq: number; readonly when?: EraseWhen }
+  | { readonly action: 'pendingErases'; readonly sessionId: string }
   | BatchRouteRequest
   | SummaryEditIntent
   | SummaryRefreshIntent
@@ -27,7 +29,7 @@ export type RouteRequest =
 /** Longest accepted session id, in UTF-16 code units (ids DSH mints are `session-<uuid>`, 44); the POST route and the export refuse a longer one with `INVALID_REQUEST`. */
 export const MAX_SESSION_ID_LENGTH = 512
 
-const FIELDS = ['sessionId', 'action', 'seq', 'messageId', 'tombstoneSeq', 'planAction', 'expect', 'changes', 'detail']
+const FIELDS = ['sessionId', 'action', 'seq', 'messageId', 'tombstoneSeq', 'planAction', 'expect', 'changes', 'detail', 'when']
 const EXPECT_FIELDS = ['replaceGeneration', 'lastSeq', 'removedCount']
 
 /**
@@ -50,7 +52,8 @@ export function parseRouteRequest(body: unknown): { ok: true; request: RouteRequ
   if (sessionId.length > MAX_SESSION_ID_LENGTH) return invalid(`sessionId must be at most ${MAX_SESSION_ID_LENGTH} characters, got ${sessionId.length}`)
   if (!ROUTE_ACTIONS.includes(action as RouteAction)) return invalid(`action must be one of ${ROUTE_ACTIONS.join(', ')}, got ${valueText(action)}`)
 
-  if (action === 'inspect' || action === 'flush') {
+  if (body.when !== undefined && action !== 'erase') return invalid(`when is only valid with action "erase"`)
+  if (action === 'inspect' || action === 'flush' || action === 'pendingErases') {
     for (const field of ['seq', 'messageId', 'tombstoneSeq', 'planAction', 'expect', 'changes', 'detail'] as const) {
       if (body[field] !== undefined) return invalid(`${action} takes no ${field}`)
     }
@@ -67,17 +70,22 @@ export function parseRouteRequest(body: unknown): { ok: true; request: RouteRequ
 
   // Left here: the action table's actions, `forkBefore` and `plan`. A fork and a table action of the
   // `restore` shape address a tombstone; the tombstone actions and `plan` address a surface node.
-  if (action === 'forkBefore' || action === 'erase' || (action !== 'plan' && ACTIONS[action as keyof typeof ACTIONS].plans === 'restore')) {
-    for (const field of ['seq', 'messageId', 'planAction', ...(action === 'forkBefore' || action === 'erase' ? ['expect' as const] : [])] as const) {
+  if (action === 'forkBefore' || action === 'erase' || action === 'cancelErase' || (action !== 'plan' && ACTIONS[action as keyof typeof ACTIONS].plans === 'restore')) {
+    for (const field of ['seq', 'messageId', 'planAction', ...(action === 'forkBefore' || action === 'erase' || action === 'cancelErase' ? ['expect' as const] : [])] as const) {
       if (body[field] !== undefined) return invalid(`${action} takes no ${field}; address the tombstone by tombstoneSeq`)
     }
     const { tombstoneSeq } = body
     if (!isSeq(tombstoneSeq)) return invalid(`tombstoneSeq must be a non-negative safe integer, got ${valueText(tombstoneSeq)}`)
-    return action === 'forkBefore' || action === 'erase'
+    if (action === 'erase') {
+      const { when } = body
+      if (when !== undefined && !ERASE_WHEN.includes(when as EraseWhen)) return invalid(`when must be one of ${ERASE_WHEN.join(', ')}, got ${valueText(when)}`)
+      return { ok: true, request: { action, sessionId, tombstoneSeq, ...(when === undefined ? {} : { when: when as EraseWhen }) } }
+    }
+    return action === 'forkBefore' || action === 'cancelErase'
       ? { ok: true, request: { action, sessionId, tombstoneSeq } }
       : { ok: true, request: { action: 'restore', sessionId, tombstoneSeq, ...withExpect } }
   }
-  if (body.tombstoneSeq !== undefined) return invalid(`tombstoneSeq is only valid with action "restore", "forkBefore" or "erase"`)
+  if (body.tombstoneSeq !== undefined) return invalid(`tombstoneSeq is only valid with action "restore", "forkBefore", "erase" or "cancelErase"`)
 
   if (seq !== undefined && !isSeq(seq)) return invalid(`seq must be a non-negative safe integer, got ${valueText(seq)}`)
   if (messageId !== undefined && (typeof messageId !== 'string' || messageId.length === 0)) {
