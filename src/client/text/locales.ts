@@ -141,7 +141,22 @@ export const zh = {
   'panel.rewrite.left.other': '留在摘要外的消息：{count} 条',
   'panel.rewrite.undoLabel': '撤销这次重写：把之前的摘要放回',
   'panel.rewrite.replaced': '已被之后的摘要取代',
+  'panel.erase': '永久抹除…',
+  'panel.erased': '已永久抹除',
+  'panel.erase.label': '永久抹除这次移除的消息：主机下次启动时从磁盘上删除',
+  'panel.erase.title.one': '永久抹除 {count} 条消息？',
+  'panel.erase.title.other': '永久抹除 {count} 条消息？',
+  'panel.erase.body': '它们的文字会从磁盘上的会话日志中删除，只被它们引用的图片和工具输出文件也会删除。此操作无法撤销：之后不能再撤销、恢复，也不能打开它之前的副本。抹除在主机下次启动时进行；要立即抹除，请重启主机。',
+  'panel.erase.confirm': '永久抹除',
+  'panel.erase.keep': '保留',
+  'panel.erase.keepLabel': '不抹除，关闭这个确认',
+  'panel.erase.pending': '等待抹除：主机重启时进行',
+  'panel.erase.failed': '主机启动时永久抹除没有完成，什么都没有改变',
+  'panel.erase.cancel': '取消抹除',
+  'panel.erase.cancelLabel': '取消抹除：这些消息仍然是已移除状态，可以再恢复',
   'error.NOT_RESTORABLE': '这次移除无法原地恢复，可以打开一个副本',
+  'error.ERASE_PENDING': '这次移除将在主机重启时被永久抹除，请先取消抹除',
+  'error.NOT_ERASABLE': '这次移除无法永久抹除',
   'error.STALE_VIEW': '对话刚刚有了变化，请再试一次',
   'error.AGENT_BUSY': '智能体正在工作，请等它停下再试',
   'error.TARGET_NOT_FOUND': '这条消息已不在对话中',
@@ -285,7 +300,22 @@ export const en: { readonly [K in LocaleKey]: string } = {
   'panel.rewrite.left.other': '{count} messages left out of the summary',
   'panel.rewrite.undoLabel': 'Undo this rewrite: put the earlier summary back',
   'panel.rewrite.replaced': 'Replaced by a later summary',
+  'panel.erase': 'Erase for good…',
+  'panel.erased': 'Erased for good',
+  'panel.erase.label': 'Erase the messages of this removal for good: deleted from the disk when the host next starts',
+  'panel.erase.title.one': 'Erase {count} message for good?',
+  'panel.erase.title.other': 'Erase {count} messages for good?',
+  'panel.erase.body': 'Their text goes from the session log on disk, with the images and tool output files only they reference. This cannot be undone: afterwards there is no Undo, Restore or Open a copy from before it. It happens when the host next starts; restart the host to erase now.',
+  'panel.erase.confirm': 'Erase for good',
+  'panel.erase.keep': 'Keep',
+  'panel.erase.keepLabel': 'Do not erase; close this confirmation',
+  'panel.erase.pending': 'Erase pending: it happens when the host restarts',
+  'panel.erase.failed': 'Erase for good did not go through when the host started; nothing was changed',
+  'panel.erase.cancel': 'Cancel erase',
+  'panel.erase.cancelLabel': 'Cancel the erase: the messages stay removed and can be restored again',
   'error.NOT_RESTORABLE': 'This removal cannot be undone in place. Open a copy instead.',
+  'error.ERASE_PENDING': 'This removal is to be erased for good when the host restarts. Cancel the erase first.',
+  'error.NOT_ERASABLE': 'This removal cannot be erased for good.',
   'error.STALE_VIEW': 'The conversation just changed. Try again.',
   'error.AGENT_BUSY': 'The agent is working. Try again when it stops.',
   'error.TARGET_NOT_FOUND': 'This message is no longer in the conversation.',
@@ -309,7 +339,7 @@ export const DICTIONARIES: { readonly zh: Record<LocaleKey, string>; readonly en
  * Base keys of the texts that count something; each has a `.one` and an `.other` entry. The action
  * table's counted texts (`armedLabel`, `undo`, `unsaved` in `shared/actions.ts`) are among them.
  */
-export type CountedBase = ActionCountedBase | `notice.images.${'unreadable' | 'unsupported' | 'busy' | 'unavailable'}` | 'unsaved.apply' | 'panel.label' | 'panel.count' | 'panel.tokens' | 'panel.cutShort' | 'panel.cutShort.more' | 'armed.rewriteLabel' | 'armed.rewriteExcludeLabel' | 'armed.rewriteRecallLabel' | 'flag.text' | 'flag.rewriteLabel' | 'panel.rewrite.left' | 'armed.rewriteOnwardLabel'
+export type CountedBase = ActionCountedBase | `notice.images.${'unreadable' | 'unsupported' | 'busy' | 'unavailable'}` | 'unsaved.apply' | 'panel.label' | 'panel.count' | 'panel.tokens' | 'panel.cutShort' | 'panel.cutShort.more' | 'armed.rewriteLabel' | 'armed.rewriteExcludeLabel' | 'armed.rewriteRecallLabel' | 'flag.text' | 'flag.rewriteLabel' | 'panel.rewrite.left' | 'armed.rewriteOnwardLabel' | 'panel.erase.title'
 
 /** Every key the action table names, checked against the dictionaries: a key missing from `zh` (and so from `en`) fails the typecheck. */
 type ActionKeysInDictionaries = [Exclude<ActionTextKey, ActionCountedBase> | `${ActionCountedBase}.${'one' | 'other'}`] extends [LocaleKey] ? true : never
