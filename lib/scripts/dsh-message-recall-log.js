@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-K26JKU53.js";
+} from "./chunks/chunk-L6OF6FH3.js";
 import {
   explainCommand
 } from "./chunks/chunk-CUQJI25X.js";

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-K26JKU53.js";
+} from "./chunks/chunk-L6OF6FH3.js";
 import {
   runCommand
 } from "./chunks/chunk-C7U2JD6W.js";
