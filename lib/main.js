@@ -4767,7 +4767,7 @@ async function runPendingErases(services, log) {
     const detail = shortenPaths(run.detail);
     if (run.outcome === "erased" || run.outcome === "dropped") await services.pending.update(sessionId, tombstoneSeq, void 0);
     else if (run.outcome === "failed") await services.pending.update(sessionId, tombstoneSeq, { ...record, state: "failed", problem: detail });
-    log(`message-recall: pending erase of removal ${tombstoneSeq} of session "${sessionId}": ${run.outcome}: ${detail}`);
+    log(`message-recall: pending erase of removal ${tombstoneSeq} of session "${sessionId}": ${run.outcome}: ${detail}`, run.outcome);
     runs.push({ ...run, detail });
   }
   return runs;
@@ -6019,7 +6019,7 @@ function apply(ctx, config) {
   const launch = ctx.get("launchEnvironment");
   const pending = new PendingErases(pendingErasesPath(dshHomeOf(launch?.get("DSH_HOME")?.value ?? process.env.DSH_HOME)));
   ctx.inject(["sessionPersistence"], () => {
-    void runPendingErases({ erase, pending }, (line) => ctx.logger.info(line)).catch((error) => warn(`message-recall: the pending erases did not run: ${error instanceof Error ? error.message : String(error)}`));
+    void runPendingErases({ erase, pending }, (line, outcome) => outcome === "erased" ? ctx.logger.info(line) : warn(line)).catch((error) => warn(`message-recall: the pending erases did not run: ${error instanceof Error ? error.message : String(error)}`));
   });
   const handler = createRouteHandler(
     {

@@ -139,11 +139,11 @@ export interface StartRun {
 /**
  * Run every pending erase through the erase path, one at a time (see the module doc).
  * @param services - the erase's services and the pending file.
- * @param log - where each outcome is reported (the plugin's logger), one line each.
+ * @param log - where each outcome is reported (the plugin's logger), one line each, with the outcome.
  * @returns what each came to, in order.
  * @throws only the pending file's errors (each erase's own error is kept as `failed`).
  */
-export async function runPendingErases(services: Pick<EraseLaterServices, 'erase' | 'pending'>, log: (line: string) => void): Promise<StartRun[]> {
+export async function runPendingErases(services: Pick<EraseLaterServices, 'erase' | 'pending'>, log: (line: string, outcome: StartRun['outcome']) => void): Promise<StartRun[]> {
   const runs: StartRun[] = []
   for (const record of await services.pending.all()) {
     if (record.state !== 'pending') continue
@@ -166,7 +166,7 @@ export async function runPendingErases(services: Pick<EraseLaterServices, 'erase
     const detail = shortenPaths(run.detail)
     if (run.outcome === 'erased' || run.outcome === 'dropped') await services.pending.update(sessionId, tombstoneSeq, undefined)
     else if (run.outcome === 'failed') await services.pending.update(sessionId, tombstoneSeq, { ...record, state: 'failed', problem: detail })
-    log(`message-recall: pending erase of removal ${tombstoneSeq} of session "${sessionId}": ${run.outcome}: ${detail}`)
+    log(`message-recall: pending erase of removal ${tombstoneSeq} of session "${sessionId}": ${run.outcome}: ${detail}`, run.outcome)
     runs.push({ ...run, detail })
   }
   return runs

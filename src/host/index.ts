@@ -130,7 +130,7 @@ export function apply(ctx: Context, config: Partial<MessageRecallConfig> | undef
   const launch = ctx.get('launchEnvironment') as { get(name: string): { readonly value: string } | undefined } | undefined
   const pending = new PendingErases(pendingErasesPath(dshHomeOf(launch?.get('DSH_HOME')?.value ?? process.env.DSH_HOME)))
   ctx.inject(['sessionPersistence'], () => {
-    void runPendingErases({ erase, pending }, (line) => ctx.logger.info(line)).catch((error: unknown) => warn(`message-recall: the pending erases did not run: ${error instanceof Error ? error.message : String(error)}`))
+    void runPendingErases({ erase, pending }, (line, outcome) => (outcome === 'erased' ? ctx.logger.info(line) : warn(line))).catch((error: unknown) => warn(`message-recall: the pending erases did not run: ${error instanceof Error ? error.message : String(error)}`))
   })
   const handler = createRouteHandler(
     {
