@@ -8,7 +8,8 @@
  *    write queue, so no write of this plugin interleaves;
  * 2. keeps a pending erase in the plugin's file (`pending-erases.ts`) and answers once that file is
  *    durable; a second request for the same removal answers the record kept.
- * While it is pending, `restore` and `forkBefore` of that removal answer `ERASE_PENDING`
+ * {@link planErase} (`plan` with `planAction: 'erase'`) makes the same check and answers the counts
+ * alone, for the confirmation. While it is pending, `restore` and `forkBefore` of that removal answer `ERASE_PENDING`
  * ({@link pendingEraseRefusal}); `cancelErase` drops it.
  * When the plugin starts and the session persistence is there, {@link runPendingErases} runs each
  * through `erase-session.ts` `eraseRemoval` (which holds the session as every stored write does,
@@ -20,7 +21,7 @@
  * @module dsh-message-recall/host/erase-at-start
  */
 import type { Session } from '@deepseek-ai/dsh-session'
-import type { CancelEraseValue, PendingEraseValue, PendingErasesValue, ScheduledEraseValue } from '../shared/protocol'
+import type { CancelEraseValue, ErasePlanValue, PendingEraseValue, PendingErasesValue, ScheduledEraseValue } from '../shared/protocol'
 import { eraseRemovalInLog } from '../log/log-erase'
 import { errorText } from '../shared/error-text'
 import { eraseRemoval, notErasable, type EraseRefusal, type EraseServices } from './erase-session'
@@ -68,11 +69,31 @@ export function pendingEraseValue(record: PendingErase): PendingEraseValue {
  * @throws file system errors of the pending file (nothing kept).
  */
 export async function scheduleErase(services: EraseLaterServices, request: { readonly sessionId: string; readonly tombstoneSeq: number }): Promise<{ readonly ok: true; readonly value: ScheduledEraseValue } | { readonly ok: false; readonly refusal: EraseRefusal }> {
-  const backend = services.erase.backend()
-  if (backend === undefined) return { ok: false, refusal: { code: 'ERASE_UNAVAILABLE', message: 'message-recall: erase needs DSH\'s JSONL session persistence' } }
   const { sessionId, tombstoneSeq } = request
   const earlier = await services.pending.get(sessionId, tombstoneSeq)
   if (earlier !== undefined) return { ok: true, value: { action: 'erase', when: 'next-start', erase: pendingEraseValue(earlier) } }
+  return checkErase(services, request, async (record) => ({ action: 'erase', when: 'next-start', erase: pendingEraseValue(await services.pending.add(record)) }))
+}
+
+/**
+ * What an erase of one removal would take, as the confirmation shows it (`plan` with
+ * `planAction: 'erase'`): checked as {@link scheduleErase} checks it, nothing written.
+ * @param services - the erase's services and the open session.
+ * @param request - the session and the removal's tombstone seq.
+ * @returns the counts, or the same refusals as {@link scheduleErase}.
+ * @throws file system errors of the log's read.
+ */
+export function planErase(services: Omit<EraseLaterServices, 'pending'>, request: { readonly sessionId: string; readonly tombstoneSeq: number }): Promise<{ readonly ok: true; readonly value: ErasePlanValue } | { readonly ok: false; readonly refusal: EraseRefusal }> {
+  return checkErase(services, request, async (record) => ({
+    action: 'plan', planAction: 'erase', tombstoneSeq: record.tombstoneSeq, messageCount: record.messageSeqs.length, imageCount: record.imageCount, fileCount: record.fileCount,
+  }))
+}
+
+/** The check both share: inside the session's write queue, the open session flushed, the stored log read and rewritten in memory; `then` gets the record it would keep. */
+async function checkErase<V>(services: Omit<EraseLaterServices, 'pending'>, request: { readonly sessionId: string; readonly tombstoneSeq: number }, then: (record: PendingErase) => Promise<V>): Promise<{ readonly ok: true; readonly value: V } | { readonly ok: false; readonly refusal: EraseRefusal }> {
+  const backend = services.erase.backend()
+  if (backend === undefined) return { ok: false, refusal: { code: 'ERASE_UNAVAILABLE', message: 'message-recall: erase needs DSH\'s JSONL session persistence' } }
+  const { sessionId, tombstoneSeq } = request
   const queued = await services.erase.queue.run(sessionId, async () => {
     const open = services.open(sessionId)
     if (open !== undefined) await services.erase.sessions.flush(open)
@@ -81,11 +102,11 @@ export async function scheduleErase(services: EraseLaterServices, request: { rea
     const scheduledAt = (services.erase.now?.() ?? new Date()).toISOString()
     const checked = eraseRemovalInLog(raw.content, tombstoneSeq, scheduledAt)
     if (!checked.ok) return { ok: false as const, refusal: notErasable(checked.code, tombstoneSeq) }
-    const kept = await services.pending.add({
+    const value = await then({
       sessionId, tombstoneSeq, scheduledAt, messageSeqs: checked.value.messageSeqs,
       imageCount: checked.value.erasedImages.length, fileCount: checked.value.erasedFiles.length, state: 'pending',
     })
-    return { ok: true as const, value: { action: 'erase' as const, when: 'next-start' as const, erase: pendingEraseValue(kept) } }
+    return { ok: true as const, value }
   })
   if (!queued.ok) return { ok: false, refusal: { code: 'AGENT_BUSY', message: `message-recall: session "${sessionId}" is busy with ${queued.ahead} earlier write(s)` } }
   return queued.value

@@ -22,6 +22,7 @@ export type RouteRequest =
   | { readonly action: 'forkBefore' | 'cancelErase'; readonly sessionId: string; readonly tombstoneSeq: number }
   | { readonly action: 'erase'; readonly sessionId: string; readonly tombstoneSeq: number; readonly when?: EraseWhen }
   | { readonly action: 'pendingErases'; readonly sessionId: string }
+  | { readonly action: 'plan'; readonly planAction: 'erase'; readonly sessionId: string; readonly tombstoneSeq: number }
   | BatchRouteRequest
   | SummaryEditIntent
   | SummaryRefreshIntent
@@ -44,6 +45,7 @@ export function parseRouteRequest(body: unknown): { ok: true; request: RouteRequ
   if (!isRecord(body)) return invalid(`request body must be a JSON object, got ${body === null ? 'null' : Array.isArray(body) ? 'an array' : `a ${typeof body}`}`)
   if (body.action === 'editSummary' || body.action === 'undoRewrite') return parseSummaryEdit(body, invalid)
   if (body.action === 'rewriteSummary' || (body.action === 'plan' && body.planAction === 'rewriteSummary')) return parseSummaryRefresh(body, invalid)
+  if (body.action === 'plan' && body.planAction === 'erase') return parseErasePlan(body, invalid)
   const unknown = Object.keys(body).find((key) => !FIELDS.includes(key))
   if (unknown !== undefined) return invalid(`unknown field "${unknown}" (allowed: ${FIELDS.join(', ')})`)
 
@@ -151,4 +153,17 @@ function parseSummaryRefresh(body: Record<string, unknown>, invalid: (message: s
   const expectation = parseExpect(body.expect)
   if (typeof expectation === 'string') return invalid(expectation)
   return { ok: true, request: { action: 'rewriteSummary', sessionId, checkpointSeq, ...(expectation === undefined ? {} : { expect: expectation }), ...(preview ? { preview: true as const } : {}) } }
+}
+
+const ERASE_PLAN_FIELDS = ['sessionId', 'action', 'planAction', 'tombstoneSeq']
+
+/** The `plan` of an erase (`planAction: 'erase'`, `tombstoneSeq`): what the confirmation of Erase for good shows. */
+function parseErasePlan(body: Record<string, unknown>, invalid: (message: string) => { ok: false; refusal: RequestRefusal }): { ok: true; request: RouteRequest } | { ok: false; refusal: RequestRefusal } {
+  const unknown = Object.keys(body).find((key) => !ERASE_PLAN_FIELDS.includes(key))
+  if (unknown !== undefined) return invalid(`unknown field "${unknown}" for a plan of erase (allowed: ${ERASE_PLAN_FIELDS.join(', ')})`)
+  const { sessionId, tombstoneSeq } = body
+  if (typeof sessionId !== 'string' || sessionId.length === 0) return invalid(`sessionId must be a non-empty string, got ${valueText(sessionId)}`)
+  if (sessionId.length > MAX_SESSION_ID_LENGTH) return invalid(`sessionId must be at most ${MAX_SESSION_ID_LENGTH} characters, got ${sessionId.length}`)
+  if (!isSeq(tombstoneSeq)) return invalid(`tombstoneSeq must be a non-negative safe integer, got ${valueText(tombstoneSeq)}`)
+  return { ok: true, request: { action: 'plan', planAction: 'erase', sessionId, tombstoneSeq } }
 }

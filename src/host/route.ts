@@ -31,7 +31,7 @@ import { applyChanges, previewChanges } from './batch-service'
 import { previewRemoval, removeMessages, type RemovalServices } from './removal-service'
 import { flushSession } from './session-write'
 import { eraseRemoval, type EraseServices } from './erase-session'
-import { cancelErase, listPendingErases, pendingEraseRefusal, scheduleErase, type EraseLaterServices } from './erase-at-start'
+import { cancelErase, listPendingErases, pendingEraseRefusal, planErase, scheduleErase, type EraseLaterServices } from './erase-at-start'
 import { editSummary } from './summary-edit'
 import { previewSummaryRefresh, refreshSummary } from './summary-refresh'
 import type { WriteQueue } from './write-queue'
@@ -169,6 +169,11 @@ export function createRouteHandler(services: RouteServices, config: MessageRecal
         }
         case 'plan':
           if ('changes' in request) await answer(res, await previewChanges(services, request))
+          else if (request.planAction === 'erase') {
+            const planned = await planErase({ ...services.eraseLater, erase: services.erase }, request)
+            if (planned.ok) sendJson(res, 200, { ok: true, value: planned.value })
+            else fail(res, planned.refusal.code, planned.refusal.message, undefined, 'reason' in planned.refusal ? { reason: planned.refusal.reason } : {})
+          }
           else await answer(res, await previewRemoval(services, { ...request, action: request.planAction }))
           return
         case 'restore':

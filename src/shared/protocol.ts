@@ -111,6 +111,18 @@ export interface ScheduledEraseValue {
   readonly erase: PendingEraseValue
 }
 
+/** Success value of `plan` with `planAction: 'erase'`: what an erase of the removal would take, nothing written. */
+export interface ErasePlanValue {
+  readonly action: 'plan'
+  readonly planAction: 'erase'
+  readonly tombstoneSeq: number
+  readonly messageCount: number
+  /** Images the erase deletes unless another session references them. */
+  readonly imageCount: number
+  /** Tool output files the erase deletes unless another session names them. */
+  readonly fileCount: number
+}
+
 /** Success value of `cancelErase`: whether a pending erase was there to drop. */
 export interface CancelEraseValue {
   readonly action: 'cancelErase'

@@ -3,7 +3,7 @@
  * (`src/host/erase-at-start.ts`, `src/host/pending-erases.ts`), over real HTTP in the real rc.8
  * composition with JSONL persistence (zstd) on disk: `erase` with `when: 'next-start'` on a live
  * session keeps a pending erase in `<DSH home>/message-recall/pending-erases.json` and changes
- * nothing in the log; `restore`, `forkBefore` and an `apply` restoring that removal are refused
+ * nothing in the log (its `plan` answers the counts and writes nothing); `restore`, `forkBefore` and an `apply` restoring that removal are refused
  * with `ERASE_PENDING`; a second request answers the same record; refusals write nothing; cancel
  * drops one. A fresh composition on the same home and root runs the erase at start: the canary is
  * gone from every file (the built log tool's `scan --text` and a byte search), the pending file is
@@ -79,6 +79,11 @@ describe('erase for good when the host next starts', () => {
 
     // Now refused while open; kept for the next start instead.
     assertError(await app.post({ sessionId: id, action: 'erase', tombstoneSeq: canary.tombstoneSeq }), 409, 'NOT_ERASABLE', /the session is open in the host/)
+    // The confirmation's plan: the same check, the counts, nothing written.
+    assert.deepEqual(await post({ sessionId: id, action: 'plan', planAction: 'erase', tombstoneSeq: canary.tombstoneSeq }), { action: 'plan', planAction: 'erase', tombstoneSeq: canary.tombstoneSeq, messageCount: 1, imageCount: 0, fileCount: 0 })
+    assertError(await app.post({ sessionId: id, action: 'plan', planAction: 'erase', tombstoneSeq: excluded.tombstoneSeq }), 409, 'NOT_ERASABLE', `message-recall: cannot erase removal ${excluded.tombstoneSeq}: an exclusion keeps its messages in the transcript; only a removal can be erased`)
+    assertError(await app.post({ sessionId: id, action: 'plan', planAction: 'erase', tombstoneSeq: canary.tombstoneSeq, seq: 3 }), 400, 'INVALID_REQUEST', 'message-recall: unknown field "seq" for a plan of erase (allowed: sessionId, action, planAction, tombstoneSeq)')
+    assert.equal(existsSync(pendingFile), false, 'a plan writes nothing')
     const scheduled = await post({ sessionId: id, action: 'erase', tombstoneSeq: canary.tombstoneSeq, when: 'next-start' })
     assert.equal(scheduled.action, 'erase')
     assert.equal(scheduled.when, 'next-start')
