@@ -479,6 +479,12 @@ var zh = {
   "panel.erase.title.one": "永久抹除 {count} 条消息？",
   "panel.erase.title.other": "永久抹除 {count} 条消息？",
   "panel.erase.body": "它们的文字会从磁盘上的会话日志中删除，只被它们引用的图片和工具输出文件也会删除。此操作无法撤销：之后不能再撤销、恢复，也不能打开它之前的副本。抹除在主机下次启动时进行；要立即抹除，请重启主机。",
+  "panel.erase.also": "同时删除（除非其他会话仍在使用）：{what}。",
+  "panel.erase.images.one": "{count} 张图片",
+  "panel.erase.images.other": "{count} 张图片",
+  "panel.erase.files.one": "{count} 个工具输出文件",
+  "panel.erase.files.other": "{count} 个工具输出文件",
+  "panel.erase.and": "和",
   "panel.erase.confirm": "永久抹除",
   "panel.erase.keep": "保留",
   "panel.erase.keepLabel": "不抹除，关闭这个确认",
@@ -633,6 +639,12 @@ var en = {
   "panel.erase.title.one": "Erase {count} message for good?",
   "panel.erase.title.other": "Erase {count} messages for good?",
   "panel.erase.body": "Their text goes from the session log on disk, with the images and tool output files only they reference. This cannot be undone: afterwards there is no Undo, Restore or Open a copy from before it. It happens when the host next starts; restart the host to erase now.",
+  "panel.erase.also": "Also deleted, unless another session uses them: {what}.",
+  "panel.erase.images.one": "{count} image",
+  "panel.erase.images.other": "{count} images",
+  "panel.erase.files.one": "{count} tool output file",
+  "panel.erase.files.other": "{count} tool output files",
+  "panel.erase.and": " and ",
   "panel.erase.confirm": "Erase for good",
   "panel.erase.keep": "Keep",
   "panel.erase.keepLabel": "Do not erase; close this confirmation",
@@ -3795,7 +3807,9 @@ function RemovedPanel({ useSession, actions, summary, erase, t, onClose, anchor 
             EraseConfirm,
             {
               t,
-              count: entry.count,
+              count: erasing.plan?.tombstoneSeq === entry.tombstoneSeq ? erasing.plan.messageCount : entry.count,
+              images: erasing.plan?.tombstoneSeq === entry.tombstoneSeq ? erasing.plan.imageCount : 0,
+              files: erasing.plan?.tombstoneSeq === entry.tombstoneSeq ? erasing.plan.fileCount : 0,
               onConfirm: () => void erase.schedule(entry.tombstoneSeq).then((ok) => setRefocus({ seq: entry.tombstoneSeq, action: ok ? "cancel" : "open" })),
               onKeep: () => {
                 erase.dismiss();
@@ -3836,7 +3850,7 @@ function RemovedPanel({ useSession, actions, summary, erase, t, onClose, anchor 
                 "aria-label": t("panel.erase.label"),
                 "aria-haspopup": "dialog",
                 disabled: eraseBusy || busy,
-                onClick: () => erase.confirm(entry.tombstoneSeq),
+                onClick: () => void erase.confirm(entry.tombstoneSeq),
                 children: t("panel.erase")
               }
             )
@@ -3871,7 +3885,7 @@ function RemovedPanel({ useSession, actions, summary, erase, t, onClose, anchor 
     ] })
   ] });
 }
-function EraseConfirm({ t, count, onConfirm, onKeep }) {
+function EraseConfirm({ t, count, images, files, onConfirm, onKeep }) {
   const box = (0, import_react4.useRef)(null);
   (0, import_react4.useEffect)(() => {
     box.current?.querySelector('[data-message-recall-erase-action="keep"]')?.focus();
@@ -3890,8 +3904,13 @@ function EraseConfirm({ t, count, onConfirm, onKeep }) {
     buttons[(at + (event.shiftKey ? buttons.length - 1 : 1)) % buttons.length]?.focus();
   };
   const title = t(countedKey("panel.erase.title", count), { count });
+  const also = [
+    ...images > 0 ? [t(countedKey("panel.erase.images", images), { count: images })] : [],
+    ...files > 0 ? [t(countedKey("panel.erase.files", files), { count: files })] : []
+  ];
   return /* @__PURE__ */ (0, import_jsx_runtime4.jsxs)("div", { ref: box, "data-message-recall-erase-confirm": "", role: "alertdialog", "aria-label": title, onKeyDown, children: [
     /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("p", { "data-message-recall-erase-title": "", children: /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("strong", { children: title }) }),
+    also.length > 0 && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("p", { "data-message-recall-erase-also": "", children: t("panel.erase.also", { what: also.join(t("panel.erase.and")) }) }),
     /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("p", { "data-message-recall-erase-body": "", children: t("panel.erase.body") }),
     /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("button", { type: "button", "data-message-recall-erase-action": "confirm", onClick: onConfirm, children: t("panel.erase.confirm") }),
     /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("button", { type: "button", "data-message-recall-erase-action": "keep", "aria-label": t("panel.erase.keepLabel"), onClick: onKeep, children: t("panel.erase.keep") })
@@ -3966,7 +3985,7 @@ function SummaryDialog({ sessionId, checkpointSeq, text, kit, onClose }) {
 }
 
 // src/client/build-stamp.ts
-var BUILD_STAMP = true ? "0.1.0+553c981ab1" : "dev";
+var BUILD_STAMP = true ? "0.1.0+bf5fecfb95" : "dev";
 
 // src/client/notices/notice-styles.ts
 var NOTICE_STYLE_TEXT = `
@@ -4107,7 +4126,7 @@ var SessionStores = class {
 };
 
 // src/client/stores/erase-requests.ts
-var INITIAL2 = Object.freeze({ loaded: false, erases: /* @__PURE__ */ new Map(), confirming: null, busy: null, errors: /* @__PURE__ */ new Map() });
+var INITIAL2 = Object.freeze({ loaded: false, erases: /* @__PURE__ */ new Map(), confirming: null, plan: null, busy: null, errors: /* @__PURE__ */ new Map() });
 var EraseRequests = class extends SnapshotStore {
   constructor(options) {
     super(INITIAL2);
@@ -4132,15 +4151,23 @@ var EraseRequests = class extends SnapshotStore {
     return this.loading;
   }
   /**
-   * Open the confirmation of one entry (closing any other).
+   * Open the confirmation of one entry (closing any other) and read what the erase would take
+   * (`plan` with `planAction: 'erase'`); a refused plan closes it and keeps the refusal.
    * @param tombstoneSeq - the removal.
+   * @returns once the plan is read.
    */
-  confirm(tombstoneSeq) {
-    this.set({ confirming: tombstoneSeq });
+  async confirm(tombstoneSeq) {
+    const errors = new Map(this.state.errors);
+    errors.delete(tombstoneSeq);
+    this.set({ confirming: tombstoneSeq, plan: null, errors });
+    const reply = await this.options.send({ sessionId: this.options.sessionId, action: "plan", planAction: "erase", tombstoneSeq });
+    if (this.state.confirming !== tombstoneSeq) return;
+    if (reply.ok) this.set({ plan: reply.value });
+    else this.set({ confirming: null, errors: new Map(this.state.errors).set(tombstoneSeq, reply.error) });
   }
   /** Close the confirmation. */
   dismiss() {
-    if (this.state.confirming !== null) this.set({ confirming: null });
+    if (this.state.confirming !== null) this.set({ confirming: null, plan: null });
   }
   /**
    * Ask the host to erase a removal for good when it next starts; closes the confirmation.
@@ -4178,7 +4205,7 @@ var EraseRequests = class extends SnapshotStore {
     if (this.state.busy !== null) return false;
     const errors = new Map(this.state.errors);
     errors.delete(tombstoneSeq);
-    this.set({ busy: tombstoneSeq, confirming: null, errors });
+    this.set({ busy: tombstoneSeq, confirming: null, plan: null, errors });
     const error = await request();
     const after = new Map(this.state.errors);
     if (error !== null) after.set(tombstoneSeq, error);

@@ -1740,6 +1740,7 @@ function parseRouteRequest(body) {
   if (!isRecord(body)) return invalid(`request body must be a JSON object, got ${body === null ? "null" : Array.isArray(body) ? "an array" : `a ${typeof body}`}`);
   if (body.action === "editSummary" || body.action === "undoRewrite") return parseSummaryEdit(body, invalid);
   if (body.action === "rewriteSummary" || body.action === "plan" && body.planAction === "rewriteSummary") return parseSummaryRefresh(body, invalid);
+  if (body.action === "plan" && body.planAction === "erase") return parseErasePlan(body, invalid);
   const unknown = Object.keys(body).find((key) => !FIELDS2.includes(key));
   if (unknown !== void 0) return invalid(`unknown field "${unknown}" (allowed: ${FIELDS2.join(", ")})`);
   const { sessionId, action, seq, messageId, planAction, expect } = body;
@@ -1828,6 +1829,16 @@ function parseSummaryRefresh(body, invalid) {
   const expectation = parseExpect(body.expect);
   if (typeof expectation === "string") return invalid(expectation);
   return { ok: true, request: { action: "rewriteSummary", sessionId, checkpointSeq, ...expectation === void 0 ? {} : { expect: expectation }, ...preview ? { preview: true } : {} } };
+}
+var ERASE_PLAN_FIELDS = ["sessionId", "action", "planAction", "tombstoneSeq"];
+function parseErasePlan(body, invalid) {
+  const unknown = Object.keys(body).find((key) => !ERASE_PLAN_FIELDS.includes(key));
+  if (unknown !== void 0) return invalid(`unknown field "${unknown}" for a plan of erase (allowed: ${ERASE_PLAN_FIELDS.join(", ")})`);
+  const { sessionId, tombstoneSeq } = body;
+  if (typeof sessionId !== "string" || sessionId.length === 0) return invalid(`sessionId must be a non-empty string, got ${valueText(sessionId)}`);
+  if (sessionId.length > MAX_SESSION_ID_LENGTH) return invalid(`sessionId must be at most ${MAX_SESSION_ID_LENGTH} characters, got ${sessionId.length}`);
+  if (!isSeq(tombstoneSeq)) return invalid(`tombstoneSeq must be a non-negative safe integer, got ${valueText(tombstoneSeq)}`);
+  return { ok: true, request: { action: "plan", planAction: "erase", sessionId, tombstoneSeq } };
 }
 
 // src/host/export-route.ts
@@ -4705,11 +4716,25 @@ function pendingEraseValue(record) {
   };
 }
 async function scheduleErase(services, request) {
-  const backend = services.erase.backend();
-  if (backend === void 0) return { ok: false, refusal: { code: "ERASE_UNAVAILABLE", message: "message-recall: erase needs DSH's JSONL session persistence" } };
   const { sessionId, tombstoneSeq } = request;
   const earlier = await services.pending.get(sessionId, tombstoneSeq);
   if (earlier !== void 0) return { ok: true, value: { action: "erase", when: "next-start", erase: pendingEraseValue(earlier) } };
+  return checkErase(services, request, async (record) => ({ action: "erase", when: "next-start", erase: pendingEraseValue(await services.pending.add(record)) }));
+}
+function planErase(services, request) {
+  return checkErase(services, request, async (record) => ({
+    action: "plan",
+    planAction: "erase",
+    tombstoneSeq: record.tombstoneSeq,
+    messageCount: record.messageSeqs.length,
+    imageCount: record.imageCount,
+    fileCount: record.fileCount
+  }));
+}
+async function checkErase(services, request, then) {
+  const backend = services.erase.backend();
+  if (backend === void 0) return { ok: false, refusal: { code: "ERASE_UNAVAILABLE", message: "message-recall: erase needs DSH's JSONL session persistence" } };
+  const { sessionId, tombstoneSeq } = request;
   const queued = await services.erase.queue.run(sessionId, async () => {
     const open3 = services.open(sessionId);
     if (open3 !== void 0) await services.erase.sessions.flush(open3);
@@ -4718,7 +4743,7 @@ async function scheduleErase(services, request) {
     const scheduledAt = (services.erase.now?.() ?? /* @__PURE__ */ new Date()).toISOString();
     const checked = eraseRemovalInLog(raw.content, tombstoneSeq, scheduledAt);
     if (!checked.ok) return { ok: false, refusal: notErasable(checked.code, tombstoneSeq) };
-    const kept = await services.pending.add({
+    const value = await then({
       sessionId,
       tombstoneSeq,
       scheduledAt,
@@ -4727,7 +4752,7 @@ async function scheduleErase(services, request) {
       fileCount: checked.value.erasedFiles.length,
       state: "pending"
     });
-    return { ok: true, value: { action: "erase", when: "next-start", erase: pendingEraseValue(kept) } };
+    return { ok: true, value };
   });
   if (!queued.ok) return { ok: false, refusal: { code: "AGENT_BUSY", message: `message-recall: session "${sessionId}" is busy with ${queued.ahead} earlier write(s)` } };
   return queued.value;
@@ -5050,7 +5075,11 @@ function createRouteHandler(services, config) {
         }
         case "plan":
           if ("changes" in request) await answer(res, await previewChanges(services, request));
-          else await answer(res, await previewRemoval(services, { ...request, action: request.planAction }));
+          else if (request.planAction === "erase") {
+            const planned = await planErase({ ...services.eraseLater, erase: services.erase }, request);
+            if (planned.ok) sendJson(res, 200, { ok: true, value: planned.value });
+            else fail2(res, planned.refusal.code, planned.refusal.message, void 0, "reason" in planned.refusal ? { reason: planned.refusal.reason } : {});
+          } else await answer(res, await previewRemoval(services, { ...request, action: request.planAction }));
           return;
         case "restore":
         case "forkBefore": {

@@ -71,8 +71,8 @@ export interface RecallRequestBody {
   readonly messageId?: string
   /** `restore` and `forkBefore`: seq of a tombstone of this plugin. */
   readonly tombstoneSeq?: number
-  /** Required for `plan`: the removal to preview (`exclude` included). */
-  readonly planAction?: TombstoneAction
+  /** Required for `plan`: the removal to preview (`exclude` included), or `erase` (with `tombstoneSeq`). */
+  readonly planAction?: TombstoneAction | 'erase'
   readonly expect?: ViewExpectation
   /** `erase` only: `now` (the default) or `next-start`. */
   readonly when?: EraseWhen

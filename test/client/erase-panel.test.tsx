@@ -75,6 +75,7 @@ describe('Erase for good in the Removed panel', () => {
     assert.equal(confirm.querySelector('[data-message-recall-erase-title]')!.textContent, 'Erase 1 message for good?')
     assert.equal(confirm.querySelector('[data-message-recall-erase-body]')!.textContent, 'Their text goes from the session log on disk, with the images and tool output files only they reference. This cannot be undone: afterwards there is no Undo, Restore or Open a copy from before it. It happens when the host next starts; restart the host to erase now.')
     assert.deepEqual(buttonsOf(confirm), ['Erase for good', 'Keep'])
+    assert.equal(confirm.querySelector('[data-message-recall-erase-also]'), null, 'no images or files go with a prompt without any')
     assert.equal(eraseButton(p, deleted, 'keep')!.getAttribute('aria-label'), 'Do not erase; close this confirmation')
     assert.equal(page.document.activeElement, eraseButton(p, deleted, 'keep'), 'focus starts on Keep')
     await key('Tab')
@@ -129,7 +130,7 @@ describe('Erase for good in the Removed panel', () => {
     assert.equal(eraseButton(p, deleted, 'cancel')!.getAttribute('aria-label'), '取消抹除：这些消息仍然是已移除状态，可以再恢复')
   })
 
-  it('counts the messages of a removal of a step: "Erase 3 messages for good?"', async () => {
+  it('counts the messages of a removal of a step and the files the host\'s plan names: "Erase 3 messages for good?"', async () => {
     const p = await mount()
     const step = p.harness.keys('assistant-step')[0]!
     const snapshot = (globalThis as any).__DSH_MESSAGE_RECALL__.snapshot()
@@ -142,7 +143,13 @@ describe('Erase for good in the Removed panel', () => {
     const tombstone = p.session.events.length - 1
     await click(removedButton(p))
     await click(eraseButton(p, tombstone, 'open'))
+    assert.deepEqual(p.host.of('plan').at(-1), { sessionId: 'session-a', action: 'plan', planAction: 'erase', tombstoneSeq: tombstone })
     assert.equal(entry(p, tombstone).querySelector('[data-message-recall-erase-title]')!.textContent, 'Erase 3 messages for good?')
+    // The host's plan counts what goes with them (here the stand-in counts each tool result as a file).
+    assert.equal(entry(p, tombstone).querySelector('[data-message-recall-erase-also]')!.textContent, 'Also deleted, unless another session uses them: 2 tool output files.')
+    await act(async () => { p.client.locale.setLocale('zh'); await settle() })
+    assert.equal(entry(p, tombstone).querySelector('[data-message-recall-erase-title]')!.textContent, '永久抹除 3 条消息？')
+    assert.equal(entry(p, tombstone).querySelector('[data-message-recall-erase-also]')!.textContent, '同时删除（除非其他会话仍在使用）：2 个工具输出文件。')
   })
 
   it('an erased removal reads "Erased for good" and offers nothing', async () => {

@@ -262,7 +262,9 @@ function RemovedPanel({ useSession, actions, summary, erase, t, onClose, anchor 
               )}
               {eraseable && pending === undefined && erase !== undefined && erasing?.confirming === entry.tombstoneSeq && (
                 <EraseConfirm
-                  t={t} count={entry.count}
+                  t={t} count={erasing.plan?.tombstoneSeq === entry.tombstoneSeq ? erasing.plan.messageCount : entry.count}
+                  images={erasing.plan?.tombstoneSeq === entry.tombstoneSeq ? erasing.plan.imageCount : 0}
+                  files={erasing.plan?.tombstoneSeq === entry.tombstoneSeq ? erasing.plan.fileCount : 0}
                   onConfirm={() => void erase.schedule(entry.tombstoneSeq).then((ok) => setRefocus({ seq: entry.tombstoneSeq, action: ok ? 'cancel' : 'open' }))}
                   onKeep={() => {
                     erase.dismiss()
@@ -279,7 +281,7 @@ function RemovedPanel({ useSession, actions, summary, erase, t, onClose, anchor 
                   onClick={() => void actions.forkBefore(entry.tombstoneSeq)}>{t('action.forkBefore')}</button>
                 {eraseable && erase !== undefined && erasing?.confirming !== entry.tombstoneSeq && (
                   <button type="button" data-message-recall-erase-action="open" aria-label={t('panel.erase.label')} aria-haspopup="dialog" disabled={eraseBusy || busy}
-                    onClick={() => erase.confirm(entry.tombstoneSeq)}>{t('panel.erase')}</button>
+                    onClick={() => void erase.confirm(entry.tombstoneSeq)}>{t('panel.erase')}</button>
                 )}
               </div>}
             </li>
@@ -314,18 +316,22 @@ function RemovedPanel({ useSession, actions, summary, erase, t, onClose, anchor 
 /** Props of {@link EraseConfirm}. */
 interface EraseConfirmProps {
   readonly t: Translate
-  /** Messages the removal took. */
+  /** Messages the erase takes (the host's plan, else the entry's count). */
   readonly count: number
+  /** Images and tool output files the host's plan says go too (0 until it is read). */
+  readonly images: number
+  readonly files: number
   readonly onConfirm: () => void
   readonly onKeep: () => void
 }
 
 /**
- * The confirmation of **Erase for good** inside an entry (role `alertdialog`): what goes, that it
+ * The confirmation of **Erase for good** inside an entry (role `alertdialog`): what goes (the
+ * messages, and the images and tool output files the host's plan counts), that it
  * cannot be undone, and that it happens when the host next starts. Focus starts on **Keep**; Tab and
  * Shift+Tab stay between its two buttons; Escape is Keep (and does not close the panel).
  */
-function EraseConfirm({ t, count, onConfirm, onKeep }: EraseConfirmProps) {
+function EraseConfirm({ t, count, images, files, onConfirm, onKeep }: EraseConfirmProps) {
   const box = useRef<HTMLDivElement>(null)
   useEffect(() => {
     box.current?.querySelector<HTMLElement>('[data-message-recall-erase-action="keep"]')?.focus()
@@ -344,9 +350,14 @@ function EraseConfirm({ t, count, onConfirm, onKeep }: EraseConfirmProps) {
     buttons[(at + (event.shiftKey ? buttons.length - 1 : 1)) % buttons.length]?.focus()
   }
   const title = t(countedKey('panel.erase.title', count), { count })
+  const also = [
+    ...(images > 0 ? [t(countedKey('panel.erase.images', images), { count: images })] : []),
+    ...(files > 0 ? [t(countedKey('panel.erase.files', files), { count: files })] : []),
+  ]
   return (
     <div ref={box} data-message-recall-erase-confirm="" role="alertdialog" aria-label={title} onKeyDown={onKeyDown}>
       <p data-message-recall-erase-title=""><strong>{title}</strong></p>
+      {also.length > 0 && <p data-message-recall-erase-also="">{t('panel.erase.also', { what: also.join(t('panel.erase.and')) })}</p>}
       <p data-message-recall-erase-body="">{t('panel.erase.body')}</p>
       <button type="button" data-message-recall-erase-action="confirm" onClick={onConfirm}>{t('panel.erase.confirm')}</button>
       <button type="button" data-message-recall-erase-action="keep" aria-label={t('panel.erase.keepLabel')} onClick={onKeep}>{t('panel.erase.keep')}</button>

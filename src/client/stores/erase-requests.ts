@@ -2,8 +2,8 @@
  * **Erase for good** of a removal, for one session, as the Removed panel offers it: the panel shows
  * only sessions the host holds open, so the erase is kept by the host for its next start (the
  * route's `erase` with `when: 'next-start'`), listed (`pendingErases`) and can be cancelled
- * (`cancelErase`). Which entry has its confirmation open is kept here too, so a re-render of the
- * panel does not lose it.
+ * (`cancelErase`). Which entry has its confirmation open, and the host's plan of that erase (how
+ * many messages, images and tool output files it takes), are kept here too.
  *
  * A plain store (`getSnapshot`/`subscribe`, immutable snapshots), no DOM and no React. One request
  * at a time per session; a press while one is in flight is ignored. A refusal is kept per tombstone
@@ -11,7 +11,7 @@
  *
  * @module dsh-message-recall/client/stores/erase-requests
  */
-import type { PendingEraseValue } from '../../shared/protocol'
+import type { ErasePlanValue, PendingEraseValue } from '../../shared/protocol'
 import type { RecallError, RecallSender } from '../wire/api'
 import { SnapshotStore } from './snapshot-store'
 
@@ -23,13 +23,15 @@ export interface EraseRequestsState {
   readonly erases: ReadonlyMap<number, PendingEraseValue>
   /** The entry whose confirmation is open, or `null`. */
   readonly confirming: number | null
+  /** The host's plan of that erase (what it takes), once read; `null` before. */
+  readonly plan: ErasePlanValue | null
   /** The tombstone a request is in flight for, or `null`. */
   readonly busy: number | null
   /** Tombstone seq → the last refusal of a request about it. */
   readonly errors: ReadonlyMap<number, RecallError>
 }
 
-const INITIAL: EraseRequestsState = Object.freeze({ loaded: false, erases: new Map(), confirming: null, busy: null, errors: new Map() })
+const INITIAL: EraseRequestsState = Object.freeze({ loaded: false, erases: new Map(), confirming: null, plan: null, busy: null, errors: new Map() })
 
 /** The per-session store; see the module description. */
 export class EraseRequests extends SnapshotStore<EraseRequestsState> {
@@ -58,16 +60,24 @@ export class EraseRequests extends SnapshotStore<EraseRequestsState> {
   }
 
   /**
-   * Open the confirmation of one entry (closing any other).
+   * Open the confirmation of one entry (closing any other) and read what the erase would take
+   * (`plan` with `planAction: 'erase'`); a refused plan closes it and keeps the refusal.
    * @param tombstoneSeq - the removal.
+   * @returns once the plan is read.
    */
-  confirm(tombstoneSeq: number): void {
-    this.set({ confirming: tombstoneSeq })
+  async confirm(tombstoneSeq: number): Promise<void> {
+    const errors = new Map(this.state.errors)
+    errors.delete(tombstoneSeq)
+    this.set({ confirming: tombstoneSeq, plan: null, errors })
+    const reply = await this.options.send({ sessionId: this.options.sessionId, action: 'plan', planAction: 'erase', tombstoneSeq })
+    if (this.state.confirming !== tombstoneSeq) return
+    if (reply.ok) this.set({ plan: reply.value })
+    else this.set({ confirming: null, errors: new Map(this.state.errors).set(tombstoneSeq, reply.error) })
   }
 
   /** Close the confirmation. */
   dismiss(): void {
-    if (this.state.confirming !== null) this.set({ confirming: null })
+    if (this.state.confirming !== null) this.set({ confirming: null, plan: null })
   }
 
   /**
@@ -109,7 +119,7 @@ export class EraseRequests extends SnapshotStore<EraseRequestsState> {
     if (this.state.busy !== null) return false
     const errors = new Map(this.state.errors)
     errors.delete(tombstoneSeq)
-    this.set({ busy: tombstoneSeq, confirming: null, errors })
+    this.set({ busy: tombstoneSeq, confirming: null, plan: null, errors })
     const error = await request()
     const after = new Map(this.state.errors)
     if (error !== null) after.set(tombstoneSeq, error)

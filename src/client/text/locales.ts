@@ -147,6 +147,12 @@ export const zh = {
   'panel.erase.title.one': '永久抹除 {count} 条消息？',
   'panel.erase.title.other': '永久抹除 {count} 条消息？',
   'panel.erase.body': '它们的文字会从磁盘上的会话日志中删除，只被它们引用的图片和工具输出文件也会删除。此操作无法撤销：之后不能再撤销、恢复，也不能打开它之前的副本。抹除在主机下次启动时进行；要立即抹除，请重启主机。',
+  'panel.erase.also': '同时删除（除非其他会话仍在使用）：{what}。',
+  'panel.erase.images.one': '{count} 张图片',
+  'panel.erase.images.other': '{count} 张图片',
+  'panel.erase.files.one': '{count} 个工具输出文件',
+  'panel.erase.files.other': '{count} 个工具输出文件',
+  'panel.erase.and': '和',
   'panel.erase.confirm': '永久抹除',
   'panel.erase.keep': '保留',
   'panel.erase.keepLabel': '不抹除，关闭这个确认',
@@ -306,6 +312,12 @@ export const en: { readonly [K in LocaleKey]: string } = {
   'panel.erase.title.one': 'Erase {count} message for good?',
   'panel.erase.title.other': 'Erase {count} messages for good?',
   'panel.erase.body': 'Their text goes from the session log on disk, with the images and tool output files only they reference. This cannot be undone: afterwards there is no Undo, Restore or Open a copy from before it. It happens when the host next starts; restart the host to erase now.',
+  'panel.erase.also': 'Also deleted, unless another session uses them: {what}.',
+  'panel.erase.images.one': '{count} image',
+  'panel.erase.images.other': '{count} images',
+  'panel.erase.files.one': '{count} tool output file',
+  'panel.erase.files.other': '{count} tool output files',
+  'panel.erase.and': ' and ',
   'panel.erase.confirm': 'Erase for good',
   'panel.erase.keep': 'Keep',
   'panel.erase.keepLabel': 'Do not erase; close this confirmation',
@@ -339,7 +351,7 @@ export const DICTIONARIES: { readonly zh: Record<LocaleKey, string>; readonly en
  * Base keys of the texts that count something; each has a `.one` and an `.other` entry. The action
  * table's counted texts (`armedLabel`, `undo`, `unsaved` in `shared/actions.ts`) are among them.
  */
-export type CountedBase = ActionCountedBase | `notice.images.${'unreadable' | 'unsupported' | 'busy' | 'unavailable'}` | 'unsaved.apply' | 'panel.label' | 'panel.count' | 'panel.tokens' | 'panel.cutShort' | 'panel.cutShort.more' | 'armed.rewriteLabel' | 'armed.rewriteExcludeLabel' | 'armed.rewriteRecallLabel' | 'flag.text' | 'flag.rewriteLabel' | 'panel.rewrite.left' | 'armed.rewriteOnwardLabel' | 'panel.erase.title'
+export type CountedBase = ActionCountedBase | `notice.images.${'unreadable' | 'unsupported' | 'busy' | 'unavailable'}` | 'unsaved.apply' | 'panel.label' | 'panel.count' | 'panel.tokens' | 'panel.cutShort' | 'panel.cutShort.more' | 'armed.rewriteLabel' | 'armed.rewriteExcludeLabel' | 'armed.rewriteRecallLabel' | 'flag.text' | 'flag.rewriteLabel' | 'panel.rewrite.left' | 'armed.rewriteOnwardLabel' | 'panel.erase.title' | 'panel.erase.images' | 'panel.erase.files'
 
 /** Every key the action table names, checked against the dictionaries: a key missing from `zh` (and so from `en`) fails the typecheck. */
 type ActionKeysInDictionaries = [Exclude<ActionTextKey, ActionCountedBase> | `${ActionCountedBase}.${'one' | 'other'}`] extends [LocaleKey] ? true : never

@@ -156,7 +156,7 @@ function answer(body: Record<string, any>, session: Session, harness: SessionHar
 }
 
 /**
- * Answer `pendingErases`, `erase` with `when: 'next-start'` and `cancelErase` like the route, with
+ * Answer `pendingErases`, the `plan` of an erase, `erase` with `when: 'next-start'` and `cancelErase` like the route, with
  * the pending erases kept in `erases` (`undefined` for every other action). An exclusion and an
  * unknown seq are refused `NOT_ERASABLE`, as the host refuses them.
  */
@@ -166,11 +166,15 @@ function answerErase(body: Record<string, any>, session: Session, erases: Map<nu
     const cancelled = erases.delete(body.tombstoneSeq)
     return { status: 200, body: { ok: true, value: { action: 'cancelErase', tombstoneSeq: body.tombstoneSeq, cancelled } } }
   }
-  if (body.action !== 'erase' || body.when !== 'next-start') return undefined
+  const planned = body.action === 'plan' && body.planAction === 'erase'
+  if (!planned && (body.action !== 'erase' || body.when !== 'next-start')) return undefined
   const tombstone = readTombstones(session.events as readonly LogEvent[]).find((t) => t.seq === body.tombstoneSeq)
   if (tombstone === undefined || tombstone.action === 'exclude') {
     return { status: 409, body: { ok: false, error: { code: 'NOT_ERASABLE', reason: tombstone === undefined ? 'NOT_A_TOMBSTONE' : 'EXCLUSION', message: 'message-recall: cannot erase' } } }
   }
+  // Counted as the host counts them would need the files; here each removed tool result counts as one tool output file.
+  const fileCount = tombstone.shadowedSeqs.filter((seq) => session.events[seq]?.type === 'tool/result').length
+  if (planned) return { status: 200, body: { ok: true, value: { action: 'plan', planAction: 'erase', tombstoneSeq: tombstone.seq, messageCount: tombstone.shadowedSeqs.length, imageCount: 0, fileCount } } }
   const erase = erases.get(tombstone.seq) ?? { tombstoneSeq: tombstone.seq, scheduledAt: new Date(0).toISOString(), messageCount: tombstone.shadowedSeqs.length, imageCount: 0, fileCount: 0, state: 'pending' }
   erases.set(tombstone.seq, erase)
   return { status: 200, body: { ok: true, value: { action: 'erase', when: 'next-start', erase } } }
