@@ -4,7 +4,7 @@
  * rc.8 conversation engine, SlotRegistry and LocaleRuntime, and this plugin's entries mounted. The
  * host is the fake `fetch` of `support/removals-page.tsx`, which keeps pending erases as the route
  * does. Exact strings in English and Chinese; the confirmation by keyboard (focus, Tab trapped,
- * Escape); pending, Cancel erase, and an erased removal.
+ * Escape); pending, a pending erase that failed, Cancel erase, and an erased removal.
  */
 import { page, settle } from './support/dom'
 import assert from 'node:assert/strict'
@@ -150,6 +150,20 @@ describe('Erase for good in the Removed panel', () => {
     await act(async () => { p.client.locale.setLocale('zh'); await settle() })
     assert.equal(entry(p, tombstone).querySelector('[data-message-recall-erase-title]')!.textContent, '永久抹除 3 条消息？')
     assert.equal(entry(p, tombstone).querySelector('[data-message-recall-erase-also]')!.textContent, '同时删除（除非其他会话仍在使用）：2 个工具输出文件。')
+  })
+
+  it('a pending erase that failed at the last start says so and offers Cancel erase', async () => {
+    const { p, deleted } = await withRemovals('en')
+    p.erases.set(deleted, { tombstoneSeq: deleted, scheduledAt: new Date(0).toISOString(), messageCount: 1, imageCount: 0, fileCount: 0, state: 'failed', problem: 'message-recall: the erased log did not verify' })
+    await click(removedButton(p))
+    const failed = entry(p, deleted).querySelector('[data-message-recall-erase-pending]') as HTMLElement
+    assert.equal(failed.getAttribute('data-message-recall-erase-pending'), 'failed')
+    assert.equal(failed.querySelector('span')!.textContent, 'Erase for good did not go through when the host started; nothing was changed')
+    assert.deepEqual(buttonsOf(entry(p, deleted)), ['Cancel erase'])
+    await act(async () => { p.client.locale.setLocale('zh'); await settle() })
+    assert.equal(failed.querySelector('span')!.textContent, '主机启动时永久抹除没有完成，什么都没有改变')
+    await click(eraseButton(p, deleted, 'cancel'))
+    assert.deepEqual(buttonsOf(entry(p, deleted)), ['恢复', '打开副本', '永久抹除…'])
   })
 
   it('an erased removal reads "Erased for good" and offers nothing', async () => {

@@ -78,6 +78,8 @@ export interface RemovalsPage {
   readonly container: HTMLElement
   /** The header entry's container. */
   readonly header: HTMLElement
+  /** The pending erases the stand-in host keeps (tombstone seq → the route's value). */
+  readonly erases: Map<number, Record<string, unknown>>
   /** Set the removals `hostLike` answers for (target seq → removed surface seqs). */
   removals(map: Record<number, readonly number[]>): void
   unmount(): Promise<void>
@@ -119,7 +121,7 @@ export async function mountRemovals(options: { locale?: 'zh' | 'en'; events?: re
     await settle()
   })
   return {
-    client, session, harness, composer, host, sessions, container, header,
+    client, session, harness, composer, host, sessions, container, header, erases,
     removals: (map) => { removalScript = hostLike(session, harness, map) },
     async unmount() {
       await act(async () => {
