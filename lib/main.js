@@ -5959,11 +5959,11 @@ var PendingErases = class {
     try {
       parsed = JSON.parse(text);
     } catch {
-      throw new PendingErasesDamaged(`message-recall: ${PENDING_ERASES_FILE} is not JSON`);
+      throw new PendingErasesDamaged(`${PENDING_ERASES_FILE} is not JSON`);
     }
     const erases = parsed?.erases;
     if (parsed.version !== 1 || !Array.isArray(erases) || !erases.every(isPendingErase)) {
-      throw new PendingErasesDamaged(`message-recall: ${PENDING_ERASES_FILE} is not a version 1 pending-erase list`);
+      throw new PendingErasesDamaged(`${PENDING_ERASES_FILE} is not a version 1 pending-erase list`);
     }
     this.list = erases;
     return this.list;

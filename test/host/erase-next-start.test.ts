@@ -7,7 +7,8 @@
  * with `ERASE_PENDING`; a second request answers the same record; refusals write nothing; cancel
  * drops one. A fresh composition on the same home and root runs the erase at start: the canary is
  * gone from every file (the built log tool's `scan --text` and a byte search), the pending file is
- * empty, and pending erases of a restored removal and of a session that is gone are dropped.
+ * empty, and pending erases of a restored removal and of a session that is gone are dropped. A
+ * damaged pending-erase file is refused (`INTERNAL`) and left as it is.
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
@@ -146,5 +147,16 @@ describe('erase for good when the host next starts', () => {
     // Erased: not erasable again, not restorable; nothing pending any more.
     assertError(await app.post({ sessionId: id, action: 'erase', tombstoneSeq: canary.tombstoneSeq, when: 'next-start' }), 409, 'NOT_ERASABLE', `message-recall: cannot erase removal ${canary.tombstoneSeq}: that removal was erased already`)
     assert.deepEqual(await post({ sessionId: id, action: 'pendingErases' }), { action: 'pendingErases', erases: [] })
+  })
+
+  it('a damaged pending-erase file is refused, never overwritten', async () => {
+    await roots.shut(app)
+    writeFileSync(pendingFile, '{"version": 1, "erases": [')
+    app = await roots.boot(root)
+    const agent = await app.createAgent({ seed: conversationLog([{ prompt: 'a prompt', steps: [{ text: 'an answer' }] }]) })
+    const removed = await post({ sessionId: agent.id, action: 'delete', seq: node(agent.session as Session, 'user/message', 'a prompt') })
+    assertError(await app.post({ sessionId: agent.id, action: 'pendingErases' }), 500, 'INTERNAL', 'message-recall: pending-erases.json is not JSON')
+    assertError(await app.post({ sessionId: agent.id, action: 'erase', tombstoneSeq: removed.tombstoneSeq, when: 'next-start' }), 500, 'INTERNAL', 'message-recall: pending-erases.json is not JSON')
+    assert.equal(readFileSync(pendingFile, 'utf8'), '{"version": 1, "erases": [')
   })
 })
