@@ -133,7 +133,7 @@ function isConfirmed(action) {
 
 // src/shared/protocol.ts
 var DEFAULT_ROUTE_PATH = "/dsh-message-recall";
-var OTHER_ROUTE_ACTIONS = ["forkBefore", "flush", "plan", "apply", "inspect", "erase", "editSummary", "undoRewrite", "rewriteSummary"];
+var OTHER_ROUTE_ACTIONS = ["forkBefore", "flush", "plan", "apply", "inspect", "erase", "cancelErase", "pendingErases", "editSummary", "undoRewrite", "rewriteSummary"];
 var ROUTE_ACTIONS = Object.freeze([...SURFACE_ACTIONS, ...OTHER_ROUTE_ACTIONS]);
 var ERROR_CODES = [
   "INVALID_REQUEST",
@@ -152,6 +152,7 @@ var ERROR_CODES = [
   "NOT_ERASABLE",
   "ERASE_NOT_VERIFIED",
   "ERASE_UNAVAILABLE",
+  "ERASE_PENDING",
   "NOT_A_SUMMARY",
   "SUMMARY_FAILED",
   "PERSIST_FAILED",
@@ -472,7 +473,28 @@ var zh = {
   "panel.rewrite.left.other": "留在摘要外的消息：{count} 条",
   "panel.rewrite.undoLabel": "撤销这次重写：把之前的摘要放回",
   "panel.rewrite.replaced": "已被之后的摘要取代",
+  "panel.erase": "永久抹除…",
+  "panel.erased": "已永久抹除",
+  "panel.erase.label": "永久抹除这次移除的消息：主机下次启动时从磁盘上删除",
+  "panel.erase.title.one": "永久抹除 {count} 条消息？",
+  "panel.erase.title.other": "永久抹除 {count} 条消息？",
+  "panel.erase.body": "它们的文字会从磁盘上的会话日志中删除，只被它们引用的图片和工具输出文件也会删除。此操作无法撤销：之后不能再撤销、恢复，也不能打开它之前的副本。抹除在主机下次启动时进行；要立即抹除，请重启主机。",
+  "panel.erase.also": "同时删除（除非其他会话仍在使用）：{what}。",
+  "panel.erase.images.one": "{count} 张图片",
+  "panel.erase.images.other": "{count} 张图片",
+  "panel.erase.files.one": "{count} 个工具输出文件",
+  "panel.erase.files.other": "{count} 个工具输出文件",
+  "panel.erase.and": "和",
+  "panel.erase.confirm": "永久抹除",
+  "panel.erase.keep": "保留",
+  "panel.erase.keepLabel": "不抹除，关闭这个确认",
+  "panel.erase.pending": "等待抹除：主机重启时进行",
+  "panel.erase.failed": "主机启动时永久抹除没有完成，什么都没有改变",
+  "panel.erase.cancel": "取消抹除",
+  "panel.erase.cancelLabel": "取消抹除：这些消息仍然是已移除状态，可以再恢复",
   "error.NOT_RESTORABLE": "这次移除无法原地恢复，可以打开一个副本",
+  "error.ERASE_PENDING": "这次移除将在主机重启时被永久抹除，请先取消抹除",
+  "error.NOT_ERASABLE": "这次移除无法永久抹除",
   "error.STALE_VIEW": "对话刚刚有了变化，请再试一次",
   "error.AGENT_BUSY": "智能体正在工作，请等它停下再试",
   "error.TARGET_NOT_FOUND": "这条消息已不在对话中",
@@ -611,7 +633,28 @@ var en = {
   "panel.rewrite.left.other": "{count} messages left out of the summary",
   "panel.rewrite.undoLabel": "Undo this rewrite: put the earlier summary back",
   "panel.rewrite.replaced": "Replaced by a later summary",
+  "panel.erase": "Erase for good…",
+  "panel.erased": "Erased for good",
+  "panel.erase.label": "Erase the messages of this removal for good: deleted from the disk when the host next starts",
+  "panel.erase.title.one": "Erase {count} message for good?",
+  "panel.erase.title.other": "Erase {count} messages for good?",
+  "panel.erase.body": "Their text goes from the session log on disk, with the images and tool output files only they reference. This cannot be undone: afterwards there is no Undo, Restore or Open a copy from before it. It happens when the host next starts; restart the host to erase now.",
+  "panel.erase.also": "Also deleted, unless another session uses them: {what}.",
+  "panel.erase.images.one": "{count} image",
+  "panel.erase.images.other": "{count} images",
+  "panel.erase.files.one": "{count} tool output file",
+  "panel.erase.files.other": "{count} tool output files",
+  "panel.erase.and": " and ",
+  "panel.erase.confirm": "Erase for good",
+  "panel.erase.keep": "Keep",
+  "panel.erase.keepLabel": "Do not erase; close this confirmation",
+  "panel.erase.pending": "Erase pending: it happens when the host restarts",
+  "panel.erase.failed": "Erase for good did not go through when the host started; nothing was changed",
+  "panel.erase.cancel": "Cancel erase",
+  "panel.erase.cancelLabel": "Cancel the erase: the messages stay removed and can be restored again",
   "error.NOT_RESTORABLE": "This removal cannot be undone in place. Open a copy instead.",
+  "error.ERASE_PENDING": "This removal is to be erased for good when the host restarts. Cancel the erase first.",
+  "error.NOT_ERASABLE": "This removal cannot be erased for good.",
   "error.STALE_VIEW": "The conversation just changed. Try again.",
   "error.AGENT_BUSY": "The agent is working. Try again when it stops.",
   "error.TARGET_NOT_FOUND": "This message is no longer in the conversation.",
@@ -3504,9 +3547,14 @@ function removalEntries(replacements, chat) {
       tokens: known.length === 0 ? null : estimateTokens(known.map((m) => m.content)),
       inEffect: status.inEffect,
       restoredBy: status.restoredBy,
-      canRestore: fates.canRestore(tombstone.seq, kindOf)
+      canRestore: fates.canRestore(tombstone.seq, kindOf),
+      erased: isErased(bySeq.get(tombstone.seq))
     };
   }).reverse();
+}
+function isErased(event) {
+  const data = event?.data;
+  return typeof data === "object" && data !== null && typeof data.source === "object" && data.source !== null && data.source.erased !== void 0;
 }
 function rewriteEntries(replacements) {
   const fates = readFates(replacements);
@@ -3632,10 +3680,10 @@ function RemovedButton({ sessionId, useSession, kit }) {
         ]
       }
     ),
-    open && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)(RemovedPanel, { useSession, actions: kit.tombstones.get(sessionId), summary: kit.summaries?.get(sessionId), t, onClose: close, anchor: button.current })
+    open && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)(RemovedPanel, { useSession, actions: kit.tombstones.get(sessionId), summary: kit.summaries?.get(sessionId), erase: kit.erases?.get(sessionId), t, onClose: close, anchor: button.current })
   ] });
 }
-function RemovedPanel({ useSession, actions, summary, t, onClose, anchor }) {
+function RemovedPanel({ useSession, actions, summary, erase, t, onClose, anchor }) {
   const chat = useSession(selectChat2);
   const replacements = useSession(selectReplacements);
   const entries = (0, import_react4.useMemo)(() => removalEntries(replacements, chat), [replacements, chat]);
@@ -3644,6 +3692,20 @@ function RemovedPanel({ useSession, actions, summary, t, onClose, anchor }) {
   const flags = (0, import_react4.useMemo)(() => summaryFlags(replacements), [replacements]);
   const state = (0, import_react4.useSyncExternalStore)(actions.subscribe, actions.getSnapshot);
   const refresh = (0, import_react4.useSyncExternalStore)(summary?.subscribe ?? noSubscribe2, summary?.getSnapshot ?? noSnapshot2);
+  const erasing = (0, import_react4.useSyncExternalStore)(erase?.subscribe ?? noSubscribe2, erase?.getSnapshot ?? noSnapshot2);
+  (0, import_react4.useEffect)(() => {
+    void erase?.load(true);
+    return () => erase?.dismiss();
+  }, [erase]);
+  const [refocus, setRefocus] = (0, import_react4.useState)(null);
+  (0, import_react4.useEffect)(() => {
+    if (refocus === null) return;
+    const target = panel.current?.querySelector(`[data-message-recall-entry="${refocus.seq}"] [data-message-recall-erase-action="${refocus.action}"]`);
+    if (target != null) {
+      target.focus();
+      setRefocus(null);
+    }
+  }, [refocus, erasing]);
   const [shown, setShown] = (0, import_react4.useState)(PANEL_FIRST_WINDOW);
   (0, import_react4.useEffect)(() => {
     if (shown >= entries.length) return;
@@ -3657,7 +3719,7 @@ function RemovedPanel({ useSession, actions, summary, t, onClose, anchor }) {
     const doc = root?.ownerDocument;
     if (doc === void 0) return;
     const onKey = (event) => {
-      if (event.key === "Escape") onClose();
+      if (event.key === "Escape" && !event.defaultPrevented) onClose();
     };
     const onPointer = (event) => {
       const target = event.target;
@@ -3711,6 +3773,9 @@ function RemovedPanel({ useSession, actions, summary, t, onClose, anchor }) {
       entries.slice(0, shown).map((entry) => {
         const busy = state.pending?.tombstoneSeq === entry.tombstoneSeq;
         const error = state.errors.get(entry.tombstoneSeq) ?? null;
+        const eraseable = erasing !== null && erasing.loaded && entry.inEffect && !entry.erased && ACTIONS[entry.action].effect === "removed";
+        const pending = erasing?.erases.get(entry.tombstoneSeq);
+        const eraseBusy = erasing?.busy === entry.tombstoneSeq;
         return /* @__PURE__ */ (0, import_jsx_runtime4.jsxs)("li", { "data-message-recall-entry": entry.tombstoneSeq, "data-action": entry.action, "data-restored": entry.inEffect ? void 0 : "", children: [
           /* @__PURE__ */ (0, import_jsx_runtime4.jsxs)("div", { "data-message-recall-entry-meta": "", children: [
             /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("time", { dateTime: new Date(entry.time).toISOString(), children: removalTime(entry.time, t) }),
@@ -3721,7 +3786,38 @@ function RemovedPanel({ useSession, actions, summary, t, onClose, anchor }) {
           ] }),
           /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("div", { "data-message-recall-entry-excerpt": "", children: entry.excerpt ?? t("panel.notLoaded") }),
           error !== null && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("div", { "data-message-recall-entry-error": "", role: "alert", children: describeError(t, error.code) }),
-          /* @__PURE__ */ (0, import_jsx_runtime4.jsxs)("div", { "data-message-recall-entry-actions": "", children: [
+          entry.erased && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("div", { "data-message-recall-entry-erased": "", children: t("panel.erased") }),
+          eraseable && pending === void 0 && erasing !== null && erasing.errors.has(entry.tombstoneSeq) && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("div", { "data-message-recall-entry-error": "", role: "alert", children: describeError(t, erasing.errors.get(entry.tombstoneSeq).code) }),
+          pending !== void 0 && erase !== void 0 && /* @__PURE__ */ (0, import_jsx_runtime4.jsxs)("div", { "data-message-recall-erase-pending": pending.state, role: "status", children: [
+            /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("span", { children: t(pending.state === "failed" ? "panel.erase.failed" : "panel.erase.pending") }),
+            /* @__PURE__ */ (0, import_jsx_runtime4.jsx)(
+              "button",
+              {
+                type: "button",
+                "data-message-recall-erase-action": "cancel",
+                "aria-label": t("panel.erase.cancelLabel"),
+                disabled: eraseBusy,
+                "aria-busy": eraseBusy || void 0,
+                onClick: () => void erase.cancel(entry.tombstoneSeq).then(() => setRefocus({ seq: entry.tombstoneSeq, action: "open" })),
+                children: t("panel.erase.cancel")
+              }
+            )
+          ] }),
+          eraseable && pending === void 0 && erase !== void 0 && erasing?.confirming === entry.tombstoneSeq && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)(
+            EraseConfirm,
+            {
+              t,
+              count: erasing.plan?.tombstoneSeq === entry.tombstoneSeq ? erasing.plan.messageCount : entry.count,
+              images: erasing.plan?.tombstoneSeq === entry.tombstoneSeq ? erasing.plan.imageCount : 0,
+              files: erasing.plan?.tombstoneSeq === entry.tombstoneSeq ? erasing.plan.fileCount : 0,
+              onConfirm: () => void erase.schedule(entry.tombstoneSeq).then((ok) => setRefocus({ seq: entry.tombstoneSeq, action: ok ? "cancel" : "open" })),
+              onKeep: () => {
+                erase.dismiss();
+                setRefocus({ seq: entry.tombstoneSeq, action: "open" });
+              }
+            }
+          ),
+          pending === void 0 && !entry.erased && /* @__PURE__ */ (0, import_jsx_runtime4.jsxs)("div", { "data-message-recall-entry-actions": "", children: [
             entry.canRestore && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)(
               "button",
               {
@@ -3744,6 +3840,18 @@ function RemovedPanel({ useSession, actions, summary, t, onClose, anchor }) {
                 "aria-busy": busy || void 0,
                 onClick: () => void actions.forkBefore(entry.tombstoneSeq),
                 children: t("action.forkBefore")
+              }
+            ),
+            eraseable && erase !== void 0 && erasing?.confirming !== entry.tombstoneSeq && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)(
+              "button",
+              {
+                type: "button",
+                "data-message-recall-erase-action": "open",
+                "aria-label": t("panel.erase.label"),
+                "aria-haspopup": "dialog",
+                disabled: eraseBusy || busy,
+                onClick: () => void erase.confirm(entry.tombstoneSeq),
+                children: t("panel.erase")
               }
             )
           ] })
@@ -3775,6 +3883,37 @@ function RemovedPanel({ useSession, actions, summary, t, onClose, anchor }) {
         ] }, `rewrite-${entry.checkpointSeq}`);
       })
     ] })
+  ] });
+}
+function EraseConfirm({ t, count, images, files, onConfirm, onKeep }) {
+  const box = (0, import_react4.useRef)(null);
+  (0, import_react4.useEffect)(() => {
+    box.current?.querySelector('[data-message-recall-erase-action="keep"]')?.focus();
+  }, []);
+  const onKeyDown = (event) => {
+    if (event.key === "Escape") {
+      event.preventDefault();
+      event.stopPropagation();
+      onKeep();
+      return;
+    }
+    if (event.key !== "Tab") return;
+    const buttons = [...box.current?.querySelectorAll("button") ?? []];
+    const at = buttons.indexOf(event.target);
+    event.preventDefault();
+    buttons[(at + (event.shiftKey ? buttons.length - 1 : 1)) % buttons.length]?.focus();
+  };
+  const title = t(countedKey("panel.erase.title", count), { count });
+  const also = [
+    ...images > 0 ? [t(countedKey("panel.erase.images", images), { count: images })] : [],
+    ...files > 0 ? [t(countedKey("panel.erase.files", files), { count: files })] : []
+  ];
+  return /* @__PURE__ */ (0, import_jsx_runtime4.jsxs)("div", { ref: box, "data-message-recall-erase-confirm": "", role: "alertdialog", "aria-label": title, onKeyDown, children: [
+    /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("p", { "data-message-recall-erase-title": "", children: /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("strong", { children: title }) }),
+    also.length > 0 && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("p", { "data-message-recall-erase-also": "", children: t("panel.erase.also", { what: also.join(t("panel.erase.and")) }) }),
+    /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("p", { "data-message-recall-erase-body": "", children: t("panel.erase.body") }),
+    /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("button", { type: "button", "data-message-recall-erase-action": "confirm", onClick: onConfirm, children: t("panel.erase.confirm") }),
+    /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("button", { type: "button", "data-message-recall-erase-action": "keep", "aria-label": t("panel.erase.keepLabel"), onClick: onKeep, children: t("panel.erase.keep") })
   ] });
 }
 var noSubscribe2 = () => () => {
@@ -3846,7 +3985,7 @@ function SummaryDialog({ sessionId, checkpointSeq, text, kit, onClose }) {
 }
 
 // src/client/build-stamp.ts
-var BUILD_STAMP = true ? "0.1.0+c9736ee48e" : "dev";
+var BUILD_STAMP = true ? "0.1.0+bf5fecfb95" : "dev";
 
 // src/client/notices/notice-styles.ts
 var NOTICE_STYLE_TEXT = `
@@ -3986,12 +4125,104 @@ var SessionStores = class {
   }
 };
 
-// src/client/stores/tombstone-actions.ts
-var EMPTY_ERRORS2 = /* @__PURE__ */ new Map();
-var INITIAL2 = Object.freeze({ pending: null, errors: EMPTY_ERRORS2 });
-var TombstoneActions = class extends SnapshotStore {
+// src/client/stores/erase-requests.ts
+var INITIAL2 = Object.freeze({ loaded: false, erases: /* @__PURE__ */ new Map(), confirming: null, plan: null, busy: null, errors: /* @__PURE__ */ new Map() });
+var EraseRequests = class extends SnapshotStore {
   constructor(options) {
     super(INITIAL2);
+    this.options = options;
+  }
+  loading = null;
+  /**
+   * Read the session's pending erases (`pendingErases`), once per store unless `again`.
+   * @param again - read again even when read before.
+   * @returns when the list is read (a failed read leaves it as it was, not loaded).
+   */
+  load(again = false) {
+    if (this.loading !== null && !again) return this.loading;
+    this.loading = (async () => {
+      const reply = await this.options.send({ sessionId: this.options.sessionId, action: "pendingErases" });
+      if (!reply.ok) {
+        this.loading = null;
+        return;
+      }
+      this.set({ loaded: true, erases: new Map(reply.value.erases.map((e) => [e.tombstoneSeq, e])) });
+    })();
+    return this.loading;
+  }
+  /**
+   * Open the confirmation of one entry (closing any other) and read what the erase would take
+   * (`plan` with `planAction: 'erase'`); a refused plan closes it and keeps the refusal.
+   * @param tombstoneSeq - the removal.
+   * @returns once the plan is read.
+   */
+  async confirm(tombstoneSeq) {
+    const errors = new Map(this.state.errors);
+    errors.delete(tombstoneSeq);
+    this.set({ confirming: tombstoneSeq, plan: null, errors });
+    const reply = await this.options.send({ sessionId: this.options.sessionId, action: "plan", planAction: "erase", tombstoneSeq });
+    if (this.state.confirming !== tombstoneSeq) return;
+    if (reply.ok) this.set({ plan: reply.value });
+    else this.set({ confirming: null, errors: new Map(this.state.errors).set(tombstoneSeq, reply.error) });
+  }
+  /** Close the confirmation. */
+  dismiss() {
+    if (this.state.confirming !== null) this.set({ confirming: null, plan: null });
+  }
+  /**
+   * Ask the host to erase a removal for good when it next starts; closes the confirmation.
+   * @param tombstoneSeq - the removal.
+   * @returns whether the host kept it (a refusal is kept in `errors`).
+   */
+  schedule(tombstoneSeq) {
+    return this.run(tombstoneSeq, async () => {
+      const reply = await this.options.send({ sessionId: this.options.sessionId, action: "erase", when: "next-start", tombstoneSeq });
+      if (!reply.ok) return reply.error;
+      this.set({ erases: new Map(this.state.erases).set(tombstoneSeq, reply.value.erase) });
+      return null;
+    });
+  }
+  /**
+   * Drop the pending erase of a removal.
+   * @param tombstoneSeq - the removal.
+   * @returns whether the host dropped it (or had none).
+   */
+  cancel(tombstoneSeq) {
+    return this.run(tombstoneSeq, async () => {
+      const reply = await this.options.send({ sessionId: this.options.sessionId, action: "cancelErase", tombstoneSeq });
+      if (!reply.ok) return reply.error;
+      const erases = new Map(this.state.erases);
+      erases.delete(tombstoneSeq);
+      this.set({ erases });
+      return null;
+    });
+  }
+  /** Drop listeners. */
+  dispose() {
+    this.dropListeners();
+  }
+  async run(tombstoneSeq, request) {
+    if (this.state.busy !== null) return false;
+    const errors = new Map(this.state.errors);
+    errors.delete(tombstoneSeq);
+    this.set({ busy: tombstoneSeq, confirming: null, plan: null, errors });
+    const error = await request();
+    const after = new Map(this.state.errors);
+    if (error !== null) after.set(tombstoneSeq, error);
+    this.set({ busy: null, errors: after });
+    return error === null;
+  }
+  set(patch) {
+    this.publish(Object.freeze({ ...this.state, ...patch }));
+  }
+};
+
+// src/client/stores/tombstone-actions.ts
+var EMPTY_ERRORS2 = /* @__PURE__ */ new Map();
+var INITIAL3 = Object.freeze({ pending: null, errors: EMPTY_ERRORS2 });
+var TombstoneActions = class extends SnapshotStore {
+  constructor(options) {
+    super(INITIAL3);
     this.options = options;
     this.timers = options.timers ?? BROWSER_TIMERS;
   }
@@ -5785,7 +6016,9 @@ function apply(ctx, config) {
   const unsaved = new SessionStores((sessionId) => new UnsavedWrites({ sessionId, send }));
   const tombstones = new SessionStores((sessionId) => new TombstoneActions({ sessionId, send, openSession, unsaved: unsaved.get(sessionId) }));
   const summaries = new SessionStores((sessionId) => new SummaryRefresh({ sessionId, send }));
+  const erases = new SessionStores((sessionId) => new EraseRequests({ sessionId, send }));
   ctx.effect(() => () => {
+    erases.dispose();
     tombstones.dispose();
     unsaved.dispose();
     summaries.dispose();
@@ -5799,6 +6032,7 @@ function apply(ctx, config) {
     tombstones,
     unsaved,
     summaries,
+    erases,
     images: pageImageSource((name2) => ctx.get(name2))
   };
   const entry = (seat, id, order, component) => ctx.slots.inject(seat, () => ctx.slots.register({

@@ -98,8 +98,9 @@ function removalPlanning(action) {
 
 // src/shared/protocol.ts
 var DEFAULT_ROUTE_PATH = "/dsh-message-recall";
-var OTHER_ROUTE_ACTIONS = ["forkBefore", "flush", "plan", "apply", "inspect", "erase", "editSummary", "undoRewrite", "rewriteSummary"];
+var OTHER_ROUTE_ACTIONS = ["forkBefore", "flush", "plan", "apply", "inspect", "erase", "cancelErase", "pendingErases", "editSummary", "undoRewrite", "rewriteSummary"];
 var ROUTE_ACTIONS = Object.freeze([...SURFACE_ACTIONS, ...OTHER_ROUTE_ACTIONS]);
+var ERASE_WHEN = ["now", "next-start"];
 var DURABLE_TOMBSTONE_HEADER = "x-message-recall-tombstone";
 var DURABLE_TOMBSTONE_HEADER_MAX = 8192;
 
@@ -858,7 +859,7 @@ function findDuplicateKey(text) {
         const frame = stack[stack.length - 1];
         const keys = frame.keys;
         const key = escaped ? JSON.parse(text.slice(i, end + 1)) : text.slice(i + 1, end);
-        if (Array.isArray(keys) ? keys.includes(key) : keys.has(key)) return { key, path: stack.flatMap((open2) => open2.under === null ? [] : [open2.under]) };
+        if (Array.isArray(keys) ? keys.includes(key) : keys.has(key)) return { key, path: stack.flatMap((open3) => open3.under === null ? [] : [open3.under]) };
         if (!Array.isArray(keys)) keys.add(key);
         else if (keys.length < LIST_KEYS) keys.push(key);
         else frame.keys = /* @__PURE__ */ new Set([...keys, key]);
@@ -883,8 +884,8 @@ function findDuplicateKey(text) {
 }
 function countKeys(text) {
   let count = 0;
-  for (let open2 = text.indexOf('"'); open2 !== -1; open2 = text.indexOf('"', open2)) {
-    let close = text.indexOf('"', open2 + 1);
+  for (let open3 = text.indexOf('"'); open3 !== -1; open3 = text.indexOf('"', open3)) {
+    let close = text.indexOf('"', open3 + 1);
     for (; ; ) {
       if (close === -1) return count;
       let slashes = 0;
@@ -896,7 +897,7 @@ function countKeys(text) {
     let code = text.charCodeAt(next);
     while (code === 32 || code === 10 || code === 13 || code === 9) code = text.charCodeAt(++next);
     if (code === COLON) count++;
-    open2 = next;
+    open3 = next;
   }
   return count;
 }
@@ -1107,7 +1108,7 @@ function readJsonBody(req, maxBytes) {
   });
   const declared = Number(single(req.headers["content-length"]));
   if (Number.isFinite(declared) && declared > maxBytes) return Promise.resolve(tooLarge(String(declared)));
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve2, reject) => {
     const chunks = [];
     let size = 0;
     const cleanup = () => {
@@ -1120,7 +1121,7 @@ function readJsonBody(req, maxBytes) {
       if (size > maxBytes) {
         cleanup();
         req.pause();
-        resolve(tooLarge(`more than ${maxBytes}`));
+        resolve2(tooLarge(`more than ${maxBytes}`));
         return;
       }
       chunks.push(chunk);
@@ -1131,7 +1132,7 @@ function readJsonBody(req, maxBytes) {
       try {
         text = new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
       } catch {
-        resolve({ ok: false, refusal: { code: "INVALID_REQUEST", message: "message-recall: request body is not valid UTF-8" } });
+        resolve2({ ok: false, refusal: { code: "INVALID_REQUEST", message: "message-recall: request body is not valid UTF-8" } });
         return;
       }
       let value;
@@ -1139,7 +1140,7 @@ function readJsonBody(req, maxBytes) {
       try {
         value = JSON.parse(text);
       } catch (error) {
-        resolve({ ok: false, refusal: { code: "INVALID_REQUEST", message: `message-recall: request body is not JSON: ${errorText(error)}` } });
+        resolve2({ ok: false, refusal: { code: "INVALID_REQUEST", message: `message-recall: request body is not JSON: ${errorText(error)}` } });
         return;
       }
       const walked = walkBody(value);
@@ -1157,16 +1158,16 @@ function readJsonBody(req, maxBytes) {
       if (unsafe !== null) {
         const { key, inArray, source } = unsafe;
         const where = inArray ? `item ${key} of an array` : JSON.stringify(key.length > 80 ? `${key.slice(0, 80)}…` : key);
-        resolve({ ok: false, refusal: { code: "INVALID_REQUEST", message: `message-recall: the number ${source.length > 80 ? `${source.slice(0, 80)}…` : source} in ${where} is past the safe integer range (2^53 - 1); no field takes it` } });
+        resolve2({ ok: false, refusal: { code: "INVALID_REQUEST", message: `message-recall: the number ${source.length > 80 ? `${source.slice(0, 80)}…` : source} in ${where} is past the safe integer range (2^53 - 1); no field takes it` } });
         return;
       }
       const repeated = walked.unsafe || countKeys(text) !== walked.keys ? findDuplicateKey(text) : null;
       if (repeated !== null) {
         const where = repeated.path.length === 0 ? "the request body" : `"${repeated.path.join(".")}"`;
-        resolve({ ok: false, refusal: { code: "INVALID_REQUEST", message: `message-recall: key ${JSON.stringify(repeated.key)} appears twice in ${where}` } });
+        resolve2({ ok: false, refusal: { code: "INVALID_REQUEST", message: `message-recall: key ${JSON.stringify(repeated.key)} appears twice in ${where}` } });
         return;
       }
-      resolve({ ok: true, value });
+      resolve2({ ok: true, value });
     };
     const onError = (error) => {
       cleanup();
@@ -1770,20 +1771,22 @@ function parseBatchRequest(body, expect) {
 
 // src/host/request.ts
 var MAX_SESSION_ID_LENGTH = 512;
-var FIELDS2 = ["sessionId", "action", "seq", "messageId", "tombstoneSeq", "planAction", "expect", "changes", "detail"];
+var FIELDS2 = ["sessionId", "action", "seq", "messageId", "tombstoneSeq", "planAction", "expect", "changes", "detail", "when"];
 var EXPECT_FIELDS = ["replaceGeneration", "lastSeq", "removedCount"];
 function parseRouteRequest(body) {
   const invalid = (message) => ({ ok: false, refusal: { code: "INVALID_REQUEST", message: `message-recall: ${message}` } });
   if (!isRecord(body)) return invalid(`request body must be a JSON object, got ${body === null ? "null" : Array.isArray(body) ? "an array" : `a ${typeof body}`}`);
   if (body.action === "editSummary" || body.action === "undoRewrite") return parseSummaryEdit(body, invalid);
   if (body.action === "rewriteSummary" || body.action === "plan" && body.planAction === "rewriteSummary") return parseSummaryRefresh(body, invalid);
+  if (body.action === "plan" && body.planAction === "erase") return parseErasePlan(body, invalid);
   const unknown = Object.keys(body).find((key) => !FIELDS2.includes(key));
   if (unknown !== void 0) return invalid(`unknown field "${unknown}" (allowed: ${FIELDS2.join(", ")})`);
   const { sessionId, action, seq, messageId, planAction, expect } = body;
   if (typeof sessionId !== "string" || sessionId.length === 0) return invalid(`sessionId must be a non-empty string, got ${valueText(sessionId)}`);
   if (sessionId.length > MAX_SESSION_ID_LENGTH) return invalid(`sessionId must be at most ${MAX_SESSION_ID_LENGTH} characters, got ${sessionId.length}`);
   if (!ROUTE_ACTIONS.includes(action)) return invalid(`action must be one of ${ROUTE_ACTIONS.join(", ")}, got ${valueText(action)}`);
-  if (action === "inspect" || action === "flush") {
+  if (body.when !== void 0 && action !== "erase") return invalid(`when is only valid with action "erase"`);
+  if (action === "inspect" || action === "flush" || action === "pendingErases") {
     for (const field of ["seq", "messageId", "tombstoneSeq", "planAction", "expect", "changes", "detail"]) {
       if (body[field] !== void 0) return invalid(`${action} takes no ${field}`);
     }
@@ -1795,15 +1798,20 @@ function parseRouteRequest(body) {
   if (action === "apply" || action === "plan" && body.changes !== void 0) return parseBatchRequest(body, expectation);
   if (body.changes !== void 0) return invalid(`changes is only valid with action "apply" or "plan"`);
   if (body.detail !== void 0) return invalid(`detail is only valid with action "plan" and changes`);
-  if (action === "forkBefore" || action === "erase" || action !== "plan" && ACTIONS[action].plans === "restore") {
-    for (const field of ["seq", "messageId", "planAction", ...action === "forkBefore" || action === "erase" ? ["expect"] : []]) {
+  if (action === "forkBefore" || action === "erase" || action === "cancelErase" || action !== "plan" && ACTIONS[action].plans === "restore") {
+    for (const field of ["seq", "messageId", "planAction", ...action === "forkBefore" || action === "erase" || action === "cancelErase" ? ["expect"] : []]) {
       if (body[field] !== void 0) return invalid(`${action} takes no ${field}; address the tombstone by tombstoneSeq`);
     }
     const { tombstoneSeq } = body;
     if (!isSeq(tombstoneSeq)) return invalid(`tombstoneSeq must be a non-negative safe integer, got ${valueText(tombstoneSeq)}`);
-    return action === "forkBefore" || action === "erase" ? { ok: true, request: { action, sessionId, tombstoneSeq } } : { ok: true, request: { action: "restore", sessionId, tombstoneSeq, ...withExpect } };
+    if (action === "erase") {
+      const { when } = body;
+      if (when !== void 0 && !ERASE_WHEN.includes(when)) return invalid(`when must be one of ${ERASE_WHEN.join(", ")}, got ${valueText(when)}`);
+      return { ok: true, request: { action, sessionId, tombstoneSeq, ...when === void 0 ? {} : { when } } };
+    }
+    return action === "forkBefore" || action === "cancelErase" ? { ok: true, request: { action, sessionId, tombstoneSeq } } : { ok: true, request: { action: "restore", sessionId, tombstoneSeq, ...withExpect } };
   }
-  if (body.tombstoneSeq !== void 0) return invalid(`tombstoneSeq is only valid with action "restore", "forkBefore" or "erase"`);
+  if (body.tombstoneSeq !== void 0) return invalid(`tombstoneSeq is only valid with action "restore", "forkBefore", "erase" or "cancelErase"`);
   if (seq !== void 0 && !isSeq(seq)) return invalid(`seq must be a non-negative safe integer, got ${valueText(seq)}`);
   if (messageId !== void 0 && (typeof messageId !== "string" || messageId.length === 0)) {
     return invalid(`messageId must be a non-empty string, got ${valueText(messageId)}`);
@@ -1860,6 +1868,16 @@ function parseSummaryRefresh(body, invalid) {
   if (typeof expectation === "string") return invalid(expectation);
   return { ok: true, request: { action: "rewriteSummary", sessionId, checkpointSeq, ...expectation === void 0 ? {} : { expect: expectation }, ...preview ? { preview: true } : {} } };
 }
+var ERASE_PLAN_FIELDS = ["sessionId", "action", "planAction", "tombstoneSeq"];
+function parseErasePlan(body, invalid) {
+  const unknown = Object.keys(body).find((key) => !ERASE_PLAN_FIELDS.includes(key));
+  if (unknown !== void 0) return invalid(`unknown field "${unknown}" for a plan of erase (allowed: ${ERASE_PLAN_FIELDS.join(", ")})`);
+  const { sessionId, tombstoneSeq } = body;
+  if (typeof sessionId !== "string" || sessionId.length === 0) return invalid(`sessionId must be a non-empty string, got ${valueText(sessionId)}`);
+  if (sessionId.length > MAX_SESSION_ID_LENGTH) return invalid(`sessionId must be at most ${MAX_SESSION_ID_LENGTH} characters, got ${sessionId.length}`);
+  if (!isSeq(tombstoneSeq)) return invalid(`tombstoneSeq must be a non-negative safe integer, got ${valueText(tombstoneSeq)}`);
+  return { ok: true, request: { action: "plan", planAction: "erase", sessionId, tombstoneSeq } };
+}
 
 // src/host/export-route.ts
 function fail(res, code, message, headers = {}) {
@@ -1907,12 +1925,12 @@ function createExportHandler(services, trustedHosts, warn) {
         "content-disposition": `attachment; filename="${exportFilename(query.sessionId)}"`,
         "cache-control": "no-store"
       });
-      const zip = new ZipWriter((bytes) => new Promise((resolve, reject) => {
+      const zip = new ZipWriter((bytes) => new Promise((resolve2, reject) => {
         if (abort.signal.aborted) return reject(abort.signal.reason);
-        if (res.write(bytes)) return resolve();
+        if (res.write(bytes)) return resolve2();
         const drained = () => {
           res.off("close", closed);
-          resolve();
+          resolve2();
         };
         const closed = () => {
           res.off("drain", drained);
@@ -2172,7 +2190,7 @@ async function flushWithRetry(flush, policy = DEFAULT_FLUSH_RETRY) {
     } catch (error) {
       const wait = policy.backoffMs[attempts - 1];
       if (wait === void 0) return { ok: false, attempts, error, reason: shortenPaths(errorText(error)) };
-      await new Promise((resolve) => setTimeout(resolve, wait));
+      await new Promise((resolve2) => setTimeout(resolve2, wait));
     }
   }
 }
@@ -2930,7 +2948,7 @@ var WriteQueue = class {
     const ahead = lane.size;
     const before = lane.tail;
     let release;
-    const done = new Promise((resolve) => release = resolve);
+    const done = new Promise((resolve2) => release = resolve2);
     lane.tail = before.then(() => done);
     lane.size++;
     const finish = () => {
@@ -2943,7 +2961,7 @@ var WriteQueue = class {
       let timer;
       const timedOut = await Promise.race([
         before.then(() => false),
-        new Promise((resolve) => timer = setTimeout(() => resolve(true), this.waitMs))
+        new Promise((resolve2) => timer = setTimeout(() => resolve2(true), this.waitMs))
       ]);
       clearTimeout(timer);
       if (timedOut) {
@@ -4715,6 +4733,101 @@ async function exists(path) {
   }
 }
 
+// src/host/erase-at-start.ts
+function pendingEraseValue(record) {
+  return {
+    tombstoneSeq: record.tombstoneSeq,
+    scheduledAt: record.scheduledAt,
+    messageCount: record.messageSeqs.length,
+    imageCount: record.imageCount,
+    fileCount: record.fileCount,
+    state: record.state,
+    ...record.problem === void 0 ? {} : { problem: record.problem }
+  };
+}
+async function scheduleErase(services, request) {
+  const { sessionId, tombstoneSeq } = request;
+  const earlier = await services.pending.get(sessionId, tombstoneSeq);
+  if (earlier !== void 0) return { ok: true, value: { action: "erase", when: "next-start", erase: pendingEraseValue(earlier) } };
+  return checkErase(services, request, async (record) => ({ action: "erase", when: "next-start", erase: pendingEraseValue(await services.pending.add(record)) }));
+}
+function planErase(services, request) {
+  return checkErase(services, request, async (record) => ({
+    action: "plan",
+    planAction: "erase",
+    tombstoneSeq: record.tombstoneSeq,
+    messageCount: record.messageSeqs.length,
+    imageCount: record.imageCount,
+    fileCount: record.fileCount
+  }));
+}
+async function checkErase(services, request, then) {
+  const backend = services.erase.backend();
+  if (backend === void 0) return { ok: false, refusal: { code: "ERASE_UNAVAILABLE", message: "message-recall: erase needs DSH's JSONL session persistence" } };
+  const { sessionId, tombstoneSeq } = request;
+  const queued = await services.erase.queue.run(sessionId, async () => {
+    const open3 = services.open(sessionId);
+    if (open3 !== void 0) await services.erase.sessions.flush(open3);
+    const raw = await backend.readRaw(sessionId).catch(() => void 0);
+    if (raw === void 0) return { ok: false, refusal: { code: "SESSION_NOT_LIVE", message: `message-recall: session "${sessionId}" does not exist` } };
+    const scheduledAt = (services.erase.now?.() ?? /* @__PURE__ */ new Date()).toISOString();
+    const checked = eraseRemovalInLog(raw.content, tombstoneSeq, scheduledAt);
+    if (!checked.ok) return { ok: false, refusal: notErasable(checked.code, tombstoneSeq) };
+    const value = await then({
+      sessionId,
+      tombstoneSeq,
+      scheduledAt,
+      messageSeqs: checked.value.messageSeqs,
+      imageCount: checked.value.erasedImages.length,
+      fileCount: checked.value.erasedFiles.length,
+      state: "pending"
+    });
+    return { ok: true, value };
+  });
+  if (!queued.ok) return { ok: false, refusal: { code: "AGENT_BUSY", message: `message-recall: session "${sessionId}" is busy with ${queued.ahead} earlier write(s)` } };
+  return queued.value;
+}
+async function cancelErase(pending, request) {
+  const cancelled = await pending.update(request.sessionId, request.tombstoneSeq, void 0);
+  return { action: "cancelErase", tombstoneSeq: request.tombstoneSeq, cancelled };
+}
+async function listPendingErases(pending, sessionId) {
+  return { action: "pendingErases", erases: (await pending.all()).filter((e) => e.sessionId === sessionId).map(pendingEraseValue) };
+}
+async function pendingEraseRefusal(pending, sessionId, tombstoneSeq) {
+  const record = await pending.get(sessionId, tombstoneSeq);
+  if (record === void 0) return null;
+  return { code: "ERASE_PENDING", message: `message-recall: removal ${tombstoneSeq} is to be erased for good when the host next starts; cancel the erase (cancelErase) to restore it or open a copy from before it` };
+}
+async function runPendingErases(services, log) {
+  const runs = [];
+  for (const record of await services.pending.all()) {
+    if (record.state !== "pending") continue;
+    const { sessionId, tombstoneSeq } = record;
+    let run;
+    try {
+      const erased = await eraseRemoval(services.erase, { sessionId, tombstoneSeq });
+      if (erased.ok) {
+        run = { sessionId, tombstoneSeq, outcome: "erased", detail: `${erased.value.messageSeqs.length} message(s), ${erased.value.rewrittenEvents} event(s) rewritten, ${erased.value.deletedImages.length} image(s) and ${erased.value.deletedFiles.length} file(s) deleted` };
+      } else {
+        const refusal = erased.refusal;
+        const reason = "reason" in refusal ? refusal.reason : void 0;
+        if (refusal.code === "SESSION_NOT_LIVE" || refusal.code === "NOT_ERASABLE" && reason !== "session-open") run = { sessionId, tombstoneSeq, outcome: "dropped", detail: refusal.message };
+        else if (refusal.code === "AGENT_BUSY" || reason === "session-open") run = { sessionId, tombstoneSeq, outcome: "kept", detail: refusal.message };
+        else run = { sessionId, tombstoneSeq, outcome: "failed", detail: refusal.message };
+      }
+    } catch (error) {
+      run = { sessionId, tombstoneSeq, outcome: "failed", detail: `message-recall: ${errorText(error)}` };
+    }
+    const detail = shortenPaths(run.detail);
+    if (run.outcome === "erased" || run.outcome === "dropped") await services.pending.update(sessionId, tombstoneSeq, void 0);
+    else if (run.outcome === "failed") await services.pending.update(sessionId, tombstoneSeq, { ...record, state: "failed", problem: detail });
+    log(`message-recall: pending erase of removal ${tombstoneSeq} of session "${sessionId}": ${run.outcome}: ${detail}`, run.outcome);
+    runs.push({ ...run, detail });
+  }
+  return runs;
+}
+
 // src/host/summary-edit.ts
 function planSummaryEdit(view, intent) {
   const stale = checkExpectation(view, intent.expect);
@@ -4922,6 +5035,7 @@ function statusOf(code) {
       return 409;
     case "NOT_ERASABLE":
     case "ERASE_NOT_VERIFIED":
+    case "ERASE_PENDING":
       return 409;
     case "AGENT_BUSY":
       return 423;
@@ -4976,6 +5090,11 @@ function createRouteHandler(services, config) {
           await answer(res, await inspectSession({ sessions: services.sessions, index: services.index, persistence: services.persistence(), diskSummaries: services.diskSummaries }, request.sessionId));
           return;
         case "apply": {
+          for (const [index, change] of request.changes.entries()) {
+            if (change.action !== "restore") continue;
+            const pending = await pendingEraseRefusal(services.eraseLater.pending, request.sessionId, change.tombstoneSeq);
+            if (pending !== null) return fail2(res, pending.code, pending.message, void 0, { index });
+          }
           const cancel = new AbortController();
           res.once("close", () => {
             if (!res.writableFinished) cancel.abort();
@@ -4985,19 +5104,31 @@ function createRouteHandler(services, config) {
         }
         case "plan":
           if ("changes" in request) await answer(res, await previewChanges(services, request));
-          else await answer(res, await previewRemoval(services, { ...request, action: request.planAction }));
+          else if (request.planAction === "erase") {
+            const planned = await planErase({ ...services.eraseLater, erase: services.erase }, request);
+            if (planned.ok) sendJson(res, 200, { ok: true, value: planned.value });
+            else fail2(res, planned.refusal.code, planned.refusal.message, void 0, "reason" in planned.refusal ? { reason: planned.refusal.reason } : {});
+          } else await answer(res, await previewRemoval(services, { ...request, action: request.planAction }));
           return;
         case "restore":
-          await answer(res, await restoreMessage(services, request));
+        case "forkBefore": {
+          const pending = await pendingEraseRefusal(services.eraseLater.pending, request.sessionId, request.tombstoneSeq);
+          if (pending !== null) fail2(res, pending.code, pending.message);
+          else if (request.action === "restore") await answer(res, await restoreMessage(services, request));
+          else await answer(res, await forkBefore({ ...services, ...services.fork }, request));
           return;
-        case "forkBefore":
-          await answer(res, await forkBefore({ ...services, ...services.fork }, request));
+        }
+        case "cancelErase":
+          sendJson(res, 200, { ok: true, value: await cancelErase(services.eraseLater.pending, request) });
+          return;
+        case "pendingErases":
+          sendJson(res, 200, { ok: true, value: await listPendingErases(services.eraseLater.pending, request.sessionId) });
           return;
         case "flush":
           await answer(res, await flushSession(services, request.sessionId));
           return;
         case "erase": {
-          const erased = await eraseRemoval(services.erase, request);
+          const erased = request.when === "next-start" ? await scheduleErase({ ...services.eraseLater, erase: services.erase }, request) : await eraseRemoval(services.erase, request);
           if (erased.ok) sendJson(res, 200, { ok: true, value: erased.value });
           else fail2(res, erased.refusal.code, erased.refusal.message, void 0, "reason" in erased.refusal ? { reason: erased.refusal.reason } : {});
           return;
@@ -5633,8 +5764,8 @@ var RemovalInheritance = class {
     }
     const reader = this.deps.persistence();
     if (reader === void 0) return;
-    let resolve;
-    this.pending.set(session, new Promise((r) => resolve = r));
+    let resolve2;
+    this.pending.set(session, new Promise((r) => resolve2 = r));
     queueMicrotask(() => {
       const job = () => this.fromStored(session, reader, lineage.parent, lineage.cut);
       const agent = this.deps.agents.get(session.id);
@@ -5644,7 +5775,7 @@ var RemovalInheritance = class {
       } catch {
         run = job();
       }
-      resolve(run);
+      resolve2(run);
     });
   }
   /**
@@ -5995,6 +6126,139 @@ async function isStored(persistence, sessionId) {
   return (await persistence.list()).some((header) => header.id === sessionId);
 }
 
+// src/host/pending-erases.ts
+import { mkdir, open as open2, readFile as readFile2, rename as rename2, rm as rm4 } from "node:fs/promises";
+import { homedir } from "node:os";
+import { dirname as dirname3, join as join4, resolve } from "node:path";
+var PendingErasesDamaged = class extends Error {
+};
+var PLUGIN_HOME_FOLDER = "message-recall";
+var PENDING_ERASES_FILE = "pending-erases.json";
+function dshHomeOf(value) {
+  const home = value !== void 0 && value.trim().length > 0 ? value : "~/.dsh";
+  const expanded = home === "~" ? homedir() : home.startsWith("~/") || home.startsWith("~\\") ? join4(homedir(), home.slice(2)) : home;
+  return resolve(expanded);
+}
+function pendingErasesPath(home) {
+  return join4(home, PLUGIN_HOME_FOLDER, PENDING_ERASES_FILE);
+}
+function isPendingErase(value) {
+  const v = value;
+  return v !== null && typeof v === "object" && typeof v.sessionId === "string" && Number.isSafeInteger(v.tombstoneSeq) && typeof v.scheduledAt === "string" && Array.isArray(v.messageSeqs) && Number.isSafeInteger(v.imageCount) && Number.isSafeInteger(v.fileCount) && (v.state === "pending" || v.state === "failed");
+}
+var PendingErases = class {
+  /** @param path - the file ({@link pendingErasesPath}). */
+  constructor(path) {
+    this.path = path;
+  }
+  list;
+  chain = Promise.resolve();
+  /**
+   * Every pending erase, in the order they were asked for.
+   * @returns a copy of the list.
+   * @throws {@link PendingErasesDamaged} when the file is not a pending-erase list; file system errors.
+   */
+  async all() {
+    return this.serial(async () => [...await this.load()]);
+  }
+  /**
+   * The pending erase of one removal.
+   * @param sessionId - the session.
+   * @param tombstoneSeq - the removal's tombstone seq.
+   * @returns the record, or `undefined`.
+   * @throws as {@link PendingErases.all}.
+   */
+  async get(sessionId, tombstoneSeq) {
+    return (await this.all()).find((e) => e.sessionId === sessionId && e.tombstoneSeq === tombstoneSeq);
+  }
+  /**
+   * Add a pending erase unless one for the same removal exists; settles once the file is durable.
+   * @param record - the new record.
+   * @returns the record now kept (the earlier one when the removal had one already).
+   * @throws as {@link PendingErases.all}, and the write's file system errors (the old file stays).
+   */
+  async add(record) {
+    return this.serial(async () => {
+      const list = await this.load();
+      const earlier = list.find((e) => e.sessionId === record.sessionId && e.tombstoneSeq === record.tombstoneSeq);
+      if (earlier !== void 0) return earlier;
+      await this.save([...list, record]);
+      return record;
+    });
+  }
+  /**
+   * Replace or drop the record of one removal; settles once the file is durable.
+   * @param sessionId - the session.
+   * @param tombstoneSeq - the removal's tombstone seq.
+   * @param next - the new record, or `undefined` to drop it.
+   * @returns whether a record was there.
+   * @throws as {@link PendingErases.add}.
+   */
+  async update(sessionId, tombstoneSeq, next) {
+    return this.serial(async () => {
+      const list = await this.load();
+      const at = list.findIndex((e) => e.sessionId === sessionId && e.tombstoneSeq === tombstoneSeq);
+      if (at < 0) return false;
+      await this.save(next === void 0 ? list.filter((_, i) => i !== at) : list.map((e, i) => i === at ? next : e));
+      return true;
+    });
+  }
+  serial(task) {
+    const run = this.chain.then(task, task);
+    this.chain = run.catch(() => void 0);
+    return run;
+  }
+  async load() {
+    if (this.list !== void 0) return this.list;
+    let text;
+    try {
+      text = await readFile2(this.path, "utf8");
+    } catch (error) {
+      if (error.code !== "ENOENT") throw error;
+      this.list = [];
+      return this.list;
+    }
+    let parsed;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new PendingErasesDamaged(`${PENDING_ERASES_FILE} is not JSON`);
+    }
+    const erases = parsed?.erases;
+    if (parsed.version !== 1 || !Array.isArray(erases) || !erases.every(isPendingErase)) {
+      throw new PendingErasesDamaged(`${PENDING_ERASES_FILE} is not a version 1 pending-erase list`);
+    }
+    this.list = erases;
+    return this.list;
+  }
+  async save(list) {
+    const folder = dirname3(this.path);
+    await mkdir(folder, { recursive: true });
+    const beside = `${this.path}.${process.pid}.new`;
+    const file = await open2(beside, "w");
+    try {
+      await file.writeFile(`${JSON.stringify({ version: 1, erases: list }, null, 2)}
+`, "utf8");
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+    try {
+      await rename2(beside, this.path);
+    } catch (error) {
+      await rm4(beside, { force: true });
+      throw error;
+    }
+    const dir = await open2(folder, "r");
+    try {
+      await dir.sync();
+    } finally {
+      await dir.close();
+    }
+    this.list = list;
+  }
+};
+
 // src/host/index.ts
 var name = "message-recall";
 var inject = ["sessions", "agents", "webServer"];
@@ -6029,6 +6293,28 @@ function apply(ctx, config) {
     return next();
   });
   const queue = new WriteQueue();
+  const erase = {
+    access,
+    queue,
+    sessions: ctx.sessions,
+    backend: () => {
+      const service = ctx.get("sessionPersistence");
+      return isJsonlBackend(service) ? service : void 0;
+    },
+    attachmentRoot: () => {
+      const root = ctx.get("attachments")?.root;
+      return typeof root === "string" ? root : void 0;
+    },
+    projectionCache: () => {
+      const service = ctx.get("sessionProjectionCache");
+      return isProjectionCacheWriter(service) ? service : void 0;
+    }
+  };
+  const launch = ctx.get("launchEnvironment");
+  const pending = new PendingErases(pendingErasesPath(dshHomeOf(launch?.get("DSH_HOME")?.value ?? process.env.DSH_HOME)));
+  ctx.inject(["sessionPersistence"], () => {
+    void runPendingErases({ erase, pending }, (line, outcome) => outcome === "erased" ? ctx.logger.info(line) : warn(line)).catch((error) => warn(`message-recall: the pending erases did not run: ${error instanceof Error ? error.message : String(error)}`));
+  });
   const handler = createRouteHandler(
     {
       sessions: ctx.sessions,
@@ -6038,22 +6324,10 @@ function apply(ctx, config) {
       queue,
       persistence,
       diskSummaries: new DiskSummaryCache(summarizeStored),
-      erase: {
-        access,
-        queue,
-        sessions: ctx.sessions,
-        backend: () => {
-          const service = ctx.get("sessionPersistence");
-          return isJsonlBackend(service) ? service : void 0;
-        },
-        attachmentRoot: () => {
-          const root = ctx.get("attachments")?.root;
-          return typeof root === "string" ? root : void 0;
-        },
-        projectionCache: () => {
-          const service = ctx.get("sessionProjectionCache");
-          return isProjectionCacheWriter(service) ? service : void 0;
-        }
+      erase,
+      eraseLater: {
+        pending,
+        open: (id) => ctx.agents.get(id)?.session ?? ctx.sessions.get(id)
       },
       afterAppend: (session, fromSeq) => void followSideState(session, fromSeq, index.lookup(session), {
         warn,

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-IMRPKESJ.js";
+} from "./chunks/chunk-UHU3WVU4.js";
 import {
   explainCommand
 } from "./chunks/chunk-K62I62RD.js";

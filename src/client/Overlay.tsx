@@ -21,6 +21,7 @@ import { composerReadOnly, type InputActions, type InputState, type LocaleServic
 import { selectReplacements } from './wire/replacement-view'
 import { SessionClient } from './session-client'
 import type { SessionStores } from './stores/session-stores'
+import type { EraseRequests } from './stores/erase-requests'
 import type { TombstoneActions } from './stores/tombstone-actions'
 import type { UnsavedWrites } from './stores/unsaved-writes'
 import type { SummaryRefresh } from './stores/summary-refresh'
@@ -42,6 +43,8 @@ export interface OverlayKit {
   readonly unsaved: SessionStores<UnsavedWrites>
   /** Rewrite summary per session, shared with the panel (absent: no flag on a summary's row). */
   readonly summaries?: SessionStores<SummaryRefresh>
+  /** Erase for good per session (the Removed panel). */
+  readonly erases?: SessionStores<EraseRequests>
   /** Where a recall's images are read back and put into the composer (absent: they are named as lost). */
   readonly images?: ImageSource
 }

@@ -44,6 +44,7 @@ import { replacementDefinition, replacementView } from './wire/replacement-view'
 import { BUILD_STAMP } from './build-stamp'
 import { installStyleSheets } from './style-sheets'
 import { SessionStores } from './stores/session-stores'
+import { EraseRequests } from './stores/erase-requests'
 import { TombstoneActions } from './stores/tombstone-actions'
 import { UnsavedWrites } from './stores/unsaved-writes'
 import { SummaryRefresh } from './stores/summary-refresh'
@@ -138,7 +139,9 @@ export function apply(ctx: ClientContext, config?: ClientConfig): void {
   const unsaved = new SessionStores((sessionId) => new UnsavedWrites({ sessionId, send }))
   const tombstones = new SessionStores((sessionId) => new TombstoneActions({ sessionId, send, openSession, unsaved: unsaved.get(sessionId) }))
   const summaries = new SessionStores((sessionId) => new SummaryRefresh({ sessionId, send }))
+  const erases = new SessionStores((sessionId) => new EraseRequests({ sessionId, send }))
   ctx.effect(() => () => {
+    erases.dispose()
     tombstones.dispose()
     unsaved.dispose()
     summaries.dispose()
@@ -152,6 +155,7 @@ export function apply(ctx: ClientContext, config?: ClientConfig): void {
     tombstones,
     unsaved,
     summaries,
+    erases,
     images: pageImageSource((name) => ctx.get(name)),
   }
   // Both entries get the same kit: the header's panel and the overlay share the restore and copy requests.

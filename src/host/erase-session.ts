@@ -98,7 +98,13 @@ const REASON_TEXT: Record<EraseReason, string> = {
   'session-open': 'the session is open in the host; the host holds its messages in memory. Stop the host and use `dsh-message-recall-log erase`',
 }
 
-function notErasable(reason: EraseReason, tombstoneSeq: number): EraseRefusal {
+/**
+ * The `NOT_ERASABLE` refusal of a removal.
+ * @param reason - why.
+ * @param tombstoneSeq - the removal's tombstone seq.
+ * @returns the refusal with its message.
+ */
+export function notErasable(reason: EraseReason, tombstoneSeq: number): EraseRefusal {
   return { code: 'NOT_ERASABLE', reason, message: `message-recall: cannot erase removal ${tombstoneSeq}: ${REASON_TEXT[reason]}` }
 }
 

@@ -10,6 +10,10 @@
  * `GET {path}/export` downloads a session's log archive without the content of removed messages
  * (`export-route.ts`), and a `session-telemetry/record` listener leaves that content out of
  * telemetry records (`telemetry-filter.ts`). The routes and the listener go away with the plugin.
+ * Erases asked for on a session the host held open (`erase` with `when: 'next-start'`) are kept
+ * in `<DSH home>/message-recall/pending-erases.json` and run once the session persistence is
+ * there at the next start (`erase-at-start.ts`), the DSH home read from the launch environment's
+ * `DSH_HOME` (`dsh-launch-environment`), else the process's.
  *
  * Services: `sessions` (`dsh-session`), `agents` (`dsh-agent`) and `webServer`
  * (`dsh-host-webserver`) are required. Read when present: `sessionPersistence` (`inspect`),
@@ -51,6 +55,10 @@ import { WriteQueue } from './write-queue'
 import { SessionAccess, type StoredSessionSource } from './stored-session'
 import { isProjectionCacheWriter } from './projection-cache-erase'
 import { isJsonlBackend, type JsonlBackend } from './jsonl-log-file'
+import type { EraseServices } from './erase-session'
+import { runPendingErases } from './erase-at-start'
+import { dshHomeOf, PendingErases, pendingErasesPath } from './pending-erases'
+import type { SessionId } from '@deepseek-ai/dsh-session'
 
 export { Config, DEFAULTS, resolveConfig, type MessageRecallConfig } from './config'
 export { statusOf } from './route'
@@ -106,6 +114,29 @@ export function apply(ctx: Context, config: Partial<MessageRecallConfig> | undef
     return next()
   })
   const queue = new WriteQueue()
+  const erase: EraseServices = {
+    access,
+    queue,
+    sessions: ctx.sessions,
+    backend: () => {
+      const service = ctx.get('sessionPersistence')
+      return isJsonlBackend(service) ? (service as JsonlBackend & StoredSessionSource) : undefined
+    },
+    attachmentRoot: () => {
+      const root = (ctx.get('attachments') as { root?: unknown } | undefined)?.root
+      return typeof root === 'string' ? root : undefined
+    },
+    projectionCache: () => {
+      const service = ctx.get('sessionProjectionCache')
+      return isProjectionCacheWriter(service) ? service : undefined
+    },
+  }
+  // Erases asked for on a session the host held open, kept in the DSH home until this start.
+  const launch = ctx.get('launchEnvironment') as { get(name: string): { readonly value: string } | undefined } | undefined
+  const pending = new PendingErases(pendingErasesPath(dshHomeOf(launch?.get('DSH_HOME')?.value ?? process.env.DSH_HOME)))
+  ctx.inject(['sessionPersistence'], () => {
+    void runPendingErases({ erase, pending }, (line, outcome) => (outcome === 'erased' ? ctx.logger.info(line) : warn(line))).catch((error: unknown) => warn(`message-recall: the pending erases did not run: ${error instanceof Error ? error.message : String(error)}`))
+  })
   const handler = createRouteHandler(
     {
       sessions: ctx.sessions,
@@ -115,22 +146,10 @@ export function apply(ctx: Context, config: Partial<MessageRecallConfig> | undef
       queue,
       persistence,
       diskSummaries: new DiskSummaryCache(summarizeStored),
-      erase: {
-        access,
-        queue,
-        sessions: ctx.sessions,
-        backend: () => {
-          const service = ctx.get('sessionPersistence')
-          return isJsonlBackend(service) ? (service as JsonlBackend & StoredSessionSource) : undefined
-        },
-        attachmentRoot: () => {
-          const root = (ctx.get('attachments') as { root?: unknown } | undefined)?.root
-          return typeof root === 'string' ? root : undefined
-        },
-        projectionCache: () => {
-          const service = ctx.get('sessionProjectionCache')
-          return isProjectionCacheWriter(service) ? service : undefined
-        },
+      erase,
+      eraseLater: {
+        pending,
+        open: (id) => ctx.agents.get(id as SessionId)?.session ?? ctx.sessions.get(id as SessionId),
       },
       afterAppend: (session, fromSeq) => void followSideState(session, fromSeq, index.lookup(session), {
         warn, tombstoneText: resolved.tombstoneText, effects: { meter: ctx.get('tokenMeter') as MessagePricer | undefined, titleLimits: titleLimits(), warn },

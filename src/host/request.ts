@@ -4,7 +4,7 @@
  *
  * @module dsh-message-recall/host/request
  */
-import { ROUTE_ACTIONS, type RouteAction, type ViewExpectation } from '../shared/protocol'
+import { ERASE_WHEN, ROUTE_ACTIONS, type EraseWhen, type RouteAction, type ViewExpectation } from '../shared/protocol'
 import { isRecord, isSeq } from '../shared/events'
 import type { PlanTarget } from './surface-plan'
 import { ACTIONS, isTombstoneAction, TOMBSTONE_ACTIONS, type TombstoneAction } from '../shared/actions'
@@ -19,7 +19,10 @@ export type RouteRequest =
   | { readonly action: TombstoneAction; readonly sessionId: string; readonly target: PlanTarget; readonly expect?: ViewExpectation }
   | { readonly action: 'plan'; readonly planAction: TombstoneAction; readonly sessionId: string; readonly target: PlanTarget; readonly expect?: ViewExpectation }
   | { readonly action: 'restore'; readonly sessionId: string; readonly tombstoneSeq: number; readonly expect?: ViewExpectation }
-  | { readonly action: 'forkBefore' | 'erase'; readonly sessionId: string; readonly tombstoneSeq: number }
+  | { readonly action: 'forkBefore' | 'cancelErase'; readonly sessionId: string; readonly tombstoneSeq: number }
+  | { readonly action: 'erase'; readonly sessionId: string; readonly tombstoneSeq: number; readonly when?: EraseWhen }
+  | { readonly action: 'pendingErases'; readonly sessionId: string }
+  | { readonly action: 'plan'; readonly planAction: 'erase'; readonly sessionId: string; readonly tombstoneSeq: number }
   | BatchRouteRequest
   | SummaryEditIntent
   | SummaryRefreshIntent
@@ -27,7 +30,7 @@ export type RouteRequest =
 /** Longest accepted session id, in UTF-16 code units (ids DSH mints are `session-<uuid>`, 44); the POST route and the export refuse a longer one with `INVALID_REQUEST`. */
 export const MAX_SESSION_ID_LENGTH = 512
 
-const FIELDS = ['sessionId', 'action', 'seq', 'messageId', 'tombstoneSeq', 'planAction', 'expect', 'changes', 'detail']
+const FIELDS = ['sessionId', 'action', 'seq', 'messageId', 'tombstoneSeq', 'planAction', 'expect', 'changes', 'detail', 'when']
 const EXPECT_FIELDS = ['replaceGeneration', 'lastSeq', 'removedCount']
 
 /**
@@ -42,6 +45,7 @@ export function parseRouteRequest(body: unknown): { ok: true; request: RouteRequ
   if (!isRecord(body)) return invalid(`request body must be a JSON object, got ${body === null ? 'null' : Array.isArray(body) ? 'an array' : `a ${typeof body}`}`)
   if (body.action === 'editSummary' || body.action === 'undoRewrite') return parseSummaryEdit(body, invalid)
   if (body.action === 'rewriteSummary' || (body.action === 'plan' && body.planAction === 'rewriteSummary')) return parseSummaryRefresh(body, invalid)
+  if (body.action === 'plan' && body.planAction === 'erase') return parseErasePlan(body, invalid)
   const unknown = Object.keys(body).find((key) => !FIELDS.includes(key))
   if (unknown !== undefined) return invalid(`unknown field "${unknown}" (allowed: ${FIELDS.join(', ')})`)
 
@@ -50,7 +54,8 @@ export function parseRouteRequest(body: unknown): { ok: true; request: RouteRequ
   if (sessionId.length > MAX_SESSION_ID_LENGTH) return invalid(`sessionId must be at most ${MAX_SESSION_ID_LENGTH} characters, got ${sessionId.length}`)
   if (!ROUTE_ACTIONS.includes(action as RouteAction)) return invalid(`action must be one of ${ROUTE_ACTIONS.join(', ')}, got ${valueText(action)}`)
 
-  if (action === 'inspect' || action === 'flush') {
+  if (body.when !== undefined && action !== 'erase') return invalid(`when is only valid with action "erase"`)
+  if (action === 'inspect' || action === 'flush' || action === 'pendingErases') {
     for (const field of ['seq', 'messageId', 'tombstoneSeq', 'planAction', 'expect', 'changes', 'detail'] as const) {
       if (body[field] !== undefined) return invalid(`${action} takes no ${field}`)
     }
@@ -67,17 +72,22 @@ export function parseRouteRequest(body: unknown): { ok: true; request: RouteRequ
 
   // Left here: the action table's actions, `forkBefore` and `plan`. A fork and a table action of the
   // `restore` shape address a tombstone; the tombstone actions and `plan` address a surface node.
-  if (action === 'forkBefore' || action === 'erase' || (action !== 'plan' && ACTIONS[action as keyof typeof ACTIONS].plans === 'restore')) {
-    for (const field of ['seq', 'messageId', 'planAction', ...(action === 'forkBefore' || action === 'erase' ? ['expect' as const] : [])] as const) {
+  if (action === 'forkBefore' || action === 'erase' || action === 'cancelErase' || (action !== 'plan' && ACTIONS[action as keyof typeof ACTIONS].plans === 'restore')) {
+    for (const field of ['seq', 'messageId', 'planAction', ...(action === 'forkBefore' || action === 'erase' || action === 'cancelErase' ? ['expect' as const] : [])] as const) {
       if (body[field] !== undefined) return invalid(`${action} takes no ${field}; address the tombstone by tombstoneSeq`)
     }
     const { tombstoneSeq } = body
     if (!isSeq(tombstoneSeq)) return invalid(`tombstoneSeq must be a non-negative safe integer, got ${valueText(tombstoneSeq)}`)
-    return action === 'forkBefore' || action === 'erase'
+    if (action === 'erase') {
+      const { when } = body
+      if (when !== undefined && !ERASE_WHEN.includes(when as EraseWhen)) return invalid(`when must be one of ${ERASE_WHEN.join(', ')}, got ${valueText(when)}`)
+      return { ok: true, request: { action, sessionId, tombstoneSeq, ...(when === undefined ? {} : { when: when as EraseWhen }) } }
+    }
+    return action === 'forkBefore' || action === 'cancelErase'
       ? { ok: true, request: { action, sessionId, tombstoneSeq } }
       : { ok: true, request: { action: 'restore', sessionId, tombstoneSeq, ...withExpect } }
   }
-  if (body.tombstoneSeq !== undefined) return invalid(`tombstoneSeq is only valid with action "restore", "forkBefore" or "erase"`)
+  if (body.tombstoneSeq !== undefined) return invalid(`tombstoneSeq is only valid with action "restore", "forkBefore", "erase" or "cancelErase"`)
 
   if (seq !== undefined && !isSeq(seq)) return invalid(`seq must be a non-negative safe integer, got ${valueText(seq)}`)
   if (messageId !== undefined && (typeof messageId !== 'string' || messageId.length === 0)) {
@@ -143,4 +153,17 @@ function parseSummaryRefresh(body: Record<string, unknown>, invalid: (message: s
   const expectation = parseExpect(body.expect)
   if (typeof expectation === 'string') return invalid(expectation)
   return { ok: true, request: { action: 'rewriteSummary', sessionId, checkpointSeq, ...(expectation === undefined ? {} : { expect: expectation }), ...(preview ? { preview: true as const } : {}) } }
+}
+
+const ERASE_PLAN_FIELDS = ['sessionId', 'action', 'planAction', 'tombstoneSeq']
+
+/** The `plan` of an erase (`planAction: 'erase'`, `tombstoneSeq`): what the confirmation of Erase for good shows. */
+function parseErasePlan(body: Record<string, unknown>, invalid: (message: string) => { ok: false; refusal: RequestRefusal }): { ok: true; request: RouteRequest } | { ok: false; refusal: RequestRefusal } {
+  const unknown = Object.keys(body).find((key) => !ERASE_PLAN_FIELDS.includes(key))
+  if (unknown !== undefined) return invalid(`unknown field "${unknown}" for a plan of erase (allowed: ${ERASE_PLAN_FIELDS.join(', ')})`)
+  const { sessionId, tombstoneSeq } = body
+  if (typeof sessionId !== 'string' || sessionId.length === 0) return invalid(`sessionId must be a non-empty string, got ${valueText(sessionId)}`)
+  if (sessionId.length > MAX_SESSION_ID_LENGTH) return invalid(`sessionId must be at most ${MAX_SESSION_ID_LENGTH} characters, got ${sessionId.length}`)
+  if (!isSeq(tombstoneSeq)) return invalid(`tombstoneSeq must be a non-negative safe integer, got ${valueText(tombstoneSeq)}`)
+  return { ok: true, request: { action: 'plan', planAction: 'erase', sessionId, tombstoneSeq } }
 }

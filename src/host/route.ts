@@ -2,7 +2,9 @@
  * The `POST {path}` handler: trust fence, method, media type, capped JSON body, request
  * validation, then one of the writes (`recall` / `delete` / `deleteFrom` / `exclude` write a
  * tombstone, `restore` undoes one in place, `apply` writes a batch of changes all or nothing),
- * `forkBefore` (a fork: a stored session from before a tombstone), `erase` (`erase-session.ts`), `flush` (only the durability flush),
+ * `forkBefore` (a fork: a stored session from before a tombstone), `erase` (`erase-session.ts`; with
+ * `when: 'next-start'` kept for the host's next start, `erase-at-start.ts`), `cancelErase` and
+ * `pendingErases`, `flush` (only the durability flush),
  * `plan` (dry run of one removal, of a batch or of a `rewriteSummary`), `editSummary`, `undoRewrite`,
  * `rewriteSummary` (`summary-refresh.ts`) or `inspect` (read-only).
  * Every reply is `{ ok: true, value }` or `{ ok: false, error: { code, message, … } }` (see
@@ -29,6 +31,7 @@ import { applyChanges, previewChanges } from './batch-service'
 import { previewRemoval, removeMessages, type RemovalServices } from './removal-service'
 import { flushSession } from './session-write'
 import { eraseRemoval, type EraseServices } from './erase-session'
+import { cancelErase, listPendingErases, pendingEraseRefusal, planErase, scheduleErase, type EraseLaterServices } from './erase-at-start'
 import { editSummary } from './summary-edit'
 import { previewSummaryRefresh, refreshSummary } from './summary-refresh'
 import type { WriteQueue } from './write-queue'
@@ -45,6 +48,8 @@ export interface RouteServices extends Omit<RemovalServices, 'tombstoneText' | '
   readonly fork: Pick<ForkServices, 'inChildFiber' | 'workspaces' | 'catalog' | 'titleLimits' | 'language'>
   /** The erase's services (`erase-session.ts`). */
   readonly erase: EraseServices
+  /** An erase kept for the host's next start (`erase-at-start.ts`): the open session and the pending file. */
+  readonly eraseLater: Omit<EraseLaterServices, 'erase'>
   /** Where unexpected failures are reported (the plugin's logger). */
   warn(message: string): void
 }
@@ -56,7 +61,7 @@ function assertNever(value: never): never {
 /**
  * HTTP status of an error code.
  * @param code - any route error code.
- * @returns 400, 403, 405, 409, 413, 415, 423, 500 or 501.
+ * @returns 400, 403, 405, 409, 413, 415, 423, 500, 501 or 502.
  */
 export function statusOf(code: ErrorCode): number {
   switch (code) {
@@ -81,6 +86,7 @@ export function statusOf(code: ErrorCode): number {
       return 409
     case 'NOT_ERASABLE':
     case 'ERASE_NOT_VERIFIED':
+    case 'ERASE_PENDING':
       return 409
     case 'AGENT_BUSY':
       return 423
@@ -151,6 +157,11 @@ export function createRouteHandler(services: RouteServices, config: MessageRecal
           await answer(res, await inspectSession({ sessions: services.sessions, index: services.index, persistence: services.persistence(), diskSummaries: services.diskSummaries }, request.sessionId))
           return
         case 'apply': {
+          for (const [index, change] of request.changes.entries()) {
+            if (change.action !== 'restore') continue
+            const pending = await pendingEraseRefusal(services.eraseLater.pending, request.sessionId, change.tombstoneSeq)
+            if (pending !== null) return fail(res, pending.code, pending.message, undefined, { index })
+          }
           const cancel = new AbortController()
           res.once('close', () => { if (!res.writableFinished) cancel.abort() })
           await answer(res, await applyChanges({ ...services, tombstoneText: config.tombstoneText }, request, cancel.signal))
@@ -158,19 +169,35 @@ export function createRouteHandler(services: RouteServices, config: MessageRecal
         }
         case 'plan':
           if ('changes' in request) await answer(res, await previewChanges(services, request))
+          else if (request.planAction === 'erase') {
+            const planned = await planErase({ ...services.eraseLater, erase: services.erase }, request)
+            if (planned.ok) sendJson(res, 200, { ok: true, value: planned.value })
+            else fail(res, planned.refusal.code, planned.refusal.message, undefined, 'reason' in planned.refusal ? { reason: planned.refusal.reason } : {})
+          }
           else await answer(res, await previewRemoval(services, { ...request, action: request.planAction }))
           return
         case 'restore':
-          await answer(res, await restoreMessage(services, request))
+        case 'forkBefore': {
+          // The person chose to erase this removal: it cannot come back, nor be copied from before it.
+          const pending = await pendingEraseRefusal(services.eraseLater.pending, request.sessionId, request.tombstoneSeq)
+          if (pending !== null) fail(res, pending.code, pending.message)
+          else if (request.action === 'restore') await answer(res, await restoreMessage(services, request))
+          else await answer(res, await forkBefore({ ...services, ...services.fork }, request))
           return
-        case 'forkBefore':
-          await answer(res, await forkBefore({ ...services, ...services.fork }, request))
+        }
+        case 'cancelErase':
+          sendJson(res, 200, { ok: true, value: await cancelErase(services.eraseLater.pending, request) })
+          return
+        case 'pendingErases':
+          sendJson(res, 200, { ok: true, value: await listPendingErases(services.eraseLater.pending, request.sessionId) })
           return
         case 'flush':
           await answer(res, await flushSession(services, request.sessionId))
           return
         case 'erase': {
-          const erased = await eraseRemoval(services.erase, request)
+          const erased = request.when === 'next-start'
+            ? await scheduleErase({ ...services.eraseLater, erase: services.erase }, request)
+            : await eraseRemoval(services.erase, request)
           if (erased.ok) sendJson(res, 200, { ok: true, value: erased.value })
           else fail(res, erased.refusal.code, erased.refusal.message, undefined, 'reason' in erased.refusal ? { reason: erased.refusal.reason } : {})
           return

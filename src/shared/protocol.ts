@@ -17,7 +17,7 @@ import type { CutShortBatch } from './batch-mark'
 export const DEFAULT_ROUTE_PATH = '/dsh-message-recall'
 
 /** The route actions outside the action table, in a stable order. */
-const OTHER_ROUTE_ACTIONS = ['forkBefore', 'flush', 'plan', 'apply', 'inspect', 'erase', 'editSummary', 'undoRewrite', 'rewriteSummary'] as const
+const OTHER_ROUTE_ACTIONS = ['forkBefore', 'flush', 'plan', 'apply', 'inspect', 'erase', 'cancelErase', 'pendingErases', 'editSummary', 'undoRewrite', 'rewriteSummary'] as const
 
 /**
  * Route actions: the actions of the action table (`actions.ts`: the tombstone actions `recall`,
@@ -25,7 +25,9 @@ const OTHER_ROUTE_ACTIONS = ['forkBefore', 'flush', 'plan', 'apply', 'inspect', 
  * `forkBefore` (a fork: a new session holding the conversation as it was before a tombstone);
  * `flush` (only the durability flush); the dry-run `plan`; `apply` (a list of changes written all
  * or nothing); the read-only `inspect`; `erase` (the content one removal took, replaced for
- * good in the stored log, with the images and tool output files only it referenced);
+ * good in the stored log, with the images and tool output files only it referenced; with
+ * `when: 'next-start'`, kept as a pending erase that runs when the host next starts);
+ * `cancelErase` (a pending erase dropped); `pendingErases` (a session's pending erases, read-only);
  * `editSummary` (a compaction summary written by hand), `undoRewrite` (the summary a rewrite
  * replaced put back) and `rewriteSummary` (the summary made again from the originals minus every
  * removed message, a model call: for a summary written before a removal of messages it holds,
@@ -58,8 +60,9 @@ export interface ViewExpectation {
 /**
  * Request body as sent over the wire (JSON).
  * - removals, `exclude` and `plan`: exactly one of `seq`/`messageId`; `plan` also `planAction`;
- * - `restore`, `forkBefore` and `erase`: `tombstoneSeq` (`restore` also takes `expect`);
- * - `flush` and `inspect`: `sessionId` only.
+ * - `restore`, `forkBefore`, `erase` and `cancelErase`: `tombstoneSeq` (`restore` also takes
+ *   `expect`, `erase` also `when`);
+ * - `flush`, `inspect` and `pendingErases`: `sessionId` only.
  */
 export interface RecallRequestBody {
   readonly sessionId: string
@@ -68,9 +71,69 @@ export interface RecallRequestBody {
   readonly messageId?: string
   /** `restore` and `forkBefore`: seq of a tombstone of this plugin. */
   readonly tombstoneSeq?: number
-  /** Required for `plan`: the removal to preview (`exclude` included). */
-  readonly planAction?: TombstoneAction
+  /** Required for `plan`: the removal to preview (`exclude` included), or `erase` (with `tombstoneSeq`). */
+  readonly planAction?: TombstoneAction | 'erase'
   readonly expect?: ViewExpectation
+  /** `erase` only: `now` (the default) or `next-start`. */
+  readonly when?: EraseWhen
+}
+
+/**
+ * When an `erase` runs: `now` (the session must not be open in the host) or `next-start` (the
+ * removal is checked as for `now`, then kept as a pending erase that runs when the host next
+ * starts, before the session can be opened again).
+ */
+export const ERASE_WHEN = ['now', 'next-start'] as const
+/** One of {@link ERASE_WHEN}. */
+export type EraseWhen = (typeof ERASE_WHEN)[number]
+
+/** A pending erase as the route answers it (`erase` with `when: 'next-start'`, `pendingErases`). */
+export interface PendingEraseValue {
+  readonly tombstoneSeq: number
+  /** When it was asked for (ISO 8601). */
+  readonly scheduledAt: string
+  /** How many messages the erase takes. */
+  readonly messageCount: number
+  /** Images the erase deletes unless another session references them. */
+  readonly imageCount: number
+  /** Tool output files the erase deletes unless another session names them. */
+  readonly fileCount: number
+  /** `pending`, or `failed`: a run at start did not verify (nothing changed) and it is kept. */
+  readonly state: 'pending' | 'failed'
+  /** `failed` only: why. */
+  readonly problem?: string
+}
+
+/** Success value of `erase` with `when: 'next-start'` (the same for a second request of the same removal). */
+export interface ScheduledEraseValue {
+  readonly action: 'erase'
+  readonly when: 'next-start'
+  readonly erase: PendingEraseValue
+}
+
+/** Success value of `plan` with `planAction: 'erase'`: what an erase of the removal would take, nothing written. */
+export interface ErasePlanValue {
+  readonly action: 'plan'
+  readonly planAction: 'erase'
+  readonly tombstoneSeq: number
+  readonly messageCount: number
+  /** Images the erase deletes unless another session references them. */
+  readonly imageCount: number
+  /** Tool output files the erase deletes unless another session names them. */
+  readonly fileCount: number
+}
+
+/** Success value of `cancelErase`: whether a pending erase was there to drop. */
+export interface CancelEraseValue {
+  readonly action: 'cancelErase'
+  readonly tombstoneSeq: number
+  readonly cancelled: boolean
+}
+
+/** Success value of `pendingErases`: the session's pending erases, in the order they were asked for. */
+export interface PendingErasesValue {
+  readonly action: 'pendingErases'
+  readonly erases: readonly PendingEraseValue[]
 }
 
 /** Every error code the route answers with (HTTP statuses: see the README's error table). */
@@ -91,6 +154,7 @@ export const ERROR_CODES = [
   'NOT_ERASABLE',
   'ERASE_NOT_VERIFIED',
   'ERASE_UNAVAILABLE',
+  'ERASE_PENDING',
   'NOT_A_SUMMARY',
   'SUMMARY_FAILED',
   'PERSIST_FAILED',

@@ -26,7 +26,7 @@ describe('the action table', () => {
     assert.deepEqual(actionsOfferedOn('prompt'), ['recall', 'delete', 'deleteFrom', 'exclude'])
     assert.deepEqual(actionsOfferedOn('message'), ['delete', 'deleteFrom', 'exclude'])
     assert.deepEqual(actionsOfferedOn('excluded'), ['restore'])
-    assert.deepEqual(ROUTE_ACTIONS, ['recall', 'delete', 'deleteFrom', 'exclude', 'restore', 'forkBefore', 'flush', 'plan', 'apply', 'inspect', 'erase', 'editSummary', 'undoRewrite', 'rewriteSummary'])
+    assert.deepEqual(ROUTE_ACTIONS, ['recall', 'delete', 'deleteFrom', 'exclude', 'restore', 'forkBefore', 'flush', 'plan', 'apply', 'inspect', 'erase', 'cancelErase', 'pendingErases', 'editSummary', 'undoRewrite', 'rewriteSummary'])
     assert.deepEqual(SURFACE_ACTIONS.map((a) => [a, ACTIONS[a].plans, ACTIONS[a].effect]), [
       ['recall', 'message', 'removed'], ['delete', 'step', 'removed'], ['deleteFrom', 'onward', 'removed'], ['exclude', 'step', 'excluded'], ['restore', 'restore', 'restored'],
     ])
@@ -57,7 +57,7 @@ describe('the action table', () => {
     assert.equal(refused({ sessionId: 's', action: 'plan', planAction: 'restore', seq: 1 }),
       'message-recall: planAction must be one of recall, delete, deleteFrom, exclude, rewriteSummary, got "restore"')
     assert.equal(refused({ sessionId: 's', action: 'purge', seq: 1 }),
-      'message-recall: action must be one of recall, delete, deleteFrom, exclude, restore, forkBefore, flush, plan, apply, inspect, erase, editSummary, undoRewrite, rewriteSummary, got "purge"')
+      'message-recall: action must be one of recall, delete, deleteFrom, exclude, restore, forkBefore, flush, plan, apply, inspect, erase, cancelErase, pendingErases, editSummary, undoRewrite, rewriteSummary, got "purge"')
     assert.equal(refused({ sessionId: 's', action: 'erase', seq: 1 }), 'message-recall: erase takes no seq; address the tombstone by tombstoneSeq')
     assert.deepEqual(parseRouteRequest({ sessionId: 's', action: 'erase', tombstoneSeq: 4 }), { ok: true, request: { action: 'erase', sessionId: 's', tombstoneSeq: 4 } })
     const restore = parseRouteRequest({ sessionId: 's', action: 'restore', tombstoneSeq: 4, expect: { lastSeq: 9, removedCount: 0 } })

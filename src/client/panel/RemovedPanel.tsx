@@ -18,6 +18,12 @@
  * the top) in the panel's first frame, then {@link PANEL_STEP} more per animation frame until all
  * are in the DOM, so opening the panel on a session with a thousand removals paints at once.
  *
+ * Each removal in effect (not an exclusion) offers **Erase for good…** (`stores/erase-requests.ts`):
+ * a confirmation in the entry says how many messages go, that nothing of them can come back, and
+ * that the erase happens when the host next starts (the panel only ever shows a session the host
+ * holds open); once confirmed the entry reads "Erase pending" with **Cancel erase** instead of
+ * Restore and Open a copy. An erased removal reads "Erased for good" and offers nothing.
+ *
  * A batch (`apply`) that a torn write cut short shows first, as a note naming how many of its
  * changes did not take effect and the first of them (`removal-list.ts`, `cutShortEntries`).
  *
@@ -25,14 +31,16 @@
  * `[data-message-recall-panel]` (role `dialog`), `[data-message-recall-cut-short=<first seq>]`
  * (role `note`) per batch cut short, one `li[data-message-recall-entry=<tombstoneSeq>]`
  * per removal with `data-action`, `data-restored` once restored, and buttons
- * `[data-message-recall-entry-action="restore|forkBefore"]`; `[data-message-recall-panel-flag=<checkpoint seq>]`
+ * `[data-message-recall-entry-action="restore|forkBefore"]`, `[data-message-recall-erase-action="open|confirm|keep|cancel"]`,
+ * `[data-message-recall-erase-confirm]` (role `alertdialog`), `[data-message-recall-erase-pending="pending|failed"]`
+ * (role `status`) and `[data-message-recall-entry-erased]`; `[data-message-recall-panel-flag=<checkpoint seq>]`
  * (role `note`) per flagged summary with `[data-message-recall-summary-flag-action="rewrite|cancel"]`;
  * one `li[data-message-recall-rewrite=<checkpoint seq>]` per summary rewrite with
  * `[data-message-recall-entry-action="undoRewrite"]`.
  *
  * @module dsh-message-recall/client/panel/RemovedPanel
  */
-import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore, type KeyboardEvent as ReactKeyboardEvent } from 'react'
 import { ACTIONS } from '../../shared/actions'
 import { countedKey, describeError } from '../text/locales'
 import type { LocaleService, SessionSnapshot, SnapshotSelectorHook, Translate } from '../wire/rc8'
@@ -43,6 +51,7 @@ import type { SummaryRefresh } from '../stores/summary-refresh'
 import { selectReplacements } from '../wire/replacement-view'
 import type { SessionStores } from '../stores/session-stores'
 import type { TombstoneActions } from '../stores/tombstone-actions'
+import type { EraseRequests, EraseRequestsState } from '../stores/erase-requests'
 
 /** What the panel's entry needs of the plugin's kit (the overlay's kit satisfies it). */
 export interface PanelKit {
@@ -54,6 +63,8 @@ export interface PanelKit {
   readonly tombstones: SessionStores<TombstoneActions>
   /** Rewrite summary per session, shared with the summary's row (absent: no flag in the panel). */
   readonly summaries?: SessionStores<SummaryRefresh>
+  /** Erase for good per session (absent: the panel offers no erase). */
+  readonly erases?: SessionStores<EraseRequests>
 }
 
 /** Props the rc.8 header seat gives the entry (the session kit) plus the plugin's kit. */
@@ -117,7 +128,7 @@ export function RemovedButton({ sessionId, useSession, kit }: RemovedButtonProps
         {count > 0 && <span data-count="">{count}</span>}
       </button>
       {open && (
-        <RemovedPanel useSession={useSession} actions={kit.tombstones.get(sessionId)} summary={kit.summaries?.get(sessionId)} t={t} onClose={close} anchor={button.current} />
+        <RemovedPanel useSession={useSession} actions={kit.tombstones.get(sessionId)} summary={kit.summaries?.get(sessionId)} erase={kit.erases?.get(sessionId)} t={t} onClose={close} anchor={button.current} />
       )}
     </div>
   )
@@ -128,13 +139,14 @@ interface RemovedPanelProps {
   readonly useSession: SnapshotSelectorHook<SessionSnapshot>
   readonly actions: TombstoneActions
   readonly summary: SummaryRefresh | undefined
+  readonly erase: EraseRequests | undefined
   readonly t: Translate
   readonly onClose: () => void
   /** The toggle button: a press on it is not "outside". */
   readonly anchor: Element | null
 }
 
-function RemovedPanel({ useSession, actions, summary, t, onClose, anchor }: RemovedPanelProps) {
+function RemovedPanel({ useSession, actions, summary, erase, t, onClose, anchor }: RemovedPanelProps) {
   const chat = useSession(selectChat)
   const replacements = useSession(selectReplacements)
   // Only while open: the entries read the Chat rows, which change with every streamed token.
@@ -144,6 +156,22 @@ function RemovedPanel({ useSession, actions, summary, t, onClose, anchor }: Remo
   const flags = useMemo(() => summaryFlags(replacements), [replacements])
   const state = useSyncExternalStore(actions.subscribe, actions.getSnapshot)
   const refresh = useSyncExternalStore(summary?.subscribe ?? noSubscribe, summary?.getSnapshot ?? noSnapshot)
+  const erasing = useSyncExternalStore(erase?.subscribe ?? noSubscribe, erase?.getSnapshot ?? noSnapshot)
+  // Read again at every opening: a restart of the host ran the pending erases.
+  useEffect(() => {
+    void erase?.load(true)
+    return () => erase?.dismiss()
+  }, [erase])
+  // Where focus goes once the entry's erase controls have re-rendered (`[data-message-recall-erase-action=…]`).
+  const [refocus, setRefocus] = useState<{ readonly seq: number; readonly action: string } | null>(null)
+  useEffect(() => {
+    if (refocus === null) return
+    const target = panel.current?.querySelector<HTMLElement>(`[data-message-recall-entry="${refocus.seq}"] [data-message-recall-erase-action="${refocus.action}"]`)
+    if (target != null) {
+      target.focus()
+      setRefocus(null)
+    }
+  }, [refocus, erasing])
   const [shown, setShown] = useState(PANEL_FIRST_WINDOW)
   useEffect(() => {
     if (shown >= entries.length) return
@@ -157,7 +185,8 @@ function RemovedPanel({ useSession, actions, summary, t, onClose, anchor }: Remo
     const doc = root?.ownerDocument
     if (doc === undefined) return
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') onClose()
+      // An open erase confirmation takes its own Escape (and marks it handled).
+      if (event.key === 'Escape' && !event.defaultPrevented) onClose()
     }
     const onPointer = (event: Event) => {
       const target = event.target as Node | null
@@ -205,6 +234,10 @@ function RemovedPanel({ useSession, actions, summary, t, onClose, anchor }: Remo
         {entries.slice(0, shown).map((entry) => {
           const busy = state.pending?.tombstoneSeq === entry.tombstoneSeq
           const error = state.errors.get(entry.tombstoneSeq) ?? null
+          // Erase for good: a removal in effect (not an exclusion), not erased yet, once the host's list is read.
+          const eraseable = erasing !== null && erasing.loaded && entry.inEffect && !entry.erased && ACTIONS[entry.action].effect === 'removed'
+          const pending = erasing?.erases.get(entry.tombstoneSeq)
+          const eraseBusy = erasing?.busy === entry.tombstoneSeq
           return (
             <li key={entry.tombstoneSeq} data-message-recall-entry={entry.tombstoneSeq} data-action={entry.action} data-restored={entry.inEffect ? undefined : ''}>
               <div data-message-recall-entry-meta="">
@@ -216,14 +249,41 @@ function RemovedPanel({ useSession, actions, summary, t, onClose, anchor }: Remo
               </div>
               <div data-message-recall-entry-excerpt="">{entry.excerpt ?? t('panel.notLoaded')}</div>
               {error !== null && <div data-message-recall-entry-error="" role="alert">{describeError(t, error.code)}</div>}
-              <div data-message-recall-entry-actions="">
+              {entry.erased && <div data-message-recall-entry-erased="">{t('panel.erased')}</div>}
+              {eraseable && pending === undefined && erasing !== null && erasing.errors.has(entry.tombstoneSeq) && (
+                <div data-message-recall-entry-error="" role="alert">{describeError(t, erasing.errors.get(entry.tombstoneSeq)!.code)}</div>
+              )}
+              {pending !== undefined && erase !== undefined && (
+                <div data-message-recall-erase-pending={pending.state} role="status">
+                  <span>{t(pending.state === 'failed' ? 'panel.erase.failed' : 'panel.erase.pending')}</span>
+                  <button type="button" data-message-recall-erase-action="cancel" aria-label={t('panel.erase.cancelLabel')} disabled={eraseBusy} aria-busy={eraseBusy || undefined}
+                    onClick={() => void erase.cancel(entry.tombstoneSeq).then(() => setRefocus({ seq: entry.tombstoneSeq, action: 'open' }))}>{t('panel.erase.cancel')}</button>
+                </div>
+              )}
+              {eraseable && pending === undefined && erase !== undefined && erasing?.confirming === entry.tombstoneSeq && (
+                <EraseConfirm
+                  t={t} count={erasing.plan?.tombstoneSeq === entry.tombstoneSeq ? erasing.plan.messageCount : entry.count}
+                  images={erasing.plan?.tombstoneSeq === entry.tombstoneSeq ? erasing.plan.imageCount : 0}
+                  files={erasing.plan?.tombstoneSeq === entry.tombstoneSeq ? erasing.plan.fileCount : 0}
+                  onConfirm={() => void erase.schedule(entry.tombstoneSeq).then((ok) => setRefocus({ seq: entry.tombstoneSeq, action: ok ? 'cancel' : 'open' }))}
+                  onKeep={() => {
+                    erase.dismiss()
+                    setRefocus({ seq: entry.tombstoneSeq, action: 'open' })
+                  }}
+                />
+              )}
+              {pending === undefined && !entry.erased && <div data-message-recall-entry-actions="">
                 {entry.canRestore && (
                   <button type="button" data-message-recall-entry-action="restore" aria-label={t('label.restore')} disabled={busy} aria-busy={busy || undefined}
                     onClick={() => void actions.restore(entry.tombstoneSeq)}>{t('action.restore')}</button>
                 )}
                 <button type="button" data-message-recall-entry-action="forkBefore" aria-label={t('label.forkBefore')} disabled={busy} aria-busy={busy || undefined}
                   onClick={() => void actions.forkBefore(entry.tombstoneSeq)}>{t('action.forkBefore')}</button>
-              </div>
+                {eraseable && erase !== undefined && erasing?.confirming !== entry.tombstoneSeq && (
+                  <button type="button" data-message-recall-erase-action="open" aria-label={t('panel.erase.label')} aria-haspopup="dialog" disabled={eraseBusy || busy}
+                    onClick={() => void erase.confirm(entry.tombstoneSeq)}>{t('panel.erase')}</button>
+                )}
+              </div>}
             </li>
           )
         })}
@@ -249,6 +309,58 @@ function RemovedPanel({ useSession, actions, summary, t, onClose, anchor }: Remo
           )
         })}
       </ol>
+    </div>
+  )
+}
+
+/** Props of {@link EraseConfirm}. */
+interface EraseConfirmProps {
+  readonly t: Translate
+  /** Messages the erase takes (the host's plan, else the entry's count). */
+  readonly count: number
+  /** Images and tool output files the host's plan says go too (0 until it is read). */
+  readonly images: number
+  readonly files: number
+  readonly onConfirm: () => void
+  readonly onKeep: () => void
+}
+
+/**
+ * The confirmation of **Erase for good** inside an entry (role `alertdialog`): what goes (the
+ * messages, and the images and tool output files the host's plan counts), that it
+ * cannot be undone, and that it happens when the host next starts. Focus starts on **Keep**; Tab and
+ * Shift+Tab stay between its two buttons; Escape is Keep (and does not close the panel).
+ */
+function EraseConfirm({ t, count, images, files, onConfirm, onKeep }: EraseConfirmProps) {
+  const box = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    box.current?.querySelector<HTMLElement>('[data-message-recall-erase-action="keep"]')?.focus()
+  }, [])
+  const onKeyDown = (event: ReactKeyboardEvent<HTMLDivElement>) => {
+    if (event.key === 'Escape') {
+      event.preventDefault()
+      event.stopPropagation()
+      onKeep()
+      return
+    }
+    if (event.key !== 'Tab') return
+    const buttons = [...(box.current?.querySelectorAll<HTMLElement>('button') ?? [])]
+    const at = buttons.indexOf(event.target as HTMLElement)
+    event.preventDefault()
+    buttons[(at + (event.shiftKey ? buttons.length - 1 : 1)) % buttons.length]?.focus()
+  }
+  const title = t(countedKey('panel.erase.title', count), { count })
+  const also = [
+    ...(images > 0 ? [t(countedKey('panel.erase.images', images), { count: images })] : []),
+    ...(files > 0 ? [t(countedKey('panel.erase.files', files), { count: files })] : []),
+  ]
+  return (
+    <div ref={box} data-message-recall-erase-confirm="" role="alertdialog" aria-label={title} onKeyDown={onKeyDown}>
+      <p data-message-recall-erase-title=""><strong>{title}</strong></p>
+      {also.length > 0 && <p data-message-recall-erase-also="">{t('panel.erase.also', { what: also.join(t('panel.erase.and')) })}</p>}
+      <p data-message-recall-erase-body="">{t('panel.erase.body')}</p>
+      <button type="button" data-message-recall-erase-action="confirm" onClick={onConfirm}>{t('panel.erase.confirm')}</button>
+      <button type="button" data-message-recall-erase-action="keep" aria-label={t('panel.erase.keepLabel')} onClick={onKeep}>{t('panel.erase.keep')}</button>
     </div>
   )
 }

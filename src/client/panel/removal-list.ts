@@ -48,6 +48,8 @@ export interface RemovalEntry {
   readonly restoredBy: number | null
   /** Restore in place is offered. */
   readonly canRestore: boolean
+  /** The removal was erased for good (its tombstone's `source.erased`): nothing of it can come back. */
+  readonly erased: boolean
 }
 
 /** Longest excerpt, in characters (cut at a word boundary, then "…"). */
@@ -92,8 +94,15 @@ export function removalEntries(replacements: ReplacementSnapshot, chat: ChatSnap
       inEffect: status.inEffect,
       restoredBy: status.restoredBy,
       canRestore: fates.canRestore(tombstone.seq, kindOf),
+      erased: isErased(bySeq.get(tombstone.seq)),
     }
   }).reverse()
+}
+
+/** Whether a tombstone event carries the erase mark (`data.source.erased`, written by the host's erase). */
+function isErased(event: LogEvent | undefined): boolean {
+  const data = event?.data as { readonly source?: { readonly erased?: unknown } } | undefined
+  return typeof data === 'object' && data !== null && typeof data.source === 'object' && data.source !== null && data.source.erased !== undefined
 }
 
 /** One summary rewrite in the panel. */

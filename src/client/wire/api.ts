@@ -7,7 +7,7 @@
  */
 import { isRecord } from '../../shared/events'
 import { readDurableHeader } from '../../shared/durable-header'
-import { DEFAULT_ROUTE_PATH, DURABLE_TOMBSTONE_HEADER, ERROR_CODES, type DurableTombstoneFacts, type ApplyRequestBody, type ApplyValue, type BatchPlanCounts, type BatchPlanValue, type ErrorCode, type FlushValue, type ForkBeforeValue, type InspectValue, type PlanValue, type RecallRequestBody, type RemovalValue, type RestoreValue, type RouteError, type SummaryEditValue, type SummaryRefreshPlanValue, type ViewExpectation, type WriteValue } from '../../shared/protocol'
+import { DEFAULT_ROUTE_PATH, DURABLE_TOMBSTONE_HEADER, ERROR_CODES, type DurableTombstoneFacts, type ApplyRequestBody, type ApplyValue, type BatchPlanCounts, type BatchPlanValue, type CancelEraseValue, type ErasePlanValue, type ErrorCode, type PendingErasesValue, type ScheduledEraseValue, type FlushValue, type ForkBeforeValue, type InspectValue, type PlanValue, type RecallRequestBody, type RemovalValue, type RestoreValue, type RouteError, type SummaryEditValue, type SummaryRefreshPlanValue, type ViewExpectation, type WriteValue } from '../../shared/protocol'
 import type { TombstoneAction } from '../../shared/actions'
 import { errorText } from '../../shared/error-text'
 
@@ -88,11 +88,44 @@ export interface RewriteSummaryPlanRequest {
   readonly expect?: ViewExpectation
 }
 
+/** Body of `erase` with `when: 'next-start'`: erase a removal for good when the host next starts. */
+export interface EraseLaterRequest extends RecallRequestBody {
+  readonly action: 'erase'
+  readonly when: 'next-start'
+  readonly tombstoneSeq: number
+}
+
+/** Body of the `plan` of an erase: what it would take, nothing written. */
+export interface ErasePlanRequest extends RecallRequestBody {
+  readonly action: 'plan'
+  readonly planAction: 'erase'
+  readonly tombstoneSeq: number
+}
+
+/** Body of `cancelErase`: drop a pending erase. */
+export interface CancelEraseRequest extends RecallRequestBody {
+  readonly action: 'cancelErase'
+  readonly tombstoneSeq: number
+}
+
+/** Body of `pendingErases`: the session's pending erases. */
+export interface PendingErasesRequest extends RecallRequestBody {
+  readonly action: 'pendingErases'
+}
+
 /** Every request the client sends: a row's node by `seq`, a tombstone by `tombstoneSeq`, a batch of changes, a summary's checkpoint, or the session alone. */
-export type RecallRequest = PlanRequest | RemovalRequest | RestoreRequest | ForkBeforeRequest | FlushRequest | InspectRequest | BatchRequest | UndoRewriteRequest | EditSummaryRequest | RewriteSummaryRequest | RewriteSummaryPlanRequest
+export type RecallRequest = PlanRequest | RemovalRequest | RestoreRequest | ForkBeforeRequest | FlushRequest | InspectRequest | BatchRequest | UndoRewriteRequest | EditSummaryRequest | RewriteSummaryRequest | RewriteSummaryPlanRequest | EraseLaterRequest | ErasePlanRequest | CancelEraseRequest | PendingErasesRequest
 
 /** The success value the route answers a request with. */
-export type ReplyValueOf<R extends RecallRequest> = R extends UndoRewriteRequest | EditSummaryRequest | RewriteSummaryRequest
+export type ReplyValueOf<R extends RecallRequest> = R extends EraseLaterRequest
+  ? ScheduledEraseValue
+  : R extends ErasePlanRequest
+  ? ErasePlanValue
+  : R extends CancelEraseRequest
+  ? CancelEraseValue
+  : R extends PendingErasesRequest
+  ? PendingErasesValue
+  : R extends UndoRewriteRequest | EditSummaryRequest | RewriteSummaryRequest
   ? SummaryEditValue
   : R extends RewriteSummaryPlanRequest
   ? SummaryRefreshPlanValue

@@ -78,6 +78,8 @@ export interface RemovalsPage {
   readonly container: HTMLElement
   /** The header entry's container. */
   readonly header: HTMLElement
+  /** The pending erases the stand-in host keeps (tombstone seq → the route's value). */
+  readonly erases: Map<number, Record<string, unknown>>
   /** Set the removals `hostLike` answers for (target seq → removed surface seqs). */
   removals(map: Record<number, readonly number[]>): void
   unmount(): Promise<void>
@@ -100,7 +102,8 @@ export async function mountRemovals(options: { locale?: 'zh' | 'en'; events?: re
   const composer = new ComposerStore()
   const host = new FakeHost()
   let removalScript = hostLike(session, harness, {})
-  host.script = (body) => answer(body, session, harness, removalScript)
+  const erases = new Map<number, Record<string, unknown>>()
+  host.script = (body) => answerErase(body, session, erases) ?? answer(body, session, harness, removalScript)
   const container = page.document.createElement('div') as unknown as HTMLElement
   const header = page.document.createElement('header') as unknown as HTMLElement
   page.document.body.appendChild(header as never)
@@ -118,7 +121,7 @@ export async function mountRemovals(options: { locale?: 'zh' | 'en'; events?: re
     await settle()
   })
   return {
-    client, session, harness, composer, host, sessions, container, header,
+    client, session, harness, composer, host, sessions, container, header, erases,
     removals: (map) => { removalScript = hostLike(session, harness, map) },
     async unmount() {
       await act(async () => {
@@ -152,6 +155,31 @@ function answer(body: Record<string, any>, session: Session, harness: SessionHar
     return { status: 200, body: { ok: true, value: { action: 'forkBefore', tombstoneSeq: body.tombstoneSeq, forkedSessionId: `session-copy-${body.tombstoneSeq}`, boundarySeq: body.tombstoneSeq - 1, title: 'Copy', persisted: true } } }
   }
   return removals(body)
+}
+
+/**
+ * Answer `pendingErases`, the `plan` of an erase, `erase` with `when: 'next-start'` and `cancelErase` like the route, with
+ * the pending erases kept in `erases` (`undefined` for every other action). An exclusion and an
+ * unknown seq are refused `NOT_ERASABLE`, as the host refuses them.
+ */
+function answerErase(body: Record<string, any>, session: Session, erases: Map<number, Record<string, unknown>>): Answer | undefined {
+  if (body.action === 'pendingErases') return { status: 200, body: { ok: true, value: { action: 'pendingErases', erases: [...erases.values()] } } }
+  if (body.action === 'cancelErase') {
+    const cancelled = erases.delete(body.tombstoneSeq)
+    return { status: 200, body: { ok: true, value: { action: 'cancelErase', tombstoneSeq: body.tombstoneSeq, cancelled } } }
+  }
+  const planned = body.action === 'plan' && body.planAction === 'erase'
+  if (!planned && (body.action !== 'erase' || body.when !== 'next-start')) return undefined
+  const tombstone = readTombstones(session.events as readonly LogEvent[]).find((t) => t.seq === body.tombstoneSeq)
+  if (tombstone === undefined || tombstone.action === 'exclude') {
+    return { status: 409, body: { ok: false, error: { code: 'NOT_ERASABLE', reason: tombstone === undefined ? 'NOT_A_TOMBSTONE' : 'EXCLUSION', message: 'message-recall: cannot erase' } } }
+  }
+  // Counted as the host counts them would need the files; here each removed tool result counts as one tool output file.
+  const fileCount = tombstone.shadowedSeqs.filter((seq) => session.events[seq]?.type === 'tool/result').length
+  if (planned) return { status: 200, body: { ok: true, value: { action: 'plan', planAction: 'erase', tombstoneSeq: tombstone.seq, messageCount: tombstone.shadowedSeqs.length, imageCount: 0, fileCount } } }
+  const erase = erases.get(tombstone.seq) ?? { tombstoneSeq: tombstone.seq, scheduledAt: new Date(0).toISOString(), messageCount: tombstone.shadowedSeqs.length, imageCount: 0, fileCount: 0, state: 'pending' }
+  erases.set(tombstone.seq, erase)
+  return { status: 200, body: { ok: true, value: { action: 'erase', when: 'next-start', erase } } }
 }
 
 /** Click an element inside `act` and let the page settle. */

@@ -66,7 +66,7 @@ async function run(argv, invocation) {
   const compression = logPath.endsWith(".zstd") ? "zstd" : "none";
   const { decodeLogBytes } = await import("./jsonl-log-file-A7NOCMYS.js");
   const { eraseLogFile } = await import("./erase-log-IDBS2P6F.js");
-  const { deleteSideFiles } = await import("./erase-session-RJJ3N43Z.js");
+  const { deleteSideFiles } = await import("./erase-session-YYMAUCVU.js");
   const { dropCacheEntryInFile } = await import("./projection-cache-erase-7EMOJAN7.js");
   const { dshJsonlReader } = await import("./dsh-reader-PQKW3SW4.js");
   let id;

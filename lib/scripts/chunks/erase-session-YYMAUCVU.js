@@ -122,5 +122,6 @@ async function exists(path) {
 }
 export {
   deleteSideFiles,
-  eraseRemoval
+  eraseRemoval,
+  notErasable
 };

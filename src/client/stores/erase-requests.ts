@@ -1,0 +1,133 @@
+/**
+ * **Erase for good** of a removal, for one session, as the Removed panel offers it: the panel shows
+ * only sessions the host holds open, so the erase is kept by the host for its next start (the
+ * route's `erase` with `when: 'next-start'`), listed (`pendingErases`) and can be cancelled
+ * (`cancelErase`). Which entry has its confirmation open, and the host's plan of that erase (how
+ * many messages, images and tool output files it takes), are kept here too.
+ *
+ * A plain store (`getSnapshot`/`subscribe`, immutable snapshots), no DOM and no React. One request
+ * at a time per session; a press while one is in flight is ignored. A refusal is kept per tombstone
+ * until the next request about it.
+ *
+ * @module dsh-message-recall/client/stores/erase-requests
+ */
+import type { ErasePlanValue, PendingEraseValue } from '../../shared/protocol'
+import type { RecallError, RecallSender } from '../wire/api'
+import { SnapshotStore } from './snapshot-store'
+
+/** One immutable snapshot. */
+export interface EraseRequestsState {
+  /** Whether the session's pending erases were read from the host. */
+  readonly loaded: boolean
+  /** Tombstone seq → its pending (or failed) erase. */
+  readonly erases: ReadonlyMap<number, PendingEraseValue>
+  /** The entry whose confirmation is open, or `null`. */
+  readonly confirming: number | null
+  /** The host's plan of that erase (what it takes), once read; `null` before. */
+  readonly plan: ErasePlanValue | null
+  /** The tombstone a request is in flight for, or `null`. */
+  readonly busy: number | null
+  /** Tombstone seq → the last refusal of a request about it. */
+  readonly errors: ReadonlyMap<number, RecallError>
+}
+
+const INITIAL: EraseRequestsState = Object.freeze({ loaded: false, erases: new Map(), confirming: null, plan: null, busy: null, errors: new Map() })
+
+/** The per-session store; see the module description. */
+export class EraseRequests extends SnapshotStore<EraseRequestsState> {
+  private loading: Promise<void> | null = null
+
+  constructor(private readonly options: { readonly sessionId: string; readonly send: RecallSender }) {
+    super(INITIAL)
+  }
+
+  /**
+   * Read the session's pending erases (`pendingErases`), once per store unless `again`.
+   * @param again - read again even when read before.
+   * @returns when the list is read (a failed read leaves it as it was, not loaded).
+   */
+  load(again = false): Promise<void> {
+    if (this.loading !== null && !again) return this.loading
+    this.loading = (async () => {
+      const reply = await this.options.send({ sessionId: this.options.sessionId, action: 'pendingErases' })
+      if (!reply.ok) {
+        this.loading = null
+        return
+      }
+      this.set({ loaded: true, erases: new Map(reply.value.erases.map((e) => [e.tombstoneSeq, e])) })
+    })()
+    return this.loading
+  }
+
+  /**
+   * Open the confirmation of one entry (closing any other) and read what the erase would take
+   * (`plan` with `planAction: 'erase'`); a refused plan closes it and keeps the refusal.
+   * @param tombstoneSeq - the removal.
+   * @returns once the plan is read.
+   */
+  async confirm(tombstoneSeq: number): Promise<void> {
+    const errors = new Map(this.state.errors)
+    errors.delete(tombstoneSeq)
+    this.set({ confirming: tombstoneSeq, plan: null, errors })
+    const reply = await this.options.send({ sessionId: this.options.sessionId, action: 'plan', planAction: 'erase', tombstoneSeq })
+    if (this.state.confirming !== tombstoneSeq) return
+    if (reply.ok) this.set({ plan: reply.value })
+    else this.set({ confirming: null, errors: new Map(this.state.errors).set(tombstoneSeq, reply.error) })
+  }
+
+  /** Close the confirmation. */
+  dismiss(): void {
+    if (this.state.confirming !== null) this.set({ confirming: null, plan: null })
+  }
+
+  /**
+   * Ask the host to erase a removal for good when it next starts; closes the confirmation.
+   * @param tombstoneSeq - the removal.
+   * @returns whether the host kept it (a refusal is kept in `errors`).
+   */
+  schedule(tombstoneSeq: number): Promise<boolean> {
+    return this.run(tombstoneSeq, async () => {
+      const reply = await this.options.send({ sessionId: this.options.sessionId, action: 'erase', when: 'next-start', tombstoneSeq })
+      if (!reply.ok) return reply.error
+      this.set({ erases: new Map(this.state.erases).set(tombstoneSeq, reply.value.erase) })
+      return null
+    })
+  }
+
+  /**
+   * Drop the pending erase of a removal.
+   * @param tombstoneSeq - the removal.
+   * @returns whether the host dropped it (or had none).
+   */
+  cancel(tombstoneSeq: number): Promise<boolean> {
+    return this.run(tombstoneSeq, async () => {
+      const reply = await this.options.send({ sessionId: this.options.sessionId, action: 'cancelErase', tombstoneSeq })
+      if (!reply.ok) return reply.error
+      const erases = new Map(this.state.erases)
+      erases.delete(tombstoneSeq)
+      this.set({ erases })
+      return null
+    })
+  }
+
+  /** Drop listeners. */
+  dispose(): void {
+    this.dropListeners()
+  }
+
+  private async run(tombstoneSeq: number, request: () => Promise<RecallError | null>): Promise<boolean> {
+    if (this.state.busy !== null) return false
+    const errors = new Map(this.state.errors)
+    errors.delete(tombstoneSeq)
+    this.set({ busy: tombstoneSeq, confirming: null, plan: null, errors })
+    const error = await request()
+    const after = new Map(this.state.errors)
+    if (error !== null) after.set(tombstoneSeq, error)
+    this.set({ busy: null, errors: after })
+    return error === null
+  }
+
+  private set(patch: Partial<EraseRequestsState>): void {
+    this.publish(Object.freeze({ ...this.state, ...patch }))
+  }
+}

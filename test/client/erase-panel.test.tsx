@@ -1,0 +1,177 @@
+/**
+ * **Erase for good…** in the Removed panel (`src/client/panel/RemovedPanel.tsx`,
+ * `src/client/stores/erase-requests.ts`) in a real DOM (happy-dom) with real React 18, the real
+ * rc.8 conversation engine, SlotRegistry and LocaleRuntime, and this plugin's entries mounted. The
+ * host is the fake `fetch` of `support/removals-page.tsx`, which keeps pending erases as the route
+ * does. Exact strings in English and Chinese; the confirmation by keyboard (focus, Tab trapped,
+ * Escape); pending, a pending erase that failed, Cancel erase, and an erased removal.
+ */
+import { page, settle } from './support/dom'
+import assert from 'node:assert/strict'
+import { afterEach, describe, it } from 'node:test'
+import { act } from 'react'
+import type { LogEvent } from '../../src/shared/events'
+import { appended } from './support/log'
+import { click, mountRemovals, type RemovalsPage } from './support/removals-page'
+
+const pages: RemovalsPage[] = []
+afterEach(async () => {
+  for (const p of pages.splice(0)) await p.unmount()
+})
+async function mount(options: Parameters<typeof mountRemovals>[0] = {}): Promise<RemovalsPage> {
+  const p = await mountRemovals(options)
+  pages.push(p)
+  return p
+}
+
+const removedButton = (p: RemovalsPage) => p.header.querySelector('button[data-message-recall-removed]') as HTMLButtonElement
+const entry = (p: RemovalsPage, seq: number) => p.header.querySelector(`[data-message-recall-entry="${seq}"]`) as HTMLElement
+const eraseButton = (p: RemovalsPage, seq: number, action: string) => entry(p, seq).querySelector(`[data-message-recall-erase-action="${action}"]`) as HTMLButtonElement | null
+const buttonsOf = (e: HTMLElement) => [...e.querySelectorAll('button')].map((b) => b.textContent)
+
+/** A keydown on the focused element, bubbling as a real key press does. */
+async function key(name: string, shiftKey = false): Promise<void> {
+  await act(async () => {
+    const target = page.document.activeElement ?? page.document.body
+    target.dispatchEvent(new page.KeyboardEvent('keydown', { key: name, shiftKey, bubbles: true, cancelable: true }) as never)
+    await settle()
+  })
+}
+
+/** A session with a Delete of its second prompt and an Exclude of its third, already in its history. */
+async function withRemovals(locale: 'en' | 'zh', erased = false): Promise<{ p: RemovalsPage; deleted: number; excluded: number }> {
+  const { liveSession, appendTombstone } = await import('./support/page')
+  const { richLog } = await import('./support/log')
+  const session = liveSession('session-a', richLog() as never)
+  const users = appended(session.events, 'user/message').filter((u) => (u.data as any).source.kind === 'user')
+  const deleted = appendTombstone(session, 'delete', [users[1]!.seq]).seq
+  const excluded = appendTombstone(session, 'exclude' as never, [users[2]!.seq]).seq
+  const events = (session.events as LogEvent[]).map((e) => {
+    if (!erased || e.seq !== deleted) return e
+    const data = e.data as any
+    return { ...e, data: { ...data, source: { ...data.source, erased: { at: '2026-12-01T20:00:00.000Z' } } } } as LogEvent
+  })
+  const p = await mount({ locale, events })
+  return { p, deleted, excluded }
+}
+
+describe('Erase for good in the Removed panel', () => {
+  it('offers Erase for good… on a removal in effect (not on an exclusion), confirms by keyboard, shows the pending erase and cancels it', async () => {
+    const { p, deleted, excluded } = await withRemovals('en')
+    await click(removedButton(p))
+    assert.deepEqual(p.host.of('pendingErases'), [{ sessionId: 'session-a', action: 'pendingErases' }], 'the panel reads the pending erases when it opens')
+    assert.deepEqual(buttonsOf(entry(p, deleted)), ['Restore', 'Open a copy', 'Erase for good…'])
+    assert.deepEqual(buttonsOf(entry(p, excluded)), ['Restore', 'Open a copy'], 'an exclusion offers no erase')
+    const open = eraseButton(p, deleted, 'open')!
+    assert.equal(open.getAttribute('type'), 'button')
+    assert.equal(open.getAttribute('aria-label'), 'Erase the messages of this removal for good: deleted from the disk when the host next starts')
+
+    // Keyboard: focus the button, Enter opens the confirmation (a button's click), focus on Keep.
+    open.focus()
+    await click(open)
+    const confirm = entry(p, deleted).querySelector('[data-message-recall-erase-confirm]') as HTMLElement
+    assert.equal(confirm.getAttribute('role'), 'alertdialog')
+    assert.equal(confirm.getAttribute('aria-label'), 'Erase 1 message for good?')
+    assert.equal(confirm.querySelector('[data-message-recall-erase-title]')!.textContent, 'Erase 1 message for good?')
+    assert.equal(confirm.querySelector('[data-message-recall-erase-body]')!.textContent, 'Their text goes from the session log on disk, with the images and tool output files only they reference. This cannot be undone: afterwards there is no Undo, Restore or Open a copy from before it. It happens when the host next starts; restart the host to erase now.')
+    assert.deepEqual(buttonsOf(confirm), ['Erase for good', 'Keep'])
+    assert.equal(confirm.querySelector('[data-message-recall-erase-also]'), null, 'no images or files go with a prompt without any')
+    assert.equal(eraseButton(p, deleted, 'keep')!.getAttribute('aria-label'), 'Do not erase; close this confirmation')
+    assert.equal(page.document.activeElement, eraseButton(p, deleted, 'keep'), 'focus starts on Keep')
+    await key('Tab')
+    assert.equal(page.document.activeElement, eraseButton(p, deleted, 'confirm'), 'Tab stays inside the confirmation')
+    await key('Tab')
+    assert.equal(page.document.activeElement, eraseButton(p, deleted, 'keep'))
+    await key('Tab', true)
+    assert.equal(page.document.activeElement, eraseButton(p, deleted, 'confirm'))
+    await key('Escape')
+    assert.equal(entry(p, deleted).querySelector('[data-message-recall-erase-confirm]'), null, 'Escape is Keep')
+    assert.notEqual(p.header.querySelector('[data-message-recall-panel]'), null, 'the panel stays open')
+    assert.equal(page.document.activeElement, eraseButton(p, deleted, 'open'), 'focus returns to Erase for good…')
+    assert.deepEqual(p.host.of('erase'), [], 'nothing was asked')
+
+    await click(eraseButton(p, deleted, 'open'))
+    await click(eraseButton(p, deleted, 'confirm'))
+    assert.deepEqual(p.host.of('erase'), [{ sessionId: 'session-a', action: 'erase', when: 'next-start', tombstoneSeq: deleted }])
+    const pending = entry(p, deleted).querySelector('[data-message-recall-erase-pending]') as HTMLElement
+    assert.equal(pending.getAttribute('data-message-recall-erase-pending'), 'pending')
+    assert.equal(pending.getAttribute('role'), 'status')
+    assert.equal(pending.querySelector('span')!.textContent, 'Erase pending: it happens when the host restarts')
+    assert.deepEqual(buttonsOf(entry(p, deleted)), ['Cancel erase'], 'no Restore, Open a copy or Erase while it is pending')
+    const cancel = eraseButton(p, deleted, 'cancel')!
+    assert.equal(cancel.getAttribute('aria-label'), 'Cancel the erase: the messages stay removed and can be restored again')
+    assert.equal(page.document.activeElement, cancel, 'focus moves to Cancel erase')
+
+    // Closed and opened again: read from the host.
+    await click(p.header.querySelector('[data-message-recall-panel-close]'))
+    await click(removedButton(p))
+    assert.equal(p.host.of('pendingErases').length, 2)
+    assert.equal(entry(p, deleted).querySelector('[data-message-recall-erase-pending] span')!.textContent, 'Erase pending: it happens when the host restarts')
+
+    await click(eraseButton(p, deleted, 'cancel'))
+    assert.deepEqual(p.host.of('cancelErase'), [{ sessionId: 'session-a', action: 'cancelErase', tombstoneSeq: deleted }])
+    assert.deepEqual(buttonsOf(entry(p, deleted)), ['Restore', 'Open a copy', 'Erase for good…'])
+    assert.equal(page.document.activeElement, eraseButton(p, deleted, 'open'))
+  })
+
+  it('reads in Chinese', async () => {
+    const { p, deleted } = await withRemovals('zh')
+    await click(removedButton(p))
+    assert.deepEqual(buttonsOf(entry(p, deleted)), ['恢复', '打开副本', '永久抹除…'])
+    assert.equal(eraseButton(p, deleted, 'open')!.getAttribute('aria-label'), '永久抹除这次移除的消息：主机下次启动时从磁盘上删除')
+    await click(eraseButton(p, deleted, 'open'))
+    const confirm = entry(p, deleted).querySelector('[data-message-recall-erase-confirm]') as HTMLElement
+    assert.equal(confirm.querySelector('[data-message-recall-erase-title]')!.textContent, '永久抹除 1 条消息？')
+    assert.equal(confirm.querySelector('[data-message-recall-erase-body]')!.textContent, '它们的文字会从磁盘上的会话日志中删除，只被它们引用的图片和工具输出文件也会删除。此操作无法撤销：之后不能再撤销、恢复，也不能打开它之前的副本。抹除在主机下次启动时进行；要立即抹除，请重启主机。')
+    assert.deepEqual(buttonsOf(confirm), ['永久抹除', '保留'])
+    await click(eraseButton(p, deleted, 'confirm'))
+    assert.equal(entry(p, deleted).querySelector('[data-message-recall-erase-pending] span')!.textContent, '等待抹除：主机重启时进行')
+    assert.deepEqual(buttonsOf(entry(p, deleted)), ['取消抹除'])
+    assert.equal(eraseButton(p, deleted, 'cancel')!.getAttribute('aria-label'), '取消抹除：这些消息仍然是已移除状态，可以再恢复')
+  })
+
+  it('counts the messages of a removal of a step and the files the host\'s plan names: "Erase 3 messages for good?"', async () => {
+    const p = await mount()
+    const step = p.harness.keys('assistant-step')[0]!
+    const snapshot = (globalThis as any).__DSH_MESSAGE_RECALL__.snapshot()
+    const stepSeq = snapshot.anchors.find((a: any) => a.key === step).seq as number
+    const toolSeqs = appended(p.session.events, 'tool/result').slice(0, 2).map((e) => e.seq)
+    p.removals({ [stepSeq]: [stepSeq, ...toolSeqs] })
+    const rowButton = () => p.container.querySelector(`[data-chat-flow-key="${step}"] [data-message-recall-action="delete"]`)
+    await click(rowButton())
+    await click(rowButton())
+    const tombstone = p.session.events.length - 1
+    await click(removedButton(p))
+    await click(eraseButton(p, tombstone, 'open'))
+    assert.deepEqual(p.host.of('plan').at(-1), { sessionId: 'session-a', action: 'plan', planAction: 'erase', tombstoneSeq: tombstone })
+    assert.equal(entry(p, tombstone).querySelector('[data-message-recall-erase-title]')!.textContent, 'Erase 3 messages for good?')
+    // The host's plan counts what goes with them (here the stand-in counts each tool result as a file).
+    assert.equal(entry(p, tombstone).querySelector('[data-message-recall-erase-also]')!.textContent, 'Also deleted, unless another session uses them: 2 tool output files.')
+    await act(async () => { p.client.locale.setLocale('zh'); await settle() })
+    assert.equal(entry(p, tombstone).querySelector('[data-message-recall-erase-title]')!.textContent, '永久抹除 3 条消息？')
+    assert.equal(entry(p, tombstone).querySelector('[data-message-recall-erase-also]')!.textContent, '同时删除（除非其他会话仍在使用）：2 个工具输出文件。')
+  })
+
+  it('a pending erase that failed at the last start says so and offers Cancel erase', async () => {
+    const { p, deleted } = await withRemovals('en')
+    p.erases.set(deleted, { tombstoneSeq: deleted, scheduledAt: new Date(0).toISOString(), messageCount: 1, imageCount: 0, fileCount: 0, state: 'failed', problem: 'message-recall: the erased log did not verify' })
+    await click(removedButton(p))
+    const failed = entry(p, deleted).querySelector('[data-message-recall-erase-pending]') as HTMLElement
+    assert.equal(failed.getAttribute('data-message-recall-erase-pending'), 'failed')
+    assert.equal(failed.querySelector('span')!.textContent, 'Erase for good did not go through when the host started; nothing was changed')
+    assert.deepEqual(buttonsOf(entry(p, deleted)), ['Cancel erase'])
+    await act(async () => { p.client.locale.setLocale('zh'); await settle() })
+    assert.equal(failed.querySelector('span')!.textContent, '主机启动时永久抹除没有完成，什么都没有改变')
+    await click(eraseButton(p, deleted, 'cancel'))
+    assert.deepEqual(buttonsOf(entry(p, deleted)), ['恢复', '打开副本', '永久抹除…'])
+  })
+
+  it('an erased removal reads "Erased for good" and offers nothing', async () => {
+    const { p, deleted } = await withRemovals('en', true)
+    await click(removedButton(p))
+    assert.equal(entry(p, deleted).querySelector('[data-message-recall-entry-erased]')!.textContent, 'Erased for good')
+    assert.deepEqual(buttonsOf(entry(p, deleted)), [])
+    await act(async () => { p.client.locale.setLocale('zh'); await settle() })
+    assert.equal(entry(p, deleted).querySelector('[data-message-recall-entry-erased]')!.textContent, '已永久抹除')
+  })
+})

@@ -1,0 +1,131 @@
+/**
+ * End to end, in the real rc.8 web host and headless Chromium: **Erase for good…** from the Removed
+ * panel. A canary prompt is deleted; in the panel, by keyboard only, its entry's Erase for good…
+ * opens the confirmation, which is confirmed; the entry reads that the erase is pending until the
+ * host restarts, and the canary is still on disk. The host is restarted (the plugin runs the
+ * pending erase as it starts); the built `scan --text` over the DSH home then finds the canary
+ * nowhere, the pending-erase file is empty, and the panel, reloaded, reads "Erased for good" for
+ * that removal and no longer offers Restore. The scenarios run in order and build on each other.
+ */
+import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { after, before, describe } from 'node:test'
+import type { Page } from 'puppeteer-core'
+import { listSessions } from '../../tools/dsh-api'
+import { bootE2e, sequentialScenarios, type E2e } from './harness'
+import { chooseWorkspace, findRow, openApp, sendPrompt, waitForChatText, waitForTurnBars, waitInPage, waitRowHidden } from './ui'
+import { armAndCommit, openExactSidebarEntry, openPanel } from './removals-ui'
+
+const TITLE = 'Heron key chat'
+const CANARY = 'CANARY-panel-erase-3k8v'
+const P1 = `${CANARY} my staging key is hunter2`
+const A1 = 'I will not repeat that.'
+const P2 = 'What is on the todo list?'
+const A2 = 'One open task.'
+const TOOL = join(import.meta.dirname, '..', '..', 'lib', 'scripts', 'dsh-message-recall-log.js')
+
+let e: E2e
+let page: Page
+let sessionId = ''
+let tombstoneSeq = 0
+const scenario = sequentialScenarios(() => e)
+
+/** The built log tool's `scan --text CANARY` over the DSH home: top folders of the hits. */
+function scanHome(): { status: number | null; hits: string[] } {
+  const run = spawnSync(process.execPath, [TOOL, 'scan', e.home, '--text', CANARY, '--json'], { encoding: 'utf8' })
+  return { status: run.status, hits: (JSON.parse(run.stdout).hits as Array<{ path: string }>).map((h) => h.path.slice(e.home.length + 1).split('/')[0]!) }
+}
+
+/** The entry's erase controls and texts. */
+async function readErase(): Promise<{ buttons: string[]; erase: string[]; pending: string | null; erased: string | null; confirm: { title: string; body: string } | null }> {
+  return page.$eval(`[data-message-recall-entry="${tombstoneSeq}"]`, (el) => ({
+    buttons: [...el.querySelectorAll('[data-message-recall-entry-action]')].map((b) => b.textContent ?? ''),
+    erase: [...el.querySelectorAll('[data-message-recall-erase-action]')].map((b) => b.textContent ?? ''),
+    pending: el.querySelector('[data-message-recall-erase-pending] span')?.textContent ?? null,
+    erased: el.querySelector('[data-message-recall-entry-erased]')?.textContent ?? null,
+    confirm: el.querySelector('[data-message-recall-erase-confirm]') === null ? null : {
+      title: el.querySelector('[data-message-recall-erase-title]')?.textContent ?? '',
+      body: el.querySelector('[data-message-recall-erase-body]')?.textContent ?? '',
+    },
+  }))
+}
+
+/** `data-message-recall-erase-action` of the focused element, or `null`. */
+const focusedErase = (): Promise<string | null> => page.evaluate(() => document.activeElement?.getAttribute('data-message-recall-erase-action') ?? null)
+
+describe('Erase for good from the Removed panel in the real DSH web UI', { timeout: 1_200_000 }, () => {
+  before(async () => {
+    e = await bootE2e('erase-panel', { title: TITLE })
+    page = await e.newPage()
+  }, { timeout: 600_000 })
+  after(async () => {
+    await e?.close()
+  })
+
+  scenario('1. a canary prompt is deleted; Erase for good… by keyboard; the entry reads that it is pending', async () => {
+    e.model.script([{ text: A1 }, { text: A2 }])
+    await openApp(page, e.url)
+    await chooseWorkspace(page, e.workspace)
+    await sendPrompt(page, P1)
+    await waitForTurnBars(page, 1)
+    await sendPrompt(page, P2)
+    await waitForTurnBars(page, 2)
+    sessionId = (await listSessions(e.url))[0]!.sessionId
+    const prompt = await findRow(page, 'user', P1)
+    assert.equal(await armAndCommit(page, prompt.key, 'delete'), 'Delete 1?')
+    await waitRowHidden(page, prompt.key)
+
+    const [entry] = await openPanel(page)
+    tombstoneSeq = entry!.tombstoneSeq
+    await page.waitForSelector(`[data-message-recall-entry="${tombstoneSeq}"] [data-message-recall-erase-action="open"]`, { visible: true, timeout: 10_000 })
+    assert.deepEqual(await readErase(), { buttons: ['Restore', 'Open a copy'], erase: ['Erase for good…'], pending: null, erased: null, confirm: null })
+    // Keyboard only: Tab from the panel to Erase for good…, Enter.
+    for (let i = 0; i < 12 && (await focusedErase()) !== 'open'; i++) await page.keyboard.press('Tab')
+    assert.equal(await focusedErase(), 'open', 'Tab reaches Erase for good…')
+    await page.keyboard.press('Enter')
+    await page.waitForSelector('[data-message-recall-erase-confirm]', { visible: true, timeout: 5_000 })
+    assert.deepEqual((await readErase()).confirm, {
+      title: 'Erase 1 message for good?',
+      body: 'Their text goes from the session log on disk, with the images and tool output files only they reference. This cannot be undone: afterwards there is no Undo, Restore or Open a copy from before it. It happens when the host next starts; restart the host to erase now.',
+    })
+    assert.equal(await focusedErase(), 'keep', 'focus starts on Keep')
+    await page.keyboard.down('Shift')
+    await page.keyboard.press('Tab')
+    await page.keyboard.up('Shift')
+    assert.equal(await focusedErase(), 'confirm')
+    await e.shot(page, '01-confirm')
+    await page.keyboard.press('Enter')
+    await waitInPage(page, 'the pending erase to show', () => !!document.querySelector('[data-message-recall-erase-pending="pending"]'), 10_000)
+    assert.deepEqual(await readErase(), { buttons: [], erase: ['Cancel erase'], pending: 'Erase pending: it happens when the host restarts', erased: null, confirm: null })
+    assert.equal(await focusedErase(), 'cancel', 'focus moves to Cancel erase')
+    await e.shot(page, '01-pending')
+
+    const pendingFile = join(e.home, 'message-recall', 'pending-erases.json')
+    assert.deepEqual(JSON.parse(readFileSync(pendingFile, 'utf8')).erases.map((p: any) => [p.sessionId, p.tombstoneSeq, p.state]), [[sessionId, tombstoneSeq, 'pending']])
+    assert.ok(scanHome().hits.includes('sessions'), 'until the restart the canary is still in the session log')
+  })
+
+  scenario('2. after a host restart the canary is nowhere under the DSH home, and the panel offers no Restore for it', async () => {
+    await e.restartHost()
+    const pendingFile = join(e.home, 'message-recall', 'pending-erases.json')
+    const deadline = Date.now() + 60_000
+    while (existsSync(pendingFile) && JSON.parse(readFileSync(pendingFile, 'utf8')).erases.length > 0) {
+      assert.ok(Date.now() < deadline, `the pending erase did not run at start: ${readFileSync(pendingFile, 'utf8')}\n${e.host.logTail(40)}`)
+      await new Promise((r) => setTimeout(r, 100))
+    }
+    assert.deepEqual(scanHome(), { status: 0, hits: [] }, 'the built scan finds the canary nowhere under the DSH home')
+
+    await openApp(page, e.url)
+    // The delete retitled the session from the first prompt left (the title made from the canary prompt went).
+    await openExactSidebarEntry(page, 'What is on the todo')
+    await page.waitForFunction((want) => (window as any).__DSH_MESSAGE_RECALL__?.snapshot()?.sessionId === want, { timeout: 30_000, polling: 100 }, sessionId)
+    await waitForChatText(page, A2)
+    await openPanel(page)
+    await waitInPage(page, 'the erased entry', () => !!document.querySelector('[data-message-recall-entry-erased]'), 10_000)
+    assert.deepEqual(await readErase(), { buttons: [], erase: [], pending: null, erased: 'Erased for good', confirm: null })
+    await e.shot(page, '02-erased')
+    assert.deepEqual(scanHome(), { status: 0, hits: [] }, 'opening the session again brings nothing back')
+  })
+})

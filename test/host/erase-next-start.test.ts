@@ -1,0 +1,162 @@
+/**
+ * Erase for good of a session the host holds open, carried out when the host next starts
+ * (`src/host/erase-at-start.ts`, `src/host/pending-erases.ts`), over real HTTP in the real rc.8
+ * composition with JSONL persistence (zstd) on disk: `erase` with `when: 'next-start'` on a live
+ * session keeps a pending erase in `<DSH home>/message-recall/pending-erases.json` and changes
+ * nothing in the log (its `plan` answers the counts and writes nothing); `restore`, `forkBefore` and an `apply` restoring that removal are refused
+ * with `ERASE_PENDING`; a second request answers the same record; refusals write nothing; cancel
+ * drops one. A fresh composition on the same home and root runs the erase at start: the canary is
+ * gone from every file (the built log tool's `scan --text` and a byte search), the pending file is
+ * empty, and pending erases of a restored removal and of a session that is gone are dropped. A
+ * damaged pending-erase file is refused (`INTERNAL`) and left as it is.
+ */
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { spawnSync } from 'node:child_process'
+import { SessionId, type Session } from '@deepseek-ai/dsh-session'
+import { waitFor, type DshApp } from '../support/dsh-app'
+import { conversationLog } from '../support/conversation'
+import { assertError, node, Roots } from './helpers'
+
+const CANARY = 'CANARY-4b9d-next-start'
+const TOOL = join(import.meta.dirname, '..', '..', 'lib', 'scripts', 'dsh-message-recall-log.js')
+
+/** The built log tool's `scan --text` on a folder (zstd logs decoded, DSH's tool output folders searched too): the paths holding the text. */
+function scanHits(folder: string): string[] {
+  const run = spawnSync(process.execPath, [TOOL, 'scan', folder, '--text', CANARY, '--json'], { encoding: 'utf8' })
+  assert.equal(run.status === 0 || run.status === 1, true, run.stdout + run.stderr)
+  return JSON.parse(run.stdout).hits.map((h: { path: string }) => h.path)
+}
+
+describe('erase for good when the host next starts', () => {
+  const roots = new Roots()
+  const home = mkdtempSync(join(tmpdir(), 'recall-erase-later-home-'))
+  const pendingFile = join(home, 'message-recall', 'pending-erases.json')
+  const previousHome = process.env.DSH_HOME
+  let root: string
+  let app: DshApp
+  before(async () => {
+    // The plugin reads the DSH home from the launch environment, else the process's DSH_HOME.
+    process.env.DSH_HOME = home
+    root = roots.root()
+    app = await roots.boot(root)
+  })
+  after(async () => {
+    await roots.dispose()
+    rmSync(home, { recursive: true, force: true })
+    if (previousHome === undefined) delete process.env.DSH_HOME
+    else process.env.DSH_HOME = previousHome
+  })
+
+  const post = async (body: object): Promise<any> => {
+    const reply = await app.post(body)
+    assert.equal(reply.status, 200, reply.text)
+    return reply.json.value
+  }
+  const pendingOnDisk = (): any[] => (existsSync(pendingFile) ? JSON.parse(readFileSync(pendingFile, 'utf8')).erases : [])
+  const rawLog = async (id: string): Promise<string> => (await (app.ctx as any).sessionPersistence.readRaw(SessionId(id))).content
+
+  it('keeps the erase of an open session for the next start, refuses restore and copies meanwhile, then erases it at start', async () => {
+    const agent = await app.createAgent({ seed: conversationLog([
+      { prompt: `${CANARY} my password is hunter2`, steps: [{ text: 'noted' }] },
+      { prompt: 'second prompt', steps: [{ text: 'two' }] },
+      { prompt: 'excluded prompt', steps: [{ text: 'three' }] },
+      { prompt: 'restored prompt', steps: [{ text: 'four' }] },
+      { prompt: 'keep this prompt', steps: [{ text: 'kept answer' }] },
+    ]) })
+    const session = agent.session as Session
+    const id = agent.id
+    const canarySeq = node(session, 'user/message', CANARY)
+    const canary = await post({ sessionId: id, action: 'delete', seq: canarySeq })
+    const second = await post({ sessionId: id, action: 'delete', seq: node(session, 'user/message', 'second prompt') })
+    const excluded = await post({ sessionId: id, action: 'exclude', seq: node(session, 'user/message', 'excluded prompt') })
+    const restored = await post({ sessionId: id, action: 'delete', seq: node(session, 'user/message', 'restored prompt') })
+    await post({ sessionId: id, action: 'restore', tombstoneSeq: restored.tombstoneSeq })
+    await post({ sessionId: id, action: 'flush' })
+    const logBefore = await rawLog(id)
+
+    // Now refused while open; kept for the next start instead.
+    assertError(await app.post({ sessionId: id, action: 'erase', tombstoneSeq: canary.tombstoneSeq }), 409, 'NOT_ERASABLE', /the session is open in the host/)
+    // The confirmation's plan: the same check, the counts, nothing written.
+    assert.deepEqual(await post({ sessionId: id, action: 'plan', planAction: 'erase', tombstoneSeq: canary.tombstoneSeq }), { action: 'plan', planAction: 'erase', tombstoneSeq: canary.tombstoneSeq, messageCount: 1, imageCount: 0, fileCount: 0 })
+    assertError(await app.post({ sessionId: id, action: 'plan', planAction: 'erase', tombstoneSeq: excluded.tombstoneSeq }), 409, 'NOT_ERASABLE', `message-recall: cannot erase removal ${excluded.tombstoneSeq}: an exclusion keeps its messages in the transcript; only a removal can be erased`)
+    assertError(await app.post({ sessionId: id, action: 'plan', planAction: 'erase', tombstoneSeq: canary.tombstoneSeq, seq: 3 }), 400, 'INVALID_REQUEST', 'message-recall: unknown field "seq" for a plan of erase (allowed: sessionId, action, planAction, tombstoneSeq)')
+    assert.equal(existsSync(pendingFile), false, 'a plan writes nothing')
+    const scheduled = await post({ sessionId: id, action: 'erase', tombstoneSeq: canary.tombstoneSeq, when: 'next-start' })
+    assert.equal(scheduled.action, 'erase')
+    assert.equal(scheduled.when, 'next-start')
+    assert.deepEqual({ ...scheduled.erase, scheduledAt: 'x' }, { tombstoneSeq: canary.tombstoneSeq, scheduledAt: 'x', messageCount: 1, imageCount: 0, fileCount: 0, state: 'pending' })
+    assert.ok(!Number.isNaN(Date.parse(scheduled.erase.scheduledAt)))
+    assert.deepEqual(pendingOnDisk(), [{ sessionId: id, tombstoneSeq: canary.tombstoneSeq, scheduledAt: scheduled.erase.scheduledAt, messageSeqs: [canarySeq], imageCount: 0, fileCount: 0, state: 'pending' }], 'durable when answered')
+    assert.equal(await rawLog(id), logBefore, 'nothing in the log changed')
+    assert.ok(session.events.some((e) => JSON.stringify(e).includes(CANARY)), 'the host still holds the text until the restart')
+
+    // A second request is idempotent.
+    assert.deepEqual(await post({ sessionId: id, action: 'erase', tombstoneSeq: canary.tombstoneSeq, when: 'next-start' }), scheduled)
+    assert.equal(pendingOnDisk().length, 1)
+
+    // Restore, Open a copy and a batch restore of it are refused.
+    const pendingMessage = `message-recall: removal ${canary.tombstoneSeq} is to be erased for good when the host next starts; cancel the erase (cancelErase) to restore it or open a copy from before it`
+    assertError(await app.post({ sessionId: id, action: 'restore', tombstoneSeq: canary.tombstoneSeq }), 409, 'ERASE_PENDING', pendingMessage)
+    assertError(await app.post({ sessionId: id, action: 'forkBefore', tombstoneSeq: canary.tombstoneSeq }), 409, 'ERASE_PENDING', pendingMessage)
+    const batch = await app.post({ sessionId: id, action: 'apply', changes: [{ action: 'delete', seq: node(session, 'user/message', 'keep this prompt') }, { action: 'restore', tombstoneSeq: canary.tombstoneSeq }] })
+    assertError(batch, 409, 'ERASE_PENDING', pendingMessage)
+    assert.equal(batch.json.error.index, 1)
+    assert.equal(await rawLog(id), logBefore, 'the refusals wrote nothing')
+
+    // Refusals of the schedule itself write nothing.
+    const fileBefore = readFileSync(pendingFile, 'utf8')
+    assertError(await app.post({ sessionId: id, action: 'erase', tombstoneSeq: excluded.tombstoneSeq, when: 'next-start' }), 409, 'NOT_ERASABLE', `message-recall: cannot erase removal ${excluded.tombstoneSeq}: an exclusion keeps its messages in the transcript; only a removal can be erased`)
+    assertError(await app.post({ sessionId: id, action: 'erase', tombstoneSeq: restored.tombstoneSeq, when: 'next-start' }), 409, 'NOT_ERASABLE', `message-recall: cannot erase removal ${restored.tombstoneSeq}: that removal was undone (restored), so its messages are in the conversation again`)
+    assertError(await app.post({ sessionId: id, action: 'erase', tombstoneSeq: 9999, when: 'next-start' }), 409, 'NOT_ERASABLE', 'message-recall: cannot erase removal 9999: there is no removal of this plugin at that seq')
+    assertError(await app.post({ sessionId: 'no-such-session', action: 'erase', tombstoneSeq: 3, when: 'next-start' }), 409, 'SESSION_NOT_LIVE', 'message-recall: session "no-such-session" does not exist')
+    assertError(await app.post({ sessionId: id, action: 'erase', tombstoneSeq: 3, when: 'later' }), 400, 'INVALID_REQUEST', 'message-recall: when must be one of now, next-start, got "later"')
+    assertError(await app.post({ sessionId: id, action: 'restore', tombstoneSeq: 3, when: 'next-start' }), 400, 'INVALID_REQUEST', 'message-recall: when is only valid with action "erase"')
+    assert.equal(readFileSync(pendingFile, 'utf8'), fileBefore)
+
+    // Cancel: scheduled, listed, cancelled, restorable again (not restored here).
+    const other = await post({ sessionId: id, action: 'erase', tombstoneSeq: second.tombstoneSeq, when: 'next-start' })
+    assert.deepEqual((await post({ sessionId: id, action: 'pendingErases' })).erases.map((e: any) => e.tombstoneSeq), [canary.tombstoneSeq, second.tombstoneSeq])
+    assert.deepEqual(await post({ sessionId: id, action: 'cancelErase', tombstoneSeq: second.tombstoneSeq }), { action: 'cancelErase', tombstoneSeq: second.tombstoneSeq, cancelled: true })
+    assert.deepEqual(await post({ sessionId: id, action: 'cancelErase', tombstoneSeq: second.tombstoneSeq }), { action: 'cancelErase', tombstoneSeq: second.tombstoneSeq, cancelled: false })
+    assert.deepEqual(await post({ sessionId: id, action: 'pendingErases' }), { action: 'pendingErases', erases: [scheduled.erase] })
+    assert.equal(other.erase.messageCount, 1)
+    assert.equal(pendingOnDisk().length, 1)
+
+    // Two records the start must drop: a removal restored since, a session gone.
+    writeFileSync(pendingFile, JSON.stringify({ version: 1, erases: [
+      ...pendingOnDisk(),
+      { sessionId: id, tombstoneSeq: restored.tombstoneSeq, scheduledAt: scheduled.erase.scheduledAt, messageSeqs: [1], imageCount: 0, fileCount: 0, state: 'pending' },
+      { sessionId: 'session-gone', tombstoneSeq: 4, scheduledAt: scheduled.erase.scheduledAt, messageSeqs: [1], imageCount: 0, fileCount: 0, state: 'pending' },
+    ] }))
+    assert.ok(scanHits(root).length > 0, 'the canary is on disk until the restart')
+
+    // The next start: a fresh composition on the same home and persistence root.
+    await roots.shut(app)
+    app = await roots.boot(root)
+    await waitFor(() => pendingOnDisk().length === 0, 'the pending erases ran at start', 20_000)
+    assert.deepEqual([...scanHits(root), ...scanHits(home)], [], 'no file under the persistence root or the DSH home holds the canary')
+    const log = await rawLog(id)
+    assert.ok(log.includes('keep this prompt') && log.includes('restored prompt') && log.includes('second prompt'))
+    const tombstone = log.split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((e) => e.seq === canary.tombstoneSeq)
+    assert.equal(typeof tombstone.data.source.erased.at, 'string')
+
+    // Erased: not erasable again, not restorable; nothing pending any more.
+    assertError(await app.post({ sessionId: id, action: 'erase', tombstoneSeq: canary.tombstoneSeq, when: 'next-start' }), 409, 'NOT_ERASABLE', `message-recall: cannot erase removal ${canary.tombstoneSeq}: that removal was erased already`)
+    assert.deepEqual(await post({ sessionId: id, action: 'pendingErases' }), { action: 'pendingErases', erases: [] })
+  })
+
+  it('a damaged pending-erase file is refused, never overwritten', async () => {
+    await roots.shut(app)
+    writeFileSync(pendingFile, '{"version": 1, "erases": [')
+    app = await roots.boot(root)
+    const agent = await app.createAgent({ seed: conversationLog([{ prompt: 'a prompt', steps: [{ text: 'an answer' }] }]) })
+    const removed = await post({ sessionId: agent.id, action: 'delete', seq: node(agent.session as Session, 'user/message', 'a prompt') })
+    assertError(await app.post({ sessionId: agent.id, action: 'pendingErases' }), 500, 'INTERNAL', 'message-recall: pending-erases.json is not JSON')
+    assertError(await app.post({ sessionId: agent.id, action: 'erase', tombstoneSeq: removed.tombstoneSeq, when: 'next-start' }), 500, 'INTERNAL', 'message-recall: pending-erases.json is not JSON')
+    assert.equal(readFileSync(pendingFile, 'utf8'), '{"version": 1, "erases": [')
+  })
+})
