@@ -4898,6 +4898,125 @@ async function runRefresh(services, agent, summarizer, intent, signal) {
   return { ok: true, value: { ...value, persisted: flushed.persisted } };
 }
 
+// src/host/home-lock.ts
+import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import { randomBytes as randomBytes2 } from "node:crypto";
+import { dirname as dirname2, join as join3 } from "node:path";
+var heldHere = /* @__PURE__ */ new Set();
+function pidRuns(pid) {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === "EPERM";
+  }
+}
+function holderLive(holder, runs = pidRuns) {
+  return holder.pid === process.pid ? heldHere.has(holder.token) : runs(holder.pid);
+}
+function readHolder(file) {
+  let text;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    if (error.code === "ENOENT") return "missing";
+    throw error;
+  }
+  try {
+    const value = JSON.parse(text);
+    if (typeof value.pid === "number" && typeof value.token === "string") {
+      return { pid: value.pid, token: value.token, startedAt: String(value.startedAt ?? ""), owner: String(value.owner ?? "") };
+    }
+  } catch {
+  }
+  return void 0;
+}
+function claimLock(file, owner) {
+  mkdirSync(dirname2(file), { recursive: true });
+  const holder = { pid: process.pid, startedAt: (/* @__PURE__ */ new Date()).toISOString(), owner, token: randomBytes2(8).toString("hex") };
+  const temp = `${file}.${holder.token}.tmp`;
+  writeFileSync(temp, JSON.stringify(holder) + "\n", { mode: 420 });
+  try {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        linkSync(temp, file);
+        heldHere.add(holder.token);
+        return { ok: true, file, holder, release: () => releaseLock(file, holder.token) };
+      } catch (error) {
+        if (error.code !== "EEXIST" || attempt >= 5) throw error;
+      }
+      const current = readHolder(file);
+      if (current === "missing") continue;
+      if (current !== void 0 && holderLive(current)) return { ok: false, holder: current };
+      try {
+        unlinkSync(file);
+      } catch (error) {
+        if (error.code !== "ENOENT") throw error;
+      }
+    }
+  } finally {
+    try {
+      unlinkSync(temp);
+    } catch {
+    }
+  }
+}
+function releaseLock(file, token) {
+  heldHere.delete(token);
+  try {
+    const current = readHolder(file);
+    if (current !== "missing" && current !== void 0 && current.token === token) unlinkSync(file);
+  } catch {
+  }
+}
+function describeHolder(holder) {
+  return `${holder.owner || "another process"} (pid ${holder.pid}${holder.startedAt ? `, since ${holder.startedAt}` : ""})`;
+}
+var PLUGIN_LOCK_FILE = ".message-recall.lock";
+var PluginHomeLock = class {
+  /**
+   * @param root - the session persistence's root folder, `undefined` while none is loaded.
+   * @param warn - where the one line about a refusing lock goes (the plugin's logger).
+   */
+  constructor(root, warn) {
+    this.root = root;
+    this.warn = warn;
+  }
+  held;
+  reported;
+  /**
+   * Claim the lock when not yet held.
+   * @returns `null` when this plugin may write, else the live holder (logged once per holder).
+   */
+  check() {
+    const root = this.root();
+    if (root === void 0) return null;
+    const file = join3(root, PLUGIN_LOCK_FILE);
+    if (this.held?.file === file) return null;
+    this.held?.release();
+    this.held = void 0;
+    const claim = claimLock(file, "message-recall");
+    if (claim.ok) {
+      this.held = claim;
+      return null;
+    }
+    if (this.reported !== claim.holder.token) {
+      this.reported = claim.holder.token;
+      this.warn(`${homeInUseMessage(claim.holder)} (lock file ${PLUGIN_LOCK_FILE} in the sessions folder)`);
+    }
+    return claim.holder;
+  }
+  /** Release the lock when held. */
+  dispose() {
+    this.held?.release();
+    this.held = void 0;
+  }
+};
+function homeInUseMessage(holder) {
+  return `message-recall: another host writes this DSH home's sessions (${describeHolder(holder)}); this host refuses writes through message-recall until that host stops`;
+}
+
 // src/host/route.ts
 function assertNever(value) {
   throw new Error(`message-recall: unhandled error code ${JSON.stringify(value)}`);
@@ -4915,6 +5034,7 @@ function statusOf(code) {
     case "UNSUPPORTED_MEDIA_TYPE":
       return 415;
     case "SESSION_NOT_LIVE":
+    case "HOME_IN_USE":
     case "TARGET_NOT_FOUND":
     case "NOT_A_USER_MESSAGE":
     case "NOT_DELETABLE":
@@ -4974,6 +5094,11 @@ function createRouteHandler(services, config) {
         return;
       }
       const request = parsed.request;
+      const holder = request.action === "plan" || request.action === "inspect" ? null : services.homeLock?.() ?? null;
+      if (holder !== null) {
+        fail2(res, "HOME_IN_USE", homeInUseMessage(holder), void 0, { holderPid: holder.pid });
+        return;
+      }
       switch (request.action) {
         case "inspect":
           await answer(res, await inspectSession({ sessions: services.sessions, index: services.index, persistence: services.persistence(), diskSummaries: services.diskSummaries }, request.sessionId));
@@ -5858,6 +5983,14 @@ function apply(ctx, config) {
     await inheritance.settled(payload.agent.session);
     return next();
   });
+  const homeLock = new PluginHomeLock(() => {
+    const root = ctx.get("sessionPersistence")?.root;
+    return typeof root === "string" ? root : void 0;
+  }, warn);
+  ctx.effect(() => {
+    homeLock.check();
+    return () => homeLock.dispose();
+  }, "message-recall: DSH home lock");
   const queue = new WriteQueue();
   const handler = createRouteHandler(
     {
@@ -5926,7 +6059,8 @@ function apply(ctx, config) {
           }
         }
       },
-      warn
+      warn,
+      homeLock: () => homeLock.check()
     },
     resolved
   );

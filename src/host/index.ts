@@ -20,6 +20,8 @@
  * drops the erased session's record and has it folded again); the export
  * also reads `sessionQuery` (`dsh-session-query`: subagent sessions) and `attachments`
  * (`dsh-attachment`: images), as DSH's own Session log export does.
+ * At start the plugin claims a lock file in the session persistence's root (`home-lock.ts`); while
+ * another live host holds it, every route write answers `HOME_IN_USE` (reads still work).
  *
  * @module dsh-message-recall
  */
@@ -50,6 +52,7 @@ import { WriteQueue } from './write-queue'
 import { SessionAccess, type StoredSessionSource } from './stored-session'
 import { isProjectionCacheWriter } from './projection-cache-erase'
 import { isJsonlBackend, type JsonlBackend } from './jsonl-log-file'
+import { PluginHomeLock } from './home-lock'
 
 export { Config, DEFAULTS, resolveConfig, type MessageRecallConfig } from './config'
 export { statusOf } from './route'
@@ -100,6 +103,15 @@ export function apply(ctx: Context, config: Partial<MessageRecallConfig> | undef
     await inheritance.settled(payload.agent.session)
     return next()
   })
+  // One writer per DSH home: a second host on the same home gets HOME_IN_USE for every write.
+  const homeLock = new PluginHomeLock(() => {
+    const root = (ctx.get('sessionPersistence') as { root?: unknown } | undefined)?.root
+    return typeof root === 'string' ? root : undefined
+  }, warn)
+  ctx.effect(() => {
+    homeLock.check()
+    return () => homeLock.dispose()
+  }, 'message-recall: DSH home lock')
   const queue = new WriteQueue()
   const handler = createRouteHandler(
     {
@@ -169,6 +181,7 @@ export function apply(ctx: Context, config: Partial<MessageRecallConfig> | undef
         },
       },
       warn,
+      homeLock: () => homeLock.check(),
     },
     resolved,
   )

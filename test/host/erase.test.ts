@@ -235,6 +235,8 @@ describe('erase for good', () => {
 
   it('erases a prompt sent through a real turn with the title service: the message, its inbox event, the title and the title request made from it', async () => {
     const TITLE_CANARY = 'CANARY-title-0c4e'
+    // One host per home (HOME_IN_USE): the titled host runs while the other is stopped.
+    await roots.shut(app)
     const titled = await roots.boot(root, { sessionTitle: true, plugins: [{ plugin: attachments, config: { dshHome: home } }] })
     const agent = await titled.createAgent()
     await titled.prompt(agent, `${TITLE_CANARY} my api key`)
@@ -245,7 +247,6 @@ describe('erase for good', () => {
     const removed = await titled.post({ sessionId: agent.id, action: 'delete', seq: node(agent.session as Session, 'user/message', TITLE_CANARY) })
     assert.equal(removed.status, 200, removed.text)
     await roots.shut(titled)
-    await roots.shut(app)
     app = await boot()
     const erased = await post({ sessionId: agent.id, action: 'erase', tombstoneSeq: removed.json.value.tombstoneSeq })
     assert.ok(erased.rewrittenEvents >= holding.length, `${erased.rewrittenEvents} events rewritten for ${holding.length} holding the canary`)
