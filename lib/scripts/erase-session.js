@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-IMRPKESJ.js";
+} from "./chunks/chunk-MBD4CV5F.js";
 import {
   runCommand
 } from "./chunks/chunk-C7U2JD6W.js";

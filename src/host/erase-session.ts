@@ -98,8 +98,22 @@ const REASON_TEXT: Record<EraseReason, string> = {
   'session-open': 'the session is open in the host; the host holds its messages in memory. Stop the host and use `dsh-message-recall-log erase`',
 }
 
+/**
+ * The sentence of an erase that did not happen, shared by the route (prefixed `message-recall: `)
+ * and the log tool's `erase` (text and `--json`).
+ * @param failure - a reason the removal cannot be erased, or `ERASE_NOT_VERIFIED` with the first problem.
+ * @param tombstoneSeq - the removal's tombstone seq.
+ * @returns e.g. `cannot erase removal 12: that removal was erased already`, or
+ *   `the erased log did not verify, nothing changed: <problem>`.
+ */
+export function eraseFailureText(failure: { readonly code: EraseReason } | { readonly code: 'ERASE_NOT_VERIFIED'; readonly problem: string }, tombstoneSeq: number): string {
+  return failure.code === 'ERASE_NOT_VERIFIED'
+    ? `the erased log did not verify, nothing changed: ${failure.problem}`
+    : `cannot erase removal ${tombstoneSeq}: ${REASON_TEXT[failure.code]}`
+}
+
 function notErasable(reason: EraseReason, tombstoneSeq: number): EraseRefusal {
-  return { code: 'NOT_ERASABLE', reason, message: `message-recall: cannot erase removal ${tombstoneSeq}: ${REASON_TEXT[reason]}` }
+  return { code: 'NOT_ERASABLE', reason, message: `message-recall: ${eraseFailureText({ code: reason }, tombstoneSeq)}` }
 }
 
 type EraseOutcome = { readonly ok: true; readonly value: EraseValue } | { readonly ok: false; readonly refusal: EraseRefusal }
@@ -154,7 +168,7 @@ async function eraseHeld(services: EraseServices, backend: JsonlBackend & { list
   const done = await eraseLogFile(backend, backend.locate({ id, ...(cwd === undefined ? {} : { cwd }) }).path, id, tombstoneSeq, { at: erasedAt, expectedLength: () => session.seq })
   if (!done.ok) {
     return done.code === 'ERASE_NOT_VERIFIED'
-      ? { ok: false, refusal: { code: 'ERASE_NOT_VERIFIED', message: `message-recall: the erased log did not verify, nothing changed: ${done.problem}` } }
+      ? { ok: false, refusal: { code: 'ERASE_NOT_VERIFIED', message: `message-recall: ${eraseFailureText(done, tombstoneSeq)}` } }
       : { ok: false, refusal: notErasable(done.code, tombstoneSeq) }
   }
   const erase = done.value

@@ -22,8 +22,11 @@ var REASON_TEXT = {
   "ALREADY_ERASED": "that removal was erased already",
   "session-open": "the session is open in the host; the host holds its messages in memory. Stop the host and use `dsh-message-recall-log erase`"
 };
+function eraseFailureText(failure, tombstoneSeq) {
+  return failure.code === "ERASE_NOT_VERIFIED" ? `the erased log did not verify, nothing changed: ${failure.problem}` : `cannot erase removal ${tombstoneSeq}: ${REASON_TEXT[failure.code]}`;
+}
 function notErasable(reason, tombstoneSeq) {
-  return { code: "NOT_ERASABLE", reason, message: `message-recall: cannot erase removal ${tombstoneSeq}: ${REASON_TEXT[reason]}` };
+  return { code: "NOT_ERASABLE", reason, message: `message-recall: ${eraseFailureText({ code: reason }, tombstoneSeq)}` };
 }
 async function eraseRemoval(services, request) {
   const backend = services.backend();
@@ -56,7 +59,7 @@ async function eraseHeld(services, backend, session, tombstoneSeq) {
   const erasedAt = (services.now?.() ?? /* @__PURE__ */ new Date()).toISOString();
   const done = await eraseLogFile(backend, backend.locate({ id, ...cwd === void 0 ? {} : { cwd } }).path, id, tombstoneSeq, { at: erasedAt, expectedLength: () => session.seq });
   if (!done.ok) {
-    return done.code === "ERASE_NOT_VERIFIED" ? { ok: false, refusal: { code: "ERASE_NOT_VERIFIED", message: `message-recall: the erased log did not verify, nothing changed: ${done.problem}` } } : { ok: false, refusal: notErasable(done.code, tombstoneSeq) };
+    return done.code === "ERASE_NOT_VERIFIED" ? { ok: false, refusal: { code: "ERASE_NOT_VERIFIED", message: `message-recall: ${eraseFailureText(done, tombstoneSeq)}` } } : { ok: false, refusal: notErasable(done.code, tombstoneSeq) };
   }
   const erase = done.value;
   const others = [];
@@ -122,5 +125,6 @@ async function exists(path) {
 }
 export {
   deleteSideFiles,
+  eraseFailureText,
   eraseRemoval
 };
