@@ -1770,7 +1770,28 @@ function parseBatchRequest(body, expect) {
 
 // src/host/request.ts
 var MAX_SESSION_ID_LENGTH = 512;
-var FIELDS2 = ["sessionId", "action", "seq", "messageId", "tombstoneSeq", "planAction", "expect", "changes", "detail"];
+var FIELD_TABLE = [
+  ["sessionId", "*"],
+  ["action", "*"],
+  ["seq", [...TOMBSTONE_ACTIONS, "plan"]],
+  ["messageId", [...TOMBSTONE_ACTIONS, "plan"]],
+  ["tombstoneSeq", ["restore", "forkBefore", "erase"]],
+  ["planAction", ["plan"]],
+  ["checkpointSeq", ["editSummary", "undoRewrite", "rewriteSummary", "plan"]],
+  ["summary", ["editSummary"]],
+  ["expect", [...TOMBSTONE_ACTIONS, "restore", "plan", "apply", "editSummary", "undoRewrite", "rewriteSummary"]],
+  ["changes", ["apply", "plan"]],
+  ["detail", ["plan"]]
+];
+var FIELDS2 = FIELD_TABLE.map(([field]) => field);
+function fieldsOf(action) {
+  return FIELD_TABLE.filter(([, actions]) => actions === "*" || actions.includes(action)).map(([field]) => field);
+}
+function strayFieldFor(body, action) {
+  const fields = fieldsOf(action);
+  const stray = Object.keys(body).find((key) => !fields.includes(key));
+  return stray === void 0 ? void 0 : `${action} takes no ${stray} (fields of ${action}: ${fields.join(", ")})`;
+}
 var EXPECT_FIELDS = ["replaceGeneration", "lastSeq", "removedCount"];
 function parseRouteRequest(body) {
   const invalid = (message) => ({ ok: false, refusal: { code: "INVALID_REQUEST", message: `message-recall: ${message}` } });
@@ -1787,6 +1808,8 @@ function parseRouteRequest(body) {
     for (const field of ["seq", "messageId", "tombstoneSeq", "planAction", "expect", "changes", "detail"]) {
       if (body[field] !== void 0) return invalid(`${action} takes no ${field}`);
     }
+    const stray2 = strayFieldFor(body, action);
+    if (stray2 !== void 0) return invalid(stray2);
     return { ok: true, request: { action, sessionId } };
   }
   const expectation = parseExpect(expect);
@@ -1801,9 +1824,13 @@ function parseRouteRequest(body) {
     }
     const { tombstoneSeq } = body;
     if (!isSeq(tombstoneSeq)) return invalid(`tombstoneSeq must be a non-negative safe integer, got ${valueText(tombstoneSeq)}`);
+    const stray2 = strayFieldFor(body, action === "forkBefore" || action === "erase" ? action : "restore");
+    if (stray2 !== void 0) return invalid(stray2);
     return action === "forkBefore" || action === "erase" ? { ok: true, request: { action, sessionId, tombstoneSeq } } : { ok: true, request: { action: "restore", sessionId, tombstoneSeq, ...withExpect } };
   }
   if (body.tombstoneSeq !== void 0) return invalid(`tombstoneSeq is only valid with action "restore", "forkBefore" or "erase"`);
+  const stray = action === "plan" ? ["checkpointSeq", "summary"].find((field) => body[field] !== void 0) : void 0;
+  if (stray !== void 0) return invalid(`plan takes no ${stray} with planAction ${valueText(planAction)} (checkpointSeq goes with planAction "rewriteSummary")`);
   if (seq !== void 0 && !isSeq(seq)) return invalid(`seq must be a non-negative safe integer, got ${valueText(seq)}`);
   if (messageId !== void 0 && (typeof messageId !== "string" || messageId.length === 0)) {
     return invalid(`messageId must be a non-empty string, got ${valueText(messageId)}`);
@@ -1817,6 +1844,8 @@ function parseRouteRequest(body) {
     return { ok: true, request: { action, planAction, sessionId, target, ...withExpect } };
   }
   if (planAction !== void 0) return invalid(`planAction is only valid with action "plan"`);
+  const strayWrite = strayFieldFor(body, action);
+  if (strayWrite !== void 0) return invalid(strayWrite);
   return { ok: true, request: { action, sessionId, target, ...withExpect } };
 }
 function parseExpect(expect) {
@@ -1829,10 +1858,9 @@ function parseExpect(expect) {
   }
   return expect;
 }
-var SUMMARY_FIELDS = ["sessionId", "action", "checkpointSeq", "summary", "expect"];
 function parseSummaryEdit(body, invalid) {
   const action = body.action;
-  const fields = action === "editSummary" ? SUMMARY_FIELDS : SUMMARY_FIELDS.filter((f) => f !== "summary");
+  const fields = fieldsOf(action);
   const unknown = Object.keys(body).find((key) => !fields.includes(key));
   if (unknown !== void 0) return invalid(`unknown field "${unknown}" for ${action} (allowed: ${fields.join(", ")})`);
   const { sessionId, checkpointSeq, summary } = body;
@@ -1846,10 +1874,9 @@ function parseSummaryEdit(body, invalid) {
   if (typeof summary !== "string" || summary.trim().length === 0) return invalid(`summary must be a non-empty string, got ${valueText(summary)}`);
   return { ok: true, request: { action, sessionId, checkpointSeq, summary, ...withExpect } };
 }
-var REFRESH_FIELDS = ["sessionId", "action", "planAction", "checkpointSeq", "expect"];
 function parseSummaryRefresh(body, invalid) {
   const preview = body.action === "plan";
-  const fields = preview ? REFRESH_FIELDS : REFRESH_FIELDS.filter((f) => f !== "planAction");
+  const fields = preview ? FIELDS2.filter((f) => f === "planAction" || fieldsOf("rewriteSummary").includes(f)) : fieldsOf("rewriteSummary");
   const unknown = Object.keys(body).find((key) => !fields.includes(key));
   if (unknown !== void 0) return invalid(`unknown field "${unknown}" for ${preview ? "a plan of rewriteSummary" : "rewriteSummary"} (allowed: ${fields.join(", ")})`);
   const { sessionId, checkpointSeq } = body;
