@@ -1575,6 +1575,503 @@ function rewriteLinesWithoutRemoved(log, tombstoneSeq) {
   return { lines, eventCount: events.length, carriers: removed.carriers, rewrittenLines, images };
 }
 
+// src/shared/tool-pairing.ts
+var ToolPairingIndex = class {
+  /**
+   * @param nodes - surface node seqs in surface order.
+   * @param eventAt - the event of the node at a position (`0 <= idx < nodes.length`); it may
+   *   throw for a corrupt surface, and that error propagates from every method.
+   */
+  constructor(nodes, eventAt) {
+    this.nodes = nodes;
+    this.eventAt = eventAt;
+  }
+  calls = null;
+  results = null;
+  /**
+   * The ids opened and answered by the nodes at positions `from` … `to` (inclusive).
+   * @param from - first position.
+   * @param to - last position (inclusive); an empty window when `to < from`.
+   * @returns both id sets, each in surface order.
+   */
+  window(from, to) {
+    const calls = /* @__PURE__ */ new Set();
+    const answered = /* @__PURE__ */ new Set();
+    this.addWindow(calls, answered, from, to);
+    return { calls, answered };
+  }
+  /**
+   * Widen a window returned by {@link window} by the positions `from` … `to` (inclusive).
+   * @param window - a window from this index; its sets grow in place.
+   */
+  extend(window, from, to) {
+    this.addWindow(window.calls, window.answered, from, to);
+  }
+  /**
+   * Ascending positions of the nodes that open tool call `id`.
+   * @returns the positions; `[]` when no node opens it.
+   */
+  callPositions(id) {
+    return this.maps().calls.get(id) ?? [];
+  }
+  /**
+   * Ascending positions of the `tool/result` nodes that answer tool call `id`.
+   * @returns the positions; `[]` when no node answers it.
+   */
+  resultPositions(id) {
+    return this.maps().results.get(id) ?? [];
+  }
+  /**
+   * Ids with one side (call or result) inside positions `from` … `to` and the other side on
+   * the list outside it: what a replace of exactly that window would split.
+   * @returns the ids, calls opened inside first, then results answered inside, each in surface
+   *   order; `[]` for a balanced window.
+   */
+  splitBy(from, to) {
+    const window = [];
+    for (let p = from; p <= to; p++) window.push(this.eventAt(p));
+    return this.splitAcross(window, (p) => p < from || p > to);
+  }
+  /**
+   * Ids with one side (call or result) among the events of `window` and the other side at a
+   * position of this index's list that `outside` accepts: {@link splitBy} for a window that is
+   * not a run of this list (for example over an index of every node a fold ever held, where only
+   * the nodes still on the surface count).
+   * @param window - the events of a run of surface nodes, in surface order.
+   * @param outside - whether the node at a position of this index's list counts as outside the window.
+   * @returns the ids, calls opened inside first, then results answered inside, each in order; `[]` for a balanced window.
+   */
+  splitAcross(window, outside) {
+    const split = /* @__PURE__ */ new Set();
+    for (const event of window) for (const id of toolCallIds(event)) if (this.resultPositions(id).some(outside)) split.add(id);
+    for (const event of window) {
+      const id = toolResultCallId(event);
+      if (id !== null && this.callPositions(id).some(outside)) split.add(id);
+    }
+    return [...split];
+  }
+  /**
+   * Calls on the list without a result on it, and results whose call is not on it.
+   * @returns both lists in order of each id's first position; a repeated id reports its last node.
+   */
+  unpaired() {
+    const { calls, results } = this.maps();
+    const lone = (side, other) => [...side].filter(([id]) => !other.has(id)).map(([callId, positions]) => ({ seq: this.nodes[positions[positions.length - 1]], callId }));
+    return { unansweredCalls: lone(calls, results), orphanResults: lone(results, calls) };
+  }
+  addWindow(calls, answered, from, to) {
+    for (let p = from; p <= to; p++) {
+      const event = this.eventAt(p);
+      for (const id of toolCallIds(event)) calls.add(id);
+      const callId = toolResultCallId(event);
+      if (callId !== null) answered.add(callId);
+    }
+  }
+  maps() {
+    if (this.calls === null || this.results === null) {
+      const calls = /* @__PURE__ */ new Map();
+      const results = /* @__PURE__ */ new Map();
+      const push = (map, id, p) => {
+        const positions = map.get(id);
+        if (positions === void 0) map.set(id, [p]);
+        else positions.push(p);
+      };
+      for (let p = 0; p < this.nodes.length; p++) {
+        const event = this.eventAt(p);
+        for (const id of toolCallIds(event)) push(calls, id, p);
+        const callId = toolResultCallId(event);
+        if (callId !== null) push(results, callId, p);
+      }
+      this.calls = calls;
+      this.results = results;
+    }
+    return { calls: this.calls, results: this.results };
+  }
+};
+function nearestOutside(positions, a, b) {
+  let before = -1;
+  let after = -1;
+  for (const p of positions) {
+    if (p < a) before = p;
+    else if (p > b && after === -1) after = p;
+  }
+  if (before === -1) return after;
+  if (after === -1) return before;
+  return a - before <= after - b ? before : after;
+}
+function nearestBefore(positions, idx) {
+  let found = -1;
+  for (const p of positions) if (p < idx) found = p;
+  return found;
+}
+
+// src/host/reference-snapshot.ts
+function originalPromptSeq(event, lookup) {
+  let current = event;
+  for (; ; ) {
+    const cited = current.sourceEventSeqs;
+    if (readReplaceOp(current.surfaceOp) === null || cited?.length !== 2) return current.seq;
+    const original = lookup(cited[1]);
+    if (original === void 0 || original.seq >= current.seq || classifyNode(original) !== "user") return current.seq;
+    current = original;
+  }
+}
+function snapshotCitedBy(nodes, lookup, promptIdx) {
+  const next = promptIdx + 1;
+  if (next >= nodes.length) return -1;
+  const candidate = lookup(nodes[next]);
+  const prompt = lookup(nodes[promptIdx]);
+  if (candidate === void 0 || prompt === void 0 || classifyNode(candidate) !== "reference") return -1;
+  return candidate.seq === originalPromptSeq(prompt, lookup) + 1 ? next : -1;
+}
+
+// src/host/surface-plan.ts
+var NOT_DELETABLE_KINDS = /* @__PURE__ */ new Set(["tombstone", "checkpoint", "replacement", "context"]);
+var SurfaceView = class {
+  constructor(nodes, lookup) {
+    this.nodes = nodes;
+    this.lookup = lookup;
+  }
+  pairingIndex;
+  get length() {
+    return this.nodes.length;
+  }
+  seq(idx) {
+    return this.nodes[idx];
+  }
+  event(idx) {
+    const seq = this.nodes[idx];
+    const event = this.lookup(seq);
+    if (event === void 0 || event.seq !== seq) {
+      throw new Error(`message-recall: surface seq ${seq} has no matching session event (corrupt surface)`);
+    }
+    return event;
+  }
+  nodeKind(idx) {
+    return classifyNode(this.event(idx));
+  }
+  /** The tool-call pairing of these nodes, made on first use. */
+  pairing() {
+    this.pairingIndex ??= new ToolPairingIndex(this.nodes, (idx) => this.event(idx));
+    return this.pairingIndex;
+  }
+};
+function planRemoval(input) {
+  const view = new SurfaceView(input.nodes, input.lookup);
+  const found = resolveTarget(view, input.target, input.searchFrom ?? 0);
+  if (typeof found !== "number") return { ok: false, refusal: found };
+  const idx = found;
+  const targetSeq = view.seq(idx);
+  const targetEvent = view.event(idx);
+  const targetNodeKind = classifyNode(targetEvent);
+  const { plans, targets } = input.planning;
+  if (targets === "prompt" && targetNodeKind !== "user") {
+    return { ok: false, refusal: { code: "NOT_A_USER_MESSAGE", seq: targetSeq, nodeKind: targetNodeKind } };
+  }
+  if (NOT_DELETABLE_KINDS.has(targetNodeKind)) {
+    const nodeKind = targetNodeKind;
+    const refusal = nodeKind === "context" ? { code: "NOT_DELETABLE", seq: targetSeq, nodeKind, producer: producerOf(targetEvent) } : { code: "NOT_DELETABLE", seq: targetSeq, nodeKind };
+    return { ok: false, refusal };
+  }
+  let startIdx = idx;
+  let endIdx = idx;
+  let stepKey2 = null;
+  if (plans === "step" && (targetNodeKind === "assistant" || targetNodeKind === "tool")) {
+    stepKey2 = stepOf(targetEvent);
+    if (stepKey2 === null) throw new Error(`message-recall: model row seq ${targetSeq} carries no turn/step`);
+    const span = stepSpan(view, idx, stepKey2);
+    if ("code" in span) return { ok: false, refusal: span };
+    [startIdx, endIdx] = [span.a, span.b];
+  } else if (plans === "onward") {
+    const widened = onwardStart(view, idx);
+    startIdx = widened.startIdx;
+    stepKey2 = widened.stepKey;
+    endIdx = view.length - 1;
+  } else if (targetNodeKind === "user") {
+    const snapshotIdx = snapshotCitedBy(input.nodes, input.lookup, idx);
+    if (snapshotIdx !== -1) endIdx = snapshotIdx;
+  }
+  const absorbed = [];
+  while (startIdx > 0 && view.nodeKind(startIdx - 1) === "tombstone") absorbed.unshift(view.seq(--startIdx));
+  while (endIdx < view.length - 1 && view.nodeKind(endIdx + 1) === "tombstone") absorbed.push(view.seq(++endIdx));
+  const shadowedSeqs = input.nodes.slice(startIdx, endIdx + 1);
+  const nodeKinds = [];
+  for (let p = startIdx; p <= endIdx; p++) nodeKinds.push(view.nodeKind(p));
+  return {
+    ok: true,
+    plan: {
+      targetSeq,
+      targetNodeKind,
+      start: view.seq(startIdx),
+      end: view.seq(endIdx),
+      startIdx,
+      endIdx,
+      shadowedSeqs,
+      nodeKinds,
+      absorbedTombstoneSeqs: absorbed,
+      stepKey: stepKey2
+    }
+  };
+}
+function positionOf(nodes, seq, from) {
+  const start = Math.min(Math.max(0, from), nodes.length);
+  const idx = nodes.indexOf(seq, start);
+  return idx !== -1 || start === 0 ? idx : nodes.lastIndexOf(seq, start - 1);
+}
+function resolveTarget(view, target, searchFrom) {
+  if ("seq" in target) {
+    const idx = positionOf(view.nodes, target.seq, searchFrom);
+    return idx === -1 ? { code: "TARGET_NOT_FOUND", target, reason: "not-on-surface", matchingSeqs: [] } : idx;
+  }
+  const matches = [];
+  for (let p = 0; p < view.length; p++) if (messageIdOf(view.event(p)) === target.messageId) matches.push(p);
+  if (matches.length === 1) return matches[0];
+  return {
+    code: "TARGET_NOT_FOUND",
+    target,
+    reason: matches.length === 0 ? "unknown-message-id" : "ambiguous-message-id",
+    matchingSeqs: matches.map((p) => view.seq(p))
+  };
+}
+function stepEdges(view, idx, key) {
+  let a = idx;
+  let b = idx;
+  for (let p = idx - 1; p >= 0; p--) {
+    const event = view.event(p);
+    if (event.type === "user/message") continue;
+    if (!isStepMember(event, key)) break;
+    a = p;
+  }
+  for (let p = idx + 1; p < view.length; p++) {
+    const event = view.event(p);
+    if (event.type === "user/message") continue;
+    if (!isStepMember(event, key)) break;
+    b = p;
+  }
+  return { a, b };
+}
+function stepSpan(view, idx, key) {
+  const { a, b } = stepEdges(view, idx, key);
+  const refuse2 = (foreignIdx) => ({
+    code: "SPAN_NOT_CONTIGUOUS",
+    seq: view.seq(idx),
+    turn: key.turn,
+    step: key.step,
+    foreignSeq: view.seq(foreignIdx)
+  });
+  for (let p = a + 1; p < b; p++) if (!isStepMember(view.event(p), key)) return refuse2(p);
+  const pairing = view.pairing();
+  const { calls, answered } = pairing.window(a, b);
+  for (const id of calls) {
+    if (answered.has(id)) continue;
+    const partner = nearestOutside(pairing.resultPositions(id), a, b);
+    if (partner !== -1) return refuse2(firstNonMemberBetween(view, partner, a, b, key));
+  }
+  for (const id of answered) {
+    if (calls.has(id)) continue;
+    const partner = nearestOutside(pairing.callPositions(id), a, b);
+    if (partner !== -1) return refuse2(firstNonMemberBetween(view, partner, a, b, key));
+  }
+  return { a, b };
+}
+function firstNonMemberBetween(view, partner, a, b, key) {
+  if (partner < a) {
+    for (let p = a - 1; p > partner; p--) if (!isStepMember(view.event(p), key)) return p;
+  } else {
+    for (let p = b + 1; p < partner; p++) if (!isStepMember(view.event(p), key)) return p;
+  }
+  return partner;
+}
+function onwardStart(view, idx) {
+  let startIdx = idx;
+  let stepKey2 = stepOf(view.event(idx));
+  if (stepKey2 !== null) startIdx = stepEdges(view, idx, stepKey2).a;
+  const pairing = view.pairing();
+  const inRange = pairing.window(startIdx, view.length - 1);
+  const unresolvable = /* @__PURE__ */ new Set();
+  for (; ; ) {
+    let partner = -1;
+    for (const id of inRange.answered) {
+      if (inRange.calls.has(id) || unresolvable.has(id)) continue;
+      const found = nearestBefore(pairing.callPositions(id), startIdx);
+      if (found === -1) unresolvable.add(id);
+      else partner = partner === -1 ? found : Math.min(partner, found);
+    }
+    if (partner === -1) return { startIdx, stepKey: stepKey2 };
+    stepKey2 = stepOf(view.event(partner));
+    const next = stepKey2 === null ? partner : stepEdges(view, partner, stepKey2).a;
+    pairing.extend(inRange, next, startIdx - 1);
+    startIdx = next;
+  }
+}
+function describePlanRefusal(refusal) {
+  switch (refusal.code) {
+    case "TARGET_NOT_FOUND": {
+      const { target } = refusal;
+      if ("seq" in target) return `message-recall: target seq ${target.seq} is not on the current surface`;
+      if (refusal.reason === "ambiguous-message-id") {
+        return `message-recall: message id "${target.messageId}" is carried by ${refusal.matchingSeqs.length} surface nodes (seqs ${refusal.matchingSeqs.join(", ")}); address one by seq`;
+      }
+      return `message-recall: no current surface node carries message id "${target.messageId}"`;
+    }
+    case "NOT_A_USER_MESSAGE":
+      return `message-recall: seq ${refusal.seq} is ${NODE_KIND_PHRASE[refusal.nodeKind]}, not a message the person sent; only those can be recalled`;
+    case "NOT_DELETABLE":
+      return `message-recall: seq ${refusal.seq} cannot be removed: ${notDeletableReason(refusal)}`;
+    case "SPAN_NOT_CONTIGUOUS":
+      return `message-recall: turn ${refusal.turn} step ${refusal.step} of seq ${refusal.seq} is not contiguous on the surface: seq ${refusal.foreignSeq} sits inside it`;
+  }
+}
+var NODE_KIND_PHRASE = {
+  user: "a user node",
+  reference: "a session-reference snapshot",
+  context: "a context node",
+  tombstone: "a tombstone node",
+  checkpoint: "a checkpoint node",
+  replacement: "a replacement node",
+  assistant: "an assistant node",
+  tool: "a tool node"
+};
+var RUNTIME_CONTEXT_PRODUCER = "@deepseek-ai/dsh-system-prompt";
+function producerOf(event) {
+  const source = event.data?.source;
+  if (source === null || typeof source !== "object") return "unknown";
+  const { kind, plugin } = source;
+  if (kind === "plugin" && typeof plugin === "string") return plugin;
+  return typeof kind === "string" ? kind : "unknown";
+}
+function notDeletableReason(refusal) {
+  switch (refusal.nodeKind) {
+    case "tombstone":
+      return "it is a tombstone of this plugin, which stands for messages already removed; a restore or a copy from before it undoes it";
+    case "checkpoint":
+      if (refusal.wholeSummary === true) return "Delete onward from it would take every message the compaction summary is made from, and a summary of nothing cannot be written; start Delete onward at a later summarized message, or remove the messages after the summary";
+      return "it is a compaction checkpoint, which stands for the messages compaction folded; they are no longer on the surface to remove";
+    case "replacement":
+      return "it is another plugin's surface replacement, which that plugin owns";
+    case "context":
+      return refusal.producer === RUNTIME_CONTEXT_PRODUCER ? "it is the agent loop's runtime context, which the loop injects again at the next step once it is gone" : `it is context that "${refusal.producer ?? "unknown"}" injected, not a message the person caused; only those and the model's steps can be removed`;
+  }
+}
+
+// src/host/restore-plan.ts
+function planRestore(input) {
+  const { tombstoneSeq, lookup } = input;
+  const event = lookup(tombstoneSeq);
+  const record = event === void 0 || event.seq !== tombstoneSeq ? null : readTombstone(event);
+  if (record === null) return { ok: false, refusal: { code: "TARGET_NOT_FOUND", tombstoneSeq, reason: "not-a-tombstone" } };
+  if (!input.nodes.includes(tombstoneSeq)) return { ok: false, refusal: { code: "TARGET_NOT_FOUND", tombstoneSeq, reason: "not-on-surface" } };
+  const shadowed = record.shadowedSeqs.map((seq) => {
+    const node = lookup(seq);
+    if (node === void 0 || node.seq !== seq) throw new Error(`message-recall: tombstone seq ${tombstoneSeq} shadows seq ${seq}, which has no session event (corrupt log)`);
+    return node;
+  });
+  const kinds = shadowed.map((node) => classifyNode(node));
+  const refuse2 = (reason2) => ({ ok: false, refusal: { code: "NOT_RESTORABLE", tombstoneSeq, reason: reason2, shadowedSeqs: record.shadowedSeqs, nodeKinds: kinds } });
+  const reason = notRestorableReason(kinds);
+  if (reason !== null) return refuse2(reason);
+  const original = shadowed[0];
+  const messageId = messageIdOf(original);
+  if (messageId === null) return refuse2("not-a-prompt");
+  return {
+    ok: true,
+    plan: {
+      tombstoneSeq,
+      tombstoneAction: record.action,
+      originalSeq: original.seq,
+      messageId,
+      data: original.data,
+      start: tombstoneSeq,
+      end: tombstoneSeq,
+      sourceEventSeqs: [tombstoneSeq, original.seq]
+    }
+  };
+}
+var KIND_NOUN = {
+  user: ["message the person sent", "messages the person sent"],
+  reference: ["session-reference snapshot", "session-reference snapshots"],
+  context: ["context message", "context messages"],
+  tombstone: ["tombstone", "tombstones"],
+  checkpoint: ["compaction checkpoint", "compaction checkpoints"],
+  replacement: ["replacement", "replacements"],
+  assistant: ["assistant message", "assistant messages"],
+  tool: ["tool result", "tool results"]
+};
+function describeRestoreRefusal(refusal) {
+  if (refusal.code === "TARGET_NOT_FOUND") {
+    return refusal.reason === "not-a-tombstone" ? `message-recall: seq ${refusal.tombstoneSeq} is not a tombstone of this plugin` : `message-recall: tombstone seq ${refusal.tombstoneSeq} is no longer on the surface (already restored, absorbed by a later removal, or compacted)`;
+  }
+  const seqs = refusal.shadowedSeqs.join(", ");
+  const why = {
+    "absorbed-tombstone": `absorbed an earlier tombstone (it shadows seqs ${seqs})`,
+    "model-step": `shadows a model step (seqs ${seqs}: ${describeKinds(refusal.nodeKinds)}), which cannot be put back in place outside a turn`,
+    "several-nodes": `shadows ${refusal.shadowedSeqs.length} messages (seqs ${seqs})`,
+    "not-a-prompt": `shadows seq ${seqs}, which is not a message the person sent`
+  };
+  return `message-recall: tombstone seq ${refusal.tombstoneSeq} cannot be undone in place: it ${why[refusal.reason]}; open a copy of the conversation from before it instead (action "forkBefore")`;
+}
+function describeKinds(kinds) {
+  const counts = /* @__PURE__ */ new Map();
+  for (const kind of kinds) counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  return [...counts].map(([kind, n]) => `${n} ${KIND_NOUN[kind][n === 1 ? 0 : 1]}`).join(", ");
+}
+
+// src/host/refusals.ts
+function noSessionMessage(sessionId) {
+  return `message-recall: no session "${sessionId}" (neither open in this host nor stored)`;
+}
+function needsAgent(sessionId) {
+  return { code: "SESSION_NOT_LIVE", sessionId, reason: "needs-agent" };
+}
+var MessageRecallError = class extends Error {
+  /**
+   * @param code - `PERSIST_FAILED` or `INTERNAL`.
+   * @param message - prefixed `message-recall:` with the offending values.
+   * @param options - `{ cause, details }`.
+   */
+  constructor(code, message, options) {
+    super(message, options);
+    this.code = code;
+    this.name = "MessageRecallError";
+    this.details = options?.details ?? {};
+  }
+  /** Extra fields of the error body (`applied`, `value`, `content`, `text`; see `RouteError`). */
+  details;
+};
+function describeRefusal(refusal) {
+  if ("message" in refusal) return refusal.message;
+  switch (refusal.code) {
+    case "STALE_VIEW":
+      return describeStaleView(refusal);
+    case "AGENT_BUSY":
+      return `message-recall: session "${refusal.sessionId}" is busy: ${refusal.detail}`;
+    case "SESSION_NOT_LIVE":
+      return refusal.reason === "needs-agent" ? `message-recall: session "${refusal.sessionId}" is not open in this host; a compaction summary is rewritten, edited or put back only while the session is open (its agent writes the summary): open it, then try again` : refusal.reason === "not-live" ? `message-recall: no live session "${refusal.sessionId}"` : noSessionMessage(refusal.sessionId);
+    case "NOT_A_SUMMARY":
+      return `message-recall: seq ${refusal.seq} ${refusal.reason === "not-a-checkpoint" ? "is not a compaction summary" : refusal.reason === "not-on-surface" ? "is a compaction summary no longer on the surface (a later compaction or removal replaced it)" : "is not a summary rewrite of this plugin; only those can be undone"}`;
+    case "SUMMARY_FAILED":
+      return `message-recall: the summary of session "${refusal.sessionId}" was not rewritten (${refusal.reason}): ${refusal.detail}`;
+    case "NOT_RESTORABLE":
+      return describeRestoreRefusal(refusal);
+    default:
+      return "tombstoneSeq" in refusal ? describeRestoreRefusal(refusal) : describePlanRefusal(refusal);
+  }
+}
+function describeStaleView(refusal) {
+  const { expected, changed } = refusal;
+  if (refusal.newerSeq !== null) return `message-recall: surface node seq ${refusal.newerSeq} is newer than the expected last seq ${expected.lastSeq}`;
+  if (changed !== void 0) {
+    const since = expected.lastSeq === void 0 ? "" : ` since seq ${expected.lastSeq}`;
+    const back = changed.cameBackSeqs.length === 0 ? "" : ` (${changed.cameBackSeqs.length === 1 ? "seq" : "seqs"} ${changed.cameBackSeqs.join(", ")} came back by a restore after the plan)`;
+    const confirmed = counted(expected.removedCount ?? 0, "message");
+    if (!changed.surfaceChanged) return `message-recall: the confirmed plan removes ${confirmed}, but this write removes ${changed.removedCount}${back}`;
+    return `message-recall: the confirmed plan removes ${confirmed}, but the surface changed${since} and this write would now remove ${changed.removedCount}${back}`;
+  }
+  if (refusal.ownReplacements === 0) return `message-recall: surface replaceGeneration is ${refusal.replaceGeneration}, expected ${expected.replaceGeneration}`;
+  const own = counted(refusal.ownReplacements, "replacement");
+  return `message-recall: surface replaceGeneration is ${refusal.replaceGeneration}, ${refusal.replaceGeneration - refusal.ownReplacements} without this plugin's ${own} after seq ${expected.lastSeq}; expected ${expected.replaceGeneration}`;
+}
+
 // src/host/session-export.ts
 var MEDIA_EXTENSIONS = { "image/png": "png", "image/jpeg": "jpg", "image/webp": "webp", "image/gif": "gif" };
 function safeSegment(id) {
@@ -1606,7 +2103,7 @@ async function prepareExport(services, sessionId, signal) {
   } else {
     root = await readFlushed(services, persistence, sessionId, signal);
   }
-  if (root === void 0) return { ok: false, refusal: { code: "SESSION_NOT_FOUND", message: `message-recall: no session "${sessionId}"` } };
+  if (root === void 0) return { ok: false, refusal: { code: "SESSION_NOT_FOUND", message: noSessionMessage(sessionId) } };
   const rootLog = logWithoutRemovedContent(root.content);
   const rootFile = root.filename;
   return {
@@ -2204,500 +2701,6 @@ async function flushWithRetry(flush, policy = DEFAULT_FLUSH_RETRY) {
   }
 }
 
-// src/shared/tool-pairing.ts
-var ToolPairingIndex = class {
-  /**
-   * @param nodes - surface node seqs in surface order.
-   * @param eventAt - the event of the node at a position (`0 <= idx < nodes.length`); it may
-   *   throw for a corrupt surface, and that error propagates from every method.
-   */
-  constructor(nodes, eventAt) {
-    this.nodes = nodes;
-    this.eventAt = eventAt;
-  }
-  calls = null;
-  results = null;
-  /**
-   * The ids opened and answered by the nodes at positions `from` … `to` (inclusive).
-   * @param from - first position.
-   * @param to - last position (inclusive); an empty window when `to < from`.
-   * @returns both id sets, each in surface order.
-   */
-  window(from, to) {
-    const calls = /* @__PURE__ */ new Set();
-    const answered = /* @__PURE__ */ new Set();
-    this.addWindow(calls, answered, from, to);
-    return { calls, answered };
-  }
-  /**
-   * Widen a window returned by {@link window} by the positions `from` … `to` (inclusive).
-   * @param window - a window from this index; its sets grow in place.
-   */
-  extend(window, from, to) {
-    this.addWindow(window.calls, window.answered, from, to);
-  }
-  /**
-   * Ascending positions of the nodes that open tool call `id`.
-   * @returns the positions; `[]` when no node opens it.
-   */
-  callPositions(id) {
-    return this.maps().calls.get(id) ?? [];
-  }
-  /**
-   * Ascending positions of the `tool/result` nodes that answer tool call `id`.
-   * @returns the positions; `[]` when no node answers it.
-   */
-  resultPositions(id) {
-    return this.maps().results.get(id) ?? [];
-  }
-  /**
-   * Ids with one side (call or result) inside positions `from` … `to` and the other side on
-   * the list outside it: what a replace of exactly that window would split.
-   * @returns the ids, calls opened inside first, then results answered inside, each in surface
-   *   order; `[]` for a balanced window.
-   */
-  splitBy(from, to) {
-    const window = [];
-    for (let p = from; p <= to; p++) window.push(this.eventAt(p));
-    return this.splitAcross(window, (p) => p < from || p > to);
-  }
-  /**
-   * Ids with one side (call or result) among the events of `window` and the other side at a
-   * position of this index's list that `outside` accepts: {@link splitBy} for a window that is
-   * not a run of this list (for example over an index of every node a fold ever held, where only
-   * the nodes still on the surface count).
-   * @param window - the events of a run of surface nodes, in surface order.
-   * @param outside - whether the node at a position of this index's list counts as outside the window.
-   * @returns the ids, calls opened inside first, then results answered inside, each in order; `[]` for a balanced window.
-   */
-  splitAcross(window, outside) {
-    const split = /* @__PURE__ */ new Set();
-    for (const event of window) for (const id of toolCallIds(event)) if (this.resultPositions(id).some(outside)) split.add(id);
-    for (const event of window) {
-      const id = toolResultCallId(event);
-      if (id !== null && this.callPositions(id).some(outside)) split.add(id);
-    }
-    return [...split];
-  }
-  /**
-   * Calls on the list without a result on it, and results whose call is not on it.
-   * @returns both lists in order of each id's first position; a repeated id reports its last node.
-   */
-  unpaired() {
-    const { calls, results } = this.maps();
-    const lone = (side, other) => [...side].filter(([id]) => !other.has(id)).map(([callId, positions]) => ({ seq: this.nodes[positions[positions.length - 1]], callId }));
-    return { unansweredCalls: lone(calls, results), orphanResults: lone(results, calls) };
-  }
-  addWindow(calls, answered, from, to) {
-    for (let p = from; p <= to; p++) {
-      const event = this.eventAt(p);
-      for (const id of toolCallIds(event)) calls.add(id);
-      const callId = toolResultCallId(event);
-      if (callId !== null) answered.add(callId);
-    }
-  }
-  maps() {
-    if (this.calls === null || this.results === null) {
-      const calls = /* @__PURE__ */ new Map();
-      const results = /* @__PURE__ */ new Map();
-      const push = (map, id, p) => {
-        const positions = map.get(id);
-        if (positions === void 0) map.set(id, [p]);
-        else positions.push(p);
-      };
-      for (let p = 0; p < this.nodes.length; p++) {
-        const event = this.eventAt(p);
-        for (const id of toolCallIds(event)) push(calls, id, p);
-        const callId = toolResultCallId(event);
-        if (callId !== null) push(results, callId, p);
-      }
-      this.calls = calls;
-      this.results = results;
-    }
-    return { calls: this.calls, results: this.results };
-  }
-};
-function nearestOutside(positions, a, b) {
-  let before = -1;
-  let after = -1;
-  for (const p of positions) {
-    if (p < a) before = p;
-    else if (p > b && after === -1) after = p;
-  }
-  if (before === -1) return after;
-  if (after === -1) return before;
-  return a - before <= after - b ? before : after;
-}
-function nearestBefore(positions, idx) {
-  let found = -1;
-  for (const p of positions) if (p < idx) found = p;
-  return found;
-}
-
-// src/host/reference-snapshot.ts
-function originalPromptSeq(event, lookup) {
-  let current = event;
-  for (; ; ) {
-    const cited = current.sourceEventSeqs;
-    if (readReplaceOp(current.surfaceOp) === null || cited?.length !== 2) return current.seq;
-    const original = lookup(cited[1]);
-    if (original === void 0 || original.seq >= current.seq || classifyNode(original) !== "user") return current.seq;
-    current = original;
-  }
-}
-function snapshotCitedBy(nodes, lookup, promptIdx) {
-  const next = promptIdx + 1;
-  if (next >= nodes.length) return -1;
-  const candidate = lookup(nodes[next]);
-  const prompt = lookup(nodes[promptIdx]);
-  if (candidate === void 0 || prompt === void 0 || classifyNode(candidate) !== "reference") return -1;
-  return candidate.seq === originalPromptSeq(prompt, lookup) + 1 ? next : -1;
-}
-
-// src/host/surface-plan.ts
-var NOT_DELETABLE_KINDS = /* @__PURE__ */ new Set(["tombstone", "checkpoint", "replacement", "context"]);
-var SurfaceView = class {
-  constructor(nodes, lookup) {
-    this.nodes = nodes;
-    this.lookup = lookup;
-  }
-  pairingIndex;
-  get length() {
-    return this.nodes.length;
-  }
-  seq(idx) {
-    return this.nodes[idx];
-  }
-  event(idx) {
-    const seq = this.nodes[idx];
-    const event = this.lookup(seq);
-    if (event === void 0 || event.seq !== seq) {
-      throw new Error(`message-recall: surface seq ${seq} has no matching session event (corrupt surface)`);
-    }
-    return event;
-  }
-  nodeKind(idx) {
-    return classifyNode(this.event(idx));
-  }
-  /** The tool-call pairing of these nodes, made on first use. */
-  pairing() {
-    this.pairingIndex ??= new ToolPairingIndex(this.nodes, (idx) => this.event(idx));
-    return this.pairingIndex;
-  }
-};
-function planRemoval(input) {
-  const view = new SurfaceView(input.nodes, input.lookup);
-  const found = resolveTarget(view, input.target, input.searchFrom ?? 0);
-  if (typeof found !== "number") return { ok: false, refusal: found };
-  const idx = found;
-  const targetSeq = view.seq(idx);
-  const targetEvent = view.event(idx);
-  const targetNodeKind = classifyNode(targetEvent);
-  const { plans, targets } = input.planning;
-  if (targets === "prompt" && targetNodeKind !== "user") {
-    return { ok: false, refusal: { code: "NOT_A_USER_MESSAGE", seq: targetSeq, nodeKind: targetNodeKind } };
-  }
-  if (NOT_DELETABLE_KINDS.has(targetNodeKind)) {
-    const nodeKind = targetNodeKind;
-    const refusal = nodeKind === "context" ? { code: "NOT_DELETABLE", seq: targetSeq, nodeKind, producer: producerOf(targetEvent) } : { code: "NOT_DELETABLE", seq: targetSeq, nodeKind };
-    return { ok: false, refusal };
-  }
-  let startIdx = idx;
-  let endIdx = idx;
-  let stepKey2 = null;
-  if (plans === "step" && (targetNodeKind === "assistant" || targetNodeKind === "tool")) {
-    stepKey2 = stepOf(targetEvent);
-    if (stepKey2 === null) throw new Error(`message-recall: model row seq ${targetSeq} carries no turn/step`);
-    const span = stepSpan(view, idx, stepKey2);
-    if ("code" in span) return { ok: false, refusal: span };
-    [startIdx, endIdx] = [span.a, span.b];
-  } else if (plans === "onward") {
-    const widened = onwardStart(view, idx);
-    startIdx = widened.startIdx;
-    stepKey2 = widened.stepKey;
-    endIdx = view.length - 1;
-  } else if (targetNodeKind === "user") {
-    const snapshotIdx = snapshotCitedBy(input.nodes, input.lookup, idx);
-    if (snapshotIdx !== -1) endIdx = snapshotIdx;
-  }
-  const absorbed = [];
-  while (startIdx > 0 && view.nodeKind(startIdx - 1) === "tombstone") absorbed.unshift(view.seq(--startIdx));
-  while (endIdx < view.length - 1 && view.nodeKind(endIdx + 1) === "tombstone") absorbed.push(view.seq(++endIdx));
-  const shadowedSeqs = input.nodes.slice(startIdx, endIdx + 1);
-  const nodeKinds = [];
-  for (let p = startIdx; p <= endIdx; p++) nodeKinds.push(view.nodeKind(p));
-  return {
-    ok: true,
-    plan: {
-      targetSeq,
-      targetNodeKind,
-      start: view.seq(startIdx),
-      end: view.seq(endIdx),
-      startIdx,
-      endIdx,
-      shadowedSeqs,
-      nodeKinds,
-      absorbedTombstoneSeqs: absorbed,
-      stepKey: stepKey2
-    }
-  };
-}
-function positionOf(nodes, seq, from) {
-  const start = Math.min(Math.max(0, from), nodes.length);
-  const idx = nodes.indexOf(seq, start);
-  return idx !== -1 || start === 0 ? idx : nodes.lastIndexOf(seq, start - 1);
-}
-function resolveTarget(view, target, searchFrom) {
-  if ("seq" in target) {
-    const idx = positionOf(view.nodes, target.seq, searchFrom);
-    return idx === -1 ? { code: "TARGET_NOT_FOUND", target, reason: "not-on-surface", matchingSeqs: [] } : idx;
-  }
-  const matches = [];
-  for (let p = 0; p < view.length; p++) if (messageIdOf(view.event(p)) === target.messageId) matches.push(p);
-  if (matches.length === 1) return matches[0];
-  return {
-    code: "TARGET_NOT_FOUND",
-    target,
-    reason: matches.length === 0 ? "unknown-message-id" : "ambiguous-message-id",
-    matchingSeqs: matches.map((p) => view.seq(p))
-  };
-}
-function stepEdges(view, idx, key) {
-  let a = idx;
-  let b = idx;
-  for (let p = idx - 1; p >= 0; p--) {
-    const event = view.event(p);
-    if (event.type === "user/message") continue;
-    if (!isStepMember(event, key)) break;
-    a = p;
-  }
-  for (let p = idx + 1; p < view.length; p++) {
-    const event = view.event(p);
-    if (event.type === "user/message") continue;
-    if (!isStepMember(event, key)) break;
-    b = p;
-  }
-  return { a, b };
-}
-function stepSpan(view, idx, key) {
-  const { a, b } = stepEdges(view, idx, key);
-  const refuse2 = (foreignIdx) => ({
-    code: "SPAN_NOT_CONTIGUOUS",
-    seq: view.seq(idx),
-    turn: key.turn,
-    step: key.step,
-    foreignSeq: view.seq(foreignIdx)
-  });
-  for (let p = a + 1; p < b; p++) if (!isStepMember(view.event(p), key)) return refuse2(p);
-  const pairing = view.pairing();
-  const { calls, answered } = pairing.window(a, b);
-  for (const id of calls) {
-    if (answered.has(id)) continue;
-    const partner = nearestOutside(pairing.resultPositions(id), a, b);
-    if (partner !== -1) return refuse2(firstNonMemberBetween(view, partner, a, b, key));
-  }
-  for (const id of answered) {
-    if (calls.has(id)) continue;
-    const partner = nearestOutside(pairing.callPositions(id), a, b);
-    if (partner !== -1) return refuse2(firstNonMemberBetween(view, partner, a, b, key));
-  }
-  return { a, b };
-}
-function firstNonMemberBetween(view, partner, a, b, key) {
-  if (partner < a) {
-    for (let p = a - 1; p > partner; p--) if (!isStepMember(view.event(p), key)) return p;
-  } else {
-    for (let p = b + 1; p < partner; p++) if (!isStepMember(view.event(p), key)) return p;
-  }
-  return partner;
-}
-function onwardStart(view, idx) {
-  let startIdx = idx;
-  let stepKey2 = stepOf(view.event(idx));
-  if (stepKey2 !== null) startIdx = stepEdges(view, idx, stepKey2).a;
-  const pairing = view.pairing();
-  const inRange = pairing.window(startIdx, view.length - 1);
-  const unresolvable = /* @__PURE__ */ new Set();
-  for (; ; ) {
-    let partner = -1;
-    for (const id of inRange.answered) {
-      if (inRange.calls.has(id) || unresolvable.has(id)) continue;
-      const found = nearestBefore(pairing.callPositions(id), startIdx);
-      if (found === -1) unresolvable.add(id);
-      else partner = partner === -1 ? found : Math.min(partner, found);
-    }
-    if (partner === -1) return { startIdx, stepKey: stepKey2 };
-    stepKey2 = stepOf(view.event(partner));
-    const next = stepKey2 === null ? partner : stepEdges(view, partner, stepKey2).a;
-    pairing.extend(inRange, next, startIdx - 1);
-    startIdx = next;
-  }
-}
-function describePlanRefusal(refusal) {
-  switch (refusal.code) {
-    case "TARGET_NOT_FOUND": {
-      const { target } = refusal;
-      if ("seq" in target) return `message-recall: target seq ${target.seq} is not on the current surface`;
-      if (refusal.reason === "ambiguous-message-id") {
-        return `message-recall: message id "${target.messageId}" is carried by ${refusal.matchingSeqs.length} surface nodes (seqs ${refusal.matchingSeqs.join(", ")}); address one by seq`;
-      }
-      return `message-recall: no current surface node carries message id "${target.messageId}"`;
-    }
-    case "NOT_A_USER_MESSAGE":
-      return `message-recall: seq ${refusal.seq} is ${NODE_KIND_PHRASE[refusal.nodeKind]}, not a message the person sent; only those can be recalled`;
-    case "NOT_DELETABLE":
-      return `message-recall: seq ${refusal.seq} cannot be removed: ${notDeletableReason(refusal)}`;
-    case "SPAN_NOT_CONTIGUOUS":
-      return `message-recall: turn ${refusal.turn} step ${refusal.step} of seq ${refusal.seq} is not contiguous on the surface: seq ${refusal.foreignSeq} sits inside it`;
-  }
-}
-var NODE_KIND_PHRASE = {
-  user: "a user node",
-  reference: "a session-reference snapshot",
-  context: "a context node",
-  tombstone: "a tombstone node",
-  checkpoint: "a checkpoint node",
-  replacement: "a replacement node",
-  assistant: "an assistant node",
-  tool: "a tool node"
-};
-var RUNTIME_CONTEXT_PRODUCER = "@deepseek-ai/dsh-system-prompt";
-function producerOf(event) {
-  const source = event.data?.source;
-  if (source === null || typeof source !== "object") return "unknown";
-  const { kind, plugin } = source;
-  if (kind === "plugin" && typeof plugin === "string") return plugin;
-  return typeof kind === "string" ? kind : "unknown";
-}
-function notDeletableReason(refusal) {
-  switch (refusal.nodeKind) {
-    case "tombstone":
-      return "it is a tombstone of this plugin, which stands for messages already removed; a restore or a copy from before it undoes it";
-    case "checkpoint":
-      if (refusal.wholeSummary === true) return "Delete onward from it would take every message the compaction summary is made from, and a summary of nothing cannot be written; start Delete onward at a later summarized message, or remove the messages after the summary";
-      return "it is a compaction checkpoint, which stands for the messages compaction folded; they are no longer on the surface to remove";
-    case "replacement":
-      return "it is another plugin's surface replacement, which that plugin owns";
-    case "context":
-      return refusal.producer === RUNTIME_CONTEXT_PRODUCER ? "it is the agent loop's runtime context, which the loop injects again at the next step once it is gone" : `it is context that "${refusal.producer ?? "unknown"}" injected, not a message the person caused; only those and the model's steps can be removed`;
-  }
-}
-
-// src/host/restore-plan.ts
-function planRestore(input) {
-  const { tombstoneSeq, lookup } = input;
-  const event = lookup(tombstoneSeq);
-  const record = event === void 0 || event.seq !== tombstoneSeq ? null : readTombstone(event);
-  if (record === null) return { ok: false, refusal: { code: "TARGET_NOT_FOUND", tombstoneSeq, reason: "not-a-tombstone" } };
-  if (!input.nodes.includes(tombstoneSeq)) return { ok: false, refusal: { code: "TARGET_NOT_FOUND", tombstoneSeq, reason: "not-on-surface" } };
-  const shadowed = record.shadowedSeqs.map((seq) => {
-    const node = lookup(seq);
-    if (node === void 0 || node.seq !== seq) throw new Error(`message-recall: tombstone seq ${tombstoneSeq} shadows seq ${seq}, which has no session event (corrupt log)`);
-    return node;
-  });
-  const kinds = shadowed.map((node) => classifyNode(node));
-  const refuse2 = (reason2) => ({ ok: false, refusal: { code: "NOT_RESTORABLE", tombstoneSeq, reason: reason2, shadowedSeqs: record.shadowedSeqs, nodeKinds: kinds } });
-  const reason = notRestorableReason(kinds);
-  if (reason !== null) return refuse2(reason);
-  const original = shadowed[0];
-  const messageId = messageIdOf(original);
-  if (messageId === null) return refuse2("not-a-prompt");
-  return {
-    ok: true,
-    plan: {
-      tombstoneSeq,
-      tombstoneAction: record.action,
-      originalSeq: original.seq,
-      messageId,
-      data: original.data,
-      start: tombstoneSeq,
-      end: tombstoneSeq,
-      sourceEventSeqs: [tombstoneSeq, original.seq]
-    }
-  };
-}
-var KIND_NOUN = {
-  user: ["message the person sent", "messages the person sent"],
-  reference: ["session-reference snapshot", "session-reference snapshots"],
-  context: ["context message", "context messages"],
-  tombstone: ["tombstone", "tombstones"],
-  checkpoint: ["compaction checkpoint", "compaction checkpoints"],
-  replacement: ["replacement", "replacements"],
-  assistant: ["assistant message", "assistant messages"],
-  tool: ["tool result", "tool results"]
-};
-function describeRestoreRefusal(refusal) {
-  if (refusal.code === "TARGET_NOT_FOUND") {
-    return refusal.reason === "not-a-tombstone" ? `message-recall: seq ${refusal.tombstoneSeq} is not a tombstone of this plugin` : `message-recall: tombstone seq ${refusal.tombstoneSeq} is no longer on the surface (already restored, absorbed by a later removal, or compacted)`;
-  }
-  const seqs = refusal.shadowedSeqs.join(", ");
-  const why = {
-    "absorbed-tombstone": `absorbed an earlier tombstone (it shadows seqs ${seqs})`,
-    "model-step": `shadows a model step (seqs ${seqs}: ${describeKinds(refusal.nodeKinds)}), which cannot be put back in place outside a turn`,
-    "several-nodes": `shadows ${refusal.shadowedSeqs.length} messages (seqs ${seqs})`,
-    "not-a-prompt": `shadows seq ${seqs}, which is not a message the person sent`
-  };
-  return `message-recall: tombstone seq ${refusal.tombstoneSeq} cannot be undone in place: it ${why[refusal.reason]}; open a copy of the conversation from before it instead (action "forkBefore")`;
-}
-function describeKinds(kinds) {
-  const counts = /* @__PURE__ */ new Map();
-  for (const kind of kinds) counts.set(kind, (counts.get(kind) ?? 0) + 1);
-  return [...counts].map(([kind, n]) => `${n} ${KIND_NOUN[kind][n === 1 ? 0 : 1]}`).join(", ");
-}
-
-// src/host/refusals.ts
-function needsAgent(sessionId) {
-  return { code: "SESSION_NOT_LIVE", sessionId, reason: "needs-agent" };
-}
-var MessageRecallError = class extends Error {
-  /**
-   * @param code - `PERSIST_FAILED` or `INTERNAL`.
-   * @param message - prefixed `message-recall:` with the offending values.
-   * @param options - `{ cause, details }`.
-   */
-  constructor(code, message, options) {
-    super(message, options);
-    this.code = code;
-    this.name = "MessageRecallError";
-    this.details = options?.details ?? {};
-  }
-  /** Extra fields of the error body (`applied`, `value`, `content`, `text`; see `RouteError`). */
-  details;
-};
-function describeRefusal(refusal) {
-  if ("message" in refusal) return refusal.message;
-  switch (refusal.code) {
-    case "STALE_VIEW":
-      return describeStaleView(refusal);
-    case "AGENT_BUSY":
-      return `message-recall: session "${refusal.sessionId}" is busy: ${refusal.detail}`;
-    case "SESSION_NOT_LIVE":
-      return refusal.reason === "needs-agent" ? `message-recall: session "${refusal.sessionId}" is not open in this host; a compaction summary is rewritten, edited or put back only while the session is open (its agent writes the summary): open it, then try again` : `message-recall: no live session "${refusal.sessionId}"`;
-    case "NOT_A_SUMMARY":
-      return `message-recall: seq ${refusal.seq} ${refusal.reason === "not-a-checkpoint" ? "is not a compaction summary" : refusal.reason === "not-on-surface" ? "is a compaction summary no longer on the surface (a later compaction or removal replaced it)" : "is not a summary rewrite of this plugin; only those can be undone"}`;
-    case "SUMMARY_FAILED":
-      return `message-recall: the summary of session "${refusal.sessionId}" was not rewritten (${refusal.reason}): ${refusal.detail}`;
-    case "NOT_RESTORABLE":
-      return describeRestoreRefusal(refusal);
-    default:
-      return "tombstoneSeq" in refusal ? describeRestoreRefusal(refusal) : describePlanRefusal(refusal);
-  }
-}
-function describeStaleView(refusal) {
-  const { expected, changed } = refusal;
-  if (refusal.newerSeq !== null) return `message-recall: surface node seq ${refusal.newerSeq} is newer than the expected last seq ${expected.lastSeq}`;
-  if (changed !== void 0) {
-    const since = expected.lastSeq === void 0 ? "" : ` since seq ${expected.lastSeq}`;
-    const back = changed.cameBackSeqs.length === 0 ? "" : ` (${changed.cameBackSeqs.length === 1 ? "seq" : "seqs"} ${changed.cameBackSeqs.join(", ")} came back by a restore after the plan)`;
-    const confirmed = counted(expected.removedCount ?? 0, "message");
-    if (!changed.surfaceChanged) return `message-recall: the confirmed plan removes ${confirmed}, but this write removes ${changed.removedCount}${back}`;
-    return `message-recall: the confirmed plan removes ${confirmed}, but the surface changed${since} and this write would now remove ${changed.removedCount}${back}`;
-  }
-  if (refusal.ownReplacements === 0) return `message-recall: surface replaceGeneration is ${refusal.replaceGeneration}, expected ${expected.replaceGeneration}`;
-  const own = counted(refusal.ownReplacements, "replacement");
-  return `message-recall: surface replaceGeneration is ${refusal.replaceGeneration}, ${refusal.replaceGeneration - refusal.ownReplacements} without this plugin's ${own} after seq ${expected.lastSeq}; expected ${expected.replaceGeneration}`;
-}
-
 // src/host/fork-store.ts
 async function storeCopy(services, copy) {
   return services.inChildFiber(async (store) => {
@@ -3018,7 +3021,8 @@ async function runSessionWrite(services, sessionId, append, options = { maintena
       if (held !== void 0) return held;
       const agent = services.agents.get(id);
       const session = agent?.session ?? services.sessions.get(id);
-      return session === void 0 ? { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId } } : task(session, agent !== void 0 ? "agent" : "live");
+      if (session !== void 0) return task(session, agent !== void 0 ? "agent" : "live");
+      return { ok: false, refusal: await services.access.isStored(sessionId) ? { code: "SESSION_NOT_LIVE", sessionId, reason: "not-live" } : { code: "SESSION_NOT_LIVE", sessionId } };
     }
     return services.access.write(sessionId, task, options.precheck);
   });
@@ -4672,7 +4676,7 @@ async function eraseRemoval(services, request) {
   }
   const refusal = outcome.refusal;
   if ("sessionId" in refusal) {
-    return refusal.code === "AGENT_BUSY" ? { ok: false, refusal: { code: "AGENT_BUSY", message: `message-recall: session "${sessionId}" is busy: ${refusal.detail}` } } : { ok: false, refusal: { code: "SESSION_NOT_LIVE", message: `message-recall: session "${sessionId}" does not exist` } };
+    return refusal.code === "AGENT_BUSY" ? { ok: false, refusal: { code: "AGENT_BUSY", message: `message-recall: session "${sessionId}" is busy: ${refusal.detail}` } } : { ok: false, refusal: { code: "SESSION_NOT_LIVE", message: noSessionMessage(sessionId) } };
   }
   return { ok: false, refusal };
 }
@@ -5785,6 +5789,15 @@ var SessionAccess = class {
         await this.release(id, held);
       }
     }
+  }
+  /**
+   * Whether the session persistence holds a session with this id (`list`).
+   * @param sessionId - the session id.
+   * @returns false without a persistence service.
+   */
+  async isStored(sessionId) {
+    const persistence = this.services.persistence();
+    return persistence !== void 0 && await isStored(persistence, sessionId);
   }
   /**
    * A read-only view for planning: the live session's surface, or the stored log folded.

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-MBD4CV5F.js";
+} from "./chunks/chunk-ABN3LGOV.js";
 import {
   runCommand
 } from "./chunks/chunk-C7U2JD6W.js";

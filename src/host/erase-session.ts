@@ -30,6 +30,7 @@ import { join } from 'node:path'
 import type { Session } from '@deepseek-ai/dsh-session'
 import type { SessionAccess } from './stored-session'
 import type { WriteQueue } from './write-queue'
+import { noSessionMessage } from './refusals'
 import { toolOutputPathsIn, type EraseBlock, type LogErase } from '../log/log-erase'
 import { collectEventImages, type LoggedImageRef } from '../log/log-without-removed'
 import type { JsonlBackend } from './jsonl-log-file'
@@ -154,7 +155,7 @@ export async function eraseRemoval(services: EraseServices, request: { readonly 
   if ('sessionId' in refusal) {
     return refusal.code === 'AGENT_BUSY'
       ? { ok: false, refusal: { code: 'AGENT_BUSY', message: `message-recall: session "${sessionId}" is busy: ${refusal.detail}` } }
-      : { ok: false, refusal: { code: 'SESSION_NOT_LIVE', message: `message-recall: session "${sessionId}" does not exist` } }
+      : { ok: false, refusal: { code: 'SESSION_NOT_LIVE', message: noSessionMessage(sessionId) } }
   }
   return { ok: false, refusal }
 }

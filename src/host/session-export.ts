@@ -20,6 +20,7 @@ import type { Session, SessionId } from '@deepseek-ai/dsh-session'
 import type { ExportErrorCode } from '../shared/export-protocol'
 import { logWithoutRemovedContent, type LoggedImageRef } from '../log/log-without-removed'
 import { errorText } from '../shared/error-text'
+import { noSessionMessage } from './refusals'
 
 /** The part of `ctx.sessionPersistence` (`dsh-session-persistence`, `SessionPersistence`) the export reads. */
 export interface RawLogSource {
@@ -127,7 +128,7 @@ export async function prepareExport(services: ExportServices, sessionId: Session
   } else {
     root = await readFlushed(services, persistence, sessionId, signal)
   }
-  if (root === undefined) return { ok: false, refusal: { code: 'SESSION_NOT_FOUND', message: `message-recall: no session "${sessionId}"` } }
+  if (root === undefined) return { ok: false, refusal: { code: 'SESSION_NOT_FOUND', message: noSessionMessage(sessionId) } }
   const rootLog = logWithoutRemovedContent(root.content)
   const rootFile = root.filename
   return {

@@ -138,7 +138,7 @@ describe('export without removed messages on the rc.8 web host', { timeout: 600_
     assert.equal(JSON.stringify(loaded.derived).includes(CANARY), false)
 
     // Bad input: a clear code, and nothing written to the session.
-    assert.deepEqual(await refusal(await get('/dsh-message-recall/export?sessionId=session-nobody')), [404, { ok: false, error: { code: 'SESSION_NOT_FOUND', message: 'message-recall: no session "session-nobody"' } }])
+    assert.deepEqual(await refusal(await get('/dsh-message-recall/export?sessionId=session-nobody')), [404, { ok: false, error: { code: 'SESSION_NOT_FOUND', message: 'message-recall: no session "session-nobody" (neither open in this host nor stored)' } }])
     assert.deepEqual(await refusal(await get('/dsh-message-recall/export')), [400, { ok: false, error: { code: 'INVALID_REQUEST', message: 'message-recall: the query needs exactly one sessionId (got 0)' } }])
     assert.deepEqual(await refusal(await get(`/dsh-message-recall/export?sessionId=${sessionId}&sessionId=${sessionId}`)), [400, { ok: false, error: { code: 'INVALID_REQUEST', message: 'message-recall: the query needs exactly one sessionId (got 2)' } }])
     assert.deepEqual(await refusal(await get(`/dsh-message-recall/export?sessionId=${sessionId}&includeDescendants=true`)), [400, { ok: false, error: { code: 'INVALID_REQUEST', message: 'message-recall: unknown query parameter "includeDescendants" (allowed: sessionId)' } }])

@@ -195,10 +195,10 @@ describe('route: refusals of the session and the planner', () => {
     const reply1 = node(session, 'assistant/message', 'reply #1')
     const count = session.seq
     const cases: [body: Record<string, unknown>, status: number, code: string, message: string | RegExp][] = [
-      [{ sessionId: 'session-nobody', action: 'delete', seq: 1 }, 409, 'SESSION_NOT_LIVE', 'message-recall: no live session "session-nobody"'],
-      [{ sessionId: 'session-nobody', action: 'plan', planAction: 'recall', seq: 1 }, 409, 'SESSION_NOT_LIVE', 'message-recall: no live session "session-nobody"'],
-      [{ sessionId: 'session-nobody', action: 'inspect' }, 409, 'SESSION_NOT_LIVE', 'message-recall: no live session "session-nobody"'],
-      [{ sessionId: 's'.repeat(512), action: 'inspect' }, 409, 'SESSION_NOT_LIVE', `message-recall: no live session "${'s'.repeat(512)}"`],
+      [{ sessionId: 'session-nobody', action: 'delete', seq: 1 }, 409, 'SESSION_NOT_LIVE', 'message-recall: no session "session-nobody" (neither open in this host nor stored)'],
+      [{ sessionId: 'session-nobody', action: 'plan', planAction: 'recall', seq: 1 }, 409, 'SESSION_NOT_LIVE', 'message-recall: no session "session-nobody" (neither open in this host nor stored)'],
+      [{ sessionId: 'session-nobody', action: 'inspect' }, 409, 'SESSION_NOT_LIVE', 'message-recall: no session "session-nobody" (neither open in this host nor stored)'],
+      [{ sessionId: 's'.repeat(512), action: 'inspect' }, 409, 'SESSION_NOT_LIVE', `message-recall: no session "${'s'.repeat(512)}" (neither open in this host nor stored)`],
       [{ sessionId: agent.id, action: 'delete', seq: 0 }, 409, 'TARGET_NOT_FOUND', 'message-recall: target seq 0 is not on the current surface'],
       [{ sessionId: agent.id, action: 'delete', seq: 1e9 }, 409, 'TARGET_NOT_FOUND', 'message-recall: target seq 1000000000 is not on the current surface'],
       [{ sessionId: agent.id, action: 'delete', messageId: 'nope' }, 409, 'TARGET_NOT_FOUND', 'message-recall: no current surface node carries message id "nope"'],

@@ -7,6 +7,7 @@ import {
 import {
   rebuildCacheEntry
 } from "./chunk-7QKTMCDM.js";
+import "./chunk-EDLWMPAK.js";
 import "./chunk-74NHG445.js";
 import "./chunk-ZFDKBUKF.js";
 import "./chunk-IQAOUE36.js";
@@ -15,6 +16,13 @@ import "./chunk-V6RYJ4SL.js";
 // src/host/erase-session.ts
 import { rm, stat } from "node:fs/promises";
 import { join } from "node:path";
+
+// src/host/refusals.ts
+function noSessionMessage(sessionId) {
+  return `message-recall: no session "${sessionId}" (neither open in this host nor stored)`;
+}
+
+// src/host/erase-session.ts
 var REASON_TEXT = {
   "NOT_A_TOMBSTONE": "there is no removal of this plugin at that seq",
   "EXCLUSION": "an exclusion keeps its messages in the transcript; only a removal can be erased",
@@ -48,7 +56,7 @@ async function eraseRemoval(services, request) {
   }
   const refusal = outcome.refusal;
   if ("sessionId" in refusal) {
-    return refusal.code === "AGENT_BUSY" ? { ok: false, refusal: { code: "AGENT_BUSY", message: `message-recall: session "${sessionId}" is busy: ${refusal.detail}` } } : { ok: false, refusal: { code: "SESSION_NOT_LIVE", message: `message-recall: session "${sessionId}" does not exist` } };
+    return refusal.code === "AGENT_BUSY" ? { ok: false, refusal: { code: "AGENT_BUSY", message: `message-recall: session "${sessionId}" is busy: ${refusal.detail}` } } : { ok: false, refusal: { code: "SESSION_NOT_LIVE", message: noSessionMessage(sessionId) } };
   }
   return { ok: false, refusal };
 }
