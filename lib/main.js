@@ -1503,10 +1503,10 @@ function collectEventImages(event, images) {
   }
   if (isRecord(data.chunk) && data.chunk.type === "block-end") collectImages([data.chunk.block], images);
 }
-function logWithoutRemovedContent(content, tombstoneSeq) {
+function logWithoutRemovedContent(content, tombstoneSeq, inherited) {
   const log = parseLogText(content);
   if (log.seqProblem !== null) throw new Error(`the log's seqs are not contiguous from 0: ${log.seqProblem}`);
-  return rewriteWithoutRemoved(log, tombstoneSeq);
+  return rewriteWithoutRemoved(log, tombstoneSeq, inherited);
 }
 function parseLogText(content) {
   const lines = content.split("\n");
@@ -1536,14 +1536,27 @@ function parseLogText(content) {
   }
   return { lines, parsed, events, seqProblem };
 }
-function rewriteWithoutRemoved(log, tombstoneSeq) {
-  const { lines, ...rest } = rewriteLinesWithoutRemoved(log, tombstoneSeq);
+function rewriteWithoutRemoved(log, tombstoneSeq, inherited) {
+  const { lines, ...rest } = rewriteLinesWithoutRemoved(log, tombstoneSeq, inherited);
   return { ...rest, text: lines.join("\n") };
 }
-function rewriteLinesWithoutRemoved(log, tombstoneSeq) {
+function rewriteLinesWithoutRemoved(log, tombstoneSeq, inherited) {
   const lines = [...log.lines];
   const { parsed, events } = log;
-  const removed = findRemovedContent(events.length, (seq) => events[seq], tombstoneSeq);
+  const own = findRemovedContent(events.length, (seq) => events[seq], tombstoneSeq);
+  const removedAt = (seq) => {
+    const kind = own.carriers.get(seq);
+    if (kind !== void 0) return { kind, removed: own };
+    return inherited !== void 0 && seq < inherited.below ? inherited.at(seq) : void 0;
+  };
+  const carriers = new Map(own.carriers);
+  if (inherited !== void 0) {
+    for (let seq = 0; seq < Math.min(inherited.below, events.length); seq++) {
+      const at = carriers.has(seq) ? void 0 : inherited.at(seq);
+      if (at !== void 0) carriers.set(seq, at.kind);
+    }
+  }
+  const removed = { carriers };
   const images = /* @__PURE__ */ new Map();
   let rewrittenLines = 0;
   for (let i = 1; i < lines.length; i++) {
@@ -1559,12 +1572,12 @@ function rewriteLinesWithoutRemoved(log, tombstoneSeq) {
       continue;
     }
     const seq = isRecord(value) ? value.seq : void 0;
-    const kind = typeof seq === "number" ? removed.carriers.get(seq) : void 0;
-    if (kind === void 0) {
+    const at = typeof seq === "number" ? removedAt(seq) : void 0;
+    if (at === void 0) {
       collectEventImages(value, images);
       continue;
     }
-    const rewritten = eventWithoutRemovedContent(value, kind, removed);
+    const rewritten = eventWithoutRemovedContent(value, at.kind, at.removed);
     const next = JSON.stringify(rewritten);
     if (next !== lines[i]) {
       lines[i] = next;
@@ -1572,7 +1585,7 @@ function rewriteLinesWithoutRemoved(log, tombstoneSeq) {
     }
     collectEventImages(rewritten, images);
   }
-  return { lines, eventCount: events.length, carriers: removed.carriers, rewrittenLines, images };
+  return { lines, eventCount: events.length, carriers, rewrittenLines, images, removedAt };
 }
 
 // src/shared/tool-pairing.ts
@@ -2074,6 +2087,18 @@ function describeStaleView(refusal) {
 
 // src/host/session-export.ts
 var MEDIA_EXTENSIONS = { "image/png": "png", "image/jpeg": "jpg", "image/webp": "webp", "image/gif": "gif" };
+function inheritedFrom(content, parentId, parent) {
+  if (parent === void 0) return void 0;
+  let header;
+  try {
+    header = JSON.parse(content.slice(0, content.indexOf("\n") === -1 ? content.length : content.indexOf("\n")));
+  } catch {
+    return void 0;
+  }
+  const below = header.seedLength;
+  if (header.parentSession !== parentId || typeof below !== "number" || !Number.isSafeInteger(below) || below <= 0) return void 0;
+  return { below, at: parent };
+}
 function safeSegment(id) {
   return id.replace(/[^A-Za-z0-9_-]/g, "_");
 }
@@ -2115,18 +2140,20 @@ async function prepareExport(services, sessionId, signal) {
         const media = new Map(rootLog.images);
         yield { path: rootFile, data: rootLog.text };
         const seen = /* @__PURE__ */ new Set([sessionId]);
+        const removals = /* @__PURE__ */ new Map([[sessionId, rootLog.removedAt]]);
         const trace = await lineage.traceSession(sessionId, entrySignal);
-        const pending = [...trace.descendants];
+        const pending = trace.descendants.map((node) => ({ node, parentId: sessionId }));
         while (pending.length > 0) {
           entrySignal?.throwIfAborted();
-          const node = pending.shift();
+          const { node, parentId } = pending.shift();
           const id = node.session.header.id;
           if (seen.has(id)) continue;
           seen.add(id);
-          pending.unshift(...node.descendants);
+          pending.unshift(...node.descendants.map((child) => ({ node: child, parentId: id })));
           const raw = await readFlushed(services, persistence, id, entrySignal);
           if (raw === void 0) throw new Error(`message-recall: subagent "${id}" has no stored log artifact`);
-          const log = logWithoutRemovedContent(raw.content);
+          const log = logWithoutRemovedContent(raw.content, void 0, inheritedFrom(raw.content, parentId, removals.get(parentId)));
+          removals.set(id, log.removedAt);
           for (const [key, ref] of log.images) if (!media.has(key)) media.set(key, ref);
           yield { path: `subagents/${safeSegment(id)}/${raw.filename}`, data: log.text };
         }

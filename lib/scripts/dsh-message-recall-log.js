@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-ABN3LGOV.js";
+} from "./chunks/chunk-DV3LG4XV.js";
 import {
   explainCommand
 } from "./chunks/chunk-EYEJIWG2.js";

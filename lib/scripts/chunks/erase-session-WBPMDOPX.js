@@ -3,7 +3,7 @@ import {
   collectEventImages,
   eraseLogFile,
   toolOutputPathsIn
-} from "./chunk-V6V6IB6E.js";
+} from "./chunk-HM7PB4UF.js";
 import {
   rebuildCacheEntry
 } from "./chunk-7QKTMCDM.js";

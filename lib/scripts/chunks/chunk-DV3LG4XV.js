@@ -73,8 +73,8 @@ async function run(argv, invocation) {
   }
   const compression = logPath.endsWith(".zstd") ? "zstd" : "none";
   const { decodeLogBytes } = await import("./jsonl-log-file-A7NOCMYS.js");
-  const { eraseLogFile } = await import("./erase-log-IDBS2P6F.js");
-  const { deleteSideFiles, eraseFailureText } = await import("./erase-session-56P3ZSJI.js");
+  const { eraseLogFile } = await import("./erase-log-MKOSRZAP.js");
+  const { deleteSideFiles, eraseFailureText } = await import("./erase-session-WBPMDOPX.js");
   const { dropCacheEntryInFile } = await import("./projection-cache-erase-7EMOJAN7.js");
   const { dshJsonlReader } = await import("./dsh-reader-PQKW3SW4.js");
   let id;
