@@ -4973,8 +4973,23 @@ function pidRuns(pid) {
     return error.code === "EPERM";
   }
 }
+function processStartMs(pid) {
+  try {
+    const stat3 = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const ticks = Number(stat3.slice(stat3.lastIndexOf(")") + 2).split(" ")[19]);
+    const boot = Number(/^btime (\d+)$/m.exec(readFileSync("/proc/stat", "utf8"))?.[1]);
+    return Number.isFinite(ticks) && Number.isFinite(boot) ? boot * 1e3 + ticks * 10 : void 0;
+  } catch {
+    return void 0;
+  }
+}
+var START_SLACK_MS = 5e3;
 function holderLive(holder, runs = pidRuns) {
-  return holder.pid === process.pid ? heldHere.has(holder.token) : runs(holder.pid);
+  if (holder.pid === process.pid) return heldHere.has(holder.token);
+  if (!runs(holder.pid)) return false;
+  const started = processStartMs(holder.pid);
+  const taken = Date.parse(holder.startedAt);
+  return started === void 0 || Number.isNaN(taken) || started <= taken + START_SLACK_MS;
 }
 function readHolder(file) {
   let text;

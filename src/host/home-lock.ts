@@ -7,7 +7,9 @@
  * `token` random per claim). It is created exclusively (written to a temporary file beside it, then
  * hard-linked to its name, which fails when the name exists, so a reader never sees a half-written
  * lock). A lock whose pid no longer runs is stale and taken over; a lock of this very process counts
- * as held while the claim that wrote it has not been released (two compositions in one process).
+ * as held while the claim that wrote it has not been released (two compositions in one process); a
+ * lock whose pid runs but started after the lock was taken (Linux `/proc`) is another process that
+ * reused the pid, and stale too.
  * `npm start` (`tools/start.ts`) and the host plugin (`index.ts`) each claim their own file.
  *
  * @module dsh-message-recall/host/home-lock
@@ -59,13 +61,40 @@ export function pidRuns(pid: number): boolean {
 }
 
 /**
+ * When a process started, in ms since the epoch, from Linux's `/proc` (`/proc/<pid>/stat` field 22,
+ * clock ticks of 1/100 s since boot, plus `btime` of `/proc/stat`).
+ * @param pid - process id.
+ * @returns the start time, or `undefined` where `/proc` is not there or cannot be read.
+ */
+export function processStartMs(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    // Fields after the command name (which may hold spaces) start at field 3 (state); starttime is field 22.
+    const ticks = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19])
+    const boot = Number(/^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'))?.[1])
+    return Number.isFinite(ticks) && Number.isFinite(boot) ? boot * 1000 + ticks * 10 : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** Slack for the start-time compare: `btime` is whole seconds, and ticks may be other than 1/100 s. */
+const START_SLACK_MS = 5_000
+
+/**
  * Whether the holder written in a lock file still holds it.
  * @param holder - the lock file's content.
  * @param runs - the pid check (default {@link pidRuns}).
- * @returns for this process, whether that claim is still held; else whether the pid runs.
+ * @returns for this process, whether that claim is still held; else whether the pid runs and,
+ *   where the process's start time can be read, started before the lock was taken (a later start
+ *   is another process that reused the pid).
  */
 export function holderLive(holder: LockHolder, runs: (pid: number) => boolean = pidRuns): boolean {
-  return holder.pid === process.pid ? heldHere.has(holder.token) : runs(holder.pid)
+  if (holder.pid === process.pid) return heldHere.has(holder.token)
+  if (!runs(holder.pid)) return false
+  const started = processStartMs(holder.pid)
+  const taken = Date.parse(holder.startedAt)
+  return started === undefined || Number.isNaN(taken) || started <= taken + START_SLACK_MS
 }
 
 /** The lock file's holder, or `undefined` when the file is missing or unreadable (treated as stale). */

@@ -89,4 +89,18 @@ describe('two hosts on one DSH home', () => {
     if (c.ok) c.release()
     assert.equal(existsSync(file), false)
   })
+
+  it('claimLock: a live pid holds the lock; the same pid with a lock older than its process is a reused pid, taken over', () => {
+    const file = join(roots.root(), 'y.lock')
+    // The test runner that started this file: another live process.
+    const other = process.ppid
+    const since = new Date().toISOString()
+    writeFileSync(file, JSON.stringify({ pid: other, startedAt: since, owner: 'npm start', token: 't1' }) + '\n')
+    const held = claimLock(file, 'b')
+    assert.deepEqual(held.ok ? null : held.holder, { pid: other, startedAt: since, owner: 'npm start', token: 't1' })
+    writeFileSync(file, JSON.stringify({ pid: other, startedAt: '2000-01-01T00:00:00.000Z', owner: 'npm start', token: 't2' }) + '\n')
+    const reused = claimLock(file, 'c')
+    assert.equal(reused.ok, true, 'a process that started after the lock was taken is not its holder')
+    if (reused.ok) reused.release()
+  })
 })
