@@ -11,7 +11,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, describe, it } from 'node:test'
 import { assertError, Roots, seededAgent } from './helpers'
-import { claimLock, PLUGIN_LOCK_FILE } from '../../src/host/home-lock'
+import { claimLock, PluginHomeLock, PLUGIN_LOCK_FILE } from '../../src/host/home-lock'
 
 const roots = new Roots()
 after(() => roots.dispose())
@@ -73,6 +73,23 @@ describe('two hosts on one DSH home', () => {
     const reply = await app.post({ sessionId: agent.id, action: 'delete', seq })
     assert.equal(reply.status, 200, reply.text)
     assert.equal(JSON.parse(readFileSync(join(root, PLUGIN_LOCK_FILE), 'utf8')).pid, process.pid)
+  })
+
+  it('PluginHomeLock: the refused plugin logs one line per holder, and claims the lock once it is released', () => {
+    const root = roots.root()
+    const warnings: string[] = []
+    const first = new PluginHomeLock(() => root, (m) => warnings.push(m))
+    const second = new PluginHomeLock(() => root, (m) => warnings.push(m))
+    assert.equal(first.check(), null)
+    const holder = second.check()
+    assert.ok(holder !== null)
+    assert.equal(second.check()?.token, holder.token)
+    assert.deepEqual(warnings, [`${inUse(process.pid, holder.startedAt)} (lock file .message-recall.lock in the sessions folder)`])
+    first.dispose()
+    assert.equal(second.check(), null)
+    assert.equal(new PluginHomeLock(() => undefined, (m) => warnings.push(m)).check(), null, 'no persistence root: nothing to share')
+    second.dispose()
+    assert.equal(existsSync(join(root, PLUGIN_LOCK_FILE)), false)
   })
 
   it('claimLock: a live claim refuses another claim of the same process until released', () => {
