@@ -142,6 +142,7 @@ var ERROR_CODES = [
   "PAYLOAD_TOO_LARGE",
   "UNSUPPORTED_MEDIA_TYPE",
   "SESSION_NOT_LIVE",
+  "HOME_IN_USE",
   "TARGET_NOT_FOUND",
   "NOT_A_USER_MESSAGE",
   "NOT_DELETABLE",
@@ -502,6 +503,7 @@ var zh = {
   "error.NOT_DELETABLE": "这条消息不能删除",
   "error.SPAN_NOT_CONTIGUOUS": "这一步中间夹着其他内容，无法整体删除",
   "error.SESSION_NOT_LIVE": "主机上没有加载这个会话",
+  "error.HOME_IN_USE": "另一个主机正在使用这个 DSH 主目录，这里不能修改会话",
   "error.SUMMARY_FAILED": "摘要没能重写，什么都没有改变",
   "error.NOT_A_SUMMARY": "这不是当前的压缩摘要",
   "error.PERSIST_FAILED": "改动没能保存到磁盘",
@@ -662,6 +664,7 @@ var en = {
   "error.NOT_DELETABLE": "This message cannot be deleted.",
   "error.SPAN_NOT_CONTIGUOUS": "Other content sits inside this step, so it cannot be removed as a whole.",
   "error.SESSION_NOT_LIVE": "This session is not loaded on the host.",
+  "error.HOME_IN_USE": "Another host is using this DSH home; changes cannot be made here.",
   "error.SUMMARY_FAILED": "The summary could not be rewritten; nothing changed.",
   "error.NOT_A_SUMMARY": "This is not the current compaction summary.",
   "error.PERSIST_FAILED": "The change could not be saved to disk.",
@@ -3985,7 +3988,7 @@ function SummaryDialog({ sessionId, checkpointSeq, text, kit, onClose }) {
 }
 
 // src/client/build-stamp.ts
-var BUILD_STAMP = true ? "0.1.0+bf5fecfb95" : "dev";
+var BUILD_STAMP = true ? "0.1.0+96337c4377" : "dev";
 
 // src/client/notices/notice-styles.ts
 var NOTICE_STYLE_TEXT = `

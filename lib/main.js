@@ -1504,10 +1504,10 @@ function collectEventImages(event, images) {
   }
   if (isRecord(data.chunk) && data.chunk.type === "block-end") collectImages([data.chunk.block], images);
 }
-function logWithoutRemovedContent(content, tombstoneSeq) {
+function logWithoutRemovedContent(content, tombstoneSeq, inherited) {
   const log = parseLogText(content);
   if (log.seqProblem !== null) throw new Error(`the log's seqs are not contiguous from 0: ${log.seqProblem}`);
-  return rewriteWithoutRemoved(log, tombstoneSeq);
+  return rewriteWithoutRemoved(log, tombstoneSeq, inherited);
 }
 function parseLogText(content) {
   const lines = content.split("\n");
@@ -1537,14 +1537,27 @@ function parseLogText(content) {
   }
   return { lines, parsed, events, seqProblem };
 }
-function rewriteWithoutRemoved(log, tombstoneSeq) {
-  const { lines, ...rest } = rewriteLinesWithoutRemoved(log, tombstoneSeq);
+function rewriteWithoutRemoved(log, tombstoneSeq, inherited) {
+  const { lines, ...rest } = rewriteLinesWithoutRemoved(log, tombstoneSeq, inherited);
   return { ...rest, text: lines.join("\n") };
 }
-function rewriteLinesWithoutRemoved(log, tombstoneSeq) {
+function rewriteLinesWithoutRemoved(log, tombstoneSeq, inherited) {
   const lines = [...log.lines];
   const { parsed, events } = log;
-  const removed = findRemovedContent(events.length, (seq) => events[seq], tombstoneSeq);
+  const own = findRemovedContent(events.length, (seq) => events[seq], tombstoneSeq);
+  const removedAt = (seq) => {
+    const kind = own.carriers.get(seq);
+    if (kind !== void 0) return { kind, removed: own };
+    return inherited !== void 0 && seq < inherited.below ? inherited.at(seq) : void 0;
+  };
+  const carriers = new Map(own.carriers);
+  if (inherited !== void 0) {
+    for (let seq = 0; seq < Math.min(inherited.below, events.length); seq++) {
+      const at = carriers.has(seq) ? void 0 : inherited.at(seq);
+      if (at !== void 0) carriers.set(seq, at.kind);
+    }
+  }
+  const removed = { carriers };
   const images = /* @__PURE__ */ new Map();
   let rewrittenLines = 0;
   for (let i = 1; i < lines.length; i++) {
@@ -1560,12 +1573,12 @@ function rewriteLinesWithoutRemoved(log, tombstoneSeq) {
       continue;
     }
     const seq = isRecord(value) ? value.seq : void 0;
-    const kind = typeof seq === "number" ? removed.carriers.get(seq) : void 0;
-    if (kind === void 0) {
+    const at = typeof seq === "number" ? removedAt(seq) : void 0;
+    if (at === void 0) {
       collectEventImages(value, images);
       continue;
     }
-    const rewritten = eventWithoutRemovedContent(value, kind, removed);
+    const rewritten = eventWithoutRemovedContent(value, at.kind, at.removed);
     const next = JSON.stringify(rewritten);
     if (next !== lines[i]) {
       lines[i] = next;
@@ -1573,626 +1586,7 @@ function rewriteLinesWithoutRemoved(log, tombstoneSeq) {
     }
     collectEventImages(rewritten, images);
   }
-  return { lines, eventCount: events.length, carriers: removed.carriers, rewrittenLines, images };
-}
-
-// src/host/session-export.ts
-var MEDIA_EXTENSIONS = { "image/png": "png", "image/jpeg": "jpg", "image/webp": "webp", "image/gif": "gif" };
-function safeSegment(id) {
-  return id.replace(/[^A-Za-z0-9_-]/g, "_");
-}
-async function readFlushed(services, persistence, id, signal) {
-  const live = services.sessions.get(id);
-  if (live !== void 0) await services.sessions.flush(live);
-  signal?.throwIfAborted();
-  return persistence.readRaw(id, signal);
-}
-async function prepareExport(services, sessionId, signal) {
-  const persistence = services.persistence();
-  const lineage = services.lineage();
-  const images = services.images();
-  if (persistence === void 0 || !persistence.supportsRawArtifacts || lineage === void 0 || images === void 0) {
-    return { ok: false, refusal: { code: "EXPORT_UNAVAILABLE", message: "message-recall: the export needs the session persistence (with raw logs), session query and attachments services, as DSH's own Session log export does" } };
-  }
-  const agent = services.agents.get(sessionId);
-  let root;
-  if (agent !== void 0) {
-    let read;
-    try {
-      read = agent.runMaintenance(() => readFlushed(services, persistence, sessionId, signal));
-    } catch (error) {
-      return { ok: false, refusal: { code: "AGENT_BUSY", message: `message-recall: session "${sessionId}" is busy: ${errorText(error)}` } };
-    }
-    root = await read;
-  } else {
-    root = await readFlushed(services, persistence, sessionId, signal);
-  }
-  if (root === void 0) return { ok: false, refusal: { code: "SESSION_NOT_FOUND", message: `message-recall: no session "${sessionId}"` } };
-  const rootLog = logWithoutRemovedContent(root.content);
-  const rootFile = root.filename;
-  return {
-    ok: true,
-    value: {
-      eventCount: rootLog.eventCount,
-      carrierCount: rootLog.carriers.size,
-      async *entries(entrySignal) {
-        const media = new Map(rootLog.images);
-        yield { path: rootFile, data: rootLog.text };
-        const seen = /* @__PURE__ */ new Set([sessionId]);
-        const trace = await lineage.traceSession(sessionId, entrySignal);
-        const pending = [...trace.descendants];
-        while (pending.length > 0) {
-          entrySignal?.throwIfAborted();
-          const node = pending.shift();
-          const id = node.session.header.id;
-          if (seen.has(id)) continue;
-          seen.add(id);
-          pending.unshift(...node.descendants);
-          const raw = await readFlushed(services, persistence, id, entrySignal);
-          if (raw === void 0) throw new Error(`message-recall: subagent "${id}" has no stored log artifact`);
-          const log = logWithoutRemovedContent(raw.content);
-          for (const [key, ref] of log.images) if (!media.has(key)) media.set(key, ref);
-          yield { path: `subagents/${safeSegment(id)}/${raw.filename}`, data: log.text };
-        }
-        for (const [key, ref] of media) {
-          entrySignal?.throwIfAborted();
-          const stored = await images.readImage(ref, entrySignal);
-          yield { path: `media/${key}.${MEDIA_EXTENSIONS[ref.mediaType] ?? "bin"}`, data: stored.data };
-        }
-      }
-    }
-  };
-}
-
-// src/host/zip-writer.ts
-import { promisify } from "node:util";
-import { crc32, deflateRaw } from "node:zlib";
-var deflate = promisify(deflateRaw);
-var ZIP_DEFLATE_LEVEL = 6;
-var LIMIT_32 = 4294967295;
-var LIMIT_16 = 65535;
-function dosTime(when) {
-  const year = Math.max(1980, when.getFullYear());
-  return {
-    time: when.getHours() << 11 | when.getMinutes() << 5 | Math.floor(when.getSeconds() / 2),
-    date: year - 1980 << 9 | when.getMonth() + 1 << 5 | when.getDate()
-  };
-}
-var ZipWriter = class {
-  /**
-   * @param write - takes the next bytes of the archive; resolves when the consumer can take more.
-   * @param when - modification time written into every entry (default: now).
-   */
-  constructor(write, when = /* @__PURE__ */ new Date()) {
-    this.write = write;
-    this.stamp = dosTime(when);
-  }
-  records = [];
-  offset = 0;
-  stamp;
-  async emit(bytes) {
-    this.offset += bytes.length;
-    if (this.offset > LIMIT_32) throw new Error("zip-writer: the archive passes 4 GiB, which needs ZIP64 (not written)");
-    await this.write(bytes);
-  }
-  /**
-   * Deflate and write one entry.
-   * @param path - the entry name (`/`-separated, UTF-8).
-   * @param data - the entry's bytes (a string is written as UTF-8).
-   * @throws past 65,535 entries or 4 GiB (no ZIP64).
-   */
-  async add(path, data) {
-    const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
-    if (this.records.length >= LIMIT_16) throw new Error("zip-writer: more than 65535 entries need ZIP64 (not written)");
-    if (bytes.length > LIMIT_32) throw new Error(`zip-writer: entry "${path}" passes 4 GiB, which needs ZIP64 (not written)`);
-    const compressed = await deflate(bytes, { level: ZIP_DEFLATE_LEVEL });
-    const name2 = Buffer.from(path, "utf8");
-    const record = { name: name2, crc: crc32(bytes) >>> 0, compressedSize: compressed.length, size: bytes.length, offset: this.offset };
-    const header = Buffer.alloc(30);
-    header.writeUInt32LE(67324752, 0);
-    header.writeUInt16LE(20, 4);
-    header.writeUInt16LE(2048, 6);
-    header.writeUInt16LE(8, 8);
-    header.writeUInt16LE(this.stamp.time, 10);
-    header.writeUInt16LE(this.stamp.date, 12);
-    header.writeUInt32LE(record.crc, 14);
-    header.writeUInt32LE(record.compressedSize, 18);
-    header.writeUInt32LE(record.size, 22);
-    header.writeUInt16LE(name2.length, 26);
-    header.writeUInt16LE(0, 28);
-    await this.emit(Buffer.concat([header, name2, compressed]));
-    this.records.push(record);
-  }
-  /** Write the central directory and its end record; nothing may be added afterwards. */
-  async finish() {
-    const start = this.offset;
-    const parts = [];
-    for (const record of this.records) {
-      const entry = Buffer.alloc(46);
-      entry.writeUInt32LE(33639248, 0);
-      entry.writeUInt16LE(20, 4);
-      entry.writeUInt16LE(20, 6);
-      entry.writeUInt16LE(2048, 8);
-      entry.writeUInt16LE(8, 10);
-      entry.writeUInt16LE(this.stamp.time, 12);
-      entry.writeUInt16LE(this.stamp.date, 14);
-      entry.writeUInt32LE(record.crc, 16);
-      entry.writeUInt32LE(record.compressedSize, 20);
-      entry.writeUInt32LE(record.size, 24);
-      entry.writeUInt16LE(record.name.length, 28);
-      entry.writeUInt32LE(record.offset, 42);
-      parts.push(entry, record.name);
-    }
-    const directory = Buffer.concat(parts);
-    const end = Buffer.alloc(22);
-    end.writeUInt32LE(101010256, 0);
-    end.writeUInt16LE(this.records.length, 8);
-    end.writeUInt16LE(this.records.length, 10);
-    end.writeUInt32LE(directory.length, 12);
-    end.writeUInt32LE(start, 16);
-    await this.emit(Buffer.concat([directory, end]));
-  }
-};
-
-// src/host/batch-request.ts
-var MAX_BATCH_CHANGES = 1e4;
-var FIELDS = ["sessionId", "action", "changes", "expect"];
-var PLAN_FIELDS = [...FIELDS, "detail"];
-var DETAILS = ["writes", "counts"];
-function parseBatchRequest(body, expect) {
-  const invalid = (message, index) => ({
-    ok: false,
-    refusal: { code: "INVALID_REQUEST", message: `message-recall: ${message}`, ...index === void 0 ? {} : { index } }
-  });
-  const fields = body.action === "plan" ? PLAN_FIELDS : FIELDS;
-  const stray = Object.keys(body).find((key) => !fields.includes(key));
-  if (stray !== void 0) return invalid(`${body.action} with changes takes no field "${stray}" (allowed: ${fields.join(", ")})`);
-  const { detail } = body;
-  if (detail !== void 0 && !DETAILS.includes(detail)) return invalid(`detail must be one of ${DETAILS.join(", ")}, got ${valueText(detail)}`);
-  const { changes } = body;
-  if (!Array.isArray(changes) || changes.length === 0) return invalid(`changes must be a non-empty array, got ${valueText(changes)}`);
-  if (changes.length > MAX_BATCH_CHANGES) return invalid(`changes holds ${changes.length} entries; at most ${MAX_BATCH_CHANGES} are accepted`);
-  const out = [];
-  const at = (i) => `changes[${i}]`;
-  for (let i = 0; i < changes.length; i++) {
-    const change = changes[i];
-    if (!isRecord(change)) return invalid(`${at(i)} must be an object, got ${valueText(change)}`, i);
-    const { action } = change;
-    if (!BATCH_ACTIONS.includes(action)) return invalid(`${at(i)}.action must be one of ${BATCH_ACTIONS.join(", ")}, got ${valueText(action)}`, i);
-    const removal = isTombstoneAction(action);
-    const key = removal ? "seq" : "tombstoneSeq";
-    const extra = Object.keys(change).find((k) => k !== "action" && k !== key);
-    if (extra !== void 0) return invalid(`${at(i)} (${action}) takes no field "${extra}" (allowed: action, ${key})`, i);
-    if (!isSeq(change[key])) return invalid(`${at(i)}.${key} must be a non-negative safe integer, got ${valueText(change[key])}`, i);
-    out.push(change);
-  }
-  return { ok: true, request: { action: body.action, sessionId: body.sessionId, changes: out, ...expect === void 0 ? {} : { expect }, ...detail === void 0 ? {} : { detail } } };
-}
-
-// src/host/request.ts
-var MAX_SESSION_ID_LENGTH = 512;
-var FIELDS2 = ["sessionId", "action", "seq", "messageId", "tombstoneSeq", "planAction", "expect", "changes", "detail", "when"];
-var EXPECT_FIELDS = ["replaceGeneration", "lastSeq", "removedCount"];
-function parseRouteRequest(body) {
-  const invalid = (message) => ({ ok: false, refusal: { code: "INVALID_REQUEST", message: `message-recall: ${message}` } });
-  if (!isRecord(body)) return invalid(`request body must be a JSON object, got ${body === null ? "null" : Array.isArray(body) ? "an array" : `a ${typeof body}`}`);
-  if (body.action === "editSummary" || body.action === "undoRewrite") return parseSummaryEdit(body, invalid);
-  if (body.action === "rewriteSummary" || body.action === "plan" && body.planAction === "rewriteSummary") return parseSummaryRefresh(body, invalid);
-  if (body.action === "plan" && body.planAction === "erase") return parseErasePlan(body, invalid);
-  const unknown = Object.keys(body).find((key) => !FIELDS2.includes(key));
-  if (unknown !== void 0) return invalid(`unknown field "${unknown}" (allowed: ${FIELDS2.join(", ")})`);
-  const { sessionId, action, seq, messageId, planAction, expect } = body;
-  if (typeof sessionId !== "string" || sessionId.length === 0) return invalid(`sessionId must be a non-empty string, got ${valueText(sessionId)}`);
-  if (sessionId.length > MAX_SESSION_ID_LENGTH) return invalid(`sessionId must be at most ${MAX_SESSION_ID_LENGTH} characters, got ${sessionId.length}`);
-  if (!ROUTE_ACTIONS.includes(action)) return invalid(`action must be one of ${ROUTE_ACTIONS.join(", ")}, got ${valueText(action)}`);
-  if (body.when !== void 0 && action !== "erase") return invalid(`when is only valid with action "erase"`);
-  if (action === "inspect" || action === "flush" || action === "pendingErases") {
-    for (const field of ["seq", "messageId", "tombstoneSeq", "planAction", "expect", "changes", "detail"]) {
-      if (body[field] !== void 0) return invalid(`${action} takes no ${field}`);
-    }
-    return { ok: true, request: { action, sessionId } };
-  }
-  const expectation = parseExpect(expect);
-  if (typeof expectation === "string") return invalid(expectation);
-  const withExpect = expectation === void 0 ? {} : { expect: expectation };
-  if (action === "apply" || action === "plan" && body.changes !== void 0) return parseBatchRequest(body, expectation);
-  if (body.changes !== void 0) return invalid(`changes is only valid with action "apply" or "plan"`);
-  if (body.detail !== void 0) return invalid(`detail is only valid with action "plan" and changes`);
-  if (action === "forkBefore" || action === "erase" || action === "cancelErase" || action !== "plan" && ACTIONS[action].plans === "restore") {
-    for (const field of ["seq", "messageId", "planAction", ...action === "forkBefore" || action === "erase" || action === "cancelErase" ? ["expect"] : []]) {
-      if (body[field] !== void 0) return invalid(`${action} takes no ${field}; address the tombstone by tombstoneSeq`);
-    }
-    const { tombstoneSeq } = body;
-    if (!isSeq(tombstoneSeq)) return invalid(`tombstoneSeq must be a non-negative safe integer, got ${valueText(tombstoneSeq)}`);
-    if (action === "erase") {
-      const { when } = body;
-      if (when !== void 0 && !ERASE_WHEN.includes(when)) return invalid(`when must be one of ${ERASE_WHEN.join(", ")}, got ${valueText(when)}`);
-      return { ok: true, request: { action, sessionId, tombstoneSeq, ...when === void 0 ? {} : { when } } };
-    }
-    return action === "forkBefore" || action === "cancelErase" ? { ok: true, request: { action, sessionId, tombstoneSeq } } : { ok: true, request: { action: "restore", sessionId, tombstoneSeq, ...withExpect } };
-  }
-  if (body.tombstoneSeq !== void 0) return invalid(`tombstoneSeq is only valid with action "restore", "forkBefore", "erase" or "cancelErase"`);
-  if (seq !== void 0 && !isSeq(seq)) return invalid(`seq must be a non-negative safe integer, got ${valueText(seq)}`);
-  if (messageId !== void 0 && (typeof messageId !== "string" || messageId.length === 0)) {
-    return invalid(`messageId must be a non-empty string, got ${valueText(messageId)}`);
-  }
-  if (seq === void 0 === (messageId === void 0)) return invalid("exactly one of seq and messageId is required");
-  const target = seq !== void 0 ? { seq } : { messageId };
-  if (action === "plan") {
-    if (!isTombstoneAction(planAction)) {
-      return invalid(`planAction must be one of ${[...TOMBSTONE_ACTIONS, "rewriteSummary"].join(", ")}, got ${valueText(planAction)}`);
-    }
-    return { ok: true, request: { action, planAction, sessionId, target, ...withExpect } };
-  }
-  if (planAction !== void 0) return invalid(`planAction is only valid with action "plan"`);
-  return { ok: true, request: { action, sessionId, target, ...withExpect } };
-}
-function parseExpect(expect) {
-  if (expect === void 0) return void 0;
-  if (!isRecord(expect)) return `expect must be an object, got ${valueText(expect)}`;
-  const stray = Object.keys(expect).find((key) => !EXPECT_FIELDS.includes(key));
-  if (stray !== void 0) return `unknown field "expect.${stray}" (allowed: ${EXPECT_FIELDS.join(", ")})`;
-  for (const key of EXPECT_FIELDS) {
-    if (expect[key] !== void 0 && !isSeq(expect[key])) return `expect.${key} must be a non-negative safe integer, got ${valueText(expect[key])}`;
-  }
-  return expect;
-}
-var SUMMARY_FIELDS = ["sessionId", "action", "checkpointSeq", "summary", "expect"];
-function parseSummaryEdit(body, invalid) {
-  const action = body.action;
-  const fields = action === "editSummary" ? SUMMARY_FIELDS : SUMMARY_FIELDS.filter((f) => f !== "summary");
-  const unknown = Object.keys(body).find((key) => !fields.includes(key));
-  if (unknown !== void 0) return invalid(`unknown field "${unknown}" for ${action} (allowed: ${fields.join(", ")})`);
-  const { sessionId, checkpointSeq, summary } = body;
-  if (typeof sessionId !== "string" || sessionId.length === 0) return invalid(`sessionId must be a non-empty string, got ${valueText(sessionId)}`);
-  if (sessionId.length > MAX_SESSION_ID_LENGTH) return invalid(`sessionId must be at most ${MAX_SESSION_ID_LENGTH} characters, got ${sessionId.length}`);
-  if (!isSeq(checkpointSeq)) return invalid(`checkpointSeq must be a non-negative safe integer, got ${valueText(checkpointSeq)}`);
-  const expectation = parseExpect(body.expect);
-  if (typeof expectation === "string") return invalid(expectation);
-  const withExpect = expectation === void 0 ? {} : { expect: expectation };
-  if (action === "undoRewrite") return { ok: true, request: { action, sessionId, checkpointSeq, ...withExpect } };
-  if (typeof summary !== "string" || summary.trim().length === 0) return invalid(`summary must be a non-empty string, got ${valueText(summary)}`);
-  return { ok: true, request: { action, sessionId, checkpointSeq, summary, ...withExpect } };
-}
-var REFRESH_FIELDS = ["sessionId", "action", "planAction", "checkpointSeq", "expect"];
-function parseSummaryRefresh(body, invalid) {
-  const preview = body.action === "plan";
-  const fields = preview ? REFRESH_FIELDS : REFRESH_FIELDS.filter((f) => f !== "planAction");
-  const unknown = Object.keys(body).find((key) => !fields.includes(key));
-  if (unknown !== void 0) return invalid(`unknown field "${unknown}" for ${preview ? "a plan of rewriteSummary" : "rewriteSummary"} (allowed: ${fields.join(", ")})`);
-  const { sessionId, checkpointSeq } = body;
-  if (typeof sessionId !== "string" || sessionId.length === 0) return invalid(`sessionId must be a non-empty string, got ${valueText(sessionId)}`);
-  if (sessionId.length > MAX_SESSION_ID_LENGTH) return invalid(`sessionId must be at most ${MAX_SESSION_ID_LENGTH} characters, got ${sessionId.length}`);
-  if (!isSeq(checkpointSeq)) return invalid(`checkpointSeq must be a non-negative safe integer, got ${valueText(checkpointSeq)}`);
-  const expectation = parseExpect(body.expect);
-  if (typeof expectation === "string") return invalid(expectation);
-  return { ok: true, request: { action: "rewriteSummary", sessionId, checkpointSeq, ...expectation === void 0 ? {} : { expect: expectation }, ...preview ? { preview: true } : {} } };
-}
-var ERASE_PLAN_FIELDS = ["sessionId", "action", "planAction", "tombstoneSeq"];
-function parseErasePlan(body, invalid) {
-  const unknown = Object.keys(body).find((key) => !ERASE_PLAN_FIELDS.includes(key));
-  if (unknown !== void 0) return invalid(`unknown field "${unknown}" for a plan of erase (allowed: ${ERASE_PLAN_FIELDS.join(", ")})`);
-  const { sessionId, tombstoneSeq } = body;
-  if (typeof sessionId !== "string" || sessionId.length === 0) return invalid(`sessionId must be a non-empty string, got ${valueText(sessionId)}`);
-  if (sessionId.length > MAX_SESSION_ID_LENGTH) return invalid(`sessionId must be at most ${MAX_SESSION_ID_LENGTH} characters, got ${sessionId.length}`);
-  if (!isSeq(tombstoneSeq)) return invalid(`tombstoneSeq must be a non-negative safe integer, got ${valueText(tombstoneSeq)}`);
-  return { ok: true, request: { action: "plan", planAction: "erase", sessionId, tombstoneSeq } };
-}
-
-// src/host/export-route.ts
-function fail(res, code, message, headers = {}) {
-  const body = { ok: false, error: { code, message: shortenPaths(message) } };
-  const text = JSON.stringify(body);
-  res.writeHead(EXPORT_STATUS[code], { "content-type": "application/json; charset=utf-8", "content-length": String(Buffer.byteLength(text)), "cache-control": "no-store", ...headers });
-  res.end(text);
-}
-function parseExportQuery(url) {
-  const parsed = new URL(url ?? "/", "http://host");
-  for (const part of parsed.search.slice(1).split("&")) {
-    try {
-      decodeURIComponent(part.replace(/\+/g, " "));
-    } catch {
-      return { ok: false, message: `message-recall: the query is not valid percent-encoded UTF-8 (${JSON.stringify(part.length > 80 ? `${part.slice(0, 80)}…` : part)})` };
-    }
-  }
-  const query = parsed.searchParams;
-  const keys = [...query.keys()];
-  const unknown = keys.find((key) => key !== "sessionId");
-  if (unknown !== void 0) return { ok: false, message: `message-recall: unknown query parameter ${JSON.stringify(unknown)} (allowed: sessionId)` };
-  const ids = query.getAll("sessionId");
-  if (ids.length !== 1) return { ok: false, message: `message-recall: the query needs exactly one sessionId (got ${ids.length})` };
-  const sessionId = ids[0];
-  if (sessionId.length === 0 || sessionId.length > MAX_SESSION_ID_LENGTH) return { ok: false, message: `message-recall: sessionId must be 1 to ${MAX_SESSION_ID_LENGTH} characters` };
-  return { ok: true, sessionId };
-}
-function createExportHandler(services, trustedHosts, warn) {
-  return async (req, res) => {
-    const abort = new AbortController();
-    const onClose = () => {
-      if (!res.writableFinished) abort.abort(new Error("message-recall: the export response was closed"));
-    };
-    res.on("close", onClose);
-    try {
-      const fence = checkTrust(req.headers, trustedHosts);
-      if (fence !== null) return fail(res, fence.code, fence.message);
-      if (req.method !== "GET") return fail(res, "METHOD_NOT_ALLOWED", `message-recall: method ${req.method ?? "(none)"} is not allowed; use GET`, { allow: "GET" });
-      const query = parseExportQuery(req.url);
-      if (!query.ok) return fail(res, "INVALID_REQUEST", query.message);
-      const prepared = await prepareExport(services, query.sessionId, abort.signal);
-      if (!prepared.ok) return fail(res, prepared.refusal.code, prepared.refusal.message);
-      res.writeHead(200, {
-        "content-type": "application/zip",
-        "content-disposition": `attachment; filename="${exportFilename(query.sessionId)}"`,
-        "cache-control": "no-store"
-      });
-      const zip = new ZipWriter((bytes) => new Promise((resolve2, reject) => {
-        if (abort.signal.aborted) return reject(abort.signal.reason);
-        if (res.write(bytes)) return resolve2();
-        const drained = () => {
-          res.off("close", closed);
-          resolve2();
-        };
-        const closed = () => {
-          res.off("drain", drained);
-          reject(new Error("message-recall: the export response was closed"));
-        };
-        res.once("drain", drained);
-        res.once("close", closed);
-      }));
-      for await (const entry of prepared.value.entries(abort.signal)) await zip.add(entry.path, entry.data);
-      await zip.finish();
-      res.end();
-    } catch (error) {
-      const message = `message-recall: export failed: ${errorText(error)}`;
-      if (!abort.signal.aborted) warn(message);
-      if (!res.headersSent) fail(res, "INTERNAL", message);
-      else res.destroy();
-    } finally {
-      res.off("close", onClose);
-    }
-  };
-}
-function installExportRoute(ctx, config, warn) {
-  const handler = createExportHandler({
-    sessions: ctx.sessions,
-    agents: ctx.agents,
-    persistence: () => ctx.get("sessionPersistence"),
-    lineage: () => ctx.get("sessionQuery"),
-    images: () => ctx.get("attachments")
-  }, config.trustedHosts, warn);
-  const path = `${config.path}${EXPORT_PATH_SUFFIX}`;
-  ctx.effect(() => ctx.webServer.register({ kind: "exact", path, handler }), `message-recall: ${path} route`);
-}
-
-// src/shared/durable-header.ts
-function durableHeaderOf(value) {
-  const facts = durableFactsOf(value);
-  if (facts === null) return null;
-  const text = JSON.stringify(facts);
-  return text.length <= DURABLE_TOMBSTONE_HEADER_MAX ? text : null;
-}
-function durableFactsOf(value) {
-  if (!isRecord(value) || value.persisted !== true || value.summaryRewrite !== void 0 || value.removedSeqs !== void 0) return null;
-  return readFacts({ action: value.action, tombstoneSeq: value.tombstoneSeq, range: value.range, shadowedSeqs: value.shadowedSeqs });
-}
-function readFacts(raw) {
-  if (!isRecord(raw) || !isTombstoneAction(raw.action) || !Number.isSafeInteger(raw.tombstoneSeq)) return null;
-  const range = raw.range;
-  if (!isRecord(range) || !Number.isSafeInteger(range.start) || !Number.isSafeInteger(range.end)) return null;
-  const seqs = raw.shadowedSeqs;
-  if (!Array.isArray(seqs) || seqs.length === 0 || !seqs.every(Number.isSafeInteger)) return null;
-  const tombstoneSeq = raw.tombstoneSeq;
-  const start = range.start;
-  const end = range.end;
-  const shadowedSeqs = seqs;
-  if (start > end || shadowedSeqs[0] !== start || shadowedSeqs.at(-1) !== end || shadowedSeqs.some((seq) => seq >= tombstoneSeq)) return null;
-  return { action: raw.action, tombstoneSeq, range: { start, end }, shadowedSeqs: [...shadowedSeqs] };
-}
-
-// src/host/fork-before.ts
-import { randomUUID } from "node:crypto";
-
-// src/host/title.ts
-var NO_PROMPT_TITLE = "New Session";
-var DEFAULT_TITLE_LIMITS = Object.freeze({ maxWords: 5, maxBytes: 40, maxTitleBytes: 80 });
-var ESCAPES = /(?:\u001B\]|\u009D)(?:(?!\u0007|\u001B\\)[\s\S])*(?:\u0007|\u001B\\|$)|(?:\u001B\[|\u009B)[0-?]*[ -/]*[@-~]|\u001B[@-_]/gu;
-var INVISIBLE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u200B\u200E\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF]/gu;
-function fallbackTitle(text, limits) {
-  const words = text.replace(ESCAPES, "").replace(INVISIBLE, "").split(/\s+/u).filter(Boolean).slice(0, limits.maxWords);
-  let out = "";
-  let bytes = 0;
-  for (const char of words.join(" ")) {
-    const size = Buffer.byteLength(char, "utf8");
-    if (bytes + size > limits.maxBytes) break;
-    out += char;
-    bytes += size;
-  }
-  return out.trimEnd();
-}
-function promptText(event) {
-  return contentOf(event).filter((block) => isRecord(block) && block.type === "text" && typeof block.text === "string").map((block) => block.text).join("\n");
-}
-function isPlaceholder(current, lookup) {
-  if (current === void 0 || current.source.kind !== "fallback" || current.title !== NO_PROMPT_TITLE) return false;
-  return current.messageSeqs.every((seq) => {
-    const event = lookup(seq);
-    return event !== void 0 && isTombstoneEvent(event);
-  });
-}
-function firstPromptTitle(nodes, lookup, limits, placeholderSeq) {
-  for (const seq of nodes) {
-    const event = lookup(seq);
-    if (event === void 0 || event.type !== "user/message" || classifyNode(event) !== "user") continue;
-    const title = fallbackTitle(promptText(event), limits);
-    if (title.length > 0) return { title, messageSeqs: [seq], source: { kind: "fallback" } };
-  }
-  return { title: NO_PROMPT_TITLE, messageSeqs: [placeholderSeq], source: { kind: "fallback" } };
-}
-function titleAfterRemoval(input) {
-  const { current } = input;
-  if (current === void 0 || current.source.kind === "user") return null;
-  if (!current.messageSeqs.some((seq) => input.shadowedSeqs.includes(seq))) return null;
-  return firstPromptTitle(input.nodes, input.lookup, input.limits, input.tombstoneSeq);
-}
-function titleAfterRestore(input) {
-  const { current, beforeTombstone: before } = input;
-  if (current === void 0 || current.source.kind === "user") return null;
-  const onSurface = new Set(input.nodes);
-  if (isPlaceholder(current, input.lookup)) return firstPromptTitle(input.nodes, input.lookup, input.limits, input.restoredSeq);
-  if (before === void 0 || current.source.kind !== "fallback" || current.eventSeq < input.tombstoneSeq) return null;
-  if (!before.messageSeqs.includes(input.originalSeq)) return null;
-  const cited = before.messageSeqs.map((seq) => seq === input.originalSeq ? input.restoredSeq : seq);
-  if (!cited.every((seq) => onSurface.has(seq))) return firstPromptTitle(input.nodes, input.lookup, input.limits, input.restoredSeq);
-  if (before.title === current.title && cited.length === current.messageSeqs.length && cited.every((seq, i) => seq === current.messageSeqs[i])) return null;
-  return { title: before.title, messageSeqs: cited, source: { ...before.source } };
-}
-function titleAfterPrompt(current, prompt, lookup, limits) {
-  if (!isPlaceholder(current, lookup)) return null;
-  if (prompt.type !== "user/message" || prompt.surfaceOp !== "append" || classifyNode(prompt) !== "user") return null;
-  const title = fallbackTitle(promptText(prompt), limits);
-  return title.length === 0 ? null : { title, messageSeqs: [prompt.seq], source: { kind: "fallback" } };
-}
-function titleLimitsOf(service) {
-  const config = isRecord(service) ? service.config : void 0;
-  if (!isRecord(config)) return DEFAULT_TITLE_LIMITS;
-  const { fallbackMaxWords, fallbackMaxBytes, maxTitleBytes } = config;
-  if (!Number.isSafeInteger(fallbackMaxWords) || !Number.isSafeInteger(fallbackMaxBytes)) return DEFAULT_TITLE_LIMITS;
-  return {
-    maxWords: fallbackMaxWords,
-    maxBytes: fallbackMaxBytes,
-    maxTitleBytes: Number.isSafeInteger(maxTitleBytes) ? maxTitleBytes : DEFAULT_TITLE_LIMITS.maxTitleBytes
-  };
-}
-
-// src/host/title-events.ts
-function titleBefore(beforeSeq, lookup) {
-  for (let seq = beforeSeq - 1; seq >= 0; seq--) {
-    const event = lookup(seq);
-    if (event?.type !== "session/title" || !isRecord(event.data)) continue;
-    const { title, messageSeqs, source } = event.data;
-    if (typeof title !== "string" || !Array.isArray(messageSeqs) || !isRecord(source) || typeof source.kind !== "string") return void 0;
-    return { title, messageSeqs, source, eventSeq: seq };
-  }
-  return void 0;
-}
-var titleSeen = /* @__PURE__ */ new WeakMap();
-function currentTitle(session, count, lookup) {
-  const seen = titleSeen.get(session);
-  const from = seen !== void 0 && seen.upTo <= count ? seen.upTo : 0;
-  let seq = from === 0 ? void 0 : seen?.seq;
-  for (let at = count - 1; at >= from; at--) {
-    if (lookup(at)?.type === "session/title") {
-      seq = at;
-      break;
-    }
-  }
-  titleSeen.set(session, { upTo: count, seq });
-  return seq === void 0 ? void 0 : titleBefore(seq + 1, lookup);
-}
-function appendTitle(session, change) {
-  return session.append("session/title", {
-    title: change.title,
-    messageSeqs: [...change.messageSeqs],
-    source: { ...change.source }
-  }).seq;
-}
-
-// src/host/copy-title.ts
-var COPY_SUFFIX = /^(.*) \(copy(?: ([2-9]|[1-9]\d+))?\)$/su;
-var COPY_SUFFIX_ZH = /^(.*)（副本(?: ([2-9]|[1-9]\d+))?）$/su;
-function copySuffix(number, language) {
-  if (language === "zh") return number === 1 ? "（副本）" : `（副本 ${number}）`;
-  return number === 1 ? " (copy)" : ` (copy ${number})`;
-}
-function parseCopyTitle(title) {
-  const match = COPY_SUFFIX.exec(title) ?? COPY_SUFFIX_ZH.exec(title);
-  if (match === null || match[1] === void 0 || match[1].length === 0) return { stem: title, number: 0 };
-  return { stem: match[1], number: match[2] === void 0 ? 1 : Number(match[2]) };
-}
-function copyTitleNumbered(stem, number, maxBytes = Number.POSITIVE_INFINITY, language = "en") {
-  const suffix = copySuffix(number, language);
-  const budget = maxBytes - Buffer.byteLength(suffix, "utf8");
-  if (Buffer.byteLength(stem, "utf8") <= budget) return `${stem}${suffix}`;
-  let cut = "";
-  let bytes = 0;
-  for (const char of stem) {
-    const size = Buffer.byteLength(char, "utf8");
-    if (bytes + size > budget) break;
-    cut += char;
-    bytes += size;
-  }
-  cut = cut.trimEnd();
-  return cut.length === 0 ? suffix.trimStart() : `${cut}${suffix}`;
-}
-function nextCopyTitle(base, taken, maxBytes = Number.POSITIVE_INFINITY, language = "en") {
-  const { stem, number } = parseCopyTitle(base);
-  let next = number + 1;
-  while (taken.has(copyTitleNumbered(stem, next, maxBytes, language))) next++;
-  return copyTitleNumbered(stem, next, maxBytes, language);
-}
-function copiedTitle(tombstoneSeq, lookup, limits) {
-  let base = titleBefore(tombstoneSeq, lookup)?.title;
-  for (let seq = 0; base === void 0 && seq < tombstoneSeq; seq++) {
-    const event = lookup(seq);
-    if (event?.type !== "user/message" || event.surfaceOp !== "append" || classifyNode(event) !== "user") continue;
-    const title = fallbackTitle(plainText(contentOf(event)), limits);
-    if (title.length > 0) base = title;
-  }
-  return base ?? null;
-}
-
-// src/host/fork-plan.ts
-function sessionPreset(session) {
-  for (let at = session.events.length - 1; at >= 0; at--) {
-    const event = session.events[at];
-    if (event.type === "agent-preset/selected" && isRecord(event.data) && typeof event.data.agentPreset === "string") return event.data.agentPreset;
-  }
-  return session.header.agentPreset;
-}
-function planFork(source, tombstoneSeq) {
-  const tombstone = source.lookup(tombstoneSeq);
-  const rewrite = tombstone !== void 0 && readRewriteCheckpoint(tombstone) !== null;
-  if (tombstone === void 0 || !rewrite && !isTombstoneEvent(tombstone)) return { ok: false, refusal: { code: "TARGET_NOT_FOUND", tombstoneSeq, reason: "not-a-tombstone" } };
-  const boundarySeq = (rewrite ? tombstone.sourceEventSeqs?.[0] ?? tombstoneSeq : tombstoneSeq) - 1;
-  const seed = source.events.slice(0, boundarySeq + 1);
-  const lastTurnMark = seed.findLast((event) => event.type === "turn/start" || event.type === "turn/end");
-  if (lastTurnMark?.type === "turn/start") return { ok: false, refusal: { code: "OPEN_TURN", boundarySeq } };
-  const agentPreset = sessionPreset(source);
-  const meta = {
-    ...source.header.cwd === void 0 ? {} : { cwd: source.header.cwd },
-    parentSession: source.header.id,
-    seedLength: seed.length,
-    ...agentPreset === void 0 ? {} : { agentPreset }
-  };
-  return { ok: true, plan: { boundarySeq, seed, meta } };
-}
-
-// src/host/fork-source.ts
-async function readForkSource(services, sessionId) {
-  const id = sessionId;
-  const live = services.agents.get(id)?.session ?? services.sessions.get(id);
-  if (live !== void 0) return { id: sessionId, header: live.header, events: live.events, lookup: services.index.lookup(live), origin: "live" };
-  const stored = services.stored();
-  if (stored === void 0 || !(await stored.list()).some((header) => header.id === sessionId)) return null;
-  const { meta, events } = await stored.readFrom(id, 0);
-  const log = events;
-  return { id: sessionId, header: meta, events, lookup: (seq) => log[seq], origin: "stored" };
-}
-
-// src/host/durable-flush.ts
-var DEFAULT_FLUSH_RETRY = Object.freeze({ backoffMs: Object.freeze([50, 100, 200]) });
-async function flushWithRetry(flush, policy = DEFAULT_FLUSH_RETRY) {
-  let attempts = 0;
-  for (; ; ) {
-    attempts++;
-    try {
-      return { ok: true, persisted: await flush(), attempts };
-    } catch (error) {
-      const wait = policy.backoffMs[attempts - 1];
-      if (wait === void 0) return { ok: false, attempts, error, reason: shortenPaths(errorText(error)) };
-      await new Promise((resolve2) => setTimeout(resolve2, wait));
-    }
-  }
+  return { lines, eventCount: events.length, carriers, rewrittenLines, images, removedAt };
 }
 
 // src/shared/tool-pairing.ts
@@ -2637,6 +2031,9 @@ function describeKinds(kinds) {
 }
 
 // src/host/refusals.ts
+function noSessionMessage(sessionId) {
+  return `message-recall: no session "${sessionId}" (neither open in this host nor stored)`;
+}
 function needsAgent(sessionId) {
   return { code: "SESSION_NOT_LIVE", sessionId, reason: "needs-agent" };
 }
@@ -2663,7 +2060,7 @@ function describeRefusal(refusal) {
     case "AGENT_BUSY":
       return `message-recall: session "${refusal.sessionId}" is busy: ${refusal.detail}`;
     case "SESSION_NOT_LIVE":
-      return refusal.reason === "needs-agent" ? `message-recall: session "${refusal.sessionId}" is not open in this host; a compaction summary is rewritten, edited or put back only while the session is open (its agent writes the summary): open it, then try again` : `message-recall: no live session "${refusal.sessionId}"`;
+      return refusal.reason === "needs-agent" ? `message-recall: session "${refusal.sessionId}" is not open in this host; a compaction summary is rewritten, edited or put back only while the session is open (its agent writes the summary): open it, then try again` : refusal.reason === "not-live" ? `message-recall: no live session "${refusal.sessionId}"` : noSessionMessage(refusal.sessionId);
     case "NOT_A_SUMMARY":
       return `message-recall: seq ${refusal.seq} ${refusal.reason === "not-a-checkpoint" ? "is not a compaction summary" : refusal.reason === "not-on-surface" ? "is a compaction summary no longer on the surface (a later compaction or removal replaced it)" : "is not a summary rewrite of this plugin; only those can be undone"}`;
     case "SUMMARY_FAILED":
@@ -2687,6 +2084,667 @@ function describeStaleView(refusal) {
   if (refusal.ownReplacements === 0) return `message-recall: surface replaceGeneration is ${refusal.replaceGeneration}, expected ${expected.replaceGeneration}`;
   const own = counted(refusal.ownReplacements, "replacement");
   return `message-recall: surface replaceGeneration is ${refusal.replaceGeneration}, ${refusal.replaceGeneration - refusal.ownReplacements} without this plugin's ${own} after seq ${expected.lastSeq}; expected ${expected.replaceGeneration}`;
+}
+
+// src/host/session-export.ts
+var MEDIA_EXTENSIONS = { "image/png": "png", "image/jpeg": "jpg", "image/webp": "webp", "image/gif": "gif" };
+function inheritedFrom(content, parentId, parent) {
+  if (parent === void 0) return void 0;
+  let header;
+  try {
+    header = JSON.parse(content.slice(0, content.indexOf("\n") === -1 ? content.length : content.indexOf("\n")));
+  } catch {
+    return void 0;
+  }
+  const below = header.seedLength;
+  if (header.parentSession !== parentId || typeof below !== "number" || !Number.isSafeInteger(below) || below <= 0) return void 0;
+  return { below, at: parent };
+}
+function safeSegment(id) {
+  return id.replace(/[^A-Za-z0-9_-]/g, "_");
+}
+async function readFlushed(services, persistence, id, signal) {
+  const live = services.sessions.get(id);
+  if (live !== void 0) await services.sessions.flush(live);
+  signal?.throwIfAborted();
+  return persistence.readRaw(id, signal);
+}
+async function prepareExport(services, sessionId, signal) {
+  const persistence = services.persistence();
+  const lineage = services.lineage();
+  const images = services.images();
+  if (persistence === void 0 || !persistence.supportsRawArtifacts || lineage === void 0 || images === void 0) {
+    return { ok: false, refusal: { code: "EXPORT_UNAVAILABLE", message: "message-recall: the export needs the session persistence (with raw logs), session query and attachments services, as DSH's own Session log export does" } };
+  }
+  const agent = services.agents.get(sessionId);
+  let root;
+  if (agent !== void 0) {
+    let read;
+    try {
+      read = agent.runMaintenance(() => readFlushed(services, persistence, sessionId, signal));
+    } catch (error) {
+      return { ok: false, refusal: { code: "AGENT_BUSY", message: `message-recall: session "${sessionId}" is busy: ${errorText(error)}` } };
+    }
+    root = await read;
+  } else {
+    root = await readFlushed(services, persistence, sessionId, signal);
+  }
+  if (root === void 0) return { ok: false, refusal: { code: "SESSION_NOT_FOUND", message: noSessionMessage(sessionId) } };
+  const rootLog = logWithoutRemovedContent(root.content);
+  const rootFile = root.filename;
+  return {
+    ok: true,
+    value: {
+      eventCount: rootLog.eventCount,
+      carrierCount: rootLog.carriers.size,
+      async *entries(entrySignal) {
+        const media = new Map(rootLog.images);
+        yield { path: rootFile, data: rootLog.text };
+        const seen = /* @__PURE__ */ new Set([sessionId]);
+        const removals = /* @__PURE__ */ new Map([[sessionId, rootLog.removedAt]]);
+        const trace = await lineage.traceSession(sessionId, entrySignal);
+        const pending = trace.descendants.map((node) => ({ node, parentId: sessionId }));
+        while (pending.length > 0) {
+          entrySignal?.throwIfAborted();
+          const { node, parentId } = pending.shift();
+          const id = node.session.header.id;
+          if (seen.has(id)) continue;
+          seen.add(id);
+          pending.unshift(...node.descendants.map((child) => ({ node: child, parentId: id })));
+          const raw = await readFlushed(services, persistence, id, entrySignal);
+          if (raw === void 0) throw new Error(`message-recall: subagent "${id}" has no stored log artifact`);
+          const log = logWithoutRemovedContent(raw.content, void 0, inheritedFrom(raw.content, parentId, removals.get(parentId)));
+          removals.set(id, log.removedAt);
+          for (const [key, ref] of log.images) if (!media.has(key)) media.set(key, ref);
+          yield { path: `subagents/${safeSegment(id)}/${raw.filename}`, data: log.text };
+        }
+        for (const [key, ref] of media) {
+          entrySignal?.throwIfAborted();
+          const stored = await images.readImage(ref, entrySignal);
+          yield { path: `media/${key}.${MEDIA_EXTENSIONS[ref.mediaType] ?? "bin"}`, data: stored.data };
+        }
+      }
+    }
+  };
+}
+
+// src/host/zip-writer.ts
+import { promisify } from "node:util";
+import { crc32, deflateRaw } from "node:zlib";
+var deflate = promisify(deflateRaw);
+var ZIP_DEFLATE_LEVEL = 6;
+var LIMIT_32 = 4294967295;
+var LIMIT_16 = 65535;
+function dosTime(when) {
+  const year = Math.max(1980, when.getFullYear());
+  return {
+    time: when.getHours() << 11 | when.getMinutes() << 5 | Math.floor(when.getSeconds() / 2),
+    date: year - 1980 << 9 | when.getMonth() + 1 << 5 | when.getDate()
+  };
+}
+var ZipWriter = class {
+  /**
+   * @param write - takes the next bytes of the archive; resolves when the consumer can take more.
+   * @param when - modification time written into every entry (default: now).
+   */
+  constructor(write, when = /* @__PURE__ */ new Date()) {
+    this.write = write;
+    this.stamp = dosTime(when);
+  }
+  records = [];
+  offset = 0;
+  stamp;
+  async emit(bytes) {
+    this.offset += bytes.length;
+    if (this.offset > LIMIT_32) throw new Error("zip-writer: the archive passes 4 GiB, which needs ZIP64 (not written)");
+    await this.write(bytes);
+  }
+  /**
+   * Deflate and write one entry.
+   * @param path - the entry name (`/`-separated, UTF-8).
+   * @param data - the entry's bytes (a string is written as UTF-8).
+   * @throws past 65,535 entries or 4 GiB (no ZIP64).
+   */
+  async add(path, data) {
+    const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
+    if (this.records.length >= LIMIT_16) throw new Error("zip-writer: more than 65535 entries need ZIP64 (not written)");
+    if (bytes.length > LIMIT_32) throw new Error(`zip-writer: entry "${path}" passes 4 GiB, which needs ZIP64 (not written)`);
+    const compressed = await deflate(bytes, { level: ZIP_DEFLATE_LEVEL });
+    const name2 = Buffer.from(path, "utf8");
+    const record = { name: name2, crc: crc32(bytes) >>> 0, compressedSize: compressed.length, size: bytes.length, offset: this.offset };
+    const header = Buffer.alloc(30);
+    header.writeUInt32LE(67324752, 0);
+    header.writeUInt16LE(20, 4);
+    header.writeUInt16LE(2048, 6);
+    header.writeUInt16LE(8, 8);
+    header.writeUInt16LE(this.stamp.time, 10);
+    header.writeUInt16LE(this.stamp.date, 12);
+    header.writeUInt32LE(record.crc, 14);
+    header.writeUInt32LE(record.compressedSize, 18);
+    header.writeUInt32LE(record.size, 22);
+    header.writeUInt16LE(name2.length, 26);
+    header.writeUInt16LE(0, 28);
+    await this.emit(Buffer.concat([header, name2, compressed]));
+    this.records.push(record);
+  }
+  /** Write the central directory and its end record; nothing may be added afterwards. */
+  async finish() {
+    const start = this.offset;
+    const parts = [];
+    for (const record of this.records) {
+      const entry = Buffer.alloc(46);
+      entry.writeUInt32LE(33639248, 0);
+      entry.writeUInt16LE(20, 4);
+      entry.writeUInt16LE(20, 6);
+      entry.writeUInt16LE(2048, 8);
+      entry.writeUInt16LE(8, 10);
+      entry.writeUInt16LE(this.stamp.time, 12);
+      entry.writeUInt16LE(this.stamp.date, 14);
+      entry.writeUInt32LE(record.crc, 16);
+      entry.writeUInt32LE(record.compressedSize, 20);
+      entry.writeUInt32LE(record.size, 24);
+      entry.writeUInt16LE(record.name.length, 28);
+      entry.writeUInt32LE(record.offset, 42);
+      parts.push(entry, record.name);
+    }
+    const directory = Buffer.concat(parts);
+    const end = Buffer.alloc(22);
+    end.writeUInt32LE(101010256, 0);
+    end.writeUInt16LE(this.records.length, 8);
+    end.writeUInt16LE(this.records.length, 10);
+    end.writeUInt32LE(directory.length, 12);
+    end.writeUInt32LE(start, 16);
+    await this.emit(Buffer.concat([directory, end]));
+  }
+};
+
+// src/host/batch-request.ts
+var MAX_BATCH_CHANGES = 1e4;
+var FIELDS = ["sessionId", "action", "changes", "expect"];
+var PLAN_FIELDS = [...FIELDS, "detail"];
+var DETAILS = ["writes", "counts"];
+function parseBatchRequest(body, expect) {
+  const invalid = (message, index) => ({
+    ok: false,
+    refusal: { code: "INVALID_REQUEST", message: `message-recall: ${message}`, ...index === void 0 ? {} : { index } }
+  });
+  const fields = body.action === "plan" ? PLAN_FIELDS : FIELDS;
+  const stray = Object.keys(body).find((key) => !fields.includes(key));
+  if (stray !== void 0) return invalid(`${body.action} with changes takes no field "${stray}" (allowed: ${fields.join(", ")})`);
+  const { detail } = body;
+  if (detail !== void 0 && !DETAILS.includes(detail)) return invalid(`detail must be one of ${DETAILS.join(", ")}, got ${valueText(detail)}`);
+  const { changes } = body;
+  if (!Array.isArray(changes) || changes.length === 0) return invalid(`changes must be a non-empty array, got ${valueText(changes)}`);
+  if (changes.length > MAX_BATCH_CHANGES) return invalid(`changes holds ${changes.length} entries; at most ${MAX_BATCH_CHANGES} are accepted`);
+  const out = [];
+  const at = (i) => `changes[${i}]`;
+  for (let i = 0; i < changes.length; i++) {
+    const change = changes[i];
+    if (!isRecord(change)) return invalid(`${at(i)} must be an object, got ${valueText(change)}`, i);
+    const { action } = change;
+    if (!BATCH_ACTIONS.includes(action)) return invalid(`${at(i)}.action must be one of ${BATCH_ACTIONS.join(", ")}, got ${valueText(action)}`, i);
+    const removal = isTombstoneAction(action);
+    const key = removal ? "seq" : "tombstoneSeq";
+    const extra = Object.keys(change).find((k) => k !== "action" && k !== key);
+    if (extra !== void 0) return invalid(`${at(i)} (${action}) takes no field "${extra}" (allowed: action, ${key})`, i);
+    if (!isSeq(change[key])) return invalid(`${at(i)}.${key} must be a non-negative safe integer, got ${valueText(change[key])}`, i);
+    out.push(change);
+  }
+  return { ok: true, request: { action: body.action, sessionId: body.sessionId, changes: out, ...expect === void 0 ? {} : { expect }, ...detail === void 0 ? {} : { detail } } };
+}
+
+// src/host/request.ts
+var MAX_SESSION_ID_LENGTH = 512;
+var FIELD_TABLE = [
+  ["sessionId", "*"],
+  ["action", "*"],
+  ["seq", [...TOMBSTONE_ACTIONS, "plan"]],
+  ["messageId", [...TOMBSTONE_ACTIONS, "plan"]],
+  ["tombstoneSeq", ["restore", "forkBefore", "erase", "cancelErase"]],
+  ["planAction", ["plan"]],
+  ["checkpointSeq", ["editSummary", "undoRewrite", "rewriteSummary", "plan"]],
+  ["summary", ["editSummary"]],
+  ["expect", [...TOMBSTONE_ACTIONS, "restore", "plan", "apply", "editSummary", "undoRewrite", "rewriteSummary"]],
+  ["changes", ["apply", "plan"]],
+  ["detail", ["plan"]],
+  ["when", ["erase"]]
+];
+var FIELDS2 = FIELD_TABLE.map(([field]) => field);
+function fieldsOf(action) {
+  return FIELD_TABLE.filter(([, actions]) => actions === "*" || actions.includes(action)).map(([field]) => field);
+}
+function strayFieldFor(body, action) {
+  const fields = fieldsOf(action);
+  const stray = Object.keys(body).find((key) => !fields.includes(key));
+  return stray === void 0 ? void 0 : `${action} takes no ${stray} (fields of ${action}: ${fields.join(", ")})`;
+}
+var EXPECT_FIELDS = ["replaceGeneration", "lastSeq", "removedCount"];
+function parseRouteRequest(body) {
+  const invalid = (message) => ({ ok: false, refusal: { code: "INVALID_REQUEST", message: `message-recall: ${message}` } });
+  if (!isRecord(body)) return invalid(`request body must be a JSON object, got ${body === null ? "null" : Array.isArray(body) ? "an array" : `a ${typeof body}`}`);
+  if (body.action === "editSummary" || body.action === "undoRewrite") return parseSummaryEdit(body, invalid);
+  if (body.action === "rewriteSummary" || body.action === "plan" && body.planAction === "rewriteSummary") return parseSummaryRefresh(body, invalid);
+  if (body.action === "plan" && body.planAction === "erase") return parseErasePlan(body, invalid);
+  const unknown = Object.keys(body).find((key) => !FIELDS2.includes(key));
+  if (unknown !== void 0) return invalid(`unknown field "${unknown}" (allowed: ${FIELDS2.join(", ")})`);
+  const { sessionId, action, seq, messageId, planAction, expect } = body;
+  if (typeof sessionId !== "string" || sessionId.length === 0) return invalid(`sessionId must be a non-empty string, got ${valueText(sessionId)}`);
+  if (sessionId.length > MAX_SESSION_ID_LENGTH) return invalid(`sessionId must be at most ${MAX_SESSION_ID_LENGTH} characters, got ${sessionId.length}`);
+  if (!ROUTE_ACTIONS.includes(action)) return invalid(`action must be one of ${ROUTE_ACTIONS.join(", ")}, got ${valueText(action)}`);
+  if (body.when !== void 0 && action !== "erase") return invalid(`when is only valid with action "erase"`);
+  if (action === "inspect" || action === "flush" || action === "pendingErases") {
+    for (const field of ["seq", "messageId", "tombstoneSeq", "planAction", "expect", "changes", "detail"]) {
+      if (body[field] !== void 0) return invalid(`${action} takes no ${field}`);
+    }
+    const stray2 = strayFieldFor(body, action);
+    if (stray2 !== void 0) return invalid(stray2);
+    return { ok: true, request: { action, sessionId } };
+  }
+  const expectation = parseExpect(expect);
+  if (typeof expectation === "string") return invalid(expectation);
+  const withExpect = expectation === void 0 ? {} : { expect: expectation };
+  if (action === "apply" || action === "plan" && body.changes !== void 0) return parseBatchRequest(body, expectation);
+  if (body.changes !== void 0) return invalid(`changes is only valid with action "apply" or "plan"`);
+  if (body.detail !== void 0) return invalid(`detail is only valid with action "plan" and changes`);
+  if (action === "forkBefore" || action === "erase" || action === "cancelErase" || action !== "plan" && ACTIONS[action].plans === "restore") {
+    for (const field of ["seq", "messageId", "planAction", ...action === "forkBefore" || action === "erase" || action === "cancelErase" ? ["expect"] : []]) {
+      if (body[field] !== void 0) return invalid(`${action} takes no ${field}; address the tombstone by tombstoneSeq`);
+    }
+    const { tombstoneSeq } = body;
+    if (!isSeq(tombstoneSeq)) return invalid(`tombstoneSeq must be a non-negative safe integer, got ${valueText(tombstoneSeq)}`);
+    const stray2 = strayFieldFor(body, action === "forkBefore" || action === "erase" || action === "cancelErase" ? action : "restore");
+    if (stray2 !== void 0) return invalid(stray2);
+    if (action === "erase") {
+      const { when } = body;
+      if (when !== void 0 && !ERASE_WHEN.includes(when)) return invalid(`when must be one of ${ERASE_WHEN.join(", ")}, got ${valueText(when)}`);
+      return { ok: true, request: { action, sessionId, tombstoneSeq, ...when === void 0 ? {} : { when } } };
+    }
+    return action === "forkBefore" || action === "cancelErase" ? { ok: true, request: { action, sessionId, tombstoneSeq } } : { ok: true, request: { action: "restore", sessionId, tombstoneSeq, ...withExpect } };
+  }
+  if (body.tombstoneSeq !== void 0) return invalid(`tombstoneSeq is only valid with action "restore", "forkBefore", "erase" or "cancelErase"`);
+  const stray = action === "plan" ? ["checkpointSeq", "summary"].find((field) => body[field] !== void 0) : void 0;
+  if (stray !== void 0) return invalid(`plan takes no ${stray} with planAction ${valueText(planAction)} (checkpointSeq goes with planAction "rewriteSummary")`);
+  if (seq !== void 0 && !isSeq(seq)) return invalid(`seq must be a non-negative safe integer, got ${valueText(seq)}`);
+  if (messageId !== void 0 && (typeof messageId !== "string" || messageId.length === 0)) {
+    return invalid(`messageId must be a non-empty string, got ${valueText(messageId)}`);
+  }
+  if (seq === void 0 === (messageId === void 0)) return invalid("exactly one of seq and messageId is required");
+  const target = seq !== void 0 ? { seq } : { messageId };
+  if (action === "plan") {
+    if (!isTombstoneAction(planAction)) {
+      return invalid(`planAction must be one of ${[...TOMBSTONE_ACTIONS, "rewriteSummary", "erase"].join(", ")}, got ${valueText(planAction)}`);
+    }
+    return { ok: true, request: { action, planAction, sessionId, target, ...withExpect } };
+  }
+  if (planAction !== void 0) return invalid(`planAction is only valid with action "plan"`);
+  const strayWrite = strayFieldFor(body, action);
+  if (strayWrite !== void 0) return invalid(strayWrite);
+  return { ok: true, request: { action, sessionId, target, ...withExpect } };
+}
+function parseExpect(expect) {
+  if (expect === void 0) return void 0;
+  if (!isRecord(expect)) return `expect must be an object, got ${valueText(expect)}`;
+  const stray = Object.keys(expect).find((key) => !EXPECT_FIELDS.includes(key));
+  if (stray !== void 0) return `unknown field "expect.${stray}" (allowed: ${EXPECT_FIELDS.join(", ")})`;
+  for (const key of EXPECT_FIELDS) {
+    if (expect[key] !== void 0 && !isSeq(expect[key])) return `expect.${key} must be a non-negative safe integer, got ${valueText(expect[key])}`;
+  }
+  return expect;
+}
+function parseSummaryEdit(body, invalid) {
+  const action = body.action;
+  const fields = fieldsOf(action);
+  const unknown = Object.keys(body).find((key) => !fields.includes(key));
+  if (unknown !== void 0) return invalid(`unknown field "${unknown}" for ${action} (allowed: ${fields.join(", ")})`);
+  const { sessionId, checkpointSeq, summary } = body;
+  if (typeof sessionId !== "string" || sessionId.length === 0) return invalid(`sessionId must be a non-empty string, got ${valueText(sessionId)}`);
+  if (sessionId.length > MAX_SESSION_ID_LENGTH) return invalid(`sessionId must be at most ${MAX_SESSION_ID_LENGTH} characters, got ${sessionId.length}`);
+  if (!isSeq(checkpointSeq)) return invalid(`checkpointSeq must be a non-negative safe integer, got ${valueText(checkpointSeq)}`);
+  const expectation = parseExpect(body.expect);
+  if (typeof expectation === "string") return invalid(expectation);
+  const withExpect = expectation === void 0 ? {} : { expect: expectation };
+  if (action === "undoRewrite") return { ok: true, request: { action, sessionId, checkpointSeq, ...withExpect } };
+  if (typeof summary !== "string" || summary.trim().length === 0) return invalid(`summary must be a non-empty string, got ${valueText(summary)}`);
+  return { ok: true, request: { action, sessionId, checkpointSeq, summary, ...withExpect } };
+}
+function parseSummaryRefresh(body, invalid) {
+  const preview = body.action === "plan";
+  const fields = preview ? FIELDS2.filter((f) => f === "planAction" || fieldsOf("rewriteSummary").includes(f)) : fieldsOf("rewriteSummary");
+  const unknown = Object.keys(body).find((key) => !fields.includes(key));
+  if (unknown !== void 0) return invalid(`unknown field "${unknown}" for ${preview ? "a plan of rewriteSummary" : "rewriteSummary"} (allowed: ${fields.join(", ")})`);
+  const { sessionId, checkpointSeq } = body;
+  if (typeof sessionId !== "string" || sessionId.length === 0) return invalid(`sessionId must be a non-empty string, got ${valueText(sessionId)}`);
+  if (sessionId.length > MAX_SESSION_ID_LENGTH) return invalid(`sessionId must be at most ${MAX_SESSION_ID_LENGTH} characters, got ${sessionId.length}`);
+  if (!isSeq(checkpointSeq)) return invalid(`checkpointSeq must be a non-negative safe integer, got ${valueText(checkpointSeq)}`);
+  const expectation = parseExpect(body.expect);
+  if (typeof expectation === "string") return invalid(expectation);
+  return { ok: true, request: { action: "rewriteSummary", sessionId, checkpointSeq, ...expectation === void 0 ? {} : { expect: expectation }, ...preview ? { preview: true } : {} } };
+}
+var ERASE_PLAN_FIELDS = ["sessionId", "action", "planAction", "tombstoneSeq"];
+function parseErasePlan(body, invalid) {
+  const unknown = Object.keys(body).find((key) => !ERASE_PLAN_FIELDS.includes(key));
+  if (unknown !== void 0) return invalid(`unknown field "${unknown}" for a plan of erase (allowed: ${ERASE_PLAN_FIELDS.join(", ")})`);
+  const { sessionId, tombstoneSeq } = body;
+  if (typeof sessionId !== "string" || sessionId.length === 0) return invalid(`sessionId must be a non-empty string, got ${valueText(sessionId)}`);
+  if (sessionId.length > MAX_SESSION_ID_LENGTH) return invalid(`sessionId must be at most ${MAX_SESSION_ID_LENGTH} characters, got ${sessionId.length}`);
+  if (!isSeq(tombstoneSeq)) return invalid(`tombstoneSeq must be a non-negative safe integer, got ${valueText(tombstoneSeq)}`);
+  return { ok: true, request: { action: "plan", planAction: "erase", sessionId, tombstoneSeq } };
+}
+
+// src/host/export-route.ts
+function fail(res, code, message, headers = {}) {
+  const body = { ok: false, error: { code, message: shortenPaths(message) } };
+  const text = JSON.stringify(body);
+  res.writeHead(EXPORT_STATUS[code], { "content-type": "application/json; charset=utf-8", "content-length": String(Buffer.byteLength(text)), "cache-control": "no-store", ...headers });
+  res.end(text);
+}
+function parseExportQuery(url) {
+  const parsed = new URL(url ?? "/", "http://host");
+  for (const part of parsed.search.slice(1).split("&")) {
+    try {
+      decodeURIComponent(part.replace(/\+/g, " "));
+    } catch {
+      return { ok: false, message: `message-recall: the query is not valid percent-encoded UTF-8 (${JSON.stringify(part.length > 80 ? `${part.slice(0, 80)}…` : part)})` };
+    }
+  }
+  const query = parsed.searchParams;
+  const keys = [...query.keys()];
+  const unknown = keys.find((key) => key !== "sessionId");
+  if (unknown !== void 0) return { ok: false, message: `message-recall: unknown query parameter ${JSON.stringify(unknown)} (allowed: sessionId)` };
+  const ids = query.getAll("sessionId");
+  if (ids.length !== 1) return { ok: false, message: `message-recall: the query needs exactly one sessionId (got ${ids.length})` };
+  const sessionId = ids[0];
+  if (sessionId.length === 0 || sessionId.length > MAX_SESSION_ID_LENGTH) return { ok: false, message: `message-recall: sessionId must be 1 to ${MAX_SESSION_ID_LENGTH} characters` };
+  return { ok: true, sessionId };
+}
+function createExportHandler(services, trustedHosts, warn) {
+  return async (req, res) => {
+    const abort = new AbortController();
+    const onClose = () => {
+      if (!res.writableFinished) abort.abort(new Error("message-recall: the export response was closed"));
+    };
+    res.on("close", onClose);
+    try {
+      const fence = checkTrust(req.headers, trustedHosts);
+      if (fence !== null) return fail(res, fence.code, fence.message);
+      if (req.method !== "GET") return fail(res, "METHOD_NOT_ALLOWED", `message-recall: method ${req.method ?? "(none)"} is not allowed; use GET`, { allow: "GET" });
+      const query = parseExportQuery(req.url);
+      if (!query.ok) return fail(res, "INVALID_REQUEST", query.message);
+      const prepared = await prepareExport(services, query.sessionId, abort.signal);
+      if (!prepared.ok) return fail(res, prepared.refusal.code, prepared.refusal.message);
+      res.writeHead(200, {
+        "content-type": "application/zip",
+        "content-disposition": `attachment; filename="${exportFilename(query.sessionId)}"`,
+        "cache-control": "no-store"
+      });
+      const zip = new ZipWriter((bytes) => new Promise((resolve2, reject) => {
+        if (abort.signal.aborted) return reject(abort.signal.reason);
+        if (res.write(bytes)) return resolve2();
+        const drained = () => {
+          res.off("close", closed);
+          resolve2();
+        };
+        const closed = () => {
+          res.off("drain", drained);
+          reject(new Error("message-recall: the export response was closed"));
+        };
+        res.once("drain", drained);
+        res.once("close", closed);
+      }));
+      for await (const entry of prepared.value.entries(abort.signal)) await zip.add(entry.path, entry.data);
+      await zip.finish();
+      res.end();
+    } catch (error) {
+      const message = `message-recall: export failed: ${errorText(error)}`;
+      if (!abort.signal.aborted) warn(message);
+      if (!res.headersSent) fail(res, "INTERNAL", message);
+      else res.destroy();
+    } finally {
+      res.off("close", onClose);
+    }
+  };
+}
+function installExportRoute(ctx, config, warn) {
+  const handler = createExportHandler({
+    sessions: ctx.sessions,
+    agents: ctx.agents,
+    persistence: () => ctx.get("sessionPersistence"),
+    lineage: () => ctx.get("sessionQuery"),
+    images: () => ctx.get("attachments")
+  }, config.trustedHosts, warn);
+  const path = `${config.path}${EXPORT_PATH_SUFFIX}`;
+  ctx.effect(() => ctx.webServer.register({ kind: "exact", path, handler }), `message-recall: ${path} route`);
+}
+
+// src/shared/durable-header.ts
+function durableHeaderOf(value) {
+  const facts = durableFactsOf(value);
+  if (facts === null) return null;
+  const text = JSON.stringify(facts);
+  return text.length <= DURABLE_TOMBSTONE_HEADER_MAX ? text : null;
+}
+function durableFactsOf(value) {
+  if (!isRecord(value) || value.persisted !== true || value.summaryRewrite !== void 0 || value.removedSeqs !== void 0) return null;
+  return readFacts({ action: value.action, tombstoneSeq: value.tombstoneSeq, range: value.range, shadowedSeqs: value.shadowedSeqs });
+}
+function readFacts(raw) {
+  if (!isRecord(raw) || !isTombstoneAction(raw.action) || !Number.isSafeInteger(raw.tombstoneSeq)) return null;
+  const range = raw.range;
+  if (!isRecord(range) || !Number.isSafeInteger(range.start) || !Number.isSafeInteger(range.end)) return null;
+  const seqs = raw.shadowedSeqs;
+  if (!Array.isArray(seqs) || seqs.length === 0 || !seqs.every(Number.isSafeInteger)) return null;
+  const tombstoneSeq = raw.tombstoneSeq;
+  const start = range.start;
+  const end = range.end;
+  const shadowedSeqs = seqs;
+  if (start > end || shadowedSeqs[0] !== start || shadowedSeqs.at(-1) !== end || shadowedSeqs.some((seq) => seq >= tombstoneSeq)) return null;
+  return { action: raw.action, tombstoneSeq, range: { start, end }, shadowedSeqs: [...shadowedSeqs] };
+}
+
+// src/host/fork-before.ts
+import { randomUUID } from "node:crypto";
+
+// src/host/title.ts
+var NO_PROMPT_TITLE = "New Session";
+var DEFAULT_TITLE_LIMITS = Object.freeze({ maxWords: 5, maxBytes: 40, maxTitleBytes: 80 });
+var ESCAPES = /(?:\u001B\]|\u009D)(?:(?!\u0007|\u001B\\)[\s\S])*(?:\u0007|\u001B\\|$)|(?:\u001B\[|\u009B)[0-?]*[ -/]*[@-~]|\u001B[@-_]/gu;
+var INVISIBLE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u200B\u200E\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF]/gu;
+function fallbackTitle(text, limits) {
+  const words = text.replace(ESCAPES, "").replace(INVISIBLE, "").split(/\s+/u).filter(Boolean).slice(0, limits.maxWords);
+  let out = "";
+  let bytes = 0;
+  for (const char of words.join(" ")) {
+    const size = Buffer.byteLength(char, "utf8");
+    if (bytes + size > limits.maxBytes) break;
+    out += char;
+    bytes += size;
+  }
+  return out.trimEnd();
+}
+function promptText(event) {
+  return contentOf(event).filter((block) => isRecord(block) && block.type === "text" && typeof block.text === "string").map((block) => block.text).join("\n");
+}
+function isPlaceholder(current, lookup) {
+  if (current === void 0 || current.source.kind !== "fallback" || current.title !== NO_PROMPT_TITLE) return false;
+  return current.messageSeqs.every((seq) => {
+    const event = lookup(seq);
+    return event !== void 0 && isTombstoneEvent(event);
+  });
+}
+function firstPromptTitle(nodes, lookup, limits, placeholderSeq) {
+  for (const seq of nodes) {
+    const event = lookup(seq);
+    if (event === void 0 || event.type !== "user/message" || classifyNode(event) !== "user") continue;
+    const title = fallbackTitle(promptText(event), limits);
+    if (title.length > 0) return { title, messageSeqs: [seq], source: { kind: "fallback" } };
+  }
+  return { title: NO_PROMPT_TITLE, messageSeqs: [placeholderSeq], source: { kind: "fallback" } };
+}
+function titleAfterRemoval(input) {
+  const { current } = input;
+  if (current === void 0 || current.source.kind === "user") return null;
+  if (!current.messageSeqs.some((seq) => input.shadowedSeqs.includes(seq))) return null;
+  return firstPromptTitle(input.nodes, input.lookup, input.limits, input.tombstoneSeq);
+}
+function titleAfterRestore(input) {
+  const { current, beforeTombstone: before } = input;
+  if (current === void 0 || current.source.kind === "user") return null;
+  const onSurface = new Set(input.nodes);
+  if (isPlaceholder(current, input.lookup)) return firstPromptTitle(input.nodes, input.lookup, input.limits, input.restoredSeq);
+  if (before === void 0 || current.source.kind !== "fallback" || current.eventSeq < input.tombstoneSeq) return null;
+  if (!before.messageSeqs.includes(input.originalSeq)) return null;
+  const cited = before.messageSeqs.map((seq) => seq === input.originalSeq ? input.restoredSeq : seq);
+  if (!cited.every((seq) => onSurface.has(seq))) return firstPromptTitle(input.nodes, input.lookup, input.limits, input.restoredSeq);
+  if (before.title === current.title && cited.length === current.messageSeqs.length && cited.every((seq, i) => seq === current.messageSeqs[i])) return null;
+  return { title: before.title, messageSeqs: cited, source: { ...before.source } };
+}
+function titleAfterPrompt(current, prompt, lookup, limits) {
+  if (!isPlaceholder(current, lookup)) return null;
+  if (prompt.type !== "user/message" || prompt.surfaceOp !== "append" || classifyNode(prompt) !== "user") return null;
+  const title = fallbackTitle(promptText(prompt), limits);
+  return title.length === 0 ? null : { title, messageSeqs: [prompt.seq], source: { kind: "fallback" } };
+}
+function titleLimitsOf(service) {
+  const config = isRecord(service) ? service.config : void 0;
+  if (!isRecord(config)) return DEFAULT_TITLE_LIMITS;
+  const { fallbackMaxWords, fallbackMaxBytes, maxTitleBytes } = config;
+  if (!Number.isSafeInteger(fallbackMaxWords) || !Number.isSafeInteger(fallbackMaxBytes)) return DEFAULT_TITLE_LIMITS;
+  return {
+    maxWords: fallbackMaxWords,
+    maxBytes: fallbackMaxBytes,
+    maxTitleBytes: Number.isSafeInteger(maxTitleBytes) ? maxTitleBytes : DEFAULT_TITLE_LIMITS.maxTitleBytes
+  };
+}
+
+// src/host/title-events.ts
+function titleBefore(beforeSeq, lookup) {
+  for (let seq = beforeSeq - 1; seq >= 0; seq--) {
+    const event = lookup(seq);
+    if (event?.type !== "session/title" || !isRecord(event.data)) continue;
+    const { title, messageSeqs, source } = event.data;
+    if (typeof title !== "string" || !Array.isArray(messageSeqs) || !isRecord(source) || typeof source.kind !== "string") return void 0;
+    return { title, messageSeqs, source, eventSeq: seq };
+  }
+  return void 0;
+}
+var titleSeen = /* @__PURE__ */ new WeakMap();
+function currentTitle(session, count, lookup) {
+  const seen = titleSeen.get(session);
+  const from = seen !== void 0 && seen.upTo <= count ? seen.upTo : 0;
+  let seq = from === 0 ? void 0 : seen?.seq;
+  for (let at = count - 1; at >= from; at--) {
+    if (lookup(at)?.type === "session/title") {
+      seq = at;
+      break;
+    }
+  }
+  titleSeen.set(session, { upTo: count, seq });
+  return seq === void 0 ? void 0 : titleBefore(seq + 1, lookup);
+}
+function appendTitle(session, change) {
+  return session.append("session/title", {
+    title: change.title,
+    messageSeqs: [...change.messageSeqs],
+    source: { ...change.source }
+  }).seq;
+}
+
+// src/host/copy-title.ts
+var COPY_SUFFIX = /^(.*) \(copy(?: ([2-9]|[1-9]\d+))?\)$/su;
+var COPY_SUFFIX_ZH = /^(.*)（副本(?: ([2-9]|[1-9]\d+))?）$/su;
+function copySuffix(number, language) {
+  if (language === "zh") return number === 1 ? "（副本）" : `（副本 ${number}）`;
+  return number === 1 ? " (copy)" : ` (copy ${number})`;
+}
+function parseCopyTitle(title) {
+  const match = COPY_SUFFIX.exec(title) ?? COPY_SUFFIX_ZH.exec(title);
+  if (match === null || match[1] === void 0 || match[1].length === 0) return { stem: title, number: 0 };
+  return { stem: match[1], number: match[2] === void 0 ? 1 : Number(match[2]) };
+}
+function copyTitleNumbered(stem, number, maxBytes = Number.POSITIVE_INFINITY, language = "en") {
+  const suffix = copySuffix(number, language);
+  const budget = maxBytes - Buffer.byteLength(suffix, "utf8");
+  if (Buffer.byteLength(stem, "utf8") <= budget) return `${stem}${suffix}`;
+  let cut = "";
+  let bytes = 0;
+  for (const char of stem) {
+    const size = Buffer.byteLength(char, "utf8");
+    if (bytes + size > budget) break;
+    cut += char;
+    bytes += size;
+  }
+  cut = cut.trimEnd();
+  return cut.length === 0 ? suffix.trimStart() : `${cut}${suffix}`;
+}
+function nextCopyTitle(base, taken, maxBytes = Number.POSITIVE_INFINITY, language = "en") {
+  const { stem, number } = parseCopyTitle(base);
+  let next = number + 1;
+  while (taken.has(copyTitleNumbered(stem, next, maxBytes, language))) next++;
+  return copyTitleNumbered(stem, next, maxBytes, language);
+}
+function copiedTitle(tombstoneSeq, lookup, limits) {
+  let base = titleBefore(tombstoneSeq, lookup)?.title;
+  for (let seq = 0; base === void 0 && seq < tombstoneSeq; seq++) {
+    const event = lookup(seq);
+    if (event?.type !== "user/message" || event.surfaceOp !== "append" || classifyNode(event) !== "user") continue;
+    const title = fallbackTitle(plainText(contentOf(event)), limits);
+    if (title.length > 0) base = title;
+  }
+  return base ?? null;
+}
+
+// src/host/fork-plan.ts
+function sessionPreset(session) {
+  for (let at = session.events.length - 1; at >= 0; at--) {
+    const event = session.events[at];
+    if (event.type === "agent-preset/selected" && isRecord(event.data) && typeof event.data.agentPreset === "string") return event.data.agentPreset;
+  }
+  return session.header.agentPreset;
+}
+function planFork(source, tombstoneSeq) {
+  const tombstone = source.lookup(tombstoneSeq);
+  const rewrite = tombstone !== void 0 && readRewriteCheckpoint(tombstone) !== null;
+  if (tombstone === void 0 || !rewrite && !isTombstoneEvent(tombstone)) return { ok: false, refusal: { code: "TARGET_NOT_FOUND", tombstoneSeq, reason: "not-a-tombstone" } };
+  const boundarySeq = (rewrite ? tombstone.sourceEventSeqs?.[0] ?? tombstoneSeq : tombstoneSeq) - 1;
+  const seed = source.events.slice(0, boundarySeq + 1);
+  const lastTurnMark = seed.findLast((event) => event.type === "turn/start" || event.type === "turn/end");
+  if (lastTurnMark?.type === "turn/start") return { ok: false, refusal: { code: "OPEN_TURN", boundarySeq } };
+  const agentPreset = sessionPreset(source);
+  const meta = {
+    ...source.header.cwd === void 0 ? {} : { cwd: source.header.cwd },
+    parentSession: source.header.id,
+    seedLength: seed.length,
+    ...agentPreset === void 0 ? {} : { agentPreset }
+  };
+  return { ok: true, plan: { boundarySeq, seed, meta } };
+}
+
+// src/host/fork-source.ts
+async function readForkSource(services, sessionId) {
+  const id = sessionId;
+  const live = services.agents.get(id)?.session ?? services.sessions.get(id);
+  if (live !== void 0) return { id: sessionId, header: live.header, events: live.events, lookup: services.index.lookup(live), origin: "live" };
+  const stored = services.stored();
+  if (stored === void 0 || !(await stored.list()).some((header) => header.id === sessionId)) return null;
+  const { meta, events } = await stored.readFrom(id, 0);
+  const log = events;
+  return { id: sessionId, header: meta, events, lookup: (seq) => log[seq], origin: "stored" };
+}
+
+// src/host/durable-flush.ts
+var DEFAULT_FLUSH_RETRY = Object.freeze({ backoffMs: Object.freeze([50, 100, 200]) });
+async function flushWithRetry(flush, policy = DEFAULT_FLUSH_RETRY) {
+  let attempts = 0;
+  for (; ; ) {
+    attempts++;
+    try {
+      return { ok: true, persisted: await flush(), attempts };
+    } catch (error) {
+      const wait = policy.backoffMs[attempts - 1];
+      if (wait === void 0) return { ok: false, attempts, error, reason: shortenPaths(errorText(error)) };
+      await new Promise((resolve2) => setTimeout(resolve2, wait));
+    }
+  }
 }
 
 // src/host/fork-store.ts
@@ -3006,7 +3064,8 @@ async function runSessionWrite(services, sessionId, append, options = { maintena
       if (held !== void 0) return held;
       const agent = services.agents.get(id);
       const session = agent?.session ?? services.sessions.get(id);
-      return session === void 0 ? { ok: false, refusal: { code: "SESSION_NOT_LIVE", sessionId } } : task(session, agent !== void 0 ? "agent" : "live");
+      if (session !== void 0) return task(session, agent !== void 0 ? "agent" : "live");
+      return { ok: false, refusal: await services.access.isStored(sessionId) ? { code: "SESSION_NOT_LIVE", sessionId, reason: "not-live" } : { code: "SESSION_NOT_LIVE", sessionId } };
     }
     return services.access.write(sessionId, task, options.precheck);
   });
@@ -4634,8 +4693,11 @@ var REASON_TEXT = {
   "ALREADY_ERASED": "that removal was erased already",
   "session-open": "the session is open in the host; the host holds its messages in memory. Stop the host and use `dsh-message-recall-log erase`"
 };
+function eraseFailureText(failure, tombstoneSeq) {
+  return failure.code === "ERASE_NOT_VERIFIED" ? `the erased log did not verify, nothing changed: ${failure.problem}` : `cannot erase removal ${tombstoneSeq}: ${REASON_TEXT[failure.code]}`;
+}
 function notErasable(reason, tombstoneSeq) {
-  return { code: "NOT_ERASABLE", reason, message: `message-recall: cannot erase removal ${tombstoneSeq}: ${REASON_TEXT[reason]}` };
+  return { code: "NOT_ERASABLE", reason, message: `message-recall: ${eraseFailureText({ code: reason }, tombstoneSeq)}` };
 }
 async function eraseRemoval(services, request) {
   const backend = services.backend();
@@ -4657,7 +4719,7 @@ async function eraseRemoval(services, request) {
   }
   const refusal = outcome.refusal;
   if ("sessionId" in refusal) {
-    return refusal.code === "AGENT_BUSY" ? { ok: false, refusal: { code: "AGENT_BUSY", message: `message-recall: session "${sessionId}" is busy: ${refusal.detail}` } } : { ok: false, refusal: { code: "SESSION_NOT_LIVE", message: `message-recall: session "${sessionId}" does not exist` } };
+    return refusal.code === "AGENT_BUSY" ? { ok: false, refusal: { code: "AGENT_BUSY", message: `message-recall: session "${sessionId}" is busy: ${refusal.detail}` } } : { ok: false, refusal: { code: "SESSION_NOT_LIVE", message: noSessionMessage(sessionId) } };
   }
   return { ok: false, refusal };
 }
@@ -4668,7 +4730,7 @@ async function eraseHeld(services, backend, session, tombstoneSeq) {
   const erasedAt = (services.now?.() ?? /* @__PURE__ */ new Date()).toISOString();
   const done = await eraseLogFile(backend, backend.locate({ id, ...cwd === void 0 ? {} : { cwd } }).path, id, tombstoneSeq, { at: erasedAt, expectedLength: () => session.seq });
   if (!done.ok) {
-    return done.code === "ERASE_NOT_VERIFIED" ? { ok: false, refusal: { code: "ERASE_NOT_VERIFIED", message: `message-recall: the erased log did not verify, nothing changed: ${done.problem}` } } : { ok: false, refusal: notErasable(done.code, tombstoneSeq) };
+    return done.code === "ERASE_NOT_VERIFIED" ? { ok: false, refusal: { code: "ERASE_NOT_VERIFIED", message: `message-recall: ${eraseFailureText(done, tombstoneSeq)}` } } : { ok: false, refusal: notErasable(done.code, tombstoneSeq) };
   }
   const erase = done.value;
   const others = [];
@@ -5008,6 +5070,140 @@ async function runRefresh(services, agent, summarizer, intent, signal) {
   return { ok: true, value: { ...value, persisted: flushed.persisted } };
 }
 
+// src/host/home-lock.ts
+import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import { randomBytes as randomBytes2 } from "node:crypto";
+import { dirname as dirname2, join as join3 } from "node:path";
+var heldHere = /* @__PURE__ */ new Set();
+function pidRuns(pid) {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === "EPERM";
+  }
+}
+function processStartMs(pid) {
+  try {
+    const stat4 = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const ticks = Number(stat4.slice(stat4.lastIndexOf(")") + 2).split(" ")[19]);
+    const boot = Number(/^btime (\d+)$/m.exec(readFileSync("/proc/stat", "utf8"))?.[1]);
+    return Number.isFinite(ticks) && Number.isFinite(boot) ? boot * 1e3 + ticks * 10 : void 0;
+  } catch {
+    return void 0;
+  }
+}
+var START_SLACK_MS = 5e3;
+function holderLive(holder, runs = pidRuns) {
+  if (holder.pid === process.pid) return heldHere.has(holder.token);
+  if (!runs(holder.pid)) return false;
+  const started = processStartMs(holder.pid);
+  const taken = Date.parse(holder.startedAt);
+  return started === void 0 || Number.isNaN(taken) || started <= taken + START_SLACK_MS;
+}
+function readHolder(file) {
+  let text;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    if (error.code === "ENOENT") return "missing";
+    throw error;
+  }
+  try {
+    const value = JSON.parse(text);
+    if (typeof value.pid === "number" && typeof value.token === "string") {
+      return { pid: value.pid, token: value.token, startedAt: String(value.startedAt ?? ""), owner: String(value.owner ?? "") };
+    }
+  } catch {
+  }
+  return void 0;
+}
+function claimLock(file, owner) {
+  mkdirSync(dirname2(file), { recursive: true });
+  const holder = { pid: process.pid, startedAt: (/* @__PURE__ */ new Date()).toISOString(), owner, token: randomBytes2(8).toString("hex") };
+  const temp = `${file}.${holder.token}.tmp`;
+  writeFileSync(temp, JSON.stringify(holder) + "\n", { mode: 420 });
+  try {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        linkSync(temp, file);
+        heldHere.add(holder.token);
+        return { ok: true, file, holder, release: () => releaseLock(file, holder.token) };
+      } catch (error) {
+        if (error.code !== "EEXIST" || attempt >= 5) throw error;
+      }
+      const current = readHolder(file);
+      if (current === "missing") continue;
+      if (current !== void 0 && holderLive(current)) return { ok: false, holder: current };
+      try {
+        unlinkSync(file);
+      } catch (error) {
+        if (error.code !== "ENOENT") throw error;
+      }
+    }
+  } finally {
+    try {
+      unlinkSync(temp);
+    } catch {
+    }
+  }
+}
+function releaseLock(file, token) {
+  heldHere.delete(token);
+  try {
+    const current = readHolder(file);
+    if (current !== "missing" && current !== void 0 && current.token === token) unlinkSync(file);
+  } catch {
+  }
+}
+function describeHolder(holder) {
+  return `${holder.owner || "another process"} (pid ${holder.pid}${holder.startedAt ? `, since ${holder.startedAt}` : ""})`;
+}
+var PLUGIN_LOCK_FILE = ".message-recall.lock";
+var PluginHomeLock = class {
+  /**
+   * @param root - the session persistence's root folder, `undefined` while none is loaded.
+   * @param warn - where the one line about a refusing lock goes (the plugin's logger).
+   */
+  constructor(root, warn) {
+    this.root = root;
+    this.warn = warn;
+  }
+  held;
+  reported;
+  /**
+   * Claim the lock when not yet held.
+   * @returns `null` when this plugin may write, else the live holder (logged once per holder).
+   */
+  check() {
+    const root = this.root();
+    if (root === void 0) return null;
+    const file = join3(root, PLUGIN_LOCK_FILE);
+    if (this.held?.file === file) return null;
+    this.held?.release();
+    this.held = void 0;
+    const claim = claimLock(file, "message-recall");
+    if (claim.ok) {
+      this.held = claim;
+      return null;
+    }
+    if (this.reported !== claim.holder.token) {
+      this.reported = claim.holder.token;
+      this.warn(`${homeInUseMessage(claim.holder)} (lock file ${PLUGIN_LOCK_FILE} in the sessions folder)`);
+    }
+    return claim.holder;
+  }
+  /** Release the lock when held. */
+  dispose() {
+    this.held?.release();
+    this.held = void 0;
+  }
+};
+function homeInUseMessage(holder) {
+  return `message-recall: another host writes this DSH home's sessions (${describeHolder(holder)}); this host refuses writes through message-recall until that host stops`;
+}
+
 // src/host/route.ts
 function assertNever(value) {
   throw new Error(`message-recall: unhandled error code ${JSON.stringify(value)}`);
@@ -5025,6 +5221,7 @@ function statusOf(code) {
     case "UNSUPPORTED_MEDIA_TYPE":
       return 415;
     case "SESSION_NOT_LIVE":
+    case "HOME_IN_USE":
     case "TARGET_NOT_FOUND":
     case "NOT_A_USER_MESSAGE":
     case "NOT_DELETABLE":
@@ -5085,6 +5282,11 @@ function createRouteHandler(services, config) {
         return;
       }
       const request = parsed.request;
+      const holder = request.action === "plan" || request.action === "inspect" || request.action === "pendingErases" ? null : services.homeLock?.() ?? null;
+      if (holder !== null) {
+        fail2(res, "HOME_IN_USE", homeInUseMessage(holder), void 0, { holderPid: holder.pid });
+        return;
+      }
       switch (request.action) {
         case "inspect":
           await answer(res, await inspectSession({ sessions: services.sessions, index: services.index, persistence: services.persistence(), diskSummaries: services.diskSummaries }, request.sessionId));
@@ -5198,7 +5400,7 @@ function installTelemetryFilter(ctx, lookup) {
 
 // src/host/stored-listing.ts
 import { readdir as readdir2, stat as stat3 } from "node:fs/promises";
-import { basename as basename2, dirname as dirname2, join as join3 } from "node:path";
+import { basename as basename2, dirname as dirname3, join as join4 } from "node:path";
 var MAX_CREATED = 1e3;
 var PROBE = { version: 1, id: "message-recall-layout-probe", createdAt: 0 };
 async function tokenOf(path) {
@@ -5212,7 +5414,7 @@ async function tokenOf(path) {
 }
 async function foldersIn(path) {
   try {
-    return (await readdir2(path, { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => join3(path, entry.name));
+    return (await readdir2(path, { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => join4(path, entry.name));
   } catch (error) {
     if (error.code === "ENOENT" || error.code === "ENOTDIR") return [];
     throw error;
@@ -5224,8 +5426,8 @@ async function sessionFolders(layout) {
 }
 function folderOf(layout, log) {
   if (log === void 0 || basename2(log) !== layout.logName) return void 0;
-  const folder = dirname2(log);
-  return dirname2(dirname2(folder)) === layout.root ? folder : void 0;
+  const folder = dirname3(log);
+  return dirname3(dirname3(folder)) === layout.root ? folder : void 0;
 }
 function logOf(stored, header) {
   try {
@@ -5303,7 +5505,7 @@ var StoredLogListing = class {
       this.layout = null;
       return listInFull(stored);
     }
-    const layout = { root: dirname2(dirname2(dirname2(probe))), logName: basename2(probe) };
+    const layout = { root: dirname3(dirname3(dirname3(probe))), logName: basename2(probe) };
     const headers = await stored.list();
     for (const header of headers) this.created.delete(header.id);
     const sessions = /* @__PURE__ */ new Map();
@@ -5323,7 +5525,7 @@ var StoredLogListing = class {
     const others = found.filter((folder) => !sessions.has(folder));
     const [listed, otherTokens] = await Promise.all([
       this.tokens([...sessions.values()], live),
-      Promise.all(others.map((folder) => tokenOf(join3(folder, layout.logName))))
+      Promise.all(others.map((folder) => tokenOf(join4(folder, layout.logName))))
     ]);
     others.forEach((folder, i) => otherTokens[i] === null && this.empty.add(folder));
     return listed;
@@ -5351,7 +5553,7 @@ var StoredLogListing = class {
       if (this.sessions.has(folder) || this.empty.has(folder)) continue;
       const header = created.get(folder);
       if (header === void 0) return void 0;
-      this.sessions.set(folder, { header, log: join3(folder, layout.logName) });
+      this.sessions.set(folder, { header, log: join4(folder, layout.logName) });
       this.created.delete(header.id);
     }
     for (const folder of this.sessions.keys()) if (!present.has(folder)) this.sessions.delete(folder);
@@ -5359,7 +5561,7 @@ var StoredLogListing = class {
     const empty = [...this.empty];
     const [listed, emptyTokens] = await Promise.all([
       this.tokens([...this.sessions.values()], live),
-      Promise.all(empty.map((folder) => tokenOf(join3(folder, layout.logName))))
+      Promise.all(empty.map((folder) => tokenOf(join4(folder, layout.logName))))
     ]);
     if (emptyTokens.some((token) => token !== null)) return void 0;
     this.counts.checked++;
@@ -5931,6 +6133,15 @@ var SessionAccess = class {
     }
   }
   /**
+   * Whether the session persistence holds a session with this id (`list`).
+   * @param sessionId - the session id.
+   * @returns false without a persistence service.
+   */
+  async isStored(sessionId) {
+    const persistence = this.services.persistence();
+    return persistence !== void 0 && await isStored(persistence, sessionId);
+  }
+  /**
    * A read-only view for planning: the live session's surface, or the stored log folded.
    * @param sessionId - the session id.
    * @returns the view, or `SESSION_NOT_LIVE` when the session is neither live nor stored.
@@ -6129,18 +6340,18 @@ async function isStored(persistence, sessionId) {
 // src/host/pending-erases.ts
 import { mkdir, open as open2, readFile as readFile2, rename as rename2, rm as rm4 } from "node:fs/promises";
 import { homedir } from "node:os";
-import { dirname as dirname3, join as join4, resolve } from "node:path";
+import { dirname as dirname4, join as join5, resolve } from "node:path";
 var PendingErasesDamaged = class extends Error {
 };
 var PLUGIN_HOME_FOLDER = "message-recall";
 var PENDING_ERASES_FILE = "pending-erases.json";
 function dshHomeOf(value) {
   const home = value !== void 0 && value.trim().length > 0 ? value : "~/.dsh";
-  const expanded = home === "~" ? homedir() : home.startsWith("~/") || home.startsWith("~\\") ? join4(homedir(), home.slice(2)) : home;
+  const expanded = home === "~" ? homedir() : home.startsWith("~/") || home.startsWith("~\\") ? join5(homedir(), home.slice(2)) : home;
   return resolve(expanded);
 }
 function pendingErasesPath(home) {
-  return join4(home, PLUGIN_HOME_FOLDER, PENDING_ERASES_FILE);
+  return join5(home, PLUGIN_HOME_FOLDER, PENDING_ERASES_FILE);
 }
 function isPendingErase(value) {
   const v = value;
@@ -6232,7 +6443,7 @@ var PendingErases = class {
     return this.list;
   }
   async save(list) {
-    const folder = dirname3(this.path);
+    const folder = dirname4(this.path);
     await mkdir(folder, { recursive: true });
     const beside = `${this.path}.${process.pid}.new`;
     const file = await open2(beside, "w");
@@ -6292,6 +6503,14 @@ function apply(ctx, config) {
     await inheritance.settled(payload.agent.session);
     return next();
   });
+  const homeLock = new PluginHomeLock(() => {
+    const root = ctx.get("sessionPersistence")?.root;
+    return typeof root === "string" ? root : void 0;
+  }, warn);
+  ctx.effect(() => {
+    homeLock.check();
+    return () => homeLock.dispose();
+  }, "message-recall: DSH home lock");
   const queue = new WriteQueue();
   const erase = {
     access,
@@ -6313,6 +6532,11 @@ function apply(ctx, config) {
   const launch = ctx.get("launchEnvironment");
   const pending = new PendingErases(pendingErasesPath(dshHomeOf(launch?.get("DSH_HOME")?.value ?? process.env.DSH_HOME)));
   ctx.inject(["sessionPersistence"], () => {
+    const holder = homeLock.check();
+    if (holder !== null) {
+      warn(`message-recall: the pending erases wait: ${homeInUseMessage(holder)}`);
+      return;
+    }
     void runPendingErases({ erase, pending }, (line, outcome) => outcome === "erased" ? ctx.logger.info(line) : warn(line)).catch((error) => warn(`message-recall: the pending erases did not run: ${error instanceof Error ? error.message : String(error)}`));
   });
   const handler = createRouteHandler(
@@ -6371,7 +6595,8 @@ function apply(ctx, config) {
           }
         }
       },
-      warn
+      warn,
+      homeLock: () => homeLock.check()
     },
     resolved
   );

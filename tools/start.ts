@@ -7,13 +7,16 @@
 //      provider at it; with the key set, DeepSeek is used as configured;
 //   4. starts `dsh web` on 127.0.0.1 (telemetry off) and prints the URL;
 //   5. with --seed, creates a demo conversation (two prompts, an answer with tool calls);
+//   0. refuses to start when another live host uses the same DSH home: it holds <home>/npm-start.lock
+//      (taken exclusively, a stale one of a gone pid taken over, released on exit), and the plugin's own
+//      lock in <home>/sessions (src/host/home-lock.ts) names no other live process;
 //   6. Ctrl-C, SIGTERM or SIGHUP (the terminal closed) stops the host and the mock model, each
 //      by its own pid; if this process ends any other way, an exit hook stops them, and they
 //      stop by themselves once it is gone (tools/exit-with-parent.ts).
 // Runs under Node >= 22.19 through tools/with-node22.ts (see package.json).
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createServer } from 'node:net'
-import { createWriteStream, existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { createSession, prompt, rpc, waitForTurnEnds } from './dsh-api'
@@ -22,6 +25,7 @@ import { parentPidEnv } from './exit-with-parent'
 import { parseCli } from '../scripts/support/arguments'
 import { OptionValueError, portOption } from '../scripts/support/option-values'
 import { OptionError } from '../scripts/support/usage-errors'
+import { claimLock, describeHolder, holderLive, PLUGIN_LOCK_FILE, type LockHolder } from '../src/host/home-lock'
 
 const USAGE = `usage: npm start -- [options]
 
@@ -85,6 +89,25 @@ const REPEAT_WINDOW_MS = 1000
 
 /** The one line printed when the web port is taken. */
 const portInUse = (port: number) => `port ${port} is in use; pass --port 0 for a free one or --port N`
+
+/** The lock file `npm start` holds in its DSH home while it runs. */
+const START_LOCK_FILE = 'npm-start.lock'
+
+/** The one line printed when another live host uses the DSH home. */
+const homeInUse = (home: string, holder: LockHolder) => `DSH home ${home} is in use by ${describeHolder(holder)}; stop that host first, or pass --home DIR`
+
+/**
+ * The live holder of the host plugin's lock in `home`'s sessions folder (a host started without
+ * `npm start`), or `undefined`.
+ */
+function pluginHolder(home: string): LockHolder | undefined {
+  try {
+    const holder = JSON.parse(readFileSync(join(home, 'sessions', PLUGIN_LOCK_FILE), 'utf8')) as LockHolder
+    return typeof holder.pid === 'number' && holderLive(holder) ? holder : undefined
+  } catch {
+    return undefined
+  }
+}
 
 /** Resolves with whether 127.0.0.1:`port` can be listened on now (port 0 always can). */
 function portFree(port: number): Promise<boolean> {
@@ -223,6 +246,14 @@ async function main(): Promise<void> {
 
   if (!(await portFree(opts.port))) {
     console.error(`npm start: ${portInUse(opts.port)}`)
+    process.exit(1)
+  }
+  // One host per DSH home: a second one would break the first one's session logs (rc.8 has no writer lock).
+  const claim = claimLock(join(opts.home, START_LOCK_FILE), 'npm start')
+  const other = claim.ok ? pluginHolder(opts.home) : claim.holder
+  if (claim.ok) process.on('exit', () => claim.release())
+  if (other !== undefined) {
+    console.error(`npm start: ${homeInUse(opts.home, other)}`)
     process.exit(1)
   }
   ensureHostInstalled({ log: say })

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-UHU3WVU4.js";
+} from "./chunks/chunk-ZCQTJYG2.js";
 import {
   explainCommand
-} from "./chunks/chunk-K62I62RD.js";
+} from "./chunks/chunk-EYEJIWG2.js";
 import {
   listCommand
 } from "./chunks/chunk-QXCDYVU7.js";
@@ -13,8 +13,9 @@ import {
 } from "./chunks/chunk-CRKCG5BD.js";
 import {
   scanCommand
-} from "./chunks/chunk-5LIP7EPM.js";
-import "./chunks/chunk-AXPFB772.js";
+} from "./chunks/chunk-UTUYFGTL.js";
+import "./chunks/chunk-3YK22VMN.js";
+import "./chunks/chunk-EDLWMPAK.js";
 import "./chunks/chunk-74NHG445.js";
 import "./chunks/chunk-4C36J76L.js";
 import {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-UHU3WVU4.js";
+} from "./chunks/chunk-ZCQTJYG2.js";
 import {
   runCommand
 } from "./chunks/chunk-C7U2JD6W.js";

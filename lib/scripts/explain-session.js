@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-K62I62RD.js";
-import "./chunks/chunk-AXPFB772.js";
+} from "./chunks/chunk-EYEJIWG2.js";
+import "./chunks/chunk-3YK22VMN.js";
+import "./chunks/chunk-EDLWMPAK.js";
 import "./chunks/chunk-74NHG445.js";
 import {
   runCommand

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 import {
   scanCommand
-} from "./chunks/chunk-5LIP7EPM.js";
-import "./chunks/chunk-AXPFB772.js";
+} from "./chunks/chunk-UTUYFGTL.js";
+import "./chunks/chunk-3YK22VMN.js";
+import "./chunks/chunk-EDLWMPAK.js";
 import "./chunks/chunk-74NHG445.js";
 import "./chunks/chunk-4C36J76L.js";
 import "./chunks/chunk-GAP6BJRR.js";

@@ -43,6 +43,20 @@ Exit codes: 0 erased; 1 refused (not a removal in effect, already erased, the ne
 verify; nothing changed); 2 bad usage or an unreadable log.
 `
 
+/** The first Node version whose `node:zlib` has zstd, which the erase writes with. */
+const ERASE_MIN_NODE = [22, 15] as const
+
+/**
+ * Why this Node cannot run `erase`, or `null` when it can.
+ * @param version - a Node version as `process.version` gives it (`v20.20.2`).
+ * @returns one line, e.g. `erase needs Node 22.15 or later (this is v20.20.2): …`, or `null`.
+ */
+export function eraseRuntimeProblem(version: string): string | null {
+  const [major = 0, minor = 0] = /^v?(\d+)\.(\d+)/.exec(version)?.slice(1).map(Number) ?? []
+  if (major > ERASE_MIN_NODE[0] || (major === ERASE_MIN_NODE[0] && minor >= ERASE_MIN_NODE[1])) return null
+  return `erase needs Node ${ERASE_MIN_NODE.join('.')} or later (this is ${version}): it writes the log with node:zlib's zstd; the read-only commands run on this Node`
+}
+
 const OPTIONS = { ...COMMON_OPTIONS, tombstone: { type: 'string' }, home: { type: 'string' } } as const
 
 /** Every stored session log under a sessions root. */
@@ -62,6 +76,9 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
     await out(usage(invocation))
     return EXIT.ok
   }
+  // Before anything else: DSH's code and the log writer are loaded (below) only on a Node that has zstd.
+  const runtime = eraseRuntimeProblem(process.version)
+  if (runtime !== null) throw new UsageLineError(runtime)
   if (positionals.length !== 1) throw new UsageError(`expected one session folder or log file, got ${positionals.length}`)
   if (values.tombstone === undefined || !/^\d+$/.test(values.tombstone)) throw new UsageLineError(`--tombstone must be a seq (a non-negative integer), got ${JSON.stringify(values.tombstone ?? null)}`)
   const tombstoneSeq = Number(values.tombstone)
@@ -75,7 +92,7 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
   const compression = logPath.endsWith('.zstd') ? 'zstd' : 'none'
   const { decodeLogBytes } = await import('../../src/host/jsonl-log-file')
   const { eraseLogFile } = await import('../../src/host/erase-log')
-  const { deleteSideFiles } = await import('../../src/host/erase-session')
+  const { deleteSideFiles, eraseFailureText } = await import('../../src/host/erase-session')
   const { dropCacheEntryInFile } = await import('../../src/host/projection-cache-erase')
   const { dshJsonlReader } = await import('../support/dsh-reader')
   let id: string
@@ -89,9 +106,10 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
   const at = new Date().toISOString()
   const done = await eraseLogFile(reader, logPath, id, tombstoneSeq, { at })
   if (!done.ok) {
-    const why = done.code === 'ERASE_NOT_VERIFIED' ? `the erased log did not verify: ${done.problem}` : done.code
+    // The route's sentence (`eraseFailureText`), without its `message-recall:` prefix.
+    const why = eraseFailureText(done, tombstoneSeq)
     if (values.json) await out(JSON.stringify({ ok: false, code: done.code, message: why }) + '\n')
-    else await out(`refused, nothing changed: ${why}\n`)
+    else await out(`${done.code === 'ERASE_NOT_VERIFIED' ? 'refused' : 'refused, nothing changed'}: ${why}\n`)
     return EXIT.problem
   }
 

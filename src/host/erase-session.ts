@@ -30,6 +30,7 @@ import { join } from 'node:path'
 import type { Session } from '@deepseek-ai/dsh-session'
 import type { SessionAccess } from './stored-session'
 import type { WriteQueue } from './write-queue'
+import { noSessionMessage } from './refusals'
 import { toolOutputPathsIn, type EraseBlock, type LogErase } from '../log/log-erase'
 import { collectEventImages, type LoggedImageRef } from '../log/log-without-removed'
 import type { JsonlBackend } from './jsonl-log-file'
@@ -99,13 +100,27 @@ const REASON_TEXT: Record<EraseReason, string> = {
 }
 
 /**
+ * The sentence of an erase that did not happen, shared by the route (prefixed `message-recall: `)
+ * and the log tool's `erase` (text and `--json`).
+ * @param failure - a reason the removal cannot be erased, or `ERASE_NOT_VERIFIED` with the first problem.
+ * @param tombstoneSeq - the removal's tombstone seq.
+ * @returns e.g. `cannot erase removal 12: that removal was erased already`, or
+ *   `the erased log did not verify, nothing changed: <problem>`.
+ */
+export function eraseFailureText(failure: { readonly code: EraseReason } | { readonly code: 'ERASE_NOT_VERIFIED'; readonly problem: string }, tombstoneSeq: number): string {
+  return failure.code === 'ERASE_NOT_VERIFIED'
+    ? `the erased log did not verify, nothing changed: ${failure.problem}`
+    : `cannot erase removal ${tombstoneSeq}: ${REASON_TEXT[failure.code]}`
+}
+
+/**
  * The `NOT_ERASABLE` refusal of a removal.
  * @param reason - why.
  * @param tombstoneSeq - the removal's tombstone seq.
  * @returns the refusal with its message.
  */
 export function notErasable(reason: EraseReason, tombstoneSeq: number): EraseRefusal {
-  return { code: 'NOT_ERASABLE', reason, message: `message-recall: cannot erase removal ${tombstoneSeq}: ${REASON_TEXT[reason]}` }
+  return { code: 'NOT_ERASABLE', reason, message: `message-recall: ${eraseFailureText({ code: reason }, tombstoneSeq)}` }
 }
 
 type EraseOutcome = { readonly ok: true; readonly value: EraseValue } | { readonly ok: false; readonly refusal: EraseRefusal }
@@ -146,7 +161,7 @@ export async function eraseRemoval(services: EraseServices, request: { readonly 
   if ('sessionId' in refusal) {
     return refusal.code === 'AGENT_BUSY'
       ? { ok: false, refusal: { code: 'AGENT_BUSY', message: `message-recall: session "${sessionId}" is busy: ${refusal.detail}` } }
-      : { ok: false, refusal: { code: 'SESSION_NOT_LIVE', message: `message-recall: session "${sessionId}" does not exist` } }
+      : { ok: false, refusal: { code: 'SESSION_NOT_LIVE', message: noSessionMessage(sessionId) } }
   }
   return { ok: false, refusal }
 }
@@ -160,7 +175,7 @@ async function eraseHeld(services: EraseServices, backend: JsonlBackend & { list
   const done = await eraseLogFile(backend, backend.locate({ id, ...(cwd === undefined ? {} : { cwd }) }).path, id, tombstoneSeq, { at: erasedAt, expectedLength: () => session.seq })
   if (!done.ok) {
     return done.code === 'ERASE_NOT_VERIFIED'
-      ? { ok: false, refusal: { code: 'ERASE_NOT_VERIFIED', message: `message-recall: the erased log did not verify, nothing changed: ${done.problem}` } }
+      ? { ok: false, refusal: { code: 'ERASE_NOT_VERIFIED', message: `message-recall: ${eraseFailureText(done, tombstoneSeq)}` } }
       : { ok: false, refusal: notErasable(done.code, tombstoneSeq) }
   }
   const erase = done.value

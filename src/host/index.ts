@@ -24,6 +24,8 @@
  * drops the erased session's record and has it folded again); the export
  * also reads `sessionQuery` (`dsh-session-query`: subagent sessions) and `attachments`
  * (`dsh-attachment`: images), as DSH's own Session log export does.
+ * At start the plugin claims a lock file in the session persistence's root (`home-lock.ts`); while
+ * another live host holds it, every route write answers `HOME_IN_USE` (reads still work).
  *
  * @module dsh-message-recall
  */
@@ -59,6 +61,7 @@ import type { EraseServices } from './erase-session'
 import { runPendingErases } from './erase-at-start'
 import { dshHomeOf, PendingErases, pendingErasesPath } from './pending-erases'
 import type { SessionId } from '@deepseek-ai/dsh-session'
+import { homeInUseMessage, PluginHomeLock } from './home-lock'
 
 export { Config, DEFAULTS, resolveConfig, type MessageRecallConfig } from './config'
 export { statusOf } from './route'
@@ -113,6 +116,15 @@ export function apply(ctx: Context, config: Partial<MessageRecallConfig> | undef
     await inheritance.settled(payload.agent.session)
     return next()
   })
+  // One writer per DSH home: a second host on the same home gets HOME_IN_USE for every write.
+  const homeLock = new PluginHomeLock(() => {
+    const root = (ctx.get('sessionPersistence') as { root?: unknown } | undefined)?.root
+    return typeof root === 'string' ? root : undefined
+  }, warn)
+  ctx.effect(() => {
+    homeLock.check()
+    return () => homeLock.dispose()
+  }, 'message-recall: DSH home lock')
   const queue = new WriteQueue()
   const erase: EraseServices = {
     access,
@@ -135,6 +147,12 @@ export function apply(ctx: Context, config: Partial<MessageRecallConfig> | undef
   const launch = ctx.get('launchEnvironment') as { get(name: string): { readonly value: string } | undefined } | undefined
   const pending = new PendingErases(pendingErasesPath(dshHomeOf(launch?.get('DSH_HOME')?.value ?? process.env.DSH_HOME)))
   ctx.inject(['sessionPersistence'], () => {
+    // Another host holding this DSH home writes its sessions; the erases wait for a start that holds it.
+    const holder = homeLock.check()
+    if (holder !== null) {
+      warn(`message-recall: the pending erases wait: ${homeInUseMessage(holder)}`)
+      return
+    }
     void runPendingErases({ erase, pending }, (line, outcome) => (outcome === 'erased' ? ctx.logger.info(line) : warn(line))).catch((error: unknown) => warn(`message-recall: the pending erases did not run: ${error instanceof Error ? error.message : String(error)}`))
   })
   const handler = createRouteHandler(
@@ -194,6 +212,7 @@ export function apply(ctx: Context, config: Partial<MessageRecallConfig> | undef
         },
       },
       warn,
+      homeLock: () => homeLock.check(),
     },
     resolved,
   )

@@ -63,14 +63,25 @@ export interface NotASummaryRefusal {
 }
 
 /**
- * No live session with that id in this process; with `reason: 'needs-agent'`, the session exists
- * (stored, or live without an agent) but the write changes a compaction summary, which needs the
- * session's agent: a summary rewrite, a batch with folded changes, `editSummary`, `undoRewrite`.
+ * No session with that id: neither live in this process nor stored; with `reason: 'not-live'`,
+ * the session is stored but the action needs it live (`flush`); with `reason: 'needs-agent'`, the
+ * session exists (stored, or live without an agent) but the write changes a compaction summary,
+ * which needs the session's agent: a summary rewrite, a batch with folded changes, `editSummary`, `undoRewrite`.
  */
 export interface SessionNotLiveRefusal {
   readonly code: 'SESSION_NOT_LIVE'
   readonly sessionId: string
-  readonly reason?: 'needs-agent'
+  readonly reason?: 'needs-agent' | 'not-live'
+}
+
+/**
+ * The message of a session that is neither live nor stored, the same on every route (the POST
+ * route's `SESSION_NOT_LIVE`, the export's `SESSION_NOT_FOUND`, the erase's).
+ * @param sessionId - the id asked for.
+ * @returns `message-recall: no session "<id>" (neither open in this host nor stored)`.
+ */
+export function noSessionMessage(sessionId: string): string {
+  return `message-recall: no session "${sessionId}" (neither open in this host nor stored)`
 }
 
 /**
@@ -141,7 +152,8 @@ export function describeRefusal(refusal: WriteRefusal): string {
     case 'SESSION_NOT_LIVE':
       return refusal.reason === 'needs-agent'
         ? `message-recall: session "${refusal.sessionId}" is not open in this host; a compaction summary is rewritten, edited or put back only while the session is open (its agent writes the summary): open it, then try again`
-        : `message-recall: no live session "${refusal.sessionId}"`
+        : refusal.reason === 'not-live' ? `message-recall: no live session "${refusal.sessionId}"`
+        : noSessionMessage(refusal.sessionId)
     case 'NOT_A_SUMMARY':
       return `message-recall: seq ${refusal.seq} ${refusal.reason === 'not-a-checkpoint' ? 'is not a compaction summary' : refusal.reason === 'not-on-surface' ? 'is a compaction summary no longer on the surface (a later compaction or removal replaced it)' : 'is not a summary rewrite of this plugin; only those can be undone'}`
     case 'SUMMARY_FAILED':

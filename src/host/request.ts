@@ -30,7 +30,40 @@ export type RouteRequest =
 /** Longest accepted session id, in UTF-16 code units (ids DSH mints are `session-<uuid>`, 44); the POST route and the export refuse a longer one with `INVALID_REQUEST`. */
 export const MAX_SESSION_ID_LENGTH = 512
 
-const FIELDS = ['sessionId', 'action', 'seq', 'messageId', 'tombstoneSeq', 'planAction', 'expect', 'changes', 'detail', 'when']
+/** Every field a request body takes, with the actions that take it (`'*'`: all), in the order the messages list them. */
+const FIELD_TABLE: ReadonlyArray<readonly [field: string, actions: '*' | readonly RouteAction[]]> = [
+  ['sessionId', '*'],
+  ['action', '*'],
+  ['seq', [...TOMBSTONE_ACTIONS, 'plan']],
+  ['messageId', [...TOMBSTONE_ACTIONS, 'plan']],
+  ['tombstoneSeq', ['restore', 'forkBefore', 'erase', 'cancelErase']],
+  ['planAction', ['plan']],
+  ['checkpointSeq', ['editSummary', 'undoRewrite', 'rewriteSummary', 'plan']],
+  ['summary', ['editSummary']],
+  ['expect', [...TOMBSTONE_ACTIONS, 'restore', 'plan', 'apply', 'editSummary', 'undoRewrite', 'rewriteSummary']],
+  ['changes', ['apply', 'plan']],
+  ['detail', ['plan']],
+  ['when', ['erase']],
+]
+
+/** Every field of any request, in table order. */
+const FIELDS = FIELD_TABLE.map(([field]) => field)
+
+/**
+ * The fields an action takes, in table order.
+ * @param action - a route action.
+ * @returns e.g. `['sessionId', 'action', 'checkpointSeq', 'summary', 'expect']` for `editSummary`.
+ */
+export function fieldsOf(action: RouteAction): string[] {
+  return FIELD_TABLE.filter(([, actions]) => actions === '*' || actions.includes(action)).map(([field]) => field)
+}
+
+/** The first field of `body` that `action` does not take, with the message naming what it takes; `undefined` when none. */
+function strayFieldFor(body: Record<string, unknown>, action: RouteAction): string | undefined {
+  const fields = fieldsOf(action)
+  const stray = Object.keys(body).find((key) => !fields.includes(key))
+  return stray === undefined ? undefined : `${action} takes no ${stray} (fields of ${action}: ${fields.join(', ')})`
+}
 const EXPECT_FIELDS = ['replaceGeneration', 'lastSeq', 'removedCount']
 
 /**
@@ -59,6 +92,8 @@ export function parseRouteRequest(body: unknown): { ok: true; request: RouteRequ
     for (const field of ['seq', 'messageId', 'tombstoneSeq', 'planAction', 'expect', 'changes', 'detail'] as const) {
       if (body[field] !== undefined) return invalid(`${action} takes no ${field}`)
     }
+    const stray = strayFieldFor(body, action)
+    if (stray !== undefined) return invalid(stray)
     return { ok: true, request: { action, sessionId } }
   }
 
@@ -78,6 +113,8 @@ export function parseRouteRequest(body: unknown): { ok: true; request: RouteRequ
     }
     const { tombstoneSeq } = body
     if (!isSeq(tombstoneSeq)) return invalid(`tombstoneSeq must be a non-negative safe integer, got ${valueText(tombstoneSeq)}`)
+    const stray = strayFieldFor(body, action === 'forkBefore' || action === 'erase' || action === 'cancelErase' ? action : 'restore')
+    if (stray !== undefined) return invalid(stray)
     if (action === 'erase') {
       const { when } = body
       if (when !== undefined && !ERASE_WHEN.includes(when as EraseWhen)) return invalid(`when must be one of ${ERASE_WHEN.join(', ')}, got ${valueText(when)}`)
@@ -88,6 +125,11 @@ export function parseRouteRequest(body: unknown): { ok: true; request: RouteRequ
       : { ok: true, request: { action: 'restore', sessionId, tombstoneSeq, ...withExpect } }
   }
   if (body.tombstoneSeq !== undefined) return invalid(`tombstoneSeq is only valid with action "restore", "forkBefore", "erase" or "cancelErase"`)
+  // A plan of one removal takes neither a checkpoint nor a summary (a removal: what its row of the table says, below).
+  const stray = action === 'plan'
+    ? ['checkpointSeq', 'summary'].find((field) => body[field] !== undefined)
+    : undefined
+  if (stray !== undefined) return invalid(`plan takes no ${stray} with planAction ${valueText(planAction)} (checkpointSeq goes with planAction "rewriteSummary")`)
 
   if (seq !== undefined && !isSeq(seq)) return invalid(`seq must be a non-negative safe integer, got ${valueText(seq)}`)
   if (messageId !== undefined && (typeof messageId !== 'string' || messageId.length === 0)) {
@@ -98,11 +140,13 @@ export function parseRouteRequest(body: unknown): { ok: true; request: RouteRequ
 
   if (action === 'plan') {
     if (!isTombstoneAction(planAction)) {
-      return invalid(`planAction must be one of ${[...TOMBSTONE_ACTIONS, 'rewriteSummary'].join(', ')}, got ${valueText(planAction)}`)
+      return invalid(`planAction must be one of ${[...TOMBSTONE_ACTIONS, 'rewriteSummary', 'erase'].join(', ')}, got ${valueText(planAction)}`)
     }
     return { ok: true, request: { action, planAction, sessionId, target, ...withExpect } }
   }
   if (planAction !== undefined) return invalid(`planAction is only valid with action "plan"`)
+  const strayWrite = strayFieldFor(body, action as RouteAction)
+  if (strayWrite !== undefined) return invalid(strayWrite)
   return { ok: true, request: { action: action as TombstoneAction, sessionId, target, ...withExpect } }
 }
 
@@ -118,12 +162,11 @@ function parseExpect(expect: unknown): ViewExpectation | undefined | string {
   return expect as ViewExpectation
 }
 
-const SUMMARY_FIELDS = ['sessionId', 'action', 'checkpointSeq', 'summary', 'expect']
 
 /** `editSummary` (`checkpointSeq`, a non-empty `summary`) and `undoRewrite` (`checkpointSeq`), with an optional `expect`. */
 function parseSummaryEdit(body: Record<string, unknown>, invalid: (message: string) => { ok: false; refusal: RequestRefusal }): { ok: true; request: RouteRequest } | { ok: false; refusal: RequestRefusal } {
   const action = body.action as 'editSummary' | 'undoRewrite'
-  const fields = action === 'editSummary' ? SUMMARY_FIELDS : SUMMARY_FIELDS.filter((f) => f !== 'summary')
+  const fields = fieldsOf(action)
   const unknown = Object.keys(body).find((key) => !fields.includes(key))
   if (unknown !== undefined) return invalid(`unknown field "${unknown}" for ${action} (allowed: ${fields.join(', ')})`)
   const { sessionId, checkpointSeq, summary } = body
@@ -138,12 +181,12 @@ function parseSummaryEdit(body: Record<string, unknown>, invalid: (message: stri
   return { ok: true, request: { action, sessionId, checkpointSeq, summary, ...withExpect } }
 }
 
-const REFRESH_FIELDS = ['sessionId', 'action', 'planAction', 'checkpointSeq', 'expect']
 
 /** `rewriteSummary` (`checkpointSeq`, an optional `expect`), and its `plan` (`planAction: 'rewriteSummary'`). */
 function parseSummaryRefresh(body: Record<string, unknown>, invalid: (message: string) => { ok: false; refusal: RequestRefusal }): { ok: true; request: RouteRequest } | { ok: false; refusal: RequestRefusal } {
   const preview = body.action === 'plan'
-  const fields = preview ? REFRESH_FIELDS : REFRESH_FIELDS.filter((f) => f !== 'planAction')
+  // A plan of a rewrite takes the rewrite's fields and its planAction.
+  const fields = preview ? FIELDS.filter((f) => f === 'planAction' || fieldsOf('rewriteSummary').includes(f)) : fieldsOf('rewriteSummary')
   const unknown = Object.keys(body).find((key) => !fields.includes(key))
   if (unknown !== undefined) return invalid(`unknown field "${unknown}" for ${preview ? 'a plan of rewriteSummary' : 'rewriteSummary'} (allowed: ${fields.join(', ')})`)
   const { sessionId, checkpointSeq } = body

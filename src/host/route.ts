@@ -35,6 +35,7 @@ import { cancelErase, listPendingErases, pendingEraseRefusal, planErase, schedul
 import { editSummary } from './summary-edit'
 import { previewSummaryRefresh, refreshSummary } from './summary-refresh'
 import type { WriteQueue } from './write-queue'
+import { homeInUseMessage, type LockHolder } from './home-lock'
 
 /** What the handler reaches at request time. */
 export interface RouteServices extends Omit<RemovalServices, 'tombstoneText' | 'queue'> {
@@ -52,6 +53,11 @@ export interface RouteServices extends Omit<RemovalServices, 'tombstoneText' | '
   readonly eraseLater: Omit<EraseLaterServices, 'erase'>
   /** Where unexpected failures are reported (the plugin's logger). */
   warn(message: string): void
+  /**
+   * The host plugin's claim on the DSH home (`home-lock.ts`): `null` when this plugin may write,
+   * else the live holder, and every action but `plan`, `inspect` and `pendingErases` answers `HOME_IN_USE`. Absent: never refused.
+   */
+  homeLock?(): LockHolder | null
 }
 
 function assertNever(value: never): never {
@@ -76,6 +82,7 @@ export function statusOf(code: ErrorCode): number {
     case 'UNSUPPORTED_MEDIA_TYPE':
       return 415
     case 'SESSION_NOT_LIVE':
+    case 'HOME_IN_USE':
     case 'TARGET_NOT_FOUND':
     case 'NOT_A_USER_MESSAGE':
     case 'NOT_DELETABLE':
@@ -152,6 +159,12 @@ export function createRouteHandler(services: RouteServices, config: MessageRecal
         return
       }
       const request = parsed.request
+      // Another host writes this home's sessions: only reads go on (a write here would break its log).
+      const holder = request.action === 'plan' || request.action === 'inspect' || request.action === 'pendingErases' ? null : services.homeLock?.() ?? null
+      if (holder !== null) {
+        fail(res, 'HOME_IN_USE', homeInUseMessage(holder), undefined, { holderPid: holder.pid })
+        return
+      }
       switch (request.action) {
         case 'inspect':
           await answer(res, await inspectSession({ sessions: services.sessions, index: services.index, persistence: services.persistence(), diskSummaries: services.diskSummaries }, request.sessionId))

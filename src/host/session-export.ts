@@ -6,7 +6,10 @@
  * logs reference as `media/<attachmentId>.<ext>` — with each log rewritten by
  * `log/log-without-removed.ts`: the content of removed messages and of every event that copied it
  * left out, every event, seq and type kept, and images that only removed messages referenced not
- * bundled.
+ * bundled. A descendant that is a copy of its lineage parent (Open a copy, Branch: its header names
+ * that parent as `parentSession` and has a `seedLength`) holds the parent's events below
+ * `seedLength` as they were, so the parent's removals are left out of those too, besides the
+ * copy's own: the archive never ships a copy's text of what the exported session removed.
  *
  * A read: nothing is appended. As in DSH's export, a live session is flushed before its stored
  * log is read (its own pending events, nothing of this plugin); a session with an agent is read
@@ -18,8 +21,9 @@
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import type { Session, SessionId } from '@deepseek-ai/dsh-session'
 import type { ExportErrorCode } from '../shared/export-protocol'
-import { logWithoutRemovedContent, type LoggedImageRef } from '../log/log-without-removed'
+import { logWithoutRemovedContent, type InheritedRemovals, type LoggedImageRef, type LogWithoutRemoved } from '../log/log-without-removed'
 import { errorText } from '../shared/error-text'
+import { noSessionMessage } from './refusals'
 
 /** The part of `ctx.sessionPersistence` (`dsh-session-persistence`, `SessionPersistence`) the export reads. */
 export interface RawLogSource {
@@ -84,6 +88,23 @@ export interface PreparedExport {
 /** Zip extension per accepted image media type (`dsh-host-apiproxy`, `MEDIA_TYPE_EXTENSIONS`). */
 const MEDIA_EXTENSIONS: Readonly<Record<string, string>> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp', 'image/gif': 'gif' }
 
+/**
+ * The parent's removals a descendant's log inherits: when its header names `parentId` as its
+ * `parentSession` and carries a `seedLength` (its seed is the parent's events below it).
+ */
+function inheritedFrom(content: string, parentId: string, parent: LogWithoutRemoved['removedAt'] | undefined): InheritedRemovals | undefined {
+  if (parent === undefined) return undefined
+  let header: { parentSession?: unknown; seedLength?: unknown }
+  try {
+    header = JSON.parse(content.slice(0, content.indexOf('\n') === -1 ? content.length : content.indexOf('\n'))) as typeof header
+  } catch {
+    return undefined
+  }
+  const below = header.seedLength
+  if (header.parentSession !== parentId || typeof below !== 'number' || !Number.isSafeInteger(below) || below <= 0) return undefined
+  return { below, at: parent }
+}
+
 /** One safe path segment from a session id, as DSH's export makes it (`safeSessionIdSegment`). */
 function safeSegment(id: string): string {
   return id.replace(/[^A-Za-z0-9_-]/g, '_')
@@ -127,7 +148,7 @@ export async function prepareExport(services: ExportServices, sessionId: Session
   } else {
     root = await readFlushed(services, persistence, sessionId, signal)
   }
-  if (root === undefined) return { ok: false, refusal: { code: 'SESSION_NOT_FOUND', message: `message-recall: no session "${sessionId}"` } }
+  if (root === undefined) return { ok: false, refusal: { code: 'SESSION_NOT_FOUND', message: noSessionMessage(sessionId) } }
   const rootLog = logWithoutRemovedContent(root.content)
   const rootFile = root.filename
   return {
@@ -139,19 +160,22 @@ export async function prepareExport(services: ExportServices, sessionId: Session
         const media = new Map<string, LoggedImageRef>(rootLog.images)
         yield { path: rootFile, data: rootLog.text }
         const seen = new Set<string>([sessionId])
+        // The removals of each log read so far (not its text): a copy below it inherits them.
+        const removals = new Map<string, LogWithoutRemoved['removedAt']>([[sessionId, rootLog.removedAt]])
         const trace = await lineage.traceSession(sessionId, entrySignal)
-        const pending = [...trace.descendants]
+        const pending = trace.descendants.map((node) => ({ node, parentId: sessionId as string }))
         // Depth first, in lineage order, as DSH's export walks it.
         while (pending.length > 0) {
           entrySignal?.throwIfAborted()
-          const node = pending.shift() as LineageNode
+          const { node, parentId } = pending.shift() as { node: LineageNode; parentId: string }
           const id = node.session.header.id
           if (seen.has(id)) continue
           seen.add(id)
-          pending.unshift(...node.descendants)
+          pending.unshift(...node.descendants.map((child) => ({ node: child, parentId: id })))
           const raw = await readFlushed(services, persistence, id as SessionId, entrySignal)
           if (raw === undefined) throw new Error(`message-recall: subagent "${id}" has no stored log artifact`)
-          const log = logWithoutRemovedContent(raw.content)
+          const log = logWithoutRemovedContent(raw.content, undefined, inheritedFrom(raw.content, parentId, removals.get(parentId)))
+          removals.set(id, log.removedAt)
           for (const [key, ref] of log.images) if (!media.has(key)) media.set(key, ref)
           yield { path: `subagents/${safeSegment(id)}/${raw.filename}`, data: log.text }
         }

@@ -106,7 +106,8 @@ export async function runSessionWrite<V extends WriteValue>(
       if (held !== undefined) return held
       const agent = services.agents.get(id)
       const session = agent?.session ?? services.sessions.get(id)
-      return session === undefined ? { ok: false, refusal: { code: 'SESSION_NOT_LIVE', sessionId } } : task(session, agent !== undefined ? 'agent' : 'live')
+      if (session !== undefined) return task(session, agent !== undefined ? 'agent' : 'live')
+      return { ok: false, refusal: (await services.access.isStored(sessionId)) ? { code: 'SESSION_NOT_LIVE', sessionId, reason: 'not-live' } : { code: 'SESSION_NOT_LIVE', sessionId } }
     }
     return services.access.write<V, WriteRefusal>(sessionId, task, options.precheck)
   })

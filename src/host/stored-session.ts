@@ -187,6 +187,16 @@ export class SessionAccess {
   }
 
   /**
+   * Whether the session persistence holds a session with this id (`list`).
+   * @param sessionId - the session id.
+   * @returns false without a persistence service.
+   */
+  async isStored(sessionId: string): Promise<boolean> {
+    const persistence = this.services.persistence()
+    return persistence !== undefined && (await isStored(persistence, sessionId))
+  }
+
+  /**
    * A read-only view for planning: the live session's surface, or the stored log folded.
    * @param sessionId - the session id.
    * @returns the view, or `SESSION_NOT_LIVE` when the session is neither live nor stored.

@@ -13,7 +13,7 @@
  * @module dsh-message-recall/log/log-without-removed
  */
 import { isRecord, type LogEvent } from '../shared/events'
-import { eventWithoutRemovedContent, findRemovedContent, type CarrierKind } from '../shared/removed-content'
+import { eventWithoutRemovedContent, findRemovedContent, type CarrierKind, type RemovedContent } from '../shared/removed-content'
 import { expandStorageRecord, isChunkRowTagged } from './chunk-rows'
 
 /** A durable image reference as a log holds it (`dsh-llm` `ImageAttachmentRef`; only these two fields are read). */
@@ -35,6 +35,29 @@ export interface LogWithoutRemoved {
   readonly rewrittenLines: number
   /** Images the rewritten log references, keyed by attachment id, in first-reference order. */
   readonly images: ReadonlyMap<string, LoggedImageRef>
+  /**
+   * The removal behind each replaced event, by seq: this log's own, else (below the copy's seed
+   * length) its source's ({@link InheritedRemovals}); what a copy of this log inherits in turn.
+   */
+  removedAt(seq: number): RemovalAt | undefined
+}
+
+/** Why one event's content was replaced: its carrier kind and the removals of the log that decided it. */
+export interface RemovalAt {
+  readonly kind: CarrierKind
+  readonly removed: RemovedContent
+}
+
+/**
+ * The source's removals a copy's log is rewritten by, too: a copy (`SessionStore.create` with a
+ * seed, header `seedLength`) holds its source's events `0 … seedLength - 1` as they were, so the
+ * source's removals take their content out of the copy as well, besides the copy's own.
+ */
+export interface InheritedRemovals {
+  /** The copy's header `seedLength`: events below it are the source's. */
+  readonly below: number
+  /** The source's {@link LogWithoutRemoved.removedAt}. */
+  at(seq: number): RemovalAt | undefined
 }
 
 function collectImages(content: unknown, images: Map<string, LoggedImageRef>): void {
@@ -71,16 +94,17 @@ export function collectEventImages(event: unknown, images: Map<string, LoggedIma
  * line (`\n`-separated; a final line break is kept as it is).
  * @param tombstoneSeq - only the content this one tombstone took (`findRemovedContent`); omitted:
  * every removal in effect.
+ * @param inherited - for a copy's log: its source's removals, applied to the copy's seed events too.
  * @returns the rewritten text, the carriers, and the images it still references. A line that
  * does not parse is kept as it is (it holds no event this module can read).
  * @throws `malformed <tag> storage row: …` for a packed row DSH's own reader would refuse too;
  * `the log's seqs are not contiguous from 0: …` ({@link ParsedLogText.seqProblem}) for a log
  * whose events do not fold.
  */
-export function logWithoutRemovedContent(content: string, tombstoneSeq?: number): LogWithoutRemoved {
+export function logWithoutRemovedContent(content: string, tombstoneSeq?: number, inherited?: InheritedRemovals): LogWithoutRemoved {
   const log = parseLogText(content)
   if (log.seqProblem !== null) throw new Error(`the log's seqs are not contiguous from 0: ${log.seqProblem}`)
-  return rewriteWithoutRemoved(log, tombstoneSeq)
+  return rewriteWithoutRemoved(log, tombstoneSeq, inherited)
 }
 
 /** A log's JSONL text split and parsed once ({@link parseLogText}). */
@@ -140,10 +164,11 @@ export function parseLogText(content: string): ParsedLogText {
  * {@link logWithoutRemovedContent} over a log parsed by {@link parseLogText}.
  * @param log - the parsed log (not changed).
  * @param tombstoneSeq - as for {@link logWithoutRemovedContent}.
+ * @param inherited - as for {@link logWithoutRemovedContent}.
  * @returns as {@link logWithoutRemovedContent}.
  */
-export function rewriteWithoutRemoved(log: ParsedLogText, tombstoneSeq?: number): LogWithoutRemoved {
-  const { lines, ...rest } = rewriteLinesWithoutRemoved(log, tombstoneSeq)
+export function rewriteWithoutRemoved(log: ParsedLogText, tombstoneSeq?: number, inherited?: InheritedRemovals): LogWithoutRemoved {
+  const { lines, ...rest } = rewriteLinesWithoutRemoved(log, tombstoneSeq, inherited)
   return { ...rest, text: lines.join('\n') }
 }
 
@@ -154,10 +179,24 @@ export function rewriteWithoutRemoved(log: ParsedLogText, tombstoneSeq?: number)
  * @param tombstoneSeq - as for {@link logWithoutRemovedContent}.
  * @returns the rewritten lines (a new array) and the rest of {@link LogWithoutRemoved}.
  */
-export function rewriteLinesWithoutRemoved(log: ParsedLogText, tombstoneSeq?: number): Omit<LogWithoutRemoved, 'text'> & { readonly lines: string[] } {
+export function rewriteLinesWithoutRemoved(log: ParsedLogText, tombstoneSeq?: number, inherited?: InheritedRemovals): Omit<LogWithoutRemoved, 'text'> & { readonly lines: string[] } {
   const lines = [...log.lines]
   const { parsed, events } = log
-  const removed = findRemovedContent(events.length, (seq) => events[seq], tombstoneSeq)
+  const own = findRemovedContent(events.length, (seq) => events[seq], tombstoneSeq)
+  const removedAt = (seq: number): RemovalAt | undefined => {
+    const kind = own.carriers.get(seq)
+    if (kind !== undefined) return { kind, removed: own }
+    return inherited !== undefined && seq < inherited.below ? inherited.at(seq) : undefined
+  }
+  // Every replaced event, the copy's seed events its source's removals took included.
+  const carriers = new Map(own.carriers)
+  if (inherited !== undefined) {
+    for (let seq = 0; seq < Math.min(inherited.below, events.length); seq++) {
+      const at = carriers.has(seq) ? undefined : inherited.at(seq)
+      if (at !== undefined) carriers.set(seq, at.kind)
+    }
+  }
+  const removed = { carriers }
   const images = new Map<string, LoggedImageRef>()
   let rewrittenLines = 0
   for (let i = 1; i < lines.length; i++) {
@@ -173,12 +212,12 @@ export function rewriteLinesWithoutRemoved(log: ParsedLogText, tombstoneSeq?: nu
       continue
     }
     const seq = isRecord(value) ? value.seq : undefined
-    const kind = typeof seq === 'number' ? removed.carriers.get(seq) : undefined
-    if (kind === undefined) {
+    const at = typeof seq === 'number' ? removedAt(seq) : undefined
+    if (at === undefined) {
       collectEventImages(value, images)
       continue
     }
-    const rewritten = eventWithoutRemovedContent(value as LogEvent, kind, removed)
+    const rewritten = eventWithoutRemovedContent(value as LogEvent, at.kind, at.removed)
     const next = JSON.stringify(rewritten)
     // A carrier with nothing to replace (a chunk's block start, usage or finish) keeps its bytes.
     if (next !== lines[i]) {
@@ -187,5 +226,5 @@ export function rewriteLinesWithoutRemoved(log: ParsedLogText, tombstoneSeq?: nu
     }
     collectEventImages(rewritten, images)
   }
-  return { lines, eventCount: events.length, carriers: removed.carriers, rewrittenLines, images }
+  return { lines, eventCount: events.length, carriers, rewrittenLines, images, removedAt }
 }

@@ -144,6 +144,7 @@ export const ERROR_CODES = [
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',
   'SESSION_NOT_LIVE',
+  'HOME_IN_USE',
   'TARGET_NOT_FOUND',
   'NOT_A_USER_MESSAGE',
   'NOT_DELETABLE',
@@ -409,6 +410,8 @@ export interface RouteError {
    * `session-open`; see the host's `erase-session.ts`).
    */
   readonly reason?: string
+  /** `HOME_IN_USE` only: pid of the other host's process that holds the DSH home. */
+  readonly holderPid?: number
 }
 
 /** The reply envelope. */

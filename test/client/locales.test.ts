@@ -22,14 +22,16 @@ describe('locales', () => {
     const locale = new clientLocale.LocaleRuntime(new Context())
     const dispose = locale.register(LOCALE_NS, DICTIONARIES)
     const t = locale.bind(LOCALE_NS)
-    for (const code of ['STALE_VIEW', 'AGENT_BUSY', 'TARGET_NOT_FOUND', 'NOT_A_USER_MESSAGE', 'NOT_DELETABLE', 'SPAN_NOT_CONTIGUOUS', 'SESSION_NOT_LIVE', 'PERSIST_FAILED', 'FORBIDDEN', 'NETWORK']) {
+    for (const code of ['STALE_VIEW', 'AGENT_BUSY', 'TARGET_NOT_FOUND', 'NOT_A_USER_MESSAGE', 'NOT_DELETABLE', 'SPAN_NOT_CONTIGUOUS', 'SESSION_NOT_LIVE', 'HOME_IN_USE', 'PERSIST_FAILED', 'FORBIDDEN', 'NETWORK']) {
       assert.ok(`error.${code}` in zh, code)
     }
     locale.setLocale('en')
     assert.equal(describeError(t, 'INVALID_REQUEST'), 'Failed (INVALID_REQUEST).')
+    assert.equal(describeError(t, 'HOME_IN_USE'), 'Another host is using this DSH home; changes cannot be made here.')
     assert.ok(ERROR_CODES.every((code) => describeError(t, code).length > 0))
     locale.setLocale('zh')
     assert.equal(describeError(t, 'STALE_VIEW'), '对话刚刚有了变化，请再试一次')
+    assert.equal(describeError(t, 'HOME_IN_USE'), '另一个主机正在使用这个 DSH 主目录，这里不能修改会话')
     assert.equal(t('armed.delete', { count: 3 }), '确认删除 3 条？')
     dispose()
     assert.equal(t('armed.delete', { count: 3 }), 'armed.delete')

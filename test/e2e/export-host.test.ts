@@ -9,6 +9,8 @@
  * - the plugin's `session.jsonl` has DSH's events, seqs and types, folds to the same surface,
  *   loads with DSH's own JSONL backend and resumes with the invariant companions, deriving the
  *   same messages as DSH's archive does;
+ * - a copy made from before a recall (Open a copy, a lineage descendant of the source) is in the
+ *   archive without the recalled prompt: the source's removals scrub the copy's seed events;
  * - bad input (unknown session, malformed query, a broken percent-encoding, another method, a foreign origin, a session a
  *   turn is writing) is refused with its code, and the session's log on disk is not touched.
  */
@@ -138,7 +140,7 @@ describe('export without removed messages on the rc.8 web host', { timeout: 600_
     assert.equal(JSON.stringify(loaded.derived).includes(CANARY), false)
 
     // Bad input: a clear code, and nothing written to the session.
-    assert.deepEqual(await refusal(await get('/dsh-message-recall/export?sessionId=session-nobody')), [404, { ok: false, error: { code: 'SESSION_NOT_FOUND', message: 'message-recall: no session "session-nobody"' } }])
+    assert.deepEqual(await refusal(await get('/dsh-message-recall/export?sessionId=session-nobody')), [404, { ok: false, error: { code: 'SESSION_NOT_FOUND', message: 'message-recall: no session "session-nobody" (neither open in this host nor stored)' } }])
     assert.deepEqual(await refusal(await get('/dsh-message-recall/export')), [400, { ok: false, error: { code: 'INVALID_REQUEST', message: 'message-recall: the query needs exactly one sessionId (got 0)' } }])
     assert.deepEqual(await refusal(await get(`/dsh-message-recall/export?sessionId=${sessionId}&sessionId=${sessionId}`)), [400, { ok: false, error: { code: 'INVALID_REQUEST', message: 'message-recall: the query needs exactly one sessionId (got 2)' } }])
     assert.deepEqual(await refusal(await get(`/dsh-message-recall/export?sessionId=${sessionId}&includeDescendants=true`)), [400, { ok: false, error: { code: 'INVALID_REQUEST', message: 'message-recall: unknown query parameter "includeDescendants" (allowed: sessionId)' } }])
@@ -163,5 +165,41 @@ describe('export without removed messages on the rc.8 web host', { timeout: 600_
     await waitForTurnEnds(host.url, sessionId, 5)
     const after = await zipOf(await get(`/dsh-message-recall/export?sessionId=${sessionId}`))
     assert.ok(after[0]!.data.toString('utf8').includes('a slow one'), 'once the turn ended, the export holds it')
+  })
+
+  it('scrubs an Open-a-copy descendant\'s seed by the source\'s removals: the recalled prompt is in no entry', async () => {
+    const COPY_CANARY = 'COPYCANARY-q7z2'
+    const sessionId = await createSession(host.url, workspaceDir)
+    const send = (text: string) => rpc(host.url, 'session.prompt', { sessionId, mode: 'queue', content: [{ type: 'text', text }] })
+    model.script([{ text: 'first answer' }])
+    await send(`${COPY_CANARY} recalled prompt`)
+    await waitForTurnEnds(host.url, sessionId, 1)
+    model.script([{ text: 'second answer' }])
+    await send('a prompt that stays')
+    await waitForTurnEnds(host.url, sessionId, 2)
+    const prompt = (await history(host.url, sessionId)).find((e) => e.type === 'user/message' && JSON.stringify(e.data).includes(COPY_CANARY))!
+    const post = async (body: object) => {
+      const res = await fetch(`${host.url}/dsh-message-recall`, { method: 'POST', headers: { 'content-type': 'application/json', origin: host.url }, body: JSON.stringify(body) })
+      const text = await res.text()
+      assert.equal(res.status, 200, text)
+      return JSON.parse(text).value
+    }
+    const recalled = await post({ action: 'recall', sessionId, seq: prompt.seq })
+    const copy = (await post({ action: 'forkBefore', sessionId, tombstoneSeq: recalled.tombstoneSeq })).forkedSessionId as string
+
+    const audit = await zipOf(await get(`/api/session.export?sessionId=${sessionId}&includeDescendants=true`))
+    const auditCopy = audit.find((e) => e.path === `subagents/${copy}/session.jsonl`)
+    assert.ok(auditCopy, `DSH's archive includes the copy as a descendant: ${audit.map((e) => e.path)}`)
+    assert.ok(auditCopy.data.includes(COPY_CANARY), 'the copy holds the recalled prompt (it is from before the recall)')
+
+    const ours = await zipOf(await get(`/dsh-message-recall/export?sessionId=${sessionId}`))
+    assert.deepEqual(ours.map((e) => e.path), ['session.jsonl', `subagents/${copy}/session.jsonl`], 'DSH\'s layout')
+    for (const entry of ours) assert.equal(entry.data.includes(COPY_CANARY), false, `${entry.path} holds no recalled text`)
+    const copyLog = ours[1]!.data.toString('utf8')
+    const auditCopyLog = auditCopy.data.toString('utf8')
+    assert.equal(copyLog.split('\n')[0], auditCopyLog.split('\n')[0], 'the copy\'s header as stored')
+    assert.deepEqual(eventsOfLogText(copyLog).map((e) => [e.seq, e.type]), eventsOfLogText(auditCopyLog).map((e) => [e.seq, e.type]), 'every event of the copy kept')
+    assert.ok(copyLog.includes('a prompt that stays') === auditCopyLog.includes('a prompt that stays'), 'what the copy holds besides the removed prompt stays')
+    assert.ok(copyLog.includes('first answer'), 'the answer the source kept stays in the copy')
   })
 })

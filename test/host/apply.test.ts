@@ -203,7 +203,7 @@ describe('apply: live sessions', () => {
     assert.equal(agent.session.seq, count)
     for (const action of ['apply', 'plan']) {
       const reply = await app.post({ sessionId: 'session-nobody', action, changes: [{ action: 'delete', seq: 1 }] })
-      assert.deepEqual([reply.status, reply.json], [409, { ok: false, error: { code: 'SESSION_NOT_LIVE', message: 'message-recall: no live session "session-nobody"' } }])
+      assert.deepEqual([reply.status, reply.json], [409, { ok: false, error: { code: 'SESSION_NOT_LIVE', message: 'message-recall: no session "session-nobody" (neither open in this host nor stored)' } }])
     }
   })
 

@@ -59,7 +59,7 @@ describe('plugin composition', () => {
       await ctx.plugin(recall as Plugin, {})
       const reply = await fetch(`http://127.0.0.1:${ctx.webServer.port}/dsh-message-recall`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"sessionId":"s","action":"inspect"}' })
       assert.equal(reply.status, 409)
-      assert.deepEqual(await reply.json(), { ok: false, error: { code: 'SESSION_NOT_LIVE', message: 'message-recall: no live session "s"' } })
+      assert.deepEqual(await reply.json(), { ok: false, error: { code: 'SESSION_NOT_LIVE', message: 'message-recall: no session "s" (neither open in this host nor stored)' } })
     } finally {
       await ctx.fiber.dispose()
     }

@@ -150,7 +150,7 @@ describe('a failing disk over HTTP', () => {
   })
 
   it('refuses flush for a session that is not live and with stray fields', async () => {
-    assertError(await app.post({ sessionId: 'session-none', action: 'flush' }), 409, 'SESSION_NOT_LIVE', 'message-recall: no live session "session-none"')
+    assertError(await app.post({ sessionId: 'session-none', action: 'flush' }), 409, 'SESSION_NOT_LIVE', 'message-recall: no session "session-none" (neither open in this host nor stored)')
     assertError(await app.post({ sessionId: 'session-none', action: 'flush', seq: 3 }), 400, 'INVALID_REQUEST', 'message-recall: flush takes no seq')
   })
 

@@ -196,7 +196,7 @@ describe('erase for good', () => {
     const bytes = file()
     assertError(await app.post({ sessionId: id, action: 'erase', tombstoneSeq: restored.tombstoneSeq }), 409, 'NOT_ERASABLE', `message-recall: cannot erase removal ${restored.tombstoneSeq}: that removal was undone (restored), so its messages are in the conversation again`)
     assertError(await app.post({ sessionId: id, action: 'erase', tombstoneSeq: excluded.tombstoneSeq }), 409, 'NOT_ERASABLE', `message-recall: cannot erase removal ${excluded.tombstoneSeq}: an exclusion keeps its messages in the transcript; only a removal can be erased`)
-    assertError(await app.post({ sessionId: 'no-such-session', action: 'erase', tombstoneSeq: 3 }), 409, 'SESSION_NOT_LIVE', 'message-recall: session "no-such-session" does not exist')
+    assertError(await app.post({ sessionId: 'no-such-session', action: 'erase', tombstoneSeq: 3 }), 409, 'SESSION_NOT_LIVE', 'message-recall: no session "no-such-session" (neither open in this host nor stored)')
     assertError(await app.post({ sessionId: id, action: 'erase', tombstoneSeq: 3, seq: 4 }), 400, 'INVALID_REQUEST', 'message-recall: erase takes no seq; address the tombstone by tombstoneSeq')
     // Entering the stored session for the erase appends `session/end-seed` (as every cold open does); nothing else changed.
     const now = file()
@@ -235,6 +235,8 @@ describe('erase for good', () => {
 
   it('erases a prompt sent through a real turn with the title service: the message, its inbox event, the title and the title request made from it', async () => {
     const TITLE_CANARY = 'CANARY-title-0c4e'
+    // One host per home (HOME_IN_USE): the titled host runs while the other is stopped.
+    await roots.shut(app)
     const titled = await roots.boot(root, { sessionTitle: true, plugins: [{ plugin: attachments, config: { dshHome: home } }] })
     const agent = await titled.createAgent()
     await titled.prompt(agent, `${TITLE_CANARY} my api key`)
@@ -245,7 +247,6 @@ describe('erase for good', () => {
     const removed = await titled.post({ sessionId: agent.id, action: 'delete', seq: node(agent.session as Session, 'user/message', TITLE_CANARY) })
     assert.equal(removed.status, 200, removed.text)
     await roots.shut(titled)
-    await roots.shut(app)
     app = await boot()
     const erased = await post({ sessionId: agent.id, action: 'erase', tombstoneSeq: removed.json.value.tombstoneSeq })
     assert.ok(erased.rewrittenEvents >= holding.length, `${erased.rewrittenEvents} events rewritten for ${holding.length} holding the canary`)

@@ -82,7 +82,7 @@ for (const how of ['removed', 'moved aside', 'replaced by a file'] as const) {
       assert.equal(stored.json.value.disk.eventCount, (await app.ctx.sessionPersistence.readFrom(id as never, 0)).events.length)
       const putBack = takeFolder(root, id, how)
       try {
-        assertError(await app.post({ sessionId: id, action: 'inspect' }), 409, 'SESSION_NOT_LIVE', `message-recall: no live session "${id}"`)
+        assertError(await app.post({ sessionId: id, action: 'inspect' }), 409, 'SESSION_NOT_LIVE', `message-recall: no session "${id}" (neither open in this host nor stored)`)
       } finally {
         putBack()
       }

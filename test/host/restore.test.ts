@@ -110,7 +110,7 @@ describe('restore', () => {
       assertError(reply, status, code, message)
       assert.equal(session.seq, count, `${label}: nothing appended`)
     }
-    assertError(await app.post({ sessionId: 'session-none', action: 'restore', tombstoneSeq: 3 }), 409, 'SESSION_NOT_LIVE', 'message-recall: no live session "session-none"')
+    assertError(await app.post({ sessionId: 'session-none', action: 'restore', tombstoneSeq: 3 }), 409, 'SESSION_NOT_LIVE', 'message-recall: no session "session-none" (neither open in this host nor stored)')
     assertError(await app.post({ sessionId: agent.id, action: 'delete', seq: prompt1, tombstoneSeq: 3 }), 400, 'INVALID_REQUEST',
       'message-recall: tombstoneSeq is only valid with action "restore", "forkBefore", "erase" or "cancelErase"')
     assert.equal(session.seq, count)

@@ -353,7 +353,7 @@ describe('a summary change on a session that is only stored is refused', () => {
       { action: 'editSummary', checkpointSeq: rewrite, summary: 'Edited by hand.' },
       { action: 'undoRewrite', checkpointSeq: rewrite },
     ]) assertError(await app.post({ sessionId: id, ...body }), 409, 'SESSION_NOT_LIVE', message)
-    assertError(await app.post({ sessionId: 'session-nobody', action: 'editSummary', checkpointSeq: rewrite, summary: 'x' }), 409, 'SESSION_NOT_LIVE', 'message-recall: no live session "session-nobody"')
+    assertError(await app.post({ sessionId: 'session-nobody', action: 'editSummary', checkpointSeq: rewrite, summary: 'x' }), 409, 'SESSION_NOT_LIVE', 'message-recall: no session "session-nobody" (neither open in this host nor stored)')
     assert.deepEqual(readFileSync(file), bytes, 'nothing appended, not even session/end-seed')
     assert.equal(model.requests.length, calls, 'no model call')
     assert.equal(app.ctx.sessions.get(SessionId(id)), undefined, 'still stored only')

@@ -5,8 +5,9 @@
  * - tools/exit-with-parent.ts (loaded by the mock model and the host) stops a detached process
  *   whose starter vanished without stopping it, also when the starter dies anywhere between
  *   spawning it and its `ready` line;
- * - tools/start.ts answers a taken port with one line, and a Ctrl-C to the whole process group
- *   stops host and mock model once, in order;
+ * - tools/start.ts answers a taken port with one line, a DSH home another live `npm start` holds
+ *   with one line naming its pid (its lock is released when it stops), and a Ctrl-C to the whole
+ *   process group stops host and mock model once, in order;
  * - startHost (tools/dsh-host.ts) reports a taken port as EADDRINUSE and leaves no host behind.
  * The last two boot `dsh web`; the host set in host/ is installed first when missing, as `npm start` does.
  * Every pid a spawned process reports (its own, its children's) is killed after the file, so a
@@ -14,7 +15,7 @@
  */
 import assert from 'node:assert/strict'
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { createServer, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -178,6 +179,21 @@ describe('tools/start.ts', () => {
     } finally {
       server.close()
     }
+  })
+
+  test('a second npm start on the same DSH home gives one line naming the first one\'s pid, exit 1; SIGTERM to the first releases the home', async () => {
+    const home = tempHome()
+    const first = run([START, '--port', '0', '--home', home])
+    await first.waitFor(/DeepSeek Harness with \S+: http:\/\/127\.0\.0\.1:\d+/, 60_000)
+    const lock = JSON.parse(readFileSync(join(home, 'npm-start.lock'), 'utf8'))
+    assert.equal(lock.pid, first.child.pid)
+    const second = run([START, '--port', '0', '--home', home])
+    assert.deepEqual(await second.exit, { code: 1, signal: null })
+    assert.equal(second.stderr, `npm start: DSH home ${home} is in use by npm start (pid ${first.child.pid}, since ${lock.startedAt}); stop that host first, or pass --home DIR\n`)
+    assert.equal(second.stdout, '')
+    first.child.kill('SIGTERM')
+    assert.deepEqual(await first.exit, { code: 0, signal: null })
+    assert.equal(existsSync(join(home, 'npm-start.lock')), false, 'the lock is released on SIGTERM')
   })
 
   test('Ctrl-C to the process group stops host and mock model once, in order', async () => {

@@ -2,7 +2,7 @@
 import {
   explainSession,
   forkOrigin
-} from "./chunk-AXPFB772.js";
+} from "./chunk-3YK22VMN.js";
 import {
   readFates
 } from "./chunk-74NHG445.js";

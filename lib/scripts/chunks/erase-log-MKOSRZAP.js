@@ -2,7 +2,7 @@
 import {
   eraseLogFile,
   replaceVerified
-} from "./chunk-V6V6IB6E.js";
+} from "./chunk-HM7PB4UF.js";
 import "./chunk-74NHG445.js";
 import "./chunk-ZFDKBUKF.js";
 import "./chunk-IQAOUE36.js";

@@ -38,6 +38,12 @@ Options:
 Exit codes: 0 erased; 1 refused (not a removal in effect, already erased, the new log did not
 verify; nothing changed); 2 bad usage or an unreadable log.
 `;
+var ERASE_MIN_NODE = [22, 15];
+function eraseRuntimeProblem(version) {
+  const [major = 0, minor = 0] = /^v?(\d+)\.(\d+)/.exec(version)?.slice(1).map(Number) ?? [];
+  if (major > ERASE_MIN_NODE[0] || major === ERASE_MIN_NODE[0] && minor >= ERASE_MIN_NODE[1]) return null;
+  return `erase needs Node ${ERASE_MIN_NODE.join(".")} or later (this is ${version}): it writes the log with node:zlib's zstd; the read-only commands run on this Node`;
+}
 var OPTIONS = { ...COMMON_OPTIONS, tombstone: { type: "string" }, home: { type: "string" } };
 async function logsUnder(dir) {
   const found = [];
@@ -54,6 +60,8 @@ async function run(argv, invocation) {
     await out(usage(invocation));
     return EXIT.ok;
   }
+  const runtime = eraseRuntimeProblem(process.version);
+  if (runtime !== null) throw new UsageLineError(runtime);
   if (positionals.length !== 1) throw new UsageError(`expected one session folder or log file, got ${positionals.length}`);
   if (values.tombstone === void 0 || !/^\d+$/.test(values.tombstone)) throw new UsageLineError(`--tombstone must be a seq (a non-negative integer), got ${JSON.stringify(values.tombstone ?? null)}`);
   const tombstoneSeq = Number(values.tombstone);
@@ -65,8 +73,8 @@ async function run(argv, invocation) {
   }
   const compression = logPath.endsWith(".zstd") ? "zstd" : "none";
   const { decodeLogBytes } = await import("./jsonl-log-file-A7NOCMYS.js");
-  const { eraseLogFile } = await import("./erase-log-IDBS2P6F.js");
-  const { deleteSideFiles } = await import("./erase-session-YYMAUCVU.js");
+  const { eraseLogFile } = await import("./erase-log-MKOSRZAP.js");
+  const { deleteSideFiles, eraseFailureText } = await import("./erase-session-TPXMF4PD.js");
   const { dropCacheEntryInFile } = await import("./projection-cache-erase-7EMOJAN7.js");
   const { dshJsonlReader } = await import("./dsh-reader-PQKW3SW4.js");
   let id;
@@ -80,9 +88,9 @@ async function run(argv, invocation) {
   const at = (/* @__PURE__ */ new Date()).toISOString();
   const done = await eraseLogFile(reader, logPath, id, tombstoneSeq, { at });
   if (!done.ok) {
-    const why = done.code === "ERASE_NOT_VERIFIED" ? `the erased log did not verify: ${done.problem}` : done.code;
+    const why = eraseFailureText(done, tombstoneSeq);
     if (values.json) await out(JSON.stringify({ ok: false, code: done.code, message: why }) + "\n");
-    else await out(`refused, nothing changed: ${why}
+    else await out(`${done.code === "ERASE_NOT_VERIFIED" ? "refused" : "refused, nothing changed"}: ${why}
 `);
     return EXIT.problem;
   }

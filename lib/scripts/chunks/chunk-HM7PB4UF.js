@@ -287,10 +287,23 @@ function parseLogText(content) {
   }
   return { lines, parsed, events, seqProblem };
 }
-function rewriteLinesWithoutRemoved(log, tombstoneSeq) {
+function rewriteLinesWithoutRemoved(log, tombstoneSeq, inherited) {
   const lines = [...log.lines];
   const { parsed, events } = log;
-  const removed = findRemovedContent(events.length, (seq) => events[seq], tombstoneSeq);
+  const own = findRemovedContent(events.length, (seq) => events[seq], tombstoneSeq);
+  const removedAt = (seq) => {
+    const kind = own.carriers.get(seq);
+    if (kind !== void 0) return { kind, removed: own };
+    return inherited !== void 0 && seq < inherited.below ? inherited.at(seq) : void 0;
+  };
+  const carriers = new Map(own.carriers);
+  if (inherited !== void 0) {
+    for (let seq = 0; seq < Math.min(inherited.below, events.length); seq++) {
+      const at = carriers.has(seq) ? void 0 : inherited.at(seq);
+      if (at !== void 0) carriers.set(seq, at.kind);
+    }
+  }
+  const removed = { carriers };
   const images = /* @__PURE__ */ new Map();
   let rewrittenLines = 0;
   for (let i = 1; i < lines.length; i++) {
@@ -306,12 +319,12 @@ function rewriteLinesWithoutRemoved(log, tombstoneSeq) {
       continue;
     }
     const seq = isRecord(value) ? value.seq : void 0;
-    const kind = typeof seq === "number" ? removed.carriers.get(seq) : void 0;
-    if (kind === void 0) {
+    const at = typeof seq === "number" ? removedAt(seq) : void 0;
+    if (at === void 0) {
       collectEventImages(value, images);
       continue;
     }
-    const rewritten = eventWithoutRemovedContent(value, kind, removed);
+    const rewritten = eventWithoutRemovedContent(value, at.kind, at.removed);
     const next = JSON.stringify(rewritten);
     if (next !== lines[i]) {
       lines[i] = next;
@@ -319,7 +332,7 @@ function rewriteLinesWithoutRemoved(log, tombstoneSeq) {
     }
     collectEventImages(rewritten, images);
   }
-  return { lines, eventCount: events.length, carriers: removed.carriers, rewrittenLines, images };
+  return { lines, eventCount: events.length, carriers, rewrittenLines, images, removedAt };
 }
 
 // src/log/log-erase.ts

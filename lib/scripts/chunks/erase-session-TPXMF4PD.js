@@ -3,10 +3,11 @@ import {
   collectEventImages,
   eraseLogFile,
   toolOutputPathsIn
-} from "./chunk-V6V6IB6E.js";
+} from "./chunk-HM7PB4UF.js";
 import {
   rebuildCacheEntry
 } from "./chunk-7QKTMCDM.js";
+import "./chunk-EDLWMPAK.js";
 import "./chunk-74NHG445.js";
 import "./chunk-ZFDKBUKF.js";
 import "./chunk-IQAOUE36.js";
@@ -15,6 +16,13 @@ import "./chunk-V6RYJ4SL.js";
 // src/host/erase-session.ts
 import { rm, stat } from "node:fs/promises";
 import { join } from "node:path";
+
+// src/host/refusals.ts
+function noSessionMessage(sessionId) {
+  return `message-recall: no session "${sessionId}" (neither open in this host nor stored)`;
+}
+
+// src/host/erase-session.ts
 var REASON_TEXT = {
   "NOT_A_TOMBSTONE": "there is no removal of this plugin at that seq",
   "EXCLUSION": "an exclusion keeps its messages in the transcript; only a removal can be erased",
@@ -22,8 +30,11 @@ var REASON_TEXT = {
   "ALREADY_ERASED": "that removal was erased already",
   "session-open": "the session is open in the host; the host holds its messages in memory. Stop the host and use `dsh-message-recall-log erase`"
 };
+function eraseFailureText(failure, tombstoneSeq) {
+  return failure.code === "ERASE_NOT_VERIFIED" ? `the erased log did not verify, nothing changed: ${failure.problem}` : `cannot erase removal ${tombstoneSeq}: ${REASON_TEXT[failure.code]}`;
+}
 function notErasable(reason, tombstoneSeq) {
-  return { code: "NOT_ERASABLE", reason, message: `message-recall: cannot erase removal ${tombstoneSeq}: ${REASON_TEXT[reason]}` };
+  return { code: "NOT_ERASABLE", reason, message: `message-recall: ${eraseFailureText({ code: reason }, tombstoneSeq)}` };
 }
 async function eraseRemoval(services, request) {
   const backend = services.backend();
@@ -45,7 +56,7 @@ async function eraseRemoval(services, request) {
   }
   const refusal = outcome.refusal;
   if ("sessionId" in refusal) {
-    return refusal.code === "AGENT_BUSY" ? { ok: false, refusal: { code: "AGENT_BUSY", message: `message-recall: session "${sessionId}" is busy: ${refusal.detail}` } } : { ok: false, refusal: { code: "SESSION_NOT_LIVE", message: `message-recall: session "${sessionId}" does not exist` } };
+    return refusal.code === "AGENT_BUSY" ? { ok: false, refusal: { code: "AGENT_BUSY", message: `message-recall: session "${sessionId}" is busy: ${refusal.detail}` } } : { ok: false, refusal: { code: "SESSION_NOT_LIVE", message: noSessionMessage(sessionId) } };
   }
   return { ok: false, refusal };
 }
@@ -56,7 +67,7 @@ async function eraseHeld(services, backend, session, tombstoneSeq) {
   const erasedAt = (services.now?.() ?? /* @__PURE__ */ new Date()).toISOString();
   const done = await eraseLogFile(backend, backend.locate({ id, ...cwd === void 0 ? {} : { cwd } }).path, id, tombstoneSeq, { at: erasedAt, expectedLength: () => session.seq });
   if (!done.ok) {
-    return done.code === "ERASE_NOT_VERIFIED" ? { ok: false, refusal: { code: "ERASE_NOT_VERIFIED", message: `message-recall: the erased log did not verify, nothing changed: ${done.problem}` } } : { ok: false, refusal: notErasable(done.code, tombstoneSeq) };
+    return done.code === "ERASE_NOT_VERIFIED" ? { ok: false, refusal: { code: "ERASE_NOT_VERIFIED", message: `message-recall: ${eraseFailureText(done, tombstoneSeq)}` } } : { ok: false, refusal: notErasable(done.code, tombstoneSeq) };
   }
   const erase = done.value;
   const others = [];
@@ -122,6 +133,7 @@ async function exists(path) {
 }
 export {
   deleteSideFiles,
+  eraseFailureText,
   eraseRemoval,
   notErasable
 };
