@@ -4767,11 +4767,18 @@ function copyRemoval(content, seqs) {
   const { events } = parseLogText(content);
   const fates = readFates(replacementEvents(events.length, (seq) => events[seq]));
   const title = titleOfRawLog(content) ?? null;
-  const fate = fates.fateOf(seqs[0]);
-  if (fate.state !== "removed" || fate.rewrite === true || fate.tombstoneSeq === null) return { tombstoneSeq: null, title };
-  const tombstone = events[fate.tombstoneSeq];
-  if (tombstone !== void 0 && erasedMarkOf(tombstone) !== null) return null;
-  return { tombstoneSeq: fate.tombstoneSeq, title };
+  let holds = false;
+  for (const seq of seqs) {
+    const fate = fates.fateOf(seq);
+    if (fate.state !== "removed" || fate.rewrite === true || fate.tombstoneSeq === null) {
+      holds = true;
+      continue;
+    }
+    const tombstone = events[fate.tombstoneSeq];
+    if (tombstone !== void 0 && erasedMarkOf(tombstone) !== null) continue;
+    return { tombstoneSeq: fate.tombstoneSeq, title };
+  }
+  return holds ? { tombstoneSeq: null, title } : null;
 }
 async function erasePlanCopies(services, sourceId, messageSeqs) {
   if (messageSeqs.length === 0) return [];

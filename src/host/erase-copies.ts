@@ -12,11 +12,11 @@
  * copies that hold a message are read (`SessionPersistence.readRaw`, after a flush when the host
  * holds the copy open), once each, for:
  * - its own removal of those messages: the tombstone that decides the fate of the first held
- *   message in the copy's log (`shared/fate.ts` `Fates.fateOf`): an inherited tombstone, or the
- *   source's own tombstone when the seed holds it (a Branch made after the removal). A copy whose
- *   removal was erased already is left out (it no longer holds the text); a copy where the
- *   message is not removed (made before the removal, or a copy from before it) is listed with no
- *   tombstone;
+ *   message removed there and not erased yet (`shared/fate.ts` `Fates.fateOf`): an inherited
+ *   tombstone, or the source's own tombstone when the seed holds it (a Branch made after the
+ *   removal). A copy whose removal of them was erased already is left out (it no longer holds the
+ *   text); a copy where they are not removed (made before the removal, or a copy from before it;
+ *   also folded by a compaction of the copy) is listed with no tombstone;
  * - its current title (`session-titles.ts` `titleOfRawLog`: the newest `session/title` line).
  *
  * @module dsh-message-recall/host/erase-copies
@@ -89,19 +89,27 @@ export function copiesHolding(headers: readonly SessionHeader[], sourceId: strin
  * What a copy's log says about the held messages: its removal of them, and its title.
  * @param content - the copy's stored log text.
  * @param seqs - the held messages' seqs.
- * @returns `{ tombstoneSeq, title }` (`tombstoneSeq` `null` when they are not removed there), or
- *   `null` when the copy's removal of them was erased already.
+ * @returns `{ tombstoneSeq, title }` (the first removal there of a held message not erased yet;
+ *   `null` when none of them is removed there), or `null` when every removal of them there was
+ *   erased already.
  * @throws what `parseLogText` throws (a packed row DSH's reader would refuse).
  */
 export function copyRemoval(content: string, seqs: readonly number[]): { readonly tombstoneSeq: number | null; readonly title: string | null } | null {
   const { events } = parseLogText(content)
   const fates = readFates(replacementEvents(events.length, (seq) => events[seq]))
   const title = titleOfRawLog(content) ?? null
-  const fate = fates.fateOf(seqs[0]!)
-  if (fate.state !== 'removed' || fate.rewrite === true || fate.tombstoneSeq === null) return { tombstoneSeq: null, title }
-  const tombstone = events[fate.tombstoneSeq]
-  if (tombstone !== undefined && erasedMarkOf(tombstone) !== null) return null
-  return { tombstoneSeq: fate.tombstoneSeq, title }
+  let holds = false
+  for (const seq of seqs) {
+    const fate = fates.fateOf(seq)
+    if (fate.state !== 'removed' || fate.rewrite === true || fate.tombstoneSeq === null) {
+      holds = true
+      continue
+    }
+    const tombstone = events[fate.tombstoneSeq]
+    if (tombstone !== undefined && erasedMarkOf(tombstone) !== null) continue
+    return { tombstoneSeq: fate.tombstoneSeq, title }
+  }
+  return holds ? { tombstoneSeq: null, title } : null
 }
 
 /**

@@ -5,9 +5,10 @@
  * plugin's own `forkBefore` copy hold the canary not removed (listed without a tombstone); a
  * Branch made after the removal inherited it (listed with its own tombstone, open in the host),
  * and a Branch of that Branch holds the inherited tombstone in its seed (listed too); a Branch cut
- * before the canary is not listed. Scheduling the erase in the session and in each copy with a
- * tombstone (`when: 'next-start'`), then a fresh start, leaves the canary only in the two copies
- * that never removed it, and the copy's removal answers as erased.
+ * before the canary is not listed. The erase scheduled in both Branches (`when: 'next-start'`) and
+ * a fresh start: they are no longer listed (their removal is erased), and the copies no longer open
+ * read `live: false`. Then the session's own erase and another start leave the canary only in the
+ * two copies that never removed it, and the Branch's removal answers as erased.
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
@@ -87,14 +88,23 @@ describe('the copies an erase lists', () => {
     })
     assert.equal(titleOf(before), 'Audit the opening question')
 
-    // Erase in the session and in each copy with its own removal; the others stay as they are.
-    for (const [sessionId, tombstoneSeq] of [[source.id, removed.tombstoneSeq], [branch.id, inherited], [grandchild.id, inherited]] as const) {
-      await post({ sessionId, action: 'erase', tombstoneSeq, when: 'next-start' })
+    // First the two Branches with their own removal: once erased there, they are no longer listed.
+    for (const sessionId of [branch.id, grandchild.id]) await post({ sessionId, action: 'erase', tombstoneSeq: inherited, when: 'next-start' })
+    const restart = async (count: number) => {
+      assert.equal(pendingOnDisk().length, count)
+      await roots.shut(app)
+      app = await roots.boot(root, { sessionTitle: true })
+      await waitFor(() => pendingOnDisk().length === 0, 'the pending erases ran at start', 20_000)
     }
-    assert.equal(pendingOnDisk().length, 3)
-    await roots.shut(app)
-    app = await roots.boot(root, { sessionTitle: true })
-    await waitFor(() => pendingOnDisk().length === 0, 'the pending erases ran at start', 20_000)
+    await restart(2)
+    assert.deepEqual((await post({ sessionId: source.id, action: 'plan', planAction: 'erase', tombstoneSeq: removed.tombstoneSeq })).copies, [
+      { sessionId: before.id, title: 'Audit the opening question', tombstoneSeq: null, live: false },
+      { sessionId: forked.forkedSessionId, title: forked.title, tombstoneSeq: null, live: false },
+    ], 'the erased Branches hold the text no more; after the restart no copy is open')
+
+    // Then the session itself; the copies that never removed it stay as they are.
+    await post({ sessionId: source.id, action: 'erase', tombstoneSeq: removed.tombstoneSeq, when: 'next-start' })
+    await restart(1)
     const holding = [...scanHits(root), ...scanHits(home)]
     assert.deepEqual(holding.map((path) => [before.id, forked.forkedSessionId].findIndex((id) => path.includes(id))).sort(), [0, 1], `only the two copies that never removed it hold the canary: ${holding.join(', ')}`)
     assert.equal(holding.length, 2)
