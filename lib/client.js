@@ -487,6 +487,14 @@ var zh = {
   "panel.erase.files.other": "{count} 个工具输出文件",
   "panel.erase.and": "和",
   "panel.erase.confirm": "永久抹除",
+  "panel.erase.copies.one": "另有 {count} 个副本包含这些消息：{titles}。",
+  "panel.erase.copies.other": "另有 {count} 个副本包含这些消息：{titles}。",
+  "panel.erase.quoted": "“{title}”",
+  "panel.erase.listSep": "、",
+  "panel.erase.untitled": "未命名会话",
+  "panel.erase.copy": "同时在“{title}”中抹除",
+  "panel.erase.copyNotRemoved": "“{title}”中这些消息没有被移除，不会在那里抹除；要抹除，请先在那个副本中移除它们。",
+  "panel.erase.copyFailed": "没能在副本“{title}”中安排抹除：{reason}",
   "panel.erase.keep": "保留",
   "panel.erase.keepLabel": "不抹除，关闭这个确认",
   "panel.erase.pending": "等待抹除：主机重启时进行",
@@ -648,6 +656,14 @@ var en = {
   "panel.erase.files.other": "{count} tool output files",
   "panel.erase.and": " and ",
   "panel.erase.confirm": "Erase for good",
+  "panel.erase.copies.one": "Also in {count} copy: {titles}.",
+  "panel.erase.copies.other": "Also in {count} copies: {titles}.",
+  "panel.erase.quoted": "“{title}”",
+  "panel.erase.listSep": ", ",
+  "panel.erase.untitled": "Untitled session",
+  "panel.erase.copy": "Erase in “{title}” too",
+  "panel.erase.copyNotRemoved": "“{title}” holds them not removed, so they are not erased there; remove them in that copy first.",
+  "panel.erase.copyFailed": "The erase was not kept for the copy “{title}”: {reason}",
   "panel.erase.keep": "Keep",
   "panel.erase.keepLabel": "Do not erase; close this confirmation",
   "panel.erase.pending": "Erase pending: it happens when the host restarts",
@@ -3791,6 +3807,7 @@ function RemovedPanel({ useSession, actions, summary, erase, t, onClose, anchor 
           error !== null && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("div", { "data-message-recall-entry-error": "", role: "alert", children: describeError(t, error.code) }),
           entry.erased && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("div", { "data-message-recall-entry-erased": "", children: t("panel.erased") }),
           eraseable && pending === void 0 && erasing !== null && erasing.errors.has(entry.tombstoneSeq) && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("div", { "data-message-recall-entry-error": "", role: "alert", children: describeError(t, erasing.errors.get(entry.tombstoneSeq).code) }),
+          erasing?.copyErrors.get(entry.tombstoneSeq)?.map(({ copy, error: refusal }) => /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("div", { "data-message-recall-erase-copy-error": copy.sessionId, role: "alert", children: t("panel.erase.copyFailed", { title: copy.title ?? t("panel.erase.untitled"), reason: describeError(t, refusal.code) }) }, copy.sessionId)),
           pending !== void 0 && erase !== void 0 && /* @__PURE__ */ (0, import_jsx_runtime4.jsxs)("div", { "data-message-recall-erase-pending": pending.state, role: "status", children: [
             /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("span", { children: t(pending.state === "failed" ? "panel.erase.failed" : "panel.erase.pending") }),
             /* @__PURE__ */ (0, import_jsx_runtime4.jsx)(
@@ -3813,6 +3830,9 @@ function RemovedPanel({ useSession, actions, summary, erase, t, onClose, anchor 
               count: erasing.plan?.tombstoneSeq === entry.tombstoneSeq ? erasing.plan.messageCount : entry.count,
               images: erasing.plan?.tombstoneSeq === entry.tombstoneSeq ? erasing.plan.imageCount : 0,
               files: erasing.plan?.tombstoneSeq === entry.tombstoneSeq ? erasing.plan.fileCount : 0,
+              copies: erasing.plan?.tombstoneSeq === entry.tombstoneSeq ? erasing.plan.copies : [],
+              checked: erasing.checked,
+              onCheck: (sessionId, checked) => erase.check(sessionId, checked),
               onConfirm: () => void erase.schedule(entry.tombstoneSeq).then((ok) => setRefocus({ seq: entry.tombstoneSeq, action: ok ? "cancel" : "open" })),
               onKeep: () => {
                 erase.dismiss();
@@ -3888,7 +3908,7 @@ function RemovedPanel({ useSession, actions, summary, erase, t, onClose, anchor 
     ] })
   ] });
 }
-function EraseConfirm({ t, count, images, files, onConfirm, onKeep }) {
+function EraseConfirm({ t, count, images, files, copies, checked, onCheck, onConfirm, onKeep }) {
   const box = (0, import_react4.useRef)(null);
   (0, import_react4.useEffect)(() => {
     box.current?.querySelector('[data-message-recall-erase-action="keep"]')?.focus();
@@ -3901,7 +3921,7 @@ function EraseConfirm({ t, count, images, files, onConfirm, onKeep }) {
       return;
     }
     if (event.key !== "Tab") return;
-    const buttons = [...box.current?.querySelectorAll("button") ?? []];
+    const buttons = [...box.current?.querySelectorAll("button, input") ?? []];
     const at = buttons.indexOf(event.target);
     event.preventDefault();
     buttons[(at + (event.shiftKey ? buttons.length - 1 : 1)) % buttons.length]?.focus();
@@ -3911,9 +3931,17 @@ function EraseConfirm({ t, count, images, files, onConfirm, onKeep }) {
     ...images > 0 ? [t(countedKey("panel.erase.images", images), { count: images })] : [],
     ...files > 0 ? [t(countedKey("panel.erase.files", files), { count: files })] : []
   ];
+  const titleOf = (copy) => copy.title ?? t("panel.erase.untitled");
   return /* @__PURE__ */ (0, import_jsx_runtime4.jsxs)("div", { ref: box, "data-message-recall-erase-confirm": "", role: "alertdialog", "aria-label": title, onKeyDown, children: [
     /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("p", { "data-message-recall-erase-title": "", children: /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("strong", { children: title }) }),
     also.length > 0 && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("p", { "data-message-recall-erase-also": "", children: t("panel.erase.also", { what: also.join(t("panel.erase.and")) }) }),
+    copies.length > 0 && /* @__PURE__ */ (0, import_jsx_runtime4.jsxs)("div", { "data-message-recall-erase-copies": "", children: [
+      /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("p", { children: t(countedKey("panel.erase.copies", copies.length), { count: copies.length, titles: copies.map((copy) => t("panel.erase.quoted", { title: titleOf(copy) })).join(t("panel.erase.listSep")) }) }),
+      copies.map((copy) => copy.tombstoneSeq === null ? /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("p", { "data-message-recall-erase-copy-held": copy.sessionId, children: t("panel.erase.copyNotRemoved", { title: titleOf(copy) }) }, copy.sessionId) : /* @__PURE__ */ (0, import_jsx_runtime4.jsxs)("label", { "data-message-recall-erase-copy": copy.sessionId, children: [
+        /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("input", { type: "checkbox", checked: checked.has(copy.sessionId), onChange: (event) => onCheck(copy.sessionId, event.currentTarget.checked) }),
+        t("panel.erase.copy", { title: titleOf(copy) })
+      ] }, copy.sessionId))
+    ] }),
     /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("p", { "data-message-recall-erase-body": "", children: t("panel.erase.body") }),
     /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("button", { type: "button", "data-message-recall-erase-action": "confirm", onClick: onConfirm, children: t("panel.erase.confirm") }),
     /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("button", { type: "button", "data-message-recall-erase-action": "keep", "aria-label": t("panel.erase.keepLabel"), onClick: onKeep, children: t("panel.erase.keep") })
@@ -3988,7 +4016,7 @@ function SummaryDialog({ sessionId, checkpointSeq, text, kit, onClose }) {
 }
 
 // src/client/build-stamp.ts
-var BUILD_STAMP = true ? "0.1.0+96337c4377" : "dev";
+var BUILD_STAMP = true ? "0.1.0+db29928f9a" : "dev";
 
 // src/client/notices/notice-styles.ts
 var NOTICE_STYLE_TEXT = `
@@ -4129,7 +4157,7 @@ var SessionStores = class {
 };
 
 // src/client/stores/erase-requests.ts
-var INITIAL2 = Object.freeze({ loaded: false, erases: /* @__PURE__ */ new Map(), confirming: null, plan: null, busy: null, errors: /* @__PURE__ */ new Map() });
+var INITIAL2 = Object.freeze({ loaded: false, erases: /* @__PURE__ */ new Map(), confirming: null, plan: null, busy: null, errors: /* @__PURE__ */ new Map(), checked: /* @__PURE__ */ new Set(), copyErrors: /* @__PURE__ */ new Map() });
 var EraseRequests = class extends SnapshotStore {
   constructor(options) {
     super(INITIAL2);
@@ -4162,24 +4190,52 @@ var EraseRequests = class extends SnapshotStore {
   async confirm(tombstoneSeq) {
     const errors = new Map(this.state.errors);
     errors.delete(tombstoneSeq);
-    this.set({ confirming: tombstoneSeq, plan: null, errors });
+    this.set({ confirming: tombstoneSeq, plan: null, errors, checked: /* @__PURE__ */ new Set() });
     const reply = await this.options.send({ sessionId: this.options.sessionId, action: "plan", planAction: "erase", tombstoneSeq });
     if (this.state.confirming !== tombstoneSeq) return;
-    if (reply.ok) this.set({ plan: reply.value });
+    if (reply.ok) this.set({ plan: reply.value, checked: new Set(reply.value.copies.filter((c) => c.tombstoneSeq !== null).map((c) => c.sessionId)) });
     else this.set({ confirming: null, errors: new Map(this.state.errors).set(tombstoneSeq, reply.error) });
   }
   /** Close the confirmation. */
   dismiss() {
-    if (this.state.confirming !== null) this.set({ confirming: null, plan: null });
+    if (this.state.confirming !== null) this.set({ confirming: null, plan: null, checked: /* @__PURE__ */ new Set() });
   }
   /**
-   * Ask the host to erase a removal for good when it next starts; closes the confirmation.
+   * Check or uncheck a copy of the open confirmation's plan (a copy without its own removal of the messages cannot be checked).
+   * @param sessionId - the copy's id.
+   * @param checked - whether to erase it along.
+   */
+  check(sessionId, checked) {
+    const copy = this.state.plan?.copies.find((c) => c.sessionId === sessionId);
+    if (copy === void 0 || copy.tombstoneSeq === null) return;
+    const next = new Set(this.state.checked);
+    if (checked) next.add(sessionId);
+    else next.delete(sessionId);
+    this.set({ checked: next });
+  }
+  /**
+   * Ask the host to erase a removal for good when it next starts, and each checked copy of the
+   * open confirmation's plan its own removal of the same messages; closes the confirmation.
    * @param tombstoneSeq - the removal.
-   * @returns whether the host kept it (a refusal is kept in `errors`).
+   * @returns whether the host kept the session's erase (a refusal is kept in `errors`; the
+   *   copies' refusals in `copyErrors`).
    */
   schedule(tombstoneSeq) {
+    const plan = this.state.plan?.tombstoneSeq === tombstoneSeq ? this.state.plan : null;
+    const copies = (plan?.copies ?? []).filter((c) => c.tombstoneSeq !== null && this.state.checked.has(c.sessionId));
+    const copyErrors = new Map(this.state.copyErrors);
+    copyErrors.delete(tombstoneSeq);
+    this.set({ copyErrors });
     return this.run(tombstoneSeq, async () => {
-      const reply = await this.options.send({ sessionId: this.options.sessionId, action: "erase", when: "next-start", tombstoneSeq });
+      const [reply, ...replies] = await Promise.all([
+        this.options.send({ sessionId: this.options.sessionId, action: "erase", when: "next-start", tombstoneSeq }),
+        ...copies.map((copy) => this.options.send({ sessionId: copy.sessionId, action: "erase", when: "next-start", tombstoneSeq: copy.tombstoneSeq }))
+      ]);
+      const refused = copies.flatMap((copy, i) => {
+        const copyReply = replies[i];
+        return copyReply.ok ? [] : [{ copy, error: copyReply.error }];
+      });
+      if (refused.length > 0) this.set({ copyErrors: new Map(this.state.copyErrors).set(tombstoneSeq, refused) });
       if (!reply.ok) return reply.error;
       this.set({ erases: new Map(this.state.erases).set(tombstoneSeq, reply.value.erase) });
       return null;
@@ -4208,7 +4264,7 @@ var EraseRequests = class extends SnapshotStore {
     if (this.state.busy !== null) return false;
     const errors = new Map(this.state.errors);
     errors.delete(tombstoneSeq);
-    this.set({ busy: tombstoneSeq, confirming: null, plan: null, errors });
+    this.set({ busy: tombstoneSeq, confirming: null, plan: null, checked: /* @__PURE__ */ new Set(), errors });
     const error = await request();
     const after = new Map(this.state.errors);
     if (error !== null) after.set(tombstoneSeq, error);

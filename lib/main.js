@@ -4795,6 +4795,68 @@ async function exists(path) {
   }
 }
 
+// src/host/erase-copies.ts
+function copiesHolding(headers, sourceId, messageSeqs) {
+  const children = /* @__PURE__ */ new Map();
+  for (const header of headers) {
+    const parent = header.parentSession;
+    if (parent === void 0 || header.seedLength === void 0 || header.seedLength <= 0) continue;
+    const list = children.get(parent) ?? [];
+    list.push(header);
+    children.set(parent, list);
+  }
+  const found = [];
+  const seen = /* @__PURE__ */ new Set([sourceId]);
+  let level = [{ id: sourceId, seqs: messageSeqs }];
+  while (level.length > 0) {
+    const next = [];
+    for (const { id, seqs } of level) {
+      for (const header of children.get(id) ?? []) {
+        if (seen.has(header.id)) continue;
+        const held = seqs.filter((seq) => seq < header.seedLength);
+        if (held.length === 0) continue;
+        seen.add(header.id);
+        next.push({ header, seqs: held });
+      }
+    }
+    next.sort((a, b) => a.header.createdAt - b.header.createdAt);
+    found.push(...next);
+    level = next.map((copy) => ({ id: copy.header.id, seqs: copy.seqs }));
+  }
+  return found;
+}
+function copyRemoval(content, seqs) {
+  const { events } = parseLogText(content);
+  const fates = readFates(replacementEvents(events.length, (seq) => events[seq]));
+  const title = titleOfRawLog(content) ?? null;
+  let holds = false;
+  for (const seq of seqs) {
+    const fate = fates.fateOf(seq);
+    if (fate.state !== "removed" || fate.rewrite === true || fate.tombstoneSeq === null) {
+      holds = true;
+      continue;
+    }
+    const tombstone = events[fate.tombstoneSeq];
+    if (tombstone !== void 0 && erasedMarkOf(tombstone) !== null) continue;
+    return { tombstoneSeq: fate.tombstoneSeq, title };
+  }
+  return holds ? { tombstoneSeq: null, title } : null;
+}
+async function erasePlanCopies(services, sourceId, messageSeqs) {
+  if (messageSeqs.length === 0) return [];
+  const copies = [];
+  for (const { header, seqs } of copiesHolding(await services.headers(), sourceId, messageSeqs)) {
+    const live = services.isOpen(header.id);
+    if (live) await services.flush(header.id);
+    const content = await services.readRaw(header.id);
+    if (content === void 0) continue;
+    const removal = copyRemoval(content, seqs);
+    if (removal === null) continue;
+    copies.push({ sessionId: header.id, title: removal.title, tombstoneSeq: removal.tombstoneSeq, live });
+  }
+  return copies;
+}
+
 // src/host/erase-at-start.ts
 function pendingEraseValue(record) {
   return {
@@ -4813,15 +4875,29 @@ async function scheduleErase(services, request) {
   if (earlier !== void 0) return { ok: true, value: { action: "erase", when: "next-start", erase: pendingEraseValue(earlier) } };
   return checkErase(services, request, async (record) => ({ action: "erase", when: "next-start", erase: pendingEraseValue(await services.pending.add(record)) }));
 }
-function planErase(services, request) {
-  return checkErase(services, request, async (record) => ({
+async function planErase(services, request) {
+  const checked = await checkErase(services, request, async (record2) => record2);
+  if (!checked.ok) return checked;
+  const record = checked.value;
+  const backend = services.erase.backend();
+  const copies = await erasePlanCopies({
+    headers: () => services.headers(),
+    readRaw: async (id) => (await backend.readRaw(id).catch(() => void 0))?.content,
+    isOpen: (id) => services.open(id) !== void 0,
+    flush: async (id) => {
+      const open3 = services.open(id);
+      if (open3 !== void 0) await services.erase.sessions.flush(open3);
+    }
+  }, request.sessionId, record.messageSeqs);
+  return { ok: true, value: {
     action: "plan",
     planAction: "erase",
     tombstoneSeq: record.tombstoneSeq,
     messageCount: record.messageSeqs.length,
     imageCount: record.imageCount,
-    fileCount: record.fileCount
-  }));
+    fileCount: record.fileCount,
+    copies
+  } };
 }
 async function checkErase(services, request, then) {
   const backend = services.erase.backend();
@@ -6551,7 +6627,16 @@ function apply(ctx, config) {
       erase,
       eraseLater: {
         pending,
-        open: (id) => ctx.agents.get(id)?.session ?? ctx.sessions.get(id)
+        open: (id) => ctx.agents.get(id)?.session ?? ctx.sessions.get(id),
+        // The copies an erase's confirmation lists are found from the headers alone.
+        headers: async () => {
+          const live = ctx.sessions.list();
+          const stored = ctx.get("sessionPersistence");
+          const listed = stored === void 0 ? [] : await storedLogs.list(stored, new Set(live.map((session) => session.id)));
+          const headers = new Map(listed.map((entry) => [entry.header.id, entry.header]));
+          for (const session of live) headers.set(session.id, session.header);
+          return [...headers.values()];
+        }
       },
       afterAppend: (session, fromSeq) => void followSideState(session, fromSeq, index.lookup(session), {
         warn,

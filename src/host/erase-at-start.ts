@@ -9,7 +9,8 @@
  * 2. keeps a pending erase in the plugin's file (`pending-erases.ts`) and answers once that file is
  *    durable; a second request for the same removal answers the record kept.
  * {@link planErase} (`plan` with `planAction: 'erase'`) makes the same check and answers the counts
- * alone, for the confirmation. While it is pending, `restore` and `forkBefore` of that removal answer `ERASE_PENDING`
+ * alone, for the confirmation, with the copies of the session that hold the same messages
+ * (`erase-copies.ts`). While it is pending, `restore` and `forkBefore` of that removal answer `ERASE_PENDING`
  * ({@link pendingEraseRefusal}); `cancelErase` drops it.
  * When the plugin starts and the session persistence is there, {@link runPendingErases} runs each
  * through `erase-session.ts` `eraseRemoval` (which holds the session as every stored write does,
@@ -20,13 +21,14 @@
  *
  * @module dsh-message-recall/host/erase-at-start
  */
-import type { Session } from '@deepseek-ai/dsh-session'
+import type { Session, SessionHeader } from '@deepseek-ai/dsh-session'
 import type { CancelEraseValue, ErasePlanValue, PendingEraseValue, PendingErasesValue, ScheduledEraseValue } from '../shared/protocol'
 import { eraseRemovalInLog } from '../log/log-erase'
 import { errorText } from '../shared/error-text'
 import { eraseRemoval, notErasable, type EraseRefusal, type EraseServices } from './erase-session'
 import type { PendingErase, PendingErases } from './pending-erases'
 import { shortenPaths } from './shorten-paths'
+import { erasePlanCopies } from './erase-copies'
 
 /** What scheduling reaches: the erase's services, the session open in the host, the pending file. */
 export interface EraseLaterServices {
@@ -34,6 +36,8 @@ export interface EraseLaterServices {
   /** The session open in the host (an agent's, or a live one), or `undefined`. */
   open(sessionId: string): Session | undefined
   readonly pending: PendingErases
+  /** The headers of every session, stored (the plugin's stored listing) or live, each id once: where {@link planErase} finds the copies. */
+  headers(): Promise<readonly SessionHeader[]>
 }
 
 /** `restore` and `forkBefore` of a removal with a pending erase. */
@@ -80,13 +84,28 @@ export async function scheduleErase(services: EraseLaterServices, request: { rea
  * `planAction: 'erase'`): checked as {@link scheduleErase} checks it, nothing written.
  * @param services - the erase's services and the open session.
  * @param request - the session and the removal's tombstone seq.
- * @returns the counts, or the same refusals as {@link scheduleErase}.
- * @throws file system errors of the log's read.
+ * @returns the counts and the copies that hold the same messages (each with its own removal of
+ *   them, or none), or the same refusals as {@link scheduleErase}.
+ * @throws file system errors of the logs' reads and the listing.
  */
-export function planErase(services: Omit<EraseLaterServices, 'pending'>, request: { readonly sessionId: string; readonly tombstoneSeq: number }): Promise<{ readonly ok: true; readonly value: ErasePlanValue } | { readonly ok: false; readonly refusal: EraseRefusal }> {
-  return checkErase(services, request, async (record) => ({
-    action: 'plan', planAction: 'erase', tombstoneSeq: record.tombstoneSeq, messageCount: record.messageSeqs.length, imageCount: record.imageCount, fileCount: record.fileCount,
-  }))
+export async function planErase(services: Omit<EraseLaterServices, 'pending'>, request: { readonly sessionId: string; readonly tombstoneSeq: number }): Promise<{ readonly ok: true; readonly value: ErasePlanValue } | { readonly ok: false; readonly refusal: EraseRefusal }> {
+  const checked = await checkErase(services, request, async (record) => record)
+  if (!checked.ok) return checked
+  const record = checked.value
+  const backend = services.erase.backend()!
+  // After the source's queue: each copy is read on its own, an open one flushed first.
+  const copies = await erasePlanCopies({
+    headers: () => services.headers(),
+    readRaw: async (id) => (await backend.readRaw(id).catch(() => undefined))?.content,
+    isOpen: (id) => services.open(id) !== undefined,
+    flush: async (id) => {
+      const open = services.open(id)
+      if (open !== undefined) await services.erase.sessions.flush(open)
+    },
+  }, request.sessionId, record.messageSeqs)
+  return { ok: true, value: {
+    action: 'plan', planAction: 'erase', tombstoneSeq: record.tombstoneSeq, messageCount: record.messageSeqs.length, imageCount: record.imageCount, fileCount: record.fileCount, copies,
+  } }
 }
 
 /** The check both share: inside the session's write queue, the open session flushed, the stored log read and rewritten in memory; `then` gets the record it would keep. */

@@ -46,7 +46,7 @@ import { installExportRoute } from './export-route'
 import { createRouteHandler } from './route'
 import { installTelemetryFilter } from './telemetry-filter'
 import { StoredTitleCache, type ProjectionCacheReader, type StoredTitleReader } from './session-titles'
-import { StoredLogListing } from './stored-listing'
+import { StoredLogListing, type StoredLister } from './stored-listing'
 import type { MessagePricer } from './shadow-price'
 import { titleLimitsOf } from './title'
 import { followSideState } from './side-state'
@@ -60,7 +60,7 @@ import { isJsonlBackend, type JsonlBackend } from './jsonl-log-file'
 import type { EraseServices } from './erase-session'
 import { runPendingErases } from './erase-at-start'
 import { dshHomeOf, PendingErases, pendingErasesPath } from './pending-erases'
-import type { SessionId } from '@deepseek-ai/dsh-session'
+import type { SessionHeader, SessionId } from '@deepseek-ai/dsh-session'
 import { homeInUseMessage, PluginHomeLock } from './home-lock'
 
 export { Config, DEFAULTS, resolveConfig, type MessageRecallConfig } from './config'
@@ -168,6 +168,15 @@ export function apply(ctx: Context, config: Partial<MessageRecallConfig> | undef
       eraseLater: {
         pending,
         open: (id) => ctx.agents.get(id as SessionId)?.session ?? ctx.sessions.get(id as SessionId),
+        // The copies an erase's confirmation lists are found from the headers alone.
+        headers: async () => {
+          const live = ctx.sessions.list()
+          const stored = ctx.get('sessionPersistence') as StoredLister | undefined
+          const listed = stored === undefined ? [] : await storedLogs.list(stored, new Set(live.map((session) => session.id)))
+          const headers = new Map<string, SessionHeader>(listed.map((entry) => [entry.header.id, entry.header]))
+          for (const session of live) headers.set(session.id, session.header)
+          return [...headers.values()]
+        },
       },
       afterAppend: (session, fromSeq) => void followSideState(session, fromSeq, index.lookup(session), {
         warn, tombstoneText: resolved.tombstoneText, effects: { meter: ctx.get('tokenMeter') as MessagePricer | undefined, titleLimits: titleLimits(), warn },

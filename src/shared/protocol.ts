@@ -121,6 +121,26 @@ export interface ErasePlanValue {
   readonly imageCount: number
   /** Tool output files the erase deletes unless another session names them. */
   readonly fileCount: number
+  /** The copies of the session that hold any of the erased messages in their seed (`host/erase-copies.ts`), nearest first. */
+  readonly copies: readonly EraseCopyValue[]
+}
+
+/**
+ * A copy of a session (its header names the session, or a copy of it, as `parentSession`) whose
+ * seed holds messages an erase takes.
+ */
+export interface EraseCopyValue {
+  readonly sessionId: string
+  /** Its current title, or `null` when it has none. */
+  readonly title: string | null
+  /**
+   * Its own removal of those messages (the copy inherited it, or its seed holds the source's),
+   * which an erase of the copy addresses; `null` when the copy holds them not removed (it was
+   * made before the removal, or is a copy from before it): remove them there first.
+   */
+  readonly tombstoneSeq: number | null
+  /** Whether the host holds the copy open (its erase waits for the host's next start). */
+  readonly live: boolean
 }
 
 /** Success value of `cancelErase`: whether a pending erase was there to drop. */

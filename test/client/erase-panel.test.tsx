@@ -4,7 +4,9 @@
  * rc.8 conversation engine, SlotRegistry and LocaleRuntime, and this plugin's entries mounted. The
  * host is the fake `fetch` of `support/removals-page.tsx`, which keeps pending erases as the route
  * does. Exact strings in English and Chinese; the confirmation by keyboard (focus, Tab trapped,
- * Escape); pending, a pending erase that failed, Cancel erase, and an erased removal.
+ * Escape); pending, a pending erase that failed, Cancel erase, and an erased removal; the copies
+ * that hold the same messages (a checkbox per copy with its own removal, checked; a line for a copy
+ * that holds them not removed), the erase asked in each checked copy, and a copy's refusal named.
  */
 import { page, settle } from './support/dom'
 import assert from 'node:assert/strict'
@@ -173,5 +175,70 @@ describe('Erase for good in the Removed panel', () => {
     assert.deepEqual(buttonsOf(entry(p, deleted)), [])
     await act(async () => { p.client.locale.setLocale('zh'); await settle() })
     assert.equal(entry(p, deleted).querySelector('[data-message-recall-entry-erased]')!.textContent, '已永久抹除')
+  })
+
+  it('lists the copies that hold the same messages, erases in each checked copy too, and names a copy that refused', async () => {
+    const { p, deleted } = await withRemovals('en')
+    p.copies.listed = [
+      { sessionId: 'copy-1', title: 'Audit (copy)', tombstoneSeq: 40, live: true },
+      { sessionId: 'copy-2', title: 'Audit (copy 2)', tombstoneSeq: 41, live: false },
+      { sessionId: 'copy-3', title: null, tombstoneSeq: 42, live: false },
+      { sessionId: 'copy-old', title: 'Audit (before)', tombstoneSeq: null, live: false },
+    ]
+    p.copies.refusals.set('copy-2', 'AGENT_BUSY')
+    await click(removedButton(p))
+    await click(eraseButton(p, deleted, 'open'))
+    const confirm = entry(p, deleted).querySelector('[data-message-recall-erase-confirm]') as HTMLElement
+    const copies = confirm.querySelector('[data-message-recall-erase-copies]') as HTMLElement
+    assert.equal(copies.querySelector('p')!.textContent, 'Also in 4 copies: “Audit (copy)”, “Audit (copy 2)”, “Untitled session”, “Audit (before)”.')
+    const labels = [...copies.querySelectorAll('label')] as HTMLLabelElement[]
+    assert.deepEqual(labels.map((l) => [l.getAttribute('data-message-recall-erase-copy'), l.textContent]), [
+      ['copy-1', 'Erase in “Audit (copy)” too'], ['copy-2', 'Erase in “Audit (copy 2)” too'], ['copy-3', 'Erase in “Untitled session” too'],
+    ])
+    const boxes = labels.map((l) => l.querySelector('input') as HTMLInputElement)
+    assert.deepEqual(boxes.map((b) => [b.type, b.checked]), [['checkbox', true], ['checkbox', true], ['checkbox', true]], 'a real checkbox in its label, checked by default')
+    assert.equal(copies.querySelector('[data-message-recall-erase-copy-held="copy-old"]')!.textContent, '“Audit (before)” holds them not removed, so they are not erased there; remove them in that copy first.')
+    // Tab goes through the checkboxes and the two buttons, and stays inside.
+    assert.equal(page.document.activeElement, eraseButton(p, deleted, 'keep'))
+    await key('Tab')
+    assert.equal(page.document.activeElement, boxes[0])
+    await key('Tab', true)
+    assert.equal(page.document.activeElement, eraseButton(p, deleted, 'keep'))
+
+    await click(boxes[2])
+    assert.deepEqual(boxes.map((b) => b.checked), [true, true, false], 'unchecked')
+    await click(eraseButton(p, deleted, 'confirm'))
+    assert.deepEqual(p.host.of('erase'), [
+      { sessionId: 'session-a', action: 'erase', when: 'next-start', tombstoneSeq: deleted },
+      { sessionId: 'copy-1', action: 'erase', when: 'next-start', tombstoneSeq: 40 },
+      { sessionId: 'copy-2', action: 'erase', when: 'next-start', tombstoneSeq: 41 },
+    ], 'the session and each checked copy, each its own removal')
+    assert.equal(entry(p, deleted).querySelector('[data-message-recall-erase-pending] span')!.textContent, 'Erase pending: it happens when the host restarts')
+    const refused = [...entry(p, deleted).querySelectorAll('[data-message-recall-erase-copy-error]')] as HTMLElement[]
+    assert.deepEqual(refused.map((e) => [e.getAttribute('data-message-recall-erase-copy-error'), e.getAttribute('role'), e.textContent]), [
+      ['copy-2', 'alert', 'The erase was not kept for the copy “Audit (copy 2)”: The agent is working. Try again when it stops.'],
+    ])
+    await act(async () => { p.client.locale.setLocale('zh'); await settle() })
+    assert.equal(refused[0]!.textContent, '没能在副本“Audit (copy 2)”中安排抹除：智能体正在工作，请等它停下再试')
+  })
+
+  it('reads the copies in Chinese, one copy', async () => {
+    const { p, deleted } = await withRemovals('zh')
+    p.copies.listed = [{ sessionId: 'copy-1', title: '审计（副本）', tombstoneSeq: 40, live: true }, { sessionId: 'copy-old', title: null, tombstoneSeq: null, live: false }]
+    await click(removedButton(p))
+    await click(eraseButton(p, deleted, 'open'))
+    const copies = entry(p, deleted).querySelector('[data-message-recall-erase-copies]') as HTMLElement
+    assert.equal(copies.querySelector('p')!.textContent, '另有 2 个副本包含这些消息：“审计（副本）”、“未命名会话”。')
+    assert.equal(copies.querySelector('label')!.textContent, '同时在“审计（副本）”中抹除')
+    assert.equal(copies.querySelector('[data-message-recall-erase-copy-held]')!.textContent, '“未命名会话”中这些消息没有被移除，不会在那里抹除；要抹除，请先在那个副本中移除它们。')
+    p.copies.listed = [p.copies.listed[0]!]
+    await click(eraseButton(p, deleted, 'keep'))
+    await act(async () => { p.client.locale.setLocale('en'); await settle() })
+    await click(eraseButton(p, deleted, 'open'))
+    assert.equal(entry(p, deleted).querySelector('[data-message-recall-erase-copies] p')!.textContent, 'Also in 1 copy: “审计（副本）”.')
+    await click(entry(p, deleted).querySelector('[data-message-recall-erase-copy="copy-1"] input'))
+    await click(eraseButton(p, deleted, 'confirm'))
+    assert.deepEqual(p.host.of('erase').map((b: any) => b.sessionId), ['session-a'], 'an unchecked copy is not asked')
+    assert.equal(entry(p, deleted).querySelector('[data-message-recall-erase-copy-error]'), null)
   })
 })

@@ -1,11 +1,14 @@
 /**
  * End to end, in the real rc.8 web host and headless Chromium: **Erase for good…** from the Removed
- * panel. A canary prompt is deleted; in the panel, by keyboard only, its entry's Erase for good…
- * opens the confirmation, which is confirmed; the entry reads that the erase is pending until the
- * host restarts, and the canary is still on disk. The host is restarted (the plugin runs the
- * pending erase as it starts); the built `scan --text` over the DSH home then finds the canary
- * nowhere, the pending-erase file is empty, and the panel, reloaded, reads "Erased for good" for
- * that removal and no longer offers Restore. The scenarios run in order and build on each other.
+ * panel. A canary prompt is deleted and the session branched (`session.fork` of the whole session,
+ * so the Branch holds the removal in its seed; renamed as the web client names a Branch); in the
+ * panel, by keyboard only, its entry's Erase for good… opens the confirmation, which lists the
+ * Branch with its checkbox checked, and is confirmed; the entry reads that the erase is pending
+ * until the host restarts, an erase is pending for the Branch too, and the canary is still on
+ * disk. The host is restarted (the plugin runs the pending erases as it starts); the built `scan
+ * --text` over the DSH home then finds the canary nowhere, in neither session, the pending-erase
+ * file is empty, and the panel, reloaded, reads "Erased for good" for that removal and no longer
+ * offers Restore. The scenarios run in order and build on each other.
  */
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
@@ -13,12 +16,13 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe } from 'node:test'
 import type { Page } from 'puppeteer-core'
-import { listSessions } from '../../tools/dsh-api'
+import { listSessions, rpc } from '../../tools/dsh-api'
 import { bootE2e, sequentialScenarios, type E2e } from './harness'
 import { chooseWorkspace, findRow, openApp, sendPrompt, waitForChatText, waitForTurnBars, waitInPage, waitRowHidden } from './ui'
 import { armAndCommit, openExactSidebarEntry, openPanel } from './removals-ui'
 
 const TITLE = 'Heron key chat'
+const BRANCH_TITLE = 'Heron key chat (1)'
 const CANARY = 'CANARY-panel-erase-3k8v'
 const P1 = `${CANARY} my staging key is hunter2`
 const A1 = 'I will not repeat that.'
@@ -30,6 +34,7 @@ let e: E2e
 let page: Page
 let sessionId = ''
 let tombstoneSeq = 0
+let branchId = ''
 const scenario = sequentialScenarios(() => e)
 
 /** The built log tool's `scan --text CANARY` over the DSH home: top folders of the hits. */
@@ -39,7 +44,7 @@ function scanHome(): { status: number | null; hits: string[] } {
 }
 
 /** The entry's erase controls and texts. */
-async function readErase(): Promise<{ buttons: string[]; erase: string[]; pending: string | null; erased: string | null; confirm: { title: string; body: string } | null }> {
+async function readErase(): Promise<{ buttons: string[]; erase: string[]; pending: string | null; erased: string | null; confirm: { title: string; body: string; copies: string | null; boxes: [string, boolean][] } | null }> {
   return page.$eval(`[data-message-recall-entry="${tombstoneSeq}"]`, (el) => ({
     buttons: [...el.querySelectorAll('[data-message-recall-entry-action]')].map((b) => b.textContent ?? ''),
     erase: [...el.querySelectorAll('[data-message-recall-erase-action]')].map((b) => b.textContent ?? ''),
@@ -48,6 +53,8 @@ async function readErase(): Promise<{ buttons: string[]; erase: string[]; pendin
     confirm: el.querySelector('[data-message-recall-erase-confirm]') === null ? null : {
       title: el.querySelector('[data-message-recall-erase-title]')?.textContent ?? '',
       body: el.querySelector('[data-message-recall-erase-body]')?.textContent ?? '',
+      copies: el.querySelector('[data-message-recall-erase-copies] p')?.textContent ?? null,
+      boxes: [...el.querySelectorAll('[data-message-recall-erase-copy]')].map((label) => [label.textContent ?? '', (label.querySelector('input[type="checkbox"]') as HTMLInputElement | null)?.checked === true] as [string, boolean]),
     },
   }))
 }
@@ -64,7 +71,7 @@ describe('Erase for good from the Removed panel in the real DSH web UI', { timeo
     await e?.close()
   })
 
-  scenario('1. a canary prompt is deleted; Erase for good… by keyboard; the entry reads that it is pending', async () => {
+  scenario('1. a canary prompt is deleted and the session branched; Erase for good… by keyboard lists the Branch, checked; the entry reads that it is pending', async () => {
     e.model.script([{ text: A1 }, { text: A2 }])
     await openApp(page, e.url)
     await chooseWorkspace(page, e.workspace)
@@ -76,6 +83,9 @@ describe('Erase for good from the Removed panel in the real DSH web UI', { timeo
     const prompt = await findRow(page, 'user', P1)
     assert.equal(await armAndCommit(page, prompt.key, 'delete'), 'Delete 1?')
     await waitRowHidden(page, prompt.key)
+    // A Branch of the whole session (its seed holds the removal), named as the web client names a Branch.
+    branchId = (await rpc(e.url, 'session.fork', { sessionId })).sessionId
+    await rpc(e.url, 'session.rename', { sessionId: branchId, title: BRANCH_TITLE })
 
     const [entry] = await openPanel(page)
     tombstoneSeq = entry!.tombstoneSeq
@@ -89,6 +99,8 @@ describe('Erase for good from the Removed panel in the real DSH web UI', { timeo
     assert.deepEqual((await readErase()).confirm, {
       title: 'Erase 1 message for good?',
       body: 'Their text goes from the session log on disk, with the images and tool output files only they reference. This cannot be undone: afterwards there is no Undo, Restore or Open a copy from before it. It happens when the host next starts; restart the host to erase now.',
+      copies: `Also in 1 copy: “${BRANCH_TITLE}”.`,
+      boxes: [[`Erase in “${BRANCH_TITLE}” too`, true]],
     })
     assert.equal(await focusedErase(), 'keep', 'focus starts on Keep')
     await page.keyboard.down('Shift')
@@ -103,11 +115,12 @@ describe('Erase for good from the Removed panel in the real DSH web UI', { timeo
     await e.shot(page, '01-pending')
 
     const pendingFile = join(e.home, 'message-recall', 'pending-erases.json')
-    assert.deepEqual(JSON.parse(readFileSync(pendingFile, 'utf8')).erases.map((p: any) => [p.sessionId, p.tombstoneSeq, p.state]), [[sessionId, tombstoneSeq, 'pending']])
-    assert.ok(scanHome().hits.includes('sessions'), 'until the restart the canary is still in the session log')
+    const erases = (): string[] => JSON.parse(readFileSync(pendingFile, 'utf8')).erases.map((p: any) => `${p.sessionId} ${p.tombstoneSeq} ${p.state}`).sort()
+    assert.deepEqual(erases(), [`${sessionId} ${tombstoneSeq} pending`, `${branchId} ${tombstoneSeq} pending`].sort(), 'both kept before the panel said so; the Branch holds the same tombstone in its seed')
+    assert.ok(scanHome().hits.includes('sessions'), 'until the restart the canary is still in the session logs')
   })
 
-  scenario('2. after a host restart the canary is nowhere under the DSH home, and the panel offers no Restore for it', async () => {
+  scenario('2. after a host restart the canary is nowhere under the DSH home, in neither session, and the panel offers no Restore for it', async () => {
     await e.restartHost()
     const pendingFile = join(e.home, 'message-recall', 'pending-erases.json')
     const deadline = Date.now() + 60_000

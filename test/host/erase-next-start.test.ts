@@ -81,7 +81,7 @@ describe('erase for good when the host next starts', () => {
     // Now refused while open; kept for the next start instead.
     assertError(await app.post({ sessionId: id, action: 'erase', tombstoneSeq: canary.tombstoneSeq }), 409, 'NOT_ERASABLE', /the session is open in the host/)
     // The confirmation's plan: the same check, the counts, nothing written.
-    assert.deepEqual(await post({ sessionId: id, action: 'plan', planAction: 'erase', tombstoneSeq: canary.tombstoneSeq }), { action: 'plan', planAction: 'erase', tombstoneSeq: canary.tombstoneSeq, messageCount: 1, imageCount: 0, fileCount: 0 })
+    assert.deepEqual(await post({ sessionId: id, action: 'plan', planAction: 'erase', tombstoneSeq: canary.tombstoneSeq }), { action: 'plan', planAction: 'erase', tombstoneSeq: canary.tombstoneSeq, messageCount: 1, imageCount: 0, fileCount: 0, copies: [] })
     assertError(await app.post({ sessionId: id, action: 'plan', planAction: 'erase', tombstoneSeq: excluded.tombstoneSeq }), 409, 'NOT_ERASABLE', `message-recall: cannot erase removal ${excluded.tombstoneSeq}: an exclusion keeps its messages in the transcript; only a removal can be erased`)
     assertError(await app.post({ sessionId: id, action: 'plan', planAction: 'erase', tombstoneSeq: canary.tombstoneSeq, seq: 3 }), 400, 'INVALID_REQUEST', 'message-recall: unknown field "seq" for a plan of erase (allowed: sessionId, action, planAction, tombstoneSeq)')
     assert.equal(existsSync(pendingFile), false, 'a plan writes nothing')

@@ -22,7 +22,9 @@
  * a confirmation in the entry says how many messages go, that nothing of them can come back, and
  * that the erase happens when the host next starts (the panel only ever shows a session the host
  * holds open); once confirmed the entry reads "Erase pending" with **Cancel erase** instead of
- * Restore and Open a copy. An erased removal reads "Erased for good" and offers nothing.
+ * Restore and Open a copy. The confirmation also lists the copies of the session that hold the same
+ * messages, with a checkbox (checked) for each that removed them too, to erase them there as well;
+ * a copy whose erase was refused is named on the entry. An erased removal reads "Erased for good" and offers nothing.
  *
  * A batch (`apply`) that a torn write cut short shows first, as a note naming how many of its
  * changes did not take effect and the first of them (`removal-list.ts`, `cutShortEntries`).
@@ -32,7 +34,9 @@
  * (role `note`) per batch cut short, one `li[data-message-recall-entry=<tombstoneSeq>]`
  * per removal with `data-action`, `data-restored` once restored, and buttons
  * `[data-message-recall-entry-action="restore|forkBefore"]`, `[data-message-recall-erase-action="open|confirm|keep|cancel"]`,
- * `[data-message-recall-erase-confirm]` (role `alertdialog`), `[data-message-recall-erase-pending="pending|failed"]`
+ * `[data-message-recall-erase-confirm]` (role `alertdialog`; inside it `[data-message-recall-erase-copies]`,
+ * `[data-message-recall-erase-copy=<copy id>]` (a label holding its checkbox) and
+ * `[data-message-recall-erase-copy-held=<copy id>]`), `[data-message-recall-erase-copy-error=<copy id>]` (role `alert`), `[data-message-recall-erase-pending="pending|failed"]`
  * (role `status`) and `[data-message-recall-entry-erased]`; `[data-message-recall-panel-flag=<checkpoint seq>]`
  * (role `note`) per flagged summary with `[data-message-recall-summary-flag-action="rewrite|cancel"]`;
  * one `li[data-message-recall-rewrite=<checkpoint seq>]` per summary rewrite with
@@ -52,6 +56,7 @@ import { selectReplacements } from '../wire/replacement-view'
 import type { SessionStores } from '../stores/session-stores'
 import type { TombstoneActions } from '../stores/tombstone-actions'
 import type { EraseRequests, EraseRequestsState } from '../stores/erase-requests'
+import type { EraseCopyValue } from '../../shared/protocol'
 
 /** What the panel's entry needs of the plugin's kit (the overlay's kit satisfies it). */
 export interface PanelKit {
@@ -253,6 +258,11 @@ function RemovedPanel({ useSession, actions, summary, erase, t, onClose, anchor 
               {eraseable && pending === undefined && erasing !== null && erasing.errors.has(entry.tombstoneSeq) && (
                 <div data-message-recall-entry-error="" role="alert">{describeError(t, erasing.errors.get(entry.tombstoneSeq)!.code)}</div>
               )}
+              {erasing?.copyErrors.get(entry.tombstoneSeq)?.map(({ copy, error: refusal }) => (
+                <div key={copy.sessionId} data-message-recall-erase-copy-error={copy.sessionId} role="alert">
+                  {t('panel.erase.copyFailed', { title: copy.title ?? t('panel.erase.untitled'), reason: describeError(t, refusal.code) })}
+                </div>
+              ))}
               {pending !== undefined && erase !== undefined && (
                 <div data-message-recall-erase-pending={pending.state} role="status">
                   <span>{t(pending.state === 'failed' ? 'panel.erase.failed' : 'panel.erase.pending')}</span>
@@ -265,6 +275,9 @@ function RemovedPanel({ useSession, actions, summary, erase, t, onClose, anchor 
                   t={t} count={erasing.plan?.tombstoneSeq === entry.tombstoneSeq ? erasing.plan.messageCount : entry.count}
                   images={erasing.plan?.tombstoneSeq === entry.tombstoneSeq ? erasing.plan.imageCount : 0}
                   files={erasing.plan?.tombstoneSeq === entry.tombstoneSeq ? erasing.plan.fileCount : 0}
+                  copies={erasing.plan?.tombstoneSeq === entry.tombstoneSeq ? erasing.plan.copies : []}
+                  checked={erasing.checked}
+                  onCheck={(sessionId, checked) => erase.check(sessionId, checked)}
                   onConfirm={() => void erase.schedule(entry.tombstoneSeq).then((ok) => setRefocus({ seq: entry.tombstoneSeq, action: ok ? 'cancel' : 'open' }))}
                   onKeep={() => {
                     erase.dismiss()
@@ -321,17 +334,24 @@ interface EraseConfirmProps {
   /** Images and tool output files the host's plan says go too (0 until it is read). */
   readonly images: number
   readonly files: number
+  /** The copies that hold the same messages (the host's plan; none until it is read). */
+  readonly copies: readonly EraseCopyValue[]
+  /** Ids of the copies checked to be erased along. */
+  readonly checked: ReadonlySet<string>
+  readonly onCheck: (sessionId: string, checked: boolean) => void
   readonly onConfirm: () => void
   readonly onKeep: () => void
 }
 
 /**
  * The confirmation of **Erase for good** inside an entry (role `alertdialog`): what goes (the
- * messages, and the images and tool output files the host's plan counts), that it
- * cannot be undone, and that it happens when the host next starts. Focus starts on **Keep**; Tab and
- * Shift+Tab stay between its two buttons; Escape is Keep (and does not close the panel).
+ * messages, and the images and tool output files the host's plan counts), which copies of the
+ * session hold the same messages (a checkbox per copy with its own removal of them, to erase it
+ * there too; a line for each copy that holds them not removed), that it cannot be undone, and that
+ * it happens when the host next starts. Focus starts on **Keep**; Tab and Shift+Tab stay among its
+ * checkboxes and two buttons; Escape is Keep (and does not close the panel).
  */
-function EraseConfirm({ t, count, images, files, onConfirm, onKeep }: EraseConfirmProps) {
+function EraseConfirm({ t, count, images, files, copies, checked, onCheck, onConfirm, onKeep }: EraseConfirmProps) {
   const box = useRef<HTMLDivElement>(null)
   useEffect(() => {
     box.current?.querySelector<HTMLElement>('[data-message-recall-erase-action="keep"]')?.focus()
@@ -344,7 +364,7 @@ function EraseConfirm({ t, count, images, files, onConfirm, onKeep }: EraseConfi
       return
     }
     if (event.key !== 'Tab') return
-    const buttons = [...(box.current?.querySelectorAll<HTMLElement>('button') ?? [])]
+    const buttons = [...(box.current?.querySelectorAll<HTMLElement>('button, input') ?? [])]
     const at = buttons.indexOf(event.target as HTMLElement)
     event.preventDefault()
     buttons[(at + (event.shiftKey ? buttons.length - 1 : 1)) % buttons.length]?.focus()
@@ -354,10 +374,24 @@ function EraseConfirm({ t, count, images, files, onConfirm, onKeep }: EraseConfi
     ...(images > 0 ? [t(countedKey('panel.erase.images', images), { count: images })] : []),
     ...(files > 0 ? [t(countedKey('panel.erase.files', files), { count: files })] : []),
   ]
+  const titleOf = (copy: EraseCopyValue) => copy.title ?? t('panel.erase.untitled')
   return (
     <div ref={box} data-message-recall-erase-confirm="" role="alertdialog" aria-label={title} onKeyDown={onKeyDown}>
       <p data-message-recall-erase-title=""><strong>{title}</strong></p>
       {also.length > 0 && <p data-message-recall-erase-also="">{t('panel.erase.also', { what: also.join(t('panel.erase.and')) })}</p>}
+      {copies.length > 0 && (
+        <div data-message-recall-erase-copies="">
+          <p>{t(countedKey('panel.erase.copies', copies.length), { count: copies.length, titles: copies.map((copy) => t('panel.erase.quoted', { title: titleOf(copy) })).join(t('panel.erase.listSep')) })}</p>
+          {copies.map((copy) => copy.tombstoneSeq === null
+            ? <p key={copy.sessionId} data-message-recall-erase-copy-held={copy.sessionId}>{t('panel.erase.copyNotRemoved', { title: titleOf(copy) })}</p>
+            : (
+              <label key={copy.sessionId} data-message-recall-erase-copy={copy.sessionId}>
+                <input type="checkbox" checked={checked.has(copy.sessionId)} onChange={(event) => onCheck(copy.sessionId, event.currentTarget.checked)} />
+                {t('panel.erase.copy', { title: titleOf(copy) })}
+              </label>
+            ))}
+        </div>
+      )}
       <p data-message-recall-erase-body="">{t('panel.erase.body')}</p>
       <button type="button" data-message-recall-erase-action="confirm" onClick={onConfirm}>{t('panel.erase.confirm')}</button>
       <button type="button" data-message-recall-erase-action="keep" aria-label={t('panel.erase.keepLabel')} onClick={onKeep}>{t('panel.erase.keep')}</button>

@@ -3,7 +3,11 @@
  * only sessions the host holds open, so the erase is kept by the host for its next start (the
  * route's `erase` with `when: 'next-start'`), listed (`pendingErases`) and can be cancelled
  * (`cancelErase`). Which entry has its confirmation open, and the host's plan of that erase (how
- * many messages, images and tool output files it takes), are kept here too.
+ * many messages, images and tool output files it takes, and which copies of the session hold the
+ * same messages), are kept here too, with the copies checked to be erased along (each copy with its
+ * own removal of them, checked by default): confirming asks for the erase in the session and in
+ * each checked copy (each its own `erase` of the copy's own removal, `when: 'next-start'`), all
+ * requests made whatever the others answer, and keeps the refusals of the copies' requests.
  *
  * A plain store (`getSnapshot`/`subscribe`, immutable snapshots), no DOM and no React. One request
  * at a time per session; a press while one is in flight is ignored. A refusal is kept per tombstone
@@ -11,7 +15,7 @@
  *
  * @module dsh-message-recall/client/stores/erase-requests
  */
-import type { ErasePlanValue, PendingEraseValue } from '../../shared/protocol'
+import type { EraseCopyValue, ErasePlanValue, PendingEraseValue } from '../../shared/protocol'
 import type { RecallError, RecallSender } from '../wire/api'
 import { SnapshotStore } from './snapshot-store'
 
@@ -29,9 +33,19 @@ export interface EraseRequestsState {
   readonly busy: number | null
   /** Tombstone seq → the last refusal of a request about it. */
   readonly errors: ReadonlyMap<number, RecallError>
+  /** Ids of the copies in the plan to erase along (only copies with their own removal of the messages). */
+  readonly checked: ReadonlySet<string>
+  /** Tombstone seq → the copies whose erase was refused at its last confirmation, each with the refusal. */
+  readonly copyErrors: ReadonlyMap<number, readonly CopyRefusal[]>
 }
 
-const INITIAL: EraseRequestsState = Object.freeze({ loaded: false, erases: new Map(), confirming: null, plan: null, busy: null, errors: new Map() })
+/** A copy whose erase was refused. */
+export interface CopyRefusal {
+  readonly copy: EraseCopyValue
+  readonly error: RecallError
+}
+
+const INITIAL: EraseRequestsState = Object.freeze({ loaded: false, erases: new Map(), confirming: null, plan: null, busy: null, errors: new Map(), checked: new Set<string>(), copyErrors: new Map() })
 
 /** The per-session store; see the module description. */
 export class EraseRequests extends SnapshotStore<EraseRequestsState> {
@@ -68,28 +82,57 @@ export class EraseRequests extends SnapshotStore<EraseRequestsState> {
   async confirm(tombstoneSeq: number): Promise<void> {
     const errors = new Map(this.state.errors)
     errors.delete(tombstoneSeq)
-    this.set({ confirming: tombstoneSeq, plan: null, errors })
+    this.set({ confirming: tombstoneSeq, plan: null, errors, checked: new Set() })
     const reply = await this.options.send({ sessionId: this.options.sessionId, action: 'plan', planAction: 'erase', tombstoneSeq })
     if (this.state.confirming !== tombstoneSeq) return
-    if (reply.ok) this.set({ plan: reply.value })
+    if (reply.ok) this.set({ plan: reply.value, checked: new Set(reply.value.copies.filter((c) => c.tombstoneSeq !== null).map((c) => c.sessionId)) })
     else this.set({ confirming: null, errors: new Map(this.state.errors).set(tombstoneSeq, reply.error) })
   }
 
   /** Close the confirmation. */
   dismiss(): void {
-    if (this.state.confirming !== null) this.set({ confirming: null, plan: null })
+    if (this.state.confirming !== null) this.set({ confirming: null, plan: null, checked: new Set() })
   }
 
   /**
-   * Ask the host to erase a removal for good when it next starts; closes the confirmation.
+   * Check or uncheck a copy of the open confirmation's plan (a copy without its own removal of the messages cannot be checked).
+   * @param sessionId - the copy's id.
+   * @param checked - whether to erase it along.
+   */
+  check(sessionId: string, checked: boolean): void {
+    const copy = this.state.plan?.copies.find((c) => c.sessionId === sessionId)
+    if (copy === undefined || copy.tombstoneSeq === null) return
+    const next = new Set(this.state.checked)
+    if (checked) next.add(sessionId)
+    else next.delete(sessionId)
+    this.set({ checked: next })
+  }
+
+  /**
+   * Ask the host to erase a removal for good when it next starts, and each checked copy of the
+   * open confirmation's plan its own removal of the same messages; closes the confirmation.
    * @param tombstoneSeq - the removal.
-   * @returns whether the host kept it (a refusal is kept in `errors`).
+   * @returns whether the host kept the session's erase (a refusal is kept in `errors`; the
+   *   copies' refusals in `copyErrors`).
    */
   schedule(tombstoneSeq: number): Promise<boolean> {
+    const plan = this.state.plan?.tombstoneSeq === tombstoneSeq ? this.state.plan : null
+    const copies = (plan?.copies ?? []).filter((c) => c.tombstoneSeq !== null && this.state.checked.has(c.sessionId))
+    const copyErrors = new Map(this.state.copyErrors)
+    copyErrors.delete(tombstoneSeq)
+    this.set({ copyErrors })
     return this.run(tombstoneSeq, async () => {
-      const reply = await this.options.send({ sessionId: this.options.sessionId, action: 'erase', when: 'next-start', tombstoneSeq })
-      if (!reply.ok) return reply.error
-      this.set({ erases: new Map(this.state.erases).set(tombstoneSeq, reply.value.erase) })
+      const [reply, ...replies] = await Promise.all([
+        this.options.send({ sessionId: this.options.sessionId, action: 'erase', when: 'next-start', tombstoneSeq }),
+        ...copies.map((copy) => this.options.send({ sessionId: copy.sessionId, action: 'erase', when: 'next-start', tombstoneSeq: copy.tombstoneSeq! })),
+      ])
+      const refused = copies.flatMap((copy, i) => {
+        const copyReply = replies[i]!
+        return copyReply.ok ? [] : [{ copy, error: copyReply.error }]
+      })
+      if (refused.length > 0) this.set({ copyErrors: new Map(this.state.copyErrors).set(tombstoneSeq, refused) })
+      if (!reply!.ok) return reply!.error
+      this.set({ erases: new Map(this.state.erases).set(tombstoneSeq, reply!.value.erase) })
       return null
     })
   }
@@ -119,7 +162,7 @@ export class EraseRequests extends SnapshotStore<EraseRequestsState> {
     if (this.state.busy !== null) return false
     const errors = new Map(this.state.errors)
     errors.delete(tombstoneSeq)
-    this.set({ busy: tombstoneSeq, confirming: null, plan: null, errors })
+    this.set({ busy: tombstoneSeq, confirming: null, plan: null, checked: new Set(), errors })
     const error = await request()
     const after = new Map(this.state.errors)
     if (error !== null) after.set(tombstoneSeq, error)

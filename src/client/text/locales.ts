@@ -154,6 +154,14 @@ export const zh = {
   'panel.erase.files.other': '{count} 个工具输出文件',
   'panel.erase.and': '和',
   'panel.erase.confirm': '永久抹除',
+  'panel.erase.copies.one': '另有 {count} 个副本包含这些消息：{titles}。',
+  'panel.erase.copies.other': '另有 {count} 个副本包含这些消息：{titles}。',
+  'panel.erase.quoted': '“{title}”',
+  'panel.erase.listSep': '、',
+  'panel.erase.untitled': '未命名会话',
+  'panel.erase.copy': '同时在“{title}”中抹除',
+  'panel.erase.copyNotRemoved': '“{title}”中这些消息没有被移除，不会在那里抹除；要抹除，请先在那个副本中移除它们。',
+  'panel.erase.copyFailed': '没能在副本“{title}”中安排抹除：{reason}',
   'panel.erase.keep': '保留',
   'panel.erase.keepLabel': '不抹除，关闭这个确认',
   'panel.erase.pending': '等待抹除：主机重启时进行',
@@ -320,6 +328,14 @@ export const en: { readonly [K in LocaleKey]: string } = {
   'panel.erase.files.other': '{count} tool output files',
   'panel.erase.and': ' and ',
   'panel.erase.confirm': 'Erase for good',
+  'panel.erase.copies.one': 'Also in {count} copy: {titles}.',
+  'panel.erase.copies.other': 'Also in {count} copies: {titles}.',
+  'panel.erase.quoted': '“{title}”',
+  'panel.erase.listSep': ', ',
+  'panel.erase.untitled': 'Untitled session',
+  'panel.erase.copy': 'Erase in “{title}” too',
+  'panel.erase.copyNotRemoved': '“{title}” holds them not removed, so they are not erased there; remove them in that copy first.',
+  'panel.erase.copyFailed': 'The erase was not kept for the copy “{title}”: {reason}',
   'panel.erase.keep': 'Keep',
   'panel.erase.keepLabel': 'Do not erase; close this confirmation',
   'panel.erase.pending': 'Erase pending: it happens when the host restarts',
@@ -353,7 +369,7 @@ export const DICTIONARIES: { readonly zh: Record<LocaleKey, string>; readonly en
  * Base keys of the texts that count something; each has a `.one` and an `.other` entry. The action
  * table's counted texts (`armedLabel`, `undo`, `unsaved` in `shared/actions.ts`) are among them.
  */
-export type CountedBase = ActionCountedBase | `notice.images.${'unreadable' | 'unsupported' | 'busy' | 'unavailable'}` | 'unsaved.apply' | 'panel.label' | 'panel.count' | 'panel.tokens' | 'panel.cutShort' | 'panel.cutShort.more' | 'armed.rewriteLabel' | 'armed.rewriteExcludeLabel' | 'armed.rewriteRecallLabel' | 'flag.text' | 'flag.rewriteLabel' | 'panel.rewrite.left' | 'armed.rewriteOnwardLabel' | 'panel.erase.title' | 'panel.erase.images' | 'panel.erase.files'
+export type CountedBase = ActionCountedBase | `notice.images.${'unreadable' | 'unsupported' | 'busy' | 'unavailable'}` | 'unsaved.apply' | 'panel.label' | 'panel.count' | 'panel.tokens' | 'panel.cutShort' | 'panel.cutShort.more' | 'armed.rewriteLabel' | 'armed.rewriteExcludeLabel' | 'armed.rewriteRecallLabel' | 'flag.text' | 'flag.rewriteLabel' | 'panel.rewrite.left' | 'armed.rewriteOnwardLabel' | 'panel.erase.title' | 'panel.erase.images' | 'panel.erase.files' | 'panel.erase.copies'
 
 /** Every key the action table names, checked against the dictionaries: a key missing from `zh` (and so from `en`) fails the typecheck. */
 type ActionKeysInDictionaries = [Exclude<ActionTextKey, ActionCountedBase> | `${ActionCountedBase}.${'one' | 'other'}`] extends [LocaleKey] ? true : never

@@ -14,6 +14,7 @@ import { act } from 'react'
 import { createRoot, type Root } from 'react-dom/client'
 import type { Session } from '@deepseek-ai/dsh-session'
 import type { LogEvent } from '../../../src/shared/events'
+import type { EraseCopyValue } from '../../../src/shared/protocol'
 import { readTombstones } from '../../../src/shared/fate'
 import { replaceOp } from '../../../src/shared/replace-op'
 import { FakeHost, hostLike, type Answer } from './fake-host'
@@ -80,6 +81,8 @@ export interface RemovalsPage {
   readonly header: HTMLElement
   /** The pending erases the stand-in host keeps (tombstone seq → the route's value). */
   readonly erases: Map<number, Record<string, unknown>>
+  /** The copies the stand-in host's plan of an erase lists, and the refusal code (by copy id) its `erase` of a copy answers. */
+  readonly copies: CopiesStandIn
   /** Set the removals `hostLike` answers for (target seq → removed surface seqs). */
   removals(map: Record<number, readonly number[]>): void
   unmount(): Promise<void>
@@ -103,7 +106,8 @@ export async function mountRemovals(options: { locale?: 'zh' | 'en'; events?: re
   const host = new FakeHost()
   let removalScript = hostLike(session, harness, {})
   const erases = new Map<number, Record<string, unknown>>()
-  host.script = (body) => answerErase(body, session, erases) ?? answer(body, session, harness, removalScript)
+  const copies: CopiesStandIn = { listed: [], refusals: new Map() }
+  host.script = (body) => answerErase(body, session, erases, copies) ?? answer(body, session, harness, removalScript)
   const container = page.document.createElement('div') as unknown as HTMLElement
   const header = page.document.createElement('header') as unknown as HTMLElement
   page.document.body.appendChild(header as never)
@@ -121,7 +125,7 @@ export async function mountRemovals(options: { locale?: 'zh' | 'en'; events?: re
     await settle()
   })
   return {
-    client, session, harness, composer, host, sessions, container, header, erases,
+    client, session, harness, composer, host, sessions, container, header, erases, copies,
     removals: (map) => { removalScript = hostLike(session, harness, map) },
     async unmount() {
       await act(async () => {
@@ -157,12 +161,26 @@ function answer(body: Record<string, any>, session: Session, harness: SessionHar
   return removals(body)
 }
 
+/** What the stand-in host says about the session's copies. */
+export interface CopiesStandIn {
+  /** The plan's `copies`. */
+  listed: EraseCopyValue[]
+  /** Copy id → the error code its `erase` answers (409); a copy not here is kept pending. */
+  readonly refusals: Map<string, string>
+}
+
 /**
  * Answer `pendingErases`, the `plan` of an erase, `erase` with `when: 'next-start'` and `cancelErase` like the route, with
  * the pending erases kept in `erases` (`undefined` for every other action). An exclusion and an
  * unknown seq are refused `NOT_ERASABLE`, as the host refuses them.
  */
-function answerErase(body: Record<string, any>, session: Session, erases: Map<number, Record<string, unknown>>): Answer | undefined {
+function answerErase(body: Record<string, any>, session: Session, erases: Map<number, Record<string, unknown>>, copies: CopiesStandIn): Answer | undefined {
+  const copy = copies.listed.find((c) => c.sessionId === body.sessionId)
+  if (copy !== undefined && body.action === 'erase' && body.when === 'next-start') {
+    const code = copies.refusals.get(copy.sessionId)
+    if (code !== undefined) return { status: 409, body: { ok: false, error: { code, message: `message-recall: ${code}` } } }
+    return { status: 200, body: { ok: true, value: { action: 'erase', when: 'next-start', erase: { tombstoneSeq: body.tombstoneSeq, scheduledAt: new Date(0).toISOString(), messageCount: 1, imageCount: 0, fileCount: 0, state: 'pending' } } } }
+  }
   if (body.action === 'pendingErases') return { status: 200, body: { ok: true, value: { action: 'pendingErases', erases: [...erases.values()] } } }
   if (body.action === 'cancelErase') {
     const cancelled = erases.delete(body.tombstoneSeq)
@@ -176,7 +194,7 @@ function answerErase(body: Record<string, any>, session: Session, erases: Map<nu
   }
   // Counted as the host counts them would need the files; here each removed tool result counts as one tool output file.
   const fileCount = tombstone.shadowedSeqs.filter((seq) => session.events[seq]?.type === 'tool/result').length
-  if (planned) return { status: 200, body: { ok: true, value: { action: 'plan', planAction: 'erase', tombstoneSeq: tombstone.seq, messageCount: tombstone.shadowedSeqs.length, imageCount: 0, fileCount } } }
+  if (planned) return { status: 200, body: { ok: true, value: { action: 'plan', planAction: 'erase', tombstoneSeq: tombstone.seq, messageCount: tombstone.shadowedSeqs.length, imageCount: 0, fileCount, copies: copies.listed } } }
   const erase = erases.get(tombstone.seq) ?? { tombstoneSeq: tombstone.seq, scheduledAt: new Date(0).toISOString(), messageCount: tombstone.shadowedSeqs.length, imageCount: 0, fileCount: 0, state: 'pending' }
   erases.set(tombstone.seq, erase)
   return { status: 200, body: { ok: true, value: { action: 'erase', when: 'next-start', erase } } }

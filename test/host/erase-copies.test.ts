@@ -1,0 +1,113 @@
+/**
+ * The copies an erase's confirmation lists (`src/host/erase-copies.ts`, through `plan` with
+ * `planAction: 'erase'`), over real HTTP in the real rc.8 composition with JSONL persistence on
+ * disk and the title service: a Branch made before the removal (`SessionStore.fork`) and the
+ * plugin's own `forkBefore` copy hold the canary not removed (listed without a tombstone); a
+ * Branch made after the removal inherited it (listed with its own tombstone, open in the host),
+ * and a Branch of that Branch holds the inherited tombstone in its seed (listed too); a Branch cut
+ * before the canary is not listed. The erase scheduled in both Branches (`when: 'next-start'`) and
+ * a fresh start: they are no longer listed (their removal is erased), and the copies no longer open
+ * read `live: false`. Then the session's own erase and another start leave the canary only in the
+ * two copies that never removed it, and the Branch's removal answers as erased.
+ */
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { spawnSync } from 'node:child_process'
+import type { Session } from '@deepseek-ai/dsh-session'
+import { waitFor, type DshApp } from '../support/dsh-app'
+import { assertError, node, Roots } from './helpers'
+
+const CANARY = 'CANARY-91e2-copies'
+const TOOL = join(import.meta.dirname, '..', '..', 'lib', 'scripts', 'dsh-message-recall-log.js')
+
+/** The built log tool's `scan --text` on a folder: the paths holding the canary. */
+function scanHits(folder: string): string[] {
+  const run = spawnSync(process.execPath, [TOOL, 'scan', folder, '--text', CANARY, '--json'], { encoding: 'utf8' })
+  assert.equal(run.status === 0 || run.status === 1, true, run.stdout + run.stderr)
+  return JSON.parse(run.stdout).hits.map((h: { path: string }) => h.path)
+}
+
+describe('the copies an erase lists', () => {
+  const roots = new Roots()
+  const home = mkdtempSync(join(tmpdir(), 'recall-erase-copies-home-'))
+  const pendingFile = join(home, 'message-recall', 'pending-erases.json')
+  const previousHome = process.env.DSH_HOME
+  let root: string
+  let app: DshApp
+  before(async () => {
+    process.env.DSH_HOME = home
+    root = roots.root()
+    app = await roots.boot(root, { sessionTitle: true })
+  })
+  after(async () => {
+    await roots.dispose()
+    rmSync(home, { recursive: true, force: true })
+    if (previousHome === undefined) delete process.env.DSH_HOME
+    else process.env.DSH_HOME = previousHome
+  })
+
+  const pendingOnDisk = (): unknown[] => (existsSync(pendingFile) ? JSON.parse(readFileSync(pendingFile, 'utf8')).erases : [])
+  const post = async (body: object): Promise<any> => {
+    const reply = await app.post(body)
+    assert.equal(reply.status, 200, reply.text)
+    return reply.json.value
+  }
+
+  it('lists the copies holding the removed text, with their own removal or none, and erases it there when asked', async () => {
+    const source = await app.createAgent()
+    await app.prompt(source, 'Audit the opening question')
+    await app.prompt(source, `${CANARY} my password`)
+    await app.prompt(source, 'third question')
+    const session = source.session as Session
+    const turnEnds = () => session.events.filter((e) => e.type === 'turn/end').map((e) => e.seq)
+    // Before the removal: a Branch holding the canary, and one cut before it.
+    const before = app.ctx.sessions.fork(session, turnEnds()[1]!)
+    const tooEarly = app.ctx.sessions.fork(session, turnEnds()[0]!)
+    const removed = await post({ sessionId: source.id, action: 'delete', seq: node(session, 'user/message', CANARY) })
+    const sourceTitle = app.ctx.sessionTitle.get(session)?.title
+    // After it: a Branch that inherits it, a Branch of that Branch, and the plugin's copy from before it.
+    const branch = app.ctx.sessions.fork(session, turnEnds()[1]!)
+    const inherited = branch.events.findLast((e) => e.type === 'user/message' && JSON.stringify(e.data).includes('dsh-message-recall'))!.seq
+    const grandchild = app.ctx.sessions.fork(branch)
+    const forked = await post({ sessionId: source.id, action: 'forkBefore', tombstoneSeq: removed.tombstoneSeq })
+    for (const copy of [before, tooEarly, branch, grandchild]) await app.ctx.sessions.flush(copy)
+    const titleOf = (copy: Session) => app.ctx.sessionTitle.get(copy)?.title ?? null
+
+    const plan = await post({ sessionId: source.id, action: 'plan', planAction: 'erase', tombstoneSeq: removed.tombstoneSeq })
+    assert.deepEqual(plan, {
+      action: 'plan', planAction: 'erase', tombstoneSeq: removed.tombstoneSeq, messageCount: 1, imageCount: 0, fileCount: 0,
+      copies: [
+        { sessionId: before.id, title: titleOf(before), tombstoneSeq: null, live: true },
+        { sessionId: branch.id, title: sourceTitle, tombstoneSeq: inherited, live: true },
+        { sessionId: forked.forkedSessionId, title: forked.title, tombstoneSeq: null, live: false },
+        { sessionId: grandchild.id, title: sourceTitle, tombstoneSeq: inherited, live: true },
+      ],
+    })
+    assert.equal(titleOf(before), 'Audit the opening question')
+
+    // First the two Branches with their own removal: once erased there, they are no longer listed.
+    for (const sessionId of [branch.id, grandchild.id]) await post({ sessionId, action: 'erase', tombstoneSeq: inherited, when: 'next-start' })
+    const restart = async (count: number) => {
+      assert.equal(pendingOnDisk().length, count)
+      await roots.shut(app)
+      app = await roots.boot(root, { sessionTitle: true })
+      await waitFor(() => pendingOnDisk().length === 0, 'the pending erases ran at start', 20_000)
+    }
+    await restart(2)
+    assert.deepEqual((await post({ sessionId: source.id, action: 'plan', planAction: 'erase', tombstoneSeq: removed.tombstoneSeq })).copies, [
+      { sessionId: before.id, title: 'Audit the opening question', tombstoneSeq: null, live: false },
+      { sessionId: forked.forkedSessionId, title: forked.title, tombstoneSeq: null, live: false },
+    ], 'the erased Branches hold the text no more; after the restart no copy is open')
+
+    // Then the session itself; the copies that never removed it stay as they are.
+    await post({ sessionId: source.id, action: 'erase', tombstoneSeq: removed.tombstoneSeq, when: 'next-start' })
+    await restart(1)
+    const holding = [...scanHits(root), ...scanHits(home)]
+    assert.deepEqual(holding.map((path) => [before.id, forked.forkedSessionId].findIndex((id) => path.includes(id))).sort(), [0, 1], `only the two copies that never removed it hold the canary: ${holding.join(', ')}`)
+    assert.equal(holding.length, 2)
+    assertError(await app.post({ sessionId: branch.id, action: 'plan', planAction: 'erase', tombstoneSeq: inherited }), 409, 'NOT_ERASABLE', `message-recall: cannot erase removal ${inherited}: that removal was erased already`)
+  })
+})
