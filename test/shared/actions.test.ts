@@ -55,7 +55,7 @@ describe('the action table', () => {
     assert.equal(refused({ sessionId: 's', action: 'apply', changes: [{ action: 'recall', seq: 1 }] }),
       'message-recall: changes[0].action must be one of delete, deleteFrom, exclude, restore, got "recall"')
     assert.equal(refused({ sessionId: 's', action: 'plan', planAction: 'restore', seq: 1 }),
-      'message-recall: planAction must be one of recall, delete, deleteFrom, exclude, rewriteSummary, got "restore"')
+      'message-recall: planAction must be one of recall, delete, deleteFrom, exclude, rewriteSummary, erase, got "restore"')
     assert.equal(refused({ sessionId: 's', action: 'purge', seq: 1 }),
       'message-recall: action must be one of recall, delete, deleteFrom, exclude, restore, forkBefore, flush, plan, apply, inspect, erase, cancelErase, pendingErases, editSummary, undoRewrite, rewriteSummary, got "purge"')
     assert.equal(refused({ sessionId: 's', action: 'erase', seq: 1 }), 'message-recall: erase takes no seq; address the tombstone by tombstoneSeq')
