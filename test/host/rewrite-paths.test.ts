@@ -26,7 +26,7 @@ import type { Agent } from '@deepseek-ai/dsh-agent'
 import { SessionId, type Session, type SessionEvent } from '@deepseek-ai/dsh-session'
 import { foldSurface } from '@deepseek-ai/dsh-session/surface'
 import { MODEL, PROVIDER, type DshApp } from '../support/dsh-app'
-import { compactionHost } from '../support/compaction-host'
+import { compactionHost, launchScript } from '../support/compaction-host'
 import { eventsOfLogText, loadWithDshPersistence } from '../support/export-archive'
 import { readFates } from '../../src/shared/fate'
 import type { LogEvent } from '../../src/shared/events'
@@ -41,14 +41,7 @@ const { roots, boot, compaction, meter } = host
 
 const CANARY = 'CANARY-8831'
 const FILLER = ' Keep every detail of this request in mind for the rest of the work, including the names, the numbers, the paths and the order of the steps.'
-const P1 = `Write down the secret code word ${CANARY} for later.${FILLER}`
-const A1 = `Noted: the code word is recorded.${FILLER}`
-const P2 = `Now list the three launch steps in order.${FILLER}`
-const A2 = `First test, then stage, then ship.${FILLER}`
-const P3 = `Which step comes second?${FILLER}`
-const A3 = `Staging comes second.${FILLER}`
-const SUMMARY1 = `The user gave the code word ${CANARY} and asked for the launch steps.`
-const SUMMARY2 = 'The user asked for the three launch steps in order: test, stage, ship.'
+const { P1, A1, P2, A2, P3, A3, SUMMARY1, SUMMARY2 } = launchScript(CANARY, FILLER)
 const agentOptions = { provider: PROVIDER, model: MODEL }
 
 /** The seq of the prompt whose text starts like `text` (folded or not). */

@@ -12,7 +12,7 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import type { Session } from '@deepseek-ai/dsh-session'
-import { compactionHost } from '../support/compaction-host'
+import { compactionHost, LAUNCH_FILLER, launchScript } from '../support/compaction-host'
 import { readFates } from '../../src/shared/fate'
 import type { LogEvent } from '../../src/shared/events'
 import { summaryFlags } from '../../src/shared/summary-flag'
@@ -24,15 +24,8 @@ import { derived } from './helpers'
 const host = compactionHost()
 const { roots, boot, compaction, meter } = host
 
-const FILLER = ' Keep every detail of this request in mind for the rest of the work, including the names, the numbers, the paths and the order of the steps, and say so when something changes.'
-const P1 = `Write down the secret code word CANARY-5521 for later.${FILLER}`
-const A1 = `Noted: the code word is recorded.${FILLER}`
-const P2 = `Now list the three launch steps in order.${FILLER}`
-const A2 = `First test, then stage, then ship.${FILLER}`
-const P3 = `Which step comes second?${FILLER}`
-const A3 = `Staging comes second.${FILLER}`
-const SUMMARY1 = 'The user gave the code word CANARY-5521 and asked for the launch steps.'
-const SUMMARY2 = 'The user asked for the three launch steps in order: test, stage, ship.'
+const FILLER = LAUNCH_FILLER
+const { P1, A1, P2, A2, P3, A3, SUMMARY1, SUMMARY2 } = launchScript('CANARY-5521')
 
 function seqOf(session: Session, type: string, text: string): number {
   const hit = session.events.find((e) => e.type === type && JSON.stringify(e.data).includes(text.slice(0, 40)))

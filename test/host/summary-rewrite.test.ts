@@ -13,7 +13,7 @@ import { describe, it } from 'node:test'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import type { Session } from '@deepseek-ai/dsh-session'
 import type { DshApp } from '../support/dsh-app'
-import { compactionHost } from '../support/compaction-host'
+import { compactionHost, LAUNCH_FILLER, launchScript } from '../support/compaction-host'
 import { readFates } from '../../src/shared/fate'
 import type { LogEvent } from '../../src/shared/events'
 import { readRewriteCheckpoint } from '../../src/shared/summary-rewrite'
@@ -23,15 +23,8 @@ import { derived } from './helpers'
 const host = compactionHost()
 const { roots, boot, compaction, meter } = host
 
-const FILLER = ' Keep every detail of this request in mind for the rest of the work, including the names, the numbers, the paths and the order of the steps, and say so when something changes.'
-const P1 = `Write down the secret code word CANARY-4417 for later.${FILLER}`
-const A1 = `Noted: the code word is recorded.${FILLER}`
-const P2 = `Now list the three launch steps in order.${FILLER}`
-const A2 = `First test, then stage, then ship.${FILLER}`
-const P3 = `Which step comes second?${FILLER}`
-const A3 = `Staging comes second.${FILLER}`
-const SUMMARY1 = 'The user gave the code word CANARY-4417 and asked for the launch steps.'
-const SUMMARY2 = 'The user asked for the three launch steps in order: test, stage, ship.'
+const FILLER = LAUNCH_FILLER
+const { P1, A1, P2, A2, P3, A3, SUMMARY1, SUMMARY2 } = launchScript('CANARY-4417')
 
 /** The seq of the user message whose text starts with `text` (folded or not). */
 function prompt(session: Session, text: string): number {

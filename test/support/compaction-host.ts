@@ -2,7 +2,8 @@
  * The host composition of the summary-rewrite tests: the real host (`bootDshApp`) with the token
  * meter and DSH's own compaction engine (`dsh-compaction-basic` `BasicCompactionEngine`, from the
  * pinned host set), on JSONL persistence roots, its provider pointed at DSH's mock model server,
- * which answers both the turns and the summarizer.
+ * which answers both the turns and the summarizer; and the three-turn conversation those tests
+ * script, around a canary in the first prompt.
  *
  * @module test/support/compaction-host
  */
@@ -74,5 +75,29 @@ export function compactionHost(): CompactionHost {
       const values = app.ctx.sessionProjections.snapshot(session).values as { contextBreakdown: { messageTokens: number } }
       return { breakdown: values.contextBreakdown.messageTokens, measure: app.ctx.tokenMeter.measure(session).surfaceTokens }
     },
+  }
+}
+
+/** The filler that makes each turn of {@link launchScript} long enough for a compaction to fold. */
+export const LAUNCH_FILLER = ' Keep every detail of this request in mind for the rest of the work, including the names, the numbers, the paths and the order of the steps, and say so when something changes.'
+
+/**
+ * The three-turn conversation of the summary-rewrite tests: a prompt giving a canary code word,
+ * then the launch steps; and two summaries the mock model can answer a compaction with, the first
+ * holding the canary.
+ * @param canary - the code word.
+ * @param filler - appended to each prompt and answer.
+ * @returns the prompts `P1`…`P3`, the answers `A1`…`A3`, `SUMMARY1` (with the canary) and `SUMMARY2` (without).
+ */
+export function launchScript(canary: string, filler = LAUNCH_FILLER): Record<'P1' | 'A1' | 'P2' | 'A2' | 'P3' | 'A3' | 'SUMMARY1' | 'SUMMARY2', string> {
+  return {
+    P1: `Write down the secret code word ${canary} for later.${filler}`,
+    A1: `Noted: the code word is recorded.${filler}`,
+    P2: `Now list the three launch steps in order.${filler}`,
+    A2: `First test, then stage, then ship.${filler}`,
+    P3: `Which step comes second?${filler}`,
+    A3: `Staging comes second.${filler}`,
+    SUMMARY1: `The user gave the code word ${canary} and asked for the launch steps.`,
+    SUMMARY2: 'The user asked for the three launch steps in order: test, stage, ship.',
   }
 }
