@@ -22,7 +22,7 @@ import { listSessions, rpc } from '../../tools/dsh-api'
 import { readTombstone } from '../../src/shared/tombstone'
 import { bootE2e, describeRequests, eventsOnDisk, sequentialScenarios, type E2e } from './harness'
 import { openExactSidebarEntry } from './removals-ui'
-import { branchWatching, chooseWorkspace, clickAction, exchangeTurns, findRow, openApp, rows, sendPrompt, waitArmed, waitForChatText, waitForTurnBars, waitRowHidden } from './ui'
+import { branchWatching, chooseWorkspace, clickAction, exchangeTurns, findRow, oneTurnWire, openApp, rows, sendPrompt, waitArmed, waitForChatText, waitForTurnBars, waitRowHidden } from './ui'
 
 const TITLE = 'Heron copies chat'
 const CANARY = 'CANARY-KESTREL-5521'
@@ -72,13 +72,7 @@ async function branchFromFirstTurn(shot: string): Promise<void> {
   for (const deadline = Date.now() + 10_000; (await onDisk()) === 0 && Date.now() < deadline;) await new Promise((resolve) => setImmediate(resolve))
   assert.equal(await onDisk(), 1, 'the branch carries its own tombstone, saved')
 
-  const from = e.model.requests.length
-  e.model.script([{ text: A_BRANCH }])
-  await sendPrompt(page, P_BRANCH)
-  await waitForChatText(page, A_BRANCH)
-  const sent = e.model.requests.slice(from).filter((r) => r.kind === 'turn')
-  assert.equal(sent.length, 1, describeRequests(sent))
-  const wire = JSON.stringify(sent[0]!.body.messages)
+  const wire = await oneTurnWire(page, e.model, P_BRANCH, A_BRANCH)
   assert.ok(!wire.includes(CANARY), 'the branch does not send the canary')
   assert.ok(wire.includes(P_BRANCH) && wire.includes(A1), 'the branch sends its own conversation')
 }

@@ -14,8 +14,8 @@ import assert from 'node:assert/strict'
 import { after, before, describe } from 'node:test'
 import type { Page } from 'puppeteer-core'
 import { listSessions } from '../../tools/dsh-api'
-import { bootE2e, describeRequests, eventsOnDisk, sequentialScenarios, type E2e } from './harness'
-import { branchWatching, clickAction, findRow, hoverRow, rows, sendPrompt, startTurns, waitArmed, waitForChatText, waitForTurnBars, waitRowHidden } from './ui'
+import { bootE2e, eventsOnDisk, sequentialScenarios, type E2e } from './harness'
+import { branchWatching, clickAction, findRow, hoverRow, oneTurnWire, rows, sendPrompt, startTurns, waitArmed, waitForTurnBars, waitRowHidden } from './ui'
 
 const TITLE = 'Rewrite copies chat'
 const CANARY = 'CANARY-OSPREY-7342'
@@ -108,13 +108,7 @@ describe('a Branch from before a summary rewrite in the real DSH web UI', { time
     assert.equal(inherited.length, 1, "the branch's log carries the inherited summary, saved")
     assert.equal(JSON.stringify(inherited[0]!.data).includes(SUMMARY2), true)
 
-    const from = e.model.requests.length
-    e.model.script([{ text: A_BRANCH }])
-    await sendPrompt(page, P_BRANCH)
-    await waitForChatText(page, A_BRANCH)
-    const sent = e.model.requests.slice(from).filter((r) => r.kind === 'turn')
-    assert.equal(sent.length, 1, describeRequests(sent))
-    const wire = JSON.stringify(sent[0]!.body.messages)
+    const wire = await oneTurnWire(page, e.model, P_BRANCH, A_BRANCH)
     assert.equal(wire.includes(CANARY), false, 'the branch does not send the canary')
     assert.equal(wire.includes(SUMMARY2) && wire.includes(P3) && wire.includes(P_BRANCH), true, 'it sends the rewritten summary, the third turn and its own prompt')
   })

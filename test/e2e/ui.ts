@@ -11,6 +11,8 @@
 import assert from 'node:assert/strict'
 import type { Page } from 'puppeteer-core'
 import { listSessions } from '../../tools/dsh-api'
+import type { MockModel } from '../../tools/mock-model'
+import { describeRequests } from './harness'
 
 /** Row selector of the chat flow (dsh-client-ui-conversation ChatNodeSeat, rc.8). */
 export const ROW = '[data-chat-flow] > [data-chat-flow-key]'
@@ -271,6 +273,25 @@ export async function branchWatching(page: Page, url: string, key: string, text:
   await waitForChatText(page, shown)
   const frames = await page.evaluate(() => { const w = window as any; cancelAnimationFrame(w.__canaryWatch); return w.__canaryFrames as number })
   return { branchId, frames }
+}
+
+/**
+ * Send `prompt` in the open session with the model scripted to answer `answer`, wait for the answer
+ * on screen, and check that the turn made exactly one model request.
+ * @param page - the page showing the session.
+ * @param model - the suite's mock model.
+ * @param prompt - the prompt.
+ * @param answer - the model's answer text.
+ * @returns that request's messages as JSON text.
+ */
+export async function oneTurnWire(page: Page, model: MockModel, prompt: string, answer: string): Promise<string> {
+  const from = model.requests.length
+  model.script([{ text: answer }])
+  await sendPrompt(page, prompt)
+  await waitForChatText(page, answer)
+  const sent = model.requests.slice(from).filter((r) => r.kind === 'turn')
+  assert.equal(sent.length, 1, describeRequests(sent))
+  return JSON.stringify(sent[0]!.body.messages)
 }
 
 /** One plugin button as the suite sees it. */
