@@ -37,7 +37,7 @@ import { logWithoutRemovedContent } from '../../src/log/log-without-removed'
 import { assertError, derived, sessionFile } from './helpers'
 
 const host = compactionHost()
-const { roots, boot, compaction, meter } = host
+const { roots, boot, compaction, meter, restart } = host
 
 const CANARY = 'CANARY-8831'
 const FILLER = ' Keep every detail of this request in mind for the rest of the work, including the names, the numbers, the paths and the order of the steps.'
@@ -121,8 +121,7 @@ describe('copies cut before a summary rewrite take the rewritten summary', () =>
     assert.deepEqual([carriers.get(oldSummary), carriers.get(oldCheckpoint)], ['summary', 'checkpoint'], "the copy's log without removed messages leaves its copy of the earlier summary out too")
 
     const id = copy.id
-    await roots.shut(app)
-    app = await boot(root)
+    app = await restart(app, root)
     const resumed = await app.resumeAgent(id)
     assert.deepEqual(appended(resumed.session).map((e) => e.type), ['compaction/start', 'compaction/summary', 'user/message', 'compaction/end', 'session/end-seed'], 'a resume inherits nothing again')
     assert.doesNotMatch(modelText(resumed.session), new RegExp(CANARY))
@@ -162,8 +161,7 @@ describe('copies cut before a summary rewrite take the rewritten summary', () =>
     const root = roots.root()
     let app = await boot(root)
     const { agent: source, oldCheckpoint } = await rewrittenAgent(app, true)
-    await roots.shut(app)
-    app = await boot(root)
+    app = await restart(app, root)
     assert.equal(app.ctx.sessions.get(SessionId(source.id)), undefined, 'the source is stored only')
     // As dsh-host-apiproxy sessions.fork: the stored events, cut at the turn start after the compaction.
     const { events } = await app.ctx.sessionPersistence.readFrom(SessionId(source.id), 0)
@@ -306,8 +304,7 @@ describe('a summary change on a session that is only stored is refused', () => {
     const { agent, rewrite } = await rewrittenAgent(app, false)
     const id = agent.id
     const p2 = prompt(agent.session, P2)
-    await roots.shut(app)
-    app = await boot(root)
+    app = await restart(app, root)
     assert.equal(app.ctx.sessions.get(SessionId(id)), undefined, 'stored only')
     const file = sessionFile(root, id)
     const bytes = readFileSync(file)

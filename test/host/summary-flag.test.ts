@@ -22,7 +22,7 @@ import { appendShadowPrice, meterPricer, shadowPrice } from '../../src/host/shad
 import { derived } from './helpers'
 
 const host = compactionHost()
-const { roots, boot, compaction, meter } = host
+const { roots, boot, compaction, meter, restart } = host
 
 const FILLER = LAUNCH_FILLER
 const { P1, A1, P2, A2, P3, A3, SUMMARY1, SUMMARY2 } = launchScript('CANARY-5521')
@@ -130,8 +130,7 @@ describe('a summary written before a removal of messages it holds', () => {
     // A cold reload folds the same, with no flag.
     const live = derived(session)
     const id = agent.id
-    await roots.shut(app)
-    app = await boot(root)
+    app = await restart(app, root)
     agent = await app.resumeAgent(id)
     session = agent.session
     assert.deepEqual(derived(session).slice(0, live.length), live, 'a cold reload folds the same')

@@ -21,7 +21,7 @@ import { findRemovedContent } from '../../src/shared/removed-content'
 import { derived } from './helpers'
 
 const host = compactionHost()
-const { roots, boot, compaction, meter } = host
+const { roots, boot, compaction, meter, restart } = host
 
 const FILLER = LAUNCH_FILLER
 const { P1, A1, P2, A2, P3, A3, SUMMARY1, SUMMARY2 } = launchScript('CANARY-4417')
@@ -106,8 +106,7 @@ describe('removing folded messages rewrites the summary', () => {
 
     const live = derived(session)
     const id = agent.id
-    await roots.shut(app)
-    app = await boot(root)
+    app = await restart(app, root)
     agent = await app.resumeAgent(id)
     session = agent.session
     assert.deepEqual(derived(session).slice(0, live.length), live, 'a cold reload folds the same')
@@ -356,8 +355,7 @@ describe('removing folded messages rewrites the summary', () => {
 
     const live = derived(session)
     const id = agent.id
-    await roots.shut(app)
-    app = await boot(root)
+    app = await restart(app, root)
     // Stored, not running: a folded change has no model to rewrite the summary with; nothing written.
     const storedCalls = host.model.requests.length
     const stored = await app.post({ sessionId: id, action: 'apply', changes: [{ action: 'delete', seq: p1 }] })

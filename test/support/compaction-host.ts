@@ -31,6 +31,8 @@ export interface CompactionHost {
   readonly model: MockModel
   /** Boot an app on `root` with the token meter and the compaction engine. */
   boot(root: string): Promise<DshApp>
+  /** A cold reload: stop `app` gracefully, then boot a fresh app on the same root. */
+  restart(app: DshApp, root: string): Promise<DshApp>
   /** The app's compaction service. */
   compaction(app: DshApp): CompactionService
   /** The breakdown's message figure (`contextBreakdown.messageTokens`) and the exact positional measure (`tokenMeter.measure`), in tokens. */
@@ -59,14 +61,19 @@ export function compactionHost(): CompactionHost {
     assert.ok(model !== undefined && engine !== undefined, 'the compaction host is used after its before() hook ran')
     return { model, engine }
   }
+  const boot = (root: string): Promise<DshApp> => {
+    const { model, engine } = started()
+    return roots.boot(root, { tokenMeter: true, model: { baseURL: model.baseURL, apiKey: model.apiKey }, plugins: [{ plugin: engine, config: {} }] })
+  }
   return {
     roots,
     get model() {
       return started().model
     },
-    boot(root) {
-      const { model, engine } = started()
-      return roots.boot(root, { tokenMeter: true, model: { baseURL: model.baseURL, apiKey: model.apiKey }, plugins: [{ plugin: engine, config: {} }] })
+    boot,
+    async restart(app, root) {
+      await roots.shut(app)
+      return boot(root)
     },
     compaction(app) {
       return app.ctx.get('compaction') as never
