@@ -21,11 +21,6 @@
  * Run: `npm run bench -- editor`. `BENCH_SAMPLES=<n>` changes the samples (default 15).
  * The browser is the pinned one of the end-to-end suite (`tools/chromium.ts`); `CHROMIUM_PATH` overrides it.
  */
-import { build } from 'esbuild'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer, type IncomingMessage } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
@@ -34,7 +29,7 @@ import { conversationLog, syntheticTurns } from '../test/support/conversation'
 import { planBatch, type BatchChange } from '../src/host/batch-plan'
 import { SessionEventIndex } from '../src/host/event-index'
 import type { LogEvent } from '../src/shared/events'
-import { launchChromium } from '../tools/chromium'
+import { historyPage, startBenchPage } from './support/page-server'
 
 const SIZE = 100_000
 const BATCH = 500
@@ -53,24 +48,6 @@ const median = (xs: readonly number[]) => {
 const p90 = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.9))]!
 const fmt = (ms: number) => `${ms.toFixed(2).padStart(8)} ms`
 const verdict = (ok: boolean) => (ok ? 'met' : 'MISS')
-
-/** One page of the history call, cut as the web host cuts it: up to `beforeSeq`, back to the 500th appended message. */
-function historyPage(events: readonly LogEvent[], beforeSeq: number | undefined): { events: { event: LogEvent }[]; hasMore: boolean } {
-  const end = beforeSeq ?? events.length
-  let cut = end
-  let messages = 0
-  while (cut > 0 && messages < PAGE_MESSAGES) {
-    cut--
-    if (events[cut]!.surfaceOp === 'append') messages++
-  }
-  return { events: events.slice(cut, end).map((event) => ({ event })), hasMore: cut > 0 }
-}
-
-async function readBody(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = []
-  for await (const chunk of req) chunks.push(chunk as Buffer)
-  return JSON.parse(Buffer.concat(chunks).toString('utf8'))
-}
 
 const app = await bootDshApp({ recall: {} })
 try {
@@ -125,28 +102,12 @@ try {
   }
 
   // --- 1 and 2: the dialog in Chromium -------------------------------------------------------------
-  const bundle = await build({
-    entryPoints: [join(root, 'bench/support/editor-page.tsx')], bundle: true, write: false, format: 'iife', jsx: 'automatic',
-    platform: 'browser', target: 'es2022', logLevel: 'warning', define: { __BUILD_STAMP__: '"bench"', 'process.env.NODE_ENV': '"production"' },
+  const served = await startBenchPage(join(root, 'bench/support/editor-page.tsx'), (path, request) => {
+    const body = request as { rpcId?: string; payload?: { beforeSeq?: number }; action?: string }
+    if (path === '/api/session.history') return { type: 'server-response', rpcId: body.rpcId, result: { ok: true, value: historyPage(events, body.payload?.beforeSeq, PAGE_MESSAGES) } }
+    return { ok: true, value: { action: 'plan', detail: 'counts', tombstoneCount: 0, restoreCount: 0, removedCount: 0, restoredCount: 0, replaceGeneration: 0, lastSeq: events.length - 1 } }
   })
-  const html = `<!doctype html><html><head></head><body><script>${bundle.outputFiles[0]!.text.replaceAll('</script', '<\\/script')}</script></body></html>`
-  const server = createServer((req, res) => {
-    void (async () => {
-      if (req.method === 'GET') {
-        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
-        res.end(html)
-        return
-      }
-      const body = await readBody(req) as { rpcId?: string; payload?: { beforeSeq?: number }; action?: string }
-      res.writeHead(200, { 'content-type': 'application/json' })
-      if (req.url === '/api/session.history') res.end(JSON.stringify({ type: 'server-response', rpcId: body.rpcId, result: { ok: true, value: historyPage(events, body.payload?.beforeSeq) } }))
-      else res.end(JSON.stringify({ ok: true, value: { action: 'plan', detail: 'counts', tombstoneCount: 0, restoreCount: 0, removedCount: 0, restoredCount: 0, replaceGeneration: 0, lastSeq: events.length - 1 } }))
-    })()
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`
-  const userDataDir = mkdtempSync(join(tmpdir(), 'mr-bench-chromium-'))
-  const { browser } = await launchChromium({ ignoreDefaultArgs: true, args: ['--headless', 'about:blank'], userDataDir, pipe: true })
+  const { url, browser } = served
   const floor: number[] = []
   const open: number[] = []
   let units = 0
@@ -180,9 +141,7 @@ try {
     resorts = await page.evaluate((n) => (globalThis as unknown as { editorBench: Bench }).editorBench.resorts(n), SAMPLES * 2)
     console.log((await browser.version()))
   } finally {
-    await browser.close()
-    server.close()
-    rmSync(userDataDir, { recursive: true, force: true })
+    await served.close()
   }
 
   const row = (label: string, samples: readonly number[], extra = '') => console.log(`${label.padEnd(44)} median ${fmt(median(samples))}   p90 ${fmt(p90(samples))}${extra}`)

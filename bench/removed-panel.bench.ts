@@ -22,18 +22,13 @@
  * The browser is the pinned one of the end-to-end suite (`tools/chromium.ts`); `CHROMIUM_PATH` overrides it.
  */
 import '../test/client/support/dom'
-import { build } from 'esbuild'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer, type IncomingMessage } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { SessionId, Session } from '@deepseek-ai/dsh-session'
 import type { LogEvent } from '../src/shared/events'
 import { conversationLog, syntheticTurns } from '../test/support/conversation'
 import { appendTombstone, bootClient } from '../test/client/support/page'
-import { launchChromium } from '../tools/chromium'
+import { historyPage, startBenchPage } from './support/page-server'
 import { median, p95 } from './support/stats'
 
 const TURNS = 1_100
@@ -43,24 +38,6 @@ const WARMUP = 2
 const TARGET = 1.25
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const fmt = (ms: number) => `${ms.toFixed(2).padStart(8)} ms`
-
-/** One page of the history call, cut as the web host cuts it: up to `beforeSeq`, back to the `max`-th appended message. */
-function historyPage(events: readonly LogEvent[], beforeSeq: number | undefined, max: number): { events: { event: LogEvent }[]; hasMore: boolean } {
-  const end = beforeSeq ?? events.length
-  let cut = end
-  let messages = 0
-  while (cut > 0 && messages < max) {
-    cut--
-    if (events[cut]!.surfaceOp === 'append') messages++
-  }
-  return { events: events.slice(cut, end).map((event) => ({ event })), hasMore: cut > 0 }
-}
-
-async function readBody(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = []
-  for await (const chunk of req) chunks.push(chunk as Buffer)
-  return JSON.parse(Buffer.concat(chunks).toString('utf8'))
-}
 
 const SESSION = 'session-removed-panel-bench'
 const session = Session.create(SessionId(SESSION), conversationLog(syntheticTurns(TURNS)))
@@ -79,28 +56,12 @@ await plugin.dispose()
 await client.dispose()
 console.log(`Removed panel — one session of ${events.length} events (${TURNS} turns), ${REMOVALS} removals, ${order.length} Chat rows`)
 
-const bundle = await build({
-  entryPoints: [join(root, 'bench/support/removed-panel-page.tsx')], bundle: true, write: false, format: 'iife', jsx: 'automatic',
-  platform: 'browser', target: 'es2022', logLevel: 'warning', define: { __BUILD_STAMP__: '"bench"', 'process.env.NODE_ENV': '"production"' },
+const served = await startBenchPage(join(root, 'bench/support/removed-panel-page.tsx'), (path, request) => {
+  const body = request as { rpcId?: string; payload?: { beforeSeq?: number; maxMessages?: number } }
+  if (path === '/api/session.history') return { type: 'server-response', rpcId: body.rpcId, result: { ok: true, value: historyPage(events, body.payload?.beforeSeq, body.payload?.maxMessages ?? 500) } }
+  return { ok: false, error: { code: 'INTERNAL', message: 'the bench serves only the history call' } }
 })
-const html = `<!doctype html><html><head></head><body><script>${bundle.outputFiles[0]!.text.replaceAll('</script', '<\\/script')}</script></body></html>`
-const server = createServer((req, res) => {
-  void (async () => {
-    if (req.method === 'GET') {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
-      res.end(html)
-      return
-    }
-    const body = await readBody(req) as { rpcId?: string; payload?: { beforeSeq?: number; maxMessages?: number } }
-    res.writeHead(200, { 'content-type': 'application/json' })
-    if (req.url === '/api/session.history') res.end(JSON.stringify({ type: 'server-response', rpcId: body.rpcId, result: { ok: true, value: historyPage(events, body.payload?.beforeSeq, body.payload?.maxMessages ?? 500) } }))
-    else res.end(JSON.stringify({ ok: false, error: { code: 'INTERNAL', message: 'the bench serves only the history call' } }))
-  })()
-})
-await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`
-const userDataDir = mkdtempSync(join(tmpdir(), 'mr-bench-chromium-'))
-const { browser } = await launchChromium({ ignoreDefaultArgs: true, args: ['--headless', 'about:blank'], userDataDir, pipe: true })
+const { url, browser } = served
 type Phase = 'read' | 'records' | 'dom' | 'paint'
 const floor: number[] = []
 const panel: number[] = []
@@ -142,9 +103,7 @@ try {
   }
   console.log(await browser.version())
 } finally {
-  await browser.close()
-  server.close()
-  rmSync(userDataDir, { recursive: true, force: true })
+  await served.close()
 }
 
 const row = (label: string, samples: readonly number[], extra = '') => console.log(`${label.padEnd(52)} median ${fmt(median(samples))}   p95 ${fmt(p95(samples))}${extra}`)

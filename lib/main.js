@@ -3691,6 +3691,21 @@ async function withSummarizer(services, sessionId, signal, run) {
   if (queued.ok) return queued.value;
   return { ok: false, refusal: queueBusy(sessionId, queued, services.queue.waitMs) };
 }
+function summaryFailed(sessionId, reason, detail) {
+  return { ok: false, refusal: { code: "SUMMARY_FAILED", sessionId, reason, detail } };
+}
+async function summarizeKept(agent, summarizer, sessionId, plan, lookup, signal) {
+  const cancelled = "the summary rewrite was cancelled; nothing was written";
+  let result;
+  try {
+    signal.throwIfAborted();
+    result = await summarizer.summarize(summarizationInput(agent.session, plan, lookup), agent, signal);
+  } catch (error) {
+    return signal.aborted ? summaryFailed(sessionId, "cancelled", cancelled) : summaryFailed(sessionId, "model", errorText(error));
+  }
+  if (signal.aborted) return summaryFailed(sessionId, "cancelled", cancelled);
+  return { ok: true, value: result };
+}
 async function runRewrite(services, agent, summarizer, intent, signal) {
   const session = agent.session;
   const lookup = (seq) => services.index.lookup(session)(seq);
@@ -3699,20 +3714,13 @@ async function runRewrite(services, agent, summarizer, intent, signal) {
   if (planned === null) return { ok: false, refusal: { code: "TARGET_NOT_FOUND", target: { seq: intent.seq }, reason: "not-on-surface", matchingSeqs: [] } };
   if (!planned.ok) return planned;
   const plan = planned.value;
-  const fail3 = (reason, detail) => ({ ok: false, refusal: { code: "SUMMARY_FAILED", sessionId: intent.sessionId, reason, detail } });
-  let result;
-  try {
-    signal.throwIfAborted();
-    result = await summarizer.summarize(summarizationInput(session, plan, lookup), agent, signal);
-  } catch (error) {
-    return signal.aborted ? fail3("cancelled", "the summary rewrite was cancelled; nothing was written") : fail3("model", errorText(error));
-  }
-  if (signal.aborted) return fail3("cancelled", "the summary rewrite was cancelled; nothing was written");
+  const summarized = await summarizeKept(agent, summarizer, intent.sessionId, plan, lookup, signal);
+  if (!summarized.ok) return summarized;
   const again = planFoldedOnView(viewOfSession(session, services.index.lookup(session), "agent"), { action: intent.action, seq: intent.seq });
   if (again === null || !again.ok || again.value.checkpointSeq !== plan.checkpointSeq || again.value.keptSeqs.join() !== plan.keptSeqs.join()) {
-    return fail3("changed", "the compacted history changed while the summary was written; nothing was written");
+    return summaryFailed(intent.sessionId, "changed", "the compacted history changed while the summary was written; nothing was written");
   }
-  const written = appendRewrite(session, plan, result, services.meter(), lookup);
+  const written = appendRewrite(session, plan, summarized.value, services.meter(), lookup);
   const target = lookup(intent.seq);
   const recalled = intent.action === "recall" && target !== void 0 ? { content: contentOf(target), text: plainText(contentOf(target)) } : void 0;
   const value = {
@@ -3877,18 +3885,12 @@ async function runMixed(services, agent, summarizer, intent, signal, single2 = f
   const lookup = (seq) => services.index.lookup(session)(seq);
   const planned = planMixedOnView(viewOfSession(session, services.index.lookup(session), "agent"), intent);
   if (!planned.ok) return planned;
-  const fail3 = (reason, detail) => ({ ok: false, refusal: { code: "SUMMARY_FAILED", sessionId: intent.sessionId, reason, detail } });
-  let result;
-  try {
-    signal.throwIfAborted();
-    result = await summarizer.summarize(summarizationInput(session, planned.value.folded.plan, lookup), agent, signal);
-  } catch (error) {
-    return signal.aborted ? fail3("cancelled", "the summary rewrite was cancelled; nothing was written") : fail3("model", errorText(error));
-  }
-  if (signal.aborted) return fail3("cancelled", "the summary rewrite was cancelled; nothing was written");
+  const summarized = await summarizeKept(agent, summarizer, intent.sessionId, planned.value.folded.plan, lookup, signal);
+  if (!summarized.ok) return summarized;
+  const result = summarized.value;
   const again = planMixedOnView(viewOfSession(session, services.index.lookup(session), "agent"), intent);
   if (!again.ok || again.value.folded.plan.keptSeqs.join() !== planned.value.folded.plan.keptSeqs.join() || again.value.folded.plan.checkpointSeq !== planned.value.folded.plan.checkpointSeq || again.value.removedSeqs.join() !== planned.value.removedSeqs.join()) {
-    return fail3("changed", "the conversation changed while the summary was written; nothing was written");
+    return summaryFailed(intent.sessionId, "changed", "the conversation changed while the summary was written; nothing was written");
   }
   const { current, folded, tail } = again.value;
   const effects = services.effects?.();
@@ -3951,12 +3953,22 @@ async function startOwnFrame(services, session) {
   }
 }
 var SLICED_ATTEMPTS = 3;
+function plannedWrites(view, writes, index) {
+  const real = (seq) => seq < view.nextSeq ? seq : null;
+  return writes.map((w) => w.kind === "tombstone" ? { kind: "tombstone", changeIndexes: w.changeIndexes.map(index), action: w.action, shadowedSeqs: w.shadowedSeqs.map(real) } : { kind: "restore", changeIndexes: w.changeIndexes.map(index), tombstoneSeq: w.tombstoneSeq, restoredSeq: w.originalSeq });
+}
+function writeCounts(writes) {
+  return {
+    writes,
+    tombstoneCount: writes.filter((w) => w.kind === "tombstone").length,
+    restoreCount: writes.filter((w) => w.kind === "restore").length
+  };
+}
 async function previewMixed(view, request) {
   const planned = planMixedOnView(view, request);
   if (!planned.ok) return planned;
   const { current, folded, tail } = planned.value;
-  const real = (seq) => seq < view.nextSeq ? seq : null;
-  const writes = (current?.plan.writes ?? []).map((w) => w.kind === "tombstone" ? { kind: "tombstone", changeIndexes: w.changeIndexes.map((i) => current.indexes[i]), action: w.action, shadowedSeqs: w.shadowedSeqs.map(real) } : { kind: "restore", changeIndexes: w.changeIndexes.map((i) => current.indexes[i]), tombstoneSeq: w.tombstoneSeq, restoredSeq: w.originalSeq });
+  const writes = plannedWrites(view, current?.plan.writes ?? [], (i) => current.indexes[i]);
   if (tail !== null) {
     const onward = folded.indexes.filter((i) => request.changes[i].action === "deleteFrom");
     writes.push({ kind: "tombstone", changeIndexes: [...onward, ...tail.indexes].sort((a, b) => a - b), action: "deleteFrom", shadowedSeqs: tail.range.shadowedSeqs });
@@ -3968,9 +3980,7 @@ async function previewMixed(view, request) {
     ok: true,
     value: {
       action: "plan",
-      writes,
-      tombstoneCount: writes.filter((w) => w.kind === "tombstone").length,
-      restoreCount: writes.filter((w) => w.kind === "restore").length,
+      ...writeCounts(writes),
       removedSeqs: planned.value.removedSeqs,
       restoredSeqs: current?.plan.restoredSeqs ?? [],
       estimatedTokens: currentEstimate.estimatedTokens + estimateTokens(content([...folded.plan.removedSeqs, ...tailRemoved])),
@@ -4077,15 +4087,12 @@ async function previewChanges(services, request) {
     };
   }
   const estimate = await runSliced(estimateBatchSteps(plan));
-  const real = (seq) => seq < view.nextSeq ? seq : null;
-  const writes = plan.writes.map((w) => w.kind === "tombstone" ? { kind: "tombstone", changeIndexes: w.changeIndexes, action: w.action, shadowedSeqs: w.shadowedSeqs.map(real) } : { kind: "restore", changeIndexes: w.changeIndexes, tombstoneSeq: w.tombstoneSeq, restoredSeq: w.originalSeq });
+  const writes = plannedWrites(view, plan.writes, (i) => i);
   return {
     ok: true,
     value: {
       action: "plan",
-      writes,
-      tombstoneCount: writes.filter((w) => w.kind === "tombstone").length,
-      restoreCount: writes.filter((w) => w.kind === "restore").length,
+      ...writeCounts(writes),
       removedSeqs: plan.removedSeqs.filter((seq) => seq < view.nextSeq),
       restoredSeqs: plan.restoredSeqs,
       ...estimate,
@@ -4967,13 +4974,19 @@ async function runPendingErases(services, log) {
 }
 
 // src/host/summary-edit.ts
-function planSummaryEdit(view, intent) {
-  const stale = checkExpectation(view, intent.expect);
+function checkpointOnView(view, checkpointSeq, expect) {
+  const stale = checkExpectation(view, expect);
   if (stale !== null) return { ok: false, refusal: stale };
+  const event = view.lookup(checkpointSeq);
+  if (event === void 0 || !isCheckpointEvent(event)) return { ok: false, refusal: { code: "NOT_A_SUMMARY", seq: checkpointSeq, reason: "not-a-checkpoint" } };
+  if (!view.nodes.includes(checkpointSeq)) return { ok: false, refusal: { code: "NOT_A_SUMMARY", seq: checkpointSeq, reason: "not-on-surface" } };
+  return { ok: true, value: event };
+}
+function planSummaryEdit(view, intent) {
+  const found = checkpointOnView(view, intent.checkpointSeq, intent.expect);
+  if (!found.ok) return found;
+  const event = found.value;
   const refuse2 = (reason) => ({ ok: false, refusal: { code: "NOT_A_SUMMARY", seq: intent.checkpointSeq, reason } });
-  const event = view.lookup(intent.checkpointSeq);
-  if (event === void 0 || !isCheckpointEvent(event)) return refuse2("not-a-checkpoint");
-  if (!view.nodes.includes(intent.checkpointSeq)) return refuse2("not-on-surface");
   if (intent.action === "editSummary") {
     return { ok: true, value: { checkpointSeq: intent.checkpointSeq, summary: [{ type: "text", text: intent.summary }], removals: originalsOf(intent.checkpointSeq, view.lookup).removals } };
   }
@@ -5068,12 +5081,8 @@ function flaggedRemovals(flag) {
 
 // src/host/summary-refresh.ts
 function planSummaryRefresh(view, intent) {
-  const stale = checkExpectation(view, intent.expect);
-  if (stale !== null) return { ok: false, refusal: stale };
-  const refuse2 = (reason) => ({ ok: false, refusal: { code: "NOT_A_SUMMARY", seq: intent.checkpointSeq, reason } });
-  const event = view.lookup(intent.checkpointSeq);
-  if (event === void 0 || !isCheckpointEvent(event)) return refuse2("not-a-checkpoint");
-  if (!view.nodes.includes(intent.checkpointSeq)) return refuse2("not-on-surface");
+  const found = checkpointOnView(view, intent.checkpointSeq, intent.expect);
+  if (!found.ok) return found;
   const flag = summaryFlags(replacementEvents(view.nextSeq, view.lookup)).find((f) => f.checkpointSeq === intent.checkpointSeq);
   const { seqs: originals, removals: recorded } = originalsOf(intent.checkpointSeq, view.lookup);
   const added = flag === void 0 ? [] : flaggedRemovals(flag);
@@ -5114,20 +5123,13 @@ async function runRefresh(services, agent, summarizer, intent, signal) {
   const planned = planSummaryRefresh(viewOfSession(session, services.index.lookup(session), "agent"), intent);
   if (!planned.ok) return planned;
   const plan = planned.value;
-  const fail3 = (reason, detail) => ({ ok: false, refusal: { code: "SUMMARY_FAILED", sessionId: intent.sessionId, reason, detail } });
-  let result;
-  try {
-    signal.throwIfAborted();
-    result = await summarizer.summarize(summarizationInput(session, plan, lookup), agent, signal);
-  } catch (error) {
-    return signal.aborted ? fail3("cancelled", "the summary rewrite was cancelled; nothing was written") : fail3("model", errorText(error));
-  }
-  if (signal.aborted) return fail3("cancelled", "the summary rewrite was cancelled; nothing was written");
+  const summarized = await summarizeKept(agent, summarizer, intent.sessionId, plan, lookup, signal);
+  if (!summarized.ok) return summarized;
   const again = planSummaryRefresh(viewOfSession(session, services.index.lookup(session), "agent"), { action: intent.action, checkpointSeq: intent.checkpointSeq });
   if (!again.ok || again.value.keptSeqs.join() !== plan.keptSeqs.join()) {
-    return fail3("changed", "the compacted history changed while the summary was written; nothing was written");
+    return summaryFailed(intent.sessionId, "changed", "the compacted history changed while the summary was written; nothing was written");
   }
-  const written = appendRewrite(session, plan, result, services.meter(), lookup);
+  const written = appendRewrite(session, plan, summarized.value, services.meter(), lookup);
   const value = {
     action: "rewriteSummary",
     checkpointSeq: written.checkpointSeq,

@@ -8,14 +8,12 @@
  * @module bench/support/editor-page
  */
 import { createRoot, type Root } from 'react-dom/client'
+import { fetchImpl, fill, floor, until } from './page-kit'
 import { EditorModal, type EditorKit } from '../../src/client/editor/EditorModal'
 import { EDITOR_CSS } from '../../src/client/editor/editor-styles'
 import { editorEn } from '../../src/client/editor/editor-locales'
-import { createRecallSender, type FetchLike } from '../../src/client/wire/api'
-import { readWholeHistory } from '../../src/client/wire/session-history'
+import { createRecallSender } from '../../src/client/wire/api'
 
-const fill = (template: string, params: Record<string, string | number> = {}) => template.replace(/\{(\w+)\}/g, (_, k: string) => String(params[k] ?? `{${k}}`))
-const fetchImpl: FetchLike = (url, init) => globalThis.fetch(url, init) as never
 const kit: EditorKit = {
   t: (key, params) => fill((editorEn as Record<string, string>)[key] ?? key, params),
   tRecall: (key) => key,
@@ -27,27 +25,6 @@ const BREAKDOWN = { systemTokens: 3000, toolsTokens: 2000, messageTokens: 600_00
 
 let root: Root | null = null
 let container: HTMLElement | null = null
-
-/** Wait until `test` holds, checking after every DOM mutation of `target`. */
-function until(target: Node, test: () => boolean): Promise<void> {
-  if (test()) return Promise.resolve()
-  return new Promise((resolve) => {
-    const observer = new MutationObserver(() => {
-      if (test()) {
-        observer.disconnect()
-        resolve()
-      }
-    })
-    observer.observe(target, { childList: true, subtree: true, attributes: true })
-  })
-}
-
-/** The floor: every page of the history call read and parsed. */
-async function floor(sessionId: string): Promise<{ ms: number; events: number }> {
-  const start = performance.now()
-  const events = await readWholeHistory(fetchImpl, sessionId)
-  return { ms: performance.now() - start, events: events.length }
-}
 
 /** Open the editor; resolve when the list is in the DOM and laid out. */
 async function open(sessionId: string): Promise<{ ms: number; units: number }> {

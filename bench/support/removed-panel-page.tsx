@@ -17,18 +17,17 @@
  * @module bench/support/removed-panel-page
  */
 import { createRoot, type Root } from 'react-dom/client'
+import { fetchImpl, fill, floor, until } from './page-kit'
 import { PANEL_FIRST_WINDOW, RemovedButton, type PanelKit } from '../../src/client/panel/RemovedPanel'
 import { PANEL_STYLE_TEXT } from '../../src/client/panel/panel-styles'
 import { en } from '../../src/client/text/locales'
 import { SessionStores } from '../../src/client/stores/session-stores'
 import { TombstoneActions } from '../../src/client/stores/tombstone-actions'
-import { createRecallSender, type FetchLike } from '../../src/client/wire/api'
+import { createRecallSender } from '../../src/client/wire/api'
 import type { ChatNode, ChatSnapshot, SessionSnapshot } from '../../src/client/wire/rc8'
 import { isReplacementEvent, replacementRecord, REPLACEMENT_VIEW } from '../../src/client/wire/replacement-view'
 import { readWholeHistory } from '../../src/client/wire/session-history'
 
-const fill = (template: string, params: Record<string, string | number> = {}) => template.replace(/\{(\w+)\}/g, (_, k: string) => String(params[k] ?? `{${k}}`))
-const fetchImpl: FetchLike = (url, init) => globalThis.fetch(url, init) as never
 const send = createRecallSender(fetchImpl)
 const LOCALE = { active: 'en', revision: 1 }
 const kit: PanelKit = {
@@ -48,27 +47,6 @@ function setChat(order: readonly string[], nodes: readonly ChatNode[]): void {
   const style = document.createElement('style')
   style.textContent = PANEL_STYLE_TEXT
   document.head.appendChild(style)
-}
-
-/** Wait until `test` holds, checking after every DOM mutation of `target`. */
-function until(target: Node, test: () => boolean): Promise<void> {
-  if (test()) return Promise.resolve()
-  return new Promise((resolve) => {
-    const observer = new MutationObserver(() => {
-      if (test()) {
-        observer.disconnect()
-        resolve()
-      }
-    })
-    observer.observe(target, { childList: true, subtree: true, attributes: true })
-  })
-}
-
-/** The floor: every page of the history call read and parsed. */
-async function floor(sessionId: string): Promise<{ ms: number; events: number }> {
-  const start = performance.now()
-  const events = await readWholeHistory(fetchImpl, sessionId)
-  return { ms: performance.now() - start, events: events.length }
 }
 
 function unmount(): void {

@@ -59,6 +59,30 @@ async function startOwnFrame(services: RemovalServices, session: Session): Promi
 const SLICED_ATTEMPTS = 3
 
 /**
+ * The writes of a batch `plan` as the reply shows them: a shadowed seq the session does not hold
+ * yet (an event the batch itself appends) as `null`.
+ * @param view - the session's view the plan was made on.
+ * @param writes - the planned writes.
+ * @param index - the request's change index of a planned write's change index (a sub-batch's
+ *   indexes are its own).
+ */
+function plannedWrites(view: SessionView, writes: BatchPlan['writes'], index: (i: number) => number): PlannedWrite[] {
+  const real = (seq: number): number | null => (seq < view.nextSeq ? seq : null)
+  return writes.map((w) => w.kind === 'tombstone'
+    ? { kind: 'tombstone', changeIndexes: w.changeIndexes.map(index), action: w.action, shadowedSeqs: w.shadowedSeqs.map(real) }
+    : { kind: 'restore', changeIndexes: w.changeIndexes.map(index), tombstoneSeq: w.tombstoneSeq, restoredSeq: w.originalSeq })
+}
+
+/** The planned writes with their tombstone and restore counts, as a batch `plan` value holds them. */
+function writeCounts(writes: PlannedWrite[]): Pick<BatchPlanValue, 'writes' | 'tombstoneCount' | 'restoreCount'> {
+  return {
+    writes,
+    tombstoneCount: writes.filter((w) => w.kind === 'tombstone').length,
+    restoreCount: writes.filter((w) => w.kind === 'restore').length,
+  }
+}
+
+/**
  * The batch `plan` of a batch with folded changes (`summary-batch.ts`): the current writes, the
  * tail of a folded Delete onward as one more tombstone, and `summaryRewrite` for the rewrite.
  */
@@ -66,10 +90,7 @@ async function previewMixed(view: SessionView, request: BatchIntent): Promise<Ou
   const planned = planMixedOnView(view, request)
   if (!planned.ok) return planned
   const { current, folded, tail } = planned.value
-  const real = (seq: number): number | null => (seq < view.nextSeq ? seq : null)
-  const writes: PlannedWrite[] = (current?.plan.writes ?? []).map((w) => w.kind === 'tombstone'
-    ? { kind: 'tombstone', changeIndexes: w.changeIndexes.map((i) => current!.indexes[i]!), action: w.action, shadowedSeqs: w.shadowedSeqs.map(real) }
-    : { kind: 'restore', changeIndexes: w.changeIndexes.map((i) => current!.indexes[i]!), tombstoneSeq: w.tombstoneSeq, restoredSeq: w.originalSeq })
+  const writes = plannedWrites(view, current?.plan.writes ?? [], (i) => current!.indexes[i]!)
   if (tail !== null) {
     const onward = folded.indexes.filter((i) => request.changes[i]!.action === 'deleteFrom')
     writes.push({ kind: 'tombstone', changeIndexes: [...onward, ...tail.indexes].sort((a, b) => a - b), action: 'deleteFrom', shadowedSeqs: tail.range.shadowedSeqs })
@@ -81,9 +102,7 @@ async function previewMixed(view: SessionView, request: BatchIntent): Promise<Ou
     ok: true,
     value: {
       action: 'plan',
-      writes,
-      tombstoneCount: writes.filter((w) => w.kind === 'tombstone').length,
-      restoreCount: writes.filter((w) => w.kind === 'restore').length,
+      ...writeCounts(writes),
       removedSeqs: planned.value.removedSeqs,
       restoredSeqs: current?.plan.restoredSeqs ?? [],
       estimatedTokens: currentEstimate.estimatedTokens + estimateTokens(content([...folded.plan.removedSeqs, ...tailRemoved])),
@@ -215,17 +234,12 @@ export async function previewChanges(services: Pick<RemovalServices, 'access'>, 
     }
   }
   const estimate = await runSliced(estimateBatchSteps(plan))
-  const real = (seq: number): number | null => (seq < view.nextSeq ? seq : null)
-  const writes: PlannedWrite[] = plan.writes.map((w) => w.kind === 'tombstone'
-    ? { kind: 'tombstone', changeIndexes: w.changeIndexes, action: w.action, shadowedSeqs: w.shadowedSeqs.map(real) }
-    : { kind: 'restore', changeIndexes: w.changeIndexes, tombstoneSeq: w.tombstoneSeq, restoredSeq: w.originalSeq })
+  const writes = plannedWrites(view, plan.writes, (i) => i)
   return {
     ok: true,
     value: {
       action: 'plan',
-      writes,
-      tombstoneCount: writes.filter((w) => w.kind === 'tombstone').length,
-      restoreCount: writes.filter((w) => w.kind === 'restore').length,
+      ...writeCounts(writes),
       removedSeqs: plan.removedSeqs.filter((seq) => seq < view.nextSeq),
       restoredSeqs: plan.restoredSeqs,
       ...estimate,

@@ -21,7 +21,7 @@ import { foldedTail, type FoldedPlan, type FoldedTail } from './folded-plan'
 import { describeRefusal, MessageRecallError, type BatchChangeRefusal, type Outcome, type WriteRefusal } from './refusals'
 import type { RemovalServices } from './removal-service'
 import { viewOfSession, type SessionView } from './session-view'
-import { appendRewrite, planFoldedOnView, summarizationInput, withSummarizer, type CompactionSummarizer, type SummarizeResult } from './summary-rewrite'
+import { appendRewrite, planFoldedOnView, summarizeKept, summaryFailed, withSummarizer, type CompactionSummarizer } from './summary-rewrite'
 import { errorText } from '../shared/error-text'
 import { checkConfirmed, checkExpectation } from './view-expectation'
 import { planBatchOnView, type BatchIntent } from './view-plans'
@@ -194,19 +194,13 @@ async function runMixed(services: RemovalServices, agent: Agent, summarizer: Com
   const lookup = (seq: number) => services.index.lookup(session)(seq)
   const planned = planMixedOnView(viewOfSession(session, services.index.lookup(session), 'agent'), intent)
   if (!planned.ok) return planned
-  const fail = (reason: 'model' | 'cancelled' | 'changed', detail: string): Outcome<MixedWritten> => ({ ok: false, refusal: { code: 'SUMMARY_FAILED', sessionId: intent.sessionId, reason, detail } })
-  let result: SummarizeResult
-  try {
-    signal.throwIfAborted()
-    result = await summarizer.summarize(summarizationInput(session, planned.value.folded.plan, lookup), agent, signal)
-  } catch (error) {
-    return signal.aborted ? fail('cancelled', 'the summary rewrite was cancelled; nothing was written') : fail('model', errorText(error))
-  }
-  if (signal.aborted) return fail('cancelled', 'the summary rewrite was cancelled; nothing was written')
+  const summarized = await summarizeKept(agent, summarizer, intent.sessionId, planned.value.folded.plan, lookup, signal)
+  if (!summarized.ok) return summarized
+  const result = summarized.value
   const again = planMixedOnView(viewOfSession(session, services.index.lookup(session), 'agent'), intent)
   if (!again.ok || again.value.folded.plan.keptSeqs.join() !== planned.value.folded.plan.keptSeqs.join() || again.value.folded.plan.checkpointSeq !== planned.value.folded.plan.checkpointSeq
     || again.value.removedSeqs.join() !== planned.value.removedSeqs.join()) {
-    return fail('changed', 'the conversation changed while the summary was written; nothing was written')
+    return summaryFailed(intent.sessionId, 'changed', 'the conversation changed while the summary was written; nothing was written')
   }
   const { current, folded, tail } = again.value
   const effects = services.effects?.()

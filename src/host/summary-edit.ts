@@ -19,7 +19,7 @@
  *
  * @module dsh-message-recall/host/summary-edit
  */
-import { isRecord } from '../shared/events'
+import { isRecord, type LogEvent } from '../shared/events'
 import type { SummaryEditValue, ViewExpectation } from '../shared/protocol'
 import { isCheckpointEvent, originalsOf, readRewriteCheckpoint } from '../shared/summary-rewrite'
 import { needsAgent, type NotASummaryRefusal, type Outcome, type WriteRefusal } from './refusals'
@@ -50,6 +50,23 @@ export interface SummaryEditServices extends SessionWriteServices {
 }
 
 /**
+ * The compaction checkpoint a summary request addresses, checked on a view.
+ * @param view - the session's view.
+ * @param checkpointSeq - the checkpoint's seq.
+ * @param expect - the view the client saw, if it sent one.
+ * @returns the checkpoint's event, or `STALE_VIEW`, or `NOT_A_SUMMARY` (`not-a-checkpoint`: no
+ *   compaction checkpoint at that seq; `not-on-surface`: one no longer on the surface).
+ */
+export function checkpointOnView(view: SessionView, checkpointSeq: number, expect: ViewExpectation | undefined): Outcome<LogEvent> {
+  const stale = checkExpectation(view, expect)
+  if (stale !== null) return { ok: false, refusal: stale }
+  const event = view.lookup(checkpointSeq)
+  if (event === undefined || !isCheckpointEvent(event)) return { ok: false, refusal: { code: 'NOT_A_SUMMARY', seq: checkpointSeq, reason: 'not-a-checkpoint' } }
+  if (!view.nodes.includes(checkpointSeq)) return { ok: false, refusal: { code: 'NOT_A_SUMMARY', seq: checkpointSeq, reason: 'not-on-surface' } }
+  return { ok: true, value: event }
+}
+
+/**
  * Plan an edit or an Undo on a view.
  * @param view - the session's view.
  * @param intent - the request.
@@ -57,12 +74,10 @@ export interface SummaryEditServices extends SessionWriteServices {
  *   that seq; for `undoRewrite`, not a summary rewrite of this plugin).
  */
 export function planSummaryEdit(view: SessionView, intent: SummaryEditIntent): Outcome<SummaryEditPlan> {
-  const stale = checkExpectation(view, intent.expect)
-  if (stale !== null) return { ok: false, refusal: stale }
+  const found = checkpointOnView(view, intent.checkpointSeq, intent.expect)
+  if (!found.ok) return found
+  const event = found.value
   const refuse = (reason: NotASummaryRefusal['reason']): Outcome<SummaryEditPlan> => ({ ok: false, refusal: { code: 'NOT_A_SUMMARY', seq: intent.checkpointSeq, reason } })
-  const event = view.lookup(intent.checkpointSeq)
-  if (event === undefined || !isCheckpointEvent(event)) return refuse('not-a-checkpoint')
-  if (!view.nodes.includes(intent.checkpointSeq)) return refuse('not-on-surface')
   if (intent.action === 'editSummary') {
     return { ok: true, value: { checkpointSeq: intent.checkpointSeq, summary: [{ type: 'text', text: intent.summary }], removals: originalsOf(intent.checkpointSeq, view.lookup).removals } }
   }

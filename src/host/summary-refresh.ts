@@ -19,19 +19,18 @@
  */
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import type { LogEvent } from '../shared/events'
-import { errorText } from '../shared/error-text'
 import { replacementEvents } from '../shared/fate'
 import type { SummaryEditValue, SummaryRefreshPlanValue, ViewExpectation } from '../shared/protocol'
 import { flaggedRemovals, summaryFlags } from '../shared/summary-flag'
-import { isCheckpointEvent, originalsOf, type FoldedRemoval } from '../shared/summary-rewrite'
+import { originalsOf, type FoldedRemoval } from '../shared/summary-rewrite'
 import { contentOf } from '../shared/surface-node'
 import { estimateTokens } from '../shared/token-estimate'
 import { flushWithRetry } from './durable-flush'
-import { MessageRecallError, type NotASummaryRefusal, type Outcome } from './refusals'
+import { MessageRecallError, type Outcome } from './refusals'
 import { viewOfSession, type SessionView } from './session-view'
 import type { SessionAccess } from './stored-session'
-import { appendRewrite, summarizationInput, withSummarizer, type CompactionSummarizer, type SummarizeResult, type SummaryRewriteServices } from './summary-rewrite'
-import { checkExpectation } from './view-expectation'
+import { checkpointOnView } from './summary-edit'
+import { appendRewrite, summarizeKept, summaryFailed, withSummarizer, type CompactionSummarizer, type SummaryRewriteServices } from './summary-rewrite'
 
 /** A `rewriteSummary` (or its `plan`) addressed to a session. */
 export interface SummaryRefreshIntent {
@@ -63,12 +62,8 @@ export interface SummaryRefreshPlan {
  *   one no longer on the surface).
  */
 export function planSummaryRefresh(view: SessionView, intent: Omit<SummaryRefreshIntent, 'sessionId'>): Outcome<SummaryRefreshPlan> {
-  const stale = checkExpectation(view, intent.expect)
-  if (stale !== null) return { ok: false, refusal: stale }
-  const refuse = (reason: NotASummaryRefusal['reason']): Outcome<SummaryRefreshPlan> => ({ ok: false, refusal: { code: 'NOT_A_SUMMARY', seq: intent.checkpointSeq, reason } })
-  const event = view.lookup(intent.checkpointSeq)
-  if (event === undefined || !isCheckpointEvent(event)) return refuse('not-a-checkpoint')
-  if (!view.nodes.includes(intent.checkpointSeq)) return refuse('not-on-surface')
+  const found = checkpointOnView(view, intent.checkpointSeq, intent.expect)
+  if (!found.ok) return found
   const flag = summaryFlags(replacementEvents(view.nextSeq, view.lookup)).find((f) => f.checkpointSeq === intent.checkpointSeq)
   const { seqs: originals, removals: recorded } = originalsOf(intent.checkpointSeq, view.lookup)
   const added = flag === undefined ? [] : flaggedRemovals(flag)
@@ -124,20 +119,13 @@ async function runRefresh(services: SummaryRewriteServices, agent: Agent, summar
   const planned = planSummaryRefresh(viewOfSession(session, services.index.lookup(session), 'agent'), intent)
   if (!planned.ok) return planned
   const plan = planned.value
-  const fail = (reason: 'model' | 'cancelled' | 'changed', detail: string): Outcome<SummaryEditValue> => ({ ok: false, refusal: { code: 'SUMMARY_FAILED', sessionId: intent.sessionId, reason, detail } })
-  let result: SummarizeResult
-  try {
-    signal.throwIfAborted()
-    result = await summarizer.summarize(summarizationInput(session, plan, lookup), agent, signal)
-  } catch (error) {
-    return signal.aborted ? fail('cancelled', 'the summary rewrite was cancelled; nothing was written') : fail('model', errorText(error))
-  }
-  if (signal.aborted) return fail('cancelled', 'the summary rewrite was cancelled; nothing was written')
+  const summarized = await summarizeKept(agent, summarizer, intent.sessionId, plan, lookup, signal)
+  if (!summarized.ok) return summarized
   const again = planSummaryRefresh(viewOfSession(session, services.index.lookup(session), 'agent'), { action: intent.action, checkpointSeq: intent.checkpointSeq })
   if (!again.ok || again.value.keptSeqs.join() !== plan.keptSeqs.join()) {
-    return fail('changed', 'the compacted history changed while the summary was written; nothing was written')
+    return summaryFailed(intent.sessionId, 'changed', 'the compacted history changed while the summary was written; nothing was written')
   }
-  const written = appendRewrite(session, plan, result, services.meter(), lookup)
+  const written = appendRewrite(session, plan, summarized.value, services.meter(), lookup)
   const value: Omit<SummaryEditValue, 'persisted'> = {
     action: 'rewriteSummary', checkpointSeq: written.checkpointSeq, replacedSeq: plan.checkpointSeq, compactionId: written.compactionId,
     replaceGeneration: session.surface.replaceGeneration, removedSeqs: plan.removedSeqs,

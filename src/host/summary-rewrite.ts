@@ -48,7 +48,7 @@ import { errorText } from '../shared/error-text'
 import type { TombstoneAction } from '../shared/actions'
 import { flushWithRetry } from './durable-flush'
 import { planFoldedRemoval, type FoldedPlan } from './folded-plan'
-import { MessageRecallError, type Outcome } from './refusals'
+import { MessageRecallError, type Outcome, type WriteRefusal } from './refusals'
 import { meterPricer, type MessagePricer } from './shadow-price'
 import { viewOfSession, type SessionView } from './session-view'
 import type { SessionEventIndex } from './event-index'
@@ -218,6 +218,46 @@ export async function withSummarizer<V>(
   return { ok: false, refusal: queueBusy(sessionId, queued, services.queue.waitMs) }
 }
 
+/**
+ * A `SUMMARY_FAILED` refusal.
+ * @param sessionId - the session whose summary was not rewritten.
+ * @param reason - `model` (the model call failed), `cancelled` (the request was cancelled) or
+ *   `changed` (the surface is no longer what was planned).
+ * @param detail - the cause in words.
+ */
+export function summaryFailed(sessionId: string, reason: 'model' | 'cancelled' | 'changed', detail: string): { readonly ok: false; readonly refusal: WriteRefusal } {
+  return { ok: false, refusal: { code: 'SUMMARY_FAILED', sessionId, reason, detail } }
+}
+
+/**
+ * Ask the summarizer for a summary of the plan's kept messages ({@link summarizationInput}), inside
+ * the maintenance slot {@link withSummarizer} opened. Appends nothing; the caller checks afterwards
+ * that the surface is still what it planned on.
+ * @param agent - the agent whose session is summarized; the model call runs as its own.
+ * @param summarizer - the compaction service's summarizer.
+ * @param sessionId - the session's id, for the refusal.
+ * @param plan - the original messages to summarize, by seq.
+ * @param lookup - the session's event by seq.
+ * @param signal - aborts the model call.
+ * @returns the model's summary, or `SUMMARY_FAILED` with reason `model` (the call failed: its
+ *   error in words) or `cancelled` (the signal aborted before, during or right after the call).
+ */
+export async function summarizeKept(
+  agent: Agent, summarizer: CompactionSummarizer, sessionId: string, plan: Pick<FoldedPlan, 'keptSeqs'>,
+  lookup: (seq: number) => LogEvent | undefined, signal: AbortSignal,
+): Promise<Outcome<SummarizeResult>> {
+  const cancelled = 'the summary rewrite was cancelled; nothing was written'
+  let result: SummarizeResult
+  try {
+    signal.throwIfAborted()
+    result = await summarizer.summarize(summarizationInput(agent.session, plan, lookup), agent, signal)
+  } catch (error) {
+    return signal.aborted ? summaryFailed(sessionId, 'cancelled', cancelled) : summaryFailed(sessionId, 'model', errorText(error))
+  }
+  if (signal.aborted) return summaryFailed(sessionId, 'cancelled', cancelled)
+  return { ok: true, value: result }
+}
+
 async function runRewrite(
   services: SummaryRewriteServices, agent: Agent, summarizer: CompactionSummarizer, intent: FoldedRemovalIntent, signal: AbortSignal,
 ): Promise<Outcome<FoldedRemovalValue>> {
@@ -228,20 +268,13 @@ async function runRewrite(
   if (planned === null) return { ok: false, refusal: { code: 'TARGET_NOT_FOUND', target: { seq: intent.seq }, reason: 'not-on-surface', matchingSeqs: [] } }
   if (!planned.ok) return planned
   const plan = planned.value
-  const fail = (reason: 'model' | 'cancelled' | 'changed', detail: string): Outcome<FoldedRemovalValue> => ({ ok: false, refusal: { code: 'SUMMARY_FAILED', sessionId: intent.sessionId, reason, detail } })
-  let result: SummarizeResult
-  try {
-    signal.throwIfAborted()
-    result = await summarizer.summarize(summarizationInput(session, plan, lookup), agent, signal)
-  } catch (error) {
-    return signal.aborted ? fail('cancelled', 'the summary rewrite was cancelled; nothing was written') : fail('model', errorText(error))
-  }
-  if (signal.aborted) return fail('cancelled', 'the summary rewrite was cancelled; nothing was written')
+  const summarized = await summarizeKept(agent, summarizer, intent.sessionId, plan, lookup, signal)
+  if (!summarized.ok) return summarized
   const again = planFoldedOnView(viewOfSession(session, services.index.lookup(session), 'agent'), { action: intent.action, seq: intent.seq })
   if (again === null || !again.ok || again.value.checkpointSeq !== plan.checkpointSeq || again.value.keptSeqs.join() !== plan.keptSeqs.join()) {
-    return fail('changed', 'the compacted history changed while the summary was written; nothing was written')
+    return summaryFailed(intent.sessionId, 'changed', 'the compacted history changed while the summary was written; nothing was written')
   }
-  const written = appendRewrite(session, plan, result, services.meter(), lookup)
+  const written = appendRewrite(session, plan, summarized.value, services.meter(), lookup)
   const target = lookup(intent.seq)
   const recalled = intent.action === 'recall' && target !== undefined ? { content: contentOf(target), text: plainText(contentOf(target)) } : undefined
   const value: Omit<FoldedRemovalValue, 'persisted'> = {

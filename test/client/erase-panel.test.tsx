@@ -10,21 +10,13 @@
  */
 import { page, settle } from './support/dom'
 import assert from 'node:assert/strict'
-import { afterEach, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import { act } from 'react'
 import type { LogEvent } from '../../src/shared/events'
 import { appended } from './support/log'
-import { click, mountRemovals, type RemovalsPage } from './support/removals-page'
+import { click, removalsPages, type RemovalsPage } from './support/removals-page'
 
-const pages: RemovalsPage[] = []
-afterEach(async () => {
-  for (const p of pages.splice(0)) await p.unmount()
-})
-async function mount(options: Parameters<typeof mountRemovals>[0] = {}): Promise<RemovalsPage> {
-  const p = await mountRemovals(options)
-  pages.push(p)
-  return p
-}
+const { mount } = removalsPages()
 
 const removedButton = (p: RemovalsPage) => p.header.querySelector('button[data-message-recall-removed]') as HTMLButtonElement
 const entry = (p: RemovalsPage, seq: number) => p.header.querySelector(`[data-message-recall-entry="${seq}"]`) as HTMLElement

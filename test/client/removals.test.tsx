@@ -7,21 +7,13 @@
  */
 import { page, settle } from './support/dom'
 import assert from 'node:assert/strict'
-import { afterEach, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import { act } from 'react'
 import type { LogEvent } from '../../src/shared/events'
 import { appended } from './support/log'
-import { click, mountRemovals, press, type RemovalsPage } from './support/removals-page'
+import { click, removalsPages, press, type RemovalsPage } from './support/removals-page'
 
-const pages: RemovalsPage[] = []
-afterEach(async () => {
-  for (const p of pages.splice(0)) await p.unmount()
-})
-async function mount(options: Parameters<typeof mountRemovals>[0] = {}): Promise<RemovalsPage> {
-  const p = await mountRemovals(options)
-  pages.push(p)
-  return p
-}
+const { mount, unmount } = removalsPages()
 
 const snapshot = () => (globalThis as any).__DSH_MESSAGE_RECALL__.snapshot()
 const seqOf = (key: string) => snapshot().anchors.find((a: any) => a.key === key).seq as number
@@ -337,8 +329,7 @@ describe('an Apply cut short by a torn write', () => {
         ? ['Delete: list the sources', 'Delete: run the build']
         : ['删除: list the sources', '删除: run the build'])
       assert.equal(entries(p).length, 1, 'the one tombstone on disk is listed')
-      await p.unmount()
-      pages.splice(pages.indexOf(p), 1)
+      await unmount(p)
     }
   })
 })

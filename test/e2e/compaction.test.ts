@@ -19,7 +19,7 @@ import type { Page } from 'puppeteer-core'
 import { listSessions } from '../../tools/dsh-api'
 import { bootE2e, eventsOnDisk, sequentialScenarios, type E2e } from './harness'
 import { readNotice, waitNotice } from './removals-ui'
-import { chooseWorkspace, clickAction, findRow, hoverRow, openApp, openEditor, rowSelector, sendPrompt, waitArmed, waitForChatText, waitForTurnBars, waitRowError, waitRowHidden } from './ui'
+import { clickAction, findRow, hoverRow, openEditor, rowSelector, sendPrompt, startTurns, waitArmed, waitForChatText, waitForTurnBars, waitRowError, waitRowHidden } from './ui'
 import { en as recallEn } from '../../src/client/text/locales'
 
 const TITLE = 'Compaction trial chat'
@@ -50,12 +50,7 @@ describe('folded messages in the real DSH web UI', { timeout: 900_000 }, () => {
 
   scenario('1. /compact folds the first turn into a summary holding the canary', async () => {
     e.model.script([{ text: A1 }, { text: A2 }, { text: SUMMARY }])
-    await openApp(page, e.url)
-    await chooseWorkspace(page, e.workspace)
-    await sendPrompt(page, P1)
-    await waitForTurnBars(page, 1)
-    await sendPrompt(page, P2)
-    await waitForTurnBars(page, 2)
+    await startTurns(page, e.url, e.workspace, [P1, P2])
     sessionId = (await listSessions(e.url))[0]!.sessionId
     await sendPrompt(page, '/compact')
     const deadline = Date.now() + 60_000

@@ -22,7 +22,7 @@ import { listSessions, rpc } from '../../tools/dsh-api'
 import { readTombstone } from '../../src/shared/tombstone'
 import { bootE2e, describeRequests, eventsOnDisk, sequentialScenarios, type E2e } from './harness'
 import { openExactSidebarEntry } from './removals-ui'
-import { chooseWorkspace, clickAction, exchangeTurns, findRow, openApp, rows, sendPrompt, waitArmed, waitForChatText, waitForTurnBars, waitRowHidden } from './ui'
+import { branchWatching, chooseWorkspace, clickAction, exchangeTurns, findRow, oneTurnWire, openApp, rows, sendPrompt, waitArmed, waitForChatText, waitForTurnBars, waitRowHidden } from './ui'
 
 const TITLE = 'Heron copies chat'
 const CANARY = 'CANARY-KESTREL-5521'
@@ -59,36 +59,8 @@ async function canaryRowsShown(): Promise<string[]> {
  * the canary.
  */
 async function branchFromFirstTurn(shot: string): Promise<void> {
-  const before = new Set((await listSessions(e.url)).map((s) => s.sessionId))
   const a1 = (await findRow(page, 'assistant-step', A1)).key
-  // Every frame from here on: does any row on screen show the canary?
-  // (A source string: the test's TypeScript transform would name an inner function with a helper the page lacks.)
-  await page.evaluate(`(() => {
-    window.__canaryFrames = 0
-    const check = () => {
-      const rows = [...document.querySelectorAll('[data-chat-flow] > [data-chat-flow-key]')]
-      if (rows.some((row) => row.getClientRects().length > 0 && (row.innerText || '').includes(${JSON.stringify(CANARY)}))) window.__canaryFrames++
-      window.__canaryWatch = requestAnimationFrame(check)
-    }
-    window.__canaryWatch = requestAnimationFrame(check)
-  })()`)
-  // The turn bar under the first answer carries its Branch button.
-  const clicked = await page.evaluate((key) => {
-    const all = [...document.querySelectorAll<HTMLElement>('[data-chat-flow] > [data-chat-flow-key]')]
-    const after = all.slice(all.findIndex((row) => row.getAttribute('data-chat-flow-key') === key))
-    const button = after.map((row) => row.querySelector<HTMLButtonElement>('button[aria-label="Branch into a new conversation"]')).find((b) => b !== null)
-    button?.click()
-    return button?.closest('[data-chat-flow-key]')?.getAttribute('data-chat-flow-kind') ?? null
-  }, a1)
-  assert.equal(clicked, 'turn-tail', 'the first turn bar offers Branch')
-  let branchId = ''
-  await page.waitForFunction((known) => {
-    const id = (window as any).__DSH_MESSAGE_RECALL__?.snapshot()?.sessionId
-    return typeof id === 'string' && !known.includes(id) ? id : false
-  }, { timeout: 30_000, polling: 50 }, [...before]).then(async (handle) => { branchId = (await handle.jsonValue()) as string })
-  assert.ok(!before.has(branchId), 'the page opened a new session')
-  await waitForChatText(page, A1)
-  const frames = await page.evaluate(() => { const w = window as any; cancelAnimationFrame(w.__canaryWatch); return w.__canaryFrames as number })
+  const { branchId, frames } = await branchWatching(page, e.url, a1, CANARY, A1, 'the first turn bar')
   assert.equal(frames, 0, 'no frame showed the canary, from the click to the branch on screen')
   assert.deepEqual(await canaryRowsShown(), [], 'the branch does not show the canary')
   assert.equal((await rows(page)).some((r) => r.shown && r.text.includes(P2)), false, 'the branch is cut after the first turn')
@@ -100,13 +72,7 @@ async function branchFromFirstTurn(shot: string): Promise<void> {
   for (const deadline = Date.now() + 10_000; (await onDisk()) === 0 && Date.now() < deadline;) await new Promise((resolve) => setImmediate(resolve))
   assert.equal(await onDisk(), 1, 'the branch carries its own tombstone, saved')
 
-  const from = e.model.requests.length
-  e.model.script([{ text: A_BRANCH }])
-  await sendPrompt(page, P_BRANCH)
-  await waitForChatText(page, A_BRANCH)
-  const sent = e.model.requests.slice(from).filter((r) => r.kind === 'turn')
-  assert.equal(sent.length, 1, describeRequests(sent))
-  const wire = JSON.stringify(sent[0]!.body.messages)
+  const wire = await oneTurnWire(page, e.model, P_BRANCH, A_BRANCH)
   assert.ok(!wire.includes(CANARY), 'the branch does not send the canary')
   assert.ok(wire.includes(P_BRANCH) && wire.includes(A1), 'the branch sends its own conversation')
 }

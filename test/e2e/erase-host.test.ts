@@ -13,35 +13,27 @@
  */
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
-import { addPlugin, ensureHostInstalled, startHost, type RunningHost } from '../../tools/dsh-host'
+import { startHost, type RunningHost } from '../../tools/dsh-host'
 import { createSession, history, rpc, waitForTurnEnds } from '../../tools/dsh-api'
-import { startMockModel, type MockModel } from '../../tools/mock-model'
+import type { MockModel } from '../../tools/mock-model'
 import { onePixelPng } from '../support/export-archive'
 import { readZip } from '../support/zip-read'
-import { ARTIFACTS } from './harness'
+import { hostFolders, startImageHost } from './harness'
 
 const CANARY = 'CANARY-erase-host-7q2w'
 const TOOL = join(import.meta.dirname, '..', '..', 'lib', 'scripts', 'dsh-message-recall-log.js')
 
 describe('erase for good on the rc.8 web host', { timeout: 600_000 }, () => {
-  const dir = join(ARTIFACTS, 'erase-host')
-  const home = join(dir, 'home')
-  const workspaceDir = join(dir, 'workspace')
+  const folders = hostFolders('erase-host')
+  const { dir, home, workspaceDir } = folders
   let model: MockModel
   let host: RunningHost
 
   before(async () => {
-    ensureHostInstalled({ log: (l) => process.stderr.write(`[e2e] ${l}\n`) })
-    rmSync(dir, { recursive: true, force: true })
-    mkdirSync(workspaceDir, { recursive: true })
-    addPlugin({ dshHome: home })
-    const models = ['deepseek-v4-flash', 'deepseek-v4-pro'].map((id) => ({ id, name: id, contextWindow: 1_000_000, inputModalities: ['text', 'image'] }))
-    writeFileSync(join(home, 'settings.yaml'), `llm-deepseek:\n  models: ${JSON.stringify(models)}\n`)
-    model = await startMockModel()
-    host = await startHost({ dshHome: home, port: 0, model, logFile: join(dir, 'host.log') })
+    ({ model, host } = await startImageHost(folders))
   })
   after(async () => {
     await host?.stop().catch(() => {})

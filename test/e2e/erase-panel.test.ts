@@ -18,7 +18,7 @@ import { after, before, describe } from 'node:test'
 import type { Page } from 'puppeteer-core'
 import { listSessions, rpc } from '../../tools/dsh-api'
 import { bootE2e, sequentialScenarios, type E2e } from './harness'
-import { chooseWorkspace, findRow, openApp, sendPrompt, waitForChatText, waitForTurnBars, waitInPage, waitRowHidden } from './ui'
+import { findRow, openApp, startTurns, waitForChatText, waitInPage, waitRowHidden } from './ui'
 import { armAndCommit, openExactSidebarEntry, openPanel } from './removals-ui'
 
 const TITLE = 'Heron key chat'
@@ -73,12 +73,7 @@ describe('Erase for good from the Removed panel in the real DSH web UI', { timeo
 
   scenario('1. a canary prompt is deleted and the session branched; Erase for good… by keyboard lists the Branch, checked; the entry reads that it is pending', async () => {
     e.model.script([{ text: A1 }, { text: A2 }])
-    await openApp(page, e.url)
-    await chooseWorkspace(page, e.workspace)
-    await sendPrompt(page, P1)
-    await waitForTurnBars(page, 1)
-    await sendPrompt(page, P2)
-    await waitForTurnBars(page, 2)
+    await startTurns(page, e.url, e.workspace, [P1, P2])
     sessionId = (await listSessions(e.url))[0]!.sessionId
     const prompt = await findRow(page, 'user', P1)
     assert.equal(await armAndCommit(page, prompt.key, 'delete'), 'Delete 1?')

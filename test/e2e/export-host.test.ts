@@ -15,37 +15,28 @@
  *   turn is writing) is refused with its code, and the session's log on disk is not touched.
  */
 import assert from 'node:assert/strict'
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { foldSurface } from '@deepseek-ai/dsh-session/surface'
-import { addPlugin, ensureHostInstalled, startHost, type RunningHost } from '../../tools/dsh-host'
+import type { RunningHost } from '../../tools/dsh-host'
 import { createSession, findSessionDir, history, rpc, waitForTurnEnds } from '../../tools/dsh-api'
-import { startMockModel, type MockModel } from '../../tools/mock-model'
+import type { MockModel } from '../../tools/mock-model'
 import { eventsOfLogText, loadWithDshPersistence, onePixelPng } from '../support/export-archive'
 import { readZip, type ZipEntry } from '../support/zip-read'
-import { ARTIFACTS } from './harness'
+import { hostFolders, startImageHost } from './harness'
 
 const CANARY = 'CANARY-e1x9'
 const CHILD_CANARY = 'CHILDCANARY-k8v4'
 
 describe('export without removed messages on the rc.8 web host', { timeout: 600_000 }, () => {
-  const dir = join(ARTIFACTS, 'export-host')
-  const home = join(dir, 'home')
-  const workspaceDir = join(dir, 'workspace')
+  const folders = hostFolders('export-host')
+  const { home, workspaceDir } = folders
   let model: MockModel
   let host: RunningHost
 
   before(async () => {
-    ensureHostInstalled({ log: (l) => process.stderr.write(`[e2e] ${l}\n`) })
-    rmSync(dir, { recursive: true, force: true })
-    mkdirSync(workspaceDir, { recursive: true })
-    addPlugin({ dshHome: home })
-    // Image input for the mock's models (the default catalog is text-only).
-    const models = ['deepseek-v4-flash', 'deepseek-v4-pro'].map((id) => ({ id, name: id, contextWindow: 1_000_000, inputModalities: ['text', 'image'] }))
-    writeFileSync(join(home, 'settings.yaml'), `llm-deepseek:\n  models: ${JSON.stringify(models)}\n`)
-    model = await startMockModel()
-    host = await startHost({ dshHome: home, port: 0, model, logFile: join(dir, 'host.log') })
+    ({ model, host } = await startImageHost(folders))
   })
   after(async () => {
     await host?.stop().catch(() => {})

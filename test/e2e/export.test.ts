@@ -16,7 +16,7 @@ import { exportEn } from '../../src/client/export/export-locales'
 import { eventsOfLogText, loadWithDshPersistence } from '../support/export-archive'
 import { readZip } from '../support/zip-read'
 import { bootE2e, eventsOnDisk, sequentialScenarios, type E2e } from './harness'
-import { chooseWorkspace, clickAction, findRow, openApp, sendPrompt, waitArmed, waitForTurnBars, waitInPage, waitRowHidden } from './ui'
+import { clickAction, findRow, startTurns, waitArmed, waitInPage, waitRowHidden } from './ui'
 
 const CANARY = 'CANARY-w7q2'
 const P1 = `Remember ${CANARY} for me`
@@ -52,12 +52,7 @@ describe('the export without removed messages in the real DSH web UI', { timeout
     const canaryFile = join(e.workspace, `${CANARY}.txt`)
     writeFileSync(canaryFile, `${CANARY} is written in this file\n`)
     e.model.script([{ text: A1 }, { text: A2_TEXT, toolCalls: [{ name: 'read', arguments: { file_path: canaryFile } }] }, { text: A2_FINAL }])
-    await openApp(page, e.url)
-    await chooseWorkspace(page, e.workspace)
-    await sendPrompt(page, P1)
-    await waitForTurnBars(page, 1)
-    await sendPrompt(page, P2)
-    await waitForTurnBars(page, 2)
+    await startTurns(page, e.url, e.workspace, [P1, P2])
     sessionId = (await listSessions(e.url))[0]!.sessionId
     await deleteRow((await findRow(page, 'user', P1)).key)
     await deleteRow((await findRow(page, 'assistant-step', A2_TEXT)).key)

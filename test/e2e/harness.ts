@@ -82,6 +82,41 @@ export function describeRequests(requests: readonly MockRequest[]): string {
   }).join('\n')
 }
 
+/** The folders of a browserless host file: `<artifacts>/<name>`, its DSH home and its workspace. */
+export interface HostFolders {
+  readonly dir: string
+  readonly home: string
+  readonly workspaceDir: string
+}
+
+/** The folders of the browserless host file `name` (nothing is made yet; see {@link startImageHost}). */
+export function hostFolders(name: string): HostFolders {
+  const dir = join(ARTIFACTS, name)
+  return { dir, home: join(dir, 'home'), workspaceDir: join(dir, 'workspace') }
+}
+
+/**
+ * Start the pinned web host with this plugin for a browserless file, on fresh folders: the host
+ * set installed on first use, the folder emptied, the plugin added to the DSH home, the mock
+ * model's two models taking image input (the default catalog is text-only), the host's log in
+ * `<dir>/host.log`. Call it from a `before` hook; stop both in `after`.
+ * @param folders - from {@link hostFolders}.
+ * @returns the mock model and the running host.
+ * @throws Error when the host set cannot be installed or the host does not start.
+ */
+export async function startImageHost(folders: HostFolders): Promise<{ model: MockModel; host: RunningHost }> {
+  const { dir, home, workspaceDir } = folders
+  ensureHostInstalled({ log: (l) => process.stderr.write(`[e2e] ${l}\n`) })
+  rmSync(dir, { recursive: true, force: true })
+  mkdirSync(workspaceDir, { recursive: true })
+  addPlugin({ dshHome: home })
+  const models = ['deepseek-v4-flash', 'deepseek-v4-pro'].map((id) => ({ id, name: id, contextWindow: 1_000_000, inputModalities: ['text', 'image'] }))
+  writeFileSync(join(home, 'settings.yaml'), `llm-deepseek:\n  models: ${JSON.stringify(models)}\n`)
+  const model = await startMockModel()
+  const host = await startHost({ dshHome: home, port: 0, model, logFile: join(dir, 'host.log') })
+  return { model, host }
+}
+
 /**
  * Boot the environment for one suite file. Installs the host set on first use (about a minute),
  * so call it from a `before` hook with a generous timeout.

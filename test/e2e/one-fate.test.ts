@@ -10,7 +10,7 @@ import type { Page } from 'puppeteer-core'
 import { listSessions } from '../../tools/dsh-api'
 import { readTombstone } from '../../src/shared/tombstone'
 import { bootE2e, eventsOnDisk, sequentialScenarios, type E2e } from './harness'
-import { chooseWorkspace, findRow, openApp, openSessionFromSidebar, sendPrompt, waitForChatText, waitForTurnBars, waitRowHidden } from './ui'
+import { findRow, openSessionFromSidebar, startTurns, waitForChatText, waitRowHidden } from './ui'
 import { armAndCommit, readExcluded, waitRowExcluded } from './removals-ui'
 
 const TITLE = 'Fate trial chat'
@@ -52,12 +52,7 @@ describe('one fate for the chat and the editor in the real DSH web UI', { timeou
 
   scenario('1. two turns; the second prompt excluded, then Delete onward from the first answer', async () => {
     e.model.script([{ text: A1 }, { text: A2 }])
-    await openApp(page, e.url)
-    await chooseWorkspace(page, e.workspace)
-    await sendPrompt(page, P1)
-    await waitForTurnBars(page, 1)
-    await sendPrompt(page, P2)
-    await waitForTurnBars(page, 2)
+    await startTurns(page, e.url, e.workspace, [P1, P2])
     sessionId = (await listSessions(e.url))[0]!.sessionId
     keys.p1 = (await findRow(page, 'user', P1)).key
     keys.p2 = (await findRow(page, 'user', P2)).key

@@ -13,10 +13,7 @@ import type { Page } from 'puppeteer-core'
 import { listSessions } from '../../tools/dsh-api'
 import { readTombstone, type TombstoneRecord } from '../../src/shared/tombstone'
 import { bootE2e, eventsOnDisk, sequentialScenarios, type E2e } from './harness'
-import {
-  chooseWorkspace, findRow, openApp, recallSnapshot, rows, rowSelector, sendPrompt, waitForChatText,
-  waitForTurnBars, waitRowHidden,
-} from './ui'
+import { findRow, openApp, recallSnapshot, rows, rowSelector, sendPrompt, startTurns, waitForChatText, waitForTurnBars, waitRowHidden } from './ui'
 import {
   armAndCommit, clickNotice, closePanel, openExactSidebarEntry, openPanel, readExcluded, readRemovedButton, readUnsaved, saveAgainAfterUnwritableFolder,
   sidebarTitles, waitNotice, waitRowExcluded, waitRowShown,
@@ -69,14 +66,7 @@ describe('undo, copies and exclusions in the real DSH web UI', { timeout: 1_800_
       { text: A3_TEXT, toolCalls: [{ name: 'read', arguments: { file_path: join(e.workspace, 'todo.txt') } }] },
       { text: A3_FINAL },
     ])
-    await openApp(page, e.url)
-    await chooseWorkspace(page, e.workspace)
-    await sendPrompt(page, P1)
-    await waitForTurnBars(page, 1)
-    await sendPrompt(page, P2)
-    await waitForTurnBars(page, 2)
-    await sendPrompt(page, P3)
-    await waitForTurnBars(page, 3)
+    await startTurns(page, e.url, e.workspace, [P1, P2, P3])
     const sessions = await listSessions(e.url)
     assert.equal(sessions.length, 1)
     sessionId = sessions[0]!.sessionId

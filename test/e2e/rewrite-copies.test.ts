@@ -14,8 +14,8 @@ import assert from 'node:assert/strict'
 import { after, before, describe } from 'node:test'
 import type { Page } from 'puppeteer-core'
 import { listSessions } from '../../tools/dsh-api'
-import { bootE2e, describeRequests, eventsOnDisk, sequentialScenarios, type E2e } from './harness'
-import { clickAction, chooseWorkspace, findRow, hoverRow, openApp, rows, sendPrompt, waitArmed, waitForChatText, waitForTurnBars, waitRowHidden } from './ui'
+import { bootE2e, eventsOnDisk, sequentialScenarios, type E2e } from './harness'
+import { branchWatching, clickAction, findRow, hoverRow, oneTurnWire, rows, sendPrompt, startTurns, waitArmed, waitForTurnBars, waitRowHidden } from './ui'
 
 const TITLE = 'Rewrite copies chat'
 const CANARY = 'CANARY-OSPREY-7342'
@@ -66,12 +66,7 @@ describe('a Branch from before a summary rewrite in the real DSH web UI', { time
 
   scenario('1. a compaction, two turns, then the canary prompt deleted from the summary, then another turn', async () => {
     e.model.script([{ text: A1 }, { text: A2 }, { text: SUMMARY }])
-    await openApp(page, e.url)
-    await chooseWorkspace(page, e.workspace)
-    await sendPrompt(page, P1)
-    await waitForTurnBars(page, 1)
-    await sendPrompt(page, P2)
-    await waitForTurnBars(page, 2)
+    await startTurns(page, e.url, e.workspace, [P1, P2])
     sessionId = (await listSessions(e.url))[0]!.sessionId
     await followed(sessionId)
     await sendPrompt(page, '/compact')
@@ -100,33 +95,8 @@ describe('a Branch from before a summary rewrite in the real DSH web UI', { time
   })
 
   scenario('2. Branch from the third turn: no frame shows the canary, the branch reads the rewritten summary', async () => {
-    const before = new Set((await listSessions(e.url)).map((s) => s.sessionId))
     const a3 = (await findRow(page, 'assistant-step', A3)).key
-    // (A source string: the test's TypeScript transform would name an inner function with a helper the page lacks.)
-    await page.evaluate(`(() => {
-      window.__canaryFrames = 0
-      const check = () => {
-        const rows = [...document.querySelectorAll('[data-chat-flow] > [data-chat-flow-key]')]
-        if (rows.some((row) => row.getClientRects().length > 0 && (row.innerText || '').includes(${JSON.stringify(CANARY)}))) window.__canaryFrames++
-        window.__canaryWatch = requestAnimationFrame(check)
-      }
-      window.__canaryWatch = requestAnimationFrame(check)
-    })()`)
-    const clicked = await page.evaluate((key) => {
-      const all = [...document.querySelectorAll<HTMLElement>('[data-chat-flow] > [data-chat-flow-key]')]
-      const after = all.slice(all.findIndex((row) => row.getAttribute('data-chat-flow-key') === key))
-      const button = after.map((row) => row.querySelector<HTMLButtonElement>('button[aria-label="Branch into a new conversation"]')).find((b) => b !== null)
-      button?.click()
-      return button?.closest('[data-chat-flow-key]')?.getAttribute('data-chat-flow-kind') ?? null
-    }, a3)
-    assert.equal(clicked, 'turn-tail', "the third turn's bar offers Branch")
-    let branchId = ''
-    await page.waitForFunction((known) => {
-      const id = (window as any).__DSH_MESSAGE_RECALL__?.snapshot()?.sessionId
-      return typeof id === 'string' && !known.includes(id) ? id : false
-    }, { timeout: 30_000, polling: 50 }, [...before]).then(async (handle) => { branchId = (await handle.jsonValue()) as string })
-    await waitForChatText(page, A3)
-    const frames = await page.evaluate(() => { const w = window as any; cancelAnimationFrame(w.__canaryWatch); return w.__canaryFrames as number })
+    const { branchId, frames } = await branchWatching(page, e.url, a3, CANARY, A3, "the third turn's bar")
     assert.equal(frames, 0, 'no frame showed the canary, from the click to the branch on screen')
     assert.deepEqual((await rows(page)).filter((r) => r.shown && r.text.includes(CANARY)).map((r) => r.key), [])
     assert.equal((await rows(page)).some((r) => r.shown && r.text.includes(A4)), false, 'the branch is cut after the third turn')
@@ -138,13 +108,7 @@ describe('a Branch from before a summary rewrite in the real DSH web UI', { time
     assert.equal(inherited.length, 1, "the branch's log carries the inherited summary, saved")
     assert.equal(JSON.stringify(inherited[0]!.data).includes(SUMMARY2), true)
 
-    const from = e.model.requests.length
-    e.model.script([{ text: A_BRANCH }])
-    await sendPrompt(page, P_BRANCH)
-    await waitForChatText(page, A_BRANCH)
-    const sent = e.model.requests.slice(from).filter((r) => r.kind === 'turn')
-    assert.equal(sent.length, 1, describeRequests(sent))
-    const wire = JSON.stringify(sent[0]!.body.messages)
+    const wire = await oneTurnWire(page, e.model, P_BRANCH, A_BRANCH)
     assert.equal(wire.includes(CANARY), false, 'the branch does not send the canary')
     assert.equal(wire.includes(SUMMARY2) && wire.includes(P3) && wire.includes(P_BRANCH), true, 'it sends the rewritten summary, the third turn and its own prompt')
   })

@@ -15,7 +15,7 @@ import { readTombstone } from '../../src/shared/tombstone'
 import { markTime } from '../../src/client/trajectory/trajectory-marks'
 import { INSPECTOR_SELECTOR } from '../../src/client/trajectory/trajectory-rc8'
 import { bootE2e, eventsOnDisk, sequentialScenarios, type E2e } from './harness'
-import { chooseWorkspace, clickAction, clickText, findRow, openApp, rows, rowSelector, sendPrompt, waitArmed, waitForChatText, waitForTurnBars, waitInPage, waitRowHidden } from './ui'
+import { clickAction, clickText, findRow, rows, rowSelector, sendPrompt, startTurns, waitArmed, waitForChatText, waitInPage, waitRowHidden } from './ui'
 import { assertWire, lastRequest } from './wire-checks'
 
 const TITLE = 'Heron canary chat'
@@ -76,12 +76,7 @@ describe('side state and the Trajectory tab in the real DSH web UI', { timeout: 
 
   scenario('1. Delete a canary prompt and exclude another; the Trajectory tab hides the canary until "Show removed content" is clicked and says the other is not sent', async () => {
     e.model.script([{ text: A1 }, { text: A2 }])
-    await openApp(page, e.url)
-    await chooseWorkspace(page, e.workspace)
-    await sendPrompt(page, P1)
-    await waitForTurnBars(page, 1)
-    await sendPrompt(page, P2)
-    await waitForTurnBars(page, 2)
+    await startTurns(page, e.url, e.workspace, [P1, P2])
     sessionId = (await listSessions(e.url))[0]!.sessionId
     const prompt = await findRow(page, 'user', P1)
     await armAndCommit(prompt.key)

@@ -21,7 +21,7 @@ import { resolveSessionLog } from '../../src/log/log-file'
 import { tombstoneSource } from '../../src/shared/tombstone'
 import { bootE2e, eventsOnDisk, sequentialScenarios, waitForDisk, type E2e } from './harness'
 import { closePanel, openPanel } from './removals-ui'
-import { chooseWorkspace, findRow, openApp, openSessionFromSidebar, sendPrompt, waitForChatText, waitForTurnBars, waitRowHidden } from './ui'
+import { findRow, openApp, openSessionFromSidebar, sendPrompt, startTurns, waitForChatText, waitForTurnBars, waitRowHidden } from './ui'
 
 const TITLE = 'Summary flag trial chat'
 const FILLER = ' Keep every detail of this request in mind for the rest of the work, including the names, the numbers and the order of the steps.'
@@ -61,12 +61,7 @@ describe('a summary written before a removal, in the real DSH web UI', { timeout
 
   scenario('1. /compact folds the first two turns into a summary holding the canary; a third turn follows', async () => {
     e.model.script([{ text: A1 }, { text: A2 }, { text: SUMMARY }, { text: A3 }])
-    await openApp(page, e.url)
-    await chooseWorkspace(page, e.workspace)
-    await sendPrompt(page, P1)
-    await waitForTurnBars(page, 1)
-    await sendPrompt(page, P2)
-    await waitForTurnBars(page, 2)
+    await startTurns(page, e.url, e.workspace, [P1, P2])
     sessionId = (await listSessions(e.url))[0]!.sessionId
     await sendPrompt(page, '/compact')
     await waitForDisk(e.home, sessionId, (events) => events.some((ev) => ev.type === 'compaction/end' && (ev.data as { error?: unknown }).error === undefined), 'a successful compaction/end', 60_000)

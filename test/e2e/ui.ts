@@ -8,7 +8,11 @@
  *
  * @module test/e2e/ui
  */
+import assert from 'node:assert/strict'
 import type { Page } from 'puppeteer-core'
+import { listSessions } from '../../tools/dsh-api'
+import type { MockModel } from '../../tools/mock-model'
+import { describeRequests } from './harness'
 
 /** Row selector of the chat flow (dsh-client-ui-conversation ChatNodeSeat, rc.8). */
 export const ROW = '[data-chat-flow] > [data-chat-flow-key]'
@@ -208,6 +212,86 @@ export async function exchangeTurns(page: Page, exchanges: readonly (readonly [s
     await waitForChatText(page, answer)
     await waitForTurnBars(page, barsBefore + i + 1)
   }
+}
+
+/**
+ * Open the app, choose the workspace and send prompts one after another, each waiting for its
+ * turn bar (the model's script must already answer them).
+ * @param page - the page.
+ * @param url - the web host's base URL.
+ * @param workspace - the workspace folder.
+ * @param prompts - the prompts, in order.
+ */
+export async function startTurns(page: Page, url: string, workspace: string, prompts: readonly string[]): Promise<void> {
+  await openApp(page, url)
+  await chooseWorkspace(page, workspace)
+  for (const [i, prompt] of prompts.entries()) {
+    await sendPrompt(page, prompt)
+    await waitForTurnBars(page, i + 1)
+  }
+}
+
+/**
+ * Click Branch (the turn bar's "Branch into a new conversation") on the first turn bar at or after
+ * row `key`, counting every animation frame from before the click in which a shown row holds
+ * `text`, until the page follows the new session and shows `shown`.
+ * @param page - the page showing the source session.
+ * @param url - the web host's base URL.
+ * @param key - the row the turn bar is searched from.
+ * @param text - the text no frame should show (the count is returned, not asserted).
+ * @param shown - a text the branch shows once it is on screen.
+ * @param bar - the turn bar in words, for the assertion that it offers Branch.
+ * @returns the branch's session id and the number of frames that showed `text`.
+ */
+export async function branchWatching(page: Page, url: string, key: string, text: string, shown: string, bar: string): Promise<{ branchId: string; frames: number }> {
+  const before = new Set((await listSessions(url)).map((s) => s.sessionId))
+  // Every frame from here on: does any row on screen show the text?
+  // (A source string: the test's TypeScript transform would name an inner function with a helper the page lacks.)
+  await page.evaluate(`(() => {
+    window.__canaryFrames = 0
+    const check = () => {
+      const rows = [...document.querySelectorAll('[data-chat-flow] > [data-chat-flow-key]')]
+      if (rows.some((row) => row.getClientRects().length > 0 && (row.innerText || '').includes(${JSON.stringify(text)}))) window.__canaryFrames++
+      window.__canaryWatch = requestAnimationFrame(check)
+    }
+    window.__canaryWatch = requestAnimationFrame(check)
+  })()`)
+  const clicked = await page.evaluate((from) => {
+    const all = [...document.querySelectorAll<HTMLElement>('[data-chat-flow] > [data-chat-flow-key]')]
+    const after = all.slice(all.findIndex((row) => row.getAttribute('data-chat-flow-key') === from))
+    const button = after.map((row) => row.querySelector<HTMLButtonElement>('button[aria-label="Branch into a new conversation"]')).find((b) => b !== null)
+    button?.click()
+    return button?.closest('[data-chat-flow-key]')?.getAttribute('data-chat-flow-kind') ?? null
+  }, key)
+  assert.equal(clicked, 'turn-tail', `${bar} offers Branch`)
+  let branchId = ''
+  await page.waitForFunction((known) => {
+    const id = (window as any).__DSH_MESSAGE_RECALL__?.snapshot()?.sessionId
+    return typeof id === 'string' && !known.includes(id) ? id : false
+  }, { timeout: 30_000, polling: 50 }, [...before]).then(async (handle) => { branchId = (await handle.jsonValue()) as string })
+  assert.ok(!before.has(branchId), 'the page opened a new session')
+  await waitForChatText(page, shown)
+  const frames = await page.evaluate(() => { const w = window as any; cancelAnimationFrame(w.__canaryWatch); return w.__canaryFrames as number })
+  return { branchId, frames }
+}
+
+/**
+ * Send `prompt` in the open session with the model scripted to answer `answer`, wait for the answer
+ * on screen, and check that the turn made exactly one model request.
+ * @param page - the page showing the session.
+ * @param model - the suite's mock model.
+ * @param prompt - the prompt.
+ * @param answer - the model's answer text.
+ * @returns that request's messages as JSON text.
+ */
+export async function oneTurnWire(page: Page, model: MockModel, prompt: string, answer: string): Promise<string> {
+  const from = model.requests.length
+  model.script([{ text: answer }])
+  await sendPrompt(page, prompt)
+  await waitForChatText(page, answer)
+  const sent = model.requests.slice(from).filter((r) => r.kind === 'turn')
+  assert.equal(sent.length, 1, describeRequests(sent))
+  return JSON.stringify(sent[0]!.body.messages)
 }
 
 /** One plugin button as the suite sees it. */

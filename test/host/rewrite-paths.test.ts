@@ -21,60 +21,28 @@
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
-import { after, before, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import type { Agent } from '@deepseek-ai/dsh-agent'
-import type { Plugin } from '@deepseek-ai/cordis'
 import { SessionId, type Session, type SessionEvent } from '@deepseek-ai/dsh-session'
 import { foldSurface } from '@deepseek-ai/dsh-session/surface'
 import { MODEL, PROVIDER, type DshApp } from '../support/dsh-app'
-import { importHostPackage } from '../support/host-packages'
+import { compactionHost, launchScript } from '../support/compaction-host'
 import { eventsOfLogText, loadWithDshPersistence } from '../support/export-archive'
-import { startMockModel, type MockModel } from '../../tools/mock-model'
 import { readFates } from '../../src/shared/fate'
 import type { LogEvent } from '../../src/shared/events'
 import { readRewriteCheckpoint } from '../../src/shared/summary-rewrite'
 import { readTombstone } from '../../src/shared/tombstone'
 import { findRemovedContent, REMOVED_CONTENT_MARKER } from '../../src/shared/removed-content'
 import { logWithoutRemovedContent } from '../../src/log/log-without-removed'
-import { assertError, derived, Roots, sessionFile } from './helpers'
+import { assertError, derived, sessionFile } from './helpers'
 
-const roots = new Roots()
-let model: MockModel
-let engine: Plugin
-before(async () => {
-  model = await startMockModel()
-  engine = (await importHostPackage('@deepseek-ai/dsh-compaction-basic')).BasicCompactionEngine as Plugin
-})
-after(async () => {
-  await roots.dispose()
-  await model.close()
-})
+const host = compactionHost()
+const { roots, boot, compaction, meter, restart } = host
 
 const CANARY = 'CANARY-8831'
 const FILLER = ' Keep every detail of this request in mind for the rest of the work, including the names, the numbers, the paths and the order of the steps.'
-const P1 = `Write down the secret code word ${CANARY} for later.${FILLER}`
-const A1 = `Noted: the code word is recorded.${FILLER}`
-const P2 = `Now list the three launch steps in order.${FILLER}`
-const A2 = `First test, then stage, then ship.${FILLER}`
-const P3 = `Which step comes second?${FILLER}`
-const A3 = `Staging comes second.${FILLER}`
-const SUMMARY1 = `The user gave the code word ${CANARY} and asked for the launch steps.`
-const SUMMARY2 = 'The user asked for the three launch steps in order: test, stage, ship.'
+const { P1, A1, P2, A2, P3, A3, SUMMARY1, SUMMARY2 } = launchScript(CANARY, FILLER)
 const agentOptions = { provider: PROVIDER, model: MODEL }
-
-async function boot(root: string): Promise<DshApp> {
-  return roots.boot(root, { tokenMeter: true, model: { baseURL: model.baseURL, apiKey: model.apiKey }, plugins: [{ plugin: engine, config: {} }] })
-}
-
-function compaction(app: DshApp): { compactNow(agent: Agent, signal: AbortSignal): Promise<{ endSeq: number } | null> } {
-  return app.ctx.get('compaction') as never
-}
-
-/** The breakdown's message figure and the exact positional measure. */
-function meter(app: DshApp, session: Session): { breakdown: number; measure: number } {
-  const values = app.ctx.sessionProjections.snapshot(session).values as { contextBreakdown: { messageTokens: number } }
-  return { breakdown: values.contextBreakdown.messageTokens, measure: app.ctx.tokenMeter.measure(session).surfaceTokens }
-}
 
 /** The seq of the prompt whose text starts like `text` (folded or not). */
 function prompt(session: Session, text: string): number {
@@ -85,7 +53,7 @@ function prompt(session: Session, text: string): number {
 
 const lastSeqOf = (events: readonly SessionEvent[], type: string): number => events.findLast((e) => e.type === type)!.seq
 const modelText = (session: Session): string => JSON.stringify(session.deriveMessages())
-const requestText = (index: number): string => JSON.stringify(model.requests[index]!.body.messages)
+const requestText = (index: number): string => JSON.stringify(host.model.requests[index]!.body.messages)
 /** Derived messages without message and compaction ids (fresh in each log). */
 const withoutIds = (session: Session): unknown => JSON.parse(JSON.stringify(session.deriveMessages(), (key, value) => (key === 'id' || key === 'compactionId' ? undefined : value)))
 /** The surface nodes a log folds to. */
@@ -98,21 +66,21 @@ const tombstones = (events: readonly SessionEvent[]) => events.map((e) => readTo
  */
 async function rewrittenAgent(app: DshApp, thirdTurn: boolean): Promise<{ agent: Agent; p1: number; oldCheckpoint: number; rewrite: number; compactionEnd: number }> {
   const agent = await app.createAgent()
-  model.script([A1, A2])
+  host.model.script([A1, A2])
   await app.prompt(agent, P1)
   await app.prompt(agent, P2)
-  model.script([SUMMARY1])
+  host.model.script([SUMMARY1])
   assert.ok(await compaction(app).compactNow(agent, new AbortController().signal), 'compactNow compacted')
   const session = agent.session
   const compactionEnd = lastSeqOf(session.events, 'compaction/end')
   const oldCheckpoint = session.surface.nodes[0]!
   assert.match(JSON.stringify(session.events[oldCheckpoint]!.data), new RegExp(CANARY), "the compaction's summary holds the canary")
   if (thirdTurn) {
-    model.script([A3])
+    host.model.script([A3])
     await app.prompt(agent, P3)
   }
   const p1 = prompt(session, P1)
-  model.script([SUMMARY2])
+  host.model.script([SUMMARY2])
   const reply = await app.post({ sessionId: agent.id, action: 'delete', seq: p1 })
   assert.equal(reply.status, 200, reply.text)
   assert.doesNotMatch(modelText(session), new RegExp(CANARY))
@@ -153,17 +121,16 @@ describe('copies cut before a summary rewrite take the rewritten summary', () =>
     assert.deepEqual([carriers.get(oldSummary), carriers.get(oldCheckpoint)], ['summary', 'checkpoint'], "the copy's log without removed messages leaves its copy of the earlier summary out too")
 
     const id = copy.id
-    await roots.shut(app)
-    app = await boot(root)
+    app = await restart(app, root)
     const resumed = await app.resumeAgent(id)
     assert.deepEqual(appended(resumed.session).map((e) => e.type), ['compaction/start', 'compaction/summary', 'user/message', 'compaction/end', 'session/end-seed'], 'a resume inherits nothing again')
     assert.doesNotMatch(modelText(resumed.session), new RegExp(CANARY))
     const cold = meter(app, resumed.session)
     assert.equal(cold.breakdown, cold.measure)
-    const count = model.requests.length
-    model.script(['Fine.'])
+    const count = host.model.requests.length
+    host.model.script(['Fine.'])
     await app.prompt(resumed, `And the last step?${FILLER}`)
-    assert.equal(model.requests.length, count + 1)
+    assert.equal(host.model.requests.length, count + 1)
     assert.equal(requestText(count).includes(CANARY), false, "the copy's model request lacks the canary")
     assert.equal(requestText(count).includes(SUMMARY2), true, 'and reads the rewritten summary')
   })
@@ -180,8 +147,8 @@ describe('copies cut before a summary rewrite take the rewritten summary', () =>
       meta: { cwd: parent.session.header.cwd!, parentSession: parent.id, origin: 'subagent', delegationDepth: 1, seedLength: seed.length },
     })).agent
     assert.doesNotMatch(modelText(child.session), new RegExp(CANARY))
-    const count = model.requests.length
-    model.script(['Sub answer.'])
+    const count = host.model.requests.length
+    host.model.script(['Sub answer.'])
     await app.prompt(child, 'sub task #1: summarize the launch')
     assert.equal(requestText(count).includes(CANARY), false, "the child's first request lacks the canary")
     assert.equal(requestText(count).includes(SUMMARY2), true)
@@ -194,8 +161,7 @@ describe('copies cut before a summary rewrite take the rewritten summary', () =>
     const root = roots.root()
     let app = await boot(root)
     const { agent: source, oldCheckpoint } = await rewrittenAgent(app, true)
-    await roots.shut(app)
-    app = await boot(root)
+    app = await restart(app, root)
     assert.equal(app.ctx.sessions.get(SessionId(source.id)), undefined, 'the source is stored only')
     // As dsh-host-apiproxy sessions.fork: the stored events, cut at the turn start after the compaction.
     const { events } = await app.ctx.sessionPersistence.readFrom(SessionId(source.id), 0)
@@ -204,8 +170,8 @@ describe('copies cut before a summary rewrite take the rewritten summary', () =>
       sessionId: SessionId(`session-${randomUUID()}`), seed: events.slice(0, cut), agentOptions,
       meta: { cwd: source.session.header.cwd!, parentSession: source.id, seedLength: cut },
     })).agent
-    const count = model.requests.length
-    model.script(['Branch answer.'])
+    const count = host.model.requests.length
+    host.model.script(['Branch answer.'])
     await app.prompt(branch, `Another question.${FILLER}`)
     const after = (branch.session.events as unknown as LogEvent[]).slice(cut + 1)
     const start = after.findIndex((e) => e.type === 'compaction/start')
@@ -219,20 +185,20 @@ describe('copies cut before a summary rewrite take the rewritten summary', () =>
   it('a Branch cut between two compactions takes the rewritten summary over its checkpoint and the turn after it, and cannot undo it', async () => {
     const app = await boot(roots.root())
     const source = await app.createAgent()
-    model.script([A1, A2])
+    host.model.script([A1, A2])
     await app.prompt(source, P1)
     await app.prompt(source, P2)
-    model.script([SUMMARY1])
+    host.model.script([SUMMARY1])
     assert.ok(await compaction(app).compactNow(source, new AbortController().signal))
     const first = source.session.surface.nodes[0]!
-    model.script([A3])
+    host.model.script([A3])
     await app.prompt(source, P3)
     let cut = lastSeqOf(source.session.events, 'turn/end') + 1
-    model.script([`Ship comes last.${FILLER}`])
+    host.model.script([`Ship comes last.${FILLER}`])
     await app.prompt(source, `And the last step?${FILLER}`)
-    model.script([`Summary: the code word ${CANARY}, the launch steps, staging second, ship last.`])
+    host.model.script([`Summary: the code word ${CANARY}, the launch steps, staging second, ship last.`])
     assert.ok(await compaction(app).compactNow(source, new AbortController().signal), 'a second compaction folds the first and both turns')
-    model.script([SUMMARY2])
+    host.model.script([SUMMARY2])
     const reply = await app.post({ sessionId: source.id, action: 'delete', seq: prompt(source.session, P1) })
     assert.equal(reply.status, 200, reply.text)
 
@@ -258,8 +224,8 @@ describe('copies cut before a summary rewrite take the rewritten summary', () =>
     const seq = copy.seq
     assertError(await app.post({ sessionId: copy.id, action: 'undoRewrite', checkpointSeq: added[2]!.seq }), 409, 'NOT_A_SUMMARY', `message-recall: seq ${added[2]!.seq} is not a summary rewrite of this plugin; only those can be undone`)
     assert.equal(copy.seq, seq, 'nothing appended')
-    const count = model.requests.length
-    model.script(['Fine.'])
+    const count = host.model.requests.length
+    host.model.script(['Fine.'])
     await app.prompt(branch, `What comes after staging?${FILLER}`)
     assert.equal(requestText(count).includes(CANARY), false)
     assert.equal(requestText(count).includes(SUMMARY2), true)
@@ -291,8 +257,8 @@ describe('copies cut before a summary rewrite take the rewritten summary', () =>
     assert.equal(copy.session.surface.nodes[0], rewrite, "the copy's summary is the rewrite")
     assert.doesNotMatch(modelText(copy.session), new RegExp(CANARY))
     assert.match(modelText(copy.session), /Which step comes second\?/, 'the message removed after the rewrite is back in the copy')
-    const count = model.requests.length
-    model.script(['Fine.'])
+    const count = host.model.requests.length
+    host.model.script(['Fine.'])
     await app.prompt(copy, `And the last step?${FILLER}`)
     assert.equal(requestText(count).includes(CANARY), false)
     assert.equal(requestText(count).includes(SUMMARY2), true)
@@ -338,12 +304,11 @@ describe('a summary change on a session that is only stored is refused', () => {
     const { agent, rewrite } = await rewrittenAgent(app, false)
     const id = agent.id
     const p2 = prompt(agent.session, P2)
-    await roots.shut(app)
-    app = await boot(root)
+    app = await restart(app, root)
     assert.equal(app.ctx.sessions.get(SessionId(id)), undefined, 'stored only')
     const file = sessionFile(root, id)
     const bytes = readFileSync(file)
-    const calls = model.requests.length
+    const calls = host.model.requests.length
     const message = `message-recall: session "${id}" is not open in this host; a compaction summary is rewritten, edited or put back only while the session is open (its agent writes the summary): open it, then try again`
     for (const body of [
       { action: 'delete', seq: p2 },
@@ -355,13 +320,13 @@ describe('a summary change on a session that is only stored is refused', () => {
     ]) assertError(await app.post({ sessionId: id, ...body }), 409, 'SESSION_NOT_LIVE', message)
     assertError(await app.post({ sessionId: 'session-nobody', action: 'editSummary', checkpointSeq: rewrite, summary: 'x' }), 409, 'SESSION_NOT_LIVE', 'message-recall: no session "session-nobody" (neither open in this host nor stored)')
     assert.deepEqual(readFileSync(file), bytes, 'nothing appended, not even session/end-seed')
-    assert.equal(model.requests.length, calls, 'no model call')
+    assert.equal(host.model.requests.length, calls, 'no model call')
     assert.equal(app.ctx.sessions.get(SessionId(id)), undefined, 'still stored only')
     const preview = await app.post({ sessionId: id, action: 'plan', planAction: 'delete', seq: p2 })
     assert.equal(preview.status, 200, 'plan only reads, also on a stored session')
 
     const resumed = await app.resumeAgent(id)
-    model.script(['The user asked nothing that remains.'])
+    host.model.script(['The user asked nothing that remains.'])
     const reply = await app.post({ sessionId: id, action: 'delete', seq: p2 })
     assert.equal(reply.status, 200, reply.text)
     assert.deepEqual(readRewriteCheckpoint(resumed.session.events[reply.json.value.tombstoneSeq]! as unknown as LogEvent)?.removals.map((r) => r.action), ['delete', 'delete'])

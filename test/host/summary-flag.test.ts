@@ -10,55 +10,22 @@
  * reads the new summary, the meter stays exact, and a cold reload agrees.
  */
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
-import type { Agent } from '@deepseek-ai/dsh-agent'
-import type { Plugin } from '@deepseek-ai/cordis'
+import { describe, it } from 'node:test'
 import type { Session } from '@deepseek-ai/dsh-session'
-import type { DshApp } from '../support/dsh-app'
-import { importHostPackage } from '../support/host-packages'
-import { startMockModel, type MockModel } from '../../tools/mock-model'
+import { compactionHost, LAUNCH_FILLER, launchScript } from '../support/compaction-host'
 import { readFates } from '../../src/shared/fate'
 import type { LogEvent } from '../../src/shared/events'
 import { summaryFlags } from '../../src/shared/summary-flag'
 import { readRewriteCheckpoint } from '../../src/shared/summary-rewrite'
 import { appendTombstone } from '../../src/host/tombstone-append'
 import { appendShadowPrice, meterPricer, shadowPrice } from '../../src/host/shadow-price'
-import { derived, Roots } from './helpers'
+import { derived } from './helpers'
 
-const roots = new Roots()
-let model: MockModel
-let engine: Plugin
-before(async () => {
-  model = await startMockModel()
-  engine = (await importHostPackage('@deepseek-ai/dsh-compaction-basic')).BasicCompactionEngine as Plugin
-})
-after(async () => {
-  await roots.dispose()
-  await model.close()
-})
+const host = compactionHost()
+const { roots, boot, compaction, meter, restart } = host
 
-const FILLER = ' Keep every detail of this request in mind for the rest of the work, including the names, the numbers, the paths and the order of the steps, and say so when something changes.'
-const P1 = `Write down the secret code word CANARY-5521 for later.${FILLER}`
-const A1 = `Noted: the code word is recorded.${FILLER}`
-const P2 = `Now list the three launch steps in order.${FILLER}`
-const A2 = `First test, then stage, then ship.${FILLER}`
-const P3 = `Which step comes second?${FILLER}`
-const A3 = `Staging comes second.${FILLER}`
-const SUMMARY1 = 'The user gave the code word CANARY-5521 and asked for the launch steps.'
-const SUMMARY2 = 'The user asked for the three launch steps in order: test, stage, ship.'
-
-async function boot(root: string): Promise<DshApp> {
-  return roots.boot(root, { tokenMeter: true, model: { baseURL: model.baseURL, apiKey: model.apiKey }, plugins: [{ plugin: engine, config: {} }] })
-}
-
-function meter(app: DshApp, session: Session): { breakdown: number; measure: number } {
-  const values = app.ctx.sessionProjections.snapshot(session).values as { contextBreakdown: { messageTokens: number } }
-  return { breakdown: values.contextBreakdown.messageTokens, measure: app.ctx.tokenMeter.measure(session).surfaceTokens }
-}
-
-function compaction(app: DshApp): { compactNow(agent: Agent, signal: AbortSignal): Promise<{ endSeq: number } | null> } {
-  return app.ctx.get('compaction') as never
-}
+const FILLER = LAUNCH_FILLER
+const { P1, A1, P2, A2, P3, A3, SUMMARY1, SUMMARY2 } = launchScript('CANARY-5521')
 
 function seqOf(session: Session, type: string, text: string): number {
   const hit = session.events.find((e) => e.type === type && JSON.stringify(e.data).includes(text.slice(0, 40)))
@@ -80,13 +47,13 @@ describe('a summary written before a removal of messages it holds', () => {
     let app = await boot(root)
     let agent = await app.createAgent()
     let session = agent.session
-    model.script([A1, A2])
+    host.model.script([A1, A2])
     await app.prompt(agent, P1)
     await app.prompt(agent, P2)
-    model.script([SUMMARY1])
+    host.model.script([SUMMARY1])
     assert.ok(await compaction(app).compactNow(agent, new AbortController().signal), 'compactNow compacted')
     const checkpoint = session.surface.nodes[0]!
-    model.script([A3])
+    host.model.script([A3])
     await app.prompt(agent, P3)
     const p1 = seqOf(session, 'user/message', P1)
     const a1 = seqOf(session, 'assistant/message', A1)
@@ -107,9 +74,9 @@ describe('a summary written before a removal of messages it holds', () => {
     assert.equal(m.breakdown, m.measure)
 
     // The leak: the next request's summary still holds the canary.
-    model.script(['Fine.'])
+    host.model.script(['Fine.'])
     await app.prompt(agent, `What is left to do?${FILLER}`)
-    assert.equal(requestText(model.requests.at(-1)!).includes('CANARY-5521'), true, 'the summary still carries the removed prompt')
+    assert.equal(requestText(host.model.requests.at(-1)!).includes('CANARY-5521'), true, 'the summary still carries the removed prompt')
 
     // The plan names the cost; a refused model call writes nothing and the flag stays.
     const plan = await app.post({ sessionId: agent.id, action: 'plan', planAction: 'rewriteSummary', checkpointSeq: checkpoint })
@@ -124,7 +91,7 @@ describe('a summary written before a removal of messages it holds', () => {
     assert.equal(plan.json.value.inputMessages, 1)
     assert.equal(plan.json.value.estimatedInputTokens, Math.ceil(P2.length / 4))
     const seq = session.seq
-    model.script([{ behavior: 'server_error' }])
+    host.model.script([{ behavior: 'server_error' }])
     const failed = await app.post({ sessionId: agent.id, action: 'rewriteSummary', checkpointSeq: checkpoint })
     assert.equal(failed.status, 502, failed.text)
     assert.equal(failed.json.error.code, 'SUMMARY_FAILED')
@@ -132,12 +99,12 @@ describe('a summary written before a removal of messages it holds', () => {
     assert.equal(flags(session).length, 1)
 
     // Rewrite summary: from the originals minus every removed message.
-    const calls = model.requests.length
-    model.script([SUMMARY2])
+    const calls = host.model.requests.length
+    host.model.script([SUMMARY2])
     const reply = await app.post({ sessionId: agent.id, action: 'rewriteSummary', checkpointSeq: checkpoint, expect: { replaceGeneration: plan.json.value.replaceGeneration, lastSeq: plan.json.value.lastSeq } })
     assert.equal(reply.status, 200, reply.text)
-    assert.equal(model.requests.length, calls + 1, 'one model call: the summarizer')
-    const input = requestText(model.requests[calls]!)
+    assert.equal(host.model.requests.length, calls + 1, 'one model call: the summarizer')
+    const input = requestText(host.model.requests[calls]!)
     assert.equal(input.includes('CANARY-5521'), false, 'the summarization request lacks the canary')
     assert.equal(input.includes('Noted: the code word'), false, 'and the removed answer')
     assert.equal(input.includes('Now list the three launch steps'), true, 'the kept originals are in')
@@ -154,17 +121,16 @@ describe('a summary written before a removal of messages it holds', () => {
     m = meter(app, session)
     assert.equal(m.breakdown, m.measure, 'contextBreakdown == measure() after the rewrite')
 
-    model.script(['Done.'])
+    host.model.script(['Done.'])
     await app.prompt(agent, `Anything else?${FILLER}`)
-    const next = requestText(model.requests.at(-1)!)
+    const next = requestText(host.model.requests.at(-1)!)
     assert.equal(next.includes('CANARY-5521'), false, 'the next request lacks the canary')
     assert.equal(next.includes(SUMMARY2), true, 'and reads the new summary')
 
     // A cold reload folds the same, with no flag.
     const live = derived(session)
     const id = agent.id
-    await roots.shut(app)
-    app = await boot(root)
+    app = await restart(app, root)
     agent = await app.resumeAgent(id)
     session = agent.session
     assert.deepEqual(derived(session).slice(0, live.length), live, 'a cold reload folds the same')
@@ -185,15 +151,15 @@ describe('a summary written before a removal of messages it holds', () => {
     const app = await boot(roots.root())
     const agent = await app.createAgent()
     const session = agent.session
-    model.script([A1, A2])
+    host.model.script([A1, A2])
     await app.prompt(agent, P1)
     await app.prompt(agent, P2)
     const p1 = seqOf(session, 'user/message', P1)
     const removed = await app.post({ sessionId: agent.id, action: 'delete', seq: p1 })
     assert.equal(removed.status, 200, removed.text)
-    model.script([SUMMARY2])
+    host.model.script([SUMMARY2])
     assert.ok(await compaction(app).compactNow(agent, new AbortController().signal))
-    assert.equal(requestText(model.requests.at(-1)!).includes('CANARY-5521'), false, 'the summarizer read the surface without it')
+    assert.equal(requestText(host.model.requests.at(-1)!).includes('CANARY-5521'), false, 'the summarizer read the surface without it')
     assert.deepEqual(flags(session), [])
   })
 })

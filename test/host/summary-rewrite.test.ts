@@ -9,54 +9,22 @@
  * both, the earlier removal stays), a failed summarize call appends nothing, a planning refusal.
  */
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import type { Agent } from '@deepseek-ai/dsh-agent'
-import type { Plugin } from '@deepseek-ai/cordis'
 import type { Session } from '@deepseek-ai/dsh-session'
 import type { DshApp } from '../support/dsh-app'
-import { importHostPackage } from '../support/host-packages'
-import { startMockModel, type MockModel } from '../../tools/mock-model'
+import { compactionHost, LAUNCH_FILLER, launchScript } from '../support/compaction-host'
 import { readFates } from '../../src/shared/fate'
 import type { LogEvent } from '../../src/shared/events'
 import { readRewriteCheckpoint } from '../../src/shared/summary-rewrite'
 import { findRemovedContent } from '../../src/shared/removed-content'
-import { derived, Roots } from './helpers'
+import { derived } from './helpers'
 
-const roots = new Roots()
-let model: MockModel
-let engine: Plugin
-before(async () => {
-  model = await startMockModel()
-  engine = (await importHostPackage('@deepseek-ai/dsh-compaction-basic')).BasicCompactionEngine as Plugin
-})
-after(async () => {
-  await roots.dispose()
-  await model.close()
-})
+const host = compactionHost()
+const { roots, boot, compaction, meter, restart } = host
 
-const FILLER = ' Keep every detail of this request in mind for the rest of the work, including the names, the numbers, the paths and the order of the steps, and say so when something changes.'
-const P1 = `Write down the secret code word CANARY-4417 for later.${FILLER}`
-const A1 = `Noted: the code word is recorded.${FILLER}`
-const P2 = `Now list the three launch steps in order.${FILLER}`
-const A2 = `First test, then stage, then ship.${FILLER}`
-const P3 = `Which step comes second?${FILLER}`
-const A3 = `Staging comes second.${FILLER}`
-const SUMMARY1 = 'The user gave the code word CANARY-4417 and asked for the launch steps.'
-const SUMMARY2 = 'The user asked for the three launch steps in order: test, stage, ship.'
-
-async function boot(root: string): Promise<DshApp> {
-  return roots.boot(root, { tokenMeter: true, model: { baseURL: model.baseURL, apiKey: model.apiKey }, plugins: [{ plugin: engine, config: {} }] })
-}
-
-/** The breakdown's message figure and the exact positional measure. */
-function meter(app: DshApp, session: Session): { breakdown: number; measure: number } {
-  const values = app.ctx.sessionProjections.snapshot(session).values as { contextBreakdown: { messageTokens: number } }
-  return { breakdown: values.contextBreakdown.messageTokens, measure: app.ctx.tokenMeter.measure(session).surfaceTokens }
-}
-
-function compaction(app: DshApp): { compactNow(agent: Agent, signal: AbortSignal): Promise<{ endSeq: number } | null> } {
-  return app.ctx.get('compaction') as never
-}
+const FILLER = LAUNCH_FILLER
+const { P1, A1, P2, A2, P3, A3, SUMMARY1, SUMMARY2 } = launchScript('CANARY-4417')
 
 /** The seq of the user message whose text starts with `text` (folded or not). */
 function prompt(session: Session, text: string): number {
@@ -73,10 +41,10 @@ function requestText(request: { body: { messages: Array<{ content?: unknown }> }
 /** Two turns, then DSH's own manual compaction with a summary holding the canary. */
 async function compactedAgent(app: DshApp): Promise<Agent> {
   const agent = await app.createAgent()
-  model.script([A1, A2])
+  host.model.script([A1, A2])
   await app.prompt(agent, P1)
   await app.prompt(agent, P2)
-  model.script([SUMMARY1])
+  host.model.script([SUMMARY1])
   const result = await compaction(app).compactNow(agent, new AbortController().signal)
   assert.ok(result, 'compactNow compacted')
   return agent
@@ -101,13 +69,13 @@ describe('removing folded messages rewrites the summary', () => {
     assert.deepEqual(plan.json.value.shadowedSeqs, [checkpoint])
     assert.equal(plan.json.value.removedCount, 1)
 
-    const count = model.requests.length
+    const count = host.model.requests.length
     const seqBefore = session.seq
-    model.script([SUMMARY2])
+    host.model.script([SUMMARY2])
     const reply = await app.post({ sessionId: agent.id, action: 'delete', seq: p1, expect: { replaceGeneration: plan.json.value.replaceGeneration, lastSeq: plan.json.value.lastSeq, removedCount: 1 } })
     assert.equal(reply.status, 200, reply.text)
-    assert.equal(model.requests.length, count + 1, 'one model call: the summarizer')
-    const summarizer = model.requests[count]!
+    assert.equal(host.model.requests.length, count + 1, 'one model call: the summarizer')
+    const summarizer = host.model.requests[count]!
     assert.equal(requestText(summarizer).includes('CANARY-4417'), false, 'the rewrite is made from the originals without the deleted prompt')
     assert.equal(requestText(summarizer).includes('Now list the three launch steps'), true, 'and with the kept ones')
     assert.equal(requestText(summarizer).includes('This is an automatically generated checkpoint'), false, 'never from the old summary')
@@ -128,9 +96,9 @@ describe('removing folded messages rewrites the summary', () => {
     const afterRewrite = meter(app, session)
     assert.equal(afterRewrite.breakdown, afterRewrite.measure, 'contextBreakdown == measure() after the rewrite')
 
-    model.script([A3])
+    host.model.script([A3])
     await app.prompt(agent, P3)
-    const next = model.requests.at(-1)!
+    const next = host.model.requests.at(-1)!
     assert.equal(requestText(next).includes('CANARY-4417'), false)
     assert.equal(requestText(next).includes(SUMMARY2), true, 'the next request reads the new summary')
     const turn = meter(app, session)
@@ -138,8 +106,7 @@ describe('removing folded messages rewrites the summary', () => {
 
     const live = derived(session)
     const id = agent.id
-    await roots.shut(app)
-    app = await boot(root)
+    app = await restart(app, root)
     agent = await app.resumeAgent(id)
     session = agent.session
     assert.deepEqual(derived(session).slice(0, live.length), live, 'a cold reload folds the same')
@@ -147,22 +114,22 @@ describe('removing folded messages rewrites the summary', () => {
     assert.equal(cold.breakdown, cold.measure)
 
     // A later compaction over the rewritten checkpoint, then a real turn.
-    model.script(['Summary three: launch steps test, stage, ship; second is staging.'])
+    host.model.script(['Summary three: launch steps test, stage, ship; second is staging.'])
     assert.ok(await compaction(app).compactNow(agent, new AbortController().signal), 'a later compaction works')
     assert.equal(readFates(session.events).fateOf(p1).state, 'removed', 'the removal stays through a later compaction')
-    model.script(['Fine.'])
+    host.model.script(['Fine.'])
     await app.prompt(agent, `And the last step?${FILLER}`)
-    assert.equal(requestText(model.requests.at(-1)!).includes('CANARY-4417'), false)
+    assert.equal(requestText(host.model.requests.at(-1)!).includes('CANARY-4417'), false)
     const last = meter(app, session)
     assert.equal(last.breakdown, last.measure)
 
     // Nested: the second compaction folded the rewrite; deleting P2 now reads the originals through both.
     const p2 = prompt(session, P2)
-    const nested = model.requests.length
-    model.script(['Summary four: the user asked which step is second; it is staging.'])
+    const nested = host.model.requests.length
+    host.model.script(['Summary four: the user asked which step is second; it is staging.'])
     const second = await app.post({ sessionId: agent.id, action: 'delete', seq: p2 })
     assert.equal(second.status, 200, second.text)
-    const input = requestText(model.requests[nested]!)
+    const input = requestText(host.model.requests[nested]!)
     assert.equal(input.includes('CANARY-4417'), false, 'the earlier removal stays out')
     assert.equal(input.includes('Now list the three launch steps'), false, 'the deleted prompt is out')
     assert.equal(input.includes('Which step comes second?'), true, 'originals of the second compaction are in')
@@ -182,7 +149,7 @@ describe('removing folded messages rewrites the summary', () => {
     const session = agent.session
     const p1 = prompt(session, P1)
     const seq = session.seq
-    model.script([{ behavior: 'server_error' }])
+    host.model.script([{ behavior: 'server_error' }])
     const failed = await app.post({ sessionId: agent.id, action: 'delete', seq: p1 })
     assert.equal(failed.status, 502, failed.text)
     assert.equal(failed.json.error.code, 'SUMMARY_FAILED')
@@ -196,7 +163,7 @@ describe('removing folded messages rewrites the summary', () => {
     assert.equal(recall.json.error.code, 'NOT_A_USER_MESSAGE')
     assert.equal(session.seq, seq)
 
-    model.script([SUMMARY2])
+    host.model.script([SUMMARY2])
     const recalled = await app.post({ sessionId: agent.id, action: 'recall', seq: p1 })
     assert.equal(recalled.status, 200, recalled.text)
     assert.equal(recalled.json.value.text, P1, 'a Recall of a folded prompt returns its text')
@@ -207,16 +174,16 @@ describe('removing folded messages rewrites the summary', () => {
     const agent = await compactedAgent(app)
     const session = agent.session
     const p1 = prompt(session, P1)
-    model.script([SUMMARY2])
+    host.model.script([SUMMARY2])
     const removed = await app.post({ sessionId: agent.id, action: 'delete', seq: p1 })
     assert.equal(removed.status, 200, removed.text)
     const rewriteSeq = removed.json.value.tombstoneSeq as number
 
     // Undo: the summary the rewrite replaced comes back; the message is folded again.
-    const calls = model.requests.length
+    const calls = host.model.requests.length
     const undo = await app.post({ sessionId: agent.id, action: 'undoRewrite', checkpointSeq: rewriteSeq })
     assert.equal(undo.status, 200, undo.text)
-    assert.equal(model.requests.length, calls, 'no model call')
+    assert.equal(host.model.requests.length, calls, 'no model call')
     assert.equal(undo.json.value.replacedSeq, rewriteSeq)
     const back = session.events[undo.json.value.checkpointSeq]! as unknown as LogEvent
     assert.deepEqual(readRewriteCheckpoint(back)?.removals, [], 'the earlier record: nothing removed')
@@ -235,13 +202,13 @@ describe('removing folded messages rewrites the summary', () => {
     const edited = 'Edited by hand: the user wants the launch steps.'
     const edit = await app.post({ sessionId: agent.id, action: 'editSummary', checkpointSeq: undo.json.value.checkpointSeq, summary: edited })
     assert.equal(edit.status, 200, edit.text)
-    assert.equal(model.requests.length, calls, 'still no model call')
+    assert.equal(host.model.requests.length, calls, 'still no model call')
     assert.deepEqual(session.events.slice(seq).map((e) => e.type), ['compaction/start', 'compaction/summary', 'user/message', 'compaction/end'])
     m = meter(app, session)
     assert.equal(m.breakdown, m.measure)
-    model.script([A3])
+    host.model.script([A3])
     await app.prompt(agent, P3)
-    const next = requestText(model.requests.at(-1)!)
+    const next = requestText(host.model.requests.at(-1)!)
     assert.equal(next.includes(edited), true, 'the next request reads the edited summary')
     assert.equal(next.includes('CANARY-4417'), false)
 
@@ -257,7 +224,7 @@ describe('removing folded messages rewrites the summary', () => {
     const app = await boot(roots.root())
     const agent = await compactedAgent(app)
     const session = agent.session
-    model.script([A3])
+    host.model.script([A3])
     await app.prompt(agent, P3)
     const p1 = prompt(session, P1)
     const p3 = prompt(session, P3)
@@ -265,12 +232,12 @@ describe('removing folded messages rewrites the summary', () => {
 
     // All or nothing: a refused change refuses the batch before any model call.
     const seq = session.seq
-    const calls = model.requests.length
+    const calls = host.model.requests.length
     const refused = await app.post({ sessionId: agent.id, action: 'apply', changes: [{ action: 'delete', seq: p1 }, { action: 'delete', seq: 999_999 }] })
     assert.equal(refused.status, 409, refused.text)
     assert.equal(refused.json.error.index, 1)
     assert.equal(session.seq, seq, 'nothing appended')
-    assert.equal(model.requests.length, calls, 'no model call')
+    assert.equal(host.model.requests.length, calls, 'no model call')
 
     // The batch plan names the rewrite and its model call's input, with nothing written.
     const preview = await app.post({ sessionId: agent.id, action: 'plan', changes: [{ action: 'delete', seq: p3 }, { action: 'exclude', seq: p1 }] })
@@ -289,13 +256,13 @@ describe('removing folded messages rewrites the summary', () => {
       summaryRewrite: { checkpointSeq: full.summaryRewrite.checkpointSeq, removedCount: 1, inputMessages: full.summaryRewrite.inputMessages, estimatedInputTokens: full.summaryRewrite.estimatedInputTokens },
     })
     assert.equal(session.seq, seq, 'a plan writes nothing')
-    assert.equal(model.requests.length, calls, 'and calls no model')
+    assert.equal(host.model.requests.length, calls, 'and calls no model')
 
-    model.script([SUMMARY2])
+    host.model.script([SUMMARY2])
     const mixed = await app.post({ sessionId: agent.id, action: 'apply', changes: [{ action: 'delete', seq: p3 }, { action: 'exclude', seq: p1 }] })
     assert.equal(mixed.status, 200, mixed.text)
-    assert.equal(model.requests.length, calls + 1, 'one model call')
-    assert.equal(requestText(model.requests[calls]!).includes('CANARY-4417'), false)
+    assert.equal(host.model.requests.length, calls + 1, 'one model call')
+    assert.equal(requestText(host.model.requests[calls]!).includes('CANARY-4417'), false)
     const added = session.events.slice(seq) as unknown as LogEvent[]
     assert.deepEqual(added.map((e) => e.type), ['compaction/prune', 'user/message', 'compaction/start', 'compaction/summary', 'user/message', 'compaction/end'])
     const results = mixed.json.value.results as Array<{ index: number; action: string; tombstoneSeq: number }>
@@ -305,9 +272,9 @@ describe('removing folded messages rewrites the summary', () => {
     assert.deepEqual(fates.fateOf(p1), { state: 'excluded', tombstoneSeq: added[4]!.seq, actingSeq: p1, rewrite: true })
     const m = meter(app, session)
     assert.equal(m.breakdown, m.measure)
-    model.script(['Fine.'])
+    host.model.script(['Fine.'])
     await app.prompt(agent, `One more question.${FILLER}`)
-    const next = requestText(model.requests.at(-1)!)
+    const next = requestText(host.model.requests.at(-1)!)
     assert.equal(next.includes('CANARY-4417'), false)
     assert.equal(next.includes('Which step comes second?'), false, 'the current prompt is gone too')
   })
@@ -317,12 +284,12 @@ describe('removing folded messages rewrites the summary', () => {
     let app = await boot(root)
     let agent = await app.createAgent()
     const P2C = `Also remember the launch code CANARY-9020.${FILLER}`
-    model.script([A1, A2])
+    host.model.script([A1, A2])
     await app.prompt(agent, P1.replace('CANARY-4417', 'plain'))
     await app.prompt(agent, P2C)
-    model.script([SUMMARY2])
+    host.model.script([SUMMARY2])
     assert.ok(await compaction(app).compactNow(agent, new AbortController().signal), 'compactNow compacted')
-    model.script([A3])
+    host.model.script([A3])
     await app.prompt(agent, P3)
     let session = agent.session
     const p1 = prompt(session, 'Write down the secret code word plain')
@@ -337,14 +304,14 @@ describe('removing folded messages rewrites the summary', () => {
 
     // From the first summarized message nothing would be left to summarize: refused, nothing written, no model call.
     const seq0 = session.seq
-    const calls0 = model.requests.length
+    const calls0 = host.model.requests.length
     const whole = await app.post({ sessionId: agent.id, action: 'deleteFrom', seq: p1 })
     assert.equal(whole.status, 409, whole.text)
     assert.equal(whole.json.error.code, 'NOT_DELETABLE')
     assert.equal(whole.json.error.message, `message-recall: seq ${p1} cannot be removed: Delete onward from it would take every message the compaction summary is made from, and a summary of nothing cannot be written; start Delete onward at a later summarized message, or remove the messages after the summary`)
     assert.equal(whole.json.error.index, undefined)
     assert.equal(session.seq, seq0)
-    assert.equal(model.requests.length, calls0)
+    assert.equal(host.model.requests.length, calls0)
 
     // No tombstone after the summary: every node of the tail is a message that goes.
     const tailMessages = tail
@@ -355,13 +322,13 @@ describe('removing folded messages rewrites the summary', () => {
     assert.deepEqual(plan.json.value.shadowedSeqs, [checkpoint, ...tail])
     assert.equal(plan.json.value.removedCount, 1 + tailMessages.length)
 
-    const count = model.requests.length
+    const count = host.model.requests.length
     const seqBefore = session.seq
-    model.script(['The user set up the task; nothing else is known.'])
+    host.model.script(['The user set up the task; nothing else is known.'])
     const reply = await app.post({ sessionId: agent.id, action: 'deleteFrom', seq: p2, expect: { replaceGeneration: plan.json.value.replaceGeneration, lastSeq: plan.json.value.lastSeq, removedCount: plan.json.value.removedCount } })
     assert.equal(reply.status, 200, reply.text)
-    assert.equal(model.requests.length, count + 1, 'one model call: the summarizer')
-    const input = requestText(model.requests[count]!)
+    assert.equal(host.model.requests.length, count + 1, 'one model call: the summarizer')
+    const input = requestText(host.model.requests[count]!)
     assert.equal(input.includes('CANARY-9020'), false, 'the summary request lacks the removed folded prompt')
     assert.equal(input.includes('Write down the secret code word plain'), true, 'the folded messages before it are summarized again')
     assert.equal(input.includes('Which step comes second?'), false, 'the messages after the summary are not summarized')
@@ -388,14 +355,13 @@ describe('removing folded messages rewrites the summary', () => {
 
     const live = derived(session)
     const id = agent.id
-    await roots.shut(app)
-    app = await boot(root)
+    app = await restart(app, root)
     // Stored, not running: a folded change has no model to rewrite the summary with; nothing written.
-    const storedCalls = model.requests.length
+    const storedCalls = host.model.requests.length
     const stored = await app.post({ sessionId: id, action: 'apply', changes: [{ action: 'delete', seq: p1 }] })
     assert.equal(stored.status, 409, stored.text)
     assert.equal(stored.json.error.message, `message-recall: session "${id}" is not open in this host; a compaction summary is rewritten, edited or put back only while the session is open (its agent writes the summary): open it, then try again`)
-    assert.equal(model.requests.length, storedCalls)
+    assert.equal(host.model.requests.length, storedCalls)
     const storedPlan = await app.post({ sessionId: id, action: 'plan', changes: [{ action: 'delete', seq: p1 }] })
     assert.equal(storedPlan.status, 409, 'the batch plan answers as apply would')
     assert.equal(storedPlan.json.error.message, stored.json.error.message)
@@ -406,9 +372,9 @@ describe('removing folded messages rewrites the summary', () => {
     const cold = meter(app, session)
     assert.equal(cold.breakdown, cold.measure)
 
-    model.script(['Fine.'])
+    host.model.script(['Fine.'])
     await app.prompt(agent, `What do we know so far?${FILLER}`)
-    const next = requestText(model.requests.at(-1)!)
+    const next = requestText(host.model.requests.at(-1)!)
     assert.equal(next.includes('CANARY-9020'), false, 'a real turn after it lacks the removed messages')
     assert.equal(next.includes('Which step comes second?'), false)
     assert.equal(next.includes('First test, then stage'), false)

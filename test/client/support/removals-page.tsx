@@ -10,6 +10,7 @@
  */
 import { page, settle } from './dom'
 import assert from 'node:assert/strict'
+import { afterEach } from 'node:test'
 import { act } from 'react'
 import { createRoot, type Root } from 'react-dom/client'
 import type { Session } from '@deepseek-ai/dsh-session'
@@ -198,6 +199,29 @@ function answerErase(body: Record<string, any>, session: Session, erases: Map<nu
   const erase = erases.get(tombstone.seq) ?? { tombstoneSeq: tombstone.seq, scheduledAt: new Date(0).toISOString(), messageCount: tombstone.shadowedSeqs.length, imageCount: 0, fileCount: 0, state: 'pending' }
   erases.set(tombstone.seq, erase)
   return { status: 200, body: { ok: true, value: { action: 'erase', when: 'next-start', erase } } }
+}
+
+/**
+ * The mounting of one test file: each page `mount` mounts ({@link mountRemovals}, same options) is
+ * unmounted after the test that mounted it, unless the test unmounted it with `unmount` (registers
+ * an `afterEach` hook; call once at the top level).
+ */
+export function removalsPages(): { mount(options?: Parameters<typeof mountRemovals>[0]): Promise<RemovalsPage>; unmount(p: RemovalsPage): Promise<void> } {
+  const pages: RemovalsPage[] = []
+  afterEach(async () => {
+    for (const p of pages.splice(0)) await p.unmount()
+  })
+  return {
+    async mount(options = {}) {
+      const p = await mountRemovals(options)
+      pages.push(p)
+      return p
+    },
+    async unmount(p) {
+      await p.unmount()
+      pages.splice(pages.indexOf(p), 1)
+    },
+  }
 }
 
 /** Click an element inside `act` and let the page settle. */
