@@ -3831,6 +3831,7 @@ function RemovedPanel({ useSession, actions, summary, erase, t, onClose, anchor 
               images: erasing.plan?.tombstoneSeq === entry.tombstoneSeq ? erasing.plan.imageCount : 0,
               files: erasing.plan?.tombstoneSeq === entry.tombstoneSeq ? erasing.plan.fileCount : 0,
               copies: erasing.plan?.tombstoneSeq === entry.tombstoneSeq ? erasing.plan.copies : [],
+              planned: erasing.plan?.tombstoneSeq === entry.tombstoneSeq,
               checked: erasing.checked,
               onCheck: (sessionId, checked) => erase.check(sessionId, checked),
               onConfirm: () => void erase.schedule(entry.tombstoneSeq).then((ok) => setRefocus({ seq: entry.tombstoneSeq, action: ok ? "cancel" : "open" })),
@@ -3908,7 +3909,7 @@ function RemovedPanel({ useSession, actions, summary, erase, t, onClose, anchor 
     ] })
   ] });
 }
-function EraseConfirm({ t, count, images, files, copies, checked, onCheck, onConfirm, onKeep }) {
+function EraseConfirm({ t, count, images, files, copies, planned, checked, onCheck, onConfirm, onKeep }) {
   const box = (0, import_react4.useRef)(null);
   (0, import_react4.useEffect)(() => {
     box.current?.querySelector('[data-message-recall-erase-action="keep"]')?.focus();
@@ -3943,7 +3944,7 @@ function EraseConfirm({ t, count, images, files, copies, checked, onCheck, onCon
       ] }, copy.sessionId))
     ] }),
     /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("p", { "data-message-recall-erase-body": "", children: t("panel.erase.body") }),
-    /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("button", { type: "button", "data-message-recall-erase-action": "confirm", onClick: onConfirm, children: t("panel.erase.confirm") }),
+    /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("button", { type: "button", "data-message-recall-erase-action": "confirm", disabled: !planned, "aria-busy": !planned || void 0, onClick: onConfirm, children: t("panel.erase.confirm") }),
     /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("button", { type: "button", "data-message-recall-erase-action": "keep", "aria-label": t("panel.erase.keepLabel"), onClick: onKeep, children: t("panel.erase.keep") })
   ] });
 }
@@ -4016,7 +4017,7 @@ function SummaryDialog({ sessionId, checkpointSeq, text, kit, onClose }) {
 }
 
 // src/client/build-stamp.ts
-var BUILD_STAMP = true ? "0.1.0+db29928f9a" : "dev";
+var BUILD_STAMP = true ? "0.1.0+3442f5f4af" : "dev";
 
 // src/client/notices/notice-styles.ts
 var NOTICE_STYLE_TEXT = `

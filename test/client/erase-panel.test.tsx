@@ -169,6 +169,29 @@ describe('Erase for good in the Removed panel', () => {
     assert.equal(entry(p, deleted).querySelector('[data-message-recall-entry-erased]')!.textContent, '已永久抹除')
   })
 
+  it('keeps Confirm disabled until the host\'s plan (with the copies) is read', async () => {
+    const { p, deleted } = await withRemovals('en')
+    p.copies.listed = [{ sessionId: 'copy-1', title: 'Audit (copy)', tombstoneSeq: 40, live: true }]
+    const script = p.host.script
+    let release!: () => void
+    const held = new Promise<void>((resolve) => { release = resolve })
+    p.host.script = async (body) => {
+      if (body.action === 'plan' && body.planAction === 'erase') await held
+      return script(body)
+    }
+    await click(removedButton(p))
+    await click(eraseButton(p, deleted, 'open'))
+    const confirm = eraseButton(p, deleted, 'confirm')!
+    assert.deepEqual([confirm.disabled, confirm.getAttribute('aria-busy')], [true, 'true'], 'Confirm waits for the plan')
+    assert.equal(entry(p, deleted).querySelector('[data-message-recall-erase-copies]'), null)
+    await act(async () => {
+      release()
+      await settle()
+    })
+    assert.deepEqual([eraseButton(p, deleted, 'confirm')!.disabled, eraseButton(p, deleted, 'confirm')!.getAttribute('aria-busy')], [false, null])
+    assert.equal(entry(p, deleted).querySelector('[data-message-recall-erase-copies] p')!.textContent, 'Also in 1 copy: “Audit (copy)”.')
+  })
+
   it('lists the copies that hold the same messages, erases in each checked copy too, and names a copy that refused', async () => {
     const { p, deleted } = await withRemovals('en')
     p.copies.listed = [

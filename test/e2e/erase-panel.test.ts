@@ -91,6 +91,8 @@ describe('Erase for good from the Removed panel in the real DSH web UI', { timeo
     assert.equal(await focusedErase(), 'open', 'Tab reaches Erase for good…')
     await page.keyboard.press('Enter')
     await page.waitForSelector('[data-message-recall-erase-confirm]', { visible: true, timeout: 5_000 })
+    // The copies come with the erase plan's answer, which can arrive after the confirmation opens.
+    await page.waitForSelector('[data-message-recall-erase-copies] p', { visible: true, timeout: 15_000 })
     assert.deepEqual((await readErase()).confirm, {
       title: 'Erase 1 message for good?',
       body: 'Their text goes from the session log on disk, with the images and tool output files only they reference. This cannot be undone: afterwards there is no Undo, Restore or Open a copy from before it. It happens when the host next starts; restart the host to erase now.',

@@ -276,6 +276,7 @@ function RemovedPanel({ useSession, actions, summary, erase, t, onClose, anchor 
                   images={erasing.plan?.tombstoneSeq === entry.tombstoneSeq ? erasing.plan.imageCount : 0}
                   files={erasing.plan?.tombstoneSeq === entry.tombstoneSeq ? erasing.plan.fileCount : 0}
                   copies={erasing.plan?.tombstoneSeq === entry.tombstoneSeq ? erasing.plan.copies : []}
+                  planned={erasing.plan?.tombstoneSeq === entry.tombstoneSeq}
                   checked={erasing.checked}
                   onCheck={(sessionId, checked) => erase.check(sessionId, checked)}
                   onConfirm={() => void erase.schedule(entry.tombstoneSeq).then((ok) => setRefocus({ seq: entry.tombstoneSeq, action: ok ? 'cancel' : 'open' }))}
@@ -336,6 +337,8 @@ interface EraseConfirmProps {
   readonly files: number
   /** The copies that hold the same messages (the host's plan; none until it is read). */
   readonly copies: readonly EraseCopyValue[]
+  /** The host's plan is read: until then Confirm is disabled, so no copy the plan would list is missed. */
+  readonly planned: boolean
   /** Ids of the copies checked to be erased along. */
   readonly checked: ReadonlySet<string>
   readonly onCheck: (sessionId: string, checked: boolean) => void
@@ -351,7 +354,7 @@ interface EraseConfirmProps {
  * it happens when the host next starts. Focus starts on **Keep**; Tab and Shift+Tab stay among its
  * checkboxes and two buttons; Escape is Keep (and does not close the panel).
  */
-function EraseConfirm({ t, count, images, files, copies, checked, onCheck, onConfirm, onKeep }: EraseConfirmProps) {
+function EraseConfirm({ t, count, images, files, copies, planned, checked, onCheck, onConfirm, onKeep }: EraseConfirmProps) {
   const box = useRef<HTMLDivElement>(null)
   useEffect(() => {
     box.current?.querySelector<HTMLElement>('[data-message-recall-erase-action="keep"]')?.focus()
@@ -393,7 +396,7 @@ function EraseConfirm({ t, count, images, files, copies, checked, onCheck, onCon
         </div>
       )}
       <p data-message-recall-erase-body="">{t('panel.erase.body')}</p>
-      <button type="button" data-message-recall-erase-action="confirm" onClick={onConfirm}>{t('panel.erase.confirm')}</button>
+      <button type="button" data-message-recall-erase-action="confirm" disabled={!planned} aria-busy={!planned || undefined} onClick={onConfirm}>{t('panel.erase.confirm')}</button>
       <button type="button" data-message-recall-erase-action="keep" aria-label={t('panel.erase.keepLabel')} onClick={onKeep}>{t('panel.erase.keep')}</button>
     </div>
   )
