@@ -12,44 +12,31 @@
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { spawnSync } from 'node:child_process'
 import type { Session } from '@deepseek-ai/dsh-session'
 import { waitFor, type DshApp } from '../support/dsh-app'
 import { assertError, node, Roots } from './helpers'
+import { pendingEraseHome, scanHits } from '../support/pending-erase-home'
 
 const CANARY = 'CANARY-91e2-copies'
-const TOOL = join(import.meta.dirname, '..', '..', 'lib', 'scripts', 'dsh-message-recall-log.js')
 
-/** The built log tool's `scan --text` on a folder: the paths holding the canary. */
-function scanHits(folder: string): string[] {
-  const run = spawnSync(process.execPath, [TOOL, 'scan', folder, '--text', CANARY, '--json'], { encoding: 'utf8' })
-  assert.equal(run.status === 0 || run.status === 1, true, run.stdout + run.stderr)
-  return JSON.parse(run.stdout).hits.map((h: { path: string }) => h.path)
-}
 
 describe('the copies an erase lists', () => {
   const roots = new Roots()
-  const home = mkdtempSync(join(tmpdir(), 'recall-erase-copies-home-'))
-  const pendingFile = join(home, 'message-recall', 'pending-erases.json')
-  const previousHome = process.env.DSH_HOME
+  const dshHome = pendingEraseHome('recall-erase-copies-home-')
+  const { home, pendingFile } = dshHome
   let root: string
   let app: DshApp
   before(async () => {
-    process.env.DSH_HOME = home
+    dshHome.enter()
     root = roots.root()
     app = await roots.boot(root, { sessionTitle: true })
   })
   after(async () => {
     await roots.dispose()
-    rmSync(home, { recursive: true, force: true })
-    if (previousHome === undefined) delete process.env.DSH_HOME
-    else process.env.DSH_HOME = previousHome
+    dshHome.leave()
   })
 
-  const pendingOnDisk = (): unknown[] => (existsSync(pendingFile) ? JSON.parse(readFileSync(pendingFile, 'utf8')).erases : [])
+  const pendingOnDisk = dshHome.pendingOnDisk
   const post = async (body: object): Promise<any> => {
     const reply = await app.post(body)
     assert.equal(reply.status, 200, reply.text)
@@ -105,7 +92,7 @@ describe('the copies an erase lists', () => {
     // Then the session itself; the copies that never removed it stay as they are.
     await post({ sessionId: source.id, action: 'erase', tombstoneSeq: removed.tombstoneSeq, when: 'next-start' })
     await restart(1)
-    const holding = [...scanHits(root), ...scanHits(home)]
+    const holding = [...scanHits(root, CANARY), ...scanHits(home, CANARY)]
     assert.deepEqual(holding.map((path) => [before.id, forked.forkedSessionId].findIndex((id) => path.includes(id))).sort(), [0, 1], `only the two copies that never removed it hold the canary: ${holding.join(', ')}`)
     assert.equal(holding.length, 2)
     assertError(await app.post({ sessionId: branch.id, action: 'plan', planAction: 'erase', tombstoneSeq: inherited }), 409, 'NOT_ERASABLE', `message-recall: cannot erase removal ${inherited}: that removal was erased already`)

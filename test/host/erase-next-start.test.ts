@@ -12,43 +12,31 @@
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { spawnSync } from 'node:child_process'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { SessionId, type Session } from '@deepseek-ai/dsh-session'
 import { waitFor, type DshApp } from '../support/dsh-app'
 import { conversationLog } from '../support/conversation'
 import { assertError, node, Roots } from './helpers'
+import { pendingEraseHome, scanHits } from '../support/pending-erase-home'
 
 const CANARY = 'CANARY-4b9d-next-start'
-const TOOL = join(import.meta.dirname, '..', '..', 'lib', 'scripts', 'dsh-message-recall-log.js')
 
-/** The built log tool's `scan --text` on a folder (zstd logs decoded, DSH's tool output folders searched too): the paths holding the text. */
-function scanHits(folder: string): string[] {
-  const run = spawnSync(process.execPath, [TOOL, 'scan', folder, '--text', CANARY, '--json'], { encoding: 'utf8' })
-  assert.equal(run.status === 0 || run.status === 1, true, run.stdout + run.stderr)
-  return JSON.parse(run.stdout).hits.map((h: { path: string }) => h.path)
-}
 
 describe('erase for good when the host next starts', () => {
   const roots = new Roots()
-  const home = mkdtempSync(join(tmpdir(), 'recall-erase-later-home-'))
-  const pendingFile = join(home, 'message-recall', 'pending-erases.json')
-  const previousHome = process.env.DSH_HOME
+  const dshHome = pendingEraseHome('recall-erase-later-home-')
+  const { home, pendingFile } = dshHome
   let root: string
   let app: DshApp
   before(async () => {
     // The plugin reads the DSH home from the launch environment, else the process's DSH_HOME.
-    process.env.DSH_HOME = home
+    dshHome.enter()
     root = roots.root()
     app = await roots.boot(root)
   })
   after(async () => {
     await roots.dispose()
-    rmSync(home, { recursive: true, force: true })
-    if (previousHome === undefined) delete process.env.DSH_HOME
-    else process.env.DSH_HOME = previousHome
+    dshHome.leave()
   })
 
   const post = async (body: object): Promise<any> => {
@@ -56,7 +44,7 @@ describe('erase for good when the host next starts', () => {
     assert.equal(reply.status, 200, reply.text)
     return reply.json.value
   }
-  const pendingOnDisk = (): any[] => (existsSync(pendingFile) ? JSON.parse(readFileSync(pendingFile, 'utf8')).erases : [])
+  const pendingOnDisk = dshHome.pendingOnDisk
   const rawLog = async (id: string): Promise<string> => (await (app.ctx as any).sessionPersistence.readRaw(SessionId(id))).content
 
   it('keeps the erase of an open session for the next start, refuses restore and copies meanwhile, then erases it at start', async () => {
@@ -132,13 +120,13 @@ describe('erase for good when the host next starts', () => {
       { sessionId: id, tombstoneSeq: restored.tombstoneSeq, scheduledAt: scheduled.erase.scheduledAt, messageSeqs: [1], imageCount: 0, fileCount: 0, state: 'pending' },
       { sessionId: 'session-gone', tombstoneSeq: 4, scheduledAt: scheduled.erase.scheduledAt, messageSeqs: [1], imageCount: 0, fileCount: 0, state: 'pending' },
     ] }))
-    assert.ok(scanHits(root).length > 0, 'the canary is on disk until the restart')
+    assert.ok(scanHits(root, CANARY).length > 0, 'the canary is on disk until the restart')
 
     // The next start: a fresh composition on the same home and persistence root.
     await roots.shut(app)
     app = await roots.boot(root)
     await waitFor(() => pendingOnDisk().length === 0, 'the pending erases ran at start', 20_000)
-    assert.deepEqual([...scanHits(root), ...scanHits(home)], [], 'no file under the persistence root or the DSH home holds the canary')
+    assert.deepEqual([...scanHits(root, CANARY), ...scanHits(home, CANARY)], [], 'no file under the persistence root or the DSH home holds the canary')
     const log = await rawLog(id)
     assert.ok(log.includes('keep this prompt') && log.includes('restored prompt') && log.includes('second prompt'))
     const tombstone = log.split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((e) => e.seq === canary.tombstoneSeq)
