@@ -99,6 +99,7 @@ function removalPlanning(action) {
 // src/shared/protocol.ts
 var DEFAULT_ROUTE_PATH = "/dsh-message-recall";
 var OTHER_ROUTE_ACTIONS = ["forkBefore", "flush", "plan", "apply", "inspect", "erase", "cancelErase", "pendingErases", "editSummary", "undoRewrite", "rewriteSummary"];
+var READ_ROUTE_ACTIONS = ["plan", "inspect", "pendingErases"];
 var ROUTE_ACTIONS = Object.freeze([...SURFACE_ACTIONS, ...OTHER_ROUTE_ACTIONS]);
 var ERASE_WHEN = ["now", "next-start"];
 var DURABLE_TOMBSTONE_HEADER = "x-message-recall-tombstone";
@@ -5360,7 +5361,7 @@ function createRouteHandler(services, config) {
         return;
       }
       const request = parsed.request;
-      const holder = request.action === "plan" || request.action === "inspect" || request.action === "pendingErases" ? null : services.homeLock?.() ?? null;
+      const holder = READ_ROUTE_ACTIONS.includes(request.action) ? null : services.homeLock?.() ?? null;
       if (holder !== null) {
         fail2(res, "HOME_IN_USE", homeInUseMessage(holder), void 0, { holderPid: holder.pid });
         return;

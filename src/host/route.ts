@@ -15,7 +15,7 @@
  * @module dsh-message-recall/host/route
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { DURABLE_TOMBSTONE_HEADER, type ErrorCode, type RouteError } from '../shared/protocol'
+import { DURABLE_TOMBSTONE_HEADER, READ_ROUTE_ACTIONS, type ErrorCode, type RouteError } from '../shared/protocol'
 import { durableHeaderOf } from '../shared/durable-header'
 import type { MessageRecallConfig } from './config'
 import type { DiskSummaryCache } from './disk-summary-cache'
@@ -160,7 +160,7 @@ export function createRouteHandler(services: RouteServices, config: MessageRecal
       }
       const request = parsed.request
       // Another host writes this home's sessions: only reads go on (a write here would break its log).
-      const holder = request.action === 'plan' || request.action === 'inspect' || request.action === 'pendingErases' ? null : services.homeLock?.() ?? null
+      const holder = READ_ROUTE_ACTIONS.includes(request.action) ? null : services.homeLock?.() ?? null
       if (holder !== null) {
         fail(res, 'HOME_IN_USE', homeInUseMessage(holder), undefined, { holderPid: holder.pid })
         return

@@ -19,6 +19,9 @@ export const DEFAULT_ROUTE_PATH = '/dsh-message-recall'
 /** The route actions outside the action table, in a stable order. */
 const OTHER_ROUTE_ACTIONS = ['forkBefore', 'flush', 'plan', 'apply', 'inspect', 'erase', 'cancelErase', 'pendingErases', 'editSummary', 'undoRewrite', 'rewriteSummary'] as const
 
+/** The route actions that read and never append: a second host on the same DSH home may still answer them (`HOME_IN_USE` refuses the rest). */
+export const READ_ROUTE_ACTIONS: readonly RouteAction[] = ['plan', 'inspect', 'pendingErases']
+
 /**
  * Route actions: the actions of the action table (`actions.ts`: the tombstone actions `recall`,
  * `delete`, `deleteFrom`, `exclude`, and `restore`, which undoes one tombstone in place);

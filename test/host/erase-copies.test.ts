@@ -19,7 +19,6 @@ import { pendingEraseHome, scanHits } from '../support/pending-erase-home'
 
 const CANARY = 'CANARY-91e2-copies'
 
-
 describe('the copies an erase lists', () => {
   const roots = new Roots()
   const dshHome = pendingEraseHome('recall-erase-copies-home-')

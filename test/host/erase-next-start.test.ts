@@ -21,7 +21,6 @@ import { pendingEraseHome, scanHits } from '../support/pending-erase-home'
 
 const CANARY = 'CANARY-4b9d-next-start'
 
-
 describe('erase for good when the host next starts', () => {
   const roots = new Roots()
   const dshHome = pendingEraseHome('recall-erase-later-home-')

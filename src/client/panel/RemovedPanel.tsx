@@ -49,6 +49,7 @@ import { ACTIONS } from '../../shared/actions'
 import { countedKey, describeError } from '../text/locales'
 import type { LocaleService, SessionSnapshot, SnapshotSelectorHook, Translate } from '../wire/rc8'
 import { cutShortEntries, removalCounts, removalEntries, rewriteEntries } from './removal-list'
+import { useDialogToggle } from './dialog-toggle'
 import { summaryFlags } from '../../shared/summary-flag'
 import { FLAG_ATTR, flagView } from '../rows/summary-flag-row'
 import type { SummaryRefresh } from '../stores/summary-refresh'
@@ -113,21 +114,16 @@ export function RemovedButton({ sessionId, useSession, kit }: RemovedButtonProps
   const replacements = useSession(selectReplacements)
   // Rendered again when the language changes: `t` is stable, its answers are not.
   useSyncExternalStore(kit.locale.subscribe, kit.locale.getSnapshot)
-  const [open, setOpen] = useState(false)
-  const button = useRef<HTMLButtonElement>(null)
+  const { open, button, toggle, close } = useDialogToggle()
   const counts = useMemo(() => removalCounts(replacements), [replacements])
   if (counts.total === 0 && counts.rewrites === 0) return null
   const count = counts.inEffect
   const t = kit.t
-  const close = () => {
-    setOpen(false)
-    button.current?.focus()
-  }
   return (
     <div data-message-recall-removed-seat="">
       <button
         ref={button} type="button" data-message-recall-removed="" aria-haspopup="dialog" aria-expanded={open}
-        aria-label={t(countedKey('panel.label', count), { count })} onClick={() => setOpen(!open)}
+        aria-label={t(countedKey('panel.label', count), { count })} onClick={toggle}
       >
         <span>{t('panel.button')}</span>
         {count > 0 && <span data-count="">{count}</span>}

@@ -18,6 +18,7 @@ import { selectReplacements } from '../wire/replacement-view'
 import type { RecallSender } from '../wire/api'
 import { describeError } from '../text/locales'
 import { currentSummary } from './summary-text'
+import { useDialogToggle } from './dialog-toggle'
 
 /** What the entry reads from the plugin's kit. */
 export interface SummaryKit {
@@ -36,17 +37,12 @@ export interface SummaryButtonProps {
 export function SummaryButton({ sessionId, useSession, kit }: SummaryButtonProps) {
   const replacements = useSession(selectReplacements)
   const summary = useMemo(() => currentSummary(replacements), [replacements])
-  const [open, setOpen] = useState(false)
-  const button = useRef<HTMLButtonElement>(null)
+  const { open, button, toggle, close } = useDialogToggle()
   if (summary === null) return null
   const t = kit.t
-  const close = () => {
-    setOpen(false)
-    button.current?.focus()
-  }
   return (
     <div data-message-recall-removed-seat="">
-      <button ref={button} type="button" data-message-recall-summary="" aria-haspopup="dialog" aria-expanded={open} aria-label={t('summary.label')} onClick={() => setOpen(!open)}>
+      <button ref={button} type="button" data-message-recall-summary="" aria-haspopup="dialog" aria-expanded={open} aria-label={t('summary.label')} onClick={toggle}>
         <span>{t('summary.button')}</span>
       </button>
       {open && <SummaryDialog key={summary.checkpointSeq} sessionId={sessionId} checkpointSeq={summary.checkpointSeq} text={summary.text} kit={kit} onClose={close} />}
