@@ -3794,11 +3794,18 @@ function appendSummaryCompaction(session, target, result, meter, lookup) {
 }
 
 // src/host/summary-batch.ts
+function offSurfaceSeqs(nodes, changes) {
+  const off = /* @__PURE__ */ new Set();
+  for (const change of changes) if ("seq" in change) off.add(change.seq);
+  for (let i = 0; i < nodes.length && off.size > 0; i++) off.delete(nodes[i]);
+  return off;
+}
 function foldedIndexes(view, changes) {
   const out = [];
-  const surface = new Set(view.nodes);
+  const off = offSurfaceSeqs(view.nodes, changes);
+  if (off.size === 0) return out;
   for (const [index, change] of changes.entries()) {
-    if (!("seq" in change) || surface.has(change.seq)) continue;
+    if (!("seq" in change) || !off.has(change.seq)) continue;
     if (planFoldedOnView(view, { action: change.action, seq: change.seq }) !== null) out.push(index);
   }
   return out;
@@ -4015,8 +4022,7 @@ function countsOfMixed(value) {
 }
 async function applyChanges(services, request, signal) {
   const agent = services.agents.get(request.sessionId);
-  const surface = agent === void 0 ? null : new Set(agent.session.surface.nodes);
-  const offSurface = surface !== null && request.changes.some((change) => "seq" in change && !surface.has(change.seq));
+  const offSurface = agent !== void 0 && offSurfaceSeqs(agent.session.surface.nodes, request.changes).size > 0;
   if (agent !== void 0 && offSurface && foldedIndexes(viewOfSession(agent.session, services.index.lookup(agent.session), "agent"), request.changes).length > 0) {
     return applyWithRewrite({ ...services, summarizer: services.summarizer ?? (() => void 0) }, request, signal);
   }
@@ -4046,8 +4052,7 @@ async function applyChanges(services, request, signal) {
     {
       maintenance: true,
       precheck: async (view) => {
-        const surface2 = new Set(view.nodes);
-        if (request.changes.some((change) => "seq" in change && !surface2.has(change.seq)) && foldedIndexes(view, request.changes).length > 0) return needsAgent(request.sessionId);
+        if (foldedIndexes(view, request.changes).length > 0) return needsAgent(request.sessionId);
         const planned = await planInSlices(view, request);
         return planned.ok ? null : planned.refusal;
       }
@@ -4058,14 +4063,13 @@ async function previewChanges(services, request) {
   const read = await services.access.read(request.sessionId);
   if (!read.ok) return read;
   const view = read.value;
-  const surface = new Set(view.nodes);
-  if (request.changes.some((change) => "seq" in change && !surface.has(change.seq)) && foldedIndexes(view, request.changes).length > 0) {
+  const planned = await planInSlices(view, request);
+  if (!planned.ok && foldedIndexes(view, request.changes).length > 0) {
     if (view.origin !== "agent") return { ok: false, refusal: needsAgent(request.sessionId) };
     const mixed = await previewMixed(view, request);
     if (!mixed.ok || request.detail !== "counts") return mixed;
     return { ok: true, value: countsOfMixed(mixed.value) };
   }
-  const planned = await planInSlices(view, request);
   if (!planned.ok) return planned;
   const plan = planned.value;
   if (request.detail === "counts") {

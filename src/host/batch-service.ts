@@ -29,7 +29,7 @@ import { runSessionWrite } from './session-write'
 import { viewOfSession, type SessionView } from './session-view'
 import { runSliced } from './time-slice'
 import { planBatchOnView, planBatchOnViewSteps, type BatchIntent } from './view-plans'
-import { applyWithRewrite, foldedIndexes, planMixedOnView } from './summary-batch'
+import { applyWithRewrite, foldedIndexes, offSurfaceSeqs, planMixedOnView } from './summary-batch'
 import { contentOf } from '../shared/surface-node'
 import type { LogEvent } from '../shared/events'
 import { estimateTokens } from '../shared/token-estimate'
@@ -145,10 +145,9 @@ function countsOfMixed(value: BatchPlanValue): BatchPlanCounts {
  * failed, `INTERNAL` when the Session refused an append.
  */
 export async function applyChanges(services: RemovalServices, request: BatchIntent, signal?: AbortSignal): Promise<Outcome<ApplyValue>> {
-  // Folded changes need the session's agent and a target off the surface: the common case costs one look at the surface.
+  // Folded changes need the session's agent and a target off the surface: the common case costs one pass over the surface.
   const agent = services.agents.get(request.sessionId as SessionId)
-  const surface = agent === undefined ? null : new Set(agent.session.surface.nodes)
-  const offSurface = surface !== null && request.changes.some((change) => 'seq' in change && !surface.has(change.seq))
+  const offSurface = agent !== undefined && offSurfaceSeqs(agent.session.surface.nodes, request.changes).size > 0
   if (agent !== undefined && offSurface && foldedIndexes(viewOfSession(agent.session, services.index.lookup(agent.session), 'agent'), request.changes).length > 0) {
     return applyWithRewrite({ ...services, summarizer: services.summarizer ?? (() => undefined) }, request, signal)
   }
@@ -182,8 +181,7 @@ export async function applyChanges(services: RemovalServices, request: BatchInte
       maintenance: true,
       precheck: async (view) => {
         // A stored session has no agent to write a summary with.
-        const surface = new Set(view.nodes)
-        if (request.changes.some((change) => 'seq' in change && !surface.has(change.seq)) && foldedIndexes(view, request.changes).length > 0) return needsAgent(request.sessionId)
+        if (foldedIndexes(view, request.changes).length > 0) return needsAgent(request.sessionId)
         const planned = await planInSlices(view, request)
         return planned.ok ? null : planned.refusal
       },
@@ -203,15 +201,16 @@ export async function previewChanges(services: Pick<RemovalServices, 'access'>, 
   const read = await services.access.read(request.sessionId)
   if (!read.ok) return read
   const view = read.value
-  const surface = new Set(view.nodes)
-  if (request.changes.some((change) => 'seq' in change && !surface.has(change.seq)) && foldedIndexes(view, request.changes).length > 0) {
+  // The surface's own plan first: it plans every change only when each targets the surface, so a
+  // batch with folded changes is always refused here, and only then is the surface searched for them.
+  const planned = await planInSlices(view, request)
+  if (!planned.ok && foldedIndexes(view, request.changes).length > 0) {
     // As `apply` answers: only a session an agent drives can have its summary rewritten.
     if (view.origin !== 'agent') return { ok: false, refusal: needsAgent(request.sessionId) }
     const mixed = await previewMixed(view, request)
     if (!mixed.ok || request.detail !== 'counts') return mixed
     return { ok: true, value: countsOfMixed(mixed.value) }
   }
-  const planned = await planInSlices(view, request)
   if (!planned.ok) return planned
   const plan = planned.value
   if (request.detail === 'counts') {

@@ -46,6 +46,21 @@ export interface MixedPlan {
 }
 
 /**
+ * The seqs that removals of a batch address and the surface does not hold (folded, already
+ * removed, or no event): one pass over the nodes against the batch's own seqs, so a large
+ * surface is not copied into a set for a batch of a few changes (half a millisecond at 8,000 nodes).
+ * @param nodes - the surface's nodes.
+ * @param changes - the batch; restores (addressed by tombstone) are not looked at.
+ * @returns the distinct seqs off the surface (empty: every removal targets the surface).
+ */
+export function offSurfaceSeqs(nodes: readonly number[], changes: readonly BatchChange[]): Set<number> {
+  const off = new Set<number>()
+  for (const change of changes) if ('seq' in change) off.add(change.seq)
+  for (let i = 0; i < nodes.length && off.size > 0; i++) off.delete(nodes[i]!)
+  return off
+}
+
+/**
  * Which changes of a batch address a folded message.
  * @param view - the session's view.
  * @param changes - the batch.
@@ -53,9 +68,10 @@ export interface MixedPlan {
  */
 export function foldedIndexes(view: SessionView, changes: readonly BatchChange[]): number[] {
   const out: number[] = []
-  const surface = new Set(view.nodes)
+  const off = offSurfaceSeqs(view.nodes, changes)
+  if (off.size === 0) return out
   for (const [index, change] of changes.entries()) {
-    if (!('seq' in change) || surface.has(change.seq)) continue
+    if (!('seq' in change) || !off.has(change.seq)) continue
     if (planFoldedOnView(view, { action: change.action, seq: change.seq }) !== null) out.push(index)
   }
   return out

@@ -298,7 +298,7 @@ describe('the log without removed messages leaves out a summary a rewrite replac
 })
 
 describe('a summary change on a session that is only stored is refused', () => {
-  it('a folded removal, a batch with one, editSummary and undoRewrite answer SESSION_NOT_LIVE with the reason; the stored log stays byte for byte, no model call; opened again, the rewrite works', async () => {
+  it('a folded removal, a batch with one (and its plan), editSummary and undoRewrite answer SESSION_NOT_LIVE with the reason; the stored log stays byte for byte, no model call; opened again, the rewrite works', async () => {
     const root = roots.root()
     let app = await boot(root)
     const { agent, rewrite } = await rewrittenAgent(app, false)
@@ -315,6 +315,8 @@ describe('a summary change on a session that is only stored is refused', () => {
       { action: 'exclude', seq: p2 },
       { action: 'recall', seq: p2 },
       { action: 'apply', changes: [{ action: 'delete', seq: p2 }] },
+      { action: 'plan', changes: [{ action: 'delete', seq: p2 }] },
+      { action: 'plan', changes: [{ action: 'delete', seq: p2 }], detail: 'counts' },
       { action: 'editSummary', checkpointSeq: rewrite, summary: 'Edited by hand.' },
       { action: 'undoRewrite', checkpointSeq: rewrite },
     ]) assertError(await app.post({ sessionId: id, ...body }), 409, 'SESSION_NOT_LIVE', message)
