@@ -7,7 +7,9 @@
  *    `NOT_A_TOMBSTONE`, `EXCLUSION`, `NOT_IN_EFFECT` or `ALREADY_ERASED`), inside the session's
  *    write queue, so no write of this plugin interleaves;
  * 2. keeps a pending erase in the plugin's file (`pending-erases.ts`) and answers once that file is
- *    durable; a second request for the same removal answers the record kept.
+ *    durable; a second request for the same removal answers the pending record kept, and a request
+ *    for a removal whose erase failed at a start is checked afresh and replaces the failed record
+ *    with a pending one (the panel's **Try again at next start**).
  * {@link planErase} (`plan` with `planAction: 'erase'`) makes the same check and answers the counts
  * alone, for the confirmation, with the copies of the session that hold the same messages
  * (`erase-copies.ts`). While it is pending, `restore` and `forkBefore` of that removal answer `ERASE_PENDING`
@@ -17,7 +19,8 @@
  * so a page resuming it meanwhile waits or is refused, never interleaves): done or no longer
  * possible (restored, erased already, session gone) is dropped with a log line; a session open
  * already (a page got there first) is kept pending for the next start; a failed verification or
- * a thrown error is kept as `failed` with why (the erase path leaves nothing half-done).
+ * a thrown error is kept as `failed` with why (the erase path leaves nothing half-done) and is not
+ * run again until it is asked for again ({@link scheduleErase}) or cancelled.
  *
  * @module dsh-message-recall/host/erase-at-start
  */
@@ -67,15 +70,17 @@ export function pendingEraseValue(record: PendingErase): PendingEraseValue {
  * Keep an erase of one removal for the host's next start (see the module doc).
  * @param services - the erase's services, the open session and the pending file.
  * @param request - the session and the removal's tombstone seq.
- * @returns the record kept (the earlier one for a second request), or a refusal with nothing
- *   written: `NOT_ERASABLE` (with its reason), `SESSION_NOT_LIVE` (no stored log of that id),
+ * @returns the record kept (the earlier pending one for a second request; a failed one is
+ *   checked afresh and replaced by a pending one with the time and counts of now), or a refusal
+ *   with nothing written (a failed record stays as it was): `NOT_ERASABLE` (with its reason), `SESSION_NOT_LIVE` (no stored log of that id),
  *   `AGENT_BUSY` (this plugin's earlier writes did not finish in 2 s), `ERASE_UNAVAILABLE`.
  * @throws file system errors of the pending file (nothing kept).
  */
 export async function scheduleErase(services: EraseLaterServices, request: { readonly sessionId: string; readonly tombstoneSeq: number }): Promise<{ readonly ok: true; readonly value: ScheduledEraseValue } | { readonly ok: false; readonly refusal: EraseRefusal }> {
   const { sessionId, tombstoneSeq } = request
   const earlier = await services.pending.get(sessionId, tombstoneSeq)
-  if (earlier !== undefined) return { ok: true, value: { action: 'erase', when: 'next-start', erase: pendingEraseValue(earlier) } }
+  if (earlier?.state === 'pending') return { ok: true, value: { action: 'erase', when: 'next-start', erase: pendingEraseValue(earlier) } }
+  // None kept, or a failed one: checked afresh, then kept pending (a failed record replaced).
   return checkErase(services, request, async (record) => ({ action: 'erase', when: 'next-start', erase: pendingEraseValue(await services.pending.add(record)) }))
 }
 

@@ -30,7 +30,7 @@ export interface PendingErase {
   readonly imageCount: number
   /** Tool output files (spill, process output) the erase frees. */
   readonly fileCount: number
-  /** `pending`, or `failed` when a run at start did not verify or threw (kept for the panel to say so). */
+  /** `pending`, or `failed` when a run at start did not verify or threw (kept for the panel to say so, not run again until asked for again). */
   readonly state: 'pending' | 'failed'
   /** `failed` only: why, as the erase said it (no absolute paths). */
   readonly problem?: string
@@ -100,17 +100,18 @@ export class PendingErases {
   }
 
   /**
-   * Add a pending erase unless one for the same removal exists; settles once the file is durable.
-   * @param record - the new record.
-   * @returns the record now kept (the earlier one when the removal had one already).
+   * Add a pending erase unless one for the same removal is pending; a failed one is replaced in
+   * its place (asked for again). Settles once the file is durable.
+   * @param record - the new record (`state: 'pending'`).
+   * @returns the record now kept (the earlier one when the removal had one pending already).
    * @throws as {@link PendingErases.all}, and the write's file system errors (the old file stays).
    */
   async add(record: PendingErase): Promise<PendingErase> {
     return this.serial(async () => {
       const list = await this.load()
-      const earlier = list.find((e) => e.sessionId === record.sessionId && e.tombstoneSeq === record.tombstoneSeq)
-      if (earlier !== undefined) return earlier
-      await this.save([...list, record])
+      const at = list.findIndex((e) => e.sessionId === record.sessionId && e.tombstoneSeq === record.tombstoneSeq)
+      if (at >= 0 && list[at]!.state === 'pending') return list[at]!
+      await this.save(at < 0 ? [...list, record] : list.map((e, i) => (i === at ? record : e)))
       return record
     })
   }

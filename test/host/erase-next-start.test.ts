@@ -7,16 +7,19 @@
  * with `ERASE_PENDING`; a second request answers the same record; refusals write nothing; cancel
  * drops one. A fresh composition on the same home and root runs the erase at start: the canary is
  * gone from every file (the built log tool's `scan --text` and a byte search), the pending file is
- * empty, and pending erases of a restored removal and of a session that is gone are dropped. A
- * damaged pending-erase file is refused (`INTERNAL`) and left as it is.
+ * empty, and pending erases of a restored removal and of a session that is gone are dropped. An
+ * erase that fails at start (a file system error) is kept as failed with the host's words, asked
+ * again it is pending again, and the next start runs it again. A damaged pending-erase file is
+ * refused (`INTERNAL`) and left as it is.
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { SessionId, type Session } from '@deepseek-ai/dsh-session'
 import { waitFor, type DshApp } from '../support/dsh-app'
 import { conversationLog } from '../support/conversation'
-import { assertError, node, Roots } from './helpers'
+import { assertError, node, Roots, sessionFile } from './helpers'
 import { pendingEraseHome, scanHits } from '../support/pending-erase-home'
 
 const CANARY = 'CANARY-4b9d-next-start'
@@ -134,6 +137,60 @@ describe('erase for good when the host next starts', () => {
     // Erased: not erasable again, not restorable; nothing pending any more.
     assertError(await app.post({ sessionId: id, action: 'erase', tombstoneSeq: canary.tombstoneSeq, when: 'next-start' }), 409, 'NOT_ERASABLE', `message-recall: cannot erase removal ${canary.tombstoneSeq}: that removal was erased already`)
     assert.deepEqual(await post({ sessionId: id, action: 'pendingErases' }), { action: 'pendingErases', erases: [] })
+  })
+
+  it('a pending erase that failed at start says why, and asked again it is pending and runs at the next start', async () => {
+    const prompt = `${CANARY} failed at start`
+    const agent = await app.createAgent({ seed: conversationLog([{ prompt, steps: [{ text: 'noted' }] }, { prompt: 'kept prompt', steps: [{ text: 'kept' }] }]) })
+    const id = agent.id
+    const promptSeq = node(agent.session as Session, 'user/message', prompt)
+    const removed = await post({ sessionId: id, action: 'delete', seq: promptSeq })
+    const tombstoneSeq = removed.tombstoneSeq as number
+    await post({ sessionId: id, action: 'flush' })
+    const first = await post({ sessionId: id, action: 'erase', tombstoneSeq, when: 'next-start' })
+    assert.equal(first.erase.state, 'pending')
+
+    // A file system error at start: a directory where an interrupted erase's new file would be,
+    // which the erase cannot clear away (it removes files only), so it throws before writing anything.
+    await roots.shut(app)
+    const log = sessionFile(root, id)
+    const blocker = `${log}.0123456789ab.erase.tmp`
+    mkdirSync(blocker)
+    writeFileSync(join(blocker, 'held'), 'x')
+    const problem = 'message-recall: Path is a directory: rm returned EISDIR (is a directory) …/session.jsonl.zstd.0123456789ab.erase.tmp'
+    const failedRecord = { sessionId: id, tombstoneSeq, scheduledAt: first.erase.scheduledAt, messageSeqs: [promptSeq], imageCount: 0, fileCount: 0, state: 'failed', problem }
+    app = await roots.boot(root)
+    await waitFor(() => pendingOnDisk()[0]?.state === 'failed', 'the erase failed at start', 20_000)
+    assert.deepEqual(pendingOnDisk(), [failedRecord])
+    assert.ok(scanHits(root, CANARY).length > 0, 'nothing was erased')
+    const failed = { tombstoneSeq, scheduledAt: first.erase.scheduledAt, messageCount: 1, imageCount: 0, fileCount: 0, state: 'failed', problem }
+    assert.deepEqual(await post({ sessionId: id, action: 'pendingErases' }), { action: 'pendingErases', erases: [failed] }, 'the panel reads why')
+    // Kept, not run again: Restore and Open a copy are still refused.
+    const pendingMessage = `message-recall: removal ${tombstoneSeq} is to be erased for good when the host next starts; cancel the erase (cancelErase) to restore it or open a copy from before it`
+    assertError(await app.post({ sessionId: id, action: 'restore', tombstoneSeq }), 409, 'ERASE_PENDING', pendingMessage)
+
+    // Asked again (the panel's Try again at next start): checked afresh, pending again, durable when answered.
+    const again = await post({ sessionId: id, action: 'erase', tombstoneSeq, when: 'next-start' })
+    assert.deepEqual({ ...again, erase: { ...again.erase, scheduledAt: 'x' } }, { action: 'erase', when: 'next-start', erase: { tombstoneSeq, scheduledAt: 'x', messageCount: 1, imageCount: 0, fileCount: 0, state: 'pending' } })
+    assert.ok(Date.parse(again.erase.scheduledAt) >= Date.parse(first.erase.scheduledAt), 'asked for now')
+    assert.deepEqual(pendingOnDisk(), [{ sessionId: id, tombstoneSeq, scheduledAt: again.erase.scheduledAt, messageSeqs: [promptSeq], imageCount: 0, fileCount: 0, state: 'pending' }], 'the failed record replaced, no problem left')
+    assert.deepEqual(await post({ sessionId: id, action: 'erase', tombstoneSeq, when: 'next-start' }), again, 'a second request answers the pending record')
+
+    // The next start runs it again: the directory is still there, so it fails again with the same words.
+    await roots.shut(app)
+    app = await roots.boot(root)
+    await waitFor(() => pendingOnDisk()[0]?.state === 'failed', 'the erase ran again at start', 20_000)
+    assert.deepEqual(pendingOnDisk(), [{ ...failedRecord, scheduledAt: again.erase.scheduledAt }])
+
+    // The directory cleared away, asked again, and the next start erases it.
+    rmSync(blocker, { recursive: true })
+    assert.equal((await post({ sessionId: id, action: 'erase', tombstoneSeq, when: 'next-start' })).erase.state, 'pending')
+    await roots.shut(app)
+    app = await roots.boot(root)
+    await waitFor(() => pendingOnDisk().length === 0, 'the erase ran at start', 20_000)
+    assert.deepEqual(scanHits(root, CANARY), [], 'the canary is gone from the persistence root')
+    assert.ok((await rawLog(id)).includes('kept prompt'))
+    assertError(await app.post({ sessionId: id, action: 'erase', tombstoneSeq, when: 'next-start' }), 409, 'NOT_ERASABLE', `message-recall: cannot erase removal ${tombstoneSeq}: that removal was erased already`)
   })
 
   it('a damaged pending-erase file is refused, never overwritten', async () => {
