@@ -4,7 +4,8 @@
  * rc.8 conversation engine, SlotRegistry and LocaleRuntime, and this plugin's entries mounted. The
  * host is the fake `fetch` of `support/removals-page.tsx`, which keeps pending erases as the route
  * does. Exact strings in English and Chinese; the confirmation by keyboard (focus, Tab trapped,
- * Escape); pending, a pending erase that failed, Cancel erase, and an erased removal; the copies
+ * Escape); pending, a pending erase that failed (the host's reason, Try again at next start by
+ * keyboard, refused and kept), Cancel erase, and an erased removal; the copies
  * that hold the same messages (a checkbox per copy with its own removal, checked; a line for a copy
  * that holds them not removed), the erase asked in each checked copy, and a copy's refusal named.
  */
@@ -146,18 +147,64 @@ describe('Erase for good in the Removed panel', () => {
     assert.equal(entry(p, tombstone).querySelector('[data-message-recall-erase-also]')!.textContent, '同时删除（除非其他会话仍在使用）：2 个工具输出文件。')
   })
 
-  it('a pending erase that failed at the last start says so and offers Cancel erase', async () => {
+  it('a pending erase that failed at the last start says why, offers Try again at next start (by keyboard) and Cancel erase', async () => {
     const { p, deleted } = await withRemovals('en')
-    p.erases.set(deleted, { tombstoneSeq: deleted, scheduledAt: new Date(0).toISOString(), messageCount: 1, imageCount: 0, fileCount: 0, state: 'failed', problem: 'message-recall: the erased log did not verify' })
+    const problem = 'message-recall: Path is a directory: rm returned EISDIR (is a directory) …/session.jsonl.zstd.0123456789ab.erase.tmp'
+    p.erases.set(deleted, { tombstoneSeq: deleted, scheduledAt: new Date(0).toISOString(), messageCount: 1, imageCount: 0, fileCount: 0, state: 'failed', problem })
     await click(removedButton(p))
     const failed = entry(p, deleted).querySelector('[data-message-recall-erase-pending]') as HTMLElement
     assert.equal(failed.getAttribute('data-message-recall-erase-pending'), 'failed')
+    assert.equal(failed.getAttribute('role'), 'status')
     assert.equal(failed.querySelector('span')!.textContent, 'Erase for good did not go through when the host started; nothing was changed')
-    assert.deepEqual(buttonsOf(entry(p, deleted)), ['Cancel erase'])
+    const reason = () => entry(p, deleted).querySelector('[data-message-recall-erase-problem]')!.textContent
+    assert.equal(reason(), 'Reason from the host: Path is a directory: rm returned EISDIR (is a directory) …/session.jsonl.zstd.0123456789ab.erase.tmp')
+    assert.deepEqual(buttonsOf(entry(p, deleted)), ['Try again at next start', 'Cancel erase'])
+    const retry = eraseButton(p, deleted, 'retry')!
+    assert.equal(retry.getAttribute('type'), 'button')
+    assert.equal(retry.getAttribute('aria-label'), 'Try the erase for good again: it happens when the host next starts')
+
     await act(async () => { p.client.locale.setLocale('zh'); await settle() })
     assert.equal(failed.querySelector('span')!.textContent, '主机启动时永久抹除没有完成，什么都没有改变')
+    assert.equal(reason(), '主机给出的原因：Path is a directory: rm returned EISDIR (is a directory) …/session.jsonl.zstd.0123456789ab.erase.tmp', 'the host\'s sentence as it came, under a translated label')
+    assert.deepEqual(buttonsOf(entry(p, deleted)), ['下次启动时再试', '取消抹除'])
+    assert.equal(eraseButton(p, deleted, 'retry')!.getAttribute('aria-label'), '再试一次永久抹除：主机下次启动时进行')
+    await act(async () => { p.client.locale.setLocale('en'); await settle() })
+
+    // Refused (the host's check answers): the refusal is named, the failed record stays, focus stays on Try again.
+    const script = p.host.script
+    p.host.script = async (body) => body.action === 'erase'
+      ? { status: 423, body: { ok: false, error: { code: 'AGENT_BUSY', message: 'message-recall: session "session-a" is busy with 1 earlier write(s)' } } }
+      : script(body)
+    eraseButton(p, deleted, 'retry')!.focus()
+    await click(eraseButton(p, deleted, 'retry'))
+    assert.deepEqual(p.host.of('erase'), [{ sessionId: 'session-a', action: 'erase', when: 'next-start', tombstoneSeq: deleted }], 'the session\'s own removal, asked again')
+    assert.equal(entry(p, deleted).querySelector('[data-message-recall-entry-error]')!.textContent, 'The agent is working. Try again when it stops.')
+    assert.equal(entry(p, deleted).querySelector('[data-message-recall-erase-pending]')!.getAttribute('data-message-recall-erase-pending'), 'failed')
+    assert.equal(page.document.activeElement, eraseButton(p, deleted, 'retry'), 'focus stays on Try again at next start')
+
+    // Kept pending again: the line reads pending, no reason, Cancel erase focused.
+    p.host.script = script
+    await click(eraseButton(p, deleted, 'retry'))
+    assert.equal(p.host.of('erase').length, 2)
+    assert.deepEqual(p.erases.get(deleted), { tombstoneSeq: deleted, scheduledAt: new Date(0).toISOString(), messageCount: 1, imageCount: 0, fileCount: 0, state: 'pending' }, 'the host keeps it pending')
+    const pending = entry(p, deleted).querySelector('[data-message-recall-erase-pending]') as HTMLElement
+    assert.equal(pending.getAttribute('data-message-recall-erase-pending'), 'pending')
+    assert.equal(pending.querySelector('span')!.textContent, 'Erase pending: it happens when the host restarts')
+    assert.equal(entry(p, deleted).querySelector('[data-message-recall-erase-problem]'), null)
+    assert.equal(entry(p, deleted).querySelector('[data-message-recall-entry-error]'), null, 'the refusal is gone with the new request')
+    assert.deepEqual(buttonsOf(entry(p, deleted)), ['Cancel erase'])
+    assert.equal(page.document.activeElement, eraseButton(p, deleted, 'cancel'), 'focus moves to Cancel erase')
+  })
+
+  it('a failed erase can still be cancelled', async () => {
+    const { p, deleted } = await withRemovals('zh')
+    p.erases.set(deleted, { tombstoneSeq: deleted, scheduledAt: new Date(0).toISOString(), messageCount: 1, imageCount: 0, fileCount: 0, state: 'failed', problem: 'message-recall: the erased log did not verify, nothing changed: the new log derives other messages' })
+    await click(removedButton(p))
+    assert.equal(entry(p, deleted).querySelector('[data-message-recall-erase-problem]')!.textContent, '主机给出的原因：the erased log did not verify, nothing changed: the new log derives other messages')
     await click(eraseButton(p, deleted, 'cancel'))
+    assert.deepEqual(p.host.of('cancelErase'), [{ sessionId: 'session-a', action: 'cancelErase', tombstoneSeq: deleted }])
     assert.deepEqual(buttonsOf(entry(p, deleted)), ['恢复', '打开副本', '永久抹除…'])
+    assert.equal(page.document.activeElement, eraseButton(p, deleted, 'open'))
   })
 
   it('an erased removal reads "Erased for good" and offers nothing', async () => {

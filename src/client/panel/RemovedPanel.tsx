@@ -24,7 +24,10 @@
  * holds open); once confirmed the entry reads "Erase pending" with **Cancel erase** instead of
  * Restore and Open a copy. The confirmation also lists the copies of the session that hold the same
  * messages, with a checkbox (checked) for each that removed them too, to erase them there as well;
- * a copy whose erase was refused is named on the entry. An erased removal reads "Erased for good" and offers nothing.
+ * a copy whose erase was refused is named on the entry. An erase that failed at the host's last
+ * start says so, with the host's reason (its English sentence, as a detail under the line), and
+ * offers **Try again at next start** (pending again) beside **Cancel erase**. An erased removal
+ * reads "Erased for good" and offers nothing.
  *
  * A batch (`apply`) that a torn write cut short shows first, as a note naming how many of its
  * changes did not take effect and the first of them (`removal-list.ts`, `cutShortEntries`).
@@ -33,11 +36,11 @@
  * `[data-message-recall-panel]` (role `dialog`), `[data-message-recall-cut-short=<first seq>]`
  * (role `note`) per batch cut short, one `li[data-message-recall-entry=<tombstoneSeq>]`
  * per removal with `data-action`, `data-restored` once restored, and buttons
- * `[data-message-recall-entry-action="restore|forkBefore"]`, `[data-message-recall-erase-action="open|confirm|keep|cancel"]`,
+ * `[data-message-recall-entry-action="restore|forkBefore"]`, `[data-message-recall-erase-action="open|confirm|keep|retry|cancel"]`,
  * `[data-message-recall-erase-confirm]` (role `alertdialog`; inside it `[data-message-recall-erase-copies]`,
  * `[data-message-recall-erase-copy=<copy id>]` (a label holding its checkbox) and
  * `[data-message-recall-erase-copy-held=<copy id>]`), `[data-message-recall-erase-copy-error=<copy id>]` (role `alert`), `[data-message-recall-erase-pending="pending|failed"]`
- * (role `status`) and `[data-message-recall-entry-erased]`; `[data-message-recall-panel-flag=<checkpoint seq>]`
+ * (role `status`; a failed one holds `[data-message-recall-erase-problem]`) and `[data-message-recall-entry-erased]`; `[data-message-recall-panel-flag=<checkpoint seq>]`
  * (role `note`) per flagged summary with `[data-message-recall-summary-flag-action="rewrite|cancel"]`;
  * one `li[data-message-recall-rewrite=<checkpoint seq>]` per summary rewrite with
  * `[data-message-recall-entry-action="undoRewrite"]`.
@@ -251,7 +254,7 @@ function RemovedPanel({ useSession, actions, summary, erase, t, onClose, anchor 
               <div data-message-recall-entry-excerpt="">{entry.excerpt ?? t('panel.notLoaded')}</div>
               {error !== null && <div data-message-recall-entry-error="" role="alert">{describeError(t, error.code)}</div>}
               {entry.erased && <div data-message-recall-entry-erased="">{t('panel.erased')}</div>}
-              {eraseable && pending === undefined && erasing !== null && erasing.errors.has(entry.tombstoneSeq) && (
+              {eraseable && pending?.state !== 'pending' && erasing !== null && erasing.errors.has(entry.tombstoneSeq) && (
                 <div data-message-recall-entry-error="" role="alert">{describeError(t, erasing.errors.get(entry.tombstoneSeq)!.code)}</div>
               )}
               {erasing?.copyErrors.get(entry.tombstoneSeq)?.map(({ copy, error: refusal }) => (
@@ -262,6 +265,13 @@ function RemovedPanel({ useSession, actions, summary, erase, t, onClose, anchor 
               {pending !== undefined && erase !== undefined && (
                 <div data-message-recall-erase-pending={pending.state} role="status">
                   <span>{t(pending.state === 'failed' ? 'panel.erase.failed' : 'panel.erase.pending')}</span>
+                  {pending.state === 'failed' && pending.problem !== undefined && (
+                    <p data-message-recall-erase-problem="">{t('panel.erase.problem', { problem: pending.problem.replace(/^message-recall: /, '') })}</p>
+                  )}
+                  {pending.state === 'failed' && (
+                    <button type="button" data-message-recall-erase-action="retry" aria-label={t('panel.erase.retryLabel')} disabled={eraseBusy} aria-busy={eraseBusy || undefined}
+                      onClick={() => void erase.retry(entry.tombstoneSeq).then((ok) => setRefocus({ seq: entry.tombstoneSeq, action: ok ? 'cancel' : 'retry' }))}>{t('panel.erase.retry')}</button>
+                  )}
                   <button type="button" data-message-recall-erase-action="cancel" aria-label={t('panel.erase.cancelLabel')} disabled={eraseBusy} aria-busy={eraseBusy || undefined}
                     onClick={() => void erase.cancel(entry.tombstoneSeq).then(() => setRefocus({ seq: entry.tombstoneSeq, action: 'open' }))}>{t('panel.erase.cancel')}</button>
                 </div>

@@ -2,7 +2,8 @@
  * **Erase for good** of a removal, for one session, as the Removed panel offers it: the panel shows
  * only sessions the host holds open, so the erase is kept by the host for its next start (the
  * route's `erase` with `when: 'next-start'`), listed (`pendingErases`) and can be cancelled
- * (`cancelErase`). Which entry has its confirmation open, and the host's plan of that erase (how
+ * (`cancelErase`); one that failed at the host's last start can be asked for again, pending again
+ * (`retry`, the same `erase`). Which entry has its confirmation open, and the host's plan of that erase (how
  * many messages, images and tool output files it takes, and which copies of the session hold the
  * same messages), are kept here too, with the copies checked to be erased along (each copy with its
  * own removal of them, checked by default): confirming asks for the erase in the session and in
@@ -133,6 +134,22 @@ export class EraseRequests extends SnapshotStore<EraseRequestsState> {
       if (refused.length > 0) this.set({ copyErrors: new Map(this.state.copyErrors).set(tombstoneSeq, refused) })
       if (!reply!.ok) return reply!.error
       this.set({ erases: new Map(this.state.erases).set(tombstoneSeq, reply!.value.erase) })
+      return null
+    })
+  }
+
+  /**
+   * Ask again for an erase that failed at the host's last start (**Try again at next start**): the
+   * route's `erase` with `when: 'next-start'` of the session's own removal alone (not its copies),
+   * which the host checks afresh and keeps pending again in place of the failed record.
+   * @param tombstoneSeq - the removal.
+   * @returns whether the host kept it pending (a refusal is kept in `errors`, the failed record as it was).
+   */
+  retry(tombstoneSeq: number): Promise<boolean> {
+    return this.run(tombstoneSeq, async () => {
+      const reply = await this.options.send({ sessionId: this.options.sessionId, action: 'erase', when: 'next-start', tombstoneSeq })
+      if (!reply.ok) return reply.error
+      this.set({ erases: new Map(this.state.erases).set(tombstoneSeq, reply.value.erase) })
       return null
     })
   }

@@ -196,7 +196,9 @@ function answerErase(body: Record<string, any>, session: Session, erases: Map<nu
   // Counted as the host counts them would need the files; here each removed tool result counts as one tool output file.
   const fileCount = tombstone.shadowedSeqs.filter((seq) => session.events[seq]?.type === 'tool/result').length
   if (planned) return { status: 200, body: { ok: true, value: { action: 'plan', planAction: 'erase', tombstoneSeq: tombstone.seq, messageCount: tombstone.shadowedSeqs.length, imageCount: 0, fileCount, copies: copies.listed } } }
-  const erase = erases.get(tombstone.seq) ?? { tombstoneSeq: tombstone.seq, scheduledAt: new Date(0).toISOString(), messageCount: tombstone.shadowedSeqs.length, imageCount: 0, fileCount: 0, state: 'pending' }
+  // A pending record is answered as kept; a failed one is replaced by a pending one, as the route does.
+  const kept = erases.get(tombstone.seq)
+  const erase = kept?.state === 'pending' ? kept : { tombstoneSeq: tombstone.seq, scheduledAt: new Date(0).toISOString(), messageCount: tombstone.shadowedSeqs.length, imageCount: 0, fileCount: 0, state: 'pending' }
   erases.set(tombstone.seq, erase)
   return { status: 200, body: { ok: true, value: { action: 'erase', when: 'next-start', erase } } }
 }
