@@ -43,6 +43,8 @@ const FIELD_TABLE: ReadonlyArray<readonly [field: string, actions: '*' | readonl
   ['expect', [...TOMBSTONE_ACTIONS, 'restore', 'plan', 'apply', 'editSummary', 'undoRewrite', 'rewriteSummary']],
   ['changes', ['apply', 'plan']],
   ['detail', ['plan']],
+  // `now` (default) or `next-start`: kept for the host's next start; asked again for a removal whose
+  // erase failed at a start, the failed record is made pending again (no field of its own).
   ['when', ['erase']],
 ]
 
