@@ -499,6 +499,9 @@ var zh = {
   "panel.erase.keepLabel": "不抹除，关闭这个确认",
   "panel.erase.pending": "等待抹除：主机重启时进行",
   "panel.erase.failed": "主机启动时永久抹除没有完成，什么都没有改变",
+  "panel.erase.problem": "主机给出的原因：{problem}",
+  "panel.erase.retry": "下次启动时再试",
+  "panel.erase.retryLabel": "再试一次永久抹除：主机下次启动时进行",
   "panel.erase.cancel": "取消抹除",
   "panel.erase.cancelLabel": "取消抹除：这些消息仍然是已移除状态，可以再恢复",
   "error.NOT_RESTORABLE": "这次移除无法原地恢复，可以打开一个副本",
@@ -668,6 +671,9 @@ var en = {
   "panel.erase.keepLabel": "Do not erase; close this confirmation",
   "panel.erase.pending": "Erase pending: it happens when the host restarts",
   "panel.erase.failed": "Erase for good did not go through when the host started; nothing was changed",
+  "panel.erase.problem": "Reason from the host: {problem}",
+  "panel.erase.retry": "Try again at next start",
+  "panel.erase.retryLabel": "Try the erase for good again: it happens when the host next starts",
   "panel.erase.cancel": "Cancel erase",
   "panel.erase.cancelLabel": "Cancel the erase: the messages stay removed and can be restored again",
   "error.NOT_RESTORABLE": "This removal cannot be undone in place. Open a copy instead.",
@@ -3817,10 +3823,23 @@ function RemovedPanel({ useSession, actions, summary, erase, t, onClose, anchor 
           /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("div", { "data-message-recall-entry-excerpt": "", children: entry.excerpt ?? t("panel.notLoaded") }),
           error !== null && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("div", { "data-message-recall-entry-error": "", role: "alert", children: describeError(t, error.code) }),
           entry.erased && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("div", { "data-message-recall-entry-erased": "", children: t("panel.erased") }),
-          eraseable && pending === void 0 && erasing !== null && erasing.errors.has(entry.tombstoneSeq) && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("div", { "data-message-recall-entry-error": "", role: "alert", children: describeError(t, erasing.errors.get(entry.tombstoneSeq).code) }),
+          eraseable && pending?.state !== "pending" && erasing !== null && erasing.errors.has(entry.tombstoneSeq) && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("div", { "data-message-recall-entry-error": "", role: "alert", children: describeError(t, erasing.errors.get(entry.tombstoneSeq).code) }),
           erasing?.copyErrors.get(entry.tombstoneSeq)?.map(({ copy, error: refusal }) => /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("div", { "data-message-recall-erase-copy-error": copy.sessionId, role: "alert", children: t("panel.erase.copyFailed", { title: copy.title ?? t("panel.erase.untitled"), reason: describeError(t, refusal.code) }) }, copy.sessionId)),
           pending !== void 0 && erase !== void 0 && /* @__PURE__ */ (0, import_jsx_runtime4.jsxs)("div", { "data-message-recall-erase-pending": pending.state, role: "status", children: [
             /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("span", { children: t(pending.state === "failed" ? "panel.erase.failed" : "panel.erase.pending") }),
+            pending.state === "failed" && pending.problem !== void 0 && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("p", { "data-message-recall-erase-problem": "", children: t("panel.erase.problem", { problem: pending.problem.replace(/^message-recall: /, "") }) }),
+            pending.state === "failed" && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)(
+              "button",
+              {
+                type: "button",
+                "data-message-recall-erase-action": "retry",
+                "aria-label": t("panel.erase.retryLabel"),
+                disabled: eraseBusy,
+                "aria-busy": eraseBusy || void 0,
+                onClick: () => void erase.retry(entry.tombstoneSeq).then((ok) => setRefocus({ seq: entry.tombstoneSeq, action: ok ? "cancel" : "retry" })),
+                children: t("panel.erase.retry")
+              }
+            ),
             /* @__PURE__ */ (0, import_jsx_runtime4.jsx)(
               "button",
               {
@@ -4023,7 +4042,7 @@ function SummaryDialog({ sessionId, checkpointSeq, text, kit, onClose }) {
 }
 
 // src/client/build-stamp.ts
-var BUILD_STAMP = true ? "0.1.0+d5e96f53e5" : "dev";
+var BUILD_STAMP = true ? "0.1.0+56c6d2c3f7" : "dev";
 
 // src/client/notices/notice-styles.ts
 var NOTICE_STYLE_TEXT = `
@@ -4079,6 +4098,7 @@ border:1px solid var(--dsw-alias-border-inverted,rgba(0,0,0,.12));box-shadow:var
 [data-message-recall-entry][data-restored]{opacity:.7}
 [data-message-recall-entry-meta]{display:flex;flex-wrap:wrap;gap:4px 10px;font-size:12px;color:var(--dsw-alias-label-tertiary,#777)}
 [data-message-recall-entry-what]{color:var(--dsw-alias-label-primary,#222);font-weight:500}
+[data-message-recall-erase-problem]{margin:4px 0 6px;font-size:12px;overflow-wrap:anywhere;color:var(--dsw-alias-label-secondary,#444)}
 [data-message-recall-entry-excerpt]{margin:2px 0 6px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;color:var(--dsw-alias-label-secondary,#444)}
 [data-message-recall-entry-actions]{display:flex;gap:6px}
 [data-message-recall-summary-dialog] textarea{display:block;width:min(560px,80vw);margin:6px 0;font:inherit;font-size:13px;line-height:20px;padding:6px 8px;
@@ -4243,6 +4263,21 @@ var EraseRequests = class extends SnapshotStore {
         return copyReply.ok ? [] : [{ copy, error: copyReply.error }];
       });
       if (refused.length > 0) this.set({ copyErrors: new Map(this.state.copyErrors).set(tombstoneSeq, refused) });
+      if (!reply.ok) return reply.error;
+      this.set({ erases: new Map(this.state.erases).set(tombstoneSeq, reply.value.erase) });
+      return null;
+    });
+  }
+  /**
+   * Ask again for an erase that failed at the host's last start (**Try again at next start**): the
+   * route's `erase` with `when: 'next-start'` of the session's own removal alone (not its copies),
+   * which the host checks afresh and keeps pending again in place of the failed record.
+   * @param tombstoneSeq - the removal.
+   * @returns whether the host kept it pending (a refusal is kept in `errors`, the failed record as it was).
+   */
+  retry(tombstoneSeq) {
+    return this.run(tombstoneSeq, async () => {
+      const reply = await this.options.send({ sessionId: this.options.sessionId, action: "erase", when: "next-start", tombstoneSeq });
       if (!reply.ok) return reply.error;
       this.set({ erases: new Map(this.state.erases).set(tombstoneSeq, reply.value.erase) });
       return null;

@@ -2308,6 +2308,8 @@ var FIELD_TABLE = [
   ["expect", [...TOMBSTONE_ACTIONS, "restore", "plan", "apply", "editSummary", "undoRewrite", "rewriteSummary"]],
   ["changes", ["apply", "plan"]],
   ["detail", ["plan"]],
+  // `now` (default) or `next-start`: kept for the host's next start; asked again for a removal whose
+  // erase failed at a start, the failed record is made pending again (no field of its own).
   ["when", ["erase"]]
 ];
 var FIELDS2 = FIELD_TABLE.map(([field]) => field);
@@ -4884,7 +4886,7 @@ function pendingEraseValue(record) {
 async function scheduleErase(services, request) {
   const { sessionId, tombstoneSeq } = request;
   const earlier = await services.pending.get(sessionId, tombstoneSeq);
-  if (earlier !== void 0) return { ok: true, value: { action: "erase", when: "next-start", erase: pendingEraseValue(earlier) } };
+  if (earlier?.state === "pending") return { ok: true, value: { action: "erase", when: "next-start", erase: pendingEraseValue(earlier) } };
   return checkErase(services, request, async (record) => ({ action: "erase", when: "next-start", erase: pendingEraseValue(await services.pending.add(record)) }));
 }
 async function planErase(services, request) {
@@ -6466,17 +6468,18 @@ var PendingErases = class {
     return (await this.all()).find((e) => e.sessionId === sessionId && e.tombstoneSeq === tombstoneSeq);
   }
   /**
-   * Add a pending erase unless one for the same removal exists; settles once the file is durable.
-   * @param record - the new record.
-   * @returns the record now kept (the earlier one when the removal had one already).
+   * Add a pending erase unless one for the same removal is pending; a failed one is replaced in
+   * its place (asked for again). Settles once the file is durable.
+   * @param record - the new record (`state: 'pending'`).
+   * @returns the record now kept (the earlier one when the removal had one pending already).
    * @throws as {@link PendingErases.all}, and the write's file system errors (the old file stays).
    */
   async add(record) {
     return this.serial(async () => {
       const list = await this.load();
-      const earlier = list.find((e) => e.sessionId === record.sessionId && e.tombstoneSeq === record.tombstoneSeq);
-      if (earlier !== void 0) return earlier;
-      await this.save([...list, record]);
+      const at = list.findIndex((e) => e.sessionId === record.sessionId && e.tombstoneSeq === record.tombstoneSeq);
+      if (at >= 0 && list[at].state === "pending") return list[at];
+      await this.save(at < 0 ? [...list, record] : list.map((e, i) => i === at ? record : e));
       return record;
     });
   }

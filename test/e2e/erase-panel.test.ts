@@ -8,18 +8,23 @@
  * disk. The host is restarted (the plugin runs the pending erases as it starts); the built `scan
  * --text` over the DSH home then finds the canary nowhere, in neither session, the pending-erase
  * file is empty, and the panel, reloaded, reads "Erased for good" for that removal and no longer
- * offers Restore. The scenarios run in order and build on each other.
+ * offers Restore. Then a second canary prompt is deleted and its erase confirmed in the panel; the
+ * host restarts with a directory where an interrupted erase's new file would be (a file system
+ * error the erase does not clear away), so the erase fails at start: the panel, reloaded, says so
+ * with the host's reason and, by keyboard, **Try again at next start** makes it pending again; the
+ * directory cleared away, the next start erases it. The scenarios run in order and build on each
+ * other.
  */
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe } from 'node:test'
 import type { Page } from 'puppeteer-core'
-import { listSessions, rpc } from '../../tools/dsh-api'
+import { findSessionDir, listSessions, rpc } from '../../tools/dsh-api'
 import { bootE2e, sequentialScenarios, type E2e } from './harness'
-import { findRow, openApp, startTurns, waitForChatText, waitInPage, waitRowHidden } from './ui'
-import { armAndCommit, openExactSidebarEntry, openPanel } from './removals-ui'
+import { findRow, openApp, sendPrompt, startTurns, waitForChatText, waitForTurnBars, waitInPage, waitRowHidden } from './ui'
+import { armAndCommit, closePanel, openExactSidebarEntry, openPanel } from './removals-ui'
 
 const TITLE = 'Heron key chat'
 const BRANCH_TITLE = 'Heron key chat (1)'
@@ -28,6 +33,8 @@ const P1 = `${CANARY} my staging key is hunter2`
 const A1 = 'I will not repeat that.'
 const P2 = 'What is on the todo list?'
 const A2 = 'One open task.'
+const P3 = `${CANARY} and the backup key is swordfish`
+const A3 = 'I will not repeat that either.'
 const TOOL = join(import.meta.dirname, '..', '..', 'lib', 'scripts', 'dsh-message-recall-log.js')
 
 let e: E2e
@@ -43,12 +50,28 @@ function scanHome(): { status: number | null; hits: string[] } {
   return { status: run.status, hits: (JSON.parse(run.stdout).hits as Array<{ path: string }>).map((h) => h.path.slice(e.home.length + 1).split('/')[0]!) }
 }
 
-/** The entry's erase controls and texts. */
-async function readErase(): Promise<{ buttons: string[]; erase: string[]; pending: string | null; erased: string | null; confirm: { title: string; body: string; copies: string | null; boxes: [string, boolean][] } | null }> {
-  return page.$eval(`[data-message-recall-entry="${tombstoneSeq}"]`, (el) => ({
+/** The pending-erase file's records as `<session> <tombstone seq> <state>`, sorted. */
+function pendingErases(): string[] {
+  const pendingFile = join(e.home, 'message-recall', 'pending-erases.json')
+  return existsSync(pendingFile) ? JSON.parse(readFileSync(pendingFile, 'utf8')).erases.map((p: any) => `${p.sessionId} ${p.tombstoneSeq} ${p.state}`).sort() : []
+}
+
+/** Wait until the pending-erase file reads `want` (a start runs the erases after the host answers). */
+async function waitPendingErases(want: string[], label: string): Promise<void> {
+  const deadline = Date.now() + 60_000
+  while (JSON.stringify(pendingErases()) !== JSON.stringify(want)) {
+    assert.ok(Date.now() < deadline, `${label}: ${JSON.stringify(pendingErases())}\n${e.host.logTail(40)}`)
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}
+
+/** The entry's erase controls and texts (the first removal's entry unless `seq`). */
+async function readErase(seq = tombstoneSeq): Promise<{ buttons: string[]; erase: string[]; pending: string | null; problem?: string; erased: string | null; confirm: { title: string; body: string; copies: string | null; boxes: [string, boolean][] } | null }> {
+  return page.$eval(`[data-message-recall-entry="${seq}"]`, (el) => ({
     buttons: [...el.querySelectorAll('[data-message-recall-entry-action]')].map((b) => b.textContent ?? ''),
     erase: [...el.querySelectorAll('[data-message-recall-erase-action]')].map((b) => b.textContent ?? ''),
     pending: el.querySelector('[data-message-recall-erase-pending] span')?.textContent ?? null,
+    ...(el.querySelector('[data-message-recall-erase-problem]') === null ? {} : { problem: el.querySelector('[data-message-recall-erase-problem]')!.textContent ?? '' }),
     erased: el.querySelector('[data-message-recall-entry-erased]')?.textContent ?? null,
     confirm: el.querySelector('[data-message-recall-erase-confirm]') === null ? null : {
       title: el.querySelector('[data-message-recall-erase-title]')?.textContent ?? '',
@@ -137,5 +160,65 @@ describe('Erase for good from the Removed panel in the real DSH web UI', { timeo
     assert.deepEqual(await readErase(), { buttons: [], erase: [], pending: null, erased: 'Erased for good', confirm: null })
     await e.shot(page, '02-erased')
     assert.deepEqual(scanHome(), { status: 0, hits: [] }, 'opening the session again brings nothing back')
+  })
+
+  scenario('3. an erase that failed at start shows the host\'s reason; Try again at next start by keyboard makes it pending, and the next start erases it', async () => {
+    await closePanel(page)
+    e.model.script([{ text: A3 }])
+    const bars = await page.$$eval('[data-chat-flow] > [data-chat-flow-kind="turn-tail"]', (els) => els.filter((el) => el.getClientRects().length > 0).length)
+    await sendPrompt(page, P3)
+    // The turn ends before the removal (a running turn answers AGENT_BUSY).
+    await waitForTurnBars(page, bars + 1)
+    const prompt = await findRow(page, 'user', P3)
+    assert.equal(await armAndCommit(page, prompt.key, 'delete'), 'Delete 1?')
+    await waitRowHidden(page, prompt.key)
+    const entries = await openPanel(page)
+    const second = entries.find((entry) => entry.tombstoneSeq !== tombstoneSeq)!.tombstoneSeq
+    await page.waitForSelector(`[data-message-recall-entry="${second}"] [data-message-recall-erase-action="open"]`, { visible: true, timeout: 10_000 })
+    for (let i = 0; i < 12 && (await focusedErase()) !== 'open'; i++) await page.keyboard.press('Tab')
+    await page.keyboard.press('Enter')
+    await waitInPage(page, 'the plan of the erase', () => document.querySelector<HTMLButtonElement>('[data-message-recall-erase-action="confirm"]')?.disabled === false, 15_000)
+    await page.keyboard.down('Shift')
+    await page.keyboard.press('Tab')
+    await page.keyboard.up('Shift')
+    assert.equal(await focusedErase(), 'confirm')
+    await page.keyboard.press('Enter')
+    await waitInPage(page, 'the pending erase to show', () => !!document.querySelector('[data-message-recall-erase-pending="pending"]'), 10_000)
+    assert.deepEqual(pendingErases(), [`${sessionId} ${second} pending`])
+
+    // Stopped: a directory where an interrupted erase's new file would be, which the erase does not clear away.
+    const blocker = join(findSessionDir(e.home, sessionId)!, 'session.jsonl.zstd.0123456789ab.erase.tmp')
+    await e.restartHost(() => {
+      mkdirSync(blocker)
+      writeFileSync(join(blocker, 'held'), 'x')
+    })
+    await waitPendingErases([`${sessionId} ${second} failed`], 'the erase did not fail at start')
+    assert.ok(scanHome().hits.includes('sessions'), 'nothing was erased')
+
+    await openApp(page, e.url)
+    await openExactSidebarEntry(page, 'What is on the todo')
+    await page.waitForFunction((want) => (window as any).__DSH_MESSAGE_RECALL__?.snapshot()?.sessionId === want, { timeout: 30_000, polling: 100 }, sessionId)
+    await waitForChatText(page, A3)
+    await openPanel(page)
+    await waitInPage(page, 'the failed erase', () => !!document.querySelector('[data-message-recall-erase-pending="failed"]'), 10_000)
+    assert.deepEqual(await readErase(second), {
+      buttons: [], erase: ['Try again at next start', 'Cancel erase'], erased: null, confirm: null,
+      pending: 'Erase for good did not go through when the host started; nothing was changed',
+      problem: 'Reason from the host: Path is a directory: rm returned EISDIR (is a directory) …/session.jsonl.zstd.0123456789ab.erase.tmp',
+    })
+    assert.equal(await page.$eval(`[data-message-recall-entry="${second}"] [data-message-recall-erase-action="retry"]`, (b) => b.getAttribute('aria-label')), 'Try the erase for good again: it happens when the host next starts')
+    await e.shot(page, '03-failed')
+    // Keyboard only: Tab to Try again at next start, Enter.
+    for (let i = 0; i < 12 && (await focusedErase()) !== 'retry'; i++) await page.keyboard.press('Tab')
+    assert.equal(await focusedErase(), 'retry', 'Tab reaches Try again at next start')
+    await page.keyboard.press('Enter')
+    await waitInPage(page, 'the erase pending again', () => !!document.querySelector('[data-message-recall-erase-pending="pending"]'), 10_000)
+    assert.deepEqual(await readErase(second), { buttons: [], erase: ['Cancel erase'], pending: 'Erase pending: it happens when the host restarts', erased: null, confirm: null })
+    assert.equal(await focusedErase(), 'cancel', 'focus moves to Cancel erase')
+    assert.deepEqual(pendingErases(), [`${sessionId} ${second} pending`], 'pending again on disk once the panel says so')
+
+    await e.restartHost(() => rmSync(blocker, { recursive: true }))
+    await waitPendingErases([], 'the erase did not run at the next start')
+    assert.deepEqual(scanHome(), { status: 0, hits: [] }, 'the built scan finds the canary nowhere under the DSH home')
   })
 })

@@ -29,6 +29,7 @@ border:1px solid var(--dsw-alias-border-inverted,rgba(0,0,0,.12));box-shadow:var
 [data-message-recall-entry][data-restored]{opacity:.7}
 [data-message-recall-entry-meta]{display:flex;flex-wrap:wrap;gap:4px 10px;font-size:12px;color:var(--dsw-alias-label-tertiary,#777)}
 [data-message-recall-entry-what]{color:var(--dsw-alias-label-primary,#222);font-weight:500}
+[data-message-recall-erase-problem]{margin:4px 0 6px;font-size:12px;overflow-wrap:anywhere;color:var(--dsw-alias-label-secondary,#444)}
 [data-message-recall-entry-excerpt]{margin:2px 0 6px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;color:var(--dsw-alias-label-secondary,#444)}
 [data-message-recall-entry-actions]{display:flex;gap:6px}
 [data-message-recall-summary-dialog] textarea{display:block;width:min(560px,80vw);margin:6px 0;font:inherit;font-size:13px;line-height:20px;padding:6px 8px;
