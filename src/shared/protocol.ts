@@ -101,13 +101,13 @@ export interface PendingEraseValue {
   readonly imageCount: number
   /** Tool output files the erase deletes unless another session names them. */
   readonly fileCount: number
-  /** `pending`, or `failed`: a run at start did not verify (nothing changed) and it is kept. */
+  /** `pending`, or `failed`: a run at start did not verify or threw (nothing changed); kept, and run again only once asked for again (`erase` with `when: 'next-start'`, which makes it `pending`). */
   readonly state: 'pending' | 'failed'
-  /** `failed` only: why. */
+  /** `failed` only: why, the host's English sentence (no absolute paths). */
   readonly problem?: string
 }
 
-/** Success value of `erase` with `when: 'next-start'` (the same for a second request of the same removal). */
+/** Success value of `erase` with `when: 'next-start'` (the same for a second request of a removal pending already; a failed one comes back pending). */
 export interface ScheduledEraseValue {
   readonly action: 'erase'
   readonly when: 'next-start'
