@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-ZCQTJYG2.js";
+} from "./chunks/chunk-OMUDX4FM.js";
 import {
   explainCommand
-} from "./chunks/chunk-EYEJIWG2.js";
+} from "./chunks/chunk-RTWY62JI.js";
 import {
   listCommand
 } from "./chunks/chunk-QXCDYVU7.js";
@@ -13,10 +13,11 @@ import {
 } from "./chunks/chunk-CRKCG5BD.js";
 import {
   scanCommand
-} from "./chunks/chunk-UTUYFGTL.js";
-import "./chunks/chunk-3YK22VMN.js";
+} from "./chunks/chunk-MPZNY6NK.js";
+import "./chunks/chunk-SOBSVLGM.js";
 import "./chunks/chunk-EDLWMPAK.js";
-import "./chunks/chunk-74NHG445.js";
+import "./chunks/chunk-EQRBZEXQ.js";
+import "./chunks/chunk-D6GSHOIP.js";
 import "./chunks/chunk-4C36J76L.js";
 import {
   verifyCommand

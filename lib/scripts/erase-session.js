@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-ZCQTJYG2.js";
+} from "./chunks/chunk-OMUDX4FM.js";
 import {
   runCommand
 } from "./chunks/chunk-C7U2JD6W.js";

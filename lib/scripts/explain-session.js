@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-EYEJIWG2.js";
-import "./chunks/chunk-3YK22VMN.js";
+} from "./chunks/chunk-RTWY62JI.js";
+import "./chunks/chunk-SOBSVLGM.js";
 import "./chunks/chunk-EDLWMPAK.js";
-import "./chunks/chunk-74NHG445.js";
+import "./chunks/chunk-EQRBZEXQ.js";
+import "./chunks/chunk-D6GSHOIP.js";
 import {
   runCommand
 } from "./chunks/chunk-C7U2JD6W.js";

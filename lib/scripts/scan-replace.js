@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 import {
   scanCommand
-} from "./chunks/chunk-UTUYFGTL.js";
-import "./chunks/chunk-3YK22VMN.js";
+} from "./chunks/chunk-MPZNY6NK.js";
+import "./chunks/chunk-SOBSVLGM.js";
 import "./chunks/chunk-EDLWMPAK.js";
-import "./chunks/chunk-74NHG445.js";
+import "./chunks/chunk-EQRBZEXQ.js";
+import "./chunks/chunk-D6GSHOIP.js";
 import "./chunks/chunk-4C36J76L.js";
 import "./chunks/chunk-GAP6BJRR.js";
 import {

@@ -2,10 +2,10 @@
 import {
   explainSession,
   forkOrigin
-} from "./chunk-3YK22VMN.js";
+} from "./chunk-SOBSVLGM.js";
 import {
   readFates
-} from "./chunk-74NHG445.js";
+} from "./chunk-D6GSHOIP.js";
 import {
   COMMON_OPTIONS,
   DECODER_OPTION,

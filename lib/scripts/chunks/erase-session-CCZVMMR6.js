@@ -1,16 +1,19 @@
 #!/usr/bin/env node
 import {
-  collectEventImages,
-  eraseLogFile,
-  toolOutputPathsIn
-} from "./chunk-HM7PB4UF.js";
+  eraseLogFile
+} from "./chunk-4BZUXR5E.js";
 import {
   rebuildCacheEntry
-} from "./chunk-7QKTMCDM.js";
+} from "./chunk-3HXM2AHQ.js";
+import {
+  collectEventImages,
+  toolOutputPathsIn
+} from "./chunk-7FZFRM56.js";
 import "./chunk-EDLWMPAK.js";
-import "./chunk-74NHG445.js";
+import "./chunk-EQRBZEXQ.js";
+import "./chunk-D6GSHOIP.js";
 import "./chunk-ZFDKBUKF.js";
-import "./chunk-IQAOUE36.js";
+import "./chunk-X3X63HMT.js";
 import "./chunk-V6RYJ4SL.js";
 
 // src/host/erase-session.ts

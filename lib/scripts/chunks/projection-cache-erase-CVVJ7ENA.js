@@ -5,8 +5,8 @@ import {
   dropCacheEntryInFile,
   isProjectionCacheWriter,
   rebuildCacheEntry
-} from "./chunk-7QKTMCDM.js";
-import "./chunk-IQAOUE36.js";
+} from "./chunk-3HXM2AHQ.js";
+import "./chunk-X3X63HMT.js";
 import "./chunk-V6RYJ4SL.js";
 export {
   PROJECTION_CACHE_FILE,

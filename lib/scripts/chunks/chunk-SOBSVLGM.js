@@ -3,9 +3,11 @@ import {
   ToolPairingIndex
 } from "./chunk-EDLWMPAK.js";
 import {
-  readFates,
   sameJson
-} from "./chunk-74NHG445.js";
+} from "./chunk-EQRBZEXQ.js";
+import {
+  readFates
+} from "./chunk-D6GSHOIP.js";
 import {
   classifyNode,
   contentOf,

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   forkOrigin
-} from "./chunk-3YK22VMN.js";
+} from "./chunk-SOBSVLGM.js";
 import {
   assertRoot
 } from "./chunk-4C36J76L.js";

@@ -4,18 +4,20 @@ import {
   encodeLogText,
   isJsonlBackend,
   publishLogFile,
+  readHeaderLine,
   readLogAndHeaderWithDsh,
   readLogFileWithDsh,
   removeLeftovers,
   syncDirectory,
   writeBeside
-} from "./chunk-IQAOUE36.js";
+} from "./chunk-X3X63HMT.js";
 import "./chunk-V6RYJ4SL.js";
 export {
   decodeLogBytes,
   encodeLogText,
   isJsonlBackend,
   publishLogFile,
+  readHeaderLine,
   readLogAndHeaderWithDsh,
   readLogFileWithDsh,
   removeLeftovers,
