@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 import {
   ToolPairingIndex
-} from "./chunk-EDLWMPAK.js";
+} from "./chunk-OKUGGFY4.js";
 import {
   sameJson
-} from "./chunk-EQRBZEXQ.js";
+} from "./chunk-PQVV6EUF.js";
 import {
   readFates
-} from "./chunk-D6GSHOIP.js";
+} from "./chunk-AUGGWVGQ.js";
 import {
   classifyNode,
   contentOf,
@@ -17,7 +17,7 @@ import {
   readRestore,
   readTombstone,
   stepOf
-} from "./chunk-ZFDKBUKF.js";
+} from "./chunk-MY2ZCKN5.js";
 
 // node_modules/@deepseek-ai/dsh-session/lib/types/surface.js
 var SURFACE_EVENT_TYPES = /* @__PURE__ */ new Set([

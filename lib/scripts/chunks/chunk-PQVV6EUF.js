@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   isRecord
-} from "./chunk-ZFDKBUKF.js";
+} from "./chunk-MY2ZCKN5.js";
 
 // src/shared/same-json.ts
 function sameJson(a, b) {

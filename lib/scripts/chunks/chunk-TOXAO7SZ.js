@@ -2,10 +2,10 @@
 import {
   eraseRemovalInLog,
   errorText
-} from "./chunk-7FZFRM56.js";
+} from "./chunk-UBSFNVQQ.js";
 import {
   sameJson
-} from "./chunk-EQRBZEXQ.js";
+} from "./chunk-PQVV6EUF.js";
 import {
   decodeLogBytes,
   encodeLogText,
@@ -13,7 +13,7 @@ import {
   readLogAndHeaderWithDsh,
   removeLeftovers,
   writeBeside
-} from "./chunk-X3X63HMT.js";
+} from "./chunk-QGGKDB3Q.js";
 
 // src/host/erase-log.ts
 import { readFile, rm } from "node:fs/promises";

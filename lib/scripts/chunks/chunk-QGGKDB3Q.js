@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   scanZstdFrames
-} from "./chunk-V6RYJ4SL.js";
+} from "./chunk-2BN4JUMU.js";
 
 // src/host/jsonl-log-file.ts
 import { open, readdir, rename, rm } from "node:fs/promises";

@@ -3,19 +3,19 @@ import {
   erasedMarkOf,
   errorText,
   parseLogText
-} from "./chunk-7FZFRM56.js";
+} from "./chunk-UBSFNVQQ.js";
 import {
   readFates,
   replacementEvents
-} from "./chunk-D6GSHOIP.js";
+} from "./chunk-AUGGWVGQ.js";
 import {
   isRecord
-} from "./chunk-ZFDKBUKF.js";
+} from "./chunk-MY2ZCKN5.js";
 import {
   decodeLogBytes,
   readHeaderLine
-} from "./chunk-X3X63HMT.js";
-import "./chunk-V6RYJ4SL.js";
+} from "./chunk-QGGKDB3Q.js";
+import "./chunk-2BN4JUMU.js";
 
 // src/host/erase-copies-on-disk.ts
 import { readdir, readFile } from "node:fs/promises";

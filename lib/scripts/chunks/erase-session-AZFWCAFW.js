@@ -1,20 +1,20 @@
 #!/usr/bin/env node
 import {
   eraseLogFile
-} from "./chunk-4BZUXR5E.js";
+} from "./chunk-TOXAO7SZ.js";
 import {
   rebuildCacheEntry
-} from "./chunk-3HXM2AHQ.js";
+} from "./chunk-Z2QFDVMA.js";
 import {
   collectEventImages,
   toolOutputPathsIn
-} from "./chunk-7FZFRM56.js";
-import "./chunk-EDLWMPAK.js";
-import "./chunk-EQRBZEXQ.js";
-import "./chunk-D6GSHOIP.js";
-import "./chunk-ZFDKBUKF.js";
-import "./chunk-X3X63HMT.js";
-import "./chunk-V6RYJ4SL.js";
+} from "./chunk-UBSFNVQQ.js";
+import "./chunk-OKUGGFY4.js";
+import "./chunk-PQVV6EUF.js";
+import "./chunk-AUGGWVGQ.js";
+import "./chunk-MY2ZCKN5.js";
+import "./chunk-QGGKDB3Q.js";
+import "./chunk-2BN4JUMU.js";
 
 // src/host/erase-session.ts
 import { rm, stat } from "node:fs/promises";

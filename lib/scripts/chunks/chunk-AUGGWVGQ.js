@@ -9,7 +9,7 @@ import {
   readReplaceOp,
   readRestore,
   readTombstone
-} from "./chunk-ZFDKBUKF.js";
+} from "./chunk-MY2ZCKN5.js";
 
 // src/shared/restorable.ts
 function notRestorableReason(kinds) {

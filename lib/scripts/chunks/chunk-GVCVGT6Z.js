@@ -4,7 +4,7 @@ import {
   EXIT,
   out,
   parseCli
-} from "./chunk-C7U2JD6W.js";
+} from "./chunk-ENKBGR3B.js";
 import {
   UsageError,
   UsageLineError
@@ -75,11 +75,11 @@ async function run(argv, invocation) {
     logPath = join(logPath, names[0]);
   }
   const compression = logPath.endsWith(".zstd") ? "zstd" : "none";
-  const { decodeLogBytes } = await import("./jsonl-log-file-RVBNR2CU.js");
-  const { eraseLogFile } = await import("./erase-log-OD5KFRJB.js");
-  const { deleteSideFiles, eraseFailureText } = await import("./erase-session-CCZVMMR6.js");
-  const { dropCacheEntryInFile } = await import("./projection-cache-erase-CVVJ7ENA.js");
-  const { copiesOnDisk, logFilesUnder } = await import("./erase-copies-on-disk-GT2RWCB4.js");
+  const { decodeLogBytes } = await import("./jsonl-log-file-FETHXAH6.js");
+  const { eraseLogFile } = await import("./erase-log-V4UE7EWH.js");
+  const { deleteSideFiles, eraseFailureText } = await import("./erase-session-AZFWCAFW.js");
+  const { dropCacheEntryInFile } = await import("./projection-cache-erase-5WQJ7QZG.js");
+  const { copiesOnDisk, logFilesUnder } = await import("./erase-copies-on-disk-U74IAAPD.js");
   const { dshJsonlReader } = await import("./dsh-reader-PQKW3SW4.js");
   let id;
   try {

@@ -4,7 +4,7 @@ import {
   originalsOf,
   readFates,
   replacementEvents
-} from "./chunk-D6GSHOIP.js";
+} from "./chunk-AUGGWVGQ.js";
 import {
   ACTIONS,
   SURFACE_EVENT_TYPES,
@@ -16,7 +16,7 @@ import {
   readReplaceOp,
   readTombstone,
   toolResultCallId
-} from "./chunk-ZFDKBUKF.js";
+} from "./chunk-MY2ZCKN5.js";
 
 // src/shared/removed-content.ts
 var REMOVED_CONTENT_MARKER = "[removed by dsh-message-recall]";

@@ -10,8 +10,8 @@ import {
   removeLeftovers,
   syncDirectory,
   writeBeside
-} from "./chunk-X3X63HMT.js";
-import "./chunk-V6RYJ4SL.js";
+} from "./chunk-QGGKDB3Q.js";
+import "./chunk-2BN4JUMU.js";
 export {
   decodeLogBytes,
   encodeLogText,
