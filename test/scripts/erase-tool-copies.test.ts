@@ -10,11 +10,12 @@
  * Branch lists the copy of the Branch, and erasing that lists nothing more: the built
  * `scan --text` then finds the canary only in the two copies that never removed it. Without a
  * DSH home the copies are not looked for, and the text says so (`copies: null`); `--home` names
- * the home to look in for a log outside it.
+ * the home to look in for a log outside it. A copy whose log is cut inside its last frame is named
+ * as one that may still hold the text, with why its log could not be read.
  */
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { cpSync, mkdtempSync, rmSync } from 'node:fs'
+import { cpSync, mkdtempSync, rmSync, statSync, truncateSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
@@ -36,6 +37,9 @@ describe('dsh-message-recall-log erase: the copies that still hold the erased te
   const { home } = dshHome
   const spare = mkdtempSync(join(tmpdir(), 'recall-erase-tool-copies-spare-'))
   const alone = mkdtempSync(join(tmpdir(), 'recall-erase-tool-copies-alone-'))
+  const torn = mkdtempSync(join(tmpdir(), 'recall-erase-tool-copies-torn-'))
+  /** A log path of the home, in a copy of the home. */
+  const inHome = (other: string, path: string) => join(other, path.slice(home.length))
   let tombstoneSeq: number
   let inherited: number
   const log: Record<'source' | 'before' | 'tooEarly' | 'branch' | 'grandchild' | 'forked', string> = {} as never
@@ -77,11 +81,15 @@ describe('dsh-message-recall-log erase: the copies that still hold the erased te
     // folder alone (not under a "sessions" folder), three times.
     cpSync(home, spare, { recursive: true })
     for (const name of ['text', 'json', 'home']) cpSync(dirname(log.source), join(alone, name), { recursive: true })
+    // A third home whose Branch made before the removal has its log cut inside its last frame.
+    cpSync(home, torn, { recursive: true })
+    const cut = inHome(torn, log.before)
+    truncateSync(cut, statSync(cut).size - 3)
   })
   after(async () => {
     await roots.dispose()
     dshHome.leave()
-    for (const folder of [spare, alone]) rmSync(folder, { recursive: true, force: true })
+    for (const folder of [spare, alone, torn]) rmSync(folder, { recursive: true, force: true })
   })
 
   it('lists after the erase the copies the route\'s confirmation lists, with their own removal and the command to erase it, or none; exit 0', () => {
@@ -93,7 +101,7 @@ describe('dsh-message-recall-log erase: the copies that still hold the erased te
     ], 'the route lists the copies holding the canary; the Branch cut before it is not among them')
 
     // --json, on the copied home.
-    const inSpare = (path: string) => join(spare, path.slice(home.length))
+    const inSpare = (path: string) => inHome(spare, path)
     const json = erase(dirname(inSpare(log.source)), tombstoneSeq, ['--json'])
     assert.equal(json.status, 0, json.stdout + json.stderr)
     assert.equal(json.stderr, '')
@@ -150,5 +158,14 @@ describe('dsh-message-recall-log erase: the copies that still hold the erased te
       `still held by copy ${id.forked} ${JSON.stringify(forkedTitle)} (not removed there: remove them there first, then erase that removal; its log: ${log.forked})`,
       '',
     ])
+  })
+
+  it('a copy whose log cannot be read is named as one that may still hold the text', () => {
+    const cut = inHome(torn, log.before)
+    const problem = 'the log does not end at a frame boundary (a torn or damaged tail)'
+    const text = erase(dirname(inHome(torn, log.source)), tombstoneSeq)
+    assert.equal(text.status, 0, text.stdout + text.stderr)
+    assert.equal(text.stdout.split('\n')[1], `may still be held by copy ${id.before} (its log ${cut} could not be read: ${problem})`)
+    assert.equal(text.stdout.split('\n').length, 6, 'the erase, the four copies, the final line break')
   })
 })
