@@ -17,6 +17,7 @@ import { COMMON_OPTIONS, parseCli } from '../support/arguments'
 import { EXIT, type LogCommand } from '../support/command'
 import { out } from '../support/output'
 import { UsageError, UsageLineError } from '../support/usage-errors'
+import type { DiskCopy } from '../../src/host/erase-copies-on-disk'
 
 const usage = (invocation: string): string => `Usage: ${invocation} <session folder or log file> --tombstone SEQ [options]
 
@@ -78,7 +79,7 @@ function shellWord(path: string): string {
  * @param invocation - how `erase` was run, for the command that erases the copy's own removal.
  * @returns e.g. `still held by copy <id> "Audit" (with its own removal 57; erase it there: dsh-message-recall-log erase <log> --tombstone 57)`.
  */
-export function copyLine(copy: { readonly sessionId: string; readonly title: string | null; readonly tombstoneSeq: number | null; readonly log: string; readonly error: string | null }, invocation: string): string {
+export function copyLine(copy: DiskCopy, invocation: string): string {
   if (copy.error !== null) return `may still be held by copy ${copy.sessionId} (its log ${copy.log} could not be read: ${copy.error})`
   const named = `still held by copy ${copy.sessionId}${copy.title === null ? '' : ` ${JSON.stringify(copy.title)}`}`
   return copy.tombstoneSeq === null
