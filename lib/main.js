@@ -4371,7 +4371,7 @@ function walkZstdFrames(bytes, table, base) {
   const length = bytes.length;
   const incomplete = (start, part, at, needed, blocksComplete) => ({
     next: base + start,
-    stop: { kind: "incomplete", start: base + start, part, at: base + at, needed, blocksComplete }
+    stop: { kind: "incomplete", index: table.firstIndex + table.count, start: base + start, part, at: base + at, needed, blocksComplete }
   });
   const corrupt = (start, at, reason) => ({
     next: base + start,

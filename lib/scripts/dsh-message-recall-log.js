@@ -1,38 +1,39 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-ZCQTJYG2.js";
+} from "./chunks/chunk-GVCVGT6Z.js";
 import {
   explainCommand
-} from "./chunks/chunk-EYEJIWG2.js";
+} from "./chunks/chunk-ZPYVJQ5Q.js";
 import {
   listCommand
-} from "./chunks/chunk-QXCDYVU7.js";
+} from "./chunks/chunk-KPOEJ4FX.js";
 import {
   readCommand
-} from "./chunks/chunk-CRKCG5BD.js";
+} from "./chunks/chunk-PBMD4JG7.js";
 import {
   scanCommand
-} from "./chunks/chunk-UTUYFGTL.js";
-import "./chunks/chunk-3YK22VMN.js";
-import "./chunks/chunk-EDLWMPAK.js";
-import "./chunks/chunk-74NHG445.js";
-import "./chunks/chunk-4C36J76L.js";
+} from "./chunks/chunk-PD4AZJ2D.js";
+import "./chunks/chunk-EXI5LHFJ.js";
+import "./chunks/chunk-OKUGGFY4.js";
+import "./chunks/chunk-PQVV6EUF.js";
+import "./chunks/chunk-AUGGWVGQ.js";
+import "./chunks/chunk-PADUCFGV.js";
 import {
   verifyCommand
-} from "./chunks/chunk-MQJ3B2T4.js";
-import "./chunks/chunk-GAP6BJRR.js";
+} from "./chunks/chunk-IYZAB73C.js";
+import "./chunks/chunk-QTLKHOKV.js";
 import {
   EXIT,
   out,
   runCommand,
   runMain
-} from "./chunks/chunk-C7U2JD6W.js";
-import "./chunks/chunk-ZFDKBUKF.js";
+} from "./chunks/chunk-ENKBGR3B.js";
+import "./chunks/chunk-MY2ZCKN5.js";
 import {
   UsageError
 } from "./chunks/chunk-KEICUTLP.js";
-import "./chunks/chunk-V6RYJ4SL.js";
+import "./chunks/chunk-2BN4JUMU.js";
 
 // scripts/dsh-message-recall-log.ts
 var BIN = "dsh-message-recall-log";

@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-ZCQTJYG2.js";
+} from "./chunks/chunk-GVCVGT6Z.js";
 import {
   runCommand
-} from "./chunks/chunk-C7U2JD6W.js";
-import "./chunks/chunk-ZFDKBUKF.js";
+} from "./chunks/chunk-ENKBGR3B.js";
+import "./chunks/chunk-MY2ZCKN5.js";
 import "./chunks/chunk-KEICUTLP.js";
-import "./chunks/chunk-V6RYJ4SL.js";
+import "./chunks/chunk-2BN4JUMU.js";
 
 // scripts/erase-session.ts
 runCommand(eraseCommand, "node lib/scripts/erase-session.js", process.argv.slice(2));

@@ -1,16 +1,17 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-EYEJIWG2.js";
-import "./chunks/chunk-3YK22VMN.js";
-import "./chunks/chunk-EDLWMPAK.js";
-import "./chunks/chunk-74NHG445.js";
+} from "./chunks/chunk-ZPYVJQ5Q.js";
+import "./chunks/chunk-EXI5LHFJ.js";
+import "./chunks/chunk-OKUGGFY4.js";
+import "./chunks/chunk-PQVV6EUF.js";
+import "./chunks/chunk-AUGGWVGQ.js";
 import {
   runCommand
-} from "./chunks/chunk-C7U2JD6W.js";
-import "./chunks/chunk-ZFDKBUKF.js";
+} from "./chunks/chunk-ENKBGR3B.js";
+import "./chunks/chunk-MY2ZCKN5.js";
 import "./chunks/chunk-KEICUTLP.js";
-import "./chunks/chunk-V6RYJ4SL.js";
+import "./chunks/chunk-2BN4JUMU.js";
 
 // scripts/explain-session.ts
 runCommand(explainCommand, "node lib/scripts/explain-session.js", process.argv.slice(2));

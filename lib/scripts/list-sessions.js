@@ -1,15 +1,15 @@
 #!/usr/bin/env node
 import {
   listCommand
-} from "./chunks/chunk-QXCDYVU7.js";
-import "./chunks/chunk-4C36J76L.js";
-import "./chunks/chunk-GAP6BJRR.js";
+} from "./chunks/chunk-KPOEJ4FX.js";
+import "./chunks/chunk-PADUCFGV.js";
+import "./chunks/chunk-QTLKHOKV.js";
 import {
   runCommand
-} from "./chunks/chunk-C7U2JD6W.js";
-import "./chunks/chunk-ZFDKBUKF.js";
+} from "./chunks/chunk-ENKBGR3B.js";
+import "./chunks/chunk-MY2ZCKN5.js";
 import "./chunks/chunk-KEICUTLP.js";
-import "./chunks/chunk-V6RYJ4SL.js";
+import "./chunks/chunk-2BN4JUMU.js";
 
 // scripts/list-sessions.ts
 runCommand(listCommand, "node lib/scripts/list-sessions.js", process.argv.slice(2));

@@ -1,14 +1,14 @@
 #!/usr/bin/env node
 import {
   readCommand
-} from "./chunks/chunk-CRKCG5BD.js";
-import "./chunks/chunk-GAP6BJRR.js";
+} from "./chunks/chunk-PBMD4JG7.js";
+import "./chunks/chunk-QTLKHOKV.js";
 import {
   runCommand
-} from "./chunks/chunk-C7U2JD6W.js";
-import "./chunks/chunk-ZFDKBUKF.js";
+} from "./chunks/chunk-ENKBGR3B.js";
+import "./chunks/chunk-MY2ZCKN5.js";
 import "./chunks/chunk-KEICUTLP.js";
-import "./chunks/chunk-V6RYJ4SL.js";
+import "./chunks/chunk-2BN4JUMU.js";
 
 // scripts/read-session-log.ts
 runCommand(readCommand, "node lib/scripts/read-session-log.js", process.argv.slice(2));

@@ -1,18 +1,19 @@
 #!/usr/bin/env node
 import {
   scanCommand
-} from "./chunks/chunk-UTUYFGTL.js";
-import "./chunks/chunk-3YK22VMN.js";
-import "./chunks/chunk-EDLWMPAK.js";
-import "./chunks/chunk-74NHG445.js";
-import "./chunks/chunk-4C36J76L.js";
-import "./chunks/chunk-GAP6BJRR.js";
+} from "./chunks/chunk-PD4AZJ2D.js";
+import "./chunks/chunk-EXI5LHFJ.js";
+import "./chunks/chunk-OKUGGFY4.js";
+import "./chunks/chunk-PQVV6EUF.js";
+import "./chunks/chunk-AUGGWVGQ.js";
+import "./chunks/chunk-PADUCFGV.js";
+import "./chunks/chunk-QTLKHOKV.js";
 import {
   runCommand
-} from "./chunks/chunk-C7U2JD6W.js";
-import "./chunks/chunk-ZFDKBUKF.js";
+} from "./chunks/chunk-ENKBGR3B.js";
+import "./chunks/chunk-MY2ZCKN5.js";
 import "./chunks/chunk-KEICUTLP.js";
-import "./chunks/chunk-V6RYJ4SL.js";
+import "./chunks/chunk-2BN4JUMU.js";
 
 // scripts/scan-replace.ts
 runCommand(scanCommand, "node lib/scripts/scan-replace.js", process.argv.slice(2));

@@ -1,14 +1,14 @@
 #!/usr/bin/env node
 import {
   verifyCommand
-} from "./chunks/chunk-MQJ3B2T4.js";
-import "./chunks/chunk-GAP6BJRR.js";
+} from "./chunks/chunk-IYZAB73C.js";
+import "./chunks/chunk-QTLKHOKV.js";
 import {
   runCommand
-} from "./chunks/chunk-C7U2JD6W.js";
-import "./chunks/chunk-ZFDKBUKF.js";
+} from "./chunks/chunk-ENKBGR3B.js";
+import "./chunks/chunk-MY2ZCKN5.js";
 import "./chunks/chunk-KEICUTLP.js";
-import "./chunks/chunk-V6RYJ4SL.js";
+import "./chunks/chunk-2BN4JUMU.js";
 
 // scripts/verify-decoder.ts
 runCommand(verifyCommand, "node lib/scripts/verify-decoder.js", process.argv.slice(2));

@@ -5,8 +5,9 @@
  * checked against the old log and renamed over it (`src/host/erase-log.ts`); then image objects
  * and tool output files that only the erased content referenced are deleted
  * (`src/host/erase-session.ts`, `deleteSideFiles`), and the session's record in DSH's projection
- * cache is dropped (`src/host/projection-cache-erase.ts`). DSH's code is loaded only when this command
- * runs.
+ * cache is dropped (`src/host/projection-cache-erase.ts`); last, the session's copies whose logs
+ * still hold the erased messages are named (`src/host/erase-copies-on-disk.ts`). DSH's code is
+ * loaded only when this command runs.
  *
  * @module dsh-message-recall/scripts/commands/erase
  */
@@ -16,6 +17,7 @@ import { COMMON_OPTIONS, parseCli } from '../support/arguments'
 import { EXIT, type LogCommand } from '../support/command'
 import { out } from '../support/output'
 import { UsageError, UsageLineError } from '../support/usage-errors'
+import type { DiskCopy } from '../../src/host/erase-copies-on-disk'
 
 const usage = (invocation: string): string => `Usage: ${invocation} <session folder or log file> --tombstone SEQ [options]
 
@@ -29,13 +31,17 @@ log is written beside the old one, read back with DSH's own reader, checked agai
 loaded under DSH's invariant companions before a rename puts it in place: a crash leaves the
 old log or the new one. There is no undo: Undo, Restore and Open a copy cannot bring the erased content back.
 
+The erase does not reach the session's copies (a Branch, a subagent fork, Open a copy): after
+it, each copy under the DSH home whose log still holds the erased messages is listed, with its
+own removal of them and the command that erases it there, or as holding them not removed.
+
 Stop the DSH host first: a running host may hold the session with its content in memory and
 write it again. Find the tombstone's seq with: explain <session folder>.
 
 Options:
   --tombstone SEQ   the seq of the removal's tombstone (required)
-  --home DIR        the DSH home (images, other sessions, projection cache); default: the folder
-                    above "sessions" in the log's path
+  --home DIR        the DSH home (images, other sessions, copies, projection cache); default:
+                    the folder above "sessions" in the log's path
   --json            one JSON document instead of text
   -h, --help        this text
 
@@ -59,15 +65,26 @@ export function eraseRuntimeProblem(version: string): string | null {
 
 const OPTIONS = { ...COMMON_OPTIONS, tombstone: { type: 'string' }, home: { type: 'string' } } as const
 
-/** Every stored session log under a sessions root. */
-async function logsUnder(dir: string): Promise<string[]> {
-  const found: string[] = []
-  for (const entry of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
-    const path = join(dir, entry.name)
-    if (entry.isDirectory()) found.push(...(await logsUnder(path)))
-    else if (entry.name === 'session.jsonl' || entry.name === 'session.jsonl.zstd') found.push(path)
-  }
-  return found
+/**
+ * A path as one shell word: as it is when it holds only characters no shell reads specially,
+ * else in single quotes.
+ */
+function shellWord(path: string): string {
+  return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`
+}
+
+/**
+ * The line naming a copy that still holds the erased messages.
+ * @param copy - from `copiesOnDisk`.
+ * @param invocation - how `erase` was run, for the command that erases the copy's own removal.
+ * @returns e.g. `still held by copy <id> "Audit" (with its own removal 57; erase it there: dsh-message-recall-log erase <log> --tombstone 57)`.
+ */
+export function copyLine(copy: DiskCopy, invocation: string): string {
+  if (copy.error !== null) return `may still be held by copy ${copy.sessionId} (its log ${copy.log} could not be read: ${copy.error})`
+  const named = `still held by copy ${copy.sessionId}${copy.title === null ? '' : ` ${JSON.stringify(copy.title)}`}`
+  return copy.tombstoneSeq === null
+    ? `${named} (not removed there: remove them there first, then erase that removal; its log: ${copy.log})`
+    : `${named} (with its own removal ${copy.tombstoneSeq}; erase it there: ${invocation} ${shellWord(copy.log)} --tombstone ${copy.tombstoneSeq})`
 }
 
 async function run(argv: readonly string[], invocation: string): Promise<number> {
@@ -94,6 +111,7 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
   const { eraseLogFile } = await import('../../src/host/erase-log')
   const { deleteSideFiles, eraseFailureText } = await import('../../src/host/erase-session')
   const { dropCacheEntryInFile } = await import('../../src/host/projection-cache-erase')
+  const { copiesOnDisk, logFilesUnder } = await import('../../src/host/erase-copies-on-disk')
   const { dshJsonlReader } = await import('../support/dsh-reader')
   let id: string
   try {
@@ -116,10 +134,11 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
   const parts = logPath.split(sep)
   const sessionsAt = parts.lastIndexOf('sessions')
   const home = values.home !== undefined ? resolve(values.home) : sessionsAt > 0 ? parts.slice(0, sessionsAt).join(sep) : undefined
+  const logs = home === undefined ? [] : await logFilesUnder(join(home, 'sessions'))
   const others: string[] = []
   // The other sessions' logs are read only when the erase freed images or files to check against them.
   if (home !== undefined && done.value.erasedImages.length + done.value.erasedFiles.length > 0) {
-    for (const path of await logsUnder(join(home, 'sessions'))) {
+    for (const path of logs) {
       if (path === logPath || dirname(path) === dirname(logPath)) continue
       try {
         others.push(decodeLogBytes(await readFile(path), path.endsWith('.zstd') ? 'zstd' : 'none'))
@@ -131,7 +150,9 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
   const side = await deleteSideFiles(done.value, others, home === undefined ? undefined : join(home, 'attachments', 'v1'))
   // DSH's projection cache: the session's record is dropped; DSH folds it again from the erased log.
   const projectionCache = home === undefined ? 'absent' : await dropCacheEntryInFile(join(home, 'storages'), id)
-  const value = { ok: true, sessionId: id, tombstoneSeq, erasedAt: at, messageSeqs: done.value.messageSeqs, rewrittenEvents: done.value.carriers.size, ...side, projectionCache }
+  // The copies (Branch, subagent fork, Open a copy) whose logs still hold the erased messages: the erase does not reach them.
+  const copies = home === undefined ? null : await copiesOnDisk(logs.filter((path) => path !== logPath), id, done.value.messageSeqs)
+  const value = { ok: true, sessionId: id, tombstoneSeq, erasedAt: at, messageSeqs: done.value.messageSeqs, rewrittenEvents: done.value.carriers.size, ...side, projectionCache, copies }
   if (values.json) {
     await out(JSON.stringify(value) + '\n')
     return EXIT.ok
@@ -142,6 +163,7 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
     ...side.deletedFiles.map((file) => `deleted file ${file}`),
     ...side.kept.map((kept) => `kept ${kept.name} (${kept.reason === 'referenced' ? 'another session references it' : kept.reason === 'absent' ? 'not there' : 'no DSH home given'})`),
     ...(projectionCache === 'dropped' ? ['dropped its record from the projection cache (storages/session_projcache.json); DSH folds it again from the erased log'] : []),
+    ...(copies === null ? ['copies of the session not looked for: no DSH home (pass --home)'] : copies.map((copy) => copyLine(copy, invocation))),
   ]
   await out(lines.join('\n') + '\n')
   return EXIT.ok

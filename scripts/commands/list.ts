@@ -13,6 +13,7 @@ import { progress } from '../support/progress'
 import { assertRoot } from '../support/sessions-root'
 import { summarizeRoot, type SessionEntry } from '../../src/log/session-roots'
 import { counted } from '../../src/log/counted'
+import { tailAt } from '../../src/log/torn-tail'
 
 const usage = (invocation: string): string => `Usage: ${invocation} [sessions root] [options]
 
@@ -32,7 +33,7 @@ Options:
 
 Exit codes: 0 every log read; 1 some logs are unreadable or damaged (listed, counted); 2 bad
 usage or an unreadable root. A log whose last frame is still being written is marked
-"writing" and is not an error.
+"writing from frame N at byte B" (the frame named as verify names it) and is not an error.
 `
 
 const OPTIONS = { ...COMMON_OPTIONS, ...DECODER_OPTION, hours: { type: 'string' }, limit: { type: 'string' }, quiet: { type: 'boolean' } } as const
@@ -81,6 +82,7 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
           failedTurns: e.summary?.failedTurns ?? 0,
           tombstones: e.summary?.tombstones ?? 0,
           writing: e.tail !== null,
+          tail: e.tail === null ? null : { start: e.tail.start, bytes: e.tail.bytes, at: tailAt(e.tail), description: e.tail.description },
           error: e.error,
           problems: e.problems.map((p) => p.message),
         })),
@@ -100,7 +102,7 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
     }
     const s = e.summary!
     const title = s.title ?? (s.firstPrompt !== null ? `(first prompt) ${s.firstPrompt}` : '(untitled)')
-    const flags = [e.tail ? 'writing' : '', e.problems.length ? `DAMAGED: ${e.problems[0]!.message}` : ''].filter(Boolean).join('; ')
+    const flags = [e.tail ? `writing from ${tailAt(e.tail)}` : '', e.problems.length ? `DAMAGED: ${e.problems[0]!.message}` : ''].filter(Boolean).join('; ')
     lines.push(
       `${stamp(e.mtimeMs)}  ${String(e.events).padStart(7)}  ${String(s.turns).padStart(5)}  ${String(s.failedTurns).padStart(6)}  ${String(s.tombstones).padStart(7)}  ${formatBytes(e.size).padStart(9)}  ${e.header?.id ?? '?'}  ${title}${flags ? `  [${flags}]` : ''}`,
     )

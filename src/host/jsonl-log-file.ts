@@ -65,6 +65,38 @@ export function decodeLogBytes(bytes: Buffer, compression: 'zstd' | 'none'): str
 }
 
 /**
+ * A log file's header line alone, read from its first bytes: the first zstd frame, which holds
+ * only the header line (`encodeMaterialization`), or a plain log's first line. Reads 64 KiB, and
+ * twice as much each time the frame or line does not end within what was read.
+ * @param path - the log file.
+ * @param compression - the backend's compression (`session.jsonl.zstd`: `zstd`).
+ * @returns the header line's text, without its line break.
+ * @throws the file system's errors; `no header line` when the file ends before one, or a zstd
+ *   error of the first frame.
+ */
+export async function readHeaderLine(path: string, compression: 'zstd' | 'none'): Promise<string> {
+  const file = await open(path, 'r')
+  try {
+    for (let size = 64 * 1024; ; size *= 2) {
+      const buffer = Buffer.alloc(size)
+      const { bytesRead } = await file.read(buffer, 0, size, 0)
+      const bytes = buffer.subarray(0, bytesRead)
+      let text: string | undefined
+      if (compression === 'none') text = bytes.toString('utf8')
+      else {
+        const first = scanZstdFrames(bytes).frames.find((f) => f.kind === 'zstd')
+        if (first !== undefined) text = zstdDecompressSync(bytes.subarray(first.start, first.end)).toString('utf8')
+      }
+      const newline = text?.indexOf('\n') ?? -1
+      if (newline >= 0) return text!.slice(0, newline)
+      if (bytesRead < size) throw new Error('no header line')
+    }
+  } finally {
+    await file.close()
+  }
+}
+
+/**
  * Encode a log's JSONL text as the backend stores it.
  * @param text - the whole text (header line first; ends with a line break, as stored).
  * @param compression - the backend's compression.

@@ -12,6 +12,7 @@
 import { PlaintextRun, type FrameDecoder } from './frame-decoder'
 import type { ChunkReader } from './log-file'
 import type { LogRecordReader } from './log-frames'
+import { frameAt } from './log-position'
 import { FrameTable, magicFalsePositives, walkZstdFrames, type FrameScanStop, type ZstdFrame } from './zstd-frames'
 
 /** Complete frames of one chunk read, the bytes they span, and the file offset of those bytes. */
@@ -198,7 +199,7 @@ export function decodeBatch(batch: FrameBatch, decoder: FrameDecoder, sink: Fram
       plaintext = decoder.decode(bytes, byte - at, end[i]! - at)
     } catch (error) {
       const message = (error as Error).message
-      reader.report({ kind: 'frame-failed', at: { line: firstLine, frame: index, byte }, message: `frame ${index} at byte ${byte} failed to decode: ${message}` })
+      reader.report({ kind: 'frame-failed', at: { line: firstLine, frame: index, byte }, message: `${frameAt(index, byte)} failed to decode: ${message}` })
       onFrame?.({ frame: table.frame(i), decodedBytes: null, firstLine, lastLine: firstLine - 1, error: message })
       continue
     }
@@ -226,7 +227,7 @@ function decodeBatchIntoRun(batch: FrameBatch, decoder: FrameDecoder, sink: Fram
       // The lines before the frame are read first, so the problem names the line it stops at.
       run.flush(reader)
       const message = (error as Error).message
-      reader.report({ kind: 'frame-failed', at: { line: reader.lineCount + 1, frame: index, byte }, message: `frame ${index} at byte ${byte} failed to decode: ${message}` })
+      reader.report({ kind: 'frame-failed', at: { line: reader.lineCount + 1, frame: index, byte }, message: `${frameAt(index, byte)} failed to decode: ${message}` })
       continue
     }
     if (verifies && checksum[i]! >= 0) tally.checked++

@@ -16,6 +16,7 @@
 import { isRecord, type LogEvent } from '../shared/events'
 import { CHUNK_ROW_TYPES, expandStorageRecord, isChunkRowTagged, recordSeqRange } from './chunk-rows'
 import { counted } from './counted'
+import { frameAt, lineAt } from './log-position'
 
 /** The header line (`{"type":"session",…}`) as the backend writes it (`toHeaderLine`). */
 export interface LogHeader {
@@ -302,11 +303,11 @@ export class LogRecordReader {
     if (from < end) {
       this.carry = new Uint8Array(bytes.subarray(from, end))
       this.carryAt = { line: this.line + 1, frame, byte: lineByte(frame, byte, from - start) }
-      if (frameEnd) {
+      if (frameEnd && frame !== null) {
         this.report({
           kind: 'frame-not-line-aligned',
           at: this.carryAt,
-          message: `frame ${frame} (byte ${byte}) ends inside line ${this.line + 1}; a complete frame must end on a line break`,
+          message: `${frameAt(frame, byte)} ends inside line ${this.line + 1}; a complete frame must end on a line break`,
         })
       }
     }
@@ -433,7 +434,7 @@ export class LogRecordReader {
       value = JSON.parse(text)
     } catch (error) {
       this.flushRow()
-      this.report({ kind: 'unparsable-line', at, message: `line ${at.line}${where(at)} is not valid JSON: ${(error as Error).message}` })
+      this.report({ kind: 'unparsable-line', at, message: `${where(at)} is not valid JSON: ${(error as Error).message}` })
       this.expected = null
       return false
     }
@@ -445,14 +446,14 @@ export class LogRecordReader {
         events = expandStorageRecord(value)
       } catch (error) {
         this.flushRow()
-        this.report({ kind: 'malformed-row', at, message: `line ${at.line}${where(at)}: ${(error as Error).message}` })
+        this.report({ kind: 'malformed-row', at, message: `${where(at)}: ${(error as Error).message}` })
         this.expected = null
         return false
       }
     }
     if (range === null) {
       this.flushRow()
-      this.report({ kind: 'unparsable-line', at, message: `line ${at.line}${where(at)} has no event seq` })
+      this.report({ kind: 'unparsable-line', at, message: `${where(at)} has no event seq` })
       this.expected = null
       return false
     }
@@ -468,7 +469,7 @@ export class LogRecordReader {
     try {
       value = JSON.parse(text)
     } catch (error) {
-      this.report({ kind: 'bad-header', at, message: `line 1${where(at)} (the header) is not valid JSON: ${(error as Error).message}` })
+      this.report({ kind: 'bad-header', at, message: `${where(at)} (the header) is not valid JSON: ${(error as Error).message}` })
       this.options.onHeader?.(null, text)
       return
     }
@@ -504,7 +505,7 @@ export class LogRecordReader {
       value = JSON.parse(utf8(this.rowBytes, this.rowStart, this.rowEnd))
     } catch (error) {
       const at: LogPosition = { line: this.rowLine, frame: this.rowFrame, byte: this.rowByte }
-      this.report({ kind: 'unparsable-line', at, message: `line ${at.line}${where(at)} is not valid JSON: ${(error as Error).message}` })
+      this.report({ kind: 'unparsable-line', at, message: `${where(at)} is not valid JSON: ${(error as Error).message}` })
       return
     }
     const range = recordSeqRange(value)
@@ -524,7 +525,7 @@ export class LogRecordReader {
         at,
         expected: this.expected,
         got: first,
-        message: `line ${at.line}${where(at)} continues the log at seq ${first}; expected ${this.expected}`,
+        message: `${where(at)} continues the log at seq ${first}; expected ${this.expected}`,
       })
     }
   }
@@ -552,5 +553,5 @@ function lineByte(frame: number | null, byte: number, offset: number): number {
 }
 
 function where(at: LogPosition): string {
-  return at.frame === null ? ` (at byte ${at.byte})` : ` (frame ${at.frame} at byte ${at.byte})`
+  return lineAt(at.line, at.frame, at.byte)
 }

@@ -20,6 +20,7 @@ import { recoverableLines, type TornTail } from './torn-tail'
 import { decodeBatchesWithZstdCli } from './zstd-cli-batches'
 import { describeFrameStop, type FrameScanStop } from './zstd-frames'
 import { counted } from './counted'
+import { lineAt } from './log-position'
 
 /** Options of {@link readSessionLog}. */
 export interface ReadSessionLogOptions {
@@ -129,7 +130,8 @@ async function readPlain(file: SessionLogFile, handle: LogHandle, reader: LogRec
       ? {
           start: consumed,
           bytes: carry.length,
-          description: `the last record (line ${totals.lines + 1}, from byte ${consumed}) has no line break: ${counted(carry.length, 'byte')} of an unfinished write`,
+          line: totals.lines + 1,
+          description: `the last record, ${lineAt(totals.lines + 1, null, consumed)}, has no line break: ${counted(carry.length, 'byte')} of an unfinished write`,
           recoverableLines: 0,
         }
       : null

@@ -9,6 +9,7 @@
 import * as zlib from 'node:zlib'
 import { Decompress } from 'fzstd'
 import type { FrameScanStop } from './zstd-frames'
+import { frameAt, lineAt } from './log-position'
 
 /** The incomplete end of a log. */
 export interface TornTail {
@@ -18,13 +19,26 @@ export interface TornTail {
   readonly bytes: number
   /** One sentence naming the offsets. */
   readonly description: string
-  /** The zstd scan stop, for a zstd log. */
+  /** The zstd scan stop, for a zstd log (its `index` numbers the incomplete frame). */
   readonly stop?: Extract<FrameScanStop, { kind: 'incomplete' }>
+  /** The unfinished line's number, for a plain JSONL log. */
+  readonly line?: number
   /**
    * Complete lines decodable from the incomplete frame (DSH's loader keeps these events when it
    * repairs the log); not passed to the record reader. `null` when recovery was not attempted.
    */
   readonly recoverableLines: number | null
+}
+
+/**
+ * Where a torn tail begins, as the tools name a frame or a line (`log-position.ts`).
+ * @param tail - a torn tail of a zstd log (with its `stop`) or a plain log (with its `line`).
+ * @returns e.g. `frame 8 at byte 6012`, or `line 131 (at byte 6585)` in a plain log (`byte 6585`
+ *   for a tail that carries neither).
+ */
+export function tailAt(tail: Pick<TornTail, 'start' | 'stop' | 'line'>): string {
+  if (tail.stop !== undefined) return frameAt(tail.stop.index, tail.start)
+  return tail.line !== undefined ? lineAt(tail.line, null, tail.start) : `byte ${tail.start}`
 }
 
 type ZlibWithFlush = typeof zlib & { zstdDecompressSync?: (input: Uint8Array, options: { finishFlush: number }) => Buffer; constants: { ZSTD_e_flush?: number } }

@@ -13,6 +13,7 @@
 import type { FrameDecoder } from './frame-decoder'
 import { decodeWithZstdCli, openFrameDecoder, type ZstdCli } from './frame-decoder-node'
 import { decodeBatch, type FrameBatch, type FrameSink } from './frame-batches'
+import { frameAt } from './log-position'
 import type { ZstdFrame } from './zstd-frames'
 
 /** A run of complete frames the tool decodes in one piece: the frames, their bytes and the file offset of those bytes. */
@@ -84,7 +85,7 @@ async function bisect(batch: FrameRun, failure: Error, cli: ZstdCli, sink: Frame
     sink.reader.report({
       kind: 'frame-failed',
       at: { line: sink.reader.lineCount + 1, frame: frame.index, byte: frame.start },
-      message: `frame ${frame.index} at byte ${frame.start} failed to decode: ${failure.message}`,
+      message: `${frameAt(frame.index, frame.start)} failed to decode: ${failure.message}`,
     })
     return
   }

@@ -16,6 +16,7 @@
  * @module dsh-message-recall/log/zstd-frames
  */
 import { counted } from './counted'
+import { frameAt } from './log-position'
 
 /** The four magic bytes that open every Zstandard data frame, in file order (RFC 8878 §3.1.1). */
 export const ZSTD_MAGIC_BYTES: Readonly<Uint8Array> = Uint8Array.of(0x28, 0xb5, 0x2f, 0xfd)
@@ -58,6 +59,8 @@ export type FrameScanStop =
   | { readonly kind: 'end' }
   | {
       readonly kind: 'incomplete'
+      /** The number the incomplete frame has in the file (the count of frames before it). */
+      readonly index: number
       /** Absolute offset of the incomplete frame. */
       readonly start: number
       /** The part that is cut short. */
@@ -219,7 +222,7 @@ export function walkZstdFrames(bytes: Uint8Array, table: FrameTable, base: numbe
   const length = bytes.length
   const incomplete = (start: number, part: FramePart, at: number, needed: number | null, blocksComplete: number): FrameWalkEnd => ({
     next: base + start,
-    stop: { kind: 'incomplete', start: base + start, part, at: base + at, needed, blocksComplete },
+    stop: { kind: 'incomplete', index: table.firstIndex + table.count, start: base + start, part, at: base + at, needed, blocksComplete },
   })
   const corrupt = (start: number, at: number, reason: string): FrameWalkEnd => ({
     next: base + start,
@@ -317,7 +320,8 @@ export function magicFalsePositives(bytes: Uint8Array, frameStarts: ReadonlySet<
  * One sentence for a stop that is not `end`, naming the byte offsets.
  * @param stop - an `incomplete` or `corrupt` stop from {@link scanZstdFrames}.
  * @param fileSize - total bytes in the file, to say how many bytes the torn frame holds.
- * @returns e.g. `frame at byte 1200 is incomplete: block 2 payload needs 97 bytes from byte 1290, the file ends at byte 1349`.
+ * @returns e.g. `frame 5 at byte 1200 is incomplete: block 2 payload needs 97 bytes from byte 1290, the file ends at byte 1349 (149 bytes of the frame present, 2 complete blocks)`
+ *   (the frame named as {@link frameAt} names it).
  */
 export function describeFrameStop(stop: Exclude<FrameScanStop, { kind: 'end' }>, fileSize: number): string {
   if (stop.kind === 'corrupt') return `corrupt Zstandard structure at byte ${stop.offset}: ${stop.reason}`
@@ -330,5 +334,5 @@ export function describeFrameStop(stop: Exclude<FrameScanStop, { kind: 'end' }>,
     'skippable-payload': 'skippable frame payload',
   }
   const needs = stop.needed === null ? '' : ` needs ${counted(stop.needed, 'byte')}`
-  return `frame at byte ${stop.start} is incomplete: ${what[stop.part]}${needs} from byte ${stop.at}, the file ends at byte ${fileSize} (${counted(fileSize - stop.start, 'byte')} of the frame present, ${counted(stop.blocksComplete, 'complete block')})`
+  return `${frameAt(stop.index, stop.start)} is incomplete: ${what[stop.part]}${needs} from byte ${stop.at}, the file ends at byte ${fileSize} (${counted(fileSize - stop.start, 'byte')} of the frame present, ${counted(stop.blocksComplete, 'complete block')})`
 }

@@ -131,6 +131,7 @@ describe('the frame-header walk', () => {
         else {
           assert.equal(scan.stop.kind, 'incomplete')
           assert.equal(scan.stop.kind === 'incomplete' && scan.stop.start, complete === 0 ? 0 : ends[complete - 1])
+          assert.equal(scan.stop.kind === 'incomplete' && scan.stop.index, complete, 'the cut frame is numbered after the complete ones')
         }
       }),
       { numRuns: 500 },

@@ -59,11 +59,11 @@ describe('frames read as one run', () => {
       assert.deepEqual(
         run.totals.problems.map((p) => p.message),
         [
-          'frame 1 (byte 1100) ends inside line 2; a complete frame must end on a line break',
-          'frame 4 (byte 1400) ends inside line 4; a complete frame must end on a line break',
+          'frame 1 at byte 1100 ends inside line 2; a complete frame must end on a line break',
+          'frame 4 at byte 1400 ends inside line 4; a complete frame must end on a line break',
           'line 7 (frame 5 at byte 1500) continues the log at seq 9; expected 7',
-          'frame 5 (byte 1500) ends inside line 9; a complete frame must end on a line break',
-          'frame 6 (byte 1600) ends inside line 10; a complete frame must end on a line break',
+          'frame 5 at byte 1500 ends inside line 9; a complete frame must end on a line break',
+          'frame 6 at byte 1600 ends inside line 10; a complete frame must end on a line break',
         ],
       )
     })

@@ -1,13 +1,14 @@
 /**
  * `verify-decoder` and `read-session-log` on a plain JSONL log (no zstd) speak of lines, not
- * frames: a torn tail is one unfinished line with nothing to decode from it, and a broken line is
- * placed at its own byte offset in the file. `read-session-log --frames` on it is one line on
+ * frames: a torn tail is one unfinished line with nothing to decode from it (named by
+ * `list-sessions` in the same words), and a broken line is placed at its own byte offset in the
+ * file. `read-session-log --frames` on it is one line on
  * stderr with exit code 2, without the usage text; `explain-session` and `verify-decoder` name the
  * true first and last seq of a log that starts past 0.
  */
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { after, before, describe, it } from 'node:test'
@@ -50,12 +51,19 @@ describe('a plain JSONL log', () => {
         `format: plain JSONL, ${cut.length} bytes (${(cut.length / 1024).toFixed(1)} KiB)`,
         `consumed: ${start} of ${cut.length} bytes`,
         `records: ${lines.length - 1} lines (header included), ${last.seq} events, seq 0-${last.seq - 1}`,
-        `torn tail: the last record (line ${lines.length}, from byte ${start}) has no line break: ${cut.length - start} bytes of an unfinished write`,
+        `torn tail: the last record, line ${lines.length} (at byte ${start}), has no line break: ${cut.length - start} bytes of an unfinished write`,
         `intact before it: ${lines.length - 1} lines, ${last.seq} events (seq 0-${last.seq - 1}), up to byte ${start}`,
         'result: torn tail (normal while DSH is still writing this session)',
         '',
       ].join('\n'),
     )
+    // list-sessions names the unfinished line as verify-decoder does.
+    const folder = join(scratch, 'torn-session')
+    mkdirSync(folder)
+    writeFileSync(join(folder, 'session.jsonl'), cut)
+    const list = run('list-sessions', ['--quiet', folder])
+    assert.equal(list.status, 0, list.stderr)
+    assert.ok(list.stdout.split('\n')[1]!.endsWith(`  [writing from line ${lines.length} (at byte ${start})]`), list.stdout)
   })
 
   it('with a broken line 5: the problem names the line and its own byte offset', () => {

@@ -168,6 +168,7 @@ before(async () => {
   assert.equal(cut.frames.length, facts.frames.length - 1)
   tornTail = cut.tail!
   assert.equal(tornTail.start, torn.start)
+  assert.equal(tornTail.index, facts.frames.length - 1, 'the torn frame is the last one the backend wrote')
   before0 = snapshot()
 })
 
@@ -225,7 +226,7 @@ function frameLines(frames: readonly OracleFrame[]): { firstLine: number; lastLi
 /** The torn-tail description the tools print, from the independent reading of the cut frame. */
 function tornDescription(tail: OracleTail, fileSize: number): string {
   const complete = `${tail.blocksComplete} complete block${tail.blocksComplete === 1 ? '' : 's'}`
-  return `frame at byte ${tail.start} is incomplete: block ${tail.block.index} payload needs ${tail.block.needed} bytes from byte ${tail.block.payloadStart}, the file ends at byte ${fileSize} (${fileSize - tail.start} bytes of the frame present, ${complete})`
+  return `frame ${tail.index} at byte ${tail.start} is incomplete: block ${tail.block.index} payload needs ${tail.block.needed} bytes from byte ${tail.block.payloadStart}, the file ends at byte ${fileSize} (${fileSize - tail.start} bytes of the frame present, ${complete})`
 }
 
 /** The text preview of the first prompt, as written by the synthetic conversation (60 characters and an ellipsis). */
@@ -329,7 +330,7 @@ describe('verify-decoder', () => {
       lines: intact.reduce((sum, f) => sum + lineCount(f.text), 0), events: nested.events.length - 1, lastSeq: nested.events.length - 2,
       tail: {
         start: torn.start, bytes: fileSize - torn.start, description: tornDescription(tornTail, fileSize),
-        stop: { kind: 'incomplete', start: torn.start, part: 'block', at: tornTail.block.payloadStart, needed: tornTail.block.needed, blocksComplete: tornTail.blocksComplete },
+        stop: { kind: 'incomplete', index: tornTail.index, start: torn.start, part: 'block', at: tornTail.block.payloadStart, needed: tornTail.block.needed, blocksComplete: tornTail.blocksComplete },
         recoverableLines: 0,
       },
       magicFalsePositives: [], problems: [], ok: false,
@@ -515,16 +516,18 @@ describe('list-sessions and scan-replace', () => {
     const entry = (path: string, fields: Record<string, unknown>) => ({
       path, ...fields, updated: new Date(statSync(path).mtimeMs).toISOString(), size: statSync(path).size,
     })
-    const order = ['path', 'id', 'cwd', 'title', 'updated', 'size', 'events', 'turns', 'failedTurns', 'tombstones', 'writing', 'error', 'problems']
+    const order = ['path', 'id', 'cwd', 'title', 'updated', 'size', 'events', 'turns', 'failedTurns', 'tombstones', 'writing', 'tail', 'error', 'problems']
+    const tornSize = statSync(torn.path).size
     const ordered = (o: Record<string, unknown>) => Object.fromEntries(order.map((k) => [k, o[k]]))
     assert.deepEqual(JSON.parse(r.stdout), {
       root,
       sessions: [
-        entry(nested.path, { id: 'session-nested', cwd: '/projects/demo project', title: FIRST_PROMPT, events: nested.events.length, turns: turnsOf(nested.events), failedTurns: 0, tombstones: 4, writing: false, error: null, problems: [] }),
-        entry(plain.path, { id: 'session-plain', cwd: '/projects/other', title: 'Plain log with a prune', events: plain.events.length, turns: turnsOf(plain.events), failedTurns: 1, tombstones: 0, writing: false, error: null, problems: [] }),
-        entry(torn.path, { id: 'session-nested', cwd: '/projects/demo project', title: FIRST_PROMPT, events: nested.events.length - 1, turns: turnsOf(nested.events), failedTurns: 0, tombstones: 3, writing: true, error: null, problems: [] }),
+        entry(nested.path, { id: 'session-nested', cwd: '/projects/demo project', title: FIRST_PROMPT, events: nested.events.length, turns: turnsOf(nested.events), failedTurns: 0, tombstones: 4, writing: false, tail: null, error: null, problems: [] }),
+        entry(plain.path, { id: 'session-plain', cwd: '/projects/other', title: 'Plain log with a prune', events: plain.events.length, turns: turnsOf(plain.events), failedTurns: 1, tombstones: 0, writing: false, tail: null, error: null, problems: [] }),
+        entry(torn.path, { id: 'session-nested', cwd: '/projects/demo project', title: FIRST_PROMPT, events: nested.events.length - 1, turns: turnsOf(nested.events), failedTurns: 0, tombstones: 3, writing: true,
+          tail: { start: torn.start, bytes: tornSize - torn.start, at: `frame ${tornTail.index} at byte ${torn.start}`, description: tornDescription(tornTail, tornSize) }, error: null, problems: [] }),
         entry(damaged, {
-          id: 'session-nested', cwd: '/projects/demo project', title: null, events: 0, turns: 0, failedTurns: 0, tombstones: 0, writing: false, error: null,
+          id: 'session-nested', cwd: '/projects/demo project', title: null, events: 0, turns: 0, failedTurns: 0, tombstones: 0, writing: false, tail: null, error: null,
           problems: [`corrupt Zstandard structure at byte ${garbageAt}: invalid frame magic 0x${damagedBytes.readUInt32LE(garbageAt).toString(16)} (expected 28 b5 2f fd)`],
         }),
       ].map(ordered),
@@ -544,7 +547,7 @@ describe('list-sessions and scan-replace', () => {
       'updated            events  turns  failed  tombst.       size  id  title',
       line(nested.path, nested.events.length, 4, 0, 4, `session-nested  (first prompt) ${FIRST_PROMPT}`),
       line(plain.path, plain.events.length, 3, 1, 0, 'session-plain  Plain log with a prune'),
-      line(torn.path, nested.events.length - 1, 4, 0, 3, `session-nested  (first prompt) ${FIRST_PROMPT}  [writing]`),
+      line(torn.path, nested.events.length - 1, 4, 0, 3, `session-nested  (first prompt) ${FIRST_PROMPT}  [writing from frame ${tornTail.index} at byte ${torn.start}]`),
       '3 sessions changed in the last 24 h, 0 unreadable or damaged',
       '',
     ].join('\n'))
@@ -623,7 +626,7 @@ describe('usage', () => {
     'read-session-log': 'Exit codes: 0 read to the last byte; 1 torn tail, corrupt frame or bad line (everything\nintact before it is printed; the problem goes to stderr); 2 bad usage or unreadable input.',
     'verify-decoder': 'Exit codes: 0 the whole file is sound; 1 torn tail, corrupt frame, checksum mismatch, bad\nline or decoders that disagree; 2 bad usage or unreadable input.',
     'explain-session': 'Exit codes: 0 nothing wrong; 1 a problem: the log does not fold, a range splits a tool\ncall from its result, a tool call or result is left without its partner on the surface,\na tombstone\'s source disagrees with its range, a restore is not an exact copy of the\nremoved message, or the log is damaged or torn; 2 bad usage or unreadable input.',
-    'list-sessions': 'Exit codes: 0 every log read; 1 some logs are unreadable or damaged (listed, counted); 2 bad\nusage or an unreadable root. A log whose last frame is still being written is marked\n"writing" and is not an error.',
+    'list-sessions': 'Exit codes: 0 every log read; 1 some logs are unreadable or damaged (listed, counted); 2 bad\nusage or an unreadable root. A log whose last frame is still being written is marked\n"writing from frame N at byte B" (the frame named as verify names it) and is not an error.',
     'scan-replace': 'Exit codes: 0 every log read; 1 some logs are unreadable or damaged (listed, counted); 2 bad\nusage or an unreadable root.',
   }
   for (const name of Object.keys(usageLine)) {
@@ -746,6 +749,22 @@ describe('a log with one flipped byte', () => {
   })
 })
 
+describe('list-sessions and verify-decoder on one damaged and one torn log', () => {
+  it('name the frame in one wording: its number and the byte it starts at', () => {
+    const failed = `frame ${flipped.frame} at byte ${flipped.byte}`
+    const verifyFlipped = run(node22, 'verify-decoder', [flipped.path])
+    assert.ok(verifyFlipped.stdout.split('\n').includes(`problem: ${failed} failed to decode: Restored data doesn't match checksum`), verifyFlipped.stdout)
+    const listHome = run(node22, 'list-sessions', ['--quiet', join(home, 'sessions')])
+    assert.equal(listHome.stdout.split('\n').filter((line) => line.endsWith(`[DAMAGED: ${failed} failed to decode: Restored data doesn't match checksum]`)).length, 1, listHome.stdout)
+    const cut = `frame ${tornTail.index} at byte ${torn.start}`
+    const verifyTorn = run(node22, 'verify-decoder', [torn.path])
+    assert.ok(verifyTorn.stdout.split('\n').includes(`torn tail: ${tornDescription(tornTail, statSync(torn.path).size)}`), verifyTorn.stdout)
+    assert.ok(tornDescription(tornTail, statSync(torn.path).size).startsWith(`${cut} is incomplete: `))
+    const listRoot = run(node22, 'list-sessions', ['--quiet', root])
+    assert.equal(listRoot.stdout.split('\n').filter((line) => line.endsWith(`[writing from ${cut}]`)).length, 1, listRoot.stdout)
+  })
+})
+
 describe('a file that is not a log', () => {
   it('is not-a-log (exit 2) in read-session-log and an unreadable entry (exit 1) in the scans, under its log name', () => {
     const read = run(node22, 'read-session-log', [notALog])
@@ -785,7 +804,7 @@ describe('a file that is not a log', () => {
       assert.equal(r.status, 1)
       assert.deepEqual([r.stdout, r.stderr], ['', [
         'problem: the log holds no complete header line',
-        'torn tail: frame at byte 0 is incomplete: frame magic needs 4 bytes from byte 0, the file ends at byte 2 (2 bytes of the frame present, 0 complete blocks)',
+        'torn tail: frame 0 at byte 0 is incomplete: frame magic needs 4 bytes from byte 0, the file ends at byte 2 (2 bytes of the frame present, 0 complete blocks)',
         '',
       ].join('\n')])
     } finally {

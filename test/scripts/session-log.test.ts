@@ -133,7 +133,7 @@ describe('a plain JSONL log written by the real backend', () => {
 
 describe('a zstd log cut inside its last frame (a session still being written)', () => {
   let log: WrittenLog
-  let lastFrame: { start: number; end: number }
+  let lastFrame: { index: number; start: number; end: number }
   before(async () => {
     log = await writeConversation({ root: join(scratch, 'torn'), turns })
     const { frames } = scanZstdFrames(readFileSync(log.path))
@@ -160,7 +160,7 @@ describe('a zstd log cut inside its last frame (a session still being written)',
         assert.equal(read.bytesConsumed, lastFrame.start)
         assert.deepEqual(events, intact, `cut ${cut} (${decoder}): exactly the events before the torn frame`)
         assert.deepEqual(read.problems, [], `cut ${cut}: a torn tail is not a problem inside the log`)
-        assert.match(read.tail!.description, new RegExp(`^frame at byte ${lastFrame.start} is incomplete: .* the file ends at byte ${lastFrame.start + cut} `))
+        assert.match(read.tail!.description, new RegExp(`^frame ${lastFrame.index} at byte ${lastFrame.start} is incomplete: .* the file ends at byte ${lastFrame.start + cut} `))
       }
     }
   })

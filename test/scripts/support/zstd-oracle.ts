@@ -32,6 +32,8 @@ export interface OracleFrame {
 
 /** An incomplete last frame: its start and the first block it cannot complete. */
 export interface OracleTail {
+  /** The incomplete frame's number in the file (the count of complete frames before it). */
+  readonly index: number
   readonly start: number
   readonly blocksComplete: number
   /** The incomplete block's index, the start of its payload and the payload bytes it needs. */
@@ -74,7 +76,7 @@ export function readFrames(bytes: Buffer): { frames: OracleFrame[]; tail: Oracle
       const size = header >> 3
       const payload = type === 1 ? 1 : size
       if (cursor + 3 + payload > bytes.length) {
-        return { frames, tail: { start, blocksComplete: blocks.length, block: { index: blocks.length, payloadStart: cursor + 3, needed: payload } }, garbageAt: null }
+        return { frames, tail: { index: frames.length, start, blocksComplete: blocks.length, block: { index: blocks.length, payloadStart: cursor + 3, needed: payload } }, garbageAt: null }
       }
       blocks.push({ header: cursor, payloadStart: cursor + 3, payloadEnd: cursor + 3 + payload, last })
       cursor += 3 + payload

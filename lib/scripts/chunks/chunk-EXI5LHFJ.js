@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 import {
   ToolPairingIndex
-} from "./chunk-EDLWMPAK.js";
+} from "./chunk-OKUGGFY4.js";
 import {
-  readFates,
   sameJson
-} from "./chunk-74NHG445.js";
+} from "./chunk-PQVV6EUF.js";
+import {
+  readFates
+} from "./chunk-AUGGWVGQ.js";
 import {
   classifyNode,
   contentOf,
@@ -15,7 +17,7 @@ import {
   readRestore,
   readTombstone,
   stepOf
-} from "./chunk-ZFDKBUKF.js";
+} from "./chunk-MY2ZCKN5.js";
 
 // node_modules/@deepseek-ai/dsh-session/lib/types/surface.js
 var SURFACE_EVENT_TYPES = /* @__PURE__ */ new Set([

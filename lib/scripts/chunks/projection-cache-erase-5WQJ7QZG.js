@@ -5,9 +5,9 @@ import {
   dropCacheEntryInFile,
   isProjectionCacheWriter,
   rebuildCacheEntry
-} from "./chunk-7QKTMCDM.js";
-import "./chunk-IQAOUE36.js";
-import "./chunk-V6RYJ4SL.js";
+} from "./chunk-Z2QFDVMA.js";
+import "./chunk-QGGKDB3Q.js";
+import "./chunk-2BN4JUMU.js";
 export {
   PROJECTION_CACHE_FILE,
   cacheTextWithout,

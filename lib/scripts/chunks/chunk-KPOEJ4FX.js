@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import {
   assertRoot
-} from "./chunk-4C36J76L.js";
+} from "./chunk-PADUCFGV.js";
 import {
   formatBytes,
   progress
-} from "./chunk-GAP6BJRR.js";
+} from "./chunk-QTLKHOKV.js";
 import {
   COMMON_OPTIONS,
   DECODER_OPTION,
@@ -15,11 +15,12 @@ import {
   limitOption,
   out,
   parseRootTarget,
-  summarizeRoot
-} from "./chunk-C7U2JD6W.js";
+  summarizeRoot,
+  tailAt
+} from "./chunk-ENKBGR3B.js";
 import {
   counted
-} from "./chunk-V6RYJ4SL.js";
+} from "./chunk-2BN4JUMU.js";
 
 // scripts/commands/list.ts
 var usage = (invocation) => `Usage: ${invocation} [sessions root] [options]
@@ -40,7 +41,7 @@ Options:
 
 Exit codes: 0 every log read; 1 some logs are unreadable or damaged (listed, counted); 2 bad
 usage or an unreadable root. A log whose last frame is still being written is marked
-"writing" and is not an error.
+"writing from frame N at byte B" (the frame named as verify names it) and is not an error.
 `;
 var OPTIONS = { ...COMMON_OPTIONS, ...DECODER_OPTION, hours: { type: "string" }, limit: { type: "string" }, quiet: { type: "boolean" } };
 function isBad(entry) {
@@ -84,6 +85,7 @@ async function run(argv, invocation) {
           failedTurns: e.summary?.failedTurns ?? 0,
           tombstones: e.summary?.tombstones ?? 0,
           writing: e.tail !== null,
+          tail: e.tail === null ? null : { start: e.tail.start, bytes: e.tail.bytes, at: tailAt(e.tail), description: e.tail.description },
           error: e.error,
           problems: e.problems.map((p) => p.message)
         })),
@@ -102,7 +104,7 @@ async function run(argv, invocation) {
     }
     const s = e.summary;
     const title = s.title ?? (s.firstPrompt !== null ? `(first prompt) ${s.firstPrompt}` : "(untitled)");
-    const flags = [e.tail ? "writing" : "", e.problems.length ? `DAMAGED: ${e.problems[0].message}` : ""].filter(Boolean).join("; ");
+    const flags = [e.tail ? `writing from ${tailAt(e.tail)}` : "", e.problems.length ? `DAMAGED: ${e.problems[0].message}` : ""].filter(Boolean).join("; ");
     lines.push(
       `${stamp(e.mtimeMs)}  ${String(e.events).padStart(7)}  ${String(s.turns).padStart(5)}  ${String(s.failedTurns).padStart(6)}  ${String(s.tombstones).padStart(7)}  ${formatBytes(e.size).padStart(9)}  ${e.header?.id ?? "?"}  ${title}${flags ? `  [${flags}]` : ""}`
     );

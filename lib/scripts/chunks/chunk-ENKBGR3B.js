@@ -12,7 +12,7 @@ import {
   readRestore,
   readTombstone,
   recordSeqRange
-} from "./chunk-ZFDKBUKF.js";
+} from "./chunk-MY2ZCKN5.js";
 import {
   OptionError,
   UsageError,
@@ -24,10 +24,12 @@ import {
   ZSTD_MAGIC_BYTES,
   counted,
   describeFrameStop,
+  frameAt,
+  lineAt,
   magicFalsePositives,
   scanZstdFrames,
   walkZstdFrames
-} from "./chunk-V6RYJ4SL.js";
+} from "./chunk-2BN4JUMU.js";
 
 // node_modules/fzstd/esm/index.mjs
 var ab = ArrayBuffer;
@@ -1359,6 +1361,34 @@ function autoDecoderName(needsFrames) {
   return "fzstd";
 }
 
+// src/log/torn-tail.ts
+import * as zlib2 from "node:zlib";
+function tailAt(tail) {
+  if (tail.stop !== void 0) return frameAt(tail.stop.index, tail.start);
+  return tail.line !== void 0 ? lineAt(tail.line, null, tail.start) : `byte ${tail.start}`;
+}
+function recoverableLines(torn) {
+  let plaintext = new Uint8Array(0);
+  const z = zlib2;
+  try {
+    if (typeof z.zstdDecompressSync === "function" && z.constants.ZSTD_e_flush !== void 0) {
+      plaintext = z.zstdDecompressSync(torn, { finishFlush: z.constants.ZSTD_e_flush });
+    } else {
+      const parts = [];
+      const stream = new Decompress((data) => {
+        parts.push(data);
+      });
+      stream.push(torn, false);
+      plaintext = Buffer.concat(parts);
+    }
+  } catch {
+    return 0;
+  }
+  let lines = 0;
+  for (let i = plaintext.indexOf(10); i !== -1; i = plaintext.indexOf(10, i + 1)) lines++;
+  return lines;
+}
+
 // src/log/frame-batches.ts
 var FrameBatches = class {
   /**
@@ -1484,7 +1514,7 @@ function decodeBatch(batch, decoder, sink, run) {
       plaintext = decoder.decode(bytes, byte - at, end[i] - at);
     } catch (error) {
       const message = error.message;
-      reader.report({ kind: "frame-failed", at: { line: firstLine, frame: index, byte }, message: `frame ${index} at byte ${byte} failed to decode: ${message}` });
+      reader.report({ kind: "frame-failed", at: { line: firstLine, frame: index, byte }, message: `${frameAt(index, byte)} failed to decode: ${message}` });
       onFrame?.({ frame: table.frame(i), decodedBytes: null, firstLine, lastLine: firstLine - 1, error: message });
       continue;
     }
@@ -1510,7 +1540,7 @@ function decodeBatchIntoRun(batch, decoder, sink, run) {
     } catch (error) {
       run.flush(reader);
       const message = error.message;
-      reader.report({ kind: "frame-failed", at: { line: reader.lineCount + 1, frame: index, byte }, message: `frame ${index} at byte ${byte} failed to decode: ${message}` });
+      reader.report({ kind: "frame-failed", at: { line: reader.lineCount + 1, frame: index, byte }, message: `${frameAt(index, byte)} failed to decode: ${message}` });
       continue;
     }
     if (verifies && checksum[i] >= 0) tally.checked++;
@@ -1688,11 +1718,11 @@ var LogRecordReader = class {
     if (from < end) {
       this.carry = new Uint8Array(bytes.subarray(from, end));
       this.carryAt = { line: this.line + 1, frame, byte: lineByte(frame, byte, from - start) };
-      if (frameEnd) {
+      if (frameEnd && frame !== null) {
         this.report({
           kind: "frame-not-line-aligned",
           at: this.carryAt,
-          message: `frame ${frame} (byte ${byte}) ends inside line ${this.line + 1}; a complete frame must end on a line break`
+          message: `${frameAt(frame, byte)} ends inside line ${this.line + 1}; a complete frame must end on a line break`
         });
       }
     }
@@ -1812,7 +1842,7 @@ var LogRecordReader = class {
       value = JSON.parse(text);
     } catch (error) {
       this.flushRow();
-      this.report({ kind: "unparsable-line", at, message: `line ${at.line}${where(at)} is not valid JSON: ${error.message}` });
+      this.report({ kind: "unparsable-line", at, message: `${where(at)} is not valid JSON: ${error.message}` });
       this.expected = null;
       return false;
     }
@@ -1824,14 +1854,14 @@ var LogRecordReader = class {
         events = expandStorageRecord(value);
       } catch (error) {
         this.flushRow();
-        this.report({ kind: "malformed-row", at, message: `line ${at.line}${where(at)}: ${error.message}` });
+        this.report({ kind: "malformed-row", at, message: `${where(at)}: ${error.message}` });
         this.expected = null;
         return false;
       }
     }
     if (range === null) {
       this.flushRow();
-      this.report({ kind: "unparsable-line", at, message: `line ${at.line}${where(at)} has no event seq` });
+      this.report({ kind: "unparsable-line", at, message: `${where(at)} has no event seq` });
       this.expected = null;
       return false;
     }
@@ -1846,7 +1876,7 @@ var LogRecordReader = class {
     try {
       value = JSON.parse(text);
     } catch (error) {
-      this.report({ kind: "bad-header", at, message: `line 1${where(at)} (the header) is not valid JSON: ${error.message}` });
+      this.report({ kind: "bad-header", at, message: `${where(at)} (the header) is not valid JSON: ${error.message}` });
       this.options.onHeader?.(null, text);
       return;
     }
@@ -1880,7 +1910,7 @@ var LogRecordReader = class {
       value = JSON.parse(utf8(this.rowBytes, this.rowStart, this.rowEnd));
     } catch (error) {
       const at = { line: this.rowLine, frame: this.rowFrame, byte: this.rowByte };
-      this.report({ kind: "unparsable-line", at, message: `line ${at.line}${where(at)} is not valid JSON: ${error.message}` });
+      this.report({ kind: "unparsable-line", at, message: `${where(at)} is not valid JSON: ${error.message}` });
       return;
     }
     const range = recordSeqRange(value);
@@ -1898,7 +1928,7 @@ var LogRecordReader = class {
         at,
         expected: this.expected,
         got: first,
-        message: `line ${at.line}${where(at)} continues the log at seq ${first}; expected ${this.expected}`
+        message: `${where(at)} continues the log at seq ${first}; expected ${this.expected}`
       });
     }
   }
@@ -1918,31 +1948,7 @@ function lineByte(frame, byte, offset) {
   return frame === null ? byte + offset : byte;
 }
 function where(at) {
-  return at.frame === null ? ` (at byte ${at.byte})` : ` (frame ${at.frame} at byte ${at.byte})`;
-}
-
-// src/log/torn-tail.ts
-import * as zlib2 from "node:zlib";
-function recoverableLines(torn) {
-  let plaintext = new Uint8Array(0);
-  const z = zlib2;
-  try {
-    if (typeof z.zstdDecompressSync === "function" && z.constants.ZSTD_e_flush !== void 0) {
-      plaintext = z.zstdDecompressSync(torn, { finishFlush: z.constants.ZSTD_e_flush });
-    } else {
-      const parts = [];
-      const stream = new Decompress((data) => {
-        parts.push(data);
-      });
-      stream.push(torn, false);
-      plaintext = Buffer.concat(parts);
-    }
-  } catch {
-    return 0;
-  }
-  let lines = 0;
-  for (let i = plaintext.indexOf(10); i !== -1; i = plaintext.indexOf(10, i + 1)) lines++;
-  return lines;
+  return lineAt(at.line, at.frame, at.byte);
 }
 
 // src/log/zstd-cli-batches.ts
@@ -1988,7 +1994,7 @@ async function bisect(batch, failure, cli, sink) {
     sink.reader.report({
       kind: "frame-failed",
       at: { line: sink.reader.lineCount + 1, frame: frame.index, byte: frame.start },
-      message: `frame ${frame.index} at byte ${frame.start} failed to decode: ${failure.message}`
+      message: `${frameAt(frame.index, frame.start)} failed to decode: ${failure.message}`
     });
     return;
   }
@@ -2046,7 +2052,8 @@ async function readPlain(file, handle, reader, chunkBytes, options) {
   const tail = carry.length > 0 ? {
     start: consumed,
     bytes: carry.length,
-    description: `the last record (line ${totals.lines + 1}, from byte ${consumed}) has no line break: ${counted(carry.length, "byte")} of an unfinished write`,
+    line: totals.lines + 1,
+    description: `the last record, ${lineAt(totals.lines + 1, null, consumed)}, has no line break: ${counted(carry.length, "byte")} of an unfinished write`,
     recoverableLines: 0
   } : null;
   return {
@@ -2355,6 +2362,7 @@ export {
   hasZlibZstd,
   createZlibOneshotDecoder,
   findZstdCli,
+  tailAt,
   readSessionLog,
   SESSIONS_ROOT_RULE,
   summarizeRoot,

@@ -2,10 +2,10 @@
 import {
   explainSession,
   forkOrigin
-} from "./chunk-3YK22VMN.js";
+} from "./chunk-EXI5LHFJ.js";
 import {
   readFates
-} from "./chunk-74NHG445.js";
+} from "./chunk-AUGGWVGQ.js";
 import {
   COMMON_OPTIONS,
   DECODER_OPTION,
@@ -15,7 +15,7 @@ import {
   parseOneTarget,
   readSessionLog,
   resolveSessionLog
-} from "./chunk-C7U2JD6W.js";
+} from "./chunk-ENKBGR3B.js";
 import {
   ACTIONS,
   classifyNode,
@@ -25,11 +25,11 @@ import {
   readReplaceOp,
   stepOf,
   toolResultCallId
-} from "./chunk-ZFDKBUKF.js";
+} from "./chunk-MY2ZCKN5.js";
 import {
   counted,
   forCount
-} from "./chunk-V6RYJ4SL.js";
+} from "./chunk-2BN4JUMU.js";
 
 // src/shared/hidden-rows.ts
 var CONTENT_ROW_KINDS = /* @__PURE__ */ new Set(["user", "steering", "assistant-step", "tool-call"]);

@@ -2,7 +2,7 @@
 import {
   SESSIONS_ROOT_RULE,
   SessionLogInputError
-} from "./chunk-C7U2JD6W.js";
+} from "./chunk-ENKBGR3B.js";
 
 // scripts/support/sessions-root.ts
 import { stat } from "node:fs/promises";

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   scanZstdFrames
-} from "./chunk-V6RYJ4SL.js";
+} from "./chunk-2BN4JUMU.js";
 
 // src/host/jsonl-log-file.ts
 import { open, readdir, rename, rm } from "node:fs/promises";
@@ -17,6 +17,27 @@ function decodeLogBytes(bytes, compression) {
   const scan = scanZstdFrames(bytes);
   if (scan.stop.kind !== "end") throw new Error("the log does not end at a frame boundary (a torn or damaged tail)");
   return Buffer.concat(scan.frames.filter((f) => f.kind === "zstd").map((f) => zstdDecompressSync(bytes.subarray(f.start, f.end)))).toString("utf8");
+}
+async function readHeaderLine(path, compression) {
+  const file = await open(path, "r");
+  try {
+    for (let size = 64 * 1024; ; size *= 2) {
+      const buffer = Buffer.alloc(size);
+      const { bytesRead } = await file.read(buffer, 0, size, 0);
+      const bytes = buffer.subarray(0, bytesRead);
+      let text;
+      if (compression === "none") text = bytes.toString("utf8");
+      else {
+        const first = scanZstdFrames(bytes).frames.find((f) => f.kind === "zstd");
+        if (first !== void 0) text = zstdDecompressSync(bytes.subarray(first.start, first.end)).toString("utf8");
+      }
+      const newline = text?.indexOf("\n") ?? -1;
+      if (newline >= 0) return text.slice(0, newline);
+      if (bytesRead < size) throw new Error("no header line");
+    }
+  } finally {
+    await file.close();
+  }
 }
 function encodeLogText(text, compression) {
   if (compression === "none") return Buffer.from(text, "utf8");
@@ -76,6 +97,7 @@ async function publishLogFile(newPath, logPath) {
 export {
   isJsonlBackend,
   decodeLogBytes,
+  readHeaderLine,
   encodeLogText,
   syncDirectory,
   writeBeside,

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   counted
-} from "./chunk-V6RYJ4SL.js";
+} from "./chunk-2BN4JUMU.js";
 
 // scripts/support/format-bytes.ts
 function formatBytes(bytes) {

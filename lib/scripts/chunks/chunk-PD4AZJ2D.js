@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 import {
   forkOrigin
-} from "./chunk-3YK22VMN.js";
+} from "./chunk-EXI5LHFJ.js";
 import {
   assertRoot
-} from "./chunk-4C36J76L.js";
+} from "./chunk-PADUCFGV.js";
 import {
   progress
-} from "./chunk-GAP6BJRR.js";
+} from "./chunk-QTLKHOKV.js";
 import {
   COMMON_OPTIONS,
   DECODER_OPTION,
@@ -19,11 +19,11 @@ import {
   out,
   parseRootTarget,
   summarizeRoot
-} from "./chunk-C7U2JD6W.js";
+} from "./chunk-ENKBGR3B.js";
 import {
   ACTIONS,
   TOMBSTONE_ACTIONS
-} from "./chunk-ZFDKBUKF.js";
+} from "./chunk-MY2ZCKN5.js";
 import {
   UsageLineError
 } from "./chunk-KEICUTLP.js";
@@ -31,7 +31,7 @@ import {
   counted,
   forCount,
   scanZstdFrames
-} from "./chunk-V6RYJ4SL.js";
+} from "./chunk-2BN4JUMU.js";
 
 // src/log/text-scan.ts
 import { readdir, readFile } from "node:fs/promises";

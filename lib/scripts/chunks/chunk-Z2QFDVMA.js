@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   syncDirectory
-} from "./chunk-IQAOUE36.js";
+} from "./chunk-QGGKDB3Q.js";
 
 // src/host/projection-cache-erase.ts
 import { open, readFile, rename, rm } from "node:fs/promises";

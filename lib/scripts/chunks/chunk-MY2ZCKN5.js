@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   counted
-} from "./chunk-V6RYJ4SL.js";
+} from "./chunk-2BN4JUMU.js";
 
 // src/shared/events.ts
 var SURFACE_EVENT_TYPES = ["user/message", "assistant/message", "tool/result"];

@@ -8,6 +8,14 @@ function counted(count, one, other = `${one}s`) {
   return `${count} ${forCount(count, one, other)}`;
 }
 
+// src/log/log-position.ts
+function frameAt(index, byte) {
+  return `frame ${index} at byte ${byte}`;
+}
+function lineAt(line, frame, byte) {
+  return `line ${line} (${frame === null ? `at byte ${byte}` : frameAt(frame, byte)})`;
+}
+
 // src/log/zstd-frames.ts
 var ZSTD_MAGIC_BYTES = Uint8Array.of(40, 181, 47, 253);
 var ZSTD_FRAME_MAGIC = (ZSTD_MAGIC_BYTES[0] | ZSTD_MAGIC_BYTES[1] << 8 | ZSTD_MAGIC_BYTES[2] << 16 | ZSTD_MAGIC_BYTES[3] << 24) >>> 0;
@@ -101,7 +109,7 @@ function walkZstdFrames(bytes, table, base) {
   const length = bytes.length;
   const incomplete = (start, part, at, needed, blocksComplete) => ({
     next: base + start,
-    stop: { kind: "incomplete", start: base + start, part, at: base + at, needed, blocksComplete }
+    stop: { kind: "incomplete", index: table.firstIndex + table.count, start: base + start, part, at: base + at, needed, blocksComplete }
   });
   const corrupt = (start, at, reason) => ({
     next: base + start,
@@ -195,12 +203,14 @@ function describeFrameStop(stop, fileSize) {
     "skippable-payload": "skippable frame payload"
   };
   const needs = stop.needed === null ? "" : ` needs ${counted(stop.needed, "byte")}`;
-  return `frame at byte ${stop.start} is incomplete: ${what[stop.part]}${needs} from byte ${stop.at}, the file ends at byte ${fileSize} (${counted(fileSize - stop.start, "byte")} of the frame present, ${counted(stop.blocksComplete, "complete block")})`;
+  return `${frameAt(stop.index, stop.start)} is incomplete: ${what[stop.part]}${needs} from byte ${stop.at}, the file ends at byte ${fileSize} (${counted(fileSize - stop.start, "byte")} of the frame present, ${counted(stop.blocksComplete, "complete block")})`;
 }
 
 export {
   forCount,
   counted,
+  frameAt,
+  lineAt,
   ZSTD_MAGIC_BYTES,
   MAX_BLOCK_BYTES,
   FrameTable,

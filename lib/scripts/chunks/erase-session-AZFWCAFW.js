@@ -1,17 +1,20 @@
 #!/usr/bin/env node
 import {
-  collectEventImages,
-  eraseLogFile,
-  toolOutputPathsIn
-} from "./chunk-HM7PB4UF.js";
+  eraseLogFile
+} from "./chunk-TOXAO7SZ.js";
 import {
   rebuildCacheEntry
-} from "./chunk-7QKTMCDM.js";
-import "./chunk-EDLWMPAK.js";
-import "./chunk-74NHG445.js";
-import "./chunk-ZFDKBUKF.js";
-import "./chunk-IQAOUE36.js";
-import "./chunk-V6RYJ4SL.js";
+} from "./chunk-Z2QFDVMA.js";
+import {
+  collectEventImages,
+  toolOutputPathsIn
+} from "./chunk-UBSFNVQQ.js";
+import "./chunk-OKUGGFY4.js";
+import "./chunk-PQVV6EUF.js";
+import "./chunk-AUGGWVGQ.js";
+import "./chunk-MY2ZCKN5.js";
+import "./chunk-QGGKDB3Q.js";
+import "./chunk-2BN4JUMU.js";
 
 // src/host/erase-session.ts
 import { rm, stat } from "node:fs/promises";

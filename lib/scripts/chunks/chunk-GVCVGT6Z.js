@@ -4,7 +4,7 @@ import {
   EXIT,
   out,
   parseCli
-} from "./chunk-C7U2JD6W.js";
+} from "./chunk-ENKBGR3B.js";
 import {
   UsageError,
   UsageLineError
@@ -25,13 +25,17 @@ log is written beside the old one, read back with DSH's own reader, checked agai
 loaded under DSH's invariant companions before a rename puts it in place: a crash leaves the
 old log or the new one. There is no undo: Undo, Restore and Open a copy cannot bring the erased content back.
 
+The erase does not reach the session's copies (a Branch, a subagent fork, Open a copy): after
+it, each copy under the DSH home whose log still holds the erased messages is listed, with its
+own removal of them and the command that erases it there, or as holding them not removed.
+
 Stop the DSH host first: a running host may hold the session with its content in memory and
 write it again. Find the tombstone's seq with: explain <session folder>.
 
 Options:
   --tombstone SEQ   the seq of the removal's tombstone (required)
-  --home DIR        the DSH home (images, other sessions, projection cache); default: the folder
-                    above "sessions" in the log's path
+  --home DIR        the DSH home (images, other sessions, copies, projection cache); default:
+                    the folder above "sessions" in the log's path
   --json            one JSON document instead of text
   -h, --help        this text
 
@@ -45,14 +49,13 @@ function eraseRuntimeProblem(version) {
   return `erase needs Node ${ERASE_MIN_NODE.join(".")} or later (this is ${version}): it writes the log with node:zlib's zstd; the read-only commands run on this Node`;
 }
 var OPTIONS = { ...COMMON_OPTIONS, tombstone: { type: "string" }, home: { type: "string" } };
-async function logsUnder(dir) {
-  const found = [];
-  for (const entry of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) found.push(...await logsUnder(path));
-    else if (entry.name === "session.jsonl" || entry.name === "session.jsonl.zstd") found.push(path);
-  }
-  return found;
+function shellWord(path) {
+  return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
+}
+function copyLine(copy, invocation) {
+  if (copy.error !== null) return `may still be held by copy ${copy.sessionId} (its log ${copy.log} could not be read: ${copy.error})`;
+  const named = `still held by copy ${copy.sessionId}${copy.title === null ? "" : ` ${JSON.stringify(copy.title)}`}`;
+  return copy.tombstoneSeq === null ? `${named} (not removed there: remove them there first, then erase that removal; its log: ${copy.log})` : `${named} (with its own removal ${copy.tombstoneSeq}; erase it there: ${invocation} ${shellWord(copy.log)} --tombstone ${copy.tombstoneSeq})`;
 }
 async function run(argv, invocation) {
   const { values, positionals } = parseCli(argv, OPTIONS);
@@ -72,10 +75,11 @@ async function run(argv, invocation) {
     logPath = join(logPath, names[0]);
   }
   const compression = logPath.endsWith(".zstd") ? "zstd" : "none";
-  const { decodeLogBytes } = await import("./jsonl-log-file-A7NOCMYS.js");
-  const { eraseLogFile } = await import("./erase-log-MKOSRZAP.js");
-  const { deleteSideFiles, eraseFailureText } = await import("./erase-session-TPXMF4PD.js");
-  const { dropCacheEntryInFile } = await import("./projection-cache-erase-7EMOJAN7.js");
+  const { decodeLogBytes } = await import("./jsonl-log-file-FETHXAH6.js");
+  const { eraseLogFile } = await import("./erase-log-V4UE7EWH.js");
+  const { deleteSideFiles, eraseFailureText } = await import("./erase-session-AZFWCAFW.js");
+  const { dropCacheEntryInFile } = await import("./projection-cache-erase-5WQJ7QZG.js");
+  const { copiesOnDisk, logFilesUnder } = await import("./erase-copies-on-disk-U74IAAPD.js");
   const { dshJsonlReader } = await import("./dsh-reader-PQKW3SW4.js");
   let id;
   try {
@@ -97,9 +101,10 @@ async function run(argv, invocation) {
   const parts = logPath.split(sep);
   const sessionsAt = parts.lastIndexOf("sessions");
   const home = values.home !== void 0 ? resolve(values.home) : sessionsAt > 0 ? parts.slice(0, sessionsAt).join(sep) : void 0;
+  const logs = home === void 0 ? [] : await logFilesUnder(join(home, "sessions"));
   const others = [];
   if (home !== void 0 && done.value.erasedImages.length + done.value.erasedFiles.length > 0) {
-    for (const path of await logsUnder(join(home, "sessions"))) {
+    for (const path of logs) {
       if (path === logPath || dirname(path) === dirname(logPath)) continue;
       try {
         others.push(decodeLogBytes(await readFile(path), path.endsWith(".zstd") ? "zstd" : "none"));
@@ -110,7 +115,8 @@ async function run(argv, invocation) {
   }
   const side = await deleteSideFiles(done.value, others, home === void 0 ? void 0 : join(home, "attachments", "v1"));
   const projectionCache = home === void 0 ? "absent" : await dropCacheEntryInFile(join(home, "storages"), id);
-  const value = { ok: true, sessionId: id, tombstoneSeq, erasedAt: at, messageSeqs: done.value.messageSeqs, rewrittenEvents: done.value.carriers.size, ...side, projectionCache };
+  const copies = home === void 0 ? null : await copiesOnDisk(logs.filter((path) => path !== logPath), id, done.value.messageSeqs);
+  const value = { ok: true, sessionId: id, tombstoneSeq, erasedAt: at, messageSeqs: done.value.messageSeqs, rewrittenEvents: done.value.carriers.size, ...side, projectionCache, copies };
   if (values.json) {
     await out(JSON.stringify(value) + "\n");
     return EXIT.ok;
@@ -120,7 +126,8 @@ async function run(argv, invocation) {
     ...side.deletedImages.map((image) => `deleted image ${image}`),
     ...side.deletedFiles.map((file) => `deleted file ${file}`),
     ...side.kept.map((kept) => `kept ${kept.name} (${kept.reason === "referenced" ? "another session references it" : kept.reason === "absent" ? "not there" : "no DSH home given"})`),
-    ...projectionCache === "dropped" ? ["dropped its record from the projection cache (storages/session_projcache.json); DSH folds it again from the erased log"] : []
+    ...projectionCache === "dropped" ? ["dropped its record from the projection cache (storages/session_projcache.json); DSH folds it again from the erased log"] : [],
+    ...copies === null ? ["copies of the session not looked for: no DSH home (pass --home)"] : copies.map((copy) => copyLine(copy, invocation))
   ];
   await out(lines.join("\n") + "\n");
   return EXIT.ok;

@@ -4,18 +4,20 @@ import {
   encodeLogText,
   isJsonlBackend,
   publishLogFile,
+  readHeaderLine,
   readLogAndHeaderWithDsh,
   readLogFileWithDsh,
   removeLeftovers,
   syncDirectory,
   writeBeside
-} from "./chunk-IQAOUE36.js";
-import "./chunk-V6RYJ4SL.js";
+} from "./chunk-QGGKDB3Q.js";
+import "./chunk-2BN4JUMU.js";
 export {
   decodeLogBytes,
   encodeLogText,
   isJsonlBackend,
   publishLogFile,
+  readHeaderLine,
   readLogAndHeaderWithDsh,
   readLogFileWithDsh,
   removeLeftovers,

@@ -2,7 +2,7 @@
 import {
   toolCallIds,
   toolResultCallId
-} from "./chunk-ZFDKBUKF.js";
+} from "./chunk-MY2ZCKN5.js";
 
 // src/shared/tool-pairing.ts
 var ToolPairingIndex = class {

@@ -2,7 +2,7 @@
 import {
   fileProgress,
   formatBytes
-} from "./chunk-GAP6BJRR.js";
+} from "./chunk-QTLKHOKV.js";
 import {
   COMMON_OPTIONS,
   DECODER_NAMES,
@@ -15,14 +15,14 @@ import {
   parseOneTarget,
   readSessionLog,
   resolveSessionLog
-} from "./chunk-C7U2JD6W.js";
+} from "./chunk-ENKBGR3B.js";
 import {
   UsageLineError
 } from "./chunk-KEICUTLP.js";
 import {
   counted,
   forCount
-} from "./chunk-V6RYJ4SL.js";
+} from "./chunk-2BN4JUMU.js";
 
 // scripts/commands/verify.ts
 import { createHash } from "node:crypto";
