@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-GVCVGT6Z.js";
+} from "./chunks/chunk-HLCT7VUX.js";
 import {
   runCommand
 } from "./chunks/chunk-ENKBGR3B.js";
