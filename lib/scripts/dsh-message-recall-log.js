@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-HLCT7VUX.js";
+} from "./chunks/chunk-QU5336UF.js";
 import {
   explainCommand
 } from "./chunks/chunk-ZPYVJQ5Q.js";

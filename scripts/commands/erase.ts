@@ -44,7 +44,7 @@ write it again. Find the tombstone's seq with: explain <session folder>.
 
 Options:
   --tombstone SEQ   the seq of the removal's tombstone (required)
-  --home DIR        the DSH home (images, other sessions, related sessions, projection cache); default:
+  --home DIR        the DSH home (images, other sessions, copies, projection cache); default:
                     the folder above "sessions" in the log's path
   --json            one JSON document instead of text
   -h, --help        this text
