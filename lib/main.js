@@ -4838,7 +4838,11 @@ function copiesHolding(headers, sessionId, messageSeqs) {
       const id = stack.pop();
       if (seen.has(id)) continue;
       seen.add(id);
-      if (id !== sessionId && byId.has(id)) held.set(id, [...held.get(id) ?? [], seq]);
+      if (id !== sessionId && byId.has(id)) {
+        const seqs = held.get(id);
+        if (seqs === void 0) held.set(id, [seq]);
+        else seqs.push(seq);
+      }
       for (const child of children.get(id) ?? []) if (seq < child.seedLength) stack.push(child.id);
     }
   }

@@ -84,7 +84,7 @@ async function run(argv, invocation) {
   const { eraseLogFile } = await import("./erase-log-V4UE7EWH.js");
   const { deleteSideFiles, eraseFailureText } = await import("./erase-session-AZFWCAFW.js");
   const { dropCacheEntryInFile } = await import("./projection-cache-erase-5WQJ7QZG.js");
-  const { copiesOnDisk, logFilesUnder } = await import("./erase-copies-on-disk-GWFXJDGK.js");
+  const { copiesOnDisk, logFilesUnder } = await import("./erase-copies-on-disk-UZWUIV7P.js");
   const { dshJsonlReader } = await import("./dsh-reader-PQKW3SW4.js");
   let id;
   try {
