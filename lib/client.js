@@ -487,14 +487,14 @@ var zh = {
   "panel.erase.files.other": "{count} 个工具输出文件",
   "panel.erase.and": "和",
   "panel.erase.confirm": "永久抹除",
-  "panel.erase.copies.one": "另有 {count} 个副本包含这些消息：{titles}。",
-  "panel.erase.copies.other": "另有 {count} 个副本包含这些消息：{titles}。",
+  "panel.erase.copies.one": "另有 {count} 个相关会话包含这些消息：{titles}。",
+  "panel.erase.copies.other": "另有 {count} 个相关会话包含这些消息：{titles}。",
   "panel.erase.quoted": "“{title}”",
   "panel.erase.listSep": "、",
   "panel.erase.untitled": "未命名会话",
   "panel.erase.copy": "同时在“{title}”中抹除",
-  "panel.erase.copyNotRemoved": "“{title}”中这些消息没有被移除，不会在那里抹除；要抹除，请先在那个副本中移除它们。",
-  "panel.erase.copyFailed": "没能在副本“{title}”中安排抹除：{reason}",
+  "panel.erase.copyNotRemoved": "“{title}”中这些消息没有被移除，不会在那里抹除；要抹除，请先在那个会话中移除它们。",
+  "panel.erase.copyFailed": "没能在会话“{title}”中安排抹除：{reason}",
   "panel.erase.keep": "保留",
   "panel.erase.keepLabel": "不抹除，关闭这个确认",
   "panel.erase.pending": "等待抹除：主机重启时进行",
@@ -659,14 +659,14 @@ var en = {
   "panel.erase.files.other": "{count} tool output files",
   "panel.erase.and": " and ",
   "panel.erase.confirm": "Erase for good",
-  "panel.erase.copies.one": "Also in {count} copy: {titles}.",
-  "panel.erase.copies.other": "Also in {count} copies: {titles}.",
+  "panel.erase.copies.one": "Also in {count} related session: {titles}.",
+  "panel.erase.copies.other": "Also in {count} related sessions: {titles}.",
   "panel.erase.quoted": "“{title}”",
   "panel.erase.listSep": ", ",
   "panel.erase.untitled": "Untitled session",
   "panel.erase.copy": "Erase in “{title}” too",
-  "panel.erase.copyNotRemoved": "“{title}” holds them not removed, so they are not erased there; remove them in that copy first.",
-  "panel.erase.copyFailed": "The erase was not kept for the copy “{title}”: {reason}",
+  "panel.erase.copyNotRemoved": "“{title}” holds them not removed, so they are not erased there; remove them in that session first.",
+  "panel.erase.copyFailed": "The erase was not kept for the session “{title}”: {reason}",
   "panel.erase.keep": "Keep",
   "panel.erase.keepLabel": "Do not erase; close this confirmation",
   "panel.erase.pending": "Erase pending: it happens when the host restarts",
@@ -4042,7 +4042,7 @@ function SummaryDialog({ sessionId, checkpointSeq, text, kit, onClose }) {
 }
 
 // src/client/build-stamp.ts
-var BUILD_STAMP = true ? "0.1.0+56c6d2c3f7" : "dev";
+var BUILD_STAMP = true ? "0.1.0+1a8adecff4" : "dev";
 
 // src/client/notices/notice-styles.ts
 var NOTICE_STYLE_TEXT = `

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-GVCVGT6Z.js";
+} from "./chunks/chunk-E2XRSUQF.js";
 import {
   explainCommand
 } from "./chunks/chunk-ZPYVJQ5Q.js";

@@ -5,8 +5,9 @@
  * checked against the old log and renamed over it (`src/host/erase-log.ts`); then image objects
  * and tool output files that only the erased content referenced are deleted
  * (`src/host/erase-session.ts`, `deleteSideFiles`), and the session's record in DSH's projection
- * cache is dropped (`src/host/projection-cache-erase.ts`); last, the session's copies whose logs
- * still hold the erased messages are named (`src/host/erase-copies-on-disk.ts`). DSH's code is
+ * cache is dropped (`src/host/projection-cache-erase.ts`); last, the related sessions whose logs
+ * still hold the erased messages (its copies, the sessions it was copied from, their other
+ * copies) are named (`src/host/erase-copies-on-disk.ts`). DSH's code is
  * loaded only when this command runs.
  *
  * @module dsh-message-recall/scripts/commands/erase
@@ -31,9 +32,12 @@ log is written beside the old one, read back with DSH's own reader, checked agai
 loaded under DSH's invariant companions before a rename puts it in place: a crash leaves the
 old log or the new one. There is no undo: Undo, Restore and Open a copy cannot bring the erased content back.
 
-The erase does not reach the session's copies (a Branch, a subagent fork, Open a copy): after
-it, each copy under the DSH home whose log still holds the erased messages is listed, with its
-own removal of them and the command that erases it there, or as holding them not removed.
+The erase does not reach the other sessions that hold the same messages: the session's copies
+(a Branch, a subagent fork, Open a copy), and when the session is itself a copy, the session it
+was copied from (for the messages below its seed) and that one's other copies. After the erase,
+each of them under the DSH home whose log still holds the erased messages is listed (copy,
+source or related copy), with its own removal of them and the command that erases it there, or
+as holding them not removed.
 
 Stop the DSH host first: a running host may hold the session with its content in memory and
 write it again. Find the tombstone's seq with: explain <session folder>.
@@ -73,15 +77,20 @@ function shellWord(path: string): string {
   return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`
 }
 
+/** How a line names a related session's relation: `copy`, `source`, `related copy` (another copy of a source). */
+const RELATION_WORDS: Readonly<Record<DiskCopy['relation'], string>> = { copy: 'copy', source: 'source', 'source-copy': 'related copy' }
+
 /**
- * The line naming a copy that still holds the erased messages.
+ * The line naming a related session that still holds the erased messages.
  * @param copy - from `copiesOnDisk`.
- * @param invocation - how `erase` was run, for the command that erases the copy's own removal.
- * @returns e.g. `still held by copy <id> "Audit" (with its own removal 57; erase it there: dsh-message-recall-log erase <log> --tombstone 57)`.
+ * @param invocation - how `erase` was run, for the command that erases its own removal.
+ * @returns e.g. `still held by copy <id> "Audit" (with its own removal 57; erase it there: dsh-message-recall-log erase <log> --tombstone 57)`,
+ *   `still held by source <id> …`, `still held by related copy <id> …`.
  */
 export function copyLine(copy: DiskCopy, invocation: string): string {
-  if (copy.error !== null) return `may still be held by copy ${copy.sessionId} (its log ${copy.log} could not be read: ${copy.error})`
-  const named = `still held by copy ${copy.sessionId}${copy.title === null ? '' : ` ${JSON.stringify(copy.title)}`}`
+  const who = `${RELATION_WORDS[copy.relation]} ${copy.sessionId}`
+  if (copy.error !== null) return `may still be held by ${who} (its log ${copy.log} could not be read: ${copy.error})`
+  const named = `still held by ${who}${copy.title === null ? '' : ` ${JSON.stringify(copy.title)}`}`
   return copy.tombstoneSeq === null
     ? `${named} (not removed there: remove them there first, then erase that removal; its log: ${copy.log})`
     : `${named} (with its own removal ${copy.tombstoneSeq}; erase it there: ${invocation} ${shellWord(copy.log)} --tombstone ${copy.tombstoneSeq})`
@@ -150,8 +159,9 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
   const side = await deleteSideFiles(done.value, others, home === undefined ? undefined : join(home, 'attachments', 'v1'))
   // DSH's projection cache: the session's record is dropped; DSH folds it again from the erased log.
   const projectionCache = home === undefined ? 'absent' : await dropCacheEntryInFile(join(home, 'storages'), id)
-  // The copies (Branch, subagent fork, Open a copy) whose logs still hold the erased messages: the erase does not reach them.
-  const copies = home === undefined ? null : await copiesOnDisk(logs.filter((path) => path !== logPath), id, done.value.messageSeqs)
+  // The related sessions (copies, sources, their other copies) whose logs still hold the erased
+  // messages: the erase does not reach them. The erased log first: its header names its source.
+  const copies = home === undefined ? null : await copiesOnDisk([logPath, ...logs.filter((path) => path !== logPath)], id, done.value.messageSeqs)
   const value = { ok: true, sessionId: id, tombstoneSeq, erasedAt: at, messageSeqs: done.value.messageSeqs, rewrittenEvents: done.value.carriers.size, ...side, projectionCache, copies }
   if (values.json) {
     await out(JSON.stringify(value) + '\n')
@@ -163,7 +173,7 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
     ...side.deletedFiles.map((file) => `deleted file ${file}`),
     ...side.kept.map((kept) => `kept ${kept.name} (${kept.reason === 'referenced' ? 'another session references it' : kept.reason === 'absent' ? 'not there' : 'no DSH home given'})`),
     ...(projectionCache === 'dropped' ? ['dropped its record from the projection cache (storages/session_projcache.json); DSH folds it again from the erased log'] : []),
-    ...(copies === null ? ['copies of the session not looked for: no DSH home (pass --home)'] : copies.map((copy) => copyLine(copy, invocation))),
+    ...(copies === null ? ['copies and sources of the session not looked for: no DSH home (pass --home)'] : copies.map((copy) => copyLine(copy, invocation))),
   ]
   await out(lines.join('\n') + '\n')
   return EXIT.ok

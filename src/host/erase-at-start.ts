@@ -11,8 +11,8 @@
  *    for a removal whose erase failed at a start is checked afresh and replaces the failed record
  *    with a pending one (the panel's **Try again at next start**).
  * {@link planErase} (`plan` with `planAction: 'erase'`) makes the same check and answers the counts
- * alone, for the confirmation, with the copies of the session that hold the same messages
- * (`erase-copies.ts`). While it is pending, `restore` and `forkBefore` of that removal answer `ERASE_PENDING`
+ * alone, for the confirmation, with the other sessions that hold the same messages (its copies,
+ * the sessions it was copied from and their other copies: `erase-copies.ts`). While it is pending, `restore` and `forkBefore` of that removal answer `ERASE_PENDING`
  * ({@link pendingEraseRefusal}); `cancelErase` drops it.
  * When the plugin starts and the session persistence is there, {@link runPendingErases} runs each
  * through `erase-session.ts` `eraseRemoval` (which holds the session as every stored write does,
@@ -39,7 +39,7 @@ export interface EraseLaterServices {
   /** The session open in the host (an agent's, or a live one), or `undefined`. */
   open(sessionId: string): Session | undefined
   readonly pending: PendingErases
-  /** The headers of every session, stored (the plugin's stored listing) or live, each id once: where {@link planErase} finds the copies. */
+  /** The headers of every session, stored (the plugin's stored listing) or live, each id once: where {@link planErase} finds the sessions that hold the same messages. */
   headers(): Promise<readonly SessionHeader[]>
 }
 
@@ -89,7 +89,7 @@ export async function scheduleErase(services: EraseLaterServices, request: { rea
  * `planAction: 'erase'`): checked as {@link scheduleErase} checks it, nothing written.
  * @param services - the erase's services and the open session.
  * @param request - the session and the removal's tombstone seq.
- * @returns the counts and the copies that hold the same messages (each with its own removal of
+ * @returns the counts and the related sessions that hold the same messages (each with its own removal of
  *   them, or none), or the same refusals as {@link scheduleErase}.
  * @throws file system errors of the logs' reads and the listing.
  */
@@ -98,7 +98,7 @@ export async function planErase(services: Omit<EraseLaterServices, 'pending'>, r
   if (!checked.ok) return checked
   const record = checked.value
   const backend = services.erase.backend()!
-  // After the source's queue: each copy is read on its own, an open one flushed first.
+  // After the session's queue: each related session is read on its own, an open one flushed first.
   const copies = await erasePlanCopies({
     headers: () => services.headers(),
     readRaw: async (id) => (await backend.readRaw(id).catch(() => undefined))?.content,

@@ -1,37 +1,40 @@
 /**
- * The copies of an erased session that still hold its erased messages, found on the disk of a
- * stopped host, for `dsh-message-recall-log erase` (`scripts/commands/erase.ts`): the same finding
- * as the route's confirmation (`erase-copies.ts`: `copiesHolding` over the session headers, then
- * `copyRemoval` over each holding copy's log), with the headers and logs read from the files
- * under the DSH home's sessions root instead of the host's listing.
+ * The other sessions that still hold an erased session's erased messages (its copies, the
+ * sessions it was copied from and their other copies), found on the disk of a stopped host, for
+ * `dsh-message-recall-log erase` (`scripts/commands/erase.ts`): the same finding as the route's
+ * confirmation (`erase-copies.ts`: `copiesHolding` over the session headers, then `copyRemoval`
+ * over each holding session's log), with the headers and logs read from the files under the DSH
+ * home's sessions root instead of the host's listing.
  * - The header of every log is read from its first bytes alone (`jsonl-log-file.ts`
  *   `readHeaderLine`: the first zstd frame, or the first line).
- * - Only the logs of the copies whose seed holds an erased message are read whole, once each.
- * - A log whose header or text cannot be read is not dropped silently: a copy whose log cannot
- *   be read is named with the error (it may still hold the text); a log whose header cannot be
- *   read cannot be told to be a copy, and is left out.
+ * - Only the logs of the sessions that hold an erased message are read whole, once each.
+ * - A log whose header or text cannot be read is not dropped silently: a holding session whose
+ *   log cannot be read is named with the error (it may still hold the text); a log whose header
+ *   cannot be read cannot be told to be related, and is left out.
  *
  * @module dsh-message-recall/host/erase-copies-on-disk
  */
 import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { SessionHeader } from '@deepseek-ai/dsh-session'
-import { copiesHolding, copyRemoval } from './erase-copies'
+import { copiesHolding, copyRemoval, type CopyRelation } from './erase-copies'
 import { decodeLogBytes, readHeaderLine } from './jsonl-log-file'
 import { errorText } from '../shared/error-text'
 
-/** A copy on disk that still holds some of the erased messages. */
+/** A session on disk that still holds some of the erased messages: a copy, a source, or another copy of a source. */
 export interface DiskCopy {
   readonly sessionId: string
+  /** How it is related to the erased session (`erase-copies.ts` `copiesHolding`). */
+  readonly relation: CopyRelation
   /** Its current title (the newest `session/title`), or `null` when it has none or its log could not be read. */
   readonly title: string | null
   /**
-   * Its own removal of those messages, which an erase of the copy addresses (`erase <log>
+   * Its own removal of those messages, which an erase there addresses (`erase <log>
    * --tombstone <seq>`); `null` when it holds them not removed (remove them there first) or its
    * log could not be read.
    */
   readonly tombstoneSeq: number | null
-  /** The copy's log file. */
+  /** Its log file. */
   readonly log: string
   /** Why its log could not be read (it may still hold the text), else `null`. */
   readonly error: string | null
@@ -55,15 +58,16 @@ export async function logFilesUnder(dir: string): Promise<string[]> {
 const compressionOf = (path: string): 'zstd' | 'none' => (path.endsWith('.zstd') ? 'zstd' : 'none')
 
 /**
- * The copies of a session, and copies of those, under a sessions root whose logs still hold any
- * of the erased messages (see the module doc).
- * @param logs - the log files under the sessions root ({@link logFilesUnder}); the erased log may be among them.
- * @param sourceId - the erased session's id.
+ * The sessions under a sessions root related to the erased one (copies, sources, other copies of
+ * a source) whose logs still hold any of the erased messages (see the module doc).
+ * @param logs - the log files under the sessions root ({@link logFilesUnder}); the erased log
+ *   should be among them (its header names its source; without it only its copies are found).
+ * @param sessionId - the erased session's id (never listed itself).
  * @param messageSeqs - the erased messages' seqs, ascending.
- * @returns one entry per copy that still holds them, nearest first (as `copiesHolding` orders
- *   them); a copy whose removal of them was erased already is left out.
+ * @returns one entry per session that still holds them, nearest first (as `copiesHolding` orders
+ *   them); one whose removal of them was erased already is left out.
  */
-export async function copiesOnDisk(logs: readonly string[], sourceId: string, messageSeqs: readonly number[]): Promise<DiskCopy[]> {
+export async function copiesOnDisk(logs: readonly string[], sessionId: string, messageSeqs: readonly number[]): Promise<DiskCopy[]> {
   if (messageSeqs.length === 0) return []
   const headers: SessionHeader[] = []
   const pathOf = new Map<string, string>()
@@ -79,17 +83,17 @@ export async function copiesOnDisk(logs: readonly string[], sourceId: string, me
     headers.push(header)
   }
   const copies: DiskCopy[] = []
-  for (const { header, seqs } of copiesHolding(headers, sourceId, messageSeqs)) {
+  for (const { header, seqs, relation } of copiesHolding(headers, sessionId, messageSeqs)) {
     const log = pathOf.get(header.id)!
     let removal: ReturnType<typeof copyRemoval>
     try {
       removal = copyRemoval(decodeLogBytes(await readFile(log), compressionOf(log)), seqs)
     } catch (error) {
-      copies.push({ sessionId: header.id, title: null, tombstoneSeq: null, log, error: errorText(error) })
+      copies.push({ sessionId: header.id, relation, title: null, tombstoneSeq: null, log, error: errorText(error) })
       continue
     }
     if (removal === null) continue
-    copies.push({ sessionId: header.id, title: removal.title, tombstoneSeq: removal.tombstoneSeq, log, error: null })
+    copies.push({ sessionId: header.id, relation, title: removal.title, tombstoneSeq: removal.tombstoneSeq, log, error: null })
   }
   return copies
 }

@@ -1,22 +1,29 @@
 /**
- * The copies of a session that hold the text an erase takes, for the confirmation of Erase for
- * good (`plan` with `planAction: 'erase'`). A copy is a session whose header names the session as
- * `parentSession` with a `seedLength` (the web UI's Branch, `dsh-host-apiproxy` `sessions.fork`; a
- * subagent fork; `SessionStore.fork`; the plugin's own `forkBefore`), and a copy of such a copy,
- * and so on: a seed is its source's events `0 … seedLength - 1` with the same seqs, so a copy
- * holds an erased message exactly when the message's seq lies below its seed length (and below
- * that of every copy between it and the session).
+ * The other sessions that hold the text an erase takes, for the confirmation of Erase for good
+ * (`plan` with `planAction: 'erase'`) and the log tool's `erase`. A copy is a session whose header
+ * names its source as `parentSession` with a `seedLength` (the web UI's Branch,
+ * `dsh-host-apiproxy` `sessions.fork`; a subagent fork; `SessionStore.fork`; the plugin's own
+ * `forkBefore`), and a copy of such a copy, and so on: a seed is its source's events
+ * `0 … seedLength - 1` with the same seqs. So the same event at seq `q` is held by a copy exactly
+ * when `q` lies below its seed length (and below that of every copy between it and the session
+ * the event was first written in), and an erased message of a session that is itself a copy came
+ * from its source when its seq lies below the session's seed length. For each erased seq the
+ * finding walks up to that origin (the source, the source's source, … while the seq lies below
+ * each seed length) and lists every session of the origin's copy tree that holds it: the erased
+ * session's copies, its sources, and their other copies (siblings, cousins), never the erased
+ * session itself.
  *
- * Which copies are found from the session headers alone (the stored listing the plugin keeps,
+ * Which sessions hold them is found from the session headers alone (the stored listing the plugin keeps,
  * `stored-listing.ts`, and the live sessions), without reading any log; only the logs of the
- * copies that hold a message are read (`SessionPersistence.readRaw`, after a flush when the host
- * holds the copy open), once each, for:
+ * sessions that hold a message are read (`SessionPersistence.readRaw`, after a flush when the host
+ * holds the session open), once each, for:
  * - its own removal of those messages: the tombstone that decides the fate of the first held
  *   message removed there and not erased yet (`shared/fate.ts` `Fates.fateOf`): an inherited
- *   tombstone, or the source's own tombstone when the seed holds it (a Branch made after the
- *   removal). A copy whose removal of them was erased already is left out (it no longer holds the
- *   text); a copy where they are not removed (made before the removal, or a copy from before it;
- *   also folded by a compaction of the copy) is listed with no tombstone;
+ *   tombstone, the source's own tombstone when the seed holds it (a Branch made after the
+ *   removal), or a source's own removal of them. A session whose removal of them was erased
+ *   already is left out (it no longer holds the text); one where they are not removed (a copy
+ *   made before the removal, or a copy from before it; a source when they were removed in the copy
+ *   alone; also folded by a compaction) is listed with no tombstone;
  * - its current title (`session-titles.ts` `titleOfRawLog`: the newest `session/title` line).
  *
  * @module dsh-message-recall/host/erase-copies
@@ -28,66 +35,108 @@ import { erasedMarkOf } from '../log/log-erase'
 import { readFates, replacementEvents } from '../shared/fate'
 import { titleOfRawLog } from './session-titles'
 
-/** What finding the copies reads. */
+/** What finding the sessions that hold the text reads. */
 export interface CopyServices {
   /** The headers of every session, stored or live (each id once). */
   headers(): Promise<readonly SessionHeader[]>
   /** A stored log's text (`SessionPersistence.readRaw`), `undefined` when it is not stored. */
   readRaw(id: string): Promise<string | undefined>
-  /** Whether the host holds a session open; such a copy is flushed before its log is read. */
+  /** Whether the host holds a session open; such a session is flushed before its log is read. */
   isOpen(id: string): boolean
   /** Flush an open session's pending events to its log. */
   flush(id: string): Promise<void>
 }
 
-/** A copy that holds some of the erased messages in its seed. */
+/** How a listed session is related to the erased one. */
+export type CopyRelation =
+  /** A copy of the erased session (a copy of a copy too). */
+  | 'copy'
+  /** A session the erased one was copied from (its `parentSession`, or that one's, …). */
+  | 'source'
+  /** Another copy of one of those sources (a sibling, a cousin, and their copies). */
+  | 'source-copy'
+
+/** A session that holds some of the erased messages in its events: the origin of their seqs, or a seed of it. */
 export interface HoldingCopy {
   readonly header: SessionHeader
-  /** The erased messages' seqs its seed holds, ascending. */
+  /** The erased messages' seqs it holds, ascending. */
   readonly seqs: readonly number[]
+  readonly relation: CopyRelation
+}
+
+/** A header's copy link: its source and seed length, or `null` when it is no copy. */
+function linkOf(header: SessionHeader | undefined): { readonly parent: string; readonly seedLength: number } | null {
+  if (header?.parentSession === undefined || header.seedLength === undefined || header.seedLength <= 0) return null
+  return { parent: header.parentSession, seedLength: header.seedLength }
 }
 
 /**
- * The copies of a session, and copies of those, whose seeds hold any of the given seqs. Pure.
- * @param headers - every session's header.
- * @param sourceId - the session whose removal is erased.
+ * The sessions that hold any of the given seqs of a session as the same events: for each seq,
+ * its origin (walking up `parentSession` while the seq lies below that link's `seedLength`), then
+ * every session of the origin's copy tree whose seeds, on the way down from the origin, all reach
+ * past the seq (the origin itself too). Pure.
+ * @param headers - every session's header (each id once; a later duplicate is ignored).
+ * @param sessionId - the session whose removal is erased; never listed itself.
  * @param messageSeqs - the seqs of the erased messages, ascending.
- * @returns the holding copies, nearest first (children, then grandchildren, …), each level in
- *   creation order; every id at most once.
+ * @returns the holding sessions, nearest first: by the number of copy links between them and the
+ *   erased session, at equal distance in creation order (`createdAt`, so a source comes before
+ *   the copies at its distance; at the same millisecond by id), each with the seqs it holds and its relation; every id at most
+ *   once. A source whose header is not in `headers` (a deleted session) is not listed, but its
+ *   other copies are.
  */
-export function copiesHolding(headers: readonly SessionHeader[], sourceId: string, messageSeqs: readonly number[]): HoldingCopy[] {
+export function copiesHolding(headers: readonly SessionHeader[], sessionId: string, messageSeqs: readonly number[]): HoldingCopy[] {
+  const byId = new Map<string, SessionHeader>()
   const children = new Map<string, SessionHeader[]>()
   for (const header of headers) {
-    const parent = header.parentSession
-    if (parent === undefined || header.seedLength === undefined || header.seedLength <= 0) continue
-    const list = children.get(parent) ?? []
+    if (byId.has(header.id)) continue
+    byId.set(header.id, header)
+    const link = linkOf(header)
+    if (link === null) continue
+    const list = children.get(link.parent) ?? []
     list.push(header)
-    children.set(parent, list)
+    children.set(link.parent, list)
   }
-  const found: HoldingCopy[] = []
-  const seen = new Set<string>([sourceId])
-  let level: { readonly id: string; readonly seqs: readonly number[] }[] = [{ id: sourceId, seqs: messageSeqs }]
-  while (level.length > 0) {
-    const next: HoldingCopy[] = []
-    for (const { id, seqs } of level) {
-      for (const header of children.get(id) ?? []) {
-        if (seen.has(header.id)) continue
-        const held = seqs.filter((seq) => seq < header.seedLength!)
-        if (held.length === 0) continue
-        seen.add(header.id)
-        next.push({ header, seqs: held })
+  // The erased session's sources, nearest first (a cycle of broken headers ends the walk).
+  const chain = [sessionId]
+  for (let link = linkOf(byId.get(sessionId)); link !== null && !chain.includes(link.parent); link = linkOf(byId.get(link.parent))) chain.push(link.parent)
+  const held = new Map<string, number[]>()
+  for (const seq of messageSeqs) {
+    let origin = 0
+    while (origin + 1 < chain.length && seq < linkOf(byId.get(chain[origin]!))!.seedLength) origin++
+    // Down the origin's copy tree, through the copies whose seed holds the seq.
+    const seen = new Set<string>()
+    const stack = [chain[origin]!]
+    while (stack.length > 0) {
+      const id = stack.pop()!
+      if (seen.has(id)) continue
+      seen.add(id)
+      if (id !== sessionId && byId.has(id)) {
+        const seqs = held.get(id)
+        if (seqs === undefined) held.set(id, [seq])
+        else seqs.push(seq)
       }
+      for (const child of children.get(id) ?? []) if (seq < child.seedLength!) stack.push(child.id)
     }
-    next.sort((a, b) => a.header.createdAt - b.header.createdAt)
-    found.push(...next)
-    level = next.map((copy) => ({ id: copy.header.id, seqs: copy.seqs }))
   }
-  return found
+  const found = [...held].map(([id, seqs]) => {
+    // Up from the session to the first of the erased session's chain: the links between them.
+    let steps = 0
+    let at = id
+    while (!chain.includes(at) && steps <= byId.size) {
+      at = linkOf(byId.get(at))!.parent
+      steps++
+    }
+    const up = chain.indexOf(at)
+    const relation: CopyRelation = up === 0 ? 'copy' : steps === 0 ? 'source' : 'source-copy'
+    return { holding: { header: byId.get(id)!, seqs, relation }, distance: steps + up }
+  })
+  found.sort((a, b) => a.distance - b.distance || a.holding.header.createdAt - b.holding.header.createdAt || (a.holding.header.id < b.holding.header.id ? -1 : 1))
+  return found.map((f) => f.holding)
 }
 
 /**
- * What a copy's log says about the held messages: its removal of them, and its title.
- * @param content - the copy's stored log text.
+ * What a holding session's log says about the held messages: its removal of them, and its title.
+ * @param content - the session's stored log text.
  * @param seqs - the held messages' seqs.
  * @returns `{ tombstoneSeq, title }` (the first removal there of a held message not erased yet;
  *   `null` when none of them is removed there), or `null` when every removal of them there was
@@ -113,18 +162,19 @@ export function copyRemoval(content: string, seqs: readonly number[]): { readonl
 }
 
 /**
- * The copies of a session that hold any of an erase's messages (see the module doc).
+ * The other sessions that hold any of an erase's messages: its copies, its sources and their
+ * other copies (see the module doc).
  * @param services - the headers, the logs and the open sessions.
- * @param sourceId - the session whose removal is erased.
+ * @param sessionId - the session whose removal is erased.
  * @param messageSeqs - the seqs of the erased messages, ascending.
- * @returns one entry per copy that still holds the text, nearest first; a copy whose log is not
- *   stored (yet) is left out.
+ * @returns one entry per session that still holds the text, nearest first (as
+ *   {@link copiesHolding} orders them); one whose log is not stored (yet) is left out.
  * @throws what the listing, a flush or a log read throws.
  */
-export async function erasePlanCopies(services: CopyServices, sourceId: string, messageSeqs: readonly number[]): Promise<EraseCopyValue[]> {
+export async function erasePlanCopies(services: CopyServices, sessionId: string, messageSeqs: readonly number[]): Promise<EraseCopyValue[]> {
   if (messageSeqs.length === 0) return []
   const copies: EraseCopyValue[] = []
-  for (const { header, seqs } of copiesHolding(await services.headers(), sourceId, messageSeqs)) {
+  for (const { header, seqs } of copiesHolding(await services.headers(), sessionId, messageSeqs)) {
     const live = services.isOpen(header.id)
     if (live) await services.flush(header.id)
     const content = await services.readRaw(header.id)

@@ -124,25 +124,31 @@ export interface ErasePlanValue {
   readonly imageCount: number
   /** Tool output files the erase deletes unless another session names them. */
   readonly fileCount: number
-  /** The copies of the session that hold any of the erased messages in their seed (`host/erase-copies.ts`), nearest first. */
+  /**
+   * The other sessions that hold any of the erased messages as the same events
+   * (`host/erase-copies.ts`), nearest first: the session's copies (their seed holds them), and
+   * when the session is itself a copy, the sessions it was copied from (for the messages below its
+   * seed) and their other copies.
+   */
   readonly copies: readonly EraseCopyValue[]
 }
 
 /**
- * A copy of a session (its header names the session, or a copy of it, as `parentSession`) whose
- * seed holds messages an erase takes.
+ * A session related to an erased one through copies (a copy of it, a session it was copied from,
+ * or another copy of such a source) that holds messages the erase takes.
  */
 export interface EraseCopyValue {
   readonly sessionId: string
   /** Its current title, or `null` when it has none. */
   readonly title: string | null
   /**
-   * Its own removal of those messages (the copy inherited it, or its seed holds the source's),
-   * which an erase of the copy addresses; `null` when the copy holds them not removed (it was
-   * made before the removal, or is a copy from before it): remove them there first.
+   * Its own removal of those messages (a copy inherited it, or its seed holds the source's; a
+   * source's own removal), which an erase there addresses; `null` when it holds them not removed
+   * (a copy made before the removal, or a copy from before it; a source when they were removed in
+   * the copy alone): remove them there first.
    */
   readonly tombstoneSeq: number | null
-  /** Whether the host holds the copy open (its erase waits for the host's next start). */
+  /** Whether the host holds the session open (its erase waits for the host's next start). */
   readonly live: boolean
 }
 

@@ -5,9 +5,10 @@
  * host is the fake `fetch` of `support/removals-page.tsx`, which keeps pending erases as the route
  * does. Exact strings in English and Chinese; the confirmation by keyboard (focus, Tab trapped,
  * Escape); pending, a pending erase that failed (the host's reason, Try again at next start by
- * keyboard, refused and kept), Cancel erase, and an erased removal; the copies
- * that hold the same messages (a checkbox per copy with its own removal, checked; a line for a copy
- * that holds them not removed), the erase asked in each checked copy, and a copy's refusal named.
+ * keyboard, refused and kept), Cancel erase, and an erased removal; the related sessions (the
+ * session's copies, a source it was copied from) that hold the same messages (a checkbox per
+ * session with its own removal, checked; a line for one that holds them not removed), the erase
+ * asked in each checked one (a source too, through its own tombstone), and a refusal named.
  */
 import { page, settle } from './support/dom'
 import assert from 'node:assert/strict'
@@ -236,13 +237,13 @@ describe('Erase for good in the Removed panel', () => {
       await settle()
     })
     assert.deepEqual([eraseButton(p, deleted, 'confirm')!.disabled, eraseButton(p, deleted, 'confirm')!.getAttribute('aria-busy')], [false, null])
-    assert.equal(entry(p, deleted).querySelector('[data-message-recall-erase-copies] p')!.textContent, 'Also in 1 copy: “Audit (copy)”.')
+    assert.equal(entry(p, deleted).querySelector('[data-message-recall-erase-copies] p')!.textContent, 'Also in 1 related session: “Audit (copy)”.')
   })
 
-  it('lists the copies that hold the same messages, erases in each checked copy too, and names a copy that refused', async () => {
+  it('lists the related sessions that hold the same messages (the source among them), erases in each checked one too, and names one that refused', async () => {
     const { p, deleted } = await withRemovals('en')
     p.copies.listed = [
-      { sessionId: 'copy-1', title: 'Audit (copy)', tombstoneSeq: 40, live: true },
+      { sessionId: 'source-1', title: 'Audit', tombstoneSeq: 12, live: true },
       { sessionId: 'copy-2', title: 'Audit (copy 2)', tombstoneSeq: 41, live: false },
       { sessionId: 'copy-3', title: null, tombstoneSeq: 42, live: false },
       { sessionId: 'copy-old', title: 'Audit (before)', tombstoneSeq: null, live: false },
@@ -252,14 +253,14 @@ describe('Erase for good in the Removed panel', () => {
     await click(eraseButton(p, deleted, 'open'))
     const confirm = entry(p, deleted).querySelector('[data-message-recall-erase-confirm]') as HTMLElement
     const copies = confirm.querySelector('[data-message-recall-erase-copies]') as HTMLElement
-    assert.equal(copies.querySelector('p')!.textContent, 'Also in 4 copies: “Audit (copy)”, “Audit (copy 2)”, “Untitled session”, “Audit (before)”.')
+    assert.equal(copies.querySelector('p')!.textContent, 'Also in 4 related sessions: “Audit”, “Audit (copy 2)”, “Untitled session”, “Audit (before)”.')
     const labels = [...copies.querySelectorAll('label')] as HTMLLabelElement[]
     assert.deepEqual(labels.map((l) => [l.getAttribute('data-message-recall-erase-copy'), l.textContent]), [
-      ['copy-1', 'Erase in “Audit (copy)” too'], ['copy-2', 'Erase in “Audit (copy 2)” too'], ['copy-3', 'Erase in “Untitled session” too'],
+      ['source-1', 'Erase in “Audit” too'], ['copy-2', 'Erase in “Audit (copy 2)” too'], ['copy-3', 'Erase in “Untitled session” too'],
     ])
     const boxes = labels.map((l) => l.querySelector('input') as HTMLInputElement)
     assert.deepEqual(boxes.map((b) => [b.type, b.checked]), [['checkbox', true], ['checkbox', true], ['checkbox', true]], 'a real checkbox in its label, checked by default')
-    assert.equal(copies.querySelector('[data-message-recall-erase-copy-held="copy-old"]')!.textContent, '“Audit (before)” holds them not removed, so they are not erased there; remove them in that copy first.')
+    assert.equal(copies.querySelector('[data-message-recall-erase-copy-held="copy-old"]')!.textContent, '“Audit (before)” holds them not removed, so they are not erased there; remove them in that session first.')
     // Tab goes through the checkboxes and the two buttons, and stays inside.
     assert.equal(page.document.activeElement, eraseButton(p, deleted, 'keep'))
     await key('Tab')
@@ -272,32 +273,32 @@ describe('Erase for good in the Removed panel', () => {
     await click(eraseButton(p, deleted, 'confirm'))
     assert.deepEqual(p.host.of('erase'), [
       { sessionId: 'session-a', action: 'erase', when: 'next-start', tombstoneSeq: deleted },
-      { sessionId: 'copy-1', action: 'erase', when: 'next-start', tombstoneSeq: 40 },
+      { sessionId: 'source-1', action: 'erase', when: 'next-start', tombstoneSeq: 12 },
       { sessionId: 'copy-2', action: 'erase', when: 'next-start', tombstoneSeq: 41 },
-    ], 'the session and each checked copy, each its own removal')
+    ], 'the session and each checked one (its source too), each its own removal')
     assert.equal(entry(p, deleted).querySelector('[data-message-recall-erase-pending] span')!.textContent, 'Erase pending: it happens when the host restarts')
     const refused = [...entry(p, deleted).querySelectorAll('[data-message-recall-erase-copy-error]')] as HTMLElement[]
     assert.deepEqual(refused.map((e) => [e.getAttribute('data-message-recall-erase-copy-error'), e.getAttribute('role'), e.textContent]), [
-      ['copy-2', 'alert', 'The erase was not kept for the copy “Audit (copy 2)”: The agent is working. Try again when it stops.'],
+      ['copy-2', 'alert', 'The erase was not kept for the session “Audit (copy 2)”: The agent is working. Try again when it stops.'],
     ])
     await act(async () => { p.client.locale.setLocale('zh'); await settle() })
-    assert.equal(refused[0]!.textContent, '没能在副本“Audit (copy 2)”中安排抹除：智能体正在工作，请等它停下再试')
+    assert.equal(refused[0]!.textContent, '没能在会话“Audit (copy 2)”中安排抹除：智能体正在工作，请等它停下再试')
   })
 
-  it('reads the copies in Chinese, one copy', async () => {
+  it('reads the related sessions in Chinese, and one in English', async () => {
     const { p, deleted } = await withRemovals('zh')
     p.copies.listed = [{ sessionId: 'copy-1', title: '审计（副本）', tombstoneSeq: 40, live: true }, { sessionId: 'copy-old', title: null, tombstoneSeq: null, live: false }]
     await click(removedButton(p))
     await click(eraseButton(p, deleted, 'open'))
     const copies = entry(p, deleted).querySelector('[data-message-recall-erase-copies]') as HTMLElement
-    assert.equal(copies.querySelector('p')!.textContent, '另有 2 个副本包含这些消息：“审计（副本）”、“未命名会话”。')
+    assert.equal(copies.querySelector('p')!.textContent, '另有 2 个相关会话包含这些消息：“审计（副本）”、“未命名会话”。')
     assert.equal(copies.querySelector('label')!.textContent, '同时在“审计（副本）”中抹除')
-    assert.equal(copies.querySelector('[data-message-recall-erase-copy-held]')!.textContent, '“未命名会话”中这些消息没有被移除，不会在那里抹除；要抹除，请先在那个副本中移除它们。')
+    assert.equal(copies.querySelector('[data-message-recall-erase-copy-held]')!.textContent, '“未命名会话”中这些消息没有被移除，不会在那里抹除；要抹除，请先在那个会话中移除它们。')
     p.copies.listed = [p.copies.listed[0]!]
     await click(eraseButton(p, deleted, 'keep'))
     await act(async () => { p.client.locale.setLocale('en'); await settle() })
     await click(eraseButton(p, deleted, 'open'))
-    assert.equal(entry(p, deleted).querySelector('[data-message-recall-erase-copies] p')!.textContent, 'Also in 1 copy: “审计（副本）”.')
+    assert.equal(entry(p, deleted).querySelector('[data-message-recall-erase-copies] p')!.textContent, 'Also in 1 related session: “审计（副本）”.')
     await click(entry(p, deleted).querySelector('[data-message-recall-erase-copy="copy-1"] input'))
     await click(eraseButton(p, deleted, 'confirm'))
     assert.deepEqual(p.host.of('erase').map((b: any) => b.sessionId), ['session-a'], 'an unchecked copy is not asked')

@@ -119,7 +119,7 @@ describe('Erase for good from the Removed panel in the real DSH web UI', { timeo
     assert.deepEqual((await readErase()).confirm, {
       title: 'Erase 1 message for good?',
       body: 'Their text goes from the session log on disk, with the images and tool output files only they reference. This cannot be undone: afterwards there is no Undo, Restore or Open a copy from before it. It happens when the host next starts; restart the host to erase now.',
-      copies: `Also in 1 copy: “${BRANCH_TITLE}”.`,
+      copies: `Also in 1 related session: “${BRANCH_TITLE}”.`,
       boxes: [[`Erase in “${BRANCH_TITLE}” too`, true]],
     })
     assert.equal(await focusedErase(), 'keep', 'focus starts on Keep')

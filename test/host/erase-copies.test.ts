@@ -9,6 +9,14 @@
  * a fresh start: they are no longer listed (their removal is erased), and the copies no longer open
  * read `live: false`. Then the session's own erase and another start leave the canary only in the
  * two copies that never removed it, and the Branch's removal answers as erased.
+ *
+ * An erase in a copy lists what it was copied from: a canary deleted in a Branch alone lists the
+ * source and the sibling Branch as holding it not removed; once deleted in the source too, the
+ * erase of a later Branch's inherited removal lists the source with its own tombstone (one link),
+ * the Branch of that Branch (one link), then the sibling and the first Branch (two links, oldest
+ * first), each with its own removal or none. The erases kept in the Branch and in each listed
+ * session with a removal (the source among them, through its own tombstone, as the panel's
+ * checkboxes ask) and a fresh start leave the canary in the sibling alone.
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
@@ -18,6 +26,7 @@ import { assertError, node, Roots } from './helpers'
 import { pendingEraseHome, scanHits } from '../support/pending-erase-home'
 
 const CANARY = 'CANARY-91e2-copies'
+const LINEAGE_CANARY = 'CANARY-5ab0-lineage'
 
 describe('the copies an erase lists', () => {
   const roots = new Roots()
@@ -95,5 +104,96 @@ describe('the copies an erase lists', () => {
     assert.deepEqual(holding.map((path) => [before.id, forked.forkedSessionId].findIndex((id) => path.includes(id))).sort(), [0, 1], `only the two copies that never removed it hold the canary: ${holding.join(', ')}`)
     assert.equal(holding.length, 2)
     assertError(await app.post({ sessionId: branch.id, action: 'plan', planAction: 'erase', tombstoneSeq: inherited }), 409, 'NOT_ERASABLE', `message-recall: cannot erase removal ${inherited}: that removal was erased already`)
+  })
+})
+
+describe('the sessions an erase in a copy lists', () => {
+  const roots = new Roots()
+  const dshHome = pendingEraseHome('recall-erase-lineage-home-')
+  const { home } = dshHome
+  let root: string
+  let app: DshApp
+  before(async () => {
+    dshHome.enter()
+    root = roots.root()
+    app = await roots.boot(root, { sessionTitle: true })
+  })
+  after(async () => {
+    await roots.dispose()
+    dshHome.leave()
+  })
+
+  const pendingOnDisk = dshHome.pendingOnDisk
+  const post = async (body: object): Promise<any> => {
+    const reply = await app.post(body)
+    assert.equal(reply.status, 200, reply.text)
+    return reply.json.value
+  }
+
+  it('erasing in a Branch lists the session it was copied from and that one\'s other copies; the source\'s erase is kept through its own tombstone', async () => {
+    const source = await app.createAgent()
+    await app.prompt(source, 'Plan the lineage audit')
+    await app.prompt(source, `${LINEAGE_CANARY} my password`)
+    await app.prompt(source, 'last question')
+    const session = source.session as Session
+    const turnEnds = () => session.events.filter((e) => e.type === 'turn/end').map((e) => e.seq)
+    const sourceTitle = app.ctx.sessionTitle.get(session)?.title
+    const titleOf = (copy: Session) => app.ctx.sessionTitle.get(copy)?.title ?? null
+    // Two Branches before any removal, each created in its own millisecond (the order at equal distance is by creation time).
+    const nextMs = async () => {
+      const now = Date.now()
+      await waitFor(() => Date.now() > now, 'the clock moved on')
+    }
+    const sibling = app.ctx.sessions.fork(session, turnEnds()[1]!)
+    await nextMs()
+    const deleter = app.ctx.sessions.fork(session, turnEnds()[1]!)
+    for (const copy of [sibling, deleter]) await app.ctx.sessions.flush(copy)
+    const canarySeq = node(session, 'user/message', LINEAGE_CANARY)
+    assert.ok(canarySeq < deleter.header.seedLength!, 'the canary is in the Branch\'s seed')
+
+    // The password deleted in the Branch alone: its source and its sibling hold it not removed.
+    const inDeleter = await post({ sessionId: deleter.id, action: 'delete', seq: node(deleter, 'user/message', LINEAGE_CANARY) })
+    assert.deepEqual(await post({ sessionId: deleter.id, action: 'plan', planAction: 'erase', tombstoneSeq: inDeleter.tombstoneSeq }), {
+      action: 'plan', planAction: 'erase', tombstoneSeq: inDeleter.tombstoneSeq, messageCount: 1, imageCount: 0, fileCount: 0,
+      copies: [
+        { sessionId: source.id, title: sourceTitle, tombstoneSeq: null, live: true },
+        { sessionId: sibling.id, title: titleOf(sibling), tombstoneSeq: null, live: true },
+      ],
+    })
+
+    // Then in the source too; a Branch made after that inherits it, and a Branch of that Branch holds it in its seed.
+    const inSource = await post({ sessionId: source.id, action: 'delete', seq: canarySeq })
+    await nextMs()
+    const branch = app.ctx.sessions.fork(session, turnEnds()[1]!)
+    const inherited = branch.events.findLast((e) => e.type === 'user/message' && JSON.stringify(e.data).includes('dsh-message-recall'))!.seq
+    await nextMs()
+    const twig = app.ctx.sessions.fork(branch)
+    for (const copy of [branch, twig]) await app.ctx.sessions.flush(copy)
+    // Erasing in the Branch: its source (one link), its own copy (one link), then the source's other copies (two links), oldest first.
+    const plan = await post({ sessionId: branch.id, action: 'plan', planAction: 'erase', tombstoneSeq: inherited })
+    assert.deepEqual(plan, {
+      action: 'plan', planAction: 'erase', tombstoneSeq: inherited, messageCount: 1, imageCount: 0, fileCount: 0,
+      copies: [
+        { sessionId: source.id, title: sourceTitle, tombstoneSeq: inSource.tombstoneSeq, live: true },
+        { sessionId: twig.id, title: sourceTitle, tombstoneSeq: inherited, live: true },
+        { sessionId: sibling.id, title: titleOf(sibling), tombstoneSeq: null, live: true },
+        { sessionId: deleter.id, title: titleOf(deleter), tombstoneSeq: inDeleter.tombstoneSeq, live: true },
+      ],
+    })
+
+    // As the panel's checkboxes do: the erase in the Branch, and in each listed session with its own removal, each through its own tombstone.
+    await post({ sessionId: branch.id, action: 'erase', tombstoneSeq: inherited, when: 'next-start' })
+    for (const copy of plan.copies.filter((c: { tombstoneSeq: number | null }) => c.tombstoneSeq !== null)) {
+      const kept = await post({ sessionId: copy.sessionId, action: 'erase', tombstoneSeq: copy.tombstoneSeq, when: 'next-start' })
+      assert.equal(kept.erase.state, 'pending')
+    }
+    assert.equal(pendingOnDisk().length, 4)
+    await roots.shut(app)
+    app = await roots.boot(root, { sessionTitle: true })
+    await waitFor(() => pendingOnDisk().length === 0, 'the pending erases ran at start', 20_000)
+    const holding = [...scanHits(root, LINEAGE_CANARY), ...scanHits(home, LINEAGE_CANARY)]
+    assert.equal(holding.length, 1, `only the sibling that never removed it holds the canary: ${holding.join(', ')}`)
+    assert.ok(holding[0]!.includes(sibling.id), holding[0])
+    assertError(await app.post({ sessionId: source.id, action: 'plan', planAction: 'erase', tombstoneSeq: inSource.tombstoneSeq }), 409, 'NOT_ERASABLE', `message-recall: cannot erase removal ${inSource.tombstoneSeq}: that removal was erased already`)
   })
 })

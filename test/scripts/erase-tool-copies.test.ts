@@ -11,7 +11,12 @@
  * `scan --text` then finds the canary only in the two copies that never removed it. Without a
  * DSH home the copies are not looked for, and the text says so (`copies: null`); `--home` names
  * the home to look in for a log outside it. A copy whose log is cut inside its last frame is named
- * as one that may still hold the text, with why its log could not be read.
+ * as one that may still hold the text, with why its log could not be read. Erasing first in the
+ * Branch (on a copy of the home taken before any erase) names the session it was copied from with
+ * that one's own removal and the command to erase it there, the copy of the Branch, and the
+ * source's other copies that hold the canary not removed (related copies); following the printed
+ * command in the source then names the rest; after the Branch is erased (above), erasing in the
+ * copy of the Branch names the source's other copies too.
  */
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
@@ -38,6 +43,7 @@ describe('dsh-message-recall-log erase: the copies that still hold the erased te
   const spare = mkdtempSync(join(tmpdir(), 'recall-erase-tool-copies-spare-'))
   const alone = mkdtempSync(join(tmpdir(), 'recall-erase-tool-copies-alone-'))
   const torn = mkdtempSync(join(tmpdir(), 'recall-erase-tool-copies-torn-'))
+  const lineage = mkdtempSync(join(tmpdir(), 'recall-erase-tool-copies-lineage-'))
   /** A log path of the home, in a copy of the home. */
   const inHome = (other: string, path: string) => join(other, path.slice(home.length))
   let tombstoneSeq: number
@@ -80,6 +86,7 @@ describe('dsh-message-recall-log erase: the copies that still hold the erased te
     // Copied while nothing is erased yet: a second home for the `--json` run, and the session's
     // folder alone (not under a "sessions" folder), three times.
     cpSync(home, spare, { recursive: true })
+    cpSync(home, lineage, { recursive: true })
     for (const name of ['text', 'json', 'home']) cpSync(dirname(log.source), join(alone, name), { recursive: true })
     // A third home whose Branch made before the removal has its log cut inside its last frame.
     cpSync(home, torn, { recursive: true })
@@ -89,7 +96,7 @@ describe('dsh-message-recall-log erase: the copies that still hold the erased te
   after(async () => {
     await roots.dispose()
     dshHome.leave()
-    for (const folder of [spare, alone, torn]) rmSync(folder, { recursive: true, force: true })
+    for (const folder of [spare, alone, torn, lineage]) rmSync(folder, { recursive: true, force: true })
   })
 
   it('lists after the erase the copies the route\'s confirmation lists, with their own removal and the command to erase it, or none; exit 0', () => {
@@ -108,10 +115,10 @@ describe('dsh-message-recall-log erase: the copies that still hold the erased te
     const value = JSON.parse(json.stdout)
     assert.deepEqual(value.messageSeqs.length, 1)
     assert.deepEqual(value.copies, [
-      { sessionId: id.before, title: 'Audit the opening question', tombstoneSeq: null, log: inSpare(log.before), error: null },
-      { sessionId: id.branch, title: sourceTitle, tombstoneSeq: inherited, log: inSpare(log.branch), error: null },
-      { sessionId: id.forked, title: forkedTitle, tombstoneSeq: null, log: inSpare(log.forked), error: null },
-      { sessionId: id.grandchild, title: sourceTitle, tombstoneSeq: inherited, log: inSpare(log.grandchild), error: null },
+      { sessionId: id.before, relation: 'copy', title: 'Audit the opening question', tombstoneSeq: null, log: inSpare(log.before), error: null },
+      { sessionId: id.branch, relation: 'copy', title: sourceTitle, tombstoneSeq: inherited, log: inSpare(log.branch), error: null },
+      { sessionId: id.forked, relation: 'copy', title: forkedTitle, tombstoneSeq: null, log: inSpare(log.forked), error: null },
+      { sessionId: id.grandchild, relation: 'copy', title: sourceTitle, tombstoneSeq: inherited, log: inSpare(log.grandchild), error: null },
     ])
 
     // Text, on the home itself: the same erase, then one line per copy.
@@ -130,15 +137,24 @@ describe('dsh-message-recall-log erase: the copies that still hold the erased te
     })
   })
 
-  it('the printed command erases the Branch, which names its own copy; erasing that one names none', () => {
+  it('the printed command erases the Branch, which names its own copy and the source\'s other copies; erasing that one names those', () => {
     const branch = erase(log.branch, inherited)
     assert.equal(branch.status, 0, branch.stdout + branch.stderr)
     const [first, ...rest] = branch.stdout.split('\n')
     assert.match(first!, new RegExp(`^erased removal ${inherited} of session ${id.branch}: 1 message\\(s\\), \\d+ event\\(s\\) rewritten$`))
-    assert.deepEqual(rest, [`still held by copy ${id.grandchild} ${JSON.stringify(sourceTitle)} (with its own removal ${inherited}; erase it there: ${BIN} ${log.grandchild} --tombstone ${inherited})`, ''])
+    // The source was erased above: it holds the canary no more and is not named.
+    assert.deepEqual(rest, [
+      `still held by copy ${id.grandchild} ${JSON.stringify(sourceTitle)} (with its own removal ${inherited}; erase it there: ${BIN} ${log.grandchild} --tombstone ${inherited})`,
+      `still held by related copy ${id.before} "Audit the opening question" (not removed there: remove them there first, then erase that removal; its log: ${log.before})`,
+      `still held by related copy ${id.forked} ${JSON.stringify(forkedTitle)} (not removed there: remove them there first, then erase that removal; its log: ${log.forked})`,
+      '',
+    ])
     const grandchild = erase(log.grandchild, inherited, ['--json'])
     assert.equal(grandchild.status, 0, grandchild.stdout + grandchild.stderr)
-    assert.deepEqual(JSON.parse(grandchild.stdout).copies, [])
+    assert.deepEqual(JSON.parse(grandchild.stdout).copies, [
+      { sessionId: id.before, relation: 'source-copy', title: 'Audit the opening question', tombstoneSeq: null, log: log.before, error: null },
+      { sessionId: id.forked, relation: 'source-copy', title: forkedTitle, tombstoneSeq: null, log: log.forked, error: null },
+    ])
     const holding = scanHits(join(home, 'sessions'), CANARY)
     assert.deepEqual(holding.sort(), [log.before, log.forked].sort(), 'only the two copies that never removed it hold the canary')
   })
@@ -146,7 +162,7 @@ describe('dsh-message-recall-log erase: the copies that still hold the erased te
   it('without a DSH home the copies are not looked for, and the text says so; --home names where to look', () => {
     const text = erase(join(alone, 'text'), tombstoneSeq)
     assert.equal(text.status, 0, text.stdout + text.stderr)
-    assert.deepEqual(text.stdout.split('\n').slice(1), ['copies of the session not looked for: no DSH home (pass --home)', ''])
+    assert.deepEqual(text.stdout.split('\n').slice(1), ['copies and sources of the session not looked for: no DSH home (pass --home)', ''])
     const json = erase(join(alone, 'json'), tombstoneSeq, ['--json'])
     assert.equal(json.status, 0, json.stdout + json.stderr)
     assert.equal(JSON.parse(json.stdout).copies, null)
@@ -167,5 +183,31 @@ describe('dsh-message-recall-log erase: the copies that still hold the erased te
     assert.equal(text.status, 0, text.stdout + text.stderr)
     assert.equal(text.stdout.split('\n')[1], `may still be held by copy ${id.before} (its log ${cut} could not be read: ${problem})`)
     assert.equal(text.stdout.split('\n').length, 6, 'the erase, the four copies, the final line break')
+  })
+
+  it('erasing first in the Branch names the source with its own removal and the command to erase it there, then the rest', () => {
+    const at = (path: string) => inHome(lineage, path)
+    const branch = erase(at(log.branch), inherited)
+    assert.equal(branch.status, 0, branch.stdout + branch.stderr)
+    const [first, ...rest] = branch.stdout.split('\n')
+    assert.match(first!, new RegExp(`^erased removal ${inherited} of session ${id.branch}: 1 message\\(s\\), \\d+ event\\(s\\) rewritten$`))
+    // One link away: the source (older), then the Branch's own copy; two links: the source's other copies, oldest first.
+    assert.deepEqual(rest, [
+      `still held by source ${id.source} ${JSON.stringify(sourceTitle)} (with its own removal ${tombstoneSeq}; erase it there: ${BIN} ${at(log.source)} --tombstone ${tombstoneSeq})`,
+      `still held by copy ${id.grandchild} ${JSON.stringify(sourceTitle)} (with its own removal ${inherited}; erase it there: ${BIN} ${at(log.grandchild)} --tombstone ${inherited})`,
+      `still held by related copy ${id.before} "Audit the opening question" (not removed there: remove them there first, then erase that removal; its log: ${at(log.before)})`,
+      `still held by related copy ${id.forked} ${JSON.stringify(forkedTitle)} (not removed there: remove them there first, then erase that removal; its log: ${at(log.forked)})`,
+      '',
+    ])
+    // The printed command, in the source: its copies that still hold the canary.
+    const source = erase(at(log.source), tombstoneSeq, ['--json'])
+    assert.equal(source.status, 0, source.stdout + source.stderr)
+    assert.deepEqual(JSON.parse(source.stdout).copies, [
+      { sessionId: id.before, relation: 'copy', title: 'Audit the opening question', tombstoneSeq: null, log: at(log.before), error: null },
+      { sessionId: id.forked, relation: 'copy', title: forkedTitle, tombstoneSeq: null, log: at(log.forked), error: null },
+      { sessionId: id.grandchild, relation: 'copy', title: sourceTitle, tombstoneSeq: inherited, log: at(log.grandchild), error: null },
+    ])
+    const holding = scanHits(join(lineage, 'sessions'), CANARY)
+    assert.deepEqual(holding.sort(), [at(log.before), at(log.forked), at(log.grandchild)].sort(), 'the erased Branch and source hold the canary no more')
   })
 })

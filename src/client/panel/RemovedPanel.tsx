@@ -22,9 +22,10 @@
  * a confirmation in the entry says how many messages go, that nothing of them can come back, and
  * that the erase happens when the host next starts (the panel only ever shows a session the host
  * holds open); once confirmed the entry reads "Erase pending" with **Cancel erase** instead of
- * Restore and Open a copy. The confirmation also lists the copies of the session that hold the same
- * messages, with a checkbox (checked) for each that removed them too, to erase them there as well;
- * a copy whose erase was refused is named on the entry. An erase that failed at the host's last
+ * Restore and Open a copy. The confirmation also lists the other sessions that hold the same
+ * messages (the session's copies, the sessions it was copied from and their other copies, read
+ * "related sessions"), with a checkbox (checked) for each that removed them too, to erase them
+ * there as well; one whose erase was refused is named on the entry. An erase that failed at the host's last
  * start says so, with the host's reason (its English sentence, as a detail under the line), and
  * offers **Try again at next start** (pending again) beside **Cancel erase**. An erased removal
  * reads "Erased for good" and offers nothing.
@@ -341,11 +342,11 @@ interface EraseConfirmProps {
   /** Images and tool output files the host's plan says go too (0 until it is read). */
   readonly images: number
   readonly files: number
-  /** The copies that hold the same messages (the host's plan; none until it is read). */
+  /** The related sessions (copies, sources, their other copies) that hold the same messages (the host's plan; none until it is read). */
   readonly copies: readonly EraseCopyValue[]
-  /** The host's plan is read: until then Confirm is disabled, so no copy the plan would list is missed. */
+  /** The host's plan is read: until then Confirm is disabled, so no session the plan would list is missed. */
   readonly planned: boolean
-  /** Ids of the copies checked to be erased along. */
+  /** Ids of the related sessions checked to be erased along. */
   readonly checked: ReadonlySet<string>
   readonly onCheck: (sessionId: string, checked: boolean) => void
   readonly onConfirm: () => void
@@ -354,9 +355,9 @@ interface EraseConfirmProps {
 
 /**
  * The confirmation of **Erase for good** inside an entry (role `alertdialog`): what goes (the
- * messages, and the images and tool output files the host's plan counts), which copies of the
- * session hold the same messages (a checkbox per copy with its own removal of them, to erase it
- * there too; a line for each copy that holds them not removed), that it cannot be undone, and that
+ * messages, and the images and tool output files the host's plan counts), which related sessions
+ * hold the same messages (a checkbox per session with its own removal of them, to erase it there
+ * too; a line for each that holds them not removed), that it cannot be undone, and that
  * it happens when the host next starts. Focus starts on **Keep**; Tab and Shift+Tab stay among its
  * checkboxes and two buttons; Escape is Keep (and does not close the panel).
  */

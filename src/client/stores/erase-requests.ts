@@ -4,11 +4,12 @@
  * route's `erase` with `when: 'next-start'`), listed (`pendingErases`) and can be cancelled
  * (`cancelErase`); one that failed at the host's last start can be asked for again, pending again
  * (`retry`, the same `erase`). Which entry has its confirmation open, and the host's plan of that erase (how
- * many messages, images and tool output files it takes, and which copies of the session hold the
- * same messages), are kept here too, with the copies checked to be erased along (each copy with its
- * own removal of them, checked by default): confirming asks for the erase in the session and in
- * each checked copy (each its own `erase` of the copy's own removal, `when: 'next-start'`), all
- * requests made whatever the others answer, and keeps the refusals of the copies' requests.
+ * many messages, images and tool output files it takes, and which related sessions hold the same
+ * messages: its copies, the sessions it was copied from and their other copies, `copies` of the
+ * plan), are kept here too, with those checked to be erased along (each with its own removal of
+ * them, checked by default): confirming asks for the erase in the session and in each checked one
+ * (each its own `erase` of its own removal, `when: 'next-start'`, a source as a copy), all
+ * requests made whatever the others answer, and keeps the refusals of their requests.
  *
  * A plain store (`getSnapshot`/`subscribe`, immutable snapshots), no DOM and no React. One request
  * at a time per session; a press while one is in flight is ignored. A refusal is kept per tombstone

@@ -25,9 +25,12 @@ log is written beside the old one, read back with DSH's own reader, checked agai
 loaded under DSH's invariant companions before a rename puts it in place: a crash leaves the
 old log or the new one. There is no undo: Undo, Restore and Open a copy cannot bring the erased content back.
 
-The erase does not reach the session's copies (a Branch, a subagent fork, Open a copy): after
-it, each copy under the DSH home whose log still holds the erased messages is listed, with its
-own removal of them and the command that erases it there, or as holding them not removed.
+The erase does not reach the other sessions that hold the same messages: the session's copies
+(a Branch, a subagent fork, Open a copy), and when the session is itself a copy, the session it
+was copied from (for the messages below its seed) and that one's other copies. After the erase,
+each of them under the DSH home whose log still holds the erased messages is listed (copy,
+source or related copy), with its own removal of them and the command that erases it there, or
+as holding them not removed.
 
 Stop the DSH host first: a running host may hold the session with its content in memory and
 write it again. Find the tombstone's seq with: explain <session folder>.
@@ -52,9 +55,11 @@ var OPTIONS = { ...COMMON_OPTIONS, tombstone: { type: "string" }, home: { type: 
 function shellWord(path) {
   return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
 }
+var RELATION_WORDS = { copy: "copy", source: "source", "source-copy": "related copy" };
 function copyLine(copy, invocation) {
-  if (copy.error !== null) return `may still be held by copy ${copy.sessionId} (its log ${copy.log} could not be read: ${copy.error})`;
-  const named = `still held by copy ${copy.sessionId}${copy.title === null ? "" : ` ${JSON.stringify(copy.title)}`}`;
+  const who = `${RELATION_WORDS[copy.relation]} ${copy.sessionId}`;
+  if (copy.error !== null) return `may still be held by ${who} (its log ${copy.log} could not be read: ${copy.error})`;
+  const named = `still held by ${who}${copy.title === null ? "" : ` ${JSON.stringify(copy.title)}`}`;
   return copy.tombstoneSeq === null ? `${named} (not removed there: remove them there first, then erase that removal; its log: ${copy.log})` : `${named} (with its own removal ${copy.tombstoneSeq}; erase it there: ${invocation} ${shellWord(copy.log)} --tombstone ${copy.tombstoneSeq})`;
 }
 async function run(argv, invocation) {
@@ -79,7 +84,7 @@ async function run(argv, invocation) {
   const { eraseLogFile } = await import("./erase-log-V4UE7EWH.js");
   const { deleteSideFiles, eraseFailureText } = await import("./erase-session-AZFWCAFW.js");
   const { dropCacheEntryInFile } = await import("./projection-cache-erase-5WQJ7QZG.js");
-  const { copiesOnDisk, logFilesUnder } = await import("./erase-copies-on-disk-U74IAAPD.js");
+  const { copiesOnDisk, logFilesUnder } = await import("./erase-copies-on-disk-UZWUIV7P.js");
   const { dshJsonlReader } = await import("./dsh-reader-PQKW3SW4.js");
   let id;
   try {
@@ -115,7 +120,7 @@ async function run(argv, invocation) {
   }
   const side = await deleteSideFiles(done.value, others, home === void 0 ? void 0 : join(home, "attachments", "v1"));
   const projectionCache = home === void 0 ? "absent" : await dropCacheEntryInFile(join(home, "storages"), id);
-  const copies = home === void 0 ? null : await copiesOnDisk(logs.filter((path) => path !== logPath), id, done.value.messageSeqs);
+  const copies = home === void 0 ? null : await copiesOnDisk([logPath, ...logs.filter((path) => path !== logPath)], id, done.value.messageSeqs);
   const value = { ok: true, sessionId: id, tombstoneSeq, erasedAt: at, messageSeqs: done.value.messageSeqs, rewrittenEvents: done.value.carriers.size, ...side, projectionCache, copies };
   if (values.json) {
     await out(JSON.stringify(value) + "\n");
@@ -127,7 +132,7 @@ async function run(argv, invocation) {
     ...side.deletedFiles.map((file) => `deleted file ${file}`),
     ...side.kept.map((kept) => `kept ${kept.name} (${kept.reason === "referenced" ? "another session references it" : kept.reason === "absent" ? "not there" : "no DSH home given"})`),
     ...projectionCache === "dropped" ? ["dropped its record from the projection cache (storages/session_projcache.json); DSH folds it again from the erased log"] : [],
-    ...copies === null ? ["copies of the session not looked for: no DSH home (pass --home)"] : copies.map((copy) => copyLine(copy, invocation))
+    ...copies === null ? ["copies and sources of the session not looked for: no DSH home (pass --home)"] : copies.map((copy) => copyLine(copy, invocation))
   ];
   await out(lines.join("\n") + "\n");
   return EXIT.ok;

@@ -57,34 +57,55 @@ function titleOfRawLog(content) {
 }
 
 // src/host/erase-copies.ts
-function copiesHolding(headers, sourceId, messageSeqs) {
+function linkOf(header) {
+  if (header?.parentSession === void 0 || header.seedLength === void 0 || header.seedLength <= 0) return null;
+  return { parent: header.parentSession, seedLength: header.seedLength };
+}
+function copiesHolding(headers, sessionId, messageSeqs) {
+  const byId = /* @__PURE__ */ new Map();
   const children = /* @__PURE__ */ new Map();
   for (const header of headers) {
-    const parent = header.parentSession;
-    if (parent === void 0 || header.seedLength === void 0 || header.seedLength <= 0) continue;
-    const list = children.get(parent) ?? [];
+    if (byId.has(header.id)) continue;
+    byId.set(header.id, header);
+    const link = linkOf(header);
+    if (link === null) continue;
+    const list = children.get(link.parent) ?? [];
     list.push(header);
-    children.set(parent, list);
+    children.set(link.parent, list);
   }
-  const found = [];
-  const seen = /* @__PURE__ */ new Set([sourceId]);
-  let level = [{ id: sourceId, seqs: messageSeqs }];
-  while (level.length > 0) {
-    const next = [];
-    for (const { id, seqs } of level) {
-      for (const header of children.get(id) ?? []) {
-        if (seen.has(header.id)) continue;
-        const held = seqs.filter((seq) => seq < header.seedLength);
-        if (held.length === 0) continue;
-        seen.add(header.id);
-        next.push({ header, seqs: held });
+  const chain = [sessionId];
+  for (let link = linkOf(byId.get(sessionId)); link !== null && !chain.includes(link.parent); link = linkOf(byId.get(link.parent))) chain.push(link.parent);
+  const held = /* @__PURE__ */ new Map();
+  for (const seq of messageSeqs) {
+    let origin = 0;
+    while (origin + 1 < chain.length && seq < linkOf(byId.get(chain[origin])).seedLength) origin++;
+    const seen = /* @__PURE__ */ new Set();
+    const stack = [chain[origin]];
+    while (stack.length > 0) {
+      const id = stack.pop();
+      if (seen.has(id)) continue;
+      seen.add(id);
+      if (id !== sessionId && byId.has(id)) {
+        const seqs = held.get(id);
+        if (seqs === void 0) held.set(id, [seq]);
+        else seqs.push(seq);
       }
+      for (const child of children.get(id) ?? []) if (seq < child.seedLength) stack.push(child.id);
     }
-    next.sort((a, b) => a.header.createdAt - b.header.createdAt);
-    found.push(...next);
-    level = next.map((copy) => ({ id: copy.header.id, seqs: copy.seqs }));
   }
-  return found;
+  const found = [...held].map(([id, seqs]) => {
+    let steps = 0;
+    let at = id;
+    while (!chain.includes(at) && steps <= byId.size) {
+      at = linkOf(byId.get(at)).parent;
+      steps++;
+    }
+    const up = chain.indexOf(at);
+    const relation = up === 0 ? "copy" : steps === 0 ? "source" : "source-copy";
+    return { holding: { header: byId.get(id), seqs, relation }, distance: steps + up };
+  });
+  found.sort((a, b) => a.distance - b.distance || a.holding.header.createdAt - b.holding.header.createdAt || (a.holding.header.id < b.holding.header.id ? -1 : 1));
+  return found.map((f) => f.holding);
 }
 function copyRemoval(content, seqs) {
   const { events } = parseLogText(content);
@@ -115,7 +136,7 @@ async function logFilesUnder(dir) {
   return found;
 }
 var compressionOf = (path) => path.endsWith(".zstd") ? "zstd" : "none";
-async function copiesOnDisk(logs, sourceId, messageSeqs) {
+async function copiesOnDisk(logs, sessionId, messageSeqs) {
   if (messageSeqs.length === 0) return [];
   const headers = [];
   const pathOf = /* @__PURE__ */ new Map();
@@ -131,17 +152,17 @@ async function copiesOnDisk(logs, sourceId, messageSeqs) {
     headers.push(header);
   }
   const copies = [];
-  for (const { header, seqs } of copiesHolding(headers, sourceId, messageSeqs)) {
+  for (const { header, seqs, relation } of copiesHolding(headers, sessionId, messageSeqs)) {
     const log = pathOf.get(header.id);
     let removal;
     try {
       removal = copyRemoval(decodeLogBytes(await readFile(log), compressionOf(log)), seqs);
     } catch (error) {
-      copies.push({ sessionId: header.id, title: null, tombstoneSeq: null, log, error: errorText(error) });
+      copies.push({ sessionId: header.id, relation, title: null, tombstoneSeq: null, log, error: errorText(error) });
       continue;
     }
     if (removal === null) continue;
-    copies.push({ sessionId: header.id, title: removal.title, tombstoneSeq: removal.tombstoneSeq, log, error: null });
+    copies.push({ sessionId: header.id, relation, title: removal.title, tombstoneSeq: removal.tombstoneSeq, log, error: null });
   }
   return copies;
 }
