@@ -492,9 +492,15 @@ export interface PlannedWrite {
   readonly kind: 'tombstone' | 'restore'
   /** Indexes of the changes this write carries. */
   readonly changeIndexes: readonly number[]
-  /** Tombstone: its action and range over current seqs (a seq the batch itself creates reads as `null`). */
+  /** Tombstone: its action and the seqs it shadows that the session holds now, in surface order. */
   readonly action?: BatchRemovalAction
-  readonly shadowedSeqs?: readonly (number | null)[]
+  readonly shadowedSeqs?: readonly number[]
+  /**
+   * Tombstone: the batch's own earlier writes it shadows (their events have no seq before they are
+   * written), by position in `writes`: an earlier tombstone of the batch (an exclusion a later
+   * removal covers), or the copy an earlier restore puts back. Absent when it shadows none.
+   */
+  readonly shadowedWrites?: readonly number[]
   /** Restore: the tombstone undone and the message that comes back. */
   readonly tombstoneSeq?: number
   readonly restoredSeq?: number
