@@ -71,6 +71,7 @@ export interface RecallRequestBody {
   readonly sessionId: string
   readonly action: RouteAction
   readonly seq?: number
+  /** The target by its message id, at most 512 characters (as `sessionId`). */
   readonly messageId?: string
   /** `restore` and `forkBefore`: seq of a tombstone of this plugin. */
   readonly tombstoneSeq?: number
