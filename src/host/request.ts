@@ -71,7 +71,7 @@ export function fieldsOf(action: RouteAction): string[] {
  * @param fields - the fields the form takes, in table order.
  * @returns e.g. `inspect takes no seq (fields of inspect: sessionId, action)`.
  */
-export function takesNoText(label: string, field: string, fields: readonly string[]): string {
+function takesNoText(label: string, field: string, fields: readonly string[]): string {
   return `${label} takes no ${field} (fields of ${label}: ${fields.join(', ')})`
 }
 
@@ -114,8 +114,10 @@ const EXPECT_FIELDS = ['replaceGeneration', 'lastSeq', 'removedCount']
  * Validate a parsed JSON body.
  * @param body - the parsed body (any JSON value).
  * @returns the typed request, or an `INVALID_REQUEST` refusal naming the offending field and value
- *   (with `index` when it is about one change of `changes`); a `sessionId` longer than
- *   {@link MAX_SESSION_ID_LENGTH} is named by its length, never echoed.
+ *   (with `index` when it is about one change of `changes`; a missing one reads `got nothing`); a
+ *   field the action does not take in one sentence for every action ({@link takesNoText}); a
+ *   `sessionId` longer than {@link MAX_SESSION_ID_LENGTH} or a `messageId` longer than
+ *   {@link MAX_MESSAGE_ID_LENGTH} is named by its length, never echoed.
  */
 export function parseRouteRequest(body: unknown): { ok: true; request: RouteRequest } | { ok: false; refusal: RequestRefusal } {
   const invalid = (message: string): { ok: false; refusal: RequestRefusal } => ({ ok: false, refusal: { code: 'INVALID_REQUEST', message: `message-recall: ${message}` } })
