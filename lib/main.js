@@ -986,7 +986,7 @@ var VALUE_TEXT_MAX = 80;
 var VALUE_TEXT_DEPTH = 8;
 var FULL = Symbol("full");
 function valueText(value) {
-  if (value === void 0) return "undefined";
+  if (value === void 0) return "nothing";
   let text = "";
   const put = (part) => {
     text += part;
@@ -2263,15 +2263,19 @@ var ZipWriter = class {
 var MAX_BATCH_CHANGES = 1e4;
 var FIELDS = ["sessionId", "action", "changes", "expect"];
 var PLAN_FIELDS = [...FIELDS, "detail"];
+function batchFieldsOf(action) {
+  return action === "plan" ? PLAN_FIELDS : FIELDS;
+}
 var DETAILS = ["writes", "counts"];
 function parseBatchRequest(body, expect) {
   const invalid = (message, index) => ({
     ok: false,
     refusal: { code: "INVALID_REQUEST", message: `message-recall: ${message}`, ...index === void 0 ? {} : { index } }
   });
-  const fields = body.action === "plan" ? PLAN_FIELDS : FIELDS;
+  const fields = batchFieldsOf(body.action === "plan" ? "plan" : "apply");
+  const label = body.action === "plan" ? "plan with changes" : "apply";
   const stray = Object.keys(body).find((key) => !fields.includes(key));
-  if (stray !== void 0) return invalid(`${body.action} with changes takes no field "${stray}" (allowed: ${fields.join(", ")})`);
+  if (stray !== void 0) return invalid(`${label} takes no ${stray} (fields of ${label}: ${fields.join(", ")})`);
   const { detail } = body;
   if (detail !== void 0 && !DETAILS.includes(detail)) return invalid(`detail must be one of ${DETAILS.join(", ")}, got ${valueText(detail)}`);
   const { changes } = body;
@@ -2287,7 +2291,7 @@ function parseBatchRequest(body, expect) {
     const removal = isTombstoneAction(action);
     const key = removal ? "seq" : "tombstoneSeq";
     const extra = Object.keys(change).find((k) => k !== "action" && k !== key);
-    if (extra !== void 0) return invalid(`${at(i)} (${action}) takes no field "${extra}" (allowed: action, ${key})`, i);
+    if (extra !== void 0) return invalid(`${at(i)} (${action}) takes no ${extra} (fields of a ${action} change: action, ${key})`, i);
     if (!isSeq(change[key])) return invalid(`${at(i)}.${key} must be a non-negative safe integer, got ${valueText(change[key])}`, i);
     out.push(change);
   }
@@ -2296,6 +2300,7 @@ function parseBatchRequest(body, expect) {
 
 // src/host/request.ts
 var MAX_SESSION_ID_LENGTH = 512;
+var MAX_MESSAGE_ID_LENGTH = 512;
 var FIELD_TABLE = [
   ["sessionId", "*"],
   ["action", "*"],
@@ -2312,14 +2317,27 @@ var FIELD_TABLE = [
   // erase failed at a start, the failed record is made pending again (no field of its own).
   ["when", ["erase"]]
 ];
-var FIELDS2 = FIELD_TABLE.map(([field]) => field);
+var REQUEST_FIELDS = FIELD_TABLE.map(([field]) => field);
+var FIELDS2 = REQUEST_FIELDS;
 function fieldsOf(action) {
   return FIELD_TABLE.filter(([, actions]) => actions === "*" || actions.includes(action)).map(([field]) => field);
 }
-function strayFieldFor(body, action) {
-  const fields = fieldsOf(action);
-  const stray = Object.keys(body).find((key) => !fields.includes(key));
-  return stray === void 0 ? void 0 : `${action} takes no ${stray} (fields of ${action}: ${fields.join(", ")})`;
+function takesNoText(label, field, fields) {
+  return `${label} takes no ${field} (fields of ${label}: ${fields.join(", ")})`;
+}
+function strayField(body, label, fields) {
+  const field = Object.keys(body).find((key) => !fields.includes(key));
+  if (field === void 0) return void 0;
+  return { field, text: FIELDS2.includes(field) ? takesNoText(label, field, fields) : unknownFieldText(field) };
+}
+function unknownFieldText(field) {
+  return `unknown field "${field}" (allowed: ${FIELDS2.join(", ")})`;
+}
+var REMOVAL_PLAN_FIELDS = FIELDS2.filter((field) => field === "planAction" || fieldsOf("delete").includes(field));
+function sessionIdProblem(sessionId) {
+  if (typeof sessionId !== "string" || sessionId.length === 0) return `sessionId must be a non-empty string, got ${valueText(sessionId)}`;
+  if (sessionId.length > MAX_SESSION_ID_LENGTH) return `sessionId must be at most ${MAX_SESSION_ID_LENGTH} characters, got ${sessionId.length}`;
+  return void 0;
 }
 var EXPECT_FIELDS = ["replaceGeneration", "lastSeq", "removedCount"];
 function parseRouteRequest(body) {
@@ -2329,34 +2347,32 @@ function parseRouteRequest(body) {
   if (body.action === "rewriteSummary" || body.action === "plan" && body.planAction === "rewriteSummary") return parseSummaryRefresh(body, invalid);
   if (body.action === "plan" && body.planAction === "erase") return parseErasePlan(body, invalid);
   const unknown = Object.keys(body).find((key) => !FIELDS2.includes(key));
-  if (unknown !== void 0) return invalid(`unknown field "${unknown}" (allowed: ${FIELDS2.join(", ")})`);
+  if (unknown !== void 0) return invalid(unknownFieldText(unknown));
   const { sessionId, action, seq, messageId, planAction, expect } = body;
-  if (typeof sessionId !== "string" || sessionId.length === 0) return invalid(`sessionId must be a non-empty string, got ${valueText(sessionId)}`);
-  if (sessionId.length > MAX_SESSION_ID_LENGTH) return invalid(`sessionId must be at most ${MAX_SESSION_ID_LENGTH} characters, got ${sessionId.length}`);
+  const sessionProblem = sessionIdProblem(sessionId);
+  if (typeof sessionId !== "string" || sessionProblem !== void 0) return invalid(sessionProblem);
   if (!ROUTE_ACTIONS.includes(action)) return invalid(`action must be one of ${ROUTE_ACTIONS.join(", ")}, got ${valueText(action)}`);
-  if (body.when !== void 0 && action !== "erase") return invalid(`when is only valid with action "erase"`);
-  if (action === "inspect" || action === "flush" || action === "pendingErases") {
-    for (const field of ["seq", "messageId", "tombstoneSeq", "planAction", "expect", "changes", "detail"]) {
-      if (body[field] !== void 0) return invalid(`${action} takes no ${field}`);
-    }
-    const stray2 = strayFieldFor(body, action);
-    if (stray2 !== void 0) return invalid(stray2);
-    return { ok: true, request: { action, sessionId } };
+  if (action === "apply" || action === "plan" && body.changes !== void 0) {
+    const stray2 = strayField(body, action === "apply" ? "apply" : "plan with changes", batchFieldsOf(action));
+    if (stray2 !== void 0) return invalid(stray2.text);
+    const expectation2 = parseExpect(expect);
+    if (typeof expectation2 === "string") return invalid(expectation2);
+    return parseBatchRequest(body, expectation2);
   }
+  const addressesTombstone = action === "forkBefore" || action === "erase" || action === "cancelErase" || action !== "plan" && ACTIONS[action]?.plans === "restore";
+  const [label, fields] = action === "plan" ? [`plan of ${isTombstoneAction(planAction) ? planAction : "a removal"}`, REMOVAL_PLAN_FIELDS] : [action, fieldsOf(action)];
+  const stray = strayField(body, label, fields);
+  if (stray !== void 0) {
+    const byTombstone = addressesTombstone && (stray.field === "seq" || stray.field === "messageId");
+    return invalid(byTombstone ? `${stray.text}; address the tombstone by tombstoneSeq` : stray.text);
+  }
+  if (action === "inspect" || action === "flush" || action === "pendingErases") return { ok: true, request: { action, sessionId } };
   const expectation = parseExpect(expect);
   if (typeof expectation === "string") return invalid(expectation);
   const withExpect = expectation === void 0 ? {} : { expect: expectation };
-  if (action === "apply" || action === "plan" && body.changes !== void 0) return parseBatchRequest(body, expectation);
-  if (body.changes !== void 0) return invalid(`changes is only valid with action "apply" or "plan"`);
-  if (body.detail !== void 0) return invalid(`detail is only valid with action "plan" and changes`);
-  if (action === "forkBefore" || action === "erase" || action === "cancelErase" || action !== "plan" && ACTIONS[action].plans === "restore") {
-    for (const field of ["seq", "messageId", "planAction", ...action === "forkBefore" || action === "erase" || action === "cancelErase" ? ["expect"] : []]) {
-      if (body[field] !== void 0) return invalid(`${action} takes no ${field}; address the tombstone by tombstoneSeq`);
-    }
+  if (addressesTombstone) {
     const { tombstoneSeq } = body;
     if (!isSeq(tombstoneSeq)) return invalid(`tombstoneSeq must be a non-negative safe integer, got ${valueText(tombstoneSeq)}`);
-    const stray2 = strayFieldFor(body, action === "forkBefore" || action === "erase" || action === "cancelErase" ? action : "restore");
-    if (stray2 !== void 0) return invalid(stray2);
     if (action === "erase") {
       const { when } = body;
       if (when !== void 0 && !ERASE_WHEN.includes(when)) return invalid(`when must be one of ${ERASE_WHEN.join(", ")}, got ${valueText(when)}`);
@@ -2364,13 +2380,11 @@ function parseRouteRequest(body) {
     }
     return action === "forkBefore" || action === "cancelErase" ? { ok: true, request: { action, sessionId, tombstoneSeq } } : { ok: true, request: { action: "restore", sessionId, tombstoneSeq, ...withExpect } };
   }
-  if (body.tombstoneSeq !== void 0) return invalid(`tombstoneSeq is only valid with action "restore", "forkBefore", "erase" or "cancelErase"`);
-  const stray = action === "plan" ? ["checkpointSeq", "summary"].find((field) => body[field] !== void 0) : void 0;
-  if (stray !== void 0) return invalid(`plan takes no ${stray} with planAction ${valueText(planAction)} (checkpointSeq goes with planAction "rewriteSummary")`);
   if (seq !== void 0 && !isSeq(seq)) return invalid(`seq must be a non-negative safe integer, got ${valueText(seq)}`);
   if (messageId !== void 0 && (typeof messageId !== "string" || messageId.length === 0)) {
     return invalid(`messageId must be a non-empty string, got ${valueText(messageId)}`);
   }
+  if (typeof messageId === "string" && messageId.length > MAX_MESSAGE_ID_LENGTH) return invalid(`messageId must be at most ${MAX_MESSAGE_ID_LENGTH} characters, got ${messageId.length}`);
   if (seq === void 0 === (messageId === void 0)) return invalid("exactly one of seq and messageId is required");
   const target = seq !== void 0 ? { seq } : { messageId };
   if (action === "plan") {
@@ -2379,9 +2393,6 @@ function parseRouteRequest(body) {
     }
     return { ok: true, request: { action, planAction, sessionId, target, ...withExpect } };
   }
-  if (planAction !== void 0) return invalid(`planAction is only valid with action "plan"`);
-  const strayWrite = strayFieldFor(body, action);
-  if (strayWrite !== void 0) return invalid(strayWrite);
   return { ok: true, request: { action, sessionId, target, ...withExpect } };
 }
 function parseExpect(expect) {
@@ -2396,12 +2407,11 @@ function parseExpect(expect) {
 }
 function parseSummaryEdit(body, invalid) {
   const action = body.action;
-  const fields = fieldsOf(action);
-  const unknown = Object.keys(body).find((key) => !fields.includes(key));
-  if (unknown !== void 0) return invalid(`unknown field "${unknown}" for ${action} (allowed: ${fields.join(", ")})`);
+  const stray = strayField(body, action, fieldsOf(action));
+  if (stray !== void 0) return invalid(stray.text);
   const { sessionId, checkpointSeq, summary } = body;
-  if (typeof sessionId !== "string" || sessionId.length === 0) return invalid(`sessionId must be a non-empty string, got ${valueText(sessionId)}`);
-  if (sessionId.length > MAX_SESSION_ID_LENGTH) return invalid(`sessionId must be at most ${MAX_SESSION_ID_LENGTH} characters, got ${sessionId.length}`);
+  const sessionProblem = sessionIdProblem(sessionId);
+  if (typeof sessionId !== "string" || sessionProblem !== void 0) return invalid(sessionProblem);
   if (!isSeq(checkpointSeq)) return invalid(`checkpointSeq must be a non-negative safe integer, got ${valueText(checkpointSeq)}`);
   const expectation = parseExpect(body.expect);
   if (typeof expectation === "string") return invalid(expectation);
@@ -2413,11 +2423,11 @@ function parseSummaryEdit(body, invalid) {
 function parseSummaryRefresh(body, invalid) {
   const preview = body.action === "plan";
   const fields = preview ? FIELDS2.filter((f) => f === "planAction" || fieldsOf("rewriteSummary").includes(f)) : fieldsOf("rewriteSummary");
-  const unknown = Object.keys(body).find((key) => !fields.includes(key));
-  if (unknown !== void 0) return invalid(`unknown field "${unknown}" for ${preview ? "a plan of rewriteSummary" : "rewriteSummary"} (allowed: ${fields.join(", ")})`);
+  const stray = strayField(body, preview ? "plan of rewriteSummary" : "rewriteSummary", fields);
+  if (stray !== void 0) return invalid(stray.text);
   const { sessionId, checkpointSeq } = body;
-  if (typeof sessionId !== "string" || sessionId.length === 0) return invalid(`sessionId must be a non-empty string, got ${valueText(sessionId)}`);
-  if (sessionId.length > MAX_SESSION_ID_LENGTH) return invalid(`sessionId must be at most ${MAX_SESSION_ID_LENGTH} characters, got ${sessionId.length}`);
+  const sessionProblem = sessionIdProblem(sessionId);
+  if (typeof sessionId !== "string" || sessionProblem !== void 0) return invalid(sessionProblem);
   if (!isSeq(checkpointSeq)) return invalid(`checkpointSeq must be a non-negative safe integer, got ${valueText(checkpointSeq)}`);
   const expectation = parseExpect(body.expect);
   if (typeof expectation === "string") return invalid(expectation);
@@ -2425,11 +2435,11 @@ function parseSummaryRefresh(body, invalid) {
 }
 var ERASE_PLAN_FIELDS = ["sessionId", "action", "planAction", "tombstoneSeq"];
 function parseErasePlan(body, invalid) {
-  const unknown = Object.keys(body).find((key) => !ERASE_PLAN_FIELDS.includes(key));
-  if (unknown !== void 0) return invalid(`unknown field "${unknown}" for a plan of erase (allowed: ${ERASE_PLAN_FIELDS.join(", ")})`);
+  const stray = strayField(body, "plan of erase", ERASE_PLAN_FIELDS);
+  if (stray !== void 0) return invalid(stray.text);
   const { sessionId, tombstoneSeq } = body;
-  if (typeof sessionId !== "string" || sessionId.length === 0) return invalid(`sessionId must be a non-empty string, got ${valueText(sessionId)}`);
-  if (sessionId.length > MAX_SESSION_ID_LENGTH) return invalid(`sessionId must be at most ${MAX_SESSION_ID_LENGTH} characters, got ${sessionId.length}`);
+  const sessionProblem = sessionIdProblem(sessionId);
+  if (typeof sessionId !== "string" || sessionProblem !== void 0) return invalid(sessionProblem);
   if (!isSeq(tombstoneSeq)) return invalid(`tombstoneSeq must be a non-negative safe integer, got ${valueText(tombstoneSeq)}`);
   return { ok: true, request: { action: "plan", planAction: "erase", sessionId, tombstoneSeq } };
 }
@@ -3964,8 +3974,13 @@ async function startOwnFrame(services, session) {
 }
 var SLICED_ATTEMPTS = 3;
 function plannedWrites(view, writes, index) {
-  const real = (seq) => seq < view.nextSeq ? seq : null;
-  return writes.map((w) => w.kind === "tombstone" ? { kind: "tombstone", changeIndexes: w.changeIndexes.map(index), action: w.action, shadowedSeqs: w.shadowedSeqs.map(real) } : { kind: "restore", changeIndexes: w.changeIndexes.map(index), tombstoneSeq: w.tombstoneSeq, restoredSeq: w.originalSeq });
+  const positionOf2 = new Map(writes.map((w, position) => [w.virtualSeq, position]));
+  return writes.map((w) => {
+    if (w.kind === "restore") return { kind: "restore", changeIndexes: w.changeIndexes.map(index), tombstoneSeq: w.tombstoneSeq, restoredSeq: w.originalSeq };
+    const shadowedSeqs = w.shadowedSeqs.filter((seq) => seq < view.nextSeq);
+    const shadowedWrites = w.shadowedSeqs.filter((seq) => seq >= view.nextSeq).map((seq) => positionOf2.get(seq));
+    return { kind: "tombstone", changeIndexes: w.changeIndexes.map(index), action: w.action, shadowedSeqs, ...shadowedWrites.length === 0 ? {} : { shadowedWrites } };
+  });
 }
 function writeCounts(writes) {
   return {
@@ -4942,7 +4957,10 @@ async function checkErase(services, request, then) {
     const open3 = services.open(sessionId);
     if (open3 !== void 0) await services.erase.sessions.flush(open3);
     const raw = await backend.readRaw(sessionId).catch(() => void 0);
-    if (raw === void 0) return { ok: false, refusal: { code: "SESSION_NOT_LIVE", message: `message-recall: session "${sessionId}" does not exist` } };
+    if (raw === void 0) {
+      const message = open3 === void 0 ? noSessionMessage(sessionId) : `message-recall: session "${sessionId}" has no stored log to erase from`;
+      return { ok: false, refusal: { code: "SESSION_NOT_LIVE", message } };
+    }
     const scheduledAt = (services.erase.now?.() ?? /* @__PURE__ */ new Date()).toISOString();
     const checked = eraseRemovalInLog(raw.content, tombstoneSeq, scheduledAt);
     if (!checked.ok) return { ok: false, refusal: notErasable(checked.code, tombstoneSeq) };
@@ -4960,12 +4978,20 @@ async function checkErase(services, request, then) {
   if (!queued.ok) return { ok: false, refusal: { code: "AGENT_BUSY", message: `message-recall: session "${sessionId}" is busy with ${queued.ahead} earlier write(s)` } };
   return queued.value;
 }
-async function cancelErase(pending, request) {
-  const cancelled = await pending.update(request.sessionId, request.tombstoneSeq, void 0);
-  return { action: "cancelErase", tombstoneSeq: request.tombstoneSeq, cancelled };
+async function unknownSession(services, sessionId) {
+  if (services.open(sessionId) !== void 0 || await services.erase.access.isStored(sessionId)) return null;
+  return { code: "SESSION_NOT_LIVE", message: noSessionMessage(sessionId) };
 }
-async function listPendingErases(pending, sessionId) {
-  return { action: "pendingErases", erases: (await pending.all()).filter((e) => e.sessionId === sessionId).map(pendingEraseValue) };
+async function cancelErase(services, request) {
+  const unknown = await unknownSession(services, request.sessionId);
+  if (unknown !== null) return { ok: false, refusal: unknown };
+  const cancelled = await services.pending.update(request.sessionId, request.tombstoneSeq, void 0);
+  return { ok: true, value: { action: "cancelErase", tombstoneSeq: request.tombstoneSeq, cancelled } };
+}
+async function listPendingErases(services, sessionId) {
+  const unknown = await unknownSession(services, sessionId);
+  if (unknown !== null) return { ok: false, refusal: unknown };
+  return { ok: true, value: { action: "pendingErases", erases: (await services.pending.all()).filter((e) => e.sessionId === sessionId).map(pendingEraseValue) } };
 }
 async function pendingEraseRefusal(pending, sessionId, tombstoneSeq) {
   const record = await pending.get(sessionId, tombstoneSeq);
@@ -5427,11 +5453,13 @@ function createRouteHandler(services, config) {
           return;
         }
         case "cancelErase":
-          sendJson(res, 200, { ok: true, value: await cancelErase(services.eraseLater.pending, request) });
+        case "pendingErases": {
+          const later = { ...services.eraseLater, erase: services.erase };
+          const done = request.action === "cancelErase" ? await cancelErase(later, request) : await listPendingErases(later, request.sessionId);
+          if (done.ok) sendJson(res, 200, { ok: true, value: done.value });
+          else fail2(res, done.refusal.code, done.refusal.message);
           return;
-        case "pendingErases":
-          sendJson(res, 200, { ok: true, value: await listPendingErases(services.eraseLater.pending, request.sessionId) });
-          return;
+        }
         case "flush":
           await answer(res, await flushSession(services, request.sessionId));
           return;

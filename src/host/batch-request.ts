@@ -35,6 +35,15 @@ export const MAX_BATCH_CHANGES = 10_000
 const FIELDS = ['sessionId', 'action', 'changes', 'expect']
 /** A batch `plan` also takes `detail`. */
 const PLAN_FIELDS = [...FIELDS, 'detail']
+
+/**
+ * The fields of a batch request.
+ * @param action - `apply`, or `plan` (with `changes`).
+ * @returns `sessionId, action, changes, expect`, and `detail` for a `plan`.
+ */
+export function batchFieldsOf(action: 'apply' | 'plan'): readonly string[] {
+  return action === 'plan' ? PLAN_FIELDS : FIELDS
+}
 const DETAILS: readonly BatchPlanDetail[] = ['writes', 'counts']
 
 /**
@@ -52,9 +61,11 @@ export function parseBatchRequest(body: Record<string, unknown>, expect: ViewExp
     ok: false,
     refusal: { code: 'INVALID_REQUEST', message: `message-recall: ${message}`, ...(index === undefined ? {} : { index }) },
   })
-  const fields = body.action === 'plan' ? PLAN_FIELDS : FIELDS
+  // The route names a stray field before this (`request.ts`); the same sentence here for any other caller.
+  const fields = batchFieldsOf(body.action === 'plan' ? 'plan' : 'apply')
+  const label = body.action === 'plan' ? 'plan with changes' : 'apply'
   const stray = Object.keys(body).find((key) => !fields.includes(key))
-  if (stray !== undefined) return invalid(`${body.action} with changes takes no field "${stray}" (allowed: ${fields.join(', ')})`)
+  if (stray !== undefined) return invalid(`${label} takes no ${stray} (fields of ${label}: ${fields.join(', ')})`)
   const { detail } = body
   if (detail !== undefined && !(DETAILS as readonly unknown[]).includes(detail)) return invalid(`detail must be one of ${DETAILS.join(', ')}, got ${valueText(detail)}`)
   const { changes } = body
@@ -72,7 +83,7 @@ export function parseBatchRequest(body: Record<string, unknown>, expect: ViewExp
     const removal = isTombstoneAction(action)
     const key = removal ? 'seq' : 'tombstoneSeq'
     const extra = Object.keys(change).find((k) => k !== 'action' && k !== key)
-    if (extra !== undefined) return invalid(`${at(i)} (${action}) takes no field "${extra}" (allowed: action, ${key})`, i)
+    if (extra !== undefined) return invalid(`${at(i)} (${action}) takes no ${extra} (fields of a ${action} change: action, ${key})`, i)
     if (!isSeq(change[key])) return invalid(`${at(i)}.${key} must be a non-negative safe integer, got ${valueText(change[key])}`, i)
     // Exactly `{ action, seq }` or `{ action: 'restore', tombstoneSeq }` now: kept as parsed, not copied.
     out.push(change as unknown as BatchChange)

@@ -59,18 +59,24 @@ async function startOwnFrame(services: RemovalServices, session: Session): Promi
 const SLICED_ATTEMPTS = 3
 
 /**
- * The writes of a batch `plan` as the reply shows them: a shadowed seq the session does not hold
- * yet (an event the batch itself appends) as `null`.
+ * The writes of a batch `plan` as the reply shows them. A tombstone's `shadowedSeqs` are seqs the
+ * session holds; an event the batch itself appends (its own earlier tombstone, or the copy a
+ * restore of it puts back), which has no seq until it is written, is named instead by that
+ * write's position in `writes`, in `shadowedWrites` (present only then).
  * @param view - the session's view the plan was made on.
- * @param writes - the planned writes.
+ * @param writes - the planned writes, in write order (the answered `writes` start with them).
  * @param index - the request's change index of a planned write's change index (a sub-batch's
  *   indexes are its own).
  */
 function plannedWrites(view: SessionView, writes: BatchPlan['writes'], index: (i: number) => number): PlannedWrite[] {
-  const real = (seq: number): number | null => (seq < view.nextSeq ? seq : null)
-  return writes.map((w) => w.kind === 'tombstone'
-    ? { kind: 'tombstone', changeIndexes: w.changeIndexes.map(index), action: w.action, shadowedSeqs: w.shadowedSeqs.map(real) }
-    : { kind: 'restore', changeIndexes: w.changeIndexes.map(index), tombstoneSeq: w.tombstoneSeq, restoredSeq: w.originalSeq })
+  // The planner gives the batch's own events virtual seqs from `nextSeq` on.
+  const positionOf = new Map(writes.map((w, position) => [w.virtualSeq, position]))
+  return writes.map((w) => {
+    if (w.kind === 'restore') return { kind: 'restore', changeIndexes: w.changeIndexes.map(index), tombstoneSeq: w.tombstoneSeq, restoredSeq: w.originalSeq }
+    const shadowedSeqs = w.shadowedSeqs.filter((seq) => seq < view.nextSeq)
+    const shadowedWrites = w.shadowedSeqs.filter((seq) => seq >= view.nextSeq).map((seq) => positionOf.get(seq)!)
+    return { kind: 'tombstone', changeIndexes: w.changeIndexes.map(index), action: w.action, shadowedSeqs, ...(shadowedWrites.length === 0 ? {} : { shadowedWrites }) }
+  })
 }
 
 /** The planned writes with their tombstone and restore counts, as a batch `plan` value holds them. */

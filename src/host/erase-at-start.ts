@@ -32,6 +32,7 @@ import { eraseRemoval, notErasable, type EraseRefusal, type EraseServices } from
 import type { PendingErase, PendingErases } from './pending-erases'
 import { shortenPaths } from './shorten-paths'
 import { erasePlanCopies } from './erase-copies'
+import { noSessionMessage } from './refusals'
 
 /** What scheduling reaches: the erase's services, the session open in the host, the pending file. */
 export interface EraseLaterServices {
@@ -122,7 +123,11 @@ async function checkErase<V>(services: Omit<EraseLaterServices, 'pending'>, requ
     const open = services.open(sessionId)
     if (open !== undefined) await services.erase.sessions.flush(open)
     const raw = await backend.readRaw(sessionId).catch(() => undefined)
-    if (raw === undefined) return { ok: false as const, refusal: { code: 'SESSION_NOT_LIVE' as const, message: `message-recall: session "${sessionId}" does not exist` } }
+    if (raw === undefined) {
+      // Not stored: an id neither open nor stored reads as on every other action.
+      const message = open === undefined ? noSessionMessage(sessionId) : `message-recall: session "${sessionId}" has no stored log to erase from`
+      return { ok: false as const, refusal: { code: 'SESSION_NOT_LIVE' as const, message } }
+    }
     const scheduledAt = (services.erase.now?.() ?? new Date()).toISOString()
     const checked = eraseRemovalInLog(raw.content, tombstoneSeq, scheduledAt)
     if (!checked.ok) return { ok: false as const, refusal: notErasable(checked.code, tombstoneSeq) }
@@ -136,27 +141,48 @@ async function checkErase<V>(services: Omit<EraseLaterServices, 'pending'>, requ
   return queued.value
 }
 
+/** `cancelErase` and `pendingErases` of an id that is neither open in the host nor stored. */
+export interface UnknownSessionRefusal {
+  readonly code: 'SESSION_NOT_LIVE'
+  readonly message: string
+}
+
+/**
+ * `SESSION_NOT_LIVE` for an id that is neither open in the host nor stored, as every other action
+ * answers it; `null` for a session that is (open first: the Removed panel asks about an open one).
+ */
+async function unknownSession(services: Pick<EraseLaterServices, 'open' | 'erase'>, sessionId: string): Promise<UnknownSessionRefusal | null> {
+  if (services.open(sessionId) !== undefined || (await services.erase.access.isStored(sessionId))) return null
+  return { code: 'SESSION_NOT_LIVE', message: noSessionMessage(sessionId) }
+}
+
 /**
  * Drop the pending erase of one removal (a failed one too).
- * @param pending - the pending file.
+ * @param services - the pending file, the open session and the erase's session access.
  * @param request - the session and the removal's tombstone seq.
- * @returns whether one was there; once it answers, the file no longer holds it.
- * @throws file system errors of the pending file.
+ * @returns whether one was there (`cancelled: false` for a session, open or stored, without one);
+ *   once it answers, the file no longer holds it; `SESSION_NOT_LIVE` for an id neither open nor stored.
+ * @throws file system errors of the pending file, the persistence service's listing errors.
  */
-export async function cancelErase(pending: PendingErases, request: { readonly sessionId: string; readonly tombstoneSeq: number }): Promise<CancelEraseValue> {
-  const cancelled = await pending.update(request.sessionId, request.tombstoneSeq, undefined)
-  return { action: 'cancelErase', tombstoneSeq: request.tombstoneSeq, cancelled }
+export async function cancelErase(services: Pick<EraseLaterServices, 'pending' | 'open' | 'erase'>, request: { readonly sessionId: string; readonly tombstoneSeq: number }): Promise<{ readonly ok: true; readonly value: CancelEraseValue } | { readonly ok: false; readonly refusal: UnknownSessionRefusal }> {
+  const unknown = await unknownSession(services, request.sessionId)
+  if (unknown !== null) return { ok: false, refusal: unknown }
+  const cancelled = await services.pending.update(request.sessionId, request.tombstoneSeq, undefined)
+  return { ok: true, value: { action: 'cancelErase', tombstoneSeq: request.tombstoneSeq, cancelled } }
 }
 
 /**
  * A session's pending erases.
- * @param pending - the pending file.
+ * @param services - the pending file, the open session and the erase's session access.
  * @param sessionId - the session.
- * @returns them in the order they were asked for.
- * @throws file system errors of the pending file.
+ * @returns them in the order they were asked for (none for a session, open or stored, without
+ *   any), or `SESSION_NOT_LIVE` for an id neither open nor stored.
+ * @throws file system errors of the pending file, the persistence service's listing errors.
  */
-export async function listPendingErases(pending: PendingErases, sessionId: string): Promise<PendingErasesValue> {
-  return { action: 'pendingErases', erases: (await pending.all()).filter((e) => e.sessionId === sessionId).map(pendingEraseValue) }
+export async function listPendingErases(services: Pick<EraseLaterServices, 'pending' | 'open' | 'erase'>, sessionId: string): Promise<{ readonly ok: true; readonly value: PendingErasesValue } | { readonly ok: false; readonly refusal: UnknownSessionRefusal }> {
+  const unknown = await unknownSession(services, sessionId)
+  if (unknown !== null) return { ok: false, refusal: unknown }
+  return { ok: true, value: { action: 'pendingErases', erases: (await services.pending.all()).filter((e) => e.sessionId === sessionId).map(pendingEraseValue) } }
 }
 
 /**

@@ -8,7 +8,7 @@ import { ERASE_WHEN, ROUTE_ACTIONS, type EraseWhen, type RouteAction, type ViewE
 import { isRecord, isSeq } from '../shared/events'
 import type { PlanTarget } from './surface-plan'
 import { ACTIONS, isTombstoneAction, TOMBSTONE_ACTIONS, type TombstoneAction } from '../shared/actions'
-import { parseBatchRequest, type BatchRouteRequest, type RequestRefusal } from './batch-request'
+import { batchFieldsOf, parseBatchRequest, type BatchRouteRequest, type RequestRefusal } from './batch-request'
 import { valueText } from './value-text'
 import type { SummaryEditIntent } from './summary-edit'
 import type { SummaryRefreshIntent } from './summary-refresh'
@@ -30,6 +30,9 @@ export type RouteRequest =
 /** Longest accepted session id, in UTF-16 code units (ids DSH mints are `session-<uuid>`, 44); the POST route and the export refuse a longer one with `INVALID_REQUEST`. */
 export const MAX_SESSION_ID_LENGTH = 512
 
+/** Longest accepted `messageId`, in UTF-16 code units (message ids DSH mints are uuids, 36); a longer one is refused with `INVALID_REQUEST`, named by its length. */
+export const MAX_MESSAGE_ID_LENGTH = 512
+
 /** Every field a request body takes, with the actions that take it (`'*'`: all), in the order the messages list them. */
 const FIELD_TABLE: ReadonlyArray<readonly [field: string, actions: '*' | readonly RouteAction[]]> = [
   ['sessionId', '*'],
@@ -48,8 +51,9 @@ const FIELD_TABLE: ReadonlyArray<readonly [field: string, actions: '*' | readonl
   ['when', ['erase']],
 ]
 
-/** Every field of any request, in table order. */
-const FIELDS = FIELD_TABLE.map(([field]) => field)
+/** Every field of any request, in table order: the list the `unknown field` refusal quotes. */
+export const REQUEST_FIELDS: readonly string[] = FIELD_TABLE.map(([field]) => field)
+const FIELDS = REQUEST_FIELDS
 
 /**
  * The fields an action takes, in table order.
@@ -60,11 +64,49 @@ export function fieldsOf(action: RouteAction): string[] {
   return FIELD_TABLE.filter(([, actions]) => actions === '*' || actions.includes(action)).map(([field]) => field)
 }
 
-/** The first field of `body` that `action` does not take, with the message naming what it takes; `undefined` when none. */
-function strayFieldFor(body: Record<string, unknown>, action: RouteAction): string | undefined {
-  const fields = fieldsOf(action)
-  const stray = Object.keys(body).find((key) => !fields.includes(key))
-  return stray === undefined ? undefined : `${action} takes no ${stray} (fields of ${action}: ${fields.join(', ')})`
+/**
+ * The refusal of a field a request form does not take, one sentence for every action.
+ * @param label - the form: an action (`inspect`), or a qualified one (`plan of erase`, `plan with changes`).
+ * @param field - the field sent.
+ * @param fields - the fields the form takes, in table order.
+ * @returns e.g. `inspect takes no seq (fields of inspect: sessionId, action)`.
+ */
+function takesNoText(label: string, field: string, fields: readonly string[]): string {
+  return `${label} takes no ${field} (fields of ${label}: ${fields.join(', ')})`
+}
+
+/**
+ * The first field of `body` a request form does not take, with its refusal message: a field no
+ * request takes is `unknown field "…" (allowed: <every field>)`, a field of other actions is
+ * {@link takesNoText}.
+ * @param body - the request object.
+ * @param label - the form's name in the message.
+ * @param fields - the fields the form takes.
+ * @returns the field and the message, or `undefined` when the form takes every field of `body`.
+ */
+function strayField(body: Record<string, unknown>, label: string, fields: readonly string[]): { readonly field: string; readonly text: string } | undefined {
+  const field = Object.keys(body).find((key) => !fields.includes(key))
+  if (field === undefined) return undefined
+  return { field, text: FIELDS.includes(field) ? takesNoText(label, field, fields) : unknownFieldText(field) }
+}
+
+/** `unknown field "<name>" (allowed: <every field of any request>)`. */
+function unknownFieldText(field: string): string {
+  return `unknown field "${field}" (allowed: ${FIELDS.join(', ')})`
+}
+
+/** The fields of a `plan` of one removal (`planAction` a removal): a removal's own, and `planAction`. */
+const REMOVAL_PLAN_FIELDS = FIELDS.filter((field) => field === 'planAction' || fieldsOf('delete').includes(field))
+
+/**
+ * A `sessionId` that is not a non-empty string of at most {@link MAX_SESSION_ID_LENGTH}
+ * characters, as its refusal message (a long one named by its length, not echoed); `undefined`
+ * when valid (never for a value that is not a string).
+ */
+function sessionIdProblem(sessionId: unknown): string | undefined {
+  if (typeof sessionId !== 'string' || sessionId.length === 0) return `sessionId must be a non-empty string, got ${valueText(sessionId)}`
+  if (sessionId.length > MAX_SESSION_ID_LENGTH) return `sessionId must be at most ${MAX_SESSION_ID_LENGTH} characters, got ${sessionId.length}`
+  return undefined
 }
 const EXPECT_FIELDS = ['replaceGeneration', 'lastSeq', 'removedCount']
 
@@ -72,8 +114,10 @@ const EXPECT_FIELDS = ['replaceGeneration', 'lastSeq', 'removedCount']
  * Validate a parsed JSON body.
  * @param body - the parsed body (any JSON value).
  * @returns the typed request, or an `INVALID_REQUEST` refusal naming the offending field and value
- *   (with `index` when it is about one change of `changes`); a `sessionId` longer than
- *   {@link MAX_SESSION_ID_LENGTH} is named by its length, never echoed.
+ *   (with `index` when it is about one change of `changes`; a missing one reads `got nothing`); a
+ *   field the action does not take in one sentence for every action ({@link takesNoText}); a
+ *   `sessionId` longer than {@link MAX_SESSION_ID_LENGTH} or a `messageId` longer than
+ *   {@link MAX_MESSAGE_ID_LENGTH} is named by its length, never echoed.
  */
 export function parseRouteRequest(body: unknown): { ok: true; request: RouteRequest } | { ok: false; refusal: RequestRefusal } {
   const invalid = (message: string): { ok: false; refusal: RequestRefusal } => ({ ok: false, refusal: { code: 'INVALID_REQUEST', message: `message-recall: ${message}` } })
@@ -82,41 +126,43 @@ export function parseRouteRequest(body: unknown): { ok: true; request: RouteRequ
   if (body.action === 'rewriteSummary' || (body.action === 'plan' && body.planAction === 'rewriteSummary')) return parseSummaryRefresh(body, invalid)
   if (body.action === 'plan' && body.planAction === 'erase') return parseErasePlan(body, invalid)
   const unknown = Object.keys(body).find((key) => !FIELDS.includes(key))
-  if (unknown !== undefined) return invalid(`unknown field "${unknown}" (allowed: ${FIELDS.join(', ')})`)
+  if (unknown !== undefined) return invalid(unknownFieldText(unknown))
 
   const { sessionId, action, seq, messageId, planAction, expect } = body
-  if (typeof sessionId !== 'string' || sessionId.length === 0) return invalid(`sessionId must be a non-empty string, got ${valueText(sessionId)}`)
-  if (sessionId.length > MAX_SESSION_ID_LENGTH) return invalid(`sessionId must be at most ${MAX_SESSION_ID_LENGTH} characters, got ${sessionId.length}`)
+  const sessionProblem = sessionIdProblem(sessionId)
+  if (typeof sessionId !== 'string' || sessionProblem !== undefined) return invalid(sessionProblem as string)
   if (!ROUTE_ACTIONS.includes(action as RouteAction)) return invalid(`action must be one of ${ROUTE_ACTIONS.join(', ')}, got ${valueText(action)}`)
 
-  if (body.when !== undefined && action !== 'erase') return invalid(`when is only valid with action "erase"`)
-  if (action === 'inspect' || action === 'flush' || action === 'pendingErases') {
-    for (const field of ['seq', 'messageId', 'tombstoneSeq', 'planAction', 'expect', 'changes', 'detail'] as const) {
-      if (body[field] !== undefined) return invalid(`${action} takes no ${field}`)
-    }
-    const stray = strayFieldFor(body, action)
-    if (stray !== undefined) return invalid(stray)
-    return { ok: true, request: { action, sessionId } }
+  if (action === 'apply' || (action === 'plan' && body.changes !== undefined)) {
+    const stray = strayField(body, action === 'apply' ? 'apply' : 'plan with changes', batchFieldsOf(action))
+    if (stray !== undefined) return invalid(stray.text)
+    const expectation = parseExpect(expect)
+    if (typeof expectation === 'string') return invalid(expectation)
+    return parseBatchRequest(body, expectation)
   }
+  // A field the action does not take, named with the fields it takes; the actions that address a
+  // tombstone also say how (a plan of one removal takes a removal's fields and its planAction).
+  const addressesTombstone = action === 'forkBefore' || action === 'erase' || action === 'cancelErase' || (action !== 'plan' && ACTIONS[action as keyof typeof ACTIONS]?.plans === 'restore')
+  const [label, fields] = action === 'plan'
+    ? [`plan of ${isTombstoneAction(planAction) ? planAction : 'a removal'}`, REMOVAL_PLAN_FIELDS]
+    : [action as string, fieldsOf(action as RouteAction)]
+  const stray = strayField(body, label, fields)
+  if (stray !== undefined) {
+    const byTombstone = addressesTombstone && (stray.field === 'seq' || stray.field === 'messageId')
+    return invalid(byTombstone ? `${stray.text}; address the tombstone by tombstoneSeq` : stray.text)
+  }
+  if (action === 'inspect' || action === 'flush' || action === 'pendingErases') return { ok: true, request: { action, sessionId } }
 
   const expectation = parseExpect(expect)
   if (typeof expectation === 'string') return invalid(expectation)
   const withExpect = expectation === undefined ? {} : { expect: expectation }
 
-  if (action === 'apply' || (action === 'plan' && body.changes !== undefined)) return parseBatchRequest(body, expectation)
-  if (body.changes !== undefined) return invalid(`changes is only valid with action "apply" or "plan"`)
-  if (body.detail !== undefined) return invalid(`detail is only valid with action "plan" and changes`)
-
-  // Left here: the action table's actions, `forkBefore` and `plan`. A fork and a table action of the
-  // `restore` shape address a tombstone; the tombstone actions and `plan` address a surface node.
-  if (action === 'forkBefore' || action === 'erase' || action === 'cancelErase' || (action !== 'plan' && ACTIONS[action as keyof typeof ACTIONS].plans === 'restore')) {
-    for (const field of ['seq', 'messageId', 'planAction', ...(action === 'forkBefore' || action === 'erase' || action === 'cancelErase' ? ['expect' as const] : [])] as const) {
-      if (body[field] !== undefined) return invalid(`${action} takes no ${field}; address the tombstone by tombstoneSeq`)
-    }
+  // Left here: the action table's actions, `forkBefore`, the erase actions and `plan`. A fork, an
+  // erase and a table action of the `restore` shape address a tombstone; the tombstone actions and
+  // `plan` address a surface node.
+  if (addressesTombstone) {
     const { tombstoneSeq } = body
     if (!isSeq(tombstoneSeq)) return invalid(`tombstoneSeq must be a non-negative safe integer, got ${valueText(tombstoneSeq)}`)
-    const stray = strayFieldFor(body, action === 'forkBefore' || action === 'erase' || action === 'cancelErase' ? action : 'restore')
-    if (stray !== undefined) return invalid(stray)
     if (action === 'erase') {
       const { when } = body
       if (when !== undefined && !ERASE_WHEN.includes(when as EraseWhen)) return invalid(`when must be one of ${ERASE_WHEN.join(', ')}, got ${valueText(when)}`)
@@ -126,17 +172,13 @@ export function parseRouteRequest(body: unknown): { ok: true; request: RouteRequ
       ? { ok: true, request: { action, sessionId, tombstoneSeq } }
       : { ok: true, request: { action: 'restore', sessionId, tombstoneSeq, ...withExpect } }
   }
-  if (body.tombstoneSeq !== undefined) return invalid(`tombstoneSeq is only valid with action "restore", "forkBefore", "erase" or "cancelErase"`)
-  // A plan of one removal takes neither a checkpoint nor a summary (a removal: what its row of the table says, below).
-  const stray = action === 'plan'
-    ? ['checkpointSeq', 'summary'].find((field) => body[field] !== undefined)
-    : undefined
-  if (stray !== undefined) return invalid(`plan takes no ${stray} with planAction ${valueText(planAction)} (checkpointSeq goes with planAction "rewriteSummary")`)
 
   if (seq !== undefined && !isSeq(seq)) return invalid(`seq must be a non-negative safe integer, got ${valueText(seq)}`)
   if (messageId !== undefined && (typeof messageId !== 'string' || messageId.length === 0)) {
     return invalid(`messageId must be a non-empty string, got ${valueText(messageId)}`)
   }
+  // A long id is named by its length, never echoed (as a long sessionId).
+  if (typeof messageId === 'string' && messageId.length > MAX_MESSAGE_ID_LENGTH) return invalid(`messageId must be at most ${MAX_MESSAGE_ID_LENGTH} characters, got ${messageId.length}`)
   if ((seq === undefined) === (messageId === undefined)) return invalid('exactly one of seq and messageId is required')
   const target: PlanTarget = seq !== undefined ? { seq } : { messageId: messageId as string }
 
@@ -146,9 +188,6 @@ export function parseRouteRequest(body: unknown): { ok: true; request: RouteRequ
     }
     return { ok: true, request: { action, planAction, sessionId, target, ...withExpect } }
   }
-  if (planAction !== undefined) return invalid(`planAction is only valid with action "plan"`)
-  const strayWrite = strayFieldFor(body, action as RouteAction)
-  if (strayWrite !== undefined) return invalid(strayWrite)
   return { ok: true, request: { action: action as TombstoneAction, sessionId, target, ...withExpect } }
 }
 
@@ -168,12 +207,11 @@ function parseExpect(expect: unknown): ViewExpectation | undefined | string {
 /** `editSummary` (`checkpointSeq`, a non-empty `summary`) and `undoRewrite` (`checkpointSeq`), with an optional `expect`. */
 function parseSummaryEdit(body: Record<string, unknown>, invalid: (message: string) => { ok: false; refusal: RequestRefusal }): { ok: true; request: RouteRequest } | { ok: false; refusal: RequestRefusal } {
   const action = body.action as 'editSummary' | 'undoRewrite'
-  const fields = fieldsOf(action)
-  const unknown = Object.keys(body).find((key) => !fields.includes(key))
-  if (unknown !== undefined) return invalid(`unknown field "${unknown}" for ${action} (allowed: ${fields.join(', ')})`)
+  const stray = strayField(body, action, fieldsOf(action))
+  if (stray !== undefined) return invalid(stray.text)
   const { sessionId, checkpointSeq, summary } = body
-  if (typeof sessionId !== 'string' || sessionId.length === 0) return invalid(`sessionId must be a non-empty string, got ${valueText(sessionId)}`)
-  if (sessionId.length > MAX_SESSION_ID_LENGTH) return invalid(`sessionId must be at most ${MAX_SESSION_ID_LENGTH} characters, got ${sessionId.length}`)
+  const sessionProblem = sessionIdProblem(sessionId)
+  if (typeof sessionId !== 'string' || sessionProblem !== undefined) return invalid(sessionProblem as string)
   if (!isSeq(checkpointSeq)) return invalid(`checkpointSeq must be a non-negative safe integer, got ${valueText(checkpointSeq)}`)
   const expectation = parseExpect(body.expect)
   if (typeof expectation === 'string') return invalid(expectation)
@@ -189,11 +227,11 @@ function parseSummaryRefresh(body: Record<string, unknown>, invalid: (message: s
   const preview = body.action === 'plan'
   // A plan of a rewrite takes the rewrite's fields and its planAction.
   const fields = preview ? FIELDS.filter((f) => f === 'planAction' || fieldsOf('rewriteSummary').includes(f)) : fieldsOf('rewriteSummary')
-  const unknown = Object.keys(body).find((key) => !fields.includes(key))
-  if (unknown !== undefined) return invalid(`unknown field "${unknown}" for ${preview ? 'a plan of rewriteSummary' : 'rewriteSummary'} (allowed: ${fields.join(', ')})`)
+  const stray = strayField(body, preview ? 'plan of rewriteSummary' : 'rewriteSummary', fields)
+  if (stray !== undefined) return invalid(stray.text)
   const { sessionId, checkpointSeq } = body
-  if (typeof sessionId !== 'string' || sessionId.length === 0) return invalid(`sessionId must be a non-empty string, got ${valueText(sessionId)}`)
-  if (sessionId.length > MAX_SESSION_ID_LENGTH) return invalid(`sessionId must be at most ${MAX_SESSION_ID_LENGTH} characters, got ${sessionId.length}`)
+  const sessionProblem = sessionIdProblem(sessionId)
+  if (typeof sessionId !== 'string' || sessionProblem !== undefined) return invalid(sessionProblem as string)
   if (!isSeq(checkpointSeq)) return invalid(`checkpointSeq must be a non-negative safe integer, got ${valueText(checkpointSeq)}`)
   const expectation = parseExpect(body.expect)
   if (typeof expectation === 'string') return invalid(expectation)
@@ -204,11 +242,11 @@ const ERASE_PLAN_FIELDS = ['sessionId', 'action', 'planAction', 'tombstoneSeq']
 
 /** The `plan` of an erase (`planAction: 'erase'`, `tombstoneSeq`): what the confirmation of Erase for good shows. */
 function parseErasePlan(body: Record<string, unknown>, invalid: (message: string) => { ok: false; refusal: RequestRefusal }): { ok: true; request: RouteRequest } | { ok: false; refusal: RequestRefusal } {
-  const unknown = Object.keys(body).find((key) => !ERASE_PLAN_FIELDS.includes(key))
-  if (unknown !== undefined) return invalid(`unknown field "${unknown}" for a plan of erase (allowed: ${ERASE_PLAN_FIELDS.join(', ')})`)
+  const stray = strayField(body, 'plan of erase', ERASE_PLAN_FIELDS)
+  if (stray !== undefined) return invalid(stray.text)
   const { sessionId, tombstoneSeq } = body
-  if (typeof sessionId !== 'string' || sessionId.length === 0) return invalid(`sessionId must be a non-empty string, got ${valueText(sessionId)}`)
-  if (sessionId.length > MAX_SESSION_ID_LENGTH) return invalid(`sessionId must be at most ${MAX_SESSION_ID_LENGTH} characters, got ${sessionId.length}`)
+  const sessionProblem = sessionIdProblem(sessionId)
+  if (typeof sessionId !== 'string' || sessionProblem !== undefined) return invalid(sessionProblem as string)
   if (!isSeq(tombstoneSeq)) return invalid(`tombstoneSeq must be a non-negative safe integer, got ${valueText(tombstoneSeq)}`)
   return { ok: true, request: { action: 'plan', planAction: 'erase', sessionId, tombstoneSeq } }
 }

@@ -199,11 +199,13 @@ export function createRouteHandler(services: RouteServices, config: MessageRecal
           return
         }
         case 'cancelErase':
-          sendJson(res, 200, { ok: true, value: await cancelErase(services.eraseLater.pending, request) })
+        case 'pendingErases': {
+          const later = { ...services.eraseLater, erase: services.erase }
+          const done = request.action === 'cancelErase' ? await cancelErase(later, request) : await listPendingErases(later, request.sessionId)
+          if (done.ok) sendJson(res, 200, { ok: true, value: done.value })
+          else fail(res, done.refusal.code, done.refusal.message)
           return
-        case 'pendingErases':
-          sendJson(res, 200, { ok: true, value: await listPendingErases(services.eraseLater.pending, request.sessionId) })
-          return
+        }
         case 'flush':
           await answer(res, await flushSession(services, request.sessionId))
           return

@@ -21,10 +21,11 @@ const FULL = Symbol('full')
  * {@link VALUE_TEXT_MAX} characters and {@link VALUE_TEXT_DEPTH} levels; longer text is cut there
  * and ends with `…`, a deeper container reads `…`. Never throws, whatever the depth or size.
  * @param value - a value `JSON.parse` produced, or `undefined` (a missing field).
- * @returns the text; `undefined` reads `undefined`, as in a template literal.
+ * @returns the text; `undefined` (a field not sent) reads `nothing`
+ *   (`sessionId must be a non-empty string, got nothing`).
  */
 export function valueText(value: unknown): string {
-  if (value === undefined) return 'undefined'
+  if (value === undefined) return 'nothing'
   let text = ''
   const put = (part: string): void => {
     text += part

@@ -71,6 +71,7 @@ export interface RecallRequestBody {
   readonly sessionId: string
   readonly action: RouteAction
   readonly seq?: number
+  /** The target by its message id, at most 512 characters (as `sessionId`). */
   readonly messageId?: string
   /** `restore` and `forkBefore`: seq of a tombstone of this plugin. */
   readonly tombstoneSeq?: number
@@ -498,9 +499,15 @@ export interface PlannedWrite {
   readonly kind: 'tombstone' | 'restore'
   /** Indexes of the changes this write carries. */
   readonly changeIndexes: readonly number[]
-  /** Tombstone: its action and range over current seqs (a seq the batch itself creates reads as `null`). */
+  /** Tombstone: its action and the seqs it shadows that the session holds now, in surface order. */
   readonly action?: BatchRemovalAction
-  readonly shadowedSeqs?: readonly (number | null)[]
+  readonly shadowedSeqs?: readonly number[]
+  /**
+   * Tombstone: the batch's own earlier writes it shadows (their events have no seq before they are
+   * written), by position in `writes`: an earlier tombstone of the batch (an exclusion a later
+   * removal covers), or the copy an earlier restore puts back. Absent when it shadows none.
+   */
+  readonly shadowedWrites?: readonly number[]
   /** Restore: the tombstone undone and the message that comes back. */
   readonly tombstoneSeq?: number
   readonly restoredSeq?: number

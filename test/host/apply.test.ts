@@ -161,19 +161,19 @@ describe('apply: live sessions', () => {
     const count = agent.session.seq
     // [body, message, index of the change the refusal is about (none for the whole body)]
     const cases: [Record<string, unknown>, string, number?][] = [
-      [{ sessionId: agent.id, action: 'apply' }, 'message-recall: changes must be a non-empty array, got undefined'],
+      [{ sessionId: agent.id, action: 'apply' }, 'message-recall: changes must be a non-empty array, got nothing'],
       [{ sessionId: agent.id, action: 'apply', changes: [] }, 'message-recall: changes must be a non-empty array, got []'],
       [{ sessionId: agent.id, action: 'apply', changes: { action: 'delete', seq: 3 } }, 'message-recall: changes must be a non-empty array, got {"action":"delete","seq":3}'],
       [{ sessionId: agent.id, action: 'apply', changes: Array.from({ length: 10_001 }, () => ({ action: 'delete', seq: 3 })) }, 'message-recall: changes holds 10001 entries; at most 10000 are accepted'],
       [{ sessionId: agent.id, action: 'apply', changes: [{ action: 'recall', seq: 3 }] }, 'message-recall: changes[0].action must be one of delete, deleteFrom, exclude, restore, got "recall"', 0],
       [{ sessionId: agent.id, action: 'apply', changes: [{ action: 'delete', seq: 3 }, { action: 'delete', seq: -1 }] }, 'message-recall: changes[1].seq must be a non-negative safe integer, got -1', 1],
       [{ sessionId: agent.id, action: 'apply', changes: [{ action: 'delete', seq: 3 }, { action: 'delete', seq: 4 }, { action: 'recall', seq: 5 }] }, 'message-recall: changes[2].action must be one of delete, deleteFrom, exclude, restore, got "recall"', 2],
-      [{ sessionId: agent.id, action: 'apply', changes: [{ action: 'delete', seq: 3 }, { action: 'delete', messageId: 'm-1' }] }, 'message-recall: changes[1] (delete) takes no field "messageId" (allowed: action, seq)', 1],
+      [{ sessionId: agent.id, action: 'apply', changes: [{ action: 'delete', seq: 3 }, { action: 'delete', messageId: 'm-1' }] }, 'message-recall: changes[1] (delete) takes no messageId (fields of a delete change: action, seq)', 1],
       [{ sessionId: agent.id, action: 'apply', changes: [{ action: 'delete', seq: 3 }, 'delete'] }, 'message-recall: changes[1] must be an object, got "delete"', 1],
-      [{ sessionId: agent.id, action: 'apply', changes: [{ action: 'restore', seq: 3 }] }, 'message-recall: changes[0] (restore) takes no field "seq" (allowed: action, tombstoneSeq)', 0],
-      [{ sessionId: agent.id, action: 'apply', changes: [{ action: 'delete', seq: 3 }, { action: 'restore' }] }, 'message-recall: changes[1].tombstoneSeq must be a non-negative safe integer, got undefined', 1],
-      [{ sessionId: agent.id, action: 'apply', changes: [{ action: 'delete', seq: 3 }], seq: 3 }, 'message-recall: apply with changes takes no field "seq" (allowed: sessionId, action, changes, expect)'],
-      [{ sessionId: agent.id, action: 'delete', seq: 3, changes: [] }, 'message-recall: changes is only valid with action "apply" or "plan"'],
+      [{ sessionId: agent.id, action: 'apply', changes: [{ action: 'restore', seq: 3 }] }, 'message-recall: changes[0] (restore) takes no seq (fields of a restore change: action, tombstoneSeq)', 0],
+      [{ sessionId: agent.id, action: 'apply', changes: [{ action: 'delete', seq: 3 }, { action: 'restore' }] }, 'message-recall: changes[1].tombstoneSeq must be a non-negative safe integer, got nothing', 1],
+      [{ sessionId: agent.id, action: 'apply', changes: [{ action: 'delete', seq: 3 }], seq: 3 }, 'message-recall: apply takes no seq (fields of apply: sessionId, action, changes, expect)'],
+      [{ sessionId: agent.id, action: 'delete', seq: 3, changes: [] }, 'message-recall: delete takes no changes (fields of delete: sessionId, action, seq, messageId, expect)'],
     ]
     for (const [body, message, index] of cases) {
       // The batch `plan` validates the same list the same way (its own word in a stray-field message);
@@ -183,7 +183,7 @@ describe('apply: live sessions', () => {
         const reply = await app.post(form)
         assert.equal(reply.status, 400, reply.text)
         // A batch plan also takes `detail`.
-        const said = form.action === 'plan' ? message.replace('apply with changes', 'plan with changes').replace('(allowed: sessionId, action, changes, expect)', '(allowed: sessionId, action, changes, expect, detail)') : message
+        const said = form.action === 'plan' ? message.replace('apply takes no seq (fields of apply: sessionId, action, changes, expect)', 'plan with changes takes no seq (fields of plan with changes: sessionId, action, changes, expect, detail)') : message
         assert.deepEqual(reply.json, { ok: false, error: { code: 'INVALID_REQUEST', message: said, ...(index === undefined ? {} : { index }) } })
       }
     }
@@ -191,10 +191,10 @@ describe('apply: live sessions', () => {
     const details: [Record<string, unknown>, string][] = [
       [{ sessionId: agent.id, action: 'plan', changes: [{ action: 'delete', seq: 3 }], detail: 'all' }, 'message-recall: detail must be one of writes, counts, got "all"'],
       [{ sessionId: agent.id, action: 'plan', changes: [{ action: 'delete', seq: 3 }], detail: null }, 'message-recall: detail must be one of writes, counts, got null'],
-      [{ sessionId: agent.id, action: 'apply', changes: [{ action: 'delete', seq: 3 }], detail: 'counts' }, 'message-recall: apply with changes takes no field "detail" (allowed: sessionId, action, changes, expect)'],
-      [{ sessionId: agent.id, action: 'plan', planAction: 'delete', seq: 3, detail: 'counts' }, 'message-recall: detail is only valid with action "plan" and changes'],
-      [{ sessionId: agent.id, action: 'delete', seq: 3, detail: 'counts' }, 'message-recall: detail is only valid with action "plan" and changes'],
-      [{ sessionId: agent.id, action: 'inspect', detail: 'counts' }, 'message-recall: inspect takes no detail'],
+      [{ sessionId: agent.id, action: 'apply', changes: [{ action: 'delete', seq: 3 }], detail: 'counts' }, 'message-recall: apply takes no detail (fields of apply: sessionId, action, changes, expect)'],
+      [{ sessionId: agent.id, action: 'plan', planAction: 'delete', seq: 3, detail: 'counts' }, 'message-recall: plan of delete takes no detail (fields of plan of delete: sessionId, action, seq, messageId, planAction, expect)'],
+      [{ sessionId: agent.id, action: 'delete', seq: 3, detail: 'counts' }, 'message-recall: delete takes no detail (fields of delete: sessionId, action, seq, messageId, expect)'],
+      [{ sessionId: agent.id, action: 'inspect', detail: 'counts' }, 'message-recall: inspect takes no detail (fields of inspect: sessionId, action)'],
     ]
     for (const [body, message] of details) {
       const reply = await app.post(body)
@@ -358,6 +358,45 @@ describe('apply: deletes and exclusions together', () => {
     const sent = (session: Session) => JSON.parse(JSON.stringify(session.deriveMessages().filter((m) => !(m.role === 'user' && m.content.length === 0))))
     assert.deepEqual(sent(s), sent(singleAgent.session))
     assert.deepEqual(surfaceShape(s), surfaceShape(singleAgent.session))
+  })
+})
+
+describe('apply: a batch plan names its own earlier writes', () => {
+  it('by their position in writes (shadowedWrites), never as a seq: an exclusion and a restored copy a later Delete onward covers', async () => {
+    const app = await boot()
+    const agent = await app.createAgent({ seed: seed() })
+    const s = agent.session
+    const prompt4 = node(s, 'user/message', 'prompt #4')
+    const removed = await app.post({ sessionId: agent.id, action: 'delete', seq: prompt4 })
+    assert.equal(removed.status, 200, removed.text)
+    const prompt3 = node(s, 'user/message', 'prompt #3')
+    const reply2 = node(s, 'assistant/message', 'reply #2')
+    const changes = [
+      { action: 'exclude', seq: prompt3 },
+      { action: 'restore', tombstoneSeq: removed.json.value.tombstoneSeq },
+      { action: 'deleteFrom', seq: reply2 },
+    ]
+    const count = s.seq
+    const plan = await app.post({ sessionId: agent.id, action: 'plan', changes })
+    assert.equal(plan.status, 200, plan.text)
+    assert.equal(s.seq, count, 'plan appends nothing')
+    const tombstone = removed.json.value.tombstoneSeq
+    // The Delete onward covers the surface from reply #2 on: the nodes the session holds by seq,
+    // the exclusion's tombstone and the restored copy (events of this batch) by write.
+    const nodes = [...s.surface.nodes]
+    const onward = nodes.slice(nodes.indexOf(reply2)).filter((seq) => seq !== prompt3 && seq !== tombstone)
+    assert.deepEqual(plan.json.value.writes, [
+      { kind: 'tombstone', changeIndexes: [0], action: 'exclude', shadowedSeqs: [prompt3] },
+      { kind: 'restore', changeIndexes: [1], tombstoneSeq: tombstone, restoredSeq: prompt4 },
+      { kind: 'tombstone', changeIndexes: [2], action: 'deleteFrom', shadowedSeqs: onward, shadowedWrites: [0, 1] },
+    ])
+    assert.ok(!plan.text.includes('null'), 'no null anywhere in the plan')
+    // The written batch: those writes got the next seqs, and the Delete onward shadows them there.
+    const applied = await app.post({ sessionId: agent.id, action: 'apply', changes })
+    assert.equal(applied.status, 200, applied.text)
+    const [exclusion, restore, onwardResult] = applied.json.value.results
+    assert.deepEqual([exclusion.tombstoneSeq, restore.restoredSeq], [count, count + 1])
+    assert.deepEqual([...onwardResult.shadowedSeqs].sort((x: number, y: number) => x - y), [...onward, count, count + 1].sort((x, y) => x - y))
   })
 })
 

@@ -151,7 +151,7 @@ describe('a failing disk over HTTP', () => {
 
   it('refuses flush for a session that is not live and with stray fields', async () => {
     assertError(await app.post({ sessionId: 'session-none', action: 'flush' }), 409, 'SESSION_NOT_LIVE', 'message-recall: no session "session-none" (neither open in this host nor stored)')
-    assertError(await app.post({ sessionId: 'session-none', action: 'flush', seq: 3 }), 400, 'INVALID_REQUEST', 'message-recall: flush takes no seq')
+    assertError(await app.post({ sessionId: 'session-none', action: 'flush', seq: 3 }), 400, 'INVALID_REQUEST', 'message-recall: flush takes no seq (fields of flush: sessionId, action)')
   })
 
   it('answers an inspect of an unreadable stored log without the machine path', async () => {

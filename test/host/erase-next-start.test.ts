@@ -73,7 +73,7 @@ describe('erase for good when the host next starts', () => {
     // The confirmation's plan: the same check, the counts, nothing written.
     assert.deepEqual(await post({ sessionId: id, action: 'plan', planAction: 'erase', tombstoneSeq: canary.tombstoneSeq }), { action: 'plan', planAction: 'erase', tombstoneSeq: canary.tombstoneSeq, messageCount: 1, imageCount: 0, fileCount: 0, copies: [] })
     assertError(await app.post({ sessionId: id, action: 'plan', planAction: 'erase', tombstoneSeq: excluded.tombstoneSeq }), 409, 'NOT_ERASABLE', `message-recall: cannot erase removal ${excluded.tombstoneSeq}: an exclusion keeps its messages in the transcript; only a removal can be erased`)
-    assertError(await app.post({ sessionId: id, action: 'plan', planAction: 'erase', tombstoneSeq: canary.tombstoneSeq, seq: 3 }), 400, 'INVALID_REQUEST', 'message-recall: unknown field "seq" for a plan of erase (allowed: sessionId, action, planAction, tombstoneSeq)')
+    assertError(await app.post({ sessionId: id, action: 'plan', planAction: 'erase', tombstoneSeq: canary.tombstoneSeq, seq: 3 }), 400, 'INVALID_REQUEST', 'message-recall: plan of erase takes no seq (fields of plan of erase: sessionId, action, planAction, tombstoneSeq)')
     assert.equal(existsSync(pendingFile), false, 'a plan writes nothing')
     const scheduled = await post({ sessionId: id, action: 'erase', tombstoneSeq: canary.tombstoneSeq, when: 'next-start' })
     assert.equal(scheduled.action, 'erase')
@@ -102,9 +102,16 @@ describe('erase for good when the host next starts', () => {
     assertError(await app.post({ sessionId: id, action: 'erase', tombstoneSeq: excluded.tombstoneSeq, when: 'next-start' }), 409, 'NOT_ERASABLE', `message-recall: cannot erase removal ${excluded.tombstoneSeq}: an exclusion keeps its messages in the transcript; only a removal can be erased`)
     assertError(await app.post({ sessionId: id, action: 'erase', tombstoneSeq: restored.tombstoneSeq, when: 'next-start' }), 409, 'NOT_ERASABLE', `message-recall: cannot erase removal ${restored.tombstoneSeq}: that removal was undone (restored), so its messages are in the conversation again`)
     assertError(await app.post({ sessionId: id, action: 'erase', tombstoneSeq: 9999, when: 'next-start' }), 409, 'NOT_ERASABLE', 'message-recall: cannot erase removal 9999: there is no removal of this plugin at that seq')
-    assertError(await app.post({ sessionId: 'no-such-session', action: 'erase', tombstoneSeq: 3, when: 'next-start' }), 409, 'SESSION_NOT_LIVE', 'message-recall: session "no-such-session" does not exist')
+    assertError(await app.post({ sessionId: 'no-such-session', action: 'erase', tombstoneSeq: 3, when: 'next-start' }), 409, 'SESSION_NOT_LIVE', 'message-recall: no session "no-such-session" (neither open in this host nor stored)')
+    // An id neither open nor stored: the same sentence from the plan, the list and the cancel (an
+    // open or stored session without any answers an empty list and `cancelled: false`).
+    for (const body of [
+      { action: 'plan', planAction: 'erase', tombstoneSeq: 3 },
+      { action: 'pendingErases' },
+      { action: 'cancelErase', tombstoneSeq: 3 },
+    ]) assertError(await app.post({ sessionId: 'no-such-session', ...body }), 409, 'SESSION_NOT_LIVE', 'message-recall: no session "no-such-session" (neither open in this host nor stored)')
     assertError(await app.post({ sessionId: id, action: 'erase', tombstoneSeq: 3, when: 'later' }), 400, 'INVALID_REQUEST', 'message-recall: when must be one of now, next-start, got "later"')
-    assertError(await app.post({ sessionId: id, action: 'restore', tombstoneSeq: 3, when: 'next-start' }), 400, 'INVALID_REQUEST', 'message-recall: when is only valid with action "erase"')
+    assertError(await app.post({ sessionId: id, action: 'restore', tombstoneSeq: 3, when: 'next-start' }), 400, 'INVALID_REQUEST', 'message-recall: restore takes no when (fields of restore: sessionId, action, tombstoneSeq, expect)')
     assert.equal(readFileSync(pendingFile, 'utf8'), fileBefore)
 
     // Cancel: scheduled, listed, cancelled, restorable again (not restored here).
@@ -137,6 +144,9 @@ describe('erase for good when the host next starts', () => {
     // Erased: not erasable again, not restorable; nothing pending any more.
     assertError(await app.post({ sessionId: id, action: 'erase', tombstoneSeq: canary.tombstoneSeq, when: 'next-start' }), 409, 'NOT_ERASABLE', `message-recall: cannot erase removal ${canary.tombstoneSeq}: that removal was erased already`)
     assert.deepEqual(await post({ sessionId: id, action: 'pendingErases' }), { action: 'pendingErases', erases: [] })
+    // The session is stored, not open: its (empty) list and a cancel of nothing still answer.
+    assert.equal(app.ctx.sessions.get(SessionId(id)), undefined, 'the erased session is stored, not open')
+    assert.deepEqual(await post({ sessionId: id, action: 'cancelErase', tombstoneSeq: canary.tombstoneSeq }), { action: 'cancelErase', tombstoneSeq: canary.tombstoneSeq, cancelled: false })
   })
 
   it('a pending erase that failed at start says why, and asked again it is pending and runs at the next start', async () => {

@@ -197,7 +197,7 @@ describe('erase for good', () => {
     assertError(await app.post({ sessionId: id, action: 'erase', tombstoneSeq: restored.tombstoneSeq }), 409, 'NOT_ERASABLE', `message-recall: cannot erase removal ${restored.tombstoneSeq}: that removal was undone (restored), so its messages are in the conversation again`)
     assertError(await app.post({ sessionId: id, action: 'erase', tombstoneSeq: excluded.tombstoneSeq }), 409, 'NOT_ERASABLE', `message-recall: cannot erase removal ${excluded.tombstoneSeq}: an exclusion keeps its messages in the transcript; only a removal can be erased`)
     assertError(await app.post({ sessionId: 'no-such-session', action: 'erase', tombstoneSeq: 3 }), 409, 'SESSION_NOT_LIVE', 'message-recall: no session "no-such-session" (neither open in this host nor stored)')
-    assertError(await app.post({ sessionId: id, action: 'erase', tombstoneSeq: 3, seq: 4 }), 400, 'INVALID_REQUEST', 'message-recall: erase takes no seq; address the tombstone by tombstoneSeq')
+    assertError(await app.post({ sessionId: id, action: 'erase', tombstoneSeq: 3, seq: 4 }), 400, 'INVALID_REQUEST', 'message-recall: erase takes no seq (fields of erase: sessionId, action, tombstoneSeq, when); address the tombstone by tombstoneSeq')
     // Entering the stored session for the erase appends `session/end-seed` (as every cold open does); nothing else changed.
     const now = file()
     assert.ok(now.subarray(0, bytes.length).equals(bytes), 'the stored log only grew by the end-seed marker')

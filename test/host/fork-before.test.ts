@@ -96,7 +96,7 @@ describe('forkBefore', () => {
     assertError(await app.post({ sessionId: agent.id, action: 'forkBefore', tombstoneSeq: prompt }), 409, 'TARGET_NOT_FOUND', `message-recall: seq ${prompt} is not a tombstone of this plugin`)
     assertError(await app.post({ sessionId: 'session-gone', action: 'forkBefore', tombstoneSeq: 1 }), 409, 'SESSION_NOT_LIVE', 'message-recall: no session "session-gone" (neither open in this host nor stored)')
     assertError(await app.post({ sessionId: agent.id, action: 'forkBefore', tombstoneSeq: 1, expect: { lastSeq: 1 } }), 400, 'INVALID_REQUEST',
-      'message-recall: forkBefore takes no expect; address the tombstone by tombstoneSeq')
+      'message-recall: forkBefore takes no expect (fields of forkBefore: sessionId, action, tombstoneSeq)')
     assert.equal(app.ctx.sessions.list().length, stored)
   })
 })

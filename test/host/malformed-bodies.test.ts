@@ -70,7 +70,7 @@ describe('values nested ten thousand levels deep', () => {
         const deeper = await postRaw(`{"sessionId":${JSON.stringify(id)},"action":"${action}","changes":[{"action":"delete","seq":${deepArray(10_000)}}]}`)
         assertError(deeper, 400, 'INVALID_REQUEST', `message-recall: changes[0].seq must be a non-negative safe integer, got ${DEEP_ARRAY_TEXT}`)
         const objects = await postRaw(`{"sessionId":${JSON.stringify(id)},"action":"${action}","changes":[${deepObject(10_000)}]}`)
-        assertError(objects, 400, 'INVALID_REQUEST', 'message-recall: changes[0].action must be one of delete, deleteFrom, exclude, restore, got undefined')
+        assertError(objects, 400, 'INVALID_REQUEST', 'message-recall: changes[0].action must be one of delete, deleteFrom, exclude, restore, got nothing')
         assert.deepEqual(snapshot(), before)
       })
     }
@@ -111,7 +111,7 @@ describe('valueText', () => {
       if (json.length <= VALUE_TEXT_MAX) assert.equal(text, json)
       else assert.equal(text.length, VALUE_TEXT_MAX + 1)
     }), { numRuns: 500 })
-    assert.equal(valueText(undefined), 'undefined')
+    assert.equal(valueText(undefined), 'nothing')
     assert.equal(valueText(JSON.parse(deepArray(100_000))), DEEP_ARRAY_TEXT)
   })
 })

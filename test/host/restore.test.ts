@@ -101,9 +101,9 @@ describe('restore', () => {
       ['a tombstone that absorbed another', { tombstoneSeq: absorbingSeq }, 409, 'NOT_RESTORABLE',
         `message-recall: tombstone seq ${absorbingSeq} cannot be undone in place: it absorbed an earlier tombstone (it shadows seqs ${reply2}, ${recallSeq}); open a copy of the conversation from before it instead (action "forkBefore")`],
       ['a stale view', { tombstoneSeq: stepTombstone, expect: { replaceGeneration: 0 } }, 409, 'STALE_VIEW', 'message-recall: surface replaceGeneration is 4, expected 0'],
-      ['no tombstoneSeq', {}, 400, 'INVALID_REQUEST', 'message-recall: tombstoneSeq must be a non-negative safe integer, got undefined'],
+      ['no tombstoneSeq', {}, 400, 'INVALID_REQUEST', 'message-recall: tombstoneSeq must be a non-negative safe integer, got nothing'],
       ['a null tombstoneSeq', { tombstoneSeq: null }, 400, 'INVALID_REQUEST', 'message-recall: tombstoneSeq must be a non-negative safe integer, got null'],
-      ['a seq instead', { seq: prompt1 }, 400, 'INVALID_REQUEST', 'message-recall: restore takes no seq; address the tombstone by tombstoneSeq'],
+      ['a seq instead', { seq: prompt1 }, 400, 'INVALID_REQUEST', 'message-recall: restore takes no seq (fields of restore: sessionId, action, tombstoneSeq, expect); address the tombstone by tombstoneSeq'],
     ]
     for (const [label, fields, status, code, message] of cases) {
       const reply = await app.post({ sessionId: agent.id, action: 'restore', ...fields })
@@ -112,7 +112,7 @@ describe('restore', () => {
     }
     assertError(await app.post({ sessionId: 'session-none', action: 'restore', tombstoneSeq: 3 }), 409, 'SESSION_NOT_LIVE', 'message-recall: no session "session-none" (neither open in this host nor stored)')
     assertError(await app.post({ sessionId: agent.id, action: 'delete', seq: prompt1, tombstoneSeq: 3 }), 400, 'INVALID_REQUEST',
-      'message-recall: tombstoneSeq is only valid with action "restore", "forkBefore", "erase" or "cancelErase"')
+      'message-recall: delete takes no tombstoneSeq (fields of delete: sessionId, action, seq, messageId, expect)')
     assert.equal(session.seq, count)
   })
 

@@ -17,6 +17,7 @@ import { bootDshApp, type DshApp, type HttpReply } from '../support/dsh-app'
 import { conversationLog, syntheticTurns } from '../support/conversation'
 import { isTombstoneEvent } from '../../src/shared/tombstone'
 import { LogBuilder } from './log-builder'
+import { parseRouteRequest, REQUEST_FIELDS } from '../../src/host/request'
 
 /** The surface node whose event has type `type` and whose data mentions `text`. */
 function node(session: Session, type: string, text: string): number {
@@ -212,6 +213,25 @@ describe('route: refusals of the session and the planner', () => {
     }
   })
 
+  it('answers an id neither open nor stored with one sentence from every action', async () => {
+    const nobody = 'session-nope'
+    const sentence = `message-recall: no session "${nobody}" (neither open in this host nor stored)`
+    const bodies: Record<string, unknown>[] = [
+      { action: 'recall', seq: 1 }, { action: 'delete', seq: 1 }, { action: 'deleteFrom', seq: 1 }, { action: 'exclude', messageId: 'm' },
+      { action: 'restore', tombstoneSeq: 1 }, { action: 'forkBefore', tombstoneSeq: 1 }, { action: 'flush' }, { action: 'inspect' },
+      { action: 'plan', planAction: 'delete', seq: 1 }, { action: 'plan', planAction: 'erase', tombstoneSeq: 1 }, { action: 'plan', planAction: 'rewriteSummary', checkpointSeq: 1 },
+      { action: 'plan', changes: [{ action: 'delete', seq: 1 }] }, { action: 'apply', changes: [{ action: 'delete', seq: 1 }] },
+      { action: 'erase', tombstoneSeq: 1 }, { action: 'erase', tombstoneSeq: 1, when: 'next-start' }, { action: 'cancelErase', tombstoneSeq: 1 }, { action: 'pendingErases' },
+      { action: 'editSummary', checkpointSeq: 1, summary: 'x' }, { action: 'undoRewrite', checkpointSeq: 1 }, { action: 'rewriteSummary', checkpointSeq: 1 },
+    ]
+    const said = []
+    for (const body of bodies) {
+      const reply = await app.post({ sessionId: nobody, ...body })
+      said.push([body.action, body.planAction ?? body.when ?? '', reply.status, reply.json?.error?.code, reply.json?.error?.message])
+    }
+    assert.deepEqual(said, bodies.map((body) => [body.action, body.planAction ?? body.when ?? '', 409, 'SESSION_NOT_LIVE', sentence]))
+  })
+
   it('refuses harness-injected context and an earlier tombstone with NOT_DELETABLE', async () => {
     // The loop's runtime-context message (source plugin @deepseek-ai/dsh-system-prompt); this
     // composition configures no runtime-context sections, so the seed carries one.
@@ -333,6 +353,17 @@ describe('route: bad input', () => {
       ['both seq and messageId', { body: body({ sessionId: id, action: 'delete', seq: prompt, messageId: 'm' }) }, 400, 'INVALID_REQUEST', 'message-recall: exactly one of seq and messageId is required'],
       ['neither seq nor messageId', { body: body({ sessionId: id, action: 'recall' }) }, 400, 'INVALID_REQUEST', 'message-recall: exactly one of seq and messageId is required'],
       ['sessionId a number', { body: body({ sessionId: 7, action: 'delete', seq: prompt }) }, 400, 'INVALID_REQUEST', 'message-recall: sessionId must be a non-empty string, got 7'],
+      // A missing field reads `got nothing`, in every form of request.
+      ['no sessionId', { body: body({ action: 'delete', seq: prompt }) }, 400, 'INVALID_REQUEST', 'message-recall: sessionId must be a non-empty string, got nothing'],
+      ['no sessionId on editSummary', { body: body({ action: 'editSummary', checkpointSeq: 1, summary: 'x' }) }, 400, 'INVALID_REQUEST', 'message-recall: sessionId must be a non-empty string, got nothing'],
+      ['no sessionId on a plan of rewriteSummary', { body: body({ action: 'plan', planAction: 'rewriteSummary', checkpointSeq: 1 }) }, 400, 'INVALID_REQUEST', 'message-recall: sessionId must be a non-empty string, got nothing'],
+      ['no sessionId on a plan of erase', { body: body({ action: 'plan', planAction: 'erase', tombstoneSeq: 1 }) }, 400, 'INVALID_REQUEST', 'message-recall: sessionId must be a non-empty string, got nothing'],
+      ['no action', { body: body({ sessionId: id, seq: prompt }) }, 400, 'INVALID_REQUEST', 'message-recall: action must be one of recall, delete, deleteFrom, exclude, restore, forkBefore, flush, plan, apply, inspect, erase, cancelErase, pendingErases, editSummary, undoRewrite, rewriteSummary, got nothing'],
+      ['no checkpointSeq', { body: body({ sessionId: id, action: 'undoRewrite' }) }, 400, 'INVALID_REQUEST', 'message-recall: checkpointSeq must be a non-negative safe integer, got nothing'],
+      ['no summary', { body: body({ sessionId: id, action: 'editSummary', checkpointSeq: 1 }) }, 400, 'INVALID_REQUEST', 'message-recall: summary must be a non-empty string, got nothing'],
+      // A long messageId is bounded and named by its length, as a long sessionId.
+      ['messageId over 512 characters, never echoed', { body: body({ sessionId: id, action: 'delete', messageId: 'm'.repeat(60_000) }) }, 400, 'INVALID_REQUEST', 'message-recall: messageId must be at most 512 characters, got 60000'],
+      ['messageId over 512 characters on a plan', { body: body({ sessionId: id, action: 'plan', planAction: 'recall', messageId: 'm'.repeat(513) }) }, 400, 'INVALID_REQUEST', 'message-recall: messageId must be at most 512 characters, got 513'],
       ['a repeated key (last-wins would read a write)', { body: `{"sessionId":"${id}","action":"plan","action":"delete","seq":${prompt}}` }, 400, 'INVALID_REQUEST', 'message-recall: key "action" appears twice in the request body'],
       ['a repeated key spelled with an escape', { body: `{"sessionId":"${id}","action":"plan","\\u0061ction":"recall","seq":${prompt}}` }, 400, 'INVALID_REQUEST', 'message-recall: key "action" appears twice in the request body'],
       ['a repeated key inside expect', { body: `{"sessionId":"${id}","action":"delete","seq":${prompt},"expect":{"lastSeq":0,"lastSeq":${count - 1}}}` }, 400, 'INVALID_REQUEST', 'message-recall: key "lastSeq" appears twice in "expect"'],
@@ -340,11 +371,19 @@ describe('route: bad input', () => {
       ['a summary on a removal', { body: body({ sessionId: id, action: 'delete', seq: prompt, summary: 'x' }) }, 400, 'INVALID_REQUEST', 'message-recall: delete takes no summary (fields of delete: sessionId, action, seq, messageId, expect)'],
       ['a checkpointSeq on a restore', { body: body({ sessionId: id, action: 'restore', tombstoneSeq: prompt, checkpointSeq: 3 }) }, 400, 'INVALID_REQUEST', 'message-recall: restore takes no checkpointSeq (fields of restore: sessionId, action, tombstoneSeq, expect)'],
       ['a summary on inspect', { body: body({ sessionId: id, action: 'inspect', summary: 'x' }) }, 400, 'INVALID_REQUEST', 'message-recall: inspect takes no summary (fields of inspect: sessionId, action)'],
-      ['a checkpointSeq on a plan of a removal', { body: body({ sessionId: id, action: 'plan', planAction: 'delete', seq: prompt, checkpointSeq: 3 }) }, 400, 'INVALID_REQUEST', 'message-recall: plan takes no checkpointSeq with planAction "delete" (checkpointSeq goes with planAction "rewriteSummary")'],
-      ['plan without planAction', { body: body({ sessionId: id, action: 'plan', seq: prompt }) }, 400, 'INVALID_REQUEST', 'message-recall: planAction must be one of recall, delete, deleteFrom, exclude, rewriteSummary, erase, got undefined'],
-      ['planAction on a write', { body: body({ sessionId: id, action: 'delete', planAction: 'delete', seq: prompt }) }, 400, 'INVALID_REQUEST', 'message-recall: planAction is only valid with action "plan"'],
+      ['a checkpointSeq on a plan of a removal', { body: body({ sessionId: id, action: 'plan', planAction: 'delete', seq: prompt, checkpointSeq: 3 }) }, 400, 'INVALID_REQUEST', 'message-recall: plan of delete takes no checkpointSeq (fields of plan of delete: sessionId, action, seq, messageId, planAction, expect)'],
+      ['plan without planAction', { body: body({ sessionId: id, action: 'plan', seq: prompt }) }, 400, 'INVALID_REQUEST', 'message-recall: planAction must be one of recall, delete, deleteFrom, exclude, rewriteSummary, erase, got nothing'],
+      ['planAction on a write', { body: body({ sessionId: id, action: 'delete', planAction: 'delete', seq: prompt }) }, 400, 'INVALID_REQUEST', 'message-recall: delete takes no planAction (fields of delete: sessionId, action, seq, messageId, expect)'],
       ['expect of the wrong type', { body: body({ sessionId: id, action: 'delete', seq: prompt, expect: { replaceGeneration: '0' } }) }, 400, 'INVALID_REQUEST', 'message-recall: expect.replaceGeneration must be a non-negative safe integer, got "0"'],
-      ['inspect with a target', { body: body({ sessionId: id, action: 'inspect', seq: prompt }) }, 400, 'INVALID_REQUEST', 'message-recall: inspect takes no seq'],
+      ['inspect with a target', { body: body({ sessionId: id, action: 'inspect', seq: prompt }) }, 400, 'INVALID_REQUEST', 'message-recall: inspect takes no seq (fields of inspect: sessionId, action)'],
+      // A field the action does not take: one sentence, with the fields it takes, for every action.
+      ['pendingErases with a tombstoneSeq', { body: body({ sessionId: id, action: 'pendingErases', tombstoneSeq: 3 }) }, 400, 'INVALID_REQUEST', 'message-recall: pendingErases takes no tombstoneSeq (fields of pendingErases: sessionId, action)'],
+      ['cancelErase with an expect', { body: body({ sessionId: id, action: 'cancelErase', tombstoneSeq: 3, expect: {} }) }, 400, 'INVALID_REQUEST', 'message-recall: cancelErase takes no expect (fields of cancelErase: sessionId, action, tombstoneSeq)'],
+      ['forkBefore with a messageId', { body: body({ sessionId: id, action: 'forkBefore', messageId: 'm' }) }, 400, 'INVALID_REQUEST', 'message-recall: forkBefore takes no messageId (fields of forkBefore: sessionId, action, tombstoneSeq); address the tombstone by tombstoneSeq'],
+      ['undoRewrite with a summary', { body: body({ sessionId: id, action: 'undoRewrite', checkpointSeq: 3, summary: 'x' }) }, 400, 'INVALID_REQUEST', 'message-recall: undoRewrite takes no summary (fields of undoRewrite: sessionId, action, checkpointSeq, expect)'],
+      ['editSummary with a seq', { body: body({ sessionId: id, action: 'editSummary', checkpointSeq: 3, summary: 'x', seq: 1 }) }, 400, 'INVALID_REQUEST', 'message-recall: editSummary takes no seq (fields of editSummary: sessionId, action, checkpointSeq, summary, expect)'],
+      ['a plan of rewriteSummary with a seq', { body: body({ sessionId: id, action: 'plan', planAction: 'rewriteSummary', checkpointSeq: 3, seq: 1 }) }, 400, 'INVALID_REQUEST', 'message-recall: plan of rewriteSummary takes no seq (fields of plan of rewriteSummary: sessionId, action, planAction, checkpointSeq, expect)'],
+      ['an unknown field on editSummary lists every field', { body: body({ sessionId: id, action: 'editSummary', checkpointSeq: 3, summary: 'x', startSeq: 1 }) }, 400, 'INVALID_REQUEST', 'message-recall: unknown field "startSeq" (allowed: sessionId, action, seq, messageId, tombstoneSeq, planAction, checkpointSeq, summary, expect, changes, detail, when)'],
       ['wrong content type', { headers: { 'content-type': 'text/plain' }, body: body({ sessionId: id, action: 'delete', seq: prompt }) }, 415, 'UNSUPPORTED_MEDIA_TYPE', 'message-recall: content type "text/plain" is not application/json'],
       ['form content type', { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=1' }, 415, 'UNSUPPORTED_MEDIA_TYPE'],
       ['a gzip Content-Encoding over a plain body', { headers: { 'content-encoding': 'gzip' }, body: body({ sessionId: id, action: 'delete', seq: prompt }) }, 415, 'UNSUPPORTED_MEDIA_TYPE', 'message-recall: content encoding "gzip" is not supported; send the body unencoded (identity)'],
@@ -383,6 +422,24 @@ describe('route: bad input', () => {
     const proxied = await raw({ headers: { origin: `https://${host}` }, body: body({ sessionId: id, action: 'plan', planAction: 'recall', seq: prompt }) })
     assert.equal(proxied.status, 200, proxied.text)
     assert.equal(session.seq, count, 'the passing plans and inspect appended nothing')
+  })
+
+  it('the unknown-field message quotes the field table, and docs/http-api.md quotes the same list', () => {
+    const sentence = `unknown field "startSeq" (allowed: ${REQUEST_FIELDS.join(', ')})`
+    assert.deepEqual(parseRouteRequest({ sessionId: 's', action: 'delete', startSeq: 1 }), { ok: false, refusal: { code: 'INVALID_REQUEST', message: `message-recall: ${sentence}` } })
+    const docs = readFileSync(join(import.meta.dirname, '../../docs/http-api.md'), 'utf8')
+    assert.ok(docs.includes(`\`${sentence}\``), `docs/http-api.md quotes ${sentence}`)
+  })
+
+  it('a trailing slash does not reach the handler: DSH matches the exact path and answers it itself', async () => {
+    const { agent, session } = await seeded(1)
+    const count = session.seq
+    // This composition mounts no fallback, so DSH's web server answers 404 with no body; the web
+    // UI's composition hands it to its static file server (405 for a POST, no body).
+    const reply = await app.request({ path: '/dsh-message-recall/', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sessionId: agent.id, action: 'delete', seq: node(session, 'user/message', 'prompt #1') }) })
+    assert.equal(reply.status, 404)
+    assert.equal(reply.text, '')
+    assert.equal(session.seq, count, 'nothing appended')
   })
 
   it('names a missing Host header and a missing Content-Type without quoting null (HTTP/1.0 over a raw socket)', async () => {

@@ -144,7 +144,7 @@ describe('a summary written before a removal of messages it holds', () => {
     assert.equal(notSummary.json.error.message, `message-recall: seq ${p2} is not a compaction summary`)
     const stray = await app.post({ sessionId: id, action: 'rewriteSummary', checkpointSeq: checkpoint, summary: 'x' })
     assert.equal(stray.status, 400)
-    assert.equal(stray.json.error.message, 'message-recall: unknown field "summary" for rewriteSummary (allowed: sessionId, action, checkpointSeq, expect)')
+    assert.equal(stray.json.error.message, 'message-recall: rewriteSummary takes no summary (fields of rewriteSummary: sessionId, action, checkpointSeq, expect)')
   })
 
   it('a removal written before the compaction is not flagged: the summary was made without it', async () => {

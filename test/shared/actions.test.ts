@@ -58,7 +58,7 @@ describe('the action table', () => {
       'message-recall: planAction must be one of recall, delete, deleteFrom, exclude, rewriteSummary, erase, got "restore"')
     assert.equal(refused({ sessionId: 's', action: 'purge', seq: 1 }),
       'message-recall: action must be one of recall, delete, deleteFrom, exclude, restore, forkBefore, flush, plan, apply, inspect, erase, cancelErase, pendingErases, editSummary, undoRewrite, rewriteSummary, got "purge"')
-    assert.equal(refused({ sessionId: 's', action: 'erase', seq: 1 }), 'message-recall: erase takes no seq; address the tombstone by tombstoneSeq')
+    assert.equal(refused({ sessionId: 's', action: 'erase', seq: 1 }), 'message-recall: erase takes no seq (fields of erase: sessionId, action, tombstoneSeq, when); address the tombstone by tombstoneSeq')
     assert.deepEqual(parseRouteRequest({ sessionId: 's', action: 'erase', tombstoneSeq: 4 }), { ok: true, request: { action: 'erase', sessionId: 's', tombstoneSeq: 4 } })
     const restore = parseRouteRequest({ sessionId: 's', action: 'restore', tombstoneSeq: 4, expect: { lastSeq: 9, removedCount: 0 } })
     assert.deepEqual(restore, { ok: true, request: { action: 'restore', sessionId: 's', tombstoneSeq: 4, expect: { lastSeq: 9, removedCount: 0 } } })
