@@ -3481,7 +3481,15 @@ function readBatchMark(event) {
   const changes = Array.isArray(mark.changes) ? mark.changes : void 0;
   return { id: mark.id, write: mark.write, writes: mark.writes, ...changes === void 0 ? {} : { changes } };
 }
-function cutShortBatches(count, lookup) {
+function isShadowPrice(event) {
+  return event !== void 0 && event.type === "compaction/prune" && readReplaceOp(event.surfaceOp) === null && isRecord(event.data) && isRecord(event.data.shadowedRange);
+}
+function cutBySeed(lastWrittenSeq, seedLength, lookup) {
+  if (seedLength === void 0 || lastWrittenSeq >= seedLength) return false;
+  for (let seq = lastWrittenSeq + 1; seq < seedLength; seq++) if (!isShadowPrice(lookup(seq))) return false;
+  return true;
+}
+function cutShortBatches(count, lookup, seedLength) {
   const batches = /* @__PURE__ */ new Map();
   const restoredAt = /* @__PURE__ */ new Map();
   for (let seq = 0; seq < count; seq++) {
@@ -3489,8 +3497,9 @@ function cutShortBatches(count, lookup) {
     if (event === void 0) continue;
     const mark = readBatchMark(event);
     if (mark !== null) {
-      const seen = batches.get(mark.id) ?? { firstSeq: seq, writes: mark.writes, written: /* @__PURE__ */ new Set(), changes: null };
+      const seen = batches.get(mark.id) ?? { firstSeq: seq, lastSeq: seq, writes: mark.writes, written: /* @__PURE__ */ new Set(), changes: null };
       seen.written.add(mark.write);
+      seen.lastSeq = seq;
       if (mark.changes !== void 0) seen.changes = mark.changes;
       batches.set(mark.id, seen);
       continue;
@@ -3501,9 +3510,13 @@ function cutShortBatches(count, lookup) {
   const cut = [];
   for (const [id, seen] of batches) {
     for (const change of seen.changes ?? []) {
-      if (change.action === "restore" && (restoredAt.get(change.tombstoneSeq) ?? -1) > seen.firstSeq) seen.written.add(change.write);
+      const at = change.action === "restore" ? restoredAt.get(change.tombstoneSeq) ?? -1 : -1;
+      if (at > seen.firstSeq) {
+        seen.written.add(change.write);
+        seen.lastSeq = Math.max(seen.lastSeq, at);
+      }
     }
-    if (seen.written.size >= seen.writes) continue;
+    if (seen.written.size >= seen.writes || cutBySeed(seen.lastSeq, seedLength, lookup)) continue;
     const missing = seen.changes === null ? null : seen.changes.flatMap((change, index) => seen.written.has(change.write) ? [] : [{ ...change, index }]);
     cut.push({ id, firstSeq: seen.firstSeq, writes: seen.writes, written: seen.written.size, changes: seen.changes?.length ?? null, missing });
   }
@@ -4042,7 +4055,7 @@ function SummaryDialog({ sessionId, checkpointSeq, text, kit, onClose }) {
 }
 
 // src/client/build-stamp.ts
-var BUILD_STAMP = true ? "0.1.0+56c6d2c3f7" : "dev";
+var BUILD_STAMP = true ? "0.1.0+248950daf0" : "dev";
 
 // src/client/notices/notice-styles.ts
 var NOTICE_STYLE_TEXT = `
