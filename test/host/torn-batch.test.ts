@@ -173,6 +173,10 @@ describe('a copy whose seed ends inside a batch', () => {
         assert.deepEqual(torn.map((b) => ({ firstSeq: b.firstSeq, writes: b.writes, written: b.written, changes: b.changes, missing: b.missing?.length })),
           [{ firstSeq: tombstones[0], writes: 4, written: w, changes: 4, missing: 4 - w }])
         assert.ok(derived(copy.session).length > 0)
+        // A torn batch the source reopened after (its `session/end-seed` right after the prefix), in a
+        // copy whose seed holds that reopening: named, as the source names it.
+        const reopened = [...events.slice(0, tombstoneSeq), { type: 'session/end-seed', seq: tombstoneSeq, time: 0, data: {} } as LogEvent]
+        assert.deepEqual(cutShortBatches(reopened.length, (seq) => reopened[seq], reopened.length).map((b) => [b.firstSeq, b.written]), [[tombstones[0], w]])
       }
     } finally {
       await roots.shut(app)
