@@ -3470,7 +3470,7 @@ function pageImageSource(get) {
 }
 
 // src/client/panel/RemovedPanel.tsx
-var import_react5 = require("react");
+var import_react6 = require("react");
 
 // src/shared/batch-mark.ts
 var isSeq2 = (value) => typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
@@ -3481,7 +3481,15 @@ function readBatchMark(event) {
   const changes = Array.isArray(mark.changes) ? mark.changes : void 0;
   return { id: mark.id, write: mark.write, writes: mark.writes, ...changes === void 0 ? {} : { changes } };
 }
-function cutShortBatches(count, lookup) {
+function isShadowPrice(event) {
+  return event !== void 0 && event.type === "compaction/prune" && readReplaceOp(event.surfaceOp) === null && isRecord(event.data) && isRecord(event.data.shadowedRange);
+}
+function cutBySeed(lastWrittenSeq, seedLength, lookup) {
+  if (seedLength === void 0 || lastWrittenSeq >= seedLength) return false;
+  for (let seq = lastWrittenSeq + 1; seq < seedLength; seq++) if (!isShadowPrice(lookup(seq))) return false;
+  return true;
+}
+function cutShortBatches(count, lookup, seedLength) {
   const batches = /* @__PURE__ */ new Map();
   const restoredAt = /* @__PURE__ */ new Map();
   for (let seq = 0; seq < count; seq++) {
@@ -3489,8 +3497,9 @@ function cutShortBatches(count, lookup) {
     if (event === void 0) continue;
     const mark = readBatchMark(event);
     if (mark !== null) {
-      const seen = batches.get(mark.id) ?? { firstSeq: seq, writes: mark.writes, written: /* @__PURE__ */ new Set(), changes: null };
+      const seen = batches.get(mark.id) ?? { firstSeq: seq, lastSeq: seq, writes: mark.writes, written: /* @__PURE__ */ new Set(), changes: null };
       seen.written.add(mark.write);
+      seen.lastSeq = seq;
       if (mark.changes !== void 0) seen.changes = mark.changes;
       batches.set(mark.id, seen);
       continue;
@@ -3501,9 +3510,13 @@ function cutShortBatches(count, lookup) {
   const cut = [];
   for (const [id, seen] of batches) {
     for (const change of seen.changes ?? []) {
-      if (change.action === "restore" && (restoredAt.get(change.tombstoneSeq) ?? -1) > seen.firstSeq) seen.written.add(change.write);
+      const at = change.action === "restore" ? restoredAt.get(change.tombstoneSeq) ?? -1 : -1;
+      if (at > seen.firstSeq) {
+        seen.written.add(change.write);
+        seen.lastSeq = Math.max(seen.lastSeq, at);
+      }
     }
-    if (seen.written.size >= seen.writes) continue;
+    if (seen.written.size >= seen.writes || cutBySeed(seen.lastSeq, seedLength, lookup)) continue;
     const missing = seen.changes === null ? null : seen.changes.flatMap((change, index) => seen.written.has(change.write) ? [] : [{ ...change, index }]);
     cut.push({ id, firstSeq: seen.firstSeq, writes: seen.writes, written: seen.written.size, changes: seen.changes?.length ?? null, missing });
   }
@@ -3661,11 +3674,39 @@ function heldMessage(node) {
   }
 }
 
-// src/client/panel/dialog-toggle.ts
+// src/client/panel/cut-short-check.ts
 var import_react4 = require("react");
+function confirmedEntries(found, host) {
+  if (host === null) return [...found];
+  const named = new Set(host.cutShortBatches.map((batch) => batch.firstSeq));
+  return found.filter((entry) => named.has(entry.firstSeq));
+}
+function useConfirmedCutShort(found, sessionId, send) {
+  const key2 = found.map((entry) => entry.firstSeq).join(",");
+  const [checked, setChecked] = (0, import_react4.useState)(null);
+  (0, import_react4.useEffect)(() => {
+    if (key2 === "" || send === void 0) return;
+    let live = true;
+    void send({ sessionId, action: "inspect" }).then(
+      (reply) => reply.ok ? reply.value.live ?? reply.value.disk : null,
+      () => null
+    ).then((host) => {
+      if (live) setChecked({ key: key2, host });
+    });
+    return () => {
+      live = false;
+    };
+  }, [key2, sessionId, send]);
+  if (found.length === 0 || send === void 0) return found;
+  if (checked === null || checked.key !== key2) return [];
+  return confirmedEntries(found, checked.host);
+}
+
+// src/client/panel/dialog-toggle.ts
+var import_react5 = require("react");
 function useDialogToggle() {
-  const [open, setOpen] = (0, import_react4.useState)(false);
-  const button = (0, import_react4.useRef)(null);
+  const [open, setOpen] = (0, import_react5.useState)(false);
+  const button = (0, import_react5.useRef)(null);
   return {
     open,
     button,
@@ -3693,9 +3734,9 @@ var PANEL_FIRST_WINDOW = 30;
 var PANEL_STEP = 100;
 function RemovedButton({ sessionId, useSession, kit }) {
   const replacements = useSession(selectReplacements);
-  (0, import_react5.useSyncExternalStore)(kit.locale.subscribe, kit.locale.getSnapshot);
+  (0, import_react6.useSyncExternalStore)(kit.locale.subscribe, kit.locale.getSnapshot);
   const { open, button, toggle, close } = useDialogToggle();
-  const counts = (0, import_react5.useMemo)(() => removalCounts(replacements), [replacements]);
+  const counts = (0, import_react6.useMemo)(() => removalCounts(replacements), [replacements]);
   if (counts.total === 0 && counts.rewrites === 0) return null;
   const count = counts.inEffect;
   const t = kit.t;
@@ -3716,25 +3757,26 @@ function RemovedButton({ sessionId, useSession, kit }) {
         ]
       }
     ),
-    open && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)(RemovedPanel, { useSession, actions: kit.tombstones.get(sessionId), summary: kit.summaries?.get(sessionId), erase: kit.erases?.get(sessionId), t, onClose: close, anchor: button.current })
+    open && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)(RemovedPanel, { sessionId, send: kit.send, useSession, actions: kit.tombstones.get(sessionId), summary: kit.summaries?.get(sessionId), erase: kit.erases?.get(sessionId), t, onClose: close, anchor: button.current })
   ] });
 }
-function RemovedPanel({ useSession, actions, summary, erase, t, onClose, anchor }) {
+function RemovedPanel({ sessionId, send, useSession, actions, summary, erase, t, onClose, anchor }) {
   const chat = useSession(selectChat2);
   const replacements = useSession(selectReplacements);
-  const entries = (0, import_react5.useMemo)(() => removalEntries(replacements, chat), [replacements, chat]);
-  const cutShort = (0, import_react5.useMemo)(() => cutShortEntries(replacements, chat), [replacements, chat]);
-  const rewrites = (0, import_react5.useMemo)(() => rewriteEntries(replacements), [replacements]);
-  const flags = (0, import_react5.useMemo)(() => summaryFlags(replacements), [replacements]);
-  const state = (0, import_react5.useSyncExternalStore)(actions.subscribe, actions.getSnapshot);
-  const refresh = (0, import_react5.useSyncExternalStore)(summary?.subscribe ?? noSubscribe2, summary?.getSnapshot ?? noSnapshot2);
-  const erasing = (0, import_react5.useSyncExternalStore)(erase?.subscribe ?? noSubscribe2, erase?.getSnapshot ?? noSnapshot2);
-  (0, import_react5.useEffect)(() => {
+  const entries = (0, import_react6.useMemo)(() => removalEntries(replacements, chat), [replacements, chat]);
+  const found = (0, import_react6.useMemo)(() => cutShortEntries(replacements, chat), [replacements, chat]);
+  const cutShort = useConfirmedCutShort(found, sessionId, send);
+  const rewrites = (0, import_react6.useMemo)(() => rewriteEntries(replacements), [replacements]);
+  const flags = (0, import_react6.useMemo)(() => summaryFlags(replacements), [replacements]);
+  const state = (0, import_react6.useSyncExternalStore)(actions.subscribe, actions.getSnapshot);
+  const refresh = (0, import_react6.useSyncExternalStore)(summary?.subscribe ?? noSubscribe2, summary?.getSnapshot ?? noSnapshot2);
+  const erasing = (0, import_react6.useSyncExternalStore)(erase?.subscribe ?? noSubscribe2, erase?.getSnapshot ?? noSnapshot2);
+  (0, import_react6.useEffect)(() => {
     void erase?.load(true);
     return () => erase?.dismiss();
   }, [erase]);
-  const [refocus, setRefocus] = (0, import_react5.useState)(null);
-  (0, import_react5.useEffect)(() => {
+  const [refocus, setRefocus] = (0, import_react6.useState)(null);
+  (0, import_react6.useEffect)(() => {
     if (refocus === null) return;
     const target = panel.current?.querySelector(`[data-message-recall-entry="${refocus.seq}"] [data-message-recall-erase-action="${refocus.action}"]`);
     if (target != null) {
@@ -3742,14 +3784,14 @@ function RemovedPanel({ useSession, actions, summary, erase, t, onClose, anchor 
       setRefocus(null);
     }
   }, [refocus, erasing]);
-  const [shown, setShown] = (0, import_react5.useState)(PANEL_FIRST_WINDOW);
-  (0, import_react5.useEffect)(() => {
+  const [shown, setShown] = (0, import_react6.useState)(PANEL_FIRST_WINDOW);
+  (0, import_react6.useEffect)(() => {
     if (shown >= entries.length) return;
     const frame = requestAnimationFrame(() => setShown((n) => n + PANEL_STEP));
     return () => cancelAnimationFrame(frame);
   }, [shown, entries.length]);
-  const panel = (0, import_react5.useRef)(null);
-  (0, import_react5.useEffect)(() => {
+  const panel = (0, import_react6.useRef)(null);
+  (0, import_react6.useEffect)(() => {
     const root = panel.current;
     root?.focus();
     const doc = root?.ownerDocument;
@@ -3863,7 +3905,7 @@ function RemovedPanel({ useSession, actions, summary, erase, t, onClose, anchor 
               copies: erasing.plan?.tombstoneSeq === entry.tombstoneSeq ? erasing.plan.copies : [],
               planned: erasing.plan?.tombstoneSeq === entry.tombstoneSeq,
               checked: erasing.checked,
-              onCheck: (sessionId, checked) => erase.check(sessionId, checked),
+              onCheck: (sessionId2, checked) => erase.check(sessionId2, checked),
               onConfirm: () => void erase.schedule(entry.tombstoneSeq).then((ok) => setRefocus({ seq: entry.tombstoneSeq, action: ok ? "cancel" : "open" })),
               onKeep: () => {
                 erase.dismiss();
@@ -3940,8 +3982,8 @@ function RemovedPanel({ useSession, actions, summary, erase, t, onClose, anchor 
   ] });
 }
 function EraseConfirm({ t, count, images, files, copies, planned, checked, onCheck, onConfirm, onKeep }) {
-  const box = (0, import_react5.useRef)(null);
-  (0, import_react5.useEffect)(() => {
+  const box = (0, import_react6.useRef)(null);
+  (0, import_react6.useEffect)(() => {
     box.current?.querySelector('[data-message-recall-erase-action="keep"]')?.focus();
   }, []);
   const onKeyDown = (event) => {
@@ -3983,7 +4025,7 @@ var noSubscribe2 = () => () => {
 var noSnapshot2 = () => null;
 
 // src/client/panel/SummaryButton.tsx
-var import_react6 = require("react");
+var import_react7 = require("react");
 
 // src/client/panel/summary-text.ts
 function currentSummary(replacements) {
@@ -3999,7 +4041,7 @@ function currentSummary(replacements) {
 var import_jsx_runtime5 = require("react/jsx-runtime");
 function SummaryButton({ sessionId, useSession, kit }) {
   const replacements = useSession(selectReplacements);
-  const summary = (0, import_react6.useMemo)(() => currentSummary(replacements), [replacements]);
+  const summary = (0, import_react7.useMemo)(() => currentSummary(replacements), [replacements]);
   const { open, button, toggle, close } = useDialogToggle();
   if (summary === null) return null;
   const t = kit.t;
@@ -4010,11 +4052,11 @@ function SummaryButton({ sessionId, useSession, kit }) {
 }
 function SummaryDialog({ sessionId, checkpointSeq, text, kit, onClose }) {
   const t = kit.t;
-  const [draft, setDraft] = (0, import_react6.useState)(text);
-  const [busy, setBusy] = (0, import_react6.useState)(false);
-  const [error, setError] = (0, import_react6.useState)(null);
-  const area = (0, import_react6.useRef)(null);
-  (0, import_react6.useEffect)(() => {
+  const [draft, setDraft] = (0, import_react7.useState)(text);
+  const [busy, setBusy] = (0, import_react7.useState)(false);
+  const [error, setError] = (0, import_react7.useState)(null);
+  const area = (0, import_react7.useRef)(null);
+  (0, import_react7.useEffect)(() => {
     area.current?.focus();
     const onKey = (event) => {
       if (event.key === "Escape") onClose();
@@ -4042,7 +4084,7 @@ function SummaryDialog({ sessionId, checkpointSeq, text, kit, onClose }) {
 }
 
 // src/client/build-stamp.ts
-var BUILD_STAMP = true ? "0.1.0+1a8adecff4" : "dev";
+var BUILD_STAMP = true ? "0.1.0+292c03326a" : "dev";
 
 // src/client/notices/notice-styles.ts
 var NOTICE_STYLE_TEXT = `
@@ -4558,7 +4600,7 @@ var SummaryRefresh = class extends SnapshotStore {
 };
 
 // src/client/editor/EditButton.tsx
-var import_react13 = require("react");
+var import_react14 = require("react");
 var import_react_dom = require("react-dom");
 
 // src/client/editor/editor-locales.ts
@@ -4737,10 +4779,10 @@ function applyText(t, locale, armedTokens) {
 }
 
 // src/client/editor/EditorModal.tsx
-var import_react12 = require("react");
+var import_react13 = require("react");
 
 // src/client/editor/dialog-keys.ts
-var import_react7 = require("react");
+var import_react8 = require("react");
 function trapTab(dialog, shiftKey) {
   const focusable = [...dialog.querySelectorAll("button:not([disabled]), input:not([disabled])")];
   const first = focusable[0];
@@ -4755,7 +4797,7 @@ function arrowTarget(order, at, down) {
   return order[next];
 }
 function useFirstFocus(ready, first, dialog) {
-  (0, import_react7.useEffect)(() => {
+  (0, import_react8.useEffect)(() => {
     const control = ready ? first() : void 0;
     if (control !== void 0) control.focus();
     else dialog.current?.focus();
@@ -4763,22 +4805,22 @@ function useFirstFocus(ready, first, dialog) {
 }
 
 // src/client/editor/editor-apply.ts
-var import_react9 = require("react");
+var import_react10 = require("react");
 
 // src/client/editor/editor-plan.ts
-var import_react8 = require("react");
+var import_react9 = require("react");
 var PLAN_DEBOUNCE_MS = 200;
 function refusalOf(error, changeUnits) {
   const detail = error.code === "SUMMARY_FAILED" ? { detail: error.message.replace(/^message-recall: /, "") } : {};
   return { unit: error.index === void 0 ? null : changeUnits[error.index] ?? null, code: error.code, ...detail };
 }
 function usePlanCheck(send, sessionId, preview, readSeq) {
-  const [refusal, setRefusal] = (0, import_react8.useState)(null);
-  const [checking, setChecking] = (0, import_react8.useState)(false);
-  const [planned, setPlanned] = (0, import_react8.useState)(null);
-  const changesKey = (0, import_react8.useMemo)(() => JSON.stringify(preview.changes), [preview.changes]);
-  const plannedSelection = (0, import_react8.useRef)(changesKey);
-  (0, import_react8.useEffect)(() => {
+  const [refusal, setRefusal] = (0, import_react9.useState)(null);
+  const [checking, setChecking] = (0, import_react9.useState)(false);
+  const [planned, setPlanned] = (0, import_react9.useState)(null);
+  const changesKey = (0, import_react9.useMemo)(() => JSON.stringify(preview.changes), [preview.changes]);
+  const plannedSelection = (0, import_react9.useRef)(changesKey);
+  (0, import_react9.useEffect)(() => {
     if (plannedSelection.current !== changesKey) {
       plannedSelection.current = changesKey;
       setRefusal(null);
@@ -4818,18 +4860,18 @@ function usePlanCheck(send, sessionId, preview, readSeq) {
 // src/client/editor/editor-apply.ts
 function useEditorApply(input) {
   const { send, sessionId, unsaved, preview, lastSeq, planned, enabled, reread, onClose } = input;
-  const [applying, setApplying] = (0, import_react9.useState)(false);
-  const [applyError, setApplyError] = (0, import_react9.useState)(null);
-  const [armed, setArmed] = (0, import_react9.useState)(false);
-  const [rewriting, setRewriting] = (0, import_react9.useState)(false);
-  const cancelling = (0, import_react9.useRef)(null);
+  const [applying, setApplying] = (0, import_react10.useState)(false);
+  const [applyError, setApplyError] = (0, import_react10.useState)(null);
+  const [armed, setArmed] = (0, import_react10.useState)(false);
+  const [rewriting, setRewriting] = (0, import_react10.useState)(false);
+  const cancelling = (0, import_react10.useRef)(null);
   const changesKey = JSON.stringify(preview.changes);
   const current = planned?.changesKey === changesKey && planned.lastSeq === lastSeq ? planned : null;
-  (0, import_react9.useEffect)(() => {
+  (0, import_react10.useEffect)(() => {
     setApplyError(null);
     setArmed(false);
   }, [changesKey]);
-  const cancel = (0, import_react9.useCallback)(() => {
+  const cancel = (0, import_react10.useCallback)(() => {
     if (cancelling.current !== null) {
       cancelling.current.abort();
       return true;
@@ -4840,7 +4882,7 @@ function useEditorApply(input) {
     }
     return false;
   }, [armed]);
-  const apply2 = (0, import_react9.useCallback)(async () => {
+  const apply2 = (0, import_react10.useCallback)(async () => {
     if (!enabled || applying || lastSeq === null) return;
     const rewrite = current?.rewrite ?? null;
     if (rewrite !== null && !armed) {
@@ -4872,7 +4914,7 @@ function useEditorApply(input) {
 }
 
 // src/client/editor/editor-history.ts
-var import_react10 = require("react");
+var import_react11 = require("react");
 
 // src/client/wire/session-history.ts
 var HISTORY_PATH = "/api/session.history";
@@ -5121,9 +5163,9 @@ function lastCompactionSeq(log) {
 
 // src/client/editor/editor-history.ts
 function useEditorHistory(fetchImpl, sessionId, running, replacementCount) {
-  const [load, setLoad] = (0, import_react10.useState)({ status: "loading" });
-  const [historyRead, setHistoryRead] = (0, import_react10.useState)(0);
-  (0, import_react10.useEffect)(() => {
+  const [load, setLoad] = (0, import_react11.useState)({ status: "loading" });
+  const [historyRead, setHistoryRead] = (0, import_react11.useState)(0);
+  (0, import_react11.useEffect)(() => {
     let live = true;
     readWholeHistory(fetchImpl, sessionId).then(
       (events) => live && setLoad({ status: "ready", units: buildEditorUnits(events), lastSeq: events.at(-1)?.seq ?? -1, compactionSeq: lastCompactionSeq(events) }),
@@ -5133,18 +5175,18 @@ function useEditorHistory(fetchImpl, sessionId, running, replacementCount) {
       live = false;
     };
   }, [fetchImpl, sessionId, historyRead]);
-  const seen = (0, import_react10.useRef)({ running, replacementCount });
-  (0, import_react10.useEffect)(() => {
+  const seen = (0, import_react11.useRef)({ running, replacementCount });
+  (0, import_react11.useEffect)(() => {
     const before = seen.current;
     if (before.running && !running || before.replacementCount !== replacementCount) setHistoryRead((n) => n + 1);
     seen.current = { running, replacementCount };
   }, [running, replacementCount]);
-  const reread = (0, import_react10.useRef)(() => setHistoryRead((n) => n + 1)).current;
+  const reread = (0, import_react11.useRef)(() => setHistoryRead((n) => n + 1)).current;
   return { load, reread };
 }
 
 // src/client/editor/list-window.ts
-var import_react11 = require("react");
+var import_react12 = require("react");
 var UNIT_HEIGHT = 76;
 var REFUSED_UNIT_HEIGHT = 100;
 var HEADING_HEIGHT = 30;
@@ -5176,15 +5218,15 @@ function listWindow(offsets, scrollTop, viewport, overscan = OVERSCAN_ITEMS) {
   return { start, end, before: offsets[start], after: offsets[count] - offsets[end] };
 }
 function useScrollPosition(list) {
-  const [position, setPosition] = (0, import_react11.useState)({ scrollTop: 0, viewport: DEFAULT_VIEWPORT });
-  const read = (0, import_react11.useCallback)(() => {
+  const [position, setPosition] = (0, import_react12.useState)({ scrollTop: 0, viewport: DEFAULT_VIEWPORT });
+  const read = (0, import_react12.useCallback)(() => {
     const el = list.current;
     if (el === null) return;
     const next = { scrollTop: el.scrollTop, viewport: el.clientHeight > 0 ? el.clientHeight : DEFAULT_VIEWPORT };
     setPosition((p) => p.scrollTop === next.scrollTop && p.viewport === next.viewport ? p : next);
   }, [list]);
-  (0, import_react11.useLayoutEffect)(read);
-  (0, import_react11.useEffect)(() => {
+  (0, import_react12.useLayoutEffect)(read);
+  (0, import_react12.useEffect)(() => {
     const el = list.current;
     if (el === null) return;
     let frame = 0;
@@ -5201,7 +5243,7 @@ function useScrollPosition(list) {
       if (frame !== 0) cancelAnimationFrame(frame);
     };
   });
-  const scrollTo = (0, import_react11.useCallback)((y) => {
+  const scrollTo = (0, import_react12.useCallback)((y) => {
     const el = list.current;
     if (el === null) return;
     el.scrollTop = y;
@@ -5228,9 +5270,9 @@ function wholeNumber(text, min, fallback) {
   const value = Number(text);
   return Number.isSafeInteger(value) && value >= min ? value : fallback;
 }
-var UnitItem = (0, import_react12.memo)(function UnitItem2({ unit, turnLabel, going, excluding, coming, onward, from, cost, refusal, t, actions }) {
+var UnitItem = (0, import_react13.memo)(function UnitItem2({ unit, turnLabel, going, excluding, coming, onward, from, cost, refusal, t, actions }) {
   const text = unit.rows.map((r) => r.text).find((s) => s !== "") ?? "";
-  const ref = (0, import_react12.useCallback)((el) => actions.register(unit.key, el), [actions, unit.key]);
+  const ref = (0, import_react13.useCallback)((el) => actions.register(unit.key, el), [actions, unit.key]);
   const current = selectable(unit.state);
   return /* @__PURE__ */ (0, import_jsx_runtime6.jsxs)("li", { "data-editor-unit": unit.key, "data-editor-refused": refusal === null ? void 0 : "", "data-editor-state": unit.state, "data-editor-preview": excluding ? "excluding" : going ? "going" : coming ? "coming" : "", children: [
     current && /* @__PURE__ */ (0, import_jsx_runtime6.jsx)(
@@ -5312,14 +5354,14 @@ function listLayout(shown, order, turnLabel, refusedKey) {
 function EditorModal({ sessionId, running, replacementCount, breakdown, locale, kit, onClose }) {
   const { t } = kit;
   const { load, reread } = useEditorHistory(kit.fetch, sessionId, running, replacementCount);
-  const [selection, setSelection] = (0, import_react12.useState)(EMPTY_SELECTION);
-  const [order, setOrder] = (0, import_react12.useState)("conversation");
-  const [turnsText, setTurnsText] = (0, import_react12.useState)(String(DEFAULT_PRESET_TURNS));
-  const [tokensText, setTokensText] = (0, import_react12.useState)(String(DEFAULT_PRESET_TOKENS));
-  const controls = (0, import_react12.useRef)(/* @__PURE__ */ new Map());
-  const dialog = (0, import_react12.useRef)(null);
+  const [selection, setSelection] = (0, import_react13.useState)(EMPTY_SELECTION);
+  const [order, setOrder] = (0, import_react13.useState)("conversation");
+  const [turnsText, setTurnsText] = (0, import_react13.useState)(String(DEFAULT_PRESET_TURNS));
+  const [tokensText, setTokensText] = (0, import_react13.useState)(String(DEFAULT_PRESET_TOKENS));
+  const controls = (0, import_react13.useRef)(/* @__PURE__ */ new Map());
+  const dialog = (0, import_react13.useRef)(null);
   const units = load.status === "ready" ? load.units : [];
-  const preview = (0, import_react12.useMemo)(() => previewSelection(units, selection), [units, selection]);
+  const preview = (0, import_react13.useMemo)(() => previewSelection(units, selection), [units, selection]);
   const { refusal, checking, planned } = usePlanCheck(kit.send, sessionId, preview, load.status === "ready" ? load.lastSeq : -1);
   const { applying, applyError, apply: apply2, armed, rewriting, cancel, rewrite } = useEditorApply({
     send: kit.send,
@@ -5333,18 +5375,18 @@ function EditorModal({ sessionId, running, replacementCount, breakdown, locale, 
     onClose
   });
   const canApply = load.status === "ready" && preview.changes.length > 0 && !running && !applying && refusal === null;
-  const figure = (0, import_react12.useMemo)(() => contextFigure(units, preview, breakdown), [units, preview, breakdown]);
+  const figure = (0, import_react13.useMemo)(() => contextFigure(units, preview, breakdown), [units, preview, breakdown]);
   const basis = figure.basis;
-  const largest = (0, import_react12.useMemo)(() => orderUnits(units, "largest", basis), [units, basis]);
+  const largest = (0, import_react13.useMemo)(() => orderUnits(units, "largest", basis), [units, basis]);
   const shown = order === "largest" ? largest : units;
-  const costs = (0, import_react12.useMemo)(() => new Map(units.map((unit) => {
+  const costs = (0, import_react13.useMemo)(() => new Map(units.map((unit) => {
     const tokens = costNow(unit, basis);
     return [unit.key, costText(t, locale, { tokens, share: shareOf(tokens, figure.now), inContext: unit.state === "current", folded: unit.state === "folded" })];
   })), [units, basis, figure.now, t, locale]);
-  const turnLabel = (0, import_react12.useCallback)((unit) => unit.turn === null ? t("beforeTurns") : t("turn", { turn: unit.turn }), [t]);
+  const turnLabel = (0, import_react13.useCallback)((unit) => unit.turn === null ? t("beforeTurns") : t("turn", { turn: unit.turn }), [t]);
   const problem = applyError ?? refusal;
   const refusedKey = problem?.unit ?? null;
-  const layouts = (0, import_react12.useMemo)(() => /* @__PURE__ */ new Map(), [units, largest, turnLabel, refusedKey]);
+  const layouts = (0, import_react13.useMemo)(() => /* @__PURE__ */ new Map(), [units, largest, turnLabel, refusedKey]);
   let layout = layouts.get(order);
   if (layout === void 0) {
     layout = listLayout(shown, order, turnLabel, refusedKey);
@@ -5352,11 +5394,11 @@ function EditorModal({ sessionId, running, replacementCount, breakdown, locale, 
   }
   const { items, itemIndex, offsets, focusOrder } = layout;
   useFirstFocus(load.status === "ready", () => controls.current.get(focusOrder[0] ?? ""), dialog);
-  const list = (0, import_react12.useRef)(null);
+  const list = (0, import_react13.useRef)(null);
   const position = useScrollPosition(list);
   const view = listWindow(offsets, position.scrollTop, position.viewport);
-  const [pendingFocus, setPendingFocus] = (0, import_react12.useState)(null);
-  (0, import_react12.useEffect)(() => {
+  const [pendingFocus, setPendingFocus] = (0, import_react13.useState)(null);
+  (0, import_react13.useEffect)(() => {
     if (pendingFocus === null) return;
     const control = controls.current.get(pendingFocus);
     if (control !== void 0) {
@@ -5378,7 +5420,7 @@ function EditorModal({ sessionId, running, replacementCount, breakdown, locale, 
     if (control !== void 0) control.focus();
     else setPendingFocus(key2);
   };
-  const actions = (0, import_react12.useRef)({
+  const actions = (0, import_react13.useRef)({
     toggleRemove: (key2) => setSelection((s) => s.remove.has(key2) ? { ...s, remove: without(s.remove, key2), exclude: without(s.exclude, key2) } : { ...s, remove: toggled(s.remove, key2) }),
     toggleExclude: (key2) => setSelection((s) => ({ ...s, remove: new Set(s.remove).add(key2), exclude: toggled(s.exclude ?? /* @__PURE__ */ new Set(), key2) })),
     toggleFrom: (key2) => setSelection((s) => ({ ...s, from: s.from === key2 ? null : key2 })),
@@ -5388,7 +5430,7 @@ function EditorModal({ sessionId, running, replacementCount, breakdown, locale, 
       else controls.current.delete(key2);
     }
   }).current;
-  const excludable = (0, import_react12.useMemo)(() => {
+  const excludable = (0, import_react13.useMemo)(() => {
     const changed = new Set(preview.changeUnits);
     return [...selection.remove].filter((key2) => preview.going.has(key2) && changed.has(key2) && key2 !== selection.from);
   }, [preview, selection]);
@@ -5592,10 +5634,10 @@ function EditButton({ sessionId, useSession, useProjection = noProjection, edito
   const running = useSession(selectRunning2);
   const breakdown = readBreakdown(useProjection("contextBreakdown"));
   const replacements = useSession(selectReplacements);
-  const locale = (0, import_react13.useSyncExternalStore)(editorKit.locale.subscribe, editorKit.locale.getSnapshot);
-  const [open, setOpen] = (0, import_react13.useState)(false);
-  const button = (0, import_react13.useRef)(null);
-  (0, import_react13.useEffect)(() => {
+  const locale = (0, import_react14.useSyncExternalStore)(editorKit.locale.subscribe, editorKit.locale.getSnapshot);
+  const [open, setOpen] = (0, import_react14.useState)(false);
+  const button = (0, import_react14.useRef)(null);
+  (0, import_react14.useEffect)(() => {
     const doc = button.current?.ownerDocument;
     if (doc === void 0) return;
     const onKey = (event) => {
@@ -5606,7 +5648,7 @@ function EditButton({ sessionId, useSession, useProjection = noProjection, edito
     doc.addEventListener("keydown", onKey);
     return () => doc.removeEventListener("keydown", onKey);
   }, []);
-  (0, import_react13.useEffect)(() => {
+  (0, import_react14.useEffect)(() => {
     if (!open) return;
     openEditors++;
     return () => {
@@ -5791,7 +5833,7 @@ var trajectoryEn = {
 var TRAJECTORY_DICTIONARIES = { zh: trajectoryZh, en: trajectoryEn };
 
 // src/client/trajectory/TrajectoryMarks.tsx
-var import_react14 = require("react");
+var import_react15 = require("react");
 
 // src/client/trajectory/trajectory-marks.ts
 function trajectoryMarks(events) {
@@ -5831,8 +5873,8 @@ function markTexts(t, tRecall) {
 }
 function TrajectoryMarks({ sessionId, useSession, trajectoryKit: kit }) {
   const replacements = useSession(selectReplacements);
-  const locale = (0, import_react14.useSyncExternalStore)(kit.locale.subscribe, kit.locale.getSnapshot);
-  (0, import_react14.useEffect)(() => {
+  const locale = (0, import_react15.useSyncExternalStore)(kit.locale.subscribe, kit.locale.getSnapshot);
+  (0, import_react15.useEffect)(() => {
     const texts = markTexts(kit.t, kit.tRecall);
     if (!replacements.some(isTombstoneEvent)) {
       kit.decorator.update(/* @__PURE__ */ new Map(), texts);
@@ -5849,12 +5891,12 @@ function TrajectoryMarks({ sessionId, useSession, trajectoryKit: kit }) {
       current = false;
     };
   }, [sessionId, replacements, locale, kit]);
-  (0, import_react14.useEffect)(() => () => kit.decorator.update(/* @__PURE__ */ new Map(), markTexts(kit.t, kit.tRecall)), [kit]);
+  (0, import_react15.useEffect)(() => () => kit.decorator.update(/* @__PURE__ */ new Map(), markTexts(kit.t, kit.tRecall)), [kit]);
   return null;
 }
 
 // src/client/side-state/TodoStrip.tsx
-var import_react15 = require("react");
+var import_react16 = require("react");
 
 // src/shared/step-owner.ts
 function removedNodes(count, lookup) {
@@ -5922,7 +5964,7 @@ function TodoStrip({ sessionId, useSession, useProjection = noProjection2, todoK
   const replacements = useSession(selectReplacements);
   const running = useSession(selectRunning3);
   const todos = useProjection("todos");
-  (0, import_react15.useEffect)(() => {
+  (0, import_react16.useEffect)(() => {
     if (running || !Array.isArray(todos) || todos.length === 0 || !replacements.some(isTombstoneEvent)) {
       kit.hider.set(false);
       return void 0;
@@ -5938,12 +5980,12 @@ function TodoStrip({ sessionId, useSession, useProjection = noProjection2, todoK
       current = false;
     };
   }, [sessionId, replacements, running, todos, kit]);
-  (0, import_react15.useEffect)(() => () => kit.hider.set(false), [kit]);
+  (0, import_react16.useEffect)(() => () => kit.hider.set(false), [kit]);
   return null;
 }
 
 // src/client/export/ExportButton.tsx
-var import_react16 = require("react");
+var import_react17 = require("react");
 
 // src/shared/export-protocol.ts
 var EXPORT_PATH_SUFFIX = "/export";
@@ -6024,9 +6066,9 @@ border:1px solid var(--dsw-alias-border-l2,rgba(0,0,0,.12));box-shadow:var(--dsw
 [data-message-recall-export-status=failed]{color:var(--dsw-alias-state-error-primary,#d93025)}
 [data-message-recall-export-status][hidden]{display:none}`;
 function ExportButton({ sessionId, exportKit }) {
-  const [status, setStatus] = (0, import_react16.useState)({ kind: "idle" });
+  const [status, setStatus] = (0, import_react17.useState)({ kind: "idle" });
   const t = exportKit.t;
-  (0, import_react16.useEffect)(() => {
+  (0, import_react17.useEffect)(() => {
     if (status.kind !== "started" && status.kind !== "failed") return;
     const timer = setTimeout(() => setStatus({ kind: "idle" }), STATUS_SHOWN_MS);
     return () => clearTimeout(timer);

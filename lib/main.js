@@ -211,17 +211,20 @@ var DiskSummaryCache = class {
   }
   async read(persistence, sessionId) {
     let revision;
+    let header;
     if (persistence.listSnapshots !== void 0) {
       const snapshot = (await persistence.listSnapshots()).find((entry) => entry.header.id === sessionId);
       if (snapshot === void 0) return this.forget(sessionId);
       revision = String(snapshot.revision);
+      header = snapshot.header;
       const cached = this.entries.get(sessionId);
       if (cached !== void 0 && cached.revision === revision) {
         this.counts.hits++;
         return cached.summary;
       }
-    } else if (!(await persistence.list()).some((header) => header.id === sessionId)) {
-      return this.forget(sessionId);
+    } else {
+      header = (await persistence.list()).find((stored) => stored.id === sessionId);
+      if (header === void 0) return this.forget(sessionId);
     }
     const running = this.inFlight.get(sessionId);
     if (running !== void 0) {
@@ -230,7 +233,7 @@ var DiskSummaryCache = class {
     }
     const read = (async () => {
       this.counts.reads++;
-      const summary = this.summarize((await persistence.readFrom(sessionId, 0)).events);
+      const summary = this.summarize((await persistence.readFrom(sessionId, 0)).events, header);
       if (revision !== void 0) this.entries.set(sessionId, { revision, summary });
       return summary;
     })();
@@ -289,6 +292,27 @@ var SessionEventIndex = class {
     return (seq) => seq < base.length ? base[seq] : tail[seq - base.length];
   }
 };
+
+// src/host/host-log.ts
+function hostLog(logger, stderr = process.stderr) {
+  const print = (line) => {
+    try {
+      stderr.write(`${line}
+`);
+    } catch {
+    }
+  };
+  return {
+    warn(line) {
+      logger.warn(line);
+      print(line);
+    },
+    info(line) {
+      logger.info(line);
+      print(line);
+    }
+  };
+}
 
 // src/host/inspect.ts
 import { foldSurface } from "@deepseek-ai/dsh-session";
@@ -745,7 +769,15 @@ function readBatchMark(event) {
   const changes = Array.isArray(mark.changes) ? mark.changes : void 0;
   return { id: mark.id, write: mark.write, writes: mark.writes, ...changes === void 0 ? {} : { changes } };
 }
-function cutShortBatches(count, lookup) {
+function isShadowPrice(event) {
+  return event !== void 0 && event.type === "compaction/prune" && readReplaceOp(event.surfaceOp) === null && isRecord(event.data) && isRecord(event.data.shadowedRange);
+}
+function cutBySeed(lastWrittenSeq, seedLength, lookup) {
+  if (seedLength === void 0 || lastWrittenSeq >= seedLength) return false;
+  for (let seq = lastWrittenSeq + 1; seq < seedLength; seq++) if (!isShadowPrice(lookup(seq))) return false;
+  return true;
+}
+function cutShortBatches(count, lookup, seedLength) {
   const batches = /* @__PURE__ */ new Map();
   const restoredAt = /* @__PURE__ */ new Map();
   for (let seq = 0; seq < count; seq++) {
@@ -753,8 +785,9 @@ function cutShortBatches(count, lookup) {
     if (event === void 0) continue;
     const mark = readBatchMark(event);
     if (mark !== null) {
-      const seen = batches.get(mark.id) ?? { firstSeq: seq, writes: mark.writes, written: /* @__PURE__ */ new Set(), changes: null };
+      const seen = batches.get(mark.id) ?? { firstSeq: seq, lastSeq: seq, writes: mark.writes, written: /* @__PURE__ */ new Set(), changes: null };
       seen.written.add(mark.write);
+      seen.lastSeq = seq;
       if (mark.changes !== void 0) seen.changes = mark.changes;
       batches.set(mark.id, seen);
       continue;
@@ -765,9 +798,13 @@ function cutShortBatches(count, lookup) {
   const cut = [];
   for (const [id, seen] of batches) {
     for (const change of seen.changes ?? []) {
-      if (change.action === "restore" && (restoredAt.get(change.tombstoneSeq) ?? -1) > seen.firstSeq) seen.written.add(change.write);
+      const at = change.action === "restore" ? restoredAt.get(change.tombstoneSeq) ?? -1 : -1;
+      if (at > seen.firstSeq) {
+        seen.written.add(change.write);
+        seen.lastSeq = Math.max(seen.lastSeq, at);
+      }
     }
-    if (seen.written.size >= seen.writes) continue;
+    if (seen.written.size >= seen.writes || cutBySeed(seen.lastSeq, seedLength, lookup)) continue;
     const missing = seen.changes === null ? null : seen.changes.flatMap((change, index) => seen.written.has(change.write) ? [] : [{ ...change, index }]);
     cut.push({ id, firstSeq: seen.firstSeq, writes: seen.writes, written: seen.written.size, changes: seen.changes?.length ?? null, missing });
   }
@@ -791,10 +828,10 @@ function summarizeLive(session, lookup) {
     surfaceNodeCount: nodes.size,
     replaceGeneration: session.surface.replaceGeneration,
     tombstones: tombstonesOf(session.seq, lookup, (seq) => nodes.has(seq)),
-    cutShortBatches: cutShortBatches(session.seq, lookup)
+    cutShortBatches: cutShortBatches(session.seq, lookup, session.header.seedLength)
   };
 }
-function summarizeStored(events) {
+function summarizeStored(events, header) {
   const fold = foldSurface(events);
   const nodes = new Set(fold.nodes);
   return {
@@ -803,7 +840,7 @@ function summarizeStored(events) {
     surfaceNodeCount: fold.nodes.length,
     replaceGeneration: fold.replacements.length,
     tombstones: tombstonesOf(events.length, (seq) => events[seq], (seq) => nodes.has(seq)),
-    cutShortBatches: cutShortBatches(events.length, (seq) => events[seq])
+    cutShortBatches: cutShortBatches(events.length, (seq) => events[seq], header?.seedLength)
   };
 }
 async function inspectSession(services, sessionId) {
@@ -2603,9 +2640,10 @@ function titleAfterRestore(input) {
   const { current, beforeTombstone: before } = input;
   if (current === void 0 || current.source.kind === "user") return null;
   const onSurface = new Set(input.nodes);
-  if (isPlaceholder(current, input.lookup)) return firstPromptTitle(input.nodes, input.lookup, input.limits, input.restoredSeq);
-  if (before === void 0 || current.source.kind !== "fallback" || current.eventSeq < input.tombstoneSeq) return null;
-  if (!before.messageSeqs.includes(input.originalSeq)) return null;
+  const placeholder = isPlaceholder(current, input.lookup);
+  const rebuild = () => placeholder ? firstPromptTitle(input.nodes, input.lookup, input.limits, input.restoredSeq) : null;
+  if (before === void 0 || current.source.kind !== "fallback" || current.eventSeq < input.tombstoneSeq) return rebuild();
+  if (!before.messageSeqs.includes(input.originalSeq)) return rebuild();
   const cited = before.messageSeqs.map((seq) => seq === input.originalSeq ? input.restoredSeq : seq);
   if (!cited.every((seq) => onSurface.has(seq))) return firstPromptTitle(input.nodes, input.lookup, input.limits, input.restoredSeq);
   if (before.title === current.title && cited.length === current.messageSeqs.length && cited.every((seq, i) => seq === current.messageSeqs[i])) return null;
@@ -6615,7 +6653,8 @@ function apply(ctx, config) {
   const persistence = () => ctx.get("sessionPersistence");
   const access = new SessionAccess({ sessions: ctx.sessions, agents: ctx.agents, lookup: (session) => index.lookup(session), persistence });
   ctx.effect(() => () => access.dispose(), "message-recall: stored sessions held for a write");
-  const warn = (message) => ctx.logger.warn(message);
+  const log = hostLog(ctx.logger);
+  const warn = (message) => log.warn(message);
   const titleLimits = () => titleLimitsOf(ctx.get("sessionTitle"));
   ctx.on("session/event", (session, event) => {
     index.observe(session, event);
@@ -6672,7 +6711,7 @@ function apply(ctx, config) {
       warn(`message-recall: the pending erases wait: ${homeInUseMessage(holder)}`);
       return;
     }
-    void runPendingErases({ erase, pending }, (line, outcome) => outcome === "erased" ? ctx.logger.info(line) : warn(line)).catch((error) => warn(`message-recall: the pending erases did not run: ${error instanceof Error ? error.message : String(error)}`));
+    void runPendingErases({ erase, pending }, (line, outcome) => outcome === "erased" ? log.info(line) : warn(line)).catch((error) => warn(`message-recall: the pending erases did not run: ${error instanceof Error ? error.message : String(error)}`));
   });
   const handler = createRouteHandler(
     {

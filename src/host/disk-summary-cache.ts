@@ -25,9 +25,15 @@ export interface PersistenceReader extends LogPresenceProbe {
   /** Stored events from `fromSeq` on (`SessionPersistence.readFrom`). */
   readFrom(id: SessionId, fromSeq: number): Promise<{ events: readonly SessionEvent[] }>
   /** Headers of every materialized session (`SessionPersistence.list`). */
-  list(): Promise<readonly { readonly id: string }[]>
+  list(): Promise<readonly StoredHeader[]>
   /** Headers with per-log change tokens, without loading logs (`SessionPersistence.listSnapshots`). */
-  listSnapshots?(): Promise<readonly { readonly header: { readonly id: string }; readonly revision: string }[]>
+  listSnapshots?(): Promise<readonly { readonly header: StoredHeader; readonly revision: string }[]>
+}
+
+/** The header fields the stored summary reads: the id, and a copy's `seedLength`. */
+export interface StoredHeader {
+  readonly id: string
+  readonly seedLength?: number
 }
 
 interface Entry {
@@ -52,7 +58,7 @@ export class DiskSummaryCache {
   private counts = { reads: 0, hits: 0, joined: 0 }
 
   /** @param summarize - the summary of a stored log (`summarizeStored`). */
-  constructor(private readonly summarize: (events: readonly LogEvent[]) => LogSummary) {}
+  constructor(private readonly summarize: (events: readonly LogEvent[], header?: StoredHeader) => LogSummary) {}
 
   /**
    * The summary of a stored log.
@@ -74,17 +80,20 @@ export class DiskSummaryCache {
 
   private async read(persistence: PersistenceReader, sessionId: string): Promise<LogSummary | null> {
     let revision: string | undefined
+    let header: StoredHeader | undefined
     if (persistence.listSnapshots !== undefined) {
       const snapshot = (await persistence.listSnapshots()).find((entry) => entry.header.id === sessionId)
       if (snapshot === undefined) return this.forget(sessionId)
       revision = String(snapshot.revision)
+      header = snapshot.header
       const cached = this.entries.get(sessionId)
       if (cached !== undefined && cached.revision === revision) {
         this.counts.hits++
         return cached.summary
       }
-    } else if (!(await persistence.list()).some((header) => header.id === sessionId)) {
-      return this.forget(sessionId)
+    } else {
+      header = (await persistence.list()).find((stored) => stored.id === sessionId)
+      if (header === undefined) return this.forget(sessionId)
     }
     const running = this.inFlight.get(sessionId)
     if (running !== undefined) {
@@ -93,7 +102,7 @@ export class DiskSummaryCache {
     }
     const read = (async () => {
       this.counts.reads++
-      const summary = this.summarize((await persistence.readFrom(sessionId as SessionId, 0)).events)
+      const summary = this.summarize((await persistence.readFrom(sessionId as SessionId, 0)).events, header)
       // Keyed by the revision seen before the read: a write during the read changes the next revision.
       if (revision !== undefined) this.entries.set(sessionId, { revision, summary })
       return summary

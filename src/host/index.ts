@@ -41,6 +41,7 @@ import { SessionEventIndex } from './event-index'
 import type { ForkingStore } from './fork-store'
 import type { StoredLogReader } from './fork-source'
 import type { WorkspaceLookup } from './fork-workspace'
+import { hostLog } from './host-log'
 import { summarizeStored, type PersistenceReader } from './inspect'
 import { installExportRoute } from './export-route'
 import { createRouteHandler } from './route'
@@ -89,7 +90,9 @@ export function apply(ctx: Context, config: Partial<MessageRecallConfig> | undef
   const persistence = () => ctx.get('sessionPersistence') as (PersistenceReader & StoredSessionSource) | undefined
   const access = new SessionAccess({ sessions: ctx.sessions, agents: ctx.agents, lookup: (session) => index.lookup(session), persistence })
   ctx.effect(() => () => access.dispose(), 'message-recall: stored sessions held for a write')
-  const warn = (message: string): void => ctx.logger.warn(message)
+  // Printed to the host's standard error too: rc.8's `dsh web` shows no cordis log line (`host-log.ts`).
+  const log = hostLog(ctx.logger)
+  const warn = (message: string): void => log.warn(message)
   const titleLimits = () => titleLimitsOf(ctx.get('sessionTitle'))
   ctx.on('session/event', (session, event) => {
     index.observe(session, event)
@@ -153,7 +156,7 @@ export function apply(ctx: Context, config: Partial<MessageRecallConfig> | undef
       warn(`message-recall: the pending erases wait: ${homeInUseMessage(holder)}`)
       return
     }
-    void runPendingErases({ erase, pending }, (line, outcome) => (outcome === 'erased' ? ctx.logger.info(line) : warn(line))).catch((error: unknown) => warn(`message-recall: the pending erases did not run: ${error instanceof Error ? error.message : String(error)}`))
+    void runPendingErases({ erase, pending }, (line, outcome) => (outcome === 'erased' ? log.info(line) : warn(line))).catch((error: unknown) => warn(`message-recall: the pending erases did not run: ${error instanceof Error ? error.message : String(error)}`))
   })
   const handler = createRouteHandler(
     {

@@ -43,17 +43,18 @@ export function summarizeLive(session: Session, lookup: EventLookup): LogSummary
     surfaceNodeCount: nodes.size,
     replaceGeneration: session.surface.replaceGeneration,
     tombstones: tombstonesOf(session.seq, lookup, (seq) => nodes.has(seq)),
-    cutShortBatches: cutShortBatches(session.seq, lookup),
+    cutShortBatches: cutShortBatches(session.seq, lookup, session.header.seedLength),
   }
 }
 
 /**
  * Summarize a stored log by replaying it through `foldSurface` (`dsh-session`).
  * @param events - the stored events, contiguous from seq 0.
+ * @param header - the stored header, when read: a copy's `seedLength` leaves out a batch its seed ends inside.
  * @returns the summary; `replaceGeneration` is the number of replacements folded.
  * @throws when the stored log violates the surface rules (`foldSurface`'s errors).
  */
-export function summarizeStored(events: readonly LogEvent[]): LogSummary {
+export function summarizeStored(events: readonly LogEvent[], header?: { readonly seedLength?: number }): LogSummary {
   const fold = foldSurface(events as readonly SessionEvent[])
   const nodes = new Set(fold.nodes)
   return {
@@ -62,7 +63,7 @@ export function summarizeStored(events: readonly LogEvent[]): LogSummary {
     surfaceNodeCount: fold.nodes.length,
     replaceGeneration: fold.replacements.length,
     tombstones: tombstonesOf(events.length, (seq) => events[seq], (seq) => nodes.has(seq)),
-    cutShortBatches: cutShortBatches(events.length, (seq) => events[seq]),
+    cutShortBatches: cutShortBatches(events.length, (seq) => events[seq], header?.seedLength),
   }
 }
 

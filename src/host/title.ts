@@ -17,9 +17,10 @@
  *   title to cite at least one message seq, and this text is the label DSH's own sidebar gives a
  *   session without content, so the removed text leaves the screen and nothing else appears;
  * - a restore puts the title back: when the title in effect before the tombstone cited the
- *   restored message and the current title was written after the tombstone as a `fallback`, that
- *   earlier title returns, citing the restoring copy; a {@link NO_PROMPT_TITLE} placeholder is
- *   rebuilt from the first prompt;
+ *   restored message and the current title was written after the tombstone as a `fallback` (the
+ *   {@link NO_PROMPT_TITLE} placeholder included), that earlier title returns as it was (also a
+ *   model-written `provider` title), citing the restoring copy; any other placeholder is rebuilt
+ *   from the first prompt;
  * - the placeholder gives way to the first prompt the person sends afterwards.
  *
  * @module dsh-message-recall/host/title
@@ -159,9 +160,12 @@ export function titleAfterRestore(input: RestoreTitleInput): TitleChange | null 
   const { current, beforeTombstone: before } = input
   if (current === undefined || current.source.kind === 'user') return null
   const onSurface = new Set(input.nodes)
-  if (isPlaceholder(current, input.lookup)) return firstPromptTitle(input.nodes, input.lookup, input.limits, input.restoredSeq)
-  if (before === undefined || current.source.kind !== 'fallback' || current.eventSeq < input.tombstoneSeq) return null
-  if (!before.messageSeqs.includes(input.originalSeq)) return null
+  const placeholder = isPlaceholder(current, input.lookup)
+  const rebuild = () => (placeholder ? firstPromptTitle(input.nodes, input.lookup, input.limits, input.restoredSeq) : null)
+  // Only a title written after the tombstone by this plugin's rules (a fallback, the placeholder
+  // included) gives way; the title the removal replaced comes back when it cited the restored message.
+  if (before === undefined || current.source.kind !== 'fallback' || current.eventSeq < input.tombstoneSeq) return rebuild()
+  if (!before.messageSeqs.includes(input.originalSeq)) return rebuild()
   const cited = before.messageSeqs.map((seq) => (seq === input.originalSeq ? input.restoredSeq : seq))
   // The earlier title returns only when every message it was made from is in view again.
   if (!cited.every((seq) => onSurface.has(seq))) return firstPromptTitle(input.nodes, input.lookup, input.limits, input.restoredSeq)

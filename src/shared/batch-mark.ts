@@ -8,11 +8,22 @@
  * removed message and carries no mark: a restore of a batch counts as written when a restore of
  * its tombstone follows the batch's first tombstone.
  *
+ * A copy's seed (`SessionStore.create` with a seed: the plugin's `forkBefore`, DSH's Branch and
+ * subagent fork) is its source's events `0 … seedLength - 1`. A `forkBefore` of a batch's later
+ * tombstone cuts the seed inside the batch, on purpose: the copy holds a prefix of the batch's
+ * writes and, right after the last of them, at most the shadow price of the next one (the writer
+ * appends each write's `compaction/prune` price just before it). Such a batch was not torn and is
+ * not reported; a torn batch in the source is followed by the next start's `session/end-seed`,
+ * so a copy whose seed holds that start reports it as the source does. DSH's own copies cut
+ * between turns (Branch at the next `turn/start`, subagent fork after the last `turn/end`), so
+ * they never end inside a batch, which is written between turns in one synchronous block.
+ *
  * Browser-safe; shared by the host (`inspect`), the client and the log tools.
  *
  * @module dsh-message-recall/shared/batch-mark
  */
 import { isRecord, type LogEvent } from './events'
+import { readReplaceOp } from './replace-op'
 import { readRestore } from './restore'
 import { isTombstoneEvent } from './tombstone'
 
@@ -67,14 +78,32 @@ export function readBatchMark(event: LogEvent): BatchMark | null {
   return { id: mark.id, write: mark.write, writes: mark.writes, ...(changes === undefined ? {} : { changes }) }
 }
 
+/** A price the writer appends right before a replace (`host/shadow-price.ts`): log-only `compaction/prune` with a `shadowedRange`. */
+function isShadowPrice(event: LogEvent | undefined): boolean {
+  return event !== undefined && event.type === 'compaction/prune' && readReplaceOp(event.surfaceOp) === null && isRecord(event.data) && isRecord(event.data.shadowedRange)
+}
+
+/**
+ * True when a copy's seed ends inside the batch: its last write in the log is the seed's last
+ * event, or only the next write's shadow price follows it there.
+ */
+function cutBySeed(lastWrittenSeq: number, seedLength: number | undefined, lookup: (seq: number) => LogEvent | undefined): boolean {
+  if (seedLength === undefined || lastWrittenSeq >= seedLength) return false
+  for (let seq = lastWrittenSeq + 1; seq < seedLength; seq++) if (!isShadowPrice(lookup(seq))) return false
+  return true
+}
+
 /**
  * Every batch of which the log holds only some writes, in log order.
  * @param count - the number of events in the log.
  * @param lookup - one event by seq, for seqs `0 … count - 1`.
+ * @param seedLength - the header's `seedLength` of a copy (its seed is the source's events
+ *   `0 … seedLength - 1`); a batch the seed ends inside is left out (a deliberate cut, not a torn
+ *   write). `undefined` for a session that is no copy, or when the caller cannot read its header.
  * @returns the batches cut short; `[]` when every batch in the log is whole.
  */
-export function cutShortBatches(count: number, lookup: (seq: number) => LogEvent | undefined): CutShortBatch[] {
-  interface Seen { firstSeq: number; writes: number; written: Set<number>; changes: readonly BatchChangeMark[] | null }
+export function cutShortBatches(count: number, lookup: (seq: number) => LogEvent | undefined, seedLength?: number): CutShortBatch[] {
+  interface Seen { firstSeq: number; lastSeq: number; writes: number; written: Set<number>; changes: readonly BatchChangeMark[] | null }
   const batches = new Map<string, Seen>()
   /** Tombstone seq → seq of the first restore of it. */
   const restoredAt = new Map<number, number>()
@@ -83,8 +112,9 @@ export function cutShortBatches(count: number, lookup: (seq: number) => LogEvent
     if (event === undefined) continue
     const mark = readBatchMark(event)
     if (mark !== null) {
-      const seen = batches.get(mark.id) ?? { firstSeq: seq, writes: mark.writes, written: new Set<number>(), changes: null }
+      const seen = batches.get(mark.id) ?? { firstSeq: seq, lastSeq: seq, writes: mark.writes, written: new Set<number>(), changes: null }
       seen.written.add(mark.write)
+      seen.lastSeq = seq
       if (mark.changes !== undefined) seen.changes = mark.changes
       batches.set(mark.id, seen)
       continue
@@ -95,9 +125,13 @@ export function cutShortBatches(count: number, lookup: (seq: number) => LogEvent
   const cut: CutShortBatch[] = []
   for (const [id, seen] of batches) {
     for (const change of seen.changes ?? []) {
-      if (change.action === 'restore' && (restoredAt.get(change.tombstoneSeq) ?? -1) > seen.firstSeq) seen.written.add(change.write)
+      const at = change.action === 'restore' ? restoredAt.get(change.tombstoneSeq) ?? -1 : -1
+      if (at > seen.firstSeq) {
+        seen.written.add(change.write)
+        seen.lastSeq = Math.max(seen.lastSeq, at)
+      }
     }
-    if (seen.written.size >= seen.writes) continue
+    if (seen.written.size >= seen.writes || cutBySeed(seen.lastSeq, seedLength, lookup)) continue
     const missing = seen.changes === null ? null : seen.changes.flatMap((change, index) => (seen.written.has(change.write) ? [] : [{ ...change, index }]))
     cut.push({ id, firstSeq: seen.firstSeq, writes: seen.writes, written: seen.written.size, changes: seen.changes?.length ?? null, missing })
   }

@@ -5,7 +5,7 @@
  * composer overlay and the session header's utilities list). The host is the fake `fetch` of
  * `support/removals-page.tsx`; its writes land in a real rc.8 Session and reach the page live.
  */
-import { page, settle } from './support/dom'
+import { page, settle, waitFor } from './support/dom'
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { act } from 'react'
@@ -320,6 +320,8 @@ describe('an Apply cut short by a torn write', () => {
     for (const locale of ['en', 'zh'] as const) {
       const p = await mount({ events: torn, locale })
       await click(removedButton(p))
+      await waitFor(() => p.header.querySelector('[data-message-recall-cut-short]') !== null, 'the host names the batch too')
+      assert.deepEqual(p.host.requests.filter((r) => r.body.action === 'inspect').map((r) => r.body), [{ sessionId: 'session-a', action: 'inspect' }], 'one inspect')
       const note = p.header.querySelector('[data-message-recall-cut-short]') as HTMLElement
       assert.equal(note.getAttribute('role'), 'note')
       assert.equal(note.querySelector('p')!.textContent, locale === 'en'
@@ -331,6 +333,39 @@ describe('an Apply cut short by a torn write', () => {
       assert.equal(entries(p).length, 1, 'the one tombstone on disk is listed')
       await unmount(p)
     }
+  })
+
+  it('a copy whose seed ends inside a batch (Open a copy of its later tombstone) names no Apply cut short', async () => {
+    const { liveSession } = await import('./support/page')
+    const { planBatch } = await import('../../src/host/batch-plan')
+    const { appendBatch } = await import('../../src/host/batch-writer')
+    const { planFork } = await import('../../src/host/fork-plan')
+    const { conversationLog, syntheticTurns } = await import('../support/conversation')
+    // Three finished turns: a copy is cut between turns.
+    const full = liveSession('session-source', conversationLog(syntheticTurns(3, { toolSteps: 0 })))
+    const changes = appended(full.events, 'user/message').map((u) => ({ action: 'delete' as const, seq: u.seq }))
+    assert.equal(changes.length, 3)
+    const planned = planBatch({ nodes: full.surface.nodes, lookup: (seq) => full.events[seq] as LogEvent, nextSeq: full.seq, changes })
+    assert.ok(planned.ok)
+    const results = appendBatch(full, planned.plan, changes)
+    // The copy `forkBefore` makes of the batch's second tombstone: its seed and header.
+    const fork = planFork({ id: full.id, header: full.header, events: full.events, lookup: (seq) => full.events[seq] as LogEvent, origin: 'live' }, results[1]!.tombstoneSeq)
+    assert.ok(fork.ok, JSON.stringify(fork))
+    const header = { version: full.header.version, id: 'session-a', createdAt: full.header.createdAt, ...fork.plan.meta } as never
+    const p = await mount({ events: fork.plan.seed as LogEvent[], header })
+    await click(removedButton(p))
+    await waitFor(() => p.host.requests.some((r) => r.body.action === 'inspect'), 'the panel asks the host')
+    await settle()
+    assert.equal(p.header.querySelector('[data-message-recall-cut-short]'), null, 'no note in the copy')
+    assert.equal(entries(p).length, 1, 'its one tombstone is listed')
+    await unmount(p)
+
+    // The same log without the copy's header: what a power loss leaves, and the note is back.
+    const q = await mount({ events: fork.plan.seed as LogEvent[] })
+    await click(removedButton(q))
+    await waitFor(() => q.header.querySelector('[data-message-recall-cut-short]') !== null, 'the note of a torn batch')
+    assert.equal(q.header.querySelector('[data-message-recall-cut-short] p')!.textContent, 'An Apply was cut short while it was saved: 2 of its 3 changes did not take effect. Apply them again in the editor.')
+    await unmount(q)
   })
 })
 

@@ -4,12 +4,16 @@
  * model: a title made from a removed prompt is rebuilt from the first remaining prompt (the
  * removed text leaves the title), a restore puts it back, a title the person set is never
  * touched, and when no prompt remains the title is `New Session` citing the tombstone until the
- * next prompt titles the session.
+ * next prompt titles the session. With DSH's model-written title (`dsh-session-title-first-prompt-llm`
+ * from the host set, the mock model's answer to the title request), a Recall of the only prompt
+ * titles the session `New Session` and a restore puts the model's title back.
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
+import type { Plugin } from '@deepseek-ai/cordis'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import { waitFor, type DshApp } from '../support/dsh-app'
+import { ensureHostInstalled } from '../../tools/dsh-host'
 import { node, Roots } from './helpers'
 
 const roots = new Roots()
@@ -102,5 +106,35 @@ describe('session title', () => {
     const restore = await app.post({ sessionId: agent.id, action: 'restore', tombstoneSeq: del.json.value.tombstoneSeq })
     assert.equal(restore.status, 200, restore.text)
     assert.deepEqual(title(agent), { title: 'Only prompt here', messageSeqs: [restore.json.value.restoredSeq], source: { kind: 'fallback' } })
+  })
+
+  it('puts a model-written title back on restore after a Recall of the only prompt', async () => {
+    // The title provider DSH's host set loads (`dsh-base` `cordis.patch.yml`, row `session-title-llm`), with its config.
+    // From the host set in host/ (installed first when missing, as `npm start` does); not a dependency of the plugin.
+    ensureHostInstalled()
+    const entry = new URL('../../host/node_modules/@deepseek-ai/dsh-session-title-first-prompt-llm/lib/index.js', import.meta.url).href
+    const llmTitle = await import(entry) as Plugin.Object
+    const titled = await roots.boot(roots.root(), {
+      sessionTitle: true,
+      plugins: [{ plugin: llmTitle, config: { targetWords: 5, targetCjkCharacters: 10, maxInputBytes: 4096, maxOutputTokens: 64, timeoutMs: 60_000 } }],
+    })
+    const agent = await titled.createAgent()
+    await titled.prompt(agent, 'Second prompt BETA-2 about the release train')
+    await waitFor(() => titled.ctx.sessionTitle.get(agent.session)?.source.kind === 'provider', 'the model-written title')
+    const prompt = node(agent.session, 'user/message', 'Second prompt BETA-2')
+    const modelTitle = titled.ctx.sessionTitle.get(agent.session)!
+    const written = { title: modelTitle.title, messageSeqs: modelTitle.messageSeqs, source: modelTitle.source }
+    assert.deepEqual(written, { title: 'mock response recovered', messageSeqs: [prompt], source: { kind: 'provider', provider: 'session-title-first-prompt-llm', model: (written.source as { model?: unknown }).model } })
+
+    const recall = await titled.post({ sessionId: agent.id, action: 'recall', seq: prompt })
+    assert.equal(recall.status, 200, recall.text)
+    const placeholder = titled.ctx.sessionTitle.get(agent.session)!
+    assert.deepEqual([placeholder.title, placeholder.messageSeqs], ['New Session', [recall.json.value.tombstoneSeq]])
+
+    const restore = await titled.post({ sessionId: agent.id, action: 'restore', tombstoneSeq: recall.json.value.tombstoneSeq })
+    assert.equal(restore.status, 200, restore.text)
+    const back = titled.ctx.sessionTitle.get(agent.session)!
+    assert.deepEqual({ title: back.title, messageSeqs: back.messageSeqs, source: back.source }, { ...written, messageSeqs: [restore.json.value.restoredSeq] })
+    await roots.shut(titled)
   })
 })

@@ -11,6 +11,9 @@
  * - A batch larger than one block spans several blocks, and DSH keeps the complete ones: a cut
  *   keeps a prefix of it. rc.8's framing allows no more; the README says so, and `inspect` names
  *   the batch that was cut short and its missing changes (from the batch marks of its tombstones).
+ * - A copy (`forkBefore`) of a batch's later tombstone holds a prefix of the batch on purpose (its
+ *   seed ends inside the batch): `inspect` of the copy, stored and open, names no batch cut short,
+ *   while the same events without the copy's header would.
  */
 import assert from 'node:assert/strict'
 import { readFileSync, writeFileSync } from 'node:fs'
@@ -23,7 +26,8 @@ import { conversationLog, syntheticTurns } from '../support/conversation'
 import { MAX_BLOCK_BYTES, scanZstdFrames } from '../../src/log/zstd-frames'
 import { isTombstoneEvent } from '../../src/shared/tombstone'
 import type { LogEvent } from '../../src/shared/events'
-import { Roots, sessionFile } from './helpers'
+import { cutShortBatches } from '../../src/shared/batch-mark'
+import { derived, node, Roots, seededAgent, sessionFile } from './helpers'
 
 const roots = new Roots()
 after(() => roots.dispose())
@@ -126,6 +130,55 @@ describe('a batch across a torn write', () => {
       assert.deepEqual(batch.missing, prompts.filter((seq) => !removed.has(seq)).map((seq, i) => ({ action: 'delete', seq, write: kept + i, index: kept + i })))
     } finally {
       writeFileSync(sessionFile(root, id), bytes)
+      await roots.shut(app)
+    }
+  })
+})
+
+describe('a copy whose seed ends inside a batch', () => {
+  it('forkBefore of each later tombstone of a batch: inspect of the copy names no batch cut short', async () => {
+    const root = roots.root()
+    const app = await roots.boot(root, { tokenMeter: true, sessionTitle: true })
+    try {
+      const agent = await seededAgent(app, 4)
+      const session = agent.session
+      const prompts = [1, 3, 4].map((n) => node(session, 'user/message', `prompt #${n}`))
+      const changes = [...prompts.map((seq) => ({ action: 'delete', seq })), { action: 'exclude', seq: node(session, 'tool/result', 'result #2.1.1') }]
+      const applied = await app.post({ sessionId: agent.id, action: 'apply', changes })
+      assert.equal(applied.status, 200, applied.text.slice(0, 300))
+      const tombstones = session.events.filter((e) => isTombstoneEvent(e as LogEvent)).map((e) => e.seq)
+      assert.equal(tombstones.length, 4, 'one tombstone per change: four writes')
+      assert.ok(session.events[tombstones[1]! - 1]!.type === 'compaction/prune', 'each write has its shadow price right before it')
+      const source = await app.post({ sessionId: agent.id, action: 'inspect' })
+      assert.deepEqual([source.json.value.live.cutShortBatches, source.json.value.disk.cutShortBatches], [[], []])
+
+      for (const [w, tombstoneSeq] of tombstones.entries()) {
+        if (w === 0) continue
+        const fork = await app.post({ sessionId: agent.id, action: 'forkBefore', tombstoneSeq })
+        assert.equal(fork.status, 200, fork.text)
+        const id = fork.json.value.forkedSessionId as string
+        const stored = await app.post({ sessionId: id, action: 'inspect' })
+        assert.equal(stored.status, 200, stored.text.slice(0, 300))
+        assert.equal(stored.json.value.live, null)
+        assert.equal(stored.json.value.disk.tombstones.length, w, `the copy before write ${w} holds ${w} of the batch's tombstones`)
+        assert.deepEqual(stored.json.value.disk.cutShortBatches, [], `the copy before write ${w} (stored) names no batch cut short`)
+
+        const copy = await app.resumeAgent(id)
+        assert.equal(copy.session.header.seedLength, tombstoneSeq)
+        const open = await app.post({ sessionId: id, action: 'inspect' })
+        assert.deepEqual([open.json.value.live.cutShortBatches, open.json.value.disk.cutShortBatches], [[], []], `the copy before write ${w} (open) names no batch cut short`)
+        // The same events without the copy's header: a prefix of the batch, which a torn write would leave.
+        const events = copy.session.events as readonly LogEvent[]
+        const torn = cutShortBatches(events.length, (seq) => events[seq])
+        assert.deepEqual(torn.map((b) => ({ firstSeq: b.firstSeq, writes: b.writes, written: b.written, changes: b.changes, missing: b.missing?.length })),
+          [{ firstSeq: tombstones[0], writes: 4, written: w, changes: 4, missing: 4 - w }])
+        assert.ok(derived(copy.session).length > 0)
+        // A torn batch the source reopened after (its `session/end-seed` right after the prefix), in a
+        // copy whose seed holds that reopening: named, as the source names it.
+        const reopened = [...events.slice(0, tombstoneSeq), { type: 'session/end-seed', seq: tombstoneSeq, time: 0, data: {} } as LogEvent]
+        assert.deepEqual(cutShortBatches(reopened.length, (seq) => reopened[seq], reopened.length).map((b) => [b.firstSeq, b.written]), [[tombstones[0], w]])
+      }
+    } finally {
       await roots.shut(app)
     }
   })

@@ -31,7 +31,8 @@
  * reads "Erased for good" and offers nothing.
  *
  * A batch (`apply`) that a torn write cut short shows first, as a note naming how many of its
- * changes did not take effect and the first of them (`removal-list.ts`, `cutShortEntries`).
+ * changes did not take effect and the first of them (`removal-list.ts`, `cutShortEntries`), once the
+ * host's `inspect` names it too: a copy's seed may end inside a batch (`cut-short-check.ts`).
  *
  * DOM contract: `button[data-message-recall-removed]` (its count in `[data-count]`),
  * `[data-message-recall-panel]` (role `dialog`), `[data-message-recall-cut-short=<first seq>]`
@@ -53,6 +54,8 @@ import { ACTIONS } from '../../shared/actions'
 import { countedKey, describeError } from '../text/locales'
 import type { LocaleService, SessionSnapshot, SnapshotSelectorHook, Translate } from '../wire/rc8'
 import { cutShortEntries, removalCounts, removalEntries, rewriteEntries } from './removal-list'
+import { useConfirmedCutShort } from './cut-short-check'
+import type { RecallSender } from '../wire/api'
 import { useDialogToggle } from './dialog-toggle'
 import { summaryFlags } from '../../shared/summary-flag'
 import { FLAG_ATTR, flagView } from '../rows/summary-flag-row'
@@ -75,6 +78,8 @@ export interface PanelKit {
   readonly summaries?: SessionStores<SummaryRefresh>
   /** Erase for good per session (absent: the panel offers no erase). */
   readonly erases?: SessionStores<EraseRequests>
+  /** The route sender, to ask the host about a batch the page finds cut short (absent: the page's finding stands). */
+  readonly send?: RecallSender
 }
 
 /** Props the rc.8 header seat gives the entry (the session kit) plus the plugin's kit. */
@@ -133,7 +138,7 @@ export function RemovedButton({ sessionId, useSession, kit }: RemovedButtonProps
         {count > 0 && <span data-count="">{count}</span>}
       </button>
       {open && (
-        <RemovedPanel useSession={useSession} actions={kit.tombstones.get(sessionId)} summary={kit.summaries?.get(sessionId)} erase={kit.erases?.get(sessionId)} t={t} onClose={close} anchor={button.current} />
+        <RemovedPanel sessionId={sessionId} send={kit.send} useSession={useSession} actions={kit.tombstones.get(sessionId)} summary={kit.summaries?.get(sessionId)} erase={kit.erases?.get(sessionId)} t={t} onClose={close} anchor={button.current} />
       )}
     </div>
   )
@@ -141,6 +146,8 @@ export function RemovedButton({ sessionId, useSession, kit }: RemovedButtonProps
 
 /** Props of {@link RemovedPanel}. */
 interface RemovedPanelProps {
+  readonly sessionId: string
+  readonly send: RecallSender | undefined
   readonly useSession: SnapshotSelectorHook<SessionSnapshot>
   readonly actions: TombstoneActions
   readonly summary: SummaryRefresh | undefined
@@ -151,12 +158,14 @@ interface RemovedPanelProps {
   readonly anchor: Element | null
 }
 
-function RemovedPanel({ useSession, actions, summary, erase, t, onClose, anchor }: RemovedPanelProps) {
+function RemovedPanel({ sessionId, send, useSession, actions, summary, erase, t, onClose, anchor }: RemovedPanelProps) {
   const chat = useSession(selectChat)
   const replacements = useSession(selectReplacements)
   // Only while open: the entries read the Chat rows, which change with every streamed token.
   const entries = useMemo(() => removalEntries(replacements, chat), [replacements, chat])
-  const cutShort = useMemo(() => cutShortEntries(replacements, chat), [replacements, chat])
+  const found = useMemo(() => cutShortEntries(replacements, chat), [replacements, chat])
+  // Only the batches the host names too: a copy's seed may end inside a batch (`cut-short-check.ts`).
+  const cutShort = useConfirmedCutShort(found, sessionId, send)
   const rewrites = useMemo(() => rewriteEntries(replacements), [replacements])
   const flags = useMemo(() => summaryFlags(replacements), [replacements])
   const state = useSyncExternalStore(actions.subscribe, actions.getSnapshot)

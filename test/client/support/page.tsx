@@ -19,7 +19,7 @@
  * @module test/client/support/page
  */
 import { Context, type Plugin } from '@deepseek-ai/cordis'
-import { SessionId, Session, type SessionEvent } from '@deepseek-ai/dsh-session'
+import { SessionId, Session, type SessionEvent, type SessionHeader } from '@deepseek-ai/dsh-session'
 import { memo, useSyncExternalStore, type ReactNode } from 'react'
 import type { LogEvent } from '../../../src/shared/events'
 import { appendTombstone as hostAppendTombstone } from '../../../src/host/tombstone-append'
@@ -262,8 +262,8 @@ export function overlayProps(client: BootedClient, entry: any, harness: SessionH
 }
 
 /** A real rc.8 Session seeded with `events`, for appending tombstones the way the host does. */
-export function liveSession(id: string, events: readonly SessionEvent[]): Session {
-  return Session.create(SessionId(id), events)
+export function liveSession(id: string, events: readonly SessionEvent[], header?: SessionHeader): Session {
+  return Session.create(SessionId(id), events, header)
 }
 
 /**

@@ -13,7 +13,8 @@ import assert from 'node:assert/strict'
 import { afterEach } from 'node:test'
 import { act } from 'react'
 import { createRoot, type Root } from 'react-dom/client'
-import type { Session } from '@deepseek-ai/dsh-session'
+import type { Session, SessionHeader } from '@deepseek-ai/dsh-session'
+import { summarizeLive } from '../../../src/host/inspect'
 import type { LogEvent } from '../../../src/shared/events'
 import type { EraseCopyValue } from '../../../src/shared/protocol'
 import { readTombstones } from '../../../src/shared/fate'
@@ -93,14 +94,15 @@ export interface RemovalsPage {
  * Mount a pane.
  * @param options.locale - initial locale (default `en`).
  * @param options.events - the session log (default `richLog()`).
+ * @param options.header - the session's header (a copy's `parentSession` and `seedLength`); default none.
  */
-export async function mountRemovals(options: { locale?: 'zh' | 'en'; events?: readonly LogEvent[] } = {}): Promise<RemovalsPage> {
+export async function mountRemovals(options: { locale?: 'zh' | 'en'; events?: readonly LogEvent[]; header?: SessionHeader } = {}): Promise<RemovalsPage> {
   const id = 'session-a'
   const client = await bootClient({ locale: options.locale ?? 'en' })
   const sessions = new SessionsStandIn()
   client.ctx.provide('sessions', sessions)
   await client.loadPlugin()
-  const session = liveSession(id, (options.events ?? richLog()) as never)
+  const session = liveSession(id, (options.events ?? richLog()) as never, options.header)
   const harness = client.session(id)
   harness.load([...session.events] as LogEvent[])
   const composer = new ComposerStore()
@@ -141,7 +143,7 @@ export async function mountRemovals(options: { locale?: 'zh' | 'en'; events?: re
   }
 }
 
-/** Answer restore and forkBefore like the route; everything else goes to `hostLike`. */
+/** Answer restore, forkBefore and inspect (the host's `summarizeLive` of the Session) like the route; everything else goes to `hostLike`. */
 function answer(body: Record<string, any>, session: Session, harness: SessionHarness, removals: (body: Record<string, any>) => Answer): Answer {
   if (body.action === 'restore') {
     const tombstone = readTombstones(session.events as readonly LogEvent[]).find((t) => t.seq === body.tombstoneSeq)
@@ -155,6 +157,9 @@ function answer(body: Record<string, any>, session: Session, harness: SessionHar
     const copy = session.append('user/message', original.data as never, { surfaceOp: replaceOp(tombstone.seq, tombstone.seq), sourceEventSeqs: [tombstone.seq, original.seq] } as never) as unknown as LogEvent
     harness.append(copy)
     return { status: 200, body: { ok: true, value: { action: 'restore', tombstoneSeq: tombstone.seq, restoredSeq: copy.seq, messageId: (original.data as any).id, originalSeq: original.seq, replaceGeneration: session.surface.replaceGeneration, persisted: true } } }
+  }
+  if (body.action === 'inspect') {
+    return { status: 200, body: { ok: true, value: { live: summarizeLive(session, (seq) => session.events[seq] as LogEvent | undefined), disk: null } } }
   }
   if (body.action === 'forkBefore') {
     return { status: 200, body: { ok: true, value: { action: 'forkBefore', tombstoneSeq: body.tombstoneSeq, forkedSessionId: `session-copy-${body.tombstoneSeq}`, boundarySeq: body.tombstoneSeq - 1, title: 'Copy', persisted: true } } }
