@@ -25,7 +25,7 @@ import { parentPidEnv } from './exit-with-parent'
 import { parseCli } from '../scripts/support/arguments'
 import { OptionValueError, portOption } from '../scripts/support/option-values'
 import { OptionError } from '../scripts/support/usage-errors'
-import { claimLock, describeHolder, holderLive, PLUGIN_LOCK_FILE, type LockHolder } from '../src/host/home-lock'
+import { claimLock, describeHolder, holderLive, PLUGIN_LOCK_FILE, START_LOCK_FILE, type LockHolder } from '../src/host/home-lock'
 
 const USAGE = `usage: npm start -- [options]
 
@@ -89,9 +89,6 @@ const REPEAT_WINDOW_MS = 1000
 
 /** The one line printed when the web port is taken. */
 const portInUse = (port: number) => `port ${port} is in use; pass --port 0 for a free one or --port N`
-
-/** The lock file `npm start` holds in its DSH home while it runs. */
-const START_LOCK_FILE = 'npm-start.lock'
 
 /** The one line printed when another live host uses the DSH home. */
 const homeInUse = (home: string, holder: LockHolder) => `DSH home ${home} is in use by ${describeHolder(holder)}; stop that host first, or pass --home DIR`

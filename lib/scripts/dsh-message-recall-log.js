@@ -1,34 +1,34 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-E2XRSUQF.js";
+} from "./chunks/chunk-W4AHFUV4.js";
 import {
   explainCommand
-} from "./chunks/chunk-ZPYVJQ5Q.js";
+} from "./chunks/chunk-7624H3YX.js";
 import {
   listCommand
-} from "./chunks/chunk-KPOEJ4FX.js";
+} from "./chunks/chunk-633SXB3Z.js";
 import {
   readCommand
-} from "./chunks/chunk-PBMD4JG7.js";
+} from "./chunks/chunk-SI3ZQHSW.js";
 import {
   scanCommand
-} from "./chunks/chunk-PD4AZJ2D.js";
-import "./chunks/chunk-EXI5LHFJ.js";
+} from "./chunks/chunk-E4SC4AUJ.js";
+import "./chunks/chunk-NNLWCAHH.js";
 import "./chunks/chunk-OKUGGFY4.js";
 import "./chunks/chunk-PQVV6EUF.js";
-import "./chunks/chunk-AUGGWVGQ.js";
-import "./chunks/chunk-PADUCFGV.js";
+import "./chunks/chunk-2T6JGFPV.js";
+import "./chunks/chunk-SY74HMQA.js";
 import {
   verifyCommand
-} from "./chunks/chunk-IYZAB73C.js";
+} from "./chunks/chunk-K2PN4DJS.js";
 import "./chunks/chunk-QTLKHOKV.js";
 import {
   EXIT,
   out,
   runCommand,
   runMain
-} from "./chunks/chunk-ENKBGR3B.js";
+} from "./chunks/chunk-QRA4O453.js";
 import "./chunks/chunk-MY2ZCKN5.js";
 import {
   UsageError

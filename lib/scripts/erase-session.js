@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-E2XRSUQF.js";
+} from "./chunks/chunk-W4AHFUV4.js";
+import "./chunks/chunk-SY74HMQA.js";
 import {
   runCommand
-} from "./chunks/chunk-ENKBGR3B.js";
+} from "./chunks/chunk-QRA4O453.js";
 import "./chunks/chunk-MY2ZCKN5.js";
 import "./chunks/chunk-KEICUTLP.js";
 import "./chunks/chunk-2BN4JUMU.js";

@@ -1,14 +1,14 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-ZPYVJQ5Q.js";
-import "./chunks/chunk-EXI5LHFJ.js";
+} from "./chunks/chunk-7624H3YX.js";
+import "./chunks/chunk-NNLWCAHH.js";
 import "./chunks/chunk-OKUGGFY4.js";
 import "./chunks/chunk-PQVV6EUF.js";
-import "./chunks/chunk-AUGGWVGQ.js";
+import "./chunks/chunk-2T6JGFPV.js";
 import {
   runCommand
-} from "./chunks/chunk-ENKBGR3B.js";
+} from "./chunks/chunk-QRA4O453.js";
 import "./chunks/chunk-MY2ZCKN5.js";
 import "./chunks/chunk-KEICUTLP.js";
 import "./chunks/chunk-2BN4JUMU.js";

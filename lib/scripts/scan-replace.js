@@ -1,16 +1,16 @@
 #!/usr/bin/env node
 import {
   scanCommand
-} from "./chunks/chunk-PD4AZJ2D.js";
-import "./chunks/chunk-EXI5LHFJ.js";
+} from "./chunks/chunk-E4SC4AUJ.js";
+import "./chunks/chunk-NNLWCAHH.js";
 import "./chunks/chunk-OKUGGFY4.js";
 import "./chunks/chunk-PQVV6EUF.js";
-import "./chunks/chunk-AUGGWVGQ.js";
-import "./chunks/chunk-PADUCFGV.js";
+import "./chunks/chunk-2T6JGFPV.js";
+import "./chunks/chunk-SY74HMQA.js";
 import "./chunks/chunk-QTLKHOKV.js";
 import {
   runCommand
-} from "./chunks/chunk-ENKBGR3B.js";
+} from "./chunks/chunk-QRA4O453.js";
 import "./chunks/chunk-MY2ZCKN5.js";
 import "./chunks/chunk-KEICUTLP.js";
 import "./chunks/chunk-2BN4JUMU.js";

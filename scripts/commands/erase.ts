@@ -7,20 +7,26 @@
  * (`src/host/erase-session.ts`, `deleteSideFiles`), and the session's record in DSH's projection
  * cache is dropped (`src/host/projection-cache-erase.ts`); last, the related sessions whose logs
  * still hold the erased messages (its copies, the sessions it was copied from, their other
- * copies) are named (`src/host/erase-copies-on-disk.ts`). DSH's code is
+ * copies) are named (`src/host/erase-copies-on-disk.ts`). It refuses, with nothing read or
+ * changed, while a live host holds the log's DSH home (`support/home-holder.ts`). DSH's code is
  * loaded only when this command runs.
  *
  * @module dsh-message-recall/scripts/commands/erase
  */
-import { readdir, readFile } from 'node:fs/promises'
-import { basename, dirname, join, resolve, sep } from 'node:path'
+import { readFile } from 'node:fs/promises'
+import { dirname, join, resolve, sep } from 'node:path'
 import { COMMON_OPTIONS, parseCli } from '../support/arguments'
 import { EXIT, type LogCommand } from '../support/command'
 import { out } from '../support/output'
+import { OptionValueError } from '../support/option-values'
+import { assertFolder } from '../support/sessions-root'
+import { hostHoldingHome } from '../support/home-holder'
+import { describeHolder } from '../../src/host/home-lock'
+import { resolveSessionLog } from '../../src/log/log-file'
 import { UsageError, UsageLineError } from '../support/usage-errors'
 import type { DiskCopy } from '../../src/host/erase-copies-on-disk'
 
-const usage = (invocation: string): string => `Usage: ${invocation} <session folder or log file> --tombstone SEQ [options]
+const usage = (invocation: string): string => `Usage: ${invocation} <log file | session folder> --tombstone SEQ [options]
 
 Erases for good what one dsh-message-recall removal took from a stored session: in the
 session's log, the content of the removed messages and of every event that copied it is
@@ -40,7 +46,12 @@ source or related copy), with its own removal of them and the command that erase
 as holding them not removed.
 
 Stop the DSH host first: a running host may hold the session with its content in memory and
-write it again. Find the tombstone's seq with: explain <session folder>.
+write it again. While a live host holds the DSH home (its lock file .message-recall.lock in the
+sessions folder, or npm start's npm-start.lock in the home), erase refuses and names it. Find
+the tombstone's seq with: explain <session folder>.
+
+The log is a session folder or any session log file, whatever its name (its encoding is read
+from its first bytes); the new log is written beside it.
 
 Options:
   --tombstone SEQ   the seq of the removal's tombstone (required)
@@ -49,8 +60,9 @@ Options:
   --json            one JSON document instead of text
   -h, --help        this text
 
-Exit codes: 0 erased; 1 refused (not a removal in effect, already erased, the new log did not
-verify; nothing changed); 2 bad usage or an unreadable log.
+Exit codes: 0 erased; 1 refused (not a removal in effect, already erased, a running host holds
+the DSH home, the new log did not verify; nothing changed); 2 bad usage, an unreadable log or a
+--home that is not a folder.
 `
 
 /** The first Node version whose `node:zlib` has zstd, which the erase writes with. */
@@ -106,16 +118,26 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
   const runtime = eraseRuntimeProblem(process.version)
   if (runtime !== null) throw new UsageLineError(runtime)
   if (positionals.length !== 1) throw new UsageError(`expected one session folder or log file, got ${positionals.length}`)
-  if (values.tombstone === undefined || !/^\d+$/.test(values.tombstone)) throw new UsageLineError(`--tombstone must be a seq (a non-negative integer), got ${JSON.stringify(values.tombstone ?? null)}`)
+  if (values.tombstone === undefined || !/^\d+$/.test(values.tombstone)) throw new OptionValueError('tombstone', values.tombstone ?? null)
   const tombstoneSeq = Number(values.tombstone)
 
-  let logPath = resolve(positionals[0]!)
-  if (!/session\.jsonl(\.zstd)?$/.test(basename(logPath))) {
-    const names = (await readdir(logPath).catch(() => [])).filter((n) => n === 'session.jsonl' || n === 'session.jsonl.zstd')
-    if (names.length !== 1) throw new UsageLineError(`no session log (session.jsonl.zstd or session.jsonl) in ${logPath}`)
-    logPath = join(logPath, names[0]!)
+  // Any log file (the new log is written beside it, `<log>.<hex>.erase.tmp`, and DSH's reader
+  // does not read the name), or a session folder holding one; its encoding from its first bytes.
+  const file = await resolveSessionLog(resolve(positionals[0]!))
+  const logPath = file.path
+  const compression = file.format === 'zstd' ? 'zstd' : 'none'
+  const parts = logPath.split(sep)
+  const sessionsAt = parts.lastIndexOf('sessions')
+  if (values.home !== undefined) await assertFolder(resolve(values.home))
+  const home = values.home !== undefined ? resolve(values.home) : sessionsAt > 0 ? parts.slice(0, sessionsAt).join(sep) : undefined
+  // A running host may hold the session in memory and write it again: refuse before reading anything.
+  const held = hostHoldingHome(logPath, home)
+  if (held !== null) {
+    const why = `cannot erase removal ${tombstoneSeq}: a running host holds this DSH home: ${describeHolder(held.holder)}, lock file ${held.file}; stop that host first`
+    if (values.json) await out(JSON.stringify({ ok: false, code: 'HOME_IN_USE', message: why, holderPid: held.holder.pid }) + '\n')
+    else await out(`refused, nothing changed: ${why}\n`)
+    return EXIT.problem
   }
-  const compression = logPath.endsWith('.zstd') ? 'zstd' : 'none'
   const { decodeLogBytes } = await import('../../src/host/jsonl-log-file')
   const { eraseLogFile } = await import('../../src/host/erase-log')
   const { deleteSideFiles, eraseFailureText } = await import('../../src/host/erase-session')
@@ -140,9 +162,6 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
     return EXIT.problem
   }
 
-  const parts = logPath.split(sep)
-  const sessionsAt = parts.lastIndexOf('sessions')
-  const home = values.home !== undefined ? resolve(values.home) : sessionsAt > 0 ? parts.slice(0, sessionsAt).join(sep) : undefined
   const logs = home === undefined ? [] : await logFilesUnder(join(home, 'sessions'))
   const others: string[] = []
   // The other sessions' logs are read only when the erase freed images or files to check against them.

@@ -25,9 +25,10 @@ Folds the session's surface the way DSH does on load and explains every replacem
 each dsh-message-recall tombstone (recall, delete, deleteFrom, or exclude: rows kept in
 view, hidden from the model) with its inclusive range as the host wrote it, the nodes it
 shadows, its neighbours on the surface when it was written, whether a later tombstone
-shadows it and whether a restore undid it; each restore (a copy of the removed message put
-back in its place); compaction checkpoints and tool-result prunes are counted apart. A
-session forked from another says so first, with the events it copied.
+shadows it, whether a restore undid it and when it was erased for good; each restore (a
+copy of the removed message put back in its place); compaction checkpoints and tool-result
+prunes are counted apart. A session forked from another says so first, with the events it
+copied.
 
 Options:
   --rows            also list the transcript rows rebuilt from the log and which of them
@@ -154,7 +155,8 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
   if (exclusions.length > 0) lines.push(`exclusions: ${exclusions.length}, ${exclusions.filter((t) => t.inEffect).length} in effect (rows kept in view, not sent to the model)`)
   for (const t of explanation.tombstones) {
     const nested = t.nestedTombstones.length ? `, ${counted(t.nestedTombstones.length, 'earlier tombstone')} among them (${t.nestedTombstones.join(', ')})` : ''
-    lines.push(`tombstone seq ${t.seq} · ${t.action} · range ${t.start}..${t.end} (inclusive) · shadows ${counted(t.shadowedSeqs.length, 'node')}${nested}`)
+    const erased = t.erasedAt === null ? '' : ` · erased for good at ${t.erasedAt}`
+    lines.push(`tombstone seq ${t.seq} · ${t.action} · range ${t.start}..${t.end} (inclusive) · shadows ${counted(t.shadowedSeqs.length, 'node')}${nested}${erased}`)
     for (const n of t.inside) lines.push(`  inside:  ${node(n)}`)
     lines.push(`  before:  ${node(t.before)}`)
     lines.push(`  after:   ${node(t.after)}`)

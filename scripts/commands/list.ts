@@ -21,7 +21,8 @@ Lists the session logs under a DSH sessions root, newest first: last change, eve
 failed turns, dsh-message-recall tombstones, size, id and title (the session's title, or its
 first prompt). Without a root it reads $DSH_HOME/sessions, or ~/.dsh/sessions when DSH_HOME
 is unset; the root may also be one project or session folder. A log that cannot be read, or a
-file that is not a log, is listed as UNREADABLE with the reason, and the scan goes on.
+file that is not a log, is listed as UNREADABLE with the reason; a log read with damage (a
+corrupt frame, a bad line, a seq gap) is marked DAMAGED with its first problem; the scan goes on.
 
 Options:
   --hours N         only logs changed in the last N hours

@@ -10,7 +10,7 @@ import { formatBytes } from '../support/format-bytes'
 import { decoderOption, hoursOption } from '../support/option-values'
 import { out } from '../support/output'
 import { progress } from '../support/progress'
-import { assertRoot } from '../support/sessions-root'
+import { assertHome, assertRoot } from '../support/sessions-root'
 import { forkOrigin } from '../../src/log/session-explain'
 import { summarizeRoot } from '../../src/log/session-roots'
 import { counted, forCount } from '../../src/log/counted'
@@ -27,12 +27,14 @@ those where a restore undid a tombstone in place, and,
 separately, those holding compaction checkpoints or tool-result prunes, and any other
 plugin's replacements; then the sessions forked from another session. Without a root it reads $DSH_HOME/sessions,
 or ~/.dsh/sessions when DSH_HOME is unset; the root may also be one project or session folder.
-A log that cannot be read, or a file that is not a log, is listed as UNREADABLE.
+A log that cannot be read, or a file that is not a log, is listed as UNREADABLE; a log read
+with damage (a corrupt frame, a bad line, a seq gap) as DAMAGED, with its first problem.
 
 With --text, it answers another question instead: where a text still occurs on disk. The
-folder is then a DSH home (default: $DSH_HOME, or ~/.dsh), and every file under it is searched
-(session logs decoded), with DSH's tool output folders in the system's temporary folder
-(dsh-spill-*, dsh-subprocess-*): after an erase, it should find nothing.
+folder is then a DSH home (default: $DSH_HOME, or ~/.dsh; one that is not there is an error,
+exit 2), and every file under it is searched (session logs decoded), with every DSH tool
+output folder in the system's temporary folder (dsh-spill-*, dsh-subprocess-*), whichever
+home's host made it: DSH does not tie them to a home. After an erase, it should find nothing.
 
 Options:
   --text WORDS      list the files under the DSH home and the tool output folders that hold
@@ -51,7 +53,6 @@ const OPTIONS = { ...COMMON_OPTIONS, ...DECODER_OPTION, hours: { type: 'string' 
 
 /** `--text`: the files under a DSH home and the tool output folders that hold a text. */
 async function scanText(home: string, text: string, json: boolean): Promise<number> {
-  if (text === '') throw new UsageLineError('--text needs a non-empty text')
   const folders = [home, ...(await toolOutputFolders())]
   const hits = await findTextUnder(folders, text)
   if (json) {
@@ -70,8 +71,14 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
     await out(usage(invocation))
     return EXIT.ok
   }
-  // A DSH home: the given folder, or the one above the default sessions root.
-  if (values.text !== undefined) return scanText(defaulted ? dirname(root) : resolve(root), values.text, values.json === true)
+  if (values.text !== undefined) {
+    if (values.text === '') throw new UsageLineError('--text needs a non-empty text')
+    // A DSH home: the given folder, or the one above the default sessions root. A home that is
+    // not there is an error, never "nowhere": the answer confirms an erase.
+    const home = defaulted ? dirname(root) : resolve(root)
+    await assertHome(home, defaulted)
+    return scanText(home, values.text, values.json === true)
+  }
   const hours = hoursOption(values.hours)
   const decoder = decoderOption(values.decoder)
   await assertRoot(root, defaulted)
@@ -82,13 +89,14 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
     onProgress: (done, total, bytes) => bar.update(done, total, bytes),
   })
   bar.done()
-  const unreadable = entries.filter((e) => e.error !== null || e.problems.length > 0)
+  const unreadable = entries.filter((e) => e.error !== null)
+  const damaged = entries.filter((e) => e.error === null && e.problems.length > 0)
   const withTombstones = entries.filter((e) => (e.summary?.tombstones ?? 0) > 0)
   const withCompaction = entries.filter((e) => (e.summary?.checkpoints ?? 0) + (e.summary?.prunes ?? 0) > 0)
   const withOther = entries.filter((e) => (e.summary?.otherReplacements ?? 0) > 0)
   const withRestores = entries.filter((e) => (e.summary?.restores ?? 0) > 0)
   const forks = entries.filter((e) => forkOrigin(e.header) !== null)
-  const bad = unreadable.length + skipped.length
+  const bad = unreadable.length + damaged.length + skipped.length
   const id = (e: (typeof entries)[number]) => e.header?.id ?? '?'
 
   if (values.json) {
@@ -102,7 +110,8 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
         forks: forks.map(row),
         compaction: withCompaction.map(row),
         other: withOther.map(row),
-        unreadable: [...unreadable.map((e) => ({ path: e.path, error: e.error ?? e.problems[0]?.message ?? null })), ...skipped.map((s) => ({ path: s.path, error: s.message }))],
+        unreadable: [...unreadable.map((e) => ({ path: e.path, error: e.error! })), ...skipped.map((s) => ({ path: s.path, error: s.message }))],
+        damaged: damaged.map((e) => ({ path: e.path, problems: e.problems.map((p) => p.message) })),
       }) + '\n',
     )
     return bad ? EXIT.problem : EXIT.ok
@@ -125,7 +134,12 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
     const fork = forkOrigin(e.header)!
     lines.push(`  ${id(e)}  forked from ${fork.parentSession}${fork.seedLength === null ? '' : ` (${counted(fork.seedLength, 'event')} copied)`}  ${e.path}`)
   }
-  for (const e of unreadable) lines.push(`UNREADABLE ${e.path}: ${e.error ?? e.problems[0]!.message}`)
+  // Newest first, in the words list-sessions uses: UNREADABLE for a log that cannot be read at
+  // all (or a file that is no log), DAMAGED for one read with damage, named by its first problem.
+  for (const e of entries) {
+    if (e.error !== null) lines.push(`UNREADABLE ${e.path}: ${e.error}`)
+    else if (e.problems.length > 0) lines.push(`DAMAGED ${e.path}: ${e.problems[0]!.message}`)
+  }
   for (const s of skipped) lines.push(`UNREADABLE ${s.path}: ${s.message}`)
   lines.push(`scanned ${counted(entries.length, 'session')}${hours !== undefined ? ` changed in the last ${hours} h` : ''}, ${bad} unreadable or damaged`)
   await out(lines.join('\n') + '\n')

@@ -17,6 +17,7 @@ import { findZstdCli, hasZlibZstd } from '../../src/log/frame-decoder-node'
 import type { LogProblem } from '../../src/log/log-frames'
 import { resolveSessionLog } from '../../src/log/log-file'
 import { readSessionLog, type SessionLogRead } from '../../src/log/session-log'
+import { frameAt } from '../../src/log/log-position'
 import { counted, forCount } from '../../src/log/counted'
 
 const usage = (invocation: string): string => `Usage: ${invocation} <log file | session folder> [options]
@@ -48,7 +49,19 @@ function availableDecoders(): DecoderName[] {
   })
 }
 
-async function digest(path: string, decoder: DecoderName): Promise<{ decoder: DecoderName; sha256: string | null; lines: number; error?: string }> {
+/** One decoder's reading of the log for `--cross-check`. */
+export interface CrossCheckRead {
+  readonly decoder: DecoderName
+  /** SHA-256 of the lines of every frame it decoded (a corrupt frame's lines left out), or `null` when the read stopped. */
+  readonly sha256: string | null
+  readonly lines: number
+  /** The frames it could not decode, named as every tool names a frame (`frame 8 at byte 6012`). */
+  readonly failedFrames: readonly string[]
+  /** Its first failed frame's problem, or why the read stopped. */
+  readonly error?: string
+}
+
+async function digest(path: string, decoder: DecoderName): Promise<CrossCheckRead> {
   const hash = createHash('sha256')
   try {
     const file = await resolveSessionLog(path)
@@ -61,12 +74,39 @@ async function digest(path: string, decoder: DecoderName): Promise<{ decoder: De
       onProgress: bar.onProgress,
     })
     bar.done()
-    const failed = read.problems.find((p) => p.kind === 'frame-failed')
-    if (failed) return { decoder, sha256: null, lines: read.lines, error: failed.message }
-    return { decoder, sha256: hash.digest('hex'), lines: read.lines }
+    const failed = read.problems.flatMap((p) => (p.kind === 'frame-failed' && p.at.frame !== null ? [{ at: frameAt(p.at.frame, p.at.byte), message: p.message }] : []))
+    return { decoder, sha256: hash.digest('hex'), lines: read.lines, failedFrames: failed.map((f) => f.at), ...(failed.length > 0 ? { error: failed[0]!.message } : {}) }
   } catch (error) {
-    return { decoder, sha256: null, lines: 0, error: (error as Error).message }
+    return { decoder, sha256: null, lines: 0, failedFrames: [], error: (error as Error).message }
   }
+}
+
+/**
+ * Whether the decoders of a `--cross-check` agree: each read the same lines (the SHA-256 of the
+ * lines of every frame it decoded) and failed on the same frames. Decoders that each fail on one
+ * corrupt frame agree (their messages differ, each in its own words); a read that stopped agrees
+ * with nothing.
+ * @param reads - one per decoder.
+ * @returns `true` for fewer than two reads.
+ */
+export function decodersAgree(reads: readonly CrossCheckRead[]): boolean {
+  const key = (read: CrossCheckRead) => (read.sha256 === null ? `stopped:${read.decoder}` : `${read.sha256} ${read.failedFrames.join(', ')}`)
+  return new Set(reads.map(key)).size <= 1
+}
+
+/** What decoders that agree share about corrupt frames, for the summary line (empty when none failed). */
+function corruptAlike(read: CrossCheckRead): string {
+  const n = read.failedFrames.length
+  return n === 0 ? '' : `: each fails on the same ${forCount(n, 'corrupt frame')} (${read.failedFrames.join(', ')}) and reads the same lines from the others`
+}
+
+/** The `cross-check <decoder>:` line. */
+function crossCheckLine(read: CrossCheckRead): string {
+  if (read.sha256 === null) return `cross-check ${read.decoder}: failed: ${read.error}`
+  const digest = `sha256 ${read.sha256.slice(0, 16)}…, ${counted(read.lines, 'line')}`
+  if (read.failedFrames.length === 0) return `cross-check ${read.decoder}: ${digest}`
+  const more = read.failedFrames.length > 1 ? ` (and ${counted(read.failedFrames.length - 1, 'more frame')})` : ''
+  return `cross-check ${read.decoder}: ${digest} from the frames it decoded; ${read.error}${more}`
 }
 
 async function run(argv: readonly string[], invocation: string): Promise<number> {
@@ -101,13 +141,12 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
   bar.done()
   const problems = [...headerFrameProblems, ...read.problems]
 
-  let cross: Awaited<ReturnType<typeof digest>>[] | null = null
+  let cross: CrossCheckRead[] | null = null
   let agree = true
   if (values['cross-check']) {
     cross = []
     for (const name of file.format === 'zstd' ? availableDecoders() : []) cross.push(await digest(file.path, name))
-    const digests = new Set(cross.map((c) => c.sha256 ?? `error:${c.decoder}`))
-    agree = digests.size <= 1
+    agree = decodersAgree(cross)
   }
 
   const consumedToEnd = read.bytesConsumed === file.size
@@ -164,8 +203,8 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
   }
   for (const problem of problems) lines.push(`problem: ${problem.message}`)
   if (cross) {
-    for (const c of cross) lines.push(`cross-check ${c.decoder}: ${c.sha256 !== null ? `sha256 ${c.sha256.slice(0, 16)}…, ${counted(c.lines, 'line')}` : `failed: ${c.error}`}`)
-    lines.push(cross.length === 0 ? 'cross-check: nothing to compare (plain JSONL)' : cross.length === 1 ? 'cross-check: 1 decoder here, nothing to compare it with' : agree ? `cross-check: ${cross.length} decoders agree` : 'cross-check: decoders DISAGREE')
+    for (const c of cross) lines.push(crossCheckLine(c))
+    lines.push(cross.length === 0 ? 'cross-check: nothing to compare (plain JSONL)' : cross.length === 1 ? 'cross-check: 1 decoder here, nothing to compare it with' : agree ? `cross-check: ${cross.length} decoders agree${corruptAlike(cross[0]!)}` : 'cross-check: decoders DISAGREE')
   }
   lines.push(ok ? 'result: ok' : read.tail && problems.length === 0 && agree ? 'result: torn tail (normal while DSH is still writing this session)' : 'result: problem found')
   await out(lines.join('\n') + '\n')

@@ -1,7 +1,7 @@
 /**
- * The values of the options that take one (`--decoder`, `--hours`, `--limit`, `--port`), read
- * strictly: anything else is an {@link OptionValueError} naming the option and what it expects,
- * exit code 2 on one line. Pure.
+ * The values of the options that take one (`--decoder`, `--hours`, `--limit`, `--port`,
+ * `--tombstone`), read strictly: anything else is an {@link OptionValueError} naming the option
+ * and what it expects, exit code 2 on one line. Pure.
  *
  * @module dsh-message-recall/scripts/support/option-values
  */
@@ -14,6 +14,7 @@ const OPTION_VALUES = {
   hours: 'a positive number of hours',
   limit: 'a positive whole number of sessions',
   port: 'a port number 0–65535',
+  tombstone: 'a seq (a non-negative integer)',
 } as const
 
 /**

@@ -1,12 +1,12 @@
 /**
- * The check that a sessions root is a readable folder, naming where a defaulted root came from.
- * Node only (file system).
+ * The check that a sessions root (or a DSH home) is a readable folder, naming where a defaulted
+ * one came from. Node only (file system).
  *
  * @module dsh-message-recall/scripts/support/sessions-root
  */
 import { stat } from 'node:fs/promises'
 import { SessionLogInputError } from '../../src/log/log-file'
-import { SESSIONS_ROOT_RULE } from '../../src/log/session-roots'
+import { DSH_HOME_RULE, SESSIONS_ROOT_RULE } from '../../src/log/session-roots'
 
 /**
  * Check that the sessions root is a readable folder, naming where a defaulted root came from.
@@ -20,6 +20,23 @@ export async function assertRoot(root: string, defaulted: boolean): Promise<void
   } catch (error) {
     if (!defaulted || !(error instanceof SessionLogInputError)) throw error
     throw new SessionLogInputError(`no sessions root given, and the default ${root} (${SESSIONS_ROOT_RULE}) is not a readable folder: ${error.message}`, error.code)
+  }
+}
+
+/**
+ * Check that a DSH home (`scan --text`) is a readable folder, naming where a defaulted home came from.
+ * @param home - the given home, or the folder above the default sessions root.
+ * @param defaulted - `true` when the home was not given.
+ * @throws SessionLogInputError when it is not a readable folder (one line, exit code 2):
+ *   `no such file or folder: <home>`, `<home> is not a folder`, or for a defaulted home
+ *   `no DSH home given, and the default <home> ($DSH_HOME, or ~/.dsh when DSH_HOME is unset) is not a readable folder: …`.
+ */
+export async function assertHome(home: string, defaulted: boolean): Promise<void> {
+  try {
+    await assertFolder(home)
+  } catch (error) {
+    if (!defaulted || !(error instanceof SessionLogInputError)) throw error
+    throw new SessionLogInputError(`no DSH home given, and the default ${home} (${DSH_HOME_RULE}) is not a readable folder: ${error.message}`, error.code)
   }
 }
 

@@ -116,6 +116,24 @@ function readHolder(file: string): LockHolder | undefined | 'missing' {
 }
 
 /**
+ * The live holder of a lock file, for a process that only looks (the log tool's `erase`, `npm start`
+ * looking at the plugin's lock): the holder the file names when {@link holderLive} says it still
+ * holds it.
+ * @param file - the lock file's path.
+ * @returns the live holder, or `null` when the file is missing, unreadable, or its holder is gone
+ *   (a stale lock).
+ */
+export function liveHolder(file: string): LockHolder | null {
+  let holder: LockHolder | undefined | 'missing'
+  try {
+    holder = readHolder(file)
+  } catch {
+    return null
+  }
+  return holder !== 'missing' && holder !== undefined && holderLive(holder) ? holder : null
+}
+
+/**
  * Claim the lock file `file` for this process (its folder is created when missing).
  * @param file - the lock file's path.
  * @param owner - who claims it, written into the file.
@@ -164,6 +182,9 @@ function releaseLock(file: string, token: string): void {
 export function describeHolder(holder: LockHolder): string {
   return `${holder.owner || 'another process'} (pid ${holder.pid}${holder.startedAt ? `, since ${holder.startedAt}` : ''})`
 }
+
+/** Name of the lock file `npm start` (`tools/start.ts`) holds in its DSH home while it runs. */
+export const START_LOCK_FILE = 'npm-start.lock'
 
 /** Name of the host plugin's lock file, in the session persistence's root (`<DSH_HOME>/sessions`). */
 export const PLUGIN_LOCK_FILE = '.message-recall.lock'

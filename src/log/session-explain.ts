@@ -3,9 +3,10 @@
  * (`foldSurface` from `@deepseek-ai/dsh-session/surface`, the same validation DSH runs on load),
  * every tombstone of this plugin (removals and exclusions) with its inclusive range as written,
  * the nodes it shadows, its surface neighbours when it was written, which later replacement
- * shadows it in turn, whether it is still in effect or a restore undid it, every restore, and
- * whether any range split a tool call from its result; and, from the header, the session a fork
- * was copied from. Pure and browser-safe.
+ * shadows it in turn, whether it is still in effect or a restore undid it, when it was erased for
+ * good (the erase mark of `log-erase.ts`), every restore, and whether any range split a tool call
+ * from its result; and, from the header, the session a fork was copied from. Pure and
+ * browser-safe.
  *
  * @module dsh-message-recall/log/session-explain
  */
@@ -21,6 +22,7 @@ import type { TombstoneAction } from '../shared/actions'
 import { ToolPairingIndex } from '../shared/tool-pairing'
 import type { LogHeader } from './log-frames'
 import { sameJson } from '../shared/same-json'
+import { erasedMarkOf } from './log-erase'
 
 /** One surface node, described for people. */
 export interface NodeSummary {
@@ -75,6 +77,11 @@ export interface TombstoneExplanation {
   readonly splitCalls: readonly string[]
   /** `data.source.removedSeqs` equals the shadowed nodes. */
   readonly sourceAgrees: boolean
+  /**
+   * When the removal was erased for good (ISO 8601, the erase mark `data.source.erased.at` that
+   * `log-erase.ts` writes on the tombstone), or `null` when it was not erased.
+   */
+  readonly erasedAt: string | null
 }
 
 /** A restore of this plugin: a copy of a removed message that replaces the tombstone in place. */
@@ -303,6 +310,7 @@ export function explainSession(events: readonly LogEvent[]): SessionExplanation 
         after: endIdx + 1 < nodes.length ? summarizeNode(byId(nodes[endIdx + 1]!)) : null,
         splitCalls: (history ??= new SurfaceHistory(folded, nodes)).splitBy(shadowed),
         sourceAgrees: removed.length === shadowed.length && removed.every((seq, i) => seq === shadowed[i]),
+        erasedAt: erasedMarkOf(event)?.at ?? null,
       })
     }
     nodes.splice(startIdx, endIdx - startIdx + 1, event.seq)

@@ -15,6 +15,9 @@ import { readSessionLog } from './session-log'
 import type { TornTail } from './torn-tail'
 import { SummaryBuilder, type SessionSummary } from './session-summary'
 
+/** How the default DSH home is found (the folder above {@link defaultSessionsRoot}), for help and messages. */
+export const DSH_HOME_RULE = '$DSH_HOME, or ~/.dsh when DSH_HOME is unset'
+
 /** How {@link defaultSessionsRoot} is found, for help and messages. */
 export const SESSIONS_ROOT_RULE = '$DSH_HOME/sessions, or ~/.dsh/sessions when DSH_HOME is unset'
 

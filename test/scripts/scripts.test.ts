@@ -25,6 +25,8 @@ import { node20Path } from '../../tools/node-runtime'
 import { conversationLog, syntheticTurns } from '../support/conversation'
 import { appendTurns, openLogStore, seqsOf, writeConversation, type WrittenLog } from './support/real-logs'
 import { lineCount, readFrames, sha256Prefix, type OracleFrame, type OracleTail } from './support/zstd-oracle'
+import { decodersAgree } from '../../scripts/commands/verify'
+import type { DecoderName } from '../../src/log/frame-decoder'
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 const script = (name: string) => join(repo, 'lib', 'scripts', `${name}.js`)
@@ -581,7 +583,7 @@ describe('list-sessions and scan-replace', () => {
       'sessions with compaction replacements: 1',
       `  session-plain  0 checkpoints, 1 tool-result prune  ${plain.path}`,
       'sessions forked from another: 0',
-      `UNREADABLE ${damaged}: corrupt Zstandard structure at byte ${garbageAt}: invalid frame magic 0x${damagedBytes.readUInt32LE(garbageAt).toString(16)} (expected 28 b5 2f fd)`,
+      `DAMAGED ${damaged}: corrupt Zstandard structure at byte ${garbageAt}: invalid frame magic 0x${damagedBytes.readUInt32LE(garbageAt).toString(16)} (expected 28 b5 2f fd)`,
       'scanned 4 sessions, 1 unreadable or damaged',
       '',
     ].join('\n'))
@@ -732,6 +734,37 @@ describe('a log with one flipped byte', () => {
     assert.deepEqual(doc.tombstones.map((s) => [s.path, s.tombstonesByAction]), [[flipped.path, { recall: 1, delete: 1, deleteFrom: 2, exclude: 0 }]])
   })
 
+  it('verify --cross-check: decoders that each fail on the same corrupt frame agree, and say so', () => {
+    const r = run(node22, 'verify-decoder', ['--cross-check', flipped.path])
+    assert.deepEqual([r.status, r.stderr], [1, ''])
+    const at = `frame ${flipped.frame} at byte ${flipped.byte}`
+    const intact = Buffer.concat(facts.frames.filter((f) => f.index !== flipped.frame).map((f) => f.text))
+    const digest = `sha256 ${sha256Prefix(intact)}…, ${lineCount(intact)} lines from the frames it decoded`
+    const decoders: [string, string][] = [
+      ['zlib', 'Restored data doesn\'t match checksum'],
+      ['zlib-oneshot', 'Restored data doesn\'t match checksum'],
+      ...(zstdInstalled ? [['zstd-cli', 'zstd exited with status 1: /*stdin*\\ : Decoding error (36) : Restored data doesn\'t match checksum'] as [string, string]] : []),
+      ['fzstd', `content checksum mismatch: stored 0x${flippedChecksum()}, computed 0x${storedChecksum()}`],
+    ]
+    const lines = r.stdout.split('\n')
+    const from = lines.findIndex((line) => line.startsWith('cross-check '))
+    assert.deepEqual(lines.slice(from), [
+      ...decoders.map(([name, why]) => `cross-check ${name}: ${digest}; ${at} failed to decode: ${why}`),
+      `cross-check: ${decoders.length} decoders agree: each fails on the same corrupt frame (${at}) and reads the same lines from the others`,
+      'result: problem found',
+      '',
+    ])
+    const doc = JSON.parse(run(node22, 'verify-decoder', ['--cross-check', '--json', flipped.path]).stdout) as { crossCheck: { agree: boolean; decoders: { decoder: string; sha256: string; failedFrames: string[] }[] } }
+    assert.equal(doc.crossCheck.agree, true)
+    assert.deepEqual(doc.crossCheck.decoders.map((d) => [d.decoder, d.sha256.slice(0, 16), d.failedFrames]), decoders.map(([name]) => [name, sha256Prefix(intact), [at]]))
+    // DISAGREE only when they differ: in the lines read, in the frames that failed, or a read that stopped.
+    const read = (decoder: DecoderName, sha256: string | null, failedFrames: string[]) => ({ decoder, sha256, lines: 3, failedFrames })
+    assert.equal(decodersAgree([read('zlib', 'aa', [at]), read('fzstd', 'aa', [at])]), true)
+    assert.equal(decodersAgree([read('zlib', 'aa', [at]), read('fzstd', 'aa', [])]), false)
+    assert.equal(decodersAgree([read('zlib', 'aa', [at]), read('fzstd', 'bb', [at])]), false)
+    assert.equal(decodersAgree([read('zlib', null, []), read('fzstd', null, [])]), false)
+  })
+
   it('is located frame by frame with --decoder zstd-cli too, and reads the same lines as fzstd', (t) => {
     if (!zstdInstalled) {
       t.skip('zstd not installed')
@@ -788,11 +821,34 @@ describe('a file that is not a log', () => {
       'sessions with restores: 0',
       'sessions with compaction replacements: 0',
       'sessions forked from another: 0',
-      `UNREADABLE ${flipped.path}: frame ${flipped.frame} at byte ${flipped.byte} failed to decode: Restored data doesn't match checksum`,
+      `DAMAGED ${flipped.path}: frame ${flipped.frame} at byte ${flipped.byte} failed to decode: Restored data doesn't match checksum`,
       `UNREADABLE ${notALog}: ${notALogText}`,
       'scanned 2 sessions, 2 unreadable or damaged',
       '',
     ].join('\n'))
+    const scanJson = run(node22, 'scan-replace', ['--json', '--quiet', join(home, 'sessions')])
+    assert.equal(scanJson.status, 1)
+    const doc2 = JSON.parse(scanJson.stdout) as { unreadable: unknown[]; damaged: unknown[] }
+    assert.deepEqual([doc2.unreadable, doc2.damaged], [
+      [{ path: notALog, error: notALogText }],
+      [{ path: flipped.path, problems: [`frame ${flipped.frame} at byte ${flipped.byte} failed to decode: Restored data doesn't match checksum`, flippedGap().slice('problem: '.length)] }],
+    ])
+  })
+
+  it('list-sessions and scan-replace call one state by one word: DAMAGED for a log read with damage, UNREADABLE for a file that is no log', () => {
+    const sessions = join(home, 'sessions')
+    const list = run(node22, 'list-sessions', ['--quiet', sessions])
+    const scan = run(node22, 'scan-replace', ['--quiet', sessions])
+    assert.deepEqual([list.status, scan.status], [1, 1])
+    const damage = `frame ${flipped.frame} at byte ${flipped.byte} failed to decode: Restored data doesn't match checksum`
+    const notALogText = `${notALog} is neither a Zstandard log nor a JSONL log (first bytes 616263)`
+    const lines = (out: string, word: string) => out.split('\n').filter((line) => line.includes(word))
+    // The flipped log (read with damage) is DAMAGED in both; the file that is no log UNREADABLE in both.
+    assert.deepEqual(lines(scan.stdout, 'DAMAGED'), [`DAMAGED ${flipped.path}: ${damage}`])
+    assert.deepEqual(lines(scan.stdout, 'UNREADABLE'), [`UNREADABLE ${notALog}: ${notALogText}`])
+    assert.equal(lines(list.stdout, 'DAMAGED').length, 1, list.stdout)
+    assert.ok(lines(list.stdout, 'DAMAGED')[0]!.startsWith(`${minute(flipped.path)}  `) && lines(list.stdout, 'DAMAGED')[0]!.endsWith(`  session-nested  (first prompt) ${FIRST_PROMPT}  [DAMAGED: ${damage}]`), list.stdout)
+    assert.deepEqual(lines(list.stdout, 'UNREADABLE'), [`${minute(notALog)}  UNREADABLE ${notALog}: ${notALogText}`])
   })
 
   it('counts the first bytes of the frame magic as a zstd log torn in its first write', () => {

@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 import {
-  erasedMarkOf,
-  errorText,
-  parseLogText
-} from "./chunk-UBSFNVQQ.js";
+  errorText
+} from "./chunk-DEG42HNT.js";
 import {
+  erasedMarkOf,
+  parseLogText,
   readFates,
   replacementEvents
-} from "./chunk-AUGGWVGQ.js";
+} from "./chunk-2T6JGFPV.js";
 import {
   isRecord
 } from "./chunk-MY2ZCKN5.js";

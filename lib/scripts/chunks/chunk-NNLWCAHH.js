@@ -6,8 +6,9 @@ import {
   sameJson
 } from "./chunk-PQVV6EUF.js";
 import {
+  erasedMarkOf,
   readFates
-} from "./chunk-AUGGWVGQ.js";
+} from "./chunk-2T6JGFPV.js";
 import {
   classifyNode,
   contentOf,
@@ -351,7 +352,8 @@ function explainSession(events) {
         before: startIdx > 0 ? summarizeNode(byId(nodes[startIdx - 1])) : null,
         after: endIdx + 1 < nodes.length ? summarizeNode(byId(nodes[endIdx + 1])) : null,
         splitCalls: (history ??= new SurfaceHistory(folded, nodes)).splitBy(shadowed),
-        sourceAgrees: removed.length === shadowed.length && removed.every((seq, i) => seq === shadowed[i])
+        sourceAgrees: removed.length === shadowed.length && removed.every((seq, i) => seq === shadowed[i]),
+        erasedAt: erasedMarkOf(event)?.at ?? null
       });
     }
     nodes.splice(startIdx, endIdx - startIdx + 1, event.seq);

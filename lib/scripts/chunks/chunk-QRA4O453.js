@@ -1030,7 +1030,8 @@ var OPTION_VALUES = {
   decoder: `a decoder name (one of auto, ${DECODER_NAMES.join(", ")})`,
   hours: "a positive number of hours",
   limit: "a positive whole number of sessions",
-  port: "a port number 0–65535"
+  port: "a port number 0–65535",
+  tombstone: "a seq (a non-negative integer)"
 };
 var OptionValueError = class extends UsageError {
   /**
@@ -2234,6 +2235,7 @@ var SummaryBuilder = class {
 };
 
 // src/log/session-roots.ts
+var DSH_HOME_RULE = "$DSH_HOME, or ~/.dsh when DSH_HOME is unset";
 var SESSIONS_ROOT_RULE = "$DSH_HOME/sessions, or ~/.dsh/sessions when DSH_HOME is unset";
 function defaultSessionsRoot(env = process.env) {
   const fromEnv = env.DSH_HOME;
@@ -2364,8 +2366,10 @@ export {
   findZstdCli,
   tailAt,
   readSessionLog,
+  DSH_HOME_RULE,
   SESSIONS_ROOT_RULE,
   summarizeRoot,
+  OptionValueError,
   decoderOption,
   hoursOption,
   limitOption,

@@ -15,13 +15,14 @@ import {
   parseOneTarget,
   readSessionLog,
   resolveSessionLog
-} from "./chunk-ENKBGR3B.js";
+} from "./chunk-QRA4O453.js";
 import {
   UsageLineError
 } from "./chunk-KEICUTLP.js";
 import {
   counted,
-  forCount
+  forCount,
+  frameAt
 } from "./chunk-2BN4JUMU.js";
 
 // scripts/commands/verify.ts
@@ -64,12 +65,26 @@ async function digest(path, decoder) {
       onProgress: bar.onProgress
     });
     bar.done();
-    const failed = read.problems.find((p) => p.kind === "frame-failed");
-    if (failed) return { decoder, sha256: null, lines: read.lines, error: failed.message };
-    return { decoder, sha256: hash.digest("hex"), lines: read.lines };
+    const failed = read.problems.flatMap((p) => p.kind === "frame-failed" && p.at.frame !== null ? [{ at: frameAt(p.at.frame, p.at.byte), message: p.message }] : []);
+    return { decoder, sha256: hash.digest("hex"), lines: read.lines, failedFrames: failed.map((f) => f.at), ...failed.length > 0 ? { error: failed[0].message } : {} };
   } catch (error) {
-    return { decoder, sha256: null, lines: 0, error: error.message };
+    return { decoder, sha256: null, lines: 0, failedFrames: [], error: error.message };
   }
+}
+function decodersAgree(reads) {
+  const key = (read) => read.sha256 === null ? `stopped:${read.decoder}` : `${read.sha256} ${read.failedFrames.join(", ")}`;
+  return new Set(reads.map(key)).size <= 1;
+}
+function corruptAlike(read) {
+  const n = read.failedFrames.length;
+  return n === 0 ? "" : `: each fails on the same ${forCount(n, "corrupt frame")} (${read.failedFrames.join(", ")}) and reads the same lines from the others`;
+}
+function crossCheckLine(read) {
+  if (read.sha256 === null) return `cross-check ${read.decoder}: failed: ${read.error}`;
+  const digest2 = `sha256 ${read.sha256.slice(0, 16)}…, ${counted(read.lines, "line")}`;
+  if (read.failedFrames.length === 0) return `cross-check ${read.decoder}: ${digest2}`;
+  const more = read.failedFrames.length > 1 ? ` (and ${counted(read.failedFrames.length - 1, "more frame")})` : "";
+  return `cross-check ${read.decoder}: ${digest2} from the frames it decoded; ${read.error}${more}`;
 }
 async function run(argv, invocation) {
   const { values, target } = parseOneTarget(argv, OPTIONS, "the log file or session folder");
@@ -106,8 +121,7 @@ async function run(argv, invocation) {
   if (values["cross-check"]) {
     cross = [];
     for (const name of file.format === "zstd" ? availableDecoders() : []) cross.push(await digest(file.path, name));
-    const digests = new Set(cross.map((c) => c.sha256 ?? `error:${c.decoder}`));
-    agree = digests.size <= 1;
+    agree = decodersAgree(cross);
   }
   const consumedToEnd = read.bytesConsumed === file.size;
   const ok = problems.length === 0 && read.tail === null && consumedToEnd && agree;
@@ -158,8 +172,8 @@ async function run(argv, invocation) {
   }
   for (const problem of problems) lines.push(`problem: ${problem.message}`);
   if (cross) {
-    for (const c of cross) lines.push(`cross-check ${c.decoder}: ${c.sha256 !== null ? `sha256 ${c.sha256.slice(0, 16)}…, ${counted(c.lines, "line")}` : `failed: ${c.error}`}`);
-    lines.push(cross.length === 0 ? "cross-check: nothing to compare (plain JSONL)" : cross.length === 1 ? "cross-check: 1 decoder here, nothing to compare it with" : agree ? `cross-check: ${cross.length} decoders agree` : "cross-check: decoders DISAGREE");
+    for (const c of cross) lines.push(crossCheckLine(c));
+    lines.push(cross.length === 0 ? "cross-check: nothing to compare (plain JSONL)" : cross.length === 1 ? "cross-check: 1 decoder here, nothing to compare it with" : agree ? `cross-check: ${cross.length} decoders agree${corruptAlike(cross[0])}` : "cross-check: decoders DISAGREE");
   }
   lines.push(ok ? "result: ok" : read.tail && problems.length === 0 && agree ? "result: torn tail (normal while DSH is still writing this session)" : "result: problem found");
   await out(lines.join("\n") + "\n");

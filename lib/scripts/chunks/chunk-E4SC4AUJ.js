@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 import {
   forkOrigin
-} from "./chunk-EXI5LHFJ.js";
+} from "./chunk-NNLWCAHH.js";
 import {
+  assertHome,
   assertRoot
-} from "./chunk-PADUCFGV.js";
+} from "./chunk-SY74HMQA.js";
 import {
   progress
 } from "./chunk-QTLKHOKV.js";
@@ -19,7 +20,7 @@ import {
   out,
   parseRootTarget,
   summarizeRoot
-} from "./chunk-ENKBGR3B.js";
+} from "./chunk-QRA4O453.js";
 import {
   ACTIONS,
   TOMBSTONE_ACTIONS
@@ -95,12 +96,14 @@ those where a restore undid a tombstone in place, and,
 separately, those holding compaction checkpoints or tool-result prunes, and any other
 plugin's replacements; then the sessions forked from another session. Without a root it reads $DSH_HOME/sessions,
 or ~/.dsh/sessions when DSH_HOME is unset; the root may also be one project or session folder.
-A log that cannot be read, or a file that is not a log, is listed as UNREADABLE.
+A log that cannot be read, or a file that is not a log, is listed as UNREADABLE; a log read
+with damage (a corrupt frame, a bad line, a seq gap) as DAMAGED, with its first problem.
 
 With --text, it answers another question instead: where a text still occurs on disk. The
-folder is then a DSH home (default: $DSH_HOME, or ~/.dsh), and every file under it is searched
-(session logs decoded), with DSH's tool output folders in the system's temporary folder
-(dsh-spill-*, dsh-subprocess-*): after an erase, it should find nothing.
+folder is then a DSH home (default: $DSH_HOME, or ~/.dsh; one that is not there is an error,
+exit 2), and every file under it is searched (session logs decoded), with every DSH tool
+output folder in the system's temporary folder (dsh-spill-*, dsh-subprocess-*), whichever
+home's host made it: DSH does not tie them to a home. After an erase, it should find nothing.
 
 Options:
   --text WORDS      list the files under the DSH home and the tool output folders that hold
@@ -116,7 +119,6 @@ usage or an unreadable root.
 `;
 var OPTIONS = { ...COMMON_OPTIONS, ...DECODER_OPTION, hours: { type: "string" }, quiet: { type: "boolean" }, text: { type: "string" } };
 async function scanText(home, text, json) {
-  if (text === "") throw new UsageLineError("--text needs a non-empty text");
   const folders = [home, ...await toolOutputFolders()];
   const hits = await findTextUnder(folders, text);
   if (json) {
@@ -134,7 +136,12 @@ async function run(argv, invocation) {
     await out(usage(invocation));
     return EXIT.ok;
   }
-  if (values.text !== void 0) return scanText(defaulted ? dirname(root) : resolve(root), values.text, values.json === true);
+  if (values.text !== void 0) {
+    if (values.text === "") throw new UsageLineError("--text needs a non-empty text");
+    const home = defaulted ? dirname(root) : resolve(root);
+    await assertHome(home, defaulted);
+    return scanText(home, values.text, values.json === true);
+  }
   const hours = hoursOption(values.hours);
   const decoder = decoderOption(values.decoder);
   await assertRoot(root, defaulted);
@@ -145,13 +152,14 @@ async function run(argv, invocation) {
     onProgress: (done, total, bytes) => bar.update(done, total, bytes)
   });
   bar.done();
-  const unreadable = entries.filter((e) => e.error !== null || e.problems.length > 0);
+  const unreadable = entries.filter((e) => e.error !== null);
+  const damaged = entries.filter((e) => e.error === null && e.problems.length > 0);
   const withTombstones = entries.filter((e) => (e.summary?.tombstones ?? 0) > 0);
   const withCompaction = entries.filter((e) => (e.summary?.checkpoints ?? 0) + (e.summary?.prunes ?? 0) > 0);
   const withOther = entries.filter((e) => (e.summary?.otherReplacements ?? 0) > 0);
   const withRestores = entries.filter((e) => (e.summary?.restores ?? 0) > 0);
   const forks = entries.filter((e) => forkOrigin(e.header) !== null);
-  const bad = unreadable.length + skipped.length;
+  const bad = unreadable.length + damaged.length + skipped.length;
   const id = (e) => e.header?.id ?? "?";
   if (values.json) {
     const row = (e) => ({ path: e.path, id: e.header?.id ?? null, updated: new Date(e.mtimeMs).toISOString(), ...e.summary, forkedFrom: forkOrigin(e.header) });
@@ -164,7 +172,8 @@ async function run(argv, invocation) {
         forks: forks.map(row),
         compaction: withCompaction.map(row),
         other: withOther.map(row),
-        unreadable: [...unreadable.map((e) => ({ path: e.path, error: e.error ?? e.problems[0]?.message ?? null })), ...skipped.map((s) => ({ path: s.path, error: s.message }))]
+        unreadable: [...unreadable.map((e) => ({ path: e.path, error: e.error })), ...skipped.map((s) => ({ path: s.path, error: s.message }))],
+        damaged: damaged.map((e) => ({ path: e.path, problems: e.problems.map((p) => p.message) }))
       }) + "\n"
     );
     return bad ? EXIT.problem : EXIT.ok;
@@ -186,7 +195,10 @@ async function run(argv, invocation) {
     const fork = forkOrigin(e.header);
     lines.push(`  ${id(e)}  forked from ${fork.parentSession}${fork.seedLength === null ? "" : ` (${counted(fork.seedLength, "event")} copied)`}  ${e.path}`);
   }
-  for (const e of unreadable) lines.push(`UNREADABLE ${e.path}: ${e.error ?? e.problems[0].message}`);
+  for (const e of entries) {
+    if (e.error !== null) lines.push(`UNREADABLE ${e.path}: ${e.error}`);
+    else if (e.problems.length > 0) lines.push(`DAMAGED ${e.path}: ${e.problems[0].message}`);
+  }
   for (const s of skipped) lines.push(`UNREADABLE ${s.path}: ${s.message}`);
   lines.push(`scanned ${counted(entries.length, "session")}${hours !== void 0 ? ` changed in the last ${hours} h` : ""}, ${bad} unreadable or damaged`);
   await out(lines.join("\n") + "\n");

@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 import {
-  eraseRemovalInLog,
   errorText
-} from "./chunk-UBSFNVQQ.js";
+} from "./chunk-DEG42HNT.js";
 import {
   sameJson
 } from "./chunk-PQVV6EUF.js";
+import {
+  eraseRemovalInLog
+} from "./chunk-2T6JGFPV.js";
 import {
   decodeLogBytes,
   encodeLogText,

@@ -13,7 +13,7 @@ import {
   parseOneTarget,
   readSessionLog,
   resolveSessionLog
-} from "./chunk-ENKBGR3B.js";
+} from "./chunk-QRA4O453.js";
 import {
   UsageLineError
 } from "./chunk-KEICUTLP.js";

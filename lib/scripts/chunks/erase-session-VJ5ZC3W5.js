@@ -1,17 +1,17 @@
 #!/usr/bin/env node
 import {
   eraseLogFile
-} from "./chunk-TOXAO7SZ.js";
+} from "./chunk-XLR6UO53.js";
 import {
   rebuildCacheEntry
 } from "./chunk-Z2QFDVMA.js";
+import "./chunk-DEG42HNT.js";
+import "./chunk-OKUGGFY4.js";
+import "./chunk-PQVV6EUF.js";
 import {
   collectEventImages,
   toolOutputPathsIn
-} from "./chunk-UBSFNVQQ.js";
-import "./chunk-OKUGGFY4.js";
-import "./chunk-PQVV6EUF.js";
-import "./chunk-AUGGWVGQ.js";
+} from "./chunk-2T6JGFPV.js";
 import "./chunk-MY2ZCKN5.js";
 import "./chunk-QGGKDB3Q.js";
 import "./chunk-2BN4JUMU.js";

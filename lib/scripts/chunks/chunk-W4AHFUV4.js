@@ -1,19 +1,113 @@
 #!/usr/bin/env node
 import {
+  assertFolder
+} from "./chunk-SY74HMQA.js";
+import {
   COMMON_OPTIONS,
   EXIT,
+  OptionValueError,
   out,
-  parseCli
-} from "./chunk-ENKBGR3B.js";
+  parseCli,
+  resolveSessionLog
+} from "./chunk-QRA4O453.js";
 import {
   UsageError,
   UsageLineError
 } from "./chunk-KEICUTLP.js";
 
 // scripts/commands/erase.ts
-import { readdir, readFile } from "node:fs/promises";
-import { basename, dirname, join, resolve, sep } from "node:path";
-var usage = (invocation) => `Usage: ${invocation} <session folder or log file> --tombstone SEQ [options]
+import { readFile } from "node:fs/promises";
+import { dirname as dirname2, join as join2, resolve, sep } from "node:path";
+
+// scripts/support/home-holder.ts
+import { basename, dirname, join } from "node:path";
+
+// src/host/home-lock.ts
+import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
+var heldHere = /* @__PURE__ */ new Set();
+function pidRuns(pid) {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === "EPERM";
+  }
+}
+function processStartMs(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const ticks = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]);
+    const boot = Number(/^btime (\d+)$/m.exec(readFileSync("/proc/stat", "utf8"))?.[1]);
+    return Number.isFinite(ticks) && Number.isFinite(boot) ? boot * 1e3 + ticks * 10 : void 0;
+  } catch {
+    return void 0;
+  }
+}
+var START_SLACK_MS = 5e3;
+function holderLive(holder, runs = pidRuns) {
+  if (holder.pid === process.pid) return heldHere.has(holder.token);
+  if (!runs(holder.pid)) return false;
+  const started = processStartMs(holder.pid);
+  const taken = Date.parse(holder.startedAt);
+  return started === void 0 || Number.isNaN(taken) || started <= taken + START_SLACK_MS;
+}
+function readHolder(file) {
+  let text;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    if (error.code === "ENOENT") return "missing";
+    throw error;
+  }
+  try {
+    const value = JSON.parse(text);
+    if (typeof value.pid === "number" && typeof value.token === "string") {
+      return { pid: value.pid, token: value.token, startedAt: String(value.startedAt ?? ""), owner: String(value.owner ?? "") };
+    }
+  } catch {
+  }
+  return void 0;
+}
+function liveHolder(file) {
+  let holder;
+  try {
+    holder = readHolder(file);
+  } catch {
+    return null;
+  }
+  return holder !== "missing" && holder !== void 0 && holderLive(holder) ? holder : null;
+}
+function describeHolder(holder) {
+  return `${holder.owner || "another process"} (pid ${holder.pid}${holder.startedAt ? `, since ${holder.startedAt}` : ""})`;
+}
+var START_LOCK_FILE = "npm-start.lock";
+var PLUGIN_LOCK_FILE = ".message-recall.lock";
+
+// scripts/support/home-holder.ts
+function persistenceRootOf(logPath) {
+  const project = dirname(dirname(logPath));
+  const name = basename(project);
+  return /^--.+--$/.test(name) || name === "_no-cwd" ? dirname(project) : null;
+}
+function homeLockFiles(logPath, home) {
+  const root = persistenceRootOf(logPath);
+  const files = [
+    ...root === null ? [] : [join(root, PLUGIN_LOCK_FILE)],
+    ...home === void 0 ? [] : [join(home, "sessions", PLUGIN_LOCK_FILE), join(home, START_LOCK_FILE)]
+  ];
+  return [...new Set(files)];
+}
+function hostHoldingHome(logPath, home) {
+  for (const file of homeLockFiles(logPath, home)) {
+    const holder = liveHolder(file);
+    if (holder !== null) return { holder, file };
+  }
+  return null;
+}
+
+// scripts/commands/erase.ts
+var usage = (invocation) => `Usage: ${invocation} <log file | session folder> --tombstone SEQ [options]
 
 Erases for good what one dsh-message-recall removal took from a stored session: in the
 session's log, the content of the removed messages and of every event that copied it is
@@ -33,7 +127,12 @@ source or related copy), with its own removal of them and the command that erase
 as holding them not removed.
 
 Stop the DSH host first: a running host may hold the session with its content in memory and
-write it again. Find the tombstone's seq with: explain <session folder>.
+write it again. While a live host holds the DSH home (its lock file .message-recall.lock in the
+sessions folder, or npm start's npm-start.lock in the home), erase refuses and names it. Find
+the tombstone's seq with: explain <session folder>.
+
+The log is a session folder or any session log file, whatever its name (its encoding is read
+from its first bytes); the new log is written beside it.
 
 Options:
   --tombstone SEQ   the seq of the removal's tombstone (required)
@@ -42,8 +141,9 @@ Options:
   --json            one JSON document instead of text
   -h, --help        this text
 
-Exit codes: 0 erased; 1 refused (not a removal in effect, already erased, the new log did not
-verify; nothing changed); 2 bad usage or an unreadable log.
+Exit codes: 0 erased; 1 refused (not a removal in effect, already erased, a running host holds
+the DSH home, the new log did not verify; nothing changed); 2 bad usage, an unreadable log or a
+--home that is not a folder.
 `;
 var ERASE_MIN_NODE = [22, 15];
 function eraseRuntimeProblem(version) {
@@ -71,20 +171,28 @@ async function run(argv, invocation) {
   const runtime = eraseRuntimeProblem(process.version);
   if (runtime !== null) throw new UsageLineError(runtime);
   if (positionals.length !== 1) throw new UsageError(`expected one session folder or log file, got ${positionals.length}`);
-  if (values.tombstone === void 0 || !/^\d+$/.test(values.tombstone)) throw new UsageLineError(`--tombstone must be a seq (a non-negative integer), got ${JSON.stringify(values.tombstone ?? null)}`);
+  if (values.tombstone === void 0 || !/^\d+$/.test(values.tombstone)) throw new OptionValueError("tombstone", values.tombstone ?? null);
   const tombstoneSeq = Number(values.tombstone);
-  let logPath = resolve(positionals[0]);
-  if (!/session\.jsonl(\.zstd)?$/.test(basename(logPath))) {
-    const names = (await readdir(logPath).catch(() => [])).filter((n) => n === "session.jsonl" || n === "session.jsonl.zstd");
-    if (names.length !== 1) throw new UsageLineError(`no session log (session.jsonl.zstd or session.jsonl) in ${logPath}`);
-    logPath = join(logPath, names[0]);
+  const file = await resolveSessionLog(resolve(positionals[0]));
+  const logPath = file.path;
+  const compression = file.format === "zstd" ? "zstd" : "none";
+  const parts = logPath.split(sep);
+  const sessionsAt = parts.lastIndexOf("sessions");
+  if (values.home !== void 0) await assertFolder(resolve(values.home));
+  const home = values.home !== void 0 ? resolve(values.home) : sessionsAt > 0 ? parts.slice(0, sessionsAt).join(sep) : void 0;
+  const held = hostHoldingHome(logPath, home);
+  if (held !== null) {
+    const why = `cannot erase removal ${tombstoneSeq}: a running host holds this DSH home: ${describeHolder(held.holder)}, lock file ${held.file}; stop that host first`;
+    if (values.json) await out(JSON.stringify({ ok: false, code: "HOME_IN_USE", message: why, holderPid: held.holder.pid }) + "\n");
+    else await out(`refused, nothing changed: ${why}
+`);
+    return EXIT.problem;
   }
-  const compression = logPath.endsWith(".zstd") ? "zstd" : "none";
   const { decodeLogBytes } = await import("./jsonl-log-file-FETHXAH6.js");
-  const { eraseLogFile } = await import("./erase-log-V4UE7EWH.js");
-  const { deleteSideFiles, eraseFailureText } = await import("./erase-session-AZFWCAFW.js");
+  const { eraseLogFile } = await import("./erase-log-A4LC2PVU.js");
+  const { deleteSideFiles, eraseFailureText } = await import("./erase-session-VJ5ZC3W5.js");
   const { dropCacheEntryInFile } = await import("./projection-cache-erase-5WQJ7QZG.js");
-  const { copiesOnDisk, logFilesUnder } = await import("./erase-copies-on-disk-UZWUIV7P.js");
+  const { copiesOnDisk, logFilesUnder } = await import("./erase-copies-on-disk-H2JGGZZA.js");
   const { dshJsonlReader } = await import("./dsh-reader-PQKW3SW4.js");
   let id;
   try {
@@ -103,14 +211,11 @@ async function run(argv, invocation) {
 `);
     return EXIT.problem;
   }
-  const parts = logPath.split(sep);
-  const sessionsAt = parts.lastIndexOf("sessions");
-  const home = values.home !== void 0 ? resolve(values.home) : sessionsAt > 0 ? parts.slice(0, sessionsAt).join(sep) : void 0;
-  const logs = home === void 0 ? [] : await logFilesUnder(join(home, "sessions"));
+  const logs = home === void 0 ? [] : await logFilesUnder(join2(home, "sessions"));
   const others = [];
   if (home !== void 0 && done.value.erasedImages.length + done.value.erasedFiles.length > 0) {
     for (const path of logs) {
-      if (path === logPath || dirname(path) === dirname(logPath)) continue;
+      if (path === logPath || dirname2(path) === dirname2(logPath)) continue;
       try {
         others.push(decodeLogBytes(await readFile(path), path.endsWith(".zstd") ? "zstd" : "none"));
       } catch {
@@ -118,8 +223,8 @@ async function run(argv, invocation) {
       }
     }
   }
-  const side = await deleteSideFiles(done.value, others, home === void 0 ? void 0 : join(home, "attachments", "v1"));
-  const projectionCache = home === void 0 ? "absent" : await dropCacheEntryInFile(join(home, "storages"), id);
+  const side = await deleteSideFiles(done.value, others, home === void 0 ? void 0 : join2(home, "attachments", "v1"));
+  const projectionCache = home === void 0 ? "absent" : await dropCacheEntryInFile(join2(home, "storages"), id);
   const copies = home === void 0 ? null : await copiesOnDisk([logPath, ...logs.filter((path) => path !== logPath)], id, done.value.messageSeqs);
   const value = { ok: true, sessionId: id, tombstoneSeq, erasedAt: at, messageSeqs: done.value.messageSeqs, rewrittenEvents: done.value.carriers.size, ...side, projectionCache, copies };
   if (values.json) {
@@ -129,7 +234,7 @@ async function run(argv, invocation) {
   const lines = [
     `erased removal ${tombstoneSeq} of session ${id}: ${done.value.messageSeqs.length} message(s), ${done.value.carriers.size} event(s) rewritten`,
     ...side.deletedImages.map((image) => `deleted image ${image}`),
-    ...side.deletedFiles.map((file) => `deleted file ${file}`),
+    ...side.deletedFiles.map((file2) => `deleted file ${file2}`),
     ...side.kept.map((kept) => `kept ${kept.name} (${kept.reason === "referenced" ? "another session references it" : kept.reason === "absent" ? "not there" : "no DSH home given"})`),
     ...projectionCache === "dropped" ? ["dropped its record from the projection cache (storages/session_projcache.json); DSH folds it again from the erased log"] : [],
     ...copies === null ? ["copies and sources of the session not looked for: no DSH home (pass --home)"] : copies.map((copy) => copyLine(copy, invocation))

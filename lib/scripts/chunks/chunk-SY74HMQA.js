@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 import {
+  DSH_HOME_RULE,
   SESSIONS_ROOT_RULE,
   SessionLogInputError
-} from "./chunk-ENKBGR3B.js";
+} from "./chunk-QRA4O453.js";
 
 // scripts/support/sessions-root.ts
 import { stat } from "node:fs/promises";
@@ -12,6 +13,14 @@ async function assertRoot(root, defaulted) {
   } catch (error) {
     if (!defaulted || !(error instanceof SessionLogInputError)) throw error;
     throw new SessionLogInputError(`no sessions root given, and the default ${root} (${SESSIONS_ROOT_RULE}) is not a readable folder: ${error.message}`, error.code);
+  }
+}
+async function assertHome(home, defaulted) {
+  try {
+    await assertFolder(home);
+  } catch (error) {
+    if (!defaulted || !(error instanceof SessionLogInputError)) throw error;
+    throw new SessionLogInputError(`no DSH home given, and the default ${home} (${DSH_HOME_RULE}) is not a readable folder: ${error.message}`, error.code);
   }
 }
 async function assertFolder(root) {
@@ -27,5 +36,7 @@ async function assertFolder(root) {
 }
 
 export {
-  assertRoot
+  assertRoot,
+  assertHome,
+  assertFolder
 };
