@@ -189,6 +189,24 @@ export function* planBatchSteps(input: BatchInput): Generator<void, BatchResult,
     return at
   }
 
+  /**
+   * The draft a change joins whose target the batch already covers, `covering` being the draft
+   * that shadows the target itself. Its chain of covering drafts alternates between exclusions and
+   * removals (drafts that hide alike merge), and the fate rules (`fate.ts` `takesOver`) read it:
+   * the target is removed by `covering` when that is a removal, or by a Delete onward that
+   * absorbed the exclusion `covering`; an outer Recall or Delete that absorbed an exclusion at
+   * its edge leaves the target excluded. An exclusion change, and a removal of a removed target (a
+   * duplicate), join what already removes or excludes it; a removal of a target only excluded
+   * joins that exclusion, which the caller then turns into the removal.
+   */
+  const joinedDraft = (covering: Draft, removal: boolean): Draft => {
+    if (!removal || effectOf(covering.action) === 'removed') return covering
+    for (let outer = coveredBy.get(covering.virtualSeq); outer !== undefined; outer = coveredBy.get(outer.virtualSeq)) {
+      if (effectOf(outer.action) === 'removed' && ACTIONS[outer.action].plans === 'onward') return outer
+    }
+    return covering
+  }
+
   for (const [index, change] of input.changes.entries()) {
     if (index > 0) yield
     order++
@@ -231,15 +249,16 @@ export function* planBatchSteps(input: BatchInput): Generator<void, BatchResult,
     if (targetSeq >= input.nextSeq) {
       return refuse(index, { code: 'TARGET_NOT_FOUND', target: { seq: targetSeq }, reason: 'not-on-surface', matchingSeqs: [] })
     }
-    const earlier = outermost(coveredBy.get(targetSeq))
-    if (earlier !== undefined) {
-      const after = ACTIONS[change.action].plans === 'onward' ? firstRemovableAfter(nodes, lookup, positionOf(nodes, earlier.virtualSeq, near)) : undefined
+    const covering = coveredBy.get(targetSeq)
+    if (covering !== undefined) {
+      const after = ACTIONS[change.action].plans === 'onward' ? firstRemovableAfter(nodes, lookup, positionOf(nodes, outermost(covering)!.virtualSeq, near)) : undefined
       if (after === undefined) {
-        earlier.changeIndexes.push(index)
-        earlier.changeIndexes.sort((a, b) => a - b)
-        ownerOf[index] = earlier
+        const joined = joinedDraft(covering, ACTIONS[change.action].effect === 'removed')
+        joined.changeIndexes.push(index)
+        joined.changeIndexes.sort((a, b) => a - b)
+        ownerOf[index] = joined
         // A removal of what an earlier change of the batch only excluded removes it: the later change wins.
-        if (effectOf(earlier.action) === 'excluded' && ACTIONS[change.action].effect === 'removed') retarget(earlier, change.action)
+        if (effectOf(joined.action) === 'excluded' && ACTIONS[change.action].effect === 'removed') retarget(joined, change.action)
         continue
       }
       targetSeq = after

@@ -14,7 +14,8 @@ import { describeBatchRefusal, estimateBatch, planBatch, type BatchChange, type 
 import { appendBatch } from '../../src/host/batch-writer'
 import { appendTombstone } from '../../src/host/tombstone-append'
 import { describePlanRefusal, planRemoval } from '../../src/host/surface-plan'
-import { isTombstoneEvent } from '../../src/shared/tombstone'
+import { isTombstoneEvent, readTombstone } from '../../src/shared/tombstone'
+import { readFates } from '../../src/shared/fate'
 import { classifyNode } from '../../src/shared/surface-node'
 import { LogBuilder } from './log-builder'
 import { deriveHiddenRows } from '../../src/shared/hidden-rows'
@@ -108,6 +109,29 @@ describe('planBatch: merging', () => {
       assert.equal(view(batched.b).excluded.length, 1, `${order}: the excluded prompt stays in view`)
       assert.deepEqual([...batched.b.session.surface.nodes], [...single.b.session.surface.nodes], order)
     }
+  })
+
+  it('a repeated removal joins its own tombstone: the exclusion that shadows it stays an exclusion, as without the repeat', () => {
+    // The step's answer deleted, the prompt right after it excluded (its tombstone shadows the delete's), the delete repeated.
+    const plain = fourTurns()
+    const repeated = fourTurns()
+    const answer = plain.t2.steps[1]!.assistant
+    const prompt = plain.t3.prompt
+    const changes: BatchChange[] = [{ action: 'delete', seq: answer }, { action: 'exclude', seq: prompt }]
+    const withRepeat: BatchChange[] = [...changes, { action: 'delete', seq: answer }]
+    const count = plain.b.session.seq
+    const once = ok(batch(plain.b, changes))
+    const twice = ok(batch(repeated.b, withRepeat))
+    const shape = (p: BatchPlan) => p.writes.map((w) => w.kind === 'tombstone' && [w.action, w.shadowedSeqs, w.changeIndexes])
+    assert.deepEqual(shape(once), [['delete', [answer], [0]], ['exclude', [count, prompt], [1]]])
+    assert.deepEqual(shape(twice), [['delete', [answer], [0, 2]], ['exclude', [count, prompt], [1]]], 'the repeat joins the delete, nothing is retargeted')
+    assert.deepEqual(twice.writeOfChange, [0, 1, 0])
+    assert.deepEqual(twice.removedSeqs, once.removedSeqs)
+    const results = appendBatch(repeated.b.session, twice, withRepeat)
+    const written = (seq: number) => readTombstone(repeated.b.events[seq]!)!.action
+    assert.deepEqual(results.map((r) => [r.action, r.tombstoneSeq, written(r.tombstoneSeq)]), [['delete', count, 'delete'], ['exclude', count + 1, 'exclude'], ['delete', count, 'delete']])
+    const fates = readFates(repeated.b.events as readonly LogEvent[])
+    assert.deepEqual([fates.fateOf(answer).state, fates.fateOf(prompt).state], ['removed', 'excluded'])
   })
 
   it('a removal of what an earlier change of the batch only excluded removes it', () => {
