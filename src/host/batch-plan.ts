@@ -6,8 +6,11 @@
  * and its replace is then applied to that copy, so later changes see the earlier ones.
  *
  * Merging, in list order on the simulated surface:
- * - a removal whose target an earlier change of the batch already shadowed joins that change's
- *   range (a duplicate is one case of this), and turns an exclusion it joins into its own removal;
+ * - a change that repeats an earlier one (the same action on the same seq) joins the write that
+ *   carries it, so a repeat never changes the plan;
+ * - a removal whose target an earlier change of the batch already removed joins that removal; a
+ *   removal of a target the batch only excluded turns that exclusion into its own removal; an
+ *   exclusion of a target the batch already covers joins what covers it (see `joinedDraft`);
  *   a `deleteFrom` on such a target continues from the first removable node after that range;
  * - a removal whose planned range touches or covers a range of this batch (the planner absorbs
  *   an adjacent tombstone at either edge) becomes one range with it: one tombstone per gap, and
@@ -168,7 +171,10 @@ export function* planBatchSteps(input: BatchInput): Generator<void, BatchResult,
   const draftOf = new Map<number, Draft>()
   /** Seq (real, or a restore's virtual) shadowed by a tombstone draft of this batch → that draft. */
   const coveredBy = new Map<number, Draft>()
+  /** Each change's draft; kept current when a draft merges into another. */
   const ownerOf: Draft[] = []
+  /** `action:seq` of a removal change → the index of its first occurrence. */
+  const firstOf = new Map<string, number>()
   let next = input.nextSeq
   let order = 0
   // Where the last change landed: changes listed in surface order are each found a short search
@@ -249,11 +255,26 @@ export function* planBatchSteps(input: BatchInput): Generator<void, BatchResult,
     if (targetSeq >= input.nextSeq) {
       return refuse(index, { code: 'TARGET_NOT_FOUND', target: { seq: targetSeq }, reason: 'not-on-surface', matchingSeqs: [] })
     }
+    // A duplicate (the same action on the same seq) joins the write that carries the change it repeats.
+    const key = `${change.action}:${targetSeq}`
+    const repeated = firstOf.get(key)
+    if (repeated !== undefined) {
+      const carrier = ownerOf[repeated]!
+      carrier.changeIndexes.push(index)
+      carrier.changeIndexes.sort((a, b) => a - b)
+      ownerOf[index] = carrier
+      continue
+    }
+    firstOf.set(key, index)
     const covering = coveredBy.get(targetSeq)
+    /** Position of the outermost draft over an only-excluded target of a `deleteFrom`, which its range starts at. */
+    let from: number | undefined
     if (covering !== undefined) {
-      const after = ACTIONS[change.action].plans === 'onward' ? firstRemovableAfter(nodes, lookup, positionOf(nodes, outermost(covering)!.virtualSeq, near)) : undefined
+      const joined = joinedDraft(covering, ACTIONS[change.action].effect === 'removed')
+      const at = positionOf(nodes, outermost(covering)!.virtualSeq, near)
+      const after = ACTIONS[change.action].plans === 'onward' ? firstRemovableAfter(nodes, lookup, at) : undefined
+      if (after !== undefined && effectOf(joined.action) === 'excluded') from = at
       if (after === undefined) {
-        const joined = joinedDraft(covering, ACTIONS[change.action].effect === 'removed')
         joined.changeIndexes.push(index)
         joined.changeIndexes.sort((a, b) => a - b)
         ownerOf[index] = joined
@@ -265,18 +286,38 @@ export function* planBatchSteps(input: BatchInput): Generator<void, BatchResult,
     }
     const planned = planRemoval({ nodes, lookup, planning: removalPlanning(change.action), target: { seq: targetSeq }, searchFrom: near })
     if (!planned.ok) return refuse(index, planned.refusal)
-    const { plan } = planned
+    // A Delete onward from a message the batch only excluded takes that exclusion too (a Delete onward
+    // over an exclusion removes it, `fate.ts` `takesOver`), and the nodes no removal may target
+    // between it and the continuation's start: one contiguous range to the end.
+    const plan = from === undefined ? planned.plan : {
+      ...planned.plan,
+      startIdx: from,
+      shadowedSeqs: [...nodes.slice(from, planned.plan.startIdx), ...planned.plan.shadowedSeqs],
+      nodeKinds: [...nodes.slice(from, planned.plan.startIdx).map((seq) => classifyNode(lookup(seq)!)), ...planned.plan.nodeKinds],
+    }
 
     // Expand this batch's own tombstones inside the range into what they shadow, when they hide
     // alike; an exclusion inside a removal (or a removal inside an exclusion) stays its own
     // tombstone, written first and shadowed by this one, as the same changes one by one would be:
     // the hiding rules read the two differently (`hidden-rows.ts`).
+    // A Recall or Delete that takes a Delete onward of the batch along (at the onward's start) is
+    // written as that Delete onward, which the exclusions inside it need to stay removed
+    // (`fate.ts` `takesOver`); when the range also holds an exclusion of its own, which a Delete
+    // onward would remove, the Delete onward stays its own tombstone instead.
+    const onward = ACTIONS[change.action].plans === 'onward'
+    const ownExclusion = !onward && plan.shadowedSeqs.some((seq) => {
+      const inner = draftOf.get(seq)
+      return inner !== undefined && inner.kind === 'tombstone' && effectOf(inner.action) === 'excluded'
+    })
+    let action = change.action
     const shadowedSeqs: number[] = []
     const nodeKinds: NodeKind[] = []
     const changeIndexes = [index]
     for (const [i, seq] of plan.shadowedSeqs.entries()) {
       const inner = draftOf.get(seq)
-      if (inner !== undefined && inner.kind === 'tombstone' && effectOf(inner.action) === ACTIONS[change.action].effect) {
+      const innerOnward = inner !== undefined && ACTIONS[inner.action].plans === 'onward'
+      if (inner !== undefined && inner.kind === 'tombstone' && effectOf(inner.action) === ACTIONS[change.action].effect && !(innerOnward && ownExclusion)) {
+        if (innerOnward && !onward) action = inner.action as BatchRemovalAction
         inner.live = false
         shadowedSeqs.push(...inner.shadowedSeqs)
         nodeKinds.push(...inner.nodeKinds)
@@ -289,12 +330,12 @@ export function* planBatchSteps(input: BatchInput): Generator<void, BatchResult,
     changeIndexes.sort((a, b) => a - b)
     const seq = next++
     const draft: Draft = {
-      kind: 'tombstone', action: change.action, shadowedSeqs, nodeKinds, changeIndexes, virtualSeq: seq,
+      kind: 'tombstone', action, shadowedSeqs, nodeKinds, changeIndexes, virtualSeq: seq,
       tombstoneSeq: -1, originalSeq: -1, data: undefined, order, live: true,
     }
     virtual.set(seq, {
       type: 'user/message', seq, time: 0,
-      data: { id: `batch-${seq}`, role: 'user', content: [], source: tombstoneSource(change.action, shadowedSeqs) },
+      data: { id: `batch-${seq}`, role: 'user', content: [], source: tombstoneSource(action, shadowedSeqs) },
       surfaceOp: replaceOp(shadowedSeqs[0]!, shadowedSeqs.at(-1)!), sourceEventSeqs: shadowedSeqs,
     })
     nodes.splice(plan.startIdx, plan.endIdx - plan.startIdx + 1, seq)

@@ -23,7 +23,7 @@ import { transcriptRows } from '../../src/log/log-rows'
 import type { LogEvent } from '../../src/shared/events'
 import type { TombstoneAction } from '../../src/shared/actions'
 import { buildLog, extra, pairingProblems, turnShape } from './random-logs'
-import { removalPlanning } from '../../src/shared/actions'
+import { ACTIONS, removalPlanning } from '../../src/shared/actions'
 import { offSurfaceSeqs } from '../../src/host/summary-batch'
 
 function batch(b: LogBuilder, changes: BatchChange[]): BatchResult {
@@ -255,9 +255,9 @@ describe('planBatch: restores', () => {
 const changeShape = fc.record({ action: fc.constantFrom('delete' as const, 'delete' as const, 'deleteFrom' as const, 'exclude' as const, 'restore' as const), pick: fc.nat(), old: fc.boolean() })
 
 describe('planBatch: property', () => {
-  it('writes what it simulated: accepted by the Session, same fold, no split pair, reference messages, one tombstone per gap', () => {
+  it('writes what it simulated: accepted by the Session, same fold, no split pair, reference messages, one tombstone per gap, results as written, a repeat joins', () => {
     fc.assert(
-      fc.property(fc.array(turnShape, { minLength: 1, maxLength: 5 }), fc.array(extra, { maxLength: 4 }), fc.array(changeShape, { minLength: 1, maxLength: 8 }), (turns, extras, shapes) => {
+      fc.property(fc.array(turnShape, { minLength: 1, maxLength: 5 }), fc.array(extra, { maxLength: 4 }), fc.array(changeShape, { minLength: 1, maxLength: 8 }), fc.record({ from: fc.nat(), at: fc.nat() }), (turns, extras, shapes, repeat) => {
         const b = buildLog(turns, extras)
         assert.deepEqual(pairingProblems(b), [], 'the generated log starts balanced')
         const before = b.nodes
@@ -309,6 +309,41 @@ describe('planBatch: property', () => {
             assert.ok(reaches(r.shadowedSeqs!) || r.action === 'deleteFrom')
           }
         }
+        // The reply says what was written: each result names a tombstone of the log as written, and the
+        // change took effect as its action says (a removal removed its target, an exclusion excluded it
+        // or a removal took it). A tombstone written as an exclusion carries only exclusions; one written
+        // as a Recall or Delete that carries an exclusion carries a removal of a message it shadows itself
+        // (the removal that won over the exclusion, not one of a range it only absorbed).
+        const fates = readFates(b.events as readonly LogEvent[])
+        for (const r of results) {
+          const change = changes[r.index]!
+          assert.equal(r.action, change.action)
+          if (change.action === 'restore') continue
+          const written = readTombstone(b.events[r.tombstoneSeq]!)
+          assert.ok(written !== null, `result ${r.index} names tombstone ${r.tombstoneSeq}`)
+          assert.deepEqual(b.events[r.tombstoneSeq]!.sourceEventSeqs, r.shadowedSeqs)
+          const state = fates.fateOf(change.seq).state
+          if (ACTIONS[change.action].effect === 'removed') assert.equal(state, 'removed', `change ${r.index} (${change.action} of ${change.seq}) removes it`)
+          else assert.ok(state === 'excluded' || state === 'removed', `change ${r.index} (exclude of ${change.seq}) is ${state}`)
+          const carried = p.writes[p.writeOfChange[r.index]!]!.changeIndexes.map((i) => changes[i]!)
+          if (ACTIONS[written.action].effect === 'excluded') assert.ok(carried.every((c) => c.action === 'exclude'), `tombstone ${r.tombstoneSeq} written as exclude carries ${JSON.stringify(carried)}`)
+          else if (change.action === 'exclude' && ACTIONS[written.action].plans !== 'onward') {
+            const winner = carried.some((c) => c.action !== 'restore' && ACTIONS[c.action].effect === 'removed' && r.shadowedSeqs!.includes(c.seq))
+            assert.ok(winner, `change ${r.index} (exclude of ${change.seq}) carried by tombstone ${r.tombstoneSeq} written as ${written.action}`)
+          }
+        }
+        // A change repeated later in the list joins the write of the change it repeats: the same writes.
+        const from = repeat.from % changes.length
+        const at = from + 1 + (repeat.at % (changes.length - from))
+        const withRepeat = [...changes.slice(0, at), changes[from]!, ...changes.slice(at)]
+        const again = planBatch({ nodes: before, lookup: b.lookup, nextSeq: count, changes: withRepeat })
+        assert.ok(again.ok, `the batch with change ${from} repeated at ${at} plans`)
+        const unshift = (i: number) => (i > at ? i - 1 : i)
+        const comparable = (plan: BatchPlan, index: (i: number) => number) => plan.writes.map((w) => ({ ...w, changeIndexes: w.changeIndexes.filter((i) => plan === p || i !== at).map(index) }))
+        assert.deepEqual(comparable(again.plan, unshift), comparable(p, (i) => i), `change ${from} repeated at ${at}: the same writes`)
+        assert.equal(again.plan.writeOfChange[at], p.writeOfChange[from])
+        assert.deepEqual(again.plan.writeOfChange.filter((_, i) => i !== at), p.writeOfChange)
+        assert.deepEqual([again.plan.nodes, again.plan.removedSeqs, again.plan.restoredSeqs], [p.nodes, p.removedSeqs, p.restoredSeqs])
       }),
       { numRuns: 300 },
     )
