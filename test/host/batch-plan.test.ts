@@ -145,6 +145,35 @@ describe('planBatch: merging', () => {
     assert.equal(rows.fateOf(t3.prompt).state, 'removed')
   })
 
+  it('a removal of a message the batch excluded removes it also when a Delete of its neighbour absorbed the exclusion', () => {
+    const { b, t2, t3 } = fourTurns()
+    const answer = t2.steps[1]!.assistant
+    const count = b.session.seq
+    const changes: BatchChange[] = [{ action: 'exclude', seq: t3.prompt }, { action: 'delete', seq: answer }, { action: 'delete', seq: t3.prompt }]
+    const p = ok(batch(b, changes))
+    // The exclusion becomes the prompt's removal, inside the answer's Delete that absorbed it.
+    assert.deepEqual(p.writes.map((w) => w.kind === 'tombstone' && [w.action, w.shadowedSeqs, w.changeIndexes]), [['delete', [t3.prompt], [0, 2]], ['delete', [answer, count], [1]]])
+    appendBatch(b.session, p, changes)
+    const fates = readFates(b.events as readonly LogEvent[])
+    assert.deepEqual([fates.fateOf(answer).state, fates.fateOf(t3.prompt).state], ['removed', 'removed'])
+  })
+
+  it('a Delete onward from a message the batch excluded removes it, also when a Delete then takes the Delete onward along', () => {
+    const { b, t3, t4 } = fourTurns()
+    const reply = t3.steps[0]!.assistant
+    const count = b.session.seq
+    const changes: BatchChange[] = [{ action: 'exclude', seq: reply }, { action: 'deleteFrom', seq: reply }, { action: 'delete', seq: t3.prompt }]
+    const p = ok(batch(b, changes))
+    // The prompt's Delete takes the Delete onward along at its start, and is written as that Delete onward.
+    assert.deepEqual(p.writes.map((w) => w.kind === 'tombstone' && [w.action, w.shadowedSeqs, w.changeIndexes]), [
+      ['exclude', [reply], [0]],
+      ['deleteFrom', [t3.prompt, count, t4.prompt, t4.steps[0]!.assistant], [1, 2]],
+    ])
+    appendBatch(b.session, p, changes)
+    const fates = readFates(b.events as readonly LogEvent[])
+    assert.deepEqual([t3.prompt, reply, t4.prompt].map((seq) => fates.fateOf(seq).state), ['removed', 'removed', 'removed'])
+  })
+
   it('merges adjacent removals into one range (never two tombstones side by side)', () => {
     const { b, t2 } = fourTurns()
     const first = [t2.steps[0]!.assistant, ...t2.steps[0]!.results]
