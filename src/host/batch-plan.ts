@@ -11,12 +11,17 @@
  * - a removal whose target an earlier change of the batch already removed joins that removal; a
  *   removal of a target the batch only excluded turns that exclusion into its own removal; an
  *   exclusion of a target the batch already covers joins what covers it (see `joinedDraft`);
- *   a `deleteFrom` on such a target continues from the first removable node after that range;
+ *   a `deleteFrom` on a removed target continues from the first removable node after that range,
+ *   and on an only excluded one starts its range at that exclusion (and so removes it);
  * - a removal whose planned range touches or covers a range of this batch (the planner absorbs
  *   an adjacent tombstone at either edge) becomes one range with it: one tombstone per gap, and
  *   the batch never writes a tombstone that shadows another tombstone of the same batch, except
  *   where an exclusion and a removal meet: the earlier one is written as its own tombstone and the
- *   later one shadows it, exactly as the two changes one by one (they hide differently);
+ *   later one shadows it, exactly as the two changes one by one (they hide differently). So the
+ *   fates stay as the changes say, an exclusion a later removal turned into its own (inside a
+ *   Delete that absorbed it) stays its own tombstone, and so does a `deleteFrom` that a Recall or
+ *   Delete holding an exclusion takes along; a Recall or Delete that takes a `deleteFrom` along
+ *   otherwise is written as that `deleteFrom`;
  * - a restore whose tombstone an earlier change shadowed is refused, naming that change.
  *
  * The plan lists the writes in an order in which each one's range exists on the real surface
