@@ -42,7 +42,7 @@ import { planRemoval, positionOf, type EventLookup, type PlanRefusal } from './s
 import { countChars, estimateTokens, tokensOfChars } from '../shared/token-estimate'
 import { describeRestoreRefusal, planRestore, type RestoreRefusal } from './restore-plan'
 import { tombstoneSource } from '../shared/tombstone'
-import { ACTIONS, removalPlanning, type BatchRemovalAction } from '../shared/actions'
+import { ACTIONS, BATCH_REMOVAL_ACTIONS, removalPlanning, type BatchRemovalAction } from '../shared/actions'
 
 export type { BatchRemovalAction } from '../shared/actions'
 
@@ -124,6 +124,8 @@ export interface BatchRefusal {
 /** Batch planner result. */
 export type BatchResult = { readonly ok: true; readonly plan: BatchPlan } | { readonly ok: false; readonly refusal: BatchRefusal }
 
+/** A small number per batch removal action, for {@link planBatchSteps}' duplicate key. */
+const ACTION_CODE = new Map(BATCH_REMOVAL_ACTIONS.map((action, i) => [action, i]))
 const NOT_REMOVABLE = new Set<NodeKind>(['tombstone', 'checkpoint', 'replacement', 'context'])
 const MESSAGE_KINDS = new Set<NodeKind>(['user', 'reference', 'context', 'assistant', 'tool'])
 
@@ -178,8 +180,8 @@ export function* planBatchSteps(input: BatchInput): Generator<void, BatchResult,
   const coveredBy = new Map<number, Draft>()
   /** Each change's draft; kept current when a draft merges into another. */
   const ownerOf: Draft[] = []
-  /** `action:seq` of a removal change → the index of its first occurrence. */
-  const firstOf = new Map<string, number>()
+  /** A removal change's (seq, action) key → the index of its first occurrence. */
+  const firstOf = new Map<number, number>()
   let next = input.nextSeq
   let order = 0
   // Where the last change landed: changes listed in surface order are each found a short search
@@ -261,7 +263,8 @@ export function* planBatchSteps(input: BatchInput): Generator<void, BatchResult,
       return refuse(index, { code: 'TARGET_NOT_FOUND', target: { seq: targetSeq }, reason: 'not-on-surface', matchingSeqs: [] })
     }
     // A duplicate (the same action on the same seq) joins the write that carries the change it repeats.
-    const key = `${change.action}:${targetSeq}`
+    // One number per (seq, action): seqs here are below `nextSeq`, far inside the safe integer range.
+    const key = targetSeq * BATCH_REMOVAL_ACTIONS.length + ACTION_CODE.get(change.action)!
     const repeated = firstOf.get(key)
     if (repeated !== undefined) {
       const carrier = ownerOf[repeated]!
@@ -276,8 +279,8 @@ export function* planBatchSteps(input: BatchInput): Generator<void, BatchResult,
     let from: number | undefined
     if (covering !== undefined) {
       const joined = joinedDraft(covering, ACTIONS[change.action].effect === 'removed')
-      const at = positionOf(nodes, outermost(covering)!.virtualSeq, near)
-      const after = ACTIONS[change.action].plans === 'onward' ? firstRemovableAfter(nodes, lookup, at) : undefined
+      const at = ACTIONS[change.action].plans === 'onward' ? positionOf(nodes, outermost(covering)!.virtualSeq, near) : -1
+      const after = at === -1 ? undefined : firstRemovableAfter(nodes, lookup, at)
       if (after !== undefined && effectOf(joined.action) === 'excluded') from = at
       if (after === undefined) {
         joined.changeIndexes.push(index)
