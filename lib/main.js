@@ -3233,6 +3233,7 @@ function* planBatchSteps(input) {
     if (!planned.ok) return refuse2(index, planned.refusal);
     const plan = from === void 0 ? planned.plan : {
       ...planned.plan,
+      start: nodes[from],
       startIdx: from,
       shadowedSeqs: [...nodes.slice(from, planned.plan.startIdx), ...planned.plan.shadowedSeqs],
       nodeKinds: [...nodes.slice(from, planned.plan.startIdx).map((seq2) => classifyNode(lookup(seq2))), ...planned.plan.nodeKinds]

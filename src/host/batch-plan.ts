@@ -208,9 +208,9 @@ export function* planBatchSteps(input: BatchInput): Generator<void, BatchResult,
    * removals (drafts that hide alike merge), and the fate rules (`fate.ts` `takesOver`) read it:
    * the target is removed by `covering` when that is a removal, or by a Delete onward that
    * absorbed the exclusion `covering`; an outer Recall or Delete that absorbed an exclusion at
-   * its edge leaves the target excluded. An exclusion change, and a removal of a removed target (a
-   * duplicate), join what already removes or excludes it; a removal of a target only excluded
-   * joins that exclusion, which the caller then turns into the removal.
+   * its edge leaves the target excluded. An exclusion change, and a removal of a removed target
+   * (another message of a step the batch removed, say), join what already excludes or removes it; a
+   * removal of a target only excluded joins that exclusion, which the caller then turns into the removal.
    */
   const joinedDraft = (covering: Draft, removal: boolean): Draft => {
     if (!removal || effectOf(covering.action) === 'removed') return covering
@@ -299,6 +299,7 @@ export function* planBatchSteps(input: BatchInput): Generator<void, BatchResult,
     // between it and the continuation's start: one contiguous range to the end.
     const plan = from === undefined ? planned.plan : {
       ...planned.plan,
+      start: nodes[from]!,
       startIdx: from,
       shadowedSeqs: [...nodes.slice(from, planned.plan.startIdx), ...planned.plan.shadowedSeqs],
       nodeKinds: [...nodes.slice(from, planned.plan.startIdx).map((seq) => classifyNode(lookup(seq)!)), ...planned.plan.nodeKinds],
@@ -307,11 +308,11 @@ export function* planBatchSteps(input: BatchInput): Generator<void, BatchResult,
     // Expand this batch's own tombstones inside the range into what they shadow, when they hide
     // alike; an exclusion inside a removal (or a removal inside an exclusion) stays its own
     // tombstone, written first and shadowed by this one, as the same changes one by one would be:
-    // the hiding rules read the two differently (`hidden-rows.ts`).
-    // A Recall or Delete that takes a Delete onward of the batch along (at the onward's start) is
-    // written as that Delete onward, which the exclusions inside it need to stay removed
-    // (`fate.ts` `takesOver`); when the range also holds an exclusion of its own, which a Delete
-    // onward would remove, the Delete onward stays its own tombstone instead.
+    // the hiding rules read the two differently (`hidden-rows.ts`). A Recall or Delete that takes
+    // a Delete onward of the batch along (at the onward's start) is written as that Delete onward,
+    // which the exclusions inside it need to stay removed (`fate.ts` `takesOver`); when its range
+    // also holds an exclusion of its own, which a Delete onward would remove, the Delete onward
+    // stays its own tombstone inside it instead.
     const onward = ACTIONS[change.action].plans === 'onward'
     const ownExclusion = !onward && plan.shadowedSeqs.some((seq) => {
       const inner = draftOf.get(seq)
