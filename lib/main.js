@@ -3164,6 +3164,7 @@ function tokensOfChars(chars) {
 }
 
 // src/host/batch-plan.ts
+var ACTION_CODE = new Map(BATCH_REMOVAL_ACTIONS.map((action, i) => [action, i]));
 var NOT_REMOVABLE = /* @__PURE__ */ new Set(["tombstone", "checkpoint", "replacement", "context"]);
 var MESSAGE_KINDS = /* @__PURE__ */ new Set(["user", "reference", "context", "assistant", "tool"]);
 function* planBatchSteps(input) {
@@ -3174,6 +3175,7 @@ function* planBatchSteps(input) {
   const draftOf = /* @__PURE__ */ new Map();
   const coveredBy = /* @__PURE__ */ new Map();
   const ownerOf = [];
+  const firstOf = /* @__PURE__ */ new Map();
   let next = input.nextSeq;
   let order = 0;
   let near = 0;
@@ -3187,6 +3189,13 @@ function* planBatchSteps(input) {
     let at = draft;
     for (let next2 = at && coveredBy.get(at.virtualSeq); next2 !== void 0; next2 = coveredBy.get(next2.virtualSeq)) at = next2;
     return at;
+  };
+  const joinedDraft = (covering, removal) => {
+    if (!removal || effectOf(covering.action) === "removed") return covering;
+    for (let outer = coveredBy.get(covering.virtualSeq); outer !== void 0; outer = coveredBy.get(outer.virtualSeq)) {
+      if (effectOf(outer.action) === "removed" && ACTIONS[outer.action].plans === "onward") return outer;
+    }
+    return covering;
   };
   for (const [index, change] of input.changes.entries()) {
     if (index > 0) yield;
@@ -3242,27 +3251,55 @@ function* planBatchSteps(input) {
     if (targetSeq >= input.nextSeq) {
       return refuse2(index, { code: "TARGET_NOT_FOUND", target: { seq: targetSeq }, reason: "not-on-surface", matchingSeqs: [] });
     }
-    const earlier = outermost(coveredBy.get(targetSeq));
-    if (earlier !== void 0) {
-      const after = ACTIONS[change.action].plans === "onward" ? firstRemovableAfter(nodes, lookup, positionOf(nodes, earlier.virtualSeq, near)) : void 0;
+    const key = targetSeq * BATCH_REMOVAL_ACTIONS.length + ACTION_CODE.get(change.action);
+    const repeated = firstOf.get(key);
+    if (repeated !== void 0) {
+      const carrier = ownerOf[repeated];
+      carrier.changeIndexes.push(index);
+      carrier.changeIndexes.sort((a, b) => a - b);
+      ownerOf[index] = carrier;
+      continue;
+    }
+    firstOf.set(key, index);
+    const covering = coveredBy.get(targetSeq);
+    let from;
+    if (covering !== void 0) {
+      const joined = joinedDraft(covering, ACTIONS[change.action].effect === "removed");
+      const at = ACTIONS[change.action].plans === "onward" ? positionOf(nodes, outermost(covering).virtualSeq, near) : -1;
+      const after = at === -1 ? void 0 : firstRemovableAfter(nodes, lookup, at);
+      if (after !== void 0 && effectOf(joined.action) === "excluded") from = at;
       if (after === void 0) {
-        earlier.changeIndexes.push(index);
-        earlier.changeIndexes.sort((a, b) => a - b);
-        ownerOf[index] = earlier;
-        if (effectOf(earlier.action) === "excluded" && ACTIONS[change.action].effect === "removed") retarget(earlier, change.action);
+        joined.changeIndexes.push(index);
+        joined.changeIndexes.sort((a, b) => a - b);
+        ownerOf[index] = joined;
+        if (effectOf(joined.action) === "excluded" && ACTIONS[change.action].effect === "removed") retarget(joined, change.action);
         continue;
       }
       targetSeq = after;
     }
     const planned = planRemoval({ nodes, lookup, planning: removalPlanning(change.action), target: { seq: targetSeq }, searchFrom: near });
     if (!planned.ok) return refuse2(index, planned.refusal);
-    const { plan } = planned;
+    const plan = from === void 0 ? planned.plan : {
+      ...planned.plan,
+      start: nodes[from],
+      startIdx: from,
+      shadowedSeqs: [...nodes.slice(from, planned.plan.startIdx), ...planned.plan.shadowedSeqs],
+      nodeKinds: [...nodes.slice(from, planned.plan.startIdx).map((seq2) => classifyNode(lookup(seq2))), ...planned.plan.nodeKinds]
+    };
+    const onward = ACTIONS[change.action].plans === "onward";
+    const ownExclusion = !onward && plan.shadowedSeqs.some((seq2) => {
+      const inner = draftOf.get(seq2);
+      return inner !== void 0 && inner.kind === "tombstone" && effectOf(inner.action) === "excluded";
+    });
+    let action = change.action;
     const shadowedSeqs = [];
     const nodeKinds = [];
     const changeIndexes = [index];
     for (const [i, seq2] of plan.shadowedSeqs.entries()) {
       const inner = draftOf.get(seq2);
-      if (inner !== void 0 && inner.kind === "tombstone" && effectOf(inner.action) === ACTIONS[change.action].effect) {
+      const innerOnward = inner !== void 0 && ACTIONS[inner.action].plans === "onward";
+      if (inner !== void 0 && inner.kind === "tombstone" && effectOf(inner.action) === ACTIONS[change.action].effect && !(innerOnward && ownExclusion)) {
+        if (innerOnward && !onward) action = inner.action;
         inner.live = false;
         shadowedSeqs.push(...inner.shadowedSeqs);
         nodeKinds.push(...inner.nodeKinds);
@@ -3276,7 +3313,7 @@ function* planBatchSteps(input) {
     const seq = next++;
     const draft = {
       kind: "tombstone",
-      action: change.action,
+      action,
       shadowedSeqs,
       nodeKinds,
       changeIndexes,
@@ -3291,7 +3328,7 @@ function* planBatchSteps(input) {
       type: "user/message",
       seq,
       time: 0,
-      data: { id: `batch-${seq}`, role: "user", content: [], source: tombstoneSource(change.action, shadowedSeqs) },
+      data: { id: `batch-${seq}`, role: "user", content: [], source: tombstoneSource(action, shadowedSeqs) },
       surfaceOp: replaceOp(shadowedSeqs[0], shadowedSeqs.at(-1)),
       sourceEventSeqs: shadowedSeqs
     });
@@ -3384,9 +3421,10 @@ function checkConfirmed(view, expect, removedSeqs) {
   if (expect === void 0 || confirmed === void 0) return null;
   const lastSeq = expect.lastSeq;
   const cameBackSeqs = lastSeq === void 0 ? [] : removedSeqs.filter((seq) => seq > lastSeq);
-  if (removedSeqs.length <= confirmed && cameBackSeqs.length === 0) return null;
+  if (removedSeqs.length === confirmed && cameBackSeqs.length === 0) return null;
   const own = lastSeq === void 0 ? 0 : ownReplacementsAfter(lastSeq, view.lastSeq, view.lookup).size;
-  const surfaceChanged = lastSeq !== void 0 && view.lastSeq > lastSeq;
+  const surfaceChanged = own > 0;
+  if (removedSeqs.length < confirmed && surfaceChanged && cameBackSeqs.length === 0) return null;
   return {
     code: "STALE_VIEW",
     expected: expect,
@@ -3711,7 +3749,7 @@ function planFoldedOnView(view, intent) {
   const planned = planFoldedRemoval({ nodes: view.nodes, lookup: view.lookup, fates: readFates(log), action: intent.action, seq: intent.seq });
   if (planned === null) return null;
   if (!planned.ok) return planned;
-  const stale = checkExpectation(view, intent.expect);
+  const stale = checkExpectation(view, intent.expect) ?? checkConfirmed(view, intent.expect, planned.plan.removedSeqs);
   return stale === null ? { ok: true, value: planned.plan } : { ok: false, refusal: stale };
 }
 function summarizationInput(session, plan, lookup) {

@@ -6,14 +6,22 @@
  * and its replace is then applied to that copy, so later changes see the earlier ones.
  *
  * Merging, in list order on the simulated surface:
- * - a removal whose target an earlier change of the batch already shadowed joins that change's
- *   range (a duplicate is one case of this), and turns an exclusion it joins into its own removal;
- *   a `deleteFrom` on such a target continues from the first removable node after that range;
+ * - a change that repeats an earlier one (the same action on the same seq) joins the write that
+ *   carries it, so a repeat never changes the plan;
+ * - a removal whose target an earlier change of the batch already removed joins that removal; a
+ *   removal of a target the batch only excluded turns that exclusion into its own removal; an
+ *   exclusion of a target the batch already covers joins what covers it (see `joinedDraft`);
+ *   a `deleteFrom` on a removed target continues from the first removable node after that range,
+ *   and on an only excluded one starts its range at that exclusion (and so removes it);
  * - a removal whose planned range touches or covers a range of this batch (the planner absorbs
  *   an adjacent tombstone at either edge) becomes one range with it: one tombstone per gap, and
  *   the batch never writes a tombstone that shadows another tombstone of the same batch, except
  *   where an exclusion and a removal meet: the earlier one is written as its own tombstone and the
- *   later one shadows it, exactly as the two changes one by one (they hide differently);
+ *   later one shadows it, exactly as the two changes one by one (they hide differently). So the
+ *   fates stay as the changes say, an exclusion a later removal turned into its own (inside a
+ *   Delete that absorbed it) stays its own tombstone, and so does a `deleteFrom` that a Recall or
+ *   Delete holding an exclusion takes along; a Recall or Delete that takes a `deleteFrom` along
+ *   otherwise is written as that `deleteFrom`;
  * - a restore whose tombstone an earlier change shadowed is refused, naming that change.
  *
  * The plan lists the writes in an order in which each one's range exists on the real surface
@@ -34,7 +42,7 @@ import { planRemoval, positionOf, type EventLookup, type PlanRefusal } from './s
 import { countChars, estimateTokens, tokensOfChars } from '../shared/token-estimate'
 import { describeRestoreRefusal, planRestore, type RestoreRefusal } from './restore-plan'
 import { tombstoneSource } from '../shared/tombstone'
-import { ACTIONS, removalPlanning, type BatchRemovalAction } from '../shared/actions'
+import { ACTIONS, BATCH_REMOVAL_ACTIONS, removalPlanning, type BatchRemovalAction } from '../shared/actions'
 
 export type { BatchRemovalAction } from '../shared/actions'
 
@@ -116,6 +124,8 @@ export interface BatchRefusal {
 /** Batch planner result. */
 export type BatchResult = { readonly ok: true; readonly plan: BatchPlan } | { readonly ok: false; readonly refusal: BatchRefusal }
 
+/** A small number per batch removal action, for {@link planBatchSteps}' duplicate key. */
+const ACTION_CODE = new Map(BATCH_REMOVAL_ACTIONS.map((action, i) => [action, i]))
 const NOT_REMOVABLE = new Set<NodeKind>(['tombstone', 'checkpoint', 'replacement', 'context'])
 const MESSAGE_KINDS = new Set<NodeKind>(['user', 'reference', 'context', 'assistant', 'tool'])
 
@@ -168,7 +178,10 @@ export function* planBatchSteps(input: BatchInput): Generator<void, BatchResult,
   const draftOf = new Map<number, Draft>()
   /** Seq (real, or a restore's virtual) shadowed by a tombstone draft of this batch → that draft. */
   const coveredBy = new Map<number, Draft>()
+  /** Each change's draft; kept current when a draft merges into another. */
   const ownerOf: Draft[] = []
+  /** A removal change's (seq, action) key → the index of its first occurrence. */
+  const firstOf = new Map<number, number>()
   let next = input.nextSeq
   let order = 0
   // Where the last change landed: changes listed in surface order are each found a short search
@@ -187,6 +200,24 @@ export function* planBatchSteps(input: BatchInput): Generator<void, BatchResult,
     let at = draft
     for (let next = at && coveredBy.get(at.virtualSeq); next !== undefined; next = coveredBy.get(next.virtualSeq)) at = next
     return at
+  }
+
+  /**
+   * The draft a change joins whose target the batch already covers, `covering` being the draft
+   * that shadows the target itself. Its chain of covering drafts alternates between exclusions and
+   * removals (drafts that hide alike merge), and the fate rules (`fate.ts` `takesOver`) read it:
+   * the target is removed by `covering` when that is a removal, or by a Delete onward that
+   * absorbed the exclusion `covering`; an outer Recall or Delete that absorbed an exclusion at
+   * its edge leaves the target excluded. An exclusion change, and a removal of a removed target
+   * (another message of a step the batch removed, say), join what already excludes or removes it; a
+   * removal of a target only excluded joins that exclusion, which the caller then turns into the removal.
+   */
+  const joinedDraft = (covering: Draft, removal: boolean): Draft => {
+    if (!removal || effectOf(covering.action) === 'removed') return covering
+    for (let outer = coveredBy.get(covering.virtualSeq); outer !== undefined; outer = coveredBy.get(outer.virtualSeq)) {
+      if (effectOf(outer.action) === 'removed' && ACTIONS[outer.action].plans === 'onward') return outer
+    }
+    return covering
   }
 
   for (const [index, change] of input.changes.entries()) {
@@ -231,33 +262,71 @@ export function* planBatchSteps(input: BatchInput): Generator<void, BatchResult,
     if (targetSeq >= input.nextSeq) {
       return refuse(index, { code: 'TARGET_NOT_FOUND', target: { seq: targetSeq }, reason: 'not-on-surface', matchingSeqs: [] })
     }
-    const earlier = outermost(coveredBy.get(targetSeq))
-    if (earlier !== undefined) {
-      const after = ACTIONS[change.action].plans === 'onward' ? firstRemovableAfter(nodes, lookup, positionOf(nodes, earlier.virtualSeq, near)) : undefined
+    // A duplicate (the same action on the same seq) joins the write that carries the change it repeats.
+    // One number per (seq, action): seqs here are below `nextSeq`, far inside the safe integer range.
+    const key = targetSeq * BATCH_REMOVAL_ACTIONS.length + ACTION_CODE.get(change.action)!
+    const repeated = firstOf.get(key)
+    if (repeated !== undefined) {
+      const carrier = ownerOf[repeated]!
+      carrier.changeIndexes.push(index)
+      carrier.changeIndexes.sort((a, b) => a - b)
+      ownerOf[index] = carrier
+      continue
+    }
+    firstOf.set(key, index)
+    const covering = coveredBy.get(targetSeq)
+    /** Position of the outermost draft over an only-excluded target of a `deleteFrom`, which its range starts at. */
+    let from: number | undefined
+    if (covering !== undefined) {
+      const joined = joinedDraft(covering, ACTIONS[change.action].effect === 'removed')
+      const at = ACTIONS[change.action].plans === 'onward' ? positionOf(nodes, outermost(covering)!.virtualSeq, near) : -1
+      const after = at === -1 ? undefined : firstRemovableAfter(nodes, lookup, at)
+      if (after !== undefined && effectOf(joined.action) === 'excluded') from = at
       if (after === undefined) {
-        earlier.changeIndexes.push(index)
-        earlier.changeIndexes.sort((a, b) => a - b)
-        ownerOf[index] = earlier
+        joined.changeIndexes.push(index)
+        joined.changeIndexes.sort((a, b) => a - b)
+        ownerOf[index] = joined
         // A removal of what an earlier change of the batch only excluded removes it: the later change wins.
-        if (effectOf(earlier.action) === 'excluded' && ACTIONS[change.action].effect === 'removed') retarget(earlier, change.action)
+        if (effectOf(joined.action) === 'excluded' && ACTIONS[change.action].effect === 'removed') retarget(joined, change.action)
         continue
       }
       targetSeq = after
     }
     const planned = planRemoval({ nodes, lookup, planning: removalPlanning(change.action), target: { seq: targetSeq }, searchFrom: near })
     if (!planned.ok) return refuse(index, planned.refusal)
-    const { plan } = planned
+    // A Delete onward from a message the batch only excluded takes that exclusion too (a Delete onward
+    // over an exclusion removes it, `fate.ts` `takesOver`), and the nodes no removal may target
+    // between it and the continuation's start: one contiguous range to the end.
+    const plan = from === undefined ? planned.plan : {
+      ...planned.plan,
+      start: nodes[from]!,
+      startIdx: from,
+      shadowedSeqs: [...nodes.slice(from, planned.plan.startIdx), ...planned.plan.shadowedSeqs],
+      nodeKinds: [...nodes.slice(from, planned.plan.startIdx).map((seq) => classifyNode(lookup(seq)!)), ...planned.plan.nodeKinds],
+    }
 
     // Expand this batch's own tombstones inside the range into what they shadow, when they hide
     // alike; an exclusion inside a removal (or a removal inside an exclusion) stays its own
     // tombstone, written first and shadowed by this one, as the same changes one by one would be:
-    // the hiding rules read the two differently (`hidden-rows.ts`).
+    // the hiding rules read the two differently (`hidden-rows.ts`). A Recall or Delete that takes
+    // a Delete onward of the batch along (at the onward's start) is written as that Delete onward,
+    // which the exclusions inside it need to stay removed (`fate.ts` `takesOver`); when its range
+    // also holds an exclusion of its own, which a Delete onward would remove, the Delete onward
+    // stays its own tombstone inside it instead.
+    const onward = ACTIONS[change.action].plans === 'onward'
+    const ownExclusion = !onward && plan.shadowedSeqs.some((seq) => {
+      const inner = draftOf.get(seq)
+      return inner !== undefined && inner.kind === 'tombstone' && effectOf(inner.action) === 'excluded'
+    })
+    let action = change.action
     const shadowedSeqs: number[] = []
     const nodeKinds: NodeKind[] = []
     const changeIndexes = [index]
     for (const [i, seq] of plan.shadowedSeqs.entries()) {
       const inner = draftOf.get(seq)
-      if (inner !== undefined && inner.kind === 'tombstone' && effectOf(inner.action) === ACTIONS[change.action].effect) {
+      const innerOnward = inner !== undefined && ACTIONS[inner.action].plans === 'onward'
+      if (inner !== undefined && inner.kind === 'tombstone' && effectOf(inner.action) === ACTIONS[change.action].effect && !(innerOnward && ownExclusion)) {
+        if (innerOnward && !onward) action = inner.action as BatchRemovalAction
         inner.live = false
         shadowedSeqs.push(...inner.shadowedSeqs)
         nodeKinds.push(...inner.nodeKinds)
@@ -270,12 +339,12 @@ export function* planBatchSteps(input: BatchInput): Generator<void, BatchResult,
     changeIndexes.sort((a, b) => a - b)
     const seq = next++
     const draft: Draft = {
-      kind: 'tombstone', action: change.action, shadowedSeqs, nodeKinds, changeIndexes, virtualSeq: seq,
+      kind: 'tombstone', action, shadowedSeqs, nodeKinds, changeIndexes, virtualSeq: seq,
       tombstoneSeq: -1, originalSeq: -1, data: undefined, order, live: true,
     }
     virtual.set(seq, {
       type: 'user/message', seq, time: 0,
-      data: { id: `batch-${seq}`, role: 'user', content: [], source: tombstoneSource(change.action, shadowedSeqs) },
+      data: { id: `batch-${seq}`, role: 'user', content: [], source: tombstoneSource(action, shadowedSeqs) },
       surfaceOp: replaceOp(shadowedSeqs[0]!, shadowedSeqs.at(-1)!), sourceEventSeqs: shadowedSeqs,
     })
     nodes.splice(plan.startIdx, plan.endIdx - plan.startIdx + 1, seq)

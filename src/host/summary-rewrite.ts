@@ -53,7 +53,7 @@ import { meterPricer, type MessagePricer } from './shadow-price'
 import { viewOfSession, type SessionView } from './session-view'
 import type { SessionEventIndex } from './event-index'
 import type { SessionWriteServices } from './session-write'
-import { checkExpectation } from './view-expectation'
+import { checkConfirmed, checkExpectation } from './view-expectation'
 import { queueBusy } from './write-queue'
 
 /** One text block of a summary. */
@@ -128,7 +128,9 @@ export function frameSummary(summary: readonly SummaryTextBlock[]): SummaryTextB
  * Plan a folded removal on a view.
  * @param view - the session's view.
  * @param intent - action, target seq and optional expectation.
- * @returns the plan, a refusal, or `null` when the target is not folded (the surface planner's case).
+ * @returns the plan, a refusal (`STALE_VIEW` also when `expect.removedCount` does not match the
+ *   plan, see `view-expectation.ts` `checkConfirmed`), or `null` when the target is not folded (the
+ *   surface planner's case).
  */
 export function planFoldedOnView(view: SessionView, intent: Omit<FoldedRemovalIntent, 'sessionId'>): Outcome<FoldedPlan> | null {
   const log: LogEvent[] = []
@@ -139,7 +141,7 @@ export function planFoldedOnView(view: SessionView, intent: Omit<FoldedRemovalIn
   const planned = planFoldedRemoval({ nodes: view.nodes, lookup: view.lookup, fates: readFates(log), action: intent.action, seq: intent.seq })
   if (planned === null) return null
   if (!planned.ok) return planned
-  const stale = checkExpectation(view, intent.expect)
+  const stale = checkExpectation(view, intent.expect) ?? checkConfirmed(view, intent.expect, planned.plan.removedSeqs)
   return stale === null ? { ok: true, value: planned.plan } : { ok: false, refusal: stale }
 }
 

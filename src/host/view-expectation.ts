@@ -8,11 +8,12 @@
  *   the generation and their nodes are not "newer" nodes, so two quick deletes both land. A write
  *   they conflict with still fails, as `TARGET_NOT_FOUND` when its target is gone, or `STALE_VIEW`
  *   when anything else (a turn, a compaction, another plugin) moved the surface.
- * - A confirmed write (`expect.removedCount`, the count its plan showed) is refused when this
- *   plugin's own writes changed what it would remove: it would now remove more messages than
- *   confirmed, or a message a restore put back after the view (a Restore inside a planned Delete
- *   onward range). Fewer is accepted: what the write and the earlier write remove together is what
- *   was confirmed.
+ * - A confirmed write (`expect.removedCount`, the count its plan showed) writes exactly what was
+ *   confirmed: it is refused when its count does not match its own plan, when it would now remove
+ *   more messages than confirmed, or a message a restore put back after the view (a Restore inside
+ *   a planned Delete onward range). Fewer is accepted only when this plugin's own writes after
+ *   `expect.lastSeq` took some of them (another tab removed them a moment earlier): what the write
+ *   and the earlier write remove together is what was confirmed.
  *
  * @module dsh-message-recall/host/view-expectation
  */
@@ -52,20 +53,22 @@ export function checkExpectation(view: ExpectationView, expect: ViewExpectation 
  * @param view - the view the write planned on.
  * @param expect - the client's view; nothing is checked without `expect.removedCount`.
  * @param removedSeqs - the messages the write would remove now (seqs of the current log).
- * @returns the `STALE_VIEW` refusal naming what changed, or `null` when the write removes no more
- *   than was confirmed and nothing that came back after `expect.lastSeq`. The refusal's
- *   `changed.surfaceChanged` is true only when the session has events after `expect.lastSeq`
- *   (this plugin's own writes, the others were refused before planning); a count that never
- *   matched the plan (nothing after `lastSeq`, or no `lastSeq`) leaves it false.
+ * @returns the `STALE_VIEW` refusal naming what changed, or `null` when the write removes exactly
+ *   what was confirmed (fewer only after this plugin's own replacements after `expect.lastSeq`)
+ *   and nothing that came back after `expect.lastSeq`. The refusal's `changed.surfaceChanged` is
+ *   true only when this plugin's own replacements follow `expect.lastSeq` (the other surface
+ *   changes were refused before planning); a count that never matched the plan (none after
+ *   `lastSeq`, or no `lastSeq`) leaves it false.
  */
 export function checkConfirmed(view: ExpectationView, expect: ViewExpectation | undefined, removedSeqs: readonly number[]): StaleViewRefusal | null {
   const confirmed = expect?.removedCount
   if (expect === undefined || confirmed === undefined) return null
   const lastSeq = expect.lastSeq
   const cameBackSeqs = lastSeq === undefined ? [] : removedSeqs.filter((seq) => seq > lastSeq)
-  if (removedSeqs.length <= confirmed && cameBackSeqs.length === 0) return null
+  if (removedSeqs.length === confirmed && cameBackSeqs.length === 0) return null
   const own = lastSeq === undefined ? 0 : ownReplacementsAfter(lastSeq, view.lastSeq, view.lookup).size
-  const surfaceChanged = lastSeq !== undefined && view.lastSeq > lastSeq
+  const surfaceChanged = own > 0
+  if (removedSeqs.length < confirmed && surfaceChanged && cameBackSeqs.length === 0) return null
   return {
     code: 'STALE_VIEW', expected: expect, replaceGeneration: view.replaceGeneration, ownReplacements: own, newerSeq: null,
     changed: { removedCount: removedSeqs.length, cameBackSeqs, surfaceChanged },

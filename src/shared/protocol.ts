@@ -55,7 +55,8 @@ export interface ViewExpectation {
   /**
    * A confirmed write: how many messages the plan it confirms removes (a single `plan`'s
    * `removedCount`, a batch `plan`'s `removedSeqs.length`). The write is refused with `STALE_VIEW`
-   * when it would remove more, or a message that came back after `lastSeq` (a restore).
+   * when its own plan removes another number (fewer only passes when this plugin's own writes after
+   * `lastSeq` took some of them), or a message that came back after `lastSeq` (a restore).
    */
   readonly removedCount?: number
 }

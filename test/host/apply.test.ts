@@ -2,7 +2,8 @@
  * `apply` and the batch `plan` over real HTTP in the real rc.8 composition (JSONL persistence,
  * invariant companions, the agent loop against the mock model): all or nothing on a live and on a
  * stored session, merging of adjacent and overlapping changes, a batch equal to the same changes
- * done one by one (also deletes and exclusions mixed: fates, hidden and dimmed rows, surface), and a batch on a stored session that is not live after a restart, with a cold
+ * done one by one (also deletes and exclusions mixed: fates, hidden and dimmed rows, surface), a
+ * repeated change that joins its own write (`inspect` reads each result's tombstone as written), and a batch on a stored session that is not live after a restart, with a cold
  * reload afterwards and a real agent turn on it.
  */
 import assert from 'node:assert/strict'
@@ -397,6 +398,51 @@ describe('apply: a batch plan names its own earlier writes', () => {
     const [exclusion, restore, onwardResult] = applied.json.value.results
     assert.deepEqual([exclusion.tombstoneSeq, restore.restoredSeq], [count, count + 1])
     assert.deepEqual([...onwardResult.shadowedSeqs].sort((x: number, y: number) => x - y), [...onward, count, count + 1].sort((x, y) => x - y))
+  })
+})
+
+describe('apply: a repeated change', () => {
+  it('a repeated delete of an answer joins its delete: the prompt after it stays excluded, in view, and every result names its tombstone as written', async () => {
+    const app = await boot()
+    const log = seed()
+    const repeatedAgent = await app.createAgent({ seed: log })
+    const plainAgent = await app.createAgent({ seed: log })
+    const s = repeatedAgent.session
+    const reply2 = node(s, 'assistant/message', 'reply #2')
+    const prompt3 = node(s, 'user/message', 'prompt #3')
+    assert.equal(s.surface.nodes.indexOf(prompt3), s.surface.nodes.indexOf(reply2) + 1, 'the prompt right after the answer\'s step')
+    const changes = [{ action: 'delete', seq: reply2 }, { action: 'exclude', seq: prompt3 }]
+    const plain = await app.post({ sessionId: plainAgent.id, action: 'apply', changes })
+    const repeated = await app.post({ sessionId: repeatedAgent.id, action: 'apply', changes: [...changes, changes[0]] })
+    assert.equal(plain.status, 200, plain.text)
+    assert.equal(repeated.status, 200, repeated.text)
+    const [deleted, excluded] = plain.json.value.results as { tombstoneSeq: number }[]
+    const results = repeated.json.value.results as { index: number; action: string; tombstoneSeq: number; shadowedSeqs: number[] }[]
+    assert.deepEqual(results, [
+      { index: 0, action: 'delete', tombstoneSeq: deleted!.tombstoneSeq, range: { start: reply2, end: reply2 }, shadowedSeqs: [reply2] },
+      { index: 1, action: 'exclude', tombstoneSeq: excluded!.tombstoneSeq, range: { start: deleted!.tombstoneSeq, end: prompt3 }, shadowedSeqs: [deleted!.tombstoneSeq, prompt3] },
+      { index: 2, action: 'delete', tombstoneSeq: deleted!.tombstoneSeq, range: { start: reply2, end: reply2 }, shadowedSeqs: [reply2] },
+    ])
+    // `inspect` reads the tombstones as written: each result's action and range is its tombstone's.
+    const inspect = await app.post({ sessionId: repeatedAgent.id, action: 'inspect' })
+    assert.equal(inspect.status, 200, inspect.text)
+    const written = (inspect.json.value.live.tombstones as { seq: number; action: string; shadowedSeqs: number[]; inEffect: boolean }[])
+      .map((t) => [t.seq, t.action, t.shadowedSeqs, t.inEffect])
+    assert.deepEqual(written, [[deleted!.tombstoneSeq, 'delete', [reply2], true], [excluded!.tombstoneSeq, 'exclude', [deleted!.tombstoneSeq, prompt3], true]])
+    for (const r of results) assert.deepEqual(written.find(([seq]) => seq === r.tombstoneSeq)!.slice(1, 3), [r.action, r.shadowedSeqs])
+    const events = s.events as readonly LogEvent[]
+    const fates = readFates(events)
+    assert.deepEqual([fates.fateOf(reply2).state, fates.fateOf(prompt3).state], ['removed', 'excluded'])
+    // The prompt's row stays in view, dimmed; the answer's row is hidden: as the batch without the repeat.
+    const rowsOf = (session: Session) => {
+      const rows = deriveHiddenRows(session.events as readonly LogEvent[], transcriptRows(session.events as readonly LogEvent[]))
+      return { hidden: [...rows.hiddenKeys].sort(), excluded: [...rows.excludedKeys].sort() }
+    }
+    const rows = rowsOf(s)
+    assert.equal(rows.excluded.length, 1)
+    assert.deepEqual(rows, rowsOf(plainAgent.session))
+    assert.deepEqual(surfaceShape(s), surfaceShape(plainAgent.session))
+    assert.deepEqual(comparable(s), comparable(plainAgent.session))
   })
 })
 

@@ -14,7 +14,8 @@ import { describeBatchRefusal, estimateBatch, planBatch, type BatchChange, type 
 import { appendBatch } from '../../src/host/batch-writer'
 import { appendTombstone } from '../../src/host/tombstone-append'
 import { describePlanRefusal, planRemoval } from '../../src/host/surface-plan'
-import { isTombstoneEvent } from '../../src/shared/tombstone'
+import { isTombstoneEvent, readTombstone } from '../../src/shared/tombstone'
+import { readFates } from '../../src/shared/fate'
 import { classifyNode } from '../../src/shared/surface-node'
 import { LogBuilder } from './log-builder'
 import { deriveHiddenRows } from '../../src/shared/hidden-rows'
@@ -22,7 +23,7 @@ import { transcriptRows } from '../../src/log/log-rows'
 import type { LogEvent } from '../../src/shared/events'
 import type { TombstoneAction } from '../../src/shared/actions'
 import { buildLog, extra, pairingProblems, turnShape } from './random-logs'
-import { removalPlanning } from '../../src/shared/actions'
+import { ACTIONS, removalPlanning } from '../../src/shared/actions'
 import { offSurfaceSeqs } from '../../src/host/summary-batch'
 
 function batch(b: LogBuilder, changes: BatchChange[]): BatchResult {
@@ -110,6 +111,29 @@ describe('planBatch: merging', () => {
     }
   })
 
+  it('a repeated removal joins its own tombstone: the exclusion that shadows it stays an exclusion, as without the repeat', () => {
+    // The step's answer deleted, the prompt right after it excluded (its tombstone shadows the delete's), the delete repeated.
+    const plain = fourTurns()
+    const repeated = fourTurns()
+    const answer = plain.t2.steps[1]!.assistant
+    const prompt = plain.t3.prompt
+    const changes: BatchChange[] = [{ action: 'delete', seq: answer }, { action: 'exclude', seq: prompt }]
+    const withRepeat: BatchChange[] = [...changes, { action: 'delete', seq: answer }]
+    const count = plain.b.session.seq
+    const once = ok(batch(plain.b, changes))
+    const twice = ok(batch(repeated.b, withRepeat))
+    const shape = (p: BatchPlan) => p.writes.map((w) => w.kind === 'tombstone' && [w.action, w.shadowedSeqs, w.changeIndexes])
+    assert.deepEqual(shape(once), [['delete', [answer], [0]], ['exclude', [count, prompt], [1]]])
+    assert.deepEqual(shape(twice), [['delete', [answer], [0, 2]], ['exclude', [count, prompt], [1]]], 'the repeat joins the delete, nothing is retargeted')
+    assert.deepEqual(twice.writeOfChange, [0, 1, 0])
+    assert.deepEqual(twice.removedSeqs, once.removedSeqs)
+    const results = appendBatch(repeated.b.session, twice, withRepeat)
+    const written = (seq: number) => readTombstone(repeated.b.events[seq]!)!.action
+    assert.deepEqual(results.map((r) => [r.action, r.tombstoneSeq, written(r.tombstoneSeq)]), [['delete', count, 'delete'], ['exclude', count + 1, 'exclude'], ['delete', count, 'delete']])
+    const fates = readFates(repeated.b.events as readonly LogEvent[])
+    assert.deepEqual([fates.fateOf(answer).state, fates.fateOf(prompt).state], ['removed', 'excluded'])
+  })
+
   it('a removal of what an earlier change of the batch only excluded removes it', () => {
     const { b, t3 } = fourTurns()
     const p = ok(batch(b, [{ action: 'exclude', seq: t3.prompt }, { action: 'delete', seq: t3.prompt }]))
@@ -119,6 +143,35 @@ describe('planBatch: merging', () => {
     const rows = deriveHiddenRows(events, transcriptRows(events))
     assert.equal(rows.excludedKeys.size, 0)
     assert.equal(rows.fateOf(t3.prompt).state, 'removed')
+  })
+
+  it('a removal of a message the batch excluded removes it also when a Delete of its neighbour absorbed the exclusion', () => {
+    const { b, t2, t3 } = fourTurns()
+    const answer = t2.steps[1]!.assistant
+    const count = b.session.seq
+    const changes: BatchChange[] = [{ action: 'exclude', seq: t3.prompt }, { action: 'delete', seq: answer }, { action: 'delete', seq: t3.prompt }]
+    const p = ok(batch(b, changes))
+    // The exclusion becomes the prompt's removal, inside the answer's Delete that absorbed it.
+    assert.deepEqual(p.writes.map((w) => w.kind === 'tombstone' && [w.action, w.shadowedSeqs, w.changeIndexes]), [['delete', [t3.prompt], [0, 2]], ['delete', [answer, count], [1]]])
+    appendBatch(b.session, p, changes)
+    const fates = readFates(b.events as readonly LogEvent[])
+    assert.deepEqual([fates.fateOf(answer).state, fates.fateOf(t3.prompt).state], ['removed', 'removed'])
+  })
+
+  it('a Delete onward from a message the batch excluded removes it, also when a Delete then takes the Delete onward along', () => {
+    const { b, t3, t4 } = fourTurns()
+    const reply = t3.steps[0]!.assistant
+    const count = b.session.seq
+    const changes: BatchChange[] = [{ action: 'exclude', seq: reply }, { action: 'deleteFrom', seq: reply }, { action: 'delete', seq: t3.prompt }]
+    const p = ok(batch(b, changes))
+    // The prompt's Delete takes the Delete onward along at its start, and is written as that Delete onward.
+    assert.deepEqual(p.writes.map((w) => w.kind === 'tombstone' && [w.action, w.shadowedSeqs, w.changeIndexes]), [
+      ['exclude', [reply], [0]],
+      ['deleteFrom', [t3.prompt, count, t4.prompt, t4.steps[0]!.assistant], [1, 2]],
+    ])
+    appendBatch(b.session, p, changes)
+    const fates = readFates(b.events as readonly LogEvent[])
+    assert.deepEqual([t3.prompt, reply, t4.prompt].map((seq) => fates.fateOf(seq).state), ['removed', 'removed', 'removed'])
   })
 
   it('merges adjacent removals into one range (never two tombstones side by side)', () => {
@@ -231,9 +284,9 @@ describe('planBatch: restores', () => {
 const changeShape = fc.record({ action: fc.constantFrom('delete' as const, 'delete' as const, 'deleteFrom' as const, 'exclude' as const, 'restore' as const), pick: fc.nat(), old: fc.boolean() })
 
 describe('planBatch: property', () => {
-  it('writes what it simulated: accepted by the Session, same fold, no split pair, reference messages, one tombstone per gap', () => {
+  it('writes what it simulated: accepted by the Session, same fold, no split pair, reference messages, one tombstone per gap, results as written, a repeat joins', () => {
     fc.assert(
-      fc.property(fc.array(turnShape, { minLength: 1, maxLength: 5 }), fc.array(extra, { maxLength: 4 }), fc.array(changeShape, { minLength: 1, maxLength: 8 }), (turns, extras, shapes) => {
+      fc.property(fc.array(turnShape, { minLength: 1, maxLength: 5 }), fc.array(extra, { maxLength: 4 }), fc.array(changeShape, { minLength: 1, maxLength: 8 }), fc.record({ from: fc.nat(), at: fc.nat() }), (turns, extras, shapes, repeat) => {
         const b = buildLog(turns, extras)
         assert.deepEqual(pairingProblems(b), [], 'the generated log starts balanced')
         const before = b.nodes
@@ -285,6 +338,41 @@ describe('planBatch: property', () => {
             assert.ok(reaches(r.shadowedSeqs!) || r.action === 'deleteFrom')
           }
         }
+        // The reply says what was written: each result names a tombstone of the log as written, and the
+        // change took effect as its action says (a removal removed its target, an exclusion excluded it
+        // or a removal took it). A tombstone written as an exclusion carries only exclusions; one written
+        // as a Recall or Delete that carries an exclusion carries a removal of a message it shadows itself
+        // (the removal that won over the exclusion, not one of a range it only absorbed).
+        const fates = readFates(b.events as readonly LogEvent[])
+        for (const r of results) {
+          const change = changes[r.index]!
+          assert.equal(r.action, change.action)
+          if (change.action === 'restore') continue
+          const written = readTombstone(b.events[r.tombstoneSeq]!)
+          assert.ok(written !== null, `result ${r.index} names tombstone ${r.tombstoneSeq}`)
+          assert.deepEqual(b.events[r.tombstoneSeq]!.sourceEventSeqs, r.shadowedSeqs)
+          const state = fates.fateOf(change.seq).state
+          if (ACTIONS[change.action].effect === 'removed') assert.equal(state, 'removed', `change ${r.index} (${change.action} of ${change.seq}) removes it`)
+          else assert.ok(state === 'excluded' || state === 'removed', `change ${r.index} (exclude of ${change.seq}) is ${state}`)
+          const carried = p.writes[p.writeOfChange[r.index]!]!.changeIndexes.map((i) => changes[i]!)
+          if (ACTIONS[written.action].effect === 'excluded') assert.ok(carried.every((c) => c.action === 'exclude'), `tombstone ${r.tombstoneSeq} written as exclude carries ${JSON.stringify(carried)}`)
+          else if (change.action === 'exclude' && ACTIONS[written.action].plans !== 'onward') {
+            const winner = carried.some((c) => c.action !== 'restore' && ACTIONS[c.action].effect === 'removed' && r.shadowedSeqs!.includes(c.seq))
+            assert.ok(winner, `change ${r.index} (exclude of ${change.seq}) carried by tombstone ${r.tombstoneSeq} written as ${written.action}`)
+          }
+        }
+        // A change repeated later in the list joins the write of the change it repeats: the same writes.
+        const from = repeat.from % changes.length
+        const at = from + 1 + (repeat.at % (changes.length - from))
+        const withRepeat = [...changes.slice(0, at), changes[from]!, ...changes.slice(at)]
+        const again = planBatch({ nodes: before, lookup: b.lookup, nextSeq: count, changes: withRepeat })
+        assert.ok(again.ok, `the batch with change ${from} repeated at ${at} plans`)
+        const unshift = (i: number) => (i > at ? i - 1 : i)
+        const comparable = (plan: BatchPlan, index: (i: number) => number) => plan.writes.map((w) => ({ ...w, changeIndexes: w.changeIndexes.filter((i) => plan === p || i !== at).map(index) }))
+        assert.deepEqual(comparable(again.plan, unshift), comparable(p, (i) => i), `change ${from} repeated at ${at}: the same writes`)
+        assert.equal(again.plan.writeOfChange[at], p.writeOfChange[from])
+        assert.deepEqual(again.plan.writeOfChange.filter((_, i) => i !== at), p.writeOfChange)
+        assert.deepEqual([again.plan.nodes, again.plan.removedSeqs, again.plan.restoredSeqs], [p.nodes, p.removedSeqs, p.restoredSeqs])
       }),
       { numRuns: 300 },
     )

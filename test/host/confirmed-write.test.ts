@@ -2,9 +2,10 @@
  * A confirmed write writes exactly what was confirmed, over real HTTP in the real rc.8 composition
  * (agent loop, JSONL persistence, invariant companions, the plugin): a Restore landing inside a
  * planned Delete-onward range (single and batch) refuses the confirmed write with `STALE_VIEW`,
- * saying what changed, and appends nothing; a count that never matched its plan is refused without
- * claiming the surface changed; two quick deletes planned on one view from two
- * clients, each sent back with its confirmed count, both land.
+ * saying what changed, and appends nothing; a count that never matched its plan, larger or smaller,
+ * is refused (single and batch, with or without a view) without claiming the surface changed; a
+ * confirmed Delete onward that another tab's delete made smaller lands; two quick deletes planned
+ * on one view from two clients, each sent back with its confirmed count, both land.
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
@@ -120,6 +121,57 @@ describe('a confirmed write', () => {
     assert.equal(batch.status, 409, batch.text)
     assert.deepEqual(batch.json, { ok: false, error: { code: 'STALE_VIEW', message: 'message-recall: the confirmed plan removes 0 messages, but this write removes 1' } })
     assert.equal(session.seq, before, 'nothing appended')
+  })
+
+  it('refuses a confirmed count larger or smaller than its own plan\'s, single and batch, with or without a view, appending nothing', async () => {
+    const agent = await app.createAgent({ seed: conversationLog(syntheticTurns(3, { toolSteps: 1, toolsPerStep: 2 })) })
+    const session = agent.session
+    const prompt2 = node(session, 'user/message', 'prompt #2')
+    const result2 = node(session, 'tool/result', 'result #2.1.1')
+    const plan = ok(await app.post({ sessionId: agent.id, action: 'plan', planAction: 'delete', seq: prompt2 }))
+    const stepPlan = ok(await app.post({ sessionId: agent.id, action: 'plan', planAction: 'exclude', seq: result2 }))
+    assert.deepEqual([plan.removedCount, stepPlan.removedCount], [1, 3])
+    const before = session.seq
+    const views = [{ replaceGeneration: plan.replaceGeneration, lastSeq: plan.lastSeq }, { lastSeq: plan.lastSeq }, {}]
+    for (const view of views) {
+      for (const [action, seq, planned] of [['delete', prompt2, 1], ['exclude', result2, 3]] as const) {
+        for (const removedCount of [planned + 1, planned - 1, planned + 5]) {
+          const message = `message-recall: the confirmed plan removes ${removedCount} message${removedCount === 1 ? '' : 's'}, but this write removes ${planned}`
+          const single = await app.post({ sessionId: agent.id, action, seq, expect: { ...view, removedCount } })
+          assert.equal(single.status, 409, single.text)
+          assert.deepEqual(single.json, { ok: false, error: { code: 'STALE_VIEW', message } }, `${action} confirmed as ${removedCount} with ${JSON.stringify(view)}`)
+          const batch = await app.post({ sessionId: agent.id, action: 'apply', changes: [{ action, seq }], expect: { ...view, removedCount } })
+          assert.equal(batch.status, 409, batch.text)
+          assert.deepEqual(batch.json, { ok: false, error: { code: 'STALE_VIEW', message } }, `apply of ${action} confirmed as ${removedCount} with ${JSON.stringify(view)}`)
+        }
+      }
+    }
+    // Two changes in one batch: the confirmed count is the batch's, 4.
+    const both = [{ action: 'delete', seq: prompt2 }, { action: 'exclude', seq: result2 }]
+    const batchPlan = ok(await app.post({ sessionId: agent.id, action: 'plan', changes: both, detail: 'counts' }))
+    assert.equal(batchPlan.removedCount, 4)
+    const larger = await app.post({ sessionId: agent.id, action: 'apply', changes: both, expect: { lastSeq: batchPlan.lastSeq, removedCount: 5 } })
+    assert.deepEqual([larger.status, larger.json.error?.message], [409, 'message-recall: the confirmed plan removes 5 messages, but this write removes 4'])
+    assert.equal(session.seq, before, 'nothing appended')
+    // The plan's own count lands.
+    const written = ok(await app.post({ sessionId: agent.id, action: 'apply', changes: both, expect: { lastSeq: batchPlan.lastSeq, removedCount: batchPlan.removedCount } }))
+    assert.deepEqual(written.results.map((r: { action: string }) => r.action), ['delete', 'exclude'])
+  })
+
+  it('lands a confirmed Delete onward that removes fewer because another tab removed one of its messages first', async () => {
+    const agent = await app.createAgent({ seed: conversationLog(syntheticTurns(3, { toolSteps: 1, toolsPerStep: 2 })) })
+    const session = agent.session
+    const reply1 = node(session, 'assistant/message', 'reply #1')
+    const prompt3 = node(session, 'user/message', 'prompt #3')
+    const plan = ok(await app.post({ sessionId: agent.id, action: 'plan', planAction: 'deleteFrom', seq: reply1 }))
+    const expect = { replaceGeneration: plan.replaceGeneration, lastSeq: plan.lastSeq, removedCount: plan.removedCount }
+    // A delete of a message inside the range from another tab, a moment earlier.
+    const other = ok(await app.post({ sessionId: agent.id, action: 'delete', seq: prompt3 }))
+    assert.deepEqual(other.shadowedSeqs, [prompt3])
+    const written = ok(await app.post({ sessionId: agent.id, action: 'deleteFrom', seq: reply1, expect }))
+    assert.equal(messagesAmong(session, written.shadowedSeqs).length, plan.removedCount - 1)
+    assert.ok(written.shadowedSeqs.includes(other.tombstoneSeq), 'it absorbs the other tab\'s tombstone')
+    assert.deepEqual(foldSurface(session.events).nodes, [...session.surface.nodes])
   })
 
   it('lands two quick deletes planned on one view by two clients, each confirmed with its own count, whichever runs first', async () => {

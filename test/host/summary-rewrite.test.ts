@@ -6,7 +6,8 @@
  * the rewrite's summarization request lacks the canary, the next model request reads the new
  * summary, `contextBreakdown` equals `measure()`, a cold reload folds the same, and a later
  * compaction and a real turn still work. Also: nested compactions (the originals are read through
- * both, the earlier removal stays), a failed summarize call appends nothing, a planning refusal.
+ * both, the earlier removal stays), a failed summarize call appends nothing, a planning refusal, a
+ * confirmed count other than the plan's refused before any model call (single and batch).
  */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
@@ -71,6 +72,12 @@ describe('removing folded messages rewrites the summary', () => {
 
     const count = host.model.requests.length
     const seqBefore = session.seq
+    // A confirmed count other than the plan's is refused before any model call, nothing appended.
+    for (const removedCount of [2, 0]) {
+      const refused = await app.post({ sessionId: agent.id, action: 'delete', seq: p1, expect: { lastSeq: plan.json.value.lastSeq, removedCount } })
+      assert.deepEqual([refused.status, refused.json.error], [409, { code: 'STALE_VIEW', message: `message-recall: the confirmed plan removes ${removedCount} messages, but this write removes 1` }])
+    }
+    assert.deepEqual([host.model.requests.length, session.seq], [count, seqBefore], 'no model call, nothing appended')
     host.model.script([SUMMARY2])
     const reply = await app.post({ sessionId: agent.id, action: 'delete', seq: p1, expect: { replaceGeneration: plan.json.value.replaceGeneration, lastSeq: plan.json.value.lastSeq, removedCount: 1 } })
     assert.equal(reply.status, 200, reply.text)
@@ -258,8 +265,12 @@ describe('removing folded messages rewrites the summary', () => {
     assert.equal(session.seq, seq, 'a plan writes nothing')
     assert.equal(host.model.requests.length, calls, 'and calls no model')
 
+    // A confirmed count other than the plan's is refused before the model call.
+    const miscounted = await app.post({ sessionId: agent.id, action: 'apply', changes: [{ action: 'delete', seq: p3 }, { action: 'exclude', seq: p1 }], expect: { lastSeq: full.lastSeq, removedCount: full.removedSeqs.length + 1 } })
+    assert.deepEqual([miscounted.status, miscounted.json.error], [409, { code: 'STALE_VIEW', message: `message-recall: the confirmed plan removes ${full.removedSeqs.length + 1} messages, but this write removes ${full.removedSeqs.length}` }])
+    assert.deepEqual([session.seq, host.model.requests.length], [seq, calls], 'nothing appended, no model call')
     host.model.script([SUMMARY2])
-    const mixed = await app.post({ sessionId: agent.id, action: 'apply', changes: [{ action: 'delete', seq: p3 }, { action: 'exclude', seq: p1 }] })
+    const mixed = await app.post({ sessionId: agent.id, action: 'apply', changes: [{ action: 'delete', seq: p3 }, { action: 'exclude', seq: p1 }], expect: { lastSeq: full.lastSeq, removedCount: full.removedSeqs.length } })
     assert.equal(mixed.status, 200, mixed.text)
     assert.equal(host.model.requests.length, calls + 1, 'one model call')
     assert.equal(requestText(host.model.requests[calls]!).includes('CANARY-4417'), false)
