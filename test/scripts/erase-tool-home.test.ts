@@ -139,7 +139,7 @@ describe('dsh-message-recall-log erase: the DSH home of the log', () => {
       const copy = tool(['erase', join(lone, name), '--tombstone', String(erased)])
       assert.deepEqual(copy, {
         status: 0,
-        stdout: `erased removal ${erased} of session ${sessionId}: ${value.messageSeqs.length} message(s), ${value.rewrittenEvents} event(s) rewritten\ncopies of the session not looked for: no DSH home (pass --home)\n`,
+        stdout: `erased removal ${erased} of session ${sessionId}: ${value.messageSeqs.length} message(s), ${value.rewrittenEvents} event(s) rewritten\ncopies and sources of the session not looked for: no DSH home (pass --home)\n`,
         stderr: '',
       }, name)
     }
