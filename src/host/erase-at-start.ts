@@ -20,7 +20,9 @@
  * possible (restored, erased already, session gone) is dropped with a log line; a session open
  * already (a page got there first) is kept pending for the next start; a failed verification or
  * a thrown error is kept as `failed` with why (the erase path leaves nothing half-done) and is not
- * run again until it is asked for again ({@link scheduleErase}) or cancelled.
+ * run again until it is asked for again ({@link scheduleErase}) or cancelled; a failed one whose
+ * session is gone (neither stored nor asked for again) is dropped at start with a log line, as a
+ * pending one is.
  *
  * @module dsh-message-recall/host/erase-at-start
  */
@@ -157,16 +159,20 @@ async function unknownSession(services: Pick<EraseLaterServices, 'open' | 'erase
 }
 
 /**
- * Drop the pending erase of one removal (a failed one too).
+ * Drop the pending erase of one removal (a failed one too). The pending file is read first: a
+ * record of a session deleted since (a failed one is never run again) is dropped all the same.
  * @param services - the pending file, the open session and the erase's session access.
  * @param request - the session and the removal's tombstone seq.
  * @returns whether one was there (`cancelled: false` for a session, open or stored, without one);
- *   once it answers, the file no longer holds it; `SESSION_NOT_LIVE` for an id neither open nor stored.
+ *   once it answers, the file no longer holds it; `SESSION_NOT_LIVE` for an id with no such
+ *   record that is neither open nor stored.
  * @throws file system errors of the pending file, the persistence service's listing errors.
  */
 export async function cancelErase(services: Pick<EraseLaterServices, 'pending' | 'open' | 'erase'>, request: { readonly sessionId: string; readonly tombstoneSeq: number }): Promise<{ readonly ok: true; readonly value: CancelEraseValue } | { readonly ok: false; readonly refusal: UnknownSessionRefusal }> {
-  const unknown = await unknownSession(services, request.sessionId)
-  if (unknown !== null) return { ok: false, refusal: unknown }
+  if ((await services.pending.get(request.sessionId, request.tombstoneSeq)) === undefined) {
+    const unknown = await unknownSession(services, request.sessionId)
+    if (unknown !== null) return { ok: false, refusal: unknown }
+  }
   const cancelled = await services.pending.update(request.sessionId, request.tombstoneSeq, undefined)
   return { ok: true, value: { action: 'cancelErase', tombstoneSeq: request.tombstoneSeq, cancelled } }
 }
@@ -217,8 +223,16 @@ export interface StartRun {
 export async function runPendingErases(services: Pick<EraseLaterServices, 'erase' | 'pending'>, log: (line: string, outcome: StartRun['outcome']) => void): Promise<StartRun[]> {
   const runs: StartRun[] = []
   for (const record of await services.pending.all()) {
-    if (record.state !== 'pending') continue
     const { sessionId, tombstoneSeq } = record
+    if (record.state !== 'pending') {
+      // A failed one waits to be asked for again, unless its session is gone: then it never can be.
+      if (await services.erase.access.isStored(sessionId).catch(() => true)) continue
+      const run: StartRun = { sessionId, tombstoneSeq, outcome: 'dropped', detail: noSessionMessage(sessionId) }
+      await services.pending.update(sessionId, tombstoneSeq, undefined)
+      log(`message-recall: pending erase of removal ${tombstoneSeq} of session "${sessionId}": ${run.outcome}: ${run.detail}`, run.outcome)
+      runs.push(run)
+      continue
+    }
     let run: StartRun
     try {
       const erased = await eraseRemoval(services.erase, { sessionId, tombstoneSeq })

@@ -9,13 +9,16 @@
  * gone from every file (the built log tool's `scan --text` and a byte search), the pending file is
  * empty, and pending erases of a restored removal and of a session that is gone are dropped. An
  * erase that fails at start (a file system error) is kept as failed with the host's words, asked
- * again it is pending again, and the next start runs it again. A damaged pending-erase file is
+ * again it is pending again, and the next start runs it again. A failed erase of a session that is
+ * gone is dropped at the next start (one of a stored session stays), and once its session is
+ * deleted while the host runs, `cancelErase` still drops it (the record is read before asking
+ * whether the session exists), then answers `SESSION_NOT_LIVE`. A damaged pending-erase file is
  * refused (`INTERNAL`) and left as it is.
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { SessionId, type Session } from '@deepseek-ai/dsh-session'
 import { waitFor, type DshApp } from '../support/dsh-app'
 import { conversationLog } from '../support/conversation'
@@ -201,6 +204,27 @@ describe('erase for good when the host next starts', () => {
     assert.deepEqual(scanHits(root, CANARY), [], 'the canary is gone from the persistence root')
     assert.ok((await rawLog(id)).includes('kept prompt'))
     assertError(await app.post({ sessionId: id, action: 'erase', tombstoneSeq, when: 'next-start' }), 409, 'NOT_ERASABLE', `message-recall: cannot erase removal ${tombstoneSeq}: that removal was erased already`)
+  })
+
+  it('a failed erase of a session that is gone is dropped at the next start, and cancelled on request once it is deleted', async () => {
+    const failed = (sessionId: string, tombstoneSeq: number) => ({ sessionId, tombstoneSeq, scheduledAt: '2026-01-02T03:04:05.000Z', messageSeqs: [5], imageCount: 0, fileCount: 0, state: 'failed', problem: 'message-recall: the log could not be read' })
+    const agent = await app.createAgent({ seed: conversationLog([{ prompt: 'a stored prompt', steps: [{ text: 'an answer' }] }]) })
+    const id = agent.id
+    await post({ sessionId: id, action: 'flush' })
+    await roots.shut(app)
+    const before = pendingOnDisk()
+    writeFileSync(pendingFile, JSON.stringify({ version: 1, erases: [...before, failed('session-gone', 7), failed(id, 3)] }))
+    // The next start drops the failed record of the gone session; the stored session's stays, not run.
+    app = await roots.boot(root)
+    await waitFor(() => !pendingOnDisk().some((e) => e.sessionId === 'session-gone'), 'the failed record of the gone session dropped at start', 20_000)
+    assert.deepEqual(pendingOnDisk(), [...before, failed(id, 3)], 'only the gone session\'s record dropped')
+    // The session deleted afterwards: its failed record is still cancelled, though the id is neither open nor stored.
+    assert.equal(app.ctx.sessions.get(SessionId(id)), undefined, 'stored, not open')
+    rmSync(dirname(sessionFile(root, id)), { recursive: true })
+    assert.deepEqual(await post({ sessionId: id, action: 'cancelErase', tombstoneSeq: 3 }), { action: 'cancelErase', tombstoneSeq: 3, cancelled: true })
+    assert.deepEqual(pendingOnDisk(), before)
+    // No record of it any more: the id is unknown, as on every other action.
+    assertError(await app.post({ sessionId: id, action: 'cancelErase', tombstoneSeq: 3 }), 409, 'SESSION_NOT_LIVE', `message-recall: no session "${id}" (neither open in this host nor stored)`)
   })
 
   it('a damaged pending-erase file is refused, never overwritten', async () => {
