@@ -492,7 +492,12 @@ var zh = {
   "panel.erase.quoted": "“{title}”",
   "panel.erase.listSep": "、",
   "panel.erase.untitled": "未命名会话",
-  "panel.erase.copy": "同时在“{title}”中抹除",
+  "panel.erase.copyRemoval.one": "同时在“{title}”中抹除（它在那里的这次移除共 {count} 条消息）",
+  "panel.erase.copyRemoval.other": "同时在“{title}”中抹除（它在那里的这次移除共 {count} 条消息）",
+  "panel.erase.copyWider.one": "同时在“{title}”中抹除（它在那里的这次移除共 {count} 条消息，多于这里抹除的，所以默认不勾选）",
+  "panel.erase.copyWider.other": "同时在“{title}”中抹除（它在那里的这次移除共 {count} 条消息，多于这里抹除的，所以默认不勾选）",
+  "panel.erase.copyPartlyNotRemoved.one": "其中 {count} 条消息在“{title}”中没有被移除，不会在那里抹除；要抹除，请先在那个会话中移除它。",
+  "panel.erase.copyPartlyNotRemoved.other": "其中 {count} 条消息在“{title}”中没有被移除，不会在那里抹除；要抹除，请先在那个会话中移除它们。",
   "panel.erase.copyNotRemoved": "“{title}”中这些消息没有被移除，不会在那里抹除；要抹除，请先在那个会话中移除它们。",
   "panel.erase.copyFailed": "没能在会话“{title}”中安排抹除：{reason}",
   "panel.erase.keep": "保留",
@@ -664,7 +669,12 @@ var en = {
   "panel.erase.quoted": "“{title}”",
   "panel.erase.listSep": ", ",
   "panel.erase.untitled": "Untitled session",
-  "panel.erase.copy": "Erase in “{title}” too",
+  "panel.erase.copyRemoval.one": "Erase in “{title}” too (its removal there of {count} message)",
+  "panel.erase.copyRemoval.other": "Erase in “{title}” too (its removal there of {count} messages)",
+  "panel.erase.copyWider.one": "Erase in “{title}” too (its removal there of {count} message, more than this erase takes, so not checked by default)",
+  "panel.erase.copyWider.other": "Erase in “{title}” too (its removal there of {count} messages, more than this erase takes, so not checked by default)",
+  "panel.erase.copyPartlyNotRemoved.one": "{count} of them is not removed in “{title}”, so it is not erased there; remove it in that session first.",
+  "panel.erase.copyPartlyNotRemoved.other": "{count} of them are not removed in “{title}”, so they are not erased there; remove them in that session first.",
   "panel.erase.copyNotRemoved": "“{title}” holds them not removed, so they are not erased there; remove them in that session first.",
   "panel.erase.copyFailed": "The erase was not kept for the session “{title}”: {reason}",
   "panel.erase.keep": "Keep",
@@ -3718,6 +3728,152 @@ function useDialogToggle() {
   };
 }
 
+// src/client/stores/erase-requests.ts
+function copyRemovalKey(sessionId, tombstoneSeq) {
+  return `${sessionId}#${tombstoneSeq}`;
+}
+function checkedByDefault(removal, plan) {
+  return removal.messageCount <= plan.messageCount;
+}
+function defaultChecks(plan) {
+  return new Set(plan.copies.flatMap((c) => c.removals.filter((r) => checkedByDefault(r, plan)).map((r) => copyRemovalKey(c.sessionId, r.tombstoneSeq))));
+}
+var INITIAL2 = Object.freeze({ loaded: false, erases: /* @__PURE__ */ new Map(), confirming: null, plan: null, busy: null, errors: /* @__PURE__ */ new Map(), checked: /* @__PURE__ */ new Set(), copyErrors: /* @__PURE__ */ new Map() });
+var EraseRequests = class extends SnapshotStore {
+  constructor(options) {
+    super(INITIAL2);
+    this.options = options;
+  }
+  loading = null;
+  /**
+   * Read the session's pending erases (`pendingErases`), once per store unless `again`.
+   * @param again - read again even when read before.
+   * @returns when the list is read (a failed read leaves it as it was, not loaded).
+   */
+  load(again = false) {
+    if (this.loading !== null && !again) return this.loading;
+    this.loading = (async () => {
+      const reply = await this.options.send({ sessionId: this.options.sessionId, action: "pendingErases" });
+      if (!reply.ok) {
+        this.loading = null;
+        return;
+      }
+      this.set({ loaded: true, erases: new Map(reply.value.erases.map((e) => [e.tombstoneSeq, e])) });
+    })();
+    return this.loading;
+  }
+  /**
+   * Open the confirmation of one entry (closing any other) and read what the erase would take
+   * (`plan` with `planAction: 'erase'`); a refused plan closes it and keeps the refusal.
+   * @param tombstoneSeq - the removal.
+   * @returns once the plan is read.
+   */
+  async confirm(tombstoneSeq) {
+    const errors = new Map(this.state.errors);
+    errors.delete(tombstoneSeq);
+    this.set({ confirming: tombstoneSeq, plan: null, errors, checked: /* @__PURE__ */ new Set() });
+    const reply = await this.options.send({ sessionId: this.options.sessionId, action: "plan", planAction: "erase", tombstoneSeq });
+    if (this.state.confirming !== tombstoneSeq) return;
+    if (reply.ok) this.set({ plan: reply.value, checked: defaultChecks(reply.value) });
+    else this.set({ confirming: null, errors: new Map(this.state.errors).set(tombstoneSeq, reply.error) });
+  }
+  /** Close the confirmation. */
+  dismiss() {
+    if (this.state.confirming !== null) this.set({ confirming: null, plan: null, checked: /* @__PURE__ */ new Set() });
+  }
+  /**
+   * Check or uncheck a related session's removal in the open confirmation's plan (one the plan does not list is ignored).
+   * @param sessionId - the related session's id.
+   * @param tombstoneSeq - its removal.
+   * @param checked - whether to erase it along.
+   */
+  check(sessionId, tombstoneSeq, checked) {
+    const copy = this.state.plan?.copies.find((c) => c.sessionId === sessionId);
+    if (copy === void 0 || !copy.removals.some((r) => r.tombstoneSeq === tombstoneSeq)) return;
+    const next = new Set(this.state.checked);
+    const key2 = copyRemovalKey(sessionId, tombstoneSeq);
+    if (checked) next.add(key2);
+    else next.delete(key2);
+    this.set({ checked: next });
+  }
+  /**
+   * Ask the host to erase a removal for good when it next starts, and each checked removal of a
+   * related session in the open confirmation's plan; closes the confirmation.
+   * @param tombstoneSeq - the removal.
+   * @returns whether the host kept the session's erase (a refusal is kept in `errors`; the
+   *   copies' refusals in `copyErrors`).
+   */
+  schedule(tombstoneSeq) {
+    const plan = this.state.plan?.tombstoneSeq === tombstoneSeq ? this.state.plan : null;
+    const copies = (plan?.copies ?? []).flatMap((copy) => copy.removals.filter((r) => this.state.checked.has(copyRemovalKey(copy.sessionId, r.tombstoneSeq))).map((r) => ({ copy, tombstoneSeq: r.tombstoneSeq })));
+    const copyErrors = new Map(this.state.copyErrors);
+    copyErrors.delete(tombstoneSeq);
+    this.set({ copyErrors });
+    return this.run(tombstoneSeq, async () => {
+      const [reply, ...replies] = await Promise.all([
+        this.options.send({ sessionId: this.options.sessionId, action: "erase", when: "next-start", tombstoneSeq }),
+        ...copies.map(({ copy, tombstoneSeq: seq }) => this.options.send({ sessionId: copy.sessionId, action: "erase", when: "next-start", tombstoneSeq: seq }))
+      ]);
+      const refused = copies.flatMap(({ copy, tombstoneSeq: seq }, i) => {
+        const copyReply = replies[i];
+        return copyReply.ok ? [] : [{ copy, tombstoneSeq: seq, error: copyReply.error }];
+      });
+      if (refused.length > 0) this.set({ copyErrors: new Map(this.state.copyErrors).set(tombstoneSeq, refused) });
+      if (!reply.ok) return reply.error;
+      this.set({ erases: new Map(this.state.erases).set(tombstoneSeq, reply.value.erase) });
+      return null;
+    });
+  }
+  /**
+   * Ask again for an erase that failed at the host's last start (**Try again at next start**): the
+   * route's `erase` with `when: 'next-start'` of the session's own removal alone (not its copies),
+   * which the host checks afresh and keeps pending again in place of the failed record.
+   * @param tombstoneSeq - the removal.
+   * @returns whether the host kept it pending (a refusal is kept in `errors`, the failed record as it was).
+   */
+  retry(tombstoneSeq) {
+    return this.run(tombstoneSeq, async () => {
+      const reply = await this.options.send({ sessionId: this.options.sessionId, action: "erase", when: "next-start", tombstoneSeq });
+      if (!reply.ok) return reply.error;
+      this.set({ erases: new Map(this.state.erases).set(tombstoneSeq, reply.value.erase) });
+      return null;
+    });
+  }
+  /**
+   * Drop the pending erase of a removal.
+   * @param tombstoneSeq - the removal.
+   * @returns whether the host dropped it (or had none).
+   */
+  cancel(tombstoneSeq) {
+    return this.run(tombstoneSeq, async () => {
+      const reply = await this.options.send({ sessionId: this.options.sessionId, action: "cancelErase", tombstoneSeq });
+      if (!reply.ok) return reply.error;
+      const erases = new Map(this.state.erases);
+      erases.delete(tombstoneSeq);
+      this.set({ erases });
+      return null;
+    });
+  }
+  /** Drop listeners. */
+  dispose() {
+    this.dropListeners();
+  }
+  async run(tombstoneSeq, request) {
+    if (this.state.busy !== null) return false;
+    const errors = new Map(this.state.errors);
+    errors.delete(tombstoneSeq);
+    this.set({ busy: tombstoneSeq, confirming: null, plan: null, checked: /* @__PURE__ */ new Set(), errors });
+    const error = await request();
+    const after = new Map(this.state.errors);
+    if (error !== null) after.set(tombstoneSeq, error);
+    this.set({ busy: null, errors: after });
+    return error === null;
+  }
+  set(patch) {
+    this.publish(Object.freeze({ ...this.state, ...patch }));
+  }
+};
+
 // src/client/panel/RemovedPanel.tsx
 var import_jsx_runtime4 = require("react/jsx-runtime");
 var selectChat2 = (s) => s.chat;
@@ -3866,7 +4022,7 @@ function RemovedPanel({ sessionId, send, useSession, actions, summary, erase, t,
           error !== null && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("div", { "data-message-recall-entry-error": "", role: "alert", children: describeError(t, error.code) }),
           entry.erased && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("div", { "data-message-recall-entry-erased": "", children: t("panel.erased") }),
           eraseable && pending?.state !== "pending" && erasing !== null && erasing.errors.has(entry.tombstoneSeq) && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("div", { "data-message-recall-entry-error": "", role: "alert", children: describeError(t, erasing.errors.get(entry.tombstoneSeq).code) }),
-          erasing?.copyErrors.get(entry.tombstoneSeq)?.map(({ copy, error: refusal }) => /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("div", { "data-message-recall-erase-copy-error": copy.sessionId, role: "alert", children: t("panel.erase.copyFailed", { title: copy.title ?? t("panel.erase.untitled"), reason: describeError(t, refusal.code) }) }, copy.sessionId)),
+          erasing?.copyErrors.get(entry.tombstoneSeq)?.map(({ copy, tombstoneSeq: removalSeq, error: refusal }) => /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("div", { "data-message-recall-erase-copy-error": copy.sessionId, role: "alert", children: t("panel.erase.copyFailed", { title: copy.title ?? t("panel.erase.untitled"), reason: describeError(t, refusal.code) }) }, copyRemovalKey(copy.sessionId, removalSeq))),
           pending !== void 0 && erase !== void 0 && /* @__PURE__ */ (0, import_jsx_runtime4.jsxs)("div", { "data-message-recall-erase-pending": pending.state, role: "status", children: [
             /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("span", { children: t(pending.state === "failed" ? "panel.erase.failed" : "panel.erase.pending") }),
             pending.state === "failed" && pending.problem !== void 0 && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("p", { "data-message-recall-erase-problem": "", children: t("panel.erase.problem", { problem: pending.problem.replace(/^message-recall: /, "") }) }),
@@ -3905,7 +4061,8 @@ function RemovedPanel({ sessionId, send, useSession, actions, summary, erase, t,
               copies: erasing.plan?.tombstoneSeq === entry.tombstoneSeq ? erasing.plan.copies : [],
               planned: erasing.plan?.tombstoneSeq === entry.tombstoneSeq,
               checked: erasing.checked,
-              onCheck: (sessionId2, checked) => erase.check(sessionId2, checked),
+              messageCount: erasing.plan?.tombstoneSeq === entry.tombstoneSeq ? erasing.plan.messageCount : entry.count,
+              onCheck: (sessionId2, removalSeq, checked) => erase.check(sessionId2, removalSeq, checked),
               onConfirm: () => void erase.schedule(entry.tombstoneSeq).then((ok) => setRefocus({ seq: entry.tombstoneSeq, action: ok ? "cancel" : "open" })),
               onKeep: () => {
                 erase.dismiss();
@@ -3981,7 +4138,7 @@ function RemovedPanel({ sessionId, send, useSession, actions, summary, erase, t,
     ] })
   ] });
 }
-function EraseConfirm({ t, count, images, files, copies, planned, checked, onCheck, onConfirm, onKeep }) {
+function EraseConfirm({ t, count, images, files, copies, planned, checked, messageCount, onCheck, onConfirm, onKeep }) {
   const box = (0, import_react6.useRef)(null);
   (0, import_react6.useEffect)(() => {
     box.current?.querySelector('[data-message-recall-erase-action="keep"]')?.focus();
@@ -4010,10 +4167,19 @@ function EraseConfirm({ t, count, images, files, copies, planned, checked, onChe
     also.length > 0 && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("p", { "data-message-recall-erase-also": "", children: t("panel.erase.also", { what: also.join(t("panel.erase.and")) }) }),
     copies.length > 0 && /* @__PURE__ */ (0, import_jsx_runtime4.jsxs)("div", { "data-message-recall-erase-copies": "", children: [
       /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("p", { children: t(countedKey("panel.erase.copies", copies.length), { count: copies.length, titles: copies.map((copy) => t("panel.erase.quoted", { title: titleOf(copy) })).join(t("panel.erase.listSep")) }) }),
-      copies.map((copy) => copy.tombstoneSeq === null ? /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("p", { "data-message-recall-erase-copy-held": copy.sessionId, children: t("panel.erase.copyNotRemoved", { title: titleOf(copy) }) }, copy.sessionId) : /* @__PURE__ */ (0, import_jsx_runtime4.jsxs)("label", { "data-message-recall-erase-copy": copy.sessionId, children: [
-        /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("input", { type: "checkbox", checked: checked.has(copy.sessionId), onChange: (event) => onCheck(copy.sessionId, event.currentTarget.checked) }),
-        t("panel.erase.copy", { title: titleOf(copy) })
-      ] }, copy.sessionId))
+      copies.map((copy) => [
+        ...copy.removals.map((removal) => {
+          const key2 = copyRemovalKey(copy.sessionId, removal.tombstoneSeq);
+          const wider = removal.messageCount > messageCount;
+          return /* @__PURE__ */ (0, import_jsx_runtime4.jsxs)("label", { "data-message-recall-erase-copy": copy.sessionId, "data-message-recall-erase-copy-removal": removal.tombstoneSeq, children: [
+            /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("input", { type: "checkbox", checked: checked.has(key2), onChange: (event) => onCheck(copy.sessionId, removal.tombstoneSeq, event.currentTarget.checked) }),
+            t(countedKey(wider ? "panel.erase.copyWider" : "panel.erase.copyRemoval", removal.messageCount), { title: titleOf(copy), count: removal.messageCount })
+          ] }, key2);
+        }),
+        ...copy.notRemovedCount === 0 ? [] : [
+          /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("p", { "data-message-recall-erase-copy-held": copy.sessionId, children: copy.removals.length === 0 ? t("panel.erase.copyNotRemoved", { title: titleOf(copy) }) : t(countedKey("panel.erase.copyPartlyNotRemoved", copy.notRemovedCount), { title: titleOf(copy), count: copy.notRemovedCount }) }, `${copy.sessionId}#held`)
+        ]
+      ])
     ] }),
     /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("p", { "data-message-recall-erase-body": "", children: t("panel.erase.body") }),
     /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("button", { type: "button", "data-message-recall-erase-action": "confirm", disabled: !planned, "aria-busy": !planned || void 0, onClick: onConfirm, children: t("panel.erase.confirm") }),
@@ -4084,7 +4250,7 @@ function SummaryDialog({ sessionId, checkpointSeq, text, kit, onClose }) {
 }
 
 // src/client/build-stamp.ts
-var BUILD_STAMP = true ? "0.1.0+292c03326a" : "dev";
+var BUILD_STAMP = true ? "0.1.0+20874ba0aa" : "dev";
 
 // src/client/notices/notice-styles.ts
 var NOTICE_STYLE_TEXT = `
@@ -4222,141 +4388,6 @@ var SessionStores = class {
   dispose() {
     for (const store of this.bySession.values()) store.dispose();
     this.bySession.clear();
-  }
-};
-
-// src/client/stores/erase-requests.ts
-var INITIAL2 = Object.freeze({ loaded: false, erases: /* @__PURE__ */ new Map(), confirming: null, plan: null, busy: null, errors: /* @__PURE__ */ new Map(), checked: /* @__PURE__ */ new Set(), copyErrors: /* @__PURE__ */ new Map() });
-var EraseRequests = class extends SnapshotStore {
-  constructor(options) {
-    super(INITIAL2);
-    this.options = options;
-  }
-  loading = null;
-  /**
-   * Read the session's pending erases (`pendingErases`), once per store unless `again`.
-   * @param again - read again even when read before.
-   * @returns when the list is read (a failed read leaves it as it was, not loaded).
-   */
-  load(again = false) {
-    if (this.loading !== null && !again) return this.loading;
-    this.loading = (async () => {
-      const reply = await this.options.send({ sessionId: this.options.sessionId, action: "pendingErases" });
-      if (!reply.ok) {
-        this.loading = null;
-        return;
-      }
-      this.set({ loaded: true, erases: new Map(reply.value.erases.map((e) => [e.tombstoneSeq, e])) });
-    })();
-    return this.loading;
-  }
-  /**
-   * Open the confirmation of one entry (closing any other) and read what the erase would take
-   * (`plan` with `planAction: 'erase'`); a refused plan closes it and keeps the refusal.
-   * @param tombstoneSeq - the removal.
-   * @returns once the plan is read.
-   */
-  async confirm(tombstoneSeq) {
-    const errors = new Map(this.state.errors);
-    errors.delete(tombstoneSeq);
-    this.set({ confirming: tombstoneSeq, plan: null, errors, checked: /* @__PURE__ */ new Set() });
-    const reply = await this.options.send({ sessionId: this.options.sessionId, action: "plan", planAction: "erase", tombstoneSeq });
-    if (this.state.confirming !== tombstoneSeq) return;
-    if (reply.ok) this.set({ plan: reply.value, checked: new Set(reply.value.copies.filter((c) => c.tombstoneSeq !== null).map((c) => c.sessionId)) });
-    else this.set({ confirming: null, errors: new Map(this.state.errors).set(tombstoneSeq, reply.error) });
-  }
-  /** Close the confirmation. */
-  dismiss() {
-    if (this.state.confirming !== null) this.set({ confirming: null, plan: null, checked: /* @__PURE__ */ new Set() });
-  }
-  /**
-   * Check or uncheck a copy of the open confirmation's plan (a copy without its own removal of the messages cannot be checked).
-   * @param sessionId - the copy's id.
-   * @param checked - whether to erase it along.
-   */
-  check(sessionId, checked) {
-    const copy = this.state.plan?.copies.find((c) => c.sessionId === sessionId);
-    if (copy === void 0 || copy.tombstoneSeq === null) return;
-    const next = new Set(this.state.checked);
-    if (checked) next.add(sessionId);
-    else next.delete(sessionId);
-    this.set({ checked: next });
-  }
-  /**
-   * Ask the host to erase a removal for good when it next starts, and each checked copy of the
-   * open confirmation's plan its own removal of the same messages; closes the confirmation.
-   * @param tombstoneSeq - the removal.
-   * @returns whether the host kept the session's erase (a refusal is kept in `errors`; the
-   *   copies' refusals in `copyErrors`).
-   */
-  schedule(tombstoneSeq) {
-    const plan = this.state.plan?.tombstoneSeq === tombstoneSeq ? this.state.plan : null;
-    const copies = (plan?.copies ?? []).filter((c) => c.tombstoneSeq !== null && this.state.checked.has(c.sessionId));
-    const copyErrors = new Map(this.state.copyErrors);
-    copyErrors.delete(tombstoneSeq);
-    this.set({ copyErrors });
-    return this.run(tombstoneSeq, async () => {
-      const [reply, ...replies] = await Promise.all([
-        this.options.send({ sessionId: this.options.sessionId, action: "erase", when: "next-start", tombstoneSeq }),
-        ...copies.map((copy) => this.options.send({ sessionId: copy.sessionId, action: "erase", when: "next-start", tombstoneSeq: copy.tombstoneSeq }))
-      ]);
-      const refused = copies.flatMap((copy, i) => {
-        const copyReply = replies[i];
-        return copyReply.ok ? [] : [{ copy, error: copyReply.error }];
-      });
-      if (refused.length > 0) this.set({ copyErrors: new Map(this.state.copyErrors).set(tombstoneSeq, refused) });
-      if (!reply.ok) return reply.error;
-      this.set({ erases: new Map(this.state.erases).set(tombstoneSeq, reply.value.erase) });
-      return null;
-    });
-  }
-  /**
-   * Ask again for an erase that failed at the host's last start (**Try again at next start**): the
-   * route's `erase` with `when: 'next-start'` of the session's own removal alone (not its copies),
-   * which the host checks afresh and keeps pending again in place of the failed record.
-   * @param tombstoneSeq - the removal.
-   * @returns whether the host kept it pending (a refusal is kept in `errors`, the failed record as it was).
-   */
-  retry(tombstoneSeq) {
-    return this.run(tombstoneSeq, async () => {
-      const reply = await this.options.send({ sessionId: this.options.sessionId, action: "erase", when: "next-start", tombstoneSeq });
-      if (!reply.ok) return reply.error;
-      this.set({ erases: new Map(this.state.erases).set(tombstoneSeq, reply.value.erase) });
-      return null;
-    });
-  }
-  /**
-   * Drop the pending erase of a removal.
-   * @param tombstoneSeq - the removal.
-   * @returns whether the host dropped it (or had none).
-   */
-  cancel(tombstoneSeq) {
-    return this.run(tombstoneSeq, async () => {
-      const reply = await this.options.send({ sessionId: this.options.sessionId, action: "cancelErase", tombstoneSeq });
-      if (!reply.ok) return reply.error;
-      const erases = new Map(this.state.erases);
-      erases.delete(tombstoneSeq);
-      this.set({ erases });
-      return null;
-    });
-  }
-  /** Drop listeners. */
-  dispose() {
-    this.dropListeners();
-  }
-  async run(tombstoneSeq, request) {
-    if (this.state.busy !== null) return false;
-    const errors = new Map(this.state.errors);
-    errors.delete(tombstoneSeq);
-    this.set({ busy: tombstoneSeq, confirming: null, plan: null, checked: /* @__PURE__ */ new Set(), errors });
-    const error = await request();
-    const after = new Map(this.state.errors);
-    if (error !== null) after.set(tombstoneSeq, error);
-    this.set({ busy: null, errors: after });
-    return error === null;
-  }
-  set(patch) {
-    this.publish(Object.freeze({ ...this.state, ...patch }));
   }
 };
 

@@ -4955,18 +4955,24 @@ function copyRemoval(content, seqs) {
   const { events } = parseLogText(content);
   const fates = readFates(replacementEvents(events.length, (seq) => events[seq]));
   const title = titleOfRawLog(content) ?? null;
-  let holds = false;
+  const tombstones = [];
+  let notRemovedCount = 0;
   for (const seq of seqs) {
     const fate = fates.fateOf(seq);
     if (fate.state !== "removed" || fate.rewrite === true || fate.tombstoneSeq === null) {
-      holds = true;
+      notRemovedCount++;
       continue;
     }
     const tombstone = events[fate.tombstoneSeq];
     if (tombstone !== void 0 && erasedMarkOf(tombstone) !== null) continue;
-    return { tombstoneSeq: fate.tombstoneSeq, title };
+    if (!tombstones.includes(fate.tombstoneSeq)) tombstones.push(fate.tombstoneSeq);
   }
-  return holds ? { tombstoneSeq: null, title } : null;
+  if (tombstones.length === 0 && notRemovedCount === 0) return null;
+  const removals = tombstones.map((tombstoneSeq) => {
+    const { carriers } = findRemovedContent(events.length, (seq) => events[seq], tombstoneSeq);
+    return { tombstoneSeq, messageCount: [...carriers.values()].filter((kind) => kind === "message").length };
+  });
+  return { removals, notRemovedCount, title };
 }
 async function erasePlanCopies(services, sessionId, messageSeqs) {
   if (messageSeqs.length === 0) return [];
@@ -4978,7 +4984,14 @@ async function erasePlanCopies(services, sessionId, messageSeqs) {
     if (content === void 0) continue;
     const removal = copyRemoval(content, seqs);
     if (removal === null) continue;
-    copies.push({ sessionId: header.id, title: removal.title, tombstoneSeq: removal.tombstoneSeq, live });
+    copies.push({
+      sessionId: header.id,
+      title: removal.title,
+      tombstoneSeq: removal.removals[0]?.tombstoneSeq ?? null,
+      removals: removal.removals,
+      notRemovedCount: removal.notRemovedCount,
+      live
+    });
   }
   return copies;
 }
@@ -5059,8 +5072,10 @@ async function unknownSession(services, sessionId) {
   return { code: "SESSION_NOT_LIVE", message: noSessionMessage(sessionId) };
 }
 async function cancelErase(services, request) {
-  const unknown = await unknownSession(services, request.sessionId);
-  if (unknown !== null) return { ok: false, refusal: unknown };
+  if (await services.pending.get(request.sessionId, request.tombstoneSeq) === void 0) {
+    const unknown = await unknownSession(services, request.sessionId);
+    if (unknown !== null) return { ok: false, refusal: unknown };
+  }
   const cancelled = await services.pending.update(request.sessionId, request.tombstoneSeq, void 0);
   return { ok: true, value: { action: "cancelErase", tombstoneSeq: request.tombstoneSeq, cancelled } };
 }
@@ -5077,8 +5092,15 @@ async function pendingEraseRefusal(pending, sessionId, tombstoneSeq) {
 async function runPendingErases(services, log) {
   const runs = [];
   for (const record of await services.pending.all()) {
-    if (record.state !== "pending") continue;
     const { sessionId, tombstoneSeq } = record;
+    if (record.state !== "pending") {
+      if (await services.erase.access.isStored(sessionId).catch(() => true)) continue;
+      const run2 = { sessionId, tombstoneSeq, outcome: "dropped", detail: noSessionMessage(sessionId) };
+      await services.pending.update(sessionId, tombstoneSeq, void 0);
+      log(`message-recall: pending erase of removal ${tombstoneSeq} of session "${sessionId}": ${run2.outcome}: ${run2.detail}`, run2.outcome);
+      runs.push(run2);
+      continue;
+    }
     let run;
     try {
       const erased = await eraseRemoval(services.erase, { sessionId, tombstoneSeq });

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-W4AHFUV4.js";
+} from "./chunks/chunk-KLJ24EJX.js";
 import {
   explainCommand
-} from "./chunks/chunk-7624H3YX.js";
+} from "./chunks/chunk-IXN2JWMP.js";
 import {
   listCommand
 } from "./chunks/chunk-633SXB3Z.js";
@@ -13,11 +13,11 @@ import {
 } from "./chunks/chunk-SI3ZQHSW.js";
 import {
   scanCommand
-} from "./chunks/chunk-E4SC4AUJ.js";
-import "./chunks/chunk-NNLWCAHH.js";
+} from "./chunks/chunk-QSGU4H6E.js";
+import "./chunks/chunk-AABZB56N.js";
 import "./chunks/chunk-OKUGGFY4.js";
 import "./chunks/chunk-PQVV6EUF.js";
-import "./chunks/chunk-2T6JGFPV.js";
+import "./chunks/chunk-CQSEQX6K.js";
 import "./chunks/chunk-SY74HMQA.js";
 import {
   verifyCommand

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-W4AHFUV4.js";
+} from "./chunks/chunk-KLJ24EJX.js";
 import "./chunks/chunk-SY74HMQA.js";
 import {
   runCommand

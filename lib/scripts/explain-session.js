@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-7624H3YX.js";
-import "./chunks/chunk-NNLWCAHH.js";
+} from "./chunks/chunk-IXN2JWMP.js";
+import "./chunks/chunk-AABZB56N.js";
 import "./chunks/chunk-OKUGGFY4.js";
 import "./chunks/chunk-PQVV6EUF.js";
-import "./chunks/chunk-2T6JGFPV.js";
+import "./chunks/chunk-CQSEQX6K.js";
 import {
   runCommand
 } from "./chunks/chunk-QRA4O453.js";

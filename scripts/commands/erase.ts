@@ -42,8 +42,8 @@ The erase does not reach the other sessions that hold the same messages: the ses
 (a Branch, a subagent fork, Open a copy), and when the session is itself a copy, the session it
 was copied from (for the messages below its seed) and that one's other copies. After the erase,
 each of them under the DSH home whose log still holds the erased messages is listed (copy,
-source or related copy), with its own removal of them and the command that erases it there, or
-as holding them not removed.
+source or related copy), one line per removal of them there (with how many messages it takes
+there and the command that erases it there), and one line for those it holds not removed.
 
 Stop the DSH host first: a running host may hold the session with its content in memory and
 write it again. While a live host holds the DSH home (its lock file .message-recall.lock in the
@@ -93,19 +93,22 @@ function shellWord(path: string): string {
 const RELATION_WORDS: Readonly<Record<DiskCopy['relation'], string>> = { copy: 'copy', source: 'source', 'source-copy': 'related copy' }
 
 /**
- * The line naming a related session that still holds the erased messages.
+ * The lines naming a related session that still holds the erased messages: one per removal of them
+ * there, and one for those not removed there.
  * @param copy - from `copiesOnDisk`.
  * @param invocation - how `erase` was run, for the command that erases its own removal.
- * @returns e.g. `still held by copy <id> "Audit" (with its own removal 57; erase it there: dsh-message-recall-log erase <log> --tombstone 57)`,
- *   `still held by source <id> …`, `still held by related copy <id> …`.
+ * @returns e.g. `still held by copy <id> "Audit" (with its own removal 57 of 3 message(s); erase it there: dsh-message-recall-log erase <log> --tombstone 57)`,
+ *   `still held by copy <id> "Audit" (2 of them not removed there: remove them there first, then erase that removal; its log: <log>)`;
+ *   `source <id>`, `related copy <id>` for the other relations; one line `may still be held by …` when its log could not be read.
  */
-export function copyLine(copy: DiskCopy, invocation: string): string {
+export function copyLines(copy: DiskCopy, invocation: string): string[] {
   const who = `${RELATION_WORDS[copy.relation]} ${copy.sessionId}`
-  if (copy.error !== null) return `may still be held by ${who} (its log ${copy.log} could not be read: ${copy.error})`
+  if (copy.error !== null) return [`may still be held by ${who} (its log ${copy.log} could not be read: ${copy.error})`]
   const named = `still held by ${who}${copy.title === null ? '' : ` ${JSON.stringify(copy.title)}`}`
-  return copy.tombstoneSeq === null
-    ? `${named} (not removed there: remove them there first, then erase that removal; its log: ${copy.log})`
-    : `${named} (with its own removal ${copy.tombstoneSeq}; erase it there: ${invocation} ${shellWord(copy.log)} --tombstone ${copy.tombstoneSeq})`
+  return [
+    ...copy.removals.map((r) => `${named} (with its own removal ${r.tombstoneSeq} of ${r.messageCount} message(s); erase it there: ${invocation} ${shellWord(copy.log)} --tombstone ${r.tombstoneSeq})`),
+    ...(copy.notRemovedCount === 0 ? [] : [`${named} (${copy.notRemovedCount} of them not removed there: remove them there first, then erase that removal; its log: ${copy.log})`]),
+  ]
 }
 
 async function run(argv: readonly string[], invocation: string): Promise<number> {
@@ -192,7 +195,7 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
     ...side.deletedFiles.map((file) => `deleted file ${file}`),
     ...side.kept.map((kept) => `kept ${kept.name} (${kept.reason === 'referenced' ? 'another session references it' : kept.reason === 'absent' ? 'not there' : 'no DSH home given'})`),
     ...(projectionCache === 'dropped' ? ['dropped its record from the projection cache (storages/session_projcache.json); DSH folds it again from the erased log'] : []),
-    ...(copies === null ? ['copies and sources of the session not looked for: no DSH home (pass --home)'] : copies.map((copy) => copyLine(copy, invocation))),
+    ...(copies === null ? ['copies and sources of the session not looked for: no DSH home (pass --home)'] : copies.flatMap((copy) => copyLines(copy, invocation))),
   ]
   await out(lines.join('\n') + '\n')
   return EXIT.ok

@@ -17,7 +17,7 @@
 import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { SessionHeader } from '@deepseek-ai/dsh-session'
-import { copiesHolding, copyRemoval, type CopyRelation } from './erase-copies'
+import { copiesHolding, copyRemoval, type CopyRelation, type CopyRemoval } from './erase-copies'
 import { decodeLogBytes, readHeaderLine } from './jsonl-log-file'
 import { errorText } from '../shared/error-text'
 
@@ -28,12 +28,16 @@ export interface DiskCopy {
   readonly relation: CopyRelation
   /** Its current title (the newest `session/title`), or `null` when it has none or its log could not be read. */
   readonly title: string | null
-  /**
-   * Its own removal of those messages, which an erase there addresses (`erase <log>
-   * --tombstone <seq>`); `null` when it holds them not removed (remove them there first) or its
-   * log could not be read.
-   */
+  /** The first of `removals`, or `null` when there is none (kept for readers of one removal). */
   readonly tombstoneSeq: number | null
+  /**
+   * Its own removals of those messages (`erase-copies.ts` `copyRemoval`), each with how many
+   * messages an erase of it there (`erase <log> --tombstone <seq>`) takes; none when it holds them
+   * not removed or its log could not be read.
+   */
+  readonly removals: readonly CopyRemoval[]
+  /** How many of the messages it holds are not removed there (remove them there first); 0 when its log could not be read. */
+  readonly notRemovedCount: number
   /** Its log file. */
   readonly log: string
   /** Why its log could not be read (it may still hold the text), else `null`. */
@@ -89,11 +93,11 @@ export async function copiesOnDisk(logs: readonly string[], sessionId: string, m
     try {
       removal = copyRemoval(decodeLogBytes(await readFile(log), compressionOf(log)), seqs)
     } catch (error) {
-      copies.push({ sessionId: header.id, relation, title: null, tombstoneSeq: null, log, error: errorText(error) })
+      copies.push({ sessionId: header.id, relation, title: null, tombstoneSeq: null, removals: [], notRemovedCount: 0, log, error: errorText(error) })
       continue
     }
     if (removal === null) continue
-    copies.push({ sessionId: header.id, relation, title: removal.title, tombstoneSeq: removal.tombstoneSeq, log, error: null })
+    copies.push({ sessionId: header.id, relation, title: removal.title, tombstoneSeq: removal.removals[0]?.tombstoneSeq ?? null, removals: removal.removals, notRemovedCount: removal.notRemovedCount, log, error: null })
   }
   return copies
 }

@@ -17,13 +17,16 @@
  * `stored-listing.ts`, and the live sessions), without reading any log; only the logs of the
  * sessions that hold a message are read (`SessionPersistence.readRaw`, after a flush when the host
  * holds the session open), once each, for:
- * - its own removal of those messages: the tombstone that decides the fate of the first held
+ * - its own removals of those messages: every distinct tombstone that decides the fate of a held
  *   message removed there and not erased yet (`shared/fate.ts` `Fates.fateOf`): an inherited
  *   tombstone, the source's own tombstone when the seed holds it (a Branch made after the
- *   removal), or a source's own removal of them. A session whose removal of them was erased
- *   already is left out (it no longer holds the text); one where they are not removed (a copy
- *   made before the removal, or a copy from before it; a source when they were removed in the copy
- *   alone; also folded by a compaction) is listed with no tombstone;
+ *   removal), a source's own removal of them, or several of these (a Branch made before the
+ *   removal that removed some of them itself), each with how many messages an erase of it there
+ *   takes (which may be more than the erase being confirmed: a wider removal there); and how
+ *   many held messages are not removed there (a copy made before the removal, or a copy from
+ *   before it; a source when they were removed in the copy alone; also folded by a compaction).
+ *   Held messages whose removal there was erased already are no longer held; a session where all
+ *   of them are is left out;
  * - its current title (`session-titles.ts` `titleOfRawLog`: the newest `session/title` line).
  *
  * @module dsh-message-recall/host/erase-copies
@@ -33,6 +36,7 @@ import type { EraseCopyValue } from '../shared/protocol'
 import { parseLogText } from '../log/log-without-removed'
 import { erasedMarkOf } from '../log/log-erase'
 import { readFates, replacementEvents } from '../shared/fate'
+import { findRemovedContent } from '../shared/removed-content'
 import { titleOfRawLog } from './session-titles'
 
 /** What finding the sessions that hold the text reads. */
@@ -134,31 +138,58 @@ export function copiesHolding(headers: readonly SessionHeader[], sessionId: stri
   return found.map((f) => f.holding)
 }
 
+/** One removal in a holding session of some of the held messages: a tombstone there in effect, not erased yet. */
+export interface CopyRemoval {
+  readonly tombstoneSeq: number
+  /** How many messages an erase of it there takes (all it removed, held or not; `log-erase.ts` counts the same). */
+  readonly messageCount: number
+}
+
+/** What a holding session's log says about the held messages ({@link copyRemoval}). */
+export interface CopyRemovals {
+  /**
+   * Every distinct removal there of held messages not erased yet, in the order of the first held
+   * message each removes; empty when none of them is removed there.
+   */
+  readonly removals: readonly CopyRemoval[]
+  /** How many held messages are there not removed (a copy made before the removal, a removal in the other session alone, a compaction's fold). */
+  readonly notRemovedCount: number
+  /** Its current title, or `null`. */
+  readonly title: string | null
+}
+
 /**
- * What a holding session's log says about the held messages: its removal of them, and its title.
+ * What a holding session's log says about the held messages: each of its removals of them, the
+ * ones not removed there, and its title. A held message whose removal there was erased already is
+ * no longer held.
  * @param content - the session's stored log text.
  * @param seqs - the held messages' seqs.
- * @returns `{ tombstoneSeq, title }` (the first removal there of a held message not erased yet;
- *   `null` when none of them is removed there), or `null` when every removal of them there was
- *   erased already.
+ * @returns the removals and the count not removed (see {@link CopyRemovals}), or `null` when every
+ *   held message's removal there was erased already.
  * @throws what `parseLogText` throws (a packed row DSH's reader would refuse).
  */
-export function copyRemoval(content: string, seqs: readonly number[]): { readonly tombstoneSeq: number | null; readonly title: string | null } | null {
+export function copyRemoval(content: string, seqs: readonly number[]): CopyRemovals | null {
   const { events } = parseLogText(content)
   const fates = readFates(replacementEvents(events.length, (seq) => events[seq]))
   const title = titleOfRawLog(content) ?? null
-  let holds = false
+  const tombstones: number[] = []
+  let notRemovedCount = 0
   for (const seq of seqs) {
     const fate = fates.fateOf(seq)
     if (fate.state !== 'removed' || fate.rewrite === true || fate.tombstoneSeq === null) {
-      holds = true
+      notRemovedCount++
       continue
     }
     const tombstone = events[fate.tombstoneSeq]
     if (tombstone !== undefined && erasedMarkOf(tombstone) !== null) continue
-    return { tombstoneSeq: fate.tombstoneSeq, title }
+    if (!tombstones.includes(fate.tombstoneSeq)) tombstones.push(fate.tombstoneSeq)
   }
-  return holds ? { tombstoneSeq: null, title } : null
+  if (tombstones.length === 0 && notRemovedCount === 0) return null
+  const removals = tombstones.map((tombstoneSeq) => {
+    const { carriers } = findRemovedContent(events.length, (seq) => events[seq], tombstoneSeq)
+    return { tombstoneSeq, messageCount: [...carriers.values()].filter((kind) => kind === 'message').length }
+  })
+  return { removals, notRemovedCount, title }
 }
 
 /**
@@ -181,7 +212,10 @@ export async function erasePlanCopies(services: CopyServices, sessionId: string,
     if (content === undefined) continue
     const removal = copyRemoval(content, seqs)
     if (removal === null) continue
-    copies.push({ sessionId: header.id, title: removal.title, tombstoneSeq: removal.tombstoneSeq, live })
+    copies.push({
+      sessionId: header.id, title: removal.title, tombstoneSeq: removal.removals[0]?.tombstoneSeq ?? null,
+      removals: removal.removals, notRemovedCount: removal.notRemovedCount, live,
+    })
   }
   return copies
 }

@@ -144,14 +144,29 @@ export interface EraseCopyValue {
   /** Its current title, or `null` when it has none. */
   readonly title: string | null
   /**
-   * Its own removal of those messages (a copy inherited it, or its seed holds the source's; a
-   * source's own removal), which an erase there addresses; `null` when it holds them not removed
-   * (a copy made before the removal, or a copy from before it; a source when they were removed in
-   * the copy alone): remove them there first.
+   * The first of `removals` (its own removal of the first held message removed there), or `null`
+   * when it holds them all not removed (a copy made before the removal, or a copy from before it;
+   * a source when they were removed in the copy alone): remove them there first. Kept for clients
+   * that read one removal; `removals` and `notRemovedCount` say the whole.
    */
   readonly tombstoneSeq: number | null
+  /**
+   * Every removal there of held messages, not erased yet (a copy inherited it, or its seed holds
+   * the source's; a source's own removal; a copy's own later removal of some of them), in the
+   * order of the first held message each removes; an erase there addresses each apart.
+   */
+  readonly removals: readonly EraseCopyRemovalValue[]
+  /** How many of the messages it holds are not removed there (none of its removals would erase them): remove them there first. */
+  readonly notRemovedCount: number
   /** Whether the host holds the session open (its erase waits for the host's next start). */
   readonly live: boolean
+}
+
+/** One removal in a related session ({@link EraseCopyValue}). */
+export interface EraseCopyRemovalValue {
+  readonly tombstoneSeq: number
+  /** How many messages an erase of it there takes: all it removed there, which may be more than the erase being confirmed. */
+  readonly messageCount: number
 }
 
 /** Success value of `cancelErase`: whether a pending erase was there to drop. */

@@ -7,14 +7,16 @@
  * Escape); pending, a pending erase that failed (the host's reason, Try again at next start by
  * keyboard, refused and kept), Cancel erase, and an erased removal; the related sessions (the
  * session's copies, a source it was copied from) that hold the same messages (a checkbox per
- * session with its own removal, checked; a line for one that holds them not removed), the erase
- * asked in each checked one (a source too, through its own tombstone), and a refusal named.
+ * removal of them there with how many messages it takes, checked unless it takes more than this
+ * erase, which its label says; a line for the ones a session holds not removed, all or some), the
+ * erase asked for each checked removal (a source too, through its own tombstone), and a refusal named.
  */
 import { page, settle } from './support/dom'
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { act } from 'react'
 import type { LogEvent } from '../../src/shared/events'
+import type { EraseCopyValue } from '../../src/shared/protocol'
 import { appended } from './support/log'
 import { click, removalsPages, type RemovalsPage } from './support/removals-page'
 
@@ -35,6 +37,11 @@ async function key(name: string, shiftKey = false): Promise<void> {
 }
 
 /** A session with a Delete of its second prompt and an Exclude of its third, already in its history. */
+/** A related session as the host's erase plan lists it: its removals there as `[tombstoneSeq, messageCount]`. */
+function related(sessionId: string, title: string | null, removals: readonly (readonly [number, number])[], notRemovedCount: number, live: boolean): EraseCopyValue {
+  return { sessionId, title, tombstoneSeq: removals[0]?.[0] ?? null, removals: removals.map(([tombstoneSeq, messageCount]) => ({ tombstoneSeq, messageCount })), notRemovedCount, live }
+}
+
 async function withRemovals(locale: 'en' | 'zh', erased = false): Promise<{ p: RemovalsPage; deleted: number; excluded: number }> {
   const { liveSession, appendTombstone } = await import('./support/page')
   const { richLog } = await import('./support/log')
@@ -219,7 +226,7 @@ describe('Erase for good in the Removed panel', () => {
 
   it('keeps Confirm disabled until the host\'s plan (with the copies) is read', async () => {
     const { p, deleted } = await withRemovals('en')
-    p.copies.listed = [{ sessionId: 'copy-1', title: 'Audit (copy)', tombstoneSeq: 40, live: true }]
+    p.copies.listed = [related('copy-1', 'Audit (copy)', [[40, 1]], 0, true)]
     const script = p.host.script
     let release!: () => void
     const held = new Promise<void>((resolve) => { release = resolve })
@@ -243,24 +250,32 @@ describe('Erase for good in the Removed panel', () => {
   it('lists the related sessions that hold the same messages (the source among them), erases in each checked one too, and names one that refused', async () => {
     const { p, deleted } = await withRemovals('en')
     p.copies.listed = [
-      { sessionId: 'source-1', title: 'Audit', tombstoneSeq: 12, live: true },
-      { sessionId: 'copy-2', title: 'Audit (copy 2)', tombstoneSeq: 41, live: false },
-      { sessionId: 'copy-3', title: null, tombstoneSeq: 42, live: false },
-      { sessionId: 'copy-old', title: 'Audit (before)', tombstoneSeq: null, live: false },
+      related('source-1', 'Audit', [[12, 1]], 0, true),
+      related('copy-2', 'Audit (copy 2)', [[41, 1], [43, 1]], 0, false),
+      related('copy-3', null, [[42, 5]], 0, false),
+      related('copy-part', 'Audit (part)', [[44, 1]], 2, false),
+      related('copy-old', 'Audit (before)', [], 1, false),
     ]
     p.copies.refusals.set('copy-2', 'AGENT_BUSY')
     await click(removedButton(p))
     await click(eraseButton(p, deleted, 'open'))
     const confirm = entry(p, deleted).querySelector('[data-message-recall-erase-confirm]') as HTMLElement
     const copies = confirm.querySelector('[data-message-recall-erase-copies]') as HTMLElement
-    assert.equal(copies.querySelector('p')!.textContent, 'Also in 4 related sessions: “Audit”, “Audit (copy 2)”, “Untitled session”, “Audit (before)”.')
+    assert.equal(copies.querySelector('p')!.textContent, 'Also in 5 related sessions: “Audit”, “Audit (copy 2)”, “Untitled session”, “Audit (part)”, “Audit (before)”.')
     const labels = [...copies.querySelectorAll('label')] as HTMLLabelElement[]
-    assert.deepEqual(labels.map((l) => [l.getAttribute('data-message-recall-erase-copy'), l.textContent]), [
-      ['source-1', 'Erase in “Audit” too'], ['copy-2', 'Erase in “Audit (copy 2)” too'], ['copy-3', 'Erase in “Untitled session” too'],
-    ])
+    assert.deepEqual(labels.map((l) => [l.getAttribute('data-message-recall-erase-copy'), l.getAttribute('data-message-recall-erase-copy-removal'), l.textContent]), [
+      ['source-1', '12', 'Erase in “Audit” too (its removal there of 1 message)'],
+      ['copy-2', '41', 'Erase in “Audit (copy 2)” too (its removal there of 1 message)'],
+      ['copy-2', '43', 'Erase in “Audit (copy 2)” too (its removal there of 1 message)'],
+      ['copy-3', '42', 'Erase in “Untitled session” too (its removal there of 5 messages, more than this erase takes, so not checked by default)'],
+      ['copy-part', '44', 'Erase in “Audit (part)” too (its removal there of 1 message)'],
+    ], 'one checkbox per removal there, with how many messages it takes')
     const boxes = labels.map((l) => l.querySelector('input') as HTMLInputElement)
-    assert.deepEqual(boxes.map((b) => [b.type, b.checked]), [['checkbox', true], ['checkbox', true], ['checkbox', true]], 'a real checkbox in its label, checked by default')
-    assert.equal(copies.querySelector('[data-message-recall-erase-copy-held="copy-old"]')!.textContent, '“Audit (before)” holds them not removed, so they are not erased there; remove them in that session first.')
+    assert.deepEqual(boxes.map((b) => [b.type, b.checked]), [['checkbox', true], ['checkbox', true], ['checkbox', true], ['checkbox', false], ['checkbox', true]], 'a real checkbox in its label, checked by default unless it takes more than this erase')
+    assert.deepEqual([...copies.querySelectorAll('[data-message-recall-erase-copy-held]')].map((e) => [e.getAttribute('data-message-recall-erase-copy-held'), e.textContent]), [
+      ['copy-part', '2 of them are not removed in “Audit (part)”, so they are not erased there; remove them in that session first.'],
+      ['copy-old', '“Audit (before)” holds them not removed, so they are not erased there; remove them in that session first.'],
+    ])
     // Tab goes through the checkboxes and the two buttons, and stays inside.
     assert.equal(page.document.activeElement, eraseButton(p, deleted, 'keep'))
     await key('Tab')
@@ -269,13 +284,16 @@ describe('Erase for good in the Removed panel', () => {
     assert.equal(page.document.activeElement, eraseButton(p, deleted, 'keep'))
 
     await click(boxes[2])
-    assert.deepEqual(boxes.map((b) => b.checked), [true, true, false], 'unchecked')
+    await click(boxes[3])
+    assert.deepEqual(boxes.map((b) => b.checked), [true, true, false, true, true], 'one of two removals unchecked, the wider one checked')
     await click(eraseButton(p, deleted, 'confirm'))
     assert.deepEqual(p.host.of('erase'), [
       { sessionId: 'session-a', action: 'erase', when: 'next-start', tombstoneSeq: deleted },
       { sessionId: 'source-1', action: 'erase', when: 'next-start', tombstoneSeq: 12 },
       { sessionId: 'copy-2', action: 'erase', when: 'next-start', tombstoneSeq: 41 },
-    ], 'the session and each checked one (its source too), each its own removal')
+      { sessionId: 'copy-3', action: 'erase', when: 'next-start', tombstoneSeq: 42 },
+      { sessionId: 'copy-part', action: 'erase', when: 'next-start', tombstoneSeq: 44 },
+    ], 'the session and each checked removal (its source too), each in its own session')
     assert.equal(entry(p, deleted).querySelector('[data-message-recall-erase-pending] span')!.textContent, 'Erase pending: it happens when the host restarts')
     const refused = [...entry(p, deleted).querySelectorAll('[data-message-recall-erase-copy-error]')] as HTMLElement[]
     assert.deepEqual(refused.map((e) => [e.getAttribute('data-message-recall-erase-copy-error'), e.getAttribute('role'), e.textContent]), [
@@ -287,13 +305,19 @@ describe('Erase for good in the Removed panel', () => {
 
   it('reads the related sessions in Chinese, and one in English', async () => {
     const { p, deleted } = await withRemovals('zh')
-    p.copies.listed = [{ sessionId: 'copy-1', title: '审计（副本）', tombstoneSeq: 40, live: true }, { sessionId: 'copy-old', title: null, tombstoneSeq: null, live: false }]
+    p.copies.listed = [related('copy-1', '审计（副本）', [[40, 1]], 0, true), related('copy-old', null, [], 1, false), related('copy-wide', '宽', [[45, 3]], 2, false)]
     await click(removedButton(p))
     await click(eraseButton(p, deleted, 'open'))
     const copies = entry(p, deleted).querySelector('[data-message-recall-erase-copies]') as HTMLElement
-    assert.equal(copies.querySelector('p')!.textContent, '另有 2 个相关会话包含这些消息：“审计（副本）”、“未命名会话”。')
-    assert.equal(copies.querySelector('label')!.textContent, '同时在“审计（副本）”中抹除')
-    assert.equal(copies.querySelector('[data-message-recall-erase-copy-held]')!.textContent, '“未命名会话”中这些消息没有被移除，不会在那里抹除；要抹除，请先在那个会话中移除它们。')
+    assert.equal(copies.querySelector('p')!.textContent, '另有 3 个相关会话包含这些消息：“审计（副本）”、“未命名会话”、“宽”。')
+    assert.deepEqual([...copies.querySelectorAll('label')].map((l) => [l.textContent, l.querySelector('input')!.checked]), [
+      ['同时在“审计（副本）”中抹除（它在那里的这次移除共 1 条消息）', true],
+      ['同时在“宽”中抹除（它在那里的这次移除共 3 条消息，多于这里抹除的，所以默认不勾选）', false],
+    ])
+    assert.deepEqual([...copies.querySelectorAll('[data-message-recall-erase-copy-held]')].map((e) => e.textContent), [
+      '“未命名会话”中这些消息没有被移除，不会在那里抹除；要抹除，请先在那个会话中移除它们。',
+      '其中 2 条消息在“宽”中没有被移除，不会在那里抹除；要抹除，请先在那个会话中移除它们。',
+    ])
     p.copies.listed = [p.copies.listed[0]!]
     await click(eraseButton(p, deleted, 'keep'))
     await act(async () => { p.client.locale.setLocale('en'); await settle() })

@@ -17,6 +17,11 @@
  * first), each with its own removal or none. The erases kept in the Branch and in each listed
  * session with a removal (the source among them, through its own tombstone, as the panel's
  * checkboxes ask) and a fresh start leave the canary in the sibling alone.
+ *
+ * A Branch of the whole session made before the removal, in which only one of the messages a
+ * Delete onward in the source takes is deleted: the source's plan lists the Branch with that
+ * removal (1 message) and 5 not removed; the Branch's plan lists the source's wider removal with
+ * all 6 messages it takes; a second deletion in the Branch lists both of its removals and 4 not removed.
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
@@ -27,6 +32,7 @@ import { pendingEraseHome, scanHits } from '../support/pending-erase-home'
 
 const CANARY = 'CANARY-91e2-copies'
 const LINEAGE_CANARY = 'CANARY-5ab0-lineage'
+const PARTIAL_CANARY = 'CANARY-77c3-partial'
 
 describe('the copies an erase lists', () => {
   const roots = new Roots()
@@ -75,10 +81,10 @@ describe('the copies an erase lists', () => {
     assert.deepEqual(plan, {
       action: 'plan', planAction: 'erase', tombstoneSeq: removed.tombstoneSeq, messageCount: 1, imageCount: 0, fileCount: 0,
       copies: [
-        { sessionId: before.id, title: titleOf(before), tombstoneSeq: null, live: true },
-        { sessionId: branch.id, title: sourceTitle, tombstoneSeq: inherited, live: true },
-        { sessionId: forked.forkedSessionId, title: forked.title, tombstoneSeq: null, live: false },
-        { sessionId: grandchild.id, title: sourceTitle, tombstoneSeq: inherited, live: true },
+        { sessionId: before.id, title: titleOf(before), tombstoneSeq: null, removals: [], notRemovedCount: 1, live: true },
+        { sessionId: branch.id, title: sourceTitle, tombstoneSeq: inherited, removals: [{ tombstoneSeq: inherited, messageCount: 1 }], notRemovedCount: 0, live: true },
+        { sessionId: forked.forkedSessionId, title: forked.title, tombstoneSeq: null, removals: [], notRemovedCount: 1, live: false },
+        { sessionId: grandchild.id, title: sourceTitle, tombstoneSeq: inherited, removals: [{ tombstoneSeq: inherited, messageCount: 1 }], notRemovedCount: 0, live: true },
       ],
     })
     assert.equal(titleOf(before), 'Audit the opening question')
@@ -93,8 +99,8 @@ describe('the copies an erase lists', () => {
     }
     await restart(2)
     assert.deepEqual((await post({ sessionId: source.id, action: 'plan', planAction: 'erase', tombstoneSeq: removed.tombstoneSeq })).copies, [
-      { sessionId: before.id, title: 'Audit the opening question', tombstoneSeq: null, live: false },
-      { sessionId: forked.forkedSessionId, title: forked.title, tombstoneSeq: null, live: false },
+      { sessionId: before.id, title: 'Audit the opening question', tombstoneSeq: null, removals: [], notRemovedCount: 1, live: false },
+      { sessionId: forked.forkedSessionId, title: forked.title, tombstoneSeq: null, removals: [], notRemovedCount: 1, live: false },
     ], 'the erased Branches hold the text no more; after the restart no copy is open')
 
     // Then the session itself; the copies that never removed it stay as they are.
@@ -156,8 +162,8 @@ describe('the sessions an erase in a copy lists', () => {
     assert.deepEqual(await post({ sessionId: deleter.id, action: 'plan', planAction: 'erase', tombstoneSeq: inDeleter.tombstoneSeq }), {
       action: 'plan', planAction: 'erase', tombstoneSeq: inDeleter.tombstoneSeq, messageCount: 1, imageCount: 0, fileCount: 0,
       copies: [
-        { sessionId: source.id, title: sourceTitle, tombstoneSeq: null, live: true },
-        { sessionId: sibling.id, title: titleOf(sibling), tombstoneSeq: null, live: true },
+        { sessionId: source.id, title: sourceTitle, tombstoneSeq: null, removals: [], notRemovedCount: 1, live: true },
+        { sessionId: sibling.id, title: titleOf(sibling), tombstoneSeq: null, removals: [], notRemovedCount: 1, live: true },
       ],
     })
 
@@ -174,10 +180,10 @@ describe('the sessions an erase in a copy lists', () => {
     assert.deepEqual(plan, {
       action: 'plan', planAction: 'erase', tombstoneSeq: inherited, messageCount: 1, imageCount: 0, fileCount: 0,
       copies: [
-        { sessionId: source.id, title: sourceTitle, tombstoneSeq: inSource.tombstoneSeq, live: true },
-        { sessionId: twig.id, title: sourceTitle, tombstoneSeq: inherited, live: true },
-        { sessionId: sibling.id, title: titleOf(sibling), tombstoneSeq: null, live: true },
-        { sessionId: deleter.id, title: titleOf(deleter), tombstoneSeq: inDeleter.tombstoneSeq, live: true },
+        { sessionId: source.id, title: sourceTitle, tombstoneSeq: inSource.tombstoneSeq, removals: [{ tombstoneSeq: inSource.tombstoneSeq, messageCount: 1 }], notRemovedCount: 0, live: true },
+        { sessionId: twig.id, title: sourceTitle, tombstoneSeq: inherited, removals: [{ tombstoneSeq: inherited, messageCount: 1 }], notRemovedCount: 0, live: true },
+        { sessionId: sibling.id, title: titleOf(sibling), tombstoneSeq: null, removals: [], notRemovedCount: 1, live: true },
+        { sessionId: deleter.id, title: titleOf(deleter), tombstoneSeq: inDeleter.tombstoneSeq, removals: [{ tombstoneSeq: inDeleter.tombstoneSeq, messageCount: 1 }], notRemovedCount: 0, live: true },
       ],
     })
 
@@ -195,5 +201,62 @@ describe('the sessions an erase in a copy lists', () => {
     assert.equal(holding.length, 1, `only the sibling that never removed it holds the canary: ${holding.join(', ')}`)
     assert.ok(holding[0]!.includes(sibling.id), holding[0])
     assertError(await app.post({ sessionId: source.id, action: 'plan', planAction: 'erase', tombstoneSeq: inSource.tombstoneSeq }), 409, 'NOT_ERASABLE', `message-recall: cannot erase removal ${inSource.tombstoneSeq}: that removal was erased already`)
+  })
+})
+
+describe('a related session that removed only some of the erased messages, or more of them', () => {
+  const roots = new Roots()
+  const dshHome = pendingEraseHome('recall-erase-partial-home-')
+  let root: string
+  let app: DshApp
+  before(async () => {
+    dshHome.enter()
+    root = roots.root()
+    app = await roots.boot(root, { sessionTitle: true })
+  })
+  after(async () => {
+    await roots.dispose()
+    dshHome.leave()
+  })
+
+  const post = async (body: object): Promise<any> => {
+    const reply = await app.post(body)
+    assert.equal(reply.status, 200, reply.text)
+    return reply.json.value
+  }
+
+  it('lists each removal there with how many messages it takes, and how many it holds not removed', async () => {
+    const source = await app.createAgent()
+    await app.prompt(source, 'Open the partial audit')
+    for (const n of ['first', 'second', 'third']) await app.prompt(source, `${PARTIAL_CANARY} ${n}`)
+    const session = source.session as Session
+    const sourceTitle = app.ctx.sessionTitle.get(session)?.title
+    // A Branch of the whole session before any removal; in it only the second canary prompt is deleted.
+    const branch = app.ctx.sessions.fork(session)
+    await app.ctx.sessions.flush(branch)
+    const inBranch = await post({ sessionId: branch.id, action: 'delete', seq: node(branch, 'user/message', `${PARTIAL_CANARY} second`) })
+    // In the source, Delete onward from the first canary prompt.
+    const inSource = await post({ sessionId: source.id, action: 'deleteFrom', seq: node(session, 'user/message', `${PARTIAL_CANARY} first`) })
+    const branchTitle = app.ctx.sessionTitle.get(branch)?.title ?? null
+
+    const plan = await post({ sessionId: source.id, action: 'plan', planAction: 'erase', tombstoneSeq: inSource.tombstoneSeq })
+    assert.deepEqual(plan, {
+      action: 'plan', planAction: 'erase', tombstoneSeq: inSource.tombstoneSeq, messageCount: 6, imageCount: 0, fileCount: 0,
+      copies: [
+        { sessionId: branch.id, title: branchTitle, tombstoneSeq: inBranch.tombstoneSeq, removals: [{ tombstoneSeq: inBranch.tombstoneSeq, messageCount: 1 }], notRemovedCount: 5, live: true },
+      ],
+    })
+    // The Branch's own erase: the source's wider removal is listed with all it takes.
+    assert.deepEqual((await post({ sessionId: branch.id, action: 'plan', planAction: 'erase', tombstoneSeq: inBranch.tombstoneSeq })).copies, [
+      { sessionId: source.id, title: sourceTitle, tombstoneSeq: inSource.tombstoneSeq, removals: [{ tombstoneSeq: inSource.tombstoneSeq, messageCount: 6 }], notRemovedCount: 0, live: true },
+    ])
+    // The third prompt deleted in the Branch too: two removals there, each listed, the rest not removed.
+    const again = await post({ sessionId: branch.id, action: 'delete', seq: node(branch, 'user/message', `${PARTIAL_CANARY} third`) })
+    assert.deepEqual((await post({ sessionId: source.id, action: 'plan', planAction: 'erase', tombstoneSeq: inSource.tombstoneSeq })).copies, [
+      {
+        sessionId: branch.id, title: branchTitle, tombstoneSeq: inBranch.tombstoneSeq,
+        removals: [{ tombstoneSeq: inBranch.tombstoneSeq, messageCount: 1 }, { tombstoneSeq: again.tombstoneSeq, messageCount: 1 }], notRemovedCount: 4, live: true,
+      },
+    ])
   })
 })

@@ -17,6 +17,11 @@
  * source's other copies that hold the canary not removed (related copies); following the printed
  * command in the source then names the rest; after the Branch is erased (above), erasing in the
  * copy of the Branch names the source's other copies too.
+ *
+ * A Branch of the whole session made before the removal, in which only one of the messages a
+ * Delete onward in the source takes is deleted: the erase in the source names the Branch's removal
+ * (1 message) with its command, and a second line for the 5 it holds not removed; the printed
+ * command erases the one, and the built `scan --text` still finds the canary prompts in the Branch.
  */
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
@@ -29,6 +34,7 @@ import { node, Roots } from '../host/helpers'
 import { LOG_TOOL, pendingEraseHome, scanHits } from '../support/pending-erase-home'
 
 const CANARY = 'CANARY-4c7d-cli-copies'
+const PARTIAL = 'CANARY-e513-cli-partial'
 const BIN = 'dsh-message-recall-log erase'
 
 function erase(target: string, tombstoneSeq: number, extra: readonly string[] = []) {
@@ -50,7 +56,7 @@ describe('dsh-message-recall-log erase: the copies that still hold the erased te
   let inherited: number
   const log: Record<'source' | 'before' | 'tooEarly' | 'branch' | 'grandchild' | 'forked', string> = {} as never
   const id: Record<keyof typeof log, string> = {} as never
-  let plan: { sessionId: string; title: string | null; tombstoneSeq: number | null; live: boolean }[]
+  let plan: { sessionId: string; title: string | null; tombstoneSeq: number | null; removals: { tombstoneSeq: number; messageCount: number }[]; notRemovedCount: number; live: boolean }[]
   let sourceTitle: string
   let forkedTitle: string
   before(async () => {
@@ -101,10 +107,10 @@ describe('dsh-message-recall-log erase: the copies that still hold the erased te
 
   it('lists after the erase the copies the route\'s confirmation lists, with their own removal and the command to erase it, or none; exit 0', () => {
     assert.deepEqual(plan, [
-      { sessionId: id.before, title: 'Audit the opening question', tombstoneSeq: null, live: true },
-      { sessionId: id.branch, title: sourceTitle, tombstoneSeq: inherited, live: true },
-      { sessionId: id.forked, title: forkedTitle, tombstoneSeq: null, live: false },
-      { sessionId: id.grandchild, title: sourceTitle, tombstoneSeq: inherited, live: true },
+      { sessionId: id.before, title: 'Audit the opening question', tombstoneSeq: null, removals: [], notRemovedCount: 1, live: true },
+      { sessionId: id.branch, title: sourceTitle, tombstoneSeq: inherited, removals: [{ tombstoneSeq: inherited, messageCount: 1 }], notRemovedCount: 0, live: true },
+      { sessionId: id.forked, title: forkedTitle, tombstoneSeq: null, removals: [], notRemovedCount: 1, live: false },
+      { sessionId: id.grandchild, title: sourceTitle, tombstoneSeq: inherited, removals: [{ tombstoneSeq: inherited, messageCount: 1 }], notRemovedCount: 0, live: true },
     ], 'the route lists the copies holding the canary; the Branch cut before it is not among them')
 
     // --json, on the copied home.
@@ -115,10 +121,10 @@ describe('dsh-message-recall-log erase: the copies that still hold the erased te
     const value = JSON.parse(json.stdout)
     assert.deepEqual(value.messageSeqs.length, 1)
     assert.deepEqual(value.copies, [
-      { sessionId: id.before, relation: 'copy', title: 'Audit the opening question', tombstoneSeq: null, log: inSpare(log.before), error: null },
-      { sessionId: id.branch, relation: 'copy', title: sourceTitle, tombstoneSeq: inherited, log: inSpare(log.branch), error: null },
-      { sessionId: id.forked, relation: 'copy', title: forkedTitle, tombstoneSeq: null, log: inSpare(log.forked), error: null },
-      { sessionId: id.grandchild, relation: 'copy', title: sourceTitle, tombstoneSeq: inherited, log: inSpare(log.grandchild), error: null },
+      { sessionId: id.before, relation: 'copy', title: 'Audit the opening question', tombstoneSeq: null, removals: [], notRemovedCount: 1, log: inSpare(log.before), error: null },
+      { sessionId: id.branch, relation: 'copy', title: sourceTitle, tombstoneSeq: inherited, removals: [{ tombstoneSeq: inherited, messageCount: 1 }], notRemovedCount: 0, log: inSpare(log.branch), error: null },
+      { sessionId: id.forked, relation: 'copy', title: forkedTitle, tombstoneSeq: null, removals: [], notRemovedCount: 1, log: inSpare(log.forked), error: null },
+      { sessionId: id.grandchild, relation: 'copy', title: sourceTitle, tombstoneSeq: inherited, removals: [{ tombstoneSeq: inherited, messageCount: 1 }], notRemovedCount: 0, log: inSpare(log.grandchild), error: null },
     ])
 
     // Text, on the home itself: the same erase, then one line per copy.
@@ -128,10 +134,10 @@ describe('dsh-message-recall-log erase: the copies that still hold the erased te
       stderr: '',
       stdout: [
         `erased removal ${tombstoneSeq} of session ${id.source}: 1 message(s), ${value.rewrittenEvents} event(s) rewritten`,
-        `still held by copy ${id.before} "Audit the opening question" (not removed there: remove them there first, then erase that removal; its log: ${log.before})`,
-        `still held by copy ${id.branch} ${JSON.stringify(sourceTitle)} (with its own removal ${inherited}; erase it there: ${BIN} ${log.branch} --tombstone ${inherited})`,
-        `still held by copy ${id.forked} ${JSON.stringify(forkedTitle)} (not removed there: remove them there first, then erase that removal; its log: ${log.forked})`,
-        `still held by copy ${id.grandchild} ${JSON.stringify(sourceTitle)} (with its own removal ${inherited}; erase it there: ${BIN} ${log.grandchild} --tombstone ${inherited})`,
+        `still held by copy ${id.before} "Audit the opening question" (1 of them not removed there: remove them there first, then erase that removal; its log: ${log.before})`,
+        `still held by copy ${id.branch} ${JSON.stringify(sourceTitle)} (with its own removal ${inherited} of 1 message(s); erase it there: ${BIN} ${log.branch} --tombstone ${inherited})`,
+        `still held by copy ${id.forked} ${JSON.stringify(forkedTitle)} (1 of them not removed there: remove them there first, then erase that removal; its log: ${log.forked})`,
+        `still held by copy ${id.grandchild} ${JSON.stringify(sourceTitle)} (with its own removal ${inherited} of 1 message(s); erase it there: ${BIN} ${log.grandchild} --tombstone ${inherited})`,
         '',
       ].join('\n'),
     })
@@ -144,16 +150,16 @@ describe('dsh-message-recall-log erase: the copies that still hold the erased te
     assert.match(first!, new RegExp(`^erased removal ${inherited} of session ${id.branch}: 1 message\\(s\\), \\d+ event\\(s\\) rewritten$`))
     // The source was erased above: it holds the canary no more and is not named.
     assert.deepEqual(rest, [
-      `still held by copy ${id.grandchild} ${JSON.stringify(sourceTitle)} (with its own removal ${inherited}; erase it there: ${BIN} ${log.grandchild} --tombstone ${inherited})`,
-      `still held by related copy ${id.before} "Audit the opening question" (not removed there: remove them there first, then erase that removal; its log: ${log.before})`,
-      `still held by related copy ${id.forked} ${JSON.stringify(forkedTitle)} (not removed there: remove them there first, then erase that removal; its log: ${log.forked})`,
+      `still held by copy ${id.grandchild} ${JSON.stringify(sourceTitle)} (with its own removal ${inherited} of 1 message(s); erase it there: ${BIN} ${log.grandchild} --tombstone ${inherited})`,
+      `still held by related copy ${id.before} "Audit the opening question" (1 of them not removed there: remove them there first, then erase that removal; its log: ${log.before})`,
+      `still held by related copy ${id.forked} ${JSON.stringify(forkedTitle)} (1 of them not removed there: remove them there first, then erase that removal; its log: ${log.forked})`,
       '',
     ])
     const grandchild = erase(log.grandchild, inherited, ['--json'])
     assert.equal(grandchild.status, 0, grandchild.stdout + grandchild.stderr)
     assert.deepEqual(JSON.parse(grandchild.stdout).copies, [
-      { sessionId: id.before, relation: 'source-copy', title: 'Audit the opening question', tombstoneSeq: null, log: log.before, error: null },
-      { sessionId: id.forked, relation: 'source-copy', title: forkedTitle, tombstoneSeq: null, log: log.forked, error: null },
+      { sessionId: id.before, relation: 'source-copy', title: 'Audit the opening question', tombstoneSeq: null, removals: [], notRemovedCount: 1, log: log.before, error: null },
+      { sessionId: id.forked, relation: 'source-copy', title: forkedTitle, tombstoneSeq: null, removals: [], notRemovedCount: 1, log: log.forked, error: null },
     ])
     const holding = scanHits(join(home, 'sessions'), CANARY)
     assert.deepEqual(holding.sort(), [log.before, log.forked].sort(), 'only the two copies that never removed it hold the canary')
@@ -170,8 +176,8 @@ describe('dsh-message-recall-log erase: the copies that still hold the erased te
     const withHome = erase(join(alone, 'home'), tombstoneSeq, ['--home', home])
     assert.equal(withHome.status, 0, withHome.stdout + withHome.stderr)
     assert.deepEqual(withHome.stdout.split('\n').slice(1), [
-      `still held by copy ${id.before} "Audit the opening question" (not removed there: remove them there first, then erase that removal; its log: ${log.before})`,
-      `still held by copy ${id.forked} ${JSON.stringify(forkedTitle)} (not removed there: remove them there first, then erase that removal; its log: ${log.forked})`,
+      `still held by copy ${id.before} "Audit the opening question" (1 of them not removed there: remove them there first, then erase that removal; its log: ${log.before})`,
+      `still held by copy ${id.forked} ${JSON.stringify(forkedTitle)} (1 of them not removed there: remove them there first, then erase that removal; its log: ${log.forked})`,
       '',
     ])
   })
@@ -193,21 +199,78 @@ describe('dsh-message-recall-log erase: the copies that still hold the erased te
     assert.match(first!, new RegExp(`^erased removal ${inherited} of session ${id.branch}: 1 message\\(s\\), \\d+ event\\(s\\) rewritten$`))
     // One link away: the source (older), then the Branch's own copy; two links: the source's other copies, oldest first.
     assert.deepEqual(rest, [
-      `still held by source ${id.source} ${JSON.stringify(sourceTitle)} (with its own removal ${tombstoneSeq}; erase it there: ${BIN} ${at(log.source)} --tombstone ${tombstoneSeq})`,
-      `still held by copy ${id.grandchild} ${JSON.stringify(sourceTitle)} (with its own removal ${inherited}; erase it there: ${BIN} ${at(log.grandchild)} --tombstone ${inherited})`,
-      `still held by related copy ${id.before} "Audit the opening question" (not removed there: remove them there first, then erase that removal; its log: ${at(log.before)})`,
-      `still held by related copy ${id.forked} ${JSON.stringify(forkedTitle)} (not removed there: remove them there first, then erase that removal; its log: ${at(log.forked)})`,
+      `still held by source ${id.source} ${JSON.stringify(sourceTitle)} (with its own removal ${tombstoneSeq} of 1 message(s); erase it there: ${BIN} ${at(log.source)} --tombstone ${tombstoneSeq})`,
+      `still held by copy ${id.grandchild} ${JSON.stringify(sourceTitle)} (with its own removal ${inherited} of 1 message(s); erase it there: ${BIN} ${at(log.grandchild)} --tombstone ${inherited})`,
+      `still held by related copy ${id.before} "Audit the opening question" (1 of them not removed there: remove them there first, then erase that removal; its log: ${at(log.before)})`,
+      `still held by related copy ${id.forked} ${JSON.stringify(forkedTitle)} (1 of them not removed there: remove them there first, then erase that removal; its log: ${at(log.forked)})`,
       '',
     ])
     // The printed command, in the source: its copies that still hold the canary.
     const source = erase(at(log.source), tombstoneSeq, ['--json'])
     assert.equal(source.status, 0, source.stdout + source.stderr)
     assert.deepEqual(JSON.parse(source.stdout).copies, [
-      { sessionId: id.before, relation: 'copy', title: 'Audit the opening question', tombstoneSeq: null, log: at(log.before), error: null },
-      { sessionId: id.forked, relation: 'copy', title: forkedTitle, tombstoneSeq: null, log: at(log.forked), error: null },
-      { sessionId: id.grandchild, relation: 'copy', title: sourceTitle, tombstoneSeq: inherited, log: at(log.grandchild), error: null },
+      { sessionId: id.before, relation: 'copy', title: 'Audit the opening question', tombstoneSeq: null, removals: [], notRemovedCount: 1, log: at(log.before), error: null },
+      { sessionId: id.forked, relation: 'copy', title: forkedTitle, tombstoneSeq: null, removals: [], notRemovedCount: 1, log: at(log.forked), error: null },
+      { sessionId: id.grandchild, relation: 'copy', title: sourceTitle, tombstoneSeq: inherited, removals: [{ tombstoneSeq: inherited, messageCount: 1 }], notRemovedCount: 0, log: at(log.grandchild), error: null },
     ])
     const holding = scanHits(join(lineage, 'sessions'), CANARY)
     assert.deepEqual(holding.sort(), [at(log.before), at(log.forked), at(log.grandchild)].sort(), 'the erased Branch and source hold the canary no more')
+  })
+})
+
+describe('dsh-message-recall-log erase: a Branch that removed only some of the erased messages', () => {
+  const roots = new Roots()
+  const dshHome = pendingEraseHome('recall-erase-tool-partial-')
+  const { home } = dshHome
+  let sourceLog: string
+  let branchLog: string
+  let sourceId: string
+  let branchId: string
+  let branchTitle: string
+  let inSource: number
+  let inBranch: number
+  before(async () => {
+    dshHome.enter()
+    const app = await roots.boot(join(home, 'sessions'), { sessionTitle: true })
+    const source = await app.createAgent()
+    await app.prompt(source, 'Open the partial audit')
+    for (const n of ['first', 'second', 'third']) await app.prompt(source, `${PARTIAL} ${n}`)
+    const session = source.session as Session
+    // A Branch of the whole session before any removal; in it only the second canary prompt is deleted.
+    const branch = app.ctx.sessions.fork(session)
+    await app.ctx.sessions.flush(branch)
+    const deleted = await app.post({ sessionId: branch.id, action: 'delete', seq: node(branch, 'user/message', `${PARTIAL} second`) })
+    assert.equal(deleted.status, 200, deleted.text)
+    inBranch = deleted.json.value.tombstoneSeq
+    // In the source, Delete onward from the first canary prompt.
+    const onward = await app.post({ sessionId: source.id, action: 'deleteFrom', seq: node(session, 'user/message', `${PARTIAL} first`) })
+    assert.equal(onward.status, 200, onward.text)
+    inSource = onward.json.value.tombstoneSeq
+    await app.ctx.sessions.flush(branch)
+    branchTitle = app.ctx.sessionTitle.get(branch)!.title
+    const locate = (sessionId: string) => (app.ctx as any).sessionPersistence.locate({ id: sessionId, cwd: session.header.cwd }).path as string
+    ;[sourceId, branchId, sourceLog, branchLog] = [source.id, branch.id, locate(source.id), locate(branch.id)]
+    await roots.shut(app)
+  })
+  after(async () => {
+    await roots.dispose()
+    dshHome.leave()
+  })
+
+  it('names the Branch\'s removal with how many messages it takes, and how many it holds not removed; after its erase, those still', () => {
+    const text = erase(dirname(sourceLog), inSource)
+    assert.equal(text.status, 0, text.stdout + text.stderr)
+    const [first, ...rest] = text.stdout.split('\n')
+    assert.match(first!, new RegExp(`^erased removal ${inSource} of session ${sourceId}: 6 message\\(s\\), \\d+ event\\(s\\) rewritten$`))
+    assert.deepEqual(rest, [
+      `still held by copy ${branchId} ${JSON.stringify(branchTitle)} (with its own removal ${inBranch} of 1 message(s); erase it there: ${BIN} ${branchLog} --tombstone ${inBranch})`,
+      `still held by copy ${branchId} ${JSON.stringify(branchTitle)} (5 of them not removed there: remove them there first, then erase that removal; its log: ${branchLog})`,
+      '',
+    ])
+    // The printed command erases the one message; the other five stay in the Branch, which scan finds.
+    const branch = erase(branchLog, inBranch)
+    assert.equal(branch.status, 0, branch.stdout + branch.stderr)
+    assert.deepEqual(branch.stdout.split('\n').slice(1), [''], 'the source was erased: nothing else holds it')
+    assert.deepEqual(scanHits(join(home, 'sessions'), PARTIAL), [branchLog], 'the Branch still holds the prompts it never removed')
   })
 })

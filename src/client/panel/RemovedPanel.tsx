@@ -24,8 +24,10 @@
  * holds open); once confirmed the entry reads "Erase pending" with **Cancel erase** instead of
  * Restore and Open a copy. The confirmation also lists the other sessions that hold the same
  * messages (the session's copies, the sessions it was copied from and their other copies, read
- * "related sessions"), with a checkbox (checked) for each that removed them too, to erase them
- * there as well; one whose erase was refused is named on the entry. An erase that failed at the host's last
+ * "related sessions"), with a checkbox for each removal of them in such a session (a session may
+ * hold them under several removals, or some not removed), with how many messages it takes there,
+ * to erase it there as well: checked unless it takes more messages than this erase, which its label
+ * says; a line says which a session holds not removed. One whose erase was refused is named on the entry. An erase that failed at the host's last
  * start says so, with the host's reason (its English sentence, as a detail under the line), and
  * offers **Try again at next start** (pending again) beside **Cancel erase**. An erased removal
  * reads "Erased for good" and offers nothing.
@@ -40,7 +42,7 @@
  * per removal with `data-action`, `data-restored` once restored, and buttons
  * `[data-message-recall-entry-action="restore|forkBefore"]`, `[data-message-recall-erase-action="open|confirm|keep|retry|cancel"]`,
  * `[data-message-recall-erase-confirm]` (role `alertdialog`; inside it `[data-message-recall-erase-copies]`,
- * `[data-message-recall-erase-copy=<copy id>]` (a label holding its checkbox) and
+ * `[data-message-recall-erase-copy=<copy id>]` with `data-message-recall-erase-copy-removal=<its tombstone seq>` (a label holding its checkbox, one per removal) and
  * `[data-message-recall-erase-copy-held=<copy id>]`), `[data-message-recall-erase-copy-error=<copy id>]` (role `alert`), `[data-message-recall-erase-pending="pending|failed"]`
  * (role `status`; a failed one holds `[data-message-recall-erase-problem]`) and `[data-message-recall-entry-erased]`; `[data-message-recall-panel-flag=<checkpoint seq>]`
  * (role `note`) per flagged summary with `[data-message-recall-summary-flag-action="rewrite|cancel"]`;
@@ -63,7 +65,7 @@ import type { SummaryRefresh } from '../stores/summary-refresh'
 import { selectReplacements } from '../wire/replacement-view'
 import type { SessionStores } from '../stores/session-stores'
 import type { TombstoneActions } from '../stores/tombstone-actions'
-import type { EraseRequests, EraseRequestsState } from '../stores/erase-requests'
+import { copyRemovalKey, type EraseRequests, type EraseRequestsState } from '../stores/erase-requests'
 import type { EraseCopyValue } from '../../shared/protocol'
 
 /** What the panel's entry needs of the plugin's kit (the overlay's kit satisfies it). */
@@ -267,8 +269,8 @@ function RemovedPanel({ sessionId, send, useSession, actions, summary, erase, t,
               {eraseable && pending?.state !== 'pending' && erasing !== null && erasing.errors.has(entry.tombstoneSeq) && (
                 <div data-message-recall-entry-error="" role="alert">{describeError(t, erasing.errors.get(entry.tombstoneSeq)!.code)}</div>
               )}
-              {erasing?.copyErrors.get(entry.tombstoneSeq)?.map(({ copy, error: refusal }) => (
-                <div key={copy.sessionId} data-message-recall-erase-copy-error={copy.sessionId} role="alert">
+              {erasing?.copyErrors.get(entry.tombstoneSeq)?.map(({ copy, tombstoneSeq: removalSeq, error: refusal }) => (
+                <div key={copyRemovalKey(copy.sessionId, removalSeq)} data-message-recall-erase-copy-error={copy.sessionId} role="alert">
                   {t('panel.erase.copyFailed', { title: copy.title ?? t('panel.erase.untitled'), reason: describeError(t, refusal.code) })}
                 </div>
               ))}
@@ -294,7 +296,8 @@ function RemovedPanel({ sessionId, send, useSession, actions, summary, erase, t,
                   copies={erasing.plan?.tombstoneSeq === entry.tombstoneSeq ? erasing.plan.copies : []}
                   planned={erasing.plan?.tombstoneSeq === entry.tombstoneSeq}
                   checked={erasing.checked}
-                  onCheck={(sessionId, checked) => erase.check(sessionId, checked)}
+                  messageCount={erasing.plan?.tombstoneSeq === entry.tombstoneSeq ? erasing.plan.messageCount : entry.count}
+                  onCheck={(sessionId, removalSeq, checked) => erase.check(sessionId, removalSeq, checked)}
                   onConfirm={() => void erase.schedule(entry.tombstoneSeq).then((ok) => setRefocus({ seq: entry.tombstoneSeq, action: ok ? 'cancel' : 'open' }))}
                   onKeep={() => {
                     erase.dismiss()
@@ -355,9 +358,11 @@ interface EraseConfirmProps {
   readonly copies: readonly EraseCopyValue[]
   /** The host's plan is read: until then Confirm is disabled, so no session the plan would list is missed. */
   readonly planned: boolean
-  /** Ids of the related sessions checked to be erased along. */
+  /** The related sessions' removals checked to be erased along (`copyRemovalKey`). */
   readonly checked: ReadonlySet<string>
-  readonly onCheck: (sessionId: string, checked: boolean) => void
+  /** How many messages the erase being confirmed takes (a related session's wider removal says so). */
+  readonly messageCount: number
+  readonly onCheck: (sessionId: string, tombstoneSeq: number, checked: boolean) => void
   readonly onConfirm: () => void
   readonly onKeep: () => void
 }
@@ -365,12 +370,13 @@ interface EraseConfirmProps {
 /**
  * The confirmation of **Erase for good** inside an entry (role `alertdialog`): what goes (the
  * messages, and the images and tool output files the host's plan counts), which related sessions
- * hold the same messages (a checkbox per session with its own removal of them, to erase it there
- * too; a line for each that holds them not removed), that it cannot be undone, and that
+ * hold the same messages (a checkbox per removal of them in such a session, with how many messages
+ * it takes there, to erase it there too, and a line for the ones a session holds not removed),
+ * that it cannot be undone, and that
  * it happens when the host next starts. Focus starts on **Keep**; Tab and Shift+Tab stay among its
  * checkboxes and two buttons; Escape is Keep (and does not close the panel).
  */
-function EraseConfirm({ t, count, images, files, copies, planned, checked, onCheck, onConfirm, onKeep }: EraseConfirmProps) {
+function EraseConfirm({ t, count, images, files, copies, planned, checked, messageCount, onCheck, onConfirm, onKeep }: EraseConfirmProps) {
   const box = useRef<HTMLDivElement>(null)
   useEffect(() => {
     box.current?.querySelector<HTMLElement>('[data-message-recall-erase-action="keep"]')?.focus()
@@ -401,14 +407,23 @@ function EraseConfirm({ t, count, images, files, copies, planned, checked, onChe
       {copies.length > 0 && (
         <div data-message-recall-erase-copies="">
           <p>{t(countedKey('panel.erase.copies', copies.length), { count: copies.length, titles: copies.map((copy) => t('panel.erase.quoted', { title: titleOf(copy) })).join(t('panel.erase.listSep')) })}</p>
-          {copies.map((copy) => copy.tombstoneSeq === null
-            ? <p key={copy.sessionId} data-message-recall-erase-copy-held={copy.sessionId}>{t('panel.erase.copyNotRemoved', { title: titleOf(copy) })}</p>
-            : (
-              <label key={copy.sessionId} data-message-recall-erase-copy={copy.sessionId}>
-                <input type="checkbox" checked={checked.has(copy.sessionId)} onChange={(event) => onCheck(copy.sessionId, event.currentTarget.checked)} />
-                {t('panel.erase.copy', { title: titleOf(copy) })}
-              </label>
-            ))}
+          {copies.map((copy) => [
+            ...copy.removals.map((removal) => {
+              const key = copyRemovalKey(copy.sessionId, removal.tombstoneSeq)
+              const wider = removal.messageCount > messageCount
+              return (
+                <label key={key} data-message-recall-erase-copy={copy.sessionId} data-message-recall-erase-copy-removal={removal.tombstoneSeq}>
+                  <input type="checkbox" checked={checked.has(key)} onChange={(event) => onCheck(copy.sessionId, removal.tombstoneSeq, event.currentTarget.checked)} />
+                  {t(countedKey(wider ? 'panel.erase.copyWider' : 'panel.erase.copyRemoval', removal.messageCount), { title: titleOf(copy), count: removal.messageCount })}
+                </label>
+              )
+            }),
+            ...(copy.notRemovedCount === 0 ? [] : [
+              <p key={`${copy.sessionId}#held`} data-message-recall-erase-copy-held={copy.sessionId}>
+                {copy.removals.length === 0 ? t('panel.erase.copyNotRemoved', { title: titleOf(copy) }) : t(countedKey('panel.erase.copyPartlyNotRemoved', copy.notRemovedCount), { title: titleOf(copy), count: copy.notRemovedCount })}
+              </p>,
+            ]),
+          ])}
         </div>
       )}
       <p data-message-recall-erase-body="">{t('panel.erase.body')}</p>

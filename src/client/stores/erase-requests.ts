@@ -6,9 +6,10 @@
  * (`retry`, the same `erase`). Which entry has its confirmation open, and the host's plan of that erase (how
  * many messages, images and tool output files it takes, and which related sessions hold the same
  * messages: its copies, the sessions it was copied from and their other copies, `copies` of the
- * plan), are kept here too, with those checked to be erased along (each with its own removal of
- * them, checked by default): confirming asks for the erase in the session and in each checked one
- * (each its own `erase` of its own removal, `when: 'next-start'`, a source as a copy), all
+ * plan), are kept here too, with the related sessions' removals checked to be erased along (one
+ * check per removal of them there; checked by default unless that removal takes more messages
+ * than the erase being confirmed): confirming asks for the erase in the session and each checked
+ * removal (its own `erase` in its own session, `when: 'next-start'`, a source as a copy), all
  * requests made whatever the others answer, and keeps the refusals of their requests.
  *
  * A plain store (`getSnapshot`/`subscribe`, immutable snapshots), no DOM and no React. One request
@@ -17,7 +18,7 @@
  *
  * @module dsh-message-recall/client/stores/erase-requests
  */
-import type { EraseCopyValue, ErasePlanValue, PendingEraseValue } from '../../shared/protocol'
+import type { EraseCopyRemovalValue, EraseCopyValue, ErasePlanValue, PendingEraseValue } from '../../shared/protocol'
 import type { RecallError, RecallSender } from '../wire/api'
 import { SnapshotStore } from './snapshot-store'
 
@@ -35,16 +36,42 @@ export interface EraseRequestsState {
   readonly busy: number | null
   /** Tombstone seq → the last refusal of a request about it. */
   readonly errors: ReadonlyMap<number, RecallError>
-  /** Ids of the copies in the plan to erase along (only copies with their own removal of the messages). */
+  /** The related sessions' removals in the plan to erase along, by {@link copyRemovalKey}. */
   readonly checked: ReadonlySet<string>
   /** Tombstone seq → the copies whose erase was refused at its last confirmation, each with the refusal. */
   readonly copyErrors: ReadonlyMap<number, readonly CopyRefusal[]>
 }
 
-/** A copy whose erase was refused. */
+/** A related session's removal whose erase was refused. */
 export interface CopyRefusal {
   readonly copy: EraseCopyValue
+  readonly tombstoneSeq: number
   readonly error: RecallError
+}
+
+/**
+ * The key of one related session's removal in {@link EraseRequestsState.checked}.
+ * @param sessionId - the related session.
+ * @param tombstoneSeq - its removal.
+ * @returns `<sessionId>#<tombstoneSeq>`.
+ */
+export function copyRemovalKey(sessionId: string, tombstoneSeq: number): string {
+  return `${sessionId}#${tombstoneSeq}`
+}
+
+/**
+ * Whether a related session's removal is checked by default: when an erase of it there takes no
+ * more messages than the erase being confirmed.
+ * @param removal - the removal, from the plan.
+ * @param plan - the plan of the erase being confirmed.
+ * @returns `true` when it is.
+ */
+export function checkedByDefault(removal: EraseCopyRemovalValue, plan: ErasePlanValue): boolean {
+  return removal.messageCount <= plan.messageCount
+}
+
+function defaultChecks(plan: ErasePlanValue): Set<string> {
+  return new Set(plan.copies.flatMap((c) => c.removals.filter((r) => checkedByDefault(r, plan)).map((r) => copyRemovalKey(c.sessionId, r.tombstoneSeq))))
 }
 
 const INITIAL: EraseRequestsState = Object.freeze({ loaded: false, erases: new Map(), confirming: null, plan: null, busy: null, errors: new Map(), checked: new Set<string>(), copyErrors: new Map() })
@@ -87,7 +114,7 @@ export class EraseRequests extends SnapshotStore<EraseRequestsState> {
     this.set({ confirming: tombstoneSeq, plan: null, errors, checked: new Set() })
     const reply = await this.options.send({ sessionId: this.options.sessionId, action: 'plan', planAction: 'erase', tombstoneSeq })
     if (this.state.confirming !== tombstoneSeq) return
-    if (reply.ok) this.set({ plan: reply.value, checked: new Set(reply.value.copies.filter((c) => c.tombstoneSeq !== null).map((c) => c.sessionId)) })
+    if (reply.ok) this.set({ plan: reply.value, checked: defaultChecks(reply.value) })
     else this.set({ confirming: null, errors: new Map(this.state.errors).set(tombstoneSeq, reply.error) })
   }
 
@@ -97,40 +124,42 @@ export class EraseRequests extends SnapshotStore<EraseRequestsState> {
   }
 
   /**
-   * Check or uncheck a copy of the open confirmation's plan (a copy without its own removal of the messages cannot be checked).
-   * @param sessionId - the copy's id.
+   * Check or uncheck a related session's removal in the open confirmation's plan (one the plan does not list is ignored).
+   * @param sessionId - the related session's id.
+   * @param tombstoneSeq - its removal.
    * @param checked - whether to erase it along.
    */
-  check(sessionId: string, checked: boolean): void {
+  check(sessionId: string, tombstoneSeq: number, checked: boolean): void {
     const copy = this.state.plan?.copies.find((c) => c.sessionId === sessionId)
-    if (copy === undefined || copy.tombstoneSeq === null) return
+    if (copy === undefined || !copy.removals.some((r) => r.tombstoneSeq === tombstoneSeq)) return
     const next = new Set(this.state.checked)
-    if (checked) next.add(sessionId)
-    else next.delete(sessionId)
+    const key = copyRemovalKey(sessionId, tombstoneSeq)
+    if (checked) next.add(key)
+    else next.delete(key)
     this.set({ checked: next })
   }
 
   /**
-   * Ask the host to erase a removal for good when it next starts, and each checked copy of the
-   * open confirmation's plan its own removal of the same messages; closes the confirmation.
+   * Ask the host to erase a removal for good when it next starts, and each checked removal of a
+   * related session in the open confirmation's plan; closes the confirmation.
    * @param tombstoneSeq - the removal.
    * @returns whether the host kept the session's erase (a refusal is kept in `errors`; the
    *   copies' refusals in `copyErrors`).
    */
   schedule(tombstoneSeq: number): Promise<boolean> {
     const plan = this.state.plan?.tombstoneSeq === tombstoneSeq ? this.state.plan : null
-    const copies = (plan?.copies ?? []).filter((c) => c.tombstoneSeq !== null && this.state.checked.has(c.sessionId))
+    const copies = (plan?.copies ?? []).flatMap((copy) => copy.removals.filter((r) => this.state.checked.has(copyRemovalKey(copy.sessionId, r.tombstoneSeq))).map((r) => ({ copy, tombstoneSeq: r.tombstoneSeq })))
     const copyErrors = new Map(this.state.copyErrors)
     copyErrors.delete(tombstoneSeq)
     this.set({ copyErrors })
     return this.run(tombstoneSeq, async () => {
       const [reply, ...replies] = await Promise.all([
         this.options.send({ sessionId: this.options.sessionId, action: 'erase', when: 'next-start', tombstoneSeq }),
-        ...copies.map((copy) => this.options.send({ sessionId: copy.sessionId, action: 'erase', when: 'next-start', tombstoneSeq: copy.tombstoneSeq! })),
+        ...copies.map(({ copy, tombstoneSeq: seq }) => this.options.send({ sessionId: copy.sessionId, action: 'erase', when: 'next-start', tombstoneSeq: seq })),
       ])
-      const refused = copies.flatMap((copy, i) => {
+      const refused = copies.flatMap(({ copy, tombstoneSeq: seq }, i) => {
         const copyReply = replies[i]!
-        return copyReply.ok ? [] : [{ copy, error: copyReply.error }]
+        return copyReply.ok ? [] : [{ copy, tombstoneSeq: seq, error: copyReply.error }]
       })
       if (refused.length > 0) this.set({ copyErrors: new Map(this.state.copyErrors).set(tombstoneSeq, refused) })
       if (!reply!.ok) return reply!.error

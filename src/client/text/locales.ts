@@ -159,7 +159,12 @@ export const zh = {
   'panel.erase.quoted': '“{title}”',
   'panel.erase.listSep': '、',
   'panel.erase.untitled': '未命名会话',
-  'panel.erase.copy': '同时在“{title}”中抹除',
+  'panel.erase.copyRemoval.one': '同时在“{title}”中抹除（它在那里的这次移除共 {count} 条消息）',
+  'panel.erase.copyRemoval.other': '同时在“{title}”中抹除（它在那里的这次移除共 {count} 条消息）',
+  'panel.erase.copyWider.one': '同时在“{title}”中抹除（它在那里的这次移除共 {count} 条消息，多于这里抹除的，所以默认不勾选）',
+  'panel.erase.copyWider.other': '同时在“{title}”中抹除（它在那里的这次移除共 {count} 条消息，多于这里抹除的，所以默认不勾选）',
+  'panel.erase.copyPartlyNotRemoved.one': '其中 {count} 条消息在“{title}”中没有被移除，不会在那里抹除；要抹除，请先在那个会话中移除它。',
+  'panel.erase.copyPartlyNotRemoved.other': '其中 {count} 条消息在“{title}”中没有被移除，不会在那里抹除；要抹除，请先在那个会话中移除它们。',
   'panel.erase.copyNotRemoved': '“{title}”中这些消息没有被移除，不会在那里抹除；要抹除，请先在那个会话中移除它们。',
   'panel.erase.copyFailed': '没能在会话“{title}”中安排抹除：{reason}',
   'panel.erase.keep': '保留',
@@ -336,7 +341,12 @@ export const en: { readonly [K in LocaleKey]: string } = {
   'panel.erase.quoted': '“{title}”',
   'panel.erase.listSep': ', ',
   'panel.erase.untitled': 'Untitled session',
-  'panel.erase.copy': 'Erase in “{title}” too',
+  'panel.erase.copyRemoval.one': 'Erase in “{title}” too (its removal there of {count} message)',
+  'panel.erase.copyRemoval.other': 'Erase in “{title}” too (its removal there of {count} messages)',
+  'panel.erase.copyWider.one': 'Erase in “{title}” too (its removal there of {count} message, more than this erase takes, so not checked by default)',
+  'panel.erase.copyWider.other': 'Erase in “{title}” too (its removal there of {count} messages, more than this erase takes, so not checked by default)',
+  'panel.erase.copyPartlyNotRemoved.one': '{count} of them is not removed in “{title}”, so it is not erased there; remove it in that session first.',
+  'panel.erase.copyPartlyNotRemoved.other': '{count} of them are not removed in “{title}”, so they are not erased there; remove them in that session first.',
   'panel.erase.copyNotRemoved': '“{title}” holds them not removed, so they are not erased there; remove them in that session first.',
   'panel.erase.copyFailed': 'The erase was not kept for the session “{title}”: {reason}',
   'panel.erase.keep': 'Keep',
@@ -375,7 +385,7 @@ export const DICTIONARIES: { readonly zh: Record<LocaleKey, string>; readonly en
  * Base keys of the texts that count something; each has a `.one` and an `.other` entry. The action
  * table's counted texts (`armedLabel`, `undo`, `unsaved` in `shared/actions.ts`) are among them.
  */
-export type CountedBase = ActionCountedBase | `notice.images.${'unreadable' | 'unsupported' | 'busy' | 'unavailable'}` | 'unsaved.apply' | 'panel.label' | 'panel.count' | 'panel.tokens' | 'panel.cutShort' | 'panel.cutShort.more' | 'armed.rewriteLabel' | 'armed.rewriteExcludeLabel' | 'armed.rewriteRecallLabel' | 'flag.text' | 'flag.rewriteLabel' | 'panel.rewrite.left' | 'armed.rewriteOnwardLabel' | 'panel.erase.title' | 'panel.erase.images' | 'panel.erase.files' | 'panel.erase.copies'
+export type CountedBase = ActionCountedBase | `notice.images.${'unreadable' | 'unsupported' | 'busy' | 'unavailable'}` | 'unsaved.apply' | 'panel.label' | 'panel.count' | 'panel.tokens' | 'panel.cutShort' | 'panel.cutShort.more' | 'armed.rewriteLabel' | 'armed.rewriteExcludeLabel' | 'armed.rewriteRecallLabel' | 'flag.text' | 'flag.rewriteLabel' | 'panel.rewrite.left' | 'armed.rewriteOnwardLabel' | 'panel.erase.title' | 'panel.erase.images' | 'panel.erase.files' | 'panel.erase.copies' | 'panel.erase.copyRemoval' | 'panel.erase.copyWider' | 'panel.erase.copyPartlyNotRemoved'
 
 /** Every key the action table names, checked against the dictionaries: a key missing from `zh` (and so from `en`) fails the typecheck. */
 type ActionKeysInDictionaries = [Exclude<ActionTextKey, ActionCountedBase> | `${ActionCountedBase}.${'one' | 'other'}`] extends [LocaleKey] ? true : never

@@ -8,7 +8,7 @@ import {
 import {
   erasedMarkOf,
   readFates
-} from "./chunk-2T6JGFPV.js";
+} from "./chunk-CQSEQX6K.js";
 import {
   classifyNode,
   contentOf,

@@ -123,8 +123,8 @@ The erase does not reach the other sessions that hold the same messages: the ses
 (a Branch, a subagent fork, Open a copy), and when the session is itself a copy, the session it
 was copied from (for the messages below its seed) and that one's other copies. After the erase,
 each of them under the DSH home whose log still holds the erased messages is listed (copy,
-source or related copy), with its own removal of them and the command that erases it there, or
-as holding them not removed.
+source or related copy), one line per removal of them there (with how many messages it takes
+there and the command that erases it there), and one line for those it holds not removed.
 
 Stop the DSH host first: a running host may hold the session with its content in memory and
 write it again. While a live host holds the DSH home (its lock file .message-recall.lock in the
@@ -156,11 +156,14 @@ function shellWord(path) {
   return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
 }
 var RELATION_WORDS = { copy: "copy", source: "source", "source-copy": "related copy" };
-function copyLine(copy, invocation) {
+function copyLines(copy, invocation) {
   const who = `${RELATION_WORDS[copy.relation]} ${copy.sessionId}`;
-  if (copy.error !== null) return `may still be held by ${who} (its log ${copy.log} could not be read: ${copy.error})`;
+  if (copy.error !== null) return [`may still be held by ${who} (its log ${copy.log} could not be read: ${copy.error})`];
   const named = `still held by ${who}${copy.title === null ? "" : ` ${JSON.stringify(copy.title)}`}`;
-  return copy.tombstoneSeq === null ? `${named} (not removed there: remove them there first, then erase that removal; its log: ${copy.log})` : `${named} (with its own removal ${copy.tombstoneSeq}; erase it there: ${invocation} ${shellWord(copy.log)} --tombstone ${copy.tombstoneSeq})`;
+  return [
+    ...copy.removals.map((r) => `${named} (with its own removal ${r.tombstoneSeq} of ${r.messageCount} message(s); erase it there: ${invocation} ${shellWord(copy.log)} --tombstone ${r.tombstoneSeq})`),
+    ...copy.notRemovedCount === 0 ? [] : [`${named} (${copy.notRemovedCount} of them not removed there: remove them there first, then erase that removal; its log: ${copy.log})`]
+  ];
 }
 async function run(argv, invocation) {
   const { values, positionals } = parseCli(argv, OPTIONS);
@@ -189,10 +192,10 @@ async function run(argv, invocation) {
     return EXIT.problem;
   }
   const { decodeLogBytes } = await import("./jsonl-log-file-FETHXAH6.js");
-  const { eraseLogFile } = await import("./erase-log-A4LC2PVU.js");
-  const { deleteSideFiles, eraseFailureText } = await import("./erase-session-VJ5ZC3W5.js");
+  const { eraseLogFile } = await import("./erase-log-OXFJE37Y.js");
+  const { deleteSideFiles, eraseFailureText } = await import("./erase-session-ZSRDJEIP.js");
   const { dropCacheEntryInFile } = await import("./projection-cache-erase-5WQJ7QZG.js");
-  const { copiesOnDisk, logFilesUnder } = await import("./erase-copies-on-disk-H2JGGZZA.js");
+  const { copiesOnDisk, logFilesUnder } = await import("./erase-copies-on-disk-O2BTGUPH.js");
   const { dshJsonlReader } = await import("./dsh-reader-PQKW3SW4.js");
   let id;
   try {
@@ -237,7 +240,7 @@ async function run(argv, invocation) {
     ...side.deletedFiles.map((file2) => `deleted file ${file2}`),
     ...side.kept.map((kept) => `kept ${kept.name} (${kept.reason === "referenced" ? "another session references it" : kept.reason === "absent" ? "not there" : "no DSH home given"})`),
     ...projectionCache === "dropped" ? ["dropped its record from the projection cache (storages/session_projcache.json); DSH folds it again from the erased log"] : [],
-    ...copies === null ? ["copies and sources of the session not looked for: no DSH home (pass --home)"] : copies.map((copy) => copyLine(copy, invocation))
+    ...copies === null ? ["copies and sources of the session not looked for: no DSH home (pass --home)"] : copies.flatMap((copy) => copyLines(copy, invocation))
   ];
   await out(lines.join("\n") + "\n");
   return EXIT.ok;

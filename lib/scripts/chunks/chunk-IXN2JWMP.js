@@ -2,10 +2,10 @@
 import {
   explainSession,
   forkOrigin
-} from "./chunk-NNLWCAHH.js";
+} from "./chunk-AABZB56N.js";
 import {
   readFates
-} from "./chunk-2T6JGFPV.js";
+} from "./chunk-CQSEQX6K.js";
 import {
   COMMON_OPTIONS,
   DECODER_OPTION,

@@ -669,6 +669,7 @@ function eraseRemovalInLog(content, tombstoneSeq, at) {
 export {
   replacementEvents,
   readFates,
+  findRemovedContent,
   collectEventImages,
   parseLogText,
   toolOutputPathsIn,

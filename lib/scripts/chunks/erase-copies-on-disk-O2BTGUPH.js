@@ -4,10 +4,11 @@ import {
 } from "./chunk-DEG42HNT.js";
 import {
   erasedMarkOf,
+  findRemovedContent,
   parseLogText,
   readFates,
   replacementEvents
-} from "./chunk-2T6JGFPV.js";
+} from "./chunk-CQSEQX6K.js";
 import {
   isRecord
 } from "./chunk-MY2ZCKN5.js";
@@ -111,18 +112,24 @@ function copyRemoval(content, seqs) {
   const { events } = parseLogText(content);
   const fates = readFates(replacementEvents(events.length, (seq) => events[seq]));
   const title = titleOfRawLog(content) ?? null;
-  let holds = false;
+  const tombstones = [];
+  let notRemovedCount = 0;
   for (const seq of seqs) {
     const fate = fates.fateOf(seq);
     if (fate.state !== "removed" || fate.rewrite === true || fate.tombstoneSeq === null) {
-      holds = true;
+      notRemovedCount++;
       continue;
     }
     const tombstone = events[fate.tombstoneSeq];
     if (tombstone !== void 0 && erasedMarkOf(tombstone) !== null) continue;
-    return { tombstoneSeq: fate.tombstoneSeq, title };
+    if (!tombstones.includes(fate.tombstoneSeq)) tombstones.push(fate.tombstoneSeq);
   }
-  return holds ? { tombstoneSeq: null, title } : null;
+  if (tombstones.length === 0 && notRemovedCount === 0) return null;
+  const removals = tombstones.map((tombstoneSeq) => {
+    const { carriers } = findRemovedContent(events.length, (seq) => events[seq], tombstoneSeq);
+    return { tombstoneSeq, messageCount: [...carriers.values()].filter((kind) => kind === "message").length };
+  });
+  return { removals, notRemovedCount, title };
 }
 
 // src/host/erase-copies-on-disk.ts
@@ -158,11 +165,11 @@ async function copiesOnDisk(logs, sessionId, messageSeqs) {
     try {
       removal = copyRemoval(decodeLogBytes(await readFile(log), compressionOf(log)), seqs);
     } catch (error) {
-      copies.push({ sessionId: header.id, relation, title: null, tombstoneSeq: null, log, error: errorText(error) });
+      copies.push({ sessionId: header.id, relation, title: null, tombstoneSeq: null, removals: [], notRemovedCount: 0, log, error: errorText(error) });
       continue;
     }
     if (removal === null) continue;
-    copies.push({ sessionId: header.id, relation, title: removal.title, tombstoneSeq: removal.tombstoneSeq, log, error: null });
+    copies.push({ sessionId: header.id, relation, title: removal.title, tombstoneSeq: removal.removals[0]?.tombstoneSeq ?? null, removals: removal.removals, notRemovedCount: removal.notRemovedCount, log, error: null });
   }
   return copies;
 }

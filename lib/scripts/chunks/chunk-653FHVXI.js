@@ -7,7 +7,7 @@ import {
 } from "./chunk-PQVV6EUF.js";
 import {
   eraseRemovalInLog
-} from "./chunk-2T6JGFPV.js";
+} from "./chunk-CQSEQX6K.js";
 import {
   decodeLogBytes,
   encodeLogText,

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   forkOrigin
-} from "./chunk-NNLWCAHH.js";
+} from "./chunk-AABZB56N.js";
 import {
   assertHome,
   assertRoot
