@@ -120,7 +120,7 @@ describe('Erase for good from the Removed panel in the real DSH web UI', { timeo
       title: 'Erase 1 message for good?',
       body: 'Their text goes from the session log on disk, with the images and tool output files only they reference. This cannot be undone: afterwards there is no Undo, Restore or Open a copy from before it. It happens when the host next starts; restart the host to erase now.',
       copies: `Also in 1 related session: “${BRANCH_TITLE}”.`,
-      boxes: [[`Erase in “${BRANCH_TITLE}” too`, true]],
+      boxes: [[`Erase in “${BRANCH_TITLE}” too (its removal there of 1 message)`, true]],
     })
     assert.equal(await focusedErase(), 'keep', 'focus starts on Keep')
     await page.keyboard.down('Shift')
