@@ -2,8 +2,8 @@
  * The plugin's log lines in the host's output, without a browser, on the full `dsh web` host
  * started as `npm start` starts it (`tools/dsh-host.ts` `startHost`, its output appended to a log
  * file). rc.8's `dsh web` prints no cordis log line, so the plugin prints its own
- * (`src/host/host-log.ts`): a pending erase of a session that is gone is dropped at start with
- * its warning in `host.log`, and a second host on the same DSH home prints the `HOME_IN_USE`
+ * (`src/host/host-log.ts`): a pending erase of a session that is gone, and a failed one, are
+ * dropped at start, each with its warning in `host.log`, and a second host on the same DSH home prints the `HOME_IN_USE`
  * line naming the first host's pid once, with the pending erases' wait.
  */
 import assert from 'node:assert/strict'
@@ -40,12 +40,15 @@ describe('the host log (dsh web)', () => {
 
   it('holds the warning of a pending erase dropped at start, and a second host prints HOME_IN_USE once', async () => {
     const pending = { sessionId: 'session-gone', tombstoneSeq: 7, scheduledAt: '2026-01-02T03:04:05.000Z', messageSeqs: [5], imageCount: 0, fileCount: 0, state: 'pending' }
-    writeFileSync(join(home, 'message-recall', 'pending-erases.json'), `${JSON.stringify({ version: 1, erases: [pending] }, null, 2)}\n`)
+    const failed = { sessionId: 'session-gone-failed', tombstoneSeq: 9, scheduledAt: '2026-01-02T03:04:05.000Z', messageSeqs: [5], imageCount: 0, fileCount: 0, state: 'failed', problem: 'message-recall: the log could not be read' }
+    writeFileSync(join(home, 'message-recall', 'pending-erases.json'), `${JSON.stringify({ version: 1, erases: [pending, failed] }, null, 2)}\n`)
     const firstLog = join(dir, 'host.log')
     hosts.push(await startHost({ dshHome: home, port: 0, logFile: firstLog }))
     const dropped = 'message-recall: pending erase of removal 7 of session "session-gone": dropped: message-recall: no session "session-gone" (neither open in this host nor stored)'
     const lines = await linesOnceLogged(firstLog, dropped)
     assert.equal(lines.filter((line) => line === dropped).length, 1)
+    const droppedFailed = 'message-recall: pending erase of removal 9 of session "session-gone-failed": dropped: message-recall: no session "session-gone-failed" (neither open in this host nor stored)'
+    assert.equal((await linesOnceLogged(firstLog, droppedFailed)).filter((line) => line === droppedFailed).length, 1, 'a failed erase of a gone session is dropped too')
     assert.deepEqual(JSON.parse(readFileSync(join(home, 'message-recall', 'pending-erases.json'), 'utf8')), { version: 1, erases: [] }, 'dropped from the file')
 
     const holder = JSON.parse(readFileSync(join(home, 'sessions', PLUGIN_LOCK_FILE), 'utf8')) as LockHolder
