@@ -1,34 +1,34 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-W4AHFUV4.js";
+} from "./chunks/chunk-XRHPCCJP.js";
 import {
   explainCommand
-} from "./chunks/chunk-7624H3YX.js";
+} from "./chunks/chunk-G42W6CRE.js";
 import {
   listCommand
-} from "./chunks/chunk-633SXB3Z.js";
+} from "./chunks/chunk-J33NUMTI.js";
 import {
   readCommand
-} from "./chunks/chunk-SI3ZQHSW.js";
+} from "./chunks/chunk-QILPWFHG.js";
 import {
   scanCommand
-} from "./chunks/chunk-E4SC4AUJ.js";
+} from "./chunks/chunk-SP6WYPUA.js";
 import "./chunks/chunk-NNLWCAHH.js";
 import "./chunks/chunk-OKUGGFY4.js";
 import "./chunks/chunk-PQVV6EUF.js";
 import "./chunks/chunk-2T6JGFPV.js";
-import "./chunks/chunk-SY74HMQA.js";
+import "./chunks/chunk-GM4O43YI.js";
 import {
   verifyCommand
-} from "./chunks/chunk-K2PN4DJS.js";
+} from "./chunks/chunk-4J3HWUGM.js";
 import "./chunks/chunk-QTLKHOKV.js";
 import {
   EXIT,
   out,
   runCommand,
   runMain
-} from "./chunks/chunk-QRA4O453.js";
+} from "./chunks/chunk-J4GPO2E5.js";
 import "./chunks/chunk-MY2ZCKN5.js";
 import {
   UsageError

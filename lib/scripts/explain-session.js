@@ -1,14 +1,14 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-7624H3YX.js";
+} from "./chunks/chunk-G42W6CRE.js";
 import "./chunks/chunk-NNLWCAHH.js";
 import "./chunks/chunk-OKUGGFY4.js";
 import "./chunks/chunk-PQVV6EUF.js";
 import "./chunks/chunk-2T6JGFPV.js";
 import {
   runCommand
-} from "./chunks/chunk-QRA4O453.js";
+} from "./chunks/chunk-J4GPO2E5.js";
 import "./chunks/chunk-MY2ZCKN5.js";
 import "./chunks/chunk-KEICUTLP.js";
 import "./chunks/chunk-2BN4JUMU.js";
