@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-XRHPCCJP.js";
+} from "./chunks/chunk-5MJSXTNA.js";
 import "./chunks/chunk-GM4O43YI.js";
 import {
   runCommand

@@ -8,8 +8,9 @@
  * cache is dropped (`src/host/projection-cache-erase.ts`); last, the related sessions whose logs
  * still hold the erased messages (its copies, the sessions it was copied from, their other
  * copies) are named (`src/host/erase-copies-on-disk.ts`). It refuses, with nothing read or
- * changed, while a live host holds the log's DSH home (`support/home-holder.ts`). DSH's code is
- * loaded only when this command runs.
+ * changed, while a live host holds the log's DSH home, and otherwise holds the host plugin's own
+ * lock on it until it ends (`support/home-holder.ts` `claimHome`), so a host started meanwhile has
+ * its plugin refuse writes. DSH's code is loaded only when this command runs.
  *
  * @module dsh-message-recall/scripts/commands/erase
  */
@@ -47,8 +48,9 @@ as holding them not removed.
 
 Stop the DSH host first: a running host may hold the session with its content in memory and
 write it again. While a live host holds the DSH home (its lock file .message-recall.lock in the
-sessions folder, or npm start's npm-start.lock in the home), erase refuses and names it. Find
-the tombstone's seq with: explain <session folder>.
+sessions folder, or npm start's npm-start.lock in the home), erase refuses and names it. While
+it erases, it holds that .message-recall.lock itself, so a host started meanwhile refuses this
+plugin's writes until it ends. Find the tombstone's seq with: explain <session folder>.
 
 The log is a session folder or any session log file, whatever its name (its encoding is read
 from its first bytes); the new log is written beside it.

@@ -140,7 +140,7 @@ describe('Erase for good from the Removed panel in the real DSH web UI', { timeo
     const pendingFile = join(e.home, 'message-recall', 'pending-erases.json')
     const erases = (): string[] => JSON.parse(readFileSync(pendingFile, 'utf8')).erases.map((p: any) => `${p.sessionId} ${p.tombstoneSeq} ${p.state}`).sort()
     assert.deepEqual(erases(), [`${sessionId} ${tombstoneSeq} pending`, `${branchId} ${tombstoneSeq} pending`].sort(), 'both kept before the panel said so; the Branch holds the same tombstone in its seed')
-    assert.deepEqual(scanHome(), { status: 0, hits: [sessionLog(sessionId), sessionLog(branchId)].sort() }, 'until the restart the canary is still in the two session logs')
+    assert.deepEqual(scanHome(), { status: 1, hits: [sessionLog(sessionId), sessionLog(branchId)].sort() }, 'until the restart the canary is still in the two session logs')
   })
 
   scenario('2. after a host restart the canary is nowhere under the DSH home, in neither session, and the panel offers no Restore for it', async () => {
@@ -196,7 +196,7 @@ describe('Erase for good from the Removed panel in the real DSH web UI', { timeo
       writeFileSync(join(blocker, 'held'), 'x')
     })
     await waitPendingErases([`${sessionId} ${second} failed`], 'the erase did not fail at start')
-    assert.deepEqual(scanHome(), { status: 0, hits: [sessionLog(sessionId)] }, 'nothing was erased: the second canary is still in the session log')
+    assert.deepEqual(scanHome(), { status: 1, hits: [sessionLog(sessionId)] }, 'nothing was erased: the second canary is still in the session log')
 
     await openApp(page, e.url)
     await openExactSidebarEntry(page, 'What is on the todo')

@@ -194,8 +194,9 @@ as holding them not removed.
 
 Stop the DSH host first: a running host may hold the session with its content in memory and
 write it again. While a live host holds the DSH home (its lock file .message-recall.lock in the
-sessions folder, or npm start's npm-start.lock in the home), erase refuses and names it. Find
-the tombstone's seq with: explain <session folder>.
+sessions folder, or npm start's npm-start.lock in the home), erase refuses and names it. While
+it erases, it holds that .message-recall.lock itself, so a host started meanwhile refuses this
+plugin's writes until it ends. Find the tombstone's seq with: explain <session folder>.
 
 The log is a session folder or any session log file, whatever its name (its encoding is read
 from its first bytes); the new log is written beside it.
