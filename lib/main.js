@@ -2371,10 +2371,10 @@ function unknownFieldText(field) {
   return `unknown field "${field}" (allowed: ${FIELDS2.join(", ")})`;
 }
 var REMOVAL_PLAN_FIELDS = FIELDS2.filter((field) => field === "planAction" || fieldsOf("delete").includes(field));
-function sessionIdProblem(sessionId) {
-  if (typeof sessionId !== "string" || sessionId.length === 0) return `sessionId must be a non-empty string, got ${valueText(sessionId)}`;
-  if (sessionId.length > MAX_SESSION_ID_LENGTH) return `sessionId must be at most ${MAX_SESSION_ID_LENGTH} characters, got ${sessionId.length}`;
-  return void 0;
+function checkSessionId(sessionId) {
+  if (typeof sessionId !== "string" || sessionId.length === 0) return { ok: false, problem: `sessionId must be a non-empty string, got ${valueText(sessionId)}` };
+  if (sessionId.length > MAX_SESSION_ID_LENGTH) return { ok: false, problem: `sessionId must be at most ${MAX_SESSION_ID_LENGTH} characters, got ${sessionId.length}` };
+  return { ok: true, sessionId };
 }
 var EXPECT_FIELDS = ["replaceGeneration", "lastSeq", "removedCount"];
 function parseRouteRequest(body) {
@@ -2385,9 +2385,10 @@ function parseRouteRequest(body) {
   if (body.action === "plan" && body.planAction === "erase") return parseErasePlan(body, invalid);
   const unknown = Object.keys(body).find((key) => !FIELDS2.includes(key));
   if (unknown !== void 0) return invalid(unknownFieldText(unknown));
-  const { sessionId, action, seq, messageId, planAction, expect } = body;
-  const sessionProblem = sessionIdProblem(sessionId);
-  if (typeof sessionId !== "string" || sessionProblem !== void 0) return invalid(sessionProblem);
+  const { action, seq, messageId, planAction, expect } = body;
+  const checked = checkSessionId(body.sessionId);
+  if (!checked.ok) return invalid(checked.problem);
+  const { sessionId } = checked;
   if (!ROUTE_ACTIONS.includes(action)) return invalid(`action must be one of ${ROUTE_ACTIONS.join(", ")}, got ${valueText(action)}`);
   if (action === "apply" || action === "plan" && body.changes !== void 0) {
     const stray2 = strayField(body, action === "apply" ? "apply" : "plan with changes", batchFieldsOf(action));
@@ -2446,9 +2447,10 @@ function parseSummaryEdit(body, invalid) {
   const action = body.action;
   const stray = strayField(body, action, fieldsOf(action));
   if (stray !== void 0) return invalid(stray.text);
-  const { sessionId, checkpointSeq, summary } = body;
-  const sessionProblem = sessionIdProblem(sessionId);
-  if (typeof sessionId !== "string" || sessionProblem !== void 0) return invalid(sessionProblem);
+  const { checkpointSeq, summary } = body;
+  const checked = checkSessionId(body.sessionId);
+  if (!checked.ok) return invalid(checked.problem);
+  const { sessionId } = checked;
   if (!isSeq(checkpointSeq)) return invalid(`checkpointSeq must be a non-negative safe integer, got ${valueText(checkpointSeq)}`);
   const expectation = parseExpect(body.expect);
   if (typeof expectation === "string") return invalid(expectation);
@@ -2462,9 +2464,10 @@ function parseSummaryRefresh(body, invalid) {
   const fields = preview ? FIELDS2.filter((f) => f === "planAction" || fieldsOf("rewriteSummary").includes(f)) : fieldsOf("rewriteSummary");
   const stray = strayField(body, preview ? "plan of rewriteSummary" : "rewriteSummary", fields);
   if (stray !== void 0) return invalid(stray.text);
-  const { sessionId, checkpointSeq } = body;
-  const sessionProblem = sessionIdProblem(sessionId);
-  if (typeof sessionId !== "string" || sessionProblem !== void 0) return invalid(sessionProblem);
+  const { checkpointSeq } = body;
+  const checked = checkSessionId(body.sessionId);
+  if (!checked.ok) return invalid(checked.problem);
+  const { sessionId } = checked;
   if (!isSeq(checkpointSeq)) return invalid(`checkpointSeq must be a non-negative safe integer, got ${valueText(checkpointSeq)}`);
   const expectation = parseExpect(body.expect);
   if (typeof expectation === "string") return invalid(expectation);
@@ -2474,9 +2477,10 @@ var ERASE_PLAN_FIELDS = ["sessionId", "action", "planAction", "tombstoneSeq"];
 function parseErasePlan(body, invalid) {
   const stray = strayField(body, "plan of erase", ERASE_PLAN_FIELDS);
   if (stray !== void 0) return invalid(stray.text);
-  const { sessionId, tombstoneSeq } = body;
-  const sessionProblem = sessionIdProblem(sessionId);
-  if (typeof sessionId !== "string" || sessionProblem !== void 0) return invalid(sessionProblem);
+  const { tombstoneSeq } = body;
+  const checked = checkSessionId(body.sessionId);
+  if (!checked.ok) return invalid(checked.problem);
+  const { sessionId } = checked;
   if (!isSeq(tombstoneSeq)) return invalid(`tombstoneSeq must be a non-negative safe integer, got ${valueText(tombstoneSeq)}`);
   return { ok: true, request: { action: "plan", planAction: "erase", sessionId, tombstoneSeq } };
 }

@@ -1,7 +1,10 @@
 // The project's test command (`npm test`), run under Node >= 22.19 by tools/with-node22.ts:
 //   1. lib/ must equal a fresh build of the sources;
 //   2. the TypeScript sources must typecheck (strict), and src/client + src/shared also without Node types;
-//   3. every test file matched by TEST_GLOBS runs in node's test runner (tsx loads TypeScript),
+//   3. the pinned host set in host/ is installed when missing or stale (tools/dsh-host.ts
+//      ensureHostInstalled), once, before any test file runs: the end-to-end files and the host
+//      tests that load its packages find it there, and no file spends its time limit on an install;
+//   4. every test file matched by TEST_GLOBS runs in node's test runner (tsx loads TypeScript),
 //      one file at a time, each in its own process group and under a time limit, including the
 //      end-to-end suite under test/e2e/.
 // A file that does not end within its limit, or ends its tests but not its process, is stopped
@@ -20,6 +23,7 @@ import { globSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
+import { ensureHostInstalled } from './dsh-host'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 
@@ -199,6 +203,16 @@ if (!values['e2e-only'] && !positionals.length) {
   await step('lib/ is a fresh build', process.execPath, ['--import', 'tsx', join(root, 'tools/build.ts'), '--check'])
   await step('typecheck', process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'])
   await step('typecheck: client and shared without Node types', process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.browser.json'])
+}
+// The host set, before the first file (test files only; the test command's own fixtures need none).
+if (files.some((f) => /\.test\.tsx?$/.test(f))) {
+  console.log('\n== host set in host/')
+  try {
+    console.log(ensureHostInstalled() ? '== host set in host/: installed' : '== host set in host/: installed already')
+  } catch (error) {
+    console.error(`== host set in host/: ${(error as Error).message}`)
+    process.exit(1)
+  }
 }
 console.log(`\n== tests (${files.length} files, one at a time)`)
 const runId = `${process.pid}-${Date.now()}`

@@ -1,34 +1,34 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-KLJ24EJX.js";
+} from "./chunks/chunk-7CUHM5OR.js";
 import {
   explainCommand
-} from "./chunks/chunk-IXN2JWMP.js";
+} from "./chunks/chunk-TD3SNW2H.js";
 import {
   listCommand
-} from "./chunks/chunk-633SXB3Z.js";
+} from "./chunks/chunk-J33NUMTI.js";
 import {
   readCommand
-} from "./chunks/chunk-SI3ZQHSW.js";
+} from "./chunks/chunk-QILPWFHG.js";
 import {
   scanCommand
-} from "./chunks/chunk-QSGU4H6E.js";
+} from "./chunks/chunk-6JKVGTVN.js";
 import "./chunks/chunk-AABZB56N.js";
 import "./chunks/chunk-OKUGGFY4.js";
 import "./chunks/chunk-PQVV6EUF.js";
 import "./chunks/chunk-CQSEQX6K.js";
-import "./chunks/chunk-SY74HMQA.js";
+import "./chunks/chunk-GM4O43YI.js";
 import {
   verifyCommand
-} from "./chunks/chunk-K2PN4DJS.js";
+} from "./chunks/chunk-4J3HWUGM.js";
 import "./chunks/chunk-QTLKHOKV.js";
 import {
   EXIT,
   out,
   runCommand,
   runMain
-} from "./chunks/chunk-QRA4O453.js";
+} from "./chunks/chunk-J4GPO2E5.js";
 import "./chunks/chunk-MY2ZCKN5.js";
 import {
   UsageError

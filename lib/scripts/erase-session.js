@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-KLJ24EJX.js";
-import "./chunks/chunk-SY74HMQA.js";
+} from "./chunks/chunk-7CUHM5OR.js";
+import "./chunks/chunk-GM4O43YI.js";
 import {
   runCommand
-} from "./chunks/chunk-QRA4O453.js";
+} from "./chunks/chunk-J4GPO2E5.js";
 import "./chunks/chunk-MY2ZCKN5.js";
 import "./chunks/chunk-KEICUTLP.js";
 import "./chunks/chunk-2BN4JUMU.js";

@@ -1,14 +1,14 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-IXN2JWMP.js";
+} from "./chunks/chunk-TD3SNW2H.js";
 import "./chunks/chunk-AABZB56N.js";
 import "./chunks/chunk-OKUGGFY4.js";
 import "./chunks/chunk-PQVV6EUF.js";
 import "./chunks/chunk-CQSEQX6K.js";
 import {
   runCommand
-} from "./chunks/chunk-QRA4O453.js";
+} from "./chunks/chunk-J4GPO2E5.js";
 import "./chunks/chunk-MY2ZCKN5.js";
 import "./chunks/chunk-KEICUTLP.js";
 import "./chunks/chunk-2BN4JUMU.js";

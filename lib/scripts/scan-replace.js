@@ -1,16 +1,16 @@
 #!/usr/bin/env node
 import {
   scanCommand
-} from "./chunks/chunk-QSGU4H6E.js";
+} from "./chunks/chunk-6JKVGTVN.js";
 import "./chunks/chunk-AABZB56N.js";
 import "./chunks/chunk-OKUGGFY4.js";
 import "./chunks/chunk-PQVV6EUF.js";
 import "./chunks/chunk-CQSEQX6K.js";
-import "./chunks/chunk-SY74HMQA.js";
+import "./chunks/chunk-GM4O43YI.js";
 import "./chunks/chunk-QTLKHOKV.js";
 import {
   runCommand
-} from "./chunks/chunk-QRA4O453.js";
+} from "./chunks/chunk-J4GPO2E5.js";
 import "./chunks/chunk-MY2ZCKN5.js";
 import "./chunks/chunk-KEICUTLP.js";
 import "./chunks/chunk-2BN4JUMU.js";

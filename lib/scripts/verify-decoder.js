@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import {
   verifyCommand
-} from "./chunks/chunk-K2PN4DJS.js";
+} from "./chunks/chunk-4J3HWUGM.js";
 import "./chunks/chunk-QTLKHOKV.js";
 import {
   runCommand
-} from "./chunks/chunk-QRA4O453.js";
+} from "./chunks/chunk-J4GPO2E5.js";
 import "./chunks/chunk-MY2ZCKN5.js";
 import "./chunks/chunk-KEICUTLP.js";
 import "./chunks/chunk-2BN4JUMU.js";

@@ -8,8 +8,9 @@
  * cache is dropped (`src/host/projection-cache-erase.ts`); last, the related sessions whose logs
  * still hold the erased messages (its copies, the sessions it was copied from, their other
  * copies) are named (`src/host/erase-copies-on-disk.ts`). It refuses, with nothing read or
- * changed, while a live host holds the log's DSH home (`support/home-holder.ts`). DSH's code is
- * loaded only when this command runs.
+ * changed, while a live host holds the log's DSH home, and otherwise holds the host plugin's own
+ * lock on it until it ends (`support/home-holder.ts` `claimHome`), so a host started meanwhile has
+ * its plugin refuse writes. DSH's code is loaded only when this command runs.
  *
  * @module dsh-message-recall/scripts/commands/erase
  */
@@ -20,9 +21,9 @@ import { EXIT, type LogCommand } from '../support/command'
 import { out } from '../support/output'
 import { OptionValueError } from '../support/option-values'
 import { assertFolder } from '../support/sessions-root'
-import { hostHoldingHome } from '../support/home-holder'
+import { claimHome } from '../support/home-holder'
 import { describeHolder } from '../../src/host/home-lock'
-import { resolveSessionLog } from '../../src/log/log-file'
+import { logFormatOf, resolveSessionLog } from '../../src/log/log-file'
 import { UsageError, UsageLineError } from '../support/usage-errors'
 import type { DiskCopy } from '../../src/host/erase-copies-on-disk'
 
@@ -47,8 +48,9 @@ there and the command that erases it there), and one line for those it holds not
 
 Stop the DSH host first: a running host may hold the session with its content in memory and
 write it again. While a live host holds the DSH home (its lock file .message-recall.lock in the
-sessions folder, or npm start's npm-start.lock in the home), erase refuses and names it. Find
-the tombstone's seq with: explain <session folder>.
+sessions folder, or npm start's npm-start.lock in the home), erase refuses and names it. While
+it erases, it holds that .message-recall.lock itself, so a host started meanwhile refuses this
+plugin's writes until it ends. Find the tombstone's seq with: explain <session folder>.
 
 The log is a session folder or any session log file, whatever its name (its encoding is read
 from its first bytes); the new log is written beside it.
@@ -133,14 +135,31 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
   const sessionsAt = parts.lastIndexOf('sessions')
   if (values.home !== undefined) await assertFolder(resolve(values.home))
   const home = values.home !== undefined ? resolve(values.home) : sessionsAt > 0 ? parts.slice(0, sessionsAt).join(sep) : undefined
-  // A running host may hold the session in memory and write it again: refuse before reading anything.
-  const held = hostHoldingHome(logPath, home)
-  if (held !== null) {
+  // A running host may hold the session in memory and write it again: refuse before reading
+  // anything. Else hold the plugin's lock until the end, so that a host started meanwhile has its
+  // plugin refuse writes rather than load the old log and write it again.
+  const claim = claimHome(logPath, home)
+  if (!claim.ok) {
+    const { held } = claim
     const why = `cannot erase removal ${tombstoneSeq}: a running host holds this DSH home: ${describeHolder(held.holder)}, lock file ${held.file}; stop that host first`
     if (values.json) await out(JSON.stringify({ ok: false, code: 'HOME_IN_USE', message: why, holderPid: held.holder.pid }) + '\n')
     else await out(`refused, nothing changed: ${why}\n`)
     return EXIT.problem
   }
+  try {
+    return await eraseHeld(values.json === true, invocation, logPath, compression, home, tombstoneSeq)
+  } finally {
+    claim.release()
+  }
+}
+
+/**
+ * The erase itself, while `run` holds the home's lock: rewrite the log, delete the side files only
+ * it referenced, drop its projection cache record, name the related sessions still holding the
+ * erased messages.
+ * @returns the exit code; the output written.
+ */
+async function eraseHeld(json: boolean, invocation: string, logPath: string, compression: 'zstd' | 'none', home: string | undefined, tombstoneSeq: number): Promise<number> {
   const { decodeLogBytes } = await import('../../src/host/jsonl-log-file')
   const { eraseLogFile } = await import('../../src/host/erase-log')
   const { deleteSideFiles, eraseFailureText } = await import('../../src/host/erase-session')
@@ -160,7 +179,7 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
   if (!done.ok) {
     // The route's sentence (`eraseFailureText`), without its `message-recall:` prefix.
     const why = eraseFailureText(done, tombstoneSeq)
-    if (values.json) await out(JSON.stringify({ ok: false, code: done.code, message: why }) + '\n')
+    if (json) await out(JSON.stringify({ ok: false, code: done.code, message: why }) + '\n')
     else await out(`${done.code === 'ERASE_NOT_VERIFIED' ? 'refused' : 'refused, nothing changed'}: ${why}\n`)
     return EXIT.problem
   }
@@ -172,7 +191,11 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
     for (const path of logs) {
       if (path === logPath || dirname(path) === dirname(logPath)) continue
       try {
-        others.push(decodeLogBytes(await readFile(path), path.endsWith('.zstd') ? 'zstd' : 'none'))
+        // Its encoding from its first bytes, as for the erased log (a file that is neither is skipped).
+        const bytes = await readFile(path)
+        const format = logFormatOf(bytes, bytes.length)
+        if (format === null) continue
+        others.push(decodeLogBytes(bytes, format === 'zstd' ? 'zstd' : 'none'))
       } catch {
         continue
       }
@@ -185,7 +208,7 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
   // messages: the erase does not reach them. The erased log first: its header names its source.
   const copies = home === undefined ? null : await copiesOnDisk([logPath, ...logs.filter((path) => path !== logPath)], id, done.value.messageSeqs)
   const value = { ok: true, sessionId: id, tombstoneSeq, erasedAt: at, messageSeqs: done.value.messageSeqs, rewrittenEvents: done.value.carriers.size, ...side, projectionCache, copies }
-  if (values.json) {
+  if (json) {
     await out(JSON.stringify(value) + '\n')
     return EXIT.ok
   }

@@ -55,10 +55,22 @@ export interface CrossCheckRead {
   /** SHA-256 of the lines of every frame it decoded (a corrupt frame's lines left out), or `null` when the read stopped. */
   readonly sha256: string | null
   readonly lines: number
-  /** The frames it could not decode, named as every tool names a frame (`frame 8 at byte 6012`). */
+  /** The frames it could not decode, named as every tool names a frame (`frame 8 at byte 6012`; `at byte 6012` for a failure that names no frame). */
   readonly failedFrames: readonly string[]
   /** Its first failed frame's problem, or why the read stopped. */
   readonly error?: string
+}
+
+/**
+ * The frames a read could not decode, from its problems: every `frame-failed` problem, also one
+ * that names no frame (counted as failed, so that such a read never agrees with one that read
+ * everything).
+ * @param problems - a read's problems.
+ * @returns one per `frame-failed` problem, in order: where (`frame 8 at byte 6012`, or
+ *   `at byte 6012` when no frame is named) and the problem's message.
+ */
+export function failedFrames(problems: readonly LogProblem[]): { readonly at: string; readonly message: string }[] {
+  return problems.flatMap((p) => (p.kind === 'frame-failed' ? [{ at: p.at.frame === null ? `at byte ${p.at.byte}` : frameAt(p.at.frame, p.at.byte), message: p.message }] : []))
 }
 
 async function digest(path: string, decoder: DecoderName): Promise<CrossCheckRead> {
@@ -74,7 +86,7 @@ async function digest(path: string, decoder: DecoderName): Promise<CrossCheckRea
       onProgress: bar.onProgress,
     })
     bar.done()
-    const failed = read.problems.flatMap((p) => (p.kind === 'frame-failed' && p.at.frame !== null ? [{ at: frameAt(p.at.frame, p.at.byte), message: p.message }] : []))
+    const failed = failedFrames(read.problems)
     return { decoder, sha256: hash.digest('hex'), lines: read.lines, failedFrames: failed.map((f) => f.at), ...(failed.length > 0 ? { error: failed[0]!.message } : {}) }
   } catch (error) {
     return { decoder, sha256: null, lines: 0, failedFrames: [], error: (error as Error).message }

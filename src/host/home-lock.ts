@@ -10,7 +10,9 @@
  * as held while the claim that wrote it has not been released (two compositions in one process); a
  * lock whose pid runs but started after the lock was taken (Linux `/proc`) is another process that
  * reused the pid, and stale too.
- * `npm start` (`tools/start.ts`) and the host plugin (`index.ts`) each claim their own file.
+ * `npm start` (`tools/start.ts`) and the host plugin (`index.ts`) each claim their own file; the
+ * log tool's `erase` claims the plugin's file for as long as it rewrites a log
+ * (`scripts/support/home-holder.ts` `claimHome`), so a host started meanwhile refuses writes.
  *
  * @module dsh-message-recall/host/home-lock
  */
@@ -116,8 +118,8 @@ function readHolder(file: string): LockHolder | undefined | 'missing' {
 }
 
 /**
- * The live holder of a lock file, for a process that only looks (the log tool's `erase`, `npm start`
- * looking at the plugin's lock): the holder the file names when {@link holderLive} says it still
+ * The live holder of a lock file, for a process that only looks (the log tool's `erase` at
+ * `npm start`'s lock, `npm start` looking at the plugin's lock): the holder the file names when {@link holderLive} says it still
  * holds it.
  * @param file - the lock file's path.
  * @returns the live holder, or `null` when the file is missing, unreadable, or its holder is gone

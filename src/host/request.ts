@@ -99,14 +99,16 @@ function unknownFieldText(field: string): string {
 const REMOVAL_PLAN_FIELDS = FIELDS.filter((field) => field === 'planAction' || fieldsOf('delete').includes(field))
 
 /**
- * A `sessionId` that is not a non-empty string of at most {@link MAX_SESSION_ID_LENGTH}
- * characters, as its refusal message (a long one named by its length, not echoed); `undefined`
- * when valid (never for a value that is not a string).
+ * Check a request's `sessionId`: a non-empty string of at most {@link MAX_SESSION_ID_LENGTH}
+ * characters.
+ * @param sessionId - the body's `sessionId` (any JSON value, or `undefined` when missing).
+ * @returns `{ ok: true, sessionId }` with the string, or `{ ok: false, problem }` with the refusal
+ *   message (a value that is not a non-empty string echoed, a long one named by its length).
  */
-function sessionIdProblem(sessionId: unknown): string | undefined {
-  if (typeof sessionId !== 'string' || sessionId.length === 0) return `sessionId must be a non-empty string, got ${valueText(sessionId)}`
-  if (sessionId.length > MAX_SESSION_ID_LENGTH) return `sessionId must be at most ${MAX_SESSION_ID_LENGTH} characters, got ${sessionId.length}`
-  return undefined
+function checkSessionId(sessionId: unknown): { readonly ok: true; readonly sessionId: string } | { readonly ok: false; readonly problem: string } {
+  if (typeof sessionId !== 'string' || sessionId.length === 0) return { ok: false, problem: `sessionId must be a non-empty string, got ${valueText(sessionId)}` }
+  if (sessionId.length > MAX_SESSION_ID_LENGTH) return { ok: false, problem: `sessionId must be at most ${MAX_SESSION_ID_LENGTH} characters, got ${sessionId.length}` }
+  return { ok: true, sessionId }
 }
 const EXPECT_FIELDS = ['replaceGeneration', 'lastSeq', 'removedCount']
 
@@ -128,9 +130,10 @@ export function parseRouteRequest(body: unknown): { ok: true; request: RouteRequ
   const unknown = Object.keys(body).find((key) => !FIELDS.includes(key))
   if (unknown !== undefined) return invalid(unknownFieldText(unknown))
 
-  const { sessionId, action, seq, messageId, planAction, expect } = body
-  const sessionProblem = sessionIdProblem(sessionId)
-  if (typeof sessionId !== 'string' || sessionProblem !== undefined) return invalid(sessionProblem as string)
+  const { action, seq, messageId, planAction, expect } = body
+  const checked = checkSessionId(body.sessionId)
+  if (!checked.ok) return invalid(checked.problem)
+  const { sessionId } = checked
   if (!ROUTE_ACTIONS.includes(action as RouteAction)) return invalid(`action must be one of ${ROUTE_ACTIONS.join(', ')}, got ${valueText(action)}`)
 
   if (action === 'apply' || (action === 'plan' && body.changes !== undefined)) {
@@ -209,9 +212,10 @@ function parseSummaryEdit(body: Record<string, unknown>, invalid: (message: stri
   const action = body.action as 'editSummary' | 'undoRewrite'
   const stray = strayField(body, action, fieldsOf(action))
   if (stray !== undefined) return invalid(stray.text)
-  const { sessionId, checkpointSeq, summary } = body
-  const sessionProblem = sessionIdProblem(sessionId)
-  if (typeof sessionId !== 'string' || sessionProblem !== undefined) return invalid(sessionProblem as string)
+  const { checkpointSeq, summary } = body
+  const checked = checkSessionId(body.sessionId)
+  if (!checked.ok) return invalid(checked.problem)
+  const { sessionId } = checked
   if (!isSeq(checkpointSeq)) return invalid(`checkpointSeq must be a non-negative safe integer, got ${valueText(checkpointSeq)}`)
   const expectation = parseExpect(body.expect)
   if (typeof expectation === 'string') return invalid(expectation)
@@ -229,9 +233,10 @@ function parseSummaryRefresh(body: Record<string, unknown>, invalid: (message: s
   const fields = preview ? FIELDS.filter((f) => f === 'planAction' || fieldsOf('rewriteSummary').includes(f)) : fieldsOf('rewriteSummary')
   const stray = strayField(body, preview ? 'plan of rewriteSummary' : 'rewriteSummary', fields)
   if (stray !== undefined) return invalid(stray.text)
-  const { sessionId, checkpointSeq } = body
-  const sessionProblem = sessionIdProblem(sessionId)
-  if (typeof sessionId !== 'string' || sessionProblem !== undefined) return invalid(sessionProblem as string)
+  const { checkpointSeq } = body
+  const checked = checkSessionId(body.sessionId)
+  if (!checked.ok) return invalid(checked.problem)
+  const { sessionId } = checked
   if (!isSeq(checkpointSeq)) return invalid(`checkpointSeq must be a non-negative safe integer, got ${valueText(checkpointSeq)}`)
   const expectation = parseExpect(body.expect)
   if (typeof expectation === 'string') return invalid(expectation)
@@ -244,9 +249,10 @@ const ERASE_PLAN_FIELDS = ['sessionId', 'action', 'planAction', 'tombstoneSeq']
 function parseErasePlan(body: Record<string, unknown>, invalid: (message: string) => { ok: false; refusal: RequestRefusal }): { ok: true; request: RouteRequest } | { ok: false; refusal: RequestRefusal } {
   const stray = strayField(body, 'plan of erase', ERASE_PLAN_FIELDS)
   if (stray !== undefined) return invalid(stray.text)
-  const { sessionId, tombstoneSeq } = body
-  const sessionProblem = sessionIdProblem(sessionId)
-  if (typeof sessionId !== 'string' || sessionProblem !== undefined) return invalid(sessionProblem as string)
+  const { tombstoneSeq } = body
+  const checked = checkSessionId(body.sessionId)
+  if (!checked.ok) return invalid(checked.problem)
+  const { sessionId } = checked
   if (!isSeq(tombstoneSeq)) return invalid(`tombstoneSeq must be a non-negative safe integer, got ${valueText(tombstoneSeq)}`)
   return { ok: true, request: { action: 'plan', planAction: 'erase', sessionId, tombstoneSeq } }
 }

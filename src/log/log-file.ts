@@ -72,9 +72,25 @@ export async function resolveSessionLog(path: string): Promise<SessionLogFile> {
 }
 
 /**
- * Tell the encoding from the first bytes: the zstd frame magic (or, for a file shorter than four
- * bytes, the start of it), or `{` for JSONL. The file name does not count: a file with other
- * first bytes is no log, whatever its name.
+ * A log's encoding from its first bytes, the rule every reader of a log file uses (the file name
+ * does not count): the zstd frame magic (or, for a file shorter than four bytes, the start of it),
+ * or `{` for JSONL.
+ * @param head - the file's first bytes (four are enough; the whole file will do).
+ * @param size - the file's size in bytes.
+ * @returns `zstd`, `jsonl`, or `null` for an empty file or one with other first bytes (no log).
+ */
+export function logFormatOf(head: Uint8Array, size: number): 'zstd' | 'jsonl' | null {
+  const present = Buffer.from(head.buffer, head.byteOffset, Math.min(head.byteLength, 4))
+  if (present.length === 4 && present.equals(ZSTD_MAGIC_BYTES)) return 'zstd'
+  if (present.length >= 1 && present[0] === 0x7b /* { */) return 'jsonl'
+  // Fewer than four bytes that begin the magic number: a zstd log whose first write is torn.
+  if (size > 0 && present.length < 4 && present.length === size && present.equals(ZSTD_MAGIC_BYTES.subarray(0, present.length))) return 'zstd'
+  return null
+}
+
+/**
+ * Tell the encoding from the first bytes ({@link logFormatOf}). The file name does not count: a
+ * file with other first bytes is no log, whatever its name.
  */
 async function sniffFormat(path: string, size: number): Promise<'zstd' | 'jsonl'> {
   const handle = await openLog(path)
@@ -82,11 +98,9 @@ async function sniffFormat(path: string, size: number): Promise<'zstd' | 'jsonl'
     const head = Buffer.alloc(4)
     const { bytesRead } = await handle.read(head, 0, 4, 0)
     const present = head.subarray(0, bytesRead)
-    if (bytesRead === 4 && present.equals(ZSTD_MAGIC_BYTES)) return 'zstd'
-    if (bytesRead >= 1 && head[0] === 0x7b /* { */) return 'jsonl'
+    const format = logFormatOf(present, size)
+    if (format !== null) return format
     if (size === 0) throw new SessionLogInputError(`${path} is empty`, 'not-a-log')
-    // Fewer than four bytes that begin the magic number: a zstd log whose first write is torn.
-    if (bytesRead < 4 && bytesRead === size && present.equals(ZSTD_MAGIC_BYTES.subarray(0, bytesRead))) return 'zstd'
     throw new SessionLogInputError(`${path} is neither a Zstandard log nor a JSONL log (first bytes ${present.toString('hex')})`, 'not-a-log')
   } finally {
     await handle.close()

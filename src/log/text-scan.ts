@@ -1,8 +1,9 @@
 /**
  * Where a text still occurs on disk: every file under some folders (a DSH home) and DSH's tool
  * output folders in the system's temporary folder (`dsh-spill-*` of `dsh-spill-local`,
- * `dsh-subprocess-*` of `dsh-subprocess-local`). A session log compressed with zstd is searched
- * decoded (every complete frame); every other file as its bytes. The text is looked for as UTF-8
+ * `dsh-subprocess-*` of `dsh-subprocess-local`). A session log compressed with zstd (told by its
+ * first bytes, `log/log-file` `logFormatOf`, whatever its name) is searched decoded (every complete
+ * frame); every other file as its bytes. The text is looked for as UTF-8
  * and as it stands inside a JSON string (quotes, backslashes and control characters escaped, as
  * DSH writes its logs). Node only (file system; `node:zlib`'s zstd where this Node has it, else the
 portable decoder).
@@ -13,6 +14,7 @@ import { readdir, readFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { scanZstdFrames } from './zstd-frames'
+import { logFormatOf } from './log-file'
 import { createFzstdDecoder, type FrameDecoder } from './frame-decoder'
 import { createZlibOneshotDecoder } from './frame-decoder-node'
 
@@ -44,8 +46,8 @@ async function filesUnder(dir: string): Promise<string[]> {
   return files
 }
 
-function decoded(path: string, bytes: Buffer, decoder: FrameDecoder): Buffer {
-  if (!path.endsWith('.zstd')) return bytes
+function decoded(bytes: Buffer, decoder: FrameDecoder): Buffer {
+  if (logFormatOf(bytes, bytes.length) !== 'zstd') return bytes
   try {
     const scan = scanZstdFrames(bytes)
     return Buffer.concat(scan.frames.filter((f) => f.kind === 'zstd').map((f) => Buffer.from(decoder.decode(bytes, f.start, f.end))))
@@ -76,7 +78,7 @@ export async function findTextUnder(dirs: readonly string[], text: string): Prom
       for (const path of await filesUnder(dir)) {
         const bytes = await readFile(path).catch(() => null)
         if (bytes === null) continue
-        const data = decoded(path, bytes, decoder)
+        const data = decoded(bytes, decoder)
         const count = Math.max(...forms.map((form) => countIn(data, form)))
         if (count > 0) hits.push({ path, count })
       }

@@ -18,7 +18,7 @@
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import { after, before, describe } from 'node:test'
 import type { Page } from 'puppeteer-core'
 import { findSessionDir, listSessions, rpc } from '../../tools/dsh-api'
@@ -44,11 +44,14 @@ let tombstoneSeq = 0
 let branchId = ''
 const scenario = sequentialScenarios(() => e)
 
-/** The built log tool's `scan --text CANARY` over the DSH home: top folders of the hits. */
+/** The built log tool's `scan --text CANARY` over the DSH home: the hits' paths in the home, sorted. */
 function scanHome(): { status: number | null; hits: string[] } {
   const run = spawnSync(process.execPath, [TOOL, 'scan', e.home, '--text', CANARY, '--json'], { encoding: 'utf8' })
-  return { status: run.status, hits: (JSON.parse(run.stdout).hits as Array<{ path: string }>).map((h) => h.path.slice(e.home.length + 1).split('/')[0]!) }
+  return { status: run.status, hits: (JSON.parse(run.stdout).hits as Array<{ path: string }>).map((h) => relative(e.home, h.path)).sort() }
 }
+
+/** A session's log as `scanHome` names it (`sessions/<project folder>/<id>/session.jsonl.zstd`). */
+const sessionLog = (id: string): string => relative(e.home, join(findSessionDir(e.home, id)!, 'session.jsonl.zstd'))
 
 /** The pending-erase file's records as `<session> <tombstone seq> <state>`, sorted. */
 function pendingErases(): string[] {
@@ -137,7 +140,7 @@ describe('Erase for good from the Removed panel in the real DSH web UI', { timeo
     const pendingFile = join(e.home, 'message-recall', 'pending-erases.json')
     const erases = (): string[] => JSON.parse(readFileSync(pendingFile, 'utf8')).erases.map((p: any) => `${p.sessionId} ${p.tombstoneSeq} ${p.state}`).sort()
     assert.deepEqual(erases(), [`${sessionId} ${tombstoneSeq} pending`, `${branchId} ${tombstoneSeq} pending`].sort(), 'both kept before the panel said so; the Branch holds the same tombstone in its seed')
-    assert.ok(scanHome().hits.includes('sessions'), 'until the restart the canary is still in the session logs')
+    assert.deepEqual(scanHome(), { status: 1, hits: [sessionLog(sessionId), sessionLog(branchId)].sort() }, 'until the restart the canary is still in the two session logs')
   })
 
   scenario('2. after a host restart the canary is nowhere under the DSH home, in neither session, and the panel offers no Restore for it', async () => {
@@ -193,7 +196,7 @@ describe('Erase for good from the Removed panel in the real DSH web UI', { timeo
       writeFileSync(join(blocker, 'held'), 'x')
     })
     await waitPendingErases([`${sessionId} ${second} failed`], 'the erase did not fail at start')
-    assert.ok(scanHome().hits.includes('sessions'), 'nothing was erased')
+    assert.deepEqual(scanHome(), { status: 1, hits: [sessionLog(sessionId)] }, 'nothing was erased: the second canary is still in the session log')
 
     await openApp(page, e.url)
     await openExactSidebarEntry(page, 'What is on the todo')

@@ -78,8 +78,9 @@ describe('a confirmed write', () => {
     // Planned again, the six-message removal is what is confirmed, and it lands.
     const again = ok(await app.post({ sessionId: agent.id, action: 'plan', planAction: 'deleteFrom', seq: reply1 }))
     assert.equal(again.removedCount, confirmed + 1)
+    const onSurface = [...session.surface.nodes]
     const written = ok(await app.post({ sessionId: agent.id, action: 'deleteFrom', seq: reply1, expect: { replaceGeneration: again.replaceGeneration, lastSeq: again.lastSeq, removedCount: again.removedCount } }))
-    assert.ok(written.shadowedSeqs.includes(restored.restoredSeq))
+    assert.deepEqual(written.shadowedSeqs, onSurface.slice(onSurface.indexOf(reply1)), 'every node from reply #1 on, the restored prompt among them')
     assert.deepEqual(foldSurface(session.events).nodes, [...session.surface.nodes])
   })
 
@@ -168,9 +169,10 @@ describe('a confirmed write', () => {
     // A delete of a message inside the range from another tab, a moment earlier.
     const other = ok(await app.post({ sessionId: agent.id, action: 'delete', seq: prompt3 }))
     assert.deepEqual(other.shadowedSeqs, [prompt3])
+    const onSurface = [...session.surface.nodes]
     const written = ok(await app.post({ sessionId: agent.id, action: 'deleteFrom', seq: reply1, expect }))
     assert.equal(messagesAmong(session, written.shadowedSeqs).length, plan.removedCount - 1)
-    assert.ok(written.shadowedSeqs.includes(other.tombstoneSeq), 'it absorbs the other tab\'s tombstone')
+    assert.deepEqual(written.shadowedSeqs, onSurface.slice(onSurface.indexOf(reply1)), 'every node from reply #1 on, the other tab\'s tombstone among them')
     assert.deepEqual(foldSurface(session.events).nodes, [...session.surface.nodes])
   })
 

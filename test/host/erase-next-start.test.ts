@@ -132,7 +132,7 @@ describe('erase for good when the host next starts', () => {
       { sessionId: id, tombstoneSeq: restored.tombstoneSeq, scheduledAt: scheduled.erase.scheduledAt, messageSeqs: [1], imageCount: 0, fileCount: 0, state: 'pending' },
       { sessionId: 'session-gone', tombstoneSeq: 4, scheduledAt: scheduled.erase.scheduledAt, messageSeqs: [1], imageCount: 0, fileCount: 0, state: 'pending' },
     ] }))
-    assert.ok(scanHits(root, CANARY).length > 0, 'the canary is on disk until the restart')
+    assert.deepEqual(scanHits(root, CANARY), [sessionFile(root, id)], 'the canary is in the session log until the restart')
 
     // The next start: a fresh composition on the same home and persistence root.
     await roots.shut(app)
@@ -175,7 +175,7 @@ describe('erase for good when the host next starts', () => {
     app = await roots.boot(root)
     await waitFor(() => pendingOnDisk()[0]?.state === 'failed', 'the erase failed at start', 20_000)
     assert.deepEqual(pendingOnDisk(), [failedRecord])
-    assert.ok(scanHits(root, CANARY).length > 0, 'nothing was erased')
+    assert.deepEqual(scanHits(root, CANARY), [sessionFile(root, id)], 'nothing was erased')
     const failed = { tombstoneSeq, scheduledAt: first.erase.scheduledAt, messageCount: 1, imageCount: 0, fileCount: 0, state: 'failed', problem }
     assert.deepEqual(await post({ sessionId: id, action: 'pendingErases' }), { action: 'pendingErases', erases: [failed] }, 'the panel reads why')
     // Kept, not run again: Restore and Open a copy are still refused.

@@ -13,7 +13,7 @@ import { after, before, describe, it } from 'node:test'
 import type { Plugin } from '@deepseek-ai/cordis'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import { waitFor, type DshApp } from '../support/dsh-app'
-import { ensureHostInstalled } from '../../tools/dsh-host'
+import { importHostPackage } from '../support/host-packages'
 import { node, Roots } from './helpers'
 
 const roots = new Roots()
@@ -110,31 +110,32 @@ describe('session title', () => {
 
   it('puts a model-written title back on restore after a Recall of the only prompt', async () => {
     // The title provider DSH's host set loads (`dsh-base` `cordis.patch.yml`, row `session-title-llm`), with its config.
-    // From the host set in host/ (installed first when missing, as `npm start` does); not a dependency of the plugin.
-    ensureHostInstalled()
-    const entry = new URL('../../host/node_modules/@deepseek-ai/dsh-session-title-first-prompt-llm/lib/index.js', import.meta.url).href
-    const llmTitle = await import(entry) as Plugin.Object
+    // From the host set in host/ (`npm test` installs it before the first file runs); not a dependency of the plugin.
+    const llmTitle = await importHostPackage('@deepseek-ai/dsh-session-title-first-prompt-llm') as unknown as Plugin.Object
     const titled = await roots.boot(roots.root(), {
       sessionTitle: true,
       plugins: [{ plugin: llmTitle, config: { targetWords: 5, targetCjkCharacters: 10, maxInputBytes: 4096, maxOutputTokens: 64, timeoutMs: 60_000 } }],
     })
-    const agent = await titled.createAgent()
-    await titled.prompt(agent, 'Second prompt BETA-2 about the release train')
-    await waitFor(() => titled.ctx.sessionTitle.get(agent.session)?.source.kind === 'provider', 'the model-written title')
-    const prompt = node(agent.session, 'user/message', 'Second prompt BETA-2')
-    const modelTitle = titled.ctx.sessionTitle.get(agent.session)!
-    const written = { title: modelTitle.title, messageSeqs: modelTitle.messageSeqs, source: modelTitle.source }
-    assert.deepEqual(written, { title: 'mock response recovered', messageSeqs: [prompt], source: { kind: 'provider', provider: 'session-title-first-prompt-llm', model: (written.source as { model?: unknown }).model } })
+    try {
+      const agent = await titled.createAgent()
+      await titled.prompt(agent, 'Second prompt BETA-2 about the release train')
+      await waitFor(() => titled.ctx.sessionTitle.get(agent.session)?.source.kind === 'provider', 'the model-written title')
+      const prompt = node(agent.session, 'user/message', 'Second prompt BETA-2')
+      const modelTitle = titled.ctx.sessionTitle.get(agent.session)!
+      const written = { title: modelTitle.title, messageSeqs: modelTitle.messageSeqs, source: modelTitle.source }
+      assert.deepEqual(written, { title: 'mock response recovered', messageSeqs: [prompt], source: { kind: 'provider', provider: 'session-title-first-prompt-llm', model: { provider: 'deepseek-official', model: 'deepseek-v4-flash' } } })
 
-    const recall = await titled.post({ sessionId: agent.id, action: 'recall', seq: prompt })
-    assert.equal(recall.status, 200, recall.text)
-    const placeholder = titled.ctx.sessionTitle.get(agent.session)!
-    assert.deepEqual([placeholder.title, placeholder.messageSeqs], ['New Session', [recall.json.value.tombstoneSeq]])
+      const recall = await titled.post({ sessionId: agent.id, action: 'recall', seq: prompt })
+      assert.equal(recall.status, 200, recall.text)
+      const placeholder = titled.ctx.sessionTitle.get(agent.session)!
+      assert.deepEqual([placeholder.title, placeholder.messageSeqs], ['New Session', [recall.json.value.tombstoneSeq]])
 
-    const restore = await titled.post({ sessionId: agent.id, action: 'restore', tombstoneSeq: recall.json.value.tombstoneSeq })
-    assert.equal(restore.status, 200, restore.text)
-    const back = titled.ctx.sessionTitle.get(agent.session)!
-    assert.deepEqual({ title: back.title, messageSeqs: back.messageSeqs, source: back.source }, { ...written, messageSeqs: [restore.json.value.restoredSeq] })
-    await roots.shut(titled)
+      const restore = await titled.post({ sessionId: agent.id, action: 'restore', tombstoneSeq: recall.json.value.tombstoneSeq })
+      assert.equal(restore.status, 200, restore.text)
+      const back = titled.ctx.sessionTitle.get(agent.session)!
+      assert.deepEqual({ title: back.title, messageSeqs: back.messageSeqs, source: back.source }, { ...written, messageSeqs: [restore.json.value.restoredSeq] })
+    } finally {
+      await roots.shut(titled)
+    }
   })
 })

@@ -3,14 +3,16 @@
  * not there, given or defaulted (`$DSH_HOME`, or `~/.dsh` when it is unset), and a file given as
  * the home, are one line on stderr, exit 2, never "nowhere"; the tool output folders searched are
  * every `dsh-spill-*` and `dsh-subprocess-*` folder in the system's temporary folder, also those
- * another home's host made, and the count line names how many. The child's temporary folder is a
- * scratch folder (`TMPDIR`), so the count is exact.
+ * another home's host made, and the count line names how many. A file that begins with the zstd
+ * magic is searched decoded whatever its name, a plain file named `.zstd` as its bytes. The child's
+ * temporary folder is a scratch folder (`TMPDIR`), so the count is exact.
  */
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { zstdCompressSync } from 'node:zlib'
 import { after, describe, it } from 'node:test'
 import { LOG_TOOL } from '../support/pending-erase-home'
 
@@ -62,5 +64,18 @@ describe('dsh-message-recall-log scan --text: the DSH home', () => {
     writeFileSync(join(spill, 'result-1.txt'), `${TEXT} ${TEXT}`)
     assert.deepEqual(scan([home]), { status: 1, stdout: `${join(spill, 'result-1.txt')}  2 occurrences\nthe text occurs in 1 file\n`, stderr: '' })
     assert.deepEqual(JSON.parse(scan([home, '--json']).stdout), { home, folders: [home, spill, subprocess], hits: [{ path: join(spill, 'result-1.txt'), count: 2 }] })
+  })
+
+  it('searches a zstd file decoded by its first bytes, whatever its name, and a plain file named .zstd as its bytes', () => {
+    const other = join(scratch, 'other-home')
+    mkdirSync(join(other, 'sessions', 'kept'), { recursive: true })
+    // A zstd log under another name (a copy set aside): its decoded lines hold TEXT three times (its bytes at most once, as a literal).
+    const renamed = join(other, 'sessions', 'kept', 'session.bak')
+    writeFileSync(renamed, zstdCompressSync(Buffer.from(`{"id":"s"}\n{"text":"${TEXT} ${TEXT} ${TEXT}"}\n`)))
+    // A plain file named as a zstd log: searched as its bytes.
+    const plain = join(other, 'sessions', 'kept', 'note.zstd')
+    writeFileSync(plain, `${TEXT}\n`)
+    // The spill file of the test before is still in the temporary folder.
+    assert.deepEqual(JSON.parse(scan([other, '--json']).stdout).hits, [{ path: plain, count: 1 }, { path: renamed, count: 3 }, { path: join(spill, 'result-1.txt'), count: 2 }])
   })
 })

@@ -1,8 +1,9 @@
 /**
  * DSH packages that only the pinned web host set carries (`host/package.json`), loaded for the host
  * tests that compose them with the real rc.8 host packages of the project's devDependencies: the
- * to-do tool, the goal service, its tools and its round driver. The host set is installed from its
- * committed lockfile on first use, as the end-to-end suite does.
+ * to-do tool, the goal service, its tools and its round driver, and the model-written session
+ * title. `npm test` installs the host set from its committed lockfile before the first file runs
+ * (`tools/test.ts`); a file run on its own installs it on first use, as the end-to-end suite does.
  *
  * @module test/support/host-packages
  */

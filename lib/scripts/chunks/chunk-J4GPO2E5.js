@@ -932,16 +932,22 @@ async function resolveSessionLog(path) {
   const format = await sniffFormat(path, info.size);
   return { path, format, size: info.size, mtimeMs: info.mtimeMs };
 }
+function logFormatOf(head, size) {
+  const present = Buffer.from(head.buffer, head.byteOffset, Math.min(head.byteLength, 4));
+  if (present.length === 4 && present.equals(ZSTD_MAGIC_BYTES)) return "zstd";
+  if (present.length >= 1 && present[0] === 123) return "jsonl";
+  if (size > 0 && present.length < 4 && present.length === size && present.equals(ZSTD_MAGIC_BYTES.subarray(0, present.length))) return "zstd";
+  return null;
+}
 async function sniffFormat(path, size) {
   const handle = await openLog(path);
   try {
     const head = Buffer.alloc(4);
     const { bytesRead } = await handle.read(head, 0, 4, 0);
     const present = head.subarray(0, bytesRead);
-    if (bytesRead === 4 && present.equals(ZSTD_MAGIC_BYTES)) return "zstd";
-    if (bytesRead >= 1 && head[0] === 123) return "jsonl";
+    const format = logFormatOf(present, size);
+    if (format !== null) return format;
     if (size === 0) throw new SessionLogInputError(`${path} is empty`, "not-a-log");
-    if (bytesRead < 4 && bytesRead === size && present.equals(ZSTD_MAGIC_BYTES.subarray(0, bytesRead))) return "zstd";
     throw new SessionLogInputError(`${path} is neither a Zstandard log nor a JSONL log (first bytes ${present.toString("hex")})`, "not-a-log");
   } finally {
     await handle.close();
@@ -2361,6 +2367,7 @@ export {
   createFzstdDecoder,
   SessionLogInputError,
   resolveSessionLog,
+  logFormatOf,
   hasZlibZstd,
   createZlibOneshotDecoder,
   findZstdCli,

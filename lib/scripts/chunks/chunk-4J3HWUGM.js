@@ -15,7 +15,7 @@ import {
   parseOneTarget,
   readSessionLog,
   resolveSessionLog
-} from "./chunk-QRA4O453.js";
+} from "./chunk-J4GPO2E5.js";
 import {
   UsageLineError
 } from "./chunk-KEICUTLP.js";
@@ -52,6 +52,9 @@ function availableDecoders() {
     return true;
   });
 }
+function failedFrames(problems) {
+  return problems.flatMap((p) => p.kind === "frame-failed" ? [{ at: p.at.frame === null ? `at byte ${p.at.byte}` : frameAt(p.at.frame, p.at.byte), message: p.message }] : []);
+}
 async function digest(path, decoder) {
   const hash = createHash("sha256");
   try {
@@ -65,7 +68,7 @@ async function digest(path, decoder) {
       onProgress: bar.onProgress
     });
     bar.done();
-    const failed = read.problems.flatMap((p) => p.kind === "frame-failed" && p.at.frame !== null ? [{ at: frameAt(p.at.frame, p.at.byte), message: p.message }] : []);
+    const failed = failedFrames(read.problems);
     return { decoder, sha256: hash.digest("hex"), lines: read.lines, failedFrames: failed.map((f) => f.at), ...failed.length > 0 ? { error: failed[0].message } : {} };
   } catch (error) {
     return { decoder, sha256: null, lines: 0, failedFrames: [], error: error.message };

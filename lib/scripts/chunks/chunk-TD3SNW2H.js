@@ -15,7 +15,7 @@ import {
   parseOneTarget,
   readSessionLog,
   resolveSessionLog
-} from "./chunk-QRA4O453.js";
+} from "./chunk-J4GPO2E5.js";
 import {
   ACTIONS,
   classifyNode,

@@ -1,15 +1,16 @@
 #!/usr/bin/env node
 import {
   assertFolder
-} from "./chunk-SY74HMQA.js";
+} from "./chunk-GM4O43YI.js";
 import {
   COMMON_OPTIONS,
   EXIT,
   OptionValueError,
+  logFormatOf,
   out,
   parseCli,
   resolveSessionLog
-} from "./chunk-QRA4O453.js";
+} from "./chunk-J4GPO2E5.js";
 import {
   UsageError,
   UsageLineError
@@ -17,13 +18,16 @@ import {
 
 // scripts/commands/erase.ts
 import { readFile } from "node:fs/promises";
-import { dirname as dirname2, join as join2, resolve, sep } from "node:path";
+import { dirname as dirname3, join as join3, resolve, sep } from "node:path";
 
 // scripts/support/home-holder.ts
-import { basename, dirname, join } from "node:path";
+import { existsSync } from "node:fs";
+import { basename, dirname as dirname2, join as join2 } from "node:path";
 
 // src/host/home-lock.ts
 import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { dirname, join } from "node:path";
 var heldHere = /* @__PURE__ */ new Set();
 function pidRuns(pid) {
   if (!Number.isSafeInteger(pid) || pid <= 0) return false;
@@ -78,6 +82,44 @@ function liveHolder(file) {
   }
   return holder !== "missing" && holder !== void 0 && holderLive(holder) ? holder : null;
 }
+function claimLock(file, owner) {
+  mkdirSync(dirname(file), { recursive: true });
+  const holder = { pid: process.pid, startedAt: (/* @__PURE__ */ new Date()).toISOString(), owner, token: randomBytes(8).toString("hex") };
+  const temp = `${file}.${holder.token}.tmp`;
+  writeFileSync(temp, JSON.stringify(holder) + "\n", { mode: 420 });
+  try {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        linkSync(temp, file);
+        heldHere.add(holder.token);
+        return { ok: true, file, holder, release: () => releaseLock(file, holder.token) };
+      } catch (error) {
+        if (error.code !== "EEXIST" || attempt >= 5) throw error;
+      }
+      const current = readHolder(file);
+      if (current === "missing") continue;
+      if (current !== void 0 && holderLive(current)) return { ok: false, holder: current };
+      try {
+        unlinkSync(file);
+      } catch (error) {
+        if (error.code !== "ENOENT") throw error;
+      }
+    }
+  } finally {
+    try {
+      unlinkSync(temp);
+    } catch {
+    }
+  }
+}
+function releaseLock(file, token) {
+  heldHere.delete(token);
+  try {
+    const current = readHolder(file);
+    if (current !== "missing" && current !== void 0 && current.token === token) unlinkSync(file);
+  } catch {
+  }
+}
 function describeHolder(holder) {
   return `${holder.owner || "another process"} (pid ${holder.pid}${holder.startedAt ? `, since ${holder.startedAt}` : ""})`;
 }
@@ -86,15 +128,15 @@ var PLUGIN_LOCK_FILE = ".message-recall.lock";
 
 // scripts/support/home-holder.ts
 function persistenceRootOf(logPath) {
-  const project = dirname(dirname(logPath));
+  const project = dirname2(dirname2(logPath));
   const name = basename(project);
-  return /^--.+--$/.test(name) || name === "_no-cwd" ? dirname(project) : null;
+  return /^--.+--$/.test(name) || name === "_no-cwd" ? dirname2(project) : null;
 }
 function homeLockFiles(logPath, home) {
   const root = persistenceRootOf(logPath);
   const files = [
-    ...root === null ? [] : [join(root, PLUGIN_LOCK_FILE)],
-    ...home === void 0 ? [] : [join(home, "sessions", PLUGIN_LOCK_FILE), join(home, START_LOCK_FILE)]
+    ...root === null ? [] : [join2(root, PLUGIN_LOCK_FILE)],
+    ...home === void 0 ? [] : [join2(home, "sessions", PLUGIN_LOCK_FILE), join2(home, START_LOCK_FILE)]
   ];
   return [...new Set(files)];
 }
@@ -104,6 +146,30 @@ function hostHoldingHome(logPath, home) {
     if (holder !== null) return { holder, file };
   }
   return null;
+}
+var ERASE_LOCK_OWNER = "dsh-message-recall-log erase";
+function claimHome(logPath, home, owner = ERASE_LOCK_OWNER) {
+  const held = hostHoldingHome(logPath, home);
+  if (held !== null) return { ok: false, held };
+  const claimed = [];
+  const release = () => {
+    for (const lock of claimed.splice(0).reverse()) lock.release();
+  };
+  try {
+    for (const file of homeLockFiles(logPath, home)) {
+      if (basename(file) !== PLUGIN_LOCK_FILE || !existsSync(dirname2(file))) continue;
+      const claim = claimLock(file, owner);
+      if (!claim.ok) {
+        release();
+        return { ok: false, held: { holder: claim.holder, file } };
+      }
+      claimed.push(claim);
+    }
+  } catch (error) {
+    release();
+    throw error;
+  }
+  return { ok: true, files: claimed.map((lock) => lock.file), release };
 }
 
 // scripts/commands/erase.ts
@@ -128,8 +194,9 @@ there and the command that erases it there), and one line for those it holds not
 
 Stop the DSH host first: a running host may hold the session with its content in memory and
 write it again. While a live host holds the DSH home (its lock file .message-recall.lock in the
-sessions folder, or npm start's npm-start.lock in the home), erase refuses and names it. Find
-the tombstone's seq with: explain <session folder>.
+sessions folder, or npm start's npm-start.lock in the home), erase refuses and names it. While
+it erases, it holds that .message-recall.lock itself, so a host started meanwhile refuses this
+plugin's writes until it ends. Find the tombstone's seq with: explain <session folder>.
 
 The log is a session folder or any session log file, whatever its name (its encoding is read
 from its first bytes); the new log is written beside it.
@@ -183,14 +250,22 @@ async function run(argv, invocation) {
   const sessionsAt = parts.lastIndexOf("sessions");
   if (values.home !== void 0) await assertFolder(resolve(values.home));
   const home = values.home !== void 0 ? resolve(values.home) : sessionsAt > 0 ? parts.slice(0, sessionsAt).join(sep) : void 0;
-  const held = hostHoldingHome(logPath, home);
-  if (held !== null) {
+  const claim = claimHome(logPath, home);
+  if (!claim.ok) {
+    const { held } = claim;
     const why = `cannot erase removal ${tombstoneSeq}: a running host holds this DSH home: ${describeHolder(held.holder)}, lock file ${held.file}; stop that host first`;
     if (values.json) await out(JSON.stringify({ ok: false, code: "HOME_IN_USE", message: why, holderPid: held.holder.pid }) + "\n");
     else await out(`refused, nothing changed: ${why}
 `);
     return EXIT.problem;
   }
+  try {
+    return await eraseHeld(values.json === true, invocation, logPath, compression, home, tombstoneSeq);
+  } finally {
+    claim.release();
+  }
+}
+async function eraseHeld(json, invocation, logPath, compression, home, tombstoneSeq) {
   const { decodeLogBytes } = await import("./jsonl-log-file-FETHXAH6.js");
   const { eraseLogFile } = await import("./erase-log-OXFJE37Y.js");
   const { deleteSideFiles, eraseFailureText } = await import("./erase-session-ZSRDJEIP.js");
@@ -209,35 +284,38 @@ async function run(argv, invocation) {
   const done = await eraseLogFile(reader, logPath, id, tombstoneSeq, { at });
   if (!done.ok) {
     const why = eraseFailureText(done, tombstoneSeq);
-    if (values.json) await out(JSON.stringify({ ok: false, code: done.code, message: why }) + "\n");
+    if (json) await out(JSON.stringify({ ok: false, code: done.code, message: why }) + "\n");
     else await out(`${done.code === "ERASE_NOT_VERIFIED" ? "refused" : "refused, nothing changed"}: ${why}
 `);
     return EXIT.problem;
   }
-  const logs = home === void 0 ? [] : await logFilesUnder(join2(home, "sessions"));
+  const logs = home === void 0 ? [] : await logFilesUnder(join3(home, "sessions"));
   const others = [];
   if (home !== void 0 && done.value.erasedImages.length + done.value.erasedFiles.length > 0) {
     for (const path of logs) {
-      if (path === logPath || dirname2(path) === dirname2(logPath)) continue;
+      if (path === logPath || dirname3(path) === dirname3(logPath)) continue;
       try {
-        others.push(decodeLogBytes(await readFile(path), path.endsWith(".zstd") ? "zstd" : "none"));
+        const bytes = await readFile(path);
+        const format = logFormatOf(bytes, bytes.length);
+        if (format === null) continue;
+        others.push(decodeLogBytes(bytes, format === "zstd" ? "zstd" : "none"));
       } catch {
         continue;
       }
     }
   }
-  const side = await deleteSideFiles(done.value, others, home === void 0 ? void 0 : join2(home, "attachments", "v1"));
-  const projectionCache = home === void 0 ? "absent" : await dropCacheEntryInFile(join2(home, "storages"), id);
+  const side = await deleteSideFiles(done.value, others, home === void 0 ? void 0 : join3(home, "attachments", "v1"));
+  const projectionCache = home === void 0 ? "absent" : await dropCacheEntryInFile(join3(home, "storages"), id);
   const copies = home === void 0 ? null : await copiesOnDisk([logPath, ...logs.filter((path) => path !== logPath)], id, done.value.messageSeqs);
   const value = { ok: true, sessionId: id, tombstoneSeq, erasedAt: at, messageSeqs: done.value.messageSeqs, rewrittenEvents: done.value.carriers.size, ...side, projectionCache, copies };
-  if (values.json) {
+  if (json) {
     await out(JSON.stringify(value) + "\n");
     return EXIT.ok;
   }
   const lines = [
     `erased removal ${tombstoneSeq} of session ${id}: ${done.value.messageSeqs.length} message(s), ${done.value.carriers.size} event(s) rewritten`,
     ...side.deletedImages.map((image) => `deleted image ${image}`),
-    ...side.deletedFiles.map((file2) => `deleted file ${file2}`),
+    ...side.deletedFiles.map((file) => `deleted file ${file}`),
     ...side.kept.map((kept) => `kept ${kept.name} (${kept.reason === "referenced" ? "another session references it" : kept.reason === "absent" ? "not there" : "no DSH home given"})`),
     ...projectionCache === "dropped" ? ["dropped its record from the projection cache (storages/session_projcache.json); DSH folds it again from the erased log"] : [],
     ...copies === null ? ["copies and sources of the session not looked for: no DSH home (pass --home)"] : copies.flatMap((copy) => copyLines(copy, invocation))

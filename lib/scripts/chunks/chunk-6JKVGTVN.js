@@ -5,7 +5,7 @@ import {
 import {
   assertHome,
   assertRoot
-} from "./chunk-SY74HMQA.js";
+} from "./chunk-GM4O43YI.js";
 import {
   progress
 } from "./chunk-QTLKHOKV.js";
@@ -17,10 +17,11 @@ import {
   createZlibOneshotDecoder,
   decoderOption,
   hoursOption,
+  logFormatOf,
   out,
   parseRootTarget,
   summarizeRoot
-} from "./chunk-QRA4O453.js";
+} from "./chunk-J4GPO2E5.js";
 import {
   ACTIONS,
   TOMBSTONE_ACTIONS
@@ -52,8 +53,8 @@ async function filesUnder(dir) {
   }
   return files;
 }
-function decoded(path, bytes, decoder) {
-  if (!path.endsWith(".zstd")) return bytes;
+function decoded(bytes, decoder) {
+  if (logFormatOf(bytes, bytes.length) !== "zstd") return bytes;
   try {
     const scan = scanZstdFrames(bytes);
     return Buffer.concat(scan.frames.filter((f) => f.kind === "zstd").map((f) => Buffer.from(decoder.decode(bytes, f.start, f.end))));
@@ -75,7 +76,7 @@ async function findTextUnder(dirs, text) {
       for (const path of await filesUnder(dir)) {
         const bytes = await readFile(path).catch(() => null);
         if (bytes === null) continue;
-        const data = decoded(path, bytes, decoder);
+        const data = decoded(bytes, decoder);
         const count = Math.max(...forms.map((form) => countIn(data, form)));
         if (count > 0) hits.push({ path, count });
       }

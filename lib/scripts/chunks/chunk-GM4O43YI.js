@@ -3,7 +3,7 @@ import {
   DSH_HOME_RULE,
   SESSIONS_ROOT_RULE,
   SessionLogInputError
-} from "./chunk-QRA4O453.js";
+} from "./chunk-J4GPO2E5.js";
 
 // scripts/support/sessions-root.ts
 import { stat } from "node:fs/promises";

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   assertRoot
-} from "./chunk-SY74HMQA.js";
+} from "./chunk-GM4O43YI.js";
 import {
   formatBytes,
   progress
@@ -17,7 +17,7 @@ import {
   parseRootTarget,
   summarizeRoot,
   tailAt
-} from "./chunk-QRA4O453.js";
+} from "./chunk-J4GPO2E5.js";
 import {
   counted
 } from "./chunk-2BN4JUMU.js";
