@@ -41,7 +41,7 @@ import { classifyNode, contentOf, type NodeKind } from '../shared/surface-node'
 import { planRemoval, positionOf, type EventLookup, type PlanRefusal } from './surface-plan'
 import { countChars, estimateTokens, tokensOfChars } from '../shared/token-estimate'
 import { describeRestoreRefusal, planRestore, type RestoreRefusal } from './restore-plan'
-import { tombstoneSource } from '../shared/tombstone'
+import { readTombstone, tombstoneSource } from '../shared/tombstone'
 import { ACTIONS, BATCH_REMOVAL_ACTIONS, removalPlanning, type BatchRemovalAction } from '../shared/actions'
 
 export type { BatchRemovalAction } from '../shared/actions'
@@ -314,10 +314,7 @@ export function* planBatchSteps(input: BatchInput): Generator<void, BatchResult,
     // also holds an exclusion of its own, which a Delete onward would remove, the Delete onward
     // stays its own tombstone inside it instead.
     const onward = ACTIONS[change.action].plans === 'onward'
-    const ownExclusion = !onward && plan.shadowedSeqs.some((seq) => {
-      const inner = draftOf.get(seq)
-      return inner !== undefined && inner.kind === 'tombstone' && effectOf(inner.action) === 'excluded'
-    })
+    const holdsExclusion = !onward && plan.shadowedSeqs.some((seq) => isExclusion(seq, draftOf, lookup))
     let action = change.action
     const shadowedSeqs: number[] = []
     const nodeKinds: NodeKind[] = []
@@ -325,7 +322,7 @@ export function* planBatchSteps(input: BatchInput): Generator<void, BatchResult,
     for (const [i, seq] of plan.shadowedSeqs.entries()) {
       const inner = draftOf.get(seq)
       const innerOnward = inner !== undefined && ACTIONS[inner.action].plans === 'onward'
-      if (inner !== undefined && inner.kind === 'tombstone' && effectOf(inner.action) === ACTIONS[change.action].effect && !(innerOnward && ownExclusion)) {
+      if (inner !== undefined && inner.kind === 'tombstone' && effectOf(inner.action) === ACTIONS[change.action].effect && !(innerOnward && holdsExclusion)) {
         if (innerOnward && !onward) action = inner.action as BatchRemovalAction
         inner.live = false
         shadowedSeqs.push(...inner.shadowedSeqs)
@@ -423,6 +420,18 @@ function toWrite(d: Draft): BatchWrite {
     kind: 'tombstone', action: d.action as BatchRemovalAction, start: d.shadowedSeqs[0]!, end: d.shadowedSeqs.at(-1)!,
     shadowedSeqs: d.shadowedSeqs, nodeKinds: d.nodeKinds, changeIndexes: d.changeIndexes, virtualSeq: d.virtualSeq,
   }
+}
+
+/**
+ * Whether the node `seq` is an exclusion tombstone: one this batch simulates (its draft's action,
+ * which a later removal may have retargeted) or one already in the log.
+ */
+function isExclusion(seq: number, draftOf: ReadonlyMap<number, Draft>, lookup: EventLookup): boolean {
+  const draft = draftOf.get(seq)
+  if (draft !== undefined) return draft.kind === 'tombstone' && effectOf(draft.action) === 'excluded'
+  const event = lookup(seq)
+  const tombstone = event === undefined ? null : readTombstone(event)
+  return tombstone !== null && ACTIONS[tombstone.action].effect === 'excluded'
 }
 
 /** Seq of the first node after position `from` that a removal may target, or `undefined`. */

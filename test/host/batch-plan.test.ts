@@ -174,6 +174,38 @@ describe('planBatch: merging', () => {
     assert.deepEqual([t3.prompt, reply, t4.prompt].map((seq) => fates.fateOf(seq).state), ['removed', 'removed', 'removed'])
   })
 
+  it('an exclusion already in the log that a Delete takes along at its edge stays an exclusion, also when the Delete takes a Delete onward of the batch along', () => {
+    const batched = fourTurns()
+    const single = fourTurns()
+    const { b, t3, t4 } = batched
+    const reply = t3.steps[0]!.assistant
+    const excluded = b.tombstone('exclude', t3.prompt, t3.prompt)
+    single.b.tombstone('exclude', t3.prompt, t3.prompt)
+    const count = b.session.seq
+    const changes: BatchChange[] = [{ action: 'deleteFrom', seq: t4.prompt }, { action: 'delete', seq: reply }]
+    const p = ok(batch(b, changes))
+    // The reply's Delete takes the old exclusion along at one edge and the Delete onward at the other:
+    // the Delete onward stays its own tombstone inside it, as the two changes one by one write it.
+    assert.deepEqual(p.writes.map((w) => w.kind === 'tombstone' && [w.action, w.shadowedSeqs, w.changeIndexes]), [
+      ['deleteFrom', [t4.prompt, t4.steps[0]!.assistant], [0]],
+      ['delete', [excluded, reply, count], [1]],
+    ])
+    appendBatch(b.session, p, changes)
+    for (const change of changes) {
+      const c = change as { action: 'delete' | 'deleteFrom'; seq: number }
+      const planned = planRemoval({ nodes: single.b.nodes, lookup: single.b.lookup, planning: removalPlanning(c.action), target: { seq: c.seq } })
+      assert.ok(planned.ok)
+      appendTombstone(single.b.session, { action: c.action, start: planned.plan.start, end: planned.plan.end, shadowedSeqs: planned.plan.shadowedSeqs })
+    }
+    assert.deepEqual(readTombstone(single.b.events.at(-1)!)!.action, 'delete')
+    assert.deepEqual(single.b.events.at(-1)!.sourceEventSeqs, [excluded, reply, count])
+    const fates = readFates(b.events as readonly LogEvent[])
+    const alone = readFates(single.b.events as readonly LogEvent[])
+    const seqs = [t3.prompt, reply, t4.prompt, t4.steps[0]!.assistant]
+    assert.deepEqual(seqs.map((seq) => fates.fateOf(seq).state), ['excluded', 'removed', 'removed', 'removed'])
+    assert.deepEqual(seqs.map((seq) => fates.fateOf(seq)), seqs.map((seq) => alone.fateOf(seq)))
+  })
+
   it('merges adjacent removals into one range (never two tombstones side by side)', () => {
     const { b, t2 } = fourTurns()
     const first = [t2.steps[0]!.assistant, ...t2.steps[0]!.results]
