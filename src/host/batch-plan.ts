@@ -311,10 +311,16 @@ export function* planBatchSteps(input: BatchInput): Generator<void, BatchResult,
     // the hiding rules read the two differently (`hidden-rows.ts`). A Recall or Delete that takes
     // a Delete onward of the batch along (at the onward's start) is written as that Delete onward,
     // which the exclusions inside it need to stay removed (`fate.ts` `takesOver`); when its range
-    // also holds an exclusion of its own, which a Delete onward would remove, the Delete onward
-    // stays its own tombstone inside it instead.
+    // also directly holds an exclusion (one of the batch or one already in the log, at its edge or
+    // inside a Recall or Delete of the batch it expands), which it leaves excluded but a Delete
+    // onward would remove, the Delete onward stays its own tombstone inside it instead.
     const onward = ACTIONS[change.action].plans === 'onward'
-    const holdsExclusion = !onward && plan.shadowedSeqs.some((seq) => isExclusion(seq, draftOf, lookup))
+    const alike = (inner: Draft | undefined): inner is Draft => inner !== undefined && inner.kind === 'tombstone' && effectOf(inner.action) === ACTIONS[change.action].effect
+    const holdsExclusion = !onward && plan.shadowedSeqs.some((seq) => {
+      const inner = draftOf.get(seq)
+      if (!alike(inner)) return isExclusion(seq, draftOf, lookup)
+      return ACTIONS[inner.action].plans !== 'onward' && inner.shadowedSeqs.some((held) => isExclusion(held, draftOf, lookup))
+    })
     let action = change.action
     const shadowedSeqs: number[] = []
     const nodeKinds: NodeKind[] = []
@@ -322,7 +328,7 @@ export function* planBatchSteps(input: BatchInput): Generator<void, BatchResult,
     for (const [i, seq] of plan.shadowedSeqs.entries()) {
       const inner = draftOf.get(seq)
       const innerOnward = inner !== undefined && ACTIONS[inner.action].plans === 'onward'
-      if (inner !== undefined && inner.kind === 'tombstone' && effectOf(inner.action) === ACTIONS[change.action].effect && !(innerOnward && holdsExclusion)) {
+      if (alike(inner) && !(innerOnward && holdsExclusion)) {
         if (innerOnward && !onward) action = inner.action as BatchRemovalAction
         inner.live = false
         shadowedSeqs.push(...inner.shadowedSeqs)
