@@ -15,13 +15,19 @@
  *   and on an only excluded one starts its range at that exclusion (and so removes it);
  * - a removal whose planned range touches or covers a range of this batch (the planner absorbs
  *   an adjacent tombstone at either edge) becomes one range with it: one tombstone per gap, and
- *   the batch never writes a tombstone that shadows another tombstone of the same batch, except
- *   where an exclusion and a removal meet: the earlier one is written as its own tombstone and the
- *   later one shadows it, exactly as the two changes one by one (they hide differently). So the
- *   fates stay as the changes say, an exclusion a later removal turned into its own (inside a
- *   Delete that absorbed it) stays its own tombstone, and so does a `deleteFrom` that a Recall or
- *   Delete holding an exclusion takes along; a Recall or Delete that takes a `deleteFrom` along
- *   otherwise is written as that `deleteFrom`;
+ *   this batch's tombstones that hide alike (two removals, two exclusions) merge into one. The
+ *   batch writes a tombstone that shadows another of its own only in these cases, so that every
+ *   message's fate (`fate.ts`) is the one the changes sent one by one leave it, where each of them
+ *   applies one by one (the joins above are the batch's own):
+ *   - where an exclusion and a removal meet, the earlier one is its own tombstone and the later
+ *     one shadows it (they hide differently);
+ *   - an exclusion a later removal of its message turned into a removal (`retarget`) stays its
+ *     own tombstone inside the Delete that had absorbed it: a removal inside a removal;
+ *   - a Recall or Delete that takes a `deleteFrom` of the batch along is written as that
+ *     `deleteFrom` (the exclusions inside it stay removed), unless the Recall or Delete directly
+ *     holds an exclusion, of the batch or already in the log (at its edge, or inside a Recall or
+ *     Delete of the batch it merges with), which it leaves excluded and a Delete onward would
+ *     remove: then the `deleteFrom` stays its own tombstone inside it;
  * - a restore whose tombstone an earlier change shadowed is refused, naming that change.
  *
  * The plan lists the writes in an order in which each one's range exists on the real surface

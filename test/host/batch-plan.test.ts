@@ -1,9 +1,10 @@
 /**
  * The pure batch planner over realistic rc.8 logs built through the real `Session`: merging of
  * duplicate, overlapping and adjacent removals, restores, refusals with the change's index, and a
- * property over random logs (prunes, checkpoints and earlier removals included) and random batches: the real Session accepts every planned write, the surface
+ * property over random logs (prunes, checkpoints, earlier removals, exclusions and restores included) and random batches: the real Session accepts every planned write, the surface
  * folds the same from the log, no tool call is split from its result, the live surface equals
- * the simulated one, and the derived messages equal a reference fold of the simulation.
+ * the simulated one, and the derived messages equal a reference fold of the simulation; and a
+ * property that every message's fate equals the one the same changes one by one leave.
  */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
