@@ -195,6 +195,14 @@ export function* planBatchSteps(input: BatchInput): Generator<void, BatchResult,
   let near = 0
 
   const refuse = (index: number, refusal: BatchRefusal['refusal']): BatchResult => ({ ok: false, refusal: { index, change: input.changes[index]!, refusal } })
+  /**
+   * Let change `index` join `draft`'s write. Changes are planned in list order, so `index` is above
+   * every index the draft holds and `changeIndexes` stays ascending.
+   */
+  const joinDraft = (draft: Draft, index: number): void => {
+    draft.changeIndexes.push(index)
+    ownerOf[index] = draft
+  }
   /** Give a tombstone draft another action, in its write and in its simulated event. */
   const retarget = (draft: Draft, action: BatchRemovalAction): void => {
     draft.action = action
@@ -236,8 +244,7 @@ export function* planBatchSteps(input: BatchInput): Generator<void, BatchResult,
       }
       const again = drafts.find((d) => d.live && d.kind === 'restore' && d.tombstoneSeq === change.tombstoneSeq)
       if (again !== undefined) {
-        again.changeIndexes.push(index)
-        ownerOf[index] = again
+        joinDraft(again, index)
         continue
       }
       if (change.tombstoneSeq >= input.nextSeq) {
@@ -273,10 +280,7 @@ export function* planBatchSteps(input: BatchInput): Generator<void, BatchResult,
     const key = targetSeq * BATCH_REMOVAL_ACTIONS.length + ACTION_CODE.get(change.action)!
     const repeated = firstOf.get(key)
     if (repeated !== undefined) {
-      const carrier = ownerOf[repeated]!
-      carrier.changeIndexes.push(index)
-      carrier.changeIndexes.sort((a, b) => a - b)
-      ownerOf[index] = carrier
+      joinDraft(ownerOf[repeated]!, index)
       continue
     }
     firstOf.set(key, index)
@@ -289,9 +293,7 @@ export function* planBatchSteps(input: BatchInput): Generator<void, BatchResult,
       const after = at === -1 ? undefined : firstRemovableAfter(nodes, lookup, at)
       if (after !== undefined && effectOf(joined.action) === 'excluded') from = at
       if (after === undefined) {
-        joined.changeIndexes.push(index)
-        joined.changeIndexes.sort((a, b) => a - b)
-        ownerOf[index] = joined
+        joinDraft(joined, index)
         // A removal of what an earlier change of the batch only excluded removes it: the later change wins.
         if (effectOf(joined.action) === 'excluded' && ACTIONS[change.action].effect === 'removed') retarget(joined, change.action)
         continue
