@@ -2299,6 +2299,9 @@ var ZipWriter = class {
 // src/host/batch-request.ts
 var MAX_BATCH_CHANGES = 1e4;
 var FIELDS = ["sessionId", "action", "changes", "expect"];
+function takesNoText(label, field, fields, owner = label) {
+  return `${label} takes no ${field} (fields of ${owner}: ${fields.join(", ")})`;
+}
 var PLAN_FIELDS = [...FIELDS, "detail"];
 function batchFieldsOf(action) {
   return action === "plan" ? PLAN_FIELDS : FIELDS;
@@ -2312,7 +2315,7 @@ function parseBatchRequest(body, expect) {
   const fields = batchFieldsOf(body.action === "plan" ? "plan" : "apply");
   const label = body.action === "plan" ? "plan with changes" : "apply";
   const stray = Object.keys(body).find((key) => !fields.includes(key));
-  if (stray !== void 0) return invalid(`${label} takes no ${stray} (fields of ${label}: ${fields.join(", ")})`);
+  if (stray !== void 0) return invalid(takesNoText(label, stray, fields));
   const { detail } = body;
   if (detail !== void 0 && !DETAILS.includes(detail)) return invalid(`detail must be one of ${DETAILS.join(", ")}, got ${valueText(detail)}`);
   const { changes } = body;
@@ -2328,7 +2331,7 @@ function parseBatchRequest(body, expect) {
     const removal = isTombstoneAction(action);
     const key = removal ? "seq" : "tombstoneSeq";
     const extra = Object.keys(change).find((k) => k !== "action" && k !== key);
-    if (extra !== void 0) return invalid(`${at(i)} (${action}) takes no ${extra} (fields of a ${action} change: action, ${key})`, i);
+    if (extra !== void 0) return invalid(takesNoText(`${at(i)} (${action})`, extra, ["action", key], `a ${action} change`), i);
     if (!isSeq(change[key])) return invalid(`${at(i)}.${key} must be a non-negative safe integer, got ${valueText(change[key])}`, i);
     out.push(change);
   }
@@ -2358,9 +2361,6 @@ var REQUEST_FIELDS = FIELD_TABLE.map(([field]) => field);
 var FIELDS2 = REQUEST_FIELDS;
 function fieldsOf(action) {
   return FIELD_TABLE.filter(([, actions]) => actions === "*" || actions.includes(action)).map(([field]) => field);
-}
-function takesNoText(label, field, fields) {
-  return `${label} takes no ${field} (fields of ${label}: ${fields.join(", ")})`;
 }
 function strayField(body, label, fields) {
   const field = Object.keys(body).find((key) => !fields.includes(key));
@@ -3184,6 +3184,10 @@ function* planBatchSteps(input) {
   let order = 0;
   let near = 0;
   const refuse2 = (index, refusal) => ({ ok: false, refusal: { index, change: input.changes[index], refusal } });
+  const joinDraft = (draft, index) => {
+    draft.changeIndexes.push(index);
+    ownerOf[index] = draft;
+  };
   const retarget = (draft, action) => {
     draft.action = action;
     const event = virtual.get(draft.virtualSeq);
@@ -3211,8 +3215,7 @@ function* planBatchSteps(input) {
       }
       const again = drafts.find((d) => d.live && d.kind === "restore" && d.tombstoneSeq === change.tombstoneSeq);
       if (again !== void 0) {
-        again.changeIndexes.push(index);
-        ownerOf[index] = again;
+        joinDraft(again, index);
         continue;
       }
       if (change.tombstoneSeq >= input.nextSeq) {
@@ -3258,10 +3261,7 @@ function* planBatchSteps(input) {
     const key = targetSeq * BATCH_REMOVAL_ACTIONS.length + ACTION_CODE.get(change.action);
     const repeated = firstOf.get(key);
     if (repeated !== void 0) {
-      const carrier = ownerOf[repeated];
-      carrier.changeIndexes.push(index);
-      carrier.changeIndexes.sort((a, b) => a - b);
-      ownerOf[index] = carrier;
+      joinDraft(ownerOf[repeated], index);
       continue;
     }
     firstOf.set(key, index);
@@ -3273,9 +3273,7 @@ function* planBatchSteps(input) {
       const after = at === -1 ? void 0 : firstRemovableAfter(nodes, lookup, at);
       if (after !== void 0 && effectOf(joined.action) === "excluded") from = at;
       if (after === void 0) {
-        joined.changeIndexes.push(index);
-        joined.changeIndexes.sort((a, b) => a - b);
-        ownerOf[index] = joined;
+        joinDraft(joined, index);
         if (effectOf(joined.action) === "excluded" && ACTIONS[change.action].effect === "removed") retarget(joined, change.action);
         continue;
       }
@@ -3291,9 +3289,11 @@ function* planBatchSteps(input) {
       nodeKinds: [...nodes.slice(from, planned.plan.startIdx).map((seq2) => classifyNode(lookup(seq2))), ...planned.plan.nodeKinds]
     };
     const onward = ACTIONS[change.action].plans === "onward";
-    const ownExclusion = !onward && plan.shadowedSeqs.some((seq2) => {
+    const alike = (inner) => inner !== void 0 && inner.kind === "tombstone" && effectOf(inner.action) === ACTIONS[change.action].effect;
+    const holdsExclusion = !onward && plan.shadowedSeqs.some((seq2) => {
       const inner = draftOf.get(seq2);
-      return inner !== void 0 && inner.kind === "tombstone" && effectOf(inner.action) === "excluded";
+      if (!alike(inner)) return isExclusion(seq2, draftOf, lookup);
+      return ACTIONS[inner.action].plans !== "onward" && inner.shadowedSeqs.some((held) => isExclusion(held, draftOf, lookup));
     });
     let action = change.action;
     const shadowedSeqs = [];
@@ -3302,7 +3302,7 @@ function* planBatchSteps(input) {
     for (const [i, seq2] of plan.shadowedSeqs.entries()) {
       const inner = draftOf.get(seq2);
       const innerOnward = inner !== void 0 && ACTIONS[inner.action].plans === "onward";
-      if (inner !== void 0 && inner.kind === "tombstone" && effectOf(inner.action) === ACTIONS[change.action].effect && !(innerOnward && ownExclusion)) {
+      if (alike(inner) && !(innerOnward && holdsExclusion)) {
         if (innerOnward && !onward) action = inner.action;
         inner.live = false;
         shadowedSeqs.push(...inner.shadowedSeqs);
@@ -3392,6 +3392,13 @@ function toWrite(d) {
     virtualSeq: d.virtualSeq
   };
 }
+function isExclusion(seq, draftOf, lookup) {
+  const draft = draftOf.get(seq);
+  if (draft !== void 0) return draft.kind === "tombstone" && effectOf(draft.action) === "excluded";
+  const event = lookup(seq);
+  const tombstone = event === void 0 ? null : readTombstone(event);
+  return tombstone !== null && ACTIONS[tombstone.action].effect === "excluded";
+}
 function firstRemovableAfter(nodes, lookup, from) {
   for (let p = from + 1; p < nodes.length; p++) {
     const event = lookup(nodes[p]);
@@ -3420,15 +3427,17 @@ function checkExpectation(view, expect) {
   }
   return null;
 }
-function checkConfirmed(view, expect, removedSeqs) {
+function checkConfirmed(view, expect, removedSeqs, takenSeqs) {
   const confirmed = expect?.removedCount;
   if (expect === void 0 || confirmed === void 0) return null;
   const lastSeq = expect.lastSeq;
   const cameBackSeqs = lastSeq === void 0 ? [] : removedSeqs.filter((seq) => seq > lastSeq);
   if (removedSeqs.length === confirmed && cameBackSeqs.length === 0) return null;
-  const own = lastSeq === void 0 ? 0 : ownReplacementsAfter(lastSeq, view.lastSeq, view.lookup).size;
+  const ownSeqs = lastSeq === void 0 ? /* @__PURE__ */ new Set() : ownReplacementsAfter(lastSeq, view.lastSeq, view.lookup);
+  const own = ownSeqs.size;
   const surfaceChanged = own > 0;
-  if (removedSeqs.length < confirmed && surfaceChanged && cameBackSeqs.length === 0) return null;
+  const tookSome = surfaceChanged && takenSeqs.some((seq) => ownSeqs.has(seq) && isTombstoneEvent(view.lookup(seq)));
+  if (removedSeqs.length < confirmed && tookSome && cameBackSeqs.length === 0) return null;
   return {
     code: "STALE_VIEW",
     expected: expect,
@@ -3455,7 +3464,7 @@ function planRemovalOnView(view, intent) {
   const planned = planRemoval({ nodes: view.nodes, lookup: view.lookup, planning: removalPlanning(intent.action), target: intent.target });
   if (!planned.ok) return planned;
   const removed = planned.plan.shadowedSeqs.filter((_, i) => planned.plan.nodeKinds[i] !== "tombstone");
-  const changed = checkConfirmed(view, intent.expect, removed);
+  const changed = checkConfirmed(view, intent.expect, removed, planned.plan.shadowedSeqs);
   return changed === null ? { ok: true, value: planned.plan } : { ok: false, refusal: changed };
 }
 function planRestoreOnView(view, intent) {
@@ -3479,8 +3488,11 @@ function* planBatchOnViewSteps(view, intent) {
     const refusal = { code: planned.refusal.refusal.code, index: planned.refusal.index, message: describeBatchRefusal(planned.refusal, describePlanRefusal) };
     return { ok: false, refusal };
   }
-  const changed = intent.expect?.removedCount === void 0 ? null : checkConfirmed(view, intent.expect, planned.plan.removedSeqs.filter((seq) => seq < view.nextSeq));
+  const changed = intent.expect?.removedCount === void 0 ? null : checkConfirmed(view, intent.expect, planned.plan.removedSeqs.filter((seq) => seq < view.nextSeq), takenByBatch(planned.plan, view.nextSeq));
   return changed === null ? { ok: true, value: planned.plan } : { ok: false, refusal: changed };
+}
+function takenByBatch(plan, nextSeq) {
+  return plan.writes.flatMap((w) => w.kind === "tombstone" ? w.shadowedSeqs.filter((seq) => seq < nextSeq) : []);
 }
 
 // src/host/shadow-price.ts
@@ -3753,7 +3765,7 @@ function planFoldedOnView(view, intent) {
   const planned = planFoldedRemoval({ nodes: view.nodes, lookup: view.lookup, fates: readFates(log), action: intent.action, seq: intent.seq });
   if (planned === null) return null;
   if (!planned.ok) return planned;
-  const stale = checkExpectation(view, intent.expect) ?? checkConfirmed(view, intent.expect, planned.plan.removedSeqs);
+  const stale = checkExpectation(view, intent.expect) ?? checkConfirmed(view, intent.expect, planned.plan.removedSeqs, []);
   return stale === null ? { ok: true, value: planned.plan } : { ok: false, refusal: stale };
 }
 function summarizationInput(session, plan, lookup) {
@@ -3959,7 +3971,8 @@ function planMixedOnView(view, intent) {
   }
   const tailRemoved = range === null ? [] : range.shadowedSeqs.filter((_, i) => range.nodeKinds[i] !== "tombstone");
   const removed = [...current?.plan.removedSeqs.filter((seq) => seq < view.nextSeq) ?? [], ...folded.removedSeqs, ...tailRemoved];
-  const changed = checkConfirmed(view, intent.expect, removed);
+  const rangeSeqs = [...current === null ? [] : takenByBatch(current.plan, view.nextSeq), ...range?.shadowedSeqs ?? []];
+  const changed = checkConfirmed(view, intent.expect, removed, rangeSeqs);
   if (changed !== null) return { ok: false, refusal: changed };
   return { ok: true, value: { current, folded: { indexes: foldedAt, plan: folded }, tail: range === null ? null : { indexes: tailIndexes, range }, removedSeqs: removed } };
 }
@@ -4232,7 +4245,9 @@ function writeTombstone(session, view, intent, tombstoneText, effects, relookup 
 
 // src/host/removal-service.ts
 function foldedPlan(view, intent) {
-  return "seq" in intent.target && !view.nodes.includes(intent.target.seq) ? planFoldedOnView(view, { action: intent.action, seq: intent.target.seq, ...intent.expect === void 0 ? {} : { expect: intent.expect } }) : null;
+  if (!("seq" in intent.target) || view.nodes.includes(intent.target.seq)) return null;
+  const expect = intent.expect === void 0 || ACTIONS[intent.action].plans === "onward" ? {} : { expect: intent.expect };
+  return planFoldedOnView(view, { action: intent.action, seq: intent.target.seq, ...expect });
 }
 async function removeMessages(services, intent, signal) {
   const agent = services.agents.get(intent.sessionId);

@@ -15,13 +15,19 @@
  *   and on an only excluded one starts its range at that exclusion (and so removes it);
  * - a removal whose planned range touches or covers a range of this batch (the planner absorbs
  *   an adjacent tombstone at either edge) becomes one range with it: one tombstone per gap, and
- *   the batch never writes a tombstone that shadows another tombstone of the same batch, except
- *   where an exclusion and a removal meet: the earlier one is written as its own tombstone and the
- *   later one shadows it, exactly as the two changes one by one (they hide differently). So the
- *   fates stay as the changes say, an exclusion a later removal turned into its own (inside a
- *   Delete that absorbed it) stays its own tombstone, and so does a `deleteFrom` that a Recall or
- *   Delete holding an exclusion takes along; a Recall or Delete that takes a `deleteFrom` along
- *   otherwise is written as that `deleteFrom`;
+ *   this batch's tombstones that hide alike (two removals, two exclusions) merge into one. The
+ *   batch writes a tombstone that shadows another of its own only in these cases, so that every
+ *   message's fate (`fate.ts`) is the one the changes sent one by one leave it, where each of them
+ *   applies one by one (the joins above are the batch's own):
+ *   - where an exclusion and a removal meet, the earlier one is its own tombstone and the later
+ *     one shadows it (they hide differently);
+ *   - an exclusion a later removal of its message turned into a removal (`retarget`) stays its
+ *     own tombstone inside the Delete that had absorbed it: a removal inside a removal;
+ *   - a Recall or Delete that takes a `deleteFrom` of the batch along is written as that
+ *     `deleteFrom` (the exclusions inside it stay removed), unless the Recall or Delete directly
+ *     holds an exclusion, of the batch or already in the log (at its edge, or inside a Recall or
+ *     Delete of the batch it merges with), which it leaves excluded and a Delete onward would
+ *     remove: then the `deleteFrom` stays its own tombstone inside it;
  * - a restore whose tombstone an earlier change shadowed is refused, naming that change.
  *
  * The plan lists the writes in an order in which each one's range exists on the real surface
@@ -41,7 +47,7 @@ import { classifyNode, contentOf, type NodeKind } from '../shared/surface-node'
 import { planRemoval, positionOf, type EventLookup, type PlanRefusal } from './surface-plan'
 import { countChars, estimateTokens, tokensOfChars } from '../shared/token-estimate'
 import { describeRestoreRefusal, planRestore, type RestoreRefusal } from './restore-plan'
-import { tombstoneSource } from '../shared/tombstone'
+import { readTombstone, tombstoneSource } from '../shared/tombstone'
 import { ACTIONS, BATCH_REMOVAL_ACTIONS, removalPlanning, type BatchRemovalAction } from '../shared/actions'
 
 export type { BatchRemovalAction } from '../shared/actions'
@@ -189,6 +195,14 @@ export function* planBatchSteps(input: BatchInput): Generator<void, BatchResult,
   let near = 0
 
   const refuse = (index: number, refusal: BatchRefusal['refusal']): BatchResult => ({ ok: false, refusal: { index, change: input.changes[index]!, refusal } })
+  /**
+   * Let change `index` join `draft`'s write. Changes are planned in list order, so `index` is above
+   * every index the draft holds and `changeIndexes` stays ascending.
+   */
+  const joinDraft = (draft: Draft, index: number): void => {
+    draft.changeIndexes.push(index)
+    ownerOf[index] = draft
+  }
   /** Give a tombstone draft another action, in its write and in its simulated event. */
   const retarget = (draft: Draft, action: BatchRemovalAction): void => {
     draft.action = action
@@ -230,8 +244,7 @@ export function* planBatchSteps(input: BatchInput): Generator<void, BatchResult,
       }
       const again = drafts.find((d) => d.live && d.kind === 'restore' && d.tombstoneSeq === change.tombstoneSeq)
       if (again !== undefined) {
-        again.changeIndexes.push(index)
-        ownerOf[index] = again
+        joinDraft(again, index)
         continue
       }
       if (change.tombstoneSeq >= input.nextSeq) {
@@ -267,10 +280,7 @@ export function* planBatchSteps(input: BatchInput): Generator<void, BatchResult,
     const key = targetSeq * BATCH_REMOVAL_ACTIONS.length + ACTION_CODE.get(change.action)!
     const repeated = firstOf.get(key)
     if (repeated !== undefined) {
-      const carrier = ownerOf[repeated]!
-      carrier.changeIndexes.push(index)
-      carrier.changeIndexes.sort((a, b) => a - b)
-      ownerOf[index] = carrier
+      joinDraft(ownerOf[repeated]!, index)
       continue
     }
     firstOf.set(key, index)
@@ -283,9 +293,7 @@ export function* planBatchSteps(input: BatchInput): Generator<void, BatchResult,
       const after = at === -1 ? undefined : firstRemovableAfter(nodes, lookup, at)
       if (after !== undefined && effectOf(joined.action) === 'excluded') from = at
       if (after === undefined) {
-        joined.changeIndexes.push(index)
-        joined.changeIndexes.sort((a, b) => a - b)
-        ownerOf[index] = joined
+        joinDraft(joined, index)
         // A removal of what an earlier change of the batch only excluded removes it: the later change wins.
         if (effectOf(joined.action) === 'excluded' && ACTIONS[change.action].effect === 'removed') retarget(joined, change.action)
         continue
@@ -311,12 +319,15 @@ export function* planBatchSteps(input: BatchInput): Generator<void, BatchResult,
     // the hiding rules read the two differently (`hidden-rows.ts`). A Recall or Delete that takes
     // a Delete onward of the batch along (at the onward's start) is written as that Delete onward,
     // which the exclusions inside it need to stay removed (`fate.ts` `takesOver`); when its range
-    // also holds an exclusion of its own, which a Delete onward would remove, the Delete onward
-    // stays its own tombstone inside it instead.
+    // also directly holds an exclusion (one of the batch or one already in the log, at its edge or
+    // inside a Recall or Delete of the batch it expands), which it leaves excluded but a Delete
+    // onward would remove, the Delete onward stays its own tombstone inside it instead.
     const onward = ACTIONS[change.action].plans === 'onward'
-    const ownExclusion = !onward && plan.shadowedSeqs.some((seq) => {
+    const alike = (inner: Draft | undefined): inner is Draft => inner !== undefined && inner.kind === 'tombstone' && effectOf(inner.action) === ACTIONS[change.action].effect
+    const holdsExclusion = !onward && plan.shadowedSeqs.some((seq) => {
       const inner = draftOf.get(seq)
-      return inner !== undefined && inner.kind === 'tombstone' && effectOf(inner.action) === 'excluded'
+      if (!alike(inner)) return isExclusion(seq, draftOf, lookup)
+      return ACTIONS[inner.action].plans !== 'onward' && inner.shadowedSeqs.some((held) => isExclusion(held, draftOf, lookup))
     })
     let action = change.action
     const shadowedSeqs: number[] = []
@@ -325,7 +336,7 @@ export function* planBatchSteps(input: BatchInput): Generator<void, BatchResult,
     for (const [i, seq] of plan.shadowedSeqs.entries()) {
       const inner = draftOf.get(seq)
       const innerOnward = inner !== undefined && ACTIONS[inner.action].plans === 'onward'
-      if (inner !== undefined && inner.kind === 'tombstone' && effectOf(inner.action) === ACTIONS[change.action].effect && !(innerOnward && ownExclusion)) {
+      if (alike(inner) && !(innerOnward && holdsExclusion)) {
         if (innerOnward && !onward) action = inner.action as BatchRemovalAction
         inner.live = false
         shadowedSeqs.push(...inner.shadowedSeqs)
@@ -423,6 +434,18 @@ function toWrite(d: Draft): BatchWrite {
     kind: 'tombstone', action: d.action as BatchRemovalAction, start: d.shadowedSeqs[0]!, end: d.shadowedSeqs.at(-1)!,
     shadowedSeqs: d.shadowedSeqs, nodeKinds: d.nodeKinds, changeIndexes: d.changeIndexes, virtualSeq: d.virtualSeq,
   }
+}
+
+/**
+ * Whether the node `seq` is an exclusion tombstone: one this batch simulates (its draft's action,
+ * which a later removal may have retargeted) or one already in the log.
+ */
+function isExclusion(seq: number, draftOf: ReadonlyMap<number, Draft>, lookup: EventLookup): boolean {
+  const draft = draftOf.get(seq)
+  if (draft !== undefined) return draft.kind === 'tombstone' && effectOf(draft.action) === 'excluded'
+  const event = lookup(seq)
+  const tombstone = event === undefined ? null : readTombstone(event)
+  return tombstone !== null && ACTIONS[tombstone.action].effect === 'excluded'
 }
 
 /** Seq of the first node after position `from` that a removal may target, or `undefined`. */

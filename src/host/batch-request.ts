@@ -33,6 +33,20 @@ export interface RequestRefusal extends HttpRefusal {
 export const MAX_BATCH_CHANGES = 10_000
 
 const FIELDS = ['sessionId', 'action', 'changes', 'expect']
+/**
+ * The refusal of a field a request form (or one change of a batch) does not take, one sentence for
+ * every action and every change.
+ * @param label - the form: an action (`inspect`), a qualified one (`plan of erase`, `plan with
+ * changes`), or a change of a batch (`changes[2] (restore)`).
+ * @param field - the field sent.
+ * @param fields - the fields the form takes, in table order.
+ * @param owner - what the fields belong to, when not `label` (`a restore change`).
+ * @returns e.g. `inspect takes no seq (fields of inspect: sessionId, action)`.
+ */
+export function takesNoText(label: string, field: string, fields: readonly string[], owner = label): string {
+  return `${label} takes no ${field} (fields of ${owner}: ${fields.join(', ')})`
+}
+
 /** A batch `plan` also takes `detail`. */
 const PLAN_FIELDS = [...FIELDS, 'detail']
 
@@ -65,7 +79,7 @@ export function parseBatchRequest(body: Record<string, unknown>, expect: ViewExp
   const fields = batchFieldsOf(body.action === 'plan' ? 'plan' : 'apply')
   const label = body.action === 'plan' ? 'plan with changes' : 'apply'
   const stray = Object.keys(body).find((key) => !fields.includes(key))
-  if (stray !== undefined) return invalid(`${label} takes no ${stray} (fields of ${label}: ${fields.join(', ')})`)
+  if (stray !== undefined) return invalid(takesNoText(label, stray, fields))
   const { detail } = body
   if (detail !== undefined && !(DETAILS as readonly unknown[]).includes(detail)) return invalid(`detail must be one of ${DETAILS.join(', ')}, got ${valueText(detail)}`)
   const { changes } = body
@@ -83,7 +97,7 @@ export function parseBatchRequest(body: Record<string, unknown>, expect: ViewExp
     const removal = isTombstoneAction(action)
     const key = removal ? 'seq' : 'tombstoneSeq'
     const extra = Object.keys(change).find((k) => k !== 'action' && k !== key)
-    if (extra !== undefined) return invalid(`${at(i)} (${action}) takes no ${extra} (fields of a ${action} change: action, ${key})`, i)
+    if (extra !== undefined) return invalid(takesNoText(`${at(i)} (${action})`, extra, ['action', key], `a ${action} change`), i)
     if (!isSeq(change[key])) return invalid(`${at(i)}.${key} must be a non-negative safe integer, got ${valueText(change[key])}`, i)
     // Exactly `{ action, seq }` or `{ action: 'restore', tombstoneSeq }` now: kept as parsed, not copied.
     out.push(change as unknown as BatchChange)

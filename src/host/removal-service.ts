@@ -42,9 +42,19 @@ export interface RemovalServices extends SessionWriteServices {
   readonly summarizer?: (agent: Agent) => CompactionSummarizer | undefined
 }
 
-/** The folded plan of a removal by seq on a view, or `null` when its target is not folded (a target on the surface never is). */
-function foldedPlan(view: SessionView, intent: RemovalIntent) {
-  return 'seq' in intent.target && !view.nodes.includes(intent.target.seq) ? planFoldedOnView(view, { action: intent.action, seq: intent.target.seq, ...(intent.expect === undefined ? {} : { expect: intent.expect }) }) : null
+/**
+ * The folded plan of a removal by seq on a view, or `null` when its target is not folded (a target
+ * on the surface never is); `summary-rewrite.ts` `planFoldedOnView`'s outcome otherwise. A Delete onward's folded plan is only its folded part: its `expect` is
+ * checked where the whole (folded part and tail) is known, `summary-batch.ts` `planMixedOnView`,
+ * so it is left out here (a confirmed count of the whole would never match the folded part).
+ * @param view - the session's view.
+ * @param intent - the removal, by seq.
+ * @returns the folded plan or its refusal, or `null`.
+ */
+export function foldedPlan(view: SessionView, intent: RemovalIntent): ReturnType<typeof planFoldedOnView> {
+  if (!('seq' in intent.target) || view.nodes.includes(intent.target.seq)) return null
+  const expect = intent.expect === undefined || ACTIONS[intent.action].plans === 'onward' ? {} : { expect: intent.expect }
+  return planFoldedOnView(view, { action: intent.action, seq: intent.target.seq, ...expect })
 }
 
 /**

@@ -8,7 +8,7 @@ import { ERASE_WHEN, ROUTE_ACTIONS, type EraseWhen, type RouteAction, type ViewE
 import { isRecord, isSeq } from '../shared/events'
 import type { PlanTarget } from './surface-plan'
 import { ACTIONS, isTombstoneAction, TOMBSTONE_ACTIONS, type TombstoneAction } from '../shared/actions'
-import { batchFieldsOf, parseBatchRequest, type BatchRouteRequest, type RequestRefusal } from './batch-request'
+import { batchFieldsOf, parseBatchRequest, takesNoText, type BatchRouteRequest, type RequestRefusal } from './batch-request'
 import { valueText } from './value-text'
 import type { SummaryEditIntent } from './summary-edit'
 import type { SummaryRefreshIntent } from './summary-refresh'
@@ -65,20 +65,9 @@ export function fieldsOf(action: RouteAction): string[] {
 }
 
 /**
- * The refusal of a field a request form does not take, one sentence for every action.
- * @param label - the form: an action (`inspect`), or a qualified one (`plan of erase`, `plan with changes`).
- * @param field - the field sent.
- * @param fields - the fields the form takes, in table order.
- * @returns e.g. `inspect takes no seq (fields of inspect: sessionId, action)`.
- */
-function takesNoText(label: string, field: string, fields: readonly string[]): string {
-  return `${label} takes no ${field} (fields of ${label}: ${fields.join(', ')})`
-}
-
-/**
  * The first field of `body` a request form does not take, with its refusal message: a field no
  * request takes is `unknown field "…" (allowed: <every field>)`, a field of other actions is
- * {@link takesNoText}.
+ * `batch-request.ts` {@link takesNoText}.
  * @param body - the request object.
  * @param label - the form's name in the message.
  * @param fields - the fields the form takes.
@@ -117,7 +106,7 @@ const EXPECT_FIELDS = ['replaceGeneration', 'lastSeq', 'removedCount']
  * @param body - the parsed body (any JSON value).
  * @returns the typed request, or an `INVALID_REQUEST` refusal naming the offending field and value
  *   (with `index` when it is about one change of `changes`; a missing one reads `got nothing`); a
- *   field the action does not take in one sentence for every action ({@link takesNoText}); a
+ *   field the action does not take in one sentence for every action (`batch-request.ts` {@link takesNoText}); a
  *   `sessionId` longer than {@link MAX_SESSION_ID_LENGTH} or a `messageId` longer than
  *   {@link MAX_MESSAGE_ID_LENGTH} is named by its length, never echoed.
  */

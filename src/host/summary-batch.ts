@@ -24,7 +24,7 @@ import { viewOfSession, type SessionView } from './session-view'
 import { appendRewrite, planFoldedOnView, summarizeKept, summaryFailed, withSummarizer, type CompactionSummarizer } from './summary-rewrite'
 import { errorText } from '../shared/error-text'
 import { checkConfirmed, checkExpectation } from './view-expectation'
-import { planBatchOnView, type BatchIntent } from './view-plans'
+import { planBatchOnView, takenByBatch, type BatchIntent } from './view-plans'
 import type { MessagePricer } from './shadow-price'
 import { appendTombstone } from './tombstone-append'
 import { priceReplace, retitleAfterRemoval } from './write-effects'
@@ -141,7 +141,8 @@ export function planMixedOnView(view: SessionView, intent: Omit<BatchIntent, 'se
   }
   const tailRemoved = range === null ? [] : range.shadowedSeqs.filter((_, i) => range.nodeKinds[i] !== 'tombstone')
   const removed = [...(current?.plan.removedSeqs.filter((seq) => seq < view.nextSeq) ?? []), ...folded.removedSeqs, ...tailRemoved]
-  const changed = checkConfirmed(view, intent.expect, removed)
+  const rangeSeqs = [...(current === null ? [] : takenByBatch(current.plan, view.nextSeq)), ...(range?.shadowedSeqs ?? [])]
+  const changed = checkConfirmed(view, intent.expect, removed, rangeSeqs)
   if (changed !== null) return { ok: false, refusal: changed }
   return { ok: true, value: { current, folded: { indexes: foldedAt, plan: folded }, tail: range === null ? null : { indexes: tailIndexes, range }, removedSeqs: removed } }
 }

@@ -141,7 +141,7 @@ export function planFoldedOnView(view: SessionView, intent: Omit<FoldedRemovalIn
   const planned = planFoldedRemoval({ nodes: view.nodes, lookup: view.lookup, fates: readFates(log), action: intent.action, seq: intent.seq })
   if (planned === null) return null
   if (!planned.ok) return planned
-  const stale = checkExpectation(view, intent.expect) ?? checkConfirmed(view, intent.expect, planned.plan.removedSeqs)
+  const stale = checkExpectation(view, intent.expect) ?? checkConfirmed(view, intent.expect, planned.plan.removedSeqs, [])
   return stale === null ? { ok: true, value: planned.plan } : { ok: false, refusal: stale }
 }
 

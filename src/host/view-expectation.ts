@@ -12,8 +12,10 @@
  *   confirmed: it is refused when its count does not match its own plan, when it would now remove
  *   more messages than confirmed, or a message a restore put back after the view (a Restore inside
  *   a planned Delete onward range). Fewer is accepted only when this plugin's own writes after
- *   `expect.lastSeq` took some of them (another tab removed them a moment earlier): what the write
- *   and the earlier write remove together is what was confirmed.
+ *   `expect.lastSeq` took some of them (another tab removed them a moment earlier): a tombstone of
+ *   this plugin after `expect.lastSeq` lies in the write's range (the write takes it in), so what
+ *   the write and the earlier write remove together is what was confirmed. A restore, or a
+ *   tombstone outside the range, after `expect.lastSeq` lets no smaller count pass.
  *
  * @module dsh-message-recall/host/view-expectation
  */
@@ -53,22 +55,29 @@ export function checkExpectation(view: ExpectationView, expect: ViewExpectation 
  * @param view - the view the write planned on.
  * @param expect - the client's view; nothing is checked without `expect.removedCount`.
  * @param removedSeqs - the messages the write would remove now (seqs of the current log).
+ * @param takenSeqs - every surface node the write's ranges shadow now, this plugin's tombstones
+ *   they take in included (seqs of the current log, any order); empty for a write with no range on
+ *   the surface (a folded removal's summary rewrite).
  * @returns the `STALE_VIEW` refusal naming what changed, or `null` when the write removes exactly
- *   what was confirmed (fewer only after this plugin's own replacements after `expect.lastSeq`)
- *   and nothing that came back after `expect.lastSeq`. The refusal's `changed.surfaceChanged` is
+ *   what was confirmed (fewer only when a tombstone of this plugin after `expect.lastSeq` is among
+ *   `takenSeqs`: another tab removed some of the confirmed messages first) and nothing that came
+ *   back after `expect.lastSeq`. The refusal's `changed.surfaceChanged` is
  *   true only when this plugin's own replacements follow `expect.lastSeq` (the other surface
  *   changes were refused before planning); a count that never matched the plan (none after
  *   `lastSeq`, or no `lastSeq`) leaves it false.
  */
-export function checkConfirmed(view: ExpectationView, expect: ViewExpectation | undefined, removedSeqs: readonly number[]): StaleViewRefusal | null {
+export function checkConfirmed(view: ExpectationView, expect: ViewExpectation | undefined, removedSeqs: readonly number[], takenSeqs: readonly number[]): StaleViewRefusal | null {
   const confirmed = expect?.removedCount
   if (expect === undefined || confirmed === undefined) return null
   const lastSeq = expect.lastSeq
   const cameBackSeqs = lastSeq === undefined ? [] : removedSeqs.filter((seq) => seq > lastSeq)
   if (removedSeqs.length === confirmed && cameBackSeqs.length === 0) return null
-  const own = lastSeq === undefined ? 0 : ownReplacementsAfter(lastSeq, view.lastSeq, view.lookup).size
+  const ownSeqs = lastSeq === undefined ? new Set<number>() : ownReplacementsAfter(lastSeq, view.lastSeq, view.lookup)
+  const own = ownSeqs.size
   const surfaceChanged = own > 0
-  if (removedSeqs.length < confirmed && surfaceChanged && cameBackSeqs.length === 0) return null
+  // Another tab's removal took some of the confirmed messages: its tombstone is in this write's range.
+  const tookSome = surfaceChanged && takenSeqs.some((seq) => ownSeqs.has(seq) && isTombstoneEvent(view.lookup(seq)!))
+  if (removedSeqs.length < confirmed && tookSome && cameBackSeqs.length === 0) return null
   return {
     code: 'STALE_VIEW', expected: expect, replaceGeneration: view.replaceGeneration, ownReplacements: own, newerSeq: null,
     changed: { removedCount: removedSeqs.length, cameBackSeqs, surfaceChanged },

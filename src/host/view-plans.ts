@@ -51,7 +51,7 @@ export function planRemovalOnView(view: SessionView, intent: Omit<RemovalIntent,
   const planned = planRemoval({ nodes: view.nodes, lookup: view.lookup, planning: removalPlanning(intent.action), target: intent.target })
   if (!planned.ok) return planned
   const removed = planned.plan.shadowedSeqs.filter((_, i) => planned.plan.nodeKinds[i] !== 'tombstone')
-  const changed = checkConfirmed(view, intent.expect, removed)
+  const changed = checkConfirmed(view, intent.expect, removed, planned.plan.shadowedSeqs)
   return changed === null ? { ok: true, value: planned.plan } : { ok: false, refusal: changed }
 }
 
@@ -100,6 +100,17 @@ export function* planBatchOnViewSteps(view: SessionView, intent: Omit<BatchInten
     return { ok: false, refusal }
   }
   // Only a confirmed write (`expect.removedCount`) has a count to check.
-  const changed = intent.expect?.removedCount === undefined ? null : checkConfirmed(view, intent.expect, planned.plan.removedSeqs.filter((seq) => seq < view.nextSeq))
+  const changed = intent.expect?.removedCount === undefined ? null : checkConfirmed(view, intent.expect, planned.plan.removedSeqs.filter((seq) => seq < view.nextSeq), takenByBatch(planned.plan, view.nextSeq))
   return changed === null ? { ok: true, value: planned.plan } : { ok: false, refusal: changed }
+}
+
+/**
+ * The nodes of the current log a batch's tombstones shadow, the log's tombstones they take in
+ * included (for `view-expectation.ts` `checkConfirmed`).
+ * @param plan - a batch plan.
+ * @param nextSeq - the first seq the batch writes; seqs from it on are the batch's own.
+ * @returns the seqs, in write order.
+ */
+export function takenByBatch(plan: BatchPlan, nextSeq: number): number[] {
+  return plan.writes.flatMap((w) => (w.kind === 'tombstone' ? w.shadowedSeqs.filter((seq) => seq < nextSeq) : []))
 }

@@ -1,9 +1,10 @@
 /**
  * The pure batch planner over realistic rc.8 logs built through the real `Session`: merging of
  * duplicate, overlapping and adjacent removals, restores, refusals with the change's index, and a
- * property over random logs (prunes, checkpoints and earlier removals included) and random batches: the real Session accepts every planned write, the surface
+ * property over random logs (prunes, checkpoints, earlier removals, exclusions and restores included) and random batches: the real Session accepts every planned write, the surface
  * folds the same from the log, no tool call is split from its result, the live surface equals
- * the simulated one, and the derived messages equal a reference fold of the simulation.
+ * the simulated one, and the derived messages equal a reference fold of the simulation; and a
+ * property that every message's fate equals the one the same changes one by one leave.
  */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
@@ -22,7 +23,9 @@ import { deriveHiddenRows } from '../../src/shared/hidden-rows'
 import { transcriptRows } from '../../src/log/log-rows'
 import type { LogEvent } from '../../src/shared/events'
 import type { TombstoneAction } from '../../src/shared/actions'
-import { buildLog, extra, pairingProblems, turnShape } from './random-logs'
+import { buildLog, extra, fateExtra, pairingProblems, turnShape, type Extra } from './random-logs'
+import { planRestore } from '../../src/host/restore-plan'
+import { appendRestore } from '../../src/host/restore-writer'
 import { ACTIONS, removalPlanning } from '../../src/shared/actions'
 import { offSurfaceSeqs } from '../../src/host/summary-batch'
 
@@ -174,6 +177,57 @@ describe('planBatch: merging', () => {
     assert.deepEqual([t3.prompt, reply, t4.prompt].map((seq) => fates.fateOf(seq).state), ['removed', 'removed', 'removed'])
   })
 
+  it('an exclusion already in the log that a Delete takes along at its edge stays an exclusion, also when the Delete takes a Delete onward of the batch along', () => {
+    const batched = fourTurns()
+    const single = fourTurns()
+    const { b, t3, t4 } = batched
+    const reply = t3.steps[0]!.assistant
+    const excluded = b.tombstone('exclude', t3.prompt, t3.prompt)
+    single.b.tombstone('exclude', t3.prompt, t3.prompt)
+    const count = b.session.seq
+    const changes: BatchChange[] = [{ action: 'deleteFrom', seq: t4.prompt }, { action: 'delete', seq: reply }]
+    const p = ok(batch(b, changes))
+    // The reply's Delete takes the old exclusion along at one edge and the Delete onward at the other:
+    // the Delete onward stays its own tombstone inside it, as the two changes one by one write it.
+    assert.deepEqual(p.writes.map((w) => w.kind === 'tombstone' && [w.action, w.shadowedSeqs, w.changeIndexes]), [
+      ['deleteFrom', [t4.prompt, t4.steps[0]!.assistant], [0]],
+      ['delete', [excluded, reply, count], [1]],
+    ])
+    appendBatch(b.session, p, changes)
+    for (const change of changes) {
+      const c = change as { action: 'delete' | 'deleteFrom'; seq: number }
+      const planned = planRemoval({ nodes: single.b.nodes, lookup: single.b.lookup, planning: removalPlanning(c.action), target: { seq: c.seq } })
+      assert.ok(planned.ok)
+      appendTombstone(single.b.session, { action: c.action, start: planned.plan.start, end: planned.plan.end, shadowedSeqs: planned.plan.shadowedSeqs })
+    }
+    assert.deepEqual(readTombstone(single.b.events.at(-1)!)!.action, 'delete')
+    assert.deepEqual(single.b.events.at(-1)!.sourceEventSeqs, [excluded, reply, count])
+    const fates = readFates(b.events as readonly LogEvent[])
+    const alone = readFates(single.b.events as readonly LogEvent[])
+    const seqs = [t3.prompt, reply, t4.prompt, t4.steps[0]!.assistant]
+    assert.deepEqual(seqs.map((seq) => fates.fateOf(seq).state), ['excluded', 'removed', 'removed', 'removed'])
+    assert.deepEqual(seqs.map((seq) => fates.fateOf(seq)), seqs.map((seq) => alone.fateOf(seq)))
+  })
+
+  it('an exclusion of the log inside a Delete of the batch stays an exclusion when a later Delete takes that Delete and a Delete onward along', () => {
+    const { b, t3, t4 } = fourTurns()
+    const reply = t3.steps[0]!.assistant
+    const last = t4.steps[0]!.assistant
+    const excluded = b.tombstone('exclude', t3.prompt, t3.prompt)
+    const count = b.session.seq
+    // The last reply's Delete onward, the third reply's Delete (taking the exclusion along), then the
+    // fourth prompt's Delete between them: the Delete onward stays its own tombstone.
+    const changes: BatchChange[] = [{ action: 'deleteFrom', seq: last }, { action: 'delete', seq: reply }, { action: 'delete', seq: t4.prompt }]
+    const p = ok(batch(b, changes))
+    assert.deepEqual(p.writes.map((w) => w.kind === 'tombstone' && [w.action, w.shadowedSeqs, w.changeIndexes]), [
+      ['deleteFrom', [last], [0]],
+      ['delete', [excluded, reply, t4.prompt, count], [1, 2]],
+    ])
+    appendBatch(b.session, p, changes)
+    const fates = readFates(b.events as readonly LogEvent[])
+    assert.deepEqual([t3.prompt, reply, t4.prompt, last].map((seq) => fates.fateOf(seq).state), ['excluded', 'removed', 'removed', 'removed'])
+  })
+
   it('merges adjacent removals into one range (never two tombstones side by side)', () => {
     const { b, t2 } = fourTurns()
     const first = [t2.steps[0]!.assistant, ...t2.steps[0]!.results]
@@ -283,10 +337,50 @@ describe('planBatch: restores', () => {
 
 const changeShape = fc.record({ action: fc.constantFrom('delete' as const, 'delete' as const, 'deleteFrom' as const, 'exclude' as const, 'restore' as const), pick: fc.nat(), old: fc.boolean() })
 
+/**
+ * A change aimed next to a removal or an exclusion: at any removable node (`any`), at a surface
+ * neighbour of the previous change's target (`next`), or at a neighbour of a tombstone already on
+ * the surface (`tombstone`, the log's own exclusions and removals).
+ */
+const besideShape = fc.record({
+  action: fc.constantFrom('delete' as const, 'deleteFrom' as const, 'exclude' as const, 'exclude' as const, 'restore' as const),
+  aim: fc.constantFrom('any' as const, 'next' as const, 'next' as const, 'tombstone' as const, 'tombstone' as const),
+  pick: fc.nat(),
+  after: fc.boolean(),
+})
+
+/** The log's extras ({@link fateExtra}), exclusions the likeliest. */
+const exclusionsFirst: fc.Arbitrary<Extra> = fc.oneof(fateExtra, fc.record({ kind: fc.constant('exclude' as const), pick: fc.nat() }))
+
+/** The changes of {@link besideShape}s on the log's surface as it is before the batch. */
+function besideChanges(b: LogBuilder, shapes: readonly (typeof besideShape extends fc.Arbitrary<infer T> ? T : never)[]): BatchChange[] {
+  const nodes = b.nodes
+  const removable = nodes.filter((seq) => !['tombstone', 'checkpoint', 'context', 'replacement'].includes(classifyNode(b.lookup(seq)!)))
+  const tombstones = nodes.filter((seq) => isTombstoneEvent(b.lookup(seq)!))
+  const anyTombstones = b.events.filter(isTombstoneEvent).map((e) => e.seq)
+  const beside = (seq: number, after: boolean) => nodes[Math.min(nodes.length - 1, Math.max(0, nodes.indexOf(seq) + (after ? 1 : -1)))]!
+  let previous: number | undefined
+  const changes: BatchChange[] = []
+  for (const s of shapes) {
+    if (s.action === 'restore') {
+      if (anyTombstones.length > 0) changes.push({ action: 'restore', tombstoneSeq: anyTombstones[s.pick % anyTombstones.length]! })
+      continue
+    }
+    let seq: number | undefined
+    if (s.aim === 'next' && previous !== undefined) seq = beside(previous, s.after)
+    else if (s.aim === 'tombstone' && tombstones.length > 0) seq = beside(tombstones[s.pick % tombstones.length]!, s.after)
+    else if (removable.length > 0) seq = removable[s.pick % removable.length]!
+    if (seq === undefined) continue
+    changes.push({ action: s.action, seq })
+    previous = seq
+  }
+  return changes
+}
+
 describe('planBatch: property', () => {
   it('writes what it simulated: accepted by the Session, same fold, no split pair, reference messages, one tombstone per gap, results as written, a repeat joins', () => {
     fc.assert(
-      fc.property(fc.array(turnShape, { minLength: 1, maxLength: 5 }), fc.array(extra, { maxLength: 4 }), fc.array(changeShape, { minLength: 1, maxLength: 8 }), fc.record({ from: fc.nat(), at: fc.nat() }), (turns, extras, shapes, repeat) => {
+      fc.property(fc.array(turnShape, { minLength: 1, maxLength: 5 }), fc.array(fateExtra, { maxLength: 4 }), fc.array(changeShape, { minLength: 1, maxLength: 8 }), fc.record({ from: fc.nat(), at: fc.nat() }), (turns, extras, shapes, repeat) => {
         const b = buildLog(turns, extras)
         assert.deepEqual(pairingProblems(b), [], 'the generated log starts balanced')
         const before = b.nodes
@@ -373,6 +467,50 @@ describe('planBatch: property', () => {
         assert.equal(again.plan.writeOfChange[at], p.writeOfChange[from])
         assert.deepEqual(again.plan.writeOfChange.filter((_, i) => i !== at), p.writeOfChange)
         assert.deepEqual([again.plan.nodes, again.plan.removedSeqs, again.plan.restoredSeqs], [p.nodes, p.removedSeqs, p.restoredSeqs])
+      }),
+      { numRuns: 300 },
+    )
+  })
+
+  it('leaves every message the fate the same changes one by one leave it, exclusions of the log and of the batch next to removals included', () => {
+    /**
+     * The changes one by one through the single planners: the ones that apply, in order. A change
+     * one by one refuses (its target an earlier change already took) is skipped: the batch joins
+     * such a change instead (see the merge rules), so it has no one-by-one answer to compare with.
+     */
+    const oneByOne = (b: LogBuilder, changes: readonly BatchChange[]): BatchChange[] => {
+      const applied: BatchChange[] = []
+      for (const change of changes) {
+        if (change.action === 'restore') {
+          const planned = planRestore({ nodes: b.nodes, lookup: b.lookup, tombstoneSeq: change.tombstoneSeq })
+          if (!planned.ok) continue
+          appendRestore(b.session, planned.plan)
+        } else {
+          const planned = planRemoval({ nodes: b.nodes, lookup: b.lookup, planning: removalPlanning(change.action), target: { seq: change.seq } })
+          if (!planned.ok) continue
+          appendTombstone(b.session, { action: change.action, start: planned.plan.start, end: planned.plan.end, shadowedSeqs: planned.plan.shadowedSeqs })
+        }
+        applied.push(change)
+      }
+      return applied
+    }
+    const fatesOf = (b: LogBuilder) => {
+      const fates = readFates(b.events as readonly LogEvent[])
+      return b.events.filter((e) => e.surfaceOp === 'append').map((e) => `${e.seq}:${fates.fateOf(e.seq).state}`)
+    }
+    fc.assert(
+      fc.property(fc.array(turnShape, { minLength: 1, maxLength: 4 }), fc.array(exclusionsFirst, { maxLength: 5 }), fc.array(besideShape, { minLength: 1, maxLength: 6 }), (turns, extras, shapes) => {
+        const single = buildLog(turns, extras)
+        const before = single.nodes
+        const count = single.session.seq
+        const changes = besideChanges(single, shapes)
+        const applied = oneByOne(single, changes)
+        const batched = buildLog(turns, extras)
+        assert.equal(batched.session.seq, count, 'the same log again')
+        const result = planBatch({ nodes: before, lookup: batched.lookup, nextSeq: count, changes: applied })
+        if (!result.ok) assert.fail(`the changes one by one apply, the batch refuses: ${describeBatchRefusal(result.refusal, describePlanRefusal)}`)
+        appendBatch(batched.session, result.plan, applied)
+        assert.deepEqual(fatesOf(batched), fatesOf(single), `changes ${JSON.stringify(applied)}`)
       }),
       { numRuns: 300 },
     )

@@ -4,7 +4,8 @@
  * planned Delete-onward range (single and batch) refuses the confirmed write with `STALE_VIEW`,
  * saying what changed, and appends nothing; a count that never matched its plan, larger or smaller,
  * is refused (single and batch, with or without a view) without claiming the surface changed; a
- * confirmed Delete onward that another tab's delete made smaller lands; two quick deletes planned
+ * confirmed Delete onward that another tab's delete made smaller lands, while a restore or a delete
+ * elsewhere after the plan lets no smaller count pass; two quick deletes planned
  * on one view from two clients, each sent back with its confirmed count, both land.
  */
 import assert from 'node:assert/strict'
@@ -174,6 +175,38 @@ describe('a confirmed write', () => {
     assert.equal(messagesAmong(session, written.shadowedSeqs).length, plan.removedCount - 1)
     assert.deepEqual(written.shadowedSeqs, onSurface.slice(onSurface.indexOf(reply1)), 'every node from reply #1 on, the other tab\'s tombstone among them')
     assert.deepEqual(foldSurface(session.events).nodes, [...session.surface.nodes])
+  })
+
+  it('refuses a smaller confirmed count when this plugin\'s writes after the plan took none of its messages: a restore, a delete elsewhere', async () => {
+    const agent = await app.createAgent({ seed: conversationLog(syntheticTurns(3, { toolSteps: 1, toolsPerStep: 2 })) })
+    const session = agent.session
+    const prompt1 = node(session, 'user/message', 'prompt #1')
+    const prompt2 = node(session, 'user/message', 'prompt #2')
+    const prompt3 = node(session, 'user/message', 'prompt #3')
+    const removed = ok(await app.post({ sessionId: agent.id, action: 'delete', seq: prompt1 }))
+    const plan = ok(await app.post({ sessionId: agent.id, action: 'plan', planAction: 'deleteFrom', seq: prompt3 }))
+    const changes = [{ action: 'deleteFrom', seq: prompt3 }]
+    // One more than the plan: a write that removes fewer than confirmed.
+    const expect = { lastSeq: plan.lastSeq, removedCount: plan.removedCount + 1 }
+    const refused = `message-recall: the confirmed plan removes ${plan.removedCount + 1} messages, but the surface changed since seq ${plan.lastSeq} and this write would now remove ${plan.removedCount}`
+    const refuses = async (why: string) => {
+      const before = session.seq
+      const single = await app.post({ sessionId: agent.id, action: 'deleteFrom', seq: prompt3, expect })
+      assert.deepEqual([single.status, single.json], [409, { ok: false, error: { code: 'STALE_VIEW', message: refused } }], `${why}: single`)
+      const batch = await app.post({ sessionId: agent.id, action: 'apply', changes, expect })
+      assert.deepEqual([batch.status, batch.json], [409, { ok: false, error: { code: 'STALE_VIEW', message: refused } }], `${why}: batch`)
+      assert.equal(session.seq, before, `${why}: nothing appended`)
+    }
+    // Another tab restores the first prompt, outside the range, after the plan.
+    ok(await app.post({ sessionId: agent.id, action: 'restore', tombstoneSeq: removed.tombstoneSeq }))
+    await refuses('a restore after the plan')
+    // Another tab deletes the second prompt, outside the range (the second turn's reply lies between).
+    const other = ok(await app.post({ sessionId: agent.id, action: 'delete', seq: prompt2 }))
+    assert.deepEqual(other.shadowedSeqs, [prompt2])
+    await refuses('a delete elsewhere after the plan')
+    // The plan's own count still lands.
+    const written = ok(await app.post({ sessionId: agent.id, action: 'apply', changes, expect: { lastSeq: plan.lastSeq, removedCount: plan.removedCount } }))
+    assert.equal(messagesAmong(session, written.results[0].shadowedSeqs).length, plan.removedCount)
   })
 
   it('lands two quick deletes planned on one view by two clients, each confirmed with its own count, whichever runs first', async () => {

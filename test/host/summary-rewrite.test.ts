@@ -20,6 +20,8 @@ import type { LogEvent } from '../../src/shared/events'
 import { readRewriteCheckpoint } from '../../src/shared/summary-rewrite'
 import { findRemovedContent } from '../../src/shared/removed-content'
 import { derived } from './helpers'
+import { foldedPlan } from '../../src/host/removal-service'
+import { viewOfSession } from '../../src/host/session-view'
 
 const host = compactionHost()
 const { roots, boot, compaction, meter, restart } = host
@@ -332,6 +334,14 @@ describe('removing folded messages rewrites the summary', () => {
     assert.equal(plan.json.value.summaryRewrite.checkpointSeq, checkpoint)
     assert.deepEqual(plan.json.value.shadowedSeqs, [checkpoint, ...tail])
     assert.equal(plan.json.value.removedCount, 1 + tailMessages.length)
+    // The folded part alone is no confirmed write: the whole count (folded part and tail) is checked where the whole is known.
+    const confirmed = { replaceGeneration: plan.json.value.replaceGeneration, lastSeq: plan.json.value.lastSeq, removedCount: plan.json.value.removedCount }
+    const view = viewOfSession(session, (seq) => session.events[seq] as LogEvent | undefined, 'agent')
+    const part = foldedPlan(view, { sessionId: agent.id, action: 'deleteFrom', target: { seq: p2 }, expect: confirmed })
+    assert.ok(part !== null && part.ok, `the folded part of a confirmed Delete onward plans: ${JSON.stringify(part)}`)
+    assert.deepEqual(part.value.removedSeqs, [p2])
+    const short = await app.post({ sessionId: agent.id, action: 'deleteFrom', seq: p2, expect: { ...confirmed, removedCount: 1 } })
+    assert.deepEqual([short.status, short.json.error?.code, short.json.error?.message], [409, 'STALE_VIEW', `message-recall: the confirmed plan removes 1 message, but this write removes ${1 + tailMessages.length}`])
 
     const count = host.model.requests.length
     const seqBefore = session.seq
