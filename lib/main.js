@@ -5492,6 +5492,17 @@ async function answerRemoval(res, outcome) {
   if (outcome.ok) await sendJsonInSlices(res, 200, { ok: true, value: outcome.value }, durable === null ? {} : { [DURABLE_TOMBSTONE_HEADER]: durable });
   else refuse(res, outcome.refusal);
 }
+async function refusedPendingRestore(res, services, request) {
+  for (const [index, change] of request.changes.entries()) {
+    if (change.action !== "restore") continue;
+    const pending = await pendingEraseRefusal(services.eraseLater.pending, request.sessionId, change.tombstoneSeq);
+    if (pending !== null) {
+      fail2(res, pending.code, pending.message, void 0, { index });
+      return true;
+    }
+  }
+  return false;
+}
 function createRouteHandler(services, config) {
   return async (req, res) => {
     try {
@@ -5522,11 +5533,7 @@ function createRouteHandler(services, config) {
           await answer(res, await inspectSession({ sessions: services.sessions, index: services.index, persistence: services.persistence(), diskSummaries: services.diskSummaries }, request.sessionId));
           return;
         case "apply": {
-          for (const [index, change] of request.changes.entries()) {
-            if (change.action !== "restore") continue;
-            const pending = await pendingEraseRefusal(services.eraseLater.pending, request.sessionId, change.tombstoneSeq);
-            if (pending !== null) return fail2(res, pending.code, pending.message, void 0, { index });
-          }
+          if (await refusedPendingRestore(res, services, request)) return;
           const cancel = new AbortController();
           res.once("close", () => {
             if (!res.writableFinished) cancel.abort();
@@ -5535,8 +5542,9 @@ function createRouteHandler(services, config) {
           return;
         }
         case "plan":
-          if ("changes" in request) await answer(res, await previewChanges(services, request));
-          else if (request.planAction === "erase") {
+          if ("changes" in request) {
+            if (!await refusedPendingRestore(res, services, request)) await answer(res, await previewChanges(services, request));
+          } else if (request.planAction === "erase") {
             const planned = await planErase({ ...services.eraseLater, erase: services.erase }, request);
             if (planned.ok) sendJson(res, 200, { ok: true, value: planned.value });
             else fail2(res, planned.refusal.code, planned.refusal.message, void 0, "reason" in planned.refusal ? { reason: planned.refusal.reason } : {});

@@ -4,7 +4,7 @@ import {
 } from "./chunks/chunk-KLJ24EJX.js";
 import {
   explainCommand
-} from "./chunks/chunk-IXN2JWMP.js";
+} from "./chunks/chunk-ACM5W5LL.js";
 import {
   listCommand
 } from "./chunks/chunk-633SXB3Z.js";

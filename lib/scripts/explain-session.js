@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-IXN2JWMP.js";
+} from "./chunks/chunk-ACM5W5LL.js";
 import "./chunks/chunk-AABZB56N.js";
 import "./chunks/chunk-OKUGGFY4.js";
 import "./chunks/chunk-PQVV6EUF.js";
