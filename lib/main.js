@@ -1956,15 +1956,21 @@ function onwardStart(view, idx) {
     startIdx = next;
   }
 }
+var QUOTED_ID_MAX = 80;
+function quotedMessageId(id) {
+  if (id.length <= QUOTED_ID_MAX) return `"${id}"`;
+  const end = /[\uD800-\uDBFF]/.test(id[QUOTED_ID_MAX - 1]) ? QUOTED_ID_MAX - 1 : QUOTED_ID_MAX;
+  return `"${id.slice(0, end)}…" (${id.length} characters)`;
+}
 function describePlanRefusal(refusal) {
   switch (refusal.code) {
     case "TARGET_NOT_FOUND": {
       const { target } = refusal;
       if ("seq" in target) return `message-recall: target seq ${target.seq} is not on the current surface`;
       if (refusal.reason === "ambiguous-message-id") {
-        return `message-recall: message id "${target.messageId}" is carried by ${refusal.matchingSeqs.length} surface nodes (seqs ${refusal.matchingSeqs.join(", ")}); address one by seq`;
+        return `message-recall: message id ${quotedMessageId(target.messageId)} is carried by ${refusal.matchingSeqs.length} surface nodes (seqs ${refusal.matchingSeqs.join(", ")}); address one by seq`;
       }
-      return `message-recall: no current surface node carries message id "${target.messageId}"`;
+      return `message-recall: no current surface node carries message id ${quotedMessageId(target.messageId)}`;
     }
     case "NOT_A_USER_MESSAGE":
       return `message-recall: seq ${refusal.seq} is ${NODE_KIND_PHRASE[refusal.nodeKind]}, not a message the person sent; only those can be recalled`;
