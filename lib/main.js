@@ -1956,15 +1956,21 @@ function onwardStart(view, idx) {
     startIdx = next;
   }
 }
+var QUOTED_ID_MAX = 80;
+function quotedMessageId(id) {
+  if (id.length <= QUOTED_ID_MAX) return `"${id}"`;
+  const end = /[\uD800-\uDBFF]/.test(id[QUOTED_ID_MAX - 1]) ? QUOTED_ID_MAX - 1 : QUOTED_ID_MAX;
+  return `"${id.slice(0, end)}…" (${id.length} characters)`;
+}
 function describePlanRefusal(refusal) {
   switch (refusal.code) {
     case "TARGET_NOT_FOUND": {
       const { target } = refusal;
       if ("seq" in target) return `message-recall: target seq ${target.seq} is not on the current surface`;
       if (refusal.reason === "ambiguous-message-id") {
-        return `message-recall: message id "${target.messageId}" is carried by ${refusal.matchingSeqs.length} surface nodes (seqs ${refusal.matchingSeqs.join(", ")}); address one by seq`;
+        return `message-recall: message id ${quotedMessageId(target.messageId)} is carried by ${refusal.matchingSeqs.length} surface nodes (seqs ${refusal.matchingSeqs.join(", ")}); address one by seq`;
       }
-      return `message-recall: no current surface node carries message id "${target.messageId}"`;
+      return `message-recall: no current surface node carries message id ${quotedMessageId(target.messageId)}`;
     }
     case "NOT_A_USER_MESSAGE":
       return `message-recall: seq ${refusal.seq} is ${NODE_KIND_PHRASE[refusal.nodeKind]}, not a message the person sent; only those can be recalled`;
@@ -5511,6 +5517,17 @@ async function answerRemoval(res, outcome) {
   if (outcome.ok) await sendJsonInSlices(res, 200, { ok: true, value: outcome.value }, durable === null ? {} : { [DURABLE_TOMBSTONE_HEADER]: durable });
   else refuse(res, outcome.refusal);
 }
+async function refusedPendingRestore(res, services, request) {
+  for (const [index, change] of request.changes.entries()) {
+    if (change.action !== "restore") continue;
+    const pending = await pendingEraseRefusal(services.eraseLater.pending, request.sessionId, change.tombstoneSeq);
+    if (pending !== null) {
+      fail2(res, pending.code, pending.message, void 0, { index });
+      return true;
+    }
+  }
+  return false;
+}
 function createRouteHandler(services, config) {
   return async (req, res) => {
     try {
@@ -5541,11 +5558,7 @@ function createRouteHandler(services, config) {
           await answer(res, await inspectSession({ sessions: services.sessions, index: services.index, persistence: services.persistence(), diskSummaries: services.diskSummaries }, request.sessionId));
           return;
         case "apply": {
-          for (const [index, change] of request.changes.entries()) {
-            if (change.action !== "restore") continue;
-            const pending = await pendingEraseRefusal(services.eraseLater.pending, request.sessionId, change.tombstoneSeq);
-            if (pending !== null) return fail2(res, pending.code, pending.message, void 0, { index });
-          }
+          if (await refusedPendingRestore(res, services, request)) return;
           const cancel = new AbortController();
           res.once("close", () => {
             if (!res.writableFinished) cancel.abort();
@@ -5554,8 +5567,9 @@ function createRouteHandler(services, config) {
           return;
         }
         case "plan":
-          if ("changes" in request) await answer(res, await previewChanges(services, request));
-          else if (request.planAction === "erase") {
+          if ("changes" in request) {
+            if (!await refusedPendingRestore(res, services, request)) await answer(res, await previewChanges(services, request));
+          } else if (request.planAction === "erase") {
             const planned = await planErase({ ...services.eraseLater, erase: services.erase }, request);
             if (planned.ok) sendJson(res, 200, { ok: true, value: planned.value });
             else fail2(res, planned.refusal.code, planned.refusal.message, void 0, "reason" in planned.refusal ? { reason: planned.refusal.reason } : {});

@@ -4,7 +4,7 @@ import {
 } from "./chunks/chunk-7CUHM5OR.js";
 import {
   explainCommand
-} from "./chunks/chunk-TD3SNW2H.js";
+} from "./chunks/chunk-W5SQ2MVR.js";
 import {
   listCommand
 } from "./chunks/chunk-J33NUMTI.js";

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-TD3SNW2H.js";
+} from "./chunks/chunk-W5SQ2MVR.js";
 import "./chunks/chunk-AABZB56N.js";
 import "./chunks/chunk-OKUGGFY4.js";
 import "./chunks/chunk-PQVV6EUF.js";

@@ -18,6 +18,7 @@ import { resolveSessionLog } from '../../src/log/log-file'
 import { readSessionLog } from '../../src/log/session-log'
 import { counted, forCount } from '../../src/log/counted'
 import { ACTIONS } from '../../src/shared/actions'
+import { readFates } from '../../src/shared/fate'
 
 const usage = (invocation: string): string => `Usage: ${invocation} <log file | session folder> [options]
 
@@ -49,6 +50,24 @@ function node(n: NodeSummary | null): string {
   if (n === null) return '(none)'
   const where = n.turn !== null ? ` turn ${n.turn} step ${n.step}` : ''
   return `${n.seq} ${n.kind}${where} ${n.preview}`
+}
+
+/**
+ * The `exclusions:` line, counted by fate (`shared/fate.ts`): an exclusion in effect keeps its rows
+ * in view while one of its messages is still excluded; once a later removal (a Delete onward from
+ * before it) removed all of them, it is counted as taken by that removal. A restored one is neither.
+ * @param exclusions - the exclude tombstones.
+ * @param folded - the events the fold read (holds every replacement).
+ */
+function exclusionLine(exclusions: readonly TombstoneExplanation[], folded: readonly LogEvent[]): string {
+  const fates = readFates(folded)
+  // The messages an exclusion covers: its shadowed nodes, through earlier tombstones it absorbed.
+  const messagesOf = (seqs: readonly number[]): number[] =>
+    seqs.flatMap((seq) => { const t = fates.tombstone(seq); return t === undefined ? [seq] : messagesOf(t.shadowedSeqs) })
+  const inEffect = exclusions.filter((t) => t.inEffect)
+  const inView = inEffect.filter((t) => messagesOf(t.shadowedSeqs).some((seq) => fates.fateOf(seq).state === 'excluded')).length
+  const taken = inEffect.length - inView
+  return `exclusions: ${exclusions.length}, ${inView} in effect (rows kept in view, not sent to the model)${taken > 0 ? `, ${taken} taken by a later removal` : ''}`
 }
 
 /** What a tombstone does now, for the `now:` line. */
@@ -152,7 +171,7 @@ async function run(argv: readonly string[], invocation: string): Promise<number>
     `replacements: ${explanation.replacements.length} — ${counted(count('tombstone'), 'tombstone')} of dsh-message-recall, ${counted(count('restore'), 'restore')}, ${counted(count('checkpoint'), 'compaction checkpoint')}, ${counted(count('prune'), 'tool-result prune')}, ${count('replacement')} other`,
   )
   const exclusions = explanation.tombstones.filter((t) => ACTIONS[t.action].effect === 'excluded')
-  if (exclusions.length > 0) lines.push(`exclusions: ${exclusions.length}, ${exclusions.filter((t) => t.inEffect).length} in effect (rows kept in view, not sent to the model)`)
+  if (exclusions.length > 0) lines.push(exclusionLine(exclusions, events.slice(0, explanation.foldedEvents)))
   for (const t of explanation.tombstones) {
     const nested = t.nestedTombstones.length ? `, ${counted(t.nestedTombstones.length, 'earlier tombstone')} among them (${t.nestedTombstones.join(', ')})` : ''
     const erased = t.erasedAt === null ? '' : ` · erased for good at ${t.erasedAt}`

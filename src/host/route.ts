@@ -28,6 +28,7 @@ import { errorText } from '../shared/error-text'
 import { parseRouteRequest } from './request'
 import { restoreMessage } from './restore-writer'
 import { applyChanges, previewChanges } from './batch-service'
+import type { BatchIntent } from './view-plans'
 import { previewRemoval, removeMessages, type RemovalServices } from './removal-service'
 import { flushSession } from './session-write'
 import { eraseRemoval, type EraseServices } from './erase-session'
@@ -133,6 +134,23 @@ async function answerRemoval(res: ServerResponse, outcome: Outcome<unknown>): Pr
 }
 
 /**
+ * Refuse a batch (`apply`, or its `plan`) that restores a removal whose erase is pending: answers
+ * `ERASE_PENDING` with the first such change's `index`, as `restore` alone would be refused.
+ * @returns true when the request was answered (refused), false when it may go on.
+ */
+async function refusedPendingRestore(res: ServerResponse, services: RouteServices, request: BatchIntent): Promise<boolean> {
+  for (const [index, change] of request.changes.entries()) {
+    if (change.action !== 'restore') continue
+    const pending = await pendingEraseRefusal(services.eraseLater.pending, request.sessionId, change.tombstoneSeq)
+    if (pending !== null) {
+      fail(res, pending.code, pending.message, undefined, { index })
+      return true
+    }
+  }
+  return false
+}
+
+/**
  * Build the route handler.
  * @param services - sessions, agents, the event index, the optional persistence reader and a logger.
  * @param config - the resolved plugin config.
@@ -170,18 +188,17 @@ export function createRouteHandler(services: RouteServices, config: MessageRecal
           await answer(res, await inspectSession({ sessions: services.sessions, index: services.index, persistence: services.persistence(), diskSummaries: services.diskSummaries }, request.sessionId))
           return
         case 'apply': {
-          for (const [index, change] of request.changes.entries()) {
-            if (change.action !== 'restore') continue
-            const pending = await pendingEraseRefusal(services.eraseLater.pending, request.sessionId, change.tombstoneSeq)
-            if (pending !== null) return fail(res, pending.code, pending.message, undefined, { index })
-          }
+          if (await refusedPendingRestore(res, services, request)) return
           const cancel = new AbortController()
           res.once('close', () => { if (!res.writableFinished) cancel.abort() })
           await answer(res, await applyChanges({ ...services, tombstoneText: config.tombstoneText }, request, cancel.signal))
           return
         }
         case 'plan':
-          if ('changes' in request) await answer(res, await previewChanges(services, request))
+          // The plan refuses what apply would: the editor's live check must not preview a restore Apply refuses.
+          if ('changes' in request) {
+            if (!(await refusedPendingRestore(res, services, request))) await answer(res, await previewChanges(services, request))
+          }
           else if (request.planAction === 'erase') {
             const planned = await planErase({ ...services.eraseLater, erase: services.erase }, request)
             if (planned.ok) sendJson(res, 200, { ok: true, value: planned.value })

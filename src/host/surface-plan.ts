@@ -381,6 +381,22 @@ function onwardStart(view: SurfaceView, idx: number): { startIdx: number; stepKe
   }
 }
 
+/** Longest part of a message id a refusal quotes, in UTF-16 code units (ids DSH mints are uuids, 36; the route accepts 512). */
+export const QUOTED_ID_MAX = 80
+
+/**
+ * A message id quoted for a refusal: whole when it is at most {@link QUOTED_ID_MAX} long, else its
+ * first {@link QUOTED_ID_MAX} code units (one fewer rather than half a surrogate pair) with `…` and
+ * its length in code units (`"aaaa…" (512 characters)`).
+ * @param id - the message id asked for.
+ */
+export function quotedMessageId(id: string): string {
+  if (id.length <= QUOTED_ID_MAX) return `"${id}"`
+  // Not between the two halves of a surrogate pair.
+  const end = /[\uD800-\uDBFF]/.test(id[QUOTED_ID_MAX - 1]!) ? QUOTED_ID_MAX - 1 : QUOTED_ID_MAX
+  return `"${id.slice(0, end)}…" (${id.length} characters)`
+}
+
 /**
  * A one-line English description of a planner refusal, prefixed `message-recall:` and naming the
  * offending values (for logs and the HTTP `error.message`; user-facing text belongs to the client).
@@ -393,9 +409,9 @@ export function describePlanRefusal(refusal: PlanRefusal): string {
       const { target } = refusal
       if ('seq' in target) return `message-recall: target seq ${target.seq} is not on the current surface`
       if (refusal.reason === 'ambiguous-message-id') {
-        return `message-recall: message id "${target.messageId}" is carried by ${refusal.matchingSeqs.length} surface nodes (seqs ${refusal.matchingSeqs.join(', ')}); address one by seq`
+        return `message-recall: message id ${quotedMessageId(target.messageId)} is carried by ${refusal.matchingSeqs.length} surface nodes (seqs ${refusal.matchingSeqs.join(', ')}); address one by seq`
       }
-      return `message-recall: no current surface node carries message id "${target.messageId}"`
+      return `message-recall: no current surface node carries message id ${quotedMessageId(target.messageId)}`
     }
     case 'NOT_A_USER_MESSAGE':
       return `message-recall: seq ${refusal.seq} is ${NODE_KIND_PHRASE[refusal.nodeKind]}, not a message the person sent; only those can be recalled`

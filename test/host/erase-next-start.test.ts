@@ -3,7 +3,7 @@
  * (`src/host/erase-at-start.ts`, `src/host/pending-erases.ts`), over real HTTP in the real rc.8
  * composition with JSONL persistence (zstd) on disk: `erase` with `when: 'next-start'` on a live
  * session keeps a pending erase in `<DSH home>/message-recall/pending-erases.json` and changes
- * nothing in the log (its `plan` answers the counts and writes nothing); `restore`, `forkBefore` and an `apply` restoring that removal are refused
+ * nothing in the log (its `plan` answers the counts and writes nothing); `restore`, `forkBefore` and an `apply` restoring that removal, and its batch `plan`, are refused
  * with `ERASE_PENDING`; a second request answers the same record; refusals write nothing; cancel
  * drops one. A fresh composition on the same home and root runs the erase at start: the canary is
  * gone from every file (the built log tool's `scan --text` and a byte search), the pending file is
@@ -98,6 +98,12 @@ describe('erase for good when the host next starts', () => {
     const batch = await app.post({ sessionId: id, action: 'apply', changes: [{ action: 'delete', seq: node(session, 'user/message', 'keep this prompt') }, { action: 'restore', tombstoneSeq: canary.tombstoneSeq }] })
     assertError(batch, 409, 'ERASE_PENDING', pendingMessage)
     assert.equal(batch.json.error.index, 1)
+    // The batch plan (the editor's live check) refuses it the same way, counts or detail.
+    for (const detail of [undefined, 'counts'] as const) {
+      const planned = await app.post({ sessionId: id, action: 'plan', ...(detail === undefined ? {} : { detail }), changes: [{ action: 'delete', seq: node(session, 'user/message', 'keep this prompt') }, { action: 'restore', tombstoneSeq: canary.tombstoneSeq }] })
+      assertError(planned, 409, 'ERASE_PENDING', pendingMessage)
+      assert.equal(planned.json.error.index, 1)
+    }
     assert.equal(await rawLog(id), logBefore, 'the refusals wrote nothing')
 
     // Refusals of the schedule itself write nothing.

@@ -11,7 +11,7 @@ import fc from 'fast-check'
 import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import { foldSurface, type SessionEvent } from '@deepseek-ai/dsh-session'
 import { toolPairingBalancedAfter, toolPairingBalancedBefore } from '@deepseek-ai/dsh-compaction'
-import { describePlanRefusal, planRemoval, positionOf, type PlanRefusal, type PlanResult, type PlanTarget } from '../../src/host/surface-plan'
+import { describePlanRefusal, planRemoval, positionOf, quotedMessageId, type PlanRefusal, type PlanResult, type PlanTarget } from '../../src/host/surface-plan'
 import type { RemovalAction } from '../../src/shared/actions'
 import { appendTombstone } from '../../src/host/tombstone-append'
 import { LogBuilder } from './log-builder'
@@ -246,6 +246,16 @@ describe('planRemoval: refusals', () => {
 
 // ---------------------------------------------------------------------------------------------
 // Property: any generated log, any target, any action.
+
+describe('quotedMessageId', () => {
+  it('quotes an id up to 80 code units whole, a longer one cut with … and its length, never half a surrogate pair', () => {
+    assert.equal(quotedMessageId('a'.repeat(80)), `"${'a'.repeat(80)}"`)
+    assert.equal(quotedMessageId('a'.repeat(512)), `"${'a'.repeat(80)}…" (512 characters)`)
+    // An emoji (two code units) across the cut is left out whole.
+    assert.equal(quotedMessageId(`${'a'.repeat(79)}😀${'b'.repeat(10)}`), `"${'a'.repeat(79)}…" (91 characters)`)
+    assert.equal(quotedMessageId(`${'a'.repeat(78)}😀${'b'.repeat(10)}`), `"${'a'.repeat(78)}😀…" (90 characters)`)
+  })
+})
 
 describe('planRemoval: property', () => {
   it('never splits a tool call from its result, and the real Session accepts every planned tombstone', () => {

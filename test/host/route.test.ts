@@ -203,6 +203,10 @@ describe('route: refusals of the session and the planner', () => {
       [{ sessionId: agent.id, action: 'delete', seq: 0 }, 409, 'TARGET_NOT_FOUND', 'message-recall: target seq 0 is not on the current surface'],
       [{ sessionId: agent.id, action: 'delete', seq: 1e9 }, 409, 'TARGET_NOT_FOUND', 'message-recall: target seq 1000000000 is not on the current surface'],
       [{ sessionId: agent.id, action: 'delete', messageId: 'nope' }, 409, 'TARGET_NOT_FOUND', 'message-recall: no current surface node carries message id "nope"'],
+      // A long message id (512 is allowed) is quoted cut: its first 80 characters, `…` and its length.
+      [{ sessionId: agent.id, action: 'delete', messageId: 'm'.repeat(512) }, 409, 'TARGET_NOT_FOUND', `message-recall: no current surface node carries message id "${'m'.repeat(80)}…" (512 characters)`],
+      [{ sessionId: agent.id, action: 'plan', planAction: 'recall', messageId: 'm'.repeat(81) }, 409, 'TARGET_NOT_FOUND', `message-recall: no current surface node carries message id "${'m'.repeat(80)}…" (81 characters)`],
+      [{ sessionId: agent.id, action: 'delete', messageId: 'm'.repeat(80) }, 409, 'TARGET_NOT_FOUND', `message-recall: no current surface node carries message id "${'m'.repeat(80)}"`],
       [{ sessionId: agent.id, action: 'recall', seq: reply1 }, 409, 'NOT_A_USER_MESSAGE', `message-recall: seq ${reply1} is an assistant node, not a message the person sent; only those can be recalled`],
       [{ sessionId: agent.id, action: 'delete', seq: prompt1, expect: { replaceGeneration: 7 } }, 409, 'STALE_VIEW', 'message-recall: surface replaceGeneration is 0, expected 7'],
       [{ sessionId: agent.id, action: 'deleteFrom', seq: prompt1, expect: { lastSeq: prompt1 } }, 409, 'STALE_VIEW', /^message-recall: surface node seq \d+ is newer than the expected last seq \d+$/],

@@ -3,7 +3,8 @@
  * exclusions and a fork: a delete undone in place by a restore (an exact copy of the removed
  * prompt replacing the tombstone, citing `[T, P]`), a prompt and a model step excluded (the same
  * tombstones with `source.action: "exclude"`), and a session forked by `SessionStore.fork` just
- * before the first exclusion, whose header names its parent and the events it copied.
+ * before the first exclusion, whose header names its parent and the events it copied. Exclusions
+ * a later Delete onward took are counted apart from those still in view.
  */
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
@@ -123,6 +124,47 @@ describe('explain-session on restores and exclusions', () => {
     const rowLine = (seq: number) => r.stdout.split('\n').find((l) => / user +seq /.test(l) && l.includes(`seq ${seq} `))
     assert.match(rowLine(excludedPrompt)!, new RegExp(`^  excluded \\(by ${excludePromptSeq}\\) +user {12}seq ${excludedPrompt} +turn 1 `))
     assert.match(rowLine(prompt.seq)!, /^  shown {22}user {12}seq /)
+  })
+})
+
+describe('explain-session: exclusions a later Delete onward took', () => {
+  const TAKEN = 'session-excluded-then-onward'
+  // Its own root: scan-replace below counts the sessions of the shared one.
+  const takenRoot = mkdtempSync(join(tmpdir(), 'mr-excluded-onward-'))
+  after(() => rmSync(takenRoot, { recursive: true, force: true }))
+  let takenPath: string
+  let kept: number
+  let keptPrompt: number
+  let takenPrompts: number[]
+  let onwardSeq: number
+  before(async () => {
+    const store = await openLogStore(takenRoot)
+    try {
+      const session = store.ctx.sessions.create(SessionId(TAKEN), { meta: { cwd: '/projects/undo' } })
+      await appendTurns(store, session, conversationLog(syntheticTurns(5, { textChars: 60 })))
+      const prompts = seqsOf(session, 'user/message')
+      // One exclusion before the Delete onward stays in view; the three after it are taken by it.
+      keptPrompt = prompts[0]!
+      kept = (await excludeMessage(store, session, { seq: keptPrompt })).seq
+      takenPrompts = prompts.slice(2)
+      for (const seq of takenPrompts) await excludeMessage(store, session, { seq })
+      onwardSeq = (await removeMessage(store, session, 'deleteFrom', { seq: prompts[1]! })).seq
+      takenPath = findLogFile(takenRoot, TAKEN)
+    } finally {
+      await store.dispose()
+    }
+  })
+
+  it('counts an exclusion in view apart from those a later removal took, as --rows shows them', () => {
+    const r = run('explain-session', ['--rows', takenPath])
+    assert.equal(r.status, 0, r.stdout + r.stderr)
+    const lines = r.stdout.split('\n')
+    assert.ok(lines.includes('exclusions: 4, 1 in effect (rows kept in view, not sent to the model), 3 taken by a later removal'), r.stdout)
+    const rowLine = (seq: number) => lines.find((l) => / user +seq /.test(l) && l.includes(`seq ${seq} `))
+    assert.equal(lines.filter((l) => l.startsWith('  excluded')).length, 1, r.stdout)
+    assert.match(rowLine(keptPrompt)!, new RegExp(`^  excluded \\(by ${kept}\\) +user +seq ${keptPrompt} `))
+    assert.equal(takenPrompts.length, 3)
+    for (const seq of takenPrompts) assert.match(rowLine(seq)!, new RegExp(`^  hidden \\(shadowed by ${onwardSeq}\\) +user +seq ${seq} `))
   })
 })
 

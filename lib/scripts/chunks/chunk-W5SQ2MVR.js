@@ -218,6 +218,17 @@ function node(n) {
   const where = n.turn !== null ? ` turn ${n.turn} step ${n.step}` : "";
   return `${n.seq} ${n.kind}${where} ${n.preview}`;
 }
+function exclusionLine(exclusions, folded) {
+  const fates = readFates(folded);
+  const messagesOf = (seqs) => seqs.flatMap((seq) => {
+    const t = fates.tombstone(seq);
+    return t === void 0 ? [seq] : messagesOf(t.shadowedSeqs);
+  });
+  const inEffect = exclusions.filter((t) => t.inEffect);
+  const inView = inEffect.filter((t) => messagesOf(t.shadowedSeqs).some((seq) => fates.fateOf(seq).state === "excluded")).length;
+  const taken = inEffect.length - inView;
+  return `exclusions: ${exclusions.length}, ${inView} in effect (rows kept in view, not sent to the model)${taken > 0 ? `, ${taken} taken by a later removal` : ""}`;
+}
 function tombstoneNow(t) {
   if (t.restoredBy !== null) return `restored by ${t.restoredBy}: the message is back in its place, the tombstone hides nothing`;
   if (t.shadowedBy !== null) return `shadowed by ${t.shadowedBy}${t.inEffect ? "" : " (no longer in effect: a restore undid that later tombstone)"}`;
@@ -308,7 +319,7 @@ async function run(argv, invocation) {
     `replacements: ${explanation.replacements.length} — ${counted(count("tombstone"), "tombstone")} of dsh-message-recall, ${counted(count("restore"), "restore")}, ${counted(count("checkpoint"), "compaction checkpoint")}, ${counted(count("prune"), "tool-result prune")}, ${count("replacement")} other`
   );
   const exclusions = explanation.tombstones.filter((t) => ACTIONS[t.action].effect === "excluded");
-  if (exclusions.length > 0) lines.push(`exclusions: ${exclusions.length}, ${exclusions.filter((t) => t.inEffect).length} in effect (rows kept in view, not sent to the model)`);
+  if (exclusions.length > 0) lines.push(exclusionLine(exclusions, events.slice(0, explanation.foldedEvents)));
   for (const t of explanation.tombstones) {
     const nested = t.nestedTombstones.length ? `, ${counted(t.nestedTombstones.length, "earlier tombstone")} among them (${t.nestedTombstones.join(", ")})` : "";
     const erased = t.erasedAt === null ? "" : ` · erased for good at ${t.erasedAt}`;
