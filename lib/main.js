@@ -2411,6 +2411,13 @@ function parseRouteRequest(body) {
     return invalid(byTombstone ? `${stray.text}; address the tombstone by tombstoneSeq` : stray.text);
   }
   if (action === "inspect" || action === "flush" || action === "pendingErases") return { ok: true, request: { action, sessionId } };
+  let plannedAction;
+  if (action === "plan") {
+    if (!isTombstoneAction(planAction)) {
+      return invalid(`planAction must be one of ${[...TOMBSTONE_ACTIONS, "rewriteSummary", "erase"].join(", ")}, got ${valueText(planAction)}`);
+    }
+    plannedAction = planAction;
+  }
   const expectation = parseExpect(expect);
   if (typeof expectation === "string") return invalid(expectation);
   const withExpect = expectation === void 0 ? {} : { expect: expectation };
@@ -2431,12 +2438,7 @@ function parseRouteRequest(body) {
   if (typeof messageId === "string" && messageId.length > MAX_MESSAGE_ID_LENGTH) return invalid(`messageId must be at most ${MAX_MESSAGE_ID_LENGTH} characters, got ${messageId.length}`);
   if (seq === void 0 === (messageId === void 0)) return invalid("exactly one of seq and messageId is required");
   const target = seq !== void 0 ? { seq } : { messageId };
-  if (action === "plan") {
-    if (!isTombstoneAction(planAction)) {
-      return invalid(`planAction must be one of ${[...TOMBSTONE_ACTIONS, "rewriteSummary", "erase"].join(", ")}, got ${valueText(planAction)}`);
-    }
-    return { ok: true, request: { action, planAction, sessionId, target, ...withExpect } };
-  }
+  if (plannedAction !== void 0) return { ok: true, request: { action: "plan", planAction: plannedAction, sessionId, target, ...withExpect } };
   return { ok: true, request: { action, sessionId, target, ...withExpect } };
 }
 function parseExpect(expect) {

@@ -144,6 +144,14 @@ export function parseRouteRequest(body: unknown): { ok: true; request: RouteRequ
     return invalid(byTombstone ? `${stray.text}; address the tombstone by tombstoneSeq` : stray.text)
   }
   if (action === 'inspect' || action === 'flush' || action === 'pendingErases') return { ok: true, request: { action, sessionId } }
+  // A plan names what it plans before what it plans it on.
+  let plannedAction: TombstoneAction | undefined
+  if (action === 'plan') {
+    if (!isTombstoneAction(planAction)) {
+      return invalid(`planAction must be one of ${[...TOMBSTONE_ACTIONS, 'rewriteSummary', 'erase'].join(', ')}, got ${valueText(planAction)}`)
+    }
+    plannedAction = planAction
+  }
 
   const expectation = parseExpect(expect)
   if (typeof expectation === 'string') return invalid(expectation)
@@ -174,12 +182,7 @@ export function parseRouteRequest(body: unknown): { ok: true; request: RouteRequ
   if ((seq === undefined) === (messageId === undefined)) return invalid('exactly one of seq and messageId is required')
   const target: PlanTarget = seq !== undefined ? { seq } : { messageId: messageId as string }
 
-  if (action === 'plan') {
-    if (!isTombstoneAction(planAction)) {
-      return invalid(`planAction must be one of ${[...TOMBSTONE_ACTIONS, 'rewriteSummary', 'erase'].join(', ')}, got ${valueText(planAction)}`)
-    }
-    return { ok: true, request: { action, planAction, sessionId, target, ...withExpect } }
-  }
+  if (plannedAction !== undefined) return { ok: true, request: { action: 'plan', planAction: plannedAction, sessionId, target, ...withExpect } }
   return { ok: true, request: { action: action as TombstoneAction, sessionId, target, ...withExpect } }
 }
 
