@@ -4312,10 +4312,6 @@ function foldedPreview(view, intent, plan, tail) {
   };
 }
 
-// src/host/erase-session.ts
-import { rm as rm3, stat as stat2 } from "node:fs/promises";
-import { join as join2 } from "node:path";
-
 // src/log/log-erase.ts
 function toolOutputPathsIn(text) {
   const found = /* @__PURE__ */ new Set();
@@ -4359,6 +4355,10 @@ function eraseRemovalInLog(content, tombstoneSeq, at) {
   const messageSeqs = [...rewritten.carriers].filter(([, kind]) => kind === "message").map(([seq]) => seq);
   return { ok: true, value: { text, eventCount: rewritten.eventCount, events, tombstoneSeq, carriers: rewritten.carriers, messageSeqs, erasedImages, erasedFiles } };
 }
+
+// src/host/erase-session.ts
+import { rm as rm3, stat as stat2 } from "node:fs/promises";
+import { join as join2 } from "node:path";
 
 // src/host/erase-log.ts
 import { readFile, rm as rm2 } from "node:fs/promises";
@@ -5087,7 +5087,12 @@ async function listPendingErases(services, sessionId) {
 async function pendingEraseRefusal(pending, sessionId, tombstoneSeq) {
   const record = await pending.get(sessionId, tombstoneSeq);
   if (record === void 0) return null;
-  return { code: "ERASE_PENDING", message: `message-recall: removal ${tombstoneSeq} is to be erased for good when the host next starts; cancel the erase (cancelErase) to restore it or open a copy from before it` };
+  return { code: "ERASE_PENDING", message: record.state === "failed" ? `message-recall: an erase for good of removal ${tombstoneSeq} failed at the host's start and is kept; try it again or cancel it (cancelErase) to restore it` : `message-recall: removal ${tombstoneSeq} is to be erased for good when the host next starts; cancel the erase (cancelErase) to restore it or open a copy from before it` };
+}
+async function eraseNow(services, request) {
+  const erased = await eraseRemoval(services.erase, request);
+  if (erased.ok) await services.pending.update(request.sessionId, request.tombstoneSeq, void 0);
+  return erased;
 }
 async function runPendingErases(services, log) {
   const runs = [];
@@ -5097,7 +5102,7 @@ async function runPendingErases(services, log) {
       if (await services.erase.access.isStored(sessionId).catch(() => true)) continue;
       const run2 = { sessionId, tombstoneSeq, outcome: "dropped", detail: noSessionMessage(sessionId) };
       await services.pending.update(sessionId, tombstoneSeq, void 0);
-      log(`message-recall: pending erase of removal ${tombstoneSeq} of session "${sessionId}": ${run2.outcome}: ${run2.detail}`, run2.outcome);
+      log(`message-recall: pending erase of removal ${tombstoneSeq} of session "${sessionId}": ${run2.outcome}: ${withoutPrefix(run2.detail)}`, run2.outcome);
       runs.push(run2);
       continue;
     }
@@ -5119,10 +5124,13 @@ async function runPendingErases(services, log) {
     const detail = shortenPaths(run.detail);
     if (run.outcome === "erased" || run.outcome === "dropped") await services.pending.update(sessionId, tombstoneSeq, void 0);
     else if (run.outcome === "failed") await services.pending.update(sessionId, tombstoneSeq, { ...record, state: "failed", problem: detail });
-    log(`message-recall: pending erase of removal ${tombstoneSeq} of session "${sessionId}": ${run.outcome}: ${detail}`, run.outcome);
+    log(`message-recall: pending erase of removal ${tombstoneSeq} of session "${sessionId}": ${run.outcome}: ${withoutPrefix(detail)}`, run.outcome);
     runs.push({ ...run, detail });
   }
   return runs;
+}
+function withoutPrefix(detail) {
+  return detail.startsWith("message-recall: ") ? detail.slice("message-recall: ".length) : detail;
 }
 
 // src/host/summary-edit.ts
@@ -5562,7 +5570,7 @@ function createRouteHandler(services, config) {
           await answer(res, await flushSession(services, request.sessionId));
           return;
         case "erase": {
-          const erased = request.when === "next-start" ? await scheduleErase({ ...services.eraseLater, erase: services.erase }, request) : await eraseRemoval(services.erase, request);
+          const erased = request.when === "next-start" ? await scheduleErase({ ...services.eraseLater, erase: services.erase }, request) : await eraseNow({ pending: services.eraseLater.pending, erase: services.erase }, request);
           if (erased.ok) sendJson(res, 200, { ok: true, value: erased.value });
           else fail2(res, erased.refusal.code, erased.refusal.message, void 0, "reason" in erased.refusal ? { reason: erased.refusal.reason } : {});
           return;
