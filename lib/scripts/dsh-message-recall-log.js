@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-KLJ24EJX.js";
+} from "./chunks/chunk-XCZYBVJT.js";
 import {
   explainCommand
-} from "./chunks/chunk-IXN2JWMP.js";
+} from "./chunks/chunk-QOTZ7SDU.js";
 import {
   listCommand
 } from "./chunks/chunk-633SXB3Z.js";
@@ -13,11 +13,11 @@ import {
 } from "./chunks/chunk-SI3ZQHSW.js";
 import {
   scanCommand
-} from "./chunks/chunk-QSGU4H6E.js";
-import "./chunks/chunk-AABZB56N.js";
+} from "./chunks/chunk-KXLKPASP.js";
+import "./chunks/chunk-3L5ZSXGS.js";
 import "./chunks/chunk-OKUGGFY4.js";
 import "./chunks/chunk-PQVV6EUF.js";
-import "./chunks/chunk-CQSEQX6K.js";
+import "./chunks/chunk-W3IELPP3.js";
 import "./chunks/chunk-SY74HMQA.js";
 import {
   verifyCommand

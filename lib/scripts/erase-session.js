@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-KLJ24EJX.js";
+} from "./chunks/chunk-XCZYBVJT.js";
 import "./chunks/chunk-SY74HMQA.js";
 import {
   runCommand

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-IXN2JWMP.js";
-import "./chunks/chunk-AABZB56N.js";
+} from "./chunks/chunk-QOTZ7SDU.js";
+import "./chunks/chunk-3L5ZSXGS.js";
 import "./chunks/chunk-OKUGGFY4.js";
 import "./chunks/chunk-PQVV6EUF.js";
-import "./chunks/chunk-CQSEQX6K.js";
+import "./chunks/chunk-W3IELPP3.js";
 import {
   runCommand
 } from "./chunks/chunk-QRA4O453.js";

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import {
   scanCommand
-} from "./chunks/chunk-QSGU4H6E.js";
-import "./chunks/chunk-AABZB56N.js";
+} from "./chunks/chunk-KXLKPASP.js";
+import "./chunks/chunk-3L5ZSXGS.js";
 import "./chunks/chunk-OKUGGFY4.js";
 import "./chunks/chunk-PQVV6EUF.js";
-import "./chunks/chunk-CQSEQX6K.js";
+import "./chunks/chunk-W3IELPP3.js";
 import "./chunks/chunk-SY74HMQA.js";
 import "./chunks/chunk-QTLKHOKV.js";
 import {

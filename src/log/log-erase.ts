@@ -3,8 +3,8 @@
  * took replaced for good. Pure and browser-safe; the host's erase (`host/erase-session.ts`) feeds
  * it the text `sessionPersistence.readRaw` returns and writes the result back.
  *
- * **Scope: one removal.** Erasing tombstone `T` rewrites the messages `T` removed, also those of
- * the earlier tombstones it absorbed (they are gone under `T` too), and every event that copied
+ * **Scope: one removal.** Erasing tombstone `T` rewrites the messages whose fate (`shared/fate.ts`)
+ * is removed by `T` or by an earlier tombstone it absorbed, and every event that copied
  * their content, by the carrier rules of `shared/removed-content.ts` (`findRemovedContent` with
  * `T`). Other removals in effect are left as they are: the person confirms what goes per removal.
  * An exclusion is never erased (its messages are still in the transcript), nor a removal a

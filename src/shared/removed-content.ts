@@ -98,7 +98,8 @@ function messageSeqsOf(data: unknown): readonly number[] {
  * @param count - number of events (seqs `0 … count - 1`).
  * @param lookup - one event by seq.
  * @param tombstoneSeq - only what this one tombstone took: the messages it shadows, also through
- * the earlier tombstones it absorbed, that are removed (an erase of one removal). Omitted: every
+ * the earlier tombstones it absorbed, whose fate is removed by it or by one it absorbed (an erase
+ * of one removal); never an excluded message, nor one a later tombstone removed. Omitted: every
  * removal in effect.
  * @returns the removed messages and the carriers; empty when nothing is removed (also when the
  * only tombstones are exclusions or were restored).
@@ -119,16 +120,23 @@ export function findRemovedContent(count: number, lookup: (seq: number) => LogEv
       for (const seq of tombstone.shadowedSeqs) if (!tombstones.has(seq) && removedFate(seq)) pending.push(seq)
     }
   } else {
-    // One removal: its shadowed messages, and those of the tombstones it absorbed.
+    // One removal: its shadowed messages, and those of the tombstones it absorbed, each only when
+    // its fate is removed by one of them. An exclusion a Recall or Delete absorbed stays excluded
+    // (in view, its text kept); one a later Delete onward took is removed by that one, not by this.
     const walk = [tombstoneSeq]
     const seen = new Set<number>()
+    const messages: number[] = []
     while (walk.length > 0) {
       const seq = walk.pop() as number
       if (seen.has(seq)) continue
       seen.add(seq)
       const tombstone = tombstones.get(seq)
       if (tombstone !== undefined) walk.push(...tombstone.shadowedSeqs)
-      else if (removedFate(seq)) pending.push(seq)
+      else messages.push(seq)
+    }
+    for (const seq of messages) {
+      const fate = fates.fateOf(seq)
+      if (fate.state === 'removed' && fate.rewrite !== true && fate.tombstoneSeq !== null && seen.has(fate.tombstoneSeq) && tombstones.has(fate.tombstoneSeq)) pending.push(seq)
     }
   }
   // Folded messages a summary rewrite took out of a compaction summary (the last rewrite decides).

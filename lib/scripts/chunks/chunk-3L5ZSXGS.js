@@ -8,7 +8,7 @@ import {
 import {
   erasedMarkOf,
   readFates
-} from "./chunk-CQSEQX6K.js";
+} from "./chunk-W3IELPP3.js";
 import {
   classifyNode,
   contentOf,

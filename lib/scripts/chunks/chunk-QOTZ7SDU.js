@@ -2,10 +2,10 @@
 import {
   explainSession,
   forkOrigin
-} from "./chunk-AABZB56N.js";
+} from "./chunk-3L5ZSXGS.js";
 import {
   readFates
-} from "./chunk-CQSEQX6K.js";
+} from "./chunk-W3IELPP3.js";
 import {
   COMMON_OPTIONS,
   DECODER_OPTION,

@@ -7,7 +7,7 @@ import {
 } from "./chunk-PQVV6EUF.js";
 import {
   eraseRemovalInLog
-} from "./chunk-CQSEQX6K.js";
+} from "./chunk-W3IELPP3.js";
 import {
   decodeLogBytes,
   encodeLogText,

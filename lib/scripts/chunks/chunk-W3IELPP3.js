@@ -341,13 +341,18 @@ function findRemovedContent(count, lookup, tombstoneSeq) {
   } else {
     const walk = [tombstoneSeq];
     const seen = /* @__PURE__ */ new Set();
+    const messages = [];
     while (walk.length > 0) {
       const seq = walk.pop();
       if (seen.has(seq)) continue;
       seen.add(seq);
       const tombstone = tombstones.get(seq);
       if (tombstone !== void 0) walk.push(...tombstone.shadowedSeqs);
-      else if (removedFate(seq)) pending.push(seq);
+      else messages.push(seq);
+    }
+    for (const seq of messages) {
+      const fate = fates.fateOf(seq);
+      if (fate.state === "removed" && fate.rewrite !== true && fate.tombstoneSeq !== null && seen.has(fate.tombstoneSeq) && tombstones.has(fate.tombstoneSeq)) pending.push(seq);
     }
   }
   for (const rewrite of fates.rewrites) for (const removal of rewrite.removals) for (const seq of removal.seqs) if (removedFate(seq)) pending.push(seq);

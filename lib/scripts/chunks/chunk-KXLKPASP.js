@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   forkOrigin
-} from "./chunk-AABZB56N.js";
+} from "./chunk-3L5ZSXGS.js";
 import {
   assertHome,
   assertRoot

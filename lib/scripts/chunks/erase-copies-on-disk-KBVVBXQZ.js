@@ -8,7 +8,7 @@ import {
   parseLogText,
   readFates,
   replacementEvents
-} from "./chunk-CQSEQX6K.js";
+} from "./chunk-W3IELPP3.js";
 import {
   isRecord
 } from "./chunk-MY2ZCKN5.js";
