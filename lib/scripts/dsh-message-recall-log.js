@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-XCZYBVJT.js";
+} from "./chunks/chunk-VA42SQGJ.js";
 import {
   explainCommand
-} from "./chunks/chunk-QOTZ7SDU.js";
+} from "./chunks/chunk-DJEGGAYB.js";
 import {
   listCommand
 } from "./chunks/chunk-633SXB3Z.js";
@@ -13,11 +13,11 @@ import {
 } from "./chunks/chunk-SI3ZQHSW.js";
 import {
   scanCommand
-} from "./chunks/chunk-KXLKPASP.js";
-import "./chunks/chunk-3L5ZSXGS.js";
+} from "./chunks/chunk-IIH7FQ5F.js";
+import "./chunks/chunk-3GKEAH2G.js";
 import "./chunks/chunk-OKUGGFY4.js";
 import "./chunks/chunk-PQVV6EUF.js";
-import "./chunks/chunk-W3IELPP3.js";
+import "./chunks/chunk-WX5GRM77.js";
 import "./chunks/chunk-SY74HMQA.js";
 import {
   verifyCommand

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-XCZYBVJT.js";
+} from "./chunks/chunk-VA42SQGJ.js";
 import "./chunks/chunk-SY74HMQA.js";
 import {
   runCommand

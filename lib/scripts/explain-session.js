@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-QOTZ7SDU.js";
-import "./chunks/chunk-3L5ZSXGS.js";
+} from "./chunks/chunk-DJEGGAYB.js";
+import "./chunks/chunk-3GKEAH2G.js";
 import "./chunks/chunk-OKUGGFY4.js";
 import "./chunks/chunk-PQVV6EUF.js";
-import "./chunks/chunk-W3IELPP3.js";
+import "./chunks/chunk-WX5GRM77.js";
 import {
   runCommand
 } from "./chunks/chunk-QRA4O453.js";

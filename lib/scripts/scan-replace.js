@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import {
   scanCommand
-} from "./chunks/chunk-KXLKPASP.js";
-import "./chunks/chunk-3L5ZSXGS.js";
+} from "./chunks/chunk-IIH7FQ5F.js";
+import "./chunks/chunk-3GKEAH2G.js";
 import "./chunks/chunk-OKUGGFY4.js";
 import "./chunks/chunk-PQVV6EUF.js";
-import "./chunks/chunk-W3IELPP3.js";
+import "./chunks/chunk-WX5GRM77.js";
 import "./chunks/chunk-SY74HMQA.js";
 import "./chunks/chunk-QTLKHOKV.js";
 import {

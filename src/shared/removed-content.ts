@@ -120,24 +120,10 @@ export function findRemovedContent(count: number, lookup: (seq: number) => LogEv
       for (const seq of tombstone.shadowedSeqs) if (!tombstones.has(seq) && removedFate(seq)) pending.push(seq)
     }
   } else {
-    // One removal: its shadowed messages, and those of the tombstones it absorbed, each only when
-    // its fate is removed by one of them. An exclusion a Recall or Delete absorbed stays excluded
-    // (in view, its text kept); one a later Delete onward took is removed by that one, not by this.
-    const walk = [tombstoneSeq]
-    const seen = new Set<number>()
-    const messages: number[] = []
-    while (walk.length > 0) {
-      const seq = walk.pop() as number
-      if (seen.has(seq)) continue
-      seen.add(seq)
-      const tombstone = tombstones.get(seq)
-      if (tombstone !== undefined) walk.push(...tombstone.shadowedSeqs)
-      else messages.push(seq)
-    }
-    for (const seq of messages) {
-      const fate = fates.fateOf(seq)
-      if (fate.state === 'removed' && fate.rewrite !== true && fate.tombstoneSeq !== null && seen.has(fate.tombstoneSeq) && tombstones.has(fate.tombstoneSeq)) pending.push(seq)
-    }
+    // One removal: the messages whose fate it or a tombstone it absorbed decides as removed
+    // (`Fates.removedBy`). An exclusion a Recall or Delete absorbed stays excluded (in view, its
+    // text kept); one a later Delete onward took is removed by that one, not by this.
+    pending.push(...fates.removedBy(tombstoneSeq))
   }
   // Folded messages a summary rewrite took out of a compaction summary (the last rewrite decides).
   for (const rewrite of fates.rewrites) for (const removal of rewrite.removals) for (const seq of removal.seqs) if (removedFate(seq)) pending.push(seq)

@@ -7,8 +7,9 @@
  * log); a Delete onward that absorbed that Delete and an exclusion of a later prompt erases them
  * all (the onward removal takes an excluded message); the earlier Delete then erases its prompt
  * alone (the reply it absorbed excluded is removed by the onward one, not by it). The plan's
- * `messageCount` equals the erase's `messageSeqs` (exact seqs), and a Branch of the whole session
- * plans the same counts for the same tombstones.
+ * `messageCount` equals the erase's `messageSeqs` (exact seqs) and `Fates.removedBy` (what the
+ * Removed panel's entry counts), and a Branch of the whole session plans the same counts for the
+ * same tombstones.
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
@@ -18,6 +19,8 @@ import { MODEL, PROVIDER, type DshApp } from '../support/dsh-app'
 import { conversationLog } from '../support/conversation'
 import { node, Roots } from './helpers'
 import { pendingEraseHome } from '../support/pending-erase-home'
+import { readFates } from '../../src/shared/fate'
+import type { LogEvent } from '../../src/shared/events'
 
 describe('erase for good by fates', () => {
   const roots = new Roots()
@@ -91,6 +94,10 @@ describe('erase for good by fates', () => {
       assert.equal(await planned(sessionId, onward.tombstoneSeq), all.length, `the onward removal's plan in ${sessionId}`)
       assert.equal(await planned(sessionId, deleted.tombstoneSeq), 1, `the absorbed Delete's plan in ${sessionId}: its prompt alone`)
     }
+    // The Removed panel's entry counts what the erase takes (`removal-list.ts` reads `Fates.removedBy`).
+    const fates = readFates(session.events as readonly LogEvent[])
+    assert.deepEqual(fates.removedBy(onward.tombstoneSeq), all)
+    assert.deepEqual(fates.removedBy(deleted.tombstoneSeq), [second])
     await handle.dispose()
     const erased = await post({ sessionId: id, action: 'erase', tombstoneSeq: onward.tombstoneSeq })
     assert.deepEqual(erased.messageSeqs, all)

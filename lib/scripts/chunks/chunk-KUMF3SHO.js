@@ -7,7 +7,7 @@ import {
 } from "./chunk-PQVV6EUF.js";
 import {
   eraseRemovalInLog
-} from "./chunk-W3IELPP3.js";
+} from "./chunk-WX5GRM77.js";
 import {
   decodeLogBytes,
   encodeLogText,

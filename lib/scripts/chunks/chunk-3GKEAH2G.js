@@ -8,7 +8,7 @@ import {
 import {
   erasedMarkOf,
   readFates
-} from "./chunk-W3IELPP3.js";
+} from "./chunk-WX5GRM77.js";
 import {
   classifyNode,
   contentOf,

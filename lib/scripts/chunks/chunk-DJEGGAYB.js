@@ -2,10 +2,10 @@
 import {
   explainSession,
   forkOrigin
-} from "./chunk-3L5ZSXGS.js";
+} from "./chunk-3GKEAH2G.js";
 import {
   readFates
-} from "./chunk-W3IELPP3.js";
+} from "./chunk-WX5GRM77.js";
 import {
   COMMON_OPTIONS,
   DECODER_OPTION,

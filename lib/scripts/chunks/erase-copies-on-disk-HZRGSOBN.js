@@ -8,7 +8,7 @@ import {
   parseLogText,
   readFates,
   replacementEvents
-} from "./chunk-W3IELPP3.js";
+} from "./chunk-WX5GRM77.js";
 import {
   isRecord
 } from "./chunk-MY2ZCKN5.js";

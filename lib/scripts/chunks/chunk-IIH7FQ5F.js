@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   forkOrigin
-} from "./chunk-3L5ZSXGS.js";
+} from "./chunk-3GKEAH2G.js";
 import {
   assertHome,
   assertRoot
