@@ -4341,6 +4341,15 @@ function erasedMarkOf(event) {
   const erased = event.data.source.erased;
   return isRecord(erased) && typeof erased.at === "string" ? { at: erased.at } : null;
 }
+function erasedThrough(events, fates, tombstoneSeq) {
+  const seen = /* @__PURE__ */ new Set();
+  for (let seq = tombstoneSeq; seq !== null && !seen.has(seq) && fates.tombstone(seq) !== void 0; seq = fates.shadowerOf(seq)) {
+    seen.add(seq);
+    const event = events[seq];
+    if (event !== void 0 && erasedMarkOf(event) !== null) return true;
+  }
+  return false;
+}
 function eraseRemovalInLog(content, tombstoneSeq, at) {
   const log = parseLogText(content);
   const { parsed, events } = log;
@@ -4350,7 +4359,7 @@ function eraseRemovalInLog(content, tombstoneSeq, at) {
   if (ACTIONS[tombstone.action].effect !== "removed") return { ok: false, code: "EXCLUSION" };
   const fates = readFates(replacementEvents(events.length, (seq) => events[seq]));
   if (fates.statusOf(tombstoneSeq)?.inEffect !== true) return { ok: false, code: "NOT_IN_EFFECT" };
-  if (erasedMarkOf(tombstoneEvent) !== null) return { ok: false, code: "ALREADY_ERASED" };
+  if (erasedThrough(events, fates, tombstoneSeq)) return { ok: false, code: "ALREADY_ERASED" };
   const rewritten = rewriteLinesWithoutRemoved(log, tombstoneSeq);
   const out = rewritten.lines;
   const line = out.findIndex((_, i) => {
@@ -4980,7 +4989,7 @@ function copyRemoval(content, seqs) {
       continue;
     }
     const tombstone = events[fate.tombstoneSeq];
-    if (tombstone !== void 0 && erasedMarkOf(tombstone) !== null) continue;
+    if (tombstone !== void 0 && erasedThrough(events, fates, fate.tombstoneSeq)) continue;
     if (!tombstones.includes(fate.tombstoneSeq)) tombstones.push(fate.tombstoneSeq);
   }
   if (tombstones.length === 0 && notRemovedCount === 0) return null;

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-VA42SQGJ.js";
+} from "./chunks/chunk-KC2PQI3W.js";
 import {
   explainCommand
-} from "./chunks/chunk-DJEGGAYB.js";
+} from "./chunks/chunk-H6NFMKM4.js";
 import {
   listCommand
 } from "./chunks/chunk-633SXB3Z.js";
@@ -13,11 +13,11 @@ import {
 } from "./chunks/chunk-SI3ZQHSW.js";
 import {
   scanCommand
-} from "./chunks/chunk-IIH7FQ5F.js";
-import "./chunks/chunk-3GKEAH2G.js";
+} from "./chunks/chunk-KDOCFWKW.js";
+import "./chunks/chunk-ZE4P4FPO.js";
 import "./chunks/chunk-OKUGGFY4.js";
 import "./chunks/chunk-PQVV6EUF.js";
-import "./chunks/chunk-WX5GRM77.js";
+import "./chunks/chunk-LLGVRJYZ.js";
 import "./chunks/chunk-SY74HMQA.js";
 import {
   verifyCommand

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-VA42SQGJ.js";
+} from "./chunks/chunk-KC2PQI3W.js";
 import "./chunks/chunk-SY74HMQA.js";
 import {
   runCommand

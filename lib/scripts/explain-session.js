@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-DJEGGAYB.js";
-import "./chunks/chunk-3GKEAH2G.js";
+} from "./chunks/chunk-H6NFMKM4.js";
+import "./chunks/chunk-ZE4P4FPO.js";
 import "./chunks/chunk-OKUGGFY4.js";
 import "./chunks/chunk-PQVV6EUF.js";
-import "./chunks/chunk-WX5GRM77.js";
+import "./chunks/chunk-LLGVRJYZ.js";
 import {
   runCommand
 } from "./chunks/chunk-QRA4O453.js";

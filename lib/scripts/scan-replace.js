@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import {
   scanCommand
-} from "./chunks/chunk-IIH7FQ5F.js";
-import "./chunks/chunk-3GKEAH2G.js";
+} from "./chunks/chunk-KDOCFWKW.js";
+import "./chunks/chunk-ZE4P4FPO.js";
 import "./chunks/chunk-OKUGGFY4.js";
 import "./chunks/chunk-PQVV6EUF.js";
-import "./chunks/chunk-WX5GRM77.js";
+import "./chunks/chunk-LLGVRJYZ.js";
 import "./chunks/chunk-SY74HMQA.js";
 import "./chunks/chunk-QTLKHOKV.js";
 import {

@@ -9,7 +9,8 @@
  * alone (the reply it absorbed excluded is removed by the onward one, not by it). The plan's
  * `messageCount` equals the erase's `messageSeqs` (exact seqs) and `Fates.removedBy` (what the
  * Removed panel's entry counts), and a Branch of the whole session plans the same counts for the
- * same tombstones.
+ * same tombstones. Once the Delete onward is erased, the Delete it absorbed answers
+ * `ALREADY_ERASED` (erase and plan), and the Branch's plan of it no longer lists the source.
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
@@ -17,7 +18,7 @@ import { randomUUID } from 'node:crypto'
 import { SessionId, type Session } from '@deepseek-ai/dsh-session'
 import { MODEL, PROVIDER, type DshApp } from '../support/dsh-app'
 import { conversationLog } from '../support/conversation'
-import { node, Roots } from './helpers'
+import { assertError, node, Roots } from './helpers'
 import { pendingEraseHome } from '../support/pending-erase-home'
 import { readFates } from '../../src/shared/fate'
 import type { LogEvent } from '../../src/shared/events'
@@ -98,11 +99,19 @@ describe('erase for good by fates', () => {
     const fates = readFates(session.events as readonly LogEvent[])
     assert.deepEqual(fates.removedBy(onward.tombstoneSeq), all)
     assert.deepEqual(fates.removedBy(deleted.tombstoneSeq), [second])
+    assert.deepEqual((await post({ sessionId: branch.id, action: 'plan', planAction: 'erase', tombstoneSeq: deleted.tombstoneSeq })).copies.map((c: any) => [c.sessionId, c.removals]), [[id, [{ tombstoneSeq: deleted.tombstoneSeq, messageCount: 1 }]]], 'before the erase the Branch\'s plan lists the source')
     await handle.dispose()
     const erased = await post({ sessionId: id, action: 'erase', tombstoneSeq: onward.tombstoneSeq })
     assert.deepEqual(erased.messageSeqs, all)
     const log = await rawLog(id)
     for (const text of ['EXCLUDED-REPLY-TEXT', 'EXCLUDED-PROMPT-TEXT', 'second prompt', 'fifth answer']) assert.ok(!log.includes(text), `${text} is erased`)
     assert.ok(log.includes('first prompt'))
+    // The Delete it absorbed is erased with it: refused as erased already, and the Branch's plan of
+    // it no longer lists the source (whose text of those messages is gone), while it still does before.
+    assertError(await app.post({ sessionId: id, action: 'erase', tombstoneSeq: deleted.tombstoneSeq }), 409, 'NOT_ERASABLE', `message-recall: cannot erase removal ${deleted.tombstoneSeq}: that removal was erased already`)
+    assertError(await app.post({ sessionId: id, action: 'plan', planAction: 'erase', tombstoneSeq: deleted.tombstoneSeq }), 409, 'NOT_ERASABLE', `message-recall: cannot erase removal ${deleted.tombstoneSeq}: that removal was erased already`)
+    const branchPlan = await post({ sessionId: branch.id, action: 'plan', planAction: 'erase', tombstoneSeq: deleted.tombstoneSeq })
+    assert.deepEqual(branchPlan.copies.map((c: any) => c.sessionId), [], 'the source is not listed: its removal there was erased through the Delete onward')
+    assert.equal(branchPlan.messageCount, 1)
   })
 })

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   forkOrigin
-} from "./chunk-3GKEAH2G.js";
+} from "./chunk-ZE4P4FPO.js";
 import {
   assertHome,
   assertRoot

@@ -7,7 +7,7 @@ import {
 } from "./chunk-PQVV6EUF.js";
 import {
   eraseRemovalInLog
-} from "./chunk-WX5GRM77.js";
+} from "./chunk-LLGVRJYZ.js";
 import {
   decodeLogBytes,
   encodeLogText,

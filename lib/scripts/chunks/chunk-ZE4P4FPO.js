@@ -8,7 +8,7 @@ import {
 import {
   erasedMarkOf,
   readFates
-} from "./chunk-WX5GRM77.js";
+} from "./chunk-LLGVRJYZ.js";
 import {
   classifyNode,
   contentOf,

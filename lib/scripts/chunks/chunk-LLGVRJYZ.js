@@ -651,6 +651,15 @@ function erasedMarkOf(event) {
   const erased = event.data.source.erased;
   return isRecord(erased) && typeof erased.at === "string" ? { at: erased.at } : null;
 }
+function erasedThrough(events, fates, tombstoneSeq) {
+  const seen = /* @__PURE__ */ new Set();
+  for (let seq = tombstoneSeq; seq !== null && !seen.has(seq) && fates.tombstone(seq) !== void 0; seq = fates.shadowerOf(seq)) {
+    seen.add(seq);
+    const event = events[seq];
+    if (event !== void 0 && erasedMarkOf(event) !== null) return true;
+  }
+  return false;
+}
 function eraseRemovalInLog(content, tombstoneSeq, at) {
   const log = parseLogText(content);
   const { parsed, events } = log;
@@ -660,7 +669,7 @@ function eraseRemovalInLog(content, tombstoneSeq, at) {
   if (ACTIONS[tombstone.action].effect !== "removed") return { ok: false, code: "EXCLUSION" };
   const fates = readFates(replacementEvents(events.length, (seq) => events[seq]));
   if (fates.statusOf(tombstoneSeq)?.inEffect !== true) return { ok: false, code: "NOT_IN_EFFECT" };
-  if (erasedMarkOf(tombstoneEvent) !== null) return { ok: false, code: "ALREADY_ERASED" };
+  if (erasedThrough(events, fates, tombstoneSeq)) return { ok: false, code: "ALREADY_ERASED" };
   const rewritten = rewriteLinesWithoutRemoved(log, tombstoneSeq);
   const out = rewritten.lines;
   const line = out.findIndex((_, i) => {
@@ -690,5 +699,6 @@ export {
   parseLogText,
   toolOutputPathsIn,
   erasedMarkOf,
+  erasedThrough,
   eraseRemovalInLog
 };

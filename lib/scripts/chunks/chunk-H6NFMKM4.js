@@ -2,10 +2,10 @@
 import {
   explainSession,
   forkOrigin
-} from "./chunk-3GKEAH2G.js";
+} from "./chunk-ZE4P4FPO.js";
 import {
   readFates
-} from "./chunk-WX5GRM77.js";
+} from "./chunk-LLGVRJYZ.js";
 import {
   COMMON_OPTIONS,
   DECODER_OPTION,
