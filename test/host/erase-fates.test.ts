@@ -65,6 +65,13 @@ describe('erase for good by fates', () => {
     await app.ctx.sessions.flush(branch)
     assert.equal(await planned(id, deleted.tombstoneSeq), 1)
     assert.equal(await planned(branch.id as string, deleted.tombstoneSeq), 1, 'the Branch plans the same')
+    // A Branch cut after the second turn inherits the removal under a tombstone of its own: the same count.
+    const cut = app.ctx.sessions.fork(session, session.events.filter((e) => e.type === 'turn/end')[1]!.seq)
+    await app.ctx.sessions.flush(cut)
+    const inherited = readFates(cut.events as readonly LogEvent[]).tombstones.filter((t) => t.action === 'delete').map((t) => t.seq)
+    assert.equal(inherited.length, 1, 'one inherited Delete in the cut Branch')
+    assert.equal(await planned(cut.id as string, inherited[0]!), 1, 'the cut Branch plans its prompt alone')
+    assert.deepEqual(readFates(cut.events as readonly LogEvent[]).removedBy(inherited[0]!), [prompt])
     await handle.dispose()
     const erased = await post({ sessionId: id, action: 'erase', tombstoneSeq: deleted.tombstoneSeq })
     assert.deepEqual(erased.messageSeqs, [prompt])
