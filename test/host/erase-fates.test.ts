@@ -9,8 +9,9 @@
  * alone (the reply it absorbed excluded is removed by the onward one, not by it). The plan's
  * `messageCount` equals the erase's `messageSeqs` (exact seqs) and `Fates.removedBy` (what the
  * Removed panel's entry counts), and a Branch of the whole session plans the same counts for the
- * same tombstones, as a Branch cut after the Delete's turn does for its inherited Delete. Once the Delete onward is erased, the Delete it absorbed answers
- * `ALREADY_ERASED` (erase and plan), and the Branch's plan of it no longer lists the source.
+ * same tombstones, as a Branch cut after the Delete's turn does for its inherited Delete. Once
+ * the Delete onward is erased, the Delete it absorbed answers `ALREADY_ERASED` (erase and plan),
+ * and the Branch's plan of it no longer lists the source.
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
