@@ -1830,6 +1830,31 @@ var Fates = class {
     return this.tombstoneBySeq.get(seq);
   }
   /**
+   * The messages one removal takes for good: those it shadows, also through the earlier tombstones
+   * it absorbed, whose fate is removed by it or by one of those (never an excluded message in view,
+   * nor one a later tombstone removed). What an erase of the removal takes and what its entry counts.
+   * @param tombstoneSeq - seq of a tombstone of this plugin.
+   * @returns the surface seqs (a restoring copy stands for its message), ascending; empty for an
+   *   exclusion, a removal a restore undid, or an unknown seq.
+   */
+  removedBy(tombstoneSeq) {
+    const walk = [tombstoneSeq];
+    const tree = /* @__PURE__ */ new Set();
+    const messages = [];
+    while (walk.length > 0) {
+      const seq = walk.pop();
+      if (tree.has(seq)) continue;
+      tree.add(seq);
+      const tombstone = this.tombstoneBySeq.get(seq);
+      if (tombstone !== void 0) walk.push(...tombstone.shadowedSeqs);
+      else messages.push(seq);
+    }
+    return messages.filter((seq) => {
+      const fate = this.fateOf(seq);
+      return fate.state === "removed" && fate.rewrite !== true && fate.tombstoneSeq !== null && tree.has(fate.tombstoneSeq) && this.tombstoneBySeq.has(fate.tombstoneSeq);
+    }).sort((a, b) => a - b);
+  }
+  /**
    * Follow a message along the replacements that shadowed it (see the module rules).
    * @param seq - the seq of an appended message (any seq: one nothing shadows is `current`).
    * @returns its fate (memoized per seq).
@@ -3590,7 +3615,9 @@ function removalEntries(replacements, chat) {
       tombstoneSeq: tombstone.seq,
       time: bySeq.get(tombstone.seq)?.time ?? 0,
       action: tombstone.action,
-      count: Math.max(1, messages.length),
+      // A removal in effect counts what its erase takes (`Fates.removedBy`: also the messages of the
+      // removals it absorbed, never an excluded one in view); an exclusion or an undone one its own.
+      count: Math.max(1, status.inEffect && ACTIONS[tombstone.action].effect === "removed" ? fates.removedBy(tombstone.seq).length : messages.length),
       excerpt: known.length === 0 ? null : excerpt(known.map((m) => m.text).join(" ")),
       tokens: known.length === 0 ? null : estimateTokens(known.map((m) => m.content)),
       inEffect: status.inEffect,
@@ -4250,7 +4277,7 @@ function SummaryDialog({ sessionId, checkpointSeq, text, kit, onClose }) {
 }
 
 // src/client/build-stamp.ts
-var BUILD_STAMP = true ? "0.1.0+20874ba0aa" : "dev";
+var BUILD_STAMP = true ? "0.1.0+3be6d914d2" : "dev";
 
 // src/client/notices/notice-styles.ts
 var NOTICE_STYLE_TEXT = `

@@ -608,6 +608,31 @@ var Fates = class {
     return this.tombstoneBySeq.get(seq);
   }
   /**
+   * The messages one removal takes for good: those it shadows, also through the earlier tombstones
+   * it absorbed, whose fate is removed by it or by one of those (never an excluded message in view,
+   * nor one a later tombstone removed). What an erase of the removal takes and what its entry counts.
+   * @param tombstoneSeq - seq of a tombstone of this plugin.
+   * @returns the surface seqs (a restoring copy stands for its message), ascending; empty for an
+   *   exclusion, a removal a restore undid, or an unknown seq.
+   */
+  removedBy(tombstoneSeq) {
+    const walk = [tombstoneSeq];
+    const tree = /* @__PURE__ */ new Set();
+    const messages = [];
+    while (walk.length > 0) {
+      const seq = walk.pop();
+      if (tree.has(seq)) continue;
+      tree.add(seq);
+      const tombstone = this.tombstoneBySeq.get(seq);
+      if (tombstone !== void 0) walk.push(...tombstone.shadowedSeqs);
+      else messages.push(seq);
+    }
+    return messages.filter((seq) => {
+      const fate = this.fateOf(seq);
+      return fate.state === "removed" && fate.rewrite !== true && fate.tombstoneSeq !== null && tree.has(fate.tombstoneSeq) && this.tombstoneBySeq.has(fate.tombstoneSeq);
+    }).sort((a, b) => a - b);
+  }
+  /**
    * Follow a message along the replacements that shadowed it (see the module rules).
    * @param seq - the seq of an appended message (any seq: one nothing shadows is `current`).
    * @returns its fate (memoized per seq).
@@ -1263,16 +1288,7 @@ function findRemovedContent(count, lookup, tombstoneSeq) {
       for (const seq of tombstone.shadowedSeqs) if (!tombstones.has(seq) && removedFate(seq)) pending.push(seq);
     }
   } else {
-    const walk = [tombstoneSeq];
-    const seen = /* @__PURE__ */ new Set();
-    while (walk.length > 0) {
-      const seq = walk.pop();
-      if (seen.has(seq)) continue;
-      seen.add(seq);
-      const tombstone = tombstones.get(seq);
-      if (tombstone !== void 0) walk.push(...tombstone.shadowedSeqs);
-      else if (removedFate(seq)) pending.push(seq);
-    }
+    pending.push(...fates.removedBy(tombstoneSeq));
   }
   for (const rewrite of fates.rewrites) for (const removal of rewrite.removals) for (const seq of removal.seqs) if (removedFate(seq)) pending.push(seq);
   while (pending.length > 0) {
@@ -4339,10 +4355,6 @@ function foldedPreview(view, intent, plan, tail) {
   };
 }
 
-// src/host/erase-session.ts
-import { rm as rm3, stat as stat2 } from "node:fs/promises";
-import { join as join2 } from "node:path";
-
 // src/log/log-erase.ts
 function toolOutputPathsIn(text) {
   const found = /* @__PURE__ */ new Set();
@@ -4356,6 +4368,15 @@ function erasedMarkOf(event) {
   const erased = event.data.source.erased;
   return isRecord(erased) && typeof erased.at === "string" ? { at: erased.at } : null;
 }
+function erasedThrough(events, fates, tombstoneSeq) {
+  const seen = /* @__PURE__ */ new Set();
+  for (let seq = tombstoneSeq; seq !== null && !seen.has(seq) && fates.tombstone(seq) !== void 0; seq = fates.shadowerOf(seq)) {
+    seen.add(seq);
+    const event = events[seq];
+    if (event !== void 0 && erasedMarkOf(event) !== null) return true;
+  }
+  return false;
+}
 function eraseRemovalInLog(content, tombstoneSeq, at) {
   const log = parseLogText(content);
   const { parsed, events } = log;
@@ -4365,7 +4386,7 @@ function eraseRemovalInLog(content, tombstoneSeq, at) {
   if (ACTIONS[tombstone.action].effect !== "removed") return { ok: false, code: "EXCLUSION" };
   const fates = readFates(replacementEvents(events.length, (seq) => events[seq]));
   if (fates.statusOf(tombstoneSeq)?.inEffect !== true) return { ok: false, code: "NOT_IN_EFFECT" };
-  if (erasedMarkOf(tombstoneEvent) !== null) return { ok: false, code: "ALREADY_ERASED" };
+  if (erasedThrough(events, fates, tombstoneSeq)) return { ok: false, code: "ALREADY_ERASED" };
   const rewritten = rewriteLinesWithoutRemoved(log, tombstoneSeq);
   const out = rewritten.lines;
   const line = out.findIndex((_, i) => {
@@ -4386,6 +4407,10 @@ function eraseRemovalInLog(content, tombstoneSeq, at) {
   const messageSeqs = [...rewritten.carriers].filter(([, kind]) => kind === "message").map(([seq]) => seq);
   return { ok: true, value: { text, eventCount: rewritten.eventCount, events, tombstoneSeq, carriers: rewritten.carriers, messageSeqs, erasedImages, erasedFiles } };
 }
+
+// src/host/erase-session.ts
+import { rm as rm3, stat as stat2 } from "node:fs/promises";
+import { join as join2 } from "node:path";
 
 // src/host/erase-log.ts
 import { readFile, rm as rm2 } from "node:fs/promises";
@@ -4991,7 +5016,7 @@ function copyRemoval(content, seqs) {
       continue;
     }
     const tombstone = events[fate.tombstoneSeq];
-    if (tombstone !== void 0 && erasedMarkOf(tombstone) !== null) continue;
+    if (tombstone !== void 0 && erasedThrough(events, fates, fate.tombstoneSeq)) continue;
     if (!tombstones.includes(fate.tombstoneSeq)) tombstones.push(fate.tombstoneSeq);
   }
   if (tombstones.length === 0 && notRemovedCount === 0) return null;
@@ -5114,7 +5139,12 @@ async function listPendingErases(services, sessionId) {
 async function pendingEraseRefusal(pending, sessionId, tombstoneSeq) {
   const record = await pending.get(sessionId, tombstoneSeq);
   if (record === void 0) return null;
-  return { code: "ERASE_PENDING", message: `message-recall: removal ${tombstoneSeq} is to be erased for good when the host next starts; cancel the erase (cancelErase) to restore it or open a copy from before it` };
+  return { code: "ERASE_PENDING", message: record.state === "failed" ? `message-recall: an erase for good of removal ${tombstoneSeq} failed at the host's start and is kept; try it again or cancel it (cancelErase) to restore it` : `message-recall: removal ${tombstoneSeq} is to be erased for good when the host next starts; cancel the erase (cancelErase) to restore it or open a copy from before it` };
+}
+async function eraseNow(services, request) {
+  const erased = await eraseRemoval(services.erase, request);
+  if (erased.ok) await services.pending.update(request.sessionId, request.tombstoneSeq, void 0);
+  return erased;
 }
 async function runPendingErases(services, log) {
   const runs = [];
@@ -5124,7 +5154,7 @@ async function runPendingErases(services, log) {
       if (await services.erase.access.isStored(sessionId).catch(() => true)) continue;
       const run2 = { sessionId, tombstoneSeq, outcome: "dropped", detail: noSessionMessage(sessionId) };
       await services.pending.update(sessionId, tombstoneSeq, void 0);
-      log(`message-recall: pending erase of removal ${tombstoneSeq} of session "${sessionId}": ${run2.outcome}: ${run2.detail}`, run2.outcome);
+      log(`message-recall: pending erase of removal ${tombstoneSeq} of session "${sessionId}": ${run2.outcome}: ${withoutPrefix(run2.detail)}`, run2.outcome);
       runs.push(run2);
       continue;
     }
@@ -5146,10 +5176,13 @@ async function runPendingErases(services, log) {
     const detail = shortenPaths(run.detail);
     if (run.outcome === "erased" || run.outcome === "dropped") await services.pending.update(sessionId, tombstoneSeq, void 0);
     else if (run.outcome === "failed") await services.pending.update(sessionId, tombstoneSeq, { ...record, state: "failed", problem: detail });
-    log(`message-recall: pending erase of removal ${tombstoneSeq} of session "${sessionId}": ${run.outcome}: ${detail}`, run.outcome);
+    log(`message-recall: pending erase of removal ${tombstoneSeq} of session "${sessionId}": ${run.outcome}: ${withoutPrefix(detail)}`, run.outcome);
     runs.push({ ...run, detail });
   }
   return runs;
+}
+function withoutPrefix(detail) {
+  return detail.startsWith("message-recall: ") ? detail.slice("message-recall: ".length) : detail;
 }
 
 // src/host/summary-edit.ts
@@ -5597,7 +5630,7 @@ function createRouteHandler(services, config) {
           await answer(res, await flushSession(services, request.sessionId));
           return;
         case "erase": {
-          const erased = request.when === "next-start" ? await scheduleErase({ ...services.eraseLater, erase: services.erase }, request) : await eraseRemoval(services.erase, request);
+          const erased = request.when === "next-start" ? await scheduleErase({ ...services.eraseLater, erase: services.erase }, request) : await eraseNow({ pending: services.eraseLater.pending, erase: services.erase }, request);
           if (erased.ok) sendJson(res, 200, { ok: true, value: erased.value });
           else fail2(res, erased.refusal.code, erased.refusal.message, void 0, "reason" in erased.refusal ? { reason: erased.refusal.reason } : {});
           return;

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-7CUHM5OR.js";
+} from "./chunks/chunk-5F5TKOKG.js";
 import {
   explainCommand
-} from "./chunks/chunk-W5SQ2MVR.js";
+} from "./chunks/chunk-QJFDB3UU.js";
 import {
   listCommand
 } from "./chunks/chunk-J33NUMTI.js";
@@ -13,11 +13,11 @@ import {
 } from "./chunks/chunk-QILPWFHG.js";
 import {
   scanCommand
-} from "./chunks/chunk-6JKVGTVN.js";
-import "./chunks/chunk-AABZB56N.js";
+} from "./chunks/chunk-KONLRNFQ.js";
+import "./chunks/chunk-ZE4P4FPO.js";
 import "./chunks/chunk-OKUGGFY4.js";
 import "./chunks/chunk-PQVV6EUF.js";
-import "./chunks/chunk-CQSEQX6K.js";
+import "./chunks/chunk-LLGVRJYZ.js";
 import "./chunks/chunk-GM4O43YI.js";
 import {
   verifyCommand

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-7CUHM5OR.js";
+} from "./chunks/chunk-5F5TKOKG.js";
 import "./chunks/chunk-GM4O43YI.js";
 import {
   runCommand

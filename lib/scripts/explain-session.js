@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-W5SQ2MVR.js";
-import "./chunks/chunk-AABZB56N.js";
+} from "./chunks/chunk-QJFDB3UU.js";
+import "./chunks/chunk-ZE4P4FPO.js";
 import "./chunks/chunk-OKUGGFY4.js";
 import "./chunks/chunk-PQVV6EUF.js";
-import "./chunks/chunk-CQSEQX6K.js";
+import "./chunks/chunk-LLGVRJYZ.js";
 import {
   runCommand
 } from "./chunks/chunk-J4GPO2E5.js";

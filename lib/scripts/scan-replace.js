@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import {
   scanCommand
-} from "./chunks/chunk-6JKVGTVN.js";
-import "./chunks/chunk-AABZB56N.js";
+} from "./chunks/chunk-KONLRNFQ.js";
+import "./chunks/chunk-ZE4P4FPO.js";
 import "./chunks/chunk-OKUGGFY4.js";
 import "./chunks/chunk-PQVV6EUF.js";
-import "./chunks/chunk-CQSEQX6K.js";
+import "./chunks/chunk-LLGVRJYZ.js";
 import "./chunks/chunk-GM4O43YI.js";
 import "./chunks/chunk-QTLKHOKV.js";
 import {

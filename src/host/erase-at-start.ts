@@ -22,7 +22,9 @@
  * a thrown error is kept as `failed` with why (the erase path leaves nothing half-done) and is not
  * run again until it is asked for again ({@link scheduleErase}) or cancelled; a failed one whose
  * session is gone (neither stored nor asked for again) is dropped at start with a log line, as a
- * pending one is.
+ * pending one is. An erase carried out now ({@link eraseNow}, the route's `erase`) drops the
+ * pending or failed record of that removal once the log is replaced, so nothing waits for an erase
+ * that happened.
  *
  * @module dsh-message-recall/host/erase-at-start
  */
@@ -201,7 +203,25 @@ export async function listPendingErases(services: Pick<EraseLaterServices, 'pend
 export async function pendingEraseRefusal(pending: PendingErases, sessionId: string, tombstoneSeq: number): Promise<ErasePendingRefusal | null> {
   const record = await pending.get(sessionId, tombstoneSeq)
   if (record === undefined) return null
-  return { code: 'ERASE_PENDING', message: `message-recall: removal ${tombstoneSeq} is to be erased for good when the host next starts; cancel the erase (cancelErase) to restore it or open a copy from before it` }
+  return { code: 'ERASE_PENDING', message: record.state === 'failed'
+    ? `message-recall: an erase for good of removal ${tombstoneSeq} failed at the host's start and is kept; try it again or cancel it (cancelErase) to restore it`
+    : `message-recall: removal ${tombstoneSeq} is to be erased for good when the host next starts; cancel the erase (cancelErase) to restore it or open a copy from before it` }
+}
+
+/**
+ * Erase one removal now (`erase-session.ts` {@link eraseRemoval}) and then drop its pending or
+ * failed record, if any: the erase happened, so nothing waits for it at the next start, the panel
+ * no longer shows it pending, and `restore` or a new request no longer answers from the record.
+ * @param services - the erase's services and the pending file.
+ * @param request - the session and the removal's tombstone seq.
+ * @returns the erase's outcome, as {@link eraseRemoval}; on success the pending file no longer
+ *   holds the removal (durable) when it answers.
+ * @throws as {@link eraseRemoval}, and the pending file's errors (the log is erased already then).
+ */
+export async function eraseNow(services: Pick<EraseLaterServices, 'erase' | 'pending'>, request: { readonly sessionId: string; readonly tombstoneSeq: number }): ReturnType<typeof eraseRemoval> {
+  const erased = await eraseRemoval(services.erase, request)
+  if (erased.ok) await services.pending.update(request.sessionId, request.tombstoneSeq, undefined)
+  return erased
 }
 
 /** What one pending erase came to at start. */
@@ -229,7 +249,7 @@ export async function runPendingErases(services: Pick<EraseLaterServices, 'erase
       if (await services.erase.access.isStored(sessionId).catch(() => true)) continue
       const run: StartRun = { sessionId, tombstoneSeq, outcome: 'dropped', detail: noSessionMessage(sessionId) }
       await services.pending.update(sessionId, tombstoneSeq, undefined)
-      log(`message-recall: pending erase of removal ${tombstoneSeq} of session "${sessionId}": ${run.outcome}: ${run.detail}`, run.outcome)
+      log(`message-recall: pending erase of removal ${tombstoneSeq} of session "${sessionId}": ${run.outcome}: ${withoutPrefix(run.detail)}`, run.outcome)
       runs.push(run)
       continue
     }
@@ -251,8 +271,13 @@ export async function runPendingErases(services: Pick<EraseLaterServices, 'erase
     const detail = shortenPaths(run.detail)
     if (run.outcome === 'erased' || run.outcome === 'dropped') await services.pending.update(sessionId, tombstoneSeq, undefined)
     else if (run.outcome === 'failed') await services.pending.update(sessionId, tombstoneSeq, { ...record, state: 'failed', problem: detail })
-    log(`message-recall: pending erase of removal ${tombstoneSeq} of session "${sessionId}": ${run.outcome}: ${detail}`, run.outcome)
+    log(`message-recall: pending erase of removal ${tombstoneSeq} of session "${sessionId}": ${run.outcome}: ${withoutPrefix(detail)}`, run.outcome)
     runs.push({ ...run, detail })
   }
   return runs
+}
+
+/** A detail without its own leading `message-recall: `: the log line carries the prefix once. */
+function withoutPrefix(detail: string): string {
+  return detail.startsWith('message-recall: ') ? detail.slice('message-recall: '.length) : detail
 }

@@ -25,7 +25,8 @@
  *   takes (which may be more than the erase being confirmed: a wider removal there); and how
  *   many held messages are not removed there (a copy made before the removal, or a copy from
  *   before it; a source when they were removed in the copy alone; also folded by a compaction).
- *   Held messages whose removal there was erased already are no longer held; a session where all
+ *   Held messages whose removal there was erased already (itself, or a later removal there that
+ *   absorbed it) are no longer held; a session where all
  *   of them are is left out;
  * - its current title (`session-titles.ts` `titleOfRawLog`: the newest `session/title` line).
  *
@@ -34,7 +35,7 @@
 import type { SessionHeader } from '@deepseek-ai/dsh-session'
 import type { EraseCopyValue } from '../shared/protocol'
 import { parseLogText } from '../log/log-without-removed'
-import { erasedMarkOf } from '../log/log-erase'
+import { erasedThrough } from '../log/log-erase'
 import { readFates, replacementEvents } from '../shared/fate'
 import { findRemovedContent } from '../shared/removed-content'
 import { titleOfRawLog } from './session-titles'
@@ -181,7 +182,8 @@ export function copyRemoval(content: string, seqs: readonly number[]): CopyRemov
       continue
     }
     const tombstone = events[fate.tombstoneSeq]
-    if (tombstone !== undefined && erasedMarkOf(tombstone) !== null) continue
+    // Erased there already, by this removal or by a later one that absorbed it.
+    if (tombstone !== undefined && erasedThrough(events, fates, fate.tombstoneSeq)) continue
     if (!tombstones.includes(fate.tombstoneSeq)) tombstones.push(fate.tombstoneSeq)
   }
   if (tombstones.length === 0 && notRemovedCount === 0) return null

@@ -31,8 +31,8 @@ import { applyChanges, previewChanges } from './batch-service'
 import type { BatchIntent } from './view-plans'
 import { previewRemoval, removeMessages, type RemovalServices } from './removal-service'
 import { flushSession } from './session-write'
-import { eraseRemoval, type EraseServices } from './erase-session'
-import { cancelErase, listPendingErases, pendingEraseRefusal, planErase, scheduleErase, type EraseLaterServices } from './erase-at-start'
+import type { EraseServices } from './erase-session'
+import { cancelErase, eraseNow, listPendingErases, pendingEraseRefusal, planErase, scheduleErase, type EraseLaterServices } from './erase-at-start'
 import { editSummary } from './summary-edit'
 import { previewSummaryRefresh, refreshSummary } from './summary-refresh'
 import type { WriteQueue } from './write-queue'
@@ -229,7 +229,7 @@ export function createRouteHandler(services: RouteServices, config: MessageRecal
         case 'erase': {
           const erased = request.when === 'next-start'
             ? await scheduleErase({ ...services.eraseLater, erase: services.erase }, request)
-            : await eraseRemoval(services.erase, request)
+            : await eraseNow({ pending: services.eraseLater.pending, erase: services.erase }, request)
           if (erased.ok) sendJson(res, 200, { ok: true, value: erased.value })
           else fail(res, erased.refusal.code, erased.refusal.message, undefined, 'reason' in erased.refusal ? { reason: erased.refusal.reason } : {})
           return

@@ -3,8 +3,8 @@
  * took replaced for good. Pure and browser-safe; the host's erase (`host/erase-session.ts`) feeds
  * it the text `sessionPersistence.readRaw` returns and writes the result back.
  *
- * **Scope: one removal.** Erasing tombstone `T` rewrites the messages `T` removed, also those of
- * the earlier tombstones it absorbed (they are gone under `T` too), and every event that copied
+ * **Scope: one removal.** Erasing tombstone `T` rewrites the messages whose fate (`shared/fate.ts`)
+ * is removed by `T` or by an earlier tombstone it absorbed, and every event that copied
  * their content, by the carrier rules of `shared/removed-content.ts` (`findRemovedContent` with
  * `T`). Other removals in effect are left as they are: the person confirms what goes per removal.
  * An exclusion is never erased (its messages are still in the transcript), nor a removal a
@@ -25,7 +25,7 @@
  */
 import { isRecord, type LogEvent } from '../shared/events'
 import { isTombstoneEvent, readTombstone } from '../shared/tombstone'
-import { readFates, replacementEvents } from '../shared/fate'
+import { readFates, replacementEvents, type Fates } from '../shared/fate'
 import type { CarrierKind } from '../shared/removed-content'
 import { ACTIONS } from '../shared/actions'
 import { collectEventImages, parseLogText, rewriteLinesWithoutRemoved, type LoggedImageRef } from './log-without-removed'
@@ -39,7 +39,8 @@ export interface ErasedMark {
 /**
  * Why a removal cannot be erased: no tombstone of this plugin at the seq (`NOT_A_TOMBSTONE`), an
  * exclusion (`EXCLUSION`: its messages are still in the transcript), a removal a restore undid
- * (`NOT_IN_EFFECT`), or one erased before (`ALREADY_ERASED`).
+ * (`NOT_IN_EFFECT`), or one erased before, itself or through a later removal that absorbed it
+ * (`ALREADY_ERASED`).
  */
 export type EraseBlock = 'NOT_A_TOMBSTONE' | 'EXCLUSION' | 'NOT_IN_EFFECT' | 'ALREADY_ERASED'
 
@@ -97,6 +98,25 @@ export function erasedMarkOf(event: LogEvent): ErasedMark | null {
 }
 
 /**
+ * Whether a removal's content is erased already: its own tombstone carries the erase mark, or a
+ * later tombstone of this plugin that absorbed it (directly or through others) does, since that
+ * erase took the messages of the removals it absorbed (`Fates.removedBy`).
+ * @param events - the log's events by seq.
+ * @param fates - their fates (`readFates`).
+ * @param tombstoneSeq - seq of a tombstone of this plugin.
+ * @returns true when it or an absorbing tombstone is erased.
+ */
+export function erasedThrough(events: readonly (LogEvent | undefined)[], fates: Fates, tombstoneSeq: number): boolean {
+  const seen = new Set<number>()
+  for (let seq: number | null = tombstoneSeq; seq !== null && !seen.has(seq) && fates.tombstone(seq) !== undefined; seq = fates.shadowerOf(seq)) {
+    seen.add(seq)
+    const event = events[seq]
+    if (event !== undefined && erasedMarkOf(event) !== null) return true
+  }
+  return false
+}
+
+/**
  * Rewrite a log's JSONL text with the content one removal took erased (see the module doc).
  * @param content - the whole log text (header line, then one event or packed chunk row per line).
  * @param tombstoneSeq - seq of a tombstone of this plugin in effect.
@@ -113,7 +133,8 @@ export function eraseRemovalInLog(content: string, tombstoneSeq: number, at: str
   if (ACTIONS[tombstone.action].effect !== 'removed') return { ok: false, code: 'EXCLUSION' }
   const fates = readFates(replacementEvents(events.length, (seq) => events[seq]))
   if (fates.statusOf(tombstoneSeq)?.inEffect !== true) return { ok: false, code: 'NOT_IN_EFFECT' }
-  if (erasedMarkOf(tombstoneEvent) !== null) return { ok: false, code: 'ALREADY_ERASED' }
+  // Erased itself, or through a later removal that absorbed it (its messages are the marker already).
+  if (erasedThrough(events, fates, tombstoneSeq)) return { ok: false, code: 'ALREADY_ERASED' }
 
   const rewritten = rewriteLinesWithoutRemoved(log, tombstoneSeq)
   const out = rewritten.lines

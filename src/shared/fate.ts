@@ -281,6 +281,32 @@ export class Fates {
   }
 
   /**
+   * The messages one removal takes for good: those it shadows, also through the earlier tombstones
+   * it absorbed, whose fate is removed by it or by one of those (never an excluded message in view,
+   * nor one a later tombstone removed). What an erase of the removal takes and what its entry counts.
+   * @param tombstoneSeq - seq of a tombstone of this plugin.
+   * @returns the surface seqs (a restoring copy stands for its message), ascending; empty for an
+   *   exclusion, a removal a restore undid, or an unknown seq.
+   */
+  removedBy(tombstoneSeq: number): number[] {
+    const walk = [tombstoneSeq]
+    const tree = new Set<number>()
+    const messages: number[] = []
+    while (walk.length > 0) {
+      const seq = walk.pop() as number
+      if (tree.has(seq)) continue
+      tree.add(seq)
+      const tombstone = this.tombstoneBySeq.get(seq)
+      if (tombstone !== undefined) walk.push(...tombstone.shadowedSeqs)
+      else messages.push(seq)
+    }
+    return messages.filter((seq) => {
+      const fate = this.fateOf(seq)
+      return fate.state === 'removed' && fate.rewrite !== true && fate.tombstoneSeq !== null && tree.has(fate.tombstoneSeq) && this.tombstoneBySeq.has(fate.tombstoneSeq)
+    }).sort((a, b) => a - b)
+  }
+
+  /**
    * Follow a message along the replacements that shadowed it (see the module rules).
    * @param seq - the seq of an appended message (any seq: one nothing shadows is `current`).
    * @returns its fate (memoized per seq).

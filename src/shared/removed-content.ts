@@ -98,7 +98,8 @@ function messageSeqsOf(data: unknown): readonly number[] {
  * @param count - number of events (seqs `0 … count - 1`).
  * @param lookup - one event by seq.
  * @param tombstoneSeq - only what this one tombstone took: the messages it shadows, also through
- * the earlier tombstones it absorbed, that are removed (an erase of one removal). Omitted: every
+ * the earlier tombstones it absorbed, whose fate is removed by it or by one it absorbed (an erase
+ * of one removal); never an excluded message, nor one a later tombstone removed. Omitted: every
  * removal in effect.
  * @returns the removed messages and the carriers; empty when nothing is removed (also when the
  * only tombstones are exclusions or were restored).
@@ -119,17 +120,10 @@ export function findRemovedContent(count: number, lookup: (seq: number) => LogEv
       for (const seq of tombstone.shadowedSeqs) if (!tombstones.has(seq) && removedFate(seq)) pending.push(seq)
     }
   } else {
-    // One removal: its shadowed messages, and those of the tombstones it absorbed.
-    const walk = [tombstoneSeq]
-    const seen = new Set<number>()
-    while (walk.length > 0) {
-      const seq = walk.pop() as number
-      if (seen.has(seq)) continue
-      seen.add(seq)
-      const tombstone = tombstones.get(seq)
-      if (tombstone !== undefined) walk.push(...tombstone.shadowedSeqs)
-      else if (removedFate(seq)) pending.push(seq)
-    }
+    // One removal: the messages whose fate it or a tombstone it absorbed decides as removed
+    // (`Fates.removedBy`). An exclusion a Recall or Delete absorbed stays excluded (in view, its
+    // text kept); one a later Delete onward took is removed by that one, not by this.
+    pending.push(...fates.removedBy(tombstoneSeq))
   }
   // Folded messages a summary rewrite took out of a compaction summary (the last rewrite decides).
   for (const rewrite of fates.rewrites) for (const removal of rewrite.removals) for (const seq of removal.seqs) if (removedFate(seq)) pending.push(seq)

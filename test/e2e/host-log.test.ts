@@ -44,10 +44,10 @@ describe('the host log (dsh web)', () => {
     writeFileSync(join(home, 'message-recall', 'pending-erases.json'), `${JSON.stringify({ version: 1, erases: [pending, failed] }, null, 2)}\n`)
     const firstLog = join(dir, 'host.log')
     hosts.push(await startHost({ dshHome: home, port: 0, logFile: firstLog }))
-    const dropped = 'message-recall: pending erase of removal 7 of session "session-gone": dropped: message-recall: no session "session-gone" (neither open in this host nor stored)'
+    const dropped = 'message-recall: pending erase of removal 7 of session "session-gone": dropped: no session "session-gone" (neither open in this host nor stored)'
     const lines = await linesOnceLogged(firstLog, dropped)
     assert.equal(lines.filter((line) => line === dropped).length, 1)
-    const droppedFailed = 'message-recall: pending erase of removal 9 of session "session-gone-failed": dropped: message-recall: no session "session-gone-failed" (neither open in this host nor stored)'
+    const droppedFailed = 'message-recall: pending erase of removal 9 of session "session-gone-failed": dropped: no session "session-gone-failed" (neither open in this host nor stored)'
     assert.equal((await linesOnceLogged(firstLog, droppedFailed)).filter((line) => line === droppedFailed).length, 1, 'a failed erase of a gone session is dropped too')
     assert.deepEqual(JSON.parse(readFileSync(join(home, 'message-recall', 'pending-erases.json'), 'utf8')), { version: 1, erases: [] }, 'dropped from the file')
 

@@ -9,7 +9,10 @@
  * gone from every file (the built log tool's `scan --text` and a byte search), the pending file is
  * empty, and pending erases of a restored removal and of a session that is gone are dropped. An
  * erase that fails at start (a file system error) is kept as failed with the host's words, asked
- * again it is pending again, and the next start runs it again. A failed erase of a session that is
+ * again it is pending again, and the next start runs it again; while failed, `restore` and
+ * `forkBefore` answer `ERASE_PENDING` in the words of a failed erase. An erase carried out now (the
+ * agent disposed, its session stored) drops the removal's pending record: not listed, a new
+ * next-start request answers `ALREADY_ERASED`, restore is not refused as pending. A failed erase of a session that is
  * gone is dropped at the next start (one of a stored session stays), and once its session is
  * deleted while the host runs, `cancelErase` still drops it (the record is read before asking
  * whether the session exists), then answers `SESSION_NOT_LIVE`. A damaged pending-erase file is
@@ -20,7 +23,8 @@ import { after, before, describe, it } from 'node:test'
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { SessionId, type Session } from '@deepseek-ai/dsh-session'
-import { waitFor, type DshApp } from '../support/dsh-app'
+import { randomUUID } from 'node:crypto'
+import { MODEL, PROVIDER, waitFor, type DshApp } from '../support/dsh-app'
 import { conversationLog } from '../support/conversation'
 import { assertError, node, Roots, sessionFile } from './helpers'
 import { pendingEraseHome, scanHits } from '../support/pending-erase-home'
@@ -184,9 +188,10 @@ describe('erase for good when the host next starts', () => {
     assert.deepEqual(scanHits(root, CANARY), [sessionFile(root, id)], 'nothing was erased')
     const failed = { tombstoneSeq, scheduledAt: first.erase.scheduledAt, messageCount: 1, imageCount: 0, fileCount: 0, state: 'failed', problem }
     assert.deepEqual(await post({ sessionId: id, action: 'pendingErases' }), { action: 'pendingErases', erases: [failed] }, 'the panel reads why')
-    // Kept, not run again: Restore and Open a copy are still refused.
-    const pendingMessage = `message-recall: removal ${tombstoneSeq} is to be erased for good when the host next starts; cancel the erase (cancelErase) to restore it or open a copy from before it`
-    assertError(await app.post({ sessionId: id, action: 'restore', tombstoneSeq }), 409, 'ERASE_PENDING', pendingMessage)
+    // Kept, not run again: Restore and Open a copy are still refused, in words that say it failed.
+    const failedMessage = `message-recall: an erase for good of removal ${tombstoneSeq} failed at the host's start and is kept; try it again or cancel it (cancelErase) to restore it`
+    assertError(await app.post({ sessionId: id, action: 'restore', tombstoneSeq }), 409, 'ERASE_PENDING', failedMessage)
+    assertError(await app.post({ sessionId: id, action: 'forkBefore', tombstoneSeq }), 409, 'ERASE_PENDING', failedMessage)
 
     // Asked again (the panel's Try again at next start): checked afresh, pending again, durable when answered.
     const again = await post({ sessionId: id, action: 'erase', tombstoneSeq, when: 'next-start' })
@@ -210,6 +215,32 @@ describe('erase for good when the host next starts', () => {
     assert.deepEqual(scanHits(root, CANARY), [], 'the canary is gone from the persistence root')
     assert.ok((await rawLog(id)).includes('kept prompt'))
     assertError(await app.post({ sessionId: id, action: 'erase', tombstoneSeq, when: 'next-start' }), 409, 'NOT_ERASABLE', `message-recall: cannot erase removal ${tombstoneSeq}: that removal was erased already`)
+  })
+
+  it('an erase carried out now drops the pending record of that removal: not pending, not refused as pending, erased already at start', async () => {
+    const prompt = `${CANARY} erased now`
+    // An agent whose handle the test holds: disposed, its session is stored and erasable now.
+    const handle = await (app.ctx as any).agents.create({ sessionId: SessionId(`session-${randomUUID()}`), agentOptions: { provider: PROVIDER, model: MODEL }, seed: conversationLog([{ prompt, steps: [{ text: 'noted' }] }, { prompt: 'kept prompt', steps: [{ text: 'kept' }] }]) })
+    const id = handle.agent.id as string
+    const promptSeq = node(handle.agent.session as Session, 'user/message', prompt)
+    const { tombstoneSeq } = await post({ sessionId: id, action: 'delete', seq: promptSeq })
+    await post({ sessionId: id, action: 'flush' })
+    await post({ sessionId: id, action: 'erase', tombstoneSeq, when: 'next-start' })
+    assert.deepEqual(pendingOnDisk().filter((e) => e.sessionId === id).map((e) => e.state), ['pending'])
+    await handle.dispose()
+    assert.equal(app.ctx.sessions.get(SessionId(id)), undefined, 'stored, not open')
+
+    const erased = await post({ sessionId: id, action: 'erase', tombstoneSeq })
+    assert.deepEqual(erased.messageSeqs, [promptSeq])
+    assert.deepEqual(pendingOnDisk().filter((e) => e.sessionId === id), [], 'the record is dropped, durable when answered')
+    assert.deepEqual(await post({ sessionId: id, action: 'pendingErases' }), { action: 'pendingErases', erases: [] })
+    assert.deepEqual(scanHits(root, CANARY).filter((hit) => hit.includes(id)), [], 'the session\'s log no longer holds the canary')
+    // Erased: a new request says so rather than answering the old record, and restore is no longer
+    // refused as pending (it brings back the erased marker, not the text).
+    assertError(await app.post({ sessionId: id, action: 'erase', tombstoneSeq, when: 'next-start' }), 409, 'NOT_ERASABLE', `message-recall: cannot erase removal ${tombstoneSeq}: that removal was erased already`)
+    assert.deepEqual(pendingOnDisk().filter((e) => e.sessionId === id), [])
+    assert.equal((await post({ sessionId: id, action: 'restore', tombstoneSeq })).action, 'restore')
+    assert.deepEqual(scanHits(root, CANARY).filter((hit) => hit.includes(id)), [], 'still no canary')
   })
 
   it('a failed erase of a session that is gone is dropped at the next start, and cancelled on request once it is deleted', async () => {

@@ -3,8 +3,8 @@
  * events of the session's durable history (the replacement view) and the Chat store's rows. No
  * request is made and no content leaves the page. Pure.
  *
- * Per tombstone of this plugin, newest first: when, which action, how many messages (absorbed
- * tombstones not counted), the first words of what went and a token estimate (both from the rows
+ * Per tombstone of this plugin, newest first: when, which action, how many messages (for a
+ * removal in effect, as many as its erase takes), the first words of what went and a token estimate (both from the rows
  * the page holds, following a restored message back to its original row; `null` when none of
  * them is loaded), whether it is still in effect or was restored, and whether it can be restored
  * in place (on the surface, shadowing exactly one message the person sent): both from the one fate
@@ -24,7 +24,7 @@ import { readableToolText } from '../text/tool-result-text'
 import { plainText } from '../../shared/message-text'
 import type { NodeKind } from '../../shared/surface-node'
 import { estimateTokens } from '../../shared/token-estimate'
-import type { TombstoneAction } from '../../shared/actions'
+import { ACTIONS, type TombstoneAction } from '../../shared/actions'
 import type { ChatNode, ChatSnapshot } from '../wire/rc8'
 import type { ReplacementSnapshot } from '../wire/replacement-view'
 import { resolveRow } from '../rows/resolve-row'
@@ -36,7 +36,11 @@ export interface RemovalEntry {
   /** When the tombstone was written, epoch ms. */
   readonly time: number
   readonly action: TombstoneAction
-  /** Messages it took out (tombstones it absorbed not counted); at least 1. */
+  /**
+   * Messages it took out; at least 1. A removal in effect: what its erase takes, also the messages of
+   * the removals it absorbed whose fate it decides, never an excluded one in view (`Fates.removedBy`);
+   * an exclusion or an undone removal: its own messages (tombstones it absorbed not counted).
+   */
   readonly count: number
   /** The first words of what went, or `null` when none of it is in the loaded rows. */
   readonly excerpt: string | null
@@ -88,7 +92,9 @@ export function removalEntries(replacements: ReplacementSnapshot, chat: ChatSnap
       tombstoneSeq: tombstone.seq,
       time: bySeq.get(tombstone.seq)?.time ?? 0,
       action: tombstone.action,
-      count: Math.max(1, messages.length),
+      // A removal in effect counts what its erase takes (`Fates.removedBy`: also the messages of the
+      // removals it absorbed, never an excluded one in view); an exclusion or an undone one its own.
+      count: Math.max(1, status.inEffect && ACTIONS[tombstone.action].effect === 'removed' ? fates.removedBy(tombstone.seq).length : messages.length),
       excerpt: known.length === 0 ? null : excerpt(known.map((m) => m.text).join(' ')),
       tokens: known.length === 0 ? null : estimateTokens(known.map((m) => m.content)),
       inEffect: status.inEffect,

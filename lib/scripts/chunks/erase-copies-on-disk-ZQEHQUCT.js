@@ -3,12 +3,12 @@ import {
   errorText
 } from "./chunk-DEG42HNT.js";
 import {
-  erasedMarkOf,
+  erasedThrough,
   findRemovedContent,
   parseLogText,
   readFates,
   replacementEvents
-} from "./chunk-CQSEQX6K.js";
+} from "./chunk-LLGVRJYZ.js";
 import {
   isRecord
 } from "./chunk-MY2ZCKN5.js";
@@ -121,7 +121,7 @@ function copyRemoval(content, seqs) {
       continue;
     }
     const tombstone = events[fate.tombstoneSeq];
-    if (tombstone !== void 0 && erasedMarkOf(tombstone) !== null) continue;
+    if (tombstone !== void 0 && erasedThrough(events, fates, fate.tombstoneSeq)) continue;
     if (!tombstones.includes(fate.tombstoneSeq)) tombstones.push(fate.tombstoneSeq);
   }
   if (tombstones.length === 0 && notRemovedCount === 0) return null;

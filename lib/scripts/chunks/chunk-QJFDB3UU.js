@@ -2,10 +2,10 @@
 import {
   explainSession,
   forkOrigin
-} from "./chunk-AABZB56N.js";
+} from "./chunk-ZE4P4FPO.js";
 import {
   readFates
-} from "./chunk-CQSEQX6K.js";
+} from "./chunk-LLGVRJYZ.js";
 import {
   COMMON_OPTIONS,
   DECODER_OPTION,

@@ -267,10 +267,10 @@ async function run(argv, invocation) {
 }
 async function eraseHeld(json, invocation, logPath, compression, home, tombstoneSeq) {
   const { decodeLogBytes } = await import("./jsonl-log-file-FETHXAH6.js");
-  const { eraseLogFile } = await import("./erase-log-OXFJE37Y.js");
-  const { deleteSideFiles, eraseFailureText } = await import("./erase-session-ZSRDJEIP.js");
+  const { eraseLogFile } = await import("./erase-log-5OILX76T.js");
+  const { deleteSideFiles, eraseFailureText } = await import("./erase-session-DTKRCCLU.js");
   const { dropCacheEntryInFile } = await import("./projection-cache-erase-5WQJ7QZG.js");
-  const { copiesOnDisk, logFilesUnder } = await import("./erase-copies-on-disk-O2BTGUPH.js");
+  const { copiesOnDisk, logFilesUnder } = await import("./erase-copies-on-disk-ZQEHQUCT.js");
   const { dshJsonlReader } = await import("./dsh-reader-PQKW3SW4.js");
   let id;
   try {

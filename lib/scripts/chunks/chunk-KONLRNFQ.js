@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   forkOrigin
-} from "./chunk-AABZB56N.js";
+} from "./chunk-ZE4P4FPO.js";
 import {
   assertHome,
   assertRoot

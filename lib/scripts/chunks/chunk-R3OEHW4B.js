@@ -7,7 +7,7 @@ import {
 } from "./chunk-PQVV6EUF.js";
 import {
   eraseRemovalInLog
-} from "./chunk-CQSEQX6K.js";
+} from "./chunk-LLGVRJYZ.js";
 import {
   decodeLogBytes,
   encodeLogText,

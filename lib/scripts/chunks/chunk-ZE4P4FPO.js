@@ -8,7 +8,7 @@ import {
 import {
   erasedMarkOf,
   readFates
-} from "./chunk-CQSEQX6K.js";
+} from "./chunk-LLGVRJYZ.js";
 import {
   classifyNode,
   contentOf,

@@ -165,6 +165,31 @@ var Fates = class {
     return this.tombstoneBySeq.get(seq);
   }
   /**
+   * The messages one removal takes for good: those it shadows, also through the earlier tombstones
+   * it absorbed, whose fate is removed by it or by one of those (never an excluded message in view,
+   * nor one a later tombstone removed). What an erase of the removal takes and what its entry counts.
+   * @param tombstoneSeq - seq of a tombstone of this plugin.
+   * @returns the surface seqs (a restoring copy stands for its message), ascending; empty for an
+   *   exclusion, a removal a restore undid, or an unknown seq.
+   */
+  removedBy(tombstoneSeq) {
+    const walk = [tombstoneSeq];
+    const tree = /* @__PURE__ */ new Set();
+    const messages = [];
+    while (walk.length > 0) {
+      const seq = walk.pop();
+      if (tree.has(seq)) continue;
+      tree.add(seq);
+      const tombstone = this.tombstoneBySeq.get(seq);
+      if (tombstone !== void 0) walk.push(...tombstone.shadowedSeqs);
+      else messages.push(seq);
+    }
+    return messages.filter((seq) => {
+      const fate = this.fateOf(seq);
+      return fate.state === "removed" && fate.rewrite !== true && fate.tombstoneSeq !== null && tree.has(fate.tombstoneSeq) && this.tombstoneBySeq.has(fate.tombstoneSeq);
+    }).sort((a, b) => a - b);
+  }
+  /**
    * Follow a message along the replacements that shadowed it (see the module rules).
    * @param seq - the seq of an appended message (any seq: one nothing shadows is `current`).
    * @returns its fate (memoized per seq).
@@ -339,16 +364,7 @@ function findRemovedContent(count, lookup, tombstoneSeq) {
       for (const seq of tombstone.shadowedSeqs) if (!tombstones.has(seq) && removedFate(seq)) pending.push(seq);
     }
   } else {
-    const walk = [tombstoneSeq];
-    const seen = /* @__PURE__ */ new Set();
-    while (walk.length > 0) {
-      const seq = walk.pop();
-      if (seen.has(seq)) continue;
-      seen.add(seq);
-      const tombstone = tombstones.get(seq);
-      if (tombstone !== void 0) walk.push(...tombstone.shadowedSeqs);
-      else if (removedFate(seq)) pending.push(seq);
-    }
+    pending.push(...fates.removedBy(tombstoneSeq));
   }
   for (const rewrite of fates.rewrites) for (const removal of rewrite.removals) for (const seq of removal.seqs) if (removedFate(seq)) pending.push(seq);
   while (pending.length > 0) {
@@ -635,6 +651,15 @@ function erasedMarkOf(event) {
   const erased = event.data.source.erased;
   return isRecord(erased) && typeof erased.at === "string" ? { at: erased.at } : null;
 }
+function erasedThrough(events, fates, tombstoneSeq) {
+  const seen = /* @__PURE__ */ new Set();
+  for (let seq = tombstoneSeq; seq !== null && !seen.has(seq) && fates.tombstone(seq) !== void 0; seq = fates.shadowerOf(seq)) {
+    seen.add(seq);
+    const event = events[seq];
+    if (event !== void 0 && erasedMarkOf(event) !== null) return true;
+  }
+  return false;
+}
 function eraseRemovalInLog(content, tombstoneSeq, at) {
   const log = parseLogText(content);
   const { parsed, events } = log;
@@ -644,7 +669,7 @@ function eraseRemovalInLog(content, tombstoneSeq, at) {
   if (ACTIONS[tombstone.action].effect !== "removed") return { ok: false, code: "EXCLUSION" };
   const fates = readFates(replacementEvents(events.length, (seq) => events[seq]));
   if (fates.statusOf(tombstoneSeq)?.inEffect !== true) return { ok: false, code: "NOT_IN_EFFECT" };
-  if (erasedMarkOf(tombstoneEvent) !== null) return { ok: false, code: "ALREADY_ERASED" };
+  if (erasedThrough(events, fates, tombstoneSeq)) return { ok: false, code: "ALREADY_ERASED" };
   const rewritten = rewriteLinesWithoutRemoved(log, tombstoneSeq);
   const out = rewritten.lines;
   const line = out.findIndex((_, i) => {
@@ -674,5 +699,6 @@ export {
   parseLogText,
   toolOutputPathsIn,
   erasedMarkOf,
+  erasedThrough,
   eraseRemovalInLog
 };
