@@ -1,34 +1,35 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-5F5TKOKG.js";
+} from "./chunks/chunk-XERFYWWG.js";
 import {
   explainCommand
-} from "./chunks/chunk-QJFDB3UU.js";
+} from "./chunks/chunk-MDBP5RFZ.js";
 import {
   listCommand
-} from "./chunks/chunk-J33NUMTI.js";
+} from "./chunks/chunk-IOKQFB42.js";
 import {
   readCommand
-} from "./chunks/chunk-QILPWFHG.js";
+} from "./chunks/chunk-EH4EXTFK.js";
 import {
   scanCommand
-} from "./chunks/chunk-KONLRNFQ.js";
+} from "./chunks/chunk-LZVLSWL2.js";
 import "./chunks/chunk-ZE4P4FPO.js";
 import "./chunks/chunk-OKUGGFY4.js";
 import "./chunks/chunk-PQVV6EUF.js";
 import "./chunks/chunk-LLGVRJYZ.js";
-import "./chunks/chunk-GM4O43YI.js";
+import "./chunks/chunk-LJ2DMLF2.js";
 import {
   verifyCommand
-} from "./chunks/chunk-4J3HWUGM.js";
+} from "./chunks/chunk-3UWZ7NVN.js";
 import "./chunks/chunk-QTLKHOKV.js";
 import {
   EXIT,
   out,
   runCommand,
   runMain
-} from "./chunks/chunk-J4GPO2E5.js";
+} from "./chunks/chunk-L2YMFD7L.js";
+import "./chunks/chunk-CDZLCCFJ.js";
 import "./chunks/chunk-MY2ZCKN5.js";
 import {
   UsageError

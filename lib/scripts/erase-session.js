@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-5F5TKOKG.js";
-import "./chunks/chunk-GM4O43YI.js";
+} from "./chunks/chunk-XERFYWWG.js";
+import "./chunks/chunk-LJ2DMLF2.js";
 import {
   runCommand
-} from "./chunks/chunk-J4GPO2E5.js";
+} from "./chunks/chunk-L2YMFD7L.js";
+import "./chunks/chunk-CDZLCCFJ.js";
 import "./chunks/chunk-MY2ZCKN5.js";
 import "./chunks/chunk-KEICUTLP.js";
 import "./chunks/chunk-2BN4JUMU.js";

@@ -1,14 +1,15 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-QJFDB3UU.js";
+} from "./chunks/chunk-MDBP5RFZ.js";
 import "./chunks/chunk-ZE4P4FPO.js";
 import "./chunks/chunk-OKUGGFY4.js";
 import "./chunks/chunk-PQVV6EUF.js";
 import "./chunks/chunk-LLGVRJYZ.js";
 import {
   runCommand
-} from "./chunks/chunk-J4GPO2E5.js";
+} from "./chunks/chunk-L2YMFD7L.js";
+import "./chunks/chunk-CDZLCCFJ.js";
 import "./chunks/chunk-MY2ZCKN5.js";
 import "./chunks/chunk-KEICUTLP.js";
 import "./chunks/chunk-2BN4JUMU.js";

@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 import {
   readCommand
-} from "./chunks/chunk-QILPWFHG.js";
+} from "./chunks/chunk-EH4EXTFK.js";
 import "./chunks/chunk-QTLKHOKV.js";
 import {
   runCommand
-} from "./chunks/chunk-J4GPO2E5.js";
+} from "./chunks/chunk-L2YMFD7L.js";
+import "./chunks/chunk-CDZLCCFJ.js";
 import "./chunks/chunk-MY2ZCKN5.js";
 import "./chunks/chunk-KEICUTLP.js";
 import "./chunks/chunk-2BN4JUMU.js";

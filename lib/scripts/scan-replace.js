@@ -1,16 +1,17 @@
 #!/usr/bin/env node
 import {
   scanCommand
-} from "./chunks/chunk-KONLRNFQ.js";
+} from "./chunks/chunk-LZVLSWL2.js";
 import "./chunks/chunk-ZE4P4FPO.js";
 import "./chunks/chunk-OKUGGFY4.js";
 import "./chunks/chunk-PQVV6EUF.js";
 import "./chunks/chunk-LLGVRJYZ.js";
-import "./chunks/chunk-GM4O43YI.js";
+import "./chunks/chunk-LJ2DMLF2.js";
 import "./chunks/chunk-QTLKHOKV.js";
 import {
   runCommand
-} from "./chunks/chunk-J4GPO2E5.js";
+} from "./chunks/chunk-L2YMFD7L.js";
+import "./chunks/chunk-CDZLCCFJ.js";
 import "./chunks/chunk-MY2ZCKN5.js";
 import "./chunks/chunk-KEICUTLP.js";
 import "./chunks/chunk-2BN4JUMU.js";

@@ -23,6 +23,7 @@ import { OptionValueError } from '../support/option-values'
 import { assertFolder } from '../support/sessions-root'
 import { claimHome } from '../support/home-holder'
 import { describeHolder } from '../../src/host/home-lock'
+import { PendingErases, pendingErasesPath } from '../../src/host/pending-erases'
 import { logFormatOf, resolveSessionLog } from '../../src/log/log-file'
 import { UsageError, UsageLineError } from '../support/usage-errors'
 import type { DiskCopy } from '../../src/host/erase-copies-on-disk'
@@ -204,10 +205,12 @@ async function eraseHeld(json: boolean, invocation: string, logPath: string, com
   const side = await deleteSideFiles(done.value, others, home === undefined ? undefined : join(home, 'attachments', 'v1'))
   // DSH's projection cache: the session's record is dropped; DSH folds it again from the erased log.
   const projectionCache = home === undefined ? 'absent' : await dropCacheEntryInFile(join(home, 'storages'), id)
+  // A pending erase of the same removal kept for the host's next start (the Removed panel's) is done now: dropped.
+  const pendingDropped = home === undefined ? false : await new PendingErases(pendingErasesPath(home)).update(id, tombstoneSeq, undefined)
   // The related sessions (copies, sources, their other copies) whose logs still hold the erased
   // messages: the erase does not reach them. The erased log first: its header names its source.
   const copies = home === undefined ? null : await copiesOnDisk([logPath, ...logs.filter((path) => path !== logPath)], id, done.value.messageSeqs)
-  const value = { ok: true, sessionId: id, tombstoneSeq, erasedAt: at, messageSeqs: done.value.messageSeqs, rewrittenEvents: done.value.carriers.size, ...side, projectionCache, copies }
+  const value = { ok: true, sessionId: id, tombstoneSeq, erasedAt: at, messageSeqs: done.value.messageSeqs, rewrittenEvents: done.value.carriers.size, ...side, projectionCache, pendingErase: pendingDropped ? 'dropped' : 'absent', copies }
   if (json) {
     await out(JSON.stringify(value) + '\n')
     return EXIT.ok
@@ -218,6 +221,7 @@ async function eraseHeld(json: boolean, invocation: string, logPath: string, com
     ...side.deletedFiles.map((file) => `deleted file ${file}`),
     ...side.kept.map((kept) => `kept ${kept.name} (${kept.reason === 'referenced' ? 'another session references it' : kept.reason === 'absent' ? 'not there' : 'no DSH home given'})`),
     ...(projectionCache === 'dropped' ? ['dropped its record from the projection cache (storages/session_projcache.json); DSH folds it again from the erased log'] : []),
+    ...(pendingDropped ? ['dropped its pending erase (message-recall/pending-erases.json): it is done'] : []),
     ...(copies === null ? ['copies and sources of the session not looked for: no DSH home (pass --home)'] : copies.flatMap((copy) => copyLines(copy, invocation))),
   ]
   await out(lines.join('\n') + '\n')

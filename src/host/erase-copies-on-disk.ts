@@ -20,6 +20,7 @@ import type { SessionHeader } from '@deepseek-ai/dsh-session'
 import { copiesHolding, copyRemoval, type CopyRelation, type CopyRemoval } from './erase-copies'
 import { decodeLogBytes, readHeaderLine } from './jsonl-log-file'
 import { errorText } from '../shared/error-text'
+import { resolveSessionLog } from '../log/log-file'
 
 /** A session on disk that still holds some of the erased messages: a copy, a source, or another copy of a source. */
 export interface DiskCopy {
@@ -59,7 +60,10 @@ export async function logFilesUnder(dir: string): Promise<string[]> {
   return found
 }
 
-const compressionOf = (path: string): 'zstd' | 'none' => (path.endsWith('.zstd') ? 'zstd' : 'none')
+/** A log's compression from its first bytes (`log/log-file.ts` `resolveSessionLog`), whatever its name; throws for a file that is no log. */
+async function compressionOf(path: string): Promise<'zstd' | 'none'> {
+  return (await resolveSessionLog(path)).format === 'zstd' ? 'zstd' : 'none'
+}
 
 /**
  * The sessions under a sessions root related to the erased one (copies, sources, other copies of
@@ -78,7 +82,7 @@ export async function copiesOnDisk(logs: readonly string[], sessionId: string, m
   for (const path of logs) {
     let header: SessionHeader
     try {
-      header = JSON.parse(await readHeaderLine(path, compressionOf(path))) as SessionHeader
+      header = JSON.parse(await readHeaderLine(path, await compressionOf(path))) as SessionHeader
     } catch {
       continue
     }
@@ -91,7 +95,7 @@ export async function copiesOnDisk(logs: readonly string[], sessionId: string, m
     const log = pathOf.get(header.id)!
     let removal: ReturnType<typeof copyRemoval>
     try {
-      removal = copyRemoval(decodeLogBytes(await readFile(log), compressionOf(log)), seqs)
+      removal = copyRemoval(decodeLogBytes(await readFile(log), await compressionOf(log)), seqs)
     } catch (error) {
       copies.push({ sessionId: header.id, relation, title: null, tombstoneSeq: null, removals: [], notRemovedCount: 0, log, error: errorText(error) })
       continue

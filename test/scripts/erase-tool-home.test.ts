@@ -22,6 +22,7 @@ import { node, Roots } from '../host/helpers'
 import { LOG_TOOL, pendingEraseHome, scanHits } from '../support/pending-erase-home'
 import { claimLock, PLUGIN_LOCK_FILE, START_LOCK_FILE, type LockHolder } from '../../src/host/home-lock'
 import { decodeLogBytes } from '../../src/host/jsonl-log-file'
+import { PendingErases, pendingErasesPath } from '../../src/host/pending-erases'
 
 const CANARY = 'CANARY-7e21-erase-home'
 
@@ -116,10 +117,17 @@ describe('dsh-message-recall-log erase: the DSH home of the log', () => {
     const stale = (owner: string) => JSON.stringify({ pid: gone.pid, startedAt: new Date(Date.now() - 60_000).toISOString(), owner, token: '00aa11bb22cc33dd' }) + '\n'
     writeFileSync(join(home, 'sessions', PLUGIN_LOCK_FILE), stale('message-recall'))
     writeFileSync(join(home, START_LOCK_FILE), stale('npm start'))
+    // The Removed panel had kept an erase of this removal (and of the other) for the next start.
+    const record = (tombstoneSeq: number) => ({ sessionId, tombstoneSeq, scheduledAt: '2026-12-01T10:00:00.000Z', messageSeqs: [], imageCount: 0, fileCount: 0, state: 'pending' as const })
+    await new PendingErases(pendingErasesPath(home)).add(record(erased))
+    await new PendingErases(pendingErasesPath(home)).add(record(kept))
     const run = tool(['erase', folder, '--tombstone', String(erased), '--json'])
     assert.equal(run.status, 0, run.stdout + run.stderr)
-    const value = JSON.parse(run.stdout) as { sessionId: string; erasedAt: string; messageSeqs: number[]; rewrittenEvents: number }
+    const value = JSON.parse(run.stdout) as { sessionId: string; erasedAt: string; messageSeqs: number[]; rewrittenEvents: number; pendingErase: string }
     assert.equal(value.sessionId, sessionId)
+    // The erase done now drops its pending record; the other removal's stays.
+    assert.equal(value.pendingErase, 'dropped')
+    assert.deepEqual(await new PendingErases(pendingErasesPath(home)).all(), [record(kept)])
     assert.deepEqual(scanHits(home, CANARY), [], 'the canary is gone from the home')
     assert.deepEqual(leftovers(folder), [])
 

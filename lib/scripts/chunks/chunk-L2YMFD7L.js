@@ -1,5 +1,12 @@
 #!/usr/bin/env node
 import {
+  ChunkReader,
+  LOG_FILE_NAMES,
+  SessionLogInputError,
+  openLog,
+  resolveSessionLog
+} from "./chunk-CDZLCCFJ.js";
+import {
   CHUNK_ROW_TYPES,
   TOMBSTONE_ACTIONS,
   classifyNode,
@@ -21,7 +28,6 @@ import {
 import {
   FrameTable,
   MAX_BLOCK_BYTES,
-  ZSTD_MAGIC_BYTES,
   counted,
   describeFrameStop,
   frameAt,
@@ -889,147 +895,6 @@ async function createFzstdDecoder(options = {}) {
     }
   };
 }
-
-// src/log/log-file.ts
-import { open, readdir, stat } from "node:fs/promises";
-import { join } from "node:path";
-var LOG_FILE_NAMES = ["session.jsonl.zstd", "session.jsonl"];
-var SessionLogInputError = class extends Error {
-  /**
-   * @param message - one sentence naming the path.
-   * @param code - `not-found` (no such path), `no-log` (a folder without a log, or both
-   *   encodings in one folder), `not-a-log` (a file that is neither zstd nor JSONL),
-   *   `unreadable` (the file system refused).
-   */
-  constructor(message, code) {
-    super(message);
-    this.code = code;
-    this.name = "SessionLogInputError";
-  }
-};
-async function resolveSessionLog(path) {
-  let info;
-  try {
-    info = await stat(path);
-  } catch (error) {
-    const code = error.code;
-    if (code === "ENOENT" || code === "ENOTDIR") throw new SessionLogInputError(`no such file or folder: ${path}`, "not-found");
-    throw new SessionLogInputError(`cannot read ${path}: ${error.message}`, "unreadable");
-  }
-  if (info.isDirectory()) {
-    let names;
-    try {
-      names = await readdir(path);
-    } catch (error) {
-      throw new SessionLogInputError(`cannot list ${path}: ${error.message}`, "unreadable");
-    }
-    const present = LOG_FILE_NAMES.filter((name) => names.includes(name));
-    if (present.length === 0) throw new SessionLogInputError(`${path} holds no session.jsonl.zstd or session.jsonl`, "no-log");
-    if (present.length > 1) throw new SessionLogInputError(`${path} holds both session.jsonl.zstd and session.jsonl; DSH refuses a session folder with two encodings`, "no-log");
-    return resolveSessionLog(join(path, present[0]));
-  }
-  if (!info.isFile()) throw new SessionLogInputError(`${path} is not a file or folder`, "not-a-log");
-  const format = await sniffFormat(path, info.size);
-  return { path, format, size: info.size, mtimeMs: info.mtimeMs };
-}
-function logFormatOf(head, size) {
-  const present = Buffer.from(head.buffer, head.byteOffset, Math.min(head.byteLength, 4));
-  if (present.length === 4 && present.equals(ZSTD_MAGIC_BYTES)) return "zstd";
-  if (present.length >= 1 && present[0] === 123) return "jsonl";
-  if (size > 0 && present.length < 4 && present.length === size && present.equals(ZSTD_MAGIC_BYTES.subarray(0, present.length))) return "zstd";
-  return null;
-}
-async function sniffFormat(path, size) {
-  const handle = await openLog(path);
-  try {
-    const head = Buffer.alloc(4);
-    const { bytesRead } = await handle.read(head, 0, 4, 0);
-    const present = head.subarray(0, bytesRead);
-    const format = logFormatOf(present, size);
-    if (format !== null) return format;
-    if (size === 0) throw new SessionLogInputError(`${path} is empty`, "not-a-log");
-    throw new SessionLogInputError(`${path} is neither a Zstandard log nor a JSONL log (first bytes ${present.toString("hex")})`, "not-a-log");
-  } finally {
-    await handle.close();
-  }
-}
-async function openLog(path) {
-  try {
-    return await open(path, "r");
-  } catch (error) {
-    throw new SessionLogInputError(`cannot open ${path}: ${error.message}`, "unreadable");
-  }
-}
-var CARRY_ROOM = 256 * 1024;
-var ChunkReader = class {
-  /**
-   * @param handle - from {@link openLog}.
-   * @param size - file size, passed on to `onProgress`.
-   * @param chunkBytes - bytes per read.
-   * @param reuse - `true` to read into two buffers in turn (a chunk is then only valid until the
-   *   next call); `false` for a fresh buffer each time.
-   * @param onProgress - called after each read with bytes read so far and `size`.
-   */
-  constructor(handle, size, chunkBytes, reuse, onProgress) {
-    this.handle = handle;
-    this.size = size;
-    this.chunkBytes = chunkBytes;
-    this.reuse = reuse;
-    this.onProgress = onProgress;
-  }
-  position = 0;
-  /** The read in flight: its buffer and promised byte count. */
-  ahead = null;
-  /** A buffer free for the next read (with `reuse`). */
-  spare = null;
-  current = null;
-  startRead() {
-    const buffer = this.spare !== null && this.spare.length >= CARRY_ROOM + this.chunkBytes ? this.spare : Buffer.allocUnsafe(CARRY_ROOM + this.chunkBytes);
-    this.spare = null;
-    const at = this.position;
-    const read = this.handle.read(buffer, CARRY_ROOM, this.chunkBytes, at).then(
-      ({ bytesRead }) => bytesRead,
-      (error) => {
-        throw new SessionLogInputError(`cannot read at byte ${at}: ${error.message}`, "unreadable");
-      }
-    );
-    read.catch(() => {
-    });
-    this.ahead = { buffer, read };
-  }
-  /**
-   * Read the next chunk.
-   * @param carry - bytes to put in front of it (may be a view into the previous chunk).
-   * @returns `carry` followed by the bytes read; just (a copy of) `carry` at the end of the file.
-   *   Views into earlier chunks, `carry` included, are not valid afterwards: use the result.
-   * @throws SessionLogInputError (`unreadable`) naming the offset when a read fails.
-   */
-  async next(carry) {
-    if (this.ahead === null) this.startRead();
-    const { buffer, read } = this.ahead;
-    this.ahead = null;
-    const bytesRead = await read;
-    this.position += bytesRead;
-    let result;
-    if (carry.length <= CARRY_ROOM) {
-      buffer.set(carry, CARRY_ROOM - carry.length);
-      result = buffer.subarray(CARRY_ROOM - carry.length, CARRY_ROOM + bytesRead);
-    } else {
-      result = Buffer.allocUnsafe(carry.length + bytesRead);
-      result.set(carry, 0);
-      result.set(buffer.subarray(CARRY_ROOM, CARRY_ROOM + bytesRead), carry.length);
-    }
-    if (this.reuse) {
-      this.spare = this.current;
-      this.current = buffer;
-    }
-    if (bytesRead > 0) {
-      this.onProgress?.(this.position, this.size);
-      if (this.position < this.size) this.startRead();
-    }
-    return result;
-  }
-};
 
 // scripts/support/option-values.ts
 var OPTION_VALUES = {
@@ -2137,9 +2002,9 @@ async function readZstd(file, handle, reader, chunkBytes, options) {
 }
 
 // src/log/session-roots.ts
-import { readdir as readdir2, stat as stat2 } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
 import { homedir } from "node:os";
-import { join as join2, resolve } from "node:path";
+import { join, resolve } from "node:path";
 
 // src/log/session-summary.ts
 var TITLE_CHARS = 60;
@@ -2246,8 +2111,8 @@ var SESSIONS_ROOT_RULE = "$DSH_HOME/sessions, or ~/.dsh/sessions when DSH_HOME i
 function defaultSessionsRoot(env = process.env) {
   const fromEnv = env.DSH_HOME;
   const home = fromEnv !== void 0 && fromEnv.trim().length > 0 ? fromEnv : "~/.dsh";
-  const expanded = home === "~" ? homedir() : home.startsWith("~/") || home.startsWith("~\\") ? join2(homedir(), home.slice(2)) : home;
-  return join2(resolve(expanded), "sessions");
+  const expanded = home === "~" ? homedir() : home.startsWith("~/") || home.startsWith("~\\") ? join(homedir(), home.slice(2)) : home;
+  return join(resolve(expanded), "sessions");
 }
 var ROOT_DEPTH = 3;
 async function findSessionLogs(root, sinceMs) {
@@ -2256,17 +2121,17 @@ async function findSessionLogs(root, sinceMs) {
   const walk = async (dir, depth) => {
     let entries;
     try {
-      entries = await readdir2(dir, { withFileTypes: true });
+      entries = await readdir(dir, { withFileTypes: true });
     } catch (error) {
       skipped.push({ path: dir, message: error.message });
       return;
     }
     for (const entry of entries) {
-      const path = join2(dir, entry.name);
+      const path = join(dir, entry.name);
       if (entry.isDirectory() && depth < ROOT_DEPTH - 1) await walk(path, depth + 1);
       else if (entry.isFile() && LOG_FILE_NAMES.includes(entry.name)) {
         try {
-          const info = await stat2(path);
+          const info = await stat(path);
           if (sinceMs === void 0 || info.mtimeMs >= sinceMs) logs.push({ path, size: info.size, mtimeMs: info.mtimeMs });
         } catch (error) {
           skipped.push({ path, message: error.message });
@@ -2365,9 +2230,6 @@ function parseRootTarget(argv, options, env = process.env) {
 export {
   DECODER_NAMES,
   createFzstdDecoder,
-  SessionLogInputError,
-  resolveSessionLog,
-  logFormatOf,
   hasZlibZstd,
   createZlibOneshotDecoder,
   findZstdCli,

@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 import {
   DSH_HOME_RULE,
-  SESSIONS_ROOT_RULE,
+  SESSIONS_ROOT_RULE
+} from "./chunk-L2YMFD7L.js";
+import {
   SessionLogInputError
-} from "./chunk-J4GPO2E5.js";
+} from "./chunk-CDZLCCFJ.js";
 
 // scripts/support/sessions-root.ts
 import { stat } from "node:fs/promises";

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   assertRoot
-} from "./chunk-GM4O43YI.js";
+} from "./chunk-LJ2DMLF2.js";
 import {
   formatBytes,
   progress
@@ -17,7 +17,7 @@ import {
   parseRootTarget,
   summarizeRoot,
   tailAt
-} from "./chunk-J4GPO2E5.js";
+} from "./chunk-L2YMFD7L.js";
 import {
   counted
 } from "./chunk-2BN4JUMU.js";

@@ -13,9 +13,11 @@ import {
   hasZlibZstd,
   out,
   parseOneTarget,
-  readSessionLog,
+  readSessionLog
+} from "./chunk-L2YMFD7L.js";
+import {
   resolveSessionLog
-} from "./chunk-J4GPO2E5.js";
+} from "./chunk-CDZLCCFJ.js";
 import {
   UsageLineError
 } from "./chunk-KEICUTLP.js";

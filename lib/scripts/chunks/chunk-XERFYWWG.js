@@ -1,24 +1,26 @@
 #!/usr/bin/env node
 import {
   assertFolder
-} from "./chunk-GM4O43YI.js";
+} from "./chunk-LJ2DMLF2.js";
 import {
   COMMON_OPTIONS,
   EXIT,
   OptionValueError,
-  logFormatOf,
   out,
-  parseCli,
+  parseCli
+} from "./chunk-L2YMFD7L.js";
+import {
+  logFormatOf,
   resolveSessionLog
-} from "./chunk-J4GPO2E5.js";
+} from "./chunk-CDZLCCFJ.js";
 import {
   UsageError,
   UsageLineError
 } from "./chunk-KEICUTLP.js";
 
 // scripts/commands/erase.ts
-import { readFile } from "node:fs/promises";
-import { dirname as dirname3, join as join3, resolve, sep } from "node:path";
+import { readFile as readFile2 } from "node:fs/promises";
+import { dirname as dirname4, join as join4, resolve as resolve2, sep } from "node:path";
 
 // scripts/support/home-holder.ts
 import { existsSync } from "node:fs";
@@ -172,6 +174,134 @@ function claimHome(logPath, home, owner = ERASE_LOCK_OWNER) {
   return { ok: true, files: claimed.map((lock) => lock.file), release };
 }
 
+// src/host/pending-erases.ts
+import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
+import { dirname as dirname3, join as join3, resolve } from "node:path";
+var PendingErasesDamaged = class extends Error {
+};
+var PLUGIN_HOME_FOLDER = "message-recall";
+var PENDING_ERASES_FILE = "pending-erases.json";
+function pendingErasesPath(home) {
+  return join3(home, PLUGIN_HOME_FOLDER, PENDING_ERASES_FILE);
+}
+function isPendingErase(value) {
+  const v = value;
+  return v !== null && typeof v === "object" && typeof v.sessionId === "string" && Number.isSafeInteger(v.tombstoneSeq) && typeof v.scheduledAt === "string" && Array.isArray(v.messageSeqs) && Number.isSafeInteger(v.imageCount) && Number.isSafeInteger(v.fileCount) && (v.state === "pending" || v.state === "failed");
+}
+var PendingErases = class {
+  /** @param path - the file ({@link pendingErasesPath}). */
+  constructor(path) {
+    this.path = path;
+  }
+  list;
+  chain = Promise.resolve();
+  /**
+   * Every pending erase, in the order they were asked for.
+   * @returns a copy of the list.
+   * @throws {@link PendingErasesDamaged} when the file is not a pending-erase list; file system errors.
+   */
+  async all() {
+    return this.serial(async () => [...await this.load()]);
+  }
+  /**
+   * The pending erase of one removal.
+   * @param sessionId - the session.
+   * @param tombstoneSeq - the removal's tombstone seq.
+   * @returns the record, or `undefined`.
+   * @throws as {@link PendingErases.all}.
+   */
+  async get(sessionId, tombstoneSeq) {
+    return (await this.all()).find((e) => e.sessionId === sessionId && e.tombstoneSeq === tombstoneSeq);
+  }
+  /**
+   * Add a pending erase unless one for the same removal is pending; a failed one is replaced in
+   * its place (asked for again). Settles once the file is durable.
+   * @param record - the new record (`state: 'pending'`).
+   * @returns the record now kept (the earlier one when the removal had one pending already).
+   * @throws as {@link PendingErases.all}, and the write's file system errors (the old file stays).
+   */
+  async add(record) {
+    return this.serial(async () => {
+      const list = await this.load();
+      const at = list.findIndex((e) => e.sessionId === record.sessionId && e.tombstoneSeq === record.tombstoneSeq);
+      if (at >= 0 && list[at].state === "pending") return list[at];
+      await this.save(at < 0 ? [...list, record] : list.map((e, i) => i === at ? record : e));
+      return record;
+    });
+  }
+  /**
+   * Replace or drop the record of one removal; settles once the file is durable.
+   * @param sessionId - the session.
+   * @param tombstoneSeq - the removal's tombstone seq.
+   * @param next - the new record, or `undefined` to drop it.
+   * @returns whether a record was there.
+   * @throws as {@link PendingErases.add}.
+   */
+  async update(sessionId, tombstoneSeq, next) {
+    return this.serial(async () => {
+      const list = await this.load();
+      const at = list.findIndex((e) => e.sessionId === sessionId && e.tombstoneSeq === tombstoneSeq);
+      if (at < 0) return false;
+      await this.save(next === void 0 ? list.filter((_, i) => i !== at) : list.map((e, i) => i === at ? next : e));
+      return true;
+    });
+  }
+  serial(task) {
+    const run2 = this.chain.then(task, task);
+    this.chain = run2.catch(() => void 0);
+    return run2;
+  }
+  async load() {
+    if (this.list !== void 0) return this.list;
+    let text;
+    try {
+      text = await readFile(this.path, "utf8");
+    } catch (error) {
+      if (error.code !== "ENOENT") throw error;
+      this.list = [];
+      return this.list;
+    }
+    let parsed;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new PendingErasesDamaged(`${PENDING_ERASES_FILE} is not JSON`);
+    }
+    const erases = parsed?.erases;
+    if (parsed.version !== 1 || !Array.isArray(erases) || !erases.every(isPendingErase)) {
+      throw new PendingErasesDamaged(`${PENDING_ERASES_FILE} is not a version 1 pending-erase list`);
+    }
+    this.list = erases;
+    return this.list;
+  }
+  async save(list) {
+    const folder = dirname3(this.path);
+    await mkdir(folder, { recursive: true });
+    const beside = `${this.path}.${process.pid}.new`;
+    const file = await open(beside, "w");
+    try {
+      await file.writeFile(`${JSON.stringify({ version: 1, erases: list }, null, 2)}
+`, "utf8");
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+    try {
+      await rename(beside, this.path);
+    } catch (error) {
+      await rm(beside, { force: true });
+      throw error;
+    }
+    const dir = await open(folder, "r");
+    try {
+      await dir.sync();
+    } finally {
+      await dir.close();
+    }
+    this.list = list;
+  }
+};
+
 // scripts/commands/erase.ts
 var usage = (invocation) => `Usage: ${invocation} <log file | session folder> --tombstone SEQ [options]
 
@@ -243,13 +373,13 @@ async function run(argv, invocation) {
   if (positionals.length !== 1) throw new UsageError(`expected one session folder or log file, got ${positionals.length}`);
   if (values.tombstone === void 0 || !/^\d+$/.test(values.tombstone)) throw new OptionValueError("tombstone", values.tombstone ?? null);
   const tombstoneSeq = Number(values.tombstone);
-  const file = await resolveSessionLog(resolve(positionals[0]));
+  const file = await resolveSessionLog(resolve2(positionals[0]));
   const logPath = file.path;
   const compression = file.format === "zstd" ? "zstd" : "none";
   const parts = logPath.split(sep);
   const sessionsAt = parts.lastIndexOf("sessions");
-  if (values.home !== void 0) await assertFolder(resolve(values.home));
-  const home = values.home !== void 0 ? resolve(values.home) : sessionsAt > 0 ? parts.slice(0, sessionsAt).join(sep) : void 0;
+  if (values.home !== void 0) await assertFolder(resolve2(values.home));
+  const home = values.home !== void 0 ? resolve2(values.home) : sessionsAt > 0 ? parts.slice(0, sessionsAt).join(sep) : void 0;
   const claim = claimHome(logPath, home);
   if (!claim.ok) {
     const { held } = claim;
@@ -270,11 +400,11 @@ async function eraseHeld(json, invocation, logPath, compression, home, tombstone
   const { eraseLogFile } = await import("./erase-log-5OILX76T.js");
   const { deleteSideFiles, eraseFailureText } = await import("./erase-session-DTKRCCLU.js");
   const { dropCacheEntryInFile } = await import("./projection-cache-erase-5WQJ7QZG.js");
-  const { copiesOnDisk, logFilesUnder } = await import("./erase-copies-on-disk-ZQEHQUCT.js");
+  const { copiesOnDisk, logFilesUnder } = await import("./erase-copies-on-disk-SRGU6F5S.js");
   const { dshJsonlReader } = await import("./dsh-reader-PQKW3SW4.js");
   let id;
   try {
-    const text = decodeLogBytes(await readFile(logPath), compression);
+    const text = decodeLogBytes(await readFile2(logPath), compression);
     id = String(JSON.parse(text.slice(0, text.indexOf("\n"))).id);
   } catch (error) {
     throw new UsageLineError(`cannot read the session log ${logPath}: ${error.message}`);
@@ -289,13 +419,13 @@ async function eraseHeld(json, invocation, logPath, compression, home, tombstone
 `);
     return EXIT.problem;
   }
-  const logs = home === void 0 ? [] : await logFilesUnder(join3(home, "sessions"));
+  const logs = home === void 0 ? [] : await logFilesUnder(join4(home, "sessions"));
   const others = [];
   if (home !== void 0 && done.value.erasedImages.length + done.value.erasedFiles.length > 0) {
     for (const path of logs) {
-      if (path === logPath || dirname3(path) === dirname3(logPath)) continue;
+      if (path === logPath || dirname4(path) === dirname4(logPath)) continue;
       try {
-        const bytes = await readFile(path);
+        const bytes = await readFile2(path);
         const format = logFormatOf(bytes, bytes.length);
         if (format === null) continue;
         others.push(decodeLogBytes(bytes, format === "zstd" ? "zstd" : "none"));
@@ -304,10 +434,11 @@ async function eraseHeld(json, invocation, logPath, compression, home, tombstone
       }
     }
   }
-  const side = await deleteSideFiles(done.value, others, home === void 0 ? void 0 : join3(home, "attachments", "v1"));
-  const projectionCache = home === void 0 ? "absent" : await dropCacheEntryInFile(join3(home, "storages"), id);
+  const side = await deleteSideFiles(done.value, others, home === void 0 ? void 0 : join4(home, "attachments", "v1"));
+  const projectionCache = home === void 0 ? "absent" : await dropCacheEntryInFile(join4(home, "storages"), id);
+  const pendingDropped = home === void 0 ? false : await new PendingErases(pendingErasesPath(home)).update(id, tombstoneSeq, void 0);
   const copies = home === void 0 ? null : await copiesOnDisk([logPath, ...logs.filter((path) => path !== logPath)], id, done.value.messageSeqs);
-  const value = { ok: true, sessionId: id, tombstoneSeq, erasedAt: at, messageSeqs: done.value.messageSeqs, rewrittenEvents: done.value.carriers.size, ...side, projectionCache, copies };
+  const value = { ok: true, sessionId: id, tombstoneSeq, erasedAt: at, messageSeqs: done.value.messageSeqs, rewrittenEvents: done.value.carriers.size, ...side, projectionCache, pendingErase: pendingDropped ? "dropped" : "absent", copies };
   if (json) {
     await out(JSON.stringify(value) + "\n");
     return EXIT.ok;
@@ -318,6 +449,7 @@ async function eraseHeld(json, invocation, logPath, compression, home, tombstone
     ...side.deletedFiles.map((file) => `deleted file ${file}`),
     ...side.kept.map((kept) => `kept ${kept.name} (${kept.reason === "referenced" ? "another session references it" : kept.reason === "absent" ? "not there" : "no DSH home given"})`),
     ...projectionCache === "dropped" ? ["dropped its record from the projection cache (storages/session_projcache.json); DSH folds it again from the erased log"] : [],
+    ...pendingDropped ? ["dropped its pending erase (message-recall/pending-erases.json): it is done"] : [],
     ...copies === null ? ["copies and sources of the session not looked for: no DSH home (pass --home)"] : copies.flatMap((copy) => copyLines(copy, invocation))
   ];
   await out(lines.join("\n") + "\n");

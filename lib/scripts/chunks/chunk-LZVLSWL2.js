@@ -5,7 +5,7 @@ import {
 import {
   assertHome,
   assertRoot
-} from "./chunk-GM4O43YI.js";
+} from "./chunk-LJ2DMLF2.js";
 import {
   progress
 } from "./chunk-QTLKHOKV.js";
@@ -17,11 +17,13 @@ import {
   createZlibOneshotDecoder,
   decoderOption,
   hoursOption,
-  logFormatOf,
   out,
   parseRootTarget,
   summarizeRoot
-} from "./chunk-J4GPO2E5.js";
+} from "./chunk-L2YMFD7L.js";
+import {
+  logFormatOf
+} from "./chunk-CDZLCCFJ.js";
 import {
   ACTIONS,
   TOMBSTONE_ACTIONS

@@ -10,6 +10,9 @@ import {
   replacementEvents
 } from "./chunk-LLGVRJYZ.js";
 import {
+  resolveSessionLog
+} from "./chunk-CDZLCCFJ.js";
+import {
   isRecord
 } from "./chunk-MY2ZCKN5.js";
 import {
@@ -142,7 +145,9 @@ async function logFilesUnder(dir) {
   }
   return found;
 }
-var compressionOf = (path) => path.endsWith(".zstd") ? "zstd" : "none";
+async function compressionOf(path) {
+  return (await resolveSessionLog(path)).format === "zstd" ? "zstd" : "none";
+}
 async function copiesOnDisk(logs, sessionId, messageSeqs) {
   if (messageSeqs.length === 0) return [];
   const headers = [];
@@ -150,7 +155,7 @@ async function copiesOnDisk(logs, sessionId, messageSeqs) {
   for (const path of logs) {
     let header;
     try {
-      header = JSON.parse(await readHeaderLine(path, compressionOf(path)));
+      header = JSON.parse(await readHeaderLine(path, await compressionOf(path)));
     } catch {
       continue;
     }
@@ -163,7 +168,7 @@ async function copiesOnDisk(logs, sessionId, messageSeqs) {
     const log = pathOf.get(header.id);
     let removal;
     try {
-      removal = copyRemoval(decodeLogBytes(await readFile(log), compressionOf(log)), seqs);
+      removal = copyRemoval(decodeLogBytes(await readFile(log), await compressionOf(log)), seqs);
     } catch (error) {
       copies.push({ sessionId: header.id, relation, title: null, tombstoneSeq: null, removals: [], notRemovedCount: 0, log, error: errorText(error) });
       continue;
