@@ -26,7 +26,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { Session } from '@deepseek-ai/dsh-session'
-import { waitFor, type DshApp } from '../support/dsh-app'
+import { okValue, waitFor, type DshApp } from '../support/dsh-app'
 import { assertError, node, Roots, sessionFile } from './helpers'
 import { pendingEraseHome, scanHits } from '../support/pending-erase-home'
 
@@ -51,11 +51,7 @@ describe('the copies an erase lists', () => {
   })
 
   const pendingOnDisk = dshHome.pendingOnDisk
-  const post = async (body: object): Promise<any> => {
-    const reply = await app.post(body)
-    assert.equal(reply.status, 200, reply.text)
-    return reply.json.value
-  }
+  const post = (body: object): Promise<any> => okValue(app, body)
 
   it('lists the copies holding the removed text, with their own removal or none, and erases it there when asked', async () => {
     const source = await app.createAgent()
@@ -130,11 +126,7 @@ describe('the sessions an erase in a copy lists', () => {
   })
 
   const pendingOnDisk = dshHome.pendingOnDisk
-  const post = async (body: object): Promise<any> => {
-    const reply = await app.post(body)
-    assert.equal(reply.status, 200, reply.text)
-    return reply.json.value
-  }
+  const post = (body: object): Promise<any> => okValue(app, body)
 
   it('erasing in a Branch lists the session it was copied from and that one\'s other copies; the source\'s erase is kept through its own tombstone', async () => {
     const source = await app.createAgent()
@@ -218,11 +210,7 @@ describe('a related session that removed only some of the erased messages, or mo
     dshHome.leave()
   })
 
-  const post = async (body: object): Promise<any> => {
-    const reply = await app.post(body)
-    assert.equal(reply.status, 200, reply.text)
-    return reply.json.value
-  }
+  const post = (body: object): Promise<any> => okValue(app, body)
 
   it('lists each removal there with how many messages it takes, and how many it holds not removed', async () => {
     const source = await app.createAgent()

@@ -17,7 +17,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { randomUUID } from 'node:crypto'
 import { SessionId, type Session } from '@deepseek-ai/dsh-session'
-import { MODEL, PROVIDER, type DshApp } from '../support/dsh-app'
+import { MODEL, okValue, PROVIDER, type DshApp } from '../support/dsh-app'
 import { conversationLog } from '../support/conversation'
 import { assertError, node, Roots } from './helpers'
 import { pendingEraseHome } from '../support/pending-erase-home'
@@ -36,11 +36,7 @@ describe('erase for good by fates', () => {
     await roots.dispose()
     dshHome.leave()
   })
-  const post = async (body: object): Promise<any> => {
-    const reply = await app.post(body)
-    assert.equal(reply.status, 200, reply.text)
-    return reply.json.value
-  }
+  const post = (body: object): Promise<any> => okValue(app, body)
   const rawLog = async (id: string): Promise<string> => (await (app.ctx as any).sessionPersistence.readRaw(SessionId(id))).content
   /** An agent whose handle the test holds: disposed, its session is stored and erasable now. */
   const agentWith = async () => (app.ctx as any).agents.create({ sessionId: SessionId(`session-${randomUUID()}`), agentOptions: { provider: PROVIDER, model: MODEL }, seed: conversationLog([

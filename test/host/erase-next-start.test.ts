@@ -24,7 +24,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { dirname, join } from 'node:path'
 import { SessionId, type Session } from '@deepseek-ai/dsh-session'
 import { randomUUID } from 'node:crypto'
-import { MODEL, PROVIDER, waitFor, type DshApp } from '../support/dsh-app'
+import { MODEL, okValue, PROVIDER, waitFor, type DshApp } from '../support/dsh-app'
 import { conversationLog } from '../support/conversation'
 import { assertError, node, Roots, sessionFile } from './helpers'
 import { pendingEraseHome, scanHits } from '../support/pending-erase-home'
@@ -48,11 +48,7 @@ describe('erase for good when the host next starts', () => {
     dshHome.leave()
   })
 
-  const post = async (body: object): Promise<any> => {
-    const reply = await app.post(body)
-    assert.equal(reply.status, 200, reply.text)
-    return reply.json.value
-  }
+  const post = (body: object): Promise<any> => okValue(app, body)
   const pendingOnDisk = dshHome.pendingOnDisk
   const rawLog = async (id: string): Promise<string> => (await (app.ctx as any).sessionPersistence.readRaw(SessionId(id))).content
 

@@ -18,7 +18,7 @@ import { zstdDecompressSync } from 'node:zlib'
 import { spawnSync } from 'node:child_process'
 import type { Plugin } from '@deepseek-ai/cordis'
 import { SessionId, type Session, type SessionEvent } from '@deepseek-ai/dsh-session'
-import type { DshApp } from '../support/dsh-app'
+import { okValue, type DshApp } from '../support/dsh-app'
 import { conversationLog, syntheticTurns } from '../support/conversation'
 import { onePixelPng } from '../support/export-archive'
 import { importHostPackage } from '../support/host-packages'
@@ -67,11 +67,7 @@ describe('erase for good', () => {
     for (const dir of [home, spill, subprocess]) rmSync(dir, { recursive: true, force: true })
   })
 
-  const post = async (body: object): Promise<any> => {
-    const reply = await app.post(body)
-    assert.equal(reply.status, 200, reply.text)
-    return reply.json.value
-  }
+  const post = (body: object): Promise<any> => okValue(app, body)
 
   it('erases a prompt with images and a bash step whose output spilled; no file holds the canary; the session reloads, derives the same messages, runs a turn and compacts; a shared image survives', async () => {
     const store = (app.ctx as any).attachments

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { SessionId, type Session } from '@deepseek-ai/dsh-session'
 import { foldSurface } from '@deepseek-ai/dsh-session/surface'
-import type { DshApp } from '../support/dsh-app'
+import { okValue, type DshApp } from '../support/dsh-app'
 import { conversationLog } from '../support/conversation'
 import { eventsOfLogText, loadWithDshPersistence } from '../support/export-archive'
 import { logWithoutRemovedContent } from '../../src/log/log-without-removed'
@@ -24,11 +24,7 @@ describe('removed content of a log', () => {
   })
   after(() => roots.dispose())
 
-  const post = async (body: object): Promise<any> => {
-    const reply = await app.post(body)
-    assert.equal(reply.status, 200, reply.text)
-    return reply.json.value
-  }
+  const post = (body: object): Promise<any> => okValue(app, body)
 
   it('names every carrier of a deleted prompt and a deleted tool step, keeps exclusions and restores, and the rewritten log loads and folds the same', async () => {
     const seed = conversationLog([

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict'
 /**
  * The real DeepSeek Harness 0.1.0-rc.8 host composition in one cordis `Context`, for tests and
  * benchmarks. Nothing of DSH is replaced: the session store, agent registry, agent loop, LLM
@@ -160,6 +161,19 @@ export interface DshApp {
   request(options: RequestOptions & { body?: string | Buffer }): Promise<HttpReply>
   /** Close the mock server, dispose the whole app fiber, and remove the temporary root it created. */
   dispose(): Promise<void>
+}
+
+/**
+ * POST `body` to the plugin route and answer its value, failing the test unless the route
+ * answered 200.
+ * @param app - the running app.
+ * @param body - the request body.
+ * @returns the reply's `value` (`json.value`).
+ */
+export async function okValue(app: DshApp, body: object): Promise<any> {
+  const reply = await app.post(body)
+  assert.equal(reply.status, 200, reply.text)
+  return reply.json.value
 }
 
 let dshHome: string | undefined
