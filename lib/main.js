@@ -2028,12 +2028,66 @@ function notDeletableReason(refusal) {
   }
 }
 
+// src/log/log-erase.ts
+function toolOutputPathsIn(text) {
+  const found = /* @__PURE__ */ new Set();
+  for (const match of text.matchAll(/\/[^\s"'`<>()[\]{}\\]*dsh-(?:spill|subprocess)-[^\s"'`<>()[\]{}\\]*/g)) {
+    found.add(match[0].replace(/[.,:;]+$/, ""));
+  }
+  return [...found];
+}
+function erasedMarkOf(event) {
+  if (!isTombstoneEvent(event) || !isRecord(event.data) || !isRecord(event.data.source)) return null;
+  const erased = event.data.source.erased;
+  return isRecord(erased) && typeof erased.at === "string" ? { at: erased.at } : null;
+}
+function erasedThrough(events, fates, tombstoneSeq) {
+  const seen = /* @__PURE__ */ new Set();
+  for (let seq = tombstoneSeq; seq !== null && !seen.has(seq) && fates.tombstone(seq) !== void 0; seq = fates.shadowerOf(seq)) {
+    seen.add(seq);
+    const event = events[seq];
+    if (event !== void 0 && erasedMarkOf(event) !== null) return true;
+  }
+  return false;
+}
+function eraseRemovalInLog(content, tombstoneSeq, at) {
+  const log = parseLogText(content);
+  const { parsed, events } = log;
+  const tombstoneEvent = events[tombstoneSeq];
+  const tombstone = tombstoneEvent === void 0 ? null : readTombstone(tombstoneEvent);
+  if (tombstoneEvent === void 0 || tombstone === null) return { ok: false, code: "NOT_A_TOMBSTONE" };
+  if (ACTIONS[tombstone.action].effect !== "removed") return { ok: false, code: "EXCLUSION" };
+  const fates = readFates(replacementEvents(events.length, (seq) => events[seq]));
+  if (fates.statusOf(tombstoneSeq)?.inEffect !== true) return { ok: false, code: "NOT_IN_EFFECT" };
+  if (erasedThrough(events, fates, tombstoneSeq)) return { ok: false, code: "ALREADY_ERASED" };
+  const rewritten = rewriteLinesWithoutRemoved(log, tombstoneSeq);
+  const out = rewritten.lines;
+  const line = out.findIndex((_, i) => {
+    const value = parsed[i];
+    return i > 0 && isRecord(value) && value.seq === tombstoneSeq && value.type === "user/message";
+  });
+  const marked = tombstoneEvent.data;
+  out[line] = JSON.stringify({ ...tombstoneEvent, data: { ...marked, source: { ...marked.source, erased: { at } } } });
+  const before = /* @__PURE__ */ new Map();
+  const named = /* @__PURE__ */ new Set();
+  for (const seq of rewritten.carriers.keys()) {
+    collectEventImages(events[seq], before);
+    for (const path of toolOutputPathsIn(JSON.stringify(events[seq]))) named.add(path);
+  }
+  const erasedImages = [...before.keys()].filter((id) => !rewritten.images.has(id));
+  const text = out.join("\n");
+  const erasedFiles = [...named].filter((path) => !text.includes(path) && !text.includes(JSON.stringify(path).slice(1, -1)));
+  const messageSeqs = [...rewritten.carriers].filter(([, kind]) => kind === "message").map(([seq]) => seq);
+  return { ok: true, value: { text, eventCount: rewritten.eventCount, events, tombstoneSeq, carriers: rewritten.carriers, messageSeqs, erasedImages, erasedFiles } };
+}
+
 // src/host/restore-plan.ts
 function planRestore(input) {
   const { tombstoneSeq, lookup } = input;
   const event = lookup(tombstoneSeq);
   const record = event === void 0 || event.seq !== tombstoneSeq ? null : readTombstone(event);
   if (record === null) return { ok: false, refusal: { code: "TARGET_NOT_FOUND", tombstoneSeq, reason: "not-a-tombstone" } };
+  if (erasedMarkOf(event) !== null) return { ok: false, refusal: { code: "TARGET_NOT_FOUND", tombstoneSeq, reason: "erased" } };
   if (!input.nodes.includes(tombstoneSeq)) return { ok: false, refusal: { code: "TARGET_NOT_FOUND", tombstoneSeq, reason: "not-on-surface" } };
   const shadowed = record.shadowedSeqs.map((seq) => {
     const node = lookup(seq);
@@ -2073,6 +2127,7 @@ var KIND_NOUN = {
 };
 function describeRestoreRefusal(refusal) {
   if (refusal.code === "TARGET_NOT_FOUND") {
+    if (refusal.reason === "erased") return `message-recall: removal ${refusal.tombstoneSeq} was erased for good; nothing of it can come back (no restore, no copy from before it)`;
     return refusal.reason === "not-a-tombstone" ? `message-recall: seq ${refusal.tombstoneSeq} is not a tombstone of this plugin` : `message-recall: tombstone seq ${refusal.tombstoneSeq} is no longer on the surface (already restored, absorbed by a later removal, or compacted)`;
   }
   const seqs = refusal.shadowedSeqs.join(", ");
@@ -2784,6 +2839,9 @@ function planFork(source, tombstoneSeq) {
   const tombstone = source.lookup(tombstoneSeq);
   const rewrite = tombstone !== void 0 && readRewriteCheckpoint(tombstone) !== null;
   if (tombstone === void 0 || !rewrite && !isTombstoneEvent(tombstone)) return { ok: false, refusal: { code: "TARGET_NOT_FOUND", tombstoneSeq, reason: "not-a-tombstone" } };
+  if (!rewrite && erasedThrough(source.events, readFates(source.events), tombstoneSeq)) {
+    return { ok: false, refusal: { code: "TARGET_NOT_FOUND", tombstoneSeq, reason: "erased" } };
+  }
   const boundarySeq = (rewrite ? tombstone.sourceEventSeqs?.[0] ?? tombstoneSeq : tombstoneSeq) - 1;
   const seed = source.events.slice(0, boundarySeq + 1);
   const lastTurnMark = seed.findLast((event) => event.type === "turn/start" || event.type === "turn/end");
@@ -4353,59 +4411,6 @@ function foldedPreview(view, intent, plan, tail) {
     lastSeq: view.lastSeq,
     summaryRewrite: { checkpointSeq: plan.checkpointSeq, removedSeqs: plan.removedSeqs, inputMessages: plan.keptSeqs.length, estimatedInputTokens: estimateTokens(kept) }
   };
-}
-
-// src/log/log-erase.ts
-function toolOutputPathsIn(text) {
-  const found = /* @__PURE__ */ new Set();
-  for (const match of text.matchAll(/\/[^\s"'`<>()[\]{}\\]*dsh-(?:spill|subprocess)-[^\s"'`<>()[\]{}\\]*/g)) {
-    found.add(match[0].replace(/[.,:;]+$/, ""));
-  }
-  return [...found];
-}
-function erasedMarkOf(event) {
-  if (!isTombstoneEvent(event) || !isRecord(event.data) || !isRecord(event.data.source)) return null;
-  const erased = event.data.source.erased;
-  return isRecord(erased) && typeof erased.at === "string" ? { at: erased.at } : null;
-}
-function erasedThrough(events, fates, tombstoneSeq) {
-  const seen = /* @__PURE__ */ new Set();
-  for (let seq = tombstoneSeq; seq !== null && !seen.has(seq) && fates.tombstone(seq) !== void 0; seq = fates.shadowerOf(seq)) {
-    seen.add(seq);
-    const event = events[seq];
-    if (event !== void 0 && erasedMarkOf(event) !== null) return true;
-  }
-  return false;
-}
-function eraseRemovalInLog(content, tombstoneSeq, at) {
-  const log = parseLogText(content);
-  const { parsed, events } = log;
-  const tombstoneEvent = events[tombstoneSeq];
-  const tombstone = tombstoneEvent === void 0 ? null : readTombstone(tombstoneEvent);
-  if (tombstoneEvent === void 0 || tombstone === null) return { ok: false, code: "NOT_A_TOMBSTONE" };
-  if (ACTIONS[tombstone.action].effect !== "removed") return { ok: false, code: "EXCLUSION" };
-  const fates = readFates(replacementEvents(events.length, (seq) => events[seq]));
-  if (fates.statusOf(tombstoneSeq)?.inEffect !== true) return { ok: false, code: "NOT_IN_EFFECT" };
-  if (erasedThrough(events, fates, tombstoneSeq)) return { ok: false, code: "ALREADY_ERASED" };
-  const rewritten = rewriteLinesWithoutRemoved(log, tombstoneSeq);
-  const out = rewritten.lines;
-  const line = out.findIndex((_, i) => {
-    const value = parsed[i];
-    return i > 0 && isRecord(value) && value.seq === tombstoneSeq && value.type === "user/message";
-  });
-  const marked = tombstoneEvent.data;
-  out[line] = JSON.stringify({ ...tombstoneEvent, data: { ...marked, source: { ...marked.source, erased: { at } } } });
-  const before = /* @__PURE__ */ new Map();
-  const named = /* @__PURE__ */ new Set();
-  for (const seq of rewritten.carriers.keys()) {
-    collectEventImages(events[seq], before);
-    for (const path of toolOutputPathsIn(JSON.stringify(events[seq]))) named.add(path);
-  }
-  const erasedImages = [...before.keys()].filter((id) => !rewritten.images.has(id));
-  const text = out.join("\n");
-  const erasedFiles = [...named].filter((path) => !text.includes(path) && !text.includes(JSON.stringify(path).slice(1, -1)));
-  const messageSeqs = [...rewritten.carriers].filter(([, kind]) => kind === "message").map(([seq]) => seq);
-  return { ok: true, value: { text, eventCount: rewritten.eventCount, events, tombstoneSeq, carriers: rewritten.carriers, messageSeqs, erasedImages, erasedFiles } };
 }
 
 // src/host/erase-session.ts

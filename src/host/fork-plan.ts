@@ -17,6 +17,8 @@ import { isTombstoneEvent } from '../shared/tombstone'
 import { readRewriteCheckpoint } from '../shared/summary-rewrite'
 import type { ForkSource } from './fork-source'
 import type { RestoreTargetNotFoundRefusal } from './restore-plan'
+import { erasedThrough } from '../log/log-erase'
+import { readFates } from '../shared/fate'
 
 /** What a copy is created with (`SessionStore.create(id, { seed, meta })`). */
 export interface ForkPlan {
@@ -29,7 +31,7 @@ export interface ForkPlan {
 }
 
 /** `forkBefore` refused before anything is made: no tombstone of this plugin at that seq (current or shadowed). */
-export type ForkRefusal = RestoreTargetNotFoundRefusal & { readonly reason: 'not-a-tombstone' }
+export type ForkRefusal = RestoreTargetNotFoundRefusal & { readonly reason: 'not-a-tombstone' | 'erased' }
 
 /** The cut would end inside an open turn (`SessionStore.fork`'s `OPEN_TURN`); the log breaks the rule that tombstones sit between turns. */
 export interface OpenTurnBoundary {
@@ -62,12 +64,16 @@ export function sessionPreset(session: { readonly header: SessionHeader; readonl
  *   rewrite's checkpoint (`shared/summary-rewrite.ts`), whose copy is cut before its
  *   `compaction/start` (the first seq it cites), so the copy holds no open bracket.
  * @returns the plan; `TARGET_NOT_FOUND` (`not-a-tombstone`) when no tombstone of this plugin is at
- * that seq; `OPEN_TURN` when the event before it lies inside an open turn.
+ * that seq, (`erased`) when its removal was erased for good (itself or through one that absorbed it); `OPEN_TURN` when the event before it lies inside an open turn.
  */
 export function planFork(source: ForkSource, tombstoneSeq: number): ForkPlanOutcome {
   const tombstone = source.lookup(tombstoneSeq)
   const rewrite = tombstone !== undefined && readRewriteCheckpoint(tombstone) !== null
   if (tombstone === undefined || (!rewrite && !isTombstoneEvent(tombstone))) return { ok: false, refusal: { code: 'TARGET_NOT_FOUND', tombstoneSeq, reason: 'not-a-tombstone' } }
+  // A copy from before an erased removal would hold the erase marker where its messages were.
+  if (!rewrite && erasedThrough(source.events as readonly LogEvent[], readFates(source.events as readonly LogEvent[]), tombstoneSeq)) {
+    return { ok: false, refusal: { code: 'TARGET_NOT_FOUND', tombstoneSeq, reason: 'erased' } }
+  }
   const boundarySeq = (rewrite ? tombstone.sourceEventSeqs?.[0] ?? tombstoneSeq : tombstoneSeq) - 1
   const seed = source.events.slice(0, boundarySeq + 1)
   const lastTurnMark = seed.findLast((event) => event.type === 'turn/start' || event.type === 'turn/end')

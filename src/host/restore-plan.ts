@@ -22,6 +22,7 @@ import { classifyNode, messageIdOf, type NodeKind } from '../shared/surface-node
 import { readTombstone } from '../shared/tombstone'
 import type { TombstoneAction } from '../shared/actions'
 import type { EventLookup } from './surface-plan'
+import { erasedMarkOf } from '../log/log-erase'
 
 /** Everything restore planning reads. */
 export interface RestoreInput {
@@ -55,8 +56,12 @@ export interface RestorePlan {
 export interface RestoreTargetNotFoundRefusal {
   readonly code: 'TARGET_NOT_FOUND'
   readonly tombstoneSeq: number
-  /** `not-a-tombstone`: no event, or not a tombstone of this plugin; `not-on-surface`: already restored, absorbed or compacted. */
-  readonly reason: 'not-a-tombstone' | 'not-on-surface'
+  /**
+   * `not-a-tombstone`: no event, or not a tombstone of this plugin; `not-on-surface`: already
+   * restored, absorbed or compacted; `erased`: its content was erased for good (its tombstone, or
+   * for `forkBefore` one that absorbed it, carries the erase mark), so nothing of it can come back.
+   */
+  readonly reason: 'not-a-tombstone' | 'not-on-surface' | 'erased'
 }
 
 /** The tombstone cannot be undone in place; a fork from before it can be opened instead. */
@@ -86,6 +91,8 @@ export function planRestore(input: RestoreInput): { ok: true; plan: RestorePlan 
   const event = lookup(tombstoneSeq)
   const record = event === undefined || event.seq !== tombstoneSeq ? null : readTombstone(event)
   if (record === null) return { ok: false, refusal: { code: 'TARGET_NOT_FOUND', tombstoneSeq, reason: 'not-a-tombstone' } }
+  // Erased for good: the messages hold the erase marker now, nothing to put back.
+  if (erasedMarkOf(event!) !== null) return { ok: false, refusal: { code: 'TARGET_NOT_FOUND', tombstoneSeq, reason: 'erased' } }
   if (!input.nodes.includes(tombstoneSeq)) return { ok: false, refusal: { code: 'TARGET_NOT_FOUND', tombstoneSeq, reason: 'not-on-surface' } }
 
   const shadowed = record.shadowedSeqs.map((seq) => {
@@ -136,6 +143,7 @@ const KIND_NOUN: Record<NodeKind, readonly [string, string]> = {
  */
 export function describeRestoreRefusal(refusal: RestoreRefusal): string {
   if (refusal.code === 'TARGET_NOT_FOUND') {
+    if (refusal.reason === 'erased') return `message-recall: removal ${refusal.tombstoneSeq} was erased for good; nothing of it can come back (no restore, no copy from before it)`
     return refusal.reason === 'not-a-tombstone'
       ? `message-recall: seq ${refusal.tombstoneSeq} is not a tombstone of this plugin`
       : `message-recall: tombstone seq ${refusal.tombstoneSeq} is no longer on the surface (already restored, absorbed by a later removal, or compacted)`

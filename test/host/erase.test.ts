@@ -150,6 +150,14 @@ describe('erase for good', () => {
     assertError(again, 409, 'NOT_ERASABLE', `message-recall: cannot erase removal ${first.tombstoneSeq}: that removal was erased already`)
     const unknown = await app.post({ sessionId: agent.id, action: 'erase', tombstoneSeq: 9999 })
     assertError(unknown, 409, 'NOT_ERASABLE', 'message-recall: cannot erase removal 9999: there is no removal of this plugin at that seq')
+    // Nothing of it comes back: neither a restore in place nor a copy from before it.
+    const gone = `message-recall: removal ${first.tombstoneSeq} was erased for good; nothing of it can come back (no restore, no copy from before it)`
+    const logBefore = (await (app.ctx as any).sessionPersistence.readRaw(SessionId(agent.id))).content
+    const sessionsBefore = (await (app.ctx as any).sessionPersistence.list()).length
+    assertError(await app.post({ sessionId: agent.id, action: 'restore', tombstoneSeq: first.tombstoneSeq }), 409, 'TARGET_NOT_FOUND', gone)
+    assertError(await app.post({ sessionId: agent.id, action: 'forkBefore', tombstoneSeq: first.tombstoneSeq }), 409, 'TARGET_NOT_FOUND', gone)
+    assert.equal((await (app.ctx as any).sessionPersistence.readRaw(SessionId(agent.id))).content, logBefore, 'nothing appended')
+    assert.equal((await (app.ctx as any).sessionPersistence.list()).length, sessionsBefore, 'no copy made')
 
     // Cold reload, with the token meter and DSH's compaction engine: same derived messages, a real turn, a compaction.
     await roots.shut(app)
