@@ -232,10 +232,10 @@ describe('erase for good when the host next starts', () => {
     assert.deepEqual(await post({ sessionId: id, action: 'pendingErases' }), { action: 'pendingErases', erases: [] })
     assert.deepEqual(scanHits(root, CANARY).filter((hit) => hit.includes(id)), [], 'the session\'s log no longer holds the canary')
     // Erased: a new request says so rather than answering the old record, and restore is no longer
-    // refused as pending (it brings back the erased marker, not the text).
+    // refused as pending but as erased (nothing of it can come back).
     assertError(await app.post({ sessionId: id, action: 'erase', tombstoneSeq, when: 'next-start' }), 409, 'NOT_ERASABLE', `message-recall: cannot erase removal ${tombstoneSeq}: that removal was erased already`)
     assert.deepEqual(pendingOnDisk().filter((e) => e.sessionId === id), [])
-    assert.equal((await post({ sessionId: id, action: 'restore', tombstoneSeq })).action, 'restore')
+    assertError(await app.post({ sessionId: id, action: 'restore', tombstoneSeq }), 409, 'TARGET_NOT_FOUND', `message-recall: removal ${tombstoneSeq} was erased for good; nothing of it can come back (no restore, no copy from before it)`)
     assert.deepEqual(scanHits(root, CANARY).filter((hit) => hit.includes(id)), [], 'still no canary')
   })
 
