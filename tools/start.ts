@@ -16,7 +16,7 @@
 // Runs under Node >= 22.19 through tools/with-node22.ts (see package.json).
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createServer } from 'node:net'
-import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { createWriteStream, existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { createSession, prompt, rpc, waitForTurnEnds } from './dsh-api'
@@ -25,7 +25,7 @@ import { parentPidEnv } from './exit-with-parent'
 import { parseCli } from '../scripts/support/arguments'
 import { OptionValueError, portOption } from '../scripts/support/option-values'
 import { OptionError } from '../scripts/support/usage-errors'
-import { claimLock, describeHolder, holderLive, PLUGIN_LOCK_FILE, START_LOCK_FILE, type LockHolder } from '../src/host/home-lock'
+import { claimLock, describeHolder, liveHolder, PLUGIN_LOCK_FILE, START_LOCK_FILE, type LockHolder } from '../src/host/home-lock'
 
 const USAGE = `usage: npm start -- [options]
 
@@ -92,19 +92,6 @@ const portInUse = (port: number) => `port ${port} is in use; pass --port 0 for a
 
 /** The one line printed when another live host uses the DSH home. */
 const homeInUse = (home: string, holder: LockHolder) => `DSH home ${home} is in use by ${describeHolder(holder)}; stop that host first, or pass --home DIR`
-
-/**
- * The live holder of the host plugin's lock in `home`'s sessions folder (a host started without
- * `npm start`), or `undefined`.
- */
-function pluginHolder(home: string): LockHolder | undefined {
-  try {
-    const holder = JSON.parse(readFileSync(join(home, 'sessions', PLUGIN_LOCK_FILE), 'utf8')) as LockHolder
-    return typeof holder.pid === 'number' && holderLive(holder) ? holder : undefined
-  } catch {
-    return undefined
-  }
-}
 
 /** Resolves with whether 127.0.0.1:`port` can be listened on now (port 0 always can). */
 function portFree(port: number): Promise<boolean> {
@@ -247,7 +234,8 @@ async function main(): Promise<void> {
   }
   // One host per DSH home: a second one would break the first one's session logs (rc.8 has no writer lock).
   const claim = claimLock(join(opts.home, START_LOCK_FILE), 'npm start')
-  const other = claim.ok ? pluginHolder(opts.home) : claim.holder
+  // A host started without `npm start` holds only the plugin's lock in the sessions folder.
+  const other = claim.ok ? liveHolder(join(opts.home, 'sessions', PLUGIN_LOCK_FILE)) ?? undefined : claim.holder
   if (claim.ok) process.on('exit', () => claim.release())
   if (other !== undefined) {
     console.error(`npm start: ${homeInUse(opts.home, other)}`)
