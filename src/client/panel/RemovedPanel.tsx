@@ -66,7 +66,7 @@ import { selectReplacements } from '../wire/replacement-view'
 import type { SessionStores } from '../stores/session-stores'
 import type { TombstoneActions } from '../stores/tombstone-actions'
 import { copyRemovalKey, type EraseRequests, type EraseRequestsState } from '../stores/erase-requests'
-import type { EraseCopyValue } from '../../shared/protocol'
+import type { EraseCopyValue, ErasePlanValue } from '../../shared/protocol'
 
 /** What the panel's entry needs of the plugin's kit (the overlay's kit satisfies it). */
 export interface PanelKit {
@@ -290,13 +290,8 @@ function RemovedPanel({ sessionId, send, useSession, actions, summary, erase, t,
               )}
               {eraseable && pending === undefined && erase !== undefined && erasing?.confirming === entry.tombstoneSeq && (
                 <EraseConfirm
-                  t={t} count={erasing.plan?.tombstoneSeq === entry.tombstoneSeq ? erasing.plan.messageCount : entry.count}
-                  images={erasing.plan?.tombstoneSeq === entry.tombstoneSeq ? erasing.plan.imageCount : 0}
-                  files={erasing.plan?.tombstoneSeq === entry.tombstoneSeq ? erasing.plan.fileCount : 0}
-                  copies={erasing.plan?.tombstoneSeq === entry.tombstoneSeq ? erasing.plan.copies : []}
-                  planned={erasing.plan?.tombstoneSeq === entry.tombstoneSeq}
+                  t={t} plan={erasing.plan?.tombstoneSeq === entry.tombstoneSeq ? erasing.plan : null} entryCount={entry.count}
                   checked={erasing.checked}
-                  messageCount={erasing.plan?.tombstoneSeq === entry.tombstoneSeq ? erasing.plan.messageCount : entry.count}
                   onCheck={(sessionId, removalSeq, checked) => erase.check(sessionId, removalSeq, checked)}
                   onConfirm={() => void erase.schedule(entry.tombstoneSeq).then((ok) => setRefocus({ seq: entry.tombstoneSeq, action: ok ? 'cancel' : 'open' }))}
                   onKeep={() => {
@@ -349,19 +344,16 @@ function RemovedPanel({ sessionId, send, useSession, actions, summary, erase, t,
 /** Props of {@link EraseConfirm}. */
 interface EraseConfirmProps {
   readonly t: Translate
-  /** Messages the erase takes (the host's plan, else the entry's count). */
-  readonly count: number
-  /** Images and tool output files the host's plan says go too (0 until it is read). */
-  readonly images: number
-  readonly files: number
-  /** The related sessions (copies, sources, their other copies) that hold the same messages (the host's plan; none until it is read). */
-  readonly copies: readonly EraseCopyValue[]
-  /** The host's plan is read: until then Confirm is disabled, so no session the plan would list is missed. */
-  readonly planned: boolean
+  /**
+   * The host's plan of this erase once it is read: the messages, images and tool output files it
+   * takes and the related sessions (copies, sources, their other copies) that hold the same
+   * messages. Until then (`null`) Confirm is disabled, so no session the plan would list is missed.
+   */
+  readonly plan: ErasePlanValue | null
+  /** The entry's own message count, shown until the plan is read. */
+  readonly entryCount: number
   /** The related sessions' removals checked to be erased along (`copyRemovalKey`). */
   readonly checked: ReadonlySet<string>
-  /** How many messages the erase being confirmed takes (a related session's wider removal says so). */
-  readonly messageCount: number
   readonly onCheck: (sessionId: string, tombstoneSeq: number, checked: boolean) => void
   readonly onConfirm: () => void
   readonly onKeep: () => void
@@ -376,7 +368,13 @@ interface EraseConfirmProps {
  * it happens when the host next starts. Focus starts on **Keep**; Tab and Shift+Tab stay among its
  * checkboxes and two buttons; Escape is Keep (and does not close the panel).
  */
-function EraseConfirm({ t, count, images, files, copies, planned, checked, messageCount, onCheck, onConfirm, onKeep }: EraseConfirmProps) {
+function EraseConfirm({ t, plan, entryCount, checked, onCheck, onConfirm, onKeep }: EraseConfirmProps) {
+  // How many messages the erase takes (a related session's wider removal is compared with it).
+  const count = plan?.messageCount ?? entryCount
+  const images = plan?.imageCount ?? 0
+  const files = plan?.fileCount ?? 0
+  const copies: readonly EraseCopyValue[] = plan?.copies ?? []
+  const planned = plan !== null
   const box = useRef<HTMLDivElement>(null)
   useEffect(() => {
     box.current?.querySelector<HTMLElement>('[data-message-recall-erase-action="keep"]')?.focus()
@@ -410,7 +408,7 @@ function EraseConfirm({ t, count, images, files, copies, planned, checked, messa
           {copies.map((copy) => [
             ...copy.removals.map((removal) => {
               const key = copyRemovalKey(copy.sessionId, removal.tombstoneSeq)
-              const wider = removal.messageCount > messageCount
+              const wider = removal.messageCount > count
               return (
                 <label key={key} data-message-recall-erase-copy={copy.sessionId} data-message-recall-erase-copy-removal={removal.tombstoneSeq}>
                   <input type="checkbox" checked={checked.has(key)} onChange={(event) => onCheck(copy.sessionId, removal.tombstoneSeq, event.currentTarget.checked)} />
