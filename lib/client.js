@@ -202,6 +202,10 @@ function readFacts(raw) {
 function errorText(error) {
   return error instanceof Error ? error.message : String(error);
 }
+var MESSAGE_PREFIX = "message-recall: ";
+function withoutPrefix(message) {
+  return message.startsWith(MESSAGE_PREFIX) ? message.slice(MESSAGE_PREFIX.length) : message;
+}
 
 // src/client/wire/api.ts
 function createRecallSender(fetchImpl, path = DEFAULT_ROUTE_PATH) {
@@ -4052,7 +4056,7 @@ function RemovedPanel({ sessionId, send, useSession, actions, summary, erase, t,
           erasing?.copyErrors.get(entry.tombstoneSeq)?.map(({ copy, tombstoneSeq: removalSeq, error: refusal }) => /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("div", { "data-message-recall-erase-copy-error": copy.sessionId, role: "alert", children: t("panel.erase.copyFailed", { title: copy.title ?? t("panel.erase.untitled"), reason: describeError(t, refusal.code) }) }, copyRemovalKey(copy.sessionId, removalSeq))),
           pending !== void 0 && erase !== void 0 && /* @__PURE__ */ (0, import_jsx_runtime4.jsxs)("div", { "data-message-recall-erase-pending": pending.state, role: "status", children: [
             /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("span", { children: t(pending.state === "failed" ? "panel.erase.failed" : "panel.erase.pending") }),
-            pending.state === "failed" && pending.problem !== void 0 && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("p", { "data-message-recall-erase-problem": "", children: t("panel.erase.problem", { problem: pending.problem.replace(/^message-recall: /, "") }) }),
+            pending.state === "failed" && pending.problem !== void 0 && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("p", { "data-message-recall-erase-problem": "", children: t("panel.erase.problem", { problem: withoutPrefix(pending.problem) }) }),
             pending.state === "failed" && /* @__PURE__ */ (0, import_jsx_runtime4.jsx)(
               "button",
               {
@@ -4082,13 +4086,9 @@ function RemovedPanel({ sessionId, send, useSession, actions, summary, erase, t,
             EraseConfirm,
             {
               t,
-              count: erasing.plan?.tombstoneSeq === entry.tombstoneSeq ? erasing.plan.messageCount : entry.count,
-              images: erasing.plan?.tombstoneSeq === entry.tombstoneSeq ? erasing.plan.imageCount : 0,
-              files: erasing.plan?.tombstoneSeq === entry.tombstoneSeq ? erasing.plan.fileCount : 0,
-              copies: erasing.plan?.tombstoneSeq === entry.tombstoneSeq ? erasing.plan.copies : [],
-              planned: erasing.plan?.tombstoneSeq === entry.tombstoneSeq,
+              plan: erasing.plan?.tombstoneSeq === entry.tombstoneSeq ? erasing.plan : null,
+              entryCount: entry.count,
               checked: erasing.checked,
-              messageCount: erasing.plan?.tombstoneSeq === entry.tombstoneSeq ? erasing.plan.messageCount : entry.count,
               onCheck: (sessionId2, removalSeq, checked) => erase.check(sessionId2, removalSeq, checked),
               onConfirm: () => void erase.schedule(entry.tombstoneSeq).then((ok) => setRefocus({ seq: entry.tombstoneSeq, action: ok ? "cancel" : "open" })),
               onKeep: () => {
@@ -4165,7 +4165,12 @@ function RemovedPanel({ sessionId, send, useSession, actions, summary, erase, t,
     ] })
   ] });
 }
-function EraseConfirm({ t, count, images, files, copies, planned, checked, messageCount, onCheck, onConfirm, onKeep }) {
+function EraseConfirm({ t, plan, entryCount, checked, onCheck, onConfirm, onKeep }) {
+  const count = plan?.messageCount ?? entryCount;
+  const images = plan?.imageCount ?? 0;
+  const files = plan?.fileCount ?? 0;
+  const copies = plan?.copies ?? [];
+  const planned = plan !== null;
   const box = (0, import_react6.useRef)(null);
   (0, import_react6.useEffect)(() => {
     box.current?.querySelector('[data-message-recall-erase-action="keep"]')?.focus();
@@ -4197,7 +4202,7 @@ function EraseConfirm({ t, count, images, files, copies, planned, checked, messa
       copies.map((copy) => [
         ...copy.removals.map((removal) => {
           const key2 = copyRemovalKey(copy.sessionId, removal.tombstoneSeq);
-          const wider = removal.messageCount > messageCount;
+          const wider = removal.messageCount > count;
           return /* @__PURE__ */ (0, import_jsx_runtime4.jsxs)("label", { "data-message-recall-erase-copy": copy.sessionId, "data-message-recall-erase-copy-removal": removal.tombstoneSeq, children: [
             /* @__PURE__ */ (0, import_jsx_runtime4.jsx)("input", { type: "checkbox", checked: checked.has(key2), onChange: (event) => onCheck(copy.sessionId, removal.tombstoneSeq, event.currentTarget.checked) }),
             t(countedKey(wider ? "panel.erase.copyWider" : "panel.erase.copyRemoval", removal.messageCount), { title: titleOf(copy), count: removal.messageCount })
@@ -4277,7 +4282,7 @@ function SummaryDialog({ sessionId, checkpointSeq, text, kit, onClose }) {
 }
 
 // src/client/build-stamp.ts
-var BUILD_STAMP = true ? "0.1.0+3be6d914d2" : "dev";
+var BUILD_STAMP = true ? "0.1.0+e18f4aa798" : "dev";
 
 // src/client/notices/notice-styles.ts
 var NOTICE_STYLE_TEXT = `
@@ -4869,7 +4874,7 @@ var import_react10 = require("react");
 var import_react9 = require("react");
 var PLAN_DEBOUNCE_MS = 200;
 function refusalOf(error, changeUnits) {
-  const detail = error.code === "SUMMARY_FAILED" ? { detail: error.message.replace(/^message-recall: /, "") } : {};
+  const detail = error.code === "SUMMARY_FAILED" ? { detail: withoutPrefix(error.message) } : {};
   return { unit: error.index === void 0 ? null : changeUnits[error.index] ?? null, code: error.code, ...detail };
 }
 function usePlanCheck(send, sessionId, preview, readSeq) {

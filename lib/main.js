@@ -969,6 +969,10 @@ function countKeys(text) {
 function errorText(error) {
   return error instanceof Error ? error.message : String(error);
 }
+var MESSAGE_PREFIX = "message-recall: ";
+function withoutPrefix(message) {
+  return message.startsWith(MESSAGE_PREFIX) ? message.slice(MESSAGE_PREFIX.length) : message;
+}
 
 // src/host/json-steps.ts
 var JSON_STEP_ELEMENTS = 512;
@@ -3492,7 +3496,7 @@ function describeBatchRefusal(refusal, describe) {
   const { index, change } = refusal;
   const what = change.action === "restore" ? `restore of tombstone ${change.tombstoneSeq}` : `${change.action} of seq ${change.seq}`;
   const inner = refusal.refusal;
-  const why = "shadowedByIndex" in inner ? `tombstone seq ${inner.tombstoneSeq} is shadowed by change ${inner.shadowedByIndex} of this batch` : (change.action === "restore" ? describeRestoreRefusal(inner) : describe(inner)).replace(/^message-recall: /, "");
+  const why = "shadowedByIndex" in inner ? `tombstone seq ${inner.tombstoneSeq} is shadowed by change ${inner.shadowedByIndex} of this batch` : withoutPrefix(change.action === "restore" ? describeRestoreRefusal(inner) : describe(inner));
   return `message-recall: change ${index} (${what}) refused: ${why}`;
 }
 
@@ -4008,7 +4012,7 @@ function planMixedOnView(view, intent) {
     const change = intent.changes[index];
     const planned = planFoldedOnView(view, { action: change.action, seq: change.seq });
     if (planned === null) return refuse2(index, "TARGET_NOT_FOUND", `seq ${change.seq} is not a folded message`);
-    if (!planned.ok) return refuse2(index, planned.refusal.code, describeRefusal(planned.refusal).replace(/^message-recall: /, ""));
+    if (!planned.ok) return refuse2(index, planned.refusal.code, withoutPrefix(describeRefusal(planned.refusal)));
     const one = planned.value;
     if (ACTIONS[one.action].plans === "onward") onward = true;
     const first = folded;
@@ -4020,7 +4024,7 @@ function planMixedOnView(view, intent) {
     const gone = new Set(removals.flatMap((r) => r.seqs));
     const before = folded === null ? [] : folded.removedSeqs;
     folded = { ...one, removedSeqs: [...before, ...fresh], removals, keptSeqs: one.originalSeqs.filter((seq) => !gone.has(seq)) };
-    if (folded.keptSeqs.length === 0) return refuse2(index, "NOT_DELETABLE", describeRefusal({ code: "NOT_DELETABLE", seq: change.seq, nodeKind: "checkpoint", wholeSummary: true }).replace(/^message-recall: /, ""));
+    if (folded.keptSeqs.length === 0) return refuse2(index, "NOT_DELETABLE", withoutPrefix(describeRefusal({ code: "NOT_DELETABLE", seq: change.seq, nodeKind: "checkpoint", wholeSummary: true })));
   }
   if (folded === null) throw new Error("message-recall: planMixedOnView called for a batch without folded changes");
   const checkpoint = folded.checkpointSeq;
@@ -4214,8 +4218,7 @@ function countsOfMixed(value) {
 }
 async function applyChanges(services, request, signal) {
   const agent = services.agents.get(request.sessionId);
-  const offSurface = agent !== void 0 && offSurfaceSeqs(agent.session.surface.nodes, request.changes).size > 0;
-  if (agent !== void 0 && offSurface && foldedIndexes(viewOfSession(agent.session, services.index.lookup(agent.session), "agent"), request.changes).length > 0) {
+  if (agent !== void 0 && foldedIndexes(viewOfSession(agent.session, services.index.lookup(agent.session), "agent"), request.changes).length > 0) {
     return applyWithRewrite({ ...services, summarizer: services.summarizer ?? (() => void 0) }, request, signal);
   }
   return runSessionWrite(
@@ -5129,11 +5132,11 @@ async function unknownSession(services, sessionId) {
   return { code: "SESSION_NOT_LIVE", message: noSessionMessage(sessionId) };
 }
 async function cancelErase(services, request) {
-  if (await services.pending.get(request.sessionId, request.tombstoneSeq) === void 0) {
+  const cancelled = await services.pending.update(request.sessionId, request.tombstoneSeq, void 0);
+  if (!cancelled) {
     const unknown = await unknownSession(services, request.sessionId);
     if (unknown !== null) return { ok: false, refusal: unknown };
   }
-  const cancelled = await services.pending.update(request.sessionId, request.tombstoneSeq, void 0);
   return { ok: true, value: { action: "cancelErase", tombstoneSeq: request.tombstoneSeq, cancelled } };
 }
 async function listPendingErases(services, sessionId) {
@@ -5185,9 +5188,6 @@ async function runPendingErases(services, log) {
     runs.push({ ...run, detail });
   }
   return runs;
-}
-function withoutPrefix(detail) {
-  return detail.startsWith("message-recall: ") ? detail.slice("message-recall: ".length) : detail;
 }
 
 // src/host/summary-edit.ts
@@ -5713,7 +5713,7 @@ async function tokenOf(path) {
     const s = await stat3(path, { bigint: true });
     return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
   } catch (error) {
-    if (error.code === "ENOENT" || error.code === "ENOTDIR") return null;
+    if (isMissingPath(error)) return null;
     throw error;
   }
 }
@@ -5721,7 +5721,7 @@ async function foldersIn(path) {
   try {
     return (await readdir2(path, { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => join4(path, entry.name));
   } catch (error) {
-    if (error.code === "ENOENT" || error.code === "ENOTDIR") return [];
+    if (isMissingPath(error)) return [];
     throw error;
   }
 }

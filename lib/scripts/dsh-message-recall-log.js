@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-XERFYWWG.js";
+} from "./chunks/chunk-ZX3ZCSHC.js";
 import {
   explainCommand
 } from "./chunks/chunk-MDBP5RFZ.js";

@@ -49,6 +49,7 @@ import { countChars, estimateTokens, tokensOfChars } from '../shared/token-estim
 import { describeRestoreRefusal, planRestore, type RestoreRefusal } from './restore-plan'
 import { readTombstone, tombstoneSource } from '../shared/tombstone'
 import { ACTIONS, BATCH_REMOVAL_ACTIONS, removalPlanning, type BatchRemovalAction } from '../shared/actions'
+import { withoutPrefix } from '../shared/error-text'
 
 export type { BatchRemovalAction } from '../shared/actions'
 
@@ -471,6 +472,6 @@ export function describeBatchRefusal(refusal: BatchRefusal, describe: (refusal: 
   // A restore's refusal comes from restore planning (or this batch), a removal's from the removal planner.
   const why = 'shadowedByIndex' in inner
     ? `tombstone seq ${inner.tombstoneSeq} is shadowed by change ${inner.shadowedByIndex} of this batch`
-    : (change.action === 'restore' ? describeRestoreRefusal(inner as RestoreRefusal) : describe(inner as PlanRefusal)).replace(/^message-recall: /, '')
+    : withoutPrefix(change.action === 'restore' ? describeRestoreRefusal(inner as RestoreRefusal) : describe(inner as PlanRefusal))
   return `message-recall: change ${index} (${what}) refused: ${why}`
 }

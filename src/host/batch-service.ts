@@ -29,7 +29,7 @@ import { runSessionWrite } from './session-write'
 import { viewOfSession, type SessionView } from './session-view'
 import { runSliced } from './time-slice'
 import { planBatchOnView, planBatchOnViewSteps, type BatchIntent } from './view-plans'
-import { applyWithRewrite, foldedIndexes, offSurfaceSeqs, planMixedOnView } from './summary-batch'
+import { applyWithRewrite, foldedIndexes, planMixedOnView } from './summary-batch'
 import { contentOf } from '../shared/surface-node'
 import type { LogEvent } from '../shared/events'
 import { estimateTokens } from '../shared/token-estimate'
@@ -153,8 +153,7 @@ function countsOfMixed(value: BatchPlanValue): BatchPlanCounts {
 export async function applyChanges(services: RemovalServices, request: BatchIntent, signal?: AbortSignal): Promise<Outcome<ApplyValue>> {
   // Folded changes need the session's agent and a target off the surface: the common case costs one pass over the surface.
   const agent = services.agents.get(request.sessionId as SessionId)
-  const offSurface = agent !== undefined && offSurfaceSeqs(agent.session.surface.nodes, request.changes).size > 0
-  if (agent !== undefined && offSurface && foldedIndexes(viewOfSession(agent.session, services.index.lookup(agent.session), 'agent'), request.changes).length > 0) {
+  if (agent !== undefined && foldedIndexes(viewOfSession(agent.session, services.index.lookup(agent.session), 'agent'), request.changes).length > 0) {
     return applyWithRewrite({ ...services, summarizer: services.summarizer ?? (() => undefined) }, request, signal)
   }
   return runSessionWrite<ApplyValue>(

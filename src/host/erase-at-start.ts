@@ -31,7 +31,7 @@
 import type { Session, SessionHeader } from '@deepseek-ai/dsh-session'
 import type { CancelEraseValue, ErasePlanValue, PendingEraseValue, PendingErasesValue, ScheduledEraseValue } from '../shared/protocol'
 import { eraseRemovalInLog } from '../log/log-erase'
-import { errorText } from '../shared/error-text'
+import { errorText, withoutPrefix } from '../shared/error-text'
 import { eraseRemoval, notErasable, type EraseRefusal, type EraseServices } from './erase-session'
 import type { PendingErase, PendingErases } from './pending-erases'
 import { shortenPaths } from './shorten-paths'
@@ -171,11 +171,12 @@ async function unknownSession(services: Pick<EraseLaterServices, 'open' | 'erase
  * @throws file system errors of the pending file, the persistence service's listing errors.
  */
 export async function cancelErase(services: Pick<EraseLaterServices, 'pending' | 'open' | 'erase'>, request: { readonly sessionId: string; readonly tombstoneSeq: number }): Promise<{ readonly ok: true; readonly value: CancelEraseValue } | { readonly ok: false; readonly refusal: UnknownSessionRefusal }> {
-  if ((await services.pending.get(request.sessionId, request.tombstoneSeq)) === undefined) {
+  // A record is dropped whether or not its session still exists; only without one is the id checked.
+  const cancelled = await services.pending.update(request.sessionId, request.tombstoneSeq, undefined)
+  if (!cancelled) {
     const unknown = await unknownSession(services, request.sessionId)
     if (unknown !== null) return { ok: false, refusal: unknown }
   }
-  const cancelled = await services.pending.update(request.sessionId, request.tombstoneSeq, undefined)
   return { ok: true, value: { action: 'cancelErase', tombstoneSeq: request.tombstoneSeq, cancelled } }
 }
 
@@ -275,9 +276,4 @@ export async function runPendingErases(services: Pick<EraseLaterServices, 'erase
     runs.push({ ...run, detail })
   }
   return runs
-}
-
-/** A detail without its own leading `message-recall: `: the log line carries the prefix once. */
-function withoutPrefix(detail: string): string {
-  return detail.startsWith('message-recall: ') ? detail.slice('message-recall: '.length) : detail
 }

@@ -20,7 +20,7 @@ import type { SessionHeader } from '@deepseek-ai/dsh-session'
 import { copiesHolding, copyRemoval, type CopyRelation, type CopyRemoval } from './erase-copies'
 import { decodeLogBytes, readHeaderLine } from './jsonl-log-file'
 import { errorText } from '../shared/error-text'
-import { resolveSessionLog } from '../log/log-file'
+import { LOG_FILE_NAMES, resolveSessionLog } from '../log/log-file'
 
 /** A session on disk that still holds some of the erased messages: a copy, a source, or another copy of a source. */
 export interface DiskCopy {
@@ -55,7 +55,7 @@ export async function logFilesUnder(dir: string): Promise<string[]> {
   for (const entry of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
     const path = join(dir, entry.name)
     if (entry.isDirectory()) found.push(...(await logFilesUnder(path)))
-    else if (entry.name === 'session.jsonl' || entry.name === 'session.jsonl.zstd') found.push(path)
+    else if ((LOG_FILE_NAMES as readonly string[]).includes(entry.name)) found.push(path)
   }
   return found
 }

@@ -25,6 +25,7 @@
 import { readdir, stat } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import type { SessionHeader, SessionId } from '@deepseek-ai/dsh-session'
+import { isMissingPath } from './stored-log-presence'
 
 /** One stored session as listed with its change token (`SessionPersistence.listSnapshots`). */
 export interface StoredSnapshot {
@@ -68,7 +69,7 @@ async function tokenOf(path: string): Promise<string | null> {
     const s = await stat(path, { bigint: true })
     return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return null
+    if (isMissingPath(error)) return null
     throw error
   }
 }
@@ -78,7 +79,7 @@ async function foldersIn(path: string): Promise<string[]> {
   try {
     return (await readdir(path, { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => join(path, entry.name))
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return []
+    if (isMissingPath(error)) return []
     throw error
   }
 }

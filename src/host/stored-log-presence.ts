@@ -26,8 +26,12 @@ export interface LogPresenceProbe {
   readRaw?(id: SessionId): Promise<unknown>
 }
 
-/** True for the file-system errors of a path whose folder is missing or is a file. */
-function isMissingPath(error: unknown): boolean {
+/**
+ * Whether a file system error says the path is not there.
+ * @param error - what a `node:fs` call threw.
+ * @returns true for `ENOENT` (missing) and `ENOTDIR` (a folder on the way is a file).
+ */
+export function isMissingPath(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException | null)?.code
   return code === 'ENOENT' || code === 'ENOTDIR'
 }

@@ -22,7 +22,7 @@ import { describeRefusal, MessageRecallError, type BatchChangeRefusal, type Outc
 import type { RemovalServices } from './removal-service'
 import { viewOfSession, type SessionView } from './session-view'
 import { appendRewrite, planFoldedOnView, summarizeKept, summaryFailed, withSummarizer, type CompactionSummarizer } from './summary-rewrite'
-import { errorText } from '../shared/error-text'
+import { errorText, withoutPrefix } from '../shared/error-text'
 import { checkConfirmed, checkExpectation } from './view-expectation'
 import { planBatchOnView, takenByBatch, type BatchIntent } from './view-plans'
 import type { MessagePricer } from './shadow-price'
@@ -95,7 +95,7 @@ export function planMixedOnView(view: SessionView, intent: Omit<BatchIntent, 'se
     const change = intent.changes[index] as { action: BatchChange['action'] & string; seq: number }
     const planned = planFoldedOnView(view, { action: change.action as never, seq: change.seq })
     if (planned === null) return refuse(index, 'TARGET_NOT_FOUND', `seq ${change.seq} is not a folded message`)
-    if (!planned.ok) return refuse(index, planned.refusal.code as BatchChangeRefusal['code'], describeRefusal(planned.refusal).replace(/^message-recall: /, ''))
+    if (!planned.ok) return refuse(index, planned.refusal.code as BatchChangeRefusal['code'], withoutPrefix(describeRefusal(planned.refusal)))
     const one = planned.value
     if (ACTIONS[one.action].plans === 'onward') onward = true
     const first = folded as FoldedPlan | null
@@ -108,7 +108,7 @@ export function planMixedOnView(view: SessionView, intent: Omit<BatchIntent, 'se
     const before: readonly number[] = folded === null ? [] : (folded as FoldedPlan).removedSeqs
     folded = { ...one, removedSeqs: [...before, ...fresh], removals, keptSeqs: one.originalSeqs.filter((seq) => !gone.has(seq)) }
     // A summary of nothing cannot be written: the batch takes every message the summary is made from.
-    if (folded.keptSeqs.length === 0) return refuse(index, 'NOT_DELETABLE', describeRefusal({ code: 'NOT_DELETABLE', seq: change.seq, nodeKind: 'checkpoint', wholeSummary: true }).replace(/^message-recall: /, ''))
+    if (folded.keptSeqs.length === 0) return refuse(index, 'NOT_DELETABLE', withoutPrefix(describeRefusal({ code: 'NOT_DELETABLE', seq: change.seq, nodeKind: 'checkpoint', wholeSummary: true })))
   }
   if (folded === null) throw new Error('message-recall: planMixedOnView called for a batch without folded changes')
   const checkpoint = folded.checkpointSeq

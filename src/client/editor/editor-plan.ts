@@ -9,6 +9,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react'
 import type { RecallError, RecallErrorCode, RecallSender } from '../wire/api'
 import type { EditorPreview } from './editor-model'
+import { withoutPrefix } from '../../shared/error-text'
 
 /** Debounce of the host `plan` after a selection change, in ms. */
 export const PLAN_DEBOUNCE_MS = 200
@@ -28,7 +29,7 @@ export interface EditorRefusal {
  * @returns the refusal on that unit, or on the batch when the error names no change.
  */
 export function refusalOf(error: RecallError, changeUnits: readonly string[]): EditorRefusal {
-  const detail = error.code === 'SUMMARY_FAILED' ? { detail: error.message.replace(/^message-recall: /, '') } : {}
+  const detail = error.code === 'SUMMARY_FAILED' ? { detail: withoutPrefix(error.message) } : {}
   return { unit: error.index === undefined ? null : changeUnits[error.index] ?? null, code: error.code, ...detail }
 }
 

@@ -67,6 +67,7 @@ import type { SessionStores } from '../stores/session-stores'
 import type { TombstoneActions } from '../stores/tombstone-actions'
 import { copyRemovalKey, type EraseRequests, type EraseRequestsState } from '../stores/erase-requests'
 import type { EraseCopyValue, ErasePlanValue } from '../../shared/protocol'
+import { withoutPrefix } from '../../shared/error-text'
 
 /** What the panel's entry needs of the plugin's kit (the overlay's kit satisfies it). */
 export interface PanelKit {
@@ -278,7 +279,7 @@ function RemovedPanel({ sessionId, send, useSession, actions, summary, erase, t,
                 <div data-message-recall-erase-pending={pending.state} role="status">
                   <span>{t(pending.state === 'failed' ? 'panel.erase.failed' : 'panel.erase.pending')}</span>
                   {pending.state === 'failed' && pending.problem !== undefined && (
-                    <p data-message-recall-erase-problem="">{t('panel.erase.problem', { problem: pending.problem.replace(/^message-recall: /, '') })}</p>
+                    <p data-message-recall-erase-problem="">{t('panel.erase.problem', { problem: withoutPrefix(pending.problem) })}</p>
                   )}
                   {pending.state === 'failed' && (
                     <button type="button" data-message-recall-erase-action="retry" aria-label={t('panel.erase.retryLabel')} disabled={eraseBusy} aria-busy={eraseBusy || undefined}

@@ -10,6 +10,7 @@ import {
   replacementEvents
 } from "./chunk-LLGVRJYZ.js";
 import {
+  LOG_FILE_NAMES,
   resolveSessionLog
 } from "./chunk-CDZLCCFJ.js";
 import {
@@ -141,7 +142,7 @@ async function logFilesUnder(dir) {
   for (const entry of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) found.push(...await logFilesUnder(path));
-    else if (entry.name === "session.jsonl" || entry.name === "session.jsonl.zstd") found.push(path);
+    else if (LOG_FILE_NAMES.includes(entry.name)) found.push(path);
   }
   return found;
 }

@@ -400,7 +400,7 @@ async function eraseHeld(json, invocation, logPath, compression, home, tombstone
   const { eraseLogFile } = await import("./erase-log-5OILX76T.js");
   const { deleteSideFiles, eraseFailureText } = await import("./erase-session-DTKRCCLU.js");
   const { dropCacheEntryInFile } = await import("./projection-cache-erase-5WQJ7QZG.js");
-  const { copiesOnDisk, logFilesUnder } = await import("./erase-copies-on-disk-SRGU6F5S.js");
+  const { copiesOnDisk, logFilesUnder } = await import("./erase-copies-on-disk-4QNQ5MML.js");
   const { dshJsonlReader } = await import("./dsh-reader-PQKW3SW4.js");
   let id;
   try {
