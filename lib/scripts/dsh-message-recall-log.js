@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-ZX3ZCSHC.js";
+} from "./chunks/chunk-JARQYZWN.js";
 import {
   explainCommand
-} from "./chunks/chunk-MDBP5RFZ.js";
+} from "./chunks/chunk-E7SDB35S.js";
 import {
   listCommand
 } from "./chunks/chunk-IOKQFB42.js";
@@ -13,11 +13,11 @@ import {
 } from "./chunks/chunk-EH4EXTFK.js";
 import {
   scanCommand
-} from "./chunks/chunk-LZVLSWL2.js";
-import "./chunks/chunk-ZE4P4FPO.js";
+} from "./chunks/chunk-7V4N6FHU.js";
+import "./chunks/chunk-BZQAT525.js";
 import "./chunks/chunk-OKUGGFY4.js";
 import "./chunks/chunk-PQVV6EUF.js";
-import "./chunks/chunk-LLGVRJYZ.js";
+import "./chunks/chunk-NYGXYPVF.js";
 import "./chunks/chunk-LJ2DMLF2.js";
 import {
   verifyCommand

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-ZX3ZCSHC.js";
+} from "./chunks/chunk-JARQYZWN.js";
 import "./chunks/chunk-LJ2DMLF2.js";
 import {
   runCommand

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-MDBP5RFZ.js";
-import "./chunks/chunk-ZE4P4FPO.js";
+} from "./chunks/chunk-E7SDB35S.js";
+import "./chunks/chunk-BZQAT525.js";
 import "./chunks/chunk-OKUGGFY4.js";
 import "./chunks/chunk-PQVV6EUF.js";
-import "./chunks/chunk-LLGVRJYZ.js";
+import "./chunks/chunk-NYGXYPVF.js";
 import {
   runCommand
 } from "./chunks/chunk-L2YMFD7L.js";

@@ -61,11 +61,9 @@ function node(n: NodeSummary | null): string {
  */
 function exclusionLine(exclusions: readonly TombstoneExplanation[], folded: readonly LogEvent[]): string {
   const fates = readFates(folded)
-  // The messages an exclusion covers: its shadowed nodes, through earlier tombstones it absorbed.
-  const messagesOf = (seqs: readonly number[]): number[] =>
-    seqs.flatMap((seq) => { const t = fates.tombstone(seq); return t === undefined ? [seq] : messagesOf(t.shadowedSeqs) })
   const inEffect = exclusions.filter((t) => t.inEffect)
-  const inView = inEffect.filter((t) => messagesOf(t.shadowedSeqs).some((seq) => fates.fateOf(seq).state === 'excluded')).length
+  // In view while a message it covers (through earlier tombstones it absorbed too) is still excluded.
+  const inView = inEffect.filter((t) => fates.messagesUnder(t.seq).some((seq) => fates.fateOf(seq).state === 'excluded')).length
   const taken = inEffect.length - inView
   return `exclusions: ${exclusions.length}, ${inView} in effect (rows kept in view, not sent to the model)${taken > 0 ? `, ${taken} taken by a later removal` : ''}`
 }

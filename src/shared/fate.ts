@@ -289,6 +289,26 @@ export class Fates {
    *   exclusion, a removal a restore undid, or an unknown seq.
    */
   removedBy(tombstoneSeq: number): number[] {
+    const { tree, messages } = this.under(tombstoneSeq)
+    return messages.filter((seq) => {
+      const fate = this.fateOf(seq)
+      return fate.state === 'removed' && fate.rewrite !== true && fate.tombstoneSeq !== null && tree.has(fate.tombstoneSeq) && this.tombstoneBySeq.has(fate.tombstoneSeq)
+    }).sort((a, b) => a - b)
+  }
+
+  /**
+   * The messages a tombstone of this plugin covers: the nodes it shadows, and through each earlier
+   * tombstone it absorbed (directly or through others) the nodes that one shadows, whatever their
+   * fate now.
+   * @param tombstoneSeq - seq of a tombstone of this plugin.
+   * @returns the message seqs, in walk order (unsorted).
+   */
+  messagesUnder(tombstoneSeq: number): number[] {
+    return this.under(tombstoneSeq).messages
+  }
+
+  /** The walk of {@link Fates.messagesUnder}, with the tombstones met on the way (`tree`, the start included). */
+  private under(tombstoneSeq: number): { readonly tree: Set<number>; readonly messages: number[] } {
     const walk = [tombstoneSeq]
     const tree = new Set<number>()
     const messages: number[] = []
@@ -300,10 +320,7 @@ export class Fates {
       if (tombstone !== undefined) walk.push(...tombstone.shadowedSeqs)
       else messages.push(seq)
     }
-    return messages.filter((seq) => {
-      const fate = this.fateOf(seq)
-      return fate.state === 'removed' && fate.rewrite !== true && fate.tombstoneSeq !== null && tree.has(fate.tombstoneSeq) && this.tombstoneBySeq.has(fate.tombstoneSeq)
-    }).sort((a, b) => a - b)
+    return { tree, messages }
   }
 
   /**

@@ -8,7 +8,7 @@ import {
 import {
   erasedMarkOf,
   readFates
-} from "./chunk-LLGVRJYZ.js";
+} from "./chunk-NYGXYPVF.js";
 import {
   classifyNode,
   contentOf,

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   forkOrigin
-} from "./chunk-ZE4P4FPO.js";
+} from "./chunk-BZQAT525.js";
 import {
   assertHome,
   assertRoot

@@ -2,10 +2,10 @@
 import {
   explainSession,
   forkOrigin
-} from "./chunk-ZE4P4FPO.js";
+} from "./chunk-BZQAT525.js";
 import {
   readFates
-} from "./chunk-LLGVRJYZ.js";
+} from "./chunk-NYGXYPVF.js";
 import {
   COMMON_OPTIONS,
   DECODER_OPTION,
@@ -222,12 +222,8 @@ function node(n) {
 }
 function exclusionLine(exclusions, folded) {
   const fates = readFates(folded);
-  const messagesOf = (seqs) => seqs.flatMap((seq) => {
-    const t = fates.tombstone(seq);
-    return t === void 0 ? [seq] : messagesOf(t.shadowedSeqs);
-  });
   const inEffect = exclusions.filter((t) => t.inEffect);
-  const inView = inEffect.filter((t) => messagesOf(t.shadowedSeqs).some((seq) => fates.fateOf(seq).state === "excluded")).length;
+  const inView = inEffect.filter((t) => fates.messagesUnder(t.seq).some((seq) => fates.fateOf(seq).state === "excluded")).length;
   const taken = inEffect.length - inView;
   return `exclusions: ${exclusions.length}, ${inView} in effect (rows kept in view, not sent to the model)${taken > 0 ? `, ${taken} taken by a later removal` : ""}`;
 }

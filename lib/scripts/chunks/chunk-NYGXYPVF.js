@@ -173,6 +173,24 @@ var Fates = class {
    *   exclusion, a removal a restore undid, or an unknown seq.
    */
   removedBy(tombstoneSeq) {
+    const { tree, messages } = this.under(tombstoneSeq);
+    return messages.filter((seq) => {
+      const fate = this.fateOf(seq);
+      return fate.state === "removed" && fate.rewrite !== true && fate.tombstoneSeq !== null && tree.has(fate.tombstoneSeq) && this.tombstoneBySeq.has(fate.tombstoneSeq);
+    }).sort((a, b) => a - b);
+  }
+  /**
+   * The messages a tombstone of this plugin covers: the nodes it shadows, and through each earlier
+   * tombstone it absorbed (directly or through others) the nodes that one shadows, whatever their
+   * fate now.
+   * @param tombstoneSeq - seq of a tombstone of this plugin.
+   * @returns the message seqs, in walk order (unsorted).
+   */
+  messagesUnder(tombstoneSeq) {
+    return this.under(tombstoneSeq).messages;
+  }
+  /** The walk of {@link Fates.messagesUnder}, with the tombstones met on the way (`tree`, the start included). */
+  under(tombstoneSeq) {
     const walk = [tombstoneSeq];
     const tree = /* @__PURE__ */ new Set();
     const messages = [];
@@ -184,10 +202,7 @@ var Fates = class {
       if (tombstone !== void 0) walk.push(...tombstone.shadowedSeqs);
       else messages.push(seq);
     }
-    return messages.filter((seq) => {
-      const fate = this.fateOf(seq);
-      return fate.state === "removed" && fate.rewrite !== true && fate.tombstoneSeq !== null && tree.has(fate.tombstoneSeq) && this.tombstoneBySeq.has(fate.tombstoneSeq);
-    }).sort((a, b) => a - b);
+    return { tree, messages };
   }
   /**
    * Follow a message along the replacements that shadowed it (see the module rules).

@@ -8,7 +8,7 @@ import {
   parseLogText,
   readFates,
   replacementEvents
-} from "./chunk-LLGVRJYZ.js";
+} from "./chunk-NYGXYPVF.js";
 import {
   LOG_FILE_NAMES,
   resolveSessionLog

@@ -7,7 +7,7 @@ import {
 } from "./chunk-PQVV6EUF.js";
 import {
   eraseRemovalInLog
-} from "./chunk-LLGVRJYZ.js";
+} from "./chunk-NYGXYPVF.js";
 import {
   decodeLogBytes,
   encodeLogText,
