@@ -489,6 +489,11 @@ function readRewriteCheckpoint(event) {
 function removalOf(record, seq) {
   return record.removals.find((r) => r.seqs.includes(seq));
 }
+function summaryBlocksOf(checkpoint, lookup) {
+  const summarySeq = checkpoint.sourceEventSeqs?.[1];
+  const event = summarySeq === void 0 ? void 0 : lookup(summarySeq);
+  return event?.type === "compaction/summary" && isRecord(event.data) && Array.isArray(event.data.summary) ? event.data.summary : null;
+}
 function originalsOf(checkpointSeq, lookup) {
   const seqs = [];
   const removals = [];
@@ -5225,8 +5230,7 @@ function planSummaryEdit(view, intent) {
   if (readRewriteCheckpoint(event) === null || event.sourceEventSeqs?.length !== 3) return refuse2("not-a-rewrite");
   const earlierSeq = event.sourceEventSeqs?.[2];
   const earlier = earlierSeq === void 0 ? void 0 : view.lookup(earlierSeq);
-  const summaryEvent = earlier === void 0 ? void 0 : view.lookup(earlier.sourceEventSeqs?.[1] ?? -1);
-  const summary = summaryEvent?.type === "compaction/summary" && isRecord(summaryEvent.data) && Array.isArray(summaryEvent.data.summary) ? summaryEvent.data.summary : null;
+  const summary = earlier === void 0 ? null : summaryBlocksOf(earlier, view.lookup);
   if (earlierSeq === void 0 || earlier === void 0 || !isCheckpointEvent(earlier) || summary === null) return refuse2("not-a-rewrite");
   return { ok: true, value: { checkpointSeq: intent.checkpointSeq, summary, removals: originalsOf(earlierSeq, view.lookup).removals } };
 }
@@ -6238,8 +6242,7 @@ function summariesToTake(input, taken, marks, at) {
       return !marks.has(seq) && event !== void 0 && isCheckpointEvent(event) && originalsOf(seq, input.copyLookup).seqs.some((s) => records.has(s));
     });
     if (holding.length === 0) continue;
-    const summaryEvent = at(top.sourceEventSeqs?.[1] ?? -1);
-    const blocks = summaryEvent?.type === "compaction/summary" && isRecord(summaryEvent.data) && Array.isArray(summaryEvent.data.summary) ? summaryEvent.data.summary : null;
+    const blocks = summaryBlocksOf(top, at);
     if (blocks === null) throw new Error(`inherit-plan: the checkpoint at seq ${top.seq} cites no compaction/summary`);
     const summary = blocks.filter((b) => isRecord(b) && b.type === "text" && typeof b.text === "string").map((b) => ({ type: "text", text: b.text }));
     const byAction = /* @__PURE__ */ new Map();

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-JARQYZWN.js";
+} from "./chunks/chunk-S52XKGJH.js";
 import {
   explainCommand
-} from "./chunks/chunk-E7SDB35S.js";
+} from "./chunks/chunk-UARE2UGV.js";
 import {
   listCommand
 } from "./chunks/chunk-IOKQFB42.js";
@@ -13,11 +13,11 @@ import {
 } from "./chunks/chunk-EH4EXTFK.js";
 import {
   scanCommand
-} from "./chunks/chunk-7V4N6FHU.js";
-import "./chunks/chunk-BZQAT525.js";
+} from "./chunks/chunk-WBLQTOKN.js";
+import "./chunks/chunk-QDRG7ERN.js";
 import "./chunks/chunk-OKUGGFY4.js";
 import "./chunks/chunk-PQVV6EUF.js";
-import "./chunks/chunk-NYGXYPVF.js";
+import "./chunks/chunk-V5F3LECS.js";
 import "./chunks/chunk-LJ2DMLF2.js";
 import {
   verifyCommand

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import {
   explainCommand
-} from "./chunks/chunk-E7SDB35S.js";
-import "./chunks/chunk-BZQAT525.js";
+} from "./chunks/chunk-UARE2UGV.js";
+import "./chunks/chunk-QDRG7ERN.js";
 import "./chunks/chunk-OKUGGFY4.js";
 import "./chunks/chunk-PQVV6EUF.js";
-import "./chunks/chunk-NYGXYPVF.js";
+import "./chunks/chunk-V5F3LECS.js";
 import {
   runCommand
 } from "./chunks/chunk-L2YMFD7L.js";

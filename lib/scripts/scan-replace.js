@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import {
   scanCommand
-} from "./chunks/chunk-7V4N6FHU.js";
-import "./chunks/chunk-BZQAT525.js";
+} from "./chunks/chunk-WBLQTOKN.js";
+import "./chunks/chunk-QDRG7ERN.js";
 import "./chunks/chunk-OKUGGFY4.js";
 import "./chunks/chunk-PQVV6EUF.js";
-import "./chunks/chunk-NYGXYPVF.js";
+import "./chunks/chunk-V5F3LECS.js";
 import "./chunks/chunk-LJ2DMLF2.js";
 import "./chunks/chunk-QTLKHOKV.js";
 import {

@@ -51,7 +51,8 @@ import { stepOf, type StepKey } from '../shared/surface-node'
 import { readTombstone } from '../shared/tombstone'
 import { ACTIONS, type TombstoneAction } from '../shared/actions'
 import { takesOver } from '../shared/fate'
-import { isCheckpointEvent, originalsOf, readRewriteCheckpoint, type FoldedRemoval } from '../shared/summary-rewrite'
+import { isCheckpointEvent, originalsOf, readRewriteCheckpoint, summaryBlocksOf, type FoldedRemoval } from '../shared/summary-rewrite'
+import type { SummaryTextBlock } from './summary-rewrite'
 import { isRecord } from '../shared/events'
 import { ToolPairingIndex } from '../shared/tool-pairing'
 import type { EventLookup } from './surface-plan'
@@ -88,12 +89,6 @@ export interface DroppedRun {
   readonly splitCallIds: readonly string[]
 }
 
-/** One text block of a compaction summary (`compaction/summary` `summary`). */
-export interface SummaryBlock {
-  readonly type: 'text'
-  readonly text: string
-}
-
 /**
  * A summary the copy takes from its source: the copy's checkpoints in `holding` were summarized
  * from messages a rewrite after the cut took out, so the nodes `standsFor` are replaced (after
@@ -103,7 +98,7 @@ export interface InheritedSummary {
   /** Seq in the source of the checkpoint on its surface whose summary the copy takes. */
   readonly fromSourceSeq: number
   /** That checkpoint's summary (its `compaction/summary`'s text blocks). */
-  readonly summary: readonly SummaryBlock[]
+  readonly summary: readonly SummaryTextBlock[]
   /** The copy's surface nodes that checkpoint stands for (seqs below the cut), in surface order, before the plan's tombstones. */
   readonly standsFor: readonly number[]
   /** The copy's checkpoints among them whose summary holds a removed message. */
@@ -299,10 +294,9 @@ function summariesToTake(
       return !marks.has(seq) && event !== undefined && isCheckpointEvent(event) && originalsOf(seq, input.copyLookup).seqs.some((s) => records.has(s))
     })
     if (holding.length === 0) continue
-    const summaryEvent = at(top.sourceEventSeqs?.[1] ?? -1)
-    const blocks = summaryEvent?.type === 'compaction/summary' && isRecord(summaryEvent.data) && Array.isArray(summaryEvent.data.summary) ? summaryEvent.data.summary : null
+    const blocks = summaryBlocksOf(top, at)
     if (blocks === null) throw new Error(`inherit-plan: the checkpoint at seq ${top.seq} cites no compaction/summary`)
-    const summary = blocks.filter((b): b is SummaryBlock => isRecord(b) && b.type === 'text' && typeof b.text === 'string').map((b) => ({ type: 'text' as const, text: b.text }))
+    const summary = blocks.filter((b): b is SummaryTextBlock => isRecord(b) && b.type === 'text' && typeof b.text === 'string').map((b) => ({ type: 'text' as const, text: b.text }))
     // The record keeps what stays folded in the copy: seqs below the cut that got no tombstone.
     const byAction = new Map<TombstoneAction, number[]>()
     for (const [seq, action] of [...records].sort((a, b) => a[0] - b[0])) {

@@ -19,9 +19,9 @@
  *
  * @module dsh-message-recall/host/summary-edit
  */
-import { isRecord, type LogEvent } from '../shared/events'
+import type { LogEvent } from '../shared/events'
 import type { SummaryEditValue, ViewExpectation } from '../shared/protocol'
-import { isCheckpointEvent, originalsOf, readRewriteCheckpoint } from '../shared/summary-rewrite'
+import { isCheckpointEvent, originalsOf, readRewriteCheckpoint, summaryBlocksOf } from '../shared/summary-rewrite'
 import { needsAgent, type NotASummaryRefusal, type Outcome, type WriteRefusal } from './refusals'
 import type { SessionView } from './session-view'
 import { runSessionWrite, type SessionWriteServices } from './session-write'
@@ -85,8 +85,7 @@ export function planSummaryEdit(view: SessionView, intent: SummaryEditIntent): O
   if (readRewriteCheckpoint(event) === null || event.sourceEventSeqs?.length !== 3) return refuse('not-a-rewrite')
   const earlierSeq = event.sourceEventSeqs?.[2]
   const earlier = earlierSeq === undefined ? undefined : view.lookup(earlierSeq)
-  const summaryEvent = earlier === undefined ? undefined : view.lookup(earlier.sourceEventSeqs?.[1] ?? -1)
-  const summary = summaryEvent?.type === 'compaction/summary' && isRecord(summaryEvent.data) && Array.isArray(summaryEvent.data.summary) ? summaryEvent.data.summary as SummaryTextBlock[] : null
+  const summary = earlier === undefined ? null : summaryBlocksOf(earlier, view.lookup) as readonly SummaryTextBlock[] | null
   if (earlierSeq === undefined || earlier === undefined || !isCheckpointEvent(earlier) || summary === null) return refuse('not-a-rewrite')
   return { ok: true, value: { checkpointSeq: intent.checkpointSeq, summary, removals: originalsOf(earlierSeq, view.lookup).removals } }
 }

@@ -118,6 +118,20 @@ export interface CheckpointOriginals {
 }
 
 /**
+ * The summary a compaction checkpoint carries: the `summary` blocks of the `compaction/summary`
+ * event its `sourceEventSeqs[1]` names (`dsh-compaction-basic` `commitCompactionBody`), as logged.
+ * @param checkpoint - a compaction checkpoint (or a summary rewrite of this plugin).
+ * @param lookup - one event by seq.
+ * @returns the blocks, unchecked (text blocks in every log this plugin or DSH wrote), or `null`
+ *   when the checkpoint cites no `compaction/summary` with a `summary` array.
+ */
+export function summaryBlocksOf(checkpoint: LogEvent, lookup: (seq: number) => LogEvent | undefined): readonly unknown[] | null {
+  const summarySeq = checkpoint.sourceEventSeqs?.[1]
+  const event = summarySeq === undefined ? undefined : lookup(summarySeq)
+  return event?.type === 'compaction/summary' && isRecord(event.data) && Array.isArray(event.data.summary) ? event.data.summary : null
+}
+
+/**
  * The originals of a checkpoint: the messages of its compacted range, read back through every
  * compaction in between (a checkpoint's `sourceEventSeqs` are `[startSeq, summarySeq,
  * ...shadowedSeqs]`, `dsh-compaction-basic` `commitCompactionBody`; a shadowed checkpoint is

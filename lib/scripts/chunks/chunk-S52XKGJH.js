@@ -397,10 +397,10 @@ async function run(argv, invocation) {
 }
 async function eraseHeld(json, invocation, logPath, compression, home, tombstoneSeq) {
   const { decodeLogBytes } = await import("./jsonl-log-file-FETHXAH6.js");
-  const { eraseLogFile } = await import("./erase-log-4J3XID3I.js");
-  const { deleteSideFiles, eraseFailureText } = await import("./erase-session-CGTZ5GO3.js");
+  const { eraseLogFile } = await import("./erase-log-VMDN5V45.js");
+  const { deleteSideFiles, eraseFailureText } = await import("./erase-session-KE6QGS3V.js");
   const { dropCacheEntryInFile } = await import("./projection-cache-erase-5WQJ7QZG.js");
-  const { copiesOnDisk, logFilesUnder } = await import("./erase-copies-on-disk-BLPSXD6W.js");
+  const { copiesOnDisk, logFilesUnder } = await import("./erase-copies-on-disk-YVMDDXXK.js");
   const { dshJsonlReader } = await import("./dsh-reader-PQKW3SW4.js");
   let id;
   try {

@@ -8,7 +8,7 @@ import {
   parseLogText,
   readFates,
   replacementEvents
-} from "./chunk-NYGXYPVF.js";
+} from "./chunk-V5F3LECS.js";
 import {
   LOG_FILE_NAMES,
   resolveSessionLog

@@ -8,7 +8,7 @@ import {
 import {
   erasedMarkOf,
   readFates
-} from "./chunk-NYGXYPVF.js";
+} from "./chunk-V5F3LECS.js";
 import {
   classifyNode,
   contentOf,

@@ -7,7 +7,7 @@ import {
 } from "./chunk-PQVV6EUF.js";
 import {
   eraseRemovalInLog
-} from "./chunk-NYGXYPVF.js";
+} from "./chunk-V5F3LECS.js";
 import {
   decodeLogBytes,
   encodeLogText,

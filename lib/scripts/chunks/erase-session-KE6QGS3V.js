@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   eraseLogFile
-} from "./chunk-ITQAEEIN.js";
+} from "./chunk-V7GEYQTO.js";
 import {
   rebuildCacheEntry
 } from "./chunk-Z2QFDVMA.js";
@@ -11,7 +11,7 @@ import "./chunk-PQVV6EUF.js";
 import {
   collectEventImages,
   toolOutputPathsIn
-} from "./chunk-NYGXYPVF.js";
+} from "./chunk-V5F3LECS.js";
 import "./chunk-MY2ZCKN5.js";
 import "./chunk-QGGKDB3Q.js";
 import "./chunk-2BN4JUMU.js";

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   forkOrigin
-} from "./chunk-BZQAT525.js";
+} from "./chunk-QDRG7ERN.js";
 import {
   assertHome,
   assertRoot

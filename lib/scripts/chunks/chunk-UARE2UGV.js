@@ -2,10 +2,10 @@
 import {
   explainSession,
   forkOrigin
-} from "./chunk-BZQAT525.js";
+} from "./chunk-QDRG7ERN.js";
 import {
   readFates
-} from "./chunk-NYGXYPVF.js";
+} from "./chunk-V5F3LECS.js";
 import {
   COMMON_OPTIONS,
   DECODER_OPTION,
