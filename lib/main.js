@@ -5178,28 +5178,12 @@ async function runPendingErases(services, log) {
   const runs = [];
   for (const record of await services.pending.all()) {
     const { sessionId, tombstoneSeq } = record;
+    let run;
     if (record.state !== "pending") {
       if (await services.erase.access.isStored(sessionId).catch(() => true)) continue;
-      const run2 = { sessionId, tombstoneSeq, outcome: "dropped", detail: noSessionMessage(sessionId) };
-      await services.pending.update(sessionId, tombstoneSeq, void 0);
-      log(`message-recall: pending erase of removal ${tombstoneSeq} of session "${sessionId}": ${run2.outcome}: ${withoutPrefix(run2.detail)}`, run2.outcome);
-      runs.push(run2);
-      continue;
-    }
-    let run;
-    try {
-      const erased = await eraseRemoval(services.erase, { sessionId, tombstoneSeq });
-      if (erased.ok) {
-        run = { sessionId, tombstoneSeq, outcome: "erased", detail: `${erased.value.messageSeqs.length} message(s), ${erased.value.rewrittenEvents} event(s) rewritten, ${erased.value.deletedImages.length} image(s) and ${erased.value.deletedFiles.length} file(s) deleted` };
-      } else {
-        const refusal = erased.refusal;
-        const reason = "reason" in refusal ? refusal.reason : void 0;
-        if (refusal.code === "SESSION_NOT_LIVE" || refusal.code === "NOT_ERASABLE" && reason !== "session-open") run = { sessionId, tombstoneSeq, outcome: "dropped", detail: refusal.message };
-        else if (refusal.code === "AGENT_BUSY" || reason === "session-open") run = { sessionId, tombstoneSeq, outcome: "kept", detail: refusal.message };
-        else run = { sessionId, tombstoneSeq, outcome: "failed", detail: refusal.message };
-      }
-    } catch (error) {
-      run = { sessionId, tombstoneSeq, outcome: "failed", detail: `message-recall: ${errorText(error)}` };
+      run = { sessionId, tombstoneSeq, outcome: "dropped", detail: noSessionMessage(sessionId) };
+    } else {
+      run = await eraseOnce(services, sessionId, tombstoneSeq);
     }
     const detail = shortenPaths(run.detail);
     if (run.outcome === "erased" || run.outcome === "dropped") await services.pending.update(sessionId, tombstoneSeq, void 0);
@@ -5208,6 +5192,21 @@ async function runPendingErases(services, log) {
     runs.push({ ...run, detail });
   }
   return runs;
+}
+async function eraseOnce(services, sessionId, tombstoneSeq) {
+  try {
+    const erased = await eraseRemoval(services.erase, { sessionId, tombstoneSeq });
+    if (erased.ok) {
+      return { sessionId, tombstoneSeq, outcome: "erased", detail: `${erased.value.messageSeqs.length} message(s), ${erased.value.rewrittenEvents} event(s) rewritten, ${erased.value.deletedImages.length} image(s) and ${erased.value.deletedFiles.length} file(s) deleted` };
+    }
+    const refusal = erased.refusal;
+    const reason = "reason" in refusal ? refusal.reason : void 0;
+    if (refusal.code === "SESSION_NOT_LIVE" || refusal.code === "NOT_ERASABLE" && reason !== "session-open") return { sessionId, tombstoneSeq, outcome: "dropped", detail: refusal.message };
+    if (refusal.code === "AGENT_BUSY" || reason === "session-open") return { sessionId, tombstoneSeq, outcome: "kept", detail: refusal.message };
+    return { sessionId, tombstoneSeq, outcome: "failed", detail: refusal.message };
+  } catch (error) {
+    return { sessionId, tombstoneSeq, outcome: "failed", detail: `message-recall: ${errorText(error)}` };
+  }
 }
 
 // src/host/summary-edit.ts

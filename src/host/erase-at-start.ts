@@ -245,29 +245,13 @@ export async function runPendingErases(services: Pick<EraseLaterServices, 'erase
   const runs: StartRun[] = []
   for (const record of await services.pending.all()) {
     const { sessionId, tombstoneSeq } = record
+    let run: StartRun
     if (record.state !== 'pending') {
       // A failed one waits to be asked for again, unless its session is gone: then it never can be.
       if (await services.erase.access.isStored(sessionId).catch(() => true)) continue
-      const run: StartRun = { sessionId, tombstoneSeq, outcome: 'dropped', detail: noSessionMessage(sessionId) }
-      await services.pending.update(sessionId, tombstoneSeq, undefined)
-      log(`message-recall: pending erase of removal ${tombstoneSeq} of session "${sessionId}": ${run.outcome}: ${withoutPrefix(run.detail)}`, run.outcome)
-      runs.push(run)
-      continue
-    }
-    let run: StartRun
-    try {
-      const erased = await eraseRemoval(services.erase, { sessionId, tombstoneSeq })
-      if (erased.ok) {
-        run = { sessionId, tombstoneSeq, outcome: 'erased', detail: `${erased.value.messageSeqs.length} message(s), ${erased.value.rewrittenEvents} event(s) rewritten, ${erased.value.deletedImages.length} image(s) and ${erased.value.deletedFiles.length} file(s) deleted` }
-      } else {
-        const refusal = erased.refusal
-        const reason = 'reason' in refusal ? refusal.reason : undefined
-        if (refusal.code === 'SESSION_NOT_LIVE' || (refusal.code === 'NOT_ERASABLE' && reason !== 'session-open')) run = { sessionId, tombstoneSeq, outcome: 'dropped', detail: refusal.message }
-        else if (refusal.code === 'AGENT_BUSY' || reason === 'session-open') run = { sessionId, tombstoneSeq, outcome: 'kept', detail: refusal.message }
-        else run = { sessionId, tombstoneSeq, outcome: 'failed', detail: refusal.message }
-      }
-    } catch (error) {
-      run = { sessionId, tombstoneSeq, outcome: 'failed', detail: `message-recall: ${errorText(error)}` }
+      run = { sessionId, tombstoneSeq, outcome: 'dropped', detail: noSessionMessage(sessionId) }
+    } else {
+      run = await eraseOnce(services, sessionId, tombstoneSeq)
     }
     const detail = shortenPaths(run.detail)
     if (run.outcome === 'erased' || run.outcome === 'dropped') await services.pending.update(sessionId, tombstoneSeq, undefined)
@@ -276,4 +260,21 @@ export async function runPendingErases(services: Pick<EraseLaterServices, 'erase
     runs.push({ ...run, detail })
   }
   return runs
+}
+
+/** One pending erase run through the erase path: what it came to (see {@link runPendingErases}). */
+async function eraseOnce(services: Pick<EraseLaterServices, 'erase'>, sessionId: string, tombstoneSeq: number): Promise<StartRun> {
+  try {
+    const erased = await eraseRemoval(services.erase, { sessionId, tombstoneSeq })
+    if (erased.ok) {
+      return { sessionId, tombstoneSeq, outcome: 'erased', detail: `${erased.value.messageSeqs.length} message(s), ${erased.value.rewrittenEvents} event(s) rewritten, ${erased.value.deletedImages.length} image(s) and ${erased.value.deletedFiles.length} file(s) deleted` }
+    }
+    const refusal = erased.refusal
+    const reason = 'reason' in refusal ? refusal.reason : undefined
+    if (refusal.code === 'SESSION_NOT_LIVE' || (refusal.code === 'NOT_ERASABLE' && reason !== 'session-open')) return { sessionId, tombstoneSeq, outcome: 'dropped', detail: refusal.message }
+    if (refusal.code === 'AGENT_BUSY' || reason === 'session-open') return { sessionId, tombstoneSeq, outcome: 'kept', detail: refusal.message }
+    return { sessionId, tombstoneSeq, outcome: 'failed', detail: refusal.message }
+  } catch (error) {
+    return { sessionId, tombstoneSeq, outcome: 'failed', detail: `message-recall: ${errorText(error)}` }
+  }
 }
