@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-S52XKGJH.js";
+} from "./chunks/chunk-TKAVWRTB.js";
 import {
   explainCommand
 } from "./chunks/chunk-UARE2UGV.js";

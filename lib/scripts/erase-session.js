@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import {
   eraseCommand
-} from "./chunks/chunk-S52XKGJH.js";
+} from "./chunks/chunk-TKAVWRTB.js";
 import "./chunks/chunk-LJ2DMLF2.js";
 import {
   runCommand

@@ -52,21 +52,6 @@ export function homeLockFiles(logPath: string, home: string | undefined): string
   return [...new Set(files)]
 }
 
-/**
- * The first live host holding a log's DSH home.
- * @param logPath - an absolute log path.
- * @param home - as for {@link homeLockFiles}.
- * @returns the holder and its lock file, or `null` when no live host holds one (no lock file, or
- *   only stale ones).
- */
-export function hostHoldingHome(logPath: string, home: string | undefined): HomeHolder | null {
-  for (const file of homeLockFiles(logPath, home)) {
-    const holder = liveHolder(file)
-    if (holder !== null) return { holder, file }
-  }
-  return null
-}
-
 /** Who `erase` says it is in the plugin's lock file while it holds it (`describeHolder` names it so). */
 export const ERASE_LOCK_OWNER = 'dsh-message-recall-log erase'
 
@@ -91,18 +76,24 @@ export type HomeClaim =
  * @throws when a lock file cannot be written (permissions, disk full); nothing stays claimed.
  */
 export function claimHome(logPath: string, home: string | undefined, owner: string = ERASE_LOCK_OWNER): HomeClaim {
-  const held = hostHoldingHome(logPath, home)
-  if (held !== null) return { ok: false, held }
   const claimed: HeldLock[] = []
   const release = () => { for (const lock of claimed.splice(0).reverse()) lock.release() }
+  // In order, the first live holder is named: `npm start`'s lock is only looked at; a plugin's
+  // lock is claimed, which refuses when a live process holds it (`claimLock`).
+  const refuse = (held: HomeHolder): HomeClaim => {
+    release()
+    return { ok: false, held }
+  }
   try {
     for (const file of homeLockFiles(logPath, home)) {
-      if (basename(file) !== PLUGIN_LOCK_FILE || !existsSync(dirname(file))) continue
-      const claim = claimLock(file, owner)
-      if (!claim.ok) {
-        release()
-        return { ok: false, held: { holder: claim.holder, file } }
+      if (basename(file) !== PLUGIN_LOCK_FILE) {
+        const holder = liveHolder(file)
+        if (holder !== null) return refuse({ holder, file })
+        continue
       }
+      if (!existsSync(dirname(file))) continue
+      const claim = claimLock(file, owner)
+      if (!claim.ok) return refuse({ holder: claim.holder, file })
       claimed.push(claim)
     }
   } catch (error) {

@@ -142,29 +142,26 @@ function homeLockFiles(logPath, home) {
   ];
   return [...new Set(files)];
 }
-function hostHoldingHome(logPath, home) {
-  for (const file of homeLockFiles(logPath, home)) {
-    const holder = liveHolder(file);
-    if (holder !== null) return { holder, file };
-  }
-  return null;
-}
 var ERASE_LOCK_OWNER = "dsh-message-recall-log erase";
 function claimHome(logPath, home, owner = ERASE_LOCK_OWNER) {
-  const held = hostHoldingHome(logPath, home);
-  if (held !== null) return { ok: false, held };
   const claimed = [];
   const release = () => {
     for (const lock of claimed.splice(0).reverse()) lock.release();
   };
+  const refuse = (held) => {
+    release();
+    return { ok: false, held };
+  };
   try {
     for (const file of homeLockFiles(logPath, home)) {
-      if (basename(file) !== PLUGIN_LOCK_FILE || !existsSync(dirname2(file))) continue;
-      const claim = claimLock(file, owner);
-      if (!claim.ok) {
-        release();
-        return { ok: false, held: { holder: claim.holder, file } };
+      if (basename(file) !== PLUGIN_LOCK_FILE) {
+        const holder = liveHolder(file);
+        if (holder !== null) return refuse({ holder, file });
+        continue;
       }
+      if (!existsSync(dirname2(file))) continue;
+      const claim = claimLock(file, owner);
+      if (!claim.ok) return refuse({ holder: claim.holder, file });
       claimed.push(claim);
     }
   } catch (error) {
