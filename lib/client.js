@@ -3856,18 +3856,16 @@ var EraseRequests = class extends SnapshotStore {
     copyErrors.delete(tombstoneSeq);
     this.set({ copyErrors });
     return this.run(tombstoneSeq, async () => {
-      const [reply, ...replies] = await Promise.all([
-        this.options.send({ sessionId: this.options.sessionId, action: "erase", when: "next-start", tombstoneSeq }),
-        ...copies.map(({ copy, tombstoneSeq: seq }) => this.options.send({ sessionId: copy.sessionId, action: "erase", when: "next-start", tombstoneSeq: seq }))
+      const [error, replies] = await Promise.all([
+        this.requestOwn(tombstoneSeq),
+        Promise.all(copies.map(({ copy, tombstoneSeq: seq }) => this.options.send({ sessionId: copy.sessionId, action: "erase", when: "next-start", tombstoneSeq: seq })))
       ]);
       const refused = copies.flatMap(({ copy, tombstoneSeq: seq }, i) => {
         const copyReply = replies[i];
         return copyReply.ok ? [] : [{ copy, tombstoneSeq: seq, error: copyReply.error }];
       });
       if (refused.length > 0) this.set({ copyErrors: new Map(this.state.copyErrors).set(tombstoneSeq, refused) });
-      if (!reply.ok) return reply.error;
-      this.set({ erases: new Map(this.state.erases).set(tombstoneSeq, reply.value.erase) });
-      return null;
+      return error;
     });
   }
   /**
@@ -3878,12 +3876,7 @@ var EraseRequests = class extends SnapshotStore {
    * @returns whether the host kept it pending (a refusal is kept in `errors`, the failed record as it was).
    */
   retry(tombstoneSeq) {
-    return this.run(tombstoneSeq, async () => {
-      const reply = await this.options.send({ sessionId: this.options.sessionId, action: "erase", when: "next-start", tombstoneSeq });
-      if (!reply.ok) return reply.error;
-      this.set({ erases: new Map(this.state.erases).set(tombstoneSeq, reply.value.erase) });
-      return null;
-    });
+    return this.run(tombstoneSeq, () => this.requestOwn(tombstoneSeq));
   }
   /**
    * Drop the pending erase of a removal.
@@ -3903,6 +3896,13 @@ var EraseRequests = class extends SnapshotStore {
   /** Drop listeners. */
   dispose() {
     this.dropListeners();
+  }
+  /** The route's `erase` with `when: 'next-start'` of this session's removal; the record kept is listed at once. */
+  async requestOwn(tombstoneSeq) {
+    const reply = await this.options.send({ sessionId: this.options.sessionId, action: "erase", when: "next-start", tombstoneSeq });
+    if (!reply.ok) return reply.error;
+    this.set({ erases: new Map(this.state.erases).set(tombstoneSeq, reply.value.erase) });
+    return null;
   }
   async run(tombstoneSeq, request) {
     if (this.state.busy !== null) return false;
@@ -4297,7 +4297,7 @@ function SummaryDialog({ sessionId, checkpointSeq, text, kit, onClose }) {
 }
 
 // src/client/build-stamp.ts
-var BUILD_STAMP = true ? "0.1.0+83bcff49b9" : "dev";
+var BUILD_STAMP = true ? "0.1.0+db4743dfba" : "dev";
 
 // src/client/notices/notice-styles.ts
 var NOTICE_STYLE_TEXT = `

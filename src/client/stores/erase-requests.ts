@@ -153,18 +153,16 @@ export class EraseRequests extends SnapshotStore<EraseRequestsState> {
     copyErrors.delete(tombstoneSeq)
     this.set({ copyErrors })
     return this.run(tombstoneSeq, async () => {
-      const [reply, ...replies] = await Promise.all([
-        this.options.send({ sessionId: this.options.sessionId, action: 'erase', when: 'next-start', tombstoneSeq }),
-        ...copies.map(({ copy, tombstoneSeq: seq }) => this.options.send({ sessionId: copy.sessionId, action: 'erase', when: 'next-start', tombstoneSeq: seq })),
+      const [error, replies] = await Promise.all([
+        this.requestOwn(tombstoneSeq),
+        Promise.all(copies.map(({ copy, tombstoneSeq: seq }) => this.options.send({ sessionId: copy.sessionId, action: 'erase', when: 'next-start', tombstoneSeq: seq }))),
       ])
       const refused = copies.flatMap(({ copy, tombstoneSeq: seq }, i) => {
         const copyReply = replies[i]!
         return copyReply.ok ? [] : [{ copy, tombstoneSeq: seq, error: copyReply.error }]
       })
       if (refused.length > 0) this.set({ copyErrors: new Map(this.state.copyErrors).set(tombstoneSeq, refused) })
-      if (!reply!.ok) return reply!.error
-      this.set({ erases: new Map(this.state.erases).set(tombstoneSeq, reply!.value.erase) })
-      return null
+      return error
     })
   }
 
@@ -176,12 +174,7 @@ export class EraseRequests extends SnapshotStore<EraseRequestsState> {
    * @returns whether the host kept it pending (a refusal is kept in `errors`, the failed record as it was).
    */
   retry(tombstoneSeq: number): Promise<boolean> {
-    return this.run(tombstoneSeq, async () => {
-      const reply = await this.options.send({ sessionId: this.options.sessionId, action: 'erase', when: 'next-start', tombstoneSeq })
-      if (!reply.ok) return reply.error
-      this.set({ erases: new Map(this.state.erases).set(tombstoneSeq, reply.value.erase) })
-      return null
-    })
+    return this.run(tombstoneSeq, () => this.requestOwn(tombstoneSeq))
   }
 
   /**
@@ -203,6 +196,14 @@ export class EraseRequests extends SnapshotStore<EraseRequestsState> {
   /** Drop listeners. */
   dispose(): void {
     this.dropListeners()
+  }
+
+  /** The route's `erase` with `when: 'next-start'` of this session's removal; the record kept is listed at once. */
+  private async requestOwn(tombstoneSeq: number): Promise<RecallError | null> {
+    const reply = await this.options.send({ sessionId: this.options.sessionId, action: 'erase', when: 'next-start', tombstoneSeq })
+    if (!reply.ok) return reply.error
+    this.set({ erases: new Map(this.state.erases).set(tombstoneSeq, reply.value.erase) })
+    return null
   }
 
   private async run(tombstoneSeq: number, request: () => Promise<RecallError | null>): Promise<boolean> {
