@@ -2413,10 +2413,6 @@ function parseBatchRequest(body, expect) {
     ok: false,
     refusal: { code: "INVALID_REQUEST", message: `message-recall: ${message}`, ...index === void 0 ? {} : { index } }
   });
-  const fields = batchFieldsOf(body.action === "plan" ? "plan" : "apply");
-  const label = body.action === "plan" ? "plan with changes" : "apply";
-  const stray = Object.keys(body).find((key) => !fields.includes(key));
-  if (stray !== void 0) return invalid(takesNoText(label, stray, fields));
   const { detail } = body;
   if (detail !== void 0 && !DETAILS.includes(detail)) return invalid(`detail must be one of ${DETAILS.join(", ")}, got ${valueText(detail)}`);
   const { changes } = body;

@@ -63,23 +63,19 @@ const DETAILS: readonly BatchPlanDetail[] = ['writes', 'counts']
 /**
  * Validate a batch body.
  * @param body - the parsed body, already known to be an object with a valid `sessionId`, an
- *   `action` of `apply` or `plan`, and (when present) a validated `expect`; a `plan` may carry
- *   `detail` (`writes` or `counts`).
+ *   `action` of `apply` or `plan`, no field {@link batchFieldsOf} does not list (the route,
+ *   `request.ts`, names a stray one first), and (when present) a validated `expect`; a `plan` may
+ *   carry `detail` (`writes` or `counts`).
  * @param expect - the validated `expect`, if any.
  * @returns the typed request, or an `INVALID_REQUEST` refusal naming the field (`changes[2].seq`) and value;
  *   a refusal about one change carries that change's position in `changes` as `index`, one about
- *   the whole body (a stray field, no list, an empty or too long list) carries none.
+ *   the whole body (a bad `detail`, no list, an empty or too long list) carries none.
  */
 export function parseBatchRequest(body: Record<string, unknown>, expect: ViewExpectation | undefined): { ok: true; request: BatchRouteRequest } | { ok: false; refusal: RequestRefusal } {
   const invalid = (message: string, index?: number): { ok: false; refusal: RequestRefusal } => ({
     ok: false,
     refusal: { code: 'INVALID_REQUEST', message: `message-recall: ${message}`, ...(index === undefined ? {} : { index }) },
   })
-  // The route names a stray field before this (`request.ts`); the same sentence here for any other caller.
-  const fields = batchFieldsOf(body.action === 'plan' ? 'plan' : 'apply')
-  const label = body.action === 'plan' ? 'plan with changes' : 'apply'
-  const stray = Object.keys(body).find((key) => !fields.includes(key))
-  if (stray !== undefined) return invalid(takesNoText(label, stray, fields))
   const { detail } = body
   if (detail !== undefined && !(DETAILS as readonly unknown[]).includes(detail)) return invalid(`detail must be one of ${DETAILS.join(', ')}, got ${valueText(detail)}`)
   const { changes } = body
